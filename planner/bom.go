@@ -1,0 +1,139 @@
+package planner
+
+import "fmt"
+
+// Component categories of a bill of materials.
+const (
+	CatNIC         = "NIC"
+	CatSwitch      = "switch"
+	CatTransceiver = "transceiver"
+	CatCable       = "cable"
+)
+
+// BOMLine is one item of the bill of materials.
+type BOMLine struct {
+	Category   string  // CatNIC, CatSwitch, CatTransceiver or CatCable
+	Key        string  // catalog key
+	Name       string  // catalog name
+	Where      string  // e.g. "server side", "leaf", "leaf_spine 50 m"
+	Qty        int     // units
+	UnitUSD    float64 // price of one unit, scenario overrides applied
+	TotalUSD   float64
+	UnitWatts  float64
+	TotalWatts float64
+	Source     string // where the price came from
+	Estimate   bool   // the price or watts is an estimate
+}
+
+// fillBOM counts transceivers and cables and prices everything.
+func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
+	s := &p.Scenario
+	P := p.Planes
+	add := func(l BOMLine) {
+		if l.Qty == 0 {
+			return
+		}
+		l.TotalUSD = float64(l.Qty) * l.UnitUSD
+		l.TotalWatts = float64(l.Qty) * l.UnitWatts
+		p.BOM = append(p.BOM, l)
+		switch l.Category {
+		case CatNIC:
+			p.Cost.NICs += l.TotalUSD
+			p.Power.NICs += l.TotalWatts
+		case CatSwitch:
+			p.Cost.Switches += l.TotalUSD
+			p.Power.Switches += l.TotalWatts
+		case CatTransceiver:
+			p.Cost.Transceivers += l.TotalUSD
+			p.Power.Transceivers += l.TotalWatts
+		case CatCable:
+			p.Cost.Cables += l.TotalUSD
+			p.Power.Cables += l.TotalWatts
+		}
+	}
+	nic, sw := p.NIC, p.Switch
+	add(BOMLine{Category: CatNIC, Key: nic.Key, Name: nic.Name, Where: "servers", Qty: p.NICs,
+		UnitUSD: s.price(nic.Key, nic.PriceUSD), UnitWatts: nic.Watts, Source: nic.Source.Price, Estimate: nic.Source.Estimate})
+	for _, t := range p.SwitchTiers {
+		add(BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches,
+			UnitUSD: s.price(sw.Key, sw.PriceUSD), UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate})
+	}
+
+	media := s.Network.Media
+	// Server-side optics: one module per NIC cage in use.
+	if media.ServerLeaf == Optics {
+		ppn := s.Network.PortsPerNIC
+		cages := min(nic.Cages, ppn)
+		if ppn%cages != 0 {
+			return fieldErr("network.ports_per_nic", fmt.Sprintf("use a multiple of %d", cages), "%d ports do not spread over %s's %d cages", ppn, nic.Key, cages)
+		}
+		mod := cat.Module(nic.Form, p.PortGbps, ppn/cages)
+		if mod == nil {
+			return fieldErr("network.media.server_leaf", "use aoc, or add the module to the catalog",
+				"no %s transceiver carries %d x %dG for %s", nic.Form, ppn/cages, p.PortGbps, nic.Key)
+		}
+		n := p.NICs * cages
+		p.ServerTransceivers = n
+		add(p.moduleLine(mod, "server side", n))
+	}
+	// Switch-side optics: ports in use, grouped by cage.
+	c := sw.LinksPerCage(p.PortGbps)
+	cageMods := func(switches, used int) int { return switches * ceilDiv(used, c) }
+	switchMods := 0
+	if media.ServerLeaf == Optics {
+		for _, l := range pl.leafLoads {
+			switchMods += cageMods(l.leaves, l.downUsed) * P
+		}
+	}
+	if pl.tiers >= 2 && media.LeafSpine == Optics {
+		switchMods += (cageMods(pl.leaves, pl.leafUp) + cageMods(pl.spines, pl.spineDown)) * P
+	}
+	if pl.tiers == 3 && media.SpineCore == Optics {
+		switchMods += (cageMods(pl.spines, pl.spineUp) + cageMods(pl.cores, pl.coreDown)) * P
+	}
+	if switchMods > 0 {
+		mod := cat.Module(sw.Form, p.PortGbps, c)
+		if mod == nil {
+			return fieldErr("network.switch", "use copper or AOC media, or add the module to the catalog",
+				"no %s transceiver carries %d x %dG for %s cages", sw.Form, c, p.PortGbps, sw.Key)
+		}
+		p.SwitchTransceivers = switchMods
+		add(p.moduleLine(mod, "switch side", switchMods))
+	}
+	// Cables: one per link.
+	for _, t := range p.LinkTiers {
+		key := string(t.Medium)
+		if t.Medium == Optics {
+			key = fiberKey
+		}
+		cb := cat.Cables[key]
+		reach := cb.Reach(p.PortGbps)
+		field := "network.media." + t.Name
+		if reach == 0 {
+			return fieldErr(field, "choose another medium (transceiver works at every speed)", "%s is not offered at %dG", t.Medium, p.PortGbps)
+		}
+		if t.Metres > float64(reach) {
+			return fieldErr(field+"_m", fmt.Sprintf("use %g m or less, or another medium", float64(reach)),
+				"%g m is beyond %s reach at %dG (%d m)", t.Metres, t.Medium, p.PortGbps, reach)
+		}
+		unit := cb.PriceUSD(t.Metres)
+		if o, ok := s.Prices[cb.Key]; ok {
+			unit = o
+		}
+		add(BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: fmt.Sprintf("%s %g m", t.Name, t.Metres), Qty: t.Links,
+			UnitUSD: unit, UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate})
+	}
+
+	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
+	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUs)
+	if sp := s.Cluster.ServerPriceUSD; sp > 0 {
+		p.Cost.FabricShare = p.Cost.Total / (p.Cost.Total + sp*float64(p.Servers))
+	}
+	p.Power.Total = p.Power.NICs + p.Power.Switches + p.Power.Transceivers + p.Power.Cables
+	return nil
+}
+
+func (p *Plan) moduleLine(mod *Transceiver, where string, n int) BOMLine {
+	return BOMLine{Category: CatTransceiver, Key: mod.Key, Name: mod.Name, Where: where, Qty: n,
+		UnitUSD: p.Scenario.price(mod.Key, mod.PriceUSD), UnitWatts: mod.Watts, Source: mod.Source.Price, Estimate: mod.Source.Estimate}
+}

@@ -1,0 +1,268 @@
+package planner
+
+import (
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Source says where a catalog figure came from and when. Estimate marks
+// figures that are not vendor specifications.
+type Source struct {
+	Ports    string `toml:"ports"`
+	Price    string `toml:"price"`
+	Watts    string `toml:"watts"`
+	Reach    string `toml:"reach"`
+	AsOf     string `toml:"as_of"`
+	Estimate bool   `toml:"estimate"`
+}
+
+// Switch is one switch model. Ports and CageLinks are keyed by port speed
+// in Gb/s: a 51.2T switch has 64 ports at 800G or 128 at 400G, and a
+// twin-port OSFP cage carries two 400G links.
+type Switch struct {
+	Key       string         `toml:"-"`
+	Name      string         `toml:"name"`
+	Fabric    Fabric         `toml:"fabric"`
+	Form      string         `toml:"form"`
+	Ports     map[string]int `toml:"ports"`
+	CageLinks map[string]int `toml:"cage_links"`
+	PriceUSD  float64        `toml:"price_usd"`
+	Watts     float64        `toml:"watts"`
+	Source    Source         `toml:"source"`
+}
+
+// Radix is the number of ports at gbps, 0 when the switch has none.
+func (s *Switch) Radix(gbps int) int { return s.Ports[strconv.Itoa(gbps)] }
+
+// LinksPerCage is how many links at gbps one cage (and so one transceiver
+// module) carries; at least 1.
+func (s *Switch) LinksPerCage(gbps int) int {
+	if n := s.CageLinks[strconv.Itoa(gbps)]; n > 0 {
+		return n
+	}
+	return 1
+}
+
+// Speeds lists the port speeds the switch offers, fastest first.
+func (s *Switch) Speeds() []int { return speeds(s.Ports) }
+
+// NIC is one network adapter model. InfiniBandPorts and EthernetPorts list
+// the port splits it supports in each mode (empty: mode not supported).
+type NIC struct {
+	Key             string  `toml:"-"`
+	Name            string  `toml:"name"`
+	Gbps            int     `toml:"gbps"`
+	Form            string  `toml:"form"`
+	Cages           int     `toml:"cages"`
+	InfiniBandPorts []int   `toml:"infiniband_ports"`
+	EthernetPorts   []int   `toml:"ethernet_ports"`
+	PriceUSD        float64 `toml:"price_usd"`
+	Watts           float64 `toml:"watts"`
+	Source          Source  `toml:"source"`
+}
+
+// PortSplits lists the ports-per-NIC values the NIC supports on fabric f.
+func (n *NIC) PortSplits(f Fabric) []int {
+	if f == InfiniBand {
+		return n.InfiniBandPorts
+	}
+	return n.EthernetPorts
+}
+
+// Transceiver is one optical module type: form factor, link speed and the
+// number of links it carries (2 for a twin-port module).
+type Transceiver struct {
+	Key      string  `toml:"-"`
+	Name     string  `toml:"name"`
+	Form     string  `toml:"form"`
+	LinkGbps int     `toml:"link_gbps"`
+	Links    int     `toml:"links"`
+	PriceUSD float64 `toml:"price_usd"`
+	Watts    float64 `toml:"watts"`
+	Source   Source  `toml:"source"`
+}
+
+// Cable is one cable medium priced by length: base + per metre.
+type Cable struct {
+	Key          string         `toml:"-"`
+	Name         string         `toml:"name"`
+	PriceBaseUSD float64        `toml:"price_base_usd"`
+	PricePerMUSD float64        `toml:"price_per_m_usd"`
+	Watts        float64        `toml:"watts"`
+	MaxM         map[string]int `toml:"max_m"`
+	Source       Source         `toml:"source"`
+}
+
+// Reach is the longest cable of this medium at gbps in metres; 0 when the
+// medium is not offered at that speed.
+func (c *Cable) Reach(gbps int) int { return c.MaxM[strconv.Itoa(gbps)] }
+
+// PriceUSD is the price of one cable of length metres.
+func (c *Cable) PriceUSD(metres float64) float64 { return c.PriceBaseUSD + c.PricePerMUSD*metres }
+
+// Catalog is the hardware the planner can build with.
+type Catalog struct {
+	Schema       int                     `toml:"schema"`
+	Switches     map[string]*Switch      `toml:"switches"`
+	NICs         map[string]*NIC         `toml:"nics"`
+	Transceivers map[string]*Transceiver `toml:"transceivers"`
+	Cables       map[string]*Cable       `toml:"cables"`
+
+	modules map[moduleKey]*Transceiver
+}
+
+type moduleKey struct {
+	form  string
+	gbps  int
+	links int
+}
+
+// LoadCatalog reads and checks catalog.toml from fsys.
+func LoadCatalog(fsys fs.FS) (*Catalog, error) {
+	src, err := fs.ReadFile(fsys, "catalog.toml")
+	if err != nil {
+		return nil, fmt.Errorf("read catalog: %w", err)
+	}
+	return ParseCatalog(src)
+}
+
+// ParseCatalog decodes and checks a catalog document.
+func ParseCatalog(src []byte) (*Catalog, error) {
+	var c Catalog
+	md, err := toml.Decode(string(src), &c)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("catalog: unknown key %q", und[0].String())
+	}
+	if c.Schema != 1 {
+		return nil, fmt.Errorf("catalog: schema %d, want 1", c.Schema)
+	}
+	if err := c.index(); err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	return &c, nil
+}
+
+func (c *Catalog) index() error {
+	for k, s := range c.Switches {
+		s.Key = k
+		if s.Fabric != InfiniBand && s.Fabric != Ethernet {
+			return fmt.Errorf("switch %s: fabric %q", k, s.Fabric)
+		}
+		if len(s.Ports) == 0 || s.PriceUSD < 0 || s.Watts < 0 {
+			return fmt.Errorf("switch %s: needs ports, price and watts", k)
+		}
+		for sp, n := range s.Ports {
+			if g, err := strconv.Atoi(sp); err != nil || g <= 0 || n < 2 {
+				return fmt.Errorf("switch %s: bad port entry %q = %d", k, sp, n)
+			}
+		}
+	}
+	for k, n := range c.NICs {
+		n.Key = k
+		if n.Gbps <= 0 || n.Cages <= 0 {
+			return fmt.Errorf("nic %s: needs gbps and cages", k)
+		}
+	}
+	c.modules = make(map[moduleKey]*Transceiver, len(c.Transceivers))
+	for k, t := range c.Transceivers {
+		t.Key = k
+		mk := moduleKey{t.Form, t.LinkGbps, t.Links}
+		if prev, dup := c.modules[mk]; dup {
+			return fmt.Errorf("transceivers %s and %s are both %s %dG x%d", prev.Key, k, t.Form, t.LinkGbps, t.Links)
+		}
+		c.modules[mk] = t
+	}
+	for k, cb := range c.Cables {
+		cb.Key = k
+	}
+	for _, m := range []Medium{DAC, ACC, AOC} {
+		if c.Cables[string(m)] == nil {
+			return fmt.Errorf("cable %q missing", m)
+		}
+	}
+	if c.Cables[fiberKey] == nil {
+		return fmt.Errorf("cable %q missing", fiberKey)
+	}
+	return nil
+}
+
+// Module finds the transceiver of a form factor that carries links links
+// at gbps each, or nil.
+func (c *Catalog) Module(form string, gbps, links int) *Transceiver {
+	return c.modules[moduleKey{form, gbps, links}]
+}
+
+// SwitchKeys lists switch keys in sorted order.
+func (c *Catalog) SwitchKeys() []string { return sortedKeys(c.Switches) }
+
+// NICKeys lists NIC keys in sorted order.
+func (c *Catalog) NICKeys() []string { return sortedKeys(c.NICs) }
+
+// SwitchesFor lists, sorted by key, the switches of fabric f that have
+// ports at gbps.
+func (c *Catalog) SwitchesFor(f Fabric, gbps int) []*Switch {
+	var out []*Switch
+	for _, k := range c.SwitchKeys() {
+		s := c.Switches[k]
+		if s.Fabric == f && s.Radix(gbps) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// NICSpeeds lists the NIC speeds the catalog offers on fabric f, ascending.
+func (c *Catalog) NICSpeeds(f Fabric) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, n := range c.NICs {
+		if len(n.PortSplits(f)) > 0 && !seen[n.Gbps] {
+			seen[n.Gbps] = true
+			out = append(out, n.Gbps)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// PriceKeys lists every key a scenario's [prices] table may override.
+func (c *Catalog) PriceKeys() []string {
+	var out []string
+	out = append(out, sortedKeys(c.Switches)...)
+	out = append(out, sortedKeys(c.NICs)...)
+	out = append(out, sortedKeys(c.Transceivers)...)
+	out = append(out, sortedKeys(c.Cables)...)
+	sort.Strings(out)
+	return out
+}
+
+func (c *Catalog) hasPriceKey(k string) bool {
+	return c.Switches[k] != nil || c.NICs[k] != nil || c.Transceivers[k] != nil || c.Cables[k] != nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func speeds(m map[string]int) []int {
+	var out []int
+	for k := range m {
+		if g, err := strconv.Atoi(k); err == nil {
+			out = append(out, g)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(out)))
+	return out
+}

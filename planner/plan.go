@@ -1,0 +1,316 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Tier names used in plans, BOMs and charts.
+const (
+	TierLeaf  = "leaf"
+	TierSpine = "spine"
+	TierCore  = "core"
+)
+
+// SwitchTier is one switching tier of the whole fabric (all planes).
+type SwitchTier struct {
+	Name     string // TierLeaf, TierSpine or TierCore
+	Switches int    // switches in this tier, all planes
+	// Per switch, worst case: ports used toward servers or the tier below,
+	// and toward the tier above. Down+Up never exceeds Radix.
+	DownPorts, UpPorts int
+	Radix              int
+}
+
+// LinkTier is one tier of links with its cabling.
+type LinkTier struct {
+	Name   string // "server_leaf", "leaf_spine" or "spine_core"
+	Links  int
+	Medium Medium
+	Metres float64
+}
+
+// Links counts links (one cable each) per tier, all planes.
+type Links struct {
+	ServerLeaf int `json:"server_leaf"`
+	LeafSpine  int `json:"leaf_spine"`
+	SpineCore  int `json:"spine_core"`
+	Total      int `json:"total"`
+}
+
+// Money is a cost breakdown in US dollars.
+type Money struct {
+	NICs         float64 `json:"nics"`
+	Switches     float64 `json:"switches"`
+	Transceivers float64 `json:"transceivers"`
+	Cables       float64 `json:"cables"`
+	Total        float64 `json:"total"`
+	PerGPU       float64 `json:"per_gpu"`
+	// FabricShare is the back-end fabric's share of cluster capex (fabric
+	// plus servers), 0..1; 0 when no server price is given.
+	FabricShare float64 `json:"fabric_share"`
+}
+
+// Watts is a power breakdown in watts.
+type Watts struct {
+	NICs         float64 `json:"nics"`
+	Switches     float64 `json:"switches"`
+	Transceivers float64 `json:"transceivers"`
+	Cables       float64 `json:"cables"`
+	Total        float64 `json:"total"`
+}
+
+// Plan is the sized back-end fabric of one scenario: counts, bill of
+// materials, cost and power. Counts cover all planes.
+type Plan struct {
+	Scenario Scenario // the inputs with every default filled in
+	NIC      *NIC
+	Switch   *Switch
+
+	GPUs, Servers int
+	ServerPorts   int // back-end ports per server
+	PortGbps      int // speed of each NIC port and switch port
+	Planes        int
+	RailsPerPlane int // server ports per plane
+	NICs          int
+	NICPorts      int // back-end NIC ports added by the fabric
+	Tiers         int
+	Pods          int // per plane; 1 below three tiers
+	// ServersPerUnit is the servers of one scalable unit (leaf group).
+	ServersPerUnit int
+	Units          int // scalable units per plane, partial ones counted
+
+	SwitchTiers []SwitchTier // leaf first
+	LinkTiers   []LinkTier   // server_leaf first
+	Links       Links
+	PortsUsed   int // switch ports with a link
+	PortsTotal  int // switch ports installed
+
+	ServerTransceivers, SwitchTransceivers int
+	BOM                                    []BOMLine
+	Cost                                   Money
+	Power                                  Watts
+	Notes                                  []string
+}
+
+// Switches returns the switch count of a tier (0 when absent).
+func (p *Plan) Switches(tier string) int {
+	for _, t := range p.SwitchTiers {
+		if t.Name == tier {
+			return t.Switches
+		}
+	}
+	return 0
+}
+
+// TotalSwitches is the number of switches in all tiers and planes.
+func (p *Plan) TotalSwitches() int {
+	n := 0
+	for _, t := range p.SwitchTiers {
+		n += t.Switches
+	}
+	return n
+}
+
+// Resolve fills the scenario's defaults that depend on other fields: NICs
+// per server, NIC, ports per NIC and media. It assumes Validate passed.
+func (s Scenario) Resolve(cat *Catalog) (Scenario, []string) {
+	var notes []string
+	n := &s.Network
+	if n.NICsPerServer == 0 {
+		n.NICsPerServer = s.Cluster.GPUsPerServer
+	}
+	nic := s.chooseNIC(cat)
+	if n.PortsPerNIC == 0 && nic != nil {
+		n.PortsPerNIC = defaultSplit(nic, n.Fabric)
+		if n.PortsPerNIC != 1 {
+			notes = append(notes, fmt.Sprintf("ports_per_nic is %d: %s runs %s only as %d x %dG",
+				n.PortsPerNIC, nic.Name, n.Fabric, n.PortsPerNIC, n.NICGbps/n.PortsPerNIC))
+		}
+	}
+	port := n.NICGbps / max(n.PortsPerNIC, 1)
+	m := &n.Media
+	if m.ServerLeaf == "" {
+		if n.RailOptimized {
+			m.ServerLeaf = Optics
+		} else if dac := cat.Cables[string(DAC)]; dac.Reach(port) >= defaultServerLeafToRM {
+			m.ServerLeaf = DAC
+		} else {
+			m.ServerLeaf = ACC
+		}
+	}
+	if m.ServerLeafM == 0 {
+		m.ServerLeafM = defaultServerLeafRailM
+		if !n.RailOptimized {
+			m.ServerLeafM = defaultServerLeafToRM
+		}
+	}
+	if m.LeafSpine == "" {
+		m.LeafSpine = Optics
+	}
+	if m.LeafSpineM == 0 {
+		m.LeafSpineM = defaultLeafSpineM
+	}
+	if m.SpineCore == "" {
+		m.SpineCore = Optics
+	}
+	if m.SpineCoreM == 0 {
+		m.SpineCoreM = defaultSpineCoreM
+	}
+	return s, notes
+}
+
+// Build validates the scenario and sizes its fabric. With switch "auto" it
+// tries every switch of the fabric that has ports at the needed speed and
+// keeps the cheapest fabric; with NIC "auto" the cheapest matching NIC.
+func Build(s Scenario, cat *Catalog) (*Plan, error) {
+	if err := s.Validate(cat); err != nil {
+		return nil, err
+	}
+	rs, notes := s.Resolve(cat)
+	nic := rs.chooseNIC(cat)
+	if nic == nil {
+		return nil, fieldErr("network.nic_gbps", "choose another NIC speed or port split",
+			"no %dG %s NIC with %d ports in the catalog", rs.Network.NICGbps, rs.Network.Fabric, rs.Network.PortsPerNIC)
+	}
+	port := rs.Network.NICGbps / rs.Network.PortsPerNIC
+	var candidates []*Switch
+	if rs.Network.Switch == Auto {
+		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
+		if len(candidates) == 0 {
+			return nil, fieldErr("network.nic_gbps", "choose a NIC speed or port split that gives "+gbpsList(switchSpeeds(cat, rs.Network.Fabric))+" ports",
+				"no %s switch in the catalog has %dG ports", rs.Network.Fabric, port)
+		}
+	} else {
+		candidates = []*Switch{cat.Switches[rs.Network.Switch]}
+	}
+	var best *Plan
+	var errs []error
+	for _, sw := range candidates {
+		p, err := buildWith(rs, cat, nic, sw)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if best == nil || better(p, best) {
+			best = p
+		}
+	}
+	if best == nil {
+		if len(candidates) == 1 {
+			return nil, errs[0]
+		}
+		return nil, fmt.Errorf("no %s switch fits: %w", rs.Network.Fabric, errors.Join(errs...))
+	}
+	best.Notes = append(notes, best.Notes...)
+	if rs.Network.Switch == Auto {
+		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
+	}
+	return best, nil
+}
+
+// better orders auto-chosen plans: cheaper, then fewer switches, then key.
+func better(a, b *Plan) bool {
+	if a.Cost.Total != b.Cost.Total {
+		return a.Cost.Total < b.Cost.Total
+	}
+	if a.TotalSwitches() != b.TotalSwitches() {
+		return a.TotalSwitches() < b.TotalSwitches()
+	}
+	return a.Switch.Key < b.Switch.Key
+}
+
+func switchSpeeds(cat *Catalog, f Fabric) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, k := range cat.SwitchKeys() {
+		if s := cat.Switches[k]; s.Fabric == f {
+			for _, g := range s.Speeds() {
+				if !seen[g] {
+					seen[g] = true
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// buildWith sizes the fabric on one switch model.
+func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
+	n := s.Network
+	port := n.NICGbps / n.PortsPerNIC
+	radix := sw.Radix(port)
+	down, up, _ := Ratio(n.Oversubscription)
+	leafDown, leafUp := leafPorts(radix, down, up)
+	servers := ceilDiv(s.Cluster.GPUs, s.Cluster.GPUsPerServer)
+	serverPorts := n.NICsPerServer * n.PortsPerNIC
+	rails := serverPorts / n.Planes
+	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp,
+		railOptimized: n.RailOptimized, tiers: n.Tiers}
+	pl, err := sizePlane(spec)
+	if err != nil {
+		var nf errNoFit
+		if errors.As(err, &nf) {
+			return nil, tooLarge(s, cat, sw, port, radix, servers*rails, nf.tiers)
+		}
+		return nil, fieldErr("network.rail_optimized", "", "%s: %v", sw.Key, err)
+	}
+	p := &Plan{
+		Scenario: s, NIC: nic, Switch: sw,
+		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
+		PortGbps: port, Planes: n.Planes, RailsPerPlane: rails,
+		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
+		Tiers: pl.tiers, Pods: pl.pods, ServersPerUnit: pl.serversPerGroup,
+		Units: ceilDiv(servers, pl.serversPerGroup),
+	}
+	if p.Pods == 0 {
+		p.Pods = 1
+	}
+	P := n.Planes
+	maxDown := 0
+	for _, l := range pl.leafLoads {
+		maxDown = max(maxDown, l.downUsed)
+	}
+	p.SwitchTiers = append(p.SwitchTiers, SwitchTier{TierLeaf, pl.leaves * P, maxDown, pl.leafUp, radix})
+	p.LinkTiers = append(p.LinkTiers, LinkTier{"server_leaf", pl.serverLeaf * P, n.Media.ServerLeaf, n.Media.ServerLeafM})
+	if pl.tiers >= 2 {
+		p.SwitchTiers = append(p.SwitchTiers, SwitchTier{TierSpine, pl.spines * P, pl.spineDown, pl.spineUp, radix})
+		p.LinkTiers = append(p.LinkTiers, LinkTier{"leaf_spine", pl.leafSpine * P, n.Media.LeafSpine, n.Media.LeafSpineM})
+	}
+	if pl.tiers == 3 {
+		p.SwitchTiers = append(p.SwitchTiers, SwitchTier{TierCore, pl.cores * P, pl.coreDown, 0, radix})
+		p.LinkTiers = append(p.LinkTiers, LinkTier{"spine_core", pl.spineCore * P, n.Media.SpineCore, n.Media.SpineCoreM})
+	}
+	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
+	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
+	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
+	p.PortsTotal = p.TotalSwitches() * radix
+	if err := p.fillBOM(cat, pl); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// tooLarge explains a fabric that does not fit the asked tiers and
+// suggests what would.
+func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers int) error {
+	if s.Network.Tiers != 0 && tiers < 3 {
+		return fieldErr("network.tiers", "set tiers = 0 to use the fewest that fit",
+			"%d server ports per plane do not fit in %d tiers of %s (%d x %dG)", perPlane, tiers, sw.Key, radix, port)
+	}
+	var tips []string
+	reach := radix * radix * radix / 4
+	if need := ceilDiv(perPlane, reach); s.Network.Planes*need <= maxPlanes {
+		tips = append(tips, fmt.Sprintf("about %d times the planes (network.planes, with ports_per_nic to split NIC ports)", need))
+	}
+	for _, alt := range cat.SwitchesFor(s.Network.Fabric, port) {
+		if r := alt.Radix(port); r > radix {
+			tips = append(tips, fmt.Sprintf("a higher-radix switch: %s has %d x %dG", alt.Key, r, port))
+		}
+	}
+	tips = append(tips, "fewer GPUs per fabric (split the cluster)")
+	return fmt.Errorf("%w: %d server ports per plane exceed what three tiers of %s (%d x %dG, up to about %d ports non-blocking) can reach; try %s",
+		ErrTooLarge, perPlane, sw.Key, radix, port, reach, strings.Join(tips, "; or "))
+}

@@ -1,0 +1,87 @@
+package planner
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestDGXB200SuperPOD checks the switch and cable counts of NVIDIA's DGX
+// B200 SuperPOD reference architecture, compute fabric table ("DGX SuperPOD
+// Architecture", docs.nvidia.com/dgx-superpod/reference-architecture-
+// scalable-infrastructure-b200/latest/dgx-superpod-architecture.html):
+// rail-optimized QM9700 NDR fat-tree, 32 DGX B200 (8 GPUs, 8 x 400G) per SU.
+func TestDGXB200SuperPOD(t *testing.T) {
+	cat := testCatalog(t)
+	tests := []struct {
+		sus                                     int
+		leaf, spine, core                       int
+		nodeLeaf, leafSpine, spineCore, tiers int
+	}{
+		{2, 16, 8, 0, 512, 512, 0, 2},
+		{4, 32, 16, 0, 1024, 1024, 0, 2},
+		{8, 64, 32, 0, 2048, 2048, 0, 2},
+		{16, 128, 128, 64, 4096, 4096, 4096, 3},
+		{32, 256, 256, 128, 8192, 8192, 8192, 3},
+		{64, 512, 512, 256, 16384, 16384, 16384, 3},
+	}
+	for _, tc := range tests {
+		gpus := tc.sus * 32 * 8
+		p, err := Build(ibScenario(gpus), cat)
+		if err != nil {
+			t.Fatalf("%d SU: %v", tc.sus, err)
+		}
+		got := []int{p.Switches(TierLeaf), p.Switches(TierSpine), p.Switches(TierCore), p.Links.ServerLeaf, p.Links.LeafSpine, p.Links.SpineCore, p.Tiers}
+		want := []int{tc.leaf, tc.spine, tc.core, tc.nodeLeaf, tc.leafSpine, tc.spineCore, tc.tiers}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%d SU (%d GPUs): leaf/spine/core/node-leaf/leaf-spine/spine-core/tiers = %v, want %v", tc.sus, gpus, got, want)
+				break
+			}
+		}
+	}
+}
+
+// TestDGXH100SuperPOD checks NVIDIA's DGX H100 SuperPOD RA (RA-11333-001,
+// 2023-09), compute fabric: 1-4 SU of 32 DGX H100 on QM9700. The RA has
+// 31/63/95/127 DGX plus a UFM port per SU; we size full SUs: 3 SU needs 16
+// spines, not 12, because every leaf's 32 uplinks must split evenly.
+func TestDGXH100SuperPOD(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct{ sus, leaf, spine int }{{1, 8, 4}, {2, 16, 8}, {3, 24, 16}, {4, 32, 16}} {
+		p, err := Build(ibScenario(tc.sus*256), cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Switches(TierLeaf) != tc.leaf || p.Switches(TierSpine) != tc.spine {
+			t.Errorf("%d SU: leaf %d spine %d, want %d %d", tc.sus, p.Switches(TierLeaf), p.Switches(TierSpine), tc.leaf, tc.spine)
+		}
+	}
+}
+
+// TestFatTreeK64 checks the classic k-ary fat-tree (Al-Fares et al.,
+// SIGCOMM 2008): k = 64 reaches k^3/4 = 65,536 hosts with 5k^2/4 = 5,120
+// switches; DeepSeek's ISCA'25 paper quotes the same 65,536 endpoints and
+// 5,120 switches for a three-layer fat-tree, and 16,384 endpoints on 768
+// switches for an 8-plane two-layer fat-tree.
+func TestFatTreeK64(t *testing.T) {
+	cat := testCatalog(t)
+	p, err := Build(ibScenario(65536), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.TotalSwitches() != 5120 || p.Tiers != 3 {
+		t.Errorf("65,536 GPUs: %d switches in %d tiers, want 5,120 in 3", p.TotalSwitches(), p.Tiers)
+	}
+	s := ibScenario(16384)
+	s.Network.Planes = 8
+	p, err = Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.TotalSwitches() != 768 || p.Tiers != 2 {
+		t.Errorf("16,384 GPUs on 8 planes: %d switches in %d tiers, want 768 in 2", p.TotalSwitches(), p.Tiers)
+	}
+	if _, err := Build(ibScenario(65537*8), cat); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("past three tiers: err = %v, want ErrTooLarge", err)
+	}
+}

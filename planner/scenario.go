@@ -1,0 +1,384 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// SchemaVersion is the scenario file format this package reads and writes.
+const SchemaVersion = 1
+
+// Fabric is the back-end network technology.
+type Fabric string
+
+// The two RDMA fabrics.
+const (
+	InfiniBand Fabric = "infiniband"
+	Ethernet   Fabric = "ethernet" // RoCEv2
+)
+
+// Medium is how one tier's links are cabled.
+type Medium string
+
+// Cable media. Transceiver means a pluggable optic at each end and a fibre
+// patch cord between them.
+const (
+	DAC    Medium = "dac"
+	ACC    Medium = "acc"
+	AOC    Medium = "aoc"
+	Optics Medium = "transceiver"
+)
+
+const fiberKey = "fiber"
+
+// Auto asks the planner to choose (switch, NIC).
+const Auto = "auto"
+
+// Scenario is one plan's inputs, as saved in a TOML file.
+type Scenario struct {
+	Schema  int                `toml:"schema"`
+	Name    string             `toml:"name,omitempty"`
+	Cluster Cluster            `toml:"cluster"`
+	Network Network            `toml:"network"`
+	Prices  map[string]float64 `toml:"prices,omitempty"`
+}
+
+// Cluster describes the compute: how many GPUs and how they are packaged.
+type Cluster struct {
+	GPUs           int     `toml:"gpus"`
+	GPUsPerServer  int     `toml:"gpus_per_server"`
+	ServerPriceUSD float64 `toml:"server_price_usd,omitempty"`
+}
+
+// Network describes the back-end fabric. Zero values of NICsPerServer and
+// PortsPerNIC, and empty media, mean "the default" (see Resolve).
+type Network struct {
+	Fabric           Fabric `toml:"fabric"`
+	NICGbps          int    `toml:"nic_gbps"`
+	NIC              string `toml:"nic"`
+	NICsPerServer    int    `toml:"nics_per_server,omitempty"`
+	PortsPerNIC      int    `toml:"ports_per_nic,omitempty"`
+	Planes           int    `toml:"planes"`
+	Switch           string `toml:"switch"`
+	Oversubscription string `toml:"oversubscription"`
+	Tiers            int    `toml:"tiers"`
+	RailOptimized    bool   `toml:"rail_optimized"`
+	Media            Media  `toml:"media"`
+}
+
+// Media chooses the cable medium and length of each tier's links.
+type Media struct {
+	ServerLeaf  Medium  `toml:"server_leaf,omitempty"`
+	LeafSpine   Medium  `toml:"leaf_spine,omitempty"`
+	SpineCore   Medium  `toml:"spine_core,omitempty"`
+	ServerLeafM float64 `toml:"server_leaf_m,omitempty"`
+	LeafSpineM  float64 `toml:"leaf_spine_m,omitempty"`
+	SpineCoreM  float64 `toml:"spine_core_m,omitempty"`
+}
+
+// Limits on inputs; larger values are certainly typing mistakes.
+const (
+	MaxGPUs          = 10_000_000
+	maxGPUsPerServer = 1024
+	maxNICsPerServer = 1024
+	maxPlanes        = 64
+	maxRatio         = 64
+	maxCableM        = 2000
+)
+
+// Default cable lengths by tier, in metres: rail-optimized leaves stand at
+// the end of the row, so their server links are longer than a rack's.
+const (
+	defaultServerLeafRailM = 20
+	defaultServerLeafToRM  = 2
+	defaultLeafSpineM      = 50
+	defaultSpineCoreM      = 150
+)
+
+// NewScenario returns a scenario holding every default: 1,024 GPUs in
+// eight-GPU servers on 400G InfiniBand, auto switch, non-blocking,
+// rail-optimized.
+func NewScenario() Scenario {
+	return Scenario{
+		Schema:  SchemaVersion,
+		Cluster: Cluster{GPUs: 1024, GPUsPerServer: 8},
+		Network: Network{
+			Fabric:           InfiniBand,
+			NICGbps:          400,
+			NIC:              Auto,
+			Planes:           1,
+			Switch:           Auto,
+			Oversubscription: "1:1",
+			RailOptimized:    true,
+		},
+	}
+}
+
+// Ratio parses an oversubscription "D:U" (down:up at the leaf).
+func Ratio(s string) (down, up int, err error) {
+	d, u, ok := strings.Cut(strings.TrimSpace(s), ":")
+	if !ok {
+		return 0, 0, fmt.Errorf("%q is not D:U", s)
+	}
+	down, err1 := strconv.Atoi(strings.TrimSpace(d))
+	up, err2 := strconv.Atoi(strings.TrimSpace(u))
+	if err1 != nil || err2 != nil {
+		return 0, 0, fmt.Errorf("%q is not two whole numbers D:U", s)
+	}
+	if down < 1 || up < 1 || down > maxRatio || up > maxRatio {
+		return 0, 0, fmt.Errorf("%q: both sides must be 1 to %d", s, maxRatio)
+	}
+	if up > down {
+		return 0, 0, fmt.Errorf("%q has more uplinks than downlinks", s)
+	}
+	return down, up, nil
+}
+
+// ServerPorts is the number of back-end ports on one server.
+func (n Network) serverPorts(gpusPerServer int) int {
+	nics := n.NICsPerServer
+	if nics == 0 {
+		nics = gpusPerServer
+	}
+	ppn := n.PortsPerNIC
+	if ppn == 0 {
+		ppn = 1
+	}
+	return nics * ppn
+}
+
+// Validate checks every field against the catalog and returns all the
+// problems found, joined; each is a *FieldError.
+func (s *Scenario) Validate(cat *Catalog) error {
+	var errs []error
+	add := func(e *FieldError) { errs = append(errs, e) }
+	if s.Schema != SchemaVersion {
+		add(fieldErr("schema", "write schema = 1", "version %d is not supported", s.Schema))
+	}
+	c, n := s.Cluster, s.Network
+	if c.GPUs < 1 || c.GPUs > MaxGPUs {
+		add(fieldErr("cluster.gpus", fmt.Sprintf("give a whole number from 1 to %d", MaxGPUs), "%d GPUs is not a cluster", c.GPUs))
+	}
+	if c.GPUsPerServer < 1 || c.GPUsPerServer > maxGPUsPerServer {
+		add(fieldErr("cluster.gpus_per_server", "typical values are 4, 8, 16, 32 or 72", "%d is not a server size", c.GPUsPerServer))
+	}
+	if c.ServerPriceUSD < 0 {
+		add(fieldErr("cluster.server_price_usd", "give a price of 0 or more, or leave it out", "negative price %g", c.ServerPriceUSD))
+	}
+	if n.Fabric != InfiniBand && n.Fabric != Ethernet {
+		add(fieldErr("network.fabric", `write "infiniband" or "ethernet"`, "unknown fabric %q", n.Fabric))
+	}
+	if n.NICsPerServer < 0 || n.NICsPerServer > maxNICsPerServer {
+		add(fieldErr("network.nics_per_server", "give 1 or more, or leave it out for one NIC per GPU", "%d NICs per server", n.NICsPerServer))
+	}
+	if n.PortsPerNIC < 0 {
+		add(fieldErr("network.ports_per_nic", "give 1 or 2, or leave it out", "%d ports per NIC", n.PortsPerNIC))
+	}
+	if n.Planes < 1 || n.Planes > maxPlanes {
+		add(fieldErr("network.planes", fmt.Sprintf("give 1 to %d", maxPlanes), "%d planes", n.Planes))
+	} else if c.GPUsPerServer > 0 && n.NICsPerServer >= 0 && n.PortsPerNIC >= 0 {
+		if sp := n.serverPorts(c.GPUsPerServer); sp%n.Planes != 0 {
+			add(fieldErr("network.planes", fmt.Sprintf("choose planes that divide %d, e.g. %s", sp, divisorList(sp)),
+				"%d planes do not divide the %d back-end ports of a server", n.Planes, sp))
+		}
+	}
+	if _, _, err := Ratio(n.Oversubscription); err != nil {
+		add(fieldErr("network.oversubscription", `write down:up such as "1:1" or "2:1"`, "%v", err))
+	}
+	if n.Tiers < 0 || n.Tiers > 3 {
+		add(fieldErr("network.tiers", "give 0 (fewest that fit), 1, 2 or 3", "%d tiers", n.Tiers))
+	}
+	errs = append(errs, s.validateHardware(cat)...)
+	errs = append(errs, s.validateMedia()...)
+	for _, k := range sortedKeys(s.Prices) {
+		switch {
+		case !cat.hasPriceKey(k):
+			add(fieldErr("prices."+k, "use a catalog key (fabricplan catalog lists them)", "no catalog item %q", k))
+		case s.Prices[k] < 0:
+			add(fieldErr("prices."+k, "give a price of 0 or more", "negative price %g", s.Prices[k]))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// validateHardware checks the NIC speed, NIC, port split and switch.
+func (s *Scenario) validateHardware(cat *Catalog) []error {
+	n := s.Network
+	if n.Fabric != InfiniBand && n.Fabric != Ethernet {
+		return nil
+	}
+	var errs []error
+	speedsOK := cat.NICSpeeds(n.Fabric)
+	if !slices.Contains(speedsOK, n.NICGbps) {
+		return append(errs, fieldErr("network.nic_gbps", "choose one of "+intList(speedsOK),
+			"no %s NIC at %d Gb/s in the catalog", n.Fabric, n.NICGbps))
+	}
+	if n.NIC != Auto {
+		nic := cat.NICs[n.NIC]
+		switch {
+		case nic == nil:
+			errs = append(errs, fieldErr("network.nic", `use "auto" or a key from fabricplan catalog`, "unknown NIC %q", n.NIC))
+		case nic.Gbps != n.NICGbps:
+			errs = append(errs, fieldErr("network.nic", fmt.Sprintf("set nic_gbps = %d or pick a %dG NIC", nic.Gbps, n.NICGbps),
+				"%s is a %dG NIC, not %dG", nic.Key, nic.Gbps, n.NICGbps))
+		case len(nic.PortSplits(n.Fabric)) == 0:
+			errs = append(errs, fieldErr("network.nic", "pick a NIC that supports "+string(n.Fabric), "%s does not run %s", nic.Key, n.Fabric))
+		case n.PortsPerNIC > 0 && !slices.Contains(nic.PortSplits(n.Fabric), n.PortsPerNIC):
+			errs = append(errs, fieldErr("network.ports_per_nic", "choose one of "+intList(nic.PortSplits(n.Fabric)),
+				"%s runs %s with %s ports, not %d", nic.Key, n.Fabric, intList(nic.PortSplits(n.Fabric)), n.PortsPerNIC))
+		}
+	} else if n.PortsPerNIC > 0 && len(s.nicCandidates(cat)) == 0 {
+		errs = append(errs, fieldErr("network.ports_per_nic", "choose another split or NIC speed",
+			"no %dG %s NIC splits into %d ports", n.NICGbps, n.Fabric, n.PortsPerNIC))
+	}
+	if n.Switch != Auto {
+		sw := cat.Switches[n.Switch]
+		port := s.portGbps(cat)
+		switch {
+		case sw == nil:
+			errs = append(errs, fieldErr("network.switch", `use "auto" or one of `+strings.Join(cat.SwitchKeys(), ", "), "unknown switch %q", n.Switch))
+		case sw.Fabric != n.Fabric:
+			errs = append(errs, fieldErr("network.switch", "pick a "+string(n.Fabric)+" switch: "+switchList(cat.SwitchesFor(n.Fabric, port)),
+				"%s is an %s switch, the fabric is %s", sw.Key, sw.Fabric, n.Fabric))
+		case port > 0 && sw.Radix(port) == 0:
+			errs = append(errs, fieldErr("network.switch", "pick one with "+strconv.Itoa(port)+"G ports: "+switchList(cat.SwitchesFor(n.Fabric, port)),
+				"%s has no %dG ports (it has %s)", sw.Key, port, gbpsList(sw.Speeds())))
+		}
+	}
+	return errs
+}
+
+func (s *Scenario) validateMedia() []error {
+	var errs []error
+	m := s.Network.Media
+	for _, f := range []struct {
+		name   string
+		medium Medium
+		metres float64
+	}{
+		{"server_leaf", m.ServerLeaf, m.ServerLeafM},
+		{"leaf_spine", m.LeafSpine, m.LeafSpineM},
+		{"spine_core", m.SpineCore, m.SpineCoreM},
+	} {
+		switch f.medium {
+		case "", DAC, ACC, AOC, Optics:
+		default:
+			errs = append(errs, fieldErr("network.media."+f.name, `write "dac", "acc", "aoc" or "transceiver", or leave it out`, "unknown medium %q", f.medium))
+		}
+		if f.metres < 0 || f.metres > maxCableM {
+			errs = append(errs, fieldErr("network.media."+f.name+"_m", fmt.Sprintf("give a length from 0.5 to %d m, or leave it out", maxCableM), "%g m", f.metres))
+		}
+	}
+	return errs
+}
+
+// nicCandidates lists the NICs that match the scenario's speed, fabric and
+// port split (or all splits when PortsPerNIC is 0), cheapest first.
+func (s *Scenario) nicCandidates(cat *Catalog) []*NIC {
+	n := s.Network
+	var out []*NIC
+	for _, k := range cat.NICKeys() {
+		nic := cat.NICs[k]
+		splits := nic.PortSplits(n.Fabric)
+		if nic.Gbps != n.NICGbps || len(splits) == 0 {
+			continue
+		}
+		if n.PortsPerNIC > 0 && !slices.Contains(splits, n.PortsPerNIC) {
+			continue
+		}
+		out = append(out, nic)
+	}
+	slices.SortStableFunc(out, func(a, b *NIC) int { return cmpFloat(s.price(a.Key, a.PriceUSD), s.price(b.Key, b.PriceUSD)) })
+	return out
+}
+
+// portGbps is the per-port speed: the NIC speed over the ports per NIC.
+func (s *Scenario) portGbps(cat *Catalog) int {
+	ppn := s.Network.PortsPerNIC
+	if ppn == 0 {
+		if nic := s.chooseNIC(cat); nic != nil {
+			ppn = defaultSplit(nic, s.Network.Fabric)
+		} else {
+			ppn = 1
+		}
+	}
+	return s.Network.NICGbps / ppn
+}
+
+func (s *Scenario) chooseNIC(cat *Catalog) *NIC {
+	if s.Network.NIC != Auto {
+		return cat.NICs[s.Network.NIC]
+	}
+	if c := s.nicCandidates(cat); len(c) > 0 {
+		return c[0]
+	}
+	return nil
+}
+
+// defaultSplit is 1 where the NIC supports a single port, else its
+// smallest split (a ConnectX-8 runs Ethernet only as 2 x 400G).
+func defaultSplit(nic *NIC, f Fabric) int {
+	splits := nic.PortSplits(f)
+	if len(splits) == 0 || slices.Contains(splits, 1) {
+		return 1
+	}
+	return slices.Min(splits)
+}
+
+// price is a catalog price with the scenario's override applied.
+func (s *Scenario) price(key string, catalog float64) float64 {
+	if p, ok := s.Prices[key]; ok {
+		return p
+	}
+	return catalog
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func intList(v []int) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func gbpsList(v []int) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.Itoa(x) + "G"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func switchList(sw []*Switch) string {
+	if len(sw) == 0 {
+		return "(none in the catalog)"
+	}
+	parts := make([]string, len(sw))
+	for i, s := range sw {
+		parts[i] = s.Key
+	}
+	return strings.Join(parts, ", ")
+}
+
+func divisorList(n int) string {
+	var d []int
+	for i := 1; i <= n && len(d) < 6; i++ {
+		if n%i == 0 {
+			d = append(d, i)
+		}
+	}
+	return intList(d)
+}
