@@ -112,6 +112,9 @@ type Catalog struct {
 	Transceivers map[string]*Transceiver `toml:"transceivers"`
 	Cables       map[string]*Cable       `toml:"cables"`
 
+	// JCT holds the JCT model's constants and presets (data/jct.toml).
+	JCT *JCTData `toml:"-"`
+
 	modules map[moduleKey]*Transceiver
 }
 
@@ -121,13 +124,24 @@ type moduleKey struct {
 	links int
 }
 
-// LoadCatalog reads and checks catalog.toml from fsys.
+// LoadCatalog reads and checks catalog.toml and jct.toml from fsys.
 func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 	src, err := fs.ReadFile(fsys, "catalog.toml")
 	if err != nil {
 		return nil, fmt.Errorf("read catalog: %w", err)
 	}
-	return ParseCatalog(src)
+	cat, err := ParseCatalog(src)
+	if err != nil {
+		return nil, err
+	}
+	jsrc, err := fs.ReadFile(fsys, "jct.toml")
+	if err != nil {
+		return nil, fmt.Errorf("read jct data: %w", err)
+	}
+	if cat.JCT, err = ParseJCTData(jsrc); err != nil {
+		return nil, err
+	}
+	return cat, nil
 }
 
 // ParseCatalog decodes and checks a catalog document.

@@ -92,6 +92,9 @@ type Plan struct {
 	Cost                                   Money
 	Power                                  Watts
 	Notes                                  []string
+	// JCT is the job-time estimate for the scenario's workload (or the
+	// default one); nil when the workload does not fit the cluster.
+	JCT *JCT
 }
 
 // Switches returns the switch count of a tier (0 when absent).
@@ -207,6 +210,9 @@ func Build(s Scenario, cat *Catalog) (*Plan, error) {
 	if rs.Network.Switch == Auto {
 		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
 	}
+	if err := best.estimateJCT(cat); err != nil {
+		return nil, err
+	}
 	return best, nil
 }
 
@@ -313,4 +319,34 @@ func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers
 	tips = append(tips, "fewer GPUs per fabric (split the cluster)")
 	return fmt.Errorf("%w: %d server ports per plane exceed what three tiers of %s (%d x %dG, up to about %d ports non-blocking) can reach; try %s",
 		ErrTooLarge, perPlane, sw.Key, radix, port, reach, strings.Join(tips, "; or "))
+}
+
+// estimateJCT fills p.JCT for the scenario's workload, or for the default
+// workload when the scenario has none. A default workload that does not
+// fit a small cluster leaves JCT nil with a note; the scenario's own
+// workload must fit.
+func (p *Plan) estimateJCT(cat *Catalog) error {
+	if cat.JCT == nil {
+		return nil
+	}
+	w, own := NewWorkload(), p.Scenario.Workload != nil
+	if own {
+		w = *p.Scenario.Workload
+	}
+	j, err := EstimateJCT(p, w, cat.JCT)
+	switch {
+	case err == nil:
+		p.JCT = j
+		if !own {
+			p.Notes = append(p.Notes, "JCT for the default workload ("+j.ModelName+", tp 8, pp 4): add a [workload] table for your job")
+		}
+		if j.IdleGPUs > 0 {
+			p.Notes = append(p.Notes, fmt.Sprintf("JCT: %d GPUs stay idle (not a multiple of tp x pp)", j.IdleGPUs))
+		}
+		return nil
+	case !own && errors.Is(err, errNoJCT):
+		p.Notes = append(p.Notes, "no JCT estimate: the default workload needs at least 32 GPUs")
+		return nil
+	}
+	return err
 }

@@ -13,8 +13,8 @@ import (
 func TestDGXB200SuperPOD(t *testing.T) {
 	cat := testCatalog(t)
 	tests := []struct {
-		sus                                     int
-		leaf, spine, core                       int
+		sus                                   int
+		leaf, spine, core                     int
 		nodeLeaf, leafSpine, spineCore, tiers int
 	}{
 		{2, 16, 8, 0, 512, 512, 0, 2},

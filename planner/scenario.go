@@ -34,16 +34,23 @@ const (
 
 const fiberKey = "fiber"
 
+// RoCEv2 load balancing.
+const (
+	LBAdaptive = "adaptive"
+	LBECMP     = "ecmp"
+)
+
 // Auto asks the planner to choose (switch, NIC).
 const Auto = "auto"
 
 // Scenario is one plan's inputs, as saved in a TOML file.
 type Scenario struct {
-	Schema  int                `toml:"schema"`
-	Name    string             `toml:"name,omitempty"`
-	Cluster Cluster            `toml:"cluster"`
-	Network Network            `toml:"network"`
-	Prices  map[string]float64 `toml:"prices,omitempty"`
+	Schema   int                `toml:"schema"`
+	Name     string             `toml:"name,omitempty"`
+	Cluster  Cluster            `toml:"cluster"`
+	Network  Network            `toml:"network"`
+	Workload *Workload          `toml:"workload,omitempty"`
+	Prices   map[string]float64 `toml:"prices,omitempty"`
 }
 
 // Cluster describes the compute: how many GPUs and how they are packaged.
@@ -66,7 +73,10 @@ type Network struct {
 	Oversubscription string `toml:"oversubscription"`
 	Tiers            int    `toml:"tiers"`
 	RailOptimized    bool   `toml:"rail_optimized"`
-	Media            Media  `toml:"media"`
+	// LoadBalancing is how a RoCEv2 fabric spreads flows: "adaptive"
+	// (adaptive routing or enhanced ECMP with QP scaling) or "ecmp".
+	LoadBalancing string `toml:"load_balancing"`
+	Media         Media  `toml:"media"`
 }
 
 // Media chooses the cable medium and length of each tier's links.
@@ -113,6 +123,7 @@ func NewScenario() Scenario {
 			Switch:           Auto,
 			Oversubscription: "1:1",
 			RailOptimized:    true,
+			LoadBalancing:    LBAdaptive,
 		},
 	}
 }
@@ -190,6 +201,12 @@ func (s *Scenario) Validate(cat *Catalog) error {
 	}
 	if n.Tiers < 0 || n.Tiers > 3 {
 		add(fieldErr("network.tiers", "give 0 (fewest that fit), 1, 2 or 3", "%d tiers", n.Tiers))
+	}
+	if n.LoadBalancing != LBAdaptive && n.LoadBalancing != LBECMP {
+		add(fieldErr("network.load_balancing", `write "adaptive" or "ecmp"`, "unknown load balancing %q", n.LoadBalancing))
+	}
+	if s.Workload != nil {
+		errs = append(errs, s.Workload.validate(cat.JCT)...)
 	}
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateMedia()...)

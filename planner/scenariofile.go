@@ -18,9 +18,14 @@ import (
 // catalog (see Validate).
 func ParseScenario(src []byte) (Scenario, error) {
 	s := NewScenario()
+	w := NewWorkload()
+	s.Workload = &w // decoded over its defaults; dropped below if absent
 	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&s)
 	if err != nil {
 		return Scenario{}, tomlError(err)
+	}
+	if !md.IsDefined("workload") {
+		s.Workload = nil
 	}
 	lines := keyLines(src)
 	var errs []error
@@ -195,6 +200,11 @@ var knownKeys = []string{
 	"schema", "name", "cluster.gpus", "cluster.gpus_per_server", "cluster.server_price_usd",
 	"network.fabric", "network.nic_gbps", "network.nic", "network.nics_per_server", "network.ports_per_nic",
 	"network.planes", "network.switch", "network.oversubscription", "network.tiers", "network.rail_optimized",
+	"network.load_balancing", "workload.model", "workload.gpu", "workload.params_b", "workload.active_params_b",
+	"workload.layers", "workload.hidden", "workload.seq_len", "workload.vocab", "workload.experts", "workload.top_k",
+	"workload.global_batch_tokens", "workload.micro_batch", "workload.tp", "workload.pp", "workload.vpp", "workload.ep",
+	"workload.zero", "workload.recompute", "workload.tokens_total", "workload.compute_efficiency",
+	"workload.overlap_dp", "workload.overlap_pp", "workload.overlap_tp", "workload.overlap_ep",
 	"network.media.server_leaf", "network.media.leaf_spine", "network.media.spine_core",
 	"network.media.server_leaf_m", "network.media.leaf_spine_m", "network.media.spine_core_m",
 }

@@ -1,0 +1,495 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Traffic class names.
+const (
+	ClassTP = "tensor parallel"
+	ClassDP = "data parallel"
+	ClassPP = "pipeline parallel"
+	ClassEP = "expert parallel"
+)
+
+// Transport is how collectives move between servers.
+type Transport int
+
+// Transports: RDMA over the planned fabric, or NCCL's TCP socket fallback
+// over the same links.
+const (
+	RDMA Transport = iota
+	TCP
+)
+
+func (t Transport) String() string {
+	if t == TCP {
+		return "TCP/IP"
+	}
+	return "RDMA"
+}
+
+// TrafficClass is one kind of communication in a training step.
+type TrafficClass struct {
+	Name          string
+	Ranks         int     // group size
+	CrossesFabric bool    // some of it leaves the NVLink domain
+	BytesPerStep  float64 // per GPU
+	BusBWGBs      float64 // bus bandwidth of one collective, GB/s
+	TimeS         float64 // per step, before overlap
+	ExposedS      float64 // per step, not hidden behind compute
+}
+
+// StepTime is the JCT model's answer for one transport.
+type StepTime struct {
+	Transport  Transport
+	ComputeS   float64
+	BubbleS    float64
+	Classes    []TrafficClass
+	StepS      float64
+	TokensPerS float64
+	MFU        float64 // model FLOPs / (step time x GPUs x peak)
+	Days       float64 // for the workload's token budget
+	// BusBWGBs is the data-parallel collective's bus bandwidth (the class
+	// that crosses the fabric in nearly every job), GB/s.
+	BusBWGBs float64
+}
+
+// ExposedCommS sums the exposed communication of every class.
+func (s *StepTime) ExposedCommS() float64 {
+	t := 0.0
+	for _, c := range s.Classes {
+		t += c.ExposedS
+	}
+	return t
+}
+
+// JCT is the job-completion-time estimate of a plan: the step on the
+// planned RDMA fabric, the same step over TCP/IP on the same links, and
+// the gain = baseline step / planned step.
+type JCT struct {
+	Workload     Workload // resolved: preset values filled in
+	ModelName    string
+	GPU          *GPUSpec
+	DP           int
+	Microbatches int
+	IdleGPUs     int // GPUs left over when gpus is not a multiple of tp x pp
+	Planned      StepTime
+	Baseline     StepTime
+	Gain         float64
+}
+
+// JCTReport is the JSON form of a JCT estimate.
+type JCTReport struct {
+	Model         string        `json:"model"`
+	GPU           string        `json:"gpu"`
+	StepS         float64       `json:"step_s"`
+	BaselineStepS float64       `json:"baseline_step_s"`
+	Baseline      string        `json:"baseline"`
+	Gain          float64       `json:"gain"`
+	BusBWGBs      float64       `json:"busbw_gbs"`
+	BaselineBusBW float64       `json:"baseline_busbw_gbs"`
+	ComputeS      float64       `json:"compute_s"`
+	BubbleS       float64       `json:"bubble_s"`
+	ExposedCommS  float64       `json:"exposed_comm_s"`
+	TokensPerS    float64       `json:"tokens_per_s"`
+	MFU           float64       `json:"mfu"`
+	Days          float64       `json:"days"`
+	BaselineDays  float64       `json:"baseline_days"`
+	DP            int           `json:"dp"`
+	Microbatches  int           `json:"microbatches"`
+	Classes       []ClassReport `json:"classes"`
+}
+
+// ClassReport is one traffic class in JSON.
+type ClassReport struct {
+	Name          string  `json:"name"`
+	Ranks         int     `json:"ranks"`
+	CrossesFabric bool    `json:"crosses_fabric"`
+	BusBWGBs      float64 `json:"busbw_gbs"`
+	TimeS         float64 `json:"time_s"`
+	ExposedS      float64 `json:"exposed_s"`
+	BaselineS     float64 `json:"baseline_exposed_s"`
+}
+
+// Report returns the JSON form.
+func (j *JCT) Report() JCTReport {
+	r := JCTReport{
+		Model: j.ModelName, GPU: j.GPU.Name,
+		StepS: j.Planned.StepS, BaselineStepS: j.Baseline.StepS, Baseline: "TCP/IP on the same fabric", Gain: j.Gain,
+		BusBWGBs: j.Planned.BusBWGBs, BaselineBusBW: j.Baseline.BusBWGBs,
+		ComputeS: j.Planned.ComputeS, BubbleS: j.Planned.BubbleS, ExposedCommS: j.Planned.ExposedCommS(),
+		TokensPerS: j.Planned.TokensPerS, MFU: j.Planned.MFU, Days: j.Planned.Days, BaselineDays: j.Baseline.Days,
+		DP: j.DP, Microbatches: j.Microbatches,
+	}
+	for i, c := range j.Planned.Classes {
+		r.Classes = append(r.Classes, ClassReport{Name: c.Name, Ranks: c.Ranks, CrossesFabric: c.CrossesFabric,
+			BusBWGBs: c.BusBWGBs, TimeS: c.TimeS, ExposedS: c.ExposedS, BaselineS: j.Baseline.Classes[i].ExposedS})
+	}
+	return r
+}
+
+// fabricView is what the JCT model needs to know of a plan.
+type fabricView struct {
+	gpusPerServer  int
+	nicsPerServer  int
+	nicGbps        float64
+	fabric         Fabric
+	loadBalancing  string
+	oversub        float64 // D/U at the leaf
+	serversPerUnit int     // servers under one leaf group
+	tiers          int
+}
+
+func (p *Plan) fabricView() fabricView {
+	n := p.Scenario.Network
+	d, u, _ := Ratio(n.Oversubscription)
+	return fabricView{
+		gpusPerServer: p.Scenario.Cluster.GPUsPerServer, nicsPerServer: n.NICsPerServer,
+		nicGbps: float64(n.NICGbps), fabric: n.Fabric, loadBalancing: n.LoadBalancing,
+		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers,
+	}
+}
+
+// errNoJCT marks a workload that cannot run on the plan's GPUs.
+var errNoJCT = errors.New("workload does not fit")
+
+// resolveWorkload fills preset values into w.
+func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, error) {
+	gpu := d.GPUs[w.GPU]
+	if gpu == nil {
+		return w, nil, nil, fieldErr("workload.gpu", "use one of "+joinKeys(d.GPUs), "unknown GPU %q", w.GPU)
+	}
+	m := d.Models[w.Model]
+	if m == nil {
+		m = &ModelSpec{Key: "custom", Name: "custom model"}
+	}
+	fill := func(v *float64, preset float64) {
+		if *v == 0 {
+			*v = preset
+		}
+	}
+	filli := func(v *int, preset int) {
+		if *v == 0 {
+			*v = preset
+		}
+	}
+	fill(&w.ParamsB, m.ParamsB)
+	fill(&w.ActiveParamsB, m.ActiveParamsB)
+	if w.ActiveParamsB == 0 {
+		w.ActiveParamsB = w.ParamsB
+	}
+	filli(&w.Layers, m.Layers)
+	filli(&w.Hidden, m.Hidden)
+	filli(&w.SeqLen, m.SeqLen)
+	filli(&w.Vocab, m.Vocab)
+	filli(&w.Experts, m.Experts)
+	filli(&w.TopK, m.TopK)
+	ov := func(v **float64, def float64) {
+		if *v == nil {
+			x := def
+			*v = &x
+		}
+	}
+	ov(&w.OverlapDP, d.Overlap.DP)
+	ov(&w.OverlapPP, d.Overlap.PP)
+	ov(&w.OverlapTP, d.Overlap.TP)
+	ov(&w.OverlapEP, d.Overlap.EP)
+	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
+		return w, nil, nil, fieldErr("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
+	}
+	return w, m, gpu, nil
+}
+
+// EstimateJCT times one training step of w on the plan's fabric, over RDMA
+// and over TCP/IP on the same links.
+func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
+	w, m, gpu, err := resolveWorkload(w, d)
+	if err != nil {
+		return nil, err
+	}
+	gpus := p.GPUs
+	if w.TP*w.PP > gpus {
+		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.pp", "lower tp x pp or plan more GPUs",
+			"tp %d x pp %d = %d GPUs, the cluster has %d", w.TP, w.PP, w.TP*w.PP, gpus))
+	}
+	if w.Layers%w.PP != 0 && w.PP > w.Layers {
+		return nil, fieldErr("workload.pp", "use at most one stage per layer", "%d stages for %d layers", w.PP, w.Layers)
+	}
+	dp := gpus / (w.TP * w.PP)
+	if w.EP > dp || dp%w.EP != 0 {
+		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
+			"ep %d does not divide dp %d", w.EP, dp))
+	}
+	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
+	micro := int(math.Ceil(seqs / float64(w.MicroBatch*dp)))
+	if micro < 1 {
+		micro = 1
+	}
+	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: gpus - dp*w.TP*w.PP}
+	if m.Key == "custom" {
+		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
+	}
+	fv := p.fabricView()
+	j.Planned = stepTime(w, gpu, d, fv, dp, micro, RDMA)
+	j.Baseline = stepTime(w, gpu, d, fv, dp, micro, TCP)
+	j.Gain = j.Baseline.StepS / j.Planned.StepS
+	return j, nil
+}
+
+// stepTime is the JCT model proper (research/jct-modelling.md A4):
+// step = compute + pipeline bubble + sum over traffic classes of the
+// communication not hidden behind compute.
+func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
+	c := d.Collective
+	usedGPUs := float64(dp * w.TP * w.PP)
+	tokens := float64(w.GlobalBatchTokens)
+
+	// Compute: model FLOPs per token 6N + 12·L·h·s (PaLM, appendix B);
+	// recomputation replays the forward pass (x4/3).
+	flopsPerToken := 6*w.ActiveParamsB*1e9 + 12*float64(w.Layers*w.Hidden*w.SeqLen)
+	modelFLOPs := flopsPerToken * tokens
+	hwFLOPs := modelFLOPs
+	if w.Recompute {
+		hwFLOPs *= 4.0 / 3
+	}
+	eff := w.ComputeEfficiency
+	if eff == 0 {
+		h := float64(w.Hidden)
+		eff = gpu.EfficiencyMax * h / (h + d.Compute.HHalf)
+	}
+	peak := gpu.PeakTFLOPS * 1e12
+	st := StepTime{Transport: tr}
+	st.ComputeS = hwFLOPs / (usedGPUs * peak * eff)
+	if w.PP > 1 {
+		st.BubbleS = float64(w.PP-1) / float64(w.VPP*micro) * st.ComputeS
+	}
+
+	net := newNetModel(fv, gpu, d, tr)
+	layersPerStage := float64(w.Layers) / float64(w.PP)
+	passes := 4.0 // collectives per layer and micro-batch: 2 forward, 2 backward
+	if w.Recompute {
+		passes = 6
+	}
+	actBytes := float64(w.MicroBatch*w.SeqLen*w.Hidden) * c.ActivationBytes
+
+	// Tensor parallel: Megatron's all-reduces (or reduce-scatter +
+	// all-gather with sequence parallelism: the same volume) per layer.
+	if w.TP > 1 {
+		g := net.group(w.TP, 1)
+		one := net.allReduce(actBytes, g)
+		n := passes * layersPerStage * float64(micro)
+		st.Classes = append(st.Classes, net.class(ClassTP, g, n*actBytes, one.busbw, n*one.time, *w.OverlapTP))
+	}
+	// Data parallel: gradient reduce over dp ranks (stride tp), reduce-
+	// scatter + all-gather with a sharded optimizer.
+	if dp > 1 {
+		shard := w.ParamsB * 1e9 / float64(w.TP*w.PP*w.EP)
+		g := net.group(dp, w.TP)
+		var t collTime
+		var bytes float64
+		if w.ZeRO {
+			rs := net.reduceScatter(shard*c.GradBytes, g)
+			ag := net.allGather(shard*c.ParamBytes, g)
+			t = collTime{time: rs.time + ag.time, busbw: rs.busbw}
+			bytes = shard * (c.GradBytes + c.ParamBytes)
+		} else {
+			t = net.allReduce(shard*c.GradBytes, g)
+			bytes = shard * c.GradBytes
+		}
+		cl := net.class(ClassDP, g, bytes, t.busbw, t.time, *w.OverlapDP)
+		st.Classes = append(st.Classes, cl)
+		st.BusBWGBs = t.busbw
+	}
+	// Pipeline parallel: one activation send forward and one gradient
+	// send backward per micro-batch and virtual stage; each TP rank sends
+	// its 1/tp slice (Megatron's scatter-gather).
+	if w.PP > 1 {
+		g := net.group(2, w.TP*dp)
+		one := net.p2p(actBytes/float64(w.TP), g)
+		n := 2 * float64(micro*w.VPP)
+		st.Classes = append(st.Classes, net.class(ClassPP, g, n*actBytes/float64(w.TP), one.busbw, n*one.time, *w.OverlapPP))
+	}
+	// Expert parallel: all-to-all dispatch and combine of each token's
+	// top-k copies, forward and backward, in every MoE layer.
+	if w.EP > 1 && w.Experts > 1 {
+		g := net.group(w.EP, w.TP)
+		bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
+		one := net.allToAll(bytes, g)
+		n := passes * layersPerStage * float64(micro)
+		st.Classes = append(st.Classes, net.class(ClassEP, g, n*bytes, one.busbw, n*one.time, *w.OverlapEP))
+	}
+	st.StepS = st.ComputeS + st.BubbleS + st.ExposedCommS()
+	st.TokensPerS = tokens / st.StepS
+	st.MFU = modelFLOPs / (st.StepS * usedGPUs * peak)
+	st.Days = w.TokensTotal / st.TokensPerS / 86400
+	return st
+}
+
+// netModel holds a fabric's bandwidths and latencies for one transport.
+type netModel struct {
+	fv          fabricView
+	d           *JCTData
+	nvlinkGBs   float64 // effective one-way NVLink bandwidth per GPU
+	nodeGBs     float64 // effective back-end bandwidth of one server
+	domain      int     // GPUs in one NVLink domain
+	netHopUS    float64
+	intraHopUS  float64
+	switchHopUS float64
+}
+
+func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel {
+	perNIC := fv.nicGbps / 8 // GB/s
+	switch {
+	case tr == TCP:
+		perNIC = math.Min(perNIC*d.TCP.LineRateFraction, d.TCP.CapGBsPerNIC)
+	case fv.fabric == InfiniBand:
+		perNIC *= d.Efficiency.InfiniBand
+	case fv.loadBalancing == LBECMP:
+		perNIC *= d.Efficiency.RoCEECMP
+	default:
+		perNIC *= d.Efficiency.RoCEAdaptive
+	}
+	m := netModel{
+		fv: fv, d: d,
+		nvlinkGBs:   gpu.NVLinkGBs * d.Efficiency.NVLink,
+		nodeGBs:     perNIC * float64(fv.nicsPerServer),
+		domain:      max(gpu.NVLinkDomain, 1),
+		netHopUS:    d.Collective.NetHopUS,
+		intraHopUS:  d.Collective.NVLinkHopUS,
+		switchHopUS: d.Collective.SwitchHopUS[string(fv.fabric)] * float64(2*fv.tiers-1),
+	}
+	if tr == TCP {
+		m.netHopUS += d.TCP.ExtraLatencyUS
+	}
+	return m
+}
+
+// commGroup is one communicator as laid out on the cluster: Megatron
+// orders ranks tensor-parallel first, then data-parallel, then pipeline.
+type commGroup struct {
+	ranks     int
+	perNode   int     // members sharing one NVLink domain
+	nodes     int     // NVLink domains spanned
+	netGBs    float64 // back-end bandwidth this group gets per domain
+	crossesSU bool    // spans more than one leaf group (oversubscription applies)
+	local     bool    // stays inside one NVLink domain
+}
+
+// group lays out a communicator of ranks members spaced stride GPUs apart.
+// Members in one NVLink domain reduce over NVLink first; every GPU of a
+// server belongs to one such group at a time, so a group gets its share
+// perNode/gpusPerServer of the server's back-end bandwidth.
+func (m netModel) group(ranks, stride int) commGroup {
+	g := commGroup{ranks: ranks}
+	span := ranks * stride
+	if span <= m.domain {
+		g.perNode, g.nodes, g.local = ranks, 1, true
+		return g
+	}
+	g.perNode = min(ranks, max(1, m.domain/stride))
+	g.nodes = ceilDiv(ranks, g.perNode)
+	g.netGBs = m.nodeGBs * float64(g.perNode) / float64(m.fv.gpusPerServer)
+	if m.fv.tiers >= 2 && ceilDiv(span, m.fv.gpusPerServer) > m.fv.serversPerUnit {
+		g.crossesSU = true
+		g.netGBs /= m.fv.oversub
+	}
+	return g
+}
+
+type collTime struct {
+	time  float64 // seconds
+	busbw float64 // GB/s
+}
+
+const us = 1e-6
+
+// latency is NCCL's ring latency for nsteps steps of which interSteps
+// cross the network (tuning.cc).
+func (m netModel) ringLatency(nsteps, interSteps int) float64 {
+	c := m.d.Collective
+	return (c.BaseLatencyUS + float64(nsteps-interSteps)*m.intraHopUS + float64(interSteps)*(m.netHopUS+m.switchHopUS)) * us
+}
+
+// bwTime is the bandwidth term of a collective: NCCL's rings pass every
+// byte over each rank's outgoing link, NVLink inside a domain and the back
+// end between domains, so the slower of the two sets the bus bandwidth
+// (busbw = min(server NIC share, NVLink); research A1.2).
+func (m netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64) (float64, float64) {
+	busbw := m.nvlinkGBs
+	if !g.local {
+		busbw = math.Min(busbw, g.netGBs)
+	}
+	return factor(g.ranks) * bytes / (busbw * 1e9), busbw
+}
+
+func arFactor(n int) float64 { return 2 * float64(n-1) / float64(n) }
+func rsFactor(n int) float64 { return float64(n-1) / float64(n) }
+
+func (m netModel) allReduce(bytes float64, g commGroup) collTime {
+	bw, busbw := m.bwTime(bytes, g, arFactor)
+	ring := m.ringLatency(2*(g.ranks-1), 2*(g.nodes-1)) + bw
+	if g.local || g.nodes < 2 {
+		return collTime{ring, busbw}
+	}
+	c := m.d.Collective
+	treeLat := (c.BaseLatencyUS + 2*(float64(g.perNode-1)*m.intraHopUS+math.Log2(float64(g.nodes))*(m.netHopUS+m.switchHopUS))) * us
+	tree := treeLat + bw/c.TreeBWFactor
+	if tree < ring {
+		return collTime{tree, busbw * c.TreeBWFactor}
+	}
+	return collTime{ring, busbw}
+}
+
+func (m netModel) reduceScatter(bytes float64, g commGroup) collTime {
+	bw, busbw := m.bwTime(bytes, g, rsFactor)
+	lat := m.ringLatency(g.ranks-1, g.nodes-1)
+	if !g.local && g.nodes > 1 {
+		// NCCL's PAT algorithm keeps the latency logarithmic at scale.
+		lat = math.Min(lat, (m.d.Collective.BaseLatencyUS+math.Log2(float64(g.nodes))*(m.netHopUS+m.switchHopUS))*us)
+	}
+	return collTime{lat + bw, busbw}
+}
+
+func (m netModel) allGather(bytes float64, g commGroup) collTime { return m.reduceScatter(bytes, g) }
+
+func (m netModel) allToAll(bytes float64, g commGroup) collTime {
+	c := m.d.Collective
+	if g.local {
+		t := rsFactor(g.ranks) * bytes / (m.nvlinkGBs * 1e9)
+		return collTime{(c.BaseLatencyUS+m.intraHopUS)*us + t, m.nvlinkGBs}
+	}
+	// Peers in the same NVLink domain go over NVLink; the rest over the
+	// back end, which every GPU of the server uses at once.
+	remote := float64(g.ranks-g.perNode) / float64(g.ranks)
+	perGPU := m.perGPUGBs(g)
+	inter := remote * bytes / (perGPU * 1e9)
+	intra := (1 - remote) * bytes / (m.nvlinkGBs * 1e9)
+	t := math.Max(inter, intra)
+	return collTime{(c.BaseLatencyUS+m.netHopUS+m.switchHopUS)*us + t, rsFactor(g.ranks) * bytes / t / 1e9}
+}
+
+func (m netModel) p2p(bytes float64, g commGroup) collTime {
+	c := m.d.Collective
+	if g.local {
+		return collTime{(c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), m.nvlinkGBs}
+	}
+	perGPU := m.perGPUGBs(g) // every GPU of the server sends its slice at once
+	return collTime{(c.BaseLatencyUS+m.netHopUS+m.switchHopUS)*us + bytes/(perGPU*1e9), perGPU}
+}
+
+// perGPUGBs is one GPU's share of its server's back-end bandwidth.
+func (m netModel) perGPUGBs(g commGroup) float64 {
+	b := m.nodeGBs / float64(m.fv.gpusPerServer)
+	if g.crossesSU {
+		b /= m.fv.oversub
+	}
+	return b
+}
+
+func (m netModel) class(name string, g commGroup, bytes, busbw, t, overlap float64) TrafficClass {
+	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, BytesPerStep: bytes,
+		BusBWGBs: busbw, TimeS: t, ExposedS: t * (1 - overlap)}
+}

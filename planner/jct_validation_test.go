@@ -1,0 +1,151 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// megatronRow is one row of Table 1 of Narayanan et al., "Efficient
+// Large-Scale Language Model Training on GPU Clusters Using Megatron-LM"
+// (SC21, arXiv 2104.04473): GPT models on Selene (DGX A100, 8 x HDR 200G
+// InfiniBand per server), sequence 2048, vocabulary 51,200, activation
+// recomputation, achieved teraFLOP/s per GPU as published.
+type megatronRow struct {
+	paramsB                 float64
+	hidden, layers, tp, pp  int
+	gpus, batch             int
+	tflops                  float64
+	fitted                  bool // used to fit data/jct.toml compute constants
+}
+
+var megatronTable1 = []megatronRow{
+	{1.7, 2304, 24, 1, 1, 32, 512, 137, true},
+	{3.6, 3072, 30, 2, 1, 64, 512, 138, false},
+	{7.5, 4096, 36, 4, 1, 128, 512, 142, false},
+	{18.4, 6144, 40, 8, 1, 256, 1024, 135, false},
+	{39.1, 8192, 48, 8, 2, 512, 1536, 138, false},
+	{76.1, 10240, 60, 8, 4, 1024, 1792, 140, false},
+	{145.6, 12288, 80, 8, 8, 1536, 2304, 148, false},
+	{310.1, 16384, 96, 8, 16, 1920, 2160, 155, false},
+	{529.6, 20480, 105, 8, 35, 2520, 2520, 163, false},
+	{1008.0, 25600, 128, 8, 64, 3072, 3072, 163, true},
+}
+
+// megatronStepS is the published iteration time implied by the achieved
+// FLOP/s: the paper's FLOP count (its eq. 3, with recomputation) over the
+// aggregate achieved rate.
+func (r megatronRow) publishedStepS() float64 {
+	B, s, l, h, V := float64(r.batch), 2048.0, float64(r.layers), float64(r.hidden), 51200.0
+	F := 96 * B * s * l * h * h * (1 + s/(6*h) + V/(16*l*h))
+	return F / (float64(r.gpus) * r.tflops * 1e12)
+}
+
+func (r megatronRow) scenario() Scenario {
+	s := NewScenario()
+	s.Cluster.GPUs = r.gpus
+	s.Network.NICGbps = 200
+	s.Network.Switch = "qm8700"
+	zero, none := 0.0, 0.0
+	s.Workload = &Workload{
+		Model: "custom", GPU: "a100",
+		ParamsB: r.paramsB, Layers: r.layers, Hidden: r.hidden, SeqLen: 2048, Vocab: 51200,
+		GlobalBatchTokens: r.batch * 2048, MicroBatch: 1, TP: r.tp, PP: r.pp, VPP: 1, EP: 1,
+		Recompute: true, TokensTotal: 1e12,
+		OverlapDP: &zero, OverlapPP: &none,
+	}
+	return s
+}
+
+func TestJCTMegatronSC21(t *testing.T) {
+	cat := testCatalog(t)
+	var b strings.Builder
+	for _, r := range megatronTable1 {
+		p, err := Build(r.scenario(), cat)
+		if err != nil {
+			t.Fatalf("%gB: %v", r.paramsB, err)
+		}
+		got, want := p.JCT.Planned.StepS, r.publishedStepS()
+		e := (got - want) / want
+		fmt.Fprintf(&b, "| Megatron-LM SC21 GPT %gB, %d A100 | %.2f s | %.2f s | %+.1f%% | %v |\n", r.paramsB, r.gpus, want, got, 100*e, r.fitted)
+		if math.Abs(e) > 0.15 {
+			t.Errorf("%gB on %d GPUs: step %.2f s, published %.2f s (%+.1f%%)", r.paramsB, r.gpus, got, want, 100*e)
+		}
+	}
+	t.Log("\n" + b.String())
+}
+
+// TestJCTLlama3 checks Llama 3 405B pre-training on H100 (The Llama 3 Herd
+// of Models, 2024, Table 4): TP 8, PP 16, 16M-token batches of 8,192-token
+// sequences on Meta's 400G RoCE cluster; 430 TFLOP/s per GPU (43% BF16
+// MFU) on 8,192 GPUs and 400 (41%) on 16,384. The 8,192-GPU row fits the
+// H100 efficiency in data/jct.toml; the 16,384-GPU row only tests.
+func TestJCTLlama3(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		gpus   int
+		mfu    float64
+		fitted bool
+	}{{8192, 0.43, true}, {16384, 0.41, false}} {
+		s := NewScenario()
+		s.Cluster.GPUs = tc.gpus
+		s.Network.Fabric = Ethernet
+		s.Network.Switch = "tomahawk5"
+		w := NewWorkload()
+		w.Model, w.GPU, w.PP, w.VPP = "llama3-405b", "h100", 16, 8
+		s.Workload = &w
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := p.JCT.Planned.MFU
+		if e := (got - tc.mfu) / tc.mfu; math.Abs(e) > 0.15 {
+			t.Errorf("%d GPUs: MFU %.3f, published %.2f (%+.1f%%)", tc.gpus, got, tc.mfu, 100*e)
+		}
+		t.Logf("| Llama 3 405B, %d H100, RoCE 400G | MFU %.0f%% | %.1f%% | %+.1f%% | %v |", tc.gpus, 100*tc.mfu, 100*got, 100*(got-tc.mfu)/tc.mfu, tc.fitted)
+	}
+}
+
+// collectiveView is a fabric of servers with nics x gbps NICs, for
+// single-collective checks.
+func collectiveView(gpusPerServer, nics int, gbps float64, f Fabric) fabricView {
+	return fabricView{gpusPerServer: gpusPerServer, nicsPerServer: nics, nicGbps: gbps, fabric: f,
+		loadBalancing: LBAdaptive, oversub: 1, serversPerUnit: 32, tiers: 2}
+}
+
+// TestJCTCollectives checks single collectives against published
+// nccl-tests measurements (bus bandwidth of a 1 GiB all-reduce).
+func TestJCTCollectives(t *testing.T) {
+	d := testCatalog(t).JCT
+	const gib = 1 << 30
+	tests := []struct {
+		name      string
+		source    string
+		view      fabricView
+		gpu       string
+		ranks     int
+		stride    int
+		transport Transport
+		want      float64 // GB/s
+	}{
+		{"400G NDR, per NIC", "NVIDIA/nccl-tests#252 and NCCL maintainers: ~46-48 GB/s per 400G NIC", collectiveView(8, 8, 400, InfiniBand), "h100", 16, 8, RDMA, 47},
+		{"8-GPU H100 NVLink node", "ASTRA-sim GPU validation: 741.34 GB/s bidirectional = 370.7 one way", collectiveView(8, 8, 400, InfiniBand), "h100", 8, 1, RDMA, 370.7},
+		{"TCP sockets, 100G", "NVIDIA/nccl#450: 4-6 GB/s busbw over 100 Gb/s TCP", collectiveView(8, 1, 100, Ethernet), "a100", 32, 1, TCP, 5},
+		{"TCP fallback on RoCE", "areal-project/AReaL#639: ~5 GB/s busbw over sockets", collectiveView(8, 8, 200, Ethernet), "h100", 16, 8, TCP, 5},
+		{"RDMA on the same RoCE cluster", "areal-project/AReaL#639: ~25 GB/s busbw expected with RDMA (200G NICs assumed)", collectiveView(8, 8, 200, Ethernet), "h100", 16, 8, RDMA, 25},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newNetModel(tc.view, d.GPUs[tc.gpu], d, tc.transport)
+			g := m.group(tc.ranks, tc.stride)
+			got := m.allReduce(gib, g)
+			busbw := arFactor(tc.ranks) * gib / got.time / 1e9
+			e := (busbw - tc.want) / tc.want
+			t.Logf("| %s | %.1f GB/s | %.1f GB/s | %+.1f%% | %s |", tc.name, tc.want, busbw, 100*e, tc.source)
+			if math.Abs(e) > 0.15 {
+				t.Errorf("busbw %.1f GB/s, published %.1f (%+.1f%%)", busbw, tc.want, 100*e)
+			}
+		})
+	}
+}

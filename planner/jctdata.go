@@ -1,0 +1,101 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/BurntSushi/toml"
+)
+
+// JCTData holds the JCT model's constants and presets (data/jct.toml).
+type JCTData struct {
+	Schema     int `toml:"schema"`
+	Collective struct {
+		BaseLatencyUS   float64            `toml:"base_latency_us"`
+		NVLinkHopUS     float64            `toml:"nvlink_hop_us"`
+		NetHopUS        float64            `toml:"net_hop_us"`
+		TreeBWFactor    float64            `toml:"tree_bw_factor"`
+		SwitchHopUS     map[string]float64 `toml:"switch_hop_us"`
+		GradBytes       float64            `toml:"grad_bytes"`
+		ParamBytes      float64            `toml:"param_bytes"`
+		ActivationBytes float64            `toml:"activation_bytes"`
+	} `toml:"collective"`
+	Efficiency struct {
+		InfiniBand   float64 `toml:"infiniband"`
+		RoCEAdaptive float64 `toml:"roce_adaptive"`
+		RoCEECMP     float64 `toml:"roce_ecmp"`
+		NVLink       float64 `toml:"nvlink"`
+	} `toml:"efficiency"`
+	TCP struct {
+		LineRateFraction float64 `toml:"line_rate_fraction"`
+		CapGBsPerNIC     float64 `toml:"cap_gbs_per_nic"`
+		ExtraLatencyUS   float64 `toml:"extra_latency_us"`
+	} `toml:"tcp"`
+	Overlap struct {
+		DP, PP, TP, EP float64
+	} `toml:"overlap"`
+	Compute struct {
+		HHalf float64 `toml:"h_half"`
+	} `toml:"compute"`
+	GPUs   map[string]*GPUSpec   `toml:"gpus"`
+	Models map[string]*ModelSpec `toml:"models"`
+}
+
+// GPUSpec is one GPU preset.
+type GPUSpec struct {
+	Key           string  `toml:"-"`
+	Name          string  `toml:"name"`
+	PeakTFLOPS    float64 `toml:"peak_tflops"`
+	NVLinkDomain  int     `toml:"nvlink_domain"`
+	NVLinkGBs     float64 `toml:"nvlink_gbs"`
+	EfficiencyMax float64 `toml:"efficiency_max"`
+	Source        string  `toml:"source"`
+}
+
+// ModelSpec is one model preset.
+type ModelSpec struct {
+	Key           string  `toml:"-"`
+	Name          string  `toml:"name"`
+	ParamsB       float64 `toml:"params_b"`
+	ActiveParamsB float64 `toml:"active_params_b"`
+	Layers        int     `toml:"layers"`
+	Hidden        int     `toml:"hidden"`
+	SeqLen        int     `toml:"seq_len"`
+	Vocab         int     `toml:"vocab"`
+	Experts       int     `toml:"experts"`
+	TopK          int     `toml:"top_k"`
+	Source        string  `toml:"source"`
+}
+
+// ParseJCTData decodes and checks data/jct.toml.
+func ParseJCTData(src []byte) (*JCTData, error) {
+	var d JCTData
+	md, err := toml.Decode(string(src), &d)
+	if err != nil {
+		return nil, fmt.Errorf("jct data: %w", err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("jct data: unknown key %q", und[0].String())
+	}
+	if d.Schema != 1 {
+		return nil, fmt.Errorf("jct data: schema %d, want 1", d.Schema)
+	}
+	for k, g := range d.GPUs {
+		g.Key = k
+		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 {
+			return nil, fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs and efficiency_max in (0,1]", k)
+		}
+	}
+	for k, m := range d.Models {
+		m.Key = k
+		if m.ParamsB <= 0 || m.Layers <= 0 || m.Hidden <= 0 || m.SeqLen <= 0 {
+			return nil, fmt.Errorf("jct data: model %s: needs params_b, layers, hidden, seq_len", k)
+		}
+	}
+	e := d.Efficiency
+	for _, v := range []float64{e.InfiniBand, e.RoCEAdaptive, e.RoCEECMP, e.NVLink, d.TCP.LineRateFraction} {
+		if v <= 0 || v > 1 {
+			return nil, fmt.Errorf("jct data: efficiencies must be in (0,1]")
+		}
+	}
+	return &d, nil
+}

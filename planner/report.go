@@ -1,0 +1,98 @@
+package planner
+
+// Report is the JSON form of a plan that `fabricplan plan --json` prints.
+// Its keys are an interface other tools rely on (DESIGN.md): counts are
+// integers, money in US dollars, power in watts, bandwidth in GB/s.
+type Report struct {
+	Scenario     string       `json:"scenario"`
+	GPUs         int          `json:"gpus"`
+	Servers      int          `json:"servers"`
+	Tiers        int          `json:"tiers"`
+	Planes       int          `json:"planes"`
+	NICPorts     int          `json:"nic_ports"`
+	PortGbps     int          `json:"port_gbps"`
+	Fabric       Fabric       `json:"fabric"`
+	NIC          string       `json:"nic"`
+	Switch       string       `json:"switch"`
+	Switches     SwitchCounts `json:"switches"`
+	SwitchPorts  PortCounts   `json:"switch_ports"`
+	Links        Links        `json:"links"`
+	Transceivers Transceivers `json:"transceivers"`
+	Cables       []CableCount `json:"cables"`
+	CostUSD      Money        `json:"cost_usd"`
+	PowerW       Watts        `json:"power_w"`
+	BOM          []BOMJSON    `json:"bom"`
+	Notes        []string     `json:"notes"`
+	JCT          *JCTReport   `json:"jct"`
+}
+
+// SwitchCounts counts switches per tier, all planes.
+type SwitchCounts struct {
+	Leaf  int `json:"leaf"`
+	Spine int `json:"spine"`
+	Core  int `json:"core"`
+	Total int `json:"total"`
+}
+
+// PortCounts counts switch ports with a link and ports installed.
+type PortCounts struct {
+	Used      int `json:"used"`
+	Installed int `json:"installed"`
+}
+
+// Transceivers counts optical modules at each end.
+type Transceivers struct {
+	Server int `json:"server"`
+	Switch int `json:"switch"`
+	Total  int `json:"total"`
+}
+
+// CableCount is one tier's cables.
+type CableCount struct {
+	Tier   string  `json:"tier"`
+	Medium Medium  `json:"medium"`
+	Metres float64 `json:"metres"`
+	Count  int     `json:"count"`
+}
+
+// BOMJSON is one bill-of-materials line.
+type BOMJSON struct {
+	Category string  `json:"category"`
+	Key      string  `json:"key"`
+	Name     string  `json:"name"`
+	Where    string  `json:"where"`
+	Qty      int     `json:"qty"`
+	UnitUSD  float64 `json:"unit_usd"`
+	TotalUSD float64 `json:"total_usd"`
+	Watts    float64 `json:"watts"`
+	Source   string  `json:"source"`
+	Estimate bool    `json:"estimate"`
+}
+
+// Report returns the plan's JSON form.
+func (p *Plan) Report() Report {
+	r := Report{
+		Scenario: p.Scenario.Name, GPUs: p.GPUs, Servers: p.Servers, Tiers: p.Tiers, Planes: p.Planes,
+		NICPorts: p.NICPorts, PortGbps: p.PortGbps, Fabric: p.Scenario.Network.Fabric,
+		NIC: p.NIC.Key, Switch: p.Switch.Key,
+		Switches:     SwitchCounts{Leaf: p.Switches(TierLeaf), Spine: p.Switches(TierSpine), Core: p.Switches(TierCore), Total: p.TotalSwitches()},
+		SwitchPorts:  PortCounts{Used: p.PortsUsed, Installed: p.PortsTotal},
+		Links:        p.Links,
+		Transceivers: Transceivers{Server: p.ServerTransceivers, Switch: p.SwitchTransceivers, Total: p.ServerTransceivers + p.SwitchTransceivers},
+		CostUSD:      p.Cost,
+		PowerW:       p.Power,
+		Notes:        append([]string{}, p.Notes...),
+	}
+	for _, t := range p.LinkTiers {
+		r.Cables = append(r.Cables, CableCount{Tier: t.Name, Medium: t.Medium, Metres: t.Metres, Count: t.Links})
+	}
+	for _, l := range p.BOM {
+		r.BOM = append(r.BOM, BOMJSON{Category: l.Category, Key: l.Key, Name: l.Name, Where: l.Where, Qty: l.Qty,
+			UnitUSD: l.UnitUSD, TotalUSD: l.TotalUSD, Watts: l.TotalWatts, Source: l.Source, Estimate: l.Estimate})
+	}
+	if p.JCT != nil {
+		j := p.JCT.Report()
+		r.JCT = &j
+	}
+	return r
+}

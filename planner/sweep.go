@@ -1,0 +1,116 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// MaxSweepPoints caps the sizes one sweep evaluates.
+const MaxSweepPoints = 10_000
+
+// SweepRow is one GPU count of a sweep: its plan, or why it has none.
+type SweepRow struct {
+	GPUs int
+	Plan *Plan
+	Err  error
+}
+
+// Sweep plans base at every GPU count in gpus. Sizes that fail keep their
+// error in the row; the sweep itself never fails.
+func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {
+	rows := make([]SweepRow, len(gpus))
+	for i, g := range gpus {
+		s := base
+		s.Cluster.GPUs = g
+		p, err := Build(s, cat)
+		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
+	}
+	return rows
+}
+
+// ParseGPUList reads a sweep's GPU counts: "A:B" doubles from A up to B
+// (B included when reached, and always the last point), "A:B:N" takes N
+// points spaced evenly on a log scale, and "a,b,c" lists counts.
+func ParseGPUList(spec string) ([]int, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return nil, fmt.Errorf("empty GPU list; write e.g. 256:131072 or 512,1024,4096")
+	}
+	if strings.Contains(spec, ":") {
+		parts := strings.Split(spec, ":")
+		if len(parts) > 3 {
+			return nil, fmt.Errorf("%q: write FROM:TO or FROM:TO:POINTS", spec)
+		}
+		from, err := parseCount(parts[0])
+		if err != nil {
+			return nil, err
+		}
+		to, err := parseCount(parts[1])
+		if err != nil {
+			return nil, err
+		}
+		if to < from {
+			return nil, fmt.Errorf("%q: the range ends below its start", spec)
+		}
+		if len(parts) == 3 {
+			n, err := strconv.Atoi(strings.TrimSpace(parts[2]))
+			if err != nil || n < 1 || n > MaxSweepPoints {
+				return nil, fmt.Errorf("%q: POINTS must be 1 to %d", spec, MaxSweepPoints)
+			}
+			return logSpaced(from, to, n), nil
+		}
+		var out []int
+		for g := from; g < to; g *= 2 {
+			out = append(out, g)
+		}
+		return append(out, to), nil
+	}
+	var out []int
+	for _, f := range strings.Split(spec, ",") {
+		g, err := parseCount(f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+		if len(out) > MaxSweepPoints {
+			return nil, fmt.Errorf("more than %d sizes", MaxSweepPoints)
+		}
+	}
+	return out, nil
+}
+
+func parseCount(s string) (int, error) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "_", "")
+	mult := 1
+	switch {
+	case strings.HasSuffix(s, "k") || strings.HasSuffix(s, "K"):
+		mult, s = 1000, s[:len(s)-1]
+	case strings.HasSuffix(s, "M"):
+		mult, s = 1_000_000, s[:len(s)-1]
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > MaxGPUs/mult {
+		return 0, fmt.Errorf("%q is not a GPU count from 1 to %d", s, MaxGPUs)
+	}
+	return n * mult, nil
+}
+
+// logSpaced returns n distinct-or-equal counts from a to b on a log scale,
+// rounded; duplicates from rounding are dropped.
+func logSpaced(a, b, n int) []int {
+	if n == 1 || a == b {
+		return []int{a}
+	}
+	out := make([]int, 0, n)
+	ratio := float64(b) / float64(a)
+	for i := 0; i < n; i++ {
+		g := int(float64(a)*math.Pow(ratio, float64(i)/float64(n-1)) + 0.5)
+		if len(out) == 0 || g > out[len(out)-1] {
+			out = append(out, g)
+		}
+	}
+	out[len(out)-1] = b
+	return out
+}

@@ -1,0 +1,121 @@
+package planner
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Workload is the training job the JCT model times: a model (a preset from
+// data/jct.toml, with any field overridden), a GPU, the batch and the
+// parallelism. Zero numeric fields take the preset's value; nil overlaps
+// take data/jct.toml's defaults.
+type Workload struct {
+	Model string `toml:"model"`
+	GPU   string `toml:"gpu"`
+
+	ParamsB       float64 `toml:"params_b,omitempty"`
+	ActiveParamsB float64 `toml:"active_params_b,omitempty"`
+	Layers        int     `toml:"layers,omitempty"`
+	Hidden        int     `toml:"hidden,omitempty"`
+	SeqLen        int     `toml:"seq_len,omitempty"`
+	Vocab         int     `toml:"vocab,omitempty"`
+	Experts       int     `toml:"experts,omitempty"`
+	TopK          int     `toml:"top_k,omitempty"`
+
+	GlobalBatchTokens int     `toml:"global_batch_tokens"`
+	MicroBatch        int     `toml:"micro_batch"`
+	TP                int     `toml:"tp"`
+	PP                int     `toml:"pp"`
+	VPP               int     `toml:"vpp"` // virtual pipeline stages (interleaving)
+	EP                int     `toml:"ep"`
+	ZeRO              bool    `toml:"zero"`
+	Recompute         bool    `toml:"recompute"`
+	TokensTotal       float64 `toml:"tokens_total"`
+	// ComputeEfficiency overrides the GPU's achieved fraction of peak on
+	// the model's GEMMs (0: the GPU preset's curve).
+	ComputeEfficiency float64 `toml:"compute_efficiency,omitempty"`
+
+	OverlapDP *float64 `toml:"overlap_dp,omitempty"`
+	OverlapPP *float64 `toml:"overlap_pp,omitempty"`
+	OverlapTP *float64 `toml:"overlap_tp,omitempty"`
+	OverlapEP *float64 `toml:"overlap_ep,omitempty"`
+}
+
+// NewWorkload returns the default job: Llama 3 70B on H100, tensor
+// parallel 8 inside the server, pipeline parallel 4 with 5 virtual
+// stages, 16M-token batches (Llama 3's), distributed optimizer, one
+// trillion tokens.
+func NewWorkload() Workload {
+	return Workload{
+		Model: "llama3-70b", GPU: "h100",
+		GlobalBatchTokens: 16 << 20, MicroBatch: 1,
+		TP: 8, PP: 4, VPP: 5, EP: 1, ZeRO: true,
+		TokensTotal: 1e12,
+	}
+}
+
+func (w *Workload) validate(d *JCTData) []error {
+	var errs []error
+	add := func(field, fix, format string, args ...any) {
+		errs = append(errs, fieldErr("workload."+field, fix, format, args...))
+	}
+	if d != nil {
+		if _, ok := d.Models[w.Model]; !ok && w.Model != "custom" {
+			add("model", `use "custom" or one of `+joinKeys(d.Models), "unknown model %q", w.Model)
+		}
+		if _, ok := d.GPUs[w.GPU]; !ok {
+			add("gpu", "use one of "+joinKeys(d.GPUs), "unknown GPU %q", w.GPU)
+		}
+	}
+	if w.Model == "custom" && (w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0) {
+		add("model", "give params_b, layers, hidden and seq_len", "a custom model needs its shape")
+	}
+	pos := []struct {
+		name string
+		v    float64
+	}{
+		{"params_b", w.ParamsB}, {"active_params_b", w.ActiveParamsB}, {"layers", float64(w.Layers)},
+		{"hidden", float64(w.Hidden)}, {"seq_len", float64(w.SeqLen)}, {"vocab", float64(w.Vocab)},
+		{"experts", float64(w.Experts)}, {"top_k", float64(w.TopK)},
+	}
+	for _, p := range pos {
+		if p.v < 0 {
+			add(p.name, "give a positive value, or leave it out for the preset", "negative value %g", p.v)
+		}
+	}
+	if w.GlobalBatchTokens < 1 {
+		add("global_batch_tokens", "give the tokens per optimizer step, e.g. 16777216", "%d tokens", w.GlobalBatchTokens)
+	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"micro_batch", w.MicroBatch}, {"tp", w.TP}, {"pp", w.PP}, {"vpp", w.VPP}, {"ep", w.EP}} {
+		if c.v < 1 || c.v > 1<<20 {
+			add(c.name, "give 1 or more", "%d", c.v)
+		}
+	}
+	if w.TokensTotal <= 0 {
+		add("tokens_total", "give the job's token budget, e.g. 1e12", "%g tokens", w.TokensTotal)
+	}
+	if w.ComputeEfficiency < 0 || w.ComputeEfficiency > 1 {
+		add("compute_efficiency", "give a fraction from 0 (preset) to 1", "%g", w.ComputeEfficiency)
+	}
+	for _, o := range []struct {
+		name string
+		v    *float64
+	}{{"overlap_dp", w.OverlapDP}, {"overlap_pp", w.OverlapPP}, {"overlap_tp", w.OverlapTP}, {"overlap_ep", w.OverlapEP}} {
+		if o.v != nil && (*o.v < 0 || *o.v > 1) {
+			add(o.name, "give a fraction from 0 (fully exposed) to 1 (fully hidden)", "%g", *o.v)
+		}
+	}
+	return errs
+}
+
+func joinKeys[V any](m map[string]V) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return fmt.Sprint(keys)
+}
