@@ -76,21 +76,24 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		p.ServerTransceivers = n
 		add(p.moduleLine(mod, "server side", n))
 	}
-	// Switch-side optics: ports in use, grouped by cage.
+	// Switch-side optics: ports in use, grouped by cage; a twin-port cage
+	// takes one module for up to two links.
 	c := sw.LinksPerCage(p.PortGbps)
-	cageMods := func(switches, used int) int { return switches * ceilDiv(used, c) }
-	switchMods := 0
-	if media.ServerLeaf == Optics {
-		for _, l := range pl.leafLoads {
-			switchMods += cageMods(l.leaves, l.downUsed) * P
+	mods := func(loads []switchLoad, down, up bool) int {
+		n := 0
+		for _, l := range loads {
+			if down {
+				n += l.switches * ceilDiv(l.down, c)
+			}
+			if up {
+				n += l.switches * ceilDiv(l.up, c)
+			}
 		}
+		return n * P
 	}
-	if pl.tiers >= 2 && media.LeafSpine == Optics {
-		switchMods += (cageMods(pl.leaves, pl.leafUp) + cageMods(pl.spines, pl.spineDown)) * P
-	}
-	if pl.tiers == 3 && media.SpineCore == Optics {
-		switchMods += (cageMods(pl.spines, pl.spineUp) + cageMods(pl.cores, pl.coreDown)) * P
-	}
+	switchMods := mods(pl.leafLoads, media.ServerLeaf == Optics, media.LeafSpine == Optics) +
+		mods(pl.spineLoads, media.LeafSpine == Optics, media.SpineCore == Optics) +
+		mods(pl.coreLoads, media.SpineCore == Optics, false)
 	if switchMods > 0 {
 		mod := cat.Module(sw.Form, p.PortGbps, c)
 		if mod == nil {

@@ -12,9 +12,10 @@ type fabricSpec struct {
 	tiers         int // 0: fewest that fit
 }
 
-// leafLoad is a run of leaves that use the same number of down ports.
-type leafLoad struct {
-	leaves, downUsed int
+// switchLoad is a run of switches of one tier with the same ports in use.
+type switchLoad struct {
+	switches int
+	down, up int // ports used per switch toward the tier below and above
 }
 
 // plane is one sized plane of the fabric. Counts are per plane.
@@ -23,10 +24,9 @@ type plane struct {
 	leaves, spines, cores int
 	serverLeaf            int // links
 	leafSpine, spineCore  int // links
-	leafLoads             []leafLoad
-	leafUp                int // uplinks per leaf
-	spineDown, spineUp    int // used ports per spine
-	coreDown              int // used ports per core switch
+	leafLoads             []switchLoad
+	spineLoads            []switchLoad
+	coreLoads             []switchLoad
 	pods, leavesPerPod    int
 	spinesPerPod          int
 	serversPerGroup       int // servers one leaf group serves (an SU when rail-optimized)
@@ -76,7 +76,7 @@ func sizePlane(spec fabricSpec) (plane, error) {
 func onePlane(spec fabricSpec, endpoints int) plane {
 	return plane{
 		tiers: 1, leaves: 1, serverLeaf: endpoints,
-		leafLoads:       []leafLoad{{1, endpoints}},
+		leafLoads:       []switchLoad{{1, endpoints, 0}},
 		serversPerGroup: spec.servers, leavesPerGroup: 1,
 	}
 }
@@ -95,22 +95,22 @@ func leafGroup(spec fabricSpec) (serversPerGroup, leavesPerGroup int, err error)
 	return spec.down / spec.rails, 1, nil
 }
 
-// loads lists leaves by down ports used: full groups, then the partial one.
-func (spec fabricSpec) loads(spg, lpg, groups int) []leafLoad {
+// leafLoads lists leaves by ports used: full groups, then the partial
+// one, whose uplinks are provisioned in full for growth.
+func (spec fabricSpec) leafLoads(spg, lpg int) []switchLoad {
 	perServer := 1
 	if !spec.railOptimized {
 		perServer = spec.rails
 	}
 	full := spec.servers / spg
 	rem := spec.servers - full*spg
-	var out []leafLoad
+	var out []switchLoad
 	if full > 0 {
-		out = append(out, leafLoad{full * lpg, spg * perServer})
+		out = append(out, switchLoad{full * lpg, spg * perServer, spec.up})
 	}
 	if rem > 0 {
-		out = append(out, leafLoad{lpg, rem * perServer})
+		out = append(out, switchLoad{lpg, rem * perServer, spec.up})
 	}
-	_ = groups
 	return out
 }
 
@@ -125,46 +125,78 @@ func twoTier(spec fabricSpec, spg, lpg, groups, leaves int) (plane, bool) {
 		tiers: 2, leaves: leaves, spines: spines,
 		serverLeaf: spec.servers * spec.rails,
 		leafSpine:  leaves * spec.up,
-		leafLoads:  spec.loads(spg, lpg, groups),
-		leafUp:     spec.up,
-		spineDown:  leaves * spec.up / spines,
+		leafLoads:  spec.leafLoads(spg, lpg),
+		spineLoads: []switchLoad{{spines, leaves * spec.up / spines, 0}},
 		pods:       1, leavesPerPod: leaves, spinesPerPod: spines,
 		serversPerGroup: spg, leavesPerGroup: lpg,
 	}, true
 }
 
+// threeTier groups leaves into pods, each with its own spines (half their
+// ports down, half up), and joins spine j of every pod to core group j.
+// Full pods are identical; a partial pod gets the spines its leaves need,
+// each with the full pod's uplinks (provisioned for growth, as partial
+// scalable units are).
 func threeTier(spec fabricSpec, spg, lpg, groups, leaves int) (plane, bool) {
-	podLeafPorts := spec.radix / 2 // a 3-tier spine is non-blocking: half down, half up
+	podLeafPorts := spec.radix / 2
 	var leavesPerPod int
 	if lpg <= podLeafPorts {
 		leavesPerPod = podLeafPorts / lpg * lpg // whole groups (scalable units) per pod
 	} else {
 		leavesPerPod = largestDivisorAtMost(lpg, podLeafPorts) // a pod takes a subset of the rails
 	}
-	pods := ceilDiv(leaves, leavesPerPod)
-	spinesPerPod, ok := smallestDivisorAtLeast(spec.up, ceilDiv(leavesPerPod*spec.up, podLeafPorts))
-	if !ok {
-		return plane{}, false
+	podSpines := func(podLeaves int) (spines, down int, ok bool) {
+		spines, ok = smallestDivisorAtLeast(spec.up, ceilDiv(podLeaves*spec.up, podLeafPorts))
+		return spines, podLeaves * spec.up / max(spines, 1), ok
 	}
-	spineDown := leavesPerPod * spec.up / spinesPerPod
-	spineUp := spineDown
-	// Spine j of every pod connects to core group j; each spine spreads its
-	// uplinks evenly over the cores of its group.
+	fullPods, remLeaves := leaves/leavesPerPod, leaves%leavesPerPod
+	pods := fullPods
+	spinesPerPod, spineUp, _ := podSpines(leavesPerPod)
+	var spineLoads []switchLoad
+	if fullPods > 0 {
+		spineLoads = append(spineLoads, switchLoad{fullPods * spinesPerPod, spineUp, spineUp})
+	}
+	groupsOfCores := spinesPerPod
+	if remLeaves > 0 {
+		pods++
+		rs, rd, ok := podSpines(remLeaves)
+		if !ok {
+			return plane{}, false
+		}
+		if fullPods == 0 {
+			spineUp, groupsOfCores = rd, rs
+		}
+		spineLoads = append(spineLoads, switchLoad{rs, rd, spineUp})
+	}
+	// Each spine spreads its uplinks evenly over the cores of its group; a
+	// core takes one run of links from every pod.
 	coresPerGroup, ok := smallestDivisorAtLeast(spineUp, ceilDiv(pods*spineUp, spec.radix))
 	if !ok {
 		return plane{}, false
 	}
-	spines := pods * spinesPerPod
+	spines, spineCore := 0, 0
+	for _, l := range spineLoads {
+		spines += l.switches
+		spineCore += l.switches * l.up
+	}
+	cores := groupsOfCores * coresPerGroup
+	// Core groups below the partial pod's spine count take a run of links
+	// from every pod; the rest only from the full pods.
+	perCore := spineUp / coresPerGroup
+	coreLoads := []switchLoad{{cores, pods * perCore, 0}}
+	if remLeaves > 0 && fullPods > 0 {
+		reached := spineLoads[len(spineLoads)-1].switches * coresPerGroup
+		coreLoads = []switchLoad{{reached, pods * perCore, 0}, {cores - reached, fullPods * perCore, 0}}
+	}
 	return plane{
-		tiers: 3, leaves: leaves, spines: spines, cores: spinesPerPod * coresPerGroup,
+		tiers: 3, leaves: leaves, spines: spines, cores: cores,
 		serverLeaf: spec.servers * spec.rails,
 		leafSpine:  leaves * spec.up,
-		spineCore:  spines * spineUp,
-		leafLoads:  spec.loads(spg, lpg, groups),
-		leafUp:     spec.up,
-		spineDown:  spineDown, spineUp: spineUp,
-		coreDown: pods * spineUp / coresPerGroup,
-		pods:     pods, leavesPerPod: leavesPerPod, spinesPerPod: spinesPerPod,
+		spineCore:  spineCore,
+		leafLoads:  spec.leafLoads(spg, lpg),
+		spineLoads: spineLoads,
+		coreLoads:  coreLoads,
+		pods:       pods, leavesPerPod: leavesPerPod, spinesPerPod: spinesPerPod,
 		serversPerGroup: spg, leavesPerGroup: lpg,
 	}, true
 }

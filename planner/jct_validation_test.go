@@ -13,11 +13,11 @@ import (
 // InfiniBand per server), sequence 2048, vocabulary 51,200, activation
 // recomputation, achieved teraFLOP/s per GPU as published.
 type megatronRow struct {
-	paramsB                 float64
-	hidden, layers, tp, pp  int
-	gpus, batch             int
-	tflops                  float64
-	fitted                  bool // used to fit data/jct.toml compute constants
+	paramsB                float64
+	hidden, layers, tp, pp int
+	gpus, batch            int
+	tflops                 float64
+	fitted                 bool // used to fit data/jct.toml compute constants
 }
 
 var megatronTable1 = []megatronRow{

@@ -20,7 +20,24 @@ type SwitchTier struct {
 	// Per switch, worst case: ports used toward servers or the tier below,
 	// and toward the tier above. Down+Up never exceeds Radix.
 	DownPorts, UpPorts int
+	// Links ending on this tier from below and from above, all switches.
+	DownLinks, UpLinks int
 	Radix              int
+}
+
+// switchTier sums the loads of one tier over all planes.
+func switchTier(name string, loads []switchLoad, planes, radix int) SwitchTier {
+	t := SwitchTier{Name: name, Radix: radix}
+	for _, l := range loads {
+		t.Switches += l.switches * planes
+		t.DownLinks += l.switches * l.down * planes
+		t.UpLinks += l.switches * l.up * planes
+		if l.switches > 0 {
+			t.DownPorts = max(t.DownPorts, l.down)
+			t.UpPorts = max(t.UpPorts, l.up)
+		}
+	}
+	return t
 }
 
 // LinkTier is one tier of links with its cabling.
@@ -275,18 +292,14 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		p.Pods = 1
 	}
 	P := n.Planes
-	maxDown := 0
-	for _, l := range pl.leafLoads {
-		maxDown = max(maxDown, l.downUsed)
-	}
-	p.SwitchTiers = append(p.SwitchTiers, SwitchTier{TierLeaf, pl.leaves * P, maxDown, pl.leafUp, radix})
+	p.SwitchTiers = append(p.SwitchTiers, switchTier(TierLeaf, pl.leafLoads, P, radix))
 	p.LinkTiers = append(p.LinkTiers, LinkTier{"server_leaf", pl.serverLeaf * P, n.Media.ServerLeaf, n.Media.ServerLeafM})
 	if pl.tiers >= 2 {
-		p.SwitchTiers = append(p.SwitchTiers, SwitchTier{TierSpine, pl.spines * P, pl.spineDown, pl.spineUp, radix})
+		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierSpine, pl.spineLoads, P, radix))
 		p.LinkTiers = append(p.LinkTiers, LinkTier{"leaf_spine", pl.leafSpine * P, n.Media.LeafSpine, n.Media.LeafSpineM})
 	}
 	if pl.tiers == 3 {
-		p.SwitchTiers = append(p.SwitchTiers, SwitchTier{TierCore, pl.cores * P, pl.coreDown, 0, radix})
+		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierCore, pl.coreLoads, P, radix))
 		p.LinkTiers = append(p.LinkTiers, LinkTier{"spine_core", pl.spineCore * P, n.Media.SpineCore, n.Media.SpineCoreM})
 	}
 	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}

@@ -46,18 +46,18 @@ const Auto = "auto"
 // Scenario is one plan's inputs, as saved in a TOML file.
 type Scenario struct {
 	Schema   int                `toml:"schema"`
-	Name     string             `toml:"name,omitempty"`
+	Name     string             `toml:"name,omitempty,omitzero"`
 	Cluster  Cluster            `toml:"cluster"`
 	Network  Network            `toml:"network"`
-	Workload *Workload          `toml:"workload,omitempty"`
-	Prices   map[string]float64 `toml:"prices,omitempty"`
+	Workload *Workload          `toml:"workload,omitempty,omitzero"`
+	Prices   map[string]float64 `toml:"prices,omitempty,omitzero"`
 }
 
 // Cluster describes the compute: how many GPUs and how they are packaged.
 type Cluster struct {
 	GPUs           int     `toml:"gpus"`
 	GPUsPerServer  int     `toml:"gpus_per_server"`
-	ServerPriceUSD float64 `toml:"server_price_usd,omitempty"`
+	ServerPriceUSD float64 `toml:"server_price_usd,omitempty,omitzero"`
 }
 
 // Network describes the back-end fabric. Zero values of NICsPerServer and
@@ -66,8 +66,8 @@ type Network struct {
 	Fabric           Fabric `toml:"fabric"`
 	NICGbps          int    `toml:"nic_gbps"`
 	NIC              string `toml:"nic"`
-	NICsPerServer    int    `toml:"nics_per_server,omitempty"`
-	PortsPerNIC      int    `toml:"ports_per_nic,omitempty"`
+	NICsPerServer    int    `toml:"nics_per_server,omitempty,omitzero"`
+	PortsPerNIC      int    `toml:"ports_per_nic,omitempty,omitzero"`
 	Planes           int    `toml:"planes"`
 	Switch           string `toml:"switch"`
 	Oversubscription string `toml:"oversubscription"`
@@ -81,12 +81,12 @@ type Network struct {
 
 // Media chooses the cable medium and length of each tier's links.
 type Media struct {
-	ServerLeaf  Medium  `toml:"server_leaf,omitempty"`
-	LeafSpine   Medium  `toml:"leaf_spine,omitempty"`
-	SpineCore   Medium  `toml:"spine_core,omitempty"`
-	ServerLeafM float64 `toml:"server_leaf_m,omitempty"`
-	LeafSpineM  float64 `toml:"leaf_spine_m,omitempty"`
-	SpineCoreM  float64 `toml:"spine_core_m,omitempty"`
+	ServerLeaf  Medium  `toml:"server_leaf,omitempty,omitzero"`
+	LeafSpine   Medium  `toml:"leaf_spine,omitempty,omitzero"`
+	SpineCore   Medium  `toml:"spine_core,omitempty,omitzero"`
+	ServerLeafM float64 `toml:"server_leaf_m,omitempty,omitzero"`
+	LeafSpineM  float64 `toml:"leaf_spine_m,omitempty,omitzero"`
+	SpineCoreM  float64 `toml:"spine_core_m,omitempty,omitzero"`
 }
 
 // Limits on inputs; larger values are certainly typing mistakes.

@@ -158,7 +158,11 @@ func tomlError(err error) error {
 		if pe.LastKey != "" {
 			return &FieldError{Field: pe.LastKey, Line: pe.Position.Line, Problem: pe.Message, Fix: "check the value's type and quotes"}
 		}
-		return &FieldError{Field: "file", Line: pe.Position.Line, Problem: "not valid TOML: " + pe.Message, Fix: "fix the syntax at that line"}
+		line := pe.Position.Line
+		if strings.Contains(pe.Message, `'\n'`) && line > 1 {
+			line-- // the parser stopped at the end of the faulty line
+		}
+		return &FieldError{Field: "file", Line: line, Problem: "not valid TOML: " + pe.Message, Fix: "fix the syntax at that line"}
 	}
 	msg := err.Error()
 	key, line := "", 0

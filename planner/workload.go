@@ -13,14 +13,14 @@ type Workload struct {
 	Model string `toml:"model"`
 	GPU   string `toml:"gpu"`
 
-	ParamsB       float64 `toml:"params_b,omitempty"`
-	ActiveParamsB float64 `toml:"active_params_b,omitempty"`
-	Layers        int     `toml:"layers,omitempty"`
-	Hidden        int     `toml:"hidden,omitempty"`
-	SeqLen        int     `toml:"seq_len,omitempty"`
-	Vocab         int     `toml:"vocab,omitempty"`
-	Experts       int     `toml:"experts,omitempty"`
-	TopK          int     `toml:"top_k,omitempty"`
+	ParamsB       float64 `toml:"params_b,omitempty,omitzero"`
+	ActiveParamsB float64 `toml:"active_params_b,omitempty,omitzero"`
+	Layers        int     `toml:"layers,omitempty,omitzero"`
+	Hidden        int     `toml:"hidden,omitempty,omitzero"`
+	SeqLen        int     `toml:"seq_len,omitempty,omitzero"`
+	Vocab         int     `toml:"vocab,omitempty,omitzero"`
+	Experts       int     `toml:"experts,omitempty,omitzero"`
+	TopK          int     `toml:"top_k,omitempty,omitzero"`
 
 	GlobalBatchTokens int     `toml:"global_batch_tokens"`
 	MicroBatch        int     `toml:"micro_batch"`
@@ -33,12 +33,12 @@ type Workload struct {
 	TokensTotal       float64 `toml:"tokens_total"`
 	// ComputeEfficiency overrides the GPU's achieved fraction of peak on
 	// the model's GEMMs (0: the GPU preset's curve).
-	ComputeEfficiency float64 `toml:"compute_efficiency,omitempty"`
+	ComputeEfficiency float64 `toml:"compute_efficiency,omitempty,omitzero"`
 
-	OverlapDP *float64 `toml:"overlap_dp,omitempty"`
-	OverlapPP *float64 `toml:"overlap_pp,omitempty"`
-	OverlapTP *float64 `toml:"overlap_tp,omitempty"`
-	OverlapEP *float64 `toml:"overlap_ep,omitempty"`
+	OverlapDP *float64 `toml:"overlap_dp,omitempty,omitzero"`
+	OverlapPP *float64 `toml:"overlap_pp,omitempty,omitzero"`
+	OverlapTP *float64 `toml:"overlap_tp,omitempty,omitzero"`
+	OverlapEP *float64 `toml:"overlap_ep,omitempty,omitzero"`
 }
 
 // NewWorkload returns the default job: Llama 3 70B on H100, tensor

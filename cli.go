@@ -1,0 +1,329 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"fabricplan/data"
+	"fabricplan/planner"
+)
+
+// Exit codes: bad usage or input, and failure while doing the work.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// usageError marks errors the user can fix by changing the command line or
+// the scenario; they exit with status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// command is one headless subcommand.
+type command struct {
+	name, args, help string
+	run              func(env *cliEnv, args []string) error
+}
+
+// cliEnv is what a subcommand runs with.
+type cliEnv struct {
+	stdout, stderr io.Writer
+	cat            *planner.Catalog
+}
+
+func commands() []command {
+	return []command{
+		{"plan", "[SCENARIO.toml] [plan flags] [--json]", "size the back-end fabric, its BOM, cost, power and JCT", runPlan},
+		{"sweep", "[SCENARIO.toml] --gpus FROM:TO|a,b,c [plan flags] [--csv|--json]", "one row per cluster size", runSweep},
+		{"compare", "A.toml B.toml [...] [--csv|--json]", "scenarios side by side: cost, ports, step time, JCT, gain", runCompare},
+		{"jct", "[SCENARIO.toml] --sweep gpus|nic|fabric [plan flags] [--csv|--json]", "what-if rows of the JCT model", runJCT},
+		{"catalog", "[--json]", "the hardware catalog with prices and sources", runCatalog},
+	}
+}
+
+// runCLI runs a subcommand and returns the process exit code.
+func runCLI(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		printUsage(stdout)
+		return exitOK
+	}
+	cat, err := planner.LoadCatalog(data.FS)
+	if err != nil {
+		fmt.Fprintln(stderr, "fabricplan:", err)
+		return exitFailure
+	}
+	env := &cliEnv{stdout: stdout, stderr: stderr, cat: cat}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			err := c.run(env, args[1:])
+			return report(stderr, c.name, err)
+		}
+	}
+	fmt.Fprintf(stderr, "fabricplan: unknown command %q\n", args[0])
+	printUsage(stderr)
+	return exitUsage
+}
+
+func report(stderr io.Writer, name string, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	fes := planner.FieldErrors(err)
+	var ue usageError
+	switch {
+	case len(fes) > 0:
+		fmt.Fprintf(stderr, "fabricplan %s: invalid input:\n", name)
+		for _, fe := range fes {
+			fmt.Fprintln(stderr, "  "+fe.Error())
+		}
+		return exitUsage
+	case errors.As(err, &ue) || errors.Is(err, planner.ErrTooLarge):
+		fmt.Fprintf(stderr, "fabricplan %s: %v\n", name, err)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "fabricplan %s: %v\n", name, err)
+	return exitFailure
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, `Fabric Planner sizes the RDMA back-end network of an AI cluster.
+
+Usage:
+  fabricplan                          open the desktop app
+  fabricplan [SCENARIO.toml]          open the desktop app on a scenario
+  fabricplan --screenshot FILE.png [SCENARIO.toml] [--tab NAME] [--size WxH]
+  fabricplan COMMAND [arguments]
+
+Commands:`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n           %s\n", c.name, c.args, c.help)
+	}
+	fmt.Fprintln(w, `
+Plan flags (override the scenario file; without a file the embedded
+default scenario is used):
+  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
+  --ports-per-nic N  --planes N  --fabric infiniband|ethernet
+  --switch KEY|auto  --oversubscription D:U  --tiers N
+
+Run 'fabricplan COMMAND -h' for a command's flags.`)
+}
+
+// planFlags are the scenario overrides shared by plan, sweep and jct.
+type planFlags struct {
+	values map[string]*string
+	order  []string
+}
+
+var planFlagNames = []struct{ name, usage string }{
+	{"gpus", "GPU count"},
+	{"gpus-per-server", "GPUs per server"},
+	{"nics-per-server", "back-end NICs per server (default: one per GPU)"},
+	{"nic-gbps", "NIC speed in Gb/s: 200, 400, 800 or 1600"},
+	{"ports-per-nic", "ports each NIC splits into"},
+	{"planes", "independent fabric planes"},
+	{"fabric", "infiniband or ethernet"},
+	{"switch", "switch catalog key or auto"},
+	{"oversubscription", "leaf down:up ratio, e.g. 1:1 or 2:1"},
+	{"tiers", "switch tiers: 0 (fewest that fit), 1, 2 or 3"},
+}
+
+func addPlanFlags(fs *flag.FlagSet, skip ...string) *planFlags {
+	pf := &planFlags{values: map[string]*string{}}
+	for _, f := range planFlagNames {
+		if contains(skip, f.name) {
+			continue
+		}
+		pf.values[f.name] = fs.String(f.name, "", f.usage)
+		pf.order = append(pf.order, f.name)
+	}
+	return pf
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// apply writes the flags that were set over s. set lists the flags given.
+func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
+	for _, name := range pf.order {
+		if !set[name] {
+			continue
+		}
+		v := strings.TrimSpace(*pf.values[name])
+		num := func(dst *int) error {
+			n, err := strconv.Atoi(strings.ReplaceAll(v, "_", ""))
+			if err != nil {
+				return usagef("--%s: %q is not a whole number; write e.g. --%s 8", name, v, name)
+			}
+			*dst = n
+			return nil
+		}
+		var err error
+		switch name {
+		case "gpus":
+			err = num(&s.Cluster.GPUs)
+		case "gpus-per-server":
+			err = num(&s.Cluster.GPUsPerServer)
+		case "nics-per-server":
+			err = num(&s.Network.NICsPerServer)
+			if err == nil && s.Network.NICsPerServer < 1 {
+				err = usagef("--nics-per-server: give 1 or more")
+			}
+		case "nic-gbps":
+			err = num(&s.Network.NICGbps)
+		case "ports-per-nic":
+			err = num(&s.Network.PortsPerNIC)
+			if err == nil && s.Network.PortsPerNIC < 1 {
+				err = usagef("--ports-per-nic: give 1 or more")
+			}
+		case "planes":
+			err = num(&s.Network.Planes)
+		case "tiers":
+			err = num(&s.Network.Tiers)
+		case "fabric":
+			s.Network.Fabric = planner.Fabric(strings.ToLower(v))
+		case "switch":
+			s.Network.Switch = v
+		case "oversubscription":
+			s.Network.Oversubscription = v
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseWithScenario parses flags that may come before or after one
+// positional scenario path, and returns the positionals.
+func parseWithScenario(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func newFlagSet(env *cliEnv, name, args string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: fabricplan %s %s\n\nFlags:\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// scenarioInput is a scenario read from a file (or the embedded default)
+// with flag overrides applied, and the document it came from for line
+// numbers in errors.
+type scenarioInput struct {
+	scenario planner.Scenario
+	src      []byte
+	path     string
+	set      map[string]bool
+}
+
+// loadScenario reads path (empty: the embedded default) and applies the
+// set plan flags.
+func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput, error) {
+	in := &scenarioInput{path: path, set: map[string]bool{}}
+	var err error
+	if path == "" {
+		in.path = "default scenario"
+		in.src, err = data.FS.ReadFile(data.DefaultScenario)
+	} else {
+		in.src, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, usagef("open scenario: %v", err)
+	}
+	in.scenario, err = planner.ParseScenario(in.src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.path, err)
+	}
+	if fs != nil {
+		fs.Visit(func(f *flag.Flag) { in.set[f.Name] = true })
+	}
+	if pf != nil {
+		if err := pf.apply(&in.scenario, in.set); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// build plans the scenario; field errors get the file's line numbers
+// unless a flag set the field.
+func (in *scenarioInput) build(cat *planner.Catalog) (*planner.Plan, error) {
+	p, err := planner.Build(in.scenario, cat)
+	if err == nil {
+		return p, nil
+	}
+	if fes := planner.FieldErrors(err); len(fes) > 0 {
+		for _, fe := range fes {
+			if flagName, ok := fieldFlag[fe.Field]; ok && in.set[flagName] {
+				fe.Field = "--" + flagName
+				continue
+			}
+			planner.WithLines(fe, in.src)
+		}
+		return nil, fmt.Errorf("%s: %w", in.path, err)
+	}
+	return nil, err
+}
+
+var fieldFlag = map[string]string{
+	"cluster.gpus": "gpus", "cluster.gpus_per_server": "gpus-per-server",
+	"network.nics_per_server": "nics-per-server", "network.nic_gbps": "nic-gbps",
+	"network.ports_per_nic": "ports-per-nic", "network.planes": "planes", "network.fabric": "fabric",
+	"network.switch": "switch", "network.oversubscription": "oversubscription", "network.tiers": "tiers",
+}
+
+func onePositional(pos []string) (string, error) {
+	switch len(pos) {
+	case 0:
+		return "", nil
+	case 1:
+		return pos[0], nil
+	}
+	return "", usagef("one scenario file at most, got %d: %s", len(pos), strings.Join(pos, " "))
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

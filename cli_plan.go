@@ -1,0 +1,201 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"fabricplan/planner"
+)
+
+func runPlan(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "plan", "[SCENARIO.toml] [plan flags] [--json]")
+	pf := addPlanFlags(fs)
+	asJSON := fs.Bool("json", false, "print the plan as JSON")
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return err
+	}
+	path, err := onePositional(pos)
+	if err != nil {
+		return err
+	}
+	in, err := loadScenario(path, pf, fs)
+	if err != nil {
+		return err
+	}
+	p, err := in.build(env.cat)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(env.stdout, p.Report())
+	}
+	return writePlanText(env.stdout, p)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writePlanText prints a plan as aligned tables.
+func writePlanText(w io.Writer, p *planner.Plan) error {
+	s := p.Scenario
+	n := s.Network
+	name := s.Name
+	if name == "" {
+		name = "unnamed scenario"
+	}
+	fmt.Fprintf(w, "Fabric plan: %s\n", name)
+	fmt.Fprintf(w, "  %s GPUs in %s servers of %d; %d x %s per server (%d x %dG ports each)\n",
+		planner.FormatInt(p.GPUs), planner.FormatInt(p.Servers), s.Cluster.GPUsPerServer,
+		n.NICsPerServer, p.NIC.Name, n.PortsPerNIC, p.PortGbps)
+	layout := "rail-optimized"
+	if !n.RailOptimized {
+		layout = "top-of-rack"
+	}
+	fmt.Fprintf(w, "  %s, %d tier(s), %d plane(s) of %s (%d x %dG), %s, leaf %s\n\n",
+		fabricName(n.Fabric), p.Tiers, p.Planes, p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, layout, n.Oversubscription)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "WHAT THE BACK-END ADDS\t")
+	fmt.Fprintf(tw, "  NIC ports\t%s\t(%d per server)\n", planner.FormatInt(p.NICPorts), p.ServerPorts)
+	fmt.Fprintf(tw, "  Switches\t%s\tleaf %s, spine %s, core %s\n", planner.FormatInt(p.TotalSwitches()),
+		planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)))
+	fmt.Fprintf(tw, "  Switch ports\t%s\tused of %s installed\n", planner.FormatInt(p.PortsUsed), planner.FormatInt(p.PortsTotal))
+	fmt.Fprintf(tw, "  Links (cables)\t%s\tserver-leaf %s, leaf-spine %s, spine-core %s\n", planner.FormatInt(p.Links.Total),
+		planner.FormatInt(p.Links.ServerLeaf), planner.FormatInt(p.Links.LeafSpine), planner.FormatInt(p.Links.SpineCore))
+	fmt.Fprintf(tw, "  Transceivers\t%s\tserver side %s, switch side %s\n", planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers),
+		planner.FormatInt(p.ServerTransceivers), planner.FormatInt(p.SwitchTransceivers))
+	fmt.Fprintf(tw, "  Scalable units\t%s\tof %d servers per plane\n", planner.FormatInt(p.Units), p.ServersPerUnit)
+	fmt.Fprintln(tw, "\t")
+	c := p.Cost
+	fmt.Fprintln(tw, "COST (estimates)\t")
+	fmt.Fprintf(tw, "  Total\t%s\t%s per GPU\n", planner.FormatUSD(c.Total), planner.FormatUSDExact(c.PerGPU))
+	fmt.Fprintf(tw, "  By component\t\tNICs %s, switches %s, transceivers %s, cables %s\n",
+		planner.FormatUSD(c.NICs), planner.FormatUSD(c.Switches), planner.FormatUSD(c.Transceivers), planner.FormatUSD(c.Cables))
+	if c.FabricShare > 0 {
+		fmt.Fprintf(tw, "  Share of cluster capex\t%.1f%%\twith servers at %s each\n", 100*c.FabricShare, planner.FormatUSD(s.Cluster.ServerPriceUSD))
+	}
+	pw := p.Power
+	fmt.Fprintf(tw, "POWER (estimates)\t%s\tNICs %s, switches %s, transceivers %s, cables %s\n", planner.FormatWatts(pw.Total),
+		planner.FormatWatts(pw.NICs), planner.FormatWatts(pw.Switches), planner.FormatWatts(pw.Transceivers), planner.FormatWatts(pw.Cables))
+	if j := p.JCT; j != nil {
+		fmt.Fprintln(tw, "\t")
+		fmt.Fprintf(tw, "JOB TIME (model)\t\t%s on %s, dp %d, %d micro-batches\n", j.ModelName, j.GPU.Name, j.DP, j.Microbatches)
+		fmt.Fprintf(tw, "  Step, RDMA\t%s\tcompute %s, bubble %s, exposed comm %s\n", planner.FormatSeconds(j.Planned.StepS),
+			planner.FormatSeconds(j.Planned.ComputeS), planner.FormatSeconds(j.Planned.BubbleS), planner.FormatSeconds(j.Planned.ExposedCommS()))
+		fmt.Fprintf(tw, "  Step, TCP/IP baseline\t%s\tsame links without RDMA\n", planner.FormatSeconds(j.Baseline.StepS))
+		fmt.Fprintf(tw, "  JCT gain\t%.2fx\t%.1f days vs %.1f days for %.3g tokens\n", j.Gain, j.Planned.Days, j.Baseline.Days, j.Workload.TokensTotal)
+		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\tvs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Baseline.BusBWGBs, 100*j.Planned.MFU)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nBILL OF MATERIALS")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "ITEM\tWHERE\tQTY\tUNIT\tTOTAL\tPOWER\t")
+	for _, l := range p.BOM {
+		est := ""
+		if l.Estimate {
+			est = "*"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%s\t%s\t\n", l.Key, l.Where, planner.FormatInt(l.Qty),
+			planner.FormatUSDExact(l.UnitUSD), est, planner.FormatUSD(l.TotalUSD), planner.FormatWatts(l.TotalWatts))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "  * estimate: see 'fabricplan catalog' for each source")
+	if len(p.Notes) > 0 {
+		fmt.Fprintln(w, "\nNOTES")
+		for _, note := range p.Notes {
+			fmt.Fprintln(w, "  - "+note)
+		}
+	}
+	return nil
+}
+
+func fabricName(f planner.Fabric) string {
+	if f == planner.Ethernet {
+		return "Ethernet (RoCEv2)"
+	}
+	return "InfiniBand"
+}
+
+func runCatalog(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "catalog", "[--json]")
+	asJSON := fs.Bool("json", false, "print the catalog as JSON")
+	if _, err := parseWithScenario(fs, args); err != nil {
+		return err
+	}
+	c := env.cat
+	if *asJSON {
+		return writeJSON(env.stdout, c)
+	}
+	w := env.stdout
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	est := func(e bool) string {
+		if e {
+			return "estimate"
+		}
+		return ""
+	}
+	fmt.Fprintln(tw, "SWITCHES\tFABRIC\tPORTS\tPRICE\tWATTS\t")
+	for _, k := range c.SwitchKeys() {
+		s := c.Switches[k]
+		var ports []string
+		for _, g := range s.Speeds() {
+			ports = append(ports, fmt.Sprintf("%dx%dG", s.Radix(g), g))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.0f\t%s\n", k, s.Fabric, strings.Join(ports, " "), planner.FormatUSDExact(s.PriceUSD), s.Watts, est(s.Source.Estimate))
+	}
+	fmt.Fprintln(tw, "\t")
+	fmt.Fprintln(tw, "NICS\tSPEED\tFORM\tPRICE\tWATTS\t")
+	for _, k := range c.NICKeys() {
+		n := c.NICs[k]
+		fmt.Fprintf(tw, "%s\t%dG\t%s\t%s\t%.0f\t%s\n", k, n.Gbps, n.Form, planner.FormatUSDExact(n.PriceUSD), n.Watts, est(n.Source.Estimate))
+	}
+	fmt.Fprintln(tw, "\t")
+	fmt.Fprintln(tw, "TRANSCEIVERS\tLINKS\tFORM\tPRICE\tWATTS\t")
+	for _, k := range sortedKeys(c.Transceivers) {
+		t := c.Transceivers[k]
+		fmt.Fprintf(tw, "%s\t%dx%dG\t%s\t%s\t%.0f\t%s\n", k, t.Links, t.LinkGbps, t.Form, planner.FormatUSDExact(t.PriceUSD), t.Watts, est(t.Source.Estimate))
+	}
+	fmt.Fprintln(tw, "\t")
+	fmt.Fprintln(tw, "CABLES\tPRICE\t\t\tWATTS\t")
+	for _, k := range sortedKeys(c.Cables) {
+		cb := c.Cables[k]
+		fmt.Fprintf(tw, "%s\t$%.0f + $%.2f/m\t\t\t%.0f\t%s\n", k, cb.PriceBaseUSD, cb.PricePerMUSD, cb.Watts, est(cb.Source.Estimate))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nSOURCES")
+	for _, k := range c.SwitchKeys() {
+		writeSource(w, k, c.Switches[k].Source)
+	}
+	for _, k := range c.NICKeys() {
+		writeSource(w, k, c.NICs[k].Source)
+	}
+	for _, k := range sortedKeys(c.Transceivers) {
+		writeSource(w, k, c.Transceivers[k].Source)
+	}
+	for _, k := range sortedKeys(c.Cables) {
+		writeSource(w, k, c.Cables[k].Source)
+	}
+	return nil
+}
+
+func writeSource(w io.Writer, key string, s planner.Source) {
+	fmt.Fprintf(w, "  %s (as of %s):\n", key, s.AsOf)
+	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"watts", s.Watts}, {"reach", s.Reach}} {
+		if kv[1] != "" {
+			fmt.Fprintf(w, "    %-6s %s\n", kv[0]+":", kv[1])
+		}
+	}
+}

@@ -1,0 +1,362 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"fabricplan/planner"
+)
+
+// sweepRow is one row of sweep, compare and jct output.
+type sweepRow struct {
+	Label         string  `json:"label"`
+	GPUs          int     `json:"gpus"`
+	Fabric        string  `json:"fabric,omitempty"`
+	NICGbps       int     `json:"nic_gbps,omitempty"`
+	Switch        string  `json:"switch,omitempty"`
+	Servers       int     `json:"servers"`
+	Tiers         int     `json:"tiers"`
+	Leaf          int     `json:"leaf"`
+	Spine         int     `json:"spine"`
+	Core          int     `json:"core"`
+	Switches      int     `json:"switches"`
+	NICPorts      int     `json:"nic_ports"`
+	Links         int     `json:"links"`
+	Transceivers  int     `json:"transceivers"`
+	CostUSD       float64 `json:"cost_usd"`
+	CostPerGPU    float64 `json:"cost_per_gpu"`
+	PowerW        float64 `json:"power_w"`
+	StepS         float64 `json:"step_s,omitempty"`
+	BaselineStepS float64 `json:"baseline_step_s,omitempty"`
+	Gain          float64 `json:"gain,omitempty"`
+	BusBWGBs      float64 `json:"busbw_gbs,omitempty"`
+	JCTDays       float64 `json:"jct_days,omitempty"`
+	GainVsFirst   float64 `json:"gain_vs_first,omitempty"`
+	Error         string  `json:"error,omitempty"`
+}
+
+func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
+	r := sweepRow{Label: label, GPUs: gpus}
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	r.Fabric = string(p.Scenario.Network.Fabric)
+	r.NICGbps = p.Scenario.Network.NICGbps
+	r.Switch = p.Switch.Key
+	r.Servers, r.Tiers = p.Servers, p.Tiers
+	r.Leaf, r.Spine, r.Core = p.Switches(planner.TierLeaf), p.Switches(planner.TierSpine), p.Switches(planner.TierCore)
+	r.Switches, r.NICPorts, r.Links = p.TotalSwitches(), p.NICPorts, p.Links.Total
+	r.Transceivers = p.ServerTransceivers + p.SwitchTransceivers
+	r.CostUSD, r.CostPerGPU, r.PowerW = p.Cost.Total, p.Cost.PerGPU, p.Power.Total
+	if j := p.JCT; j != nil {
+		r.StepS, r.BaselineStepS, r.Gain = j.Planned.StepS, j.Baseline.StepS, j.Gain
+		r.BusBWGBs, r.JCTDays = j.Planned.BusBWGBs, j.Planned.Days
+	}
+	return r
+}
+
+// rowFormat picks text, CSV or JSON output.
+type rowFormat struct{ csv, json *bool }
+
+func (f rowFormat) check() error {
+	if *f.csv && *f.json {
+		return usagef("choose --csv or --json, not both")
+	}
+	return nil
+}
+
+func (f rowFormat) write(w io.Writer, rows []sweepRow) error {
+	switch {
+	case *f.json:
+		return writeJSON(w, rows)
+	case *f.csv:
+		return writeRowsCSV(w, rows)
+	}
+	return writeRowsText(w, rows)
+}
+
+var csvHeader = []string{"label", "gpus", "fabric", "nic_gbps", "switch", "servers", "tiers", "leaf", "spine", "core", "switches",
+	"nic_ports", "links", "transceivers", "cost_usd", "cost_per_gpu_usd", "power_w", "step_s", "baseline_step_s", "gain",
+	"busbw_gbs", "jct_days", "error"}
+
+// writeRowsCSV writes plain numbers (no separators or units) so a
+// spreadsheet reads them as numbers.
+func writeRowsCSV(w io.Writer, rows []sweepRow) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
+	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+	i := strconv.Itoa
+	for _, r := range rows {
+		rec := []string{r.Label, i(r.GPUs), r.Fabric, i(r.NICGbps), r.Switch, i(r.Servers), i(r.Tiers), i(r.Leaf), i(r.Spine), i(r.Core),
+			i(r.Switches), i(r.NICPorts), i(r.Links), i(r.Transceivers), f(r.CostUSD, 0), f(r.CostPerGPU, 2), f(r.PowerW, 0),
+			f(r.StepS, 4), f(r.BaselineStepS, 4), f(r.Gain, 4), f(r.BusBWGBs, 2), f(r.JCTDays, 2), r.Error}
+		if r.Error != "" {
+			for k := 2; k < len(rec)-1; k++ {
+				rec[k] = ""
+			}
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeRowsText(w io.Writer, rows []sweepRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\tGPUS\tSWITCH\tTIERS\tLEAF\tSPINE\tCORE\tLINKS\tOPTICS\tCOST\t$/GPU\tPOWER\tSTEP\tGAIN\t")
+	for _, r := range rows {
+		if r.Error != "" {
+			fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\t\t\t\t\t\t\t\t\n", r.Label, planner.FormatInt(r.GPUs))
+			continue
+		}
+		step, gain := "-", "-"
+		if r.StepS > 0 {
+			step, gain = planner.FormatSeconds(r.StepS), fmt.Sprintf("%.2fx", r.Gain)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Label, planner.FormatInt(r.GPUs), r.Switch, r.Tiers,
+			planner.FormatInt(r.Leaf), planner.FormatInt(r.Spine), planner.FormatInt(r.Core), planner.FormatInt(r.Links),
+			planner.FormatInt(r.Transceivers), planner.FormatUSD(r.CostUSD), planner.FormatUSDExact(r.CostPerGPU),
+			planner.FormatWatts(r.PowerW), step, gain)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if r.Error != "" {
+			fmt.Fprintf(w, "%s GPUs: %s\n", planner.FormatInt(r.GPUs), r.Error)
+		}
+	}
+	return nil
+}
+
+func addRowFormat(fs interface {
+	Bool(string, bool, string) *bool
+}) rowFormat {
+	return rowFormat{csv: fs.Bool("csv", false, "print CSV for a spreadsheet"), json: fs.Bool("json", false, "print JSON")}
+}
+
+func runSweep(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "sweep", "[SCENARIO.toml] --gpus FROM:TO|a,b,c [plan flags] [--csv|--json]")
+	pf := addPlanFlags(fs, "gpus")
+	gpus := fs.String("gpus", "256:131072", "GPU counts: FROM:TO doubles, FROM:TO:N takes N log-spaced points, or a comma list")
+	format := addRowFormat(fs)
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := format.check(); err != nil {
+		return err
+	}
+	path, err := onePositional(pos)
+	if err != nil {
+		return err
+	}
+	sizes, err := planner.ParseGPUList(*gpus)
+	if err != nil {
+		return usagef("--gpus: %v", err)
+	}
+	in, err := loadScenario(path, pf, fs)
+	if err != nil {
+		return err
+	}
+	if _, err := in.build(env.cat); err != nil && len(planner.FieldErrors(err)) > 0 {
+		// Check the scenario once with its own GPU count, so input errors
+		// are reported as such rather than once per row.
+		if !onlyGPUErrors(err) {
+			return err
+		}
+	}
+	var rows []sweepRow
+	for _, r := range planner.Sweep(in.scenario, env.cat, sizes) {
+		rows = append(rows, rowOf("", r.GPUs, r.Plan, r.Err))
+	}
+	return format.write(env.stdout, rows)
+}
+
+func onlyGPUErrors(err error) bool {
+	for _, fe := range planner.FieldErrors(err) {
+		if fe.Field != "cluster.gpus" && fe.Field != "--gpus" {
+			return false
+		}
+	}
+	return true
+}
+
+func runCompare(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "compare", "A.toml B.toml [...] [--csv|--json]")
+	format := addRowFormat(fs)
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := format.check(); err != nil {
+		return err
+	}
+	if len(pos) < 2 {
+		return usagef("compare needs two or more scenario files")
+	}
+	var rows []sweepRow
+	var first *planner.Plan
+	for _, path := range pos {
+		in, err := loadScenario(path, nil, nil)
+		if err != nil {
+			return err
+		}
+		p, err := in.build(env.cat)
+		if err != nil {
+			return err
+		}
+		label := p.Scenario.Name
+		if label == "" {
+			label = path
+		}
+		r := rowOf(label, p.GPUs, p, nil)
+		if first == nil {
+			first = p
+		}
+		if p.JCT != nil && first.JCT != nil {
+			// The first scenario is the baseline: gain > 1 means this
+			// design finishes the first scenario's job sooner.
+			r.GainVsFirst = first.JCT.Planned.Days / p.JCT.Planned.Days
+		}
+		rows = append(rows, r)
+	}
+	if *format.json || *format.csv {
+		return format.write(env.stdout, rows)
+	}
+	return writeCompareText(env.stdout, rows)
+}
+
+// writeCompareText puts scenarios in columns.
+func writeCompareText(w io.Writer, rows []sweepRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	line := func(name string, f func(r sweepRow) string) {
+		fmt.Fprint(tw, name+"\t")
+		for _, r := range rows {
+			fmt.Fprint(tw, f(r)+"\t")
+		}
+		fmt.Fprintln(tw)
+	}
+	line("", func(r sweepRow) string { return r.Label })
+	line("GPUs", func(r sweepRow) string { return planner.FormatInt(r.GPUs) })
+	line("Fabric", func(r sweepRow) string { return fmt.Sprintf("%s %dG", r.Fabric, r.NICGbps) })
+	line("Switch", func(r sweepRow) string { return r.Switch })
+	line("Tiers", func(r sweepRow) string { return strconv.Itoa(r.Tiers) })
+	line("NIC ports", func(r sweepRow) string { return planner.FormatInt(r.NICPorts) })
+	line("Switches", func(r sweepRow) string { return planner.FormatInt(r.Switches) })
+	line("Links", func(r sweepRow) string { return planner.FormatInt(r.Links) })
+	line("Transceivers", func(r sweepRow) string { return planner.FormatInt(r.Transceivers) })
+	line("Cost", func(r sweepRow) string { return planner.FormatUSD(r.CostUSD) })
+	line("Cost per GPU", func(r sweepRow) string { return planner.FormatUSDExact(r.CostPerGPU) })
+	line("Power", func(r sweepRow) string { return planner.FormatWatts(r.PowerW) })
+	line("Step time", func(r sweepRow) string { return planner.FormatSeconds(r.StepS) })
+	line("JCT (days)", func(r sweepRow) string { return fmt.Sprintf("%.1f", r.JCTDays) })
+	line("Gain vs TCP/IP", func(r sweepRow) string { return fmt.Sprintf("%.2fx", r.Gain) })
+	line("Gain vs first", func(r sweepRow) string { return fmt.Sprintf("%.3fx", r.GainVsFirst) })
+	return tw.Flush()
+}
+
+func runJCT(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "jct", "[SCENARIO.toml] --sweep gpus|nic|fabric [plan flags] [--csv|--json]")
+	pf := addPlanFlags(fs)
+	sweep := fs.String("sweep", "fabric", "what to vary: gpus, nic or fabric")
+	sizes := fs.String("sizes", "256:131072", "GPU counts for --sweep gpus")
+	format := addRowFormat(fs)
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := format.check(); err != nil {
+		return err
+	}
+	path, err := onePositional(pos)
+	if err != nil {
+		return err
+	}
+	in, err := loadScenario(path, pf, fs)
+	if err != nil {
+		return err
+	}
+	base, err := in.build(env.cat)
+	if err != nil {
+		return err
+	}
+	variants, err := jctVariants(*sweep, *sizes, base.Scenario, env.cat)
+	if err != nil {
+		return err
+	}
+	var rows []sweepRow
+	var first *planner.Plan
+	for _, v := range variants {
+		p, err := planner.Build(v.scenario, env.cat)
+		r := rowOf(v.label, v.scenario.Cluster.GPUs, p, err)
+		if err == nil && p.JCT != nil {
+			if first == nil {
+				first = p
+			}
+			r.GainVsFirst = first.JCT.Planned.Days / p.JCT.Planned.Days
+		}
+		rows = append(rows, r)
+	}
+	if *format.json || *format.csv {
+		return format.write(env.stdout, rows)
+	}
+	return writeCompareText(env.stdout, rows)
+}
+
+type variant struct {
+	label    string
+	scenario planner.Scenario
+}
+
+// jctVariants lists the what-if scenarios of a jct sweep.
+func jctVariants(kind, sizes string, base planner.Scenario, cat *planner.Catalog) ([]variant, error) {
+	var out []variant
+	with := func(label string, f func(s *planner.Scenario)) {
+		s := base
+		s.Network.Switch = planner.Auto
+		s.Network.NIC = planner.Auto
+		s.Network.PortsPerNIC = 0
+		s.Network.Planes = 1
+		f(&s)
+		out = append(out, variant{label, s})
+	}
+	switch kind {
+	case "gpus":
+		list, err := planner.ParseGPUList(sizes)
+		if err != nil {
+			return nil, usagef("--sizes: %v", err)
+		}
+		for _, g := range list {
+			s := base
+			s.Cluster.GPUs = g
+			out = append(out, variant{planner.FormatInt(g) + " GPUs", s})
+		}
+	case "nic":
+		for _, g := range cat.NICSpeeds(base.Network.Fabric) {
+			with(fmt.Sprintf("%dG", g), func(s *planner.Scenario) { s.Network.NICGbps = g })
+		}
+	case "fabric":
+		with("InfiniBand", func(s *planner.Scenario) { s.Network.Fabric = planner.InfiniBand })
+		with("RoCE adaptive", func(s *planner.Scenario) {
+			s.Network.Fabric, s.Network.LoadBalancing = planner.Ethernet, planner.LBAdaptive
+		})
+		with("RoCE ECMP", func(s *planner.Scenario) {
+			s.Network.Fabric, s.Network.LoadBalancing = planner.Ethernet, planner.LBECMP
+		})
+		with("RoCE ECMP 2:1", func(s *planner.Scenario) {
+			s.Network.Fabric, s.Network.LoadBalancing, s.Network.Oversubscription = planner.Ethernet, planner.LBECMP, "2:1"
+		})
+	default:
+		return nil, usagef("--sweep: %q is not gpus, nic or fabric", kind)
+	}
+	return out, nil
+}

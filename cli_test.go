@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runArgs(t testing.TB, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = runCLI(args, &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func TestPlanJSONKeys(t *testing.T) {
+	out, errOut, code := runArgs(t, "plan", "--json", "--gpus", "4096")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"":             {"gpus", "servers", "tiers", "planes", "nic_ports"},
+		"switches":     {"leaf", "spine", "core", "total"},
+		"switch_ports": {"used", "installed"},
+		"links":        {"server_leaf", "leaf_spine", "spine_core", "total"},
+		"transceivers": {"server", "switch", "total"},
+		"cost_usd":     {"nics", "switches", "transceivers", "cables", "total", "per_gpu"},
+		"power_w":      {"nics", "switches", "transceivers", "total"},
+		"jct":          {"step_s", "baseline_step_s", "gain", "busbw_gbs"},
+	}
+	for obj, keys := range want {
+		sub := m
+		if obj != "" {
+			var ok bool
+			if sub, ok = m[obj].(map[string]any); !ok {
+				t.Fatalf("no object %q", obj)
+			}
+		}
+		for _, k := range keys {
+			if _, ok := sub[k]; !ok {
+				t.Errorf("%s lacks %q", obj, k)
+			}
+		}
+	}
+	if m["gpus"].(float64) != 4096 {
+		t.Errorf("gpus = %v", m["gpus"])
+	}
+}
+
+func TestPlanText(t *testing.T) {
+	out, _, code := runArgs(t, "plan", "data/scenarios/eth-800g-16k.toml", "--planes", "4")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	for _, want := range []string{"16,384 GPUs", "sn5600", "BILL OF MATERIALS", "JCT gain", "4 plane(s)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}
+
+func TestBadInputExit2(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("schema = 1\n[cluster]\ngpus = 0\n"), 0o644)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "--gpus", "abc"}, "--gpus"},
+		{[]string{"plan", "--gpus", "0"}, "--gpus"},
+		{[]string{"plan", "--fabric", "token-ring"}, "--fabric"},
+		{[]string{"plan", "--switch", "sn5600"}, "--switch"},
+		{[]string{"plan", bad}, "cluster.gpus (line 3)"},
+		{[]string{"plan", filepath.Join(dir, "missing.toml")}, "open scenario"},
+		{[]string{"plan", "--gpus", "2000000", "--switch", "qm9700"}, "three tiers"},
+		{[]string{"plan", "--oversubscription", "x"}, "--oversubscription"},
+		{[]string{"sweep", "--gpus", "9:1"}, "--gpus"},
+		{[]string{"jct", "--sweep", "weather"}, "--sweep"},
+		{[]string{"compare", "a.toml"}, "two or more"},
+		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"plan", "--no-such-flag"}, "no-such-flag"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			_, errOut, code := runArgs(t, tc.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (%s)", code, errOut)
+			}
+			if !strings.Contains(errOut, tc.want) {
+				t.Errorf("stderr %q lacks %q", errOut, tc.want)
+			}
+		})
+	}
+}
+
+func TestSweepCSV(t *testing.T) {
+	out, errOut, code := runArgs(t, "sweep", "--gpus", "256:131072", "--csv")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 11 || recs[0][1] != "gpus" || recs[1][1] != "256" || recs[10][1] != "131072" {
+		t.Fatalf("unexpected CSV:\n%s", out)
+	}
+	// 131,072 GPUs on 400G QM9700 is past three tiers: the row says so.
+	if recs[10][len(recs[10])-1] == "" {
+		t.Errorf("last row has no error: %v", recs[10])
+	}
+}
+
+func TestCompareAndJCT(t *testing.T) {
+	out, errOut, code := runArgs(t, "compare", "data/scenarios/ib-ndr-1k.toml", "data/scenarios/eth-800g-16k.toml")
+	if code != 0 || !strings.Contains(out, "Gain vs first") {
+		t.Fatalf("compare: %d %s\n%s", code, errOut, out)
+	}
+	for _, kind := range []string{"gpus", "nic", "fabric"} {
+		out, errOut, code := runArgs(t, "jct", "--sweep", kind, "--json")
+		if code != 0 {
+			t.Fatalf("jct %s: %s", kind, errOut)
+		}
+		var rows []sweepRow
+		if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) < 2 {
+			t.Fatalf("jct %s: %v %s", kind, err, out)
+		}
+	}
+}
+
+func TestCatalog(t *testing.T) {
+	out, _, code := runArgs(t, "catalog")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	for _, k := range []string{"qm9700", "q3400", "sn5600", "tomahawk5", "tomahawk6", "cx7-400", "cx8-800", "bf3-400", "SOURCES", "estimate"} {
+		if !strings.Contains(out, k) {
+			t.Errorf("catalog lacks %q", k)
+		}
+	}
+}
+
+func FuzzPlanFlags(f *testing.F) {
+	for _, s := range []string{"--gpus 1024", "--gpus abc", "--planes 3 --nic-gbps 800", "--fabric ethernet --switch qm9700",
+		"--oversubscription 2:1 --tiers 3", "--ports-per-nic 0", "x.toml --gpus 8", "--gpus=-5", "--tiers 9"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := append([]string{"plan", "--json"}, strings.Fields(line)...)
+		var out, errOut bytes.Buffer
+		code := runCLI(args, &out, &errOut)
+		switch code {
+		case 0:
+			if out.Len() == 0 && strings.Contains(errOut.String(), "Usage") {
+				return // -h or -help
+			}
+			if !json.Valid(out.Bytes()) {
+				t.Fatalf("%q: invalid JSON", line)
+			}
+		case 1, 2:
+			if errOut.Len() == 0 {
+				t.Fatalf("%q: exit %d without a message", line, code)
+			}
+		default:
+			t.Fatalf("%q: exit %d", line, code)
+		}
+	})
+}

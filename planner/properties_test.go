@@ -1,0 +1,230 @@
+package planner
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// propertySizes is every GPU count up to 2,048 and then steps of about 1%
+// up to 1,000,000.
+func propertySizes() []int {
+	var out []int
+	for g := 1; g <= 2048; g++ {
+		out = append(out, g)
+	}
+	for g := 2048; g < 1_000_000; g += g / 97 {
+		out = append(out, g)
+	}
+	return append(out, 1_000_000)
+}
+
+func TestFabricProperties(t *testing.T) {
+	cat := testCatalog(t)
+	configs := map[string]func(s *Scenario){
+		"tomahawk6 400G rail": func(s *Scenario) { s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6" },
+		"qm9700 NDR rail":     func(s *Scenario) { s.Network.Switch = "qm9700" },
+		"qm9700 2 planes":     func(s *Scenario) { s.Network.Switch, s.Network.Planes = "qm9700", 2 },
+		"sn5600 ToR 2:1": func(s *Scenario) {
+			s.Network.Fabric, s.Network.Switch, s.Network.RailOptimized, s.Network.Oversubscription = Ethernet, "sn5600", false, "2:1"
+		},
+		"q3400 NVL72-style 72 GPUs/server": func(s *Scenario) {
+			s.Network.NICGbps, s.Network.Switch, s.Cluster.GPUsPerServer = 800, "q3400", 72
+		},
+		"cx8 ethernet 2x400 on tomahawk5, 4 planes, 3:1": func(s *Scenario) {
+			s.Network.Fabric, s.Network.NICGbps, s.Network.Switch, s.Network.Planes, s.Network.Oversubscription = Ethernet, 800, "tomahawk5", 4, "3:1"
+		},
+	}
+	sizes := propertySizes()
+	for name, cfg := range configs {
+		t.Run(name, func(t *testing.T) {
+			var prev *Plan
+			fits := 0
+			for _, g := range sizes {
+				s := NewScenario()
+				cfg(&s)
+				s.Cluster.GPUs = g
+				p, err := Build(s, cat)
+				if err != nil {
+					if FieldErrors(err) != nil {
+						t.Fatalf("%d GPUs: input error %v", g, err)
+					}
+					prev = nil // past three tiers: the series ends here
+					continue
+				}
+				fits++
+				checkPlanInvariants(t, g, p)
+				if prev != nil {
+					checkMonotone(t, prev, p)
+				}
+				prev = p
+			}
+			if fits < 2000 {
+				t.Errorf("only %d sizes fit", fits)
+			}
+		})
+	}
+}
+
+func checkPlanInvariants(t *testing.T, gpus int, p *Plan) {
+	t.Helper()
+	if p.Links.ServerLeaf != p.NICPorts {
+		t.Fatalf("%d GPUs: %d server ports but %d server-leaf links", gpus, p.NICPorts, p.Links.ServerLeaf)
+	}
+	var leafDown, leafUp, spineDown, spineUp, coreDown int
+	for _, tier := range p.SwitchTiers {
+		if tier.DownPorts+tier.UpPorts > tier.Radix {
+			t.Fatalf("%d GPUs: %s uses %d+%d of %d ports", gpus, tier.Name, tier.DownPorts, tier.UpPorts, tier.Radix)
+		}
+		switch tier.Name {
+		case TierLeaf:
+			leafDown, leafUp = tier.DownLinks, tier.UpLinks
+			if tier.Switches*tier.DownPorts < p.Links.ServerLeaf {
+				t.Fatalf("%d GPUs: leaves offer %d down ports for %d server links", gpus, tier.Switches*tier.DownPorts, p.Links.ServerLeaf)
+			}
+		case TierSpine:
+			spineDown, spineUp = tier.DownLinks, tier.UpLinks
+		case TierCore:
+			coreDown = tier.DownLinks
+		}
+	}
+	if leafDown != p.Links.ServerLeaf {
+		t.Fatalf("%d GPUs: leaves take %d server links, servers have %d", gpus, leafDown, p.Links.ServerLeaf)
+	}
+	if p.Tiers >= 2 && (leafUp != p.Links.LeafSpine || spineDown != p.Links.LeafSpine) {
+		t.Fatalf("%d GPUs: leaf uplinks %d, spine downlinks %d, links %d", gpus, leafUp, spineDown, p.Links.LeafSpine)
+	}
+	if p.Tiers == 3 && (spineUp != p.Links.SpineCore || coreDown != p.Links.SpineCore) {
+		t.Fatalf("%d GPUs: spine uplinks %d, core downlinks %d, links %d", gpus, spineUp, coreDown, p.Links.SpineCore)
+	}
+	if p.PortsUsed > p.PortsTotal {
+		t.Fatalf("%d GPUs: %d ports used of %d", gpus, p.PortsUsed, p.PortsTotal)
+	}
+}
+
+func checkMonotone(t *testing.T, a, b *Plan) {
+	t.Helper()
+	pairs := []struct {
+		name string
+		x, y int
+	}{
+		{"servers", a.Servers, b.Servers}, {"tiers", a.Tiers, b.Tiers},
+		{"leaf", a.Switches(TierLeaf), b.Switches(TierLeaf)}, {"spine", a.Switches(TierSpine), b.Switches(TierSpine)},
+		{"core", a.Switches(TierCore), b.Switches(TierCore)}, {"links", a.Links.Total, b.Links.Total},
+		{"transceivers", a.ServerTransceivers + a.SwitchTransceivers, b.ServerTransceivers + b.SwitchTransceivers},
+	}
+	for _, c := range pairs {
+		if c.y < c.x {
+			t.Fatalf("%s fell from %d to %d as GPUs grew %d -> %d", c.name, c.x, c.y, a.GPUs, b.GPUs)
+		}
+	}
+	if b.Cost.Total < a.Cost.Total-1e-6 {
+		t.Fatalf("cost fell as GPUs grew %d -> %d", a.GPUs, b.GPUs)
+	}
+}
+
+func TestJCTProperties(t *testing.T) {
+	cat := testCatalog(t)
+	workloads := map[string]func(w *Workload){
+		"llama3-70b":       func(w *Workload) {},
+		"gpt3-175b tp8":    func(w *Workload) { w.Model, w.PP = "gpt3-175b", 8 },
+		"mixtral ep8":      func(w *Workload) { w.Model, w.EP, w.PP = "mixtral-8x7b", 8, 1 },
+		"llama3-8b dp":     func(w *Workload) { w.Model, w.TP, w.PP, w.ZeRO = "llama3-8b", 1, 1, false },
+		"deepseek-v3 ep16": func(w *Workload) { w.Model, w.EP, w.PP, w.GPU = "deepseek-v3", 16, 8, "b200" },
+	}
+	for name, wf := range workloads {
+		t.Run(name, func(t *testing.T) {
+			for _, g := range []int{1024, 4096, 32768} {
+				var prevStep float64
+				for _, variant := range []func(s *Scenario){
+					func(s *Scenario) { s.Network.Oversubscription = "3:1" },
+					func(s *Scenario) { s.Network.Oversubscription = "2:1" },
+					func(s *Scenario) {},
+					func(s *Scenario) { s.Network.NICGbps = 800 },
+					func(s *Scenario) { s.Network.NICGbps = 800; s.Network.NICsPerServer = 16 },
+				} {
+					s := NewScenario()
+					s.Cluster.GPUs = g
+					w := NewWorkload()
+					wf(&w)
+					s.Workload = &w
+					variant(&s)
+					p, err := Build(s, cat)
+					if err != nil {
+						t.Fatalf("%d GPUs: %v", g, err)
+					}
+					step := p.JCT.Planned.StepS
+					if prevStep > 0 && step > prevStep*(1+1e-9) {
+						t.Errorf("%d GPUs: more bandwidth made the step slower: %.4f s -> %.4f s", g, prevStep, step)
+					}
+					prevStep = step
+					if p.JCT.Gain < 1 {
+						t.Errorf("%d GPUs: RDMA slower than TCP (gain %.3f)", g, p.JCT.Gain)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestJCTNoCommunicationGainOne(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.GPUs = 8
+	w := NewWorkload()
+	w.Model, w.PP = "llama3-8b", 1
+	s.Workload = &w
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.JCT.Gain != 1 {
+		t.Errorf("tensor parallel inside one server: gain %v, want exactly 1", p.JCT.Gain)
+	}
+	for _, c := range p.JCT.Planned.Classes {
+		if c.CrossesFabric {
+			t.Errorf("%s crosses the fabric", c.Name)
+		}
+	}
+}
+
+// TestJCTComputeBoundSmallGain: GPT-3 175B with a large batch on 1,024
+// GPUs spends most of its step in compute; RDMA must not be credited with
+// a large gain there.
+func TestJCTComputeBoundSmallGain(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	w := NewWorkload()
+	w.Model, w.PP, w.GlobalBatchTokens = "gpt3-175b", 8, 8<<20
+	s.Workload = &w
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := p.JCT.Gain; g > 1.15 {
+		t.Errorf("compute-bound job: gain %.2f, want small", g)
+	}
+}
+
+// TestPlannerImports keeps the engine free of GUI and plotting code.
+func TestPlannerImports(t *testing.T) {
+	for pkg, banned := range map[string][]string{
+		"fabricplan/planner": {"fyne.io/", "gonum.org/v1/plot"},
+		"fabricplan/charts":  {"fyne.io/"},
+	} {
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		if err != nil {
+			if strings.Contains(string(out), "cannot find package") || strings.Contains(string(out), "is not in std") {
+				continue
+			}
+			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, b := range banned {
+				if strings.HasPrefix(dep, b) {
+					t.Errorf("%s imports %s", pkg, dep)
+				}
+			}
+		}
+	}
+}

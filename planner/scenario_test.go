@@ -1,0 +1,220 @@
+package planner
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"fabricplan/data"
+)
+
+func TestExampleScenariosPlan(t *testing.T) {
+	cat := testCatalog(t)
+	entries, err := data.FS.ReadDir("scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) < 3 {
+		t.Fatalf("want at least 3 example scenarios, have %d", len(entries))
+	}
+	for _, e := range entries {
+		t.Run(e.Name(), func(t *testing.T) {
+			src, _ := data.FS.ReadFile("scenarios/" + e.Name())
+			s, err := CheckScenario(src, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.JCT == nil {
+				t.Errorf("no JCT estimate: %v", p.Notes)
+			}
+		})
+	}
+}
+
+func TestScenarioRoundTrip(t *testing.T) {
+	cat := testCatalog(t)
+	dir := t.TempDir()
+	w := NewWorkload()
+	w.Model, w.EP = "mixtral-8x7b", 8
+	half := 0.5
+	w.OverlapDP = &half
+	full := NewScenario()
+	full.Name = `quotes "and" unicode ✓`
+	full.Cluster.ServerPriceUSD = 250000
+	full.Network.Fabric, full.Network.NICGbps, full.Network.PortsPerNIC, full.Network.Planes = Ethernet, 800, 2, 2
+	full.Network.Media = Media{ServerLeaf: AOC, ServerLeafM: 10}
+	full.Workload = &w
+	full.Prices = map[string]float64{"sn5600": 20000, "osfp-400x2": 650.5}
+	for name, s := range map[string]Scenario{"defaults": NewScenario(), "full": full} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name+".toml")
+			if err := SaveScenario(path, s); err != nil {
+				t.Fatal(err)
+			}
+			got, err := LoadScenario(path, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, s) {
+				t.Errorf("load(save(x)) != x\n got %+v\nwant %+v", got, s)
+			}
+		})
+	}
+}
+
+func TestSaveKeepsOldFileOnError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plan.toml")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o700)
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores directory permissions")
+	}
+	if err := SaveScenario(path, NewScenario()); err == nil {
+		t.Fatal("save into a read-only directory succeeded")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("old file changed to %q", b)
+	}
+}
+
+func TestSaveIntoMissingDirectory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "plan.toml")
+	if err := SaveScenario(path, NewScenario()); err == nil {
+		t.Fatal("save into a missing directory succeeded")
+	}
+}
+
+// badScenarios are documents that must fail with an error naming field and
+// line; they also seed FuzzParseScenario.
+var badScenarios = []struct {
+	name, src, field string
+	line             int
+}{
+	{"zero GPUs", "schema = 1\n[cluster]\ngpus = 0\ngpus_per_server = 8\n", "cluster.gpus", 3},
+	{"text GPUs", "schema = 1\n[cluster]\ngpus = \"many\"\n", "cluster.gpus", 3},
+	{"unknown key", "schema = 1\n[network]\nplains = 2\n", "network.plains", 3},
+	{"planes do not divide", "schema = 1\n[cluster]\ngpus = 64\ngpus_per_server = 8\n[network]\nplanes = 3\n", "network.planes", 6},
+	{"switch of the other fabric", "schema = 1\n[network]\nfabric = \"ethernet\"\nswitch = \"qm9700\"\n", "network.switch", 4},
+	{"switch without the speed", "schema = 1\n[network]\nnic_gbps = 800\nswitch = \"qm9700\"\n", "network.switch", 4},
+	{"unknown switch", "schema = 1\n[network]\nswitch = \"qm9999\"\n", "network.switch", 3},
+	{"bad ratio", "schema = 1\n[network]\noversubscription = \"1:2\"\n", "network.oversubscription", 3},
+	{"no schema", "[cluster]\ngpus = 8\n", "schema", 1},
+	{"future schema", "schema = 2\n", "schema", 1},
+	{"broken TOML", "schema = 1\n[cluster\ngpus = 8\n", "file", 2},
+	{"explicit zero NICs", "schema = 1\n[network]\nnics_per_server = 0\n", "network.nics_per_server", 3},
+	{"unknown price key", "schema = 1\n[prices]\nunobtainium = 5\n", "prices.unobtainium", 3},
+	{"negative price", "schema = 1\n[prices]\nqm9700 = -5\n", "prices.qm9700", 3},
+	{"unknown model", "schema = 1\n[workload]\nmodel = \"gpt-9\"\n", "workload.model", 3},
+	{"bad overlap", "schema = 1\n[workload]\noverlap_dp = 1.5\n", "workload.overlap_dp", 3},
+	{"dac too long", "schema = 1\n[network]\nrail_optimized = false\n[network.media]\nserver_leaf = \"dac\"\nserver_leaf_m = 30\n", "network.media.server_leaf_m", 6},
+	{"800G Ethernet CX-8 single port", "schema = 1\n[network]\nfabric = \"ethernet\"\nnic_gbps = 800\nnic = \"cx8-800\"\nports_per_nic = 1\n", "network.ports_per_nic", 6},
+}
+
+func TestBadScenarios(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range badScenarios {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := CheckScenario([]byte(tc.src), cat)
+			if err == nil {
+				_, err = Build(s, cat)
+				err = WithLines(err, []byte(tc.src))
+			}
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			fes := FieldErrors(err)
+			for _, fe := range fes {
+				if fe.Field == tc.field {
+					if fe.Line != tc.line {
+						t.Errorf("%s: line %d, want %d (%v)", tc.field, fe.Line, tc.line, fe)
+					}
+					if fe.Problem == "" {
+						t.Errorf("%s: no problem text", tc.field)
+					}
+					return
+				}
+			}
+			t.Errorf("error %q does not name %s", err, tc.field)
+		})
+	}
+}
+
+func TestTooManyTiersSuggests(t *testing.T) {
+	cat := testCatalog(t)
+	_, err := Build(ibScenario(1_000_000), cat)
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("err = %v", err)
+	}
+	for _, want := range []string{"three tiers", "planes"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	s := ibScenario(1_000_000)
+	s.Network.Fabric, s.Network.Switch = Ethernet, "sn5600"
+	if _, err := Build(s, cat); err == nil || !strings.Contains(err.Error(), "higher-radix switch: tomahawk6") {
+		t.Errorf("sn5600 at 1M GPUs: err = %v, want a tomahawk6 suggestion", err)
+	}
+	s.Network.Switch = Auto
+	if p, err := Build(s, cat); err != nil || p.Switch.Key != "tomahawk6" {
+		t.Errorf("auto at 1M GPUs: %v", err)
+	}
+}
+
+func FuzzParseScenario(f *testing.F) {
+	for _, tc := range badScenarios {
+		f.Add(tc.src)
+	}
+	src, _ := data.FS.ReadFile(data.DefaultScenario)
+	f.Add(string(src))
+	cat := testCatalog(f)
+	f.Fuzz(func(t *testing.T, doc string) {
+		s, err := CheckScenario([]byte(doc), cat)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		p, err := Build(s, cat)
+		if err != nil {
+			return
+		}
+		if p.Links.ServerLeaf != p.NICPorts {
+			t.Fatalf("server-leaf links %d != NIC ports %d", p.Links.ServerLeaf, p.NICPorts)
+		}
+	})
+}
+
+func FuzzParseGPUList(f *testing.F) {
+	for _, s := range []string{"256:131072", "1,2,3", "8:8", "1k:1M:100", "", "0", "5:1", "a:b", "1:2:3:4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		list, err := ParseGPUList(spec)
+		if err != nil {
+			return
+		}
+		if len(list) == 0 || len(list) > MaxSweepPoints+64 {
+			t.Fatalf("%q: %d points", spec, len(list))
+		}
+		for _, g := range list {
+			if g < 1 || g > MaxGPUs {
+				t.Fatalf("%q: count %d out of range", spec, g)
+			}
+		}
+	})
+}
