@@ -114,3 +114,11 @@ func logSpaced(a, b, n int) []int {
 	out[len(out)-1] = b
 	return out
 }
+
+// ScaleSizes are the GPU counts of a scale chart around a cluster of gpus:
+// log-spaced from 64 to four times gpus (at least 131,072, at most the
+// input limit), so tier changes on either side show.
+func ScaleSizes(gpus int) []int {
+	hi := min(max(4*gpus, 131072), MaxGPUs)
+	return logSpaced(64, hi, 56)
+}

@@ -1,0 +1,84 @@
+package charts
+
+import (
+	"errors"
+	"fmt"
+
+	"fabricplan/planner"
+)
+
+// Input is everything a chart may draw from. Builders use what they need
+// and say what is missing.
+type Input struct {
+	Plan     *planner.Plan
+	Variants []planner.Variant // plans side by side (first: this plan); empty: Plan alone
+	Sweep    []planner.SweepRow
+	Market   *planner.Market
+	// MarketYear picks the year of the market's device split to compare
+	// with the plan's NIC/switch spend; 0 takes DefaultMarketYear.
+	MarketYear int
+}
+
+// DefaultMarketYear is the market year compared when none is chosen.
+const DefaultMarketYear = 2025
+
+// Chart is one named chart builder.
+type Chart struct {
+	Name  string
+	Title string
+	Build func(Input) (*Figure, error)
+}
+
+// All lists every chart, in the order the report and the app show them.
+func All() []Chart {
+	return []Chart{
+		{"ports", "Back-end ports by tier and per server", Ports},
+		{"cost", "Fabric cost by component, total and per GPU", Cost},
+		{"power", "Fabric power by component", Power},
+		{"scale", "Switches and cost per GPU against cluster size", Scale},
+		{"jct", "Training step time and JCT gain", JCT},
+		{"market", "RDMA market (650 Group) with this plan", MarketChart},
+	}
+}
+
+// ByName finds a chart.
+func ByName(name string) (Chart, error) {
+	for _, c := range All() {
+		if c.Name == name {
+			return c, nil
+		}
+	}
+	var names []string
+	for _, c := range All() {
+		names = append(names, c.Name)
+	}
+	return Chart{}, fmt.Errorf("unknown chart %q: use one of %v", name, names)
+}
+
+// ErrMissingInput is wrapped by builders whose input lacks what they draw.
+var ErrMissingInput = errors.New("chart input missing")
+
+func (in Input) variants() []planner.Variant {
+	if len(in.Variants) > 0 {
+		return in.Variants
+	}
+	if in.Plan != nil {
+		return []planner.Variant{{Label: "This plan", Plan: in.Plan}}
+	}
+	return nil
+}
+
+func needPlan(in Input, chart string) error {
+	if in.Plan == nil {
+		return fmt.Errorf("%w: the %s chart needs a plan", ErrMissingInput, chart)
+	}
+	return nil
+}
+
+func planTitle(p *planner.Plan) string {
+	name := p.Scenario.Name
+	if name == "" {
+		name = fmt.Sprintf("%s GPUs", planner.FormatInt(p.GPUs))
+	}
+	return name
+}

@@ -1,0 +1,151 @@
+package charts
+
+import (
+	"fmt"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"fabricplan/planner"
+)
+
+// component is one stacked series of a cost or power chart.
+type component struct {
+	name  string
+	value func(p *planner.Plan) float64
+}
+
+var costComponents = []component{
+	{"NICs", func(p *planner.Plan) float64 { return p.Cost.NICs }},
+	{"switches", func(p *planner.Plan) float64 { return p.Cost.Switches }},
+	{"transceivers", func(p *planner.Plan) float64 { return p.Cost.Transceivers }},
+	{"cables", func(p *planner.Plan) float64 { return p.Cost.Cables }},
+}
+
+var powerComponents = []component{
+	{"NICs", func(p *planner.Plan) float64 { return p.Power.NICs }},
+	{"switches", func(p *planner.Plan) float64 { return p.Power.Switches }},
+	{"transceivers", func(p *planner.Plan) float64 { return p.Power.Transceivers }},
+	{"active cables", func(p *planner.Plan) float64 { return p.Power.Cables }},
+}
+
+// stackedPlot draws one stacked bar per variant, scaled by scale(plan),
+// with the total over each bar.
+func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, scale func(p *planner.Plan) float64,
+	ticks plot.Ticker, format func(float64) string) (*plot.Plot, error) {
+	p := newPlot(title, "", yLabel)
+	p.Y.Tick.Marker = ticks
+	bw := barWidth(len(vs), 1, vg.Points(300))
+	var prev *plotter.BarChart
+	totals := make([]float64, len(vs))
+	for ci, c := range comps {
+		vals := make(plotter.Values, len(vs))
+		for i, v := range vs {
+			vals[i] = c.value(v.Plan) / scale(v.Plan)
+			totals[i] += vals[i]
+		}
+		b, err := plotter.NewBarChart(vals, bw)
+		if err != nil {
+			return nil, err
+		}
+		b.LineStyle.Width = 0
+		b.Color = colour(ci)
+		if prev != nil {
+			b.StackOn(prev)
+		}
+		prev = b
+		p.Add(b)
+		p.Legend.Add(c.name, b)
+	}
+	texts := make([]string, len(vs))
+	maxY := 0.0
+	for i, t := range totals {
+		texts[i] = format(t)
+		maxY = max(maxY, t)
+	}
+	l, err := valueLabels(prev, texts)
+	if err != nil {
+		return nil, err
+	}
+	p.Add(l)
+	nominal(p, variantLabels(vs)...)
+	headroom(p, maxY, (len(comps)+1)/2)
+	p.Legend.Top = true
+	return p, nil
+}
+
+func variantLabels(vs []planner.Variant) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		n := v.Plan.Scenario.Network
+		spec := fmt.Sprintf("%s %dG", fabricWord(n.Fabric), n.NICGbps)
+		label := v.Label
+		if !strings.Contains(label, spec) {
+			label += "\n" + spec
+		}
+		out[i] = label + "\n" + v.Plan.Switch.Key
+	}
+	return out
+}
+
+func fabricWord(f planner.Fabric) string {
+	if f == planner.Ethernet {
+		return "RoCE"
+	}
+	return "IB"
+}
+
+func one(*planner.Plan) float64 { return 1 }
+
+func perGPU(p *planner.Plan) float64 { return float64(p.GPUs) }
+
+// Cost draws fabric cost stacked by component, in total and per GPU, for
+// each variant side by side.
+func Cost(in Input) (*Figure, error) {
+	if err := needPlan(in, "cost"); err != nil {
+		return nil, err
+	}
+	vs := in.variants()
+	total, err := stackedPlot("Back-end fabric cost", "US$", vs, costComponents, one, usdTicks{}, planner.FormatUSD)
+	if err != nil {
+		return nil, err
+	}
+	per, err := stackedPlot("Cost per GPU", "US$ per GPU", vs, costComponents, perGPU, usdTicks{}, planner.FormatUSDExact)
+	if err != nil {
+		return nil, err
+	}
+	return &Figure{Name: "cost", Panels: [][]*plot.Plot{{total, per}}, Footnote: variantFootnote(vs) +
+		"\nPrices are estimates from data/catalog.toml (each with its source and date); 'fabricplan catalog' lists them."}, nil
+}
+
+// Power draws fabric power stacked by component, in total and per GPU.
+func Power(in Input) (*Figure, error) {
+	if err := needPlan(in, "power"); err != nil {
+		return nil, err
+	}
+	vs := in.variants()
+	kw := func(p *planner.Plan) float64 { return 1000 }
+	total, err := stackedPlot("Back-end fabric power", "kW", vs, powerComponents, kw, countTicks{},
+		func(v float64) string { return planner.FormatWatts(v * 1000) })
+	if err != nil {
+		return nil, err
+	}
+	per, err := stackedPlot("Power per GPU", "W per GPU", vs, powerComponents, perGPU, countTicks{}, planner.FormatWatts)
+	if err != nil {
+		return nil, err
+	}
+	return &Figure{Name: "power", Panels: [][]*plot.Plot{{total, per}}, Footnote: variantFootnote(vs) +
+		"\nSwitch watts are estimates without optics; transceiver watts are NVIDIA LinkX figures where published (data/catalog.toml)."}, nil
+}
+
+func variantFootnote(vs []planner.Variant) string {
+	var parts []string
+	for _, v := range vs {
+		p := v.Plan
+		parts = append(parts, fmt.Sprintf("%s: %s GPUs, %s, %d tier(s), %s switches", v.Label, planner.FormatInt(p.GPUs),
+			p.Switch.Key, p.Tiers, planner.FormatInt(p.TotalSwitches())))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,209 @@
+package charts
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Figure is one exported chart: one or more plots laid out in rows, and a
+// footnote (sources, estimate labels) under them.
+type Figure struct {
+	Name   string
+	Panels [][]*plot.Plot // rows of plots; every row has the same length
+	// Weights, for a single row, sets each panel's share of the width
+	// (nil: equal shares, axes aligned across panels).
+	Weights  []float64
+	Footnote string
+}
+
+// single wraps one plot.
+func single(name string, p *plot.Plot, footnote string) *Figure {
+	return &Figure{Name: name, Panels: [][]*plot.Plot{{p}}, Footnote: footnote}
+}
+
+// Size is an export size: pixels and dots per inch. SVG and PDF use the
+// same physical size (pixels / DPI inches).
+type Size struct {
+	WidthPx, HeightPx, DPI int
+}
+
+// DefaultSize is 1200 x 800 px at 96 DPI (12.5 x 8.3 in).
+var DefaultSize = Size{1200, 800, 96}
+
+// Validate checks the size is drawable and not absurd.
+func (s Size) Validate() error {
+	switch {
+	case s.WidthPx < 200 || s.HeightPx < 150:
+		return fmt.Errorf("size %dx%d px is too small: use at least 200x150", s.WidthPx, s.HeightPx)
+	case s.WidthPx > 10000 || s.HeightPx > 10000:
+		return fmt.Errorf("size %dx%d px is too large: use at most 10000x10000", s.WidthPx, s.HeightPx)
+	case s.DPI < 36 || s.DPI > 1200:
+		return fmt.Errorf("dpi %d: use 36 to 1200", s.DPI)
+	}
+	return nil
+}
+
+func (s Size) points() (vg.Length, vg.Length) {
+	return vg.Length(s.WidthPx) * vg.Inch / vg.Length(s.DPI), vg.Length(s.HeightPx) * vg.Inch / vg.Length(s.DPI)
+}
+
+// Formats are the export formats, by file extension.
+var Formats = []string{"png", "svg", "pdf"}
+
+// FormatOf returns the export format of a path from its extension.
+func FormatOf(path string) (string, error) {
+	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	for _, f := range Formats {
+		if ext == f {
+			return f, nil
+		}
+	}
+	if ext == "" {
+		return "", fmt.Errorf("%q has no extension: end it in .png, .svg or .pdf", path)
+	}
+	return "", fmt.Errorf("cannot export .%s: use .png, .svg or .pdf", ext)
+}
+
+// Draw renders the figure onto a canvas: white background, plots tiled,
+// footnote at the bottom.
+func (f *Figure) Draw(dc draw.Canvas) {
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	if f.Footnote != "" {
+		sty := footStyle()
+		lines := wrapToWidth(f.Footnote, dc.Max.X-dc.Min.X-vg.Points(20), sty)
+		lh := sty.Height("Xg")
+		y := dc.Min.Y + vg.Points(6) + lh*vg.Length(len(lines)-1)
+		for _, line := range lines {
+			dc.FillText(sty, vg.Point{X: dc.Min.X + vg.Points(10), Y: y}, line)
+			y -= lh
+		}
+		dc.Min.Y += lh*vg.Length(len(lines)) + vg.Points(8)
+	}
+	rows := len(f.Panels)
+	if rows == 0 {
+		return
+	}
+	cols := len(f.Panels[0])
+	if rows == 1 && len(f.Weights) == cols {
+		f.drawWeighted(dc)
+		return
+	}
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(22), PadY: vg.Points(16),
+		PadTop: vg.Points(6), PadBottom: vg.Points(4), PadLeft: vg.Points(8), PadRight: vg.Points(14)}
+	canvases := plot.Align(f.Panels, tiles, dc)
+	for j := range f.Panels {
+		for i, p := range f.Panels[j] {
+			if p != nil {
+				p.Draw(canvases[j][i])
+			}
+		}
+	}
+}
+
+func footStyle() draw.TextStyle {
+	sty := draw.TextStyle{Color: color.RGBA{0x55, 0x55, 0x55, 0xff}, Font: sans, Handler: plot.DefaultTextHandler}
+	sty.Font.Size = 8.5
+	return sty
+}
+
+// Render writes the figure in format ("png", "svg" or "pdf") at size.
+func (f *Figure) Render(w io.Writer, format string, size Size) (err error) {
+	if err := size.Validate(); err != nil {
+		return err
+	}
+	defer func() {
+		// gonum/plot panics on degenerate layouts (e.g. a canvas too small
+		// for the labels); report it as an error instead.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("draw %s chart: %v", f.Name, r)
+		}
+	}()
+	wPt, hPt := size.points()
+	var c interface {
+		vg.CanvasSizer
+		io.WriterTo
+	}
+	switch format {
+	case "png":
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(wPt, hPt), vgimg.UseDPI(size.DPI))}
+	case "svg":
+		c = vgsvg.New(wPt, hPt)
+	case "pdf":
+		pc := vgpdf.New(wPt, hPt)
+		pc.EmbedFonts(true)
+		c = pc
+	default:
+		return fmt.Errorf("unknown format %q: use png, svg or pdf", format)
+	}
+	f.Draw(draw.New(c))
+	_, err = c.WriteTo(w)
+	return err
+}
+
+// Bytes renders the figure into memory, so a file is written only once
+// the whole chart has drawn.
+func (f *Figure) Bytes(format string, size Size) ([]byte, error) {
+	var b bytes.Buffer
+	if err := f.Render(&b, format, size); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// drawWeighted lays one row of panels out by f.Weights.
+func (f *Figure) drawWeighted(dc draw.Canvas) {
+	total := 0.0
+	for _, w := range f.Weights {
+		total += w
+	}
+	pad := vg.Points(22)
+	width := dc.Max.X - dc.Min.X - pad*vg.Length(len(f.Weights)-1) - vg.Points(22)
+	x := dc.Min.X + vg.Points(8)
+	for i, p := range f.Panels[0] {
+		w := width * vg.Length(f.Weights[i]/total)
+		sub := dc
+		sub.Min.X, sub.Max.X = x, x+w
+		sub.Max.Y -= vg.Points(6)
+		sub.Min.Y += vg.Points(4)
+		if p != nil {
+			p.Draw(sub)
+		}
+		x += w + pad
+	}
+}
+
+// wrapToWidth splits text into lines (at its newlines, then at spaces) no
+// wider than width in sty.
+func wrapToWidth(text string, width vg.Length, sty draw.TextStyle) []string {
+	var out []string
+	for _, para := range strings.Split(text, "\n") {
+		words := strings.Fields(para)
+		line := ""
+		for _, w := range words {
+			next := w
+			if line != "" {
+				next = line + " " + w
+			}
+			if line != "" && sty.Width(next) > width {
+				out = append(out, line)
+				line = w
+				continue
+			}
+			line = next
+		}
+		out = append(out, line)
+	}
+	return out
+}

@@ -1,0 +1,144 @@
+package charts
+
+import (
+	"fmt"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"fabricplan/planner"
+)
+
+// JCT draws each variant's training step split into compute, pipeline
+// bubble and exposed communication per traffic class, over RDMA and over
+// the TCP/IP baseline, and the job completion time with the gain.
+func JCT(in Input) (*Figure, error) {
+	if err := needPlan(in, "jct"); err != nil {
+		return nil, err
+	}
+	var vs []planner.Variant
+	for _, v := range in.variants() {
+		if v.Plan.JCT != nil {
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) == 0 {
+		return nil, fmt.Errorf("%w: no JCT estimate (the workload does not fit the cluster)", ErrMissingInput)
+	}
+	type bar struct {
+		label string
+		st    planner.StepTime
+	}
+	var bars []bar
+	for _, v := range vs {
+		bars = append(bars, bar{v.Label + "\nRDMA", v.Plan.JCT.Planned}, bar{v.Label + "\nTCP/IP", v.Plan.JCT.Baseline})
+	}
+	series := []struct {
+		name  string
+		value func(st planner.StepTime) float64
+	}{
+		{"compute", func(st planner.StepTime) float64 { return st.ComputeS }},
+		{"pipeline bubble", func(st planner.StepTime) float64 { return st.BubbleS }},
+	}
+	for _, class := range []string{planner.ClassTP, planner.ClassDP, planner.ClassPP, planner.ClassEP} {
+		series = append(series, struct {
+			name  string
+			value func(st planner.StepTime) float64
+		}{class + " (exposed)", func(st planner.StepTime) float64 {
+			for _, c := range st.Classes {
+				if c.Name == class {
+					return c.ExposedS
+				}
+			}
+			return 0
+		}})
+	}
+	step := newPlot("Training step time", "", "seconds per step")
+	step.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g", v) }}
+	bw := barWidth(len(bars), 1, vg.Points(330))
+	var prev *plotter.BarChart
+	for si, s := range series {
+		vals := make(plotter.Values, len(bars))
+		any := false
+		for i, b := range bars {
+			vals[i] = s.value(b.st)
+			any = any || vals[i] > 0
+		}
+		if !any {
+			continue
+		}
+		b, err := plotter.NewBarChart(vals, bw)
+		if err != nil {
+			return nil, err
+		}
+		b.LineStyle.Width = 0
+		b.Color = colour(si)
+		if si == 0 {
+			b.Color = computeGrey
+		}
+		if prev != nil {
+			b.StackOn(prev)
+		}
+		prev = b
+		step.Add(b)
+		step.Legend.Add(s.name, b)
+	}
+	texts := make([]string, len(bars))
+	maxY := 0.0
+	labels := make([]string, len(bars))
+	for i, b := range bars {
+		texts[i] = planner.FormatSeconds(b.st.StepS)
+		maxY = max(maxY, b.st.StepS)
+		labels[i] = b.label
+	}
+	l, err := valueLabels(prev, texts)
+	if err != nil {
+		return nil, err
+	}
+	step.Add(l)
+	nominal(step, labels...)
+	headroom(step, maxY, 3)
+
+	days := newPlot("Job completion time and gain", "", "days")
+	days.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g", v) }}
+	rdma, tcp := make(plotter.Values, len(vs)), make(plotter.Values, len(vs))
+	gains := make([]string, len(vs))
+	maxD := 0.0
+	for i, v := range vs {
+		rdma[i], tcp[i] = v.Plan.JCT.Planned.Days, v.Plan.JCT.Baseline.Days
+		gains[i] = fmt.Sprintf("%.2fx", v.Plan.JCT.Gain)
+		maxD = max(maxD, tcp[i])
+	}
+	w := barWidth(len(vs), 2, vg.Points(300))
+	bt, err := plotter.NewBarChart(tcp, w)
+	if err != nil {
+		return nil, err
+	}
+	bt.LineStyle.Width, bt.Color, bt.Offset = 0, Grey, -w/2
+	br, err := plotter.NewBarChart(rdma, w)
+	if err != nil {
+		return nil, err
+	}
+	br.LineStyle.Width, br.Color, br.Offset = 0, colour(0), w/2
+	days.Add(bt, br)
+	days.Legend.Add("TCP/IP baseline", bt)
+	days.Legend.Add("RDMA (this fabric)", br)
+	gl, err := valueLabels(bt, gains)
+	if err != nil {
+		return nil, err
+	}
+	days.Add(gl)
+	vl := make([]string, len(vs))
+	for i, v := range vs {
+		vl[i] = v.Label
+	}
+	nominal(days, vl...)
+	headroom(days, maxD, 2)
+
+	j := vs[0].Plan.JCT
+	foot := fmt.Sprintf("Model estimate: %s on %s, tp %d, pp %d, dp %d, %s tokens per step, %.3g tokens. Labels over the grey bars: gain = TCP/IP step / RDMA step.\n"+
+		"Alpha-beta collective model with NCCL constants; constants and validation in data/jct.toml and the README.",
+		j.ModelName, j.GPU.Name, j.Workload.TP, j.Workload.PP, j.DP, planner.FormatInt(j.Workload.GlobalBatchTokens), j.Workload.TokensTotal)
+	return &Figure{Name: "jct", Panels: [][]*plot.Plot{{step, days}}, Weights: []float64{1.6, 1}, Footnote: foot}, nil
+}

@@ -1,0 +1,127 @@
+package charts
+
+import (
+	"fmt"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"fabricplan/planner"
+)
+
+// Ports draws the back-end ports per tier (toward servers or the tier
+// below, toward the tier above, installed but idle) and the network ports
+// of one server with and without the back-end network.
+func Ports(in Input) (*Figure, error) {
+	if err := needPlan(in, "ports"); err != nil {
+		return nil, err
+	}
+	p := in.Plan
+	cats := []string{"Server NICs"}
+	down := []float64{float64(p.NICPorts)}
+	up := []float64{0}
+	idle := []float64{0}
+	for _, t := range p.SwitchTiers {
+		cats = append(cats, fmt.Sprintf("%s (%s)", tierLabel(t.Name), planner.FormatInt(t.Switches)))
+		down = append(down, float64(t.DownLinks))
+		up = append(up, float64(t.UpLinks))
+		idle = append(idle, float64(t.Switches*t.Radix-t.DownLinks-t.UpLinks))
+	}
+	tiers := newPlot("Back-end ports by tier — "+planTitle(p), "", "ports")
+	tiers.Y.Tick.Marker = countTicks{}
+	bw := barWidth(len(cats), 1, vg.Points(560))
+	var bars []*plotter.BarChart
+	for i, s := range []struct {
+		name   string
+		values []float64
+	}{{"toward servers / tier below", down}, {"toward tier above", up}, {"installed, idle", idle}} {
+		b, err := plotter.NewBarChart(plotter.Values(s.values), bw)
+		if err != nil {
+			return nil, err
+		}
+		b.LineStyle.Width = 0
+		b.Color = colour(i)
+		if i == 2 {
+			b.Color = Grey
+		}
+		if len(bars) > 0 {
+			b.StackOn(bars[len(bars)-1])
+		}
+		bars = append(bars, b)
+		tiers.Add(b)
+		tiers.Legend.Add(s.name, b)
+	}
+	totals := make([]string, len(cats))
+	maxY := 0.0
+	for i := range cats {
+		total := down[i] + up[i] + idle[i]
+		totals[i] = planner.FormatInt(int(total))
+		maxY = max(maxY, total)
+	}
+	labels, err := valueLabels(bars[len(bars)-1], totals)
+	if err != nil {
+		return nil, err
+	}
+	tiers.Add(labels)
+	nominal(tiers, cats...)
+	headroom(tiers, maxY, 3)
+
+	front := float64(in.frontEndPorts())
+	server := newPlot("Ports per server", "", "network ports")
+	server.Y.Tick.Marker = countTicks{}
+	fe, err := plotter.NewBarChart(plotter.Values{front, front}, vg.Points(46))
+	if err != nil {
+		return nil, err
+	}
+	fe.LineStyle.Width = 0
+	fe.Color = Grey
+	be, err := plotter.NewBarChart(plotter.Values{0, float64(p.ServerPorts)}, vg.Points(46))
+	if err != nil {
+		return nil, err
+	}
+	be.LineStyle.Width = 0
+	be.Color = colour(0)
+	be.StackOn(fe)
+	server.Add(fe, be)
+	server.Legend.Add("front-end", fe)
+	server.Legend.Add("back-end (RDMA)", be)
+	perServer, err := valueLabels(be, []string{planner.FormatInt(int(front)), planner.FormatInt(int(front) + p.ServerPorts)})
+	if err != nil {
+		return nil, err
+	}
+	server.Add(perServer)
+	nominal(server, "front-end only", "with back-end")
+	headroom(server, front+float64(p.ServerPorts), 2)
+
+	fig := &Figure{Name: "ports", Panels: [][]*plot.Plot{{tiers, server}}, Weights: []float64{2.6, 1},
+		Footnote: fmt.Sprintf("%s: %d back-end ports per server at %dG, %d plane(s), %d tier(s). Front-end ports per server: %d (%s).",
+			planTitle(p), p.ServerPorts, p.PortGbps, p.Planes, p.Tiers, int(front), frontSource(in))}
+	return fig, nil
+}
+
+func (in Input) frontEndPorts() int {
+	if in.Market != nil {
+		return in.Market.Servers.FrontEndPortsPerServer
+	}
+	return 2
+}
+
+func frontSource(in Input) string {
+	if in.Market != nil {
+		return "data/market.toml, after " + in.Market.Citation()
+	}
+	return "DESIGN.md: 1-2 front-end ports per server"
+}
+
+func tierLabel(name string) string {
+	switch name {
+	case planner.TierLeaf:
+		return "Leaf"
+	case planner.TierSpine:
+		return "Spine"
+	case planner.TierCore:
+		return "Core"
+	}
+	return name
+}

@@ -1,0 +1,349 @@
+package charts
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgpdf"
+
+	"fabricplan/planner"
+)
+
+// ReportPageSize is US Letter, landscape.
+var reportW, reportH = 11 * vg.Inch, 8.5 * vg.Inch
+
+// WriteReport writes a multi-page PDF: a title page with the scenario's
+// inputs and key figures, the bill of materials and cost tables, every
+// chart the input can draw, and the sources of the data and prices.
+// progress, if not nil, is called after each page with pages done and the
+// total.
+func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done, total int)) (err error) {
+	if err := needPlan(in, "report"); err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("draw report: %v", r)
+		}
+	}()
+	var figs []*Figure
+	for _, c := range All() {
+		f, err := c.Build(in)
+		if err != nil {
+			continue // charts whose input is missing are left out of the report
+		}
+		figs = append(figs, f)
+	}
+	pc := vgpdf.New(reportW, reportH)
+	pc.EmbedFonts(true)
+	pg := &pager{c: pc}
+	total := 2 + len(figs) + 1
+	done := func() {
+		if progress != nil {
+			progress(pg.pages, total)
+		}
+	}
+	pg.start()
+	titlePage(pg, in)
+	done()
+	pg.newPage()
+	bomPage(pg, in.Plan)
+	done()
+	for _, f := range figs {
+		pg.newPage()
+		dc := draw.New(pc)
+		dc.Max.Y -= vg.Points(10)
+		dc.Min.Y += vg.Points(26) // keep clear of the page footer
+		f.Draw(dc)
+		pg.footer()
+		done()
+	}
+	pg.newPage()
+	sourcesPage(pg, in, cat)
+	done()
+	_, err = pc.WriteTo(w)
+	return err
+}
+
+// pager writes text top-down on report pages and starts a new page when
+// one fills up.
+type pager struct {
+	c     *vgpdf.Canvas
+	y     vg.Length
+	pages int
+}
+
+const margin = 0.6 * vg.Inch
+
+func (pg *pager) start() {
+	pg.pages = 1
+	pg.y = reportH - margin
+	pg.background()
+}
+
+func (pg *pager) background() {
+	dc := draw.New(pg.c)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+}
+
+func (pg *pager) newPage() {
+	pg.footer()
+	pg.c.NextPage()
+	pg.pages++
+	pg.y = reportH - margin
+	pg.background()
+}
+
+func (pg *pager) footer() {
+	sty := textStyle(8, false)
+	sty.Color = Grey
+	dc := draw.New(pg.c)
+	dc.FillText(sty, vg.Point{X: margin, Y: vg.Points(18)},
+		fmt.Sprintf("Fabric Planner report, page %d. Prices, power and job times are estimates; sources on the last page.", pg.pages))
+}
+
+func textStyle(size vg.Length, bold bool) draw.TextStyle {
+	sty := draw.TextStyle{Color: Ink, Font: sans, Handler: plot.DefaultTextHandler}
+	if bold {
+		sty.Font.Weight = 700
+	}
+	sty.Font.Size = size
+	return sty
+}
+
+// line writes one line of text at x and moves down.
+func (pg *pager) line(text string, size vg.Length, bold bool) {
+	pg.room(size * 1.5)
+	sty := textStyle(size, bold)
+	dc := draw.New(pg.c)
+	dc.FillText(sty, vg.Point{X: margin, Y: pg.y - size}, text)
+	pg.y -= size * 1.45
+}
+
+func (pg *pager) gap(h vg.Length) { pg.y -= h }
+
+// room starts a new page when less than h is left.
+func (pg *pager) room(h vg.Length) {
+	if pg.y-h < margin {
+		pg.newPage()
+	}
+}
+
+// table writes rows in columns; widths in points, right-aligns columns
+// whose index is in right.
+func (pg *pager) table(header []string, rows [][]string, widths []vg.Length, right map[int]bool) {
+	const size = 9.5
+	write := func(cells []string, bold bool) {
+		pg.room(size * 1.6)
+		dc := draw.New(pg.c)
+		x := margin
+		for i, cell := range cells {
+			sty := textStyle(size, bold)
+			at := vg.Point{X: x, Y: pg.y - size}
+			if right[i] {
+				sty.XAlign = draw.XRight
+				at.X = x + widths[i] - vg.Points(8)
+			}
+			dc.FillText(sty, at, fit(cell, widths[i], sty))
+			x += widths[i]
+		}
+		pg.y -= size * 1.55
+	}
+	write(header, true)
+	for _, r := range rows {
+		write(r, false)
+	}
+}
+
+// fit shortens text with "..." to fit width.
+func fit(s string, width vg.Length, sty draw.TextStyle) string {
+	for len(s) > 3 && sty.Width(s) > width-vg.Points(10) {
+		s = s[:len(s)-4] + "..."
+	}
+	return s
+}
+
+func titlePage(pg *pager, in Input) {
+	p := in.Plan
+	s := p.Scenario
+	pg.line("Fabric Planner report", 24, true)
+	pg.line(planTitle(p), 16, false)
+	pg.line("Generated "+time.Now().Format("2006-01-02 15:04 MST"), 10, false)
+	pg.gap(10)
+	pg.line("Inputs", 13, true)
+	n := s.Network
+	rows := [][]string{
+		{"GPUs", planner.FormatInt(s.Cluster.GPUs), "GPUs per server", fmt.Sprint(s.Cluster.GPUsPerServer)},
+		{"Fabric", fabricLong(n.Fabric), "NIC", fmt.Sprintf("%s (%dG)", p.NIC.Key, n.NICGbps)},
+		{"NICs per server", fmt.Sprint(n.NICsPerServer), "Ports per NIC", fmt.Sprint(n.PortsPerNIC)},
+		{"Planes", fmt.Sprint(n.Planes), "Switch", fmt.Sprintf("%s (asked: %s)", p.Switch.Key, n.Switch)},
+		{"Oversubscription", n.Oversubscription, "Tiers asked", tiersAsked(n.Tiers)},
+		{"Rail-optimized", fmt.Sprint(n.RailOptimized), "RoCE load balancing", n.LoadBalancing},
+		{"Server-leaf media", fmt.Sprintf("%s, %g m", n.Media.ServerLeaf, n.Media.ServerLeafM), "Leaf-spine media", fmt.Sprintf("%s, %g m", n.Media.LeafSpine, n.Media.LeafSpineM)},
+	}
+	if s.Cluster.ServerPriceUSD > 0 {
+		rows = append(rows, []string{"Server price", planner.FormatUSDExact(s.Cluster.ServerPriceUSD), "Price overrides", fmt.Sprint(len(s.Prices))})
+	}
+	if j := p.JCT; j != nil {
+		w := j.Workload
+		rows = append(rows, []string{"Workload", j.ModelName + " on " + j.GPU.Name, "Parallelism", fmt.Sprintf("tp %d, pp %d (vpp %d), dp %d, ep %d", w.TP, w.PP, w.VPP, j.DP, w.EP)},
+			[]string{"Batch", planner.FormatInt(w.GlobalBatchTokens) + " tokens", "Token budget", fmt.Sprintf("%.3g tokens", w.TokensTotal)})
+	}
+	pg.table([]string{"", "", "", ""}, rows, []vg.Length{130, 230, 140, 250}, nil)
+	pg.gap(10)
+	pg.line("What the back-end network adds", 13, true)
+	key := [][]string{
+		{"Servers", planner.FormatInt(p.Servers), "Back-end NIC ports", fmt.Sprintf("%s (%d per server)", planner.FormatInt(p.NICPorts), p.ServerPorts)},
+		{"Tiers / planes", fmt.Sprintf("%d / %d", p.Tiers, p.Planes), "Switches", fmt.Sprintf("%s: leaf %s, spine %s, core %s", planner.FormatInt(p.TotalSwitches()),
+			planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)))},
+		{"Switch ports", fmt.Sprintf("%s of %s", planner.FormatInt(p.PortsUsed), planner.FormatInt(p.PortsTotal)), "Links (cables)", planner.FormatInt(p.Links.Total)},
+		{"Transceivers", planner.FormatInt(p.ServerTransceivers + p.SwitchTransceivers), "Cost (estimate)", fmt.Sprintf("%s, %s per GPU", planner.FormatUSD(p.Cost.Total), planner.FormatUSDExact(p.Cost.PerGPU))},
+		{"Power (estimate)", planner.FormatWatts(p.Power.Total), "Share of capex", share(p)},
+	}
+	if j := p.JCT; j != nil {
+		key = append(key, []string{"Step time", fmt.Sprintf("%s (TCP/IP: %s)", planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS)),
+			"JCT gain (model)", fmt.Sprintf("%.2fx: %.1f vs %.1f days", j.Gain, j.Planned.Days, j.Baseline.Days)})
+	}
+	pg.table([]string{"", "", "", ""}, key, []vg.Length{130, 230, 140, 250}, nil)
+	if len(p.Notes) > 0 {
+		pg.gap(8)
+		pg.line("Notes", 11, true)
+		for _, n := range p.Notes {
+			pg.line("- "+n, 9.5, false)
+		}
+	}
+}
+
+func tiersAsked(t int) string {
+	if t == 0 {
+		return "fewest that fit"
+	}
+	return fmt.Sprint(t)
+}
+
+func share(p *planner.Plan) string {
+	if p.Cost.FabricShare == 0 {
+		return "no server price given"
+	}
+	return fmt.Sprintf("%.1f%% of cluster capex", 100*p.Cost.FabricShare)
+}
+
+func fabricLong(f planner.Fabric) string {
+	if f == planner.Ethernet {
+		return "Ethernet (RoCEv2)"
+	}
+	return "InfiniBand"
+}
+
+func bomPage(pg *pager, p *planner.Plan) {
+	pg.line("Bill of materials", 16, true)
+	var rows [][]string
+	for _, l := range p.BOM {
+		unit := planner.FormatUSDExact(l.UnitUSD)
+		if l.Estimate {
+			unit += " *"
+		}
+		rows = append(rows, []string{l.Category, l.Key, l.Where, planner.FormatInt(l.Qty), unit, planner.FormatUSD(l.TotalUSD), planner.FormatWatts(l.TotalWatts)})
+	}
+	pg.table([]string{"Category", "Item", "Where", "Qty", "Unit price", "Total", "Power"}, rows,
+		[]vg.Length{80, 110, 150, 70, 100, 100, 90}, map[int]bool{3: true, 4: true, 5: true, 6: true})
+	pg.line("* estimate: see the sources page", 8.5, false)
+	pg.gap(10)
+	pg.line("Cost and power by component", 13, true)
+	c, w := p.Cost, p.Power
+	pg.table([]string{"Component", "Cost", "Share", "Power", "Share"}, [][]string{
+		{"NICs", planner.FormatUSD(c.NICs), pct(c.NICs, c.Total), planner.FormatWatts(w.NICs), pct(w.NICs, w.Total)},
+		{"Switches", planner.FormatUSD(c.Switches), pct(c.Switches, c.Total), planner.FormatWatts(w.Switches), pct(w.Switches, w.Total)},
+		{"Transceivers", planner.FormatUSD(c.Transceivers), pct(c.Transceivers, c.Total), planner.FormatWatts(w.Transceivers), pct(w.Transceivers, w.Total)},
+		{"Cables", planner.FormatUSD(c.Cables), pct(c.Cables, c.Total), planner.FormatWatts(w.Cables), pct(w.Cables, w.Total)},
+		{"Total", planner.FormatUSD(c.Total), "100%", planner.FormatWatts(w.Total), "100%"},
+		{"Per GPU", planner.FormatUSDExact(c.PerGPU), "", planner.FormatWatts(w.Total / float64(p.GPUs)), ""},
+	}, []vg.Length{130, 110, 80, 110, 80}, map[int]bool{1: true, 2: true, 3: true, 4: true})
+}
+
+func pct(part, total float64) string {
+	if total == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*part/total)
+}
+
+func sourcesPage(pg *pager, in Input, cat *planner.Catalog) {
+	pg.line("Sources", 16, true)
+	pg.line("Every price and wattage in data/catalog.toml names its source and date; items used in this plan:", 9.5, false)
+	pg.gap(4)
+	used := map[string]bool{}
+	for _, l := range in.Plan.BOM {
+		used[l.Key] = true
+	}
+	keys := make([]string, 0, len(used))
+	for k := range used {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		src, asOf := sourceOf(cat, k)
+		pg.line(fmt.Sprintf("%s (as of %s)", k, asOf), 9.5, true)
+		for _, s := range src {
+			for _, wrapped := range wrap(s, 150) {
+				pg.line("    "+wrapped, 8.5, false)
+			}
+		}
+	}
+	pg.gap(6)
+	if m := in.Market; m != nil {
+		pg.line("Market data", 11, true)
+		pg.line(fmt.Sprintf("%s: %s; %s; server figures from its text.", m.Citation(), m.Technology.Table, m.Device.Table), 9, false)
+	}
+	if j := in.Plan.JCT; j != nil {
+		pg.line("Job-time model", 11, true)
+		for _, s := range wrap("Alpha-beta collective model (nccl-tests PERFORMANCE.md bus-bandwidth factors; NCCL 2.30 tuning.cc latencies). "+
+			"Constants in data/jct.toml with their sources; validated against Megatron-LM (SC21) Table 1, Llama 3 405B (2024) and nccl-tests "+
+			"measurements, see the README. GPU: "+j.GPU.Source, 170) {
+			pg.line(s, 9, false)
+		}
+	}
+}
+
+func sourceOf(cat *planner.Catalog, key string) ([]string, string) {
+	var s planner.Source
+	switch {
+	case cat.Switches[key] != nil:
+		s = cat.Switches[key].Source
+	case cat.NICs[key] != nil:
+		s = cat.NICs[key].Source
+	case cat.Transceivers[key] != nil:
+		s = cat.Transceivers[key].Source
+	case cat.Cables[key] != nil:
+		s = cat.Cables[key].Source
+	}
+	var out []string
+	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"watts", s.Watts}, {"reach", s.Reach}} {
+		if kv[1] != "" {
+			out = append(out, kv[0]+": "+kv[1])
+		}
+	}
+	return out, s.AsOf
+}
+
+// wrap breaks s into lines of at most n characters at spaces.
+func wrap(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		cut := strings.LastIndex(s[:n], " ")
+		if cut <= 0 {
+			cut = n
+		}
+		out = append(out, s[:cut])
+		s = strings.TrimSpace(s[cut:])
+	}
+	return append(out, s)
+}

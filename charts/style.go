@@ -1,0 +1,271 @@
+// Package charts draws Fabric Planner's charts with gonum/plot from plans,
+// sweeps and the market tables, and exports them as PNG, SVG, PDF and a
+// multi-page PDF report. It never sizes fabrics itself.
+package charts
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"fabricplan/planner"
+)
+
+// Palette is Okabe and Ito's colour-blind-safe set ("Color Universal
+// Design", 2002), in the order charts use it.
+var Palette = []color.Color{
+	color.RGBA{0x00, 0x72, 0xB2, 0xff}, // blue
+	color.RGBA{0xE6, 0x9F, 0x00, 0xff}, // orange
+	color.RGBA{0x00, 0x9E, 0x73, 0xff}, // bluish green
+	color.RGBA{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
+	color.RGBA{0x56, 0xB4, 0xE9, 0xff}, // sky blue
+	color.RGBA{0xD5, 0x5E, 0x00, 0xff}, // vermillion
+	color.RGBA{0xF0, 0xE4, 0x42, 0xff}, // yellow
+	color.RGBA{0x00, 0x00, 0x00, 0xff}, // black
+}
+
+// Ink is the colour of text, axes and outlines.
+var Ink = color.RGBA{0x22, 0x22, 0x22, 0xff}
+
+// Grey marks secondary elements (baselines, idle ports, totals).
+var Grey = color.RGBA{0x99, 0x99, 0x99, 0xff}
+
+// computeGrey is the compute share of a step: neutral, darker than Grey.
+var computeGrey = color.RGBA{0x5f, 0x5f, 0x5f, 0xff}
+
+func colour(i int) color.Color { return Palette[i%len(Palette)] }
+
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// Text sizes in points, chosen to read at 1200 x 800 px and on a printed
+// A4/letter page.
+const (
+	titleSize  = 15
+	labelSize  = 12
+	tickSize   = 10.5
+	legendSize = 10.5
+)
+
+// newPlot makes a plot with the house style: sans-serif text, a title,
+// axis labels with units, light gridlines.
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font = sans
+	p.Title.TextStyle.Font.Size = titleSize
+	p.Title.TextStyle.Color = Ink
+	p.Title.Padding = vg.Points(8)
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		ax.Label.TextStyle.Font = sans
+		ax.Label.TextStyle.Font.Size = labelSize
+		ax.Label.TextStyle.Color = Ink
+		ax.Tick.Label.Font = sans
+		ax.Tick.Label.Font.Size = tickSize
+		ax.Tick.Label.Color = Ink
+		ax.Color = Ink
+		ax.Tick.Color = Ink
+		ax.Padding = vg.Points(4)
+	}
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	p.Legend.TextStyle.Font = sans
+	p.Legend.TextStyle.Font.Size = legendSize
+	p.Legend.TextStyle.Color = Ink
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.XOffs = vg.Points(6)
+	p.Legend.YOffs = vg.Points(-2)
+	p.Legend.ThumbnailWidth = vg.Points(14)
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = color.Transparent
+	grid.Horizontal.Color = color.RGBA{0xdd, 0xdd, 0xdd, 0xff}
+	grid.Horizontal.Width = vg.Points(0.5)
+	p.Add(grid)
+	return p
+}
+
+// headroom raises the y-axis top so a top legend sits above the data:
+// rows legend entries need about 7% of the height each.
+func headroom(p *plot.Plot, maxY float64, rows int) {
+	if maxY <= 0 || math.IsNaN(maxY) || math.IsInf(maxY, 0) {
+		maxY = 1
+	}
+	p.Y.Min = 0
+	p.Y.Max = maxY * (1.08 + 0.085*float64(rows))
+}
+
+// countTicks labels a linear axis with whole numbers and thousands
+// separators.
+type countTicks struct{}
+
+func (countTicks) Ticks(min, max float64) []plot.Tick {
+	return relabel(niceTicks(min, max), func(v float64) string {
+		if v != math.Trunc(v) {
+			return strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		return planner.FormatInt(int(v))
+	})
+}
+
+// usdTicks labels a linear axis in dollars ($1.5M).
+type usdTicks struct{}
+
+func (usdTicks) Ticks(min, max float64) []plot.Tick {
+	return relabel(niceTicks(min, max), planner.FormatUSD)
+}
+
+// unitTicks labels a linear axis with a formatter.
+type unitTicks struct{ format func(float64) string }
+
+func (u unitTicks) Ticks(min, max float64) []plot.Tick {
+	return relabel(niceTicks(min, max), u.format)
+}
+
+// niceTicks returns about six labelled ticks at 1, 2, 2.5 or 5 times a
+// power of ten, with an unlabelled minor tick between each; it copes with
+// min == max.
+func niceTicks(min, max float64) []plot.Tick {
+	if math.IsNaN(min) || math.IsNaN(max) || math.IsInf(min, 0) || math.IsInf(max, 0) {
+		return nil
+	}
+	if max <= min {
+		if min == 0 {
+			max = 1
+		} else {
+			min, max = min-math.Abs(min)/2, max+math.Abs(max)/2
+		}
+	}
+	raw := (max - min) / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag * 10
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	var ticks []plot.Tick
+	first := math.Ceil(min/step) * step
+	for v := first; v <= max+step*1e-9; v += step {
+		v = math.Round(v/step) * step
+		ticks = append(ticks, plot.Tick{Value: v, Label: "x"})
+		if mid := v + step/2; mid <= max {
+			ticks = append(ticks, plot.Tick{Value: mid})
+		}
+		if len(ticks) > 40 {
+			break
+		}
+	}
+	return ticks
+}
+
+func relabel(ticks []plot.Tick, f func(float64) string) []plot.Tick {
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = f(ticks[i].Value)
+		}
+	}
+	return ticks
+}
+
+// log2Ticks labels a log axis at powers of two (256, 1,024, ... 1M) and
+// copes with a single point (min == max).
+type log2Ticks struct{}
+
+func (log2Ticks) Ticks(min, max float64) []plot.Tick {
+	if min <= 0 {
+		min = 1
+	}
+	if max <= min {
+		max = min * 2
+	}
+	lo, hi := math.Floor(math.Log2(min)), math.Ceil(math.Log2(max))
+	step := math.Max(1, math.Ceil((hi-lo)/10))
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		v := math.Exp2(e)
+		label := ""
+		if math.Mod(e-lo, step) == 0 {
+			label = compactCount(v)
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: label})
+	}
+	return ticks
+}
+
+// compactCount writes 1,024 as "1,024" and 1,048,576 as "1M".
+func compactCount(v float64) string {
+	switch {
+	case v >= 1<<20 && math.Mod(v, 1<<20) == 0:
+		return strconv.Itoa(int(v)/(1<<20)) + "Mi"
+	case v >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'f', -1, 64) + "M"
+	}
+	return planner.FormatInt(int(math.Round(v)))
+}
+
+// log10Ticks labels a log axis at 1, 10, 100 ... with thousands
+// separators, with minor ticks at 2 and 5.
+type log10Ticks struct{}
+
+func (log10Ticks) Ticks(min, max float64) []plot.Tick {
+	if min <= 0 {
+		min = 1
+	}
+	if max <= min {
+		max = min * 10
+	}
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+		base := math.Pow(10, e)
+		ticks = append(ticks, plot.Tick{Value: base, Label: planner.FormatInt(int(base))})
+		for _, m := range []float64{2, 5} {
+			if v := base * m; v <= max*10 {
+				ticks = append(ticks, plot.Tick{Value: v})
+			}
+		}
+	}
+	return ticks
+}
+
+// barWidth fits n bars per category into a plot of the given width.
+func barWidth(categories, barsPerCategory int, plotWidth vg.Length) vg.Length {
+	w := plotWidth * 0.7 / vg.Length(max(categories, 1)*max(barsPerCategory, 1))
+	return min(w, vg.Points(70))
+}
+
+// valueLabels puts a text label above each bar of top (the top of its
+// stack).
+func valueLabels(top *plotter.BarChart, texts []string) (*plotter.Labels, error) {
+	xys := make(plotter.XYs, len(texts))
+	for i := range texts {
+		xys[i].X = top.XMin + float64(i)
+		xys[i].Y = top.BarHeight(i)
+	}
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: texts})
+	if err != nil {
+		return nil, err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Font = sans
+		l.TextStyle[i].Font.Size = tickSize
+		l.TextStyle[i].Color = Ink
+		l.TextStyle[i].XAlign = draw.XCenter
+		l.TextStyle[i].YAlign = draw.YBottom
+	}
+	l.Offset = vg.Point{X: top.Offset, Y: vg.Points(3)}
+	return l, nil
+}
+
+// nominal labels the x categories and widens the axis by half a category
+// on each side so the outer bars sit inside the frame.
+func nominal(p *plot.Plot, labels ...string) {
+	p.NominalX(labels...)
+	p.X.Min, p.X.Max = -0.5, float64(len(labels))-0.5
+}

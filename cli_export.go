@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+
+	"fabricplan/charts"
+	"fabricplan/data"
+	"fabricplan/planner"
+)
+
+// chartInput plans a scenario with everything the charts draw: the plan,
+// its alternatives (other fabric, other NIC speed), a size sweep and the
+// market tables.
+func chartInput(s planner.Scenario, cat *planner.Catalog, year int) (charts.Input, error) {
+	vs, err := planner.Alternatives(s, cat)
+	if err != nil {
+		return charts.Input{}, err
+	}
+	m, err := planner.LoadMarket(data.FS)
+	if err != nil {
+		return charts.Input{}, err
+	}
+	return charts.Input{
+		Plan: vs[0].Plan, Variants: vs, Market: m, MarketYear: year,
+		Sweep: planner.Sweep(s, cat, planner.ScaleSizes(s.Cluster.GPUs)),
+	}, nil
+}
+
+type sizeFlags struct{ w, h, dpi *int }
+
+func addSizeFlags(fs *flag.FlagSet) sizeFlags {
+	d := charts.DefaultSize
+	return sizeFlags{fs.Int("width", d.WidthPx, "width in pixels"), fs.Int("height", d.HeightPx, "height in pixels"),
+		fs.Int("dpi", d.DPI, "dots per inch (SVG and PDF size = pixels / dpi inches)")}
+}
+
+func (f sizeFlags) size() (charts.Size, error) {
+	s := charts.Size{WidthPx: *f.w, HeightPx: *f.h, DPI: *f.dpi}
+	if err := s.Validate(); err != nil {
+		return s, usagef("%v", err)
+	}
+	return s, nil
+}
+
+func runExport(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "export", "--chart NAME --out FILE [SCENARIO.toml] [plan flags] [--width --height --dpi] [--year Y] | --list")
+	pf := addPlanFlags(fs)
+	name := fs.String("chart", "", "chart name (see --list)")
+	out := fs.String("out", "", "output file: .png, .svg or .pdf")
+	list := fs.Bool("list", false, "list the charts")
+	year := fs.Int("year", charts.DefaultMarketYear, "market year for the NIC/switching split (2021-2028)")
+	sf := addSizeFlags(fs)
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return err
+	}
+	if *list {
+		for _, c := range charts.All() {
+			fmt.Fprintf(env.stdout, "%-8s %s\n", c.Name, c.Title)
+		}
+		return nil
+	}
+	if *name == "" || *out == "" {
+		return usagef("export needs --chart NAME and --out FILE (--list names the charts)")
+	}
+	chart, err := charts.ByName(*name)
+	if err != nil {
+		return usageError{err}
+	}
+	format, err := charts.FormatOf(*out)
+	if err != nil {
+		return usageError{err}
+	}
+	size, err := sf.size()
+	if err != nil {
+		return err
+	}
+	path, err := onePositional(pos)
+	if err != nil {
+		return err
+	}
+	in, err := loadScenario(path, pf, fs)
+	if err != nil {
+		return err
+	}
+	if _, err := in.build(env.cat); err != nil {
+		return err
+	}
+	input, err := chartInput(in.scenario, env.cat, *year)
+	if err != nil {
+		return err
+	}
+	fig, err := chart.Build(input)
+	if err != nil {
+		if errors.Is(err, charts.ErrMissingInput) {
+			return usageError{err}
+		}
+		return err
+	}
+	var buf bytes.Buffer
+	if err := fig.Render(&buf, format, size); err != nil {
+		return err
+	}
+	if err := planner.WriteFileAtomic(*out, buf.Bytes()); err != nil {
+		return usageError{err}
+	}
+	fmt.Fprintf(env.stderr, "wrote %s (%s chart, %s)\n", *out, chart.Name, format)
+	return nil
+}
+
+func runReport(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "report", "--out FILE.pdf [SCENARIO.toml] [plan flags] [--year Y]")
+	pf := addPlanFlags(fs)
+	out := fs.String("out", "", "output PDF file")
+	year := fs.Int("year", charts.DefaultMarketYear, "market year for the NIC/switching split (2021-2028)")
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("report needs --out FILE.pdf")
+	}
+	if f, err := charts.FormatOf(*out); err != nil || f != "pdf" {
+		return usagef("the report is a PDF: end --out in .pdf")
+	}
+	path, err := onePositional(pos)
+	if err != nil {
+		return err
+	}
+	in, err := loadScenario(path, pf, fs)
+	if err != nil {
+		return err
+	}
+	if _, err := in.build(env.cat); err != nil {
+		return err
+	}
+	input, err := chartInput(in.scenario, env.cat, *year)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := charts.WriteReport(&buf, input, env.cat, nil); err != nil {
+		return err
+	}
+	if err := planner.WriteFileAtomic(*out, buf.Bytes()); err != nil {
+		return usageError{err}
+	}
+	fmt.Fprintf(env.stderr, "wrote %s\n", *out)
+	return nil
+}

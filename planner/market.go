@@ -1,0 +1,93 @@
+package planner
+
+import (
+	"fmt"
+	"io/fs"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Market holds the 650 Group "RDMA Networking and AI" tables (US$ B).
+type Market struct {
+	Schema int `toml:"schema"`
+	Source struct {
+		Publisher string `toml:"publisher"`
+		Title     string `toml:"title"`
+		Date      string `toml:"date"`
+	} `toml:"source"`
+	Technology struct {
+		Table      string    `toml:"table"`
+		Years      []int     `toml:"years"`
+		Ethernet   []float64 `toml:"ethernet"`
+		InfiniBand []float64 `toml:"infiniband"`
+		Total      []float64 `toml:"total"`
+	} `toml:"technology"`
+	Device struct {
+		Table     string    `toml:"table"`
+		Years     []int     `toml:"years"`
+		NICs      []float64 `toml:"nics"`
+		Switching []float64 `toml:"switching"`
+		Total     []float64 `toml:"total"`
+	} `toml:"device"`
+	Servers struct {
+		Text                   string        `toml:"text"`
+		UnitsM                 []MarketPoint `toml:"units_m"`
+		SpendB                 []MarketPoint `toml:"spend_b"`
+		FrontEndPortsPerServer int           `toml:"front_end_ports_per_server"`
+	} `toml:"servers"`
+}
+
+// MarketPoint is one figure the report states in its text.
+type MarketPoint struct {
+	Year      int     `toml:"year"`
+	Value     float64 `toml:"value"`
+	Qualifier string  `toml:"qualifier"` // "over", "nearly" or ""
+}
+
+// Citation names the report.
+func (m *Market) Citation() string {
+	return fmt.Sprintf("%s, %q (%s)", m.Source.Publisher, m.Source.Title, m.Source.Date)
+}
+
+// DeviceSplit returns the NIC and switching revenue of a year (US$ B) and
+// whether the report has that year.
+func (m *Market) DeviceSplit(year int) (nics, switching float64, ok bool) {
+	for i, y := range m.Device.Years {
+		if y == year {
+			return m.Device.NICs[i], m.Device.Switching[i], true
+		}
+	}
+	return 0, 0, false
+}
+
+// LoadMarket reads and checks market.toml from fsys.
+func LoadMarket(fsys fs.FS) (*Market, error) {
+	src, err := fs.ReadFile(fsys, "market.toml")
+	if err != nil {
+		return nil, fmt.Errorf("read market data: %w", err)
+	}
+	var m Market
+	md, err := toml.Decode(string(src), &m)
+	if err != nil {
+		return nil, fmt.Errorf("market data: %w", err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("market data: unknown key %q", und[0].String())
+	}
+	n := len(m.Technology.Years)
+	for _, s := range [][]float64{m.Technology.Ethernet, m.Technology.InfiniBand, m.Technology.Total} {
+		if len(s) != n {
+			return nil, fmt.Errorf("market data: technology series of %d values for %d years", len(s), n)
+		}
+	}
+	n = len(m.Device.Years)
+	for _, s := range [][]float64{m.Device.NICs, m.Device.Switching, m.Device.Total} {
+		if len(s) != n {
+			return nil, fmt.Errorf("market data: device series of %d values for %d years", len(s), n)
+		}
+	}
+	if n == 0 || m.Servers.FrontEndPortsPerServer < 1 {
+		return nil, fmt.Errorf("market data: needs device years and front_end_ports_per_server")
+	}
+	return &m, nil
+}

@@ -1,0 +1,49 @@
+package planner
+
+import "fmt"
+
+// Variant is a labelled plan for side-by-side comparison.
+type Variant struct {
+	Label string
+	Plan  *Plan
+}
+
+// Alternatives plans s and the designs a planner weighs against it: the
+// other fabric (InfiniBand or RoCEv2 Ethernet) and the other NIC speed
+// (400G or 800G), each with the switch chosen automatically. Alternatives
+// the catalog cannot build are left out; s itself must plan.
+func Alternatives(s Scenario, cat *Catalog) ([]Variant, error) {
+	base, err := Build(s, cat)
+	if err != nil {
+		return nil, err
+	}
+	out := []Variant{{Label: "This plan", Plan: base}}
+	auto := func(v Scenario) Scenario {
+		v.Network.Switch, v.Network.NIC, v.Network.PortsPerNIC, v.Network.Planes = Auto, Auto, 0, 1
+		return v
+	}
+	other := auto(s)
+	if s.Network.Fabric == InfiniBand {
+		other.Network.Fabric = Ethernet
+	} else {
+		other.Network.Fabric = InfiniBand
+	}
+	speed := auto(s)
+	speed.Network.NICGbps = 800
+	if s.Network.NICGbps >= 800 {
+		speed.Network.NICGbps = 400
+	}
+	for _, v := range []Scenario{other, speed} {
+		if p, err := Build(v, cat); err == nil {
+			out = append(out, Variant{Label: fmt.Sprintf("%s %dG", fabricShort(v.Network.Fabric), v.Network.NICGbps), Plan: p})
+		}
+	}
+	return out, nil
+}
+
+func fabricShort(f Fabric) string {
+	if f == Ethernet {
+		return "RoCE"
+	}
+	return "IB"
+}
