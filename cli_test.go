@@ -175,3 +175,60 @@ func FuzzPlanFlags(f *testing.F) {
 		}
 	})
 }
+
+func TestExport(t *testing.T) {
+	dir := t.TempDir()
+	for _, ext := range []string{"png", "svg", "pdf"} {
+		out := filepath.Join(dir, "cost."+ext)
+		_, errOut, code := runArgs(t, "export", "--chart", "cost", "--out", out, "--width", "800", "--height", "500")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", ext, code, errOut)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil || len(b) < 1000 {
+			t.Fatalf("%s: %d bytes, %v", ext, len(b), err)
+		}
+		magic := map[string]string{"png": "\x89PNG", "svg": "<?xml", "pdf": "%PDF"}[ext]
+		if !strings.HasPrefix(string(b), magic) {
+			t.Errorf("%s: starts %q", ext, b[:8])
+		}
+	}
+	out, _, code := runArgs(t, "export", "--list")
+	if code != 0 || !strings.Contains(out, "market") {
+		t.Errorf("--list: %d %q", code, out)
+	}
+	bad := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "--chart", "pie", "--out", filepath.Join(dir, "x.png")}, "unknown chart"},
+		{[]string{"export", "--chart", "cost", "--out", filepath.Join(dir, "x.jpg")}, ".jpg"},
+		{[]string{"export", "--chart", "cost", "--out", filepath.Join(dir, "no", "such", "dir", "x.png")}, "no such file"},
+		{[]string{"export", "--chart", "cost", "--out", filepath.Join(dir, "x.png"), "--width", "10"}, "too small"},
+		{[]string{"export", "--chart", "jct", "--out", filepath.Join(dir, "j.png"), "--gpus", "8"}, "JCT"},
+		{[]string{"report", "--out", filepath.Join(dir, "r.png")}, ".pdf"},
+	}
+	for _, tc := range bad {
+		_, errOut, code := runArgs(t, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "cost.") {
+			t.Errorf("left behind %s", e.Name())
+		}
+	}
+}
+
+func TestReportCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.pdf")
+	_, errOut, code := runArgs(t, "report", "--out", out, "data/scenarios/eth-800g-16k.toml")
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	if b, _ := os.ReadFile(out); !strings.HasPrefix(string(b), "%PDF") {
+		t.Error("not a PDF")
+	}
+}

@@ -2,7 +2,11 @@ module fabricplan
 
 go 1.26.8
 
-require github.com/BurntSushi/toml v1.6.0
+require (
+	github.com/BurntSushi/toml v1.6.0
+	gonum.org/v1/plot v0.17.0
+	rsc.io/pdf v0.1.1
+)
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
@@ -13,5 +17,4 @@ require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
-	gonum.org/v1/plot v0.17.0 // indirect
 )

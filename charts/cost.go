@@ -34,7 +34,7 @@ var powerComponents = []component{
 // stackedPlot draws one stacked bar per variant, scaled by scale(plan),
 // with the total over each bar.
 func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, scale func(p *planner.Plan) float64,
-	ticks plot.Ticker, format func(float64) string) (*plot.Plot, error) {
+	ticks plot.Ticker, format func(float64) string, data *[]Series) (*plot.Plot, error) {
 	p := newPlot(title, "", yLabel)
 	p.Y.Tick.Marker = ticks
 	bw := barWidth(len(vs), 1, vg.Points(300))
@@ -46,6 +46,7 @@ func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, 
 			vals[i] = c.value(v.Plan) / scale(v.Plan)
 			totals[i] += vals[i]
 		}
+		*data = append(*data, Series{Name: title + ": " + c.name, Labels: variantNames(vs), Values: vals})
 		b, err := plotter.NewBarChart(vals, bw)
 		if err != nil {
 			return nil, err
@@ -90,6 +91,14 @@ func variantLabels(vs []planner.Variant) []string {
 	return out
 }
 
+func variantNames(vs []planner.Variant) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Label
+	}
+	return out
+}
+
 func fabricWord(f planner.Fabric) string {
 	if f == planner.Ethernet {
 		return "RoCE"
@@ -108,15 +117,16 @@ func Cost(in Input) (*Figure, error) {
 		return nil, err
 	}
 	vs := in.variants()
-	total, err := stackedPlot("Back-end fabric cost", "US$", vs, costComponents, one, usdTicks{}, planner.FormatUSD)
+	var data []Series
+	total, err := stackedPlot("Back-end fabric cost", "US$", vs, costComponents, one, usdTicks{}, planner.FormatUSD, &data)
 	if err != nil {
 		return nil, err
 	}
-	per, err := stackedPlot("Cost per GPU", "US$ per GPU", vs, costComponents, perGPU, usdTicks{}, planner.FormatUSDExact)
+	per, err := stackedPlot("Cost per GPU", "US$ per GPU", vs, costComponents, perGPU, usdTicks{}, planner.FormatUSDExact, &data)
 	if err != nil {
 		return nil, err
 	}
-	return &Figure{Name: "cost", Panels: [][]*plot.Plot{{total, per}}, Footnote: variantFootnote(vs) +
+	return &Figure{Name: "cost", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) +
 		"\nPrices are estimates from data/catalog.toml (each with its source and date); 'fabricplan catalog' lists them."}, nil
 }
 
@@ -127,16 +137,17 @@ func Power(in Input) (*Figure, error) {
 	}
 	vs := in.variants()
 	kw := func(p *planner.Plan) float64 { return 1000 }
+	var data []Series
 	total, err := stackedPlot("Back-end fabric power", "kW", vs, powerComponents, kw, countTicks{},
-		func(v float64) string { return planner.FormatWatts(v * 1000) })
+		func(v float64) string { return planner.FormatWatts(v * 1000) }, &data)
 	if err != nil {
 		return nil, err
 	}
-	per, err := stackedPlot("Power per GPU", "W per GPU", vs, powerComponents, perGPU, countTicks{}, planner.FormatWatts)
+	per, err := stackedPlot("Power per GPU", "W per GPU", vs, powerComponents, perGPU, countTicks{}, planner.FormatWatts, &data)
 	if err != nil {
 		return nil, err
 	}
-	return &Figure{Name: "power", Panels: [][]*plot.Plot{{total, per}}, Footnote: variantFootnote(vs) +
+	return &Figure{Name: "power", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) +
 		"\nSwitch watts are estimates without optics; transceiver watts are NVIDIA LinkX figures where published (data/catalog.toml)."}, nil
 }
 

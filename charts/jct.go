@@ -58,16 +58,22 @@ func JCT(in Input) (*Figure, error) {
 	step.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g", v) }}
 	bw := barWidth(len(bars), 1, vg.Points(330))
 	var prev *plotter.BarChart
+	var data []Series
+	barLabels := make([]string, len(bars))
+	for i, b := range bars {
+		barLabels[i] = b.label
+	}
 	for si, s := range series {
 		vals := make(plotter.Values, len(bars))
-		any := false
+		nonzero := false
 		for i, b := range bars {
 			vals[i] = s.value(b.st)
-			any = any || vals[i] > 0
+			nonzero = nonzero || vals[i] > 0
 		}
-		if !any {
+		if !nonzero {
 			continue
 		}
+		data = append(data, Series{Name: "step: " + s.name, Labels: barLabels, Values: vals})
 		b, err := plotter.NewBarChart(vals, bw)
 		if err != nil {
 			return nil, err
@@ -140,5 +146,10 @@ func JCT(in Input) (*Figure, error) {
 	foot := fmt.Sprintf("Model estimate: %s on %s, tp %d, pp %d, dp %d, %s tokens per step, %.3g tokens. Labels over the grey bars: gain = TCP/IP step / RDMA step.\n"+
 		"Alpha-beta collective model with NCCL constants; constants and validation in data/jct.toml and the README.",
 		j.ModelName, j.GPU.Name, j.Workload.TP, j.Workload.PP, j.DP, planner.FormatInt(j.Workload.GlobalBatchTokens), j.Workload.TokensTotal)
-	return &Figure{Name: "jct", Panels: [][]*plot.Plot{{step, days}}, Weights: []float64{1.6, 1}, Footnote: foot}, nil
+	gainValues := make([]float64, len(vs))
+	for i, v := range vs {
+		gainValues[i] = v.Plan.JCT.Gain
+	}
+	data = append(data, Series{"days: RDMA", vl, rdma}, Series{"days: TCP/IP", vl, tcp}, Series{"gain", vl, gainValues})
+	return &Figure{Name: "jct", Panels: [][]*plot.Plot{{step, days}}, Weights: []float64{1.6, 1}, Footnote: foot, Data: data}, nil
 }

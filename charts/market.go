@@ -38,7 +38,13 @@ func MarketChart(in Input) (*Figure, error) {
 		{"Total", m.Technology.Total, "", 7},
 	}
 	maxY := 0.0
+	var data []Series
+	years := make([]string, len(m.Technology.Years))
+	for i, y := range m.Technology.Years {
+		years[i] = fmt.Sprint(y)
+	}
 	for _, s := range series {
+		data = append(data, Series{Name: "revenue: " + s.name, Labels: years, Values: s.values})
 		xys := make(plotter.XYs, len(s.values))
 		for i, v := range s.values {
 			xys[i] = plotter.XY{X: float64(m.Technology.Years[i]), Y: v}
@@ -117,7 +123,8 @@ func MarketChart(in Input) (*Figure, error) {
 	if planSpend > 0 {
 		foot += fmt.Sprintf(" This plan's NIC and switch spend is %.2f%% of the %d RDMA market.", 100*planSpend/((nics+sw)*1e9), year)
 	}
-	return &Figure{Name: "market", Panels: [][]*plot.Plot{{tech, split}}, Weights: []float64{1.7, 1}, Footnote: foot}, nil
+	data = append(data, Series{Name: "NIC share %", Labels: cats, Values: nicShare})
+	return &Figure{Name: "market", Panels: [][]*plot.Plot{{tech, split}}, Weights: []float64{1.7, 1}, Footnote: foot, Data: data}, nil
 }
 
 // yearTicks labels every year without thousands separators.

@@ -94,7 +94,11 @@ func Ports(in Input) (*Figure, error) {
 	nominal(server, "front-end only", "with back-end")
 	headroom(server, front+float64(p.ServerPorts), 2)
 
-	fig := &Figure{Name: "ports", Panels: [][]*plot.Plot{{tiers, server}}, Weights: []float64{2.6, 1},
+	data := []Series{
+		{"ports toward servers or tier below", cats, down}, {"ports toward tier above", cats, up}, {"ports installed idle", cats, idle},
+		{"ports per server", []string{"front-end only", "with back-end"}, []float64{front, front + float64(p.ServerPorts)}},
+	}
+	fig := &Figure{Name: "ports", Panels: [][]*plot.Plot{{tiers, server}}, Weights: []float64{2.6, 1}, Data: data,
 		Footnote: fmt.Sprintf("%s: %d back-end ports per server at %dG, %d plane(s), %d tier(s). Front-end ports per server: %d (%s).",
 			planTitle(p), p.ServerPorts, p.PortGbps, p.Planes, p.Tiers, int(front), frontSource(in))}
 	return fig, nil

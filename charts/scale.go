@@ -49,7 +49,14 @@ func Scale(in Input) (*Figure, error) {
 	if dropped := len(in.Sweep) - len(rows); dropped > 0 {
 		foot += fmt.Sprintf(" %d larger sizes need more than three tiers and are not drawn.", dropped)
 	}
-	return &Figure{Name: "scale", Panels: [][]*plot.Plot{{sw}, {cost}}, Footnote: foot}, nil
+	labels := make([]string, len(rows))
+	sv, cv := make([]float64, len(rows)), make([]float64, len(rows))
+	for i, r := range rows {
+		labels[i] = fmt.Sprint(r.GPUs)
+		sv[i], cv[i] = switches[i].Y, perGPU[i].Y
+	}
+	data := []Series{{"switches", labels, sv}, {"cost per GPU", labels, cv}}
+	return &Figure{Name: "scale", Panels: [][]*plot.Plot{{sw}, {cost}}, Footnote: foot, Data: data}, nil
 }
 
 func switchName(rows []planner.SweepRow) string {

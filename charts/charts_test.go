@@ -1,0 +1,289 @@
+package charts
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"image/png"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/cmpimg"
+	"rsc.io/pdf"
+
+	"fabricplan/data"
+	"fabricplan/planner"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
+
+func catalog(t testing.TB) *planner.Catalog {
+	t.Helper()
+	cat, err := planner.LoadCatalog(data.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+// input plans s with alternatives, a sweep of sizes and the market.
+func input(t testing.TB, s planner.Scenario, sizes []int) Input {
+	t.Helper()
+	cat := catalog(t)
+	vs, err := planner.Alternatives(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := planner.LoadMarket(data.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Input{Plan: vs[0].Plan, Variants: vs, Market: m, Sweep: planner.Sweep(s, cat, sizes)}
+}
+
+func inputs(t testing.TB) map[string]Input {
+	small := planner.NewScenario()
+	small.Cluster.GPUs = 8
+	large := planner.NewScenario()
+	large.Cluster.GPUs, large.Network.NICGbps, large.Network.Switch = 100_000, 800, "q3400"
+	mid := planner.NewScenario()
+	return map[string]Input{
+		"small":        input(t, small, []int{8}),
+		"large":        input(t, large, planner.ScaleSizes(100_000)),
+		"single-point": input(t, mid, []int{1024}),
+		"default":      input(t, mid, planner.ScaleSizes(1024)),
+	}
+}
+
+func TestEveryChartRenders(t *testing.T) {
+	for name, in := range inputs(t) {
+		for _, c := range All() {
+			fig, err := c.Build(in)
+			if errors.Is(err, ErrMissingInput) {
+				if name == "small" && c.Name == "jct" {
+					continue // 8 GPUs: the default workload does not fit, so no JCT chart
+				}
+				t.Errorf("%s/%s: %v", name, c.Name, err)
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s/%s: %v", name, c.Name, err)
+			}
+			for _, format := range Formats {
+				b, err := fig.Bytes(format, DefaultSize)
+				if err != nil {
+					t.Fatalf("%s/%s.%s: %v", name, c.Name, format, err)
+				}
+				if len(b) < 1000 {
+					t.Errorf("%s/%s.%s: only %d bytes", name, c.Name, format, len(b))
+				}
+				if format == "png" {
+					img, err := png.Decode(bytes.NewReader(b))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if r := img.Bounds(); r.Dx() != 1200 || r.Dy() != 800 {
+						t.Errorf("%s/%s.png is %v, want 1200x800", name, c.Name, r)
+					}
+				}
+			}
+		}
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+func TestChartsPlotThePlan(t *testing.T) {
+	in := inputs(t)["default"]
+	p := in.Plan
+	cost, err := Cost(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range costComponents {
+		s, ok := cost.Series("Back-end fabric cost: " + c.name)
+		if !ok || !near(s.Values[0], c.value(p)) {
+			t.Errorf("cost %s: drew %v, plan has %v", c.name, s.Values, c.value(p))
+		}
+		per, _ := cost.Series("Cost per GPU: " + c.name)
+		if !near(per.Values[0], c.value(p)/float64(p.GPUs)) {
+			t.Errorf("cost per GPU %s: drew %v", c.name, per.Values)
+		}
+		for i, v := range in.Variants {
+			if !near(s.Values[i], c.value(v.Plan)) {
+				t.Errorf("%s %s: drew %v, plan has %v", v.Label, c.name, s.Values[i], c.value(v.Plan))
+			}
+		}
+	}
+	ports, err := Ports(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	down, _ := ports.Series("ports toward servers or tier below")
+	if int(down.Values[0]) != p.NICPorts || int(down.Values[1]) != p.Links.ServerLeaf {
+		t.Errorf("ports: drew %v", down.Values)
+	}
+	perServer, _ := ports.Series("ports per server")
+	if int(perServer.Values[1]-perServer.Values[0]) != p.ServerPorts {
+		t.Errorf("ports per server: drew %v, plan adds %d", perServer.Values, p.ServerPorts)
+	}
+	scale, err := Scale(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, _ := scale.Series("switches")
+	i := 0
+	for _, r := range in.Sweep {
+		if r.Err != nil {
+			continue
+		}
+		if int(sw.Values[i]) != r.Plan.TotalSwitches() {
+			t.Errorf("scale at %d GPUs: drew %v switches, plan has %d", r.GPUs, sw.Values[i], r.Plan.TotalSwitches())
+		}
+		i++
+	}
+	jct, err := JCT(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gain, _ := jct.Series("gain")
+	if !near(gain.Values[0], p.JCT.Gain) {
+		t.Errorf("jct gain: drew %v, plan %v", gain.Values[0], p.JCT.Gain)
+	}
+	market, err := MarketChart(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eth, _ := market.Series("revenue: Ethernet (RoCE)")
+	want := []float64{0.2, 0.3, 0.9, 2.1, 6.1, 8.7, 12.0, 13.7} // Table 1 as printed
+	for k := range want {
+		if eth.Values[k] != want[k] {
+			t.Errorf("Ethernet %s: drew %v, report %v", eth.Labels[k], eth.Values[k], want[k])
+		}
+	}
+	share, _ := market.Series("NIC share %")
+	if !near(share.Values[0], 100*3.5/14.5) || !near(share.Values[1], 100*p.Cost.NICs/(p.Cost.NICs+p.Cost.Switches)) {
+		t.Errorf("NIC share: drew %v", share.Values)
+	}
+}
+
+func TestMarketYearOutOfRange(t *testing.T) {
+	in := inputs(t)["default"]
+	in.MarketYear = 2035
+	if _, err := MarketChart(in); err == nil || !strings.Contains(err.Error(), "2021 to 2028") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestGoldenImages(t *testing.T) {
+	in := inputs(t)["default"]
+	for _, name := range []string{"ports", "cost", "market"} {
+		c, _ := ByName(name)
+		fig, err := c.Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := fig.Bytes("png", Size{900, 600, 96})
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", name+"_golden.png")
+		if *update {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test ./charts -update to create it)", err)
+		}
+		ok, err := cmpimg.EqualApprox("png", got, want, 0.05)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			os.WriteFile(filepath.Join(t.TempDir(), name+".png"), got, 0o644)
+			t.Errorf("%s chart differs from %s", name, path)
+		}
+	}
+}
+
+func TestReport(t *testing.T) {
+	in := inputs(t)["default"]
+	var buf bytes.Buffer
+	var calls int
+	if err := WriteReport(&buf, in, catalog(t), func(done, total int) { calls++ }); err != nil {
+		t.Fatal(err)
+	}
+	r, err := pdf.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	charts := len(All())
+	if got, want := r.NumPage(), 2+charts+1; got != want {
+		t.Errorf("%d pages, want %d (title, BOM, %d charts, sources)", got, want, charts)
+	}
+	if calls != r.NumPage() {
+		t.Errorf("progress called %d times for %d pages", calls, r.NumPage())
+	}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext not installed: page text not checked")
+	}
+	f := filepath.Join(t.TempDir(), "report.pdf")
+	os.WriteFile(f, buf.Bytes(), 0o644)
+	out, err := exec.Command("pdftotext", "-layout", f, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(out)
+	for _, want := range []string{"Fabric Planner report", "1,024 GPUs", "Bill of materials", "qm9700", "osfp-400x2",
+		"Cost and power by component", "Back-end ports by tier", "RDMA revenue by technology", "Sources", "650 Group", "JCT gain"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report text lacks %q", want)
+		}
+	}
+}
+
+func TestFormatOf(t *testing.T) {
+	for path, want := range map[string]string{"a.png": "png", "B.SVG": "svg", "dir/c.pdf": "pdf", "x.jpg": "", "noext": ""} {
+		got, err := FormatOf(path)
+		if got != want || (want == "") != (err != nil) {
+			t.Errorf("FormatOf(%q) = %q, %v", path, got, err)
+		}
+	}
+}
+
+func BenchmarkRender(b *testing.B) {
+	in := inputs(b)["default"]
+	for _, c := range All() {
+		fig, err := c.Build(in)
+		if err != nil {
+			continue
+		}
+		b.Run(c.Name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				f, _ := c.Build(in)
+				if _, err := f.Bytes("png", DefaultSize); err != nil {
+					b.Fatal(err)
+				}
+			}
+			_ = fig
+		})
+	}
+}
+
+func BenchmarkReport(b *testing.B) {
+	in := inputs(b)["default"]
+	cat := catalog(b)
+	for i := 0; i < b.N; i++ {
+		var buf bytes.Buffer
+		if err := WriteReport(&buf, in, cat, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
