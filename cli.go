@@ -48,6 +48,7 @@ func commands() []command {
 		{"sweep", "[SCENARIO.toml] --gpus FROM:TO|a,b,c [plan flags] [--csv|--json]", "one row per cluster size", runSweep},
 		{"compare", "A.toml B.toml [...] [--csv|--json]", "scenarios side by side: cost, ports, step time, JCT, gain", runCompare},
 		{"jct", "[SCENARIO.toml] --sweep gpus|nic|fabric [plan flags] [--csv|--json]", "what-if rows of the JCT model", runJCT},
+		{"search", "[SCENARIO.toml] [--target-days D | --within P%] [--budget USD] [--all] [--csv|--json]", "the cheapest fabric that meets a job-time target", runSearch},
 		{"export", "--chart NAME --out FILE [SCENARIO.toml] [plan flags] [--width --height --dpi] | --list", "export a chart as PNG, SVG or PDF", runExport},
 		{"report", "--out FILE.pdf [SCENARIO.toml] [plan flags]", "a multi-page PDF report of the plan", runReport},
 		{"catalog", "[--json]", "the hardware catalog with prices and sources", runCatalog},

@@ -52,6 +52,9 @@ func runExport(env *cliEnv, args []string) error {
 	out := fs.String("out", "", "output file: .png, .svg or .pdf")
 	list := fs.Bool("list", false, "list the charts")
 	year := fs.Int("year", charts.DefaultMarketYear, "market year for the NIC/switching split (2021-2028)")
+	target := fs.Float64("target-days", 0, "search chart: JCT target in days")
+	within := fs.String("within", "", "search chart: cheapest design within P% of the fastest")
+	budget := fs.String("budget", "", "search chart: budget in US$")
 	sf := addSizeFlags(fs)
 	pos, err := parseWithScenario(fs, args)
 	if err != nil {
@@ -78,6 +81,10 @@ func runExport(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	opt, err := searchOptions(*target, *within, *budget)
+	if err != nil {
+		return err
+	}
 	path, err := onePositional(pos)
 	if err != nil {
 		return err
@@ -91,6 +98,9 @@ func runExport(env *cliEnv, args []string) error {
 	}
 	input, err := chartInput(in.scenario, env.cat, *year)
 	if err != nil {
+		return err
+	}
+	if input.Search, err = searchForChart(chart.Name, in.scenario, env.cat, opt); err != nil {
 		return err
 	}
 	fig, err := chart.Build(input)

@@ -17,6 +17,8 @@ type Input struct {
 	// MarketYear picks the year of the market's device split to compare
 	// with the plan's NIC/switch spend; 0 takes DefaultMarketYear.
 	MarketYear int
+	// Search is a design search to draw (the search chart).
+	Search *planner.SearchResult
 }
 
 // DefaultMarketYear is the market year compared when none is chosen.
@@ -38,6 +40,7 @@ func All() []Chart {
 		{"scale", "Switches and cost per GPU against cluster size", Scale},
 		{"jct", "Training step time and JCT gain", JCT},
 		{"market", "RDMA market (650 Group) with this plan", MarketChart},
+		{"search", "Design search: cost against job time", SearchChart},
 	}
 }
 

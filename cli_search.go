@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"fabricplan/planner"
+)
+
+func runSearch(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "search", "[SCENARIO.toml] [--target-days D | --within P%] [--budget USD] [plan flags] [--all] [--csv|--json]")
+	pf := addPlanFlags(fs)
+	target := fs.Float64("target-days", 0, "JCT target in days: pick the cheapest design that meets it")
+	within := fs.String("within", "", "pick the cheapest design within P% of the fastest, e.g. 10%")
+	budget := fs.String("budget", "", "pick the fastest design costing at most this many US$ (e.g. 5e6 or 5000000)")
+	all := fs.Bool("all", false, "list every design, not only the Pareto front")
+	format := addRowFormat(fs)
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := format.check(); err != nil {
+		return err
+	}
+	opt, err := searchOptions(*target, *within, *budget)
+	if err != nil {
+		return err
+	}
+	path, err := onePositional(pos)
+	if err != nil {
+		return err
+	}
+	in, err := loadScenario(path, pf, fs)
+	if err != nil {
+		return err
+	}
+	if _, err := in.build(env.cat); err != nil {
+		return err
+	}
+	res, err := planner.Search(context.Background(), in.scenario, env.cat, opt)
+	if err != nil {
+		return usageError{err}
+	}
+	list := res.Front
+	if *all {
+		list = res.Designs
+	}
+	switch {
+	case *format.json:
+		return writeJSON(env.stdout, searchJSON(res, list))
+	case *format.csv:
+		return writeSearchCSV(env.stdout, res, list)
+	}
+	return writeSearchText(env.stdout, res, list)
+}
+
+func searchOptions(target float64, within, budget string) (planner.SearchOptions, error) {
+	var opt planner.SearchOptions
+	if target < 0 {
+		return opt, usagef("--target-days: give a positive number of days")
+	}
+	opt.TargetDays = target
+	if within != "" {
+		if target > 0 {
+			return opt, usagef("give --target-days or --within, not both")
+		}
+		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(within), "%"), 64)
+		if err != nil || v <= 0 || v > 1000 {
+			return opt, usagef("--within: %q is not a percentage; write e.g. --within 10%%", within)
+		}
+		opt.WithinPct = v
+	}
+	if budget != "" {
+		v, err := strconv.ParseFloat(strings.NewReplacer("$", "", ",", "", "_", "").Replace(budget), 64)
+		if err != nil || v <= 0 {
+			return opt, usagef("--budget: %q is not an amount of US$; write e.g. --budget 5e6", budget)
+		}
+		opt.BudgetUSD = v
+	}
+	return opt, nil
+}
+
+type designJSON struct {
+	Label    string  `json:"label"`
+	Fabric   string  `json:"fabric"`
+	NICGbps  int     `json:"nic_gbps"`
+	Ports    int     `json:"ports_per_nic"`
+	Planes   int     `json:"planes"`
+	Switch   string  `json:"switch"`
+	Ratio    string  `json:"oversubscription"`
+	Tiers    int     `json:"tiers"`
+	Switches int     `json:"switches"`
+	CostUSD  float64 `json:"cost_usd"`
+	PowerW   float64 `json:"power_w"`
+	StepS    float64 `json:"step_s"`
+	Days     float64 `json:"jct_days"`
+	OnFront  bool    `json:"on_front"`
+}
+
+func toDesignJSON(d *planner.Design) *designJSON {
+	if d == nil {
+		return nil
+	}
+	n := d.Scenario.Network
+	return &designJSON{Label: d.Label, Fabric: string(n.Fabric), NICGbps: n.NICGbps, Ports: n.PortsPerNIC, Planes: n.Planes,
+		Switch: d.Plan.Switch.Key, Ratio: n.Oversubscription, Tiers: d.Plan.Tiers, Switches: d.Plan.TotalSwitches(),
+		CostUSD: d.CostUSD, PowerW: d.PowerW, StepS: d.StepS, Days: d.Days, OnFront: d.OnFront}
+}
+
+func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
+	out := struct {
+		Evaluated       int           `json:"evaluated"`
+		Buildable       int           `json:"buildable"`
+		ElapsedS        float64       `json:"elapsed_s"`
+		TargetDays      float64       `json:"target_days,omitempty"`
+		Cheapest        *designJSON   `json:"cheapest_meeting_target"`
+		FastestInBudget *designJSON   `json:"fastest_in_budget"`
+		Fastest         *designJSON   `json:"fastest"`
+		Message         string        `json:"message,omitempty"`
+		Designs         []*designJSON `json:"designs"`
+	}{Evaluated: r.Evaluated, Buildable: len(r.Designs), ElapsedS: r.Elapsed.Seconds(), TargetDays: r.Target,
+		Cheapest: toDesignJSON(r.Cheapest), FastestInBudget: toDesignJSON(r.FastestInBudget), Fastest: toDesignJSON(r.Fastest), Message: r.Message}
+	for _, d := range list {
+		out.Designs = append(out.Designs, toDesignJSON(d))
+	}
+	return out
+}
+
+func writeSearchCSV(w io.Writer, r *planner.SearchResult, list []*planner.Design) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"label", "fabric", "nic_gbps", "ports_per_nic", "planes", "switch", "oversubscription", "tiers", "switches",
+		"cost_usd", "power_w", "step_s", "jct_days", "on_front", "pick"})
+	f := func(v float64, p int) string { return strconv.FormatFloat(v, 'f', p, 64) }
+	for _, d := range list {
+		j := toDesignJSON(d)
+		cw.Write([]string{j.Label, j.Fabric, strconv.Itoa(j.NICGbps), strconv.Itoa(j.Ports), strconv.Itoa(j.Planes), j.Switch, j.Ratio,
+			strconv.Itoa(j.Tiers), strconv.Itoa(j.Switches), f(j.CostUSD, 0), f(j.PowerW, 0), f(j.StepS, 4), f(j.Days, 3),
+			strconv.FormatBool(j.OnFront), pickName(r, d)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func pickName(r *planner.SearchResult, d *planner.Design) string {
+	var picks []string
+	if d == r.Cheapest {
+		picks = append(picks, "cheapest meeting target")
+	}
+	if d == r.FastestInBudget {
+		picks = append(picks, "fastest in budget")
+	}
+	return strings.Join(picks, "; ")
+}
+
+func writeSearchText(w io.Writer, r *planner.SearchResult, list []*planner.Design) error {
+	fmt.Fprintf(w, "Searched %s designs (%s buildable) in %s; %d on the Pareto front of cost against JCT.\n",
+		planner.FormatInt(r.Evaluated), planner.FormatInt(len(r.Designs)), r.Elapsed.Round(1e5), len(r.Front))
+	if d := r.Cheapest; d != nil {
+		fmt.Fprintf(w, "Cheapest meeting %.2f days: %s — %s, %.2f days.\n", r.Target, d.Label, planner.FormatUSD(d.CostUSD), d.Days)
+	}
+	if d := r.FastestInBudget; d != nil {
+		fmt.Fprintf(w, "Fastest in budget: %s — %s, %.2f days.\n", d.Label, planner.FormatUSD(d.CostUSD), d.Days)
+	}
+	if r.Message != "" {
+		fmt.Fprintln(w, "Note: "+r.Message+".")
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "DESIGN\tSWITCHES\tCOST\tPOWER\tSTEP\tJCT (days)\tPICK")
+	for _, d := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", d.Label, planner.FormatInt(d.Plan.TotalSwitches()), planner.FormatUSD(d.CostUSD),
+			planner.FormatWatts(d.PowerW), planner.FormatSeconds(d.StepS), d.Days, pickName(r, d))
+	}
+	return tw.Flush()
+}
+
+// searchForChart runs the design search the search chart draws.
+func searchForChart(chart string, s planner.Scenario, cat *planner.Catalog, opt planner.SearchOptions) (*planner.SearchResult, error) {
+	if chart != "search" {
+		return nil, nil
+	}
+	res, err := planner.Search(context.Background(), s, cat, opt)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return res, nil
+}

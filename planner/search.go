@@ -1,0 +1,276 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// SearchOptions say what a design search looks for.
+type SearchOptions struct {
+	// TargetDays asks for the cheapest design whose JCT is at most this
+	// many days (0: no target).
+	TargetDays float64
+	// WithinPct asks for the cheapest design within this many percent of
+	// the fastest design's JCT (0: no such target). Ignored with TargetDays.
+	WithinPct float64
+	// BudgetUSD asks for the fastest design costing at most this much
+	// (0: no budget).
+	BudgetUSD float64
+	// Workers evaluating designs; 0 uses every CPU.
+	Workers int
+	// Progress, if set, is called from worker goroutines with designs done
+	// and the total.
+	Progress func(done, total int)
+}
+
+// Design is one evaluated fabric design.
+type Design struct {
+	Label    string
+	Scenario Scenario
+	Plan     *Plan
+	CostUSD  float64
+	PowerW   float64
+	Days     float64 // JCT for the workload's token budget
+	StepS    float64
+	OnFront  bool // on the Pareto front of cost against JCT
+}
+
+// SearchResult is every design the catalog can build for the scenario's
+// GPU count and workload, with the Pareto front and the picks.
+type SearchResult struct {
+	Designs []*Design // sorted by cost, then JCT
+	Front   []*Design // non-dominated designs, cheapest first
+	// Cheapest is the cheapest design meeting the target (nil without a
+	// target, or when none meets it).
+	Cheapest *Design
+	// FastestInBudget is the fastest design within the budget (nil without
+	// a budget, or when none fits it).
+	FastestInBudget *Design
+	Fastest         *Design
+	Target          float64 // the JCT target in days (0: none)
+	Evaluated       int     // designs tried, buildable or not
+	Elapsed         time.Duration
+	// Message explains an unmet target or budget, naming the closest design.
+	Message string
+}
+
+// ErrNoDesigns is returned when the catalog can build nothing for the
+// scenario.
+var ErrNoDesigns = errors.New("no design in the catalog fits")
+
+// candidates enumerates the scenarios a search evaluates: fabric, NIC
+// speed, port split, planes, switch, oversubscription and tiers.
+func candidates(base Scenario, cat *Catalog) []Scenario {
+	var out []Scenario
+	gps := base.Cluster.GPUsPerServer
+	for _, fabric := range []Fabric{InfiniBand, Ethernet} {
+		for _, speed := range cat.NICSpeeds(fabric) {
+			var splits []int
+			for _, nic := range cat.NICs {
+				if nic.Gbps == speed {
+					for _, sp := range nic.PortSplits(fabric) {
+						if !slices.Contains(splits, sp) {
+							splits = append(splits, sp)
+						}
+					}
+				}
+			}
+			sort.Ints(splits)
+			for _, split := range splits {
+				port := speed / split
+				nics := base.Network.NICsPerServer
+				if nics == 0 {
+					nics = gps
+				}
+				serverPorts := nics * split
+				for planes := 1; planes <= min(serverPorts, 16); planes++ {
+					if serverPorts%planes != 0 {
+						continue
+					}
+					for _, sw := range cat.SwitchesFor(fabric, port) {
+						for _, ratio := range []string{"1:1", "2:1", "3:1"} {
+							for tiers := 0; tiers <= 3; tiers++ {
+								s := base
+								n := &s.Network
+								n.Fabric, n.NICGbps, n.NIC, n.PortsPerNIC, n.Planes = fabric, speed, Auto, split, planes
+								n.Switch, n.Oversubscription, n.Tiers = sw.Key, ratio, tiers
+								out = append(out, s)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Search sizes, costs, powers and times every design the catalog allows
+// for base's GPU count and workload, on all cores, and keeps the Pareto
+// front of cost against JCT. It stops early when ctx is cancelled.
+func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions) (*SearchResult, error) {
+	start := time.Now()
+	if err := base.Validate(cat); err != nil {
+		return nil, err
+	}
+	cands := candidates(base, cat)
+	designs := make([]*Design, len(cands))
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(cands) || ctx.Err() != nil {
+					return
+				}
+				designs[i] = evaluate(cands[i], cat)
+				if n := int(done.Add(1)); opt.Progress != nil {
+					opt.Progress(n, len(cands))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("search cancelled: %w", err)
+	}
+	res := &SearchResult{Evaluated: len(cands)}
+	seen := map[string]bool{}
+	for _, d := range designs {
+		if d == nil {
+			continue
+		}
+		// Forcing more tiers than needed can give the very same fabric as
+		// "fewest that fit"; keep one of each.
+		key := fmt.Sprintf("%s|%d|%.2f|%.6g", d.Label, d.Plan.Tiers, d.CostUSD, d.Days)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		res.Designs = append(res.Designs, d)
+	}
+	if len(res.Designs) == 0 {
+		if base.Workload != nil {
+			if _, err := Build(base, cat); err != nil {
+				return nil, err
+			}
+		}
+		return nil, fmt.Errorf("%w: no buildable design for %s GPUs has a JCT estimate (does the workload fit the cluster?)", ErrNoDesigns, FormatInt(base.Cluster.GPUs))
+	}
+	sort.SliceStable(res.Designs, func(i, j int) bool {
+		a, b := res.Designs[i], res.Designs[j]
+		if a.CostUSD != b.CostUSD {
+			return a.CostUSD < b.CostUSD
+		}
+		return a.Days < b.Days
+	})
+	res.Front = paretoFront(res.Designs)
+	res.Fastest = res.Front[len(res.Front)-1]
+	res.pick(opt)
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// evaluate plans one candidate; nil when the catalog cannot build it or
+// it has no JCT estimate.
+func evaluate(s Scenario, cat *Catalog) *Design {
+	p, err := Build(s, cat)
+	if err != nil || p.JCT == nil {
+		return nil
+	}
+	return &Design{Label: designLabel(p), Scenario: p.Scenario, Plan: p, CostUSD: p.Cost.Total, PowerW: p.Power.Total,
+		Days: p.JCT.Planned.Days, StepS: p.JCT.Planned.StepS}
+}
+
+// designLabel names a design: fabric, NIC, split, planes, switch, ratio.
+func designLabel(p *Plan) string {
+	n := p.Scenario.Network
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", fabricShort(n.Fabric), gbpsName(n.NICGbps))
+	if n.PortsPerNIC > 1 {
+		fmt.Fprintf(&b, " as %dx%s", n.PortsPerNIC, gbpsName(p.PortGbps))
+	}
+	if n.Planes > 1 {
+		fmt.Fprintf(&b, ", %d planes", n.Planes)
+	}
+	fmt.Fprintf(&b, ", %s, %s, %d tier", p.Switch.Key, n.Oversubscription, p.Tiers)
+	if p.Tiers > 1 {
+		b.WriteString("s")
+	}
+	return b.String()
+}
+
+func gbpsName(g int) string {
+	if g >= 1000 && g%100 == 0 {
+		return fmt.Sprintf("%gT", float64(g)/1000)
+	}
+	return fmt.Sprintf("%dG", g)
+}
+
+// paretoFront returns the designs no other design beats on both cost and
+// JCT, from designs sorted by cost then JCT; it marks them OnFront.
+func paretoFront(sorted []*Design) []*Design {
+	var front []*Design
+	best := math.Inf(1)
+	for _, d := range sorted {
+		if d.Days < best {
+			best = d.Days
+			d.OnFront = true
+			front = append(front, d)
+		}
+	}
+	return front
+}
+
+// pick marks the cheapest design meeting the target and the fastest
+// within the budget, and explains when there is none.
+func (r *SearchResult) pick(opt SearchOptions) {
+	var msgs []string
+	switch {
+	case opt.TargetDays > 0:
+		r.Target = opt.TargetDays
+	case opt.WithinPct > 0:
+		r.Target = r.Fastest.Days * (1 + opt.WithinPct/100)
+	}
+	if r.Target > 0 {
+		for _, d := range r.Front { // cheapest first: the first that meets it
+			if d.Days <= r.Target {
+				r.Cheapest = d
+				break
+			}
+		}
+		if r.Cheapest == nil {
+			msgs = append(msgs, fmt.Sprintf("no design finishes within %.2f days; the fastest, %s, takes %.2f days for %s",
+				r.Target, r.Fastest.Label, r.Fastest.Days, FormatUSD(r.Fastest.CostUSD)))
+		}
+	}
+	if opt.BudgetUSD > 0 {
+		for _, d := range r.Front {
+			if d.CostUSD <= opt.BudgetUSD {
+				r.FastestInBudget = d // the front gets faster as it gets dearer
+			}
+		}
+		if r.FastestInBudget == nil {
+			cheapest := r.Front[0]
+			msgs = append(msgs, fmt.Sprintf("no design costs %s or less; the cheapest, %s, costs %s",
+				FormatUSD(opt.BudgetUSD), cheapest.Label, FormatUSD(cheapest.CostUSD)))
+		}
+	}
+	r.Message = strings.Join(msgs, "; ")
+}
