@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -151,6 +152,8 @@ func runReport(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The report includes the design search when the workload allows one.
+	input.Search, _ = planner.Search(context.Background(), in.scenario, env.cat, planner.SearchOptions{WithinPct: 5})
 	var buf bytes.Buffer
 	if err := charts.WriteReport(&buf, input, env.cat, nil); err != nil {
 		return err

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"image/png"
@@ -42,7 +43,11 @@ func input(t testing.TB, s planner.Scenario, sizes []int) Input {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Input{Plan: vs[0].Plan, Variants: vs, Market: m, Sweep: planner.Sweep(s, cat, sizes)}
+	in := Input{Plan: vs[0].Plan, Variants: vs, Market: m, Sweep: planner.Sweep(s, cat, sizes)}
+	if res, err := planner.Search(context.Background(), s, cat, planner.SearchOptions{WithinPct: 5}); err == nil {
+		in.Search = res
+	}
+	return in
 }
 
 func inputs(t testing.TB) map[string]Input {
@@ -64,8 +69,8 @@ func TestEveryChartRenders(t *testing.T) {
 		for _, c := range All() {
 			fig, err := c.Build(in)
 			if errors.Is(err, ErrMissingInput) {
-				if name == "small" && c.Name == "jct" {
-					continue // 8 GPUs: the default workload does not fit, so no JCT chart
+				if name == "small" && (c.Name == "jct" || c.Name == "search") {
+					continue // 8 GPUs: the default workload does not fit, so no JCT
 				}
 				t.Errorf("%s/%s: %v", name, c.Name, err)
 				continue
