@@ -1,10 +1,14 @@
 // Command fabricplan plans the RDMA back-end network of an AI/ML cluster:
-// with no arguments it opens the desktop app; with a subcommand it runs
-// headless (see cli.go).
+// with no arguments (or a scenario file) it opens the desktop app; with a
+// subcommand it runs headless (see cli.go).
 package main
 
 import "os"
 
 func main() {
-	os.Exit(runCLI(os.Args[1:], os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	if isGUIArgs(args) {
+		os.Exit(runGUI(args, os.Stderr))
+	}
+	os.Exit(runCLI(args, os.Stdout, os.Stderr))
 }

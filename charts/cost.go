@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"fabricplan/planner"
 )
@@ -37,8 +36,8 @@ func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, 
 	ticks plot.Ticker, format func(float64) string, data *[]Series) (*plot.Plot, error) {
 	p := newPlot(title, "", yLabel)
 	p.Y.Tick.Marker = ticks
-	bw := barWidth(len(vs), 1, vg.Points(300))
 	var prev *plotter.BarChart
+	var stack []*plotter.BarChart
 	totals := make([]float64, len(vs))
 	for ci, c := range comps {
 		vals := make(plotter.Values, len(vs))
@@ -47,17 +46,16 @@ func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, 
 			totals[i] += vals[i]
 		}
 		*data = append(*data, Series{Name: title + ": " + c.name, Labels: variantNames(vs), Values: vals})
-		b, err := plotter.NewBarChart(vals, bw)
+		b, err := newBars(vals)
 		if err != nil {
 			return nil, err
 		}
-		b.LineStyle.Width = 0
 		b.Color = colour(ci)
 		if prev != nil {
 			b.StackOn(prev)
 		}
 		prev = b
-		p.Add(b)
+		stack = append(stack, b)
 		p.Legend.Add(c.name, b)
 	}
 	texts := make([]string, len(vs))
@@ -70,7 +68,7 @@ func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, 
 	if err != nil {
 		return nil, err
 	}
-	p.Add(l)
+	p.Add(&fittedBars{categories: len(vs), groups: [][]*plotter.BarChart{stack}, labels: []*plotter.Labels{l}}, l)
 	nominal(p, variantLabels(vs)...)
 	headroom(p, maxY, (len(comps)+1)/2)
 	p.Legend.Top = true

@@ -3,6 +3,7 @@ package charts
 import (
 	"bytes"
 	"fmt"
+	"image"
 	"image/color"
 	"image/png"
 	"io"
@@ -233,4 +234,21 @@ func wrapToWidth(text string, width vg.Length, sty draw.TextStyle) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// Image renders the figure to an in-memory image (for on-screen display,
+// without PNG encoding).
+func (f *Figure) Image(size Size) (img image.Image, err error) {
+	if err := size.Validate(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("draw %s chart: %v", f.Name, r)
+		}
+	}()
+	wPt, hPt := size.points()
+	c := vgimg.NewWith(vgimg.UseWH(wPt, hPt), vgimg.UseDPI(size.DPI))
+	f.Draw(draw.New(c))
+	return c.Image(), nil
 }

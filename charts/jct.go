@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"fabricplan/planner"
 )
@@ -56,8 +55,8 @@ func JCT(in Input) (*Figure, error) {
 	}
 	step := newPlot("Training step time", "", "seconds per step")
 	step.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g", v) }}
-	bw := barWidth(len(bars), 1, vg.Points(330))
 	var prev *plotter.BarChart
+	var stack []*plotter.BarChart
 	var data []Series
 	barLabels := make([]string, len(bars))
 	for i, b := range bars {
@@ -74,11 +73,10 @@ func JCT(in Input) (*Figure, error) {
 			continue
 		}
 		data = append(data, Series{Name: "step: " + s.name, Labels: barLabels, Values: vals})
-		b, err := plotter.NewBarChart(vals, bw)
+		b, err := newBars(vals)
 		if err != nil {
 			return nil, err
 		}
-		b.LineStyle.Width = 0
 		b.Color = colour(si)
 		if si == 0 {
 			b.Color = computeGrey
@@ -87,7 +85,7 @@ func JCT(in Input) (*Figure, error) {
 			b.StackOn(prev)
 		}
 		prev = b
-		step.Add(b)
+		stack = append(stack, b)
 		step.Legend.Add(s.name, b)
 	}
 	texts := make([]string, len(bars))
@@ -102,7 +100,7 @@ func JCT(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	step.Add(l)
+	step.Add(&fittedBars{categories: len(bars), groups: [][]*plotter.BarChart{stack}, labels: []*plotter.Labels{l}}, l)
 	nominal(step, labels...)
 	headroom(step, maxY, 3)
 
@@ -116,25 +114,23 @@ func JCT(in Input) (*Figure, error) {
 		gains[i] = fmt.Sprintf("%.2fx", v.Plan.JCT.Gain)
 		maxD = max(maxD, tcp[i])
 	}
-	w := barWidth(len(vs), 2, vg.Points(300))
-	bt, err := plotter.NewBarChart(tcp, w)
+	bt, err := newBars(tcp)
 	if err != nil {
 		return nil, err
 	}
-	bt.LineStyle.Width, bt.Color, bt.Offset = 0, Grey, -w/2
-	br, err := plotter.NewBarChart(rdma, w)
+	bt.Color = Grey
+	br, err := newBars(rdma)
 	if err != nil {
 		return nil, err
 	}
-	br.LineStyle.Width, br.Color, br.Offset = 0, colour(0), w/2
-	days.Add(bt, br)
+	br.Color = colour(0)
 	days.Legend.Add("TCP/IP baseline", bt)
 	days.Legend.Add("RDMA (this fabric)", br)
 	gl, err := valueLabels(bt, gains)
 	if err != nil {
 		return nil, err
 	}
-	days.Add(gl)
+	days.Add(&fittedBars{categories: len(vs), groups: [][]*plotter.BarChart{{bt}, {br}}, labels: []*plotter.Labels{gl}}, gl)
 	vl := make([]string, len(vs))
 	for i, v := range vs {
 		vl[i] = v.Label

@@ -78,53 +78,53 @@ func MarketChart(in Input) (*Figure, error) {
 	if !ok {
 		return nil, fmt.Errorf("the report has no device split for %d: choose %d to %d", year, m.Device.Years[0], m.Device.Years[len(m.Device.Years)-1])
 	}
-	split := newPlot(fmt.Sprintf("NIC vs switching spend, %d", year), "", "share of spend (%)")
+	split := newPlot(fmt.Sprintf("NIC vs switch spend, %d", year), "", "share of spend (%)")
 	split.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g%%", v) }}
-	cats := []string{fmt.Sprintf("RDMA market %d\n$%.1fB", year, nics+sw)}
+	cats := []string{fmt.Sprintf("Market\n%d", year)}
 	nicShare := []float64{100 * nics / (nics + sw)}
 	var planSpend float64
 	if p := in.Plan; p != nil {
 		planSpend = p.Cost.NICs + p.Cost.Switches
-		cats = append(cats, "This plan\n"+planner.FormatUSD(planSpend))
+		cats = append(cats, "This\nplan")
 		nicShare = append(nicShare, 100*p.Cost.NICs/planSpend)
 	}
 	swShare := make(plotter.Values, len(nicShare))
 	for i, v := range nicShare {
 		swShare[i] = 100 - v
 	}
-	bn, err := plotter.NewBarChart(plotter.Values(nicShare), vg.Points(60))
+	bn, err := newBars(plotter.Values(nicShare))
 	if err != nil {
 		return nil, err
 	}
-	bn.LineStyle.Width, bn.Color = 0, colour(2)
-	bs, err := plotter.NewBarChart(swShare, vg.Points(60))
+	bn.Color = colour(2)
+	bs, err := newBars(swShare)
 	if err != nil {
 		return nil, err
 	}
-	bs.LineStyle.Width, bs.Color = 0, colour(3)
+	bs.Color = colour(3)
 	bs.StackOn(bn)
-	split.Add(bn, bs)
-	split.Legend.Add("NICs", bn)
+	split.Legend.Add("NICs (%)", bn)
 	split.Legend.Add("switching", bs)
 	texts := make([]string, len(nicShare))
 	for i, v := range nicShare {
-		texts[i] = fmt.Sprintf("NICs %.0f%%", v)
+		texts[i] = fmt.Sprintf("%.0f%%", v)
 	}
 	l, err := valueLabels(bs, texts)
 	if err != nil {
 		return nil, err
 	}
-	split.Add(l)
+	split.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{{bn, bs}}, labels: []*plotter.Labels{l}}, l)
 	nominal(split, cats...)
 	split.Y.Min, split.Y.Max = 0, 118
 
-	foot := fmt.Sprintf("Source: %s, %s and %s, as printed. The plan's split counts NIC and switch hardware; optics and cables are left out\n"+
+	foot := fmt.Sprintf("Source: %s, %s and %s, as printed. The plan's split counts NIC and switch hardware; optics and cables are left out "+
 		"because the report's device table has no such category.", m.Citation(), m.Technology.Table, m.Device.Table)
 	if planSpend > 0 {
-		foot += fmt.Sprintf(" This plan's NIC and switch spend is %.2f%% of the %d RDMA market.", 100*planSpend/((nics+sw)*1e9), year)
+		foot += fmt.Sprintf(" The %d RDMA market is $%.1fB; this plan's NIC and switch spend, %s, is %.2f%% of it.", year, nics+sw,
+			planner.FormatUSD(planSpend), 100*planSpend/((nics+sw)*1e9))
 	}
 	data = append(data, Series{Name: "NIC share %", Labels: cats, Values: nicShare})
-	return &Figure{Name: "market", Panels: [][]*plot.Plot{{tech, split}}, Weights: []float64{1.7, 1}, Footnote: foot, Data: data}, nil
+	return &Figure{Name: "market", Panels: [][]*plot.Plot{{tech, split}}, Weights: []float64{1.5, 1}, Footnote: foot, Data: data}, nil
 }
 
 // yearTicks labels every year without thousands separators.

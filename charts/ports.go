@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"fabricplan/planner"
 )
@@ -30,17 +29,15 @@ func Ports(in Input) (*Figure, error) {
 	}
 	tiers := newPlot("Back-end ports by tier — "+planTitle(p), "", "ports")
 	tiers.Y.Tick.Marker = countTicks{}
-	bw := barWidth(len(cats), 1, vg.Points(560))
 	var bars []*plotter.BarChart
 	for i, s := range []struct {
 		name   string
 		values []float64
 	}{{"toward servers / tier below", down}, {"toward tier above", up}, {"installed, idle", idle}} {
-		b, err := plotter.NewBarChart(plotter.Values(s.values), bw)
+		b, err := newBars(plotter.Values(s.values))
 		if err != nil {
 			return nil, err
 		}
-		b.LineStyle.Width = 0
 		b.Color = colour(i)
 		if i == 2 {
 			b.Color = Grey
@@ -49,7 +46,6 @@ func Ports(in Input) (*Figure, error) {
 			b.StackOn(bars[len(bars)-1])
 		}
 		bars = append(bars, b)
-		tiers.Add(b)
 		tiers.Legend.Add(s.name, b)
 	}
 	totals := make([]string, len(cats))
@@ -63,35 +59,32 @@ func Ports(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	tiers.Add(labels)
+	tiers.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{bars}, labels: []*plotter.Labels{labels}}, labels)
 	nominal(tiers, cats...)
 	headroom(tiers, maxY, 3)
 
 	front := float64(in.frontEndPorts())
 	server := newPlot("Ports per server", "", "network ports")
 	server.Y.Tick.Marker = countTicks{}
-	fe, err := plotter.NewBarChart(plotter.Values{front, front}, vg.Points(46))
+	fe, err := newBars(plotter.Values{front, front})
 	if err != nil {
 		return nil, err
 	}
-	fe.LineStyle.Width = 0
 	fe.Color = Grey
-	be, err := plotter.NewBarChart(plotter.Values{0, float64(p.ServerPorts)}, vg.Points(46))
+	be, err := newBars(plotter.Values{0, float64(p.ServerPorts)})
 	if err != nil {
 		return nil, err
 	}
-	be.LineStyle.Width = 0
 	be.Color = colour(0)
 	be.StackOn(fe)
-	server.Add(fe, be)
 	server.Legend.Add("front-end", fe)
 	server.Legend.Add("back-end (RDMA)", be)
 	perServer, err := valueLabels(be, []string{planner.FormatInt(int(front)), planner.FormatInt(int(front) + p.ServerPorts)})
 	if err != nil {
 		return nil, err
 	}
-	server.Add(perServer)
-	nominal(server, "front-end only", "with back-end")
+	server.Add(&fittedBars{categories: 2, groups: [][]*plotter.BarChart{{fe, be}}, labels: []*plotter.Labels{perServer}}, perServer)
+	nominal(server, "front-end\nonly", "with\nback-end")
 	headroom(server, front+float64(p.ServerPorts), 2)
 
 	data := []Series{
@@ -128,4 +121,47 @@ func tierLabel(name string) string {
 		return "Core"
 	}
 	return name
+}
+
+// PortsCompare draws the ports each variant adds, stacked by tier, and
+// its network ports per server: the ports chart for several plans.
+func PortsCompare(in Input) (*Figure, error) {
+	if err := needPlan(in, "ports"); err != nil {
+		return nil, err
+	}
+	vs := in.variants()
+	tierPorts := func(tier string) func(p *planner.Plan) float64 {
+		return func(p *planner.Plan) float64 {
+			for _, t := range p.SwitchTiers {
+				if t.Name == tier {
+					return float64(t.DownLinks + t.UpLinks)
+				}
+			}
+			return 0
+		}
+	}
+	comps := []component{
+		{"server NIC ports", func(p *planner.Plan) float64 { return float64(p.NICPorts) }},
+		{"leaf ports", tierPorts(planner.TierLeaf)},
+		{"spine ports", tierPorts(planner.TierSpine)},
+		{"core ports", tierPorts(planner.TierCore)},
+	}
+	var data []Series
+	total, err := stackedPlot("Back-end ports in use by tier", "ports", vs, comps, one, countTicks{},
+		func(v float64) string { return planner.FormatInt(int(v)) }, &data)
+	if err != nil {
+		return nil, err
+	}
+	front := float64(in.frontEndPorts())
+	perServer := []component{
+		{"front-end", func(*planner.Plan) float64 { return front }},
+		{"back-end (RDMA)", func(p *planner.Plan) float64 { return float64(p.ServerPorts) }},
+	}
+	server, err := stackedPlot("Network ports per server", "ports", vs, perServer, one, countTicks{},
+		func(v float64) string { return planner.FormatInt(int(v)) }, &data)
+	if err != nil {
+		return nil, err
+	}
+	return &Figure{Name: "ports", Panels: [][]*plot.Plot{{total, server}}, Weights: []float64{1.6, 1}, Data: data,
+		Footnote: variantFootnote(vs) + fmt.Sprintf("\nFront-end ports per server: %d (%s).", int(front), frontSource(in))}, nil
 }

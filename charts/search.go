@@ -81,7 +81,7 @@ func SearchChart(in Input) (*Figure, error) {
 		}
 	}
 	if r.Target > 0 {
-		t, err := plotter.NewLine(plotter.XYs{{X: r.Target, Y: 0}, {X: r.Target, Y: maxY * 1.05}})
+		t, err := plotter.NewLine(plotter.XYs{{X: r.Target, Y: 0}, {X: r.Target, Y: maxY}})
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +91,7 @@ func SearchChart(in Input) (*Figure, error) {
 		maxX = max(maxX, r.Target)
 		minX = min(minX, r.Target)
 	}
-	headroom(p, maxY, 3)
+	headroom(p, maxY, 5)
 	pad := (maxX - minX) * 0.05
 	if pad == 0 {
 		pad = maxX * 0.05

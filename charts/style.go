@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -105,7 +106,15 @@ func headroom(p *plot.Plot, maxY float64, rows int) {
 type countTicks struct{}
 
 func (countTicks) Ticks(min, max float64) []plot.Tick {
-	return relabel(niceTicks(min, max), func(v float64) string {
+	ticks := niceTicks(min, max)
+	if max-min < 20 { // small counts: whole-number steps only
+		ticks = nil
+		step := math.Max(1, math.Ceil((max-min)/6))
+		for v := math.Ceil(min); v <= max; v += step {
+			ticks = append(ticks, plot.Tick{Value: v, Label: "x"})
+		}
+	}
+	return relabel(ticks, func(v float64) string {
 		if v != math.Trunc(v) {
 			return strconv.FormatFloat(v, 'f', -1, 64)
 		}
@@ -117,7 +126,19 @@ func (countTicks) Ticks(min, max float64) []plot.Tick {
 type usdTicks struct{}
 
 func (usdTicks) Ticks(min, max float64) []plot.Tick {
-	return relabel(niceTicks(min, max), planner.FormatUSD)
+	return relabel(niceTicks(min, max), usdTick)
+}
+
+// usdTick is FormatUSD without trailing zeros: $75M, $2.5M, $400k.
+func usdTick(v float64) string {
+	s := planner.FormatUSD(v)
+	for _, unit := range []string{"B", "M", "k"} {
+		if strings.HasSuffix(s, unit) && strings.Contains(s, ".") {
+			num := strings.TrimRight(strings.TrimRight(strings.TrimSuffix(s, unit), "0"), ".")
+			return num + unit
+		}
+	}
+	return s
 }
 
 // unitTicks labels a linear axis with a formatter.
@@ -232,12 +253,6 @@ func (log10Ticks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
-}
-
-// barWidth fits n bars per category into a plot of the given width.
-func barWidth(categories, barsPerCategory int, plotWidth vg.Length) vg.Length {
-	w := plotWidth * 0.7 / vg.Length(max(categories, 1)*max(barsPerCategory, 1))
-	return min(w, vg.Points(70))
 }
 
 // valueLabels puts a text label above each bar of top (the top of its

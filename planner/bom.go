@@ -1,6 +1,11 @@
 package planner
 
-import "fmt"
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+)
 
 // Component categories of a bill of materials.
 const (
@@ -139,4 +144,17 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 func (p *Plan) moduleLine(mod *Transceiver, where string, n int) BOMLine {
 	return BOMLine{Category: CatTransceiver, Key: mod.Key, Name: mod.Name, Where: where, Qty: n,
 		UnitUSD: p.Scenario.price(mod.Key, mod.PriceUSD), UnitWatts: mod.Watts, Source: mod.Source.Price, Estimate: mod.Source.Estimate}
+}
+
+// WriteBOMCSV writes the bill of materials as CSV with plain numbers, one
+// line per item, for a spreadsheet.
+func WriteBOMCSV(w io.Writer, p *Plan) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"category", "key", "name", "where", "qty", "unit_usd", "total_usd", "watts", "estimate", "source"})
+	for _, l := range p.BOM {
+		cw.Write([]string{l.Category, l.Key, l.Name, l.Where, strconv.Itoa(l.Qty), strconv.FormatFloat(l.UnitUSD, 'f', 2, 64),
+			strconv.FormatFloat(l.TotalUSD, 'f', 2, 64), strconv.FormatFloat(l.TotalWatts, 'f', 1, 64), strconv.FormatBool(l.Estimate), l.Source})
+	}
+	cw.Flush()
+	return cw.Error()
 }

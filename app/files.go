@@ -1,0 +1,403 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"fabricplan/charts"
+	"fabricplan/data"
+	"fabricplan/planner"
+)
+
+// Preference keys.
+const (
+	prefLastScenario = "lastScenario"
+	prefLastDir      = "lastDir"
+	prefRecent       = "recentFiles"
+	prefWidth        = "windowWidth"
+	prefHeight       = "windowHeight"
+	maxRecent        = 8
+)
+
+func defaultScenario() planner.Scenario {
+	src, err := data.FS.ReadFile(data.DefaultScenario)
+	if err == nil {
+		if s, err := planner.ParseScenario(src); err == nil {
+			return s
+		}
+	}
+	return planner.NewScenario()
+}
+
+func (u *UI) mainMenu() *fyne.MainMenu {
+	item := func(label string, key fyne.KeyName, mod fyne.KeyModifier, action func()) *fyne.MenuItem {
+		it := fyne.NewMenuItem(label, action)
+		if key != "" {
+			it.Shortcut = &desktop.CustomShortcut{KeyName: key, Modifier: mod}
+		}
+		return it
+	}
+	ctrl := fyne.KeyModifierShortcutDefault
+	recent := fyne.NewMenuItem("Open Recent", nil)
+	var recentItems []*fyne.MenuItem
+	for _, path := range u.recentFiles() {
+		path := path
+		recentItems = append(recentItems, fyne.NewMenuItem(path, func() { u.guarded(func() { u.openOrReport(path) }) }))
+	}
+	if len(recentItems) == 0 {
+		none := fyne.NewMenuItem("(none yet)", nil)
+		none.Disabled = true
+		recentItems = append(recentItems, none)
+	}
+	recent.ChildMenu = fyne.NewMenu("", recentItems...)
+	quit := fyne.NewMenuItem("Quit", u.requestQuit)
+	quit.IsQuit = true
+	quit.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: ctrl}
+	file := fyne.NewMenu("File",
+		item("New", fyne.KeyN, ctrl, func() { u.guarded(u.NewScenario) }),
+		item("Open…", fyne.KeyO, ctrl, func() { u.guarded(u.OpenDialog) }),
+		recent,
+		fyne.NewMenuItemSeparator(),
+		item("Save", fyne.KeyS, ctrl, u.Save),
+		item("Save As…", fyne.KeyS, ctrl|fyne.KeyModifierShift, u.SaveAsDialog),
+		fyne.NewMenuItemSeparator(),
+		item("Export chart…", fyne.KeyE, ctrl, func() { u.ExportChartDialog(u.visibleFigure()) }),
+		item("Export report…", fyne.KeyR, ctrl, u.ExportReportDialog),
+		item("Export BOM…", fyne.KeyB, ctrl, u.ExportBOMDialog),
+		fyne.NewMenuItemSeparator(),
+		quit,
+	)
+	plan := fyne.NewMenu("Plan",
+		fyne.NewMenuItem("Pin current plan", u.PinCurrent),
+		fyne.NewMenuItem("Search designs", func() { u.SelectTab(TabSearch); u.search.start() }),
+	)
+	return fyne.NewMainMenu(file, plan)
+}
+
+// addShortcuts binds the menu shortcuts on the canvas too, so they work
+// where the driver shows no native menu.
+func (u *UI) addShortcuts() {
+	for _, m := range u.mainMenu().Items {
+		for _, it := range m.Items {
+			if sc, ok := it.Shortcut.(*desktop.CustomShortcut); ok && it.Action != nil {
+				action := it.Action
+				u.win.Canvas().AddShortcut(sc, func(fyne.Shortcut) { action() })
+			}
+		}
+	}
+}
+
+// guarded runs action now, or after the user agrees to drop unsaved
+// changes.
+func (u *UI) guarded(action func()) {
+	if !u.dirty {
+		action()
+		return
+	}
+	u.confirm("Unsaved changes", "The scenario has unsaved changes. Discard them?", action)
+}
+
+// requestQuit closes the window, asking first when there are unsaved
+// changes, and remembers the window size.
+func (u *UI) requestQuit() {
+	u.guarded(func() {
+		u.rememberWindow()
+		u.win.Close()
+		u.app.Quit()
+	})
+}
+
+func (u *UI) rememberWindow() {
+	if u.opts.Ephemeral {
+		return
+	}
+	s := u.win.Canvas().Size()
+	if s.Width > 100 && s.Height > 100 {
+		u.app.Preferences().SetFloat(prefWidth, float64(s.Width))
+		u.app.Preferences().SetFloat(prefHeight, float64(s.Height))
+	}
+}
+
+// WindowSize is the remembered window size, or 1280 x 800.
+func WindowSize(a fyne.App) fyne.Size {
+	w := a.Preferences().FloatWithFallback(prefWidth, 1280)
+	h := a.Preferences().FloatWithFallback(prefHeight, 800)
+	return fyne.NewSize(float32(max(w, 800)), float32(max(h, 560)))
+}
+
+// NewScenario replaces the inputs with the default scenario, untitled.
+func (u *UI) NewScenario() {
+	u.loadScenario(defaultScenario(), "")
+}
+
+// OpenPath loads a scenario file; on error the current scenario stays.
+func (u *UI) OpenPath(path string) error {
+	s, err := planner.LoadScenario(path, u.cat)
+	if err != nil {
+		return err
+	}
+	u.loadScenario(s, path)
+	u.remember(path)
+	return nil
+}
+
+func (u *UI) openOrReport(path string) {
+	if err := u.OpenPath(path); err != nil {
+		u.showError(err)
+	}
+}
+
+// SavePath writes the scenario to path atomically and makes it the
+// scenario's file. A path without an extension gets ".toml".
+func (u *UI) SavePath(path string) error {
+	if filepath.Ext(path) == "" {
+		path += ".toml"
+	}
+	if err := planner.SaveScenario(path, u.scenario); err != nil {
+		return err
+	}
+	u.path = path
+	u.setDirty(false)
+	u.remember(path)
+	return nil
+}
+
+// Save writes to the scenario's file, or asks for one.
+func (u *UI) Save() {
+	if u.path == "" {
+		u.SaveAsDialog()
+		return
+	}
+	if err := u.SavePath(u.path); err != nil {
+		u.showError(err)
+	}
+}
+
+// remember records path as the last scenario, its folder as the last
+// folder, and puts it first in the recent files.
+func (u *UI) remember(path string) {
+	if u.opts.Ephemeral {
+		return
+	}
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		path = abs
+	}
+	p := u.app.Preferences()
+	p.SetString(prefLastScenario, path)
+	p.SetString(prefLastDir, filepath.Dir(path))
+	recent := []string{path}
+	for _, r := range p.StringList(prefRecent) {
+		if r != path && len(recent) < maxRecent {
+			recent = append(recent, r)
+		}
+	}
+	p.SetStringList(prefRecent, recent)
+	u.win.SetMainMenu(u.mainMenu())
+}
+
+func (u *UI) recentFiles() []string {
+	if u.opts.Ephemeral {
+		return nil
+	}
+	return u.app.Preferences().StringList(prefRecent)
+}
+
+// lastDir is the folder dialogs start in.
+func (u *UI) lastDir() fyne.ListableURI {
+	dir := u.app.Preferences().String(prefLastDir)
+	if dir == "" {
+		if wd, err := os.Getwd(); err == nil {
+			dir = wd
+		}
+	}
+	l, err := storage.ListerForURI(storage.NewFileURI(dir))
+	if err != nil {
+		return nil
+	}
+	return l
+}
+
+// OpenDialog asks for a scenario file to open.
+func (u *UI) OpenDialog() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			u.showError(err)
+			return
+		}
+		if r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		u.openOrReport(path)
+	}, u.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".toml"}))
+	if l := u.lastDir(); l != nil {
+		d.SetLocation(l)
+	}
+	d.Show()
+}
+
+// savePathDialog asks for a file to write; ext is the default extension.
+// The dialog creates the file; we write through a temporary file and a
+// rename instead, so the created file is only a placeholder.
+func (u *UI) savePathDialog(name, ext string, write func(path string) error) {
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil {
+			u.showError(err)
+			return
+		}
+		if w == nil {
+			return
+		}
+		picked := w.URI().Path()
+		w.Close()
+		path := picked
+		if filepath.Ext(path) == "" {
+			path += ext
+			os.Remove(picked) // the empty placeholder under the name without extension
+		}
+		if err := write(path); err != nil {
+			if info, statErr := os.Stat(picked); statErr == nil && info.Size() == 0 && picked == path {
+				os.Remove(picked)
+			}
+			u.showError(err)
+			return
+		}
+		if !u.opts.Ephemeral {
+			u.app.Preferences().SetString(prefLastDir, filepath.Dir(path))
+		}
+	}, u.win)
+	d.SetFileName(name)
+	if l := u.lastDir(); l != nil {
+		d.SetLocation(l)
+	}
+	d.Show()
+}
+
+// SaveAsDialog asks where to save the scenario.
+func (u *UI) SaveAsDialog() {
+	name := "scenario.toml"
+	if u.path != "" {
+		name = filepath.Base(u.path)
+	}
+	u.savePathDialog(name, ".toml", u.SavePath)
+}
+
+// visibleFigure is the chart on the visible tab, if any.
+func (u *UI) visibleFigure() *charts.Figure {
+	switch u.tabs.Selected().Text {
+	case TabMarket:
+		return u.marketTab.view.fig
+	case TabCompare:
+		return u.compare.view.fig
+	case TabSearch:
+		return u.search.view.fig
+	}
+	if u.charts.view.fig == nil {
+		u.charts.stale = true
+		u.charts.redraw()
+	}
+	return u.charts.view.fig
+}
+
+// ExportChart writes fig to path in the format its extension names, at
+// the default export size; nothing is written if drawing fails.
+func ExportChart(fig *charts.Figure, path string) error {
+	if fig == nil {
+		return errors.New("no chart to export: open a chart first")
+	}
+	format, err := charts.FormatOf(path)
+	if err != nil {
+		return err
+	}
+	b, err := fig.Bytes(format, charts.DefaultSize)
+	if err != nil {
+		return err
+	}
+	return planner.WriteFileAtomic(path, b)
+}
+
+// ExportChartDialog asks where to export fig (PNG, SVG or PDF by the
+// extension; PNG when there is none).
+func (u *UI) ExportChartDialog(fig *charts.Figure) {
+	if fig == nil {
+		u.showError(errors.New("no chart to export: open a chart first"))
+		return
+	}
+	u.savePathDialog(fig.Name+".png", ".png", func(path string) error { return ExportChart(fig, path) })
+}
+
+// ExportBOM writes the plan's bill of materials as CSV.
+func (u *UI) ExportBOM(path string) error {
+	if u.plan == nil {
+		return errNoPlan
+	}
+	var b bytes.Buffer
+	if err := planner.WriteBOMCSV(&b, u.plan); err != nil {
+		return err
+	}
+	return planner.WriteFileAtomic(path, b.Bytes())
+}
+
+// ExportBOMDialog asks where to write the BOM CSV.
+func (u *UI) ExportBOMDialog() { u.savePathDialog("bom.csv", ".csv", u.ExportBOM) }
+
+// ExportReport writes the PDF report; progress is called from the
+// calling goroutine.
+func (u *UI) ExportReport(path string, progress func(done, total int)) error {
+	if u.plan == nil {
+		return errNoPlan
+	}
+	if !strings.EqualFold(filepath.Ext(path), ".pdf") {
+		return fmt.Errorf("the report is a PDF: name it .pdf, not %q", filepath.Base(path))
+	}
+	in := charts.Input{Plan: u.plan, Market: u.market, MarketYear: charts.DefaultMarketYear}
+	if vs, err := planner.Alternatives(u.plan.Scenario, u.cat); err == nil {
+		in.Variants = vs
+	}
+	in.Sweep = planner.Sweep(u.plan.Scenario, u.cat, planner.ScaleSizes(u.plan.GPUs))
+	in.Search, _ = planner.Search(context.Background(), u.plan.Scenario, u.cat, planner.SearchOptions{WithinPct: 5})
+	var b bytes.Buffer
+	if err := charts.WriteReport(&b, in, u.cat, progress); err != nil {
+		return err
+	}
+	return planner.WriteFileAtomic(path, b.Bytes())
+}
+
+// ExportReportDialog asks where to write the report, then writes it off
+// the UI goroutine with a progress bar.
+func (u *UI) ExportReportDialog() {
+	u.savePathDialog("fabric-report.pdf", ".pdf", func(path string) error {
+		bar := widget.NewProgressBar()
+		prog := dialog.NewCustomWithoutButtons("Writing the report…", container.NewVBox(widget.NewLabel(filepath.Base(path)), bar), u.win)
+		prog.Show()
+		go func() {
+			err := u.ExportReport(path, func(done, total int) {
+				fyne.Do(func() { bar.SetValue(float64(done) / float64(total)) })
+			})
+			fyne.Do(func() {
+				prog.Hide()
+				if err != nil {
+					u.showError(err)
+					return
+				}
+				u.status.SetText("Wrote " + path)
+			})
+		}()
+		return nil
+	})
+}

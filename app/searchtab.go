@@ -1,0 +1,309 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"fabricplan/charts"
+	"fabricplan/planner"
+)
+
+const (
+	targetDays   = "JCT target (days)"
+	targetWithin = "Within % of the fastest"
+)
+
+var searchColumns = []string{"Design", "Switches", "Cost", "Power", "Step", "JCT (days)", "Pick"}
+
+// searchTab finds the cheapest fabric that meets a job-time target.
+type searchTab struct {
+	u        *UI
+	content  fyne.CanvasObject
+	mode     *widget.RadioGroup
+	target   *widget.Entry
+	budget   *widget.Entry
+	showAll  *widget.Check
+	run      *widget.Button
+	cancel   *widget.Button
+	use      *widget.Button
+	progress *widget.ProgressBar
+	info     *widget.Label
+	table    *widget.Table
+	view     *chartView
+
+	result   *planner.SearchResult
+	rows     []*planner.Design
+	sortCol  int
+	selected int
+	stop     context.CancelFunc
+	done     chan struct{} // closed when the running search has finished
+}
+
+func newSearchTab(u *UI) *searchTab {
+	t := &searchTab{u: u, view: newChartView(), selected: -1, sortCol: 2}
+	t.mode = widget.NewRadioGroup([]string{targetWithin, targetDays}, nil)
+	t.mode.Horizontal = true
+	t.mode.SetSelected(targetWithin)
+	t.target = widget.NewEntry()
+	t.target.SetText("5")
+	t.budget = widget.NewEntry()
+	t.budget.SetPlaceHolder("US$, optional")
+	t.showAll = widget.NewCheck("Show every design, not only the Pareto front", func(bool) { t.fillRows() })
+	t.run = widget.NewButton("Search designs", func() { t.start() })
+	t.run.Importance = widget.HighImportance
+	t.cancel = widget.NewButton("Cancel", func() {
+		if t.stop != nil {
+			t.stop()
+		}
+	})
+	t.cancel.Disable()
+	t.use = widget.NewButton("Use this design", func() { t.useSelected() })
+	t.use.Disable()
+	t.progress = widget.NewProgressBar()
+	t.progress.Hide()
+	t.info = widget.NewLabel("Enumerates fabric, NIC speed, port split, planes, switch, oversubscription and tiers for this GPU count and workload.")
+	t.info.Wrapping = fyne.TextWrapWord
+	t.table = widget.NewTableWithHeaders(
+		func() (int, int) { return len(t.rows), len(searchColumns) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(t.cell(id.Row, id.Col)) })
+	t.table.ShowHeaderColumn = false
+	t.table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
+	t.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		b := o.(*widget.Button)
+		if id.Row >= 0 || id.Col < 0 {
+			b.SetText("")
+			return
+		}
+		label := searchColumns[id.Col]
+		if id.Col == t.sortCol {
+			label += " ▲"
+		}
+		b.SetText(label)
+		col := id.Col
+		b.OnTapped = func() { t.sortBy(col) }
+	}
+	t.table.OnSelected = func(id widget.TableCellID) {
+		t.selected = id.Row
+		t.use.Enable()
+	}
+	for i, w := range []float32{380, 90, 100, 100, 90, 100, 180} {
+		t.table.SetColumnWidth(i, w)
+	}
+	form := container.NewVBox(
+		container.NewBorder(nil, nil, widget.NewLabel("Target:"), nil, t.mode),
+		container.NewGridWithColumns(4, widget.NewLabel("Value"), t.target, widget.NewLabel("Budget (US$)"), t.budget),
+		container.NewHBox(t.run, t.cancel, t.use, t.showAll),
+		t.progress, t.info,
+	)
+	split := container.NewVSplit(t.view.content, t.table)
+	split.Offset = 0.55
+	t.content = container.NewBorder(form, nil, nil, nil, split)
+	return t
+}
+
+// options reads the target and budget fields.
+func (t *searchTab) options() (planner.SearchOptions, error) {
+	var opt planner.SearchOptions
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(t.target.Text), "%"), 64)
+	if strings.TrimSpace(t.target.Text) != "" {
+		if err != nil || v <= 0 {
+			return opt, fmt.Errorf("target: %q is not a positive number", t.target.Text)
+		}
+		if t.mode.Selected == targetDays {
+			opt.TargetDays = v
+		} else {
+			opt.WithinPct = v
+		}
+	}
+	if b := strings.TrimSpace(t.budget.Text); b != "" {
+		v, err := parseMoney(b)
+		if err != nil || v <= 0 {
+			return opt, fmt.Errorf("budget: %q is not an amount of US$", b)
+		}
+		opt.BudgetUSD = v
+	}
+	return opt, nil
+}
+
+// start runs the search off the UI goroutine, reporting progress through
+// fyne.Do; the Cancel button stops it.
+func (t *searchTab) start() {
+	u := t.u
+	if u.plan == nil {
+		u.showError(errNoPlan)
+		return
+	}
+	opt, err := t.options()
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.stop = cancel
+	t.done = make(chan struct{})
+	done := t.done
+	t.run.Disable()
+	t.cancel.Enable()
+	t.progress.SetValue(0)
+	t.progress.Show()
+	t.info.SetText("Searching…")
+	var lastPct atomic.Int64
+	opt.Progress = func(n, total int) {
+		pct := int64(100 * n / total)
+		if lastPct.Swap(pct) != pct {
+			fyne.Do(func() { t.progress.SetValue(float64(pct) / 100) })
+		}
+	}
+	base := u.plan.Scenario
+	go func() {
+		res, err := planner.Search(ctx, base, u.cat, opt)
+		fyne.Do(func() {
+			t.finish(res, err)
+			close(done) // after the results are on screen
+		})
+	}()
+}
+
+func (t *searchTab) finish(res *planner.SearchResult, err error) {
+	t.stop = nil
+	t.run.Enable()
+	t.cancel.Disable()
+	t.progress.Hide()
+	if err != nil {
+		t.info.SetText("No result: " + err.Error())
+		return
+	}
+	t.result = res
+	msg := fmt.Sprintf("%s designs evaluated in %s, %s buildable, %d on the Pareto front.", planner.FormatInt(res.Evaluated),
+		res.Elapsed.Round(1e6), planner.FormatInt(len(res.Designs)), len(res.Front))
+	if d := res.Cheapest; d != nil {
+		msg += fmt.Sprintf(" Cheapest meeting %.2f days: %s (%s).", res.Target, d.Label, planner.FormatUSD(d.CostUSD))
+	}
+	if d := res.FastestInBudget; d != nil {
+		msg += fmt.Sprintf(" Fastest in budget: %s (%.2f days).", d.Label, d.Days)
+	}
+	if res.Message != "" {
+		msg += " " + res.Message + "."
+	}
+	t.info.SetText(msg)
+	t.fillRows()
+	t.view.show(charts.SearchChart(charts.Input{Search: res}))
+}
+
+// Wait blocks until a running search has finished (for tests).
+func (t *searchTab) wait() {
+	if t.done != nil {
+		<-t.done
+	}
+}
+
+func (t *searchTab) fillRows() {
+	t.rows = nil
+	t.selected = -1
+	t.use.Disable()
+	if t.result == nil {
+		t.table.Refresh()
+		return
+	}
+	t.rows = append(t.rows, t.result.Front...)
+	if t.showAll.Checked {
+		t.rows = append([]*planner.Design{}, t.result.Designs...)
+	}
+	t.sortBy(t.sortCol)
+}
+
+func (t *searchTab) sortBy(col int) {
+	t.sortCol = col
+	key := func(d *planner.Design) (float64, string) {
+		switch col {
+		case 1:
+			return float64(d.Plan.TotalSwitches()), ""
+		case 2:
+			return d.CostUSD, ""
+		case 3:
+			return d.PowerW, ""
+		case 4:
+			return d.StepS, ""
+		case 5:
+			return d.Days, ""
+		case 6:
+			return 0, t.pick(d) + "~"
+		}
+		return 0, d.Label
+	}
+	sort.SliceStable(t.rows, func(i, j int) bool {
+		a, as := key(t.rows[i])
+		b, bs := key(t.rows[j])
+		if as != bs {
+			return as < bs
+		}
+		return a < b
+	})
+	t.table.UnselectAll()
+	t.table.Refresh()
+}
+
+func (t *searchTab) pick(d *planner.Design) string {
+	var p []string
+	if t.result != nil && d == t.result.Cheapest {
+		p = append(p, "cheapest meeting target")
+	}
+	if t.result != nil && d == t.result.FastestInBudget {
+		p = append(p, "fastest in budget")
+	}
+	return strings.Join(p, ", ")
+}
+
+func (t *searchTab) cell(row, col int) string {
+	if row >= len(t.rows) {
+		return ""
+	}
+	d := t.rows[row]
+	switch col {
+	case 0:
+		return d.Label
+	case 1:
+		return planner.FormatInt(d.Plan.TotalSwitches())
+	case 2:
+		return planner.FormatUSD(d.CostUSD)
+	case 3:
+		return planner.FormatWatts(d.PowerW)
+	case 4:
+		return planner.FormatSeconds(d.StepS)
+	case 5:
+		return fmt.Sprintf("%.3f", d.Days)
+	}
+	return t.pick(d)
+}
+
+// useSelected loads the selected design into the inputs.
+func (t *searchTab) useSelected() {
+	if t.selected < 0 || t.selected >= len(t.rows) {
+		return
+	}
+	d := t.rows[t.selected]
+	u := t.u
+	path := u.path
+	u.loadScenario(d.Scenario, path)
+	u.setDirty(true)
+	u.status.SetText("Loaded the design " + d.Label + ".")
+}
+
+// StartSearch runs the design search with the Search tab's settings.
+func (u *UI) StartSearch() { u.search.start() }
+
+// WaitSearch blocks until a running search has finished.
+func (u *UI) WaitSearch() { u.search.wait() }
