@@ -124,6 +124,11 @@ func newInputsPanel(u *UI) *inputsPanel {
 		s().Network.NICGbps = speedGbps(v)
 		s().Network.PortsPerNIC = 0 // the new NIC's default split
 		s().Network.Planes = 1
+		s().Network.NIC = planner.Auto
+		// A switch chosen for the old speed may have no ports at the new one.
+		if sw := u.cat.Switches[s().Network.Switch]; sw != nil && sw.Radix(s().Network.NICGbps) == 0 {
+			s().Network.Switch = planner.Auto
+		}
 		u.changed()
 	})
 	in.nicSpeed.Horizontal = true
