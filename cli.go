@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -322,11 +321,27 @@ func onePositional(pos []string) (string, error) {
 	return "", usagef("one scenario file at most, got %d: %s", len(pos), strings.Join(pos, " "))
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// planArgs parses flags around one optional scenario path, runs check
+// (flag combinations), loads the scenario with the plan flags applied and
+// plans it. On a planning error it still returns the loaded input.
+func planArgs(env *cliEnv, fs *flag.FlagSet, pf *planFlags, args []string, check func() error) (*scenarioInput, *planner.Plan, error) {
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return nil, nil, err
 	}
-	sort.Strings(keys)
-	return keys
+	if check != nil {
+		if err := check(); err != nil {
+			return nil, nil, err
+		}
+	}
+	path, err := onePositional(pos)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := loadScenario(path, pf, fs)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := in.build(env.cat)
+	return in, p, err
 }

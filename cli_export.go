@@ -30,6 +30,9 @@ func chartInput(s planner.Scenario, cat *planner.Catalog, year int) (charts.Inpu
 	}, nil
 }
 
+// errListed ends a command that only listed something.
+var errListed = errors.New("listed")
+
 type sizeFlags struct{ w, h, dpi *int }
 
 func addSizeFlags(fs *flag.FlagSet) sizeFlags {
@@ -57,44 +60,38 @@ func runExport(env *cliEnv, args []string) error {
 	within := fs.String("within", "", "search chart: cheapest design within P% of the fastest")
 	budget := fs.String("budget", "", "search chart: budget in US$")
 	sf := addSizeFlags(fs)
-	pos, err := parseWithScenario(fs, args)
-	if err != nil {
-		return err
-	}
-	if *list {
-		for _, c := range charts.All() {
-			fmt.Fprintf(env.stdout, "%-8s %s\n", c.Name, c.Title)
+	var (
+		chart  charts.Chart
+		format string
+		size   charts.Size
+		opt    planner.SearchOptions
+	)
+	in, _, err := planArgs(env, fs, pf, args, func() (err error) {
+		if *list {
+			for _, c := range charts.All() {
+				fmt.Fprintf(env.stdout, "%-8s %s\n", c.Name, c.Title)
+			}
+			return errListed
 		}
+		if *name == "" || *out == "" {
+			return usagef("export needs --chart NAME and --out FILE (--list names the charts)")
+		}
+		if chart, err = charts.ByName(*name); err != nil {
+			return usageError{err}
+		}
+		if format, err = charts.FormatOf(*out); err != nil {
+			return usageError{err}
+		}
+		if size, err = sf.size(); err != nil {
+			return err
+		}
+		opt, err = searchOptions(*target, *within, *budget)
+		return err
+	})
+	if errors.Is(err, errListed) {
 		return nil
 	}
-	if *name == "" || *out == "" {
-		return usagef("export needs --chart NAME and --out FILE (--list names the charts)")
-	}
-	chart, err := charts.ByName(*name)
 	if err != nil {
-		return usageError{err}
-	}
-	format, err := charts.FormatOf(*out)
-	if err != nil {
-		return usageError{err}
-	}
-	size, err := sf.size()
-	if err != nil {
-		return err
-	}
-	opt, err := searchOptions(*target, *within, *budget)
-	if err != nil {
-		return err
-	}
-	path, err := onePositional(pos)
-	if err != nil {
-		return err
-	}
-	in, err := loadScenario(path, pf, fs)
-	if err != nil {
-		return err
-	}
-	if _, err := in.build(env.cat); err != nil {
 		return err
 	}
 	input, err := chartInput(in.scenario, env.cat, *year)
@@ -127,25 +124,16 @@ func runReport(env *cliEnv, args []string) error {
 	pf := addPlanFlags(fs)
 	out := fs.String("out", "", "output PDF file")
 	year := fs.Int("year", charts.DefaultMarketYear, "market year for the NIC/switching split (2021-2028)")
-	pos, err := parseWithScenario(fs, args)
+	in, _, err := planArgs(env, fs, pf, args, func() error {
+		if *out == "" {
+			return usagef("report needs --out FILE.pdf")
+		}
+		if f, err := charts.FormatOf(*out); err != nil || f != "pdf" {
+			return usagef("the report is a PDF: end --out in .pdf")
+		}
+		return nil
+	})
 	if err != nil {
-		return err
-	}
-	if *out == "" {
-		return usagef("report needs --out FILE.pdf")
-	}
-	if f, err := charts.FormatOf(*out); err != nil || f != "pdf" {
-		return usagef("the report is a PDF: end --out in .pdf")
-	}
-	path, err := onePositional(pos)
-	if err != nil {
-		return err
-	}
-	in, err := loadScenario(path, pf, fs)
-	if err != nil {
-		return err
-	}
-	if _, err := in.build(env.cat); err != nil {
 		return err
 	}
 	input, err := chartInput(in.scenario, env.cat, *year)

@@ -14,19 +14,7 @@ func runPlan(env *cliEnv, args []string) error {
 	fs := newFlagSet(env, "plan", "[SCENARIO.toml] [plan flags] [--json]")
 	pf := addPlanFlags(fs)
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
-	pos, err := parseWithScenario(fs, args)
-	if err != nil {
-		return err
-	}
-	path, err := onePositional(pos)
-	if err != nil {
-		return err
-	}
-	in, err := loadScenario(path, pf, fs)
-	if err != nil {
-		return err
-	}
-	p, err := in.build(env.cat)
+	_, p, err := planArgs(env, fs, pf, args, nil)
 	if err != nil {
 		return err
 	}
@@ -162,13 +150,13 @@ func runCatalog(env *cliEnv, args []string) error {
 	}
 	fmt.Fprintln(tw, "\t")
 	fmt.Fprintln(tw, "TRANSCEIVERS\tLINKS\tFORM\tPRICE\tWATTS\t")
-	for _, k := range sortedKeys(c.Transceivers) {
+	for _, k := range planner.SortedKeys(c.Transceivers) {
 		t := c.Transceivers[k]
 		fmt.Fprintf(tw, "%s\t%dx%dG\t%s\t%s\t%.0f\t%s\n", k, t.Links, t.LinkGbps, t.Form, planner.FormatUSDExact(t.PriceUSD), t.Watts, est(t.Source.Estimate))
 	}
 	fmt.Fprintln(tw, "\t")
 	fmt.Fprintln(tw, "CABLES\tPRICE\t\t\tWATTS\t")
-	for _, k := range sortedKeys(c.Cables) {
+	for _, k := range planner.SortedKeys(c.Cables) {
 		cb := c.Cables[k]
 		fmt.Fprintf(tw, "%s\t$%.0f + $%.2f/m\t\t\t%.0f\t%s\n", k, cb.PriceBaseUSD, cb.PricePerMUSD, cb.Watts, est(cb.Source.Estimate))
 	}
@@ -182,10 +170,10 @@ func runCatalog(env *cliEnv, args []string) error {
 	for _, k := range c.NICKeys() {
 		writeSource(w, k, c.NICs[k].Source)
 	}
-	for _, k := range sortedKeys(c.Transceivers) {
+	for _, k := range planner.SortedKeys(c.Transceivers) {
 		writeSource(w, k, c.Transceivers[k].Source)
 	}
-	for _, k := range sortedKeys(c.Cables) {
+	for _, k := range planner.SortedKeys(c.Cables) {
 		writeSource(w, k, c.Cables[k].Source)
 	}
 	return nil

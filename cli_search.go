@@ -20,26 +20,14 @@ func runSearch(env *cliEnv, args []string) error {
 	budget := fs.String("budget", "", "pick the fastest design costing at most this many US$ (e.g. 5e6 or 5000000)")
 	all := fs.Bool("all", false, "list every design, not only the Pareto front")
 	format := addRowFormat(fs)
-	pos, err := parseWithScenario(fs, args)
+	var opt planner.SearchOptions
+	in, _, err := planArgs(env, fs, pf, args, func() (err error) {
+		if err = format.check(); err == nil {
+			opt, err = searchOptions(*target, *within, *budget)
+		}
+		return err
+	})
 	if err != nil {
-		return err
-	}
-	if err := format.check(); err != nil {
-		return err
-	}
-	opt, err := searchOptions(*target, *within, *budget)
-	if err != nil {
-		return err
-	}
-	path, err := onePositional(pos)
-	if err != nil {
-		return err
-	}
-	in, err := loadScenario(path, pf, fs)
-	if err != nil {
-		return err
-	}
-	if _, err := in.build(env.cat); err != nil {
 		return err
 	}
 	res, err := planner.Search(context.Background(), in.scenario, env.cat, opt)

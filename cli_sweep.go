@@ -148,31 +148,22 @@ func runSweep(env *cliEnv, args []string) error {
 	pf := addPlanFlags(fs, "gpus")
 	gpus := fs.String("gpus", "256:131072", "GPU counts: FROM:TO doubles, FROM:TO:N takes N log-spaced points, or a comma list")
 	format := addRowFormat(fs)
-	pos, err := parseWithScenario(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := format.check(); err != nil {
-		return err
-	}
-	path, err := onePositional(pos)
-	if err != nil {
-		return err
-	}
-	sizes, err := planner.ParseGPUList(*gpus)
-	if err != nil {
-		return usagef("--gpus: %v", err)
-	}
-	in, err := loadScenario(path, pf, fs)
-	if err != nil {
-		return err
-	}
-	if _, err := in.build(env.cat); err != nil && len(planner.FieldErrors(err)) > 0 {
-		// Check the scenario once with its own GPU count, so input errors
-		// are reported as such rather than once per row.
-		if !onlyGPUErrors(err) {
+	var sizes []int
+	in, _, err := planArgs(env, fs, pf, args, func() error {
+		if err := format.check(); err != nil {
 			return err
 		}
+		var err error
+		if sizes, err = planner.ParseGPUList(*gpus); err != nil {
+			return usagef("--gpus: %v", err)
+		}
+		return nil
+	})
+	// The scenario is checked once with its own GPU count, so input errors
+	// are reported as such rather than once per row; a count that does not
+	// plan is only one row.
+	if err != nil && (in == nil || len(planner.FieldErrors(err)) > 0 && !onlyGPUErrors(err)) {
+		return err
 	}
 	var rows []sweepRow
 	for _, r := range planner.Sweep(in.scenario, env.cat, sizes) {
@@ -270,22 +261,7 @@ func runJCT(env *cliEnv, args []string) error {
 	sweep := fs.String("sweep", "fabric", "what to vary: gpus, nic or fabric")
 	sizes := fs.String("sizes", "256:131072", "GPU counts for --sweep gpus")
 	format := addRowFormat(fs)
-	pos, err := parseWithScenario(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := format.check(); err != nil {
-		return err
-	}
-	path, err := onePositional(pos)
-	if err != nil {
-		return err
-	}
-	in, err := loadScenario(path, pf, fs)
-	if err != nil {
-		return err
-	}
-	base, err := in.build(env.cat)
+	_, base, err := planArgs(env, fs, pf, args, format.check)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -22,7 +21,7 @@ func (in *inputsPanel) buildWorkload() {
 		return u.scenario.Workload
 	}
 	models := []string{workloadNone}
-	for _, k := range sortedKeys(u.cat.JCT.Models) {
+	for _, k := range planner.SortedKeys(u.cat.JCT.Models) {
 		models = append(models, k)
 	}
 	in.model = widget.NewSelect(models, func(v string) {
@@ -40,7 +39,7 @@ func (in *inputsPanel) buildWorkload() {
 		wl.ParamsB, wl.ActiveParamsB, wl.Layers, wl.Hidden, wl.SeqLen, wl.Vocab, wl.Experts, wl.TopK = 0, 0, 0, 0, 0, 0, 0, 0
 		u.changed()
 	})
-	in.gpu = widget.NewSelect(sortedKeys(u.cat.JCT.GPUs), func(v string) {
+	in.gpu = widget.NewSelect(planner.SortedKeys(u.cat.JCT.GPUs), func(v string) {
 		if u.loading {
 			return
 		}
@@ -134,13 +133,4 @@ func (in *inputsPanel) fillWorkload(w *planner.Workload) {
 	in.tokens.SetText(strconv.FormatFloat(d.TokensTotal, 'g', -1, 64))
 	in.zero.SetChecked(d.ZeRO)
 	in.recompute.SetChecked(d.Recompute)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -214,10 +214,10 @@ func (c *Catalog) Module(form string, gbps, links int) *Transceiver {
 }
 
 // SwitchKeys lists switch keys in sorted order.
-func (c *Catalog) SwitchKeys() []string { return sortedKeys(c.Switches) }
+func (c *Catalog) SwitchKeys() []string { return SortedKeys(c.Switches) }
 
 // NICKeys lists NIC keys in sorted order.
-func (c *Catalog) NICKeys() []string { return sortedKeys(c.NICs) }
+func (c *Catalog) NICKeys() []string { return SortedKeys(c.NICs) }
 
 // SwitchesFor lists, sorted by key, the switches of fabric f that have
 // ports at gbps.
@@ -249,10 +249,10 @@ func (c *Catalog) NICSpeeds(f Fabric) []int {
 // PriceKeys lists every key a scenario's [prices] table may override.
 func (c *Catalog) PriceKeys() []string {
 	var out []string
-	out = append(out, sortedKeys(c.Switches)...)
-	out = append(out, sortedKeys(c.NICs)...)
-	out = append(out, sortedKeys(c.Transceivers)...)
-	out = append(out, sortedKeys(c.Cables)...)
+	out = append(out, SortedKeys(c.Switches)...)
+	out = append(out, SortedKeys(c.NICs)...)
+	out = append(out, SortedKeys(c.Transceivers)...)
+	out = append(out, SortedKeys(c.Cables)...)
 	sort.Strings(out)
 	return out
 }
@@ -261,7 +261,8 @@ func (c *Catalog) hasPriceKey(k string) bool {
 	return c.Switches[k] != nil || c.NICs[k] != nil || c.Transceivers[k] != nil || c.Cables[k] != nil
 }
 
-func sortedKeys[V any](m map[string]V) []string {
+// SortedKeys lists the keys of m in sorted order.
+func SortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

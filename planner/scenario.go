@@ -210,7 +210,7 @@ func (s *Scenario) Validate(cat *Catalog) error {
 	}
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateMedia()...)
-	for _, k := range sortedKeys(s.Prices) {
+	for _, k := range SortedKeys(s.Prices) {
 		switch {
 		case !cat.hasPriceKey(k):
 			add(fieldErr("prices."+k, "use a catalog key (fabricplan catalog lists them)", "no catalog item %q", k))
