@@ -22,7 +22,7 @@ func TestScreenshotRealWindow(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "fabricplan")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	for _, tab := range []string{"Summary", "Charts", "Search"} {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -161,10 +162,13 @@ func (t *searchTab) start() {
 	t.progress.Show()
 	t.info.SetText("Searching…")
 	var lastPct atomic.Int64
+	var mu sync.Mutex // workers report concurrently; hand one update at a time to fyne.Do
 	opt.Progress = func(n, total int) {
 		pct := int64(100 * n / total)
 		if lastPct.Swap(pct) != pct {
+			mu.Lock()
 			fyne.Do(func() { t.progress.SetValue(float64(pct) / 100) })
+			mu.Unlock()
 		}
 	}
 	base := u.plan.Scenario

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 export LANG="${LANG:-en_US.UTF-8}"
 [ "$LANG" = "C" ] || [ "$LANG" = "C.UTF-8" ] && export LANG=en_US.UTF-8
-go build -o fabricplan .
+go build -tags migrated_fynedo -o fabricplan .
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   echo "run: no display; opening the window on a virtual one (Xvfb) instead." >&2
   exec xvfb-run -a -s "-screen 0 1600x1000x24" ./fabricplan "${@:-data/scenarios/ib-ndr-1k.toml}"
