@@ -49,7 +49,7 @@ func (v *chartView) drawSize() (charts.Size, fyne.Size) {
 		w, h = 1000, 650
 	}
 	// Below this the labels cannot fit; the image then scales down.
-	w, h = max(w, 520), max(h, 320)
+	w, h = max(w, 760), max(h, 460)
 	scale := float32(1)
 	if c := fyne.CurrentApp().Driver().CanvasForObject(v.img); c != nil {
 		scale = c.Scale()
@@ -300,6 +300,7 @@ func newCompareTab(u *UI) *compareTab {
 			l.SetText("")
 		}
 	}
+	t.table.SetColumnWidth(-1, 150) // the row names
 	for i := 0; i < 12; i++ {
 		t.table.SetColumnWidth(i, 150)
 	}
@@ -335,7 +336,7 @@ func (u *UI) PinCurrent() {
 		u.showError(errNoPlan)
 		return
 	}
-	label := fmt.Sprintf("#%d %s %dG %s", len(u.pinned)+1, fabricLabel(u.plan.Scenario.Network.Fabric), u.plan.Scenario.Network.NICGbps, u.plan.Switch.Key)
+	label := fmt.Sprintf("#%d %s %dG", len(u.pinned)+1, fabricLabel(u.plan.Scenario.Network.Fabric), u.plan.Scenario.Network.NICGbps)
 	u.pinned = append(u.pinned, planner.Variant{Label: label, Plan: u.plan})
 	u.compare.stale = true
 	u.compare.redraw()

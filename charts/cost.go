@@ -70,7 +70,7 @@ func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, 
 	}
 	p.Add(&fittedBars{categories: len(vs), groups: [][]*plotter.BarChart{stack}, labels: []*plotter.Labels{l}}, l)
 	nominal(p, variantLabels(vs)...)
-	headroom(p, maxY, (len(comps)+1)/2)
+	headroom(p, maxY, len(comps))
 	p.Legend.Top = true
 	return p, nil
 }
@@ -84,7 +84,10 @@ func variantLabels(vs []planner.Variant) []string {
 		if !strings.Contains(label, spec) {
 			label += "\n" + spec
 		}
-		out[i] = label + "\n" + v.Plan.Switch.Key
+		if !strings.Contains(label, v.Plan.Switch.Key) {
+			label += "\n" + v.Plan.Switch.Key
+		}
+		out[i] = label
 	}
 	return out
 }

@@ -85,3 +85,44 @@ func TestFatTreeK64(t *testing.T) {
 		t.Errorf("past three tiers: err = %v, want ErrTooLarge", err)
 	}
 }
+
+// TestReachOfTwoTiers checks the two-tier ceilings in NVIDIA's published
+// tables (research/hardware.md §3): the DGX B300 Quantum-X800 (Q3400, XDR)
+// table's 18-SU row has 10,368 node-leaf cables (144^2/2); the B300
+// Spectrum-X table (SN5600 at 128 x 400G, each ConnectX-8 as 2 x 400G on
+// two planes) tops out at 8,192 GPUs in 16 SU of 64 servers.
+func TestReachOfTwoTiers(t *testing.T) {
+	cat := testCatalog(t)
+	xdr := func(gpus int) Scenario {
+		s := NewScenario()
+		s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = gpus, 800, "q3400"
+		return s
+	}
+	p, err := Build(xdr(10368), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Tiers != 2 || p.Links.ServerLeaf != 10368 || p.Switches(TierLeaf) != 144 || p.Switches(TierSpine) != 72 || p.Units != 18 {
+		t.Errorf("XDR 18 SU: %d tiers, %d node-leaf, leaf %d, spine %d, %d SU", p.Tiers, p.Links.ServerLeaf,
+			p.Switches(TierLeaf), p.Switches(TierSpine), p.Units)
+	}
+	if p, _ := Build(xdr(10376), cat); p == nil || p.Tiers != 3 {
+		t.Error("one more server past 10,368 GPUs should need three tiers")
+	}
+	spx := func(gpus int) Scenario {
+		s := NewScenario()
+		s.Cluster.GPUs = gpus
+		s.Network.Fabric, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Planes, s.Network.Switch = Ethernet, 800, 2, 2, "sn5600"
+		return s
+	}
+	p, err = Build(spx(8192), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Tiers != 2 || p.Units != 16 || p.ServersPerUnit != 64 || p.NICPorts != 16384 {
+		t.Errorf("Spectrum-X 8,192 GPUs: %d tiers, %d SU of %d servers, %d NIC ports", p.Tiers, p.Units, p.ServersPerUnit, p.NICPorts)
+	}
+	if p, _ := Build(spx(8200), cat); p == nil || p.Tiers != 3 {
+		t.Error("past 8,192 GPUs the Spectrum-X fabric should need three tiers")
+	}
+}
