@@ -280,6 +280,17 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 		if err := pf.apply(&in.scenario, in.set); err != nil {
 			return nil, err
 		}
+		// Say what the flags changed, so a named scenario is not taken for
+		// the file as saved.
+		var changed []string
+		for _, name := range pf.order {
+			if in.set[name] {
+				changed = append(changed, "--"+name+" "+*pf.values[name])
+			}
+		}
+		if len(changed) > 0 && in.scenario.Name != "" {
+			in.scenario.Name += " (with " + strings.Join(changed, " ") + ")"
+		}
 	}
 	return in, nil
 }

@@ -16,6 +16,7 @@ import (
 	fyneapp "fyne.io/fyne/v2/app"
 
 	"fabricplan/app"
+	_ "fabricplan/app/locale" // before Fyne initialises
 	"fabricplan/assets"
 	"fabricplan/data"
 	"fabricplan/planner"

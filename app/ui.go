@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"fabricplan/charts"
 	"fabricplan/planner"
 )
 
@@ -242,12 +241,6 @@ func firstLine(err error) string {
 		return s
 	}
 	return err.Error()
-}
-
-// chartInput gathers what the charts draw for the current plan.
-func (u *UI) chartInput(variants []planner.Variant, year int) charts.Input {
-	in := charts.Input{Plan: u.plan, Market: u.market, MarketYear: year, Variants: variants}
-	return in
 }
 
 var errNoPlan = errors.New("nothing planned yet: fix the inputs first")

@@ -20,10 +20,7 @@ func (in *inputsPanel) buildWorkload() {
 		}
 		return u.scenario.Workload
 	}
-	models := []string{workloadNone}
-	for _, k := range planner.SortedKeys(u.cat.JCT.Models) {
-		models = append(models, k)
-	}
+	models := append([]string{workloadNone}, planner.SortedKeys(u.cat.JCT.Models)...)
 	in.model = widget.NewSelect(models, func(v string) {
 		if u.loading {
 			return

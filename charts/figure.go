@@ -49,11 +49,6 @@ func (f *Figure) Series(name string) (Series, bool) {
 	return Series{}, false
 }
 
-// single wraps one plot.
-func single(name string, p *plot.Plot, footnote string) *Figure {
-	return &Figure{Name: name, Panels: [][]*plot.Plot{{p}}, Footnote: footnote}
-}
-
 // Size is an export size: pixels and dots per inch. SVG and PDF use the
 // same physical size (pixels / DPI inches).
 type Size struct {

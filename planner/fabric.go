@@ -59,14 +59,14 @@ func sizePlane(spec fabricSpec) (plane, error) {
 	groups := ceilDiv(spec.servers, spg)
 	leaves := groups * lpg
 	if spec.tiers == 0 || spec.tiers == 2 {
-		if p, ok := twoTier(spec, spg, lpg, groups, leaves); ok {
+		if p, ok := twoTier(spec, spg, lpg, leaves); ok {
 			return p, nil
 		}
 		if spec.tiers == 2 {
 			return plane{}, errNoFit{2}
 		}
 	}
-	if p, ok := threeTier(spec, spg, lpg, groups, leaves); ok {
+	if p, ok := threeTier(spec, spg, lpg, leaves); ok {
 		return p, nil
 	}
 	return plane{}, errNoFit{3}
@@ -114,7 +114,7 @@ func (spec fabricSpec) leafLoads(spg, lpg int) []switchLoad {
 	return out
 }
 
-func twoTier(spec fabricSpec, spg, lpg, groups, leaves int) (plane, bool) {
+func twoTier(spec fabricSpec, spg, lpg, leaves int) (plane, bool) {
 	// Each leaf spreads its uplinks evenly over every spine, so the spine
 	// count divides the leaf's uplinks; a spine takes at most radix links.
 	spines, ok := smallestDivisorAtLeast(spec.up, ceilDiv(leaves*spec.up, spec.radix))
@@ -137,7 +137,7 @@ func twoTier(spec fabricSpec, spg, lpg, groups, leaves int) (plane, bool) {
 // Full pods are identical; a partial pod gets the spines its leaves need,
 // each with the full pod's uplinks (provisioned for growth, as partial
 // scalable units are).
-func threeTier(spec fabricSpec, spg, lpg, groups, leaves int) (plane, bool) {
+func threeTier(spec fabricSpec, spg, lpg, leaves int) (plane, bool) {
 	podLeafPorts := spec.radix / 2
 	var leavesPerPod int
 	if lpg <= podLeafPorts {
