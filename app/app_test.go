@@ -281,3 +281,23 @@ func BenchmarkInputChange(b *testing.B) {
 		})
 	}
 }
+
+func TestPriceOverride(t *testing.T) {
+	u := newTestUI(t)
+	before := u.Plan().Cost.Switches
+	u.inputs.prices.item.SetSelected("qm9700")
+	if !strings.Contains(u.inputs.prices.price.PlaceHolder, "13,500") {
+		t.Errorf("placeholder %q", u.inputs.prices.price.PlaceHolder)
+	}
+	u.inputs.prices.price.SetText("27000")
+	if got := u.Plan().Cost.Switches; got != 2*before {
+		t.Errorf("switch cost %v after doubling the price, was %v", got, before)
+	}
+	if u.Scenario().Prices["qm9700"] != 27000 || !u.Dirty() {
+		t.Error("override not in the scenario")
+	}
+	u.inputs.prices.price.SetText("")
+	if u.Plan().Cost.Switches != before {
+		t.Error("clearing the override did not restore the catalog price")
+	}
+}

@@ -60,6 +60,7 @@ type inputsPanel struct {
 	tp, pp, vpp, ep         *widget.Entry
 	batch, tokens, microBat *widget.Entry
 	zero, recompute         *widget.Check
+	prices                  *priceEditor
 }
 
 func newInputsPanel(u *UI) *inputsPanel {
@@ -283,8 +284,11 @@ func newInputsPanel(u *UI) *inputsPanel {
 	}
 	advanced := in.form(adv)
 	wl := in.form(in.workloadFields())
+	in.prices = newPriceEditor(in)
+	pricesField := in.add("prices", "", in.prices.content)
 	acc := widget.NewAccordion(
-		widget.NewAccordionItem("Media, prices and more", advanced),
+		widget.NewAccordionItem("Media and more", advanced),
+		widget.NewAccordionItem("Prices", in.form([]*field{pricesField})),
 		widget.NewAccordionItem("Workload (JCT model)", wl),
 	)
 	title := widget.NewLabelWithStyle("Cluster and fabric", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -350,7 +354,11 @@ func (in *inputsPanel) showErrors(err error) {
 	var general []string
 	fes := planner.FieldErrors(err)
 	for _, fe := range fes {
-		if f := in.field(fe.Field); f != nil {
+		key := fe.Field
+		if strings.HasPrefix(key, "prices.") {
+			key = "prices"
+		}
+		if f := in.field(key); f != nil {
 			msg := fe.Problem
 			if fe.Fix != "" {
 				msg += "; " + fe.Fix
@@ -396,6 +404,7 @@ func (in *inputsPanel) fill(s planner.Scenario) {
 		in.mediaM[i].SetText(optionalFloat(*metresOf(&s.Network.Media, i)))
 	}
 	in.fillWorkload(s.Workload)
+	in.prices.fill(s)
 	// Choices that depend on the plan (switches that fit, planes that
 	// divide the ports) are set from the scenario now and refined by
 	// refreshChoices once it plans.
