@@ -39,6 +39,7 @@ type command struct {
 type cliEnv struct {
 	stdout, stderr io.Writer
 	cat            *planner.Catalog
+	market         *planner.Market
 }
 
 func commands() []command {
@@ -65,7 +66,12 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "fabricplan:", err)
 		return exitFailure
 	}
-	env := &cliEnv{stdout: stdout, stderr: stderr, cat: cat}
+	market, err := planner.LoadMarket(data.FS)
+	if err != nil {
+		fmt.Fprintln(stderr, "fabricplan:", err)
+		return exitFailure
+	}
+	env := &cliEnv{stdout: stdout, stderr: stderr, cat: cat, market: market}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			err := c.run(env, args[1:])

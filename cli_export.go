@@ -2,33 +2,13 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 
 	"fabricplan/charts"
-	"fabricplan/data"
 	"fabricplan/planner"
 )
-
-// chartInput plans a scenario with everything the charts draw: the plan,
-// its alternatives (other fabric, other NIC speed), a size sweep and the
-// market tables.
-func chartInput(s planner.Scenario, cat *planner.Catalog, year int) (charts.Input, error) {
-	vs, err := planner.Alternatives(s, cat)
-	if err != nil {
-		return charts.Input{}, err
-	}
-	m, err := planner.LoadMarket(data.FS)
-	if err != nil {
-		return charts.Input{}, err
-	}
-	return charts.Input{
-		Plan: vs[0].Plan, Variants: vs, Market: m, MarketYear: year,
-		Sweep: planner.Sweep(s, cat, planner.ScaleSizes(s.Cluster.GPUs)),
-	}, nil
-}
 
 // errListed ends a command that only listed something.
 var errListed = errors.New("listed")
@@ -94,7 +74,7 @@ func runExport(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	input, err := chartInput(in.scenario, env.cat, *year)
+	input, err := charts.NewInput(in.scenario, env.cat, env.market, *year, false)
 	if err != nil {
 		return err
 	}
@@ -136,12 +116,10 @@ func runReport(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	input, err := chartInput(in.scenario, env.cat, *year)
+	input, err := charts.NewInput(in.scenario, env.cat, env.market, *year, true)
 	if err != nil {
 		return err
 	}
-	// The report includes the design search when the workload allows one.
-	input.Search, _ = planner.Search(context.Background(), in.scenario, env.cat, planner.SearchOptions{WithinPct: 5})
 	var buf bytes.Buffer
 	if err := charts.WriteReport(&buf, input, env.cat, nil); err != nil {
 		return err

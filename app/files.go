@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -365,12 +364,10 @@ func (u *UI) ExportReport(path string, progress func(done, total int)) error {
 	if !strings.EqualFold(filepath.Ext(path), ".pdf") {
 		return fmt.Errorf("the report is a PDF: name it .pdf, not %q", filepath.Base(path))
 	}
-	in := charts.Input{Plan: u.plan, Market: u.market, MarketYear: charts.DefaultMarketYear}
-	if vs, err := planner.Alternatives(u.plan.Scenario, u.cat); err == nil {
-		in.Variants = vs
+	in, err := charts.NewInput(u.plan.Scenario, u.cat, u.market, charts.DefaultMarketYear, true)
+	if err != nil {
+		return err
 	}
-	in.Sweep = planner.Sweep(u.plan.Scenario, u.cat, planner.ScaleSizes(u.plan.GPUs))
-	in.Search, _ = planner.Search(context.Background(), u.plan.Scenario, u.cat, planner.SearchOptions{WithinPct: 5})
 	var b bytes.Buffer
 	if err := charts.WriteReport(&b, in, u.cat, progress); err != nil {
 		return err

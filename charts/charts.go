@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -84,4 +85,21 @@ func planTitle(p *planner.Plan) string {
 		name = fmt.Sprintf("%s GPUs", planner.FormatInt(p.GPUs))
 	}
 	return name
+}
+
+// NewInput asks the planner for everything the charts draw about scenario
+// s: its plan and alternatives (other fabric, other NIC speed), a sweep of
+// cluster sizes and, when withSearch, a design search (left out when the
+// workload allows none).
+func NewInput(s planner.Scenario, cat *planner.Catalog, m *planner.Market, year int, withSearch bool) (Input, error) {
+	vs, err := planner.Alternatives(s, cat)
+	if err != nil {
+		return Input{}, err
+	}
+	in := Input{Plan: vs[0].Plan, Variants: vs, Market: m, MarketYear: year,
+		Sweep: planner.Sweep(s, cat, planner.ScaleSizes(s.Cluster.GPUs))}
+	if withSearch {
+		in.Search, _ = planner.Search(context.Background(), s, cat, planner.SearchOptions{WithinPct: 5})
+	}
+	return in, nil
 }

@@ -2,7 +2,6 @@ package charts
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"flag"
 	"image/png"
@@ -31,22 +30,20 @@ func catalog(t testing.TB) *planner.Catalog {
 	return cat
 }
 
-// input plans s with alternatives, a sweep of sizes and the market.
+// input plans s with alternatives, the market, a design search and a
+// sweep over sizes.
 func input(t testing.TB, s planner.Scenario, sizes []int) Input {
 	t.Helper()
 	cat := catalog(t)
-	vs, err := planner.Alternatives(s, cat)
-	if err != nil {
-		t.Fatal(err)
-	}
 	m, err := planner.LoadMarket(data.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Input{Plan: vs[0].Plan, Variants: vs, Market: m, Sweep: planner.Sweep(s, cat, sizes)}
-	if res, err := planner.Search(context.Background(), s, cat, planner.SearchOptions{WithinPct: 5}); err == nil {
-		in.Search = res
+	in, err := NewInput(s, cat, m, 0, true)
+	if err != nil {
+		t.Fatal(err)
 	}
+	in.Sweep = planner.Sweep(s, cat, sizes)
 	return in
 }
 
