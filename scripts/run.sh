@@ -5,8 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-export LANG="${LANG:-en_US.UTF-8}"
-[ "$LANG" = "C" ] || [ "$LANG" = "C.UTF-8" ] && export LANG=en_US.UTF-8
 go build -tags migrated_fynedo -o fabricplan .
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   echo "run: no display; opening the window on a virtual one (Xvfb) instead." >&2
