@@ -126,3 +126,47 @@ func TestReachOfTwoTiers(t *testing.T) {
 		t.Error("past 8,192 GPUs the Spectrum-X fabric should need three tiers")
 	}
 }
+
+// TestDGXB300Tables checks the compute-fabric tables of NVIDIA's DGX B300
+// SuperPOD reference architectures (docs.nvidia.com/dgx-superpod/
+// reference-architecture/scalable-infrastructure-b300-xdr/latest/
+// dgx-superpod-architecture.html, Table 3, and .../scalable-infrastructure-
+// b300/latest/dgx-superpod-architecture.html, Table 3).
+//
+// XDR: Quantum-X800 Q3400, one 800G link per GPU, SU of 72 nodes. The 4-SU
+// row's 18 spines (not 16) and the 8-SU row's 36 come from balanced
+// wiring: the spine count must divide a leaf's 72 uplinks.
+//
+// Spectrum-X: SN5600 at 400G, each GPU's ConnectX-8 as 2 x 400G on two
+// planes, SU of 64 nodes. NVIDIA's cable columns there count one breakout
+// cable per NIC (2 links); the planner counts links, so only switch counts
+// are compared.
+func TestDGXB300Tables(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct{ sus, leaf, spine, links int }{
+		{1, 8, 4, 576}, {2, 16, 8, 1152}, {4, 32, 18, 2304}, {8, 64, 36, 4608}, {18, 144, 72, 10368},
+	} {
+		s := NewScenario()
+		s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = tc.sus*72*8, 800, "q3400"
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Switches(TierLeaf) != tc.leaf || p.Switches(TierSpine) != tc.spine || p.Links.ServerLeaf != tc.links || p.Links.LeafSpine != tc.links {
+			t.Errorf("XDR %d SU: leaf %d spine %d node-leaf %d leaf-spine %d, want %d %d %d %d", tc.sus,
+				p.Switches(TierLeaf), p.Switches(TierSpine), p.Links.ServerLeaf, p.Links.LeafSpine, tc.leaf, tc.spine, tc.links, tc.links)
+		}
+	}
+	for _, tc := range []struct{ sus, leaf, spine int }{{1, 16, 8}, {2, 32, 16}, {4, 64, 32}, {8, 128, 64}, {16, 256, 128}} {
+		s := NewScenario()
+		s.Cluster.GPUs = tc.sus * 64 * 8
+		s.Network.Fabric, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Planes, s.Network.Switch = Ethernet, 800, 2, 2, "sn5600"
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Switches(TierLeaf) != tc.leaf || p.Switches(TierSpine) != tc.spine || p.Tiers != 2 {
+			t.Errorf("Spectrum-X %d SU: leaf %d spine %d (%d tiers), want %d %d", tc.sus, p.Switches(TierLeaf), p.Switches(TierSpine), p.Tiers, tc.leaf, tc.spine)
+		}
+	}
+}
