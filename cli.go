@@ -61,12 +61,7 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 		printUsage(stdout)
 		return exitOK
 	}
-	cat, err := planner.LoadCatalog(data.FS)
-	if err != nil {
-		fmt.Fprintln(stderr, "fabricplan:", err)
-		return exitFailure
-	}
-	market, err := planner.LoadMarket(data.FS)
+	cat, market, err := loadData()
 	if err != nil {
 		fmt.Fprintln(stderr, "fabricplan:", err)
 		return exitFailure
@@ -361,4 +356,18 @@ func planArgs(env *cliEnv, fs *flag.FlagSet, pf *planFlags, args []string, check
 	}
 	p, err := in.build(env.cat)
 	return in, p, err
+}
+
+// loadData reads the embedded catalog (with the JCT constants) and the
+// market tables, which every command and the window need.
+func loadData() (*planner.Catalog, *planner.Market, error) {
+	cat, err := planner.LoadCatalog(data.FS)
+	if err != nil {
+		return nil, nil, err
+	}
+	market, err := planner.LoadMarket(data.FS)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cat, market, nil
 }

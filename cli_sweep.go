@@ -297,11 +297,7 @@ type variant struct {
 func jctVariants(kind, sizes string, base planner.Scenario, cat *planner.Catalog) ([]variant, error) {
 	var out []variant
 	with := func(label string, f func(s *planner.Scenario)) {
-		s := base
-		s.Network.Switch = planner.Auto
-		s.Network.NIC = planner.Auto
-		s.Network.PortsPerNIC = 0
-		s.Network.Planes = 1
+		s := planner.AutoHardware(base)
 		f(&s)
 		out = append(out, variant{label, s})
 	}

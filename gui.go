@@ -18,7 +18,6 @@ import (
 	"fabricplan/app"
 	_ "fabricplan/app/locale" // before Fyne initialises
 	"fabricplan/assets"
-	"fabricplan/data"
 	"fabricplan/planner"
 )
 
@@ -56,12 +55,7 @@ func runGUI(args []string, stderr io.Writer) int {
 			return report(stderr, "", usageError{err})
 		}
 	}
-	cat, err := planner.LoadCatalog(data.FS)
-	if err != nil {
-		fmt.Fprintln(stderr, "fabricplan:", err)
-		return exitFailure
-	}
-	market, err := planner.LoadMarket(data.FS)
+	cat, market, err := loadData()
 	if err != nil {
 		fmt.Fprintln(stderr, "fabricplan:", err)
 		return exitFailure

@@ -145,11 +145,8 @@ func newInputsPanel(u *UI) *inputsPanel {
 			f = planner.Ethernet
 		}
 		if s().Network.Fabric != f {
+			*s() = planner.AutoHardware(*s()) // the other fabric's switches and NICs differ
 			s().Network.Fabric = f
-			s().Network.Switch = planner.Auto // the other fabric's switches differ
-			s().Network.NIC = planner.Auto
-			s().Network.PortsPerNIC = 0
-			s().Network.Planes = 1
 		}
 		u.changed()
 	})

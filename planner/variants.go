@@ -18,17 +18,13 @@ func Alternatives(s Scenario, cat *Catalog) ([]Variant, error) {
 		return nil, err
 	}
 	out := []Variant{{Label: "This plan", Plan: base}}
-	auto := func(v Scenario) Scenario {
-		v.Network.Switch, v.Network.NIC, v.Network.PortsPerNIC, v.Network.Planes = Auto, Auto, 0, 1
-		return v
-	}
-	other := auto(s)
+	other := AutoHardware(s)
 	if s.Network.Fabric == InfiniBand {
 		other.Network.Fabric = Ethernet
 	} else {
 		other.Network.Fabric = InfiniBand
 	}
-	speed := auto(s)
+	speed := AutoHardware(s)
 	speed.Network.NICGbps = 800
 	if s.Network.NICGbps >= 800 {
 		speed.Network.NICGbps = 400
@@ -39,6 +35,14 @@ func Alternatives(s Scenario, cat *Catalog) ([]Variant, error) {
 		}
 	}
 	return out, nil
+}
+
+// AutoHardware returns s with the hardware choices that depend on fabric
+// and NIC speed reset: switch and NIC auto, the NIC's default port split,
+// one plane. What-if variants start from it.
+func AutoHardware(s Scenario) Scenario {
+	s.Network.Switch, s.Network.NIC, s.Network.PortsPerNIC, s.Network.Planes = Auto, Auto, 0, 1
+	return s
 }
 
 func fabricShort(f Fabric) string {
