@@ -5,11 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"fabricplan/data"
+	"fabricplan/internal/safefile"
 	"fabricplan/planner"
 )
 
@@ -85,21 +85,40 @@ func report(stderr io.Writer, name string, err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
-	fes := planner.FieldErrors(err)
-	var ue usageError
-	switch {
-	case len(fes) > 0:
-		fmt.Fprintf(stderr, "fabricplan %s: invalid input:\n", name)
-		for _, fe := range fes {
-			fmt.Fprintln(stderr, "  "+fe.Error())
-		}
-		return exitUsage
-	case errors.As(err, &ue) || errors.Is(err, planner.ErrTooLarge):
-		fmt.Fprintf(stderr, "fabricplan %s: %v\n", name, err)
+	prefix := "fabricplan " + name
+	if name == "" {
+		prefix = "fabricplan"
+	}
+	if len(planner.FieldErrors(err)) > 0 {
+		printFieldErrors(stderr, prefix, err)
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "fabricplan %s: %v\n", name, err)
+	fmt.Fprintf(stderr, "%s: %s\n", prefix, planner.TerminalText(err.Error()))
+	var ue usageError
+	if errors.As(err, &ue) || errors.Is(err, planner.ErrTooLarge) || safefile.IsRefused(err) {
+		return exitUsage
+	}
 	return exitFailure
+}
+
+// printFieldErrors lists field errors one a line, under the file they
+// came from when they came from one. User text in them is made safe for
+// the terminal.
+func printFieldErrors(w io.Writer, prefix string, err error) {
+	files := planner.FileErrors(err)
+	if len(files) == 0 {
+		files = []*planner.FileError{{Err: err}}
+	}
+	for _, f := range files {
+		where := prefix
+		if f.Path != "" {
+			where += ": " + planner.TerminalText(f.Path)
+		}
+		fmt.Fprintf(w, "%s: invalid input:\n", where)
+		for _, fe := range planner.FieldErrors(f.Err) {
+			fmt.Fprintln(w, "  "+planner.TerminalText(fe.Error()))
+		}
+	}
 }
 
 func printUsage(w io.Writer) {
@@ -250,10 +269,11 @@ func newFlagSet(env *cliEnv, name, args string) *flag.FlagSet {
 // with flag overrides applied, and the document it came from for line
 // numbers in errors.
 type scenarioInput struct {
-	scenario planner.Scenario
-	src      []byte
-	path     string
-	set      map[string]bool
+	scenario  planner.Scenario
+	decodeErr error // key and type errors of the file, reported with the catalog checks
+	src       []byte
+	path      string
+	set       map[string]bool
 }
 
 // loadScenario reads path (empty: the embedded default) and applies the
@@ -265,14 +285,14 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 		in.path = "default scenario"
 		in.src, err = data.FS.ReadFile(data.DefaultScenario)
 	} else {
-		in.src, err = os.ReadFile(path)
+		in.src, err = planner.ReadScenarioFile(path)
 	}
 	if err != nil {
-		return nil, usagef("open scenario: %v", err)
+		return nil, usageError{err}
 	}
-	in.scenario, err = planner.ParseScenario(in.src)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", in.path, err)
+	in.scenario, in.decodeErr = planner.DecodeScenario(in.src)
+	if fes := planner.FieldErrors(in.decodeErr); in.decodeErr != nil && (len(fes) == 0 || fes[0].Field == "file") {
+		return nil, &planner.FileError{Path: in.path, Err: in.decodeErr}
 	}
 	if fs != nil {
 		fs.Visit(func(f *flag.Flag) { in.set[f.Name] = true })
@@ -299,19 +319,20 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 // build plans the scenario; field errors get the file's line numbers
 // unless a flag set the field.
 func (in *scenarioInput) build(cat *planner.Catalog) (*planner.Plan, error) {
-	p, err := planner.Build(in.scenario, cat)
+	var p *planner.Plan
+	err := in.scenario.CheckDecoded(in.decodeErr, cat, in.src)
 	if err == nil {
-		return p, nil
+		if p, err = planner.Build(in.scenario, cat); err == nil {
+			return p, nil
+		}
 	}
 	if fes := planner.FieldErrors(err); len(fes) > 0 {
 		for _, fe := range fes {
 			if flagName, ok := fieldFlag[fe.Field]; ok && in.set[flagName] {
 				fe.Field = "--" + flagName
-				continue
 			}
-			planner.WithLines(fe, in.src)
 		}
-		return nil, fmt.Errorf("%s: %w", in.path, err)
+		return nil, &planner.FileError{Path: in.path, Err: planner.WithLines(err, in.src)}
 	}
 	return nil, err
 }

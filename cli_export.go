@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"fabricplan/charts"
+	"fabricplan/internal/safefile"
 	"fabricplan/planner"
 )
 
@@ -92,8 +93,8 @@ func runExport(env *cliEnv, args []string) error {
 	if err := fig.Render(&buf, format, size); err != nil {
 		return err
 	}
-	if err := planner.WriteFileAtomic(*out, buf.Bytes()); err != nil {
-		return usageError{err}
+	if err := safefile.Write(*out, buf.Bytes()); err != nil {
+		return err
 	}
 	fmt.Fprintf(env.stderr, "wrote %s (%s chart, %s)\n", *out, chart.Name, format)
 	return nil
@@ -124,8 +125,8 @@ func runReport(env *cliEnv, args []string) error {
 	if err := charts.WriteReport(&buf, input, env.cat, nil); err != nil {
 		return err
 	}
-	if err := planner.WriteFileAtomic(*out, buf.Bytes()); err != nil {
-		return usageError{err}
+	if err := safefile.Write(*out, buf.Bytes()); err != nil {
+		return err
 	}
 	fmt.Fprintf(env.stderr, "wrote %s\n", *out)
 	return nil

@@ -34,7 +34,7 @@ func writeJSON(w io.Writer, v any) error {
 func writePlanText(w io.Writer, p *planner.Plan) error {
 	s := p.Scenario
 	n := s.Network
-	name := s.Name
+	name := planner.DisplayName(s.Name)
 	if name == "" {
 		name = "unnamed scenario"
 	}

@@ -47,10 +47,17 @@ func runSearch(env *cliEnv, args []string) error {
 	return writeSearchText(env.stdout, res, list)
 }
 
+// Bounds on search flags: a century of training, ten trillion dollars.
+const (
+	maxTargetDays = 36500
+	maxBudgetUSD  = 1e13
+)
+
 func searchOptions(target float64, within, budget string) (planner.SearchOptions, error) {
 	var opt planner.SearchOptions
-	if target < 0 {
-		return opt, usagef("--target-days: give a positive number of days")
+	// Written so NaN fails: every comparison with NaN is false.
+	if !(target >= 0 && target <= maxTargetDays) {
+		return opt, usagef("--target-days: %g is not a number of days; give one from 0 to %d", target, maxTargetDays)
 	}
 	opt.TargetDays = target
 	if within != "" {
@@ -58,14 +65,14 @@ func searchOptions(target float64, within, budget string) (planner.SearchOptions
 			return opt, usagef("give --target-days or --within, not both")
 		}
 		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(within), "%"), 64)
-		if err != nil || v <= 0 || v > 1000 {
+		if err != nil || !(v > 0 && v <= 1000) {
 			return opt, usagef("--within: %q is not a percentage; write e.g. --within 10%%", within)
 		}
 		opt.WithinPct = v
 	}
 	if budget != "" {
 		v, err := strconv.ParseFloat(strings.NewReplacer("$", "", ",", "", "_", "").Replace(budget), 64)
-		if err != nil || v <= 0 {
+		if err != nil || !(v > 0 && v <= maxBudgetUSD) {
 			return opt, usagef("--budget: %q is not an amount of US$; write e.g. --budget 5e6", budget)
 		}
 		opt.BudgetUSD = v
@@ -126,7 +133,7 @@ func writeSearchCSV(w io.Writer, r *planner.SearchResult, list []*planner.Design
 	f := func(v float64, p int) string { return strconv.FormatFloat(v, 'f', p, 64) }
 	for _, d := range list {
 		j := toDesignJSON(d)
-		cw.Write([]string{j.Label, j.Fabric, strconv.Itoa(j.NICGbps), strconv.Itoa(j.Ports), strconv.Itoa(j.Planes), j.Switch, j.Ratio,
+		cw.Write([]string{planner.CSVText(j.Label), j.Fabric, strconv.Itoa(j.NICGbps), strconv.Itoa(j.Ports), strconv.Itoa(j.Planes), j.Switch, j.Ratio,
 			strconv.Itoa(j.Tiers), strconv.Itoa(j.Switches), f(j.CostUSD, 0), f(j.PowerW, 0), f(j.StepS, 4), f(j.Days, 3),
 			strconv.FormatBool(j.OnFront), pickName(r, d)})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -93,9 +94,9 @@ func writeRowsCSV(w io.Writer, rows []sweepRow) error {
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 	i := strconv.Itoa
 	for _, r := range rows {
-		rec := []string{r.Label, i(r.GPUs), r.Fabric, i(r.NICGbps), r.Switch, i(r.Servers), i(r.Tiers), i(r.Leaf), i(r.Spine), i(r.Core),
+		rec := []string{planner.CSVText(r.Label), i(r.GPUs), r.Fabric, i(r.NICGbps), r.Switch, i(r.Servers), i(r.Tiers), i(r.Leaf), i(r.Spine), i(r.Core),
 			i(r.Switches), i(r.NICPorts), i(r.Links), i(r.Transceivers), f(r.CostUSD, 0), f(r.CostPerGPU, 2), f(r.PowerW, 0),
-			f(r.StepS, 4), f(r.BaselineStepS, 4), f(r.Gain, 4), f(r.BusBWGBs, 2), f(r.JCTDays, 2), r.Error}
+			f(r.StepS, 4), f(r.BaselineStepS, 4), f(r.Gain, 4), f(r.BusBWGBs, 2), f(r.JCTDays, 2), planner.CSVText(r.Error)}
 		if r.Error != "" {
 			for k := 2; k < len(rec)-1; k++ {
 				rec[k] = ""
@@ -114,14 +115,14 @@ func writeRowsText(w io.Writer, rows []sweepRow) error {
 	fmt.Fprintln(tw, "\tGPUS\tSWITCH\tTIERS\tLEAF\tSPINE\tCORE\tLINKS\tOPTICS\tCOST\t$/GPU\tPOWER\tSTEP\tGAIN\t")
 	for _, r := range rows {
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\t\t\t\t\t\t\t\t\n", r.Label, planner.FormatInt(r.GPUs))
+			fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\t\t\t\t\t\t\t\t\n", planner.DisplayName(r.Label), planner.FormatInt(r.GPUs))
 			continue
 		}
 		step, gain := "-", "-"
 		if r.StepS > 0 {
 			step, gain = planner.FormatSeconds(r.StepS), fmt.Sprintf("%.2fx", r.Gain)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Label, planner.FormatInt(r.GPUs), r.Switch, r.Tiers,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", planner.DisplayName(r.Label), planner.FormatInt(r.GPUs), r.Switch, r.Tiers,
 			planner.FormatInt(r.Leaf), planner.FormatInt(r.Spine), planner.FormatInt(r.Core), planner.FormatInt(r.Links),
 			planner.FormatInt(r.Transceivers), planner.FormatUSD(r.CostUSD), planner.FormatUSDExact(r.CostPerGPU),
 			planner.FormatWatts(r.PowerW), step, gain)
@@ -196,14 +197,17 @@ func runCompare(env *cliEnv, args []string) error {
 	}
 	var rows []sweepRow
 	var first *planner.Plan
+	var errs []error // every bad file, each with all its problems
 	for _, path := range pos {
 		in, err := loadScenario(path, nil, nil)
 		if err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		p, err := in.build(env.cat)
 		if err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
 		label := p.Scenario.Name
 		if label == "" {
@@ -219,6 +223,9 @@ func runCompare(env *cliEnv, args []string) error {
 			r.GainVsFirst = first.JCT.Planned.Days / p.JCT.Planned.Days
 		}
 		rows = append(rows, r)
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
 	}
 	if *format.json || *format.csv {
 		return format.write(env.stdout, rows)
@@ -236,7 +243,7 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	line("", func(r sweepRow) string { return r.Label })
+	line("", func(r sweepRow) string { return planner.DisplayName(r.Label) })
 	line("GPUs", func(r sweepRow) string { return planner.FormatInt(r.GPUs) })
 	line("Fabric", func(r sweepRow) string { return fmt.Sprintf("%s %dG", r.Fabric, r.NICGbps) })
 	line("Switch", func(r sweepRow) string { return r.Switch })

@@ -18,7 +18,7 @@ import (
 	"fabricplan/app"
 	_ "fabricplan/app/locale" // before Fyne initialises
 	"fabricplan/assets"
-	"fabricplan/planner"
+	"fabricplan/internal/safefile"
 )
 
 // isGUIArgs says whether the arguments ask for the window: none, a
@@ -92,6 +92,7 @@ func runGUI(args []string, stderr io.Writer) int {
 
 // screenshot waits for the window to draw, captures it and writes a PNG.
 func screenshot(a fyne.App, w fyne.Window, ui *app.UI, tab, path string, stderr io.Writer) int {
+	ui.WaitBackground()                 // the scenario, read off the UI goroutine
 	time.Sleep(1500 * time.Millisecond) // first frames: layout, fonts
 	fyne.DoAndWait(func() { ui.SelectTab(tab) })
 	if tab == app.TabSearch {
@@ -125,7 +126,7 @@ func screenshot(a fyne.App, w fyne.Window, ui *app.UI, tab, path string, stderr 
 		fmt.Fprintln(stderr, "fabricplan: screenshot:", err)
 		return exitFailure
 	}
-	if err := planner.WriteFileAtomic(path, b.Bytes()); err != nil {
+	if err := safefile.Write(path, b.Bytes()); err != nil {
 		fmt.Fprintln(stderr, "fabricplan: screenshot:", err)
 		return exitFailure
 	}

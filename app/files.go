@@ -17,6 +17,7 @@ import (
 
 	"fabricplan/charts"
 	"fabricplan/data"
+	"fabricplan/internal/safefile"
 	"fabricplan/planner"
 )
 
@@ -53,7 +54,7 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 	var recentItems []*fyne.MenuItem
 	for _, path := range u.recentFiles() {
 		path := path
-		recentItems = append(recentItems, fyne.NewMenuItem(path, func() { u.guarded(func() { u.openOrReport(path) }) }))
+		recentItems = append(recentItems, fyne.NewMenuItem(path, func() { u.guarded(func() { u.openOrReport(path, u.showError) }) }))
 	}
 	if len(recentItems) == 0 {
 		none := fyne.NewMenuItem("(none yet)", nil)
@@ -141,7 +142,9 @@ func (u *UI) NewScenario() {
 	u.loadScenario(defaultScenario(), "")
 }
 
-// OpenPath loads a scenario file; on error the current scenario stays.
+// OpenPath loads a scenario file and shows it; on error the current
+// scenario stays. It reads on the calling goroutine: the window's menus
+// use openOrReport, which reads in the background.
 func (u *UI) OpenPath(path string) error {
 	s, err := planner.LoadScenario(path, u.cat)
 	if err != nil {
@@ -152,11 +155,36 @@ func (u *UI) OpenPath(path string) error {
 	return nil
 }
 
-func (u *UI) openOrReport(path string) {
-	if err := u.OpenPath(path); err != nil {
-		u.showError(err)
-	}
+// openOrReport reads and checks path off the UI goroutine (the read is
+// bounded: regular files of at most 1 MiB, never a FIFO or device), then
+// shows the scenario, or passes the error, with every problem the file
+// has, to onError on the UI goroutine. The current scenario stays until
+// the new one is ready.
+func (u *UI) openOrReport(path string, onError func(error)) {
+	u.status.SetText("Opening " + filepath.Base(path) + "…")
+	u.background.Add(1)
+	go func() {
+		defer u.background.Done()
+		s, err := planner.LoadScenario(path, u.cat)
+		fyne.Do(func() {
+			if err != nil {
+				u.status.SetText("Could not open " + planner.DisplayName(filepath.Base(path)))
+				onError(err)
+				return
+			}
+			u.loadScenario(s, path)
+			u.remember(path)
+		})
+	}()
 }
+
+// OpenPathInBackground opens path as File ▸ Open does: read off the UI
+// goroutine, errors shown in a dialog.
+func (u *UI) OpenPathInBackground(path string) { u.openOrReport(path, u.showError) }
+
+// WaitBackground blocks until files being opened in the background are
+// shown; for tests and the screenshot mode, never the UI goroutine.
+func (u *UI) WaitBackground() { u.background.Wait() }
 
 // SavePath writes the scenario to path atomically and makes it the
 // scenario's file. A path without an extension gets ".toml".
@@ -214,19 +242,32 @@ func (u *UI) recentFiles() []string {
 	return u.app.Preferences().StringList(prefRecent)
 }
 
-// lastDir is the folder dialogs start in.
-func (u *UI) lastDir() fyne.ListableURI {
+// lastDirPath is the folder dialogs start in: the last one used, else
+// the working folder.
+func (u *UI) lastDirPath() string {
 	dir := u.app.Preferences().String(prefLastDir)
 	if dir == "" {
 		if wd, err := os.Getwd(); err == nil {
 			dir = wd
 		}
 	}
-	l, err := storage.ListerForURI(storage.NewFileURI(dir))
+	return dir
+}
+
+// lastDir is lastDirPath as a URI Fyne's dialogs take.
+func (u *UI) lastDir() fyne.ListableURI {
+	l, err := storage.ListerForURI(storage.NewFileURI(u.lastDirPath()))
 	if err != nil {
 		return nil
 	}
 	return l
+}
+
+// rememberDir makes dir the folder the next dialog starts in.
+func (u *UI) rememberDir(dir string) {
+	if !u.opts.Ephemeral {
+		u.app.Preferences().SetString(prefLastDir, dir)
+	}
 }
 
 // OpenDialog asks for a scenario file to open.
@@ -241,46 +282,9 @@ func (u *UI) OpenDialog() {
 		}
 		path := r.URI().Path()
 		r.Close()
-		u.openOrReport(path)
+		u.openOrReport(path, u.showError)
 	}, u.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{".toml"}))
-	if l := u.lastDir(); l != nil {
-		d.SetLocation(l)
-	}
-	d.Show()
-}
-
-// savePathDialog asks for a file to write; ext is the default extension.
-// The dialog creates the file; we write through a temporary file and a
-// rename instead, so the created file is only a placeholder.
-func (u *UI) savePathDialog(name, ext string, write func(path string) error) {
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil {
-			u.showError(err)
-			return
-		}
-		if w == nil {
-			return
-		}
-		picked := w.URI().Path()
-		w.Close()
-		path := picked
-		if filepath.Ext(path) == "" {
-			path += ext
-			os.Remove(picked) // the empty placeholder under the name without extension
-		}
-		if err := write(path); err != nil {
-			if info, statErr := os.Stat(picked); statErr == nil && info.Size() == 0 && picked == path {
-				os.Remove(picked)
-			}
-			u.showError(err)
-			return
-		}
-		if !u.opts.Ephemeral {
-			u.app.Preferences().SetString(prefLastDir, filepath.Dir(path))
-		}
-	}, u.win)
-	d.SetFileName(name)
 	if l := u.lastDir(); l != nil {
 		d.SetLocation(l)
 	}
@@ -327,7 +331,7 @@ func ExportChart(fig *charts.Figure, path string) error {
 	if err != nil {
 		return err
 	}
-	return planner.WriteFileAtomic(path, b)
+	return safefile.Write(path, b)
 }
 
 // ExportChartDialog asks where to export fig (PNG, SVG or PDF by the
@@ -349,7 +353,7 @@ func (u *UI) ExportBOM(path string) error {
 	if err := planner.WriteBOMCSV(&b, u.plan); err != nil {
 		return err
 	}
-	return planner.WriteFileAtomic(path, b.Bytes())
+	return safefile.Write(path, b.Bytes())
 }
 
 // ExportBOMDialog asks where to write the BOM CSV.
@@ -372,11 +376,12 @@ func (u *UI) ExportReport(path string, progress func(done, total int)) error {
 	if err := charts.WriteReport(&b, in, u.cat, progress); err != nil {
 		return err
 	}
-	return planner.WriteFileAtomic(path, b.Bytes())
+	return safefile.Write(path, b.Bytes())
 }
 
 // ExportReportDialog asks where to write the report, then writes it off
-// the UI goroutine with a progress bar.
+// the UI goroutine with a progress bar. The file is replaced only once
+// the whole report is written.
 func (u *UI) ExportReportDialog() {
 	u.savePathDialog("fabric-report.pdf", ".pdf", func(path string) error {
 		bar := widget.NewProgressBar()

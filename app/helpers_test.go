@@ -37,7 +37,9 @@ func newTestUIWith(t testing.TB, opts Options) *UI {
 	cat, _ := planner.LoadCatalog(data.FS)
 	m, _ := planner.LoadMarket(data.FS)
 	w := test.NewTempWindow(t, nil)
-	return New(a, w, cat, m, opts)
+	u := New(a, w, cat, m, opts)
+	u.WaitBackground() // the test driver applies results on the reading goroutine
+	return u
 }
 
 func widgetCell(row int) widget.TableCellID { return widget.TableCellID{Row: row, Col: 0} }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -56,6 +57,9 @@ type UI struct {
 	status    *widget.Label
 
 	loading bool // true while widgets are being filled from a scenario
+
+	// background counts files being read off the UI goroutine.
+	background sync.WaitGroup
 
 	// confirm asks a yes/no question; tests replace it.
 	confirm func(title, message string, onYes func())
@@ -141,21 +145,24 @@ func (u *UI) Scenario() planner.Scenario { return u.scenario }
 // Dirty reports unsaved changes.
 func (u *UI) Dirty() bool { return u.dirty }
 
-// openInitial opens the scenario given, else the last one, else the
-// embedded default.
+// openInitial shows the embedded default at once, then opens the
+// scenario given, else the last one used, in the background. A file given
+// on the command line that cannot be opened is reported; a last-used file
+// that has gone is passed over quietly.
 func (u *UI) openInitial() {
+	u.loadScenario(defaultScenario(), "")
 	path := u.opts.ScenarioPath
 	if path == "" && !u.opts.Ephemeral {
 		path = u.app.Preferences().String(prefLastScenario)
 	}
-	if path != "" {
-		if err := u.OpenPath(path); err == nil {
-			return
-		} else if u.opts.ScenarioPath != "" {
-			u.showError(err)
-		}
+	if path == "" {
+		return
 	}
-	u.loadScenario(defaultScenario(), "")
+	onError := func(err error) { u.showError(err) }
+	if u.opts.ScenarioPath == "" {
+		onError = func(error) {}
+	}
+	u.openOrReport(path, onError)
 }
 
 // loadScenario shows s in the inputs and plans it; path is its file.

@@ -79,12 +79,24 @@ func needPlan(in Input, chart string) error {
 	return nil
 }
 
+// planTitle is the plan's name made safe to draw (no control characters,
+// at most 120 characters), or its GPU count when it has none.
 func planTitle(p *planner.Plan) string {
-	name := p.Scenario.Name
+	name := planner.DisplayName(p.Scenario.Name)
 	if name == "" {
 		name = fmt.Sprintf("%s GPUs", planner.FormatInt(p.GPUs))
 	}
 	return name
+}
+
+// clip cuts s to n characters, ending in an ellipsis when it was longer,
+// for names inside a chart title.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // NewInput asks the planner for everything the charts draw about scenario

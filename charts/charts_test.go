@@ -233,21 +233,67 @@ func TestReport(t *testing.T) {
 	if calls != r.NumPage() {
 		t.Errorf("progress called %d times for %d pages", calls, r.NumPage())
 	}
-	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext not installed: page text not checked")
-	}
-	f := filepath.Join(t.TempDir(), "report.pdf")
-	os.WriteFile(f, buf.Bytes(), 0o644)
-	out, err := exec.Command("pdftotext", "-layout", f, "-").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(out)
+	text := pdfText(t, buf.Bytes())
 	for _, want := range []string{"Fabric Planner report", "1,024 GPUs", "Bill of materials", "qm9700", "osfp-400x2",
 		"Cost and power by component", "Back-end ports by tier", "RDMA revenue by technology", "Sources", "650 Group", "JCT gain"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report text lacks %q", want)
 		}
+	}
+}
+
+// pdfText extracts a PDF's text with pdftotext (poppler-utils, which
+// scripts/deps.sh installs).
+func pdfText(t *testing.T, b []byte) string {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Fatal("pdftotext not installed: run scripts/deps.sh")
+	}
+	f := filepath.Join(t.TempDir(), "doc.pdf")
+	os.WriteFile(f, b, 0o644)
+	out, err := exec.Command("pdftotext", "-layout", f, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// Mutations caught: UTF-8 passed to vgpdf as bytes of its Windows-1252
+// font ("RÃ©seau ZÃ¼rich", "â€”" for an em dash); a newline in a name
+// drawn as is, over the next line.
+func TestPDFTextIsUTF8(t *testing.T) {
+	s := planner.NewScenario()
+	s.Name = "Réseau Zürich — Σ-plan ✓\nsecond line\x1b[31m"
+	in := input(t, s, []int{1024})
+	var rep bytes.Buffer
+	if err := WriteReport(&rep, in, catalog(t), nil); err != nil {
+		t.Fatal(err)
+	}
+	text := pdfText(t, rep.Bytes())
+	for _, want := range []string{"Réseau Zürich — ", "second line", "Back-end ports by tier — "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report text lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"Ã", "â€", "\x1b"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("report text has mojibake or a control character %q", bad)
+		}
+	}
+	f, err := ByName("ports")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fig, err := f.Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := fig.Bytes("pdf", DefaultSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := pdfText(t, b); !strings.Contains(text, "Réseau Zürich") || !strings.Contains(text, "by tier — ") {
+		t.Errorf("chart PDF text:\n%s", text)
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -173,9 +172,7 @@ func (f *Figure) Render(w io.Writer, format string, size Size) (err error) {
 	case "svg":
 		c = vgsvg.New(wPt, hPt)
 	case "pdf":
-		pc := vgpdf.New(wPt, hPt)
-		pc.EmbedFonts(true)
-		c = pc
+		c = newPDFCanvas(wPt, hPt)
 	default:
 		return fmt.Errorf("unknown format %q: use png, svg or pdf", format)
 	}

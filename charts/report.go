@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgpdf"
 
 	"fabricplan/planner"
 )
@@ -41,8 +40,7 @@ func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done
 		}
 		figs = append(figs, f)
 	}
-	pc := vgpdf.New(reportW, reportH)
-	pc.EmbedFonts(true)
+	pc := newPDFCanvas(reportW, reportH)
 	pg := &pager{c: pc}
 	total := 2 + len(figs) + 1
 	done := func() {
@@ -75,7 +73,7 @@ func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done
 // pager writes text top-down on report pages and starts a new page when
 // one fills up.
 type pager struct {
-	c     *vgpdf.Canvas
+	c     pdfCanvas
 	y     vg.Length
 	pages int
 }
@@ -175,7 +173,9 @@ func titlePage(pg *pager, in Input) {
 	p := in.Plan
 	s := p.Scenario
 	pg.line("Fabric Planner report", 24, true)
-	pg.line(planTitle(p), 16, false)
+	for _, l := range wrapToWidth(planTitle(p), reportW-2*margin, textStyle(16, false)) {
+		pg.line(l, 16, false)
+	}
 	pg.line("Generated "+time.Now().Format("2006-01-02 15:04 MST"), 10, false)
 	pg.gap(10)
 	pg.line("Inputs", 13, true)

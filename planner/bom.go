@@ -152,8 +152,8 @@ func WriteBOMCSV(w io.Writer, p *Plan) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"category", "key", "name", "where", "qty", "unit_usd", "total_usd", "watts", "estimate", "source"})
 	for _, l := range p.BOM {
-		cw.Write([]string{l.Category, l.Key, l.Name, l.Where, strconv.Itoa(l.Qty), strconv.FormatFloat(l.UnitUSD, 'f', 2, 64),
-			strconv.FormatFloat(l.TotalUSD, 'f', 2, 64), strconv.FormatFloat(l.TotalWatts, 'f', 1, 64), strconv.FormatBool(l.Estimate), l.Source})
+		cw.Write([]string{l.Category, CSVText(l.Key), CSVText(l.Name), CSVText(l.Where), strconv.Itoa(l.Qty), strconv.FormatFloat(l.UnitUSD, 'f', 2, 64),
+			strconv.FormatFloat(l.TotalUSD, 'f', 2, 64), strconv.FormatFloat(l.TotalWatts, 'f', 1, 64), strconv.FormatBool(l.Estimate), CSVText(l.Source)})
 	}
 	cw.Flush()
 	return cw.Error()

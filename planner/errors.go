@@ -36,23 +36,59 @@ func fieldErr(field, fix, format string, args ...any) *FieldError {
 	return &FieldError{Field: field, Problem: fmt.Sprintf(format, args...), Fix: fix}
 }
 
-// FieldErrors returns every *FieldError wrapped in err (joined or single).
+// FieldErrors returns every *FieldError wrapped in err, through joins and
+// wrapping at any depth, in order.
 func FieldErrors(err error) []*FieldError {
-	if err == nil {
-		return nil
-	}
 	var out []*FieldError
-	var fe *FieldError
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range joined.Unwrap() {
-			out = append(out, FieldErrors(e)...)
+	walkErrors(err, func(e error) bool {
+		if fe, ok := e.(*FieldError); ok {
+			out = append(out, fe)
+			return false
 		}
-		return out
-	}
-	if errors.As(err, &fe) {
-		out = append(out, fe)
-	}
+		return true
+	})
 	return out
+}
+
+// FileError ties the errors found in one scenario file to its path.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+// Error names the file, then its errors.
+func (e *FileError) Error() string { return e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns the file's errors.
+func (e *FileError) Unwrap() error { return e.Err }
+
+// FileErrors returns every *FileError wrapped in err, in order.
+func FileErrors(err error) []*FileError {
+	var out []*FileError
+	walkErrors(err, func(e error) bool {
+		if fe, ok := e.(*FileError); ok {
+			out = append(out, fe)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// walkErrors visits err and what it wraps, depth first; visit returns
+// false to skip what an error wraps.
+func walkErrors(err error, visit func(error) bool) {
+	if err == nil || !visit(err) {
+		return
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			walkErrors(e, visit)
+		}
+	case interface{ Unwrap() error }:
+		walkErrors(u.Unwrap(), visit)
+	}
 }
 
 // ErrTooLarge is wrapped by plan errors for fabrics that need more than

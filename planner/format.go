@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // FormatInt writes n with thousands separators: 1234567 -> "1,234,567".
@@ -73,4 +74,54 @@ func FormatSeconds(s float64) string {
 		return fmt.Sprintf("%.1f ms", s*1e3)
 	}
 	return fmt.Sprintf("%.1f µs", s*1e6)
+}
+
+// maxNameRunes is the longest name printed; longer ones end in "…".
+const maxNameRunes = 120
+
+// DisplayName makes a user-given name safe to print on a terminal, in a
+// PDF title or a window label: control characters (escape sequences,
+// newlines, tabs) and bidirectional overrides become spaces, runs of
+// space collapse, invalid UTF-8 becomes U+FFFD, and a name longer than
+// 120 characters is cut with an ellipsis.
+func DisplayName(s string) string { return cleanText(s, maxNameRunes) }
+
+// TerminalText is DisplayName without the length limit, for error
+// messages that quote user input (a key name may hold an escape).
+func TerminalText(s string) string { return cleanText(s, 0) }
+
+// cleanText replaces control and bidi characters and collapses space;
+// limit > 0 cuts the text to that many runes with an ellipsis.
+func cleanText(s string, limit int) string {
+	var b strings.Builder
+	space, n := false, 0
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if limit > 0 && n == limit {
+			b.WriteRune('…')
+			return b.String()
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+			n++
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
+// CSVText neutralises a text cell for spreadsheets: a cell that starts
+// with = + - @, a tab or a carriage return would be read as a formula
+// (CSV injection), so it gets a leading apostrophe, which spreadsheets
+// show as plain text. Numbers are written separately and never pass here.
+func CSVText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }

@@ -89,15 +89,25 @@ type Media struct {
 	SpineCoreM  float64 `toml:"spine_core_m,omitempty,omitzero"`
 }
 
-// Limits on inputs; larger values are certainly typing mistakes.
+// Limits on inputs; larger values are certainly typing mistakes, and the
+// limits keep every product the planner forms far inside int64 and
+// float64 (docs/scenario.md lists them).
 const (
 	MaxGPUs          = 10_000_000
 	maxGPUsPerServer = 1024
 	maxNICsPerServer = 1024
+	maxPortsPerNIC   = 8
 	maxPlanes        = 64
 	maxRatio         = 64
 	maxCableM        = 2000
+	// MaxPriceUSD bounds any one price: a whole rack-scale system lists
+	// at a few million dollars.
+	MaxPriceUSD = 100e6
 )
+
+// inRange reports whether v is a finite number from lo to hi; NaN fails
+// both comparisons and so is out of range.
+func inRange(v, lo, hi float64) bool { return v >= lo && v <= hi }
 
 // Default cable lengths by tier, in metres: rail-optimized leaves stand at
 // the end of the row, so their server links are longer than a rack's.
@@ -176,8 +186,8 @@ func (s *Scenario) Validate(cat *Catalog) error {
 	if c.GPUsPerServer < 1 || c.GPUsPerServer > maxGPUsPerServer {
 		add(fieldErr("cluster.gpus_per_server", "typical values are 4, 8, 16, 32 or 72", "%d is not a server size", c.GPUsPerServer))
 	}
-	if c.ServerPriceUSD < 0 {
-		add(fieldErr("cluster.server_price_usd", "give a price of 0 or more, or leave it out", "negative price %g", c.ServerPriceUSD))
+	if !inRange(c.ServerPriceUSD, 0, MaxPriceUSD) {
+		add(fieldErr("cluster.server_price_usd", priceFix, "%g is not a price", c.ServerPriceUSD))
 	}
 	if n.Fabric != InfiniBand && n.Fabric != Ethernet {
 		add(fieldErr("network.fabric", `write "infiniband" or "ethernet"`, "unknown fabric %q", n.Fabric))
@@ -185,7 +195,7 @@ func (s *Scenario) Validate(cat *Catalog) error {
 	if n.NICsPerServer < 0 || n.NICsPerServer > maxNICsPerServer {
 		add(fieldErr("network.nics_per_server", "give 1 or more, or leave it out for one NIC per GPU", "%d NICs per server", n.NICsPerServer))
 	}
-	if n.PortsPerNIC < 0 {
+	if n.PortsPerNIC < 0 || n.PortsPerNIC > maxPortsPerNIC {
 		add(fieldErr("network.ports_per_nic", "give 1 or 2, or leave it out", "%d ports per NIC", n.PortsPerNIC))
 	}
 	if n.Planes < 1 || n.Planes > maxPlanes {
@@ -214,12 +224,17 @@ func (s *Scenario) Validate(cat *Catalog) error {
 		switch {
 		case !cat.hasPriceKey(k):
 			add(fieldErr("prices."+k, "use a catalog key (fabricplan catalog lists them)", "no catalog item %q", k))
-		case s.Prices[k] < 0:
-			add(fieldErr("prices."+k, "give a price of 0 or more", "negative price %g", s.Prices[k]))
+		case !inRange(s.Prices[k], 0, MaxPriceUSD):
+			add(fieldErr("prices."+k, priceFix, "%g is not a price", s.Prices[k]))
 		}
+	}
+	if len(errs) > maxFileErrors {
+		return joinCapped(errs[:maxFileErrors], len(errs)-maxFileErrors)
 	}
 	return errors.Join(errs...)
 }
+
+var priceFix = fmt.Sprintf("give a price in US dollars from 0 to %.0f, or leave it out", MaxPriceUSD)
 
 // validateHardware checks the NIC speed, NIC, port split and switch.
 func (s *Scenario) validateHardware(cat *Catalog) []error {
@@ -285,7 +300,7 @@ func (s *Scenario) validateMedia() []error {
 		default:
 			errs = append(errs, fieldErr("network.media."+f.name, `write "dac", "acc", "aoc" or "transceiver", or leave it out`, "unknown medium %q", f.medium))
 		}
-		if f.metres < 0 || f.metres > maxCableM {
+		if !inRange(f.metres, 0, maxCableM) {
 			errs = append(errs, fieldErr("network.media."+f.name+"_m", fmt.Sprintf("give a length from 0.5 to %d m, or leave it out", maxCableM), "%g m", f.metres))
 		}
 	}

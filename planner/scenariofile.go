@@ -4,75 +4,313 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"fabricplan/internal/safefile"
+)
+
+// Limits on a scenario document's shape, checked before decoding so a
+// hostile file cannot make the TOML decoder recurse or spin: real
+// scenarios nest two tables deep and use keys of at most three parts.
+const (
+	maxNesting    = 32 // open [ and { at once
+	maxKeyParts   = 32 // parts of one dotted key or table name
+	maxFileErrors = 50 // errors listed for one document; the rest are counted
 )
 
 // ParseScenario decodes a scenario document over the defaults of
 // NewScenario. Unknown keys, wrong types and explicit zero counts are
-// errors naming the key and its line; values are not checked against the
-// catalog (see Validate).
+// errors naming the key and its line, all of them at once; values are not
+// checked against the catalog (see Validate).
 func ParseScenario(src []byte) (Scenario, error) {
-	s := NewScenario()
-	w := NewWorkload()
-	s.Workload = &w // decoded over its defaults; dropped below if absent
-	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&s)
+	s, err := parseScenario(src)
 	if err != nil {
-		return Scenario{}, tomlError(err)
-	}
-	if !md.IsDefined("workload") {
-		s.Workload = nil
-	}
-	lines := keyLines(src)
-	var errs []error
-	for _, k := range md.Undecoded() {
-		key := k.String()
-		errs = append(errs, &FieldError{Field: key, Line: lines[key], Problem: "unknown key",
-			Fix: "remove it or check the spelling" + suggestKey(key)})
-	}
-	if !md.IsDefined("schema") {
-		errs = append(errs, &FieldError{Field: "schema", Line: 1, Problem: "missing", Fix: "add schema = 1 at the top"})
-	}
-	for _, k := range [][]string{{"network", "nics_per_server"}, {"network", "ports_per_nic"}} {
-		if md.IsDefined(k...) {
-			n := s.Network.NICsPerServer
-			if k[1] == "ports_per_nic" {
-				n = s.Network.PortsPerNIC
-			}
-			if n < 1 {
-				errs = append(errs, &FieldError{Field: strings.Join(k, "."), Line: lines[strings.Join(k, ".")],
-					Problem: fmt.Sprintf("%d is not a count", n), Fix: "give 1 or more, or leave the key out for the default"})
-			}
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
 		return Scenario{}, err
 	}
 	return s, nil
 }
 
-// CheckScenario parses src and validates it against cat, attaching file
-// lines to every field error.
-func CheckScenario(src []byte, cat *Catalog) (Scenario, error) {
-	s, err := ParseScenario(src)
-	if err != nil {
+// parseScenario decodes what it can: on field errors it also returns the
+// scenario with the good fields set, so Validate can report the rest.
+func parseScenario(src []byte) (Scenario, error) {
+	if err := checkShape(src); err != nil {
 		return Scenario{}, err
 	}
-	if err := s.Validate(cat); err != nil {
-		return Scenario{}, WithLines(err, src)
+	var top map[string]toml.Primitive
+	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&top)
+	if err != nil {
+		return Scenario{}, tomlError(err)
+	}
+	d := &strictDecoder{md: md, lines: keyLines(src)}
+	s := NewScenario()
+	d.table(top, reflect.ValueOf(&s).Elem(), "")
+	if _, ok := top["schema"]; !ok {
+		d.add(&FieldError{Field: "schema", Line: 1, Problem: "missing", Fix: "add schema = 1 at the top"})
+	}
+	for _, k := range []string{"nics_per_server", "ports_per_nic"} {
+		if !md.IsDefined("network", k) {
+			continue
+		}
+		n := s.Network.NICsPerServer
+		if k == "ports_per_nic" {
+			n = s.Network.PortsPerNIC
+		}
+		if n < 1 {
+			d.add(&FieldError{Field: "network." + k, Line: d.lines["network."+k],
+				Problem: fmt.Sprintf("%d is not a count", n), Fix: "give 1 or more, or leave the key out for the default"})
+		}
+	}
+	return s, d.err()
+}
+
+// strictDecoder decodes a document key by key into a struct, so that one
+// bad value does not hide the others: every unknown key and wrong type is
+// collected with its line.
+type strictDecoder struct {
+	md    toml.MetaData
+	lines map[string]int
+	errs  []error
+	more  int // errors past maxFileErrors, counted only
+}
+
+func (d *strictDecoder) add(e *FieldError) {
+	if len(d.errs) >= maxFileErrors {
+		d.more++
+		return
+	}
+	d.errs = append(d.errs, e)
+}
+
+func (d *strictDecoder) err() error { return joinCapped(d.errs, d.more) }
+
+// joinCapped joins errs and, when more were left out, says how many.
+func joinCapped(errs []error, more int) error {
+	if more > 0 {
+		errs = append(errs, &FieldError{Field: "file", Problem: fmt.Sprintf("%d more problems not listed", more),
+			Fix: "fix the ones above first"})
+	}
+	return errors.Join(errs...)
+}
+
+// table decodes the keys of one TOML table into the struct dst; prefix is
+// the table's dotted name with a trailing dot ("" at the top).
+func (d *strictDecoder) table(prims map[string]toml.Primitive, dst reflect.Value, prefix string) {
+	fields := tomlFields(dst.Type())
+	for _, key := range SortedKeys(prims) {
+		name := prefix + key
+		i, ok := fields[key]
+		if !ok {
+			fix := "remove it or check the spelling"
+			if len(d.errs) < maxFileErrors {
+				fix += suggestKey(name)
+			}
+			d.add(&FieldError{Field: name, Line: d.lines[name], Problem: "unknown key", Fix: fix})
+			continue
+		}
+		d.value(prims[key], dst.Field(i), name)
+	}
+}
+
+// value decodes one key into the field f.
+func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
+	switch {
+	case f.Kind() == reflect.Struct:
+		if sub, ok := d.subTable(p, name); ok {
+			d.table(sub, f, name+".")
+		}
+		return
+	case f.Kind() == reflect.Pointer && f.Type().Elem() == reflect.TypeOf(Workload{}):
+		w := NewWorkload()
+		if sub, ok := d.subTable(p, name); ok {
+			d.table(sub, reflect.ValueOf(&w).Elem(), name+".")
+		}
+		f.Set(reflect.ValueOf(&w))
+		return
+	case f.Kind() == reflect.Map:
+		sub, ok := d.subTable(p, name)
+		if !ok {
+			return
+		}
+		m := reflect.MakeMapWithSize(f.Type(), len(sub))
+		for _, k := range SortedKeys(sub) {
+			v := reflect.New(f.Type().Elem())
+			if err := d.md.PrimitiveDecode(sub[k], v.Interface()); err != nil {
+				d.add(d.typeError(name+"."+k, err))
+				continue
+			}
+			m.SetMapIndex(reflect.ValueOf(k), v.Elem())
+		}
+		f.Set(m)
+		return
+	}
+	if err := d.md.PrimitiveDecode(p, f.Addr().Interface()); err != nil {
+		d.add(d.typeError(name, err))
+	}
+}
+
+func (d *strictDecoder) subTable(p toml.Primitive, name string) (map[string]toml.Primitive, bool) {
+	var sub map[string]toml.Primitive
+	if err := d.md.PrimitiveDecode(p, &sub); err != nil {
+		d.add(&FieldError{Field: name, Line: d.lines[name], Problem: "expected a table", Fix: "write it as [" + name + "] with keys below"})
+		return nil, false
+	}
+	return sub, true
+}
+
+// typeError words a decode error of one key.
+func (d *strictDecoder) typeError(name string, err error) *FieldError {
+	fe := &FieldError{Field: name, Line: d.lines[name], Problem: strings.TrimPrefix(err.Error(), "toml: "), Fix: "check the value's type and quotes"}
+	if m := badTypeRE.FindStringSubmatch(err.Error()); m != nil {
+		fe.Problem = fmt.Sprintf("expected %s, got %s", typeWord(m[2]), typeWord(m[1]))
+		fe.Fix = "write the value as " + typeWord(m[2])
+	}
+	return fe
+}
+
+// tomlFields maps the toml tag names of struct type t to field indexes.
+func tomlFields(t reflect.Type) map[string]int {
+	out := make(map[string]int, t.NumField())
+	for i := range t.NumField() {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
+		if tag != "" && tag != "-" {
+			out[tag] = i
+		}
+	}
+	return out
+}
+
+// checkShape refuses documents nested deeper, or with longer dotted keys,
+// than any scenario needs. It skips strings and comments.
+func checkShape(src []byte) error {
+	depth, parts, line := 0, 0, 1
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch c {
+		case '\n':
+			line++
+			parts = 0
+		case '#':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			i--
+		case '"', '\'':
+			end, nl := skipString(src, i)
+			line += nl
+			i = end
+		case '[', '{':
+			depth++
+			parts = 0
+			if depth > maxNesting {
+				return &FieldError{Field: "file", Line: line, Problem: fmt.Sprintf("nested more than %d levels deep", maxNesting),
+					Fix: "a scenario needs only [table] headers and key = value lines"}
+			}
+		case ']', '}':
+			depth = max(depth-1, 0)
+			parts = 0
+		case '=', ',':
+			parts = 0
+		case '.':
+			parts++
+			if parts >= maxKeyParts {
+				return &FieldError{Field: "file", Line: line, Problem: fmt.Sprintf("a key with more than %d dotted parts", maxKeyParts),
+					Fix: "a scenario's keys have at most three parts, e.g. network.media.server_leaf"}
+			}
+		}
+	}
+	return nil
+}
+
+// skipString returns the index of the last byte of the string starting at
+// src[i] (basic, literal or multi-line) and the newlines it spans. An
+// unterminated string runs to the end; the decoder reports it.
+func skipString(src []byte, i int) (end, newlines int) {
+	q := src[i]
+	delim := []byte{q}
+	if i+2 < len(src) && src[i+1] == q && src[i+2] == q {
+		delim = []byte{q, q, q}
+	}
+	j := i + len(delim)
+	for j < len(src) {
+		switch {
+		case q == '"' && src[j] == '\\':
+			j += 2
+			continue
+		case bytes.HasPrefix(src[j:], delim):
+			return j + len(delim) - 1, newlines
+		case src[j] == '\n':
+			newlines++
+			if len(delim) == 1 {
+				return j - 1, newlines - 1 // the decoder reports the open string
+			}
+		}
+		j++
+	}
+	return len(src) - 1, newlines
+}
+
+// CheckScenario parses src and validates it against cat, attaching file
+// lines to every field error. It reports every problem at once: type and
+// key errors from decoding, and the catalog checks of the fields that
+// decoded.
+func CheckScenario(src []byte, cat *Catalog) (Scenario, error) {
+	s, err := DecodeScenario(src)
+	if err = s.CheckDecoded(err, cat, src); err != nil {
+		return Scenario{}, err
 	}
 	return s, nil
+}
+
+// DecodeScenario is ParseScenario that keeps going: on key and type
+// errors it returns them with the scenario holding every field that did
+// decode, so the caller can apply overrides and report the catalog checks
+// too (CheckDecoded). On a syntax error the scenario is empty.
+func DecodeScenario(src []byte) (Scenario, error) { return parseScenario(src) }
+
+// CheckDecoded joins decodeErr, the errors DecodeScenario returned with
+// s, and s.Validate's errors on the fields not already reported, with
+// the lines of src; nil when both are nil.
+func (s Scenario) CheckDecoded(decodeErr error, cat *Catalog, src []byte) error {
+	dfe := FieldErrors(decodeErr)
+	if decodeErr != nil && (len(dfe) == 0 || dfe[0].Field == "file") {
+		return decodeErr // the document itself is unreadable
+	}
+	verr := s.Validate(cat)
+	if decodeErr == nil {
+		return WithLines(verr, src)
+	}
+	reported := map[string]bool{}
+	errs := []error{}
+	for _, fe := range dfe {
+		reported[fe.Field] = true
+		errs = append(errs, fe)
+	}
+	more := 0
+	for _, fe := range FieldErrors(verr) {
+		switch {
+		case reported[fe.Field]:
+		case len(errs) >= maxFileErrors:
+			more++
+		default:
+			errs = append(errs, fe)
+		}
+	}
+	return WithLines(joinCapped(errs, more), src)
 }
 
 // WithLines sets the Line of every field error in err from the scenario
 // document src, and returns err.
 func WithLines(err error, src []byte) error {
+	fes := FieldErrors(err)
+	if len(fes) == 0 {
+		return err
+	}
 	lines := keyLines(src)
-	for _, fe := range FieldErrors(err) {
+	for _, fe := range fes {
 		if fe.Line == 0 {
 			fe.Line = lines[fe.Field]
 		}
@@ -80,18 +318,29 @@ func WithLines(err error, src []byte) error {
 	return err
 }
 
-// LoadScenario reads a scenario file and checks it against cat. Errors
-// name the file.
+// LoadScenario reads a scenario file (a regular file of at most
+// safefile.ScenarioLimit bytes) and checks it against cat. Errors name
+// the file.
 func LoadScenario(path string, cat *Catalog) (Scenario, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadScenarioFile(path)
 	if err != nil {
-		return Scenario{}, fmt.Errorf("open scenario: %w", err)
+		return Scenario{}, err
 	}
 	s, err := CheckScenario(src, cat)
 	if err != nil {
-		return Scenario{}, fmt.Errorf("%s: %w", path, err)
+		return Scenario{}, &FileError{Path: path, Err: err}
 	}
 	return s, nil
+}
+
+// ReadScenarioFile reads the bytes of a scenario file within the size
+// limit; FIFOs, devices and folders are refused.
+func ReadScenarioFile(path string) ([]byte, error) {
+	src, err := safefile.Read(path, safefile.ScenarioLimit)
+	if err != nil {
+		return nil, fmt.Errorf("open scenario: %w", err)
+	}
+	return src, nil
 }
 
 // EncodeScenario writes s as a TOML document.
@@ -106,47 +355,14 @@ func EncodeScenario(s Scenario) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// SaveScenario writes s to path atomically: it writes a temporary file in
-// the same directory, syncs it and renames it over path, so the old file
-// stays whole if anything fails.
+// SaveScenario writes s to path through safefile.Write: the old file
+// stays whole if anything fails, and keeps its mode, owner and links.
 func SaveScenario(path string, s Scenario) error {
 	data, err := EncodeScenario(s)
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, data)
-}
-
-// WriteFileAtomic writes data to path through a temporary file and a
-// rename; on error path is untouched and no temporary file is left.
-func WriteFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	return nil
+	return safefile.Write(path, data)
 }
 
 var badTypeRE = regexp.MustCompile(`incompatible types: TOML value has type (\S+); destination has type (\S+)`)

@@ -70,41 +70,46 @@ func (w *Workload) validate(d *JCTData) []error {
 	if w.Model == "custom" && (w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0) {
 		add("model", "give params_b, layers, hidden and seq_len", "a custom model needs its shape")
 	}
-	pos := []struct {
-		name string
-		v    float64
+	// Ranges: beyond the largest published models by orders of magnitude,
+	// and small enough that no product the JCT model forms overflows.
+	for _, r := range []struct {
+		name    string
+		v       float64
+		lo, hi  float64
+		preset  bool // 0 means "the preset's value"
+		example string
 	}{
-		{"params_b", w.ParamsB}, {"active_params_b", w.ActiveParamsB}, {"layers", float64(w.Layers)},
-		{"hidden", float64(w.Hidden)}, {"seq_len", float64(w.SeqLen)}, {"vocab", float64(w.Vocab)},
-		{"experts", float64(w.Experts)}, {"top_k", float64(w.TopK)},
-	}
-	for _, p := range pos {
-		if p.v < 0 {
-			add(p.name, "give a positive value, or leave it out for the preset", "negative value %g", p.v)
+		{"params_b", w.ParamsB, 0, 1e5, true, "405"},
+		{"active_params_b", w.ActiveParamsB, 0, 1e5, true, "37"},
+		{"layers", float64(w.Layers), 0, 10_000, true, "126"},
+		{"hidden", float64(w.Hidden), 0, 1 << 20, true, "16384"},
+		{"seq_len", float64(w.SeqLen), 0, 1 << 24, true, "8192"},
+		{"vocab", float64(w.Vocab), 0, 1 << 24, true, "128256"},
+		{"experts", float64(w.Experts), 0, 4096, true, "256"},
+		{"top_k", float64(w.TopK), 0, 4096, true, "8"},
+		{"global_batch_tokens", float64(w.GlobalBatchTokens), 1, 1 << 40, false, "16777216"},
+		{"micro_batch", float64(w.MicroBatch), 1, 4096, false, "1"},
+		{"tp", float64(w.TP), 1, 65536, false, "8"},
+		{"pp", float64(w.PP), 1, 65536, false, "4"},
+		{"vpp", float64(w.VPP), 1, 1024, false, "1"},
+		{"ep", float64(w.EP), 1, 65536, false, "1"},
+		{"tokens_total", w.TokensTotal, 1, 1e16, false, "1e12"},
+		{"compute_efficiency", w.ComputeEfficiency, 0, 1, true, "0.45"},
+	} {
+		if inRange(r.v, r.lo, r.hi) {
+			continue
 		}
-	}
-	if w.GlobalBatchTokens < 1 {
-		add("global_batch_tokens", "give the tokens per optimizer step, e.g. 16777216", "%d tokens", w.GlobalBatchTokens)
-	}
-	for _, c := range []struct {
-		name string
-		v    int
-	}{{"micro_batch", w.MicroBatch}, {"tp", w.TP}, {"pp", w.PP}, {"vpp", w.VPP}, {"ep", w.EP}} {
-		if c.v < 1 || c.v > 1<<20 {
-			add(c.name, "give 1 or more", "%d", c.v)
+		fix := fmt.Sprintf("give a number from %g to %g, e.g. %s", r.lo, r.hi, r.example)
+		if r.preset {
+			fix += ", or leave it out for the preset"
 		}
-	}
-	if w.TokensTotal <= 0 {
-		add("tokens_total", "give the job's token budget, e.g. 1e12", "%g tokens", w.TokensTotal)
-	}
-	if w.ComputeEfficiency < 0 || w.ComputeEfficiency > 1 {
-		add("compute_efficiency", "give a fraction from 0 (preset) to 1", "%g", w.ComputeEfficiency)
+		add(r.name, fix, "%g is out of range", r.v)
 	}
 	for _, o := range []struct {
 		name string
 		v    *float64
 	}{{"overlap_dp", w.OverlapDP}, {"overlap_pp", w.OverlapPP}, {"overlap_tp", w.OverlapTP}, {"overlap_ep", w.OverlapEP}} {
-		if o.v != nil && (*o.v < 0 || *o.v > 1) {
+		if o.v != nil && !inRange(*o.v, 0, 1) {
 			add(o.name, "give a fraction from 0 (fully exposed) to 1 (fully hidden)", "%g", *o.v)
 		}
 	}

@@ -1,0 +1,103 @@
+package charts
+
+import (
+	"unicode/utf8"
+
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+	"golang.org/x/text/encoding/charmap"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/vgpdf"
+)
+
+// pdfCanvas is a vgpdf canvas that takes UTF-8 text. vgpdf embeds its
+// fonts with the Windows-1252 code page and passes strings through as
+// bytes, so UTF-8 text prints as mojibake ("RÃ©seau", "â€”" for an em
+// dash). pdfCanvas encodes each run of Windows-1252 characters for it,
+// and draws any other character (Greek, Cyrillic, a check mark) as its
+// glyph outline from the same font, so any name the font covers renders.
+type pdfCanvas struct {
+	*vgpdf.Canvas
+}
+
+func newPDFCanvas(w, h vg.Length) pdfCanvas {
+	c := vgpdf.New(w, h)
+	c.EmbedFonts(true)
+	return pdfCanvas{c}
+}
+
+// FillString draws s at pt, as vg.Canvas's FillString does.
+func (c pdfCanvas) FillString(fnt font.Face, pt vg.Point, s string) {
+	enc := charmap.Windows1252
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			run := s[start:end]
+			b := make([]byte, 0, len(run))
+			for _, r := range run {
+				x, _ := enc.EncodeRune(r)
+				b = append(b, x)
+			}
+			c.Canvas.FillString(fnt, pt, string(b))
+			pt.X += fnt.Width(run)
+		}
+	}
+	for i, r := range s {
+		if _, ok := enc.EncodeRune(r); ok && r != utf8.RuneError {
+			continue
+		}
+		flush(i)
+		pt.X += c.fillGlyph(fnt, pt, r)
+		start = i + utf8.RuneLen(r)
+	}
+	flush(len(s))
+}
+
+// fillGlyph draws r's outline at pt and returns its advance; a rune the
+// font lacks draws the font's missing-glyph box.
+func (c pdfCanvas) fillGlyph(fnt font.Face, pt vg.Point, r rune) vg.Length {
+	f := fnt.Face
+	if f == nil {
+		return 0
+	}
+	var buf sfnt.Buffer
+	idx, err := f.GlyphIndex(&buf, r)
+	if err != nil {
+		return 0
+	}
+	ppem := fixed.Int26_6(fnt.Font.Size.Points() * 64)
+	segs, err := f.LoadGlyph(&buf, idx, ppem, nil)
+	if err != nil {
+		return 0
+	}
+	at := func(p fixed.Point26_6) vg.Point {
+		// Glyph y grows downwards; the canvas's grows upwards.
+		return vg.Point{X: pt.X + vg.Length(float64(p.X)/64), Y: pt.Y - vg.Length(float64(p.Y)/64)}
+	}
+	var path vg.Path
+	for _, s := range segs {
+		switch s.Op {
+		case sfnt.SegmentOpMoveTo:
+			if len(path) > 0 {
+				path.Close()
+			}
+			path.Move(at(s.Args[0]))
+		case sfnt.SegmentOpLineTo:
+			path.Line(at(s.Args[0]))
+		case sfnt.SegmentOpQuadTo:
+			path.QuadTo(at(s.Args[0]), at(s.Args[1]))
+		case sfnt.SegmentOpCubeTo:
+			path.CubeTo(at(s.Args[0]), at(s.Args[1]), at(s.Args[2]))
+		}
+	}
+	if len(path) > 0 {
+		path.Close()
+		c.Fill(path)
+	}
+	adv, err := f.GlyphAdvance(&buf, idx, ppem, 0)
+	if err != nil {
+		return 0
+	}
+	return vg.Length(float64(adv) / 64)
+}

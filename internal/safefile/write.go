@@ -1,0 +1,273 @@
+// Package safefile is the one way Fabric Planner writes and reads user
+// files. A write never leaves a file half-written and never loses the old
+// contents: the new bytes go to a temporary file in the same folder, are
+// synced, and replace the target by a rename, after which the folder is
+// synced too. A read takes regular files only, up to a size limit, and
+// never blocks on a FIFO or a device.
+package safefile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// ErrRefused is wrapped by errors for targets this package will not write
+// or read: read-only files, folders, FIFOs, devices, files over the size
+// limit. The user can fix those by choosing another file.
+var ErrRefused = errors.New("refused")
+
+// maxSymlinks bounds how many symbolic links a path may go through, as
+// the kernel's own limit does (ELOOP).
+const maxSymlinks = 40
+
+// Write replaces the file at path with data. See WriteWith.
+func Write(path string, data []byte) error {
+	return WriteWith(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteWith replaces the file at path with what produce writes, so large
+// outputs can stream. A symbolic link is followed and its target
+// replaced. An existing file keeps its mode and, where the process may set
+// it, its owner; a new file gets 0666 less the umask. A file with other
+// hard links is rewritten in place (so every link sees the new contents)
+// from a synced copy, and restored from a backup if that fails. Read-only
+// files and anything that is not a regular file are refused (ErrRefused).
+// On any error the target is as it was and no temporary file is left.
+func WriteWith(path string, produce func(io.Writer) error) error {
+	target, err := resolve(path)
+	if err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if dir, err := os.Stat(filepath.Dir(target)); err != nil || !dir.IsDir() {
+		return fmt.Errorf("save %s: %w: the folder %s does not exist (no such file or directory); create it or choose another",
+			path, ErrRefused, filepath.Dir(target))
+	}
+	info, err := os.Stat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		info = nil
+	case err != nil:
+		return fmt.Errorf("save %s: %w", path, err)
+	default:
+		if err := writable(target, info); err != nil {
+			return fmt.Errorf("save %s: %w", path, err)
+		}
+	}
+	tmp, err := writeTemp(filepath.Dir(target), info, produce)
+	if err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if info != nil && linkCount(info) > 1 {
+		err = rewriteInPlace(target, tmp)
+		os.Remove(tmp)
+	} else if err = os.Rename(tmp, target); err != nil {
+		os.Remove(tmp)
+	}
+	if err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if err := syncDir(filepath.Dir(target)); err != nil {
+		return fmt.Errorf("save %s: the file is written but its folder could not be synced: %w", path, err)
+	}
+	return nil
+}
+
+// resolve follows symbolic links at path (also dangling ones, whose target
+// is then created) and returns the path of the file to replace.
+func resolve(path string) (string, error) {
+	for range maxSymlinks {
+		info, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+	return "", fmt.Errorf("%w: more than %d symbolic links", ErrRefused, maxSymlinks)
+}
+
+// writable refuses what must not be replaced: non-regular files and files
+// without write permission (checked on the mode bits, so root is refused
+// too: a read-only plan is one its owner meant to keep).
+func writable(path string, info fs.FileInfo) error {
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%w: %s is %s, not a regular file; choose a file name", ErrRefused, filepath.Base(path), kind(info.Mode()))
+	}
+	if info.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("%w: %s is read-only; make it writable or save under another name", ErrRefused, filepath.Base(path))
+	}
+	if err := syscall.Access(path, 2 /* W_OK */); err != nil {
+		return fmt.Errorf("%w: you may not write %s (%v); save under another name", ErrRefused, filepath.Base(path), err)
+	}
+	return nil
+}
+
+// kind names a non-regular file type for messages.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
+// writeTemp writes produce's output to a new file in dir, synced and
+// closed, with the mode and owner of old (nil: 0666 less the umask), and
+// returns its path. The name is short so any valid target name works.
+func writeTemp(dir string, old fs.FileInfo, produce func(io.Writer) error) (path string, err error) {
+	f, err := createTemp(dir)
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = produce(f); err != nil {
+		return "", err
+	}
+	if err = f.Sync(); err != nil {
+		return "", err
+	}
+	if old != nil {
+		if err = f.Chmod(old.Mode().Perm()); err != nil {
+			return "", err
+		}
+		keepOwner(f, old)
+	}
+	if err = f.Close(); err != nil {
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// createTemp makes a new file ".fp-XXXXXXXX.tmp" in dir, created with mode
+// 0666 so the umask applies as it does to any new file.
+func createTemp(dir string) (*os.File, error) {
+	for range 100 {
+		var b [4]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, err
+		}
+		name := filepath.Join(dir, ".fp-"+hex.EncodeToString(b[:])+".tmp")
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, errors.New("no free temporary file name")
+}
+
+// keepOwner gives f the owner and group of old where the process may;
+// otherwise the new file is the writer's, as any new file would be.
+func keepOwner(f *os.File, old fs.FileInfo) {
+	if st, ok := old.Sys().(*syscall.Stat_t); ok {
+		_ = f.Chown(int(st.Uid), int(st.Gid))
+	}
+}
+
+func linkCount(info fs.FileInfo) uint64 {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
+
+// rewriteInPlace copies the complete, synced file src over target without
+// replacing target's inode, so its other hard links see the new contents.
+// The old contents are kept in a backup beside it until the copy is
+// synced, and copied back if the copy fails.
+func rewriteInPlace(target, src string) error {
+	backup, err := writeTemp(filepath.Dir(target), nil, func(w io.Writer) error { return copyFile(w, target) })
+	if err != nil {
+		return fmt.Errorf("back up before rewriting a hard-linked file: %w", err)
+	}
+	if err := overwrite(target, src); err != nil {
+		if rerr := overwrite(target, backup); rerr != nil {
+			return fmt.Errorf("%w; restoring the old contents failed too (%v): they are in %s", err, rerr, backup)
+		}
+		os.Remove(backup)
+		return err
+	}
+	os.Remove(backup)
+	return nil
+}
+
+// overwrite replaces target's contents with src's, in place, and syncs.
+func overwrite(target, src string) error {
+	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	defer in.Close()
+	n, err := io.Copy(f, in)
+	if err == nil {
+		err = f.Truncate(n)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func copyFile(w io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err
+	}
+	return nil
+}
