@@ -297,7 +297,7 @@ func (u *UI) SaveAsDialog() {
 	if u.path != "" {
 		name = filepath.Base(u.path)
 	}
-	u.savePathDialog(name, ".toml", u.SavePath)
+	u.savePathDialog("Save scenario as", name, ".toml", u.SavePath)
 }
 
 // visibleFigure is the chart on the visible tab, if any.
@@ -341,7 +341,7 @@ func (u *UI) ExportChartDialog(fig *charts.Figure) {
 		u.showError(errors.New("no chart to export: open a chart first"))
 		return
 	}
-	u.savePathDialog(fig.Name+".png", ".png", func(path string) error { return ExportChart(fig, path) })
+	u.savePathDialog("Export chart (PNG, SVG or PDF)", fig.Name+".png", ".png", func(path string) error { return ExportChart(fig, path) })
 }
 
 // ExportBOM writes the plan's bill of materials as CSV.
@@ -357,7 +357,7 @@ func (u *UI) ExportBOM(path string) error {
 }
 
 // ExportBOMDialog asks where to write the BOM CSV.
-func (u *UI) ExportBOMDialog() { u.savePathDialog("bom.csv", ".csv", u.ExportBOM) }
+func (u *UI) ExportBOMDialog() { u.savePathDialog("Export bill of materials (CSV)", "bom.csv", ".csv", u.ExportBOM) }
 
 // ExportReport writes the PDF report; progress is called from the
 // calling goroutine.
@@ -383,7 +383,7 @@ func (u *UI) ExportReport(path string, progress func(done, total int)) error {
 // the UI goroutine with a progress bar. The file is replaced only once
 // the whole report is written.
 func (u *UI) ExportReportDialog() {
-	u.savePathDialog("fabric-report.pdf", ".pdf", func(path string) error {
+	u.savePathDialog("Export report (PDF)", "fabric-report.pdf", ".pdf", func(path string) error {
 		bar := widget.NewProgressBar()
 		prog := dialog.NewCustomWithoutButtons("Writing the report…", container.NewVBox(widget.NewLabel(filepath.Base(path)), bar), u.win)
 		prog.Show()

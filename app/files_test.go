@@ -20,7 +20,7 @@ import (
 func saveThrough(t *testing.T, u *UI, folder, name, ext string, write func(string) error) (asked bool) {
 	t.Helper()
 	u.confirm = func(title, msg string, yes func()) { asked = true; yes() }
-	sd := u.savePathDialog("ignored", ext, write)
+	sd := u.savePathDialog("Save", "ignored", ext, write)
 	sd.setFolder(folder)
 	sd.name.SetText("")
 	test.Type(sd.name, name)

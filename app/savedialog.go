@@ -29,10 +29,10 @@ type saveDialog struct {
 	write  func(path string) error
 }
 
-// savePathDialog asks where to write; ext is the extension added to a
-// name without one. write runs once the user confirms (and agrees to
+// savePathDialog asks where to write, under title; ext is the extension
+// added to a name without one. write runs once the user confirms (and agrees to
 // replace an existing file); its error is shown.
-func (u *UI) savePathDialog(name, ext string, write func(path string) error) *saveDialog {
+func (u *UI) savePathDialog(title, name, ext string, write func(path string) error) *saveDialog {
 	sd := &saveDialog{u: u, ext: ext, folder: u.lastDirPath(), write: write}
 	sd.name = widget.NewEntry()
 	sd.name.SetText(name)
@@ -47,7 +47,7 @@ func (u *UI) savePathDialog(name, ext string, write func(path string) error) *sa
 	save := widget.NewButton("Save", sd.submit)
 	save.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel", func() { sd.dlg.Hide() })
-	sd.dlg = dialog.NewCustomWithoutButtons("Save as", form, u.win)
+	sd.dlg = dialog.NewCustomWithoutButtons(title, form, u.win)
 	sd.dlg.SetButtons([]fyne.CanvasObject{cancel, save})
 	sd.dlg.Resize(fyne.NewSize(560, 0))
 	sd.dlg.Show()
