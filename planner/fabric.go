@@ -4,10 +4,12 @@ import "fmt"
 
 // fabricSpec is what sizing one plane needs.
 type fabricSpec struct {
-	servers       int // servers in the cluster
-	rails         int // server ports in this plane
+	servers       int // nodes (servers or compute trays) in the cluster
+	rails         int // node ports in this plane
 	radix         int // switch ports at the plane's port speed
-	down, up      int // leaf ports toward servers and toward spines
+	down, up      int // a full leaf's ports toward nodes and toward spines
+	ratioD        int // asked oversubscription D:U
+	ratioU        int
 	railOptimized bool
 	tiers         int // 0: fewest that fit
 }
@@ -15,7 +17,34 @@ type fabricSpec struct {
 // switchLoad is a run of switches of one tier with the same ports in use.
 type switchLoad struct {
 	switches int
-	down, up int // ports used per switch toward the tier below and above
+	down, up int // ports cabled per switch toward the tier below and above
+}
+
+// Wiring rules a tier's uplinks follow.
+const (
+	// WiringBalanced: every lower switch has the same number of links to
+	// every upper switch of its group.
+	WiringBalanced = "balanced"
+	// WiringNear: every lower switch reaches every upper switch, with
+	// link counts differing by at most one.
+	WiringNear = "near-balanced"
+)
+
+// strictBalanceMaxExtra is how much larger than the minimum an upper
+// tier may grow to keep strictly balanced wiring before near-balanced
+// wiring is used instead. NVIDIA's own reference designs accept +33%
+// (DGX H100 SuperPOD, 3 SU: 16 spines where 12 carry the links) and
+// +12.5% (DGX B300 XDR, 4 SU: 18 where 16 do); past +50% strict balance
+// starts to double a tier for a few more GPUs.
+const strictBalanceMaxExtra = 0.5
+
+// Headroom is what a reference design provisions beyond the minimal
+// plan, reported beside the counts and never in them.
+type Headroom struct {
+	Tier     string `json:"tier"`
+	Switches int    `json:"switches"` // extra switches, all planes
+	Ports    int    `json:"ports"`    // extra cabled or reserved ports, all planes
+	Reason   string `json:"reason"`
 }
 
 // plane is one sized plane of the fabric. Counts are per plane.
@@ -29,8 +58,11 @@ type plane struct {
 	coreLoads             []switchLoad
 	pods, leavesPerPod    int
 	spinesPerPod          int
-	serversPerGroup       int // servers one leaf group serves (an SU when rail-optimized)
+	serversPerGroup       int // servers a full leaf group serves (an SU when rail-optimized)
 	leavesPerGroup        int
+	spineWiring           string // WiringBalanced or WiringNear (leaf to spine)
+	coreWiring            string // spine to core
+	headroom              []Headroom
 }
 
 // errNoFit says a fabric of the given tiers cannot hold the plane.
@@ -39,9 +71,12 @@ type errNoFit struct{ tiers int }
 func (e errNoFit) Error() string { return fmt.Sprintf("does not fit in %d tiers", e.tiers) }
 
 // sizePlane builds the fewest-tier fabric that holds spec (or exactly
-// spec.tiers tiers). It follows the rules of DESIGN.md: rail-optimized
-// scalable units provisioned in full, balanced leaf-spine and spine-core
-// wiring, non-blocking spines, oversubscription only at the leaf.
+// spec.tiers tiers), following DESIGN.md: full scalable units and one
+// partial one whose leaves get the uplinks their servers need at the
+// asked ratio; every leaf reaches every spine of its group (and every
+// pod spine every core of its group) with balanced wiring, or
+// near-balanced where balance would cost more than half a tier again;
+// non-blocking spines; oversubscription only at the leaf.
 func sizePlane(spec fabricSpec) (plane, error) {
 	endpoints := spec.servers * spec.rails
 	if spec.tiers == 0 || spec.tiers == 1 {
@@ -56,17 +91,20 @@ func sizePlane(spec fabricSpec) (plane, error) {
 	if err != nil {
 		return plane{}, err
 	}
-	groups := ceilDiv(spec.servers, spg)
-	leaves := groups * lpg
+	leaves := spec.leafLoads(spg, lpg)
 	if spec.tiers == 0 || spec.tiers == 2 {
-		if p, ok := twoTier(spec, spg, lpg, leaves); ok {
+		if p, ok := twoTier(spec, leaves); ok {
+			p.serversPerGroup, p.leavesPerGroup = spg, lpg
+			p.headroom = append(spec.partialHeadroom(spg, lpg), p.headroom...)
 			return p, nil
 		}
 		if spec.tiers == 2 {
 			return plane{}, errNoFit{2}
 		}
 	}
-	if p, ok := threeTier(spec, spg, lpg, leaves); ok {
+	if p, ok := threeTier(spec, spg, lpg); ok {
+		p.serversPerGroup, p.leavesPerGroup = spg, lpg
+		p.headroom = append(spec.partialHeadroom(spg, lpg), p.headroom...)
 		return p, nil
 	}
 	return plane{}, errNoFit{3}
@@ -81,8 +119,8 @@ func onePlane(spec fabricSpec, endpoints int) plane {
 	}
 }
 
-// leafGroup returns how many servers one group of leaves serves and how
-// many leaves the group has. Rail-optimized: one leaf per rail, each
+// leafGroup returns how many servers one full group of leaves serves and
+// how many leaves the group has. Rail-optimized: one leaf per rail, each
 // serving one port of `down` servers. Top-of-rack: one leaf serving every
 // port of down/rails servers.
 func leafGroup(spec fabricSpec) (serversPerGroup, leavesPerGroup int, err error) {
@@ -95,8 +133,12 @@ func leafGroup(spec fabricSpec) (serversPerGroup, leavesPerGroup int, err error)
 	return spec.down / spec.rails, 1, nil
 }
 
+// upFor is the uplinks a leaf with down server links needs so that it is
+// no more oversubscribed than asked.
+func (spec fabricSpec) upFor(down int) int { return ceilDiv(down*spec.ratioU, spec.ratioD) }
+
 // leafLoads lists leaves by ports used: full groups, then the partial
-// one, whose uplinks are provisioned in full for growth.
+// one, with the uplinks its servers need (at least one).
 func (spec fabricSpec) leafLoads(spg, lpg int) []switchLoad {
 	perServer := 1
 	if !spec.railOptimized {
@@ -109,109 +151,352 @@ func (spec fabricSpec) leafLoads(spg, lpg int) []switchLoad {
 		out = append(out, switchLoad{full * lpg, spg * perServer, spec.up})
 	}
 	if rem > 0 {
-		out = append(out, switchLoad{lpg, rem * perServer, spec.up})
+		d := rem * perServer
+		out = append(out, switchLoad{lpg, d, max(spec.upFor(d), 1)})
 	}
 	return out
 }
 
-func twoTier(spec fabricSpec, spg, lpg, leaves int) (plane, bool) {
-	// Each leaf spreads its uplinks evenly over every spine, so the spine
-	// count divides the leaf's uplinks; a spine takes at most radix links.
-	spines, ok := smallestDivisorAtLeast(spec.up, ceilDiv(leaves*spec.up, spec.radix))
+// partialHeadroom is what a reference design adds to a partial scalable
+// unit: its leaves' empty server ports, and the uplinks of a full unit.
+func (spec fabricSpec) partialHeadroom(spg, lpg int) []Headroom {
+	perServer := 1
+	if !spec.railOptimized {
+		perServer = spec.rails
+	}
+	rem := spec.servers % spg
+	if rem == 0 || spec.servers < spg && spec.servers*spec.rails <= spec.radix {
+		return nil
+	}
+	d := rem * perServer
+	return []Headroom{{Tier: TierLeaf, Ports: lpg * (spg*perServer - d),
+		Reason: fmt.Sprintf("the partial scalable unit has %d of %d servers: its leaves' empty server ports, for growth", rem, spg)}}
+}
+
+// upperChoice is how one upper tier serves a set of lower switches.
+type upperChoice struct {
+	n      int          // upper switches
+	lower  []switchLoad // the lower switches with their uplinks as wired
+	upper  []switchLoad // the upper switches by links taken from below
+	wiring string       // WiringBalanced or WiringNear
+	strict int          // upper switches strict balance would need (0: impossible)
+}
+
+// chooseUpper sizes the upper tier over lower switches whose uplink
+// needs are lower[i].up, with at most avail uplink ports each and cap
+// ports per upper switch toward them. Every lower switch reaches every
+// upper switch, so a lower switch's uplinks are raised to at least n.
+func chooseUpper(lower []switchLoad, avail, capacity int) (upperChoice, bool) {
+	total := func(raise func(up int) int) int {
+		t := 0
+		for _, l := range lower {
+			t += l.switches * raise(l.up)
+		}
+		return t
+	}
+	// Near-balanced: the fewest upper switches that hold the links, each
+	// lower switch raised to one link per upper switch.
+	n := ceilDiv(total(func(up int) int { return up }), capacity)
+	for {
+		need := ceilDiv(total(func(up int) int { return max(up, n) }), capacity)
+		if need <= n {
+			break
+		}
+		n = need
+	}
+	if n > avail {
+		return upperChoice{}, false
+	}
+	near := upperChoice{n: n, wiring: WiringNear}
+	for _, l := range lower {
+		near.lower = append(near.lower, switchLoad{l.switches, l.down, max(l.up, n)})
+	}
+	near.upper = spreadLinks(total(func(up int) int { return max(up, n) }), n)
+	if near.balanced() {
+		near.wiring, near.strict = WiringBalanced, n
+		return near, true
+	}
+	// Strict balance: the same number of links from each lower switch to
+	// each upper switch, uplinks rounded up to a multiple of n.
+	for s := n; s <= avail; s++ {
+		ok := true
+		t := 0
+		for _, l := range lower {
+			up := roundUp(max(l.up, s), s)
+			ok = ok && up <= avail
+			t += l.switches * up
+		}
+		if !ok || t > s*capacity {
+			continue
+		}
+		near.strict = s
+		if float64(s) > float64(n)*(1+strictBalanceMaxExtra) {
+			return near, true
+		}
+		strict := upperChoice{n: s, wiring: WiringBalanced, strict: s, upper: spreadLinks(t, s)}
+		for _, l := range lower {
+			strict.lower = append(strict.lower, switchLoad{l.switches, l.down, roundUp(max(l.up, s), s)})
+		}
+		return strict, true
+	}
+	return near, true
+}
+
+// balanced reports whether every lower switch's uplinks split evenly
+// over the upper switches.
+func (c upperChoice) balanced() bool {
+	for _, l := range c.lower {
+		if l.up%c.n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// spreadLinks spreads links over n switches as evenly as possible: runs
+// of switches taking ceil and floor of links/n.
+func spreadLinks(links, n int) []switchLoad {
+	hi, lo := links%n, n-links%n
+	var out []switchLoad
+	if hi > 0 {
+		out = append(out, switchLoad{hi, links/n + 1, 0})
+	}
+	if lo > 0 && links/n > 0 {
+		out = append(out, switchLoad{lo, links / n, 0})
+	} else if lo > 0 {
+		out = append(out, switchLoad{lo, 0, 0})
+	}
+	return out
+}
+
+func sumLinks(loads []switchLoad, up bool) int {
+	t := 0
+	for _, l := range loads {
+		if up {
+			t += l.switches * l.up
+		} else {
+			t += l.switches * l.down
+		}
+	}
+	return t
+}
+
+func countSwitches(loads []switchLoad) int {
+	n := 0
+	for _, l := range loads {
+		n += l.switches
+	}
+	return n
+}
+
+// strictHeadroom reports the switches strict balance would add to a tier
+// that uses near-balanced wiring.
+func strictHeadroom(tier string, c upperChoice, groups int) []Headroom {
+	if c.wiring != WiringNear || c.strict == 0 {
+		return nil
+	}
+	return []Headroom{{Tier: tier, Switches: groups * (c.strict - c.n),
+		Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs) needs %d %s switches per group where %d carry the links", c.strict, tier, c.n)}}
+}
+
+func twoTier(spec fabricSpec, leaves []switchLoad) (plane, bool) {
+	c, ok := chooseUpper(leaves, spec.up, spec.radix)
 	if !ok {
 		return plane{}, false
 	}
+	spines := make([]switchLoad, len(c.upper))
+	copy(spines, c.upper)
 	return plane{
-		tiers: 2, leaves: leaves, spines: spines,
+		tiers: 2, leaves: countSwitches(leaves), spines: c.n,
 		serverLeaf: spec.servers * spec.rails,
-		leafSpine:  leaves * spec.up,
-		leafLoads:  spec.leafLoads(spg, lpg),
-		spineLoads: []switchLoad{{spines, leaves * spec.up / spines, 0}},
-		pods:       1, leavesPerPod: leaves, spinesPerPod: spines,
-		serversPerGroup: spg, leavesPerGroup: lpg,
+		leafSpine:  sumLinks(c.lower, true),
+		leafLoads:  c.lower,
+		spineLoads: spines,
+		pods:       1, leavesPerPod: countSwitches(leaves), spinesPerPod: c.n,
+		spineWiring: c.wiring,
+		headroom:    strictHeadroom(TierSpine, c, 1),
 	}, true
 }
 
-// threeTier groups leaves into pods, each with its own spines (half their
-// ports down, half up), and joins spine j of every pod to core group j.
-// Full pods are identical; a partial pod gets the spines its leaves need,
-// each with the full pod's uplinks (provisioned for growth, as partial
-// scalable units are).
-func threeTier(spec fabricSpec, spg, lpg, leaves int) (plane, bool) {
-	podLeafPorts := spec.radix / 2
+// threeTier groups leaves into pods of whole scalable units, each with its
+// own non-blocking spines, and joins spine j of every pod to core group j.
+// The last pod may be partial; it gets the spines its leaves need.
+func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
+	half := spec.radix / 2 // a non-blocking spine's ports toward its pod
 	var leavesPerPod int
-	if lpg <= podLeafPorts {
-		leavesPerPod = podLeafPorts / lpg * lpg // whole groups (scalable units) per pod
+	if lpg <= half {
+		leavesPerPod = half / lpg * lpg // whole scalable units per pod
 	} else {
-		leavesPerPod = largestDivisorAtMost(lpg, podLeafPorts) // a pod takes a subset of the rails
+		leavesPerPod = largestDivisorAtMost(lpg, half) // a pod takes a subset of the rails
 	}
-	podSpines := func(podLeaves int) (spines, down int, ok bool) {
-		spines, ok = smallestDivisorAtLeast(spec.up, ceilDiv(podLeaves*spec.up, podLeafPorts))
-		return spines, podLeaves * spec.up / max(spines, 1), ok
+	all := spec.leafLoads(spg, lpg)
+	totalLeaves := countSwitches(all)
+	// Cut the leaves, in order, into pods of leavesPerPod; identical pods
+	// (all but the last, usually) are sized once.
+	type pod struct {
+		count  int
+		leaves []switchLoad
 	}
-	fullPods, remLeaves := leaves/leavesPerPod, leaves%leavesPerPod
-	pods := fullPods
-	spinesPerPod, spineUp, _ := podSpines(leavesPerPod)
-	var spineLoads []switchLoad
-	if fullPods > 0 {
-		spineLoads = append(spineLoads, switchLoad{fullPods * spinesPerPod, spineUp, spineUp})
+	var pods []pod
+	var cur []switchLoad
+	curN := 0
+	addPod := func() {
+		if n := len(pods); n > 0 && sameLoads(pods[n-1].leaves, cur) {
+			pods[n-1].count++
+		} else {
+			pods = append(pods, pod{1, cur})
+		}
+		cur, curN = nil, 0
 	}
-	groupsOfCores := spinesPerPod
-	if remLeaves > 0 {
-		pods++
-		rs, rd, ok := podSpines(remLeaves)
+	for _, r := range all {
+		for n := r.switches; n > 0; {
+			take := min(n, leavesPerPod-curN)
+			cur = append(cur, switchLoad{take, r.down, r.up})
+			curN += take
+			n -= take
+			if curN == leavesPerPod {
+				addPod()
+			}
+		}
+	}
+	if curN > 0 {
+		addPod()
+	}
+	var leafLoads, spineLoads []switchLoad
+	var spineWiring string
+	var headroom []Headroom
+	// spinesOf[i] lists pod i's spines by links toward the pod.
+	type podSpines struct {
+		count int
+		c     upperChoice
+	}
+	var ps []podSpines
+	for _, p := range pods {
+		c, ok := chooseUpper(p.leaves, spec.up, half)
 		if !ok {
 			return plane{}, false
 		}
-		if fullPods == 0 {
-			spineUp, groupsOfCores = rd, rs
+		ps = append(ps, podSpines{p.count, c})
+		for _, l := range c.lower {
+			leafLoads = append(leafLoads, switchLoad{l.switches * p.count, l.down, l.up})
 		}
-		spineLoads = append(spineLoads, switchLoad{rs, rd, spineUp})
+		if spineWiring != WiringNear {
+			spineWiring = c.wiring
+		}
+		headroom = append(headroom, strictHeadroom(TierSpine, c, p.count)...)
 	}
-	// Each spine spreads its uplinks evenly over the cores of its group; a
-	// core takes one run of links from every pod.
-	coresPerGroup, ok := smallestDivisorAtLeast(spineUp, ceilDiv(pods*spineUp, spec.radix))
-	if !ok {
-		return plane{}, false
+	// Core group j takes the uplinks of spine j of every pod; spines send
+	// up as many links as they take from below (non-blocking).
+	maxSpines := 0
+	for _, p := range ps {
+		maxSpines = max(maxSpines, p.c.n)
 	}
-	spines, spineCore := 0, 0
-	for _, l := range spineLoads {
-		spines += l.switches
-		spineCore += l.switches * l.up
+	var coreLoads []switchLoad
+	coreWiring := ""
+	cores, spineCore := 0, 0
+	spineUps := make([][]switchLoad, len(ps)) // per pod, spine runs with their uplinks
+	for j := 0; j < maxSpines; j++ {
+		var lower []switchLoad
+		for _, p := range ps {
+			if j < p.c.n {
+				d := spineDownAt(p.c.upper, j)
+				lower = append(lower, switchLoad{p.count, d, d})
+			}
+		}
+		c, ok := chooseUpper(lower, half, spec.radix)
+		if !ok {
+			return plane{}, false
+		}
+		k := 0
+		for i, p := range ps {
+			if j < p.c.n {
+				spineUps[i] = append(spineUps[i], switchLoad{p.count, c.lower[k].down, c.lower[k].up})
+				k++
+			}
+		}
+		cores += c.n
+		coreLoads = append(coreLoads, c.upper...)
+		spineCore += sumLinks(c.lower, true)
+		if coreWiring != WiringNear {
+			coreWiring = c.wiring
+		}
+		headroom = append(headroom, strictHeadroom(TierCore, c, 1)...)
 	}
-	cores := groupsOfCores * coresPerGroup
-	// Core groups below the partial pod's spine count take a run of links
-	// from every pod; the rest only from the full pods.
-	perCore := spineUp / coresPerGroup
-	coreLoads := []switchLoad{{cores, pods * perCore, 0}}
-	if remLeaves > 0 && fullPods > 0 {
-		reached := spineLoads[len(spineLoads)-1].switches * coresPerGroup
-		coreLoads = []switchLoad{{reached, pods * perCore, 0}, {cores - reached, fullPods * perCore, 0}}
+	spines, countPods := 0, 0
+	for _, p := range pods {
+		countPods += p.count
+	}
+	for _, runs := range spineUps {
+		spineLoads = append(spineLoads, runs...)
+		spines += countSwitches(runs)
 	}
 	return plane{
-		tiers: 3, leaves: leaves, spines: spines, cores: cores,
+		tiers: 3, leaves: totalLeaves, spines: spines, cores: cores,
 		serverLeaf: spec.servers * spec.rails,
-		leafSpine:  leaves * spec.up,
+		leafSpine:  sumLinks(leafLoads, true),
 		spineCore:  spineCore,
-		leafLoads:  spec.leafLoads(spg, lpg),
-		spineLoads: spineLoads,
-		coreLoads:  coreLoads,
-		pods:       pods, leavesPerPod: leavesPerPod, spinesPerPod: spinesPerPod,
-		serversPerGroup: spg, leavesPerGroup: lpg,
+		leafLoads:  leafLoads, spineLoads: mergeLoads(spineLoads), coreLoads: mergeLoads(coreLoads),
+		pods: countPods, leavesPerPod: leavesPerPod, spinesPerPod: ps[0].c.n,
+		spineWiring: spineWiring, coreWiring: coreWiring,
+		headroom: mergeHeadroom(headroom),
 	}, true
 }
 
-// smallestDivisorAtLeast returns the smallest divisor of n that is >= min.
-func smallestDivisorAtLeast(n, min int) (int, bool) {
-	if min < 1 {
-		min = 1
+// sameLoads reports whether two pods hold the same leaves.
+func sameLoads(a, b []switchLoad) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	for d := min; d <= n; d++ {
-		if n%d == 0 {
-			return d, true
+	for i := range a {
+		if a[i] != b[i] {
+			return false
 		}
 	}
-	return 0, false
+	return true
+}
+
+// spineDownAt is the links the j-th upper switch of spread runs takes.
+func spineDownAt(runs []switchLoad, j int) int {
+	for _, r := range runs {
+		if j < r.switches {
+			return r.down
+		}
+		j -= r.switches
+	}
+	return 0
+}
+
+// mergeLoads joins runs with the same ports in use.
+func mergeLoads(loads []switchLoad) []switchLoad {
+	var out []switchLoad
+	for _, l := range loads {
+		merged := false
+		for i := range out {
+			if out[i].down == l.down && out[i].up == l.up {
+				out[i].switches += l.switches
+				merged = true
+				break
+			}
+		}
+		if !merged && l.switches > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// mergeHeadroom adds up headroom lines of the same tier and reason kind.
+func mergeHeadroom(hs []Headroom) []Headroom {
+	var out []Headroom
+	for _, h := range hs {
+		if n := len(out); n > 0 && out[n-1].Tier == h.Tier {
+			out[n-1].Switches += h.Switches
+			out[n-1].Ports += h.Ports
+			continue
+		}
+		out = append(out, h)
+	}
+	return out
 }
 
 // largestDivisorAtMost returns the largest divisor of n that is <= max (>= 1).
@@ -226,9 +511,13 @@ func largestDivisorAtMost(n, max int) int {
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
-// leafPorts splits a leaf's radix by the oversubscription down:up so that
-// the leaf is never more oversubscribed than asked: up = ceil(radix*U/(D+U)).
+func roundUp(a, m int) int { return ceilDiv(a, m) * m }
+
+// leafPorts splits a leaf's radix by the oversubscription down:up exactly:
+// the largest k with k·(D+U) <= radix gives k·D down and k·U up ports, so
+// the ratio built is the ratio asked; ports left over stay idle. k = 0
+// means the ratio does not fit the switch.
 func leafPorts(radix, down, up int) (d, u int) {
-	u = ceilDiv(radix*up, down+up)
-	return radix - u, u
+	k := radix / (down + up)
+	return k * down, k * up
 }

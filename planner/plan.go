@@ -267,10 +267,14 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	radix := sw.Radix(port)
 	down, up, _ := Ratio(n.Oversubscription)
 	leafDown, leafUp := leafPorts(radix, down, up)
+	if leafDown == 0 {
+		return nil, fieldErr("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix),
+			"%s needs %d ports per leaf; %s has %d at %dG", n.Oversubscription, down+up, sw.Key, radix, port)
+	}
 	servers := ceilDiv(s.Cluster.GPUs, s.Cluster.GPUsPerServer)
 	serverPorts := n.NICsPerServer * n.PortsPerNIC
 	rails := serverPorts / n.Planes
-	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp,
+	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp, ratioD: down, ratioU: up,
 		railOptimized: n.RailOptimized, tiers: n.Tiers}
 	pl, err := sizePlane(spec)
 	if err != nil {
