@@ -137,7 +137,7 @@ Commands:`)
 	fmt.Fprintln(w, `
 Plan flags (override the scenario file; without a file the embedded
 default scenario is used):
-  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
+  --system KEY|custom  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
   --ports-per-nic N  --planes N  --fabric infiniband|ethernet
   --switch KEY|auto  --oversubscription D:U  --tiers N
 
@@ -151,6 +151,7 @@ type planFlags struct {
 }
 
 var planFlagNames = []struct{ name, usage string }{
+	{"system", "catalog system (dgx-h100, gb200-nvl72, ...; 'fabricplan catalog' lists them) or custom"},
 	{"gpus", "GPU count"},
 	{"gpus-per-server", "GPUs per server"},
 	{"nics-per-server", "back-end NICs per server (default: one per GPU)"},
@@ -225,6 +226,9 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 			s.Network.Fabric = planner.Fabric(strings.ToLower(v))
 		case "switch":
 			s.Network.Switch = v
+		case "system":
+			// The file's server price was for its own servers.
+			s.Cluster.System, s.Cluster.ServerPriceUSD = strings.ToLower(v), 0
 		case "oversubscription":
 			s.Network.Oversubscription = v
 		}
@@ -321,6 +325,9 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 func (in *scenarioInput) build(cat *planner.Catalog) (*planner.Plan, error) {
 	var p *planner.Plan
 	err := in.scenario.CheckDecoded(in.decodeErr, cat, in.src)
+	if !in.set["system"] && err == nil {
+		err = in.scenario.SystemConflicts(cat, in.src) // a --system flag overrides the file's packaging
+	}
 	if err == nil {
 		if p, err = planner.Build(in.scenario, cat); err == nil {
 			return p, nil
@@ -338,7 +345,7 @@ func (in *scenarioInput) build(cat *planner.Catalog) (*planner.Plan, error) {
 }
 
 var fieldFlag = map[string]string{
-	"cluster.gpus": "gpus", "cluster.gpus_per_server": "gpus-per-server",
+	"cluster.system": "system", "cluster.gpus": "gpus", "cluster.gpus_per_server": "gpus-per-server",
 	"network.nics_per_server": "nics-per-server", "network.nic_gbps": "nic-gbps",
 	"network.ports_per_nic": "ports-per-nic", "network.planes": "planes", "network.fabric": "fabric",
 	"network.switch": "switch", "network.oversubscription": "oversubscription", "network.tiers": "tiers",

@@ -39,9 +39,19 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		name = "unnamed scenario"
 	}
 	fmt.Fprintf(w, "Fabric plan: %s\n", name)
-	fmt.Fprintf(w, "  %s GPUs in %s servers of %d; %d x %s per server (%d x %dG ports each)\n",
-		planner.FormatInt(p.GPUs), planner.FormatInt(p.Servers), s.Cluster.GPUsPerServer,
-		n.NICsPerServer, p.NIC.Name, n.PortsPerNIC, p.PortGbps)
+	if sys := p.System; sys != nil && sys.RackScale() {
+		fmt.Fprintf(w, "  %s GPUs in %s x %s: %s compute trays of %d GPUs; %d x %s per tray (%d x %dG ports each); NVLink domain %d\n",
+			planner.FormatInt(p.GPUs), planner.FormatInt(p.Systems), sys.Name, planner.FormatInt(p.Servers), sys.GPUsPerNode(),
+			n.NICsPerServer, p.NIC.Name, n.PortsPerNIC, p.PortGbps, sys.NVLinkDomain)
+	} else {
+		kind := "servers"
+		if sys != nil {
+			kind = sys.Name
+		}
+		fmt.Fprintf(w, "  %s GPUs in %s %s of %d; %d x %s per server (%d x %dG ports each)\n",
+			planner.FormatInt(p.GPUs), planner.FormatInt(p.Servers), kind, s.Cluster.GPUsPerServer,
+			n.NICsPerServer, p.NIC.Name, n.PortsPerNIC, p.PortGbps)
+	}
 	layout := "rail-optimized"
 	if !n.RailOptimized {
 		layout = "top-of-rack"
@@ -51,7 +61,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "WHAT THE BACK-END ADDS\t")
-	fmt.Fprintf(tw, "  NIC ports\t%s\t(%d per server)\n", planner.FormatInt(p.NICPorts), p.ServerPorts)
+	fmt.Fprintf(tw, "  NIC ports\t%s\t(%d per %s)\n", planner.FormatInt(p.NICPorts), p.ServerPorts, nodeWord(p))
 	fmt.Fprintf(tw, "  Switches\t%s\tleaf %s, spine %s, core %s\n", planner.FormatInt(p.TotalSwitches()),
 		planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)))
 	fmt.Fprintf(tw, "  Switch ports\t%s\tused of %s installed\n", planner.FormatInt(p.PortsUsed), planner.FormatInt(p.PortsTotal))
@@ -59,7 +69,14 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		planner.FormatInt(p.Links.ServerLeaf), planner.FormatInt(p.Links.LeafSpine), planner.FormatInt(p.Links.SpineCore))
 	fmt.Fprintf(tw, "  Transceivers\t%s\tserver side %s, switch side %s\n", planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers),
 		planner.FormatInt(p.ServerTransceivers), planner.FormatInt(p.SwitchTransceivers))
-	fmt.Fprintf(tw, "  Scalable units\t%s\tof %d servers per plane\n", planner.FormatInt(p.Units), p.ServersPerUnit)
+	fmt.Fprintf(tw, "  Scalable units\t%s\tof %d nodes per plane\n", planner.FormatInt(p.Units), p.ServersPerUnit)
+	for _, h := range p.Headroom {
+		what := planner.FormatInt(h.Ports) + " ports"
+		if h.Switches > 0 {
+			what = planner.FormatInt(h.Switches) + " switches"
+		}
+		fmt.Fprintf(tw, "  Headroom (%s)\t+%s\t%s\n", h.Tier, what, h.Reason)
+	}
 	fmt.Fprintln(tw, "\t")
 	c := p.Cost
 	fmt.Fprintln(tw, "COST (estimates)\t")
@@ -67,7 +84,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintf(tw, "  By component\t\tNICs %s, switches %s, transceivers %s, cables %s\n",
 		planner.FormatUSD(c.NICs), planner.FormatUSD(c.Switches), planner.FormatUSD(c.Transceivers), planner.FormatUSD(c.Cables))
 	if c.FabricShare > 0 {
-		fmt.Fprintf(tw, "  Share of cluster capex\t%.1f%%\twith servers at %s each\n", 100*c.FabricShare, planner.FormatUSD(s.Cluster.ServerPriceUSD))
+		fmt.Fprintf(tw, "  Share of cluster capex\t%.1f%%\tcompute %s (%s)\n", 100*c.FabricShare, planner.FormatUSD(c.ComputeUSD), computeWords(p))
 	}
 	pw := p.Power
 	fmt.Fprintf(tw, "POWER (estimates)\t%s\tNICs %s, switches %s, transceivers %s, cables %s\n", planner.FormatWatts(pw.Total),
@@ -186,4 +203,31 @@ func writeSource(w io.Writer, key string, s planner.Source) {
 			fmt.Fprintf(w, "    %-6s %s\n", kv[0]+":", kv[1])
 		}
 	}
+}
+
+// nodeWord names what the fabric's endpoints are housed in.
+func nodeWord(p *planner.Plan) string {
+	if p.System != nil && p.System.RackScale() {
+		return "tray"
+	}
+	return "server"
+}
+
+// computeWords says how the compute capex was counted.
+func computeWords(p *planner.Plan) string {
+	if sys := p.System; sys != nil {
+		price := p.Scenario.Cluster.ServerPriceUSD
+		if price == 0 {
+			price = sys.PriceUSD
+			if o, ok := p.Scenario.Prices[sys.Key]; ok {
+				price = o
+			}
+		}
+		w := fmt.Sprintf("%d x %s at %s", p.Systems, sys.Key, planner.FormatUSD(price))
+		if sys.NICsIncluded {
+			w += ", less the NICs they include, counted in the fabric"
+		}
+		return w
+	}
+	return fmt.Sprintf("%s servers at %s", planner.FormatInt(p.Servers), planner.FormatUSD(p.Scenario.Cluster.ServerPriceUSD))
 }

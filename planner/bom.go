@@ -65,8 +65,15 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 	}
 
 	media := s.Network.Media
-	// Server-side optics: one module per NIC cage in use.
-	if media.ServerLeaf == Optics {
+	// Server-side optics: the system's back-end modules, or one module
+	// per NIC cage in use.
+	if sys := p.System; media.ServerLeaf == Optics && s.Network.PortsPerNIC == 1 && cat.Transceivers[sys.moduleKey()] != nil &&
+		cat.Transceivers[sys.moduleKey()].LinkGbps == p.PortGbps {
+		mod := cat.Transceivers[sys.ServerModule]
+		n := p.Servers * sys.ModulesPerNode
+		p.ServerTransceivers = n
+		add(p.moduleLine(mod, "server side ("+sys.Key+" cages)", n))
+	} else if media.ServerLeaf == Optics {
 		ppn := s.Network.PortsPerNIC
 		cages := min(nic.Cages, ppn)
 		if ppn%cages != 0 {
@@ -134,11 +141,31 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
 	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUs)
-	if sp := s.Cluster.ServerPriceUSD; sp > 0 {
-		p.Cost.FabricShare = p.Cost.Total / (p.Cost.Total + sp*float64(p.Servers))
-	}
+	p.fabricShare()
 	p.Power.Total = p.Power.NICs + p.Power.Switches + p.Power.Transceivers + p.Power.Cables
 	return nil
+}
+
+// fabricShare sets the fabric's share of cluster capex: fabric cost over
+// fabric plus compute. Compute is servers (custom) or systems at their
+// price; NICs a system's price includes are counted once, in the fabric.
+func (p *Plan) fabricShare() {
+	s := &p.Scenario
+	compute, units := s.Cluster.ServerPriceUSD, p.Servers
+	if sys := p.System; sys != nil {
+		units = p.Systems
+		if compute == 0 {
+			compute = s.price(sys.Key, sys.PriceUSD)
+		}
+		if sys.NICsIncluded {
+			compute -= float64(sys.NICsPerNode*sys.Nodes) * s.price(p.NIC.Key, p.NIC.PriceUSD)
+		}
+	}
+	if compute <= 0 {
+		return
+	}
+	p.Cost.ComputeUSD = compute * float64(units)
+	p.Cost.FabricShare = p.Cost.Total / (p.Cost.Total + p.Cost.ComputeUSD)
 }
 
 func (p *Plan) moduleLine(mod *Transceiver, where string, n int) BOMLine {

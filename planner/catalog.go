@@ -107,6 +107,7 @@ func (c *Cable) PriceUSD(metres float64) float64 { return c.PriceBaseUSD + c.Pri
 // Catalog is the hardware the planner can build with.
 type Catalog struct {
 	Schema       int                     `toml:"schema"`
+	Systems      map[string]*System      `toml:"systems"`
 	Switches     map[string]*Switch      `toml:"switches"`
 	NICs         map[string]*NIC         `toml:"nics"`
 	Transceivers map[string]*Transceiver `toml:"transceivers"`
@@ -196,6 +197,15 @@ func (c *Catalog) index() error {
 	for k, cb := range c.Cables {
 		cb.Key = k
 	}
+	for k, sys := range c.Systems {
+		sys.Key = k
+		if k == CustomSystem {
+			return fmt.Errorf("system key %q is reserved for the scenario's own servers", k)
+		}
+		if err := sys.check(c); err != nil {
+			return err
+		}
+	}
 	for _, m := range []Medium{DAC, ACC, AOC} {
 		if c.Cables[string(m)] == nil {
 			return fmt.Errorf("cable %q missing", m)
@@ -249,6 +259,7 @@ func (c *Catalog) NICSpeeds(f Fabric) []int {
 // PriceKeys lists every key a scenario's [prices] table may override.
 func (c *Catalog) PriceKeys() []string {
 	var out []string
+	out = append(out, SortedKeys(c.Systems)...)
 	out = append(out, SortedKeys(c.Switches)...)
 	out = append(out, SortedKeys(c.NICs)...)
 	out = append(out, SortedKeys(c.Transceivers)...)
@@ -258,7 +269,7 @@ func (c *Catalog) PriceKeys() []string {
 }
 
 func (c *Catalog) hasPriceKey(k string) bool {
-	return c.Switches[k] != nil || c.NICs[k] != nil || c.Transceivers[k] != nil || c.Cables[k] != nil
+	return c.Systems[k] != nil || c.Switches[k] != nil || c.NICs[k] != nil || c.Transceivers[k] != nil || c.Cables[k] != nil
 }
 
 // SortedKeys lists the keys of m in sorted order.

@@ -30,13 +30,13 @@ const (
 	WiringNear = "near-balanced"
 )
 
-// strictBalanceMaxExtra is how much larger than the minimum an upper
-// tier may grow to keep strictly balanced wiring before near-balanced
-// wiring is used instead. NVIDIA's own reference designs accept +33%
-// (DGX H100 SuperPOD, 3 SU: 16 spines where 12 carry the links) and
-// +12.5% (DGX B300 XDR, 4 SU: 18 where 16 do); past +50% strict balance
-// starts to double a tier for a few more GPUs.
-const strictBalanceMaxExtra = 0.5
+// Strict balance may add at most one scalable unit's worth of switches
+// to an upper tier (the switches one more unit's uplinks would need);
+// past that, near-balanced wiring is used and the difference is reported
+// as headroom. NVIDIA's reference designs add just that much: DGX H100
+// SuperPOD, 3 SU: 16 spines where 12 carry the links (one SU's 4 more);
+// DGX B300 XDR, 4 SU: 18 where 16 do. The bound keeps growth smooth: one
+// more server never adds more than a unit of switches to a tier.
 
 // Headroom is what a reference design provisions beyond the minimal
 // plan, reported beside the counts and never in them.
@@ -133,6 +133,14 @@ func leafGroup(spec fabricSpec) (serversPerGroup, leavesPerGroup int, err error)
 	return spec.down / spec.rails, 1, nil
 }
 
+// lpg is the leaves of one full group (scalable unit).
+func (spec fabricSpec) lpg() int {
+	if spec.railOptimized {
+		return spec.rails
+	}
+	return 1
+}
+
 // upFor is the uplinks a leaf with down server links needs so that it is
 // no more oversubscribed than asked.
 func (spec fabricSpec) upFor(down int) int { return ceilDiv(down*spec.ratioU, spec.ratioD) }
@@ -183,10 +191,12 @@ type upperChoice struct {
 }
 
 // chooseUpper sizes the upper tier over lower switches whose uplink
-// needs are lower[i].up, with at most avail uplink ports each and cap
-// ports per upper switch toward them. Every lower switch reaches every
-// upper switch, so a lower switch's uplinks are raised to at least n.
-func chooseUpper(lower []switchLoad, avail, capacity int) (upperChoice, bool) {
+// needs are lower[i].up, with at most avail uplink ports each and
+// capacity ports per upper switch toward them. Every lower switch reaches
+// every upper switch, so a lower switch's uplinks are raised to at least
+// n. Strict balance is kept when it needs at most maxExtra more upper
+// switches than near-balanced wiring.
+func chooseUpper(lower []switchLoad, avail, capacity, maxExtra int) (upperChoice, bool) {
 	total := func(raise func(up int) int) int {
 		t := 0
 		for _, l := range lower {
@@ -230,7 +240,7 @@ func chooseUpper(lower []switchLoad, avail, capacity int) (upperChoice, bool) {
 			continue
 		}
 		near.strict = s
-		if float64(s) > float64(n)*(1+strictBalanceMaxExtra) {
+		if s-n > maxExtra {
 			return near, true
 		}
 		strict := upperChoice{n: s, wiring: WiringBalanced, strict: s, upper: spreadLinks(t, s)}
@@ -299,8 +309,12 @@ func strictHeadroom(tier string, c upperChoice, groups int) []Headroom {
 		Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs) needs %d %s switches per group where %d carry the links", c.strict, tier, c.n)}}
 }
 
+// unitUppers is how many upper switches one scalable unit's uplinks need:
+// what strict balance may add to a tier.
+func unitUppers(lpg, up, capacity int) int { return max(ceilDiv(lpg*up, capacity), 1) }
+
 func twoTier(spec fabricSpec, leaves []switchLoad) (plane, bool) {
-	c, ok := chooseUpper(leaves, spec.up, spec.radix)
+	c, ok := chooseUpper(leaves, spec.up, spec.radix, unitUppers(spec.lpg(), spec.up, spec.radix))
 	if !ok {
 		return plane{}, false
 	}
@@ -372,7 +386,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	}
 	var ps []podSpines
 	for _, p := range pods {
-		c, ok := chooseUpper(p.leaves, spec.up, half)
+		c, ok := chooseUpper(p.leaves, spec.up, half, unitUppers(min(lpg, leavesPerPod), spec.up, half))
 		if !ok {
 			return plane{}, false
 		}
@@ -403,7 +417,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 				lower = append(lower, switchLoad{p.count, d, d})
 			}
 		}
-		c, ok := chooseUpper(lower, half, spec.radix)
+		c, ok := chooseUpper(lower, half, spec.radix, unitUppers(1, half, spec.radix))
 		if !ok {
 			return plane{}, false
 		}

@@ -141,6 +141,7 @@ type fabricView struct {
 	oversub        float64 // D/U at the leaf
 	serversPerUnit int     // servers under one leaf group
 	tiers          int
+	nvlinkDomain   int // the system's NVLink domain; 0: the GPU preset's
 }
 
 func (p *Plan) fabricView() fabricView {
@@ -150,6 +151,7 @@ func (p *Plan) fabricView() fabricView {
 		gpusPerServer: p.Scenario.Cluster.GPUsPerServer, nicsPerServer: n.NICsPerServer,
 		nicGbps: float64(n.NICGbps), fabric: n.Fabric, loadBalancing: n.LoadBalancing,
 		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers,
+		nvlinkDomain: p.System.domain(),
 	}
 }
 
@@ -206,6 +208,9 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 // EstimateJCT times one training step of w on the plan's fabric, over RDMA
 // and over TCP/IP on the same links.
 func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
+	if p.System != nil {
+		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
+	}
 	w, m, gpu, err := resolveWorkload(w, d)
 	if err != nil {
 		return nil, err
@@ -360,6 +365,9 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 		netHopUS:    d.Collective.NetHopUS,
 		intraHopUS:  d.Collective.NVLinkHopUS,
 		switchHopUS: d.Collective.SwitchHopUS[string(fv.fabric)] * float64(2*fv.tiers-1),
+	}
+	if fv.nvlinkDomain > 0 {
+		m.domain = fv.nvlinkDomain
 	}
 	if tr == TCP {
 		m.netHopUS += d.TCP.ExtraLatencyUS

@@ -67,6 +67,9 @@ type Money struct {
 	// FabricShare is the back-end fabric's share of cluster capex (fabric
 	// plus servers), 0..1; 0 when no server price is given.
 	FabricShare float64 `json:"fabric_share"`
+	// ComputeUSD is the servers' or systems' price without NICs already
+	// counted in the fabric; 0 when no price is known.
+	ComputeUSD float64 `json:"compute_usd"`
 }
 
 // Watts is a power breakdown in watts.
@@ -84,6 +87,11 @@ type Plan struct {
 	Scenario Scenario // the inputs with every default filled in
 	NIC      *NIC
 	Switch   *Switch
+	// System is the catalog system (nil: custom servers); Systems is how
+	// many hold the GPUs (whole racks for rack-scale systems), and
+	// Servers the compute nodes (servers or trays) the fabric connects.
+	System  *System
+	Systems int
 
 	GPUs, Servers int
 	ServerPorts   int // back-end ports per server
@@ -99,6 +107,12 @@ type Plan struct {
 	Units          int // scalable units per plane, partial ones counted
 
 	SwitchTiers []SwitchTier // leaf first
+	// Wiring says, per upper tier, whether its links are balanced or
+	// near-balanced (WiringBalanced, WiringNear).
+	SpineWiring, CoreWiring string
+	// Headroom lists what a reference design provisions beyond this
+	// minimal plan, with the reason; never included in the counts.
+	Headroom []Headroom
 	LinkTiers   []LinkTier   // server_leaf first
 	Links       Links
 	PortsUsed   int // switch ports with a link
@@ -188,7 +202,7 @@ func Build(s Scenario, cat *Catalog) (*Plan, error) {
 	if err := s.Validate(cat); err != nil {
 		return nil, err
 	}
-	rs, notes := s.Resolve(cat)
+	rs, notes := s.WithSystem(cat).Resolve(cat)
 	nic := rs.chooseNIC(cat)
 	if nic == nil {
 		return nil, fieldErr("network.nic_gbps", "choose another NIC speed or port split",
@@ -271,7 +285,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		return nil, fieldErr("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix),
 			"%s needs %d ports per leaf; %s has %d at %dG", n.Oversubscription, down+up, sw.Key, radix, port)
 	}
-	servers := ceilDiv(s.Cluster.GPUs, s.Cluster.GPUsPerServer)
+	systems, servers := s.nodes(cat)
 	serverPorts := n.NICsPerServer * n.PortsPerNIC
 	rails := serverPorts / n.Planes
 	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp, ratioD: down, ratioU: up,
@@ -285,7 +299,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		return nil, fieldErr("network.rail_optimized", "", "%s: %v", sw.Key, err)
 	}
 	p := &Plan{
-		Scenario: s, NIC: nic, Switch: sw,
+		Scenario: s, NIC: nic, Switch: sw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
 		PortGbps: port, Planes: n.Planes, RailsPerPlane: rails,
 		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
@@ -305,6 +319,21 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	if pl.tiers == 3 {
 		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierCore, pl.coreLoads, P, radix))
 		p.LinkTiers = append(p.LinkTiers, LinkTier{"spine_core", pl.spineCore * P, n.Media.SpineCore, n.Media.SpineCoreM})
+	}
+	p.SpineWiring, p.CoreWiring = pl.spineWiring, pl.coreWiring
+	for _, h := range pl.headroom {
+		h.Switches *= P
+		h.Ports *= P
+		p.Headroom = append(p.Headroom, h)
+	}
+	if sys := p.System; sys != nil {
+		if held := systems * sys.GPUs; held != s.Cluster.GPUs {
+			p.Notes = append(p.Notes, fmt.Sprintf("%s GPUs need %d %s (%s GPUs, %s more than asked): the fabric connects all %s nodes",
+				FormatInt(s.Cluster.GPUs), systems, sys.Name, FormatInt(held), FormatInt(held-s.Cluster.GPUs), FormatInt(servers)))
+		}
+	}
+	if pl.spineWiring == WiringNear || pl.coreWiring == WiringNear {
+		p.Notes = append(p.Notes, "near-balanced wiring: every lower switch reaches every upper switch of its group, with link counts differing by at most one (strict balance would add the headroom listed)")
 	}
 	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore

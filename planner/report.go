@@ -5,6 +5,7 @@ package planner
 // integers, money in US dollars, power in watts, bandwidth in GB/s.
 type Report struct {
 	Scenario     string       `json:"scenario"`
+	System       SystemJSON   `json:"system"`
 	GPUs         int          `json:"gpus"`
 	Servers      int          `json:"servers"`
 	Tiers        int          `json:"tiers"`
@@ -16,6 +17,9 @@ type Report struct {
 	Switch       string       `json:"switch"`
 	Switches     SwitchCounts `json:"switches"`
 	SwitchPorts  PortCounts   `json:"switch_ports"`
+	Ports        []TierPorts  `json:"ports"`
+	Wiring       Wiring       `json:"wiring"`
+	Headroom     []Headroom   `json:"headroom"`
 	Links        Links        `json:"links"`
 	Transceivers Transceivers `json:"transceivers"`
 	Cables       []CableCount `json:"cables"`
@@ -24,6 +28,34 @@ type Report struct {
 	BOM          []BOMJSON    `json:"bom"`
 	Notes        []string     `json:"notes"`
 	JCT          *JCTReport   `json:"jct"`
+}
+
+// SystemJSON names what the fabric connects: the catalog system (or
+// "custom"), how many of them, and the nodes (servers or trays) each has.
+type SystemJSON struct {
+	Key          string `json:"key"`
+	Name         string `json:"name"`
+	Count        int    `json:"count"`
+	NodesEach    int    `json:"nodes_each"`
+	GPUsPerNode  int    `json:"gpus_per_node"`
+	NICsPerNode  int    `json:"nics_per_node"`
+	NVLinkDomain int    `json:"nvlink_domain"`
+}
+
+// TierPorts counts one switch tier's ports, all planes: cabled toward
+// the tier below (or servers), cabled toward the tier above, and idle.
+type TierPorts struct {
+	Tier string `json:"tier"`
+	Down int    `json:"down"`
+	Up   int    `json:"up"`
+	Idle int    `json:"idle"`
+}
+
+// Wiring says how each upper tier is wired: "balanced" or
+// "near-balanced" (empty where the tier does not exist).
+type Wiring struct {
+	LeafSpine string `json:"leaf_spine"`
+	SpineCore string `json:"spine_core"`
 }
 
 // SwitchCounts counts switches per tier, all planes.
@@ -82,6 +114,12 @@ func (p *Plan) Report() Report {
 		CostUSD:      p.Cost,
 		PowerW:       p.Power,
 		Notes:        append([]string{}, p.Notes...),
+		System:       p.systemJSON(),
+		Wiring:       Wiring{LeafSpine: p.SpineWiring, SpineCore: p.CoreWiring},
+		Headroom:     append([]Headroom{}, p.Headroom...),
+	}
+	for _, t := range p.SwitchTiers {
+		r.Ports = append(r.Ports, TierPorts{Tier: t.Name, Down: t.DownLinks, Up: t.UpLinks, Idle: t.Switches*t.Radix - t.DownLinks - t.UpLinks})
 	}
 	for _, t := range p.LinkTiers {
 		r.Cables = append(r.Cables, CableCount{Tier: t.Name, Medium: t.Medium, Metres: t.Metres, Count: t.Links})
@@ -95,4 +133,18 @@ func (p *Plan) Report() Report {
 		r.JCT = &j
 	}
 	return r
+}
+
+func (p *Plan) systemJSON() SystemJSON {
+	if sys := p.System; sys != nil {
+		return SystemJSON{Key: sys.Key, Name: sys.Name, Count: p.Systems, NodesEach: sys.Nodes, GPUsPerNode: sys.GPUsPerNode(),
+			NICsPerNode: sys.NICsPerNode, NVLinkDomain: sys.NVLinkDomain}
+	}
+	n := p.Scenario.Network
+	domain := p.Scenario.Cluster.GPUsPerServer
+	if p.JCT != nil {
+		domain = p.JCT.GPU.NVLinkDomain
+	}
+	return SystemJSON{Key: CustomSystem, Name: "custom servers", Count: p.Servers, NodesEach: 1,
+		GPUsPerNode: p.Scenario.Cluster.GPUsPerServer, NICsPerNode: n.NICsPerServer, NVLinkDomain: domain}
 }

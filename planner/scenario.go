@@ -55,8 +55,14 @@ type Scenario struct {
 
 // Cluster describes the compute: how many GPUs and how they are packaged.
 type Cluster struct {
-	GPUs           int     `toml:"gpus"`
-	GPUsPerServer  int     `toml:"gpus_per_server"`
+	// System is a catalog system key (dgx-h100, gb200-nvl72, ...) that
+	// fixes GPUs and NICs per node and the NIC, or "custom" (or empty)
+	// for servers described by GPUsPerServer and the network's NICs.
+	System        string `toml:"system,omitempty,omitzero"`
+	GPUs          int    `toml:"gpus"`
+	GPUsPerServer int    `toml:"gpus_per_server"`
+	// ServerPriceUSD is the price of one server, or of one system when
+	// System is set (default: the catalog's); 0 leaves capex out.
 	ServerPriceUSD float64 `toml:"server_price_usd,omitempty,omitzero"`
 }
 
@@ -174,6 +180,15 @@ func (n Network) serverPorts(gpusPerServer int) int {
 // Validate checks every field against the catalog and returns all the
 // problems found, joined; each is a *FieldError.
 func (s *Scenario) Validate(cat *Catalog) error {
+	if errs := s.validateSystem(cat); len(errs) > 0 {
+		return errs[0]
+	}
+	ws := s.WithSystem(cat)
+	return ws.validate(cat)
+}
+
+// validate checks a scenario whose system is applied.
+func (s *Scenario) validate(cat *Catalog) error {
 	var errs []error
 	add := func(e *FieldError) { errs = append(errs, e) }
 	if s.Schema != SchemaVersion {

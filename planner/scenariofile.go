@@ -259,10 +259,23 @@ func skipString(src []byte, i int) (end, newlines int) {
 // decoded.
 func CheckScenario(src []byte, cat *Catalog) (Scenario, error) {
 	s, err := DecodeScenario(src)
-	if err = s.CheckDecoded(err, cat, src); err != nil {
+	err = s.CheckDecoded(err, cat, src)
+	if cerr := s.SystemConflicts(cat, src); cerr != nil && len(FieldErrors(err)) < maxFileErrors {
+		err = errors.Join(err, cerr)
+	}
+	if err != nil {
 		return Scenario{}, err
 	}
 	return s, nil
+}
+
+// SystemConflicts reports keys the document src sets that the
+// scenario's system fixes, with other values (the system would win and
+// the file be misread), with their lines; nil when there are none.
+func (s Scenario) SystemConflicts(cat *Catalog, src []byte) error {
+	lines := keyLines(src)
+	errs := s.systemConflicts(cat, func(k string) bool { return lines[k] > 0 })
+	return WithLines(errors.Join(errs...), src)
 }
 
 // DecodeScenario is ParseScenario that keeps going: on key and type
@@ -417,7 +430,7 @@ func typeWord(t string) string {
 }
 
 var knownKeys = []string{
-	"schema", "name", "cluster.gpus", "cluster.gpus_per_server", "cluster.server_price_usd",
+	"schema", "name", "cluster.system", "cluster.gpus", "cluster.gpus_per_server", "cluster.server_price_usd",
 	"network.fabric", "network.nic_gbps", "network.nic", "network.nics_per_server", "network.ports_per_nic",
 	"network.planes", "network.switch", "network.oversubscription", "network.tiers", "network.rail_optimized",
 	"network.load_balancing", "workload.model", "workload.gpu", "workload.params_b", "workload.active_params_b",

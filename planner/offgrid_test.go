@@ -1,0 +1,173 @@
+package planner
+
+import (
+	"fmt"
+	"testing"
+)
+
+// offGridSizes are GPU counts off the power-of-two grid: every count to
+// 600, then primes and odd steps to 40,000.
+func offGridSizes() []int {
+	var out []int
+	for g := 1; g <= 600; g++ {
+		out = append(out, g)
+	}
+	for g := 601; g < 40_000; g += g/53 + 7 {
+		out = append(out, g)
+	}
+	return out
+}
+
+type offGridConfig struct {
+	name string
+	set  func(s *Scenario)
+}
+
+// offGridConfigs pairs each fabric with every system whose NIC speed the
+// fabric's switch has ports for.
+func offGridConfigs(cat *Catalog) []offGridConfig {
+	var out []offGridConfig
+	fabrics := []struct {
+		offGridConfig
+		sw string
+	}{
+		{offGridConfig{"ib400-qm9700", func(s *Scenario) { s.Network.Switch = "qm9700" }}, "qm9700"},
+		{offGridConfig{"eth400-sn5600", func(s *Scenario) { s.Network.Fabric, s.Network.Switch = Ethernet, "sn5600" }}, "sn5600"},
+		{offGridConfig{"ib800-q3400", func(s *Scenario) { s.Network.NICGbps, s.Network.Switch = 800, "q3400" }}, "q3400"},
+	}
+	systems := []string{"custom", "dgx-h100", "hgx-h100", "dgx-b300", "gb200-nvl72", "gb300-nvl72"}
+	for _, f := range fabrics {
+		for _, sys := range systems {
+			if sk := cat.Systems[sys]; sk != nil && cat.Switches[f.sw].Radix(cat.NICs[sk.NIC].Gbps) == 0 {
+				continue
+			}
+			f, sys := f, sys
+			out = append(out, offGridConfig{f.name + "/" + sys, func(s *Scenario) {
+				f.set(s)
+				s.Cluster.System = sys
+			}})
+		}
+	}
+	return out
+}
+
+// Properties of the fabric off the reference grid, for every system,
+// fabric and ratio:
+//   - the leaf split is the asked ratio exactly (mutation caught: up =
+//     ceil(radix·U/(D+U)), which built 42/22 for 2:1 on 64 ports);
+//   - a higher ratio never costs more (mutation caught: spines rounded up
+//     to a divisor of a prime uplink count, 43 spines at 2:1);
+//   - spines and cores stay within 1.5x of their lower bound plus one per
+//     group (mutation caught: cores doubled to a divisor, 256 for 160);
+//   - one more node adds at most one scalable unit of switches, with its
+//     share of spines and cores, at the same tier count (mutation caught:
+//     core 512 -> 1,024 for 8 more GPUs).
+func TestOffGridProperties(t *testing.T) {
+	cat := testCatalog(t)
+	sizes := offGridSizes()
+	for _, cfg := range offGridConfigs(cat) {
+		t.Run(cfg.name, func(t *testing.T) {
+			prev := map[string]*Plan{}
+			built := 0
+			defer func() {
+				if built < len(sizes) {
+					t.Errorf("only %d of %d sizes x ratios planned", built, 3*len(sizes))
+				}
+			}()
+			for _, g := range sizes {
+				plans := map[string]*Plan{}
+				for _, ratio := range []string{"1:1", "2:1", "3:1"} {
+					s := NewScenario()
+					cfg.set(&s)
+					s.Cluster.GPUs, s.Network.Oversubscription = g, ratio
+					p, err := Build(s, cat)
+					if err != nil {
+						continue // past three tiers
+					}
+					plans[ratio] = p
+					built++
+					checkRatioBuilt(t, g, ratio, p)
+					checkNearLowerBound(t, g, p)
+					if q := prev[ratio]; q != nil && q.Tiers == p.Tiers && p.Servers == q.Servers+p.System.nodesEach() {
+						checkOneUnitMore(t, q, p)
+					}
+					prev[ratio] = p
+				}
+				for _, pair := range [][2]string{{"2:1", "1:1"}, {"3:1", "2:1"}} {
+					hi, lo := plans[pair[0]], plans[pair[1]]
+					if hi != nil && lo != nil && hi.Cost.Total > lo.Cost.Total+1e-6 {
+						t.Errorf("%d GPUs: %s costs %s, more than %s at %s (%d vs %d switches)", g, pair[0], FormatUSD(hi.Cost.Total),
+							pair[1], FormatUSD(lo.Cost.Total), hi.TotalSwitches(), lo.TotalSwitches())
+					}
+				}
+			}
+		})
+	}
+}
+
+// nodesEach is how many nodes one more system adds (1 for servers).
+func (s *System) nodesEach() int {
+	if s == nil {
+		return 1
+	}
+	return s.Nodes
+}
+
+func checkRatioBuilt(t *testing.T, gpus int, ratio string, p *Plan) {
+	t.Helper()
+	if p.Tiers < 2 {
+		return
+	}
+	d, u, _ := Ratio(ratio)
+	leaf := p.SwitchTiers[0]
+	// The fullest leaf defines the split; a partial leaf has fewer down
+	// ports and never fewer uplinks than its share.
+	if leaf.DownPorts*u > leaf.UpPorts*d {
+		t.Fatalf("%d GPUs at %s: a leaf has %d down and %d up ports, more oversubscribed than asked", gpus, ratio, leaf.DownPorts, leaf.UpPorts)
+	}
+	k := leaf.Radix / (d + u)
+	if full := p.Servers*p.RailsPerPlane >= k*d*p.RailsPerPlane; full && p.Scenario.Network.RailOptimized && leaf.DownPorts != k*d {
+		t.Fatalf("%d GPUs at %s: full leaf has %d down ports, want %d (%d x %d)", gpus, ratio, leaf.DownPorts, k*d, k, d)
+	}
+}
+
+func checkNearLowerBound(t *testing.T, gpus int, p *Plan) {
+	t.Helper()
+	P := p.Planes
+	radix := p.SwitchTiers[0].Radix
+	bound := func(tier string, links, perSwitch, groups int) {
+		got := p.Switches(tier) / P
+		lb := ceilDiv(links/P, perSwitch)
+		if limit := (lb + groups) * 3 / 2; got > limit {
+			t.Fatalf("%d GPUs: %d %s switches per plane; lower bound %d, limit %d (%d groups)", gpus, got, tier, lb, limit, groups)
+		}
+	}
+	switch p.Tiers {
+	case 2:
+		bound(TierSpine, p.Links.LeafSpine, radix, 1)
+	case 3:
+		bound(TierSpine, p.Links.LeafSpine, radix/2, p.Pods)
+		bound(TierCore, p.Links.SpineCore, radix, p.Switches(TierSpine)/P/p.Pods+1)
+	}
+}
+
+func checkOneUnitMore(t *testing.T, a, b *Plan) {
+	t.Helper()
+	radix := a.SwitchTiers[0].Radix
+	lpg := a.RailsPerPlane
+	if !a.Scenario.Network.RailOptimized {
+		lpg = 1
+	}
+	// One unit's leaves, their uplinks' worth of spines and those spines'
+	// worth of cores, each rounded up, and a balance flip of half a tier
+	// group at most.
+	unit := lpg + ceilDiv(lpg*radix/2, radix)*2 + 2
+	flip := (a.Switches(TierSpine)/a.Planes/max(a.Pods, 1) + 1) / 2
+	if a.Tiers == 3 {
+		flip += (a.Switches(TierCore)/a.Planes)/max(a.Switches(TierSpine)/a.Planes/max(a.Pods, 1), 1)/2 + 1
+	}
+	if d := (b.TotalSwitches() - a.TotalSwitches()) / a.Planes; d > unit+flip {
+		t.Fatalf("%d -> %d GPUs (one more system): %s switches per plane, more than a unit (%d) and a balance flip (%d)",
+			a.GPUs, b.GPUs, fmt.Sprint(d), unit, flip)
+	}
+}

@@ -1,0 +1,151 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CustomSystem is the system key for servers described by the scenario's
+// own gpus_per_server and nics_per_server.
+const CustomSystem = "custom"
+
+// System is one catalog system: a server (DGX, HGX) or a rack-scale
+// machine (NVL72) of Nodes compute nodes, each with NICsPerNode back-end
+// NICs. NIC i of every node is rail i; the NVLink domain decides which
+// traffic crosses the fabric.
+type System struct {
+	Key            string  `toml:"-"`
+	Name           string  `toml:"name"`
+	GPU            string  `toml:"gpu"` // JCT GPU preset (data/jct.toml)
+	GPUs           int     `toml:"gpus"`
+	Nodes          int     `toml:"nodes"`
+	NICsPerNode    int     `toml:"nics_per_node"`
+	NIC            string  `toml:"nic"`
+	NVLinkDomain   int     `toml:"nvlink_domain"`
+	ServerModule   string  `toml:"server_module"`    // transceiver key of the back-end cages
+	ModulesPerNode int     `toml:"modules_per_node"` // of ServerModule
+	NICsIncluded   bool    `toml:"nics_included"`    // the price includes the NICs
+	PriceUSD       float64 `toml:"price_usd"`
+	PriceLowUSD    float64 `toml:"price_low_usd"`
+	PriceHighUSD   float64 `toml:"price_high_usd"`
+	Watts          float64 `toml:"watts"`
+	Source         Source  `toml:"source"`
+}
+
+// GPUsPerNode is the GPUs of one compute node (tray or server).
+func (s *System) GPUsPerNode() int { return s.GPUs / s.Nodes }
+
+// RackScale reports whether the system is more than one node.
+func (s *System) RackScale() bool { return s.Nodes > 1 }
+
+// check validates a catalog system against the rest of the catalog.
+func (s *System) check(c *Catalog) error {
+	switch {
+	case s.GPUs < 1 || s.Nodes < 1 || s.GPUs%s.Nodes != 0:
+		return fmt.Errorf("system %s: gpus %d must split evenly over %d nodes", s.Key, s.GPUs, s.Nodes)
+	case s.NICsPerNode < 1 || s.NVLinkDomain < 1 || s.ModulesPerNode < 1:
+		return fmt.Errorf("system %s: needs nics_per_node, nvlink_domain and modules_per_node", s.Key)
+	case c.NICs[s.NIC] == nil:
+		return fmt.Errorf("system %s: unknown nic %q", s.Key, s.NIC)
+	case c.Transceivers[s.ServerModule] == nil:
+		return fmt.Errorf("system %s: unknown server_module %q", s.Key, s.ServerModule)
+	case !(s.PriceLowUSD <= s.PriceUSD && s.PriceUSD <= s.PriceHighUSD):
+		return fmt.Errorf("system %s: price %g is outside its range %g-%g", s.Key, s.PriceUSD, s.PriceLowUSD, s.PriceHighUSD)
+	}
+	return nil
+}
+
+// SystemKeys lists the catalog systems, sorted, with "custom" last.
+func (c *Catalog) SystemKeys() []string { return append(SortedKeys(c.Systems), CustomSystem) }
+
+// system is the scenario's catalog system, nil for custom servers.
+func (s *Scenario) system(cat *Catalog) *System {
+	k := s.Cluster.System
+	if k == "" || k == CustomSystem {
+		return nil
+	}
+	return cat.Systems[k]
+}
+
+// WithSystem returns the scenario with the packaging its system fixes:
+// GPUs and NICs per node (a tray of a rack-scale system), the NIC and its
+// speed. A custom scenario is returned as is.
+func (s Scenario) WithSystem(cat *Catalog) Scenario {
+	sys := s.system(cat)
+	if sys == nil {
+		return s
+	}
+	s.Cluster.GPUsPerServer = sys.GPUsPerNode()
+	s.Network.NICsPerServer = sys.NICsPerNode
+	s.Network.NIC = sys.NIC
+	s.Network.NICGbps = cat.NICs[sys.NIC].Gbps
+	return s
+}
+
+// validateSystem checks the system key.
+func (s *Scenario) validateSystem(cat *Catalog) []error {
+	k := s.Cluster.System
+	if k == "" || k == CustomSystem || cat.Systems[k] != nil {
+		return nil
+	}
+	return []error{fieldErr("cluster.system", "use one of "+strings.Join(cat.SystemKeys(), ", "), "unknown system %q", k)}
+}
+
+// systemConflicts reports keys a file sets that its system fixes, with
+// values that differ: the system wins, so the file would be misread.
+// defined says whether a dotted key is in the file.
+func (s *Scenario) systemConflicts(cat *Catalog, defined func(key string) bool) []error {
+	sys := s.system(cat)
+	if sys == nil {
+		return nil
+	}
+	var errs []error
+	nic := cat.NICs[sys.NIC]
+	for _, c := range []struct {
+		key       string
+		got, want string
+	}{
+		{"cluster.gpus_per_server", fmt.Sprint(s.Cluster.GPUsPerServer), fmt.Sprint(sys.GPUsPerNode())},
+		{"network.nics_per_server", fmt.Sprint(s.Network.NICsPerServer), fmt.Sprint(sys.NICsPerNode)},
+		{"network.nic", s.Network.NIC, sys.NIC},
+		{"network.nic_gbps", fmt.Sprint(s.Network.NICGbps), fmt.Sprint(nic.Gbps)},
+	} {
+		if defined(c.key) && c.got != c.want && !(c.key == "network.nic" && c.got == Auto) {
+			errs = append(errs, fieldErr(c.key, fmt.Sprintf("remove it (the system gives %s) or set cluster.system = %q", c.want, CustomSystem),
+				"%s is fixed by system %s at %s", c.got, sys.Key, c.want))
+		}
+	}
+	if s.Workload != nil && defined("workload.gpu") && s.Workload.GPU != sys.GPU {
+		errs = append(errs, fieldErr("workload.gpu", fmt.Sprintf("remove it or write %q", sys.GPU),
+			"%s is not the GPU of %s (%s)", s.Workload.GPU, sys.Key, sys.GPU))
+	}
+	return errs
+}
+
+// Systems is how many catalog systems hold the scenario's GPUs (whole
+// systems: a rack-scale system is bought by the rack), and the nodes they
+// bring; for custom servers, the servers.
+func (s *Scenario) nodes(cat *Catalog) (systems, nodes int) {
+	if sys := s.system(cat); sys != nil {
+		systems = ceilDiv(s.Cluster.GPUs, sys.GPUs)
+		return systems, systems * sys.Nodes
+	}
+	n := ceilDiv(s.Cluster.GPUs, s.Cluster.GPUsPerServer)
+	return n, n
+}
+
+// moduleKey is the system's server-side transceiver key ("" for nil).
+func (s *System) moduleKey() string {
+	if s == nil {
+		return ""
+	}
+	return s.ServerModule
+}
+
+// domain is the system's NVLink domain, 0 for nil (custom servers).
+func (s *System) domain() int {
+	if s == nil {
+		return 0
+	}
+	return s.NVLinkDomain
+}

@@ -1,0 +1,188 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+)
+
+func systemScenario(system string, gpus int, sw string) Scenario {
+	s := NewScenario()
+	s.Cluster.System, s.Cluster.GPUs, s.Network.Switch = system, gpus, sw
+	return s
+}
+
+// NVIDIA's GB300 NVL72 SuperPOD puts 8 Q3400 leaves in each 576-GPU SU
+// (8 racks): 8 racks x 18 trays x 4 ConnectX-8 = 576 ports at 800G, 72
+// per leaf. Mutation caught: rails taken from a rack's 72 GPUs (72 rails,
+// 72 leaves per SU) instead of a tray's 4 NICs.
+func TestGB300SuperPODLeaves(t *testing.T) {
+	cat := testCatalog(t)
+	for _, racks := range []int{1, 2, 8, 16} {
+		p, err := Build(systemScenario("gb300-nvl72", racks*72, "q3400"), cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Hand count: 18 trays a rack, 4 rails, a leaf serves 72 trays of
+		// one rail (144 ports at 1:1), so ceil(18*racks/72) leaves a rail;
+		// up to 144 ports in all, one switch holds every port.
+		wantLeaves := 4 * ceilDiv(18*racks, 72)
+		if racks*72 <= 144 {
+			wantLeaves = 1
+		}
+		if p.NICPorts != racks*72 || p.RailsPerPlane != 4 || p.Switches(TierLeaf) != wantLeaves || p.Servers != racks*18 {
+			t.Errorf("%d racks: %d NIC ports, %d rails, %d leaves, %d trays; want %d, 4, %d, %d",
+				racks, p.NICPorts, p.RailsPerPlane, p.Switches(TierLeaf), p.Servers, racks*72, wantLeaves, racks*18)
+		}
+		if p.PortGbps != 800 || p.NIC.Key != "cx8-800" {
+			t.Errorf("%d racks: %dG on %s, want 800G on cx8-800", racks, p.PortGbps, p.NIC.Key)
+		}
+	}
+	p, _ := Build(systemScenario("gb300-nvl72", 576, "q3400"), cat)
+	if p.Switches(TierLeaf) != 8 {
+		t.Errorf("576-GPU SU: %d leaves, NVIDIA's SuperPOD has 8", p.Switches(TierLeaf))
+	}
+}
+
+// The case: eight GB200 NVL72 racks on QM9700 used to be 232
+// switches in three tiers. Hand count: 144 trays, 4 rails of 144 ports;
+// a 64-port leaf at 1:1 serves 32: 5 leaves a rail (20), 576 uplinks over
+// 64-port spines: at least 9. Mutation caught: gpus_per_server 72 rails.
+func TestGB200OnQM9700(t *testing.T) {
+	cat := testCatalog(t)
+	p, err := Build(systemScenario("gb200-nvl72", 576, "qm9700"), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Tiers != 2 || p.Switches(TierLeaf) != 20 || p.Switches(TierSpine) < 9 || p.Switches(TierSpine) > 14 {
+		t.Errorf("tiers %d leaf %d spine %d; want 2, 20, 9..14", p.Tiers, p.Switches(TierLeaf), p.Switches(TierSpine))
+	}
+	if p.Cost.PerGPU > 6000 {
+		t.Errorf("$%.0f per GPU: the fabric of 576 GPUs at 400G costs about what a DGX cluster's does", p.Cost.PerGPU)
+	}
+}
+
+// NVIDIA's DGX H100 SuperPOD RA lists 508 system-side transceivers for 127
+// DGX H100: 4 twin-port OSFP modules each. Mutation caught: one module
+// per NIC (1,016).
+func TestDGXH100SystemTransceivers(t *testing.T) {
+	cat := testCatalog(t)
+	p, err := Build(systemScenario("dgx-h100", 127*8, "qm9700"), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ServerTransceivers != 508 {
+		t.Errorf("127 DGX H100: %d system transceivers, want 508", p.ServerTransceivers)
+	}
+	// HGX with PCIe cards: one single-port module per NIC.
+	p, _ = Build(systemScenario("hgx-h100", 127*8, "qm9700"), cat)
+	if p.ServerTransceivers != 1016 {
+		t.Errorf("127 HGX H100: %d system transceivers, want 1,016", p.ServerTransceivers)
+	}
+}
+
+// Every catalog system plans at an off-grid size, with whole systems.
+func TestEverySystemPlans(t *testing.T) {
+	cat := testCatalog(t)
+	for _, key := range cat.SystemKeys() {
+		for _, gpus := range []int{72, 600, 1000, 9999} {
+			s := systemScenario(key, gpus, Auto)
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Errorf("%s at %d GPUs: %v", key, gpus, err)
+				continue
+			}
+			if key == CustomSystem {
+				continue
+			}
+			sys := cat.Systems[key]
+			// Hand count: whole systems, each of Nodes trays.
+			if systems := ceilDiv(gpus, sys.GPUs); p.Systems != systems || p.Servers != systems*sys.Nodes {
+				t.Errorf("%s at %d GPUs: %d systems, %d nodes; want %d, %d", key, gpus, p.Systems, p.Servers, systems, systems*sys.Nodes)
+			}
+			if p.NICPorts != p.Servers*sys.NICsPerNode {
+				t.Errorf("%s: %d NIC ports for %d nodes of %d NICs", key, p.NICPorts, p.Servers, sys.NICsPerNode)
+			}
+			if held := p.Systems * sys.GPUs; held != gpus && !strings.Contains(strings.Join(p.Notes, " "), "more than asked") {
+				t.Errorf("%s at %d GPUs holds %d with no note", key, gpus, held)
+			}
+		}
+	}
+}
+
+// The capex share is the same whether the compute is counted per rack
+// (the system, NICs included in its price) or per tray (custom servers of
+// 4 GPUs and 4 NICs priced at the rack's price less its NICs, over 18).
+// Mutation caught: NICs inside a system's price counted twice.
+func TestCapexShareTrayOrRack(t *testing.T) {
+	cat := testCatalog(t)
+	rack, err := Build(systemScenario("gb200-nvl72", 1152, "qm9700"), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := cat.Systems["gb200-nvl72"]
+	nic := cat.NICs[sys.NIC]
+	tray := NewScenario()
+	tray.Cluster.GPUs, tray.Cluster.GPUsPerServer, tray.Network.NICsPerServer, tray.Network.Switch = 1152, 4, 4, "qm9700"
+	tray.Cluster.ServerPriceUSD = (sys.PriceUSD - 72*nic.PriceUSD) / 18
+	pt, err := Build(tray, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(rack.Cost.FabricShare, pt.Cost.FabricShare) || rack.Cost.Total != pt.Cost.Total {
+		t.Errorf("share per rack %.6f (fabric %.0f), per tray %.6f (fabric %.0f)", rack.Cost.FabricShare, rack.Cost.Total, pt.Cost.FabricShare, pt.Cost.Total)
+	}
+	if rack.Cost.FabricShare <= 0 {
+		t.Error("no capex share from the catalog system price")
+	}
+}
+
+func near(a, b float64) bool { d := a - b; return d < 1e-9 && d > -1e-9 }
+
+// Tensor and expert parallelism inside a 72-GPU NVLink domain do not
+// cross the fabric on NVL72; on an 8-GPU DGX the same expert-parallel
+// group does. Mutation caught: the GPU preset's domain (8) used for NVL72.
+func TestNVLinkDomainOfTheSystem(t *testing.T) {
+	cat := testCatalog(t)
+	w := NewWorkload()
+	w.Model, w.TP, w.PP, w.VPP, w.EP = "mixtral-8x7b", 4, 1, 1, 8 // EP spans 32 GPUs
+	crosses := func(system string) bool {
+		s := systemScenario(system, 1152, Auto)
+		s.Workload = &w
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range p.JCT.Planned.Classes {
+			if c.Name == ClassEP {
+				return c.CrossesFabric
+			}
+		}
+		t.Fatalf("%s: no expert-parallel traffic", system)
+		return false
+	}
+	if crosses("gb200-nvl72") {
+		t.Error("EP over 32 GPUs crosses the fabric on GB200 NVL72")
+	}
+	if !crosses("dgx-b200") {
+		t.Error("EP over 32 GPUs stays inside a DGX B200")
+	}
+}
+
+// A file that sets what its system fixes is an error naming the key.
+func TestSystemConflicts(t *testing.T) {
+	cat := testCatalog(t)
+	src := "schema = 1\n[cluster]\nsystem = \"gb200-nvl72\"\ngpus = 576\ngpus_per_server = 8\n[network]\nnic_gbps = 800\n"
+	_, err := CheckScenario([]byte(src), cat)
+	for _, want := range []string{"cluster.gpus_per_server (line 5)", "network.nic_gbps (line 7)"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want %q", err, want)
+		}
+	}
+	ok := "schema = 1\n[cluster]\nsystem = \"gb200-nvl72\"\ngpus = 576\n"
+	if _, err := CheckScenario([]byte(ok), cat); err != nil {
+		t.Errorf("plain system scenario: %v", err)
+	}
+	if _, err := CheckScenario([]byte("schema = 1\n[cluster]\nsystem = \"gb9000\"\n"), cat); !namesField(err, "cluster.system") {
+		t.Errorf("unknown system: %v", err)
+	}
+}
