@@ -357,7 +357,9 @@ func (u *UI) ExportBOM(path string) error {
 }
 
 // ExportBOMDialog asks where to write the BOM CSV.
-func (u *UI) ExportBOMDialog() { u.savePathDialog("Export bill of materials (CSV)", "bom.csv", ".csv", u.ExportBOM) }
+func (u *UI) ExportBOMDialog() {
+	u.savePathDialog("Export bill of materials (CSV)", "bom.csv", ".csv", u.ExportBOM)
+}
 
 // ExportReport writes the PDF report; progress is called from the
 // calling goroutine.

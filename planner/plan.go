@@ -112,11 +112,11 @@ type Plan struct {
 	SpineWiring, CoreWiring string
 	// Headroom lists what a reference design provisions beyond this
 	// minimal plan, with the reason; never included in the counts.
-	Headroom []Headroom
-	LinkTiers   []LinkTier   // server_leaf first
-	Links       Links
-	PortsUsed   int // switch ports with a link
-	PortsTotal  int // switch ports installed
+	Headroom   []Headroom
+	LinkTiers  []LinkTier // server_leaf first
+	Links      Links
+	PortsUsed  int // switch ports with a link
+	PortsTotal int // switch ports installed
 
 	ServerTransceivers, SwitchTransceivers int
 	BOM                                    []BOMLine
