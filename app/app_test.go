@@ -301,3 +301,44 @@ func TestPriceOverride(t *testing.T) {
 		t.Error("clearing the override did not restore the catalog price")
 	}
 }
+
+// Choosing a rack-scale system plans 4 rails per tray and locks the
+// inputs the system fixes. Mutation caught: the system select writing
+// only the key while gpus_per_server keeps its old value in the plan.
+func TestSystemChoice(t *testing.T) {
+	u := newTestUI(t)
+	u.inputs.gpus.SetText("576")
+	u.inputs.system.SetSelected("gb300-nvl72")
+	p := u.Plan()
+	if p == nil || p.System == nil || p.System.Key != "gb300-nvl72" {
+		t.Fatalf("plan system: %+v", p)
+	}
+	if p.RailsPerPlane != 4 || p.Servers != 144 || p.PortGbps != 800 {
+		t.Errorf("rails %d, trays %d, %dG; want 4, 144, 800G", p.RailsPerPlane, p.Servers, p.PortGbps)
+	}
+	if !u.inputs.gpusPerServer.Disabled() || !u.inputs.nicSpeed.Disabled() || u.inputs.gpusPerServer.Selected != "4" {
+		t.Error("GPUs per server and NIC speed are not locked to the system's")
+	}
+	u.inputs.system.SetSelected(planner.CustomSystem)
+	if u.inputs.gpusPerServer.Disabled() {
+		t.Error("custom leaves GPUs per server locked")
+	}
+}
+
+// A system scenario saved from the window opens again without errors.
+// Mutation caught: the scenario keeps gpus_per_server 8 under an NVL72
+// system, which the reloaded file then reports as a conflict.
+func TestSystemScenarioRoundTrip(t *testing.T) {
+	u := newTestUI(t)
+	u.inputs.system.SetSelected("gb200-nvl72")
+	path := filepath.Join(t.TempDir(), "nvl.toml")
+	if err := u.SavePath(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.OpenPath(path); err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	if u.Plan().System == nil || u.Plan().System.Key != "gb200-nvl72" {
+		t.Error("the reopened scenario lost its system")
+	}
+}

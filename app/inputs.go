@@ -39,6 +39,7 @@ type inputsPanel struct {
 	fields  []*field
 	general *widget.Label // errors that name no shown field
 
+	system        *widget.Select
 	gpus          *widget.Entry
 	gpusPerServer *widget.Select
 	nicSpeed      *widget.RadioGroup
@@ -84,6 +85,25 @@ func newInputsPanel(u *UI) *inputsPanel {
 		s().Cluster.GPUs = n
 		u.changed()
 	}
+	in.system = widget.NewSelect(u.cat.SystemKeys(), func(v string) {
+		if u.loading || v == "" {
+			return
+		}
+		s().Cluster.System = v
+		if sys := u.cat.Systems[v]; sys != nil {
+			*s() = s().WithSystem(u.cat)
+			// The system fixes the NIC speed: a switch without ports at it
+			// goes back to auto, and the server price is the system's.
+			speed := u.cat.NICs[sys.NIC].Gbps
+			if sw := u.cat.Switches[s().Network.Switch]; sw != nil && sw.Radix(speed) == 0 {
+				s().Network.Switch = planner.Auto
+			}
+			s().Network.PortsPerNIC, s().Network.Planes = 0, 1
+			s().Cluster.ServerPriceUSD = 0
+		}
+		in.syncSystem(*s())
+		u.changed()
+	})
 	presets := make([]fyne.CanvasObject, 0, len(gpuPresets))
 	for _, g := range gpuPresets {
 		g := g
@@ -259,6 +279,7 @@ func newInputsPanel(u *UI) *inputsPanel {
 	}
 	in.buildWorkload()
 
+	in.add("cluster.system", "System", in.system)
 	in.add("cluster.gpus", "GPUs", container.NewVBox(in.gpus, container.NewGridWithColumns(3, presets...)))
 	in.add("cluster.gpus_per_server", "GPUs per server", in.gpusPerServer)
 	in.add("network.nic_gbps", "NIC speed", in.nicSpeed)
@@ -375,6 +396,36 @@ func (in *inputsPanel) showErrors(err error) {
 	}
 }
 
+// syncSystem shows what the scenario's system fixes (GPUs and NICs per
+// node, NIC speed) in those widgets and locks them; custom unlocks them.
+func (in *inputsPanel) syncSystem(s planner.Scenario) {
+	was := in.u.loading
+	in.u.loading = true
+	defer func() { in.u.loading = was }()
+	key := s.Cluster.System
+	if key == "" {
+		key = planner.CustomSystem
+	}
+	in.system.SetSelected(key)
+	ws := s.WithSystem(in.u.cat)
+	fixed := in.u.cat.Systems[key] != nil
+	if fixed {
+		in.gpusPerServer.SetSelected(strconv.Itoa(ws.Cluster.GPUsPerServer))
+		in.nicSpeed.SetSelected(speedLabel(ws.Network.NICGbps))
+		in.nicsPerServer.SetText(strconv.Itoa(ws.Network.NICsPerServer))
+		in.serverPrice.SetPlaceHolder("US$ per system (default: catalog)")
+	} else {
+		in.serverPrice.SetPlaceHolder("US$ per server (optional)")
+	}
+	for _, w := range []interface{ Enable(); Disable() }{in.gpusPerServer, in.nicSpeed, in.nicsPerServer} {
+		if fixed {
+			w.Disable()
+		} else {
+			w.Enable()
+		}
+	}
+}
+
 // fill shows s in the widgets.
 func (in *inputsPanel) fill(s planner.Scenario) {
 	in.gpus.SetText(strconv.Itoa(s.Cluster.GPUs))
@@ -420,6 +471,7 @@ func (in *inputsPanel) fill(s planner.Scenario) {
 	}
 	in.portsPerNIC.Options = []string{strconv.Itoa(ppn)}
 	in.portsPerNIC.SetSelected(strconv.Itoa(ppn))
+	in.syncSystem(s)
 }
 
 // refreshChoices offers only the switches that fit the plan's fabric and

@@ -121,8 +121,18 @@ func bomCell(l planner.BOMLine, col int) string {
 
 func (t *summaryTab) update(p *planner.Plan) {
 	c := t.cards
-	c["Servers"].set(planner.FormatInt(p.Servers), fmt.Sprintf("%s GPUs, %d per server", planner.FormatInt(p.GPUs), p.Scenario.Cluster.GPUsPerServer))
-	c["Back-end NIC ports"].set(planner.FormatInt(p.NICPorts), fmt.Sprintf("%d per server at %dG, %s", p.ServerPorts, p.PortGbps, p.NIC.Key))
+	servers := fmt.Sprintf("%s GPUs, %d per server", planner.FormatInt(p.GPUs), p.Scenario.Cluster.GPUsPerServer)
+	if sys := p.System; sys != nil && sys.RackScale() {
+		servers = fmt.Sprintf("compute trays of %d GPUs in %s %s racks", sys.GPUsPerNode(), planner.FormatInt(p.Systems), sys.Key)
+	} else if sys != nil {
+		servers = fmt.Sprintf("%s GPUs in %s", planner.FormatInt(p.GPUs), sys.Key)
+	}
+	c["Servers"].set(planner.FormatInt(p.Servers), servers)
+	node := "server"
+	if p.System != nil && p.System.RackScale() {
+		node = "tray"
+	}
+	c["Back-end NIC ports"].set(planner.FormatInt(p.NICPorts), fmt.Sprintf("%d per %s at %dG, %s", p.ServerPorts, node, p.PortGbps, p.NIC.Key))
 	c["Switches"].set(planner.FormatInt(p.TotalSwitches()), fmt.Sprintf("%s: leaf %s, spine %s, core %s; %d tier(s), %d plane(s)", p.Switch.Key,
 		planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)), p.Tiers, p.Planes))
 	c["Links (cables)"].set(planner.FormatInt(p.Links.Total), fmt.Sprintf("server-leaf %s, leaf-spine %s, spine-core %s",

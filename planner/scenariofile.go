@@ -266,7 +266,9 @@ func CheckScenario(src []byte, cat *Catalog) (Scenario, error) {
 	if err != nil {
 		return Scenario{}, err
 	}
-	return s, nil
+	// Hold the system's packaging in the fields, so a save writes what
+	// the plan uses and the file reads back without conflicts.
+	return s.WithSystem(cat), nil
 }
 
 // SystemConflicts reports keys the document src sets that the
