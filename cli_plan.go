@@ -80,7 +80,15 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintln(tw, "\t")
 	c := p.Cost
 	fmt.Fprintln(tw, "COST (estimates)\t")
-	fmt.Fprintf(tw, "  Total\t%s\t%s per GPU\n", planner.FormatUSD(c.Total), planner.FormatUSDExact(c.PerGPU))
+	fmt.Fprintf(tw, "  Total\t%s\t%s per GPU; range %s to %s\n", planner.FormatUSD(c.Total), planner.FormatUSDExact(c.PerGPU),
+		planner.FormatUSD(c.LowUSD), planner.FormatUSD(c.HighUSD))
+	if len(c.Drivers) > 0 {
+		var ds []string
+		for _, d := range c.Drivers {
+			ds = append(ds, fmt.Sprintf("%s (%s)", d.Key, planner.FormatUSD(d.SwingUSD)))
+		}
+		fmt.Fprintf(tw, "  Moved most by\t\t%s, low to high\n", strings.Join(ds, ", "))
+	}
 	fmt.Fprintf(tw, "  By component\t\tNICs %s, switches %s, transceivers %s, cables %s\n",
 		planner.FormatUSD(c.NICs), planner.FormatUSD(c.Switches), planner.FormatUSD(c.Transceivers), planner.FormatUSD(c.Cables))
 	if c.FabricShare > 0 {
@@ -150,37 +158,49 @@ func runCatalog(env *cliEnv, args []string) error {
 		}
 		return ""
 	}
-	fmt.Fprintln(tw, "SWITCHES\tFABRIC\tPORTS\tPRICE\tWATTS\t")
+	rng := func(price float64, r [2]float64) string {
+		return fmt.Sprintf("%s\t%s-%s", planner.FormatUSDExact(price), planner.FormatUSDExact(r[0]), planner.FormatUSDExact(r[1]))
+	}
+	fmt.Fprintln(tw, "SYSTEMS\tGPUS\tNODES x NICS\tPRICE\tRANGE\tWATTS\t")
+	for _, k := range planner.SortedKeys(c.Systems) {
+		s := c.Systems[k]
+		fmt.Fprintf(tw, "%s\t%d\t%d x %d %s\t%s\t%.0f\t%s\n", k, s.GPUs, s.Nodes, s.NICsPerNode, s.NIC, rng(s.PriceUSD, s.PriceRangeUSD), s.Watts, est(s.Source.Estimate))
+	}
+	fmt.Fprintln(tw, "\t")
+	fmt.Fprintln(tw, "SWITCHES\tFABRIC\tPORTS\tPRICE\tRANGE\tWATTS\t")
 	for _, k := range c.SwitchKeys() {
 		s := c.Switches[k]
 		var ports []string
 		for _, g := range s.Speeds() {
 			ports = append(ports, fmt.Sprintf("%dx%dG", s.Radix(g), g))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.0f\t%s\n", k, s.Fabric, strings.Join(ports, " "), planner.FormatUSDExact(s.PriceUSD), s.Watts, est(s.Source.Estimate))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.0f\t%s\n", k, s.Fabric, strings.Join(ports, " "), rng(s.PriceUSD, s.PriceRangeUSD), s.Watts, est(s.Source.Estimate))
 	}
 	fmt.Fprintln(tw, "\t")
-	fmt.Fprintln(tw, "NICS\tSPEED\tFORM\tPRICE\tWATTS\t")
+	fmt.Fprintln(tw, "NICS\tSPEED\tFORM\tPRICE\tRANGE\tWATTS\t")
 	for _, k := range c.NICKeys() {
 		n := c.NICs[k]
-		fmt.Fprintf(tw, "%s\t%dG\t%s\t%s\t%.0f\t%s\n", k, n.Gbps, n.Form, planner.FormatUSDExact(n.PriceUSD), n.Watts, est(n.Source.Estimate))
+		fmt.Fprintf(tw, "%s\t%dG\t%s\t%s\t%.0f\t%s\n", k, n.Gbps, n.Form, rng(n.PriceUSD, n.PriceRangeUSD), n.Watts, est(n.Source.Estimate))
 	}
 	fmt.Fprintln(tw, "\t")
-	fmt.Fprintln(tw, "TRANSCEIVERS\tLINKS\tFORM\tPRICE\tWATTS\t")
+	fmt.Fprintln(tw, "TRANSCEIVERS\tLINKS\tFORM\tPRICE\tRANGE\tWATTS\t")
 	for _, k := range planner.SortedKeys(c.Transceivers) {
 		t := c.Transceivers[k]
-		fmt.Fprintf(tw, "%s\t%dx%dG\t%s\t%s\t%.0f\t%s\n", k, t.Links, t.LinkGbps, t.Form, planner.FormatUSDExact(t.PriceUSD), t.Watts, est(t.Source.Estimate))
+		fmt.Fprintf(tw, "%s\t%dx%dG\t%s\t%s\t%.0f\t%s\n", k, t.Links, t.LinkGbps, t.Form, rng(t.PriceUSD, t.PriceRangeUSD), t.Watts, est(t.Source.Estimate))
 	}
 	fmt.Fprintln(tw, "\t")
-	fmt.Fprintln(tw, "CABLES\tPRICE\t\t\tWATTS\t")
+	fmt.Fprintln(tw, "CABLES\tPRICE\t\t\tRANGE\tWATTS\t")
 	for _, k := range planner.SortedKeys(c.Cables) {
 		cb := c.Cables[k]
-		fmt.Fprintf(tw, "%s\t$%.0f + $%.2f/m\t\t\t%.0f\t%s\n", k, cb.PriceBaseUSD, cb.PricePerMUSD, cb.Watts, est(cb.Source.Estimate))
+		fmt.Fprintf(tw, "%s\t$%.0f + $%.2f/m\t\t\t%gx-%gx\t%.0f\t%s\n", k, cb.PriceBaseUSD, cb.PricePerMUSD, cb.PriceRangeFactor[0], cb.PriceRangeFactor[1], cb.Watts, est(cb.Source.Estimate))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "\nSOURCES")
+	for _, k := range planner.SortedKeys(c.Systems) {
+		writeSource(w, k, c.Systems[k].Source)
+	}
 	for _, k := range c.SwitchKeys() {
 		writeSource(w, k, c.Switches[k].Source)
 	}
@@ -198,7 +218,7 @@ func runCatalog(env *cliEnv, args []string) error {
 
 func writeSource(w io.Writer, key string, s planner.Source) {
 	fmt.Fprintf(w, "  %s (as of %s):\n", key, s.AsOf)
-	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"watts", s.Watts}, {"reach", s.Reach}} {
+	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"range", s.Range}, {"watts", s.Watts}, {"reach", s.Reach}} {
 		if kv[1] != "" {
 			fmt.Fprintf(w, "    %-6s %s\n", kv[0]+":", kv[1])
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -17,17 +18,20 @@ const (
 
 // BOMLine is one item of the bill of materials.
 type BOMLine struct {
-	Category   string  // CatNIC, CatSwitch, CatTransceiver or CatCable
-	Key        string  // catalog key
-	Name       string  // catalog name
-	Where      string  // e.g. "server side", "leaf", "leaf_spine 50 m"
-	Qty        int     // units
-	UnitUSD    float64 // price of one unit, scenario overrides applied
-	TotalUSD   float64
-	UnitWatts  float64
-	TotalWatts float64
-	Source     string // where the price came from
-	Estimate   bool   // the price or watts is an estimate
+	Category string  // CatNIC, CatSwitch, CatTransceiver or CatCable
+	Key      string  // catalog key
+	Name     string  // catalog name
+	Where    string  // e.g. "server side", "leaf", "leaf_spine 50 m"
+	Qty      int     // units
+	UnitUSD  float64 // price of one unit, scenario overrides applied
+	// UnitLowUSD and UnitHighUSD bound the unit price (the catalog's
+	// range; both equal UnitUSD when the scenario overrides the price).
+	UnitLowUSD, UnitHighUSD float64
+	TotalUSD                float64
+	UnitWatts               float64
+	TotalWatts              float64
+	Source                  string // where the price came from
+	Estimate                bool   // the price or watts is an estimate
 }
 
 // fillBOM counts transceivers and cables and prices everything.
@@ -40,6 +44,8 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		}
 		l.TotalUSD = float64(l.Qty) * l.UnitUSD
 		l.TotalWatts = float64(l.Qty) * l.UnitWatts
+		p.Cost.LowUSD += float64(l.Qty) * l.UnitLowUSD
+		p.Cost.HighUSD += float64(l.Qty) * l.UnitHighUSD
 		p.BOM = append(p.BOM, l)
 		switch l.Category {
 		case CatNIC:
@@ -57,11 +63,15 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		}
 	}
 	nic, sw := p.NIC, p.Switch
-	add(BOMLine{Category: CatNIC, Key: nic.Key, Name: nic.Name, Where: "servers", Qty: p.NICs,
-		UnitUSD: s.price(nic.Key, nic.PriceUSD), UnitWatts: nic.Watts, Source: nic.Source.Price, Estimate: nic.Source.Estimate})
+	nicLine := BOMLine{Category: CatNIC, Key: nic.Key, Name: nic.Name, Where: "servers", Qty: p.NICs,
+		UnitWatts: nic.Watts, Source: nic.Source.Price, Estimate: nic.Source.Estimate}
+	nicLine.UnitUSD, nicLine.UnitLowUSD, nicLine.UnitHighUSD = s.priceRange(nic.Key, nic.PriceUSD, nic.PriceRangeUSD)
+	add(nicLine)
 	for _, t := range p.SwitchTiers {
-		add(BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches,
-			UnitUSD: s.price(sw.Key, sw.PriceUSD), UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate})
+		l := BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches,
+			UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate}
+		l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD = s.priceRange(sw.Key, sw.PriceUSD, sw.PriceRangeUSD)
+		add(l)
 	}
 
 	media := s.Network.Media
@@ -132,16 +142,19 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 				"%g m is beyond %s reach at %dG (%d m)", t.Metres, t.Medium, p.PortGbps, reach)
 		}
 		unit := cb.PriceUSD(t.Metres)
+		f := cb.PriceRangeFactor
+		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: fmt.Sprintf("%s %g m", t.Name, t.Metres), Qty: t.Links,
+			UnitUSD: unit, UnitLowUSD: unit * f[0], UnitHighUSD: unit * f[1], UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
 		if o, ok := s.Prices[cb.Key]; ok {
-			unit = o
+			l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD = o, o, o
 		}
-		add(BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: fmt.Sprintf("%s %g m", t.Name, t.Metres), Qty: t.Links,
-			UnitUSD: unit, UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate})
+		add(l)
 	}
 
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
 	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUs)
 	p.fabricShare()
+	p.Cost.Drivers = p.priceDrivers(3)
 	p.Power.Total = p.Power.NICs + p.Power.Switches + p.Power.Transceivers + p.Power.Cables
 	return nil
 }
@@ -169,8 +182,42 @@ func (p *Plan) fabricShare() {
 }
 
 func (p *Plan) moduleLine(mod *Transceiver, where string, n int) BOMLine {
-	return BOMLine{Category: CatTransceiver, Key: mod.Key, Name: mod.Name, Where: where, Qty: n,
-		UnitUSD: p.Scenario.price(mod.Key, mod.PriceUSD), UnitWatts: mod.Watts, Source: mod.Source.Price, Estimate: mod.Source.Estimate}
+	l := BOMLine{Category: CatTransceiver, Key: mod.Key, Name: mod.Name, Where: where, Qty: n,
+		UnitWatts: mod.Watts, Source: mod.Source.Price, Estimate: mod.Source.Estimate}
+	l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD = p.Scenario.priceRange(mod.Key, mod.PriceUSD, mod.PriceRangeUSD)
+	return l
+}
+
+// PriceDriver is one catalog item whose price range moves the plan's
+// cost: the swing from its low to its high price, all units.
+type PriceDriver struct {
+	Key      string  `json:"key"`
+	Name     string  `json:"name"`
+	SwingUSD float64 `json:"swing_usd"`
+}
+
+// priceDrivers lists the BOM's items by the swing of their price range,
+// largest first, at most n.
+func (p *Plan) priceDrivers(n int) []PriceDriver {
+	swing := map[string]*PriceDriver{}
+	var order []string
+	for _, l := range p.BOM {
+		d := swing[l.Key]
+		if d == nil {
+			d = &PriceDriver{Key: l.Key, Name: l.Name}
+			swing[l.Key] = d
+			order = append(order, l.Key)
+		}
+		d.SwingUSD += float64(l.Qty) * (l.UnitHighUSD - l.UnitLowUSD)
+	}
+	out := make([]PriceDriver, 0, len(order))
+	for _, k := range order {
+		if swing[k].SwingUSD > 0 {
+			out = append(out, *swing[k])
+		}
+	}
+	slices.SortStableFunc(out, func(a, b PriceDriver) int { return cmpFloat(b.SwingUSD, a.SwingUSD) })
+	return out[:min(n, len(out))]
 }
 
 // WriteBOMCSV writes the bill of materials as CSV with plain numbers, one

@@ -14,6 +14,7 @@ import (
 type Source struct {
 	Ports    string `toml:"ports"`
 	Price    string `toml:"price"`
+	Range    string `toml:"range"` // where the low-high price range came from
 	Watts    string `toml:"watts"`
 	Reach    string `toml:"reach"`
 	AsOf     string `toml:"as_of"`
@@ -31,8 +32,10 @@ type Switch struct {
 	Ports     map[string]int `toml:"ports"`
 	CageLinks map[string]int `toml:"cage_links"`
 	PriceUSD  float64        `toml:"price_usd"`
-	Watts     float64        `toml:"watts"`
-	Source    Source         `toml:"source"`
+	// PriceRangeUSD is the low and high price of one unit.
+	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
+	Watts         float64    `toml:"watts"`
+	Source        Source     `toml:"source"`
 }
 
 // Radix is the number of ports at gbps, 0 when the switch has none.
@@ -61,8 +64,10 @@ type NIC struct {
 	InfiniBandPorts []int   `toml:"infiniband_ports"`
 	EthernetPorts   []int   `toml:"ethernet_ports"`
 	PriceUSD        float64 `toml:"price_usd"`
-	Watts           float64 `toml:"watts"`
-	Source          Source  `toml:"source"`
+	// PriceRangeUSD is the low and high price of one unit.
+	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
+	Watts         float64    `toml:"watts"`
+	Source        Source     `toml:"source"`
 }
 
 // PortSplits lists the ports-per-NIC values the NIC supports on fabric f.
@@ -82,19 +87,24 @@ type Transceiver struct {
 	LinkGbps int     `toml:"link_gbps"`
 	Links    int     `toml:"links"`
 	PriceUSD float64 `toml:"price_usd"`
-	Watts    float64 `toml:"watts"`
-	Source   Source  `toml:"source"`
+	// PriceRangeUSD is the low and high price of one unit.
+	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
+	Watts         float64    `toml:"watts"`
+	Source        Source     `toml:"source"`
 }
 
 // Cable is one cable medium priced by length: base + per metre.
 type Cable struct {
-	Key          string         `toml:"-"`
-	Name         string         `toml:"name"`
-	PriceBaseUSD float64        `toml:"price_base_usd"`
-	PricePerMUSD float64        `toml:"price_per_m_usd"`
-	Watts        float64        `toml:"watts"`
-	MaxM         map[string]int `toml:"max_m"`
-	Source       Source         `toml:"source"`
+	Key          string  `toml:"-"`
+	Name         string  `toml:"name"`
+	PriceBaseUSD float64 `toml:"price_base_usd"`
+	PricePerMUSD float64 `toml:"price_per_m_usd"`
+	// PriceRangeFactor scales a cable's modelled price to its low and
+	// high estimate.
+	PriceRangeFactor [2]float64     `toml:"price_range_factor"`
+	Watts            float64        `toml:"watts"`
+	MaxM             map[string]int `toml:"max_m"`
+	Source           Source         `toml:"source"`
 }
 
 // Reach is the longest cable of this medium at gbps in metres; 0 when the
@@ -173,6 +183,9 @@ func (c *Catalog) index() error {
 		if len(s.Ports) == 0 || s.PriceUSD < 0 || s.Watts < 0 {
 			return fmt.Errorf("switch %s: needs ports, price and watts", k)
 		}
+		if err := checkRange("switch "+k, s.PriceUSD, s.PriceRangeUSD); err != nil {
+			return err
+		}
 		for sp, n := range s.Ports {
 			if g, err := strconv.Atoi(sp); err != nil || g <= 0 || n < 2 {
 				return fmt.Errorf("switch %s: bad port entry %q = %d", k, sp, n)
@@ -184,10 +197,16 @@ func (c *Catalog) index() error {
 		if n.Gbps <= 0 || n.Cages <= 0 {
 			return fmt.Errorf("nic %s: needs gbps and cages", k)
 		}
+		if err := checkRange("nic "+k, n.PriceUSD, n.PriceRangeUSD); err != nil {
+			return err
+		}
 	}
 	c.modules = make(map[moduleKey]*Transceiver, len(c.Transceivers))
 	for k, t := range c.Transceivers {
 		t.Key = k
+		if err := checkRange("transceiver "+k, t.PriceUSD, t.PriceRangeUSD); err != nil {
+			return err
+		}
 		mk := moduleKey{t.Form, t.LinkGbps, t.Links}
 		if prev, dup := c.modules[mk]; dup {
 			return fmt.Errorf("transceivers %s and %s are both %s %dG x%d", prev.Key, k, t.Form, t.LinkGbps, t.Links)
@@ -196,6 +215,9 @@ func (c *Catalog) index() error {
 	}
 	for k, cb := range c.Cables {
 		cb.Key = k
+		if f := cb.PriceRangeFactor; !(f[0] > 0 && f[0] <= 1 && f[1] >= 1) {
+			return fmt.Errorf("cable %s: price_range_factor %v must be [low <= 1, high >= 1]", k, f)
+		}
 	}
 	for k, sys := range c.Systems {
 		sys.Key = k
@@ -213,6 +235,14 @@ func (c *Catalog) index() error {
 	}
 	if c.Cables[fiberKey] == nil {
 		return fmt.Errorf("cable %q missing", fiberKey)
+	}
+	return nil
+}
+
+// checkRange requires a price range [low, high] around price.
+func checkRange(what string, price float64, r [2]float64) error {
+	if !(r[0] > 0 && r[0] <= price && price <= r[1]) {
+		return fmt.Errorf("%s: price %g must lie in its price_range_usd %v", what, price, r)
 	}
 	return nil
 }

@@ -67,6 +67,12 @@ type Money struct {
 	// FabricShare is the back-end fabric's share of cluster capex (fabric
 	// plus servers), 0..1; 0 when no server price is given.
 	FabricShare float64 `json:"fabric_share"`
+	// LowUSD and HighUSD bound Total with every price at the low and at
+	// the high end of its range.
+	LowUSD  float64 `json:"low"`
+	HighUSD float64 `json:"high"`
+	// Drivers are the three prices whose ranges move Total most.
+	Drivers []PriceDriver `json:"drivers"`
 	// ComputeUSD is the servers' or systems' price without NICs already
 	// counted in the fabric; 0 when no price is known.
 	ComputeUSD float64 `json:"compute_usd"`

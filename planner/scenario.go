@@ -375,6 +375,15 @@ func defaultSplit(nic *NIC, f Fabric) int {
 	return slices.Min(splits)
 }
 
+// priceRange is a catalog price and its low-high range, or the
+// scenario's override three times (a price the user gives is a point).
+func (s *Scenario) priceRange(key string, catalog float64, r [2]float64) (unit, low, high float64) {
+	if p, ok := s.Prices[key]; ok {
+		return p, p, p
+	}
+	return catalog, r[0], r[1]
+}
+
 // price is a catalog price with the scenario's override applied.
 func (s *Scenario) price(key string, catalog float64) float64 {
 	if p, ok := s.Prices[key]; ok {

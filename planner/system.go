@@ -14,22 +14,21 @@ const CustomSystem = "custom"
 // NICs. NIC i of every node is rail i; the NVLink domain decides which
 // traffic crosses the fabric.
 type System struct {
-	Key            string  `toml:"-"`
-	Name           string  `toml:"name"`
-	GPU            string  `toml:"gpu"` // JCT GPU preset (data/jct.toml)
-	GPUs           int     `toml:"gpus"`
-	Nodes          int     `toml:"nodes"`
-	NICsPerNode    int     `toml:"nics_per_node"`
-	NIC            string  `toml:"nic"`
-	NVLinkDomain   int     `toml:"nvlink_domain"`
-	ServerModule   string  `toml:"server_module"`    // transceiver key of the back-end cages
-	ModulesPerNode int     `toml:"modules_per_node"` // of ServerModule
-	NICsIncluded   bool    `toml:"nics_included"`    // the price includes the NICs
-	PriceUSD       float64 `toml:"price_usd"`
-	PriceLowUSD    float64 `toml:"price_low_usd"`
-	PriceHighUSD   float64 `toml:"price_high_usd"`
-	Watts          float64 `toml:"watts"`
-	Source         Source  `toml:"source"`
+	Key            string     `toml:"-"`
+	Name           string     `toml:"name"`
+	GPU            string     `toml:"gpu"` // JCT GPU preset (data/jct.toml)
+	GPUs           int        `toml:"gpus"`
+	Nodes          int        `toml:"nodes"`
+	NICsPerNode    int        `toml:"nics_per_node"`
+	NIC            string     `toml:"nic"`
+	NVLinkDomain   int        `toml:"nvlink_domain"`
+	ServerModule   string     `toml:"server_module"`    // transceiver key of the back-end cages
+	ModulesPerNode int        `toml:"modules_per_node"` // of ServerModule
+	NICsIncluded   bool       `toml:"nics_included"`    // the price includes the NICs
+	PriceUSD       float64    `toml:"price_usd"`
+	PriceRangeUSD  [2]float64 `toml:"price_range_usd"` // low, high
+	Watts          float64    `toml:"watts"`
+	Source         Source     `toml:"source"`
 }
 
 // GPUsPerNode is the GPUs of one compute node (tray or server).
@@ -49,10 +48,8 @@ func (s *System) check(c *Catalog) error {
 		return fmt.Errorf("system %s: unknown nic %q", s.Key, s.NIC)
 	case c.Transceivers[s.ServerModule] == nil:
 		return fmt.Errorf("system %s: unknown server_module %q", s.Key, s.ServerModule)
-	case !(s.PriceLowUSD <= s.PriceUSD && s.PriceUSD <= s.PriceHighUSD):
-		return fmt.Errorf("system %s: price %g is outside its range %g-%g", s.Key, s.PriceUSD, s.PriceLowUSD, s.PriceHighUSD)
 	}
-	return nil
+	return checkRange("system "+s.Key, s.PriceUSD, s.PriceRangeUSD)
 }
 
 // SystemKeys lists the catalog systems, sorted, with "custom" last.

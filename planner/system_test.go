@@ -186,3 +186,36 @@ func TestSystemConflicts(t *testing.T) {
 		t.Errorf("unknown system: %v", err)
 	}
 }
+
+// The cost range is the BOM at every low and every high price, and the
+// drivers are ordered by swing. Hand check on the default 1,024-GPU NDR
+// plan: 1,536 twin-port modules swing $450..$1,500 = $1.6128M, the
+// largest. Mutation caught: a driver list sorted ascending, or a range
+// that ignores quantities.
+func TestCostRangeAndDrivers(t *testing.T) {
+	cat := testCatalog(t)
+	p, err := Build(ibScenario(1024), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := 0.0, 0.0
+	for _, l := range p.BOM {
+		lo += float64(l.Qty) * l.UnitLowUSD
+		hi += float64(l.Qty) * l.UnitHighUSD
+	}
+	if !(p.Cost.LowUSD < p.Cost.Total && p.Cost.Total < p.Cost.HighUSD) || !near(lo, p.Cost.LowUSD) || !near(hi, p.Cost.HighUSD) {
+		t.Errorf("range %.0f..%.0f around %.0f; BOM says %.0f..%.0f", p.Cost.LowUSD, p.Cost.HighUSD, p.Cost.Total, lo, hi)
+	}
+	if len(p.Cost.Drivers) != 3 || p.Cost.Drivers[0].Key != "osfp-400x2" || !near(p.Cost.Drivers[0].SwingUSD, 1536*(1500-450)) {
+		t.Errorf("drivers %+v", p.Cost.Drivers)
+	}
+	// A price the user gives is a point: it drops out of the drivers.
+	s := ibScenario(1024)
+	s.Prices = map[string]float64{"osfp-400x2": 800}
+	p, _ = Build(s, cat)
+	for _, d := range p.Cost.Drivers {
+		if d.Key == "osfp-400x2" {
+			t.Error("an overridden price still has a range")
+		}
+	}
+}
