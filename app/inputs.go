@@ -417,7 +417,10 @@ func (in *inputsPanel) syncSystem(s planner.Scenario) {
 	} else {
 		in.serverPrice.SetPlaceHolder("US$ per server (optional)")
 	}
-	for _, w := range []interface{ Enable(); Disable() }{in.gpusPerServer, in.nicSpeed, in.nicsPerServer} {
+	for _, w := range []interface {
+		Enable()
+		Disable()
+	}{in.gpusPerServer, in.nicSpeed, in.nicsPerServer} {
 		if fixed {
 			w.Disable()
 		} else {
