@@ -270,6 +270,24 @@ func (u *UI) rememberDir(dir string) {
 	}
 }
 
+// scenarioFilter lists .toml files that are regular files. Fyne's open
+// dialog opens the chosen file on the UI goroutine before the app sees
+// it, so a FIFO or device named *.toml must never be offered: opening it
+// would block the window.
+type scenarioFilter struct{}
+
+// Matches implements storage.FileFilter.
+func (scenarioFilter) Matches(u fyne.URI) bool {
+	if !strings.EqualFold(u.Extension(), ".toml") {
+		return false
+	}
+	if u.Scheme() != "file" {
+		return true
+	}
+	info, err := os.Stat(u.Path()) // Stat never blocks on a FIFO
+	return err == nil && info.Mode().IsRegular()
+}
+
 // OpenDialog asks for a scenario file to open.
 func (u *UI) OpenDialog() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
@@ -284,7 +302,7 @@ func (u *UI) OpenDialog() {
 		r.Close()
 		u.openOrReport(path, u.showError)
 	}, u.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".toml"}))
+	d.SetFilter(scenarioFilter{})
 	if l := u.lastDir(); l != nil {
 		d.SetLocation(l)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 
 	"fabricplan/internal/safefile"
@@ -193,6 +194,24 @@ func TestOpenReportsEveryProblem(t *testing.T) {
 		"network.fabric (line 7)", "network.plains (line 8)"} {
 		if !strings.Contains(shown.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, shown)
+		}
+	}
+}
+
+// Mutation caught: the extension filter alone, which offers a FIFO named
+// plan.toml in Fyne's open dialog, whose open then blocks the UI.
+func TestOpenDialogOffersRegularFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.toml")
+	syscall.Mkfifo(fifo, 0o644)
+	plan := filepath.Join(dir, "plan.toml")
+	os.WriteFile(plan, []byte("schema = 1\n"), 0o644)
+	notes := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notes, nil, 0o644)
+	f := scenarioFilter{}
+	for path, want := range map[string]bool{plan: true, fifo: false, notes: false, "/dev/null": false} {
+		if got := f.Matches(storage.NewFileURI(path)); got != want {
+			t.Errorf("%s offered: %v, want %v", path, got, want)
 		}
 	}
 }
