@@ -209,8 +209,9 @@ func TestGoldenImages(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !ok {
-			os.WriteFile(filepath.Join(t.TempDir(), name+".png"), got, 0o644)
-			t.Errorf("%s chart differs from %s", name, path)
+			failed := filepath.Join("testdata", name+"_failed.png") // kept for inspection; .gitignore'd
+			os.WriteFile(failed, got, 0o644)
+			t.Errorf("%s chart differs from %s: see %s", name, path, failed)
 		}
 	}
 }
