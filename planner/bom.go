@@ -74,56 +74,47 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		add(l)
 	}
 
-	media := s.Network.Media
-	// Server-side optics: the system's back-end modules, or one module
-	// per NIC cage in use.
-	if sys := p.System; media.ServerLeaf == Optics && s.Network.PortsPerNIC == 1 && cat.Transceivers[sys.moduleKey()] != nil &&
-		cat.Transceivers[sys.moduleKey()].LinkGbps == p.PortGbps {
-		mod := cat.Transceivers[sys.ServerModule]
-		n := p.Servers * sys.ModulesPerNode
-		p.ServerTransceivers = n
-		add(p.moduleLine(mod, "server side ("+sys.Key+" cages)", n))
-	} else if media.ServerLeaf == Optics {
-		ppn := s.Network.PortsPerNIC
-		cages := min(nic.Cages, ppn)
-		if ppn%cages != 0 {
-			return fieldErr("network.ports_per_nic", fmt.Sprintf("use a multiple of %d", cages), "%d ports do not spread over %s's %d cages", ppn, nic.Key, cages)
+	if err := p.chooseMedia(cat); err != nil {
+		return err
+	}
+	if s.Network.Media.ServerLeaf == Optics {
+		mod, n, where, err := p.serverModules(cat, s.Network.Media.ServerLeafM)
+		if err != nil {
+			return err
 		}
-		mod := cat.Module(nic.Form, p.PortGbps, ppn/cages)
-		if mod == nil {
-			return fieldErr("network.media.server_leaf", "use aoc, or add the module to the catalog",
-				"no %s transceiver carries %d x %dG for %s", nic.Form, ppn/cages, p.PortGbps, nic.Key)
-		}
-		n := p.NICs * cages
 		p.ServerTransceivers = n
-		add(p.moduleLine(mod, "server side", n))
+		add(p.moduleLine(mod, where, n))
 	}
 	// Switch-side optics: ports in use, grouped by cage; a twin-port cage
-	// takes one module for up to two links.
+	// takes one module for up to two links. Each tier's links take the
+	// cheapest module that reaches their length.
 	c := sw.LinksPerCage(p.PortGbps)
-	mods := func(loads []switchLoad, down, up bool) int {
+	mods := func(loads []switchLoad, down bool) int {
 		n := 0
 		for _, l := range loads {
 			if down {
 				n += l.switches * ceilDiv(l.down, c)
-			}
-			if up {
+			} else {
 				n += l.switches * ceilDiv(l.up, c)
 			}
 		}
 		return n * P
 	}
-	switchMods := mods(pl.leafLoads, media.ServerLeaf == Optics, media.LeafSpine == Optics) +
-		mods(pl.spineLoads, media.LeafSpine == Optics, media.SpineCore == Optics) +
-		mods(pl.coreLoads, media.SpineCore == Optics, false)
-	if switchMods > 0 {
-		mod := cat.Module(sw.Form, p.PortGbps, c)
-		if mod == nil {
-			return fieldErr("network.switch", "use copper or AOC media, or add the module to the catalog",
-				"no %s transceiver carries %d x %dG for %s cages", sw.Form, c, p.PortGbps, sw.Key)
+	ends := map[string]int{
+		"server_leaf": mods(pl.leafLoads, true),
+		"leaf_spine":  mods(pl.leafLoads, false) + mods(pl.spineLoads, true),
+		"spine_core":  mods(pl.spineLoads, false) + mods(pl.coreLoads, true),
+	}
+	for _, t := range p.LinkTiers {
+		if t.Medium != Optics || ends[t.Name] == 0 {
+			continue
 		}
-		p.SwitchTransceivers = switchMods
-		add(p.moduleLine(mod, "switch side", switchMods))
+		mod, err := p.switchModule(cat, t)
+		if err != nil {
+			return err
+		}
+		p.SwitchTransceivers += ends[t.Name]
+		add(p.moduleLine(mod, "switch side, "+t.Name, ends[t.Name]))
 	}
 	// Cables: one per link.
 	for _, t := range p.LinkTiers {
@@ -132,14 +123,15 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 			key = fiberKey
 		}
 		cb := cat.Cables[key]
-		reach := cb.Reach(p.PortGbps)
 		field := "network.media." + t.Name
-		if reach == 0 {
-			return fieldErr(field, "choose another medium (transceiver works at every speed)", "%s is not offered at %dG", t.Medium, p.PortGbps)
+		if t.Medium != Optics {
+			if ok, why := cb.Offered(p.Scenario.Network.Fabric, p.PortGbps, c); !ok {
+				return fieldErr(field, "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
+			}
 		}
-		if t.Metres > float64(reach) {
-			return fieldErr(field+"_m", fmt.Sprintf("use %g m or less, or another medium", float64(reach)),
-				"%g m is beyond %s reach at %dG (%d m)", t.Metres, t.Medium, p.PortGbps, reach)
+		if reach := cb.Reach(p.PortGbps); t.Metres > float64(reach) {
+			return fieldErr(field+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),
+				"%g m is beyond the reach of %s at %dG (%d m)", t.Metres, cb.Key, p.PortGbps, reach)
 		}
 		unit := cb.PriceUSD(t.Metres)
 		f := cb.PriceRangeFactor
@@ -179,6 +171,124 @@ func (p *Plan) fabricShare() {
 	}
 	p.Cost.ComputeUSD = compute * float64(units)
 	p.Cost.FabricShare = p.Cost.Total / (p.Cost.Total + p.Cost.ComputeUSD)
+}
+
+// serverModules is the server end's transceiver for links of metres:
+// the system's back-end modules, or one module per NIC cage in use.
+func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n int, where string, err error) {
+	s, nic := &p.Scenario, p.NIC
+	if sys := p.System; sys != nil && s.Network.PortsPerNIC == 1 && cat.Transceivers[sys.ServerModule].LinkGbps == p.PortGbps {
+		mod = cat.Transceivers[sys.ServerModule]
+		if float64(mod.ReachM) < metres {
+			return nil, 0, "", fieldErr("network.media.server_leaf_m", fmt.Sprintf("use %d m or less, or another medium", mod.ReachM),
+				"%g m is beyond the reach of %s, the module %s takes (%d m)", metres, mod.Key, sys.Key, mod.ReachM)
+		}
+		return mod, p.Servers * sys.ModulesPerNode, "server side (" + sys.Key + " cages)", nil
+	}
+	ppn := s.Network.PortsPerNIC
+	cages := min(nic.Cages, ppn)
+	if ppn%cages != 0 {
+		return nil, 0, "", fieldErr("network.ports_per_nic", fmt.Sprintf("use a multiple of %d", cages), "%d ports do not spread over %s's %d cages", ppn, nic.Key, cages)
+	}
+	mod, longest := cat.Module(nic.Form, p.PortGbps, ppn/cages, metres)
+	switch {
+	case longest == 0:
+		return nil, 0, "", fieldErr("network.ports_per_nic", "choose another port split, or add the module to the catalog",
+			"no %s transceiver carries %d x %dG for %s", nic.Form, ppn/cages, p.PortGbps, nic.Key)
+	case mod == nil:
+		return nil, 0, "", fieldErr("network.media.server_leaf_m", fmt.Sprintf("use %d m or less", longest),
+			"%g m is beyond every %s %d x %dG transceiver (the longest reaches %d m)", metres, nic.Form, ppn/cages, p.PortGbps, longest)
+	}
+	return mod, p.NICs * cages, "server side", nil
+}
+
+// switchModule is the switch end's transceiver for one tier's links.
+func (p *Plan) switchModule(cat *Catalog, t LinkTier) (*Transceiver, error) {
+	sw := p.Switch
+	c := sw.LinksPerCage(p.PortGbps)
+	mod, longest := cat.Module(sw.Form, p.PortGbps, c, t.Metres)
+	switch {
+	case longest == 0:
+		return nil, fieldErr("network.switch", "use copper media, or add the module to the catalog",
+			"no %s transceiver carries %d x %dG for %s cages", sw.Form, c, p.PortGbps, sw.Key)
+	case mod == nil:
+		return nil, fieldErr("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less", longest),
+			"%g m is beyond every %s %d x %dG transceiver (the longest reaches %d m)", t.Metres, sw.Form, c, p.PortGbps, longest)
+	}
+	return mod, nil
+}
+
+// chooseMedia gives every link tier without a medium the cheapest one
+// that is offered at the port speed on this fabric and switch and reaches
+// the tier's length: per link, the cable, plus for transceivers the fibre
+// and each end's share of its module.
+func (p *Plan) chooseMedia(cat *Catalog) error {
+	n := &p.Scenario.Network
+	c := p.Switch.LinksPerCage(p.PortGbps)
+	for i := range p.LinkTiers {
+		t := &p.LinkTiers[i]
+		if t.Medium != "" {
+			continue
+		}
+		best, bestUSD := Medium(""), 0.0
+		for _, m := range []Medium{DAC, ACC, AOC} {
+			cb := cat.Cables[string(m)]
+			if ok, _ := cb.Offered(n.Fabric, p.PortGbps, c); !ok || float64(cb.Reach(p.PortGbps)) < t.Metres {
+				continue
+			}
+			if usd := n.priceOf(p.Scenario, cb.Key, cb.PriceUSD(t.Metres)); best == "" || usd < bestUSD {
+				best, bestUSD = m, usd
+			}
+		}
+		if usd, ok := p.opticsPerLink(cat, *t); ok && (best == "" || usd < bestUSD) {
+			best = Optics
+		}
+		if best == "" {
+			_, longest := cat.Module(p.Switch.Form, p.PortGbps, c, 0)
+			longest = min(longest, cat.Cables[fiberKey].Reach(p.PortGbps))
+			return fieldErr("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
+				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, p.PortGbps, p.Switch.Key, longest)
+		}
+		t.Medium = best
+		*mediumOf(&n.Media, t.Name) = best
+	}
+	return nil
+}
+
+// opticsPerLink is what one link of tier t costs with transceivers: the
+// fibre and each end's module share; false when no module reaches.
+func (p *Plan) opticsPerLink(cat *Catalog, t LinkTier) (float64, bool) {
+	s := &p.Scenario
+	fiber := cat.Cables[fiberKey]
+	if float64(fiber.Reach(p.PortGbps)) < t.Metres {
+		return 0, false
+	}
+	c := p.Switch.LinksPerCage(p.PortGbps)
+	sw, _ := cat.Module(p.Switch.Form, p.PortGbps, c, t.Metres)
+	if sw == nil {
+		return 0, false
+	}
+	perLink := s.price(sw.Key, sw.PriceUSD) / float64(sw.Links)
+	far := perLink // the other end: another switch
+	if t.Name == "server_leaf" {
+		mod, n, _, err := p.serverModules(cat, t.Metres)
+		if err != nil {
+			return 0, false
+		}
+		far = s.price(mod.Key, mod.PriceUSD) * float64(n) / float64(max(p.NICPorts, 1))
+	}
+	return s.price(fiberKey, fiber.PriceUSD(t.Metres)) + perLink + far, true
+}
+
+// mediumOf points at the medium field of a link tier.
+func mediumOf(m *Media, tier string) *Medium {
+	switch tier {
+	case "server_leaf":
+		return &m.ServerLeaf
+	case "leaf_spine":
+		return &m.LeafSpine
+	}
+	return &m.SpineCore
 }
 
 func (p *Plan) moduleLine(mod *Transceiver, where string, n int) BOMLine {

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -86,6 +87,7 @@ type Transceiver struct {
 	Form     string  `toml:"form"`
 	LinkGbps int     `toml:"link_gbps"`
 	Links    int     `toml:"links"`
+	ReachM   int     `toml:"reach_m"` // longest link it drives, metres
 	PriceUSD float64 `toml:"price_usd"`
 	// PriceRangeUSD is the low and high price of one unit.
 	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
@@ -104,7 +106,35 @@ type Cable struct {
 	PriceRangeFactor [2]float64     `toml:"price_range_factor"`
 	Watts            float64        `toml:"watts"`
 	MaxM             map[string]int `toml:"max_m"`
-	Source           Source         `toml:"source"`
+	// Unavailable lists where the medium is not offered although its
+	// speed is, each with the reason.
+	Unavailable []CableRule `toml:"unavailable"`
+	Source      Source      `toml:"source"`
+}
+
+// CableRule says where a medium is not offered: on a fabric (empty: any)
+// at a speed (0: any), or on twin-port switch cages (several links a
+// cage). Why gives the source.
+type CableRule struct {
+	Fabric   Fabric `toml:"fabric"`
+	Gbps     int    `toml:"gbps"`
+	TwinPort bool   `toml:"twin_port"`
+	Why      string `toml:"why"`
+}
+
+// Offered reports whether the medium exists for links at gbps on fabric
+// f between ports whose cages carry cageLinks links each (the switch
+// end), and why not.
+func (c *Cable) Offered(f Fabric, gbps, cageLinks int) (bool, string) {
+	if c.Reach(gbps) == 0 {
+		return false, fmt.Sprintf("%s is not offered at %dG", c.Key, gbps)
+	}
+	for _, r := range c.Unavailable {
+		if (r.Fabric == "" || r.Fabric == f) && (r.Gbps == 0 || r.Gbps == gbps) && (!r.TwinPort || cageLinks > 1) {
+			return false, fmt.Sprintf("%s is not offered here: %s", c.Key, r.Why)
+		}
+	}
+	return true, ""
 }
 
 // Reach is the longest cable of this medium at gbps in metres; 0 when the
@@ -126,7 +156,7 @@ type Catalog struct {
 	// JCT holds the JCT model's constants and presets (data/jct.toml).
 	JCT *JCTData `toml:"-"`
 
-	modules map[moduleKey]*Transceiver
+	modules map[moduleKey][]*Transceiver // cheapest first
 }
 
 type moduleKey struct {
@@ -201,17 +231,24 @@ func (c *Catalog) index() error {
 			return err
 		}
 	}
-	c.modules = make(map[moduleKey]*Transceiver, len(c.Transceivers))
-	for k, t := range c.Transceivers {
+	c.modules = make(map[moduleKey][]*Transceiver, len(c.Transceivers))
+	for _, k := range SortedKeys(c.Transceivers) {
+		t := c.Transceivers[k]
 		t.Key = k
 		if err := checkRange("transceiver "+k, t.PriceUSD, t.PriceRangeUSD); err != nil {
 			return err
 		}
-		mk := moduleKey{t.Form, t.LinkGbps, t.Links}
-		if prev, dup := c.modules[mk]; dup {
-			return fmt.Errorf("transceivers %s and %s are both %s %dG x%d", prev.Key, k, t.Form, t.LinkGbps, t.Links)
+		if t.ReachM <= 0 {
+			return fmt.Errorf("transceiver %s: needs reach_m", k)
 		}
-		c.modules[mk] = t
+		mk := moduleKey{t.Form, t.LinkGbps, t.Links}
+		for _, prev := range c.modules[mk] {
+			if prev.ReachM == t.ReachM {
+				return fmt.Errorf("transceivers %s and %s are both %s %dG x%d reaching %d m", prev.Key, k, t.Form, t.LinkGbps, t.Links, t.ReachM)
+			}
+		}
+		c.modules[mk] = append(c.modules[mk], t)
+		slices.SortStableFunc(c.modules[mk], func(a, b *Transceiver) int { return cmpFloat(a.PriceUSD, b.PriceUSD) })
 	}
 	for k, cb := range c.Cables {
 		cb.Key = k
@@ -247,10 +284,17 @@ func checkRange(what string, price float64, r [2]float64) error {
 	return nil
 }
 
-// Module finds the transceiver of a form factor that carries links links
-// at gbps each, or nil.
-func (c *Catalog) Module(form string, gbps, links int) *Transceiver {
-	return c.modules[moduleKey{form, gbps, links}]
+// Module finds the cheapest transceiver of a form factor that carries
+// links links at gbps each and reaches metres, or nil; longest is the
+// farthest any such part reaches (0: none carries those links).
+func (c *Catalog) Module(form string, gbps, links int, metres float64) (mod *Transceiver, longest int) {
+	for _, t := range c.modules[moduleKey{form, gbps, links}] {
+		longest = max(longest, t.ReachM)
+		if mod == nil && float64(t.ReachM) >= metres {
+			mod = t
+		}
+	}
+	return mod, longest
 }
 
 // SwitchKeys lists switch keys in sorted order.

@@ -169,31 +169,17 @@ func (s Scenario) Resolve(cat *Catalog) (Scenario, []string) {
 				n.PortsPerNIC, nic.Name, n.Fabric, n.PortsPerNIC, n.NICGbps/n.PortsPerNIC))
 		}
 	}
-	port := n.NICGbps / max(n.PortsPerNIC, 1)
+	// Media left out are chosen per switch when the fabric is sized: the
+	// cheapest offered that reaches (see chooseMedia).
 	m := &n.Media
-	if m.ServerLeaf == "" {
-		if n.RailOptimized {
-			m.ServerLeaf = Optics
-		} else if dac := cat.Cables[string(DAC)]; dac.Reach(port) >= defaultServerLeafToRM {
-			m.ServerLeaf = DAC
-		} else {
-			m.ServerLeaf = ACC
-		}
-	}
 	if m.ServerLeafM == 0 {
 		m.ServerLeafM = defaultServerLeafRailM
 		if !n.RailOptimized {
 			m.ServerLeafM = defaultServerLeafToRM
 		}
 	}
-	if m.LeafSpine == "" {
-		m.LeafSpine = Optics
-	}
 	if m.LeafSpineM == 0 {
 		m.LeafSpineM = defaultLeafSpineM
-	}
-	if m.SpineCore == "" {
-		m.SpineCore = Optics
 	}
 	if m.SpineCoreM == 0 {
 		m.SpineCoreM = defaultSpineCoreM
