@@ -4,12 +4,13 @@ import (
 	"encoding/csv"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"fabricplan/internal/safefile/fulldisk"
 )
 
 func writeScenario(t *testing.T, dir, name, body string) string {
@@ -124,15 +125,10 @@ func TestExportExitCodes(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errOut, "read-only") {
 		t.Errorf("read-only target: exit %d, %q", code, errOut)
 	}
-	if os.Geteuid() != 0 {
-		t.Log("not root: cannot mount a tmpfs for the full-disk case")
+	full, ok := fulldisk.Mount(t, "8k")
+	if !ok {
 		return
 	}
-	full := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", full).CombinedOutput(); err != nil {
-		t.Fatalf("mount: %v %s", err, out)
-	}
-	defer exec.Command("umount", full).Run()
 	out := filepath.Join(full, "r.pdf")
 	os.WriteFile(out, []byte("old report"), 0o644)
 	_, errOut, code = runArgs(t, "report", "--out", out)

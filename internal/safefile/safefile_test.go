@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"fabricplan/internal/safefile/fulldisk"
 )
 
 const nobody = 65534
@@ -231,15 +233,10 @@ func TestWriteKeepsOwner(t *testing.T) {
 // needs root; without it the same path is checked with a producer that
 // fails midway (TestWriteFailureKeepsOldFile).
 func TestWriteFullDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Log("not root: cannot mount a tmpfs; TestWriteFailureKeepsOldFile covers the path")
+	dir, ok := fulldisk.Mount(t, "64k") // else TestWriteFailureKeepsOldFile covers the path
+	if !ok {
 		return
 	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Fatalf("mount tmpfs: %v: %s", err, out)
-	}
-	defer exec.Command("umount", dir).Run()
 	path := filepath.Join(dir, "chart.png")
 	writeFile(t, path, "old png", 0o644)
 	err := Write(path, bytes.Repeat([]byte("x"), 256<<10))
