@@ -122,6 +122,11 @@ func MarketChart(in Input) (*Figure, error) {
 	if planSpend > 0 {
 		foot += fmt.Sprintf(" The %d RDMA market is $%.1fB; this plan's NIC and switch spend, %s, is %.2f%% of it.", year, nics+sw,
 			planner.FormatUSD(planSpend), 100*planSpend/((nics+sw)*1e9))
+		if d := nicShare[1] - nicShare[0]; d > 5 || d < -5 {
+			foot += fmt.Sprintf(" Its NIC share is %.0f points %s the market's: a rail-optimized back-end gives every GPU a NIC and shares "+
+				"each switch among many GPUs, while the market also sells switches into storage and front-end RDMA networks; "+
+				"the plan's switch prices are estimates (fabricplan catalog).", abs(d), map[bool]string{true: "above", false: "below"}[d > 0])
+		}
 	}
 	data = append(data, Series{Name: "NIC share %", Labels: cats, Values: nicShare})
 	return &Figure{Name: "market", Panels: [][]*plot.Plot{{tech, split}}, Weights: []float64{1.5, 1}, Footnote: foot, Data: data}, nil
@@ -138,4 +143,11 @@ func (yearTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+func abs(v float64) float64 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
