@@ -409,32 +409,60 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	coreWiring := ""
 	cores, spineCore := 0, 0
 	spineUps := make([][]switchLoad, len(ps)) // per pod, spine runs with their uplinks
+	// Core groups see only a few kinds of spines (a full pod's, a partial
+	// pod's): count the groups of each kind, then size each kind once.
+	type kind struct {
+		pods  int
+		downs [4]int // links spine j takes in each kind of pod; -1: none
+	}
+	kinds := map[kind]int{}
+	var order []kind
+	lowers := map[kind][]switchLoad{}
+	present := map[kind][]int{} // the pods (indexes of ps) whose spine j exists
 	for j := 0; j < maxSpines; j++ {
 		var lower []switchLoad
-		for _, p := range ps {
+		var in []int
+		k := kind{pods: len(ps)}
+		for i, p := range ps {
+			d := -1
 			if j < p.c.n {
-				d := spineDownAt(p.c.upper, j)
+				d = spineDownAt(p.c.upper, j)
 				lower = append(lower, switchLoad{p.count, d, d})
+				in = append(in, i)
+			}
+			if i < len(k.downs) {
+				k.downs[i] = d
+			} else {
+				k.downs[len(k.downs)-1] += (i + 1) * (d + 2) // more kinds than the key holds: fold them in
 			}
 		}
+		if kinds[k] == 0 {
+			order = append(order, k)
+			lowers[k], present[k] = lower, in
+		}
+		kinds[k]++
+	}
+	for _, k := range order {
+		m, lower := kinds[k], lowers[k]
 		c, ok := chooseUpper(lower, half, spec.radix, unitUppers(1, half, spec.radix))
 		if !ok {
 			return plane{}, false
 		}
-		k := 0
-		for i, p := range ps {
-			if j < p.c.n {
-				spineUps[i] = append(spineUps[i], switchLoad{p.count, c.lower[k].down, c.lower[k].up})
-				k++
-			}
+		for li, i := range present[k] {
+			spineUps[i] = append(spineUps[i], switchLoad{c.lower[li].switches * m, c.lower[li].down, c.lower[li].up})
 		}
-		cores += c.n
-		coreLoads = append(coreLoads, c.upper...)
-		spineCore += sumLinks(c.lower, true)
+		cores += m * c.n
+		for _, u := range c.upper {
+			coreLoads = append(coreLoads, switchLoad{u.switches * m, u.down, u.up})
+		}
+		spineCore += m * sumLinks(c.lower, true)
 		if coreWiring != WiringNear {
 			coreWiring = c.wiring
 		}
-		headroom = append(headroom, strictHeadroom(TierCore, c, 1)...)
+		for _, h := range strictHeadroom(TierCore, c, 1) {
+			h.Switches *= m
+			headroom = append(headroom, h)
+		}
 	}
 	spines, countPods := 0, 0
 	for _, p := range pods {
@@ -444,6 +472,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 		spineLoads = append(spineLoads, runs...)
 		spines += countSwitches(runs)
 	}
+	spineLoads = mergeLoads(spineLoads)
 	return plane{
 		tiers: 3, leaves: totalLeaves, spines: spines, cores: cores,
 		serverLeaf: spec.servers * spec.rails,
