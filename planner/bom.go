@@ -236,7 +236,7 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			if ok, _ := cb.Offered(n.Fabric, p.PortGbps, c); !ok || float64(cb.Reach(p.PortGbps)) < t.Metres {
 				continue
 			}
-			if usd := n.priceOf(p.Scenario, cb.Key, cb.PriceUSD(t.Metres)); best == "" || usd < bestUSD {
+			if usd := p.Scenario.price(cb.Key, cb.PriceUSD(t.Metres)); best == "" || usd < bestUSD {
 				best, bestUSD = m, usd
 			}
 		}

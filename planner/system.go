@@ -119,9 +119,9 @@ func (s *Scenario) systemConflicts(cat *Catalog, defined func(key string) bool) 
 	return errs
 }
 
-// Systems is how many catalog systems hold the scenario's GPUs (whole
-// systems: a rack-scale system is bought by the rack), and the nodes they
-// bring; for custom servers, the servers.
+// nodes is how many catalog systems hold the scenario's GPUs (whole
+// systems: a rack-scale system is bought by the rack) and the nodes they
+// bring; for custom servers, the servers twice.
 func (s *Scenario) nodes(cat *Catalog) (systems, nodes int) {
 	if sys := s.system(cat); sys != nil {
 		systems = ceilDiv(s.Cluster.GPUs, sys.GPUs)
