@@ -7,5 +7,9 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 export LANG=en_US.UTF-8
 # migrated_fynedo: the threading model FyneApp.toml declares ([Migrations] fyneDo).
+go mod tidy -diff # go.mod and go.sum say exactly what the code imports
 go vet -tags migrated_fynedo ./...
 xvfb-run -a -s "-screen 0 1600x1000x24" go test -tags migrated_fynedo -count=1 ./...
+# The packages with goroutines (background opens, search, report) under
+# the race detector.
+xvfb-run -a -s "-screen 0 1600x1000x24" go test -race -tags migrated_fynedo -count=1 ./app ./planner ./charts ./internal/...
