@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -64,6 +66,10 @@ func runGUI(args []string, stderr io.Writer) int {
 		if _, err := os.Stat(path); err != nil {
 			return report(stderr, "", usagef("open scenario: %v", err))
 		}
+	}
+	if err := displayAvailable(); err != nil {
+		fmt.Fprintln(stderr, "fabricplan:", err)
+		return exitFailure
 	}
 	a := fyneapp.NewWithID(app.AppID)
 	a.SetIcon(assets.Icon)
@@ -132,6 +138,20 @@ func screenshot(a fyne.App, w fyne.Window, ui *app.UI, tab, path string, stderr 
 	}
 	fmt.Fprintf(stderr, "wrote %s (%s tab)\n", path, tab)
 	return exitOK
+}
+
+// displayAvailable says, on X11/Wayland systems, that there is no display
+// to open the window on, in one line with what to do (GLFW would panic).
+func displayAvailable() error {
+	switch runtime.GOOS {
+	case "darwin", "windows", "android", "ios", "js":
+		return nil
+	}
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		return errors.New("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset): run it in a desktop session, " +
+			"or under Xvfb with scripts/run.sh; the subcommands (fabricplan plan, report, ...) need no display")
+	}
+	return nil
 }
 
 func parseSize(s string) (fyne.Size, error) {

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -60,4 +62,18 @@ func colours(img image.Image) int {
 		}
 	}
 	return len(seen)
+}
+
+// Without a display the window command says so in one line and exits 1.
+// Mutation caught: letting GLFW panic with a stack trace.
+func TestNoDisplayOneLine(t *testing.T) {
+	var out bytes.Buffer
+	t.Setenv("DISPLAY", "")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	if code := runGUI(nil, &out); code != exitFailure {
+		t.Errorf("exit %d, want %d", code, exitFailure)
+	}
+	if msg := out.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "no display") {
+		t.Errorf("stderr %q, want one line saying there is no display", msg)
+	}
 }
