@@ -2,13 +2,16 @@ package charts
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"flag"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -333,6 +336,39 @@ func BenchmarkReport(b *testing.B) {
 		var buf bytes.Buffer
 		if err := WriteReport(&buf, in, cat, nil); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Every chart's SVG is well-formed XML whose colours are #RRGGBB.
+// Mutation caught: a transparent grid colour, which vgsvg writes as
+// "stroke:#-8000000000000000…" (alpha 0 divides by zero) and which other
+// tools reject.
+func TestSVGValid(t *testing.T) {
+	in := inputs(t)["default"]
+	colourRE := regexp.MustCompile(`(?:fill|stroke):(#[^;"]*)`)
+	valid := regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
+	for _, c := range All() {
+		fig, err := c.Build(in)
+		if err != nil {
+			continue // charts whose input is missing
+		}
+		b, err := fig.Bytes("svg", DefaultSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := xml.NewDecoder(bytes.NewReader(b))
+		for {
+			if _, err := dec.Token(); err == io.EOF {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: SVG does not parse: %v", c.Name, err)
+			}
+		}
+		for _, m := range colourRE.FindAllStringSubmatch(string(b), -1) {
+			if !valid.MatchString(m[1]) {
+				t.Fatalf("%s: invalid colour %q", c.Name, m[1])
+			}
 		}
 	}
 }

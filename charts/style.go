@@ -84,7 +84,9 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	p.Legend.YOffs = vg.Points(-2)
 	p.Legend.ThumbnailWidth = vg.Points(14)
 	grid := plotter.NewGrid()
-	grid.Vertical.Color = color.Transparent
+	// No vertical lines: a nil colour skips them (a transparent one is
+	// drawn, and vgsvg writes alpha 0 as the invalid "#-8000…").
+	grid.Vertical.Color = nil
 	grid.Horizontal.Color = color.RGBA{0xdd, 0xdd, 0xdd, 0xff}
 	grid.Horizontal.Width = vg.Points(0.5)
 	p.Add(grid)
