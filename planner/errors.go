@@ -38,17 +38,7 @@ func fieldErr(field, fix, format string, args ...any) *FieldError {
 
 // FieldErrors returns every *FieldError wrapped in err, through joins and
 // wrapping at any depth, in order.
-func FieldErrors(err error) []*FieldError {
-	var out []*FieldError
-	walkErrors(err, func(e error) bool {
-		if fe, ok := e.(*FieldError); ok {
-			out = append(out, fe)
-			return false
-		}
-		return true
-	})
-	return out
-}
+func FieldErrors(err error) []*FieldError { return errorsOf[*FieldError](err) }
 
 // FileError ties the errors found in one scenario file to its path.
 type FileError struct {
@@ -63,11 +53,15 @@ func (e *FileError) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *FileError) Unwrap() error { return e.Err }
 
 // FileErrors returns every *FileError wrapped in err, in order.
-func FileErrors(err error) []*FileError {
-	var out []*FileError
+func FileErrors(err error) []*FileError { return errorsOf[*FileError](err) }
+
+// errorsOf returns the errors of type T in err's tree, in order, without
+// looking inside them.
+func errorsOf[T error](err error) []T {
+	var out []T
 	walkErrors(err, func(e error) bool {
-		if fe, ok := e.(*FileError); ok {
-			out = append(out, fe)
+		if t, ok := e.(T); ok {
+			out = append(out, t)
 			return false
 		}
 		return true
