@@ -1,6 +1,9 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // fabricSpec is what sizing one plane needs.
 type fabricSpec struct {
@@ -379,7 +382,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	var leafLoads, spineLoads []switchLoad
 	var spineWiring string
 	var headroom []Headroom
-	// spinesOf[i] lists pod i's spines by links toward the pod.
+	// Each kind of pod, how many of it, and how its spines are sized.
 	type podSpines struct {
 		count int
 		c     upperChoice
@@ -411,44 +414,35 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	spineUps := make([][]switchLoad, len(ps)) // per pod, spine runs with their uplinks
 	// Core groups see only a few kinds of spines (a full pod's, a partial
 	// pod's): count the groups of each kind, then size each kind once.
-	type kind struct {
-		pods  int
-		downs [4]int // links spine j takes in each kind of pod; -1: none
+	type groupKind struct {
+		lower   []switchLoad // spine j of each pod that has one
+		present []int        // those pods (indexes of ps)
+		groups  int
 	}
-	kinds := map[kind]int{}
-	var order []kind
-	lowers := map[kind][]switchLoad{}
-	present := map[kind][]int{} // the pods (indexes of ps) whose spine j exists
+	var kinds []*groupKind
 	for j := 0; j < maxSpines; j++ {
 		var lower []switchLoad
 		var in []int
-		k := kind{pods: len(ps)}
 		for i, p := range ps {
-			d := -1
 			if j < p.c.n {
-				d = spineDownAt(p.c.upper, j)
+				d := spineDownAt(p.c.upper, j)
 				lower = append(lower, switchLoad{p.count, d, d})
 				in = append(in, i)
 			}
-			if i < len(k.downs) {
-				k.downs[i] = d
-			} else {
-				k.downs[len(k.downs)-1] += (i + 1) * (d + 2) // more kinds than the key holds: fold them in
-			}
 		}
-		if kinds[k] == 0 {
-			order = append(order, k)
-			lowers[k], present[k] = lower, in
+		if n := len(kinds); n > 0 && sameLoads(kinds[n-1].lower, lower) && slices.Equal(kinds[n-1].present, in) {
+			kinds[n-1].groups++ // spines of one kind are consecutive: runs of spreadLinks
+			continue
 		}
-		kinds[k]++
+		kinds = append(kinds, &groupKind{lower, in, 1})
 	}
-	for _, k := range order {
-		m, lower := kinds[k], lowers[k]
-		c, ok := chooseUpper(lower, half, spec.radix, unitUppers(1, half, spec.radix))
+	for _, k := range kinds {
+		m := k.groups
+		c, ok := chooseUpper(k.lower, half, spec.radix, unitUppers(1, half, spec.radix))
 		if !ok {
 			return plane{}, false
 		}
-		for li, i := range present[k] {
+		for li, i := range k.present {
 			spineUps[i] = append(spineUps[i], switchLoad{c.lower[li].switches * m, c.lower[li].down, c.lower[li].up})
 		}
 		cores += m * c.n
