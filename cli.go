@@ -295,7 +295,7 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 		return nil, usageError{err}
 	}
 	in.scenario, in.decodeErr = planner.DecodeScenario(in.src)
-	if fes := planner.FieldErrors(in.decodeErr); in.decodeErr != nil && (len(fes) == 0 || fes[0].Field == "file") {
+	if planner.Unreadable(in.decodeErr) {
 		return nil, &planner.FileError{Path: in.path, Err: in.decodeErr}
 	}
 	if fs != nil {

@@ -27,16 +27,18 @@ const (
 // errors naming the key and its line, all of them at once; values are not
 // checked against the catalog (see Validate).
 func ParseScenario(src []byte) (Scenario, error) {
-	s, err := parseScenario(src)
+	s, err := DecodeScenario(src)
 	if err != nil {
 		return Scenario{}, err
 	}
 	return s, nil
 }
 
-// parseScenario decodes what it can: on field errors it also returns the
-// scenario with the good fields set, so Validate can report the rest.
-func parseScenario(src []byte) (Scenario, error) {
+// DecodeScenario is ParseScenario that keeps going: on key and type
+// errors it returns them with the scenario holding every field that did
+// decode, so the caller can apply overrides and report the catalog checks
+// too (CheckDecoded). On a syntax error the scenario is empty.
+func DecodeScenario(src []byte) (Scenario, error) {
 	if err := checkShape(src); err != nil {
 		return Scenario{}, err
 	}
@@ -280,20 +282,21 @@ func (s Scenario) SystemConflicts(cat *Catalog, src []byte) error {
 	return WithLines(errors.Join(errs...), src)
 }
 
-// DecodeScenario is ParseScenario that keeps going: on key and type
-// errors it returns them with the scenario holding every field that did
-// decode, so the caller can apply overrides and report the catalog checks
-// too (CheckDecoded). On a syntax error the scenario is empty.
-func DecodeScenario(src []byte) (Scenario, error) { return parseScenario(src) }
+// Unreadable reports whether a DecodeScenario error is about the document
+// as a whole (not TOML, too deep, too large): nothing in it decoded.
+func Unreadable(decodeErr error) bool {
+	fes := FieldErrors(decodeErr)
+	return decodeErr != nil && (len(fes) == 0 || fes[0].Field == "file")
+}
 
 // CheckDecoded joins decodeErr, the errors DecodeScenario returned with
 // s, and s.Validate's errors on the fields not already reported, with
 // the lines of src; nil when both are nil.
 func (s Scenario) CheckDecoded(decodeErr error, cat *Catalog, src []byte) error {
-	dfe := FieldErrors(decodeErr)
-	if decodeErr != nil && (len(dfe) == 0 || dfe[0].Field == "file") {
-		return decodeErr // the document itself is unreadable
+	if Unreadable(decodeErr) {
+		return decodeErr
 	}
+	dfe := FieldErrors(decodeErr)
 	verr := s.Validate(cat)
 	if decodeErr == nil {
 		return WithLines(verr, src)
