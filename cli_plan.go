@@ -235,19 +235,13 @@ func nodeWord(p *planner.Plan) string {
 
 // computeWords says how the compute capex was counted.
 func computeWords(p *planner.Plan) string {
+	price, units := p.ComputeUnitUSD()
 	if sys := p.System; sys != nil {
-		price := p.Scenario.Cluster.ServerPriceUSD
-		if price == 0 {
-			price = sys.PriceUSD
-			if o, ok := p.Scenario.Prices[sys.Key]; ok {
-				price = o
-			}
-		}
-		w := fmt.Sprintf("%d x %s at %s", p.Systems, sys.Key, planner.FormatUSD(price))
+		w := fmt.Sprintf("%d x %s at %s", units, sys.Key, planner.FormatUSD(price))
 		if sys.NICsIncluded {
 			w += ", less the NICs they include, counted in the fabric"
 		}
 		return w
 	}
-	return fmt.Sprintf("%s servers at %s", planner.FormatInt(p.Servers), planner.FormatUSD(p.Scenario.Cluster.ServerPriceUSD))
+	return fmt.Sprintf("%s servers at %s", planner.FormatInt(units), planner.FormatUSD(price))
 }

@@ -155,22 +155,30 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 // fabric plus compute. Compute is servers (custom) or systems at their
 // price; NICs a system's price includes are counted once, in the fabric.
 func (p *Plan) fabricShare() {
-	s := &p.Scenario
-	compute, units := s.Cluster.ServerPriceUSD, p.Servers
-	if sys := p.System; sys != nil {
-		units = p.Systems
-		if compute == 0 {
-			compute = s.price(sys.Key, sys.PriceUSD)
-		}
-		if sys.NICsIncluded {
-			compute -= float64(sys.NICsPerNode*sys.Nodes) * s.price(p.NIC.Key, p.NIC.PriceUSD)
-		}
+	compute, units := p.ComputeUnitUSD()
+	if sys := p.System; sys != nil && sys.NICsIncluded {
+		compute -= float64(sys.NICsPerNode*sys.Nodes) * p.Scenario.price(p.NIC.Key, p.NIC.PriceUSD)
 	}
 	if compute <= 0 {
 		return
 	}
 	p.Cost.ComputeUSD = compute * float64(units)
 	p.Cost.FabricShare = p.Cost.Total / (p.Cost.Total + p.Cost.ComputeUSD)
+}
+
+// ComputeUnitUSD is the price of one server (custom) or one system, as
+// the scenario gives it or the catalog lists it, and how many the plan
+// has; 0 when no price is known.
+func (p *Plan) ComputeUnitUSD() (price float64, units int) {
+	s := &p.Scenario
+	price, units = s.Cluster.ServerPriceUSD, p.Servers
+	if sys := p.System; sys != nil {
+		units = p.Systems
+		if price == 0 {
+			price = s.price(sys.Key, sys.PriceUSD)
+		}
+	}
+	return price, units
 }
 
 // serverModules is the server end's transceiver for links of metres:
