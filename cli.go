@@ -95,7 +95,7 @@ func report(stderr io.Writer, name string, err error) int {
 	}
 	fmt.Fprintf(stderr, "%s: %s\n", prefix, planner.TerminalText(err.Error()))
 	var ue usageError
-	if errors.As(err, &ue) || errors.Is(err, planner.ErrTooLarge) || safefile.IsRefused(err) {
+	if errors.As(err, &ue) || errors.Is(err, planner.ErrTooLarge) || errors.Is(err, safefile.ErrRefused) {
 		return exitUsage
 	}
 	return exitFailure

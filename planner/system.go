@@ -131,14 +131,6 @@ func (s *Scenario) nodes(cat *Catalog) (systems, nodes int) {
 	return n, n
 }
 
-// moduleKey is the system's server-side transceiver key ("" for nil).
-func (s *System) moduleKey() string {
-	if s == nil {
-		return ""
-	}
-	return s.ServerModule
-}
-
 // domain is the system's NVLink domain, 0 for nil (custom servers).
 func (s *System) domain() int {
 	if s == nil {

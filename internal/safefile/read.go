@@ -1,7 +1,6 @@
 package safefile
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -60,7 +59,3 @@ func sizeWords(n int64) string {
 	}
 	return fmt.Sprintf("%d-byte", n)
 }
-
-// IsRefused reports whether err is a refusal the user can fix by choosing
-// another file.
-func IsRefused(err error) bool { return errors.Is(err, ErrRefused) }
