@@ -143,12 +143,8 @@ func (t *summaryTab) update(p *planner.Plan) {
 	if p.Cost.FabricShare > 0 {
 		share = fmt.Sprintf("; %.1f%% of cluster capex", 100*p.Cost.FabricShare)
 	}
-	driver := ""
-	if len(p.Cost.Drivers) > 0 {
-		driver = "; most uncertain: " + p.Cost.Drivers[0].Key
-	}
-	c["Fabric cost"].set(planner.FormatUSD(p.Cost.Total), fmt.Sprintf("estimate %s to %s%s%s",
-		planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD), share, driver))
+	c["Fabric cost"].set(planner.FormatUSD(p.Cost.Total), fmt.Sprintf("estimate, %s–%s%s",
+		planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD), share))
 	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("NICs %s, switches %s, optics %s, cables %s", planner.FormatUSD(p.Cost.NICs),
 		planner.FormatUSD(p.Cost.Switches), planner.FormatUSD(p.Cost.Transceivers), planner.FormatUSD(p.Cost.Cables)))
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
