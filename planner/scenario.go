@@ -384,11 +384,6 @@ func (s *Scenario) priceRange(key string, catalog float64, r [2]float64) (unit, 
 	return catalog, r[0], r[1]
 }
 
-// priceOf is a price with the scenario's override of key applied.
-func (n *Network) priceOf(s Scenario, key string, catalog float64) float64 {
-	return s.price(key, catalog)
-}
-
 // price is a catalog price with the scenario's override applied.
 func (s *Scenario) price(key string, catalog float64) float64 {
 	if p, ok := s.Prices[key]; ok {

@@ -9,6 +9,10 @@ export LANG=en_US.UTF-8
 # migrated_fynedo: the threading model FyneApp.toml declares ([Migrations] fyneDo).
 go mod tidy -diff # go.mod and go.sum say exactly what the code imports
 go vet -tags migrated_fynedo ./...
+# staticcheck, pinned; staticcheck.conf turns every check on, package
+# comments included.
+GOBIN="$(go env GOPATH)/bin" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+"$(go env GOPATH)/bin/staticcheck" -tags migrated_fynedo ./...
 xvfb-run -a -s "-screen 0 1600x1000x24" go test -tags migrated_fynedo -count=1 ./...
 # The packages with goroutines (background opens, search, report) under
 # the race detector.
