@@ -191,6 +191,7 @@ func (s Scenario) Resolve(cat *Catalog) (Scenario, []string) {
 // tries every switch of the fabric that has ports at the needed speed and
 // keeps the cheapest fabric; with NIC "auto" the cheapest matching NIC.
 func Build(s Scenario, cat *Catalog) (*Plan, error) {
+	s = s.Clone() // the plan keeps its own inputs: later edits of s never change it
 	if err := s.Validate(cat); err != nil {
 		return nil, err
 	}

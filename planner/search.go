@@ -119,6 +119,7 @@ func candidates(base Scenario, cat *Catalog) []Scenario {
 // front of cost against JCT. It stops early when ctx is cancelled.
 func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions) (*SearchResult, error) {
 	start := time.Now()
+	base = base.Clone() // the caller may edit its scenario while we search
 	if err := base.Validate(cat); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,37 @@
+package planner
+
+import "reflect"
+
+// Clone returns a deep copy of s: its workload, the workload's optional
+// overlaps and its price overrides are copied, so editing the copy never
+// changes s. A Scenario is a value: every edit in the app makes a new one
+// with Clone, and background work (plans, search, report) keeps its own.
+func (s Scenario) Clone() Scenario {
+	out := s
+	if s.Workload != nil {
+		w := *s.Workload
+		for _, p := range []**float64{&w.OverlapDP, &w.OverlapPP, &w.OverlapTP, &w.OverlapEP} {
+			if *p != nil {
+				v := **p
+				*p = &v
+			}
+		}
+		out.Workload = &w
+	}
+	if s.Prices != nil {
+		out.Prices = make(map[string]float64, len(s.Prices))
+		for k, v := range s.Prices {
+			out.Prices[k] = v
+		}
+	}
+	return out
+}
+
+// Equal reports whether s and o are the same inputs: equal fields, with
+// an empty price table the same as none.
+func (s Scenario) Equal(o Scenario) bool {
+	if len(s.Prices) == 0 && len(o.Prices) == 0 {
+		s.Prices, o.Prices = nil, nil
+	}
+	return reflect.DeepEqual(s, o)
+}
