@@ -342,7 +342,8 @@ func (c *Catalog) PriceKeys() []string {
 	return out
 }
 
-func (c *Catalog) hasPriceKey(k string) bool {
+// HasPriceKey says whether k names a catalog item with a price.
+func (c *Catalog) HasPriceKey(k string) bool {
 	return c.Systems[k] != nil || c.Switches[k] != nil || c.NICs[k] != nil || c.Transceivers[k] != nil || c.Cables[k] != nil
 }
 

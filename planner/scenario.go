@@ -237,7 +237,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 	errs = append(errs, s.validateMedia()...)
 	for _, k := range SortedKeys(s.Prices) {
 		switch {
-		case !cat.hasPriceKey(k):
+		case !cat.HasPriceKey(k):
 			add(fieldErr("prices."+k, "use a catalog key (fabricplan catalog lists them)", "no catalog item %q", k))
 		case !inRange(s.Prices[k], 0, MaxPriceUSD):
 			add(fieldErr("prices."+k, priceFix, "%g is not a price", s.Prices[k]))

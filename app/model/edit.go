@@ -1,0 +1,275 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fabricplan/planner"
+)
+
+// Set applies text typed or picked in the input key. Text that does not
+// parse is kept for the input and reported (in the words of its label);
+// the scenario is then unchanged and the plan state stale. A change that
+// resets other inputs (a new fabric resets the switch, say) returns a
+// notice naming each reset input with its old and new value.
+func (m *Model) Set(key, text string) (notice string, err error) {
+	f, ok := FieldOf(key)
+	if !ok {
+		return "", fmt.Errorf("no input %q", key)
+	}
+	next := m.scenario.Clone()
+	if err := m.apply(&next, key, text); err != nil {
+		m.typed[key] = text
+		m.typedErr[key] = err.Error()
+		return "", fmt.Errorf("%s: %w", f.Label, err)
+	}
+	delete(m.typed, key)
+	delete(m.typedErr, key)
+	notice = m.resets(m.scenario, next, key)
+	m.commit(next, key, f.Kind)
+	return notice, nil
+}
+
+// resets describes what an edit of key changed in other inputs.
+func (m *Model) resets(before, after planner.Scenario, key string) string {
+	var parts []string
+	for _, f := range fields {
+		if f.Key == key || f.Key == "name" {
+			continue
+		}
+		if _, typed := m.typed[f.Key]; typed {
+			continue
+		}
+		if a, b := m.textOf(before, f.Key), m.textOf(after, f.Key); a != b {
+			parts = append(parts, fmt.Sprintf("%s %s → %s", f.Label, a, b))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return LabelOf(key) + " changed, so: " + strings.Join(parts, "; ") + "."
+}
+
+// apply sets key in s from text, with the resets the rules call for.
+func (m *Model) apply(s *planner.Scenario, key, text string) error {
+	c, n := &s.Cluster, &s.Network
+	text = strings.TrimSpace(text)
+	if item, ok := strings.CutPrefix(key, "prices."); ok {
+		if !m.cat.HasPriceKey(item) {
+			return fmt.Errorf("no catalog item %q", item)
+		}
+		if text == "" {
+			delete(s.Prices, item)
+			return nil
+		}
+		v, err := ParseMoney(text)
+		if err != nil {
+			return err
+		}
+		if s.Prices == nil {
+			s.Prices = map[string]float64{}
+		}
+		s.Prices[item] = v
+		return nil
+	}
+	if i, length, ok := mediaIndex(key); ok {
+		if length {
+			v, err := parseMetres(text)
+			if err != nil {
+				return err
+			}
+			*metresOf(&n.Media, i) = v
+			return nil
+		}
+		md := planner.Medium(text)
+		if text == MediumDefault {
+			md = ""
+		}
+		*mediumOf(&n.Media, i) = md
+		return nil
+	}
+	if w, ok := strings.CutPrefix(key, "workload."); ok {
+		return m.applyWorkload(s, w, text)
+	}
+	switch key {
+	case "name":
+		s.Name = text
+	case "cluster.system":
+		if m.cat.Systems[text] == nil && text != planner.CustomSystem {
+			return fmt.Errorf("no system %q in the catalog", text)
+		}
+		c.System = text
+		if text == planner.CustomSystem {
+			c.System = ""
+		}
+		if m.systemFixed(*s) {
+			*s = s.WithSystem(m.cat)
+			n.PortsPerNIC, n.Planes = 0, 1
+			c.ServerPriceUSD = 0 // the system's catalog price
+			m.switchFitsSpeed(s)
+		}
+	case "cluster.gpus":
+		v, err := ParseCount(text, planner.MaxGPUs)
+		if err != nil {
+			return err
+		}
+		c.GPUs = v
+	case "cluster.gpus_per_server":
+		v, err := ParseCount(text, 1024)
+		if err != nil {
+			return err
+		}
+		c.GPUsPerServer = v
+	case "cluster.server_price_usd":
+		v, err := ParseMoney(text)
+		if err != nil {
+			return err
+		}
+		c.ServerPriceUSD = v
+	case "network.nic_gbps":
+		v, err := parseSpeed(text)
+		if err != nil {
+			return err
+		}
+		if v != n.NICGbps {
+			// The new speed's NIC, with its default split, on one plane; a
+			// switch without ports at the new speed goes back to auto.
+			n.NICGbps, n.PortsPerNIC, n.Planes, n.NIC = v, 0, 1, planner.Auto
+			m.switchFitsSpeed(s)
+		}
+	case "network.fabric":
+		f := planner.InfiniBand
+		if text == FabricEthernet || text == string(planner.Ethernet) {
+			f = planner.Ethernet
+		}
+		if f != n.Fabric {
+			*s = planner.AutoHardware(*s) // the other fabric's switches and NICs differ
+			s.Network.Fabric = f
+		}
+	case "network.switch":
+		k := planner.Auto
+		if text != SwitchAuto && text != "" {
+			k = strings.Fields(text)[0]
+		}
+		if k != planner.Auto && m.cat.Switches[k] == nil {
+			return fmt.Errorf("no switch %q in the catalog", k)
+		}
+		n.Switch = k
+	case "network.oversubscription":
+		if _, _, err := planner.Ratio(text); err != nil {
+			return err
+		}
+		n.Oversubscription = text
+	case "network.planes":
+		v, err := ParseCount(text, 64)
+		if err != nil {
+			return err
+		}
+		n.Planes = v
+	case "network.ports_per_nic":
+		v, err := ParseCount(text, 8)
+		if err != nil {
+			return err
+		}
+		if v != m.portsPerNIC(*s) {
+			n.PortsPerNIC, n.Planes = v, 1
+			m.switchFitsSpeed(s)
+		}
+	case "network.tiers":
+		if text == TiersAuto {
+			n.Tiers = 0
+			return nil
+		}
+		v, err := strconv.Atoi(text)
+		if err != nil || v < 1 || v > 3 {
+			return errors.New("choose 1, 2 or 3 tiers, or the fewest that fit")
+		}
+		n.Tiers = v
+	case "network.rail_optimized":
+		n.RailOptimized = text == "true"
+	case "network.nics_per_server":
+		if text == "" {
+			n.NICsPerServer = 0
+			return nil
+		}
+		v, err := ParseCount(text, 1024)
+		if err != nil {
+			return err
+		}
+		n.NICsPerServer = v
+	case "network.load_balancing":
+		if text != planner.LBAdaptive && text != planner.LBECMP {
+			return fmt.Errorf("choose %s or %s", planner.LBAdaptive, planner.LBECMP)
+		}
+		n.LoadBalancing = text
+	default:
+		return fmt.Errorf("no input %q", key)
+	}
+	return nil
+}
+
+// switchFitsSpeed sets the switch back to auto when it has no ports at
+// the scenario's port speed.
+func (m *Model) switchFitsSpeed(s *planner.Scenario) {
+	if sw := m.cat.Switches[s.Network.Switch]; sw != nil && sw.Radix(m.portGbps(*s)) == 0 {
+		s.Network.Switch = planner.Auto
+	}
+}
+
+// applyWorkload sets one workload key. Until one is set the scenario has
+// no [workload] table and the planner uses its default job.
+func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
+	if key == "model" && text == WorkloadNone {
+		s.Workload = nil
+		return nil
+	}
+	if s.Workload == nil {
+		d := planner.NewWorkload()
+		s.Workload = &d
+	}
+	w := s.Workload
+	ints := map[string]struct {
+		dst   *int
+		limit int
+	}{
+		"tp": {&w.TP, 1 << 16}, "pp": {&w.PP, 1 << 12}, "vpp": {&w.VPP, 64}, "ep": {&w.EP, 1 << 12},
+		"micro_batch": {&w.MicroBatch, 1 << 12}, "global_batch_tokens": {&w.GlobalBatchTokens, 1 << 40},
+	}
+	if f, ok := ints[key]; ok {
+		v, err := ParseCount(text, f.limit)
+		if err != nil {
+			return err
+		}
+		*f.dst = v
+		return nil
+	}
+	switch key {
+	case "model":
+		if _, ok := m.cat.JCT.Models[text]; !ok {
+			return fmt.Errorf("no model %q", text)
+		}
+		w.Model = text
+		// A preset replaces any shape typed for the previous model.
+		w.ParamsB, w.ActiveParamsB, w.Layers, w.Hidden, w.SeqLen, w.Vocab, w.Experts, w.TopK = 0, 0, 0, 0, 0, 0, 0, 0
+	case "gpu":
+		if _, ok := m.cat.JCT.GPUs[text]; !ok {
+			return fmt.Errorf("no GPU %q", text)
+		}
+		w.GPU = text
+	case "tokens_total":
+		v, err := strconv.ParseFloat(strings.ReplaceAll(text, ",", ""), 64)
+		if err != nil || !(v > 0 && v <= 1e18) {
+			return errors.New("write the token budget, e.g. 1e12")
+		}
+		w.TokensTotal = v
+	case "zero":
+		w.ZeRO = text == "true"
+	case "recompute":
+		w.Recompute = text == "true"
+	default:
+		return fmt.Errorf("no input %q", "workload."+key)
+	}
+	return nil
+}

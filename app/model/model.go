@@ -1,0 +1,495 @@
+// Package model is the window's view model, without Fyne: it owns the
+// scenario being edited (an immutable planner.Scenario replaced on every
+// edit), the rules of the inputs (the choices that fit, what a change
+// resets and the message that says so, validation in the words of the
+// labels on screen), the plan state (current, planning, stale with the
+// reason, none), undo and redo, pinned snapshots and the search results
+// with the inputs they were run on. Widgets bind to it; it is used on one
+// goroutine (the UI's) and hands background work its own snapshots.
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fabricplan/planner"
+)
+
+// Model is the state of one window.
+type Model struct {
+	cat *planner.Catalog
+
+	scenario planner.Scenario  // the inputs that parse; never changed in place
+	typed    map[string]string // text typed that does not parse, by key
+	typedErr map[string]string // why, by key
+	gen      uint64            // bumped on every change of scenario
+
+	path   string           // file the scenario came from or was saved to
+	header string           // the file's leading comment block
+	saved  planner.Scenario // as last opened or saved
+
+	undo, redo []planner.Scenario
+	lastKey    string // the key of the last edit, to merge typing into one undo step
+
+	plan    *planner.Plan // the last plan that built
+	planGen uint64        // gen plan was built for
+	planErr error         // why gen errGen does not plan
+	errGen  uint64
+	fits    map[string]bool // switches that fit the planned inputs
+
+	pins   []Pin
+	search *SearchRun
+}
+
+// New returns a model holding s, untitled.
+func New(cat *planner.Catalog, s planner.Scenario) *Model {
+	m := &Model{cat: cat}
+	m.Load(s, "", "")
+	return m
+}
+
+// Catalog is the hardware catalog the model checks against.
+func (m *Model) Catalog() *planner.Catalog { return m.cat }
+
+// Load replaces the scenario (opened from path, "" for none, with the
+// file's leading comment block) and forgets the history of the last one.
+func (m *Model) Load(s planner.Scenario, path, header string) {
+	m.scenario = s.Clone()
+	m.saved = m.scenario
+	m.path, m.header = path, header
+	m.typed, m.typedErr = map[string]string{}, map[string]string{}
+	m.undo, m.redo, m.lastKey = nil, nil, ""
+	m.gen++
+}
+
+// Scenario is a snapshot of the inputs that parse; the caller may keep it.
+func (m *Model) Scenario() planner.Scenario { return m.scenario.Clone() }
+
+// Gen identifies the current inputs: it changes whenever they do.
+func (m *Model) Gen() uint64 { return m.gen }
+
+// Path is the scenario's file, "" when untitled.
+func (m *Model) Path() string { return m.path }
+
+// Header is the leading comment block of the scenario's file, kept on save.
+func (m *Model) Header() string { return m.header }
+
+// MarkSaved records that the current scenario was written to path.
+func (m *Model) MarkSaved(path string) {
+	m.path = path
+	m.saved = m.scenario
+}
+
+// Dirty reports changes since the scenario was opened or saved.
+func (m *Model) Dirty() bool { return !m.scenario.Equal(m.saved) }
+
+// Title is the window title: the file or scenario name, with a mark when
+// there are unsaved changes.
+func (m *Model) Title() string {
+	name := "untitled"
+	switch {
+	case m.path != "":
+		name = planner.DisplayName(baseName(m.path))
+	case m.scenario.Name != "":
+		name = planner.DisplayName(m.scenario.Name)
+	}
+	if m.Dirty() {
+		name = "* " + name
+	}
+	return name + " — Fabric Planner"
+}
+
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// commit makes next the scenario after an edit of key. Successive edits of
+// one text field merge into one undo step.
+func (m *Model) commit(next planner.Scenario, key string, kind Kind) {
+	if next.Equal(m.scenario) {
+		return
+	}
+	if !(kind == Text && key != "" && key == m.lastKey) {
+		m.undo = append(m.undo, m.scenario)
+		if len(m.undo) > maxUndo {
+			m.undo = m.undo[1:]
+		}
+	}
+	m.redo = nil
+	m.lastKey = key
+	if kind != Text {
+		m.lastKey = ""
+	}
+	m.scenario = next
+	m.gen++
+}
+
+// maxUndo bounds the undo history.
+const maxUndo = 200
+
+// CanUndo and CanRedo say whether there is a step to take.
+func (m *Model) CanUndo() bool { return len(m.undo) > 0 }
+
+// CanRedo says whether an undone step can be redone.
+func (m *Model) CanRedo() bool { return len(m.redo) > 0 }
+
+// Undo goes back one edit; typing that did not parse is dropped.
+func (m *Model) Undo() bool {
+	if len(m.undo) == 0 {
+		return false
+	}
+	m.redo = append(m.redo, m.scenario)
+	m.scenario = m.undo[len(m.undo)-1]
+	m.undo = m.undo[:len(m.undo)-1]
+	m.afterJump()
+	return true
+}
+
+// Redo takes again the last edit undone.
+func (m *Model) Redo() bool {
+	if len(m.redo) == 0 {
+		return false
+	}
+	m.undo = append(m.undo, m.scenario)
+	m.scenario = m.redo[len(m.redo)-1]
+	m.redo = m.redo[:len(m.redo)-1]
+	m.afterJump()
+	return true
+}
+
+func (m *Model) afterJump() {
+	m.typed, m.typedErr = map[string]string{}, map[string]string{}
+	m.lastKey = ""
+	m.gen++
+}
+
+// Replace makes s the scenario as one undoable edit (a design chosen in
+// the search, say), keeping the file.
+func (m *Model) Replace(s planner.Scenario) {
+	m.typed, m.typedErr = map[string]string{}, map[string]string{}
+	m.commit(s.Clone(), "", Choice)
+}
+
+// Text is what the input key shows: the typed text when it does not
+// parse, else the scenario's value.
+func (m *Model) Text(key string) string {
+	if t, ok := m.typed[key]; ok {
+		return t
+	}
+	return m.textOf(m.scenario, key)
+}
+
+// InputError is the typing error of key, "" when none.
+func (m *Model) InputError(key string) string { return m.typedErr[key] }
+
+// textOf is the display text of key in scenario s.
+func (m *Model) textOf(s planner.Scenario, key string) string {
+	c, n := s.Cluster, s.Network
+	if item, ok := strings.CutPrefix(key, "prices."); ok {
+		if v, ok := s.Prices[item]; ok {
+			return optionalFloat(v)
+		}
+		return ""
+	}
+	if i, length, ok := mediaIndex(key); ok {
+		if length {
+			return optionalFloat(*metresOf(&n.Media, i))
+		}
+		if md := *mediumOf(&n.Media, i); md != "" {
+			return string(md)
+		}
+		return MediumDefault
+	}
+	if w, ok := strings.CutPrefix(key, "workload."); ok {
+		return workloadText(s.Workload, w)
+	}
+	switch key {
+	case "name":
+		return s.Name
+	case "cluster.system":
+		if c.System == "" {
+			return planner.CustomSystem
+		}
+		return c.System
+	case "cluster.gpus":
+		return strconv.Itoa(c.GPUs)
+	case "cluster.gpus_per_server":
+		return strconv.Itoa(s.WithSystem(m.cat).Cluster.GPUsPerServer)
+	case "cluster.server_price_usd":
+		return optionalFloat(c.ServerPriceUSD)
+	case "network.nic_gbps":
+		return speedLabel(s.WithSystem(m.cat).Network.NICGbps)
+	case "network.fabric":
+		return fabricLabel(n.Fabric)
+	case "network.switch":
+		return m.switchLabel(s, n.Switch)
+	case "network.oversubscription":
+		return n.Oversubscription
+	case "network.planes":
+		return strconv.Itoa(n.Planes)
+	case "network.ports_per_nic":
+		return strconv.Itoa(m.portsPerNIC(s))
+	case "network.tiers":
+		return tiersLabel(n.Tiers)
+	case "network.rail_optimized":
+		return boolText(n.RailOptimized)
+	case "network.nics_per_server":
+		ws := s.WithSystem(m.cat)
+		if m.systemFixed(s) {
+			return strconv.Itoa(ws.Network.NICsPerServer)
+		}
+		return optionalInt(n.NICsPerServer)
+	case "network.load_balancing":
+		return n.LoadBalancing
+	}
+	return ""
+}
+
+func workloadText(wl *planner.Workload, key string) string {
+	w := planner.NewWorkload()
+	if wl != nil {
+		w = *wl
+	}
+	switch key {
+	case "model":
+		if wl == nil {
+			return WorkloadNone
+		}
+		return w.Model
+	case "gpu":
+		return w.GPU
+	case "tp":
+		return strconv.Itoa(w.TP)
+	case "pp":
+		return strconv.Itoa(w.PP)
+	case "vpp":
+		return strconv.Itoa(w.VPP)
+	case "ep":
+		return strconv.Itoa(w.EP)
+	case "micro_batch":
+		return strconv.Itoa(w.MicroBatch)
+	case "global_batch_tokens":
+		return strconv.Itoa(w.GlobalBatchTokens)
+	case "tokens_total":
+		return strconv.FormatFloat(w.TokensTotal, 'g', -1, 64)
+	case "zero":
+		return boolText(w.ZeRO)
+	case "recompute":
+		return boolText(w.Recompute)
+	}
+	return ""
+}
+
+// systemFixed says whether s names a catalog system, which fixes GPUs and
+// NICs per node and the NIC speed.
+func (m *Model) systemFixed(s planner.Scenario) bool {
+	return s.Cluster.System != "" && m.cat.Systems[s.Cluster.System] != nil
+}
+
+// portsPerNIC is the scenario's port split, or the default of the NIC it
+// resolves to.
+func (m *Model) portsPerNIC(s planner.Scenario) int {
+	if s.Network.PortsPerNIC != 0 {
+		return s.Network.PortsPerNIC
+	}
+	if err := s.Validate(m.cat); err != nil {
+		return 1
+	}
+	rs, _ := s.WithSystem(m.cat).Resolve(m.cat)
+	return max(rs.Network.PortsPerNIC, 1)
+}
+
+// portGbps is the speed of one switch-facing port.
+func (m *Model) portGbps(s planner.Scenario) int {
+	return s.WithSystem(m.cat).Network.NICGbps / m.portsPerNIC(s)
+}
+
+func (m *Model) switchLabel(s planner.Scenario, key string) string {
+	sw := m.cat.Switches[key]
+	if key == planner.Auto || sw == nil {
+		if key != planner.Auto {
+			return key
+		}
+		return SwitchAuto
+	}
+	g := m.portGbps(s)
+	if r := sw.Radix(g); r > 0 {
+		return fmt.Sprintf("%s (%d x %dG)", key, r, g)
+	}
+	return key
+}
+
+// Enabled says whether the input key can be edited: a catalog system
+// fixes GPUs per server, NIC speed and NICs per server.
+func (m *Model) Enabled(key string) bool {
+	switch key {
+	case "cluster.gpus_per_server", "network.nic_gbps", "network.nics_per_server":
+		return !m.systemFixed(m.scenario)
+	}
+	return true
+}
+
+// Hint is the text an empty entry shows.
+func (m *Model) Hint(key string) string {
+	if key == "cluster.server_price_usd" && m.systemFixed(m.scenario) {
+		return "US$ per system (default: catalog)"
+	}
+	if item, ok := strings.CutPrefix(key, "prices."); ok {
+		v, _ := CatalogPrice(m.cat, item)
+		return "catalog: " + planner.FormatUSDExact(v)
+	}
+	f, _ := FieldOf(key)
+	return f.Hint
+}
+
+// Options lists the choices of a Choice or Radio input that fit the
+// current inputs, derived from the catalog.
+func (m *Model) Options(key string) []string {
+	s := m.scenario
+	ws := s.WithSystem(m.cat)
+	if _, length, ok := mediaIndex(key); ok && !length {
+		return []string{MediumDefault, string(planner.Optics), string(planner.AOC), string(planner.ACC), string(planner.DAC)}
+	}
+	switch key {
+	case "cluster.system":
+		return m.cat.SystemKeys()
+	case "cluster.gpus_per_server":
+		return withCurrent([]string{"4", "8", "16", "32", "72"}, m.Text(key))
+	case "network.nic_gbps":
+		var out []string
+		for _, g := range m.cat.NICSpeeds(s.Network.Fabric) {
+			out = append(out, speedLabel(g))
+		}
+		return withCurrent(out, m.Text(key))
+	case "network.fabric":
+		return []string{FabricIB, FabricEthernet}
+	case "network.switch":
+		out := []string{SwitchAuto}
+		g := m.portGbps(s)
+		for _, sw := range m.cat.SwitchesFor(s.Network.Fabric, g) {
+			if m.fits == nil || m.fits[sw.Key] || sw.Key == s.Network.Switch {
+				out = append(out, m.switchLabel(s, sw.Key))
+			}
+		}
+		return withCurrent(out, m.Text(key))
+	case "network.oversubscription":
+		return withCurrent([]string{"1:1", "2:1", "3:1", "4:1"}, s.Network.Oversubscription)
+	case "network.planes":
+		ports := ws.Network.NICsPerServer
+		if ports == 0 {
+			ports = ws.Cluster.GPUsPerServer
+		}
+		ports *= m.portsPerNIC(s)
+		var out []string
+		for d := 1; d <= ports && d <= 16; d++ {
+			if ports%d == 0 {
+				out = append(out, strconv.Itoa(d))
+			}
+		}
+		return withCurrent(out, m.Text(key))
+	case "network.ports_per_nic":
+		seen := map[int]bool{}
+		var splits []int
+		for _, k := range m.cat.NICKeys() {
+			nic := m.cat.NICs[k]
+			if nic.Gbps != ws.Network.NICGbps || (s.Network.NIC != planner.Auto && s.Network.NIC != k) {
+				continue
+			}
+			for _, p := range nic.PortSplits(s.Network.Fabric) {
+				if !seen[p] {
+					seen[p] = true
+					splits = append(splits, p)
+				}
+			}
+		}
+		var out []string
+		for _, p := range sortedInts(splits) {
+			out = append(out, strconv.Itoa(p))
+		}
+		return withCurrent(out, m.Text(key))
+	case "network.tiers":
+		return []string{TiersAuto, "1", "2", "3"}
+	case "network.load_balancing":
+		return []string{planner.LBAdaptive, planner.LBECMP}
+	case "workload.model":
+		return append([]string{WorkloadNone}, planner.SortedKeys(m.cat.JCT.Models)...)
+	case "workload.gpu":
+		return planner.SortedKeys(m.cat.JCT.GPUs)
+	}
+	return nil
+}
+
+func withCurrent(opts []string, cur string) []string {
+	for _, o := range opts {
+		if o == cur {
+			return opts
+		}
+	}
+	if cur == "" {
+		return opts
+	}
+	return append(opts, cur)
+}
+
+func sortedInts(v []int) []int {
+	out := append([]int(nil), v...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+// PriceKeys lists the catalog items whose price can be overridden.
+func (m *Model) PriceKeys() []string { return m.cat.PriceKeys() }
+
+// PriceOverrides describes the prices in force that differ from the
+// catalog's, sorted by item.
+func (m *Model) PriceOverrides() string {
+	if len(m.scenario.Prices) == 0 {
+		return "No overrides: every price is the catalog's."
+	}
+	var parts []string
+	for _, k := range planner.SortedKeys(m.scenario.Prices) {
+		parts = append(parts, k+" "+planner.FormatUSDExact(m.scenario.Prices[k]))
+	}
+	return "Overrides: " + strings.Join(parts, ", ")
+}
+
+// ResetPrices drops every price override, as one undoable edit.
+func (m *Model) ResetPrices() {
+	next := m.scenario.Clone()
+	next.Prices = nil
+	for k := range m.typed {
+		if strings.HasPrefix(k, "prices.") {
+			delete(m.typed, k)
+			delete(m.typedErr, k)
+		}
+	}
+	m.commit(next, "", Choice)
+}
+
+// CatalogPrice is an item's catalog price and where it came from.
+func CatalogPrice(cat *planner.Catalog, key string) (float64, string) {
+	switch {
+	case cat.Systems[key] != nil:
+		return cat.Systems[key].PriceUSD, cat.Systems[key].Source.Price
+	case cat.Switches[key] != nil:
+		return cat.Switches[key].PriceUSD, cat.Switches[key].Source.Price
+	case cat.NICs[key] != nil:
+		return cat.NICs[key].PriceUSD, cat.NICs[key].Source.Price
+	case cat.Transceivers[key] != nil:
+		return cat.Transceivers[key].PriceUSD, cat.Transceivers[key].Source.Price
+	case cat.Cables[key] != nil:
+		c := cat.Cables[key]
+		return c.PriceBaseUSD, fmt.Sprintf("per cable: $%.0f + $%.2f per metre (an override sets the price of one cable). %s", c.PriceBaseUSD, c.PricePerMUSD, c.Source.Price)
+	}
+	return 0, ""
+}

@@ -1,0 +1,306 @@
+package model
+
+import (
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"fabricplan/data"
+	"fabricplan/planner"
+)
+
+func testModel(t testing.TB) *Model {
+	t.Helper()
+	cat, err := planner.LoadCatalog(data.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(cat, planner.NewScenario())
+}
+
+// settle plans the current inputs as the window does and applies them.
+func settle(t testing.TB, m *Model) {
+	t.Helper()
+	m.Apply(Evaluate(m.Gen(), m.Scenario(), m.Catalog()))
+}
+
+func mustSet(t testing.TB, m *Model, key, text string) string {
+	t.Helper()
+	notice, err := m.Set(key, text)
+	if err != nil {
+		t.Fatalf("Set(%s, %q): %v", key, text, err)
+	}
+	return notice
+}
+
+// A typing mistake leaves the scenario as it was and makes the plan
+// stale, with the problem in the words of the label. Mutation caught:
+// showing the last plan as current while the field holds text that does
+// not parse (the window used to show the 1,024-GPU cards under "abc").
+func TestTypingErrorMakesThePlanStale(t *testing.T) {
+	m := testModel(t)
+	settle(t, m)
+	if st := m.State(); st.Status != Current {
+		t.Fatalf("state %v, want current", st.Status)
+	}
+	if _, err := m.Set("cluster.gpus", "10x0"); err == nil || !strings.HasPrefix(err.Error(), "GPUs: ") {
+		t.Fatalf("error %v, want one naming the GPUs label", err)
+	}
+	st := m.State()
+	if st.Status != Stale || len(st.Problems) != 1 || st.Problems[0].Label != "GPUs" {
+		t.Fatalf("state %+v, want stale with the GPUs problem", st)
+	}
+	if m.Text("cluster.gpus") != "10x0" || m.Scenario().Cluster.GPUs != 1024 {
+		t.Errorf("text %q, scenario %d GPUs: the typed text shows and the scenario keeps 1,024", m.Text("cluster.gpus"), m.Scenario().Cluster.GPUs)
+	}
+	mustSet(t, m, "cluster.gpus", "2048")
+	settle(t, m)
+	if st := m.State(); st.Status != Current || m.Plan().GPUs != 2048 {
+		t.Errorf("after the fix: state %v, plan %d GPUs", st.Status, m.Plan().GPUs)
+	}
+}
+
+// An infeasible input keeps the last plan but marks it stale, with every
+// problem named by its label, never its file key. Mutation caught:
+// messages that say "network.planes" to a user who sees "Planes".
+func TestInfeasibleInputsAreStaleInLabels(t *testing.T) {
+	m := testModel(t)
+	settle(t, m)
+	mustSet(t, m, "network.planes", "3") // 8 ports do not split over 3 planes
+	settle(t, m)
+	st := m.State()
+	if st.Status != Stale {
+		t.Fatalf("state %v, want stale", st.Status)
+	}
+	banner := st.Banner(m.Plan())
+	if strings.Contains(banner, "network.") || !strings.Contains(banner, "Planes: ") {
+		t.Errorf("banner names file keys or misses the label:\n%s", banner)
+	}
+	if !strings.Contains(banner, "1,024 GPUs") {
+		t.Errorf("banner does not say which plan is shown:\n%s", banner)
+	}
+	if got := m.FieldProblems("network.planes"); len(got) == 0 {
+		t.Error("no problem under the Planes input")
+	}
+}
+
+// Only the result for the current inputs is applied. Mutation caught:
+// applying whichever background result arrives last, which showed a
+// 10,000-GPU plan while the field read 100000.
+func TestOlderResultsAreDropped(t *testing.T) {
+	m := testModel(t)
+	mustSet(t, m, "cluster.gpus", "10000")
+	old := Evaluate(m.Gen(), m.Scenario(), m.Catalog())
+	mustSet(t, m, "cluster.gpus", "4096")
+	if m.Apply(old) {
+		t.Fatal("a result for replaced inputs was applied")
+	}
+	if st := m.State(); st.Status == Current {
+		t.Fatal("state current before the latest inputs are planned")
+	}
+	settle(t, m)
+	if m.Plan().GPUs != 4096 {
+		t.Errorf("plan of %d GPUs, want 4096", m.Plan().GPUs)
+	}
+}
+
+// A change that resets other inputs says so. Mutation caught: switching
+// to Ethernet silently resetting the switch.
+func TestResetsAreAnnounced(t *testing.T) {
+	m := testModel(t)
+	mustSet(t, m, "network.switch", "qm9700")
+	notice := mustSet(t, m, "network.fabric", FabricEthernet)
+	if !strings.Contains(notice, "Switch qm9700") || !strings.Contains(notice, SwitchAuto) {
+		t.Errorf("notice %q does not name the switch reset", notice)
+	}
+	if n := mustSet(t, m, "cluster.gpus", "2048"); n != "" {
+		t.Errorf("GPUs change announced resets: %q", n)
+	}
+}
+
+// Choices are those that fit: an 800G InfiniBand NIC offers no
+// 400G-only switch, planes divide the server's ports.
+func TestOptionsFit(t *testing.T) {
+	m := testModel(t)
+	settle(t, m)
+	planes := strings.Join(m.Options("network.planes"), ",")
+	if planes != "1,2,4,8" { // 8 single-port NICs: the divisors of 8
+		t.Errorf("planes %s, want 1,2,4,8", planes)
+	}
+	for _, o := range m.Options("network.switch")[1:] {
+		if !strings.Contains(o, "x 400G") {
+			t.Errorf("switch %q offered for 400G ports", o)
+		}
+	}
+	mustSet(t, m, "cluster.system", "gb200-nvl72")
+	if m.Enabled("cluster.gpus_per_server") || m.Enabled("network.nic_gbps") {
+		t.Error("a catalog system leaves GPUs per server or NIC speed editable")
+	}
+	if m.Text("cluster.gpus_per_server") != "4" {
+		t.Errorf("NVL72 tray shows %s GPUs, want 4", m.Text("cluster.gpus_per_server"))
+	}
+}
+
+// Undo and redo step through edits; typing in one field is one step; and
+// undoing back to the saved inputs is not a change. Mutations caught: one
+// undo step per keystroke, and Dirty comparing edit counts.
+func TestUndoRedo(t *testing.T) {
+	m := testModel(t)
+	for _, txt := range []string{"2", "20", "204", "2048"} {
+		mustSet(t, m, "cluster.gpus", txt)
+	}
+	mustSet(t, m, "network.oversubscription", "2:1")
+	if !m.Dirty() {
+		t.Fatal("edits not dirty")
+	}
+	m.Undo()
+	if s := m.Scenario(); s.Network.Oversubscription != "1:1" || s.Cluster.GPUs != 2048 {
+		t.Fatalf("after one undo: %s, %d GPUs", s.Network.Oversubscription, s.Cluster.GPUs)
+	}
+	m.Undo()
+	if s := m.Scenario(); s.Cluster.GPUs != 1024 {
+		t.Fatalf("typing was not one undo step: %d GPUs", s.Cluster.GPUs)
+	}
+	if m.Dirty() || m.CanUndo() {
+		t.Error("back at the saved inputs but dirty or still undoable")
+	}
+	m.Redo()
+	m.Redo()
+	if s := m.Scenario(); s.Cluster.GPUs != 2048 || s.Network.Oversubscription != "2:1" {
+		t.Errorf("after redo: %d GPUs, %s", s.Cluster.GPUs, s.Network.Oversubscription)
+	}
+	mustSet(t, m, "cluster.gpus", "512")
+	if m.CanRedo() {
+		t.Error("a new edit kept the redo steps")
+	}
+}
+
+// A pin is a snapshot: later edits of the workload and prices leave it.
+// Mutation caught: pinning a plan that shares the scenario's Workload
+// pointer or Prices map.
+func TestPinsAreSnapshots(t *testing.T) {
+	m := testModel(t)
+	mustSet(t, m, "workload.tp", "8")
+	settle(t, m)
+	if err := m.PinCurrent(""); err != nil {
+		t.Fatal(err)
+	}
+	pin := m.Pins()[0]
+	cost, tp := pin.Plan.Cost.Total, pin.Plan.Scenario.Workload.TP
+	mustSet(t, m, "workload.tp", "4")
+	mustSet(t, m, "prices.qm9700", "1")
+	settle(t, m)
+	if got := m.Pins()[0].Plan; got.Cost.Total != cost || got.Scenario.Workload.TP != tp {
+		t.Errorf("pin changed: cost %v→%v, tp %d→%d", cost, got.Cost.Total, tp, got.Scenario.Workload.TP)
+	}
+	if err := m.PinCurrent("cheap switches"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.PinCurrent("cheap switches"); err == nil {
+		t.Error("two pins with one name")
+	}
+	cmp := m.Compare()
+	if len(cmp.Columns) != 3 || cmp.Columns[1] != "cheap switches" {
+		t.Fatalf("columns %v", cmp.Columns)
+	}
+	for _, r := range cmp.Rows {
+		if r.Name == "GPUs" && r.Differs {
+			t.Error("GPUs marked as differing")
+		}
+		if (r.Name == "Cost" || r.Name == "Step time") && !r.Differs {
+			t.Errorf("%s not marked as differing: %v", r.Name, r.Cells)
+		}
+	}
+	if !m.Unpin(pin.Name) || len(m.Pins()) != 1 || m.Pins()[0].Name != "cheap switches" {
+		t.Errorf("unpin left %v", m.Pins())
+	}
+}
+
+func TestPinRefusedWhenStale(t *testing.T) {
+	m := testModel(t)
+	settle(t, m)
+	m.Set("cluster.gpus", "lots")
+	if err := m.PinCurrent(""); err != ErrStale {
+		t.Errorf("pin of stale inputs: %v", err)
+	}
+}
+
+// Search results belong to the inputs they were run on. Mutation caught:
+// "Use this design" applying a 1,024-GPU design to a 16,384-GPU scenario.
+func TestSearchGoesStale(t *testing.T) {
+	m := testModel(t)
+	m.SearchDone(m.Scenario(), &planner.SearchResult{})
+	if stale, _ := m.SearchStale(); stale {
+		t.Fatal("fresh results stale")
+	}
+	mustSet(t, m, "cluster.gpus", "16384")
+	stale, why := m.SearchStale()
+	if !stale || !strings.Contains(why, "GPUs 1024 → 16384") {
+		t.Errorf("stale %v, %q", stale, why)
+	}
+	m.Undo()
+	if stale, _ := m.SearchStale(); stale {
+		t.Error("undo back to the searched inputs still stale")
+	}
+}
+
+// Money is read as the app prints it. Mutation caught: a Budget field
+// that rejects "4.6M".
+func TestParseMoney(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"4.6M", 4.6e6, true}, {"$4.6M", 4.6e6, true}, {"$300,000", 300000, true}, {"12k", 12000, true},
+		{"1e6", 1e6, true}, {"", 0, true}, {"-5", 0, false}, {"NaN", 0, false}, {"4.6 apples", 0, false},
+	} {
+		got, err := ParseMoney(c.in)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("ParseMoney(%q) = %v, %v; want %v ok=%v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+func TestParseCount(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"1,024", 1024, true}, {"16k", 16000, true}, {"1.5k", 1500, true}, {"1e5", 100000, true},
+		{"0", 0, false}, {"1.5", 0, false}, {"1e30", 0, false}, {"", 0, false}, {"eight", 0, false},
+	} {
+		got, err := ParseCount(c.in, planner.MaxGPUs)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseCount(%q) = %d, %v; want %d ok=%v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// The debouncer runs only the last of a burst. Mutation caught: running
+// every submitted job (a plan per keystroke).
+func TestDebouncerRunsTheLatest(t *testing.T) {
+	d := &Debouncer{Delay: 20 * time.Millisecond}
+	var ran atomic.Int64
+	var last atomic.Int64
+	for i := 1; i <= 5; i++ {
+		d.Submit(func() { ran.Add(1); last.Store(int64(i)) })
+	}
+	d.Wait()
+	if ran.Load() != 1 || last.Load() != 5 {
+		t.Errorf("ran %d jobs, last %d; want 1 job, the 5th", ran.Load(), last.Load())
+	}
+}
+
+// BenchmarkEditToPlan is an input change at 100k GPUs through to the
+// result applied, as the window does it (without the debounce pause).
+func BenchmarkEditToPlan(b *testing.B) {
+	m := testModel(b)
+	texts := []string{"100000", "100008"}
+	for i := 0; b.Loop(); i++ {
+		m.Set("cluster.gpus", texts[i%2])
+		m.Apply(Evaluate(m.Gen(), m.Scenario(), m.Catalog()))
+	}
+}

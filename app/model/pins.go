@@ -1,0 +1,176 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"fabricplan/planner"
+)
+
+// Pin is a named snapshot of a plan: later edits never change it.
+type Pin struct {
+	Name string
+	Plan *planner.Plan
+}
+
+// ErrStale is returned when an action needs a plan of the current inputs.
+var ErrStale = errors.New("the inputs do not plan: fix the problems shown first")
+
+// DefaultPinName names the next pin from the current inputs:
+// "#2 IB 800G, 16,384 GPUs".
+func (m *Model) DefaultPinName() string {
+	s := m.scenario
+	sys := ""
+	if m.systemFixed(s) {
+		sys = s.Cluster.System + " "
+	}
+	fab := "IB"
+	if s.Network.Fabric == planner.Ethernet {
+		fab = "RoCE"
+	}
+	return fmt.Sprintf("#%d %s%s %s, %s GPUs", len(m.pins)+1, sys, fab, speedLabel(s.WithSystem(m.cat).Network.NICGbps), planner.FormatInt(s.Cluster.GPUs))
+}
+
+// PinCurrent pins the plan of the current inputs under name (empty: the
+// default name). The plan is built from a snapshot, so it holds whatever
+// is edited afterwards.
+func (m *Model) PinCurrent(name string) error {
+	if st := m.State(); st.Status == Stale {
+		return ErrStale
+	}
+	p := m.plan
+	if m.planGen != m.gen || p == nil {
+		var err error
+		if p, err = planner.Build(m.scenario, m.cat); err != nil {
+			return fmt.Errorf("pin: %w", err)
+		}
+	}
+	name = strings.TrimSpace(planner.DisplayName(name))
+	if name == "" {
+		name = m.DefaultPinName()
+	}
+	for _, q := range m.pins {
+		if q.Name == name {
+			return fmt.Errorf("a pin is already named %q: give another name", name)
+		}
+	}
+	m.pins = append(m.pins, Pin{Name: name, Plan: p})
+	return nil
+}
+
+// Pins lists the pinned plans in the order pinned.
+func (m *Model) Pins() []Pin { return append([]Pin(nil), m.pins...) }
+
+// Unpin removes the pin named name; false if there is none.
+func (m *Model) Unpin(name string) bool {
+	for i, p := range m.pins {
+		if p.Name == name {
+			m.pins = append(m.pins[:i:i], m.pins[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// UnpinAll removes every pin.
+func (m *Model) UnpinAll() { m.pins = nil }
+
+// Variants are the pins and the current plan, for the comparison charts.
+func (m *Model) Variants() []planner.Variant {
+	var vs []planner.Variant
+	for _, p := range m.pins {
+		vs = append(vs, planner.Variant{Label: p.Name, Plan: p.Plan})
+	}
+	if m.plan != nil {
+		vs = append(vs, planner.Variant{Label: m.currentLabel(), Plan: m.plan})
+	}
+	return vs
+}
+
+func (m *Model) currentLabel() string {
+	if m.State().Status == Stale {
+		return "Current (last valid)"
+	}
+	return "Current"
+}
+
+// CompareRow is one figure across the compared plans; Differs is true
+// when the plans do not all agree on it.
+type CompareRow struct {
+	Name    string
+	Cells   []string
+	Differs bool
+}
+
+// Comparison is the table of the Compare tab.
+type Comparison struct {
+	Columns []string
+	Rows    []CompareRow
+}
+
+var compareFigures = []struct {
+	name  string
+	value func(p *planner.Plan) string
+}{
+	{"GPUs", func(p *planner.Plan) string { return planner.FormatInt(p.GPUs) }},
+	{"System", func(p *planner.Plan) string {
+		if p.System == nil {
+			return fmt.Sprintf("custom, %d GPUs per server", p.Scenario.Cluster.GPUsPerServer)
+		}
+		return p.System.Key
+	}},
+	{"Fabric", func(p *planner.Plan) string {
+		return fmt.Sprintf("%s %s", fabricLabel(p.Scenario.Network.Fabric), speedLabel(p.Scenario.Network.NICGbps))
+	}},
+	{"Switch", func(p *planner.Plan) string { return p.Switch.Key }},
+	{"Tiers / planes", func(p *planner.Plan) string { return fmt.Sprintf("%d / %d", p.Tiers, p.Planes) }},
+	{"Oversubscription", func(p *planner.Plan) string { return p.Scenario.Network.Oversubscription }},
+	{"NIC ports", func(p *planner.Plan) string { return planner.FormatInt(p.NICPorts) }},
+	{"Switches", func(p *planner.Plan) string { return planner.FormatInt(p.TotalSwitches()) }},
+	{"Links", func(p *planner.Plan) string { return planner.FormatInt(p.Links.Total) }},
+	{"Transceivers", func(p *planner.Plan) string { return planner.FormatInt(p.ServerTransceivers + p.SwitchTransceivers) }},
+	{"Cost", func(p *planner.Plan) string { return planner.FormatUSD(p.Cost.Total) }},
+	{"Cost per GPU", func(p *planner.Plan) string { return planner.FormatUSDExact(p.Cost.PerGPU) }},
+	{"Power", func(p *planner.Plan) string { return planner.FormatWatts(p.Power.Total) }},
+	{"Step time", func(p *planner.Plan) string {
+		if p.JCT == nil {
+			return "–"
+		}
+		return planner.FormatSeconds(p.JCT.Planned.StepS)
+	}},
+	{"JCT (days)", func(p *planner.Plan) string {
+		if p.JCT == nil {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f", p.JCT.Planned.Days)
+	}},
+	{"Gain over TCP/IP", func(p *planner.Plan) string {
+		if p.JCT == nil {
+			return "–"
+		}
+		return fmt.Sprintf("%.2fx", p.JCT.Gain)
+	}},
+}
+
+// Compare lays the pins and the current plan side by side.
+func (m *Model) Compare() Comparison {
+	vs := m.Variants()
+	var c Comparison
+	for _, v := range vs {
+		c.Columns = append(c.Columns, v.Label)
+	}
+	for _, f := range compareFigures {
+		row := CompareRow{Name: f.name}
+		for _, v := range vs {
+			row.Cells = append(row.Cells, f.value(v.Plan))
+		}
+		for _, cell := range row.Cells {
+			if cell != row.Cells[0] {
+				row.Differs = true
+			}
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	return c
+}
