@@ -98,13 +98,14 @@ func runGUI(args []string, stderr io.Writer) int {
 
 // screenshot waits for the window to draw, captures it and writes a PNG.
 func screenshot(a fyne.App, w fyne.Window, ui *app.UI, tab, path string, stderr io.Writer) int {
-	ui.WaitBackground()                 // the scenario, read off the UI goroutine
+	ui.WaitIdle()                       // the scenario, read and planned off the UI goroutine
 	time.Sleep(1500 * time.Millisecond) // first frames: layout, fonts
 	fyne.DoAndWait(func() { ui.SelectTab(tab) })
 	if tab == app.TabSearch {
 		fyne.DoAndWait(ui.StartSearch)
-		ui.WaitSearch()
+		ui.WaitIdle()
 	}
+	ui.WaitIdle()
 	time.Sleep(1500 * time.Millisecond)
 	var img image.Image
 	var size fyne.Size

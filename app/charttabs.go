@@ -1,7 +1,6 @@
 package app
 
 import (
-	"fmt"
 	"image"
 	"strconv"
 	"time"
@@ -15,21 +14,24 @@ import (
 	"fabricplan/planner"
 )
 
-// chartView is an image that shows one chart figure, drawn at the size
-// the view has on screen and drawn again, after a short pause, when the
-// view is resized.
+// chartView is an image that shows one chart figure, drawn off the UI
+// goroutine at the size the view has on screen, and drawn again, after a
+// short pause, when the view is resized. Only the latest drawing asked
+// for is shown.
 type chartView struct {
+	u       *UI
 	img     *canvas.Image
 	frame   *resizeFrame
 	message *widget.Label
 	content fyne.CanvasObject
-	fig     *charts.Figure
-	drawn   fyne.Size // the view size the image was drawn for
+	fig     *charts.Figure // the figure shown; set on the UI goroutine
+	drawn   fyne.Size      // the view size the image was drawn for
 	pending *time.Timer
+	gen     int // the latest drawing asked for
 }
 
-func newChartView() *chartView {
-	v := &chartView{img: canvas.NewImageFromImage(image.NewRGBA(image.Rect(0, 0, 1, 1))), message: widget.NewLabel("")}
+func newChartView(u *UI) *chartView {
+	v := &chartView{u: u, img: canvas.NewImageFromImage(image.NewRGBA(image.Rect(0, 0, 1, 1))), message: widget.NewLabel("")}
 	v.img.FillMode = canvas.ImageFillContain
 	v.img.ScaleMode = canvas.ImageScaleSmooth
 	v.img.SetMinSize(fyne.NewSize(360, 200))
@@ -57,34 +59,44 @@ func (v *chartView) drawSize() (charts.Size, fyne.Size) {
 	return charts.Size{WidthPx: int(float32(w) * scale), HeightPx: int(float32(h) * scale), DPI: int(96 * scale)}, s
 }
 
-// show draws fig, or says why there is no chart.
-func (v *chartView) show(fig *charts.Figure, err error) {
-	v.fig = fig
-	if err != nil {
-		v.message.SetText(err.Error())
-		v.message.Show()
-		v.img.Image = image.NewRGBA(image.Rect(0, 0, 1, 1))
-		v.img.Refresh()
-		return
-	}
-	v.render()
+// draw builds a figure with build and renders it, both off the UI
+// goroutine, then shows it (or why there is none). build must use only
+// what it was given: snapshots, never the window's state.
+func (v *chartView) draw(build func() (*charts.Figure, error)) {
+	v.gen++
+	gen := v.gen
+	size, view := v.drawSize()
+	v.u.work.add()
+	go func() {
+		defer v.u.work.done()
+		fig, err := build()
+		var img image.Image
+		if err == nil {
+			img, err = fig.Image(size)
+		}
+		v.u.onUI(func() {
+			if gen != v.gen {
+				return // a newer drawing was asked for
+			}
+			if err != nil {
+				v.fig = nil
+				v.message.SetText(err.Error())
+				v.message.Show()
+				v.img.Image = image.NewRGBA(image.Rect(0, 0, 1, 1))
+				v.img.Refresh()
+				return
+			}
+			v.fig, v.drawn = fig, view
+			v.message.Hide()
+			v.img.Image = img
+			v.img.Refresh()
+		})
+	}()
 }
 
-func (v *chartView) render() {
-	if v.fig == nil {
-		return
-	}
-	size, view := v.drawSize()
-	img, err := v.fig.Image(size)
-	if err != nil {
-		v.fig = nil
-		v.show(nil, err)
-		return
-	}
-	v.drawn = view
-	v.message.Hide()
-	v.img.Image = img
-	v.img.Refresh()
+// show draws a figure already built.
+func (v *chartView) show(fig *charts.Figure, err error) {
+	v.draw(func() (*charts.Figure, error) { return fig, err })
 }
 
 // resized draws the chart again for a new size once resizing pauses.
@@ -95,7 +107,13 @@ func (v *chartView) resized(s fyne.Size) {
 	if v.pending != nil {
 		v.pending.Stop()
 	}
-	v.pending = time.AfterFunc(150*time.Millisecond, func() { fyne.Do(v.render) })
+	v.pending = time.AfterFunc(150*time.Millisecond, func() {
+		v.u.post(func() {
+			if fig := v.fig; fig != nil {
+				v.show(fig, nil)
+			}
+		})
+	})
 }
 
 func abs32(x float32) float32 {
@@ -145,7 +163,7 @@ type chartsTab struct {
 var planCharts = []string{"ports", "cost", "power", "scale", "jct"}
 
 func newChartsTab(u *UI) *chartsTab {
-	t := &chartsTab{u: u, view: newChartView()}
+	t := &chartsTab{u: u, view: newChartView(u)}
 	var titles []string
 	for _, name := range planCharts {
 		c, _ := charts.ByName(name)
@@ -169,21 +187,25 @@ func (t *chartsTab) chartName() string {
 
 func (t *chartsTab) redraw() {
 	u := t.u
-	if !t.stale || u.plan == nil {
+	p := u.m.Plan()
+	if !t.stale || p == nil {
 		return
 	}
 	t.stale = false
 	c, _ := charts.ByName(t.chartName())
-	in := charts.Input{Plan: u.plan, Market: u.market}
-	switch c.Name {
-	case "cost", "power", "jct":
-		if vs, err := planner.Alternatives(u.plan.Scenario, u.cat); err == nil {
-			in.Variants = vs
+	cat, market := u.cat, u.market
+	t.view.draw(func() (*charts.Figure, error) {
+		in := charts.Input{Plan: p, Market: market}
+		switch c.Name {
+		case "cost", "power", "jct":
+			if vs, err := planner.Alternatives(p.Scenario, cat); err == nil {
+				in.Variants = vs
+			}
+		case "scale":
+			in.Sweep = planner.Sweep(p.Scenario, cat, planner.ScaleSizes(p.GPUs))
 		}
-	case "scale":
-		in.Sweep = planner.Sweep(u.plan.Scenario, u.cat, planner.ScaleSizes(u.plan.GPUs))
-	}
-	t.view.show(c.Build(in))
+		return c.Build(in)
+	})
 }
 
 // marketTab shows the 650 Group market curves with the plan overlaid.
@@ -196,7 +218,7 @@ type marketTab struct {
 }
 
 func newMarketTab(u *UI) *marketTab {
-	t := &marketTab{u: u, view: newChartView()}
+	t := &marketTab{u: u, view: newChartView(u)}
 	var years []string
 	for _, y := range u.market.Device.Years {
 		years = append(years, strconv.Itoa(y))
@@ -210,151 +232,14 @@ func newMarketTab(u *UI) *marketTab {
 }
 
 func (t *marketTab) redraw() {
-	if !t.stale || t.u.plan == nil {
+	p := t.u.m.Plan()
+	if !t.stale || p == nil {
 		return
 	}
 	t.stale = false
 	y, _ := strconv.Atoi(t.year.Selected)
-	t.view.show(charts.MarketChart(charts.Input{Plan: t.u.plan, Market: t.u.market, MarketYear: y}))
-}
-
-// compareTab holds pinned plans side by side with the current one.
-type compareTab struct {
-	u       *UI
-	content fyne.CanvasObject
-	table   *widget.Table
-	pick    *widget.Select
-	view    *chartView
-	stale   bool
-}
-
-var compareRows = []struct {
-	name  string
-	value func(p *planner.Plan) string
-}{
-	{"GPUs", func(p *planner.Plan) string { return planner.FormatInt(p.GPUs) }},
-	{"Fabric", func(p *planner.Plan) string {
-		return fmt.Sprintf("%s %dG", fabricLabel(p.Scenario.Network.Fabric), p.Scenario.Network.NICGbps)
-	}},
-	{"Switch", func(p *planner.Plan) string { return p.Switch.Key }},
-	{"Tiers / planes", func(p *planner.Plan) string { return fmt.Sprintf("%d / %d", p.Tiers, p.Planes) }},
-	{"Oversubscription", func(p *planner.Plan) string { return p.Scenario.Network.Oversubscription }},
-	{"NIC ports", func(p *planner.Plan) string { return planner.FormatInt(p.NICPorts) }},
-	{"Switches", func(p *planner.Plan) string { return planner.FormatInt(p.TotalSwitches()) }},
-	{"Links", func(p *planner.Plan) string { return planner.FormatInt(p.Links.Total) }},
-	{"Transceivers", func(p *planner.Plan) string { return planner.FormatInt(p.ServerTransceivers + p.SwitchTransceivers) }},
-	{"Cost", func(p *planner.Plan) string { return planner.FormatUSD(p.Cost.Total) }},
-	{"Cost per GPU", func(p *planner.Plan) string { return planner.FormatUSDExact(p.Cost.PerGPU) }},
-	{"Power", func(p *planner.Plan) string { return planner.FormatWatts(p.Power.Total) }},
-	{"Step time", func(p *planner.Plan) string {
-		if p.JCT == nil {
-			return "–"
-		}
-		return planner.FormatSeconds(p.JCT.Planned.StepS)
-	}},
-	{"JCT (days)", func(p *planner.Plan) string {
-		if p.JCT == nil {
-			return "–"
-		}
-		return fmt.Sprintf("%.2f", p.JCT.Planned.Days)
-	}},
-	{"Gain over TCP/IP", func(p *planner.Plan) string {
-		if p.JCT == nil {
-			return "–"
-		}
-		return fmt.Sprintf("%.2fx", p.JCT.Gain)
-	}},
-}
-
-func fabricLabel(f planner.Fabric) string {
-	if f == planner.Ethernet {
-		return "RoCE"
-	}
-	return "IB"
-}
-
-var compareCharts = []string{"cost", "ports", "power", "jct"}
-
-func newCompareTab(u *UI) *compareTab {
-	t := &compareTab{u: u, view: newChartView()}
-	t.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(compareRows), len(t.variants()) },
-		func() fyne.CanvasObject { return widget.NewLabel("") },
-		func(id widget.TableCellID, o fyne.CanvasObject) {
-			vs := t.variants()
-			if id.Col < len(vs) {
-				o.(*widget.Label).SetText(compareRows[id.Row].value(vs[id.Col].Plan))
-			}
-		})
-	t.table.CreateHeader = func() fyne.CanvasObject {
-		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	}
-	t.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		l := o.(*widget.Label)
-		switch {
-		case id.Row < 0 && id.Col >= 0 && id.Col < len(t.variants()):
-			l.SetText(t.variants()[id.Col].Label)
-		case id.Col < 0 && id.Row >= 0:
-			l.SetText(compareRows[id.Row].name)
-		default:
-			l.SetText("")
-		}
-	}
-	t.table.SetColumnWidth(-1, 150) // the row names
-	for i := 0; i < 12; i++ {
-		t.table.SetColumnWidth(i, 150)
-	}
-	pin := widget.NewButton("Pin current plan", u.PinCurrent)
-	clear := widget.NewButton("Unpin all", func() {
-		u.pinned = nil
-		t.stale = true
-		t.redraw()
+	market := t.u.market
+	t.view.draw(func() (*charts.Figure, error) {
+		return charts.MarketChart(charts.Input{Plan: p, Market: market, MarketYear: y})
 	})
-	t.pick = widget.NewSelect(compareCharts, func(string) { t.stale = true; t.redraw() })
-	t.pick.SetSelected("cost")
-	hint := widget.NewLabel("Pin a plan, change the inputs, and compare the pinned plans with the current one.")
-	hint.Wrapping = fyne.TextWrapWord
-	bar := container.NewHBox(pin, clear, widget.NewLabel("Chart:"), t.pick)
-	split := container.NewVSplit(t.table, t.view.content)
-	split.Offset = 0.42
-	t.content = container.NewBorder(container.NewVBox(bar, hint), nil, nil, nil, split)
-	return t
-}
-
-// variants is the pinned plans and the current one.
-func (t *compareTab) variants() []planner.Variant {
-	vs := append([]planner.Variant{}, t.u.pinned...)
-	if t.u.plan != nil {
-		vs = append(vs, planner.Variant{Label: "Current", Plan: t.u.plan})
-	}
-	return vs
-}
-
-// PinCurrent pins the current plan for comparison.
-func (u *UI) PinCurrent() {
-	if u.plan == nil {
-		u.showError(errNoPlan)
-		return
-	}
-	label := fmt.Sprintf("#%d %s %dG", len(u.pinned)+1, fabricLabel(u.plan.Scenario.Network.Fabric), u.plan.Scenario.Network.NICGbps)
-	u.pinned = append(u.pinned, planner.Variant{Label: label, Plan: u.plan})
-	u.compare.stale = true
-	u.compare.redraw()
-}
-
-// Pinned lists the pinned plans.
-func (u *UI) Pinned() []planner.Variant { return u.pinned }
-
-func (t *compareTab) redraw() {
-	if !t.stale || t.u.plan == nil {
-		return
-	}
-	t.stale = false
-	t.table.Refresh()
-	build := charts.PortsCompare
-	if t.pick.Selected != "ports" {
-		c, _ := charts.ByName(t.pick.Selected)
-		build = c.Build
-	}
-	t.view.show(build(charts.Input{Plan: t.u.plan, Variants: t.variants(), Market: t.u.market}))
 }

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
+	"fabricplan/app/model"
 	"fabricplan/charts"
 	"fabricplan/data"
 	"fabricplan/internal/safefile"
@@ -79,11 +80,15 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		quit,
 	)
+	edit := fyne.NewMenu("Edit",
+		item("Undo", fyne.KeyZ, ctrl, u.Undo),
+		item("Redo", fyne.KeyZ, ctrl|fyne.KeyModifierShift, u.Redo),
+	)
 	plan := fyne.NewMenu("Plan",
-		fyne.NewMenuItem("Pin current plan", u.PinCurrent),
+		fyne.NewMenuItem("Pin current plan…", u.PinDialog),
 		fyne.NewMenuItem("Search designs", func() { u.SelectTab(TabSearch); u.search.start() }),
 	)
-	return fyne.NewMainMenu(file, plan)
+	return fyne.NewMainMenu(file, edit, plan)
 }
 
 // addShortcuts binds the menu shortcuts on the canvas too, so they work
@@ -99,14 +104,34 @@ func (u *UI) addShortcuts() {
 	}
 }
 
-// guarded runs action now, or after the user agrees to drop unsaved
-// changes.
+// guarded runs action now, or, when there are unsaved changes, after the
+// user chose to save them (and the save worked) or not to.
 func (u *UI) guarded(action func()) {
-	if !u.dirty {
+	if !u.m.Dirty() {
 		action()
 		return
 	}
-	u.confirm("Unsaved changes", "The scenario has unsaved changes. Discard them?", action)
+	u.askUnsaved(action)
+}
+
+// saveThen saves the scenario (asking where if it has no file yet) and
+// runs action once it is saved; a failed or cancelled save runs nothing.
+func (u *UI) saveThen(action func()) {
+	if u.m.Path() == "" {
+		u.savePathDialog("Save scenario as", "scenario.toml", ".toml", func(path string) error {
+			if err := u.SavePath(path); err != nil {
+				return err
+			}
+			action()
+			return nil
+		})
+		return
+	}
+	if err := u.SavePath(u.m.Path()); err != nil {
+		u.showError(err)
+		return
+	}
+	action()
 }
 
 // requestQuit closes the window, asking first when there are unsaved
@@ -139,18 +164,18 @@ func WindowSize(a fyne.App) fyne.Size {
 
 // NewScenario replaces the inputs with the default scenario, untitled.
 func (u *UI) NewScenario() {
-	u.loadScenario(defaultScenario(), "")
+	u.loadScenario(defaultScenario(), "", "")
 }
 
 // OpenPath loads a scenario file and shows it; on error the current
 // scenario stays. It reads on the calling goroutine: the window's menus
 // use openOrReport, which reads in the background.
 func (u *UI) OpenPath(path string) error {
-	s, err := planner.LoadScenario(path, u.cat)
+	s, header, err := planner.LoadScenarioFile(path, u.cat)
 	if err != nil {
 		return err
 	}
-	u.loadScenario(s, path)
+	u.loadScenario(s, path, header)
 	u.remember(path)
 	return nil
 }
@@ -162,17 +187,17 @@ func (u *UI) OpenPath(path string) error {
 // the new one is ready.
 func (u *UI) openOrReport(path string, onError func(error)) {
 	u.status.SetText("Opening " + filepath.Base(path) + "…")
-	u.background.Add(1)
+	u.work.add()
 	go func() {
-		defer u.background.Done()
-		s, err := planner.LoadScenario(path, u.cat)
-		fyne.Do(func() {
+		defer u.work.done()
+		s, header, err := planner.LoadScenarioFile(path, u.cat)
+		u.onUI(func() {
 			if err != nil {
 				u.status.SetText("Could not open " + planner.DisplayName(filepath.Base(path)))
 				onError(err)
 				return
 			}
-			u.loadScenario(s, path)
+			u.loadScenario(s, path, header)
 			u.remember(path)
 		})
 	}()
@@ -182,35 +207,23 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 // goroutine, errors shown in a dialog.
 func (u *UI) OpenPathInBackground(path string) { u.openOrReport(path, u.showError) }
 
-// WaitBackground blocks until files being opened in the background are
-// shown; for tests and the screenshot mode, never the UI goroutine.
-func (u *UI) WaitBackground() { u.background.Wait() }
-
 // SavePath writes the scenario to path atomically and makes it the
 // scenario's file. A path without an extension gets ".toml".
 func (u *UI) SavePath(path string) error {
 	if filepath.Ext(path) == "" {
 		path += ".toml"
 	}
-	if err := planner.SaveScenario(path, u.scenario); err != nil {
+	if err := planner.SaveScenarioFile(path, u.m.Scenario(), u.m.Header()); err != nil {
 		return err
 	}
-	u.path = path
-	u.setDirty(false)
+	u.m.MarkSaved(path)
+	u.win.SetTitle(u.m.Title())
 	u.remember(path)
 	return nil
 }
 
 // Save writes to the scenario's file, or asks for one.
-func (u *UI) Save() {
-	if u.path == "" {
-		u.SaveAsDialog()
-		return
-	}
-	if err := u.SavePath(u.path); err != nil {
-		u.showError(err)
-	}
-}
+func (u *UI) Save() { u.saveThen(func() {}) }
 
 // remember records path as the last scenario, its folder as the last
 // folder, and puts it first in the recent files.
@@ -312,8 +325,8 @@ func (u *UI) OpenDialog() {
 // SaveAsDialog asks where to save the scenario.
 func (u *UI) SaveAsDialog() {
 	name := "scenario.toml"
-	if u.path != "" {
-		name = filepath.Base(u.path)
+	if u.m.Path() != "" {
+		name = filepath.Base(u.m.Path())
 	}
 	u.savePathDialog("Save scenario as", name, ".toml", u.SavePath)
 }
@@ -327,10 +340,6 @@ func (u *UI) visibleFigure() *charts.Figure {
 		return u.compare.view.fig
 	case TabSearch:
 		return u.search.view.fig
-	}
-	if u.charts.view.fig == nil {
-		u.charts.stale = true
-		u.charts.redraw()
 	}
 	return u.charts.view.fig
 }
@@ -362,13 +371,15 @@ func (u *UI) ExportChartDialog(fig *charts.Figure) {
 	u.savePathDialog("Export chart (PNG, SVG or PDF)", fig.Name+".png", ".png", func(path string) error { return ExportChart(fig, path) })
 }
 
-// ExportBOM writes the plan's bill of materials as CSV.
+// ExportBOM writes the bill of materials of the plan of the current
+// inputs as CSV.
 func (u *UI) ExportBOM(path string) error {
-	if u.plan == nil {
-		return errNoPlan
+	p, err := u.currentPlan()
+	if err != nil {
+		return err
 	}
 	var b bytes.Buffer
-	if err := planner.WriteBOMCSV(&b, u.plan); err != nil {
+	if err := planner.WriteBOMCSV(&b, p); err != nil {
 		return err
 	}
 	return safefile.Write(path, b.Bytes())
@@ -379,16 +390,26 @@ func (u *UI) ExportBOMDialog() {
 	u.savePathDialog("Export bill of materials (CSV)", "bom.csv", ".csv", u.ExportBOM)
 }
 
-// ExportReport writes the PDF report; progress is called from the
-// calling goroutine.
-func (u *UI) ExportReport(path string, progress func(done, total int)) error {
-	if u.plan == nil {
-		return errNoPlan
+// currentPlan is the plan of the inputs shown; a stale plan is refused.
+func (u *UI) currentPlan() (*planner.Plan, error) {
+	switch st := u.m.State(); {
+	case st.Status == model.Stale:
+		return nil, model.ErrStale
+	case u.m.Plan() == nil:
+		return nil, errNoPlan
+	case st.Status == model.Planning:
+		return planner.Build(u.m.Scenario(), u.cat)
 	}
+	return u.m.Plan(), nil
+}
+
+// ExportReport writes the PDF report of scenario s; it may run on any
+// goroutine (it uses only s and read-only data) and calls progress there.
+func (u *UI) ExportReport(path string, s planner.Scenario, progress func(done, total int)) error {
 	if !strings.EqualFold(filepath.Ext(path), ".pdf") {
 		return fmt.Errorf("the report is a PDF: name it .pdf, not %q", filepath.Base(path))
 	}
-	in, err := charts.NewInput(u.plan.Scenario, u.cat, u.market, charts.DefaultMarketYear, true)
+	in, err := charts.NewInput(s, u.cat, u.market, charts.DefaultMarketYear, true)
 	if err != nil {
 		return err
 	}
@@ -403,15 +424,23 @@ func (u *UI) ExportReport(path string, progress func(done, total int)) error {
 // the UI goroutine with a progress bar. The file is replaced only once
 // the whole report is written.
 func (u *UI) ExportReportDialog() {
+	p, err := u.currentPlan()
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	snap := p.Scenario.Clone()
 	u.savePathDialog("Export report (PDF)", "fabric-report.pdf", ".pdf", func(path string) error {
 		bar := widget.NewProgressBar()
 		prog := dialog.NewCustomWithoutButtons("Writing the report…", container.NewVBox(widget.NewLabel(filepath.Base(path)), bar), u.win)
 		prog.Show()
+		u.work.add()
 		go func() {
-			err := u.ExportReport(path, func(done, total int) {
-				fyne.Do(func() { bar.SetValue(float64(done) / float64(total)) })
+			defer u.work.done()
+			err := u.ExportReport(path, snap, func(done, total int) {
+				u.post(func() { bar.SetValue(float64(done) / float64(total)) })
 			})
-			fyne.Do(func() {
+			u.onUI(func() {
 				prog.Hide()
 				if err != nil {
 					u.showError(err)

@@ -107,6 +107,7 @@ func TestSavePathNames(t *testing.T) {
 func TestExportsKeepOldFilesOnFailure(t *testing.T) {
 	u := newTestUI(t)
 	u.SelectTab(TabCharts)
+	u.WaitIdle()
 	dir := t.TempDir()
 	ro := filepath.Join(dir, "locked.png")
 	os.WriteFile(ro, []byte("old chart"), 0o444)
@@ -127,7 +128,7 @@ func TestExportsKeepOldFilesOnFailure(t *testing.T) {
 	if err := ExportChart(u.visibleFigure(), png); !errors.Is(err, syscall.ENOSPC) {
 		t.Errorf("chart on a full disk: err = %v", err)
 	}
-	if err := u.ExportReport(pdf, nil); !errors.Is(err, syscall.ENOSPC) {
+	if err := u.ExportReport(pdf, u.Scenario(), nil); !errors.Is(err, syscall.ENOSPC) {
 		t.Errorf("report on a full disk: err = %v", err)
 	}
 	for path, want := range map[string]string{png: "old png", pdf: "old pdf"} {
@@ -156,7 +157,7 @@ func TestHostileScenarioPathsDoNotFreeze(t *testing.T) {
 			var shown error
 			u.showError = func(err error) { shown = err }
 			done := make(chan struct{})
-			go func() { u.OpenPathInBackground(tc.path); u.WaitBackground(); close(done) }()
+			go func() { u.OpenPathInBackground(tc.path); u.WaitIdle(); close(done) }()
 			select {
 			case <-done:
 			case <-time.After(5 * time.Second):
@@ -181,7 +182,7 @@ func TestOpenReportsEveryProblem(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "five.toml")
 	os.WriteFile(bad, []byte("schema = 1\n[cluster]\ngpus = -3\ngpus_per_server = \"eight\"\n[network]\nplanes = 0\nfabric = \"x\"\nplains = 1\n"), 0o644)
 	u.OpenPathInBackground(bad)
-	u.WaitBackground()
+	u.WaitIdle()
 	if shown == nil {
 		t.Fatal("no error shown")
 	}

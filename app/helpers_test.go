@@ -13,8 +13,15 @@ import (
 )
 
 // newTestUI builds a UI on the headless test driver with the embedded
-// default scenario; dialogs are replaced by recorders.
+// default scenario, planned.
 func newTestUI(t testing.TB) *UI {
+	t.Helper()
+	u := newTestUIWith(t, Options{Ephemeral: true})
+	u.win.Resize(fyne.NewSize(1280, 800))
+	return u
+}
+
+func newTestUIWith(t testing.TB, opts Options) *UI {
 	t.Helper()
 	a := test.NewTempApp(t)
 	cat, err := planner.LoadCatalog(data.FS)
@@ -26,45 +33,76 @@ func newTestUI(t testing.TB) *UI {
 		t.Fatal(err)
 	}
 	w := test.NewTempWindow(t, nil)
-	u := New(a, w, cat, m, Options{Ephemeral: true})
-	w.Resize(fyne.NewSize(1280, 800))
+	u := newUI(a, w, cat, m, opts, make(chan func(), 4096))
+	u.planner.Delay = 0
+	u.WaitIdle()
 	return u
 }
 
-func newTestUIWith(t testing.TB, opts Options) *UI {
-	t.Helper()
-	a := test.NewTempApp(t)
-	cat, _ := planner.LoadCatalog(data.FS)
-	m, _ := planner.LoadMarket(data.FS)
-	w := test.NewTempWindow(t, nil)
-	u := New(a, w, cat, m, opts)
-	u.WaitBackground() // the test driver applies results on the reading goroutine
-	return u
+// entry, choice, radio and check are the widgets bound to a key.
+func entry(u *UI, key string) *widget.Entry   { return u.inputs.byKey[key].widget.(*widget.Entry) }
+func choice(u *UI, key string) *widget.Select { return u.inputs.byKey[key].widget.(*widget.Select) }
+func radio(u *UI, key string) *widget.RadioGroup {
+	return u.inputs.byKey[key].widget.(*widget.RadioGroup)
+}
+func checkbox(u *UI, key string) *widget.Check { return u.inputs.byKey[key].widget.(*widget.Check) }
+func errLabel(u *UI, key string) *widget.Label { return u.inputs.byKey[key].errText }
+func widgetCell(row int) widget.TableCellID    { return widget.TableCellID{Row: row, Col: 0} }
+
+// typeIn replaces the text of key's entry as a user would, keystroke by
+// keystroke, and waits for the plan.
+func typeIn(u *UI, key, text string) {
+	e := entry(u, key)
+	e.SetText("")
+	test.Type(e, text)
+	u.WaitIdle()
 }
 
-func widgetCell(row int) widget.TableCellID { return widget.TableCellID{Row: row, Col: 0} }
+// pick chooses label in key's select or radio group and waits for the plan.
+func pick(u *UI, key, label string) {
+	switch w := u.inputs.byKey[key].widget.(type) {
+	case *widget.Select:
+		w.SetSelected(label)
+	case *widget.RadioGroup:
+		w.SetSelected(label)
+	}
+	u.WaitIdle()
+}
 
-// findButton finds a button by its label anywhere in the window.
-func findButton(t testing.TB, u *UI, label string) *widget.Button {
-	t.Helper()
+// findButton finds a button by its label in o, nil if none.
+func findButton(t *testing.T, o fyne.CanvasObject, label string) *widget.Button {
 	var found *widget.Button
 	var walk func(o fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == label {
-			found = b
-		}
-		if c, ok := o.(*fyne.Container); ok {
-			for _, child := range c.Objects {
+		switch v := o.(type) {
+		case *widget.Button:
+			if v.Text == label {
+				found = v
+			}
+		case *fyne.Container:
+			for _, child := range v.Objects {
+				walk(child)
+			}
+		case *container.Scroll:
+			walk(v.Content)
+		case fyne.Widget:
+			r := test.TempWidgetRenderer(t, v)
+			for _, child := range r.Objects() {
 				walk(child)
 			}
 		}
-		if s, ok := o.(*container.Scroll); ok {
-			walk(s.Content)
-		}
 	}
-	walk(u.inputs.content)
-	if found == nil {
-		t.Fatalf("no button %q", label)
-	}
+	walk(o)
 	return found
+}
+
+// topDialog is the dialog's content shown over the window, nil if none.
+func topDialog(u *UI) fyne.CanvasObject { return u.win.Canvas().Overlays().Top() }
+
+// pressKey sends a key to the window, as a keyboard does when no entry
+// has the focus.
+func pressKey(u *UI, k fyne.KeyName) {
+	if h := u.win.Canvas().OnTypedKey(); h != nil {
+		h(&fyne.KeyEvent{Name: k})
+	}
 }

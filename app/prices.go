@@ -1,15 +1,11 @@
 package app
 
 import (
-	"fmt"
-	"sort"
-	"strings"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"fabricplan/planner"
+	"fabricplan/app/model"
 )
 
 // priceEditor overrides catalog prices: pick an item, type a price (empty
@@ -29,94 +25,40 @@ func newPriceEditor(in *inputsPanel) *priceEditor {
 	e.source.Wrapping = fyne.TextWrapWord
 	e.source.Importance = widget.LowImportance
 	e.summary.Wrapping = fyne.TextWrapWord
-	e.item = widget.NewSelect(u.cat.PriceKeys(), func(key string) {
-		was := u.loading
-		u.loading = true
-		e.showItem(key)
-		u.loading = was
+	e.item = widget.NewSelect(u.m.PriceKeys(), func(string) {
+		in.filling = true
+		defer func() { in.filling = false }()
+		e.fill("")
 	})
 	e.price.OnChanged = func(text string) {
-		if u.loading || e.item.Selected == "" {
+		if in.filling || e.item.Selected == "" {
 			return
 		}
-		key := e.item.Selected
-		if strings.TrimSpace(text) == "" {
-			delete(u.scenario.Prices, key)
-		} else {
-			v, err := parseMoney(text)
-			if err != nil {
-				in.setError("prices", err.Error())
-				return
-			}
-			if u.scenario.Prices == nil {
-				u.scenario.Prices = map[string]float64{}
-			}
-			u.scenario.Prices[key] = v
-		}
-		e.showOverrides()
-		u.changed()
+		u.edit(e.key(), text)
 	}
 	reset := widget.NewButton("Restore all catalog prices", func() {
-		u.scenario.Prices = nil
-		e.showItem(e.item.Selected)
-		e.showOverrides()
+		u.m.ResetPrices()
+		in.fill()
 		u.changed()
 	})
 	e.content = container.NewVBox(widget.NewLabel("Item"), e.item, widget.NewLabel("Price (US$, empty: catalog)"), e.price, e.source, e.summary, reset)
 	return e
 }
 
-// showItem shows the override (or the catalog price as a hint) of key.
-func (e *priceEditor) showItem(key string) {
-	u := e.in.u
-	catalog, src := catalogPrice(u.cat, key)
-	e.price.SetPlaceHolder(fmt.Sprintf("catalog: %s", planner.FormatUSDExact(catalog)))
-	if v, ok := u.scenario.Prices[key]; ok {
-		e.price.SetText(optionalFloat(v))
-	} else {
-		e.price.SetText("")
-	}
-	e.source.SetText(src)
-}
+func (e *priceEditor) key() string { return "prices." + e.item.Selected }
 
-// showOverrides lists the prices in force that differ from the catalog.
-func (e *priceEditor) showOverrides() {
-	prices := e.in.u.scenario.Prices
-	if len(prices) == 0 {
-		e.summary.SetText("No overrides: every price is the catalog's.")
-		return
-	}
-	keys := make([]string, 0, len(prices))
-	for k := range prices {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + " " + planner.FormatUSDExact(prices[k])
-	}
-	e.summary.SetText("Overrides: " + strings.Join(parts, ", "))
-}
-
-func (e *priceEditor) fill(s planner.Scenario) {
+// fill shows the selected item's override, catalog price and source, and
+// every override in force; skip is the key being typed in.
+func (e *priceEditor) fill(skip string) {
+	m := e.in.u.m
 	if e.item.Selected != "" {
-		e.showItem(e.item.Selected)
+		k := e.key()
+		e.price.SetPlaceHolder(m.Hint(k))
+		if k != skip && e.price.Text != m.Text(k) {
+			e.price.SetText(m.Text(k))
+		}
+		_, src := model.CatalogPrice(m.Catalog(), e.item.Selected)
+		e.source.SetText(src)
 	}
-	e.showOverrides()
-}
-
-// catalogPrice is an item's catalog price and where it came from.
-func catalogPrice(cat *planner.Catalog, key string) (float64, string) {
-	switch {
-	case cat.Switches[key] != nil:
-		return cat.Switches[key].PriceUSD, cat.Switches[key].Source.Price
-	case cat.NICs[key] != nil:
-		return cat.NICs[key].PriceUSD, cat.NICs[key].Source.Price
-	case cat.Transceivers[key] != nil:
-		return cat.Transceivers[key].PriceUSD, cat.Transceivers[key].Source.Price
-	case cat.Cables[key] != nil:
-		c := cat.Cables[key]
-		return c.PriceBaseUSD, fmt.Sprintf("per cable: $%.0f + $%.2f per metre (an override sets the price of one cable). %s", c.PriceBaseUSD, c.PricePerMUSD, c.Source.Price)
-	}
-	return 0, ""
+	e.summary.SetText(m.PriceOverrides())
 }

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"fabricplan/app/model"
 	"fabricplan/charts"
 	"fabricplan/planner"
 )
@@ -37,6 +38,7 @@ type searchTab struct {
 	use      *widget.Button
 	progress *widget.ProgressBar
 	info     *widget.Label
+	staleMsg *widget.Label
 	table    *widget.Table
 	view     *chartView
 
@@ -49,7 +51,11 @@ type searchTab struct {
 }
 
 func newSearchTab(u *UI) *searchTab {
-	t := &searchTab{u: u, view: newChartView(), selected: -1, sortCol: 2}
+	t := &searchTab{u: u, view: newChartView(u), selected: -1, sortCol: 2}
+	t.staleMsg = widget.NewLabel("")
+	t.staleMsg.Wrapping = fyne.TextWrapWord
+	t.staleMsg.Importance = widget.WarningImportance
+	t.staleMsg.Hide()
 	t.mode = widget.NewRadioGroup([]string{targetWithin, targetDays}, nil)
 	t.mode.Horizontal = true
 	t.mode.SetSelected(targetWithin)
@@ -98,7 +104,7 @@ func newSearchTab(u *UI) *searchTab {
 	}
 	t.table.OnSelected = func(id widget.TableCellID) {
 		t.selected = id.Row
-		t.use.Enable()
+		t.showStale()
 	}
 	for i, w := range []float32{380, 90, 100, 100, 90, 100, 180} {
 		t.table.SetColumnWidth(i, w)
@@ -107,7 +113,7 @@ func newSearchTab(u *UI) *searchTab {
 		container.NewBorder(nil, nil, widget.NewLabel("Target:"), nil, t.mode),
 		container.NewGridWithColumns(4, widget.NewLabel("Value"), t.target, widget.NewLabel("Budget (US$)"), t.budget),
 		container.NewHBox(t.run, t.cancel, t.use, t.showAll),
-		t.progress, t.info,
+		t.progress, t.info, t.staleMsg,
 	)
 	split := container.NewVSplit(t.view.content, t.table)
 	split.Offset = 0.55
@@ -130,7 +136,7 @@ func (t *searchTab) options() (planner.SearchOptions, error) {
 		}
 	}
 	if b := strings.TrimSpace(t.budget.Text); b != "" {
-		v, err := parseMoney(b)
+		v, err := model.ParseMoney(b)
 		if err != nil || v <= 0 {
 			return opt, fmt.Errorf("budget: %q is not an amount of US$", b)
 		}
@@ -140,12 +146,15 @@ func (t *searchTab) options() (planner.SearchOptions, error) {
 }
 
 // start runs the search off the UI goroutine, reporting progress through
-// fyne.Do; the Cancel button stops it.
+// the UI goroutine; the Cancel button stops it.
 func (t *searchTab) start() {
 	u := t.u
-	if u.plan == nil {
-		u.showError(errNoPlan)
+	if _, err := u.currentPlan(); err != nil {
+		u.showError(err)
 		return
+	}
+	if t.stop != nil {
+		t.stop() // the search of the old inputs is of no more use
 	}
 	opt, err := t.options()
 	if err != nil {
@@ -162,26 +171,30 @@ func (t *searchTab) start() {
 	t.progress.Show()
 	t.info.SetText("Searching…")
 	var lastPct atomic.Int64
-	var mu sync.Mutex // workers report concurrently; hand one update at a time to fyne.Do
+	var mu sync.Mutex // workers report concurrently; hand one update at a time to the UI
 	opt.Progress = func(n, total int) {
 		pct := int64(100 * n / total)
 		if lastPct.Swap(pct) != pct {
 			mu.Lock()
-			fyne.Do(func() { t.progress.SetValue(float64(pct) / 100) })
+			u.post(func() { t.progress.SetValue(float64(pct) / 100) })
 			mu.Unlock()
 		}
 	}
-	base := u.plan.Scenario
+	base, cat := u.m.Scenario(), u.cat
+	u.work.add()
 	go func() {
-		res, err := planner.Search(ctx, base, u.cat, opt)
-		fyne.Do(func() {
-			t.finish(res, err)
+		defer u.work.done()
+		res, err := planner.Search(ctx, base, cat, opt)
+		u.onUI(func() {
+			if t.done == done { // not replaced by a newer search
+				t.finish(base, res, err)
+			}
 			close(done) // after the results are on screen
 		})
 	}()
 }
 
-func (t *searchTab) finish(res *planner.SearchResult, err error) {
+func (t *searchTab) finish(base planner.Scenario, res *planner.SearchResult, err error) {
 	t.stop = nil
 	t.run.Enable()
 	t.cancel.Disable()
@@ -190,6 +203,7 @@ func (t *searchTab) finish(res *planner.SearchResult, err error) {
 		t.info.SetText("No result: " + err.Error())
 		return
 	}
+	t.u.m.SearchDone(base, res)
 	t.result = res
 	msg := fmt.Sprintf("%s designs evaluated in %s, %s buildable, %d on the Pareto front.", planner.FormatInt(res.Evaluated),
 		res.Elapsed.Round(1e6), planner.FormatInt(len(res.Designs)), len(res.Front))
@@ -204,13 +218,24 @@ func (t *searchTab) finish(res *planner.SearchResult, err error) {
 	}
 	t.info.SetText(msg)
 	t.fillRows()
-	t.view.show(charts.SearchChart(charts.Input{Search: res}))
+	t.showStale()
+	t.view.draw(func() (*charts.Figure, error) { return charts.SearchChart(charts.Input{Search: res}) })
 }
 
-// Wait blocks until a running search has finished (for tests).
-func (t *searchTab) wait() {
-	if t.done != nil {
-		<-t.done
+// showStale marks results run on other inputs and keeps their designs
+// from being used.
+func (t *searchTab) showStale() {
+	stale, why := t.u.m.SearchStale()
+	if stale {
+		t.staleMsg.SetText(why)
+		t.staleMsg.Show()
+	} else {
+		t.staleMsg.Hide()
+	}
+	if stale || t.selected < 0 {
+		t.use.Disable()
+	} else {
+		t.use.Enable()
 	}
 }
 
@@ -298,16 +323,16 @@ func (t *searchTab) useSelected() {
 	if t.selected < 0 || t.selected >= len(t.rows) {
 		return
 	}
+	if stale, _ := t.u.m.SearchStale(); stale {
+		return
+	}
 	d := t.rows[t.selected]
 	u := t.u
-	path := u.path
-	u.loadScenario(d.Scenario, path)
-	u.setDirty(true)
-	u.status.SetText("Loaded the design " + d.Label + ".")
+	u.m.Replace(d.Scenario)
+	u.inputs.fill()
+	u.changed()
+	u.setStatus("Using the design "+d.Label+" (Undo goes back).", widget.MediumImportance)
 }
 
 // StartSearch runs the design search with the Search tab's settings.
 func (u *UI) StartSearch() { u.search.start() }
-
-// WaitSearch blocks until a running search has finished.
-func (u *UI) WaitSearch() { u.search.wait() }

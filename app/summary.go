@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"image/color"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -13,7 +14,8 @@ import (
 	"fabricplan/planner"
 )
 
-// card is one key figure: a large number over a caption and a detail line.
+// card is one key figure: a caption, a large number and a detail line,
+// set tight so that all nine and the bill of materials fit at 1280x800.
 type card struct {
 	value  *canvas.Text
 	detail *widget.Label
@@ -22,21 +24,72 @@ type card struct {
 
 func newCard(caption string) *card {
 	c := &card{value: canvas.NewText("–", theme.Color(theme.ColorNameForeground)), detail: widget.NewLabel("")}
-	c.value.TextSize = 26
+	c.value.TextSize = 22
 	c.value.TextStyle.Bold = true
 	c.detail.Wrapping = fyne.TextWrapWord
-	title := widget.NewLabelWithStyle(caption, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.detail.SizeName = theme.SizeNameCaptionText
+	title := canvas.NewText(caption, theme.Color(theme.ColorNamePlaceHolder))
+	title.TextSize = theme.CaptionTextSize()
+	title.TextStyle.Bold = true
 	bg := canvas.NewRectangle(color.NRGBA{0x80, 0x80, 0x80, 0x18})
 	bg.CornerRadius = 6
-	c.box = container.NewStack(bg, container.NewPadded(container.NewVBox(title, c.value, c.detail)))
+	head := container.New(&insetLayout{left: 8, top: 6, right: 8}, container.NewVBox(title, c.value))
+	c.box = container.NewStack(bg, container.NewBorder(head, nil, nil, nil, c.detail))
 	return c
+}
+
+// insetLayout places one object inside margins.
+type insetLayout struct{ left, top, right, bottom float32 }
+
+func (l *insetLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(l.left, l.top))
+		o.Resize(fyne.NewSize(size.Width-l.left-l.right, size.Height-l.top-l.bottom))
+	}
+}
+
+func (l *insetLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objs {
+		m = m.Max(o.MinSize())
+	}
+	return m.Add(fyne.NewSize(l.left+l.right, l.top+l.bottom))
+}
+
+// cardsOverTable gives the cards (objs[0], a scroller) the height they
+// need up to a share of the tab, and the table below (objs[1]) the rest.
+type cardsOverTable struct{ cards fyne.CanvasObject }
+
+func (l *cardsOverTable) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	need := l.cards.MinSize().Height
+	h := min(need, size.Height*0.62)
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(size.Width, h))
+	objs[1].Move(fyne.NewPos(0, h))
+	objs[1].Resize(fyne.NewSize(size.Width, size.Height-h))
+}
+
+func (l *cardsOverTable) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(max(objs[0].MinSize().Width, objs[1].MinSize().Width), objs[0].MinSize().Height+objs[1].MinSize().Height)
 }
 
 func (c *card) set(value, detail string) {
 	c.value.Text = value
-	c.value.Color = theme.Color(theme.ColorNameForeground)
 	c.value.Refresh()
 	c.detail.SetText(detail)
+}
+
+// dim greys the figure out: it is not the plan of the inputs shown.
+func (c *card) dim(on bool) {
+	col := theme.Color(theme.ColorNameForeground)
+	imp := widget.MediumImportance
+	if on {
+		col, imp = theme.Color(theme.ColorNameDisabled), widget.LowImportance
+	}
+	c.value.Color = col
+	c.value.Refresh()
+	c.detail.Importance = imp
+	c.detail.Refresh()
 }
 
 // summaryTab shows the key figures as large numbers and the bill of
@@ -48,6 +101,7 @@ type summaryTab struct {
 	bom     *widget.Table
 	rows    []planner.BOMLine
 	notes   *widget.Label
+	dimmed  bool
 }
 
 var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links (cables)", "Transceivers",
@@ -71,7 +125,12 @@ func newSummaryTab(u *UI) *summaryTab {
 			return l
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			o.(*widget.Label).SetText(bomCell(t.rows[id.Row], id.Col))
+			l := o.(*widget.Label)
+			l.Importance = widget.MediumImportance
+			if t.dimmed {
+				l.Importance = widget.LowImportance
+			}
+			l.SetText(bomCell(t.rows[id.Row], id.Col))
 		})
 	t.bom.ShowHeaderColumn = false
 	t.bom.CreateHeader = func() fyne.CanvasObject {
@@ -82,27 +141,31 @@ func newSummaryTab(u *UI) *summaryTab {
 			o.(*widget.Label).SetText(bomHeaders[id.Col])
 		}
 	}
-	for i, w := range []float32{110, 150, 80, 100, 90, 90, 520} {
+	for i, w := range []float32{230, 150, 70, 100, 90, 90, 520} {
 		t.bom.SetColumnWidth(i, w)
 	}
 	t.notes = widget.NewLabel("")
 	t.notes.Wrapping = fyne.TextWrapWord
-	bomTitle := widget.NewLabelWithStyle("Bill of materials (* estimate)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	// Cards above, BOM below, each scrolling on its own so the tab fits a
-	// small window.
-	split := container.NewVSplit(container.NewVScroll(container.NewVBox(grid, t.notes)),
-		container.NewBorder(bomTitle, nil, nil, nil, t.bom))
-	split.Offset = 0.66
-	t.content = split
+	// Cards above, as tall as they need up to a share of the tab (and
+	// scrolling past it); the BOM and the planner's notes below.
+	lower := container.NewAppTabs(
+		container.NewTabItem("Bill of materials (* estimate)", t.bom),
+		container.NewTabItem("Notes", container.NewVScroll(t.notes)),
+	)
+	t.content = container.New(&cardsOverTable{cards: grid}, container.NewVScroll(container.NewThemeOverride(grid, compactTheme{})),
+		container.NewThemeOverride(lower, compactTheme{}))
 	return t
 }
 
 func bomCell(l planner.BOMLine, col int) string {
 	switch col {
 	case 0:
+		if l.Name != "" {
+			return l.Name
+		}
 		return l.Key
 	case 1:
-		return l.Where
+		return strings.ReplaceAll(l.Where, "_", "-")
 	case 2:
 		return planner.FormatInt(l.Qty)
 	case 3:
@@ -133,8 +196,9 @@ func (t *summaryTab) update(p *planner.Plan) {
 		node = "tray"
 	}
 	c["Back-end NIC ports"].set(planner.FormatInt(p.NICPorts), fmt.Sprintf("%d per %s at %dG, %s", p.ServerPorts, node, p.PortGbps, p.NIC.Key))
-	c["Switches"].set(planner.FormatInt(p.TotalSwitches()), fmt.Sprintf("%s: leaf %s, spine %s, core %s; %d tier(s), %d plane(s)", p.Switch.Key,
-		planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)), p.Tiers, p.Planes))
+	c["Switches"].set(planner.FormatInt(p.TotalSwitches()), fmt.Sprintf("%s: leaf %s, spine %s, core %s; %s, %s", p.Switch.Key,
+		planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)),
+		plural(p.Tiers, "tier"), plural(p.Planes, "plane")))
 	c["Links (cables)"].set(planner.FormatInt(p.Links.Total), fmt.Sprintf("server-leaf %s, leaf-spine %s, spine-core %s",
 		planner.FormatInt(p.Links.ServerLeaf), planner.FormatInt(p.Links.LeafSpine), planner.FormatInt(p.Links.SpineCore)))
 	c["Transceivers"].set(planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers), fmt.Sprintf("server side %s, switch side %s",
@@ -161,7 +225,20 @@ func (t *summaryTab) update(p *planner.Plan) {
 		notes += "• " + n + "\n"
 	}
 	t.notes.SetText(notes)
+	t.content.Refresh() // the cards' height follows their text
 }
+
+// dim greys every card and the BOM out while the plan is stale.
+func (t *summaryTab) dim(on bool) {
+	t.dimmed = on
+	for _, c := range t.cards {
+		c.dim(on)
+	}
+	t.bom.Refresh()
+}
+
+// Dimmed reports whether the summary shows a stale plan greyed out.
+func (u *UI) Dimmed() bool { return u.summary.dimmed }
 
 // Figures returns the card values, for tests: caption -> large number.
 func (u *UI) Figures() map[string]string {
@@ -170,4 +247,29 @@ func (u *UI) Figures() map[string]string {
 		out[k] = c.value.Text
 	}
 	return out
+}
+
+// compactTheme is the app theme with half the inner padding, for the
+// dense figures of the Summary tab: all cards and eight BOM rows fit at
+// 1280x800.
+type compactTheme struct{}
+
+func (compactTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	return fyne.CurrentApp().Settings().Theme().Color(n, v)
+}
+
+func (compactTheme) Font(s fyne.TextStyle) fyne.Resource {
+	return fyne.CurrentApp().Settings().Theme().Font(s)
+}
+
+func (compactTheme) Icon(n fyne.ThemeIconName) fyne.Resource {
+	return fyne.CurrentApp().Settings().Theme().Icon(n)
+}
+
+func (compactTheme) Size(n fyne.ThemeSizeName) float32 {
+	s := fyne.CurrentApp().Settings().Theme().Size(n)
+	if n == theme.SizeNameInnerPadding {
+		return s / 2
+	}
+	return s
 }

@@ -1,21 +1,24 @@
 // Package app is Fabric Planner's desktop GUI: the inputs panel, the
-// result tabs, menus and dialogs. It is thin: every figure comes from the
-// planner package and every chart from the charts package. It takes a
+// result tabs, menus and dialogs. It is thin: the rules of the inputs and
+// the plan state live in app/model, every figure comes from the planner
+// package and every chart from the charts package. Work runs off the UI
+// goroutine and results are applied in one place (UI.apply). It takes a
 // fyne.App and never starts a driver, so it runs headless under
 // fyne.io/fyne/v2/test.
 package app
 
 import (
-	"errors"
-	"fmt"
-	"path/filepath"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"fabricplan/app/model"
 	"fabricplan/planner"
 )
 
@@ -32,6 +35,9 @@ type Options struct {
 	Ephemeral bool
 }
 
+// planDelay is the pause in typing after which the inputs are planned.
+const planDelay = 120 * time.Millisecond
+
 // UI is one Fabric Planner window.
 type UI struct {
 	app    fyne.App
@@ -39,13 +45,7 @@ type UI struct {
 	cat    *planner.Catalog
 	market *planner.Market
 	opts   Options
-
-	scenario planner.Scenario // the inputs as shown, valid or not
-	plan     *planner.Plan    // the last valid plan
-	planErr  error            // why the current inputs do not plan (nil: they do)
-	path     string           // file the scenario came from or was saved to
-	dirty    bool
-	pinned   []planner.Variant
+	m      *model.Model
 
 	inputs    *inputsPanel
 	summary   *summaryTab
@@ -55,11 +55,19 @@ type UI struct {
 	search    *searchTab
 	tabs      *container.AppTabs
 	status    *widget.Label
+	banner    *widget.Label
+	bannerBox fyne.CanvasObject
 
-	loading bool // true while widgets are being filled from a scenario
+	planner *model.Debouncer
+	// work counts background jobs (file reads, charts, reports) whose
+	// results are still to be applied.
+	work jobs
+	// queue, when set (tests), takes the functions background jobs hand
+	// to the UI goroutine; WaitIdle runs them. Else fyne.DoAndWait does.
+	queue chan func()
 
-	// background counts files being read off the UI goroutine.
-	background sync.WaitGroup
+	submitted uint64 // the generation of inputs last sent to be planned
+	notice    string // what the last edit reset in other inputs
 
 	// confirm asks a yes/no question; tests replace it.
 	confirm func(title, message string, onYes func())
@@ -67,20 +75,20 @@ type UI struct {
 	showError func(err error)
 }
 
-// New builds the UI for window w of a. It loads the catalog and market
-// data, opens opts.ScenarioPath (or the last scenario, or the default),
-// and sets w's content, menu and title.
+// New builds the UI for window w of a. It opens opts.ScenarioPath (or the
+// last scenario, or the default), and sets w's content, menu and title.
 func New(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Market, opts Options) *UI {
-	u := &UI{app: a, win: w, cat: cat, market: market, opts: opts}
-	u.confirm = func(title, message string, onYes func()) {
-		dialog.ShowConfirm(title, message, func(ok bool) {
-			if ok {
-				onYes()
-			}
-		}, w)
-	}
-	u.showError = func(err error) { dialog.ShowError(err, w) }
-	u.scenario = planner.NewScenario()
+	return newUI(a, w, cat, market, opts, nil)
+}
+
+// newUI is New with the queue background jobs hand their results to;
+// nil hands them to Fyne's UI goroutine.
+func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Market, opts Options, queue chan func()) *UI {
+	u := &UI{app: a, win: w, cat: cat, market: market, opts: opts, queue: queue}
+	u.planner = &model.Debouncer{Delay: planDelay}
+	u.confirm = func(title, message string, onYes func()) { u.askYesNo(title, message, onYes) }
+	u.showError = u.errorDialog
+	u.m = model.New(cat, defaultScenario())
 	u.inputs = newInputsPanel(u)
 	u.summary = newSummaryTab(u)
 	u.charts = newChartsTab(u)
@@ -97,7 +105,16 @@ func New(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Market
 	u.tabs.OnSelected = func(*container.TabItem) { u.refreshVisible() }
 	u.status = widget.NewLabel("")
 	u.status.Truncation = fyne.TextTruncateEllipsis
-	split := container.NewHSplit(u.inputs.content, container.NewBorder(nil, u.status, nil, nil, u.tabs))
+	u.banner = widget.NewLabel("")
+	u.banner.Wrapping = fyne.TextWrapWord
+	u.banner.Importance = widget.DangerImportance
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameError))
+	bg.FillColor = withAlpha(theme.Color(theme.ColorNameError), 0x28)
+	bg.CornerRadius = 4
+	u.bannerBox = container.NewStack(bg, u.banner)
+	u.bannerBox.Hide()
+	results := container.NewBorder(u.bannerBox, u.status, nil, nil, u.tabs)
+	split := container.NewHSplit(u.inputs.content, results)
 	split.Offset = 0.3
 	w.SetContent(split)
 	w.SetMainMenu(u.mainMenu())
@@ -136,21 +153,88 @@ func (u *UI) TabNames() []string {
 	return out
 }
 
-// Plan is the last valid plan (nil before the first).
-func (u *UI) Plan() *planner.Plan { return u.plan }
+// Plan is the last valid plan (nil before the first); see State for
+// whether it is the plan of the inputs shown.
+func (u *UI) Plan() *planner.Plan { return u.m.Plan() }
 
-// Scenario is the scenario as the inputs show it.
-func (u *UI) Scenario() planner.Scenario { return u.scenario }
+// State is the state of the plan on screen.
+func (u *UI) State() model.PlanState { return u.m.State() }
+
+// Scenario is a snapshot of the inputs that parse.
+func (u *UI) Scenario() planner.Scenario { return u.m.Scenario() }
 
 // Dirty reports unsaved changes.
-func (u *UI) Dirty() bool { return u.dirty }
+func (u *UI) Dirty() bool { return u.m.Dirty() }
+
+// WaitIdle blocks until every input change is planned and every
+// background job (file reads, charts, reports) has been applied; for
+// tests (where it runs the queue) and the screenshot mode, never on the
+// UI goroutine.
+func (u *UI) WaitIdle() {
+	for {
+		idle := make(chan struct{})
+		go func() {
+			u.planner.Wait()
+			u.work.wait()
+			close(idle)
+		}()
+		for waiting := true; waiting; {
+			select {
+			case f := <-u.queue:
+				f()
+			case <-idle:
+				waiting = false
+			}
+		}
+		// What ran may have started more work (a plan redraws a chart).
+		if len(u.queue) == 0 && u.planner.Pending() == 0 && u.work.count() == 0 {
+			return
+		}
+	}
+}
+
+// onUI runs f on the UI goroutine and returns when it has run; background
+// jobs hand their results over with it.
+func (u *UI) onUI(f func()) {
+	if u.queue == nil {
+		fyne.DoAndWait(f)
+		return
+	}
+	done := make(chan struct{})
+	u.queue <- func() { f(); close(done) }
+	<-done
+}
+
+// post hands f to the UI goroutine without waiting, for updates that may
+// be dropped when the test queue is full (progress bars).
+func (u *UI) post(f func()) {
+	if u.queue == nil {
+		fyne.Do(f)
+		return
+	}
+	select {
+	case u.queue <- f:
+	default:
+	}
+}
+
+// jobs counts background jobs.
+type jobs struct {
+	wg sync.WaitGroup
+	n  atomic.Int64
+}
+
+func (j *jobs) add()         { j.n.Add(1); j.wg.Add(1) }
+func (j *jobs) done()        { j.n.Add(-1); j.wg.Done() }
+func (j *jobs) wait()        { j.wg.Wait() }
+func (j *jobs) count() int64 { return j.n.Load() }
 
 // openInitial shows the embedded default at once, then opens the
 // scenario given, else the last one used, in the background. A file given
 // on the command line that cannot be opened is reported; a last-used file
 // that has gone is passed over quietly.
 func (u *UI) openInitial() {
-	u.loadScenario(defaultScenario(), "")
+	u.loadScenario(defaultScenario(), "", "")
 	path := u.opts.ScenarioPath
 	if path == "" && !u.opts.Ephemeral {
 		path = u.app.Preferences().String(prefLastScenario)
@@ -165,44 +249,68 @@ func (u *UI) openInitial() {
 	u.openOrReport(path, onError)
 }
 
-// loadScenario shows s in the inputs and plans it; path is its file.
-func (u *UI) loadScenario(s planner.Scenario, path string) {
-	u.scenario = s
-	u.path = path
-	u.loading = true
-	u.inputs.fill(s)
-	u.loading = false
-	u.recompute()
-	u.setDirty(false)
+// loadScenario shows s (from path, with its file's leading comments) and
+// plans it.
+func (u *UI) loadScenario(s planner.Scenario, path, header string) {
+	u.m.Load(s, path, header)
+	u.inputs.fill()
+	u.changed()
 }
 
-// changed is called by every input after it updated u.scenario.
-func (u *UI) changed() {
-	if u.loading {
-		return
-	}
-	u.recompute()
-	u.setDirty(true)
-}
-
-// recompute plans the current inputs. On success the results show the new
-// plan; on failure the last valid plan stays and the errors appear next to
-// their fields.
-func (u *UI) recompute() {
-	p, err := planner.Build(u.scenario, u.cat)
-	u.planErr = err
-	u.inputs.showErrors(err)
+// edit applies text typed or picked in the input key, then shows what
+// follows from it; it is the one path from a widget to the scenario.
+func (u *UI) edit(key, text string) {
+	notice, err := u.m.Set(key, text)
+	u.inputs.fillExcept(key)
+	u.notice = notice
 	if err != nil {
-		u.status.SetText("Not planned: " + firstLine(err) + " — showing the last valid plan.")
-		u.status.Importance = widget.DangerImportance
-		u.status.Refresh()
+		u.setStatus(err.Error(), widget.DangerImportance)
+	}
+	u.changed()
+}
+
+// changed follows a change of the inputs: errors and title at once, the
+// plan after a pause in typing, off the UI goroutine.
+func (u *UI) changed() {
+	u.inputs.showProblems()
+	u.win.SetTitle(u.m.Title())
+	u.search.showStale()
+	u.showState()
+	gen, snap := u.m.Gen(), u.m.Scenario()
+	if gen == u.submitted {
+		return // these inputs are planned or being planned
+	}
+	u.submitted = gen
+	cat := u.cat
+	u.planner.Submit(func() {
+		r := model.Evaluate(gen, snap, cat)
+		u.onUI(func() { u.apply(r) })
+	})
+}
+
+// apply is where plan results reach the window, on the UI goroutine. A
+// result for inputs that have changed since is dropped.
+func (u *UI) apply(r model.Result) {
+	if !u.m.Apply(r) {
 		return
 	}
-	u.plan = p
-	u.status.Importance = widget.MediumImportance
-	u.status.SetText(fmt.Sprintf("%s GPUs, %d tier(s), %s switches, %s — planned.", planner.FormatInt(p.GPUs), p.Tiers,
-		planner.FormatInt(p.TotalSwitches()), planner.FormatUSD(p.Cost.Total)))
-	u.inputs.refreshChoices(p)
+	st := u.m.State()
+	u.inputs.showProblems()
+	u.inputs.refreshOptions()
+	u.showState()
+	if r.Err != nil {
+		return
+	}
+	p := u.m.Plan()
+	if st.Status == model.Current {
+		msg := planner.FormatInt(p.GPUs) + " GPUs, " + plural(p.Tiers, "tier") + ", " + planner.FormatInt(p.TotalSwitches()) + " switches, " +
+			planner.FormatUSD(p.Cost.Total) + " — planned."
+		imp := widget.MediumImportance
+		if u.notice != "" { // what the last edit reset, said until the next edit
+			msg, imp = u.notice+" "+msg, widget.WarningImportance
+		}
+		u.setStatus(msg, imp)
+	}
 	u.summary.update(p)
 	u.charts.stale = true
 	u.marketTab.stale = true
@@ -210,10 +318,30 @@ func (u *UI) recompute() {
 	u.refreshVisible()
 }
 
+// showState dims the results and shows the banner with every problem
+// when the inputs do not plan.
+func (u *UI) showState() {
+	st := u.m.State()
+	u.summary.dim(st.Status == model.Stale)
+	if st.Status == model.Stale {
+		u.banner.SetText(st.Banner(u.m.Plan()))
+		u.bannerBox.Show()
+		u.setStatus("Not planned: see the problems above.", widget.DangerImportance)
+	} else {
+		u.bannerBox.Hide()
+	}
+	u.compare.stale = true
+}
+
+func (u *UI) setStatus(text string, imp widget.Importance) {
+	u.status.Importance = imp
+	u.status.SetText(text)
+}
+
 // refreshVisible redraws the visible tab if its content is stale: charts
 // are drawn only when seen.
 func (u *UI) refreshVisible() {
-	if u.tabs == nil || u.plan == nil {
+	if u.tabs == nil || u.m.Plan() == nil {
 		return
 	}
 	switch u.tabs.Selected().Text {
@@ -226,28 +354,26 @@ func (u *UI) refreshVisible() {
 	}
 }
 
-func (u *UI) setDirty(d bool) {
-	u.dirty = d
-	name := "untitled"
-	if u.path != "" {
-		name = filepath.Base(u.path)
+// Undo steps back one edit.
+func (u *UI) Undo() {
+	if u.m.Undo() {
+		u.inputs.fill()
+		u.changed()
 	}
-	mark := ""
-	if d {
-		mark = "* "
-	}
-	u.win.SetTitle(mark + name + " — Fabric Planner")
 }
 
-func firstLine(err error) string {
-	if fes := planner.FieldErrors(err); len(fes) > 0 {
-		s := fes[0].Error()
-		if len(fes) > 1 {
-			s += fmt.Sprintf(" (and %d more)", len(fes)-1)
-		}
-		return s
+// Redo takes again the edit last undone.
+func (u *UI) Redo() {
+	if u.m.Redo() {
+		u.inputs.fill()
+		u.changed()
 	}
-	return err.Error()
 }
 
-var errNoPlan = errors.New("nothing planned yet: fix the inputs first")
+// plural writes "1 tier" or "3 tiers".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return planner.FormatInt(n) + " " + noun + "s"
+}

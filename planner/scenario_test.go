@@ -2,6 +2,7 @@ package planner
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -205,4 +206,41 @@ func FuzzParseGPUList(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Saving keeps the file's own leading comments; only comment lines are
+// kept, so a header can never inject keys. Mutations caught: saving with
+// the default header (the user's notes lost), and copying the header
+// without checking it.
+func TestSaveKeepsLeadingComments(t *testing.T) {
+	cat := testCatalog(t)
+	path := filepath.Join(t.TempDir(), "s.toml")
+	src := "# Pod A: quote from vendor X, 2026-10\n#\n# owner: net team\n\nschema = 1\n# not leading\n[cluster]\ngpus = 512\ngpus_per_server = 8\n"
+	if got := LeadingComments([]byte(src)); got != "# Pod A: quote from vendor X, 2026-10\n#\n# owner: net team\n" {
+		t.Fatalf("LeadingComments = %q", got)
+	}
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, header, err := LoadScenarioFile(path, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Cluster.GPUs = 1024
+	if err := SaveScenarioFile(path, s, header+"gpus = 9\n"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(b), "# Pod A: quote from vendor X, 2026-10\n#\n# owner: net team\n") || strings.Contains(string(b), "gpus = 9") {
+		t.Errorf("saved file:\n%s", b)
+	}
+	if again, err := LoadScenario(path, cat); err != nil || again.Cluster.GPUs != 1024 {
+		t.Errorf("reload: %v, %d GPUs", err, again.Cluster.GPUs)
+	}
+	if got := LeadingComments([]byte("schema = 1\n")); got != "" {
+		t.Errorf("no comments: %q", got)
+	}
+	if got := LeadingComments([]byte("# only")); got != "# only\n" {
+		t.Errorf("unterminated comment: %q", got)
+	}
 }

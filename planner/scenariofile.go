@@ -340,15 +340,49 @@ func WithLines(err error, src []byte) error {
 // safefile.ScenarioLimit bytes) and checks it against cat. Errors name
 // the file.
 func LoadScenario(path string, cat *Catalog) (Scenario, error) {
+	s, _, err := LoadScenarioFile(path, cat)
+	return s, err
+}
+
+// LoadScenarioFile is LoadScenario that also returns the file's leading
+// comment block (see LeadingComments), for SaveScenarioFile to keep.
+func LoadScenarioFile(path string, cat *Catalog) (s Scenario, header string, err error) {
 	src, err := ReadScenarioFile(path)
 	if err != nil {
-		return Scenario{}, err
+		return Scenario{}, "", err
 	}
-	s, err := CheckScenario(src, cat)
+	s, err = CheckScenario(src, cat)
 	if err != nil {
-		return Scenario{}, &FileError{Path: path, Err: err}
+		return Scenario{}, "", &FileError{Path: path, Err: err}
 	}
-	return s, nil
+	return s, LeadingComments(src), nil
+}
+
+// LeadingComments is the block of comment lines (and blank lines between
+// them) at the top of a scenario file, with its newlines: what a user
+// wrote about the scenario, kept when the window saves it again.
+func LeadingComments(src []byte) string {
+	end := 0
+	for i := 0; i < len(src); {
+		j := bytes.IndexByte(src[i:], '\n')
+		line := src[i:]
+		next := len(src)
+		if j >= 0 {
+			line, next = src[i:i+j], i+j+1
+		}
+		t := bytes.TrimSpace(line)
+		if len(t) > 0 && t[0] != '#' {
+			break
+		}
+		if len(t) > 0 {
+			end = next
+		}
+		i = next
+	}
+	if end > 0 && src[end-1] != '\n' {
+		return string(src[:end]) + "\n"
+	}
+	return string(src[:end])
 }
 
 // ReadScenarioFile reads the bytes of a scenario file within the size
@@ -361,10 +395,17 @@ func ReadScenarioFile(path string) ([]byte, error) {
 	return src, nil
 }
 
+// defaultHeader opens a scenario file that has no comments of its own.
+const defaultHeader = "# Fabric Planner scenario\n"
+
 // EncodeScenario writes s as a TOML document.
-func EncodeScenario(s Scenario) ([]byte, error) {
+func EncodeScenario(s Scenario) ([]byte, error) { return encodeScenario(s, defaultHeader) }
+
+// encodeScenario writes s as a TOML document under header, a block of
+// comment lines.
+func encodeScenario(s Scenario, header string) ([]byte, error) {
 	var b bytes.Buffer
-	b.WriteString("# Fabric Planner scenario\n")
+	b.WriteString(header)
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""
 	if err := enc.Encode(s); err != nil {
@@ -375,8 +416,17 @@ func EncodeScenario(s Scenario) ([]byte, error) {
 
 // SaveScenario writes s to path through safefile.Write: the old file
 // stays whole if anything fails, and keeps its mode, owner and links.
-func SaveScenario(path string, s Scenario) error {
-	data, err := EncodeScenario(s)
+func SaveScenario(path string, s Scenario) error { return SaveScenarioFile(path, s, "") }
+
+// SaveScenarioFile is SaveScenario under header, the file's leading
+// comment block as LeadingComments returned it; only comment and blank
+// lines of it are written, and an empty header writes the default line.
+func SaveScenarioFile(path string, s Scenario, header string) error {
+	header = LeadingComments([]byte(header))
+	if header == "" {
+		header = defaultHeader
+	}
+	data, err := encodeScenario(s, header)
 	if err != nil {
 		return err
 	}

@@ -50,3 +50,10 @@ func (d *Debouncer) Wait() {
 		d.idle.Wait()
 	}
 }
+
+// Pending is the number of jobs waiting or running.
+func (d *Debouncer) Pending() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.pending
+}

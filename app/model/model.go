@@ -84,16 +84,21 @@ func (m *Model) MarkSaved(path string) {
 // Dirty reports changes since the scenario was opened or saved.
 func (m *Model) Dirty() bool { return !m.scenario.Equal(m.saved) }
 
-// Title is the window title: the file or scenario name, with a mark when
-// there are unsaved changes.
-func (m *Model) Title() string {
-	name := "untitled"
+// Name is what the window calls the scenario: its file's name, else the
+// scenario's name, else "untitled".
+func (m *Model) Name() string {
 	switch {
 	case m.path != "":
-		name = planner.DisplayName(baseName(m.path))
+		return planner.DisplayName(baseName(m.path))
 	case m.scenario.Name != "":
-		name = planner.DisplayName(m.scenario.Name)
+		return planner.DisplayName(m.scenario.Name)
 	}
+	return "untitled"
+}
+
+// Title is the window title: Name, marked when there are unsaved changes.
+func (m *Model) Title() string {
+	name := m.Name()
 	if m.Dirty() {
 		name = "* " + name
 	}

@@ -304,3 +304,19 @@ func BenchmarkEditToPlan(b *testing.B) {
 		m.Apply(Evaluate(m.Gen(), m.Scenario(), m.Catalog()))
 	}
 }
+
+// Planner advice names inputs by their labels. Mutation caught: replacing
+// "server_leaf" inside "server_leaf_m" (longest names must go first).
+func TestInLabels(t *testing.T) {
+	for in, want := range map[string]string{
+		"raise network.planes":            "raise “Planes”",
+		"with ports_per_nic to split":     "with “Ports per NIC” to split",
+		"set network.media.server_leaf_m": "set “Server-leaf length (m)”",
+		"server_leaf_m is long":           "“Server-leaf length (m)” is long",
+		"no keys here: 3 tiers of qm9700": "no keys here: 3 tiers of qm9700",
+	} {
+		if got := InLabels(in); got != want {
+			t.Errorf("InLabels(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"fabricplan/planner"
@@ -157,7 +158,7 @@ func Problems(err error) []Problem {
 	}
 	fes := planner.FieldErrors(err)
 	if len(fes) == 0 {
-		return []Problem{{Text: err.Error()}}
+		return []Problem{{Text: InLabels(err.Error())}}
 	}
 	var out []Problem
 	seen := map[string]bool{}
@@ -166,6 +167,7 @@ func Problems(err error) []Problem {
 		if fe.Fix != "" {
 			text += "; " + fe.Fix
 		}
+		text = InLabels(text)
 		p := Problem{Key: fe.Field, Label: LabelOf(fe.Field), Text: text}
 		if !seen[p.String()] {
 			seen[p.String()] = true
@@ -179,6 +181,26 @@ func Problems(err error) []Problem {
 		}
 	}
 	return out
+}
+
+// InLabels rewrites the scenario keys a planner message names
+// ("network.planes", "ports_per_nic") as the labels on screen ("Planes").
+func InLabels(text string) string {
+	// Longest first: server_leaf_m before server_leaf.
+	byLength := Fields()
+	sort.SliceStable(byLength, func(i, j int) bool { return len(byLength[i].Key) > len(byLength[j].Key) })
+	for _, f := range byLength {
+		if strings.Contains(text, f.Key) {
+			text = strings.ReplaceAll(text, f.Key, "“"+f.Label+"”")
+		}
+	}
+	for _, f := range byLength { // bare names: ports_per_nic
+		tail := f.Key[strings.LastIndex(f.Key, ".")+1:]
+		if strings.Contains(tail, "_") && strings.Contains(text, tail) {
+			text = strings.ReplaceAll(text, tail, "“"+f.Label+"”")
+		}
+	}
+	return text
 }
 
 func isField(err error) bool {
