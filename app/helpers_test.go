@@ -45,7 +45,6 @@ func choice(u *UI, key string) *widget.Select { return u.inputs.byKey[key].widge
 func radio(u *UI, key string) *widget.RadioGroup {
 	return u.inputs.byKey[key].widget.(*widget.RadioGroup)
 }
-func checkbox(u *UI, key string) *widget.Check { return u.inputs.byKey[key].widget.(*widget.Check) }
 func errLabel(u *UI, key string) *widget.Label { return u.inputs.byKey[key].errText }
 func widgetCell(row int) widget.TableCellID    { return widget.TableCellID{Row: row, Col: 0} }
 

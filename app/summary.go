@@ -74,9 +74,13 @@ func (l *cardsOverTable) MinSize(objs []fyne.CanvasObject) fyne.Size {
 }
 
 func (c *card) set(value, detail string) {
-	c.value.Text = value
-	c.value.Refresh()
-	c.detail.SetText(detail)
+	if value != c.value.Text {
+		c.value.Text = value
+		c.value.Refresh()
+	}
+	if detail != c.detail.Text {
+		c.detail.SetText(detail)
+	}
 }
 
 // dim greys the figure out: it is not the plan of the inputs shown.
@@ -107,6 +111,9 @@ type summaryTab struct {
 var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links (cables)", "Transceivers",
 	"Fabric cost", "Cost per GPU", "Power", "JCT gain over TCP/IP"}
 
+// bomWidths are the BOM's column widths.
+var bomWidths = []float32{230, 150, 70, 100, 90, 90, 520}
+
 var bomHeaders = []string{"Item", "Where", "Qty", "Unit price", "Total", "Power", "Source of the price"}
 
 func newSummaryTab(u *UI) *summaryTab {
@@ -120,17 +127,19 @@ func newSummaryTab(u *UI) *summaryTab {
 	t.bom = widget.NewTableWithHeaders(
 		func() (int, int) { return len(t.rows), len(bomHeaders) },
 		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
+			return widget.NewLabel("")
 		},
 		func(id widget.TableCellID, o fyne.CanvasObject) {
 			l := o.(*widget.Label)
-			l.Importance = widget.MediumImportance
+			imp := widget.MediumImportance
 			if t.dimmed {
-				l.Importance = widget.LowImportance
+				imp = widget.LowImportance
 			}
-			l.SetText(bomCell(t.rows[id.Row], id.Col))
+			// Measuring text is what a refresh costs: set only what changed.
+			if text := fitText(bomCell(t.rows[id.Row], id.Col), bomWidths[id.Col]); text != l.Text || imp != l.Importance {
+				l.Importance = imp
+				l.SetText(text)
+			}
 		})
 	t.bom.ShowHeaderColumn = false
 	t.bom.CreateHeader = func() fyne.CanvasObject {
@@ -141,7 +150,7 @@ func newSummaryTab(u *UI) *summaryTab {
 			o.(*widget.Label).SetText(bomHeaders[id.Col])
 		}
 	}
-	for i, w := range []float32{230, 150, 70, 100, 90, 90, 520} {
+	for i, w := range bomWidths {
 		t.bom.SetColumnWidth(i, w)
 	}
 	t.notes = widget.NewLabel("")
@@ -155,6 +164,19 @@ func newSummaryTab(u *UI) *summaryTab {
 	t.content = container.New(&cardsOverTable{cards: grid}, container.NewVScroll(container.NewThemeOverride(grid, compactTheme{})),
 		container.NewThemeOverride(lower, compactTheme{}))
 	return t
+}
+
+// fitText cuts s with an ellipsis to about what a cell of width pixels
+// shows. Counting runes is approximate but costs nothing; Fyne's own
+// truncation measures the text again on every refresh, which made a BOM
+// refresh take tens of milliseconds.
+func fitText(s string, width float32) string {
+	n := int((width - 2*theme.InnerPadding()) / (theme.TextSize() * 0.55))
+	r := []rune(s)
+	if n < 2 || len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 func bomCell(l planner.BOMLine, col int) string {
@@ -224,12 +246,20 @@ func (t *summaryTab) update(p *planner.Plan) {
 	for _, n := range p.Notes {
 		notes += "• " + n + "\n"
 	}
-	t.notes.SetText(notes)
-	t.content.Refresh() // the cards' height follows their text
+	if notes != t.notes.Text {
+		t.notes.SetText(notes)
+	}
+	// The cards' height follows their text: lay out again, without
+	// refreshing (and measuring) every label below.
+	box := t.content.(*fyne.Container)
+	box.Layout.Layout(box.Objects, box.Size())
 }
 
 // dim greys every card and the BOM out while the plan is stale.
 func (t *summaryTab) dim(on bool) {
+	if on == t.dimmed {
+		return
+	}
 	t.dimmed = on
 	for _, c := range t.cards {
 		c.dim(on)

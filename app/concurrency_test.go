@@ -1,0 +1,90 @@
+package app
+
+import (
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+)
+
+// Editing prices, pinning and exporting while a design search and a
+// report run in the background. Run under -race (scripts/test.sh does):
+// mutations caught are the ones the race detector saw before the view
+// model — the price editor writing the Prices map that planner.Search
+// read, and the report goroutine reading the window's live plan.
+func TestEditsDuringSearchAndReport(t *testing.T) {
+	u := newTestUI(t)
+	dir := t.TempDir()
+	u.SelectTab(TabSearch)
+	u.StartSearch()
+	report := make(chan error, 1)
+	snap := u.Scenario()
+	u.work.add()
+	go func() {
+		defer u.work.done()
+		report <- u.ExportReport(filepath.Join(dir, "r.pdf"), snap, nil)
+	}()
+	u.inputs.prices.item.SetSelected("qm9700")
+	for i := 0; i < 20; i++ {
+		u.inputs.prices.price.SetText(strconv.Itoa(10000 + 500*i))
+		typeIn(u, "workload.tp", []string{"4", "8"}[i%2])
+		if i%5 == 0 {
+			if err := u.PinCurrent("pin " + strconv.Itoa(i)); err != nil {
+				t.Fatal(err)
+			}
+			if err := u.ExportBOM(filepath.Join(dir, "bom.csv")); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	test.Tap(u.compare.remove) // nothing picked: a no-op, never a crash
+	u.WaitIdle()
+	if err := <-report; err != nil {
+		t.Fatalf("report: %v", err)
+	}
+	if u.search.result == nil {
+		t.Fatal("the search did not finish")
+	}
+	if stale, _ := u.m.SearchStale(); !stale {
+		t.Error("results of the old prices are not marked stale")
+	}
+	if len(u.Pinned()) != 4 {
+		t.Errorf("%d pins, want 4", len(u.Pinned()))
+	}
+	// Each pin kept the switch price it was pinned with.
+	for i, p := range u.Pinned() {
+		if want := float64(10000 + 500*5*i); p.Plan.Scenario.Prices["qm9700"] != want {
+			t.Errorf("%s: qm9700 at %v, want %v", p.Label, p.Plan.Scenario.Prices["qm9700"], want)
+		}
+	}
+}
+
+// BenchmarkInputChange times one GPU-count edit at 100k GPUs through to
+// the result on screen: plan, summary cards and BOM ("summary", target
+// under 16 ms, one frame) and with the Charts tab showing the cost chart
+// redrawn too ("chart", target under 100 ms). The debounce pause is not
+// counted; typing never waits for either (both run off the UI goroutine).
+func BenchmarkInputChange(b *testing.B) {
+	for _, tab := range []string{TabSummary, TabCharts} {
+		b.Run(tab, func(b *testing.B) {
+			u := newTestUI(b)
+			pick(u, "network.nic_gbps", "800G")
+			typeIn(u, "cluster.gpus", "100000")
+			u.SelectTab(tab)
+			u.WaitIdle()
+			e := entry(u, "cluster.gpus")
+			texts := []string{"100000", "100008"}
+			for i := 0; b.Loop(); i++ {
+				e.SetText(texts[i%2])
+				u.WaitIdle()
+			}
+			if p := u.Plan(); p == nil || p.GPUs < 100000 {
+				b.Fatal("not planned")
+			}
+			if tab == TabCharts && u.charts.view.fig == nil {
+				b.Fatal("no chart drawn")
+			}
+		})
+	}
+}
