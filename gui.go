@@ -1,18 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
@@ -20,11 +16,27 @@ import (
 	"fabricplan/app"
 	_ "fabricplan/app/locale" // before Fyne initialises
 	"fabricplan/assets"
-	"fabricplan/internal/safefile"
+	"fabricplan/cli"
 )
 
+// screenshotMode, set in builds tagged "screenshot" (tests and docs,
+// never the release), adds --screenshot and --tab: render the window to
+// a PNG and exit.
+var screenshotMode func(fs *flag.FlagSet) screenshotter
+
+// screenshotter takes one screenshot of the window.
+type screenshotter interface {
+	// wanted says whether --screenshot was given.
+	wanted() bool
+	// prepare shows the asked tab; false (after saying why) if none.
+	prepare(ui *app.UI, stderr io.Writer) bool
+	// take waits for the window to draw, writes the PNG and returns the
+	// exit code; it runs off the UI goroutine.
+	take(w fyne.Window, ui *app.UI, stderr io.Writer) int
+}
+
 // isGUIArgs says whether the arguments ask for the window: none, a
-// scenario file, or the screenshot flags.
+// scenario file, or the window flags.
 func isGUIArgs(args []string) bool {
 	if len(args) == 0 {
 		return true
@@ -32,113 +44,66 @@ func isGUIArgs(args []string) bool {
 	a := args[0]
 	return strings.HasSuffix(strings.ToLower(a), ".toml") ||
 		strings.HasPrefix(a, "--screenshot") || strings.HasPrefix(a, "-screenshot") ||
-		strings.HasPrefix(a, "--tab") || strings.HasPrefix(a, "--size")
+		strings.HasPrefix(a, "--tab") || strings.HasPrefix(a, "--size") || strings.HasPrefix(a, "-size")
 }
 
-// runGUI opens the window; with --screenshot it renders the window to a
-// PNG and exits.
+// runGUI opens the window (and, built with the screenshot tag and given
+// --screenshot, renders it to a PNG and exits).
 func runGUI(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fabricplan", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	shot := fs.String("screenshot", "", "render the window to this PNG file and exit")
-	tab := fs.String("tab", app.TabSummary, "tab to show: Summary, Charts, Market, Compare or Search")
-	sizeFlag := fs.String("size", "", "window size WxH, e.g. 1280x800")
-	pos, err := parseWithScenario(fs, args)
-	if err != nil {
-		return report(stderr, "", err)
+	var shot screenshotter
+	if screenshotMode != nil {
+		shot = screenshotMode(fs)
 	}
-	path, err := onePositional(pos)
+	shooting := func() bool { return shot != nil && shot.wanted() }
+	sizeFlag := fs.String("size", "", "window size WxH, e.g. 1280x800")
+	path, err := cli.ScenarioArg(fs, args)
 	if err != nil {
-		return report(stderr, "", err)
+		return cli.Report(stderr, err)
 	}
 	var size fyne.Size
 	if *sizeFlag != "" {
 		if size, err = parseSize(*sizeFlag); err != nil {
-			return report(stderr, "", usageError{err})
+			return cli.Report(stderr, cli.Usage(err))
 		}
 	}
-	cat, market, err := loadData()
+	cat, market, err := cli.LoadData()
 	if err != nil {
 		fmt.Fprintln(stderr, "fabricplan:", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	if path != "" {
 		if _, err := os.Stat(path); err != nil {
-			return report(stderr, "", usagef("open scenario: %v", err))
+			return cli.Report(stderr, cli.Usage(fmt.Errorf("open scenario: %w", err)))
 		}
 	}
 	if err := displayAvailable(); err != nil {
 		fmt.Fprintln(stderr, "fabricplan:", err)
-		return exitFailure
+		return cli.ExitFailure
 	}
 	a := fyneapp.NewWithID(app.AppID)
 	a.SetIcon(assets.Icon)
 	w := a.NewWindow("Fabric Planner")
 	w.SetIcon(assets.Icon)
-	ui := app.New(a, w, cat, market, app.Options{ScenarioPath: path, Ephemeral: *shot != ""})
+	ui := app.New(a, w, cat, market, app.Options{ScenarioPath: path, Ephemeral: shooting()})
 	if size.Width == 0 {
 		size = app.WindowSize(a)
 	}
 	w.Resize(size)
 	w.SetMaster()
-	if *shot != "" && !ui.SelectTab(*tab) {
-		fmt.Fprintf(stderr, "fabricplan: unknown tab %q: use one of %s\n", *tab, strings.Join(ui.TabNames(), ", "))
-		return exitUsage
-	}
-	code := exitOK
-	if *shot != "" {
+	code := cli.ExitOK
+	if shooting() {
+		if !shot.prepare(ui, stderr) {
+			return cli.ExitUsage
+		}
 		go func() {
-			code = screenshot(a, w, ui, *tab, *shot, stderr)
+			code = shot.take(w, ui, stderr)
 			fyne.Do(a.Quit)
 		}()
 	}
 	w.ShowAndRun()
 	return code
-}
-
-// screenshot waits for the window to draw, captures it and writes a PNG.
-func screenshot(a fyne.App, w fyne.Window, ui *app.UI, tab, path string, stderr io.Writer) int {
-	ui.WaitIdle()                       // the scenario, read and planned off the UI goroutine
-	time.Sleep(1500 * time.Millisecond) // first frames: layout, fonts
-	fyne.DoAndWait(func() { ui.SelectTab(tab) })
-	if tab == app.TabSearch {
-		fyne.DoAndWait(ui.StartSearch)
-		ui.WaitIdle()
-	}
-	ui.WaitIdle()
-	time.Sleep(1500 * time.Millisecond)
-	var img image.Image
-	var size fyne.Size
-	var scale float32
-	fyne.DoAndWait(func() {
-		img = w.Canvas().Capture()
-		size, scale = w.Canvas().Size(), w.Canvas().Scale()
-	})
-	if blank(img) {
-		// Under Xvfb the GL front buffer reads back empty: take the
-		// window's pixels from the X server instead.
-		grabbed, err := grabX11(int(size.Width*scale), int(size.Height*scale))
-		if err != nil {
-			fmt.Fprintln(stderr, "fabricplan: screenshot:", err)
-			return exitFailure
-		}
-		img = grabbed
-	}
-	if blank(img) {
-		fmt.Fprintln(stderr, "fabricplan: screenshot: the window drew nothing")
-		return exitFailure
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		fmt.Fprintln(stderr, "fabricplan: screenshot:", err)
-		return exitFailure
-	}
-	if err := safefile.Write(path, b.Bytes()); err != nil {
-		fmt.Fprintln(stderr, "fabricplan: screenshot:", err)
-		return exitFailure
-	}
-	fmt.Fprintf(stderr, "wrote %s (%s tab)\n", path, tab)
-	return exitOK
 }
 
 // displayAvailable says, on X11/Wayland systems, that there is no display

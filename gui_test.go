@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fabricplan/cli"
 )
 
 // TestScreenshotRealWindow builds fabricplan, opens the real window on
@@ -24,7 +26,7 @@ func TestScreenshotRealWindow(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "fabricplan")
-	if out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", "migrated_fynedo screenshot", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	for _, tab := range []string{"Summary", "Charts", "Search"} {
@@ -70,8 +72,8 @@ func TestNoDisplayOneLine(t *testing.T) {
 	var out bytes.Buffer
 	t.Setenv("DISPLAY", "")
 	t.Setenv("WAYLAND_DISPLAY", "")
-	if code := runGUI(nil, &out); code != exitFailure {
-		t.Errorf("exit %d, want %d", code, exitFailure)
+	if code := runGUI(nil, &out); code != cli.ExitFailure {
+		t.Errorf("exit %d, want %d", code, cli.ExitFailure)
 	}
 	if msg := out.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "no display") {
 		t.Errorf("stderr %q, want one line saying there is no display", msg)

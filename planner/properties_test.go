@@ -206,13 +206,16 @@ func TestJCTComputeBoundSmallGain(t *testing.T) {
 	}
 }
 
-// TestPlannerImports keeps the engine free of GUI and plotting code.
+// TestPlannerImports keeps the engine, the view model and the CLI free
+// of GUI code, and the engine and view model free of plotting code.
 // Mutation caught: a boundary test that passes when it cannot list the
 // package (it used to skip on "cannot find package").
 func TestPlannerImports(t *testing.T) {
 	for pkg, banned := range map[string][]string{
-		"fabricplan/planner": {"fyne.io/", "gonum.org/v1/plot"},
-		"fabricplan/charts":  {"fyne.io/"},
+		"fabricplan/planner":   {"fyne.io/", "gonum.org/v1/plot"},
+		"fabricplan/charts":    {"fyne.io/"},
+		"fabricplan/app/model": {"fyne.io/", "gonum.org/v1/plot"}, // the view model is tested without a display
+		"fabricplan/cli":       {"fyne.io/"},                      // the subcommands need no display
 	} {
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
 		if err != nil {

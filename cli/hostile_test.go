@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/csv"
@@ -30,8 +30,8 @@ func TestCompareNamesEveryBadFile(t *testing.T) {
 	bad1 := writeScenario(t, dir, "bad1.toml", "schema = 1\n[cluster]\ngpus = 0\ngpus_per_server = \"x\"\n")
 	bad2 := writeScenario(t, dir, "bad2.toml", "schema = 1\n[network]\nplanes = 3\n")
 	_, errOut, code := runArgs(t, "compare", good, bad1, bad2)
-	if code != exitUsage {
-		t.Fatalf("exit %d, want %d", code, exitUsage)
+	if code != ExitUsage {
+		t.Fatalf("exit %d, want %d", code, ExitUsage)
 	}
 	for _, want := range []string{bad1 + ": invalid input", "cluster.gpus (line 3)", "cluster.gpus_per_server (line 4)",
 		bad2 + ": invalid input", "network.planes (line 3)"} {
@@ -104,7 +104,7 @@ func TestCLIRefusesHostileScenarioPaths(t *testing.T) {
 			go func() { _, e, code := runArgs(t, "plan", path); errOut = e; done <- code }()
 			select {
 			case code := <-done:
-				if code != exitUsage || !strings.Contains(errOut, "not a regular file") {
+				if code != ExitUsage || !strings.Contains(errOut, "not a regular file") {
 					t.Errorf("exit %d, stderr %q", code, errOut)
 				}
 			case <-time.After(5 * time.Second):
@@ -122,7 +122,7 @@ func TestExportExitCodes(t *testing.T) {
 	ro := filepath.Join(dir, "ro.png")
 	os.WriteFile(ro, []byte("old"), 0o444)
 	_, errOut, code := runArgs(t, "export", "--chart", "cost", "--out", ro)
-	if code != exitUsage || !strings.Contains(errOut, "read-only") {
+	if code != ExitUsage || !strings.Contains(errOut, "read-only") {
 		t.Errorf("read-only target: exit %d, %q", code, errOut)
 	}
 	full, ok := fulldisk.Mount(t, "8k")
@@ -132,7 +132,7 @@ func TestExportExitCodes(t *testing.T) {
 	out := filepath.Join(full, "r.pdf")
 	os.WriteFile(out, []byte("old report"), 0o644)
 	_, errOut, code = runArgs(t, "report", "--out", out)
-	if code != exitFailure || !strings.Contains(errOut, "no space left") {
+	if code != ExitFailure || !strings.Contains(errOut, "no space left") {
 		t.Errorf("full disk: exit %d, %q", code, errOut)
 	}
 	if b, _ := os.ReadFile(out); string(b) != "old report" {
@@ -147,7 +147,7 @@ func TestSearchRejectsNaN(t *testing.T) {
 		{"--target-days", "NaN"}, {"--target-days", "Inf"}, {"--within", "NaN%"}, {"--budget", "NaN"}, {"--budget", "1e400"},
 	} {
 		_, errOut, code := runArgs(t, append([]string{"search"}, args...)...)
-		if code != exitUsage {
+		if code != ExitUsage {
 			t.Errorf("search %v: exit %d (%s)", args, code, errOut)
 		}
 	}

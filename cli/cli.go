@@ -1,4 +1,8 @@
-package main
+// Package cli is Fabric Planner's headless command line: plan, sweep,
+// compare, jct, search, export, report and catalog. Each subcommand reads
+// a scenario file and flags, and writes text, CSV, JSON or files; errors
+// a user can fix exit with status 2, failures with 1.
+package cli
 
 import (
 	"errors"
@@ -13,11 +17,12 @@ import (
 	"fabricplan/planner"
 )
 
-// Exit codes: bad usage or input, and failure while doing the work.
+// Exit codes: success, failure while doing the work, and bad usage or
+// input.
 const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
+	ExitOK      = 0
+	ExitFailure = 1
+	ExitUsage   = 2
 )
 
 // usageError marks errors the user can fix by changing the command line or
@@ -55,16 +60,16 @@ func commands() []command {
 	}
 }
 
-// runCLI runs a subcommand and returns the process exit code.
-func runCLI(args []string, stdout, stderr io.Writer) int {
+// Run runs a subcommand and returns the process exit code.
+func Run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		printUsage(stdout)
-		return exitOK
+		return ExitOK
 	}
 	cat, market, err := loadData()
 	if err != nil {
 		fmt.Fprintln(stderr, "fabricplan:", err)
-		return exitFailure
+		return ExitFailure
 	}
 	env := &cliEnv{stdout: stdout, stderr: stderr, cat: cat, market: market}
 	for _, c := range commands() {
@@ -75,15 +80,15 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "fabricplan: unknown command %q\n", args[0])
 	printUsage(stderr)
-	return exitUsage
+	return ExitUsage
 }
 
 func report(stderr io.Writer, name string, err error) int {
 	if err == nil {
-		return exitOK
+		return ExitOK
 	}
 	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+		return ExitOK
 	}
 	prefix := "fabricplan " + name
 	if name == "" {
@@ -91,14 +96,14 @@ func report(stderr io.Writer, name string, err error) int {
 	}
 	if len(planner.FieldErrors(err)) > 0 {
 		printFieldErrors(stderr, prefix, err)
-		return exitUsage
+		return ExitUsage
 	}
 	fmt.Fprintf(stderr, "%s: %s\n", prefix, planner.TerminalText(err.Error()))
 	var ue usageError
 	if errors.As(err, &ue) || errors.Is(err, planner.ErrTooLarge) || errors.Is(err, safefile.ErrRefused) {
-		return exitUsage
+		return ExitUsage
 	}
-	return exitFailure
+	return ExitFailure
 }
 
 // printFieldErrors lists field errors one a line, under the file they
@@ -399,3 +404,23 @@ func loadData() (*planner.Catalog, *planner.Market, error) {
 	}
 	return cat, market, nil
 }
+
+// Report prints err as the subcommands do and returns the exit code it
+// calls for (ExitUsage for input the user can fix).
+func Report(stderr io.Writer, err error) int { return report(stderr, "", err) }
+
+// Usage marks err as one the user fixes by changing the command line.
+func Usage(err error) error { return usageError{err} }
+
+// ScenarioArg parses fs from args, which may hold one scenario file among
+// the flags, and returns that file ("" if none).
+func ScenarioArg(fs *flag.FlagSet, args []string) (string, error) {
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return "", err
+	}
+	return onePositional(pos)
+}
+
+// LoadData loads the embedded catalog and market tables.
+func LoadData() (*planner.Catalog, *planner.Market, error) { return loadData() }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 func runArgs(t testing.TB, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = runCLI(args, &out, &errOut)
+	code = Run(args, &out, &errOut)
 	return out.String(), errOut.String(), code
 }
 
@@ -56,7 +56,7 @@ func TestPlanJSONKeys(t *testing.T) {
 }
 
 func TestPlanText(t *testing.T) {
-	out, _, code := runArgs(t, "plan", "data/scenarios/eth-800g-16k.toml", "--planes", "4")
+	out, _, code := runArgs(t, "plan", "../data/scenarios/eth-800g-16k.toml", "--planes", "4")
 	if code != 0 {
 		t.Fatal(code)
 	}
@@ -121,7 +121,7 @@ func TestSweepCSV(t *testing.T) {
 }
 
 func TestCompareAndJCT(t *testing.T) {
-	out, errOut, code := runArgs(t, "compare", "data/scenarios/ib-ndr-1k.toml", "data/scenarios/eth-800g-16k.toml")
+	out, errOut, code := runArgs(t, "compare", "../data/scenarios/ib-ndr-1k.toml", "../data/scenarios/eth-800g-16k.toml")
 	if code != 0 || !strings.Contains(out, "Gain vs first") {
 		t.Fatalf("compare: %d %s\n%s", code, errOut, out)
 	}
@@ -157,7 +157,7 @@ func FuzzPlanFlags(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		args := append([]string{"plan", "--json"}, strings.Fields(line)...)
 		var out, errOut bytes.Buffer
-		code := runCLI(args, &out, &errOut)
+		code := Run(args, &out, &errOut)
 		switch code {
 		case 0:
 			if out.Len() == 0 && strings.Contains(errOut.String(), "Usage") {
@@ -224,7 +224,7 @@ func TestExport(t *testing.T) {
 
 func TestReportCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.pdf")
-	_, errOut, code := runArgs(t, "report", "--out", out, "data/scenarios/eth-800g-16k.toml")
+	_, errOut, code := runArgs(t, "report", "--out", out, "../data/scenarios/eth-800g-16k.toml")
 	if code != 0 {
 		t.Fatal(errOut)
 	}
