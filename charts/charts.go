@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"fabricplan/planner"
 )
@@ -20,6 +21,17 @@ type Input struct {
 	MarketYear int
 	// Search is a design search to draw (the search chart).
 	Search *planner.SearchResult
+	// Generated is the time the report says it was made; zero is now.
+	// Tests set it, so the same plan always draws the same pages.
+	Generated time.Time
+}
+
+// generated is the report's time stamp.
+func (in Input) generated() time.Time {
+	if in.Generated.IsZero() {
+		return time.Now()
+	}
+	return in.Generated
 }
 
 // DefaultMarketYear is the market year compared when none is chosen.

@@ -102,26 +102,55 @@ func TestEveryChartRenders(t *testing.T) {
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
+// TestChartsPlotThePlan checks what the charts draw against figures
+// worked out by hand for the default scenario (1,024 H100s, 8 per server,
+// 400G InfiniBand, 1:1, rail-optimized), with catalog prices and watts
+// quoted from data/catalog.toml (cx7-400: $2,188, 25 W; qm9700: $13,500,
+// 750 W, 64 x 400G):
+//
+//	servers    1,024 / 8 = 128; NIC ports 1,024 (one per GPU)
+//	leaves     1,024 ports / 32 down = 32; spines 32 x 32 up / 64 = 16
+//	switches   48; switch ports 48 x 64 = 3,072
+//	NICs       1,024 x $2,188 = $2,240,512;  1,024 x 25 W = 25,600 W
+//	switches   48 x $13,500 = $648,000;      48 x 750 W = 36,000 W
+//
+// Mutations caught: drawing switch power as NIC power (or any component
+// in another's place), per-GPU bars not divided by 1,024, the ports chart
+// counting switch ports as NIC ports, and the scale chart's switch count.
 func TestChartsPlotThePlan(t *testing.T) {
 	in := inputs(t)["default"]
-	p := in.Plan
+	const gpus = 1024
 	cost, err := Cost(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range costComponents {
-		s, ok := cost.Series("Back-end fabric cost: " + c.name)
-		if !ok || !near(s.Values[0], c.value(p)) {
-			t.Errorf("cost %s: drew %v, plan has %v", c.name, s.Values, c.value(p))
+	power, err := Power(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fig        *Figure
+		series     string
+		want       float64 // for this plan (the first bar)
+		perGPUName string
+	}{
+		{cost, "Back-end fabric cost: NICs", 2_240_512, "Cost per GPU: NICs"},
+		{cost, "Back-end fabric cost: switches", 648_000, "Cost per GPU: switches"},
+		{power, "Back-end fabric power: NICs", 25.6, "Power per GPU: NICs"},          // kW
+		{power, "Back-end fabric power: switches", 36.0, "Power per GPU: switches"}, // kW
+	} {
+		s, ok := c.fig.Series(c.series)
+		if !ok || !near(s.Values[0], c.want) {
+			t.Errorf("%s: drew %v, want %v", c.series, s.Values, c.want)
+			continue
 		}
-		per, _ := cost.Series("Cost per GPU: " + c.name)
-		if !near(per.Values[0], c.value(p)/float64(p.GPUs)) {
-			t.Errorf("cost per GPU %s: drew %v", c.name, per.Values)
+		per, _ := c.fig.Series(c.perGPUName)
+		want := c.want / gpus
+		if c.fig == power {
+			want = c.want * 1000 / gpus // watts per GPU
 		}
-		for i, v := range in.Variants {
-			if !near(s.Values[i], c.value(v.Plan)) {
-				t.Errorf("%s %s: drew %v, plan has %v", v.Label, c.name, s.Values[i], c.value(v.Plan))
-			}
+		if !near(per.Values[0], want) {
+			t.Errorf("%s: drew %v, want %v", c.perGPUName, per.Values[0], want)
 		}
 	}
 	ports, err := Ports(in)
@@ -129,35 +158,37 @@ func TestChartsPlotThePlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	down, _ := ports.Series("ports toward servers or tier below")
-	if int(down.Values[0]) != p.NICPorts || int(down.Values[1]) != p.Links.ServerLeaf {
-		t.Errorf("ports: drew %v", down.Values)
+	if down.Values[0] != 1024 || down.Values[1] != 1024 { // NIC ports; leaf ports down to servers
+		t.Errorf("ports down: drew %v, want 1,024 NIC ports and 1,024 leaf down-ports", down.Values)
 	}
 	perServer, _ := ports.Series("ports per server")
-	if int(perServer.Values[1]-perServer.Values[0]) != p.ServerPorts {
-		t.Errorf("ports per server: drew %v, plan adds %d", perServer.Values, p.ServerPorts)
+	if perServer.Values[1]-perServer.Values[0] != 8 { // eight 400G back-end ports per server
+		t.Errorf("ports per server: drew %v, want the back-end to add 8", perServer.Values)
 	}
 	scale, err := Scale(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sw, _ := scale.Series("switches")
-	i := 0
-	for _, r := range in.Sweep {
-		if r.Err != nil {
-			continue
+	found := false
+	for i, l := range sw.Labels {
+		if l == "1,024" || l == "1024" {
+			found = true
+			if sw.Values[i] != 48 {
+				t.Errorf("scale at 1,024 GPUs: drew %v switches, want 48", sw.Values[i])
+			}
 		}
-		if int(sw.Values[i]) != r.Plan.TotalSwitches() {
-			t.Errorf("scale at %d GPUs: drew %v switches, plan has %d", r.GPUs, sw.Values[i], r.Plan.TotalSwitches())
-		}
-		i++
+	}
+	if !found {
+		t.Errorf("scale chart has no 1,024-GPU point: %v", sw.Labels)
 	}
 	jct, err := JCT(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	gain, _ := jct.Series("gain")
-	if !near(gain.Values[0], p.JCT.Gain) {
-		t.Errorf("jct gain: drew %v, plan %v", gain.Values[0], p.JCT.Gain)
+	if !near(gain.Values[0], in.Plan.JCT.Gain) || gain.Values[0] <= 1 {
+		t.Errorf("jct gain: drew %v, plan %v (RDMA must beat TCP/IP)", gain.Values[0], in.Plan.JCT.Gain)
 	}
 	market, err := MarketChart(in)
 	if err != nil {
@@ -171,8 +202,10 @@ func TestChartsPlotThePlan(t *testing.T) {
 		}
 	}
 	share, _ := market.Series("NIC share %")
-	if !near(share.Values[0], 100*3.5/14.5) || !near(share.Values[1], 100*p.Cost.NICs/(p.Cost.NICs+p.Cost.Switches)) {
-		t.Errorf("NIC share: drew %v", share.Values)
+	// The market's 2026 NIC share (Table 2: $3.5B of $14.5B) and this
+	// plan's: $2,240,512 / ($2,240,512 + $648,000) = 77.57%.
+	if !near(share.Values[0], 100*3.5/14.5) || math.Abs(share.Values[1]-77.566) > 0.01 {
+		t.Errorf("NIC share: drew %v, want 24.1%% and 77.57%%", share.Values)
 	}
 }
 
@@ -184,23 +217,33 @@ func TestMarketYearOutOfRange(t *testing.T) {
 	}
 }
 
+// TestGoldenImages compares every chart, and the window's compare chart,
+// with its golden image (go test ./charts -update rewrites them after a
+// change has been looked at). A chart that differs is written next to
+// its golden as NAME_failed.png (git-ignored) for inspection. Nothing in
+// a chart depends on the clock: the report's time stamp is Input.Generated.
 func TestGoldenImages(t *testing.T) {
 	in := inputs(t)["default"]
-	for _, name := range []string{"ports", "cost", "market"} {
-		c, _ := ByName(name)
-		fig, err := c.Build(in)
+	builds := map[string]func(Input) (*Figure, error){"compare": PortsCompare}
+	for _, c := range All() {
+		builds[c.Name] = c.Build
+	}
+	for name, build := range builds {
+		fig, err := build(in)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", name, err)
 		}
 		got, err := fig.Bytes("png", Size{900, 600, 96})
 		if err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join("testdata", name+"_golden.png")
+		failed := filepath.Join("testdata", name+"_failed.png")
 		if *update {
 			if err := os.WriteFile(path, got, 0o644); err != nil {
 				t.Fatal(err)
 			}
+			os.Remove(failed)
 			continue
 		}
 		want, err := os.ReadFile(path)
@@ -212,9 +255,12 @@ func TestGoldenImages(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !ok {
-			failed := filepath.Join("testdata", name+"_failed.png") // kept for inspection; .gitignore'd
-			os.WriteFile(failed, got, 0o644)
+			if err := os.WriteFile(failed, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
 			t.Errorf("%s chart differs from %s: see %s", name, path, failed)
+		} else {
+			os.Remove(failed)
 		}
 	}
 }

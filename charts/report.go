@@ -6,7 +6,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -176,7 +175,7 @@ func titlePage(pg *pager, in Input) {
 	for _, l := range wrapToWidth(planTitle(p), reportW-2*margin, textStyle(16, false)) {
 		pg.line(l, 16, false)
 	}
-	pg.line("Generated "+time.Now().Format("2006-01-02 15:04 MST"), 10, false)
+	pg.line("Generated "+in.generated().Format("2006-01-02 15:04 MST"), 10, false)
 	pg.gap(10)
 	pg.line("Inputs", 13, true)
 	n := s.Network

@@ -98,8 +98,8 @@ func SearchChart(in Input) (*Figure, error) {
 	}
 	p.X.Min, p.X.Max = max(0, minX-pad), maxX+pad
 	p.Legend.Left = false
-	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front, in %s. Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
-		planner.FormatInt(r.Evaluated), planner.FormatInt(len(r.Designs)), len(r.Front), r.Elapsed.Round(1e6))
+	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front. Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
+		planner.FormatInt(r.Evaluated), planner.FormatInt(len(r.Designs)), len(r.Front))
 	if r.Message != "" {
 		foot += "\n" + r.Message
 	}

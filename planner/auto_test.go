@@ -1,0 +1,54 @@
+package planner
+
+import "testing"
+
+// Switch "auto" picks the cheapest fabric among the switches that fit.
+// Mutation caught: inverting better() in plan.go, so that auto picks the
+// dearest switch (every other test passed with it inverted).
+func TestAutoPicksTheCheapestSwitch(t *testing.T) {
+	cat := testCatalog(t)
+	cases := []struct {
+		name string
+		edit func(*Scenario)
+	}{
+		{"1,024 x 400G IB", func(s *Scenario) {}},
+		{"3,000 x 400G IB 2:1", func(s *Scenario) { s.Cluster.GPUs, s.Network.Oversubscription = 3000, "2:1" }},
+		{"16,384 x 800G RoCE", func(s *Scenario) {
+			s.Cluster.GPUs, s.Network.NICGbps, s.Network.Fabric = 16384, 800, Ethernet
+		}},
+		{"2,000 x 400G RoCE", func(s *Scenario) { s.Cluster.GPUs, s.Network.Fabric = 2000, Ethernet }},
+		{"576 GB200 NVL72", func(s *Scenario) { s.Cluster.System, s.Cluster.GPUs = "gb200-nvl72", 576 }},
+	}
+	for _, c := range cases {
+		s := NewScenario()
+		c.edit(&s)
+		s = s.WithSystem(cat)
+		auto, err := Build(s, cat)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		tried := 0
+		for _, sw := range cat.SwitchesFor(s.Network.Fabric, auto.PortGbps) {
+			one := s
+			one.Network.Switch = sw.Key
+			p, err := Build(one, cat)
+			if err != nil {
+				continue
+			}
+			tried++
+			if p.Cost.Total < auto.Cost.Total {
+				t.Errorf("%s: auto chose %s at %s, but %s builds it for %s", c.name, auto.Switch.Key,
+					FormatUSD(auto.Cost.Total), sw.Key, FormatUSD(p.Cost.Total))
+			}
+		}
+		if tried < 1 {
+			t.Errorf("%s: no switch builds it", c.name)
+		}
+	}
+	// By hand, the default: 32 leaves + 16 spines of qm9700 at $13,500
+	// (data/catalog.toml) = $648,000 of switches.
+	p, _ := Build(NewScenario(), cat)
+	if p.Switch.Key != "qm9700" || p.TotalSwitches() != 48 || p.Cost.Switches != 648_000 {
+		t.Errorf("default: %d x %s for %s, want 48 x qm9700 for $648,000", p.TotalSwitches(), p.Switch.Key, FormatUSD(p.Cost.Switches))
+	}
+}
