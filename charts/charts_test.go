@@ -136,7 +136,7 @@ func TestChartsPlotThePlan(t *testing.T) {
 	}{
 		{cost, "Back-end fabric cost: NICs", 2_240_512, "Cost per GPU: NICs"},
 		{cost, "Back-end fabric cost: switches", 648_000, "Cost per GPU: switches"},
-		{power, "Back-end fabric power: NICs", 25.6, "Power per GPU: NICs"},          // kW
+		{power, "Back-end fabric power: NICs", 25.6, "Power per GPU: NICs"},         // kW
 		{power, "Back-end fabric power: switches", 36.0, "Power per GPU: switches"}, // kW
 	} {
 		s, ok := c.fig.Series(c.series)

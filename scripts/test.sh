@@ -8,6 +8,8 @@ scripts/deps.sh
 export LANG=en_US.UTF-8
 # migrated_fynedo: the threading model FyneApp.toml declares ([Migrations] fyneDo).
 go mod tidy -diff # go.mod and go.sum say exactly what the code imports
+unformatted=$(gofmt -l .)
+[ -z "$unformatted" ] || { echo "gofmt: not formatted: $unformatted" >&2; exit 1; }
 go vet -tags migrated_fynedo ./...
 go vet -tags "migrated_fynedo screenshot" . # the screenshot mode, built for tests and docs only
 # staticcheck, pinned; staticcheck.conf turns every check on, package
