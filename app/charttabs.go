@@ -203,6 +203,7 @@ func (t *chartsTab) redraw() {
 			}
 		case "scale":
 			in.Sweep = planner.Sweep(p.Scenario, cat, planner.ScaleSizes(p.GPUs))
+			in.TierSteps = planner.TierSteps(p.Scenario, cat, in.Sweep)
 		}
 		return c.Build(in)
 	})

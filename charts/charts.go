@@ -15,6 +15,9 @@ type Input struct {
 	Plan     *planner.Plan
 	Variants []planner.Variant // plans side by side (first: this plan); empty: Plan alone
 	Sweep    []planner.SweepRow
+	// TierSteps are the exact sizes where the swept fabric changes tiers
+	// (planner.TierSteps); the scale chart marks them.
+	TierSteps []planner.TierStep
 	Market   *planner.Market
 	// MarketYear picks the year of the market's device split to compare
 	// with the plan's NIC/switch spend; 0 takes DefaultMarketYear.
@@ -122,6 +125,7 @@ func NewInput(s planner.Scenario, cat *planner.Catalog, m *planner.Market, year 
 	}
 	in := Input{Plan: vs[0].Plan, Variants: vs, Market: m, MarketYear: year,
 		Sweep: planner.Sweep(s, cat, planner.ScaleSizes(s.Cluster.GPUs))}
+	in.TierSteps = planner.TierSteps(s, cat, in.Sweep)
 	if withSearch {
 		in.Search, _ = planner.Search(context.Background(), s, cat, planner.SearchOptions{WithinPct: 5})
 	}

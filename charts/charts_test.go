@@ -47,6 +47,7 @@ func input(t testing.TB, s planner.Scenario, sizes []int) Input {
 		t.Fatal(err)
 	}
 	in.Sweep = planner.Sweep(s, cat, sizes)
+	in.TierSteps = planner.TierSteps(s, cat, in.Sweep)
 	return in
 }
 
@@ -206,6 +207,26 @@ func TestChartsPlotThePlan(t *testing.T) {
 	// plan's: $2,240,512 / ($2,240,512 + $648,000) = 77.57%.
 	if !near(share.Values[0], 100*3.5/14.5) || math.Abs(share.Values[1]-77.566) > 0.01 {
 		t.Errorf("NIC share: drew %v, want 24.1%% and 77.57%%", share.Values)
+	}
+}
+
+// The scale chart marks the exact sizes where tiers change, worked out by
+// hand for 64 x 400G switches, 8 ports per server: one switch holds 64
+// GPUs, so 65 need two tiers; 2,049 GPUs need three
+// tiers (two reach 64²/2 = 2,048 ports) and 65,537 do not plan (three
+// reach 64³/4 = 65,536). Mutation caught: marking the first sampled size
+// past the change ("3 tiers from 2,353").
+func TestScaleMarksExactTierSteps(t *testing.T) {
+	fig, err := Scale(inputs(t)["default"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, ok := fig.Series("tier steps")
+	if !ok || len(steps.Values) != 3 || steps.Values[0] != 65 || steps.Values[1] != 2049 || steps.Values[2] != 65537 {
+		t.Fatalf("tier steps drawn at %v, want 65, 2,049 and 65,537", steps.Values)
+	}
+	if steps.Labels[0] != "2 tiers" || steps.Labels[1] != "3 tiers" || steps.Labels[2] != "over 3 tiers" {
+		t.Errorf("labels %v", steps.Labels)
 	}
 }
 

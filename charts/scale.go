@@ -31,21 +31,25 @@ func Scale(in Input) (*Figure, error) {
 		switches[i] = plotter.XY{X: float64(r.GPUs), Y: float64(r.Plan.TotalSwitches())}
 		perGPU[i] = plotter.XY{X: float64(r.GPUs), Y: r.Plan.Cost.PerGPU}
 	}
-	sw, err := scalePlot("Switches against cluster size", "switches (log scale)", switches, log10Ticks{}, rows)
+	sw, err := scalePlot("Switches against cluster size", "switches (log scale)", switches, log10Ticks{}, in.TierSteps)
 	if err != nil {
 		return nil, err
 	}
 	sw.Y.Scale = plot.LogScale{}
 	sw.Y.Min = 0.8
 	sw.Y.Max *= 3
-	cost, err := scalePlot("Fabric cost per GPU against cluster size", "US$ per GPU", perGPU, usdTicks{}, rows)
+	cost, err := scalePlot("Fabric cost per GPU against cluster size", "US$ per GPU", perGPU, usdTicks{}, in.TierSteps)
 	if err != nil {
 		return nil, err
 	}
 	first := rows[0].Plan
-	foot := fmt.Sprintf("%s %dG, %s, leaf %s, %d plane(s); %d sizes from %s to %s GPUs.",
+	planes := "1 plane"
+	if first.Planes != 1 {
+		planes = fmt.Sprintf("%d planes", first.Planes)
+	}
+	foot := fmt.Sprintf("%s %dG, %s, leaf %s, %s; %d sizes from %s to %s GPUs; tier steps found exactly by the planner.",
 		fabricWord(first.Scenario.Network.Fabric), first.Scenario.Network.NICGbps, switchName(rows),
-		first.Scenario.Network.Oversubscription, first.Planes, len(rows), planner.FormatInt(rows[0].GPUs), planner.FormatInt(rows[len(rows)-1].GPUs))
+		first.Scenario.Network.Oversubscription, planes, len(rows), planner.FormatInt(rows[0].GPUs), planner.FormatInt(rows[len(rows)-1].GPUs))
 	if dropped := len(in.Sweep) - len(rows); dropped > 0 {
 		foot += fmt.Sprintf(" %d larger sizes need more than three tiers and are not drawn.", dropped)
 	}
@@ -56,6 +60,15 @@ func Scale(in Input) (*Figure, error) {
 		sv[i], cv[i] = switches[i].Y, perGPU[i].Y
 	}
 	data := []Series{{"switches", labels, sv}, {"cost per GPU", labels, cv}}
+	step := Series{Name: "tier steps"}
+	for _, st := range in.TierSteps {
+		label := fmt.Sprintf("%d tiers", st.Tiers)
+		if st.Tiers == 0 {
+			label = "over 3 tiers"
+		}
+		step.Labels, step.Values = append(step.Labels, label), append(step.Values, float64(st.GPUs))
+	}
+	data = append(data, step)
 	return &Figure{Name: "scale", Panels: [][]*plot.Plot{{sw}, {cost}}, Footnote: foot, Data: data}, nil
 }
 
@@ -69,7 +82,7 @@ func switchName(rows []planner.SweepRow) string {
 	return name
 }
 
-func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, rows []planner.SweepRow) (*plot.Plot, error) {
+func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, steps []planner.TierStep) (*plot.Plot, error) {
 	p := newPlot(title, "GPUs (log scale)", yLabel)
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = log2Ticks{}
@@ -86,12 +99,13 @@ func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, rows []
 		maxY = max(maxY, xy.Y)
 	}
 	headroom(p, maxY, 1)
-	// Tier changes: a dashed vertical line at the first size of each tier.
-	for i := 1; i < len(rows); i++ {
-		if rows[i].Plan.Tiers == rows[i-1].Plan.Tiers {
+	// Tier changes: a dashed vertical line at the exact size where the
+	// fabric gains a tier (or stops planning), as the planner found it.
+	for _, st := range steps {
+		x := float64(st.GPUs)
+		if x < xys[0].X || x > xys[len(xys)-1].X*1.5 {
 			continue
 		}
-		x := float64(rows[i].GPUs)
 		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: math.Max(p.Y.Min, 1e-9)}, {X: x, Y: p.Y.Max * 0.9}})
 		if err != nil {
 			return nil, err
@@ -100,8 +114,11 @@ func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, rows []
 		l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		l.Width = vg.Points(1.2)
 		p.Add(l)
-		lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: p.Y.Max * 0.9}},
-			Labels: []string{fmt.Sprintf(" %d tiers from %s", rows[i].Plan.Tiers, planner.FormatInt(rows[i].GPUs))}})
+		text := fmt.Sprintf(" %d tiers from %s GPUs", st.Tiers, planner.FormatInt(st.GPUs))
+		if st.Tiers == 0 {
+			text = fmt.Sprintf(" over 3 tiers from %s GPUs", planner.FormatInt(st.GPUs))
+		}
+		lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: p.Y.Max * 0.9}}, Labels: []string{text}})
 		if err != nil {
 			return nil, err
 		}

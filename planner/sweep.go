@@ -122,3 +122,52 @@ func ScaleSizes(gpus int) []int {
 	hi := min(max(4*gpus, 131072), MaxGPUs)
 	return logSpaced(64, hi, 56)
 }
+
+// TierStep is a cluster size at which the fabric changes: from GPUs on
+// (up to the next step) it needs Tiers tiers, or, with Tiers 0, it no
+// longer plans.
+type TierStep struct {
+	GPUs  int
+	Tiers int
+}
+
+// TierSteps finds the exact GPU counts at which base's fabric changes tier
+// count within a sweep of it: between two sizes of the sweep that differ,
+// the smallest size that differs from the smaller one is found by
+// bisection. A chart marks these, not the sweep's first sample past them.
+func TierSteps(base Scenario, cat *Catalog, rows []SweepRow) []TierStep {
+	tiers := func(g int) int {
+		s := base
+		s.Cluster.GPUs = g
+		p, err := Build(s, cat)
+		if err != nil {
+			return 0
+		}
+		return p.Tiers
+	}
+	of := func(r SweepRow) int {
+		if r.Err != nil || r.Plan == nil {
+			return 0
+		}
+		return r.Plan.Tiers
+	}
+	var steps []TierStep
+	for i := 1; i < len(rows); i++ {
+		a, b := rows[i-1], rows[i]
+		ta, tb := of(a), of(b)
+		if ta == tb || ta == 0 {
+			continue
+		}
+		lo, hi := a.GPUs, b.GPUs // tiers(lo) == ta, tiers(hi) != ta
+		for hi-lo > 1 {
+			mid := lo + (hi-lo)/2
+			if tiers(mid) == ta {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		steps = append(steps, TierStep{GPUs: hi, Tiers: tiers(hi)})
+	}
+	return steps
+}

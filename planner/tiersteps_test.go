@@ -1,0 +1,33 @@
+package planner
+
+import "testing"
+
+// Tier steps are the exact sizes where the fabric changes, worked out by
+// hand for 64-port switches at one port per GPU, eight per server:
+//
+//	two tiers reach 64²/2 = 2,048 ports: 2,048 GPUs fit, 2,049 (257
+//	servers, 2,056 ports) need three;
+//	three tiers reach 64³/4 = 65,536 ports: 65,537 GPUs do not plan.
+//
+// Mutation caught: marking the first sample of the sweep past the step
+// ("3 tiers from 2,353" on the chart where 2,049 already need three).
+func TestTierStepsAreExact(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Network.Switch = "qm9700"
+	rows := Sweep(s, cat, []int{1000, 1500, 2353, 30000, 70000})
+	got := TierSteps(s, cat, rows)
+	want := []TierStep{{2049, 3}, {65537, 0}}
+	if len(got) != len(want) {
+		t.Fatalf("steps %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("step %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	// One sample: no step to find.
+	if steps := TierSteps(s, cat, rows[:1]); len(steps) != 0 {
+		t.Errorf("one size: %v", steps)
+	}
+}
