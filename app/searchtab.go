@@ -211,7 +211,7 @@ func (t *searchTab) finish(base planner.Scenario, res *planner.SearchResult, err
 		msg += fmt.Sprintf(" Cheapest meeting %.2f days: %s (%s).", res.Target, d.Label, planner.FormatUSD(d.CostUSD))
 	}
 	if d := res.FastestInBudget; d != nil {
-		msg += fmt.Sprintf(" Fastest in budget: %s (%.2f days).", d.Label, d.Days)
+		msg += fmt.Sprintf(" Fastest in budget: %s (%s).", d.Label, planner.FormatDuration(d.Days))
 	}
 	if res.Message != "" {
 		msg += " " + res.Message + "."

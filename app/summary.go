@@ -235,8 +235,9 @@ func (t *summaryTab) update(p *planner.Plan) {
 		planner.FormatUSD(p.Cost.Switches), planner.FormatUSD(p.Cost.Transceivers), planner.FormatUSD(p.Cost.Cables)))
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {
-		c["JCT gain over TCP/IP"].set(fmt.Sprintf("%.2fx", j.Gain), fmt.Sprintf("model: step %s vs %s; %.1f vs %.1f days (%s)",
-			planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), j.Planned.Days, j.Baseline.Days, j.ModelName))
+		c["JCT gain over TCP/IP"].set(planner.FormatGain(j.Gain), fmt.Sprintf("model: step %s vs %s; %s vs %s (%s)",
+			planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), planner.FormatDuration(j.Planned.Days),
+			planner.FormatDuration(j.Baseline.Days), j.ModelName))
 	} else {
 		c["JCT gain over TCP/IP"].set("–", "no estimate: the workload does not fit this cluster")
 	}

@@ -56,7 +56,10 @@ func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, 
 		}
 		prev = b
 		stack = append(stack, b)
-		p.Legend.Add(c.name, b)
+	}
+	// The legend reads top-down as the stack does: last component first.
+	for ci := len(comps) - 1; ci >= 0; ci-- {
+		p.Legend.Add(comps[ci].name, stack[ci])
 	}
 	texts := make([]string, len(vs))
 	maxY := 0.0
@@ -156,8 +159,8 @@ func variantFootnote(vs []planner.Variant) string {
 	var parts []string
 	for _, v := range vs {
 		p := v.Plan
-		parts = append(parts, fmt.Sprintf("%s: %s GPUs, %s, %d tier(s), %s switches", v.Label, planner.FormatInt(p.GPUs),
-			p.Switch.Key, p.Tiers, planner.FormatInt(p.TotalSwitches())))
+		parts = append(parts, fmt.Sprintf("%s: %s GPUs, %s, %s, %s", v.Label, planner.FormatInt(p.GPUs),
+			p.Switch.Key, planner.Plural(p.Tiers, "tier"), planner.Plural(p.TotalSwitches(), "switch")))
 	}
 	return strings.Join(parts, "; ")
 }

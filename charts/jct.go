@@ -111,7 +111,7 @@ func JCT(in Input) (*Figure, error) {
 	maxD := 0.0
 	for i, v := range vs {
 		rdma[i], tcp[i] = v.Plan.JCT.Planned.Days, v.Plan.JCT.Baseline.Days
-		gains[i] = fmt.Sprintf("%.2fx", v.Plan.JCT.Gain)
+		gains[i] = planner.FormatGain(v.Plan.JCT.Gain)
 		maxD = max(maxD, tcp[i])
 	}
 	bt, err := newBars(tcp)

@@ -92,8 +92,8 @@ func Ports(in Input) (*Figure, error) {
 		{"ports per server", []string{"front-end only", "with back-end"}, []float64{front, front + float64(p.ServerPorts)}},
 	}
 	fig := &Figure{Name: "ports", Panels: [][]*plot.Plot{{tiers, server}}, Weights: []float64{2.6, 1}, Data: data,
-		Footnote: fmt.Sprintf("%s: %d back-end ports per server at %dG, %d plane(s), %d tier(s). Front-end ports per server: %d (%s).",
-			planTitle(p), p.ServerPorts, p.PortGbps, p.Planes, p.Tiers, int(front), frontSource(in))}
+		Footnote: fmt.Sprintf("%s: %d back-end ports per server at %dG, %s, %s. Front-end ports per server: %d (%s).",
+			planTitle(p), p.ServerPorts, p.PortGbps, planner.Plural(p.Planes, "plane"), planner.Plural(p.Tiers, "tier"), int(front), frontSource(in))}
 	return fig, nil
 }
 

@@ -209,7 +209,7 @@ func titlePage(pg *pager, in Input) {
 	}
 	if j := p.JCT; j != nil {
 		key = append(key, []string{"Step time", fmt.Sprintf("%s (TCP/IP: %s)", planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS)),
-			"JCT gain (model)", fmt.Sprintf("%.2fx: %.1f vs %.1f days", j.Gain, j.Planned.Days, j.Baseline.Days)})
+			"JCT gain (model)", fmt.Sprintf("%s: %s vs %s", planner.FormatGain(j.Gain), planner.FormatDuration(j.Planned.Days), planner.FormatDuration(j.Baseline.Days))})
 	}
 	pg.table([]string{"", "", "", ""}, key, []vg.Length{130, 230, 140, 250}, nil)
 	if len(p.Notes) > 0 {

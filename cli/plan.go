@@ -56,8 +56,8 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	if !n.RailOptimized {
 		layout = "top-of-rack"
 	}
-	fmt.Fprintf(w, "  %s, %d tier(s), %d plane(s) of %s (%d x %dG), %s, leaf %s\n\n",
-		fabricName(n.Fabric), p.Tiers, p.Planes, p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, layout, n.Oversubscription)
+	fmt.Fprintf(w, "  %s, %s, %s of %s (%d x %dG), %s, leaf %s\n\n",
+		fabricName(n.Fabric), planner.Plural(p.Tiers, "tier"), planner.Plural(p.Planes, "plane"), p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, layout, n.Oversubscription)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "WHAT THE BACK-END ADDS\t")
@@ -99,11 +99,12 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		planner.FormatWatts(pw.NICs), planner.FormatWatts(pw.Switches), planner.FormatWatts(pw.Transceivers), planner.FormatWatts(pw.Cables))
 	if j := p.JCT; j != nil {
 		fmt.Fprintln(tw, "\t")
-		fmt.Fprintf(tw, "JOB TIME (model)\t\t%s on %s, dp %d, %d micro-batches\n", j.ModelName, j.GPU.Name, j.DP, j.Microbatches)
+		fmt.Fprintf(tw, "JOB TIME (model)\t\t%s on %s, dp %d, %s\n", j.ModelName, j.GPU.Name, j.DP, planner.Plural(j.Microbatches, "micro-batch"))
 		fmt.Fprintf(tw, "  Step, RDMA\t%s\tcompute %s, bubble %s, exposed comm %s\n", planner.FormatSeconds(j.Planned.StepS),
 			planner.FormatSeconds(j.Planned.ComputeS), planner.FormatSeconds(j.Planned.BubbleS), planner.FormatSeconds(j.Planned.ExposedCommS()))
 		fmt.Fprintf(tw, "  Step, TCP/IP baseline\t%s\tsame links without RDMA\n", planner.FormatSeconds(j.Baseline.StepS))
-		fmt.Fprintf(tw, "  JCT gain\t%.2fx\t%.1f days vs %.1f days for %.3g tokens\n", j.Gain, j.Planned.Days, j.Baseline.Days, j.Workload.TokensTotal)
+		fmt.Fprintf(tw, "  JCT gain\t%s\t%s vs %s for %s\n", planner.FormatGain(j.Gain), planner.FormatDuration(j.Planned.Days),
+			planner.FormatDuration(j.Baseline.Days), planner.FormatTokens(j.Workload.TokensTotal))
 		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\tvs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Baseline.BusBWGBs, 100*j.Planned.MFU)
 	}
 	if err := tw.Flush(); err != nil {

@@ -120,7 +120,7 @@ func writeRowsText(w io.Writer, rows []sweepRow) error {
 		}
 		step, gain := "-", "-"
 		if r.StepS > 0 {
-			step, gain = planner.FormatSeconds(r.StepS), fmt.Sprintf("%.2fx", r.Gain)
+			step, gain = planner.FormatSeconds(r.StepS), planner.FormatGain(r.Gain)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", planner.DisplayName(r.Label), planner.FormatInt(r.GPUs), r.Switch, r.Tiers,
 			planner.FormatInt(r.Leaf), planner.FormatInt(r.Spine), planner.FormatInt(r.Core), planner.FormatInt(r.Links),
@@ -234,11 +234,17 @@ func runCompare(env *cliEnv, args []string) error {
 }
 
 // writeCompareText puts scenarios in columns.
+// writeCompareText lays rows out side by side; a column that does not
+// plan shows "–" (never $0 or 0 W) and its reason is printed below.
 func writeCompareText(w io.Writer, rows []sweepRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	line := func(name string, f func(r sweepRow) string) {
 		fmt.Fprint(tw, name+"\t")
 		for _, r := range rows {
+			if r.Error != "" && name != "" && name != "GPUs" {
+				fmt.Fprint(tw, "–\t")
+				continue
+			}
 			fmt.Fprint(tw, f(r)+"\t")
 		}
 		fmt.Fprintln(tw)
@@ -255,11 +261,32 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	line("Cost", func(r sweepRow) string { return planner.FormatUSD(r.CostUSD) })
 	line("Cost per GPU", func(r sweepRow) string { return planner.FormatUSDExact(r.CostPerGPU) })
 	line("Power", func(r sweepRow) string { return planner.FormatWatts(r.PowerW) })
-	line("Step time", func(r sweepRow) string { return planner.FormatSeconds(r.StepS) })
-	line("JCT (days)", func(r sweepRow) string { return fmt.Sprintf("%.1f", r.JCTDays) })
-	line("Gain vs TCP/IP", func(r sweepRow) string { return fmt.Sprintf("%.2fx", r.Gain) })
-	line("Gain vs first", func(r sweepRow) string { return fmt.Sprintf("%.3fx", r.GainVsFirst) })
-	return tw.Flush()
+	line("Step time", func(r sweepRow) string { return stepText(r.StepS) })
+	line("Job time", func(r sweepRow) string { return planner.FormatDuration(r.JCTDays) })
+	line("Gain vs TCP/IP", func(r sweepRow) string { return planner.FormatGain(r.Gain) })
+	line("Gain vs first", func(r sweepRow) string {
+		if r.GainVsFirst <= 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.3fx", r.GainVsFirst) // small differences between fabrics matter here
+	})
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if r.Error != "" {
+			fmt.Fprintf(w, "%s: not planned: %s\n", planner.DisplayName(r.Label), r.Error)
+		}
+	}
+	return nil
+}
+
+// stepText is a step time, or "–" when there is no estimate.
+func stepText(s float64) string {
+	if s <= 0 {
+		return "–"
+	}
+	return planner.FormatSeconds(s)
 }
 
 func runJCT(env *cliEnv, args []string) error {

@@ -125,3 +125,53 @@ func CSVText(s string) string {
 	}
 	return s
 }
+
+// FormatDuration writes a job time given in days the way the app shows
+// every job time: minutes or hours below two days ("4.8 hours"), days to
+// two decimals up to 60 ("14.03 days"), weeks beyond ("9.3 weeks").
+func FormatDuration(days float64) string {
+	switch {
+	case math.IsNaN(days) || math.IsInf(days, 0) || days < 0:
+		return "–"
+	case days < 1.0/24:
+		return strconv.FormatFloat(days*24*60, 'f', 1, 64) + " minutes"
+	case days < 2:
+		return strconv.FormatFloat(days*24, 'f', 1, 64) + " hours"
+	case days <= 60:
+		return strconv.FormatFloat(days, 'f', 2, 64) + " days"
+	}
+	return strconv.FormatFloat(days/7, 'f', 1, 64) + " weeks"
+}
+
+// FormatTokens writes a token count: "1T tokens", "1.5T tokens", "300B
+// tokens", "2M tokens".
+func FormatTokens(n float64) string {
+	for _, u := range []struct {
+		v float64
+		s string
+	}{{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}} {
+		if n >= u.v {
+			return strconv.FormatFloat(n/u.v, 'g', 3, 64) + u.s + " tokens" // below 1,000: never an exponent
+		}
+	}
+	return strconv.FormatFloat(n, 'f', 0, 64) + " tokens"
+}
+
+// FormatGain writes a speed-up ratio: "1.06x".
+func FormatGain(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
+		return "–"
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64) + "x"
+}
+
+// Plural writes a count with its noun: "1 tier", "3 tiers", "1,024 GPUs".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") || strings.HasSuffix(noun, "x") || strings.HasSuffix(noun, "ch") {
+		return FormatInt(n) + " " + noun + "es"
+	}
+	return FormatInt(n) + " " + noun + "s"
+}

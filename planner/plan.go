@@ -356,8 +356,8 @@ func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers
 		}
 	}
 	tips = append(tips, "fewer GPUs per fabric (split the cluster)")
-	return fmt.Errorf("%w: %d server ports per plane exceed what three tiers of %s (%d x %dG, up to about %d ports non-blocking) can reach; try %s",
-		ErrTooLarge, perPlane, sw.Key, radix, port, reach, strings.Join(tips, "; or "))
+	return fmt.Errorf("%w: %s server ports per plane exceed what three tiers of %s (%d x %dG, up to about %s ports non-blocking) can reach; try %s",
+		ErrTooLarge, FormatInt(perPlane), sw.Key, radix, port, FormatInt(reach), strings.Join(tips, "; or "))
 }
 
 // estimateJCT fills p.JCT for the scenario's workload, or for the default

@@ -139,17 +139,17 @@ var compareFigures = []struct {
 		}
 		return planner.FormatSeconds(p.JCT.Planned.StepS)
 	}},
-	{"JCT (days)", func(p *planner.Plan) string {
+	{"Job time", func(p *planner.Plan) string {
 		if p.JCT == nil {
 			return "–"
 		}
-		return fmt.Sprintf("%.2f", p.JCT.Planned.Days)
+		return planner.FormatDuration(p.JCT.Planned.Days)
 	}},
 	{"Gain over TCP/IP", func(p *planner.Plan) string {
 		if p.JCT == nil {
 			return "–"
 		}
-		return fmt.Sprintf("%.2fx", p.JCT.Gain)
+		return planner.FormatGain(p.JCT.Gain)
 	}},
 }
 
