@@ -18,7 +18,7 @@ type Input struct {
 	// TierSteps are the exact sizes where the swept fabric changes tiers
 	// (planner.TierSteps); the scale chart marks them.
 	TierSteps []planner.TierStep
-	Market   *planner.Market
+	Market    *planner.Market
 	// MarketYear picks the year of the market's device split to compare
 	// with the plan's NIC/switch spend; 0 takes DefaultMarketYear.
 	MarketYear int
