@@ -250,10 +250,15 @@ func bomPage(pg *pager, p *planner.Plan) {
 		if l.Estimate {
 			unit += " *"
 		}
-		rows = append(rows, []string{l.Category, l.Key, l.Where, planner.FormatInt(l.Qty), unit, planner.FormatUSD(l.TotalUSD), planner.FormatWatts(l.TotalWatts)})
+		name := l.Name
+		if name == "" {
+			name = l.Key
+		}
+		rows = append(rows, []string{l.Category, cutRunes(name, 36), strings.ReplaceAll(l.Where, "_", "-"), planner.FormatInt(l.Qty), unit,
+			planner.FormatUSD(l.TotalUSD), planner.FormatWatts(l.TotalWatts)})
 	}
-	pg.table([]string{"Category", "Item", "Where", "Qty", "Unit price", "Total", "Power"}, rows,
-		[]vg.Length{80, 110, 150, 70, 100, 100, 90}, map[int]bool{3: true, 4: true, 5: true, 6: true})
+	pg.table([]string{"Category", "Part", "Where", "Qty", "Unit price", "Total", "Power"}, rows,
+		[]vg.Length{65, 205, 130, 50, 85, 85, 80}, map[int]bool{3: true, 4: true, 5: true, 6: true})
 	pg.line("* estimate: see the sources page", 8.5, false)
 	pg.gap(10)
 	pg.line("Cost and power by component", 13, true)
@@ -345,4 +350,13 @@ func wrap(s string, n int) []string {
 		s = strings.TrimSpace(s[cut:])
 	}
 	return append(out, s)
+}
+
+// cutRunes shortens s to n runes, ending in an ellipsis when cut.
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
