@@ -57,10 +57,11 @@ func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, 
 		prev = b
 		stack = append(stack, b)
 	}
-	// The legend reads top-down as the stack does: last component first.
-	for ci := len(comps) - 1; ci >= 0; ci-- {
-		p.Legend.Add(comps[ci].name, stack[ci])
+	names := make([]string, len(comps))
+	for ci, c := range comps {
+		names[ci] = c.name
 	}
+	stackLegend(p, names, stack)
 	texts := make([]string, len(vs))
 	maxY := 0.0
 	for i, t := range totals {
@@ -163,4 +164,12 @@ func variantFootnote(vs []planner.Variant) string {
 			p.Switch.Key, planner.Plural(p.Tiers, "tier"), planner.Plural(p.TotalSwitches(), "switch")))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// stackLegend lists stacked bars in the legend top-down, as they stack:
+// the last (topmost) first.
+func stackLegend(p *plot.Plot, names []string, bars []*plotter.BarChart) {
+	for i := len(bars) - 1; i >= 0; i-- {
+		p.Legend.Add(names[i], bars[i])
+	}
 }

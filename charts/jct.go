@@ -62,6 +62,7 @@ func JCT(in Input) (*Figure, error) {
 	for i, b := range bars {
 		barLabels[i] = b.label
 	}
+	var names []string
 	for si, s := range series {
 		vals := make(plotter.Values, len(bars))
 		nonzero := false
@@ -86,8 +87,9 @@ func JCT(in Input) (*Figure, error) {
 		}
 		prev = b
 		stack = append(stack, b)
-		step.Legend.Add(s.name, b)
+		names = append(names, s.name)
 	}
+	stackLegend(step, names, stack)
 	texts := make([]string, len(bars))
 	maxY := 0.0
 	labels := make([]string, len(bars))
@@ -139,9 +141,9 @@ func JCT(in Input) (*Figure, error) {
 	headroom(days, maxD, 2)
 
 	j := vs[0].Plan.JCT
-	foot := fmt.Sprintf("Model estimate: %s on %s, tp %d, pp %d, dp %d, %s tokens per step, %.3g tokens. Labels over the grey bars: gain = TCP/IP step / RDMA step.\n"+
+	foot := fmt.Sprintf("Model estimate: %s on %s, tp %d, pp %d, dp %d, %s tokens per step, %s in all. Labels over the grey bars: gain = TCP/IP step / RDMA step.\n"+
 		"Alpha-beta collective model with NCCL constants; constants and validation in data/jct.toml and the README.",
-		j.ModelName, j.GPU.Name, j.Workload.TP, j.Workload.PP, j.DP, planner.FormatInt(j.Workload.GlobalBatchTokens), j.Workload.TokensTotal)
+		j.ModelName, j.GPU.Name, j.Workload.TP, j.Workload.PP, j.DP, planner.FormatInt(j.Workload.GlobalBatchTokens), planner.FormatTokens(j.Workload.TokensTotal))
 	gainValues := make([]float64, len(vs))
 	for i, v := range vs {
 		gainValues[i] = v.Plan.JCT.Gain

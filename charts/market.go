@@ -103,8 +103,7 @@ func MarketChart(in Input) (*Figure, error) {
 	}
 	bs.Color = colour(3)
 	bs.StackOn(bn)
-	split.Legend.Add("NICs (%)", bn)
-	split.Legend.Add("switching", bs)
+	stackLegend(split, []string{"NICs (%)", "switching"}, []*plotter.BarChart{bn, bs})
 	texts := make([]string, len(nicShare))
 	for i, v := range nicShare {
 		texts[i] = fmt.Sprintf("%.0f%%", v)

@@ -46,8 +46,8 @@ func Ports(in Input) (*Figure, error) {
 			b.StackOn(bars[len(bars)-1])
 		}
 		bars = append(bars, b)
-		tiers.Legend.Add(s.name, b)
 	}
+	stackLegend(tiers, []string{"toward servers / tier below", "toward tier above", "installed, idle"}, bars)
 	totals := make([]string, len(cats))
 	maxY := 0.0
 	for i := range cats {
@@ -77,8 +77,7 @@ func Ports(in Input) (*Figure, error) {
 	}
 	be.Color = colour(0)
 	be.StackOn(fe)
-	server.Legend.Add("front-end", fe)
-	server.Legend.Add("back-end (RDMA)", be)
+	stackLegend(server, []string{"front-end", "back-end (RDMA)"}, []*plotter.BarChart{fe, be})
 	perServer, err := valueLabels(be, []string{planner.FormatInt(int(front)), planner.FormatInt(int(front) + p.ServerPorts)})
 	if err != nil {
 		return nil, err
@@ -104,11 +103,11 @@ func (in Input) frontEndPorts() int {
 	return 2
 }
 
-func frontSource(in Input) string {
-	if in.Market != nil {
-		return "data/market.toml, after " + in.Market.Citation()
-	}
-	return "DESIGN.md: 1-2 front-end ports per server"
+// frontSource says where the front-end port count comes from: an
+// estimate of ours, which the 650 Group report does not give (it says
+// only that back-end networks add ports to each server).
+func frontSource(Input) string {
+	return "estimate: a server's front-end network has 1-2 ports (data/market.toml); the 650 Group report gives no count"
 }
 
 func tierLabel(name string) string {
