@@ -13,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"fabricplan/app/model"
 	"fabricplan/charts"
 	"fabricplan/planner"
 )
@@ -136,7 +135,7 @@ func (t *searchTab) options() (planner.SearchOptions, error) {
 		}
 	}
 	if b := strings.TrimSpace(t.budget.Text); b != "" {
-		v, err := model.ParseMoney(b)
+		v, err := planner.ParseMoney(b)
 		if err != nil || v <= 0 {
 			return opt, fmt.Errorf("budget: %q is not an amount of US$", b)
 		}

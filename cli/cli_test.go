@@ -232,3 +232,17 @@ func TestReportCommand(t *testing.T) {
 		t.Error("not a PDF")
 	}
 }
+
+// --budget reads money as the app prints it. Mutation caught: a budget
+// parser of its own that rejects "4.6M", the way every cost is printed.
+func TestBudgetAsPrinted(t *testing.T) {
+	for in, want := range map[string]float64{"4.6M": 4.6e6, "$4.6M": 4.6e6, "5e6": 5e6, "$300,000": 3e5} {
+		opt, err := searchOptions(0, "", in)
+		if err != nil || opt.BudgetUSD != want {
+			t.Errorf("--budget %s: %v, %v; want %v", in, opt.BudgetUSD, err, want)
+		}
+	}
+	if _, err := searchOptions(0, "", "0"); err == nil {
+		t.Error("a zero budget accepted")
+	}
+}

@@ -71,9 +71,9 @@ func searchOptions(target float64, within, budget string) (planner.SearchOptions
 		opt.WithinPct = v
 	}
 	if budget != "" {
-		v, err := strconv.ParseFloat(strings.NewReplacer("$", "", ",", "", "_", "").Replace(budget), 64)
+		v, err := planner.ParseMoney(budget)
 		if err != nil || !(v > 0 && v <= maxBudgetUSD) {
-			return opt, usagef("--budget: %q is not an amount of US$; write e.g. --budget 5e6", budget)
+			return opt, usagef("--budget: %q is not an amount of US$; write e.g. --budget 5e6 or 4.6M", budget)
 		}
 		opt.BudgetUSD = v
 	}

@@ -175,3 +175,57 @@ func Plural(n int, noun string) string {
 	}
 	return FormatInt(n) + " " + noun + "s"
 }
+
+// ParseCount reads a whole number from 1 to limit as the app prints or a
+// user types it: "1,024", "1_024", "16k", "1.5k", "1M", "1e6".
+func ParseCount(text string, limit int) (int, error) {
+	v, ok := parseScaled(text, ",_ ")
+	if !ok {
+		return 0, fmt.Errorf("%q is not a whole number", text)
+	}
+	if !(v >= 1 && v <= float64(limit)) {
+		return 0, fmt.Errorf("give a number from 1 to %s", FormatInt(limit))
+	}
+	if v != math.Trunc(v) {
+		return 0, fmt.Errorf("%q is not a whole number", text)
+	}
+	return int(v), nil
+}
+
+// ParseMoney reads an amount of US dollars as FormatUSD prints it or a
+// user types it: "300000", "$300,000", "4.6M", "$4.6M", "12k", "1e6".
+// Empty is 0.
+func ParseMoney(text string) (float64, error) {
+	if strings.TrimSpace(text) == "" {
+		return 0, nil
+	}
+	v, ok := parseScaled(text, ",_ $")
+	if !ok || !(v >= 0 && v <= MaxPriceUSD*1e3) {
+		return 0, fmt.Errorf("%q is not an amount of US$: write e.g. 300000, $300,000 or 4.6M", text)
+	}
+	return v, nil
+}
+
+// parseScaled reads a number with the characters of drop removed and an
+// optional k, M or B suffix (thousand, million, billion).
+func parseScaled(text, drop string) (float64, bool) {
+	t := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(drop, r) {
+			return -1
+		}
+		return r
+	}, strings.TrimSpace(text))
+	mult := 1.0
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'k', 'K':
+			mult, t = 1e3, t[:n-1]
+		case 'm', 'M':
+			mult, t = 1e6, t[:n-1]
+		case 'B':
+			mult, t = 1e9, t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	return v * mult, err == nil && t != ""
+}

@@ -33,3 +33,37 @@ func TestFormatDurationsTokensPlurals(t *testing.T) {
 		}
 	}
 }
+
+// Money is read as the app prints it. Mutation caught: a Budget field
+// that rejects "4.6M".
+func TestParseMoney(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"4.6M", 4.6e6, true}, {"$4.6M", 4.6e6, true}, {"$300,000", 300000, true}, {"12k", 12000, true},
+		{"1e6", 1e6, true}, {"", 0, true}, {"-5", 0, false}, {"NaN", 0, false}, {"4.6 apples", 0, false},
+	} {
+		got, err := ParseMoney(c.in)
+		if (err == nil) != c.ok || (c.ok && got != c.want) {
+			t.Errorf("ParseMoney(%q) = %v, %v; want %v ok=%v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+func TestParseCount(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"1,024", 1024, true}, {"16k", 16000, true}, {"1.5k", 1500, true}, {"1e5", 100000, true},
+		{"0", 0, false}, {"1.5", 0, false}, {"1e30", 0, false}, {"", 0, false}, {"eight", 0, false},
+	} {
+		got, err := ParseCount(c.in, MaxGPUs)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseCount(%q) = %d, %v; want %d ok=%v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}

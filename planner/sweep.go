@@ -43,11 +43,11 @@ func ParseGPUList(spec string) ([]int, error) {
 		if len(parts) > 3 {
 			return nil, fmt.Errorf("%q: write FROM:TO or FROM:TO:POINTS", spec)
 		}
-		from, err := parseCount(parts[0])
+		from, err := gpuCount(parts[0])
 		if err != nil {
 			return nil, err
 		}
-		to, err := parseCount(parts[1])
+		to, err := gpuCount(parts[1])
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +69,7 @@ func ParseGPUList(spec string) ([]int, error) {
 	}
 	var out []int
 	for _, f := range strings.Split(spec, ",") {
-		g, err := parseCount(f)
+		g, err := gpuCount(f)
 		if err != nil {
 			return nil, err
 		}
@@ -81,20 +81,13 @@ func ParseGPUList(spec string) ([]int, error) {
 	return out, nil
 }
 
-func parseCount(s string) (int, error) {
-	s = strings.ReplaceAll(strings.TrimSpace(s), "_", "")
-	mult := 1
-	switch {
-	case strings.HasSuffix(s, "k") || strings.HasSuffix(s, "K"):
-		mult, s = 1000, s[:len(s)-1]
-	case strings.HasSuffix(s, "M"):
-		mult, s = 1_000_000, s[:len(s)-1]
+// gpuCount reads one size of a sweep list.
+func gpuCount(s string) (int, error) {
+	n, err := ParseCount(s, MaxGPUs)
+	if err != nil {
+		return 0, fmt.Errorf("GPU count: %w", err)
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > MaxGPUs/mult {
-		return 0, fmt.Errorf("%q is not a GPU count from 1 to %d", s, MaxGPUs)
-	}
-	return n * mult, nil
+	return n, nil
 }
 
 // logSpaced returns n distinct-or-equal counts from a to b on a log scale,

@@ -64,7 +64,7 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 			delete(s.Prices, item)
 			return nil
 		}
-		v, err := ParseMoney(text)
+		v, err := planner.ParseMoney(text)
 		if err != nil {
 			return err
 		}
@@ -111,19 +111,19 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 			m.switchFitsSpeed(s)
 		}
 	case "cluster.gpus":
-		v, err := ParseCount(text, planner.MaxGPUs)
+		v, err := planner.ParseCount(text, planner.MaxGPUs)
 		if err != nil {
 			return err
 		}
 		c.GPUs = v
 	case "cluster.gpus_per_server":
-		v, err := ParseCount(text, 1024)
+		v, err := planner.ParseCount(text, 1024)
 		if err != nil {
 			return err
 		}
 		c.GPUsPerServer = v
 	case "cluster.server_price_usd":
-		v, err := ParseMoney(text)
+		v, err := planner.ParseMoney(text)
 		if err != nil {
 			return err
 		}
@@ -163,13 +163,13 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 		}
 		n.Oversubscription = text
 	case "network.planes":
-		v, err := ParseCount(text, 64)
+		v, err := planner.ParseCount(text, 64)
 		if err != nil {
 			return err
 		}
 		n.Planes = v
 	case "network.ports_per_nic":
-		v, err := ParseCount(text, 8)
+		v, err := planner.ParseCount(text, 8)
 		if err != nil {
 			return err
 		}
@@ -194,7 +194,7 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 			n.NICsPerServer = 0
 			return nil
 		}
-		v, err := ParseCount(text, 1024)
+		v, err := planner.ParseCount(text, 1024)
 		if err != nil {
 			return err
 		}
@@ -238,7 +238,7 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 		"micro_batch": {&w.MicroBatch, 1 << 12}, "global_batch_tokens": {&w.GlobalBatchTokens, 1 << 40},
 	}
 	if f, ok := ints[key]; ok {
-		v, err := ParseCount(text, f.limit)
+		v, err := planner.ParseCount(text, f.limit)
 		if err != nil {
 			return err
 		}

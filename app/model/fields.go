@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -190,54 +189,6 @@ func mediaIndex(key string) (i int, length, ok bool) {
 		}
 	}
 	return 0, false, false
-}
-
-// ParseCount reads a whole number from 1 to limit; "1,024", "1_024",
-// "16k" and "1e6" are accepted.
-func ParseCount(text string, limit int) (int, error) {
-	t := strings.NewReplacer(",", "", "_", "", " ", "").Replace(strings.TrimSpace(text))
-	mult := 1.0
-	if s, ok := strings.CutSuffix(strings.ToLower(t), "k"); ok {
-		mult, t = 1000, s
-	} else if s, ok := strings.CutSuffix(strings.ToLower(t), "m"); ok {
-		mult, t = 1e6, s
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if t == "" || err != nil {
-		return 0, fmt.Errorf("%q is not a whole number", text)
-	}
-	v *= mult
-	if !(v >= 1 && v <= float64(limit)) {
-		return 0, fmt.Errorf("give a number from 1 to %s", planner.FormatInt(limit))
-	}
-	if v != math.Trunc(v) {
-		return 0, fmt.Errorf("%q is not a whole number", text)
-	}
-	return int(v), nil
-}
-
-// ParseMoney reads an amount of US dollars as the app prints it or as
-// typed: "300000", "$300,000", "4.6M", "$4.6M", "12k", "1e6". Empty is 0.
-func ParseMoney(text string) (float64, error) {
-	t := strings.NewReplacer(",", "", "$", "", "_", "", " ", "").Replace(strings.TrimSpace(text))
-	if t == "" {
-		return 0, nil
-	}
-	mult := 1.0
-	switch {
-	case strings.HasSuffix(t, "k") || strings.HasSuffix(t, "K"):
-		mult, t = 1e3, t[:len(t)-1]
-	case strings.HasSuffix(t, "M"):
-		mult, t = 1e6, t[:len(t)-1]
-	case strings.HasSuffix(t, "B"):
-		mult, t = 1e9, t[:len(t)-1]
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	v *= mult
-	if err != nil || !(v >= 0 && v <= planner.MaxPriceUSD*1e3) {
-		return 0, fmt.Errorf("%q is not an amount of US$: write e.g. 300000, $300,000 or 4.6M", text)
-	}
-	return v, nil
 }
 
 // parseMetres reads a cable length in metres; empty is 0 (the default).
