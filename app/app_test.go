@@ -522,3 +522,22 @@ func TestSystemScenarioRoundTrip(t *testing.T) {
 		t.Error("the reopened scenario lost its system")
 	}
 }
+
+// The pin dialog pins under the typed name on Enter and closes on Esc.
+// Mutation caught: a dialog whose Enter does nothing (Fyne's own).
+func TestPinDialogKeys(t *testing.T) {
+	u := newTestUI(t)
+	u.PinDialog()
+	if topDialog(u) == nil {
+		t.Fatal("no pin dialog")
+	}
+	pressKey(u, fyne.KeyEscape)
+	if topDialog(u) != nil || len(u.Pinned()) != 0 {
+		t.Fatal("Esc pinned or left the dialog up")
+	}
+	u.PinDialog()
+	pressKey(u, fyne.KeyReturn)
+	if topDialog(u) != nil || len(u.Pinned()) != 1 || u.Pinned()[0].Label != "#1 IB 400G, 1,024 GPUs" {
+		t.Errorf("Enter: pins %v", u.Pinned())
+	}
+}

@@ -142,25 +142,18 @@ func (u *UI) PinDialog() {
 	}
 	name := widget.NewEntry()
 	name.SetText(u.m.DefaultPinName())
-	var d dialog.Dialog
-	pin := func() {
-		if err := u.PinCurrent(name.Text); err != nil {
-			u.showError(err)
-			return
-		}
-		d.Hide()
-	}
-	name.OnSubmitted = func(string) { pin() }
-	d = dialog.NewCustomConfirm("Pin the current plan", "Pin", "Cancel",
+	d := dialog.NewCustomConfirm("Pin the current plan", "Pin", "Cancel",
 		container.NewVBox(widget.NewLabel("Name"), name), func(ok bool) {
-			if ok {
-				if err := u.PinCurrent(name.Text); err != nil {
-					u.showError(err)
-				}
+			if !ok {
+				return
+			}
+			if err := u.PinCurrent(name.Text); err != nil {
+				u.showError(err)
 			}
 		}, u.win)
+	name.OnSubmitted = func(string) { d.Confirm() }
 	d.Resize(fyne.NewSize(420, 180))
-	u.withKeys(d, pin, d.Hide)
+	u.withKeys(d, d.Confirm, d.Hide)
 	d.Show()
 	u.win.Canvas().Focus(name)
 }

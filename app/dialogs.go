@@ -45,7 +45,7 @@ func (u *UI) askYesNo(title, message string, onYes func()) {
 			onYes()
 		}
 	}, u.win)
-	u.withKeys(d, func() { d.Hide(); onYes() }, d.Hide)
+	u.withKeys(d, d.Confirm, d.Hide)
 	d.Show()
 }
 

@@ -187,10 +187,26 @@ func (in *inputsPanel) fill() { in.fillExcept("") }
 // fillExcept shows the model in every input but skip (the one being
 // typed in, whose text and cursor stay as the user left them).
 func (in *inputsPanel) fillExcept(skip string) {
+	in.sync(func(it *input) bool { return true }, skip)
+	in.prices.fill(skip)
+}
+
+// refreshOptions sets the choices that fit once a plan is in (which
+// switches build is known only then).
+func (in *inputsPanel) refreshOptions() {
+	in.sync(func(it *input) bool { return it.options != nil }, "")
+}
+
+// sync shows the model in the inputs that which picks: choices, text
+// (except skip's), hint and whether they can be edited.
+func (in *inputsPanel) sync(which func(*input) bool, skip string) {
 	in.filling = true
 	defer func() { in.filling = false }()
 	m := in.u.m
 	for _, it := range in.inputs {
+		if !which(it) {
+			continue
+		}
 		k := it.field.Key
 		if it.options != nil {
 			it.options(m.Options(k))
@@ -202,20 +218,6 @@ func (in *inputsPanel) fillExcept(skip string) {
 			it.hint(m.Hint(k))
 		}
 		it.enable(m.Enabled(k))
-	}
-	in.prices.fill(skip)
-}
-
-// refreshOptions sets the choices that fit once a plan is in (which
-// switches build is known only then).
-func (in *inputsPanel) refreshOptions() {
-	in.filling = true
-	defer func() { in.filling = false }()
-	for _, it := range in.inputs {
-		if it.options != nil {
-			it.options(in.u.m.Options(it.field.Key))
-			it.show(in.u.m.Text(it.field.Key))
-		}
 	}
 }
 

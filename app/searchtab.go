@@ -46,7 +46,7 @@ type searchTab struct {
 	sortCol  int
 	selected int
 	stop     context.CancelFunc
-	done     chan struct{} // closed when the running search has finished
+	runs     int // searches started; a result is shown only if its run is the last
 }
 
 func newSearchTab(u *UI) *searchTab {
@@ -162,8 +162,8 @@ func (t *searchTab) start() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.stop = cancel
-	t.done = make(chan struct{})
-	done := t.done
+	t.runs++
+	run := t.runs
 	t.run.Disable()
 	t.cancel.Enable()
 	t.progress.SetValue(0)
@@ -185,10 +185,9 @@ func (t *searchTab) start() {
 		defer u.work.done()
 		res, err := planner.Search(ctx, base, cat, opt)
 		u.onUI(func() {
-			if t.done == done { // not replaced by a newer search
+			if run == t.runs { // not replaced by a newer search
 				t.finish(base, res, err)
 			}
-			close(done) // after the results are on screen
 		})
 	}()
 }

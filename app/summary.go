@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"image/color"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -171,23 +170,15 @@ func newSummaryTab(u *UI) *summaryTab {
 // truncation measures the text again on every refresh, which made a BOM
 // refresh take tens of milliseconds.
 func fitText(s string, width float32) string {
-	n := int((width - 2*theme.InnerPadding()) / (theme.TextSize() * 0.55))
-	r := []rune(s)
-	if n < 2 || len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return planner.Clip(s, max(2, int((width-2*theme.InnerPadding())/(theme.TextSize()*0.55))))
 }
 
 func bomCell(l planner.BOMLine, col int) string {
 	switch col {
 	case 0:
-		if l.Name != "" {
-			return l.Name
-		}
-		return l.Key
+		return l.Part()
 	case 1:
-		return strings.ReplaceAll(l.Where, "_", "-")
+		return l.Place()
 	case 2:
 		return planner.FormatInt(l.Qty)
 	case 3:

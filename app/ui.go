@@ -108,8 +108,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	u.banner = widget.NewLabel("")
 	u.banner.Wrapping = fyne.TextWrapWord
 	u.banner.Importance = widget.DangerImportance
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameError))
-	bg.FillColor = withAlpha(theme.Color(theme.ColorNameError), 0x28)
+	bg := canvas.NewRectangle(withAlpha(theme.Color(theme.ColorNameError), 0x28))
 	bg.CornerRadius = 4
 	u.bannerBox = container.NewStack(bg, u.banner)
 	u.bannerBox.Hide()

@@ -104,16 +104,6 @@ func planTitle(p *planner.Plan) string {
 	return name
 }
 
-// clip cuts s to n characters, ending in an ellipsis when it was longer,
-// for names inside a chart title.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 // NewInput asks the planner for everything the charts draw about scenario
 // s: its plan and alternatives (other fabric, other NIC speed), a sweep of
 // cluster sizes and, when withSearch, a design search (left out when the

@@ -27,7 +27,7 @@ func Ports(in Input) (*Figure, error) {
 		up = append(up, float64(t.UpLinks))
 		idle = append(idle, float64(t.Switches*t.Radix-t.DownLinks-t.UpLinks))
 	}
-	tiers := newPlot("Back-end ports by tier — "+clip(planTitle(p), 48), "", "ports")
+	tiers := newPlot("Back-end ports by tier — "+planner.Clip(planTitle(p), 48), "", "ports")
 	tiers.Y.Tick.Marker = countTicks{}
 	var bars []*plotter.BarChart
 	for i, s := range []struct {

@@ -250,11 +250,7 @@ func bomPage(pg *pager, p *planner.Plan) {
 		if l.Estimate {
 			unit += " *"
 		}
-		name := l.Name
-		if name == "" {
-			name = l.Key
-		}
-		rows = append(rows, []string{l.Category, cutRunes(name, 36), strings.ReplaceAll(l.Where, "_", "-"), planner.FormatInt(l.Qty), unit,
+		rows = append(rows, []string{l.Category, planner.Clip(l.Part(), 36), l.Place(), planner.FormatInt(l.Qty), unit,
 			planner.FormatUSD(l.TotalUSD), planner.FormatWatts(l.TotalWatts)})
 	}
 	pg.table([]string{"Category", "Part", "Where", "Qty", "Unit price", "Total", "Power"}, rows,
@@ -350,13 +346,4 @@ func wrap(s string, n int) []string {
 		s = strings.TrimSpace(s[cut:])
 	}
 	return append(out, s)
-}
-
-// cutRunes shortens s to n runes, ending in an ellipsis when cut.
-func cutRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Component categories of a bill of materials.
@@ -33,6 +34,17 @@ type BOMLine struct {
 	Source                  string // where the price came from
 	Estimate                bool   // the price or watts is an estimate
 }
+
+// Part is the part's catalog name (its key when it has none).
+func (l BOMLine) Part() string {
+	if l.Name != "" {
+		return l.Name
+	}
+	return l.Key
+}
+
+// Place is Where as people read it: "leaf-spine 50 m", not the tier keys.
+func (l BOMLine) Place() string { return strings.ReplaceAll(l.Where, "_", "-") }
 
 // fillBOM counts transceivers and cables and prices everything.
 func (p *Plan) fillBOM(cat *Catalog, pl plane) error {

@@ -229,3 +229,12 @@ func parseScaled(text, drop string) (float64, bool) {
 	v, err := strconv.ParseFloat(t, 64)
 	return v * mult, err == nil && t != ""
 }
+
+// Clip shortens s to at most n runes, ending in an ellipsis when cut.
+func Clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -10,6 +10,8 @@ package model
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,7 +91,7 @@ func (m *Model) Dirty() bool { return !m.scenario.Equal(m.saved) }
 func (m *Model) Name() string {
 	switch {
 	case m.path != "":
-		return planner.DisplayName(baseName(m.path))
+		return planner.DisplayName(filepath.Base(m.path))
 	case m.scenario.Name != "":
 		return planner.DisplayName(m.scenario.Name)
 	}
@@ -103,13 +105,6 @@ func (m *Model) Title() string {
 		name = "* " + name
 	}
 	return name + " — Fabric Planner"
-}
-
-func baseName(path string) string {
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
-		return path[i+1:]
-	}
-	return path
 }
 
 // commit makes next the scenario after an edit of key. Successive edits of
@@ -143,33 +138,24 @@ func (m *Model) CanUndo() bool { return len(m.undo) > 0 }
 func (m *Model) CanRedo() bool { return len(m.redo) > 0 }
 
 // Undo goes back one edit; typing that did not parse is dropped.
-func (m *Model) Undo() bool {
-	if len(m.undo) == 0 {
-		return false
-	}
-	m.redo = append(m.redo, m.scenario)
-	m.scenario = m.undo[len(m.undo)-1]
-	m.undo = m.undo[:len(m.undo)-1]
-	m.afterJump()
-	return true
-}
+func (m *Model) Undo() bool { return m.jump(&m.undo, &m.redo) }
 
 // Redo takes again the last edit undone.
-func (m *Model) Redo() bool {
-	if len(m.redo) == 0 {
+func (m *Model) Redo() bool { return m.jump(&m.redo, &m.undo) }
+
+// jump makes the last scenario of from current, keeping the current one
+// on to; false when from is empty.
+func (m *Model) jump(from, to *[]planner.Scenario) bool {
+	if len(*from) == 0 {
 		return false
 	}
-	m.undo = append(m.undo, m.scenario)
-	m.scenario = m.redo[len(m.redo)-1]
-	m.redo = m.redo[:len(m.redo)-1]
-	m.afterJump()
-	return true
-}
-
-func (m *Model) afterJump() {
+	*to = append(*to, m.scenario)
+	m.scenario = (*from)[len(*from)-1]
+	*from = (*from)[:len(*from)-1]
 	m.typed, m.typedErr = map[string]string{}, map[string]string{}
 	m.lastKey = ""
 	m.gen++
+	return true
 }
 
 // Replace makes s the scenario as one undoable edit (a design chosen in
@@ -412,7 +398,8 @@ func (m *Model) Options(key string) []string {
 			}
 		}
 		var out []string
-		for _, p := range sortedInts(splits) {
+		slices.Sort(splits)
+		for _, p := range splits {
 			out = append(out, strconv.Itoa(p))
 		}
 		return withCurrent(out, m.Text(key))
@@ -438,18 +425,6 @@ func withCurrent(opts []string, cur string) []string {
 		return opts
 	}
 	return append(opts, cur)
-}
-
-func sortedInts(v []int) []int {
-	out := append([]int(nil), v...)
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
 }
 
 // PriceKeys lists the catalog items whose price can be overridden.
