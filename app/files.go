@@ -93,8 +93,8 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 
 // addShortcuts binds the menu shortcuts on the canvas too, so they work
 // where the driver shows no native menu.
-func (u *UI) addShortcuts() {
-	for _, m := range u.mainMenu().Items {
+func (u *UI) addShortcuts(menu *fyne.MainMenu) {
+	for _, m := range menu.Items {
 		for _, it := range m.Items {
 			if sc, ok := it.Shortcut.(*desktop.CustomShortcut); ok && it.Action != nil {
 				action := it.Action

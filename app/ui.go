@@ -88,7 +88,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	u.planner = &model.Debouncer{Delay: planDelay}
 	u.confirm = func(title, message string, onYes func()) { u.askYesNo(title, message, onYes) }
 	u.showError = u.errorDialog
-	u.m = model.New(cat, defaultScenario())
+	u.m = model.New(cat, planner.NewScenario()) // openInitial loads the default
 	u.inputs = newInputsPanel(u)
 	u.summary = newSummaryTab(u)
 	u.charts = newChartsTab(u)
@@ -116,8 +116,9 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	split := container.NewHSplit(u.inputs.content, results)
 	split.Offset = 0.3
 	w.SetContent(split)
-	w.SetMainMenu(u.mainMenu())
-	u.addShortcuts()
+	menu := u.mainMenu()
+	w.SetMainMenu(menu)
+	u.addShortcuts(menu)
 	w.SetCloseIntercept(u.requestQuit)
 	u.openInitial()
 	return u
