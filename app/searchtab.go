@@ -201,7 +201,7 @@ func (t *searchTab) finish(base planner.Scenario, res *planner.SearchResult, err
 		t.info.SetText("No result: " + err.Error())
 		return
 	}
-	t.u.m.SearchDone(base, res)
+	t.u.m.SearchDone(base)
 	t.result = res
 	msg := fmt.Sprintf("%s designs evaluated in %s, %s buildable, %d on the Pareto front.", planner.FormatInt(res.Evaluated),
 		res.Elapsed.Round(1e6), planner.FormatInt(len(res.Designs)), len(res.Front))

@@ -40,8 +40,8 @@ type Model struct {
 	errGen  uint64
 	fits    map[string]bool // switches that fit the planned inputs
 
-	pins   []Pin
-	search *SearchRun
+	pins     []Pin
+	searched *planner.Scenario // the inputs of the last finished search
 }
 
 // New returns a model holding s, untitled.
@@ -131,12 +131,6 @@ func (m *Model) commit(next planner.Scenario, key string, kind Kind) {
 // maxUndo bounds the undo history.
 const maxUndo = 200
 
-// CanUndo and CanRedo say whether there is a step to take.
-func (m *Model) CanUndo() bool { return len(m.undo) > 0 }
-
-// CanRedo says whether an undone step can be redone.
-func (m *Model) CanRedo() bool { return len(m.redo) > 0 }
-
 // Undo goes back one edit; typing that did not parse is dropped.
 func (m *Model) Undo() bool { return m.jump(&m.undo, &m.redo) }
 
@@ -173,9 +167,6 @@ func (m *Model) Text(key string) string {
 	}
 	return m.textOf(m.scenario, key)
 }
-
-// InputError is the typing error of key, "" when none.
-func (m *Model) InputError(key string) string { return m.typedErr[key] }
 
 // textOf is the display text of key in scenario s.
 func (m *Model) textOf(s planner.Scenario, key string) string {

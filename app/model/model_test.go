@@ -80,7 +80,7 @@ func TestInfeasibleInputsAreStaleInLabels(t *testing.T) {
 	if !strings.Contains(banner, "1,024 GPUs") {
 		t.Errorf("banner does not say which plan is shown:\n%s", banner)
 	}
-	if got := m.FieldProblems("network.planes"); len(got) == 0 {
+	if p := st.Problems; len(p) == 0 || p[0].Key != "network.planes" {
 		t.Error("no problem under the Planes input")
 	}
 }
@@ -162,7 +162,7 @@ func TestUndoRedo(t *testing.T) {
 	if s := m.Scenario(); s.Cluster.GPUs != 1024 {
 		t.Fatalf("typing was not one undo step: %d GPUs", s.Cluster.GPUs)
 	}
-	if m.Dirty() || m.CanUndo() {
+	if m.Dirty() || m.Undo() {
 		t.Error("back at the saved inputs but dirty or still undoable")
 	}
 	m.Redo()
@@ -171,7 +171,7 @@ func TestUndoRedo(t *testing.T) {
 		t.Errorf("after redo: %d GPUs, %s", s.Cluster.GPUs, s.Network.Oversubscription)
 	}
 	mustSet(t, m, "cluster.gpus", "512")
-	if m.CanRedo() {
+	if m.Redo() {
 		t.Error("a new edit kept the redo steps")
 	}
 }
@@ -230,7 +230,7 @@ func TestPinRefusedWhenStale(t *testing.T) {
 // "Use this design" applying a 1,024-GPU design to a 16,384-GPU scenario.
 func TestSearchGoesStale(t *testing.T) {
 	m := testModel(t)
-	m.SearchDone(m.Scenario(), &planner.SearchResult{})
+	m.SearchDone(m.Scenario())
 	if stale, _ := m.SearchStale(); stale {
 		t.Fatal("fresh results stale")
 	}

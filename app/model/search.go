@@ -6,30 +6,23 @@ import (
 	"fabricplan/planner"
 )
 
-// SearchRun is a design search and the inputs it was run on.
-type SearchRun struct {
-	Base   planner.Scenario
-	Result *planner.SearchResult
+// SearchDone records that a design search of base has finished: its
+// results belong to those inputs.
+func (m *Model) SearchDone(base planner.Scenario) {
+	b := base.Clone()
+	m.searched = &b
 }
-
-// SearchDone records a finished search of base.
-func (m *Model) SearchDone(base planner.Scenario, res *planner.SearchResult) {
-	m.search = &SearchRun{Base: base.Clone(), Result: res}
-}
-
-// Search is the last finished search, nil if none.
-func (m *Model) Search() *SearchRun { return m.search }
 
 // SearchStale says whether the inputs changed since the last search was
 // run, and how: "GPUs 1024 → 16384". Results of other inputs must not be
 // used as if they were for these.
 func (m *Model) SearchStale() (bool, string) {
-	if m.search == nil || m.search.Base.Equal(m.scenario) {
+	if m.searched == nil || m.searched.Equal(m.scenario) {
 		return false, ""
 	}
 	var parts []string
 	for _, f := range fields {
-		if a, b := m.textOf(m.search.Base, f.Key), m.textOf(m.scenario, f.Key); a != b {
+		if a, b := m.textOf(*m.searched, f.Key), m.textOf(m.scenario, f.Key); a != b {
 			parts = append(parts, f.Label+" "+a+" → "+b)
 		}
 	}

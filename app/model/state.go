@@ -138,18 +138,6 @@ func (m *Model) State() PlanState {
 	return PlanState{Status: Planning}
 }
 
-// FieldProblems are the problems of the input key (typing or planning),
-// for the message under it.
-func (m *Model) FieldProblems(key string) []string {
-	var out []string
-	for _, p := range m.State().Problems {
-		if p.Key == key || (key == "prices" && strings.HasPrefix(p.Key, "prices.")) {
-			out = append(out, p.Text)
-		}
-	}
-	return out
-}
-
 // Problems turns a planner error into problems named by the labels on
 // screen: "Planes: 3 planes do not divide 8 ports; choose 1, 2, 4 or 8".
 func Problems(err error) []Problem {
