@@ -39,9 +39,11 @@ func TestTypingGPUsUpdatesSummary(t *testing.T) {
 	}
 }
 
-// Only the plan of the last keystrokes is shown. Mutation caught:
-// planning every keystroke and applying whichever finishes last (the
-// cards showed a 10,000-GPU plan while the field read 100000).
+// With the real debounce pause, typing a burst ends with the plan of what
+// was typed. The rule that drops results of replaced inputs (the cards
+// once showed a 10,000-GPU plan while the field read 100000) is caught by
+// app/model's TestOlderResultsAreDropped; this checks the window wires
+// the debouncer so the last keystroke wins.
 func TestTypingShowsOnlyTheLatestPlan(t *testing.T) {
 	u := newTestUI(t)
 	u.planner.Delay = planDelay
