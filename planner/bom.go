@@ -158,7 +158,8 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
 	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUs)
 	p.fabricShare()
-	p.Cost.Drivers = p.priceDrivers(3)
+	drivers := p.CostSensitivity()
+	p.Cost.Drivers = drivers[:min(3, len(drivers))]
 	p.Power.Total = p.Power.NICs + p.Power.Switches + p.Power.Transceivers + p.Power.Cables
 	return nil
 }
@@ -319,35 +320,47 @@ func (p *Plan) moduleLine(mod *Transceiver, where string, n int) BOMLine {
 }
 
 // PriceDriver is one catalog item whose price range moves the plan's
-// cost: the swing from its low to its high price, all units.
+// cost: the plan's total with that item at its low and at its high price,
+// every other price at its base, all units.
 type PriceDriver struct {
 	Key      string  `json:"key"`
 	Name     string  `json:"name"`
-	SwingUSD float64 `json:"swing_usd"`
+	Category string  `json:"category"`
+	Qty      int     `json:"qty"`
+	SwingUSD float64 `json:"swing_usd"` // HighUSD - LowUSD
+	LowUSD   float64 `json:"low_total_usd"`
+	HighUSD  float64 `json:"high_total_usd"`
 }
 
-// priceDrivers lists the BOM's items by the swing of their price range,
-// largest first, at most n.
-func (p *Plan) priceDrivers(n int) []PriceDriver {
-	swing := map[string]*PriceDriver{}
+// CostSensitivity lists the BOM's priced items by how far their price
+// range moves the plan's total cost, largest swing first (a tornado
+// chart's bars). An item used in several places (a transceiver at the
+// leaf and at the spine) is one entry: its price moves everywhere at
+// once. Items without a range (a price the scenario overrides) are left
+// out.
+func (p *Plan) CostSensitivity() []PriceDriver {
+	byKey := map[string]*PriceDriver{}
 	var order []string
 	for _, l := range p.BOM {
-		d := swing[l.Key]
+		d := byKey[l.Key]
 		if d == nil {
-			d = &PriceDriver{Key: l.Key, Name: l.Name}
-			swing[l.Key] = d
+			d = &PriceDriver{Key: l.Key, Name: l.Part(), Category: l.Category, LowUSD: p.Cost.Total, HighUSD: p.Cost.Total}
+			byKey[l.Key] = d
 			order = append(order, l.Key)
 		}
-		d.SwingUSD += float64(l.Qty) * (l.UnitHighUSD - l.UnitLowUSD)
+		d.Qty += l.Qty
+		d.LowUSD -= float64(l.Qty) * (l.UnitUSD - l.UnitLowUSD)
+		d.HighUSD += float64(l.Qty) * (l.UnitHighUSD - l.UnitUSD)
+		d.SwingUSD = d.HighUSD - d.LowUSD
 	}
 	out := make([]PriceDriver, 0, len(order))
 	for _, k := range order {
-		if swing[k].SwingUSD > 0 {
-			out = append(out, *swing[k])
+		if byKey[k].SwingUSD > 0 {
+			out = append(out, *byKey[k])
 		}
 	}
 	slices.SortStableFunc(out, func(a, b PriceDriver) int { return cmpFloat(b.SwingUSD, a.SwingUSD) })
-	return out[:min(n, len(out))]
+	return out
 }
 
 // WriteBOMCSV writes the bill of materials as CSV with plain numbers, one

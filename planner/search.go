@@ -35,6 +35,7 @@ type SearchOptions struct {
 // Design is one evaluated fabric design.
 type Design struct {
 	Label    string
+	Short    string // a short name for chart labels: "IB 200G ×8, qm9700, 1 tier"
 	Scenario Scenario
 	Plan     *Plan
 	CostUSD  float64
@@ -57,6 +58,7 @@ type SearchResult struct {
 	FastestInBudget *Design
 	Fastest         *Design
 	Target          float64 // the JCT target in days (0: none)
+	Budget          float64 // the budget in US$ (0: none)
 	Evaluated       int     // designs tried, buildable or not
 	Elapsed         time.Duration
 	// Message explains an unmet target or budget, naming the closest design.
@@ -195,7 +197,7 @@ func evaluate(s Scenario, cat *Catalog) *Design {
 	if err != nil || p.JCT == nil {
 		return nil
 	}
-	return &Design{Label: designLabel(p), Scenario: p.Scenario, Plan: p, CostUSD: p.Cost.Total, PowerW: p.Power.Total,
+	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: p.Scenario, Plan: p, CostUSD: p.Cost.Total, PowerW: p.Power.Total,
 		Days: p.JCT.Planned.Days, StepS: p.JCT.Planned.StepS}
 }
 
@@ -213,6 +215,23 @@ func designLabel(p *Plan) string {
 	fmt.Fprintf(&b, ", %s, %s, %d tier", p.Switch.Key, n.Oversubscription, p.Tiers)
 	if p.Tiers > 1 {
 		b.WriteString("s")
+	}
+	return b.String()
+}
+
+// shortDesignLabel names a design in a few words for a chart label:
+// fabric and NIC speed, planes (×N), switch, tiers, and the leaf ratio
+// when it is not 1:1.
+func shortDesignLabel(p *Plan) string {
+	n := p.Scenario.Network
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", fabricShort(n.Fabric), gbpsName(n.NICGbps))
+	if n.Planes > 1 {
+		fmt.Fprintf(&b, " ×%d", n.Planes)
+	}
+	fmt.Fprintf(&b, ", %s, %s", p.Switch.Key, Plural(p.Tiers, "tier"))
+	if n.Oversubscription != "1:1" {
+		fmt.Fprintf(&b, ", %s", n.Oversubscription)
 	}
 	return b.String()
 }
@@ -262,6 +281,7 @@ func (r *SearchResult) pick(opt SearchOptions) {
 		}
 	}
 	if opt.BudgetUSD > 0 {
+		r.Budget = opt.BudgetUSD
 		for _, d := range r.Front {
 			if d.CostUSD <= opt.BudgetUSD {
 				r.FastestInBudget = d // the front gets faster as it gets dearer

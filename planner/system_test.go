@@ -219,3 +219,42 @@ func TestCostRangeAndDrivers(t *testing.T) {
 		}
 	}
 }
+
+// The tornado's bars: each part's price alone at its catalog low and high.
+// Hand check on the 1,024-GPU NDR plan (catalog prices quoted): 1,536
+// twin-port modules at $700 in [$450, $1,500] put the total $384,000
+// lower and $1,228,800 higher; 1,024 ConnectX-7 at $2,188 in [$1,599,
+// $2,400] put it $603,136 lower and $217,088 higher. Mutations caught:
+// bars that move every price at once (the whole range), a part counted
+// once per place instead of summed (the modules sit at two places), and
+// low and high swapped.
+func TestCostSensitivity(t *testing.T) {
+	p, err := Build(ibScenario(1024), testCatalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.CostSensitivity()
+	want := map[string][2]float64{
+		"osfp-400x2": {p.Cost.Total - 384000, p.Cost.Total + 1228800},
+		"cx7-400":    {p.Cost.Total - 603136, p.Cost.Total + 217088},
+	}
+	for _, d := range got {
+		if w, ok := want[d.Key]; ok {
+			if !near(d.LowUSD, w[0]) || !near(d.HighUSD, w[1]) {
+				t.Errorf("%s: total %.0f..%.0f, want %.0f..%.0f", d.Key, d.LowUSD, d.HighUSD, w[0], w[1])
+			}
+			delete(want, d.Key)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("missing bars %v in %+v", want, got)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].SwingUSD > got[i-1].SwingUSD {
+			t.Errorf("bar %d (%s) swings more than the one above it", i, got[i].Key)
+		}
+	}
+	if got[0].Key != "osfp-400x2" || got[0].Qty != 1536 {
+		t.Errorf("top bar %s x%d, want osfp-400x2 x1536", got[0].Key, got[0].Qty)
+	}
+}
