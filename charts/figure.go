@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -139,7 +140,7 @@ func (f *Figure) drawOn(dc draw.Canvas, paint bool) {
 
 func footStyle() draw.TextStyle {
 	sty := draw.TextStyle{Color: color.RGBA{0x55, 0x55, 0x55, 0xff}, Font: sans, Handler: plot.DefaultTextHandler}
-	sty.Font.Size = 8.5
+	sty.Font.Size = footSize
 	return sty
 }
 
@@ -159,7 +160,7 @@ func (f *Figure) Render(w io.Writer, format string, size Size) (err error) {
 	if format == "png" {
 		// Encode with BestSpeed: the default compression takes most of a
 		// chart's export time for a file only ~20% smaller.
-		img := vgimg.NewWith(vgimg.UseWH(wPt, hPt), vgimg.UseDPI(size.DPI))
+		img := newRaster(wPt, hPt, size.DPI)
 		f.drawOn(draw.New(img), false)
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
 		return enc.Encode(w, img.Image())
@@ -249,7 +250,23 @@ func (f *Figure) Image(size Size) (img image.Image, err error) {
 		}
 	}()
 	wPt, hPt := size.points()
-	c := vgimg.NewWith(vgimg.UseWH(wPt, hPt), vgimg.UseDPI(size.DPI))
+	c := newRaster(wPt, hPt, size.DPI)
 	f.drawOn(draw.New(c), false)
 	return c.Image(), nil
+}
+
+// raster is a vgimg canvas that sets spaces as no-break spaces. Liberation
+// Sans (like Arial) kerns "A" and "T" against the space glyph, which the
+// rasteriser applies in full: "RDMA Networking" then prints as
+// "RDMANetworking". The no-break space is a separate glyph without those
+// pairs and the same advance.
+type raster struct{ *vgimg.Canvas }
+
+func newRaster(w, h vg.Length, dpi int) raster {
+	return raster{vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
+}
+
+// FillString draws s with its spaces as no-break spaces.
+func (c raster) FillString(f font.Face, pt vg.Point, s string) {
+	c.Canvas.FillString(f, pt, strings.ReplaceAll(s, " ", "\u00a0"))
 }

@@ -51,6 +51,9 @@ const (
 	labelSize  = 12
 	tickSize   = 10.5
 	legendSize = 10.5
+	// footSize is the footnote's: no smaller than the tick labels, so
+	// sources stay readable on a slide.
+	footSize = tickSize
 )
 
 // newPlot makes a plot with the house style: sans-serif text, a title,
@@ -255,6 +258,21 @@ func (log10Ticks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// exp10Ticks labels an axis whose values are log10 of the quantity, as
+// log10Ticks labels the quantity on a log axis.
+type exp10Ticks struct{}
+
+func (exp10Ticks) Ticks(min, max float64) []plot.Tick {
+	ticks := log10Ticks{}.Ticks(math.Pow(10, min), math.Pow(10, max))
+	var out []plot.Tick
+	for _, t := range ticks {
+		if v := math.Log10(t.Value); v >= min && v <= max {
+			out = append(out, plot.Tick{Value: v, Label: t.Label})
+		}
+	}
+	return out
 }
 
 // valueLabels puts a text label above each bar of top (the top of its
