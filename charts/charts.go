@@ -57,6 +57,7 @@ func All() []Chart {
 		{"jct", "Training step time and JCT gain", JCT},
 		{"market", "RDMA market (650 Group) with this plan", MarketChart},
 		{"search", "Design search: cost against job time", SearchChart},
+		{"sensitivity", "Cost sensitivity: total cost as each price moves across its range", Tornado},
 	}
 }
 

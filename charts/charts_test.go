@@ -306,7 +306,7 @@ func TestReport(t *testing.T) {
 	}
 	text := pdfText(t, buf.Bytes())
 	for _, want := range []string{"Fabric Planner report", "1,024 GPUs", "Bill of materials", "qm9700", "osfp-400x2",
-		"Cost and power by component", "Back-end ports by tier", "RDMA revenue by technology", "Sources", "650 Group", "JCT gain"} {
+		"Cost and power by component", "back-end ports in 2 switch tiers", "Ethernet passes InfiniBand", "Sources", "650 Group", "JCT gain"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report text lacks %q", want)
 		}
@@ -341,7 +341,7 @@ func TestPDFTextIsUTF8(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := pdfText(t, rep.Bytes())
-	for _, want := range []string{"Réseau Zürich — ", "second line", "Back-end ports by tier — "} {
+	for _, want := range []string{"Réseau Zürich — ", "second line", " back-end ports in "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report text lacks %q", want)
 		}
@@ -363,7 +363,7 @@ func TestPDFTextIsUTF8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text := pdfText(t, b); !strings.Contains(text, "Réseau Zürich") || !strings.Contains(text, "by tier — ") {
+	if text := pdfText(t, b); !strings.Contains(text, "Réseau Zürich") || !strings.Contains(text, "— 4,096 back-end ports") {
 		t.Errorf("chart PDF text:\n%s", text)
 	}
 }

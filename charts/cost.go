@@ -131,6 +131,8 @@ func Cost(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	total.Title.Text = totalFinding("Fabric cost", vs, func(p *planner.Plan) float64 { return p.Cost.Total }, planner.FormatUSD)
+	per.Title.Text = shareFinding("Cost per GPU", in.Plan, costComponents, planner.FormatUSDExact(in.Plan.Cost.PerGPU))
 	return &Figure{Name: "cost", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) +
 		"\nPrices are estimates from data/catalog.toml (each with its source and date); 'fabricplan catalog' lists them."}, nil
 }
@@ -152,6 +154,8 @@ func Power(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	total.Title.Text = totalFinding("Fabric power", vs, func(p *planner.Plan) float64 { return p.Power.Total }, planner.FormatWatts)
+	per.Title.Text = shareFinding("Power per GPU", in.Plan, powerComponents, planner.FormatWatts(in.Plan.Power.Total/float64(in.Plan.GPUs)))
 	return &Figure{Name: "power", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) +
 		"\nSwitch watts are estimates without optics; transceiver watts are NVIDIA LinkX figures where published (data/catalog.toml)."}, nil
 }
@@ -172,4 +176,41 @@ func stackLegend(p *plot.Plot, names []string, bars []*plotter.BarChart) {
 	for i := len(bars) - 1; i >= 0; i-- {
 		p.Legend.Add(names[i], bars[i])
 	}
+}
+
+// totalFinding titles a per-variant total: this plan's figure and, when
+// there are variants, how it ranks against the lowest of them.
+func totalFinding(what string, vs []planner.Variant, value func(*planner.Plan) float64, format func(float64) string) string {
+	this := value(vs[0].Plan)
+	title := fmt.Sprintf("%s: %s for this plan", what, format(this))
+	if len(vs) < 2 {
+		return title
+	}
+	low, lowName := this, vs[0].Label
+	for _, v := range vs[1:] {
+		if x := value(v.Plan); x < low {
+			low, lowName = x, v.Label
+		}
+	}
+	if low >= this || low <= 0 {
+		return title + fmt.Sprintf(",\nthe lowest of %d", len(vs))
+	}
+	return title + fmt.Sprintf(",\n%.0f%% above %s", (this/low-1)*100, lowName)
+}
+
+// shareFinding titles a per-GPU breakdown with its largest component's
+// share of the plan's total.
+func shareFinding(what string, p *planner.Plan, comps []component, perGPU string) string {
+	total, top, topName := 0.0, 0.0, ""
+	for _, c := range comps {
+		v := c.value(p)
+		total += v
+		if v > top {
+			top, topName = v, c.name
+		}
+	}
+	if total <= 0 {
+		return what + ": " + perGPU
+	}
+	return fmt.Sprintf("%s: %s,\n%s %.0f%% of it", what, perGPU, topName, top/total*100)
 }

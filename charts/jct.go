@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -17,9 +18,12 @@ func JCT(in Input) (*Figure, error) {
 		return nil, err
 	}
 	var vs []planner.Variant
+	var left []string
 	for _, v := range in.variants() {
 		if v.Plan.JCT != nil {
 			vs = append(vs, v)
+		} else {
+			left = append(left, v.Label)
 		}
 	}
 	if len(vs) == 0 {
@@ -31,7 +35,7 @@ func JCT(in Input) (*Figure, error) {
 	}
 	var bars []bar
 	for _, v := range vs {
-		bars = append(bars, bar{v.Label + "\nRDMA", v.Plan.JCT.Planned}, bar{v.Label + "\nTCP/IP", v.Plan.JCT.Baseline})
+		bars = append(bars, bar{"RDMA", v.Plan.JCT.Planned}, bar{"TCP/IP", v.Plan.JCT.Baseline})
 	}
 	series := []struct {
 		name  string
@@ -53,7 +57,9 @@ func JCT(in Input) (*Figure, error) {
 			return 0
 		}})
 	}
-	step := newPlot("Training step time", "", "seconds per step")
+	this := vs[0].Plan.JCT
+	step := newPlot(fmt.Sprintf("Step time: %s over RDMA, %s over TCP/IP", planner.FormatSeconds(this.Planned.StepS),
+		planner.FormatSeconds(this.Baseline.StepS)), "", "seconds per step")
 	step.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g", v) }}
 	var prev *plotter.BarChart
 	var stack []*plotter.BarChart
@@ -103,16 +109,21 @@ func JCT(in Input) (*Figure, error) {
 		return nil, err
 	}
 	step.Add(&fittedBars{categories: len(bars), groups: [][]*plotter.BarChart{stack}, labels: []*plotter.Labels{l}}, l)
-	nominal(step, labels...)
+	pairedNominal(step, labels, variantNames(vs))
 	headroom(step, maxY, 3)
 
-	days := newPlot("Job completion time and gain", "", "days")
+	// Short jobs read in hours, as planner.FormatDuration writes them.
+	unit, perDay := "days", 1.0
+	if this.Baseline.Days < 2 {
+		unit, perDay = "hours", 24
+	}
+	days := newPlot(fmt.Sprintf("JCT: %s,\n%s faster than TCP/IP", planner.FormatDuration(this.Planned.Days), planner.FormatGain(this.Gain)), "", unit)
 	days.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g", v) }}
 	rdma, tcp := make(plotter.Values, len(vs)), make(plotter.Values, len(vs))
 	gains := make([]string, len(vs))
 	maxD := 0.0
 	for i, v := range vs {
-		rdma[i], tcp[i] = v.Plan.JCT.Planned.Days, v.Plan.JCT.Baseline.Days
+		rdma[i], tcp[i] = v.Plan.JCT.Planned.Days*perDay, v.Plan.JCT.Baseline.Days*perDay
 		gains[i] = planner.FormatGain(v.Plan.JCT.Gain)
 		maxD = max(maxD, tcp[i])
 	}
@@ -133,10 +144,7 @@ func JCT(in Input) (*Figure, error) {
 		return nil, err
 	}
 	days.Add(&fittedBars{categories: len(vs), groups: [][]*plotter.BarChart{{bt}, {br}}, labels: []*plotter.Labels{gl}}, gl)
-	vl := make([]string, len(vs))
-	for i, v := range vs {
-		vl[i] = v.Label
-	}
+	vl := variantNames(vs)
 	nominal(days, vl...)
 	headroom(days, maxD, 2)
 
@@ -144,10 +152,28 @@ func JCT(in Input) (*Figure, error) {
 	foot := fmt.Sprintf("Model estimate: %s on %s, tp %d, pp %d, dp %d, %s tokens per step, %s in all. Labels over the grey bars: gain = TCP/IP step / RDMA step.\n"+
 		"Alpha-beta collective model with NCCL constants; constants and validation in data/jct.toml and the README.",
 		j.ModelName, j.GPU.Name, j.Workload.TP, j.Workload.PP, j.DP, planner.FormatInt(j.Workload.GlobalBatchTokens), planner.FormatTokens(j.Workload.TokensTotal))
+	if len(left) > 0 {
+		foot += fmt.Sprintf("\nNot drawn, no JCT estimate (the workload does not fit): %s.", strings.Join(left, ", "))
+	}
 	gainValues := make([]float64, len(vs))
 	for i, v := range vs {
 		gainValues[i] = v.Plan.JCT.Gain
 	}
-	data = append(data, Series{"days: RDMA", vl, rdma}, Series{"days: TCP/IP", vl, tcp}, Series{"gain", vl, gainValues})
+	data = append(data, Series{unit + ": RDMA", vl, rdma}, Series{unit + ": TCP/IP", vl, tcp}, Series{"gain", vl, gainValues})
 	return &Figure{Name: "jct", Panels: [][]*plot.Plot{{step, days}}, Weights: []float64{1.6, 1}, Footnote: foot, Data: data}, nil
+}
+
+// pairedNominal labels bars drawn in pairs: each bar with its own short
+// name and, on the line below, each pair with the variant it belongs to,
+// centred under the pair so long variant names do not collide.
+func pairedNominal(p *plot.Plot, bars, pairs []string) {
+	nominal(p, bars...)
+	var ticks []plot.Tick
+	for i, l := range bars {
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: l})
+	}
+	for k, l := range pairs {
+		ticks = append(ticks, plot.Tick{Value: float64(2*k) + 0.5, Label: "\n" + l})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 }

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"image/color"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -78,7 +79,7 @@ func MarketChart(in Input) (*Figure, error) {
 	if !ok {
 		return nil, fmt.Errorf("the report has no device split for %d: choose %d to %d", year, m.Device.Years[0], m.Device.Years[len(m.Device.Years)-1])
 	}
-	split := newPlot(fmt.Sprintf("NIC vs switch spend, %d", year), "", "share of spend (%)")
+	split := newPlot(fmt.Sprintf("NIC vs switch spend, %d", year), "", "share of NIC and switch spend (%)")
 	split.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g%%", v) }}
 	cats := []string{fmt.Sprintf("Market\n%d", year)}
 	nicShare := []float64{100 * nics / (nics + sw)}
@@ -103,18 +104,37 @@ func MarketChart(in Input) (*Figure, error) {
 	}
 	bs.Color = colour(3)
 	bs.StackOn(bn)
-	stackLegend(split, []string{"NICs (%)", "switching"}, []*plotter.BarChart{bn, bs})
-	texts := make([]string, len(nicShare))
+	stackLegend(split, []string{"NICs", "switching"}, []*plotter.BarChart{bn, bs})
+	// Each share is printed inside its own block: the NIC share at the
+	// middle of the NIC bar, the switching share in the switching bar.
+	var at plotter.XYs
+	var texts []string
 	for i, v := range nicShare {
-		texts[i] = fmt.Sprintf("%.0f%%", v)
+		at = append(at, plotter.XY{X: float64(i), Y: v / 2}, plotter.XY{X: float64(i), Y: v + (100-v)/2})
+		texts = append(texts, fmt.Sprintf("NICs %.0f%%", v), fmt.Sprintf("%.0f%%", 100-v))
 	}
-	l, err := valueLabels(bs, texts)
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: texts})
 	if err != nil {
 		return nil, err
 	}
-	split.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{{bn, bs}}, labels: []*plotter.Labels{l}}, l)
+	for i := range l.TextStyle {
+		l.TextStyle[i].Font = sans
+		l.TextStyle[i].Font.Size = tickSize
+		l.TextStyle[i].Color = color.White
+		if i%2 == 1 { // the switching block is lighter: dark text reads better
+			l.TextStyle[i].Color = Ink
+		}
+		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
+	}
+	split.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{{bn, bs}}}, l)
 	nominal(split, cats...)
 	split.Y.Min, split.Y.Max = 0, 118
+	if len(nicShare) == 2 {
+		split.Title.Text = fmt.Sprintf("NICs: %.0f%% of this plan's spend,\n%.0f%% of the %d market", nicShare[1], nicShare[0], year)
+	}
+	if y, ok := crossover(m.Technology.Years, m.Technology.Ethernet, m.Technology.InfiniBand); ok {
+		tech.Title.Text = fmt.Sprintf("RDMA revenue: Ethernet passes InfiniBand in %d", y)
+	}
 
 	foot := fmt.Sprintf("Source: %s, %s and %s, as printed. The plan's split counts NIC and switch hardware; optics and cables are left out "+
 		"because the report's device table has no such category.", m.Citation(), m.Technology.Table, m.Device.Table)
@@ -129,6 +149,17 @@ func MarketChart(in Input) (*Figure, error) {
 	}
 	data = append(data, Series{Name: "NIC share %", Labels: cats, Values: nicShare})
 	return &Figure{Name: "market", Panels: [][]*plot.Plot{{tech, split}}, Weights: []float64{1.5, 1}, Footnote: foot, Data: data}, nil
+}
+
+// crossover is the first year in which a's revenue passes b's after
+// trailing it.
+func crossover(years []int, a, b []float64) (int, bool) {
+	for i := 1; i < len(years) && i < len(a) && i < len(b); i++ {
+		if a[i-1] <= b[i-1] && a[i] > b[i] {
+			return years[i], true
+		}
+	}
+	return 0, false
 }
 
 // yearTicks labels every year without thousands separators.

@@ -27,7 +27,12 @@ func Ports(in Input) (*Figure, error) {
 		up = append(up, float64(t.UpLinks))
 		idle = append(idle, float64(t.Switches*t.Radix-t.DownLinks-t.UpLinks))
 	}
-	tiers := newPlot("Back-end ports by tier — "+planner.Clip(planTitle(p), 48), "", "ports")
+	installed := p.NICPorts
+	for _, t := range p.SwitchTiers {
+		installed += t.Switches * t.Radix
+	}
+	tiers := newPlot(fmt.Sprintf("%s — %s back-end ports in %s", planner.Clip(planTitle(p), 40), planner.FormatInt(installed),
+		planner.Plural(p.Tiers, "switch tier")), "", "ports")
 	tiers.Y.Tick.Marker = countTicks{}
 	var bars []*plotter.BarChart
 	for i, s := range []struct {
@@ -64,7 +69,7 @@ func Ports(in Input) (*Figure, error) {
 	headroom(tiers, maxY, 3)
 
 	front := float64(in.frontEndPorts())
-	server := newPlot("Ports per server", "", "network ports")
+	server := newPlot(fmt.Sprintf("Back-end adds %s\nper server", planner.Plural(p.ServerPorts, "port")), "", "network ports")
 	server.Y.Tick.Marker = countTicks{}
 	fe, err := newBars(plotter.Values{front, front})
 	if err != nil {

@@ -31,14 +31,37 @@ func Scale(in Input) (*Figure, error) {
 		switches[i] = plotter.XY{X: float64(r.GPUs), Y: float64(r.Plan.TotalSwitches())}
 		perGPU[i] = plotter.XY{X: float64(r.GPUs), Y: r.Plan.Cost.PerGPU}
 	}
-	sw, err := scalePlot("Switches against cluster size", "switches (log scale)", switches, log10Ticks{}, in.TierSteps)
+	var plan *plotter.XY
+	var planCost *plotter.XY
+	swTitle, costTitle := "Switches against cluster size", "Fabric cost per GPU against cluster size"
+	if p := in.Plan; p != nil {
+		plan = &plotter.XY{X: float64(p.GPUs), Y: float64(p.TotalSwitches())}
+		planCost = &plotter.XY{X: float64(p.GPUs), Y: p.Cost.PerGPU}
+		swTitle = fmt.Sprintf("This plan: %s at %s GPUs (%s)", planner.Plural(p.TotalSwitches(), "switch"),
+			planner.FormatInt(p.GPUs), planner.Plural(p.Tiers, "tier"))
+		lo, hi := perGPU[0].Y, perGPU[0].Y
+		for _, xy := range perGPU {
+			lo, hi = min(lo, xy.Y), max(hi, xy.Y)
+		}
+		costTitle = fmt.Sprintf("Cost per GPU: %s for this plan, %s to %s across sizes",
+			planner.FormatUSDExact(p.Cost.PerGPU), planner.FormatUSDExact(lo), planner.FormatUSDExact(hi))
+	}
+	// Switch counts span four decades: they are drawn as log10 values on
+	// a linear axis labelled in switches. (plot.LogScale would centre the
+	// axis label at the linear midpoint and pad the panel's top for it.)
+	logSwitches := make(plotter.XYs, len(switches))
+	for i, xy := range switches {
+		logSwitches[i] = plotter.XY{X: xy.X, Y: math.Log10(xy.Y)}
+	}
+	var logPlan *plotter.XY
+	if plan != nil {
+		logPlan = &plotter.XY{X: plan.X, Y: math.Log10(plan.Y)}
+	}
+	sw, err := scalePlot(swTitle, "switches (log scale)", logSwitches, exp10Ticks{}, in.TierSteps, logPlan)
 	if err != nil {
 		return nil, err
 	}
-	sw.Y.Scale = plot.LogScale{}
-	sw.Y.Min = 0.8
-	sw.Y.Max *= 3
-	cost, err := scalePlot("Fabric cost per GPU against cluster size", "US$ per GPU", perGPU, usdTicks{}, in.TierSteps)
+	cost, err := scalePlot(costTitle, "US$ per GPU", perGPU, usdTicks{}, in.TierSteps, planCost)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +105,7 @@ func switchName(rows []planner.SweepRow) string {
 	return name
 }
 
-func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, steps []planner.TierStep) (*plot.Plot, error) {
+func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, steps []planner.TierStep, plan *plotter.XY) (*plot.Plot, error) {
 	p := newPlot(title, "GPUs (log scale)", yLabel)
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = log2Ticks{}
@@ -99,6 +122,9 @@ func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, steps [
 		maxY = max(maxY, xy.Y)
 	}
 	headroom(p, maxY, 1)
+	if _, logY := ticks.(exp10Ticks); logY {
+		p.Y.Min, p.Y.Max = -0.15, maxY+0.6
+	}
 	// Tier changes: a dashed vertical line at the exact size where the
 	// fabric gains a tier (or stops planning), as the planner found it.
 	for _, st := range steps {
@@ -106,7 +132,8 @@ func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, steps [
 		if x < xys[0].X || x > xys[len(xys)-1].X*1.5 {
 			continue
 		}
-		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: math.Max(p.Y.Min, 1e-9)}, {X: x, Y: p.Y.Max * 0.9}})
+		top := p.Y.Min + (p.Y.Max-p.Y.Min)*0.9
+		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: p.Y.Min}, {X: x, Y: top}})
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +145,7 @@ func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, steps [
 		if st.Tiers == 0 {
 			text = fmt.Sprintf(" over 3 tiers from %s GPUs", planner.FormatInt(st.GPUs))
 		}
-		lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: p.Y.Max * 0.9}}, Labels: []string{text}})
+		lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: top}}, Labels: []string{text}})
 		if err != nil {
 			return nil, err
 		}
@@ -126,7 +153,27 @@ func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, steps [
 		lab.TextStyle[0].Font.Size = tickSize
 		lab.TextStyle[0].Color = color.RGBA{0xa0, 0x40, 0x00, 0xff}
 		lab.TextStyle[0].YAlign = draw.YBottom
+		if x > xys[len(xys)-1].X/4 { // near the right edge: the text goes left of the line
+			lab.TextStyle[0].XAlign = draw.XRight
+			lab.Labels[0] = text[1:] + " "
+		}
 		p.Add(lab)
+	}
+	if plan != nil {
+		mark, err := plotter.NewScatter(plotter.XYs{*plan})
+		if err != nil {
+			return nil, err
+		}
+		mark.GlyphStyle = draw.GlyphStyle{Color: Ink, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}
+		name, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{*plan}, Labels: []string{"this plan"}})
+		if err != nil {
+			return nil, err
+		}
+		name.TextStyle[0].Font, name.TextStyle[0].Color = sans, Ink
+		name.TextStyle[0].Font.Size = tickSize
+		name.TextStyle[0].XAlign, name.TextStyle[0].YAlign = draw.XCenter, draw.YTop
+		name.Offset.Y = -vg.Points(8)
+		p.Add(mark, name)
 	}
 	if len(xys) == 1 { // one point: give the log axis some width
 		p.X.Min, p.X.Max = xys[0].X/2, xys[0].X*2

@@ -3,6 +3,10 @@ package charts
 import (
 	"fmt"
 	"image/color"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -12,43 +16,69 @@ import (
 	"fabricplan/planner"
 )
 
-// SearchChart draws every searched design as cost against JCT, the Pareto
-// front as a line, and the picks (cheapest meeting the target, fastest in
-// budget) as labelled marks.
+// SearchChart draws every searched design as cost against JCT: the
+// Pareto front as a line with each design named, the current plan and the
+// picks (cheapest meeting the target, fastest in budget) marked, and the
+// target and budget as dashed lines. The axes fit the front and the marks;
+// designs far beyond them sit on the frame edge as triangles, counted in
+// the footnote, so one outlier cannot squash the front.
 func SearchChart(in Input) (*Figure, error) {
 	r := in.Search
-	if r == nil || len(r.Designs) == 0 {
+	if r == nil || len(r.Designs) == 0 || len(r.Front) == 0 {
 		return nil, fmt.Errorf("%w: the search chart needs a design search (fabricplan search)", ErrMissingInput)
 	}
-	p := newPlot("Design search: fabric cost against job time", "job completion time (days)", "fabric cost (US$)")
+	p := newPlot(searchTitle(r), "job completion time (days)", "fabric cost (US$)")
 	p.Y.Tick.Marker = usdTicks{}
-	p.X.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g", v) }}
-	all := make(plotter.XYs, 0, len(r.Designs))
+	p.X.Tick.Marker = unitTicks{func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }}
+	if r.Front[0].Days < 2 { // short jobs read in hours, as FormatDuration writes them
+		p.X.Label.Text = "job completion time (hours)"
+		p.X.Tick.Marker = hourTicks{}
+	}
+	var plan *planner.Design
+	if in.Plan != nil && in.Plan.JCT != nil {
+		plan = &planner.Design{Label: "this plan", CostUSD: in.Plan.Cost.Total, Days: in.Plan.JCT.Planned.Days}
+	}
+	box := searchAxes(r, plan)
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = box.xMin, box.xMax, 0, box.yMax
+
+	var inside, beyond plotter.XYs
 	for _, d := range r.Designs {
-		if !d.OnFront {
-			all = append(all, plotter.XY{X: d.Days, Y: d.CostUSD})
+		if d.OnFront {
+			continue
 		}
+		xy := plotter.XY{X: d.Days, Y: d.CostUSD}
+		if xy.X <= box.xMax && xy.Y <= box.yMax {
+			inside = append(inside, xy)
+			continue
+		}
+		beyond = append(beyond, plotter.XY{X: min(xy.X, box.xMax), Y: min(xy.Y, box.yMax)})
 	}
-	front := make(plotter.XYs, len(r.Front))
-	for i, d := range r.Front {
-		front[i] = plotter.XY{X: d.Days, Y: d.CostUSD}
-	}
-	maxY, minX, maxX := 0.0, r.Front[len(r.Front)-1].Days, 0.0
-	for _, d := range r.Designs {
-		maxY = max(maxY, d.CostUSD)
-		minX = min(minX, d.Days)
-		maxX = max(maxX, d.Days)
-	}
-	if len(all) > 0 {
-		sc, err := plotter.NewScatter(all)
+	grey := color.RGBA{0x99, 0x99, 0x99, 0xb0}
+	others := fmt.Sprintf("other designs (%s)", planner.FormatInt(len(r.Designs)-len(r.Front)))
+	for _, set := range []struct {
+		xys   plotter.XYs
+		shape draw.GlyphDrawer
+		name  string
+	}{{inside, draw.CircleGlyph{}, others}, {beyond, draw.TriangleGlyph{}, "beyond the axes, drawn at the edge"}} {
+		if len(set.xys) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(set.xys)
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle.Color = color.RGBA{0x99, 0x99, 0x99, 0xb0}
-		sc.GlyphStyle.Radius = vg.Points(2.2)
-		sc.GlyphStyle.Shape = draw.CircleGlyph{}
+		sc.GlyphStyle = draw.GlyphStyle{Color: grey, Radius: vg.Points(2.2), Shape: set.shape}
 		p.Add(sc)
-		p.Legend.Add(fmt.Sprintf("designs (%s)", planner.FormatInt(len(r.Designs))), sc)
+		p.Legend.Add(set.name, sc)
+	}
+	front := make(plotter.XYs, len(r.Front))
+	names := make([]string, len(r.Front))
+	for i, d := range r.Front {
+		front[i] = plotter.XY{X: d.Days, Y: d.CostUSD}
+		names[i] = d.Short
+		if names[i] == "" {
+			names[i] = d.Label
+		}
 	}
 	line, pts, err := plotter.NewLinePoints(front)
 	if err != nil {
@@ -57,53 +87,140 @@ func SearchChart(in Input) (*Figure, error) {
 	line.Color, line.Width = colour(0), vg.Points(2)
 	pts.Color, pts.Radius, pts.Shape = colour(0), vg.Points(3.5), draw.CircleGlyph{}
 	p.Add(line, pts)
-	p.Legend.Add("Pareto front", line, pts)
-	data := []Series{{Name: "front cost", Values: ys(front)}, {Name: "front days", Values: xs(front)}}
-	mark := func(d *planner.Design, name string, c color.Color) error {
+	p.Legend.Add(fmt.Sprintf("Pareto front (%d)", len(r.Front)), line, pts)
+	p.Add(newPointLabels(xs(front), ys(front), names))
+	data := []Series{{Name: "front cost", Labels: names, Values: ys(front)}, {Name: "front days", Labels: names, Values: xs(front)}}
+
+	mark := func(d *planner.Design, name string, c color.Color, shape draw.GlyphDrawer, radius float64) error {
 		s, err := plotter.NewScatter(plotter.XYs{{X: d.Days, Y: d.CostUSD}})
 		if err != nil {
 			return err
 		}
-		s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
+		s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(radius), Shape: shape}
 		p.Add(s)
-		p.Legend.Add(name+": "+d.Label, s)
+		p.Legend.Add(fmt.Sprintf("%s: %s, %s", name, planner.FormatUSD(d.CostUSD), planner.FormatDuration(d.Days)), s)
 		data = append(data, Series{Name: name, Labels: []string{d.Label}, Values: []float64{d.CostUSD, d.Days}})
 		return nil
 	}
+	if plan != nil {
+		if err := mark(plan, "this plan", Ink, draw.PyramidGlyph{}, 5); err != nil {
+			return nil, err
+		}
+	}
 	if d := r.Cheapest; d != nil {
-		if err := mark(d, "cheapest meeting target", colour(5)); err != nil {
+		if err := mark(d, "cheapest meeting target", colour(5), draw.RingGlyph{}, 7); err != nil {
 			return nil, err
 		}
 	}
 	if d := r.FastestInBudget; d != nil {
-		if err := mark(d, "fastest in budget", colour(2)); err != nil {
+		if err := mark(d, "fastest in budget", colour(2), draw.RingGlyph{}, 9); err != nil {
 			return nil, err
 		}
 	}
+	dashed := []vg.Length{vg.Points(5), vg.Points(3)}
 	if r.Target > 0 {
-		t, err := plotter.NewLine(plotter.XYs{{X: r.Target, Y: 0}, {X: r.Target, Y: maxY}})
+		t, err := plotter.NewLine(plotter.XYs{{X: r.Target, Y: 0}, {X: r.Target, Y: box.yMax}})
 		if err != nil {
 			return nil, err
 		}
-		t.Color, t.Dashes = colour(5), []vg.Length{vg.Points(5), vg.Points(3)}
+		t.Color, t.Dashes = colour(5), dashed
 		p.Add(t)
-		p.Legend.Add(fmt.Sprintf("target %.3g days", r.Target), t)
-		maxX = max(maxX, r.Target)
-		minX = min(minX, r.Target)
+		p.Legend.Add("target "+planner.FormatDuration(r.Target), t)
 	}
-	headroom(p, maxY, 5)
-	pad := (maxX - minX) * 0.05
-	if pad == 0 {
-		pad = maxX * 0.05
+	if r.Budget > 0 {
+		b, err := plotter.NewLine(plotter.XYs{{X: box.xMin, Y: r.Budget}, {X: box.xMax, Y: r.Budget}})
+		if err != nil {
+			return nil, err
+		}
+		b.Color, b.Dashes = colour(2), dashed
+		p.Add(b)
+		p.Legend.Add("budget "+planner.FormatUSD(r.Budget), b)
 	}
-	p.X.Min, p.X.Max = max(0, minX-pad), maxX+pad
 	p.Legend.Left = false
 	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front. Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
 		planner.FormatInt(r.Evaluated), planner.FormatInt(len(r.Designs)), len(r.Front))
-	if r.Message != "" {
-		foot += "\n" + r.Message
+	if len(beyond) > 0 {
+		foot += fmt.Sprintf(" %s beyond the axes (up to %s and %s) %s drawn as triangles on the edge.",
+			planner.Plural(len(beyond), "design"), planner.FormatUSD(box.maxCost), planner.FormatDuration(box.maxDays),
+			map[bool]string{true: "is", false: "are"}[len(beyond) == 1])
 	}
+	if r.Message != "" {
+		foot += "\n" + strings.ToUpper(r.Message[:1]) + r.Message[1:]
+	}
+	data = append(data, Series{Name: "axes", Labels: []string{"x max days", "y max US$"}, Values: []float64{box.xMax, box.yMax}})
 	return &Figure{Name: "search", Panels: [][]*plot.Plot{{p}}, Footnote: foot, Data: data}, nil
+}
+
+// hourTicks labels an axis in days with round numbers of hours.
+type hourTicks struct{}
+
+func (hourTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := niceTicks(min*24, max*24)
+	for i := range ticks {
+		ticks[i].Value /= 24
+	}
+	return relabel(ticks, func(v float64) string { return strconv.FormatFloat(math.Round(v*24*1e6)/1e6, 'f', -1, 64) })
+}
+
+// searchTitle states what the search found.
+func searchTitle(r *planner.SearchResult) string {
+	switch {
+	case r.Cheapest != nil:
+		return fmt.Sprintf("Cheapest within %s: %s at %s", planner.FormatDuration(r.Target), r.Cheapest.Short, planner.FormatUSD(r.Cheapest.CostUSD))
+	case r.FastestInBudget != nil:
+		return fmt.Sprintf("Fastest within %s: %s, %s", planner.FormatUSD(r.Budget), r.FastestInBudget.Short, planner.FormatDuration(r.FastestInBudget.Days))
+	}
+	first, last := r.Front[0], r.Front[len(r.Front)-1]
+	return fmt.Sprintf("%s more buys %.1f%% less job time (cheapest to fastest design)",
+		planner.FormatUSD(last.CostUSD-first.CostUSD), 100*(1-last.Days/first.Days))
+}
+
+// searchBox is the search chart's axes, and how far the designs reach.
+type searchBox struct {
+	xMin, xMax, yMax float64
+	maxCost, maxDays float64
+}
+
+// searchAxes fits the axes to what matters: the front, the plan, the
+// picks, the target and the budget, with room around them. The other
+// designs widen the axes only up to their 90th percentile, so a few far
+// outliers do not shrink the front to a corner.
+func searchAxes(r *planner.SearchResult, plan *planner.Design) searchBox {
+	var b searchBox
+	lo, hi, top := math.Inf(1), 0.0, 0.0
+	keep := func(days, cost float64) {
+		lo, hi, top = min(lo, days), max(hi, days), max(top, cost)
+	}
+	for _, d := range r.Front {
+		keep(d.Days, d.CostUSD)
+	}
+	if plan != nil {
+		keep(plan.Days, plan.CostUSD)
+	}
+	if r.Target > 0 {
+		keep(r.Target, 0)
+	}
+	if r.Budget > 0 {
+		keep(lo, r.Budget)
+	}
+	days := make([]float64, 0, len(r.Designs))
+	costs := make([]float64, 0, len(r.Designs))
+	for _, d := range r.Designs {
+		days, costs = append(days, d.Days), append(costs, d.CostUSD)
+		b.maxCost, b.maxDays = max(b.maxCost, d.CostUSD), max(b.maxDays, d.Days)
+	}
+	sort.Float64s(days)
+	sort.Float64s(costs)
+	p90 := func(v []float64) float64 { return v[int(0.9*float64(len(v)-1))] }
+	span := hi - lo
+	if span <= 0 {
+		span = max(hi*0.01, 1e-3)
+	}
+	// Names sit right of the front's points: leave half a span for them.
+	b.xMin = max(0, lo-span*0.08)
+	b.xMax = min(max(hi+span*0.5, p90(days)), max(b.maxDays, hi+span*0.5))
+	b.yMax = min(max(top*1.3, p90(costs)), max(b.maxCost, top*1.3)) * 1.1
+	return b
 }
 
 func xs(v plotter.XYs) []float64 {

@@ -1,0 +1,118 @@
+package charts
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"fabricplan/planner"
+)
+
+// tornadoBars is how many parts the tornado shows; the rest swing less
+// and are summed in the footnote.
+const tornadoBars = 10
+
+// Tornado draws the plan's cost sensitivity: for each priced part, the
+// total fabric cost with that part at its catalog low and high price and
+// every other price at base, biggest swing on top, around a line at the
+// base total.
+func Tornado(in Input) (*Figure, error) {
+	if err := needPlan(in, "sensitivity"); err != nil {
+		return nil, err
+	}
+	p := in.Plan
+	drivers := p.CostSensitivity()
+	if len(drivers) == 0 {
+		return nil, fmt.Errorf("%w: the sensitivity chart needs prices with a range; every price in this plan is set by the scenario", ErrMissingInput)
+	}
+	shown := drivers[:min(tornadoBars, len(drivers))]
+	base := p.Cost.Total
+	top := shown[0]
+	title := fmt.Sprintf("%s moves the fabric cost most: %s to %s", planner.Clip(top.Name, 48), usdTick(top.LowUSD), usdTick(top.HighUSD))
+	pl := newPlot(title, "total fabric cost (US$) with one price at its low or high", "")
+	pl.X.Tick.Marker = usdTicks{}
+	// Rows bottom-up: the biggest swing is drawn last, on top.
+	names := make([]string, len(shown))
+	lows, highs := make(plotter.Values, len(shown)), make(plotter.Values, len(shown))
+	lo, hi := base, base
+	for i, d := range shown {
+		row := len(shown) - 1 - i
+		names[row] = fmt.Sprintf("%s ×%s", planner.Clip(d.Name, 34), planner.FormatInt(d.Qty))
+		lows[row], highs[row] = d.LowUSD, d.HighUSD
+		lo, hi = min(lo, d.LowUSD), max(hi, d.HighUSD)
+	}
+	bars := &tornado{base: base, lows: lows, highs: highs}
+	pl.Add(bars)
+	pl.NominalY(names...)
+	pl.Y.Min, pl.Y.Max = -0.7, float64(len(shown))-0.3+0.9 // room on top for the legend
+	pad := (hi - lo) * 0.14                                // room for the totals printed at the bar ends
+	pl.X.Min, pl.X.Max = max(0, lo-pad), hi+pad
+	baseLine, err := plotter.NewLine(plotter.XYs{{X: base, Y: -0.7}, {X: base, Y: float64(len(shown)) - 0.5}})
+	if err != nil {
+		return nil, err
+	}
+	baseLine.Color, baseLine.Width = Ink, vg.Points(1)
+	pl.Add(baseLine)
+	pl.Legend.Add("price at its low", swatch{colour(0)})
+	pl.Legend.Add("price at its high", swatch{colour(5)})
+	pl.Legend.Add("this plan: "+planner.FormatUSD(base), baseLine)
+	pl.Legend.Left = false
+	foot := fmt.Sprintf("Each bar moves one part's unit price across its low-high range in data/catalog.toml (sources: fabricplan catalog) with every other price at base. "+
+		"All prices low: %s; all high: %s. Ranges are estimates.", planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD))
+	if rest := len(drivers) - len(shown); rest > 0 {
+		foot += fmt.Sprintf(" %s with smaller swings not drawn.", planner.Plural(rest, "part"))
+	}
+	labels := make([]string, len(shown))
+	lowV, highV := make([]float64, len(shown)), make([]float64, len(shown))
+	for i, d := range shown {
+		labels[i], lowV[i], highV[i] = d.Key, d.LowUSD, d.HighUSD
+	}
+	data := []Series{{Name: "low total", Labels: labels, Values: lowV}, {Name: "high total", Labels: labels, Values: highV},
+		{Name: "base", Values: []float64{base}}}
+	return &Figure{Name: "sensitivity", Panels: [][]*plot.Plot{{pl}}, Footnote: foot, Data: data}, nil
+}
+
+// tornado draws one horizontal bar per row from the base to the low total
+// and from the base to the high total, with the totals printed at the
+// bar ends.
+type tornado struct {
+	base        float64
+	lows, highs plotter.Values
+}
+
+func (t *tornado) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	h := (trY(1) - trY(0)) * 0.62
+	sty := draw.TextStyle{Color: Ink, Font: sans, Handler: plot.DefaultTextHandler, YAlign: draw.YCenter}
+	sty.Font.Size = tickSize
+	for i := range t.lows {
+		y := trY(float64(i))
+		for _, end := range []struct {
+			v   float64
+			col int
+		}{{t.lows[i], 0}, {t.highs[i], 5}} {
+			x0, x1 := trX(t.base), trX(end.v)
+			c.SetColor(colour(end.col))
+			c.Fill(vg.Rectangle{Min: vg.Point{X: min(x0, x1), Y: y - h/2}, Max: vg.Point{X: max(x0, x1), Y: y + h/2}}.Path())
+			s := sty
+			at := vg.Point{X: x1 + vg.Points(4), Y: y}
+			if x1 < x0 {
+				s.XAlign = draw.XRight
+				at.X = x1 - vg.Points(4)
+			}
+			c.FillText(s, at, usdTick(end.v))
+		}
+	}
+}
+
+// swatch is a legend thumbnail of a filled colour.
+type swatch struct{ color.Color }
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	c.SetColor(s.Color)
+	c.Fill(c.Rectangle.Path())
+}
