@@ -230,6 +230,39 @@ func TestScaleMarksExactTierSteps(t *testing.T) {
 	}
 }
 
+// On XDR (Quantum-X800 Q3400, 144 x 800G, one port per GPU) two tiers
+// reach 144²/2 = 10,368 ports, so 10,369 GPUs need three; three reach
+// 144³/4 = 746,496. The chart must mark 10,369 for a sweep to 100,000
+// whose samples skip it, and its markers must be the planner's steps.
+// Mutation caught: "3 tiers from 12,126", the first sample past the step.
+func TestScaleMarksXDRStep(t *testing.T) {
+	s := planner.NewScenario()
+	s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = 100_000, 800, "q3400"
+	in := input(t, s, planner.ScaleSizes(100_000))
+	fig, err := Scale(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, _ := fig.Series("tier steps")
+	found := false
+	for i, v := range steps.Values {
+		if v == 10_369 && steps.Labels[i] == "3 tiers" {
+			found = true
+		}
+		if int(v) != in.TierSteps[i].GPUs {
+			t.Errorf("marker %d at %v, planner step at %d", i, v, in.TierSteps[i].GPUs)
+		}
+	}
+	if !found {
+		t.Errorf("markers %v %v, want 3 tiers from 10,369", steps.Labels, steps.Values)
+	}
+	for _, size := range planner.ScaleSizes(100_000) {
+		if size == 10_369 {
+			t.Fatal("the sweep samples 10,369 itself: the test would not catch a first-sample marker")
+		}
+	}
+}
+
 func TestMarketYearOutOfRange(t *testing.T) {
 	in := inputs(t)["default"]
 	in.MarketYear = 2035

@@ -71,6 +71,13 @@ func (s Size) Validate() error {
 	return nil
 }
 
+// Scaled returns the size with k times the pixels and k times the DPI:
+// the same chart, laid out identically, sharper (k = 2 for high-DPI
+// slides).
+func (s Size) Scaled(k int) Size {
+	return Size{s.WidthPx * k, s.HeightPx * k, s.DPI * k}
+}
+
 func (s Size) points() (vg.Length, vg.Length) {
 	return vg.Length(s.WidthPx) * vg.Inch / vg.Length(s.DPI), vg.Length(s.HeightPx) * vg.Inch / vg.Length(s.DPI)
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what Fabric Planner needs on Debian/Ubuntu and is not there yet:
 # the C headers Fyne's cgo build needs (OpenGL, X11), Xvfb for headless GUI
-# checks and poppler-utils (pdftotext, pdftoppm) for the report tests.
+# checks and poppler-utils (pdftotext, pdftoppm) and librsvg2-bin (rsvg-convert) for the
+# export read-back tests.
 set -euo pipefail
 
 need=()
-for pkg in gcc libgl1-mesa-dev xorg-dev xvfb xauth poppler-utils; do
+for pkg in gcc libgl1-mesa-dev xorg-dev xvfb xauth poppler-utils librsvg2-bin; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if ((${#need[@]})); then
