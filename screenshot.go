@@ -24,18 +24,23 @@ func init() {
 		s := &shot{}
 		fs.StringVar(&s.path, "screenshot", "", "render the window to this PNG file and exit")
 		fs.StringVar(&s.tab, "tab", app.TabSummary, "tab to show: Summary, Charts, Market, Compare or Search")
+		fs.StringVar(&s.chart, "chart", "", "with --tab Charts: the chart to show ("+strings.Join(app.ChartNames(), ", ")+")")
 		return s
 	}
 }
 
 // shot is the --screenshot mode: the window rendered to a PNG.
-type shot struct{ path, tab string }
+type shot struct{ path, tab, chart string }
 
 func (s *shot) wanted() bool { return s.path != "" }
 
 func (s *shot) prepare(ui *app.UI, stderr io.Writer) bool {
 	if !ui.SelectTab(s.tab) {
 		fmt.Fprintf(stderr, "fabricplan: unknown tab %q: use one of %s\n", s.tab, strings.Join(ui.TabNames(), ", "))
+		return false
+	}
+	if s.chart != "" && !ui.SelectChart(s.chart) {
+		fmt.Fprintf(stderr, "fabricplan: unknown chart %q: use one of %s\n", s.chart, strings.Join(app.ChartNames(), ", "))
 		return false
 	}
 	return true

@@ -354,9 +354,19 @@ func TestExports(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "c.png"))
-	if _, err := png.Decode(bytes.NewReader(b)); err != nil {
-		t.Errorf("exported PNG: %v", err)
+	// A name ending in @2x.png exports twice the pixels: 2400x1600.
+	// Mutation caught: the @2x name ignored, a 2x file at 1200x800.
+	if err := ExportChart(u.visibleFigure(), filepath.Join(dir, "c@2x.png")); err != nil {
+		t.Fatal(err)
+	}
+	for name, w := range map[string]int{"c.png": 1200, "c@2x.png": 2400} {
+		b, _ := os.ReadFile(filepath.Join(dir, name))
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Errorf("exported %s: %v", name, err)
+		} else if img.Bounds().Dx() != w {
+			t.Errorf("%s is %d px wide, want %d", name, img.Bounds().Dx(), w)
+		}
 	}
 	if err := ExportChart(u.visibleFigure(), filepath.Join(dir, "c.gif")); err == nil {
 		t.Error("exported a .gif")
@@ -376,7 +386,7 @@ func TestExports(t *testing.T) {
 		t.Errorf("report: %d pages", pages)
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 5 {
+	if len(entries) != 6 {
 		t.Errorf("files left: %d (temporary files?)", len(entries))
 	}
 	// A stale plan is never exported as if current.

@@ -160,7 +160,7 @@ type chartsTab struct {
 	stale   bool
 }
 
-var planCharts = []string{"ports", "cost", "power", "scale", "jct"}
+var planCharts = []string{"ports", "cost", "sensitivity", "power", "scale", "jct"}
 
 func newChartsTab(u *UI) *chartsTab {
 	t := &chartsTab{u: u, view: newChartView(u)}
@@ -175,6 +175,21 @@ func newChartsTab(u *UI) *chartsTab {
 	t.content = container.NewBorder(container.NewBorder(nil, nil, nil, export, t.pick), nil, nil, nil, t.view.content)
 	return t
 }
+
+// SelectChart shows the chart named name (as charts.ByName knows it) in
+// the Charts tab; it reports false for a chart the tab does not offer.
+func (u *UI) SelectChart(name string) bool {
+	for i, n := range planCharts {
+		if n == name {
+			u.charts.pick.SetSelectedIndex(i)
+			return true
+		}
+	}
+	return false
+}
+
+// ChartNames lists the charts the Charts tab offers.
+func ChartNames() []string { return append([]string(nil), planCharts...) }
 
 // ChartName is the chart the Charts tab shows.
 func (t *chartsTab) chartName() string {

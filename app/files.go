@@ -354,11 +354,21 @@ func ExportChart(fig *charts.Figure, path string) error {
 	if err != nil {
 		return err
 	}
-	b, err := fig.Bytes(format, charts.DefaultSize)
+	b, err := fig.Bytes(format, ExportSize(path))
 	if err != nil {
 		return err
 	}
 	return safefile.Write(path, b)
+}
+
+// ExportSize is the size a chart exports at: the default 1200 x 800, or
+// twice the pixels and DPI for a file named NAME@2x.png, the high-DPI
+// convention slide tools recognise.
+func ExportSize(path string) charts.Size {
+	if strings.HasSuffix(strings.ToLower(filepath.Base(path)), "@2x.png") {
+		return charts.DefaultSize.Scaled(2)
+	}
+	return charts.DefaultSize
 }
 
 // ExportChartDialog asks where to export fig (PNG, SVG or PDF by the
@@ -368,7 +378,7 @@ func (u *UI) ExportChartDialog(fig *charts.Figure) {
 		u.showError(errors.New("no chart to export: open a chart first"))
 		return
 	}
-	u.savePathDialog("Export chart (PNG, SVG or PDF)", fig.Name+".png", ".png", func(path string) error { return ExportChart(fig, path) })
+	u.savePathDialog("Export chart (PNG, SVG or PDF; NAME@2x.png for double resolution)", fig.Name+".png", ".png", func(path string) error { return ExportChart(fig, path) })
 }
 
 // ExportBOM writes the bill of materials of the plan of the current

@@ -40,6 +40,7 @@ type searchTab struct {
 	staleMsg *widget.Label
 	table    *widget.Table
 	view     *chartView
+	pages    *container.AppTabs // the chart and the designs table
 
 	result   *planner.SearchResult
 	rows     []*planner.Design
@@ -114,9 +115,13 @@ func newSearchTab(u *UI) *searchTab {
 		container.NewHBox(t.run, t.cancel, t.use, t.showAll),
 		t.progress, t.info, t.staleMsg,
 	)
-	split := container.NewVSplit(t.view.content, t.table)
-	split.Offset = 0.55
-	t.content = container.NewBorder(form, nil, nil, nil, split)
+	// The chart gets the tab's whole width and height, as in an export;
+	// the designs table sits on its own page beside it.
+	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
+	t.pages = container.NewAppTabs(
+		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export), t.view.content)),
+		container.NewTabItem("Designs", t.table))
+	t.content = container.NewBorder(form, nil, nil, nil, t.pages)
 	return t
 }
 
@@ -148,7 +153,8 @@ func (t *searchTab) options() (planner.SearchOptions, error) {
 // the UI goroutine; the Cancel button stops it.
 func (t *searchTab) start() {
 	u := t.u
-	if _, err := u.currentPlan(); err != nil {
+	plan, err := u.currentPlan()
+	if err != nil {
 		u.showError(err)
 		return
 	}
@@ -186,13 +192,13 @@ func (t *searchTab) start() {
 		res, err := planner.Search(ctx, base, cat, opt)
 		u.onUI(func() {
 			if run == t.runs { // not replaced by a newer search
-				t.finish(base, res, err)
+				t.finish(base, plan, res, err)
 			}
 		})
 	}()
 }
 
-func (t *searchTab) finish(base planner.Scenario, res *planner.SearchResult, err error) {
+func (t *searchTab) finish(base planner.Scenario, plan *planner.Plan, res *planner.SearchResult, err error) {
 	t.stop = nil
 	t.run.Enable()
 	t.cancel.Disable()
@@ -217,7 +223,7 @@ func (t *searchTab) finish(base planner.Scenario, res *planner.SearchResult, err
 	t.info.SetText(msg)
 	t.fillRows()
 	t.showStale()
-	t.view.draw(func() (*charts.Figure, error) { return charts.SearchChart(charts.Input{Search: res}) })
+	t.view.draw(func() (*charts.Figure, error) { return charts.SearchChart(charts.Input{Plan: plan, Search: res}) })
 }
 
 // showStale marks results run on other inputs and keeps their designs

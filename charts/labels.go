@@ -19,6 +19,9 @@ type pointLabels struct {
 	points []vg.Point // in data coordinates
 	texts  []string
 	style  draw.TextStyle
+	// avoid are other marks (in data coordinates) no name may cover; the
+	// labelled points themselves are avoided too.
+	avoid []vg.Point
 }
 
 func newPointLabels(xs, ys []float64, texts []string) *pointLabels {
@@ -49,6 +52,14 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	h := l.style.Height("Xg") * 1.1
 	gap := vg.Points(7)
 	var placed []vg.Rectangle
+	block := func(pts []vg.Point, half vg.Length) {
+		for _, pt := range pts {
+			at := vg.Point{X: trX(float64(pt.X)), Y: trY(float64(pt.Y))}
+			placed = append(placed, vg.Rectangle{Min: vg.Point{X: at.X - half, Y: at.Y - half}, Max: vg.Point{X: at.X + half, Y: at.Y + half}})
+		}
+	}
+	block(l.points, vg.Points(4))
+	block(l.avoid, vg.Points(7))
 	overlaps := func(r vg.Rectangle) bool {
 		for _, q := range placed {
 			if r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {

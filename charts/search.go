@@ -88,7 +88,8 @@ func SearchChart(in Input) (*Figure, error) {
 	pts.Color, pts.Radius, pts.Shape = colour(0), vg.Points(3.5), draw.CircleGlyph{}
 	p.Add(line, pts)
 	p.Legend.Add(fmt.Sprintf("Pareto front (%d)", len(r.Front)), line, pts)
-	p.Add(newPointLabels(xs(front), ys(front), names))
+	labels := newPointLabels(xs(front), ys(front), names)
+	p.Add(labels)
 	data := []Series{{Name: "front cost", Labels: names, Values: ys(front)}, {Name: "front days", Labels: names, Values: xs(front)}}
 
 	mark := func(d *planner.Design, name string, c color.Color, shape draw.GlyphDrawer, radius float64) error {
@@ -98,6 +99,7 @@ func SearchChart(in Input) (*Figure, error) {
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(radius), Shape: shape}
 		p.Add(s)
+		labels.avoid = append(labels.avoid, vg.Point{X: vg.Length(d.Days), Y: vg.Length(d.CostUSD)})
 		p.Legend.Add(fmt.Sprintf("%s: %s, %s", name, planner.FormatUSD(d.CostUSD), planner.FormatDuration(d.Days)), s)
 		data = append(data, Series{Name: name, Labels: []string{d.Label}, Values: []float64{d.CostUSD, d.Days}})
 		return nil

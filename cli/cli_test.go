@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,8 +194,23 @@ func TestExport(t *testing.T) {
 			t.Errorf("%s: starts %q", ext, b[:8])
 		}
 	}
+	// --scale 2: twice the pixels (800x500 asked, 1600x1000 written).
+	// Mutation caught: the flag parsed but not applied.
+	sharp := filepath.Join(dir, "cost.2x.png")
+	if _, errOut, code := runArgs(t, "export", "--chart", "cost", "--out", sharp, "--width", "800", "--height", "500", "--scale", "2"); code != 0 {
+		t.Fatalf("--scale 2: exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(sharp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := png.DecodeConfig(f)
+	f.Close()
+	if err != nil || cfg.Width != 1600 || cfg.Height != 1000 {
+		t.Errorf("--scale 2: %dx%d (%v), want 1600x1000", cfg.Width, cfg.Height, err)
+	}
 	out, _, code := runArgs(t, "export", "--list")
-	if code != 0 || !strings.Contains(out, "market") {
+	if code != 0 || !strings.Contains(out, "market") || !strings.Contains(out, "sensitivity") {
 		t.Errorf("--list: %d %q", code, out)
 	}
 	bad := []struct {
@@ -207,6 +223,7 @@ func TestExport(t *testing.T) {
 		{[]string{"export", "--chart", "cost", "--out", filepath.Join(dir, "x.png"), "--width", "10"}, "too small"},
 		{[]string{"export", "--chart", "jct", "--out", filepath.Join(dir, "j.png"), "--gpus", "8"}, "JCT"},
 		{[]string{"report", "--out", filepath.Join(dir, "r.png")}, ".pdf"},
+		{[]string{"export", "--chart", "cost", "--out", filepath.Join(dir, "x.png"), "--scale", "0"}, "--scale 0"},
 	}
 	for _, tc := range bad {
 		_, errOut, code := runArgs(t, tc.args...)
