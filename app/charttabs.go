@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/charts"
@@ -39,6 +40,7 @@ func newChartView(u *UI) *chartView {
 	v.message.Hide()
 	v.frame = newResizeFrame(v.img, v.resized)
 	v.content = container.NewBorder(v.message, nil, nil, nil, v.frame)
+	u.views = append(u.views, v)
 	return v
 }
 
@@ -59,6 +61,13 @@ func (v *chartView) drawSize() (charts.Size, fyne.Size) {
 	return charts.Size{WidthPx: int(float32(w) * scale), HeightPx: int(float32(h) * scale), DPI: int(96 * scale)}, s
 }
 
+// chartTheme colours charts like the window: light ink on the dark
+// theme's background, as exported on the light one.
+func chartTheme(a fyne.App) charts.Theme {
+	th, variant := a.Settings().Theme(), a.Settings().ThemeVariant()
+	return charts.Theme{Background: th.Color(theme.ColorNameBackground, variant), Ink: th.Color(theme.ColorNameForeground, variant)}
+}
+
 // draw builds a figure with build and renders it, both off the UI
 // goroutine, then shows it (or why there is none). build must use only
 // what it was given: snapshots, never the window's state.
@@ -66,13 +75,14 @@ func (v *chartView) draw(build func() (*charts.Figure, error)) {
 	v.gen++
 	gen := v.gen
 	size, view := v.drawSize()
+	th := chartTheme(v.u.app)
 	v.u.work.add()
 	go func() {
 		defer v.u.work.done()
 		fig, err := build()
 		var img image.Image
 		if err == nil {
-			img, err = fig.Image(size)
+			img, err = fig.ImageOn(size, th)
 		}
 		v.u.onUI(func() {
 			if gen != v.gen {

@@ -54,6 +54,7 @@ type UI struct {
 	compare   *compareTab
 	search    *searchTab
 	tabs      *container.AppTabs
+	views     []*chartView // every chart view, drawn again when the theme changes
 	status    *widget.Label
 	banner    *widget.Label
 	bannerBox fyne.CanvasObject
@@ -120,8 +121,18 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	w.SetMainMenu(menu)
 	u.addShortcuts(menu)
 	w.SetCloseIntercept(u.requestQuit)
+	a.Settings().AddListener(func(fyne.Settings) { u.post(u.recolourCharts) })
 	u.openInitial()
 	return u
+}
+
+// recolourCharts draws every shown chart again in the current theme.
+func (u *UI) recolourCharts() {
+	for _, v := range u.views {
+		if v.fig != nil {
+			v.show(v.fig, nil)
+		}
+	}
 }
 
 // Tab names, as --tab takes them.

@@ -248,6 +248,11 @@ func wrapToWidth(text string, width vg.Length, sty draw.TextStyle) []string {
 // Image renders the figure to an in-memory image (for on-screen display,
 // without PNG encoding).
 func (f *Figure) Image(size Size) (img image.Image, err error) {
+	return f.ImageOn(size, Theme{})
+}
+
+// ImageOn draws the figure as an image coloured by th, for the window.
+func (f *Figure) ImageOn(size Size, th Theme) (img image.Image, err error) {
 	if err := size.Validate(); err != nil {
 		return nil, err
 	}
@@ -258,7 +263,11 @@ func (f *Figure) Image(size Size) (img image.Image, err error) {
 	}()
 	wPt, hPt := size.points()
 	c := newRaster(wPt, hPt, size.DPI)
-	f.drawOn(draw.New(c), false)
+	if th.dark() {
+		f.drawOn(draw.New(themed{c, th}), true)
+	} else {
+		f.drawOn(draw.New(c), false)
+	}
 	return c.Image(), nil
 }
 

@@ -1,0 +1,67 @@
+package charts
+
+import (
+	"image/color"
+	"testing"
+)
+
+// Mutations caught: the dark theme ignored (white page in a dark window),
+// data hues recoloured along with text, ink left dark on a dark page, the
+// light theme (or the zero Theme of exports) recolouring anything.
+func TestThemeRecolour(t *testing.T) {
+	bg := color.NRGBA{0x17, 0x17, 0x18, 0xff}
+	fg := color.NRGBA{0xf3, 0xf3, 0xf3, 0xff}
+	dark := Theme{Background: bg, Ink: fg}
+	light := Theme{Background: color.White, Ink: color.Black}
+	cases := []struct {
+		name     string
+		th       Theme
+		in, want color.Color
+	}{
+		{"page", dark, color.White, bg},
+		{"ink", dark, color.Black, fg},
+		{"translucent backdrop keeps its alpha", dark, color.NRGBA{0xff, 0xff, 0xff, 0xd0}, color.NRGBA{0x17, 0x17, 0x18, 0xd0}},
+		{"data hue", dark, Palette[0], Palette[0]},
+		{"baseline grey", dark, Grey, Grey},
+		{"light theme", light, color.White, color.White},
+		{"export", Theme{}, Ink, Ink},
+	}
+	for _, c := range cases {
+		got := color.NRGBAModel.Convert(c.th.recolour(c.in))
+		if want := color.NRGBAModel.Convert(c.want); got != want {
+			t.Errorf("%s: %v -> %v, want %v", c.name, c.in, got, want)
+		}
+	}
+	if l := luma(dark.recolour(Ink)); l < 0.7 {
+		t.Errorf("ink on the dark page has lightness %.2f, want light", l)
+	}
+	// A dark hue (the scale chart's brown markers) is lightened.
+	brown := color.RGBA{0xa0, 0x40, 0x00, 0xff}
+	if luma(dark.recolour(brown)) <= luma(brown) {
+		t.Error("dark hue not lightened on the dark page")
+	}
+}
+
+// The window's dark chart: the page is the theme's background, the
+// export's stays white.
+func TestImageOnDarkTheme(t *testing.T) {
+	fig, err := Cost(inputs(t)["default"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := color.NRGBA{0x17, 0x17, 0x18, 0xff}
+	img, err := fig.ImageOn(Size{600, 400, 96}, Theme{Background: bg, Ink: color.White})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := color.NRGBAModel.Convert(img.At(2, 2)); got != bg {
+		t.Errorf("dark page corner %v, want %v", got, bg)
+	}
+	img, err = fig.Image(Size{600, 400, 96})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := color.NRGBAModel.Convert(img.At(2, 2)); got != (color.NRGBA{0xff, 0xff, 0xff, 0xff}) {
+		t.Errorf("export page corner %v, want white", got)
+	}
+}
