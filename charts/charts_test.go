@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
 	"image/png"
 	"io"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/plot/cmpimg"
 	"rsc.io/pdf"
@@ -319,6 +321,17 @@ func TestGoldenImages(t *testing.T) {
 	}
 }
 
+// The report opens with a one-page executive summary, then the charts,
+// the BOM, the inputs and the sources. The summary's answer is worked out
+// by hand for the default plan (1,024 GPUs, 8 per server, qm9700 64 x
+// 400G, 1:1): 128 servers; 32 leaves + 16 spines = 48 switches in 2
+// tiers; 1,024 NIC ports; 1,024 server-leaf + 1,024 leaf-spine = 2,048
+// cables; 1,024 single-port OSFPs at the NICs and 3,072 switch ports in
+// twin-port OSFPs, 1,536, so 2,560 transceivers.
+//
+// Mutations caught: the summary left off or not first, the BOM before the
+// charts, a count or unit wrong in the answer, the cost range or the top
+// cost driver missing.
 func TestReport(t *testing.T) {
 	in := inputs(t)["default"]
 	var buf bytes.Buffer
@@ -331,19 +344,101 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	charts := len(All())
-	if got, want := r.NumPage(), 2+charts+1; got != want {
-		t.Errorf("%d pages, want %d (title, BOM, %d charts, sources)", got, want, charts)
+	if got, want := r.NumPage(), 1+charts+3; got != want {
+		t.Errorf("%d pages, want %d (summary, %d charts, BOM, inputs, sources)", got, want, charts)
 	}
 	if calls != r.NumPage() {
 		t.Errorf("progress called %d times for %d pages", calls, r.NumPage())
 	}
+	page := func(n int) string { return squash(pdfPage(t, buf.Bytes(), n)) }
+	first := page(1)
+	for _, want := range []string{"Fabric Planner report", "The answer",
+		"1,024 GPUs in 128 servers on a 400G InfiniBand back-end network need 48 NVIDIA Quantum-2 QM9700 (NDR) switches in 2 tiers", "1,024 NIC ports, 2,048 cables and 2,560 transceivers.",
+		"Cost range", "1.06x faster", "What drives cost", "1. 2x400G OSFP DR8 twin-port", "(1,536 of them)"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("summary page lacks %q:\n%s", want, first)
+		}
+	}
+	if !strings.Contains(page(2), "back-end ports in 2 switch tiers") {
+		t.Errorf("page 2 is not the first chart:\n%s", page(2))
+	}
+	if bom := page(charts + 2); !strings.Contains(bom, "Bill of materials") || !strings.Contains(bom, "NVIDIA Quantum-2 QM9700") {
+		t.Errorf("page %d is not the BOM with part names:\n%s", charts+2, bom)
+	}
+	if inputs := page(charts + 3); !strings.Contains(inputs, "Inputs and assumptions") || !strings.Contains(inputs, "1T tokens") {
+		t.Errorf("page %d is not the inputs:\n%s", charts+3, inputs)
+	}
 	text := pdfText(t, buf.Bytes())
-	for _, want := range []string{"Fabric Planner report", "1,024 GPUs", "Bill of materials", "qm9700", "osfp-400x2",
-		"Cost and power by component", "back-end ports in 2 switch tiers", "Ethernet passes InfiniBand", "Sources", "650 Group", "JCT gain"} {
+	for _, want := range []string{"Cost and power by component", "back-end ports in 2 switch tiers", "Ethernet passes InfiniBand", "Sources", "650 Group"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report text lacks %q", want)
 		}
 	}
+}
+
+// TestReportGolden compares the report's first two pages (the summary
+// and the first chart), rasterised by pdftoppm at 60 DPI, with golden
+// images (-update rewrites them after they have been looked at).
+// Mutations caught: a summary page that lays out differently (a table
+// overprinting the answer, lines lost off the page), a chart drawn at
+// the wrong size on its page.
+func TestReportGolden(t *testing.T) {
+	if _, err := exec.LookPath("pdftoppm"); err != nil {
+		t.Fatal("pdftoppm not installed: run scripts/deps.sh")
+	}
+	in := inputs(t)["default"]
+	in.Generated = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	var buf bytes.Buffer
+	if err := WriteReport(&buf, in, catalog(t), nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "r.pdf")
+	if err := os.WriteFile(doc, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "2", doc, filepath.Join(dir, "page")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	for n := 1; n <= 2; n++ {
+		got, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("page-%02d.png", n)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", fmt.Sprintf("report_page%d_golden.png", n))
+		failed := filepath.Join("testdata", fmt.Sprintf("report_page%d_failed.png", n))
+		if *update {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Remove(failed)
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test ./charts -update to create it)", err)
+		}
+		if ok, err := cmpimg.EqualApprox("png", got, want, 0.05); err != nil {
+			t.Fatal(err)
+		} else if !ok {
+			os.WriteFile(failed, got, 0o644)
+			t.Errorf("report page %d differs from %s: see %s", n, path, failed)
+		} else {
+			os.Remove(failed)
+		}
+	}
+}
+
+// pdfPage extracts one page's text (1-based) with pdftotext.
+func pdfPage(t *testing.T, b []byte, n int) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "doc.pdf")
+	os.WriteFile(f, b, 0o644)
+	out, err := exec.Command("pdftotext", "-f", fmt.Sprint(n), "-l", fmt.Sprint(n), "-layout", f, "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }
 
 // pdfText extracts a PDF's text with pdftotext (poppler-utils, which

@@ -17,9 +17,11 @@ import (
 // ReportPageSize is US Letter, landscape.
 var reportW, reportH = 11 * vg.Inch, 8.5 * vg.Inch
 
-// WriteReport writes a multi-page PDF: a title page with the scenario's
-// inputs and key figures, the bill of materials and cost tables, every
-// chart the input can draw, and the sources of the data and prices.
+// WriteReport writes a multi-page PDF: a one-page executive summary (the
+// answer, cost with its range, the JCT gain, what drives cost), every
+// chart the input can draw, the bill of materials with part names and
+// cost tables, the inputs and what the network adds, and the sources of
+// the data and prices.
 // progress, if not nil, is called after each page with pages done and the
 // total.
 func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done, total int)) (err error) {
@@ -41,17 +43,14 @@ func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done
 	}
 	pc := newPDFCanvas(reportW, reportH)
 	pg := &pager{c: pc}
-	total := 2 + len(figs) + 1
+	total := 1 + len(figs) + 3
 	done := func() {
 		if progress != nil {
-			progress(pg.pages, total)
+			progress(pg.pages, max(total, pg.pages))
 		}
 	}
 	pg.start()
-	titlePage(pg, in)
-	done()
-	pg.newPage()
-	bomPage(pg, in.Plan)
+	summaryPage(pg, in, len(figs))
 	done()
 	for _, f := range figs {
 		pg.newPage()
@@ -62,6 +61,12 @@ func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done
 		pg.footer()
 		done()
 	}
+	pg.newPage()
+	bomPage(pg, in.Plan)
+	done()
+	pg.newPage()
+	assumptionsPage(pg, in)
+	done()
 	pg.newPage()
 	sourcesPage(pg, in, cat)
 	done()
@@ -100,7 +105,7 @@ func (pg *pager) newPage() {
 }
 
 func (pg *pager) footer() {
-	sty := textStyle(8, false)
+	sty := textStyle(9, false)
 	sty.Color = Grey
 	dc := draw.New(pg.c)
 	dc.FillText(sty, vg.Point{X: margin, Y: vg.Points(18)},
@@ -137,8 +142,11 @@ func (pg *pager) room(h vg.Length) {
 // table writes rows in columns; widths in points, right-aligns columns
 // whose index is in right.
 func (pg *pager) table(header []string, rows [][]string, widths []vg.Length, right map[int]bool) {
-	const size = 9.5
-	write := func(cells []string, bold bool) {
+	pg.tableAt(9.5, header, rows, widths, right)
+}
+
+// tableAt is table in size-point type.
+func (pg *pager) tableAt(size vg.Length, header []string, rows [][]string, widths []vg.Length, right map[int]bool) {	write := func(cells []string, bold bool) {
 		pg.room(size * 1.6)
 		dc := draw.New(pg.c)
 		x := margin
@@ -154,7 +162,9 @@ func (pg *pager) table(header []string, rows [][]string, widths []vg.Length, rig
 		}
 		pg.y -= size * 1.55
 	}
-	write(header, true)
+	if header != nil {
+		write(header, true)
+	}
 	for _, r := range rows {
 		write(r, false)
 	}
@@ -168,16 +178,84 @@ func fit(s string, width vg.Length, sty draw.TextStyle) string {
 	return s
 }
 
-func titlePage(pg *pager, in Input) {
+// summaryPage is the report's first page: what a reader who stops there
+// needs to know, in sentences, with every figure labelled an estimate.
+func summaryPage(pg *pager, in Input, charts int) {
 	p := in.Plan
-	s := p.Scenario
 	pg.line("Fabric Planner report", 24, true)
 	for _, l := range wrapToWidth(planTitle(p), reportW-2*margin, textStyle(16, false)) {
 		pg.line(l, 16, false)
 	}
 	pg.line("Generated "+in.generated().Format("2006-01-02 15:04 MST"), 10, false)
+	pg.gap(12)
+	pg.line("The answer", 13, true)
+	pg.para(answer(p), 13)
+	pg.gap(8)
+	rows := [][]string{
+		{"Cost (estimate)", fmt.Sprintf("%s, %s per GPU", planner.FormatUSD(p.Cost.Total), planner.FormatUSDExact(p.Cost.PerGPU))},
+		{"Cost range", fmt.Sprintf("%s to %s with every part at its catalog low or high price", planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD))},
+		{"Power (estimate)", fmt.Sprintf("%s, %s per GPU", planner.FormatWatts(p.Power.Total), planner.FormatWatts(p.Power.Total/float64(p.GPUs)))},
+		{"Share of capex", share(p)},
+	}
+	if j := p.JCT; j != nil {
+		rows = append(rows, []string{"Job completion (model)", fmt.Sprintf("%s over RDMA, %s over TCP/IP: %s faster (%s training %s)",
+			planner.FormatDuration(j.Planned.Days), planner.FormatDuration(j.Baseline.Days), planner.FormatGain(j.Gain), j.ModelName, planner.FormatTokens(j.Workload.TokensTotal))})
+	} else {
+		rows = append(rows, []string{"Job completion (model)", "no estimate: the workload does not fit this cluster"})
+	}
+	pg.tableAt(11, nil, rows, []vg.Length{190, 560}, nil)
 	pg.gap(10)
-	pg.line("Inputs", 13, true)
+	pg.line("What drives cost", 13, true)
+	drivers := p.CostSensitivity()
+	if len(drivers) == 0 {
+		pg.line("Every price is fixed by the scenario: no part has a price range.", 10, false)
+	}
+	for i, d := range drivers {
+		if i == 3 {
+			break
+		}
+		pg.para(fmt.Sprintf("%d. %s (%s of them): the total moves from %s to %s across its price range.",
+			i+1, d.Name, planner.FormatInt(d.Qty), planner.FormatUSD(d.LowUSD), planner.FormatUSD(d.HighUSD)), 11)
+	}
+	if len(p.Notes) > 0 {
+		pg.gap(8)
+		pg.line("Notes", 11, true)
+		for _, n := range p.Notes {
+			pg.para("- "+n, 9.5)
+		}
+	}
+	pg.gap(8)
+	pg.para(fmt.Sprintf("Then: %s (pages 2 to %d), the bill of materials (page %d), the inputs (page %d) and the sources of every price and figure (page %d).",
+		planner.Plural(charts, "chart"), charts+1, charts+2, charts+3, charts+4), 9.5)
+}
+
+// answer says in one sentence what the back-end network adds.
+func answer(p *planner.Plan) string {
+	n := p.Scenario.Network
+	switches := planner.FormatInt(p.TotalSwitches()) + " " + p.Switch.Name + " switches"
+	if p.TotalSwitches() == 1 {
+		switches = "1 " + p.Switch.Name + " switch"
+	}
+	return fmt.Sprintf("%s GPUs in %s on a %dG %s back-end network need %s in %s, %s, %s and %s.",
+		planner.FormatInt(p.GPUs), planner.Plural(p.Servers, "server"), n.NICGbps, fabricLong(n.Fabric),
+		switches, planner.Plural(p.Tiers, "tier"),
+		planner.Plural(p.NICPorts, "NIC port"), planner.Plural(p.Links.Total, "cable"),
+		planner.Plural(p.ServerTransceivers+p.SwitchTransceivers, "transceiver"))
+}
+
+// para writes text wrapped to the page width.
+func (pg *pager) para(text string, size vg.Length) {
+	for _, l := range wrapToWidth(text, reportW-2*margin, textStyle(size, false)) {
+		pg.line(l, size, false)
+	}
+}
+
+// assumptionsPage lists the scenario's inputs and, in detail, what the
+// back-end network adds.
+func assumptionsPage(pg *pager, in Input) {
+	p := in.Plan
+	s := p.Scenario
+	pg.line("Inputs and assumptions", 16, true)
 	n := s.Network
 	rows := [][]string{
 		{"GPUs", planner.FormatInt(s.Cluster.GPUs), "GPUs per server", fmt.Sprint(s.Cluster.GPUsPerServer)},
@@ -194,9 +272,9 @@ func titlePage(pg *pager, in Input) {
 	if j := p.JCT; j != nil {
 		w := j.Workload
 		rows = append(rows, []string{"Workload", j.ModelName + " on " + j.GPU.Name, "Parallelism", fmt.Sprintf("tp %d, pp %d (vpp %d), dp %d, ep %d", w.TP, w.PP, w.VPP, j.DP, w.EP)},
-			[]string{"Batch", planner.FormatInt(w.GlobalBatchTokens) + " tokens", "Token budget", fmt.Sprintf("%.3g tokens", w.TokensTotal)})
+			[]string{"Batch", planner.FormatInt(w.GlobalBatchTokens) + " tokens", "Token budget", planner.FormatTokens(w.TokensTotal)})
 	}
-	pg.table([]string{"", "", "", ""}, rows, []vg.Length{130, 230, 140, 250}, nil)
+	pg.table(nil, rows, []vg.Length{130, 230, 140, 250}, nil)
 	pg.gap(10)
 	pg.line("What the back-end network adds", 13, true)
 	key := [][]string{
@@ -211,14 +289,7 @@ func titlePage(pg *pager, in Input) {
 		key = append(key, []string{"Step time", fmt.Sprintf("%s (TCP/IP: %s)", planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS)),
 			"JCT gain (model)", fmt.Sprintf("%s: %s vs %s", planner.FormatGain(j.Gain), planner.FormatDuration(j.Planned.Days), planner.FormatDuration(j.Baseline.Days))})
 	}
-	pg.table([]string{"", "", "", ""}, key, []vg.Length{130, 230, 140, 250}, nil)
-	if len(p.Notes) > 0 {
-		pg.gap(8)
-		pg.line("Notes", 11, true)
-		for _, n := range p.Notes {
-			pg.line("- "+n, 9.5, false)
-		}
-	}
+	pg.table(nil, key, []vg.Length{130, 230, 140, 250}, nil)
 }
 
 func tiersAsked(t int) string {
