@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"fabricplan/planner"
@@ -79,13 +80,41 @@ func ByName(name string) (Chart, error) {
 var ErrMissingInput = errors.New("chart input missing")
 
 func (in Input) variants() []planner.Variant {
-	if len(in.Variants) > 0 {
-		return in.Variants
+	if planned, _ := planner.Planned(in.Variants); len(planned) > 0 {
+		return planned
 	}
 	if in.Plan != nil {
 		return []planner.Variant{{Label: "This plan", Plan: in.Plan}}
 	}
 	return nil
+}
+
+// unplannedNote says which what-if variants are not drawn and why, for a
+// chart's footnote ("" when all plan): a gap with a note, never a zero.
+func (in Input) unplannedNote() string {
+	_, failed := planner.Planned(in.Variants)
+	if len(failed) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, v := range failed {
+		why := "no plan"
+		if v.Err != nil {
+			why = planner.Clip(firstClause(v.Err.Error()), 90)
+		}
+		parts = append(parts, v.Label+" ("+why+")")
+	}
+	return "\nNot drawn, they do not plan: " + strings.Join(parts, "; ") + "."
+}
+
+// firstClause is an error message up to its first colon-separated detail
+// after the reason: "fabric needs more than three tiers: 131,072 ..." is
+// cut to "fabric needs more than three tiers".
+func firstClause(msg string) string {
+	if i := strings.Index(msg, ": "); i > 0 {
+		return msg[:i]
+	}
+	return msg
 }
 
 func needPlan(in Input, chart string) error {

@@ -567,3 +567,28 @@ func TestSVGValid(t *testing.T) {
 		}
 	}
 }
+
+// At 100,000 GPUs the 400G InfiniBand what-if does not plan: 64-port
+// qm9700s reach 64³/4 = 65,536 ports in three tiers. The cost, power and
+// JCT charts leave it out and say why in their footnotes; nothing draws
+// it as a zero bar. Mutations caught: a failed variant drawn as $0, or
+// dropped without a word.
+func TestUnplannedVariantsAreNoted(t *testing.T) {
+	in := inputs(t)["large"]
+	for _, build := range []func(Input) (*Figure, error){Cost, Power, JCT} {
+		fig, err := build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(fig.Footnote, "Not drawn, they do not plan: IB 400G (fabric needs more than three tiers)") {
+			t.Errorf("%s footnote: %q", fig.Name, fig.Footnote)
+		}
+		for _, s := range fig.Data {
+			for i, l := range s.Labels {
+				if strings.Contains(l, "IB 400G") {
+					t.Errorf("%s: %s draws IB 400G at %v", fig.Name, s.Name, s.Values[i])
+				}
+			}
+		}
+	}
+}

@@ -134,7 +134,7 @@ func Cost(in Input) (*Figure, error) {
 	total.Title.Text = totalFinding("Fabric cost", vs, func(p *planner.Plan) float64 { return p.Cost.Total }, planner.FormatUSD)
 	per.Title.Text = shareFinding("Cost per GPU", in.Plan, costComponents, planner.FormatUSDExact(in.Plan.Cost.PerGPU))
 	return &Figure{Name: "cost", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) +
-		"\nPrices are estimates from data/catalog.toml (each with its source and date); 'fabricplan catalog' lists them."}, nil
+		"\nPrices are estimates from data/catalog.toml (each with its source and date); 'fabricplan catalog' lists them." + in.unplannedNote()}, nil
 }
 
 // Power draws fabric power stacked by component, in total and per GPU.
@@ -157,7 +157,7 @@ func Power(in Input) (*Figure, error) {
 	total.Title.Text = totalFinding("Fabric power", vs, func(p *planner.Plan) float64 { return p.Power.Total }, planner.FormatWatts)
 	per.Title.Text = shareFinding("Power per GPU", in.Plan, powerComponents, planner.FormatWatts(in.Plan.Power.Total/float64(in.Plan.GPUs)))
 	return &Figure{Name: "power", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) +
-		"\nSwitch watts are estimates without optics; transceiver watts are NVIDIA LinkX figures where published (data/catalog.toml)."}, nil
+		"\nSwitch watts are estimates without optics; transceiver watts are NVIDIA LinkX figures where published (data/catalog.toml)." + in.unplannedNote()}, nil
 }
 
 func variantFootnote(vs []planner.Variant) string {

@@ -155,6 +155,7 @@ func JCT(in Input) (*Figure, error) {
 	if len(left) > 0 {
 		foot += fmt.Sprintf("\nNot drawn, no JCT estimate (the workload does not fit): %s.", strings.Join(left, ", "))
 	}
+	foot += in.unplannedNote()
 	gainValues := make([]float64, len(vs))
 	for i, v := range vs {
 		gainValues[i] = v.Plan.JCT.Gain

@@ -146,7 +146,8 @@ func (pg *pager) table(header []string, rows [][]string, widths []vg.Length, rig
 }
 
 // tableAt is table in size-point type.
-func (pg *pager) tableAt(size vg.Length, header []string, rows [][]string, widths []vg.Length, right map[int]bool) {	write := func(cells []string, bold bool) {
+func (pg *pager) tableAt(size vg.Length, header []string, rows [][]string, widths []vg.Length, right map[int]bool) {
+	write := func(cells []string, bold bool) {
 		pg.room(size * 1.6)
 		dc := draw.New(pg.c)
 		x := margin

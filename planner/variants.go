@@ -2,16 +2,19 @@ package planner
 
 import "fmt"
 
-// Variant is a labelled plan for side-by-side comparison.
+// Variant is a labelled plan for side-by-side comparison, or, with Err
+// set and Plan nil, a design weighed that does not plan.
 type Variant struct {
 	Label string
 	Plan  *Plan
+	Err   error
 }
 
 // Alternatives plans s and the designs a planner weighs against it: the
 // other fabric (InfiniBand or RoCEv2 Ethernet) and the other NIC speed
-// (400G or 800G), each with the switch chosen automatically. Alternatives
-// the catalog cannot build are left out; s itself must plan.
+// (400G or 800G), each with the switch chosen automatically. An
+// alternative the catalog cannot build is returned with its Err, so a
+// chart can say why it is missing; s itself must plan.
 func Alternatives(s Scenario, cat *Catalog) ([]Variant, error) {
 	base, err := Build(s, cat)
 	if err != nil {
@@ -30,11 +33,22 @@ func Alternatives(s Scenario, cat *Catalog) ([]Variant, error) {
 		speed.Network.NICGbps = 400
 	}
 	for _, v := range []Scenario{other, speed} {
-		if p, err := Build(v, cat); err == nil {
-			out = append(out, Variant{Label: fmt.Sprintf("%s %dG", fabricShort(v.Network.Fabric), v.Network.NICGbps), Plan: p})
-		}
+		p, err := Build(v, cat)
+		out = append(out, Variant{Label: fmt.Sprintf("%s %dG", fabricShort(v.Network.Fabric), v.Network.NICGbps), Plan: p, Err: err})
 	}
 	return out, nil
+}
+
+// Planned splits variants into those that plan and those that do not.
+func Planned(vs []Variant) (planned, failed []Variant) {
+	for _, v := range vs {
+		if v.Err != nil || v.Plan == nil {
+			failed = append(failed, v)
+		} else {
+			planned = append(planned, v)
+		}
+	}
+	return planned, failed
 }
 
 // AutoHardware returns s with the hardware choices that depend on fabric
