@@ -9,6 +9,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -271,18 +272,25 @@ func (f *Figure) ImageOn(size Size, th Theme) (img image.Image, err error) {
 	return c.Image(), nil
 }
 
-// raster is a vgimg canvas that sets spaces as no-break spaces. Liberation
-// Sans (like Arial) kerns "A" and "T" against the space glyph, which the
-// rasteriser applies in full: "RDMA Networking" then prints as
-// "RDMANetworking". The no-break space is a separate glyph without those
-// pairs and the same advance.
+// raster is a vgimg canvas that sets text glyph by glyph, without
+// kerning. The rasteriser applies Liberation Sans's kerning pairs at far
+// more than their size: "A" or "T" against a space closes the gap
+// ("RDMANetworking") and "11" touches ("$1l0.19M"). Glyph advances are
+// what the layout measures, so text still fits where it was placed.
 type raster struct{ *vgimg.Canvas }
 
 func newRaster(w, h vg.Length, dpi int) raster {
 	return raster{vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
 }
 
-// FillString draws s with its spaces as no-break spaces.
+// FillString draws s one glyph at a time.
 func (c raster) FillString(f font.Face, pt vg.Point, s string) {
-	c.Canvas.FillString(f, pt, strings.ReplaceAll(s, " ", "\u00a0"))
+	var buf [4]byte
+	for _, r := range s {
+		g := string(utf8.AppendRune(buf[:0], r))
+		if r != ' ' {
+			c.Canvas.FillString(f, pt, g)
+		}
+		pt.X += f.Width(g)
+	}
 }
