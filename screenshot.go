@@ -20,6 +20,7 @@ import (
 )
 
 func init() {
+	cli.ExtraUsage = append(cli.ExtraUsage, "fabricplan --screenshot FILE.png [SCENARIO.toml] [--tab NAME] [--chart NAME] [--size WxH]")
 	screenshotMode = func(fs *flag.FlagSet) screenshotter {
 		s := &shot{}
 		fs.StringVar(&s.path, "screenshot", "", "render the window to this PNG file and exit")

@@ -54,7 +54,7 @@ func commands() []command {
 		{"compare", "A.toml B.toml [...] [--csv|--json]", "scenarios side by side: cost, ports, step time, JCT, gain", runCompare},
 		{"jct", "[SCENARIO.toml] --sweep gpus|nic|fabric [plan flags] [--csv|--json]", "what-if rows of the JCT model", runJCT},
 		{"search", "[SCENARIO.toml] [--target-days D | --within P%] [--budget USD] [--all] [--csv|--json]", "the cheapest fabric that meets a job-time target", runSearch},
-		{"export", "--chart NAME --out FILE [SCENARIO.toml] [plan flags] [--width --height --dpi] | --list", "export a chart as PNG, SVG or PDF", runExport},
+		{"export", "--chart NAME --out FILE [SCENARIO.toml] [plan flags] [--width --height --dpi --scale 2] | --list", "export a chart as PNG, SVG or PDF (--scale 2: twice the pixels)", runExport},
 		{"report", "--out FILE.pdf [SCENARIO.toml] [plan flags]", "a multi-page PDF report of the plan", runReport},
 		{"catalog", "[--json]", "the hardware catalog with prices and sources", runCatalog},
 	}
@@ -126,14 +126,20 @@ func printFieldErrors(w io.Writer, prefix string, err error) {
 	}
 }
 
+// ExtraUsage lists usage lines of modes a build adds (the screenshot
+// build's --screenshot), printed with the app's own.
+var ExtraUsage []string
+
 func printUsage(w io.Writer) {
 	fmt.Fprintln(w, `Fabric Planner sizes the RDMA back-end network of an AI cluster.
 
 Usage:
   fabricplan                          open the desktop app
-  fabricplan [SCENARIO.toml]          open the desktop app on a scenario
-  fabricplan --screenshot FILE.png [SCENARIO.toml] [--tab NAME] [--size WxH]
-  fabricplan COMMAND [arguments]
+  fabricplan [SCENARIO.toml]          open the desktop app on a scenario`)
+	for _, l := range ExtraUsage {
+		fmt.Fprintln(w, "  "+l)
+	}
+	fmt.Fprintln(w, `  fabricplan COMMAND [arguments]
 
 Commands:`)
 	for _, c := range commands() {
