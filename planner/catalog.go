@@ -155,6 +155,10 @@ type Catalog struct {
 
 	// JCT holds the JCT model's constants and presets (data/jct.toml).
 	JCT *JCTData `toml:"-"`
+	// Reliability holds failure rates and recovery times
+	// (data/reliability.toml); nil leaves plans without a resilience
+	// analysis.
+	Reliability *Reliability `toml:"-"`
 
 	modules map[moduleKey][]*Transceiver // cheapest first
 }
@@ -165,7 +169,8 @@ type moduleKey struct {
 	links int
 }
 
-// LoadCatalog reads and checks catalog.toml and jct.toml from fsys.
+// LoadCatalog reads and checks catalog.toml, jct.toml and reliability.toml
+// from fsys.
 func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 	src, err := fs.ReadFile(fsys, "catalog.toml")
 	if err != nil {
@@ -180,6 +185,13 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 		return nil, fmt.Errorf("read jct data: %w", err)
 	}
 	if cat.JCT, err = ParseJCTData(jsrc); err != nil {
+		return nil, err
+	}
+	rsrc, err := fs.ReadFile(fsys, "reliability.toml")
+	if err != nil {
+		return nil, fmt.Errorf("read reliability data: %w", err)
+	}
+	if cat.Reliability, err = ParseReliability(rsrc); err != nil {
 		return nil, err
 	}
 	return cat, nil

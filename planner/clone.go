@@ -3,7 +3,7 @@ package planner
 import "reflect"
 
 // Clone returns a deep copy of s: its workload, the workload's optional
-// overlaps and its price overrides are copied, so editing the copy never
+// overlaps, its reliability overrides and its price overrides are copied, so editing the copy never
 // changes s. A Scenario is a value: every edit in the app makes a new one
 // with Clone, and background work (plans, search, report) keeps its own.
 func (s Scenario) Clone() Scenario {
@@ -17,6 +17,21 @@ func (s Scenario) Clone() Scenario {
 			}
 		}
 		out.Workload = &w
+	}
+	if s.Reliability != nil {
+		r := *s.Reliability
+		for _, p := range []**float64{&r.GPUPerYear, &r.HostPerYear, &r.NICPerYear, &r.LinkPerYear, &r.SwitchPerYear,
+			&r.RestartMin, &r.CheckpointWriteS, &r.CheckpointIntervalMin, &r.RepairHours} {
+			if *p != nil {
+				v := **p
+				*p = &v
+			}
+		}
+		if r.PortFailover != nil {
+			v := *r.PortFailover
+			r.PortFailover = &v
+		}
+		out.Reliability = &r
 	}
 	if s.Prices != nil {
 		out.Prices = make(map[string]float64, len(s.Prices))

@@ -142,6 +142,15 @@ type fabricView struct {
 	serversPerUnit int     // servers under one leaf group
 	tiers          int
 	nvlinkDomain   int // the system's NVLink domain; 0: the GPU preset's
+	// A failure what-if: the fraction of the worst server's back-end
+	// bandwidth lost, and of the capacity above its leaf group.
+	bwLost, upLost float64
+}
+
+// crossOversub is the oversubscription traffic leaving a leaf group
+// meets: the leaf's, worsened by uplink capacity lost to a failure.
+func (fv fabricView) crossOversub() float64 {
+	return fv.oversub / (1 - fv.upLost)
 }
 
 func (p *Plan) fabricView() fabricView {
@@ -360,7 +369,7 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 	m := netModel{
 		fv: fv, d: d,
 		nvlinkGBs:   gpu.NVLinkGBs * d.Efficiency.NVLink,
-		nodeGBs:     perNIC * float64(fv.nicsPerServer),
+		nodeGBs:     perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost),
 		domain:      max(gpu.NVLinkDomain, 1),
 		netHopUS:    d.Collective.NetHopUS,
 		intraHopUS:  d.Collective.NVLinkHopUS,
@@ -402,7 +411,7 @@ func (m netModel) group(ranks, stride int) commGroup {
 	g.netGBs = m.nodeGBs * float64(g.perNode) / float64(m.fv.gpusPerServer)
 	if m.fv.tiers >= 2 && ceilDiv(span, m.fv.gpusPerServer) > m.fv.serversPerUnit {
 		g.crossesSU = true
-		g.netGBs /= m.fv.oversub
+		g.netGBs /= m.fv.crossOversub()
 	}
 	return g
 }
@@ -492,7 +501,7 @@ func (m netModel) p2p(bytes float64, g commGroup) collTime {
 func (m netModel) perGPUGBs(g commGroup) float64 {
 	b := m.nodeGBs / float64(m.fv.gpusPerServer)
 	if g.crossesSU {
-		b /= m.fv.oversub
+		b /= m.fv.crossOversub()
 	}
 	return b
 }

@@ -132,6 +132,9 @@ type Plan struct {
 	// JCT is the job-time estimate for the scenario's workload (or the
 	// default one); nil when the workload does not fit the cluster.
 	JCT *JCT
+	// Resilience is the failure what-if and goodput (nil without
+	// reliability data in the catalog).
+	Resilience *Resilience
 }
 
 // Switches returns the switch count of a tier (0 when absent).
@@ -237,6 +240,7 @@ func Build(s Scenario, cat *Catalog) (*Plan, error) {
 	if err := best.estimateJCT(cat); err != nil {
 		return nil, err
 	}
+	best.analyseResilience(cat.Reliability, cat.JCT)
 	return best, nil
 }
 

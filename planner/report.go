@@ -28,6 +28,7 @@ type Report struct {
 	BOM          []BOMJSON    `json:"bom"`
 	Notes        []string     `json:"notes"`
 	JCT          *JCTReport   `json:"jct"`
+	Resilience   *Resilience  `json:"resilience,omitempty"`
 }
 
 // SystemJSON names what the fabric connects: the catalog system (or
@@ -132,6 +133,7 @@ func (p *Plan) Report() Report {
 		j := p.JCT.Report()
 		r.JCT = &j
 	}
+	r.Resilience = p.Resilience
 	return r
 }
 

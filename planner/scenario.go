@@ -51,6 +51,9 @@ type Scenario struct {
 	Network  Network            `toml:"network"`
 	Workload *Workload          `toml:"workload,omitempty,omitzero"`
 	Prices   map[string]float64 `toml:"prices,omitempty,omitzero"`
+	// Reliability overrides the failure rates and recovery times of
+	// data/reliability.toml (nil: none).
+	Reliability *ReliabilityInputs `toml:"reliability,omitempty,omitzero"`
 }
 
 // Cluster describes the compute: how many GPUs and how they are packaged.
@@ -233,6 +236,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 	if s.Workload != nil {
 		errs = append(errs, s.Workload.validate(cat.JCT)...)
 	}
+	errs = append(errs, s.Reliability.validate()...)
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateMedia()...)
 	for _, k := range SortedKeys(s.Prices) {

@@ -1,0 +1,151 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Reliability holds the failure rates and recovery times of the failure
+// what-if (data/reliability.toml, each with its source), or a scenario's
+// overrides of them.
+type Reliability struct {
+	Rates    FailureRates `toml:"rates" json:"rates"`
+	Recovery Recovery     `toml:"recovery" json:"recovery"`
+}
+
+// FailureRates are job-interrupting failures per unit per year.
+type FailureRates struct {
+	GPU    float64 `toml:"gpu_per_year" json:"gpu_per_year"`
+	Host   float64 `toml:"host_per_year" json:"host_per_year"` // per server or tray
+	NIC    float64 `toml:"nic_per_year" json:"nic_per_year"`
+	Link   float64 `toml:"link_per_year" json:"link_per_year"` // a link with its optics and cable
+	Switch float64 `toml:"switch_per_year" json:"switch_per_year"`
+}
+
+// Recovery is how long failures cost.
+type Recovery struct {
+	RestartMin         float64 `toml:"restart_min" json:"restart_min"`
+	CheckpointWriteS   float64 `toml:"checkpoint_write_s" json:"checkpoint_write_s"`
+	CheckpointInterval float64 `toml:"checkpoint_interval_min" json:"checkpoint_interval_min"` // 0: the optimum
+	RepairHours        float64 `toml:"repair_hours" json:"repair_hours"`
+}
+
+// ReliabilityInputs is a scenario's [reliability] table: any rate or time
+// set replaces the data file's; PortFailover says whether a GPU whose NIC
+// port, link or leaf fails keeps training on its other ports (NCCL port
+// failover, multi-plane designs); unset, it is on for designs with more
+// than one plane.
+type ReliabilityInputs struct {
+	GPUPerYear            *float64 `toml:"gpu_per_year,omitempty"`
+	HostPerYear           *float64 `toml:"host_per_year,omitempty"`
+	NICPerYear            *float64 `toml:"nic_per_year,omitempty"`
+	LinkPerYear           *float64 `toml:"link_per_year,omitempty"`
+	SwitchPerYear         *float64 `toml:"switch_per_year,omitempty"`
+	RestartMin            *float64 `toml:"restart_min,omitempty"`
+	CheckpointWriteS      *float64 `toml:"checkpoint_write_s,omitempty"`
+	CheckpointIntervalMin *float64 `toml:"checkpoint_interval_min,omitempty"`
+	RepairHours           *float64 `toml:"repair_hours,omitempty"`
+	PortFailover          *bool    `toml:"port_failover,omitempty"`
+}
+
+// Limits of the reliability inputs: beyond them a number is a typo.
+const (
+	maxRatePerYear = 100.0      // a part failing twice a week
+	maxMinutes     = 7 * 24 * 60 // a week
+	maxWriteS      = 24 * 3600.0
+	maxRepairHours = 24 * 365.0
+)
+
+// ParseReliability decodes and checks data/reliability.toml.
+func ParseReliability(src []byte) (*Reliability, error) {
+	var doc struct {
+		Schema int `toml:"schema"`
+		Reliability
+	}
+	md, err := toml.Decode(string(src), &doc)
+	if err != nil {
+		return nil, fmt.Errorf("reliability data: %w", err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("reliability data: unknown key %q", und[0].String())
+	}
+	if doc.Schema != 1 {
+		return nil, fmt.Errorf("reliability data: schema %d, want 1", doc.Schema)
+	}
+	r := doc.Reliability
+	if errs := r.fields().check(); len(errs) > 0 {
+		return nil, fmt.Errorf("reliability data: %w", errs[0])
+	}
+	return &r, nil
+}
+
+// relField is one reliability number with its key, value and range.
+type relField struct {
+	key      string
+	value    float64
+	min, max float64
+	positive bool // must be above min, not equal
+}
+
+type relFields []relField
+
+func (r Reliability) fields() relFields {
+	return relFields{
+		{"gpu_per_year", r.Rates.GPU, 0, maxRatePerYear, false},
+		{"host_per_year", r.Rates.Host, 0, maxRatePerYear, false},
+		{"nic_per_year", r.Rates.NIC, 0, maxRatePerYear, false},
+		{"link_per_year", r.Rates.Link, 0, maxRatePerYear, false},
+		{"switch_per_year", r.Rates.Switch, 0, maxRatePerYear, false},
+		{"restart_min", r.Recovery.RestartMin, 0, maxMinutes, false},
+		{"checkpoint_write_s", r.Recovery.CheckpointWriteS, 0, maxWriteS, true},
+		{"checkpoint_interval_min", r.Recovery.CheckpointInterval, 0, maxMinutes, false},
+		{"repair_hours", r.Recovery.RepairHours, 0, maxRepairHours, false},
+	}
+}
+
+func (fs relFields) check() []error {
+	var errs []error
+	for _, f := range fs {
+		if !inRange(f.value, f.min, f.max) || (f.positive && f.value <= f.min) {
+			lo := "from"
+			if f.positive {
+				lo = "above"
+			}
+			errs = append(errs, fieldErr("reliability."+f.key, fmt.Sprintf("give a number %s %g to %g", lo, f.min, f.max), "%g is out of range", f.value))
+		}
+	}
+	return errs
+}
+
+// apply returns base with the scenario's overrides.
+func (in *ReliabilityInputs) apply(base Reliability) Reliability {
+	if in == nil {
+		return base
+	}
+	set := func(dst *float64, v *float64) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&base.Rates.GPU, in.GPUPerYear)
+	set(&base.Rates.Host, in.HostPerYear)
+	set(&base.Rates.NIC, in.NICPerYear)
+	set(&base.Rates.Link, in.LinkPerYear)
+	set(&base.Rates.Switch, in.SwitchPerYear)
+	set(&base.Recovery.RestartMin, in.RestartMin)
+	set(&base.Recovery.CheckpointWriteS, in.CheckpointWriteS)
+	set(&base.Recovery.CheckpointInterval, in.CheckpointIntervalMin)
+	set(&base.Recovery.RepairHours, in.RepairHours)
+	return base
+}
+
+// validate checks the overrides a scenario sets, naming each bad field.
+func (in *ReliabilityInputs) validate() []error {
+	if in == nil {
+		return nil
+	}
+	// Check only what is set: apply onto a valid base, then check.
+	base := Reliability{Recovery: Recovery{CheckpointWriteS: 1}}
+	return in.apply(base).fields().check()
+}

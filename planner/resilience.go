@@ -1,0 +1,434 @@
+package planner
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// Behaviour is what a training job does when a part of the fabric fails.
+type Behaviour string
+
+// Behaviours of a job after a failure.
+const (
+	// Continues: the job keeps training on the paths that remain.
+	Continues Behaviour = "continues"
+	// Restarts: the job fails and restarts from its last checkpoint,
+	// without the GPUs the failure cut off until they are repaired.
+	Restarts Behaviour = "restarts"
+	// Stops: the job cannot run until the part is repaired (every GPU
+	// lost a path it cannot do without).
+	Stops Behaviour = "stops"
+)
+
+// Failure components, as FailureCase.Component names them.
+const (
+	FailGPU        = "gpu"
+	FailHost       = "server"
+	FailRack       = "rack"
+	FailNIC        = "nic"
+	FailServerLink = "server_link"
+	FailLeaf       = "leaf"
+	FailSpine      = "spine"
+	FailCore       = "core"
+	FailLeafSpine  = "leaf_spine_link"
+	FailSpineCore  = "spine_core_link"
+	FailPlane      = "plane"
+)
+
+// FailureCase is the loss of one component of the plan: what it cuts
+// off, what bandwidth is left, what the job does and how fast it then
+// trains.
+type FailureCase struct {
+	Component string `json:"component"`
+	Name      string `json:"name"`
+	Count     int    `json:"count"` // such components in the plan
+	// GPUsAffected have less back-end bandwidth (or none) while the part
+	// is down; GPUsIdle are left out when the job restarts without them
+	// (whole servers, or racks of a rack-scale system).
+	GPUsAffected int `json:"gpus_affected"`
+	GPUsIdle     int `json:"gpus_idle"`
+	// BandwidthLeft is the back-end bandwidth left to the worst-hit
+	// server, and UplinkLeft the capacity left above the worst-hit
+	// switch, as fractions of the intact fabric's.
+	BandwidthLeft float64   `json:"bandwidth_left"`
+	UplinkLeft    float64   `json:"uplink_left"`
+	Behaviour     Behaviour `json:"behaviour"`
+	Fatal         bool      `json:"interrupts_job"`
+	// StepS is the step time of the plan's workload while the part is
+	// down (on the GPUs left after a restart); 0 without a JCT estimate,
+	// +Inf when too few GPUs are left to hold one model replica.
+	StepS    float64 `json:"step_s"`
+	Slowdown float64 `json:"slowdown"` // StepS over the intact step time
+	// PerDay is how often this failure happens in the whole plan: Count
+	// times the part's yearly rate over 365 (0 for what-ifs without a
+	// rate of their own: planes, racks).
+	PerDay float64 `json:"per_day"`
+	Source string  `json:"source"`
+}
+
+// Interruptions is one component class's share of job interruptions.
+type Interruptions struct {
+	Component string  `json:"component"`
+	Count     int     `json:"count"`
+	PerDay    float64 `json:"per_day"`
+}
+
+// Goodput is how much of a job's wall-clock time trains, given the
+// interruptions the plan's parts cause and the checkpoint and restart
+// times, after Kokolis et al. (HPCA'25): expected effective training time
+// ratio ETTR = (1 - lambda (u0 + dt/2)) / (1 + w/dt), for interruption
+// rate lambda, restart time u0, checkpoint interval dt and checkpoint
+// write time w.
+type Goodput struct {
+	InterruptionsPerDay float64         `json:"interruptions_per_day"`
+	MTBIHours           float64         `json:"mtbi_hours"` // mean time between interruptions; +Inf without any
+	ByComponent         []Interruptions `json:"by_component"`
+	// IntervalMin is the checkpoint interval used: the scenario's, or
+	// the optimum. OptimalMin maximises ETTR; YoungMin is Young's
+	// approximation sqrt(2 w / lambda), shown beside it.
+	IntervalMin   float64 `json:"checkpoint_interval_min"`
+	OptimalMin    float64 `json:"optimal_interval_min"`
+	YoungMin      float64 `json:"young_interval_min"`
+	ETTR          float64 `json:"ettr"`
+	ETTRAtOptimum float64 `json:"ettr_at_optimum"`
+	// SurvivableSlowdown is the time-averaged step-time factor of the
+	// failures a job survives at reduced speed until they are repaired:
+	// 1 + sum of (failures per hour x repair hours x (slowdown - 1)).
+	SurvivableSlowdown float64 `json:"survivable_slowdown"`
+	// JCTDays is the job's expected completion time counting failures:
+	// the planned JCT times SurvivableSlowdown over ETTR (0 without a
+	// JCT estimate, +Inf when the job cannot make progress).
+	JCTDays float64 `json:"jct_days_with_failures"`
+}
+
+// Resilience is a plan's failure what-if and goodput.
+type Resilience struct {
+	Inputs       Reliability   `json:"inputs"`
+	PortFailover bool          `json:"port_failover"`
+	Cases        []FailureCase `json:"cases"`
+	Goodput      Goodput       `json:"goodput"`
+}
+
+// Sources of each behaviour (../shared/research/reliability.md section 4).
+const (
+	srcPlainNCCL = "plain NCCL fails the job on a lost NIC or link (NVIDIA/nccl#998)"
+	srcFailover  = "NCCL port failover keeps the job on its other ports (NCCL 2.29.7, NVIDIA/nccl#2090); multi-plane designs rely on it (Spectrum-X multiplane)"
+	srcIBReroute = "InfiniBand reroutes around a lost switch or link in the fabric (SHIELD; subnet manager 10-20 s) within NCCL's retry window (4.3 s x 7)"
+	srcAdaptive  = "Spectrum-X adaptive routing moves flows off a lost path"
+	srcECMP      = "no sourced ECMP reconvergence within NCCL's retry window; Llama 3 counts 35 switch/cable interruptions on RoCE (arXiv 2407.21783, Table 5)"
+	srcHost      = "a lost server or tray fails the job, which restarts without it (Llama 3 Table 5)"
+	srcRack      = "on NVL72 one tray fault can take the 72-GPU rack out: the rack is the repair unit (SemiAnalysis 2024; Kokolis et al. 2025)"
+	srcPlaneStop = "without port failover every GPU loses a port it cannot do without"
+)
+
+// analyseResilience fills p.Resilience from rel with the scenario's
+// overrides; the step times need p.JCT and the JCT constants d.
+func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
+	if rel == nil {
+		return
+	}
+	s := p.Scenario
+	in := s.Reliability.apply(*rel)
+	failover := p.Planes > 1
+	if s.Reliability != nil && s.Reliability.PortFailover != nil {
+		failover = *s.Reliability.PortFailover
+	}
+	r := &Resilience{Inputs: in, PortFailover: failover}
+	st := newStepper(p, d)
+	fabricFatal := s.Network.Fabric == Ethernet && s.Network.LoadBalancing == LBECMP
+	fabricSource := srcIBReroute
+	if s.Network.Fabric == Ethernet {
+		fabricSource = srcAdaptive
+		if fabricFatal {
+			fabricSource = srcECMP
+		}
+	}
+	gps, sp := s.Cluster.GPUsPerServer, p.ServerPorts
+	unit := gps // the repair unit: a server, or a rack-scale system's rack
+	if dom := p.System.domain(); dom > gps {
+		unit = dom
+	}
+	idleFor := func(servers int) int {
+		return min(p.GPUs, ceilDiv(servers*gps, unit)*unit)
+	}
+	rates := in.Rates
+	perDay := func(count int, perYear float64) float64 { return float64(count) * perYear / 365 }
+
+	// A loss of n ports on each of the servers hit: the job continues on
+	// the others with port failover, else restarts without those servers.
+	portLoss := func(c FailureCase, serversHit, portsPerServer int, source string) FailureCase {
+		c.GPUsAffected = min(p.GPUs, int(math.Ceil(float64(serversHit*portsPerServer*gps)/float64(sp))))
+		c.BandwidthLeft, c.UplinkLeft = float64(sp-portsPerServer)/float64(sp), 1
+		if failover && portsPerServer < sp {
+			c.Behaviour, c.Source = Continues, srcFailover
+			c.StepS = st.step(1-c.BandwidthLeft, 0, 0)
+		} else {
+			c.Behaviour, c.Fatal, c.Source = Restarts, true, srcPlainNCCL
+			if source != "" {
+				c.Source = source
+			}
+			c.GPUsIdle = idleFor(serversHit)
+			c.StepS = st.step(0, 0, c.GPUsIdle)
+		}
+		return c
+	}
+	// A loss above the leaves: no GPU is cut off; the uplink capacity
+	// above the worst-hit switch falls by lost (one plane of P).
+	fabricLoss := func(c FailureCase, lost float64) FailureCase {
+		c.GPUsAffected = p.GPUs / p.Planes
+		c.BandwidthLeft, c.UplinkLeft = 1, 1-lost
+		c.Behaviour, c.Source = Continues, fabricSource
+		if fabricFatal {
+			c.Behaviour, c.Fatal = Restarts, true
+		}
+		c.StepS = st.step(0, lost/float64(p.Planes), 0)
+		return c
+	}
+
+	var cases []FailureCase
+	add := func(c FailureCase) {
+		if c.Count > 0 {
+			cases = append(cases, c)
+		}
+	}
+	add(FailureCase{Component: FailGPU, Name: "GPU", Count: p.GPUs, GPUsAffected: 1, GPUsIdle: idleFor(1), BandwidthLeft: 0, UplinkLeft: 1,
+		Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, idleFor(1)), PerDay: perDay(p.GPUs, rates.GPU), Source: srcHost})
+	hostName, hostSource := "server", srcHost
+	if unit > gps {
+		hostName, hostSource = "compute tray", srcRack
+	}
+	add(FailureCase{Component: FailHost, Name: hostName, Count: p.Servers, GPUsAffected: gps, GPUsIdle: idleFor(1), UplinkLeft: 1,
+		Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, idleFor(1)), PerDay: perDay(p.Servers, rates.Host), Source: hostSource})
+	if unit > gps {
+		add(FailureCase{Component: FailRack, Name: "rack (NVLink domain)", Count: p.Systems, GPUsAffected: unit, GPUsIdle: unit, UplinkLeft: 1,
+			Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, unit), Source: srcRack})
+	}
+	nicsPerServer := max(1, s.Network.NICsPerServer)
+	nic := portLoss(FailureCase{Component: FailNIC, Name: "NIC", Count: p.NICs, PerDay: perDay(p.NICs, rates.NIC)}, 1, sp/nicsPerServer, "")
+	if nic.Behaviour == Continues { // a whole NIC: its ports fail together, NCCL does not fail over a NIC
+		nic = portLoss(FailureCase{Component: FailNIC, Name: "NIC", Count: p.NICs, PerDay: perDay(p.NICs, rates.NIC)}, 1, sp, srcPlainNCCL)
+		nic.GPUsAffected = gps / nicsPerServer
+	}
+	add(nic)
+	add(portLoss(FailureCase{Component: FailServerLink, Name: "server-leaf link or its optic", Count: p.Links.ServerLeaf,
+		PerDay: perDay(p.Links.ServerLeaf, rates.Link)}, 1, 1, ""))
+
+	leaf, spine, core := p.tier(TierLeaf), p.tier(TierSpine), p.tier(TierCore)
+	if leaf != nil {
+		// A rail-optimized leaf holds one port of each server of its unit;
+		// otherwise it holds all of a server's ports in its plane.
+		hit, each := leaf.DownPorts, 1
+		if !s.Network.RailOptimized && p.RailsPerPlane > 1 {
+			each = p.RailsPerPlane
+			hit = ceilDiv(leaf.DownPorts, each)
+		}
+		hit = min(hit, p.Servers)
+		add(portLoss(FailureCase{Component: FailLeaf, Name: "leaf switch", Count: leaf.Switches,
+			PerDay: perDay(leaf.Switches, rates.Switch)}, hit, each, ""))
+	}
+	if spine != nil && leaf != nil {
+		perGroup := max(1, spine.Switches/(p.Planes*max(1, p.Pods)))
+		reach := max(1, min(perGroup, leaf.UpPorts))
+		add(fabricLoss(FailureCase{Component: FailSpine, Name: "spine switch", Count: spine.Switches,
+			PerDay: perDay(spine.Switches, rates.Switch)}, 1/float64(reach)))
+		add(fabricLoss(FailureCase{Component: FailLeafSpine, Name: "leaf-spine link", Count: p.Links.LeafSpine,
+			PerDay: perDay(p.Links.LeafSpine, rates.Link)}, 1/float64(max(1, leaf.UpPorts))))
+	}
+	if core != nil && spine != nil {
+		reach := max(1, min(core.Switches/p.Planes, spine.UpPorts))
+		add(fabricLoss(FailureCase{Component: FailCore, Name: "core switch", Count: core.Switches,
+			PerDay: perDay(core.Switches, rates.Switch)}, 1/float64(reach)))
+		add(fabricLoss(FailureCase{Component: FailSpineCore, Name: "spine-core link", Count: p.Links.SpineCore,
+			PerDay: perDay(p.Links.SpineCore, rates.Link)}, 1/float64(max(1, spine.UpPorts))))
+	}
+	if p.Planes > 1 {
+		c := FailureCase{Component: FailPlane, Name: "whole plane", Count: p.Planes, GPUsAffected: p.GPUs,
+			BandwidthLeft: float64(p.Planes-1) / float64(p.Planes), UplinkLeft: 1}
+		if failover {
+			c.Behaviour, c.Source = Continues, srcFailover
+			c.StepS = st.step(1/float64(p.Planes), 0, 0)
+		} else {
+			c.Behaviour, c.Fatal, c.Source, c.StepS = Stops, true, srcPlaneStop, math.Inf(1)
+		}
+		add(c)
+	}
+	for i := range cases {
+		if st.ok && cases[i].StepS > 0 {
+			cases[i].Slowdown = cases[i].StepS / st.base
+		}
+	}
+	r.Cases = cases
+	r.Goodput = goodput(cases, in, p.JCT)
+	p.Resilience = r
+}
+
+// tier returns the plan's switch tier called name, or nil.
+func (p *Plan) tier(name string) *SwitchTier {
+	for i := range p.SwitchTiers {
+		if p.SwitchTiers[i].Name == name {
+			return &p.SwitchTiers[i]
+		}
+	}
+	return nil
+}
+
+// stepper times the plan's workload on a degraded fabric.
+type stepper struct {
+	ok   bool // the plan has a JCT estimate
+	base float64
+	p    *Plan
+	d    *JCTData
+}
+
+func newStepper(p *Plan, d *JCTData) stepper {
+	st := stepper{p: p, d: d}
+	if p.JCT != nil && d != nil {
+		st.ok, st.base = true, p.JCT.Planned.StepS
+	}
+	return st
+}
+
+// step is the step time with a fraction bwLost of the worst server's
+// back-end bandwidth lost, a fraction upLost of the capacity above its
+// leaf group lost, and idle GPUs left out (fewer data-parallel replicas,
+// each doing more micro-batches of the same global batch). It is 0
+// without a JCT estimate and +Inf when no replica fits.
+func (st stepper) step(bwLost, upLost float64, idle int) float64 {
+	if !st.ok {
+		return 0
+	}
+	j := st.p.JCT
+	w := j.Workload
+	dp := j.DP
+	micro := j.Microbatches
+	if idle > 0 {
+		dp = (st.p.GPUs - idle) / (w.TP * w.PP)
+		if dp < 1 {
+			return math.Inf(1)
+		}
+		seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
+		micro = max(1, int(math.Ceil(seqs/float64(w.MicroBatch*dp))))
+	}
+	fv := st.p.fabricView()
+	fv.bwLost, fv.upLost = bwLost, upLost
+	return stepTime(w, j.GPU, st.d, fv, dp, micro, RDMA).StepS
+}
+
+// goodput sums the interruptions of the fatal cases and the slowdown of
+// the survivable ones, and finds the checkpoint interval.
+func goodput(cases []FailureCase, in Reliability, j *JCT) Goodput {
+	g := Goodput{SurvivableSlowdown: 1}
+	for _, c := range cases {
+		if c.PerDay == 0 {
+			continue
+		}
+		if c.Fatal {
+			g.InterruptionsPerDay += c.PerDay
+			g.ByComponent = append(g.ByComponent, Interruptions{Component: c.Component, Count: c.Count, PerDay: c.PerDay})
+		} else if c.Slowdown > 1 && !math.IsInf(c.Slowdown, 1) {
+			g.SurvivableSlowdown += c.PerDay / 24 * in.Recovery.RepairHours * (c.Slowdown - 1)
+		}
+	}
+	lambda := g.InterruptionsPerDay / 24 // per hour
+	u0 := in.Recovery.RestartMin / 60
+	w := in.Recovery.CheckpointWriteS / 3600
+	g.MTBIHours = math.Inf(1)
+	if lambda > 0 {
+		g.MTBIHours = 1 / lambda
+		g.OptimalMin = OptimalCheckpointHours(lambda, u0, w) * 60
+		g.YoungMin = math.Sqrt(2*w/lambda) * 60
+	}
+	g.IntervalMin = in.Recovery.CheckpointInterval
+	if g.IntervalMin == 0 {
+		g.IntervalMin = g.OptimalMin
+	}
+	g.ETTR = ETTR(lambda, u0, w, g.IntervalMin/60)
+	g.ETTRAtOptimum = ETTR(lambda, u0, w, g.OptimalMin/60)
+	if j != nil {
+		g.JCTDays = math.Inf(1)
+		if g.ETTR > 0 {
+			g.JCTDays = j.Planned.Days * g.SurvivableSlowdown / g.ETTR
+		}
+	}
+	return g
+}
+
+// ETTR is the expected effective training time ratio of a job
+// interrupted lambda times an hour, restarting in u0 hours, checkpointing
+// every dt hours at a blocking cost of w hours (Kokolis et al., HPCA'25,
+// arXiv 2410.21680): (1 - lambda (u0 + dt/2)) / (1 + w/dt), at least 0.
+// Without interruptions (lambda 0) it is 1 less the checkpoint cost;
+// dt 0 means no checkpoints, which only an uninterrupted job survives.
+func ETTR(lambda, u0, w, dt float64) float64 {
+	if dt <= 0 {
+		if lambda > 0 {
+			return 0
+		}
+		return 1
+	}
+	e := (1 - lambda*(u0+dt/2)) / (1 + w/dt)
+	return math.Max(0, e)
+}
+
+// OptimalCheckpointHours is the interval that maximises ETTR: setting its
+// derivative to zero gives lambda dt^2/2 + lambda w dt - (1 - lambda u0) w
+// = 0, so dt = -w + sqrt(w^2 + 2 (1 - lambda u0) w / lambda). For small w
+// and u0 this is Young's sqrt(2 w / lambda). It is 0 when lambda is 0 (no
+// checkpoint needed) or restarts alone outrun the interruptions.
+func OptimalCheckpointHours(lambda, u0, w float64) float64 {
+	a := 1 - lambda*u0
+	if lambda <= 0 || a <= 0 {
+		return 0
+	}
+	return -w + math.Sqrt(w*w+2*a*w/lambda)
+}
+
+// String summarises the goodput in a line.
+func (g Goodput) String() string {
+	return fmt.Sprintf("%.2f interruptions/day (one every %s), ETTR %.1f%% with checkpoints every %.0f min",
+		g.InterruptionsPerDay, FormatHours(g.MTBIHours), 100*g.ETTR, g.IntervalMin)
+}
+
+// FormatHours prints a duration in hours as minutes below one hour, hours
+// below two days and days beyond; "never" for +Inf.
+func FormatHours(h float64) string {
+	switch {
+	case math.IsInf(h, 1):
+		return "never"
+	case h < 1:
+		return fmt.Sprintf("%.0f min", h*60)
+	case h < 48:
+		return fmt.Sprintf("%.1f hours", h)
+	}
+	return FormatDuration(h / 24)
+}
+
+// finite is v, or nil (JSON null) when v is infinite or not a number.
+func finite(v float64) *float64 {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+// MarshalJSON writes an infinite step time (no replica fits) as null.
+func (c FailureCase) MarshalJSON() ([]byte, error) {
+	type plain FailureCase
+	return json.Marshal(struct {
+		plain
+		StepS    *float64 `json:"step_s"`
+		Slowdown *float64 `json:"slowdown"`
+	}{plain(c), finite(c.StepS), finite(c.Slowdown)})
+}
+
+// MarshalJSON writes "never" (no interruptions) and "cannot finish" as
+// null.
+func (g Goodput) MarshalJSON() ([]byte, error) {
+	type plain Goodput
+	return json.Marshal(struct {
+		plain
+		MTBIHours *float64 `json:"mtbi_hours"`
+		JCTDays   *float64 `json:"jct_days_with_failures"`
+	}{plain(g), finite(g.MTBIHours), finite(g.JCTDays)})
+}

@@ -1,0 +1,356 @@
+package planner
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"fabricplan/data"
+)
+
+func mustBuild(t testing.TB, s Scenario) *Plan {
+	t.Helper()
+	p, err := Build(s, testCatalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Resilience == nil {
+		t.Fatal("no resilience analysis")
+	}
+	return p
+}
+
+func failureCase(t testing.TB, p *Plan, component string) FailureCase {
+	t.Helper()
+	for _, c := range p.Resilience.Cases {
+		if c.Component == component {
+			return c
+		}
+	}
+	t.Fatalf("no %s case in %v", component, p.Resilience.Cases)
+	return FailureCase{}
+}
+
+func f64(v float64) *float64 { return &v }
+
+// With every failure rate at zero the job never stops: the JCT counting
+// failures equals the planned JCT. Mutations caught: checkpoint cost
+// charged to a job that needs no checkpoints, a survivable slowdown
+// counted without failures.
+func TestNoFailuresKeepsPlannedJCT(t *testing.T) {
+	s := NewScenario()
+	zero := f64(0)
+	s.Reliability = &ReliabilityInputs{GPUPerYear: zero, HostPerYear: zero, NICPerYear: zero, LinkPerYear: zero, SwitchPerYear: zero}
+	p := mustBuild(t, s)
+	g := p.Resilience.Goodput
+	if g.InterruptionsPerDay != 0 || !math.IsInf(g.MTBIHours, 1) || g.ETTR != 1 || g.SurvivableSlowdown != 1 {
+		t.Errorf("goodput without failures: %+v", g)
+	}
+	if g.JCTDays != p.JCT.Planned.Days {
+		t.Errorf("JCT with failures %v, planned %v", g.JCTDays, p.JCT.Planned.Days)
+	}
+}
+
+// Losing one plane of N leaves every GPU (N-1)/N of its back-end
+// bandwidth: 1/2 with two planes, 3/4 with four. With port failover (on
+// for multi-plane designs) the job continues, slower; without it the job
+// stops. Mutations caught: the plane's share inverted (1/N left), the
+// whole fabric counted as lost, failover ignored.
+func TestPlaneLossLeavesNMinusOneOverN(t *testing.T) {
+	for _, planes := range []int{2, 4} {
+		s := NewScenario()
+		s.Network.Planes = planes
+		p := mustBuild(t, s)
+		c := failureCase(t, p, FailPlane)
+		if want := float64(planes-1) / float64(planes); math.Abs(c.BandwidthLeft-want) > 1e-12 {
+			t.Errorf("%d planes: %v of the bandwidth left, want %v", planes, c.BandwidthLeft, want)
+		}
+		if c.Behaviour != Continues || c.Fatal || c.GPUsAffected != p.GPUs || !(c.Slowdown > 1) {
+			t.Errorf("%d planes: %+v", planes, c)
+		}
+		off := false
+		s.Reliability = &ReliabilityInputs{PortFailover: &off}
+		if c := failureCase(t, mustBuild(t, s), FailPlane); c.Behaviour != Stops || !c.Fatal {
+			t.Errorf("%d planes without failover: %+v", planes, c)
+		}
+	}
+	if p := mustBuild(t, NewScenario()); p.Planes == 1 {
+		for _, c := range p.Resilience.Cases {
+			if c.Component == FailPlane {
+				t.Error("a plane case in a one-plane design")
+			}
+		}
+	}
+}
+
+// A rail-optimized leaf holds one rail of one scalable unit: with 64-port
+// qm9700s at 1:1 a leaf has 32 ports down, so an SU is 32 servers, and the
+// leaf carries rail r of each: losing it cuts exactly 32 GPUs from the
+// plane, and a restart without their servers idles 32 x 8 = 256 GPUs.
+// At 1,000 GPUs (125 servers, not a power of two) the full SUs are the
+// same. Mutations caught: counting the whole SU's GPUs as cut off (256),
+// one server's (8), or the leaf's uplinks.
+func TestLeafLossCutsOneRailOfOneSU(t *testing.T) {
+	for _, gpus := range []int{1024, 1000} {
+		s := NewScenario()
+		s.Cluster.GPUs = gpus
+		s.Network.Switch = "qm9700"
+		p := mustBuild(t, s)
+		c := failureCase(t, p, FailLeaf)
+		if c.GPUsAffected != 32 || c.GPUsIdle != 256 || c.Behaviour != Restarts {
+			t.Errorf("%d GPUs: leaf loss affects %d, idles %d, %s; want 32, 256, restarts", gpus, c.GPUsAffected, c.GPUsIdle, c.Behaviour)
+		}
+		if math.Abs(c.BandwidthLeft-7.0/8) > 1e-12 {
+			t.Errorf("%d GPUs: a hit server keeps %v of its ports, want 7/8", gpus, c.BandwidthLeft)
+		}
+	}
+}
+
+// InfiniBand reroutes around a lost spine and the job continues; RoCE
+// with ECMP has no sourced reroute inside NCCL's retry window, so the
+// same loss interrupts the job and counts toward interruptions.
+// Mutation caught: behaviour taken from the fabric alone or ignored.
+func TestSpineLossByFabric(t *testing.T) {
+	ib := NewScenario()
+	ib.Cluster.GPUs = 4096
+	roce := ib
+	roce.Network.Fabric, roce.Network.LoadBalancing = Ethernet, LBECMP
+	roce = AutoHardware(roce)
+	adaptive := roce
+	adaptive.Network.LoadBalancing = LBAdaptive
+	for _, tc := range []struct {
+		s     Scenario
+		fatal bool
+	}{{ib, false}, {roce, true}, {adaptive, false}} {
+		p := mustBuild(t, tc.s)
+		c := failureCase(t, p, FailSpine)
+		if c.Fatal != tc.fatal || c.GPUsAffected == 0 || !(c.UplinkLeft < 1) {
+			t.Errorf("%s/%s: %+v", tc.s.Network.Fabric, tc.s.Network.LoadBalancing, c)
+		}
+		counted := false
+		for _, b := range p.Resilience.Goodput.ByComponent {
+			counted = counted || b.Component == FailSpine
+		}
+		if counted != tc.fatal {
+			t.Errorf("%s/%s: spine in interruptions = %v", tc.s.Network.Fabric, tc.s.Network.LoadBalancing, counted)
+		}
+	}
+}
+
+// On GB300 NVL72 a tray's fault takes its rack (the NVLink domain) out of
+// a restarted job: 72 GPUs idle, not 4. Mutation caught: the repair unit
+// taken as the tray.
+func TestRackScaleRepairUnit(t *testing.T) {
+	s := NewScenario()
+	s.Cluster.System = "gb300-nvl72"
+	s.Cluster.GPUs = 4032
+	s = s.WithSystem(testCatalog(t))
+	p := mustBuild(t, s)
+	if c := failureCase(t, p, FailHost); c.GPUsIdle != 72 || c.Name != "compute tray" {
+		t.Errorf("tray loss: %+v", c)
+	}
+	if c := failureCase(t, p, FailRack); c.GPUsIdle != 72 || c.Count != p.Systems {
+		t.Errorf("rack loss: %+v", c)
+	}
+}
+
+// Goodput falls as the cluster grows: interruptions grow with the parts.
+// Mutation caught: rates counted per cluster, not per part.
+func TestGoodputFallsWithSize(t *testing.T) {
+	prev := 2.0
+	prevRate := 0.0
+	for _, gpus := range []int{1024, 4000, 16384, 100_000} {
+		s := NewScenario()
+		s.Cluster.GPUs, s.Network.NICGbps = gpus, 800
+		s = AutoHardware(s)
+		g := mustBuild(t, s).Resilience.Goodput
+		if !(g.ETTRAtOptimum < prev) || !(g.InterruptionsPerDay > prevRate) {
+			t.Errorf("%d GPUs: ETTR %v after %v, interruptions %v after %v", gpus, g.ETTRAtOptimum, prev, g.InterruptionsPerDay, prevRate)
+		}
+		prev, prevRate = g.ETTRAtOptimum, g.InterruptionsPerDay
+	}
+}
+
+// ETTR rises to a maximum and falls as the checkpoint interval grows; the
+// maximum found by scanning is where OptimalCheckpointHours puts it, and
+// Young's sqrt(2w/lambda) is close. Worked example (Kokolis et al.): RSC-1
+// as one 16,000-GPU job, lambda = 13/day = 0.5417/h, u0 = 5 min, w ~ 0:
+// ETTR at 60 min = 1 - 0.5417 x (0.0833 + 0.5) = 0.684 (paper: 0.7), at
+// 5 min = 1 - 0.5417 x (0.0833 + 0.0417) = 0.932 (paper: 0.93).
+// Mutations caught: the interval's half (dt/2) dropped, the checkpoint
+// cost not divided by the interval, the optimum's sign.
+func TestETTRAgainstInterval(t *testing.T) {
+	lambda, u0 := 13.0/24, 5.0/60
+	for _, c := range []struct{ dt, want float64 }{{1, 0.684}, {5.0 / 60, 0.932}} {
+		if got := ETTR(lambda, u0, 0, c.dt); math.Abs(got-c.want) > 0.001 {
+			t.Errorf("ETTR at %.0f min = %.4f, want %.3f", c.dt*60, got, c.want)
+		}
+	}
+	w := 30.0 / 3600
+	opt := OptimalCheckpointHours(lambda, u0, w)
+	best, bestDT := 0.0, 0.0
+	var rising, falling bool
+	prev := 0.0
+	for dt := 0.001; dt < 3; dt += 0.001 {
+		e := ETTR(lambda, u0, w, dt)
+		if e > best {
+			best, bestDT = e, dt
+		}
+		rising = rising || e > prev && dt < opt
+		falling = falling || e < prev && dt > opt
+		prev = e
+	}
+	if !rising || !falling || math.Abs(bestDT-opt) > 0.002 {
+		t.Errorf("scan: best at %.3f h, optimum %.3f h, rising %v falling %v", bestDT, opt, rising, falling)
+	}
+	if young := math.Sqrt(2 * w / lambda); math.Abs(young-opt)/opt > 0.1 {
+		t.Errorf("Young %.3f h, optimum %.3f h", young, opt)
+	}
+}
+
+// Calibration: Llama 3 405B pre-training saw 419 unexpected interruptions
+// in 54 days on 16,384 H100s on RoCE (arXiv 2407.21783, section 3.3.4):
+// 7.76 a day. The model, planned for that cluster (400G RoCE, ECMP),
+// must give that within 10%; its GPU, host and NIC rates are calibrated
+// from the run's Table 5, and its link and switch rates come from Alibaba
+// HPN, so the network share is a test, not a fit. The paper's "> 90%
+// effective training time" must hold at the optimal interval.
+//
+// Other published figures, reported beside the model's (not fitted):
+//   - BLOOM, 384 A100s: "1-2 GPU failures a week" (Hugging Face blog);
+//   - Meta RSC-1 and RSC-2, 6.50 and 2.34 node failures per 1,000
+//     node-days (Kokolis et al. 2025), for 2,000 nodes.
+func TestInterruptionCalibration(t *testing.T) {
+	s := NewScenario()
+	s.Cluster.GPUs, s.Network.Fabric, s.Network.LoadBalancing = 16384, Ethernet, LBECMP
+	s = AutoHardware(s)
+	p := mustBuild(t, s)
+	g := p.Resilience.Goodput
+	published := 419.0 / 54
+	if err := g.InterruptionsPerDay/published - 1; math.Abs(err) > 0.10 {
+		t.Errorf("Llama 3: model %.2f/day, published %.2f/day (%+.1f%%)", g.InterruptionsPerDay, published, 100*err)
+	}
+	if g.ETTRAtOptimum < 0.89 {
+		t.Errorf("Llama 3: ETTR at the optimum %.3f, published > 0.90", g.ETTRAtOptimum)
+	}
+	t.Logf("Llama 3 16,384 H100: model %.2f/day, published %.2f/day (%+.1f%%); ETTR at optimum %.3f (published > 0.90)",
+		g.InterruptionsPerDay, published, 100*(g.InterruptionsPerDay/published-1), g.ETTRAtOptimum)
+
+	rel := testCatalog(t).Reliability
+	// BLOOM: GPU failures a week on 384 GPUs, by hand 384 x 0.1106 x 7 / 365.
+	bloom := 384 * rel.Rates.GPU * 7 / 365
+	if math.Abs(bloom-0.8145) > 0.001 {
+		t.Errorf("BLOOM GPU failures/week = %.4f, hand 0.8145", bloom)
+	}
+	t.Logf("BLOOM 384 A100: model %.2f GPU failures/week, published 1-2 (%+.0f%% against 1.5)", bloom, 100*(bloom/1.5-1))
+	// RSC: per-node rate of the model, GPU + host over a node of 8 GPUs.
+	node := (8*rel.Rates.GPU + rel.Rates.Host) / 365 * 1000
+	for _, rsc := range []struct {
+		name string
+		rate float64
+	}{{"RSC-1", 6.50}, {"RSC-2", 2.34}} {
+		t.Logf("%s: model %.2f node failures per 1,000 node-days, published %.2f (%+.0f%%)", rsc.name, node, rsc.rate, 100*(node/rsc.rate-1))
+	}
+}
+
+// The JSON block names every case and writes infinities as null.
+// Mutation caught: +Inf passed to encoding/json, which fails the whole
+// plan --json.
+func TestResilienceJSON(t *testing.T) {
+	s := NewScenario()
+	s.Network.Planes = 2
+	off := false
+	s.Reliability = &ReliabilityInputs{PortFailover: &off}
+	p := mustBuild(t, s)
+	b, err := json.Marshal(p.Report())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Resilience struct {
+			Cases []struct {
+				Component string   `json:"component"`
+				StepS     *float64 `json:"step_s"`
+			} `json:"cases"`
+			Goodput struct {
+				ETTR float64 `json:"ettr"`
+			} `json:"goodput"`
+		} `json:"resilience"`
+	}
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range back.Resilience.Cases {
+		if c.Component == FailPlane && c.StepS != nil {
+			t.Errorf("a stopped job's step time is %v, want null", *c.StepS)
+		}
+	}
+	if len(back.Resilience.Cases) < 5 || back.Resilience.Goodput.ETTR <= 0 {
+		t.Errorf("resilience JSON: %s", b)
+	}
+}
+
+// Overrides are checked field by field. Mutation caught: a negative
+// rate or a zero checkpoint write time accepted.
+func TestReliabilityOverridesValidated(t *testing.T) {
+	s := NewScenario()
+	s.Reliability = &ReliabilityInputs{GPUPerYear: f64(-1), CheckpointWriteS: f64(0), RepairHours: f64(1e9)}
+	err := s.Validate(testCatalog(t))
+	var fields []string
+	for _, fe := range FieldErrors(err) {
+		fields = append(fields, fe.Field)
+	}
+	got := strings.Join(fields, ",")
+	for _, want := range []string{"reliability.gpu_per_year", "reliability.checkpoint_write_s", "reliability.repair_hours"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("errors %q lack %s", got, want)
+		}
+	}
+	s.Reliability = &ReliabilityInputs{GPUPerYear: f64(0.2)}
+	if err := s.Validate(testCatalog(t)); err != nil {
+		t.Errorf("valid override refused: %v", err)
+	}
+	// Clone copies the overrides.
+	c := s.Clone()
+	*c.Reliability.GPUPerYear = 9
+	if *s.Reliability.GPUPerYear != 0.2 {
+		t.Error("Clone shares the reliability overrides")
+	}
+}
+
+func FuzzParseReliability(f *testing.F) {
+	src, err := data.FS.ReadFile("reliability.toml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(src)
+	f.Add([]byte("schema = 1\n[rates]\ngpu_per_year = -1\n"))
+	f.Add([]byte("schema = 2"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := ParseReliability(b)
+		if err != nil {
+			return
+		}
+		if errs := r.fields().check(); len(errs) > 0 {
+			t.Fatalf("accepted out-of-range data: %v", errs)
+		}
+	})
+}
+
+// BenchmarkResilience100k times every failure case and the goodput of a
+// 100,000-GPU plan (target: under 5 ms).
+func BenchmarkResilience100k(b *testing.B) {
+	cat := testCatalog(b)
+	s := NewScenario()
+	s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = 100_000, 800, "q3400"
+	p, err := Build(s, cat)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		p.analyseResilience(cat.Reliability, cat.JCT)
+	}
+	b.ReportMetric(float64(len(p.Resilience.Cases)), "cases")
+}
