@@ -51,7 +51,7 @@ type ReliabilityInputs struct {
 
 // Limits of the reliability inputs: beyond them a number is a typo.
 const (
-	maxRatePerYear = 100.0      // a part failing twice a week
+	maxRatePerYear = 100.0       // a part failing twice a week
 	maxMinutes     = 7 * 24 * 60 // a week
 	maxWriteS      = 24 * 3600.0
 	maxRepairHours = 24 * 365.0
