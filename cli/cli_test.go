@@ -263,3 +263,42 @@ func TestBudgetAsPrinted(t *testing.T) {
 		t.Error("a zero budget accepted")
 	}
 }
+
+// The resilience command prints the failure cases in every format: CSV
+// with one row per case (a 1,024-GPU two-tier plan: GPU, server, NIC,
+// server-leaf link, leaf, spine, leaf-spine link = 7), JSON that parses
+// with the goodput, and text with the interruption rate. Mutations
+// caught: a case dropped from one format, an infinite step time breaking
+// the JSON, --csv and --json accepted together.
+func TestResilienceCommand(t *testing.T) {
+	out, errOut, code := runArgs(t, "resilience", "--csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 1+7 || recs[0][0] != "component" {
+		t.Fatalf("CSV (%v):\n%s", err, out)
+	}
+	out, _, code = runArgs(t, "resilience", "--json", "--planes", "2")
+	var r struct {
+		Cases   []map[string]any `json:"cases"`
+		Goodput struct {
+			InterruptionsPerDay float64 `json:"interruptions_per_day"`
+		} `json:"goodput"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || len(r.Cases) < 7 || r.Goodput.InterruptionsPerDay <= 0 {
+		t.Fatalf("JSON (exit %d, %v):\n%s", code, err, out)
+	}
+	out, _, code = runArgs(t, "resilience")
+	if code != 0 || !strings.Contains(out, "Interruptions: ") || !strings.Contains(out, "leaf switch") || !strings.Contains(out, "Goodput (ETTR)") {
+		t.Errorf("text (exit %d):\n%s", code, out)
+	}
+	if _, errOut, code := runArgs(t, "resilience", "--csv", "--json"); code != 2 || !strings.Contains(errOut, "not both") {
+		t.Errorf("--csv --json: exit %d, %s", code, errOut)
+	}
+	// plan --json carries the same block.
+	out, _, _ = runArgs(t, "plan", "--json")
+	if !strings.Contains(out, `"resilience"`) || !strings.Contains(out, `"ettr"`) {
+		t.Error("plan --json lacks the resilience block")
+	}
+}

@@ -40,17 +40,17 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	}
 	fmt.Fprintf(w, "Fabric plan: %s\n", name)
 	if sys := p.System; sys != nil && sys.RackScale() {
-		fmt.Fprintf(w, "  %s GPUs in %s x %s: %s compute trays of %d GPUs; %d x %s per tray (%d x %dG ports each); NVLink domain %d\n",
+		fmt.Fprintf(w, "  %s GPUs in %s x %s: %s compute trays of %d GPUs; %d x %s per tray (%s each); NVLink domain %d\n",
 			planner.FormatInt(p.GPUs), planner.FormatInt(p.Systems), sys.Name, planner.FormatInt(p.Servers), sys.GPUsPerNode(),
-			n.NICsPerServer, p.NIC.Name, n.PortsPerNIC, p.PortGbps, sys.NVLinkDomain)
+			n.NICsPerServer, p.NIC.Name, nicPorts(n.PortsPerNIC, p.PortGbps), sys.NVLinkDomain)
 	} else {
 		kind := "servers"
 		if sys != nil {
 			kind = sys.Name
 		}
-		fmt.Fprintf(w, "  %s GPUs in %s %s of %d; %d x %s per server (%d x %dG ports each)\n",
+		fmt.Fprintf(w, "  %s GPUs in %s %s of %d; %d x %s per server (%s each)\n",
 			planner.FormatInt(p.GPUs), planner.FormatInt(p.Servers), kind, s.Cluster.GPUsPerServer,
-			n.NICsPerServer, p.NIC.Name, n.PortsPerNIC, p.PortGbps)
+			n.NICsPerServer, p.NIC.Name, nicPorts(n.PortsPerNIC, p.PortGbps))
 	}
 	layout := "rail-optimized"
 	if !n.RailOptimized {
@@ -245,4 +245,12 @@ func computeWords(p *planner.Plan) string {
 		return w
 	}
 	return fmt.Sprintf("%s servers at %s", planner.FormatInt(units), planner.FormatUSD(price))
+}
+
+// nicPorts says how a NIC's ports split: "one 400G port", "2 x 200G ports".
+func nicPorts(ports, gbps int) string {
+	if ports == 1 {
+		return fmt.Sprintf("one %dG port", gbps)
+	}
+	return fmt.Sprintf("%d x %dG ports", ports, gbps)
 }

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"fabricplan/planner"
+)
+
+func runResilience(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "resilience", "[SCENARIO.toml] [plan flags] [--csv|--json]")
+	pf := addPlanFlags(fs)
+	asCSV := fs.Bool("csv", false, "print the failure cases as CSV")
+	asJSON := fs.Bool("json", false, "print the failure cases and goodput as JSON")
+	_, p, err := planArgs(env, fs, pf, args, nil)
+	if err != nil {
+		return err
+	}
+	if *asCSV && *asJSON {
+		return usagef("give --csv or --json, not both")
+	}
+	r := p.Resilience
+	if r == nil {
+		return fmt.Errorf("no reliability data loaded")
+	}
+	switch {
+	case *asJSON:
+		return writeJSON(env.stdout, r)
+	case *asCSV:
+		return writeResilienceCSV(env.stdout, r)
+	}
+	return writeResilienceText(env.stdout, p)
+}
+
+var resilienceCSVHeader = []string{"component", "name", "count", "gpus_affected", "gpus_idle", "bandwidth_left", "uplink_left",
+	"behaviour", "interrupts_job", "step_s", "slowdown", "per_day", "source"}
+
+// writeResilienceCSV writes plain numbers; a step time that cannot be
+// reached (no replica fits, or the job stops) is left empty.
+func writeResilienceCSV(w io.Writer, r *planner.Resilience) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(resilienceCSVHeader); err != nil {
+		return err
+	}
+	f := func(v float64, prec int) string {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'f', prec, 64)
+	}
+	i := strconv.Itoa
+	for _, c := range r.Cases {
+		if err := cw.Write([]string{c.Component, c.Name, i(c.Count), i(c.GPUsAffected), i(c.GPUsIdle), f(c.BandwidthLeft, 4),
+			f(c.UplinkLeft, 4), string(c.Behaviour), strconv.FormatBool(c.Fatal), f(c.StepS, 4), f(c.Slowdown, 4), f(c.PerDay, 6),
+			planner.CSVText(c.Source)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeResilienceText(w io.Writer, p *planner.Plan) error {
+	r := p.Resilience
+	fmt.Fprintf(w, "Failure what-if for %s (%s, %s)\n\n", planTitleText(p), planner.Plural(p.Tiers, "tier"), planner.Plural(p.Planes, "plane"))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "Lost\tIn plan\tGPUs hit\tGPUs idle\tBW left\tUplink left\tJob\tStep time\tSlowdown\tPer day\t")
+	for _, c := range r.Cases {
+		step, slow := "–", "–"
+		switch {
+		case math.IsInf(c.StepS, 1):
+			step, slow = "cannot train", "–"
+		case c.StepS > 0:
+			step, slow = planner.FormatSeconds(c.StepS), fmt.Sprintf("%.3fx", c.Slowdown)
+		}
+		perDay := "what-if"
+		if c.PerDay > 0 {
+			perDay = fmt.Sprintf("%.4f", c.PerDay)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%s\t%s\t%s\t%s\t\n", c.Name, planner.FormatInt(c.Count), planner.FormatInt(c.GPUsAffected),
+			planner.FormatInt(c.GPUsIdle), 100*c.BandwidthLeft, 100*c.UplinkLeft, c.Behaviour, step, slow, perDay)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	g := r.Goodput
+	fmt.Fprintf(w, "\nInterruptions: %.2f a day, one every %s (estimate from data/reliability.toml).\n", g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours))
+	for _, b := range g.ByComponent {
+		fmt.Fprintf(w, "  %-16s %10s  %.4f a day\n", b.Component, planner.FormatInt(b.Count), b.PerDay)
+	}
+	in := r.Inputs.Recovery
+	fmt.Fprintf(w, "Goodput (ETTR): %.1f%% with checkpoints every %.0f min (optimum %.0f min, Young %.0f min; restart %.0f min, checkpoint write %.0f s).\n",
+		100*g.ETTR, g.IntervalMin, g.OptimalMin, g.YoungMin, in.RestartMin, in.CheckpointWriteS)
+	if g.SurvivableSlowdown > 1 {
+		fmt.Fprintf(w, "Failures the job survives slow it by %.2g%% on average (repair in %.0f hours).\n", 100*(g.SurvivableSlowdown-1), in.RepairHours)
+	}
+	if p.JCT != nil {
+		jct := "cannot finish"
+		if !math.IsInf(g.JCTDays, 1) {
+			jct = planner.FormatDuration(g.JCTDays)
+		}
+		fmt.Fprintf(w, "JCT counting failures: %s (planned %s).\n", jct, planner.FormatDuration(p.JCT.Planned.Days))
+	}
+	fmt.Fprintf(w, "Port failover: %v. Sources of each behaviour: fabricplan resilience --json.\n", r.PortFailover)
+	return nil
+}
+
+// planTitleText is the plan's name, or its GPU count when unnamed.
+func planTitleText(p *planner.Plan) string {
+	if name := planner.DisplayName(p.Scenario.Name); name != "" {
+		return planner.TerminalText(name)
+	}
+	return planner.FormatInt(p.GPUs) + " GPUs"
+}
