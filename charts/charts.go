@@ -59,6 +59,7 @@ func All() []Chart {
 		{"market", "RDMA market (650 Group) with this plan", MarketChart},
 		{"search", "Design search: cost against job time", SearchChart},
 		{"sensitivity", "Cost sensitivity: total cost as each price moves across its range", Tornado},
+		{"resilience", "Failure what-if: slowdown per failure, goodput and interruptions", Resilience},
 	}
 }
 

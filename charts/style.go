@@ -201,10 +201,15 @@ func relabel(ticks []plot.Tick, f func(float64) string) []plot.Tick {
 }
 
 // log2Ticks labels a log axis at powers of two (256, 1,024, ... 1M) and
-// copes with a single point (min == max).
-type log2Ticks struct{}
+// copes with a single point (min == max). It labels at most most ticks
+// (0: 10), for narrow panels.
+type log2Ticks struct{ most int }
 
-func (log2Ticks) Ticks(min, max float64) []plot.Tick {
+func (t log2Ticks) Ticks(min, max float64) []plot.Tick {
+	most := t.most
+	if most <= 0 {
+		most = 10
+	}
 	if min <= 0 {
 		min = 1
 	}
@@ -212,7 +217,7 @@ func (log2Ticks) Ticks(min, max float64) []plot.Tick {
 		max = min * 2
 	}
 	lo, hi := math.Floor(math.Log2(min)), math.Ceil(math.Log2(max))
-	step := math.Max(1, math.Ceil((hi-lo)/10))
+	step := math.Max(1, math.Ceil((hi-lo)/float64(most)))
 	var ticks []plot.Tick
 	for e := lo; e <= hi; e++ {
 		v := math.Exp2(e)

@@ -211,7 +211,7 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 		nic.GPUsAffected = gps / nicsPerServer
 	}
 	add(nic)
-	add(portLoss(FailureCase{Component: FailServerLink, Name: "server-leaf link or its optic", Count: p.Links.ServerLeaf,
+	add(portLoss(FailureCase{Component: FailServerLink, Name: "server link or optic", Count: p.Links.ServerLeaf,
 		PerDay: perDay(p.Links.ServerLeaf, rates.Link)}, 1, 1, ""))
 
 	leaf, spine, core := p.tier(TierLeaf), p.tier(TierSpine), p.tier(TierCore)
