@@ -24,7 +24,7 @@ func init() {
 	screenshotMode = func(fs *flag.FlagSet) screenshotter {
 		s := &shot{}
 		fs.StringVar(&s.path, "screenshot", "", "render the window to this PNG file and exit")
-		fs.StringVar(&s.tab, "tab", app.TabSummary, "tab to show: Summary, Charts, Market, Compare or Search")
+		fs.StringVar(&s.tab, "tab", app.TabSummary, "tab to show: Summary, Charts, Market, Compare, Search or Resilience")
 		fs.StringVar(&s.chart, "chart", "", "with --tab Charts: the chart to show ("+strings.Join(app.ChartNames(), ", ")+")")
 		return s
 	}

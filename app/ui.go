@@ -53,6 +53,7 @@ type UI struct {
 	marketTab *marketTab
 	compare   *compareTab
 	search    *searchTab
+	resil     *resilienceTab
 	tabs      *container.AppTabs
 	views     []*chartView // every chart view, drawn again when the theme changes
 	status    *widget.Label
@@ -96,12 +97,14 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	u.marketTab = newMarketTab(u)
 	u.compare = newCompareTab(u)
 	u.search = newSearchTab(u)
+	u.resil = newResilienceTab(u)
 	u.tabs = container.NewAppTabs(
 		container.NewTabItem(TabSummary, u.summary.content),
 		container.NewTabItem(TabCharts, u.charts.content),
 		container.NewTabItem(TabMarket, u.marketTab.content),
 		container.NewTabItem(TabCompare, u.compare.content),
 		container.NewTabItem(TabSearch, u.search.content),
+		container.NewTabItem(TabResilience, u.resil.content),
 	)
 	u.tabs.OnSelected = func(*container.TabItem) { u.refreshVisible() }
 	u.status = widget.NewLabel("")
@@ -142,6 +145,8 @@ const (
 	TabMarket  = "Market"
 	TabCompare = "Compare"
 	TabSearch  = "Search"
+	// TabResilience is the failure what-if.
+	TabResilience = "Resilience"
 )
 
 // SelectTab shows the named tab (case-insensitive); false if none.
@@ -326,6 +331,7 @@ func (u *UI) apply(r model.Result) {
 	u.charts.stale = true
 	u.marketTab.stale = true
 	u.compare.stale = true
+	u.resil.stale = true
 	u.refreshVisible()
 }
 
@@ -362,6 +368,8 @@ func (u *UI) refreshVisible() {
 		u.marketTab.redraw()
 	case TabCompare:
 		u.compare.redraw()
+	case TabResilience:
+		u.resil.redraw()
 	}
 }
 

@@ -32,7 +32,7 @@ func Resilience(in Input) (*Figure, error) {
 		return nil, err
 	}
 	panels := []*plot.Plot{slow}
-	weights := []float64{1.5}
+	weights := []float64{1.3}
 	var sizes []planner.SweepRow
 	for _, row := range in.Sweep {
 		if row.Err == nil && row.Plan != nil && row.Plan.Resilience != nil && row.Plan.JCT != nil {
@@ -51,8 +51,8 @@ func Resilience(in Input) (*Figure, error) {
 	g := r.Goodput
 	foot = fmt.Sprintf("Estimates. Interruptions from the plan's parts at the rates of data/reliability.toml (GPU, host and NIC from Llama 3's 54-day run; "+
 		"links and switches from Alibaba HPN); goodput = ETTR (Kokolis et al. 2025) with a %.0f min restart and a %.0f s checkpoint write, "+
-		"at the optimal interval. This plan: %.2f interruptions a day, ETTR %.1f%%, JCT with failures %s.%s",
-		r.Inputs.Recovery.RestartMin, r.Inputs.Recovery.CheckpointWriteS, g.InterruptionsPerDay, 100*g.ETTR, jctText(g.JCTDays), foot)
+		"at the optimal interval. This plan: %.2f interruptions a day (one every %s), ETTR %.1f%%, JCT with failures %s.%s",
+		r.Inputs.Recovery.RestartMin, r.Inputs.Recovery.CheckpointWriteS, g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours), 100*g.ETTR, jctText(g.JCTDays), foot)
 	return &Figure{Name: "resilience", Panels: [][]*plot.Plot{panels}, Weights: weights, Footnote: foot, Data: data}, nil
 }
 
@@ -78,7 +78,7 @@ func slowdownPlot(r *planner.Resilience) (*plot.Plot, []Series, string, error) {
 		w := cases[worst]
 		title = fmt.Sprintf("Worst single failure: %s,\njob %s %s slower", w.Name, w.Behaviour, pctText(w.Slowdown-1))
 	}
-	pl := newPlot(title, "step-time increase while the part is down (%)", "")
+	pl := newPlot(title, "step time added while down (%)", "")
 	n := len(cases)
 	names := make([]string, n)
 	cont, restart := make(plotter.Values, n), make(plotter.Values, n)
@@ -184,8 +184,8 @@ func goodputPlots(p *planner.Plan, rows []planner.SweepRow) (*plot.Plot, *plot.P
 	}
 	g := p.Resilience.Goodput
 	last := rows[len(rows)-1]
-	ep, err := sizePlot(fmt.Sprintf("Goodput: %.1f%% here,\n%.1f%% at %s GPUs", 100*g.ETTRAtOptimum,
-		ettr[len(ettr)-1].Y, planner.FormatInt(last.GPUs)), "goodput (ETTR, %)", ettr,
+	ep, err := sizePlot(fmt.Sprintf("Goodput %.1f%% here,\n%.0f%% at %s", 100*g.ETTRAtOptimum,
+		ettr[len(ettr)-1].Y, compactCount(float64(last.GPUs))), "goodput (ETTR, %)", ettr,
 		plotter.XY{X: float64(p.GPUs), Y: 100 * g.ETTRAtOptimum})
 	if err != nil {
 		return nil, nil, nil, err
@@ -193,8 +193,7 @@ func goodputPlots(p *planner.Plan, rows []planner.SweepRow) (*plot.Plot, *plot.P
 	ep.Y.Max = 100
 	ep.Y.Min = math.Max(0, math.Floor(minY(ettr)/10)*10-10)
 	ep.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g%%", v) }}
-	rp, err := sizePlot(fmt.Sprintf("Interruptions: %s a day here,\none every %s", trimFloat(g.InterruptionsPerDay),
-		planner.FormatHours(g.MTBIHours)), "job interruptions a day", rate,
+	rp, err := sizePlot(fmt.Sprintf("%s interruptions\na day here", trimFloat(g.InterruptionsPerDay)), "job interruptions a day", rate,
 		plotter.XY{X: float64(p.GPUs), Y: g.InterruptionsPerDay})
 	if err != nil {
 		return nil, nil, nil, err
@@ -233,7 +232,7 @@ func maxY(xys plotter.XYs) float64 {
 func sizePlot(title, yLabel string, xys plotter.XYs, plan plotter.XY) (*plot.Plot, error) {
 	pl := newPlot(title, "GPUs (log scale)", yLabel)
 	pl.X.Scale = plot.LogScale{}
-	pl.X.Tick.Marker = log2Ticks{most: 3}
+	pl.X.Tick.Marker = log2Ticks{most: 2}
 	line, pts, err := plotter.NewLinePoints(xys)
 	if err != nil {
 		return nil, err

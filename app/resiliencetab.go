@@ -1,0 +1,151 @@
+package app
+
+import (
+	"fmt"
+	"math"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"fabricplan/charts"
+	"fabricplan/planner"
+)
+
+// resilienceColumns head the failure-case table.
+var resilienceColumns = []string{"Lost", "In plan", "GPUs hit", "GPUs idle", "BW left", "Uplink left", "Job", "Step time", "Slowdown", "Per day"}
+
+// resilienceTab shows the plan's failure what-if: a goodput card, the
+// failure cases as a table, and the resilience chart.
+type resilienceTab struct {
+	u       *UI
+	content fyne.CanvasObject
+	card    *widget.Label
+	table   *widget.Table
+	view    *chartView
+	plan    *planner.Plan // the plan shown
+	stale   bool
+}
+
+func newResilienceTab(u *UI) *resilienceTab {
+	t := &resilienceTab{u: u, view: newChartView(u)}
+	t.card = widget.NewLabel("")
+	t.card.Wrapping = fyne.TextWrapWord
+	t.card.TextStyle.Bold = true
+	t.table = widget.NewTableWithHeaders(
+		func() (int, int) { return t.rows(), len(resilienceColumns) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(t.cell(id.Row, id.Col)) })
+	t.table.ShowHeaderColumn = false
+	t.table.CreateHeader = func() fyne.CanvasObject { return widget.NewLabel("") }
+	t.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		if id.Row < 0 && id.Col >= 0 {
+			o.(*widget.Label).SetText(resilienceColumns[id.Col])
+		}
+	}
+	for i, w := range []float32{190, 80, 85, 90, 80, 100, 90, 95, 90, 80} {
+		t.table.SetColumnWidth(i, w)
+	}
+	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
+	note := widget.NewLabel("Estimates: rates and recovery times from data/reliability.toml, each with its source; override them in the scenario's [reliability] table. Sources of each behaviour: fabricplan resilience --json.")
+	note.Wrapping = fyne.TextWrapWord
+	pages := container.NewAppTabs(
+		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export), t.view.content)),
+		container.NewTabItem("Failure cases", container.NewBorder(nil, note, nil, nil, t.table)))
+	t.content = container.NewBorder(t.card, nil, nil, nil, pages)
+	return t
+}
+
+func (t *resilienceTab) rows() int {
+	if t.plan == nil || t.plan.Resilience == nil {
+		return 0
+	}
+	return len(t.plan.Resilience.Cases)
+}
+
+func (t *resilienceTab) cell(row, col int) string {
+	if row >= t.rows() {
+		return ""
+	}
+	c := t.plan.Resilience.Cases[row]
+	switch col {
+	case 0:
+		return c.Name
+	case 1:
+		return planner.FormatInt(c.Count)
+	case 2:
+		return planner.FormatInt(c.GPUsAffected)
+	case 3:
+		return planner.FormatInt(c.GPUsIdle)
+	case 4:
+		return fmt.Sprintf("%.1f%%", 100*c.BandwidthLeft)
+	case 5:
+		return fmt.Sprintf("%.1f%%", 100*c.UplinkLeft)
+	case 6:
+		return string(c.Behaviour)
+	case 7:
+		return stepText(c.StepS)
+	case 8:
+		if c.StepS <= 0 || math.IsInf(c.StepS, 1) {
+			return "–"
+		}
+		return fmt.Sprintf("%.3fx", c.Slowdown)
+	case 9:
+		if c.PerDay == 0 {
+			return "what-if"
+		}
+		return fmt.Sprintf("%.4f", c.PerDay)
+	}
+	return ""
+}
+
+func stepText(s float64) string {
+	switch {
+	case math.IsInf(s, 1):
+		return "cannot train"
+	case s <= 0:
+		return "–"
+	}
+	return planner.FormatSeconds(s)
+}
+
+// goodputCard says in two lines what failures cost this plan.
+func goodputCard(p *planner.Plan) string {
+	r := p.Resilience
+	if r == nil {
+		return "No reliability data."
+	}
+	g := r.Goodput
+	msg := fmt.Sprintf("%.2f job interruptions a day (one every %s). Goodput %.1f%% with checkpoints every %.0f min (optimum %.0f min, Young %.0f min).",
+		g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours), 100*g.ETTR, g.IntervalMin, g.OptimalMin, g.YoungMin)
+	if p.JCT != nil {
+		jct := "never finishes"
+		if !math.IsInf(g.JCTDays, 1) {
+			jct = planner.FormatDuration(g.JCTDays)
+		}
+		msg += fmt.Sprintf("\nJCT counting failures: %s, planned %s.", jct, planner.FormatDuration(p.JCT.Planned.Days))
+	}
+	return msg
+}
+
+func (t *resilienceTab) redraw() {
+	u := t.u
+	p := u.m.Plan()
+	if !t.stale || p == nil {
+		return
+	}
+	t.stale = false
+	t.plan = p
+	t.card.SetText(goodputCard(p))
+	t.table.Refresh()
+	cat := u.cat
+	t.view.draw(func() (*charts.Figure, error) {
+		in := charts.Input{Plan: p}
+		in.Sweep = planner.Sweep(p.Scenario, cat, planner.ScaleSizes(p.GPUs))
+		return charts.Resilience(in)
+	})
+}
