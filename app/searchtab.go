@@ -32,6 +32,7 @@ type searchTab struct {
 	target   *widget.Entry
 	budget   *widget.Entry
 	showAll  *widget.Check
+	failures *widget.Check // rank by JCT counting expected failures
 	run      *widget.Button
 	cancel   *widget.Button
 	use      *widget.Button
@@ -64,6 +65,7 @@ func newSearchTab(u *UI) *searchTab {
 	t.budget = widget.NewEntry()
 	t.budget.SetPlaceHolder("US$, optional")
 	t.showAll = widget.NewCheck("Show every design, not only the Pareto front", func(bool) { t.fillRows() })
+	t.failures = widget.NewCheck("Count expected failures in JCT", nil)
 	t.run = widget.NewButton("Search designs", func() { t.start() })
 	t.run.Importance = widget.HighImportance
 	t.cancel = widget.NewButton("Cancel", func() {
@@ -112,7 +114,7 @@ func newSearchTab(u *UI) *searchTab {
 	form := container.NewVBox(
 		container.NewBorder(nil, nil, widget.NewLabel("Target:"), nil, t.mode),
 		container.NewGridWithColumns(4, widget.NewLabel("Value"), t.target, widget.NewLabel("Budget (US$)"), t.budget),
-		container.NewHBox(t.run, t.cancel, t.use, t.showAll),
+		container.NewHBox(t.run, t.cancel, t.use, t.showAll, t.failures),
 		t.progress, t.info, t.staleMsg,
 	)
 	// The chart gets the tab's whole width and height, as in an export;
@@ -146,6 +148,7 @@ func (t *searchTab) options() (planner.SearchOptions, error) {
 		}
 		opt.BudgetUSD = v
 	}
+	opt.WithFailures = t.failures.Checked
 	return opt, nil
 }
 

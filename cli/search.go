@@ -13,18 +13,20 @@ import (
 )
 
 func runSearch(env *cliEnv, args []string) error {
-	fs := newFlagSet(env, "search", "[SCENARIO.toml] [--target-days D | --within P%] [--budget USD] [plan flags] [--all] [--csv|--json]")
+	fs := newFlagSet(env, "search", "[SCENARIO.toml] [--target-days D | --within P%] [--budget USD] [--with-failures] [plan flags] [--all] [--csv|--json]")
 	pf := addPlanFlags(fs)
 	target := fs.Float64("target-days", 0, "JCT target in days: pick the cheapest design that meets it")
 	within := fs.String("within", "", "pick the cheapest design within P% of the fastest, e.g. 10%")
 	budget := fs.String("budget", "", "pick the fastest design costing at most this many US$ (e.g. 5e6 or 5000000)")
 	all := fs.Bool("all", false, "list every design, not only the Pareto front")
+	withFailures := fs.Bool("with-failures", false, "rank by JCT counting expected failures (fabricplan resilience), not the failure-free JCT")
 	format := addRowFormat(fs)
 	var opt planner.SearchOptions
 	in, _, err := planArgs(env, fs, pf, args, func() (err error) {
 		if err = format.check(); err == nil {
 			opt, err = searchOptions(*target, *within, *budget)
 		}
+		opt.WithFailures = *withFailures
 		return err
 	})
 	if err != nil {

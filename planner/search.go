@@ -25,6 +25,11 @@ type SearchOptions struct {
 	// BudgetUSD asks for the fastest design costing at most this much
 	// (0: no budget).
 	BudgetUSD float64
+	// WithFailures ranks designs by the JCT counting expected failures
+	// (Resilience.Goodput.JCTDays: interruptions, restarts, checkpoints
+	// and survivable slowdowns) instead of the failure-free JCT, so a
+	// design that survives more failures can win.
+	WithFailures bool
 	// Workers evaluating designs; 0 uses every CPU.
 	Workers int
 	// Progress, if set, is called from worker goroutines with designs done
@@ -40,7 +45,7 @@ type Design struct {
 	Plan     *Plan
 	CostUSD  float64
 	PowerW   float64
-	Days     float64 // JCT for the workload's token budget
+	Days     float64 // JCT for the workload's token budget (counting failures with SearchOptions.WithFailures)
 	StepS    float64
 	OnFront  bool // on the Pareto front of cost against JCT
 }
@@ -142,7 +147,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 				if i >= len(cands) || ctx.Err() != nil {
 					return
 				}
-				designs[i] = evaluate(cands[i], cat)
+				designs[i] = evaluate(cands[i], cat, opt.WithFailures)
 				if n := int(done.Add(1)); opt.Progress != nil {
 					opt.Progress(n, len(cands))
 				}
@@ -190,15 +195,22 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	return res, nil
 }
 
-// evaluate plans one candidate; nil when the catalog cannot build it or
-// it has no JCT estimate.
-func evaluate(s Scenario, cat *Catalog) *Design {
+// evaluate plans one candidate; nil when the catalog cannot build it, it
+// has no JCT estimate, or (withFailures) it cannot finish for failures.
+func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
 	p, err := Build(s, cat)
 	if err != nil || p.JCT == nil {
 		return nil
 	}
+	days := p.JCT.Planned.Days
+	if withFailures {
+		if p.Resilience == nil || math.IsInf(p.Resilience.Goodput.JCTDays, 1) {
+			return nil
+		}
+		days = p.Resilience.Goodput.JCTDays
+	}
 	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: p.Scenario, Plan: p, CostUSD: p.Cost.Total, PowerW: p.Power.Total,
-		Days: p.JCT.Planned.Days, StepS: p.JCT.Planned.StepS}
+		Days: days, StepS: p.JCT.Planned.StepS}
 }
 
 // designLabel names a design: fabric, NIC, split, planes, switch, ratio.
