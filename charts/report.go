@@ -204,6 +204,16 @@ func summaryPage(pg *pager, in Input, charts int) {
 	} else {
 		rows = append(rows, []string{"Job completion (model)", "no estimate: the workload does not fit this cluster"})
 	}
+	if r := p.Resilience; r != nil {
+		g := r.Goodput
+		rows = append(rows, []string{"Failures (estimate)", fmt.Sprintf("%.2f job interruptions a day (one every %s)",
+			g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours))})
+		text := fmt.Sprintf("%.1f%% with checkpoints every %.0f min", 100*g.ETTR, g.IntervalMin)
+		if p.JCT != nil {
+			text += "; JCT counting failures " + jctText(g.JCTDays)
+		}
+		rows = append(rows, []string{"Goodput (estimate)", text})
+	}
 	pg.tableAt(11, nil, rows, []vg.Length{190, 560}, nil)
 	pg.gap(10)
 	pg.line("What drives cost", 13, true)
@@ -237,8 +247,12 @@ func answer(p *planner.Plan) string {
 	if p.TotalSwitches() == 1 {
 		switches = "1 " + p.Switch.Name + " switch"
 	}
-	return fmt.Sprintf("%s GPUs in %s on a %dG %s back-end network need %s in %s, %s, %s and %s.",
-		planner.FormatInt(p.GPUs), planner.Plural(p.Servers, "server"), n.NICGbps, fabricLong(n.Fabric),
+	article := "a"
+	if strings.HasPrefix(fmt.Sprint(n.NICGbps), "8") {
+		article = "an" // "an 800G"
+	}
+	return fmt.Sprintf("%s GPUs in %s on %s %dG %s back-end network need %s in %s, %s, %s and %s.",
+		planner.FormatInt(p.GPUs), planner.Plural(p.Servers, "server"), article, n.NICGbps, fabricLong(n.Fabric),
 		switches, planner.Plural(p.Tiers, "tier"),
 		planner.Plural(p.NICPorts, "NIC port"), planner.Plural(p.Links.Total, "cable"),
 		planner.Plural(p.ServerTransceivers+p.SwitchTransceivers, "transceiver"))
