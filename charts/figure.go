@@ -9,8 +9,10 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
+	xfont "golang.org/x/image/font"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -272,25 +274,38 @@ func (f *Figure) ImageOn(size Size, th Theme) (img image.Image, err error) {
 	return c.Image(), nil
 }
 
-// raster is a vgimg canvas that sets text glyph by glyph, without
-// kerning. The rasteriser applies Liberation Sans's kerning pairs at far
-// more than their size: "A" or "T" against a space closes the gap
-// ("RDMANetworking") and "11" touches ("$1l0.19M"). Glyph advances are
-// what the layout measures, so text still fits where it was placed.
+// raster is a vgimg canvas that sets text without kerning. The
+// rasteriser applies Liberation Sans's kerning pairs at far more than
+// their size: "A" or "T" against a space closes the gap
+// ("RDMANetworking") and "11" touches ("$1l0.19M"). Text is drawn in runs
+// split where a pair is kerned, each run placed at the advance the layout
+// measured, so text still fits where it was placed.
 type raster struct{ *vgimg.Canvas }
 
 func newRaster(w, h vg.Length, dpi int) raster {
 	return raster{vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(dpi))}
 }
 
-// FillString draws s one glyph at a time.
+// FillString draws s in runs without a kerned pair inside.
 func (c raster) FillString(f font.Face, pt vg.Point, s string) {
-	var buf [4]byte
-	for _, r := range s {
-		g := string(utf8.AppendRune(buf[:0], r))
-		if r != ' ' {
-			c.Canvas.FillString(f, pt, g)
+	var buf sfnt.Buffer
+	ppem := fixed.Int26_6(f.Face.UnitsPerEm())
+	start := 0
+	var prev sfnt.GlyphIndex
+	for i, r := range s {
+		idx, err := f.Face.GlyphIndex(&buf, r)
+		if err != nil {
+			idx = 0
 		}
-		pt.X += f.Width(g)
+		if i > 0 {
+			if k, err := f.Face.Kern(&buf, prev, idx, ppem, xfont.HintingNone); err == nil && k != 0 {
+				run := s[start:i]
+				c.Canvas.FillString(f, pt, run)
+				pt.X += f.Width(run)
+				start = i
+			}
+		}
+		prev = idx
 	}
+	c.Canvas.FillString(f, pt, s[start:])
 }
