@@ -293,31 +293,39 @@ func TestGoldenImages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", name+"_golden.png")
-		failed := filepath.Join("testdata", name+"_failed.png")
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			os.Remove(failed)
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test ./charts -update to create it)", err)
-		}
-		ok, err := cmpimg.EqualApprox("png", got, want, 0.05)
-		if err != nil {
+		checkGolden(t, name, got)
+	}
+}
+
+// checkGolden compares a PNG with testdata/NAME_golden.png, or with
+// -update rewrites it. A PNG that differs is written beside it as
+// NAME_failed.png (git-ignored) for inspection.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+"_golden.png")
+	failed := filepath.Join("testdata", name+"_failed.png")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if !ok {
-			if err := os.WriteFile(failed, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			t.Errorf("%s chart differs from %s: see %s", name, path, failed)
-		} else {
-			os.Remove(failed)
+		os.Remove(failed)
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./charts -update to create it)", err)
+	}
+	ok, err := cmpimg.EqualApprox("png", got, want, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		if err := os.WriteFile(failed, got, 0o644); err != nil {
+			t.Fatal(err)
 		}
+		t.Errorf("%s differs from %s: see %s", name, path, failed)
+	} else {
+		os.Remove(failed)
 	}
 }
 
@@ -405,27 +413,7 @@ func TestReportGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", fmt.Sprintf("report_page%d_golden.png", n))
-		failed := filepath.Join("testdata", fmt.Sprintf("report_page%d_failed.png", n))
-		if *update {
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			os.Remove(failed)
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test ./charts -update to create it)", err)
-		}
-		if ok, err := cmpimg.EqualApprox("png", got, want, 0.05); err != nil {
-			t.Fatal(err)
-		} else if !ok {
-			os.WriteFile(failed, got, 0o644)
-			t.Errorf("report page %d differs from %s: see %s", n, path, failed)
-		} else {
-			os.Remove(failed)
-		}
+		checkGolden(t, fmt.Sprintf("report_page%d", n), got)
 	}
 }
 
