@@ -32,24 +32,7 @@ func newResilienceTab(u *UI) *resilienceTab {
 	t.card = widget.NewLabel("")
 	t.card.Wrapping = fyne.TextWrapWord
 	t.card.TextStyle.Bold = true
-	t.table = widget.NewTableWithHeaders(
-		func() (int, int) { return t.rows(), len(resilienceColumns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(t.cell(id.Row, id.Col)) })
-	t.table.ShowHeaderColumn = false
-	t.table.CreateHeader = func() fyne.CanvasObject { return widget.NewLabel("") }
-	t.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Row < 0 && id.Col >= 0 {
-			o.(*widget.Label).SetText(resilienceColumns[id.Col])
-		}
-	}
-	for i, w := range []float32{190, 80, 85, 90, 80, 100, 90, 95, 90, 80} {
-		t.table.SetColumnWidth(i, w)
-	}
+	t.table = newTextTable(resilienceColumns, []float32{190, 80, 85, 90, 80, 100, 90, 95, 90, 80}, t.rows, t.cell)
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
 	note := widget.NewLabel("Estimates: rates and recovery times from data/reliability.toml, each with its source; override them in the scenario's [reliability] table. Sources of each behaviour: fabricplan resilience --json.")
 	note.Wrapping = fyne.TextWrapWord
@@ -148,4 +131,28 @@ func (t *resilienceTab) redraw() {
 		in.Sweep = planner.Sweep(p.Scenario, cat, planner.ScaleSizes(p.GPUs))
 		return charts.Resilience(in)
 	})
+}
+
+// newTextTable is a table of text cells under a row of column names:
+// rows and cell give its contents, widths its column widths.
+func newTextTable(columns []string, widths []float32, rows func() int, cell func(row, col int) string) *widget.Table {
+	t := widget.NewTableWithHeaders(
+		func() (int, int) { return rows(), len(columns) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(cell(id.Row, id.Col)) })
+	t.ShowHeaderColumn = false
+	t.CreateHeader = func() fyne.CanvasObject { return widget.NewLabel("") }
+	t.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		if id.Row < 0 && id.Col >= 0 {
+			o.(*widget.Label).SetText(columns[id.Col])
+		}
+	}
+	for i, w := range widths {
+		t.SetColumnWidth(i, w)
+	}
+	return t
 }

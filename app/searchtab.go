@@ -80,15 +80,8 @@ func newSearchTab(u *UI) *searchTab {
 	t.progress.Hide()
 	t.info = widget.NewLabel("Enumerates fabric, NIC speed, port split, planes, switch, oversubscription and tiers for this GPU count and workload.")
 	t.info.Wrapping = fyne.TextWrapWord
-	t.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(t.rows), len(searchColumns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(t.cell(id.Row, id.Col)) })
-	t.table.ShowHeaderColumn = false
+	t.table = newTextTable(searchColumns, []float32{380, 90, 100, 100, 90, 100, 180}, func() int { return len(t.rows) }, t.cell)
+	// Headers are buttons that sort by their column.
 	t.table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
 	t.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		b := o.(*widget.Button)
@@ -107,9 +100,6 @@ func newSearchTab(u *UI) *searchTab {
 	t.table.OnSelected = func(id widget.TableCellID) {
 		t.selected = id.Row
 		t.showStale()
-	}
-	for i, w := range []float32{380, 90, 100, 100, 90, 100, 180} {
-		t.table.SetColumnWidth(i, w)
 	}
 	form := container.NewVBox(
 		container.NewBorder(nil, nil, widget.NewLabel("Target:"), nil, t.mode),
