@@ -193,7 +193,14 @@ func (s Scenario) Resolve(cat *Catalog) (Scenario, []string) {
 // Build validates the scenario and sizes its fabric. With switch "auto" it
 // tries every switch of the fabric that has ports at the needed speed and
 // keeps the cheapest fabric; with NIC "auto" the cheapest matching NIC.
+// The plan carries its JCT estimate and its failure what-if.
 func Build(s Scenario, cat *Catalog) (*Plan, error) {
+	return build(s, cat, true)
+}
+
+// build is Build; without resilience it leaves Plan.Resilience nil (a
+// design search that does not rank by failures needs none).
+func build(s Scenario, cat *Catalog, resilience bool) (*Plan, error) {
 	s = s.Clone() // the plan keeps its own inputs: later edits of s never change it
 	if err := s.Validate(cat); err != nil {
 		return nil, err
@@ -240,7 +247,9 @@ func Build(s Scenario, cat *Catalog) (*Plan, error) {
 	if err := best.estimateJCT(cat); err != nil {
 		return nil, err
 	}
-	best.analyseResilience(cat.Reliability, cat.JCT)
+	if resilience {
+		best.analyseResilience(cat.Reliability, cat.JCT)
+	}
 	return best, nil
 }
 

@@ -198,7 +198,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 // evaluate plans one candidate; nil when the catalog cannot build it, it
 // has no JCT estimate, or (withFailures) it cannot finish for failures.
 func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
-	p, err := Build(s, cat)
+	p, err := build(s, cat, withFailures)
 	if err != nil || p.JCT == nil {
 		return nil
 	}
