@@ -93,11 +93,11 @@ func runExport(env *cliEnv, args []string) error {
 		}
 		return err
 	}
-	var buf bytes.Buffer
-	if err := fig.Render(&buf, format, size); err != nil {
+	b, err := fig.Bytes(format, size)
+	if err != nil {
 		return err
 	}
-	if err := safefile.Write(*out, buf.Bytes()); err != nil {
+	if err := safefile.Write(*out, b); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stderr, "wrote %s (%s chart, %s)\n", *out, chart.Name, format)

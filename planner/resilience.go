@@ -155,19 +155,17 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 	rates := in.Rates
 	perDay := func(count int, perYear float64) float64 { return float64(count) * perYear / 365 }
 
-	// A loss of n ports on each of the servers hit: the job continues on
-	// the others with port failover, else restarts without those servers.
-	portLoss := func(c FailureCase, serversHit, portsPerServer int, source string) FailureCase {
+	// A loss of n ports on each of the servers hit: with port failover
+	// (and survivable: ports, not a whole NIC) the job continues on the
+	// others, else it restarts without those servers.
+	portLoss := func(c FailureCase, serversHit, portsPerServer int, survivable bool) FailureCase {
 		c.GPUsAffected = min(p.GPUs, int(math.Ceil(float64(serversHit*portsPerServer*gps)/float64(sp))))
 		c.BandwidthLeft, c.UplinkLeft = float64(sp-portsPerServer)/float64(sp), 1
-		if failover && portsPerServer < sp {
+		if survivable && failover && portsPerServer < sp {
 			c.Behaviour, c.Source = Continues, srcFailover
 			c.StepS = st.step(1-c.BandwidthLeft, 0, 0)
 		} else {
 			c.Behaviour, c.Fatal, c.Source = Restarts, true, srcPlainNCCL
-			if source != "" {
-				c.Source = source
-			}
 			c.GPUsIdle = idleFor(serversHit)
 			c.StepS = st.step(0, 0, c.GPUsIdle)
 		}
@@ -205,14 +203,11 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 			Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, unit), Source: srcRack})
 	}
 	nicsPerServer := max(1, s.Network.NICsPerServer)
-	nic := portLoss(FailureCase{Component: FailNIC, Name: "NIC", Count: p.NICs, PerDay: perDay(p.NICs, rates.NIC)}, 1, sp/nicsPerServer, "")
-	if nic.Behaviour == Continues { // a whole NIC: its ports fail together, NCCL does not fail over a NIC
-		nic = portLoss(FailureCase{Component: FailNIC, Name: "NIC", Count: p.NICs, PerDay: perDay(p.NICs, rates.NIC)}, 1, sp, srcPlainNCCL)
-		nic.GPUsAffected = gps / nicsPerServer
-	}
-	add(nic)
+	// A whole NIC fails with all its ports: NCCL fails over ports, not
+	// NICs, so the job restarts.
+	add(portLoss(FailureCase{Component: FailNIC, Name: "NIC", Count: p.NICs, PerDay: perDay(p.NICs, rates.NIC)}, 1, sp/nicsPerServer, false))
 	add(portLoss(FailureCase{Component: FailServerLink, Name: "server link or optic", Count: p.Links.ServerLeaf,
-		PerDay: perDay(p.Links.ServerLeaf, rates.Link)}, 1, 1, ""))
+		PerDay: perDay(p.Links.ServerLeaf, rates.Link)}, 1, 1, true))
 
 	leaf, spine, core := p.tier(TierLeaf), p.tier(TierSpine), p.tier(TierCore)
 	if leaf != nil {
@@ -225,7 +220,7 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 		}
 		hit = min(hit, p.Servers)
 		add(portLoss(FailureCase{Component: FailLeaf, Name: "leaf switch", Count: leaf.Switches,
-			PerDay: perDay(leaf.Switches, rates.Switch)}, hit, each, ""))
+			PerDay: perDay(leaf.Switches, rates.Switch)}, hit, each, true))
 	}
 	if spine != nil && leaf != nil {
 		perGroup := max(1, spine.Switches/(p.Planes*max(1, p.Pods)))

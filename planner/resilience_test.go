@@ -69,6 +69,16 @@ func TestPlaneLossLeavesNMinusOneOverN(t *testing.T) {
 		if c.Behaviour != Continues || c.Fatal || c.GPUsAffected != p.GPUs || !(c.Slowdown > 1) {
 			t.Errorf("%d planes: %+v", planes, c)
 		}
+		// Failover moves a lost port's traffic, not a lost NIC's: one
+		// NIC per GPU (8 per server), so a NIC loss cuts 1 GPU and the
+		// job restarts without its server. Mutation caught: a NIC failed
+		// over like a port.
+		if n := failureCase(t, p, FailNIC); n.Behaviour != Restarts || !n.Fatal || n.GPUsAffected != 1 || n.GPUsIdle != 8 {
+			t.Errorf("%d planes, NIC loss: %+v", planes, n)
+		}
+		if l := failureCase(t, p, FailServerLink); l.Behaviour != Continues || l.Fatal {
+			t.Errorf("%d planes, server link loss: %+v", planes, l)
+		}
 		off := false
 		s.Reliability = &ReliabilityInputs{PortFailover: &off}
 		if c := failureCase(t, mustBuild(t, s), FailPlane); c.Behaviour != Stops || !c.Fatal {
