@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"math"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -71,12 +70,9 @@ func (t *resilienceTab) cell(row, col int) string {
 	case 6:
 		return string(c.Behaviour)
 	case 7:
-		return stepText(c.StepS)
+		return c.StepText()
 	case 8:
-		if c.StepS <= 0 || math.IsInf(c.StepS, 1) {
-			return "–"
-		}
-		return fmt.Sprintf("%.3fx", c.Slowdown)
+		return c.SlowdownText()
 	case 9:
 		if c.PerDay == 0 {
 			return "what-if"
@@ -84,16 +80,6 @@ func (t *resilienceTab) cell(row, col int) string {
 		return fmt.Sprintf("%.4f", c.PerDay)
 	}
 	return ""
-}
-
-func stepText(s float64) string {
-	switch {
-	case math.IsInf(s, 1):
-		return "cannot train"
-	case s <= 0:
-		return "–"
-	}
-	return planner.FormatSeconds(s)
 }
 
 // goodputCard says in two lines what failures cost this plan.
@@ -106,11 +92,7 @@ func goodputCard(p *planner.Plan) string {
 	msg := fmt.Sprintf("%.2f job interruptions a day (one every %s). Goodput %.1f%% with checkpoints every %.0f min (optimum %.0f min, Young %.0f min).",
 		g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours), 100*g.ETTR, g.IntervalMin, g.OptimalMin, g.YoungMin)
 	if p.JCT != nil {
-		jct := "never finishes"
-		if !math.IsInf(g.JCTDays, 1) {
-			jct = planner.FormatDuration(g.JCTDays)
-		}
-		msg += fmt.Sprintf("\nJCT counting failures: %s, planned %s.", jct, planner.FormatDuration(p.JCT.Planned.Days))
+		msg += fmt.Sprintf("\nJCT counting failures: %s, planned %s.", g.JCTText(), planner.FormatDuration(p.JCT.Planned.Days))
 	}
 	return msg
 }

@@ -210,7 +210,7 @@ func summaryPage(pg *pager, in Input, charts int) {
 			g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours))})
 		text := fmt.Sprintf("%.1f%% with checkpoints every %.0f min", 100*g.ETTR, g.IntervalMin)
 		if p.JCT != nil {
-			text += "; JCT counting failures " + jctText(g.JCTDays)
+			text += "; JCT counting failures " + g.JCTText()
 		}
 		rows = append(rows, []string{"Goodput (estimate)", text})
 	}

@@ -52,15 +52,8 @@ func Resilience(in Input) (*Figure, error) {
 	foot = fmt.Sprintf("Estimates. Interruptions from the plan's parts at the rates of data/reliability.toml (GPU, host and NIC from Llama 3's 54-day run; "+
 		"links and switches from Alibaba HPN); goodput = ETTR (Kokolis et al. 2025) with a %.0f min restart and a %.0f s checkpoint write, "+
 		"at the optimal interval. This plan: %.2f interruptions a day (one every %s), ETTR %.1f%%, JCT with failures %s.%s",
-		r.Inputs.Recovery.RestartMin, r.Inputs.Recovery.CheckpointWriteS, g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours), 100*g.ETTR, jctText(g.JCTDays), foot)
+		r.Inputs.Recovery.RestartMin, r.Inputs.Recovery.CheckpointWriteS, g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours), 100*g.ETTR, g.JCTText(), foot)
 	return &Figure{Name: "resilience", Panels: [][]*plot.Plot{panels}, Weights: weights, Footnote: foot, Data: data}, nil
-}
-
-func jctText(days float64) string {
-	if math.IsInf(days, 1) {
-		return "never (the job cannot make progress)"
-	}
-	return planner.FormatDuration(days)
 }
 
 // slowdownPlot is one horizontal bar per failure case: the per cent the

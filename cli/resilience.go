@@ -70,19 +70,12 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Lost\tIn plan\tGPUs hit\tGPUs idle\tBW left\tUplink left\tJob\tStep time\tSlowdown\tPer day\t")
 	for _, c := range r.Cases {
-		step, slow := "–", "–"
-		switch {
-		case math.IsInf(c.StepS, 1):
-			step, slow = "cannot train", "–"
-		case c.StepS > 0:
-			step, slow = planner.FormatSeconds(c.StepS), fmt.Sprintf("%.3fx", c.Slowdown)
-		}
 		perDay := "what-if"
 		if c.PerDay > 0 {
 			perDay = fmt.Sprintf("%.4f", c.PerDay)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%s\t%s\t%s\t%s\t\n", c.Name, planner.FormatInt(c.Count), planner.FormatInt(c.GPUsAffected),
-			planner.FormatInt(c.GPUsIdle), 100*c.BandwidthLeft, 100*c.UplinkLeft, c.Behaviour, step, slow, perDay)
+			planner.FormatInt(c.GPUsIdle), 100*c.BandwidthLeft, 100*c.UplinkLeft, c.Behaviour, c.StepText(), c.SlowdownText(), perDay)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -99,11 +92,7 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 		fmt.Fprintf(w, "Failures the job survives slow it by %.2g%% on average (repair in %.0f hours).\n", 100*(g.SurvivableSlowdown-1), in.RepairHours)
 	}
 	if p.JCT != nil {
-		jct := "cannot finish"
-		if !math.IsInf(g.JCTDays, 1) {
-			jct = planner.FormatDuration(g.JCTDays)
-		}
-		fmt.Fprintf(w, "JCT counting failures: %s (planned %s).\n", jct, planner.FormatDuration(p.JCT.Planned.Days))
+		fmt.Fprintf(w, "JCT counting failures: %s (planned %s).\n", g.JCTText(), planner.FormatDuration(p.JCT.Planned.Days))
 	}
 	fmt.Fprintf(w, "Port failover: %v. Sources of each behaviour: fabricplan resilience --json.\n", r.PortFailover)
 	return nil

@@ -385,18 +385,41 @@ func (g Goodput) String() string {
 		g.InterruptionsPerDay, FormatHours(g.MTBIHours), 100*g.ETTR, g.IntervalMin)
 }
 
-// FormatHours prints a duration in hours as minutes below one hour, hours
-// below two days and days beyond; "never" for +Inf.
+// FormatHours prints a duration in hours as FormatDuration does, and
+// "never" for +Inf (no interruptions).
 func FormatHours(h float64) string {
-	switch {
-	case math.IsInf(h, 1):
+	if math.IsInf(h, 1) {
 		return "never"
-	case h < 1:
-		return fmt.Sprintf("%.0f min", h*60)
-	case h < 48:
-		return fmt.Sprintf("%.1f hours", h)
 	}
 	return FormatDuration(h / 24)
+}
+
+// JCTText is the JCT counting failures as the app prints it.
+func (g Goodput) JCTText() string {
+	if math.IsInf(g.JCTDays, 1) {
+		return "never (the job cannot make progress)"
+	}
+	return FormatDuration(g.JCTDays)
+}
+
+// StepText is the step time while the part is down as the app prints it:
+// "cannot train" when no model replica fits, "–" without a JCT estimate.
+func (c FailureCase) StepText() string {
+	switch {
+	case math.IsInf(c.StepS, 1):
+		return "cannot train"
+	case c.StepS <= 0:
+		return "–"
+	}
+	return FormatSeconds(c.StepS)
+}
+
+// SlowdownText is the slowdown as "1.033x", or "–" where there is none.
+func (c FailureCase) SlowdownText() string {
+	if c.StepS <= 0 || math.IsInf(c.StepS, 1) {
+		return "–"
+	}
+	return fmt.Sprintf("%.3fx", c.Slowdown)
 }
 
 // finite is v, or nil (JSON null) when v is infinite or not a number.
