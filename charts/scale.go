@@ -57,11 +57,11 @@ func Scale(in Input) (*Figure, error) {
 	if plan != nil {
 		logPlan = &plotter.XY{X: plan.X, Y: math.Log10(plan.Y)}
 	}
-	sw, err := scalePlot(swTitle, "switches (log scale)", logSwitches, exp10Ticks{}, in.TierSteps, logPlan)
+	sw, err := scalePlot(swTitle, "switches (log scale)", logSwitches, true, in.TierSteps, logPlan)
 	if err != nil {
 		return nil, err
 	}
-	cost, err := scalePlot(costTitle, "US$ per GPU", perGPU, usdTicks{}, in.TierSteps, planCost)
+	cost, err := scalePlot(costTitle, "US$ per GPU", perGPU, false, in.TierSteps, planCost)
 	if err != nil {
 		return nil, err
 	}
@@ -105,11 +105,17 @@ func switchName(rows []planner.SweepRow) string {
 	return name
 }
 
-func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, steps []planner.TierStep, plan *plotter.XY) (*plot.Plot, error) {
+// scalePlot draws xys against GPUs with the tier steps and the plan
+// marked. With log10Y the y values are log10 of the quantity: the axis is
+// labelled in the quantity and spans a decade's margin either side.
+func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []planner.TierStep, plan *plotter.XY) (*plot.Plot, error) {
 	p := newPlot(title, "GPUs (log scale)", yLabel)
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = log2Ticks{}
-	p.Y.Tick.Marker = ticks
+	p.Y.Tick.Marker = usdTicks{}
+	if log10Y {
+		p.Y.Tick.Marker = exp10Ticks{}
+	}
 	line, points, err := plotter.NewLinePoints(xys)
 	if err != nil {
 		return nil, err
@@ -122,7 +128,7 @@ func scalePlot(title, yLabel string, xys plotter.XYs, ticks plot.Ticker, steps [
 		maxY = max(maxY, xy.Y)
 	}
 	headroom(p, maxY, 1)
-	if _, logY := ticks.(exp10Ticks); logY {
+	if log10Y {
 		p.Y.Min, p.Y.Max = -0.15, maxY+0.6
 	}
 	// Tier changes: a dashed vertical line at the exact size where the
