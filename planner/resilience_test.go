@@ -384,3 +384,20 @@ func TestSearchWithFailures(t *testing.T) {
 		}
 	}
 }
+
+// At 2:1 a 64-port qm9700 leaf has 42 ports down and 21 up (42:21): its
+// loss cuts one rail of 42 servers, 42 GPUs, and a restart idles 42 x 8
+// = 336; a lost leaf-spine link leaves the leaf 20 of its 21 uplinks.
+// Mutations caught: the leaf's down ports taken from the 1:1 split (32),
+// uplink loss divided by the spine count instead of the leaf's uplinks.
+func TestOversubscribedLeafLoss(t *testing.T) {
+	s := NewScenario()
+	s.Cluster.GPUs, s.Network.Switch, s.Network.Oversubscription = 4096, "qm9700", "2:1"
+	p := mustBuild(t, s)
+	if c := failureCase(t, p, FailLeaf); c.GPUsAffected != 42 || c.GPUsIdle != 336 {
+		t.Errorf("2:1 leaf loss: %d GPUs hit, %d idle; want 42, 336", c.GPUsAffected, c.GPUsIdle)
+	}
+	if c := failureCase(t, p, FailLeafSpine); math.Abs(c.UplinkLeft-20.0/21) > 1e-12 || c.Fatal {
+		t.Errorf("2:1 leaf-spine link loss: %v uplink left, want 20/21; %+v", c.UplinkLeft, c)
+	}
+}
