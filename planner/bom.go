@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,6 +34,9 @@ type BOMLine struct {
 	TotalWatts              float64
 	Source                  string // where the price came from
 	Estimate                bool   // the price or watts is an estimate
+	// Spare lines are parts on the shelf (they draw no power).
+	Spare bool
+	tier  string // the switch or link tier the line serves
 }
 
 // Part is the part's catalog name (its key when it has none).
@@ -80,7 +84,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 	nicLine.UnitUSD, nicLine.UnitLowUSD, nicLine.UnitHighUSD = s.priceRange(nic.Key, nic.PriceUSD, nic.PriceRangeUSD)
 	add(nicLine)
 	for _, t := range p.SwitchTiers {
-		l := BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches,
+		l := BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches, tier: t.Name,
 			UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate}
 		l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD = s.priceRange(sw.Key, sw.PriceUSD, sw.PriceRangeUSD)
 		add(l)
@@ -95,7 +99,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 			return err
 		}
 		p.ServerTransceivers = n
-		add(p.moduleLine(mod, where, n))
+		add(p.moduleLine(mod, where, "server_leaf", n))
 	}
 	// Switch-side optics: ports in use, grouped by cage; a twin-port cage
 	// takes one module for up to two links. Each tier's links take the
@@ -126,7 +130,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 			return err
 		}
 		p.SwitchTransceivers += ends[t.Name]
-		add(p.moduleLine(mod, "switch side, "+t.Name, ends[t.Name]))
+		add(p.moduleLine(mod, "switch side, "+t.Name, t.Name, ends[t.Name]))
 	}
 	// Cables: one per link.
 	for _, t := range p.LinkTiers {
@@ -147,12 +151,17 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		}
 		unit := cb.PriceUSD(t.Metres)
 		f := cb.PriceRangeFactor
-		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: fmt.Sprintf("%s %g m", t.Name, t.Metres), Qty: t.Links,
+		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: fmt.Sprintf("%s %g m", t.Name, t.Metres), Qty: t.Links, tier: t.Name,
 			UnitUSD: unit, UnitLowUSD: unit * f[0], UnitHighUSD: unit * f[1], UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
 		if o, ok := s.Prices[cb.Key]; ok {
 			l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD = o, o, o
 		}
 		add(l)
+	}
+	if rel := cat.Reliability; rel != nil {
+		for _, l := range p.spareLines(s.Reliability.apply(*rel).Spares) {
+			add(l)
+		}
 	}
 
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
@@ -312,11 +321,51 @@ func mediumOf(m *Media, tier string) *Medium {
 	return &m.SpineCore
 }
 
-func (p *Plan) moduleLine(mod *Transceiver, where string, n int) BOMLine {
-	l := BOMLine{Category: CatTransceiver, Key: mod.Key, Name: mod.Name, Where: where, Qty: n,
+func (p *Plan) moduleLine(mod *Transceiver, where, tier string, n int) BOMLine {
+	l := BOMLine{Category: CatTransceiver, Key: mod.Key, Name: mod.Name, Where: where, Qty: n, tier: tier,
 		UnitWatts: mod.Watts, Source: mod.Source.Price, Estimate: mod.Source.Estimate}
 	l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD = p.Scenario.priceRange(mod.Key, mod.PriceUSD, mod.PriceRangeUSD)
 	return l
+}
+
+// SpareParts counts the spares a plan buys: switches, and optics
+// (transceivers and active optical cables) by the link tier they serve.
+type SpareParts struct {
+	Switches int     `json:"switches"`
+	Optics   Links   `json:"optics"`
+	USD      float64 `json:"usd"`
+}
+
+// spareLines are the spare switches and optics of sp for the BOM so far:
+// per line, pct per cent of its quantity rounded up, priced alike and
+// drawing no power. It records the counts in p.Spares.
+func (p *Plan) spareLines(sp Spares) []BOMLine {
+	var out []BOMLine
+	for _, l := range p.BOM {
+		pct := 0.0
+		switch {
+		case l.Category == CatSwitch:
+			pct = sp.SwitchesPct
+		case l.Category == CatTransceiver, l.Category == CatCable && l.Key == string(AOC):
+			pct = sp.OpticsPct
+		}
+		// The epsilon keeps 10% of 40 at 4, not 5, after float rounding.
+		n := int(math.Ceil(float64(l.Qty)*pct/100 - 1e-9))
+		if n <= 0 {
+			continue
+		}
+		l.Qty, l.Spare, l.UnitWatts = n, true, 0
+		l.Where = "spares, " + l.Where
+		out = append(out, l)
+		p.Spares.USD += float64(n) * l.UnitUSD
+		if l.Category == CatSwitch {
+			p.Spares.Switches += n
+			continue
+		}
+		*p.Spares.Optics.of(l.tier) += n
+		p.Spares.Optics.Total += n
+	}
+	return out
 }
 
 // PriceDriver is one catalog item whose price range moves the plan's

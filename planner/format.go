@@ -238,3 +238,12 @@ func Clip(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// JoinAnd joins words as a list in a sentence: "a", "a and b", "a, b
+// and c".
+func JoinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}

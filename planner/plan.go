@@ -56,6 +56,18 @@ type Links struct {
 	Total      int `json:"total"`
 }
 
+// of points at the count of the link tier called name (server_leaf,
+// leaf_spine or spine_core).
+func (l *Links) of(name string) *int {
+	switch name {
+	case "server_leaf":
+		return &l.ServerLeaf
+	case "leaf_spine":
+		return &l.LeafSpine
+	}
+	return &l.SpineCore
+}
+
 // Money is a cost breakdown in US dollars.
 type Money struct {
 	NICs         float64 `json:"nics"`
@@ -125,10 +137,12 @@ type Plan struct {
 	PortsTotal int // switch ports installed
 
 	ServerTransceivers, SwitchTransceivers int
-	BOM                                    []BOMLine
-	Cost                                   Money
-	Power                                  Watts
-	Notes                                  []string
+	// Spares are the spare parts the BOM holds beside those in use.
+	Spares SpareParts
+	BOM    []BOMLine
+	Cost   Money
+	Power  Watts
+	Notes  []string
 	// JCT is the job-time estimate for the scenario's workload (or the
 	// default one); nil when the workload does not fit the cluster.
 	JCT *JCT

@@ -12,6 +12,15 @@ import (
 type Reliability struct {
 	Rates    FailureRates `toml:"rates" json:"rates"`
 	Recovery Recovery     `toml:"recovery" json:"recovery"`
+	Spares   Spares       `toml:"spares" json:"spares"`
+}
+
+// Spares are the spare parts bought with the fabric, as per cent of each
+// bill-of-materials line of their kind (rounded up per line).
+type Spares struct {
+	SwitchesPct float64 `toml:"switches_pct" json:"switches_pct"`
+	// OpticsPct covers transceivers and active optical cables.
+	OpticsPct float64 `toml:"optics_pct" json:"optics_pct"`
 }
 
 // FailureRates are job-interrupting failures per unit per year.
@@ -28,14 +37,18 @@ type Recovery struct {
 	RestartMin         float64 `toml:"restart_min" json:"restart_min"`
 	CheckpointWriteS   float64 `toml:"checkpoint_write_s" json:"checkpoint_write_s"`
 	CheckpointInterval float64 `toml:"checkpoint_interval_min" json:"checkpoint_interval_min"` // 0: the optimum
-	RepairHours        float64 `toml:"repair_hours" json:"repair_hours"`
+	// RepairHours is how long a failed part stays failed without a spare
+	// on site; SwapHours how long with one.
+	RepairHours float64 `toml:"repair_hours" json:"repair_hours"`
+	SwapHours   float64 `toml:"swap_hours" json:"swap_hours"`
 }
 
 // ReliabilityInputs is a scenario's [reliability] table: any rate or time
 // set replaces the data file's; PortFailover says whether a GPU whose NIC
 // port, link or leaf fails keeps training on its other ports (NCCL port
 // failover, multi-plane designs); unset, it is on for designs with more
-// than one plane.
+// than one plane. The spare percentages add spare switches and optics
+// to the bill of materials.
 type ReliabilityInputs struct {
 	GPUPerYear            *float64 `toml:"gpu_per_year,omitempty"`
 	HostPerYear           *float64 `toml:"host_per_year,omitempty"`
@@ -46,6 +59,9 @@ type ReliabilityInputs struct {
 	CheckpointWriteS      *float64 `toml:"checkpoint_write_s,omitempty"`
 	CheckpointIntervalMin *float64 `toml:"checkpoint_interval_min,omitempty"`
 	RepairHours           *float64 `toml:"repair_hours,omitempty"`
+	SwapHours             *float64 `toml:"swap_hours,omitempty"`
+	SpareSwitchesPct      *float64 `toml:"spare_switches_pct,omitempty"`
+	SpareOpticsPct        *float64 `toml:"spare_optics_pct,omitempty"`
 	PortFailover          *bool    `toml:"port_failover,omitempty"`
 }
 
@@ -55,6 +71,7 @@ const (
 	maxMinutes     = 7 * 24 * 60 // a week
 	maxWriteS      = 24 * 3600.0
 	maxRepairHours = 24 * 365.0
+	maxSparePct    = 100.0 // a second fabric on the shelf
 )
 
 // ParseReliability decodes and checks data/reliability.toml.
@@ -101,6 +118,9 @@ func (r Reliability) fields() relFields {
 		{"checkpoint_write_s", r.Recovery.CheckpointWriteS, 0, maxWriteS, true},
 		{"checkpoint_interval_min", r.Recovery.CheckpointInterval, 0, maxMinutes, false},
 		{"repair_hours", r.Recovery.RepairHours, 0, maxRepairHours, false},
+		{"swap_hours", r.Recovery.SwapHours, 0, maxRepairHours, false},
+		{"spare_switches_pct", r.Spares.SwitchesPct, 0, maxSparePct, false},
+		{"spare_optics_pct", r.Spares.OpticsPct, 0, maxSparePct, false},
 	}
 }
 
@@ -137,6 +157,9 @@ func (in *ReliabilityInputs) apply(base Reliability) Reliability {
 	set(&base.Recovery.CheckpointWriteS, in.CheckpointWriteS)
 	set(&base.Recovery.CheckpointInterval, in.CheckpointIntervalMin)
 	set(&base.Recovery.RepairHours, in.RepairHours)
+	set(&base.Recovery.SwapHours, in.SwapHours)
+	set(&base.Spares.SwitchesPct, in.SpareSwitchesPct)
+	set(&base.Spares.OpticsPct, in.SpareOpticsPct)
 	return base
 }
 

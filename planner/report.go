@@ -25,6 +25,7 @@ type Report struct {
 	Cables       []CableCount `json:"cables"`
 	CostUSD      Money        `json:"cost_usd"`
 	PowerW       Watts        `json:"power_w"`
+	Spares       SpareParts   `json:"spares"`
 	BOM          []BOMJSON    `json:"bom"`
 	Notes        []string     `json:"notes"`
 	JCT          *JCTReport   `json:"jct"`
@@ -100,6 +101,7 @@ type BOMJSON struct {
 	Watts    float64 `json:"watts"`
 	Source   string  `json:"source"`
 	Estimate bool    `json:"estimate"`
+	Spare    bool    `json:"spare"`
 }
 
 // Report returns the plan's JSON form.
@@ -118,6 +120,7 @@ func (p *Plan) Report() Report {
 		System:       p.systemJSON(),
 		Wiring:       Wiring{LeafSpine: p.SpineWiring, SpineCore: p.CoreWiring},
 		Headroom:     append([]Headroom{}, p.Headroom...),
+		Spares:       p.Spares,
 	}
 	for _, t := range p.SwitchTiers {
 		r.Ports = append(r.Ports, TierPorts{Tier: t.Name, Down: t.DownLinks, Up: t.UpLinks, Idle: t.Switches*t.Radix - t.DownLinks - t.UpLinks})
@@ -127,7 +130,7 @@ func (p *Plan) Report() Report {
 	}
 	for _, l := range p.BOM {
 		r.BOM = append(r.BOM, BOMJSON{Category: l.Category, Key: l.Key, Name: l.Name, Where: l.Where, Qty: l.Qty,
-			UnitUSD: l.UnitUSD, TotalUSD: l.TotalUSD, Watts: l.TotalWatts, Source: l.Source, Estimate: l.Estimate})
+			UnitUSD: l.UnitUSD, TotalUSD: l.TotalUSD, Watts: l.TotalWatts, Source: l.Source, Estimate: l.Estimate, Spare: l.Spare})
 	}
 	if p.JCT != nil {
 		j := p.JCT.Report()

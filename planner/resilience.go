@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Behaviour is what a training job does when a part of the fabric fails.
@@ -64,7 +65,13 @@ type FailureCase struct {
 	// times the part's yearly rate over 365 (0 for what-ifs without a
 	// rate of their own: planes, racks).
 	PerDay float64 `json:"per_day"`
-	Source string  `json:"source"`
+	// RepairHours is how long the part stays failed on average: the swap
+	// time when a spare is on the shelf (SpareCover of the time), else
+	// the repair time. The job runs degraded, or restarted without the
+	// GPUs the part cut off, for that long.
+	RepairHours float64 `json:"repair_hours"`
+	SpareCover  float64 `json:"spare_cover"`
+	Source      string  `json:"source"`
 }
 
 // Interruptions is one component class's share of job interruptions.
@@ -92,12 +99,21 @@ type Goodput struct {
 	YoungMin      float64 `json:"young_interval_min"`
 	ETTR          float64 `json:"ettr"`
 	ETTRAtOptimum float64 `json:"ettr_at_optimum"`
-	// SurvivableSlowdown is the time-averaged step-time factor of the
-	// failures a job survives at reduced speed until they are repaired:
-	// 1 + sum of (failures per hour x repair hours x (slowdown - 1)).
-	SurvivableSlowdown float64 `json:"survivable_slowdown"`
+	// GPUsDown is how many GPUs are out at a time on average, restarted
+	// without until their failed part is repaired: the sum over the
+	// failures that idle GPUs of failures per hour x repair hours x GPUs
+	// idled.
+	GPUsDown float64 `json:"gpus_down"`
+	// DegradedSlowdown is the time-averaged step-time factor of running
+	// with parts down until they are repaired. Failures the job survives
+	// add failures per hour x repair hours x (slowdown - 1) each. GPUs
+	// down train as the step time with GPUsDown GPUs left out,
+	// interpolated between whole repair units (servers or racks); when
+	// too few are left for a replica, the job waits (1 / (1 - the share
+	// of time it cannot train)).
+	DegradedSlowdown float64 `json:"degraded_slowdown"`
 	// JCTDays is the job's expected completion time counting failures:
-	// the planned JCT times SurvivableSlowdown over ETTR (0 without a
+	// the planned JCT times DegradedSlowdown over ETTR (0 without a
 	// JCT estimate, +Inf when the job cannot make progress).
 	JCTDays float64 `json:"jct_days_with_failures"`
 }
@@ -248,6 +264,7 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 		}
 		add(c)
 	}
+	p.repairTimes(cases, in)
 	for i := range cases {
 		if st.ok && cases[i].StepS > 0 {
 			cases[i].Slowdown = cases[i].StepS / st.base
@@ -255,7 +272,52 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 	}
 	r.Cases = cases
 	r.Goodput = goodput(cases, in, p.JCT)
+	r.Goodput.addShrink(st, unit)
 	p.Resilience = r
+}
+
+// repairTimes sets how long each failed part stays down: switches draw on
+// the spare switches, links on the spare optics of their tier when the
+// tier is optical; other parts have no spares here.
+func (p *Plan) repairTimes(cases []FailureCase, in Reliability) {
+	rec, rates := in.Recovery, in.Rates
+	switches := p.TotalSwitches()
+	for i := range cases {
+		c := &cases[i]
+		spares, parts, perYear := 0, 0, 0.0
+		switch c.Component {
+		case FailLeaf, FailSpine, FailCore:
+			spares, parts, perYear = p.Spares.Switches, switches, rates.Switch
+		case FailServerLink, FailLeafSpine, FailSpineCore:
+			tier := map[string]string{FailServerLink: "server_leaf", FailLeafSpine: "leaf_spine", FailSpineCore: "spine_core"}[c.Component]
+			spares, parts, perYear = *p.Spares.Optics.of(tier), c.Count, rates.Link
+			if t := p.linkTier(tier); t == nil || (t.Medium != Optics && t.Medium != AOC) {
+				spares = 0
+			}
+		}
+		c.SpareCover = SpareCover(spares, parts, perYear, rec.RepairHours)
+		c.RepairHours = c.SpareCover*min(rec.SwapHours, rec.RepairHours) + (1-c.SpareCover)*rec.RepairHours
+	}
+}
+
+// SpareCover is the chance a spare is on the shelf when one of parts
+// parts, each failing perYear times a year, fails, with spares bought
+// and each failed part replaced after restockHours. By Palm's theorem the
+// parts awaiting replacement are Poisson distributed with mean parts x
+// perYear x restockHours / 8,760; a spare is on hand when fewer than
+// spares are awaited.
+func SpareCover(spares, parts int, perYear, restockHours float64) float64 {
+	if spares <= 0 {
+		return 0
+	}
+	m := float64(parts) * perYear * restockHours / (365 * 24)
+	term := math.Exp(-m) // P(0 awaited)
+	sum := term
+	for k := 1; k < spares && term > 1e-18*sum; k++ {
+		term *= m / float64(k)
+		sum += term
+	}
+	return math.Min(1, sum)
 }
 
 // tier returns the plan's switch tier called name, or nil.
@@ -263,6 +325,16 @@ func (p *Plan) tier(name string) *SwitchTier {
 	for i := range p.SwitchTiers {
 		if p.SwitchTiers[i].Name == name {
 			return &p.SwitchTiers[i]
+		}
+	}
+	return nil
+}
+
+// linkTier returns the plan's link tier called name, or nil.
+func (p *Plan) linkTier(name string) *LinkTier {
+	for i := range p.LinkTiers {
+		if p.LinkTiers[i].Name == name {
+			return &p.LinkTiers[i]
 		}
 	}
 	return nil
@@ -313,16 +385,21 @@ func (st stepper) step(bwLost, upLost float64, idle int) float64 {
 // goodput sums the interruptions of the fatal cases and the slowdown of
 // the survivable ones, and finds the checkpoint interval.
 func goodput(cases []FailureCase, in Reliability, j *JCT) Goodput {
-	g := Goodput{SurvivableSlowdown: 1}
+	g := Goodput{DegradedSlowdown: 1}
 	for _, c := range cases {
 		if c.PerDay == 0 {
 			continue
 		}
-		if c.Fatal {
+		down := c.PerDay / 24 * c.RepairHours // parts of this kind down at a time, on average
+		switch {
+		case c.Fatal:
 			g.InterruptionsPerDay += c.PerDay
 			g.ByComponent = append(g.ByComponent, Interruptions{Component: c.Component, Count: c.Count, PerDay: c.PerDay})
-		} else if c.Slowdown > 1 && !math.IsInf(c.Slowdown, 1) {
-			g.SurvivableSlowdown += c.PerDay / 24 * in.Recovery.RepairHours * (c.Slowdown - 1)
+			g.GPUsDown += down * float64(c.GPUsIdle)
+		case math.IsInf(c.StepS, 1):
+			g.DegradedSlowdown += down
+		case c.Slowdown > 1:
+			g.DegradedSlowdown += down * (c.Slowdown - 1)
 		}
 	}
 	lambda := g.InterruptionsPerDay / 24 // per hour
@@ -343,10 +420,38 @@ func goodput(cases []FailureCase, in Reliability, j *JCT) Goodput {
 	if j != nil {
 		g.JCTDays = math.Inf(1)
 		if g.ETTR > 0 {
-			g.JCTDays = j.Planned.Days * g.SurvivableSlowdown / g.ETTR
+			g.JCTDays = j.Planned.Days * g.DegradedSlowdown / g.ETTR
 		}
 	}
 	return g
+}
+
+// addShrink multiplies the degraded slowdown by the step-time factor of
+// training without GPUsDown GPUs (repair units of unit GPUs), and
+// updates the JCT counting failures.
+func (g *Goodput) addShrink(st stepper, unit int) {
+	if !st.ok || g.GPUsDown == 0 {
+		return
+	}
+	units := g.GPUsDown / float64(unit)
+	lo := math.Floor(units)
+	f := units - lo
+	factor := func(n float64) float64 { return st.step(0, 0, int(n)*unit) / st.base }
+	sLo, sHi := 1.0, factor(lo+1)
+	if lo > 0 {
+		sLo = factor(lo)
+	}
+	shrink := (1-f)*sLo + f*sHi
+	switch {
+	case math.IsInf(sLo, 1):
+		shrink = math.Inf(1)
+	case math.IsInf(sHi, 1):
+		shrink = sLo / (1 - f) // the job waits a share f of the time
+	}
+	g.DegradedSlowdown *= shrink
+	if g.JCTDays > 0 && !math.IsInf(g.JCTDays, 1) {
+		g.JCTDays *= shrink
+	}
 }
 
 // ETTR is the expected effective training time ratio of a job
@@ -449,4 +554,93 @@ func (g Goodput) MarshalJSON() ([]byte, error) {
 		MTBIHours *float64 `json:"mtbi_hours"`
 		JCTDays   *float64 `json:"jct_days_with_failures"`
 	}{plain(g), finite(g.MTBIHours), finite(g.JCTDays)})
+}
+
+// SparesText states the spares the plan buys and what they do to repair
+// and restart times, in a sentence or three.
+func (p *Plan) SparesText() string {
+	r := p.Resilience
+	if r == nil {
+		return ""
+	}
+	rec := r.Inputs.Recovery
+	if p.Spares.Switches == 0 && p.Spares.Optics.Total == 0 {
+		return fmt.Sprintf("No spares: a failed switch or optic stays down %s until a replacement arrives (set spare_switches_pct and spare_optics_pct in [reliability]).",
+			FormatHours(rec.RepairHours))
+	}
+	msg := "Spares: " + p.sparesBought() + "."
+	// Parts that come back alike are said together; switches of every
+	// tier draw on one pool.
+	type effect struct{ back, cover string }
+	var order []effect
+	names := map[effect][]string{}
+	for _, c := range r.Cases {
+		name := c.Name
+		if c.Component == FailLeaf || c.Component == FailSpine || c.Component == FailCore {
+			name = "switch"
+		}
+		e := effect{FormatHours(c.RepairHours), formatPct(c.SpareCover)}
+		if c.SpareCover == 0 || slices.Contains(names[e], name) {
+			continue
+		}
+		if names[e] == nil {
+			order = append(order, e)
+		}
+		names[e] = append(names[e], name)
+	}
+	for _, e := range order {
+		msg += fmt.Sprintf(" A failed %s is back in %s on average, not %s (a spare on the shelf for %s of failures).",
+			JoinAnd(names[e]), e.back, FormatHours(rec.RepairHours), e.cover)
+	}
+	return msg + fmt.Sprintf(" Restarts still take %.0f min: the job restarts without the GPUs a failure cuts off, and spares bring them back sooner.", rec.RestartMin)
+}
+
+// SparesLine is SparesText in a table cell: what the spares are, cost
+// and do.
+func (p *Plan) SparesLine() string {
+	r := p.Resilience
+	if r == nil {
+		return ""
+	}
+	repair := FormatHours(r.Inputs.Recovery.RepairHours)
+	if p.Spares.Switches == 0 && p.Spares.Optics.Total == 0 {
+		return "none: a failed switch or optic is down " + repair
+	}
+	lo, hi := math.Inf(1), 0.0
+	for _, c := range r.Cases {
+		if c.SpareCover > 0 {
+			lo, hi = min(lo, c.RepairHours), max(hi, c.RepairHours)
+		}
+	}
+	if hi == 0 {
+		return p.sparesBought() + ": no failing part of this plan draws on them"
+	}
+	back := FormatHours(lo)
+	if FormatHours(hi) != back {
+		back += " to " + FormatHours(hi)
+	}
+	return fmt.Sprintf("%s: failed parts back in %s, not %s", p.sparesBought(), back, repair)
+}
+
+// sparesBought is "6 switches and 130 optics, $156.4k".
+func (p *Plan) sparesBought() string {
+	var bought []string
+	if n := p.Spares.Switches; n > 0 {
+		bought = append(bought, Plural(n, "switch"))
+	}
+	if n := p.Spares.Optics.Total; n > 0 {
+		bought = append(bought, Plural(n, "optic"))
+	}
+	return JoinAnd(bought) + ", " + FormatUSD(p.Spares.USD)
+}
+
+// formatPct prints a fraction as a percentage, with more digits near 100%.
+func formatPct(f float64) string {
+	switch {
+	case f >= 0.9995:
+		return "over 99.9%"
+	case f >= 0.99:
+		return fmt.Sprintf("%.1f%%", 100*f)
+	}
+	return fmt.Sprintf("%.0f%%", 100*f)
 }

@@ -44,7 +44,7 @@ func TestNoFailuresKeepsPlannedJCT(t *testing.T) {
 	s.Reliability = &ReliabilityInputs{GPUPerYear: zero, HostPerYear: zero, NICPerYear: zero, LinkPerYear: zero, SwitchPerYear: zero}
 	p := mustBuild(t, s)
 	g := p.Resilience.Goodput
-	if g.InterruptionsPerDay != 0 || !math.IsInf(g.MTBIHours, 1) || g.ETTR != 1 || g.SurvivableSlowdown != 1 {
+	if g.InterruptionsPerDay != 0 || !math.IsInf(g.MTBIHours, 1) || g.ETTR != 1 || g.DegradedSlowdown != 1 {
 		t.Errorf("goodput without failures: %+v", g)
 	}
 	if g.JCTDays != p.JCT.Planned.Days {
@@ -302,17 +302,20 @@ func TestResilienceJSON(t *testing.T) {
 }
 
 // Overrides are checked field by field. Mutation caught: a negative
-// rate or a zero checkpoint write time accepted.
+// rate or swap time, a zero checkpoint write time, over 100% or NaN
+// spares accepted.
 func TestReliabilityOverridesValidated(t *testing.T) {
 	s := NewScenario()
-	s.Reliability = &ReliabilityInputs{GPUPerYear: f64(-1), CheckpointWriteS: f64(0), RepairHours: f64(1e9)}
+	s.Reliability = &ReliabilityInputs{GPUPerYear: f64(-1), CheckpointWriteS: f64(0), RepairHours: f64(1e9),
+		SwapHours: f64(-2), SpareSwitchesPct: f64(101), SpareOpticsPct: f64(math.NaN())}
 	err := s.Validate(testCatalog(t))
 	var fields []string
 	for _, fe := range FieldErrors(err) {
 		fields = append(fields, fe.Field)
 	}
 	got := strings.Join(fields, ",")
-	for _, want := range []string{"reliability.gpu_per_year", "reliability.checkpoint_write_s", "reliability.repair_hours"} {
+	for _, want := range []string{"reliability.gpu_per_year", "reliability.checkpoint_write_s", "reliability.repair_hours",
+		"reliability.swap_hours", "reliability.spare_switches_pct", "reliability.spare_optics_pct"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("errors %q lack %s", got, want)
 		}
