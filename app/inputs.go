@@ -61,6 +61,7 @@ func newInputsPanel(u *UI) *inputsPanel {
 		widget.NewAccordionItem(model.GroupMore, container.NewVBox(groups[model.GroupMore]...)),
 		widget.NewAccordionItem("Prices", container.NewVBox(in.prices.content, priceErr)),
 		widget.NewAccordionItem(model.GroupWorkload, container.NewVBox(groups[model.GroupWorkload]...)),
+		widget.NewAccordionItem(model.GroupFailures, container.NewVBox(groups[model.GroupFailures]...)),
 	)
 	title := widget.NewLabelWithStyle("Cluster and fabric", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	in.content = container.NewVScroll(container.NewVBox(title, container.NewVBox(groups[""]...), in.general, acc))

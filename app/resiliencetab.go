@@ -94,7 +94,7 @@ func goodputCard(p *planner.Plan) string {
 	if p.JCT != nil {
 		msg += fmt.Sprintf("\nJCT counting failures: %s, planned %s.", g.JCTText(), planner.FormatDuration(p.JCT.Planned.Days))
 	}
-	return msg
+	return msg + "\n" + p.SparesText()
 }
 
 func (t *resilienceTab) redraw() {

@@ -212,7 +212,7 @@ func summaryPage(pg *pager, in Input, charts int) {
 		if p.JCT != nil {
 			text += "; JCT counting failures " + g.JCTText()
 		}
-		rows = append(rows, []string{"Goodput (estimate)", text})
+		rows = append(rows, []string{"Goodput (estimate)", text}, []string{"Spares", p.SparesLine()})
 	}
 	pg.tableAt(11, nil, rows, []vg.Length{190, 560}, nil)
 	pg.gap(10)

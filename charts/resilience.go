@@ -225,7 +225,7 @@ func maxY(xys plotter.XYs) float64 {
 func sizePlot(title, yLabel string, xys plotter.XYs, plan plotter.XY) (*plot.Plot, error) {
 	pl := newPlot(title, "GPUs (log scale)", yLabel)
 	pl.X.Scale = plot.LogScale{}
-	pl.X.Tick.Marker = log2Ticks{most: 2}
+	pl.X.Tick.Marker = log2Ticks{most: 2, short: true}
 	line, pts, err := plotter.NewLinePoints(xys)
 	if err != nil {
 		return nil, err

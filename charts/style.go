@@ -202,8 +202,12 @@ func relabel(ticks []plot.Tick, f func(float64) string) []plot.Tick {
 
 // log2Ticks labels a log axis at powers of two (256, 1,024, ... 1M) and
 // copes with a single point (min == max). It labels at most most ticks
-// (0: 10), for narrow panels.
-type log2Ticks struct{ most int }
+// (0: 10); short labels 2,048 as "2k" and 65,536 as "64k". Both are for
+// narrow panels.
+type log2Ticks struct {
+	most  int
+	short bool
+}
 
 func (t log2Ticks) Ticks(min, max float64) []plot.Tick {
 	most := t.most
@@ -222,7 +226,11 @@ func (t log2Ticks) Ticks(min, max float64) []plot.Tick {
 	for e := lo; e <= hi; e++ {
 		v := math.Exp2(e)
 		label := ""
-		if math.Mod(e-lo, step) == 0 {
+		switch {
+		case math.Mod(e-lo, step) != 0:
+		case t.short && v >= 1<<10 && v < 1<<20:
+			label = strconv.Itoa(int(v)>>10) + "k"
+		default:
 			label = compactCount(v)
 		}
 		ticks = append(ticks, plot.Tick{Value: v, Label: label})

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"image/color"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +64,31 @@ func TestImageOnDarkTheme(t *testing.T) {
 	}
 	if got := color.NRGBAModel.Convert(img.At(2, 2)); got != (color.NRGBA{0xff, 0xff, 0xff, 0xff}) {
 		t.Errorf("export page corner %v, want white", got)
+	}
+}
+
+// Short powers-of-two labels for narrow panels: 64 to 65,536 with two
+// labels in 10 octaves reads 64, 2k, 64k. Mutations caught: decimal
+// thousands ("65.5k"), "2,048" kept in a narrow panel, the label step
+// ignored, a million written "1024k".
+func TestLog2TicksShort(t *testing.T) {
+	for _, c := range []struct {
+		ticks    log2Ticks
+		min, max float64
+		want     string
+	}{
+		{log2Ticks{most: 2, short: true}, 64, 65536, "64 2k 64k"},
+		{log2Ticks{most: 2}, 64, 65536, "64 2,048 65,536"},
+		{log2Ticks{most: 1, short: true}, 8, 1 << 20, "8 1Mi"},
+	} {
+		var labels []string
+		for _, tk := range c.ticks.Ticks(c.min, c.max) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if got := strings.Join(labels, " "); got != c.want {
+			t.Errorf("%+v from %g to %g: labels %q, want %q", c.ticks, c.min, c.max, got, c.want)
+		}
 	}
 }

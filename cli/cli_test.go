@@ -290,7 +290,8 @@ func TestResilienceCommand(t *testing.T) {
 		t.Fatalf("JSON (exit %d, %v):\n%s", code, err, out)
 	}
 	out, _, code = runArgs(t, "resilience")
-	if code != 0 || !strings.Contains(out, "Interruptions: ") || !strings.Contains(out, "leaf switch") || !strings.Contains(out, "Goodput (ETTR)") {
+	if code != 0 || !strings.Contains(out, "Interruptions: ") || !strings.Contains(out, "leaf switch") || !strings.Contains(out, "Goodput (ETTR)") ||
+		!strings.Contains(out, "No spares: a failed switch or optic stays down 24.0 hours") {
 		t.Errorf("text (exit %d):\n%s", code, out)
 	}
 	if _, errOut, code := runArgs(t, "resilience", "--csv", "--json"); code != 2 || !strings.Contains(errOut, "not both") {

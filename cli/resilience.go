@@ -37,7 +37,7 @@ func runResilience(env *cliEnv, args []string) error {
 }
 
 var resilienceCSVHeader = []string{"component", "name", "count", "gpus_affected", "gpus_idle", "bandwidth_left", "uplink_left",
-	"behaviour", "interrupts_job", "step_s", "slowdown", "per_day", "source"}
+	"behaviour", "interrupts_job", "step_s", "slowdown", "per_day", "repair_hours", "spare_cover", "source"}
 
 // writeResilienceCSV writes plain numbers; a step time that cannot be
 // reached (no replica fits, or the job stops) is left empty.
@@ -56,7 +56,7 @@ func writeResilienceCSV(w io.Writer, r *planner.Resilience) error {
 	for _, c := range r.Cases {
 		if err := cw.Write([]string{c.Component, c.Name, i(c.Count), i(c.GPUsAffected), i(c.GPUsIdle), f(c.BandwidthLeft, 4),
 			f(c.UplinkLeft, 4), string(c.Behaviour), strconv.FormatBool(c.Fatal), f(c.StepS, 4), f(c.Slowdown, 4), f(c.PerDay, 6),
-			planner.CSVText(c.Source)}); err != nil {
+			f(c.RepairHours, 3), f(c.SpareCover, 4), planner.CSVText(c.Source)}); err != nil {
 			return err
 		}
 	}
@@ -88,9 +88,11 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 	in := r.Inputs.Recovery
 	fmt.Fprintf(w, "Goodput (ETTR): %.1f%% with checkpoints every %.0f min (optimum %.0f min, Young %.0f min; restart %.0f min, checkpoint write %.0f s).\n",
 		100*g.ETTR, g.IntervalMin, g.OptimalMin, g.YoungMin, in.RestartMin, in.CheckpointWriteS)
-	if g.SurvivableSlowdown > 1 {
-		fmt.Fprintf(w, "Failures the job survives slow it by %.2g%% on average (repair in %.0f hours).\n", 100*(g.SurvivableSlowdown-1), in.RepairHours)
+	if g.DegradedSlowdown > 1 {
+		fmt.Fprintf(w, "Parts down until repaired slow the job by %.2g%% on average (%.1f GPUs out awaiting repair; the rest on the paths left).\n",
+			100*(g.DegradedSlowdown-1), g.GPUsDown)
 	}
+	fmt.Fprintln(w, p.SparesText())
 	if p.JCT != nil {
 		fmt.Fprintf(w, "JCT counting failures: %s (planned %s).\n", g.JCTText(), planner.FormatDuration(p.JCT.Planned.Days))
 	}

@@ -93,6 +93,9 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 	if w, ok := strings.CutPrefix(key, "workload."); ok {
 		return m.applyWorkload(s, w, text)
 	}
+	if r, ok := strings.CutPrefix(key, "reliability."); ok {
+		return m.applyReliability(s, r, text)
+	}
 	switch key {
 	case "name":
 		s.Name = text
@@ -216,6 +219,33 @@ func (m *Model) switchFitsSpeed(s *planner.Scenario) {
 	if sw := m.cat.Switches[s.Network.Switch]; sw != nil && sw.Radix(m.portGbps(*s)) == 0 {
 		s.Network.Switch = planner.Auto
 	}
+}
+
+// applyReliability sets or (empty text) clears one reliability
+// override; the planner checks its range. A scenario without overrides
+// has no [reliability] table.
+func (m *Model) applyReliability(s *planner.Scenario, key, text string) error {
+	in := planner.ReliabilityInputs{}
+	if s.Reliability != nil {
+		in = *s.Reliability
+	}
+	dst, _, ok := reliabilityOf(&in, planner.Reliability{}, key)
+	if !ok {
+		return fmt.Errorf("no input %q", "reliability."+key)
+	}
+	*dst = nil
+	if text != "" {
+		v, err := strconv.ParseFloat(strings.ReplaceAll(text, ",", ""), 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number: write e.g. 5 or 2.5", text)
+		}
+		*dst = &v
+	}
+	s.Reliability = &in
+	if in == (planner.ReliabilityInputs{}) {
+		s.Reliability = nil
+	}
+	return nil
 }
 
 // applyWorkload sets one workload key. Until one is set the scenario has

@@ -35,6 +35,7 @@ type Field struct {
 const (
 	GroupMore     = "Media and more"
 	GroupWorkload = "Workload (JCT model)"
+	GroupFailures = "Failures and spares"
 )
 
 // Labels shown in choices.
@@ -86,7 +87,33 @@ func buildFields() []Field {
 		Field{Key: "workload.tokens_total", Label: "Token budget", Kind: Text, Hint: "e.g. 1e12", Group: GroupWorkload},
 		Field{Key: "workload.zero", Label: "Sharded optimizer (ZeRO / distributed optimizer)", Kind: Toggle, Group: GroupWorkload},
 		Field{Key: "workload.recompute", Label: "Activation recomputation", Kind: Toggle, Group: GroupWorkload},
+		Field{Key: "reliability.spare_switches_pct", Label: "Spare switches (% of each tier)", Kind: Text, Group: GroupFailures},
+		Field{Key: "reliability.spare_optics_pct", Label: "Spare optics (% of transceivers and AOCs)", Kind: Text, Group: GroupFailures},
+		Field{Key: "reliability.swap_hours", Label: "Swap from a spare (hours)", Kind: Text, Group: GroupFailures},
+		Field{Key: "reliability.repair_hours", Label: "Repair without a spare (hours)", Kind: Text, Group: GroupFailures},
+		Field{Key: "reliability.restart_min", Label: "Restart after a failure (minutes)", Kind: Text, Group: GroupFailures},
+		Field{Key: "reliability.checkpoint_interval_min", Label: "Checkpoint interval (minutes)", Kind: Text, Group: GroupFailures},
 	)
+}
+
+// reliabilityOf points at the scenario override a reliability key sets,
+// and the data file's value it replaces.
+func reliabilityOf(in *planner.ReliabilityInputs, base planner.Reliability, key string) (override **float64, def float64, ok bool) {
+	switch key {
+	case "spare_switches_pct":
+		return &in.SpareSwitchesPct, base.Spares.SwitchesPct, true
+	case "spare_optics_pct":
+		return &in.SpareOpticsPct, base.Spares.OpticsPct, true
+	case "swap_hours":
+		return &in.SwapHours, base.Recovery.SwapHours, true
+	case "repair_hours":
+		return &in.RepairHours, base.Recovery.RepairHours, true
+	case "restart_min":
+		return &in.RestartMin, base.Recovery.RestartMin, true
+	case "checkpoint_interval_min":
+		return &in.CheckpointIntervalMin, base.Recovery.CheckpointInterval, true
+	}
+	return nil, 0, false
 }
 
 // Fields lists every input in the order the window shows them. Prices are

@@ -189,6 +189,13 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 	if w, ok := strings.CutPrefix(key, "workload."); ok {
 		return workloadText(s.Workload, w)
 	}
+	if r, ok := strings.CutPrefix(key, "reliability."); ok && s.Reliability != nil {
+		in := *s.Reliability
+		if v, _, ok := reliabilityOf(&in, planner.Reliability{}, r); ok && *v != nil {
+			return strconv.FormatFloat(**v, 'f', -1, 64)
+		}
+		return ""
+	}
 	switch key {
 	case "name":
 		return s.Name
@@ -323,6 +330,17 @@ func (m *Model) Hint(key string) string {
 	if item, ok := strings.CutPrefix(key, "prices."); ok {
 		v, _ := CatalogPrice(m.cat, item)
 		return "catalog: " + planner.FormatUSDExact(v)
+	}
+	if r, ok := strings.CutPrefix(key, "reliability."); ok && m.cat.Reliability != nil {
+		if _, def, ok := reliabilityOf(&planner.ReliabilityInputs{}, *m.cat.Reliability, r); ok {
+			if def == 0 && strings.HasPrefix(r, "spare_") {
+				return "none (data default)"
+			}
+			if def == 0 && r == "checkpoint_interval_min" {
+				return "optimum (data default)"
+			}
+			return "data default: " + strconv.FormatFloat(def, 'f', -1, 64)
+		}
 	}
 	f, _ := FieldOf(key)
 	return f.Hint

@@ -286,3 +286,41 @@ func TestInLabels(t *testing.T) {
 		}
 	}
 }
+
+// Spares typed in the form reach the plan's BOM, an out-of-range value
+// is named by its label, and clearing every override drops the
+// [reliability] table. Mutations caught: the override written to the
+// wrong field, an empty entry stored as 0 (no longer the data default),
+// an empty table left behind in the saved file.
+func TestSparesInputs(t *testing.T) {
+	m := testModel(t)
+	if h := m.Hint("reliability.spare_switches_pct"); !strings.Contains(h, "none") {
+		t.Errorf("spare hint %q, want the data default (none)", h)
+	}
+	if h := m.Hint("reliability.repair_hours"); h != "data default: 24" {
+		t.Errorf("repair hint %q, want the data file's 24", h)
+	}
+	mustSet(t, m, "reliability.spare_switches_pct", "10")
+	settle(t, m)
+	// 32 leaves and 16 spines at 10%: 4 + 2.
+	if p := m.Plan(); p.Spares.Switches != 6 || p.Spares.Optics.Total != 0 {
+		t.Errorf("spares %+v, want 6 switches, no optics", p.Spares)
+	}
+	if got := m.Text("reliability.spare_switches_pct"); got != "10" {
+		t.Errorf("text %q, want 10", got)
+	}
+	mustSet(t, m, "reliability.spare_optics_pct", "250")
+	settle(t, m)
+	if st := m.State(); st.Status != Stale || len(st.Problems) == 0 || st.Problems[0].Label != "Spare optics (% of transceivers and AOCs)" {
+		t.Errorf("state %+v, want stale naming the spare optics label", st)
+	}
+	mustSet(t, m, "reliability.spare_optics_pct", "")
+	mustSet(t, m, "reliability.spare_switches_pct", "")
+	settle(t, m)
+	if r := m.Scenario().Reliability; r != nil {
+		t.Errorf("overrides left after clearing them all: %+v", r)
+	}
+	if m.Plan().Spares.Switches != 0 {
+		t.Error("spares left after clearing the input")
+	}
+}
