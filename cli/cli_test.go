@@ -303,3 +303,40 @@ func TestResilienceCommand(t *testing.T) {
 		t.Error("plan --json lacks the resilience block")
 	}
 }
+
+// cables writes one row per link in each format, to standard output or
+// safely to --out, and asks for exactly one format. Mutations caught: a
+// format flag ignored, two formats accepted, --out half-written.
+func TestCablesCommand(t *testing.T) {
+	out, errOut, code := runArgs(t, "cables", "--csv", "--gpus", "1000")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	// 1,000 GPUs in 125 servers of 8 rails: 1,000 server links. Units
+	// of 32 servers: 24 full leaves send 32 links up; 1,000 uplinks need
+	// 16 spines, and the 8 leaves of the 29-server unit are raised from
+	// 29 to 32 so each reaches each spine twice (balanced): 32 x 32 =
+	// 1,024 leaf-spine links.
+	if err != nil || len(recs) != 1+1000+1024 || recs[0][0] != "a_device" {
+		t.Fatalf("CSV: %d records (%v)", len(recs), err)
+	}
+	out, _, code = runArgs(t, "cables", "--topo", "--gpus", "64")
+	if code != 0 || !strings.Contains(out, "p1-su1-leaf\n") || strings.Count(out, " -> ") != 64 {
+		t.Errorf("topo (exit %d):\n%s", code, out)
+	}
+	path := filepath.Join(t.TempDir(), "cables.json")
+	if _, errOut, code := runArgs(t, "cables", "--json", "--gpus", "64", "--out", path); code != 0 || !strings.Contains(errOut, "64 links") {
+		t.Fatalf("--out: exit %d, %s", code, errOut)
+	}
+	b, err := os.ReadFile(path)
+	var links []any
+	if err != nil || json.Unmarshal(b, &links) != nil || len(links) != 64 {
+		t.Errorf("--out file: %d links (%v)", len(links), err)
+	}
+	for _, args := range [][]string{{"cables"}, {"cables", "--csv", "--json"}} {
+		if _, errOut, code := runArgs(t, args...); code != 2 || !strings.Contains(errOut, "one of --csv, --json or --topo") {
+			t.Errorf("%v: exit %d, %s", args, code, errOut)
+		}
+	}
+}

@@ -99,6 +99,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 			return err
 		}
 		p.ServerTransceivers = n
+		p.LinkTiers[0].LowerModule = mod.Key
 		add(p.moduleLine(mod, where, "server_leaf", n))
 	}
 	// Switch-side optics: ports in use, grouped by cage; a twin-port cage
@@ -121,7 +122,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		"leaf_spine":  mods(pl.leafLoads, false) + mods(pl.spineLoads, true),
 		"spine_core":  mods(pl.spineLoads, false) + mods(pl.coreLoads, true),
 	}
-	for _, t := range p.LinkTiers {
+	for i, t := range p.LinkTiers {
 		if t.Medium != Optics || ends[t.Name] == 0 {
 			continue
 		}
@@ -129,11 +130,15 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		if err != nil {
 			return err
 		}
+		p.LinkTiers[i].UpperModule = mod.Key
+		if t.Name != "server_leaf" {
+			p.LinkTiers[i].LowerModule = mod.Key
+		}
 		p.SwitchTransceivers += ends[t.Name]
 		add(p.moduleLine(mod, "switch side, "+t.Name, t.Name, ends[t.Name]))
 	}
 	// Cables: one per link.
-	for _, t := range p.LinkTiers {
+	for i, t := range p.LinkTiers {
 		key := string(t.Medium)
 		if t.Medium == Optics {
 			key = fiberKey
@@ -149,6 +154,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 			return fieldErr(field+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),
 				"%g m is beyond the reach of %s at %dG (%d m)", t.Metres, cb.Key, p.PortGbps, reach)
 		}
+		p.LinkTiers[i].Cable = cb.Key
 		unit := cb.PriceUSD(t.Metres)
 		f := cb.PriceRangeFactor
 		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: fmt.Sprintf("%s %g m", t.Name, t.Metres), Qty: t.Links, tier: t.Name,

@@ -66,6 +66,37 @@ type plane struct {
 	spineWiring           string // WiringBalanced or WiringNear (leaf to spine)
 	coreWiring            string // spine to core
 	headroom              []Headroom
+	layout                layout // pod by pod, for the cable map and diagram
+}
+
+// layout is how a plane's switches are wired, compactly: runs of
+// identical pods (one pod below three tiers) and, with three tiers, runs
+// of identical core groups. Link k of a lower switch goes to upper
+// switch (b + k) mod n of its group, b being the links of the lower
+// switches before it mod n: that spreads links as spreadLinks counts
+// them and reaches every upper switch from every lower one.
+type layout struct {
+	pods       []podRun
+	coreGroups []coreRun
+	// leavesPerUnit and serversPerUnit describe a scalable unit: one
+	// leaf per rail when rail-optimized, else one leaf.
+	leavesPerUnit, serversPerUnit int
+}
+
+// podRun is count identical pods: their leaves in order (full units,
+// then a partial one) with the uplinks as wired, and their spines.
+type podRun struct {
+	count  int
+	leaves []switchLoad
+	spines int
+}
+
+// coreRun is groups consecutive core groups with cores switches each;
+// core group j takes spine j of every pod run with spineUp[i] > 0, that
+// many links from each such spine.
+type coreRun struct {
+	groups, cores int
+	spineUp       []int // per pod run
 }
 
 // errNoFit says a fabric of the given tiers cannot hold the plane.
@@ -98,6 +129,7 @@ func sizePlane(spec fabricSpec) (plane, error) {
 	if spec.tiers == 0 || spec.tiers == 2 {
 		if p, ok := twoTier(spec, leaves); ok {
 			p.serversPerGroup, p.leavesPerGroup = spg, lpg
+			p.layout.leavesPerUnit, p.layout.serversPerUnit = lpg, spg
 			p.headroom = append(spec.partialHeadroom(spg, lpg), p.headroom...)
 			return p, nil
 		}
@@ -107,6 +139,7 @@ func sizePlane(spec fabricSpec) (plane, error) {
 	}
 	if p, ok := threeTier(spec, spg, lpg); ok {
 		p.serversPerGroup, p.leavesPerGroup = spg, lpg
+		p.layout.leavesPerUnit, p.layout.serversPerUnit = lpg, spg
 		p.headroom = append(spec.partialHeadroom(spg, lpg), p.headroom...)
 		return p, nil
 	}
@@ -119,6 +152,7 @@ func onePlane(spec fabricSpec, endpoints int) plane {
 		tiers: 1, leaves: 1, serverLeaf: endpoints,
 		leafLoads:       []switchLoad{{1, endpoints, 0}},
 		serversPerGroup: spec.servers, leavesPerGroup: 1,
+		layout: layout{pods: []podRun{{1, []switchLoad{{1, endpoints, 0}}, 0}}, leavesPerUnit: 1, serversPerUnit: spec.servers},
 	}
 }
 
@@ -332,6 +366,7 @@ func twoTier(spec fabricSpec, leaves []switchLoad) (plane, bool) {
 		pods:       1, leavesPerPod: countSwitches(leaves), spinesPerPod: c.n,
 		spineWiring: c.wiring,
 		headroom:    strictHeadroom(TierSpine, c, 1),
+		layout:      layout{pods: []podRun{{1, c.lower, c.n}}},
 	}, true
 }
 
@@ -436,12 +471,21 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 		}
 		kinds = append(kinds, &groupKind{lower, in, 1})
 	}
+	var lay layout
+	for _, p := range ps {
+		lay.pods = append(lay.pods, podRun{p.count, p.c.lower, p.c.n})
+	}
 	for _, k := range kinds {
 		m := k.groups
 		c, ok := chooseUpper(k.lower, half, spec.radix, unitUppers(1, half, spec.radix))
 		if !ok {
 			return plane{}, false
 		}
+		run := coreRun{groups: m, cores: c.n, spineUp: make([]int, len(ps))}
+		for li, i := range k.present {
+			run.spineUp[i] = c.lower[li].up
+		}
+		lay.coreGroups = append(lay.coreGroups, run)
 		for li, i := range k.present {
 			spineUps[i] = append(spineUps[i], switchLoad{c.lower[li].switches * m, c.lower[li].down, c.lower[li].up})
 		}
@@ -476,6 +520,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 		pods: countPods, leavesPerPod: leavesPerPod, spinesPerPod: ps[0].c.n,
 		spineWiring: spineWiring, coreWiring: coreWiring,
 		headroom: mergeHeadroom(headroom),
+		layout:   lay,
 	}, true
 }
 

@@ -46,6 +46,11 @@ type LinkTier struct {
 	Links  int
 	Medium Medium
 	Metres float64
+	// Cable is the catalog key of each link's cable (the fibre with
+	// transceivers); LowerModule and UpperModule the transceivers at the
+	// server or lower switch end and at the upper switch end ("" for
+	// copper and AOC).
+	Cable, LowerModule, UpperModule string
 }
 
 // Links counts links (one cable each) per tier, all planes.
@@ -149,6 +154,8 @@ type Plan struct {
 	// Resilience is the failure what-if and goodput (nil without
 	// reliability data in the catalog).
 	Resilience *Resilience
+
+	layout layout // one plane's wiring, for the cable map and diagram
 }
 
 // Switches returns the switch count of a tier (0 when absent).
@@ -331,16 +338,17 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	}
 	P := n.Planes
 	p.SwitchTiers = append(p.SwitchTiers, switchTier(TierLeaf, pl.leafLoads, P, radix))
-	p.LinkTiers = append(p.LinkTiers, LinkTier{"server_leaf", pl.serverLeaf * P, n.Media.ServerLeaf, n.Media.ServerLeafM})
+	p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "server_leaf", Links: pl.serverLeaf * P, Medium: n.Media.ServerLeaf, Metres: n.Media.ServerLeafM})
 	if pl.tiers >= 2 {
 		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierSpine, pl.spineLoads, P, radix))
-		p.LinkTiers = append(p.LinkTiers, LinkTier{"leaf_spine", pl.leafSpine * P, n.Media.LeafSpine, n.Media.LeafSpineM})
+		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "leaf_spine", Links: pl.leafSpine * P, Medium: n.Media.LeafSpine, Metres: n.Media.LeafSpineM})
 	}
 	if pl.tiers == 3 {
 		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierCore, pl.coreLoads, P, radix))
-		p.LinkTiers = append(p.LinkTiers, LinkTier{"spine_core", pl.spineCore * P, n.Media.SpineCore, n.Media.SpineCoreM})
+		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "spine_core", Links: pl.spineCore * P, Medium: n.Media.SpineCore, Metres: n.Media.SpineCoreM})
 	}
 	p.SpineWiring, p.CoreWiring = pl.spineWiring, pl.coreWiring
+	p.layout = pl.layout
 	for _, h := range pl.headroom {
 		h.Switches *= P
 		h.Ports *= P

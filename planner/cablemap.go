@@ -1,0 +1,355 @@
+package planner
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// CableRun is one link of a plan's cable map: its two ends, its tier and
+// what it is made of. A is the lower end (the server, or the lower
+// switch), B the upper.
+type CableRun struct {
+	ADevice, APort string
+	BDevice, BPort string
+	Tier           string // "server_leaf", "leaf_spine" or "spine_core"
+	Gbps           int
+	Medium         Medium
+	Part           string // the cable's catalog key (the fibre for transceiver links)
+	AModule        string // transceiver at the A end ("" without one)
+	BModule        string
+	Metres         float64
+	Plane          int // from 1
+	Rail           int // from 1; 0 for links above a leaf that is not a rail's
+}
+
+// WalkCables calls fn once for every link of the plan, in a fixed order:
+// plane by plane; in each, pod by pod, each leaf's server links then its
+// uplinks; then, core group by core group, each spine's uplinks. It
+// keeps only a counter per switch of a group, never the links, so a
+// million-GPU fabric streams in flat memory. fn must not keep c: it is
+// reused. The walk stops at fn's first error.
+//
+// Names: nodes su3-node7 (scalable unit 3, its 7th server or tray);
+// leaves p1-su3-leaf-r5 (plane 1, rail 5; p1-su3-leaf when a leaf holds
+// whole servers); spines p1-spine-12, or p1-pod2-spine-12 with three
+// tiers; cores p1-core-40. Node ports are U<NIC>/P<port> (ibdiagnet's
+// names for an adapter's ports); switch ports are P<cage>, or
+// P<cage>/<lane> where one cage carries several links (twin-port cages,
+// breakouts). A switch's links toward the tier below take its first
+// ports, its uplinks start at the next whole cage.
+func (p *Plan) WalkCables(fn func(c *CableRun) error) error {
+	w := newCableWalk(p)
+	for plane := 1; plane <= p.Planes; plane++ {
+		if err := w.plane(plane, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cableWalk holds what naming and wiring need, and the reused row.
+type cableWalk struct {
+	p        *Plan
+	lay      layout
+	perCage  int
+	perNIC   int
+	tiers    map[string]LinkTier
+	c        CableRun
+	arrivals []int // links so far per upper switch of the group being wired
+}
+
+func newCableWalk(p *Plan) *cableWalk {
+	w := &cableWalk{p: p, lay: p.layout, perCage: p.Switch.LinksPerCage(p.PortGbps), perNIC: max(1, p.Scenario.Network.PortsPerNIC),
+		tiers: map[string]LinkTier{}}
+	for _, t := range p.LinkTiers {
+		w.tiers[t.Name] = t
+	}
+	return w
+}
+
+// switchPort names a switch's port by its index from 0.
+func (w *cableWalk) switchPort(i int) string {
+	if w.perCage == 1 {
+		return "P" + strconv.Itoa(i+1)
+	}
+	return "P" + strconv.Itoa(i/w.perCage+1) + "/" + strconv.Itoa(i%w.perCage+1)
+}
+
+// upStart is the first uplink port of a switch with down links below:
+// the next whole cage.
+func (w *cableWalk) upStart(down int) int { return roundUp(down, w.perCage) }
+
+// nodePort names the server port carrying rail (from 0) of plane (from
+// 1): ports alternate over the planes, so a multi-port NIC puts one port
+// in each plane.
+func (w *cableWalk) nodePort(plane, rail int) string {
+	x := rail*w.p.Planes + plane - 1
+	return "U" + strconv.Itoa(x/w.perNIC+1) + "/P" + strconv.Itoa(x%w.perNIC+1)
+}
+
+func (w *cableWalk) node(server int) string {
+	spu := w.lay.serversPerUnit
+	return "su" + strconv.Itoa(server/spu+1) + "-node" + strconv.Itoa(server%spu+1)
+}
+
+func (w *cableWalk) leaf(plane, g int) string {
+	lpu := w.lay.leavesPerUnit
+	name := "p" + strconv.Itoa(plane) + "-su" + strconv.Itoa(g/lpu+1) + "-leaf"
+	if lpu > 1 {
+		name += "-r" + strconv.Itoa(g%lpu+1)
+	}
+	return name
+}
+
+func (w *cableWalk) spine(plane, pod, j int) string {
+	if w.p.Tiers == 3 {
+		return "p" + strconv.Itoa(plane) + "-pod" + strconv.Itoa(pod+1) + "-spine-" + strconv.Itoa(j+1)
+	}
+	return "p" + strconv.Itoa(plane) + "-spine-" + strconv.Itoa(j+1)
+}
+
+func (w *cableWalk) core(plane, i int) string {
+	return "p" + strconv.Itoa(plane) + "-core-" + strconv.Itoa(i+1)
+}
+
+// rail is the rail (from 1) of leaf g's links, 0 when the leaf holds
+// whole servers.
+func (w *cableWalk) rail(g int) int {
+	if w.lay.leavesPerUnit > 1 {
+		return g%w.lay.leavesPerUnit + 1
+	}
+	return 0
+}
+
+// set fills the tier's fixed columns of the row.
+func (w *cableWalk) set(tier string, plane int) {
+	t := w.tiers[tier]
+	w.c.Tier, w.c.Gbps, w.c.Medium, w.c.Part, w.c.Metres, w.c.Plane = tier, w.p.PortGbps, t.Medium, t.Cable, t.Metres, plane
+	w.c.AModule, w.c.BModule = t.LowerModule, t.UpperModule
+}
+
+// plane walks one plane's links.
+func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
+	lay, c := w.lay, &w.c
+	rails := w.p.RailsPerPlane
+	lpu, spu := lay.leavesPerUnit, lay.serversPerUnit
+	g := 0 // leaf index in the plane
+	pod := 0
+	for _, run := range lay.pods {
+		for range run.count {
+			n := run.spines
+			w.arrivals = resize(w.arrivals, n)
+			base := 0 // links of the pod's leaves so far, mod n
+			for _, l := range run.leaves {
+				for range l.switches {
+					leaf := w.leaf(plane, g)
+					// Server links: a rail's leaf takes that port of
+					// each server of its unit; a leaf holding whole
+					// servers takes every port of each in turn.
+					w.set("server_leaf", plane)
+					first := g / lpu * spu
+					for k := range l.down {
+						server, r := first+k, g%lpu
+						if lpu == 1 {
+							server, r = first+k/rails, k%rails
+						}
+						c.ADevice, c.APort = w.node(server), w.nodePort(plane, r)
+						c.BDevice, c.BPort = leaf, w.switchPort(k)
+						c.Rail = r + 1
+						if err := fn(c); err != nil {
+							return err
+						}
+					}
+					if n > 0 {
+						w.set("leaf_spine", plane)
+						up := w.upStart(l.down)
+						for k := range l.up {
+							x := (base + k) % n
+							c.ADevice, c.APort = leaf, w.switchPort(up+k)
+							c.BDevice, c.BPort = w.spine(plane, pod, x), w.switchPort(w.arrivals[x])
+							c.Rail = w.rail(g)
+							w.arrivals[x]++
+							if err := fn(c); err != nil {
+								return err
+							}
+						}
+						base = (base + l.up) % n
+					}
+					g++
+				}
+			}
+			pod++
+		}
+	}
+	return w.coreLinks(plane, fn)
+}
+
+// coreLinks walks the spine-core links of one plane: core group j takes
+// spine j of every pod that has one.
+func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
+	lay, c := w.lay, &w.c
+	if len(lay.coreGroups) == 0 {
+		return nil
+	}
+	w.set("spine_core", plane)
+	c.Rail = 0
+	j, firstCore := 0, 0
+	for _, run := range lay.coreGroups {
+		n := run.cores
+		for range run.groups {
+			w.arrivals = resize(w.arrivals, n)
+			base, pod := 0, 0
+			for i, pr := range lay.pods {
+				if run.spineUp[i] == 0 {
+					pod += pr.count
+					continue
+				}
+				down := spineDown(pr, j)
+				for range pr.count {
+					spine, up := w.spine(plane, pod, j), w.upStart(down)
+					for k := range run.spineUp[i] {
+						x := (base + k) % n
+						c.ADevice, c.APort = spine, w.switchPort(up+k)
+						c.BDevice, c.BPort = w.core(plane, firstCore+x), w.switchPort(w.arrivals[x])
+						w.arrivals[x]++
+						if err := fn(c); err != nil {
+							return err
+						}
+					}
+					base = (base + run.spineUp[i]) % n
+					pod++
+				}
+			}
+			j++
+			firstCore += n
+		}
+	}
+	return nil
+}
+
+// spineDown is the links spine j of a pod of run pr takes from its
+// leaves: the pod's uplinks spread over its spines, the first ones
+// taking one more.
+func spineDown(pr podRun, j int) int {
+	t := sumLinks(pr.leaves, true)
+	return spineDownAt(spreadLinks(t, pr.spines), j)
+}
+
+// resize returns s with n zeros.
+func resize(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// CableCSVHeader heads the cable map's CSV columns.
+var CableCSVHeader = []string{"a_device", "a_port", "b_device", "b_port", "tier", "gbps", "medium", "part", "a_module", "b_module",
+	"length_m", "plane", "rail"}
+
+// WriteCablesCSV streams the cable map as CSV, one row per link.
+func WriteCablesCSV(w io.Writer, p *Plan) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	cw := csv.NewWriter(bw)
+	if err := cw.Write(CableCSVHeader); err != nil {
+		return err
+	}
+	rec := make([]string, len(CableCSVHeader))
+	err := p.WalkCables(func(c *CableRun) error {
+		rec[0], rec[1], rec[2], rec[3], rec[4] = c.ADevice, c.APort, c.BDevice, c.BPort, c.Tier
+		rec[5], rec[6], rec[7], rec[8], rec[9] = strconv.Itoa(c.Gbps), string(c.Medium), c.Part, c.AModule, c.BModule
+		rec[10], rec[11], rec[12] = strconv.FormatFloat(c.Metres, 'f', -1, 64), strconv.Itoa(c.Plane), strconv.Itoa(c.Rail)
+		return cw.Write(rec)
+	})
+	if err != nil {
+		return err
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// cableJSON is one link as the JSON cable map writes it.
+type cableJSON struct {
+	A      endJSON `json:"a"`
+	B      endJSON `json:"b"`
+	Tier   string  `json:"tier"`
+	Gbps   int     `json:"gbps"`
+	Medium Medium  `json:"medium"`
+	Part   string  `json:"part"`
+	Metres float64 `json:"length_m"`
+	Plane  int     `json:"plane"`
+	Rail   int     `json:"rail,omitempty"`
+}
+
+type endJSON struct {
+	Device string `json:"device"`
+	Port   string `json:"port"`
+	Module string `json:"module,omitempty"`
+}
+
+// WriteCablesJSON streams the cable map as a JSON array, one link an
+// element (a line each), without holding the links.
+func WriteCablesJSON(w io.Writer, p *Plan) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("[")
+	sep := "\n"
+	err := p.WalkCables(func(c *CableRun) error {
+		b, err := json.Marshal(cableJSON{A: endJSON{c.ADevice, c.APort, c.AModule}, B: endJSON{c.BDevice, c.BPort, c.BModule},
+			Tier: c.Tier, Gbps: c.Gbps, Medium: c.Medium, Part: c.Part, Metres: c.Metres, Plane: c.Plane, Rail: c.Rail})
+		if err != nil {
+			return err
+		}
+		bw.WriteString(sep)
+		sep = ",\n"
+		_, err = bw.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	bw.WriteString("\n]\n")
+	return bw.Flush()
+}
+
+// WriteTopoFile streams the expected topology in the IBDM topology file
+// format that ibdiagnet compares with the fabric it discovers
+// (ibdiagnet --topo_file; man ibdm-topo-file): a section per switch,
+// its type and name on the first line, then one line a port,
+// "LOCAL-PORT -> REMOTE-TYPE REMOTE-NAME REMOTE-PORT", and a blank line.
+// Each link is declared once, in the section of its lower switch (a
+// leaf lists its nodes and spines, a spine its cores), as the format's
+// own example lists adapters only from the switch. Types are the
+// catalog keys of the switch and the NIC; ibdiagnet needs an IBNL
+// system definition for each (--out_ibnl_dir).
+func WriteTopoFile(w io.Writer, p *Plan) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "# Expected topology of %s: %s, %s, %s links.\n# Written by Fabric Planner; IBDM topology file format (ibdiagnet --topo_file).\n",
+		FormatInt(p.GPUs)+" GPUs", Plural(p.Tiers, "tier"), Plural(p.Planes, "plane"), FormatInt(p.Links.Total))
+	sw, nic := p.Switch.Key, p.NIC.Key
+	section := ""
+	err := p.WalkCables(func(c *CableRun) error {
+		local, lport, rtype, remote, rport := c.ADevice, c.APort, sw, c.BDevice, c.BPort
+		if c.Tier == "server_leaf" {
+			local, lport, rtype, remote, rport = c.BDevice, c.BPort, nic, c.ADevice, c.APort
+		}
+		if local != section {
+			section = local
+			bw.WriteString("\n" + sw + " " + local + "\n")
+		}
+		_, err := bw.WriteString("   " + lport + " -> " + rtype + " " + remote + " " + rport + "\n")
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
