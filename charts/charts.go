@@ -25,6 +25,8 @@ type Input struct {
 	MarketYear int
 	// Search is a design search to draw (the search chart).
 	Search *planner.SearchResult
+	// Focus is what the topology diagram draws expanded.
+	Focus Focus
 	// Generated is the time the report says it was made; zero is now.
 	// Tests set it, so the same plan always draws the same pages.
 	Generated time.Time
@@ -60,6 +62,7 @@ func All() []Chart {
 		{"search", "Design search: cost against job time", SearchChart},
 		{"sensitivity", "Cost sensitivity: total cost as each price moves across its range", Tornado},
 		{"resilience", "Failure what-if: slowdown per failure, goodput and interruptions", Resilience},
+		{"topology", "Topology: planes, pods, scalable units and switch layers with link bundles", Topology},
 	}
 }
 

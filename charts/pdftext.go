@@ -3,6 +3,7 @@ package charts
 import (
 	"unicode/utf8"
 
+	stdfnt "golang.org/x/image/font"
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/text/encoding/charmap"
@@ -29,6 +30,14 @@ func newPDFCanvas(w, h vg.Length) pdfCanvas {
 
 // FillString draws s at pt, as vg.Canvas's FillString does.
 func (c pdfCanvas) FillString(fnt font.Face, pt vg.Point, s string) {
+	// vgpdf registers a font under its name with no style but looks a
+	// bold one up with style "B", which fails ("undefined font"): a bold
+	// face goes on as a regular one with a variant name of its own and
+	// its own (bold) outlines.
+	if fnt.Font.Weight != stdfnt.WeightNormal {
+		fnt.Font.Variant += "Bold"
+		fnt.Font.Weight = stdfnt.WeightNormal
+	}
 	enc := charmap.Windows1252
 	start := 0
 	flush := func(end int) {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -115,7 +116,7 @@ func (pg *pager) footer() {
 func textStyle(size vg.Length, bold bool) draw.TextStyle {
 	sty := draw.TextStyle{Color: Ink, Font: sans, Handler: plot.DefaultTextHandler}
 	if bold {
-		sty.Font.Weight = 700
+		sty.Font.Weight = xfont.WeightBold
 	}
 	sty.Font.Size = size
 	return sty

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -355,3 +356,30 @@ func BenchmarkCableMap100k(b *testing.B) {
 type countingWriter struct{ n int }
 
 func (w *countingWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// Layout's per-pod figures add up to the plan's per-plane counts for
+// every case. Mutations caught: a partial pod counted as a full one,
+// spine-core links counted per group instead of per pod, nodes counted
+// per leaf instead of per unit.
+func TestLayoutAddsUpToPlan(t *testing.T) {
+	for name, p := range cableMapCases(t) {
+		pods, cores, _, _ := p.Layout()
+		var leaves, spines, coreN, nodes, ls, sc int
+		for _, r := range pods {
+			leaves += r.Count * r.Leaves
+			spines += r.Count * r.Spines
+			nodes += r.Count * r.Nodes
+			ls += r.Count * r.LeafSpine
+			sc += r.Count * r.SpineCore
+		}
+		for _, c := range cores {
+			coreN += c.Groups * c.Cores
+		}
+		P := p.Planes
+		got := []int{leaves * P, spines * P, coreN * P, nodes, ls * P, sc * P}
+		want := []int{p.Switches(TierLeaf), p.Switches(TierSpine), p.Switches(TierCore), p.Servers, p.Links.LeafSpine, p.Links.SpineCore}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: layout sums (leaves, spines, cores, nodes, leaf-spine, spine-core) %v, plan %v", name, got, want)
+		}
+	}
+}

@@ -1,0 +1,432 @@
+package charts
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"fabricplan/planner"
+)
+
+// Focus picks what the topology diagram draws expanded: pod Pod (from 1)
+// and, in it, scalable unit Unit (from 1); 0 takes the first.
+type Focus struct{ Pod, Unit int }
+
+// Topology draws the plan's fabric as a diagram that reads at any size:
+// one plane (the others alike), the core layer, one pod with its spines
+// and one scalable unit expanded to its leaves (coloured by rail) and
+// nodes, the rest summarised ("x 127 more pods"). Link bundles carry
+// their count and speed; an oversubscribed leaf and headroom are said.
+func Topology(in Input) (*Figure, error) {
+	p := in.Plan
+	if p == nil {
+		return nil, fmt.Errorf("topology: %w: no plan", ErrMissingInput)
+	}
+	d := newTopoDiagram(p, in.Focus)
+	pl := plot.New()
+	pl.HideAxes()
+	pl.Title.Text = d.title()
+	pl.Title.TextStyle.Font = sans
+	pl.Title.TextStyle.Font.Size = titleSize
+	pl.Title.TextStyle.Color = Ink
+	pl.Title.Padding = vg.Points(8)
+	pl.Add(d)
+	return &Figure{Name: "topology", Panels: [][]*plot.Plot{{pl}}, Footnote: d.footnote(), Data: []Series{d.counts()}}, nil
+}
+
+// topoDiagram is the diagram as a gonum plotter: it draws in the plot's
+// canvas, so the window, the exports and the report share one renderer.
+type topoDiagram struct {
+	p              *planner.Plan
+	pods           []planner.PodRun
+	cores          []planner.CoreRun
+	lpu, npu       int // leaves and nodes of a full scalable unit
+	pod, unit      int // the expanded pod and unit (from 0)
+	podRun         planner.PodRun
+	pods1, units1  int // pods per plane, units in the expanded pod
+	unitNodes      int // nodes of the expanded unit
+	coreN, groupsN int
+}
+
+func newTopoDiagram(p *planner.Plan, f Focus) *topoDiagram {
+	d := &topoDiagram{p: p}
+	d.pods, d.cores, d.lpu, d.npu = p.Layout()
+	for _, r := range d.pods {
+		d.pods1 += r.Count
+	}
+	for _, c := range d.cores {
+		d.coreN += c.Groups * c.Cores
+		d.groupsN += c.Groups
+	}
+	d.pod = min(max(f.Pod, 1), d.pods1) - 1
+	k := d.pod
+	for _, r := range d.pods {
+		if k < r.Count {
+			d.podRun = r
+			break
+		}
+		k -= r.Count
+	}
+	d.units1 = max(1, ceilDiv(d.podRun.Leaves, d.lpu))
+	d.unit = min(max(f.Unit, 1), d.units1) - 1
+	// Nodes of the expanded unit: full units hold npu; the plan's last
+	// unit may hold fewer.
+	first := d.globalUnit() * d.npu
+	d.unitNodes = min(d.npu, p.Servers-first)
+	return d
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// globalUnit is the expanded unit's index in the plane.
+func (d *topoDiagram) globalUnit() int {
+	leaves := 0
+	k := d.pod
+	for _, r := range d.pods {
+		n := min(k, r.Count)
+		leaves += n * r.Leaves
+		k -= n
+	}
+	return leaves/d.lpu + d.unit
+}
+
+func (d *topoDiagram) title() string {
+	p := d.p
+	return fmt.Sprintf("%s GPUs: %s in %s, %s",
+		planner.FormatInt(p.GPUs), planner.Plural(p.TotalSwitches(), "switch"), planner.Plural(p.Tiers, "tier"), planner.Plural(p.Links.Total, "link"))
+}
+
+// counts are the figures the diagram labels, all planes, for tests and
+// readers: they must equal the plan's.
+func (d *topoDiagram) counts() Series {
+	p := d.p
+	return Series{Name: "counts",
+		Labels: []string{"planes", "pods per plane", "scalable units per plane", "leaf switches", "spine switches", "core switches",
+			"server-leaf links", "leaf-spine links", "spine-core links"},
+		Values: []float64{float64(p.Planes), float64(d.pods1), float64(p.Units), float64(p.Switches(planner.TierLeaf)),
+			float64(p.Switches(planner.TierSpine)), float64(p.Switches(planner.TierCore)),
+			float64(p.Links.ServerLeaf), float64(p.Links.LeafSpine), float64(p.Links.SpineCore)}}
+}
+
+func (d *topoDiagram) footnote() string {
+	p := d.p
+	var parts []string
+	if p.Planes > 1 {
+		parts = append(parts, fmt.Sprintf("Plane 1 of %d drawn; the others are alike (each node port goes to one plane). Counts in the drawing are per plane, the title's for all planes.", p.Planes))
+	}
+	parts = append(parts, fmt.Sprintf("Links are %dG; every lower switch reaches every upper switch of its group (%s wiring).", p.PortGbps, wiringWords(p)))
+	for _, h := range p.Headroom {
+		if h.Switches > 0 {
+			parts = append(parts, fmt.Sprintf("Headroom not counted: %s more %s switches (%s).", planner.FormatInt(h.Switches), h.Tier, h.Reason))
+		}
+	}
+	parts = append(parts, "Cable map of every link: fabricplan cables --csv.")
+	return strings.Join(parts, " ")
+}
+
+func wiringWords(p *planner.Plan) string {
+	w := p.SpineWiring
+	if p.CoreWiring == planner.WiringNear {
+		w = planner.WiringNear
+	}
+	if w == "" {
+		return "direct"
+	}
+	return w
+}
+
+// DataRange and Plot make topoDiagram a plot.Plotter on a unit square.
+func (d *topoDiagram) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, 0, 1 }
+
+// Plot draws the layers from the top: cores, the pod's spines, the
+// unit's leaves, its nodes; summaries to the right.
+func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
+	p := d.p
+	W, H := c.Max.X-c.Min.X, c.Max.Y-c.Min.Y
+	at := func(fx, fy float64) vg.Point {
+		return vg.Point{X: c.Min.X + vg.Length(fx)*W, Y: c.Min.Y + vg.Length(fy)*H}
+	}
+	left, right := 0.02, 0.66 // the expanded part; summaries to the right
+	yCore, ySpine, yLeaf, yNode := 0.9, 0.66, 0.38, 0.08
+	boxH := 0.09
+	if p.Tiers < 3 {
+		ySpine = 0.84
+	}
+	if p.Tiers == 1 {
+		yLeaf = 0.6
+	}
+	// Pod frame (dashed) around spines, unit and nodes.
+	if p.Tiers >= 2 {
+		top := ySpine + boxH/2 + 0.05
+		frame(c, at(left-0.01, yNode-boxH/2-0.03), at(right+0.01, top))
+		label := "the whole fabric"
+		switch {
+		case p.Tiers == 3:
+			label = fmt.Sprintf("pod %d of %s", d.pod+1, planner.FormatInt(d.pods1))
+		case p.Planes > 1:
+			label = "the whole plane"
+		}
+		tag(c, at(left, top), label, Grey, draw.XLeft)
+	}
+	// Nodes of the expanded unit.
+	gps := p.Scenario.Cluster.GPUsPerServer
+	nodeText := fmt.Sprintf("SU %d: %s × %d GPUs", d.globalUnit()+1, planner.Plural(d.unitNodes, "node"), gps)
+	box(c, at(left+0.02, yNode-boxH/2), at(right-0.02, yNode+boxH/2), color.RGBA{0xee, 0xee, 0xee, 0xff})
+	text(c, at((left+right)/2, yNode), nodeText, labelSize, true, Ink, draw.XCenter)
+
+	// Leaves of the unit, coloured by rail.
+	leaves := min(d.lpu, d.podRun.Leaves)
+	shown, more := fitBoxes(leaves, 16)
+	xs := spread(left+0.03, right-0.03, shown+boolInt(more))
+	ports := d.podRun.Down
+	for i := range shown {
+		var col color.Color = Grey
+		name := "leaf"
+		if d.lpu > 1 {
+			col, name = railColour(i), fmt.Sprintf("r%d", i+1)
+		}
+		if more && i == shown-1 {
+			name = fmt.Sprintf("r%d", leaves)
+			if d.lpu > 1 {
+				col = railColour(leaves - 1)
+			}
+		}
+		x := xs[i+boolInt(more && i == shown-1)]
+		w := 0.8 * (right - left - 0.06) / float64(shown+boolInt(more))
+		// Rail links from the nodes: one line per leaf, coloured by rail.
+		line(c, at(x, yNode+boxH/2), at(x, yLeaf-boxH/2), col, 2)
+		box(c, at(x-w/2, yLeaf-boxH/2), at(x+w/2, yLeaf+boxH/2), col)
+		text(c, at(x, yLeaf), name, tickSize, true, textOn(col), draw.XCenter)
+	}
+	if more {
+		text(c, at(xs[shown-1], yLeaf), "…", labelSize, true, Ink, draw.XCenter)
+	}
+	leafWord := "leaf"
+	if d.lpu > 1 {
+		leafWord = "leaves (one per rail)"
+	}
+	ratio := fmt.Sprintf("%d down : %d up", ports, d.podRun.Up)
+	if p.Tiers == 1 {
+		ratio = fmt.Sprintf("%d ports holding every node port", ports)
+	}
+	over := p.Scenario.Network.Oversubscription
+	ratioCol := Ink
+	if over != "" && over != "1:1" {
+		ratio += " — " + over + " oversubscribed"
+		ratioCol = color.RGBA{0xc0, 0x39, 0x2b, 0xff}
+	}
+	tag(c, at(left+0.02, yLeaf-boxH/2-0.035), fmt.Sprintf("%d %s, each %s", leaves, leafWord, ratio), ratioCol, draw.XLeft)
+	tag(c, at((left+right)/2, (yNode+yLeaf)/2-0.03), fmt.Sprintf("%s server links × %dG", planner.FormatInt(d.unitNodes*p.RailsPerPlane), p.PortGbps), Ink, draw.XCenter)
+
+	// Spines of the pod.
+	if p.Tiers >= 2 {
+		spines := d.podRun.Spines
+		sShown, sMore := fitBoxes(spines, 16)
+		sx := spread(left+0.03, right-0.03, sShown+boolInt(sMore))
+		w := 0.8 * (right - left - 0.06) / float64(sShown+boolInt(sMore))
+		for i := range sShown {
+			x := sx[i+boolInt(sMore && i == sShown-1)]
+			box(c, at(x-w/2, ySpine-boxH/2), at(x+w/2, ySpine+boxH/2), colour(0))
+			n := i + 1
+			if sMore && i == sShown-1 {
+				n = spines
+			}
+			text(c, at(x, ySpine), fmt.Sprint(n), tickSize, true, color.White, draw.XCenter)
+		}
+		if sMore {
+			text(c, at(sx[sShown-1], ySpine), "…", labelSize, true, Ink, draw.XCenter)
+		}
+		// The fan from the unit's leaves to the spines.
+		for _, x := range xs {
+			line(c, at(x, yLeaf+boxH/2), at((left+right)/2, ySpine-boxH/2), Grey, 0.6)
+		}
+		unitUp := d.unitUplinks()
+		tag(c, at((left+right)/2, (yLeaf+ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this SU (%s in the %s)",
+			planner.FormatInt(unitUp), p.PortGbps, planner.FormatInt(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
+		text(c, at(right-0.02, ySpine+boxH/2+0.02), fmt.Sprintf("%s spine switches", planner.FormatInt(spines)), tickSize, false, Ink, draw.XRight)
+	}
+	// Cores.
+	if p.Tiers == 3 {
+		box(c, at(left+0.05, yCore-boxH/2), at(right-0.05, yCore+boxH/2), colour(4))
+		text(c, at((left+right)/2, yCore), fmt.Sprintf("core: %s switches in %s (group j joins spine j of every pod)",
+			planner.FormatInt(d.coreN), planner.Plural(d.groupsN, "group")), tickSize, true, color.White, draw.XCenter)
+		line(c, at((left+right)/2, ySpine+boxH/2), at((left+right)/2, yCore-boxH/2), Grey, 1.5)
+		tag(c, at((left+right)/2, (ySpine+yCore)/2+0.01), fmt.Sprintf("%s spine-core links × %dG from this pod",
+			planner.FormatInt(d.podRun.SpineCore), p.PortGbps), Ink, draw.XCenter)
+	}
+
+	// Summaries on the right: totals at the top, then pods, units and
+	// planes beside the layer they summarise.
+	sx := right + 0.04
+	ty := 0.97
+	for i, l := range d.totals() {
+		text(c, at(sx, ty), l, tickSize, i == 0, Ink, draw.XLeft)
+		ty -= 0.036
+	}
+	if more := d.units1 - 1; more > 0 {
+		stack(c, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2))
+		text(c, at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", planner.Plural(more, "more SU"), podWord(p)), tickSize, true, Ink, draw.XCenter)
+	}
+	if p.Tiers == 3 && d.pods1 > 1 {
+		y := 0.58
+		stack(c, at(sx, y-boxH/2), at(0.98, y+boxH/2))
+		text(c, at((sx+0.98)/2, y), "× "+planner.Plural(d.pods1-1, "more pod"), tickSize, true, Ink, draw.XCenter)
+		text(c, at(sx, y-boxH/2-0.03), d.podKinds(), tickSize*0.9, false, Ink, draw.XLeft)
+	}
+	if p.Planes > 1 {
+		stack(c, at(sx, yNode-boxH/2), at(0.98, yNode+boxH/2))
+		text(c, at((sx+0.98)/2, yNode), "× "+planner.Plural(p.Planes-1, "more plane")+", alike", tickSize, true, Ink, draw.XCenter)
+	}
+}
+
+// totals are the per-plane counts listed at the top right.
+func (d *topoDiagram) totals() []string {
+	p := d.p
+	P := p.Planes
+	out := []string{"Per plane"}
+	if P == 1 {
+		out[0] = "Counts"
+	}
+	add := func(n int, what string) {
+		if n > 0 {
+			out = append(out, "  "+planner.Plural(n, what))
+		}
+	}
+	add(p.Switches(planner.TierLeaf)/P, "leaf switch")
+	add(p.Switches(planner.TierSpine)/P, "spine switch")
+	add(p.Switches(planner.TierCore)/P, "core switch")
+	add(p.Units, "scalable unit")
+	add(p.Links.ServerLeaf/P, "server-leaf link")
+	add(p.Links.LeafSpine/P, "leaf-spine link")
+	add(p.Links.SpineCore/P, "spine-core link")
+	return out
+}
+
+// unitUplinks is the leaf-spine links of the expanded unit's leaves.
+func (d *topoDiagram) unitUplinks() int {
+	r := d.podRun
+	if r.Leaves == 0 {
+		return 0
+	}
+	// Leaves of one pod share the per-leaf uplinks but for a partial
+	// unit: count the unit's share of the pod's links by its leaves.
+	leaves := min(d.lpu, r.Leaves)
+	return r.LeafSpine * leaves / r.Leaves
+}
+
+func podWord(p *planner.Plan) string {
+	if p.Tiers == 3 {
+		return "pod"
+	}
+	return "plane"
+}
+
+// podKinds describes the pod runs when they differ (a partial last pod).
+func (d *topoDiagram) podKinds() string {
+	if len(d.pods) == 1 {
+		r := d.pods[0]
+		return fmt.Sprintf("each %d leaves, %d spines", r.Leaves, r.Spines)
+	}
+	var parts []string
+	for _, r := range d.pods {
+		parts = append(parts, fmt.Sprintf("%d × (%d leaves, %d spines)", r.Count, r.Leaves, r.Spines))
+	}
+	return "pods: " + strings.Join(parts, ", ")
+}
+
+// railColour is rail i's colour: the palette without its yellow and
+// black, which read badly as box fills.
+func railColour(i int) color.Color {
+	rails := []color.Color{Palette[0], Palette[1], Palette[2], Palette[3], Palette[4], Palette[5]}
+	c := rails[i%len(rails)]
+	if i/len(rails)%2 == 1 { // a second round: darker
+		r, g, b, _ := c.RGBA()
+		return color.RGBA{uint8(r >> 9), uint8(g >> 9), uint8(b >> 9), 0xff}
+	}
+	return c
+}
+
+// textOn is black or white, whichever reads on fill.
+func textOn(fill color.Color) color.Color {
+	r, g, b, _ := fill.RGBA()
+	if 299*r+587*g+114*b > 600*0xffff {
+		return Ink
+	}
+	return color.White
+}
+
+// fitBoxes says how many boxes to draw for n switches in a row that
+// holds at most max: all, or max-1 with an ellipsis before the last.
+func fitBoxes(n, max int) (shown int, more bool) {
+	if n <= max {
+		return n, false
+	}
+	return max - 1, true
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// spread returns n centres evenly across [a, b].
+func spread(a, b float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = a + (b-a)*(float64(i)+0.5)/float64(n)
+	}
+	return out
+}
+
+func box(c draw.Canvas, lo, hi vg.Point, fill color.Color) {
+	r := vg.Rectangle{Min: lo, Max: hi}
+	c.SetColor(fill)
+	c.Fill(r.Path())
+	c.SetLineStyle(draw.LineStyle{Color: Ink, Width: vg.Points(0.6)})
+	c.Stroke(r.Path())
+}
+
+// stack is a box with two shadows behind it: several alike, summarised.
+func stack(c draw.Canvas, lo, hi vg.Point) {
+	off := vg.Points(4)
+	fill := color.RGBA{0xf4, 0xf4, 0xf4, 0xff}
+	for k := 2; k >= 0; k-- {
+		d := off * vg.Length(k)
+		box(c, vg.Point{X: lo.X + d, Y: lo.Y + d}, vg.Point{X: hi.X + d, Y: hi.Y + d}, fill)
+	}
+}
+
+func frame(c draw.Canvas, lo, hi vg.Point) {
+	r := vg.Rectangle{Min: lo, Max: hi}
+	c.SetLineStyle(draw.LineStyle{Color: Grey, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}})
+	c.Stroke(r.Path())
+}
+
+func line(c draw.Canvas, a, b vg.Point, col color.Color, width float64) {
+	c.StrokeLine2(draw.LineStyle{Color: col, Width: vg.Points(width)}, a.X, a.Y, b.X, b.Y)
+}
+
+func text(c draw.Canvas, pt vg.Point, s string, size vg.Length, bold bool, col color.Color, align draw.XAlignment) {
+	sty := textStyle(size, bold)
+	sty.Color = col
+	sty.XAlign, sty.YAlign = align, draw.YCenter
+	c.FillText(sty, pt, s)
+}
+
+// tag writes a label on a white ground so it reads over lines: link
+// bundles, the pod frame's name.
+func tag(c draw.Canvas, pt vg.Point, s string, col color.Color, align draw.XAlignment) {
+	sty := textStyle(tickSize, false)
+	w, h := sty.Width(s), sty.Height(s)
+	x0 := pt.X + vg.Length(align)*w // align: 0 left, -0.5 centre, -1 right
+	r := vg.Rectangle{Min: vg.Point{X: x0 - vg.Points(3), Y: pt.Y - h/2 - vg.Points(1)}, Max: vg.Point{X: x0 + w + vg.Points(3), Y: pt.Y + h/2 + vg.Points(1)}}
+	c.SetColor(color.White)
+	c.Fill(r.Path())
+	text(c, pt, s, tickSize, false, col, align)
+}

@@ -1,0 +1,142 @@
+package charts
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fabricplan/planner"
+)
+
+// topologyCases are plans the diagram must draw: one and three tiers,
+// one and two planes, an oversubscribed leaf, a rack-scale-sized unit
+// and 1,024 / 16,384 / 100,000 GPUs.
+func topologyCases(t *testing.T) map[string]*planner.Plan {
+	t.Helper()
+	cat := catalog(t)
+	out := map[string]*planner.Plan{}
+	add := func(name string, edit func(s *planner.Scenario)) {
+		s := planner.NewScenario()
+		edit(&s)
+		p, err := planner.Build(s, cat)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = p
+	}
+	add("64", func(s *planner.Scenario) { s.Cluster.GPUs = 64 })
+	add("1k", func(s *planner.Scenario) { s.Cluster.GPUs = 1024 })
+	add("16k", func(s *planner.Scenario) { s.Cluster.GPUs = 16384 })
+	add("100k", func(s *planner.Scenario) {
+		s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = 100_000, 800, "q3400"
+	})
+	add("2planes-4096", func(s *planner.Scenario) { s.Cluster.GPUs, s.Network.Planes = 4096, 2 })
+	add("2to1-3000", func(s *planner.Scenario) { s.Cluster.GPUs, s.Network.Oversubscription = 3000, "2:1" })
+	return out
+}
+
+// The diagram's counts are the plan's, and its title and boxes print
+// them. Mutations caught: per-plane counts reported as totals, a pod
+// run left out of the pod count, units counted per pod.
+func TestTopologyCountsArePlans(t *testing.T) {
+	for name, p := range topologyCases(t) {
+		fig, err := Topology(Input{Plan: p})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		s, ok := fig.Series("counts")
+		if !ok {
+			t.Fatalf("%s: no counts", name)
+		}
+		pods, _, _, _ := p.Layout()
+		nPods := 0
+		for _, r := range pods {
+			nPods += r.Count
+		}
+		want := map[string]int{"planes": p.Planes, "pods per plane": nPods, "scalable units per plane": p.Units,
+			"leaf switches": p.Switches(planner.TierLeaf), "spine switches": p.Switches(planner.TierSpine), "core switches": p.Switches(planner.TierCore),
+			"server-leaf links": p.Links.ServerLeaf, "leaf-spine links": p.Links.LeafSpine, "spine-core links": p.Links.SpineCore}
+		for i, l := range s.Labels {
+			if int(s.Values[i]) != want[l] {
+				t.Errorf("%s: %s %v, plan %d", name, l, s.Values[i], want[l])
+			}
+		}
+		title := fig.Panels[0][0].Title.Text
+		if !strings.Contains(title, planner.FormatInt(p.TotalSwitches())+" switch") || !strings.Contains(title, planner.FormatInt(p.Links.Total)+" link") {
+			t.Errorf("%s: title %q lacks the plan's %d switches and %d links", name, title, p.TotalSwitches(), p.Links.Total)
+		}
+		b, err := fig.Bytes("svg", DefaultSize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg := string(b)
+		P := p.Planes
+		for _, w := range []string{planner.Plural(p.Switches(planner.TierLeaf)/P, "leaf switch"), planner.Plural(p.Links.ServerLeaf/P, "server-leaf link")} {
+			if !strings.Contains(svg, w) {
+				t.Errorf("%s: the drawing does not say %q", name, w)
+			}
+		}
+	}
+}
+
+// Focus expands another pod and unit: the 16k plan's last pod and its
+// second unit. Mutations caught: the focus ignored, units numbered per
+// pod instead of in the plane.
+func TestTopologyFocus(t *testing.T) {
+	p := topologyCases(t)["16k"]
+	pods, _, lpu, npu := p.Layout()
+	fig, err := Topology(Input{Plan: p, Focus: Focus{Pod: 99, Unit: 2}}) // past the last pod: the last
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := fig.Bytes("svg", DefaultSize)
+	nPods := 0
+	for _, r := range pods {
+		nPods += r.Count
+	}
+	// Units before the last pod, plus 2.
+	unitsBefore := (nPods - 1) * pods[0].Leaves / lpu
+	want := fmt.Sprintf("SU %d: %d nodes", unitsBefore+2, npu)
+	if !strings.Contains(string(b), fmt.Sprintf("pod %d of %d", nPods, nPods)) || !strings.Contains(string(b), want) {
+		t.Errorf("focus on the last pod, unit 2: drawing lacks %q or the pod number", want)
+	}
+}
+
+// Goldens of the diagram at 1,024, 16,384 and 100,000 GPUs.
+func TestTopologyGoldens(t *testing.T) {
+	for name, p := range topologyCases(t) {
+		if name != "1k" && name != "16k" && name != "100k" {
+			continue
+		}
+		fig, err := Topology(Input{Plan: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := fig.Bytes("png", Size{1200, 800, 96})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "topology_"+name, got)
+	}
+}
+
+// BenchmarkTopology draws the diagram at 1,000,000 GPUs (two planes of
+// 800G on Quantum-X800): the drawing does not grow with the fabric.
+// Target: under 100 ms.
+func BenchmarkTopology(b *testing.B) {
+	s := planner.NewScenario()
+	s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch, s.Network.Planes, s.Network.PortsPerNIC = 1_000_000, 800, "q3400", 2, 2
+	p, err := planner.Build(s, catalog(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		fig, err := Topology(Input{Plan: p})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := fig.Bytes("png", DefaultSize); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

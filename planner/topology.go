@@ -1,0 +1,53 @@
+package planner
+
+// PodRun is a run of identical pods in one plane, as the cable map wires
+// them: below three tiers the whole plane is one pod.
+type PodRun struct {
+	Count  int // pods in the run
+	Leaves int // leaves of one pod
+	Spines int // spines of one pod (0 with one tier)
+	// Nodes is the servers or trays one pod's leaves hold; LeafSpine
+	// the links from its leaves to its spines; SpineCore the links from
+	// its spines to the cores.
+	Nodes, LeafSpine, SpineCore int
+	// Down and Up are the most ports a leaf of the pod uses toward
+	// nodes and spines.
+	Down, Up int
+}
+
+// CoreRun is a run of identical core groups in one plane: core group j
+// joins spine j of every pod.
+type CoreRun struct {
+	Groups, Cores int // groups in the run, cores in each
+}
+
+// Layout is one plane's pods and core groups (every plane is alike), and
+// the size of a scalable unit: the leaves and nodes of one full unit.
+func (p *Plan) Layout() (pods []PodRun, cores []CoreRun, leavesPerUnit, nodesPerUnit int) {
+	lay := p.layout
+	for i, r := range lay.pods {
+		pr := PodRun{Count: r.count, Leaves: countSwitches(r.leaves), Spines: r.spines, LeafSpine: sumLinks(r.leaves, true)}
+		perServer := 1
+		if lay.leavesPerUnit == 1 {
+			perServer = p.RailsPerPlane
+		}
+		for _, l := range r.leaves {
+			pr.Down, pr.Up = max(pr.Down, l.down), max(pr.Up, l.up)
+			if lay.leavesPerUnit == 1 {
+				pr.Nodes += l.switches * l.down / perServer
+			}
+		}
+		if lay.leavesPerUnit > 1 {
+			// A rail's leaf holds one port of each node of its unit.
+			pr.Nodes = sumLinks(r.leaves, false) / lay.leavesPerUnit
+		}
+		for _, c := range lay.coreGroups {
+			pr.SpineCore += c.groups * c.spineUp[i]
+		}
+		pods = append(pods, pr)
+	}
+	for _, c := range lay.coreGroups {
+		cores = append(cores, CoreRun{Groups: c.groups, Cores: c.cores})
+	}
+	return pods, cores, lay.leavesPerUnit, lay.serversPerUnit
+}
