@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,6 +78,7 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 		item("Export chart…", fyne.KeyE, ctrl, func() { u.ExportChartDialog(u.visibleFigure()) }),
 		item("Export report…", fyne.KeyR, ctrl, u.ExportReportDialog),
 		item("Export BOM…", fyne.KeyB, ctrl, u.ExportBOMDialog),
+		fyne.NewMenuItem("Export cable map…", u.ExportCablesDialog),
 		fyne.NewMenuItemSeparator(),
 		quit,
 	)
@@ -398,6 +400,50 @@ func (u *UI) ExportBOM(path string) error {
 // ExportBOMDialog asks where to write the BOM CSV.
 func (u *UI) ExportBOMDialog() {
 	u.savePathDialog("Export bill of materials (CSV)", "bom.csv", ".csv", u.ExportBOM)
+}
+
+// ExportCables writes the cable map of plan p to path: CSV, JSON, or
+// with .topo the expected topology for ibdiagnet. It streams into a
+// temporary file that replaces path only when whole, so it may run on
+// any goroutine.
+func ExportCables(p *planner.Plan, path string) error {
+	write := planner.WriteCablesCSV
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+	case ".json":
+		write = planner.WriteCablesJSON
+	case ".topo":
+		write = planner.WriteTopoFile
+	default:
+		return fmt.Errorf("cannot tell the format of %q: name it .csv, .json or .topo (ibdiagnet topology)", filepath.Base(path))
+	}
+	return safefile.WriteWith(path, func(w io.Writer) error { return write(w, p) })
+}
+
+// ExportCablesDialog asks where to write the cable map, then writes it
+// off the UI goroutine: a million-GPU map takes seconds.
+func (u *UI) ExportCablesDialog() {
+	p, err := u.currentPlan()
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	u.savePathDialog("Export cable map (.csv, .json, or .topo for ibdiagnet)", "cables.csv", ".csv", func(path string) error {
+		u.status.SetText("Writing " + path + "…")
+		u.work.add()
+		go func() {
+			defer u.work.done()
+			err := ExportCables(p, path)
+			u.onUI(func() {
+				if err != nil {
+					u.showError(err)
+					return
+				}
+				u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, planner.FormatInt(p.Links.Total)))
+			})
+		}()
+		return nil
+	})
 }
 
 // currentPlan is the plan of the inputs shown; a stale plan is refused.

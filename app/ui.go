@@ -54,6 +54,7 @@ type UI struct {
 	compare   *compareTab
 	search    *searchTab
 	resil     *resilienceTab
+	topo      *topologyTab
 	tabs      *container.AppTabs
 	views     []*chartView // every chart view, drawn again when the theme changes
 	status    *widget.Label
@@ -98,6 +99,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	u.compare = newCompareTab(u)
 	u.search = newSearchTab(u)
 	u.resil = newResilienceTab(u)
+	u.topo = newTopologyTab(u)
 	u.tabs = container.NewAppTabs(
 		container.NewTabItem(TabSummary, u.summary.content),
 		container.NewTabItem(TabCharts, u.charts.content),
@@ -105,6 +107,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 		container.NewTabItem(TabCompare, u.compare.content),
 		container.NewTabItem(TabSearch, u.search.content),
 		container.NewTabItem(TabResilience, u.resil.content),
+		container.NewTabItem(TabTopology, u.topo.content),
 	)
 	u.tabs.OnSelected = func(*container.TabItem) { u.refreshVisible() }
 	u.status = widget.NewLabel("")
@@ -147,6 +150,8 @@ const (
 	TabSearch  = "Search"
 	// TabResilience is the failure what-if.
 	TabResilience = "Resilience"
+	// TabTopology is the topology diagram.
+	TabTopology = "Topology"
 )
 
 // SelectTab shows the named tab (case-insensitive); false if none.
@@ -332,6 +337,7 @@ func (u *UI) apply(r model.Result) {
 	u.marketTab.stale = true
 	u.compare.stale = true
 	u.resil.stale = true
+	u.topo.stale = true
 	u.refreshVisible()
 }
 
@@ -370,6 +376,8 @@ func (u *UI) refreshVisible() {
 		u.compare.redraw()
 	case TabResilience:
 		u.resil.redraw()
+	case TabTopology:
+		u.topo.redraw()
 	}
 }
 

@@ -1,0 +1,100 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"fabricplan/charts"
+)
+
+// The Topology tab draws the plan's diagram, and picking a pod or
+// clicking the summaries expands another one: at 16,384 GPUs on 64-port
+// NDR switches (pods of 32 leaves: 4 SUs of 8 rails; 2,048 servers in
+// 64 SUs, so 16 pods) pod 2 is drawn after it is picked, and a click on
+// the lower right steps to its SU 2, the plane's SU 6. Mutations caught: the selects ignored, the tap
+// mapped to the wrong summary, the focus kept past the plan's pods
+// after an edit that shrinks the fabric.
+func TestTopologyTab(t *testing.T) {
+	u := newTestUI(t)
+	typeIn(u, "cluster.gpus", "16384")
+	u.WaitIdle()
+	u.SelectTab(TabTopology)
+	u.WaitIdle()
+	tp := u.topo
+	if tp.view.fig == nil || tp.view.fig.Name != "topology" {
+		t.Fatalf("no diagram: %s", tp.view.message.Text)
+	}
+	if len(tp.pod.Options) != 16 || len(tp.unit.Options) != 4 {
+		t.Fatalf("%d pods, %d SUs offered, want 16 and 4", len(tp.pod.Options), len(tp.unit.Options))
+	}
+	tp.pod.SetSelected("2")
+	u.WaitIdle()
+	if tp.focus.Pod != 2 || !svgHas(t, tp, "pod 2 of 16") {
+		t.Errorf("pod 2 picked: focus %+v", tp.focus)
+	}
+	tp.tapped(fyne.NewPos(900, 500), fyne.NewSize(1000, 600)) // lower right: the SUs
+	u.WaitIdle()
+	if tp.focus.Unit != 2 || tp.unit.Selected != "2" || !svgHas(t, tp, "SU 6:") {
+		t.Errorf("after a tap on the SUs: focus %+v, select %q", tp.focus, tp.unit.Selected)
+	}
+	tp.tapped(fyne.NewPos(100, 100), fyne.NewSize(1000, 600)) // the drawing itself: nothing
+	if tp.focus.Unit != 2 || tp.focus.Pod != 2 {
+		t.Errorf("a tap on the drawing changed the focus: %+v", tp.focus)
+	}
+	typeIn(u, "cluster.gpus", "1024")
+	u.WaitIdle()
+	if tp.focus.Pod != 1 || len(tp.pod.Options) != 1 {
+		t.Errorf("after shrinking to one pod: focus %+v, %d pods offered", tp.focus, len(tp.pod.Options))
+	}
+	tp.setZoom(5)
+	if tp.zoomText.Text != "300%" {
+		t.Errorf("zoom past the last step: %s", tp.zoomText.Text)
+	}
+}
+
+func svgHas(t *testing.T, tp *topologyTab, s string) bool {
+	t.Helper()
+	b, err := tp.view.fig.Bytes("svg", charts.DefaultSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Contains(string(b), s)
+}
+
+// Export cable map writes the format its name asks for and refuses
+// others without touching the file. Mutations caught: JSON written as
+// CSV, an unknown extension written as CSV over the user's file.
+func TestExportCables(t *testing.T) {
+	u := newTestUI(t)
+	u.WaitIdle()
+	p := u.m.Plan()
+	dir := t.TempDir()
+	if err := ExportCables(p, filepath.Join(dir, "c.json")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "c.json"))
+	var links []any
+	if err := json.Unmarshal(b, &links); err != nil || len(links) != p.Links.Total {
+		t.Errorf("JSON: %d links (%v), want %d", len(links), err, p.Links.Total)
+	}
+	if err := ExportCables(p, filepath.Join(dir, "c.topo")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(filepath.Join(dir, "c.topo"))
+	if strings.Count(string(b), " -> ") != p.Links.Total {
+		t.Errorf("topo file: %d port lines, want %d", strings.Count(string(b), " -> "), p.Links.Total)
+	}
+	keep := filepath.Join(dir, "notes.txt")
+	os.WriteFile(keep, []byte("mine"), 0o644)
+	if err := ExportCables(p, keep); err == nil || !strings.Contains(err.Error(), ".csv, .json or .topo") {
+		t.Errorf("a .txt name: %v", err)
+	}
+	if b, _ := os.ReadFile(keep); string(b) != "mine" {
+		t.Error("the refused file was overwritten")
+	}
+}
