@@ -319,10 +319,13 @@ func (d *topoDiagram) unitUplinks() int {
 }
 
 func podWord(p *planner.Plan) string {
-	if p.Tiers == 3 {
+	switch {
+	case p.Tiers == 3:
 		return "pod"
+	case p.Planes > 1:
+		return "plane"
 	}
-	return "plane"
+	return "fabric"
 }
 
 // podKinds describes the pod runs when they differ (a partial last pod).
