@@ -271,8 +271,7 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 		}
 	}
 	r.Cases = cases
-	r.Goodput = goodput(cases, in, p.JCT)
-	r.Goodput.addShrink(st, unit)
+	r.Goodput = goodput(cases, in, st, unit)
 	p.Resilience = r
 }
 
@@ -289,7 +288,7 @@ func (p *Plan) repairTimes(cases []FailureCase, in Reliability) {
 		case FailLeaf, FailSpine, FailCore:
 			spares, parts, perYear = p.Spares.Switches, switches, rates.Switch
 		case FailServerLink, FailLeafSpine, FailSpineCore:
-			tier := map[string]string{FailServerLink: "server_leaf", FailLeafSpine: "leaf_spine", FailSpineCore: "spine_core"}[c.Component]
+			tier := linkTierOf[c.Component]
 			spares, parts, perYear = *p.Spares.Optics.of(tier), c.Count, rates.Link
 			if t := p.linkTier(tier); t == nil || (t.Medium != Optics && t.Medium != AOC) {
 				spares = 0
@@ -299,6 +298,9 @@ func (p *Plan) repairTimes(cases []FailureCase, in Reliability) {
 		c.RepairHours = c.SpareCover*min(rec.SwapHours, rec.RepairHours) + (1-c.SpareCover)*rec.RepairHours
 	}
 }
+
+// linkTierOf names the link tier of each link failure.
+var linkTierOf = map[string]string{FailServerLink: "server_leaf", FailLeafSpine: "leaf_spine", FailSpineCore: "spine_core"}
 
 // SpareCover is the chance a spare is on the shelf when one of parts
 // parts, each failing perYear times a year, fails, with spares bought
@@ -384,7 +386,7 @@ func (st stepper) step(bwLost, upLost float64, idle int) float64 {
 
 // goodput sums the interruptions of the fatal cases and the slowdown of
 // the survivable ones, and finds the checkpoint interval.
-func goodput(cases []FailureCase, in Reliability, j *JCT) Goodput {
+func goodput(cases []FailureCase, in Reliability, st stepper, unit int) Goodput {
 	g := Goodput{DegradedSlowdown: 1}
 	for _, c := range cases {
 		if c.PerDay == 0 {
@@ -402,6 +404,7 @@ func goodput(cases []FailureCase, in Reliability, j *JCT) Goodput {
 			g.DegradedSlowdown += down * (c.Slowdown - 1)
 		}
 	}
+	g.DegradedSlowdown *= st.shrink(g.GPUsDown, unit)
 	lambda := g.InterruptionsPerDay / 24 // per hour
 	u0 := in.Recovery.RestartMin / 60
 	w := in.Recovery.CheckpointWriteS / 3600
@@ -417,7 +420,7 @@ func goodput(cases []FailureCase, in Reliability, j *JCT) Goodput {
 	}
 	g.ETTR = ETTR(lambda, u0, w, g.IntervalMin/60)
 	g.ETTRAtOptimum = ETTR(lambda, u0, w, g.OptimalMin/60)
-	if j != nil {
+	if j := st.p.JCT; j != nil {
 		g.JCTDays = math.Inf(1)
 		if g.ETTR > 0 {
 			g.JCTDays = j.Planned.Days * g.DegradedSlowdown / g.ETTR
@@ -426,14 +429,15 @@ func goodput(cases []FailureCase, in Reliability, j *JCT) Goodput {
 	return g
 }
 
-// addShrink multiplies the degraded slowdown by the step-time factor of
-// training without GPUsDown GPUs (repair units of unit GPUs), and
-// updates the JCT counting failures.
-func (g *Goodput) addShrink(st stepper, unit int) {
-	if !st.ok || g.GPUsDown == 0 {
-		return
+// shrink is the step-time factor of training without gpus GPUs (repair
+// units of unit GPUs), interpolated between whole units; when too few
+// are left for a replica the job waits that share of the time. It is 1
+// without a JCT estimate.
+func (st stepper) shrink(gpus float64, unit int) float64 {
+	if !st.ok || gpus == 0 {
+		return 1
 	}
-	units := g.GPUsDown / float64(unit)
+	units := gpus / float64(unit)
 	lo := math.Floor(units)
 	f := units - lo
 	factor := func(n float64) float64 { return st.step(0, 0, int(n)*unit) / st.base }
@@ -441,17 +445,13 @@ func (g *Goodput) addShrink(st stepper, unit int) {
 	if lo > 0 {
 		sLo = factor(lo)
 	}
-	shrink := (1-f)*sLo + f*sHi
 	switch {
 	case math.IsInf(sLo, 1):
-		shrink = math.Inf(1)
+		return math.Inf(1)
 	case math.IsInf(sHi, 1):
-		shrink = sLo / (1 - f) // the job waits a share f of the time
+		return sLo / (1 - f) // the job waits a share f of the time
 	}
-	g.DegradedSlowdown *= shrink
-	if g.JCTDays > 0 && !math.IsInf(g.JCTDays, 1) {
-		g.JCTDays *= shrink
-	}
+	return (1-f)*sLo + f*sHi
 }
 
 // ETTR is the expected effective training time ratio of a job
