@@ -85,11 +85,11 @@ func (t *topologyTab) tapped(at fyne.Position, size fyne.Size) {
 
 // counts are the pods of a plane and the units of the focused pod.
 func (t *topologyTab) counts() (pods, units int) {
-	runs, _, lpu, _ := t.plan.Layout()
+	runs, _, _, _ := t.plan.Layout()
 	pod := max(t.focus.Pod, 1)
 	for _, r := range runs {
 		if pods < pod && pod <= pods+r.Count {
-			units = max(1, (r.Leaves+lpu-1)/lpu)
+			units = max(1, r.Units)
 		}
 		pods += r.Count
 	}

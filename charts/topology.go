@@ -71,7 +71,7 @@ func newTopoDiagram(p *planner.Plan, f Focus) *topoDiagram {
 		}
 		k -= r.Count
 	}
-	d.units1 = max(1, ceilDiv(d.podRun.Leaves, d.lpu))
+	d.units1 = max(1, d.podRun.Units)
 	d.unit = min(max(f.Unit, 1), d.units1) - 1
 	// Nodes of the expanded unit: full units hold npu; the plan's last
 	// unit may hold fewer.
@@ -79,8 +79,6 @@ func newTopoDiagram(p *planner.Plan, f Focus) *topoDiagram {
 	d.unitNodes = min(d.npu, p.Servers-first)
 	return d
 }
-
-func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // globalUnit is the expanded unit's index in the plane.
 func (d *topoDiagram) globalUnit() int {
@@ -182,7 +180,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	leaves := min(d.lpu, d.podRun.Leaves)
 	shown, more := fitBoxes(leaves, 16)
 	xs := spread(left+0.03, right-0.03, shown+boolInt(more))
-	ports := d.podRun.Down
+	ports, up := d.podRun.UnitLeaf(d.unit)
 	for i := range shown {
 		var col color.Color = Grey
 		name := "leaf"
@@ -209,7 +207,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	if d.lpu > 1 {
 		leafWord = "leaves (one per rail)"
 	}
-	ratio := fmt.Sprintf("%d down : %d up", ports, d.podRun.Up)
+	ratio := fmt.Sprintf("%d down : %d up", ports, up)
 	if p.Tiers == 1 {
 		ratio = fmt.Sprintf("%d ports holding every node port", ports)
 	}
@@ -244,7 +242,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		for _, x := range xs {
 			line(c, at(x, yLeaf+boxH/2), at((left+right)/2, ySpine-boxH/2), Grey, 0.6)
 		}
-		unitUp := d.unitUplinks()
+		unitUp := leaves * up
 		tag(c, at((left+right)/2, (yLeaf+ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this SU (%s in the %s)",
 			planner.FormatInt(unitUp), p.PortGbps, planner.FormatInt(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
 		text(c, at(right-0.02, ySpine+boxH/2+0.02), fmt.Sprintf("%s spine switches", planner.FormatInt(spines)), tickSize, false, Ink, draw.XRight)
@@ -304,18 +302,6 @@ func (d *topoDiagram) totals() []string {
 	add(p.Links.LeafSpine/P, "leaf-spine link")
 	add(p.Links.SpineCore/P, "spine-core link")
 	return out
-}
-
-// unitUplinks is the leaf-spine links of the expanded unit's leaves.
-func (d *topoDiagram) unitUplinks() int {
-	r := d.podRun
-	if r.Leaves == 0 {
-		return 0
-	}
-	// Leaves of one pod share the per-leaf uplinks but for a partial
-	// unit: count the unit's share of the pod's links by its leaves.
-	leaves := min(d.lpu, r.Leaves)
-	return r.LeafSpine * leaves / r.Leaves
 }
 
 func podWord(p *planner.Plan) string {

@@ -6,13 +6,28 @@ type PodRun struct {
 	Count  int // pods in the run
 	Leaves int // leaves of one pod
 	Spines int // spines of one pod (0 with one tier)
+	// Units is the scalable units of one pod, a partial one counted.
+	Units int
 	// Nodes is the servers or trays one pod's leaves hold; LeafSpine
 	// the links from its leaves to its spines; SpineCore the links from
 	// its spines to the cores.
 	Nodes, LeafSpine, SpineCore int
-	// Down and Up are the most ports a leaf of the pod uses toward
-	// nodes and spines.
-	Down, Up int
+
+	leaves        []switchLoad
+	leavesPerUnit int
+}
+
+// UnitLeaf is the ports one leaf of the pod's unit i (from 0) uses
+// toward nodes and toward spines: a unit's leaves are alike.
+func (r PodRun) UnitLeaf(i int) (down, up int) {
+	k := i * r.leavesPerUnit // the unit's first leaf
+	for _, l := range r.leaves {
+		if k < l.switches {
+			return l.down, l.up
+		}
+		k -= l.switches
+	}
+	return 0, 0
 }
 
 // CoreRun is a run of identical core groups in one plane: core group j
@@ -26,13 +41,14 @@ type CoreRun struct {
 func (p *Plan) Layout() (pods []PodRun, cores []CoreRun, leavesPerUnit, nodesPerUnit int) {
 	lay := p.layout
 	for i, r := range lay.pods {
-		pr := PodRun{Count: r.count, Leaves: countSwitches(r.leaves), Spines: r.spines, LeafSpine: sumLinks(r.leaves, true)}
+		pr := PodRun{Count: r.count, Leaves: countSwitches(r.leaves), Spines: r.spines, LeafSpine: sumLinks(r.leaves, true),
+			leaves: r.leaves, leavesPerUnit: lay.leavesPerUnit}
+		pr.Units = ceilDiv(pr.Leaves, lay.leavesPerUnit)
 		perServer := 1
 		if lay.leavesPerUnit == 1 {
 			perServer = p.RailsPerPlane
 		}
 		for _, l := range r.leaves {
-			pr.Down, pr.Up = max(pr.Down, l.down), max(pr.Up, l.up)
 			if lay.leavesPerUnit == 1 {
 				pr.Nodes += l.switches * l.down / perServer
 			}
