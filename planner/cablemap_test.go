@@ -16,7 +16,8 @@ import (
 
 // cableMapCases are plans on and off NVIDIA's grid: every example
 // scenario, non-power-of-two sizes, top-of-rack leaves, oversubscribed
-// leaves, two and four planes, split NIC ports, one tier and three.
+// leaves, two planes, split NIC ports, one tier and three, and every
+// catalog system at 3,000 GPUs.
 func cableMapCases(t *testing.T) map[string]*Plan {
 	t.Helper()
 	cat := testCatalog(t)
@@ -57,6 +58,12 @@ func cableMapCases(t *testing.T) map[string]*Plan {
 	s = NewScenario()
 	s.Cluster.GPUs, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Planes = 2048, 800, 2, 2
 	build("800g-split-2planes", s)
+	// Every catalog system at an odd size (partial racks and units).
+	for key := range cat.Systems {
+		s := NewScenario()
+		s.Cluster.System, s.Cluster.GPUs = key, 3000
+		build("system-"+key, s.WithSystem(cat))
+	}
 	return out
 }
 
