@@ -105,6 +105,10 @@ type summaryTab struct {
 	rows    []planner.BOMLine
 	notes   *widget.Label
 	dimmed  bool
+	// The per-SU table: its heading and note, and its rows.
+	perSU     *widget.Table
+	suHeading *widget.Label
+	unitBill  planner.UnitBill
 }
 
 var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links (cables)", "Transceivers",
@@ -154,10 +158,15 @@ func newSummaryTab(u *UI) *summaryTab {
 	}
 	t.notes = widget.NewLabel("")
 	t.notes.Wrapping = fyne.TextWrapWord
+	t.suHeading = widget.NewLabel("")
+	t.suHeading.Wrapping = fyne.TextWrapWord
+	t.perSU = newTextTable([]string{"", "Item", "One SU", "Cluster"}, []float32{120, 470, 130, 110},
+		func() int { return len(t.unitBill.Rows) }, t.unitCell)
 	// Cards above, as tall as they need up to a share of the tab (and
 	// scrolling past it); the BOM and the planner's notes below.
 	lower := container.NewAppTabs(
 		container.NewTabItem("Bill of materials (* estimate)", t.bom),
+		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, t.perSU)),
 		container.NewTabItem("Notes", container.NewVScroll(t.notes)),
 	)
 	t.content = container.New(&cardsOverTable{cards: grid}, container.NewVScroll(container.NewThemeOverride(grid, compactTheme{})),
@@ -234,6 +243,13 @@ func (t *summaryTab) update(p *planner.Plan) {
 	}
 	t.rows = p.BOM
 	t.bom.Refresh()
+	t.unitBill = p.UnitBill()
+	heading := t.unitBill.Heading()
+	if t.unitBill.Shares() {
+		heading += " " + planner.ShareNote
+	}
+	t.suHeading.SetText(heading)
+	t.perSU.Refresh()
 	notes := ""
 	for _, n := range p.Notes {
 		notes += "• " + n + "\n"
@@ -245,6 +261,25 @@ func (t *summaryTab) update(p *planner.Plan) {
 	// refreshing (and measuring) every label below.
 	box := t.content.(*fyne.Container)
 	box.Layout.Layout(box.Objects, box.Size())
+}
+
+// unitCell is one cell of the per-SU table: a group's name on its first
+// row only.
+func (t *summaryTab) unitCell(row, col int) string {
+	rows := t.unitBill.Rows
+	r := rows[row]
+	switch col {
+	case 0:
+		if row > 0 && rows[row-1].Group == r.Group {
+			return ""
+		}
+		return r.Group
+	case 1:
+		return r.Item
+	case 2:
+		return r.UnitText()
+	}
+	return planner.FormatInt(r.Cluster)
 }
 
 // dim greys every card and the BOM out while the plan is stale.

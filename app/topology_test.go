@@ -98,3 +98,43 @@ func TestExportCables(t *testing.T) {
 		t.Error("the refused file was overwritten")
 	}
 }
+
+// The Summary's per-SU table follows the plan: at 1,000 GPUs (three full
+// SUs of 32 servers and one of 29) the SU column holds 8 leaves and 256
+// server links, the cluster 32 and 1,000, and the group name shows on a
+// group's first row only. Mutations caught: the table kept from the
+// first plan after an edit; cluster counts taken as SUs x one SU
+// (1,024 server links).
+func TestSummaryPerSUTable(t *testing.T) {
+	u := newTestUI(t)
+	typeIn(u, "cluster.gpus", "1000")
+	u.WaitIdle()
+	s := u.summary
+	find := func(item string) int {
+		for i, r := range s.unitBill.Rows {
+			if strings.HasPrefix(r.Item, item) {
+				return i
+			}
+		}
+		t.Fatalf("no row %q", item)
+		return -1
+	}
+	leaf, links := find("leaf"), find("server-leaf")
+	if got := [2]string{s.unitCell(leaf, 2), s.unitCell(leaf, 3)}; got != [2]string{"8", "32"} {
+		t.Errorf("leaf row %v", got)
+	}
+	if got := [2]string{s.unitCell(links, 2), s.unitCell(links, 3)}; got != [2]string{"256", "1,000"} {
+		t.Errorf("server-leaf row %v", got)
+	}
+	if s.unitCell(leaf, 0) != "Switches" || s.unitCell(leaf+1, 0) != "" {
+		t.Errorf("group column %q, %q", s.unitCell(leaf, 0), s.unitCell(leaf+1, 0))
+	}
+	if !strings.Contains(s.suHeading.Text, "4 SUs, the last partial") {
+		t.Errorf("heading %q", s.suHeading.Text)
+	}
+	typeIn(u, "cluster.gpus", "2048")
+	u.WaitIdle()
+	if got := s.unitCell(find("server-leaf"), 3); got != "2,048" {
+		t.Errorf("after 2,048 GPUs the table says %s server links", got)
+	}
+}

@@ -354,6 +354,31 @@ func bomPage(pg *pager, p *planner.Plan) {
 		{"Total", planner.FormatUSD(c.Total), "100%", planner.FormatWatts(w.Total), "100%"},
 		{"Per GPU", planner.FormatUSDExact(c.PerGPU), "", planner.FormatWatts(w.Total / float64(p.GPUs)), ""},
 	}, []vg.Length{130, 110, 80, 110, 80}, map[int]bool{1: true, 2: true, 3: true, 4: true})
+	pg.gap(10)
+	unitBillSection(pg, p.UnitBill())
+}
+
+// unitBillSection is the reference architectures' per-SU table.
+func unitBillSection(pg *pager, b planner.UnitBill) {
+	// Keep the table on one page: heading, note and a row per item.
+	pg.room(vg.Length(len(b.Rows)+1)*9.5*1.55 + 60)
+	pg.line("Per scalable unit", 13, true)
+	pg.line(b.Heading(), 9, false)
+	pg.gap(2)
+	var rows [][]string
+	group := ""
+	for _, r := range b.Rows {
+		g := r.Group
+		if g == group {
+			g = ""
+		}
+		group = r.Group
+		rows = append(rows, []string{g, planner.Clip(r.Item, 70), r.UnitText(), planner.FormatInt(r.Cluster)})
+	}
+	pg.table([]string{"", "Item", "One SU", "Cluster"}, rows, []vg.Length{85, 360, 90, 85}, map[int]bool{2: true, 3: true})
+	if b.Shares() {
+		pg.line(planner.ShareNote, 8.5, false)
+	}
 }
 
 func pct(part, total float64) string {

@@ -36,6 +36,7 @@ func TestPlanJSONKeys(t *testing.T) {
 		"cost_usd":     {"nics", "switches", "transceivers", "cables", "total", "per_gpu"},
 		"power_w":      {"nics", "switches", "transceivers", "total"},
 		"jct":          {"step_s", "baseline_step_s", "gain", "busbw_gbs"},
+		"per_su":       {"nodes", "gpus", "full_nodes", "units", "partial", "rows"},
 	}
 	for obj, keys := range want {
 		sub := m
@@ -61,7 +62,8 @@ func TestPlanText(t *testing.T) {
 	if code != 0 {
 		t.Fatal(code)
 	}
-	for _, want := range []string{"16,384 GPUs", "sn5600", "BILL OF MATERIALS", "JCT gain", "4 planes"} {
+	for _, want := range []string{"16,384 GPUs", "sn5600", "BILL OF MATERIALS", "JCT gain", "4 planes",
+		"PER SCALABLE UNIT", "One SU: ", "ONE SU", "leaf-spine, "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}

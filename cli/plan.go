@@ -125,11 +125,36 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		return err
 	}
 	fmt.Fprintln(w, "  * estimate: see 'fabricplan catalog' for each source")
+	if err := writeUnitBill(w, p.UnitBill()); err != nil {
+		return err
+	}
 	if len(p.Notes) > 0 {
 		fmt.Fprintln(w, "\nNOTES")
 		for _, note := range p.Notes {
 			fmt.Fprintln(w, "  - "+note)
 		}
+	}
+	return nil
+}
+
+// writeUnitBill writes the per-SU table of the reference architectures.
+func writeUnitBill(w io.Writer, b planner.UnitBill) error {
+	fmt.Fprintln(w, "\nPER SCALABLE UNIT")
+	fmt.Fprintln(w, "  "+b.Heading())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	group := ""
+	for _, r := range b.Rows {
+		if r.Group != group {
+			group = r.Group
+			fmt.Fprintf(tw, "  %s\tONE SU\tCLUSTER\t\n", strings.ToUpper(group))
+		}
+		fmt.Fprintf(tw, "    %s\t%s\t%s\t\n", r.Item, r.UnitText(), planner.FormatInt(r.Cluster))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if b.Shares() {
+		fmt.Fprintln(w, "  "+planner.ShareNote)
 	}
 	return nil
 }

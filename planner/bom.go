@@ -99,7 +99,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 			return err
 		}
 		p.ServerTransceivers = n
-		p.LinkTiers[0].LowerModule = mod.Key
+		p.LinkTiers[0].LowerModule, p.LinkTiers[0].LowerModules = mod.Key, n
 		add(p.moduleLine(mod, where, "server_leaf", n))
 	}
 	// Switch-side optics: ports in use, grouped by cage; a twin-port cage
@@ -117,25 +117,28 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		}
 		return n * P
 	}
-	ends := map[string]int{
-		"server_leaf": mods(pl.leafLoads, true),
-		"leaf_spine":  mods(pl.leafLoads, false) + mods(pl.spineLoads, true),
-		"spine_core":  mods(pl.spineLoads, false) + mods(pl.coreLoads, true),
+	// Switch-end modules per link tier: at the lower end, at the upper.
+	ends := map[string][2]int{
+		"server_leaf": {0, mods(pl.leafLoads, true)},
+		"leaf_spine":  {mods(pl.leafLoads, false), mods(pl.spineLoads, true)},
+		"spine_core":  {mods(pl.spineLoads, false), mods(pl.coreLoads, true)},
 	}
 	for i, t := range p.LinkTiers {
-		if t.Medium != Optics || ends[t.Name] == 0 {
+		e := ends[t.Name]
+		if t.Medium != Optics || e[0]+e[1] == 0 {
 			continue
 		}
 		mod, err := p.switchModule(cat, t)
 		if err != nil {
 			return err
 		}
-		p.LinkTiers[i].UpperModule = mod.Key
+		lt := &p.LinkTiers[i]
+		lt.UpperModule, lt.UpperModules = mod.Key, e[1]
 		if t.Name != "server_leaf" {
-			p.LinkTiers[i].LowerModule = mod.Key
+			lt.LowerModule, lt.LowerModules = mod.Key, e[0]
 		}
-		p.SwitchTransceivers += ends[t.Name]
-		add(p.moduleLine(mod, "switch side, "+t.Name, t.Name, ends[t.Name]))
+		p.SwitchTransceivers += e[0] + e[1]
+		add(p.moduleLine(mod, "switch side, "+t.Name, t.Name, e[0]+e[1]))
 	}
 	// Cables: one per link.
 	for i, t := range p.LinkTiers {

@@ -51,6 +51,9 @@ type LinkTier struct {
 	// server or lower switch end and at the upper switch end ("" for
 	// copper and AOC).
 	Cable, LowerModule, UpperModule string
+	// LowerModules and UpperModules count those transceivers, all
+	// planes (a twin-port module serves up to two links of its end).
+	LowerModules, UpperModules int
 }
 
 // Links counts links (one cable each) per tier, all planes.

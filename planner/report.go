@@ -26,6 +26,7 @@ type Report struct {
 	CostUSD      Money        `json:"cost_usd"`
 	PowerW       Watts        `json:"power_w"`
 	Spares       SpareParts   `json:"spares"`
+	PerSU        UnitBill     `json:"per_su"`
 	BOM          []BOMJSON    `json:"bom"`
 	Notes        []string     `json:"notes"`
 	JCT          *JCTReport   `json:"jct"`
@@ -121,6 +122,7 @@ func (p *Plan) Report() Report {
 		Wiring:       Wiring{LeafSpine: p.SpineWiring, SpineCore: p.CoreWiring},
 		Headroom:     append([]Headroom{}, p.Headroom...),
 		Spares:       p.Spares,
+		PerSU:        p.UnitBill(),
 	}
 	for _, t := range p.SwitchTiers {
 		r.Ports = append(r.Ports, TierPorts{Tier: t.Name, Down: t.DownLinks, Up: t.UpLinks, Idle: t.Switches*t.Radix - t.DownLinks - t.UpLinks})
