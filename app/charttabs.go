@@ -26,6 +26,7 @@ type chartView struct {
 	message *widget.Label
 	content fyne.CanvasObject
 	fig     *charts.Figure // the figure shown; set on the UI goroutine
+	targets []charts.Target // where a click on the image shown can act
 	drawn   fyne.Size      // the view size the image was drawn for
 	pending *time.Timer
 	gen     int // the latest drawing asked for
@@ -81,27 +82,58 @@ func (v *chartView) draw(build func() (*charts.Figure, error)) {
 		defer v.u.work.done()
 		fig, err := build()
 		var img image.Image
+		var targets []charts.Target
 		if err == nil {
-			img, err = fig.ImageOn(size, th)
+			img, targets, err = fig.ImageTargets(size, th)
 		}
 		v.u.onUI(func() {
 			if gen != v.gen {
 				return // a newer drawing was asked for
 			}
 			if err != nil {
-				v.fig = nil
+				v.fig, v.targets = nil, nil
 				v.message.SetText(err.Error())
 				v.message.Show()
 				v.img.Image = image.NewRGBA(image.Rect(0, 0, 1, 1))
 				v.img.Refresh()
 				return
 			}
-			v.fig, v.drawn = fig, view
+			v.fig, v.drawn, v.targets = fig, view, targets
 			v.message.Hide()
 			v.img.Image = img
 			v.img.Refresh()
 		})
 	}()
+}
+
+// imageRect is where the image shows inside the view's content: the
+// image is scaled to fit its frame, keeping its shape, and centred.
+func (v *chartView) imageRect() (fyne.Position, fyne.Size) {
+	at := v.frame.Position().Add(v.img.Position())
+	box := v.img.Size()
+	b := v.img.Image.Bounds()
+	if b.Dx() == 0 || b.Dy() == 0 || box.Width == 0 || box.Height == 0 {
+		return at, box
+	}
+	scale := min(box.Width/float32(b.Dx()), box.Height/float32(b.Dy()))
+	shown := fyne.NewSize(float32(b.Dx())*scale, float32(b.Dy())*scale)
+	return at.Add(fyne.NewPos((box.Width-shown.Width)/2, (box.Height-shown.Height)/2)), shown
+}
+
+// targetAt is the name of the target under pos (in the view's content),
+// or "" when there is none.
+func (v *chartView) targetAt(pos fyne.Position) string {
+	at, shown := v.imageRect()
+	if shown.Width == 0 || shown.Height == 0 {
+		return ""
+	}
+	x, y := float64((pos.X-at.X)/shown.Width), float64((pos.Y-at.Y)/shown.Height)
+	for _, t := range v.targets {
+		if t.Contains(x, y) {
+			return t.Name
+		}
+	}
+	return ""
 }
 
 // show draws a figure already built.

@@ -16,9 +16,11 @@ import (
 // clicking the summaries expands another one: at 16,384 GPUs on 64-port
 // NDR switches (pods of 32 leaves: 4 SUs of 8 rails; 2,048 servers in
 // 64 SUs, so 16 pods) pod 2 is drawn after it is picked, and a click on
-// the lower right steps to its SU 2, the plane's SU 6. Mutations caught: the selects ignored, the tap
-// mapped to the wrong summary, the focus kept past the plan's pods
-// after an edit that shrinks the fabric.
+// "× more SUs" steps to its SU 2, the plane's SU 6, and one on "× more
+// pods" to pod 3. Mutations caught: the selects ignored, a tap mapped to
+// the wrong summary or acting anywhere on the right, targets recorded
+// upside down, the focus kept past the plan's pods after an edit that
+// shrinks the fabric.
 func TestTopologyTab(t *testing.T) {
 	u := newTestUI(t)
 	typeIn(u, "cluster.gpus", "16384")
@@ -37,14 +39,24 @@ func TestTopologyTab(t *testing.T) {
 	if tp.focus.Pod != 2 || !svgHas(t, tp, "pod 2 of 16") {
 		t.Errorf("pod 2 picked: focus %+v", tp.focus)
 	}
-	tp.tapped(fyne.NewPos(900, 500), fyne.NewSize(1000, 600)) // lower right: the SUs
+	tapTarget(t, tp, charts.TargetNextUnit)
 	u.WaitIdle()
 	if tp.focus.Unit != 2 || tp.unit.Selected != "2" || !svgHas(t, tp, "SU 6:") {
 		t.Errorf("after a tap on the SUs: focus %+v, select %q", tp.focus, tp.unit.Selected)
 	}
-	tp.tapped(fyne.NewPos(100, 100), fyne.NewSize(1000, 600)) // the drawing itself: nothing
-	if tp.focus.Unit != 2 || tp.focus.Pod != 2 {
-		t.Errorf("a tap on the drawing changed the focus: %+v", tp.focus)
+	at, shown := tp.view.imageRect()
+	// The drawing itself (a third across, half down: the leaves) and the
+	// right-hand margin between the summaries: nothing.
+	for _, f := range [][2]float32{{0.3, 0.5}, {0.85, 0.3}} {
+		tp.tapped(at.Add(fyne.NewPos(shown.Width*f[0], shown.Height*f[1])))
+		if tp.focus.Unit != 2 || tp.focus.Pod != 2 {
+			t.Errorf("a tap at %v changed the focus: %+v", f, tp.focus)
+		}
+	}
+	tapTarget(t, tp, charts.TargetNextPod)
+	u.WaitIdle()
+	if tp.focus.Pod != 3 || tp.focus.Unit != 1 || !svgHas(t, tp, "pod 3 of 16") {
+		t.Errorf("after a tap on the pods: focus %+v", tp.focus)
 	}
 	typeIn(u, "cluster.gpus", "1024")
 	u.WaitIdle()
@@ -55,6 +67,31 @@ func TestTopologyTab(t *testing.T) {
 	if tp.zoomText.Text != "300%" {
 		t.Errorf("zoom past the last step: %s", tp.zoomText.Text)
 	}
+}
+
+// tapTarget taps the middle of the named target, checking first that it
+// lies where the diagram draws its summaries: the right-hand third, the
+// pods above the SUs.
+func tapTarget(t *testing.T, tp *topologyTab, name string) {
+	t.Helper()
+	var pod, unit charts.Target
+	for _, g := range tp.view.targets {
+		switch g.Name {
+		case charts.TargetNextPod:
+			pod = g
+		case charts.TargetNextUnit:
+			unit = g
+		}
+	}
+	if pod.X0 < 0.6 || unit.X0 < 0.6 || pod.Y1 > unit.Y0 || pod.X1 > 1 || unit.Y1 > 1 {
+		t.Fatalf("targets %+v and %+v are not the summaries on the right, pods above SUs", pod, unit)
+	}
+	g := unit
+	if name == charts.TargetNextPod {
+		g = pod
+	}
+	at, shown := tp.view.imageRect()
+	tp.tapped(at.Add(fyne.NewPos(shown.Width*float32(g.X0+g.X1)/2, shown.Height*float32(g.Y0+g.Y1)/2)))
 }
 
 func svgHas(t *testing.T, tp *topologyTab, s string) bool {

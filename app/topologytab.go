@@ -44,7 +44,7 @@ func newTopologyTab(u *UI) *topologyTab {
 	cables := widget.NewButton("Export cable map…", u.ExportCablesDialog)
 	bar := container.NewHBox(widget.NewLabel("Pod"), t.pod, widget.NewLabel("SU"), t.unit,
 		widget.NewLabel("Zoom"), zoomOut, t.zoomText, zoomIn, export, cables)
-	hint := widget.NewLabel("Click the summaries on the right of the drawing to expand the next pod (upper half) or SU (lower half).")
+	hint := widget.NewLabel("Click “× more pods” or “× more SUs” on the right of the drawing to expand the next one.")
 	hint.Wrapping = fyne.TextWrapWord
 	t.content = container.NewBorder(bar, hint, nil, nil, t.scroll)
 	return t
@@ -67,17 +67,20 @@ func (t *topologyTab) pick(dst *int, s string) {
 	t.redraw()
 }
 
-// tapped expands the next pod or unit when the summaries are clicked.
-func (t *topologyTab) tapped(at fyne.Position, size fyne.Size) {
-	if t.plan == nil || at.X < size.Width*0.66 {
+// tapped expands the next pod or unit when their summary is clicked.
+func (t *topologyTab) tapped(at fyne.Position) {
+	if t.plan == nil {
 		return
 	}
 	pods, units := t.counts()
-	if at.Y < size.Height/2 && pods > 1 {
+	switch t.view.targetAt(at) {
+	case charts.TargetNextPod:
 		t.focus.Pod = t.focus.Pod%pods + 1
 		t.focus.Unit = 1
-	} else if units > 1 {
+	case charts.TargetNextUnit:
 		t.focus.Unit = t.focus.Unit%units + 1
+	default:
+		return
 	}
 	t.stale = true
 	t.redraw()
@@ -140,21 +143,21 @@ func numbers(n int) []string {
 	return out
 }
 
-// tapArea reports taps on its content with their position and its size.
+// tapArea reports taps on its content with their position.
 type tapArea struct {
 	widget.BaseWidget
 	content fyne.CanvasObject
-	onTap   func(at fyne.Position, size fyne.Size)
+	onTap   func(at fyne.Position)
 }
 
-func newTapArea(content fyne.CanvasObject, onTap func(fyne.Position, fyne.Size)) *tapArea {
+func newTapArea(content fyne.CanvasObject, onTap func(fyne.Position)) *tapArea {
 	a := &tapArea{content: content, onTap: onTap}
 	a.ExtendBaseWidget(a)
 	return a
 }
 
 // Tapped passes the tap on.
-func (a *tapArea) Tapped(ev *fyne.PointEvent) { a.onTap(ev.Position, a.Size()) }
+func (a *tapArea) Tapped(ev *fyne.PointEvent) { a.onTap(ev.Position) }
 
 // CreateRenderer shows the content.
 func (a *tapArea) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(a.content) }

@@ -256,8 +256,15 @@ func (f *Figure) Image(size Size) (img image.Image, err error) {
 
 // ImageOn draws the figure as an image coloured by th, for the window.
 func (f *Figure) ImageOn(size Size, th Theme) (img image.Image, err error) {
+	img, _, err = f.ImageTargets(size, th)
+	return img, err
+}
+
+// ImageTargets is ImageOn that also returns where a click on the image
+// can act (the topology diagram's summaries, for one).
+func (f *Figure) ImageTargets(size Size, th Theme) (img image.Image, targets []Target, err error) {
 	if err := size.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -266,12 +273,58 @@ func (f *Figure) ImageOn(size Size, th Theme) (img image.Image, err error) {
 	}()
 	wPt, hPt := size.points()
 	c := newRaster(wPt, hPt, size.DPI)
+	rec := &targetCanvas{CanvasSizer: c}
+	paint := false
 	if th.dark() {
-		f.drawOn(draw.New(themed{c, th}), true)
-	} else {
-		f.drawOn(draw.New(c), false)
+		rec.CanvasSizer, paint = themed{c, th}, true
 	}
-	return c.Image(), nil
+	f.drawOn(draw.New(rec), paint)
+	return c.Image(), rec.targets, nil
+}
+
+// Target is a region of a drawn figure that a click can act on: Name
+// says what (TargetNextPod, TargetNextUnit); X0, Y0 and X1, Y1 are its
+// top-left and bottom-right corners as fractions of the image.
+type Target struct {
+	Name           string
+	X0, Y0, X1, Y1 float64
+}
+
+// Targets of the topology diagram.
+const (
+	TargetNextPod  = "next pod"
+	TargetNextUnit = "next SU"
+)
+
+// Contains says whether the point at fractions x, y of the image (from
+// the top left) is inside the target.
+func (t Target) Contains(x, y float64) bool { return t.X0 <= x && x <= t.X1 && t.Y0 <= y && y <= t.Y1 }
+
+// targetCanvas is a canvas that records the targets drawn on it.
+type targetCanvas struct {
+	vg.CanvasSizer
+	targets []Target
+}
+
+// markTarget records the rectangle lo-hi (canvas points, from the
+// bottom left) as target name, when c draws for the window.
+func markTarget(c draw.Canvas, name string, lo, hi vg.Point) {
+	// Plots draw on canvases that wrap the one they were given.
+	vc := c.Canvas
+	for {
+		inner, ok := vc.(draw.Canvas)
+		if !ok {
+			break
+		}
+		vc = inner.Canvas
+	}
+	rec, ok := vc.(*targetCanvas)
+	if !ok {
+		return
+	}
+	w, h := rec.Size()
+	rec.targets = append(rec.targets, Target{Name: name,
+		X0: float64(lo.X / w), X1: float64(hi.X / w), Y0: 1 - float64(hi.Y/h), Y1: 1 - float64(lo.Y/h)})
 }
 
 // raster is a vgimg canvas that sets text without kerning. The

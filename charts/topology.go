@@ -267,11 +267,13 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	}
 	if more := d.units1 - 1; more > 0 {
 		stack(c, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2))
+		markTarget(c, TargetNextUnit, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2+0.02))
 		text(c, at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", planner.Plural(more, "more SU"), podWord(p)), tickSize, true, Ink, draw.XCenter)
 	}
 	if p.Tiers == 3 && d.pods1 > 1 {
 		y := 0.58
 		stack(c, at(sx, y-boxH/2), at(0.98, y+boxH/2))
+		markTarget(c, TargetNextPod, at(sx, y-boxH/2), at(0.98, y+boxH/2+0.02))
 		text(c, at((sx+0.98)/2, y), "× "+planner.Plural(d.pods1-1, "more pod"), tickSize, true, Ink, draw.XCenter)
 		text(c, at(sx, y-boxH/2-0.03), d.podKinds(), tickSize*0.9, false, Ink, draw.XLeft)
 	}

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"image/color"
 	"strings"
 	"testing"
 
@@ -166,6 +167,50 @@ func TestTopologyPartialUnit(t *testing.T) {
 	for _, want := range []string{"SU 4: 29 nodes", "each 29 down : 32 up", "232 server links", "256 leaf-spine links"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("partial unit: the drawing lacks %q", want)
+		}
+	}
+}
+
+// The window's image records where "× more pods" and "× more SUs" are
+// drawn, at any size and in the dark theme: the target's lower-left
+// corner is the summary box's light fill, and a plan with one pod or
+// one SU has no target for it. Mutations caught: targets recorded with
+// y from the bottom (the sample lands on the background), a target for
+// a summary that is not drawn, targets lost in the dark theme's canvas.
+func TestTopologyTargets(t *testing.T) {
+	plans := topologyCases(t)
+	for _, c := range []struct {
+		plan      string
+		pod, unit bool
+	}{{"64", false, false}, {"1k", false, true}, {"16k", true, true}, {"100k", true, true}} {
+		for _, size := range []Size{{WidthPx: 1000, HeightPx: 650, DPI: 96}, {WidthPx: 2400, HeightPx: 1300, DPI: 192}} {
+			for _, th := range []Theme{{}, {Background: color.NRGBA{0x17, 0x17, 0x18, 0xff}, Ink: color.White}} {
+				fig, err := Topology(Input{Plan: plans[c.plan]})
+				if err != nil {
+					t.Fatal(err)
+				}
+				img, targets, err := fig.ImageTargets(size, th)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := map[string]bool{}
+				for _, g := range targets {
+					got[g.Name] = true
+					b := img.Bounds()
+					x, y := int((g.X0+0.004)*float64(b.Dx())), int((g.Y1-0.006)*float64(b.Dy()))
+					r, gr, bl, _ := img.At(x, y).RGBA()
+					if th.dark() {
+						if r>>8 > 0x60 || gr>>8 > 0x60 || bl>>8 > 0x60 {
+							t.Errorf("%s %v dark: %s corner at (%d,%d) is %v, not the dark box fill", c.plan, size, g.Name, x, y, img.At(x, y))
+						}
+					} else if r>>8 < 0xe8 || r>>8 == 0xff {
+						t.Errorf("%s %v: %s corner at (%d,%d) is %v, not the box fill f4f4f4", c.plan, size, g.Name, x, y, img.At(x, y))
+					}
+				}
+				if got[TargetNextPod] != c.pod || got[TargetNextUnit] != c.unit {
+					t.Errorf("%s: targets %v, want pod %v, SU %v", c.plan, got, c.pod, c.unit)
+				}
+			}
 		}
 	}
 }
