@@ -25,9 +25,9 @@ type chartView struct {
 	frame   *resizeFrame
 	message *widget.Label
 	content fyne.CanvasObject
-	fig     *charts.Figure // the figure shown; set on the UI goroutine
+	fig     *charts.Figure  // the figure shown; set on the UI goroutine
 	targets []charts.Target // where a click on the image shown can act
-	drawn   fyne.Size      // the view size the image was drawn for
+	drawn   fyne.Size       // the view size the image was drawn for
 	pending *time.Timer
 	gen     int // the latest drawing asked for
 }
