@@ -297,7 +297,7 @@ func TestUndoRedo(t *testing.T) {
 
 // Pins are named snapshots, removable one by one; the compare table marks
 // what differs. Mutation caught: pinning the live plan, which changed
-// when tp or prices changed afterwards.
+// when pp or prices changed afterwards.
 func TestPinAndCompare(t *testing.T) {
 	u := newTestUI(t)
 	u.SelectTab(TabCompare)
@@ -307,7 +307,7 @@ func TestPinAndCompare(t *testing.T) {
 	pinned := u.Pinned()[0].Plan
 	cost := pinned.Cost.Total
 	pick(u, "network.nic_gbps", "800G")
-	typeIn(u, "workload.tp", "4")
+	typeIn(u, "workload.pp", "8") // tp 4 would not fit 70B in memory
 	u.inputs.prices.item.SetSelected("qm9700")
 	u.inputs.prices.price.SetText("1")
 	u.WaitIdle()

@@ -28,7 +28,7 @@ func TestEditsDuringSearchAndReport(t *testing.T) {
 	u.inputs.prices.item.SetSelected("qm9700")
 	for i := 0; i < 20; i++ {
 		u.inputs.prices.price.SetText(strconv.Itoa(10000 + 500*i))
-		typeIn(u, "workload.tp", []string{"4", "8"}[i%2])
+		typeIn(u, "workload.pp", []string{"8", "4"}[i%2])
 		if i%5 == 0 {
 			if err := u.PinCurrent("pin " + strconv.Itoa(i)); err != nil {
 				t.Fatal(err)

@@ -163,14 +163,23 @@ func runSweep(env *cliEnv, args []string) error {
 	// The scenario is checked once with its own GPU count, so input errors
 	// are reported as such rather than once per row; a count that does not
 	// plan is only one row.
-	if err != nil && (in == nil || len(planner.FieldErrors(err)) > 0 && !onlyGPUErrors(err)) {
+	// Whether the job fits in memory depends on the GPU count too.
+	if err != nil && (in == nil || len(planner.FieldErrors(err)) > 0 && !onlyGPUErrors(err) && !errors.Is(err, planner.ErrNoMemory)) {
 		return err
 	}
 	var rows []sweepRow
-	for _, r := range planner.Sweep(in.scenario, env.cat, sizes) {
+	swept := planner.Sweep(in.scenario, env.cat, sizes)
+	for _, r := range swept {
 		rows = append(rows, rowOf("", r.GPUs, r.Plan, r.Err))
 	}
-	return format.write(env.stdout, rows)
+	if err := format.write(env.stdout, rows); err != nil {
+		return err
+	}
+	if n := planner.SkippedForMemory(swept); n > 0 {
+		fmt.Fprintf(env.stderr, "%d of %s skipped: the workload does not fit in the GPUs' memory there (each row says why and what fits)\n",
+			n, planner.Plural(len(swept), "size"))
+	}
+	return nil
 }
 
 func onlyGPUErrors(err error) bool {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -172,8 +173,20 @@ func TestPlanFiguresFinite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A model this large cannot fit: the error says so in finite
+	// numbers. Without the workload the plan's figures are finite.
+	_, err = Build(s, cat)
+	if !errors.Is(err, ErrNoMemory) || strings.Contains(err.Error(), "NaN") || strings.Contains(err.Error(), "Inf") {
+		t.Fatalf("absurd workload: %v", err)
+	}
+	w := *s.Workload
+	s.Workload = nil
 	p, err := Build(s, cat)
 	if err != nil {
+		t.Fatal(err)
+	}
+	// The step time of the absurd job, memory aside, is finite too.
+	if p.JCT, err = estimateJCT(p, w, cat.JCT, false); err != nil {
 		t.Fatal(err)
 	}
 	assertFinite(t, p)

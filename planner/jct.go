@@ -76,6 +76,7 @@ type JCT struct {
 	DP           int
 	Microbatches int
 	IdleGPUs     int // GPUs left over when gpus is not a multiple of tp x pp
+	Memory       MemoryUse
 	Planned      StepTime
 	Baseline     StepTime
 	Gain         float64
@@ -100,6 +101,7 @@ type JCTReport struct {
 	BaselineDays  float64       `json:"baseline_days"`
 	DP            int           `json:"dp"`
 	Microbatches  int           `json:"microbatches"`
+	Memory        MemoryUse     `json:"memory"`
 	Classes       []ClassReport `json:"classes"`
 }
 
@@ -122,7 +124,7 @@ func (j *JCT) Report() JCTReport {
 		BusBWGBs: j.Planned.BusBWGBs, BaselineBusBW: j.Baseline.BusBWGBs,
 		ComputeS: j.Planned.ComputeS, BubbleS: j.Planned.BubbleS, ExposedCommS: j.Planned.ExposedCommS(),
 		TokensPerS: j.Planned.TokensPerS, MFU: j.Planned.MFU, Days: j.Planned.Days, BaselineDays: j.Baseline.Days,
-		DP: j.DP, Microbatches: j.Microbatches,
+		DP: j.DP, Microbatches: j.Microbatches, Memory: j.Memory,
 	}
 	for i, c := range j.Planned.Classes {
 		r.Classes = append(r.Classes, ClassReport{Name: c.Name, Ranks: c.Ranks, CrossesFabric: c.CrossesFabric,
@@ -162,6 +164,15 @@ func (p *Plan) fabricView() fabricView {
 		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers,
 		nvlinkDomain: p.System.domain(),
 	}
+}
+
+// nvlinkDomain is the GPUs one NVLink domain holds: the system's, else
+// the GPU preset's.
+func nvlinkDomain(sys *System, gpu *GPUSpec) int {
+	if d := sys.domain(); d > 0 {
+		return d
+	}
+	return gpu.NVLinkDomain
 }
 
 // errNoJCT marks a workload that cannot run on the plan's GPUs.
@@ -215,8 +226,17 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 }
 
 // EstimateJCT times one training step of w on the plan's fabric, over RDMA
-// and over TCP/IP on the same links.
+// and over TCP/IP on the same links. A job that does not fit in the GPUs'
+// memory is an error naming what does not fit and the smallest change
+// that does.
 func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
+	return estimateJCT(p, w, d, true)
+}
+
+// estimateJCT is EstimateJCT; checkMemory false times a job whatever its
+// memory (for validation against runs whose memory savings are not
+// published).
+func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error) {
 	if p.System != nil {
 		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
 	}
@@ -237,12 +257,12 @@ func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
 		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
 			"ep %d does not divide dp %d", w.EP, dp))
 	}
-	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
-	micro := int(math.Ceil(seqs / float64(w.MicroBatch*dp)))
-	if micro < 1 {
-		micro = 1
+	micro := microbatches(w, dp)
+	mem := memoryUse(w, gpu, d, dp)
+	if checkMemory && !mem.Fits() {
+		return nil, errMemory(mem, gpu, memoryFix(w, gpu, d, gpus, nvlinkDomain(p.System, gpu)))
 	}
-	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: gpus - dp*w.TP*w.PP}
+	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: gpus - dp*w.TP*w.PP, Memory: mem}
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
@@ -304,11 +324,16 @@ func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		g := net.group(dp, w.TP)
 		var t collTime
 		var bytes float64
-		if w.ZeRO {
+		if zs := w.zeroStage(); zs > 0 {
+			// ZeRO-3 gathers the weights again for the backward pass.
+			gathers := 1.0
+			if zs == 3 {
+				gathers = 2
+			}
 			rs := net.reduceScatter(shard*c.GradBytes, g)
 			ag := net.allGather(shard*c.ParamBytes, g)
-			t = collTime{time: rs.time + ag.time, busbw: rs.busbw}
-			bytes = shard * (c.GradBytes + c.ParamBytes)
+			t = collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw}
+			bytes = shard * (c.GradBytes + gathers*c.ParamBytes)
 		} else {
 			t = net.allReduce(shard*c.GradBytes, g)
 			bytes = shard * c.GradBytes

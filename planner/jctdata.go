@@ -36,8 +36,23 @@ type JCTData struct {
 	Compute struct {
 		HHalf float64 `toml:"h_half"`
 	} `toml:"compute"`
+	Memory MemoryConstants       `toml:"memory"`
 	GPUs   map[string]*GPUSpec   `toml:"gpus"`
 	Models map[string]*ModelSpec `toml:"models"`
+}
+
+// MemoryConstants are the memory model's bytes per parameter and per
+// activation element (data/jct.toml [memory]).
+type MemoryConstants struct {
+	WeightBytes    float64 `toml:"weight_bytes"`
+	GradBytes      float64 `toml:"grad_bytes"`
+	OptimizerBytes float64 `toml:"optimizer_bytes"`
+	// Activations of one layer in bytes per s·b·h/tp element.
+	AttentionActivation float64 `toml:"attention_activation"`
+	MLPActivation       float64 `toml:"mlp_activation"`
+	RecomputeActivation float64 `toml:"recompute_activation"`
+	LogitBytes          float64 `toml:"logit_bytes"`
+	ReserveGB           float64 `toml:"reserve_gb"`
 }
 
 // GPUSpec is one GPU preset.
@@ -48,6 +63,7 @@ type GPUSpec struct {
 	NVLinkDomain  int     `toml:"nvlink_domain"`
 	NVLinkGBs     float64 `toml:"nvlink_gbs"`
 	EfficiencyMax float64 `toml:"efficiency_max"`
+	HBMGB         float64 `toml:"hbm_gb"` // memory per GPU, GB
 	Source        string  `toml:"source"`
 }
 
@@ -81,8 +97,8 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 	}
 	for k, g := range d.GPUs {
 		g.Key = k
-		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 {
-			return nil, fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs and efficiency_max in (0,1]", k)
+		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 || g.HBMGB <= 0 {
+			return nil, fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs, hbm_gb and efficiency_max in (0,1]", k)
 		}
 	}
 	for k, m := range d.Models {
@@ -90,6 +106,10 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 		if m.ParamsB <= 0 || m.Layers <= 0 || m.Hidden <= 0 || m.SeqLen <= 0 {
 			return nil, fmt.Errorf("jct data: model %s: needs params_b, layers, hidden, seq_len", k)
 		}
+	}
+	if m := d.Memory; m.WeightBytes <= 0 || m.GradBytes <= 0 || m.OptimizerBytes < 0 || m.AttentionActivation <= 0 ||
+		m.MLPActivation <= 0 || m.RecomputeActivation <= 0 || m.LogitBytes < 0 || m.ReserveGB < 0 {
+		return nil, fmt.Errorf("jct data: [memory] needs positive bytes per weight, gradient and activation")
 	}
 	e := d.Efficiency
 	for _, v := range []float64{e.InfiniBand, e.RoCEAdaptive, e.RoCEECMP, e.NVLink, d.TCP.LineRateFraction} {

@@ -421,6 +421,9 @@ func (p *Plan) estimateJCT(cat *Catalog) error {
 			p.Notes = append(p.Notes, fmt.Sprintf("JCT: %d GPUs stay idle (not a multiple of tp x pp)", j.IdleGPUs))
 		}
 		return nil
+	case !own && errors.Is(err, ErrNoMemory):
+		p.Notes = append(p.Notes, "no JCT estimate: the default workload does not fit in the GPUs' memory; add a [workload] table for your job")
+		return nil
 	case !own && errors.Is(err, errNoJCT):
 		p.Notes = append(p.Notes, "no JCT estimate: the default workload needs at least 32 GPUs")
 		return nil

@@ -126,10 +126,12 @@ func checkMonotone(t *testing.T, a, b *Plan) {
 func TestJCTProperties(t *testing.T) {
 	cat := testCatalog(t)
 	workloads := map[string]func(w *Workload){
-		"llama3-70b":       func(w *Workload) {},
-		"gpt3-175b tp8":    func(w *Workload) { w.Model, w.PP = "gpt3-175b", 8 },
-		"mixtral ep8":      func(w *Workload) { w.Model, w.EP, w.PP = "mixtral-8x7b", 8, 1 },
-		"llama3-8b dp":     func(w *Workload) { w.Model, w.TP, w.PP, w.ZeRO = "llama3-8b", 1, 1, false },
+		"llama3-70b":    func(w *Workload) {},
+		"gpt3-175b tp8": func(w *Workload) { w.Model, w.PP = "gpt3-175b", 8 },
+		"mixtral ep8":   func(w *Workload) { w.Model, w.EP, w.PP = "mixtral-8x7b", 8, 1 },
+		// Plain data parallelism of 8B holds 144 GB of model state per
+		// GPU; ZeRO-2 shards gradients and optimizer to fit an H100.
+		"llama3-8b dp":     func(w *Workload) { w.Model, w.TP, w.PP, w.ZeRO, w.ZeROStage = "llama3-8b", 1, 1, false, 2 },
 		"deepseek-v3 ep16": func(w *Workload) { w.Model, w.EP, w.PP, w.GPU = "deepseek-v3", 16, 8, "b200" },
 	}
 	for name, wf := range workloads {

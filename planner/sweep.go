@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -28,6 +29,18 @@ func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {
 		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
 	}
 	return rows
+}
+
+// SkippedForMemory counts the sweep's sizes at which the workload does
+// not fit in the GPUs' memory (they keep ErrNoMemory in their row).
+func SkippedForMemory(rows []SweepRow) int {
+	n := 0
+	for _, r := range rows {
+		if errors.Is(r.Err, ErrNoMemory) {
+			n++
+		}
+	}
+	return n
 }
 
 // ParseGPUList reads a sweep's GPU counts: "A:B" doubles from A up to B

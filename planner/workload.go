@@ -22,15 +22,19 @@ type Workload struct {
 	Experts       int     `toml:"experts,omitempty,omitzero"`
 	TopK          int     `toml:"top_k,omitempty,omitzero"`
 
-	GlobalBatchTokens int     `toml:"global_batch_tokens"`
-	MicroBatch        int     `toml:"micro_batch"`
-	TP                int     `toml:"tp"`
-	PP                int     `toml:"pp"`
-	VPP               int     `toml:"vpp"` // virtual pipeline stages (interleaving)
-	EP                int     `toml:"ep"`
-	ZeRO              bool    `toml:"zero"`
-	Recompute         bool    `toml:"recompute"`
-	TokensTotal       float64 `toml:"tokens_total"`
+	GlobalBatchTokens int  `toml:"global_batch_tokens"`
+	MicroBatch        int  `toml:"micro_batch"`
+	TP                int  `toml:"tp"`
+	PP                int  `toml:"pp"`
+	VPP               int  `toml:"vpp"` // virtual pipeline stages (interleaving)
+	EP                int  `toml:"ep"`
+	ZeRO              bool `toml:"zero"`
+	// ZeROStage is 0-3: what the data-parallel group shards (1 the
+	// optimizer, 2 also gradients, 3 also weights); 0 takes 1 with zero
+	// = true, else none.
+	ZeROStage   int     `toml:"zero_stage,omitempty,omitzero"`
+	Recompute   bool    `toml:"recompute"`
+	TokensTotal float64 `toml:"tokens_total"`
 	// ComputeEfficiency overrides the GPU's achieved fraction of peak on
 	// the model's GEMMs (0: the GPU preset's curve).
 	ComputeEfficiency float64 `toml:"compute_efficiency,omitempty,omitzero"`
@@ -95,6 +99,7 @@ func (w *Workload) validate(d *JCTData) []error {
 		{"ep", float64(w.EP), 1, 65536, false, "1"},
 		{"tokens_total", w.TokensTotal, 1, 1e16, false, "1e12"},
 		{"compute_efficiency", w.ComputeEfficiency, 0, 1, true, "0.45"},
+		{"zero_stage", float64(w.ZeROStage), 0, 3, false, "1"},
 	} {
 		if inRange(r.v, r.lo, r.hi) {
 			continue

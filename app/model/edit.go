@@ -296,6 +296,16 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 		w.TokensTotal = v
 	case "zero":
 		w.ZeRO = text == "true"
+	case "zero_stage":
+		v := 0
+		if t := strings.TrimSpace(text); t != "" {
+			n, err := strconv.Atoi(t)
+			if err != nil || n < 0 || n > 3 {
+				return errors.New("write a ZeRO stage from 1 to 3, or leave it blank")
+			}
+			v = n
+		}
+		w.ZeROStage = v
 	case "recompute":
 		w.Recompute = text == "true"
 	default:

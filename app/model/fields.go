@@ -86,6 +86,7 @@ func buildFields() []Field {
 		Field{Key: "workload.global_batch_tokens", Label: "Global batch (tokens)", Kind: Text, Group: GroupWorkload},
 		Field{Key: "workload.tokens_total", Label: "Token budget", Kind: Text, Hint: "e.g. 1e12", Group: GroupWorkload},
 		Field{Key: "workload.zero", Label: "Sharded optimizer (ZeRO / distributed optimizer)", Kind: Toggle, Group: GroupWorkload},
+		Field{Key: "workload.zero_stage", Label: "ZeRO stage", Kind: Text, Hint: "1-3; blank: 1 when sharded", Group: GroupWorkload},
 		Field{Key: "workload.recompute", Label: "Activation recomputation", Kind: Toggle, Group: GroupWorkload},
 		Field{Key: "reliability.spare_switches_pct", Label: "Spare switches (% of each tier)", Kind: Text, Group: GroupFailures},
 		Field{Key: "reliability.spare_optics_pct", Label: "Spare optics (% of transceivers and AOCs)", Kind: Text, Group: GroupFailures},

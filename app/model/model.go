@@ -267,6 +267,11 @@ func workloadText(wl *planner.Workload, key string) string {
 		return strconv.FormatFloat(w.TokensTotal, 'g', -1, 64)
 	case "zero":
 		return boolText(w.ZeRO)
+	case "zero_stage":
+		if w.ZeROStage == 0 {
+			return ""
+		}
+		return strconv.Itoa(w.ZeROStage)
 	case "recompute":
 		return boolText(w.Recompute)
 	}

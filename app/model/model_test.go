@@ -187,12 +187,12 @@ func TestPinsAreSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	pin := m.Pins()[0]
-	cost, tp := pin.Plan.Cost.Total, pin.Plan.Scenario.Workload.TP
-	mustSet(t, m, "workload.tp", "4")
+	cost, pp := pin.Plan.Cost.Total, pin.Plan.Scenario.Workload.PP
+	mustSet(t, m, "workload.pp", "8") // tp 4 would not fit 70B in an H100's memory
 	mustSet(t, m, "prices.qm9700", "1")
 	settle(t, m)
-	if got := m.Pins()[0].Plan; got.Cost.Total != cost || got.Scenario.Workload.TP != tp {
-		t.Errorf("pin changed: cost %v→%v, tp %d→%d", cost, got.Cost.Total, tp, got.Scenario.Workload.TP)
+	if got := m.Pins()[0].Plan; got.Cost.Total != cost || got.Scenario.Workload.PP != pp {
+		t.Errorf("pin changed: cost %v→%v, pp %d→%d", cost, got.Cost.Total, pp, got.Scenario.Workload.PP)
 	}
 	if err := m.PinCurrent("cheap switches"); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,225 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+)
+
+// MemoryUse is what one GPU holds while training, in GB (10^9 bytes), on
+// the pipeline stage that needs the most: model state (weights,
+// gradients, optimizer) by the ZeRO stage's sharding, activations by
+// Korthikanti et al.'s per-layer counts, and a reserve for the CUDA
+// context, NCCL buffers and allocator slack.
+type MemoryUse struct {
+	Stage         string  `json:"stage"` // "first", "last" or "only" pipeline stage
+	WeightsGB     float64 `json:"weights_gb"`
+	GradientsGB   float64 `json:"gradients_gb"`
+	OptimizerGB   float64 `json:"optimizer_gb"`
+	ActivationsGB float64 `json:"activations_gb"`
+	ReserveGB     float64 `json:"reserve_gb"`
+	TotalGB       float64 `json:"total_gb"`
+	HBMGB         float64 `json:"hbm_gb"`
+}
+
+// Fits says whether the job fits in the GPU's memory.
+func (m MemoryUse) Fits() bool { return m.TotalGB <= m.HBMGB }
+
+// String is the breakdown as people read it.
+func (m MemoryUse) String() string {
+	return fmt.Sprintf("%.1f of %.0f GB per GPU on the %s pipeline stage (weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, reserve %.0f)",
+		m.TotalGB, m.HBMGB, m.Stage, m.WeightsGB, m.GradientsGB, m.OptimizerGB, m.ActivationsGB, m.ReserveGB)
+}
+
+// zeroStage is the workload's ZeRO stage: zero_stage when given, else 1
+// for the distributed optimizer (zero = true), else 0.
+func (w Workload) zeroStage() int {
+	switch {
+	case w.ZeROStage > 0:
+		return w.ZeROStage
+	case w.ZeRO:
+		return 1
+	}
+	return 0
+}
+
+// memoryUse is one GPU's memory for the resolved workload w at data-
+// parallel size dp: the larger of the first and the last pipeline stage.
+func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
+	mc := d.Memory
+	const gb = 1e9
+	tp, pp := float64(w.TP), float64(w.PP)
+	h, s, b := float64(w.Hidden), float64(w.SeqLen), float64(w.MicroBatch)
+
+	// Parameters: embeddings (input and output tables, untied as in
+	// Llama), experts (sharded over ep as well) and the rest.
+	embed := float64(w.Vocab) * h
+	total := w.ParamsB * 1e9
+	experts, mlpScale := 0.0, 1.0
+	if e, k := float64(w.Experts), float64(max(w.TopK, 1)); e > k && w.ActiveParamsB < w.ParamsB {
+		perExpert := (w.ParamsB - w.ActiveParamsB) * 1e9 / (e - k) // from total = dense + e·x, active = dense + k·x
+		experts = e * perExpert
+		// A token's MLP activations go through k experts of width f,
+		// f from one expert's three h x f matrices per layer; a dense
+		// MLP is 4h wide.
+		f := perExpert / float64(w.Layers) / (3 * h)
+		mlpScale = k * f / (4 * h)
+	}
+	body := math.Max(total-experts-2*embed, 0)
+	expertDP := math.Max(float64(dp)/float64(max(w.EP, 1)), 1)
+
+	// Model state per parameter, by what the ZeRO stage shards over the
+	// data-parallel group (Rajbhandari et al. 2020, section 5).
+	zs := w.zeroStage()
+	state := func(params, shards float64) (weights, grads, opt float64) {
+		weights, grads, opt = params*mc.WeightBytes, params*mc.GradBytes, params*mc.OptimizerBytes
+		if zs >= 1 {
+			opt /= shards
+		}
+		if zs >= 2 {
+			grads /= shards
+		}
+		if zs >= 3 {
+			weights /= shards
+		}
+		return weights, grads, opt
+	}
+
+	// Activations per layer and micro-batch, bytes: s·b·h/tp times 34
+	// (attention 15 + MLP 19, flash attention and sequence parallelism),
+	// or 2 with full recomputation, which also rebuilds one layer's in
+	// the backward pass.
+	full := s * b * h / tp * (mc.AttentionActivation + mc.MLPActivation*mlpScale)
+	perLayer := full
+	if w.Recompute {
+		perLayer = s * b * h / tp * mc.RecomputeActivation
+	}
+	layersPerStage := float64(w.Layers) / pp
+	logits := mc.LogitBytes * s * b * float64(w.Vocab) / tp
+
+	stage := func(name string, embeds float64, inFlight float64, withLogits bool) MemoryUse {
+		m := MemoryUse{Stage: name, ReserveGB: mc.ReserveGB, HBMGB: gpu.HBMGB}
+		dw, dg, do := state((body/pp+embeds)/tp, float64(dp))
+		ew, eg, eo := state(experts/(pp*tp*float64(max(w.EP, 1))), expertDP)
+		m.WeightsGB, m.GradientsGB, m.OptimizerGB = (dw+ew)/gb, (dg+eg)/gb, (do+eo)/gb
+		act := layersPerStage * inFlight * perLayer
+		if w.Recompute {
+			act += full
+		}
+		if withLogits {
+			act += logits
+		}
+		m.ActivationsGB = act / gb
+		m.TotalGB = m.WeightsGB + m.GradientsGB + m.OptimizerGB + m.ActivationsGB + m.ReserveGB
+		return m
+	}
+	if w.PP == 1 {
+		return stage("only", 2*embed, 1, true)
+	}
+	// 1F1B: the first stage holds min(pp, micro-batches) in flight, more
+	// with interleaving (Korthikanti et al. section 4.2.3); the last one.
+	micro := microbatches(w, dp)
+	inFlight := float64(min(w.PP, micro))
+	if w.VPP > 1 {
+		inFlight *= 1 + (pp-1)/(pp*float64(w.VPP))
+	}
+	first := stage("first", embed, inFlight, false)
+	last := stage("last", embed, 1, true)
+	if last.TotalGB > first.TotalGB {
+		return last
+	}
+	return first
+}
+
+// microbatches is the micro-batches each data-parallel rank runs a step.
+func microbatches(w Workload, dp int) int {
+	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
+	return max(int(math.Ceil(seqs/float64(w.MicroBatch*dp))), 1)
+}
+
+// memoryFix is the smallest change to w that fits in memory at gpus
+// GPUs, tried in order of what it costs the step: ZeRO-2 (the same
+// traffic as the distributed optimizer), a smaller micro-batch, full
+// recomputation (a third more compute), ZeRO-3 (half again the data-
+// parallel traffic), more pipeline stages, wider tensor parallelism
+// inside the NVLink domain; then recomputation with a ZeRO stage. ""
+// when none fits.
+func memoryFix(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) string {
+	fits := func(v Workload) bool {
+		if v.TP*v.PP > gpus {
+			return false
+		}
+		dp := gpus / (v.TP * v.PP)
+		if v.EP > dp || dp%v.EP != 0 {
+			return false
+		}
+		return memoryUse(v, gpu, d, dp).Fits()
+	}
+	zero := func(from, to int) string {
+		for zs := max(w.zeroStage()+1, from); zs <= to; zs++ {
+			v := w
+			v.ZeROStage = zs
+			if fits(v) {
+				return fmt.Sprintf("zero_stage = %d", zs)
+			}
+		}
+		return ""
+	}
+	if fix := zero(1, 2); fix != "" {
+		return fix
+	}
+	for mb := w.MicroBatch - 1; mb >= 1; mb-- {
+		v := w
+		v.MicroBatch = mb
+		if fits(v) {
+			return fmt.Sprintf("micro_batch = %d", mb)
+		}
+	}
+	if !w.Recompute {
+		v := w
+		v.Recompute = true
+		if fits(v) {
+			return "recompute = true"
+		}
+	}
+	if fix := zero(3, 3); fix != "" {
+		return fix
+	}
+	for pp := w.PP + 1; pp <= w.Layers && w.TP*pp <= gpus; pp++ {
+		v := w
+		v.PP = pp
+		if fits(v) {
+			return fmt.Sprintf("pp = %d", pp)
+		}
+	}
+	for tp := w.TP * 2; tp <= domain; tp *= 2 {
+		v := w
+		v.TP = tp
+		if fits(v) {
+			return fmt.Sprintf("tp = %d", tp)
+		}
+	}
+	// No one change fits: recomputation with a higher ZeRO stage.
+	if !w.Recompute {
+		for zs := w.zeroStage() + 1; zs <= 3; zs++ {
+			v := w
+			v.Recompute, v.ZeROStage = true, zs
+			if fits(v) {
+				return fmt.Sprintf("recompute = true and zero_stage = %d", zs)
+			}
+		}
+	}
+	return ""
+}
+
+// errMemory is the error for a job that does not fit in memory.
+func errMemory(m MemoryUse, gpu *GPUSpec, fix string) error {
+	how := "use more GPUs per pipeline stage, a GPU with more memory, or a smaller model"
+	if fix != "" {
+		how = "set " + fix + " in [workload], the smallest change that fits"
+	}
+	return fmt.Errorf("%w: %w", ErrNoMemory, fieldErr("workload", how, "the job needs %s on %s", m, gpu.Name))
+}
+
+// ErrNoMemory marks a workload that does not fit in the GPUs' memory;
+// sweeps and searches skip such points and count them.
+var ErrNoMemory = fmt.Errorf("%w in memory", errNoJCT)
