@@ -166,13 +166,13 @@ func (p *Plan) fabricView() fabricView {
 	}
 }
 
-// nvlinkDomain is the GPUs one NVLink domain holds: the system's, else
-// the GPU preset's.
-func nvlinkDomain(sys *System, gpu *GPUSpec) int {
-	if d := sys.domain(); d > 0 {
-		return d
+// nvlinkDomain is the GPUs one NVLink domain holds: the system's
+// (systemDomain, 0 for custom servers), else the GPU preset's.
+func nvlinkDomain(systemDomain int, gpu *GPUSpec) int {
+	if systemDomain > 0 {
+		return systemDomain
 	}
-	return gpu.NVLinkDomain
+	return max(gpu.NVLinkDomain, 1)
 }
 
 // errNoJCT marks a workload that cannot run on the plan's GPUs.
@@ -260,7 +260,7 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	micro := microbatches(w, dp)
 	mem := memoryUse(w, gpu, d, dp)
 	if checkMemory && !mem.Fits() {
-		return nil, errMemory(mem, gpu, memoryFix(w, gpu, d, gpus, nvlinkDomain(p.System, gpu)))
+		return nil, errMemory(mem, gpu, memoryFix(w, gpu, d, gpus, nvlinkDomain(p.System.domain(), gpu)))
 	}
 	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: gpus - dp*w.TP*w.PP, Memory: mem}
 	if m.Key == "custom" {
@@ -395,13 +395,10 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 		fv: fv, d: d,
 		nvlinkGBs:   gpu.NVLinkGBs * d.Efficiency.NVLink,
 		nodeGBs:     perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost),
-		domain:      max(gpu.NVLinkDomain, 1),
+		domain:      nvlinkDomain(fv.nvlinkDomain, gpu),
 		netHopUS:    d.Collective.NetHopUS,
 		intraHopUS:  d.Collective.NVLinkHopUS,
 		switchHopUS: d.Collective.SwitchHopUS[string(fv.fabric)] * float64(2*fv.tiers-1),
-	}
-	if fv.nvlinkDomain > 0 {
-		m.domain = fv.nvlinkDomain
 	}
 	if tr == TCP {
 		m.netHopUS += d.TCP.ExtraLatencyUS

@@ -376,8 +376,7 @@ func (st stepper) step(bwLost, upLost float64, idle int) float64 {
 		if dp < 1 {
 			return math.Inf(1)
 		}
-		seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
-		micro = max(1, int(math.Ceil(seqs/float64(w.MicroBatch*dp))))
+		micro = microbatches(w, dp)
 	}
 	fv := st.p.fabricView()
 	fv.bwLost, fv.upLost = bwLost, upLost

@@ -99,10 +99,7 @@ func (m Medium) Label() string {
 func (p *Plan) UnitBill() UnitBill {
 	pods, _, lpu, nodesPerUnit := p.Layout()
 	down, up := pods[0].UnitLeaf(0)
-	nodes := down // a rail's leaf holds one port of each of its SU's nodes
-	if lpu == 1 {
-		nodes = down / p.RailsPerPlane
-	}
+	nodes := min(nodesPerUnit, p.Servers) // the first SU is full unless it is the only one
 	b := UnitBill{Nodes: nodes, GPUs: nodes * p.Scenario.Cluster.GPUsPerServer, FullNodes: nodesPerUnit, Units: p.Units,
 		Partial: p.Servers%nodesPerUnit != 0}
 	P := p.Planes
