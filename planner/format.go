@@ -76,6 +76,14 @@ func FormatSeconds(s float64) string {
 	return fmt.Sprintf("%.1f µs", s*1e6)
 }
 
+// FormatSignedSeconds is FormatSeconds with a sign: "+1.2 ms", "−40 µs".
+func FormatSignedSeconds(s float64) string {
+	if s < 0 {
+		return "−" + FormatSeconds(-s)
+	}
+	return "+" + FormatSeconds(s)
+}
+
 // maxNameRunes is the longest name printed; longer ones end in "…".
 const maxNameRunes = 120
 

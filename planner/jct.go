@@ -36,6 +36,7 @@ type TrafficClass struct {
 	Name          string
 	Ranks         int     // group size
 	CrossesFabric bool    // some of it leaves the NVLink domain
+	CrossesTier   bool    // some of it crosses the tier above the leaves
 	BytesPerStep  float64 // per GPU
 	BusBWGBs      float64 // bus bandwidth of one collective, GB/s
 	TimeS         float64 // per step, before overlap
@@ -44,14 +45,17 @@ type TrafficClass struct {
 
 // StepTime is the JCT model's answer for one transport.
 type StepTime struct {
-	Transport  Transport
-	ComputeS   float64
-	BubbleS    float64
-	Classes    []TrafficClass
-	StepS      float64
-	TokensPerS float64
-	MFU        float64 // model FLOPs / (step time x GPUs x peak)
-	Days       float64 // for the workload's token budget
+	Transport Transport
+	ComputeS  float64
+	BubbleS   float64
+	// BubbleCommS is the part of the bubble that is tensor- and expert-
+	// parallel communication on the pipeline's critical path.
+	BubbleCommS float64
+	Classes     []TrafficClass
+	StepS       float64
+	TokensPerS  float64
+	MFU         float64 // model FLOPs / (step time x GPUs x peak)
+	Days        float64 // for the workload's token budget
 	// BusBWGBs is the data-parallel collective's bus bandwidth (the class
 	// that crosses the fabric in nearly every job), GB/s.
 	BusBWGBs float64
@@ -78,8 +82,10 @@ type JCT struct {
 	IdleGPUs     int // GPUs left over when gpus is not a multiple of tp x pp
 	Memory       MemoryUse
 	Planned      StepTime
-	Baseline     StepTime
-	Gain         float64
+	// Effects breaks the planned step down by fabric effect.
+	Effects  []Effect
+	Baseline StepTime
+	Gain     float64
 }
 
 // JCTReport is the JSON form of a JCT estimate.
@@ -103,6 +109,7 @@ type JCTReport struct {
 	Microbatches  int           `json:"microbatches"`
 	Memory        MemoryUse     `json:"memory"`
 	Classes       []ClassReport `json:"classes"`
+	Effects       []Effect      `json:"effects"`
 }
 
 // ClassReport is one traffic class in JSON.
@@ -110,6 +117,7 @@ type ClassReport struct {
 	Name          string  `json:"name"`
 	Ranks         int     `json:"ranks"`
 	CrossesFabric bool    `json:"crosses_fabric"`
+	CrossesTier   bool    `json:"crosses_tier"`
 	BusBWGBs      float64 `json:"busbw_gbs"`
 	TimeS         float64 `json:"time_s"`
 	ExposedS      float64 `json:"exposed_s"`
@@ -124,16 +132,17 @@ func (j *JCT) Report() JCTReport {
 		BusBWGBs: j.Planned.BusBWGBs, BaselineBusBW: j.Baseline.BusBWGBs,
 		ComputeS: j.Planned.ComputeS, BubbleS: j.Planned.BubbleS, ExposedCommS: j.Planned.ExposedCommS(),
 		TokensPerS: j.Planned.TokensPerS, MFU: j.Planned.MFU, Days: j.Planned.Days, BaselineDays: j.Baseline.Days,
-		DP: j.DP, Microbatches: j.Microbatches, Memory: j.Memory,
+		DP: j.DP, Microbatches: j.Microbatches, Memory: j.Memory, Effects: j.Effects,
 	}
 	for i, c := range j.Planned.Classes {
-		r.Classes = append(r.Classes, ClassReport{Name: c.Name, Ranks: c.Ranks, CrossesFabric: c.CrossesFabric,
+		r.Classes = append(r.Classes, ClassReport{Name: c.Name, Ranks: c.Ranks, CrossesFabric: c.CrossesFabric, CrossesTier: c.CrossesTier,
 			BusBWGBs: c.BusBWGBs, TimeS: c.TimeS, ExposedS: c.ExposedS, BaselineS: j.Baseline.Classes[i].ExposedS})
 	}
 	return r
 }
 
-// fabricView is what the JCT model needs to know of a plan.
+// fabricView is what the JCT model needs to know of a plan and of how
+// the job sits on it.
 type fabricView struct {
 	gpusPerServer  int
 	nicsPerServer  int
@@ -143,16 +152,74 @@ type fabricView struct {
 	oversub        float64 // D/U at the leaf
 	serversPerUnit int     // servers under one leaf group
 	tiers          int
+	planes         int
 	nvlinkDomain   int // the system's NVLink domain; 0: the GPU preset's
 	// A failure what-if: the fraction of the worst server's back-end
 	// bandwidth lost, and of the capacity above its leaf group.
 	bwLost, upLost float64
+
+	// The job on the fabric.
+	spread bool    // servers scattered: every inter-domain group crosses the tier above the leaves
+	jobs   int     // jobs of this shape sharing the cluster
+	qps    float64 // RDMA queue pairs (flows) per connection
+	// othersBusy is the fraction of a step the other jobs' traffic
+	// crosses the tier above the leaves; negative: solve for it (they
+	// run the same job).
+	othersBusy float64
+	ideal      bool // the back end made ideal: as fast as NVLink, no latency, oversubscription or collisions
+	epOnNVLink bool // expert-parallel traffic kept inside the NVLink domain
 }
 
-// crossOversub is the oversubscription traffic leaving a leaf group
-// meets: the leaf's, worsened by uplink capacity lost to a failure.
-func (fv fabricView) crossOversub() float64 {
-	return fv.oversub / (1 - fv.upLost)
+// ecmp reports whether flows leaving a leaf group are hashed onto uplinks
+// (RoCE with static ECMP) rather than spread packet by packet.
+func (fv fabricView) ecmp() bool {
+	return fv.fabric == Ethernet && fv.loadBalancing == LBECMP && fv.tiers >= 2
+}
+
+// crossLoad is the fraction of a leaf's down ports sending across the
+// tier above it while this job does: all of them for a job alone or
+// packed into its own leaves; for jobs spread over shared leaves, this
+// job's 1/jobs plus the others' share times the time they are busy.
+func (fv fabricView) crossLoad() float64 {
+	if !fv.spread || fv.jobs <= 1 {
+		return 1
+	}
+	busy := math.Min(math.Max(fv.othersBusy, 0), 1)
+	return (1 + float64(fv.jobs-1)*busy) / float64(fv.jobs)
+}
+
+// flowsPerUplink is k, the flows ECMP hashes onto each uplink on average:
+// every active down port's connection opens qps flows, and D/U down ports
+// share each uplink (a plane's leaves and uplinks scale together, so the
+// plane count cancels).
+func (fv fabricView) flowsPerUplink() float64 {
+	return fv.qps * fv.oversub * fv.crossLoad() / (1 - fv.upLost)
+}
+
+// ecmpShare is what static hashing leaves of a flow's fair share: with k
+// flows per uplink on average, a flow meets X ~ Poisson(k) others on its
+// link and gets E[1/(1+X)] = (1 - e^-k)/k of it, against min(1, 1/k)
+// with perfect spreading (balls into bins).
+func ecmpShare(k float64) float64 {
+	if k <= 0 {
+		return 1
+	}
+	return -math.Expm1(-k) / math.Min(k, 1)
+}
+
+// crossShare is the fraction of its NIC bandwidth a flow leaving its leaf
+// group gets: less the oversubscription it meets (the leaf's, times the
+// ports busy, worsened by uplink capacity lost to a failure) and, on
+// static ECMP, the collisions of its hash.
+func (fv fabricView) crossShare() float64 {
+	if fv.ideal {
+		return 1
+	}
+	share := 1 / math.Max(1, fv.oversub*fv.crossLoad()/(1-fv.upLost))
+	if fv.ecmp() {
+		share *= ecmpShare(fv.flowsPerUplink())
+	}
+	return share
 }
 
 func (p *Plan) fabricView() fabricView {
@@ -161,9 +228,21 @@ func (p *Plan) fabricView() fabricView {
 	return fabricView{
 		gpusPerServer: p.Scenario.Cluster.GPUsPerServer, nicsPerServer: n.NICsPerServer,
 		nicGbps: float64(n.NICGbps), fabric: n.Fabric, loadBalancing: n.LoadBalancing,
-		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers,
-		nvlinkDomain: p.System.domain(),
+		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers, planes: p.Planes,
+		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1,
 	}
+}
+
+// jobView is the plan's fabric with the resolved workload w placed on it.
+func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
+	fv := p.fabricView()
+	fv.spread = w.Placement == PlaceSpread
+	fv.jobs = max(w.Jobs, 1)
+	fv.qps = float64(w.QPsPerConnection)
+	if fv.qps == 0 {
+		fv.qps = d.ECMP.QPsPerConnection
+	}
+	return fv
 }
 
 // nvlinkDomain is the GPUs one NVLink domain holds: the system's
@@ -244,8 +323,13 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	if err != nil {
 		return nil, err
 	}
-	gpus := p.GPUs
+	jobs := max(w.Jobs, 1)
+	gpus := p.GPUs / jobs // each job's share
 	if w.TP*w.PP > gpus {
+		if jobs > 1 {
+			return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.jobs", "run fewer jobs at once, lower tp x pp or plan more GPUs",
+				"tp %d x pp %d = %d GPUs, each of %d jobs has %d", w.TP, w.PP, w.TP*w.PP, jobs, gpus))
+		}
 		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.pp", "lower tp x pp or plan more GPUs",
 			"tp %d x pp %d = %d GPUs, the cluster has %d", w.TP, w.PP, w.TP*w.PP, gpus))
 	}
@@ -262,21 +346,50 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	if checkMemory && !mem.Fits() {
 		return nil, errMemory(mem, gpu, memoryFix(w, gpu, d, gpus, nvlinkDomain(p.System.domain(), gpu)))
 	}
-	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: gpus - dp*w.TP*w.PP, Memory: mem}
+	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: p.GPUs - jobs*dp*w.TP*w.PP, Memory: mem}
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
-	fv := p.fabricView()
+	fv := p.jobView(w, d)
 	j.Planned = stepTime(w, gpu, d, fv, dp, micro, RDMA)
 	j.Baseline = stepTime(w, gpu, d, fv, dp, micro, TCP)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
+	j.Effects = fabricEffects(w, gpu, d, fv, dp, micro, j.Planned)
 	return j, nil
 }
 
 // stepTime is the JCT model proper (research/jct-modelling.md A4):
 // step = compute + pipeline bubble + sum over traffic classes of the
-// communication not hidden behind compute.
+// communication not hidden behind compute. Jobs spread over shared
+// leaves load each other's uplinks for the time they spend crossing
+// them; that time is solved for by iteration, from the worst case (the
+// others always busy).
 func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
+	if fv.othersBusy >= 0 || !fv.spread || fv.jobs <= 1 {
+		return stepOnce(w, gpu, d, fv, dp, micro, tr)
+	}
+	fv.othersBusy = 1
+	st := stepOnce(w, gpu, d, fv, dp, micro, tr)
+	for range 4 {
+		fv.othersBusy = st.crossingS() / st.StepS
+		st = stepOnce(w, gpu, d, fv, dp, micro, tr)
+	}
+	return st
+}
+
+// crossingS is the time per step the job's traffic crosses the tier above
+// the leaves, hidden or not: its uplinks are busy all that time.
+func (s *StepTime) crossingS() float64 {
+	t := 0.0
+	for _, c := range s.Classes {
+		if c.CrossesTier {
+			t += c.TimeS
+		}
+	}
+	return t
+}
+
+func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
 	c := d.Collective
 	usedGPUs := float64(dp * w.TP * w.PP)
 	tokens := float64(w.GlobalBatchTokens)
@@ -291,15 +404,11 @@ func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	}
 	eff := w.ComputeEfficiency
 	if eff == 0 {
-		h := float64(w.Hidden)
-		eff = gpu.EfficiencyMax * h / (h + d.Compute.HHalf)
+		eff = computeEfficiency(w, gpu, d)
 	}
 	peak := gpu.PeakTFLOPS * 1e12
 	st := StepTime{Transport: tr}
 	st.ComputeS = hwFLOPs / (usedGPUs * peak * eff)
-	if w.PP > 1 {
-		st.BubbleS = float64(w.PP-1) / float64(w.VPP*micro) * st.ComputeS
-	}
 
 	net := newNetModel(fv, gpu, d, tr)
 	layersPerStage := float64(w.Layers) / float64(w.PP)
@@ -355,10 +464,25 @@ func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	// top-k copies, forward and backward, in every MoE layer.
 	if w.EP > 1 && w.Experts > 1 {
 		g := net.group(w.EP, w.TP)
+		if fv.epOnNVLink {
+			g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
+		}
 		bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
 		one := net.allToAll(bytes, g)
 		n := passes * layersPerStage * float64(micro)
 		st.Classes = append(st.Classes, net.class(ClassEP, g, n*bytes, one.busbw, n*one.time, *w.OverlapEP))
+	}
+	// The pipeline bubble: (pp-1)/(vpp·m) of a stage's time per step,
+	// which holds its compute and the tensor- and expert-parallel
+	// collectives on its critical path (Narayanan et al. SC21, eq. 2).
+	if w.PP > 1 {
+		frac := float64(w.PP-1) / float64(w.VPP*micro)
+		for _, c := range st.Classes {
+			if c.Name == ClassTP || c.Name == ClassEP {
+				st.BubbleCommS += frac * c.ExposedS
+			}
+		}
+		st.BubbleS = frac*st.ComputeS + st.BubbleCommS
 	}
 	st.StepS = st.ComputeS + st.BubbleS + st.ExposedCommS()
 	st.TokensPerS = tokens / st.StepS
@@ -377,6 +501,7 @@ type netModel struct {
 	netHopUS    float64
 	intraHopUS  float64
 	switchHopUS float64
+	crossShare  float64 // of a flow's bandwidth, when it crosses the tier above the leaves
 }
 
 func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel {
@@ -386,10 +511,11 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 		perNIC = math.Min(perNIC*d.TCP.LineRateFraction, d.TCP.CapGBsPerNIC)
 	case fv.fabric == InfiniBand:
 		perNIC *= d.Efficiency.InfiniBand
-	case fv.loadBalancing == LBECMP:
-		perNIC *= d.Efficiency.RoCEECMP
 	default:
 		perNIC *= d.Efficiency.RoCEAdaptive
+	}
+	if fv.ideal { // every GPU's share of the back end as fast as its NVLink
+		perNIC = gpu.NVLinkGBs * d.Efficiency.NVLink * float64(fv.gpusPerServer) / float64(max(fv.nicsPerServer, 1))
 	}
 	m := netModel{
 		fv: fv, d: d,
@@ -403,6 +529,10 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 	if tr == TCP {
 		m.netHopUS += d.TCP.ExtraLatencyUS
 	}
+	if fv.ideal {
+		m.netHopUS, m.switchHopUS = 0, 0
+	}
+	m.crossShare = fv.crossShare()
 	return m
 }
 
@@ -431,9 +561,9 @@ func (m netModel) group(ranks, stride int) commGroup {
 	g.perNode = min(ranks, max(1, m.domain/stride))
 	g.nodes = ceilDiv(ranks, g.perNode)
 	g.netGBs = m.nodeGBs * float64(g.perNode) / float64(m.fv.gpusPerServer)
-	if m.fv.tiers >= 2 && ceilDiv(span, m.fv.gpusPerServer) > m.fv.serversPerUnit {
+	if m.fv.tiers >= 2 && (m.fv.spread || ceilDiv(span, m.fv.gpusPerServer) > m.fv.serversPerUnit) {
 		g.crossesSU = true
-		g.netGBs /= m.fv.crossOversub()
+		g.netGBs *= m.crossShare
 	}
 	return g
 }
@@ -523,12 +653,12 @@ func (m netModel) p2p(bytes float64, g commGroup) collTime {
 func (m netModel) perGPUGBs(g commGroup) float64 {
 	b := m.nodeGBs / float64(m.fv.gpusPerServer)
 	if g.crossesSU {
-		b /= m.fv.crossOversub()
+		b *= m.crossShare
 	}
 	return b
 }
 
 func (m netModel) class(name string, g commGroup, bytes, busbw, t, overlap float64) TrafficClass {
-	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, BytesPerStep: bytes,
+	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU, BytesPerStep: bytes,
 		BusBWGBs: busbw, TimeS: t, ExposedS: t * (1 - overlap)}
 }

@@ -163,3 +163,96 @@ func TestJCTCollectives(t *testing.T) {
 		})
 	}
 }
+
+// fabricPoint is one published fabric-sensitive measurement or claim and
+// the model's answer to it.
+type fabricPoint struct {
+	name, source string
+	published    float64
+	model        func(t *testing.T, d *JCTData) float64
+	unit         string
+	fitted       bool    // used to choose a constant in data/jct.toml
+	tolerance    float64 // relative; wider where the model leaves out what the run did
+}
+
+// crossAllReduce is the bus bandwidth of a 1 GiB all-reduce over 16
+// eight-GPU servers whose traffic crosses the tier above the leaves, on
+// 400G RoCE at 1:1 with load balancing lb.
+func crossAllReduce(d *JCTData, lb string) float64 {
+	fv := collectiveView(8, 8, 400, Ethernet)
+	fv.serversPerUnit, fv.loadBalancing, fv.qps = 1, lb, d.ECMP.QPsPerConnection
+	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
+	g := m.group(16, 8)
+	return arFactor(16) * (1 << 30) / m.allReduce(1<<30, g).time / 1e9
+}
+
+// deepEPRDMA is the RDMA bandwidth per GPU of an expert-parallel
+// all-to-all over ep H100-class GPUs, 8 to a server with one 400G
+// InfiniBand NIC each: the remote bytes over the time.
+func deepEPRDMA(d *JCTData, ep int) float64 {
+	m := newNetModel(collectiveView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
+	g := m.group(ep, 1)
+	const bytes = 1 << 30
+	remote := float64(ep-g.perNode) / float64(ep) * bytes
+	return remote / m.allToAll(bytes, g).time / 1e9
+}
+
+var fabricPoints = []fabricPoint{
+	{"RoCE all-reduce, E-ECMP + QP scaling over plain ECMP", "Meta, RoCE network for distributed AI training at scale (SIGCOMM 2024): up to 40% more AllReduce bandwidth",
+		1.40, func(t *testing.T, d *JCTData) float64 {
+			return crossAllReduce(d, LBAdaptive) / crossAllReduce(d, LBECMP)
+		}, "x", false, 0.15},
+	{"Spectrum-X adaptive routing over off-the-shelf Ethernet", "NVIDIA Spectrum-X: 1.6x AI workload performance [vendor claim]",
+		1.6, func(t *testing.T, d *JCTData) float64 {
+			return crossAllReduce(d, LBAdaptive) / crossAllReduce(d, LBECMP)
+		}, "x", false, 0.15},
+	{"MoE all-to-all, 16 GPUs on 2 servers (DeepEP normal kernels)", "deepseek-ai/DeepEP README: internode EP16 dispatch 43 GB/s RDMA, H800 + CX7 400G IB",
+		43, func(t *testing.T, d *JCTData) float64 { return deepEPRDMA(d, 16) }, "GB/s", false, 0.15},
+	{"MoE all-to-all, 32 GPUs on 4 servers (DeepEP)", "DeepEP README: EP32 dispatch 58 GB/s RDMA (node-limited routing sends a token once per node, NVLink fans it out)",
+		58, func(t *testing.T, d *JCTData) float64 { return deepEPRDMA(d, 32) }, "GB/s", false, 0.25},
+	{"MoE all-to-all, 64 GPUs on 8 servers (DeepEP)", "DeepEP README: EP64 dispatch 51 GB/s RDMA",
+		51, func(t *testing.T, d *JCTData) float64 { return deepEPRDMA(d, 64) }, "GB/s", false, 0.15},
+	{"Llama 3 405B step, RoCE (adaptive) over InfiniBand, 24,576 H100", "Meta, Building Meta's GenAI infrastructure (2024): both 24k clusters trained large models without network bottlenecks",
+		1.0, func(t *testing.T, d *JCTData) float64 { return llamaStep(t, Ethernet) / llamaStep(t, InfiniBand) }, "x", true, 0.05},
+}
+
+// llamaStep is the Llama 3 405B step (Meta's layout, memory check off) on
+// 24,576 H100 over 400G fabric f.
+func llamaStep(t *testing.T, f Fabric) float64 {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.GPUs = 24576
+	s.Network.Fabric, s.Network.Switch = f, "qm9700"
+	if f == Ethernet {
+		s.Network.Switch = "tomahawk5"
+	}
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWorkload()
+	w.Model, w.GPU, w.PP, w.VPP = "llama3-405b", "h100", 16, 8
+	j, err := estimateJCT(p, w, cat.JCT, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j.Planned.StepS
+}
+
+// TestJCTFabricValidation checks the fabric effects on published
+// fabric-sensitive points: ECMP against adaptive routing, MoE all-to-all
+// over the back end, RoCE against InfiniBand. Mutations caught: ECMP
+// collisions left out (ratio 1.0), charged everywhere (ratio unchanged
+// but every RoCE step slower, caught by TestFabricEffectsMoveStep),
+// all-to-all over NVLink only (DeepEP ~150 GB/s).
+func TestJCTFabricValidation(t *testing.T) {
+	d := testCatalog(t).JCT
+	for _, pt := range fabricPoints {
+		got := pt.model(t, d)
+		e := (got - pt.published) / pt.published
+		t.Logf("| %s | %g %s | %.3g %s | %+.1f%% | %v | %s |", pt.name, pt.published, pt.unit, got, pt.unit, 100*e, pt.fitted, pt.source)
+		if math.Abs(e) > pt.tolerance {
+			t.Errorf("%s: model %.3g %s, published %g (%+.1f%%)", pt.name, got, pt.unit, pt.published, 100*e)
+		}
+	}
+}

@@ -22,7 +22,6 @@ type JCTData struct {
 	Efficiency struct {
 		InfiniBand   float64 `toml:"infiniband"`
 		RoCEAdaptive float64 `toml:"roce_adaptive"`
-		RoCEECMP     float64 `toml:"roce_ecmp"`
 		NVLink       float64 `toml:"nvlink"`
 	} `toml:"efficiency"`
 	TCP struct {
@@ -30,11 +29,15 @@ type JCTData struct {
 		CapGBsPerNIC     float64 `toml:"cap_gbs_per_nic"`
 		ExtraLatencyUS   float64 `toml:"extra_latency_us"`
 	} `toml:"tcp"`
+	ECMP struct {
+		QPsPerConnection float64 `toml:"qps_per_connection"`
+	} `toml:"ecmp"`
 	Overlap struct {
 		DP, PP, TP, EP float64
 	} `toml:"overlap"`
 	Compute struct {
-		HHalf float64 `toml:"h_half"`
+		GEMMDimHalf      float64 `toml:"gemm_dim_half"`
+		ElementwiseBytes float64 `toml:"elementwise_bytes"`
 	} `toml:"compute"`
 	Memory MemoryConstants       `toml:"memory"`
 	GPUs   map[string]*GPUSpec   `toml:"gpus"`
@@ -63,7 +66,8 @@ type GPUSpec struct {
 	NVLinkDomain  int     `toml:"nvlink_domain"`
 	NVLinkGBs     float64 `toml:"nvlink_gbs"`
 	EfficiencyMax float64 `toml:"efficiency_max"`
-	HBMGB         float64 `toml:"hbm_gb"` // memory per GPU, GB
+	HBMGB         float64 `toml:"hbm_gb"`  // memory per GPU, GB
+	HBMTBs        float64 `toml:"hbm_tbs"` // memory bandwidth, TB/s
 	Source        string  `toml:"source"`
 }
 
@@ -97,8 +101,8 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 	}
 	for k, g := range d.GPUs {
 		g.Key = k
-		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 || g.HBMGB <= 0 {
-			return nil, fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs, hbm_gb and efficiency_max in (0,1]", k)
+		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 || g.HBMGB <= 0 || g.HBMTBs <= 0 {
+			return nil, fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs, hbm_gb, hbm_tbs and efficiency_max in (0,1]", k)
 		}
 	}
 	for k, m := range d.Models {
@@ -111,8 +115,14 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 		m.MLPActivation <= 0 || m.RecomputeActivation <= 0 || m.LogitBytes < 0 || m.ReserveGB < 0 {
 		return nil, fmt.Errorf("jct data: [memory] needs positive bytes per weight, gradient and activation")
 	}
+	if q := d.ECMP.QPsPerConnection; q < 1 {
+		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection must be 1 or more")
+	}
+	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 {
+		return nil, fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more")
+	}
 	e := d.Efficiency
-	for _, v := range []float64{e.InfiniBand, e.RoCEAdaptive, e.RoCEECMP, e.NVLink, d.TCP.LineRateFraction} {
+	for _, v := range []float64{e.InfiniBand, e.RoCEAdaptive, e.NVLink, d.TCP.LineRateFraction} {
 		if v <= 0 || v > 1 {
 			return nil, fmt.Errorf("jct data: efficiencies must be in (0,1]")
 		}

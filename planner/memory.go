@@ -55,14 +55,11 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	embed := float64(w.Vocab) * h
 	total := w.ParamsB * 1e9
 	experts, mlpScale := 0.0, 1.0
-	if e, k := float64(w.Experts), float64(max(w.TopK, 1)); e > k && w.ActiveParamsB < w.ParamsB {
-		perExpert := (w.ParamsB - w.ActiveParamsB) * 1e9 / (e - k) // from total = dense + e·x, active = dense + k·x
-		experts = e * perExpert
-		// A token's MLP activations go through k experts of width f,
-		// f from one expert's three h x f matrices per layer; a dense
-		// MLP is 4h wide.
-		f := perExpert / float64(w.Layers) / (3 * h)
-		mlpScale = k * f / (4 * h)
+	if f := expertWidth(w); f > 0 {
+		// A token's MLP activations go through k experts of width f; a
+		// dense MLP is 4h wide.
+		experts = float64(w.Experts) * float64(w.Layers) * 3 * h * f
+		mlpScale = float64(max(w.TopK, 1)) * f / (4 * h)
 	}
 	body := math.Max(total-experts-2*embed, 0)
 	expertDP := math.Max(float64(dp)/float64(max(w.EP, 1)), 1)

@@ -378,7 +378,7 @@ func (st stepper) step(bwLost, upLost float64, idle int) float64 {
 		}
 		micro = microbatches(w, dp)
 	}
-	fv := st.p.fabricView()
+	fv := st.p.jobView(w, st.d)
 	fv.bwLost, fv.upLost = bwLost, upLost
 	return stepTime(w, j.GPU, st.d, fv, dp, micro, RDMA).StepS
 }

@@ -39,6 +39,19 @@ type Workload struct {
 	// the model's GEMMs (0: the GPU preset's curve).
 	ComputeEfficiency float64 `toml:"compute_efficiency,omitempty,omitzero"`
 
+	// Placement is where the scheduler puts the job's servers: "packed"
+	// (contiguous: a group leaves its leaf group only when it spans more
+	// than one) or "spread" (scattered: every group that leaves the
+	// NVLink domain crosses the tier above the leaves). "" is packed.
+	Placement string `toml:"placement,omitempty"`
+	// Jobs is how many jobs of this shape share the cluster at once, each
+	// on an equal share of its GPUs (0 is 1).
+	Jobs int `toml:"jobs,omitempty,omitzero"`
+	// QPsPerConnection is the RDMA queue pairs NCCL opens per connection
+	// (NCCL_IB_QPS_PER_CONNECTION); each is one flow for ECMP to hash.
+	// 0 takes data/jct.toml's default.
+	QPsPerConnection int `toml:"qps_per_connection,omitempty,omitzero"`
+
 	OverlapDP *float64 `toml:"overlap_dp,omitempty,omitzero"`
 	OverlapPP *float64 `toml:"overlap_pp,omitempty,omitzero"`
 	OverlapTP *float64 `toml:"overlap_tp,omitempty,omitzero"`
@@ -57,6 +70,12 @@ func NewWorkload() Workload {
 		TokensTotal: 1e12,
 	}
 }
+
+// Placements of a job's servers (Workload.Placement).
+const (
+	PlacePacked = "packed"
+	PlaceSpread = "spread"
+)
 
 func (w *Workload) validate(d *JCTData) []error {
 	var errs []error
@@ -100,6 +119,8 @@ func (w *Workload) validate(d *JCTData) []error {
 		{"tokens_total", w.TokensTotal, 1, 1e16, false, "1e12"},
 		{"compute_efficiency", w.ComputeEfficiency, 0, 1, true, "0.45"},
 		{"zero_stage", float64(w.ZeROStage), 0, 3, false, "1"},
+		{"jobs", float64(w.Jobs), 0, 4096, true, "2"},
+		{"qps_per_connection", float64(w.QPsPerConnection), 0, 128, true, "4"},
 	} {
 		if inRange(r.v, r.lo, r.hi) {
 			continue
@@ -109,6 +130,9 @@ func (w *Workload) validate(d *JCTData) []error {
 			fix += ", or leave it out for the preset"
 		}
 		add(r.name, fix, "%g is out of range", r.v)
+	}
+	if w.Placement != "" && w.Placement != PlacePacked && w.Placement != PlaceSpread {
+		add("placement", fmt.Sprintf("use %q or %q", PlacePacked, PlaceSpread), "unknown placement %q", w.Placement)
 	}
 	for _, o := range []struct {
 		name string

@@ -1,0 +1,78 @@
+package planner
+
+// expertWidth is the hidden width f of one expert's MLP in a mixture of
+// experts, from total = dense + e·x and active = dense + k·x parameters,
+// x = layers · 3·h·f (three h x f matrices per layer, as in Mixtral and
+// DeepSeek); 0 for a dense model.
+func expertWidth(w Workload) float64 {
+	e, k := float64(w.Experts), float64(max(w.TopK, 1))
+	if e <= k || w.ActiveParamsB >= w.ParamsB {
+		return 0
+	}
+	perExpert := (w.ParamsB - w.ActiveParamsB) * 1e9 / (e - k)
+	return perExpert / float64(w.Layers) / (3 * float64(w.Hidden))
+}
+
+// gemm is one matrix product of a training step on one GPU: an m x k
+// matrix times a k x n matrix, times how often it runs per layer.
+type gemm struct {
+	m, n, k float64
+	times   float64
+}
+
+func (g gemm) flops() float64 { return 2 * g.m * g.n * g.k * g.times }
+
+// shapeFactor is the fraction of the GEMM ceiling a product of these
+// dimensions reaches: each dimension d fills its tiles and waves as
+// d / (d + half) (data/jct.toml [compute] gemm_dim_half).
+func (g gemm) shapeFactor(half float64) float64 {
+	f := 1.0
+	for _, d := range [3]float64{g.m, g.n, g.k} {
+		f *= d / (d + half)
+	}
+	return f
+}
+
+// computeEfficiency is the fraction of the GPU's peak a transformer layer
+// reaches, from the shapes its matrix products have on one GPU after
+// tensor parallelism (Megatron-LM's column- and row-parallel layers),
+// for a micro-batch of b sequences of s tokens:
+//
+//	attention:  [bs x h]·[h x 3h/tp], [bs x h/tp]·[h/tp x h], scores 2·[s x h/tp]·[h/tp x s] per sequence
+//	MLP:        [bs x h]·[h x 4h/tp], [bs x 4h/tp]·[4h/tp x h]
+//	MoE MLP:    k·ep/e·bs tokens per local expert, three h x f/tp products
+//
+// each at efficiency_max x its shape factor, plus the element-wise work
+// (layer norms, dropout, residuals, activation), memory-bound at the
+// GPU's HBM bandwidth; the backward pass repeats the forward's shapes
+// twice. Larger micro-batches, longer sequences and narrower tensor
+// parallelism move it, as well as the hidden size.
+func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
+	c := d.Compute
+	h, tp := float64(w.Hidden), float64(w.TP)
+	s, b := float64(w.SeqLen), float64(w.MicroBatch)
+	tokens := b * s
+	gemms := []gemm{
+		{tokens, 3 * h / tp, h, 1},
+		{tokens, h, h / tp, 1},
+		{s, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence
+	}
+	if f := expertWidth(w); f > 0 {
+		perExpert := tokens * float64(max(w.TopK, 1)) * float64(max(w.EP, 1)) / float64(w.Experts)
+		gemms = append(gemms, gemm{perExpert, f / tp, h, float64(w.Experts) / float64(max(w.EP, 1)) * 2},
+			gemm{perExpert, h, f / tp, float64(w.Experts) / float64(max(w.EP, 1))})
+	} else {
+		gemms = append(gemms, gemm{tokens, 4 * h / tp, h, 1}, gemm{tokens, h, 4 * h / tp, 1})
+	}
+	peak := gpu.PeakTFLOPS * 1e12
+	var flops, seconds float64
+	for _, g := range gemms {
+		flops += g.flops()
+		seconds += g.flops() / (peak * gpu.EfficiencyMax * g.shapeFactor(c.GEMMDimHalf))
+	}
+	// Forward and backward (twice the forward's products); element-wise
+	// bytes count both passes.
+	flops, seconds = 3*flops, 3*seconds
+	seconds += c.ElementwiseBytes * tokens * h / tp / (gpu.HBMTBs * 1e12)
+	return flops / (peak * seconds)
+}

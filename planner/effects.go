@@ -1,0 +1,103 @@
+package planner
+
+import "fmt"
+
+// Effect is what one property of the fabric, or of the job's place on
+// it, adds to the step time over RDMA: the step as planned minus the
+// step with that property made ideal (negative: it saves time).
+type Effect struct {
+	Name   string  `json:"name"`
+	Detail string  `json:"detail"`
+	DeltaS float64 `json:"delta_s"`
+}
+
+// Effect names.
+const (
+	EffectBackEnd   = "back end, all effects"
+	EffectOversub   = "oversubscribed tier"
+	EffectECMP      = "ECMP flow collisions"
+	EffectSpread    = "spread placement"
+	EffectOtherJobs = "other jobs on shared uplinks"
+	EffectExperts   = "expert all-to-all beyond NVLink"
+	EffectNVLink    = "NVLink domain"
+	EffectCritical  = "TP/EP on the pipeline's critical path"
+)
+
+// fabricEffects breaks the planned step st down by fabric effect: each is
+// timed again with that one effect removed.
+func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, st StepTime) []Effect {
+	var out []Effect
+	without := func(name, detail string, change func(*fabricView)) {
+		v := fv
+		change(&v)
+		alt := stepTime(w, gpu, d, v, dp, micro, RDMA)
+		out = append(out, Effect{Name: name, Detail: detail, DeltaS: st.StepS - alt.StepS})
+	}
+	var leaves, crosses, experts bool
+	var crossing []string
+	for _, c := range st.Classes {
+		leaves = leaves || c.CrossesFabric
+		if c.CrossesTier {
+			crosses = true
+			crossing = append(crossing, c.Name)
+		}
+		experts = experts || (c.Name == ClassEP && c.CrossesFabric)
+	}
+	domain := nvlinkDomain(fv.nvlinkDomain, gpu)
+	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
+		return nil
+	}
+	if fv.spread && fv.jobs > 1 {
+		fv.othersBusy = st.crossingS() / st.StepS // as solved for st
+	}
+	if leaves {
+		without(EffectBackEnd, "against an ideal back end: as fast as NVLink, no latency, oversubscription, collisions or sharing",
+			func(v *fabricView) { v.ideal = true })
+	}
+	if crosses {
+		if load := fv.oversub * fv.crossLoad() / (1 - fv.upLost); load > 1 {
+			without(EffectOversub, fmt.Sprintf("%s cross it at %.2g:1 (the leaf's %.2g:1 x %.0f%% of its ports busy)",
+				joinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
+		}
+		if fv.ecmp() {
+			k := fv.flowsPerUplink()
+			without(EffectECMP, fmt.Sprintf("%.2g flows per uplink: a flow gets %.0f%% of its fair share; adaptive routing would give all of it",
+				k, 100*ecmpShare(k)), func(v *fabricView) { v.loadBalancing = LBAdaptive })
+		}
+		if fv.spread {
+			without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
+				func(v *fabricView) { v.spread = false })
+		}
+		if fv.spread && fv.jobs > 1 {
+			without(EffectOtherJobs, fmt.Sprintf("%d jobs share the leaves; the others cross the tier %.0f%% of the time", fv.jobs, 100*fv.othersBusy),
+				func(v *fabricView) { v.othersBusy = 0 })
+		}
+	}
+	if experts {
+		without(EffectExperts, fmt.Sprintf("ep %d spans more than one %d-GPU NVLink domain", w.EP, domain),
+			func(v *fabricView) { v.epOnNVLink = true })
+	}
+	if domain > 8 {
+		without(EffectNVLink, fmt.Sprintf("the %d-GPU domain against an 8-GPU server's (negative: time saved)", domain),
+			func(v *fabricView) { v.nvlinkDomain = 8 })
+	}
+	if st.BubbleCommS > 0 {
+		out = append(out, Effect{Name: EffectCritical, Detail: "collectives each pipeline stage waits for, repeated in the bubble", DeltaS: st.BubbleCommS})
+	}
+	return out
+}
+
+// joinAnd joins words as "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	s := words[0]
+	for _, w := range words[1 : len(words)-1] {
+		s += ", " + w
+	}
+	return s + " and " + words[len(words)-1]
+}

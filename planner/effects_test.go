@@ -1,0 +1,297 @@
+package planner
+
+import (
+	"math"
+	"testing"
+)
+
+// effectJob plans gpus GPUs of 400G RoCE on Tomahawk 5 with ratio
+// oversubscription and load balancing lb, and times w on it.
+func effectJob(t *testing.T, gpus int, ratio, lb string, w Workload) *JCT {
+	t.Helper()
+	s := NewScenario()
+	s.Cluster.GPUs = gpus
+	s.Network.Fabric, s.Network.Switch, s.Network.NICGbps = Ethernet, "tomahawk5", 400
+	s.Network.Oversubscription, s.Network.LoadBalancing = ratio, lb
+	s.Workload = &w
+	p, err := Build(s, testCatalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.JCT
+}
+
+// dpJob is Llama 3 8B data-parallel over the whole cluster (tp 8 in the
+// server, no pipeline), its gradient reduce fully exposed so that the
+// fabric shows.
+func dpJob() Workload {
+	w := NewWorkload()
+	w.Model, w.TP, w.PP, w.VPP = "llama3-8b", 8, 1, 1
+	w.GlobalBatchTokens = 4 << 20
+	none := 0.0
+	w.OverlapDP = &none
+	return w
+}
+
+func effect(j *JCT, name string) (Effect, bool) {
+	for _, e := range j.Effects {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Effect{}, false
+}
+
+func dpClass(t *testing.T, st StepTime) TrafficClass {
+	t.Helper()
+	for _, c := range st.Classes {
+		if c.Name == ClassDP {
+			return c
+		}
+	}
+	t.Fatal("no data-parallel class")
+	return TrafficClass{}
+}
+
+// TestECMPShareByHand checks the collision formula against balls into
+// bins worked by hand: k = 1 leaves 1 - 1/e = 63.2%; k = 2, (1 - e^-2) =
+// 86.5%; k = 0.5, (1 - e^-0.5)/0.5 = 78.7%. Mutations caught: dividing
+// by k when k > 1 (0.432 at k = 2), using e^-k alone (36.8%).
+func TestECMPShareByHand(t *testing.T) {
+	for _, tc := range []struct{ k, want float64 }{{1, 0.6321}, {2, 0.8647}, {0.5, 0.7869}, {0, 1}, {8, 0.9997}} {
+		if got := ecmpShare(tc.k); math.Abs(got-tc.want) > 5e-4 {
+			t.Errorf("k %g: share %.4f, want %.4f", tc.k, got, tc.want)
+		}
+	}
+}
+
+// TestFabricEffectsMoveStep: each effect moves the step the right way,
+// and its data-parallel bus bandwidth by the amount worked by hand
+// (400G NIC at 0.92 = 46 GB/s per GPU, 8 GPUs and 8 NICs a server).
+func TestFabricEffectsMoveStep(t *testing.T) {
+	w := dpJob()
+	const gpus = 4096 // 512 servers; dp 512 spans every leaf group
+
+	// Non-blocking, adaptive: no effect but the back end's own cost.
+	ideal := effectJob(t, gpus, "1:1", LBAdaptive, w)
+	if dp := dpClass(t, ideal.Planned); !dp.CrossesTier || math.Abs(dp.BusBWGBs-46) > 0.5 {
+		t.Fatalf("1:1 adaptive: dp busbw %.1f GB/s crossing %v, want 46 crossing", dp.BusBWGBs, dp.CrossesTier)
+	}
+	for _, name := range []string{EffectOversub, EffectECMP, EffectSpread, EffectOtherJobs} {
+		if e, ok := effect(ideal, name); ok {
+			t.Errorf("1:1 adaptive lists %q (%+.3f s)", name, e.DeltaS)
+		}
+	}
+
+	// 2:1 at the leaf halves it: 23 GB/s. Mutation: oversubscription
+	// ignored, or applied twice (11.5).
+	over := effectJob(t, gpus, "2:1", LBAdaptive, w)
+	if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-23) > 0.3 {
+		t.Errorf("2:1: dp busbw %.1f GB/s, want 23", dp.BusBWGBs)
+	}
+	if e, ok := effect(over, EffectOversub); !ok || e.DeltaS <= 0 || over.Planned.StepS <= ideal.Planned.StepS {
+		t.Errorf("2:1: oversubscription effect %+v, step %.3f vs %.3f s non-blocking", e, over.Planned.StepS, ideal.Planned.StepS)
+	}
+
+	// Static ECMP at 1:1, one queue pair: k = 1, 63.2% = 29.1 GB/s.
+	// With 8 queue pairs k = 8, 99.97%. Mutation: collisions charged on
+	// traffic that stays in its leaf, or the QP count ignored.
+	ecmp := effectJob(t, gpus, "1:1", LBECMP, w)
+	if dp := dpClass(t, ecmp.Planned); math.Abs(dp.BusBWGBs-46*0.6321) > 0.3 {
+		t.Errorf("ECMP: dp busbw %.1f GB/s, want %.1f", dp.BusBWGBs, 46*0.6321)
+	}
+	if e, ok := effect(ecmp, EffectECMP); !ok || e.DeltaS <= 0 {
+		t.Errorf("ECMP effect %+v, want positive", e)
+	}
+	wq := w
+	wq.QPsPerConnection = 8
+	if dp := dpClass(t, effectJob(t, gpus, "1:1", LBECMP, wq).Planned); math.Abs(dp.BusBWGBs-46*0.9997) > 0.3 {
+		t.Errorf("ECMP with 8 QPs: dp busbw %.1f GB/s, want %.1f", dp.BusBWGBs, 46*0.9997)
+	}
+	// A job inside one leaf group never meets ECMP: 128 GPUs = 16
+	// servers, under one leaf group of 400G Tomahawk 5.
+	if j := effectJob(t, 128, "1:1", LBECMP, w); j.Effects != nil {
+		for _, e := range j.Effects {
+			if e.Name == EffectECMP {
+				t.Errorf("128 GPUs in one leaf group: ECMP effect %+v", e)
+			}
+		}
+	}
+}
+
+// TestPlacementAndSharedJobs: a job whose data-parallel groups fit in
+// one leaf group crosses the oversubscribed tier only when spread; jobs
+// spread over shared leaves load each other's uplinks for the share of
+// the step they cross them.
+func TestPlacementAndSharedJobs(t *testing.T) {
+	w := dpJob()
+	w.GlobalBatchTokens = 1 << 20 // a short step: the reduce is a fifth of it
+	const gpus = 4096
+	w.Jobs = 8 // 512 GPUs each: 64 servers, one leaf group of 400G Tomahawk 5
+	packed := effectJob(t, gpus, "8:1", LBAdaptive, w)
+	if dp := dpClass(t, packed.Planned); dp.CrossesTier || math.Abs(dp.BusBWGBs-46) > 0.5 {
+		t.Fatalf("packed: dp busbw %.1f crossing %v, want 46 inside the leaf group", dp.BusBWGBs, dp.CrossesTier)
+	}
+	w.Placement = PlaceSpread
+	spread := effectJob(t, gpus, "8:1", LBAdaptive, w)
+	dp := dpClass(t, spread.Planned)
+	if !dp.CrossesTier || spread.Planned.StepS <= packed.Planned.StepS {
+		t.Fatalf("spread: crossing %v, step %.3f s vs packed %.3f s", dp.CrossesTier, spread.Planned.StepS, packed.Planned.StepS)
+	}
+	// By hand: the others are busy a fraction b of the step, so a leaf's
+	// load is (1 + 7 b)/8 and the 8:1 tier leaves 1/max(1, 8 load).
+	// Mutations: the others counted always busy (5.75 GB/s), or never
+	// (46).
+	b := spread.Planned.crossingS() / spread.Planned.StepS
+	load := (1 + 7*b) / 8
+	want := 46 / math.Max(1, 8*load)
+	if math.Abs(dp.BusBWGBs-want) > 0.3 || want > 40 || want < 7 {
+		t.Errorf("spread, 8 jobs: dp busbw %.1f GB/s, want %.1f (others busy %.2f) between the extremes", dp.BusBWGBs, want, b)
+	}
+	if _, ok := effect(spread, EffectSpread); !ok {
+		t.Error("spread placement not listed")
+	}
+	if e, ok := effect(spread, EffectOtherJobs); !ok || e.DeltaS <= 0 {
+		t.Errorf("other jobs: %+v, want a positive effect", e)
+	}
+	// One job alone, spread, meets the whole 8:1: its own ports are all
+	// busy at once.
+	w.Jobs = 1
+	alone := effectJob(t, gpus, "8:1", LBAdaptive, w)
+	if got := dpClass(t, alone.Planned).BusBWGBs; math.Abs(got-5.75) > 0.1 {
+		t.Errorf("one job spread at 8:1: dp busbw %.2f, want 5.75", got)
+	}
+	// Too many jobs: the error names the field.
+	w.Jobs = 1024
+	s := NewScenario()
+	s.Cluster.GPUs = gpus
+	s.Workload = &w
+	if _, err := Build(s, testCatalog(t)); err == nil || !contains(err.Error(), "workload.jobs") {
+		t.Errorf("1,024 jobs of tp 8 on 4,096 GPUs: %v, want a workload.jobs error", err)
+	}
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
+
+// TestExpertsAndNVLinkDomain: expert parallelism beyond the NVLink domain
+// puts its all-to-all on the back end; a 72-GPU domain keeps it on
+// NVLink. Mutation: the system's domain ignored (GB200 timed as 8-GPU
+// servers), or all-to-all always local.
+func TestExpertsAndNVLinkDomain(t *testing.T) {
+	cat := testCatalog(t)
+	w := NewWorkload()
+	w.Model, w.TP, w.PP, w.VPP, w.EP = "mixtral-8x7b", 1, 1, 1, 16
+	w.GlobalBatchTokens, w.Recompute = 4<<20, true
+
+	hgx := ibScenario(1152)
+	hgx.Workload = &w
+	p, err := Build(hgx, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := effect(p.JCT, EffectExperts)
+	if !ok || e.DeltaS <= 0 {
+		t.Fatalf("ep 16 on 8-GPU servers: %+v, want a positive all-to-all effect", e)
+	}
+
+	nvl := NewScenario()
+	nvl.Cluster.GPUs, nvl.Cluster.System = 1152, "gb200-nvl72"
+	nvl.Workload = &w
+	q, err := Build(nvl, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := effect(q.JCT, EffectExperts); ok {
+		t.Error("ep 16 inside a 72-GPU NVLink domain still crosses the back end")
+	}
+	d, ok := effect(q.JCT, EffectNVLink)
+	if !ok || d.DeltaS >= 0 {
+		t.Errorf("72-GPU domain: %+v, want a saving", d)
+	}
+}
+
+// TestCriticalPathAndIdealFabric: the bubble repeats the tensor-parallel
+// collectives of a stage ((pp-1)/(vpp m) of them, by hand); with the back
+// end made ideal, every class that leaves the NVLink domain costs
+// nothing and the step is compute, bubble and NVLink traffic alone.
+func TestCriticalPathAndIdealFabric(t *testing.T) {
+	cat := testCatalog(t)
+	s := ibScenario(1024)
+	w := NewWorkload() // Llama 3 70B, tp 8, pp 4, vpp 5
+	s.Workload = &w
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := p.JCT
+	frac := float64(w.PP-1) / float64(w.VPP*j.Microbatches)
+	var tp float64
+	for _, c := range j.Planned.Classes {
+		if c.Name == ClassTP {
+			tp = c.ExposedS
+		}
+	}
+	if want := frac*j.Planned.ComputeS + frac*tp; tp == 0 || math.Abs(j.Planned.BubbleS-want) > 1e-9 {
+		t.Errorf("bubble %.6f s, want %.6f (TP %.6f s on the critical path)", j.Planned.BubbleS, want, tp)
+	}
+	fv := p.jobView(j.Workload, cat.JCT)
+	fv.ideal = true
+	st := stepTime(j.Workload, j.GPU, cat.JCT, fv, j.DP, j.Microbatches, RDMA)
+	// An ideal back end is as fast as NVLink (450 GB/s x 0.8 per GPU).
+	for _, c := range st.Classes {
+		if c.CrossesFabric && math.Abs(c.BusBWGBs-360) > 1e-6 {
+			t.Errorf("ideal back end: %s at %.1f GB/s, want NVLink's 360", c.Name, c.BusBWGBs)
+		}
+	}
+	if st.StepS >= j.Planned.StepS || st.ComputeS != j.Planned.ComputeS {
+		t.Errorf("ideal step %.4f s not below planned %.4f", st.StepS, j.Planned.StepS)
+	}
+	if e, ok := effect(j, EffectBackEnd); !ok || math.Abs(e.DeltaS-(j.Planned.StepS-st.StepS)) > 1e-9 {
+		t.Errorf("back-end effect %+v, want %.4f s", e, j.Planned.StepS-st.StepS)
+	}
+}
+
+// TestComputeEfficiencyShapes: larger micro-batches and hidden sizes
+// raise the efficiency, wider tensor parallelism lowers it (narrower
+// matrices). One shape is worked by hand.
+func TestComputeEfficiencyShapes(t *testing.T) {
+	d := testCatalog(t).JCT
+	base := Workload{Hidden: 4096, SeqLen: 2048, MicroBatch: 1, TP: 1, Layers: 32, ParamsB: 7, ActiveParamsB: 7}
+	gpu := d.GPUs["a100"]
+	eff := func(change func(*Workload)) float64 {
+		w := base
+		change(&w)
+		return computeEfficiency(w, gpu, d)
+	}
+	b1 := eff(func(*Workload) {})
+	if b4 := eff(func(w *Workload) { w.MicroBatch = 4 }); b4 <= b1 {
+		t.Errorf("micro-batch 4: %.4f not above micro-batch 1's %.4f", b4, b1)
+	}
+	if t8 := eff(func(w *Workload) { w.TP = 8 }); t8 >= b1 {
+		t.Errorf("tp 8: %.4f not below tp 1's %.4f", t8, b1)
+	}
+	if h := eff(func(w *Workload) { w.Hidden = 16384 }); h <= b1 {
+		t.Errorf("hidden 16384: %.4f not above hidden 4096's %.4f", h, b1)
+	}
+	// By hand, h 4096, s 2048, b 1, tp 1 on A100 (312 TFLOP/s, ceiling
+	// 0.70, 2.039 TB/s, half-dimension 128, 650 bytes per element):
+	// products (m, n, k, times): (2048, 12288, 4096, 1), (2048, 4096,
+	// 4096, 1), (2048, 2048, 4096, 2), (2048, 16384, 4096, 1),
+	// (2048, 4096, 16384, 1). Shape factors (d/(d+128) per dimension)
+	// 0.9032, 0.8850, 0.8590, 0.9056, 0.9056; FLOPs 206.2, 68.7, 68.7,
+	// 274.9, 274.9 G (893.4 G). Each at 218.4 TFLOP/s x its factor,
+	// times 3 for forward and backward: 13.64 ms; element-wise 650 x
+	// 2048 x 4096 B / 2.039 TB/s = 2.67 ms; efficiency 3 x 893.4 G /
+	// (312 T x 16.31 ms) = 0.5265. Mutations: the shape factor left out
+	// (0.58), the element-wise term left out (0.62).
+	if math.Abs(b1-0.5265) > 0.001 {
+		t.Errorf("efficiency %.4f, by hand 0.5265", b1)
+	}
+}
