@@ -109,6 +109,11 @@ type summaryTab struct {
 	perSU     *widget.Table
 	suHeading *widget.Label
 	unitBill  planner.UnitBill
+	// The step-time breakdown of the JCT model.
+	step     *widget.Table
+	stepNote *widget.Label
+	steps    []planner.BreakdownRow
+	lower    *container.AppTabs
 }
 
 var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links (cables)", "Transceivers",
@@ -162,15 +167,20 @@ func newSummaryTab(u *UI) *summaryTab {
 	t.suHeading.Wrapping = fyne.TextWrapWord
 	t.perSU = newTextTable([]string{"", "Item", "One SU", "Cluster"}, []float32{120, 470, 130, 110},
 		func() int { return len(t.unitBill.Rows) }, t.unitCell)
+	t.stepNote = widget.NewLabel("")
+	t.stepNote.Wrapping = fyne.TextWrapWord
+	t.step = newTextTable([]string{"Part of the step (RDMA)", "Time", "How"}, []float32{270, 95, 700},
+		func() int { return len(t.steps) }, t.stepCell)
 	// Cards above, as tall as they need up to a share of the tab (and
 	// scrolling past it); the BOM and the planner's notes below.
-	lower := container.NewAppTabs(
+	t.lower = container.NewAppTabs(
 		container.NewTabItem("Bill of materials (* estimate)", t.bom),
 		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, t.perSU)),
+		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, t.step)),
 		container.NewTabItem("Notes", container.NewVScroll(t.notes)),
 	)
 	t.content = container.New(&cardsOverTable{cards: grid}, container.NewVScroll(container.NewThemeOverride(grid, compactTheme{})),
-		container.NewThemeOverride(lower, compactTheme{}))
+		container.NewThemeOverride(t.lower, compactTheme{}))
 	return t
 }
 
@@ -241,6 +251,14 @@ func (t *summaryTab) update(p *planner.Plan) {
 	} else {
 		c["JCT gain over TCP/IP"].set("–", "no estimate: the workload does not fit this cluster")
 	}
+	t.steps, t.stepNote.Text = nil, "No JCT estimate: the workload does not fit this cluster."
+	if j := p.JCT; j != nil {
+		t.steps = j.Breakdown()
+		t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d. Effects are shares of the parts above them: the step minus the step with that one effect made ideal.",
+			j.ModelName, j.GPU.Name, j.DP)
+	}
+	t.stepNote.Refresh()
+	t.step.Refresh()
 	t.rows = p.BOM
 	t.bom.Refresh()
 	t.unitBill = p.UnitBill()
@@ -261,6 +279,22 @@ func (t *summaryTab) update(p *planner.Plan) {
 	// refreshing (and measuring) every label below.
 	box := t.content.(*fyne.Container)
 	box.Layout.Layout(box.Objects, box.Size())
+}
+
+// stepCell is one cell of the step-time breakdown; effects are indented
+// under the parts.
+func (t *summaryTab) stepCell(row, col int) string {
+	r := t.steps[row]
+	switch col {
+	case 0:
+		if r.Effect {
+			return "   effect: " + r.Part
+		}
+		return r.Part
+	case 1:
+		return r.Time()
+	}
+	return r.Detail
 }
 
 // unitCell is one cell of the per-SU table: a group's name on its first

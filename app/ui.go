@@ -8,6 +8,7 @@
 package app
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -155,10 +156,20 @@ const (
 )
 
 // SelectTab shows the named tab (case-insensitive); false if none.
+// "Summary/Step time" also shows a tab below the summary cards.
 func (u *UI) SelectTab(name string) bool {
-	for i, t := range u.tabs.Items {
-		if equalFold(t.Text, name) {
-			u.tabs.SelectIndex(i)
+	if top, sub, ok := strings.Cut(name, "/"); ok {
+		return sub != "" && u.SelectTab(top) && equalFold(top, TabSummary) && selectItem(u.summary.lower, sub, true)
+	}
+	return selectItem(u.tabs, name, false)
+}
+
+// selectItem selects the tab of tabs named name, or whose name starts
+// with it (case-insensitive).
+func selectItem(tabs *container.AppTabs, name string, prefix bool) bool {
+	for i, t := range tabs.Items {
+		if equalFold(t.Text, name) || prefix && len(t.Text) >= len(name) && equalFold(t.Text[:len(name)], name) {
+			tabs.SelectIndex(i)
 			return true
 		}
 	}

@@ -106,8 +106,13 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		fmt.Fprintf(tw, "  JCT gain\t%s\t%s vs %s for %s\n", planner.FormatGain(j.Gain), planner.FormatDuration(j.Planned.Days),
 			planner.FormatDuration(j.Baseline.Days), planner.FormatTokens(j.Workload.TokensTotal))
 		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\tvs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Baseline.BusBWGBs, 100*j.Planned.MFU)
-		for _, e := range j.Effects {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", capitalize(e.Name), planner.FormatSignedSeconds(e.DeltaS), e.Detail)
+		fmt.Fprintln(tw, "  Step breakdown, RDMA\t\t(effects: what each adds to the parts above)")
+		for _, r := range j.Breakdown() {
+			part := "    " + r.Part
+			if r.Effect {
+				part = "    effect: " + r.Part
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", part, r.Time(), r.Detail)
 		}
 		m := j.Memory
 		fmt.Fprintf(tw, "  Memory per GPU\t%.1f of %.0f GB\t%s stage: weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, reserve %.0f\n",
@@ -284,12 +289,4 @@ func nicPorts(ports, gbps int) string {
 		return fmt.Sprintf("one %dG port", gbps)
 	}
 	return fmt.Sprintf("%d x %dG ports", ports, gbps)
-}
-
-// capitalize upper-cases the first letter of an ASCII phrase.
-func capitalize(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
 }

@@ -51,7 +51,7 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 		fv.othersBusy = st.crossingS() / st.StepS // as solved for st
 	}
 	if leaves {
-		without(EffectBackEnd, "against an ideal back end: as fast as NVLink, no latency, oversubscription, collisions or sharing",
+		without(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing",
 			func(v *fabricView) { v.ideal = true })
 	}
 	if crosses {
@@ -100,4 +100,55 @@ func joinAnd(words []string) string {
 		s += ", " + w
 	}
 	return s + " and " + words[len(words)-1]
+}
+
+// BreakdownRow is one line of a step-time breakdown: a part of the step,
+// or an effect the parts already contain.
+type BreakdownRow struct {
+	Part    string
+	Seconds float64
+	Effect  bool // an effect: a share of the rows above, signed
+	Detail  string
+}
+
+// Breakdown is the planned RDMA step part by part (compute, bubble, each
+// traffic class's exposed time, their sum), then the fabric effects
+// contained in them.
+func (j *JCT) Breakdown() []BreakdownRow {
+	st := j.Planned
+	rows := []BreakdownRow{
+		{Part: "compute", Seconds: st.ComputeS, Detail: fmt.Sprintf("MFU %.1f%%; efficiency from the GEMM shapes on each GPU", 100*st.MFU)},
+	}
+	if st.BubbleS > 0 {
+		rows = append(rows, BreakdownRow{Part: "pipeline bubble", Seconds: st.BubbleS,
+			Detail: fmt.Sprintf("pp %d, %s, vpp %d", j.Workload.PP, Plural(j.Microbatches, "micro-batch"), j.Workload.VPP)})
+	}
+	for _, c := range st.Classes {
+		where := "NVLink"
+		switch {
+		case c.CrossesTier:
+			where = "across the tier above the leaves"
+		case c.CrossesFabric:
+			where = "back end"
+		}
+		hidden := "none hidden"
+		if c.TimeS > c.ExposedS {
+			hidden = fmt.Sprintf("%s of %s hidden", FormatSeconds(c.TimeS-c.ExposedS), FormatSeconds(c.TimeS))
+		}
+		rows = append(rows, BreakdownRow{Part: c.Name + " (exposed)", Seconds: c.ExposedS,
+			Detail: fmt.Sprintf("%s; %d ranks at %.0f GB/s bus bandwidth, %s", hidden, c.Ranks, c.BusBWGBs, where)})
+	}
+	rows = append(rows, BreakdownRow{Part: "step", Seconds: st.StepS, Detail: fmt.Sprintf("%s over TCP/IP on the same links", FormatSeconds(j.Baseline.StepS))})
+	for _, e := range j.Effects {
+		rows = append(rows, BreakdownRow{Part: e.Name, Seconds: e.DeltaS, Effect: true, Detail: e.Detail})
+	}
+	return rows
+}
+
+// Time is the row's seconds as shown: signed for an effect.
+func (r BreakdownRow) Time() string {
+	if r.Effect {
+		return FormatSignedSeconds(r.Seconds)
+	}
+	return FormatSeconds(r.Seconds)
 }

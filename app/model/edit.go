@@ -266,6 +266,7 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 	}{
 		"tp": {&w.TP, 1 << 16}, "pp": {&w.PP, 1 << 12}, "vpp": {&w.VPP, 64}, "ep": {&w.EP, 1 << 12},
 		"micro_batch": {&w.MicroBatch, 1 << 12}, "global_batch_tokens": {&w.GlobalBatchTokens, 1 << 40},
+		"jobs": {&w.Jobs, 4096},
 	}
 	if f, ok := ints[key]; ok {
 		v, err := planner.ParseCount(text, f.limit)
@@ -308,6 +309,21 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 		w.ZeROStage = v
 	case "recompute":
 		w.Recompute = text == "true"
+	case "placement":
+		if text != planner.PlacePacked && text != planner.PlaceSpread {
+			return fmt.Errorf("choose %s or %s", planner.PlacePacked, planner.PlaceSpread)
+		}
+		w.Placement = text
+	case "qps_per_connection":
+		v := 0
+		if t := strings.TrimSpace(text); t != "" {
+			n, err := strconv.Atoi(t)
+			if err != nil || n < 1 || n > 128 {
+				return errors.New("write 1 to 128 queue pairs, or leave it blank for NCCL's default")
+			}
+			v = n
+		}
+		w.QPsPerConnection = v
 	default:
 		return fmt.Errorf("no input %q", "workload."+key)
 	}

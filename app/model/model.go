@@ -274,6 +274,18 @@ func workloadText(wl *planner.Workload, key string) string {
 		return strconv.Itoa(w.ZeROStage)
 	case "recompute":
 		return boolText(w.Recompute)
+	case "placement":
+		if w.Placement == "" {
+			return planner.PlacePacked
+		}
+		return w.Placement
+	case "jobs":
+		return strconv.Itoa(max(w.Jobs, 1))
+	case "qps_per_connection":
+		if w.QPsPerConnection == 0 {
+			return ""
+		}
+		return strconv.Itoa(w.QPsPerConnection)
 	}
 	return ""
 }
@@ -425,6 +437,8 @@ func (m *Model) Options(key string) []string {
 		return append([]string{WorkloadNone}, planner.SortedKeys(m.cat.JCT.Models)...)
 	case "workload.gpu":
 		return planner.SortedKeys(m.cat.JCT.GPUs)
+	case "workload.placement":
+		return []string{planner.PlacePacked, planner.PlaceSpread}
 	}
 	return nil
 }

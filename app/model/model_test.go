@@ -324,3 +324,39 @@ func TestSparesInputs(t *testing.T) {
 		t.Error("spares left after clearing the input")
 	}
 }
+
+// The job's place on the fabric is three inputs: placement, jobs sharing
+// the cluster, queue pairs per connection. Mutations caught: an input
+// that does not reach the workload, a bad value accepted, a blank queue
+// pair count not falling back to NCCL's default.
+func TestPlacementInputs(t *testing.T) {
+	m := testModel(t)
+	if got := m.Text("workload.placement"); got != planner.PlacePacked {
+		t.Errorf("placement %q before any edit, want packed", got)
+	}
+	if got := m.Text("workload.jobs"); got != "1" {
+		t.Errorf("jobs %q, want 1", got)
+	}
+	mustSet(t, m, "workload.model", "llama3-8b")
+	mustSet(t, m, "workload.pp", "1")
+	mustSet(t, m, "workload.placement", planner.PlaceSpread)
+	mustSet(t, m, "workload.jobs", "4")
+	mustSet(t, m, "workload.qps_per_connection", "8")
+	settle(t, m)
+	w := m.Scenario().Workload
+	if w == nil || w.Placement != planner.PlaceSpread || w.Jobs != 4 || w.QPsPerConnection != 8 {
+		t.Fatalf("workload %+v, want spread, 4 jobs, 8 QPs", w)
+	}
+	if p := m.Plan(); p == nil || p.JCT == nil || p.JCT.DP != 1024/4/8 {
+		t.Errorf("plan %+v, want a JCT with dp 32 (a quarter of 1,024 GPUs over tp 8)", p)
+	}
+	for key, bad := range map[string]string{"workload.placement": "random", "workload.qps_per_connection": "0", "workload.jobs": "x"} {
+		if _, err := m.Set(key, bad); err == nil {
+			t.Errorf("Set(%s, %q) accepted", key, bad)
+		}
+	}
+	mustSet(t, m, "workload.qps_per_connection", "")
+	if got := m.Scenario().Workload.QPsPerConnection; got != 0 {
+		t.Errorf("blank queue pairs left %d, want 0 (NCCL's default)", got)
+	}
+}
