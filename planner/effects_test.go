@@ -104,7 +104,7 @@ func TestFabricEffectsMoveStep(t *testing.T) {
 		t.Errorf("ECMP effect %+v, want positive", e)
 	}
 	wq := w
-	wq.QPsPerConnection = 8
+	wq.QueuePairs = 8
 	if dp := dpClass(t, effectJob(t, gpus, "1:1", LBECMP, wq).Planned); math.Abs(dp.BusBWGBs-46*0.9997) > 0.3 {
 		t.Errorf("ECMP with 8 QPs: dp busbw %.1f GB/s, want %.1f", dp.BusBWGBs, 46*0.9997)
 	}

@@ -238,9 +238,9 @@ func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
 	fv := p.fabricView()
 	fv.spread = w.Placement == PlaceSpread
 	fv.jobs = max(w.Jobs, 1)
-	fv.qps = float64(w.QPsPerConnection)
+	fv.qps = float64(w.QueuePairs)
 	if fv.qps == 0 {
-		fv.qps = d.ECMP.QPsPerConnection
+		fv.qps = d.ECMP.QueuePairs
 	}
 	return fv
 }

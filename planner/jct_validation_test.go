@@ -180,7 +180,7 @@ type fabricPoint struct {
 // 400G RoCE at 1:1 with load balancing lb.
 func crossAllReduce(d *JCTData, lb string) float64 {
 	fv := collectiveView(8, 8, 400, Ethernet)
-	fv.serversPerUnit, fv.loadBalancing, fv.qps = 1, lb, d.ECMP.QPsPerConnection
+	fv.serversPerUnit, fv.loadBalancing, fv.qps = 1, lb, d.ECMP.QueuePairs
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
 	g := m.group(16, 8)
 	return arFactor(16) * (1 << 30) / m.allReduce(1<<30, g).time / 1e9

@@ -30,7 +30,7 @@ type JCTData struct {
 		ExtraLatencyUS   float64 `toml:"extra_latency_us"`
 	} `toml:"tcp"`
 	ECMP struct {
-		QPsPerConnection float64 `toml:"qps_per_connection"`
+		QueuePairs float64 `toml:"qps_per_connection"`
 	} `toml:"ecmp"`
 	Overlap struct {
 		DP, PP, TP, EP float64
@@ -115,7 +115,7 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 		m.MLPActivation <= 0 || m.RecomputeActivation <= 0 || m.LogitBytes < 0 || m.ReserveGB < 0 {
 		return nil, fmt.Errorf("jct data: [memory] needs positive bytes per weight, gradient and activation")
 	}
-	if q := d.ECMP.QPsPerConnection; q < 1 {
+	if q := d.ECMP.QueuePairs; q < 1 {
 		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection must be 1 or more")
 	}
 	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 {

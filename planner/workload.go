@@ -47,10 +47,10 @@ type Workload struct {
 	// Jobs is how many jobs of this shape share the cluster at once, each
 	// on an equal share of its GPUs (0 is 1).
 	Jobs int `toml:"jobs,omitempty,omitzero"`
-	// QPsPerConnection is the RDMA queue pairs NCCL opens per connection
+	// QueuePairs is the RDMA queue pairs NCCL opens per connection
 	// (NCCL_IB_QPS_PER_CONNECTION); each is one flow for ECMP to hash.
 	// 0 takes data/jct.toml's default.
-	QPsPerConnection int `toml:"qps_per_connection,omitempty,omitzero"`
+	QueuePairs int `toml:"qps_per_connection,omitempty,omitzero"`
 
 	OverlapDP *float64 `toml:"overlap_dp,omitempty,omitzero"`
 	OverlapPP *float64 `toml:"overlap_pp,omitempty,omitzero"`
@@ -120,7 +120,7 @@ func (w *Workload) validate(d *JCTData) []error {
 		{"compute_efficiency", w.ComputeEfficiency, 0, 1, true, "0.45"},
 		{"zero_stage", float64(w.ZeROStage), 0, 3, false, "1"},
 		{"jobs", float64(w.Jobs), 0, 4096, true, "2"},
-		{"qps_per_connection", float64(w.QPsPerConnection), 0, 128, true, "4"},
+		{"qps_per_connection", float64(w.QueuePairs), 0, 128, true, "4"},
 	} {
 		if inRange(r.v, r.lo, r.hi) {
 			continue

@@ -298,15 +298,7 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 	case "zero":
 		w.ZeRO = text == "true"
 	case "zero_stage":
-		v := 0
-		if t := strings.TrimSpace(text); t != "" {
-			n, err := strconv.Atoi(t)
-			if err != nil || n < 0 || n > 3 {
-				return errors.New("write a ZeRO stage from 1 to 3, or leave it blank")
-			}
-			v = n
-		}
-		w.ZeROStage = v
+		return parseOptionalInt(text, 0, 3, &w.ZeROStage, "write a ZeRO stage from 1 to 3, or leave it blank")
 	case "recompute":
 		w.Recompute = text == "true"
 	case "placement":
@@ -315,17 +307,25 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 		}
 		w.Placement = text
 	case "qps_per_connection":
-		v := 0
-		if t := strings.TrimSpace(text); t != "" {
-			n, err := strconv.Atoi(t)
-			if err != nil || n < 1 || n > 128 {
-				return errors.New("write 1 to 128 queue pairs, or leave it blank for NCCL's default")
-			}
-			v = n
-		}
-		w.QPsPerConnection = v
+		return parseOptionalInt(text, 1, 128, &w.QueuePairs, "write 1 to 128 queue pairs, or leave it blank for NCCL's default")
 	default:
 		return fmt.Errorf("no input %q", "workload."+key)
 	}
+	return nil
+}
+
+// parseOptionalInt sets *dst to text's integer in [lo, hi], or to 0 (the
+// default) when text is blank; fix is the error when it is neither.
+func parseOptionalInt(text string, lo, hi int, dst *int, fix string) error {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		*dst = 0
+		return nil
+	}
+	n, err := strconv.Atoi(t)
+	if err != nil || n < lo || n > hi {
+		return errors.New(fix)
+	}
+	*dst = n
 	return nil
 }

@@ -268,10 +268,7 @@ func workloadText(wl *planner.Workload, key string) string {
 	case "zero":
 		return boolText(w.ZeRO)
 	case "zero_stage":
-		if w.ZeROStage == 0 {
-			return ""
-		}
-		return strconv.Itoa(w.ZeROStage)
+		return optionalInt(w.ZeROStage)
 	case "recompute":
 		return boolText(w.Recompute)
 	case "placement":
@@ -282,10 +279,7 @@ func workloadText(wl *planner.Workload, key string) string {
 	case "jobs":
 		return strconv.Itoa(max(w.Jobs, 1))
 	case "qps_per_connection":
-		if w.QPsPerConnection == 0 {
-			return ""
-		}
-		return strconv.Itoa(w.QPsPerConnection)
+		return optionalInt(w.QueuePairs)
 	}
 	return ""
 }

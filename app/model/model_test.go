@@ -344,7 +344,7 @@ func TestPlacementInputs(t *testing.T) {
 	mustSet(t, m, "workload.qps_per_connection", "8")
 	settle(t, m)
 	w := m.Scenario().Workload
-	if w == nil || w.Placement != planner.PlaceSpread || w.Jobs != 4 || w.QPsPerConnection != 8 {
+	if w == nil || w.Placement != planner.PlaceSpread || w.Jobs != 4 || w.QueuePairs != 8 {
 		t.Fatalf("workload %+v, want spread, 4 jobs, 8 QPs", w)
 	}
 	if p := m.Plan(); p == nil || p.JCT == nil || p.JCT.DP != 1024/4/8 {
@@ -356,7 +356,7 @@ func TestPlacementInputs(t *testing.T) {
 		}
 	}
 	mustSet(t, m, "workload.qps_per_connection", "")
-	if got := m.Scenario().Workload.QPsPerConnection; got != 0 {
+	if got := m.Scenario().Workload.QueuePairs; got != 0 {
 		t.Errorf("blank queue pairs left %d, want 0 (NCCL's default)", got)
 	}
 }
