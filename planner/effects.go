@@ -61,8 +61,12 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 		}
 		if fv.ecmp() {
 			k := fv.flowsPerUplink()
-			without(EffectECMP, fmt.Sprintf("%.2g flows per uplink: a flow gets %.0f%% of its fair share; adaptive routing would give all of it",
-				k, 100*ecmpShare(k)), func(v *fabricView) { v.loadBalancing = LBAdaptive })
+			where := "per uplink"
+			if fv.planes > 1 {
+				where = fmt.Sprintf("per uplink in each of %d planes", fv.planes)
+			}
+			without(EffectECMP, fmt.Sprintf("%.2g flows %s: a flow gets %.0f%% of its fair share; adaptive routing would give all of it",
+				k, where, 100*ecmpShare(k)), func(v *fabricView) { v.loadBalancing = LBAdaptive })
 		}
 		if fv.spread {
 			without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",

@@ -295,3 +295,29 @@ func TestComputeEfficiencyShapes(t *testing.T) {
 		t.Errorf("efficiency %.4f, by hand 0.5265", b1)
 	}
 }
+
+// TestPlanesLeaveECMPAlone: each plane's leaves and uplinks scale with
+// its share of the ports, so the flows per uplink and the collision loss
+// are the same on one plane or two. Mutation caught: k multiplied (or
+// divided) by the plane count.
+func TestPlanesLeaveECMPAlone(t *testing.T) {
+	w := dpJob()
+	busbw := func(planes int) float64 {
+		s := NewScenario()
+		s.Cluster.GPUs = 4096
+		s.Network.Fabric, s.Network.Switch, s.Network.NICGbps = Ethernet, "tomahawk5", 400
+		s.Network.LoadBalancing, s.Network.Planes = LBECMP, planes
+		s.Workload = &w
+		p, err := Build(s, testCatalog(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := effect(p.JCT, EffectECMP); !ok {
+			t.Fatalf("%d planes: no ECMP effect", planes)
+		}
+		return dpClass(t, p.JCT.Planned).BusBWGBs
+	}
+	if one, two := busbw(1), busbw(2); math.Abs(one-two) > 1e-9 || math.Abs(one-46*0.6321) > 0.3 {
+		t.Errorf("dp busbw %.2f GB/s on one plane, %.2f on two; want both %.1f", one, two, 46*0.6321)
+	}
+}
