@@ -281,16 +281,12 @@ func (t *summaryTab) update(p *planner.Plan) {
 	box.Layout.Layout(box.Objects, box.Size())
 }
 
-// stepCell is one cell of the step-time breakdown; effects are indented
-// under the parts.
+// stepCell is one cell of the step-time breakdown.
 func (t *summaryTab) stepCell(row, col int) string {
 	r := t.steps[row]
 	switch col {
 	case 0:
-		if r.Effect {
-			return "   effect: " + r.Part
-		}
-		return r.Part
+		return r.Label()
 	case 1:
 		return r.Time()
 	}

@@ -108,11 +108,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\tvs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Baseline.BusBWGBs, 100*j.Planned.MFU)
 		fmt.Fprintln(tw, "  Step breakdown, RDMA\t\t(effects: what each adds to the parts above)")
 		for _, r := range j.Breakdown() {
-			part := "    " + r.Part
-			if r.Effect {
-				part = "    effect: " + r.Part
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", part, r.Time(), r.Detail)
+			fmt.Fprintf(tw, "    %s\t%s\t%s\n", r.Label(), r.Time(), r.Detail)
 		}
 		m := j.Memory
 		fmt.Fprintf(tw, "  Memory per GPU\t%.1f of %.0f GB\t%s stage: weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, reserve %.0f\n",

@@ -58,9 +58,10 @@ func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 		{s, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence
 	}
 	if f := expertWidth(w); f > 0 {
-		perExpert := tokens * float64(max(w.TopK, 1)) * float64(max(w.EP, 1)) / float64(w.Experts)
-		gemms = append(gemms, gemm{perExpert, f / tp, h, float64(w.Experts) / float64(max(w.EP, 1)) * 2},
-			gemm{perExpert, h, f / tp, float64(w.Experts) / float64(max(w.EP, 1))})
+		ep := float64(max(w.EP, 1))
+		local := float64(w.Experts) / ep // experts on one GPU
+		perExpert := tokens * float64(max(w.TopK, 1)) / local
+		gemms = append(gemms, gemm{perExpert, f / tp, h, 2 * local}, gemm{perExpert, h, f / tp, local})
 	} else {
 		gemms = append(gemms, gemm{tokens, 4 * h / tp, h, 1}, gemm{tokens, h, 4 * h / tp, 1})
 	}

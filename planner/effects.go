@@ -55,9 +55,9 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 			func(v *fabricView) { v.ideal = true })
 	}
 	if crosses {
-		if load := fv.oversub * fv.crossLoad() / (1 - fv.upLost); load > 1 {
+		if load := fv.crossOversub(); load > 1 {
 			without(EffectOversub, fmt.Sprintf("%s cross it at %.2g:1 (the leaf's %.2g:1 x %.0f%% of its ports busy)",
-				joinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
+				JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
 		}
 		if fv.ecmp() {
 			k := fv.flowsPerUplink()
@@ -71,6 +71,10 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 		if fv.spread {
 			without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
 				func(v *fabricView) { v.spread = false })
+			if e := &out[len(out)-1]; e.DeltaS < 0 {
+				e.Detail = fmt.Sprintf("packed, this job fills its own leaves' uplinks; spread over leaves shared with %d other jobs (crossing %.0f%% of the time), it gets more of them",
+					fv.jobs-1, 100*fv.othersBusy)
+			}
 		}
 		if fv.spread && fv.jobs > 1 {
 			without(EffectOtherJobs, fmt.Sprintf("%d jobs share the leaves; the others cross the tier %.0f%% of the time", fv.jobs, 100*fv.othersBusy),
@@ -91,21 +95,6 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	return out
 }
 
-// joinAnd joins words as "a", "a and b", "a, b and c".
-func joinAnd(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	s := words[0]
-	for _, w := range words[1 : len(words)-1] {
-		s += ", " + w
-	}
-	return s + " and " + words[len(words)-1]
-}
-
 // BreakdownRow is one line of a step-time breakdown: a part of the step,
 // or an effect the parts already contain.
 type BreakdownRow struct {
@@ -122,6 +111,9 @@ func (j *JCT) Breakdown() []BreakdownRow {
 	st := j.Planned
 	rows := []BreakdownRow{
 		{Part: "compute", Seconds: st.ComputeS, Detail: fmt.Sprintf("MFU %.1f%%; efficiency from the GEMM shapes on each GPU", 100*st.MFU)},
+	}
+	if e := j.Workload.ComputeEfficiency; e > 0 {
+		rows[0].Detail = fmt.Sprintf("MFU %.1f%%; efficiency %.0f%% of peak, as the workload sets it", 100*st.MFU, 100*e)
 	}
 	if st.BubbleS > 0 {
 		rows = append(rows, BreakdownRow{Part: "pipeline bubble", Seconds: st.BubbleS,
@@ -147,6 +139,15 @@ func (j *JCT) Breakdown() []BreakdownRow {
 		rows = append(rows, BreakdownRow{Part: e.Name, Seconds: e.DeltaS, Effect: true, Detail: e.Detail})
 	}
 	return rows
+}
+
+// Label is the row's part as shown under the breakdown's heading: an
+// effect indented under the parts it is a share of.
+func (r BreakdownRow) Label() string {
+	if r.Effect {
+		return "   effect: " + r.Part
+	}
+	return r.Part
 }
 
 // Time is the row's seconds as shown: signed for an effect.

@@ -1,24 +1,33 @@
 package planner
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
-// effectJob plans gpus GPUs of 400G RoCE on Tomahawk 5 with ratio
-// oversubscription and load balancing lb, and times w on it.
-func effectJob(t *testing.T, gpus int, ratio, lb string, w Workload) *JCT {
+// effectPlan plans gpus GPUs of 400G RoCE on Tomahawk 5, changed by
+// network, with w as its workload.
+func effectPlan(t *testing.T, gpus int, w Workload, network func(*Network)) *Plan {
 	t.Helper()
 	s := NewScenario()
 	s.Cluster.GPUs = gpus
 	s.Network.Fabric, s.Network.Switch, s.Network.NICGbps = Ethernet, "tomahawk5", 400
-	s.Network.Oversubscription, s.Network.LoadBalancing = ratio, lb
+	network(&s.Network)
 	s.Workload = &w
 	p, err := Build(s, testCatalog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.JCT
+	return p
+}
+
+// effectJob times w on effectPlan's fabric with ratio oversubscription
+// and load balancing lb.
+func effectJob(t *testing.T, gpus int, ratio, lb string, w Workload) *JCT {
+	t.Helper()
+	return effectPlan(t, gpus, w, func(n *Network) { n.Oversubscription, n.LoadBalancing = ratio, lb }).JCT
 }
 
 // dpJob is Llama 3 8B data-parallel over the whole cluster (tp 8 in the
@@ -70,43 +79,47 @@ func TestECMPShareByHand(t *testing.T) {
 // (400G NIC at 0.92 = 46 GB/s per GPU, 8 GPUs and 8 NICs a server).
 func TestFabricEffectsMoveStep(t *testing.T) {
 	w := dpJob()
-	const gpus = 4096 // 512 servers; dp 512 spans every leaf group
+	// 512 and 125 servers: dp spans more than one leaf group of 64.
+	for _, gpus := range []int{4096, 1000} {
+		t.Run(fmt.Sprintf("%d GPUs", gpus), func(t *testing.T) {
 
-	// Non-blocking, adaptive: no effect but the back end's own cost.
-	ideal := effectJob(t, gpus, "1:1", LBAdaptive, w)
-	if dp := dpClass(t, ideal.Planned); !dp.CrossesTier || math.Abs(dp.BusBWGBs-46) > 0.5 {
-		t.Fatalf("1:1 adaptive: dp busbw %.1f GB/s crossing %v, want 46 crossing", dp.BusBWGBs, dp.CrossesTier)
-	}
-	for _, name := range []string{EffectOversub, EffectECMP, EffectSpread, EffectOtherJobs} {
-		if e, ok := effect(ideal, name); ok {
-			t.Errorf("1:1 adaptive lists %q (%+.3f s)", name, e.DeltaS)
-		}
-	}
+			// Non-blocking, adaptive: no effect but the back end's own cost.
+			ideal := effectJob(t, gpus, "1:1", LBAdaptive, w)
+			if dp := dpClass(t, ideal.Planned); !dp.CrossesTier || math.Abs(dp.BusBWGBs-46) > 0.5 {
+				t.Fatalf("1:1 adaptive: dp busbw %.1f GB/s crossing %v, want 46 crossing", dp.BusBWGBs, dp.CrossesTier)
+			}
+			for _, name := range []string{EffectOversub, EffectECMP, EffectSpread, EffectOtherJobs} {
+				if e, ok := effect(ideal, name); ok {
+					t.Errorf("1:1 adaptive lists %q (%+.3f s)", name, e.DeltaS)
+				}
+			}
 
-	// 2:1 at the leaf halves it: 23 GB/s. Mutation: oversubscription
-	// ignored, or applied twice (11.5).
-	over := effectJob(t, gpus, "2:1", LBAdaptive, w)
-	if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-23) > 0.3 {
-		t.Errorf("2:1: dp busbw %.1f GB/s, want 23", dp.BusBWGBs)
-	}
-	if e, ok := effect(over, EffectOversub); !ok || e.DeltaS <= 0 || over.Planned.StepS <= ideal.Planned.StepS {
-		t.Errorf("2:1: oversubscription effect %+v, step %.3f vs %.3f s non-blocking", e, over.Planned.StepS, ideal.Planned.StepS)
-	}
+			// 2:1 at the leaf halves it: 23 GB/s. Mutation: oversubscription
+			// ignored, or applied twice (11.5).
+			over := effectJob(t, gpus, "2:1", LBAdaptive, w)
+			if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-23) > 0.3 {
+				t.Errorf("2:1: dp busbw %.1f GB/s, want 23", dp.BusBWGBs)
+			}
+			if e, ok := effect(over, EffectOversub); !ok || e.DeltaS <= 0 || over.Planned.StepS <= ideal.Planned.StepS {
+				t.Errorf("2:1: oversubscription effect %+v, step %.3f vs %.3f s non-blocking", e, over.Planned.StepS, ideal.Planned.StepS)
+			}
 
-	// Static ECMP at 1:1, one queue pair: k = 1, 63.2% = 29.1 GB/s.
-	// With 8 queue pairs k = 8, 99.97%. Mutation: collisions charged on
-	// traffic that stays in its leaf, or the QP count ignored.
-	ecmp := effectJob(t, gpus, "1:1", LBECMP, w)
-	if dp := dpClass(t, ecmp.Planned); math.Abs(dp.BusBWGBs-46*0.6321) > 0.3 {
-		t.Errorf("ECMP: dp busbw %.1f GB/s, want %.1f", dp.BusBWGBs, 46*0.6321)
-	}
-	if e, ok := effect(ecmp, EffectECMP); !ok || e.DeltaS <= 0 {
-		t.Errorf("ECMP effect %+v, want positive", e)
-	}
-	wq := w
-	wq.QueuePairs = 8
-	if dp := dpClass(t, effectJob(t, gpus, "1:1", LBECMP, wq).Planned); math.Abs(dp.BusBWGBs-46*0.9997) > 0.3 {
-		t.Errorf("ECMP with 8 QPs: dp busbw %.1f GB/s, want %.1f", dp.BusBWGBs, 46*0.9997)
+			// Static ECMP at 1:1, one queue pair: k = 1, 63.2% = 29.1 GB/s.
+			// With 8 queue pairs k = 8, 99.97%. Mutation: collisions charged on
+			// traffic that stays in its leaf, or the QP count ignored.
+			ecmp := effectJob(t, gpus, "1:1", LBECMP, w)
+			if dp := dpClass(t, ecmp.Planned); math.Abs(dp.BusBWGBs-46*0.6321) > 0.3 {
+				t.Errorf("ECMP: dp busbw %.1f GB/s, want %.1f", dp.BusBWGBs, 46*0.6321)
+			}
+			if e, ok := effect(ecmp, EffectECMP); !ok || e.DeltaS <= 0 {
+				t.Errorf("ECMP effect %+v, want positive", e)
+			}
+			wq := w
+			wq.QueuePairs = 8
+			if dp := dpClass(t, effectJob(t, gpus, "1:1", LBECMP, wq).Planned); math.Abs(dp.BusBWGBs-46*0.9997) > 0.3 {
+				t.Errorf("ECMP with 8 QPs: dp busbw %.1f GB/s, want %.1f", dp.BusBWGBs, 46*0.9997)
+			}
+		})
 	}
 	// A job inside one leaf group never meets ECMP: 128 GPUs = 16
 	// servers, under one leaf group of 400G Tomahawk 5.
@@ -166,18 +179,9 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 	s := NewScenario()
 	s.Cluster.GPUs = gpus
 	s.Workload = &w
-	if _, err := Build(s, testCatalog(t)); err == nil || !contains(err.Error(), "workload.jobs") {
+	if _, err := Build(s, testCatalog(t)); err == nil || !strings.Contains(err.Error(), "workload.jobs") {
 		t.Errorf("1,024 jobs of tp 8 on 4,096 GPUs: %v, want a workload.jobs error", err)
 	}
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }
 
 // TestExpertsAndNVLinkDomain: expert parallelism beyond the NVLink domain
@@ -303,15 +307,7 @@ func TestComputeEfficiencyShapes(t *testing.T) {
 func TestPlanesLeaveECMPAlone(t *testing.T) {
 	w := dpJob()
 	busbw := func(planes int) float64 {
-		s := NewScenario()
-		s.Cluster.GPUs = 4096
-		s.Network.Fabric, s.Network.Switch, s.Network.NICGbps = Ethernet, "tomahawk5", 400
-		s.Network.LoadBalancing, s.Network.Planes = LBECMP, planes
-		s.Workload = &w
-		p, err := Build(s, testCatalog(t))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := effectPlan(t, 4096, w, func(n *Network) { n.LoadBalancing, n.Planes = LBECMP, planes })
 		if _, ok := effect(p.JCT, EffectECMP); !ok {
 			t.Fatalf("%d planes: no ECMP effect", planes)
 		}
@@ -319,5 +315,86 @@ func TestPlanesLeaveECMPAlone(t *testing.T) {
 	}
 	if one, two := busbw(1), busbw(2); math.Abs(one-two) > 1e-9 || math.Abs(one-46*0.6321) > 0.3 {
 		t.Errorf("dp busbw %.2f GB/s on one plane, %.2f on two; want both %.1f", one, two, 46*0.6321)
+	}
+}
+
+// TestEffectSignsEverySystem runs every catalog system (and custom 8-GPU
+// servers) at an odd size, on both fabrics, two ratios, both placements,
+// alone and sharing: no effect may claim to save time except the NVLink
+// domain and, for a job sharing the cluster, spreading it (the other
+// jobs' quiet time lends it uplinks), removing the whole back end saves at least as much
+// as removing any one of its limits, and ECMP collisions appear exactly
+// on RoCE with static ECMP when traffic crosses the tier. Mutations
+// caught: an effect measured the wrong way round, ECMP charged on
+// InfiniBand or adaptive routing, an effect removed that made the step
+// faster by making another one worse.
+func TestEffectSignsEverySystem(t *testing.T) {
+	cat := testCatalog(t)
+	systems := []string{""}
+	for k := range cat.Systems {
+		systems = append(systems, k)
+	}
+	w := NewWorkload()
+	w.Model, w.PP, w.VPP = "llama3-8b", 2, 1
+	for _, sys := range systems {
+		for _, fabric := range []Fabric{InfiniBand, Ethernet} {
+			for _, ratio := range []string{"1:1", "3:1"} {
+				for _, place := range []string{PlacePacked, PlaceSpread + "/1", PlaceSpread + "/3"} {
+					s := NewScenario()
+					s.Cluster.GPUs, s.Cluster.System = 3000, sys
+					s.Network.Fabric, s.Network.Oversubscription = fabric, ratio
+					if fabric == Ethernet {
+						s.Network.LoadBalancing = LBECMP
+					}
+					wl := w
+					wl.Placement, wl.Jobs = PlacePacked, 3
+					if place != PlacePacked {
+						wl.Placement, wl.Jobs = PlaceSpread, int(place[len(place)-1]-'0')
+					}
+					s.Workload = &wl
+					name := fmt.Sprintf("%s/%s/%s/%s", sys, fabric, ratio, place)
+					p, err := Build(s, cat)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					checkEffectSigns(t, name, p.JCT, fabric == Ethernet)
+				}
+			}
+		}
+	}
+}
+
+func checkEffectSigns(t *testing.T, name string, j *JCT, ecmp bool) {
+	t.Helper()
+	backEnd, hasBackEnd := effect(j, EffectBackEnd)
+	crosses := false
+	for _, c := range j.Planned.Classes {
+		crosses = crosses || c.CrossesTier
+	}
+	for _, e := range j.Effects {
+		switch e.Name {
+		case EffectNVLink:
+			if e.DeltaS > 1e-12 {
+				t.Errorf("%s: %s costs %+.4g s, want a saving", name, e.Name, e.DeltaS)
+			}
+		case EffectSpread:
+			if e.DeltaS < -1e-12 && (j.Workload.Jobs <= 1 || !strings.Contains(e.Detail, "other jobs")) {
+				t.Errorf("%s: spreading saves %.4g s for a job alone, or without saying why: %q", name, -e.DeltaS, e.Detail)
+			}
+		case EffectCritical, EffectBackEnd:
+			if e.DeltaS < 0 {
+				t.Errorf("%s: %s %+.4g s", name, e.Name, e.DeltaS)
+			}
+		default:
+			if e.DeltaS < -1e-12 {
+				t.Errorf("%s: %s saves %.4g s", name, e.Name, -e.DeltaS)
+			}
+			if hasBackEnd && e.Name != EffectExperts && e.DeltaS > backEnd.DeltaS+1e-12 {
+				t.Errorf("%s: %s %+.4g s is more than the whole back end's %+.4g", name, e.Name, e.DeltaS, backEnd.DeltaS)
+			}
+		}
+	}
+	if _, ok := effect(j, EffectECMP); ok != (ecmp && crosses) {
+		t.Errorf("%s: ECMP effect listed %v, want %v (RoCE ECMP %v, crossing %v)", name, ok, ecmp && crosses, ecmp, crosses)
 	}
 }

@@ -193,7 +193,14 @@ func (fv fabricView) crossLoad() float64 {
 // share each uplink (a plane's leaves and uplinks scale together, so the
 // plane count cancels).
 func (fv fabricView) flowsPerUplink() float64 {
-	return fv.qps * fv.oversub * fv.crossLoad() / (1 - fv.upLost)
+	return fv.qps * fv.crossOversub()
+}
+
+// crossOversub is the oversubscription traffic leaving a leaf group
+// meets: the leaf's D/U times the share of its ports busy, worsened by
+// uplink capacity lost to a failure.
+func (fv fabricView) crossOversub() float64 {
+	return fv.oversub * fv.crossLoad() / (1 - fv.upLost)
 }
 
 // ecmpShare is what static hashing leaves of a flow's fair share: with k
@@ -215,7 +222,7 @@ func (fv fabricView) crossShare() float64 {
 	if fv.ideal {
 		return 1
 	}
-	share := 1 / math.Max(1, fv.oversub*fv.crossLoad()/(1-fv.upLost))
+	share := 1 / math.Max(1, fv.crossOversub())
 	if fv.ecmp() {
 		share *= ecmpShare(fv.flowsPerUplink())
 	}
