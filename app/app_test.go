@@ -474,15 +474,16 @@ func TestPriceOverride(t *testing.T) {
 	u := newTestUI(t)
 	before := u.Plan().Cost.Switches
 	u.inputs.prices.item.SetSelected("qm9700")
-	if !strings.Contains(u.inputs.prices.price.PlaceHolder, "13,500") {
+	// The catalog's QM9700 street price: $36,000 (research/prices.md §1).
+	if !strings.Contains(u.inputs.prices.price.PlaceHolder, "36,000") {
 		t.Errorf("placeholder %q", u.inputs.prices.price.PlaceHolder)
 	}
-	u.inputs.prices.price.SetText("27000")
+	u.inputs.prices.price.SetText("72000")
 	u.WaitIdle()
 	if got := u.Plan().Cost.Switches; got != 2*before {
 		t.Errorf("switch cost %v after doubling the price, was %v", got, before)
 	}
-	if u.Scenario().Prices["qm9700"] != 27000 || !u.Dirty() {
+	if u.Scenario().Prices["qm9700"] != 72000 || !u.Dirty() {
 		t.Error("override not in the scenario")
 	}
 	u.inputs.prices.price.SetText("")

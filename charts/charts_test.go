@@ -108,14 +108,15 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 // TestChartsPlotThePlan checks what the charts draw against figures
 // worked out by hand for the default scenario (1,024 H100s, 8 per server,
 // 400G InfiniBand, 1:1, rail-optimized), with catalog prices and watts
-// quoted from data/catalog.toml (cx7-400: $2,188, 25 W; qm9700: $13,500,
-// 750 W, 64 x 400G):
+// quoted from data/catalog.toml and research/prices.md (cx7-400: $1,894,
+// the midpoint of NADDOD $1,599 and FS.com $2,188, 25 W; qm9700: $36,000
+// FS.com street, 750 W, 64 x 400G):
 //
 //	servers    1,024 / 8 = 128; NIC ports 1,024 (one per GPU)
 //	leaves     1,024 ports / 32 down = 32; spines 32 x 32 up / 64 = 16
 //	switches   48; switch ports 48 x 64 = 3,072
-//	NICs       1,024 x $2,188 = $2,240,512;  1,024 x 25 W = 25,600 W
-//	switches   48 x $13,500 = $648,000;      48 x 750 W = 36,000 W
+//	NICs       1,024 x $1,894 = $1,939,456;  1,024 x 25 W = 25,600 W
+//	switches   48 x $36,000 = $1,728,000;    48 x 750 W = 36,000 W
 //
 // Mutations caught: drawing switch power as NIC power (or any component
 // in another's place), per-GPU bars not divided by 1,024, the ports chart
@@ -137,8 +138,8 @@ func TestChartsPlotThePlan(t *testing.T) {
 		want       float64 // for this plan (the first bar)
 		perGPUName string
 	}{
-		{cost, "Back-end fabric cost: NICs", 2_240_512, "Cost per GPU: NICs"},
-		{cost, "Back-end fabric cost: switches", 648_000, "Cost per GPU: switches"},
+		{cost, "Back-end fabric cost: NICs", 1_939_456, "Cost per GPU: NICs"},
+		{cost, "Back-end fabric cost: switches", 1_728_000, "Cost per GPU: switches"},
 		{power, "Back-end fabric power: NICs", 25.6, "Power per GPU: NICs"},         // kW
 		{power, "Back-end fabric power: switches", 36.0, "Power per GPU: switches"}, // kW
 	} {
@@ -206,9 +207,9 @@ func TestChartsPlotThePlan(t *testing.T) {
 	}
 	share, _ := market.Series("NIC share %")
 	// The market's 2026 NIC share (Table 2: $3.5B of $14.5B) and this
-	// plan's: $2,240,512 / ($2,240,512 + $648,000) = 77.57%.
-	if !near(share.Values[0], 100*3.5/14.5) || math.Abs(share.Values[1]-77.566) > 0.01 {
-		t.Errorf("NIC share: drew %v, want 24.1%% and 77.57%%", share.Values)
+	// plan's: $1,939,456 / ($1,939,456 + $1,728,000) = 52.88%.
+	if !near(share.Values[0], 100*3.5/14.5) || math.Abs(share.Values[1]-52.883) > 0.01 {
+		t.Errorf("NIC share: drew %v, want 24.1%% and 52.88%%", share.Values)
 	}
 }
 

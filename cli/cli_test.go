@@ -145,9 +145,42 @@ func TestCatalog(t *testing.T) {
 	if code != 0 {
 		t.Fatal(code)
 	}
-	for _, k := range []string{"qm9700", "q3400", "sn5600", "tomahawk5", "tomahawk6", "cx7-400", "cx8-800", "bf3-400", "SOURCES", "estimate"} {
+	for _, k := range []string{"qm9700", "q3400", "sn5600", "tomahawk5", "tomahawk6", "cx7-400", "cx8-800", "bf3-400", "SOURCES", "estimate",
+		"CONDITION", "GRADE", "single-source", "two-source", "tool default", "from EUR 89-149", "PRICE BASIS"} {
 		if !strings.Contains(out, k) {
 			t.Errorf("catalog lacks %q", k)
+		}
+	}
+}
+
+// catalog --json keys are snake_case like plan --json, never Go field
+// names. Mutation caught: a part struct without json tags (PriceUSD).
+func TestCatalogJSONKeys(t *testing.T) {
+	out, _, code := runArgs(t, "catalog", "--json")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var doc struct {
+		Switches map[string]map[string]any `json:"switches"`
+		Cables   map[string]map[string]any `json:"cables"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	qm := doc.Switches["qm9700"]
+	for _, k := range []string{"price_usd", "price_range_usd", "price_condition", "price_grade", "price_date", "source"} {
+		if _, ok := qm[k]; !ok {
+			t.Errorf("qm9700 lacks %q: %v", k, qm)
+		}
+	}
+	if fx, ok := doc.Cables["dac"]["price_fx"].(map[string]any); !ok || fx["currency"] != "EUR" {
+		t.Errorf("dac price_fx: %v", doc.Cables["dac"]["price_fx"])
+	}
+	for _, part := range []map[string]any{qm, doc.Cables["dac"]} {
+		for k := range part {
+			if k != strings.ToLower(k) {
+				t.Errorf("key %q is not snake_case", k)
+			}
 		}
 	}
 }

@@ -191,67 +191,86 @@ func runCatalog(env *cliEnv, args []string) error {
 		}
 		return ""
 	}
-	rng := func(price float64, r [2]float64) string {
-		return fmt.Sprintf("%s\t%s-%s", planner.FormatUSDExact(price), planner.FormatUSDExact(r[0]), planner.FormatUSDExact(r[1]))
+	rng := func(price float64, r [2]float64, pr planner.Pricing) string {
+		return fmt.Sprintf("%s\t%s-%s\t%s", planner.FormatUSDExact(price), planner.FormatUSDExact(r[0]), planner.FormatUSDExact(r[1]), pricingCols(pr))
 	}
-	fmt.Fprintln(tw, "SYSTEMS\tGPUS\tNODES x NICS\tPRICE\tRANGE\tWATTS\t")
+	const priceHead = "PRICE\tRANGE\tCONDITION\tGRADE\tDATE"
+	fmt.Fprintln(tw, "SYSTEMS\tGPUS\tNODES x NICS\t"+priceHead+"\tWATTS\t")
 	for _, k := range planner.SortedKeys(c.Systems) {
 		s := c.Systems[k]
-		fmt.Fprintf(tw, "%s\t%d\t%d x %d %s\t%s\t%.0f\t%s\n", k, s.GPUs, s.Nodes, s.NICsPerNode, s.NIC, rng(s.PriceUSD, s.PriceRangeUSD), s.Watts, est(s.Source.Estimate))
+		fmt.Fprintf(tw, "%s\t%d\t%d x %d %s\t%s\t%.0f\t%s\n", k, s.GPUs, s.Nodes, s.NICsPerNode, s.NIC, rng(s.PriceUSD, s.PriceRangeUSD, s.Pricing), s.Watts, est(s.Source.Estimate))
 	}
 	fmt.Fprintln(tw, "\t")
-	fmt.Fprintln(tw, "SWITCHES\tFABRIC\tPORTS\tPRICE\tRANGE\tWATTS\t")
+	fmt.Fprintln(tw, "SWITCHES\tFABRIC\tPORTS\t"+priceHead+"\tWATTS\t")
 	for _, k := range c.SwitchKeys() {
 		s := c.Switches[k]
 		var ports []string
 		for _, g := range s.Speeds() {
 			ports = append(ports, fmt.Sprintf("%dx%dG", s.Radix(g), g))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.0f\t%s\n", k, s.Fabric, strings.Join(ports, " "), rng(s.PriceUSD, s.PriceRangeUSD), s.Watts, est(s.Source.Estimate))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.0f\t%s\n", k, s.Fabric, strings.Join(ports, " "), rng(s.PriceUSD, s.PriceRangeUSD, s.Pricing), s.Watts, est(s.Source.Estimate))
 	}
 	fmt.Fprintln(tw, "\t")
-	fmt.Fprintln(tw, "NICS\tSPEED\tFORM\tPRICE\tRANGE\tWATTS\t")
+	fmt.Fprintln(tw, "NICS\tSPEED\tFORM\t"+priceHead+"\tWATTS\t")
 	for _, k := range c.NICKeys() {
 		n := c.NICs[k]
-		fmt.Fprintf(tw, "%s\t%dG\t%s\t%s\t%.0f\t%s\n", k, n.Gbps, n.Form, rng(n.PriceUSD, n.PriceRangeUSD), n.Watts, est(n.Source.Estimate))
+		fmt.Fprintf(tw, "%s\t%dG\t%s\t%s\t%.0f\t%s\n", k, n.Gbps, n.Form, rng(n.PriceUSD, n.PriceRangeUSD, n.Pricing), n.Watts, est(n.Source.Estimate))
 	}
 	fmt.Fprintln(tw, "\t")
-	fmt.Fprintln(tw, "TRANSCEIVERS\tLINKS\tFORM\tPRICE\tRANGE\tWATTS\t")
+	fmt.Fprintln(tw, "TRANSCEIVERS\tLINKS\tFORM\t"+priceHead+"\tWATTS\t")
 	for _, k := range planner.SortedKeys(c.Transceivers) {
 		t := c.Transceivers[k]
-		fmt.Fprintf(tw, "%s\t%dx%dG\t%s\t%s\t%.0f\t%s\n", k, t.Links, t.LinkGbps, t.Form, rng(t.PriceUSD, t.PriceRangeUSD), t.Watts, est(t.Source.Estimate))
+		fmt.Fprintf(tw, "%s\t%dx%dG\t%s\t%s\t%.0f\t%s\n", k, t.Links, t.LinkGbps, t.Form, rng(t.PriceUSD, t.PriceRangeUSD, t.Pricing), t.Watts, est(t.Source.Estimate))
 	}
 	fmt.Fprintln(tw, "\t")
-	fmt.Fprintln(tw, "CABLES\tPRICE\t\t\tRANGE\tWATTS\t")
+	fmt.Fprintln(tw, "CABLES\tPRICE\t\t\tRANGE\tCONDITION\tGRADE\tDATE\tWATTS\t")
 	for _, k := range planner.SortedKeys(c.Cables) {
 		cb := c.Cables[k]
-		fmt.Fprintf(tw, "%s\t$%.0f + $%.2f/m\t\t\t%gx-%gx\t%.0f\t%s\n", k, cb.PriceBaseUSD, cb.PricePerMUSD, cb.PriceRangeFactor[0], cb.PriceRangeFactor[1], cb.Watts, est(cb.Source.Estimate))
+		fmt.Fprintf(tw, "%s\t$%.0f + $%.2f/m\t\t\t%gx-%gx\t%s\t%.0f\t%s\n", k, cb.PriceBaseUSD, cb.PricePerMUSD, cb.PriceRangeFactor[0], cb.PriceRangeFactor[1], pricingCols(cb.Pricing), cb.Watts, est(cb.Source.Estimate))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "\nSOURCES")
 	for _, k := range planner.SortedKeys(c.Systems) {
-		writeSource(w, k, c.Systems[k].Source)
+		writeSource(w, k, c.Systems[k].Source, c.Systems[k].Pricing)
 	}
 	for _, k := range c.SwitchKeys() {
-		writeSource(w, k, c.Switches[k].Source)
+		writeSource(w, k, c.Switches[k].Source, c.Switches[k].Pricing)
 	}
 	for _, k := range c.NICKeys() {
-		writeSource(w, k, c.NICs[k].Source)
+		writeSource(w, k, c.NICs[k].Source, c.NICs[k].Pricing)
 	}
 	for _, k := range planner.SortedKeys(c.Transceivers) {
-		writeSource(w, k, c.Transceivers[k].Source)
+		writeSource(w, k, c.Transceivers[k].Source, c.Transceivers[k].Pricing)
 	}
 	for _, k := range planner.SortedKeys(c.Cables) {
-		writeSource(w, k, c.Cables[k].Source)
+		writeSource(w, k, c.Cables[k].Source, c.Cables[k].Pricing)
+	}
+	if d := c.Prices; d != nil {
+		fmt.Fprintf(w, "\nPRICE BASIS\n  default %s; list multiplies the parts marked list_premium by %gx (range %gx-%gx)\n    source: %s\n",
+			d.DefaultBasis, d.ListPremium.Factor, d.ListPremium.Range[0], d.ListPremium.Range[1], d.ListPremium.Source)
 	}
 	return nil
 }
 
-func writeSource(w io.Writer, key string, s planner.Source) {
+// pricingCols is a part's price condition, grade and date as table
+// columns.
+func pricingCols(p planner.Pricing) string {
+	grade := p.Grade
+	if p.ListPremium {
+		grade += " (list: +premium)"
+	}
+	return p.Condition + "\t" + grade + "\t" + p.Date
+}
+
+func writeSource(w io.Writer, key string, s planner.Source, pr planner.Pricing) {
 	fmt.Fprintf(w, "  %s (as of %s):\n", key, s.AsOf)
-	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"range", s.Range}, {"watts", s.Watts}, {"reach", s.Reach}} {
+	fx := ""
+	if pr.FX != nil {
+		fx = "converted " + pr.FX.Words()
+	}
+	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"range", s.Range}, {"fx", fx}, {"watts", s.Watts}, {"reach", s.Reach}} {
 		if kv[1] != "" {
 			fmt.Fprintf(w, "    %-6s %s\n", kv[0]+":", kv[1])
 		}

@@ -45,10 +45,11 @@ func TestAutoPicksTheCheapestSwitch(t *testing.T) {
 			t.Errorf("%s: no switch builds it", c.name)
 		}
 	}
-	// By hand, the default: 32 leaves + 16 spines of qm9700 at $13,500
-	// (data/catalog.toml) = $648,000 of switches.
+	// By hand, the default: 32 leaves + 16 spines of qm9700 at $36,000
+	// (the FS.com street price in the Aug-2024 "H100 Freakonomics" sheet,
+	// research/prices.md §1) = $1,728,000 of switches.
 	p, _ := Build(NewScenario(), cat)
-	if p.Switch.Key != "qm9700" || p.TotalSwitches() != 48 || p.Cost.Switches != 648_000 {
-		t.Errorf("default: %d x %s for %s, want 48 x qm9700 for $648,000", p.TotalSwitches(), p.Switch.Key, FormatUSD(p.Cost.Switches))
+	if p.Switch.Key != "qm9700" || p.TotalSwitches() != 48 || p.Cost.Switches != 1_728_000 {
+		t.Errorf("default: %d x %s for %s, want 48 x qm9700 for $1,728,000", p.TotalSwitches(), p.Switch.Key, FormatUSD(p.Cost.Switches))
 	}
 }

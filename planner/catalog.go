@@ -13,30 +13,31 @@ import (
 // Source says where a catalog figure came from and when. Estimate marks
 // figures that are not vendor specifications.
 type Source struct {
-	Ports    string `toml:"ports"`
-	Price    string `toml:"price"`
-	Range    string `toml:"range"` // where the low-high price range came from
-	Watts    string `toml:"watts"`
-	Reach    string `toml:"reach"`
-	AsOf     string `toml:"as_of"`
-	Estimate bool   `toml:"estimate"`
+	Ports    string `toml:"ports" json:"ports"`
+	Price    string `toml:"price" json:"price"`
+	Range    string `toml:"range" json:"range"` // where the low-high price range came from
+	Watts    string `toml:"watts" json:"watts"`
+	Reach    string `toml:"reach" json:"reach"`
+	AsOf     string `toml:"as_of" json:"as_of"`
+	Estimate bool   `toml:"estimate" json:"estimate"`
 }
 
 // Switch is one switch model. Ports and CageLinks are keyed by port speed
 // in Gb/s: a 51.2T switch has 64 ports at 800G or 128 at 400G, and a
 // twin-port OSFP cage carries two 400G links.
 type Switch struct {
-	Key       string         `toml:"-"`
-	Name      string         `toml:"name"`
-	Fabric    Fabric         `toml:"fabric"`
-	Form      string         `toml:"form"`
-	Ports     map[string]int `toml:"ports"`
-	CageLinks map[string]int `toml:"cage_links"`
-	PriceUSD  float64        `toml:"price_usd"`
+	Key       string         `toml:"-" json:"key"`
+	Name      string         `toml:"name" json:"name"`
+	Fabric    Fabric         `toml:"fabric" json:"fabric"`
+	Form      string         `toml:"form" json:"form"`
+	Ports     map[string]int `toml:"ports" json:"ports"`
+	CageLinks map[string]int `toml:"cage_links" json:"cage_links"`
+	PriceUSD  float64        `toml:"price_usd" json:"price_usd"`
 	// PriceRangeUSD is the low and high price of one unit.
-	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
-	Watts         float64    `toml:"watts"`
-	Source        Source     `toml:"source"`
+	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
+	Watts         float64    `toml:"watts" json:"watts"`
+	Source        Source     `toml:"source" json:"source"`
+	Pricing
 }
 
 // Radix is the number of ports at gbps, 0 when the switch has none.
@@ -57,18 +58,19 @@ func (s *Switch) Speeds() []int { return speeds(s.Ports) }
 // NIC is one network adapter model. InfiniBandPorts and EthernetPorts list
 // the port splits it supports in each mode (empty: mode not supported).
 type NIC struct {
-	Key             string  `toml:"-"`
-	Name            string  `toml:"name"`
-	Gbps            int     `toml:"gbps"`
-	Form            string  `toml:"form"`
-	Cages           int     `toml:"cages"`
-	InfiniBandPorts []int   `toml:"infiniband_ports"`
-	EthernetPorts   []int   `toml:"ethernet_ports"`
-	PriceUSD        float64 `toml:"price_usd"`
+	Key             string  `toml:"-" json:"key"`
+	Name            string  `toml:"name" json:"name"`
+	Gbps            int     `toml:"gbps" json:"gbps"`
+	Form            string  `toml:"form" json:"form"`
+	Cages           int     `toml:"cages" json:"cages"`
+	InfiniBandPorts []int   `toml:"infiniband_ports" json:"infiniband_ports"`
+	EthernetPorts   []int   `toml:"ethernet_ports" json:"ethernet_ports"`
+	PriceUSD        float64 `toml:"price_usd" json:"price_usd"`
 	// PriceRangeUSD is the low and high price of one unit.
-	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
-	Watts         float64    `toml:"watts"`
-	Source        Source     `toml:"source"`
+	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
+	Watts         float64    `toml:"watts" json:"watts"`
+	Source        Source     `toml:"source" json:"source"`
+	Pricing
 }
 
 // PortSplits lists the ports-per-NIC values the NIC supports on fabric f.
@@ -82,44 +84,46 @@ func (n *NIC) PortSplits(f Fabric) []int {
 // Transceiver is one optical module type: form factor, link speed and the
 // number of links it carries (2 for a twin-port module).
 type Transceiver struct {
-	Key      string  `toml:"-"`
-	Name     string  `toml:"name"`
-	Form     string  `toml:"form"`
-	LinkGbps int     `toml:"link_gbps"`
-	Links    int     `toml:"links"`
-	ReachM   int     `toml:"reach_m"` // longest link it drives, metres
-	PriceUSD float64 `toml:"price_usd"`
+	Key      string  `toml:"-" json:"key"`
+	Name     string  `toml:"name" json:"name"`
+	Form     string  `toml:"form" json:"form"`
+	LinkGbps int     `toml:"link_gbps" json:"link_gbps"`
+	Links    int     `toml:"links" json:"links"`
+	ReachM   int     `toml:"reach_m" json:"reach_m"` // longest link it drives, metres
+	PriceUSD float64 `toml:"price_usd" json:"price_usd"`
 	// PriceRangeUSD is the low and high price of one unit.
-	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
-	Watts         float64    `toml:"watts"`
-	Source        Source     `toml:"source"`
+	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
+	Watts         float64    `toml:"watts" json:"watts"`
+	Source        Source     `toml:"source" json:"source"`
+	Pricing
 }
 
 // Cable is one cable medium priced by length: base + per metre.
 type Cable struct {
-	Key          string  `toml:"-"`
-	Name         string  `toml:"name"`
-	PriceBaseUSD float64 `toml:"price_base_usd"`
-	PricePerMUSD float64 `toml:"price_per_m_usd"`
+	Key          string  `toml:"-" json:"key"`
+	Name         string  `toml:"name" json:"name"`
+	PriceBaseUSD float64 `toml:"price_base_usd" json:"price_base_usd"`
+	PricePerMUSD float64 `toml:"price_per_m_usd" json:"price_per_m_usd"`
 	// PriceRangeFactor scales a cable's modelled price to its low and
 	// high estimate.
-	PriceRangeFactor [2]float64     `toml:"price_range_factor"`
-	Watts            float64        `toml:"watts"`
-	MaxM             map[string]int `toml:"max_m"`
+	PriceRangeFactor [2]float64     `toml:"price_range_factor" json:"price_range_factor"`
+	Watts            float64        `toml:"watts" json:"watts"`
+	MaxM             map[string]int `toml:"max_m" json:"max_m"`
 	// Unavailable lists where the medium is not offered although its
 	// speed is, each with the reason.
-	Unavailable []CableRule `toml:"unavailable"`
-	Source      Source      `toml:"source"`
+	Unavailable []CableRule `toml:"unavailable" json:"unavailable"`
+	Source      Source      `toml:"source" json:"source"`
+	Pricing
 }
 
 // CableRule says where a medium is not offered: on a fabric (empty: any)
 // at a speed (0: any), or on twin-port switch cages (several links a
 // cage). Why gives the source.
 type CableRule struct {
-	Fabric   Fabric `toml:"fabric"`
-	Gbps     int    `toml:"gbps"`
-	TwinPort bool   `toml:"twin_port"`
-	Why      string `toml:"why"`
+	Fabric   Fabric `toml:"fabric" json:"fabric"`
+	Gbps     int    `toml:"gbps" json:"gbps"`
+	TwinPort bool   `toml:"twin_port" json:"twin_port"`
+	Why      string `toml:"why" json:"why"`
 }
 
 // Offered reports whether the medium exists for links at gbps on fabric
@@ -146,21 +150,24 @@ func (c *Cable) PriceUSD(metres float64) float64 { return c.PriceBaseUSD + c.Pri
 
 // Catalog is the hardware the planner can build with.
 type Catalog struct {
-	Schema       int                     `toml:"schema"`
-	Systems      map[string]*System      `toml:"systems"`
-	Switches     map[string]*Switch      `toml:"switches"`
-	NICs         map[string]*NIC         `toml:"nics"`
-	Transceivers map[string]*Transceiver `toml:"transceivers"`
-	Cables       map[string]*Cable       `toml:"cables"`
+	Schema       int                     `toml:"schema" json:"schema"`
+	Systems      map[string]*System      `toml:"systems" json:"systems"`
+	Switches     map[string]*Switch      `toml:"switches" json:"switches"`
+	NICs         map[string]*NIC         `toml:"nics" json:"nics"`
+	Transceivers map[string]*Transceiver `toml:"transceivers" json:"transceivers"`
+	Cables       map[string]*Cable       `toml:"cables" json:"cables"`
 
 	// JCT holds the JCT model's constants and presets (data/jct.toml).
-	JCT *JCTData `toml:"-"`
+	JCT *JCTData `toml:"-" json:"key"`
 	// Reliability holds failure rates and recovery times
 	// (data/reliability.toml); nil leaves plans without a resilience
 	// analysis.
-	Reliability *Reliability `toml:"-"`
+	Reliability *Reliability `toml:"-" json:"key"`
 
 	modules map[moduleKey][]*Transceiver // cheapest first
+	// Prices holds the price bases and analyst bands (data/prices.toml);
+	// nil leaves plans on the street basis without bands.
+	Prices *PriceData `toml:"-" json:"prices,omitempty"`
 }
 
 type moduleKey struct {
@@ -169,8 +176,8 @@ type moduleKey struct {
 	links int
 }
 
-// LoadCatalog reads and checks catalog.toml, jct.toml and reliability.toml
-// from fsys.
+// LoadCatalog reads and checks catalog.toml, jct.toml, reliability.toml
+// and prices.toml from fsys.
 func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 	src, err := fs.ReadFile(fsys, "catalog.toml")
 	if err != nil {
@@ -192,6 +199,13 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 		return nil, fmt.Errorf("read reliability data: %w", err)
 	}
 	if cat.Reliability, err = ParseReliability(rsrc); err != nil {
+		return nil, err
+	}
+	psrc, err := fs.ReadFile(fsys, "prices.toml")
+	if err != nil {
+		return nil, fmt.Errorf("read price data: %w", err)
+	}
+	if cat.Prices, err = ParsePriceData(psrc); err != nil {
 		return nil, err
 	}
 	return cat, nil
@@ -228,6 +242,9 @@ func (c *Catalog) index() error {
 		if err := checkRange("switch "+k, s.PriceUSD, s.PriceRangeUSD); err != nil {
 			return err
 		}
+		if err := s.Pricing.check("switch "+k, s.PriceRangeUSD[0], s.PriceRangeUSD[1]); err != nil {
+			return err
+		}
 		for sp, n := range s.Ports {
 			if g, err := strconv.Atoi(sp); err != nil || g <= 0 || n < 2 {
 				return fmt.Errorf("switch %s: bad port entry %q = %d", k, sp, n)
@@ -242,12 +259,18 @@ func (c *Catalog) index() error {
 		if err := checkRange("nic "+k, n.PriceUSD, n.PriceRangeUSD); err != nil {
 			return err
 		}
+		if err := n.Pricing.check("nic "+k, n.PriceRangeUSD[0], n.PriceRangeUSD[1]); err != nil {
+			return err
+		}
 	}
 	c.modules = make(map[moduleKey][]*Transceiver, len(c.Transceivers))
 	for _, k := range SortedKeys(c.Transceivers) {
 		t := c.Transceivers[k]
 		t.Key = k
 		if err := checkRange("transceiver "+k, t.PriceUSD, t.PriceRangeUSD); err != nil {
+			return err
+		}
+		if err := t.Pricing.check("transceiver "+k, t.PriceRangeUSD[0], t.PriceRangeUSD[1]); err != nil {
 			return err
 		}
 		if t.ReachM <= 0 {
@@ -266,6 +289,11 @@ func (c *Catalog) index() error {
 		cb.Key = k
 		if f := cb.PriceRangeFactor; !(f[0] > 0 && f[0] <= 1 && f[1] >= 1) {
 			return fmt.Errorf("cable %s: price_range_factor %v must be [low <= 1, high >= 1]", k, f)
+		}
+		// A cable's sources price one length or one price for all, so its
+		// provenance is checked at the base price.
+		if err := cb.Pricing.check("cable "+k, cb.PriceBaseUSD*cb.PriceRangeFactor[0], cb.PriceBaseUSD*cb.PriceRangeFactor[1]); err != nil {
+			return err
 		}
 	}
 	for k, sys := range c.Systems {

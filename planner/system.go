@@ -14,21 +14,22 @@ const CustomSystem = "custom"
 // NICs. NIC i of every node is rail i; the NVLink domain decides which
 // traffic crosses the fabric.
 type System struct {
-	Key            string     `toml:"-"`
-	Name           string     `toml:"name"`
-	GPU            string     `toml:"gpu"` // JCT GPU preset (data/jct.toml)
-	GPUs           int        `toml:"gpus"`
-	Nodes          int        `toml:"nodes"`
-	NICsPerNode    int        `toml:"nics_per_node"`
-	NIC            string     `toml:"nic"`
-	NVLinkDomain   int        `toml:"nvlink_domain"`
-	ServerModule   string     `toml:"server_module"`    // transceiver key of the back-end cages
-	ModulesPerNode int        `toml:"modules_per_node"` // of ServerModule
-	NICsIncluded   bool       `toml:"nics_included"`    // the price includes the NICs
-	PriceUSD       float64    `toml:"price_usd"`
-	PriceRangeUSD  [2]float64 `toml:"price_range_usd"` // low, high
-	Watts          float64    `toml:"watts"`
-	Source         Source     `toml:"source"`
+	Key            string     `toml:"-" json:"key"`
+	Name           string     `toml:"name" json:"name"`
+	GPU            string     `toml:"gpu" json:"gpu"` // JCT GPU preset (data/jct.toml)
+	GPUs           int        `toml:"gpus" json:"gpus"`
+	Nodes          int        `toml:"nodes" json:"nodes"`
+	NICsPerNode    int        `toml:"nics_per_node" json:"nics_per_node"`
+	NIC            string     `toml:"nic" json:"nic"`
+	NVLinkDomain   int        `toml:"nvlink_domain" json:"nvlink_domain"`
+	ServerModule   string     `toml:"server_module" json:"server_module"`       // transceiver key of the back-end cages
+	ModulesPerNode int        `toml:"modules_per_node" json:"modules_per_node"` // of ServerModule
+	NICsIncluded   bool       `toml:"nics_included" json:"nics_included"`       // the price includes the NICs
+	PriceUSD       float64    `toml:"price_usd" json:"price_usd"`
+	PriceRangeUSD  [2]float64 `toml:"price_range_usd" json:"price_range_usd"` // low, high
+	Watts          float64    `toml:"watts" json:"watts"`
+	Source         Source     `toml:"source" json:"source"`
+	Pricing
 }
 
 // GPUsPerNode is the GPUs of one compute node (tray or server).
@@ -49,7 +50,10 @@ func (s *System) check(c *Catalog) error {
 	case c.Transceivers[s.ServerModule] == nil:
 		return fmt.Errorf("system %s: unknown server_module %q", s.Key, s.ServerModule)
 	}
-	return checkRange("system "+s.Key, s.PriceUSD, s.PriceRangeUSD)
+	if err := checkRange("system "+s.Key, s.PriceUSD, s.PriceRangeUSD); err != nil {
+		return err
+	}
+	return s.Pricing.check("system "+s.Key, s.PriceRangeUSD[0], s.PriceRangeUSD[1])
 }
 
 // SystemKeys lists the catalog systems, sorted, with "custom" last.

@@ -47,6 +47,11 @@ func TestGB300SuperPODLeaves(t *testing.T) {
 // switches in three tiers. Hand count: 144 trays, 4 rails of 144 ports;
 // a 64-port leaf at 1:1 serves 32: 5 leaves a rail (20), 576 uplinks over
 // 64-port spines: at least 9. Mutation caught: gpus_per_server 72 rails.
+// Cost bound by hand from research/prices.md street prices, per GPU: a
+// ConnectX-7 $1,894; 20 leaves + at most 14 spines at $36,000 over 576
+// GPUs = $2,125; one 400G module $1,124 a tray port; 1,728 switch-side
+// links in twin-port modules at $1,119 = $1,678; two fibres at $100 =
+// $200: at most $7,021 (with 9 spines $6,709).
 func TestGB200OnQM9700(t *testing.T) {
 	cat := testCatalog(t)
 	p, err := Build(systemScenario("gb200-nvl72", 576, "qm9700"), cat)
@@ -56,8 +61,8 @@ func TestGB200OnQM9700(t *testing.T) {
 	if p.Tiers != 2 || p.Switches(TierLeaf) != 20 || p.Switches(TierSpine) < 9 || p.Switches(TierSpine) > 14 {
 		t.Errorf("tiers %d leaf %d spine %d; want 2, 20, 9..14", p.Tiers, p.Switches(TierLeaf), p.Switches(TierSpine))
 	}
-	if p.Cost.PerGPU > 6000 {
-		t.Errorf("$%.0f per GPU: the fabric of 576 GPUs at 400G costs about what a DGX cluster's does", p.Cost.PerGPU)
+	if p.Cost.PerGPU > 7021+1 {
+		t.Errorf("$%.0f per GPU, more than the hand bound $7,021", p.Cost.PerGPU)
 	}
 }
 
@@ -189,8 +194,8 @@ func TestSystemConflicts(t *testing.T) {
 
 // The cost range is the BOM at every low and every high price, and the
 // drivers are ordered by swing. Hand check on the default 1,024-GPU NDR
-// plan: 1,536 twin-port modules swing $450..$1,500 = $1.6128M, the
-// largest. Mutation caught: a driver list sorted ascending, or a range
+// plan: 1,536 twin-port modules swing $1,000..$2,249 (research/prices.md
+// ranges) = $1,918,464, the largest. Mutation caught: a driver list sorted ascending, or a range
 // that ignores quantities.
 func TestCostRangeAndDrivers(t *testing.T) {
 	cat := testCatalog(t)
@@ -206,7 +211,7 @@ func TestCostRangeAndDrivers(t *testing.T) {
 	if !(p.Cost.LowUSD < p.Cost.Total && p.Cost.Total < p.Cost.HighUSD) || !near(lo, p.Cost.LowUSD) || !near(hi, p.Cost.HighUSD) {
 		t.Errorf("range %.0f..%.0f around %.0f; BOM says %.0f..%.0f", p.Cost.LowUSD, p.Cost.HighUSD, p.Cost.Total, lo, hi)
 	}
-	if len(p.Cost.Drivers) != 3 || p.Cost.Drivers[0].Key != "osfp-400x2" || !near(p.Cost.Drivers[0].SwingUSD, 1536*(1500-450)) {
+	if len(p.Cost.Drivers) != 3 || p.Cost.Drivers[0].Key != "osfp-400x2" || !near(p.Cost.Drivers[0].SwingUSD, 1536*(2249-1000)) {
 		t.Errorf("drivers %+v", p.Cost.Drivers)
 	}
 	// A price the user gives is a point: it drops out of the drivers.
@@ -221,10 +226,11 @@ func TestCostRangeAndDrivers(t *testing.T) {
 }
 
 // The tornado's bars: each part's price alone at its catalog low and high.
-// Hand check on the 1,024-GPU NDR plan (catalog prices quoted): 1,536
-// twin-port modules at $700 in [$450, $1,500] put the total $384,000
-// lower and $1,228,800 higher; 1,024 ConnectX-7 at $2,188 in [$1,599,
-// $2,400] put it $603,136 lower and $217,088 higher. Mutations caught:
+// Hand check on the 1,024-GPU NDR plan (research/prices.md figures):
+// 1,536 twin-port modules at $1,119 in [$1,000, $2,249] put the total
+// $182,784 lower and $1,735,680 higher; 1,024 ConnectX-7 at $1,894 (the
+// midpoint of NADDOD $1,599 and FS.com $2,188) put it $302,080 lower and
+// $301,056 higher. Mutations caught:
 // bars that move every price at once (the whole range), a part counted
 // once per place instead of summed (the modules sit at two places), and
 // low and high swapped.
@@ -235,8 +241,8 @@ func TestCostSensitivity(t *testing.T) {
 	}
 	got := p.CostSensitivity()
 	want := map[string][2]float64{
-		"osfp-400x2": {p.Cost.Total - 384000, p.Cost.Total + 1228800},
-		"cx7-400":    {p.Cost.Total - 603136, p.Cost.Total + 217088},
+		"osfp-400x2": {p.Cost.Total - 182784, p.Cost.Total + 1735680},
+		"cx7-400":    {p.Cost.Total - 302080, p.Cost.Total + 301056},
 	}
 	for _, d := range got {
 		if w, ok := want[d.Key]; ok {
