@@ -9,8 +9,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"fabricplan/data"
 	"fabricplan/internal/safefile"
@@ -153,6 +155,7 @@ default scenario is used):
   --system KEY|custom  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
   --ports-per-nic N  --planes N  --fabric infiniband|ethernet
   --switch KEY|auto  --oversubscription D:U  --tiers N
+  --price-basis street|list  --quotes FILE.csv|FILE.toml
 
 Run 'fabricplan COMMAND -h' for a command's flags.`)
 }
@@ -175,7 +178,13 @@ var planFlagNames = []struct{ name, usage string }{
 	{"switch", "switch catalog key or auto"},
 	{"oversubscription", "leaf down:up ratio, e.g. 1:1 or 2:1"},
 	{"tiers", "switch tiers: 0 (fewest that fit), 1, 2 or 3"},
+	{"price-basis", "street (third-party optics, retail prices) or list (branded optics at the vendor premium)"},
+	{"quotes", "vendor quotes file (.csv or .toml) whose prices override the catalog's"},
 }
+
+// today is the CLI's clock, the day quotes' validity is checked against;
+// tests replace it.
+var today = time.Now
 
 func addPlanFlags(fs *flag.FlagSet, skip ...string) *planFlags {
 	pf := &planFlags{values: map[string]*string{}}
@@ -244,6 +253,10 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 			s.Cluster.System, s.Cluster.ServerPriceUSD = strings.ToLower(v), 0
 		case "oversubscription":
 			s.Network.Oversubscription = v
+		case "price-basis":
+			s.Pricing.Basis = strings.ToLower(v)
+		case "quotes":
+			s.Pricing.Quotes = v
 		}
 		if err != nil {
 			return err
@@ -330,7 +343,32 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 			in.scenario.Name += " (with " + strings.Join(changed, " ") + ")"
 		}
 	}
+	if err := in.loadQuotes(); err != nil {
+		return nil, err
+	}
 	return in, nil
+}
+
+// loadQuotes reads the scenario's quotes file: a --quotes path as given,
+// a file's pricing.quotes relative to the file's directory.
+func (in *scenarioInput) loadQuotes() error {
+	q := in.scenario.Pricing.Quotes
+	if q == "" {
+		return nil
+	}
+	path := q
+	if !in.set["quotes"] && !filepath.IsAbs(q) && in.src != nil && in.path != "default scenario" {
+		path = filepath.Join(filepath.Dir(in.path), q)
+	}
+	qs, err := planner.LoadQuotes(path, today())
+	if err != nil {
+		if in.set["quotes"] {
+			return fmt.Errorf("--quotes: %w", err)
+		}
+		return &planner.FileError{Path: in.path, Err: fmt.Errorf("pricing.quotes: %w", err)}
+	}
+	in.scenario.Quotes = qs
+	return nil
 }
 
 // build plans the scenario; field errors get the file's line numbers
@@ -362,6 +400,7 @@ var fieldFlag = map[string]string{
 	"network.nics_per_server": "nics-per-server", "network.nic_gbps": "nic-gbps",
 	"network.ports_per_nic": "ports-per-nic", "network.planes": "planes", "network.fabric": "fabric",
 	"network.switch": "switch", "network.oversubscription": "oversubscription", "network.tiers": "tiers",
+	"pricing.basis": "price-basis", "pricing.quotes": "quotes",
 }
 
 func onePositional(pos []string) (string, error) {

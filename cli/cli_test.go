@@ -33,7 +33,7 @@ func TestPlanJSONKeys(t *testing.T) {
 		"switch_ports": {"used", "installed"},
 		"links":        {"server_leaf", "leaf_spine", "spine_core", "total"},
 		"transceivers": {"server", "switch", "total"},
-		"cost_usd":     {"nics", "switches", "transceivers", "cables", "total", "per_gpu"},
+		"cost_usd":     {"nics", "switches", "transceivers", "cables", "total", "per_gpu", "basis"},
 		"power_w":      {"nics", "switches", "transceivers", "total"},
 		"jct":          {"step_s", "baseline_step_s", "gain", "busbw_gbs"},
 		"per_su":       {"nodes", "gpus", "full_nodes", "units", "partial", "rows"},

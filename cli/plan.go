@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -79,7 +80,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	}
 	fmt.Fprintln(tw, "\t")
 	c := p.Cost
-	fmt.Fprintln(tw, "COST (estimates)\t")
+	fmt.Fprintf(tw, "COST (estimates, %s)\t\n", basisWords(c.Basis))
 	fmt.Fprintf(tw, "  Total\t%s\t%s per GPU; range %s to %s\n", planner.FormatUSD(c.Total), planner.FormatUSDExact(c.PerGPU),
 		planner.FormatUSD(c.LowUSD), planner.FormatUSD(c.HighUSD))
 	if len(c.Drivers) > 0 {
@@ -120,10 +121,19 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintln(w, "\nBILL OF MATERIALS")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "ITEM\tWHERE\tQTY\tUNIT\tTOTAL\tPOWER\t")
+	var quoted []string
 	for _, l := range p.BOM {
 		est := ""
-		if l.Estimate {
+		switch {
+		case l.QuoteExpired:
+			est = "!"
+		case l.Quote != nil:
+			est = "q"
+		case l.Estimate:
 			est = "*"
+		}
+		if l.Quote != nil && !l.Spare {
+			quoted = append(quoted, fmt.Sprintf("  %s %s: %s", est, l.Key, l.Source))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%s\t%s\t\n", l.Key, l.Where, planner.FormatInt(l.Qty),
 			planner.FormatUSDExact(l.UnitUSD), est, planner.FormatUSD(l.TotalUSD), planner.FormatWatts(l.TotalWatts))
@@ -132,6 +142,10 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		return err
 	}
 	fmt.Fprintln(w, "  * estimate: see 'fabricplan catalog' for each source")
+	if len(quoted) > 0 {
+		fmt.Fprintln(w, "  q quoted, ! quote expired:")
+		fmt.Fprintln(w, strings.Join(slices.Compact(quoted), "\n"))
+	}
 	if err := writeUnitBill(w, p.UnitBill()); err != nil {
 		return err
 	}
@@ -275,6 +289,14 @@ func writeSource(w io.Writer, key string, s planner.Source, pr planner.Pricing) 
 			fmt.Fprintf(w, "    %-6s %s\n", kv[0]+":", kv[1])
 		}
 	}
+}
+
+// basisWords says what a price basis means.
+func basisWords(basis string) string {
+	if basis == planner.BasisList {
+		return "list basis: branded optics at the vendor premium"
+	}
+	return "street basis: third-party optics, retail prices"
 }
 
 // nodeWord names what the fabric's endpoints are housed in.

@@ -34,6 +34,12 @@ type BOMLine struct {
 	TotalWatts              float64
 	Source                  string // where the price came from
 	Estimate                bool   // the price or watts is an estimate
+	// Quote is the vendor quote the line is priced at (nil: none);
+	// QuoteExpired says its validity ended before the plan's date.
+	Quote        *Quote
+	QuoteExpired bool
+	// Premium says the list basis's branded premium is in the price.
+	Premium bool
 	// Spare lines are parts on the shelf (they draw no power).
 	Spare bool
 	tier  string // the switch or link tier the line serves
@@ -79,14 +85,15 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		}
 	}
 	nic, sw := p.NIC, p.Switch
+	p.Cost.Basis = s.PriceBasis(cat)
 	nicLine := BOMLine{Category: CatNIC, Key: nic.Key, Name: nic.Name, Where: "servers", Qty: p.NICs,
 		UnitWatts: nic.Watts, Source: nic.Source.Price, Estimate: nic.Source.Estimate}
-	nicLine.UnitUSD, nicLine.UnitLowUSD, nicLine.UnitHighUSD = s.priceRange(nic.Key, nic.PriceUSD, nic.PriceRangeUSD)
+	nicLine.setPrice(s.partPrice(cat, nic.Key, nic.PriceUSD, nic.PriceRangeUSD, &nic.Pricing), s.Quotes)
 	add(nicLine)
 	for _, t := range p.SwitchTiers {
 		l := BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches, tier: t.Name,
 			UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate}
-		l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD = s.priceRange(sw.Key, sw.PriceUSD, sw.PriceRangeUSD)
+		l.setPrice(s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing), s.Quotes)
 		add(l)
 	}
 
@@ -100,7 +107,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		}
 		p.ServerTransceivers = n
 		p.LinkTiers[0].LowerModule, p.LinkTiers[0].LowerModules = mod.Key, n
-		add(p.moduleLine(mod, where, "server_leaf", n))
+		add(p.moduleLine(cat, mod, where, "server_leaf", n))
 	}
 	// Switch-side optics: ports in use, grouped by cage; a twin-port cage
 	// takes one module for up to two links. Each tier's links take the
@@ -138,7 +145,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 			lt.LowerModule, lt.LowerModules = mod.Key, e[0]
 		}
 		p.SwitchTransceivers += e[0] + e[1]
-		add(p.moduleLine(mod, "switch side, "+t.Name, t.Name, e[0]+e[1]))
+		add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[0]+e[1]))
 	}
 	// Cables: one per link.
 	for i, t := range p.LinkTiers {
@@ -158,13 +165,9 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 				"%g m is beyond the reach of %s at %dG (%d m)", t.Metres, cb.Key, p.PortGbps, reach)
 		}
 		p.LinkTiers[i].Cable = cb.Key
-		unit := cb.PriceUSD(t.Metres)
-		f := cb.PriceRangeFactor
 		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: fmt.Sprintf("%s %g m", t.Name, t.Metres), Qty: t.Links, tier: t.Name,
-			UnitUSD: unit, UnitLowUSD: unit * f[0], UnitHighUSD: unit * f[1], UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
-		if o, ok := s.Prices[cb.Key]; ok {
-			l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD = o, o, o
-		}
+			UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
+		l.setPrice(s.cablePrice(cat, cb, t.Metres), s.Quotes)
 		add(l)
 	}
 	if rel := cat.Reliability; rel != nil {
@@ -175,7 +178,8 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
 	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUs)
-	p.fabricShare()
+	p.fabricShare(cat)
+	p.quoteNotes()
 	drivers := p.CostSensitivity()
 	p.Cost.Drivers = drivers[:min(3, len(drivers))]
 	p.Power.Total = p.Power.NICs + p.Power.Switches + p.Power.Transceivers + p.Power.Cables
@@ -185,10 +189,11 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 // fabricShare sets the fabric's share of cluster capex: fabric cost over
 // fabric plus compute. Compute is servers (custom) or systems at their
 // price; NICs a system's price includes are counted once, in the fabric.
-func (p *Plan) fabricShare() {
+func (p *Plan) fabricShare(cat *Catalog) {
 	compute, units := p.ComputeUnitUSD()
 	if sys := p.System; sys != nil && sys.NICsIncluded {
-		compute -= float64(sys.NICsPerNode*sys.Nodes) * p.Scenario.price(p.NIC.Key, p.NIC.PriceUSD)
+		nic := p.Scenario.partPrice(cat, p.NIC.Key, p.NIC.PriceUSD, p.NIC.PriceRangeUSD, &p.NIC.Pricing)
+		compute -= float64(sys.NICsPerNode*sys.Nodes) * nic.USD
 	}
 	if compute <= 0 {
 		return
@@ -206,7 +211,7 @@ func (p *Plan) ComputeUnitUSD() (price float64, units int) {
 	if sys := p.System; sys != nil {
 		units = p.Systems
 		if price == 0 {
-			price = s.price(sys.Key, sys.PriceUSD)
+			price = s.pointPrice(sys.Key, sys.PriceUSD, sys.PriceRangeUSD).USD
 		}
 	}
 	return price, units
@@ -275,7 +280,7 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			if ok, _ := cb.Offered(n.Fabric, p.PortGbps, c); !ok || float64(cb.Reach(p.PortGbps)) < t.Metres {
 				continue
 			}
-			if usd := p.Scenario.price(cb.Key, cb.PriceUSD(t.Metres)); best == "" || usd < bestUSD {
+			if usd := p.Scenario.cablePrice(cat, cb, t.Metres).USD; best == "" || usd < bestUSD {
 				best, bestUSD = m, usd
 			}
 		}
@@ -307,16 +312,16 @@ func (p *Plan) opticsPerLink(cat *Catalog, t LinkTier) (float64, bool) {
 	if sw == nil {
 		return 0, false
 	}
-	perLink := s.price(sw.Key, sw.PriceUSD) / float64(sw.Links)
+	perLink := s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing).USD / float64(sw.Links)
 	far := perLink // the other end: another switch
 	if t.Name == "server_leaf" {
 		mod, n, _, err := p.serverModules(cat, t.Metres)
 		if err != nil {
 			return 0, false
 		}
-		far = s.price(mod.Key, mod.PriceUSD) * float64(n) / float64(max(p.NICPorts, 1))
+		far = s.partPrice(cat, mod.Key, mod.PriceUSD, mod.PriceRangeUSD, &mod.Pricing).USD * float64(n) / float64(max(p.NICPorts, 1))
 	}
-	return s.price(fiberKey, fiber.PriceUSD(t.Metres)) + perLink + far, true
+	return s.cablePrice(cat, fiber, t.Metres).USD + perLink + far, true
 }
 
 // mediumOf points at the medium field of a link tier.
@@ -330,11 +335,38 @@ func mediumOf(m *Media, tier string) *Medium {
 	return &m.SpineCore
 }
 
-func (p *Plan) moduleLine(mod *Transceiver, where, tier string, n int) BOMLine {
+func (p *Plan) moduleLine(cat *Catalog, mod *Transceiver, where, tier string, n int) BOMLine {
 	l := BOMLine{Category: CatTransceiver, Key: mod.Key, Name: mod.Name, Where: where, Qty: n, tier: tier,
 		UnitWatts: mod.Watts, Source: mod.Source.Price, Estimate: mod.Source.Estimate}
-	l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD = p.Scenario.priceRange(mod.Key, mod.PriceUSD, mod.PriceRangeUSD)
+	l.setPrice(p.Scenario.partPrice(cat, mod.Key, mod.PriceUSD, mod.PriceRangeUSD, &mod.Pricing), p.Scenario.Quotes)
 	return l
+}
+
+// setPrice prices the line at pp; a quoted line names its vendor and
+// date as its source, and is flagged when the quote has expired.
+func (l *BOMLine) setPrice(pp PartPrice, qs *Quotes) {
+	l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD, l.Premium = pp.USD, pp.LowUSD, pp.HighUSD, pp.Premium
+	switch {
+	case pp.Quote != nil:
+		l.Quote, l.QuoteExpired = pp.Quote, pp.Quote.Expired(qs.Today)
+		l.Source, l.Estimate = pp.Quote.Words(qs.Today), false
+	case pp.Override:
+		l.Source, l.Estimate = "the scenario's [prices] table", false
+	case pp.Premium:
+		l.Source += "; list basis: branded premium applied"
+	}
+}
+
+// quoteNotes adds a note for every expired quote the plan is priced at.
+func (p *Plan) quoteNotes() {
+	seen := map[*Quote]bool{}
+	for _, l := range p.BOM {
+		if q := l.Quote; q != nil && l.QuoteExpired && !seen[q] {
+			seen[q] = true
+			p.Notes = append(p.Notes, fmt.Sprintf("the quote for %s from %s expired on %s (today %s): ask %s for a fresh one",
+				q.Part, q.Vendor, q.ValidUntil, p.Scenario.Quotes.Today.Format(dateLayout), q.Vendor))
+		}
+	}
 }
 
 // SpareParts counts the spares a plan buys: switches, and optics

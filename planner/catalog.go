@@ -158,16 +158,17 @@ type Catalog struct {
 	Cables       map[string]*Cable       `toml:"cables" json:"cables"`
 
 	// JCT holds the JCT model's constants and presets (data/jct.toml).
-	JCT *JCTData `toml:"-" json:"key"`
+	JCT *JCTData `toml:"-" json:"-"`
 	// Reliability holds failure rates and recovery times
 	// (data/reliability.toml); nil leaves plans without a resilience
 	// analysis.
-	Reliability *Reliability `toml:"-" json:"key"`
+	Reliability *Reliability `toml:"-" json:"reliability"`
 
-	modules map[moduleKey][]*Transceiver // cheapest first
 	// Prices holds the price bases and analyst bands (data/prices.toml);
 	// nil leaves plans on the street basis without bands.
 	Prices *PriceData `toml:"-" json:"prices,omitempty"`
+
+	modules map[moduleKey][]*Transceiver // cheapest first
 }
 
 type moduleKey struct {

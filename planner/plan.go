@@ -96,6 +96,9 @@ type Money struct {
 	// ComputeUSD is the servers' or systems' price without NICs already
 	// counted in the fabric; 0 when no price is known.
 	ComputeUSD float64 `json:"compute_usd"`
+	// Basis is the price basis: "street" (third-party optics, retail
+	// prices) or "list" (branded optics at the vendor premium).
+	Basis string `json:"basis"`
 }
 
 // Watts is a power breakdown in watts.

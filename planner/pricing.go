@@ -137,3 +137,82 @@ func quoteList(list []string) string {
 	}
 	return strings.Join(q, ", ")
 }
+
+// PriceBasis is the basis s is priced on: its own, or the catalog's
+// default when it names none.
+func (s *Scenario) PriceBasis(cat *Catalog) string {
+	if s.Pricing.Basis != "" {
+		return s.Pricing.Basis
+	}
+	if cat.Prices != nil {
+		return cat.Prices.DefaultBasis
+	}
+	return BasisStreet
+}
+
+// PartPrice is one part's unit price as a plan buys it: the price, its
+// low-high range, and where it came from.
+type PartPrice struct {
+	USD, LowUSD, HighUSD float64
+	// Quote is the vendor quote in force (nil: none); a quote is a firm
+	// price, so its range is the price itself.
+	Quote *Quote
+	// Override says the scenario's [prices] table set the price.
+	Override bool
+	// Premium says the list basis's branded premium is applied.
+	Premium bool
+}
+
+// pointPrice is a part's price where no basis applies: the scenario's
+// override, else the quote in force, else the catalog's.
+func (s *Scenario) pointPrice(key string, usd float64, r [2]float64) PartPrice {
+	if v, ok := s.Prices[key]; ok {
+		return PartPrice{USD: v, LowUSD: v, HighUSD: v, Override: true}
+	}
+	if q := s.Quotes.For(key); q != nil {
+		v := q.USD()
+		return PartPrice{USD: v, LowUSD: v, HighUSD: v, Quote: q}
+	}
+	return PartPrice{USD: usd, LowUSD: r[0], HighUSD: r[1]}
+}
+
+// partPrice is pointPrice with the price basis: on the list basis a
+// catalog price marked list_premium takes the branded premium (its factor
+// on the price, its range on the range). Overrides and quotes are what
+// the buyer pays and stay as they are.
+func (s *Scenario) partPrice(cat *Catalog, key string, usd float64, r [2]float64, pr *Pricing) PartPrice {
+	pp := s.pointPrice(key, usd, r)
+	if pp.Override || pp.Quote != nil || !pr.ListPremium || cat.Prices == nil || s.PriceBasis(cat) != BasisList {
+		return pp
+	}
+	f := cat.Prices.ListPremium
+	return PartPrice{USD: usd * f.Factor, LowUSD: r[0] * f.Range[0], HighUSD: r[1] * f.Range[1], Premium: true}
+}
+
+// cablePrice is the price of one cable of cb, metres long.
+func (s *Scenario) cablePrice(cat *Catalog, cb *Cable, metres float64) PartPrice {
+	usd := cb.PriceUSD(metres)
+	return s.partPrice(cat, cb.Key, usd, [2]float64{usd * cb.PriceRangeFactor[0], usd * cb.PriceRangeFactor[1]}, &cb.Pricing)
+}
+
+// validatePricing checks the basis and that every quote names a catalog
+// part.
+func (s *Scenario) validatePricing(cat *Catalog) []error {
+	var errs []error
+	if b := s.Pricing.Basis; b != "" && b != BasisStreet && b != BasisList {
+		errs = append(errs, fieldErr("pricing.basis", fmt.Sprintf("write %q (third-party optics, retail prices) or %q (branded optics at the vendor premium)", BasisStreet, BasisList),
+			"unknown price basis %q", b))
+	}
+	if s.Pricing.Quotes != "" && s.Quotes == nil {
+		errs = append(errs, fieldErr("pricing.quotes", "check the file exists, or leave the key out", "quotes file %q was not read", s.Pricing.Quotes))
+	}
+	if s.Quotes != nil {
+		for _, q := range s.Quotes.Quotes {
+			if !cat.HasPriceKey(q.Part) {
+				errs = append(errs, fieldErr("pricing.quotes", "use a catalog key ('fabricplan catalog' lists them)",
+					"%s line %d: a quote for %q, which the catalog does not know", s.Quotes.Path, q.Line, q.Part))
+			}
+		}
+	}
+	return errs
+}

@@ -103,6 +103,18 @@ type BOMJSON struct {
 	Source   string  `json:"source"`
 	Estimate bool    `json:"estimate"`
 	Spare    bool    `json:"spare"`
+	// Quote is the vendor quote the line is priced at, if any.
+	Quote *QuoteJSON `json:"quote,omitempty"`
+	// ListPremium says the list basis's branded premium is in the price.
+	ListPremium bool `json:"list_premium,omitempty"`
+}
+
+// QuoteJSON is a quoted BOM line's provenance.
+type QuoteJSON struct {
+	Vendor     string `json:"vendor"`
+	Date       string `json:"date"`
+	ValidUntil string `json:"valid_until"`
+	Expired    bool   `json:"expired"`
 }
 
 // Report returns the plan's JSON form.
@@ -131,8 +143,12 @@ func (p *Plan) Report() Report {
 		r.Cables = append(r.Cables, CableCount{Tier: t.Name, Medium: t.Medium, Metres: t.Metres, Count: t.Links})
 	}
 	for _, l := range p.BOM {
-		r.BOM = append(r.BOM, BOMJSON{Category: l.Category, Key: l.Key, Name: l.Name, Where: l.Where, Qty: l.Qty,
-			UnitUSD: l.UnitUSD, TotalUSD: l.TotalUSD, Watts: l.TotalWatts, Source: l.Source, Estimate: l.Estimate, Spare: l.Spare})
+		b := BOMJSON{Category: l.Category, Key: l.Key, Name: l.Name, Where: l.Where, Qty: l.Qty,
+			UnitUSD: l.UnitUSD, TotalUSD: l.TotalUSD, Watts: l.TotalWatts, Source: l.Source, Estimate: l.Estimate, Spare: l.Spare, ListPremium: l.Premium}
+		if q := l.Quote; q != nil {
+			b.Quote = &QuoteJSON{Vendor: q.Vendor, Date: q.Date, ValidUntil: q.ValidUntil, Expired: l.QuoteExpired}
+		}
+		r.BOM = append(r.BOM, b)
 	}
 	if p.JCT != nil {
 		j := p.JCT.Report()

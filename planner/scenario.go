@@ -51,9 +51,24 @@ type Scenario struct {
 	Network  Network            `toml:"network"`
 	Workload *Workload          `toml:"workload,omitempty,omitzero"`
 	Prices   map[string]float64 `toml:"prices,omitempty,omitzero"`
+	// Pricing chooses the price basis and a vendor quotes file.
+	Pricing PriceSettings `toml:"pricing,omitempty,omitzero"`
+	// Quotes are the quotes loaded from Pricing.Quotes (or a --quotes
+	// flag) by the caller, who knows the file's directory and the date;
+	// nil: none. Not saved: the file name is.
+	Quotes *Quotes `toml:"-"`
 	// Reliability overrides the failure rates and recovery times of
 	// data/reliability.toml (nil: none).
 	Reliability *ReliabilityInputs `toml:"reliability,omitempty,omitzero"`
+}
+
+// PriceSettings choose how a plan is priced.
+type PriceSettings struct {
+	// Basis is "street" or "list" (empty: data/prices.toml's default).
+	Basis string `toml:"basis,omitempty,omitzero"`
+	// Quotes is a vendor quotes file (.csv or .toml), relative to the
+	// scenario file's directory; empty: none.
+	Quotes string `toml:"quotes,omitempty,omitzero"`
 }
 
 // Cluster describes the compute: how many GPUs and how they are packaged.
@@ -239,6 +254,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 	errs = append(errs, s.Reliability.validate()...)
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateMedia()...)
+	errs = append(errs, s.validatePricing(cat)...)
 	for _, k := range SortedKeys(s.Prices) {
 		switch {
 		case !cat.HasPriceKey(k):
@@ -342,7 +358,9 @@ func (s *Scenario) nicCandidates(cat *Catalog) []*NIC {
 		}
 		out = append(out, nic)
 	}
-	slices.SortStableFunc(out, func(a, b *NIC) int { return cmpFloat(s.price(a.Key, a.PriceUSD), s.price(b.Key, b.PriceUSD)) })
+	slices.SortStableFunc(out, func(a, b *NIC) int {
+		return cmpFloat(s.pointPrice(a.Key, a.PriceUSD, a.PriceRangeUSD).USD, s.pointPrice(b.Key, b.PriceUSD, b.PriceRangeUSD).USD)
+	})
 	return out
 }
 
@@ -377,23 +395,6 @@ func defaultSplit(nic *NIC, f Fabric) int {
 		return 1
 	}
 	return slices.Min(splits)
-}
-
-// priceRange is a catalog price and its low-high range, or the
-// scenario's override three times (a price the user gives is a point).
-func (s *Scenario) priceRange(key string, catalog float64, r [2]float64) (unit, low, high float64) {
-	if p, ok := s.Prices[key]; ok {
-		return p, p, p
-	}
-	return catalog, r[0], r[1]
-}
-
-// price is a catalog price with the scenario's override applied.
-func (s *Scenario) price(key string, catalog float64) float64 {
-	if p, ok := s.Prices[key]; ok {
-		return p
-	}
-	return catalog
 }
 
 func cmpFloat(a, b float64) int {

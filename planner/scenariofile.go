@@ -495,6 +495,7 @@ var knownKeys = []string{
 	"workload.overlap_dp", "workload.overlap_pp", "workload.overlap_tp", "workload.overlap_ep",
 	"network.media.server_leaf", "network.media.leaf_spine", "network.media.spine_core",
 	"network.media.server_leaf_m", "network.media.leaf_spine_m", "network.media.spine_core_m",
+	"pricing.basis", "pricing.quotes",
 }
 
 // suggestKey proposes a known key in the same table with the closest name.

@@ -1,0 +1,221 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The price basis changes only the parts the catalog marks list_premium
+// (third-party optics): on the default 1,024-GPU NDR plan the list basis
+// multiplies each transceiver by the premium 1.5 (data/prices.toml, from
+// LuxOptx's 30-50%): osfp-400x1 $1,124 -> $1,686, osfp-400x2 $1,119 ->
+// $1,678.50; NICs, switches and fibre keep their price. Mutations caught:
+// a premium on every part, on none, or on the range only.
+func TestPriceBasisChangesOnlyNamedParts(t *testing.T) {
+	cat := testCatalog(t)
+	street, err := Build(ibScenario(1024), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ibScenario(1024)
+	s.Pricing.Basis = BasisList
+	list, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if street.Cost.Basis != BasisStreet || list.Cost.Basis != BasisList {
+		t.Errorf("basis %q and %q, want street and list", street.Cost.Basis, list.Cost.Basis)
+	}
+	hand := map[string]float64{"osfp-400x1": 1686, "osfp-400x2": 1678.5}
+	if len(street.BOM) != len(list.BOM) {
+		t.Fatalf("BOMs differ in length: %d, %d", len(street.BOM), len(list.BOM))
+	}
+	for i, a := range street.BOM {
+		b := list.BOM[i]
+		want, named := hand[a.Key]
+		switch {
+		case named && !near(b.UnitUSD, want):
+			t.Errorf("%s on list: $%.2f, want $%.2f", a.Key, b.UnitUSD, want)
+		case named && !b.Premium:
+			t.Errorf("%s on list: not marked as carrying the premium", a.Key)
+		case !named && (b.UnitUSD != a.UnitUSD || b.Premium):
+			t.Errorf("%s (%s): $%.2f on street, $%.2f on list; only list_premium parts change", a.Key, a.Category, a.UnitUSD, b.UnitUSD)
+		}
+	}
+	if d := list.Cost.Total - street.Cost.Total; !near(d, 0.5*street.Cost.Transceivers) {
+		t.Errorf("list - street = %.0f, want half the transceivers %.0f", d, 0.5*street.Cost.Transceivers)
+	}
+	s.Pricing.Basis = "wholesale"
+	if _, err := Build(s, cat); !namesField(err, "pricing.basis") {
+		t.Errorf("unknown basis: %v", err)
+	}
+}
+
+// A quote overrides the catalog price and the BOM says whose quote it is
+// and when; a quote past its date is still used but flagged, with a note.
+// Hand check: 48 QM9700 at the quoted $30,000 = $1,440,000. A EUR quote
+// converts at its own rate: EUR 1,000 x 1.10 = $1,100. Mutations caught:
+// a quote that does not replace the price, a BOM line without the
+// vendor, an expiry compared the wrong way round, a currency left
+// unconverted.
+func TestQuotesOverrideAndExpire(t *testing.T) {
+	cat := testCatalog(t)
+	qs, err := ParseQuotes("q.csv", []byte("part,unit_price,currency,vendor,date,valid_until,usd_per\n"+
+		"qm9700,30000,USD,Acme Networks,2026-10-01,2026-12-31,\n"+
+		"osfp-400x2,\"1,000\",EUR,Optics GmbH,2026-11-01,2026-11-30,1.10\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		today        string
+		expired      []string // parts flagged
+		notesMention string
+	}{
+		{"2026-11-23", nil, ""},
+		{"2026-11-30", nil, ""}, // the last valid day still holds
+		{"2026-12-01", []string{"osfp-400x2"}, "Optics GmbH expired on 2026-11-30"},
+		{"2027-01-01", []string{"qm9700", "osfp-400x2"}, "Acme Networks expired on 2026-12-31"},
+	} {
+		t.Run(tc.today, func(t *testing.T) {
+			today, _ := time.Parse(dateLayout, tc.today)
+			s := ibScenario(1024)
+			s.Quotes = &Quotes{Path: "q.csv", Quotes: qs, Today: today}
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Cost.Switches != 1_440_000 {
+				t.Errorf("switches %s, want 48 x $30,000 = $1,440,000", FormatUSDExact(p.Cost.Switches))
+			}
+			flagged := map[string]bool{}
+			for _, l := range p.BOM {
+				switch l.Key {
+				case "qm9700":
+					if l.Quote == nil || !strings.Contains(l.Source, "Acme Networks, 2026-10-01") || l.UnitLowUSD != 30000 {
+						t.Errorf("qm9700 line: source %q, range %v-%v", l.Source, l.UnitLowUSD, l.UnitHighUSD)
+					}
+				case "osfp-400x2":
+					if !near(l.UnitUSD, 1100) || !strings.Contains(l.Source, "Optics GmbH, 2026-11-01") {
+						t.Errorf("osfp-400x2 line: $%.2f from %q, want $1,100 from Optics GmbH", l.UnitUSD, l.Source)
+					}
+				case "cx7-400":
+					if l.Quote != nil {
+						t.Error("an unquoted part is marked quoted")
+					}
+				}
+				if l.QuoteExpired {
+					flagged[l.Key] = true
+					if !strings.Contains(l.Source, "EXPIRED") {
+						t.Errorf("%s: expired but its source says %q", l.Key, l.Source)
+					}
+				}
+			}
+			if len(flagged) != len(tc.expired) {
+				t.Errorf("flagged %v, want %v", flagged, tc.expired)
+			}
+			for _, k := range tc.expired {
+				if !flagged[k] {
+					t.Errorf("%s not flagged expired", k)
+				}
+			}
+			if tc.notesMention != "" && !strings.Contains(strings.Join(p.Notes, "\n"), tc.notesMention) {
+				t.Errorf("notes %q lack %q", p.Notes, tc.notesMention)
+			}
+		})
+	}
+	// A quote is what the buyer pays: the list basis leaves it alone.
+	s := ibScenario(1024)
+	s.Pricing.Basis = BasisList
+	s.Quotes = &Quotes{Path: "q.csv", Quotes: qs}
+	p, _ := Build(s, cat)
+	for _, l := range p.BOM {
+		if l.Key == "osfp-400x2" && (!near(l.UnitUSD, 1100) || l.Premium) {
+			t.Errorf("list basis moved a quoted price to $%.2f", l.UnitUSD)
+		}
+	}
+}
+
+// A quote for a part the catalog does not know is an error naming the
+// part and where it sits. Mutation caught: unknown quotes dropped.
+func TestQuoteForUnknownPart(t *testing.T) {
+	cat := testCatalog(t)
+	qs, err := ParseQuotes("q.toml", []byte("[[quote]]\npart = \"qm9800\"\nunit_price = 1\ncurrency = \"USD\"\nvendor = \"X\"\ndate = \"2026-01-01\"\nvalid_until = \"2026-02-01\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ibScenario(64)
+	s.Quotes = &Quotes{Path: "q.toml", Quotes: qs}
+	_, err = Build(s, cat)
+	if !namesField(err, "pricing.quotes") || !strings.Contains(err.Error(), `"qm9800"`) || !strings.Contains(err.Error(), "q.toml line 1") {
+		t.Errorf("got %v, want pricing.quotes naming qm9800 at q.toml line 1", err)
+	}
+	s = ibScenario(64)
+	s.Pricing.Quotes = "missing.csv"
+	if _, err := Build(s, cat); !namesField(err, "pricing.quotes") {
+		t.Errorf("a quotes file never read: %v", err)
+	}
+}
+
+// quoteCases are the parser's table and the fuzz target's seeds: each
+// document and the text its error must contain ("" for none).
+var quoteCases = []struct {
+	name, file, doc, err string
+}{
+	{"csv", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,30000,USD,Acme,2026-10-01,2026-12-31\n", ""},
+	{"csv columns any order, BOM, comment", "q.csv", "\ufeffvendor,part,valid_until,date,currency,unit_price\n# a comment\nAcme,qm9700,2026-12-31,2026-10-01,usd,$30000\n", ""},
+	{"toml", "q.toml", "[[quote]]\npart = \"qm9700\"\nunit_price = 30000.0\ncurrency = \"USD\"\nvendor = \"Acme\"\ndate = \"2026-10-01\"\nvalid_until = \"2026-12-31\"\n", ""},
+	{"no rows", "q.csv", "part,unit_price,currency,vendor,date,valid_until\n", "no quotes"},
+	{"empty", "q.csv", "", "empty file"},
+	{"missing column", "q.csv", "part,unit_price,currency,vendor,date\nqm9700,1,USD,A,2026-01-01\n", `no "valid_until" column`},
+	{"unknown column", "q.csv", "part,price\n", `unknown column "price"`},
+	{"price text", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,cheap,USD,A,2026-01-01,2026-02-01\n", `line 2: unit_price "cheap" is not a number`},
+	{"negative price", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,-5,USD,A,2026-01-01,2026-02-01\n", "line 2: unit_price -5"},
+	{"no vendor", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,USD,,2026-01-01,2026-02-01\n", "line 2: vendor: empty"},
+	{"bad date", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,USD,A,1/2/2026,2026-02-01\n", `line 2: date "1/2/2026"`},
+	{"ends before it starts", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,USD,A,2026-03-01,2026-02-01\n", "before the quote's date"},
+	{"foreign without rate", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,EUR,A,2026-01-01,2026-02-01\n", "usd_per: EUR needs"},
+	{"bad currency", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,euro,A,2026-01-01,2026-02-01\n", `currency "EURO"`},
+	{"toml unknown key", "q.toml", "[[quote]]\npart = \"qm9700\"\nprice = 5\n", `unknown key "quote.price"`},
+	{"toml syntax", "q.toml", "[[quote]\n", "q.toml: line 2: expected end of table array"},
+	{"toml second bad", "q.toml", "[[quote]]\npart = \"a\"\nunit_price = 1.0\nvendor = \"A\"\ndate = \"2026-01-01\"\nvalid_until = \"2026-01-02\"\n[[quote]]\npart = \"b\"\nunit_price = 1.0\ndate = \"2026-01-01\"\nvalid_until = \"2026-01-02\"\n", "q.toml line 7: vendor"},
+}
+
+// The parser accepts good files and names the line and field of every
+// bad one. Mutations caught: a missing check, or an error without its
+// line.
+func TestParseQuotes(t *testing.T) {
+	for _, tc := range quoteCases {
+		t.Run(tc.name, func(t *testing.T) {
+			qs, err := ParseQuotes(tc.file, []byte(tc.doc))
+			if tc.err == "" {
+				if err != nil || len(qs) != 1 || qs[0].Part != "qm9700" || qs[0].USD() != 30000 || qs[0].Vendor != "Acme" {
+					t.Errorf("got %+v, %v", qs, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("got %v, want an error containing %q", err, tc.err)
+			}
+		})
+	}
+}
+
+// FuzzParseQuotes: any document either parses into quotes that pass
+// their own checks or fails with an error; nothing panics.
+func FuzzParseQuotes(f *testing.F) {
+	for _, tc := range quoteCases {
+		f.Add(tc.file, tc.doc)
+	}
+	f.Fuzz(func(t *testing.T, name, doc string) {
+		qs, err := ParseQuotes(name, []byte(doc))
+		if err != nil {
+			return
+		}
+		for _, q := range qs {
+			if !(q.USD() > 0) || q.Vendor == "" || q.Part == "" {
+				t.Errorf("accepted a bad quote %+v", q)
+			}
+		}
+	})
+}
