@@ -357,8 +357,12 @@ func (l *BOMLine) setPrice(pp PartPrice, qs *Quotes) {
 	}
 }
 
-// quoteNotes adds a note for every expired quote the plan is priced at.
+// quoteNotes adds a note for every expired quote the plan is priced at,
+// and one when the scenario names a quotes file nobody read.
 func (p *Plan) quoteNotes() {
+	if s := &p.Scenario; s.Pricing.Quotes != "" && s.Quotes == nil {
+		p.Notes = append(p.Notes, fmt.Sprintf("the quotes file %q was not read: catalog prices are used", s.Pricing.Quotes))
+	}
 	seen := map[*Quote]bool{}
 	for _, l := range p.BOM {
 		if q := l.Quote; q != nil && l.QuoteExpired && !seen[q] {

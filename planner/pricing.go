@@ -203,9 +203,6 @@ func (s *Scenario) validatePricing(cat *Catalog) []error {
 		errs = append(errs, fieldErr("pricing.basis", fmt.Sprintf("write %q (third-party optics, retail prices) or %q (branded optics at the vendor premium)", BasisStreet, BasisList),
 			"unknown price basis %q", b))
 	}
-	if s.Pricing.Quotes != "" && s.Quotes == nil {
-		errs = append(errs, fieldErr("pricing.quotes", "check the file exists, or leave the key out", "quotes file %q was not read", s.Pricing.Quotes))
-	}
 	if s.Quotes != nil {
 		for _, q := range s.Quotes.Quotes {
 			if !cat.HasPriceKey(q.Part) {

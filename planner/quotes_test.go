@@ -150,9 +150,10 @@ func TestQuoteForUnknownPart(t *testing.T) {
 	if !namesField(err, "pricing.quotes") || !strings.Contains(err.Error(), `"qm9800"`) || !strings.Contains(err.Error(), "q.toml line 1") {
 		t.Errorf("got %v, want pricing.quotes naming qm9800 at q.toml line 1", err)
 	}
+	// A quotes file named but never read is said, not silently dropped.
 	s = ibScenario(64)
 	s.Pricing.Quotes = "missing.csv"
-	if _, err := Build(s, cat); !namesField(err, "pricing.quotes") {
+	if p, err := Build(s, cat); err != nil || !strings.Contains(strings.Join(p.Notes, "\n"), `"missing.csv" was not read`) {
 		t.Errorf("a quotes file never read: %v", err)
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -352,10 +354,33 @@ func LoadScenarioFile(path string, cat *Catalog) (s Scenario, header string, err
 		return Scenario{}, "", err
 	}
 	s, err = CheckScenario(src, cat)
+	if err == nil {
+		err = s.ReadQuotes(path, time.Now())
+	}
 	if err != nil {
 		return Scenario{}, "", &FileError{Path: path, Err: err}
 	}
 	return s, LeadingComments(src), nil
+}
+
+// ReadQuotes loads the quotes file the scenario names (pricing.quotes),
+// relative to the directory of the scenario file at scenarioPath, and
+// dates it today; then the quotes are checked against the catalog with
+// the scenario. Without a quotes file it does nothing.
+func (s *Scenario) ReadQuotes(scenarioPath string, today time.Time) error {
+	q := s.Pricing.Quotes
+	if q == "" {
+		return nil
+	}
+	if !filepath.IsAbs(q) && scenarioPath != "" {
+		q = filepath.Join(filepath.Dir(scenarioPath), q)
+	}
+	qs, err := LoadQuotes(q, today)
+	if err != nil {
+		return fieldErr("pricing.quotes", "check the path (relative to the scenario file) or leave the key out", "%v", err)
+	}
+	s.Quotes = qs
+	return nil
 }
 
 // LeadingComments is the block of comment lines (and blank lines between

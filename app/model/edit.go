@@ -207,6 +207,14 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 			return fmt.Errorf("choose %s or %s", planner.LBAdaptive, planner.LBECMP)
 		}
 		n.LoadBalancing = text
+	case "pricing.basis":
+		for b, label := range basisLabels {
+			if text == label || text == b {
+				s.Pricing.Basis = b
+				return nil
+			}
+		}
+		return fmt.Errorf("choose %q or %q", BasisStreet, BasisList)
 	default:
 		return fmt.Errorf("no input %q", key)
 	}

@@ -46,7 +46,12 @@ const (
 	TiersAuto      = "fewest that fit"
 	MediumDefault  = "default"
 	WorkloadNone   = "default (Llama 3 70B)"
+	BasisStreet    = "street (third-party optics)"
+	BasisList      = "list (branded optics, vendor premium)"
 )
+
+// basisLabels maps price bases to their labels in the window.
+var basisLabels = map[string]string{planner.BasisStreet: BasisStreet, planner.BasisList: BasisList}
 
 var tierKeys = [3]string{"server_leaf", "leaf_spine", "spine_core"}
 
@@ -69,6 +74,7 @@ func buildFields() []Field {
 		{Key: "network.nics_per_server", Label: "NICs per server", Kind: Text, Hint: "one per GPU", Group: GroupMore},
 		{Key: "network.load_balancing", Label: "RoCE load balancing", Kind: Choice, Group: GroupMore},
 		{Key: "cluster.server_price_usd", Label: "Server price", Kind: Text, Hint: "US$ per server (optional)", Group: GroupMore},
+		{Key: "pricing.basis", Label: "Price basis", Kind: Choice, Group: GroupMore},
 	}
 	for i, name := range []string{"Server-leaf", "Leaf-spine", "Spine-core"} {
 		fs = append(fs,

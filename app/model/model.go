@@ -234,6 +234,8 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 		return optionalInt(n.NICsPerServer)
 	case "network.load_balancing":
 		return n.LoadBalancing
+	case "pricing.basis":
+		return basisLabels[s.PriceBasis(m.cat)]
 	}
 	return ""
 }
@@ -427,6 +429,8 @@ func (m *Model) Options(key string) []string {
 		return []string{TiersAuto, "1", "2", "3"}
 	case "network.load_balancing":
 		return []string{planner.LBAdaptive, planner.LBECMP}
+	case "pricing.basis":
+		return []string{BasisStreet, BasisList}
 	case "workload.model":
 		return append([]string{WorkloadNone}, planner.SortedKeys(m.cat.JCT.Models)...)
 	case "workload.gpu":
