@@ -81,3 +81,75 @@ func TestPlanWithQuotes(t *testing.T) {
 		t.Errorf("missing quotes file: exit %d, %s", code, errOut)
 	}
 }
+
+// compare says how sure each cost difference is, in text, CSV and JSON:
+// the same scenario twice is a tie at exactly 0.5; QM9700 InfiniBand
+// against SN5600 RoCE at 1,024 GPUs has disjoint switch ranges ($1.68M-
+// 2.4M against $2.88M-6.0M, research/prices.md) and the rest shared, so
+// RoCE is dearer in every draw (P 0). Mutations caught: the probability
+// left out of one format, measured against the wrong scenario.
+func TestCompareProbability(t *testing.T) {
+	dir := t.TempDir()
+	ib := filepath.Join(dir, "ib.toml")
+	eth := filepath.Join(dir, "eth.toml")
+	base := "schema = 1\n[cluster]\ngpus = 1024\ngpus_per_server = 8\n[network]\nnic_gbps = 400\n"
+	os.WriteFile(ib, []byte(base+"fabric = \"infiniband\"\nswitch = \"qm9700\"\n"), 0o644)
+	os.WriteFile(eth, []byte(base+"fabric = \"ethernet\"\nswitch = \"sn5600\"\n"), 0o644)
+	out, errOut, code := runArgs(t, "compare", ib, eth, ib, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows []struct {
+		P       *float64 `json:"prob_cheaper_than_first"`
+		Verdict string   `json:"cost_vs_first"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 3 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for i, want := range []struct {
+		p       float64
+		verdict string
+	}{{0.5, "first"}, {0, "dearer"}, {0.5, "tie"}} {
+		if rows[i].P == nil || *rows[i].P != want.p || rows[i].Verdict != want.verdict {
+			t.Errorf("row %d: %v %q, want %v %q", i, rows[i].P, rows[i].Verdict, want.p, want.verdict)
+		}
+	}
+	out, _, _ = runArgs(t, "compare", ib, eth, "--csv")
+	if !strings.Contains(out, "prob_cheaper_than_first,cost_vs_first,error") || !strings.Contains(out, ",0.0000,dearer,") {
+		t.Errorf("csv:\n%s", out)
+	}
+	out, _, _ = runArgs(t, "compare", ib, eth)
+	if !strings.Contains(out, "dearer (P 0.00)") || !strings.Contains(out, "a tie: the difference is inside") {
+		t.Errorf("text:\n%s", out)
+	}
+}
+
+// search JSON gives each design's probability of costing less than the
+// pick, and the text marks ties. Mutation caught: the fields missing.
+func TestSearchProbability(t *testing.T) {
+	out, errOut, code := runArgs(t, "search", "--gpus", "2048", "--target-days", "40", "--json", "--all")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Pick    *struct{ Label string } `json:"pick"`
+		Designs []map[string]any        `json:"designs"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Pick == nil || len(res.Designs) == 0 {
+		t.Fatalf("%v: %.300s", err, out)
+	}
+	for _, d := range res.Designs {
+		p, ok := d["prob_cheaper_than_pick"].(float64)
+		v, _ := d["cost_vs_pick"].(string)
+		if !ok || p < 0 || p > 1 || (v != "tie" && v != "cheaper" && v != "dearer") {
+			t.Errorf("design %v: p %v verdict %q", d["label"], d["prob_cheaper_than_pick"], v)
+		}
+		if d["label"] == res.Pick.Label && (p != 0.5 || v != "tie") {
+			t.Errorf("the pick against itself: %v %q", p, v)
+		}
+	}
+	out, _, _ = runArgs(t, "search", "--gpus", "2048", "--target-days", "40")
+	if !strings.Contains(out, "VS PICK") || !strings.Contains(out, "(P ") {
+		t.Errorf("text:\n%s", out)
+	}
+}

@@ -97,6 +97,10 @@ type designJSON struct {
 	StepS    float64 `json:"step_s"`
 	Days     float64 `json:"jct_days"`
 	OnFront  bool    `json:"on_front"`
+	// ProbCheaper is the probability over shared price draws that the
+	// design costs less than the pick; CostVsPick names it.
+	ProbCheaper float64 `json:"prob_cheaper_than_pick"`
+	CostVsPick  string  `json:"cost_vs_pick"`
 }
 
 func toDesignJSON(d *planner.Design) *designJSON {
@@ -106,7 +110,8 @@ func toDesignJSON(d *planner.Design) *designJSON {
 	n := d.Scenario.Network
 	return &designJSON{Label: d.Label, Fabric: string(n.Fabric), NICGbps: n.NICGbps, Ports: n.PortsPerNIC, Planes: n.Planes,
 		Switch: d.Plan.Switch.Key, Ratio: n.Oversubscription, Tiers: d.Plan.Tiers, Switches: d.Plan.TotalSwitches(),
-		CostUSD: d.CostUSD, PowerW: d.PowerW, StepS: d.StepS, Days: d.Days, OnFront: d.OnFront}
+		CostUSD: d.CostUSD, PowerW: d.PowerW, StepS: d.StepS, Days: d.Days, OnFront: d.OnFront,
+		ProbCheaper: d.ProbCheaper, CostVsPick: d.CostVsPick}
 }
 
 func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
@@ -119,9 +124,13 @@ func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
 		FastestInBudget *designJSON   `json:"fastest_in_budget"`
 		Fastest         *designJSON   `json:"fastest"`
 		Message         string        `json:"message,omitempty"`
+		Pick            *designJSON   `json:"pick"`
+		SureCheaper     float64       `json:"sure_cheaper"`
+		Draws           int           `json:"price_draws"`
 		Designs         []*designJSON `json:"designs"`
 	}{Evaluated: r.Evaluated, Buildable: len(r.Designs), ElapsedS: r.Elapsed.Seconds(), TargetDays: r.Target,
-		Cheapest: toDesignJSON(r.Cheapest), FastestInBudget: toDesignJSON(r.FastestInBudget), Fastest: toDesignJSON(r.Fastest), Message: r.Message}
+		Cheapest: toDesignJSON(r.Cheapest), FastestInBudget: toDesignJSON(r.FastestInBudget), Fastest: toDesignJSON(r.Fastest), Message: r.Message,
+		Pick: toDesignJSON(r.Pick()), SureCheaper: planner.SureCheaper, Draws: planner.CompareDraws}
 	for _, d := range list {
 		out.Designs = append(out.Designs, toDesignJSON(d))
 	}
@@ -131,13 +140,13 @@ func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
 func writeSearchCSV(w io.Writer, r *planner.SearchResult, list []*planner.Design) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"label", "fabric", "nic_gbps", "ports_per_nic", "planes", "switch", "oversubscription", "tiers", "switches",
-		"cost_usd", "power_w", "step_s", "jct_days", "on_front", "pick"})
+		"cost_usd", "power_w", "step_s", "jct_days", "on_front", "pick", "prob_cheaper_than_pick", "cost_vs_pick"})
 	f := func(v float64, p int) string { return strconv.FormatFloat(v, 'f', p, 64) }
 	for _, d := range list {
 		j := toDesignJSON(d)
 		cw.Write([]string{planner.CSVText(j.Label), j.Fabric, strconv.Itoa(j.NICGbps), strconv.Itoa(j.Ports), strconv.Itoa(j.Planes), j.Switch, j.Ratio,
 			strconv.Itoa(j.Tiers), strconv.Itoa(j.Switches), f(j.CostUSD, 0), f(j.PowerW, 0), f(j.StepS, 4), f(j.Days, 3),
-			strconv.FormatBool(j.OnFront), pickName(r, d)})
+			strconv.FormatBool(j.OnFront), pickName(r, d), f(j.ProbCheaper, 4), j.CostVsPick})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -151,7 +160,19 @@ func pickName(r *planner.SearchResult, d *planner.Design) string {
 	if d == r.FastestInBudget {
 		picks = append(picks, "fastest in budget")
 	}
+	if d == r.Pick() && len(picks) == 0 {
+		picks = append(picks, "cheapest")
+	}
 	return strings.Join(picks, "; ")
+}
+
+// vsPick says how sure the design's cost difference from the pick is:
+// "tie (P 0.43)", "cheaper (P 0.97)"; empty for the pick.
+func vsPick(r *planner.SearchResult, d *planner.Design) string {
+	if d == r.Pick() {
+		return "pick"
+	}
+	return fmt.Sprintf("%s (P %.2f)", d.CostVsPick, d.ProbCheaper)
 }
 
 func writeSearchText(w io.Writer, r *planner.SearchResult, list []*planner.Design) error {
@@ -166,12 +187,26 @@ func writeSearchText(w io.Writer, r *planner.SearchResult, list []*planner.Desig
 	if r.Message != "" {
 		fmt.Fprintln(w, "Note: "+r.Message+".")
 	}
+	if pick := r.Pick(); pick != nil {
+		var ties []string
+		for _, d := range r.Ties() {
+			if d.Days <= pick.Days || r.Target > 0 && d.Days <= r.Target {
+				ties = append(ties, d.Label)
+			}
+		}
+		if len(ties) > 0 {
+			fmt.Fprintf(w, "Cost tie with the pick (the difference is inside the prices' uncertainty), as fast or meeting the target: %s.\n",
+				strings.Join(ties[:min(len(ties), 5)], "; "))
+		}
+		fmt.Fprintf(w, "VS PICK: P is the share of %s shared price draws in which a design costs less than the pick; a tie is P between %.1f and %.1f.\n",
+			planner.FormatInt(planner.CompareDraws), 1-planner.SureCheaper, planner.SureCheaper)
+	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "DESIGN\tSWITCHES\tCOST\tPOWER\tSTEP\tJCT (days)\tPICK")
+	fmt.Fprintln(tw, "DESIGN\tSWITCHES\tCOST\tVS PICK\tPOWER\tSTEP\tJCT (days)\tPICK")
 	for _, d := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", d.Label, planner.FormatInt(d.Plan.TotalSwitches()), planner.FormatUSD(d.CostUSD),
-			planner.FormatWatts(d.PowerW), planner.FormatSeconds(d.StepS), d.Days, pickName(r, d))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", d.Label, planner.FormatInt(d.Plan.TotalSwitches()), planner.FormatUSD(d.CostUSD),
+			vsPick(r, d), planner.FormatWatts(d.PowerW), planner.FormatSeconds(d.StepS), d.Days, pickName(r, d))
 	}
 	return tw.Flush()
 }

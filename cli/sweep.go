@@ -36,7 +36,12 @@ type sweepRow struct {
 	BusBWGBs      float64 `json:"busbw_gbs,omitempty"`
 	JCTDays       float64 `json:"jct_days,omitempty"`
 	GainVsFirst   float64 `json:"gain_vs_first,omitempty"`
-	Error         string  `json:"error,omitempty"`
+	// ProbCheaperThanFirst is compare's probability, over shared price
+	// draws, that this scenario's fabric costs less than the first's;
+	// CostVsFirst names it: cheaper, dearer or tie.
+	ProbCheaperThanFirst *float64 `json:"prob_cheaper_than_first,omitempty"`
+	CostVsFirst          string   `json:"cost_vs_first,omitempty"`
+	Error                string   `json:"error,omitempty"`
 }
 
 func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
@@ -88,7 +93,12 @@ var csvHeader = []string{"label", "gpus", "fabric", "nic_gbps", "switch", "serve
 // spreadsheet reads them as numbers.
 func writeRowsCSV(w io.Writer, rows []sweepRow) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader); err != nil {
+	vsFirst := len(rows) > 0 && rows[0].CostVsFirst != ""
+	header := csvHeader
+	if vsFirst { // compare: how sure each cost difference is
+		header = append(header[:len(header)-1:len(header)-1], "prob_cheaper_than_first", "cost_vs_first", "error")
+	}
+	if err := cw.Write(header); err != nil {
 		return err
 	}
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
@@ -97,6 +107,13 @@ func writeRowsCSV(w io.Writer, rows []sweepRow) error {
 		rec := []string{planner.CSVText(r.Label), i(r.GPUs), r.Fabric, i(r.NICGbps), r.Switch, i(r.Servers), i(r.Tiers), i(r.Leaf), i(r.Spine), i(r.Core),
 			i(r.Switches), i(r.NICPorts), i(r.Links), i(r.Transceivers), f(r.CostUSD, 0), f(r.CostPerGPU, 2), f(r.PowerW, 0),
 			f(r.StepS, 4), f(r.BaselineStepS, 4), f(r.Gain, 4), f(r.BusBWGBs, 2), f(r.JCTDays, 2), planner.CSVText(r.Error)}
+		if vsFirst {
+			p := ""
+			if r.ProbCheaperThanFirst != nil {
+				p = f(*r.ProbCheaperThanFirst, 4)
+			}
+			rec = append(rec[:len(rec)-1:len(rec)-1], p, r.CostVsFirst, planner.CSVText(r.Error))
+		}
 		if r.Error != "" {
 			for k := 2; k < len(rec)-1; k++ {
 				rec[k] = ""
@@ -206,6 +223,8 @@ func runCompare(env *cliEnv, args []string) error {
 	}
 	var rows []sweepRow
 	var first *planner.Plan
+	var draws *planner.PriceDraws // shared by every comparison with the first
+	var firstCosts []float64
 	var errs []error // every bad file, each with all its problems
 	for _, path := range pos {
 		in, err := loadScenario(path, nil, nil)
@@ -225,6 +244,13 @@ func runCompare(env *cliEnv, args []string) error {
 		r := rowOf(label, p.GPUs, p, nil)
 		if first == nil {
 			first = p
+			draws = planner.NewPriceDraws(planner.CompareDraws)
+			firstCosts = draws.Costs(p, nil)
+		}
+		prob := planner.ProbCheaper(draws.Costs(p, nil), firstCosts)
+		r.ProbCheaperThanFirst, r.CostVsFirst = &prob, planner.CostVerdict(prob)
+		if p == first {
+			r.CostVsFirst = "first"
 		}
 		if p.JCT != nil && first.JCT != nil {
 			// The first scenario is the baseline: gain > 1 means this
@@ -269,6 +295,12 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	line("Transceivers", func(r sweepRow) string { return planner.FormatInt(r.Transceivers) })
 	line("Cost", func(r sweepRow) string { return planner.FormatUSD(r.CostUSD) })
 	line("Cost per GPU", func(r sweepRow) string { return planner.FormatUSDExact(r.CostPerGPU) })
+	line("Cost vs first", func(r sweepRow) string {
+		if r.ProbCheaperThanFirst == nil || r.CostVsFirst == "first" {
+			return "–"
+		}
+		return fmt.Sprintf("%s (P %.2f)", r.CostVsFirst, *r.ProbCheaperThanFirst)
+	})
 	line("Power", func(r sweepRow) string { return planner.FormatWatts(r.PowerW) })
 	line("Step time", func(r sweepRow) string { return stepText(r.StepS) })
 	line("Job time", func(r sweepRow) string { return planner.FormatDuration(r.JCTDays) })
@@ -282,6 +314,10 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintf(w, "Cost vs first: P is the share of %s price draws, each part's price within its sourced range\n"+
+		"(shared by parts both use), in which the fabric costs less than the first; cheaper at P >= %.1f,\n"+
+		"dearer at P <= %.1f, otherwise a tie: the difference is inside the prices' uncertainty.\n",
+		planner.FormatInt(planner.CompareDraws), planner.SureCheaper, 1-planner.SureCheaper)
 	for _, r := range rows {
 		if r.Error != "" {
 			fmt.Fprintf(w, "%s: not planned: %s\n", planner.DisplayName(r.Label), r.Error)

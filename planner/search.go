@@ -48,6 +48,12 @@ type Design struct {
 	Days     float64 // JCT for the workload's token budget (counting failures with SearchOptions.WithFailures)
 	StepS    float64
 	OnFront  bool // on the Pareto front of cost against JCT
+	// ProbCheaper is the probability, over price draws within every
+	// part's range, that this design costs less than the search's pick
+	// (0.5 for the pick itself); CostVsPick names it: cheaper, dearer or
+	// tie (CostVerdict).
+	ProbCheaper float64
+	CostVsPick  string
 }
 
 // SearchResult is every design the catalog can build for the scenario's
@@ -191,6 +197,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	res.Front = paretoFront(res.Designs)
 	res.Fastest = res.Front[len(res.Front)-1]
 	res.pick(opt)
+	res.compareCosts()
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
@@ -268,6 +275,50 @@ func paretoFront(sorted []*Design) []*Design {
 		}
 	}
 	return front
+}
+
+// Pick is the design the search recommends: the cheapest meeting the
+// target, else the fastest in budget, else the cheapest of all.
+func (r *SearchResult) Pick() *Design {
+	switch {
+	case r.Cheapest != nil:
+		return r.Cheapest
+	case r.FastestInBudget != nil:
+		return r.FastestInBudget
+	case len(r.Designs) > 0:
+		return r.Designs[0]
+	}
+	return nil
+}
+
+// compareCosts sets every design's probability of costing less than the
+// pick, with shared seeded price draws (see CompareCost).
+func (r *SearchResult) compareCosts() {
+	pick := r.Pick()
+	if pick == nil {
+		return
+	}
+	draws := NewPriceDraws(CompareDraws)
+	ref := draws.Costs(pick.Plan, nil)
+	var buf []float64
+	for _, d := range r.Designs {
+		buf = draws.Costs(d.Plan, buf)
+		d.ProbCheaper = ProbCheaper(buf, ref)
+		d.CostVsPick = CostVerdict(d.ProbCheaper)
+	}
+}
+
+// Ties lists the designs whose cost is a tie with the pick's (the
+// difference lies inside the prices' uncertainty), cheapest first,
+// without the pick.
+func (r *SearchResult) Ties() []*Design {
+	var out []*Design
+	for _, d := range r.Designs {
+		if d != r.Pick() && d.CostVsPick == VerdictTie {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // pick marks the cheapest design meeting the target and the fastest

@@ -1,0 +1,178 @@
+package planner
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// The comparison's edge cases by hand: the same design is a coin toss
+// (0.5: every draw costs the same); designs whose cost ranges do not
+// overlap are certain (0 or 1); and a design that buys strictly more of
+// every part than another is never cheaper, however the shared prices
+// fall. Mutations caught: independent draws for a shared part (the same
+// design would then win about half the draws but not exactly 0.5 and
+// the superset case would sometimes win), draws outside a part's range,
+// a<b and a>b swapped.
+func TestCompareCostEdges(t *testing.T) {
+	cat := testCatalog(t)
+	build := func(gpus int, sw string) *Plan {
+		s := ibScenario(gpus)
+		s.Network.Switch = sw
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	small, big := build(1024, "qm9700"), build(4096, "qm9700")
+	if small.Cost.HighUSD >= big.Cost.LowUSD {
+		t.Fatalf("test premise: ranges overlap (%s high, %s low)", FormatUSD(small.Cost.HighUSD), FormatUSD(big.Cost.LowUSD))
+	}
+	same := build(1024, "qm9700")
+	for _, tc := range []struct {
+		name string
+		a, b *Plan
+		want float64
+	}{
+		{"identical designs", small, same, 0.5},
+		{"a plan against itself", small, small, 0.5},
+		{"disjoint ranges, a cheaper", small, big, 1},
+		{"disjoint ranges, a dearer", big, small, 0},
+	} {
+		got := CompareCost(tc.a, tc.b)
+		if got.ProbACheaper != tc.want {
+			t.Errorf("%s: P(a cheaper) = %v, want %v", tc.name, got.ProbACheaper, tc.want)
+		}
+	}
+	if v := CompareCost(small, same).Verdict; v != VerdictTie {
+		t.Errorf("identical designs: %s, want a tie", v)
+	}
+	// 1,056 GPUs buy every part 1,024 GPUs buy, and more: shared draws
+	// never let it win. Independent draws would, now and then.
+	more := build(1056, "qm9700")
+	if p := CompareCost(more, small).ProbACheaper; p != 0 {
+		t.Errorf("a superset of parts cheaper in %.4f of draws", p)
+	}
+}
+
+// The draws follow the triangular distribution on each part's range:
+// hand-worked moments for low 1, mode 2, high 4: mean (1+2+4)/3 = 7/3,
+// P(x < 2) = (2-1)/(4-1) = 1/3; every draw inside [1, 4]. And they are
+// reproducible: two samplers give the same numbers. Mutations caught: a
+// uniform draw (mean 2.5, P = 1/3 fails with mean), a mode in the wrong
+// branch, an unseeded source.
+func TestPriceDrawsDistribution(t *testing.T) {
+	d := NewPriceDraws(100_000)
+	v := d.draw("x", 1, 2, 4)
+	sum, below := 0.0, 0
+	for _, x := range v {
+		if x < 1 || x > 4 {
+			t.Fatalf("draw %v outside [1, 4]", x)
+		}
+		sum += x
+		if x < 2 {
+			below++
+		}
+	}
+	if mean := sum / float64(len(v)); math.Abs(mean-7.0/3) > 0.01 {
+		t.Errorf("mean %.4f, want 7/3", mean)
+	}
+	if p := float64(below) / float64(len(v)); math.Abs(p-1.0/3) > 0.01 {
+		t.Errorf("P(x<2) %.4f, want 1/3", p)
+	}
+	w := NewPriceDraws(100_000).draw("x", 1, 2, 4)
+	for i := range v {
+		if v[i] != w[i] {
+			t.Fatalf("draw %d differs between samplers: %v, %v", i, v[i], w[i])
+		}
+	}
+	for _, tc := range []struct{ u, a, c, b, want float64 }{
+		{0, 1, 2, 4, 1}, {0.999999999, 1, 2, 4, 4}, {1.0 / 3, 1, 2, 4, 2}, {0.5, 3, 3, 3, 3}, {0.5, 0, 0, 2, 2 - math.Sqrt(2)},
+	} {
+		if got := triangular(tc.u, tc.a, tc.c, tc.b); math.Abs(got-tc.want) > 1e-4 {
+			t.Errorf("triangular(%v; %v, %v, %v) = %v, want %v", tc.u, tc.a, tc.c, tc.b, got, tc.want)
+		}
+	}
+}
+
+// The question at 1,024 GPUs: QM9700 InfiniBand against SN5600
+// RoCE. Both use ConnectX-7 and the same optics classes, so the shared
+// parts largely cancel; the switches decide, and their sourced ranges
+// ($35k-50k for 48 QM9700 against $120k-250k for 24 SN5600: $1.68M-2.4M
+// vs $2.88M-6.0M) do not overlap, so IB is cheaper in every draw even
+// though optics differ. The verdicts follow the threshold: a probability
+// of 0.9 or more is "cheaper", 0.1 or less "dearer", between a tie.
+func TestCompareIBAgainstRoCE(t *testing.T) {
+	cat := testCatalog(t)
+	ib, err := Build(ibScenario(1024), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewScenario()
+	s.Network.Fabric, s.Network.Switch = Ethernet, "sn5600"
+	eth, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := CompareCost(ib, eth)
+	if c.ProbACheaper < 0.99 || c.Verdict != VerdictCheaper {
+		t.Errorf("IB vs RoCE at 1,024 GPUs: P %.3f, %s", c.ProbACheaper, c.Verdict)
+	}
+	for _, tc := range []struct {
+		p    float64
+		want string
+	}{{0.9, VerdictCheaper}, {0.899, VerdictTie}, {0.5, VerdictTie}, {0.101, VerdictTie}, {0.1, VerdictDearer}, {0, VerdictDearer}} {
+		if got := CostVerdict(tc.p); got != tc.want {
+			t.Errorf("CostVerdict(%v) = %s, want %s", tc.p, got, tc.want)
+		}
+	}
+}
+
+// A design search says how likely each design is to cost less than the
+// pick: the pick itself 0.5, and designs listed cheaper by point cost
+// are more likely cheaper than those listed dearer (probabilities fall,
+// loosely, as cost rises). Mutation caught: probabilities against the
+// wrong reference, or not set.
+func TestSearchCostProbabilities(t *testing.T) {
+	cat := testCatalog(t)
+	res, err := Search(context.Background(), searchScenario(4096), cat, SearchOptions{TargetDays: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pick := res.Pick()
+	if pick == nil || pick.ProbCheaper != 0.5 || pick.CostVsPick != VerdictTie {
+		t.Fatalf("pick %+v", pick)
+	}
+	first, last := res.Designs[0], res.Designs[len(res.Designs)-1]
+	if first.ProbCheaper < last.ProbCheaper || last.CostVsPick != VerdictDearer {
+		t.Errorf("cheapest design P %.3f, dearest P %.3f (%s)", first.ProbCheaper, last.ProbCheaper, last.CostVsPick)
+	}
+	for _, d := range res.Ties() {
+		if d == pick || d.ProbCheaper <= 1-SureCheaper || d.ProbCheaper >= SureCheaper {
+			t.Errorf("tie %s at P %.3f", d.Label, d.ProbCheaper)
+		}
+	}
+}
+
+// BenchmarkCompareCost times the probability for a compare of two plans
+// (10,000 shared draws). Target: under 50 ms.
+func BenchmarkCompareCost(b *testing.B) {
+	cat := testCatalog(b)
+	a, err := Build(ibScenario(16384), cat)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := NewScenario()
+	s.Cluster.GPUs = 16384
+	s.Network.Fabric, s.Network.Switch = Ethernet, "sn5600"
+	e, err := Build(s, cat)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		CompareCost(a, e)
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/compare")
+}
