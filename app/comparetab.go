@@ -82,7 +82,9 @@ func newCompareTab(u *UI) *compareTab {
 	})
 	t.pick = widget.NewSelect(compareCharts, func(string) { t.stale = true; t.redraw() })
 	t.pick.SetSelected("cost")
-	hint := widget.NewLabel("Pin a plan under a name, change the inputs, and compare. Figures that differ are in bold with ≠.")
+	hint := widget.NewLabel("Pin a plan under a name, change the inputs, and compare. Figures that differ are in bold with ≠. " +
+		"Cost vs last column: P is the share of 10,000 price draws, each part within its sourced range and shared by plans that use it, " +
+		"in which that plan costs less than the last; between 0.1 and 0.9 the difference is inside the prices' uncertainty: a tie.")
 	hint.Wrapping = fyne.TextWrapWord
 	bar := container.NewHBox(pin, t.pinSel, t.remove, clear, widget.NewLabel("Chart:"), t.pick)
 	split := container.NewVSplit(t.table, t.view.content)

@@ -22,7 +22,7 @@ const (
 	targetWithin = "Within % of the fastest"
 )
 
-var searchColumns = []string{"Design", "Switches", "Cost", "Power", "Step", "JCT (days)", "Pick"}
+var searchColumns = []string{"Design", "Switches", "Cost", "Power", "Step", "JCT (days)", "Pick / cost vs pick"}
 
 // searchTab finds the cheapest fabric that meets a job-time target.
 type searchTab struct {
@@ -80,7 +80,7 @@ func newSearchTab(u *UI) *searchTab {
 	t.progress.Hide()
 	t.info = widget.NewLabel("Enumerates fabric, NIC speed, port split, planes, switch, oversubscription and tiers for this GPU count and workload.")
 	t.info.Wrapping = fyne.TextWrapWord
-	t.table = newTextTable(searchColumns, []float32{380, 90, 100, 100, 90, 100, 180}, func() int { return len(t.rows) }, t.cell)
+	t.table = newTextTable(searchColumns, []float32{380, 90, 100, 100, 90, 100, 220}, func() int { return len(t.rows) }, t.cell)
 	// Headers are buttons that sort by their column.
 	t.table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
 	t.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
@@ -213,6 +213,10 @@ func (t *searchTab) finish(base planner.Scenario, plan *planner.Plan, res *plann
 	if res.Message != "" {
 		msg += " " + res.Message + "."
 	}
+	if ties := len(res.Ties()); ties > 0 {
+		msg += fmt.Sprintf(" %s cost a tie with the pick: the difference is inside the prices' uncertainty (P of costing less between %.1f and %.1f).",
+			planner.Plural(ties, "design"), 1-planner.SureCheaper, planner.SureCheaper)
+	}
 	t.info.SetText(msg)
 	t.fillRows()
 	t.showStale()
@@ -289,6 +293,14 @@ func (t *searchTab) pick(d *planner.Design) string {
 	}
 	if t.result != nil && d == t.result.FastestInBudget {
 		p = append(p, "fastest in budget")
+	}
+	if t.result != nil && len(p) == 0 {
+		if d == t.result.Pick() {
+			return "cheapest"
+		}
+		// How sure the cost difference from the pick is, over shared
+		// price draws within each part's sourced range.
+		return fmt.Sprintf("%s (P %.2f)", d.CostVsPick, d.ProbCheaper)
 	}
 	return strings.Join(p, ", ")
 }

@@ -133,8 +133,29 @@ func Cost(in Input) (*Figure, error) {
 	}
 	total.Title.Text = totalFinding("Fabric cost", vs, func(p *planner.Plan) float64 { return p.Cost.Total }, planner.FormatUSD)
 	per.Title.Text = shareFinding("Cost per GPU", in.Plan, costComponents, planner.FormatUSDExact(in.Plan.Cost.PerGPU))
-	return &Figure{Name: "cost", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) +
-		"\nPrices are estimates from data/catalog.toml (each with its source and date); 'fabricplan catalog' lists them." + in.unplannedNote()}, nil
+	return &Figure{Name: "cost", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) + costCertainty(vs) +
+		"\nPrices are estimates from data/catalog.toml (each with its source and date, " + in.Plan.Cost.Basis + " basis); 'fabricplan catalog' lists them." + in.unplannedNote()}, nil
+}
+
+// costCertainty says, for each alternative, how likely this plan (the
+// first variant) costs less, over shared price draws within each part's
+// range: "cheaper than RoCE 400G in 100% of draws"; empty without
+// alternatives.
+func costCertainty(vs []planner.Variant) string {
+	if len(vs) < 2 {
+		return ""
+	}
+	draws := planner.NewPriceDraws(planner.CompareDraws)
+	this := draws.Costs(vs[0].Plan, nil)
+	var parts []string
+	var buf []float64
+	for _, v := range vs[1:] {
+		buf = draws.Costs(v.Plan, buf)
+		p := planner.ProbCheaper(this, buf)
+		what := map[string]string{planner.VerdictCheaper: "cheaper than", planner.VerdictDearer: "dearer than", planner.VerdictTie: "a tie with"}[planner.CostVerdict(p)]
+		parts = append(parts, fmt.Sprintf("%s %s (cheaper in %.0f%% of draws)", what, v.Label, 100*p))
+	}
+	return fmt.Sprintf("\nWithin the prices' ranges (%s shared draws), this plan is %s.", planner.FormatInt(planner.CompareDraws), strings.Join(parts, "; "))
 }
 
 // Power draws fabric power stacked by component, in total and per GPU.

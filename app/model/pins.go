@@ -171,6 +171,37 @@ func (m *Model) Compare() Comparison {
 			}
 		}
 		c.Rows = append(c.Rows, row)
+		if f.name == "Cost per GPU" && len(vs) > 1 {
+			c.Rows = append(c.Rows, costVsLast(vs))
+		}
 	}
 	return c
+}
+
+// CostVsRow names the Compare tab's row that says how sure each cost
+// difference is.
+const CostVsRow = "Cost vs last column"
+
+// costVsLast is the row giving, for each plan, the probability over
+// shared price draws that it costs less than the last column's (the
+// current plan): "cheaper (P 0.97)", "dearer (P 0.02)" or "tie (P 0.48)".
+func costVsLast(vs []planner.Variant) CompareRow {
+	row := CompareRow{Name: CostVsRow}
+	draws := planner.NewPriceDraws(planner.CompareDraws)
+	ref := draws.Costs(vs[len(vs)-1].Plan, nil)
+	var buf []float64
+	for i, v := range vs {
+		if i == len(vs)-1 {
+			row.Cells = append(row.Cells, "–")
+			continue
+		}
+		buf = draws.Costs(v.Plan, buf)
+		p := planner.ProbCheaper(buf, ref)
+		verdict := planner.CostVerdict(p)
+		row.Cells = append(row.Cells, fmt.Sprintf("%s (P %.2f)", verdict, p))
+		if verdict != planner.VerdictTie {
+			row.Differs = true
+		}
+	}
+	return row
 }
