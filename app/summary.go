@@ -202,7 +202,12 @@ func bomCell(l planner.BOMLine, col int) string {
 		return planner.FormatInt(l.Qty)
 	case 3:
 		s := planner.FormatUSDExact(l.UnitUSD)
-		if l.Estimate {
+		switch {
+		case l.QuoteExpired:
+			s += " quote EXPIRED"
+		case l.Quote != nil:
+			s += " quoted"
+		case l.Estimate:
 			s += " *"
 		}
 		return s
@@ -235,14 +240,25 @@ func (t *summaryTab) update(p *planner.Plan) {
 		planner.FormatInt(p.Links.ServerLeaf), planner.FormatInt(p.Links.LeafSpine), planner.FormatInt(p.Links.SpineCore)))
 	c["Transceivers"].set(planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers), fmt.Sprintf("server side %s, switch side %s",
 		planner.FormatInt(p.ServerTransceivers), planner.FormatInt(p.SwitchTransceivers)))
-	share := ""
-	if p.Cost.FabricShare > 0 {
+	share, perGPUBand := "", ""
+	for _, b := range p.SanityBands {
+		if b.High <= 1 {
+			share = fmt.Sprintf("; %.1f%% of cluster capex, %s analysts' %.0f–%.0f%%", 100*b.Value, b.Position, 100*b.Low, 100*b.High)
+			continue
+		}
+		perGPUBand = fmt.Sprintf("\nwithout NICs %s, %s analysts' %s–%s", planner.FormatUSDExact(b.Value), b.Position,
+			planner.FormatUSD(b.Low), planner.FormatUSD(b.High))
+		if b.Note != "" {
+			perGPUBand += ": " + b.Note
+		}
+	}
+	if share == "" && p.Cost.FabricShare > 0 {
 		share = fmt.Sprintf("; %.1f%% of cluster capex", 100*p.Cost.FabricShare)
 	}
-	c["Fabric cost"].set(planner.FormatUSD(p.Cost.Total), fmt.Sprintf("estimate, %s–%s%s",
+	c["Fabric cost"].set(planner.FormatUSD(p.Cost.Total), fmt.Sprintf("estimate, %s basis, %s–%s%s", p.Cost.Basis,
 		planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD), share))
-	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("NICs %s, switches %s, optics %s, cables %s", planner.FormatUSD(p.Cost.NICs),
-		planner.FormatUSD(p.Cost.Switches), planner.FormatUSD(p.Cost.Transceivers), planner.FormatUSD(p.Cost.Cables)))
+	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("NICs %s, switches %s, optics %s, cables %s%s", planner.FormatUSD(p.Cost.NICs),
+		planner.FormatUSD(p.Cost.Switches), planner.FormatUSD(p.Cost.Transceivers), planner.FormatUSD(p.Cost.Cables), perGPUBand))
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {
 		c["JCT gain over TCP/IP"].set(planner.FormatGain(j.Gain), fmt.Sprintf("model: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",

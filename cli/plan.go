@@ -95,6 +95,9 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	if c.FabricShare > 0 {
 		fmt.Fprintf(tw, "  Share of cluster capex\t%.1f%%\tcompute %s (%s)\n", 100*c.FabricShare, planner.FormatUSD(c.ComputeUSD), computeWords(p))
 	}
+	for _, b := range p.SanityBands {
+		fmt.Fprintf(tw, "  Beside analysts\t%s\t%s\n", b.Position, b.Words(bandFormat(b)))
+	}
 	pw := p.Power
 	fmt.Fprintf(tw, "POWER (estimates)\t%s\tNICs %s, switches %s, transceivers %s, cables %s\n", planner.FormatWatts(pw.Total),
 		planner.FormatWatts(pw.NICs), planner.FormatWatts(pw.Switches), planner.FormatWatts(pw.Transceivers), planner.FormatWatts(pw.Cables))
@@ -289,6 +292,14 @@ func writeSource(w io.Writer, key string, s planner.Source, pr planner.Pricing) 
 			fmt.Fprintf(w, "    %-6s %s\n", kv[0]+":", kv[1])
 		}
 	}
+}
+
+// bandFormat formats a sanity band's figures: money, or a share.
+func bandFormat(b planner.SanityCheck) func(float64) string {
+	if b.High <= 1 {
+		return func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
+	}
+	return planner.FormatUSDExact
 }
 
 // basisWords says what a price basis means.

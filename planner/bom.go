@@ -180,6 +180,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUs)
 	p.fabricShare(cat)
 	p.quoteNotes()
+	p.SanityBands = p.Sanity(cat)
 	drivers := p.CostSensitivity()
 	p.Cost.Drivers = drivers[:min(3, len(drivers))]
 	p.Power.Total = p.Power.NICs + p.Power.Switches + p.Power.Transceivers + p.Power.Cables

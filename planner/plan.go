@@ -121,6 +121,9 @@ type Plan struct {
 	// Servers the compute nodes (servers or trays) the fabric connects.
 	System  *System
 	Systems int
+	// SanityBands put the plan's cost per GPU and capex share beside the
+	// published analyst bands (data/prices.toml).
+	SanityBands []SanityCheck
 
 	GPUs, Servers int
 	ServerPorts   int // back-end ports per server

@@ -31,6 +31,9 @@ type Report struct {
 	Notes        []string     `json:"notes"`
 	JCT          *JCTReport   `json:"jct"`
 	Resilience   *Resilience  `json:"resilience,omitempty"`
+	// SanityBands put the cost per GPU and the capex share beside the
+	// published analyst bands.
+	SanityBands []SanityCheck `json:"sanity_bands"`
 }
 
 // SystemJSON names what the fabric connects: the catalog system (or
@@ -135,6 +138,7 @@ func (p *Plan) Report() Report {
 		Headroom:     append([]Headroom{}, p.Headroom...),
 		Spares:       p.Spares,
 		PerSU:        p.UnitBill(),
+		SanityBands:  append([]SanityCheck{}, p.SanityBands...),
 	}
 	for _, t := range p.SwitchTiers {
 		r.Ports = append(r.Ports, TierPorts{Tier: t.Name, Down: t.DownLinks, Up: t.UpLinks, Idle: t.Switches*t.Radix - t.DownLinks - t.UpLinks})

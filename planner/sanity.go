@@ -1,0 +1,115 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Positions of a plan's figure against a published band.
+const (
+	BandBelow  = "below"
+	BandWithin = "within"
+	BandAbove  = "above"
+)
+
+// SanityCheck puts one of the plan's cost figures beside the published
+// analyst band for it (data/prices.toml), with a note saying why when
+// the plan falls outside.
+type SanityCheck struct {
+	What     string  `json:"what"`
+	Value    float64 `json:"value"`
+	Low      float64 `json:"low"`
+	High     float64 `json:"high"`
+	Band     string  `json:"band"`
+	Position string  `json:"position"` // below, within or above
+	Note     string  `json:"note,omitempty"`
+	Source   string  `json:"source"`
+}
+
+// Words is the check in a line: "$4,690 per GPU without NICs, above the
+// analyst band $1,700-$4,400 (two-tier era...): why".
+func (c SanityCheck) Words(format func(float64) string) string {
+	s := fmt.Sprintf("%s %s, %s the analyst band %s-%s (%s)", c.What, format(c.Value), c.Position, format(c.Low), format(c.High), c.Band)
+	if c.Note != "" {
+		s += ": " + c.Note
+	}
+	return s
+}
+
+// Sanity checks the plan's network cost per GPU (switches, optics and
+// cables; without NICs, as the published figures count it) and the
+// fabric's share of cluster capex against the bands of cat.Prices;
+// nil without price data.
+func (p *Plan) Sanity(cat *Catalog) []SanityCheck {
+	d := cat.Prices
+	if d == nil || p.GPUs == 0 {
+		return nil
+	}
+	var out []SanityCheck
+	if b := d.Band(p.GPUs); b != nil {
+		c := SanityCheck{What: "network cost per GPU without NICs", Value: (p.Cost.Total - p.Cost.NICs) / float64(p.GPUs),
+			Low: b.LowUSD, High: b.HighUSD, Band: b.Name, Source: b.Source}
+		c.Position = position(c.Value, c.Low, c.High)
+		c.Note = p.perGPUWhy(c.Position)
+		out = append(out, c)
+	}
+	if sh := d.CapexShare; p.Cost.FabricShare > 0 {
+		c := SanityCheck{What: "fabric share of cluster capex", Value: p.Cost.FabricShare, Low: sh.Low, High: sh.High,
+			Band: "all networking of AI clusters", Source: sh.Source}
+		c.Position = position(c.Value, c.Low, c.High)
+		if c.Position == BandBelow {
+			c.Note = "the published shares count all networking (front end, storage, NVLink in some); this plan counts the back end only"
+		} else if c.Position == BandAbove {
+			c.Note = p.perGPUWhy(BandAbove)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func position(v, lo, hi float64) string {
+	switch {
+	case v < lo:
+		return BandBelow
+	case v > hi:
+		return BandAbove
+	}
+	return BandWithin
+}
+
+// perGPUWhy names what in the plan puts its cost outside a band.
+func (p *Plan) perGPUWhy(pos string) string {
+	if pos == BandWithin {
+		return ""
+	}
+	net := p.Cost.Total - p.Cost.NICs
+	var why []string
+	if pos == BandAbove {
+		if p.Cost.Basis == BasisList {
+			why = append(why, "branded optics at the vendor-list premium (list basis)")
+		}
+		if net > 0 && p.Cost.Transceivers/net >= 0.4 {
+			why = append(why, fmt.Sprintf("optics are %.0f%% of it, at single-unit retail prices where the sources assume volume prices", 100*p.Cost.Transceivers/net))
+		}
+		if net > 0 && p.Cost.Switches/net >= 0.4 {
+			why = append(why, fmt.Sprintf("switches are %.0f%% of it (%s at %s each)", 100*p.Cost.Switches/net, p.Switch.Key, FormatUSDExact(p.Cost.Switches/float64(max(p.TotalSwitches(), 1)))))
+		}
+		if g := p.Scenario.Network.NICGbps; g > 400 {
+			why = append(why, fmt.Sprintf("%dG per GPU against the sources' 400G fabrics", g))
+		}
+	} else {
+		if p.Scenario.Network.Oversubscription != "1:1" {
+			why = append(why, "oversubscribed leaves ("+p.Scenario.Network.Oversubscription+") need fewer uplinks than the sources' non-blocking fabrics")
+		}
+		if p.Tiers == 1 {
+			why = append(why, "one switch tier")
+		}
+		if net > 0 && p.Cost.Transceivers/net < 0.2 {
+			why = append(why, "mostly copper links instead of optics")
+		}
+	}
+	if len(why) == 0 {
+		return "the plan buys fewer or cheaper parts per GPU than the sources' fabrics"
+	}
+	return strings.Join(why, "; ")
+}

@@ -1,0 +1,70 @@
+package planner
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// The plan's cost per GPU (without NICs) and capex share beside the
+// analyst bands of research/prices.md. Hand check, default 1,024-GPU NDR
+// plan: switches 48 x $36,000 = $1,728,000; optics 1,024 x $1,124 +
+// 1,536 x $1,119 = $2,869,760; fibre 2,048 x $100 = $204,800; $4,802,560
+// / 1,024 = $4,690 per GPU, above the 400G band $1,700-$4,400, optics 60%
+// of it. With the optics at volume prices ($500 and $700, near the
+// yobitel KB's $1.2-1.6M for this fabric's optics) it is $3,437.50,
+// within. With 128 servers at $300,000 the fabric's share is $6,742,016 /
+// $45,142,016 = 14.9%, within 13-23%. Mutations caught: NICs counted in
+// the per-GPU figure, the wrong band for the size, a note without its
+// reason, positions swapped.
+func TestSanityBands(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		name     string
+		prices   map[string]float64
+		basis    string
+		ratio    string
+		want     float64
+		position string
+		note     string
+	}{
+		{"street", nil, "", "1:1", 4690, BandAbove, "optics are 60% of it"},
+		{"list", nil, BasisList, "1:1", (1_728_000 + 1.5*2_869_760 + 204_800) / 1024, BandAbove, "branded optics at the vendor-list premium"},
+		{"volume optics", map[string]float64{"osfp-400x1": 500, "osfp-400x2": 700}, "", "1:1", 3437.5, BandWithin, ""},
+		{"cheap everything, 3:1", map[string]float64{"osfp-400x1": 100, "osfp-400x2": 100, "qm9700": 5000, "fiber": 10}, "", "3:1", 0, BandBelow, "oversubscribed leaves (3:1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := ibScenario(1024)
+			s.Prices, s.Pricing.Basis, s.Network.Oversubscription = tc.prices, tc.basis, tc.ratio
+			s.Cluster.ServerPriceUSD = 300_000
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.SanityBands) != 2 {
+				t.Fatalf("bands %+v", p.SanityBands)
+			}
+			g := p.SanityBands[0]
+			if tc.want > 0 && math.Abs(g.Value-tc.want) > 0.5 {
+				t.Errorf("per GPU %.2f, want %.2f", g.Value, tc.want)
+			}
+			if g.Low != 1700 || g.High != 4400 || g.Position != tc.position || !strings.Contains(g.Note, tc.note) {
+				t.Errorf("per-GPU check %+v, want %s with %q", g, tc.position, tc.note)
+			}
+			if tc.name == "street" {
+				sh := p.SanityBands[1]
+				if math.Abs(sh.Value-6_742_016.0/45_142_016) > 1e-6 || sh.Position != BandWithin {
+					t.Errorf("capex share %+v, want 14.9%% within", sh)
+				}
+			}
+		})
+	}
+	// Past 16,384 GPUs the three-tier band applies ($5,800-$7,500).
+	p, err := Build(ibScenario(20_000), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := p.SanityBands[0]; b.Low != 5800 || b.High != 7500 {
+		t.Errorf("20,000 GPUs: band %v-%v, want 5,800-7,500", b.Low, b.High)
+	}
+}
