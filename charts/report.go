@@ -401,8 +401,17 @@ func sourcesPage(pg *pager, in Input, cat *planner.Catalog) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	quoted := map[string]string{}
+	for _, l := range in.Plan.BOM {
+		if l.Quote != nil {
+			quoted[l.Key] = l.Source
+		}
+	}
 	for _, k := range keys {
 		src, asOf := sourceOf(cat, k)
+		if q := quoted[k]; q != "" {
+			src = append([]string{"priced at the " + q}, src...)
+		}
 		pg.line(fmt.Sprintf("%s (as of %s)", k, asOf), 9.5, true)
 		for _, s := range src {
 			for _, wrapped := range wrap(s, 150) {
@@ -427,18 +436,23 @@ func sourcesPage(pg *pager, in Input, cat *planner.Catalog) {
 
 func sourceOf(cat *planner.Catalog, key string) ([]string, string) {
 	var s planner.Source
+	var pr planner.Pricing
 	switch {
 	case cat.Switches[key] != nil:
-		s = cat.Switches[key].Source
+		s, pr = cat.Switches[key].Source, cat.Switches[key].Pricing
 	case cat.NICs[key] != nil:
-		s = cat.NICs[key].Source
+		s, pr = cat.NICs[key].Source, cat.NICs[key].Pricing
 	case cat.Transceivers[key] != nil:
-		s = cat.Transceivers[key].Source
+		s, pr = cat.Transceivers[key].Source, cat.Transceivers[key].Pricing
 	case cat.Cables[key] != nil:
-		s = cat.Cables[key].Source
+		s, pr = cat.Cables[key].Source, cat.Cables[key].Pricing
 	}
 	var out []string
-	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"watts", s.Watts}, {"reach", s.Reach}} {
+	label := ""
+	if pr.Condition != "" {
+		label = pr.Label()
+	}
+	for _, kv := range [][2]string{{"price is", label}, {"ports", s.Ports}, {"price", s.Price}, {"watts", s.Watts}, {"reach", s.Reach}} {
 		if kv[1] != "" {
 			out = append(out, kv[0]+": "+kv[1])
 		}
