@@ -1,11 +1,16 @@
 package app
 
 import (
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/app/model"
+	"fabricplan/planner"
 )
 
 // priceEditor overrides catalog prices: pick an item, type a price (empty
@@ -16,12 +21,14 @@ type priceEditor struct {
 	price   *widget.Entry
 	source  *widget.Label
 	summary *widget.Label
+	quotes  *widget.Label
 	content fyne.CanvasObject
 }
 
 func newPriceEditor(in *inputsPanel) *priceEditor {
 	u := in.u
-	e := &priceEditor{in: in, price: widget.NewEntry(), source: widget.NewLabel(""), summary: widget.NewLabel("")}
+	e := &priceEditor{in: in, price: widget.NewEntry(), source: widget.NewLabel(""), summary: widget.NewLabel(""), quotes: widget.NewLabel("")}
+	e.quotes.Wrapping = fyne.TextWrapWord
 	e.source.Wrapping = fyne.TextWrapWord
 	e.source.Importance = widget.LowImportance
 	e.summary.Wrapping = fyne.TextWrapWord
@@ -41,8 +48,65 @@ func newPriceEditor(in *inputsPanel) *priceEditor {
 		in.fill()
 		u.changed()
 	})
-	e.content = container.NewVBox(widget.NewLabel("Item"), e.item, widget.NewLabel("Price (US$, empty: catalog)"), e.price, e.source, e.summary, reset)
+	load := widget.NewButton("Load vendor quotes…", u.QuotesDialog)
+	drop := widget.NewButton("Drop quotes", func() {
+		u.m.SetQuotes(nil)
+		in.fill()
+		u.changed()
+	})
+	e.content = container.NewVBox(widget.NewLabel("Item"), e.item, widget.NewLabel("Price (US$, empty: catalog)"), e.price, e.source, e.summary, reset,
+		widget.NewSeparator(), e.quotes, container.NewGridWithColumns(2, load, drop))
 	return e
+}
+
+// QuotesDialog asks for a quotes file (.csv or .toml) and prices the plan
+// at it.
+func (u *UI) QuotesDialog() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			u.showError(err)
+			return
+		}
+		if r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		u.LoadQuotes(path, u.showError)
+	}, u.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".toml"}))
+	if l := u.lastDir(); l != nil {
+		d.SetLocation(l)
+	}
+	d.Show()
+}
+
+// LoadQuotes reads and checks a quotes file off the UI goroutine, dated
+// by the window's clock, then prices the plan at it (one undoable edit);
+// a file that does not parse goes to onError and changes nothing.
+func (u *UI) LoadQuotes(path string, onError func(error)) {
+	u.work.add()
+	go func() {
+		defer u.work.done()
+		qs, err := planner.LoadQuotes(path, u.now())
+		u.onUI(func() {
+			if err != nil {
+				onError(err)
+				return
+			}
+			u.m.SetQuotes(qs)
+			u.inputs.fill()
+			u.changed()
+		})
+	}()
+}
+
+// now is the window's clock: the day quotes' validity is checked against.
+func (u *UI) now() time.Time {
+	if u.opts.Now != nil {
+		return u.opts.Now()
+	}
+	return time.Now()
 }
 
 func (e *priceEditor) key() string { return "prices." + e.item.Selected }
@@ -61,4 +125,5 @@ func (e *priceEditor) fill(skip string) {
 		e.source.SetText(src)
 	}
 	e.summary.SetText(m.PriceOverrides())
+	e.quotes.SetText(m.QuotesSummary())
 }

@@ -34,6 +34,9 @@ type Options struct {
 	// Ephemeral keeps preferences (recent files, window size) untouched,
 	// for screenshots and tests.
 	Ephemeral bool
+	// Now is the window's clock, the day quotes' validity is checked
+	// against (nil: time.Now).
+	Now func() time.Time
 }
 
 // planDelay is the pause in typing after which the inputs are planned.

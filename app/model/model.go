@@ -482,6 +482,41 @@ func (m *Model) ResetPrices() {
 	m.commit(next, "", Choice)
 }
 
+// SetQuotes prices the scenario at vendor quotes qs (nil drops them), as
+// one undoable edit; the scenario keeps the file's path, so a save and
+// a later open read the same quotes.
+func (m *Model) SetQuotes(qs *planner.Quotes) {
+	next := m.scenario.Clone()
+	next.Quotes, next.Pricing.Quotes = qs, ""
+	if qs != nil {
+		next.Pricing.Quotes = qs.Path
+	}
+	m.commit(next, "", Choice)
+}
+
+// QuotesSummary says which quotes are in force: how many, from which
+// file, and how many have expired.
+func (m *Model) QuotesSummary() string {
+	qs := m.scenario.Quotes
+	if qs == nil {
+		if m.scenario.Pricing.Quotes != "" {
+			return "Quotes file " + m.scenario.Pricing.Quotes + " was not read: catalog prices."
+		}
+		return "No quotes: catalog prices."
+	}
+	expired := 0
+	for i := range qs.Quotes {
+		if qs.Quotes[i].Expired(qs.Today) {
+			expired++
+		}
+	}
+	s := fmt.Sprintf("%s from %s", planner.Plural(len(qs.Quotes), "quote"), filepath.Base(qs.Path))
+	if expired > 0 {
+		s += fmt.Sprintf(", %d expired (still used, flagged in the BOM)", expired)
+	}
+	return s + "."
+}
+
 // CatalogPrice is an item's catalog price and where it came from.
 func CatalogPrice(cat *planner.Catalog, key string) (float64, string) {
 	switch {
