@@ -9,7 +9,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -306,13 +305,16 @@ type scenarioInput struct {
 	set       map[string]bool
 }
 
+// defaultScenarioName names the embedded default scenario in messages.
+const defaultScenarioName = "default scenario"
+
 // loadScenario reads path (empty: the embedded default) and applies the
 // set plan flags.
 func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput, error) {
 	in := &scenarioInput{path: path, set: map[string]bool{}}
 	var err error
 	if path == "" {
-		in.path = "default scenario"
+		in.path = defaultScenarioName
 		in.src, err = data.FS.ReadFile(data.DefaultScenario)
 	} else {
 		in.src, err = planner.ReadScenarioFile(path)
@@ -352,22 +354,22 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 // loadQuotes reads the scenario's quotes file: a --quotes path as given,
 // a file's pricing.quotes relative to the file's directory.
 func (in *scenarioInput) loadQuotes() error {
-	q := in.scenario.Pricing.Quotes
-	if q == "" {
+	if in.scenario.Pricing.Quotes == "" {
 		return nil
 	}
-	path := q
-	if !in.set["quotes"] && !filepath.IsAbs(q) && in.src != nil && in.path != "default scenario" {
-		path = filepath.Join(filepath.Dir(in.path), q)
+	base := in.path
+	if in.set["quotes"] || in.path == defaultScenarioName {
+		base = ""
 	}
-	qs, err := planner.LoadQuotes(path, today())
-	if err != nil {
+	if err := in.scenario.ReadQuotes(base, today()); err != nil {
 		if in.set["quotes"] {
-			return fmt.Errorf("--quotes: %w", err)
+			for _, fe := range planner.FieldErrors(err) {
+				fe.Field, fe.Fix = "--quotes", "check the path"
+			}
+			return usageError{err}
 		}
-		return &planner.FileError{Path: in.path, Err: fmt.Errorf("pricing.quotes: %w", err)}
+		return &planner.FileError{Path: in.path, Err: err}
 	}
-	in.scenario.Quotes = qs
 	return nil
 }
 
