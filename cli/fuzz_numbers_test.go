@@ -79,7 +79,7 @@ func fuzzSeeds() []numbers {
 		func(n *numbers) { n.paramsB, n.tokens = 0.01, 1 },
 		func(n *numbers) { n.paramsB, n.tokens = 1e5, 1e16 },
 		func(n *numbers) { n.gpus, n.tp, n.pp, n.vpp = 10_000_000, 1, 1, 1 },
-		func(n *numbers) { n.gpus, n.tp, n.pp, n.vpp, n.gbt = 32, 8, 4, 20, 8192 * 1 },
+		func(n *numbers) { n.gpus, n.tp, n.pp, n.vpp, n.gbt = 32, 8, 4, 20, 8192*1 },
 		func(n *numbers) { n.price, n.server = 0, 0 },
 		func(n *numbers) { n.price, n.server = 100e6, 100e6 },
 		func(n *numbers) { n.price = 5e-324 },

@@ -37,7 +37,9 @@ func TestWorkloadFloorsAndConsistency(t *testing.T) {
 		{name: "vpp 21 on 20 layers a stage", edit: func(w *Workload) { w.VPP = 21 }, field: "workload.vpp"},
 		{name: "vpp 20 on 20 layers a stage", edit: func(w *Workload) { w.VPP = 20 }},
 		// 126 layers on 16 stages: up to 8 a stage (Llama 3 405B, vpp 8).
-		{name: "llama3 405B layout", edit: func(w *Workload) { w.Model, w.TP, w.PP, w.VPP, w.Recompute, w.ZeROStage = "llama3-405b", 8, 16, 8, true, 3 }, gpus: 16384},
+		{name: "llama3 405B layout", edit: func(w *Workload) {
+			w.Model, w.TP, w.PP, w.VPP, w.Recompute, w.ZeROStage = "llama3-405b", 8, 16, 8, true, 3
+		}, gpus: 16384},
 		{name: "vpp 9 on 126/16 layers", edit: func(w *Workload) { w.Model, w.TP, w.PP, w.VPP = "llama3-405b", 8, 16, 9 }, gpus: 16384, field: "workload.vpp", fixSays: "1 to 8"},
 		// 1,024 GPUs / (tp 8 x pp 4) = 32 ranks: 32 x 8,192 = 262,144 tokens.
 		{name: "one-token batch", edit: func(w *Workload) { w.GlobalBatchTokens = 1 }, field: "workload.global_batch_tokens", fixSays: "262,144"},
