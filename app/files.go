@@ -140,6 +140,7 @@ func (u *UI) saveThen(action func()) {
 // changes, and remembers the window size.
 func (u *UI) requestQuit() {
 	u.guarded(func() {
+		u.stopRecovery(true) // saved, or the user chose not to: nothing to recover
 		u.rememberWindow()
 		u.win.Close()
 		u.app.Quit()
@@ -192,11 +193,18 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 	u.work.add()
 	go func() {
 		defer u.work.done()
-		s, header, err := planner.LoadScenarioFile(path, u.cat)
+		var s planner.Scenario
+		var header string
+		err := protect("opening "+filepath.Base(path), func() (err error) {
+			s, header, err = planner.LoadScenarioFile(path, u.cat)
+			return err
+		})
 		u.onUI(func() {
 			if err != nil {
 				u.status.SetText("Could not open " + planner.DisplayName(filepath.Base(path)))
-				onError(err)
+				if !u.reportPanic(err) {
+					onError(err)
+				}
 				return
 			}
 			u.loadScenario(s, path, header)
@@ -219,6 +227,9 @@ func (u *UI) SavePath(path string) error {
 		return err
 	}
 	u.m.MarkSaved(path)
+	if !u.m.Unsaved() {
+		u.clearRecovery()
+	}
 	u.win.SetTitle(u.m.Title())
 	u.remember(path)
 	return nil
@@ -433,10 +444,12 @@ func (u *UI) ExportCablesDialog() {
 		u.work.add()
 		go func() {
 			defer u.work.done()
-			err := ExportCables(p, path)
+			err := protect("writing the cable map", func() error { return ExportCables(p, path) })
 			u.onUI(func() {
 				if err != nil {
-					u.showError(err)
+					if !u.reportPanic(err) {
+						u.showError(err)
+					}
 					return
 				}
 				u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, planner.FormatInt(p.Links.Total)))
@@ -493,13 +506,17 @@ func (u *UI) ExportReportDialog() {
 		u.work.add()
 		go func() {
 			defer u.work.done()
-			err := u.ExportReport(path, snap, func(done, total int) {
-				u.post(func() { bar.SetValue(float64(done) / float64(total)) })
+			err := protect("writing the report", func() error {
+				return u.ExportReport(path, snap, func(done, total int) {
+					u.post(func() { bar.SetValue(float64(done) / float64(total)) })
+				})
 			})
 			u.onUI(func() {
 				prog.Hide()
 				if err != nil {
-					u.showError(err)
+					if !u.reportPanic(err) {
+						u.showError(err)
+					}
 					return
 				}
 				u.status.SetText("Wrote " + path)
