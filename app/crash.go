@@ -1,11 +1,13 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -117,4 +119,35 @@ func (u *UI) guard(what string, f func()) func() {
 			u.reportPanic(err)
 		}
 	}
+}
+
+// ctx is the context long writes run under (Options.Context).
+func (u *UI) ctx() context.Context {
+	if u.opts.Context != nil {
+		return u.opts.Context
+	}
+	return context.Background()
+}
+
+// interruptGrace is how long Interrupted waits for running writes to
+// stop and the recovery file to be written before the window closes.
+const interruptGrace = 5 * time.Second
+
+// Interrupted ends the window after a signal (SIGINT, SIGTERM, SIGHUP):
+// unsaved edits go to the recovery file (kept, to be offered at the next
+// start), running writes stop on the cancelled Options.Context and
+// remove their temporary files, then the app quits. Call it on the UI
+// goroutine.
+func (u *UI) Interrupted() {
+	u.saveRecoveryNow()
+	u.stopRecovery(false)
+	go func() {
+		done := make(chan struct{})
+		go func() { u.work.wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(interruptGrace):
+		}
+		fyne.Do(u.app.Quit)
+	}()
 }

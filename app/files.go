@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -391,7 +392,8 @@ func (u *UI) ExportChartDialog(fig *charts.Figure) {
 		u.showError(errors.New("no chart to export: open a chart first"))
 		return
 	}
-	u.savePathDialog("Export chart (PNG, SVG or PDF; NAME@2x.png for double resolution)", fig.Name+".png", ".png", func(path string) error { return ExportChart(fig, path) })
+	u.savePathDialog("Export chart (PNG, SVG or PDF; NAME@2x.png for double resolution)", fig.Name+".png", ".png", func(path string) error { return ExportChart(fig, path) }).
+		allow(".png", ".svg", ".pdf")
 }
 
 // ExportBOM writes the bill of materials of the plan of the current
@@ -418,6 +420,12 @@ func (u *UI) ExportBOMDialog() {
 // temporary file that replaces path only when whole, so it may run on
 // any goroutine.
 func ExportCables(p *planner.Plan, path string) error {
+	return exportCables(context.Background(), p, path)
+}
+
+// exportCables is ExportCables that stops, leaving path as it was, when
+// ctx is done.
+func exportCables(ctx context.Context, p *planner.Plan, path string) error {
 	write := planner.WriteCablesCSV
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
@@ -428,7 +436,7 @@ func ExportCables(p *planner.Plan, path string) error {
 	default:
 		return fmt.Errorf("cannot tell the format of %q: name it .csv, .json or .topo (ibdiagnet topology)", filepath.Base(path))
 	}
-	return safefile.WriteWith(path, func(w io.Writer) error { return write(w, p) })
+	return safefile.WriteContext(ctx, path, func(w io.Writer) error { return write(w, p) })
 }
 
 // ExportCablesDialog asks where to write the cable map, then writes it
@@ -439,12 +447,12 @@ func (u *UI) ExportCablesDialog() {
 		u.showError(err)
 		return
 	}
-	u.savePathDialog("Export cable map (.csv, .json, or .topo for ibdiagnet)", "cables.csv", ".csv", func(path string) error {
+	sd := u.savePathDialog("Export cable map (.csv, .json, or .topo for ibdiagnet)", "cables.csv", ".csv", func(path string) error {
 		u.status.SetText("Writing " + path + "…")
 		u.work.add()
 		go func() {
 			defer u.work.done()
-			err := protect("writing the cable map", func() error { return ExportCables(p, path) })
+			err := protect("writing the cable map", func() error { return exportCables(u.ctx(), p, path) })
 			u.onUI(func() {
 				if err != nil {
 					if !u.reportPanic(err) {
@@ -457,6 +465,7 @@ func (u *UI) ExportCablesDialog() {
 		}()
 		return nil
 	})
+	sd.allow(".csv", ".json", ".topo")
 }
 
 // currentPlan is the plan of the inputs shown; a stale plan is refused.
@@ -486,7 +495,7 @@ func (u *UI) ExportReport(path string, s planner.Scenario, progress func(done, t
 	if err := charts.WriteReport(&b, in, u.cat, progress); err != nil {
 		return err
 	}
-	return safefile.Write(path, b.Bytes())
+	return safefile.WriteContext(u.ctx(), path, func(w io.Writer) error { _, err := b.WriteTo(w); return err })
 }
 
 // ExportReportDialog asks where to write the report, then writes it off

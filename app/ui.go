@@ -8,6 +8,7 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,9 @@ type Options struct {
 	// for screenshots and tests; it also turns the recovery file off
 	// unless RecoveryDir is given.
 	Ephemeral bool
+	// Context ends long writes (cable map, report, chart exports) when it
+	// is done: the process got a signal. Nil is context.Background().
+	Context context.Context
 	// RecoveryDir is the folder of the recovery file that keeps unsaved
 	// edits; empty: the user's config folder (os.UserConfigDir).
 	RecoveryDir string
@@ -88,6 +92,8 @@ type UI struct {
 	decide func(title, message string, onYes, onNo func())
 	// rec keeps unsaved edits in the recovery file.
 	rec recovery
+	// saving is the save dialog last opened (tests drive it).
+	saving *saveDialog
 }
 
 // New builds the UI for window w of a. It opens opts.ScenarioPath (or the

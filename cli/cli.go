@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"fabricplan/data"
 	"fabricplan/internal/safefile"
@@ -45,6 +46,8 @@ type cliEnv struct {
 	stdout, stderr io.Writer
 	cat            *planner.Catalog
 	market         *planner.Market
+	// inputs are the files the command reads, for checkOutput.
+	inputs []string
 }
 
 func commands() []command {
@@ -101,8 +104,11 @@ func report(stderr io.Writer, name string, err error) int {
 		return ExitUsage
 	}
 	fmt.Fprintf(stderr, "%s: %s\n", prefix, planner.TerminalText(err.Error()))
+	if errors.Is(err, errInterrupted) {
+		return ExitInterrupted
+	}
 	var ue usageError
-	if errors.As(err, &ue) || errors.Is(err, planner.ErrTooLarge) || errors.Is(err, safefile.ErrRefused) {
+	if errors.As(err, &ue) || errors.Is(err, planner.ErrTooLarge) || errors.Is(err, safefile.ErrRefused) || errors.Is(err, syscall.ENAMETOOLONG) {
 		return ExitUsage
 	}
 	return ExitFailure
@@ -382,6 +388,7 @@ func planArgs(env *cliEnv, fs *flag.FlagSet, pf *planFlags, args []string, check
 	if err != nil {
 		return nil, nil, err
 	}
+	env.inputs = append(env.inputs, pos...)
 	if check != nil {
 		if err := check(); err != nil {
 			return nil, nil, err
