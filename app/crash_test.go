@@ -85,7 +85,7 @@ func TestBackgroundPanicKeepsWindowAndEdits(t *testing.T) {
 	if _, err := os.Stat(own); err != nil {
 		t.Fatalf("no recovery file while dirty: %v", err)
 	}
-	u.m.MarkSaved("")
+	u.m.MarkSaved("", "")
 	u.requestQuit()
 	if _, err := os.Stat(own); !os.IsNotExist(err) {
 		t.Errorf("clean quit left the recovery file: %v", err)

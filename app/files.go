@@ -175,11 +175,11 @@ func (u *UI) NewScenario() {
 // scenario stays. It reads on the calling goroutine: the window's menus
 // use openOrReport, which reads in the background.
 func (u *UI) OpenPath(path string) error {
-	s, header, err := planner.LoadScenarioFile(path, u.cat)
+	s, src, err := planner.LoadScenarioSource(path, u.cat)
 	if err != nil {
 		return err
 	}
-	u.loadScenario(s, path, header)
+	u.loadScenario(s, path, string(src))
 	u.remember(path)
 	return nil
 }
@@ -195,9 +195,9 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 	go func() {
 		defer u.work.done()
 		var s planner.Scenario
-		var header string
+		var src []byte
 		err := protect("opening "+filepath.Base(path), func() (err error) {
-			s, header, err = planner.LoadScenarioFile(path, u.cat)
+			s, src, err = planner.LoadScenarioSource(path, u.cat)
 			return err
 		})
 		u.onUI(func() {
@@ -208,7 +208,7 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 				}
 				return
 			}
-			u.loadScenario(s, path, header)
+			u.loadScenario(s, path, string(src))
 			u.remember(path)
 		})
 	}()
@@ -224,10 +224,11 @@ func (u *UI) SavePath(path string) error {
 	if filepath.Ext(path) == "" {
 		path += ".toml"
 	}
-	if err := planner.SaveScenarioFile(path, u.m.Scenario(), u.m.Header()); err != nil {
+	written, err := planner.SaveScenarioEdit(path, []byte(u.m.Source()), u.m.Saved(), u.m.Scenario())
+	if err != nil {
 		return err
 	}
-	u.m.MarkSaved(path)
+	u.m.MarkSaved(path, string(written))
 	if !u.m.Unsaved() {
 		u.clearRecovery()
 	}

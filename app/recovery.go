@@ -255,10 +255,10 @@ func (u *UI) offerRecovery(orElse func()) bool {
 	u.background("reading the recovery file", func() {
 		rf, err := readRecovery(path)
 		var base planner.Scenario
-		var header string
+		var src []byte
 		baseErr := errors.New("untitled")
 		if err == nil && rf.File != "" {
-			base, header, baseErr = planner.LoadScenarioFile(rf.File, u.cat)
+			base, src, baseErr = planner.LoadScenarioSource(rf.File, u.cat)
 		}
 		u.onUI(func() {
 			if err != nil {
@@ -276,9 +276,9 @@ func (u *UI) offerRecovery(orElse func()) bool {
 				func() {
 					file := rf.File
 					if baseErr != nil {
-						base, file, header = defaultScenario(), "", ""
+						base, file, src = defaultScenario(), "", nil
 					}
-					u.m.Recover(base, file, header, rf.Scenario, rf.Typed)
+					u.m.Recover(base, file, string(src), rf.Scenario, rf.Typed)
 					u.inputs.fill()
 					u.changed()
 					os.Remove(path)

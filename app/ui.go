@@ -313,10 +313,9 @@ func (u *UI) openLast() {
 	u.openOrReport(path, onError)
 }
 
-// loadScenario shows s (from path, with its file's leading comments) and
-// plans it.
-func (u *UI) loadScenario(s planner.Scenario, path, header string) {
-	u.m.Load(s, path, header)
+// loadScenario shows s (from path, whose text is source) and plans it.
+func (u *UI) loadScenario(s planner.Scenario, path, source string) {
+	u.m.Load(s, path, source)
 	u.inputs.fill()
 	u.changed()
 }

@@ -15,12 +15,12 @@ func (m *Model) Typed() map[string]string { return maps.Clone(m.typed) }
 func (m *Model) Unsaved() bool { return m.Dirty() || len(m.typed) > 0 }
 
 // Recover shows edits kept in a recovery file: base (opened from path
-// with header, or the default, untitled, when path is "") becomes the
+// whose text is source, or the default, untitled, when path is "") becomes the
 // saved state, s the current inputs as one undoable edit, and typed the
 // text of inputs that did not parse. The scenario is dirty afterwards
 // whenever s differs from base.
-func (m *Model) Recover(base planner.Scenario, path, header string, s planner.Scenario, typed map[string]string) {
-	m.Load(base, path, header)
+func (m *Model) Recover(base planner.Scenario, path, source string, s planner.Scenario, typed map[string]string) {
+	m.Load(base, path, source)
 	m.Replace(s)
 	for k, text := range typed {
 		if _, ok := FieldOf(k); ok {
