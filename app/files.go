@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,11 +131,27 @@ func (u *UI) saveThen(action func()) {
 		})
 		return
 	}
-	if err := u.SavePath(u.m.Path()); err != nil {
-		u.showError(err)
+	save := func() {
+		if err := u.SavePath(u.m.Path()); err != nil {
+			u.showError(err)
+			return
+		}
+		action()
+	}
+	info, err := os.Stat(u.m.Path())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		info = nil
+	}
+	if !u.m.ChangedOnDisk(info) {
+		save()
 		return
 	}
-	action()
+	what := "changed on disk since you opened or saved it"
+	if info == nil {
+		what = "was removed or renamed since you opened or saved it"
+	}
+	u.decide("File changed on disk", fmt.Sprintf("%s %s. Overwrite it with your version? (No keeps the file as it is on disk; your edits stay in the window.)",
+		planner.DisplayName(filepath.Base(u.m.Path())), what), save, func() {})
 }
 
 // requestQuit closes the window, asking first when there are unsaved
@@ -175,11 +192,13 @@ func (u *UI) NewScenario() {
 // scenario stays. It reads on the calling goroutine: the window's menus
 // use openOrReport, which reads in the background.
 func (u *UI) OpenPath(path string) error {
+	stamp := stampOf(path) // before the read: a change during it makes Save ask
 	s, src, err := planner.LoadScenarioSource(path, u.cat)
 	if err != nil {
 		return err
 	}
 	u.loadScenario(s, path, string(src))
+	u.m.SetStamp(stamp)
 	u.remember(path)
 	return nil
 }
@@ -191,11 +210,13 @@ func (u *UI) OpenPath(path string) error {
 // the new one is ready.
 func (u *UI) openOrReport(path string, onError func(error)) {
 	u.status.SetText("Opening " + filepath.Base(path) + "…")
+	gen, typed := u.m.Gen(), len(u.m.Typed())
 	u.work.add()
 	go func() {
 		defer u.work.done()
 		var s planner.Scenario
 		var src []byte
+		stamp := stampOf(path)
 		err := protect("opening "+filepath.Base(path), func() (err error) {
 			s, src, err = planner.LoadScenarioSource(path, u.cat)
 			return err
@@ -208,8 +229,20 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 				}
 				return
 			}
-			u.loadScenario(s, path, string(src))
-			u.remember(path)
+			load := func() {
+				u.loadScenario(s, path, string(src))
+				u.m.SetStamp(stamp)
+				u.remember(path)
+			}
+			if u.m.Gen() == gen && len(u.m.Typed()) == typed {
+				load()
+				return
+			}
+			// The user edited while the file was read: ask before the
+			// file replaces the edits (and their undo history).
+			u.status.SetText("Opened " + planner.DisplayName(filepath.Base(path)) + ": replace your edits?")
+			u.decide("Replace your edits?", fmt.Sprintf("You edited the inputs while %s was being read. Replace your edits (and their undo history) with the file? No keeps your edits.",
+				planner.DisplayName(filepath.Base(path))), load, func() { u.status.SetText("Kept your edits; " + planner.DisplayName(filepath.Base(path)) + " was not opened.") })
 		})
 	}()
 }
@@ -229,6 +262,7 @@ func (u *UI) SavePath(path string) error {
 		return err
 	}
 	u.m.MarkSaved(path, string(written))
+	u.m.SetStamp(stampOf(path))
 	if !u.m.Unsaved() {
 		u.clearRecovery()
 	}
@@ -534,4 +568,14 @@ func (u *UI) ExportReportDialog() {
 		}()
 		return nil
 	})
+}
+
+// stampOf is the file's modification time and size now (zero if it
+// cannot be read).
+func stampOf(path string) model.FileStamp {
+	info, err := os.Stat(path)
+	if err != nil {
+		return model.FileStamp{}
+	}
+	return model.StampOf(info)
 }

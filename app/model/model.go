@@ -30,6 +30,7 @@ type Model struct {
 	path   string           // file the scenario came from or was saved to
 	source string           // the file's text as last opened or saved, edited in place by Save
 	saved  planner.Scenario // as last opened or saved
+	stamp  FileStamp        // the file's time and size as last opened or saved
 
 	undo, redo []planner.Scenario
 	lastKey    string // the key of the last edit, to merge typing into one undo step
@@ -59,7 +60,7 @@ func (m *Model) Catalog() *planner.Catalog { return m.cat }
 func (m *Model) Load(s planner.Scenario, path, source string) {
 	m.scenario = s.Clone()
 	m.saved = m.scenario
-	m.path, m.source = path, source
+	m.path, m.source, m.stamp = path, source, FileStamp{}
 	m.typed, m.typedErr = map[string]string{}, map[string]string{}
 	m.undo, m.redo, m.lastKey = nil, nil, ""
 	m.gen++
@@ -84,7 +85,7 @@ func (m *Model) Saved() planner.Scenario { return m.saved.Clone() }
 // MarkSaved records that the current scenario was written to path as
 // source.
 func (m *Model) MarkSaved(path, source string) {
-	m.path, m.source = path, source
+	m.path, m.source, m.stamp = path, source, FileStamp{}
 	m.saved = m.scenario
 }
 
