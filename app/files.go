@@ -242,7 +242,9 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 			// file replaces the edits (and their undo history).
 			u.status.SetText("Opened " + planner.DisplayName(filepath.Base(path)) + ": replace your edits?")
 			u.decide("Replace your edits?", fmt.Sprintf("You edited the inputs while %s was being read. Replace your edits (and their undo history) with the file? No keeps your edits.",
-				planner.DisplayName(filepath.Base(path))), load, func() { u.status.SetText("Kept your edits; " + planner.DisplayName(filepath.Base(path)) + " was not opened.") })
+				planner.DisplayName(filepath.Base(path))), load, func() {
+				u.status.SetText("Kept your edits; " + planner.DisplayName(filepath.Base(path)) + " was not opened.")
+			})
 		})
 	}()
 }
