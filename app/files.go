@@ -429,7 +429,13 @@ func (u *UI) ExportChartDialog(fig *charts.Figure) {
 		u.showError(errors.New("no chart to export: open a chart first"))
 		return
 	}
-	u.savePathDialog("Export chart (PNG, SVG or PDF; NAME@2x.png for double resolution)", fig.Name+".png", ".png", func(path string) error { return ExportChart(fig, path) }).
+	u.savePathDialog("Export chart (PNG, SVG or PDF; NAME@2x.png for double resolution)", fig.Name+".png", ".png", func(path string) error {
+		if err := ExportChart(fig, path); err != nil {
+			return err
+		}
+		u.wroteStatus(path, u.m.Scenario().Name)
+		return nil
+	}).
 		allow(".png", ".svg", ".pdf")
 }
 
@@ -565,7 +571,7 @@ func (u *UI) ExportReportDialog() {
 					}
 					return
 				}
-				u.status.SetText("Wrote " + path)
+				u.wroteStatus(path, snap.Name)
 			})
 		}()
 		return nil
@@ -580,4 +586,14 @@ func stampOf(path string) model.FileStamp {
 		return model.FileStamp{}
 	}
 	return model.StampOf(info)
+}
+
+// wroteStatus says in the status line that path was written, and which
+// characters of the scenario's name the chart font could not draw in it.
+func (u *UI) wroteStatus(path, name string) {
+	msg, imp := "Wrote "+planner.DisplayName(path), widget.MediumImportance
+	if w := charts.GlyphWarning(name); w != "" {
+		msg, imp = msg+"; "+w, widget.WarningImportance
+	}
+	u.setStatus(msg, imp)
 }

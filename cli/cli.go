@@ -71,6 +71,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		printUsage(stdout)
 		return ExitOK
 	}
+	stdout, stderr = &cleanWriter{w: stdout}, &cleanWriter{w: stderr}
 	cat, market, err := loadData()
 	if err != nil {
 		fmt.Fprintln(stderr, "fabricplan:", err)

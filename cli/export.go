@@ -104,6 +104,7 @@ func runExport(env *cliEnv, args []string) error {
 		return err
 	}
 	wrote(env, *out, chart.Name+" chart, "+format)
+	glyphNote(env, "export", in.scenario.Name)
 	return nil
 }
 
@@ -133,5 +134,6 @@ func runReport(env *cliEnv, args []string) error {
 		return err
 	}
 	wrote(env, *out, "")
+	glyphNote(env, "report", in.scenario.Name)
 	return nil
 }

@@ -10,7 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode"
+	"unicode/utf8"
 
+	"fabricplan/charts"
 	"fabricplan/internal/safefile"
 	"fabricplan/planner"
 )
@@ -99,4 +102,55 @@ func wrote(env *cliEnv, path, what string) {
 		what = " (" + what + ")"
 	}
 	fmt.Fprintf(env.stderr, "wrote %s%s\n", planner.TerminalText(path), what)
+}
+
+// glyphNote tells on stderr which characters of the scenario's name the
+// chart font cannot draw, so they are never dropped without a word.
+func glyphNote(env *cliEnv, cmd, name string) {
+	if w := charts.GlyphWarning(name); w != "" {
+		fmt.Fprintf(env.stderr, "fabricplan %s: note: %s\n", cmd, planner.TerminalText(w))
+	}
+}
+
+// cleanWriter passes text on without control characters (but newline and
+// tab) and bidi controls, whatever printed it: the last guard between a
+// name, a path or a key typed in a file and the user's terminal, where
+// ESC can retitle or clear it and U+202E reverses what follows. Bytes
+// that are not UTF-8 become U+FFFD. A character split over two writes
+// is held until it is whole.
+type cleanWriter struct {
+	w       io.Writer
+	pending []byte
+}
+
+func (c *cleanWriter) Write(p []byte) (int, error) {
+	buf := append(append([]byte(nil), c.pending...), p...)
+	out := make([]byte, 0, len(buf))
+	i := 0
+	for i < len(buf) {
+		b := buf[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != 0x7f || b == '\n' || b == '\t' {
+				out = append(out, b)
+			}
+			i++
+			continue
+		}
+		if !utf8.FullRune(buf[i:]) {
+			break
+		}
+		r, size := utf8.DecodeRune(buf[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = utf8.AppendRune(out, utf8.RuneError)
+		case !unicode.IsControl(r) && !unicode.Is(unicode.Bidi_Control, r):
+			out = append(out, buf[i:i+size]...)
+		}
+		i += size
+	}
+	c.pending = buf[i:]
+	if _, err := c.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
