@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -109,4 +110,32 @@ func newTestUIOwnWindow(t *testing.T, opts Options) *UI {
 	u.planner.Delay = 0
 	u.WaitIdle()
 	return u
+}
+
+// TestInterruptedKeepsEdits: a signal (SIGTERM at logout) writes the
+// unsaved edits to the recovery file and leaves it for the next start;
+// a cable map being written under the cancelled context stops and
+// leaves no temporary file. Mutations caught: the signal handled as a
+// clean quit (the recovery file removed), the export not given the
+// signal's context.
+func TestInterruptedKeepsEdits(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	u := newTestUIOwnWindow(t, Options{Ephemeral: true, RecoveryDir: dir, Context: ctx})
+	typeIn(u, "cluster.gpus", "4096")
+	out := t.TempDir()
+	cancel()
+	err := exportCables(u.ctx(), u.Plan(), filepath.Join(out, "cables.csv"))
+	if err == nil {
+		t.Error("the cable map was written after the signal")
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("left behind: %v", ents)
+	}
+	u.Interrupted()
+	u.WaitIdle()
+	rf, err := readRecovery(filepath.Join(dir, "recovery-"+strconv.Itoa(os.Getpid())+".toml"))
+	if err != nil || rf.Scenario.Cluster.GPUs != 4096 {
+		t.Fatalf("recovery file after the signal: %v, %d GPUs", err, rf.Scenario.Cluster.GPUs)
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -273,16 +272,37 @@ func (u *UI) post(f func()) {
 	}
 }
 
-// jobs counts background jobs.
+// jobs counts background jobs. Unlike a sync.WaitGroup, a job may start
+// while another goroutine waits (the recovery timer starts writes at any
+// time).
 type jobs struct {
-	wg sync.WaitGroup
-	n  atomic.Int64
+	mu   sync.Mutex
+	idle sync.Cond
+	n    int64
 }
 
-func (j *jobs) add()         { j.n.Add(1); j.wg.Add(1) }
-func (j *jobs) done()        { j.n.Add(-1); j.wg.Done() }
-func (j *jobs) wait()        { j.wg.Wait() }
-func (j *jobs) count() int64 { return j.n.Load() }
+func (j *jobs) add() { j.mu.Lock(); j.n++; j.mu.Unlock() }
+
+func (j *jobs) done() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.n--; j.n == 0 && j.idle.L != nil {
+		j.idle.Broadcast()
+	}
+}
+
+func (j *jobs) wait() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.idle.L == nil {
+		j.idle.L = &j.mu
+	}
+	for j.n > 0 {
+		j.idle.Wait()
+	}
+}
+
+func (j *jobs) count() int64 { j.mu.Lock(); defer j.mu.Unlock(); return j.n }
 
 // openInitial shows the embedded default at once, then offers back the
 // unsaved edits a previous run left in a recovery file, else opens the
