@@ -39,6 +39,10 @@ func (e *PanicError) Report() string {
 	return b.String()
 }
 
+// issuesURL is where crash reports go: the issue tracker of the project's
+// website (FyneApp.toml).
+const issuesURL = "https://github.com/fabricplanner/fabricplan/issues"
+
 // buildVersion is the module version and VCS revision the binary was
 // built from, as far as the build recorded them.
 func buildVersion() string {
@@ -98,8 +102,7 @@ func (u *UI) reportPanic(err error) bool {
 func (u *UI) crashDialog(pe *PanicError) {
 	intro := widget.NewLabel("Fabric Planner hit an internal error while " + pe.What + ". " +
 		"Your window and inputs are kept, and unsaved edits are in the recovery file. " +
-		"Please send us the report below and, if you can, the scenario file " +
-		"(issue tracker of the project, or the address in the README).")
+		"Please send us the report below and, if you can, the scenario file, as an issue at " + issuesURL + ".")
 	intro.Wrapping = fyne.TextWrapWord
 	report := widget.NewMultiLineEntry()
 	report.SetText(pe.Report())

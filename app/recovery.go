@@ -262,7 +262,12 @@ func (u *UI) offerRecovery(orElse func()) bool {
 		}
 		u.onUI(func() {
 			if err != nil {
-				u.showError(fmt.Errorf("%w (it is left in place)", err))
+				// Set aside, so it is not offered (and refused) at every start.
+				aside := path + ".unreadable"
+				if rerr := os.Rename(path, aside); rerr == nil {
+					err = fmt.Errorf("%w; it is kept as %s", err, aside)
+				}
+				u.showError(err)
 				orElse()
 				return
 			}

@@ -232,6 +232,9 @@ func (d *Doc) sectionEnd(l *layout, s section) int {
 // start of src.
 func leadingComments(src []byte) int {
 	end := 0
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		end = 3
+	}
 	for end < len(src) {
 		j := bytes.IndexByte(src[end:], '\n')
 		line := src[end:]

@@ -57,6 +57,9 @@ type scanner struct {
 // scan finds every key, its value span and every table header of src.
 func scan(src []byte) (*layout, error) {
 	sc := &scanner{src: src}
+	if strings.HasPrefix(string(src[:min(3, len(src))]), "\uFEFF") {
+		sc.i = 3 // a UTF-8 byte order mark, as some editors write
+	}
 	sc.out.sections = []section{{headerStart: -1, end: len(src)}}
 	for sc.i < len(src) {
 		if err := sc.line(); err != nil {
