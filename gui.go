@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"fyne.io/fyne/v2"
 	fyneapp "fyne.io/fyne/v2/app"
@@ -86,7 +89,16 @@ func runGUI(args []string, stderr io.Writer) int {
 	a.SetIcon(assets.Icon)
 	w := a.NewWindow("Fabric Planner")
 	w.SetIcon(assets.Icon)
-	ui := app.New(a, w, cat, market, app.Options{ScenarioPath: path, Ephemeral: shooting()})
+	// SIGINT, SIGTERM and SIGHUP (a logout) stop running exports (their
+	// temporary files removed), keep unsaved edits in the recovery file
+	// and close the window.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	ui := app.New(a, w, cat, market, app.Options{ScenarioPath: path, Ephemeral: shooting(), Context: ctx})
+	go func() {
+		<-ctx.Done()
+		fyne.Do(ui.Interrupted)
+	}()
 	if size.Width == 0 {
 		size = app.WindowSize(a)
 	}

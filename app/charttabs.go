@@ -80,17 +80,21 @@ func (v *chartView) draw(build func() (*charts.Figure, error)) {
 	v.u.work.add()
 	go func() {
 		defer v.u.work.done()
-		fig, err := build()
+		var fig *charts.Figure
 		var img image.Image
 		var targets []charts.Target
-		if err == nil {
-			img, targets, err = fig.ImageTargets(size, th)
-		}
+		err := protect("drawing a chart", func() (err error) {
+			if fig, err = build(); err == nil {
+				img, targets, err = fig.ImageTargets(size, th)
+			}
+			return err
+		})
 		v.u.onUI(func() {
 			if gen != v.gen {
 				return // a newer drawing was asked for
 			}
 			if err != nil {
+				v.u.reportPanic(err)
 				v.fig, v.targets = nil, nil
 				v.message.SetText(err.Error())
 				v.message.Show()

@@ -77,3 +77,17 @@ func withAlpha(c color.Color, a uint8) color.Color {
 	r, g, b, _ := c.RGBA()
 	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), a}
 }
+
+// askYesNoOr asks a question with an action for each answer; Enter
+// answers yes, Esc no.
+func (u *UI) askYesNoOr(title, message string, onYes, onNo func()) {
+	d := dialog.NewConfirm(title, message, func(ok bool) {
+		if ok {
+			onYes()
+		} else {
+			onNo()
+		}
+	}, u.win)
+	u.withKeys(d, d.Confirm, d.Dismiss)
+	d.Show()
+}

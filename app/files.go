@@ -2,9 +2,11 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,17 +131,34 @@ func (u *UI) saveThen(action func()) {
 		})
 		return
 	}
-	if err := u.SavePath(u.m.Path()); err != nil {
-		u.showError(err)
+	save := func() {
+		if err := u.SavePath(u.m.Path()); err != nil {
+			u.showError(err)
+			return
+		}
+		action()
+	}
+	info, err := os.Stat(u.m.Path())
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		info = nil
+	}
+	if !u.m.ChangedOnDisk(info) {
+		save()
 		return
 	}
-	action()
+	what := "changed on disk since you opened or saved it"
+	if info == nil {
+		what = "was removed or renamed since you opened or saved it"
+	}
+	u.decide("File changed on disk", fmt.Sprintf("%s %s. Overwrite it with your version? (No keeps the file as it is on disk; your edits stay in the window.)",
+		planner.DisplayName(filepath.Base(u.m.Path())), what), save, func() {})
 }
 
 // requestQuit closes the window, asking first when there are unsaved
 // changes, and remembers the window size.
 func (u *UI) requestQuit() {
 	u.guarded(func() {
+		u.stopRecovery(true) // saved, or the user chose not to: nothing to recover
 		u.rememberWindow()
 		u.win.Close()
 		u.app.Quit()
@@ -173,11 +192,13 @@ func (u *UI) NewScenario() {
 // scenario stays. It reads on the calling goroutine: the window's menus
 // use openOrReport, which reads in the background.
 func (u *UI) OpenPath(path string) error {
-	s, header, err := planner.LoadScenarioFile(path, u.cat)
+	stamp := stampOf(path) // before the read: a change during it makes Save ask
+	s, src, err := planner.LoadScenarioSource(path, u.cat)
 	if err != nil {
 		return err
 	}
-	u.loadScenario(s, path, header)
+	u.loadScenario(s, path, string(src))
+	u.m.SetStamp(stamp)
 	u.remember(path)
 	return nil
 }
@@ -189,18 +210,41 @@ func (u *UI) OpenPath(path string) error {
 // the new one is ready.
 func (u *UI) openOrReport(path string, onError func(error)) {
 	u.status.SetText("Opening " + filepath.Base(path) + "…")
+	gen, typed := u.m.Gen(), len(u.m.Typed())
 	u.work.add()
 	go func() {
 		defer u.work.done()
-		s, header, err := planner.LoadScenarioFile(path, u.cat)
+		var s planner.Scenario
+		var src []byte
+		stamp := stampOf(path)
+		err := protect("opening "+filepath.Base(path), func() (err error) {
+			s, src, err = planner.LoadScenarioSource(path, u.cat)
+			return err
+		})
 		u.onUI(func() {
 			if err != nil {
 				u.status.SetText("Could not open " + planner.DisplayName(filepath.Base(path)))
-				onError(err)
+				if !u.reportPanic(err) {
+					onError(err)
+				}
 				return
 			}
-			u.loadScenario(s, path, header)
-			u.remember(path)
+			load := func() {
+				u.loadScenario(s, path, string(src))
+				u.m.SetStamp(stamp)
+				u.remember(path)
+			}
+			if u.m.Gen() == gen && len(u.m.Typed()) == typed {
+				load()
+				return
+			}
+			// The user edited while the file was read: ask before the
+			// file replaces the edits (and their undo history).
+			u.status.SetText("Opened " + planner.DisplayName(filepath.Base(path)) + ": replace your edits?")
+			u.decide("Replace your edits?", fmt.Sprintf("You edited the inputs while %s was being read. Replace your edits (and their undo history) with the file? No keeps your edits.",
+				planner.DisplayName(filepath.Base(path))), load, func() {
+				u.status.SetText("Kept your edits; " + planner.DisplayName(filepath.Base(path)) + " was not opened.")
+			})
 		})
 	}()
 }
@@ -215,10 +259,15 @@ func (u *UI) SavePath(path string) error {
 	if filepath.Ext(path) == "" {
 		path += ".toml"
 	}
-	if err := planner.SaveScenarioFile(path, u.m.Scenario(), u.m.Header()); err != nil {
+	written, err := planner.SaveScenarioEdit(path, []byte(u.m.Source()), u.m.Saved(), u.m.Scenario())
+	if err != nil {
 		return err
 	}
-	u.m.MarkSaved(path)
+	u.m.MarkSaved(path, string(written))
+	u.m.SetStamp(stampOf(path))
+	if !u.m.Unsaved() {
+		u.clearRecovery()
+	}
 	u.win.SetTitle(u.m.Title())
 	u.remember(path)
 	return nil
@@ -380,7 +429,14 @@ func (u *UI) ExportChartDialog(fig *charts.Figure) {
 		u.showError(errors.New("no chart to export: open a chart first"))
 		return
 	}
-	u.savePathDialog("Export chart (PNG, SVG or PDF; NAME@2x.png for double resolution)", fig.Name+".png", ".png", func(path string) error { return ExportChart(fig, path) })
+	u.savePathDialog("Export chart (PNG, SVG or PDF; NAME@2x.png for double resolution)", fig.Name+".png", ".png", func(path string) error {
+		if err := ExportChart(fig, path); err != nil {
+			return err
+		}
+		u.wroteStatus(path, u.m.Scenario().Name)
+		return nil
+	}).
+		allow(".png", ".svg", ".pdf")
 }
 
 // ExportBOM writes the bill of materials of the plan of the current
@@ -407,6 +463,12 @@ func (u *UI) ExportBOMDialog() {
 // temporary file that replaces path only when whole, so it may run on
 // any goroutine.
 func ExportCables(p *planner.Plan, path string) error {
+	return exportCables(context.Background(), p, path)
+}
+
+// exportCables is ExportCables that stops, leaving path as it was, when
+// ctx is done.
+func exportCables(ctx context.Context, p *planner.Plan, path string) error {
 	write := planner.WriteCablesCSV
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
@@ -417,7 +479,7 @@ func ExportCables(p *planner.Plan, path string) error {
 	default:
 		return fmt.Errorf("cannot tell the format of %q: name it .csv, .json or .topo (ibdiagnet topology)", filepath.Base(path))
 	}
-	return safefile.WriteWith(path, func(w io.Writer) error { return write(w, p) })
+	return safefile.WriteContext(ctx, path, func(w io.Writer) error { return write(w, p) })
 }
 
 // ExportCablesDialog asks where to write the cable map, then writes it
@@ -428,15 +490,17 @@ func (u *UI) ExportCablesDialog() {
 		u.showError(err)
 		return
 	}
-	u.savePathDialog("Export cable map (.csv, .json, or .topo for ibdiagnet)", "cables.csv", ".csv", func(path string) error {
+	sd := u.savePathDialog("Export cable map (.csv, .json, or .topo for ibdiagnet)", "cables.csv", ".csv", func(path string) error {
 		u.status.SetText("Writing " + path + "…")
 		u.work.add()
 		go func() {
 			defer u.work.done()
-			err := ExportCables(p, path)
+			err := protect("writing the cable map", func() error { return exportCables(u.ctx(), p, path) })
 			u.onUI(func() {
 				if err != nil {
-					u.showError(err)
+					if !u.reportPanic(err) {
+						u.showError(err)
+					}
 					return
 				}
 				u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, planner.FormatInt(p.Links.Total)))
@@ -444,6 +508,7 @@ func (u *UI) ExportCablesDialog() {
 		}()
 		return nil
 	})
+	sd.allow(".csv", ".json", ".topo")
 }
 
 // currentPlan is the plan of the inputs shown; a stale plan is refused.
@@ -473,7 +538,7 @@ func (u *UI) ExportReport(path string, s planner.Scenario, progress func(done, t
 	if err := charts.WriteReport(&b, in, u.cat, progress); err != nil {
 		return err
 	}
-	return safefile.Write(path, b.Bytes())
+	return safefile.WriteContext(u.ctx(), path, func(w io.Writer) error { _, err := b.WriteTo(w); return err })
 }
 
 // ExportReportDialog asks where to write the report, then writes it off
@@ -493,18 +558,42 @@ func (u *UI) ExportReportDialog() {
 		u.work.add()
 		go func() {
 			defer u.work.done()
-			err := u.ExportReport(path, snap, func(done, total int) {
-				u.post(func() { bar.SetValue(float64(done) / float64(total)) })
+			err := protect("writing the report", func() error {
+				return u.ExportReport(path, snap, func(done, total int) {
+					u.post(func() { bar.SetValue(float64(done) / float64(total)) })
+				})
 			})
 			u.onUI(func() {
 				prog.Hide()
 				if err != nil {
-					u.showError(err)
+					if !u.reportPanic(err) {
+						u.showError(err)
+					}
 					return
 				}
-				u.status.SetText("Wrote " + path)
+				u.wroteStatus(path, snap.Name)
 			})
 		}()
 		return nil
 	})
+}
+
+// stampOf is the file's modification time and size now (zero if it
+// cannot be read).
+func stampOf(path string) model.FileStamp {
+	info, err := os.Stat(path)
+	if err != nil {
+		return model.FileStamp{}
+	}
+	return model.StampOf(info)
+}
+
+// wroteStatus says in the status line that path was written, and which
+// characters of the scenario's name the chart font could not draw in it.
+func (u *UI) wroteStatus(path, name string) {
+	msg, imp := "Wrote "+planner.DisplayName(path), widget.MediumImportance
+	if w := charts.GlyphWarning(name); w != "" {
+		msg, imp = msg+"; "+w, widget.WarningImportance
+	}
+	u.setStatus(msg, imp)
 }

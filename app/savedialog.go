@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -20,13 +21,16 @@ import (
 // through safefile, which replaces the file only when the new one is
 // complete.
 type saveDialog struct {
-	u      *UI
-	ext    string // default extension, with the dot
-	folder string
-	name   *widget.Entry
-	where  *widget.Label
-	dlg    *dialog.CustomDialog
-	write  func(path string) error
+	u   *UI
+	ext string // default extension, with the dot
+	// allowed are the extensions the write takes (default: ext alone);
+	// another is refused before any work.
+	allowed []string
+	folder  string
+	name    *widget.Entry
+	where   *widget.Label
+	dlg     *dialog.CustomDialog
+	write   func(path string) error
 }
 
 // savePathDialog asks where to write, under title; ext is the extension
@@ -52,6 +56,7 @@ func (u *UI) savePathDialog(title, name, ext string, write func(path string) err
 	sd.dlg.Resize(fyne.NewSize(560, 0))
 	sd.dlg.Show()
 	u.win.Canvas().Focus(sd.name)
+	u.saving = sd
 	return sd
 }
 
@@ -79,6 +84,9 @@ func (sd *saveDialog) setFolder(dir string) {
 // submit checks the name, asks before replacing a file, then writes.
 func (sd *saveDialog) submit() {
 	path, err := savePath(sd.folder, sd.name.Text, sd.ext)
+	if err == nil {
+		err = sd.checkTarget(path)
+	}
 	if err != nil {
 		sd.u.showError(err)
 		return
@@ -121,4 +129,53 @@ func savePath(folder, name, ext string) (string, error) {
 		name += ext
 	}
 	return filepath.Join(folder, name), nil
+}
+
+// allow sets the extensions the dialog's write takes, with the dot.
+func (sd *saveDialog) allow(exts ...string) *saveDialog {
+	sd.allowed = exts
+	return sd
+}
+
+// checkTarget refuses a name whose extension is not one the write takes
+// (TOML written into chart.png), and an export over the scenario file
+// open in the window.
+func (sd *saveDialog) checkTarget(path string) error {
+	allowed := sd.allowed
+	if len(allowed) == 0 {
+		allowed = []string{sd.ext}
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	if !slices.Contains(allowed, ext) {
+		return fmt.Errorf("%s: this is saved as %s; end the name in %s", filepath.Base(path), formatName(allowed[0]), strings.Join(allowed, ", "))
+	}
+	if open := sd.u.m.Path(); open != "" && !slices.Contains(allowed, ".toml") && sameFile(path, open) {
+		return fmt.Errorf("%s is the scenario open in this window: choose another file for the export", filepath.Base(path))
+	}
+	return nil
+}
+
+// sameFile reports whether a and b name one existing file.
+func sameFile(a, b string) bool {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	bi, err := os.Stat(b)
+	return err == nil && os.SameFile(ai, bi)
+}
+
+// formatName names the format of an extension for messages.
+func formatName(ext string) string {
+	switch ext {
+	case ".toml":
+		return "a TOML scenario"
+	case ".csv":
+		return "CSV"
+	case ".json":
+		return "JSON"
+	case ".pdf":
+		return "a PDF"
+	}
+	return strings.ToUpper(strings.TrimPrefix(ext, "."))
 }

@@ -182,7 +182,11 @@ func (t *searchTab) start() {
 	u.work.add()
 	go func() {
 		defer u.work.done()
-		res, err := planner.Search(ctx, base, cat, opt)
+		var res *planner.SearchResult
+		err := protect("searching designs", func() (err error) {
+			res, err = planner.Search(ctx, base, cat, opt)
+			return err
+		})
 		u.onUI(func() {
 			if run == t.runs { // not replaced by a newer search
 				t.finish(base, plan, res, err)
@@ -198,6 +202,7 @@ func (t *searchTab) finish(base planner.Scenario, plan *planner.Plan, res *plann
 	t.progress.Hide()
 	if err != nil {
 		t.info.SetText("No result: " + err.Error())
+		t.u.reportPanic(err)
 		return
 	}
 	t.u.m.SearchDone(base)

@@ -8,9 +8,9 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -32,11 +32,18 @@ type Options struct {
 	// Scenario to open; empty opens the last one used, else the default.
 	ScenarioPath string
 	// Ephemeral keeps preferences (recent files, window size) untouched,
-	// for screenshots and tests.
+	// for screenshots and tests; it also turns the recovery file off
+	// unless RecoveryDir is given.
 	Ephemeral bool
 	// Now is the window's clock, the day quotes' validity is checked
 	// against (nil: time.Now).
 	Now func() time.Time
+	// Context ends long writes (cable map, report, chart exports) when it
+	// is done: the process got a signal. Nil is context.Background().
+	Context context.Context
+	// RecoveryDir is the folder of the recovery file that keeps unsaved
+	// edits; empty: the user's config folder (os.UserConfigDir).
+	RecoveryDir string
 }
 
 // planDelay is the pause in typing after which the inputs are planned.
@@ -80,6 +87,15 @@ type UI struct {
 	confirm func(title, message string, onYes func())
 	// showError reports an error; tests replace it.
 	showError func(err error)
+	// showCrash reports a recovered panic; tests replace it.
+	showCrash func(pe *PanicError)
+	// decide asks a yes/no question with an action for each answer;
+	// tests replace it.
+	decide func(title, message string, onYes, onNo func())
+	// rec keeps unsaved edits in the recovery file.
+	rec recovery
+	// saving is the save dialog last opened (tests drive it).
+	saving *saveDialog
 }
 
 // New builds the UI for window w of a. It opens opts.ScenarioPath (or the
@@ -95,6 +111,8 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	u.planner = &model.Debouncer{Delay: planDelay}
 	u.confirm = func(title, message string, onYes func()) { u.askYesNo(title, message, onYes) }
 	u.showError = u.errorDialog
+	u.showCrash = u.crashDialog
+	u.decide = u.askYesNoOr
 	u.m = model.New(cat, planner.NewScenario()) // openInitial loads the default
 	u.inputs = newInputsPanel(u)
 	u.summary = newSummaryTab(u)
@@ -132,6 +150,8 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	u.addShortcuts(menu)
 	w.SetCloseIntercept(u.requestQuit)
 	a.Settings().AddListener(func(fyne.Settings) { u.post(u.recolourCharts) })
+	w.SetOnClosed(func() { u.stopRecovery(false) })
+	u.startRecovery()
 	u.openInitial()
 	return u
 }
@@ -231,6 +251,7 @@ func (u *UI) WaitIdle() {
 // onUI runs f on the UI goroutine and returns when it has run; background
 // jobs hand their results over with it.
 func (u *UI) onUI(f func()) {
+	f = u.guard("showing a result", f)
 	if u.queue == nil {
 		fyne.DoAndWait(f)
 		return
@@ -243,6 +264,7 @@ func (u *UI) onUI(f func()) {
 // post hands f to the UI goroutine without waiting, for updates that may
 // be dropped when the test queue is full (progress bars).
 func (u *UI) post(f func()) {
+	f = u.guard("updating the window", f)
 	if u.queue == nil {
 		fyne.Do(f)
 		return
@@ -253,23 +275,53 @@ func (u *UI) post(f func()) {
 	}
 }
 
-// jobs counts background jobs.
+// jobs counts background jobs. Unlike a sync.WaitGroup, a job may start
+// while another goroutine waits (the recovery timer starts writes at any
+// time).
 type jobs struct {
-	wg sync.WaitGroup
-	n  atomic.Int64
+	mu   sync.Mutex
+	idle sync.Cond
+	n    int64
 }
 
-func (j *jobs) add()         { j.n.Add(1); j.wg.Add(1) }
-func (j *jobs) done()        { j.n.Add(-1); j.wg.Done() }
-func (j *jobs) wait()        { j.wg.Wait() }
-func (j *jobs) count() int64 { return j.n.Load() }
+func (j *jobs) add() { j.mu.Lock(); j.n++; j.mu.Unlock() }
 
-// openInitial shows the embedded default at once, then opens the
+func (j *jobs) done() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.n--; j.n == 0 && j.idle.L != nil {
+		j.idle.Broadcast()
+	}
+}
+
+func (j *jobs) wait() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.idle.L == nil {
+		j.idle.L = &j.mu
+	}
+	for j.n > 0 {
+		j.idle.Wait()
+	}
+}
+
+func (j *jobs) count() int64 { j.mu.Lock(); defer j.mu.Unlock(); return j.n }
+
+// openInitial shows the embedded default at once, then offers back the
+// unsaved edits a previous run left in a recovery file, else opens the
 // scenario given, else the last one used, in the background. A file given
 // on the command line that cannot be opened is reported; a last-used file
 // that has gone is passed over quietly.
 func (u *UI) openInitial() {
 	u.loadScenario(defaultScenario(), "", "")
+	if u.opts.ScenarioPath == "" && u.offerRecovery(u.openLast) {
+		return
+	}
+	u.openLast()
+}
+
+// openLast opens the scenario given, else the last one used.
+func (u *UI) openLast() {
 	path := u.opts.ScenarioPath
 	if path == "" && !u.opts.Ephemeral {
 		path = u.app.Preferences().String(prefLastScenario)
@@ -284,10 +336,9 @@ func (u *UI) openInitial() {
 	u.openOrReport(path, onError)
 }
 
-// loadScenario shows s (from path, with its file's leading comments) and
-// plans it.
-func (u *UI) loadScenario(s planner.Scenario, path, header string) {
-	u.m.Load(s, path, header)
+// loadScenario shows s (from path, whose text is source) and plans it.
+func (u *UI) loadScenario(s planner.Scenario, path, source string) {
+	u.m.Load(s, path, source)
 	u.inputs.fill()
 	u.changed()
 }
@@ -318,8 +369,15 @@ func (u *UI) changed() {
 	u.submitted = gen
 	cat := u.cat
 	u.planner.Submit(func() {
-		r := model.Evaluate(gen, snap, cat)
-		u.onUI(func() { u.apply(r) })
+		var r model.Result
+		err := protect("planning", func() error { r = model.Evaluate(gen, snap, cat); return nil })
+		if err != nil {
+			r = model.Result{Gen: gen, Err: err}
+		}
+		u.onUI(func() {
+			u.apply(r)
+			u.reportPanic(err)
+		})
 	})
 }
 

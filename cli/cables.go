@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 
-	"fabricplan/internal/safefile"
 	"fabricplan/planner"
 )
 
@@ -18,29 +16,35 @@ func runCables(env *cliEnv, args []string) error {
 	asJSON := fs.Bool("json", false, "one object per link as a JSON array")
 	asTopo := fs.Bool("topo", false, "the expected topology as an IBDM topology file (ibdiagnet --topo_file)")
 	out := fs.String("out", "", "write to this file instead of standard output")
-	_, p, err := planArgs(env, fs, pf, args, nil)
+	var write func(io.Writer, *planner.Plan) error
+	_, p, err := planArgs(env, fs, pf, args, func() error {
+		n, ext := 0, ""
+		for _, f := range []struct {
+			on  bool
+			w   func(io.Writer, *planner.Plan) error
+			ext string
+		}{{*asCSV, planner.WriteCablesCSV, ".csv"}, {*asJSON, planner.WriteCablesJSON, ".json"}, {*asTopo, planner.WriteTopoFile, ".topo"}} {
+			if f.on {
+				n, write, ext = n+1, f.w, f.ext
+			}
+		}
+		if n != 1 {
+			return usagef("give one of --csv, --json or --topo")
+		}
+		if *out == "" {
+			return nil
+		}
+		return checkOutput(*out, env.inputs, ext)
+	})
 	if err != nil {
 		return err
-	}
-	var write func(io.Writer, *planner.Plan) error
-	n := 0
-	for _, f := range []struct {
-		on bool
-		w  func(io.Writer, *planner.Plan) error
-	}{{*asCSV, planner.WriteCablesCSV}, {*asJSON, planner.WriteCablesJSON}, {*asTopo, planner.WriteTopoFile}} {
-		if f.on {
-			n, write = n+1, f.w
-		}
-	}
-	if n != 1 {
-		return usagef("give one of --csv, --json or --topo")
 	}
 	if *out == "" {
 		return write(env.stdout, p)
 	}
-	if err := safefile.WriteWith(*out, func(w io.Writer) error { return write(w, p) }); err != nil {
+	if err := writeOut(*out, func(w io.Writer) error { return write(w, p) }); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.stderr, "wrote %s (%s links)\n", *out, planner.FormatInt(p.Links.Total))
+	wrote(env, *out, planner.FormatInt(p.Links.Total)+" links")
 	return nil
 }

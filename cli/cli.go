@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"fabricplan/data"
@@ -46,6 +47,8 @@ type cliEnv struct {
 	stdout, stderr io.Writer
 	cat            *planner.Catalog
 	market         *planner.Market
+	// inputs are the files the command reads, for checkOutput.
+	inputs []string
 }
 
 func commands() []command {
@@ -69,6 +72,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		printUsage(stdout)
 		return ExitOK
 	}
+	stdout, stderr = &cleanWriter{w: stdout}, &cleanWriter{w: stderr}
 	cat, market, err := loadData()
 	if err != nil {
 		fmt.Fprintln(stderr, "fabricplan:", err)
@@ -102,8 +106,11 @@ func report(stderr io.Writer, name string, err error) int {
 		return ExitUsage
 	}
 	fmt.Fprintf(stderr, "%s: %s\n", prefix, planner.TerminalText(err.Error()))
+	if errors.Is(err, errInterrupted) {
+		return ExitInterrupted
+	}
 	var ue usageError
-	if errors.As(err, &ue) || errors.Is(err, planner.ErrTooLarge) || errors.Is(err, safefile.ErrRefused) {
+	if errors.As(err, &ue) || errors.Is(err, planner.ErrTooLarge) || errors.Is(err, safefile.ErrRefused) || errors.Is(err, syscall.ENAMETOOLONG) {
 		return ExitUsage
 	}
 	return ExitFailure
@@ -423,6 +430,7 @@ func planArgs(env *cliEnv, fs *flag.FlagSet, pf *planFlags, args []string, check
 	if err != nil {
 		return nil, nil, err
 	}
+	env.inputs = append(env.inputs, pos...)
 	if check != nil {
 		if err := check(); err != nil {
 			return nil, nil, err

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 
 	"fabricplan/charts"
-	"fabricplan/internal/safefile"
 	"fabricplan/planner"
 )
 
@@ -67,6 +67,9 @@ func runExport(env *cliEnv, args []string) error {
 		if format, err = charts.FormatOf(*out); err != nil {
 			return usageError{err}
 		}
+		if err := checkOutput(*out, env.inputs, "."+format); err != nil {
+			return err
+		}
 		if size, err = sf.size(); err != nil {
 			return err
 		}
@@ -97,10 +100,11 @@ func runExport(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := safefile.Write(*out, b); err != nil {
+	if err := writeOut(*out, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.stderr, "wrote %s (%s chart, %s)\n", *out, chart.Name, format)
+	wrote(env, *out, chart.Name+" chart, "+format)
+	glyphNote(env, "export", in.scenario.Name)
 	return nil
 }
 
@@ -113,10 +117,7 @@ func runReport(env *cliEnv, args []string) error {
 		if *out == "" {
 			return usagef("report needs --out FILE.pdf")
 		}
-		if f, err := charts.FormatOf(*out); err != nil || f != "pdf" {
-			return usagef("the report is a PDF: end --out in .pdf")
-		}
-		return nil
+		return checkOutput(*out, env.inputs, ".pdf")
 	})
 	if err != nil {
 		return err
@@ -129,9 +130,10 @@ func runReport(env *cliEnv, args []string) error {
 	if err := charts.WriteReport(&buf, input, env.cat, nil); err != nil {
 		return err
 	}
-	if err := safefile.Write(*out, buf.Bytes()); err != nil {
+	if err := writeOut(*out, func(w io.Writer) error { _, err := buf.WriteTo(w); return err }); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.stderr, "wrote %s\n", *out)
+	wrote(env, *out, "")
+	glyphNote(env, "report", in.scenario.Name)
 	return nil
 }

@@ -170,6 +170,7 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 	// One job alone, spread, meets the whole 8:1: its own ports are all
 	// busy at once.
 	w.Jobs = 1
+	w.GlobalBatchTokens = 4 << 20 // one micro-batch for each of the 512 ranks
 	alone := effectJob(t, gpus, "8:1", LBAdaptive, w)
 	if got := dpClass(t, alone.Planned).BusBWGBs; math.Abs(got-5.75) > 0.1 {
 		t.Errorf("one job spread at 8:1: dp busbw %.2f, want 5.75", got)
@@ -192,7 +193,7 @@ func TestExpertsAndNVLinkDomain(t *testing.T) {
 	cat := testCatalog(t)
 	w := NewWorkload()
 	w.Model, w.TP, w.PP, w.VPP, w.EP = "mixtral-8x7b", 1, 1, 1, 16
-	w.GlobalBatchTokens, w.Recompute = 4<<20, true
+	w.GlobalBatchTokens, w.Recompute = 8<<20, true // 2,048 sequences: one per rank of up to 2,048
 
 	hgx := ibScenario(1152)
 	hgx.Workload = &w

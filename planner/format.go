@@ -123,12 +123,15 @@ func cleanText(s string, limit int) string {
 	return b.String()
 }
 
-// CSVText neutralises a text cell for spreadsheets: a cell that starts
-// with = + - @, a tab or a carriage return would be read as a formula
+// CSVText makes a text cell safe for terminals and spreadsheets: control
+// and bidi characters go (ESC, NUL, CR and U+202E would reach a terminal
+// that cats the file, or reorder what a reader sees), as TerminalText
+// does; then a cell that starts with = + - @ would be read as a formula
 // (CSV injection), so it gets a leading apostrophe, which spreadsheets
 // show as plain text. Numbers are written separately and never pass here.
 func CSVText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	s = TerminalText(s)
+	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
 		return "'" + s
 	}
 	return s

@@ -168,7 +168,7 @@ func TestLargeDocumentBounded(t *testing.T) {
 // fails on NaN and the window never prints "NaN µs".
 func TestPlanFiguresFinite(t *testing.T) {
 	cat := testCatalog(t)
-	src := "schema = 1\n[prices]\nqm9700 = 1e8\n[workload]\nlayers = 10000\nhidden = 1048576\nseq_len = 16777216\nparams_b = 100000\nmodel = \"custom\"\ntp = 8\npp = 1\nvpp = 1\n"
+	src := "schema = 1\n[prices]\nqm9700 = 1e8\n[workload]\nlayers = 10000\nhidden = 1048576\nseq_len = 16777216\nparams_b = 100000\nmodel = \"custom\"\nglobal_batch_tokens = 1099511627776\ntp = 8\npp = 1\nvpp = 1\n"
 	s, err := CheckScenario([]byte(src), cat)
 	if err != nil {
 		t.Fatal(err)

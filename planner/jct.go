@@ -348,6 +348,9 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
 			"ep %d does not divide dp %d", w.EP, dp))
 	}
+	if err := checkBatch(w, dp); err != nil {
+		return nil, err
+	}
 	micro := microbatches(w, dp)
 	mem := memoryUse(w, gpu, d, dp)
 	if checkMemory && !mem.Fits() {

@@ -277,6 +277,9 @@ func build(s Scenario, cat *Catalog, resilience bool) (*Plan, error) {
 	if err := best.estimateJCT(cat); err != nil {
 		return nil, err
 	}
+	if err := best.checkFinite(); err != nil {
+		return nil, err
+	}
 	if resilience {
 		best.analyseResilience(cat.Reliability, cat.JCT)
 	}
@@ -412,7 +415,7 @@ func (p *Plan) estimateJCT(cat *Catalog) error {
 	if cat.JCT == nil {
 		return nil
 	}
-	w, own := NewWorkload(), p.Scenario.Workload != nil
+	w, own := p.defaultWorkload(cat.JCT), p.Scenario.Workload != nil
 	if own {
 		w = *p.Scenario.Workload
 	}

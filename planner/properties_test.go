@@ -131,7 +131,10 @@ func TestJCTProperties(t *testing.T) {
 		"mixtral ep8":   func(w *Workload) { w.Model, w.EP, w.PP = "mixtral-8x7b", 8, 1 },
 		// Plain data parallelism of 8B holds 144 GB of model state per
 		// GPU; ZeRO-2 shards gradients and optimizer to fit an H100.
-		"llama3-8b dp":     func(w *Workload) { w.Model, w.TP, w.PP, w.ZeRO, w.ZeROStage = "llama3-8b", 1, 1, false, 2 },
+		"llama3-8b dp": func(w *Workload) {
+			// 256M tokens: one 8,192-token sequence for each of 32,768 ranks.
+			w.Model, w.TP, w.PP, w.ZeRO, w.ZeROStage, w.GlobalBatchTokens = "llama3-8b", 1, 1, false, 2, 256<<20
+		},
 		"deepseek-v3 ep16": func(w *Workload) { w.Model, w.EP, w.PP, w.GPU = "deepseek-v3", 16, 8, "b200" },
 	}
 	for name, wf := range workloads {

@@ -275,6 +275,12 @@ var priceFix = fmt.Sprintf("give a price in US dollars from 0 to %.0f, or leave 
 func (s *Scenario) validateHardware(cat *Catalog) []error {
 	n := s.Network
 	if n.Fabric != InfiniBand && n.Fabric != Ethernet {
+		// The fabric is reported; the speed is still checked, against
+		// every fabric, so one mistake does not hide another.
+		speeds := slices.Sorted(slices.Values(append(cat.NICSpeeds(InfiniBand), cat.NICSpeeds(Ethernet)...)))
+		if speeds = slices.Compact(speeds); !slices.Contains(speeds, n.NICGbps) {
+			return []error{fieldErr("network.nic_gbps", "choose one of "+intList(speeds), "no NIC at %d Gb/s in the catalog, for any fabric", n.NICGbps)}
+		}
 		return nil
 	}
 	var errs []error

@@ -47,7 +47,9 @@ func DecodeScenario(src []byte) (Scenario, error) {
 	var top map[string]toml.Primitive
 	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&top)
 	if err != nil {
-		return Scenario{}, tomlError(err)
+		// Nothing decoded: report this error only, not the checks of an
+		// empty scenario (Unreadable).
+		return Scenario{}, &undecodedError{tomlError(err)}
 	}
 	d := &strictDecoder{md: md, lines: keyLines(src)}
 	s := NewScenario()
@@ -134,6 +136,13 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 		}
 		f.Set(reflect.ValueOf(&w))
 		return
+	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Struct:
+		v := reflect.New(f.Type().Elem()) // [reliability]: the zero value means "no override"
+		if sub, ok := d.subTable(p, name); ok {
+			d.table(sub, v.Elem(), name+".")
+			f.Set(v)
+		}
+		return
 	case f.Kind() == reflect.Map:
 		sub, ok := d.subTable(p, name)
 		if !ok {
@@ -156,13 +165,39 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 	}
 }
 
+// subTable decodes the table name; any other shape - a value (cluster =
+// 5), an array of tables ([[cluster]]), a string (workload =
+// "llama3-405b") - is an error naming the key, not a silent default.
 func (d *strictDecoder) subTable(p toml.Primitive, name string) (map[string]toml.Primitive, bool) {
 	var sub map[string]toml.Primitive
-	if err := d.md.PrimitiveDecode(p, &sub); err != nil {
-		d.add(&FieldError{Field: name, Line: d.lines[name], Problem: "expected a table", Fix: "write it as [" + name + "] with keys below"})
+	kind := d.md.Type(strings.Split(name, ".")...)
+	if err := d.md.PrimitiveDecode(p, &sub); err != nil || kind != "Hash" && kind != "" { // "": a table made by dotted keys
+		problem := "expected a table, got " + tomlKind(kind)
+		d.add(&FieldError{Field: name, Line: d.lines[name], Problem: problem, Fix: "write it as [" + name + "] with key = value lines below"})
 		return nil, false
 	}
 	return sub, true
+}
+
+// tomlKind words a TOML type name of toml.MetaData.Type for messages.
+func tomlKind(kind string) string {
+	switch kind {
+	case "ArrayHash":
+		return "an array of tables ([[...]])"
+	case "Array":
+		return "an array"
+	case "String":
+		return "a string"
+	case "Integer":
+		return "a whole number"
+	case "Float":
+		return "a number"
+	case "Bool":
+		return "true or false"
+	case "":
+		return "something else"
+	}
+	return "a " + strings.ToLower(kind)
 }
 
 // typeError words a decode error of one key.
@@ -285,11 +320,20 @@ func (s Scenario) SystemConflicts(cat *Catalog, src []byte) error {
 }
 
 // Unreadable reports whether a DecodeScenario error is about the document
-// as a whole (not TOML, too deep, too large): nothing in it decoded.
+// as a whole (not TOML, too deep, too large, a value the decoder cannot
+// read): nothing in it decoded.
 func Unreadable(decodeErr error) bool {
+	var ue *undecodedError
 	fes := FieldErrors(decodeErr)
-	return decodeErr != nil && (len(fes) == 0 || fes[0].Field == "file")
+	return decodeErr != nil && (len(fes) == 0 || fes[0].Field == "file" || errors.As(decodeErr, &ue))
 }
+
+// undecodedError wraps the TOML decoder's error: the document stopped
+// decoding there, so no field of it holds a value.
+type undecodedError struct{ err error }
+
+func (e *undecodedError) Error() string { return e.err.Error() }
+func (e *undecodedError) Unwrap() error { return e.err }
 
 // CheckDecoded joins decodeErr, the errors DecodeScenario returned with
 // s, and s.Validate's errors on the fields not already reported, with
@@ -464,6 +508,9 @@ var badTypeRE = regexp.MustCompile(`incompatible types: TOML value has type (\S+
 func tomlError(err error) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
+		if fix, ok := encodingFix(pe.Message); ok {
+			return &FieldError{Field: "file", Line: pe.Position.Line, Problem: "not valid TOML: " + pe.Message, Fix: fix}
+		}
 		if pe.LastKey != "" {
 			return &FieldError{Field: pe.LastKey, Line: pe.Position.Line, Problem: pe.Message, Fix: "check the value's type and quotes"}
 		}
@@ -601,4 +648,19 @@ func unquoteDotted(s string) string {
 		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
 	}
 	return strings.Join(parts, ".")
+}
+
+// encodingFix is the fix for decoder errors that come from how the file
+// was saved rather than from a value: CR-only line ends, a byte that is
+// not UTF-8 (Latin-1), a NUL.
+func encodingFix(msg string) (string, bool) {
+	switch {
+	case strings.Contains(msg, "'0x0d'"):
+		return "the file's lines end in CR only (classic Mac): save it with LF (or CRLF) line ends", true
+	case strings.Contains(msg, "invalid UTF-8"):
+		return "the file is not UTF-8 (Latin-1?): save it as UTF-8", true
+	case strings.Contains(msg, "'0x00'"):
+		return "the file holds a NUL byte: remove it (is this a text file?)", true
+	}
+	return "", false
 }

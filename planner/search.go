@@ -167,7 +167,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	res := &SearchResult{Evaluated: len(cands)}
 	seen := map[string]bool{}
 	for _, d := range designs {
-		if d == nil {
+		if d == nil || !isFinite(d.Days) || !isFinite(d.CostUSD) {
 			continue
 		}
 		// Forcing more tiers than needed can give the very same fabric as
@@ -194,7 +194,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 		}
 		return a.Days < b.Days
 	})
-	res.Front = paretoFront(res.Designs)
+	res.Front = paretoFront(res.Designs) // not empty: every design has finite days
 	res.Fastest = res.Front[len(res.Front)-1]
 	res.pick(opt)
 	res.compareCosts()

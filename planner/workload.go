@@ -102,8 +102,8 @@ func (w *Workload) validate(d *JCTData) []error {
 		preset  bool // 0 means "the preset's value"
 		example string
 	}{
-		{"params_b", w.ParamsB, 0, 1e5, true, "405"},
-		{"active_params_b", w.ActiveParamsB, 0, 1e5, true, "37"},
+		{"params_b", w.ParamsB, minParamsB, 1e5, true, "405"},
+		{"active_params_b", w.ActiveParamsB, minParamsB, 1e5, true, "37"},
 		{"layers", float64(w.Layers), 0, 10_000, true, "126"},
 		{"hidden", float64(w.Hidden), 0, 1 << 20, true, "16384"},
 		{"seq_len", float64(w.SeqLen), 0, 1 << 24, true, "8192"},
@@ -117,12 +117,12 @@ func (w *Workload) validate(d *JCTData) []error {
 		{"vpp", float64(w.VPP), 1, 1024, false, "1"},
 		{"ep", float64(w.EP), 1, 65536, false, "1"},
 		{"tokens_total", w.TokensTotal, 1, 1e16, false, "1e12"},
-		{"compute_efficiency", w.ComputeEfficiency, 0, 1, true, "0.45"},
+		{"compute_efficiency", w.ComputeEfficiency, minComputeEfficiency, 1, true, "0.45"},
 		{"zero_stage", float64(w.ZeROStage), 0, 3, false, "1"},
 		{"jobs", float64(w.Jobs), 0, 4096, true, "2"},
 		{"qps_per_connection", float64(w.QueuePairs), 0, 128, true, "4"},
 	} {
-		if inRange(r.v, r.lo, r.hi) {
+		if inRange(r.v, r.lo, r.hi) || r.preset && r.v == 0 {
 			continue
 		}
 		fix := fmt.Sprintf("give a number from %g to %g, e.g. %s", r.lo, r.hi, r.example)
@@ -134,6 +134,7 @@ func (w *Workload) validate(d *JCTData) []error {
 	if w.Placement != "" && w.Placement != PlacePacked && w.Placement != PlaceSpread {
 		add("placement", fmt.Sprintf("use %q or %q", PlacePacked, PlaceSpread), "unknown placement %q", w.Placement)
 	}
+	errs = append(errs, w.checkConsistency(d)...)
 	for _, o := range []struct {
 		name string
 		v    *float64

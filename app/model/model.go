@@ -28,8 +28,9 @@ type Model struct {
 	gen      uint64            // bumped on every change of scenario
 
 	path   string           // file the scenario came from or was saved to
-	header string           // the file's leading comment block
+	source string           // the file's text as last opened or saved, edited in place by Save
 	saved  planner.Scenario // as last opened or saved
+	stamp  FileStamp        // the file's time and size as last opened or saved
 
 	undo, redo []planner.Scenario
 	lastKey    string // the key of the last edit, to merge typing into one undo step
@@ -54,12 +55,12 @@ func New(cat *planner.Catalog, s planner.Scenario) *Model {
 // Catalog is the hardware catalog the model checks against.
 func (m *Model) Catalog() *planner.Catalog { return m.cat }
 
-// Load replaces the scenario (opened from path, "" for none, with the
-// file's leading comment block) and forgets the history of the last one.
-func (m *Model) Load(s planner.Scenario, path, header string) {
+// Load replaces the scenario (opened from path, "" for none, whose text
+// is source) and forgets the history of the last one.
+func (m *Model) Load(s planner.Scenario, path, source string) {
 	m.scenario = s.Clone()
 	m.saved = m.scenario
-	m.path, m.header = path, header
+	m.path, m.source, m.stamp = path, source, FileStamp{}
 	m.typed, m.typedErr = map[string]string{}, map[string]string{}
 	m.undo, m.redo, m.lastKey = nil, nil, ""
 	m.gen++
@@ -74,12 +75,17 @@ func (m *Model) Gen() uint64 { return m.gen }
 // Path is the scenario's file, "" when untitled.
 func (m *Model) Path() string { return m.path }
 
-// Header is the leading comment block of the scenario's file, kept on save.
-func (m *Model) Header() string { return m.header }
+// Source is the text of the scenario's file as last opened or saved
+// ("" for none): Save edits it in place.
+func (m *Model) Source() string { return m.source }
 
-// MarkSaved records that the current scenario was written to path.
-func (m *Model) MarkSaved(path string) {
-	m.path = path
+// Saved is the scenario as last opened or saved: what Source holds.
+func (m *Model) Saved() planner.Scenario { return m.saved.Clone() }
+
+// MarkSaved records that the current scenario was written to path as
+// source.
+func (m *Model) MarkSaved(path, source string) {
+	m.path, m.source, m.stamp = path, source, FileStamp{}
 	m.saved = m.scenario
 }
 

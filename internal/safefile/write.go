@@ -7,6 +7,7 @@
 package safefile
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -44,6 +45,15 @@ func Write(path string, data []byte) error {
 // files and anything that is not a regular file are refused (ErrRefused).
 // On any error the target is as it was and no temporary file is left.
 func WriteWith(path string, produce func(io.Writer) error) error {
+	return WriteContext(context.Background(), path, produce)
+}
+
+// WriteContext is WriteWith that gives up when ctx is done (a signal, a
+// cancelled export): produce's next write fails with the context's cause,
+// the temporary file is removed and the target stays as it was. A hard-
+// linked target is rewritten under an advisory lock (flock), so two
+// writers never interleave in it.
+func WriteContext(ctx context.Context, path string, produce func(io.Writer) error) error {
 	target, err := resolve(path)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
@@ -63,7 +73,13 @@ func WriteWith(path string, produce func(io.Writer) error) error {
 			return fmt.Errorf("save %s: %w", path, err)
 		}
 	}
-	tmp, err := writeTemp(filepath.Dir(target), info, produce)
+	tmp, err := writeTemp(filepath.Dir(target), info, func(w io.Writer) error {
+		return produce(&ctxWriter{ctx: ctx, w: w})
+	})
+	if err == nil && ctx.Err() != nil {
+		os.Remove(tmp)
+		err = context.Cause(ctx)
+	}
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
@@ -83,9 +99,14 @@ func WriteWith(path string, produce func(io.Writer) error) error {
 }
 
 // resolve follows symbolic links at path (also dangling ones, whose target
-// is then created) and returns the path of the file to replace.
+// is then created) and returns the path of the file to replace. Each
+// step resolves the folder part through the real folders first
+// (filepath.EvalSymlinks), so "..", in the path or in a relative link,
+// climbs out of the folder a link points to, as the kernel does, not out
+// of the link's name.
 func resolve(path string) (string, error) {
 	for range maxSymlinks {
+		path = realFolder(path)
 		info, err := os.Lstat(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			return path, nil
@@ -106,6 +127,35 @@ func resolve(path string) (string, error) {
 		path = link
 	}
 	return "", fmt.Errorf("%w: more than %d symbolic links", ErrRefused, maxSymlinks)
+}
+
+// realFolder is path with its folder part resolved through symbolic
+// links; path as it was when the folder does not exist (the write then
+// reports the missing folder).
+func realFolder(path string) string {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		return path
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return path
+	}
+	return filepath.Join(real, base)
+}
+
+// ctxWriter fails every write once ctx is done, so a long producer (the
+// cable map of a large cluster) stops at its next write.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c *ctxWriter) Write(p []byte) (int, error) {
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
+	}
+	return c.w.Write(p)
 }
 
 // writable refuses what must not be replaced: non-regular files and files
@@ -207,8 +257,16 @@ func linkCount(info fs.FileInfo) uint64 {
 // rewriteInPlace copies the complete, synced file src over target without
 // replacing target's inode, so its other hard links see the new contents.
 // The old contents are kept in a backup beside it until the copy is
-// synced, and copied back if the copy fails.
+// synced, and copied back if the copy fails. It holds an exclusive
+// advisory lock (flock) on target throughout, so concurrent rewrites of
+// one hard-linked file take turns instead of interleaving; where the file
+// system cannot lock, the rewrite is refused.
 func rewriteInPlace(target, src string) error {
+	unlock, err := lockFile(target)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	backup, err := writeTemp(filepath.Dir(target), nil, func(w io.Writer) error { return copyFile(w, target) })
 	if err != nil {
 		return fmt.Errorf("back up before rewriting a hard-linked file: %w", err)
@@ -222,6 +280,30 @@ func rewriteInPlace(target, src string) error {
 	}
 	os.Remove(backup)
 	return nil
+}
+
+// lockFile takes an exclusive advisory lock on path, waiting for other
+// holders, and returns its release.
+func lockFile(path string) (unlock func(), err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w: %s has other hard links and cannot be locked for an in-place rewrite here (%v); save under another name",
+			ErrRefused, filepath.Base(path), err)
+	}
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
 }
 
 // overwrite replaces target's contents with src's, in place, and syncs.

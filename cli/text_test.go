@@ -1,0 +1,87 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// hostileName holds ESC sequences, NUL, CR and a right-to-left override.
+const hostileName = `a\u001b[31mRED\u0000\r\u202eevil\u2066x`
+
+// noControl fails when out holds a control (but newline or tab) or bidi
+// character.
+func noControl(t *testing.T, what, out string) {
+	t.Helper()
+	for _, r := range out {
+		if r != '\n' && r != '\t' && (unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)) {
+			t.Errorf("%s holds %U:\n%q", what, r, out)
+			return
+		}
+	}
+}
+
+// TestTextReachingTheTerminalIsClean: every output of a scenario named
+// with escapes, and every "wrote" line for a path holding them, is free
+// of control and bidi characters, in CSV cells too. Mutations caught:
+// compare --csv cells written raw (issue 26: ESC, NUL, CR and bidi
+// overrides reached the terminal), the "wrote <path>" line printing the
+// path raw.
+func TestTextReachingTheTerminalIsClean(t *testing.T) {
+	dir := t.TempDir()
+	path := writeScenario(t, dir, "s.toml", "schema = 1\nname = \""+hostileName+"\"\n[cluster]\ngpus = 64\n")
+	for _, args := range [][]string{
+		{"compare", "--csv", path, path}, {"compare", path, path}, {"compare", "--json", path, path},
+		{"plan", path}, {"sweep", "--gpus", "64,128", "--csv", path}, {"search", "--csv", path},
+	} {
+		out, errOut, code := runArgs(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		noControl(t, strings.Join(args[:2], " "), out+errOut)
+	}
+	out, _, _ := runArgs(t, "compare", "--csv", path, path)
+	if !strings.Contains(out, "a [31mRED evil x") {
+		t.Errorf("the printable text of the name is lost: %q", out)
+	}
+	evil := filepath.Join(dir, "x\x1b]0;owned\x07\u202e.csv")
+	_, errOut, code := runArgs(t, "cables", "--csv", "--out", evil, path)
+	if code != 0 || !strings.Contains(errOut, "wrote ") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	noControl(t, "wrote line", errOut)
+	if _, err := os.Stat(evil); err != nil {
+		t.Errorf("the file itself keeps its name: %v", err)
+	}
+}
+
+// TestCleanWriterSplitCharacters: a character split across two writes is
+// passed on whole; controls split the same way are dropped. Mutation
+// caught: bytes checked one write at a time (a split "é" becomes two
+// U+FFFD, a split U+202E passes).
+func TestCleanWriterSplitCharacters(t *testing.T) {
+	var b bytes.Buffer
+	w := &cleanWriter{w: &b}
+	in := []byte("é\u202e—\x1b\n")
+	for i := range in {
+		w.Write(in[i : i+1])
+	}
+	if got := b.String(); got != "é—\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestReportNamesUndrawableGlyphs: a report whose scenario name holds
+// characters the PDF font lacks says which, on stderr. Mutation caught:
+// CJK characters dropped from the PDF without a word (issue 26).
+func TestReportNamesUndrawableGlyphs(t *testing.T) {
+	dir := t.TempDir()
+	path := writeScenario(t, dir, "cjk.toml", "schema = 1\nname = \"训练集群 A\"\n[cluster]\ngpus = 64\n")
+	_, errOut, code := runArgs(t, "report", "--out", filepath.Join(dir, "r.pdf"), path)
+	if code != 0 || !strings.Contains(errOut, "训练集群") || !strings.Contains(errOut, "Liberation Sans") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}

@@ -1,0 +1,138 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+)
+
+// Floors of workload values that take a preset when 0. Below them the
+// JCT model's figures lose meaning (and, near zero, leave float64):
+//   - minComputeEfficiency: published LLM training runs reach 20-60% of
+//     peak (research/jct-modelling.md); 1% is twenty times below the
+//     worst of them, so anything lower is a typing mistake (0.45 typed as
+//     0.0045), and 1e-310 would give an infinite step time.
+//   - minParamsB: 10 million parameters, a twelfth of GPT-2 small (124M,
+//     Radford et al. 2019); a model smaller than that needs no cluster.
+const (
+	minComputeEfficiency = 0.01
+	minParamsB           = 0.01
+)
+
+// checkConsistency checks workload values against each other, with the
+// model preset's layers filled in: interleaving cannot split a pipeline
+// stage finer than its layers.
+func (w *Workload) checkConsistency(d *JCTData) []error {
+	layers := w.Layers
+	if m := d.model(w.Model); layers == 0 && m != nil {
+		layers = m.Layers
+	}
+	if layers < 1 || w.PP < 1 || w.VPP < 1 || w.PP > layers {
+		return nil // reported by the range checks or the JCT estimate
+	}
+	// Stages may hold a layer more than others (Llama 3 405B puts 126
+	// layers on 16 stages of up to 8, with vpp 8), so the bound rounds up.
+	perStage := (layers + w.PP - 1) / w.PP
+	if w.VPP <= perStage {
+		return nil
+	}
+	return []error{fieldErr("workload.vpp", fmt.Sprintf("give vpp from 1 to %d (layers / pp, rounded up), or fewer pipeline stages", perStage),
+		"%d virtual stages per pipeline stage, but each of the %d stages holds only %s", w.VPP, w.PP, Plural(perStage, "layer"))}
+}
+
+// model is the preset named key, or nil (custom or no JCT data).
+func (d *JCTData) model(key string) *ModelSpec {
+	if d == nil {
+		return nil
+	}
+	return d.Models[key]
+}
+
+// checkBatch requires at least one micro-batch per data-parallel rank:
+// a global batch smaller than seq_len x micro_batch x dp tokens leaves
+// ranks idle, and the model would time work that does not exist.
+func checkBatch(w Workload, dp int) error {
+	need := float64(w.SeqLen) * float64(w.MicroBatch) * float64(dp)
+	if float64(w.GlobalBatchTokens) >= need {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.global_batch_tokens",
+		fmt.Sprintf("give at least %s tokens (seq_len %s x micro_batch %d x %s), or a smaller micro_batch",
+			FormatInt(int(need)), FormatInt(w.SeqLen), w.MicroBatch, Plural(dp, "data-parallel rank")),
+		"%s tokens is less than one micro-batch per data-parallel rank", FormatInt(w.GlobalBatchTokens)))
+}
+
+// checkFinite reports the first cost, power or JCT figure of p that is
+// not a finite number: the input ranges are meant to rule that out, and
+// this makes sure no Inf or NaN reaches a screen, a chart or a file.
+func (p *Plan) checkFinite() error {
+	for _, part := range []struct {
+		name string
+		v    any
+	}{{"cost", p.Cost}, {"power", p.Power}, {"jct", p.JCT}} {
+		if where := nonFinite(reflect.ValueOf(part.v), part.name); where != "" {
+			return fmt.Errorf("%w: the model gave %s for these inputs; check the workload and price values (send the scenario to the developers if they look right)",
+				ErrNotFinite, where)
+		}
+	}
+	return nil
+}
+
+// ErrNotFinite marks a computed figure that is infinite or not a number.
+var ErrNotFinite = errors.New("a figure is not a finite number")
+
+// nonFinite walks v (structs, slices, pointers to numbers) and returns the
+// path and value of the first float that is NaN or infinite, or "".
+// Pointers to structs (catalog entries) are not followed.
+func nonFinite(v reflect.Value, path string) string {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Sprintf("%s = %g", path, f)
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() && (v.Kind() == reflect.Interface || v.Elem().Kind() != reflect.Struct || path == "jct") {
+			return nonFinite(v.Elem(), path)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			if t.Field(i).IsExported() {
+				if w := nonFinite(v.Field(i), path+"."+t.Field(i).Name); w != "" {
+					return w
+				}
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if w := nonFinite(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); w != "" {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// isFinite reports whether x is neither NaN nor infinite.
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// defaultWorkload is NewWorkload for a plan without a [workload] table,
+// its global batch raised where the cluster has more data-parallel ranks
+// than the batch has micro-batches (Llama 3 70B's 16M tokens fill 2,048
+// ranks), with a note saying so. A workload the user wrote is never
+// changed: checkBatch reports it instead.
+func (p *Plan) defaultWorkload(d *JCTData) Workload {
+	w := NewWorkload()
+	m := d.model(w.Model)
+	if m == nil || p.Scenario.Workload != nil {
+		return w
+	}
+	dp := p.GPUs / (w.TP * w.PP)
+	if need := m.SeqLen * w.MicroBatch * dp; need > w.GlobalBatchTokens {
+		w.GlobalBatchTokens = need
+		p.Notes = append(p.Notes, fmt.Sprintf("JCT: the default workload's batch is raised to %s tokens, one micro-batch per data-parallel rank",
+			FormatInt(need)))
+	}
+	return w
+}
