@@ -52,3 +52,39 @@ func TestSummaryStepTime(t *testing.T) {
 		t.Errorf("no estimate: %d rows, note %q", len(s.steps), s.stepNote.Text)
 	}
 }
+
+// A job that does not fit in memory keeps every fabric card; the JCT card
+// says it does not fit, by how much, and the step with the cheapest change
+// that fits, and the step tab says so too. Mutations caught: the window
+// blanking the cards on a memory finding (the old error), the JCT card
+// showing the gain as if the job ran, the finding left off the step tab.
+func TestSummaryInfeasibleKeepsFabric(t *testing.T) {
+	u := newTestUI(t)
+	typeIn(u, "cluster.gpus", "1024")
+	pick(u, "workload.model", "llama3-70b")
+	typeIn(u, "workload.micro_batch", "4")
+	u.WaitIdle()
+	p := u.Plan()
+	if p == nil || p.JCT == nil || p.JCT.FitsMemory() || u.Dimmed() {
+		t.Fatalf("plan %v, dimmed %v", p, u.Dimmed())
+	}
+	c := u.summary.cards
+	for _, name := range []string{"Servers", "Switches", "Fabric cost", "Power"} {
+		if v := c[name].value.Text; v == "–" || v == "" {
+			t.Errorf("%s card blank: %q", name, v)
+		}
+	}
+	jct := c["JCT gain over TCP/IP"]
+	if jct.value.Text != "does not fit" || !strings.Contains(jct.detail.Text, "GB over") || !strings.Contains(jct.detail.Text, "with micro_batch = 2") {
+		t.Errorf("JCT card %q: %q", jct.value.Text, jct.detail.Text)
+	}
+	if !strings.Contains(u.summary.stepNote.Text, "if it fit in memory") || !strings.Contains(u.summary.stepNote.Text, "cheapest change that fits") {
+		t.Errorf("step note %q", u.summary.stepNote.Text)
+	}
+	// Back to a micro-batch that fits: the card shows the gain again.
+	typeIn(u, "workload.micro_batch", "1")
+	u.WaitIdle()
+	if v := c["JCT gain over TCP/IP"].value.Text; !strings.HasSuffix(v, "x") {
+		t.Errorf("after the fix the JCT card reads %q", v)
+	}
+}

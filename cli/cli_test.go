@@ -342,3 +342,46 @@ func TestCablesCommand(t *testing.T) {
 		}
 	}
 }
+
+// A job that does not fit in memory still plans its fabric: exit 0, the
+// switches and cost printed, the finding with the cheapest fix and its
+// step time in text and JSON. Mutations caught: exit 2 on a memory
+// finding (the old refusal), the fix or its step left out of the JSON.
+func TestPlanMemoryFinding(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.toml")
+	src := "schema = 1\n[cluster]\ngpus = 1024\n[workload]\nmodel = \"llama3-70b\"\ngpu = \"h100\"\nglobal_batch_tokens = 16777216\nmicro_batch = 4\ntp = 8\npp = 4\nvpp = 5\nep = 1\nzero = true\nrecompute = false\ntokens_total = 1e12\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runArgs(t, "plan", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"Switches", "COST", "does not fit", "Step with micro_batch = 2", "as entered, if it fit in memory"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+	out, errOut, code = runArgs(t, "plan", "--json", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m struct {
+		Switches struct{ Total int }
+		JCT      struct {
+			Memory    struct{ Status string }
+			MemoryFix *struct {
+				Change string
+				StepS  float64 `json:"step_s"`
+			} `json:"memory_fix"`
+			Findings []string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Switches.Total == 0 || m.JCT.Memory.Status != "does not fit" || m.JCT.MemoryFix == nil ||
+		m.JCT.MemoryFix.Change != "micro_batch = 2" || m.JCT.MemoryFix.StepS <= 0 || len(m.JCT.Findings) == 0 {
+		t.Errorf("JSON: %+v", m)
+	}
+}

@@ -38,14 +38,15 @@ func (g gemm) shapeFactor(half float64) float64 {
 // tensor parallelism (Megatron-LM's column- and row-parallel layers),
 // for a micro-batch of b sequences of s tokens:
 //
-//	attention:  [bs x h]·[h x 3h/tp], [bs x h/tp]·[h/tp x h], scores 2·[s x h/tp]·[h/tp x s] per sequence
+//	attention:  [bs x h]·[h x (1+2g)h/tp], [bs x h/tp]·[h/tp x h], scores 2·[s x h/tp]·[h/tp x s] per sequence
 //	MLP:        [bs x h]·[h x 4h/tp], [bs x 4h/tp]·[4h/tp x h]
 //	MoE MLP:    k·ep/e·bs tokens per local expert, three h x f/tp products
 //
 // each at efficiency_max x its shape factor, plus the element-wise work
 // (layer norms, dropout, residuals, activation), memory-bound at the
 // GPU's HBM bandwidth; the backward pass repeats the forward's shapes
-// twice. Larger micro-batches, longer sequences and narrower tensor
+// twice; g is kv_heads/heads (grouped-query attention narrows the K and
+// V projections). Larger micro-batches, longer sequences and narrower tensor
 // parallelism move it, as well as the hidden size.
 func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 	c := d.Compute
@@ -53,7 +54,7 @@ func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 	s, b := float64(w.SeqLen), float64(w.MicroBatch)
 	tokens := b * s
 	gemms := []gemm{
-		{tokens, 3 * h / tp, h, 1},
+		{tokens, (1 + 2*w.kvShare()) * h / tp, h, 1},
 		{tokens, h, h / tp, 1},
 		{s, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence
 	}

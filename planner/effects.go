@@ -43,7 +43,7 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 		}
 		experts = experts || (c.Name == ClassEP && c.CrossesFabric)
 	}
-	domain := nvlinkDomain(fv.nvlinkDomain, gpu)
+	domain := nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
 	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
 	}

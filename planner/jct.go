@@ -86,7 +86,17 @@ type JCT struct {
 	Effects  []Effect
 	Baseline StepTime
 	Gain     float64
+	// Fix is, for a job that does not fit in memory, the change that fits
+	// at the least step time (nil when the job fits or no change does).
+	Fix *MemoryFix
+	// Findings are what a planner should know about the estimate: memory
+	// over or tight, a pipeline short of micro-batches.
+	Findings []string
 }
+
+// FitsMemory says whether the job runs in its GPUs' memory (tight
+// included).
+func (j *JCT) FitsMemory() bool { return j.Memory.Fits() }
 
 // JCTReport is the JSON form of a JCT estimate.
 type JCTReport struct {
@@ -110,6 +120,19 @@ type JCTReport struct {
 	Memory        MemoryUse     `json:"memory"`
 	Classes       []ClassReport `json:"classes"`
 	Effects       []Effect      `json:"effects"`
+	// MemoryFix is the cheapest change that fits, for a job that does not.
+	MemoryFix *MemoryFixReport `json:"memory_fix,omitempty"`
+	Findings  []string         `json:"findings"`
+}
+
+// MemoryFixReport is a memory fix in JSON: the change and the job timed
+// with it.
+type MemoryFixReport struct {
+	Change   string  `json:"change"`
+	StepS    float64 `json:"step_s"`
+	Gain     float64 `json:"gain"`
+	Days     float64 `json:"days"`
+	MemoryGB float64 `json:"memory_gb"`
 }
 
 // ClassReport is one traffic class in JSON.
@@ -132,7 +155,13 @@ func (j *JCT) Report() JCTReport {
 		BusBWGBs: j.Planned.BusBWGBs, BaselineBusBW: j.Baseline.BusBWGBs,
 		ComputeS: j.Planned.ComputeS, BubbleS: j.Planned.BubbleS, ExposedCommS: j.Planned.ExposedCommS(),
 		TokensPerS: j.Planned.TokensPerS, MFU: j.Planned.MFU, Days: j.Planned.Days, BaselineDays: j.Baseline.Days,
-		DP: j.DP, Microbatches: j.Microbatches, Memory: j.Memory, Effects: j.Effects,
+		DP: j.DP, Microbatches: j.Microbatches, Memory: j.Memory, Effects: j.Effects, Findings: j.Findings,
+	}
+	if r.Findings == nil {
+		r.Findings = []string{}
+	}
+	if f := j.Fix; f != nil {
+		r.MemoryFix = &MemoryFixReport{Change: f.Change, StepS: f.JCT.Planned.StepS, Gain: f.JCT.Gain, Days: f.JCT.Planned.Days, MemoryGB: f.JCT.Memory.TotalGB}
 	}
 	for i, c := range j.Planned.Classes {
 		r.Classes = append(r.Classes, ClassReport{Name: c.Name, Ranks: c.Ranks, CrossesFabric: c.CrossesFabric, CrossesTier: c.CrossesTier,
@@ -253,12 +282,17 @@ func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
 }
 
 // nvlinkDomain is the GPUs one NVLink domain holds: the system's
-// (systemDomain, 0 for custom servers), else the GPU preset's.
-func nvlinkDomain(systemDomain int, gpu *GPUSpec) int {
+// (systemDomain, 0 for custom servers), else the GPU preset's domain cut
+// to the GPUs of one server, since NVLink does not leave the chassis.
+func nvlinkDomain(systemDomain int, gpu *GPUSpec, gpusPerServer int) int {
 	if systemDomain > 0 {
 		return systemDomain
 	}
-	return max(gpu.NVLinkDomain, 1)
+	d := max(gpu.NVLinkDomain, 1)
+	if gpusPerServer > 0 {
+		d = min(d, gpusPerServer)
+	}
+	return d
 }
 
 // errNoJCT marks a workload that cannot run on the plan's GPUs.
@@ -295,6 +329,8 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	filli(&w.Vocab, m.Vocab)
 	filli(&w.Experts, m.Experts)
 	filli(&w.TopK, m.TopK)
+	filli(&w.Heads, m.Heads)
+	filli(&w.KVHeads, m.KVHeads)
 	ov := func(v **float64, def float64) {
 		if *v == nil {
 			x := def
@@ -308,20 +344,23 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
 		return w, nil, nil, fieldErr("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
 	}
+	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
+		return w, nil, nil, fieldErr("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+	}
 	return w, m, gpu, nil
 }
 
 // EstimateJCT times one training step of w on the plan's fabric, over RDMA
 // and over TCP/IP on the same links. A job that does not fit in the GPUs'
-// memory is an error naming what does not fit and the smallest change
-// that does.
+// memory is a finding, not an error: it is timed as entered (as if the
+// memory were there), its Memory says by how much it is over, and Fix
+// holds the change that fits at the least step time, timed.
 func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
 	return estimateJCT(p, w, d, true)
 }
 
-// estimateJCT is EstimateJCT; checkMemory false times a job whatever its
-// memory (for validation against runs whose memory savings are not
-// published).
+// estimateJCT is EstimateJCT; checkMemory false skips looking for a
+// memory fix.
 func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error) {
 	if p.System != nil {
 		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
@@ -350,9 +389,6 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	}
 	micro := microbatches(w, dp)
 	mem := memoryUse(w, gpu, d, dp)
-	if checkMemory && !mem.Fits() {
-		return nil, errMemory(mem, gpu, memoryFix(w, gpu, d, gpus, nvlinkDomain(p.System.domain(), gpu)))
-	}
 	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: p.GPUs - jobs*dp*w.TP*w.PP, Memory: mem}
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
@@ -362,6 +398,10 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	j.Baseline = stepTime(w, gpu, d, fv, dp, micro, TCP)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
 	j.Effects = fabricEffects(w, gpu, d, fv, dp, micro, j.Planned)
+	if checkMemory && !mem.Fits() {
+		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus)
+	}
+	j.Findings = j.findings()
 	return j, nil
 }
 
@@ -528,7 +568,7 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 		fv: fv, d: d,
 		nvlinkGBs:   gpu.NVLinkGBs * d.Efficiency.NVLink,
 		nodeGBs:     perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost),
-		domain:      nvlinkDomain(fv.nvlinkDomain, gpu),
+		domain:      nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
 		netHopUS:    d.Collective.NetHopUS,
 		intraHopUS:  d.Collective.NVLinkHopUS,
 		switchHopUS: d.Collective.SwitchHopUS[string(fv.fabric)] * float64(2*fv.tiers-1),

@@ -54,8 +54,14 @@ type MemoryConstants struct {
 	AttentionActivation float64 `toml:"attention_activation"`
 	MLPActivation       float64 `toml:"mlp_activation"`
 	RecomputeActivation float64 `toml:"recompute_activation"`
-	LogitBytes          float64 `toml:"logit_bytes"`
-	ReserveGB           float64 `toml:"reserve_gb"`
+	// KVActivation is the share of AttentionActivation that is K and V:
+	// grouped-query attention keeps kv_heads/heads of it.
+	KVActivation float64 `toml:"kv_activation"`
+	// TightMargin is the fraction over HBM a layout may need and still be
+	// called tight rather than infeasible.
+	TightMargin float64 `toml:"tight_margin"`
+	LogitBytes  float64 `toml:"logit_bytes"`
+	ReserveGB   float64 `toml:"reserve_gb"`
 }
 
 // GPUSpec is one GPU preset.
@@ -83,6 +89,8 @@ type ModelSpec struct {
 	Vocab         int     `toml:"vocab"`
 	Experts       int     `toml:"experts"`
 	TopK          int     `toml:"top_k"`
+	Heads         int     `toml:"heads"`
+	KVHeads       int     `toml:"kv_heads"`
 	Source        string  `toml:"source"`
 }
 
@@ -110,9 +118,13 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 		if m.ParamsB <= 0 || m.Layers <= 0 || m.Hidden <= 0 || m.SeqLen <= 0 {
 			return nil, fmt.Errorf("jct data: model %s: needs params_b, layers, hidden, seq_len", k)
 		}
+		if m.KVHeads < 0 || m.Heads < 0 || m.KVHeads > m.Heads || (m.KVHeads > 0 && m.Heads%m.KVHeads != 0) {
+			return nil, fmt.Errorf("jct data: model %s: kv_heads must divide heads", k)
+		}
 	}
 	if m := d.Memory; m.WeightBytes <= 0 || m.GradBytes <= 0 || m.OptimizerBytes < 0 || m.AttentionActivation <= 0 ||
-		m.MLPActivation <= 0 || m.RecomputeActivation <= 0 || m.LogitBytes < 0 || m.ReserveGB < 0 {
+		m.MLPActivation <= 0 || m.RecomputeActivation <= 0 || m.LogitBytes < 0 || m.ReserveGB < 0 ||
+		m.KVActivation < 0 || m.KVActivation > m.AttentionActivation || m.TightMargin < 0 || m.TightMargin > 1 {
 		return nil, fmt.Errorf("jct data: [memory] needs positive bytes per weight, gradient and activation")
 	}
 	if q := d.ECMP.QueuePairs; q < 1 {

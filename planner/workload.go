@@ -21,6 +21,11 @@ type Workload struct {
 	Vocab         int     `toml:"vocab,omitempty,omitzero"`
 	Experts       int     `toml:"experts,omitempty,omitzero"`
 	TopK          int     `toml:"top_k,omitempty,omitzero"`
+	// Heads and KVHeads are the attention's query heads and key/value
+	// heads (grouped-query attention when fewer); 0 takes the preset's,
+	// and no KV heads means one per query head.
+	Heads   int `toml:"heads,omitempty,omitzero"`
+	KVHeads int `toml:"kv_heads,omitempty,omitzero"`
 
 	GlobalBatchTokens int  `toml:"global_batch_tokens"`
 	MicroBatch        int  `toml:"micro_batch"`
@@ -71,6 +76,15 @@ func NewWorkload() Workload {
 	}
 }
 
+// kvShare is the fraction of the query heads' width K and V have:
+// kv_heads / heads with grouped-query attention, else 1.
+func (w Workload) kvShare() float64 {
+	if w.Heads <= 0 || w.KVHeads <= 0 || w.KVHeads >= w.Heads {
+		return 1
+	}
+	return float64(w.KVHeads) / float64(w.Heads)
+}
+
 // Placements of a job's servers (Workload.Placement).
 const (
 	PlacePacked = "packed"
@@ -110,6 +124,8 @@ func (w *Workload) validate(d *JCTData) []error {
 		{"vocab", float64(w.Vocab), 0, 1 << 24, true, "128256"},
 		{"experts", float64(w.Experts), 0, 4096, true, "256"},
 		{"top_k", float64(w.TopK), 0, 4096, true, "8"},
+		{"heads", float64(w.Heads), 0, 1 << 16, true, "128"},
+		{"kv_heads", float64(w.KVHeads), 0, 1 << 16, true, "8"},
 		{"global_batch_tokens", float64(w.GlobalBatchTokens), 1, 1 << 40, false, "16777216"},
 		{"micro_batch", float64(w.MicroBatch), 1, 4096, false, "1"},
 		{"tp", float64(w.TP), 1, 65536, false, "8"},
@@ -130,6 +146,9 @@ func (w *Workload) validate(d *JCTData) []error {
 			fix += ", or leave it out for the preset"
 		}
 		add(r.name, fix, "%g is out of range", r.v)
+	}
+	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
+		add("kv_heads", fmt.Sprintf("give a divisor of heads (%d), e.g. 8", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
 	}
 	if w.Placement != "" && w.Placement != PlacePacked && w.Placement != PlaceSpread {
 		add("placement", fmt.Sprintf("use %q or %q", PlacePacked, PlaceSpread), "unknown placement %q", w.Placement)
