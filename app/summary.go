@@ -255,7 +255,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 		t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d. Effects are shares of the parts above them: the step minus the step with that one effect made ideal.",
 			j.ModelName, j.GPU.Name, j.DP)
 		if c := j.StepCaveat(); c != "" {
-			t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d, timed %s. Effects are shares of the parts above them.", j.ModelName, j.GPU.Name, j.DP, c)
+			t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d; step %s. Effects are shares of the parts above them.", j.ModelName, j.GPU.Name, j.DP, c)
 		}
 		for _, f := range j.Findings {
 			t.stepNote.Text += "\n• " + f
@@ -373,6 +373,10 @@ func jctCard(j *planner.JCT) (string, string) {
 	detail := fmt.Sprintf("model: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
 		planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), planner.FormatDuration(j.Planned.Days),
 		planner.FormatDuration(j.Baseline.Days), j.ModelName, m.TotalGB, m.HBMGB)
+	if j.ShortPipeline() {
+		detail += fmt.Sprintf("; the bubble is %.0f%% of the step (%s per pipeline for pp %d: see the step tab)",
+			100*j.BubbleShare(), planner.Plural(j.Microbatches, "micro-batch"), j.Workload.PP)
+	}
 	switch m.Status {
 	case planner.MemoryTight:
 		return planner.FormatGain(j.Gain), detail + fmt.Sprintf(", tight (within the %.0f%% margin)", 100*(m.TightGB/m.HBMGB-1))

@@ -88,7 +88,8 @@ type JCT struct {
 	Gain     float64
 	// Fix is, for a job that does not fit in memory, the change that fits
 	// at the least step time (nil when the job fits or no change does).
-	Fix *MemoryFix
+	Fix        *MemoryFix
+	fixedBatch *batchStep // the step with pp micro-batches per pipeline, when short
 	// Findings are what a planner should know about the estimate: memory
 	// over or tight, a pipeline short of micro-batches.
 	Findings []string
@@ -401,6 +402,7 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	if checkMemory && !mem.Fits() {
 		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus)
 	}
+	j.fixedBatch = timeFullPipeline(w, gpu, d, fv, dp, micro)
 	j.Findings = j.findings()
 	return j, nil
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // MemoryFix is, for a job that does not fit in its GPUs' memory, the
@@ -137,20 +138,18 @@ func (j *JCT) MemoryFinding() string {
 		f, j.Fix.Change, fj.Memory.TotalGB, FormatSeconds(fj.Planned.StepS), FormatSeconds(j.Planned.StepS))
 }
 
-// findings lists what a planner should know about the estimate.
-func (j *JCT) findings() []string {
-	var out []string
-	if f := j.MemoryFinding(); f != "" {
-		out = append(out, f)
-	}
-	return out
-}
-
-// StepCaveat labels the step time of a job that does not fit in memory:
-// it is timed as entered, as if the memory were there ("" when it fits).
+// StepCaveat labels the step time where it misleads on its own: a job
+// that does not fit in memory is timed as entered, as if the memory were
+// there; a pipeline short of micro-batches spends most of it in the
+// bubble. "" when neither.
 func (j *JCT) StepCaveat() string {
-	if j.FitsMemory() {
-		return ""
+	var parts []string
+	if !j.FitsMemory() {
+		parts = append(parts, "as entered, if it fit in memory")
 	}
-	return "as entered, if it fit in memory"
+	if j.ShortPipeline() {
+		parts = append(parts, fmt.Sprintf("bubble %.0f%% of it: %s per pipeline for pp %d", 100*j.BubbleShare(),
+			Plural(j.Microbatches, "micro-batch"), j.Workload.PP))
+	}
+	return strings.Join(parts, "; ")
 }

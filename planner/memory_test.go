@@ -280,3 +280,53 @@ func BenchmarkMemoryUse(b *testing.B) {
 		memoryUse(w, gpu, cat.JCT, 32)
 	}
 }
+
+// At 100,000 GPUs the default job (Llama 3 70B, tp 8, pp 4, vpp 5, 16M
+// tokens of 8,192-token sequences) has dp 3,125 and 2,048 sequences: one
+// micro-batch per pipeline, so the bubble is (4-1)/(5 x 1) = 60% of the
+// compute. The finding says so, with the batch that gives each pipeline
+// 4 micro-batches, 4 x 3,125 x 8,192 = 102,400,000 tokens, and the most
+// ranks the batch keeps busy, floor(2,048/4) = 512 (16,384 GPUs); at
+// 49,152 GPUs (dp 1,536, ceil(2,048/1,536) = 2 micro-batches) the batch
+// is 4 x 1,536 x 8,192 = 50,331,648; at
+// 1,024 GPUs (64 micro-batches) there is no such finding. Mutations
+// caught: the finding missing, a wrong batch or rank count, the finding
+// raised for a full pipeline, the step caveat left off.
+func TestShortPipelineFinding(t *testing.T) {
+	cat := testCatalog(t)
+	for _, c := range []struct {
+		gpus  int
+		short bool
+		want  []string
+	}{
+		{100000, true, []string{"1 micro-batch per pipeline for pp 4", "global_batch_tokens = 102,400,000", "at most 512 data-parallel ranks (16,384 GPUs)"}},
+		{49152, true, []string{"2 micro-batches per pipeline for pp 4", "global_batch_tokens = 50,331,648", "at most 512 data-parallel ranks"}},
+		{1024, false, nil},
+	} {
+		s := NewScenario()
+		s.Cluster.GPUs, s.Network.NICGbps = c.gpus, 800
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := p.JCT
+		if j.ShortPipeline() != c.short {
+			t.Fatalf("%d GPUs: short %v with %d micro-batches", c.gpus, j.ShortPipeline(), j.Microbatches)
+		}
+		f := strings.Join(j.Findings, " ")
+		for _, w := range c.want {
+			if !strings.Contains(f, w) {
+				t.Errorf("%d GPUs: finding lacks %q:\n%s", c.gpus, w, f)
+			}
+		}
+		if got := j.Planned.BubbleS - j.Planned.BubbleCommS; c.gpus == 100000 && math.Abs(got-0.6*j.Planned.ComputeS) > 1e-9 {
+			t.Errorf("bubble %.3f s for compute %.3f s", got, j.Planned.ComputeS)
+		}
+		if c.short != strings.Contains(j.StepCaveat(), "bubble") {
+			t.Errorf("%d GPUs: caveat %q", c.gpus, j.StepCaveat())
+		}
+		if !c.short && strings.Contains(f, "micro-batches") {
+			t.Errorf("%d GPUs: finding on a full pipeline: %s", c.gpus, f)
+		}
+	}
+}

@@ -76,6 +76,9 @@ func NewWorkload() Workload {
 	}
 }
 
+// maxBatchTokens is the largest global batch the inputs accept.
+const maxBatchTokens = 1 << 40
+
 // kvShare is the fraction of the query heads' width K and V have:
 // kv_heads / heads with grouped-query attention, else 1.
 func (w Workload) kvShare() float64 {
@@ -126,7 +129,7 @@ func (w *Workload) validate(d *JCTData) []error {
 		{"top_k", float64(w.TopK), 0, 4096, true, "8"},
 		{"heads", float64(w.Heads), 0, 1 << 16, true, "128"},
 		{"kv_heads", float64(w.KVHeads), 0, 1 << 16, true, "8"},
-		{"global_batch_tokens", float64(w.GlobalBatchTokens), 1, 1 << 40, false, "16777216"},
+		{"global_batch_tokens", float64(w.GlobalBatchTokens), 1, maxBatchTokens, false, "16777216"},
 		{"micro_batch", float64(w.MicroBatch), 1, 4096, false, "1"},
 		{"tp", float64(w.TP), 1, 65536, false, "8"},
 		{"pp", float64(w.PP), 1, 65536, false, "4"},
