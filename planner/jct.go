@@ -332,6 +332,7 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	filli(&w.TopK, m.TopK)
 	filli(&w.Heads, m.Heads)
 	filli(&w.KVHeads, m.KVHeads)
+	filli(&w.RouteNodes, m.RouteNodes)
 	ov := func(v **float64, def float64) {
 		if *v == nil {
 			x := def
@@ -517,7 +518,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 			g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
 		}
 		bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
-		one := net.allToAll(bytes, g)
+		one := net.allToAllRouted(bytes, g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
 		n := passes * layersPerStage * float64(micro)
 		st.Classes = append(st.Classes, net.class(ClassEP, g, n*bytes, one.busbw, n*one.time, *w.OverlapEP))
 	}
@@ -674,19 +675,66 @@ func (m netModel) reduceScatter(bytes float64, g commGroup) collTime {
 func (m netModel) allGather(bytes float64, g commGroup) collTime { return m.reduceScatter(bytes, g) }
 
 func (m netModel) allToAll(bytes float64, g commGroup) collTime {
+	return m.allToAllRouted(bytes, g, moeRouting{})
+}
+
+// moeRouting is how an expert-parallel all-to-all spreads a token's
+// copies: topK experts, and with node-limited routing (nodes > 0) at most
+// that many destination nodes, each sent one copy over the back end and
+// fanned out over NVLink (DeepSeek-V3's routing, DeepEP's forwarding).
+type moeRouting struct {
+	topK, nodes int
+}
+
+// remoteCopies is the expected copies of one token that leave its NVLink
+// domain over n domains: with node-limited routing, one per distinct
+// remote destination domain, min(M, n(1-(1-1/n)^k)) destinations (k
+// experts spread evenly), each remote with probability (n-1)/n; without,
+// every copy whose expert lives in another domain, k(ranks-perNode)/ranks.
+func (r moeRouting) remoteCopies(g commGroup) float64 {
+	k := float64(max(r.topK, 1))
+	if r.nodes <= 0 {
+		return k * float64(g.ranks-g.perNode) / float64(g.ranks)
+	}
+	n := float64(g.nodes)
+	dest := math.Min(float64(r.nodes), n*(1-math.Pow(1-1/n, k)))
+	return dest * (n - 1) / n
+}
+
+// remotePeers is the peers across the back end one GPU exchanges with:
+// every remote rank for NCCL's all-to-all (a send and a receive each);
+// the same-rail GPU of each destination domain with node forwarding.
+func (r moeRouting) remotePeers(g commGroup) int {
+	if r.nodes <= 0 {
+		return g.ranks - g.perNode
+	}
+	return min(r.nodes, g.nodes-1)
+}
+
+// allToAllRouted times an all-to-all of bytes per GPU (all of a token's
+// copies) routed by r: the copies that leave the NVLink domain share the
+// server's back end, the rest go over NVLink; the latency is one network
+// crossing plus a per-peer cost for each remote peer (data/jct.toml
+// [collective] alltoall_peer_us). Its bus bandwidth is the logical one,
+// (n-1)/n of all copies over the time, as DeepEP reports it.
+func (m netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collTime {
 	c := m.d.Collective
 	if g.local {
 		t := rsFactor(g.ranks) * bytes / (m.nvlinkGBs * 1e9)
 		return collTime{(c.BaseLatencyUS+m.intraHopUS)*us + t, m.nvlinkGBs}
 	}
-	// Peers in the same NVLink domain go over NVLink; the rest over the
-	// back end, which every GPU of the server uses at once.
-	remote := float64(g.ranks-g.perNode) / float64(g.ranks)
+	k := float64(max(r.topK, 1))
+	remote := r.remoteCopies(g) / k // share of the bytes leaving the domain
 	perGPU := m.perGPUGBs(g)
 	inter := remote * bytes / (perGPU * 1e9)
-	intra := (1 - remote) * bytes / (m.nvlinkGBs * 1e9)
+	local := float64(g.perNode) / float64(g.ranks) // copies fanned out or kept inside the domain
+	if r.nodes > 0 {
+		local = 1 // every copy crosses NVLink once, after forwarding or directly
+	}
+	intra := local * bytes / (m.nvlinkGBs * 1e9)
 	t := math.Max(inter, intra)
-	return collTime{(c.BaseLatencyUS+m.netHopUS+m.switchHopUS)*us + t, rsFactor(g.ranks) * bytes / t / 1e9}
+	lat := c.BaseLatencyUS + m.netHopUS + m.switchHopUS + float64(r.remotePeers(g))*c.AllToAllPeerUS
+	return collTime{lat*us + t, rsFactor(g.ranks) * bytes / t / 1e9}
 }
 
 func (m netModel) p2p(bytes float64, g commGroup) collTime {

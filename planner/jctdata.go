@@ -14,6 +14,7 @@ type JCTData struct {
 		NVLinkHopUS     float64            `toml:"nvlink_hop_us"`
 		NetHopUS        float64            `toml:"net_hop_us"`
 		TreeBWFactor    float64            `toml:"tree_bw_factor"`
+		AllToAllPeerUS  float64            `toml:"alltoall_peer_us"`
 		SwitchHopUS     map[string]float64 `toml:"switch_hop_us"`
 		GradBytes       float64            `toml:"grad_bytes"`
 		ParamBytes      float64            `toml:"param_bytes"`
@@ -91,6 +92,7 @@ type ModelSpec struct {
 	TopK          int     `toml:"top_k"`
 	Heads         int     `toml:"heads"`
 	KVHeads       int     `toml:"kv_heads"`
+	RouteNodes    int     `toml:"route_nodes"`
 	Source        string  `toml:"source"`
 }
 

@@ -26,6 +26,10 @@ type Workload struct {
 	// and no KV heads means one per query head.
 	Heads   int `toml:"heads,omitempty,omitzero"`
 	KVHeads int `toml:"kv_heads,omitempty,omitzero"`
+	// RouteNodes is node-limited routing: each token goes to experts on
+	// at most this many nodes (NVLink domains), sent once per node and
+	// fanned out over NVLink (DeepSeek-V3: 4); 0 sends every copy.
+	RouteNodes int `toml:"route_nodes,omitempty,omitzero"`
 
 	GlobalBatchTokens int  `toml:"global_batch_tokens"`
 	MicroBatch        int  `toml:"micro_batch"`
@@ -129,6 +133,7 @@ func (w *Workload) validate(d *JCTData) []error {
 		{"top_k", float64(w.TopK), 0, 4096, true, "8"},
 		{"heads", float64(w.Heads), 0, 1 << 16, true, "128"},
 		{"kv_heads", float64(w.KVHeads), 0, 1 << 16, true, "8"},
+		{"route_nodes", float64(w.RouteNodes), 0, 4096, true, "4"},
 		{"global_batch_tokens", float64(w.GlobalBatchTokens), 1, maxBatchTokens, false, "16777216"},
 		{"micro_batch", float64(w.MicroBatch), 1, 4096, false, "1"},
 		{"tp", float64(w.TP), 1, 65536, false, "8"},

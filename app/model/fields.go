@@ -90,6 +90,8 @@ func buildFields() []Field {
 		Field{Key: "workload.recompute", Label: "Activation recomputation", Kind: Toggle, Group: GroupWorkload},
 		Field{Key: "workload.placement", Label: "Placement", Kind: Choice, Hint: "packed: contiguous servers; spread: scattered over the leaves", Group: GroupWorkload},
 		Field{Key: "workload.jobs", Label: "Jobs sharing the cluster", Kind: Text, Hint: "each on an equal share of the GPUs", Group: GroupWorkload},
+		Field{Key: "workload.kv_heads", Label: "KV heads (grouped-query attention)", Kind: Text, Hint: "blank: the model's", Group: GroupWorkload},
+		Field{Key: "workload.route_nodes", Label: "MoE: nodes a token may reach", Kind: Text, Hint: "node-limited routing; blank: the model's", Group: GroupWorkload},
 		Field{Key: "workload.qps_per_connection", Label: "Queue pairs per connection", Kind: Text, Hint: "flows ECMP hashes; blank: NCCL's 1", Group: GroupWorkload},
 		Field{Key: "reliability.spare_switches_pct", Label: "Spare switches (% of each tier)", Kind: Text, Group: GroupFailures},
 		Field{Key: "reliability.spare_optics_pct", Label: "Spare optics (% of transceivers and AOCs)", Kind: Text, Group: GroupFailures},

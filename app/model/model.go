@@ -280,6 +280,10 @@ func workloadText(wl *planner.Workload, key string) string {
 		return strconv.Itoa(max(w.Jobs, 1))
 	case "qps_per_connection":
 		return optionalInt(w.QueuePairs)
+	case "kv_heads":
+		return optionalInt(w.KVHeads)
+	case "route_nodes":
+		return optionalInt(w.RouteNodes)
 	}
 	return ""
 }
