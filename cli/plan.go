@@ -109,7 +109,8 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		fmt.Fprintf(tw, "  Step, TCP/IP baseline\t%s\tsame links without RDMA\n", planner.FormatSeconds(j.Baseline.StepS))
 		fmt.Fprintf(tw, "  JCT gain\t%s\t%s vs %s for %s\n", planner.FormatGain(j.Gain), planner.FormatDuration(j.Planned.Days),
 			planner.FormatDuration(j.Baseline.Days), planner.FormatTokens(j.Workload.TokensTotal))
-		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\tvs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Baseline.BusBWGBs, 100*j.Planned.MFU)
+		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\t%s/%s; vs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Planned.BusBWAlgo, j.Planned.BusBWProto,
+			j.Baseline.BusBWGBs, 100*j.Planned.MFU)
 		fmt.Fprintln(tw, "  Step breakdown, RDMA\t\t(effects: what each adds to the parts above)")
 		for _, r := range j.Breakdown() {
 			fmt.Fprintf(tw, "    %s\t%s\t%s\n", r.Label(), r.Time(), r.Detail)

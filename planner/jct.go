@@ -39,6 +39,8 @@ type TrafficClass struct {
 	CrossesTier   bool    // some of it crosses the tier above the leaves
 	BytesPerStep  float64 // per GPU
 	BusBWGBs      float64 // bus bandwidth of one collective, GB/s
+	Algorithm     string  // NCCL algorithm that ran: ring, tree, pat; "" for sends and all-to-all
+	Protocol      string  // NCCL protocol that ran: LL, LL128 or Simple
 	TimeS         float64 // per step, before overlap
 	ExposedS      float64 // per step, not hidden behind compute
 }
@@ -57,8 +59,10 @@ type StepTime struct {
 	MFU         float64 // model FLOPs / (step time x GPUs x peak)
 	Days        float64 // for the workload's token budget
 	// BusBWGBs is the data-parallel collective's bus bandwidth (the class
-	// that crosses the fabric in nearly every job), GB/s.
-	BusBWGBs float64
+	// that crosses the fabric in nearly every job), GB/s, of the
+	// algorithm and protocol that ran (BusBWAlgo, BusBWProto).
+	BusBWGBs              float64
+	BusBWAlgo, BusBWProto string
 }
 
 // ExposedCommS sums the exposed communication of every class.
@@ -108,6 +112,8 @@ type JCTReport struct {
 	Baseline      string        `json:"baseline"`
 	Gain          float64       `json:"gain"`
 	BusBWGBs      float64       `json:"busbw_gbs"`
+	BusBWAlgo     string        `json:"busbw_algorithm,omitempty"`
+	BusBWProto    string        `json:"busbw_protocol,omitempty"`
 	BaselineBusBW float64       `json:"baseline_busbw_gbs"`
 	ComputeS      float64       `json:"compute_s"`
 	BubbleS       float64       `json:"bubble_s"`
@@ -143,6 +149,8 @@ type ClassReport struct {
 	CrossesFabric bool    `json:"crosses_fabric"`
 	CrossesTier   bool    `json:"crosses_tier"`
 	BusBWGBs      float64 `json:"busbw_gbs"`
+	Algorithm     string  `json:"algorithm,omitempty"`
+	Protocol      string  `json:"protocol,omitempty"`
 	TimeS         float64 `json:"time_s"`
 	ExposedS      float64 `json:"exposed_s"`
 	BaselineS     float64 `json:"baseline_exposed_s"`
@@ -153,7 +161,7 @@ func (j *JCT) Report() JCTReport {
 	r := JCTReport{
 		Model: j.ModelName, GPU: j.GPU.Name,
 		StepS: j.Planned.StepS, BaselineStepS: j.Baseline.StepS, Baseline: "TCP/IP on the same fabric", Gain: j.Gain,
-		BusBWGBs: j.Planned.BusBWGBs, BaselineBusBW: j.Baseline.BusBWGBs,
+		BusBWGBs: j.Planned.BusBWGBs, BusBWAlgo: j.Planned.BusBWAlgo, BusBWProto: j.Planned.BusBWProto, BaselineBusBW: j.Baseline.BusBWGBs,
 		ComputeS: j.Planned.ComputeS, BubbleS: j.Planned.BubbleS, ExposedCommS: j.Planned.ExposedCommS(),
 		TokensPerS: j.Planned.TokensPerS, MFU: j.Planned.MFU, Days: j.Planned.Days, BaselineDays: j.Baseline.Days,
 		DP: j.DP, Microbatches: j.Microbatches, Memory: j.Memory, Effects: j.Effects, Findings: j.Findings,
@@ -166,7 +174,7 @@ func (j *JCT) Report() JCTReport {
 	}
 	for i, c := range j.Planned.Classes {
 		r.Classes = append(r.Classes, ClassReport{Name: c.Name, Ranks: c.Ranks, CrossesFabric: c.CrossesFabric, CrossesTier: c.CrossesTier,
-			BusBWGBs: c.BusBWGBs, TimeS: c.TimeS, ExposedS: c.ExposedS, BaselineS: j.Baseline.Classes[i].ExposedS})
+			BusBWGBs: c.BusBWGBs, Algorithm: c.Algorithm, Protocol: c.Protocol, TimeS: c.TimeS, ExposedS: c.ExposedS, BaselineS: j.Baseline.Classes[i].ExposedS})
 	}
 	return r
 }
@@ -457,7 +465,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		eff = computeEfficiency(w, gpu, d)
 	}
 	peak := gpu.PeakTFLOPS * 1e12
-	st := StepTime{Transport: tr}
+	st := StepTime{Transport: tr, Classes: make([]TrafficClass, 0, 4)}
 	st.ComputeS = hwFLOPs / (usedGPUs * peak * eff)
 
 	net := newNetModel(fv, gpu, d, tr)
@@ -474,7 +482,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		g := net.group(w.TP, 1)
 		one := net.allReduce(actBytes, g)
 		n := passes * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassTP, g, n*actBytes, one.busbw, n*one.time, *w.OverlapTP))
+		st.Classes = append(st.Classes, net.class(ClassTP, g, n*actBytes, one, n, *w.OverlapTP))
 	}
 	// Data parallel: gradient reduce over dp ranks (stride tp), reduce-
 	// scatter + all-gather with a sharded optimizer.
@@ -491,15 +499,15 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 			}
 			rs := net.reduceScatter(shard*c.GradBytes, g)
 			ag := net.allGather(shard*c.ParamBytes, g)
-			t = collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw}
+			t = collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto}
 			bytes = shard * (c.GradBytes + gathers*c.ParamBytes)
 		} else {
 			t = net.allReduce(shard*c.GradBytes, g)
 			bytes = shard * c.GradBytes
 		}
-		cl := net.class(ClassDP, g, bytes, t.busbw, t.time, *w.OverlapDP)
+		cl := net.class(ClassDP, g, bytes, t, 1, *w.OverlapDP)
 		st.Classes = append(st.Classes, cl)
-		st.BusBWGBs = t.busbw
+		st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
 	}
 	// Pipeline parallel: one activation send forward and one gradient
 	// send backward per micro-batch and virtual stage; each TP rank sends
@@ -508,7 +516,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		g := net.group(2, w.TP*dp)
 		one := net.p2p(actBytes/float64(w.TP), g)
 		n := 2 * float64(micro*w.VPP)
-		st.Classes = append(st.Classes, net.class(ClassPP, g, n*actBytes/float64(w.TP), one.busbw, n*one.time, *w.OverlapPP))
+		st.Classes = append(st.Classes, net.class(ClassPP, g, n*actBytes/float64(w.TP), one, n, *w.OverlapPP))
 	}
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
@@ -520,7 +528,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
 		one := net.allToAllRouted(bytes, g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
 		n := passes * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassEP, g, n*bytes, one.busbw, n*one.time, *w.OverlapEP))
+		st.Classes = append(st.Classes, net.class(ClassEP, g, n*bytes, one, n, *w.OverlapEP))
 	}
 	// The pipeline bubble: (pp-1)/(vpp·m) of a stage's time per step,
 	// which holds its compute and the tensor- and expert-parallel
@@ -551,7 +559,10 @@ type netModel struct {
 	netHopUS    float64
 	intraHopUS  float64
 	switchHopUS float64
-	crossShare  float64 // of a flow's bandwidth, when it crosses the tier above the leaves
+	netExtraUS  float64     // added to every network hop: the TCP stack's latency
+	ideal       bool        // no network latency at all
+	crossShare  float64     // of a flow's bandwidth, when it crosses the tier above the leaves
+	protos      []*Protocol // LL, LL128, Simple
 }
 
 func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel {
@@ -577,12 +588,14 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 		switchHopUS: d.Collective.SwitchHopUS[string(fv.fabric)] * float64(2*fv.tiers-1),
 	}
 	if tr == TCP {
-		m.netHopUS += d.TCP.ExtraLatencyUS
+		m.netExtraUS = d.TCP.ExtraLatencyUS
+		m.netHopUS += m.netExtraUS
 	}
 	if fv.ideal {
-		m.netHopUS, m.switchHopUS = 0, 0
+		m.netHopUS, m.switchHopUS, m.ideal = 0, 0, true
 	}
 	m.crossShare = fv.crossShare()
+	m.protos = d.protocols
 	return m
 }
 
@@ -620,17 +633,12 @@ func (m netModel) group(ranks, stride int) commGroup {
 
 type collTime struct {
 	time  float64 // seconds
-	busbw float64 // GB/s
+	busbw float64 // GB/s, of the algorithm and protocol that ran
+	algo  string  // NCCL algorithm: ring, tree or pat; "" for point-to-point and all-to-all
+	proto string  // NCCL protocol: LL, LL128 or Simple
 }
 
 const us = 1e-6
-
-// latency is NCCL's ring latency for nsteps steps of which interSteps
-// cross the network (tuning.cc).
-func (m netModel) ringLatency(nsteps, interSteps int) float64 {
-	c := m.d.Collective
-	return (c.BaseLatencyUS + float64(nsteps-interSteps)*m.intraHopUS + float64(interSteps)*(m.netHopUS+m.switchHopUS)) * us
-}
 
 // bwTime is the bandwidth term of a collective: NCCL's rings pass every
 // byte over each rank's outgoing link, NVLink inside a domain and the back
@@ -646,31 +654,6 @@ func (m netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64)
 
 func arFactor(n int) float64 { return 2 * float64(n-1) / float64(n) }
 func rsFactor(n int) float64 { return float64(n-1) / float64(n) }
-
-func (m netModel) allReduce(bytes float64, g commGroup) collTime {
-	bw, busbw := m.bwTime(bytes, g, arFactor)
-	ring := m.ringLatency(2*(g.ranks-1), 2*(g.nodes-1)) + bw
-	if g.local || g.nodes < 2 {
-		return collTime{ring, busbw}
-	}
-	c := m.d.Collective
-	treeLat := (c.BaseLatencyUS + 2*(float64(g.perNode-1)*m.intraHopUS+math.Log2(float64(g.nodes))*(m.netHopUS+m.switchHopUS))) * us
-	tree := treeLat + bw/c.TreeBWFactor
-	if tree < ring {
-		return collTime{tree, busbw * c.TreeBWFactor}
-	}
-	return collTime{ring, busbw}
-}
-
-func (m netModel) reduceScatter(bytes float64, g commGroup) collTime {
-	bw, busbw := m.bwTime(bytes, g, rsFactor)
-	lat := m.ringLatency(g.ranks-1, g.nodes-1)
-	if !g.local && g.nodes > 1 {
-		// NCCL's PAT algorithm keeps the latency logarithmic at scale.
-		lat = math.Min(lat, (m.d.Collective.BaseLatencyUS+math.Log2(float64(g.nodes))*(m.netHopUS+m.switchHopUS))*us)
-	}
-	return collTime{lat + bw, busbw}
-}
 
 func (m netModel) allGather(bytes float64, g commGroup) collTime { return m.reduceScatter(bytes, g) }
 
@@ -721,7 +704,7 @@ func (m netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collT
 	c := m.d.Collective
 	if g.local {
 		t := rsFactor(g.ranks) * bytes / (m.nvlinkGBs * 1e9)
-		return collTime{(c.BaseLatencyUS+m.intraHopUS)*us + t, m.nvlinkGBs}
+		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + t, busbw: m.nvlinkGBs, proto: ProtoSimple}
 	}
 	k := float64(max(r.topK, 1))
 	remote := r.remoteCopies(g) / k // share of the bytes leaving the domain
@@ -734,16 +717,16 @@ func (m netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collT
 	intra := local * bytes / (m.nvlinkGBs * 1e9)
 	t := math.Max(inter, intra)
 	lat := c.BaseLatencyUS + m.netHopUS + m.switchHopUS + float64(r.remotePeers(g))*c.AllToAllPeerUS
-	return collTime{lat*us + t, rsFactor(g.ranks) * bytes / t / 1e9}
+	return collTime{time: lat*us + t, busbw: rsFactor(g.ranks) * bytes / t / 1e9, proto: ProtoSimple}
 }
 
 func (m netModel) p2p(bytes float64, g commGroup) collTime {
 	c := m.d.Collective
 	if g.local {
-		return collTime{(c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), m.nvlinkGBs}
+		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), busbw: m.nvlinkGBs, proto: ProtoSimple}
 	}
 	perGPU := m.perGPUGBs(g) // every GPU of the server sends its slice at once
-	return collTime{(c.BaseLatencyUS+m.netHopUS+m.switchHopUS)*us + bytes/(perGPU*1e9), perGPU}
+	return collTime{time: (c.BaseLatencyUS+m.netHopUS+m.switchHopUS)*us + bytes/(perGPU*1e9), busbw: perGPU, proto: ProtoSimple}
 }
 
 // perGPUGBs is one GPU's share of its server's back-end bandwidth.
@@ -755,7 +738,10 @@ func (m netModel) perGPUGBs(g commGroup) float64 {
 	return b
 }
 
-func (m netModel) class(name string, g commGroup, bytes, busbw, t, overlap float64) TrafficClass {
+// class is a traffic class of count collectives timed as one, of which
+// overlap is hidden behind compute.
+func (m netModel) class(name string, g commGroup, bytes float64, one collTime, count, overlap float64) TrafficClass {
+	t := one.time * count
 	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU, BytesPerStep: bytes,
-		BusBWGBs: busbw, TimeS: t, ExposedS: t * (1 - overlap)}
+		BusBWGBs: one.busbw, Algorithm: one.algo, Protocol: one.proto, TimeS: t, ExposedS: t * (1 - overlap)}
 }

@@ -10,15 +10,16 @@ import (
 type JCTData struct {
 	Schema     int `toml:"schema"`
 	Collective struct {
-		BaseLatencyUS   float64            `toml:"base_latency_us"`
-		NVLinkHopUS     float64            `toml:"nvlink_hop_us"`
-		NetHopUS        float64            `toml:"net_hop_us"`
-		TreeBWFactor    float64            `toml:"tree_bw_factor"`
-		AllToAllPeerUS  float64            `toml:"alltoall_peer_us"`
-		SwitchHopUS     map[string]float64 `toml:"switch_hop_us"`
-		GradBytes       float64            `toml:"grad_bytes"`
-		ParamBytes      float64            `toml:"param_bytes"`
-		ActivationBytes float64            `toml:"activation_bytes"`
+		BaseLatencyUS   float64              `toml:"base_latency_us"`
+		NVLinkHopUS     float64              `toml:"nvlink_hop_us"`
+		NetHopUS        float64              `toml:"net_hop_us"`
+		TreeBWFactor    float64              `toml:"tree_bw_factor"`
+		AllToAllPeerUS  float64              `toml:"alltoall_peer_us"`
+		Protocols       map[string]*Protocol `toml:"protocols"`
+		SwitchHopUS     map[string]float64   `toml:"switch_hop_us"`
+		GradBytes       float64              `toml:"grad_bytes"`
+		ParamBytes      float64              `toml:"param_bytes"`
+		ActivationBytes float64              `toml:"activation_bytes"`
 	} `toml:"collective"`
 	Efficiency struct {
 		InfiniBand   float64 `toml:"infiniband"`
@@ -40,9 +41,11 @@ type JCTData struct {
 		GEMMDimHalf      float64 `toml:"gemm_dim_half"`
 		ElementwiseBytes float64 `toml:"elementwise_bytes"`
 	} `toml:"compute"`
-	Memory MemoryConstants       `toml:"memory"`
-	GPUs   map[string]*GPUSpec   `toml:"gpus"`
-	Models map[string]*ModelSpec `toml:"models"`
+	Memory MemoryConstants `toml:"memory"`
+	// protocols are Collective.Protocols in protocolKeys' order.
+	protocols []*Protocol
+	GPUs      map[string]*GPUSpec   `toml:"gpus"`
+	Models    map[string]*ModelSpec `toml:"models"`
 }
 
 // MemoryConstants are the memory model's bytes per parameter and per
@@ -128,6 +131,12 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 		m.MLPActivation <= 0 || m.RecomputeActivation <= 0 || m.LogitBytes < 0 || m.ReserveGB < 0 ||
 		m.KVActivation < 0 || m.KVActivation > m.AttentionActivation || m.TightMargin < 0 || m.TightMargin > 1 {
 		return nil, fmt.Errorf("jct data: [memory] needs positive bytes per weight, gradient and activation")
+	}
+	if err := checkProtocols(d.Collective.Protocols); err != nil {
+		return nil, err
+	}
+	for _, k := range protocolKeys {
+		d.protocols = append(d.protocols, d.Collective.Protocols[k])
 	}
 	if q := d.ECMP.QueuePairs; q < 1 {
 		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection must be 1 or more")
