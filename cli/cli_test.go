@@ -385,3 +385,40 @@ func TestPlanMemoryFinding(t *testing.T) {
 		t.Errorf("JSON: %+v", m)
 	}
 }
+
+// validate prints every published point with its source and fit, exits 0
+// while the unfitted points hold, and fails (exit 1) when the model
+// drifts: with InfiniBand's efficiency halved the unfitted DeepEP points
+// leave their tolerance. Mutations caught: validate always exiting 0,
+// the fitted column or sources left out, drift in fitted points failing.
+func TestValidateCommand(t *testing.T) {
+	out, errOut, code := runArgs(t, "validate")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"GPT 1.7B", "Llama 3 405B", "DeepSeek-V3", "MT-NLG 530B", "All-reduce busbw", "DeepEP", "yes: efficiency.infiniband", "SOURCES", "gap:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate lacks %q", want)
+		}
+	}
+	out, _, code = runArgs(t, "validate", "--json")
+	var rows []validationRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || code != 0 || len(rows) < 25 {
+		t.Fatalf("JSON: %v, exit %d, %d rows", err, code, len(rows))
+	}
+	if out, _, _ := runArgs(t, "validate", "--markdown"); !strings.HasPrefix(out, "| Published point |") {
+		t.Errorf("markdown: %.60q", out)
+	}
+	cat, market, err := loadData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jd := *cat.JCT
+	jd.Efficiency.InfiniBand /= 2
+	cat.JCT = &jd
+	var o, e bytes.Buffer
+	err = runValidate(&cliEnv{stdout: &o, stderr: &e, cat: cat, market: market}, nil)
+	if code := report(&e, "validate", err); code != ExitFailure || !strings.Contains(o.String(), "DRIFTED") {
+		t.Errorf("drifted model: exit %d, %v", code, err)
+	}
+}
