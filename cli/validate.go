@@ -23,6 +23,8 @@ type validationRow struct {
 	Source    string  `json:"source"`
 	Gap       string  `json:"gap,omitempty"`
 	Problem   string  `json:"problem,omitempty"`
+	status    string
+	fitted    string
 }
 
 // runValidate prints every published point the JCT model is checked
@@ -48,7 +50,8 @@ func runValidate(env *cliEnv, args []string) error {
 	for i, r := range results {
 		p := r.Point
 		rows[i] = validationRow{Name: p.Name, Kind: p.Kind, Published: p.Published, Model: r.Model, Unit: p.Unit, Error: r.Error(),
-			Tolerance: p.Tolerance, Fitted: p.Fitted, Within: r.Within(), Drifted: r.Drifted(), Source: p.Source, Gap: p.Gap}
+			Tolerance: p.Tolerance, Fitted: p.Fitted, Within: r.Within(), Drifted: r.Drifted(), Source: p.Source, Gap: p.Gap,
+			status: r.Status(), fitted: p.FittedText()}
 		if r.Err != nil {
 			rows[i].Problem, rows[i].Model, rows[i].Error = r.Err.Error(), 0, 0
 		}
@@ -73,27 +76,11 @@ func runValidate(env *cliEnv, args []string) error {
 	return nil
 }
 
-func fittedText(f string) string {
-	if f == "" {
-		return "no"
-	}
-	return "yes: " + f
-}
-
 func writeValidationText(env *cliEnv, rows []validationRow) error {
 	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "POINT\tPUBLISHED\tMODEL\tERROR\tTOLERANCE\tFITTED\tSTATUS\t")
 	for _, r := range rows {
-		status := "ok"
-		switch {
-		case r.Problem != "":
-			status = "cannot run: " + r.Problem
-		case r.Drifted:
-			status = "DRIFTED"
-		case !r.Within:
-			status = "off (fitted)"
-		}
-		fmt.Fprintf(tw, "%s\t%.4g %s\t%.4g\t%+.1f%%\t±%.0f%%\t%s\t%s\t\n", r.Name, r.Published, r.Unit, r.Model, 100*r.Error, 100*r.Tolerance, fittedText(r.Fitted), status)
+		fmt.Fprintf(tw, "%s\t%.4g %s\t%.4g\t%+.1f%%\t±%.0f%%\t%s\t%s\t\n", r.Name, r.Published, r.Unit, r.Model, 100*r.Error, 100*r.Tolerance, r.fitted, r.status)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -114,7 +101,7 @@ func writeValidationMarkdown(env *cliEnv, rows []validationRow) error {
 	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- |")
 	for _, r := range rows {
 		if _, err := fmt.Fprintf(w, "| %s | %.4g %s | %.4g | %+.1f%% | ±%.0f%% | %s | %s |\n", r.Name, r.Published, r.Unit, r.Model, 100*r.Error,
-			100*r.Tolerance, fittedText(r.Fitted), r.Source); err != nil {
+			100*r.Tolerance, r.fitted, r.Source); err != nil {
 			return err
 		}
 	}

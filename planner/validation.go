@@ -241,3 +241,26 @@ func (p ValidationPoint) stepMetric(cat *Catalog) (float64, error) {
 	}
 	return 0, fmt.Errorf("unknown metric %q", p.Metric)
 }
+
+// Status is the point's verdict as people read it: ok, off (a fitted
+// point past its tolerance), DRIFTED (an unfitted one), or why it could
+// not be run.
+func (r ValidationResult) Status() string {
+	switch {
+	case r.Err != nil:
+		return "cannot run: " + r.Err.Error()
+	case r.Drifted():
+		return "DRIFTED"
+	case !r.Within():
+		return "off (fitted)"
+	}
+	return "ok"
+}
+
+// FittedText is "no", or "yes: " and the constants the point fitted.
+func (p ValidationPoint) FittedText() string {
+	if p.Fitted == "" {
+		return "no"
+	}
+	return "yes: " + p.Fitted
+}
