@@ -40,6 +40,9 @@ type JCTData struct {
 	Compute struct {
 		GEMMDimHalf      float64 `toml:"gemm_dim_half"`
 		ElementwiseBytes float64 `toml:"elementwise_bytes"`
+		// LowPrecisionCeiling is the share of a GPU's BF16 GEMM ceiling
+		// (efficiency_max) its FP8 and FP4 GEMMs reach.
+		LowPrecisionCeiling float64 `toml:"low_precision_ceiling"`
 	} `toml:"compute"`
 	Memory MemoryConstants `toml:"memory"`
 	// protocols are Collective.Protocols in protocolKeys' order.
@@ -72,7 +75,10 @@ type MemoryConstants struct {
 type GPUSpec struct {
 	Key           string  `toml:"-"`
 	Name          string  `toml:"name"`
-	PeakTFLOPS    float64 `toml:"peak_tflops"`
+	PeakTFLOPS    float64 `toml:"peak_tflops"` // dense BF16
+	FP8TFLOPS     float64 `toml:"fp8_tflops"`  // dense FP8; 0: no FP8 tensor cores
+	FP4TFLOPS     float64 `toml:"fp4_tflops"`  // dense FP4; 0: none
+	MXFP8         bool    `toml:"mxfp8"`       // block-scaled FP8 (Blackwell)
 	NVLinkDomain  int     `toml:"nvlink_domain"`
 	NVLinkGBs     float64 `toml:"nvlink_gbs"`
 	EfficiencyMax float64 `toml:"efficiency_max"`
@@ -114,6 +120,9 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 	}
 	for k, g := range d.GPUs {
 		g.Key = k
+		if g.FP8TFLOPS < 0 || g.FP4TFLOPS < 0 || (g.MXFP8 && g.FP8TFLOPS == 0) {
+			return nil, fmt.Errorf("jct data: gpu %s: fp8_tflops and fp4_tflops must be 0 or more, and mxfp8 needs fp8_tflops", k)
+		}
 		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 || g.HBMGB <= 0 || g.HBMTBs <= 0 {
 			return nil, fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs, hbm_gb, hbm_tbs and efficiency_max in (0,1]", k)
 		}
@@ -141,8 +150,8 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 	if q := d.ECMP.QueuePairs; q < 1 {
 		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection must be 1 or more")
 	}
-	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 {
-		return nil, fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more")
+	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 || c.LowPrecisionCeiling <= 0 || c.LowPrecisionCeiling > 1 {
+		return nil, fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more and low_precision_ceiling in (0,1]")
 	}
 	e := d.Efficiency
 	for _, v := range []float64{e.InfiniBand, e.RoCEAdaptive, e.NVLink, d.TCP.LineRateFraction} {

@@ -26,6 +26,9 @@ type Workload struct {
 	// and no KV heads means one per query head.
 	Heads   int `toml:"heads,omitempty,omitzero"`
 	KVHeads int `toml:"kv_heads,omitempty,omitzero"`
+	// Precision is the GEMMs' number format: "bf16" (or ""), "fp8",
+	// "mxfp8" (block-scaled, Blackwell) or "fp4", where the GPU has it.
+	Precision string `toml:"precision,omitempty"`
 	// RouteNodes is node-limited routing: each token goes to experts on
 	// at most this many nodes (NVLink domains), sent once per node and
 	// fanned out over NVLink (DeepSeek-V3: 4); 0 sends every copy.
@@ -78,6 +81,56 @@ func NewWorkload() Workload {
 		TP: 8, PP: 4, VPP: 5, EP: 1, ZeRO: true,
 		TokensTotal: 1e12,
 	}
+}
+
+// Precisions a workload's GEMMs may run in.
+const (
+	PrecisionBF16  = "bf16"
+	PrecisionFP8   = "fp8"
+	PrecisionMXFP8 = "mxfp8"
+	PrecisionFP4   = "fp4"
+)
+
+var precisions = []string{PrecisionBF16, PrecisionFP8, PrecisionMXFP8, PrecisionFP4}
+
+func validPrecision(p string) bool {
+	if p == "" {
+		return true
+	}
+	for _, q := range precisions {
+		if p == q {
+			return true
+		}
+	}
+	return false
+}
+
+// Precisions lists the GEMM precisions gpu runs: BF16, then FP8 and
+// MXFP8 and FP4 where it has them.
+func (g *GPUSpec) Precisions() []string {
+	out := []string{PrecisionBF16}
+	if g.FP8TFLOPS > 0 {
+		out = append(out, PrecisionFP8)
+	}
+	if g.MXFP8 {
+		out = append(out, PrecisionMXFP8)
+	}
+	if g.FP4TFLOPS > 0 {
+		out = append(out, PrecisionFP4)
+	}
+	return out
+}
+
+// gemmPeakTFLOPS is gpu's dense peak for the linear layers' GEMMs in
+// precision p (BF16's for "" or an unknown one).
+func (g *GPUSpec) gemmPeakTFLOPS(p string) float64 {
+	switch p {
+	case PrecisionFP8, PrecisionMXFP8:
+		return g.FP8TFLOPS
+	case PrecisionFP4:
+		return g.FP4TFLOPS
+	}
+	return g.PeakTFLOPS
 }
 
 // maxBatchTokens is the largest global batch the inputs accept.
@@ -157,6 +210,9 @@ func (w *Workload) validate(d *JCTData) []error {
 	}
 	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
 		add("kv_heads", fmt.Sprintf("give a divisor of heads (%d), e.g. 8", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+	}
+	if !validPrecision(w.Precision) {
+		add("precision", fmt.Sprintf("use one of %v", precisions), "unknown precision %q", w.Precision)
 	}
 	if w.Placement != "" && w.Placement != PlacePacked && w.Placement != PlaceSpread {
 		add("placement", fmt.Sprintf("use %q or %q", PlacePacked, PlaceSpread), "unknown placement %q", w.Placement)

@@ -308,6 +308,15 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 		w.Placement = text
 	case "qps_per_connection":
 		return parseOptionalInt(text, 1, 128, &w.QueuePairs, "write 1 to 128 queue pairs, or leave it blank for NCCL's default")
+	case "precision":
+		switch text {
+		case planner.PrecisionBF16:
+			w.Precision = ""
+		case planner.PrecisionFP8, planner.PrecisionMXFP8, planner.PrecisionFP4:
+			w.Precision = text
+		default:
+			return fmt.Errorf("choose bf16, fp8, mxfp8 or fp4 (where the GPU has it)")
+		}
 	case "kv_heads":
 		return parseOptionalInt(text, 1, 1<<16, &w.KVHeads, "write the key/value heads, e.g. 8, or leave it blank for the model's")
 	case "route_nodes":

@@ -90,6 +90,7 @@ func buildFields() []Field {
 		Field{Key: "workload.recompute", Label: "Activation recomputation", Kind: Toggle, Group: GroupWorkload},
 		Field{Key: "workload.placement", Label: "Placement", Kind: Choice, Hint: "packed: contiguous servers; spread: scattered over the leaves", Group: GroupWorkload},
 		Field{Key: "workload.jobs", Label: "Jobs sharing the cluster", Kind: Text, Hint: "each on an equal share of the GPUs", Group: GroupWorkload},
+		Field{Key: "workload.precision", Label: "GEMM precision", Kind: Choice, Hint: "bf16; fp8, mxfp8 or fp4 where the GPU has it", Group: GroupWorkload},
 		Field{Key: "workload.kv_heads", Label: "KV heads (grouped-query attention)", Kind: Text, Hint: "blank: the model's", Group: GroupWorkload},
 		Field{Key: "workload.route_nodes", Label: "MoE: nodes a token may reach", Kind: Text, Hint: "node-limited routing; blank: the model's", Group: GroupWorkload},
 		Field{Key: "workload.qps_per_connection", Label: "Queue pairs per connection", Kind: Text, Hint: "flows ECMP hashes; blank: NCCL's 1", Group: GroupWorkload},

@@ -284,6 +284,11 @@ func workloadText(wl *planner.Workload, key string) string {
 		return optionalInt(w.KVHeads)
 	case "route_nodes":
 		return optionalInt(w.RouteNodes)
+	case "precision":
+		if w.Precision == "" {
+			return planner.PrecisionBF16
+		}
+		return w.Precision
 	}
 	return ""
 }
@@ -437,6 +442,11 @@ func (m *Model) Options(key string) []string {
 		return planner.SortedKeys(m.cat.JCT.GPUs)
 	case "workload.placement":
 		return []string{planner.PlacePacked, planner.PlaceSpread}
+	case "workload.precision":
+		if g := m.cat.JCT.GPUs[m.Text("workload.gpu")]; g != nil {
+			return withCurrent(g.Precisions(), m.Text(key))
+		}
+		return []string{planner.PrecisionBF16}
 	}
 	return nil
 }
