@@ -53,11 +53,12 @@ func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 	c := d.Compute
 	h, tp := float64(w.Hidden), float64(w.TP)
 	s, b := float64(w.SeqLen), float64(w.MicroBatch)
-	tokens := b * s
+	sl := w.localSeq() // context parallelism: this GPU's share of each sequence
+	tokens := b * sl
 	gemms := []gemm{
 		{tokens, (1 + 2*w.kvShare()) * h / tp, h, 1},
 		{tokens, h, h / tp, 1},
-		{s, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence
+		{sl, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence: local queries against all keys
 	}
 	if f := expertWidth(w); f > 0 {
 		ep := float64(max(w.EP, 1))

@@ -53,7 +53,7 @@ func (j *JCT) shortPipelineFinding() string {
 			FormatInt(j.DP), w.PP, FormatInt(fb.batchTokens), FormatInt(int(fb.TokensPerS)), FormatInt(int(j.Planned.TokensPerS)))
 	}
 	return f + fmt.Sprintf("; or keep the batch and use at most %s data-parallel ranks (%s GPUs) for this job. Llama 3 405B ran 16 micro-batches per pipeline on 16,384 GPUs (16M tokens, dp 128; The Llama 3 Herd of Models, 2024)",
-		FormatInt(maxDP), FormatInt(maxDP*w.TP*w.PP))
+		FormatInt(maxDP), FormatInt(maxDP*w.modelParallel()))
 }
 
 // batchStep is the step with a larger global batch.

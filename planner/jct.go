@@ -13,6 +13,7 @@ const (
 	ClassDP = "data parallel"
 	ClassPP = "pipeline parallel"
 	ClassEP = "expert parallel"
+	ClassCP = "context parallel"
 )
 
 // Transport is how collectives move between servers.
@@ -352,12 +353,16 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	ov(&w.OverlapPP, d.Overlap.PP)
 	ov(&w.OverlapTP, d.Overlap.TP)
 	ov(&w.OverlapEP, d.Overlap.EP)
+	ov(&w.OverlapCP, d.Overlap.CP)
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
 		return w, nil, nil, fieldErr("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
 	}
 	if !slices.Contains(gpu.Precisions(), precisionOrBF16(w.Precision)) {
 		return w, nil, nil, fieldErr("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
 			"%s has no %s tensor cores", gpu.Name, w.Precision)
+	}
+	if w.SeqLen%w.cp() != 0 {
+		return w, nil, nil, fieldErr("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
 	}
 	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
 		return w, nil, nil, fieldErr("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
@@ -386,25 +391,25 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	}
 	jobs := max(w.Jobs, 1)
 	gpus := p.GPUs / jobs // each job's share
-	if w.TP*w.PP > gpus {
+	if mp := w.modelParallel(); mp > gpus {
 		if jobs > 1 {
-			return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.jobs", "run fewer jobs at once, lower tp x pp or plan more GPUs",
-				"tp %d x pp %d = %d GPUs, each of %d jobs has %d", w.TP, w.PP, w.TP*w.PP, jobs, gpus))
+			return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.jobs", "run fewer jobs at once, lower tp x cp x pp or plan more GPUs",
+				"tp %d x cp %d x pp %d = %d GPUs, each of %d jobs has %d", w.TP, w.cp(), w.PP, mp, jobs, gpus))
 		}
-		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.pp", "lower tp x pp or plan more GPUs",
-			"tp %d x pp %d = %d GPUs, the cluster has %d", w.TP, w.PP, w.TP*w.PP, gpus))
+		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.pp", "lower tp x cp x pp or plan more GPUs",
+			"tp %d x cp %d x pp %d = %d GPUs, the cluster has %d", w.TP, w.cp(), w.PP, mp, gpus))
 	}
 	if w.Layers%w.PP != 0 && w.PP > w.Layers {
 		return nil, fieldErr("workload.pp", "use at most one stage per layer", "%d stages for %d layers", w.PP, w.Layers)
 	}
-	dp := gpus / (w.TP * w.PP)
+	dp := gpus / w.modelParallel()
 	if w.EP > dp || dp%w.EP != 0 {
 		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
 			"ep %d does not divide dp %d", w.EP, dp))
 	}
 	micro := microbatches(w, dp)
 	mem := memoryUse(w, gpu, d, dp)
-	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: p.GPUs - jobs*dp*w.TP*w.PP, Memory: mem}
+	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: p.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
@@ -454,7 +459,7 @@ func (s *StepTime) crossingS() float64 {
 
 func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
 	c := d.Collective
-	usedGPUs := float64(dp * w.TP * w.PP)
+	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
 
 	// Compute: model FLOPs per token 6N + 12·L·h·s (PaLM, appendix B);
@@ -479,7 +484,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	if w.Recompute {
 		passes = 6
 	}
-	actBytes := float64(w.MicroBatch*w.SeqLen*w.Hidden) * c.ActivationBytes
+	actBytes := float64(w.MicroBatch) * w.localSeq() * float64(w.Hidden) * c.ActivationBytes
 
 	// Tensor parallel: Megatron's all-reduces (or reduce-scatter +
 	// all-gather with sequence parallelism: the same volume) per layer.
@@ -493,7 +498,9 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	// scatter + all-gather with a sharded optimizer.
 	if dp > 1 {
 		shard := w.ParamsB * 1e9 / float64(w.TP*w.PP*w.EP)
-		g := net.group(dp, w.TP)
+		// Megatron reduces gradients over the data- and context-parallel
+		// ranks together (stride tp).
+		g := net.group(dp*w.cp(), w.TP)
 		var t collTime
 		var bytes float64
 		if zs := w.zeroStage(); zs > 0 {
@@ -518,10 +525,21 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	// send backward per micro-batch and virtual stage; each TP rank sends
 	// its 1/tp slice (Megatron's scatter-gather).
 	if w.PP > 1 {
-		g := net.group(2, w.TP*dp)
+		g := net.group(2, w.TP*w.cp()*dp)
 		one := net.p2p(actBytes/float64(w.TP), g)
 		n := 2 * float64(micro*w.VPP)
 		st.Classes = append(st.Classes, net.class(ClassPP, g, n*actBytes/float64(w.TP), one, n, *w.OverlapPP))
+	}
+	// Context parallel: each GPU's K and V (kv_heads/heads of h wide)
+	// go round the cp ring, cp-1 sends per layer forward and twice that
+	// backward (K and V again, then their gradients), one more forward
+	// with recomputation (Megatron-Core's ring attention).
+	if cp := w.cp(); cp > 1 {
+		g := net.group(cp, w.TP)
+		kv := 2 * actBytes * w.kvShare() / float64(w.TP)
+		one := net.p2p(kv, g)
+		n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
+		st.Classes = append(st.Classes, net.class(ClassCP, g, n*kv, one, n, *w.OverlapCP))
 	}
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
@@ -536,12 +554,12 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		st.Classes = append(st.Classes, net.class(ClassEP, g, n*bytes, one, n, *w.OverlapEP))
 	}
 	// The pipeline bubble: (pp-1)/(vpp·m) of a stage's time per step,
-	// which holds its compute and the tensor- and expert-parallel
+	// which holds its compute and the tensor-, context- and expert-parallel
 	// collectives on its critical path (Narayanan et al. SC21, eq. 2).
 	if w.PP > 1 {
 		frac := float64(w.PP-1) / float64(w.VPP*micro)
 		for _, c := range st.Classes {
-			if c.Name == ClassTP || c.Name == ClassEP {
+			if c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
 				st.BubbleCommS += frac * c.ExposedS
 			}
 		}

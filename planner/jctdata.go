@@ -35,7 +35,7 @@ type JCTData struct {
 		QueuePairs float64 `toml:"qps_per_connection"`
 	} `toml:"ecmp"`
 	Overlap struct {
-		DP, PP, TP, EP float64
+		DP, PP, TP, EP, CP float64
 	} `toml:"overlap"`
 	Compute struct {
 		GEMMDimHalf      float64 `toml:"gemm_dim_half"`

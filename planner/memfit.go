@@ -32,10 +32,10 @@ type memoryChange struct {
 // ZeRO stage when no one change fits.
 func memoryChanges(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) []memoryChange {
 	fits := func(v Workload) bool {
-		if v.TP*v.PP > gpus {
+		if v.modelParallel() > gpus {
 			return false
 		}
-		dp := gpus / (v.TP * v.PP)
+		dp := gpus / v.modelParallel()
 		if v.EP > dp || dp%v.EP != 0 {
 			return false
 		}
@@ -68,7 +68,7 @@ func memoryChanges(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) []mem
 		v.Recompute = true
 		try("recompute = true", v)
 	}
-	for pp := w.PP + 1; pp <= w.Layers && w.TP*pp <= gpus; pp++ {
+	for pp := w.PP + 1; pp <= w.Layers && w.TP*w.cp()*pp <= gpus; pp++ {
 		v := w
 		v.PP = pp
 		label := fmt.Sprintf("pp = %d", pp)
@@ -105,7 +105,7 @@ func cheapestMemoryFix(p *Plan, w Workload, gpu *GPUSpec, d *JCTData, gpus int) 
 	var best *memoryChange
 	bestS := math.Inf(1)
 	for _, c := range memoryChanges(w, gpu, d, gpus, nvlinkDomain(p.System.domain(), gpu, p.Scenario.Cluster.GPUsPerServer)) {
-		dp := gpus / (c.w.TP * c.w.PP)
+		dp := gpus / c.w.modelParallel()
 		st := stepOnce(c.w, gpu, d, p.jobView(c.w, d), dp, microbatches(c.w, dp), RDMA)
 		if st.StepS < bestS {
 			c := c

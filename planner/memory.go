@@ -91,7 +91,7 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	mc := d.Memory
 	const gb = 1e9
 	tp, pp := float64(w.TP), float64(w.PP)
-	h, s, b := float64(w.Hidden), float64(w.SeqLen), float64(w.MicroBatch)
+	h, s, b := float64(w.Hidden), w.localSeq(), float64(w.MicroBatch)
 
 	// Parameters: embeddings (input and output tables, untied as in
 	// Llama), experts (sharded over ep as well) and the rest.
@@ -105,7 +105,9 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 		mlpScale = float64(max(w.TopK, 1)) * f / (4 * h)
 	}
 	body := math.Max(total-experts-2*embed, 0)
-	expertDP := math.Max(float64(dp)/float64(max(w.EP, 1)), 1)
+	// The optimizer shards over the data- and context-parallel ranks.
+	shardDP := float64(dp * w.cp())
+	expertDP := math.Max(shardDP/float64(max(w.EP, 1)), 1)
 
 	// Model state per parameter, by what the ZeRO stage shards over the
 	// data-parallel group (Rajbhandari et al. 2020, section 5).
@@ -140,7 +142,7 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 
 	stage := func(name string, embeds float64, inFlight float64, withLogits bool) MemoryUse {
 		m := MemoryUse{Stage: name, ReserveGB: mc.ReserveGB, HBMGB: gpu.HBMGB, TightGB: gpu.HBMGB * (1 + mc.TightMargin)}
-		dw, dg, do := state((body/pp+embeds)/tp, float64(dp))
+		dw, dg, do := state((body/pp+embeds)/tp, shardDP)
 		ew, eg, eo := state(experts/(pp*tp*float64(max(w.EP, 1))), expertDP)
 		m.WeightsGB, m.GradientsGB, m.OptimizerGB = (dw+ew)/gb, (dg+eg)/gb, (do+eo)/gb
 		act := layersPerStage * inFlight * perLayer

@@ -237,7 +237,7 @@ func (p ValidationPoint) stepMetric(cat *Catalog) (float64, error) {
 		B := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
 		s, l, h, v := float64(w.SeqLen), float64(w.Layers), float64(w.Hidden), float64(w.Vocab)
 		f := 96 * B * s * l * h * h * (1 + s/(6*h) + v/(16*l*h))
-		return f / (j.Planned.StepS * float64(j.DP*w.TP*w.PP)) / 1e12, nil
+		return f / (j.Planned.StepS * float64(j.DP*w.modelParallel())) / 1e12, nil
 	}
 	return 0, fmt.Errorf("unknown metric %q", p.Metric)
 }

@@ -34,13 +34,16 @@ type Workload struct {
 	// fanned out over NVLink (DeepSeek-V3: 4); 0 sends every copy.
 	RouteNodes int `toml:"route_nodes,omitempty,omitzero"`
 
-	GlobalBatchTokens int  `toml:"global_batch_tokens"`
-	MicroBatch        int  `toml:"micro_batch"`
-	TP                int  `toml:"tp"`
-	PP                int  `toml:"pp"`
-	VPP               int  `toml:"vpp"` // virtual pipeline stages (interleaving)
-	EP                int  `toml:"ep"`
-	ZeRO              bool `toml:"zero"`
+	GlobalBatchTokens int `toml:"global_batch_tokens"`
+	MicroBatch        int `toml:"micro_batch"`
+	TP                int `toml:"tp"`
+	// CP is context parallelism: each sequence split over cp GPUs, which
+	// pass K and V around a ring (0 is 1).
+	CP   int  `toml:"cp,omitempty,omitzero"`
+	PP   int  `toml:"pp"`
+	VPP  int  `toml:"vpp"` // virtual pipeline stages (interleaving)
+	EP   int  `toml:"ep"`
+	ZeRO bool `toml:"zero"`
 	// ZeROStage is 0-3: what the data-parallel group shards (1 the
 	// optimizer, 2 also gradients, 3 also weights); 0 takes 1 with zero
 	// = true, else none.
@@ -68,6 +71,7 @@ type Workload struct {
 	OverlapPP *float64 `toml:"overlap_pp,omitempty,omitzero"`
 	OverlapTP *float64 `toml:"overlap_tp,omitempty,omitzero"`
 	OverlapEP *float64 `toml:"overlap_ep,omitempty,omitzero"`
+	OverlapCP *float64 `toml:"overlap_cp,omitempty,omitzero"`
 }
 
 // NewWorkload returns the default job: Llama 3 70B on H100, tensor
@@ -133,6 +137,16 @@ func (g *GPUSpec) gemmPeakTFLOPS(p string) float64 {
 	return g.PeakTFLOPS
 }
 
+// cp is the context-parallel size, at least 1.
+func (w Workload) cp() int { return max(w.CP, 1) }
+
+// modelParallel is the GPUs one data-parallel rank spans: tp x cp x pp.
+func (w Workload) modelParallel() int { return w.TP * w.cp() * w.PP }
+
+// localSeq is the tokens of one sequence each GPU of a context-parallel
+// group holds.
+func (w Workload) localSeq() float64 { return float64(w.SeqLen) / float64(w.cp()) }
+
 // maxBatchTokens is the largest global batch the inputs accept.
 const maxBatchTokens = 1 << 40
 
@@ -193,6 +207,7 @@ func (w *Workload) validate(d *JCTData) []error {
 		{"pp", float64(w.PP), 1, 65536, false, "4"},
 		{"vpp", float64(w.VPP), 1, 1024, false, "1"},
 		{"ep", float64(w.EP), 1, 65536, false, "1"},
+		{"cp", float64(w.CP), 0, 65536, true, "2"},
 		{"tokens_total", w.TokensTotal, 1, 1e16, false, "1e12"},
 		{"compute_efficiency", w.ComputeEfficiency, 0, 1, true, "0.45"},
 		{"zero_stage", float64(w.ZeROStage), 0, 3, false, "1"},
@@ -220,7 +235,7 @@ func (w *Workload) validate(d *JCTData) []error {
 	for _, o := range []struct {
 		name string
 		v    *float64
-	}{{"overlap_dp", w.OverlapDP}, {"overlap_pp", w.OverlapPP}, {"overlap_tp", w.OverlapTP}, {"overlap_ep", w.OverlapEP}} {
+	}{{"overlap_dp", w.OverlapDP}, {"overlap_pp", w.OverlapPP}, {"overlap_tp", w.OverlapTP}, {"overlap_ep", w.OverlapEP}, {"overlap_cp", w.OverlapCP}} {
 		if o.v != nil && !inRange(*o.v, 0, 1) {
 			add(o.name, "give a fraction from 0 (fully exposed) to 1 (fully hidden)", "%g", *o.v)
 		}

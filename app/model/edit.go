@@ -317,6 +317,8 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 		default:
 			return fmt.Errorf("choose bf16, fp8, mxfp8 or fp4 (where the GPU has it)")
 		}
+	case "cp":
+		return parseOptionalInt(text, 1, 65536, &w.CP, "write a context-parallel size that divides the sequence, e.g. 2, or leave it blank for 1")
 	case "kv_heads":
 		return parseOptionalInt(text, 1, 1<<16, &w.KVHeads, "write the key/value heads, e.g. 8, or leave it blank for the model's")
 	case "route_nodes":

@@ -81,6 +81,7 @@ func buildFields() []Field {
 		Field{Key: "workload.tp", Label: "Tensor parallel (tp)", Kind: Text, Group: GroupWorkload},
 		Field{Key: "workload.pp", Label: "Pipeline parallel (pp)", Kind: Text, Group: GroupWorkload},
 		Field{Key: "workload.vpp", Label: "Virtual pipeline stages", Kind: Text, Group: GroupWorkload},
+		Field{Key: "workload.cp", Label: "Context parallel (cp)", Kind: Text, Hint: "blank: 1; splits each sequence", Group: GroupWorkload},
 		Field{Key: "workload.ep", Label: "Expert parallel (ep)", Kind: Text, Group: GroupWorkload},
 		Field{Key: "workload.micro_batch", Label: "Micro-batch (sequences)", Kind: Text, Group: GroupWorkload},
 		Field{Key: "workload.global_batch_tokens", Label: "Global batch (tokens)", Kind: Text, Group: GroupWorkload},

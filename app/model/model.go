@@ -284,6 +284,8 @@ func workloadText(wl *planner.Workload, key string) string {
 		return optionalInt(w.KVHeads)
 	case "route_nodes":
 		return optionalInt(w.RouteNodes)
+	case "cp":
+		return optionalInt(w.CP)
 	case "precision":
 		if w.Precision == "" {
 			return planner.PrecisionBF16
