@@ -53,7 +53,7 @@ func (r megatronRow) scenario() Scenario {
 		ParamsB: r.paramsB, Layers: r.layers, Hidden: r.hidden, SeqLen: 2048, Vocab: 51200,
 		GlobalBatchTokens: r.batch * 2048, MicroBatch: 1, TP: r.tp, PP: r.pp, VPP: 1, EP: 1,
 		Recompute: true, TokensTotal: 1e12,
-		OverlapDP: &zero, OverlapPP: &none,
+		OverlapDP: &zero, OverlapPP: &none, OverlapTP: &none, // Megatron-LM of 2021: no TP overlap
 	}
 	return s
 }
@@ -94,6 +94,8 @@ func TestJCTLlama3(t *testing.T) {
 		s.Network.Switch = "tomahawk5"
 		w := NewWorkload()
 		w.Model, w.GPU, w.PP, w.VPP = "llama3-405b", "h100", 16, 8
+		noTP := 0.0
+		w.OverlapTP = &noTP // as data/validation.toml: fitted with TP exposed
 		s.Workload = &w
 		// FSDP without resharding after the forward pass: ZeRO-2's memory
 		// (the layout is tight: TestMemoryLlama3LayoutTight).
@@ -226,6 +228,8 @@ func llamaStep(t *testing.T, f Fabric) float64 {
 	}
 	w := NewWorkload()
 	w.Model, w.GPU, w.PP, w.VPP = "llama3-405b", "h100", 16, 8
+	noTP := 0.0
+	w.OverlapTP = &noTP
 	j, err := estimateJCT(p, w, cat.JCT, false)
 	if err != nil {
 		t.Fatal(err)
