@@ -87,7 +87,11 @@ func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 	// Forward and backward (twice the forward's products); element-wise
 	// bytes count both passes.
 	flops, seconds = 3*flops, 3*seconds
-	seconds += c.ElementwiseBytes * tokens * h / tp / (gpu.HBMTBs * 1e12)
+	ew := c.ElementwiseBytes
+	if gpu.ElementwiseBytes > 0 {
+		ew = gpu.ElementwiseBytes
+	}
+	seconds += ew * tokens * h / tp / (gpu.HBMTBs * 1e12)
 	return flops / (peak * seconds)
 }
 

@@ -82,6 +82,9 @@ type GPUSpec struct {
 	NVLinkDomain  int     `toml:"nvlink_domain"`
 	NVLinkGBs     float64 `toml:"nvlink_gbs"`
 	EfficiencyMax float64 `toml:"efficiency_max"`
+	// ElementwiseBytes overrides [compute] elementwise_bytes for this GPU
+	// (the software its published runs used fuses more); 0 keeps it.
+	ElementwiseBytes float64 `toml:"elementwise_bytes"`
 	HBMGB         float64 `toml:"hbm_gb"`  // memory per GPU, GB
 	HBMTBs        float64 `toml:"hbm_tbs"` // memory bandwidth, TB/s
 	Source        string  `toml:"source"`

@@ -230,6 +230,8 @@ func (p ValidationPoint) stepMetric(cat *Catalog) (float64, error) {
 		return j.Planned.StepS, nil
 	case "mfu":
 		return j.Planned.MFU, nil
+	case "tokens_per_s_per_gpu":
+		return j.Planned.TokensPerS / float64(j.DP*j.Workload.modelParallel()), nil
 	case "megatron_tflops":
 		// Narayanan et al. (SC21) eq. 3: F = 96 B s l h^2 (1 + s/6h +
 		// V/16lh), with recomputation, over the step and the GPUs.
