@@ -85,9 +85,9 @@ type GPUSpec struct {
 	// ElementwiseBytes overrides [compute] elementwise_bytes for this GPU
 	// (the software its published runs used fuses more); 0 keeps it.
 	ElementwiseBytes float64 `toml:"elementwise_bytes"`
-	HBMGB         float64 `toml:"hbm_gb"`  // memory per GPU, GB
-	HBMTBs        float64 `toml:"hbm_tbs"` // memory bandwidth, TB/s
-	Source        string  `toml:"source"`
+	HBMGB            float64 `toml:"hbm_gb"`  // memory per GPU, GB
+	HBMTBs           float64 `toml:"hbm_tbs"` // memory bandwidth, TB/s
+	Source           string  `toml:"source"`
 }
 
 // ModelSpec is one model preset.
