@@ -414,14 +414,20 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
 	fv := p.jobView(w, d)
-	j.Planned = stepTime(w, gpu, d, fv, dp, micro, RDMA)
-	j.Baseline = stepTime(w, gpu, d, fv, dp, micro, TCP)
+	// The compute efficiency depends on the workload and GPU alone: work
+	// it out once for every timing below.
+	wt := w
+	if wt.ComputeEfficiency == 0 {
+		wt.computeEff = computeEfficiency(w, gpu, d)
+	}
+	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA)
+	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
-	j.Effects = fabricEffects(w, gpu, d, fv, dp, micro, j.Planned)
+	j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
 	if checkMemory && !mem.Fits() {
 		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus)
 	}
-	j.fixedBatch = timeFullPipeline(w, gpu, d, fv, dp, micro)
+	j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
 	j.Findings = j.findings()
 	return j, nil
 }
@@ -471,6 +477,9 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		hwFLOPs *= 4.0 / 3
 	}
 	eff := w.ComputeEfficiency
+	if eff == 0 {
+		eff = w.computeEff
+	}
 	if eff == 0 {
 		eff = computeEfficiency(w, gpu, d)
 	}

@@ -72,6 +72,10 @@ type Workload struct {
 	OverlapTP *float64 `toml:"overlap_tp,omitempty,omitzero"`
 	OverlapEP *float64 `toml:"overlap_ep,omitempty,omitzero"`
 	OverlapCP *float64 `toml:"overlap_cp,omitempty,omitzero"`
+
+	// computeEff caches the compute efficiency worked out from the
+	// shapes while one estimate times the job many ways (0: not yet).
+	computeEff float64
 }
 
 // NewWorkload returns the default job: Llama 3 70B on H100, tensor
