@@ -255,10 +255,8 @@ func (t *summaryTab) update(p *planner.Plan) {
 		t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d. Effects are shares of the parts above them: the step minus the step with that one effect made ideal.",
 			j.ModelName, j.GPU.Name, j.DP)
 		if c := j.StepCaveat(); c != "" {
-			t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d; step %s. Effects are shares of the parts above them.", j.ModelName, j.GPU.Name, j.DP, c)
-		}
-		for _, f := range j.Findings {
-			t.stepNote.Text += "\n• " + f
+			t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d. Step: %s (the Notes tab says why and the fix). Effects are shares of the parts above them.",
+				j.ModelName, j.GPU.Name, j.DP, c)
 		}
 	}
 	t.stepNote.Refresh()
@@ -273,6 +271,11 @@ func (t *summaryTab) update(p *planner.Plan) {
 	t.suHeading.SetText(heading)
 	t.perSU.Refresh()
 	notes := ""
+	if j := p.JCT; j != nil {
+		for _, f := range j.Findings {
+			notes += "• JCT: " + f + "\n"
+		}
+	}
 	for _, n := range p.Notes {
 		notes += "• " + n + "\n"
 	}

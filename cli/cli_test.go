@@ -422,3 +422,24 @@ func TestValidateCommand(t *testing.T) {
 		t.Errorf("drifted model: exit %d, %v", code, err)
 	}
 }
+
+// At 100,000 GPUs the default job runs one micro-batch per pipeline: the
+// text labels the step with the bubble's share and prints the finding
+// with its fix; JSON carries it in jct.findings. Mutation caught: the
+// finding only in one of the two outputs.
+func TestPlanShortPipelineFinding(t *testing.T) {
+	out, errOut, code := runArgs(t, "plan", "../data/scenarios/ib-xdr-100k.toml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "Step, RDMA (bubble") || !strings.Contains(out, "pipeline short of micro-batches") {
+		t.Errorf("text lacks the short-pipeline finding")
+	}
+	out, _, _ = runArgs(t, "plan", "--json", "../data/scenarios/ib-xdr-100k.toml")
+	var m struct {
+		JCT struct{ Findings []string }
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.JCT.Findings) == 0 || !strings.Contains(m.JCT.Findings[0], "global_batch_tokens") {
+		t.Errorf("JSON findings %v (%v)", m.JCT.Findings, err)
+	}
+}
