@@ -92,7 +92,10 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Pin current plan…", u.PinDialog),
 		fyne.NewMenuItem("Search designs", func() { u.SelectTab(TabSearch); u.search.start() }),
 	)
-	return fyne.NewMainMenu(file, edit, plan)
+	help := fyne.NewMenu("Help",
+		fyne.NewMenuItem("Model validation", u.ModelValidationDialog),
+	)
+	return fyne.NewMainMenu(file, edit, plan, help)
 }
 
 // addShortcuts binds the menu shortcuts on the canvas too, so they work

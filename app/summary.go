@@ -261,9 +261,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 		planner.FormatUSD(p.Cost.Switches), planner.FormatUSD(p.Cost.Transceivers), planner.FormatUSD(p.Cost.Cables), perGPUBand))
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {
-		c["JCT gain over TCP/IP"].set(planner.FormatGain(j.Gain), fmt.Sprintf("model: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
-			planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), planner.FormatDuration(j.Planned.Days),
-			planner.FormatDuration(j.Baseline.Days), j.ModelName, j.Memory.TotalGB, j.Memory.HBMGB))
+		c["JCT gain over TCP/IP"].set(jctCard(j))
 	} else {
 		c["JCT gain over TCP/IP"].set("–", "no estimate: the workload does not fit this cluster")
 	}
@@ -272,6 +270,10 @@ func (t *summaryTab) update(p *planner.Plan) {
 		t.steps = j.Breakdown()
 		t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d. Effects are shares of the parts above them: the step minus the step with that one effect made ideal.",
 			j.ModelName, j.GPU.Name, j.DP)
+		if c := j.StepCaveat(); c != "" {
+			t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d. Step: %s (the Notes tab says why and the fix). Effects are shares of the parts above them.",
+				j.ModelName, j.GPU.Name, j.DP, c)
+		}
 	}
 	t.stepNote.Refresh()
 	t.step.Refresh()
@@ -285,6 +287,11 @@ func (t *summaryTab) update(p *planner.Plan) {
 	t.suHeading.SetText(heading)
 	t.perSU.Refresh()
 	notes := ""
+	if j := p.JCT; j != nil {
+		for _, f := range j.Findings {
+			notes += "• JCT: " + f + "\n"
+		}
+	}
 	for _, n := range p.Notes {
 		notes += "• " + n + "\n"
 	}
@@ -375,4 +382,30 @@ func (compactTheme) Size(n fyne.ThemeSizeName) float32 {
 		return s / 2
 	}
 	return s
+}
+
+// jctCard is the JCT card's value and detail: the gain and step, with
+// the memory verdict; for a job that does not fit, by how much and the
+// step with the cheapest change that fits, labelled.
+func jctCard(j *planner.JCT) (string, string) {
+	m := j.Memory
+	detail := fmt.Sprintf("model: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
+		planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), planner.FormatDuration(j.Planned.Days),
+		planner.FormatDuration(j.Baseline.Days), j.ModelName, m.TotalGB, m.HBMGB)
+	if j.ShortPipeline() {
+		detail += fmt.Sprintf("; the bubble is %.0f%% of the step (%s per pipeline for pp %d: see the step tab)",
+			100*j.BubbleShare(), planner.Plural(j.Microbatches, "micro-batch"), j.Workload.PP)
+	}
+	switch m.Status {
+	case planner.MemoryTight:
+		return planner.FormatGain(j.Gain), detail + fmt.Sprintf(", tight (within the %.0f%% margin)", 100*(m.TightGB/m.HBMGB-1))
+	case planner.MemoryOver:
+		over := fmt.Sprintf("%s does not fit: %.0f of %.0f GB per GPU, %.0f GB over", j.ModelName, m.TotalGB, m.HBMGB, m.OverGB())
+		if f := j.Fix; f != nil {
+			return "does not fit", over + fmt.Sprintf("; with %s (the cheapest change that fits): step %s, gain %s, %s",
+				f.Change, planner.FormatSeconds(f.JCT.Planned.StepS), planner.FormatGain(f.JCT.Gain), planner.FormatDuration(f.JCT.Planned.Days))
+		}
+		return "does not fit", over + "; no single change fits: more GPUs, a GPU with more memory or a smaller model"
+	}
+	return planner.FormatGain(j.Gain), detail
 }

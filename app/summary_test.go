@@ -52,3 +52,62 @@ func TestSummaryStepTime(t *testing.T) {
 		t.Errorf("no estimate: %d rows, note %q", len(s.steps), s.stepNote.Text)
 	}
 }
+
+// A job that does not fit in memory keeps every fabric card; the JCT card
+// says it does not fit, by how much, and the step with the cheapest change
+// that fits, and the step tab says so too. Mutations caught: the window
+// blanking the cards on a memory finding (the old error), the JCT card
+// showing the gain as if the job ran, the finding left off the step tab.
+func TestSummaryInfeasibleKeepsFabric(t *testing.T) {
+	u := newTestUI(t)
+	typeIn(u, "cluster.gpus", "1024")
+	pick(u, "workload.model", "llama3-70b")
+	typeIn(u, "workload.micro_batch", "4")
+	u.WaitIdle()
+	p := u.Plan()
+	if p == nil || p.JCT == nil || p.JCT.FitsMemory() || u.Dimmed() {
+		t.Fatalf("plan %v, dimmed %v", p, u.Dimmed())
+	}
+	c := u.summary.cards
+	for _, name := range []string{"Servers", "Switches", "Fabric cost", "Power"} {
+		if v := c[name].value.Text; v == "–" || v == "" {
+			t.Errorf("%s card blank: %q", name, v)
+		}
+	}
+	jct := c["JCT gain over TCP/IP"]
+	if jct.value.Text != "does not fit" || !strings.Contains(jct.detail.Text, "GB over") || !strings.Contains(jct.detail.Text, "with micro_batch = 2") {
+		t.Errorf("JCT card %q: %q", jct.value.Text, jct.detail.Text)
+	}
+	if !strings.Contains(u.summary.stepNote.Text, "if it fit in memory") || !strings.Contains(u.summary.notes.Text, "cheapest change that fits") {
+		t.Errorf("step note %q, notes %q", u.summary.stepNote.Text, u.summary.notes.Text)
+	}
+	// Back to a micro-batch that fits: the card shows the gain again.
+	typeIn(u, "workload.micro_batch", "1")
+	u.WaitIdle()
+	if v := c["JCT gain over TCP/IP"].value.Text; !strings.HasSuffix(v, "x") {
+		t.Errorf("after the fix the JCT card reads %q", v)
+	}
+}
+
+// A pipeline with fewer micro-batches than stages is called out in the
+// Summary: the JCT card says the bubble's share, the step tab points to
+// the Notes tab, which holds the finding and its fix; at 1,024 GPUs
+// there is none. Mutations caught: the finding kept out of the window,
+// left behind after the cluster shrinks.
+func TestSummaryShortPipeline(t *testing.T) {
+	u := newTestUI(t)
+	pick(u, "network.nic_gbps", "800G")
+	typeIn(u, "cluster.gpus", "100000")
+	u.WaitIdle()
+	s := u.summary
+	card := s.cards["JCT gain over TCP/IP"].detail.Text
+	if !strings.Contains(card, "bubble is") || !strings.Contains(s.notes.Text, "pipeline short of micro-batches") ||
+		!strings.Contains(s.notes.Text, "global_batch_tokens = 102,400,000") || !strings.Contains(s.stepNote.Text, "bubble") {
+		t.Fatalf("100k GPUs: card %q\nnotes %q\nstep %q", card, s.notes.Text, s.stepNote.Text)
+	}
+	typeIn(u, "cluster.gpus", "1024")
+	u.WaitIdle()
+	if strings.Contains(s.notes.Text, "pipeline short") || strings.Contains(s.cards["JCT gain over TCP/IP"].detail.Text, "bubble is") {
+		t.Errorf("1,024 GPUs keep the finding: %q", s.notes.Text)
+	}
+}

@@ -76,6 +76,8 @@ type UI struct {
 	// work counts background jobs (file reads, charts, reports) whose
 	// results are still to be applied.
 	work jobs
+	// validation is the Model validation dialog's table, once shown.
+	validation *widget.Table
 	// queue, when set (tests), takes the functions background jobs hand
 	// to the UI goroutine; WaitIdle runs them. Else fyne.DoAndWait does.
 	queue chan func()

@@ -375,3 +375,104 @@ func TestCablesCommand(t *testing.T) {
 		}
 	}
 }
+
+// A job that does not fit in memory still plans its fabric: exit 0, the
+// switches and cost printed, the finding with the cheapest fix and its
+// step time in text and JSON. Mutations caught: exit 2 on a memory
+// finding (the old refusal), the fix or its step left out of the JSON.
+func TestPlanMemoryFinding(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.toml")
+	src := "schema = 1\n[cluster]\ngpus = 1024\n[workload]\nmodel = \"llama3-70b\"\ngpu = \"h100\"\nglobal_batch_tokens = 16777216\nmicro_batch = 4\ntp = 8\npp = 4\nvpp = 5\nep = 1\nzero = true\nrecompute = false\ntokens_total = 1e12\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runArgs(t, "plan", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"Switches", "COST", "does not fit", "Step with micro_batch = 2", "as entered, if it fit in memory"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+	out, errOut, code = runArgs(t, "plan", "--json", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m struct {
+		Switches struct{ Total int }
+		JCT      struct {
+			Memory    struct{ Status string }
+			MemoryFix *struct {
+				Change string
+				StepS  float64 `json:"step_s"`
+			} `json:"memory_fix"`
+			Findings []string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Switches.Total == 0 || m.JCT.Memory.Status != "does not fit" || m.JCT.MemoryFix == nil ||
+		m.JCT.MemoryFix.Change != "micro_batch = 2" || m.JCT.MemoryFix.StepS <= 0 || len(m.JCT.Findings) == 0 {
+		t.Errorf("JSON: %+v", m)
+	}
+}
+
+// validate prints every published point with its source and fit, exits 0
+// while the unfitted points hold, and fails (exit 1) when the model
+// drifts: with InfiniBand's efficiency halved the unfitted DeepEP points
+// leave their tolerance. Mutations caught: validate always exiting 0,
+// the fitted column or sources left out, drift in fitted points failing.
+func TestValidateCommand(t *testing.T) {
+	out, errOut, code := runArgs(t, "validate")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"GPT 1.7B", "Llama 3 405B", "DeepSeek-V3", "MT-NLG 530B", "All-reduce busbw", "DeepEP", "yes: efficiency.infiniband", "SOURCES", "gap:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate lacks %q", want)
+		}
+	}
+	out, _, code = runArgs(t, "validate", "--json")
+	var rows []validationRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || code != 0 || len(rows) < 25 {
+		t.Fatalf("JSON: %v, exit %d, %d rows", err, code, len(rows))
+	}
+	if out, _, _ := runArgs(t, "validate", "--markdown"); !strings.HasPrefix(out, "| Published point |") {
+		t.Errorf("markdown: %.60q", out)
+	}
+	cat, market, err := loadData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jd := *cat.JCT
+	jd.Efficiency.InfiniBand /= 2
+	cat.JCT = &jd
+	var o, e bytes.Buffer
+	err = runValidate(&cliEnv{stdout: &o, stderr: &e, cat: cat, market: market}, nil)
+	if code := report(&e, "validate", err); code != ExitFailure || !strings.Contains(o.String(), "DRIFTED") {
+		t.Errorf("drifted model: exit %d, %v", code, err)
+	}
+}
+
+// At 100,000 GPUs the default job runs one micro-batch per pipeline: the
+// text labels the step with the bubble's share and prints the finding
+// with its fix; JSON carries it in jct.findings. Mutation caught: the
+// finding only in one of the two outputs.
+func TestPlanShortPipelineFinding(t *testing.T) {
+	out, errOut, code := runArgs(t, "plan", "../data/scenarios/ib-xdr-100k.toml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "Step, RDMA (bubble") || !strings.Contains(out, "pipeline short of micro-batches") {
+		t.Errorf("text lacks the short-pipeline finding")
+	}
+	out, _, _ = runArgs(t, "plan", "--json", "../data/scenarios/ib-xdr-100k.toml")
+	var m struct {
+		JCT struct{ Findings []string }
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.JCT.Findings) == 0 || !strings.Contains(m.JCT.Findings[0], "global_batch_tokens") {
+		t.Errorf("JSON findings %v (%v)", m.JCT.Findings, err)
+	}
+}

@@ -104,19 +104,31 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	if j := p.JCT; j != nil {
 		fmt.Fprintln(tw, "\t")
 		fmt.Fprintf(tw, "JOB TIME (model)\t\t%s on %s, dp %d, %s\n", j.ModelName, j.GPU.Name, j.DP, planner.Plural(j.Microbatches, "micro-batch"))
-		fmt.Fprintf(tw, "  Step, RDMA\t%s\tcompute %s, bubble %s, exposed comm %s\n", planner.FormatSeconds(j.Planned.StepS),
+		caveat := ""
+		if c := j.StepCaveat(); c != "" {
+			caveat = " (" + c + ")"
+		}
+		fmt.Fprintf(tw, "  Step, RDMA%s\t%s\tcompute %s, bubble %s, exposed comm %s\n", caveat, planner.FormatSeconds(j.Planned.StepS),
 			planner.FormatSeconds(j.Planned.ComputeS), planner.FormatSeconds(j.Planned.BubbleS), planner.FormatSeconds(j.Planned.ExposedCommS()))
 		fmt.Fprintf(tw, "  Step, TCP/IP baseline\t%s\tsame links without RDMA\n", planner.FormatSeconds(j.Baseline.StepS))
 		fmt.Fprintf(tw, "  JCT gain\t%s\t%s vs %s for %s\n", planner.FormatGain(j.Gain), planner.FormatDuration(j.Planned.Days),
 			planner.FormatDuration(j.Baseline.Days), planner.FormatTokens(j.Workload.TokensTotal))
-		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\tvs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Baseline.BusBWGBs, 100*j.Planned.MFU)
+		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\t%s/%s; vs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Planned.BusBWAlgo, j.Planned.BusBWProto,
+			j.Baseline.BusBWGBs, 100*j.Planned.MFU)
 		fmt.Fprintln(tw, "  Step breakdown, RDMA\t\t(effects: what each adds to the parts above)")
 		for _, r := range j.Breakdown() {
 			fmt.Fprintf(tw, "    %s\t%s\t%s\n", r.Label(), r.Time(), r.Detail)
 		}
 		m := j.Memory
-		fmt.Fprintf(tw, "  Memory per GPU\t%.1f of %.0f GB\t%s stage: weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, reserve %.0f\n",
-			m.TotalGB, m.HBMGB, m.Stage, m.WeightsGB, m.GradientsGB, m.OptimizerGB, m.ActivationsGB, m.ReserveGB)
+		fmt.Fprintf(tw, "  Memory per GPU\t%.1f of %.0f GB\t%s; %s stage: weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, reserve %.0f\n",
+			m.TotalGB, m.HBMGB, m.Status, m.Stage, m.WeightsGB, m.GradientsGB, m.OptimizerGB, m.ActivationsGB, m.ReserveGB)
+		if f := j.Fix; f != nil {
+			fmt.Fprintf(tw, "  Step with %s\t%s\tthe cheapest change that fits (%.1f GB per GPU); gain %s, %s\n", f.Change,
+				planner.FormatSeconds(f.JCT.Planned.StepS), f.JCT.Memory.TotalGB, planner.FormatGain(f.JCT.Gain), planner.FormatDuration(f.JCT.Planned.Days))
+		}
+		for _, f := range j.Findings {
+			fmt.Fprintf(tw, "  Finding\t\t%s\n", f)
+		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err

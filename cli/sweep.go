@@ -58,7 +58,11 @@ func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
 	r.Switches, r.NICPorts, r.Links = p.TotalSwitches(), p.NICPorts, p.Links.Total
 	r.Transceivers = p.ServerTransceivers + p.SwitchTransceivers
 	r.CostUSD, r.CostPerGPU, r.PowerW = p.Cost.Total, p.Cost.PerGPU, p.Power.Total
-	if j := p.JCT; j != nil {
+	if j := p.JCT; j != nil && !j.FitsMemory() {
+		// The fabric stands; the job's times are skipped, with why and
+		// the cheapest change that fits.
+		r.Error = j.MemoryFinding()
+	} else if j != nil {
 		r.StepS, r.BaselineStepS, r.Gain = j.Planned.StepS, j.Baseline.StepS, j.Gain
 		r.BusBWGBs, r.JCTDays = j.Planned.BusBWGBs, j.Planned.Days
 	}
@@ -181,7 +185,7 @@ func runSweep(env *cliEnv, args []string) error {
 	// are reported as such rather than once per row; a count that does not
 	// plan is only one row.
 	// Whether the job fits in memory depends on the GPU count too.
-	if err != nil && (in == nil || len(planner.FieldErrors(err)) > 0 && !onlyGPUErrors(err) && !errors.Is(err, planner.ErrNoMemory)) {
+	if err != nil && (in == nil || len(planner.FieldErrors(err)) > 0 && !onlyGPUErrors(err)) {
 		return err
 	}
 	var rows []sweepRow

@@ -6,7 +6,8 @@ package data
 
 import "embed"
 
-// FS holds catalog.toml, market.toml, jct.toml, reliability.toml and
+// FS holds catalog.toml, market.toml, jct.toml, reliability.toml,
+// validation.toml and
 // scenarios/*.toml.
 //
 //go:embed *.toml scenarios/*.toml

@@ -38,24 +38,27 @@ func (g gemm) shapeFactor(half float64) float64 {
 // tensor parallelism (Megatron-LM's column- and row-parallel layers),
 // for a micro-batch of b sequences of s tokens:
 //
-//	attention:  [bs x h]·[h x 3h/tp], [bs x h/tp]·[h/tp x h], scores 2·[s x h/tp]·[h/tp x s] per sequence
+//	attention:  [bs x h]·[h x (1+2g)h/tp], [bs x h/tp]·[h/tp x h], scores 2·[s x h/tp]·[h/tp x s] per sequence
 //	MLP:        [bs x h]·[h x 4h/tp], [bs x 4h/tp]·[4h/tp x h]
 //	MoE MLP:    k·ep/e·bs tokens per local expert, three h x f/tp products
 //
-// each at efficiency_max x its shape factor, plus the element-wise work
+// each at efficiency_max x its shape factor (the linear layers at the
+// FP8 or FP4 peak x low_precision_ceiling in those precisions), plus the element-wise work
 // (layer norms, dropout, residuals, activation), memory-bound at the
 // GPU's HBM bandwidth; the backward pass repeats the forward's shapes
-// twice. Larger micro-batches, longer sequences and narrower tensor
+// twice; g is kv_heads/heads (grouped-query attention narrows the K and
+// V projections). Larger micro-batches, longer sequences and narrower tensor
 // parallelism move it, as well as the hidden size.
 func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 	c := d.Compute
 	h, tp := float64(w.Hidden), float64(w.TP)
 	s, b := float64(w.SeqLen), float64(w.MicroBatch)
-	tokens := b * s
+	sl := w.localSeq() // context parallelism: this GPU's share of each sequence
+	tokens := b * sl
 	gemms := []gemm{
-		{tokens, 3 * h / tp, h, 1},
+		{tokens, (1 + 2*w.kvShare()) * h / tp, h, 1},
 		{tokens, h, h / tp, 1},
-		{s, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence
+		{sl, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence: local queries against all keys
 	}
 	if f := expertWidth(w); f > 0 {
 		ep := float64(max(w.EP, 1))
@@ -66,14 +69,36 @@ func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 		gemms = append(gemms, gemm{tokens, 4 * h / tp, h, 1}, gemm{tokens, h, 4 * h / tp, 1})
 	}
 	peak := gpu.PeakTFLOPS * 1e12
+	// The linear layers run in the workload's precision; attention's
+	// score products (gemms[2]) stay BF16.
+	linearPeak, linearEff := peak, gpu.EfficiencyMax
+	if p := precisionOrBF16(w.Precision); p != PrecisionBF16 {
+		linearPeak, linearEff = gpu.gemmPeakTFLOPS(p)*1e12, gpu.EfficiencyMax*c.LowPrecisionCeiling
+	}
 	var flops, seconds float64
-	for _, g := range gemms {
+	for i, g := range gemms {
+		pk, eff := linearPeak, linearEff
+		if i == 2 {
+			pk, eff = peak, gpu.EfficiencyMax
+		}
 		flops += g.flops()
-		seconds += g.flops() / (peak * gpu.EfficiencyMax * g.shapeFactor(c.GEMMDimHalf))
+		seconds += g.flops() / (pk * eff * g.shapeFactor(c.GEMMDimHalf))
 	}
 	// Forward and backward (twice the forward's products); element-wise
 	// bytes count both passes.
 	flops, seconds = 3*flops, 3*seconds
-	seconds += c.ElementwiseBytes * tokens * h / tp / (gpu.HBMTBs * 1e12)
+	ew := c.ElementwiseBytes
+	if gpu.ElementwiseBytes > 0 {
+		ew = gpu.ElementwiseBytes
+	}
+	seconds += ew * tokens * h / tp / (gpu.HBMTBs * 1e12)
 	return flops / (peak * seconds)
+}
+
+// precisionOrBF16 is p, or BF16 for "".
+func precisionOrBF16(p string) string {
+	if p == "" {
+		return PrecisionBF16
+	}
+	return p
 }

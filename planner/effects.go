@@ -43,7 +43,7 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 		}
 		experts = experts || (c.Name == ClassEP && c.CrossesFabric)
 	}
-	domain := nvlinkDomain(fv.nvlinkDomain, gpu)
+	domain := nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
 	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
 	}
@@ -131,8 +131,12 @@ func (j *JCT) Breakdown() []BreakdownRow {
 		if c.TimeS > c.ExposedS {
 			hidden = fmt.Sprintf("%s of %s hidden", FormatSeconds(c.TimeS-c.ExposedS), FormatSeconds(c.TimeS))
 		}
+		how := c.Protocol
+		if c.Algorithm != "" {
+			how = c.Algorithm + "/" + c.Protocol
+		}
 		rows = append(rows, BreakdownRow{Part: c.Name + " (exposed)", Seconds: c.ExposedS,
-			Detail: fmt.Sprintf("%s; %d ranks at %.0f GB/s bus bandwidth, %s", hidden, c.Ranks, c.BusBWGBs, where)})
+			Detail: fmt.Sprintf("%s; %d ranks at %.0f GB/s bus bandwidth (%s), %s", hidden, c.Ranks, c.BusBWGBs, how, where)})
 	}
 	rows = append(rows, BreakdownRow{Part: "step", Seconds: st.StepS, Detail: fmt.Sprintf("%s over TCP/IP on the same links", FormatSeconds(j.Baseline.StepS))})
 	for _, e := range j.Effects {

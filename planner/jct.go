@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Traffic class names.
@@ -12,6 +13,7 @@ const (
 	ClassDP = "data parallel"
 	ClassPP = "pipeline parallel"
 	ClassEP = "expert parallel"
+	ClassCP = "context parallel"
 )
 
 // Transport is how collectives move between servers.
@@ -39,6 +41,8 @@ type TrafficClass struct {
 	CrossesTier   bool    // some of it crosses the tier above the leaves
 	BytesPerStep  float64 // per GPU
 	BusBWGBs      float64 // bus bandwidth of one collective, GB/s
+	Algorithm     string  // NCCL algorithm that ran: ring, tree, pat; "" for sends and all-to-all
+	Protocol      string  // NCCL protocol that ran: LL, LL128 or Simple
 	TimeS         float64 // per step, before overlap
 	ExposedS      float64 // per step, not hidden behind compute
 }
@@ -57,8 +61,10 @@ type StepTime struct {
 	MFU         float64 // model FLOPs / (step time x GPUs x peak)
 	Days        float64 // for the workload's token budget
 	// BusBWGBs is the data-parallel collective's bus bandwidth (the class
-	// that crosses the fabric in nearly every job), GB/s.
-	BusBWGBs float64
+	// that crosses the fabric in nearly every job), GB/s, of the
+	// algorithm and protocol that ran (BusBWAlgo, BusBWProto).
+	BusBWGBs              float64
+	BusBWAlgo, BusBWProto string
 }
 
 // ExposedCommS sums the exposed communication of every class.
@@ -86,7 +92,18 @@ type JCT struct {
 	Effects  []Effect
 	Baseline StepTime
 	Gain     float64
+	// Fix is, for a job that does not fit in memory, the change that fits
+	// at the least step time (nil when the job fits or no change does).
+	Fix        *MemoryFix
+	fixedBatch *batchStep // the step with pp micro-batches per pipeline, when short
+	// Findings are what a planner should know about the estimate: memory
+	// over or tight, a pipeline short of micro-batches.
+	Findings []string
 }
+
+// FitsMemory says whether the job runs in its GPUs' memory (tight
+// included).
+func (j *JCT) FitsMemory() bool { return j.Memory.Fits() }
 
 // JCTReport is the JSON form of a JCT estimate.
 type JCTReport struct {
@@ -97,6 +114,8 @@ type JCTReport struct {
 	Baseline      string        `json:"baseline"`
 	Gain          float64       `json:"gain"`
 	BusBWGBs      float64       `json:"busbw_gbs"`
+	BusBWAlgo     string        `json:"busbw_algorithm,omitempty"`
+	BusBWProto    string        `json:"busbw_protocol,omitempty"`
 	BaselineBusBW float64       `json:"baseline_busbw_gbs"`
 	ComputeS      float64       `json:"compute_s"`
 	BubbleS       float64       `json:"bubble_s"`
@@ -110,6 +129,19 @@ type JCTReport struct {
 	Memory        MemoryUse     `json:"memory"`
 	Classes       []ClassReport `json:"classes"`
 	Effects       []Effect      `json:"effects"`
+	// MemoryFix is the cheapest change that fits, for a job that does not.
+	MemoryFix *MemoryFixReport `json:"memory_fix,omitempty"`
+	Findings  []string         `json:"findings"`
+}
+
+// MemoryFixReport is a memory fix in JSON: the change and the job timed
+// with it.
+type MemoryFixReport struct {
+	Change   string  `json:"change"`
+	StepS    float64 `json:"step_s"`
+	Gain     float64 `json:"gain"`
+	Days     float64 `json:"days"`
+	MemoryGB float64 `json:"memory_gb"`
 }
 
 // ClassReport is one traffic class in JSON.
@@ -119,6 +151,8 @@ type ClassReport struct {
 	CrossesFabric bool    `json:"crosses_fabric"`
 	CrossesTier   bool    `json:"crosses_tier"`
 	BusBWGBs      float64 `json:"busbw_gbs"`
+	Algorithm     string  `json:"algorithm,omitempty"`
+	Protocol      string  `json:"protocol,omitempty"`
 	TimeS         float64 `json:"time_s"`
 	ExposedS      float64 `json:"exposed_s"`
 	BaselineS     float64 `json:"baseline_exposed_s"`
@@ -129,14 +163,20 @@ func (j *JCT) Report() JCTReport {
 	r := JCTReport{
 		Model: j.ModelName, GPU: j.GPU.Name,
 		StepS: j.Planned.StepS, BaselineStepS: j.Baseline.StepS, Baseline: "TCP/IP on the same fabric", Gain: j.Gain,
-		BusBWGBs: j.Planned.BusBWGBs, BaselineBusBW: j.Baseline.BusBWGBs,
+		BusBWGBs: j.Planned.BusBWGBs, BusBWAlgo: j.Planned.BusBWAlgo, BusBWProto: j.Planned.BusBWProto, BaselineBusBW: j.Baseline.BusBWGBs,
 		ComputeS: j.Planned.ComputeS, BubbleS: j.Planned.BubbleS, ExposedCommS: j.Planned.ExposedCommS(),
 		TokensPerS: j.Planned.TokensPerS, MFU: j.Planned.MFU, Days: j.Planned.Days, BaselineDays: j.Baseline.Days,
-		DP: j.DP, Microbatches: j.Microbatches, Memory: j.Memory, Effects: j.Effects,
+		DP: j.DP, Microbatches: j.Microbatches, Memory: j.Memory, Effects: j.Effects, Findings: j.Findings,
+	}
+	if r.Findings == nil {
+		r.Findings = []string{}
+	}
+	if f := j.Fix; f != nil {
+		r.MemoryFix = &MemoryFixReport{Change: f.Change, StepS: f.JCT.Planned.StepS, Gain: f.JCT.Gain, Days: f.JCT.Planned.Days, MemoryGB: f.JCT.Memory.TotalGB}
 	}
 	for i, c := range j.Planned.Classes {
 		r.Classes = append(r.Classes, ClassReport{Name: c.Name, Ranks: c.Ranks, CrossesFabric: c.CrossesFabric, CrossesTier: c.CrossesTier,
-			BusBWGBs: c.BusBWGBs, TimeS: c.TimeS, ExposedS: c.ExposedS, BaselineS: j.Baseline.Classes[i].ExposedS})
+			BusBWGBs: c.BusBWGBs, Algorithm: c.Algorithm, Protocol: c.Protocol, TimeS: c.TimeS, ExposedS: c.ExposedS, BaselineS: j.Baseline.Classes[i].ExposedS})
 	}
 	return r
 }
@@ -253,12 +293,17 @@ func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
 }
 
 // nvlinkDomain is the GPUs one NVLink domain holds: the system's
-// (systemDomain, 0 for custom servers), else the GPU preset's.
-func nvlinkDomain(systemDomain int, gpu *GPUSpec) int {
+// (systemDomain, 0 for custom servers), else the GPU preset's domain cut
+// to the GPUs of one server, since NVLink does not leave the chassis.
+func nvlinkDomain(systemDomain int, gpu *GPUSpec, gpusPerServer int) int {
 	if systemDomain > 0 {
 		return systemDomain
 	}
-	return max(gpu.NVLinkDomain, 1)
+	d := max(gpu.NVLinkDomain, 1)
+	if gpusPerServer > 0 {
+		d = min(d, gpusPerServer)
+	}
+	return d
 }
 
 // errNoJCT marks a workload that cannot run on the plan's GPUs.
@@ -295,6 +340,9 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	filli(&w.Vocab, m.Vocab)
 	filli(&w.Experts, m.Experts)
 	filli(&w.TopK, m.TopK)
+	filli(&w.Heads, m.Heads)
+	filli(&w.KVHeads, m.KVHeads)
+	filli(&w.RouteNodes, m.RouteNodes)
 	ov := func(v **float64, def float64) {
 		if *v == nil {
 			x := def
@@ -305,23 +353,34 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	ov(&w.OverlapPP, d.Overlap.PP)
 	ov(&w.OverlapTP, d.Overlap.TP)
 	ov(&w.OverlapEP, d.Overlap.EP)
+	ov(&w.OverlapCP, d.Overlap.CP)
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
 		return w, nil, nil, fieldErr("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
+	}
+	if !slices.Contains(gpu.Precisions(), precisionOrBF16(w.Precision)) {
+		return w, nil, nil, fieldErr("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
+			"%s has no %s tensor cores", gpu.Name, w.Precision)
+	}
+	if w.SeqLen%w.cp() != 0 {
+		return w, nil, nil, fieldErr("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
+	}
+	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
+		return w, nil, nil, fieldErr("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
 	}
 	return w, m, gpu, nil
 }
 
 // EstimateJCT times one training step of w on the plan's fabric, over RDMA
 // and over TCP/IP on the same links. A job that does not fit in the GPUs'
-// memory is an error naming what does not fit and the smallest change
-// that does.
+// memory is a finding, not an error: it is timed as entered (as if the
+// memory were there), its Memory says by how much it is over, and Fix
+// holds the change that fits at the least step time, timed.
 func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
 	return estimateJCT(p, w, d, true)
 }
 
-// estimateJCT is EstimateJCT; checkMemory false times a job whatever its
-// memory (for validation against runs whose memory savings are not
-// published).
+// estimateJCT is EstimateJCT; checkMemory false skips looking for a
+// memory fix.
 func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error) {
 	if p.System != nil {
 		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
@@ -332,18 +391,18 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	}
 	jobs := max(w.Jobs, 1)
 	gpus := p.GPUs / jobs // each job's share
-	if w.TP*w.PP > gpus {
+	if mp := w.modelParallel(); mp > gpus {
 		if jobs > 1 {
-			return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.jobs", "run fewer jobs at once, lower tp x pp or plan more GPUs",
-				"tp %d x pp %d = %d GPUs, each of %d jobs has %d", w.TP, w.PP, w.TP*w.PP, jobs, gpus))
+			return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.jobs", "run fewer jobs at once, lower tp x cp x pp or plan more GPUs",
+				"tp %d x cp %d x pp %d = %d GPUs, each of %d jobs has %d", w.TP, w.cp(), w.PP, mp, jobs, gpus))
 		}
-		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.pp", "lower tp x pp or plan more GPUs",
-			"tp %d x pp %d = %d GPUs, the cluster has %d", w.TP, w.PP, w.TP*w.PP, gpus))
+		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.pp", "lower tp x cp x pp or plan more GPUs",
+			"tp %d x cp %d x pp %d = %d GPUs, the cluster has %d", w.TP, w.cp(), w.PP, mp, gpus))
 	}
 	if w.Layers%w.PP != 0 && w.PP > w.Layers {
 		return nil, fieldErr("workload.pp", "use at most one stage per layer", "%d stages for %d layers", w.PP, w.Layers)
 	}
-	dp := gpus / (w.TP * w.PP)
+	dp := gpus / w.modelParallel()
 	if w.EP > dp || dp%w.EP != 0 {
 		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
 			"ep %d does not divide dp %d", w.EP, dp))
@@ -353,18 +412,26 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	}
 	micro := microbatches(w, dp)
 	mem := memoryUse(w, gpu, d, dp)
-	if checkMemory && !mem.Fits() {
-		return nil, errMemory(mem, gpu, memoryFix(w, gpu, d, gpus, nvlinkDomain(p.System.domain(), gpu)))
-	}
-	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: p.GPUs - jobs*dp*w.TP*w.PP, Memory: mem}
+	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: p.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
 	fv := p.jobView(w, d)
-	j.Planned = stepTime(w, gpu, d, fv, dp, micro, RDMA)
-	j.Baseline = stepTime(w, gpu, d, fv, dp, micro, TCP)
+	// The compute efficiency depends on the workload and GPU alone: work
+	// it out once for every timing below.
+	wt := w
+	if wt.ComputeEfficiency == 0 {
+		wt.computeEff = computeEfficiency(w, gpu, d)
+	}
+	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA)
+	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
-	j.Effects = fabricEffects(w, gpu, d, fv, dp, micro, j.Planned)
+	j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
+	if checkMemory && !mem.Fits() {
+		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus)
+	}
+	j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
+	j.Findings = j.findings()
 	return j, nil
 }
 
@@ -401,7 +468,7 @@ func (s *StepTime) crossingS() float64 {
 
 func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
 	c := d.Collective
-	usedGPUs := float64(dp * w.TP * w.PP)
+	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
 
 	// Compute: model FLOPs per token 6N + 12·L·h·s (PaLM, appendix B);
@@ -414,10 +481,13 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	}
 	eff := w.ComputeEfficiency
 	if eff == 0 {
+		eff = w.computeEff
+	}
+	if eff == 0 {
 		eff = computeEfficiency(w, gpu, d)
 	}
 	peak := gpu.PeakTFLOPS * 1e12
-	st := StepTime{Transport: tr}
+	st := StepTime{Transport: tr, Classes: make([]TrafficClass, 0, 4)}
 	st.ComputeS = hwFLOPs / (usedGPUs * peak * eff)
 
 	net := newNetModel(fv, gpu, d, tr)
@@ -426,7 +496,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	if w.Recompute {
 		passes = 6
 	}
-	actBytes := float64(w.MicroBatch*w.SeqLen*w.Hidden) * c.ActivationBytes
+	actBytes := float64(w.MicroBatch) * w.localSeq() * float64(w.Hidden) * c.ActivationBytes
 
 	// Tensor parallel: Megatron's all-reduces (or reduce-scatter +
 	// all-gather with sequence parallelism: the same volume) per layer.
@@ -434,13 +504,15 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		g := net.group(w.TP, 1)
 		one := net.allReduce(actBytes, g)
 		n := passes * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassTP, g, n*actBytes, one.busbw, n*one.time, *w.OverlapTP))
+		st.Classes = append(st.Classes, net.class(ClassTP, g, n*actBytes, one, n, *w.OverlapTP))
 	}
 	// Data parallel: gradient reduce over dp ranks (stride tp), reduce-
 	// scatter + all-gather with a sharded optimizer.
 	if dp > 1 {
 		shard := w.ParamsB * 1e9 / float64(w.TP*w.PP*w.EP)
-		g := net.group(dp, w.TP)
+		// Megatron reduces gradients over the data- and context-parallel
+		// ranks together (stride tp).
+		g := net.group(dp*w.cp(), w.TP)
 		var t collTime
 		var bytes float64
 		if zs := w.zeroStage(); zs > 0 {
@@ -451,24 +523,35 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 			}
 			rs := net.reduceScatter(shard*c.GradBytes, g)
 			ag := net.allGather(shard*c.ParamBytes, g)
-			t = collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw}
+			t = collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto}
 			bytes = shard * (c.GradBytes + gathers*c.ParamBytes)
 		} else {
 			t = net.allReduce(shard*c.GradBytes, g)
 			bytes = shard * c.GradBytes
 		}
-		cl := net.class(ClassDP, g, bytes, t.busbw, t.time, *w.OverlapDP)
+		cl := net.class(ClassDP, g, bytes, t, 1, *w.OverlapDP)
 		st.Classes = append(st.Classes, cl)
-		st.BusBWGBs = t.busbw
+		st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
 	}
 	// Pipeline parallel: one activation send forward and one gradient
 	// send backward per micro-batch and virtual stage; each TP rank sends
 	// its 1/tp slice (Megatron's scatter-gather).
 	if w.PP > 1 {
-		g := net.group(2, w.TP*dp)
+		g := net.group(2, w.TP*w.cp()*dp)
 		one := net.p2p(actBytes/float64(w.TP), g)
 		n := 2 * float64(micro*w.VPP)
-		st.Classes = append(st.Classes, net.class(ClassPP, g, n*actBytes/float64(w.TP), one.busbw, n*one.time, *w.OverlapPP))
+		st.Classes = append(st.Classes, net.class(ClassPP, g, n*actBytes/float64(w.TP), one, n, *w.OverlapPP))
+	}
+	// Context parallel: each GPU's K and V (kv_heads/heads of h wide)
+	// go round the cp ring, cp-1 sends per layer forward and twice that
+	// backward (K and V again, then their gradients), one more forward
+	// with recomputation (Megatron-Core's ring attention).
+	if cp := w.cp(); cp > 1 {
+		g := net.group(cp, w.TP)
+		kv := 2 * actBytes * w.kvShare() / float64(w.TP)
+		one := net.p2p(kv, g)
+		n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
+		st.Classes = append(st.Classes, net.class(ClassCP, g, n*kv, one, n, *w.OverlapCP))
 	}
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
@@ -478,17 +561,17 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 			g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
 		}
 		bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
-		one := net.allToAll(bytes, g)
+		one := net.allToAllRouted(bytes, g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
 		n := passes * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassEP, g, n*bytes, one.busbw, n*one.time, *w.OverlapEP))
+		st.Classes = append(st.Classes, net.class(ClassEP, g, n*bytes, one, n, *w.OverlapEP))
 	}
 	// The pipeline bubble: (pp-1)/(vpp·m) of a stage's time per step,
-	// which holds its compute and the tensor- and expert-parallel
+	// which holds its compute and the tensor-, context- and expert-parallel
 	// collectives on its critical path (Narayanan et al. SC21, eq. 2).
 	if w.PP > 1 {
 		frac := float64(w.PP-1) / float64(w.VPP*micro)
 		for _, c := range st.Classes {
-			if c.Name == ClassTP || c.Name == ClassEP {
+			if c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
 				st.BubbleCommS += frac * c.ExposedS
 			}
 		}
@@ -511,7 +594,10 @@ type netModel struct {
 	netHopUS    float64
 	intraHopUS  float64
 	switchHopUS float64
-	crossShare  float64 // of a flow's bandwidth, when it crosses the tier above the leaves
+	netExtraUS  float64     // added to every network hop: the TCP stack's latency
+	ideal       bool        // no network latency at all
+	crossShare  float64     // of a flow's bandwidth, when it crosses the tier above the leaves
+	protos      []*Protocol // LL, LL128, Simple
 }
 
 func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel {
@@ -531,18 +617,20 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 		fv: fv, d: d,
 		nvlinkGBs:   gpu.NVLinkGBs * d.Efficiency.NVLink,
 		nodeGBs:     perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost),
-		domain:      nvlinkDomain(fv.nvlinkDomain, gpu),
+		domain:      nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
 		netHopUS:    d.Collective.NetHopUS,
 		intraHopUS:  d.Collective.NVLinkHopUS,
 		switchHopUS: d.Collective.SwitchHopUS[string(fv.fabric)] * float64(2*fv.tiers-1),
 	}
 	if tr == TCP {
-		m.netHopUS += d.TCP.ExtraLatencyUS
+		m.netExtraUS = d.TCP.ExtraLatencyUS
+		m.netHopUS += m.netExtraUS
 	}
 	if fv.ideal {
-		m.netHopUS, m.switchHopUS = 0, 0
+		m.netHopUS, m.switchHopUS, m.ideal = 0, 0, true
 	}
 	m.crossShare = fv.crossShare()
+	m.protos = d.protocols
 	return m
 }
 
@@ -580,17 +668,12 @@ func (m netModel) group(ranks, stride int) commGroup {
 
 type collTime struct {
 	time  float64 // seconds
-	busbw float64 // GB/s
+	busbw float64 // GB/s, of the algorithm and protocol that ran
+	algo  string  // NCCL algorithm: ring, tree or pat; "" for point-to-point and all-to-all
+	proto string  // NCCL protocol: LL, LL128 or Simple
 }
 
 const us = 1e-6
-
-// latency is NCCL's ring latency for nsteps steps of which interSteps
-// cross the network (tuning.cc).
-func (m netModel) ringLatency(nsteps, interSteps int) float64 {
-	c := m.d.Collective
-	return (c.BaseLatencyUS + float64(nsteps-interSteps)*m.intraHopUS + float64(interSteps)*(m.netHopUS+m.switchHopUS)) * us
-}
 
 // bwTime is the bandwidth term of a collective: NCCL's rings pass every
 // byte over each rank's outgoing link, NVLink inside a domain and the back
@@ -607,56 +690,78 @@ func (m netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64)
 func arFactor(n int) float64 { return 2 * float64(n-1) / float64(n) }
 func rsFactor(n int) float64 { return float64(n-1) / float64(n) }
 
-func (m netModel) allReduce(bytes float64, g commGroup) collTime {
-	bw, busbw := m.bwTime(bytes, g, arFactor)
-	ring := m.ringLatency(2*(g.ranks-1), 2*(g.nodes-1)) + bw
-	if g.local || g.nodes < 2 {
-		return collTime{ring, busbw}
-	}
-	c := m.d.Collective
-	treeLat := (c.BaseLatencyUS + 2*(float64(g.perNode-1)*m.intraHopUS+math.Log2(float64(g.nodes))*(m.netHopUS+m.switchHopUS))) * us
-	tree := treeLat + bw/c.TreeBWFactor
-	if tree < ring {
-		return collTime{tree, busbw * c.TreeBWFactor}
-	}
-	return collTime{ring, busbw}
-}
-
-func (m netModel) reduceScatter(bytes float64, g commGroup) collTime {
-	bw, busbw := m.bwTime(bytes, g, rsFactor)
-	lat := m.ringLatency(g.ranks-1, g.nodes-1)
-	if !g.local && g.nodes > 1 {
-		// NCCL's PAT algorithm keeps the latency logarithmic at scale.
-		lat = math.Min(lat, (m.d.Collective.BaseLatencyUS+math.Log2(float64(g.nodes))*(m.netHopUS+m.switchHopUS))*us)
-	}
-	return collTime{lat + bw, busbw}
-}
-
 func (m netModel) allGather(bytes float64, g commGroup) collTime { return m.reduceScatter(bytes, g) }
 
 func (m netModel) allToAll(bytes float64, g commGroup) collTime {
+	return m.allToAllRouted(bytes, g, moeRouting{})
+}
+
+// moeRouting is how an expert-parallel all-to-all spreads a token's
+// copies: topK experts, and with node-limited routing (nodes > 0) at most
+// that many destination nodes, each sent one copy over the back end and
+// fanned out over NVLink (DeepSeek-V3's routing, DeepEP's forwarding).
+type moeRouting struct {
+	topK, nodes int
+}
+
+// remoteCopies is the expected copies of one token that leave its NVLink
+// domain over n domains: with node-limited routing, one per distinct
+// remote destination domain, min(M, n(1-(1-1/n)^k)) destinations (k
+// experts spread evenly), each remote with probability (n-1)/n; without,
+// every copy whose expert lives in another domain, k(ranks-perNode)/ranks.
+func (r moeRouting) remoteCopies(g commGroup) float64 {
+	k := float64(max(r.topK, 1))
+	if r.nodes <= 0 {
+		return k * float64(g.ranks-g.perNode) / float64(g.ranks)
+	}
+	n := float64(g.nodes)
+	dest := math.Min(float64(r.nodes), n*(1-math.Pow(1-1/n, k)))
+	return dest * (n - 1) / n
+}
+
+// remotePeers is the peers across the back end one GPU exchanges with:
+// every remote rank for NCCL's all-to-all (a send and a receive each);
+// the same-rail GPU of each destination domain with node forwarding.
+func (r moeRouting) remotePeers(g commGroup) int {
+	if r.nodes <= 0 {
+		return g.ranks - g.perNode
+	}
+	return min(r.nodes, g.nodes-1)
+}
+
+// allToAllRouted times an all-to-all of bytes per GPU (all of a token's
+// copies) routed by r: the copies that leave the NVLink domain share the
+// server's back end, the rest go over NVLink; the latency is one network
+// crossing plus a per-peer cost for each remote peer (data/jct.toml
+// [collective] alltoall_peer_us). Its bus bandwidth is the logical one,
+// (n-1)/n of all copies over the time, as DeepEP reports it.
+func (m netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collTime {
 	c := m.d.Collective
 	if g.local {
 		t := rsFactor(g.ranks) * bytes / (m.nvlinkGBs * 1e9)
-		return collTime{(c.BaseLatencyUS+m.intraHopUS)*us + t, m.nvlinkGBs}
+		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + t, busbw: m.nvlinkGBs, proto: ProtoSimple}
 	}
-	// Peers in the same NVLink domain go over NVLink; the rest over the
-	// back end, which every GPU of the server uses at once.
-	remote := float64(g.ranks-g.perNode) / float64(g.ranks)
+	k := float64(max(r.topK, 1))
+	remote := r.remoteCopies(g) / k // share of the bytes leaving the domain
 	perGPU := m.perGPUGBs(g)
 	inter := remote * bytes / (perGPU * 1e9)
-	intra := (1 - remote) * bytes / (m.nvlinkGBs * 1e9)
+	local := float64(g.perNode) / float64(g.ranks) // copies fanned out or kept inside the domain
+	if r.nodes > 0 {
+		local = 1 // every copy crosses NVLink once, after forwarding or directly
+	}
+	intra := local * bytes / (m.nvlinkGBs * 1e9)
 	t := math.Max(inter, intra)
-	return collTime{(c.BaseLatencyUS+m.netHopUS+m.switchHopUS)*us + t, rsFactor(g.ranks) * bytes / t / 1e9}
+	lat := c.BaseLatencyUS + m.netHopUS + m.switchHopUS + float64(r.remotePeers(g))*c.AllToAllPeerUS
+	return collTime{time: lat*us + t, busbw: rsFactor(g.ranks) * bytes / t / 1e9, proto: ProtoSimple}
 }
 
 func (m netModel) p2p(bytes float64, g commGroup) collTime {
 	c := m.d.Collective
 	if g.local {
-		return collTime{(c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), m.nvlinkGBs}
+		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), busbw: m.nvlinkGBs, proto: ProtoSimple}
 	}
 	perGPU := m.perGPUGBs(g) // every GPU of the server sends its slice at once
-	return collTime{(c.BaseLatencyUS+m.netHopUS+m.switchHopUS)*us + bytes/(perGPU*1e9), perGPU}
+	return collTime{time: (c.BaseLatencyUS+m.netHopUS+m.switchHopUS)*us + bytes/(perGPU*1e9), busbw: perGPU, proto: ProtoSimple}
 }
 
 // perGPUGBs is one GPU's share of its server's back-end bandwidth.
@@ -668,7 +773,10 @@ func (m netModel) perGPUGBs(g commGroup) float64 {
 	return b
 }
 
-func (m netModel) class(name string, g commGroup, bytes, busbw, t, overlap float64) TrafficClass {
+// class is a traffic class of count collectives timed as one, of which
+// overlap is hidden behind compute.
+func (m netModel) class(name string, g commGroup, bytes float64, one collTime, count, overlap float64) TrafficClass {
+	t := one.time * count
 	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU, BytesPerStep: bytes,
-		BusBWGBs: busbw, TimeS: t, ExposedS: t * (1 - overlap)}
+		BusBWGBs: one.busbw, Algorithm: one.algo, Protocol: one.proto, TimeS: t, ExposedS: t * (1 - overlap)}
 }

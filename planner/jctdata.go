@@ -10,14 +10,16 @@ import (
 type JCTData struct {
 	Schema     int `toml:"schema"`
 	Collective struct {
-		BaseLatencyUS   float64            `toml:"base_latency_us"`
-		NVLinkHopUS     float64            `toml:"nvlink_hop_us"`
-		NetHopUS        float64            `toml:"net_hop_us"`
-		TreeBWFactor    float64            `toml:"tree_bw_factor"`
-		SwitchHopUS     map[string]float64 `toml:"switch_hop_us"`
-		GradBytes       float64            `toml:"grad_bytes"`
-		ParamBytes      float64            `toml:"param_bytes"`
-		ActivationBytes float64            `toml:"activation_bytes"`
+		BaseLatencyUS   float64              `toml:"base_latency_us"`
+		NVLinkHopUS     float64              `toml:"nvlink_hop_us"`
+		NetHopUS        float64              `toml:"net_hop_us"`
+		TreeBWFactor    float64              `toml:"tree_bw_factor"`
+		AllToAllPeerUS  float64              `toml:"alltoall_peer_us"`
+		Protocols       map[string]*Protocol `toml:"protocols"`
+		SwitchHopUS     map[string]float64   `toml:"switch_hop_us"`
+		GradBytes       float64              `toml:"grad_bytes"`
+		ParamBytes      float64              `toml:"param_bytes"`
+		ActivationBytes float64              `toml:"activation_bytes"`
 	} `toml:"collective"`
 	Efficiency struct {
 		InfiniBand   float64 `toml:"infiniband"`
@@ -33,15 +35,20 @@ type JCTData struct {
 		QueuePairs float64 `toml:"qps_per_connection"`
 	} `toml:"ecmp"`
 	Overlap struct {
-		DP, PP, TP, EP float64
+		DP, PP, TP, EP, CP float64
 	} `toml:"overlap"`
 	Compute struct {
 		GEMMDimHalf      float64 `toml:"gemm_dim_half"`
 		ElementwiseBytes float64 `toml:"elementwise_bytes"`
+		// LowPrecisionCeiling is the share of a GPU's BF16 GEMM ceiling
+		// (efficiency_max) its FP8 and FP4 GEMMs reach.
+		LowPrecisionCeiling float64 `toml:"low_precision_ceiling"`
 	} `toml:"compute"`
-	Memory MemoryConstants       `toml:"memory"`
-	GPUs   map[string]*GPUSpec   `toml:"gpus"`
-	Models map[string]*ModelSpec `toml:"models"`
+	Memory MemoryConstants `toml:"memory"`
+	// protocols are Collective.Protocols in protocolKeys' order.
+	protocols []*Protocol
+	GPUs      map[string]*GPUSpec   `toml:"gpus"`
+	Models    map[string]*ModelSpec `toml:"models"`
 }
 
 // MemoryConstants are the memory model's bytes per parameter and per
@@ -54,21 +61,33 @@ type MemoryConstants struct {
 	AttentionActivation float64 `toml:"attention_activation"`
 	MLPActivation       float64 `toml:"mlp_activation"`
 	RecomputeActivation float64 `toml:"recompute_activation"`
-	LogitBytes          float64 `toml:"logit_bytes"`
-	ReserveGB           float64 `toml:"reserve_gb"`
+	// KVActivation is the share of AttentionActivation that is K and V:
+	// grouped-query attention keeps kv_heads/heads of it.
+	KVActivation float64 `toml:"kv_activation"`
+	// TightMargin is the fraction over HBM a layout may need and still be
+	// called tight rather than infeasible.
+	TightMargin float64 `toml:"tight_margin"`
+	LogitBytes  float64 `toml:"logit_bytes"`
+	ReserveGB   float64 `toml:"reserve_gb"`
 }
 
 // GPUSpec is one GPU preset.
 type GPUSpec struct {
 	Key           string  `toml:"-"`
 	Name          string  `toml:"name"`
-	PeakTFLOPS    float64 `toml:"peak_tflops"`
+	PeakTFLOPS    float64 `toml:"peak_tflops"` // dense BF16
+	FP8TFLOPS     float64 `toml:"fp8_tflops"`  // dense FP8; 0: no FP8 tensor cores
+	FP4TFLOPS     float64 `toml:"fp4_tflops"`  // dense FP4; 0: none
+	MXFP8         bool    `toml:"mxfp8"`       // block-scaled FP8 (Blackwell)
 	NVLinkDomain  int     `toml:"nvlink_domain"`
 	NVLinkGBs     float64 `toml:"nvlink_gbs"`
 	EfficiencyMax float64 `toml:"efficiency_max"`
-	HBMGB         float64 `toml:"hbm_gb"`  // memory per GPU, GB
-	HBMTBs        float64 `toml:"hbm_tbs"` // memory bandwidth, TB/s
-	Source        string  `toml:"source"`
+	// ElementwiseBytes overrides [compute] elementwise_bytes for this GPU
+	// (the software its published runs used fuses more); 0 keeps it.
+	ElementwiseBytes float64 `toml:"elementwise_bytes"`
+	HBMGB            float64 `toml:"hbm_gb"`  // memory per GPU, GB
+	HBMTBs           float64 `toml:"hbm_tbs"` // memory bandwidth, TB/s
+	Source           string  `toml:"source"`
 }
 
 // ModelSpec is one model preset.
@@ -83,6 +102,9 @@ type ModelSpec struct {
 	Vocab         int     `toml:"vocab"`
 	Experts       int     `toml:"experts"`
 	TopK          int     `toml:"top_k"`
+	Heads         int     `toml:"heads"`
+	KVHeads       int     `toml:"kv_heads"`
+	RouteNodes    int     `toml:"route_nodes"`
 	Source        string  `toml:"source"`
 }
 
@@ -101,6 +123,9 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 	}
 	for k, g := range d.GPUs {
 		g.Key = k
+		if g.FP8TFLOPS < 0 || g.FP4TFLOPS < 0 || (g.MXFP8 && g.FP8TFLOPS == 0) {
+			return nil, fmt.Errorf("jct data: gpu %s: fp8_tflops and fp4_tflops must be 0 or more, and mxfp8 needs fp8_tflops", k)
+		}
 		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 || g.HBMGB <= 0 || g.HBMTBs <= 0 {
 			return nil, fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs, hbm_gb, hbm_tbs and efficiency_max in (0,1]", k)
 		}
@@ -110,16 +135,26 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 		if m.ParamsB <= 0 || m.Layers <= 0 || m.Hidden <= 0 || m.SeqLen <= 0 {
 			return nil, fmt.Errorf("jct data: model %s: needs params_b, layers, hidden, seq_len", k)
 		}
+		if m.KVHeads < 0 || m.Heads < 0 || m.KVHeads > m.Heads || (m.KVHeads > 0 && m.Heads%m.KVHeads != 0) {
+			return nil, fmt.Errorf("jct data: model %s: kv_heads must divide heads", k)
+		}
 	}
 	if m := d.Memory; m.WeightBytes <= 0 || m.GradBytes <= 0 || m.OptimizerBytes < 0 || m.AttentionActivation <= 0 ||
-		m.MLPActivation <= 0 || m.RecomputeActivation <= 0 || m.LogitBytes < 0 || m.ReserveGB < 0 {
+		m.MLPActivation <= 0 || m.RecomputeActivation <= 0 || m.LogitBytes < 0 || m.ReserveGB < 0 ||
+		m.KVActivation < 0 || m.KVActivation > m.AttentionActivation || m.TightMargin < 0 || m.TightMargin > 1 {
 		return nil, fmt.Errorf("jct data: [memory] needs positive bytes per weight, gradient and activation")
+	}
+	if err := checkProtocols(d.Collective.Protocols); err != nil {
+		return nil, err
+	}
+	for _, k := range protocolKeys {
+		d.protocols = append(d.protocols, d.Collective.Protocols[k])
 	}
 	if q := d.ECMP.QueuePairs; q < 1 {
 		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection must be 1 or more")
 	}
-	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 {
-		return nil, fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more")
+	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 || c.LowPrecisionCeiling <= 0 || c.LowPrecisionCeiling > 1 {
+		return nil, fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more and low_precision_ceiling in (0,1]")
 	}
 	e := d.Efficiency
 	for _, v := range []float64{e.InfiniBand, e.RoCEAdaptive, e.NVLink, d.TCP.LineRateFraction} {

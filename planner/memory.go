@@ -19,10 +19,53 @@ type MemoryUse struct {
 	ReserveGB     float64 `json:"reserve_gb"`
 	TotalGB       float64 `json:"total_gb"`
 	HBMGB         float64 `json:"hbm_gb"`
+	// TightGB is the most a layout may need and still run: the GPU's
+	// memory plus the margin practitioners recover by rebalancing stages
+	// and recomputing selectively (data/jct.toml [memory] tight_margin).
+	TightGB float64 `json:"tight_gb"`
+	// Status is MemoryFits, MemoryTight or MemoryOver.
+	Status string `json:"status"`
 }
 
-// Fits says whether the job fits in the GPU's memory.
-func (m MemoryUse) Fits() bool { return m.TotalGB <= m.HBMGB }
+// Memory statuses (MemoryUse.Status).
+const (
+	MemoryFits  = "fits"
+	MemoryTight = "tight"
+	MemoryOver  = "does not fit"
+)
+
+// Fits says whether the job runs in the GPU's memory: it fits, or it is
+// tight (within the margin practitioners recover).
+func (m MemoryUse) Fits() bool { return m.TotalGB <= math.Max(m.TightGB, m.HBMGB) }
+
+// OverGB is how much more than the GPU's memory the job needs (0 or
+// negative when it fits).
+func (m MemoryUse) OverGB() float64 { return m.TotalGB - m.HBMGB }
+
+// status classifies the total against the memory and the tight margin.
+func (m MemoryUse) status() string {
+	switch {
+	case m.TotalGB <= m.HBMGB:
+		return MemoryFits
+	case m.Fits():
+		return MemoryTight
+	}
+	return MemoryOver
+}
+
+// Finding is the one-line verdict people read: empty when the job fits
+// with room to spare.
+func (m MemoryUse) Finding() string {
+	switch m.Status {
+	case MemoryTight:
+		return fmt.Sprintf("memory tight: %.1f of %.0f GB per GPU, %.1f GB over but within the %.0f%% margin that stage rebalancing and selective recomputation recover (data/jct.toml [memory] tight_margin)",
+			m.TotalGB, m.HBMGB, m.OverGB(), 100*(m.TightGB/m.HBMGB-1))
+	case MemoryOver:
+		return fmt.Sprintf("does not fit: needs %.1f of %.0f GB per GPU, %.1f GB over (tight would be up to %.0f GB)",
+			m.TotalGB, m.HBMGB, m.OverGB(), m.TightGB)
+	}
+	return ""
+}
 
 // String is the breakdown as people read it.
 func (m MemoryUse) String() string {
@@ -48,7 +91,7 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	mc := d.Memory
 	const gb = 1e9
 	tp, pp := float64(w.TP), float64(w.PP)
-	h, s, b := float64(w.Hidden), float64(w.SeqLen), float64(w.MicroBatch)
+	h, s, b := float64(w.Hidden), w.localSeq(), float64(w.MicroBatch)
 
 	// Parameters: embeddings (input and output tables, untied as in
 	// Llama), experts (sharded over ep as well) and the rest.
@@ -62,7 +105,9 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 		mlpScale = float64(max(w.TopK, 1)) * f / (4 * h)
 	}
 	body := math.Max(total-experts-2*embed, 0)
-	expertDP := math.Max(float64(dp)/float64(max(w.EP, 1)), 1)
+	// The optimizer shards over the data- and context-parallel ranks.
+	shardDP := float64(dp * w.cp())
+	expertDP := math.Max(shardDP/float64(max(w.EP, 1)), 1)
 
 	// Model state per parameter, by what the ZeRO stage shards over the
 	// data-parallel group (Rajbhandari et al. 2020, section 5).
@@ -85,7 +130,9 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	// (attention 15 + MLP 19, flash attention and sequence parallelism),
 	// or 2 with full recomputation, which also rebuilds one layer's in
 	// the backward pass.
-	full := s * b * h / tp * (mc.AttentionActivation + mc.MLPActivation*mlpScale)
+	// Grouped-query attention keeps K and V kv_heads/heads as wide.
+	attention := mc.AttentionActivation - mc.KVActivation*(1-w.kvShare())
+	full := s * b * h / tp * (attention + mc.MLPActivation*mlpScale)
 	perLayer := full
 	if w.Recompute {
 		perLayer = s * b * h / tp * mc.RecomputeActivation
@@ -94,8 +141,8 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	logits := mc.LogitBytes * s * b * float64(w.Vocab) / tp
 
 	stage := func(name string, embeds float64, inFlight float64, withLogits bool) MemoryUse {
-		m := MemoryUse{Stage: name, ReserveGB: mc.ReserveGB, HBMGB: gpu.HBMGB}
-		dw, dg, do := state((body/pp+embeds)/tp, float64(dp))
+		m := MemoryUse{Stage: name, ReserveGB: mc.ReserveGB, HBMGB: gpu.HBMGB, TightGB: gpu.HBMGB * (1 + mc.TightMargin)}
+		dw, dg, do := state((body/pp+embeds)/tp, shardDP)
 		ew, eg, eo := state(experts/(pp*tp*float64(max(w.EP, 1))), expertDP)
 		m.WeightsGB, m.GradientsGB, m.OptimizerGB = (dw+ew)/gb, (dg+eg)/gb, (do+eo)/gb
 		act := layersPerStage * inFlight * perLayer
@@ -107,6 +154,7 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 		}
 		m.ActivationsGB = act / gb
 		m.TotalGB = m.WeightsGB + m.GradientsGB + m.OptimizerGB + m.ActivationsGB + m.ReserveGB
+		m.Status = m.status()
 		return m
 	}
 	if w.PP == 1 {
@@ -132,91 +180,3 @@ func microbatches(w Workload, dp int) int {
 	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
 	return max(int(math.Ceil(seqs/float64(w.MicroBatch*dp))), 1)
 }
-
-// memoryFix is the smallest change to w that fits in memory at gpus
-// GPUs, tried in order of what it costs the step: ZeRO-2 (the same
-// traffic as the distributed optimizer), a smaller micro-batch, full
-// recomputation (a third more compute), ZeRO-3 (half again the data-
-// parallel traffic), more pipeline stages, wider tensor parallelism
-// inside the NVLink domain; then recomputation with a ZeRO stage. ""
-// when none fits.
-func memoryFix(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) string {
-	fits := func(v Workload) bool {
-		if v.TP*v.PP > gpus {
-			return false
-		}
-		dp := gpus / (v.TP * v.PP)
-		if v.EP > dp || dp%v.EP != 0 {
-			return false
-		}
-		return memoryUse(v, gpu, d, dp).Fits()
-	}
-	zero := func(from, to int) string {
-		for zs := max(w.zeroStage()+1, from); zs <= to; zs++ {
-			v := w
-			v.ZeROStage = zs
-			if fits(v) {
-				return fmt.Sprintf("zero_stage = %d", zs)
-			}
-		}
-		return ""
-	}
-	if fix := zero(1, 2); fix != "" {
-		return fix
-	}
-	for mb := w.MicroBatch - 1; mb >= 1; mb-- {
-		v := w
-		v.MicroBatch = mb
-		if fits(v) {
-			return fmt.Sprintf("micro_batch = %d", mb)
-		}
-	}
-	if !w.Recompute {
-		v := w
-		v.Recompute = true
-		if fits(v) {
-			return "recompute = true"
-		}
-	}
-	if fix := zero(3, 3); fix != "" {
-		return fix
-	}
-	for pp := w.PP + 1; pp <= w.Layers && w.TP*pp <= gpus; pp++ {
-		v := w
-		v.PP = pp
-		if fits(v) {
-			return fmt.Sprintf("pp = %d", pp)
-		}
-	}
-	for tp := w.TP * 2; tp <= domain; tp *= 2 {
-		v := w
-		v.TP = tp
-		if fits(v) {
-			return fmt.Sprintf("tp = %d", tp)
-		}
-	}
-	// No one change fits: recomputation with a higher ZeRO stage.
-	if !w.Recompute {
-		for zs := w.zeroStage() + 1; zs <= 3; zs++ {
-			v := w
-			v.Recompute, v.ZeROStage = true, zs
-			if fits(v) {
-				return fmt.Sprintf("recompute = true and zero_stage = %d", zs)
-			}
-		}
-	}
-	return ""
-}
-
-// errMemory is the error for a job that does not fit in memory.
-func errMemory(m MemoryUse, gpu *GPUSpec, fix string) error {
-	how := "use more GPUs per pipeline stage, a GPU with more memory, or a smaller model"
-	if fix != "" {
-		how = "set " + fix + " in [workload], the smallest change that fits"
-	}
-	return fmt.Errorf("%w: %w", ErrNoMemory, fieldErr("workload", how, "the job needs %s on %s", m, gpu.Name))
-}
-
-// ErrNoMemory marks a workload that does not fit in the GPUs' memory;
-// sweeps and searches skip such points and count them.
-var ErrNoMemory = fmt.Errorf("%w in memory", errNoJCT)

@@ -408,9 +408,10 @@ func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers
 }
 
 // estimateJCT fills p.JCT for the scenario's workload, or for the default
-// workload when the scenario has none. A default workload that does not
-// fit a small cluster leaves JCT nil with a note; the scenario's own
-// workload must fit.
+// workload when the scenario has none. A default workload too large for
+// a small cluster leaves JCT nil with a note; the scenario's own workload
+// must have the GPUs its parallelism asks. A job that does not fit in
+// memory keeps its JCT, with the finding and the cheapest fix.
 func (p *Plan) estimateJCT(cat *Catalog) error {
 	if cat.JCT == nil {
 		return nil
@@ -429,9 +430,6 @@ func (p *Plan) estimateJCT(cat *Catalog) error {
 		if j.IdleGPUs > 0 {
 			p.Notes = append(p.Notes, fmt.Sprintf("JCT: %d GPUs stay idle (not a multiple of tp x pp)", j.IdleGPUs))
 		}
-		return nil
-	case !own && errors.Is(err, ErrNoMemory):
-		p.Notes = append(p.Notes, "no JCT estimate: the default workload does not fit in the GPUs' memory; add a [workload] table for your job")
 		return nil
 	case !own && errors.Is(err, errNoJCT):
 		p.Notes = append(p.Notes, "no JCT estimate: the default workload needs at least 32 GPUs")

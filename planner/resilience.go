@@ -372,7 +372,7 @@ func (st stepper) step(bwLost, upLost float64, idle int) float64 {
 	dp := j.DP
 	micro := j.Microbatches
 	if idle > 0 {
-		dp = (st.p.GPUs - idle) / (w.TP * w.PP)
+		dp = (st.p.GPUs - idle) / w.modelParallel()
 		if dp < 1 {
 			return math.Inf(1)
 		}

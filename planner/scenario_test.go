@@ -102,6 +102,10 @@ var badScenarios = []struct {
 	{"negative jobs", "schema = 1\n[workload]\nmodel = \"llama3-8b\"\ngpu = \"h100\"\njobs = -2\n", "workload.jobs", 5},
 	{"too many queue pairs", "schema = 1\n[workload]\nmodel = \"llama3-8b\"\ngpu = \"h100\"\nqps_per_connection = 1000\n", "workload.qps_per_connection", 5},
 	{"bad overlap", "schema = 1\n[workload]\noverlap_dp = 1.5\n", "workload.overlap_dp", 3},
+	{"kv heads not dividing heads", "schema = 1\n[workload]\nmodel = \"llama3-8b\"\ngpu = \"h100\"\nheads = 32\nkv_heads = 5\n", "workload.kv_heads", 6},
+	{"cp not dividing the sequence", "schema = 1\n[workload]\nmodel = \"llama3-8b\"\ngpu = \"h100\"\ncp = 3\n", "workload.cp", 5},
+	{"unknown precision", "schema = 1\n[workload]\nmodel = \"llama3-8b\"\ngpu = \"h100\"\nprecision = \"fp16\"\n", "workload.precision", 5},
+	{"routing to too many nodes", "schema = 1\n[workload]\nmodel = \"deepseek-v3\"\ngpu = \"h100\"\nroute_nodes = 5000\n", "workload.route_nodes", 5},
 	{"dac too long", "schema = 1\n[network]\nrail_optimized = false\n[network.media]\nserver_leaf = \"dac\"\nserver_leaf_m = 30\n", "network.media.server_leaf_m", 6},
 	{"800G Ethernet CX-8 single port", "schema = 1\n[network]\nfabric = \"ethernet\"\nnic_gbps = 800\nnic = \"cx8-800\"\nports_per_nic = 1\n", "network.ports_per_nic", 6},
 }

@@ -181,8 +181,12 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	}
 	if len(res.Designs) == 0 {
 		if base.Workload != nil {
-			if _, err := Build(base, cat); err != nil {
+			p, err := Build(base, cat)
+			if err != nil {
 				return nil, err
+			}
+			if j := p.JCT; j != nil && !j.FitsMemory() {
+				return nil, fmt.Errorf("%w: %s", ErrNoMemory, j.MemoryFinding())
 			}
 		}
 		return nil, fmt.Errorf("%w: no buildable design for %s GPUs has a JCT estimate (does the workload fit the cluster?)", ErrNoDesigns, FormatInt(base.Cluster.GPUs))
@@ -206,7 +210,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 // has no JCT estimate, or (withFailures) it cannot finish for failures.
 func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
 	p, err := build(s, cat, withFailures)
-	if err != nil || p.JCT == nil {
+	if err != nil || p.JCT == nil || !p.JCT.FitsMemory() {
 		return nil
 	}
 	days := p.JCT.Planned.Days

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -32,11 +31,12 @@ func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {
 }
 
 // SkippedForMemory counts the sweep's sizes at which the workload does
-// not fit in the GPUs' memory (they keep ErrNoMemory in their row).
+// not fit in the GPUs' memory (their plan's JCT says so and names the
+// cheapest fix).
 func SkippedForMemory(rows []SweepRow) int {
 	n := 0
 	for _, r := range rows {
-		if errors.Is(r.Err, ErrNoMemory) {
+		if r.Plan != nil && r.Plan.JCT != nil && !r.Plan.JCT.FitsMemory() {
 			n++
 		}
 	}

@@ -21,14 +21,29 @@ type Workload struct {
 	Vocab         int     `toml:"vocab,omitempty,omitzero"`
 	Experts       int     `toml:"experts,omitempty,omitzero"`
 	TopK          int     `toml:"top_k,omitempty,omitzero"`
+	// Heads and KVHeads are the attention's query heads and key/value
+	// heads (grouped-query attention when fewer); 0 takes the preset's,
+	// and no KV heads means one per query head.
+	Heads   int `toml:"heads,omitempty,omitzero"`
+	KVHeads int `toml:"kv_heads,omitempty,omitzero"`
+	// Precision is the GEMMs' number format: "bf16" (or ""), "fp8",
+	// "mxfp8" (block-scaled, Blackwell) or "fp4", where the GPU has it.
+	Precision string `toml:"precision,omitempty"`
+	// RouteNodes is node-limited routing: each token goes to experts on
+	// at most this many nodes (NVLink domains), sent once per node and
+	// fanned out over NVLink (DeepSeek-V3: 4); 0 sends every copy.
+	RouteNodes int `toml:"route_nodes,omitempty,omitzero"`
 
-	GlobalBatchTokens int  `toml:"global_batch_tokens"`
-	MicroBatch        int  `toml:"micro_batch"`
-	TP                int  `toml:"tp"`
-	PP                int  `toml:"pp"`
-	VPP               int  `toml:"vpp"` // virtual pipeline stages (interleaving)
-	EP                int  `toml:"ep"`
-	ZeRO              bool `toml:"zero"`
+	GlobalBatchTokens int `toml:"global_batch_tokens"`
+	MicroBatch        int `toml:"micro_batch"`
+	TP                int `toml:"tp"`
+	// CP is context parallelism: each sequence split over cp GPUs, which
+	// pass K and V around a ring (0 is 1).
+	CP   int  `toml:"cp,omitempty,omitzero"`
+	PP   int  `toml:"pp"`
+	VPP  int  `toml:"vpp"` // virtual pipeline stages (interleaving)
+	EP   int  `toml:"ep"`
+	ZeRO bool `toml:"zero"`
 	// ZeROStage is 0-3: what the data-parallel group shards (1 the
 	// optimizer, 2 also gradients, 3 also weights); 0 takes 1 with zero
 	// = true, else none.
@@ -56,6 +71,11 @@ type Workload struct {
 	OverlapPP *float64 `toml:"overlap_pp,omitempty,omitzero"`
 	OverlapTP *float64 `toml:"overlap_tp,omitempty,omitzero"`
 	OverlapEP *float64 `toml:"overlap_ep,omitempty,omitzero"`
+	OverlapCP *float64 `toml:"overlap_cp,omitempty,omitzero"`
+
+	// computeEff caches the compute efficiency worked out from the
+	// shapes while one estimate times the job many ways (0: not yet).
+	computeEff float64
 }
 
 // NewWorkload returns the default job: Llama 3 70B on H100, tensor
@@ -69,6 +89,78 @@ func NewWorkload() Workload {
 		TP: 8, PP: 4, VPP: 5, EP: 1, ZeRO: true,
 		TokensTotal: 1e12,
 	}
+}
+
+// Precisions a workload's GEMMs may run in.
+const (
+	PrecisionBF16  = "bf16"
+	PrecisionFP8   = "fp8"
+	PrecisionMXFP8 = "mxfp8"
+	PrecisionFP4   = "fp4"
+)
+
+var precisions = []string{PrecisionBF16, PrecisionFP8, PrecisionMXFP8, PrecisionFP4}
+
+func validPrecision(p string) bool {
+	if p == "" {
+		return true
+	}
+	for _, q := range precisions {
+		if p == q {
+			return true
+		}
+	}
+	return false
+}
+
+// Precisions lists the GEMM precisions gpu runs: BF16, then FP8 and
+// MXFP8 and FP4 where it has them.
+func (g *GPUSpec) Precisions() []string {
+	out := []string{PrecisionBF16}
+	if g.FP8TFLOPS > 0 {
+		out = append(out, PrecisionFP8)
+	}
+	if g.MXFP8 {
+		out = append(out, PrecisionMXFP8)
+	}
+	if g.FP4TFLOPS > 0 {
+		out = append(out, PrecisionFP4)
+	}
+	return out
+}
+
+// gemmPeakTFLOPS is gpu's dense peak for the linear layers' GEMMs in
+// precision p (BF16's for "" or an unknown one).
+func (g *GPUSpec) gemmPeakTFLOPS(p string) float64 {
+	switch p {
+	case PrecisionFP8, PrecisionMXFP8:
+		return g.FP8TFLOPS
+	case PrecisionFP4:
+		return g.FP4TFLOPS
+	}
+	return g.PeakTFLOPS
+}
+
+// cp is the context-parallel size, at least 1.
+func (w Workload) cp() int { return max(w.CP, 1) }
+
+// modelParallel is the GPUs one data-parallel rank spans: tp x cp x pp.
+func (w Workload) modelParallel() int { return w.TP * w.cp() * w.PP }
+
+// localSeq is the tokens of one sequence each GPU of a context-parallel
+// group holds.
+func (w Workload) localSeq() float64 { return float64(w.SeqLen) / float64(w.cp()) }
+
+// maxBatchTokens is the largest global batch the inputs accept.
+const maxBatchTokens = 1 << 40
+
+// kvShare is the fraction of the query heads' width K and V have:
+// kv_heads / heads with grouped-query attention, else 1.
+func (w Workload) kvShare() float64 {
+	if w.Heads <= 0 || w.KVHeads <= 0 || w.KVHeads >= w.Heads {
+		return 1
+	}
+	return float64(w.KVHeads) / float64(w.Heads)
 }
 
 // Placements of a job's servers (Workload.Placement).
@@ -110,12 +202,16 @@ func (w *Workload) validate(d *JCTData) []error {
 		{"vocab", float64(w.Vocab), 0, 1 << 24, true, "128256"},
 		{"experts", float64(w.Experts), 0, 4096, true, "256"},
 		{"top_k", float64(w.TopK), 0, 4096, true, "8"},
-		{"global_batch_tokens", float64(w.GlobalBatchTokens), 1, 1 << 40, false, "16777216"},
+		{"heads", float64(w.Heads), 0, 1 << 16, true, "128"},
+		{"kv_heads", float64(w.KVHeads), 0, 1 << 16, true, "8"},
+		{"route_nodes", float64(w.RouteNodes), 0, 4096, true, "4"},
+		{"global_batch_tokens", float64(w.GlobalBatchTokens), 1, maxBatchTokens, false, "16777216"},
 		{"micro_batch", float64(w.MicroBatch), 1, 4096, false, "1"},
 		{"tp", float64(w.TP), 1, 65536, false, "8"},
 		{"pp", float64(w.PP), 1, 65536, false, "4"},
 		{"vpp", float64(w.VPP), 1, 1024, false, "1"},
 		{"ep", float64(w.EP), 1, 65536, false, "1"},
+		{"cp", float64(w.CP), 0, 65536, true, "2"},
 		{"tokens_total", w.TokensTotal, 1, 1e16, false, "1e12"},
 		{"compute_efficiency", w.ComputeEfficiency, minComputeEfficiency, 1, true, "0.45"},
 		{"zero_stage", float64(w.ZeROStage), 0, 3, false, "1"},
@@ -131,6 +227,12 @@ func (w *Workload) validate(d *JCTData) []error {
 		}
 		add(r.name, fix, "%g is out of range", r.v)
 	}
+	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
+		add("kv_heads", fmt.Sprintf("give a divisor of heads (%d), e.g. 8", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+	}
+	if !validPrecision(w.Precision) {
+		add("precision", fmt.Sprintf("use one of %v", precisions), "unknown precision %q", w.Precision)
+	}
 	if w.Placement != "" && w.Placement != PlacePacked && w.Placement != PlaceSpread {
 		add("placement", fmt.Sprintf("use %q or %q", PlacePacked, PlaceSpread), "unknown placement %q", w.Placement)
 	}
@@ -138,7 +240,7 @@ func (w *Workload) validate(d *JCTData) []error {
 	for _, o := range []struct {
 		name string
 		v    *float64
-	}{{"overlap_dp", w.OverlapDP}, {"overlap_pp", w.OverlapPP}, {"overlap_tp", w.OverlapTP}, {"overlap_ep", w.OverlapEP}} {
+	}{{"overlap_dp", w.OverlapDP}, {"overlap_pp", w.OverlapPP}, {"overlap_tp", w.OverlapTP}, {"overlap_ep", w.OverlapEP}, {"overlap_cp", w.OverlapCP}} {
 		if o.v != nil && !inRange(*o.v, 0, 1) {
 			add(o.name, "give a fraction from 0 (fully exposed) to 1 (fully hidden)", "%g", *o.v)
 		}

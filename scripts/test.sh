@@ -20,3 +20,6 @@ xvfb-run -a -s "-screen 0 1600x1000x24" go test -tags migrated_fynedo -count=1 .
 # The packages with goroutines (background opens, search, report) under
 # the race detector.
 xvfb-run -a -s "-screen 0 1600x1000x24" go test -race -tags migrated_fynedo -count=1 ./app/... ./planner ./charts ./internal/...
+# Where the JCT model stands: every published point, its error and fit;
+# fails when a point not used to fit a constant drifts past its tolerance.
+go run -tags migrated_fynedo . validate

@@ -316,6 +316,21 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 		w.Placement = text
 	case "qps_per_connection":
 		return parseOptionalInt(text, 1, 128, &w.QueuePairs, "write 1 to 128 queue pairs, or leave it blank for NCCL's default")
+	case "precision":
+		switch text {
+		case planner.PrecisionBF16:
+			w.Precision = ""
+		case planner.PrecisionFP8, planner.PrecisionMXFP8, planner.PrecisionFP4:
+			w.Precision = text
+		default:
+			return fmt.Errorf("choose bf16, fp8, mxfp8 or fp4 (where the GPU has it)")
+		}
+	case "cp":
+		return parseOptionalInt(text, 1, 65536, &w.CP, "write a context-parallel size that divides the sequence, e.g. 2, or leave it blank for 1")
+	case "kv_heads":
+		return parseOptionalInt(text, 1, 1<<16, &w.KVHeads, "write the key/value heads, e.g. 8, or leave it blank for the model's")
+	case "route_nodes":
+		return parseOptionalInt(text, 1, 4096, &w.RouteNodes, "write the most nodes a token's experts may span, e.g. 4, or leave it blank for the model's")
 	default:
 		return fmt.Errorf("no input %q", "workload."+key)
 	}

@@ -288,6 +288,17 @@ func workloadText(wl *planner.Workload, key string) string {
 		return strconv.Itoa(max(w.Jobs, 1))
 	case "qps_per_connection":
 		return optionalInt(w.QueuePairs)
+	case "kv_heads":
+		return optionalInt(w.KVHeads)
+	case "route_nodes":
+		return optionalInt(w.RouteNodes)
+	case "cp":
+		return optionalInt(w.CP)
+	case "precision":
+		if w.Precision == "" {
+			return planner.PrecisionBF16
+		}
+		return w.Precision
 	}
 	return ""
 }
@@ -443,6 +454,11 @@ func (m *Model) Options(key string) []string {
 		return planner.SortedKeys(m.cat.JCT.GPUs)
 	case "workload.placement":
 		return []string{planner.PlacePacked, planner.PlaceSpread}
+	case "workload.precision":
+		if g := m.cat.JCT.GPUs[m.Text("workload.gpu")]; g != nil {
+			return withCurrent(g.Precisions(), m.Text(key))
+		}
+		return []string{planner.PrecisionBF16}
 	}
 	return nil
 }

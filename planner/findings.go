@@ -1,0 +1,79 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+)
+
+// findings lists what a planner should know about the estimate: the
+// memory verdict, and a pipeline with fewer micro-batches than stages.
+func (j *JCT) findings() []string {
+	var out []string
+	if f := j.MemoryFinding(); f != "" {
+		out = append(out, f)
+	}
+	if f := j.shortPipelineFinding(); f != "" {
+		out = append(out, f)
+	}
+	return out
+}
+
+// ShortPipeline says whether each pipeline runs fewer micro-batches a
+// step than it has stages: 1F1B never fills, and the bubble,
+// (pp-1)/(vpp·m) of the compute, is most of the step. Megatron-LM's
+// interleaved schedule refuses it outright (its schedules need the
+// micro-batches to be a multiple of pp).
+func (j *JCT) ShortPipeline() bool {
+	return j.Workload.PP > 1 && j.Microbatches < j.Workload.PP
+}
+
+// BubbleShare is the pipeline bubble's fraction of the planned step.
+func (j *JCT) BubbleShare() float64 {
+	if j.Planned.StepS <= 0 {
+		return 0
+	}
+	return j.Planned.BubbleS / j.Planned.StepS
+}
+
+// shortPipelineFinding calls out a pipeline short of micro-batches with
+// both ways out: the global batch that gives every pipeline pp micro-
+// batches, timed (tokens per second, since the step grows with the
+// batch), or the most data-parallel ranks the batch keeps busy.
+func (j *JCT) shortPipelineFinding() string {
+	if !j.ShortPipeline() {
+		return ""
+	}
+	w := j.Workload
+	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
+	maxDP := max(int(math.Floor(seqs/float64(w.PP*w.MicroBatch))), 1)
+	f := fmt.Sprintf("pipeline short of micro-batches: %s per pipeline for pp %d, so the bubble is %.0f%% of the step ((pp-1)/(vpp x m) of the compute)",
+		Plural(j.Microbatches, "micro-batch"), w.PP, 100*j.BubbleShare())
+	if fb := j.fixedBatch; fb != nil {
+		f += fmt.Sprintf("; give each of the %s data-parallel ranks %d: global_batch_tokens = %s (%s tokens/s against %s now)",
+			FormatInt(j.DP), w.PP, FormatInt(fb.batchTokens), FormatInt(int(fb.TokensPerS)), FormatInt(int(j.Planned.TokensPerS)))
+	}
+	return f + fmt.Sprintf("; or keep the batch and use at most %s data-parallel ranks (%s GPUs) for this job. Llama 3 405B ran 16 micro-batches per pipeline on 16,384 GPUs (16M tokens, dp 128; The Llama 3 Herd of Models, 2024)",
+		FormatInt(maxDP), FormatInt(maxDP*w.modelParallel()))
+}
+
+// batchStep is the step with a larger global batch.
+type batchStep struct {
+	StepTime
+	batchTokens int
+}
+
+// timeFullPipeline times the job with the global batch that gives every
+// pipeline pp micro-batches, when it is short of them and that batch is
+// within the inputs' range (nil otherwise).
+func timeFullPipeline(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int) *batchStep {
+	if w.PP <= 1 || micro >= w.PP {
+		return nil
+	}
+	need := float64(w.PP) * float64(w.MicroBatch) * float64(dp) * float64(w.SeqLen)
+	if need > maxBatchTokens {
+		return nil
+	}
+	v := w
+	v.GlobalBatchTokens = int(need)
+	return &batchStep{StepTime: stepOnce(v, gpu, d, fv, dp, microbatches(v, dp), RDMA), batchTokens: v.GlobalBatchTokens}
+}

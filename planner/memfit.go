@@ -1,0 +1,155 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// MemoryFix is, for a job that does not fit in its GPUs' memory, the
+// change to the workload that fits at the least step time, and the job
+// timed with it.
+type MemoryFix struct {
+	Change string // as written in [workload], e.g. "recompute = true"
+	JCT    *JCT   // the job with the change
+}
+
+// ErrNoMemory marks a workload that does not fit in the GPUs' memory on
+// any design a search tries: a plan keeps such a job as a finding, a
+// search has no design to offer for it.
+var ErrNoMemory = fmt.Errorf("%w in memory", errNoJCT)
+
+// memoryChange is one candidate change to a workload.
+type memoryChange struct {
+	label string
+	w     Workload
+}
+
+// memoryChanges lists, for the resolved workload w on gpus GPUs, the
+// smallest change of each kind that fits in memory: a ZeRO stage, a
+// smaller micro-batch, full recomputation, more pipeline stages, wider
+// tensor parallelism inside the NVLink domain, and recomputation with a
+// ZeRO stage when no one change fits.
+func memoryChanges(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) []memoryChange {
+	fits := func(v Workload) bool {
+		if v.modelParallel() > gpus {
+			return false
+		}
+		dp := gpus / v.modelParallel()
+		if v.EP > dp || dp%v.EP != 0 {
+			return false
+		}
+		return memoryUse(v, gpu, d, dp).Fits()
+	}
+	var out []memoryChange
+	try := func(label string, v Workload) bool {
+		if fits(v) {
+			out = append(out, memoryChange{label, v})
+			return true
+		}
+		return false
+	}
+	for zs := w.zeroStage() + 1; zs <= 3; zs++ {
+		v := w
+		v.ZeROStage = zs
+		if try(fmt.Sprintf("zero_stage = %d", zs), v) {
+			break
+		}
+	}
+	for mb := w.MicroBatch - 1; mb >= 1; mb-- {
+		v := w
+		v.MicroBatch = mb
+		if try(fmt.Sprintf("micro_batch = %d", mb), v) {
+			break
+		}
+	}
+	if !w.Recompute {
+		v := w
+		v.Recompute = true
+		try("recompute = true", v)
+	}
+	for pp := w.PP + 1; pp <= w.Layers && w.TP*w.cp()*pp <= gpus; pp++ {
+		v := w
+		v.PP = pp
+		label := fmt.Sprintf("pp = %d", pp)
+		if v.VPP > 1 && v.VPP > v.Layers/pp { // keep a layer per virtual stage
+			v.VPP = max(v.Layers/pp, 1)
+			label += fmt.Sprintf(" and vpp = %d", v.VPP)
+		}
+		if try(label, v) {
+			break
+		}
+	}
+	for tp := w.TP * 2; tp <= domain; tp *= 2 {
+		v := w
+		v.TP = tp
+		if try(fmt.Sprintf("tp = %d", tp), v) {
+			break
+		}
+	}
+	if len(out) == 0 && !w.Recompute {
+		for zs := w.zeroStage() + 1; zs <= 3; zs++ {
+			v := w
+			v.Recompute, v.ZeROStage = true, zs
+			if try(fmt.Sprintf("recompute = true and zero_stage = %d", zs), v) {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cheapestMemoryFix times each change that fits on the plan's fabric and
+// keeps the fastest (the first listed on a tie); nil when none fits.
+func cheapestMemoryFix(p *Plan, w Workload, gpu *GPUSpec, d *JCTData, gpus int) *MemoryFix {
+	var best *memoryChange
+	bestS := math.Inf(1)
+	for _, c := range memoryChanges(w, gpu, d, gpus, nvlinkDomain(p.System.domain(), gpu, p.Scenario.Cluster.GPUsPerServer)) {
+		dp := gpus / c.w.modelParallel()
+		st := stepOnce(c.w, gpu, d, p.jobView(c.w, d), dp, microbatches(c.w, dp), RDMA)
+		if st.StepS < bestS {
+			c := c
+			best, bestS = &c, st.StepS
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	j, err := estimateJCT(p, best.w, d, false)
+	if err != nil {
+		return nil
+	}
+	return &MemoryFix{Change: best.label, JCT: j}
+}
+
+// MemoryFinding is the memory verdict on a job as people read it: empty
+// when it fits with room to spare; else tight, or how far it is over
+// and the cheapest change that fits with its step time.
+func (j *JCT) MemoryFinding() string {
+	f := j.Memory.Finding()
+	if j.Memory.Status != MemoryOver {
+		return f
+	}
+	if j.Fix == nil {
+		return f + "; no single change of ZeRO stage, micro-batch, recomputation, pipeline or tensor parallelism fits: use more GPUs, a GPU with more memory or a smaller model"
+	}
+	fj := j.Fix.JCT
+	return fmt.Sprintf("%s; cheapest change that fits: %s (%.1f GB per GPU), step %s with it (the step as entered, %s, assumes the memory were there)",
+		f, j.Fix.Change, fj.Memory.TotalGB, FormatSeconds(fj.Planned.StepS), FormatSeconds(j.Planned.StepS))
+}
+
+// StepCaveat labels the step time where it misleads on its own: a job
+// that does not fit in memory is timed as entered, as if the memory were
+// there; a pipeline short of micro-batches spends most of it in the
+// bubble. "" when neither.
+func (j *JCT) StepCaveat() string {
+	var parts []string
+	if !j.FitsMemory() {
+		parts = append(parts, "as entered, if it fit in memory")
+	}
+	if j.ShortPipeline() {
+		parts = append(parts, fmt.Sprintf("bubble %.0f%% of it: %s per pipeline for pp %d", 100*j.BubbleShare(),
+			Plural(j.Microbatches, "micro-batch"), j.Workload.PP))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,129 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+)
+
+// NCCL's wire protocols (data/jct.toml [collective.protocols]).
+const (
+	ProtoLL     = "LL"
+	ProtoLL128  = "LL128"
+	ProtoSimple = "Simple"
+)
+
+// NCCL's algorithms as the model reports them.
+const (
+	AlgoRing = "ring"
+	AlgoTree = "tree"
+	AlgoPAT  = "pat"
+)
+
+// protocolKeys are the protocols' keys in data/jct.toml, in the order
+// the model tries them (the first wins a tie).
+var protocolKeys = []string{"ll", "ll128", "simple"}
+
+// Protocol is one of NCCL's protocols: the fraction of the bus bandwidth
+// it reaches and its latencies per algorithm (NCCL's tuning model).
+type Protocol struct {
+	Name            string  `toml:"name"`
+	BWFraction      float64 `toml:"bw_fraction"`
+	RingBaseUS      float64 `toml:"ring_base_us"`
+	TreeBaseUS      float64 `toml:"tree_base_us"`
+	RingNVLinkHopUS float64 `toml:"ring_nvlink_hop_us"`
+	TreeNVLinkHopUS float64 `toml:"tree_nvlink_hop_us"`
+	RingNetHopUS    float64 `toml:"ring_net_hop_us"`
+	TreeNetHopUS    float64 `toml:"tree_net_hop_us"`
+}
+
+// checkProtocols requires every protocol, each with a bandwidth fraction
+// in (0,1] and latencies of 0 or more.
+func checkProtocols(ps map[string]*Protocol) error {
+	for _, k := range protocolKeys {
+		p := ps[k]
+		if p == nil {
+			return fmt.Errorf("jct data: [collective.protocols.%s] is missing", k)
+		}
+		if p.BWFraction <= 0 || p.BWFraction > 1 || p.Name == "" {
+			return fmt.Errorf("jct data: [collective.protocols.%s] needs a name and bw_fraction in (0,1]", k)
+		}
+		for _, v := range []float64{p.RingBaseUS, p.TreeBaseUS, p.RingNVLinkHopUS, p.TreeNVLinkHopUS, p.RingNetHopUS, p.TreeNetHopUS} {
+			if v < 0 || math.IsNaN(v) {
+				return fmt.Errorf("jct data: [collective.protocols.%s] latencies must be 0 or more", k)
+			}
+		}
+	}
+	if len(ps) != len(protocolKeys) {
+		return fmt.Errorf("jct data: [collective.protocols] holds %d protocols, want %v", len(ps), protocolKeys)
+	}
+	return nil
+}
+
+// netHop is one network hop of protocol hop latency hopUS on this model:
+// plus the TCP stack's and the switches' latency; none when ideal.
+func (m netModel) netHop(hopUS float64) float64 {
+	if m.ideal {
+		return 0
+	}
+	return hopUS + m.netExtraUS + m.switchHopUS
+}
+
+// ringLatency is NCCL's ring latency for protocol p and nsteps steps of
+// which interSteps cross the network (tuning.cc): base + intra-domain
+// steps x the NVLink hop + network steps x the network hop.
+func (m netModel) ringLatency(p *Protocol, nsteps, interSteps int) float64 {
+	return (p.RingBaseUS + float64(nsteps-interSteps)*p.RingNVLinkHopUS + float64(interSteps)*m.netHop(p.RingNetHopUS)) * us
+}
+
+// treeLatency is NCCL's tree all-reduce latency for protocol p: base +
+// 2 x ((ranks per domain - 1) x the NVLink hop + log2(domains) x the
+// network hop), up and down the tree.
+func (m netModel) treeLatency(p *Protocol, g commGroup) float64 {
+	return (p.TreeBaseUS + 2*(float64(g.perNode-1)*p.TreeNVLinkHopUS+math.Log2(float64(g.nodes))*m.netHop(p.TreeNetHopUS))) * us
+}
+
+// pick keeps the faster of two timings.
+func pick(best, c collTime) collTime {
+	if best.proto == "" || c.time < best.time {
+		return c
+	}
+	return best
+}
+
+// allReduce times an all-reduce of bytes per rank the way NCCL picks
+// one: every protocol on a ring, and on a tree when the group crosses
+// the network, the fastest kept. The bandwidth term is the bus
+// bandwidth's (min of NVLink and the group's back-end share) times the
+// protocol's fraction, and the tree's 0.92 for a tree.
+func (m netModel) allReduce(bytes float64, g commGroup) collTime {
+	bw, busbw := m.bwTime(bytes, g, arFactor)
+	tf := m.d.Collective.TreeBWFactor
+	var best collTime
+	for _, p := range m.protos {
+		best = pick(best, collTime{time: m.ringLatency(p, 2*(g.ranks-1), 2*(g.nodes-1)) + bw/p.BWFraction,
+			busbw: busbw * p.BWFraction, algo: AlgoRing, proto: p.Name})
+		if !g.local && g.nodes >= 2 {
+			best = pick(best, collTime{time: m.treeLatency(p, g) + bw/(tf*p.BWFraction),
+				busbw: busbw * tf * p.BWFraction, algo: AlgoTree, proto: p.Name})
+		}
+	}
+	return best
+}
+
+// reduceScatter times a reduce-scatter of bytes per rank: every protocol
+// on a ring, and NCCL's PAT algorithm (Simple, latency logarithmic in the
+// domains) when it crosses the network; the fastest kept.
+func (m netModel) reduceScatter(bytes float64, g commGroup) collTime {
+	bw, busbw := m.bwTime(bytes, g, rsFactor)
+	var best collTime
+	for _, p := range m.protos {
+		best = pick(best, collTime{time: m.ringLatency(p, g.ranks-1, g.nodes-1) + bw/p.BWFraction,
+			busbw: busbw * p.BWFraction, algo: AlgoRing, proto: p.Name})
+	}
+	if !g.local && g.nodes > 1 {
+		simple := m.protos[len(m.protos)-1]
+		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS)) * us
+		best = pick(best, collTime{time: lat + bw, busbw: busbw, algo: AlgoPAT, proto: simple.Name})
+	}
+	return best
+}

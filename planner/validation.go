@@ -1,0 +1,268 @@
+package planner
+
+import (
+	"fmt"
+	"io/fs"
+	"math"
+
+	"github.com/BurntSushi/toml"
+)
+
+// ValidationPoint is one published measurement or run the JCT model is
+// checked against (data/validation.toml).
+type ValidationPoint struct {
+	Name      string  `toml:"name"`
+	Kind      string  `toml:"kind"`
+	Metric    string  `toml:"metric"`
+	Published float64 `toml:"published"`
+	Unit      string  `toml:"unit"`
+	Tolerance float64 `toml:"tolerance"` // relative
+	// Fitted names the constants the point was used to choose; empty
+	// when it only tests the model.
+	Fitted string `toml:"fitted"`
+	Source string `toml:"source"`
+	// Gap says what the model leaves out that the point shows; required
+	// when the tolerance is wider than 15%.
+	Gap string `toml:"gap"`
+	// Scenario is a scenario file's text, for whole runs.
+	Scenario string `toml:"scenario"`
+
+	// A single collective's setting.
+	GPUsPerServer int     `toml:"gpus_per_server"`
+	NICsPerServer int     `toml:"nics_per_server"`
+	NICGbps       float64 `toml:"nic_gbps"`
+	Fabric        Fabric  `toml:"fabric"`
+	GPU           string  `toml:"gpu"`
+	Ranks         int     `toml:"ranks"`
+	Stride        int     `toml:"stride"`
+	Transport     string  `toml:"transport"`
+	EP            int     `toml:"ep"`
+	Bytes         float64 `toml:"bytes"`
+}
+
+// Validation point kinds.
+const (
+	KindStep            = "step"
+	KindAllReduceBusBW  = "allreduce_busbw"
+	KindAllToAllRDMA    = "alltoall_rdma"
+	KindAllToAllLatency = "alltoall_latency"
+	KindECMPGain        = "ecmp_gain"
+	KindRoCEOverIB      = "roce_over_ib"
+)
+
+// maxPlainTolerance is the widest tolerance a point may have without
+// saying what the model leaves out.
+const maxPlainTolerance = 0.15
+
+// ValidationResult is a point with the model's answer.
+type ValidationResult struct {
+	Point ValidationPoint
+	Model float64
+	Err   error // the model could not be run for the point
+}
+
+// Error is the model's relative error against the published value.
+func (r ValidationResult) Error() float64 {
+	return (r.Model - r.Point.Published) / r.Point.Published
+}
+
+// Within says whether the model is within the point's tolerance.
+func (r ValidationResult) Within() bool {
+	return r.Err == nil && math.Abs(r.Error()) <= r.Point.Tolerance
+}
+
+// Drifted says whether a point not used to fit any constant is off by
+// more than its tolerance (or could not be run): what fails CI.
+func (r ValidationResult) Drifted() bool { return r.Point.Fitted == "" && !r.Within() }
+
+// LoadValidation reads data/validation.toml from fsys.
+func LoadValidation(fsys fs.FS) ([]ValidationPoint, error) {
+	src, err := fs.ReadFile(fsys, "validation.toml")
+	if err != nil {
+		return nil, fmt.Errorf("read validation points: %w", err)
+	}
+	return ParseValidation(src)
+}
+
+// ParseValidation decodes and checks the validation points.
+func ParseValidation(src []byte) ([]ValidationPoint, error) {
+	var doc struct {
+		Schema int               `toml:"schema"`
+		Point  []ValidationPoint `toml:"point"`
+	}
+	md, err := toml.Decode(string(src), &doc)
+	if err != nil {
+		return nil, fmt.Errorf("validation points: %w", err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("validation points: unknown key %q", und[0].String())
+	}
+	if doc.Schema != 1 {
+		return nil, fmt.Errorf("validation points: schema %d, want 1", doc.Schema)
+	}
+	for i, p := range doc.Point {
+		if p.Name == "" || p.Source == "" || !(p.Published > 0) || !(p.Tolerance > 0) {
+			return nil, fmt.Errorf("validation point %d (%q): needs a name, a source, a published value and a tolerance above 0", i+1, p.Name)
+		}
+		if p.Tolerance > maxPlainTolerance && p.Gap == "" {
+			return nil, fmt.Errorf("validation point %q: a tolerance above %.0f%% needs a gap saying what the model leaves out", p.Name, 100*maxPlainTolerance)
+		}
+		switch p.Kind {
+		case KindStep, KindRoCEOverIB:
+			if p.Scenario == "" {
+				return nil, fmt.Errorf("validation point %q: a %s point needs a scenario", p.Name, p.Kind)
+			}
+		case KindAllReduceBusBW:
+			if p.Ranks < 2 || p.Ranks > 1<<20 || p.GPUsPerServer < 1 || p.GPUsPerServer > 1024 || p.NICsPerServer < 1 ||
+				p.NICsPerServer > 1024 || !(p.NICGbps > 0) || p.NICGbps > 1e5 || p.Stride < 0 || p.Stride > 1<<20 {
+				return nil, fmt.Errorf("validation point %q: needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps", p.Name)
+			}
+		case KindAllToAllRDMA, KindAllToAllLatency:
+			if p.EP < 2 || p.EP > 1<<20 || p.Bytes < 0 || math.IsInf(p.Bytes, 0) {
+				return nil, fmt.Errorf("validation point %q: needs ep of 2 or more and bytes of 0 or more", p.Name)
+			}
+		case KindECMPGain:
+		default:
+			return nil, fmt.Errorf("validation point %q: unknown kind %q", p.Name, p.Kind)
+		}
+	}
+	return doc.Point, nil
+}
+
+// RunValidation times every point on the model with cat's constants.
+func RunValidation(points []ValidationPoint, cat *Catalog) []ValidationResult {
+	out := make([]ValidationResult, len(points))
+	for i, p := range points {
+		v, err := p.model(cat)
+		out[i] = ValidationResult{Point: p, Model: v, Err: err}
+	}
+	return out
+}
+
+// model is the model's answer for the point.
+func (p ValidationPoint) model(cat *Catalog) (float64, error) {
+	d := cat.JCT
+	switch p.Kind {
+	case KindStep:
+		return p.stepMetric(cat)
+	case KindRoCEOverIB:
+		roce, err := p.stepOn(cat, Ethernet, "tomahawk5")
+		if err != nil {
+			return 0, err
+		}
+		ib, err := p.stepOn(cat, InfiniBand, "qm9700")
+		if err != nil {
+			return 0, err
+		}
+		return roce.Planned.StepS / ib.Planned.StepS, nil
+	case KindAllReduceBusBW:
+		gpu := d.GPUs[p.GPU]
+		if gpu == nil {
+			return 0, fmt.Errorf("unknown GPU %q", p.GPU)
+		}
+		tr := RDMA
+		if p.Transport == "tcp" {
+			tr = TCP
+		}
+		m := newNetModel(validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric), gpu, d, tr)
+		const gib = 1 << 30
+		return arFactor(p.Ranks) * gib / m.allReduce(gib, m.group(p.Ranks, max(p.Stride, 1))).time / 1e9, nil
+	case KindAllToAllRDMA:
+		m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
+		g := m.group(p.EP, 1)
+		const bytes = 1 << 30
+		remote := float64(p.EP-g.perNode) / float64(p.EP) * bytes
+		return remote / m.allToAll(bytes, g).time / 1e9, nil
+	case KindAllToAllLatency:
+		m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
+		return m.allToAll(p.Bytes, m.group(p.EP, 1)).time / us, nil
+	case KindECMPGain:
+		return crossAllReduceBusBW(d, LBAdaptive) / crossAllReduceBusBW(d, LBECMP), nil
+	}
+	return 0, fmt.Errorf("unknown kind %q", p.Kind)
+}
+
+// validationView is a two-tier, non-blocking, adaptive fabric of servers
+// with gpusPerServer GPUs and nics NICs of gbps each.
+func validationView(gpusPerServer, nics int, gbps float64, f Fabric) fabricView {
+	return fabricView{gpusPerServer: gpusPerServer, nicsPerServer: nics, nicGbps: gbps, fabric: f,
+		loadBalancing: LBAdaptive, oversub: 1, serversPerUnit: 32, tiers: 2, jobs: 1, qps: 1}
+}
+
+// crossAllReduceBusBW is the bus bandwidth of a 1 GiB all-reduce over 16
+// eight-GPU servers whose traffic crosses the tier above the leaves, on
+// 400G RoCE at 1:1 with load balancing lb.
+func crossAllReduceBusBW(d *JCTData, lb string) float64 {
+	fv := validationView(8, 8, 400, Ethernet)
+	fv.serversPerUnit, fv.loadBalancing, fv.qps = 1, lb, d.ECMP.QueuePairs
+	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
+	return arFactor(16) * (1 << 30) / m.allReduce(1<<30, m.group(16, 8)).time / 1e9
+}
+
+// stepOn builds the point's scenario on fabric f with switch sw ("" keeps
+// the scenario's) and returns its JCT.
+func (p ValidationPoint) stepOn(cat *Catalog, f Fabric, sw string) (*JCT, error) {
+	s, err := CheckScenario([]byte(p.Scenario), cat)
+	if err != nil {
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	if f != "" {
+		s.Network.Fabric, s.Network.Switch = f, sw
+	}
+	pl, err := Build(s, cat)
+	if err != nil {
+		return nil, err
+	}
+	if pl.JCT == nil {
+		return nil, fmt.Errorf("no JCT estimate")
+	}
+	return pl.JCT, nil
+}
+
+// stepMetric is the point's metric of a whole run.
+func (p ValidationPoint) stepMetric(cat *Catalog) (float64, error) {
+	j, err := p.stepOn(cat, "", "")
+	if err != nil {
+		return 0, err
+	}
+	switch p.Metric {
+	case "step_s":
+		return j.Planned.StepS, nil
+	case "mfu":
+		return j.Planned.MFU, nil
+	case "tokens_per_s_per_gpu":
+		return j.Planned.TokensPerS / float64(j.DP*j.Workload.modelParallel()), nil
+	case "megatron_tflops":
+		// Narayanan et al. (SC21) eq. 3: F = 96 B s l h^2 (1 + s/6h +
+		// V/16lh), with recomputation, over the step and the GPUs.
+		w := j.Workload
+		B := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
+		s, l, h, v := float64(w.SeqLen), float64(w.Layers), float64(w.Hidden), float64(w.Vocab)
+		f := 96 * B * s * l * h * h * (1 + s/(6*h) + v/(16*l*h))
+		return f / (j.Planned.StepS * float64(j.DP*w.modelParallel())) / 1e12, nil
+	}
+	return 0, fmt.Errorf("unknown metric %q", p.Metric)
+}
+
+// Status is the point's verdict as people read it: ok, off (a fitted
+// point past its tolerance), DRIFTED (an unfitted one), or why it could
+// not be run.
+func (r ValidationResult) Status() string {
+	switch {
+	case r.Err != nil:
+		return "cannot run: " + r.Err.Error()
+	case r.Drifted():
+		return "DRIFTED"
+	case !r.Within():
+		return "off (fitted)"
+	}
+	return "ok"
+}
+
+// FittedText is "no", or "yes: " and the constants the point fitted.
+func (p ValidationPoint) FittedText() string {
+	if p.Fitted == "" {
+		return "no"
+	}
+	return "yes: " + p.Fitted
+}
