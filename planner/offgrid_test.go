@@ -57,8 +57,11 @@ func offGridConfigs(cat *Catalog) []offGridConfig {
 //     ceil(radix·U/(D+U)), which built 42/22 for 2:1 on 64 ports);
 //   - a higher ratio never costs more (mutation caught: spines rounded up
 //     to a divisor of a prime uplink count, 43 spines at 2:1);
-//   - spines and cores stay within 1.5x of their lower bound plus one per
-//     group (mutation caught: cores doubled to a divisor, 256 for 160);
+//   - spines and cores stay within one scalable unit's worth of their
+//     lower bound plus one per pod or core-group kind, and spine-core
+//     links never exceed leaf-spine links (mutations caught: cores
+//     rounded up per core group, 64 for 48 at 3,000 DGX H100 GPUs;
+//     spines raised to one link per core);
 //   - one more node adds at most one scalable unit of switches, with its
 //     share of spines and cores, at the same tier count (mutation caught:
 //     core 512 -> 1,024 for 8 more GPUs).
@@ -135,19 +138,32 @@ func checkNearLowerBound(t *testing.T, gpus int, p *Plan) {
 	t.Helper()
 	P := p.Planes
 	radix := p.SwitchTiers[0].Radix
-	bound := func(tier string, links, perSwitch, groups int) {
+	lpg := p.RailsPerPlane
+	if !p.Scenario.Network.RailOptimized {
+		lpg = 1
+	}
+	up := p.SwitchTiers[0].UpPorts
+	// One scalable unit's worth of upper switches: what the uplinks of a
+	// unit (never counted below 8 leaves, NVIDIA's SU) need.
+	unitWorth := func(perSwitch int) int { return ceilDiv(max(lpg, 8)*up, perSwitch) }
+	bound := func(tier string, links, perSwitch, limit int) {
 		got := p.Switches(tier) / P
 		lb := ceilDiv(links/P, perSwitch)
-		if limit := (lb + groups) * 3 / 2; got > limit {
-			t.Fatalf("%d GPUs: %d %s switches per plane; lower bound %d, limit %d (%d groups)", gpus, got, tier, lb, limit, groups)
+		if got > lb+limit {
+			t.Fatalf("%d GPUs: %d %s switches per plane; lower bound %d, at most %d more allowed (headroom %+v)", gpus, got, tier, lb, limit, p.Headroom)
 		}
 	}
 	switch p.Tiers {
 	case 2:
-		bound(TierSpine, p.Links.LeafSpine, radix, 1)
+		bound(TierSpine, p.Links.LeafSpine, radix, unitWorth(radix))
 	case 3:
-		bound(TierSpine, p.Links.LeafSpine, radix/2, p.Pods)
-		bound(TierCore, p.Links.SpineCore, radix, p.Switches(TierSpine)/P/p.Pods+1)
+		// Each pod rounds up once and may add a unit's worth for balance;
+		// core groups round up once per kind.
+		bound(TierSpine, p.Links.LeafSpine, radix/2, p.Pods*(1+unitWorth(radix/2)))
+		bound(TierCore, p.Links.SpineCore, radix, coreKinds+unitWorth(radix))
+		if p.Links.SpineCore > p.Links.LeafSpine {
+			t.Fatalf("%d GPUs: %d spine-core links exceed %d leaf-spine links", gpus, p.Links.SpineCore, p.Links.LeafSpine)
+		}
 	}
 }
 

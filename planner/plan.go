@@ -364,8 +364,9 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		}
 	}
 	if pl.spineWiring == WiringNear || pl.coreWiring == WiringNear {
-		p.Notes = append(p.Notes, "near-balanced wiring: every lower switch reaches every upper switch of its group, with link counts differing by at most one (strict balance would add the headroom listed)")
+		p.Notes = append(p.Notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
 	}
+	p.Notes = append(p.Notes, partialLeafNote(pl, leafUp, n.Oversubscription)...)
 	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
