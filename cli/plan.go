@@ -69,7 +69,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		planner.FormatInt(p.Links.ServerLeaf), planner.FormatInt(p.Links.LeafSpine), planner.FormatInt(p.Links.SpineCore))
 	fmt.Fprintf(tw, "  Transceivers\t%s\tserver side %s, switch side %s\n", planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers),
 		planner.FormatInt(p.ServerTransceivers), planner.FormatInt(p.SwitchTransceivers))
-	fmt.Fprintf(tw, "  Scalable units\t%s\tof %d nodes per plane\n", planner.FormatInt(p.Units), p.ServersPerUnit)
+	fmt.Fprintf(tw, "  Scalable units\t%s\t%s\n", planner.FormatInt(p.UnitCount()), p.UnitWords())
 	for _, h := range p.Headroom {
 		what := planner.FormatInt(h.Ports) + " ports"
 		if h.Switches > 0 {

@@ -15,6 +15,10 @@ type fabricSpec struct {
 	ratioU        int
 	railOptimized bool
 	tiers         int // 0: fewest that fit
+	// podLeaves is the leaves of a three-tier pod in the system's
+	// reference layout (0: as many whole units as half a spine's ports
+	// serve).
+	podLeaves int
 }
 
 // switchLoad is a run of switches of one tier with the same ports in use.
@@ -388,9 +392,12 @@ func twoTier(spec fabricSpec, leaves []switchLoad) (plane, bool) {
 func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	half := spec.radix / 2 // a non-blocking spine's ports toward its pod
 	var leavesPerPod int
-	if lpg <= half {
+	switch {
+	case spec.podLeaves > 0 && spec.podLeaves <= half && spec.podLeaves%lpg == 0:
+		leavesPerPod = spec.podLeaves // the reference layout's pod
+	case lpg <= half:
 		leavesPerPod = half / lpg * lpg // whole scalable units per pod
-	} else {
+	default:
 		leavesPerPod = largestDivisorAtMost(lpg, half) // a pod takes a subset of the rails
 	}
 	all := spec.leafLoads(spg, lpg)

@@ -46,6 +46,12 @@ func offGridConfigs(cat *Catalog) []offGridConfig {
 				f.set(s)
 				s.Cluster.System = sys
 			}})
+			if sk := cat.Systems[sys]; sk != nil && sk.RackNodes > 0 {
+				out = append(out, offGridConfig{f.name + "/" + sys + "/packed", func(s *Scenario) {
+					f.set(s)
+					s.Cluster.System, s.Network.LeafAlignment = sys, AlignPacked
+				}})
+			}
 		}
 	}
 	return out
@@ -129,8 +135,13 @@ func checkRatioBuilt(t *testing.T, gpus int, ratio string, p *Plan) {
 		t.Fatalf("%d GPUs at %s: a leaf has %d down and %d up ports, more oversubscribed than asked", gpus, ratio, leaf.DownPorts, leaf.UpPorts)
 	}
 	k := leaf.Radix / (d + u)
-	if full := p.Servers*p.RailsPerPlane >= k*d*p.RailsPerPlane; full && p.Scenario.Network.RailOptimized && leaf.DownPorts != k*d {
-		t.Fatalf("%d GPUs at %s: full leaf has %d down ports, want %d (%d x %d)", gpus, ratio, leaf.DownPorts, k*d, k, d)
+	want := k * d
+	if p.Unit.LeafAlignment == AlignRack {
+		// Rack-aligned: whole racks of one rail, the rest empty.
+		want = k * d / p.System.RackNodes * p.System.RackNodes
+	}
+	if full := p.Servers >= want; full && p.Scenario.Network.RailOptimized && leaf.DownPorts != want {
+		t.Fatalf("%d GPUs at %s: full leaf has %d down ports, want %d (%d x %d, %s)", gpus, ratio, leaf.DownPorts, want, k, d, p.Unit.LeafAlignment)
 	}
 }
 

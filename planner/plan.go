@@ -130,7 +130,10 @@ type Plan struct {
 	Pods          int // per plane; 1 below three tiers
 	// ServersPerUnit is the servers of one scalable unit (leaf group).
 	ServersPerUnit int
-	Units          int // scalable units per plane, partial ones counted
+	// Unit is the scalable unit the per-SU table uses (the system's
+	// reference unit where it publishes one) and the leaf alignment.
+	Unit  UnitLayout
+	Units int // scalable units per plane, partial ones counted
 
 	SwitchTiers []SwitchTier // leaf first
 	// Wiring says, per upper tier, whether its links are balanced or
@@ -151,6 +154,10 @@ type Plan struct {
 	Cost   Money
 	Power  Watts
 	Notes  []string
+	// Cheaper lists designs from the search's own candidates (leaf
+	// alignment, planes, port split, tiers, switch) that give the same
+	// ports and ratio for less; see CheckCheaper.
+	Cheaper []Cheaper
 	// JCT is the job-time estimate for the scenario's workload (or the
 	// default one); nil when the workload does not fit the cluster.
 	JCT *JCT
@@ -268,6 +275,7 @@ func build(s Scenario, cat *Catalog, resilience bool) (*Plan, error) {
 	if rs.Network.Switch == Auto {
 		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
 	}
+	best.comparePacked(rs, cat)
 	if err := best.estimateJCT(cat); err != nil {
 		return nil, err
 	}
@@ -320,6 +328,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	rails := serverPorts / n.Planes
 	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp, ratioD: down, ratioU: up,
 		railOptimized: n.RailOptimized, tiers: n.Tiers}
+	unit, alignNote := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
 	pl, err := sizePlane(spec)
 	if err != nil {
 		var nf errNoFit
@@ -335,6 +344,10 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
 		Tiers: pl.tiers, Pods: pl.pods, ServersPerUnit: pl.serversPerGroup,
 		Units: ceilDiv(servers, pl.serversPerGroup),
+	}
+	p.Unit = unit.withGroup(pl.serversPerGroup, s.Cluster.GPUsPerServer)
+	if alignNote != "" {
+		p.Notes = append(p.Notes, alignNote)
 	}
 	if p.Pods == 0 {
 		p.Pods = 1
@@ -366,7 +379,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	if pl.spineWiring == WiringNear || pl.coreWiring == WiringNear {
 		p.Notes = append(p.Notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
 	}
-	p.Notes = append(p.Notes, partialLeafNote(pl, leafUp, n.Oversubscription)...)
+	p.Notes = append(p.Notes, partialLeafNote(pl, spec.up, n.Oversubscription)...)
 	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore

@@ -43,13 +43,15 @@ func TestGB300SuperPODLeaves(t *testing.T) {
 	}
 }
 
-// The case: eight GB200 NVL72 racks on QM9700 used to be 232
+// Packed leaves: eight GB200 NVL72 racks on QM9700 used to be 232
 // switches in three tiers. Hand count: 144 trays, 4 rails of 144 ports;
 // a 64-port leaf at 1:1 serves 32: 5 leaves a rail (20), 576 uplinks over
 // 64-port spines: at least 9. Mutation caught: gpus_per_server 72 rails.
-func TestGB200OnQM9700(t *testing.T) {
+func TestGB200OnQM9700Packed(t *testing.T) {
 	cat := testCatalog(t)
-	p, err := Build(systemScenario("gb200-nvl72", 576, "qm9700"), cat)
+	s := systemScenario("gb200-nvl72", 576, "qm9700")
+	s.Network.LeafAlignment = AlignPacked
+	p, err := Build(s, cat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +117,9 @@ func TestEverySystemPlans(t *testing.T) {
 // Mutation caught: NICs inside a system's price counted twice.
 func TestCapexShareTrayOrRack(t *testing.T) {
 	cat := testCatalog(t)
-	rack, err := Build(systemScenario("gb200-nvl72", 1152, "qm9700"), cat)
+	rs := systemScenario("gb200-nvl72", 1152, "qm9700")
+	rs.Network.LeafAlignment = AlignPacked // trays packed on leaves as custom servers are
+	rack, err := Build(rs, cat)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,117 @@
+package planner
+
+import "fmt"
+
+// UnitLayout is the scalable unit a plan reports and how its nodes map
+// to leaves: the vendor's reference unit where the system publishes one
+// (an NVL72 SuperPOD SU is 8 racks, 144 trays, 576 GPUs), else the nodes
+// one group of leaves holds.
+type UnitLayout struct {
+	Servers       int    `json:"unit_servers"` // nodes (servers or trays) of one SU, per plane
+	GPUs          int    `json:"unit_gpus"`
+	LeafAlignment string `json:"leaf_alignment"` // AlignRack or AlignPacked
+	// Reference names the published layout followed ("" when none).
+	Reference string `json:"reference,omitempty"`
+	// refNodes is the reference unit asked for, kept until the leaf
+	// group is known.
+	refNodes int
+}
+
+// UnitCount is the scalable units of the plan (reference units where
+// the system has one), a partial one counted.
+func (p *Plan) UnitCount() int { return ceilDiv(p.Servers, max(p.Unit.Servers, 1)) }
+
+// UnitWords describes one unit: "of 144 nodes (576 GPUs), leaves
+// rack-aligned (gb200-nvl72 reference unit)".
+func (p *Plan) UnitWords() string {
+	s := fmt.Sprintf("of %s nodes (%s GPUs) per plane", FormatInt(p.Unit.Servers), FormatInt(p.Unit.GPUs))
+	if p.Unit.LeafAlignment == AlignRack {
+		s += ", leaves rack-aligned"
+	}
+	if p.Unit.Reference != "" && p.Unit.Servers != p.ServersPerUnit {
+		s += " (" + p.Unit.Reference + ")"
+	}
+	return s
+}
+
+// withGroup settles the unit once the leaf group is sized: the reference
+// unit when it is whole leaf groups, else one leaf group.
+func (u UnitLayout) withGroup(groupNodes, gpusPerNode int) UnitLayout {
+	u.Servers = groupNodes
+	if u.refNodes > 0 && groupNodes > 0 && u.refNodes%groupNodes == 0 {
+		u.Servers = u.refNodes
+	}
+	u.GPUs = u.Servers * gpusPerNode
+	return u
+}
+
+// align applies the leaf alignment to a rail-optimized fabric of a
+// rack-scale system: with AlignRack a leaf takes the trays of as many
+// whole racks on its rail as its down ports hold, and the uplinks those
+// need at the ratio; its other ports stay empty (NVIDIA's GB200
+// SuperPOD: 18 down, 18 up of a QM9700's 64). It returns the unit to
+// report and a note saying what was followed.
+func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitLayout, string) {
+	u := UnitLayout{LeafAlignment: AlignPacked}
+	if sys == nil {
+		return u, ""
+	}
+	u.refNodes = sys.UnitNodes
+	if alignment == AlignRack {
+		spec.podLeaves = sys.PodLeaves
+	}
+	if sys.UnitNodes > 0 {
+		u.Reference = sys.Name + " reference scalable unit"
+	}
+	if sys.RackNodes == 0 || !spec.railOptimized || servers*spec.rails <= spec.radix {
+		return u, ""
+	}
+	if alignment != AlignRack {
+		return u, fmt.Sprintf("leaves packed (leaf_alignment = %q): a rack's %d trays of one rail may straddle two leaves, unlike %s's reference layout", AlignPacked, sys.RackNodes, sys.Name)
+	}
+	racks := spec.down / sys.RackNodes
+	if racks == 0 {
+		return u, fmt.Sprintf("leaves packed: a leaf's %d server ports cannot take one rack's %d trays of a rail", spec.down, sys.RackNodes)
+	}
+	u.LeafAlignment = AlignRack
+	if racks*sys.RackNodes == spec.down {
+		return u, "" // racks fill the leaf: rack-aligned and packed are the same
+	}
+	spec.down = racks * sys.RackNodes
+	spec.up = spec.upFor(spec.down)
+	return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): each leaf takes the %d trays of %s on one rail, %d down and %d up of its %d ports (leaf_alignment = %q packs them)",
+		sys.Key, spec.down, Plural(racks, "rack"), spec.down, spec.up, spec.radix, AlignPacked)
+}
+
+// comparePacked prices the packed alternative of a rack-aligned plan and
+// says what it would save; the saving is offered as a cheaper design.
+func (p *Plan) comparePacked(s Scenario, cat *Catalog) {
+	if p.Unit.LeafAlignment != AlignRack {
+		return
+	}
+	s.Network.LeafAlignment = AlignPacked
+	alt, err := buildWith(s, cat, p.NIC, p.Switch)
+	if err != nil || alt.Cost.Total >= p.Cost.Total {
+		return
+	}
+	saving := p.Cost.Total - alt.Cost.Total
+	p.Notes = append(p.Notes, fmt.Sprintf("packed leaves (leaf_alignment = %q) would take %s instead of %s: %s less (%.0f%%), with racks straddling leaves",
+		AlignPacked, Plural(alt.TotalSwitches(), "switch"), Plural(p.TotalSwitches(), "switch"), FormatUSD(saving), 100*saving/p.Cost.Total))
+	p.Cheaper = append(p.Cheaper, Cheaper{Design: fmt.Sprintf("leaf_alignment = %q", AlignPacked), CostUSD: alt.Cost.Total, SavingUSD: saving,
+		apply: func(s *Scenario) { s.Network.LeafAlignment = AlignPacked }})
+}
+
+// Cheaper is a design that gives the same ports and ratio for less.
+type Cheaper struct {
+	Design    string  `json:"design"` // what to change, as the scenario writes it
+	CostUSD   float64 `json:"cost_usd"`
+	SavingUSD float64 `json:"saving"`
+	apply     func(s *Scenario)
+}
+
+// Apply writes the cheaper design's changes over s.
+func (c Cheaper) Apply(s *Scenario) {
+	if c.apply != nil {
+		c.apply(s)
+	}
+}
