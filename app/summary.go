@@ -241,7 +241,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 	}
 	c["Fabric cost"].set(planner.FormatUSD(p.Cost.Total), fmt.Sprintf("estimate, %s–%s%s",
 		planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD), share))
-	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("NICs %s, switches %s, optics %s, cables %s", planner.FormatUSD(p.Cost.NICs),
+	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("%s; NICs %s, switches %s, optics %s, cables %s", p.BoughtText(), planner.FormatUSD(p.Cost.NICs),
 		planner.FormatUSD(p.Cost.Switches), planner.FormatUSD(p.Cost.Transceivers), planner.FormatUSD(p.Cost.Cables)))
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {

@@ -37,6 +37,7 @@ func TestPlanJSONKeys(t *testing.T) {
 		"power_w":      {"nics", "switches", "transceivers", "total"},
 		"jct":          {"step_s", "baseline_step_s", "gain", "busbw_gbs"},
 		"per_su":       {"nodes", "gpus", "full_nodes", "units", "partial", "rows"},
+		"layout":       {"unit_servers", "unit_gpus", "leaf_alignment"},
 	}
 	for obj, keys := range want {
 		sub := m
@@ -54,6 +55,15 @@ func TestPlanJSONKeys(t *testing.T) {
 	}
 	if m["gpus"].(float64) != 4096 {
 		t.Errorf("gpus = %v", m["gpus"])
+	}
+	// The built ratio per tier (1:1 asked: 1 at the leaf and the spine)
+	// and the cheaper designs (an array, empty or not).
+	over, _ := m["oversubscription"].([]any)
+	if len(over) == 0 || over[0].(map[string]any)["tier"] != "leaf" || over[0].(map[string]any)["ratio"].(float64) != 1 {
+		t.Errorf("oversubscription = %v", m["oversubscription"])
+	}
+	if _, ok := m["cheaper"].([]any); !ok {
+		t.Errorf("cheaper = %v", m["cheaper"])
 	}
 }
 

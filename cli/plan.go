@@ -80,7 +80,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintln(tw, "\t")
 	c := p.Cost
 	fmt.Fprintln(tw, "COST (estimates)\t")
-	fmt.Fprintf(tw, "  Total\t%s\t%s per GPU; range %s to %s\n", planner.FormatUSD(c.Total), planner.FormatUSDExact(c.PerGPU),
+	fmt.Fprintf(tw, "  Total\t%s\t%s; range %s to %s\n", planner.FormatUSD(c.Total), p.PerGPUText(),
 		planner.FormatUSD(c.LowUSD), planner.FormatUSD(c.HighUSD))
 	if len(c.Drivers) > 0 {
 		var ds []string

@@ -174,7 +174,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 	}
 
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
-	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUs)
+	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUsBought())
 	p.fabricShare()
 	drivers := p.CostSensitivity()
 	p.Cost.Drivers = drivers[:min(3, len(drivers))]

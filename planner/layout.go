@@ -115,3 +115,71 @@ func (c Cheaper) Apply(s *Scenario) {
 		c.apply(s)
 	}
 }
+
+// GPUsBought is the GPUs the plan buys: whole systems (a rack-scale
+// system by the rack) or whole servers; at least the GPUs asked.
+func (p *Plan) GPUsBought() int {
+	if p.System != nil {
+		return p.Systems * p.System.GPUs
+	}
+	return max(p.Servers*p.Scenario.Cluster.GPUsPerServer, p.GPUs)
+}
+
+// BoughtText says which GPUs cost per GPU divides by: "per GPU bought"
+// or "per GPU bought (1,008; 1,000 asked)".
+func (p *Plan) BoughtText() string {
+	if b := p.GPUsBought(); b != p.GPUs {
+		return fmt.Sprintf("per GPU bought (%s; %s asked)", FormatInt(b), FormatInt(p.GPUs))
+	}
+	return "per GPU bought"
+}
+
+// PerGPUText is the cost per GPU with what it divides by: "$6,026 per
+// GPU bought (1,008; 1,000 asked)".
+func (p *Plan) PerGPUText() string {
+	return FormatUSDExact(p.Cost.PerGPU) + " " + p.BoughtText()
+}
+
+// BuiltOversubscription is the ratio each tier with uplinks is built
+// at: down links over up links for the tier, and for its most
+// oversubscribed switch (a partial leaf keeps the asked ratio or better).
+func (p *Plan) BuiltOversubscription() []TierOversub {
+	var out []TierOversub
+	for i, t := range p.SwitchTiers {
+		if t.UpLinks == 0 {
+			continue
+		}
+		o := TierOversub{Tier: t.Name, Ratio: float64(t.DownLinks) / float64(t.UpLinks)}
+		if i < len(p.tierLoads) {
+			for _, l := range p.tierLoads[i] {
+				if l.up > 0 {
+					o.Worst = max(o.Worst, float64(l.down)/float64(l.up))
+				}
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// rackScaleHint names the catalog systems a custom server with as many
+// GPUs as a rack-scale system matches: planned as one server it has one
+// rail per GPU (72 leaves per unit for an NVL72-like 72), where the
+// system plans its trays' NICs.
+func rackScaleHint(s Scenario, cat *Catalog) []string {
+	if s.system(cat) != nil {
+		return nil
+	}
+	var keys []string
+	var sys *System
+	for _, k := range SortedKeys(cat.Systems) {
+		if c := cat.Systems[k]; c.RackScale() && c.GPUs == s.Cluster.GPUsPerServer {
+			keys, sys = append(keys, "--system "+k), c
+		}
+	}
+	if sys == nil {
+		return nil
+	}
+	return []string{fmt.Sprintf("%d GPUs per server is a rack-scale system's NVLink domain: %s plans it as %d trays of %d NICs each (%d rails), not one server of %d rails",
+		s.Cluster.GPUsPerServer, JoinOr(keys), sys.Nodes, sys.NICsPerNode, sys.NICsPerNode, s.Network.NICsPerServer)}
+}

@@ -83,7 +83,7 @@ type Money struct {
 	Transceivers float64 `json:"transceivers"`
 	Cables       float64 `json:"cables"`
 	Total        float64 `json:"total"`
-	PerGPU       float64 `json:"per_gpu"`
+	PerGPU       float64 `json:"per_gpu"` // per GPU bought (see Plan.GPUsBought)
 	// FabricShare is the back-end fabric's share of cluster capex (fabric
 	// plus servers), 0..1; 0 when no server price is given.
 	FabricShare float64 `json:"fabric_share"`
@@ -166,6 +166,8 @@ type Plan struct {
 	Resilience *Resilience
 
 	layout layout // one plane's wiring, for the cable map and diagram
+	// tierLoads is one plane's switches by ports used, per SwitchTiers.
+	tierLoads [][]switchLoad
 }
 
 // Switches returns the switch count of a tier (0 when absent).
@@ -276,6 +278,7 @@ func build(s Scenario, cat *Catalog, resilience bool) (*Plan, error) {
 		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
 	}
 	best.comparePacked(rs, cat)
+	best.Notes = append(best.Notes, rackScaleHint(rs, cat)...)
 	if err := best.estimateJCT(cat); err != nil {
 		return nil, err
 	}
@@ -365,6 +368,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	}
 	p.SpineWiring, p.CoreWiring = pl.spineWiring, pl.coreWiring
 	p.layout = pl.layout
+	p.tierLoads = [][]switchLoad{pl.leafLoads, pl.spineLoads, pl.coreLoads}[:len(p.SwitchTiers)]
 	for _, h := range pl.headroom {
 		h.Switches *= P
 		h.Ports *= P

@@ -102,3 +102,30 @@ func TestPackedAlternative(t *testing.T) {
 		t.Errorf("GB300 on Q3400 offers %+v", g.Cheaper)
 	}
 }
+
+// A custom server of 72 GPUs is planned as asked (72 rails), with a note
+// naming the rack-scale systems that plan it as trays; an 8-GPU server
+// gets no such note. Mutation caught: the hint keyed on a system label
+// rather than the GPUs per server, or given to every custom server.
+func TestRackScaleHint(t *testing.T) {
+	cat := testCatalog(t)
+	for _, c := range []struct {
+		gpusPerServer int
+		want          bool
+	}{{72, true}, {8, false}, {4, false}} {
+		s := NewScenario()
+		s.Cluster.System, s.Cluster.GPUs, s.Cluster.GPUsPerServer = CustomSystem, 576, c.gpusPerServer
+		s.Network.NICGbps, s.Network.Switch = 800, "q3400"
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes := strings.Join(p.Notes, " ")
+		if got := strings.Contains(notes, "--system gb200-nvl72") && strings.Contains(notes, "--system gb300-nvl72"); got != c.want {
+			t.Errorf("%d GPUs per server: hint %v, want %v (%q)", c.gpusPerServer, got, c.want, notes)
+		}
+		if c.gpusPerServer == 72 && p.RailsPerPlane != 72 {
+			t.Errorf("72-GPU custom server: %d rails, want 72 (planned as asked)", p.RailsPerPlane)
+		}
+	}
+}

@@ -107,6 +107,17 @@ func TestEverySystemPlans(t *testing.T) {
 			if held := p.Systems * sys.GPUs; held != gpus && !strings.Contains(strings.Join(p.Notes, " "), "more than asked") {
 				t.Errorf("%s at %d GPUs holds %d with no note", key, gpus, held)
 			}
+			// Cost per GPU is per GPU bought: whole systems' GPUs (hand
+			// count above), and the text names the GPUs asked beside it.
+			// Mutation caught: the total over the GPUs asked (1,000
+			// GB200 GPUs are 14 racks, 1,008 GPUs).
+			bought := ceilDiv(gpus, sys.GPUs) * sys.GPUs
+			if !near(p.Cost.PerGPU, p.Cost.Total/float64(bought)) {
+				t.Errorf("%s at %d GPUs: $%.2f per GPU, want $%.2f (total over %d bought)", key, gpus, p.Cost.PerGPU, p.Cost.Total/float64(bought), bought)
+			}
+			if bought != gpus && !strings.Contains(p.PerGPUText(), FormatInt(gpus)+" asked") {
+				t.Errorf("%s at %d GPUs: %q does not name the GPUs asked", key, gpus, p.PerGPUText())
+			}
 		}
 	}
 }
