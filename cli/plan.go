@@ -18,6 +18,7 @@ func runPlan(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	p.FindCheaper(env.cat)
 	if *asJSON {
 		return writeJSON(env.stdout, p.Report())
 	}
