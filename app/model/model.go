@@ -234,6 +234,11 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 		return optionalInt(n.NICsPerServer)
 	case "network.load_balancing":
 		return n.LoadBalancing
+	case "network.leaf_alignment":
+		if n.LeafAlignment == "" {
+			return AlignReference
+		}
+		return n.LeafAlignment
 	}
 	return ""
 }
@@ -427,6 +432,8 @@ func (m *Model) Options(key string) []string {
 		return []string{TiersAuto, "1", "2", "3"}
 	case "network.load_balancing":
 		return []string{planner.LBAdaptive, planner.LBECMP}
+	case "network.leaf_alignment":
+		return []string{AlignReference, planner.AlignRack, planner.AlignPacked}
 	case "workload.model":
 		return append([]string{WorkloadNone}, planner.SortedKeys(m.cat.JCT.Models)...)
 	case "workload.gpu":
