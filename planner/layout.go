@@ -1,6 +1,9 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // UnitLayout is the scalable unit a plan reports and how its nodes map
 // to leaves: the vendor's reference unit where the system publishes one
@@ -182,4 +185,40 @@ func rackScaleHint(s Scenario, cat *Catalog) []string {
 	}
 	return []string{fmt.Sprintf("%d GPUs per server is a rack-scale system's NVLink domain: %s plans it as %d trays of %d NICs each (%d rails), not one server of %d rails",
 		s.Cluster.GPUsPerServer, JoinOr(keys), sys.Nodes, sys.NICsPerNode, sys.NICsPerNode, s.Network.NICsPerServer)}
+}
+
+// joinLanes is the lane rate a link between the NIC and the switch runs
+// at port Gb/s: the fastest both run that divides the port speed. None
+// is an error naming both parts and what would join.
+func joinLanes(cat *Catalog, nic *NIC, sw *Switch, port int) (int, error) {
+	var usable []int
+	for _, l := range nic.LaneGbps {
+		if port%l == 0 {
+			usable = append(usable, l)
+		}
+	}
+	if lane := SharedLane(usable, sw.LaneGbps); lane > 0 {
+		return lane, nil
+	}
+	fix := "choose a switch and NIC that run a common lane rate"
+	var joins []string
+	for _, alt := range cat.SwitchesFor(sw.Fabric, port) {
+		if SharedLane(usable, alt.LaneGbps) > 0 {
+			joins = append(joins, alt.Key)
+		}
+	}
+	if len(joins) > 0 {
+		fix = "use " + JoinOr(joins) + " with this NIC, or a NIC with " + laneList(sw.LaneGbps) + " lanes"
+	}
+	return 0, fieldErr("network.switch", fix,
+		"%s (%s lanes) and %s (%s lanes) cannot share a lane rate at %dG", nic.Key, laneList(nic.LaneGbps), sw.Key, laneList(sw.LaneGbps), port)
+}
+
+// laneList writes lane rates as "100G" or "100G/50G".
+func laneList(lanes []int) string {
+	var s []string
+	for _, l := range lanes {
+		s = append(s, fmt.Sprintf("%dG", l))
+	}
+	return strings.Join(s, "/")
 }

@@ -96,6 +96,7 @@ func TestOffGridProperties(t *testing.T) {
 					plans[ratio] = p
 					built++
 					checkRatioBuilt(t, g, ratio, p)
+					checkLanesJoin(t, cat, g, p)
 					checkNearLowerBound(t, g, p)
 					if q := prev[ratio]; q != nil && q.Tiers == p.Tiers && p.Servers == q.Servers+p.System.nodesEach() {
 						checkOneUnitMore(t, q, p)

@@ -122,6 +122,7 @@ type Plan struct {
 	GPUs, Servers int
 	ServerPorts   int // back-end ports per server
 	PortGbps      int // speed of each NIC port and switch port
+	LaneGbps      int // SerDes lane rate every link runs (NIC, switch and modules share it)
 	Planes        int
 	RailsPerPlane int // server ports per plane
 	NICs          int
@@ -244,39 +245,32 @@ func build(s Scenario, cat *Catalog, resilience bool) (*Plan, error) {
 		return nil, fieldErr("network.nic_gbps", "choose another NIC speed or port split",
 			"no %dG %s NIC with %d ports in the catalog", rs.Network.NICGbps, rs.Network.Fabric, rs.Network.PortsPerNIC)
 	}
-	port := rs.Network.NICGbps / rs.Network.PortsPerNIC
-	var candidates []*Switch
-	if rs.Network.Switch == Auto {
-		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
-		if len(candidates) == 0 {
-			return nil, fieldErr("network.nic_gbps", "choose a NIC speed or port split that gives "+gbpsList(switchSpeeds(cat, rs.Network.Fabric))+" ports",
-				"no %s switch in the catalog has %dG ports", rs.Network.Fabric, port)
+	best, ok, err := buildOn(rs, cat, nic)
+	// NIC auto: where the cheapest NIC joins no switch (its lanes or
+	// modules do not match), the next one that does is used.
+	if !ok && s.Network.NIC == Auto && s.system(cat) == nil {
+		for _, alt := range s.nicCandidates(cat) {
+			if alt == nic {
+				continue
+			}
+			as := s
+			as.Network.NIC = alt.Key
+			ars, anotes := as.Resolve(cat)
+			p, aok, aerr := buildOn(ars, cat, alt)
+			if errors.Is(aerr, ErrTooLarge) {
+				err = aerr // a NIC that joins, on a fabric too large: say that
+			}
+			if aok {
+				best, rs, notes = p, ars, append(anotes, fmt.Sprintf("NIC auto: %s, the cheapest %dG NIC that joins %s (%s does not)", alt.Key, alt.Gbps, p.Switch.Key, nic.Key))
+				ok = true
+				break
+			}
 		}
-	} else {
-		candidates = []*Switch{cat.Switches[rs.Network.Switch]}
 	}
-	var best *Plan
-	var errs []error
-	for _, sw := range candidates {
-		p, err := buildWith(rs, cat, nic, sw)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if best == nil || better(p, best) {
-			best = p
-		}
-	}
-	if best == nil {
-		if len(candidates) == 1 {
-			return nil, errs[0]
-		}
-		return nil, fmt.Errorf("no %s switch fits: %w", rs.Network.Fabric, errors.Join(errs...))
+	if !ok {
+		return nil, err
 	}
 	best.Notes = append(notes, best.Notes...)
-	if rs.Network.Switch == Auto {
-		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
-	}
 	best.comparePacked(rs, cat)
 	best.Notes = append(best.Notes, rackScaleHint(rs, cat)...)
 	if err := best.estimateJCT(cat); err != nil {
@@ -319,6 +313,10 @@ func switchSpeeds(cat *Catalog, f Fabric) []int {
 func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	n := s.Network
 	port := n.NICGbps / n.PortsPerNIC
+	lane, err := joinLanes(cat, nic, sw, port)
+	if err != nil {
+		return nil, err
+	}
 	radix := sw.Radix(port)
 	down, up, _ := Ratio(n.Oversubscription)
 	leafDown, leafUp := leafPorts(radix, down, up)
@@ -343,7 +341,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p := &Plan{
 		Scenario: s, NIC: nic, Switch: sw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
-		PortGbps: port, Planes: n.Planes, RailsPerPlane: rails,
+		PortGbps: port, LaneGbps: lane, Planes: n.Planes, RailsPerPlane: rails,
 		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
 		Tiers: pl.tiers, Pods: pl.pods, ServersPerUnit: pl.serversPerGroup,
 		Units: ceilDiv(servers, pl.serversPerGroup),
@@ -407,7 +405,7 @@ func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers
 		tips = append(tips, fmt.Sprintf("about %d times the planes (network.planes, with ports_per_nic to split NIC ports)", need))
 	}
 	for _, alt := range cat.SwitchesFor(s.Network.Fabric, port) {
-		if r := alt.Radix(port); r > radix {
+		if r := alt.Radix(port); r > radix && SharedLane(alt.LaneGbps, sw.LaneGbps) > 0 { // the NIC joins sw at one of these lanes
 			tips = append(tips, fmt.Sprintf("a higher-radix switch: %s has %d x %dG", alt.Key, r, port))
 		}
 	}
@@ -447,4 +445,43 @@ func (p *Plan) estimateJCT(cat *Catalog) error {
 		return nil
 	}
 	return err
+}
+
+// buildOn sizes the fabric with the given NIC on the scenario's switch,
+// or on every switch of the fabric at the port speed with switch auto
+// (the cheapest plan wins); ok is false with the reason when none fits.
+func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
+	port := rs.Network.NICGbps / rs.Network.PortsPerNIC
+	var candidates []*Switch
+	if rs.Network.Switch == Auto {
+		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
+		if len(candidates) == 0 {
+			return nil, false, fieldErr("network.nic_gbps", "choose a NIC speed or port split that gives "+gbpsList(switchSpeeds(cat, rs.Network.Fabric))+" ports",
+				"no %s switch in the catalog has %dG ports", rs.Network.Fabric, port)
+		}
+	} else {
+		candidates = []*Switch{cat.Switches[rs.Network.Switch]}
+	}
+	var best *Plan
+	var errs []error
+	for _, sw := range candidates {
+		p, err := buildWith(rs, cat, nic, sw)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if best == nil || better(p, best) {
+			best = p
+		}
+	}
+	switch {
+	case best == nil && len(candidates) == 1:
+		return nil, false, errs[0]
+	case best == nil:
+		return nil, false, fmt.Errorf("no %s switch fits: %w", rs.Network.Fabric, errors.Join(errs...))
+	}
+	if rs.Network.Switch == Auto {
+		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
+	}
+	return best, true, nil
 }

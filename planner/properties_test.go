@@ -22,9 +22,10 @@ func propertySizes() []int {
 func TestFabricProperties(t *testing.T) {
 	cat := testCatalog(t)
 	configs := map[string]func(s *Scenario){
-		"tomahawk6 400G rail": func(s *Scenario) { s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6" },
-		"qm9700 NDR rail":     func(s *Scenario) { s.Network.Switch = "qm9700" },
-		"qm9700 2 planes":     func(s *Scenario) { s.Network.Switch, s.Network.Planes = "qm9700", 2 },
+		"tomahawk6-100g 400G rail": func(s *Scenario) { s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g" },
+		"tomahawk6 800G rail":      func(s *Scenario) { s.Network.Fabric, s.Network.NICGbps, s.Network.Switch = Ethernet, 800, "tomahawk6" },
+		"qm9700 NDR rail":          func(s *Scenario) { s.Network.Switch = "qm9700" },
+		"qm9700 2 planes":          func(s *Scenario) { s.Network.Switch, s.Network.Planes = "qm9700", 2 },
 		"sn5600 ToR 2:1": func(s *Scenario) {
 			s.Network.Fabric, s.Network.Switch, s.Network.RailOptimized, s.Network.Oversubscription = Ethernet, "sn5600", false, "2:1"
 		},
