@@ -64,7 +64,7 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 		spec.podLeaves = sys.PodLeaves
 	}
 	if sys.UnitNodes > 0 {
-		u.Reference = sys.Name + " reference scalable unit"
+		u.Reference = sys.Key + " reference unit (NVIDIA SuperPOD)"
 	}
 	if sys.RackNodes == 0 || !spec.railOptimized || servers*spec.rails <= spec.radix {
 		return u, ""
