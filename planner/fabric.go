@@ -654,7 +654,7 @@ func sizeCores(kinds []*groupKind, spec fabricSpec, half int) (sized []sizedGrou
 		}
 		strict = append(strict, sizedGroups{k, k.groups, 1, s})
 		strictN += k.groups * s.n
-		runs, cores, ok := mergedGroups(k, half, spec.radix)
+		runs, cores, ok := mergedGroups(k, spec.radix)
 		if !ok {
 			return nil, 0, false
 		}
@@ -672,8 +672,24 @@ func sizeCores(kinds []*groupKind, spec fabricSpec, half int) (sized []sizedGrou
 // near-balanced wiring. Where a group has more cores than a spine has
 // uplinks, each spine reaches as many cores as it has uplinks, one link
 // each, spread so that every pod reaches every core.
-func mergedGroups(k *groupKind, half, radix int) ([]sizedGroups, int, bool) {
+func mergedGroups(k *groupKind, radix int) ([]sizedGroups, int, bool) {
 	top := maxUp(k.lower)
+	links := sumLinks(k.lower, true) // of one spine number
+	cores := func(m int) int { return max(ceilDiv(m*links, radix), 1) }
+	// Count first (cheap), then size the chosen groups once.
+	bestM, bestN := 0, 0
+	for m := 1; m <= k.groups && cores(m) <= radix; m++ {
+		total := k.groups / m * cores(m)
+		if r := k.groups % m; r > 0 {
+			total += cores(r)
+		}
+		if bestM == 0 || total < bestN {
+			bestM, bestN = m, total
+		}
+	}
+	if bestM == 0 {
+		return nil, 0, false
+	}
 	size := func(m int) (upperChoice, bool) {
 		lower := make([]switchLoad, len(k.lower))
 		for i, l := range k.lower {
@@ -682,28 +698,14 @@ func mergedGroups(k *groupKind, half, radix int) ([]sizedGroups, int, bool) {
 		c, _, ok := upperOptions(lower, top, false, radix, radix)
 		return c, ok
 	}
-	var best []sizedGroups
-	bestN := 0
-	for m := 1; m <= k.groups; m++ {
-		c, ok := size(m)
-		if !ok {
-			break
-		}
-		runs := []sizedGroups{{k, k.groups / m, m, c}}
-		total := k.groups / m * c.n
-		if r := k.groups % m; r > 0 {
-			cr, ok := size(r)
-			if !ok {
-				break
-			}
-			runs = append(runs, sizedGroups{k, 1, r, cr})
-			total += cr.n
-		}
-		if best == nil || total < bestN {
-			best, bestN = runs, total
-		}
+	c, ok := size(bestM)
+	runs := []sizedGroups{{k, k.groups / bestM, bestM, c}}
+	if r := k.groups % bestM; r > 0 && ok {
+		var cr upperChoice
+		cr, ok = size(r)
+		runs = append(runs, sizedGroups{k, 1, r, cr})
 	}
-	return best, bestN, best != nil
+	return runs, bestN, ok
 }
 
 // unitLeaves is the leaves of one scalable unit as the balance rule

@@ -129,3 +129,54 @@ func TestRackScaleHint(t *testing.T) {
 		}
 	}
 }
+
+// The same fabric gets the same counts under any system label: DGX B300
+// (8 x 800G per server), GB300 NVL72 (4 x 800G per tray, rack-aligned
+// and packed) and custom 8-GPU and 4-GPU servers with 800G NICs, on
+// Q3400 at sizes where every unit is whole for every label (1:1: 72
+// servers or 72 trays fill a leaf's 72 down ports, multiples of 576
+// GPUs; 2:1: 96 down ports, multiples of 2,304), so the unit in servers
+// is the same too. Rack-aligned GB300 at 2:1 (5 racks, 90 of 96 ports)
+// is a different fabric and is left out there.
+// At 4,608 GPUs all have 64 leaves and 36 spines, NVIDIA's 8-SU B300 XDR
+// count. Mutation caught: the balance allowance taken from the leaves of
+// one unit as the label makes them (8 rails against 4: 36 spines as
+// dgx-b300, 32 as gb300-nvl72).
+func TestSameFabricAnyLabel(t *testing.T) {
+	cat := testCatalog(t)
+	labels := map[string]func(s *Scenario){
+		"dgx-b300":           func(s *Scenario) { s.Cluster.System = "dgx-b300" },
+		"gb300-nvl72":        func(s *Scenario) { s.Cluster.System = "gb300-nvl72" },
+		"gb300-nvl72 packed": func(s *Scenario) { s.Cluster.System, s.Network.LeafAlignment = "gb300-nvl72", AlignPacked },
+		"custom 8 x 800G":    func(s *Scenario) { s.Cluster.GPUsPerServer, s.Network.NICGbps = 8, 800 },
+		"custom 4 x 800G":    func(s *Scenario) { s.Cluster.GPUsPerServer, s.Network.NICGbps = 4, 800 },
+	}
+	for _, ratio := range []string{"1:1", "2:1"} {
+		for _, units := range []int{1, 3, 7, 8, 13, 18, 40} {
+			gpus := units * 576
+			if ratio == "2:1" {
+				gpus = units * 2304
+			}
+			counts := map[string][3]int{}
+			for name, set := range labels {
+				s := NewScenario()
+				s.Cluster.GPUs, s.Network.Switch, s.Network.Oversubscription = gpus, "q3400", ratio
+				set(&s)
+				p, err := Build(s, cat)
+				if err != nil {
+					t.Fatalf("%s at %d GPUs, %s: %v", name, gpus, ratio, err)
+				}
+				counts[name] = [3]int{p.Switches(TierLeaf), p.Switches(TierSpine), p.Switches(TierCore)}
+			}
+			want := counts["dgx-b300"]
+			for name, got := range counts {
+				if got != want && (ratio == "1:1" || name != "gb300-nvl72") {
+					t.Errorf("%d GPUs at %s: %s has leaf/spine/core %v, dgx-b300 %v", gpus, ratio, name, got, want)
+				}
+			}
+			if gpus == 4608 && ratio == "1:1" && want != [3]int{64, 36, 0} {
+				t.Errorf("4,608 GPUs: %v, want NVIDIA's 64 leaves, 36 spines", want)
+			}
+		}
+	}
+}
