@@ -208,8 +208,13 @@ func (t *summaryTab) showCheaper(p *planner.Plan) {
 		t.cheaperBar.Hide()
 		return
 	}
-	t.cheaper.SetText(fmt.Sprintf("Cheaper with the same ports and %s: %s for %s, %s (%.0f%%) less.", p.Scenario.Network.Oversubscription,
-		t.offer.Design, planner.FormatUSD(t.offer.CostUSD), planner.FormatUSD(t.offer.SavingUSD), 100*t.offer.SavingUSD/p.Cost.Total))
+	what := fmt.Sprintf("%s for %s, %s (%.0f%%) less", t.offer.Design, planner.FormatUSD(t.offer.CostUSD), planner.FormatUSD(t.offer.SavingUSD),
+		100*t.offer.SavingUSD/p.Cost.Total)
+	if t.offer.Caveat != "" {
+		t.cheaper.SetText(fmt.Sprintf("Cheaper with the same ports and %s: %s; %s.", p.Scenario.Network.Oversubscription, what, t.offer.Caveat))
+	} else {
+		t.cheaper.SetText(fmt.Sprintf("Cheaper with the same ports and %s: %s.", p.Scenario.Network.Oversubscription, what))
+	}
 	t.cheaperBar.Show()
 }
 

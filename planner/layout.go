@@ -101,6 +101,7 @@ func (p *Plan) comparePacked(s Scenario, cat *Catalog) {
 	p.Notes = append(p.Notes, fmt.Sprintf("packed leaves (leaf_alignment = %q) would take %s instead of %s: %s less (%.0f%%), with racks straddling leaves",
 		AlignPacked, Plural(alt.TotalSwitches(), "switch"), Plural(p.TotalSwitches(), "switch"), FormatUSD(saving), 100*saving/p.Cost.Total))
 	p.Cheaper = append(p.Cheaper, Cheaper{Design: fmt.Sprintf("leaf_alignment = %q", AlignPacked), CostUSD: alt.Cost.Total, SavingUSD: saving,
+		Caveat: "racks straddle leaves, unlike the reference layout",
 		apply: func(s *Scenario) { s.Network.LeafAlignment = AlignPacked }})
 }
 
@@ -109,7 +110,10 @@ type Cheaper struct {
 	Design    string  `json:"design"` // what to change, as the scenario writes it
 	CostUSD   float64 `json:"cost_usd"`
 	SavingUSD float64 `json:"saving"`
-	apply     func(s *Scenario)
+	// Caveat is what the design gives up ("" when nothing but the
+	// cost changes), e.g. racks straddling leaves.
+	Caveat string `json:"caveat,omitempty"`
+	apply  func(s *Scenario)
 }
 
 // Apply writes the cheaper design's changes over s.

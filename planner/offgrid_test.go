@@ -198,4 +198,22 @@ func checkOneUnitMore(t *testing.T, a, b *Plan) {
 		t.Fatalf("%d -> %d GPUs (one more system): %s switches per plane, more than a unit (%d) and a balance flip (%d)",
 			a.GPUs, b.GPUs, fmt.Sprint(d), unit, flip)
 	}
+	// And tier by tier: a tier never jumps while another shrinks to
+	// hide it. Cores: a unit's uplinks' worth, the strict-balance
+	// allowance (another unit's worth) and one rounding per core-group
+	// kind (mutation caught: 16 more cores for one DGX at 4,360 GPUs,
+	// cores rounded up per group).
+	for _, tier := range []string{TierLeaf, TierSpine, TierCore} {
+		if d := (b.Switches(tier) - a.Switches(tier)) / a.Planes; d > unit+flip {
+			t.Fatalf("%d -> %d GPUs (one more system): %d more %s switches per plane, more than a unit (%d) and a balance flip (%d)",
+				a.GPUs, b.GPUs, d, tier, unit, flip)
+		}
+	}
+	if a.Tiers == 3 {
+		up := a.SwitchTiers[0].UpPorts
+		limit := 2*ceilDiv(max(lpg, 8)*up, radix) + coreKinds
+		if d := (b.Switches(TierCore) - a.Switches(TierCore)) / a.Planes; d > limit {
+			t.Fatalf("%d -> %d GPUs (one more system): %d more cores per plane, more than %d", a.GPUs, b.GPUs, d, limit)
+		}
+	}
 }
