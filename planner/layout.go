@@ -102,7 +102,7 @@ func (p *Plan) comparePacked(s Scenario, cat *Catalog) {
 		AlignPacked, Plural(alt.TotalSwitches(), "switch"), Plural(p.TotalSwitches(), "switch"), FormatUSD(saving), 100*saving/p.Cost.Total))
 	p.Cheaper = append(p.Cheaper, Cheaper{Design: fmt.Sprintf("leaf_alignment = %q", AlignPacked), CostUSD: alt.Cost.Total, SavingUSD: saving,
 		Caveat: "racks straddle leaves, unlike the reference layout",
-		apply: func(s *Scenario) { s.Network.LeafAlignment = AlignPacked }})
+		apply:  func(s *Scenario) { s.Network.LeafAlignment = AlignPacked }})
 }
 
 // Cheaper is a design that gives the same ports and ratio for less.
