@@ -64,7 +64,7 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 		spec.podLeaves = sys.PodLeaves
 	}
 	if sys.UnitNodes > 0 {
-		u.Reference = sys.Key + " reference unit (NVIDIA SuperPOD)"
+		u.Reference = "the " + sys.Key + " SuperPOD unit"
 	}
 	if sys.RackNodes == 0 || !spec.railOptimized || servers*spec.rails <= spec.radix {
 		return u, ""
@@ -78,7 +78,9 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 	}
 	u.LeafAlignment = AlignRack
 	if racks*sys.RackNodes == spec.down {
-		return u, "" // racks fill the leaf: rack-aligned and packed are the same
+		// Racks fill the leaf: rack-aligned and packed are the same.
+		return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): %s' %d trays of one rail fill each leaf's %d server ports",
+			sys.Key, Plural(racks, "rack"), spec.down, spec.down)
 	}
 	spec.down = racks * sys.RackNodes
 	spec.up = spec.upFor(spec.down)
