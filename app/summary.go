@@ -114,6 +114,12 @@ type summaryTab struct {
 	stepNote *widget.Label
 	steps    []planner.BreakdownRow
 	lower    *container.AppTabs
+	// The cheaper design the plan found, one line and a button that
+	// loads it (hidden when there is none).
+	cheaper     *widget.Label
+	cheaperLoad *widget.Button
+	cheaperBar  *fyne.Container
+	offer       *planner.Cheaper
 }
 
 var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links (cables)", "Transceivers",
@@ -179,9 +185,52 @@ func newSummaryTab(u *UI) *summaryTab {
 		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, t.step)),
 		container.NewTabItem("Notes", container.NewVScroll(t.notes)),
 	)
+	t.cheaper = widget.NewLabel("")
+	t.cheaper.Wrapping = fyne.TextWrapWord
+	t.cheaperLoad = widget.NewButton("Load this design", t.loadCheaper)
+	t.cheaperBar = container.NewBorder(nil, nil, nil, t.cheaperLoad, t.cheaper)
+	t.cheaperBar.Hide()
+	lower := container.NewBorder(t.cheaperBar, nil, nil, nil, t.lower)
 	t.content = container.New(&cardsOverTable{cards: grid}, container.NewVScroll(container.NewThemeOverride(grid, compactTheme{})),
-		container.NewThemeOverride(t.lower, compactTheme{}))
+		container.NewThemeOverride(lower, compactTheme{}))
 	return t
+}
+
+// showCheaper shows the plan's cheapest alternative design, if any.
+func (t *summaryTab) showCheaper(p *planner.Plan) {
+	t.offer = nil
+	for i, c := range p.Cheaper {
+		if t.offer == nil || c.CostUSD < t.offer.CostUSD {
+			t.offer = &p.Cheaper[i]
+		}
+	}
+	if t.offer == nil {
+		t.cheaperBar.Hide()
+		return
+	}
+	what := fmt.Sprintf("%s for %s, %s (%.0f%%) less", t.offer.Design, planner.FormatUSD(t.offer.CostUSD), planner.FormatUSD(t.offer.SavingUSD),
+		100*t.offer.SavingUSD/p.Cost.Total)
+	if t.offer.Caveat != "" {
+		t.cheaper.SetText(fmt.Sprintf("Cheaper with the same ports and %s: %s; %s.", p.Scenario.Network.Oversubscription, what, t.offer.Caveat))
+	} else {
+		t.cheaper.SetText(fmt.Sprintf("Cheaper with the same ports and %s: %s.", p.Scenario.Network.Oversubscription, what))
+	}
+	t.cheaperBar.Show()
+}
+
+// loadCheaper makes the offered design the inputs, as one undoable edit.
+func (t *summaryTab) loadCheaper() {
+	if t.offer == nil || t.dimmed {
+		return
+	}
+	u := t.u
+	s := u.m.Scenario()
+	t.offer.Apply(&s)
+	design := t.offer.Design
+	u.m.Replace(s)
+	u.inputs.fill()
+	u.changed()
+	u.setStatus("Using the cheaper design: "+design+" (Undo goes back).", widget.MediumImportance)
 }
 
 // fitText cuts s with an ellipsis to about what a cell of width pixels
@@ -257,7 +306,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 	}
 	c["Fabric cost"].set(planner.FormatUSD(p.Cost.Total), fmt.Sprintf("estimate, %s basis, %s–%s%s", p.Cost.Basis,
 		planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD), share))
-	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("NICs %s, switches %s, optics %s, cables %s%s", planner.FormatUSD(p.Cost.NICs),
+	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("%s; NICs %s, switches %s, optics %s, cables %s%s", p.BoughtText(), planner.FormatUSD(p.Cost.NICs),
 		planner.FormatUSD(p.Cost.Switches), planner.FormatUSD(p.Cost.Transceivers), planner.FormatUSD(p.Cost.Cables), perGPUBand))
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {
@@ -286,6 +335,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 	}
 	t.suHeading.SetText(heading)
 	t.perSU.Refresh()
+	t.showCheaper(p)
 	notes := ""
 	if j := p.JCT; j != nil {
 		for _, f := range j.Findings {
@@ -343,6 +393,11 @@ func (t *summaryTab) dim(on bool) {
 	t.dimmed = on
 	for _, c := range t.cards {
 		c.dim(on)
+	}
+	if on {
+		t.cheaperLoad.Disable() // the offer is for the plan shown, not the inputs being planned
+	} else {
+		t.cheaperLoad.Enable()
 	}
 	t.bom.Refresh()
 }

@@ -111,3 +111,30 @@ func TestSummaryShortPipeline(t *testing.T) {
 		t.Errorf("1,024 GPUs keep the finding: %q", s.notes.Text)
 	}
 }
+
+// The Summary offers a cheaper design in one line with a button that
+// loads it, and hides the offer when the plan has none. 2,056 GPUs in one
+// plane need three tiers; two planes stay at two for about a quarter
+// less (planner.TestFindCheaper). Mutations caught: the offer not
+// shown, the button loading nothing or the wrong field, the line left
+// up after the inputs change to a plan with no cheaper design.
+func TestSummaryCheaperOffer(t *testing.T) {
+	u := newTestUI(t)
+	typeIn(u, "cluster.gpus", "2056")
+	u.WaitIdle()
+	s := u.summary
+	if s.cheaperBar.Hidden || !strings.Contains(s.cheaper.Text, "2 planes at 2 tiers") {
+		t.Fatalf("offer hidden %v, %q", s.cheaperBar.Hidden, s.cheaper.Text)
+	}
+	s.cheaperLoad.OnTapped()
+	u.WaitIdle()
+	if got := u.m.Scenario().Network.Planes; got != 2 {
+		t.Fatalf("after loading: %d planes, want 2", got)
+	}
+	if p := u.Plan(); p == nil || p.Tiers != 2 || p.Planes != 2 {
+		t.Fatalf("after loading: plan %v", p)
+	}
+	if !s.cheaperBar.Hidden {
+		t.Errorf("offer still shown for the cheaper plan: %q", s.cheaper.Text)
+	}
+}

@@ -194,7 +194,7 @@ func summaryPage(pg *pager, in Input, charts int) {
 	pg.para(answer(p), 13)
 	pg.gap(8)
 	rows := [][]string{
-		{"Cost (estimate)", fmt.Sprintf("%s, %s per GPU", planner.FormatUSD(p.Cost.Total), planner.FormatUSDExact(p.Cost.PerGPU))},
+		{"Cost (estimate)", fmt.Sprintf("%s, %s", planner.FormatUSD(p.Cost.Total), p.PerGPUText())},
 		{"Cost range", fmt.Sprintf("%s to %s with every part at its catalog low or high price", planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD))},
 		{"Power (estimate)", fmt.Sprintf("%s, %s per GPU", planner.FormatWatts(p.Power.Total), planner.FormatWatts(p.Power.Total/float64(p.GPUs)))},
 		{"Share of capex", share(p)},
@@ -298,7 +298,7 @@ func assumptionsPage(pg *pager, in Input) {
 		{"Tiers / planes", fmt.Sprintf("%d / %d", p.Tiers, p.Planes), "Switches", fmt.Sprintf("%s: leaf %s, spine %s, core %s", planner.FormatInt(p.TotalSwitches()),
 			planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)))},
 		{"Switch ports", fmt.Sprintf("%s of %s", planner.FormatInt(p.PortsUsed), planner.FormatInt(p.PortsTotal)), "Links (cables)", planner.FormatInt(p.Links.Total)},
-		{"Transceivers", planner.FormatInt(p.ServerTransceivers + p.SwitchTransceivers), "Cost (estimate)", fmt.Sprintf("%s, %s per GPU", planner.FormatUSD(p.Cost.Total), planner.FormatUSDExact(p.Cost.PerGPU))},
+		{"Transceivers", planner.FormatInt(p.ServerTransceivers + p.SwitchTransceivers), "Cost (estimate)", fmt.Sprintf("%s, %s", planner.FormatUSD(p.Cost.Total), p.PerGPUText())},
 		{"Power (estimate)", planner.FormatWatts(p.Power.Total), "Share of capex", share(p)},
 	}
 	if j := p.JCT; j != nil {

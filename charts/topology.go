@@ -50,6 +50,7 @@ type topoDiagram struct {
 	pods1, units1  int // pods per plane, units in the expanded pod
 	unitNodes      int // nodes of the expanded unit
 	coreN, groupsN int
+	spinesPerGroup int // spine indices one core group joins (the most)
 }
 
 func newTopoDiagram(p *planner.Plan, f Focus) *topoDiagram {
@@ -61,6 +62,7 @@ func newTopoDiagram(p *planner.Plan, f Focus) *topoDiagram {
 	for _, c := range d.cores {
 		d.coreN += c.Groups * c.Cores
 		d.groupsN += c.Groups
+		d.spinesPerGroup = max(d.spinesPerGroup, c.Spines)
 	}
 	d.pod = min(max(f.Pod, 1), d.pods1) - 1
 	k := d.pod
@@ -116,7 +118,7 @@ func (d *topoDiagram) footnote() string {
 	if p.Planes > 1 {
 		parts = append(parts, fmt.Sprintf("Plane 1 of %d drawn; the others are alike (each node port goes to one plane). Counts in the drawing are per plane, the title's for all planes.", p.Planes))
 	}
-	parts = append(parts, fmt.Sprintf("Links are %dG; every lower switch reaches every upper switch of its group (%s wiring).", p.PortGbps, wiringWords(p)))
+	parts = append(parts, fmt.Sprintf("Links are %dG; every full leaf reaches every spine of its group (%s wiring).", p.PortGbps, wiringWords(p)))
 	for _, h := range p.Headroom {
 		if h.Switches > 0 {
 			parts = append(parts, fmt.Sprintf("Headroom not counted: %s more %s switches (%s).", planner.FormatInt(h.Switches), h.Tier, h.Reason))
@@ -250,8 +252,12 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	// Cores.
 	if p.Tiers == 3 {
 		box(c, at(left+0.05, yCore-boxH/2), at(right-0.05, yCore+boxH/2), colour(4))
-		text(c, at((left+right)/2, yCore), fmt.Sprintf("core: %s switches in %s (group j joins spine j of every pod)",
-			planner.FormatInt(d.coreN), planner.Plural(d.groupsN, "group")), tickSize, true, color.White, draw.XCenter)
+		joins := "group j joins spine j of every pod"
+		if d.spinesPerGroup > 1 {
+			joins = fmt.Sprintf("a group joins up to %d spine numbers of every pod", d.spinesPerGroup)
+		}
+		text(c, at((left+right)/2, yCore), fmt.Sprintf("core: %s switches in %s (%s)",
+			planner.FormatInt(d.coreN), planner.Plural(d.groupsN, "group"), joins), tickSize, true, color.White, draw.XCenter)
 		line(c, at((left+right)/2, ySpine+boxH/2), at((left+right)/2, yCore-boxH/2), Grey, 1.5)
 		tag(c, at((left+right)/2, (ySpine+yCore)/2+0.01), fmt.Sprintf("%s spine-core links × %dG from this pod",
 			planner.FormatInt(d.podRun.SpineCore), p.PortGbps), Ink, draw.XCenter)

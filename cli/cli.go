@@ -161,7 +161,7 @@ Plan flags (override the scenario file; without a file the embedded
 default scenario is used):
   --system KEY|custom  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
   --ports-per-nic N  --planes N  --fabric infiniband|ethernet
-  --switch KEY|auto  --oversubscription D:U  --tiers N
+  --switch KEY|auto  --oversubscription D:U  --tiers N  --leaf-alignment rack|packed
   --price-basis street|list  --quotes FILE.csv|FILE.toml
 
 Run 'fabricplan COMMAND -h' for a command's flags.`)
@@ -187,6 +187,7 @@ var planFlagNames = []struct{ name, usage string }{
 	{"tiers", "switch tiers: 0 (fewest that fit), 1, 2 or 3"},
 	{"price-basis", "street (third-party optics, retail prices) or list (branded optics at the vendor premium)"},
 	{"quotes", "vendor quotes file (.csv or .toml) whose prices override the catalog's"},
+	{"leaf-alignment", "rack (whole racks of a rail per leaf, the NVL72 reference layout) or packed"},
 }
 
 // today is the CLI's clock, the day quotes' validity is checked against;
@@ -264,6 +265,8 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 			s.Pricing.Basis = strings.ToLower(v)
 		case "quotes":
 			s.Pricing.Quotes = v
+		case "leaf-alignment":
+			s.Network.LeafAlignment = strings.ToLower(v)
 		}
 		if err != nil {
 			return err
@@ -349,7 +352,12 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 				changed = append(changed, "--"+name+" "+*pf.values[name])
 			}
 		}
-		if len(changed) > 0 && in.scenario.Name != "" {
+		switch {
+		case len(changed) > 0 && path == "":
+			// Flags on the embedded default: title the run by what it
+			// plans, not by the default scenario's name.
+			in.scenario.Name = describeScenario(in.scenario)
+		case len(changed) > 0 && in.scenario.Name != "":
 			in.scenario.Name += " (with " + strings.Join(changed, " ") + ")"
 		}
 	}
@@ -411,6 +419,7 @@ var fieldFlag = map[string]string{
 	"network.ports_per_nic": "ports-per-nic", "network.planes": "planes", "network.fabric": "fabric",
 	"network.switch": "switch", "network.oversubscription": "oversubscription", "network.tiers": "tiers",
 	"pricing.basis": "price-basis", "pricing.quotes": "quotes",
+	"network.leaf_alignment": "leaf-alignment",
 }
 
 func onePositional(pos []string) (string, error) {
@@ -482,3 +491,31 @@ func ScenarioArg(fs *flag.FlagSet, args []string) (string, error) {
 
 // LoadData loads the embedded catalog and market tables.
 func LoadData() (*planner.Catalog, *planner.Market, error) { return loadData() }
+
+// describeScenario titles a flag-driven run by what it plans: "513 GPUs
+// of dgx-b300, Ethernet, sn5600".
+func describeScenario(s planner.Scenario) string {
+	parts := []string{planner.FormatInt(s.Cluster.GPUs) + " GPUs"}
+	if sys := s.Cluster.System; sys != "" && sys != planner.CustomSystem {
+		parts[0] += " of " + sys
+	} else {
+		parts[0] += fmt.Sprintf(" in %d-GPU servers, %dG NICs", s.Cluster.GPUsPerServer, s.Network.NICGbps)
+	}
+	parts = append(parts, fabricName(s.Network.Fabric))
+	if s.Network.Switch != "" && s.Network.Switch != planner.Auto {
+		parts = append(parts, s.Network.Switch)
+	}
+	if s.Network.Planes > 1 {
+		parts = append(parts, planner.Plural(s.Network.Planes, "plane"))
+	}
+	if r := s.Network.Oversubscription; r != "" && r != "1:1" {
+		parts = append(parts, r)
+	}
+	if s.Network.Tiers > 0 {
+		parts = append(parts, planner.Plural(s.Network.Tiers, "tier"))
+	}
+	if a := s.Network.LeafAlignment; a != "" {
+		parts = append(parts, a+" leaves")
+	}
+	return strings.Join(parts, ", ")
+}

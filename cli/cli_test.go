@@ -37,6 +37,7 @@ func TestPlanJSONKeys(t *testing.T) {
 		"power_w":      {"nics", "switches", "transceivers", "total"},
 		"jct":          {"step_s", "baseline_step_s", "gain", "busbw_gbs"},
 		"per_su":       {"nodes", "gpus", "full_nodes", "units", "partial", "rows"},
+		"layout":       {"unit_servers", "unit_gpus", "leaf_alignment"},
 	}
 	for obj, keys := range want {
 		sub := m
@@ -54,6 +55,15 @@ func TestPlanJSONKeys(t *testing.T) {
 	}
 	if m["gpus"].(float64) != 4096 {
 		t.Errorf("gpus = %v", m["gpus"])
+	}
+	// The built ratio per tier (1:1 asked: 1 at the leaf and the spine)
+	// and the cheaper designs (an array, empty or not).
+	over, _ := m["oversubscription"].([]any)
+	if len(over) == 0 || over[0].(map[string]any)["tier"] != "leaf" || over[0].(map[string]any)["ratio"].(float64) != 1 {
+		t.Errorf("oversubscription = %v", m["oversubscription"])
+	}
+	if _, ok := m["cheaper"].([]any); !ok {
+		t.Errorf("cheaper = %v", m["cheaper"])
 	}
 }
 
@@ -349,11 +359,10 @@ func TestCablesCommand(t *testing.T) {
 	}
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	// 1,000 GPUs in 125 servers of 8 rails: 1,000 server links. Units
-	// of 32 servers: 24 full leaves send 32 links up; 1,000 uplinks need
-	// 16 spines, and the 8 leaves of the 29-server unit are raised from
-	// 29 to 32 so each reaches each spine twice (balanced): 32 x 32 =
-	// 1,024 leaf-spine links.
-	if err != nil || len(recs) != 1+1000+1024 || recs[0][0] != "a_device" {
+	// of 32 servers: 24 full leaves send 32 links up; the 8 leaves of
+	// the 29-server unit send the 29 their servers need at 1:1 (never
+	// padded to 32): 24 x 32 + 8 x 29 = 1,000 leaf-spine links.
+	if err != nil || len(recs) != 1+1000+1000 || recs[0][0] != "a_device" {
 		t.Fatalf("CSV: %d records (%v)", len(recs), err)
 	}
 	out, _, code = runArgs(t, "cables", "--topo", "--gpus", "64")

@@ -19,6 +19,7 @@ func runPlan(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	p.FindCheaper(env.cat)
 	if *asJSON {
 		return writeJSON(env.stdout, p.Report())
 	}
@@ -70,7 +71,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		planner.FormatInt(p.Links.ServerLeaf), planner.FormatInt(p.Links.LeafSpine), planner.FormatInt(p.Links.SpineCore))
 	fmt.Fprintf(tw, "  Transceivers\t%s\tserver side %s, switch side %s\n", planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers),
 		planner.FormatInt(p.ServerTransceivers), planner.FormatInt(p.SwitchTransceivers))
-	fmt.Fprintf(tw, "  Scalable units\t%s\tof %d nodes per plane\n", planner.FormatInt(p.Units), p.ServersPerUnit)
+	fmt.Fprintf(tw, "  Scalable units\t%s\t%s\n", planner.FormatInt(p.UnitCount()), p.UnitWords())
 	for _, h := range p.Headroom {
 		what := planner.FormatInt(h.Ports) + " ports"
 		if h.Switches > 0 {
@@ -81,7 +82,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintln(tw, "\t")
 	c := p.Cost
 	fmt.Fprintf(tw, "COST (estimates, %s)\t\n", basisWords(c.Basis))
-	fmt.Fprintf(tw, "  Total\t%s\t%s per GPU; range %s to %s\n", planner.FormatUSD(c.Total), planner.FormatUSDExact(c.PerGPU),
+	fmt.Fprintf(tw, "  Total\t%s\t%s; range %s to %s\n", planner.FormatUSD(c.Total), p.PerGPUText(),
 		planner.FormatUSD(c.LowUSD), planner.FormatUSD(c.HighUSD))
 	if len(c.Drivers) > 0 {
 		var ds []string

@@ -13,7 +13,7 @@ func BenchmarkPlan(b *testing.B) {
 		b.Run(fmt.Sprintf("gpus=%d", g), func(b *testing.B) {
 			s := NewScenario()
 			s.Cluster.GPUs = g
-			s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6"
+			s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g" // the Tomahawk 6 a 400G ConnectX-7 joins
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				if _, err := Build(s, cat); err != nil {
@@ -43,7 +43,7 @@ func BenchmarkSweep(b *testing.B) {
 		b.Fatal(err)
 	}
 	s := NewScenario()
-	s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6"
+	s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g" // the Tomahawk 6 a 400G ConnectX-7 joins
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		for _, r := range Sweep(s, cat, sizes) {

@@ -177,7 +177,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 	}
 
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
-	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUs)
+	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUsBought())
 	p.fabricShare(cat)
 	p.quoteNotes()
 	p.SanityBands = p.Sanity(cat)
@@ -222,7 +222,8 @@ func (p *Plan) ComputeUnitUSD() (price float64, units int) {
 // the system's back-end modules, or one module per NIC cage in use.
 func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n int, where string, err error) {
 	s, nic := &p.Scenario, p.NIC
-	if sys := p.System; sys != nil && s.Network.PortsPerNIC == 1 && cat.Transceivers[sys.ServerModule].LinkGbps == p.PortGbps {
+	if sys := p.System; sys != nil && s.Network.PortsPerNIC == 1 && cat.Transceivers[sys.ServerModule].LinkGbps == p.PortGbps &&
+		slices.Contains(cat.Transceivers[sys.ServerModule].LaneGbps, p.LaneGbps) {
 		mod = cat.Transceivers[sys.ServerModule]
 		if float64(mod.ReachM) < metres {
 			return nil, 0, "", fieldErr("network.media.server_leaf_m", fmt.Sprintf("use %d m or less, or another medium", mod.ReachM),
@@ -235,7 +236,7 @@ func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n 
 	if ppn%cages != 0 {
 		return nil, 0, "", fieldErr("network.ports_per_nic", fmt.Sprintf("use a multiple of %d", cages), "%d ports do not spread over %s's %d cages", ppn, nic.Key, cages)
 	}
-	mod, longest := cat.Module(nic.Form, p.PortGbps, ppn/cages, metres)
+	mod, longest := cat.Module(nic.Form, p.PortGbps, ppn/cages, p.LaneGbps, metres)
 	switch {
 	case longest == 0:
 		return nil, 0, "", fieldErr("network.ports_per_nic", "choose another port split, or add the module to the catalog",
@@ -251,7 +252,7 @@ func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n 
 func (p *Plan) switchModule(cat *Catalog, t LinkTier) (*Transceiver, error) {
 	sw := p.Switch
 	c := sw.LinksPerCage(p.PortGbps)
-	mod, longest := cat.Module(sw.Form, p.PortGbps, c, t.Metres)
+	mod, longest := cat.Module(sw.Form, p.PortGbps, c, p.LaneGbps, t.Metres)
 	switch {
 	case longest == 0:
 		return nil, fieldErr("network.switch", "use copper media, or add the module to the catalog",
@@ -289,7 +290,7 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			best = Optics
 		}
 		if best == "" {
-			_, longest := cat.Module(p.Switch.Form, p.PortGbps, c, 0)
+			_, longest := cat.Module(p.Switch.Form, p.PortGbps, c, p.LaneGbps, 0)
 			longest = min(longest, cat.Cables[fiberKey].Reach(p.PortGbps))
 			return fieldErr("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
 				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, p.PortGbps, p.Switch.Key, longest)
@@ -309,7 +310,7 @@ func (p *Plan) opticsPerLink(cat *Catalog, t LinkTier) (float64, bool) {
 		return 0, false
 	}
 	c := p.Switch.LinksPerCage(p.PortGbps)
-	sw, _ := cat.Module(p.Switch.Form, p.PortGbps, c, t.Metres)
+	sw, _ := cat.Module(p.Switch.Form, p.PortGbps, c, p.LaneGbps, t.Metres)
 	if sw == nil {
 		return 0, false
 	}

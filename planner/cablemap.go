@@ -188,8 +188,9 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 	return w.coreLinks(plane, fn)
 }
 
-// coreLinks walks the spine-core links of one plane: core group j takes
-// spine j of every pod that has one.
+// coreLinks walks the spine-core links of one plane: a core group takes
+// its spine indices (spine j alone in reference designs) of every pod
+// that has them.
 func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 	lay, c := w.lay, &w.c
 	if len(lay.coreGroups) == 0 {
@@ -202,29 +203,32 @@ func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 		n := run.cores
 		for range run.groups {
 			w.arrivals = resize(w.arrivals, n)
-			base, pod := 0, 0
-			for i, pr := range lay.pods {
-				if run.spineUp[i] == 0 {
-					pod += pr.count
-					continue
-				}
-				down := spineDown(pr, j)
-				for range pr.count {
-					spine, up := w.spine(plane, pod, j), w.upStart(down)
-					for k := range run.spineUp[i] {
-						x := (base + k) % n
-						c.ADevice, c.APort = spine, w.switchPort(up+k)
-						c.BDevice, c.BPort = w.core(plane, firstCore+x), w.switchPort(w.arrivals[x])
-						w.arrivals[x]++
-						if err := fn(c); err != nil {
-							return err
-						}
+			base := 0
+			for jj := j; jj < j+max(run.spines, 1); jj++ {
+				pod := 0
+				for i, pr := range lay.pods {
+					if run.spineUp[i] == 0 {
+						pod += pr.count
+						continue
 					}
-					base = (base + run.spineUp[i]) % n
-					pod++
+					down := spineDown(pr, jj)
+					for range pr.count {
+						spine, up := w.spine(plane, pod, jj), w.upStart(down)
+						for k := range run.spineUp[i] {
+							x := (base + k) % n
+							c.ADevice, c.APort = spine, w.switchPort(up+k)
+							c.BDevice, c.BPort = w.core(plane, firstCore+x), w.switchPort(w.arrivals[x])
+							w.arrivals[x]++
+							if err := fn(c); err != nil {
+								return err
+							}
+						}
+						base = (base + run.spineUp[i]) % n
+						pod++
+					}
 				}
 			}
-			j++
+			j += max(run.spines, 1)
 			firstCore += n
 		}
 	}

@@ -26,9 +26,13 @@ type Source struct {
 // in Gb/s: a 51.2T switch has 64 ports at 800G or 128 at 400G, and a
 // twin-port OSFP cage carries two 400G links.
 type Switch struct {
-	Key       string         `toml:"-" json:"key"`
-	Name      string         `toml:"name" json:"name"`
-	Fabric    Fabric         `toml:"fabric" json:"fabric"`
+	Key    string `toml:"-" json:"key"`
+	Name   string `toml:"name" json:"name"`
+	Fabric Fabric `toml:"fabric" json:"fabric"`
+	// LaneGbps lists the SerDes lane rates the part runs (a 400G NDR
+	// port is 4 x 100G lanes, an 800G XDR port 4 x 200G): the two ends
+	// of a link must share one.
+	LaneGbps  []int          `toml:"lane_gbps" json:"lane_gbps"`
 	Form      string         `toml:"form" json:"form"`
 	Ports     map[string]int `toml:"ports" json:"ports"`
 	CageLinks map[string]int `toml:"cage_links" json:"cage_links"`
@@ -60,6 +64,7 @@ func (s *Switch) Speeds() []int { return speeds(s.Ports) }
 type NIC struct {
 	Key             string  `toml:"-" json:"key"`
 	Name            string  `toml:"name" json:"name"`
+	LaneGbps        []int   `toml:"lane_gbps" json:"lane_gbps"` // SerDes lane rates the NIC runs
 	Gbps            int     `toml:"gbps" json:"gbps"`
 	Form            string  `toml:"form" json:"form"`
 	Cages           int     `toml:"cages" json:"cages"`
@@ -86,6 +91,7 @@ func (n *NIC) PortSplits(f Fabric) []int {
 type Transceiver struct {
 	Key      string  `toml:"-" json:"key"`
 	Name     string  `toml:"name" json:"name"`
+	LaneGbps []int   `toml:"lane_gbps" json:"lane_gbps"` // electrical lane rates the module runs
 	Form     string  `toml:"form" json:"form"`
 	LinkGbps int     `toml:"link_gbps" json:"link_gbps"`
 	Links    int     `toml:"links" json:"links"`
@@ -240,6 +246,9 @@ func (c *Catalog) index() error {
 		if len(s.Ports) == 0 || s.PriceUSD < 0 || s.Watts < 0 {
 			return fmt.Errorf("switch %s: needs ports, price and watts", k)
 		}
+		if err := checkLanes("switch "+k, s.LaneGbps); err != nil {
+			return err
+		}
 		if err := checkRange("switch "+k, s.PriceUSD, s.PriceRangeUSD); err != nil {
 			return err
 		}
@@ -256,6 +265,9 @@ func (c *Catalog) index() error {
 		n.Key = k
 		if n.Gbps <= 0 || n.Cages <= 0 {
 			return fmt.Errorf("nic %s: needs gbps and cages", k)
+		}
+		if err := checkLanes("nic "+k, n.LaneGbps); err != nil {
+			return err
 		}
 		if err := checkRange("nic "+k, n.PriceUSD, n.PriceRangeUSD); err != nil {
 			return err
@@ -277,9 +289,12 @@ func (c *Catalog) index() error {
 		if t.ReachM <= 0 {
 			return fmt.Errorf("transceiver %s: needs reach_m", k)
 		}
+		if err := checkLanes("transceiver "+k, t.LaneGbps); err != nil {
+			return err
+		}
 		mk := moduleKey{t.Form, t.LinkGbps, t.Links}
 		for _, prev := range c.modules[mk] {
-			if prev.ReachM == t.ReachM {
+			if prev.ReachM == t.ReachM && slices.Equal(prev.LaneGbps, t.LaneGbps) {
 				return fmt.Errorf("transceivers %s and %s are both %s %dG x%d reaching %d m", prev.Key, k, t.Form, t.LinkGbps, t.Links, t.ReachM)
 			}
 		}
@@ -326,10 +341,14 @@ func checkRange(what string, price float64, r [2]float64) error {
 }
 
 // Module finds the cheapest transceiver of a form factor that carries
-// links links at gbps each and reaches metres, or nil; longest is the
-// farthest any such part reaches (0: none carries those links).
-func (c *Catalog) Module(form string, gbps, links int, metres float64) (mod *Transceiver, longest int) {
+// links links at gbps each on lanes of lane Gb/s and reaches metres, or
+// nil; longest is the farthest any such part reaches (0: none carries
+// those links).
+func (c *Catalog) Module(form string, gbps, links, lane int, metres float64) (mod *Transceiver, longest int) {
 	for _, t := range c.modules[moduleKey{form, gbps, links}] {
+		if !slices.Contains(t.LaneGbps, lane) {
+			continue
+		}
 		longest = max(longest, t.ReachM)
 		if mod == nil && float64(t.ReachM) >= metres {
 			mod = t
@@ -407,4 +426,29 @@ func speeds(m map[string]int) []int {
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(out)))
 	return out
+}
+
+// checkLanes requires a part's lane rates: one or more, each positive.
+func checkLanes(what string, lanes []int) error {
+	if len(lanes) == 0 {
+		return fmt.Errorf("%s: needs lane_gbps, the SerDes lane rates it runs (e.g. [100])", what)
+	}
+	for _, l := range lanes {
+		if l <= 0 {
+			return fmt.Errorf("%s: lane_gbps %v must be positive", what, lanes)
+		}
+	}
+	return nil
+}
+
+// SharedLane is the fastest lane rate both parts run, 0 when none: a
+// link between them runs at it.
+func SharedLane(a, b []int) int {
+	best := 0
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			best = max(best, x)
+		}
+	}
+	return best
 }

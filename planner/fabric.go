@@ -15,6 +15,10 @@ type fabricSpec struct {
 	ratioU        int
 	railOptimized bool
 	tiers         int // 0: fewest that fit
+	// podLeaves is the leaves of a three-tier pod in the system's
+	// reference layout (0: as many whole units as half a spine's ports
+	// serve).
+	podLeaves int
 }
 
 // switchLoad is a run of switches of one tier with the same ports in use.
@@ -92,11 +96,15 @@ type podRun struct {
 }
 
 // coreRun is groups consecutive core groups with cores switches each;
-// core group j takes spine j of every pod run with spineUp[i] > 0, that
-// many links from each such spine.
+// a core group takes the next `spines` spine indices of every pod run
+// with spineUp[i] > 0, that many links from each such spine. Reference
+// designs join spine j of every pod to its own core group (spines = 1);
+// where that rounds cores up per group past one unit's worth, groups
+// join several spine indices so that the cores carry their links.
 type coreRun struct {
 	groups, cores int
-	spineUp       []int // per pod run
+	spines        int   // spine indices a group joins (j, j+1, ...), at least 1
+	spineUp       []int // per pod run, from each spine
 }
 
 // errNoFit says a fabric of the given tiers cannot hold the plane.
@@ -229,71 +237,79 @@ type upperChoice struct {
 
 // chooseUpper sizes the upper tier over lower switches whose uplink
 // needs are lower[i].up, with at most avail uplink ports each and
-// capacity ports per upper switch toward them. Every lower switch reaches
-// every upper switch, so a lower switch's uplinks are raised to at least
-// n. Strict balance is kept when it needs at most maxExtra more upper
-// switches than near-balanced wiring.
-func chooseUpper(lower []switchLoad, avail, capacity, maxExtra int) (upperChoice, bool) {
-	total := func(raise func(up int) int) int {
-		t := 0
-		for _, l := range lower {
-			t += l.switches * raise(l.up)
-		}
-		return t
-	}
-	// Near-balanced: the fewest upper switches that hold the links, each
-	// lower switch raised to one link per upper switch.
-	n := ceilDiv(total(func(up int) int { return up }), capacity)
-	for {
-		need := ceilDiv(total(func(up int) int { return max(up, n) }), capacity)
-		if need <= n {
-			break
-		}
-		n = need
-	}
-	if n > avail {
+// capacity ports per upper switch toward them. Only a full lower switch
+// (up == full; full 0: none) may take more uplinks than it needs, to
+// balance them: a partial leaf keeps the uplinks its servers need at the
+// ratio, and a spine never sends up more than it takes from below. A
+// switch with fewer uplinks than there are upper switches reaches that
+// many, one link each; a full one reaches every upper switch. Strict
+// balance is kept when it needs at most maxExtra more upper switches
+// than near-balanced wiring.
+func chooseUpper(lower []switchLoad, full, avail, capacity, maxExtra int) (upperChoice, bool) {
+	near, strict, ok := upperOptions(lower, full, true, avail, capacity)
+	if !ok {
 		return upperChoice{}, false
 	}
-	near := upperChoice{n: n, wiring: WiringNear}
-	for _, l := range lower {
-		near.lower = append(near.lower, switchLoad{l.switches, l.down, max(l.up, n)})
-	}
-	near.upper = spreadLinks(total(func(up int) int { return max(up, n) }), n)
-	if near.balanced() {
-		near.wiring, near.strict = WiringBalanced, n
-		return near, true
-	}
-	// Strict balance: the same number of links from each lower switch to
-	// each upper switch, uplinks rounded up to a multiple of n.
-	for s := n; s <= avail; s++ {
-		ok := true
-		t := 0
-		for _, l := range lower {
-			up := roundUp(max(l.up, s), s)
-			ok = ok && up <= avail
-			t += l.switches * up
-		}
-		if !ok || t > s*capacity {
-			continue
-		}
-		near.strict = s
-		if s-n > maxExtra {
-			return near, true
-		}
-		strict := upperChoice{n: s, wiring: WiringBalanced, strict: s, upper: spreadLinks(t, s)}
-		for _, l := range lower {
-			strict.lower = append(strict.lower, switchLoad{l.switches, l.down, roundUp(max(l.up, s), s)})
-		}
+	if strict.n > 0 && strict.n-near.n <= maxExtra {
 		return strict, true
 	}
 	return near, true
 }
 
+// upperOptions returns the near-balanced sizing of an upper tier and the
+// strictly balanced one (n = 0 when none fits); near.strict records the
+// strict count. When near is already balanced both are the same.
+//
+// raise says full switches may take more uplinks than they need (leaves;
+// a spine never sends up more than it takes from below).
+func upperOptions(lower []switchLoad, full int, raise bool, avail, capacity int) (near, strict upperChoice, ok bool) {
+	total := sumLinks(lower, true)
+	n := max(ceilDiv(total, capacity), 1)
+	if n > avail {
+		return upperChoice{}, upperChoice{}, false
+	}
+	near = upperChoice{n: n, wiring: WiringNear, lower: lower, upper: spreadLinks(total, n)}
+	if balanced(lower, full, n) {
+		near.wiring, near.strict = WiringBalanced, n
+		return near, near, true
+	}
+	// Strict balance: the same number of links from each full lower
+	// switch to each upper switch, its uplinks rounded up to a multiple
+	// of s; the others keep theirs.
+	for s := n; s <= avail; s++ {
+		fits := true
+		t := 0
+		var raised []switchLoad
+		for _, l := range lower {
+			up := l.up
+			if l.up == full && raise {
+				up = roundUp(l.up, s)
+			}
+			fits = fits && up <= avail
+			t += l.switches * up
+			raised = append(raised, switchLoad{l.switches, l.down, up})
+		}
+		if !fits || t > s*capacity || !balanced(raised, full, s) {
+			continue
+		}
+		near.strict = s
+		strict = upperChoice{n: s, wiring: WiringBalanced, strict: s, upper: spreadLinks(t, s), lower: raised}
+		return near, strict, true
+	}
+	return near, upperChoice{}, true
+}
+
 // balanced reports whether every lower switch's uplinks split evenly
-// over the upper switches.
-func (c upperChoice) balanced() bool {
-	for _, l := range c.lower {
-		if l.up%c.n != 0 {
+// over n upper switches: every full one (up == full; with full 0, every
+// one) takes a multiple of n or fewer than n links (one to each it
+// reaches). Partial leaves (up < full) are not counted: they keep the
+// uplinks their servers need, spread as evenly as they go.
+func balanced(lower []switchLoad, full, n int) bool {
+	for _, l := range lower {
+		if full > 0 && l.up < full {
+			continue // a partial leaf keeps what its servers need
+		}
+		if l.up >= n && l.up%n != 0 {
 			return false
 		}
 	}
@@ -351,7 +367,7 @@ func strictHeadroom(tier string, c upperChoice, groups int) []Headroom {
 func unitUppers(lpg, up, capacity int) int { return max(ceilDiv(lpg*up, capacity), 1) }
 
 func twoTier(spec fabricSpec, leaves []switchLoad) (plane, bool) {
-	c, ok := chooseUpper(leaves, spec.up, spec.radix, unitUppers(spec.lpg(), spec.up, spec.radix))
+	c, ok := chooseUpper(leaves, spec.up, spec.up, spec.radix, unitUppers(spec.unitLeaves(), spec.up, spec.radix))
 	if !ok {
 		return plane{}, false
 	}
@@ -376,9 +392,12 @@ func twoTier(spec fabricSpec, leaves []switchLoad) (plane, bool) {
 func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	half := spec.radix / 2 // a non-blocking spine's ports toward its pod
 	var leavesPerPod int
-	if lpg <= half {
+	switch {
+	case spec.podLeaves > 0 && spec.podLeaves <= half && spec.podLeaves%lpg == 0:
+		leavesPerPod = spec.podLeaves // the reference layout's pod
+	case lpg <= half:
 		leavesPerPod = half / lpg * lpg // whole scalable units per pod
-	} else {
+	default:
 		leavesPerPod = largestDivisorAtMost(lpg, half) // a pod takes a subset of the rails
 	}
 	all := spec.leafLoads(spg, lpg)
@@ -424,7 +443,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	}
 	var ps []podSpines
 	for _, p := range pods {
-		c, ok := chooseUpper(p.leaves, spec.up, half, unitUppers(min(lpg, leavesPerPod), spec.up, half))
+		c, ok := chooseUpper(p.leaves, spec.up, spec.up, half, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.up, half))
 		if !ok {
 			return plane{}, false
 		}
@@ -449,11 +468,6 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	spineUps := make([][]switchLoad, len(ps)) // per pod, spine runs with their uplinks
 	// Core groups see only a few kinds of spines (a full pod's, a partial
 	// pod's): count the groups of each kind, then size each kind once.
-	type groupKind struct {
-		lower   []switchLoad // spine j of each pod that has one
-		present []int        // those pods (indexes of ps)
-		groups  int
-	}
 	var kinds []*groupKind
 	for j := 0; j < maxSpines; j++ {
 		var lower []switchLoad
@@ -475,13 +489,13 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	for _, p := range ps {
 		lay.pods = append(lay.pods, podRun{p.count, p.c.lower, p.c.n})
 	}
-	for _, k := range kinds {
-		m := k.groups
-		c, ok := chooseUpper(k.lower, half, spec.radix, unitUppers(1, half, spec.radix))
-		if !ok {
-			return plane{}, false
-		}
-		run := coreRun{groups: m, cores: c.n, spineUp: make([]int, len(ps))}
+	sized, extra, ok := sizeCores(kinds, spec, half)
+	if !ok {
+		return plane{}, false
+	}
+	for _, g := range sized {
+		k, c, m := g.kind, g.c, g.groups
+		run := coreRun{groups: m, cores: c.n, spines: g.spines, spineUp: make([]int, len(ps))}
 		for li, i := range k.present {
 			run.spineUp[i] = c.lower[li].up
 		}
@@ -497,10 +511,11 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 		if coreWiring != WiringNear {
 			coreWiring = c.wiring
 		}
-		for _, h := range strictHeadroom(TierCore, c, 1) {
-			h.Switches *= m
-			headroom = append(headroom, h)
-		}
+	}
+	if extra > 0 {
+		headroom = append(headroom, Headroom{Tier: TierCore, Switches: extra,
+			Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs: spine j of every pod to its own core group) needs %s more cores, more than one scalable unit's worth (%d)",
+				FormatInt(extra), unitUppers(spec.unitLeaves(), spec.up, spec.radix))})
 	}
 	spines, countPods := 0, 0
 	for _, p := range pods {
@@ -602,4 +617,132 @@ func roundUp(a, m int) int { return ceilDiv(a, m) * m }
 func leafPorts(radix, down, up int) (d, u int) {
 	k := radix / (down + up)
 	return k * down, k * up
+}
+
+// groupKind is the spines a core group joins: spine j of each pod that
+// has one; groups is how many consecutive spine indices look alike.
+type groupKind struct {
+	lower   []switchLoad // spine j of each pod that has one
+	present []int        // those pods (indexes of the pod kinds)
+	groups  int
+}
+
+// sizedGroups is a run of core groups as sized: groups of them, each
+// joining spines spine indices of a kind.
+type sizedGroups struct {
+	kind           *groupKind
+	groups, spines int
+	c              upperChoice
+}
+
+// sizeCores sizes the core tier over the spine kinds. Strict balance
+// (spine j of every pod to its own group, the same links from each spine
+// to each core) is kept when it costs at most one scalable unit's worth
+// of cores more than the fewest that carry the links; otherwise groups
+// join as many spine indices as makes the fewest cores, and extra is
+// the cores strict balance would add.
+func sizeCores(kinds []*groupKind, spec fabricSpec, half int) (sized []sizedGroups, extra int, ok bool) {
+	var strict, near []sizedGroups
+	strictN, nearN := 0, 0
+	for _, k := range kinds {
+		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, half, spec.radix)
+		if !ok {
+			return nil, 0, false
+		}
+		if s.n == 0 {
+			s = n
+		}
+		strict = append(strict, sizedGroups{k, k.groups, 1, s})
+		strictN += k.groups * s.n
+		runs, cores, ok := mergedGroups(k, spec.radix)
+		if !ok {
+			return nil, 0, false
+		}
+		near = append(near, runs...)
+		nearN += cores
+	}
+	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.up, spec.radix) {
+		return strict, 0, true
+	}
+	return near, strictN - nearN, true
+}
+
+// mergedGroups joins m consecutive spine indices of a kind per core
+// group, m chosen for the fewest cores (the smallest m on ties), with
+// near-balanced wiring. Where a group has more cores than a spine has
+// uplinks, each spine reaches as many cores as it has uplinks, one link
+// each, spread so that every pod reaches every core.
+func mergedGroups(k *groupKind, radix int) ([]sizedGroups, int, bool) {
+	top := maxUp(k.lower)
+	links := sumLinks(k.lower, true) // of one spine number
+	cores := func(m int) int { return max(ceilDiv(m*links, radix), 1) }
+	// Count first (cheap), then size the chosen groups once.
+	bestM, bestN := 0, 0
+	for m := 1; m <= k.groups && cores(m) <= radix; m++ {
+		total := k.groups / m * cores(m)
+		if r := k.groups % m; r > 0 {
+			total += cores(r)
+		}
+		if bestM == 0 || total < bestN {
+			bestM, bestN = m, total
+		}
+	}
+	if bestM == 0 {
+		return nil, 0, false
+	}
+	size := func(m int) (upperChoice, bool) {
+		lower := make([]switchLoad, len(k.lower))
+		for i, l := range k.lower {
+			lower[i] = switchLoad{l.switches * m, l.down, l.up}
+		}
+		c, _, ok := upperOptions(lower, top, false, radix, radix)
+		return c, ok
+	}
+	c, ok := size(bestM)
+	runs := []sizedGroups{{k, k.groups / bestM, bestM, c}}
+	if r := k.groups % bestM; r > 0 && ok {
+		var cr upperChoice
+		cr, ok = size(r)
+		runs = append(runs, sizedGroups{k, 1, r, cr})
+	}
+	return runs, bestN, ok
+}
+
+// unitLeaves is the leaves of one scalable unit as the balance rule
+// counts it: a unit's leaves, and never fewer than refUnitLeaves, so
+// that the same fabric (ports, radix, unit in servers) gets the same
+// wiring whatever system fills it.
+func (spec fabricSpec) unitLeaves() int { return max(spec.lpg(), refUnitLeaves) }
+
+// refUnitLeaves is the leaves per plane of every NVIDIA SuperPOD scalable
+// unit we hold (DGX H100/B200: 32 nodes x 8 rails on 8 leaves; DGX B300
+// XDR: 72 x 8 on 8; GB300 NVL72: 8 racks x 72 ports on 8 Q3400 leaves).
+const refUnitLeaves = 8
+
+// maxUp is the most uplinks any of the switches has.
+func maxUp(loads []switchLoad) int {
+	m := 0
+	for _, l := range loads {
+		m = max(m, l.up)
+	}
+	return m
+}
+
+// partialLeafNote says what the partial unit's leaves were given: the
+// uplinks their servers need at the ratio, not a full leaf's.
+func partialLeafNote(pl plane, fullUp int, ratio string) []string {
+	if pl.tiers < 2 {
+		return nil
+	}
+	for _, l := range pl.leafLoads {
+		if l.up < fullUp {
+			reach := ""
+			if per := pl.spinesPerPod; l.up < per {
+				reach = fmt.Sprintf(", one link to each of %d of the %d spines", l.up, per)
+			}
+			return []string{fmt.Sprintf("the partial scalable unit's leaves have %d server ports and the %d uplinks they need at %s%s (a full leaf has %d)",
+				l.down, l.up, ratio, reach, fullUp)}
+		}
+	}
+	return nil
 }

@@ -252,9 +252,14 @@ func Clip(s string, n int) string {
 
 // JoinAnd joins words as a list in a sentence: "a", "a and b", "a, b
 // and c".
-func JoinAnd(words []string) string {
+func JoinAnd(words []string) string { return joinList(words, " and ") }
+
+// JoinOr is JoinAnd with "or": "a or b", "a, b or c".
+func JoinOr(words []string) string { return joinList(words, " or ") }
+
+func joinList(words []string, last string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
 }

@@ -46,6 +46,12 @@ func offGridConfigs(cat *Catalog) []offGridConfig {
 				f.set(s)
 				s.Cluster.System = sys
 			}})
+			if sk := cat.Systems[sys]; sk != nil && sk.RackNodes > 0 {
+				out = append(out, offGridConfig{f.name + "/" + sys + "/packed", func(s *Scenario) {
+					f.set(s)
+					s.Cluster.System, s.Network.LeafAlignment = sys, AlignPacked
+				}})
+			}
 		}
 	}
 	return out
@@ -57,8 +63,11 @@ func offGridConfigs(cat *Catalog) []offGridConfig {
 //     ceil(radix·U/(D+U)), which built 42/22 for 2:1 on 64 ports);
 //   - a higher ratio never costs more (mutation caught: spines rounded up
 //     to a divisor of a prime uplink count, 43 spines at 2:1);
-//   - spines and cores stay within 1.5x of their lower bound plus one per
-//     group (mutation caught: cores doubled to a divisor, 256 for 160);
+//   - spines and cores stay within one scalable unit's worth of their
+//     lower bound plus one per pod or core-group kind, and spine-core
+//     links never exceed leaf-spine links (mutations caught: cores
+//     rounded up per core group, 64 for 48 at 3,000 DGX H100 GPUs;
+//     spines raised to one link per core);
 //   - one more node adds at most one scalable unit of switches, with its
 //     share of spines and cores, at the same tier count (mutation caught:
 //     core 512 -> 1,024 for 8 more GPUs).
@@ -87,6 +96,7 @@ func TestOffGridProperties(t *testing.T) {
 					plans[ratio] = p
 					built++
 					checkRatioBuilt(t, g, ratio, p)
+					checkLanesJoin(t, cat, g, p)
 					checkNearLowerBound(t, g, p)
 					if q := prev[ratio]; q != nil && q.Tiers == p.Tiers && p.Servers == q.Servers+p.System.nodesEach() {
 						checkOneUnitMore(t, q, p)
@@ -126,8 +136,13 @@ func checkRatioBuilt(t *testing.T, gpus int, ratio string, p *Plan) {
 		t.Fatalf("%d GPUs at %s: a leaf has %d down and %d up ports, more oversubscribed than asked", gpus, ratio, leaf.DownPorts, leaf.UpPorts)
 	}
 	k := leaf.Radix / (d + u)
-	if full := p.Servers*p.RailsPerPlane >= k*d*p.RailsPerPlane; full && p.Scenario.Network.RailOptimized && leaf.DownPorts != k*d {
-		t.Fatalf("%d GPUs at %s: full leaf has %d down ports, want %d (%d x %d)", gpus, ratio, leaf.DownPorts, k*d, k, d)
+	want := k * d
+	if p.Unit.LeafAlignment == AlignRack {
+		// Rack-aligned: whole racks of one rail, the rest empty.
+		want = k * d / p.System.RackNodes * p.System.RackNodes
+	}
+	if full := p.Servers >= want; full && p.Scenario.Network.RailOptimized && leaf.DownPorts != want {
+		t.Fatalf("%d GPUs at %s: full leaf has %d down ports, want %d (%d x %d, %s)", gpus, ratio, leaf.DownPorts, want, k, d, p.Unit.LeafAlignment)
 	}
 }
 
@@ -135,19 +150,32 @@ func checkNearLowerBound(t *testing.T, gpus int, p *Plan) {
 	t.Helper()
 	P := p.Planes
 	radix := p.SwitchTiers[0].Radix
-	bound := func(tier string, links, perSwitch, groups int) {
+	lpg := p.RailsPerPlane
+	if !p.Scenario.Network.RailOptimized {
+		lpg = 1
+	}
+	up := p.SwitchTiers[0].UpPorts
+	// One scalable unit's worth of upper switches: what the uplinks of a
+	// unit (never counted below 8 leaves, NVIDIA's SU) need.
+	unitWorth := func(perSwitch int) int { return ceilDiv(max(lpg, 8)*up, perSwitch) }
+	bound := func(tier string, links, perSwitch, limit int) {
 		got := p.Switches(tier) / P
 		lb := ceilDiv(links/P, perSwitch)
-		if limit := (lb + groups) * 3 / 2; got > limit {
-			t.Fatalf("%d GPUs: %d %s switches per plane; lower bound %d, limit %d (%d groups)", gpus, got, tier, lb, limit, groups)
+		if got > lb+limit {
+			t.Fatalf("%d GPUs: %d %s switches per plane; lower bound %d, at most %d more allowed (headroom %+v)", gpus, got, tier, lb, limit, p.Headroom)
 		}
 	}
 	switch p.Tiers {
 	case 2:
-		bound(TierSpine, p.Links.LeafSpine, radix, 1)
+		bound(TierSpine, p.Links.LeafSpine, radix, unitWorth(radix))
 	case 3:
-		bound(TierSpine, p.Links.LeafSpine, radix/2, p.Pods)
-		bound(TierCore, p.Links.SpineCore, radix, p.Switches(TierSpine)/P/p.Pods+1)
+		// Each pod rounds up once and may add a unit's worth for balance;
+		// core groups round up once per kind.
+		bound(TierSpine, p.Links.LeafSpine, radix/2, p.Pods*(1+unitWorth(radix/2)))
+		bound(TierCore, p.Links.SpineCore, radix, coreKinds+unitWorth(radix))
+		if p.Links.SpineCore > p.Links.LeafSpine {
+			t.Fatalf("%d GPUs: %d spine-core links exceed %d leaf-spine links", gpus, p.Links.SpineCore, p.Links.LeafSpine)
+		}
 	}
 }
 
@@ -169,5 +197,23 @@ func checkOneUnitMore(t *testing.T, a, b *Plan) {
 	if d := (b.TotalSwitches() - a.TotalSwitches()) / a.Planes; d > unit+flip {
 		t.Fatalf("%d -> %d GPUs (one more system): %s switches per plane, more than a unit (%d) and a balance flip (%d)",
 			a.GPUs, b.GPUs, fmt.Sprint(d), unit, flip)
+	}
+	// And tier by tier: a tier never jumps while another shrinks to
+	// hide it. Cores: a unit's uplinks' worth, the strict-balance
+	// allowance (another unit's worth) and one rounding per core-group
+	// kind (mutation caught: 16 more cores for one DGX at 4,360 GPUs,
+	// cores rounded up per group).
+	for _, tier := range []string{TierLeaf, TierSpine, TierCore} {
+		if d := (b.Switches(tier) - a.Switches(tier)) / a.Planes; d > unit+flip {
+			t.Fatalf("%d -> %d GPUs (one more system): %d more %s switches per plane, more than a unit (%d) and a balance flip (%d)",
+				a.GPUs, b.GPUs, d, tier, unit, flip)
+		}
+	}
+	if a.Tiers == 3 {
+		up := a.SwitchTiers[0].UpPorts
+		limit := 2*ceilDiv(max(lpg, 8)*up, radix) + coreKinds
+		if d := (b.Switches(TierCore) - a.Switches(TierCore)) / a.Planes; d > limit {
+			t.Fatalf("%d -> %d GPUs (one more system): %d more cores per plane, more than %d", a.GPUs, b.GPUs, d, limit)
+		}
 	}
 }

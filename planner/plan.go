@@ -83,7 +83,7 @@ type Money struct {
 	Transceivers float64 `json:"transceivers"`
 	Cables       float64 `json:"cables"`
 	Total        float64 `json:"total"`
-	PerGPU       float64 `json:"per_gpu"`
+	PerGPU       float64 `json:"per_gpu"` // per GPU bought (see Plan.GPUsBought)
 	// FabricShare is the back-end fabric's share of cluster capex (fabric
 	// plus servers), 0..1; 0 when no server price is given.
 	FabricShare float64 `json:"fabric_share"`
@@ -128,6 +128,7 @@ type Plan struct {
 	GPUs, Servers int
 	ServerPorts   int // back-end ports per server
 	PortGbps      int // speed of each NIC port and switch port
+	LaneGbps      int // SerDes lane rate every link runs (NIC, switch and modules share it)
 	Planes        int
 	RailsPerPlane int // server ports per plane
 	NICs          int
@@ -136,7 +137,10 @@ type Plan struct {
 	Pods          int // per plane; 1 below three tiers
 	// ServersPerUnit is the servers of one scalable unit (leaf group).
 	ServersPerUnit int
-	Units          int // scalable units per plane, partial ones counted
+	// Unit is the scalable unit the per-SU table uses (the system's
+	// reference unit where it publishes one) and the leaf alignment.
+	Unit  UnitLayout
+	Units int // scalable units per plane, partial ones counted
 
 	SwitchTiers []SwitchTier // leaf first
 	// Wiring says, per upper tier, whether its links are balanced or
@@ -157,6 +161,10 @@ type Plan struct {
 	Cost   Money
 	Power  Watts
 	Notes  []string
+	// Cheaper lists designs from the search's own candidates (leaf
+	// alignment, planes, port split, tiers, switch) that give the same
+	// ports and ratio for less; see CheckCheaper.
+	Cheaper []Cheaper
 	// JCT is the job-time estimate for the scenario's workload (or the
 	// default one); nil when the workload does not fit the cluster.
 	JCT *JCT
@@ -165,6 +173,8 @@ type Plan struct {
 	Resilience *Resilience
 
 	layout layout // one plane's wiring, for the cable map and diagram
+	// tierLoads is one plane's switches by ports used, per SwitchTiers.
+	tierLoads [][]switchLoad
 }
 
 // Switches returns the switch count of a tier (0 when absent).
@@ -241,39 +251,34 @@ func build(s Scenario, cat *Catalog, resilience bool) (*Plan, error) {
 		return nil, fieldErr("network.nic_gbps", "choose another NIC speed or port split",
 			"no %dG %s NIC with %d ports in the catalog", rs.Network.NICGbps, rs.Network.Fabric, rs.Network.PortsPerNIC)
 	}
-	port := rs.Network.NICGbps / rs.Network.PortsPerNIC
-	var candidates []*Switch
-	if rs.Network.Switch == Auto {
-		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
-		if len(candidates) == 0 {
-			return nil, fieldErr("network.nic_gbps", "choose a NIC speed or port split that gives "+gbpsList(switchSpeeds(cat, rs.Network.Fabric))+" ports",
-				"no %s switch in the catalog has %dG ports", rs.Network.Fabric, port)
+	best, ok, err := buildOn(rs, cat, nic)
+	// NIC auto: where the cheapest NIC joins no switch (its lanes or
+	// modules do not match), the next one that does is used.
+	if !ok && s.Network.NIC == Auto && s.system(cat) == nil {
+		for _, alt := range s.nicCandidates(cat) {
+			if alt == nic {
+				continue
+			}
+			as := s
+			as.Network.NIC = alt.Key
+			ars, anotes := as.Resolve(cat)
+			p, aok, aerr := buildOn(ars, cat, alt)
+			if errors.Is(aerr, ErrTooLarge) {
+				err = aerr // a NIC that joins, on a fabric too large: say that
+			}
+			if aok {
+				best, rs, notes = p, ars, append(anotes, fmt.Sprintf("NIC auto: %s, the cheapest %dG NIC that joins %s (%s does not)", alt.Key, alt.Gbps, p.Switch.Key, nic.Key))
+				ok = true
+				break
+			}
 		}
-	} else {
-		candidates = []*Switch{cat.Switches[rs.Network.Switch]}
 	}
-	var best *Plan
-	var errs []error
-	for _, sw := range candidates {
-		p, err := buildWith(rs, cat, nic, sw)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if best == nil || better(p, best) {
-			best = p
-		}
-	}
-	if best == nil {
-		if len(candidates) == 1 {
-			return nil, errs[0]
-		}
-		return nil, fmt.Errorf("no %s switch fits: %w", rs.Network.Fabric, errors.Join(errs...))
+	if !ok {
+		return nil, err
 	}
 	best.Notes = append(notes, best.Notes...)
-	if rs.Network.Switch == Auto {
-		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
-	}
+	best.comparePacked(rs, cat)
+	best.Notes = append(best.Notes, rackScaleHint(rs, cat)...)
 	if err := best.estimateJCT(cat); err != nil {
 		return nil, err
 	}
@@ -317,6 +322,10 @@ func switchSpeeds(cat *Catalog, f Fabric) []int {
 func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	n := s.Network
 	port := n.NICGbps / n.PortsPerNIC
+	lane, err := joinLanes(cat, nic, sw, port)
+	if err != nil {
+		return nil, err
+	}
 	radix := sw.Radix(port)
 	down, up, _ := Ratio(n.Oversubscription)
 	leafDown, leafUp := leafPorts(radix, down, up)
@@ -329,6 +338,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	rails := serverPorts / n.Planes
 	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp, ratioD: down, ratioU: up,
 		railOptimized: n.RailOptimized, tiers: n.Tiers}
+	unit, alignNote := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
 	pl, err := sizePlane(spec)
 	if err != nil {
 		var nf errNoFit
@@ -340,10 +350,14 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p := &Plan{
 		Scenario: s, NIC: nic, Switch: sw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
-		PortGbps: port, Planes: n.Planes, RailsPerPlane: rails,
+		PortGbps: port, LaneGbps: lane, Planes: n.Planes, RailsPerPlane: rails,
 		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
 		Tiers: pl.tiers, Pods: pl.pods, ServersPerUnit: pl.serversPerGroup,
 		Units: ceilDiv(servers, pl.serversPerGroup),
+	}
+	p.Unit = unit.withGroup(pl.serversPerGroup, s.Cluster.GPUsPerServer)
+	if alignNote != "" {
+		p.Notes = append(p.Notes, alignNote)
 	}
 	if p.Pods == 0 {
 		p.Pods = 1
@@ -361,6 +375,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	}
 	p.SpineWiring, p.CoreWiring = pl.spineWiring, pl.coreWiring
 	p.layout = pl.layout
+	p.tierLoads = [][]switchLoad{pl.leafLoads, pl.spineLoads, pl.coreLoads}[:len(p.SwitchTiers)]
 	for _, h := range pl.headroom {
 		h.Switches *= P
 		h.Ports *= P
@@ -373,8 +388,9 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		}
 	}
 	if pl.spineWiring == WiringNear || pl.coreWiring == WiringNear {
-		p.Notes = append(p.Notes, "near-balanced wiring: every lower switch reaches every upper switch of its group, with link counts differing by at most one (strict balance would add the headroom listed)")
+		p.Notes = append(p.Notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
 	}
+	p.Notes = append(p.Notes, partialLeafNote(pl, spec.up, n.Oversubscription)...)
 	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
@@ -398,7 +414,7 @@ func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers
 		tips = append(tips, fmt.Sprintf("about %d times the planes (network.planes, with ports_per_nic to split NIC ports)", need))
 	}
 	for _, alt := range cat.SwitchesFor(s.Network.Fabric, port) {
-		if r := alt.Radix(port); r > radix {
+		if r := alt.Radix(port); r > radix && SharedLane(alt.LaneGbps, sw.LaneGbps) > 0 { // the NIC joins sw at one of these lanes
 			tips = append(tips, fmt.Sprintf("a higher-radix switch: %s has %d x %dG", alt.Key, r, port))
 		}
 	}
@@ -436,4 +452,43 @@ func (p *Plan) estimateJCT(cat *Catalog) error {
 		return nil
 	}
 	return err
+}
+
+// buildOn sizes the fabric with the given NIC on the scenario's switch,
+// or on every switch of the fabric at the port speed with switch auto
+// (the cheapest plan wins); ok is false with the reason when none fits.
+func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
+	port := rs.Network.NICGbps / rs.Network.PortsPerNIC
+	var candidates []*Switch
+	if rs.Network.Switch == Auto {
+		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
+		if len(candidates) == 0 {
+			return nil, false, fieldErr("network.nic_gbps", "choose a NIC speed or port split that gives "+gbpsList(switchSpeeds(cat, rs.Network.Fabric))+" ports",
+				"no %s switch in the catalog has %dG ports", rs.Network.Fabric, port)
+		}
+	} else {
+		candidates = []*Switch{cat.Switches[rs.Network.Switch]}
+	}
+	var best *Plan
+	var errs []error
+	for _, sw := range candidates {
+		p, err := buildWith(rs, cat, nic, sw)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if best == nil || better(p, best) {
+			best = p
+		}
+	}
+	switch {
+	case best == nil && len(candidates) == 1:
+		return nil, false, errs[0]
+	case best == nil:
+		return nil, false, fmt.Errorf("no %s switch fits: %w", rs.Network.Fabric, errors.Join(errs...))
+	}
+	if rs.Network.Switch == Auto {
+		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
+	}
+	return best, true, nil
 }

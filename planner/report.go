@@ -34,6 +34,23 @@ type Report struct {
 	// SanityBands put the cost per GPU and the capex share beside the
 	// published analyst bands.
 	SanityBands []SanityCheck `json:"sanity_bands"`
+	// Layout is the scalable unit reported and the leaf alignment;
+	// Oversubscription the ratio built at each tier; Cheaper the designs
+	// found to give the same ports and ratio for less; GPUsBought the
+	// GPUs cost per GPU divides by.
+	Layout           UnitLayout    `json:"layout"`
+	Oversubscription []TierOversub `json:"oversubscription"`
+	Cheaper          []Cheaper     `json:"cheaper"`
+	GPUsBought       int           `json:"gpus_bought"`
+}
+
+// TierOversub is the oversubscription built at one tier: its links
+// toward the tier below over its links toward the tier above, for the
+// whole tier and for its most oversubscribed switch.
+type TierOversub struct {
+	Tier  string  `json:"tier"`
+	Ratio float64 `json:"ratio"`
+	Worst float64 `json:"worst"`
 }
 
 // SystemJSON names what the fabric connects: the catalog system (or
@@ -159,6 +176,8 @@ func (p *Plan) Report() Report {
 		r.JCT = &j
 	}
 	r.Resilience = p.Resilience
+	r.Layout, r.Oversubscription, r.GPUsBought = p.Unit, p.BuiltOversubscription(), p.GPUsBought()
+	r.Cheaper = append([]Cheaper{}, p.Cheaper...)
 	return r
 }
 

@@ -47,7 +47,7 @@ func (p *Plan) Sanity(cat *Catalog) []SanityCheck {
 	}
 	var out []SanityCheck
 	if b := d.Band(p.GPUs); b != nil {
-		c := SanityCheck{What: "network cost per GPU without NICs", Value: (p.Cost.Total - p.Cost.NICs) / float64(p.GPUs),
+		c := SanityCheck{What: "network cost per GPU without NICs", Value: (p.Cost.Total - p.Cost.NICs) / float64(p.GPUsBought()),
 			Low: b.LowUSD, High: b.HighUSD, Band: b.Name, Source: b.Source}
 		c.Position = position(c.Value, c.Low, c.High)
 		c.Note = p.perGPUWhy(c.Position)

@@ -97,6 +97,11 @@ type Network struct {
 	Oversubscription string `toml:"oversubscription"`
 	Tiers            int    `toml:"tiers"`
 	RailOptimized    bool   `toml:"rail_optimized"`
+	// LeafAlignment is how nodes map to leaves: AlignRack (a leaf takes
+	// whole racks of one rail, as the system's reference design does),
+	// AlignPacked (a leaf takes as many nodes as it has ports) or ""
+	// (the system's reference layout: rack for rack-scale systems).
+	LeafAlignment string `toml:"leaf_alignment,omitempty"`
 	// LoadBalancing is how a RoCEv2 fabric spreads flows: "adaptive"
 	// (adaptive routing or enhanced ECMP with QP scaling) or "ecmp".
 	LoadBalancing string `toml:"load_balancing"`
@@ -244,6 +249,9 @@ func (s *Scenario) validate(cat *Catalog) error {
 	}
 	if n.Tiers < 0 || n.Tiers > 3 {
 		add(fieldErr("network.tiers", "give 0 (fewest that fit), 1, 2 or 3", "%d tiers", n.Tiers))
+	}
+	if n.LeafAlignment != "" && n.LeafAlignment != AlignRack && n.LeafAlignment != AlignPacked {
+		add(fieldErr("network.leaf_alignment", `write "rack" or "packed" (or leave it out for the system's reference layout)`, "unknown leaf alignment %q", n.LeafAlignment))
 	}
 	if n.LoadBalancing != LBAdaptive && n.LoadBalancing != LBECMP {
 		add(fieldErr("network.load_balancing", `write "adaptive" or "ecmp"`, "unknown load balancing %q", n.LoadBalancing))

@@ -14,14 +14,26 @@ const CustomSystem = "custom"
 // NICs. NIC i of every node is rail i; the NVLink domain decides which
 // traffic crosses the fabric.
 type System struct {
-	Key            string     `toml:"-" json:"key"`
-	Name           string     `toml:"name" json:"name"`
-	GPU            string     `toml:"gpu" json:"gpu"` // JCT GPU preset (data/jct.toml)
-	GPUs           int        `toml:"gpus" json:"gpus"`
-	Nodes          int        `toml:"nodes" json:"nodes"`
-	NICsPerNode    int        `toml:"nics_per_node" json:"nics_per_node"`
-	NIC            string     `toml:"nic" json:"nic"`
-	NVLinkDomain   int        `toml:"nvlink_domain" json:"nvlink_domain"`
+	Key          string `toml:"-" json:"key"`
+	Name         string `toml:"name" json:"name"`
+	GPU          string `toml:"gpu" json:"gpu"` // JCT GPU preset (data/jct.toml)
+	GPUs         int    `toml:"gpus" json:"gpus"`
+	Nodes        int    `toml:"nodes" json:"nodes"`
+	NICsPerNode  int    `toml:"nics_per_node" json:"nics_per_node"`
+	NIC          string `toml:"nic" json:"nic"`
+	NVLinkDomain int    `toml:"nvlink_domain" json:"nvlink_domain"`
+	// RackNodes is the nodes of one rack that the reference design puts
+	// on one leaf per rail (rack-aligned leaves); 0: no rack alignment.
+	RackNodes int `toml:"rack_nodes" json:"rack_nodes"`
+	// UnitNodes is the nodes of the vendor's scalable unit (0: a unit is
+	// the nodes one group of leaves holds), and LayoutSource where the
+	// reference layout is published.
+	UnitNodes int `toml:"unit_nodes" json:"unit_nodes"`
+	// PodLeaves is the leaves per plane under one set of spines in the
+	// reference design's three tiers (GB200 SuperPOD: an SU's 8 leaves
+	// of one rail under 6 spines); 0: as many whole units as fit.
+	PodLeaves      int        `toml:"pod_leaves" json:"pod_leaves"`
+	LayoutSource   string     `toml:"layout_source" json:"layout_source"`
 	ServerModule   string     `toml:"server_module" json:"server_module"`       // transceiver key of the back-end cages
 	ModulesPerNode int        `toml:"modules_per_node" json:"modules_per_node"` // of ServerModule
 	NICsIncluded   bool       `toml:"nics_included" json:"nics_included"`       // the price includes the NICs
@@ -49,6 +61,12 @@ func (s *System) check(c *Catalog) error {
 		return fmt.Errorf("system %s: unknown nic %q", s.Key, s.NIC)
 	case c.Transceivers[s.ServerModule] == nil:
 		return fmt.Errorf("system %s: unknown server_module %q", s.Key, s.ServerModule)
+	case s.RackNodes < 0 || s.RackNodes > 0 && s.Nodes%s.RackNodes != 0 && s.RackNodes%s.Nodes != 0:
+		return fmt.Errorf("system %s: rack_nodes %d must be a whole number of systems (%d nodes each)", s.Key, s.RackNodes, s.Nodes)
+	case s.UnitNodes < 0 || s.UnitNodes > 0 && s.UnitNodes%s.Nodes != 0:
+		return fmt.Errorf("system %s: unit_nodes %d must be whole systems of %d nodes", s.Key, s.UnitNodes, s.Nodes)
+	case (s.RackNodes > 0 || s.UnitNodes > 0) && s.LayoutSource == "":
+		return fmt.Errorf("system %s: a reference layout (rack_nodes, unit_nodes) needs its layout_source", s.Key)
 	}
 	if err := checkRange("system "+s.Key, s.PriceUSD, s.PriceRangeUSD); err != nil {
 		return err
@@ -141,4 +159,26 @@ func (s *System) domain() int {
 		return 0
 	}
 	return s.NVLinkDomain
+}
+
+// Leaf alignments (network.leaf_alignment).
+const (
+	// AlignRack: a leaf takes the nodes of whole racks on its rail, and
+	// leaves ports empty rather than split a rack over two leaves (NVIDIA's
+	// GB200 SuperPOD: one QM9700 leaf per rack per rail, 18 down, 18 up).
+	AlignRack = "rack"
+	// AlignPacked: a leaf takes as many nodes as it has ports for.
+	AlignPacked = "packed"
+)
+
+// leafAlignment is the alignment the scenario asks for, or the system's
+// reference layout: rack-aligned where the system records its racks.
+func (s *Scenario) leafAlignment(sys *System) string {
+	if a := s.Network.LeafAlignment; a != "" {
+		return a
+	}
+	if sys != nil && sys.RackNodes > 0 {
+		return AlignRack
+	}
+	return AlignPacked
 }

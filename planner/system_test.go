@@ -43,7 +43,7 @@ func TestGB300SuperPODLeaves(t *testing.T) {
 	}
 }
 
-// The case: eight GB200 NVL72 racks on QM9700 used to be 232
+// Packed leaves: eight GB200 NVL72 racks on QM9700 used to be 232
 // switches in three tiers. Hand count: 144 trays, 4 rails of 144 ports;
 // a 64-port leaf at 1:1 serves 32: 5 leaves a rail (20), 576 uplinks over
 // 64-port spines: at least 9. Mutation caught: gpus_per_server 72 rails.
@@ -52,9 +52,11 @@ func TestGB300SuperPODLeaves(t *testing.T) {
 // GPUs = $2,125; one 400G module $1,124 a tray port; 1,728 switch-side
 // links in twin-port modules at $1,119 = $1,678; two fibres at $100 =
 // $200: at most $7,021 (with 9 spines $6,709).
-func TestGB200OnQM9700(t *testing.T) {
+func TestGB200OnQM9700Packed(t *testing.T) {
 	cat := testCatalog(t)
-	p, err := Build(systemScenario("gb200-nvl72", 576, "qm9700"), cat)
+	s := systemScenario("gb200-nvl72", 576, "qm9700")
+	s.Network.LeafAlignment = AlignPacked
+	p, err := Build(s, cat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +112,17 @@ func TestEverySystemPlans(t *testing.T) {
 			if held := p.Systems * sys.GPUs; held != gpus && !strings.Contains(strings.Join(p.Notes, " "), "more than asked") {
 				t.Errorf("%s at %d GPUs holds %d with no note", key, gpus, held)
 			}
+			// Cost per GPU is per GPU bought: whole systems' GPUs (hand
+			// count above), and the text names the GPUs asked beside it.
+			// Mutation caught: the total over the GPUs asked (1,000
+			// GB200 GPUs are 14 racks, 1,008 GPUs).
+			bought := ceilDiv(gpus, sys.GPUs) * sys.GPUs
+			if !near(p.Cost.PerGPU, p.Cost.Total/float64(bought)) {
+				t.Errorf("%s at %d GPUs: $%.2f per GPU, want $%.2f (total over %d bought)", key, gpus, p.Cost.PerGPU, p.Cost.Total/float64(bought), bought)
+			}
+			if bought != gpus && !strings.Contains(p.PerGPUText(), FormatInt(gpus)+" asked") {
+				t.Errorf("%s at %d GPUs: %q does not name the GPUs asked", key, gpus, p.PerGPUText())
+			}
 		}
 	}
 }
@@ -120,7 +133,9 @@ func TestEverySystemPlans(t *testing.T) {
 // Mutation caught: NICs inside a system's price counted twice.
 func TestCapexShareTrayOrRack(t *testing.T) {
 	cat := testCatalog(t)
-	rack, err := Build(systemScenario("gb200-nvl72", 1152, "qm9700"), cat)
+	rs := systemScenario("gb200-nvl72", 1152, "qm9700")
+	rs.Network.LeafAlignment = AlignPacked // trays packed on leaves as custom servers are
+	rack, err := Build(rs, cat)
 	if err != nil {
 		t.Fatal(err)
 	}

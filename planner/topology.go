@@ -30,10 +30,11 @@ func (r PodRun) UnitLeaf(i int) (down, up int) {
 	return 0, 0
 }
 
-// CoreRun is a run of identical core groups in one plane: core group j
-// joins spine j of every pod.
+// CoreRun is a run of identical core groups in one plane: a core group
+// joins Spines spine indices of every pod (spine j alone: Spines 1).
 type CoreRun struct {
 	Groups, Cores int // groups in the run, cores in each
+	Spines        int // spine indices each group joins
 }
 
 // Layout is one plane's pods and core groups (every plane is alike), and
@@ -58,12 +59,12 @@ func (p *Plan) Layout() (pods []PodRun, cores []CoreRun, leavesPerUnit, nodesPer
 			pr.Nodes = sumLinks(r.leaves, false) / lay.leavesPerUnit
 		}
 		for _, c := range lay.coreGroups {
-			pr.SpineCore += c.groups * c.spineUp[i]
+			pr.SpineCore += c.groups * max(c.spines, 1) * c.spineUp[i]
 		}
 		pods = append(pods, pr)
 	}
 	for _, c := range lay.coreGroups {
-		cores = append(cores, CoreRun{Groups: c.groups, Cores: c.cores})
+		cores = append(cores, CoreRun{Groups: c.groups, Cores: c.cores, Spines: max(c.spines, 1)})
 	}
 	return pods, cores, lay.leavesPerUnit, lay.serversPerUnit
 }

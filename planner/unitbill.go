@@ -97,14 +97,27 @@ func (m Medium) Label() string {
 // holds. The SU shown is the first one, full unless the plan is smaller
 // than one SU.
 func (p *Plan) UnitBill() UnitBill {
-	pods, _, lpu, nodesPerUnit := p.Layout()
-	down, up := pods[0].UnitLeaf(0)
+	pods, _, lpu, groupNodes := p.Layout()
+	// The SU is the reference unit: groups leaf groups (one leaf per
+	// rail each), all in the first pod.
+	nodesPerUnit, groups := groupNodes, 1
+	if u := p.Unit.Servers; u > 0 && groupNodes > 0 && u%groupNodes == 0 {
+		nodesPerUnit, groups = u, u/groupNodes
+	}
+	var downs, ups, leavesUsed int // one plane, the SU's leaf groups
+	for i := range groups {
+		d, u := pods[0].UnitLeaf(i)
+		if d > 0 {
+			downs, ups, leavesUsed = downs+lpu*d, ups+lpu*u, leavesUsed+lpu
+		}
+	}
 	nodes := min(nodesPerUnit, p.Servers) // the first SU is full unless it is the only one
-	b := UnitBill{Nodes: nodes, GPUs: nodes * p.Scenario.Cluster.GPUsPerServer, FullNodes: nodesPerUnit, Units: p.Units,
+	b := UnitBill{Nodes: nodes, GPUs: nodes * p.Scenario.Cluster.GPUsPerServer, FullNodes: nodesPerUnit, Units: ceilDiv(p.Servers, nodesPerUnit),
 		Partial: p.Servers%nodesPerUnit != 0}
 	P := p.Planes
-	leaves := lpu * P
-	unitUp := leaves * up // the SU's leaf-spine links, all planes
+	leaves := leavesUsed * P
+	unitUp := ups * P // the SU's leaf-spine links, all planes
+	down, up := downs/max(leavesUsed, 1), ups/max(leavesUsed, 1)
 	share := func(n int) float64 {
 		lt := p.linkTier("leaf_spine")
 		if lt == nil || lt.Links == 0 {
@@ -135,7 +148,7 @@ func (p *Plan) UnitBill() UnitBill {
 		item := fmt.Sprintf("%s, %s %g m", tierWords(t.Name), t.Medium.Label(), t.Metres)
 		switch t.Name {
 		case "server_leaf":
-			own(BillCables, item, leaves*down, t.Links)
+			own(BillCables, item, downs*P, t.Links)
 		case "leaf_spine":
 			own(BillCables, item, unitUp, t.Links)
 		default:

@@ -46,22 +46,25 @@ func TestUnitBillByHand(t *testing.T) {
 			[2]float64{256, 1024}, [2]float64{256, 1024}, [2]float64{256, 1024}, [2]float64{128, 512}, [2]float64{128, 512}, [2]float64{128, 512}}},
 		// 125 servers: 3 full SUs and one of 29. The partial SU's leaves
 		// take ceil(29/2) = 15 down modules: 3*8*16 + 8*15 = 504. Its
-		// uplinks stay 32 per leaf (balanced over 16 spines), so the
-		// cluster has 1,024 leaf-spine links and 512 leaf-up modules.
-		// Mutation caught: cluster column as units x SU (1,024 server
-		// links, 512 down modules).
-		{"1,000 GPUs, partial SU", ibScenario(1000), want{32, 4, [2]float64{8, 32}, [2]float64{4, 16},
-			[2]float64{256, 1000}, [2]float64{256, 1024}, [2]float64{256, 1000}, [2]float64{128, 504}, [2]float64{128, 512}, [2]float64{128, 512}}},
+		// leaves keep the 29 uplinks their servers need at 1:1 (not 32:
+		// a partial leaf is never padded), so the cluster has 24*32 +
+		// 8*29 = 1,000 leaf-spine links and 24*16 + 8*15 = 504 leaf-up
+		// modules; 16 spines take 62 or 63 links: 8*32 + 8*31 = 504
+		// spine-end modules, an SU's share 504 x 256/1,000. Mutation
+		// caught: cluster column as units x SU (1,024 server links, 512
+		// down modules); the partial leaves' uplinks rounded up to 32.
+		{"1,000 GPUs, partial SU", ibScenario(1000), want{32, 4, [2]float64{8, 32}, [2]float64{4.096, 16},
+			[2]float64{256, 1000}, [2]float64{256, 1000}, [2]float64{256, 1000}, [2]float64{128, 504}, [2]float64{128, 504}, [2]float64{504.0 * 256 / 1000, 504}}},
 		// Top of rack: one leaf holds 4 servers (32 ports, on 2 m DAC, so
 		// no server-side optics); 125 servers need 32 leaves, the last
-		// with 1 server: 8 down, 8 up spread as one link to each of the
-		// 16 spines. Leaf-spine links 31*32 + 16 = 1,008; leaf-up modules
-		// 31*16 + 8 = 504; each spine has 63 links, 32 modules. An SU's
-		// share: 16 x 32/1,008 spines, 512 x 32/1,008 spine-end modules.
-		// Mutation caught: nodes of an SU taken as a rail leaf's down
-		// ports (32, not 4); shares over leaves (1/32 of 16 = 0.5).
-		{"top of rack, 1,000 GPUs", tor, want{4, 32, [2]float64{1, 32}, [2]float64{16.0 * 32 / 1008, 16},
-			[2]float64{32, 1000}, [2]float64{32, 1008}, [2]float64{}, [2]float64{}, [2]float64{16, 504}, [2]float64{512.0 * 32 / 1008, 512}}},
+		// with 1 server: 8 down and the 8 uplinks it needs at 1:1 (one
+		// link to 8 of the 16 spines). Leaf-spine links 31*32 + 8 =
+		// 1,000; leaf-up modules 31*16 + 4 = 500; spines take 62 or 63
+		// links: 8*32 + 8*31 = 504 modules. An SU's share: 16 x
+		// 32/1,000 spines, 504 x 32/1,000 spine-end modules. Mutation
+		// caught: the partial leaf raised to one link per spine (16).
+		{"top of rack, 1,000 GPUs", tor, want{4, 32, [2]float64{1, 32}, [2]float64{16.0 * 32 / 1000, 16},
+			[2]float64{32, 1000}, [2]float64{32, 1000}, [2]float64{}, [2]float64{}, [2]float64{16, 500}, [2]float64{504.0 * 32 / 1000, 504}}},
 		// Two planes, 4 ports each: an SU is 32 servers on 4 leaves per
 		// plane, 8 in all. 512 servers = 16 SUs, 128 leaves; per plane
 		// 64 leaves x 32 up = 2,048 links on 32 spines, 64 in all; an

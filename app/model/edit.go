@@ -202,6 +202,15 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 			return err
 		}
 		n.NICsPerServer = v
+	case "network.leaf_alignment":
+		switch text {
+		case AlignReference:
+			n.LeafAlignment = ""
+		case planner.AlignRack, planner.AlignPacked:
+			n.LeafAlignment = text
+		default:
+			return fmt.Errorf("choose %s, %s or %s", AlignReference, planner.AlignRack, planner.AlignPacked)
+		}
 	case "network.load_balancing":
 		if text != planner.LBAdaptive && text != planner.LBECMP {
 			return fmt.Errorf("choose %s or %s", planner.LBAdaptive, planner.LBECMP)

@@ -73,6 +73,7 @@ func buildFields() []Field {
 		{Key: "network.rail_optimized", Label: "Rail-optimized (one leaf per rail)", Kind: Toggle},
 		{Key: "network.nics_per_server", Label: "NICs per server", Kind: Text, Hint: "one per GPU", Group: GroupMore},
 		{Key: "network.load_balancing", Label: "RoCE load balancing", Kind: Choice, Group: GroupMore},
+		{Key: "network.leaf_alignment", Label: "Leaf alignment", Kind: Choice, Group: GroupMore},
 		{Key: "cluster.server_price_usd", Label: "Server price", Kind: Text, Hint: "US$ per server (optional)", Group: GroupMore},
 		{Key: "pricing.basis", Label: "Price basis", Kind: Choice, Group: GroupMore},
 	}
@@ -244,3 +245,7 @@ func parseMetres(text string) (float64, error) {
 	}
 	return v, nil
 }
+
+// AlignReference is the leaf-alignment choice that follows the system's
+// reference layout (network.leaf_alignment left out).
+const AlignReference = "reference"

@@ -242,6 +242,11 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 		return n.LoadBalancing
 	case "pricing.basis":
 		return basisLabels[s.PriceBasis(m.cat)]
+	case "network.leaf_alignment":
+		if n.LeafAlignment == "" {
+			return AlignReference
+		}
+		return n.LeafAlignment
 	}
 	return ""
 }
@@ -448,6 +453,8 @@ func (m *Model) Options(key string) []string {
 		return []string{planner.LBAdaptive, planner.LBECMP}
 	case "pricing.basis":
 		return []string{BasisStreet, BasisList}
+	case "network.leaf_alignment":
+		return []string{AlignReference, planner.AlignRack, planner.AlignPacked}
 	case "workload.model":
 		return append([]string{WorkloadNone}, planner.SortedKeys(m.cat.JCT.Models)...)
 	case "workload.gpu":

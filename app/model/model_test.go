@@ -360,3 +360,25 @@ func TestPlacementInputs(t *testing.T) {
 		t.Errorf("blank queue pairs left %d, want 0 (NCCL's default)", got)
 	}
 }
+
+// The leaf-alignment input writes the scenario's key: "reference" leaves
+// it out (the system's reference layout), rack and packed set it, and
+// anything else is refused. Mutation caught: "reference" written into
+// the file as a value the planner does not know.
+func TestLeafAlignmentInput(t *testing.T) {
+	m := testModel(t)
+	if got := m.Text("network.leaf_alignment"); got != AlignReference {
+		t.Fatalf("default shows %q", got)
+	}
+	for _, c := range []struct{ text, want string }{{planner.AlignPacked, "packed"}, {planner.AlignRack, "rack"}, {AlignReference, ""}} {
+		if _, err := m.Set("network.leaf_alignment", c.text); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Scenario().Network.LeafAlignment; got != c.want {
+			t.Errorf("%s: scenario has %q, want %q", c.text, got, c.want)
+		}
+	}
+	if _, err := m.Set("network.leaf_alignment", "diagonal"); err == nil {
+		t.Error("an unknown alignment was accepted")
+	}
+}

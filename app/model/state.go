@@ -24,6 +24,7 @@ func Evaluate(gen uint64, s planner.Scenario, cat *planner.Catalog) Result {
 	r := Result{Gen: gen}
 	r.Plan, r.Err = planner.Build(s, cat)
 	if r.Plan != nil {
+		r.Plan.FindCheaper(cat)
 		r.Fits = map[string]bool{}
 		for _, sw := range cat.SwitchesFor(s.Network.Fabric, r.Plan.PortGbps) {
 			if sw.Key == r.Plan.Switch.Key {

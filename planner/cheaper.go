@@ -1,0 +1,90 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// cheaperShare is the least saving, as a share of the plan's cost, for
+// which FindCheaper names a design.
+const cheaperShare = 0.10
+
+// FindCheaper looks among the design search's own candidates that keep
+// the plan's fabric, NIC, oversubscription and leaf alignment (so the
+// same ports per GPU at the same ratio) — other planes, port splits,
+// switches and the fewest tiers each needs — for one that costs at least
+// 10% less. The cheapest such design goes to p.Cheaper with a note. It
+// sizes a few dozen fabrics, so plan and the Summary call it on demand;
+// sweeps do not.
+func (p *Plan) FindCheaper(cat *Catalog) {
+	best, design := p.cheaperDesign(cat)
+	if best == nil {
+		return
+	}
+	saving := p.Cost.Total - best.Cost.Total
+	planes, split, sw := best.Planes, best.Scenario.Network.PortsPerNIC, best.Switch.Key
+	p.Cheaper = append(p.Cheaper, Cheaper{Design: design, CostUSD: best.Cost.Total, SavingUSD: saving,
+		apply: func(s *Scenario) {
+			s.Network.Planes, s.Network.PortsPerNIC, s.Network.Switch, s.Network.Tiers = planes, split, sw, 0
+		}})
+	p.Notes = append(p.Notes, fmt.Sprintf("cheaper with the same ports and %s: %s for %s, %s (%.0f%%) less than this plan's %s of %s at %s",
+		p.Scenario.Network.Oversubscription, design, FormatUSD(best.Cost.Total), FormatUSD(saving), 100*saving/p.Cost.Total,
+		shapeWords(p), p.Switch.Key, FormatUSD(p.Cost.Total)))
+}
+
+// cheaperDesign is the cheapest candidate saving at least cheaperShare,
+// with its description; nil when none does.
+func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
+	s := p.Scenario
+	n := s.Network
+	var best *Plan
+	for _, split := range p.NIC.PortSplits(n.Fabric) {
+		serverPorts := n.NICsPerServer * split
+		for planes := 1; planes <= min(serverPorts, maxPlanes); planes++ {
+			if serverPorts%planes != 0 {
+				continue
+			}
+			for _, sw := range cat.SwitchesFor(n.Fabric, n.NICGbps/split) {
+				if planes == p.Planes && split == n.PortsPerNIC && sw == p.Switch && (n.Tiers == 0 || n.Tiers == p.Tiers) {
+					continue // this plan
+				}
+				c := s
+				c.Network.PortsPerNIC, c.Network.Planes, c.Network.Tiers, c.Network.Switch = split, planes, 0, sw.Key
+				alt, err := buildWith(c, cat, p.NIC, sw)
+				if err != nil || alt.Cost.Total > p.Cost.Total*(1-cheaperShare) {
+					continue
+				}
+				if best == nil || better(alt, best) {
+					best = alt
+				}
+			}
+		}
+	}
+	if best == nil {
+		return nil, ""
+	}
+	var parts []string
+	if best.Planes != p.Planes {
+		parts = append(parts, Plural(best.Planes, "plane"))
+	}
+	if best.Scenario.Network.PortsPerNIC != n.PortsPerNIC {
+		parts = append(parts, fmt.Sprintf("%d ports per NIC", best.Scenario.Network.PortsPerNIC))
+	}
+	if best.Switch != p.Switch {
+		parts = append(parts, best.Switch.Key)
+	}
+	design := Plural(best.Tiers, "tier")
+	if len(parts) > 0 {
+		design = strings.Join(parts, ", ") + " at " + design
+	}
+	return best, design
+}
+
+// shapeWords is a plan's planes and tiers: "3 tiers" or "2 planes at 2
+// tiers".
+func shapeWords(p *Plan) string {
+	if p.Planes > 1 {
+		return Plural(p.Planes, "plane") + " at " + Plural(p.Tiers, "tier")
+	}
+	return Plural(p.Tiers, "tier")
+}

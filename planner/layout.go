@@ -1,0 +1,230 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// UnitLayout is the scalable unit a plan reports and how its nodes map
+// to leaves: the vendor's reference unit where the system publishes one
+// (an NVL72 SuperPOD SU is 8 racks, 144 trays, 576 GPUs), else the nodes
+// one group of leaves holds.
+type UnitLayout struct {
+	Servers       int    `json:"unit_servers"` // nodes (servers or trays) of one SU, per plane
+	GPUs          int    `json:"unit_gpus"`
+	LeafAlignment string `json:"leaf_alignment"` // AlignRack or AlignPacked
+	// Reference names the published layout followed ("" when none).
+	Reference string `json:"reference,omitempty"`
+	// refNodes is the reference unit asked for, kept until the leaf
+	// group is known.
+	refNodes int
+}
+
+// UnitCount is the scalable units of the plan (reference units where
+// the system has one), a partial one counted.
+func (p *Plan) UnitCount() int { return ceilDiv(p.Servers, max(p.Unit.Servers, 1)) }
+
+// UnitWords describes one unit: "of 144 nodes (576 GPUs), leaves
+// rack-aligned (gb200-nvl72 reference unit)".
+func (p *Plan) UnitWords() string {
+	s := fmt.Sprintf("of %s nodes (%s GPUs) per plane", FormatInt(p.Unit.Servers), FormatInt(p.Unit.GPUs))
+	if p.Unit.LeafAlignment == AlignRack {
+		s += ", leaves rack-aligned"
+	}
+	if p.Unit.Reference != "" && p.Unit.Servers != p.ServersPerUnit {
+		s += " (" + p.Unit.Reference + ")"
+	}
+	return s
+}
+
+// withGroup settles the unit once the leaf group is sized: the reference
+// unit when it is whole leaf groups, else one leaf group.
+func (u UnitLayout) withGroup(groupNodes, gpusPerNode int) UnitLayout {
+	u.Servers = groupNodes
+	if u.refNodes > 0 && groupNodes > 0 && u.refNodes%groupNodes == 0 {
+		u.Servers = u.refNodes
+	}
+	u.GPUs = u.Servers * gpusPerNode
+	return u
+}
+
+// align applies the leaf alignment to a rail-optimized fabric of a
+// rack-scale system: with AlignRack a leaf takes the trays of as many
+// whole racks on its rail as its down ports hold, and the uplinks those
+// need at the ratio; its other ports stay empty (NVIDIA's GB200
+// SuperPOD: 18 down, 18 up of a QM9700's 64). It returns the unit to
+// report and a note saying what was followed.
+func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitLayout, string) {
+	u := UnitLayout{LeafAlignment: AlignPacked}
+	if sys == nil {
+		return u, ""
+	}
+	u.refNodes = sys.UnitNodes
+	if alignment == AlignRack {
+		spec.podLeaves = sys.PodLeaves
+	}
+	if sys.UnitNodes > 0 {
+		u.Reference = "the " + sys.Key + " SuperPOD unit"
+	}
+	if sys.RackNodes == 0 || !spec.railOptimized || servers*spec.rails <= spec.radix {
+		return u, ""
+	}
+	if alignment != AlignRack {
+		return u, fmt.Sprintf("leaves packed (leaf_alignment = %q): a rack's %d trays of one rail may straddle two leaves, unlike %s's reference layout", AlignPacked, sys.RackNodes, sys.Name)
+	}
+	racks := spec.down / sys.RackNodes
+	if racks == 0 {
+		return u, fmt.Sprintf("leaves packed: a leaf's %d server ports cannot take one rack's %d trays of a rail", spec.down, sys.RackNodes)
+	}
+	u.LeafAlignment = AlignRack
+	if racks*sys.RackNodes == spec.down {
+		// Racks fill the leaf: rack-aligned and packed are the same.
+		return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): %s' %d trays of one rail fill each leaf's %d server ports",
+			sys.Key, Plural(racks, "rack"), spec.down, spec.down)
+	}
+	spec.down = racks * sys.RackNodes
+	spec.up = spec.upFor(spec.down)
+	return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): each leaf takes the %d trays of %s on one rail, %d down and %d up of its %d ports (leaf_alignment = %q packs them)",
+		sys.Key, spec.down, Plural(racks, "rack"), spec.down, spec.up, spec.radix, AlignPacked)
+}
+
+// comparePacked prices the packed alternative of a rack-aligned plan and
+// says what it would save; the saving is offered as a cheaper design.
+func (p *Plan) comparePacked(s Scenario, cat *Catalog) {
+	if p.Unit.LeafAlignment != AlignRack {
+		return
+	}
+	s.Network.LeafAlignment = AlignPacked
+	alt, err := buildWith(s, cat, p.NIC, p.Switch)
+	if err != nil || alt.Cost.Total >= p.Cost.Total {
+		return
+	}
+	saving := p.Cost.Total - alt.Cost.Total
+	p.Notes = append(p.Notes, fmt.Sprintf("packed leaves (leaf_alignment = %q) would take %s instead of %s: %s less (%.0f%%), with racks straddling leaves",
+		AlignPacked, Plural(alt.TotalSwitches(), "switch"), Plural(p.TotalSwitches(), "switch"), FormatUSD(saving), 100*saving/p.Cost.Total))
+	p.Cheaper = append(p.Cheaper, Cheaper{Design: fmt.Sprintf("leaf_alignment = %q", AlignPacked), CostUSD: alt.Cost.Total, SavingUSD: saving,
+		Caveat: "racks straddle leaves, unlike the reference layout",
+		apply:  func(s *Scenario) { s.Network.LeafAlignment = AlignPacked }})
+}
+
+// Cheaper is a design that gives the same ports and ratio for less.
+type Cheaper struct {
+	Design    string  `json:"design"` // what to change, as the scenario writes it
+	CostUSD   float64 `json:"cost_usd"`
+	SavingUSD float64 `json:"saving"`
+	// Caveat is what the design gives up ("" when nothing but the
+	// cost changes), e.g. racks straddling leaves.
+	Caveat string `json:"caveat,omitempty"`
+	apply  func(s *Scenario)
+}
+
+// Apply writes the cheaper design's changes over s.
+func (c Cheaper) Apply(s *Scenario) {
+	if c.apply != nil {
+		c.apply(s)
+	}
+}
+
+// GPUsBought is the GPUs the plan buys: whole systems (a rack-scale
+// system by the rack) or whole servers; at least the GPUs asked.
+func (p *Plan) GPUsBought() int {
+	if p.System != nil {
+		return p.Systems * p.System.GPUs
+	}
+	return max(p.Servers*p.Scenario.Cluster.GPUsPerServer, p.GPUs)
+}
+
+// BoughtText says which GPUs cost per GPU divides by: "per GPU bought"
+// or "per GPU bought (1,008; 1,000 asked)".
+func (p *Plan) BoughtText() string {
+	if b := p.GPUsBought(); b != p.GPUs {
+		return fmt.Sprintf("per GPU bought (%s; %s asked)", FormatInt(b), FormatInt(p.GPUs))
+	}
+	return "per GPU bought"
+}
+
+// PerGPUText is the cost per GPU with what it divides by: "$6,026 per
+// GPU bought (1,008; 1,000 asked)".
+func (p *Plan) PerGPUText() string {
+	return FormatUSDExact(p.Cost.PerGPU) + " " + p.BoughtText()
+}
+
+// BuiltOversubscription is the ratio each tier with uplinks is built
+// at: down links over up links for the tier, and for its most
+// oversubscribed switch (a partial leaf keeps the asked ratio or better).
+func (p *Plan) BuiltOversubscription() []TierOversub {
+	var out []TierOversub
+	for i, t := range p.SwitchTiers {
+		if t.UpLinks == 0 {
+			continue
+		}
+		o := TierOversub{Tier: t.Name, Ratio: float64(t.DownLinks) / float64(t.UpLinks)}
+		if i < len(p.tierLoads) {
+			for _, l := range p.tierLoads[i] {
+				if l.up > 0 {
+					o.Worst = max(o.Worst, float64(l.down)/float64(l.up))
+				}
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// rackScaleHint names the catalog systems a custom server with as many
+// GPUs as a rack-scale system matches: planned as one server it has one
+// rail per GPU (72 leaves per unit for an NVL72-like 72), where the
+// system plans its trays' NICs.
+func rackScaleHint(s Scenario, cat *Catalog) []string {
+	if s.system(cat) != nil {
+		return nil
+	}
+	var keys []string
+	var sys *System
+	for _, k := range SortedKeys(cat.Systems) {
+		if c := cat.Systems[k]; c.RackScale() && c.GPUs == s.Cluster.GPUsPerServer {
+			keys, sys = append(keys, "--system "+k), c
+		}
+	}
+	if sys == nil {
+		return nil
+	}
+	return []string{fmt.Sprintf("%d GPUs per server is a rack-scale system's NVLink domain: %s plans it as %d trays of %d NICs each (%d rails), not one server of %d rails",
+		s.Cluster.GPUsPerServer, JoinOr(keys), sys.Nodes, sys.NICsPerNode, sys.NICsPerNode, s.Network.NICsPerServer)}
+}
+
+// joinLanes is the lane rate a link between the NIC and the switch runs
+// at port Gb/s: the fastest both run that divides the port speed. None
+// is an error naming both parts and what would join.
+func joinLanes(cat *Catalog, nic *NIC, sw *Switch, port int) (int, error) {
+	var usable []int
+	for _, l := range nic.LaneGbps {
+		if port%l == 0 {
+			usable = append(usable, l)
+		}
+	}
+	if lane := SharedLane(usable, sw.LaneGbps); lane > 0 {
+		return lane, nil
+	}
+	fix := "choose a switch and NIC that run a common lane rate"
+	var joins []string
+	for _, alt := range cat.SwitchesFor(sw.Fabric, port) {
+		if SharedLane(usable, alt.LaneGbps) > 0 {
+			joins = append(joins, alt.Key)
+		}
+	}
+	if len(joins) > 0 {
+		fix = "use " + JoinOr(joins) + " with this NIC, or a NIC with " + laneList(sw.LaneGbps) + " lanes"
+	}
+	return 0, fieldErr("network.switch", fix,
+		"%s (%s lanes) and %s (%s lanes) cannot share a lane rate at %dG", nic.Key, laneList(nic.LaneGbps), sw.Key, laneList(sw.LaneGbps), port)
+}
+
+// laneList writes lane rates as "100G" or "100G/50G".
+func laneList(lanes []int) string {
+	var s []string
+	for _, l := range lanes {
+		s = append(s, fmt.Sprintf("%dG", l))
+	}
+	return strings.Join(s, "/")
+}
