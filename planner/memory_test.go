@@ -282,11 +282,13 @@ func BenchmarkMemoryUse(b *testing.B) {
 }
 
 // At 100,000 GPUs the default job (Llama 3 70B, tp 8, pp 4, vpp 5, 16M
-// tokens of 8,192-token sequences) has dp 3,125 and 2,048 sequences: one
+// tokens of 8,192-token sequences) has dp 3,125 and 2,048 sequences, too
+// few for one each, so the default batch is raised to one sequence per
+// rank (3,125 x 8,192 = 25,600,000 tokens, said in a note): one
 // micro-batch per pipeline, so the bubble is (4-1)/(5 x 1) = 60% of the
 // compute. The finding says so, with the batch that gives each pipeline
 // 4 micro-batches, 4 x 3,125 x 8,192 = 102,400,000 tokens, and the most
-// ranks the batch keeps busy, floor(2,048/4) = 512 (16,384 GPUs); at
+// ranks the raised batch keeps busy, floor(3,125/4) = 781 (24,992 GPUs); at
 // 49,152 GPUs (dp 1,536, ceil(2,048/1,536) = 2 micro-batches) the batch
 // is 4 x 1,536 x 8,192 = 50,331,648; at
 // 1,024 GPUs (64 micro-batches) there is no such finding. Mutations
@@ -299,7 +301,7 @@ func TestShortPipelineFinding(t *testing.T) {
 		short bool
 		want  []string
 	}{
-		{100000, true, []string{"1 micro-batch per pipeline for pp 4", "global_batch_tokens = 102,400,000", "at most 512 data-parallel ranks (16,384 GPUs)"}},
+		{100000, true, []string{"1 micro-batch per pipeline for pp 4", "global_batch_tokens = 102,400,000", "at most 781 data-parallel ranks (24,992 GPUs)"}},
 		{49152, true, []string{"2 micro-batches per pipeline for pp 4", "global_batch_tokens = 50,331,648", "at most 512 data-parallel ranks"}},
 		{1024, false, nil},
 	} {
