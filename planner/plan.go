@@ -157,6 +157,9 @@ type Plan struct {
 	// Resilience is the failure what-if and goodput (nil without
 	// reliability data in the catalog).
 	Resilience *Resilience
+	// Networks is the whole cluster's networks beside the back end and
+	// what the back end adds (nil without side_defaults in the catalog).
+	Networks *Networks
 
 	layout layout // one plane's wiring, for the cable map and diagram
 }
@@ -271,8 +274,10 @@ func build(s Scenario, cat *Catalog, resilience bool) (*Plan, error) {
 	if err := best.estimateJCT(cat); err != nil {
 		return nil, err
 	}
+	best.Networks = best.sizeNetworks(cat)
+	rel := best.networksJCT(cat)
 	if resilience {
-		best.analyseResilience(cat.Reliability, cat.JCT)
+		best.analyseResilience(rel, cat.JCT)
 	}
 	return best, nil
 }

@@ -31,6 +31,13 @@ type Report struct {
 	Notes        []string     `json:"notes"`
 	JCT          *JCTReport   `json:"jct"`
 	Resilience   *Resilience  `json:"resilience,omitempty"`
+	// The whole cluster's networks (back end first) and what the back end
+	// adds to the cluster without it; the job on the front end alone and
+	// the checkpoint write time the storage path allows.
+	Networks    []SideNetwork `json:"networks,omitempty"`
+	BackEndAdds *Increment    `json:"backend_adds,omitempty"`
+	FrontEndJCT *FrontEndJCT  `json:"frontend_jct,omitempty"`
+	Checkpoint  *Checkpoint   `json:"checkpoint,omitempty"`
 }
 
 // SystemJSON names what the fabric connects: the catalog system (or
@@ -139,6 +146,11 @@ func (p *Plan) Report() Report {
 		r.JCT = &j
 	}
 	r.Resilience = p.Resilience
+	if n := p.Networks; n != nil {
+		r.Networks = append([]SideNetwork{}, n.List...)
+		adds := n.BackEndAdds
+		r.BackEndAdds, r.FrontEndJCT, r.Checkpoint = &adds, n.FrontEndJCT, n.Checkpoint
+	}
 	return r
 }
 

@@ -54,6 +54,9 @@ type Scenario struct {
 	// Reliability overrides the failure rates and recovery times of
 	// data/reliability.toml (nil: none).
 	Reliability *ReliabilityInputs `toml:"reliability,omitempty,omitzero"`
+	// Networks chooses the networks beside the back end (nil: the
+	// system's defaults).
+	Networks *NetworksInputs `toml:"networks,omitempty,omitzero"`
 }
 
 // Cluster describes the compute: how many GPUs and how they are packaged.
@@ -237,6 +240,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 		errs = append(errs, s.Workload.validate(cat.JCT)...)
 	}
 	errs = append(errs, s.Reliability.validate()...)
+	errs = append(errs, s.validateNetworks(cat)...)
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateMedia()...)
 	for _, k := range SortedKeys(s.Prices) {
