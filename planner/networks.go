@@ -464,6 +464,8 @@ type portGroup struct {
 type leafSpine struct {
 	leaves, spines int
 	uplinks, isl   int // leaf-spine links; links between paired leaves
+	cores          int // a third tier when the leaves outgrow one spine's reach
+	coreLinks      int // spine-core links
 	down           int // device ports per leaf, first group (for the JCT view)
 	up             int // uplinks per leaf, first group
 }
@@ -494,6 +496,7 @@ func sizeLeafSpine(groups []portGroup, radix int, ethernet bool) leafSpine {
 		n.down, n.up = usable, 0
 		return n
 	}
+	lastUp := 0
 	for i, g := range groups {
 		if g.ports == 0 {
 			continue
@@ -509,10 +512,27 @@ func sizeLeafSpine(groups []portGroup, radix int, ethernet bool) leafSpine {
 		if i == 0 {
 			n.down, n.up = down, up
 		}
+		lastUp = up
 	}
-	n.leaves += n.leaves % 2
-	n.spines = max(2, ceilDiv(n.uplinks, radix))
-	n.spines += n.spines % 2
+	if n.leaves%2 == 1 { // the pair's second leaf has its uplinks too
+		n.leaves++
+		n.uplinks += lastUp
+	}
 	n.isl = n.leaves / 2 * isl // isl ports a leaf: links a pair
+	n.spines = even(max(2, ceilDiv(n.uplinks, radix)))
+	if n.leaves <= radix {
+		return n
+	}
+	// Past what one spine reaches (a link to every leaf), pods of radix/2
+	// leaves get their own spines, half of whose ports go up to cores.
+	pods := ceilDiv(n.leaves, radix/2)
+	perPod := ceilDiv(n.uplinks, pods)
+	spinesPerPod := even(max(2, ceilDiv(perPod, radix/2)))
+	n.spines = pods * spinesPerPod
+	n.coreLinks = pods * perPod
+	n.cores = even(max(2, ceilDiv(n.coreLinks, radix)))
 	return n
 }
+
+// even rounds n up to an even number (switches come in pairs).
+func even(n int) int { return n + n%2 }

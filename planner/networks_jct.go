@@ -82,6 +82,9 @@ func (p *Plan) frontEndView(w Workload, d *JCTData, r SideDefaults, ls leafSpine
 		fv.tiers = 2
 		fv.oversub = float64(ls.down) / float64(max(ls.up, 1))
 	}
+	if ls.cores > 0 {
+		fv.tiers = 3
+	}
 	return fv
 }
 

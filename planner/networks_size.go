@@ -121,8 +121,8 @@ func (c *clusterSizer) storage() SideNetwork {
 	ls := sizeLeafSpine([]portGroup{{nodePorts, d, u}, {storPorts, 1, 1}}, radix, r.StorageFabric == Ethernet)
 	n.Fabric, n.PortsPerServer, n.PortGbps = r.StorageFabric, r.StoragePorts, r.StorageGbps
 	n.Ports = nodePorts + storPorts
-	n.Leaves, n.Spines, n.Switches, n.Switch = ls.leaves, ls.spines, ls.leaves+ls.spines, sw.Key
-	n.Links = n.Ports + ls.uplinks + ls.isl
+	n.Leaves, n.Spines, n.Switches, n.Switch = ls.leaves, ls.spines+ls.cores, ls.leaves+ls.spines+ls.cores, sw.Key
+	n.Links = n.Ports + ls.uplinks + ls.isl + ls.coreLinks
 	b := sideBill{s: &c.p.Scenario}
 	b.sw(sw, n.Switches)
 	b.links(c.cat.sideLink(r.StorageGbps), n.Links)
@@ -152,8 +152,8 @@ func (c *clusterSizer) frontEnd(oobSwitches int, storage SideNetwork) (SideNetwo
 	ls := sizeLeafSpine([]portGroup{{nodePorts + other, d, u}}, radix, true)
 	n.Fabric, n.PortsPerServer, n.PortGbps = Ethernet, r.FrontEndPorts, g
 	n.Ports = nodePorts + other
-	n.Leaves, n.Spines, n.Switches, n.Switch = ls.leaves, ls.spines, ls.leaves+ls.spines, sw.Key
-	n.Links = n.Ports + ls.uplinks + ls.isl
+	n.Leaves, n.Spines, n.Switches, n.Switch = ls.leaves, ls.spines+ls.cores, ls.leaves+ls.spines+ls.cores, sw.Key
+	n.Links = n.Ports + ls.uplinks + ls.isl + ls.coreLinks
 	b := sideBill{s: &c.p.Scenario}
 	b.sw(sw, n.Switches)
 	b.links(c.cat.sideLink(g), n.Links)

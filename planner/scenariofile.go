@@ -132,6 +132,13 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 		}
 		f.Set(reflect.ValueOf(&w))
 		return
+	case f.Kind() == reflect.Pointer && f.Type().Elem() == reflect.TypeOf(NetworksInputs{}):
+		var n NetworksInputs
+		if sub, ok := d.subTable(p, name); ok {
+			d.table(sub, reflect.ValueOf(&n).Elem(), name+".")
+		}
+		f.Set(reflect.ValueOf(&n))
+		return
 	case f.Kind() == reflect.Map:
 		sub, ok := d.subTable(p, name)
 		if !ok {
