@@ -68,6 +68,16 @@ func (p *Plan) networksJCT(cat *Catalog) *Reliability {
 	return rel
 }
 
+// CheckpointSource says where the resilience model's checkpoint write
+// time came from: " (derived from the storage network)" when the plan
+// derived it, "" when it is the scenario's or data/reliability.toml's.
+func (p *Plan) CheckpointSource() string {
+	if n := p.Networks; n != nil && n.Checkpoint != nil && n.Checkpoint.Used {
+		return " (derived from the " + n.Checkpoint.Via + ")"
+	}
+	return ""
+}
+
 // frontEndView is the JCT model's view of the front end: its ports per
 // server at its speed, hashed (ECMP) Ethernet, its leaf ratio and the
 // servers under one leaf pair; the job's placement as on the back end.
