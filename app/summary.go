@@ -114,6 +114,9 @@ type summaryTab struct {
 	stepNote *widget.Label
 	steps    []planner.BreakdownRow
 	lower    *container.AppTabs
+	// nets is the whole cluster: what the back end adds, above the
+	// cards, and every network in a tab below.
+	nets *networksView
 }
 
 var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links (cables)", "Transceivers",
@@ -125,7 +128,7 @@ var bomWidths = []float32{230, 150, 70, 100, 90, 90, 520}
 var bomHeaders = []string{"Item", "Where", "Qty", "Unit price", "Total", "Power", "Source of the price"}
 
 func newSummaryTab(u *UI) *summaryTab {
-	t := &summaryTab{u: u, cards: map[string]*card{}}
+	t := &summaryTab{u: u, cards: map[string]*card{}, nets: newNetworksView()}
 	grid := container.NewGridWithColumns(3)
 	for _, name := range summaryCards {
 		c := newCard(name)
@@ -178,8 +181,10 @@ func newSummaryTab(u *UI) *summaryTab {
 		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, t.perSU)),
 		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, t.step)),
 		container.NewTabItem("Notes", container.NewVScroll(t.notes)),
+		container.NewTabItem("Networks", t.nets.table),
 	)
-	t.content = container.New(&cardsOverTable{cards: grid}, container.NewVScroll(container.NewThemeOverride(grid, compactTheme{})),
+	top := container.NewVBox(t.nets.adds, grid)
+	t.content = container.New(&cardsOverTable{cards: top}, container.NewVScroll(container.NewThemeOverride(top, compactTheme{})),
 		container.NewThemeOverride(t.lower, compactTheme{}))
 	return t
 }
@@ -245,7 +250,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 		planner.FormatUSD(p.Cost.Switches), planner.FormatUSD(p.Cost.Transceivers), planner.FormatUSD(p.Cost.Cables)))
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {
-		c["JCT gain over TCP/IP"].set(planner.FormatGain(j.Gain), fmt.Sprintf("model: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
+		c["JCT gain over TCP/IP"].set(planner.FormatGain(j.Gain), fmt.Sprintf("model, the protocol's share: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
 			planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), planner.FormatDuration(j.Planned.Days),
 			planner.FormatDuration(j.Baseline.Days), j.ModelName, j.Memory.TotalGB, j.Memory.HBMGB))
 	} else {
@@ -261,6 +266,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 	t.step.Refresh()
 	t.rows = p.BOM
 	t.bom.Refresh()
+	t.nets.update(p)
 	t.unitBill = p.UnitBill()
 	heading := t.unitBill.Heading()
 	if t.unitBill.Shares() {
@@ -322,6 +328,7 @@ func (t *summaryTab) dim(on bool) {
 		c.dim(on)
 	}
 	t.bom.Refresh()
+	t.nets.dim(on)
 }
 
 // Dimmed reports whether the summary shows a stale plan greyed out.

@@ -124,7 +124,10 @@ type SideNetwork struct {
 	PortGbps       int    `json:"port_gbps"`
 	// Ports is every device port the network connects: servers', storage
 	// servers', management servers', other switches' and PDUs'.
-	Ports        int     `json:"ports"`
+	Ports int `json:"ports"`
+	// Carried is the storage-server ports a converged storage network
+	// puts on the front end (counted there, in its Ports).
+	Carried      int     `json:"carried_ports,omitempty"`
 	Leaves       int     `json:"leaves"`
 	Spines       int     `json:"spines"`
 	Switches     int     `json:"switches"`

@@ -113,7 +113,7 @@ func (p *Plan) checkpoint(d *JCTData, r SideDefaults) *Checkpoint {
 	if st.Kind == NetConverged {
 		cp.Via = "front end (storage converged)"
 		nodeGbps = float64(p.Servers * r.FrontEndPorts * r.FrontEndGbps)
-		serverGbps = float64(st.Ports * r.FrontEndGbps)
+		serverGbps = float64(st.Carried * r.FrontEndGbps)
 	} else if r.StorageFabric == InfiniBand {
 		eff = d.Efficiency.InfiniBand
 	}

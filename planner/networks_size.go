@@ -109,8 +109,8 @@ func (c *clusterSizer) storage() SideNetwork {
 		return n
 	case NetConverged:
 		n.PortGbps = r.FrontEndGbps
-		n.Ports = c.storagePorts(r.FrontEndGbps)
-		n.Notes = append(n.Notes, fmt.Sprintf("storage converged on the front end: its %s storage-server ports are on the front-end switches", FormatInt(n.Ports)))
+		n.Carried = c.storagePorts(r.FrontEndGbps)
+		n.Notes = append(n.Notes, fmt.Sprintf("storage converged on the front end: its %s storage-server ports are on the front-end switches", FormatInt(n.Carried)))
 		return n
 	}
 	sw := c.cat.sideSwitch(r.StorageFabric, r.StorageGbps)
@@ -146,9 +146,7 @@ func (c *clusterSizer) frontEnd(oobSwitches int, storage SideNetwork) (SideNetwo
 	d, u, _ := Ratio(r.FrontEndOversubscription)
 	nodePorts := c.nodes * r.FrontEndPorts
 	other := c.mgmtServers() + oobSwitches*oobUplinks
-	if storage.Kind == NetConverged {
-		other += storage.Ports
-	}
+	other += storage.Carried
 	ls := sizeLeafSpine([]portGroup{{nodePorts + other, d, u}}, radix, true)
 	n.Fabric, n.PortsPerServer, n.PortGbps = Ethernet, r.FrontEndPorts, g
 	n.Ports = nodePorts + other
