@@ -2,10 +2,12 @@ package charts
 
 import (
 	"fmt"
+	"image/color"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
 
 	"fabricplan/planner"
 )
@@ -243,4 +245,57 @@ func networkRows(p *planner.Plan) [][]string {
 			planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers), planner.FormatUSD(a.CostUSD), share, planner.FormatWatts(a.PowerW))},
 		{"Ports per " + nodeNoun(p), fmt.Sprintf("%d: %s", n.PortsPerServer(), strings.Join(per, ", "))},
 	}
+}
+
+// spendPlot stacks the plan's whole network spend: the back end (what the
+// 650 Group's RDMA revenue counts) on the other networks a real cluster
+// also buys (front end, storage, out-of-band, management servers).
+func spendPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
+	be := 0.0
+	if b := n.Net(planner.NetBackEnd); b != nil {
+		be = b.CostUSD
+	}
+	other := n.Total.CostUSD - be
+	if n.Total.CostUSD <= 0 {
+		return nil, nil, fmt.Errorf("%w: the plan's networks cost nothing", ErrMissingInput)
+	}
+	share := 100 * be / n.Total.CostUSD
+	pl := newPlot(fmt.Sprintf("Back end: %.0f%%\nof network spend", share), "", "US$ (estimate)")
+	pl.Y.Tick.Marker = usdTicks{}
+	ob, err := newBars(plotter.Values{other})
+	if err != nil {
+		return nil, nil, err
+	}
+	ob.Color = Grey
+	bb, err := newBars(plotter.Values{be})
+	if err != nil {
+		return nil, nil, err
+	}
+	bb.Color = colour(0)
+	bb.StackOn(ob)
+	l, err := valueLabels(bb, []string{planner.FormatUSD(n.Total.CostUSD)})
+	if err != nil {
+		return nil, nil, err
+	}
+	// Each block names itself inside the bar, as the NIC/switch split does.
+	inside, err := plotter.NewLabels(plotter.XYLabels{
+		XYs:    plotter.XYs{{X: 0, Y: other / 2}, {X: 0, Y: other + be/2}},
+		Labels: []string{"other", "back\nend"},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range inside.TextStyle {
+		inside.TextStyle[i].Font = sans
+		inside.TextStyle[i].Font.Size = tickSize
+		inside.TextStyle[i].Color = color.White
+		inside.TextStyle[i].XAlign, inside.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
+	}
+	if other < n.Total.CostUSD*0.08 { // too thin a block for its name
+		inside.Labels[0], inside.XYs[0].Y = "", 0
+	}
+	pl.Add(&fittedBars{categories: 1, groups: [][]*plotter.BarChart{{ob, bb}}, labels: []*plotter.Labels{l}}, l, inside)
+	nominal(pl, "This plan")
+	headroom(pl, n.Total.CostUSD, 2)
+	return pl, []Series{{Name: "network spend US$", Labels: []string{"back end", "other networks"}, Values: []float64{be, other}}}, nil
 }
