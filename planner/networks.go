@@ -209,6 +209,10 @@ func (n *Networks) PortsPerServer() int {
 	return t
 }
 
+// NetworkDefaults is the networks the scenario gets: its [networks]
+// table over its system's defaults.
+func (s Scenario) NetworkDefaults(cat *Catalog) SideDefaults { return s.resolveNetworks(cat) }
+
 // resolveNetworks overlays the scenario's [networks] on the system's
 // defaults.
 func (s *Scenario) resolveNetworks(cat *Catalog) SideDefaults {

@@ -502,6 +502,10 @@ var knownKeys = []string{
 	"workload.overlap_dp", "workload.overlap_pp", "workload.overlap_tp", "workload.overlap_ep",
 	"network.media.server_leaf", "network.media.leaf_spine", "network.media.spine_core",
 	"network.media.server_leaf_m", "network.media.leaf_spine_m", "network.media.spine_core_m",
+	"networks.frontend", "networks.frontend_ports", "networks.frontend_gbps", "networks.frontend_oversubscription",
+	"networks.storage", "networks.storage_fabric", "networks.storage_ports", "networks.storage_gbps",
+	"networks.storage_oversubscription", "networks.storage_gbs_per_gpu", "networks.storage_server_ports",
+	"networks.oob", "networks.management_servers",
 }
 
 // suggestKey proposes a known key in the same table with the closest name.
