@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"fabricplan/planner"
@@ -56,4 +57,57 @@ func backEndAddsLine(n *planner.Networks) string {
 	return fmt.Sprintf("The back end adds %s ports, %s switches, %s transceivers, %s%s and %s to the cluster without it",
 		planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers),
 		planner.FormatUSD(a.CostUSD), share, planner.FormatWatts(a.PowerW))
+}
+
+// writeSideCatalog lists the parts of the networks beside the back end
+// and each system's default networks, with their sources.
+func writeSideCatalog(w io.Writer, c *planner.Catalog) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	rng := func(price float64, r [2]float64) string {
+		return fmt.Sprintf("%s\t%s-%s", planner.FormatUSDExact(price), planner.FormatUSDExact(r[0]), planner.FormatUSDExact(r[1]))
+	}
+	fmt.Fprintln(tw, "\nNETWORKS BESIDE THE BACK END\tWHAT\tPRICE\tRANGE\tWATTS\t")
+	for _, k := range planner.SortedKeys(c.SideSwitches) {
+		s := c.SideSwitches[k]
+		var ports []string
+		for _, g := range s.Speeds() {
+			ports = append(ports, fmt.Sprintf("%dx%dG", s.Radix(g), g))
+		}
+		fmt.Fprintf(tw, "%s\tswitch %s\t%s\t%.0f\t\n", k, strings.Join(ports, " "), rng(s.PriceUSD, s.PriceRangeUSD), s.Watts)
+	}
+	for _, k := range planner.SortedKeys(c.SideNICs) {
+		n := c.SideNICs[k]
+		fmt.Fprintf(tw, "%s\tadapter %dx%dG\t%s\t%.0f\t\n", k, n.Ports, n.Gbps, rng(n.PriceUSD, n.PriceRangeUSD), n.Watts)
+	}
+	for _, k := range planner.SortedKeys(c.SideLinks) {
+		l := c.SideLinks[k]
+		fmt.Fprintf(tw, "%s\tlink %dG, %d modules\t%s\t%.0f\t\n", k, l.Gbps, l.Modules, rng(l.PriceUSD, l.PriceRangeUSD), l.Watts)
+	}
+	for _, k := range planner.SortedKeys(c.SideServers) {
+		s := c.SideServers[k]
+		fmt.Fprintf(tw, "%s\tmanagement server\t%s\t%.0f\t\n", k, rng(s.PriceUSD, s.PriceRangeUSD), s.Watts)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, k := range planner.SortedKeys(c.SideSwitches) {
+		writeSource(w, k, c.SideSwitches[k].Source)
+	}
+	for _, k := range planner.SortedKeys(c.SideNICs) {
+		writeSource(w, k, c.SideNICs[k].Source)
+	}
+	for _, k := range planner.SortedKeys(c.SideLinks) {
+		writeSource(w, k, c.SideLinks[k].Source)
+	}
+	for _, k := range planner.SortedKeys(c.SideServers) {
+		writeSource(w, k, c.SideServers[k].Source)
+	}
+	fmt.Fprintln(w, "\nDEFAULT NETWORKS PER SYSTEM")
+	for _, k := range planner.SortedKeys(c.SideDefaults) {
+		d := c.SideDefaults[k]
+		fmt.Fprintf(w, "  %s: front end %s %d x %dG at %s; storage %s (%s, %d x %dG, %.3f GB/s per GPU); OOB %s\n    source: %s\n",
+			k, d.FrontEnd, d.FrontEndPorts, d.FrontEndGbps, d.FrontEndOversubscription, d.Storage, d.StorageFabric, d.StoragePorts,
+			d.StorageGbps, d.StorageGBsPerGPU, d.OOB, d.Source)
+	}
+	return nil
 }

@@ -258,7 +258,7 @@ func runCatalog(env *cliEnv, args []string) error {
 	for _, k := range planner.SortedKeys(c.Cables) {
 		writeSource(w, k, c.Cables[k].Source)
 	}
-	return nil
+	return writeSideCatalog(w, c)
 }
 
 func writeSource(w io.Writer, key string, s planner.Source) {

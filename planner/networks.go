@@ -543,3 +543,19 @@ func sizeLeafSpine(groups []portGroup, radix int, ethernet bool) leafSpine {
 
 // even rounds n up to an even number (switches come in pairs).
 func even(n int) int { return n + n%2 }
+
+// SidePrice is the catalog price of a part of the networks beside the
+// back end and where it came from; ok is false for other keys.
+func (c *Catalog) SidePrice(key string) (price float64, source string, ok bool) {
+	switch {
+	case c.SideSwitches[key] != nil:
+		return c.SideSwitches[key].PriceUSD, c.SideSwitches[key].Source.Price, true
+	case c.SideNICs[key] != nil:
+		return c.SideNICs[key].PriceUSD, c.SideNICs[key].Source.Price, true
+	case c.SideLinks[key] != nil:
+		return c.SideLinks[key].PriceUSD, c.SideLinks[key].Source.Price, true
+	case c.SideServers[key] != nil:
+		return c.SideServers[key].PriceUSD, c.SideServers[key].Source.Price, true
+	}
+	return 0, "", false
+}

@@ -504,5 +504,8 @@ func CatalogPrice(cat *planner.Catalog, key string) (float64, string) {
 		c := cat.Cables[key]
 		return c.PriceBaseUSD, fmt.Sprintf("per cable: $%.0f + $%.2f per metre (an override sets the price of one cable). %s", c.PriceBaseUSD, c.PricePerMUSD, c.Source.Price)
 	}
+	if v, src, ok := cat.SidePrice(key); ok {
+		return v, src
+	}
 	return 0, ""
 }
