@@ -188,7 +188,6 @@ func (c *clusterSizer) oob(otherSwitches int) SideNetwork {
 func (c *clusterSizer) mgmt() SideNetwork {
 	n := SideNetwork{Name: NetMgmt, Kind: "servers", Source: c.r.Source}
 	k := c.mgmtServers()
-	n.Ports = 0
 	if sv := c.cat.SideServers[mgmtServerKey]; sv != nil && k > 0 {
 		b := sideBill{s: &c.p.Scenario}
 		b.add(sv.Key, k, sv.PriceUSD, sv.PriceRangeUSD, sv.Watts)
