@@ -120,6 +120,9 @@ type summaryTab struct {
 	cheaperLoad *widget.Button
 	cheaperBar  *fyne.Container
 	offer       *planner.Cheaper
+	// nets is the whole cluster: what the back end adds, above the
+	// cards, and every network in a tab below.
+	nets *networksView
 }
 
 var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links (cables)", "Transceivers",
@@ -131,7 +134,7 @@ var bomWidths = []float32{230, 150, 70, 100, 90, 90, 520}
 var bomHeaders = []string{"Item", "Where", "Qty", "Unit price", "Total", "Power", "Source of the price"}
 
 func newSummaryTab(u *UI) *summaryTab {
-	t := &summaryTab{u: u, cards: map[string]*card{}}
+	t := &summaryTab{u: u, cards: map[string]*card{}, nets: newNetworksView()}
 	grid := container.NewGridWithColumns(3)
 	for _, name := range summaryCards {
 		c := newCard(name)
@@ -184,6 +187,7 @@ func newSummaryTab(u *UI) *summaryTab {
 		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, t.perSU)),
 		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, t.step)),
 		container.NewTabItem("Notes", container.NewVScroll(t.notes)),
+		container.NewTabItem("Networks", t.nets.table),
 	)
 	t.cheaper = widget.NewLabel("")
 	t.cheaper.Wrapping = fyne.TextWrapWord
@@ -191,7 +195,8 @@ func newSummaryTab(u *UI) *summaryTab {
 	t.cheaperBar = container.NewBorder(nil, nil, nil, t.cheaperLoad, t.cheaper)
 	t.cheaperBar.Hide()
 	lower := container.NewBorder(t.cheaperBar, nil, nil, nil, t.lower)
-	t.content = container.New(&cardsOverTable{cards: grid}, container.NewVScroll(container.NewThemeOverride(grid, compactTheme{})),
+	top := container.NewVBox(t.nets.adds, grid)
+	t.content = container.New(&cardsOverTable{cards: top}, container.NewVScroll(container.NewThemeOverride(top, compactTheme{})),
 		container.NewThemeOverride(lower, compactTheme{}))
 	return t
 }
@@ -328,6 +333,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 	t.step.Refresh()
 	t.rows = p.BOM
 	t.bom.Refresh()
+	t.nets.update(p)
 	t.unitBill = p.UnitBill()
 	heading := t.unitBill.Heading()
 	if t.unitBill.Shares() {
@@ -400,6 +406,7 @@ func (t *summaryTab) dim(on bool) {
 		t.cheaperLoad.Enable()
 	}
 	t.bom.Refresh()
+	t.nets.dim(on)
 }
 
 // Dimmed reports whether the summary shows a stale plan greyed out.
@@ -444,7 +451,7 @@ func (compactTheme) Size(n fyne.ThemeSizeName) float32 {
 // step with the cheapest change that fits, labelled.
 func jctCard(j *planner.JCT) (string, string) {
 	m := j.Memory
-	detail := fmt.Sprintf("model: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
+	detail := fmt.Sprintf("model, the protocol's share: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
 		planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), planner.FormatDuration(j.Planned.Days),
 		planner.FormatDuration(j.Baseline.Days), j.ModelName, m.TotalGB, m.HBMGB)
 	if j.ShortPipeline() {

@@ -138,3 +138,37 @@ func TestSummaryCheaperOffer(t *testing.T) {
 		t.Errorf("offer still shown for the cheaper plan: %q", s.cheaper.Text)
 	}
 }
+
+// TestSummaryShowsWhatTheBackEndAdds: the Summary leads with what the back
+// end adds to the whole cluster, and its Networks tab lists every network
+// with a whole-cluster row; an edit that changes the back end changes the
+// line (a transition, not only a settled state). Mutations caught: the
+// line not updated on a new plan; the table missing a network or the
+// total; the protocol's-share label dropped from the JCT card.
+func TestSummaryShowsWhatTheBackEndAdds(t *testing.T) {
+	u := newTestUI(t)
+	s := u.summary
+	before := s.nets.adds.Text
+	if !strings.HasPrefix(before, "Whole cluster: the back end adds") {
+		t.Fatalf("line %q", before)
+	}
+	if n := len(s.nets.rows); n != 5 {
+		t.Fatalf("%d networks, want back end, front end, storage, out-of-band and management", n)
+	}
+	if got := s.nets.cell(len(s.nets.rows), 0); got != "whole cluster" {
+		t.Errorf("last row %q", got)
+	}
+	if got := s.nets.cell(0, 0); got != "back end (compute)" {
+		t.Errorf("first row %q", got)
+	}
+	if !strings.Contains(s.cards["JCT gain over TCP/IP"].detail.Text, "protocol's share") {
+		t.Errorf("JCT card %q", s.cards["JCT gain over TCP/IP"].detail.Text)
+	}
+	typeIn(u, "cluster.gpus", "4096")
+	if !u.SelectTab("Summary/Networks") || s.lower.Selected().Text != "Networks" {
+		t.Error("Summary/Networks not selectable")
+	}
+	if after := s.nets.adds.Text; after == before {
+		t.Errorf("the line did not follow the new plan: %q", after)
+	}
+}

@@ -54,6 +54,7 @@ type Chart struct {
 func All() []Chart {
 	return []Chart{
 		{"ports", "Back-end ports by tier and per server", Ports},
+		{"networks", "The whole cluster: ports per server and cost by network, with and without the back end", Networks},
 		{"cost", "Fabric cost by component, total and per GPU", Cost},
 		{"power", "Fabric power by component", Power},
 		{"scale", "Switches and cost per GPU against cluster size", Scale},

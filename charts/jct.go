@@ -137,7 +137,7 @@ func JCT(in Input) (*Figure, error) {
 		return nil, err
 	}
 	br.Color = colour(0)
-	days.Legend.Add("TCP/IP baseline", bt)
+	days.Legend.Add("TCP/IP, same links (protocol's share)", bt)
 	days.Legend.Add("RDMA (this fabric)", br)
 	gl, err := valueLabels(bt, gains)
 	if err != nil {
@@ -152,6 +152,10 @@ func JCT(in Input) (*Figure, error) {
 	foot := fmt.Sprintf("Model estimate: %s on %s, tp %d, pp %d, dp %d, %s tokens per step, %s in all. Labels over the grey bars: gain = TCP/IP step / RDMA step.\n"+
 		"Alpha-beta collective model with NCCL constants; constants and validation in data/jct.toml and the README.",
 		j.ModelName, j.GPU.Name, j.Workload.TP, j.Workload.PP, j.DP, planner.FormatInt(j.Workload.GlobalBatchTokens), planner.FormatTokens(j.Workload.TokensTotal))
+	if f := vs[0].Plan.Networks.FrontEndJCTOrNil(); f != nil {
+		foot += fmt.Sprintf("\nWithout a back end, on the front end alone (TCP over its NICs and links): %s a step, %s; the back end is %s faster.",
+			planner.FormatSeconds(f.StepS), planner.FormatDuration(f.Days), planner.FormatGain(f.Gain))
+	}
 	if len(left) > 0 {
 		foot += fmt.Sprintf("\nNot drawn, no JCT estimate (the workload does not fit): %s.", strings.Join(left, ", "))
 	}

@@ -3,6 +3,7 @@ package charts
 import (
 	"fmt"
 	"image/color"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -148,7 +149,21 @@ func MarketChart(in Input) (*Figure, error) {
 		}
 	}
 	data = append(data, Series{Name: "NIC share %", Labels: cats, Values: nicShare})
-	return &Figure{Name: "market", Panels: [][]*plot.Plot{{tech, split}}, Weights: []float64{1.5, 1}, Footnote: foot, Data: data}, nil
+	panels, weights := []*plot.Plot{tech, split}, []float64{1.5, 1}
+	if p := in.Plan; p != nil && p.Networks != nil && p.Networks.Total.CostUSD > 0 {
+		spend, spendData, err := spendPlot(p.Networks)
+		if err != nil {
+			return nil, err
+		}
+		panels, weights = append(panels, spend), []float64{1.45, 1, 0.6}
+		tech.Title.Text = strings.Replace(tech.Title.Text, ": ", ":\n", 1)
+		data = append(data, spendData...)
+		be := p.Networks.Net(planner.NetBackEnd).CostUSD
+		foot += fmt.Sprintf(" The report's revenue is back-end spend; this plan's back end, %s, is %.0f%% of its whole network spend of %s "+
+			"(front end, storage, out-of-band and management servers: fabricplan plan --networks).",
+			planner.FormatUSD(be), 100*be/p.Networks.Total.CostUSD, planner.FormatUSD(p.Networks.Total.CostUSD))
+	}
+	return &Figure{Name: "market", Panels: [][]*plot.Plot{panels}, Weights: weights, Footnote: foot, Data: data}, nil
 }
 
 // crossover is the first year in which a's revenue passes b's after

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -82,36 +83,61 @@ func Ports(in Input) (*Figure, error) {
 	}
 	be.Color = colour(0)
 	be.StackOn(fe)
-	stackLegend(server, []string{"front-end", "back-end (RDMA)"}, []*plotter.BarChart{fe, be})
+	stackLegend(server, []string{in.otherNetworks(), "back-end (RDMA)"}, []*plotter.BarChart{fe, be})
 	perServer, err := valueLabels(be, []string{planner.FormatInt(int(front)), planner.FormatInt(int(front) + p.ServerPorts)})
 	if err != nil {
 		return nil, err
 	}
 	server.Add(&fittedBars{categories: 2, groups: [][]*plotter.BarChart{{fe, be}}, labels: []*plotter.Labels{perServer}}, perServer)
-	nominal(server, "front-end\nonly", "with\nback-end")
+	nominal(server, strings.ReplaceAll(in.withoutBackEnd(), " ", "\n"), "with\nback-end")
 	headroom(server, front+float64(p.ServerPorts), 2)
 
 	data := []Series{
 		{"ports toward servers or tier below", cats, down}, {"ports toward tier above", cats, up}, {"ports installed idle", cats, idle},
-		{"ports per server", []string{"front-end only", "with back-end"}, []float64{front, front + float64(p.ServerPorts)}},
+		{"ports per server", []string{in.withoutBackEnd(), "with back-end"}, []float64{front, front + float64(p.ServerPorts)}},
 	}
 	fig := &Figure{Name: "ports", Panels: [][]*plot.Plot{{tiers, server}}, Weights: []float64{2.6, 1}, Data: data,
-		Footnote: fmt.Sprintf("%s: %d back-end ports per server at %dG, %s, %s. Front-end ports per server: %d (%s).",
+		Footnote: fmt.Sprintf("%s: %d back-end ports per server at %dG, %s, %s. Ports per server beside the back end: %d (%s).",
 			planTitle(p), p.ServerPorts, p.PortGbps, planner.Plural(p.Planes, "plane"), planner.Plural(p.Tiers, "tier"), int(front), frontSource(in))}
 	return fig, nil
 }
 
+// frontEndPorts is a server's ports on the networks beside the back end:
+// the plan's front-end, storage and out-of-band ports when it sized them,
+// else the market file's front-end estimate.
 func (in Input) frontEndPorts() int {
+	if p := in.Plan; p != nil && p.Networks != nil {
+		return p.Networks.PortsPerServer() - p.ServerPorts
+	}
 	if in.Market != nil {
 		return in.Market.Servers.FrontEndPortsPerServer
 	}
 	return 2
 }
 
+// otherNetworks names the ports beside the back end in a legend.
+func (in Input) otherNetworks() string {
+	if p := in.Plan; p != nil && p.Networks != nil {
+		return "other networks"
+	}
+	return "front-end"
+}
+
+// withoutBackEnd names the server without the back end.
+func (in Input) withoutBackEnd() string {
+	if p := in.Plan; p != nil && p.Networks != nil {
+		return "without back-end"
+	}
+	return "front-end only"
+}
+
 // frontSource says where the front-end port count comes from: an
 // estimate of ours, which the 650 Group report does not give (it says
 // only that back-end networks add ports to each server).
-func frontSource(Input) string {
+func frontSource(in Input) string {
+	if p := in.Plan; p != nil && p.Networks != nil {
+		return "the plan's front-end, storage and out-of-band networks (fabricplan plan --networks; " + p.Networks.Source + ")"
+	}
 	return "estimate: a server's front-end network has 1-2 ports (data/market.toml); the 650 Group report gives no count"
 }
 
@@ -158,7 +184,7 @@ func PortsCompare(in Input) (*Figure, error) {
 	}
 	front := float64(in.frontEndPorts())
 	perServer := []component{
-		{"front-end", func(*planner.Plan) float64 { return front }},
+		{in.otherNetworks(), func(*planner.Plan) float64 { return front }},
 		{"back-end (RDMA)", func(p *planner.Plan) float64 { return float64(p.ServerPorts) }},
 	}
 	server, err := stackedPlot("Network ports per server", "ports", vs, perServer, one, countTicks{},
@@ -167,5 +193,5 @@ func PortsCompare(in Input) (*Figure, error) {
 		return nil, err
 	}
 	return &Figure{Name: "ports", Panels: [][]*plot.Plot{{total, server}}, Weights: []float64{1.6, 1}, Data: data,
-		Footnote: variantFootnote(vs) + fmt.Sprintf("\nFront-end ports per server: %d (%s).", int(front), frontSource(in))}, nil
+		Footnote: variantFootnote(vs) + fmt.Sprintf("\nPorts per server beside the back end: %d (%s).", int(front), frontSource(in))}, nil
 }

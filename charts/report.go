@@ -199,11 +199,16 @@ func summaryPage(pg *pager, in Input, charts int) {
 		{"Power (estimate)", fmt.Sprintf("%s, %s per GPU", planner.FormatWatts(p.Power.Total), planner.FormatWatts(p.Power.Total/float64(p.GPUs)))},
 		{"Share of capex", share(p)},
 	}
+	rows = append(networkRows(p), rows...)
 	if j := p.JCT; j != nil {
-		rows = append(rows, []string{"Job completion (model)", fmt.Sprintf("%s over RDMA, %s over TCP/IP: %s faster (%s training %s)",
+		rows = append(rows, []string{"Job completion (model)", fmt.Sprintf("%s RDMA, %s TCP/IP (protocol's share): %s faster (%s training %s)",
 			planner.FormatDuration(j.Planned.Days), planner.FormatDuration(j.Baseline.Days), planner.FormatGain(j.Gain), j.ModelName, planner.FormatTokens(j.Workload.TokensTotal))})
 	} else {
 		rows = append(rows, []string{"Job completion (model)", "no estimate: the workload does not fit this cluster"})
+	}
+	if f := p.Networks.FrontEndJCTOrNil(); f != nil {
+		rows = append(rows, []string{"Without a back end (model)", fmt.Sprintf("%s on the front end alone (TCP over its NICs and links): the back end is %s faster",
+			planner.FormatDuration(f.Days), planner.FormatGain(f.Gain))})
 	}
 	if r := p.Resilience; r != nil {
 		g := r.Goodput

@@ -15,6 +15,7 @@ func runPlan(env *cliEnv, args []string) error {
 	fs := newFlagSet(env, "plan", "[SCENARIO.toml] [plan flags] [--json]")
 	pf := addPlanFlags(fs)
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
+	networks := fs.Bool("networks", false, "print the cluster's networks (back end, front end, storage, out-of-band) and what the back end adds")
 	_, p, err := planArgs(env, fs, pf, args, nil)
 	if err != nil {
 		return err
@@ -22,6 +23,9 @@ func runPlan(env *cliEnv, args []string) error {
 	p.FindCheaper(env.cat)
 	if *asJSON {
 		return writeJSON(env.stdout, p.Report())
+	}
+	if *networks {
+		return writeNetworks(env.stdout, p)
 	}
 	return writePlanText(env.stdout, p)
 }
@@ -61,6 +65,10 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintf(w, "  %s, %s, %s of %s (%d x %dG), %s, leaf %s\n\n",
 		fabricName(n.Fabric), planner.Plural(p.Tiers, "tier"), planner.Plural(p.Planes, "plane"), p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, layout, n.Oversubscription)
 
+	if nets := p.Networks; nets != nil {
+		fmt.Fprintf(w, "  %s; %d network ports per %s in all (back end %d); 'plan --networks' lists the four networks\n\n",
+			backEndAddsLine(nets), nets.PortsPerServer(), nodeWord(p), p.ServerPorts)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "WHAT THE BACK-END ADDS\t")
 	fmt.Fprintf(tw, "  NIC ports\t%s\t(%d per %s)\n", planner.FormatInt(p.NICPorts), p.ServerPorts, nodeWord(p))
@@ -111,7 +119,11 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		}
 		fmt.Fprintf(tw, "  Step, RDMA%s\t%s\tcompute %s, bubble %s, exposed comm %s\n", caveat, planner.FormatSeconds(j.Planned.StepS),
 			planner.FormatSeconds(j.Planned.ComputeS), planner.FormatSeconds(j.Planned.BubbleS), planner.FormatSeconds(j.Planned.ExposedCommS()))
-		fmt.Fprintf(tw, "  Step, TCP/IP baseline\t%s\tsame links without RDMA\n", planner.FormatSeconds(j.Baseline.StepS))
+		fmt.Fprintf(tw, "  Step, TCP/IP baseline\t%s\tsame links without RDMA (the protocol's share)\n", planner.FormatSeconds(j.Baseline.StepS))
+		if f := p.Networks.FrontEndJCTOrNil(); f != nil {
+			fmt.Fprintf(tw, "  Step, front end only\t%s\tthe job on the front end alone (TCP): the back end is %s faster\n",
+				planner.FormatSeconds(f.StepS), planner.FormatGain(f.Gain))
+		}
 		fmt.Fprintf(tw, "  JCT gain\t%s\t%s vs %s for %s\n", planner.FormatGain(j.Gain), planner.FormatDuration(j.Planned.Days),
 			planner.FormatDuration(j.Baseline.Days), planner.FormatTokens(j.Workload.TokensTotal))
 		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\t%s/%s; vs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Planned.BusBWAlgo, j.Planned.BusBWProto,
@@ -281,7 +293,7 @@ func runCatalog(env *cliEnv, args []string) error {
 		fmt.Fprintf(w, "\nPRICE BASIS\n  default %s; list multiplies the parts marked list_premium by %gx (range %gx-%gx)\n    source: %s\n",
 			d.DefaultBasis, d.ListPremium.Factor, d.ListPremium.Range[0], d.ListPremium.Range[1], d.ListPremium.Source)
 	}
-	return nil
+	return writeSideCatalog(w, c)
 }
 
 // pricingCols is a part's price condition, grade and date as table

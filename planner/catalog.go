@@ -163,6 +163,14 @@ type Catalog struct {
 	Transceivers map[string]*Transceiver `toml:"transceivers" json:"transceivers"`
 	Cables       map[string]*Cable       `toml:"cables" json:"cables"`
 
+	// The parts of the networks beside the back end and each system's
+	// default networks (planner/networks.go).
+	SideSwitches map[string]*Switch       `toml:"side_switches"`
+	SideNICs     map[string]*SideNIC      `toml:"side_nics"`
+	SideLinks    map[string]*SideLink     `toml:"side_links"`
+	SideServers  map[string]*SideServer   `toml:"side_servers"`
+	SideDefaults map[string]*SideDefaults `toml:"side_defaults"`
+
 	// JCT holds the JCT model's constants and presets (data/jct.toml).
 	JCT *JCTData `toml:"-" json:"-"`
 	// Reliability holds failure rates and recovery times
@@ -232,6 +240,9 @@ func ParseCatalog(src []byte) (*Catalog, error) {
 		return nil, fmt.Errorf("catalog: schema %d, want 1", c.Schema)
 	}
 	if err := c.index(); err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	if err := c.indexSide(); err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
 	return &c, nil
@@ -404,7 +415,7 @@ func (c *Catalog) PriceKeys() []string {
 
 // HasPriceKey says whether k names a catalog item with a price.
 func (c *Catalog) HasPriceKey(k string) bool {
-	return c.Systems[k] != nil || c.Switches[k] != nil || c.NICs[k] != nil || c.Transceivers[k] != nil || c.Cables[k] != nil
+	return c.Systems[k] != nil || c.Switches[k] != nil || c.NICs[k] != nil || c.Transceivers[k] != nil || c.Cables[k] != nil || c.sideHas(k)
 }
 
 // SortedKeys lists the keys of m in sorted order.

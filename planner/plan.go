@@ -171,6 +171,9 @@ type Plan struct {
 	// Resilience is the failure what-if and goodput (nil without
 	// reliability data in the catalog).
 	Resilience *Resilience
+	// Networks is the whole cluster's networks beside the back end and
+	// what the back end adds (nil without side_defaults in the catalog).
+	Networks *Networks
 
 	layout layout // one plane's wiring, for the cable map and diagram
 	// tierLoads is one plane's switches by ports used, per SwitchTiers.
@@ -282,11 +285,13 @@ func build(s Scenario, cat *Catalog, resilience bool) (*Plan, error) {
 	if err := best.estimateJCT(cat); err != nil {
 		return nil, err
 	}
+	best.Networks = best.sizeNetworks(cat)
+	rel := best.networksJCT(cat)
 	if err := best.checkFinite(); err != nil {
 		return nil, err
 	}
 	if resilience {
-		best.analyseResilience(cat.Reliability, cat.JCT)
+		best.analyseResilience(rel, cat.JCT)
 	}
 	return best, nil
 }

@@ -42,6 +42,13 @@ type Report struct {
 	Oversubscription []TierOversub `json:"oversubscription"`
 	Cheaper          []Cheaper     `json:"cheaper"`
 	GPUsBought       int           `json:"gpus_bought"`
+	// The whole cluster's networks (back end first) and what the back end
+	// adds to the cluster without it; the job on the front end alone and
+	// the checkpoint write time the storage path allows.
+	Networks    []SideNetwork `json:"networks,omitempty"`
+	BackEndAdds *Increment    `json:"backend_adds,omitempty"`
+	FrontEndJCT *FrontEndJCT  `json:"frontend_jct,omitempty"`
+	Checkpoint  *Checkpoint   `json:"checkpoint,omitempty"`
 }
 
 // TierOversub is the oversubscription built at one tier: its links
@@ -178,6 +185,11 @@ func (p *Plan) Report() Report {
 	r.Resilience = p.Resilience
 	r.Layout, r.Oversubscription, r.GPUsBought = p.Unit, p.BuiltOversubscription(), p.GPUsBought()
 	r.Cheaper = append([]Cheaper{}, p.Cheaper...)
+	if n := p.Networks; n != nil {
+		r.Networks = append([]SideNetwork{}, n.List...)
+		adds := n.BackEndAdds
+		r.BackEndAdds, r.FrontEndJCT, r.Checkpoint = &adds, n.FrontEndJCT, n.Checkpoint
+	}
 	return r
 }
 

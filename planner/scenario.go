@@ -60,6 +60,9 @@ type Scenario struct {
 	// Reliability overrides the failure rates and recovery times of
 	// data/reliability.toml (nil: none).
 	Reliability *ReliabilityInputs `toml:"reliability,omitempty,omitzero"`
+	// Networks chooses the networks beside the back end (nil: the
+	// system's defaults).
+	Networks *NetworksInputs `toml:"networks,omitempty,omitzero"`
 }
 
 // PriceSettings choose how a plan is priced.
@@ -260,6 +263,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 		errs = append(errs, s.Workload.validate(cat.JCT)...)
 	}
 	errs = append(errs, s.Reliability.validate()...)
+	errs = append(errs, s.validateNetworks(cat)...)
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateMedia()...)
 	errs = append(errs, s.validatePricing(cat)...)

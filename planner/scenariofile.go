@@ -136,6 +136,12 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 		}
 		f.Set(reflect.ValueOf(&w))
 		return
+	case f.Kind() == reflect.Pointer && f.Type().Elem() == reflect.TypeOf(NetworksInputs{}):
+		var n NetworksInputs
+		if sub, ok := d.subTable(p, name); ok {
+			d.table(sub, reflect.ValueOf(&n).Elem(), name+".")
+		}
+		f.Set(reflect.ValueOf(&n))
 	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Struct:
 		v := reflect.New(f.Type().Elem()) // [reliability]: the zero value means "no override"
 		if sub, ok := d.subTable(p, name); ok {
@@ -568,6 +574,10 @@ var knownKeys = []string{
 	"network.media.server_leaf", "network.media.leaf_spine", "network.media.spine_core",
 	"network.media.server_leaf_m", "network.media.leaf_spine_m", "network.media.spine_core_m",
 	"pricing.basis", "pricing.quotes",
+	"networks.frontend", "networks.frontend_ports", "networks.frontend_gbps", "networks.frontend_oversubscription",
+	"networks.storage", "networks.storage_fabric", "networks.storage_ports", "networks.storage_gbps",
+	"networks.storage_oversubscription", "networks.storage_gbs_per_gpu", "networks.storage_server_ports",
+	"networks.oob", "networks.management_servers",
 }
 
 // suggestKey proposes a known key in the same table with the closest name.

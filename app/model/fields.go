@@ -82,7 +82,7 @@ func buildFields() []Field {
 			Field{Key: "network.media." + tierKeys[i], Label: name + " medium", Kind: Choice, Group: GroupMore},
 			Field{Key: "network.media." + tierKeys[i] + "_m", Label: name + " length (m)", Kind: Text, Hint: "default length", Group: GroupMore})
 	}
-	return append(fs,
+	return append(append(fs,
 		Field{Key: "workload.model", Label: "Model", Kind: Choice, Group: GroupWorkload},
 		Field{Key: "workload.gpu", Label: "GPU", Kind: Choice, Group: GroupWorkload},
 		Field{Key: "workload.tp", Label: "Tensor parallel (tp)", Kind: Text, Group: GroupWorkload},
@@ -108,7 +108,7 @@ func buildFields() []Field {
 		Field{Key: "reliability.repair_hours", Label: "Repair without a spare (hours)", Kind: Text, Group: GroupFailures},
 		Field{Key: "reliability.restart_min", Label: "Restart after a failure (minutes)", Kind: Text, Group: GroupFailures},
 		Field{Key: "reliability.checkpoint_interval_min", Label: "Checkpoint interval (minutes)", Kind: Text, Group: GroupFailures},
-	)
+	), networkFields()...)
 }
 
 // reliabilityOf points at the scenario override a reliability key sets,

@@ -195,6 +195,9 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 	if w, ok := strings.CutPrefix(key, "workload."); ok {
 		return workloadText(s.Workload, w)
 	}
+	if k, ok := strings.CutPrefix(key, "networks."); ok {
+		return networksText(s, k)
+	}
 	if r, ok := strings.CutPrefix(key, "reliability."); ok && s.Reliability != nil {
 		in := *s.Reliability
 		if v, _, ok := reliabilityOf(&in, planner.Reliability{}, r); ok && *v != nil {
@@ -366,6 +369,11 @@ func (m *Model) Hint(key string) string {
 		v, _ := CatalogPrice(m.cat, item)
 		return "catalog: " + planner.FormatUSDExact(v)
 	}
+	if k, ok := strings.CutPrefix(key, "networks."); ok {
+		if h := networksHint(m.cat, m.scenario, k); h != "" {
+			return h
+		}
+	}
 	if r, ok := strings.CutPrefix(key, "reliability."); ok && m.cat.Reliability != nil {
 		if _, def, ok := reliabilityOf(&planner.ReliabilityInputs{}, *m.cat.Reliability, r); ok {
 			if def == 0 && strings.HasPrefix(r, "spare_") {
@@ -388,6 +396,9 @@ func (m *Model) Options(key string) []string {
 	ws := s.WithSystem(m.cat)
 	if _, length, ok := mediaIndex(key); ok && !length {
 		return []string{MediumDefault, string(planner.Optics), string(planner.AOC), string(planner.ACC), string(planner.DAC)}
+	}
+	if k, ok := strings.CutPrefix(key, "networks."); ok {
+		return networkChoices(k)
 	}
 	switch key {
 	case "cluster.system":
@@ -560,6 +571,9 @@ func CatalogPrice(cat *planner.Catalog, key string) (float64, string) {
 	case cat.Cables[key] != nil:
 		c := cat.Cables[key]
 		return c.PriceBaseUSD, fmt.Sprintf("per cable: $%.0f + $%.2f per metre (an override sets the price of one cable). %s", c.PriceBaseUSD, c.PricePerMUSD, c.Source.Price)
+	}
+	if v, src, ok := cat.SidePrice(key); ok {
+		return v, src
 	}
 	return 0, ""
 }

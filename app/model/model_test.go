@@ -382,3 +382,44 @@ func TestLeafAlignmentInput(t *testing.T) {
 		t.Error("an unknown alignment was accepted")
 	}
 }
+
+// The networks beside the back end are inputs: choosing converged storage
+// reaches the plan (no storage switches, the storage-server ports on the
+// front end), a bad speed makes the plan stale naming the input, and
+// clearing every choice removes the [networks] table. Mutations caught:
+// an input that does not reach the scenario; the default choice written
+// into the file; a blank number not falling back to the system's.
+func TestNetworkInputs(t *testing.T) {
+	m := testModel(t)
+	if got := m.Text("networks.storage"); got != NetworkDefault {
+		t.Errorf("storage text %q, want %q", got, NetworkDefault)
+	}
+	if h := m.Hint("networks.frontend_gbps"); h != "system default: 200" {
+		t.Errorf("hint %q, want the custom servers' 200", h)
+	}
+	mustSet(t, m, "networks.storage", planner.NetSeparate)
+	settle(t, m)
+	if st := m.Plan().Networks.Net(planner.NetStorage); st.Kind != planner.NetSeparate || st.Switches == 0 {
+		t.Fatalf("storage %+v, want a separate fabric", st)
+	}
+	mustSet(t, m, "networks.storage", planner.NetConverged)
+	settle(t, m)
+	if st := m.Plan().Networks.Net(planner.NetStorage); st.Kind != planner.NetConverged || st.Switches != 0 || st.Carried == 0 {
+		t.Errorf("storage %+v, want converged on the front end", st)
+	}
+	mustSet(t, m, "networks.frontend_gbps", "37")
+	settle(t, m)
+	if st := m.State(); st.Status != Stale || len(st.Problems) == 0 || st.Problems[0].Label != "Front-end port speed (Gb/s)" {
+		t.Errorf("state %+v, want stale naming the front-end speed", st)
+	}
+	if _, err := m.Set("networks.frontend_ports", "two"); err == nil {
+		t.Error("text accepted as a port count")
+	}
+	mustSet(t, m, "networks.frontend_ports", "")
+	mustSet(t, m, "networks.frontend_gbps", "")
+	mustSet(t, m, "networks.storage", NetworkDefault)
+	settle(t, m)
+	if n := m.Scenario().Networks; n != nil {
+		t.Errorf("networks left after clearing them all: %+v", n)
+	}
+}

@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"fabricplan/planner"
+)
+
+// writeNetworks prints the cluster's networks, one row each, and what the
+// back end adds to the cluster without it.
+func writeNetworks(w io.Writer, p *planner.Plan) error {
+	n := p.Networks
+	if n == nil {
+		_, err := fmt.Fprintln(w, "no networks beside the back end: the catalog has no side_defaults")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NETWORK\tKIND\tPORTS/SERVER\tSPEED\tPORTS\tSWITCHES\tLINKS\tOPTICS\tCOST\tPOWER\t")
+	for _, s := range n.List {
+		speed := ""
+		if s.PortGbps > 0 {
+			speed = fmt.Sprintf("%dG", s.PortGbps)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Name, s.Kind, s.PortsPerServer, speed,
+			planner.FormatInt(s.Ports), planner.FormatInt(s.Switches), planner.FormatInt(s.Links), planner.FormatInt(s.Transceivers),
+			planner.FormatUSD(s.CostUSD), planner.FormatWatts(s.PowerW))
+	}
+	t := n.Total
+	fmt.Fprintf(tw, "whole cluster\t\t%d\t\t%s\t%s\t\t%s\t%s\t%s\t\n", n.PortsPerServer(), planner.FormatInt(t.Ports), planner.FormatInt(t.Switches),
+		planner.FormatInt(t.Transceivers), planner.FormatUSD(t.CostUSD), planner.FormatWatts(t.PowerW))
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, backEndAddsLine(n))
+	if f := n.FrontEndJCT; f != nil {
+		fmt.Fprintf(w, "Without a back end: the job on the front end alone (TCP) takes %s a step against %s with RDMA on the back end: the back end is %s faster\n",
+			planner.FormatSeconds(f.StepS), planner.FormatSeconds(f.BackEndStepS), planner.FormatGain(f.Gain))
+	}
+	if c := n.Checkpoint; c != nil {
+		fmt.Fprintf(w, "Checkpoint write: %s (%.0f GB of model state at %.0f GB/s over the %s)\n",
+			planner.FormatSeconds(c.WriteS), c.StateGB, c.BandwidthGBs, c.Via)
+	}
+	_, err := fmt.Fprintln(w, "Sources: "+n.Source+"; prices are estimates, see 'fabricplan catalog'")
+	return err
+}
+
+// backEndAddsLine says what the back end adds to the cluster without it.
+func backEndAddsLine(n *planner.Networks) string {
+	a := n.BackEndAdds
+	share := ""
+	if n.Total.CostUSD > 0 {
+		share = fmt.Sprintf(" (%.0f%% of the network spend)", 100*a.CostUSD/n.Total.CostUSD)
+	}
+	return fmt.Sprintf("The back end adds %s ports, %s switches, %s transceivers, %s%s and %s to the cluster without it",
+		planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers),
+		planner.FormatUSD(a.CostUSD), share, planner.FormatWatts(a.PowerW))
+}
+
+// writeSideCatalog lists the parts of the networks beside the back end
+// and each system's default networks, with their sources.
+func writeSideCatalog(w io.Writer, c *planner.Catalog) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	rng := func(price float64, r [2]float64) string {
+		return fmt.Sprintf("%s\t%s-%s", planner.FormatUSDExact(price), planner.FormatUSDExact(r[0]), planner.FormatUSDExact(r[1]))
+	}
+	fmt.Fprintln(tw, "\nNETWORKS BESIDE THE BACK END\tWHAT\tPRICE\tRANGE\tWATTS\t")
+	for _, k := range planner.SortedKeys(c.SideSwitches) {
+		s := c.SideSwitches[k]
+		var ports []string
+		for _, g := range s.Speeds() {
+			ports = append(ports, fmt.Sprintf("%dx%dG", s.Radix(g), g))
+		}
+		fmt.Fprintf(tw, "%s\tswitch %s\t%s\t%.0f\t\n", k, strings.Join(ports, " "), rng(s.PriceUSD, s.PriceRangeUSD), s.Watts)
+	}
+	for _, k := range planner.SortedKeys(c.SideNICs) {
+		n := c.SideNICs[k]
+		fmt.Fprintf(tw, "%s\tadapter %dx%dG\t%s\t%.0f\t\n", k, n.Ports, n.Gbps, rng(n.PriceUSD, n.PriceRangeUSD), n.Watts)
+	}
+	for _, k := range planner.SortedKeys(c.SideLinks) {
+		l := c.SideLinks[k]
+		fmt.Fprintf(tw, "%s\tlink %dG, %d modules\t%s\t%.0f\t\n", k, l.Gbps, l.Modules, rng(l.PriceUSD, l.PriceRangeUSD), l.Watts)
+	}
+	for _, k := range planner.SortedKeys(c.SideServers) {
+		s := c.SideServers[k]
+		fmt.Fprintf(tw, "%s\tmanagement server\t%s\t%.0f\t\n", k, rng(s.PriceUSD, s.PriceRangeUSD), s.Watts)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, k := range planner.SortedKeys(c.SideSwitches) {
+		writeSource(w, k, c.SideSwitches[k].Source, planner.Pricing{})
+	}
+	for _, k := range planner.SortedKeys(c.SideNICs) {
+		writeSource(w, k, c.SideNICs[k].Source, planner.Pricing{})
+	}
+	for _, k := range planner.SortedKeys(c.SideLinks) {
+		writeSource(w, k, c.SideLinks[k].Source, planner.Pricing{})
+	}
+	for _, k := range planner.SortedKeys(c.SideServers) {
+		writeSource(w, k, c.SideServers[k].Source, planner.Pricing{})
+	}
+	fmt.Fprintln(w, "\nDEFAULT NETWORKS PER SYSTEM")
+	for _, k := range planner.SortedKeys(c.SideDefaults) {
+		d := c.SideDefaults[k]
+		fmt.Fprintf(w, "  %s: front end %s %d x %dG at %s; storage %s (%s, %d x %dG, %.3f GB/s per GPU); OOB %s\n    source: %s\n",
+			k, d.FrontEnd, d.FrontEndPorts, d.FrontEndGbps, d.FrontEndOversubscription, d.Storage, d.StorageFabric, d.StoragePorts,
+			d.StorageGbps, d.StorageGBsPerGPU, d.OOB, d.Source)
+	}
+	return nil
+}

@@ -1,0 +1,561 @@
+package planner
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// How a network beside the back end is built ([networks] frontend,
+// storage, oob).
+const (
+	NetSeparate  = "separate"  // its own ports, switches and links
+	NetConverged = "converged" // carried on the front end (storage only)
+	NetNone      = "none"      // not built
+)
+
+// Network names, as Networks.List and the JSON name them.
+const (
+	NetBackEnd  = "back end (compute)"
+	NetFrontEnd = "front end (in-band)"
+	NetStorage  = "storage"
+	NetOOB      = "out-of-band"
+	NetMgmt     = "management servers"
+)
+
+// NetworksInputs is the scenario's [networks] table: which networks beside
+// the back end the cluster has and how they are built. A zero field takes
+// the system's default (catalog side_defaults; docs/scenario.md).
+type NetworksInputs struct {
+	FrontEnd      string `toml:"frontend,omitempty,omitzero"` // separate or none
+	FrontEndPorts int    `toml:"frontend_ports,omitempty,omitzero"`
+	FrontEndGbps  int    `toml:"frontend_gbps,omitempty,omitzero"`
+	// FrontEndOversubscription is the front-end leaf's down:up ratio.
+	FrontEndOversubscription string `toml:"frontend_oversubscription,omitempty,omitzero"`
+	Storage                  string `toml:"storage,omitempty,omitzero"` // separate, converged or none
+	StorageFabric            Fabric `toml:"storage_fabric,omitempty,omitzero"`
+	StoragePorts             int    `toml:"storage_ports,omitempty,omitzero"` // per server, separate storage only
+	StorageGbps              int    `toml:"storage_gbps,omitempty,omitzero"`
+	// StorageOversubscription is the down:up ratio of the storage leaves
+	// that serve compute servers (storage servers' leaves are 1:1).
+	StorageOversubscription string `toml:"storage_oversubscription,omitempty,omitzero"`
+	// StorageGBsPerGPU is the read bandwidth the storage delivers per GPU,
+	// GB/s; it sizes the switch ports to storage servers.
+	StorageGBsPerGPU float64 `toml:"storage_gbs_per_gpu,omitempty,omitzero"`
+	// StorageServerPorts overrides that: the switch ports the storage
+	// servers take (at the storage port speed).
+	StorageServerPorts int    `toml:"storage_server_ports,omitempty,omitzero"`
+	OOB                string `toml:"oob,omitempty,omitzero"` // separate or none
+	// ManagementServers is the head and control nodes, without the UFM
+	// hosts each InfiniBand fabric adds.
+	ManagementServers int `toml:"management_servers,omitempty,omitzero"`
+}
+
+// SideDefaults is one system's default networks (catalog side_defaults):
+// the [networks] fields and the rack facts the out-of-band network needs.
+type SideDefaults struct {
+	NetworksInputs
+	OOBPortsPerNode int  `toml:"oob_ports_per_node"`
+	NodesPerRack    int  `toml:"nodes_per_rack"`
+	PDUsPerRack     int  `toml:"pdus_per_rack"`
+	RackOOBPorts    int  `toml:"rack_oob_ports"`    // other devices a rack puts on the OOB network
+	RackOOBSwitches int  `toml:"rack_oob_switches"` // OOB switches built into each rack
+	UFMPerFabric    int  `toml:"ufm_per_fabric"`    // UFM hosts per InfiniBand fabric
+	NICsIncluded    bool `toml:"nics_included"`     // the system carries its front-end and storage ports
+	// StorageWriteShare is the storage's write bandwidth over its read
+	// bandwidth (StorageGBsPerGPU); it bounds the checkpoint write.
+	StorageWriteShare float64 `toml:"storage_write_share"`
+	Source            string  `toml:"source"`
+}
+
+// SideNIC is a front-end or storage adapter (catalog side_nics).
+type SideNIC struct {
+	Key           string     `toml:"-"`
+	Name          string     `toml:"name"`
+	Gbps          int        `toml:"gbps"`
+	Ports         int        `toml:"ports"`
+	PriceUSD      float64    `toml:"price_usd"`
+	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
+	Watts         float64    `toml:"watts"`
+	Source        Source     `toml:"source"`
+}
+
+// SideLink is one link of a network beside the back end, both ends
+// included (catalog side_links); Modules is the transceivers it takes.
+type SideLink struct {
+	Key           string     `toml:"-"`
+	Name          string     `toml:"name"`
+	Gbps          int        `toml:"gbps"`
+	Modules       int        `toml:"modules"`
+	PriceUSD      float64    `toml:"price_usd"`
+	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
+	Watts         float64    `toml:"watts"`
+	Source        Source     `toml:"source"`
+}
+
+// SideServer is a management server (catalog side_servers).
+type SideServer struct {
+	Key           string     `toml:"-"`
+	Name          string     `toml:"name"`
+	PriceUSD      float64    `toml:"price_usd"`
+	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
+	Watts         float64    `toml:"watts"`
+	Source        Source     `toml:"source"`
+}
+
+// mgmtServerKey is the catalog key of the management server.
+const mgmtServerKey = "mgmt"
+
+// oobGbps is the out-of-band port speed, Gb/s.
+const oobGbps = 1
+
+// oobUplinks is the 100G uplinks of each OOB switch into the in-band
+// network (DGX H100 SuperPOD RA Table 8: 16 cables for 8 SN2201).
+const oobUplinks = 2
+
+// SideNetwork is one network of the cluster, sized.
+type SideNetwork struct {
+	Name string `json:"name"`
+	// Kind is how it is built: separate, converged (carried on the front
+	// end), none; for the back end its fabric.
+	Kind           string `json:"kind"`
+	Fabric         Fabric `json:"fabric,omitempty"`
+	PortsPerServer int    `json:"ports_per_server"`
+	PortGbps       int    `json:"port_gbps"`
+	// Ports is every device port the network connects: servers', storage
+	// servers', management servers', other switches' and PDUs'.
+	Ports int `json:"ports"`
+	// Carried is the storage-server ports a converged storage network
+	// puts on the front end (counted there, in its Ports).
+	Carried      int     `json:"carried_ports,omitempty"`
+	Leaves       int     `json:"leaves"`
+	Spines       int     `json:"spines"`
+	Switches     int     `json:"switches"`
+	Switch       string  `json:"switch,omitempty"` // catalog key of its switch
+	Links        int     `json:"links"`
+	Transceivers int     `json:"transceivers"`
+	CostUSD      float64 `json:"cost_usd"`
+	PowerW       float64 `json:"power_w"`
+	// LowUSD and HighUSD bound CostUSD with every price at its range ends.
+	LowUSD  float64  `json:"low_usd"`
+	HighUSD float64  `json:"high_usd"`
+	Source  string   `json:"source,omitempty"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+// Increment is what one part of the cluster adds: device ports, switches,
+// transceivers, cost and power.
+type Increment struct {
+	Ports        int     `json:"ports"`
+	Switches     int     `json:"switches"`
+	Transceivers int     `json:"transceivers"`
+	CostUSD      float64 `json:"cost_usd"`
+	PowerW       float64 `json:"power_w"`
+}
+
+func (a Increment) minus(b Increment) Increment {
+	return Increment{Ports: a.Ports - b.Ports, Switches: a.Switches - b.Switches, Transceivers: a.Transceivers - b.Transceivers,
+		CostUSD: a.CostUSD - b.CostUSD, PowerW: a.PowerW - b.PowerW}
+}
+
+// Networks is the whole cluster's networks: the back end beside the
+// front-end, storage and out-of-band networks and the management servers.
+type Networks struct {
+	// List holds the back end first, then the front end, storage,
+	// out-of-band and the management servers (ports and switches 0).
+	List []SideNetwork `json:"networks"`
+	// Total sums List; WithoutBackEnd is the same cluster without a back
+	// end (the job on the front end); BackEndAdds = Total - WithoutBackEnd.
+	Total          Increment `json:"total"`
+	WithoutBackEnd Increment `json:"without_backend"`
+	BackEndAdds    Increment `json:"backend_adds"`
+	Racks          int       `json:"racks"`
+	// FrontEndJCT is the job on the front end alone (TCP over its NICs
+	// and links); nil without a front end or a JCT estimate.
+	FrontEndJCT *FrontEndJCT `json:"frontend_jct,omitempty"`
+	// Checkpoint is the checkpoint write time the storage network allows
+	// (nil without storage or a JCT estimate).
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+	Source     string      `json:"source"`
+}
+
+// Net returns the network called name, nil when absent.
+func (n *Networks) Net(name string) *SideNetwork {
+	if n == nil {
+		return nil
+	}
+	for i := range n.List {
+		if n.List[i].Name == name {
+			return &n.List[i]
+		}
+	}
+	return nil
+}
+
+// FrontEndJCTOrNil is n.FrontEndJCT, nil when n is nil.
+func (n *Networks) FrontEndJCTOrNil() *FrontEndJCT {
+	if n == nil {
+		return nil
+	}
+	return n.FrontEndJCT
+}
+
+// PortsPerServer is the network ports on one compute server, all networks.
+func (n *Networks) PortsPerServer() int {
+	t := 0
+	for _, s := range n.List {
+		t += s.PortsPerServer
+	}
+	return t
+}
+
+// NetworkDefaults is the networks the scenario gets: its [networks]
+// table over its system's defaults.
+func (s Scenario) NetworkDefaults(cat *Catalog) SideDefaults { return s.resolveNetworks(cat) }
+
+// resolveNetworks overlays the scenario's [networks] on the system's
+// defaults.
+func (s *Scenario) resolveNetworks(cat *Catalog) SideDefaults {
+	key := s.Cluster.System
+	if key == "" {
+		key = CustomSystem
+	}
+	d, ok := cat.SideDefaults[key]
+	if !ok {
+		d = cat.SideDefaults[CustomSystem]
+	}
+	if d == nil {
+		return SideDefaults{}
+	}
+	out := *d
+	if in := s.Networks; in != nil {
+		o := &out.NetworksInputs
+		setS := func(dst *string, v string) {
+			if v != "" {
+				*dst = v
+			}
+		}
+		setI := func(dst *int, v int) {
+			if v != 0 {
+				*dst = v
+			}
+		}
+		setS(&o.FrontEnd, in.FrontEnd)
+		setI(&o.FrontEndPorts, in.FrontEndPorts)
+		setI(&o.FrontEndGbps, in.FrontEndGbps)
+		setS(&o.FrontEndOversubscription, in.FrontEndOversubscription)
+		setS(&o.Storage, in.Storage)
+		if in.StorageFabric != "" {
+			o.StorageFabric = in.StorageFabric
+		}
+		setI(&o.StoragePorts, in.StoragePorts)
+		setI(&o.StorageGbps, in.StorageGbps)
+		setS(&o.StorageOversubscription, in.StorageOversubscription)
+		if in.StorageGBsPerGPU != 0 {
+			o.StorageGBsPerGPU = in.StorageGBsPerGPU
+		}
+		setI(&o.StorageServerPorts, in.StorageServerPorts)
+		setS(&o.OOB, in.OOB)
+		setI(&o.ManagementServers, in.ManagementServers)
+	}
+	return out
+}
+
+// Limits on [networks] inputs.
+const (
+	maxSidePorts     = 16
+	maxStorageGBsGPU = 100
+	maxSideServers   = 100_000
+)
+
+// validateNetworks checks the [networks] table, naming each bad field.
+func (s *Scenario) validateNetworks(cat *Catalog) []error {
+	in := s.Networks
+	if in == nil {
+		return nil
+	}
+	var errs []error
+	add := func(e *FieldError) { errs = append(errs, e) }
+	kind := func(field, v string, allowed ...string) {
+		if v != "" && !slices.Contains(allowed, v) {
+			add(fieldErr("networks."+field, "write "+quotedOr(allowed), "unknown choice %q", v))
+		}
+	}
+	kind("frontend", in.FrontEnd, NetSeparate, NetNone)
+	kind("storage", in.Storage, NetSeparate, NetConverged, NetNone)
+	kind("oob", in.OOB, NetSeparate, NetNone)
+	if in.StorageFabric != "" && in.StorageFabric != InfiniBand && in.StorageFabric != Ethernet {
+		add(fieldErr("networks.storage_fabric", `write "infiniband" or "ethernet"`, "unknown fabric %q", in.StorageFabric))
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"frontend_ports", in.FrontEndPorts}, {"storage_ports", in.StoragePorts}} {
+		if f.v < 0 || f.v > maxSidePorts {
+			add(fieldErr("networks."+f.name, fmt.Sprintf("give 1 to %d ports per server, or leave it out", maxSidePorts), "%d ports", f.v))
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"storage_server_ports", in.StorageServerPorts}, {"management_servers", in.ManagementServers}} {
+		if f.v < 0 || f.v > maxSideServers {
+			add(fieldErr("networks."+f.name, fmt.Sprintf("give 0 to %d, or leave it out", maxSideServers), "%d", f.v))
+		}
+	}
+	if !inRange(in.StorageGBsPerGPU, 0, maxStorageGBsGPU) {
+		add(fieldErr("networks.storage_gbs_per_gpu", fmt.Sprintf("give GB/s per GPU from 0.01 to %d, or leave it out", maxStorageGBsGPU), "%g GB/s", in.StorageGBsPerGPU))
+	}
+	for _, f := range []struct{ name, v string }{{"frontend_oversubscription", in.FrontEndOversubscription}, {"storage_oversubscription", in.StorageOversubscription}} {
+		if f.v == "" {
+			continue
+		}
+		if _, _, err := Ratio(f.v); err != nil {
+			add(fieldErr("networks."+f.name, `write down:up such as "1:1" or "3:1"`, "%v", err))
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	r := s.resolveNetworks(cat)
+	if r.FrontEnd == NetSeparate || r.Storage == NetConverged {
+		if g := r.FrontEndGbps; cat.sideSwitch(Ethernet, g) == nil {
+			add(fieldErr("networks.frontend_gbps", "choose one of "+gbpsList(cat.sideSpeeds(Ethernet)), "no Ethernet switch in the catalog has %dG ports", g))
+		}
+	}
+	if r.Storage == NetConverged && r.FrontEnd == NetNone {
+		add(fieldErr("networks.storage", `write "separate" or "none", or build the front end (frontend = "separate")`, "storage cannot converge onto a front end that is not built"))
+	}
+	if r.Storage == NetSeparate && cat.sideSwitch(r.StorageFabric, r.StorageGbps) == nil {
+		add(fieldErr("networks.storage_gbps", "choose one of "+gbpsList(cat.sideSpeeds(r.StorageFabric)), "no %s switch in the catalog has %dG ports", r.StorageFabric, r.StorageGbps))
+	}
+	return errs
+}
+
+func quotedOr(v []string) string {
+	q := make([]string, len(v))
+	for i, s := range v {
+		q[i] = strconv.Quote(s)
+	}
+	return JoinAnd(q[:len(q)-1]) + " or " + q[len(q)-1]
+}
+
+// sideSwitch is the cheapest switch per port of fabric f with ports at
+// gbps, from the back-end and side switches; nil when none has them.
+func (c *Catalog) sideSwitch(f Fabric, gbps int) *Switch {
+	var best *Switch
+	perPort := func(s *Switch) float64 { return s.PriceUSD / float64(s.Radix(gbps)) }
+	for _, m := range []map[string]*Switch{c.Switches, c.SideSwitches} {
+		for _, k := range SortedKeys(m) {
+			s := m[k]
+			if s.Fabric != f || s.Radix(gbps) == 0 {
+				continue
+			}
+			if best == nil || perPort(s) < perPort(best) {
+				best = s
+			}
+		}
+	}
+	return best
+}
+
+// sideSpeeds lists the port speeds of fabric f's switches.
+func (c *Catalog) sideSpeeds(f Fabric) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, m := range []map[string]*Switch{c.Switches, c.SideSwitches} {
+		for _, s := range m {
+			if s.Fabric != f {
+				continue
+			}
+			for _, g := range s.Speeds() {
+				if !seen[g] {
+					seen[g] = true
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sideLink is the cheapest link part at gbps (nil: none).
+func (c *Catalog) sideLink(gbps int) *SideLink {
+	var best *SideLink
+	for _, k := range SortedKeys(c.SideLinks) {
+		if l := c.SideLinks[k]; l.Gbps == gbps && (best == nil || l.PriceUSD < best.PriceUSD) {
+			best = l
+		}
+	}
+	return best
+}
+
+// sideNIC is the cheapest adapter at gbps (nil: none).
+func (c *Catalog) sideNIC(gbps int) *SideNIC {
+	var best *SideNIC
+	for _, k := range SortedKeys(c.SideNICs) {
+		if n := c.SideNICs[k]; n.Gbps == gbps && (best == nil || n.PriceUSD < best.PriceUSD) {
+			best = n
+		}
+	}
+	return best
+}
+
+// indexSide checks the catalog's side parts and defaults.
+func (c *Catalog) indexSide() error {
+	for k, s := range c.SideSwitches {
+		s.Key = k
+		if c.Switches[k] != nil {
+			return fmt.Errorf("side switch %s: the key is a back-end switch too", k)
+		}
+		if len(s.Ports) == 0 || s.Watts < 0 || (s.Fabric != InfiniBand && s.Fabric != Ethernet) {
+			return fmt.Errorf("side switch %s: needs fabric, ports and watts", k)
+		}
+		if err := checkRange("side switch "+k, s.PriceUSD, s.PriceRangeUSD); err != nil {
+			return err
+		}
+	}
+	for k, n := range c.SideNICs {
+		n.Key = k
+		if n.Gbps <= 0 || n.Ports <= 0 {
+			return fmt.Errorf("side nic %s: needs gbps and ports", k)
+		}
+		if err := checkRange("side nic "+k, n.PriceUSD, n.PriceRangeUSD); err != nil {
+			return err
+		}
+	}
+	for k, l := range c.SideLinks {
+		l.Key = k
+		if l.Gbps <= 0 || l.Modules < 0 {
+			return fmt.Errorf("side link %s: needs gbps", k)
+		}
+		if err := checkRange("side link "+k, l.PriceUSD, l.PriceRangeUSD); err != nil {
+			return err
+		}
+	}
+	for k, sv := range c.SideServers {
+		sv.Key = k
+		if err := checkRange("side server "+k, sv.PriceUSD, sv.PriceRangeUSD); err != nil {
+			return err
+		}
+	}
+	if len(c.SideDefaults) > 0 && c.SideDefaults[CustomSystem] == nil {
+		return fmt.Errorf("side_defaults: %q missing", CustomSystem)
+	}
+	for k, d := range c.SideDefaults {
+		if d.NodesPerRack < 1 || d.FrontEndPorts < 1 || d.FrontEndGbps < 1 || d.StoragePorts < 1 || d.StorageGbps < 1 {
+			return fmt.Errorf("side_defaults %s: needs nodes_per_rack, frontend and storage ports and speeds", k)
+		}
+		for _, r := range []string{d.FrontEndOversubscription, d.StorageOversubscription} {
+			if _, _, err := Ratio(r); err != nil {
+				return fmt.Errorf("side_defaults %s: %w", k, err)
+			}
+		}
+	}
+	return nil
+}
+
+// sideHas reports whether k is a side part a scenario may price.
+func (c *Catalog) sideHas(k string) bool {
+	return c.SideSwitches[k] != nil || c.SideNICs[k] != nil || c.SideLinks[k] != nil || c.SideServers[k] != nil
+}
+
+// portGroup is a set of device ports on leaves of one down:up ratio.
+type portGroup struct {
+	ports    int
+	down, up int // the ratio
+}
+
+// leafSpine is a two-tier network sized by sizeLeafSpine.
+type leafSpine struct {
+	leaves, spines int
+	uplinks, isl   int // leaf-spine links; links between paired leaves
+	cores          int // a third tier when the leaves outgrow one spine's reach
+	coreLinks      int // spine-core links
+	down           int // device ports per leaf, first group (for the JCT view)
+	up             int // uplinks per leaf, first group
+}
+
+// sizeLeafSpine sizes a network beside the back end: leaves in pairs (a
+// server's bonded ports reach two switches, as every NVIDIA RA builds
+// them; Ethernet pairs give two ports to the link between them), each
+// group's leaves split down:up by its ratio, and when one pair does not
+// hold every port, spines in pairs to take the uplinks. The spines are
+// the fewest with ports for every uplink (no balance search: these
+// networks carry north-south traffic, hashed).
+func sizeLeafSpine(groups []portGroup, radix int, ethernet bool) leafSpine {
+	isl := 0
+	if ethernet {
+		isl = 2
+	}
+	usable := radix - isl
+	total := 0
+	for _, g := range groups {
+		total += g.ports
+	}
+	var n leafSpine
+	if total == 0 {
+		return n
+	}
+	if total <= 2*usable { // one pair holds every port
+		n.leaves, n.isl = 2, isl
+		n.down, n.up = usable, 0
+		return n
+	}
+	lastUp := 0
+	for i, g := range groups {
+		if g.ports == 0 {
+			continue
+		}
+		down := usable * g.down / (g.down + g.up)
+		up := ceilDiv(down*g.up, g.down)
+		if down+up > usable {
+			down = usable - up
+		}
+		l := ceilDiv(g.ports, down)
+		n.leaves += l
+		n.uplinks += l * up
+		if i == 0 {
+			n.down, n.up = down, up
+		}
+		lastUp = up
+	}
+	if n.leaves%2 == 1 { // the pair's second leaf has its uplinks too
+		n.leaves++
+		n.uplinks += lastUp
+	}
+	n.isl = n.leaves / 2 * isl // isl ports a leaf: links a pair
+	n.spines = even(max(2, ceilDiv(n.uplinks, radix)))
+	if n.leaves <= radix {
+		return n
+	}
+	// Past what one spine reaches (a link to every leaf), pods of radix/2
+	// leaves get their own spines, half of whose ports go up to cores.
+	pods := ceilDiv(n.leaves, radix/2)
+	perPod := ceilDiv(n.uplinks, pods)
+	spinesPerPod := even(max(2, ceilDiv(perPod, radix/2)))
+	n.spines = pods * spinesPerPod
+	n.coreLinks = pods * perPod
+	n.cores = even(max(2, ceilDiv(n.coreLinks, radix)))
+	return n
+}
+
+// even rounds n up to an even number (switches come in pairs).
+func even(n int) int { return n + n%2 }
+
+// SidePrice is the catalog price of a part of the networks beside the
+// back end and where it came from; ok is false for other keys.
+func (c *Catalog) SidePrice(key string) (price float64, source string, ok bool) {
+	switch {
+	case c.SideSwitches[key] != nil:
+		return c.SideSwitches[key].PriceUSD, c.SideSwitches[key].Source.Price, true
+	case c.SideNICs[key] != nil:
+		return c.SideNICs[key].PriceUSD, c.SideNICs[key].Source.Price, true
+	case c.SideLinks[key] != nil:
+		return c.SideLinks[key].PriceUSD, c.SideLinks[key].Source.Price, true
+	case c.SideServers[key] != nil:
+		return c.SideServers[key].PriceUSD, c.SideServers[key].Source.Price, true
+	}
+	return 0, "", false
+}

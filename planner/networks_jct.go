@@ -1,0 +1,131 @@
+package planner
+
+import "fmt"
+
+// FrontEndJCT is the job on the front end alone: its traffic over the
+// front end's NICs and links with TCP, beside RDMA on the back end. Gain
+// is what the back end buys: the front-end step over the back-end step.
+type FrontEndJCT struct {
+	StepS        float64 `json:"step_s"`
+	BackEndStepS float64 `json:"backend_step_s"`
+	Gain         float64 `json:"gain"`
+	// BusBWGBs is the data-parallel collective's bus bandwidth, GB/s.
+	BusBWGBs float64  `json:"busbw_gbs"`
+	Days     float64  `json:"days"`
+	Label    string   `json:"label"`
+	Step     StepTime `json:"-"`
+}
+
+// Checkpoint is the checkpoint write time the storage path allows: the
+// model state (weights and optimizer) written at the smaller of the
+// storage network's bandwidth and the storage's write bandwidth (its read
+// bandwidth per GPU times its write share).
+type Checkpoint struct {
+	StateGB      float64 `json:"state_gb"`
+	BandwidthGBs float64 `json:"bandwidth_gbs"`
+	WriteS       float64 `json:"write_s"`
+	// Used says the resilience model takes WriteS (the scenario sets no
+	// reliability.checkpoint_write_s).
+	Used bool   `json:"used"`
+	Via  string `json:"via"` // the network the checkpoint crosses
+}
+
+// frontEndLabel names the front-end baseline wherever it is shown.
+const frontEndLabel = "the job on the front end alone (TCP over its NICs and links), beside RDMA on the back end"
+
+// networksJCT times the job on the front end alone and derives the
+// checkpoint write time from the storage path; it returns the reliability
+// data the resilience model should use (rel with the derived write time
+// when the scenario sets none).
+func (p *Plan) networksJCT(cat *Catalog) *Reliability {
+	rel := cat.Reliability
+	n, j, d := p.Networks, p.JCT, cat.JCT
+	if n == nil || j == nil || d == nil {
+		return rel
+	}
+	r := p.Scenario.resolveNetworks(cat)
+	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: n.Racks, be: true}
+	fe := n.Net(NetFrontEnd)
+	if fe != nil && fe.Kind == NetSeparate {
+		_, ls := c.frontEnd(n.Net(NetOOB).Switches, *n.Net(NetStorage))
+		fv := p.frontEndView(j.Workload, d, r, ls)
+		st := stepTime(j.Workload, j.GPU, d, fv, j.DP, j.Microbatches, TCP)
+		n.FrontEndJCT = &FrontEndJCT{StepS: st.StepS, BackEndStepS: j.Planned.StepS, Gain: st.StepS / j.Planned.StepS,
+			BusBWGBs: st.BusBWGBs, Days: st.Days, Label: frontEndLabel, Step: st}
+	}
+	n.Checkpoint = p.checkpoint(d, r)
+	if n.Checkpoint == nil || rel == nil {
+		return rel
+	}
+	if s := p.Scenario.Reliability; s == nil || s.CheckpointWriteS == nil {
+		n.Checkpoint.Used = true
+		out := *rel
+		out.Recovery.CheckpointWriteS = n.Checkpoint.WriteS
+		p.Notes = append(p.Notes, fmt.Sprintf("checkpoint write %s: derived from the %s bandwidth (%.0f GB/s for %.0f GB of model state); set reliability.checkpoint_write_s to override",
+			FormatSeconds(n.Checkpoint.WriteS), n.Checkpoint.Via, n.Checkpoint.BandwidthGBs, n.Checkpoint.StateGB))
+		return &out
+	}
+	return rel
+}
+
+// CheckpointSource says where the resilience model's checkpoint write
+// time came from: " (derived from the storage network)" when the plan
+// derived it, "" when it is the scenario's or data/reliability.toml's.
+func (p *Plan) CheckpointSource() string {
+	if n := p.Networks; n != nil && n.Checkpoint != nil && n.Checkpoint.Used {
+		return " (derived from the " + n.Checkpoint.Via + ")"
+	}
+	return ""
+}
+
+// frontEndView is the JCT model's view of the front end: its ports per
+// server at its speed, hashed (ECMP) Ethernet, its leaf ratio and the
+// servers under one leaf pair; the job's placement as on the back end.
+func (p *Plan) frontEndView(w Workload, d *JCTData, r SideDefaults, ls leafSpine) fabricView {
+	fv := p.jobView(w, d)
+	fv.nicsPerServer, fv.nicGbps = r.FrontEndPorts, float64(r.FrontEndGbps)
+	fv.fabric, fv.loadBalancing, fv.planes = Ethernet, LBECMP, 1
+	fv.bwLost, fv.upLost, fv.ideal = 0, 0, false
+	fv.tiers, fv.oversub = 1, 1
+	fv.serversPerUnit = max(1, 2*ls.down/r.FrontEndPorts)
+	if ls.spines > 0 {
+		fv.tiers = 2
+		fv.oversub = float64(ls.down) / float64(max(ls.up, 1))
+	}
+	if ls.cores > 0 {
+		fv.tiers = 3
+	}
+	return fv
+}
+
+// checkpoint is the write time of the model state over the storage path:
+// the smaller of the servers' storage ports and the storage servers'
+// ports, at the fabric's RDMA efficiency.
+func (p *Plan) checkpoint(d *JCTData, r SideDefaults) *Checkpoint {
+	st := p.Networks.Net(NetStorage)
+	if st == nil || st.Kind == NetNone || p.JCT == nil {
+		return nil
+	}
+	cp := &Checkpoint{Via: "storage network"}
+	eff := d.Efficiency.RoCEAdaptive
+	nodeGbps := float64(p.Servers * r.StoragePorts * r.StorageGbps)
+	serverGbps := float64(st.Ports-p.Servers*r.StoragePorts) * float64(r.StorageGbps)
+	if st.Kind == NetConverged {
+		cp.Via = "front end (storage converged)"
+		nodeGbps = float64(p.Servers * r.FrontEndPorts * r.FrontEndGbps)
+		serverGbps = float64(st.Carried * r.FrontEndGbps)
+	} else if r.StorageFabric == InfiniBand {
+		eff = d.Efficiency.InfiniBand
+	}
+	w := p.JCT.Workload
+	cp.StateGB = w.ParamsB * (d.Memory.WeightBytes + d.Memory.OptimizerBytes)
+	cp.BandwidthGBs = min(nodeGbps, serverGbps) / 8 * eff
+	if r.StorageWriteShare > 0 {
+		cp.BandwidthGBs = min(cp.BandwidthGBs, float64(p.GPUs)*r.StorageGBsPerGPU*r.StorageWriteShare)
+	}
+	if cp.BandwidthGBs <= 0 {
+		return nil
+	}
+	cp.WriteS = cp.StateGB / cp.BandwidthGBs
+	return cp
+}
