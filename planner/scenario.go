@@ -54,6 +54,10 @@ type Scenario struct {
 	// Reliability overrides the failure rates and recovery times of
 	// data/reliability.toml (nil: none).
 	Reliability *ReliabilityInputs `toml:"reliability,omitempty,omitzero"`
+	// Phases is the phased build-out, [[phase]] tables in order (none:
+	// one build; see PlanPhases); Growth its options (nil: defaults).
+	Phases []Phase `toml:"phase,omitempty,omitzero"`
+	Growth *Growth `toml:"growth,omitempty,omitzero"`
 }
 
 // Cluster describes the compute: how many GPUs and how they are packaged.
@@ -237,6 +241,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 		errs = append(errs, s.Workload.validate(cat.JCT)...)
 	}
 	errs = append(errs, s.Reliability.validate()...)
+	errs = append(errs, s.validatePhases()...)
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateMedia()...)
 	for _, k := range SortedKeys(s.Prices) {
