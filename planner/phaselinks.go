@@ -141,18 +141,37 @@ func spineKey(plane, pod, j int, threeTier bool) uint64 {
 
 func coreKey(plane, i int) uint64 { return uint64(plane)<<40 | uint64(i) | 1<<63 }
 
+// spineLowerKey names a spine as the lower end of spine-core links, in
+// the order the walk reaches them (core group, then pod), so that a
+// plan's lower spines come out sorted.
+func spineLowerKey(plane, pod, j int) uint64 {
+	return uint64(plane)<<48 | uint64(j)<<24 | uint64(pod) | 1<<63
+}
+
 // linkSet is a plan's links by their ends, for comparing consecutive
 // phases: each server port's leaf, and each leaf's and each lower
-// spine's upper devices (a multiset: one entry a link).
+// spine's upper devices (a multiset: one entry a link). Lower devices
+// come in walk order, which is ascending by their keys, so two sets
+// compare by merging without a map.
 type linkSet struct {
 	serverPorts int
 	toLeaf      []uint64 // server*serverPorts + port -> leaf key (0: none)
-	// up[t] holds, per lower device key of link tier t (leaf_spine,
-	// spine_core), the keys of the upper devices of its links, sorted.
-	up [linkTierCount]map[uint64][]uint64
-	// order[t] lists the lower devices of tier t in walk order.
-	order [linkTierCount][]uint64
+	// For leaf_spine and spine_core: lower device keys ascending, where
+	// each one's uppers start in ups, and the upper keys (sorted per
+	// lower device).
+	lower [linkTierCount][]uint64
+	start [linkTierCount][]int32
+	ups   [linkTierCount][]uint64
 	links [linkTierCount]int
+}
+
+// uppers returns the upper device keys of lower device i of tier t.
+func (ls *linkSet) uppers(t, i int) []uint64 {
+	end := len(ls.ups[t])
+	if i+1 < len(ls.start[t]) {
+		end = int(ls.start[t][i+1])
+	}
+	return ls.ups[t][ls.start[t][i]:end]
 }
 
 // newLinkSet collects the links of p by their ends.
@@ -160,44 +179,35 @@ func newLinkSet(p *Plan) *linkSet {
 	ls := &linkSet{serverPorts: p.ServerPorts, toLeaf: make([]uint64, p.Servers*p.ServerPorts)}
 	rails := p.layout.leavesPerUnit > 1
 	tri := p.Tiers == 3
-	for t := tierLeafSpine; t < linkTierCount; t++ {
-		ls.up[t] = map[uint64][]uint64{}
-	}
-	var cur uint64
-	var buf []uint64
-	flush := func(t int) {
-		if len(buf) > 0 {
-			slices.Sort(buf)
-			ls.up[t][cur] = buf
-			ls.order[t] = append(ls.order[t], cur)
-			buf = nil
+	ls.ups[tierLeafSpine] = make([]uint64, 0, p.Links.LeafSpine)
+	ls.ups[tierSpineCore] = make([]uint64, 0, p.Links.SpineCore)
+	sortLast := func(t int) {
+		if n := len(ls.start[t]); n > 0 {
+			slices.Sort(ls.ups[t][ls.start[t][n-1]:])
 		}
 	}
-	last := -1
 	p.walkLinkIDs(func(l *linkID) {
-		ls.links[l.tier]++
+		t := l.tier
+		ls.links[t]++
 		var lower, upper uint64
-		switch l.tier {
+		switch t {
 		case tierServerLeaf:
 			ls.toLeaf[l.server*ls.serverPorts+l.serverPort] = leafKey(l.plane, l.leaf, rails)
 			return
 		case tierLeafSpine:
 			lower, upper = leafKey(l.plane, l.leaf, rails), spineKey(l.plane, l.pod, l.spine, tri)
 		default:
-			lower, upper = spineKey(l.plane, l.pod, l.spine, tri), coreKey(l.plane, l.core)
+			lower, upper = spineLowerKey(l.plane, l.pod, l.spine), coreKey(l.plane, l.core)
 		}
-		if lower != cur || l.tier != last {
-			if last > tierServerLeaf {
-				flush(last)
-			}
-			cur, last = lower, l.tier
-			buf = make([]uint64, 0, 8)
+		if n := len(ls.lower[t]); n == 0 || ls.lower[t][n-1] != lower {
+			sortLast(t)
+			ls.lower[t] = append(ls.lower[t], lower)
+			ls.start[t] = append(ls.start[t], int32(len(ls.ups[t])))
 		}
-		buf = append(buf, upper)
+		ls.ups[t] = append(ls.ups[t], upper)
 	})
-	if last > tierServerLeaf {
-		flush(last)
-	}
+	sortLast(tierLeafSpine)
+	sortLast(tierSpineCore)
 	return ls
 }
 
@@ -219,8 +229,19 @@ func diffLinks(old, cur *linkSet) linkDiff {
 		}
 	}
 	for t := tierLeafSpine; t < linkTierCount; t++ {
-		for dev, a := range old.up[t] {
-			kept[t] += commonCount(a, cur.up[t][dev])
+		a, b := old.lower[t], cur.lower[t]
+		i, j := 0, 0
+		for i < len(a) && j < len(b) {
+			switch {
+			case a[i] == b[j]:
+				kept[t] += commonCount(old.uppers(t, i), cur.uppers(t, j))
+				i++
+				j++
+			case a[i] < b[j]:
+				i++
+			default:
+				j++
+			}
 		}
 	}
 	for t := range linkTierCount {

@@ -1,0 +1,39 @@
+package planner
+
+import (
+	"testing"
+)
+
+// BenchmarkPlanPhases times a 10-phase plan to 100,000 GPUs (both
+// strategies, every phase's fabric, links compared by their ends).
+// Target: under 50 ms.
+func BenchmarkPlanPhases(b *testing.B) {
+	cat := testCatalog(b)
+	for _, tc := range []struct {
+		name string
+		edit func(s *Scenario)
+	}{
+		{"ib-xdr-q3400", func(s *Scenario) {
+			s.Network.NICGbps, s.Network.Switch = 800, "q3400"
+		}},
+		{"ethernet-tomahawk6", func(s *Scenario) {
+			s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6"
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			s := NewScenario()
+			s.Cluster.GPUs = 100_000
+			tc.edit(&s)
+			for i := range 10 {
+				s.Phases = append(s.Phases, Phase{GPUs: (i + 1) * 10_000})
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := PlanPhases(s, cat); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/plan")
+		})
+	}
+}
