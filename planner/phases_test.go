@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -467,5 +468,51 @@ func TestPhasesCoreWithSecondPod(t *testing.T) {
 	}
 	if st := fs.Steps[1]; st.Switches.Core == 0 || st.Links.SpineCore == 0 {
 		t.Errorf("phase 2 (two pods): %d cores, %d spine-core links, want some", st.Switches.Core, st.Links.SpineCore)
+	}
+}
+
+// TestPhaseMoves lists, link by link, what the grow strategy re-cables:
+// as many rows as the phase's links moved; DGX H100 1 -> 4 SU moves 192
+// leaf uplinks from the 4 old spines to the 12 new ones, each keeping its
+// leaf. Catches kept links listed, a moved cable sent to another leaf, or
+// moves paired with links that were already there.
+func TestPhaseMoves(t *testing.T) {
+	pp := mustPhases(t, dgxH100(1, 4))
+	n := 0
+	err := pp.Moves(func(m *LinkMove) error {
+		n++
+		if m.Phase != 2 || m.Action != MoveAction || m.Tier != "leaf_spine" || m.From[0] != m.To[0] {
+			t.Fatalf("move %+v: want phase 2, a leaf uplink moved on its own leaf", m)
+		}
+		var from, to int
+		fmt.Sscanf(m.From[2], "p1-spine-%d", &from)
+		fmt.Sscanf(m.To[2], "p1-spine-%d", &to)
+		if from < 1 || from > 4 || to < 5 || to > 16 {
+			t.Fatalf("move %+v: want from an old spine (1-4) to a new one (5-16)", m)
+		}
+		return nil
+	})
+	if err != nil || n != 192 {
+		t.Fatalf("%d moves (err %v), want 192", n, err)
+	}
+	// Every scenario: one row per link moved.
+	for _, s := range phaseScenarios()[:6] {
+		pp := mustPhases(t, s)
+		want := totalMoved(*pp.Strategy(StrategyGrow))
+		var b strings.Builder
+		if err := WriteMovesCSV(&b, pp); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(b.String(), "\n") - 1; got != want {
+			t.Errorf("%d GPUs: %d CSV rows, want %d moved", s.Cluster.GPUs, got, want)
+		}
+		b.Reset()
+		if err := WriteMovesJSON(&b, pp); err != nil {
+			t.Fatal(err)
+		}
+		var rows []map[string]any
+		if err := json.Unmarshal([]byte(b.String()), &rows); err != nil || len(rows) != want {
+			t.Errorf("%d GPUs: JSON %d rows (%v), want %d", s.Cluster.GPUs, len(rows), err, want)
+		}
 	}
 }
