@@ -237,8 +237,12 @@ func finalFindings(final *Plan, sp StrategyPlan, g Growth) []string {
 		if g.PrebuyPorts {
 			how = "all in phase 1 with the optics of every port the final size uses (ports pre-bought)"
 		}
-		out = append(out, fmt.Sprintf("spines and cores are the final size's (%s spines, %s cores), bought %s; phase 1 has %s spines for %s GPUs",
-			FormatInt(final.Switches(TierSpine)), FormatInt(final.Switches(TierCore)), how, FormatInt(first.Switches.Spine), FormatInt(first.GPUs)))
+		upper := Plural(final.Switches(TierSpine), "spine")
+		if c := final.Switches(TierCore); c > 0 {
+			upper += " and " + Plural(c, "core")
+		}
+		out = append(out, fmt.Sprintf("the upper tiers are the final size's (%s), bought %s; phase 1 has %s for %s GPUs",
+			upper, how, Plural(first.Switches.Spine, "spine"), FormatInt(first.GPUs)))
 	}
 	out = append(out, "every leaf of a scalable unit is bought and cabled to the spines with the unit's first server (NVIDIA: design for the full SU); no link moves between phases")
 	if final.Tiers == 3 {

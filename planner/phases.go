@@ -105,7 +105,7 @@ func (sp *StrategyPlan) Last() *PhaseStep { return &sp.Steps[len(sp.Steps)-1] }
 
 // PhasedPlan is a phased build-out planned two ways.
 type PhasedPlan struct {
-	Final *Plan // the plan of the final size
+	Final *Plan `json:"-"` // the plan of the final size
 	// Asked is the scenario's oversubscription (down:up at the leaf).
 	Asked      string         `json:"oversubscription"`
 	Strategies []StrategyPlan `json:"strategies"` // final size, then grow
@@ -454,11 +454,11 @@ func recabling(prev *Plan, moved Links, g Growth) *Recabling {
 	}
 	r.Behaviour, r.Slowdown, r.UplinkLeft = worst.Behaviour, worst.Slowdown, worst.UplinkLeft
 	if worst.Behaviour == Continues {
-		r.Text = fmt.Sprintf("%s; the job keeps training, degraded while a link is out (as a lost %s: %s)",
-			window, strings.ReplaceAll(worst.Component, "_", " "), worst.SlowdownText())
+		r.Text = fmt.Sprintf("%s; the job keeps training while a link is out, as with a lost %s (%.0f%% of the worst-hit switch's uplinks left, step time %s)",
+			window, worst.Name, 100*worst.UplinkLeft, worst.SlowdownText())
 	} else {
 		r.Text = fmt.Sprintf("%s; a lost %s %s the job: stop training for the window (%s of downtime)",
-			window, strings.ReplaceAll(worst.Component, "_", " "), worst.Behaviour, FormatHours(r.Hours))
+			window, worst.Name, worst.Behaviour, FormatHours(r.Hours))
 	}
 	return r
 }
@@ -476,3 +476,34 @@ func worse(a, b *FailureCase) bool {
 // phaseOf is the first phase (from 0) whose servers (online after each
 // phase, ascending) reach past server index s.
 func phaseOf(servers []int, s int) int { return sort.SearchInts(servers, s+1) }
+
+// ComparePhases says in a sentence how the two strategies differ: the
+// first phase's spend, the total, and what growing re-cables.
+func ComparePhases(pp *PhasedPlan) string {
+	fs, gr := pp.Strategy(StrategyFinal), pp.Strategy(StrategyGrow)
+	if fs == nil || gr == nil {
+		return ""
+	}
+	first := gr.Steps[0].CostAddedUSD - fs.Steps[0].CostAddedUSD
+	total := gr.Last().CostUSD - fs.Last().CostUSD
+	word := func(d float64, more, less string) string {
+		if d >= 0 {
+			return FormatUSD(d) + " " + more
+		}
+		return FormatUSD(-d) + " " + less
+	}
+	hours := 0.0
+	for _, st := range gr.Steps {
+		if st.Recabling != nil {
+			hours += st.Recabling.Hours
+		}
+	}
+	s := fmt.Sprintf("growing as you go spends %s in phase 1 and %s in all (%s against %s)",
+		word(first, "more", "less"), word(total, "more", "less"), FormatUSD(gr.Last().CostUSD), FormatUSD(fs.Last().CostUSD))
+	if moved := totalMoved(*gr); moved > 0 {
+		s += fmt.Sprintf("; it moves %s links (%s of re-cabling, estimate), building for the final size none", FormatInt(moved), FormatHours(hours))
+	} else {
+		s += "; neither moves a link"
+	}
+	return s
+}
