@@ -31,6 +31,7 @@ type phasesTab struct {
 	prebuy  *widget.Check
 	card    *widget.Label
 	tables  [2]*widget.Table
+	finds   [2]*widget.Label // each strategy's findings
 	view    *chartView
 	pp      *planner.PhasedPlan // the phased plan shown
 	gen     uint64              // the last planning asked for
@@ -62,16 +63,18 @@ func newPhasesTab(u *UI) *phasesTab {
 	t.card.Wrapping = fyne.TextWrapWord
 	for i := range t.tables {
 		t.tables[i] = newTextTable(phaseColumns, phaseWidths, func() int { return t.rows(i) }, func(r, c int) string { return t.cell(i, r, c) })
+		t.finds[i] = widget.NewLabel("")
+		t.finds[i].Wrapping = fyne.TextWrapWord
 	}
-	help := widget.NewLabel("GPUs online after each phase, comma-separated: 1024 or 16k, 4su for scalable units, @2026-Q3 for a date. Empty: one unit doubling to the cluster's GPUs. The last phase is the cluster's GPUs.")
-	help.Wrapping = fyne.TextWrapWord
+	help := widget.NewLabel("GPUs online after each phase: 1024 or 16k; 4su = scalable units; @2026-Q3 = date. Empty: one unit doubling to the cluster's GPUs.")
+	help.Truncation = fyne.TextTruncateEllipsis
 	help.Importance = widget.LowImportance
 	form := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Phases"), nil, t.list), help, t.prebuy)
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
 	pages := container.NewAppTabs(
 		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export), t.view.content)),
-		container.NewTabItem("Build for the final size", t.tables[0]),
-		container.NewTabItem("Grow as you go", t.tables[1]))
+		container.NewTabItem("Build for the final size", container.NewBorder(nil, t.finds[0], nil, nil, t.tables[0])),
+		container.NewTabItem("Grow as you go", container.NewBorder(nil, t.finds[1], nil, nil, t.tables[1])))
 	t.content = container.NewBorder(container.NewVBox(form, t.card), nil, nil, nil, pages)
 	return t
 }
@@ -198,11 +201,14 @@ func (t *phasesTab) show(pp *planner.PhasedPlan, err error) {
 	} else {
 		t.pp = pp
 		cmp := planner.ComparePhases(pp)
-		lines := []string{strings.ToUpper(cmp[:1]) + cmp[1:] + "."}
-		for _, sp := range pp.Strategies {
-			lines = append(lines, sp.Name+": "+strings.Join(sp.Findings, "; ")+".")
+		t.card.SetText(strings.ToUpper(cmp[:1]) + cmp[1:] + ".")
+	}
+	for i := range t.finds {
+		text := ""
+		if sp := t.strategy(i); sp != nil {
+			text = "- " + strings.Join(sp.Findings, "\n- ")
 		}
-		t.card.SetText(strings.Join(lines, "\n"))
+		t.finds[i].SetText(text)
 	}
 	for _, tb := range t.tables {
 		tb.Refresh()

@@ -57,7 +57,7 @@ func firstNote(pp *planner.PhasedPlan) string {
 // phaseSpendPlot is cumulative spend against GPUs online, per strategy.
 func phaseSpendPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 	fs := pp.Strategy(planner.StrategyFinal)
-	title := fmt.Sprintf("Spend to date: phase 1 costs %s built for the final size", planner.FormatUSD(fs.Steps[0].CostUSD))
+	title := fmt.Sprintf("Spend to date: phase 1 %s for the final size", planner.FormatUSD(fs.Steps[0].CostUSD))
 	if gr := pp.Strategy(planner.StrategyGrow); gr != nil {
 		title += fmt.Sprintf(", %s grown", planner.FormatUSD(gr.Steps[0].CostUSD))
 	}
@@ -103,9 +103,9 @@ func phaseMovesPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 			hours += st.Recabling.Hours
 		}
 	}
-	title := "Links re-cabled per phase: none either way"
+	title := "Links re-cabled: none either way"
 	if total > 0 {
-		title = fmt.Sprintf("Links re-cabled per phase: %s grown (%s, estimate), none built for the final size",
+		title = fmt.Sprintf("Links re-cabled: %s grown (%s, estimate), 0 for the final size",
 			planner.FormatInt(total), planner.FormatHours(hours))
 	}
 	p := newPlot(title, "phase (GPUs online)", "links moved")
