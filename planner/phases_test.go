@@ -516,3 +516,30 @@ func TestPhaseMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestPhasesGrowFollowsB300Table: grown as you go, each phase of a DGX
+// B300 (XDR, Q3400) build-out is the published SuperPOD fabric of its
+// size: 1/2/4/8/18 SU -> 8/16/32/64/144 leaves and 4/8/18/36/72 spines,
+// leaf-spine cables equal to node-leaf cables (NVIDIA DGX SuperPOD B300
+// XDR reference architecture, ../shared/research/facility.md §5). Built
+// for 18 SU, phase 1 already has the 72 spines. Catches units resolved
+// with the wrong scalable unit, or a phase sized on another switch.
+func TestPhasesGrowFollowsB300Table(t *testing.T) {
+	s := NewScenario()
+	s.Cluster.System, s.Network.Switch = "dgx-b300", "q3400"
+	s.Cluster.GPUs = 18 * 72 * 8
+	for _, u := range []int{1, 2, 4, 8, 18} {
+		s.Phases = append(s.Phases, Phase{Units: u})
+	}
+	pp := mustPhases(t, s)
+	leaves, spines := []int{8, 16, 32, 64, 144}, []int{4, 8, 18, 36, 72}
+	for i, st := range pp.Strategy(StrategyGrow).Steps {
+		if st.Switches.Leaf != leaves[i] || st.Switches.Spine != spines[i] || st.Links.LeafSpine != st.Links.ServerLeaf {
+			t.Errorf("phase %d: %d leaves, %d spines, %d leaf-spine for %d node links; want %d, %d, equal",
+				i+1, st.Switches.Leaf, st.Switches.Spine, st.Links.LeafSpine, st.Links.ServerLeaf, leaves[i], spines[i])
+		}
+	}
+	if st := pp.Strategy(StrategyFinal).Steps[0]; st.Switches.Spine != 72 || st.Switches.Leaf != 8 {
+		t.Errorf("final size phase 1: %d leaves, %d spines; want 8 and 72", st.Switches.Leaf, st.Switches.Spine)
+	}
+}
