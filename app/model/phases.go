@@ -12,6 +12,9 @@ import (
 // in it merges into one undo step.
 const PhasesKey = "phase"
 
+// PhasesLabel names the phase list in messages, as the tab labels it.
+const PhasesLabel = "Phases"
+
 // PhasesHint shows how to type the phase list.
 const PhasesHint = "e.g. 256, 1k@2026-Q3, 4su"
 
@@ -83,7 +86,7 @@ func (m *Model) SetPhases(text string) error {
 	phases, err := ParsePhases(text)
 	if err != nil {
 		m.typed[PhasesKey], m.typedErr[PhasesKey] = text, err.Error()
-		return fmt.Errorf("Phases: %w", err)
+		return fmt.Errorf("%s: %w", PhasesLabel, err)
 	}
 	delete(m.typed, PhasesKey)
 	delete(m.typedErr, PhasesKey)
