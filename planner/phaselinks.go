@@ -148,6 +148,18 @@ func spineLowerKey(plane, pod, j int) uint64 {
 	return uint64(plane)<<48 | uint64(j)<<24 | uint64(pod) | 1<<63
 }
 
+// lowerUpper gives a link's lower and upper device keys (for a server
+// link, the server port stands for its lower device).
+func lowerUpper(l *linkID, serverPorts int, rails, tri bool) (lower, upper uint64) {
+	switch l.tier {
+	case tierServerLeaf:
+		return uint64(l.server*serverPorts+l.serverPort) | 1<<63, leafKey(l.plane, l.leaf, rails)
+	case tierLeafSpine:
+		return leafKey(l.plane, l.leaf, rails), spineKey(l.plane, l.pod, l.spine, tri)
+	}
+	return spineLowerKey(l.plane, l.pod, l.spine), coreKey(l.plane, l.core)
+}
+
 // linkSet is a plan's links by their ends, for comparing consecutive
 // phases: each server port's leaf, and each leaf's and each lower
 // spine's upper devices (a multiset: one entry a link). Lower devices
@@ -189,15 +201,10 @@ func newLinkSet(p *Plan) *linkSet {
 	p.walkLinkIDs(func(l *linkID) {
 		t := l.tier
 		ls.links[t]++
-		var lower, upper uint64
-		switch t {
-		case tierServerLeaf:
-			ls.toLeaf[l.server*ls.serverPorts+l.serverPort] = leafKey(l.plane, l.leaf, rails)
+		lower, upper := lowerUpper(l, ls.serverPorts, rails, tri)
+		if t == tierServerLeaf {
+			ls.toLeaf[lower&^(1<<63)] = upper
 			return
-		case tierLeafSpine:
-			lower, upper = leafKey(l.plane, l.leaf, rails), spineKey(l.plane, l.pod, l.spine, tri)
-		default:
-			lower, upper = spineLowerKey(l.plane, l.pod, l.spine), coreKey(l.plane, l.core)
 		}
 		if n := len(ls.lower[t]); n == 0 || ls.lower[t][n-1] != lower {
 			sortLast(t)

@@ -31,18 +31,6 @@ const (
 	RemoveAction = "remove" // take the cable out: the new phase has fewer here
 )
 
-// lowerUpper gives a link's lower and upper device keys (for a server
-// link, the server port stands for its lower device).
-func lowerUpper(l *linkID, serverPorts int, rails, tri bool) (lower, upper uint64) {
-	switch l.tier {
-	case tierServerLeaf:
-		return uint64(l.server*serverPorts+l.serverPort) | 1<<63, leafKey(l.plane, l.leaf, rails)
-	case tierLeafSpine:
-		return leafKey(l.plane, l.leaf, rails), spineKey(l.plane, l.pod, l.spine, tri)
-	}
-	return spineLowerKey(l.plane, l.pod, l.spine), coreKey(l.plane, l.core)
-}
-
 // keptFlags marks, in walk order, the links of from that to keeps: for
 // each lower device, as many links to each upper device as both have,
 // the first ones in walk order.

@@ -543,3 +543,25 @@ func TestPhasesGrowFollowsB300Table(t *testing.T) {
 		t.Errorf("final size phase 1: %d leaves, %d spines; want 8 and 72", st.Switches.Leaf, st.Switches.Spine)
 	}
 }
+
+// TestCompareRetires: a phase buys what its lines grew by and retires
+// what they shrank by, never netting one against the other. Hand-worked:
+// optics 10 -> 6 at $5 retires $20; cables 4 -> 9 at $2 buys 5 cables,
+// $10; a new switch line of 1 at $100 buys $100. Catches retired parts
+// subtracted from the spend (the total would fall below the final
+// plan's), or a shrinking line counted as bought.
+func TestCompareRetires(t *testing.T) {
+	prev := map[bomKey]lineQty{
+		{CatTransceiver, "osfp", "x"}: {qty: 10, usd: 5, category: CatTransceiver},
+		{CatCable, "fiber", "y"}:      {qty: 4, usd: 2, category: CatCable},
+	}
+	cur := map[bomKey]lineQty{
+		{CatTransceiver, "osfp", "x"}: {qty: 6, usd: 5, category: CatTransceiver},
+		{CatCable, "fiber", "y"}:      {qty: 9, usd: 2, category: CatCable},
+		{CatSwitch, "qm9700", "z"}:    {qty: 1, usd: 100, category: CatSwitch},
+	}
+	got := compare(prev, cur)
+	if got != (spend{added: 110, retired: 20, transceivers: 0, cables: 5}) {
+		t.Errorf("compare = %+v, want added 110, retired 20, 0 optics, 5 cables", got)
+	}
+}
