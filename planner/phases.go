@@ -3,8 +3,10 @@ package planner
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Strategies of a phased build-out.
@@ -354,6 +356,7 @@ func planGrow(pp *PhasedPlan, phases []Phase, g Growth) StrategyPlan {
 	sp := StrategyPlan{Key: StrategyGrow, Name: "Grow as you go"}
 	asked := askedRatio(pp.Final)
 	var prevQty map[bomKey]lineQty
+	sets := linkSets(pp.plans)
 	var prevSet *linkSet
 	var prevSw SwitchCount
 	cum := 0.0
@@ -361,7 +364,8 @@ func planGrow(pp *PhasedPlan, phases []Phase, g Growth) StrategyPlan {
 		q := bomQty(p)
 		cost := compare(prevQty, q)
 		cum += cost.added
-		set := newLinkSet(p)
+		set := sets[i]
+		sets[i] = nil // only the phase before is needed from here on
 		st := PhaseStep{Phase: i + 1, GPUs: p.GPUs, Date: phases[i].Date, Servers: p.Servers, Tiers: p.Tiers,
 			Switches: switchCount(p), Links: p.Links, LinksAdded: p.Links,
 			TransceiversBought: cost.transceivers, CablesBought: cost.cables,
@@ -389,6 +393,25 @@ func planGrow(pp *PhasedPlan, phases []Phase, g Growth) StrategyPlan {
 			FormatInt(moved), FormatUSD(totalRetired(sp))))
 	}
 	return sp
+}
+
+// linkSets collects every phase's links by their ends, a phase per CPU
+// at a time.
+func linkSets(plans []*Plan) []*linkSet {
+	sets := make([]*linkSet, len(plans))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, p := range plans {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			sets[i] = newLinkSet(p)
+			<-sem
+		}()
+	}
+	wg.Wait()
+	return sets
 }
 
 func totalMoved(sp StrategyPlan) int {
