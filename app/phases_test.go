@@ -1,6 +1,8 @@
 package app
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,5 +91,36 @@ func TestParsePhases(t *testing.T) {
 		if err != nil || model.FormatPhases(got) != tc.out {
 			t.Errorf("%q: %v (%v), want %q", tc.in, model.FormatPhases(got), err, tc.out)
 		}
+	}
+}
+
+// ExportMoves writes the Phases tab's moves by the file's extension:
+// CSV rows or a JSON array, one per link moved (128 + 256 for the
+// default scenario's 1 -> 2 -> 4 units), and refuses a name it cannot
+// read a format from. Mutations caught: the JSON writer used for .csv, a
+// file written for an unknown extension.
+func TestExportMoves(t *testing.T) {
+	u := newTestUI(t)
+	u.SelectTab(TabPhases)
+	u.WaitIdle()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, prefix string
+		lines        int
+	}{{"m.csv", "phase,action", 1 + 384}, {"m.json", "[", 2 + 384}} {
+		path := filepath.Join(dir, tc.name)
+		if err := ExportMoves(u.phases.pp, path); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(path)
+		if !strings.HasPrefix(string(b), tc.prefix) || strings.Count(string(b), "\n") != tc.lines {
+			t.Errorf("%s: %d lines, starts %.20q", tc.name, strings.Count(string(b), "\n"), b)
+		}
+	}
+	if err := ExportMoves(u.phases.pp, filepath.Join(dir, "m.txt")); err == nil {
+		t.Error("m.txt written")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m.txt")); err == nil {
+		t.Error("m.txt exists")
 	}
 }

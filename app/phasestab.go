@@ -1,6 +1,10 @@
 package app
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -9,6 +13,7 @@ import (
 
 	"fabricplan/app/model"
 	"fabricplan/charts"
+	"fabricplan/internal/safefile"
 	"fabricplan/planner"
 )
 
@@ -71,8 +76,9 @@ func newPhasesTab(u *UI) *phasesTab {
 	help.Importance = widget.LowImportance
 	form := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Phases"), nil, t.list), help, t.prebuy)
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
+	moves := widget.NewButton("Export moves…", t.exportMovesDialog)
 	pages := container.NewAppTabs(
-		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export), t.view.content)),
+		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export, moves), t.view.content)),
 		container.NewTabItem("Build for the final size", container.NewBorder(nil, t.finds[0], nil, nil, t.tables[0])),
 		container.NewTabItem("Grow as you go", container.NewBorder(nil, t.finds[1], nil, nil, t.tables[1])))
 	t.content = container.NewBorder(container.NewVBox(form, t.card), nil, nil, nil, pages)
@@ -218,5 +224,46 @@ func (t *phasesTab) show(pp *planner.PhasedPlan, err error) {
 			return nil, err
 		}
 		return charts.Phases(charts.Input{Phases: pp})
+	})
+}
+
+// ExportMoves writes the links growing as you go moves, phase by phase:
+// CSV, or JSON for a name ending .json. It streams into a temporary file
+// that replaces path only when whole, so it may run on any goroutine.
+func ExportMoves(pp *planner.PhasedPlan, path string) error {
+	write := planner.WriteMovesCSV
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+	case ".json":
+		write = planner.WriteMovesJSON
+	default:
+		return fmt.Errorf("cannot tell the format of %q: name it .csv or .json", filepath.Base(path))
+	}
+	return safefile.WriteWith(path, func(w io.Writer) error { return write(w, pp) })
+}
+
+// exportMovesDialog asks where to write the phased plan's moves, and
+// writes them in the background.
+func (t *phasesTab) exportMovesDialog() {
+	u, pp := t.u, t.pp
+	if pp == nil {
+		u.showError(errors.New("no phased plan to export: see the Phases tab's message"))
+		return
+	}
+	u.savePathDialog("Export links to move (.csv or .json)", "moves.csv", ".csv", func(path string) error {
+		u.status.SetText("Writing " + path + "…")
+		u.work.add()
+		go func() {
+			defer u.work.done()
+			err := ExportMoves(pp, path)
+			u.onUI(func() {
+				if err != nil {
+					u.showError(err)
+					return
+				}
+				u.status.SetText("Wrote " + path)
+			})
+		}()
+		return nil
 	})
 }
