@@ -510,6 +510,9 @@ func ComparePhases(pp *PhasedPlan) string {
 	first := gr.Steps[0].CostAddedUSD - fs.Steps[0].CostAddedUSD
 	total := gr.Last().CostUSD - fs.Last().CostUSD
 	word := func(d float64, more, less string) string {
+		if math.Abs(d) < 0.5 { // under a dollar: float sums of the same parts
+			return "the same"
+		}
 		if d >= 0 {
 			return FormatUSD(d) + " " + more
 		}
@@ -521,7 +524,7 @@ func ComparePhases(pp *PhasedPlan) string {
 			hours += st.Recabling.Hours
 		}
 	}
-	s := fmt.Sprintf("growing as you go spends %s in phase 1 and %s in all (%s against %s)",
+	s := fmt.Sprintf("growing as you go spends %s in phase 1 and %s in all (%s against %s built for the final size)",
 		word(first, "more", "less"), word(total, "more", "less"), FormatUSD(gr.Last().CostUSD), FormatUSD(fs.Last().CostUSD))
 	if moved := totalMoved(*gr); moved > 0 {
 		s += fmt.Sprintf("; it moves %s links (%s of re-cabling, estimate), building for the final size none", FormatInt(moved), FormatHours(hours))
