@@ -394,6 +394,8 @@ func (u *UI) visibleFigure() *charts.Figure {
 		return u.compare.view.fig
 	case TabSearch:
 		return u.search.view.fig
+	case TabPhases:
+		return u.phases.view.fig
 	}
 	return u.charts.view.fig
 }

@@ -66,6 +66,7 @@ type UI struct {
 	search    *searchTab
 	resil     *resilienceTab
 	topo      *topologyTab
+	phases    *phasesTab
 	tabs      *container.AppTabs
 	views     []*chartView // every chart view, drawn again when the theme changes
 	status    *widget.Label
@@ -124,6 +125,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	u.search = newSearchTab(u)
 	u.resil = newResilienceTab(u)
 	u.topo = newTopologyTab(u)
+	u.phases = newPhasesTab(u)
 	u.tabs = container.NewAppTabs(
 		container.NewTabItem(TabSummary, u.summary.content),
 		container.NewTabItem(TabCharts, u.charts.content),
@@ -132,6 +134,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 		container.NewTabItem(TabSearch, u.search.content),
 		container.NewTabItem(TabResilience, u.resil.content),
 		container.NewTabItem(TabTopology, u.topo.content),
+		container.NewTabItem(TabPhases, u.phases.content),
 	)
 	u.tabs.OnSelected = func(*container.TabItem) { u.refreshVisible() }
 	u.status = widget.NewLabel("")
@@ -412,6 +415,7 @@ func (u *UI) apply(r model.Result) {
 	u.compare.stale = true
 	u.resil.stale = true
 	u.topo.stale = true
+	u.phases.stale = true
 	u.refreshVisible()
 }
 
@@ -452,6 +456,8 @@ func (u *UI) refreshVisible() {
 		u.resil.redraw()
 	case TabTopology:
 		u.topo.redraw()
+	case TabPhases:
+		u.phases.redraw()
 	}
 }
 

@@ -25,6 +25,8 @@ type Input struct {
 	MarketYear int
 	// Search is a design search to draw (the search chart).
 	Search *planner.SearchResult
+	// Phases is a phased build-out planned two ways (the phases chart).
+	Phases *planner.PhasedPlan
 	// Focus is what the topology diagram draws expanded.
 	Focus Focus
 	// Generated is the time the report says it was made; zero is now.
@@ -64,6 +66,7 @@ func All() []Chart {
 		{"sensitivity", "Cost sensitivity: total cost as each price moves across its range", Tornado},
 		{"resilience", "Failure what-if: slowdown per failure, goodput and interruptions", Resilience},
 		{"topology", "Topology: planes, pods, scalable units and switch layers with link bundles", Topology},
+		{"phases", "Phased build-out: spend against GPUs online, and links re-cabled, for both strategies", Phases},
 	}
 }
 
@@ -151,6 +154,10 @@ func NewInput(s planner.Scenario, cat *planner.Catalog, m *planner.Market, year 
 	in := Input{Plan: vs[0].Plan, Variants: vs, Market: m, MarketYear: year,
 		Sweep: planner.Sweep(s, cat, planner.ScaleSizes(s.Cluster.GPUs))}
 	in.TierSteps = planner.TierSteps(s, cat, in.Sweep)
+	// The phases chart draws the scenario's [[phase]] list (or phases
+	// doubling from one scalable unit); a list that does not plan leaves
+	// the chart out with the planner's reason.
+	in.Phases, _ = planner.PlanPhases(s, cat)
 	if withSearch {
 		in.Search, _ = planner.Search(context.Background(), s, cat, planner.SearchOptions{WithinPct: 5})
 	}

@@ -1,6 +1,9 @@
 package planner
 
-import "reflect"
+import (
+	"reflect"
+	"slices"
+)
 
 // Clone returns a deep copy of s: its workload, the workload's optional
 // overlaps, its reliability overrides and its price overrides are copied, so editing the copy never
@@ -37,6 +40,11 @@ func (s Scenario) Clone() Scenario {
 	if s.Networks != nil {
 		n := *s.Networks
 		out.Networks = &n
+	}
+	out.Phases = slices.Clone(s.Phases)
+	if s.Growth != nil {
+		g := *s.Growth
+		out.Growth = &g
 	}
 	if s.Prices != nil {
 		out.Prices = make(map[string]float64, len(s.Prices))

@@ -41,6 +41,9 @@ type Recovery struct {
 	// on site; SwapHours how long with one.
 	RepairHours float64 `toml:"repair_hours" json:"repair_hours"`
 	SwapHours   float64 `toml:"swap_hours" json:"swap_hours"`
+	// RecableMin is the minutes one crew takes to move one link when a
+	// phased build-out re-cables (an estimate; see PlanPhases).
+	RecableMin float64 `toml:"recable_min" json:"recable_min"`
 }
 
 // ReliabilityInputs is a scenario's [reliability] table: any rate or time
@@ -119,6 +122,7 @@ func (r Reliability) fields() relFields {
 		{"checkpoint_interval_min", r.Recovery.CheckpointInterval, 0, maxMinutes, false},
 		{"repair_hours", r.Recovery.RepairHours, 0, maxRepairHours, false},
 		{"swap_hours", r.Recovery.SwapHours, 0, maxRepairHours, false},
+		{"recable_min", r.Recovery.RecableMin, 0, maxMinutes, false},
 		{"spare_switches_pct", r.Spares.SwitchesPct, 0, maxSparePct, false},
 		{"spare_optics_pct", r.Spares.OpticsPct, 0, maxSparePct, false},
 	}

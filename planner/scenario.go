@@ -63,6 +63,10 @@ type Scenario struct {
 	// Networks chooses the networks beside the back end (nil: the
 	// system's defaults).
 	Networks *NetworksInputs `toml:"networks,omitempty,omitzero"`
+	// Phases is the phased build-out, [[phase]] tables in order (none:
+	// one build; see PlanPhases); Growth its options (nil: defaults).
+	Phases []Phase `toml:"phase,omitempty,omitzero"`
+	Growth *Growth `toml:"growth,omitempty,omitzero"`
 }
 
 // PriceSettings choose how a plan is priced.
@@ -264,6 +268,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 	}
 	errs = append(errs, s.Reliability.validate()...)
 	errs = append(errs, s.validateNetworks(cat)...)
+	errs = append(errs, s.validatePhases()...)
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateMedia()...)
 	errs = append(errs, s.validatePricing(cat)...)

@@ -136,6 +136,13 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 		}
 		f.Set(reflect.ValueOf(&w))
 		return
+	case f.Kind() == reflect.Pointer && f.Type().Elem() == reflect.TypeOf(Growth{}):
+		g := Growth{}
+		if sub, ok := d.subTable(p, name); ok {
+			d.table(sub, reflect.ValueOf(&g).Elem(), name+".")
+		}
+		f.Set(reflect.ValueOf(&g))
+		return
 	case f.Kind() == reflect.Pointer && f.Type().Elem() == reflect.TypeOf(NetworksInputs{}):
 		var n NetworksInputs
 		if sub, ok := d.subTable(p, name); ok {
@@ -148,6 +155,8 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 			d.table(sub, v.Elem(), name+".")
 			f.Set(v)
 		}
+	case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Struct:
+		d.tableArray(p, f, name)
 		return
 	case f.Kind() == reflect.Map:
 		sub, ok := d.subTable(p, name)
@@ -169,6 +178,21 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 	if err := d.md.PrimitiveDecode(p, f.Addr().Interface()); err != nil {
 		d.add(d.typeError(name, err))
 	}
+}
+
+// tableArray decodes an array of tables ([[name]]) into the slice f, each
+// table strictly; a table's keys are named name[i].key (i from 1).
+func (d *strictDecoder) tableArray(p toml.Primitive, f reflect.Value, name string) {
+	var subs []map[string]toml.Primitive
+	if err := d.md.PrimitiveDecode(p, &subs); err != nil {
+		d.add(&FieldError{Field: name, Line: d.lines[name], Problem: "expected an array of tables", Fix: "write each as [[" + name + "]] with keys below"})
+		return
+	}
+	out := reflect.MakeSlice(f.Type(), len(subs), len(subs))
+	for i, sub := range subs {
+		d.table(sub, out.Index(i), fmt.Sprintf("%s[%d].", name, i+1))
+	}
+	f.Set(out)
 }
 
 // subTable decodes the table name; any other shape - a value (cluster =
@@ -619,6 +643,7 @@ func editDistance(a, b string) int {
 // scenario uses; anything else is skipped.
 func keyLines(src []byte) map[string]int {
 	out := map[string]int{}
+	arrays := map[string]int{}
 	table := ""
 	for i, raw := range strings.Split(string(src), "\n") {
 		line := strings.TrimSpace(raw)
@@ -632,6 +657,10 @@ func keyLines(src []byte) map[string]int {
 			}
 			table = strings.Trim(strings.TrimSpace(line[1:end]), "[]")
 			table = unquoteDotted(table)
+			if strings.HasPrefix(line, "[[") { // an array of tables: name[i], i from 1
+				arrays[table]++
+				table = fmt.Sprintf("%s[%d]", table, arrays[table])
+			}
 			if _, ok := out[table]; !ok {
 				out[table] = i + 1
 			}

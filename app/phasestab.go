@@ -1,0 +1,269 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"fabricplan/app/model"
+	"fabricplan/charts"
+	"fabricplan/internal/safefile"
+	"fabricplan/planner"
+)
+
+// TabPhases is the phased build-out.
+const TabPhases = "Phases"
+
+// phaseColumns head both strategies' tables.
+var phaseColumns = []string{"Phase", "Date", "GPUs", "Tiers", "Leaf", "Spine", "Core", "+Switches", "Links", "+Links", "Moved",
+	"Optics", "Cables", "Spend", "To date", "Power", "Ratio", "Step", "Re-cabling"}
+
+var phaseWidths = []float32{60, 80, 80, 55, 60, 60, 60, 85, 80, 80, 75, 75, 75, 85, 85, 85, 65, 80, 320}
+
+// phasesTab plans the scenario's build-out two ways, off the UI
+// goroutine: the phase list to edit, the comparison, each strategy's
+// table and the chart.
+type phasesTab struct {
+	u       *UI
+	content fyne.CanvasObject
+	list    *widget.Entry
+	prebuy  *widget.Check
+	card    *widget.Label
+	tables  [2]*widget.Table
+	finds   [2]*widget.Label // each strategy's findings
+	view    *chartView
+	pp      *planner.PhasedPlan // the phased plan shown
+	gen     uint64              // the last planning asked for
+	filling bool
+	stale   bool
+}
+
+func newPhasesTab(u *UI) *phasesTab {
+	t := &phasesTab{u: u, view: newChartView(u)}
+	t.list = widget.NewEntry()
+	t.list.SetPlaceHolder(model.PhasesHint)
+	t.list.OnChanged = func(text string) {
+		if t.filling {
+			return
+		}
+		if err := u.m.SetPhases(text); err != nil {
+			u.setStatus(err.Error(), widget.DangerImportance)
+		}
+		u.changed()
+	}
+	t.prebuy = widget.NewCheck("Pre-buy the final spines and cores, with their optics, in phase 1", func(on bool) {
+		if t.filling {
+			return
+		}
+		u.m.SetPrebuy(on)
+		u.changed()
+	})
+	t.card = widget.NewLabel("")
+	t.card.Wrapping = fyne.TextWrapWord
+	for i := range t.tables {
+		t.tables[i] = newTextTable(phaseColumns, phaseWidths, func() int { return t.rows(i) }, func(r, c int) string { return t.cell(i, r, c) })
+		t.finds[i] = widget.NewLabel("")
+		t.finds[i].Wrapping = fyne.TextWrapWord
+	}
+	help := widget.NewLabel("GPUs online after each phase: 1024 or 16k; 4su = scalable units; @2026-Q3 = date. Empty: one unit doubling to the cluster's GPUs.")
+	help.Truncation = fyne.TextTruncateEllipsis
+	help.Importance = widget.LowImportance
+	form := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Phases"), nil, t.list), help, t.prebuy)
+	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
+	moves := widget.NewButton("Export moves…", t.exportMovesDialog)
+	pages := container.NewAppTabs(
+		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export, moves), t.view.content)),
+		container.NewTabItem("Build for the final size", container.NewBorder(nil, t.finds[0], nil, nil, t.tables[0])),
+		container.NewTabItem("Grow as you go", container.NewBorder(nil, t.finds[1], nil, nil, t.tables[1])))
+	t.content = container.NewBorder(container.NewVBox(form, t.card), nil, nil, nil, pages)
+	return t
+}
+
+func (t *phasesTab) strategy(i int) *planner.StrategyPlan {
+	if t.pp == nil || i >= len(t.pp.Strategies) {
+		return nil
+	}
+	return &t.pp.Strategies[i]
+}
+
+func (t *phasesTab) rows(i int) int {
+	if sp := t.strategy(i); sp != nil {
+		return len(sp.Steps)
+	}
+	return 0
+}
+
+func (t *phasesTab) cell(i, row, col int) string {
+	if row >= t.rows(i) {
+		return ""
+	}
+	st := t.strategy(i).Steps[row]
+	n := planner.FormatInt
+	switch col {
+	case 0:
+		return n(st.Phase)
+	case 1:
+		return st.Date
+	case 2:
+		return n(st.GPUs)
+	case 3:
+		return n(st.Tiers)
+	case 4:
+		return n(st.Switches.Leaf)
+	case 5:
+		return n(st.Switches.Spine)
+	case 6:
+		return n(st.Switches.Core)
+	case 7:
+		return n(st.SwitchesAdded.Total)
+	case 8:
+		return n(st.Links.Total)
+	case 9:
+		return n(st.LinksAdded.Total)
+	case 10:
+		return n(st.LinksMoved.Total)
+	case 11:
+		return n(st.TransceiversBought)
+	case 12:
+		return n(st.CablesBought)
+	case 13:
+		return planner.FormatUSD(st.CostAddedUSD)
+	case 14:
+		return planner.FormatUSD(st.CostUSD)
+	case 15:
+		return planner.FormatWatts(st.PowerW)
+	case 16:
+		if !st.RatioHolds {
+			return planner.FormatOversub(st.Oversub) + " (over)"
+		}
+		return planner.FormatOversub(st.Oversub)
+	case 17:
+		if st.JCT == nil {
+			return "-"
+		}
+		return planner.FormatSeconds(st.JCT.StepS)
+	case 18:
+		if st.Recabling == nil {
+			return "-"
+		}
+		return st.Recabling.Text
+	}
+	return ""
+}
+
+// fill shows the scenario's phase list and options, except in the entry
+// being typed in.
+func (t *phasesTab) fill() {
+	t.filling = true
+	defer func() { t.filling = false }()
+	m := t.u.m
+	if txt := m.PhasesText(); txt != t.list.Text && !t.typing() {
+		t.list.SetText(txt)
+	}
+	t.prebuy.SetChecked(m.Growth().PrebuyPorts)
+}
+
+// typing reports whether the phase list has the keyboard focus.
+func (t *phasesTab) typing() bool {
+	c := fyne.CurrentApp().Driver().CanvasForObject(t.list)
+	return c != nil && c.Focused() == t.list
+}
+
+// redraw plans the phases of the current plan's scenario in the
+// background and shows them; an older planning's result is dropped.
+func (t *phasesTab) redraw() {
+	u := t.u
+	t.fill()
+	if !t.stale || u.m.Plan() == nil {
+		return
+	}
+	t.stale = false
+	t.gen++
+	gen, snap, cat := t.gen, u.m.Scenario(), u.cat
+	u.work.add()
+	go func() {
+		defer u.work.done()
+		pp, err := planner.PlanPhases(snap, cat)
+		u.onUI(func() {
+			if gen != t.gen {
+				return
+			}
+			t.show(pp, err)
+		})
+	}()
+}
+
+// show puts a phased plan (or why there is none) on screen.
+func (t *phasesTab) show(pp *planner.PhasedPlan, err error) {
+	if err != nil {
+		t.pp = nil
+		t.card.SetText("No phased plan: " + err.Error())
+	} else {
+		t.pp = pp
+		cmp := planner.ComparePhases(pp)
+		t.card.SetText(strings.ToUpper(cmp[:1]) + cmp[1:] + ".")
+	}
+	for i := range t.finds {
+		text := ""
+		if sp := t.strategy(i); sp != nil {
+			text = "- " + strings.Join(sp.Findings, "\n- ")
+		}
+		t.finds[i].SetText(text)
+	}
+	for _, tb := range t.tables {
+		tb.Refresh()
+	}
+	t.view.draw(func() (*charts.Figure, error) {
+		if pp == nil {
+			return nil, err
+		}
+		return charts.Phases(charts.Input{Phases: pp})
+	})
+}
+
+// ExportMoves writes the links growing as you go moves, phase by phase:
+// CSV, or JSON for a name ending .json. It streams into a temporary file
+// that replaces path only when whole, so it may run on any goroutine.
+func ExportMoves(pp *planner.PhasedPlan, path string) error {
+	write := planner.WriteMovesCSV
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+	case ".json":
+		write = planner.WriteMovesJSON
+	default:
+		return fmt.Errorf("cannot tell the format of %q: name it .csv or .json", filepath.Base(path))
+	}
+	return safefile.WriteWith(path, func(w io.Writer) error { return write(w, pp) })
+}
+
+// exportMovesDialog asks where to write the phased plan's moves, and
+// writes them in the background.
+func (t *phasesTab) exportMovesDialog() {
+	u, pp := t.u, t.pp
+	if pp == nil {
+		u.showError(errors.New("no phased plan to export: see the Phases tab's message"))
+		return
+	}
+	u.savePathDialog("Export links to move (.csv or .json)", "moves.csv", ".csv", func(path string) error {
+		u.status.SetText("Writing " + path + "…")
+		u.work.add()
+		go func() {
+			defer u.work.done()
+			err := ExportMoves(pp, path)
+			u.onUI(func() {
+				if err != nil {
+					u.showError(err)
+					return
+				}
+				u.status.SetText("Wrote " + path)
+			})
+		}()
+		return nil
+	})
+}

@@ -1,0 +1,253 @@
+package cli
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"fabricplan/internal/safefile"
+	"fabricplan/planner"
+)
+
+// phasesFlags are the phases command's own flags.
+type phasesFlags struct {
+	phases, units       *string
+	prebuy              *bool
+	crews               *int
+	recableMin          *float64
+	asCSV, asJSON, move *bool
+	out                 *string
+}
+
+// runPhases plans a phased build-out two ways (for the final size, and
+// growing as you go) and prints each phase, or the links to move.
+func runPhases(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "phases", "[SCENARIO.toml] [plan flags] [--phases a,b,c | --units a,b,c] [--prebuy] [--crews N] [--recable-min M] [--csv|--json] [--moves [--out FILE]]")
+	pf := addPlanFlags(fs)
+	f := phasesFlags{
+		phases:     fs.String("phases", "", "GPUs online after each phase, e.g. 1024,2048,4096 (the last is the final size)"),
+		units:      fs.String("units", "", "scalable units online after each phase, e.g. 1,2,4 (the final size stays --gpus or the file's)"),
+		prebuy:     fs.Bool("prebuy", false, "build for the final size with every spine, core and their optics bought in phase 1"),
+		crews:      fs.Int("crews", 0, "crews moving links at once (default 1)"),
+		recableMin: fs.Float64("recable-min", 0, "minutes one crew takes to move one link (default: the data file's estimate)"),
+		asCSV:      fs.Bool("csv", false, "one row per strategy and phase as CSV (with --moves: the moves as CSV, the default)"),
+		asJSON:     fs.Bool("json", false, "both strategies as JSON (with --moves: the moves as a JSON array)"),
+		move:       fs.Bool("moves", false, "list the links the grow strategy moves, in the cable map's terms"),
+		out:        fs.String("out", "", "with --moves: write to this file instead of standard output"),
+	}
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	path, err := onePositional(pos)
+	if err != nil {
+		return err
+	}
+	in, err := loadScenario(path, pf, fs)
+	if err != nil {
+		return err
+	}
+	if err := f.apply(&in.scenario, in.set); err != nil {
+		return err
+	}
+	if _, err := in.build(env.cat); err != nil {
+		return err
+	}
+	pp, err := planner.PlanPhases(in.scenario, env.cat)
+	if err != nil {
+		return &planner.FileError{Path: in.path, Err: planner.WithLines(err, in.src)}
+	}
+	switch {
+	case *f.move:
+		return f.writeMoves(env, pp)
+	case *f.asJSON:
+		return writeJSON(env.stdout, phasesJSON{GPUs: pp.Final.GPUs, CostUSD: pp.Final.Cost.Total, PhasedPlan: pp})
+	case *f.asCSV:
+		return writePhasesCSV(env.stdout, pp)
+	}
+	return writePhasesText(env.stdout, pp)
+}
+
+// phasesJSON is the JSON form: the final size, then the phased plan.
+type phasesJSON struct {
+	GPUs    int     `json:"final_gpus"`
+	CostUSD float64 `json:"final_cost_usd"`
+	*planner.PhasedPlan
+}
+
+func (f phasesFlags) check() error {
+	switch {
+	case *f.phases != "" && *f.units != "":
+		return usagef("give --phases or --units, not both")
+	case *f.asCSV && *f.asJSON:
+		return usagef("give --csv or --json, not both")
+	case *f.out != "" && !*f.move:
+		return usagef("--out writes the moves: add --moves")
+	case *f.crews < 0:
+		return usagef("--crews: give 1 or more")
+	case *f.recableMin < 0:
+		return usagef("--recable-min: give minutes, 0 or more")
+	}
+	return nil
+}
+
+// apply writes the phase flags over s: --phases also sets the final size
+// unless --gpus is given.
+func (f phasesFlags) apply(s *planner.Scenario, set map[string]bool) error {
+	list, isUnits := *f.phases, false
+	if *f.units != "" {
+		list, isUnits = *f.units, true
+	}
+	if list != "" {
+		sizes, err := planner.ParseGPUList(list)
+		if err != nil {
+			return usagef("--phases: %v", err)
+		}
+		if len(sizes) > planner.MaxPhases {
+			return usagef("--phases: %d phases; give at most %d", len(sizes), planner.MaxPhases)
+		}
+		s.Phases = s.Phases[:0]
+		for _, n := range sizes {
+			if isUnits {
+				s.Phases = append(s.Phases, planner.Phase{Units: n})
+			} else {
+				s.Phases = append(s.Phases, planner.Phase{GPUs: n})
+			}
+		}
+		if !isUnits && !set["gpus"] {
+			s.Cluster.GPUs = sizes[len(sizes)-1]
+		}
+	}
+	if !set["prebuy"] && !set["crews"] && !set["recable-min"] {
+		return nil
+	}
+	g := planner.Growth{}
+	if s.Growth != nil {
+		g = *s.Growth
+	}
+	if set["prebuy"] {
+		g.PrebuyPorts = *f.prebuy
+	}
+	if set["crews"] {
+		g.RecableCrews = *f.crews
+	}
+	if set["recable-min"] {
+		g.RecableMin = *f.recableMin
+	}
+	s.Growth = &g
+	return nil
+}
+
+// writeMoves writes the moves as CSV (default) or JSON, to --out whole
+// or not at all.
+func (f phasesFlags) writeMoves(env *cliEnv, pp *planner.PhasedPlan) error {
+	write := planner.WriteMovesCSV
+	if *f.asJSON {
+		write = planner.WriteMovesJSON
+	}
+	if *f.out == "" {
+		return write(env.stdout, pp)
+	}
+	if err := safefile.WriteWith(*f.out, func(w io.Writer) error { return write(w, pp) }); err != nil {
+		return err
+	}
+	n := 0
+	for _, st := range pp.Strategy(planner.StrategyGrow).Steps {
+		n += st.LinksMoved.Total
+	}
+	fmt.Fprintf(env.stderr, "wrote %s (%s links to move)\n", *f.out, planner.FormatInt(n))
+	return nil
+}
+
+var phasesCSVHeader = []string{"strategy", "phase", "date", "gpus", "servers", "tiers", "leaf", "spine", "core",
+	"switches_added", "links", "links_added", "links_moved", "transceivers_bought", "cables_bought",
+	"cost_added_usd", "cost_usd", "retired_usd", "power_w", "oversubscription", "ratio_holds", "step_s", "jct_days", "recable_hours"}
+
+func writePhasesCSV(w io.Writer, pp *planner.PhasedPlan) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(phasesCSVHeader); err != nil {
+		return err
+	}
+	i := strconv.Itoa
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	for _, sp := range pp.Strategies {
+		for _, st := range sp.Steps {
+			step, days, hours := "", "", ""
+			if st.JCT != nil {
+				step, days = f(st.JCT.StepS), f(st.JCT.Days)
+			}
+			if st.Recabling != nil {
+				hours = f(st.Recabling.Hours)
+			}
+			rec := []string{sp.Key, i(st.Phase), planner.CSVText(st.Date), i(st.GPUs), i(st.Servers), i(st.Tiers),
+				i(st.Switches.Leaf), i(st.Switches.Spine), i(st.Switches.Core), i(st.SwitchesAdded.Total),
+				i(st.Links.Total), i(st.LinksAdded.Total), i(st.LinksMoved.Total), i(st.TransceiversBought), i(st.CablesBought),
+				f(st.CostAddedUSD), f(st.CostUSD), f(st.RetiredUSD), f(st.PowerW), f(st.Oversub), strconv.FormatBool(st.RatioHolds), step, days, hours}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writePhasesText prints each strategy as a table, its findings, and the
+// comparison.
+func writePhasesText(w io.Writer, pp *planner.PhasedPlan) error {
+	p := pp.Final
+	fmt.Fprintf(w, "Phased build-out of %s to %s GPUs (%s, %s, leaf %s)\n", planTitleText(p), planner.FormatInt(p.GPUs),
+		p.Switch.Key, planner.Plural(p.Tiers, "tier"), pp.Asked)
+	for _, sp := range pp.Strategies {
+		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(sp.Name))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "PHASE\tDATE\tGPUS\tTIERS\tLEAF\tSPINE\tCORE\t+SWITCHES\tLINKS\t+LINKS\tMOVED\tOPTICS\tCABLES\tSPEND\tTO DATE\tPOWER\tRATIO\tSTEP\t")
+		for _, st := range sp.Steps {
+			step := "-"
+			if st.JCT != nil {
+				step = planner.FormatSeconds(st.JCT.StepS)
+			}
+			ratio := planner.FormatOversub(st.Oversub)
+			if !st.RatioHolds {
+				ratio += " !"
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", st.Phase, dash(planner.TerminalText(st.Date)),
+				planner.FormatInt(st.GPUs), st.Tiers, planner.FormatInt(st.Switches.Leaf), planner.FormatInt(st.Switches.Spine),
+				planner.FormatInt(st.Switches.Core), planner.FormatInt(st.SwitchesAdded.Total), planner.FormatInt(st.Links.Total),
+				planner.FormatInt(st.LinksAdded.Total), planner.FormatInt(st.LinksMoved.Total), planner.FormatInt(st.TransceiversBought),
+				planner.FormatInt(st.CablesBought), planner.FormatUSD(st.CostAddedUSD), planner.FormatUSD(st.CostUSD),
+				planner.FormatWatts(st.PowerW), ratio, step)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, st := range sp.Steps {
+			if st.Recabling != nil {
+				fmt.Fprintf(w, "  phase %d re-cabling: %s\n", st.Phase, st.Recabling.Text)
+			}
+		}
+		for _, f := range sp.Findings {
+			fmt.Fprintf(w, "  - %s\n", f)
+		}
+	}
+	fmt.Fprintf(w, "\nCOMPARED\n  %s\n", planner.ComparePhases(pp))
+	fmt.Fprintln(w, "\nNOTES")
+	for _, n := range pp.Notes {
+		fmt.Fprintf(w, "  - %s\n", n)
+	}
+	_, err := fmt.Fprintln(w, "  - moves: fabricplan phases --moves [--json] [--out FILE] lists every link to move")
+	return err
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPhasesCommand runs the phases command on a DGX H100 growth of 1 ->
+// 2 -> 4 scalable units (256 GPUs each): built for 4 SU nothing moves;
+// grown as you go 128 then 256 leaf uplinks move (8 leaves x (32 - 4 x 4),
+// then 16 x (32 - 8 x 2)). Catches flags not reaching the plan (--units,
+// --crews), the CSV or JSON losing a strategy or a phase, and the moves
+// list disagreeing with the counts.
+func TestPhasesCommand(t *testing.T) {
+	base := []string{"phases", "--system", "dgx-h100", "--switch", "qm9700", "--gpus", "1024", "--units", "1,2,4", "--crews", "4"}
+	out, errOut, code := runArgs(t, append(base, "--csv")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 1+2*3 {
+		t.Fatalf("CSV: %d records (%v)", len(recs), err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	var moved []string
+	for _, r := range recs[1:] {
+		moved = append(moved, r[col["strategy"]]+":"+r[col["links_moved"]])
+	}
+	if got := strings.Join(moved, " "); got != "final_size:0 final_size:0 final_size:0 grow:0 grow:128 grow:256" {
+		t.Errorf("links moved: %s", got)
+	}
+	// 128 links over 4 crews at 10 minutes: 32 rounds = 5.33 hours.
+	if h := recs[5][col["recable_hours"]]; !strings.HasPrefix(h, "5.333") {
+		t.Errorf("recable hours %q, want 5.333", h)
+	}
+
+	out, errOut, code = runArgs(t, append(base, "--json")...)
+	var doc struct {
+		FinalGPUs  int `json:"final_gpus"`
+		Strategies []struct {
+			Key    string `json:"key"`
+			Phases []struct {
+				GPUs int `json:"gpus"`
+			} `json:"phases"`
+		} `json:"strategies"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc.FinalGPUs != 1024 || len(doc.Strategies) != 2 || doc.Strategies[1].Phases[1].GPUs != 512 {
+		t.Fatalf("JSON (exit %d, %s): %.300s", code, errOut, out)
+	}
+
+	file := filepath.Join(t.TempDir(), "moves.csv")
+	_, errOut, code = runArgs(t, append(base, "--moves", "--out", file)...)
+	if code != 0 || !strings.Contains(errOut, "384 links to move") {
+		t.Fatalf("moves: exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := strings.Count(string(b), "\n"); rows != 1+384 || !strings.HasPrefix(string(b), "phase,action,tier,from_a_device") {
+		t.Errorf("moves file: %d lines, want 385", rows)
+	}
+
+	out, _, code = runArgs(t, base...)
+	for _, want := range []string{"BUILD FOR THE FINAL SIZE", "GROW AS YOU GO", "phase 2 re-cabling: move 128 links", "COMPARED", "no drift"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("text lacks %q (exit %d):\n%s", want, code, out)
+		}
+	}
+}
+
+// TestPhasesCommandErrors: bad phase input exits 2 naming the flag or
+// the field and the fix. Catches a phase past the final size accepted,
+// or flag conflicts left to the planner.
+func TestPhasesCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(bad, []byte("schema = 1\n[cluster]\ngpus = 512\n\n[[phase]]\ngpus = 600\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"phases", "--phases", "1,2", "--units", "1"}, "not both"},
+		{[]string{"phases", "--phases", "512,256"}, "phase[2].gpus"},
+		{[]string{"phases", "--phases", "abc"}, "--phases"},
+		{[]string{"phases", "--out", "x.csv"}, "add --moves"},
+		{[]string{"phases", "--crews", "-2"}, "--crews"},
+		{[]string{"phases", "--units", "1,99", "--gpus", "1024"}, "phase[2].units"},
+		{[]string{"phases", bad}, "phase[1].gpus (line 6)"},
+	} {
+		_, errOut, code := runArgs(t, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

@@ -1,0 +1,275 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// finalTally counts, per phase (from 0), what of the final plan's fabric
+// each phase cables first: the links, switches and switch-side optics it
+// adds, and the worst leaf's down:up once it is built.
+type finalTally struct {
+	links  [linkTierCount][]int
+	mods   [linkTierCount][2][]int // per tier, lower and upper end
+	leaves []int
+	spines []int
+	cores  []int
+	worst  []float64
+}
+
+func newFinalTally(n int) *finalTally {
+	t := &finalTally{leaves: make([]int, n), spines: make([]int, n), cores: make([]int, n), worst: make([]float64, n)}
+	for i := range linkTierCount {
+		t.links[i] = make([]int, n)
+		t.mods[i] = [2][]int{make([]int, n), make([]int, n)}
+	}
+	return t
+}
+
+// tallyFinal walks the final plan once and gives every link the first
+// phase that needs it: a server link its server's phase; a leaf and its
+// uplinks the phase of its unit's first server (NVIDIA: a partial unit
+// gets its full leaves and leaf-spine cables); a spine-core link the
+// phase its pod is populated, or the second pod is (one pod needs no
+// core). Switches and switch-side cages arrive with their first link: a
+// switch fills its ports in order, so its first link is its earliest.
+func tallyFinal(final *Plan, servers []int) *finalTally {
+	n := len(servers)
+	t := newFinalTally(n)
+	c := final.Switch.LinksPerCage(final.PortGbps)
+	lpu, spu := final.layout.leavesPerUnit, final.layout.serversPerUnit
+	podPhase := make([]int, max(1, final.Pods))
+	for i := range podPhase {
+		podPhase[i] = -1
+	}
+	curPlane, curLeaf, leafPhase, up := -1, -1, 0, 0
+	down := make([]int, n)
+	finish := func() {
+		if curLeaf < 0 || up == 0 {
+			return
+		}
+		cum := 0
+		for k := range n {
+			cum += down[k]
+			if k >= leafPhase {
+				t.worst[k] = max(t.worst[k], float64(cum)/float64(up))
+			}
+		}
+	}
+	final.walkLinkIDs(func(l *linkID) {
+		switch l.tier {
+		case tierServerLeaf:
+			if l.plane != curPlane || l.leaf != curLeaf {
+				finish()
+				curPlane, curLeaf, up = l.plane, l.leaf, 0
+				clear(down)
+				leafPhase = phaseOf(servers, l.leaf/lpu*spu)
+				t.leaves[leafPhase]++
+			}
+			k := phaseOf(servers, l.server)
+			down[k]++
+			t.add(tierServerLeaf, k, -1, l.leafPort, c)
+		case tierLeafSpine:
+			k := leafPhase
+			up++
+			if podPhase[l.pod] < 0 {
+				podPhase[l.pod] = k
+			}
+			if l.spinePort == 0 {
+				t.spines[k]++
+			}
+			t.add(tierLeafSpine, k, l.leafPort, l.spinePort, c)
+		default:
+			k := podPhase[l.pod]
+			if len(podPhase) > 1 {
+				k = max(k, podPhase[1])
+			}
+			if l.corePort == 0 {
+				t.cores[k]++
+			}
+			t.add(tierSpineCore, k, l.spinePort, l.corePort, c)
+		}
+	})
+	finish()
+	return t
+}
+
+// add counts one link of tier in phase k, and a module at each switch
+// end whose cage it opens (port -1: a server end).
+func (t *finalTally) add(tier, k, lowerPort, upperPort, perCage int) {
+	t.links[tier][k]++
+	if lowerPort >= 0 && lowerPort%perCage == 0 {
+		t.mods[tier][0][k]++
+	}
+	if upperPort%perCage == 0 {
+		t.mods[tier][1][k]++
+	}
+}
+
+// prebuy moves every spine and core switch, and the optics of their
+// ports, to the first phase.
+func (t *finalTally) prebuy() {
+	first := func(v []int) {
+		sum := 0
+		for i := range v {
+			sum += v[i]
+			v[i] = 0
+		}
+		v[0] = sum
+	}
+	first(t.spines)
+	first(t.cores)
+	first(t.mods[tierLeafSpine][1])
+	first(t.mods[tierSpineCore][0])
+	first(t.mods[tierSpineCore][1])
+}
+
+// cumulate turns per-phase additions into totals after each phase.
+func cumulate(v []int) []int {
+	out := make([]int, len(v))
+	sum := 0
+	for i, x := range v {
+		sum += x
+		out[i] = sum
+	}
+	return out
+}
+
+// finalQty is phase k's quantity of every line of the final plan's BOM.
+func finalQty(final *Plan, t *finalTally, servers []int, k int, sp Spares) map[bomKey]lineQty {
+	tierIndex := map[string]int{"server_leaf": tierServerLeaf, "leaf_spine": tierLeafSpine, "spine_core": tierSpineCore}
+	sum := func(v []int) int { return cumulate(v)[k] }
+	out := make(map[bomKey]lineQty, len(final.BOM))
+	parent := map[string]int{}
+	for _, l := range final.BOM {
+		if l.Spare {
+			continue
+		}
+		var q int
+		switch l.Category {
+		case CatNIC:
+			q = servers[k] * (final.NICs / final.Servers)
+		case CatSwitch:
+			q = sum(map[string][]int{TierLeaf: t.leaves, TierSpine: t.spines, TierCore: t.cores}[l.tier])
+		case CatTransceiver:
+			if strings.HasPrefix(l.Where, "server side") {
+				q = servers[k] * (final.ServerTransceivers / final.Servers)
+			} else {
+				ti := tierIndex[l.tier]
+				q = sum(t.mods[ti][0]) + sum(t.mods[ti][1])
+			}
+		case CatCable:
+			q = sum(t.links[tierIndex[l.tier]])
+		}
+		parent[l.Category+"|"+l.Key+"|"+l.Where] = q
+		out[bomKey{l.Category, l.Key, l.Where}] = lineQty{qty: q, usd: l.UnitUSD, watts: l.UnitWatts, category: l.Category}
+	}
+	for _, l := range final.BOM {
+		if !l.Spare {
+			continue
+		}
+		pct := sp.OpticsPct
+		if l.Category == CatSwitch {
+			pct = sp.SwitchesPct
+		}
+		base := parent[l.Category+"|"+l.Key+"|"+strings.TrimPrefix(l.Where, "spares, ")]
+		q := int(math.Ceil(float64(base)*pct/100 - 1e-9))
+		out[bomKey{l.Category, l.Key, l.Where}] = lineQty{qty: q, usd: l.UnitUSD, category: l.Category}
+	}
+	return out
+}
+
+// planFinalSize plans building for the final size: the final plan's
+// fabric, each phase cabling the part its GPUs need; nothing moves.
+func planFinalSize(pp *PhasedPlan, phases []Phase, pinned Scenario, cat *Catalog, g Growth) (StrategyPlan, error) {
+	final := pp.Final
+	sp := StrategyPlan{Key: StrategyFinal, Name: "Build for the final size"}
+	servers := make([]int, len(phases))
+	ws := pinned.WithSystem(cat)
+	for i, ph := range phases {
+		ws.Cluster.GPUs = ph.GPUs
+		_, servers[i] = ws.nodes(cat)
+	}
+	t := tallyFinal(final, servers)
+	if g.PrebuyPorts {
+		t.prebuy()
+	}
+	var spares Spares
+	if rel := cat.Reliability; rel != nil {
+		spares = final.Scenario.Reliability.apply(*rel).Spares
+	}
+	asked := askedRatio(final)
+	var prevQty map[bomKey]lineQty
+	var prevSw SwitchCount
+	cum := 0.0
+	for k, ph := range phases {
+		q := finalQty(final, t, servers, k, spares)
+		cost := compare(prevQty, q)
+		cum += cost.added
+		st := PhaseStep{Phase: k + 1, GPUs: ph.GPUs, Date: ph.Date, Servers: servers[k], Tiers: final.Tiers,
+			Switches:           SwitchCount{Leaf: cumulate(t.leaves)[k], Spine: cumulate(t.spines)[k], Core: cumulate(t.cores)[k]},
+			TransceiversBought: cost.transceivers, CablesBought: cost.cables,
+			CostAddedUSD: cost.added, CostUSD: cum, RetiredUSD: cost.retired, PowerW: power(q),
+			Oversub: t.worst[k]}
+		st.Switches.Total = st.Switches.Leaf + st.Switches.Spine + st.Switches.Core
+		st.SwitchesAdded = st.Switches.added(prevSw)
+		st.Links = Links{ServerLeaf: cumulate(t.links[0])[k], LeafSpine: cumulate(t.links[1])[k], SpineCore: cumulate(t.links[2])[k]}
+		st.Links.Total = st.Links.ServerLeaf + st.Links.LeafSpine + st.Links.SpineCore
+		st.LinksAdded = Links{ServerLeaf: t.links[0][k], LeafSpine: t.links[1][k], SpineCore: t.links[2][k]}
+		st.LinksAdded.Total = st.LinksAdded.ServerLeaf + st.LinksAdded.LeafSpine + st.LinksAdded.SpineCore
+		st.RatioHolds = ratioHolds(st.Oversub, asked)
+		st.JCT = finalPhaseJCT(pp, pinned, cat, k, ph.GPUs)
+		sp.Steps = append(sp.Steps, st)
+		prevQty, prevSw = q, st.Switches
+	}
+	sp.Findings = append(sp.Findings, driftFindings(sp, pp.Asked, asked)...)
+	sp.Findings = append(sp.Findings, finalFindings(final, sp, g)...)
+	return sp, nil
+}
+
+// finalFindings says what building for the final size commits to first.
+func finalFindings(final *Plan, sp StrategyPlan, g Growth) []string {
+	first := sp.Steps[0]
+	var out []string
+	if final.Tiers > 1 {
+		how := "as their first links land"
+		if g.PrebuyPorts {
+			how = "all in phase 1 with the optics of every port the final size uses (ports pre-bought)"
+		}
+		upper := Plural(final.Switches(TierSpine), "spine")
+		if c := final.Switches(TierCore); c > 0 {
+			upper += " and " + Plural(c, "core")
+		}
+		out = append(out, fmt.Sprintf("the upper tiers are the final size's (%s), bought %s; phase 1 has %s for %s GPUs",
+			upper, how, Plural(first.Switches.Spine, "spine"), FormatInt(first.GPUs)))
+	}
+	out = append(out, "every leaf of a scalable unit is bought and cabled to the spines with the unit's first server (NVIDIA: design for the full SU); no link moves between phases")
+	if final.Tiers == 3 {
+		out = append(out, "the core is cabled when a second pod is populated: one pod needs none")
+	}
+	return out
+}
+
+// finalPhaseJCT is the job time on phase k's GPUs over a fabric of the
+// final plan's tiers; the grow plan's when that does not build.
+func finalPhaseJCT(pp *PhasedPlan, pinned Scenario, cat *Catalog, k, gpus int) *PhaseJCT {
+	if k == len(pp.plans)-1 {
+		return phaseJCT(pp.Final)
+	}
+	sc := pinned.Clone()
+	sc.Cluster.GPUs, sc.Network.Tiers = gpus, pp.Final.Tiers
+	if p, err := build(sc, cat, false); err == nil {
+		return phaseJCT(p)
+	}
+	return phaseJCT(pp.plans[k])
+}
+
+// power is the watts of a phase's lines (spares draw none).
+func power(q map[bomKey]lineQty) float64 {
+	w := 0.0
+	for _, l := range q {
+		w += float64(l.qty) * l.watts
+	}
+	return w
+}

@@ -1,0 +1,281 @@
+package planner
+
+import "slices"
+
+// Link tiers by index, in the order a plan lists them.
+const (
+	tierServerLeaf = iota
+	tierLeafSpine
+	tierSpineCore
+	linkTierCount
+)
+
+// linkTierNames are the cable map's tier names by index.
+var linkTierNames = [linkTierCount]string{"server_leaf", "leaf_spine", "spine_core"}
+
+// linkID is one link of a plan by numbers instead of names: what
+// WalkCables names, in the same order, without building a string. Only
+// the fields of its tier are set.
+type linkID struct {
+	tier  int
+	plane int // from 1
+	// server_leaf: server (from 0) and its port (NIC port index over all
+	// planes, as WalkCables's U<NIC>/P<port>); leaf and its down port.
+	server, serverPort int
+	leaf, leafPort     int // leaf_spine: the leaf and its uplink port
+	pod, spine         int // leaf_spine: the spine; spine_core: the lower spine
+	spinePort          int
+	core, corePort     int
+}
+
+// walkLinkIDs calls fn once for every link of the plan, in WalkCables's
+// order and with the same devices and ports, as numbers. It follows the
+// plan's layout exactly as WalkCables does (a test holds the two to the
+// same links), so it costs a few nanoseconds a link instead of the names'
+// allocations. fn must not keep l: it is reused.
+func (p *Plan) walkLinkIDs(fn func(l *linkID)) {
+	lay := p.layout
+	perCage := p.Switch.LinksPerCage(p.PortGbps)
+	rails, P := p.RailsPerPlane, p.Planes
+	lpu, spu := lay.leavesPerUnit, lay.serversPerUnit
+	var l linkID
+	var arrivals []int
+	for plane := 1; plane <= P; plane++ {
+		l.plane = plane
+		g, pod := 0, 0
+		for _, run := range lay.pods {
+			for range run.count {
+				n := run.spines
+				arrivals = resize(arrivals, n)
+				base := 0
+				for _, ld := range run.leaves {
+					for range ld.switches {
+						first := g / lpu * spu
+						l.tier, l.leaf = tierServerLeaf, g
+						for k := range ld.down {
+							server, r := first+k, g%lpu
+							if lpu == 1 {
+								server, r = first+k/rails, k%rails
+							}
+							l.server, l.serverPort, l.leafPort = server, r*P+plane-1, k
+							fn(&l)
+						}
+						if n > 0 {
+							l.tier, l.pod = tierLeafSpine, pod
+							up := roundUp(ld.down, perCage)
+							for k := range ld.up {
+								x := (base + k) % n
+								l.leafPort, l.spine, l.spinePort = up+k, x, arrivals[x]
+								arrivals[x]++
+								fn(&l)
+							}
+							base = (base + ld.up) % n
+						}
+						g++
+					}
+				}
+				pod++
+			}
+		}
+		arrivals = p.walkCoreIDs(&l, perCage, arrivals, fn)
+	}
+}
+
+// walkCoreIDs is walkLinkIDs's spine-core part for one plane, as
+// cableWalk.coreLinks.
+func (p *Plan) walkCoreIDs(l *linkID, perCage int, arrivals []int, fn func(l *linkID)) []int {
+	lay := p.layout
+	l.tier = tierSpineCore
+	j, firstCore := 0, 0
+	for _, run := range lay.coreGroups {
+		n := run.cores
+		for range run.groups {
+			arrivals = resize(arrivals, n)
+			base, pod := 0, 0
+			for i, pr := range lay.pods {
+				if run.spineUp[i] == 0 {
+					pod += pr.count
+					continue
+				}
+				up := roundUp(spineDown(pr, j), perCage)
+				for range pr.count {
+					l.pod, l.spine = pod, j
+					for k := range run.spineUp[i] {
+						x := (base + k) % n
+						l.spinePort, l.core, l.corePort = up+k, firstCore+x, arrivals[x]
+						arrivals[x]++
+						fn(l)
+					}
+					base = (base + run.spineUp[i]) % n
+					pod++
+				}
+			}
+			j++
+			firstCore += n
+		}
+	}
+	return arrivals
+}
+
+// Device identities for comparing phases. A device keeps its identity
+// between phases when the cable map would give it the same name: a leaf
+// by plane and index with its rail naming, a spine by plane, pod (with
+// three tiers) and index, a core by plane and index. A server is its
+// index: its name's unit can change with the plan (a single-switch
+// fabric counts every server in one unit) but it is the same machine.
+func leafKey(plane, g int, rails bool) uint64 {
+	k := uint64(plane)<<40 | uint64(g)
+	if rails {
+		k |= 1 << 62
+	}
+	return k | 1<<63
+}
+
+func spineKey(plane, pod, j int, threeTier bool) uint64 {
+	k := uint64(plane)<<48 | uint64(pod)<<24 | uint64(j)
+	if threeTier {
+		k |= 1 << 62
+	}
+	return k | 1<<63
+}
+
+func coreKey(plane, i int) uint64 { return uint64(plane)<<40 | uint64(i) | 1<<63 }
+
+// spineLowerKey names a spine as the lower end of spine-core links, in
+// the order the walk reaches them (core group, then pod), so that a
+// plan's lower spines come out sorted.
+func spineLowerKey(plane, pod, j int) uint64 {
+	return uint64(plane)<<48 | uint64(j)<<24 | uint64(pod) | 1<<63
+}
+
+// lowerUpper gives a link's lower and upper device keys (for a server
+// link, the server port stands for its lower device).
+func lowerUpper(l *linkID, serverPorts int, rails, tri bool) (lower, upper uint64) {
+	switch l.tier {
+	case tierServerLeaf:
+		return uint64(l.server*serverPorts+l.serverPort) | 1<<63, leafKey(l.plane, l.leaf, rails)
+	case tierLeafSpine:
+		return leafKey(l.plane, l.leaf, rails), spineKey(l.plane, l.pod, l.spine, tri)
+	}
+	return spineLowerKey(l.plane, l.pod, l.spine), coreKey(l.plane, l.core)
+}
+
+// linkSet is a plan's links by their ends, for comparing consecutive
+// phases: each server port's leaf, and each leaf's and each lower
+// spine's upper devices (a multiset: one entry a link). Lower devices
+// come in walk order, which is ascending by their keys, so two sets
+// compare by merging without a map.
+type linkSet struct {
+	serverPorts int
+	toLeaf      []uint64 // server*serverPorts + port -> leaf key (0: none)
+	// For leaf_spine and spine_core: lower device keys ascending, where
+	// each one's uppers start in ups, and the upper keys (sorted per
+	// lower device).
+	lower [linkTierCount][]uint64
+	start [linkTierCount][]int32
+	ups   [linkTierCount][]uint64
+	links [linkTierCount]int
+}
+
+// uppers returns the upper device keys of lower device i of tier t.
+func (ls *linkSet) uppers(t, i int) []uint64 {
+	end := len(ls.ups[t])
+	if i+1 < len(ls.start[t]) {
+		end = int(ls.start[t][i+1])
+	}
+	return ls.ups[t][ls.start[t][i]:end]
+}
+
+// newLinkSet collects the links of p by their ends.
+func newLinkSet(p *Plan) *linkSet {
+	ls := &linkSet{serverPorts: p.ServerPorts, toLeaf: make([]uint64, p.Servers*p.ServerPorts)}
+	rails := p.layout.leavesPerUnit > 1
+	tri := p.Tiers == 3
+	ls.ups[tierLeafSpine] = make([]uint64, 0, p.Links.LeafSpine)
+	ls.ups[tierSpineCore] = make([]uint64, 0, p.Links.SpineCore)
+	sortLast := func(t int) {
+		if n := len(ls.start[t]); n > 0 {
+			slices.Sort(ls.ups[t][ls.start[t][n-1]:])
+		}
+	}
+	p.walkLinkIDs(func(l *linkID) {
+		t := l.tier
+		ls.links[t]++
+		lower, upper := lowerUpper(l, ls.serverPorts, rails, tri)
+		if t == tierServerLeaf {
+			ls.toLeaf[lower&^(1<<63)] = upper
+			return
+		}
+		if n := len(ls.lower[t]); n == 0 || ls.lower[t][n-1] != lower {
+			sortLast(t)
+			ls.lower[t] = append(ls.lower[t], lower)
+			ls.start[t] = append(ls.start[t], int32(len(ls.ups[t])))
+		}
+		ls.ups[t] = append(ls.ups[t], upper)
+	})
+	sortLast(tierLeafSpine)
+	sortLast(tierSpineCore)
+	return ls
+}
+
+// linkDiff is how the links change from one phase's fabric to the next's.
+type linkDiff struct {
+	// Kept links join the same two devices in both; Moved are the old
+	// phase's other links (their cables are re-plugged, or taken out when
+	// the new phase has fewer); Added are the new phase's links not kept.
+	Kept, Moved, Added Links
+}
+
+// diffLinks compares two phases' links by their ends.
+func diffLinks(old, cur *linkSet) linkDiff {
+	var d linkDiff
+	kept := [linkTierCount]int{}
+	for i, o := range old.toLeaf {
+		if o != 0 && i < len(cur.toLeaf) && cur.toLeaf[i] == o {
+			kept[tierServerLeaf]++
+		}
+	}
+	for t := tierLeafSpine; t < linkTierCount; t++ {
+		a, b := old.lower[t], cur.lower[t]
+		i, j := 0, 0
+		for i < len(a) && j < len(b) {
+			switch {
+			case a[i] == b[j]:
+				kept[t] += commonCount(old.uppers(t, i), cur.uppers(t, j))
+				i++
+				j++
+			case a[i] < b[j]:
+				i++
+			default:
+				j++
+			}
+		}
+	}
+	for t := range linkTierCount {
+		*d.Kept.of(linkTierNames[t]) = kept[t]
+		*d.Moved.of(linkTierNames[t]) = old.links[t] - kept[t]
+		*d.Added.of(linkTierNames[t]) = cur.links[t] - kept[t]
+	}
+	for _, l := range []*Links{&d.Kept, &d.Moved, &d.Added} {
+		l.Total = l.ServerLeaf + l.LeafSpine + l.SpineCore
+	}
+	return d
+}
+
+// commonCount is the size of the intersection of two sorted multisets.
+func commonCount(a, b []uint64) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			n++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return n
+}

@@ -1,0 +1,195 @@
+package planner
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"strconv"
+)
+
+// LinkMove is one link of a phase that the next phase re-cables: its
+// ends in the phase before (From) and, for a move, in the new phase's
+// cable map (To; empty when the link is taken out).
+type LinkMove struct {
+	Phase  int    // the phase the move reaches (from 2)
+	Action string // MoveAction or RemoveAction
+	Tier   string
+	Plane  int
+	Rail   int
+	From   [4]string // a_device, a_port, b_device, b_port
+	To     [4]string
+	Gbps   int
+	Medium Medium
+	Part   string
+	Metres float64
+}
+
+// Moves' actions.
+const (
+	MoveAction   = "move"   // re-plug the cable to the new ends
+	RemoveAction = "remove" // take the cable out: the new phase has fewer here
+)
+
+// keptFlags marks, in walk order, the links of from that to keeps: for
+// each lower device, as many links to each upper device as both have,
+// the first ones in walk order.
+func keptFlags(from, to *Plan) []bool {
+	want := map[[3]uint64]int{}
+	mark := func(p *Plan, fn func(key [3]uint64)) {
+		rails, tri := p.layout.leavesPerUnit > 1, p.Tiers == 3
+		p.walkLinkIDs(func(l *linkID) {
+			lo, up := lowerUpper(l, p.ServerPorts, rails, tri)
+			fn([3]uint64{uint64(l.tier), lo, up})
+		})
+	}
+	mark(to, func(k [3]uint64) { want[k]++ })
+	var kept []bool
+	mark(from, func(k [3]uint64) {
+		ok := want[k] > 0
+		if ok {
+			want[k]--
+		}
+		kept = append(kept, ok)
+	})
+	return kept
+}
+
+// Moves calls fn for every link the grow strategy moves or takes out to
+// reach each phase, phase by phase, in the order of the phase before's
+// cable map. A moved cable keeps its lower device and goes to one of the
+// new phase's links from that device that the phase before did not have
+// (the new map's ports). Building for the final size moves nothing.
+func (pp *PhasedPlan) Moves(fn func(m *LinkMove) error) error {
+	for k := 1; k < len(pp.plans); k++ {
+		if err := movesBetween(pp.plans[k-1], pp.plans[k], k+1, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// movesBetween streams the moves from plan from to plan to.
+func movesBetween(from, to *Plan, phase int, fn func(m *LinkMove) error) error {
+	// The new links not kept, by lower device key, as their names.
+	added := map[[2]uint64][][4]string{}
+	keptTo := keptFlags(to, from)
+	var keys [][2]uint64
+	rails, tri := to.layout.leavesPerUnit > 1, to.Tiers == 3
+	to.walkLinkIDs(func(l *linkID) {
+		lo, _ := lowerUpper(l, to.ServerPorts, rails, tri)
+		keys = append(keys, [2]uint64{uint64(l.tier), lo})
+	})
+	i := 0
+	if err := to.WalkCables(func(c *CableRun) error {
+		if !keptTo[i] {
+			added[keys[i]] = append(added[keys[i]], [4]string{c.ADevice, c.APort, c.BDevice, c.BPort})
+		}
+		i++
+		return nil
+	}); err != nil {
+		return err
+	}
+	kept := keptFlags(from, to)
+	keys = keys[:0]
+	rails, tri = from.layout.leavesPerUnit > 1, from.Tiers == 3
+	from.walkLinkIDs(func(l *linkID) {
+		lo, _ := lowerUpper(l, from.ServerPorts, rails, tri)
+		keys = append(keys, [2]uint64{uint64(l.tier), lo})
+	})
+	i = 0
+	m := &LinkMove{Phase: phase}
+	return from.WalkCables(func(c *CableRun) error {
+		j := i
+		i++
+		if kept[j] {
+			return nil
+		}
+		m.Action, m.To = RemoveAction, [4]string{}
+		if q := added[keys[j]]; len(q) > 0 {
+			m.Action, m.To, added[keys[j]] = MoveAction, q[0], q[1:]
+		}
+		m.Tier, m.Plane, m.Rail, m.Gbps, m.Medium, m.Part, m.Metres = c.Tier, c.Plane, c.Rail, c.Gbps, c.Medium, c.Part, c.Metres
+		m.From = [4]string{c.ADevice, c.APort, c.BDevice, c.BPort}
+		return fn(m)
+	})
+}
+
+// MovesCSVHeader heads the moves' CSV: the phase and action, the cable
+// map's ends before and after, and the cable map's other columns.
+var MovesCSVHeader = []string{"phase", "action", "tier", "from_a_device", "from_a_port", "from_b_device", "from_b_port",
+	"to_a_device", "to_a_port", "to_b_device", "to_b_port", "gbps", "medium", "part", "length_m", "plane", "rail"}
+
+// WriteMovesCSV writes the grow strategy's moves as CSV, one row a link.
+func WriteMovesCSV(w io.Writer, pp *PhasedPlan) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	cw := csv.NewWriter(bw)
+	if err := cw.Write(MovesCSVHeader); err != nil {
+		return err
+	}
+	rec := make([]string, len(MovesCSVHeader))
+	err := pp.Moves(func(m *LinkMove) error {
+		rec[0], rec[1], rec[2] = strconv.Itoa(m.Phase), m.Action, m.Tier
+		copy(rec[3:7], m.From[:])
+		copy(rec[7:11], m.To[:])
+		rec[11], rec[12], rec[13] = strconv.Itoa(m.Gbps), string(m.Medium), m.Part
+		rec[14], rec[15], rec[16] = strconv.FormatFloat(m.Metres, 'f', -1, 64), strconv.Itoa(m.Plane), strconv.Itoa(m.Rail)
+		return cw.Write(rec)
+	})
+	if err != nil {
+		return err
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// moveJSON is one move as the JSON list writes it.
+type moveJSON struct {
+	Phase  int       `json:"phase"`
+	Action string    `json:"action"`
+	Tier   string    `json:"tier"`
+	From   linkEnds  `json:"from"`
+	To     *linkEnds `json:"to,omitempty"`
+	Gbps   int       `json:"gbps"`
+	Medium Medium    `json:"medium"`
+	Part   string    `json:"part"`
+	Metres float64   `json:"length_m"`
+	Plane  int       `json:"plane"`
+	Rail   int       `json:"rail,omitempty"`
+}
+
+type linkEnds struct {
+	A endJSON `json:"a"`
+	B endJSON `json:"b"`
+}
+
+// WriteMovesJSON writes the grow strategy's moves as a JSON array, one
+// link an element (a line each), streamed.
+func WriteMovesJSON(w io.Writer, pp *PhasedPlan) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("[")
+	sep := "\n"
+	err := pp.Moves(func(m *LinkMove) error {
+		j := moveJSON{Phase: m.Phase, Action: m.Action, Tier: m.Tier, From: linkEnds{endJSON{Device: m.From[0], Port: m.From[1]}, endJSON{Device: m.From[2], Port: m.From[3]}},
+			Gbps: m.Gbps, Medium: m.Medium, Part: m.Part, Metres: m.Metres, Plane: m.Plane, Rail: m.Rail}
+		if m.Action == MoveAction {
+			j.To = &linkEnds{endJSON{Device: m.To[0], Port: m.To[1]}, endJSON{Device: m.To[2], Port: m.To[3]}}
+		}
+		b, err := json.Marshal(j)
+		if err != nil {
+			return err
+		}
+		bw.WriteString(sep)
+		sep = ",\n"
+		_, err = bw.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	bw.WriteString("\n]\n")
+	return bw.Flush()
+}

@@ -1,0 +1,532 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// Strategies of a phased build-out.
+const (
+	// StrategyFinal builds for the final size: the final plan's fabric,
+	// populated phase by phase (NVIDIA's reference architectures size the
+	// fabric for the planned build: ../shared/research/facility.md §5).
+	StrategyFinal = "final_size"
+	// StrategyGrow builds each phase's own fabric and re-cables to reach
+	// the next (adding spine switches later rewires the fabric unless
+	// leaves have spare uplinks: ipSpace 2023, facility.md §5).
+	StrategyGrow = "grow"
+)
+
+// maxDefaultPhases bounds the phases made up when a scenario lists none.
+const maxDefaultPhases = 10
+
+// SwitchCount counts switches per tier.
+type SwitchCount struct {
+	Leaf  int `json:"leaf"`
+	Spine int `json:"spine"`
+	Core  int `json:"core"`
+	Total int `json:"total"`
+}
+
+// PhaseJCT is the default (or the scenario's) workload's time on one
+// phase's GPUs.
+type PhaseJCT struct {
+	StepS float64 `json:"step_s"`
+	Days  float64 `json:"days"`
+}
+
+// PhaseStep is one phase of one strategy: what is in place once it is
+// built, what it adds, what it costs and how it trains.
+type PhaseStep struct {
+	Phase   int    `json:"phase"` // from 1
+	GPUs    int    `json:"gpus"`
+	Date    string `json:"date,omitempty"`
+	Servers int    `json:"servers"`
+	Tiers   int    `json:"tiers"`
+
+	Switches      SwitchCount `json:"switches"`
+	SwitchesAdded SwitchCount `json:"switches_added"`
+	Links         Links       `json:"links"`
+	// LinksAdded are the links this phase cables that the one before did
+	// not have (the new ends of moved cables included); LinksMoved the
+	// links of the phase before that this phase re-cables or takes out.
+	LinksAdded Links `json:"links_added"`
+	LinksMoved Links `json:"links_moved"`
+	// TransceiversBought and CablesBought are the parts this phase buys
+	// (spares included).
+	TransceiversBought int `json:"transceivers_bought"`
+	CablesBought       int `json:"cables_bought"`
+	// CostAddedUSD is what this phase buys; CostUSD the spend so far;
+	// RetiredUSD the parts bought earlier that this phase takes out of
+	// the fabric (surplus after a re-design).
+	CostAddedUSD float64 `json:"cost_added_usd"`
+	CostUSD      float64 `json:"cost_usd"`
+	RetiredUSD   float64 `json:"retired_usd"`
+	PowerW       float64 `json:"power_w"`
+	// Oversub is the worst leaf's down:up links as built (down / up; 0
+	// without uplinks), RatioHolds whether it is at most the asked one.
+	Oversub    float64   `json:"oversubscription"`
+	RatioHolds bool      `json:"ratio_holds"`
+	JCT        *PhaseJCT `json:"jct,omitempty"`
+	// Recabling is the change from the phase before (nil: nothing moves).
+	Recabling *Recabling `json:"recabling,omitempty"`
+}
+
+// Recabling estimates the change window that moves links to reach a
+// phase: how long it takes and how the running job fares meanwhile, by
+// the resilience model's rule for the lost link (one link per crew down
+// at a time).
+type Recabling struct {
+	Moved      Links   `json:"moved"`
+	MinPerLink float64 `json:"min_per_link"`
+	Crews      int     `json:"crews"`
+	Hours      float64 `json:"hours"`
+	// Behaviour is what the job does while a moved link is down (the
+	// worst over the tiers moved); Slowdown its step-time factor when it
+	// continues; UplinkLeft the capacity left above the worst-hit switch.
+	Behaviour  Behaviour `json:"behaviour,omitempty"`
+	Slowdown   float64   `json:"slowdown,omitempty"`
+	UplinkLeft float64   `json:"uplink_left,omitempty"`
+	Text       string    `json:"text"`
+}
+
+// StrategyPlan is one strategy over every phase.
+type StrategyPlan struct {
+	Key      string      `json:"key"`
+	Name     string      `json:"name"`
+	Steps    []PhaseStep `json:"phases"`
+	Findings []string    `json:"findings"`
+}
+
+// Last is the strategy's final phase.
+func (sp *StrategyPlan) Last() *PhaseStep { return &sp.Steps[len(sp.Steps)-1] }
+
+// PhasedPlan is a phased build-out planned two ways.
+type PhasedPlan struct {
+	Final *Plan `json:"-"` // the plan of the final size
+	// Asked is the scenario's oversubscription (down:up at the leaf).
+	Asked      string         `json:"oversubscription"`
+	Strategies []StrategyPlan `json:"strategies"` // final size, then grow
+	Notes      []string       `json:"notes"`
+	// plans are the grow strategy's fabrics, one a phase.
+	plans []*Plan
+}
+
+// Strategy returns the strategy of key (nil when absent).
+func (pp *PhasedPlan) Strategy(key string) *StrategyPlan {
+	for i := range pp.Strategies {
+		if pp.Strategies[i].Key == key {
+			return &pp.Strategies[i]
+		}
+	}
+	return nil
+}
+
+// PlanPhases plans the scenario's build-out two ways, for the final size
+// and growing as you go. The final size is cluster.gpus; the phases are
+// the scenario's [[phase]] list (one more for cluster.gpus when the list
+// stops short), or, without one, one scalable unit doubling to the final
+// size. Every phase uses the final plan's switch and NIC.
+func PlanPhases(s Scenario, cat *Catalog) (*PhasedPlan, error) {
+	final, err := Build(s, cat)
+	if err != nil {
+		return nil, err
+	}
+	pp := &PhasedPlan{Final: final, Asked: final.Scenario.Network.Oversubscription}
+	phases, notes, err := resolvePhases(s, final)
+	if err != nil {
+		return nil, err
+	}
+	pp.Notes = notes
+	pinned := s.Clone()
+	pinned.Network.Switch, pinned.Network.NIC, pinned.Phases = final.Switch.Key, final.NIC.Key, nil
+	pp.plans = make([]*Plan, len(phases))
+	for i, ph := range phases {
+		if i == len(phases)-1 {
+			pp.plans[i] = final
+			continue
+		}
+		sc := pinned.Clone()
+		sc.Cluster.GPUs = ph.GPUs
+		if pp.plans[i], err = Build(sc, cat); err != nil {
+			return nil, fmt.Errorf("phase %d (%s GPUs): %w", i+1, FormatInt(ph.GPUs), err)
+		}
+	}
+	g := growth(s, cat)
+	fs, err := planFinalSize(pp, phases, pinned, cat, g)
+	if err != nil {
+		return nil, err
+	}
+	pp.Strategies = append(pp.Strategies, fs, planGrow(pp, phases, g))
+	pp.Notes = append(pp.Notes, fmt.Sprintf("re-cabling: %s min a link for one crew (estimate: no published figure), %s; labour is not priced",
+		trimFloat(g.RecableMin), Plural(g.RecableCrews, "crew")))
+	return pp, nil
+}
+
+// growth returns the scenario's growth options with defaults filled in.
+func growth(s Scenario, cat *Catalog) Growth {
+	g := Growth{RecableCrews: 1}
+	if rel := cat.Reliability; rel != nil {
+		g.RecableMin = s.Reliability.apply(*rel).Recovery.RecableMin
+	}
+	if in := s.Growth; in != nil {
+		g.PrebuyPorts = in.PrebuyPorts
+		if in.RecableMin > 0 {
+			g.RecableMin = in.RecableMin
+		}
+		if in.RecableCrews > 0 {
+			g.RecableCrews = in.RecableCrews
+		}
+	}
+	return g
+}
+
+// resolvePhases turns the scenario's phases into GPU counts: units are
+// the final plan's scalable units; the final size ends the list.
+func resolvePhases(s Scenario, final *Plan) ([]Phase, []string, error) {
+	perUnit := final.ServersPerUnit * final.Scenario.Cluster.GPUsPerServer
+	var notes []string
+	in := s.Phases
+	if len(in) == 0 {
+		in = defaultPhases(final.GPUs, perUnit)
+		notes = append(notes, fmt.Sprintf("no [[phase]] list: phases double from one scalable unit (%s GPUs) to the final size", FormatInt(perUnit)))
+	}
+	out := make([]Phase, 0, len(in)+1)
+	for i, ph := range in {
+		if ph.Units > 0 {
+			ph.GPUs = ph.Units * perUnit
+		}
+		key := fmt.Sprintf("phase[%d]", i+1)
+		field := key + ".gpus"
+		if ph.Units > 0 {
+			field = key + ".units"
+		}
+		switch {
+		case ph.GPUs > final.GPUs:
+			return nil, nil, fieldErr(field, fmt.Sprintf("give at most %s GPUs (cluster.gpus, the final size), or raise cluster.gpus", FormatInt(final.GPUs)),
+				"%s GPUs (a scalable unit is %s GPUs)", FormatInt(ph.GPUs), FormatInt(perUnit))
+		case len(out) > 0 && ph.GPUs <= out[len(out)-1].GPUs:
+			return nil, nil, fieldErr(field, fmt.Sprintf("give more than the phase before (%s GPUs)", FormatInt(out[len(out)-1].GPUs)),
+				"%s GPUs", FormatInt(ph.GPUs))
+		}
+		out = append(out, ph)
+	}
+	if len(out) == 0 || out[len(out)-1].GPUs < final.GPUs {
+		out = append(out, Phase{GPUs: final.GPUs})
+		if len(s.Phases) > 0 {
+			notes = append(notes, fmt.Sprintf("cluster.gpus (%s) adds a last phase: the phases stop short of the final size", FormatInt(final.GPUs)))
+		}
+	}
+	return out, notes, nil
+}
+
+// defaultPhases doubles from one scalable unit (NVIDIA's deployment
+// unit) below the final size, keeping the last few.
+func defaultPhases(final, perUnit int) []Phase {
+	var out []Phase
+	for g := perUnit; g < final && perUnit > 0; g *= 2 {
+		out = append(out, Phase{GPUs: g})
+	}
+	if len(out) > maxDefaultPhases-1 {
+		out = out[len(out)-(maxDefaultPhases-1):]
+	}
+	return out
+}
+
+// bomKey identifies a bill-of-materials line across phases.
+type bomKey struct{ cat, key, where string }
+
+// lineQty is one line's quantity in a phase, with its unit figures.
+type lineQty struct {
+	qty        int
+	usd, watts float64
+	category   string
+}
+
+// spend is what one phase buys and retires, line by line against the
+// phase before.
+type spend struct {
+	added, retired       float64
+	transceivers, cables int
+}
+
+// compare prices the change from prev to cur.
+func compare(prev, cur map[bomKey]lineQty) spend {
+	var sp spend
+	for k, c := range cur {
+		d := c.qty - prev[k].qty
+		if d <= 0 {
+			continue
+		}
+		sp.added += float64(d) * c.usd
+		switch c.category {
+		case CatTransceiver:
+			sp.transceivers += d
+		case CatCable:
+			sp.cables += d
+		}
+	}
+	for k, p := range prev {
+		if d := p.qty - cur[k].qty; d > 0 {
+			sp.retired += float64(d) * p.usd
+		}
+	}
+	return sp
+}
+
+// bomQty is a plan's bill of materials as quantities by line.
+func bomQty(p *Plan) map[bomKey]lineQty {
+	out := make(map[bomKey]lineQty, len(p.BOM))
+	for _, l := range p.BOM {
+		k := bomKey{l.Category, l.Key, l.Where}
+		q := out[k]
+		q.qty += l.Qty
+		q.usd, q.watts, q.category = l.UnitUSD, l.UnitWatts, l.Category
+		out[k] = q
+	}
+	return out
+}
+
+// switchCount reads a plan's switches by tier.
+func switchCount(p *Plan) SwitchCount {
+	c := SwitchCount{Leaf: p.Switches(TierLeaf), Spine: p.Switches(TierSpine), Core: p.Switches(TierCore)}
+	c.Total = c.Leaf + c.Spine + c.Core
+	return c
+}
+
+// added is what grew from prev to c, per tier (never negative).
+func (c SwitchCount) added(prev SwitchCount) SwitchCount {
+	a := SwitchCount{Leaf: max(0, c.Leaf-prev.Leaf), Spine: max(0, c.Spine-prev.Spine), Core: max(0, c.Core-prev.Core)}
+	a.Total = a.Leaf + a.Spine + a.Core
+	return a
+}
+
+// leafOversub is a plan's worst leaf down:up as wired (0 without uplinks).
+func leafOversub(p *Plan) float64 {
+	worst := 0.0
+	for _, pr := range p.layout.pods {
+		for _, l := range pr.leaves {
+			if l.switches > 0 && l.up > 0 {
+				worst = max(worst, float64(l.down)/float64(l.up))
+			}
+		}
+	}
+	return worst
+}
+
+// askedRatio is the scenario's down:up as a number.
+func askedRatio(p *Plan) float64 {
+	d, u, err := Ratio(p.Scenario.Network.Oversubscription)
+	if err != nil || u == 0 {
+		return 1
+	}
+	return float64(d) / float64(u)
+}
+
+// ratioHolds says whether a built ratio is within the asked one (a
+// single switch, with no uplinks, is non-blocking).
+func ratioHolds(built, asked float64) bool { return built <= asked*(1+1e-9) }
+
+// FormatOversub writes a down/up ratio as "2:1" or "1.33:1" ("-" without
+// uplinks).
+func FormatOversub(r float64) string {
+	if r == 0 {
+		return "-"
+	}
+	return trimFloat(math.Round(r*100)/100) + ":1"
+}
+
+// phaseJCT reads a plan's job time.
+func phaseJCT(p *Plan) *PhaseJCT {
+	if p == nil || p.JCT == nil {
+		return nil
+	}
+	return &PhaseJCT{StepS: p.JCT.Planned.StepS, Days: p.JCT.Planned.Days}
+}
+
+// planGrow plans growing as you go: each phase its own fabric, and the
+// links that move to reach it from the one before.
+func planGrow(pp *PhasedPlan, phases []Phase, g Growth) StrategyPlan {
+	sp := StrategyPlan{Key: StrategyGrow, Name: "Grow as you go"}
+	asked := askedRatio(pp.Final)
+	var prevQty map[bomKey]lineQty
+	sets := linkSets(pp.plans)
+	var prevSet *linkSet
+	var prevSw SwitchCount
+	cum := 0.0
+	for i, p := range pp.plans {
+		q := bomQty(p)
+		cost := compare(prevQty, q)
+		cum += cost.added
+		set := sets[i]
+		sets[i] = nil // only the phase before is needed from here on
+		st := PhaseStep{Phase: i + 1, GPUs: p.GPUs, Date: phases[i].Date, Servers: p.Servers, Tiers: p.Tiers,
+			Switches: switchCount(p), Links: p.Links, LinksAdded: p.Links,
+			TransceiversBought: cost.transceivers, CablesBought: cost.cables,
+			CostAddedUSD: cost.added, CostUSD: cum, RetiredUSD: cost.retired, PowerW: p.Power.Total,
+			Oversub: leafOversub(p), JCT: phaseJCT(p)}
+		st.SwitchesAdded = st.Switches.added(prevSw)
+		st.RatioHolds = ratioHolds(st.Oversub, asked)
+		if prevSet != nil {
+			d := diffLinks(prevSet, set)
+			st.LinksAdded, st.LinksMoved = d.Added, d.Moved
+			if d.Moved.Total > 0 {
+				st.Recabling = recabling(pp.plans[i-1], d.Moved, g)
+			}
+			if prev := pp.plans[i-1]; prev.Tiers != p.Tiers {
+				sp.Findings = append(sp.Findings, fmt.Sprintf("phase %d goes from %d to %d tiers: the fabric is re-designed, %s of the %s links before it move",
+					i+1, prev.Tiers, p.Tiers, FormatInt(d.Moved.Total), FormatInt(prev.Links.Total)))
+			}
+		}
+		sp.Steps = append(sp.Steps, st)
+		prevQty, prevSet, prevSw = q, set, st.Switches
+	}
+	sp.Findings = append(sp.Findings, driftFindings(sp, pp.Asked, asked)...)
+	if moved := totalMoved(sp); moved > 0 {
+		sp.Findings = append(sp.Findings, fmt.Sprintf("%s links move over the build-out; %s of parts bought earlier are retired",
+			FormatInt(moved), FormatUSD(totalRetired(sp))))
+	}
+	return sp
+}
+
+// linkSets collects every phase's links by their ends, a phase per CPU
+// at a time.
+func linkSets(plans []*Plan) []*linkSet {
+	sets := make([]*linkSet, len(plans))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, p := range plans {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			sets[i] = newLinkSet(p)
+			<-sem
+		}()
+	}
+	wg.Wait()
+	return sets
+}
+
+func totalMoved(sp StrategyPlan) int {
+	n := 0
+	for _, st := range sp.Steps {
+		n += st.LinksMoved.Total
+	}
+	return n
+}
+
+func totalRetired(sp StrategyPlan) float64 {
+	v := 0.0
+	for _, st := range sp.Steps {
+		v += st.RetiredUSD
+	}
+	return v
+}
+
+// driftFindings says where a strategy's built oversubscription passes the
+// asked one, and by how much.
+func driftFindings(sp StrategyPlan, askedText string, asked float64) []string {
+	var out []string
+	for _, st := range sp.Steps {
+		if !st.RatioHolds {
+			out = append(out, fmt.Sprintf("phase %d: leaves are built at %s, more oversubscribed than the %s asked (%.0f%% more down per up link)",
+				st.Phase, FormatOversub(st.Oversub), askedText, (st.Oversub/asked-1)*100))
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, fmt.Sprintf("no drift: every phase's leaves are at most %s, as asked", askedText))
+	}
+	return out
+}
+
+// recabling estimates the window that moves links on the fabric of
+// prev (still running): crews move one link each at a time; a moved link
+// is down while it moves, as the resilience model's lost link.
+func recabling(prev *Plan, moved Links, g Growth) *Recabling {
+	r := &Recabling{Moved: moved, MinPerLink: g.RecableMin, Crews: g.RecableCrews}
+	r.Hours = math.Ceil(float64(moved.Total)/float64(g.RecableCrews)) * g.RecableMin / 60
+	var worst *FailureCase
+	if res := prev.Resilience; res != nil {
+		for _, comp := range []struct {
+			name  string
+			links int
+		}{{FailServerLink, moved.ServerLeaf}, {FailLeafSpine, moved.LeafSpine}, {FailSpineCore, moved.SpineCore}} {
+			if comp.links == 0 {
+				continue
+			}
+			for i := range res.Cases {
+				c := &res.Cases[i]
+				if c.Component == comp.name && (worst == nil || worse(c, worst)) {
+					worst = c
+				}
+			}
+		}
+	}
+	window := fmt.Sprintf("move %s: %s for %s at %s min a link (estimate)", Plural(moved.Total, "link"),
+		FormatHours(r.Hours), Plural(g.RecableCrews, "crew"), trimFloat(g.RecableMin))
+	if worst == nil {
+		r.Text = window
+		return r
+	}
+	r.Behaviour, r.Slowdown, r.UplinkLeft = worst.Behaviour, worst.Slowdown, worst.UplinkLeft
+	if worst.Behaviour == Continues {
+		r.Text = fmt.Sprintf("%s; the job keeps training while a link is out, as with a lost %s (%.0f%% of the worst-hit switch's uplinks left, step time %s)",
+			window, worst.Name, 100*worst.UplinkLeft, worst.SlowdownText())
+	} else {
+		r.Text = fmt.Sprintf("%s; a lost %s %s the job: stop training for the window (%s of downtime)",
+			window, worst.Name, worst.Behaviour, FormatHours(r.Hours))
+	}
+	return r
+}
+
+// worse orders failure cases: stopping over restarting over continuing,
+// then the larger slowdown.
+func worse(a, b *FailureCase) bool {
+	rank := map[Behaviour]int{Continues: 0, Restarts: 1, Stops: 2}
+	if rank[a.Behaviour] != rank[b.Behaviour] {
+		return rank[a.Behaviour] > rank[b.Behaviour]
+	}
+	return a.Slowdown > b.Slowdown
+}
+
+// phaseOf is the first phase (from 0) whose servers (online after each
+// phase, ascending) reach past server index s.
+func phaseOf(servers []int, s int) int { return sort.SearchInts(servers, s+1) }
+
+// ComparePhases says in a sentence how the two strategies differ: the
+// first phase's spend, the total, and what growing re-cables.
+func ComparePhases(pp *PhasedPlan) string {
+	fs, gr := pp.Strategy(StrategyFinal), pp.Strategy(StrategyGrow)
+	if fs == nil || gr == nil {
+		return ""
+	}
+	first := gr.Steps[0].CostAddedUSD - fs.Steps[0].CostAddedUSD
+	total := gr.Last().CostUSD - fs.Last().CostUSD
+	word := func(d float64, more, less string) string {
+		if math.Abs(d) < 0.5 { // under a dollar: float sums of the same parts
+			return "the same"
+		}
+		if d >= 0 {
+			return FormatUSD(d) + " " + more
+		}
+		return FormatUSD(-d) + " " + less
+	}
+	hours := 0.0
+	for _, st := range gr.Steps {
+		if st.Recabling != nil {
+			hours += st.Recabling.Hours
+		}
+	}
+	s := fmt.Sprintf("growing as you go spends %s in phase 1 and %s in all (%s against %s built for the final size)",
+		word(first, "more", "less"), word(total, "more", "less"), FormatUSD(gr.Last().CostUSD), FormatUSD(fs.Last().CostUSD))
+	if moved := totalMoved(*gr); moved > 0 {
+		s += fmt.Sprintf("; it moves %s links (%s of re-cabling, estimate), building for the final size none", FormatInt(moved), FormatHours(hours))
+	} else {
+		s += "; neither moves a link"
+	}
+	return s
+}

@@ -1,0 +1,44 @@
+package planner
+
+import (
+	"testing"
+)
+
+// BenchmarkPlanPhases times a 10-phase plan to 100,000 GPUs (both
+// strategies, every phase's fabric, links compared by their ends).
+// Target: under 50 ms. The phases' link sets are collected in parallel,
+// so on two free cores wall time is below CPU time.
+func BenchmarkPlanPhases(b *testing.B) {
+	cat := testCatalog(b)
+	for _, tc := range []struct {
+		name string
+		edit func(s *Scenario)
+	}{
+		{"ib-xdr-q3400", func(s *Scenario) {
+			s.Network.NICGbps, s.Network.Switch = 800, "q3400"
+		}},
+		{"ethernet-tomahawk6", func(s *Scenario) {
+			s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6"
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			s := NewScenario()
+			s.Cluster.GPUs = 100_000
+			tc.edit(&s)
+			for i := range 10 {
+				s.Phases = append(s.Phases, Phase{GPUs: (i + 1) * 10_000})
+			}
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				if _, err := PlanPhases(s, cat); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// Wall time suffers on a shared machine; CPU time (all
+			// goroutines) says what the plan costs.
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/plan")
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/plan")
+		})
+	}
+}
