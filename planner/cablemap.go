@@ -24,6 +24,15 @@ type CableRun struct {
 	Metres         float64
 	Plane          int // from 1
 	Rail           int // from 1; 0 for links above a leaf that is not a rail's
+	// With a facility layout: each end's rack, row (from 1) and lowest U,
+	// and the run before rounding up to the length sold (Metres).
+	ARack, BRack string
+	ARow, BRow   int
+	AU, BU       int
+	RunM         float64
+	// aID and bID number the ends' devices over the fabric, aPort and
+	// bPort their ports from 0 (for counting transceiver cages).
+	aID, bID, aPort, bPort int
 }
 
 // WalkCables calls fn once for every link of the plan, in a fixed order:
@@ -42,7 +51,14 @@ type CableRun struct {
 // breakouts). A switch's links toward the tier below take its first
 // ports, its uplinks start at the next whole cage.
 func (p *Plan) WalkCables(fn func(c *CableRun) error) error {
+	return p.walkCables(true, fn)
+}
+
+// walkCables is WalkCables; without names it leaves the device and
+// port names empty (the BOM's tally needs none).
+func (p *Plan) walkCables(names bool, fn func(c *CableRun) error) error {
 	w := newCableWalk(p)
+	w.names = names
 	for plane := 1; plane <= p.Planes; plane++ {
 		if err := w.plane(plane, fn); err != nil {
 			return err
@@ -60,6 +76,11 @@ type cableWalk struct {
 	tiers    map[string]LinkTier
 	c        CableRun
 	arrivals []int // links so far per upper switch of the group being wired
+	names    bool
+	survey   map[rackPair]surveyed // the runs between racks (chooseRackMedia)
+	// First device numbers of the leaves, spines and cores (cage
+	// counting).
+	leafID, spineID, coreID int
 }
 
 func newCableWalk(p *Plan) *cableWalk {
@@ -67,6 +88,11 @@ func newCableWalk(p *Plan) *cableWalk {
 		tiers: map[string]LinkTier{}}
 	for _, t := range p.LinkTiers {
 		w.tiers[t.Name] = t
+	}
+	if h := p.Hall; h != nil {
+		w.leafID = p.Servers
+		w.spineID = w.leafID + h.leavesPerPlane*p.Planes
+		w.coreID = w.spineID + h.spinesPerPlane*p.Planes
 	}
 	return w
 }
@@ -157,9 +183,17 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 						if lpu == 1 {
 							server, r = first+k/rails, k%rails
 						}
-						c.ADevice, c.APort = w.node(server), w.nodePort(plane, r)
-						c.BDevice, c.BPort = leaf, w.switchPort(k)
+						if w.names {
+							c.ADevice, c.APort = w.node(server), w.nodePort(plane, r)
+							c.BDevice, c.BPort = leaf, w.switchPort(k)
+						}
 						c.Rail = r + 1
+						if h := w.p.Hall; h != nil {
+							c.aID, c.aPort, c.bID, c.bPort = server, r*w.p.Planes+plane-1, w.leafID+(plane-1)*h.leavesPerPlane+g, k
+							if err := w.measure(0, h.nodePlace(server), h.leafPlace(plane, g)); err != nil {
+								return err
+							}
+						}
 						if err := fn(c); err != nil {
 							return err
 						}
@@ -169,9 +203,18 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 						up := w.upStart(l.down)
 						for k := range l.up {
 							x := (base + k) % n
-							c.ADevice, c.APort = leaf, w.switchPort(up+k)
-							c.BDevice, c.BPort = w.spine(plane, pod, x), w.switchPort(w.arrivals[x])
+							if w.names {
+								c.ADevice, c.APort = leaf, w.switchPort(up+k)
+								c.BDevice, c.BPort = w.spine(plane, pod, x), w.switchPort(w.arrivals[x])
+							}
 							c.Rail = w.rail(g)
+							if h := w.p.Hall; h != nil {
+								c.aID, c.aPort = w.leafID+(plane-1)*h.leavesPerPlane+g, up+k
+								c.bID, c.bPort = w.spineID+(plane-1)*h.spinesPerPlane+h.podSpine[pod]+x, w.arrivals[x]
+								if err := w.measure(1, h.leafPlace(plane, g), h.spinePlace(plane, pod, x)); err != nil {
+									return err
+								}
+							}
 							w.arrivals[x]++
 							if err := fn(c); err != nil {
 								return err
@@ -213,8 +256,17 @@ func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 					spine, up := w.spine(plane, pod, j), w.upStart(down)
 					for k := range run.spineUp[i] {
 						x := (base + k) % n
-						c.ADevice, c.APort = spine, w.switchPort(up+k)
-						c.BDevice, c.BPort = w.core(plane, firstCore+x), w.switchPort(w.arrivals[x])
+						if w.names {
+							c.ADevice, c.APort = spine, w.switchPort(up+k)
+							c.BDevice, c.BPort = w.core(plane, firstCore+x), w.switchPort(w.arrivals[x])
+						}
+						if h := w.p.Hall; h != nil {
+							c.aID, c.aPort = w.spineID+(plane-1)*h.spinesPerPlane+h.podSpine[pod]+j, up+k
+							c.bID, c.bPort = w.coreID+(plane-1)*h.coresPerPlane+firstCore+x, w.arrivals[x]
+							if err := w.measure(2, h.spinePlace(plane, pod, j), h.corePlace(plane, firstCore+x)); err != nil {
+								return err
+							}
+						}
 						w.arrivals[x]++
 						if err := fn(c); err != nil {
 							return err

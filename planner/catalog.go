@@ -13,13 +13,17 @@ import (
 // Source says where a catalog figure came from and when. Estimate marks
 // figures that are not vendor specifications.
 type Source struct {
-	Ports    string `toml:"ports"`
-	Price    string `toml:"price"`
-	Range    string `toml:"range"` // where the low-high price range came from
-	Watts    string `toml:"watts"`
-	Reach    string `toml:"reach"`
-	AsOf     string `toml:"as_of"`
-	Estimate bool   `toml:"estimate"`
+	Ports string `toml:"ports"`
+	Price string `toml:"price"`
+	Range string `toml:"range"` // where the low-high price range came from
+	Watts string `toml:"watts"`
+	Reach string `toml:"reach"`
+	AsOf  string `toml:"as_of"`
+	// RackUnits and Lengths source a part's height and the lengths a
+	// cable is sold in.
+	RackUnits string `toml:"rack_units"`
+	Lengths   string `toml:"lengths"`
+	Estimate  bool   `toml:"estimate"`
 }
 
 // Switch is one switch model. Ports and CageLinks are keyed by port speed
@@ -28,6 +32,7 @@ type Source struct {
 type Switch struct {
 	Key       string         `toml:"-"`
 	Name      string         `toml:"name"`
+	RackUnits int            `toml:"rack_units"` // height, U (0: 1U)
 	Fabric    Fabric         `toml:"fabric"`
 	Form      string         `toml:"form"`
 	Ports     map[string]int `toml:"ports"`
@@ -97,10 +102,13 @@ type Transceiver struct {
 
 // Cable is one cable medium priced by length: base + per metre.
 type Cable struct {
-	Key          string  `toml:"-"`
-	Name         string  `toml:"name"`
-	PriceBaseUSD float64 `toml:"price_base_usd"`
-	PricePerMUSD float64 `toml:"price_per_m_usd"`
+	Key  string `toml:"-"`
+	Name string `toml:"name"`
+	// LengthsM are the lengths the medium is sold in, shortest first;
+	// empty: any length up to its reach.
+	LengthsM     []float64 `toml:"lengths_m"`
+	PriceBaseUSD float64   `toml:"price_base_usd"`
+	PricePerMUSD float64   `toml:"price_per_m_usd"`
 	// PriceRangeFactor scales a cable's modelled price to its low and
 	// high estimate.
 	PriceRangeFactor [2]float64     `toml:"price_range_factor"`
@@ -153,6 +161,9 @@ type Catalog struct {
 	Transceivers map[string]*Transceiver `toml:"transceivers"`
 	Cables       map[string]*Cable       `toml:"cables"`
 
+	// Facility holds the data-hall defaults (data/facility.toml); nil
+	// leaves plans without a hall layout.
+	Facility *FacilityData `toml:"-"`
 	// JCT holds the JCT model's constants and presets (data/jct.toml).
 	JCT *JCTData `toml:"-"`
 	// Reliability holds failure rates and recovery times
@@ -192,6 +203,9 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 		return nil, fmt.Errorf("read reliability data: %w", err)
 	}
 	if cat.Reliability, err = ParseReliability(rsrc); err != nil {
+		return nil, err
+	}
+	if cat.Facility, err = loadFacility(fsys); err != nil {
 		return nil, err
 	}
 	return cat, nil

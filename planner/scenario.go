@@ -54,6 +54,10 @@ type Scenario struct {
 	// Reliability overrides the failure rates and recovery times of
 	// data/reliability.toml (nil: none).
 	Reliability *ReliabilityInputs `toml:"reliability,omitempty,omitzero"`
+	// Facility lays the cluster out in a data hall (nil: no layout);
+	// with it every link's length, medium and part come from the
+	// racks' positions.
+	Facility *Facility `toml:"facility,omitempty"`
 }
 
 // Cluster describes the compute: how many GPUs and how they are packaged.
@@ -237,6 +241,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 		errs = append(errs, s.Workload.validate(cat.JCT)...)
 	}
 	errs = append(errs, s.Reliability.validate()...)
+	errs = append(errs, s.Facility.validate()...)
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateMedia()...)
 	for _, k := range SortedKeys(s.Prices) {

@@ -28,7 +28,13 @@ type System struct {
 	PriceUSD       float64    `toml:"price_usd"`
 	PriceRangeUSD  [2]float64 `toml:"price_range_usd"` // low, high
 	Watts          float64    `toml:"watts"`
-	Source         Source     `toml:"source"`
+	// RackUnits is the height of one node (a server, or a rack-scale
+	// system's compute tray); Cooling "air" or "liquid"; SwitchTrays the
+	// NVLink switch trays in a rack-scale system's rack.
+	RackUnits   int    `toml:"rack_units"`
+	Cooling     string `toml:"cooling"`
+	SwitchTrays int    `toml:"switch_trays"`
+	Source      Source `toml:"source"`
 }
 
 // GPUsPerNode is the GPUs of one compute node (tray or server).
