@@ -89,14 +89,14 @@ type place struct {
 // layoutInputs is what laying out a hall needs from a plan.
 type layoutInputs struct {
 	servers, units, serversPerUnit, leavesPerUnit, planes int
-	leavesPerPlane, spinesPerPlane, coresPerPlane      int
-	podSpines                                           []int // spines of each pod, in order
-	nodeKW                                              float64
-	nodeUnits, nodesPerSystem, switchTrays              int
-	cooling                                             string
-	switchUnits                                         int
-	switchKW                                            float64 // a switch with its optics
-	railOptimized                                       bool
+	leavesPerPlane, spinesPerPlane, coresPerPlane         int
+	podSpines                                             []int // spines of each pod, in order
+	nodeKW                                                float64
+	nodeUnits, nodesPerSystem, switchTrays                int
+	cooling                                               string
+	switchUnits                                           int
+	switchKW                                              float64 // a switch with its optics
+	railOptimized                                         bool
 }
 
 func (p *Plan) layoutInputs(f Facility, cat *Catalog) layoutInputs {

@@ -163,9 +163,20 @@ func (m *mediaChooser) optics(t int, run float64) (linkChoice, float64, bool) {
 
 // longestReach is the farthest any medium reaches for tier t, for the
 // error when a run is too long.
-func (m *mediaChooser) longestReach() int {
+func (m *mediaChooser) longestReach(t int) int {
 	_, longest := m.cat.Module(m.p.Switch.Form, m.p.PortGbps, m.cageLinks, 0)
-	return min(longest, m.cat.Cables[fiberKey].Reach(m.p.PortGbps))
+	if t == 0 {
+		longest = 0
+		if m.serverMod != nil {
+			longest = m.serverMod.ReachM
+		}
+	}
+	for _, med := range []Medium{DAC, ACC, AOC} {
+		if ok, _ := m.cat.Cables[string(med)].Offered(m.p.Scenario.Network.Fabric, m.p.PortGbps, m.cageLinks); ok {
+			longest = max(longest, m.cat.Cables[string(med)].Reach(m.p.PortGbps))
+		}
+	}
+	return min(longest, max(m.cat.Cables[fiberKey].Reach(m.p.PortGbps), m.cat.Cables[string(AOC)].Reach(m.p.PortGbps)))
 }
 
 // cableGroup keys the cable tally: a tier's links of one part and
@@ -294,7 +305,7 @@ func (p *Plan) chooseRackMedia() error {
 			if f := m.forced[k.tier]; f != "" {
 				field = "network.media." + linkTierNames[k.tier]
 			}
-			return fieldErr(field, fmt.Sprintf("shorten the hall (fewer racks per row, network rows in the middle) or choose media that reach; the longest reach here is %d m", m.longestReach()),
+			return fieldErr(field, fmt.Sprintf("shorten the hall (fewer racks per row, network rows in the middle) or choose media that reach; the longest reach here is %d m", m.longestReach(int(k.tier))),
 				"the %.1f m run from rack %s to rack %s is beyond every medium offered for %s links", v.run, h.Racks[k.a].Name, h.Racks[k.b].Name, linkTierNames[k.tier])
 		}
 		m.pairs[k] = ch.medium
