@@ -55,6 +55,7 @@ func commands() []command {
 		{"jct", "[SCENARIO.toml] --sweep gpus|nic|fabric [plan flags] [--csv|--json]", "what-if rows of the JCT model", runJCT},
 		{"resilience", "[SCENARIO.toml] [plan flags] [--csv|--json]", "failure what-if: what each lost part costs in job time; interruptions and goodput", runResilience},
 		{"cables", "[SCENARIO.toml] [plan flags] --csv|--json|--topo [--out FILE]", "the cable map, one row per link, or the expected topology for bring-up", runCables},
+		{"layout", "[SCENARIO.toml] [plan flags] [--csv|--json]", "the data hall: racks, rows, power per rack, cable lengths by medium", runLayout},
 		{"search", "[SCENARIO.toml] [--target-days D | --within P%] [--budget USD] [--with-failures] [--all] [--csv|--json]", "the cheapest fabric that meets a job-time target", runSearch},
 		{"export", "--chart NAME --out FILE [SCENARIO.toml] [plan flags] [--width --height --dpi --scale 2] | --list", "export a chart as PNG, SVG or PDF (--scale 2: twice the pixels)", runExport},
 		{"report", "--out FILE.pdf [SCENARIO.toml] [plan flags]", "a multi-page PDF report of the plan", runReport},
@@ -244,6 +245,8 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 			s.Cluster.System, s.Cluster.ServerPriceUSD = strings.ToLower(v), 0
 		case "oversubscription":
 			s.Network.Oversubscription = v
+		default:
+			_, err = applyFacilityFlag(s, name, v)
 		}
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 )
 
@@ -303,7 +304,7 @@ func resize(s []int, n int) []int {
 
 // CableCSVHeader heads the cable map's CSV columns.
 var CableCSVHeader = []string{"a_device", "a_port", "b_device", "b_port", "tier", "gbps", "medium", "part", "a_module", "b_module",
-	"length_m", "plane", "rail"}
+	"length_m", "plane", "rail", "a_rack", "a_row", "a_u", "b_rack", "b_row", "b_u", "run_m"}
 
 // WriteCablesCSV streams the cable map as CSV, one row per link.
 func WriteCablesCSV(w io.Writer, p *Plan) error {
@@ -317,6 +318,12 @@ func WriteCablesCSV(w io.Writer, p *Plan) error {
 		rec[0], rec[1], rec[2], rec[3], rec[4] = c.ADevice, c.APort, c.BDevice, c.BPort, c.Tier
 		rec[5], rec[6], rec[7], rec[8], rec[9] = strconv.Itoa(c.Gbps), string(c.Medium), c.Part, c.AModule, c.BModule
 		rec[10], rec[11], rec[12] = strconv.FormatFloat(c.Metres, 'f', -1, 64), strconv.Itoa(c.Plane), strconv.Itoa(c.Rail)
+		rec[13], rec[14], rec[15], rec[16], rec[17], rec[18], rec[19] = "", "", "", "", "", "", ""
+		if c.ARack != "" {
+			rec[13], rec[14], rec[15] = c.ARack, strconv.Itoa(c.ARow), strconv.Itoa(c.AU)
+			rec[16], rec[17], rec[18] = c.BRack, strconv.Itoa(c.BRow), strconv.Itoa(c.BU)
+			rec[19] = strconv.FormatFloat(c.RunM, 'f', 2, 64)
+		}
 		return cw.Write(rec)
 	})
 	if err != nil {
@@ -340,12 +347,17 @@ type cableJSON struct {
 	Metres float64 `json:"length_m"`
 	Plane  int     `json:"plane"`
 	Rail   int     `json:"rail,omitempty"`
+	RunM   float64 `json:"run_m,omitempty"`
 }
 
 type endJSON struct {
 	Device string `json:"device"`
 	Port   string `json:"port"`
 	Module string `json:"module,omitempty"`
+	// Rack, Row and U place the end in a laid-out hall.
+	Rack string `json:"rack,omitempty"`
+	Row  int    `json:"row,omitempty"`
+	U    int    `json:"u,omitempty"`
 }
 
 // WriteCablesJSON streams the cable map as a JSON array, one link an
@@ -355,8 +367,9 @@ func WriteCablesJSON(w io.Writer, p *Plan) error {
 	bw.WriteString("[")
 	sep := "\n"
 	err := p.WalkCables(func(c *CableRun) error {
-		b, err := json.Marshal(cableJSON{A: endJSON{c.ADevice, c.APort, c.AModule}, B: endJSON{c.BDevice, c.BPort, c.BModule},
-			Tier: c.Tier, Gbps: c.Gbps, Medium: c.Medium, Part: c.Part, Metres: c.Metres, Plane: c.Plane, Rail: c.Rail})
+		b, err := json.Marshal(cableJSON{A: endJSON{c.ADevice, c.APort, c.AModule, c.ARack, c.ARow, c.AU},
+			B:    endJSON{c.BDevice, c.BPort, c.BModule, c.BRack, c.BRow, c.BU},
+			Tier: c.Tier, Gbps: c.Gbps, Medium: c.Medium, Part: c.Part, Metres: c.Metres, Plane: c.Plane, Rail: c.Rail, RunM: math.Round(c.RunM*100) / 100})
 		if err != nil {
 			return err
 		}

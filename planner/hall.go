@@ -28,10 +28,9 @@ type Rack struct {
 	// optics), TypicalKW the typical draw.
 	PeakKW, TypicalKW float64
 	Cooling           string // "air" or "liquid"
-	// firstNode is the first node (servers or trays, numbered over the
-	// hall) of a compute rack; firstSwitch the first switch's index in
-	// its tier's numbering for a network rack.
-	firstNode, firstSwitch int
+	// firstSwitch is the first switch's index in its tier's numbering
+	// for a network rack.
+	firstSwitch int
 }
 
 // Row is one row of racks.
@@ -40,6 +39,7 @@ type Row struct {
 	Network bool // a spine/core row
 	Racks   int
 	Y       float64 // centre line, metres
+	X       float64 // left end, metres
 	PeakKW  float64
 }
 
@@ -58,10 +58,14 @@ type Hall struct {
 	Figures HallFigures
 
 	nodesPerRack int
-	nodeUnits    int  // U of one node (server or tray)
-	rackScale    bool // a rack-scale system: one system per rack
-	switchTrays  int  // NVLink switch trays of a rack-scale rack
-	switchUnits  int
+	// racksPerUnit is the compute racks of a full unit of servers (each
+	// unit starts a rack); 0 for rack-scale systems, whose nodes fill
+	// their racks in order.
+	racksPerUnit, serversPerUnit, servers int
+	nodeUnits                             int  // U of one node (server or tray)
+	rackScale                             bool // a rack-scale system: one system per rack
+	switchTrays                           int  // NVLink switch trays of a rack-scale rack
+	switchUnits                           int
 	// computeRack maps compute rack c (node / nodesPerRack) to Racks.
 	computeRack []int32
 	// unitLeafRack is, per unit, the first leaf rack (middle/end) or the
@@ -136,7 +140,7 @@ func (p *Plan) layoutInputs(f Facility, cat *Catalog) layoutInputs {
 
 // newHall lays the plan's racks out on the hall floor.
 func newHall(in layoutInputs, f Facility, k FacilityConstants) (*Hall, error) {
-	h := &Hall{Facility: f, Constants: k, nodeUnits: in.nodeUnits, switchUnits: in.switchUnits, leavesPerUnit: in.leavesPerUnit,
+	h := &Hall{Facility: f, Constants: k, serversPerUnit: in.serversPerUnit, servers: in.servers, nodeUnits: in.nodeUnits, switchUnits: in.switchUnits, leavesPerUnit: in.leavesPerUnit,
 		planes: in.planes, spinesPerPlane: in.spinesPerPlane, coresPerPlane: in.coresPerPlane, leavesPerPlane: in.leavesPerPlane,
 		rackScale: in.nodesPerSystem > 1, switchTrays: in.switchTrays}
 	free := f.RackUnits - f.ReservedUnits
@@ -183,6 +187,7 @@ func (h *Hall) sizeRacks(in layoutInputs, free int) error {
 			"a %dU server does not fit in %d free U", in.nodeUnits, free)
 	}
 	h.nodesPerRack = max(1, min(free/in.nodeUnits, int(math.Floor(f.RackKW/in.nodeKW+1e-9))))
+	h.racksPerUnit = ceilDiv(in.serversPerUnit, h.nodesPerRack)
 	return nil
 }
 
@@ -211,8 +216,7 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 	if f.LeafPlacement != PlaceToR {
 		unitLeaves = in.leavesPerUnit * in.planes
 	}
-	computeRacks := ceilDiv(in.servers, h.nodesPerRack)
-	h.computeRack = make([]int32, computeRacks)
+	h.computeRack = make([]int32, h.computeRacks())
 	h.unitLeafRack = make([]int32, in.units)
 	h.unitLeafOff = make([]int32, in.units)
 	var rows []rowPlan
@@ -240,7 +244,7 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 	}
 	next := 0 // first compute rack not yet placed
 	for u := range in.units {
-		last := (min((u+1)*in.serversPerUnit, in.servers) - 1) / h.nodesPerRack
+		_, last := h.unitRackSpan(u)
 		if len(cur)+max(last-next+1, 0)+leafRacks(len(units)+1) > perRow {
 			flush()
 		}
@@ -288,33 +292,46 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 		mid := len(compute) / 2
 		order = append(append(append(order, compute[:mid]...), network...), compute[mid:]...)
 	}
-	edge := f.ColdAisleM // perimeter aisle
-	y := edge + f.RackDepthM/2
+	edge := f.ColdAisleM // perimeter aisle, and the cross aisle between blocks
 	widest := 0
+	for _, rp := range order {
+		widest = max(widest, len(rp.racks))
+	}
+	rowW := float64(widest) * f.RackWidthM
+	// Blocks of rows side by side, as many as keep the hall about
+	// square: a row pitch is a rack depth and half of each aisle.
+	pitch := f.RackDepthM + (f.ColdAisleM+f.HotAisleM)/2
+	cols := max(1, int(math.Round(math.Sqrt(float64(len(order))*pitch/(rowW+edge)))))
+	perCol := ceilDiv(len(order), cols)
+	cols = ceilDiv(len(order), perCol)
+	y, colLen := 0.0, 0.0
 	h.spineRack, h.coreRack = -1, -1
 	h.podSpine = make([]int, len(in.podSpines))
 	for i := 1; i < len(in.podSpines); i++ {
 		h.podSpine[i] = h.podSpine[i-1] + in.podSpines[i-1]
 	}
 	for r, rp := range order {
-		if r > 0 {
+		col, i := r/perCol, r%perCol
+		if i == 0 {
+			y = edge + f.RackDepthM/2
+		} else {
 			aisle := f.ColdAisleM // rows face each other across cold aisles, back to back across hot
-			if r%2 == 0 {
+			if i%2 == 0 {
 				aisle = f.HotAisleM
 			}
 			y += f.RackDepthM + aisle
 		}
-		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: len(rp.racks), Y: y})
-		widest = max(widest, len(rp.racks))
+		colLen = max(colLen, y)
+		x0 := edge + float64(col)*(rowW+edge)
+		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: len(rp.racks), Y: y, X: x0})
 		for s, kp := range rp.racks {
 			rk := Rack{Name: fmt.Sprintf("R%d-%02d", r+1, s+1), Kind: kp.kind, Row: r, Slot: s,
-				X: edge + (float64(s)+0.5)*f.RackWidthM, Y: y, Cooling: "air"}
+				X: x0 + (float64(s)+0.5)*f.RackWidthM, Y: y, Cooling: "air"}
 			idx := int32(len(h.Racks))
 			switch kp.kind {
 			case RackCompute:
 				h.computeRack[kp.index] = idx
-				rk.firstNode = kp.index * h.nodesPerRack
-				rk.Nodes = min(h.nodesPerRack, in.servers-rk.firstNode)
+				rk.Nodes = h.rackNodes(kp.index)
 				rk.UsedUnits = rk.Nodes * in.nodeUnits
 				if h.rackScale {
 					rk.UsedUnits += in.switchTrays
@@ -348,8 +365,8 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 			h.Racks = append(h.Racks, rk)
 		}
 	}
-	h.WidthM = 2*edge + float64(widest)*f.RackWidthM
-	h.LengthM = y + f.RackDepthM/2 + edge
+	h.WidthM = 2*edge + float64(cols)*rowW + float64(cols-1)*edge
+	h.LengthM = colLen + f.RackDepthM/2 + edge
 	h.AreaM2 = h.WidthM * h.LengthM
 }
 
@@ -358,8 +375,7 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 func (h *Hall) placeToR(in layoutInputs, free int) error {
 	h.unitRacks = make([]int32, in.units)
 	for u := range in.units {
-		first := u * in.serversPerUnit / h.nodesPerRack
-		last := (min((u+1)*in.serversPerUnit, in.servers) - 1) / h.nodesPerRack
+		first, last := h.unitRackSpan(u)
 		h.unitLeafRack[u] = int32(first)
 		h.unitRacks[u] = int32(last - first + 1)
 		for i := range in.leavesPerUnit * in.planes {
@@ -386,6 +402,41 @@ func (h *Hall) power(in layoutInputs) {
 	}
 }
 
+// rackOf is the compute rack (numbered over the hall) of node n and its
+// place in the rack from 0.
+func (h *Hall) rackOf(n int) (rack, k int) {
+	if h.racksPerUnit == 0 {
+		return n / h.nodesPerRack, n % h.nodesPerRack
+	}
+	u := n / h.serversPerUnit
+	r := n - u*h.serversPerUnit
+	return u*h.racksPerUnit + r/h.nodesPerRack, r % h.nodesPerRack
+}
+
+// unitRackSpan is the first and last compute rack holding unit u's
+// nodes.
+func (h *Hall) unitRackSpan(u int) (first, last int) {
+	first, _ = h.rackOf(u * h.serversPerUnit)
+	last, _ = h.rackOf(min((u+1)*h.serversPerUnit, h.servers) - 1)
+	return first, last
+}
+
+// computeRacks is the number of compute racks.
+func (h *Hall) computeRacks() int {
+	last, _ := h.rackOf(h.servers - 1)
+	return last + 1
+}
+
+// rackNodes is how many nodes compute rack c holds.
+func (h *Hall) rackNodes(c int) int {
+	if h.racksPerUnit == 0 {
+		return min(h.nodesPerRack, h.servers-c*h.nodesPerRack)
+	}
+	u, j := c/h.racksPerUnit, c%h.racksPerUnit
+	unitNodes := min(h.serversPerUnit, h.servers-u*h.serversPerUnit)
+	return max(0, min(h.nodesPerRack, unitNodes-j*h.nodesPerRack))
+}
+
 // unitH is the height above the floor of the middle of a device whose
 // lowest U is u and which is units tall.
 func (h *Hall) unitH(u, units int) float64 {
@@ -397,12 +448,12 @@ func (h *Hall) unitH(u, units int) float64 {
 // take the lower half of its compute trays, its NVLink switch trays,
 // then the rest.
 func (h *Hall) nodePlace(n int) place {
-	k := n % h.nodesPerRack
+	c, k := h.rackOf(n)
 	u := 1 + k*h.nodeUnits
 	if h.rackScale && k >= (h.nodesPerRack+1)/2 {
 		u += h.switchTrays
 	}
-	return place{rack: h.computeRack[n/h.nodesPerRack], u: u, h: h.unitH(u, h.nodeUnits)}
+	return place{rack: h.computeRack[c], u: u, h: h.unitH(u, h.nodeUnits)}
 }
 
 // switchPlace is the place of the i-th switch (from 0) of a network rack

@@ -31,6 +31,8 @@ type Report struct {
 	Notes        []string     `json:"notes"`
 	JCT          *JCTReport   `json:"jct"`
 	Resilience   *Resilience  `json:"resilience,omitempty"`
+	// Facility holds the data-hall figures of a laid-out plan.
+	Facility *HallFigures `json:"facility,omitempty"`
 }
 
 // SystemJSON names what the fabric connects: the catalog system (or
@@ -139,6 +141,10 @@ func (p *Plan) Report() Report {
 		r.JCT = &j
 	}
 	r.Resilience = p.Resilience
+	if p.Hall != nil {
+		f := p.Hall.Figures
+		r.Facility = &f
+	}
 	return r
 }
 
