@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"fabricplan/internal/safefile"
 	"fabricplan/planner"
@@ -16,7 +18,7 @@ func runCables(env *cliEnv, args []string) error {
 	pf := addPlanFlags(fs)
 	asCSV := fs.Bool("csv", false, "one row per link as CSV")
 	asJSON := fs.Bool("json", false, "one object per link as a JSON array")
-	asTopo := fs.Bool("topo", false, "the expected topology as an IBDM topology file (ibdiagnet --topo_file)")
+	asTopo := fs.Bool("topo", false, "the expected topology as an IBDM topology file (ibdiagnet --topo_file); with --out, its IBNL system definitions go in ibnl/ beside it")
 	out := fs.String("out", "", "write to this file instead of standard output")
 	_, p, err := planArgs(env, fs, pf, args, nil)
 	if err != nil {
@@ -42,5 +44,27 @@ func runCables(env *cliEnv, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.stderr, "wrote %s (%s links)\n", *out, planner.FormatInt(p.Links.Total))
+	if *asTopo {
+		return writeIBNL(env, p, *out)
+	}
+	return nil
+}
+
+// writeIBNL writes the IBNL system definitions a topology file at topo
+// needs into the folder ibnl beside it, and says how to check the pair.
+func writeIBNL(env *cliEnv, p *planner.Plan, topo string) error {
+	dir := filepath.Join(filepath.Dir(topo), "ibnl")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("ibnl folder: %w", err)
+	}
+	for _, name := range planner.SortedKeys(planner.IBNLFiles(p)) {
+		fn := planner.IBNLFiles(p)[name]
+		path := filepath.Join(dir, name)
+		if err := safefile.WriteWith(path, func(w io.Writer) error { return fn(w, p) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stderr, "wrote %s\n", path)
+	}
+	fmt.Fprintf(env.stderr, "check with: %s\n", planner.IBDMCheckCommand(dir, topo))
 	return nil
 }

@@ -393,13 +393,13 @@ func WriteCablesJSON(w io.Writer, p *Plan) error {
 // Each link is declared once, in the section of its lower switch (a
 // leaf lists its nodes and spines, a spine its cores), as the format's
 // own example lists adapters only from the switch. Types are the
-// catalog keys of the switch and the NIC; ibdiagnet needs an IBNL
-// system definition for each (--out_ibnl_dir).
+// switch model and the server (IBNLSwitchType, IBNLNodeType), each
+// defined by the IBNL files IBNLFiles writes.
 func WriteTopoFile(w io.Writer, p *Plan) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "# Expected topology of %s: %s, %s, %s links.\n# Written by Fabric Planner; IBDM topology file format (ibdiagnet --topo_file).\n",
 		FormatInt(p.GPUs)+" GPUs", Plural(p.Tiers, "tier"), Plural(p.Planes, "plane"), FormatInt(p.Links.Total))
-	sw, nic := p.Switch.Key, p.NIC.Key
+	sw, nic := IBNLSwitchType(p), IBNLNodeType(p)
 	section := ""
 	err := p.WalkCables(func(c *CableRun) error {
 		local, lport, rtype, remote, rport := c.ADevice, c.APort, sw, c.BDevice, c.BPort
