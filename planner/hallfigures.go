@@ -144,3 +144,25 @@ func (h *Hall) hallNotes() []string {
 	return []string{fmt.Sprintf("%s over the %g kW rack budget (facility.rack_kw): %s; the hungriest draws %.1f kW",
 		Plural(f.RacksOverBudget, "rack"), f.RackKWBudget, JoinAnd(f.OverBudget), f.RackKWMax)}
 }
+
+// wireUS is the propagation delay, in microseconds, of the cables on a
+// path up through every tier and down again: twice each tier's mean
+// link length at the facility's ns per metre (5 ns/m, data/facility.toml).
+// 0 without a hall layout.
+func (p *Plan) wireUS() float64 {
+	if p.Hall == nil {
+		return 0
+	}
+	metres := 0.0
+	for _, t := range p.LinkTiers {
+		n, sum := 0, 0.0
+		for _, r := range t.Runs {
+			n += r.Links
+			sum += float64(r.Links) * r.Metres
+		}
+		if n > 0 {
+			metres += 2 * sum / float64(n)
+		}
+	}
+	return metres * p.Hall.Constants.PropagationNsPerM / 1000
+}

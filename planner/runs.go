@@ -83,7 +83,7 @@ type rackPair struct {
 }
 
 func newMediaChooser(p *Plan, cat *Catalog) *mediaChooser {
-	m := &mediaChooser{p: p, cat: cat, cageLinks: p.Switch.LinksPerCage(p.PortGbps), pairs: map[rackPair]Medium{}}
+	m := &mediaChooser{p: p, cat: cat, cageLinks: p.Switch.LinksPerCage(p.PortGbps), pairs: map[rackPair]Medium{}, serverPerCage: 1}
 	md := p.Scenario.Network.Media
 	m.forced = [3]Medium{md.ServerLeaf, md.LeafSpine, md.SpineCore}
 	if mod, n, _, err := p.serverModules(cat, 0); err == nil && n > 0 {
@@ -188,14 +188,11 @@ type cableGroup struct {
 	metres float64
 }
 
-// cageID is one transceiver cage: a device and its cage number.
-type cageID struct{ dev, cage int }
-
 // cageUse is what one optical cage serves: its longest link (sold
-// length), the tier and which end.
+// length; 0: the cage holds no optics), the tier and which end.
 type cageUse struct {
-	metres float64
-	tier   int
+	metres float32
+	tier   int8
 	upper  bool
 	server bool
 }
@@ -203,15 +200,18 @@ type cageUse struct {
 // linkTally counts a walk's links by tier, medium and length, and the
 // optical cages each end fills.
 type linkTally struct {
-	cables  map[cableGroup]int
-	cages   map[cageID]cageUse
+	cables map[cableGroup]int
+	// cages holds every device's cages, stride a device (device
+	// numbers: cableWalk's leafID, spineID, coreID).
+	cages   []cageUse
+	stride  int
 	longest [3]CableRun // the longest link of each tier
 	runSum  [3]float64  // sum of sold lengths per tier
 	links   [3]int
 }
 
-func newLinkTally() *linkTally {
-	return &linkTally{cables: map[cableGroup]int{}, cages: map[cageID]cageUse{}}
+func newLinkTally(devices, stride int) *linkTally {
+	return &linkTally{cables: map[cableGroup]int{}, cages: make([]cageUse, devices*stride), stride: stride}
 }
 
 // add counts one measured link.
@@ -230,15 +230,16 @@ func (t *linkTally) add(c *CableRun, perCage, serverPerCage int) {
 	if i == 0 {
 		lowerPerCage = serverPerCage
 	}
-	t.cage(cageID{c.aID, c.aPort / lowerPerCage}, cageUse{c.Metres, i, false, i == 0})
-	t.cage(cageID{c.bID, c.bPort / perCage}, cageUse{c.Metres, i, true, false})
+	m := float32(c.Metres)
+	t.cage(c.aID, c.aPort/lowerPerCage, cageUse{m, int8(i), false, i == 0})
+	t.cage(c.bID, c.bPort/perCage, cageUse{m, int8(i), true, false})
 }
 
-func (t *linkTally) cage(id cageID, u cageUse) {
-	if old, ok := t.cages[id]; ok && old.metres >= u.metres {
-		return
+func (t *linkTally) cage(dev, cage int, u cageUse) {
+	at := &t.cages[dev*t.stride+cage]
+	if at.metres < u.metres {
+		*at = u
 	}
-	t.cages[id] = u
 }
 
 // moduleCount keys the module tally: tier, end and module.
@@ -258,8 +259,10 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err := p.chooseRackMedia(); err != nil {
 		return err
 	}
-	tally := newLinkTally()
 	perCage := p.Switch.LinksPerCage(p.PortGbps)
+	devices := p.Servers + p.TotalSwitches()
+	stride := max(ceilDiv(p.Switch.Radix(p.PortGbps), perCage), ceilDiv(p.ServerPorts, m.serverPerCage))
+	tally := newLinkTally(devices, stride)
 	err := p.walkCables(false, func(c *CableRun) error {
 		tally.add(c, perCage, m.serverPerCage)
 		return nil
@@ -269,11 +272,14 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	}
 	mods := map[moduleCount]int{}
 	for _, u := range tally.cages {
+		if u.metres == 0 {
+			continue
+		}
 		key := m.serverMod
 		if !u.server {
-			key, _ = cat.Module(p.Switch.Form, p.PortGbps, perCage, u.metres)
+			key, _ = cat.Module(p.Switch.Form, p.PortGbps, perCage, float64(u.metres))
 		}
-		mods[moduleCount{u.tier, u.upper, key.Key}]++
+		mods[moduleCount{int(u.tier), u.upper, key.Key}]++
 	}
 	p.tierRuns(tally, mods)
 	p.moduleLines(cat, mods, add)
@@ -451,4 +457,18 @@ func (w *cableWalk) measure(t int, a, b place) error {
 		c.AModule, c.BModule = ch.lower.Key, ch.upper.Key
 	}
 	return nil
+}
+
+// optical reports whether any of the tier's links is optical
+// (transceivers or AOC): only those have spare optics to swap in.
+func (t *LinkTier) optical() bool {
+	if len(t.Runs) == 0 {
+		return t.Medium == Optics || t.Medium == AOC
+	}
+	for _, r := range t.Runs {
+		if r.Medium == Optics || r.Medium == AOC {
+			return true
+		}
+	}
+	return false
 }
