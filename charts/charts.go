@@ -63,6 +63,9 @@ func All() []Chart {
 		{"sensitivity", "Cost sensitivity: total cost as each price moves across its range", Tornado},
 		{"resilience", "Failure what-if: slowdown per failure, goodput and interruptions", Resilience},
 		{"topology", "Topology: planes, pods, scalable units and switch layers with link bundles", Topology},
+		{"floorplan", "Data hall floor plan: racks by kind and power", FloorPlan},
+		{"racks", "Rack elevations: a compute rack and a network rack", Racks},
+		{"cablelengths", "Cable lengths by tier and medium", CableLengths},
 	}
 }
 

@@ -519,3 +519,48 @@ func (p *Plan) layOut(cat *Catalog) error {
 	p.Notes = append(p.Notes, h.hallNotes()...)
 	return nil
 }
+
+// RackSlot is one device drawn in a rack elevation: what it is, its
+// lowest U (from 1) and its height.
+type RackSlot struct {
+	Kind  string // "node", "nvlink", "switch" or "reserved"
+	Label string
+	U     int
+	Units int
+}
+
+// Elevation lists what rack i holds, bottom up, with the units reserved
+// at the top.
+func (h *Hall) Elevation(i int, p *Plan) []RackSlot {
+	r := h.Racks[i]
+	f := h.Facility
+	var out []RackSlot
+	nodeName := "server"
+	if p.System != nil {
+		nodeName = p.System.Name
+		if h.rackScale {
+			nodeName = "compute tray"
+		}
+	}
+	for k := range r.Nodes {
+		u := 1 + k*h.nodeUnits
+		if h.rackScale && k >= (h.nodesPerRack+1)/2 {
+			u += h.switchTrays
+		}
+		out = append(out, RackSlot{Kind: "node", Label: fmt.Sprintf("%s %d", nodeName, k+1), U: u, Units: h.nodeUnits})
+	}
+	if h.rackScale && r.Kind == RackCompute && h.switchTrays > 0 {
+		out = append(out, RackSlot{Kind: "nvlink", Label: fmt.Sprintf("%d NVLink switch trays", h.switchTrays),
+			U: 1 + (h.nodesPerRack+1)/2*h.nodeUnits, Units: h.switchTrays})
+	}
+	top := f.RackUnits - f.ReservedUnits
+	tier := map[string]string{RackLeaf: "leaf", RackSpine: "spine", RackCore: "core", RackCompute: "leaf (ToR)"}[r.Kind]
+	for k := range r.Switches {
+		u := top - (k+1)*h.switchUnits + 1
+		out = append(out, RackSlot{Kind: "switch", Label: fmt.Sprintf("%s %s", p.Switch.Key, tier), U: u, Units: h.switchUnits})
+	}
+	if f.ReservedUnits > 0 {
+		out = append(out, RackSlot{Kind: "reserved", Label: "reserved: patch, mgmt", U: top + 1, Units: f.ReservedUnits})
+	}
+	return out
+}
