@@ -56,6 +56,7 @@ type UI struct {
 	search    *searchTab
 	resil     *resilienceTab
 	topo      *topologyTab
+	layout    *layoutTab
 	tabs      *container.AppTabs
 	views     []*chartView // every chart view, drawn again when the theme changes
 	status    *widget.Label
@@ -101,6 +102,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	u.search = newSearchTab(u)
 	u.resil = newResilienceTab(u)
 	u.topo = newTopologyTab(u)
+	u.layout = newLayoutTab(u)
 	u.tabs = container.NewAppTabs(
 		container.NewTabItem(TabSummary, u.summary.content),
 		container.NewTabItem(TabCharts, u.charts.content),
@@ -109,6 +111,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 		container.NewTabItem(TabSearch, u.search.content),
 		container.NewTabItem(TabResilience, u.resil.content),
 		container.NewTabItem(TabTopology, u.topo.content),
+		container.NewTabItem(TabLayout, u.layout.content),
 	)
 	u.tabs.OnSelected = func(*container.TabItem) { u.refreshVisible() }
 	u.status = widget.NewLabel("")
@@ -349,6 +352,7 @@ func (u *UI) apply(r model.Result) {
 	u.compare.stale = true
 	u.resil.stale = true
 	u.topo.stale = true
+	u.layout.stale = true
 	u.refreshVisible()
 }
 
@@ -389,6 +393,8 @@ func (u *UI) refreshVisible() {
 		u.resil.redraw()
 	case TabTopology:
 		u.topo.redraw()
+	case TabLayout:
+		u.layout.redraw()
 	}
 }
 

@@ -96,6 +96,9 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 	if r, ok := strings.CutPrefix(key, "reliability."); ok {
 		return m.applyReliability(s, r, text)
 	}
+	if f, ok := strings.CutPrefix(key, "facility."); ok {
+		return m.applyFacility(s, f, text)
+	}
 	switch key {
 	case "name":
 		s.Name = text

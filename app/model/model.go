@@ -189,6 +189,9 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 	if w, ok := strings.CutPrefix(key, "workload."); ok {
 		return workloadText(s.Workload, w)
 	}
+	if f, ok := strings.CutPrefix(key, "facility."); ok {
+		return facilityText(s, f)
+	}
 	if r, ok := strings.CutPrefix(key, "reliability."); ok && s.Reliability != nil {
 		in := *s.Reliability
 		if v, _, ok := reliabilityOf(&in, planner.Reliability{}, r); ok && *v != nil {
@@ -342,6 +345,11 @@ func (m *Model) Hint(key string) string {
 		v, _ := CatalogPrice(m.cat, item)
 		return "catalog: " + planner.FormatUSDExact(v)
 	}
+	if f, ok := strings.CutPrefix(key, "facility."); ok {
+		if h, ok := m.facilityHint(f); ok {
+			return h
+		}
+	}
 	if r, ok := strings.CutPrefix(key, "reliability."); ok && m.cat.Reliability != nil {
 		if _, def, ok := reliabilityOf(&planner.ReliabilityInputs{}, *m.cat.Reliability, r); ok {
 			if def == 0 && strings.HasPrefix(r, "spare_") {
@@ -364,6 +372,9 @@ func (m *Model) Options(key string) []string {
 	ws := s.WithSystem(m.cat)
 	if _, length, ok := mediaIndex(key); ok && !length {
 		return []string{MediumDefault, string(planner.Optics), string(planner.AOC), string(planner.ACC), string(planner.DAC)}
+	}
+	if opts, ok := facilityOptions(key); ok {
+		return opts
 	}
 	switch key {
 	case "cluster.system":
