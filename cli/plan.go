@@ -135,6 +135,12 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	if err := writeUnitBill(w, p.UnitBill()); err != nil {
 		return err
 	}
+	if p.Hall != nil {
+		fmt.Fprintln(w, "\nDATA HALL (fabricplan layout for racks and runs)")
+		if err := writeLayoutText(w, p); err != nil {
+			return err
+		}
+	}
 	if len(p.Notes) > 0 {
 		fmt.Fprintln(w, "\nNOTES")
 		for _, note := range p.Notes {

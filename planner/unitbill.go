@@ -133,6 +133,9 @@ func (p *Plan) UnitBill() UnitBill {
 
 	for _, t := range p.LinkTiers {
 		item := fmt.Sprintf("%s, %s %g m", tierWords(t.Name), t.Medium.Label(), t.Metres)
+		if len(t.Runs) > 1 { // laid out: lengths and media vary by link
+			item = fmt.Sprintf("%s, mostly %s, up to %g m", tierWords(t.Name), t.Medium.Label(), t.Metres)
+		}
 		switch t.Name {
 		case "server_leaf":
 			own(BillCables, item, leaves*down, t.Links)
