@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"fabricplan/data"
 )
 
 // Hand-worked geometry of the defaults in data/facility.toml, restated
@@ -401,3 +403,29 @@ func fmtSscan(where string, m *float64) (int, error) {
 }
 
 var errShortWhere = errors.New("place has no length")
+
+// FuzzParseFacilityData: data/facility.toml and mangled copies either
+// parse to complete, in-range defaults or fail with a message; never a
+// panic, never a default of 0. Catches: a missing default accepted (a
+// 0 m rack pitch), a negative slack accepted.
+func FuzzParseFacilityData(f *testing.F) {
+	src, err := data.FS.ReadFile("facility.toml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(src)
+	f.Add([]byte(strings.Replace(string(src), "slack_m = 2", "slack_m = -2", 1)))
+	f.Add([]byte("schema = 1\n[defaults]\nrack_kw = 60\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d, err := ParseFacilityData(b)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		if errs := d.Defaults.validate(); len(errs) > 0 || d.Defaults.RackWidthM <= 0 || d.Defaults.RacksPerRow <= 0 {
+			t.Fatalf("accepted bad defaults %+v: %v", d.Defaults, errs)
+		}
+	})
+}
