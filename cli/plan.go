@@ -257,7 +257,8 @@ func runCatalog(env *cliEnv, args []string) error {
 
 func writeSource(w io.Writer, key string, s planner.Source) {
 	fmt.Fprintf(w, "  %s (as of %s):\n", key, s.AsOf)
-	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"range", s.Range}, {"watts", s.Watts}, {"reach", s.Reach}} {
+	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"range", s.Range}, {"watts", s.Watts}, {"reach", s.Reach},
+		{"height", s.RackUnits}, {"sold", s.Lengths}} {
 		if kv[1] != "" {
 			fmt.Fprintf(w, "    %-6s %s\n", kv[0]+":", kv[1])
 		}
