@@ -100,7 +100,7 @@ func hallText(p *planner.Plan) string {
 	var cable []string
 	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Optics} {
 		if km := f.CableKM[m]; km > 0 {
-			cable = append(cable, fmt.Sprintf("%s %.2f km (%.0f kg)", strings.ToLower(m.Label()), km, f.CableKg[m]))
+			cable = append(cable, fmt.Sprintf("%s %s km (%s kg)", strings.ToLower(m.Label()), planner.FormatKM(km), planner.FormatInt(int(f.CableKg[m]+0.5))))
 		}
 	}
 	fmt.Fprintf(&b, "\nCable: %s.", strings.Join(cable, ", "))

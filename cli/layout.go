@@ -182,7 +182,7 @@ func writeLayoutText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintf(tw, "Cooling\t%s liquid-cooled, %s air-cooled racks\n", planner.FormatInt(f.LiquidRacks), planner.FormatInt(f.AirRacks))
 	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Optics} {
 		if km := f.CableKM[m]; km > 0 {
-			fmt.Fprintf(tw, "Cable, %s\t%.2f km, %.0f kg\n", m.Label(), km, f.CableKg[m])
+			fmt.Fprintf(tw, "Cable, %s\t%s km, %s kg\n", m.Label(), planner.FormatKM(km), planner.FormatInt(int(f.CableKg[m]+0.5)))
 		}
 	}
 	for _, l := range f.Longest {

@@ -166,3 +166,12 @@ func (p *Plan) wireUS() float64 {
 	}
 	return metres * p.Hall.Constants.PropagationNsPerM / 1000
 }
+
+// FormatKM writes a cable length in km: two decimals below 100 km,
+// whole kilometres with thousands separators above.
+func FormatKM(km float64) string {
+	if km < 100 {
+		return fmt.Sprintf("%.2f", km)
+	}
+	return FormatInt(int(km + 0.5))
+}
