@@ -98,7 +98,7 @@ func hallText(p *planner.Plan) string {
 	}
 	fmt.Fprintf(&b, ". %s liquid-cooled, %s air-cooled racks.", planner.FormatInt(f.LiquidRacks), planner.FormatInt(f.AirRacks))
 	var cable []string
-	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Optics} {
+	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics} {
 		if km := f.CableKM[m]; km > 0 {
 			cable = append(cable, fmt.Sprintf("%s %s km (%s kg)", strings.ToLower(m.Label()), planner.FormatKM(km), planner.FormatInt(int(f.CableKg[m]+0.5))))
 		}

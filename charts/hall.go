@@ -299,7 +299,7 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 }
 
 // mediumOrder is the media in the histogram's stacking order.
-var mediumOrder = []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Optics}
+var mediumOrder = []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics}
 
 // CableLengths draws, per link tier, how many links are sold at each
 // standard length, stacked by medium.

@@ -180,7 +180,7 @@ func writeLayoutText(w io.Writer, p *planner.Plan) error {
 	}
 	fmt.Fprintf(tw, "Racks over budget\t%s\n", over)
 	fmt.Fprintf(tw, "Cooling\t%s liquid-cooled, %s air-cooled racks\n", planner.FormatInt(f.LiquidRacks), planner.FormatInt(f.AirRacks))
-	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Optics} {
+	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics} {
 		if km := f.CableKM[m]; km > 0 {
 			fmt.Fprintf(tw, "Cable, %s\t%s km, %s kg\n", m.Label(), planner.FormatKM(km), planner.FormatInt(int(f.CableKg[m]+0.5)))
 		}

@@ -87,12 +87,16 @@ func (n *NIC) PortSplits(f Fabric) []int {
 // Transceiver is one optical module type: form factor, link speed and the
 // number of links it carries (2 for a twin-port module).
 type Transceiver struct {
-	Key      string  `toml:"-"`
-	Name     string  `toml:"name"`
-	Form     string  `toml:"form"`
-	LinkGbps int     `toml:"link_gbps"`
-	Links    int     `toml:"links"`
-	ReachM   int     `toml:"reach_m"` // longest link it drives, metres
+	Key      string `toml:"-"`
+	Name     string `toml:"name"`
+	Form     string `toml:"form"`
+	LinkGbps int    `toml:"link_gbps"`
+	Links    int    `toml:"links"`
+	ReachM   int    `toml:"reach_m"` // longest link it drives, metres
+	// Fibre is the cable key of the fibre it takes: "" for single-mode
+	// ("fiber"), "fiber-mm" for a multimode module. Multimode modules
+	// are chosen only per link in a laid-out hall (FibreModule).
+	Fibre    string  `toml:"fibre"`
 	PriceUSD float64 `toml:"price_usd"`
 	// PriceRangeUSD is the low and high price of one unit.
 	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
@@ -172,6 +176,9 @@ type Catalog struct {
 	Reliability *Reliability `toml:"-"`
 
 	modules map[moduleKey][]*Transceiver // cheapest first
+	// mmModules are the multimode modules, apart so the per-tier media
+	// choice keeps to single-mode.
+	mmModules map[moduleKey][]*Transceiver
 }
 
 type moduleKey struct {
@@ -258,6 +265,7 @@ func (c *Catalog) index() error {
 		}
 	}
 	c.modules = make(map[moduleKey][]*Transceiver, len(c.Transceivers))
+	c.mmModules = map[moduleKey][]*Transceiver{}
 	for _, k := range SortedKeys(c.Transceivers) {
 		t := c.Transceivers[k]
 		t.Key = k
@@ -267,14 +275,24 @@ func (c *Catalog) index() error {
 		if t.ReachM <= 0 {
 			return fmt.Errorf("transceiver %s: needs reach_m", k)
 		}
+		idx := c.modules
+		if t.Fibre != "" && t.Fibre != fiberKey {
+			if t.Fibre != mmFiberKey {
+				return fmt.Errorf("transceiver %s: fibre %q: use %q or leave it out for single-mode", k, t.Fibre, mmFiberKey)
+			}
+			idx = c.mmModules
+		}
 		mk := moduleKey{t.Form, t.LinkGbps, t.Links}
-		for _, prev := range c.modules[mk] {
+		for _, prev := range idx[mk] {
 			if prev.ReachM == t.ReachM {
 				return fmt.Errorf("transceivers %s and %s are both %s %dG x%d reaching %d m", prev.Key, k, t.Form, t.LinkGbps, t.Links, t.ReachM)
 			}
 		}
-		c.modules[mk] = append(c.modules[mk], t)
-		slices.SortStableFunc(c.modules[mk], func(a, b *Transceiver) int { return cmpFloat(a.PriceUSD, b.PriceUSD) })
+		idx[mk] = append(idx[mk], t)
+		slices.SortStableFunc(idx[mk], func(a, b *Transceiver) int { return cmpFloat(a.PriceUSD, b.PriceUSD) })
+	}
+	if len(c.mmModules) > 0 && c.Cables[mmFiberKey] == nil {
+		return fmt.Errorf("cable %q missing for the multimode transceivers", mmFiberKey)
 	}
 	for k, cb := range c.Cables {
 		cb.Key = k
@@ -321,6 +339,21 @@ func (c *Catalog) Module(form string, gbps, links int, metres float64) (mod *Tra
 		}
 	}
 	return mod, longest
+}
+
+// FibreModule is Module among the multimode modules when mm, else
+// Module.
+func (c *Catalog) FibreModule(mm bool, form string, gbps, links int, metres float64) *Transceiver {
+	if !mm {
+		mod, _ := c.Module(form, gbps, links, metres)
+		return mod
+	}
+	for _, t := range c.mmModules[moduleKey{form, gbps, links}] {
+		if float64(t.ReachM) >= metres {
+			return t
+		}
+	}
+	return nil
 }
 
 // SwitchKeys lists switch keys in sorted order.

@@ -187,8 +187,8 @@ func TestHallCrossingLinkPicksLongReach(t *testing.T) {
 		if c.Tier != "leaf_spine" {
 			return nil
 		}
-		if c.Medium != Optics {
-			t.Fatalf("leaf-spine link of %g m on %s", c.Metres, c.Medium)
+		if c.Medium != Optics && (c.Medium != Multimode || c.Metres > 50) {
+			t.Fatalf("leaf-spine link of %g m on %s: beyond 50 m only single-mode reaches", c.Metres, c.Medium)
 		}
 		for _, k := range []string{c.AModule, c.BModule} {
 			if m := cat.Transceivers[k]; float64(m.ReachM) < c.Metres {
@@ -248,11 +248,12 @@ func TestHallRackOverBudget(t *testing.T) {
 // module $700, so ACC ($600) beats optics ($50 + $350 + $350). By hand:
 // 64 x 600 + 192 x 50 + (24 servers x 4 + 8 leaves x 12 cages) x 700 =
 // 38,400 + 9,600 + 134,400 = $182,400, against $192,000 all optics
-// (256 x 50 + 256 x 700). Catches: one medium per tier, modules counted
+// (256 x 50 + 256 x 700). Multimode is priced out ($5,000 a module) to
+// keep to these two media. Catches: one medium per tier, modules counted
 // for copper cages, the price of copper not compared per link.
 func TestHallMediumMixCost(t *testing.T) {
 	s := hallScenario(256, Facility{RackKW: 40.8, TrayHeightM: 2.0, LeafPlacement: PlaceMiddle})
-	s.Prices = map[string]float64{"acc": 600, "fiber": 50, "osfp-400x2": 700}
+	s.Prices = map[string]float64{"acc": 600, "fiber": 50, "osfp-400x2": 700, "osfp-400x2-mm": 5000}
 	serverLeafUSD := func(p *Plan) float64 {
 		usd := 0.0
 		for _, l := range p.BOM {
@@ -428,4 +429,42 @@ func FuzzParseFacilityData(f *testing.F) {
 			t.Fatalf("accepted bad defaults %+v: %v", d.Defaults, errs)
 		}
 	})
+}
+
+// Short optical links take multimode when it is cheaper: one DGX H100 SU
+// with its leaves in the middle of the row runs at most 10 m, within
+// OM4's 50 m (NVIDIA: MMA4Z00-NS, 50 m). Prices set in the scenario:
+// multimode cord $40 and twin-port SR8 $500 against single-mode $50 and
+// DR8 $700, ACC $5,000 (priced out): a multimode link costs 40 + 250 +
+// 250 = $540 against 50 + 350 + 350 = $750. By hand: 256 cords and 128
+// + 128 SR8 modules = 256 x 40 + 256 x 500 = $138,240, and no
+// single-mode part on the server-leaf tier. Catches: multimode never
+// offered, a multimode link with single-mode modules at either end, the
+// server end's module not switched to its multimode counterpart.
+func TestHallMultimodeWhereCheaper(t *testing.T) {
+	s := hallScenario(256, Facility{RackKW: 40.8, LeafPlacement: PlaceMiddle})
+	s.Prices = map[string]float64{"acc": 5000, "fiber": 50, "fiber-mm": 40, "osfp-400x2": 700, "osfp-400x2-mm": 500}
+	p := buildHall(t, s)
+	usd := 0.0
+	for _, l := range p.BOM {
+		if l.tier != "server_leaf" || l.Spare || (l.Category != CatCable && l.Category != CatTransceiver) {
+			continue
+		}
+		usd += l.TotalUSD
+		if l.Key != "fiber-mm" && l.Key != "osfp-400x2-mm" {
+			t.Errorf("server-leaf BOM line %s %s: want only multimode parts", l.Key, l.Where)
+		}
+	}
+	if usd != 138240 {
+		t.Errorf("server-leaf cost $%.0f, want $138,240", usd)
+	}
+	err := p.WalkCables(func(c *CableRun) error {
+		if c.Tier == "server_leaf" && (c.Medium != Multimode || c.AModule != "osfp-400x2-mm" || c.BModule != "osfp-400x2-mm") {
+			t.Fatalf("%s>%s on %s with %s/%s", c.ADevice, c.BDevice, c.Medium, c.AModule, c.BModule)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -123,10 +123,10 @@ func (h *Hall) cableFigures(p *Plan, t *linkTally, groups []cableGroup) {
 // or for optics the shorter of the fibre's and its modules'.
 func (p *Plan) reachOf(c CableRun) int {
 	cat := p.media.cat
-	if c.Medium != Optics {
+	if c.Medium != Optics && c.Medium != Multimode {
 		return cat.Cables[string(c.Medium)].Reach(p.PortGbps)
 	}
-	r := cat.Cables[fiberKey].Reach(p.PortGbps)
+	r := cat.Cables[c.Part].Reach(p.PortGbps)
 	for _, k := range []string{c.AModule, c.BModule} {
 		if m := cat.Transceivers[k]; m != nil {
 			r = min(r, m.ReachM)

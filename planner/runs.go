@@ -67,9 +67,9 @@ type mediaChooser struct {
 	cageLinks int
 	// serverMod is the server end's transceiver (nil: none fits), its
 	// price per link and the server ports one module serves.
-	serverMod      *Transceiver
-	serverShareUSD float64
-	serverPerCage  int
+	serverMod         *Transceiver
+	serverModsPerPort float64
+	serverPerCage     int
 	// pairs is the medium of each tier's links between two racks,
 	// chosen for the longest of them: links that share a cable bundle
 	// (and a twin-port cage) share a medium.
@@ -88,7 +88,7 @@ func newMediaChooser(p *Plan, cat *Catalog) *mediaChooser {
 	m.forced = [3]Medium{md.ServerLeaf, md.LeafSpine, md.SpineCore}
 	if mod, n, _, err := p.serverModules(cat, 0); err == nil && n > 0 {
 		m.serverMod = mod
-		m.serverShareUSD = p.Scenario.price(mod.Key, mod.PriceUSD) * float64(n) / float64(max(p.NICPorts, 1))
+		m.serverModsPerPort = float64(n) / float64(max(p.NICPorts, 1))
 		m.serverPerCage = max(1, p.NICPorts/n)
 	}
 	return m
@@ -118,7 +118,12 @@ func (m *mediaChooser) choose(t int, run float64) (linkChoice, bool) {
 		}
 	}
 	if m.forced[t] == "" || m.forced[t] == Optics {
-		if c, usd, ok := m.optics(t, run); ok {
+		if c, usd, ok := m.optics(t, run, false); ok {
+			try(c, usd)
+		}
+	}
+	if m.forced[t] == "" {
+		if c, usd, ok := m.optics(t, run, true); ok {
 			try(c, usd)
 		}
 	}
@@ -127,8 +132,8 @@ func (m *mediaChooser) choose(t int, run float64) (linkChoice, bool) {
 
 // with is a link of tier t on medium med, for a run that med reaches.
 func (m *mediaChooser) with(t int, med Medium, run float64) (linkChoice, bool) {
-	if med == Optics {
-		c, _, ok := m.optics(t, run)
+	if med == Optics || med == Multimode {
+		c, _, ok := m.optics(t, run, med == Multimode)
 		return c, ok
 	}
 	cb := m.cat.Cables[string(med)]
@@ -136,29 +141,55 @@ func (m *mediaChooser) with(t int, med Medium, run float64) (linkChoice, bool) {
 	return linkChoice{medium: med, cable: cb, metres: l}, ok
 }
 
-// optics is a link of tier t on transceivers and fibre, and what it
-// costs: the fibre and each end's share of its module.
-func (m *mediaChooser) optics(t int, run float64) (linkChoice, float64, bool) {
+// optics is a link of tier t on transceivers and fibre, single-mode or
+// multimode (mm), and what it costs: the fibre and each end's share of
+// its module.
+func (m *mediaChooser) optics(t int, run float64, mm bool) (linkChoice, float64, bool) {
 	s, p := &m.p.Scenario, m.p
-	fiber := m.cat.Cables[fiberKey]
+	med, key := Optics, fiberKey
+	if mm {
+		med, key = Multimode, mmFiberKey
+	}
+	fiber := m.cat.Cables[key]
+	if fiber == nil {
+		return linkChoice{}, 0, false
+	}
 	l, ok := fiber.Sold(run, p.PortGbps)
 	if !ok {
 		return linkChoice{}, 0, false
 	}
-	sw, _ := m.cat.Module(p.Switch.Form, p.PortGbps, m.cageLinks, l)
+	sw := m.cat.FibreModule(mm, p.Switch.Form, p.PortGbps, m.cageLinks, l)
 	if sw == nil {
 		return linkChoice{}, 0, false
 	}
 	share := s.price(sw.Key, sw.PriceUSD) / float64(sw.Links)
-	c := linkChoice{medium: Optics, cable: fiber, metres: l, lower: sw, upper: sw}
+	c := linkChoice{medium: med, cable: fiber, metres: l, lower: sw, upper: sw}
 	far := share
 	if t == 0 {
-		if m.serverMod == nil || float64(m.serverMod.ReachM) < l {
+		mod := m.serverModule(mm, l)
+		if mod == nil {
 			return linkChoice{}, 0, false
 		}
-		c.lower, far = m.serverMod, m.serverShareUSD
+		c.lower, far = mod, s.price(mod.Key, mod.PriceUSD)*m.serverModsPerPort
 	}
-	return c, s.price(fiberKey, fiber.PriceUSD(l)) + share + far, true
+	return c, s.price(key, fiber.PriceUSD(l)) + share + far, true
+}
+
+// serverModule is the server end's module for a link of metres: the
+// system's (or the NIC's) single-mode module, or its multimode
+// counterpart (same form, speed and links); nil when none reaches.
+func (m *mediaChooser) serverModule(mm bool, metres float64) *Transceiver {
+	sm := m.serverMod
+	if sm == nil {
+		return nil
+	}
+	if !mm {
+		if float64(sm.ReachM) < metres {
+			return nil
+		}
+		return sm
+	}
+	return m.cat.FibreModule(true, sm.Form, sm.LinkGbps, sm.Links, metres)
 }
 
 // longestReach is the farthest any medium reaches for tier t, for the
@@ -195,6 +226,7 @@ type cageUse struct {
 	tier   int8
 	upper  bool
 	server bool
+	mm     bool // multimode
 }
 
 // linkTally counts a walk's links by tier, medium and length, and the
@@ -223,16 +255,16 @@ func (t *linkTally) add(c *CableRun, perCage, serverPerCage int) {
 	if c.Metres > t.longest[i].Metres {
 		t.longest[i] = *c
 	}
-	if c.Medium != Optics {
+	if c.Medium != Optics && c.Medium != Multimode {
 		return
 	}
 	lowerPerCage := perCage
 	if i == 0 {
 		lowerPerCage = serverPerCage
 	}
-	m := float32(c.Metres)
-	t.cage(c.aID, c.aPort/lowerPerCage, cageUse{m, int8(i), false, i == 0})
-	t.cage(c.bID, c.bPort/perCage, cageUse{m, int8(i), true, false})
+	m, mm := float32(c.Metres), c.Medium == Multimode
+	t.cage(c.aID, c.aPort/lowerPerCage, cageUse{m, int8(i), false, i == 0, mm})
+	t.cage(c.bID, c.bPort/perCage, cageUse{m, int8(i), true, false, mm})
 }
 
 func (t *linkTally) cage(dev, cage int, u cageUse) {
@@ -275,9 +307,14 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 		if u.metres == 0 {
 			continue
 		}
-		key := m.serverMod
-		if !u.server {
-			key, _ = cat.Module(p.Switch.Form, p.PortGbps, perCage, float64(u.metres))
+		var key *Transceiver
+		if u.server {
+			key = m.serverModule(u.mm, float64(u.metres))
+		} else {
+			key = cat.FibreModule(u.mm, p.Switch.Form, p.PortGbps, perCage, float64(u.metres))
+		}
+		if key == nil {
+			return fmt.Errorf("no %s module reaches a %g m cage's link", map[bool]string{true: "multimode", false: "single-mode"}[u.mm], u.metres)
 		}
 		mods[moduleCount{int(u.tier), u.upper, key.Key}]++
 	}
@@ -466,7 +503,7 @@ func (t *LinkTier) optical() bool {
 		return t.Medium == Optics || t.Medium == AOC
 	}
 	for _, r := range t.Runs {
-		if r.Medium == Optics || r.Medium == AOC {
+		if r.Medium == Optics || r.Medium == Multimode || r.Medium == AOC {
 			return true
 		}
 	}

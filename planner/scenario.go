@@ -34,6 +34,13 @@ const (
 
 const fiberKey = "fiber"
 
+// Multimode is a link on multimode transceivers and OM4 fibre: chosen
+// per link in a laid-out hall where it is the cheapest that reaches; a
+// scenario cannot set it for a whole tier.
+const Multimode Medium = "multimode"
+
+const mmFiberKey = "fiber-mm"
+
 // RoCEv2 load balancing.
 const (
 	LBAdaptive = "adaptive"

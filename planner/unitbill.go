@@ -87,6 +87,8 @@ func (m Medium) Label() string {
 	switch m {
 	case Optics:
 		return "fibre and transceivers"
+	case Multimode:
+		return "multimode fibre and transceivers"
 	case "":
 		return "not chosen"
 	}
