@@ -311,6 +311,9 @@ func TestHallPropertiesEverySystem(t *testing.T) {
 						s.Network.PortsPerNIC = 2
 					}
 				}
+				if gpus == 1000 {
+					s.Network.Planes = 2 // two planes: leaves of both in each unit's leaf racks
+				}
 				s.Facility = &Facility{LeafPlacement: place, RackKW: 150, RacksPerRow: 13}
 				p, err := Build(s, cat)
 				if err != nil {
