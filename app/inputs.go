@@ -63,6 +63,7 @@ func newInputsPanel(u *UI) *inputsPanel {
 		widget.NewAccordionItem(model.GroupWorkload, container.NewVBox(groups[model.GroupWorkload]...)),
 		widget.NewAccordionItem(model.GroupFailures, container.NewVBox(groups[model.GroupFailures]...)),
 		widget.NewAccordionItem(model.GroupNetworks, container.NewVBox(groups[model.GroupNetworks]...)),
+		widget.NewAccordionItem(model.GroupHall, container.NewVBox(groups[model.GroupHall]...)),
 	)
 	title := widget.NewLabelWithStyle("Cluster and fabric", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	in.content = container.NewVScroll(container.NewVBox(title, container.NewVBox(groups[""]...), in.general, acc))

@@ -67,6 +67,7 @@ type UI struct {
 	resil     *resilienceTab
 	topo      *topologyTab
 	phases    *phasesTab
+	layout    *layoutTab
 	tabs      *container.AppTabs
 	views     []*chartView // every chart view, drawn again when the theme changes
 	status    *widget.Label
@@ -126,6 +127,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	u.resil = newResilienceTab(u)
 	u.topo = newTopologyTab(u)
 	u.phases = newPhasesTab(u)
+	u.layout = newLayoutTab(u)
 	u.tabs = container.NewAppTabs(
 		container.NewTabItem(TabSummary, u.summary.content),
 		container.NewTabItem(TabCharts, u.charts.content),
@@ -135,6 +137,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 		container.NewTabItem(TabResilience, u.resil.content),
 		container.NewTabItem(TabTopology, u.topo.content),
 		container.NewTabItem(TabPhases, u.phases.content),
+		container.NewTabItem(TabLayout, u.layout.content),
 	)
 	u.tabs.OnSelected = func(*container.TabItem) { u.refreshVisible() }
 	u.status = widget.NewLabel("")
@@ -416,6 +419,7 @@ func (u *UI) apply(r model.Result) {
 	u.resil.stale = true
 	u.topo.stale = true
 	u.phases.stale = true
+	u.layout.stale = true
 	u.refreshVisible()
 }
 
@@ -458,6 +462,8 @@ func (u *UI) refreshVisible() {
 		u.topo.redraw()
 	case TabPhases:
 		u.phases.redraw()
+	case TabLayout:
+		u.layout.redraw()
 	}
 }
 

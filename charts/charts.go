@@ -67,6 +67,9 @@ func All() []Chart {
 		{"resilience", "Failure what-if: slowdown per failure, goodput and interruptions", Resilience},
 		{"topology", "Topology: planes, pods, scalable units and switch layers with link bundles", Topology},
 		{"phases", "Phased build-out: spend against GPUs online, and links re-cabled, for both strategies", Phases},
+		{"floorplan", "Data hall floor plan: racks by kind and power", FloorPlan},
+		{"racks", "Rack elevations: a compute rack and a network rack", Racks},
+		{"cablelengths", "Cable lengths by tier and medium", CableLengths},
 	}
 }
 

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"fabricplan/planner"
 )
@@ -14,7 +17,7 @@ func runCables(env *cliEnv, args []string) error {
 	pf := addPlanFlags(fs)
 	asCSV := fs.Bool("csv", false, "one row per link as CSV")
 	asJSON := fs.Bool("json", false, "one object per link as a JSON array")
-	asTopo := fs.Bool("topo", false, "the expected topology as an IBDM topology file (ibdiagnet --topo_file)")
+	asTopo := fs.Bool("topo", false, "the expected topology as an IBDM topology file (ibdiagnet --topo_file); with --out, its IBNL system definitions go in ibnl/ beside it")
 	out := fs.String("out", "", "write to this file instead of standard output")
 	var write func(io.Writer, *planner.Plan) error
 	_, p, err := planArgs(env, fs, pf, args, func() error {
@@ -46,5 +49,27 @@ func runCables(env *cliEnv, args []string) error {
 		return err
 	}
 	wrote(env, *out, planner.FormatInt(p.Links.Total)+" links")
+	if *asTopo {
+		return writeIBNL(env, p, *out)
+	}
+	return nil
+}
+
+// writeIBNL writes the IBNL system definitions a topology file at topo
+// needs into the folder ibnl beside it, and says how to check the pair.
+func writeIBNL(env *cliEnv, p *planner.Plan, topo string) error {
+	dir := filepath.Join(filepath.Dir(topo), "ibnl")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("ibnl folder: %w", err)
+	}
+	for _, name := range planner.SortedKeys(planner.IBNLFiles(p)) {
+		fn := planner.IBNLFiles(p)[name]
+		path := filepath.Join(dir, name)
+		if err := writeOut(path, func(w io.Writer) error { return fn(w, p) }); err != nil {
+			return err
+		}
+		wrote(env, path, "")
+	}
+	fmt.Fprintf(env.stderr, "check with: %s\n", planner.TerminalText(planner.IBDMCheckCommand(dir, topo)))
 	return nil
 }

@@ -60,6 +60,7 @@ func commands() []command {
 		{"resilience", "[SCENARIO.toml] [plan flags] [--csv|--json]", "failure what-if: what each lost part costs in job time; interruptions and goodput", runResilience},
 		{"cables", "[SCENARIO.toml] [plan flags] --csv|--json|--topo [--out FILE]", "the cable map, one row per link, or the expected topology for bring-up", runCables},
 		{"phases", "[SCENARIO.toml] [plan flags] [--phases a,b,c | --units a,b,c] [--prebuy] [--csv|--json] [--moves [--out FILE]]", "a phased build-out two ways: for the final size, and growing as you go (what each phase buys and re-cables)", runPhases},
+		{"layout", "[SCENARIO.toml] [plan flags] [--csv|--json]", "the data hall: racks, rows, power per rack, cable lengths by medium", runLayout},
 		{"search", "[SCENARIO.toml] [--target-days D | --within P%] [--budget USD] [--with-failures] [--all] [--csv|--json]", "the cheapest fabric that meets a job-time target", runSearch},
 		{"export", "--chart NAME --out FILE [SCENARIO.toml] [plan flags] [--width --height --dpi --scale 2] | --list", "export a chart as PNG, SVG or PDF (--scale 2: twice the pixels)", runExport},
 		{"report", "--out FILE.pdf [SCENARIO.toml] [plan flags]", "a multi-page PDF report of the plan", runReport},
@@ -268,6 +269,8 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 			s.Pricing.Quotes = v
 		case "leaf-alignment":
 			s.Network.LeafAlignment = strings.ToLower(v)
+		default:
+			_, err = applyFacilityFlag(s, name, v)
 		}
 		if err != nil {
 			return err

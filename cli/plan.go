@@ -177,6 +177,12 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	if err := writeUnitBill(w, p.UnitBill()); err != nil {
 		return err
 	}
+	if p.Hall != nil {
+		fmt.Fprintln(w, "\nDATA HALL (fabricplan layout for racks and runs)")
+		if err := writeLayoutText(w, p); err != nil {
+			return err
+		}
+	}
 	if len(p.Notes) > 0 {
 		fmt.Fprintln(w, "\nNOTES")
 		for _, note := range p.Notes {
@@ -312,7 +318,8 @@ func writeSource(w io.Writer, key string, s planner.Source, pr planner.Pricing) 
 	if pr.FX != nil {
 		fx = "converted " + pr.FX.Words()
 	}
-	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"range", s.Range}, {"fx", fx}, {"watts", s.Watts}, {"reach", s.Reach}} {
+	for _, kv := range [][2]string{{"ports", s.Ports}, {"price", s.Price}, {"range", s.Range}, {"fx", fx}, {"watts", s.Watts}, {"reach", s.Reach},
+		{"height", s.RackUnits}, {"sold", s.Lengths}} {
 		if kv[1] != "" {
 			fmt.Fprintf(w, "    %-6s %s\n", kv[0]+":", kv[1])
 		}

@@ -97,6 +97,12 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		add(l)
 	}
 
+	if p.Hall != nil {
+		if err := p.fillLinkBOM(cat, add); err != nil {
+			return err
+		}
+		return p.finishBOM(cat, add)
+	}
 	if err := p.chooseMedia(cat); err != nil {
 		return err
 	}
@@ -170,8 +176,13 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		l.setPrice(s.cablePrice(cat, cb, t.Metres), s.Quotes)
 		add(l)
 	}
+	return p.finishBOM(cat, add)
+}
+
+// finishBOM adds the spares and sums the cost and power.
+func (p *Plan) finishBOM(cat *Catalog, add func(BOMLine)) error {
 	if rel := cat.Reliability; rel != nil {
-		for _, l := range p.spareLines(s.Reliability.apply(*rel).Spares) {
+		for _, l := range p.spareLines(p.Scenario.Reliability.apply(*rel).Spares) {
 			add(l)
 		}
 	}

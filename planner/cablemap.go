@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 )
 
@@ -24,6 +25,15 @@ type CableRun struct {
 	Metres         float64
 	Plane          int // from 1
 	Rail           int // from 1; 0 for links above a leaf that is not a rail's
+	// With a facility layout: each end's rack, row (from 1) and lowest U,
+	// and the run before rounding up to the length sold (Metres).
+	ARack, BRack string
+	ARow, BRow   int
+	AU, BU       int
+	RunM         float64
+	// aID and bID number the ends' devices over the fabric, aPort and
+	// bPort their ports from 0 (for counting transceiver cages).
+	aID, bID, aPort, bPort int
 }
 
 // WalkCables calls fn once for every link of the plan, in a fixed order:
@@ -42,7 +52,14 @@ type CableRun struct {
 // breakouts). A switch's links toward the tier below take its first
 // ports, its uplinks start at the next whole cage.
 func (p *Plan) WalkCables(fn func(c *CableRun) error) error {
+	return p.walkCables(true, fn)
+}
+
+// walkCables is WalkCables; without names it leaves the device and
+// port names empty (the BOM's tally needs none).
+func (p *Plan) walkCables(names bool, fn func(c *CableRun) error) error {
 	w := newCableWalk(p)
+	w.names = names
 	for plane := 1; plane <= p.Planes; plane++ {
 		if err := w.plane(plane, fn); err != nil {
 			return err
@@ -60,6 +77,11 @@ type cableWalk struct {
 	tiers    map[string]LinkTier
 	c        CableRun
 	arrivals []int // links so far per upper switch of the group being wired
+	names    bool
+	survey   map[rackPair]surveyed // the runs between racks (chooseRackMedia)
+	// First device numbers of the leaves, spines and cores (cage
+	// counting).
+	leafID, spineID, coreID int
 }
 
 func newCableWalk(p *Plan) *cableWalk {
@@ -67,6 +89,11 @@ func newCableWalk(p *Plan) *cableWalk {
 		tiers: map[string]LinkTier{}}
 	for _, t := range p.LinkTiers {
 		w.tiers[t.Name] = t
+	}
+	if h := p.Hall; h != nil {
+		w.leafID = p.Servers
+		w.spineID = w.leafID + h.leavesPerPlane*p.Planes
+		w.coreID = w.spineID + h.spinesPerPlane*p.Planes
 	}
 	return w
 }
@@ -157,9 +184,17 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 						if lpu == 1 {
 							server, r = first+k/rails, k%rails
 						}
-						c.ADevice, c.APort = w.node(server), w.nodePort(plane, r)
-						c.BDevice, c.BPort = leaf, w.switchPort(k)
+						if w.names {
+							c.ADevice, c.APort = w.node(server), w.nodePort(plane, r)
+							c.BDevice, c.BPort = leaf, w.switchPort(k)
+						}
 						c.Rail = r + 1
+						if h := w.p.Hall; h != nil {
+							c.aID, c.aPort, c.bID, c.bPort = server, r*w.p.Planes+plane-1, w.leafID+(plane-1)*h.leavesPerPlane+g, k
+							if err := w.measure(0, h.nodePlace(server), h.leafPlace(plane, g)); err != nil {
+								return err
+							}
+						}
 						if err := fn(c); err != nil {
 							return err
 						}
@@ -169,9 +204,18 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 						up := w.upStart(l.down)
 						for k := range l.up {
 							x := (base + k) % n
-							c.ADevice, c.APort = leaf, w.switchPort(up+k)
-							c.BDevice, c.BPort = w.spine(plane, pod, x), w.switchPort(w.arrivals[x])
+							if w.names {
+								c.ADevice, c.APort = leaf, w.switchPort(up+k)
+								c.BDevice, c.BPort = w.spine(plane, pod, x), w.switchPort(w.arrivals[x])
+							}
 							c.Rail = w.rail(g)
+							if h := w.p.Hall; h != nil {
+								c.aID, c.aPort = w.leafID+(plane-1)*h.leavesPerPlane+g, up+k
+								c.bID, c.bPort = w.spineID+(plane-1)*h.spinesPerPlane+h.podSpine[pod]+x, w.arrivals[x]
+								if err := w.measure(1, h.leafPlace(plane, g), h.spinePlace(plane, pod, x)); err != nil {
+									return err
+								}
+							}
 							w.arrivals[x]++
 							if err := fn(c); err != nil {
 								return err
@@ -216,8 +260,17 @@ func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 						spine, up := w.spine(plane, pod, jj), w.upStart(down)
 						for k := range run.spineUp[i] {
 							x := (base + k) % n
-							c.ADevice, c.APort = spine, w.switchPort(up+k)
-							c.BDevice, c.BPort = w.core(plane, firstCore+x), w.switchPort(w.arrivals[x])
+							if w.names {
+								c.ADevice, c.APort = spine, w.switchPort(up+k)
+								c.BDevice, c.BPort = w.core(plane, firstCore+x), w.switchPort(w.arrivals[x])
+							}
+							if h := w.p.Hall; h != nil {
+								c.aID, c.aPort = w.spineID+(plane-1)*h.spinesPerPlane+h.podSpine[pod]+jj, up+k
+								c.bID, c.bPort = w.coreID+(plane-1)*h.coresPerPlane+firstCore+x, w.arrivals[x]
+								if err := w.measure(2, h.spinePlace(plane, pod, jj), h.corePlace(plane, firstCore+x)); err != nil {
+									return err
+								}
+							}
 							w.arrivals[x]++
 							if err := fn(c); err != nil {
 								return err
@@ -255,7 +308,7 @@ func resize(s []int, n int) []int {
 
 // CableCSVHeader heads the cable map's CSV columns.
 var CableCSVHeader = []string{"a_device", "a_port", "b_device", "b_port", "tier", "gbps", "medium", "part", "a_module", "b_module",
-	"length_m", "plane", "rail"}
+	"length_m", "plane", "rail", "a_rack", "a_row", "a_u", "b_rack", "b_row", "b_u", "run_m"}
 
 // WriteCablesCSV streams the cable map as CSV, one row per link.
 func WriteCablesCSV(w io.Writer, p *Plan) error {
@@ -269,6 +322,12 @@ func WriteCablesCSV(w io.Writer, p *Plan) error {
 		rec[0], rec[1], rec[2], rec[3], rec[4] = c.ADevice, c.APort, c.BDevice, c.BPort, c.Tier
 		rec[5], rec[6], rec[7], rec[8], rec[9] = strconv.Itoa(c.Gbps), string(c.Medium), c.Part, c.AModule, c.BModule
 		rec[10], rec[11], rec[12] = strconv.FormatFloat(c.Metres, 'f', -1, 64), strconv.Itoa(c.Plane), strconv.Itoa(c.Rail)
+		rec[13], rec[14], rec[15], rec[16], rec[17], rec[18], rec[19] = "", "", "", "", "", "", ""
+		if c.ARack != "" {
+			rec[13], rec[14], rec[15] = c.ARack, strconv.Itoa(c.ARow), strconv.Itoa(c.AU)
+			rec[16], rec[17], rec[18] = c.BRack, strconv.Itoa(c.BRow), strconv.Itoa(c.BU)
+			rec[19] = strconv.FormatFloat(c.RunM, 'f', 2, 64)
+		}
 		return cw.Write(rec)
 	})
 	if err != nil {
@@ -292,12 +351,17 @@ type cableJSON struct {
 	Metres float64 `json:"length_m"`
 	Plane  int     `json:"plane"`
 	Rail   int     `json:"rail,omitempty"`
+	RunM   float64 `json:"run_m,omitempty"`
 }
 
 type endJSON struct {
 	Device string `json:"device"`
 	Port   string `json:"port"`
 	Module string `json:"module,omitempty"`
+	// Rack, Row and U place the end in a laid-out hall.
+	Rack string `json:"rack,omitempty"`
+	Row  int    `json:"row,omitempty"`
+	U    int    `json:"u,omitempty"`
 }
 
 // WriteCablesJSON streams the cable map as a JSON array, one link an
@@ -307,8 +371,9 @@ func WriteCablesJSON(w io.Writer, p *Plan) error {
 	bw.WriteString("[")
 	sep := "\n"
 	err := p.WalkCables(func(c *CableRun) error {
-		b, err := json.Marshal(cableJSON{A: endJSON{c.ADevice, c.APort, c.AModule}, B: endJSON{c.BDevice, c.BPort, c.BModule},
-			Tier: c.Tier, Gbps: c.Gbps, Medium: c.Medium, Part: c.Part, Metres: c.Metres, Plane: c.Plane, Rail: c.Rail})
+		b, err := json.Marshal(cableJSON{A: endJSON{c.ADevice, c.APort, c.AModule, c.ARack, c.ARow, c.AU},
+			B:    endJSON{c.BDevice, c.BPort, c.BModule, c.BRack, c.BRow, c.BU},
+			Tier: c.Tier, Gbps: c.Gbps, Medium: c.Medium, Part: c.Part, Metres: c.Metres, Plane: c.Plane, Rail: c.Rail, RunM: math.Round(c.RunM*100) / 100})
 		if err != nil {
 			return err
 		}
@@ -332,13 +397,13 @@ func WriteCablesJSON(w io.Writer, p *Plan) error {
 // Each link is declared once, in the section of its lower switch (a
 // leaf lists its nodes and spines, a spine its cores), as the format's
 // own example lists adapters only from the switch. Types are the
-// catalog keys of the switch and the NIC; ibdiagnet needs an IBNL
-// system definition for each (--out_ibnl_dir).
+// switch model and the server (IBNLSwitchType, IBNLNodeType), each
+// defined by the IBNL files IBNLFiles writes.
 func WriteTopoFile(w io.Writer, p *Plan) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "# Expected topology of %s: %s, %s, %s links.\n# Written by Fabric Planner; IBDM topology file format (ibdiagnet --topo_file).\n",
 		FormatInt(p.GPUs)+" GPUs", Plural(p.Tiers, "tier"), Plural(p.Planes, "plane"), FormatInt(p.Links.Total))
-	sw, nic := p.Switch.Key, p.NIC.Key
+	sw, nic := IBNLSwitchType(p), IBNLNodeType(p)
 	section := ""
 	err := p.WalkCables(func(c *CableRun) error {
 		local, lport, rtype, remote, rport := c.ADevice, c.APort, sw, c.BDevice, c.BPort

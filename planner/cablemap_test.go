@@ -313,7 +313,7 @@ func TestCableWritersReadBack(t *testing.T) {
 				} else {
 					seen[key] = true
 				}
-			case len(f) == 2 && f[0] == p.Switch.Key:
+			case len(f) == 2 && f[0] == IBNLSwitchType(p):
 				if sections[f[1]] {
 					t.Fatalf("%d GPUs: second section for %s", g, f[1])
 				}

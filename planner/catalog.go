@@ -13,22 +13,27 @@ import (
 // Source says where a catalog figure came from and when. Estimate marks
 // figures that are not vendor specifications.
 type Source struct {
-	Ports    string `toml:"ports" json:"ports"`
-	Price    string `toml:"price" json:"price"`
-	Range    string `toml:"range" json:"range"` // where the low-high price range came from
-	Watts    string `toml:"watts" json:"watts"`
-	Reach    string `toml:"reach" json:"reach"`
-	AsOf     string `toml:"as_of" json:"as_of"`
-	Estimate bool   `toml:"estimate" json:"estimate"`
+	Ports string `toml:"ports" json:"ports"`
+	Price string `toml:"price" json:"price"`
+	Range string `toml:"range" json:"range"` // where the low-high price range came from
+	Watts string `toml:"watts" json:"watts"`
+	Reach string `toml:"reach" json:"reach"`
+	AsOf  string `toml:"as_of" json:"as_of"`
+	// RackUnits and Lengths source a part's height and the lengths a
+	// cable is sold in.
+	RackUnits string `toml:"rack_units" json:"rack_units"`
+	Lengths   string `toml:"lengths" json:"lengths"`
+	Estimate  bool   `toml:"estimate" json:"estimate"`
 }
 
 // Switch is one switch model. Ports and CageLinks are keyed by port speed
 // in Gb/s: a 51.2T switch has 64 ports at 800G or 128 at 400G, and a
 // twin-port OSFP cage carries two 400G links.
 type Switch struct {
-	Key    string `toml:"-" json:"key"`
-	Name   string `toml:"name" json:"name"`
-	Fabric Fabric `toml:"fabric" json:"fabric"`
+	Key       string `toml:"-" json:"key"`
+	Name      string `toml:"name" json:"name"`
+	RackUnits int    `toml:"rack_units" json:"rack_units"` // height, U (0: 1U)
+	Fabric    Fabric `toml:"fabric" json:"fabric"`
 	// LaneGbps lists the SerDes lane rates the part runs (a 400G NDR
 	// port is 4 x 100G lanes, an 800G XDR port 4 x 200G): the two ends
 	// of a link must share one.
@@ -89,13 +94,17 @@ func (n *NIC) PortSplits(f Fabric) []int {
 // Transceiver is one optical module type: form factor, link speed and the
 // number of links it carries (2 for a twin-port module).
 type Transceiver struct {
-	Key      string  `toml:"-" json:"key"`
-	Name     string  `toml:"name" json:"name"`
-	LaneGbps []int   `toml:"lane_gbps" json:"lane_gbps"` // electrical lane rates the module runs
-	Form     string  `toml:"form" json:"form"`
-	LinkGbps int     `toml:"link_gbps" json:"link_gbps"`
-	Links    int     `toml:"links" json:"links"`
-	ReachM   int     `toml:"reach_m" json:"reach_m"` // longest link it drives, metres
+	Key      string `toml:"-" json:"key"`
+	Name     string `toml:"name" json:"name"`
+	LaneGbps []int  `toml:"lane_gbps" json:"lane_gbps"` // electrical lane rates the module runs
+	Form     string `toml:"form" json:"form"`
+	LinkGbps int    `toml:"link_gbps" json:"link_gbps"`
+	Links    int    `toml:"links" json:"links"`
+	ReachM   int    `toml:"reach_m" json:"reach_m"` // longest link it drives, metres
+	// Fibre is the cable key of the fibre it takes: "" for single-mode
+	// ("fiber"), "fiber-mm" for a multimode module. Multimode modules
+	// are chosen only per link in a laid-out hall (FibreModule).
+	Fibre    string  `toml:"fibre" json:"fibre"`
 	PriceUSD float64 `toml:"price_usd" json:"price_usd"`
 	// PriceRangeUSD is the low and high price of one unit.
 	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
@@ -106,10 +115,13 @@ type Transceiver struct {
 
 // Cable is one cable medium priced by length: base + per metre.
 type Cable struct {
-	Key          string  `toml:"-" json:"key"`
-	Name         string  `toml:"name" json:"name"`
-	PriceBaseUSD float64 `toml:"price_base_usd" json:"price_base_usd"`
-	PricePerMUSD float64 `toml:"price_per_m_usd" json:"price_per_m_usd"`
+	Key  string `toml:"-" json:"key"`
+	Name string `toml:"name" json:"name"`
+	// LengthsM are the lengths the medium is sold in, shortest first;
+	// empty: any length up to its reach.
+	LengthsM     []float64 `toml:"lengths_m" json:"lengths_m"`
+	PriceBaseUSD float64   `toml:"price_base_usd" json:"price_base_usd"`
+	PricePerMUSD float64   `toml:"price_per_m_usd" json:"price_per_m_usd"`
 	// PriceRangeFactor scales a cable's modelled price to its low and
 	// high estimate.
 	PriceRangeFactor [2]float64     `toml:"price_range_factor" json:"price_range_factor"`
@@ -171,6 +183,9 @@ type Catalog struct {
 	SideServers  map[string]*SideServer   `toml:"side_servers"`
 	SideDefaults map[string]*SideDefaults `toml:"side_defaults"`
 
+	// Facility holds the data-hall defaults (data/facility.toml); nil
+	// leaves plans without a hall layout.
+	Facility *FacilityData `toml:"-"`
 	// JCT holds the JCT model's constants and presets (data/jct.toml).
 	JCT *JCTData `toml:"-" json:"-"`
 	// Reliability holds failure rates and recovery times
@@ -183,6 +198,9 @@ type Catalog struct {
 	Prices *PriceData `toml:"-" json:"prices,omitempty"`
 
 	modules map[moduleKey][]*Transceiver // cheapest first
+	// mmModules are the multimode modules, apart so the per-tier media
+	// choice keeps to single-mode.
+	mmModules map[moduleKey][]*Transceiver
 }
 
 type moduleKey struct {
@@ -221,6 +239,9 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 		return nil, fmt.Errorf("read price data: %w", err)
 	}
 	if cat.Prices, err = ParsePriceData(psrc); err != nil {
+		return nil, err
+	}
+	if cat.Facility, err = loadFacility(fsys); err != nil {
 		return nil, err
 	}
 	return cat, nil
@@ -288,6 +309,7 @@ func (c *Catalog) index() error {
 		}
 	}
 	c.modules = make(map[moduleKey][]*Transceiver, len(c.Transceivers))
+	c.mmModules = map[moduleKey][]*Transceiver{}
 	for _, k := range SortedKeys(c.Transceivers) {
 		t := c.Transceivers[k]
 		t.Key = k
@@ -303,14 +325,24 @@ func (c *Catalog) index() error {
 		if err := checkLanes("transceiver "+k, t.LaneGbps); err != nil {
 			return err
 		}
+		idx := c.modules
+		if t.Fibre != "" && t.Fibre != fiberKey {
+			if t.Fibre != mmFiberKey {
+				return fmt.Errorf("transceiver %s: fibre %q: use %q or leave it out for single-mode", k, t.Fibre, mmFiberKey)
+			}
+			idx = c.mmModules
+		}
 		mk := moduleKey{t.Form, t.LinkGbps, t.Links}
-		for _, prev := range c.modules[mk] {
+		for _, prev := range idx[mk] {
 			if prev.ReachM == t.ReachM && slices.Equal(prev.LaneGbps, t.LaneGbps) {
 				return fmt.Errorf("transceivers %s and %s are both %s %dG x%d reaching %d m", prev.Key, k, t.Form, t.LinkGbps, t.Links, t.ReachM)
 			}
 		}
-		c.modules[mk] = append(c.modules[mk], t)
-		slices.SortStableFunc(c.modules[mk], func(a, b *Transceiver) int { return cmpFloat(a.PriceUSD, b.PriceUSD) })
+		idx[mk] = append(idx[mk], t)
+		slices.SortStableFunc(idx[mk], func(a, b *Transceiver) int { return cmpFloat(a.PriceUSD, b.PriceUSD) })
+	}
+	if len(c.mmModules) > 0 && c.Cables[mmFiberKey] == nil {
+		return fmt.Errorf("cable %q missing for the multimode transceivers", mmFiberKey)
 	}
 	for k, cb := range c.Cables {
 		cb.Key = k
@@ -366,6 +398,21 @@ func (c *Catalog) Module(form string, gbps, links, lane int, metres float64) (mo
 		}
 	}
 	return mod, longest
+}
+
+// FibreModule is Module among the multimode modules when mm, else
+// Module.
+func (c *Catalog) FibreModule(mm bool, form string, gbps, links, lane int, metres float64) *Transceiver {
+	if !mm {
+		mod, _ := c.Module(form, gbps, links, lane, metres)
+		return mod
+	}
+	for _, t := range c.mmModules[moduleKey{form, gbps, links}] {
+		if slices.Contains(t.LaneGbps, lane) && float64(t.ReachM) >= metres {
+			return t
+		}
+	}
+	return nil
 }
 
 // SwitchKeys lists switch keys in sorted order.

@@ -46,6 +46,10 @@ func (s Scenario) Clone() Scenario {
 		g := *s.Growth
 		out.Growth = &g
 	}
+	if s.Facility != nil {
+		f := *s.Facility
+		out.Facility = &f
+	}
 	if s.Prices != nil {
 		out.Prices = make(map[string]float64, len(s.Prices))
 		for k, v := range s.Prices {

@@ -208,6 +208,9 @@ type fabricView struct {
 	othersBusy float64
 	ideal      bool // the back end made ideal: as fast as NVLink, no latency, oversubscription or collisions
 	epOnNVLink bool // expert-parallel traffic kept inside the NVLink domain
+	// wireUS is the propagation delay of the cables on the longest path
+	// (laid-out plans only; see Plan.wireUS).
+	wireUS float64
 }
 
 // ecmp reports whether flows leaving a leaf group are hashed onto uplinks
@@ -276,7 +279,7 @@ func (p *Plan) fabricView() fabricView {
 		gpusPerServer: p.Scenario.Cluster.GPUsPerServer, nicsPerServer: n.NICsPerServer,
 		nicGbps: float64(n.NICGbps), fabric: n.Fabric, loadBalancing: n.LoadBalancing,
 		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers, planes: p.Planes,
-		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1,
+		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1, wireUS: p.wireUS(),
 	}
 }
 
@@ -620,7 +623,7 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 		domain:      nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
 		netHopUS:    d.Collective.NetHopUS,
 		intraHopUS:  d.Collective.NVLinkHopUS,
-		switchHopUS: d.Collective.SwitchHopUS[string(fv.fabric)] * float64(2*fv.tiers-1),
+		switchHopUS: d.Collective.SwitchHopUS[string(fv.fabric)]*float64(2*fv.tiers-1) + fv.wireUS,
 	}
 	if tr == TCP {
 		m.netExtraUS = d.TCP.ExtraLatencyUS

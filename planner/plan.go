@@ -54,6 +54,10 @@ type LinkTier struct {
 	// LowerModules and UpperModules count those transceivers, all
 	// planes (a twin-port module serves up to two links of its end).
 	LowerModules, UpperModules int
+	// Runs groups the links by medium, part and length sold when the
+	// plan is laid out in a hall (Metres is then the longest, Medium and
+	// Cable the commonest); nil without a layout.
+	Runs []LinkRun
 }
 
 // Links counts links (one cable each) per tier, all planes.
@@ -178,6 +182,10 @@ type Plan struct {
 	layout layout // one plane's wiring, for the cable map and diagram
 	// tierLoads is one plane's switches by ports used, per SwitchTiers.
 	tierLoads [][]switchLoad
+	// Hall is the data-hall layout (nil without a [facility] table);
+	// media picks each link's medium in it.
+	Hall  *Hall
+	media *mediaChooser
 }
 
 // Switches returns the switch count of a tier (0 when absent).
@@ -400,6 +408,9 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
 	p.PortsTotal = p.TotalSwitches() * radix
+	if err := p.layOut(cat); err != nil {
+		return nil, err
+	}
 	if err := p.fillBOM(cat, pl); err != nil {
 		return nil, err
 	}

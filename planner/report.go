@@ -49,6 +49,8 @@ type Report struct {
 	BackEndAdds *Increment    `json:"backend_adds,omitempty"`
 	FrontEndJCT *FrontEndJCT  `json:"frontend_jct,omitempty"`
 	Checkpoint  *Checkpoint   `json:"checkpoint,omitempty"`
+	// Facility holds the data-hall figures of a laid-out plan.
+	Facility *HallFigures `json:"facility,omitempty"`
 }
 
 // TierOversub is the oversubscription built at one tier: its links
@@ -189,6 +191,10 @@ func (p *Plan) Report() Report {
 		r.Networks = append([]SideNetwork{}, n.List...)
 		adds := n.BackEndAdds
 		r.BackEndAdds, r.FrontEndJCT, r.Checkpoint = &adds, n.FrontEndJCT, n.Checkpoint
+	}
+	if p.Hall != nil {
+		f := p.Hall.Figures
+		r.Facility = &f
 	}
 	return r
 }

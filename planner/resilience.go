@@ -290,7 +290,7 @@ func (p *Plan) repairTimes(cases []FailureCase, in Reliability) {
 		case FailServerLink, FailLeafSpine, FailSpineCore:
 			tier := linkTierOf[c.Component]
 			spares, parts, perYear = *p.Spares.Optics.of(tier), c.Count, rates.Link
-			if t := p.linkTier(tier); t == nil || (t.Medium != Optics && t.Medium != AOC) {
+			if t := p.linkTier(tier); t == nil || !t.optical() {
 				spares = 0
 			}
 		}

@@ -34,6 +34,13 @@ const (
 
 const fiberKey = "fiber"
 
+// Multimode is a link on multimode transceivers and OM4 fibre: chosen
+// per link in a laid-out hall where it is the cheapest that reaches; a
+// scenario cannot set it for a whole tier.
+const Multimode Medium = "multimode"
+
+const mmFiberKey = "fiber-mm"
+
 // RoCEv2 load balancing.
 const (
 	LBAdaptive = "adaptive"
@@ -67,6 +74,10 @@ type Scenario struct {
 	// one build; see PlanPhases); Growth its options (nil: defaults).
 	Phases []Phase `toml:"phase,omitempty,omitzero"`
 	Growth *Growth `toml:"growth,omitempty,omitzero"`
+	// Facility lays the cluster out in a data hall (nil: no layout);
+	// with it every link's length, medium and part come from the
+	// racks' positions.
+	Facility *Facility `toml:"facility,omitempty"`
 }
 
 // PriceSettings choose how a plan is priced.
@@ -269,6 +280,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 	errs = append(errs, s.Reliability.validate()...)
 	errs = append(errs, s.validateNetworks(cat)...)
 	errs = append(errs, s.validatePhases()...)
+	errs = append(errs, s.Facility.validate()...)
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateMedia()...)
 	errs = append(errs, s.validatePricing(cat)...)

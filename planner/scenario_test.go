@@ -173,6 +173,7 @@ func FuzzParseScenario(f *testing.F) {
 	f.Add(string(src))
 	f.Add("schema = 1\n[prices]\nqm9700 = nan\n[workload]\nhidden = 9223372036854775807\n")
 	f.Add("schema = 1\nx = {a={a={a={a=1}}}}\n[a.b.c.d]\n")
+	f.Add(string(src) + "\n[facility]\nrack_kw = 40.8\nracks_per_row = 3\nleaf_placement = \"tor\"\ntray_height_m = 1e308\n")
 	cat := testCatalog(f)
 	f.Fuzz(func(t *testing.T, doc string) {
 		start := time.Now()

@@ -40,7 +40,13 @@ type System struct {
 	PriceUSD       float64    `toml:"price_usd" json:"price_usd"`
 	PriceRangeUSD  [2]float64 `toml:"price_range_usd" json:"price_range_usd"` // low, high
 	Watts          float64    `toml:"watts" json:"watts"`
-	Source         Source     `toml:"source" json:"source"`
+	// RackUnits is the height of one node (a server, or a rack-scale
+	// system's compute tray); Cooling "air" or "liquid"; SwitchTrays the
+	// NVLink switch trays in a rack-scale system's rack.
+	RackUnits   int    `toml:"rack_units" json:"rack_units"`
+	Cooling     string `toml:"cooling" json:"cooling"`
+	SwitchTrays int    `toml:"switch_trays" json:"switch_trays"`
+	Source      Source `toml:"source" json:"source"`
 	Pricing
 }
 

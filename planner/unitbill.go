@@ -87,6 +87,8 @@ func (m Medium) Label() string {
 	switch m {
 	case Optics:
 		return "fibre and transceivers"
+	case Multimode:
+		return "multimode fibre and transceivers"
 	case "":
 		return "not chosen"
 	}
@@ -146,6 +148,9 @@ func (p *Plan) UnitBill() UnitBill {
 
 	for _, t := range p.LinkTiers {
 		item := fmt.Sprintf("%s, %s %g m", tierWords(t.Name), t.Medium.Label(), t.Metres)
+		if len(t.Runs) > 1 { // laid out: lengths and media vary by link
+			item = fmt.Sprintf("%s, mostly %s, up to %g m", tierWords(t.Name), t.Medium.Label(), t.Metres)
+		}
 		switch t.Name {
 		case "server_leaf":
 			own(BillCables, item, downs*P, t.Links)

@@ -99,6 +99,9 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 	if k, ok := strings.CutPrefix(key, "networks."); ok {
 		return applyNetworks(s, k, text)
 	}
+	if f, ok := strings.CutPrefix(key, "facility."); ok {
+		return m.applyFacility(s, f, text)
+	}
 	switch key {
 	case "name":
 		s.Name = text

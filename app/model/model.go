@@ -198,6 +198,9 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 	if k, ok := strings.CutPrefix(key, "networks."); ok {
 		return networksText(s, k)
 	}
+	if f, ok := strings.CutPrefix(key, "facility."); ok {
+		return facilityText(s, f)
+	}
 	if r, ok := strings.CutPrefix(key, "reliability."); ok && s.Reliability != nil {
 		in := *s.Reliability
 		if v, _, ok := reliabilityOf(&in, planner.Reliability{}, r); ok && *v != nil {
@@ -374,6 +377,11 @@ func (m *Model) Hint(key string) string {
 			return h
 		}
 	}
+	if f, ok := strings.CutPrefix(key, "facility."); ok {
+		if h, ok := m.facilityHint(f); ok {
+			return h
+		}
+	}
 	if r, ok := strings.CutPrefix(key, "reliability."); ok && m.cat.Reliability != nil {
 		if _, def, ok := reliabilityOf(&planner.ReliabilityInputs{}, *m.cat.Reliability, r); ok {
 			if def == 0 && strings.HasPrefix(r, "spare_") {
@@ -399,6 +407,9 @@ func (m *Model) Options(key string) []string {
 	}
 	if k, ok := strings.CutPrefix(key, "networks."); ok {
 		return networkChoices(k)
+	}
+	if opts, ok := facilityOptions(key); ok {
+		return opts
 	}
 	switch key {
 	case "cluster.system":

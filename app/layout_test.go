@@ -1,0 +1,46 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+)
+
+// The Layout tab: a plan without a hall says so and offers to lay it
+// out; the button lays it out (the toggle in the inputs follows), the
+// figures and the floor plan show, picking another picture draws it,
+// and a budget typed in the inputs changes the figures. Catches: the
+// button not reaching the scenario, a tab left stale after an edit, the
+// picker ignored, the inputs' toggle out of step with the tab.
+func TestLayoutTab(t *testing.T) {
+	u := newTestUI(t)
+	u.WaitIdle()
+	u.SelectTab(TabLayout)
+	u.WaitIdle()
+	lt := u.layout
+	if !strings.Contains(lt.figures.Text, "No data-hall layout") || !lt.enable.Visible() {
+		t.Fatalf("no-hall text %q, button shown %v", lt.figures.Text, lt.enable.Visible())
+	}
+	test.Tap(lt.enable)
+	u.WaitIdle()
+	if u.m.Plan().Hall == nil || lt.enable.Visible() {
+		t.Fatal("after the button: no hall, or the button still shown")
+	}
+	if toggle := u.inputs.byKey["facility.layout"]; toggle == nil || u.m.Text("facility.layout") != "true" {
+		t.Fatal("the inputs' layout toggle is not on")
+	}
+	if lt.view.fig == nil || lt.view.fig.Name != "floorplan" || !strings.Contains(lt.figures.Text, "racks") {
+		t.Fatalf("floor plan not drawn: %v %q", lt.view.message.Text, lt.figures.Text)
+	}
+	lt.pick.SetSelected("Cable lengths")
+	u.WaitIdle()
+	if lt.view.fig == nil || lt.view.fig.Name != "cablelengths" {
+		t.Fatal("picking cable lengths did not draw them")
+	}
+	typeIn(u, "facility.rack_kw", "30")
+	u.WaitIdle()
+	if !strings.Contains(lt.figures.Text, "budget 30 kW") {
+		t.Errorf("after a 30 kW budget: %q", lt.figures.Text)
+	}
+}

@@ -1,0 +1,111 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"fabricplan/charts"
+	"fabricplan/planner"
+)
+
+// TabLayout is the data-hall layout.
+const TabLayout = "Layout"
+
+// Pictures of the Layout tab, by the name the picker shows.
+var layoutCharts = []struct{ label, chart string }{
+	{"Floor plan", "floorplan"},
+	{"Rack elevations", "racks"},
+	{"Cable lengths", "cablelengths"},
+}
+
+// layoutTab shows the data hall: its figures, and the floor plan, two
+// rack elevations or the cable lengths. A plan without a layout offers
+// to lay it out.
+type layoutTab struct {
+	u       *UI
+	content fyne.CanvasObject
+	view    *chartView
+	pick    *widget.RadioGroup
+	figures *widget.Label
+	enable  *widget.Button
+	stale   bool
+}
+
+func newLayoutTab(u *UI) *layoutTab {
+	t := &layoutTab{u: u, view: newChartView(u), figures: widget.NewLabel("")}
+	var labels []string
+	for _, c := range layoutCharts {
+		labels = append(labels, c.label)
+	}
+	t.pick = widget.NewRadioGroup(labels, func(string) { t.stale = true; t.redraw() })
+	t.pick.Horizontal = true
+	t.pick.SetSelected(labels[0])
+	t.figures.Wrapping = fyne.TextWrapWord
+	t.enable = widget.NewButton("Lay out in a data hall", func() { u.edit("facility.layout", "true") })
+	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
+	cables := widget.NewButton("Export cable map…", u.ExportCablesDialog)
+	bar := container.NewHBox(t.pick, t.enable, export, cables)
+	t.content = container.NewBorder(container.NewVBox(bar, t.figures), nil, nil, nil, t.view.content)
+	return t
+}
+
+func (t *layoutTab) chartName() string {
+	for _, c := range layoutCharts {
+		if c.label == t.pick.Selected {
+			return c.chart
+		}
+	}
+	return layoutCharts[0].chart
+}
+
+func (t *layoutTab) redraw() {
+	p := t.u.m.Plan()
+	if !t.stale || p == nil {
+		return
+	}
+	t.stale = false
+	t.figures.SetText(hallText(p))
+	if p.Hall == nil {
+		t.enable.Show()
+		t.view.content.Hide()
+		return
+	}
+	t.enable.Hide()
+	t.view.content.Show()
+	c, _ := charts.ByName(t.chartName())
+	t.view.draw(func() (*charts.Figure, error) { return c.Build(charts.Input{Plan: p}) })
+}
+
+// hallText is the layout's figures in a few lines.
+func hallText(p *planner.Plan) string {
+	h := p.Hall
+	if h == nil {
+		return "No data-hall layout: every link is costed at its tier's length. Lay the plan out to get racks, rows, power per rack and each link's length and medium (Data hall, in the inputs)."
+	}
+	f := h.Figures
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s racks (%s compute, %s leaf, %s spine, %s core) in %s rows, %.0f × %.0f m = %s m²; %s a compute rack. ",
+		planner.FormatInt(f.Racks), planner.FormatInt(f.RacksByKind[planner.RackCompute]), planner.FormatInt(f.RacksByKind[planner.RackLeaf]),
+		planner.FormatInt(f.RacksByKind[planner.RackSpine]), planner.FormatInt(f.RacksByKind[planner.RackCore]), planner.FormatInt(f.Rows),
+		h.WidthM, h.LengthM, planner.FormatInt(int(f.AreaM2+0.5)), planner.Plural(f.NodesPerRack, "node"))
+	fmt.Fprintf(&b, "Hungriest rack %.1f kW peak, %.1f kW typical, budget %g kW", f.RackKWMax, f.RackKWTypicalMax, f.RackKWBudget)
+	if f.RacksOverBudget > 0 {
+		fmt.Fprintf(&b, ": %s over budget", planner.Plural(f.RacksOverBudget, "rack"))
+	}
+	fmt.Fprintf(&b, ". %s liquid-cooled, %s air-cooled racks.", planner.FormatInt(f.LiquidRacks), planner.FormatInt(f.AirRacks))
+	var cable []string
+	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics} {
+		if km := f.CableKM[m]; km > 0 {
+			cable = append(cable, fmt.Sprintf("%s %s km (%s kg)", strings.ToLower(m.Label()), planner.FormatKM(km), planner.FormatInt(int(f.CableKg[m]+0.5))))
+		}
+	}
+	fmt.Fprintf(&b, "\nCable: %s.", strings.Join(cable, ", "))
+	for _, l := range f.Longest {
+		fmt.Fprintf(&b, " Longest %s: %g m, reach %d m.", strings.ReplaceAll(l.Tier, "_", "-"), l.Metres, l.ReachM)
+	}
+	return b.String()
+}

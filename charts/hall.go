@@ -1,0 +1,377 @@
+package charts
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"fabricplan/planner"
+)
+
+// Rack colours: compute racks shade from light to dark blue with their
+// peak power against the budget; over budget is red.
+var (
+	rackLight  = color.RGBA{0xd6, 0xe6, 0xf5, 0xff}
+	rackDark   = color.RGBA{0x21, 0x66, 0xac, 0xff}
+	rackOver   = color.RGBA{0xd6, 0x27, 0x28, 0xff}
+	rackLeaf   = color.RGBA{0xfd, 0xae, 0x61, 0xff}
+	rackSpine  = color.RGBA{0x1a, 0x98, 0x50, 0xff}
+	rackCore   = color.RGBA{0x76, 0x2a, 0x83, 0xff}
+	rackNVLink = color.RGBA{0x99, 0x99, 0x99, 0xff}
+)
+
+// needHall reports a plan without a data-hall layout.
+func needHall(in Input, chart string) (*planner.Hall, error) {
+	if in.Plan == nil || in.Plan.Hall == nil {
+		return nil, fmt.Errorf("%w: the %s chart needs a data-hall layout: add a [facility] table to the scenario (or --facility on)", ErrMissingInput, chart)
+	}
+	return in.Plan.Hall, nil
+}
+
+// rackColour is a rack's fill on the floor plan.
+func rackColour(r planner.Rack, budget float64) color.Color {
+	switch r.Kind {
+	case planner.RackLeaf:
+		return rackLeaf
+	case planner.RackSpine:
+		return rackSpine
+	case planner.RackCore:
+		return rackCore
+	}
+	if r.PeakKW > budget+1e-9 {
+		return rackOver
+	}
+	return blend(rackLight, rackDark, r.PeakKW/budget)
+}
+
+func blend(a, b color.RGBA, t float64) color.Color {
+	t = max(0, min(1, t))
+	mix := func(x, y uint8) uint8 { return uint8(float64(x) + (float64(y)-float64(x))*t + 0.5) }
+	return color.RGBA{mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B), 0xff}
+}
+
+// FloorPlan draws the data hall from above: every rack in its row,
+// compute racks shaded by peak power against the rack budget (red: over
+// it), leaf, spine and core racks in their own colours.
+func FloorPlan(in Input) (*Figure, error) {
+	h, err := needHall(in, "floor plan")
+	if err != nil {
+		return nil, err
+	}
+	f := h.Figures
+	pl := plot.New()
+	pl.HideAxes()
+	pl.Title.Text = fmt.Sprintf("Data hall: %s racks in %s rows, %.0f m × %.0f m (%s m²)", planner.FormatInt(f.Racks), planner.FormatInt(f.Rows),
+		h.WidthM, h.LengthM, planner.FormatInt(int(h.AreaM2+0.5)))
+	pl.Title.TextStyle.Font = sans
+	pl.Title.TextStyle.Font.Size = titleSize
+	pl.Title.TextStyle.Color = Ink
+	pl.Title.Padding = vg.Points(8)
+	pl.Add(&floorPlan{h: h})
+	kinds := []string{planner.RackCompute, planner.RackLeaf, planner.RackSpine, planner.RackCore}
+	s := Series{Name: "racks"}
+	for _, k := range kinds {
+		s.Labels = append(s.Labels, k)
+		s.Values = append(s.Values, float64(f.RacksByKind[k]))
+	}
+	s.Labels = append(s.Labels, "over budget")
+	s.Values = append(s.Values, float64(f.RacksOverBudget))
+	note := fmt.Sprintf("Compute racks shaded by peak power against the %g kW rack budget (darker: nearer it; red: over it). %s; hungriest rack %.1f kW peak, %.1f kW typical.",
+		f.RackKWBudget, overWords(f), f.RackKWMax, f.RackKWTypicalMax)
+	note += fmt.Sprintf(" Racks %g m × %g m, cold aisles %g m, hot %g m (data/facility.toml).", h.Facility.RackWidthM, h.Facility.RackDepthM, h.Facility.ColdAisleM, h.Facility.HotAisleM)
+	return &Figure{Name: "floorplan", Panels: [][]*plot.Plot{{pl}}, Footnote: note, Data: []Series{s}}, nil
+}
+
+func overWords(f planner.HallFigures) string {
+	if f.RacksOverBudget == 0 {
+		return "No rack over budget"
+	}
+	return planner.Plural(f.RacksOverBudget, "rack") + " over budget"
+}
+
+// floorPlan is the hall as a plotter on a unit square.
+type floorPlan struct{ h *planner.Hall }
+
+func (d *floorPlan) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, 0, 1 }
+
+// Plot draws the racks to scale, the hall's length downward, with a
+// legend below.
+func (d *floorPlan) Plot(c draw.Canvas, _ *plot.Plot) {
+	h := d.h
+	legendH := vg.Points(22)
+	W, H := c.Max.X-c.Min.X, c.Max.Y-c.Min.Y-legendH
+	scale := min(W/vg.Length(h.WidthM), H/vg.Length(h.LengthM))
+	x0 := c.Min.X + (W-scale*vg.Length(h.WidthM))/2
+	y0 := c.Max.Y - (H-scale*vg.Length(h.LengthM))/2 // the hall's front edge, top of the canvas
+	rw, rd := scale*vg.Length(h.Facility.RackWidthM), scale*vg.Length(h.Facility.RackDepthM)
+	hall := vg.Rectangle{Min: vg.Point{X: x0, Y: y0 - scale*vg.Length(h.LengthM)}, Max: vg.Point{X: x0 + scale*vg.Length(h.WidthM), Y: y0}}
+	c.SetLineStyle(draw.LineStyle{Color: Grey, Width: vg.Points(0.6)})
+	c.Stroke(hall.Path())
+	// One path per colour: thousands of racks fill in a few calls. Each
+	// rack is inset a little so neighbours stay apart.
+	gap := min(vg.Points(0.4), rw/8)
+	paths := map[color.Color]*vg.Path{}
+	var order []color.Color
+	for _, r := range h.Racks {
+		cx, cy := x0+scale*vg.Length(r.X), y0-scale*vg.Length(r.Y)
+		col := rackColour(r, h.Facility.RackKW)
+		pa := paths[col]
+		if pa == nil {
+			pa = &vg.Path{}
+			paths[col] = pa
+			order = append(order, col)
+		}
+		lo := vg.Point{X: cx - rw/2 + gap, Y: cy - rd/2}
+		hi := vg.Point{X: cx + rw/2 - gap, Y: cy + rd/2}
+		pa.Move(lo)
+		pa.Line(vg.Point{X: hi.X, Y: lo.Y})
+		pa.Line(hi)
+		pa.Line(vg.Point{X: lo.X, Y: hi.Y})
+		pa.Close()
+	}
+	for _, col := range order {
+		c.SetColor(col)
+		c.Fill(*paths[col])
+	}
+	// Row names where there is room: every row, or every n-th.
+	sty := textStyle(tickSize, false)
+	if step := rowLabelStep(len(h.Rows), rd, sty.Height("R")); step > 0 {
+		for i, row := range h.Rows {
+			if i%step != 0 || row.X > h.Rows[0].X+1e-9 {
+				continue // rows of the first block only: the others' left is the block before
+			}
+			pt := vg.Point{X: x0 + scale*vg.Length(row.X) - vg.Points(2), Y: y0 - scale*vg.Length(row.Y)}
+			if pt.X-sty.Width(fmt.Sprintf("R%d", i+1)) < c.Min.X {
+				continue
+			}
+			text(c, pt, fmt.Sprintf("R%d", i+1), tickSize, false, Ink, draw.XRight)
+		}
+	}
+	d.legend(c)
+}
+
+// rowLabelStep is how many rows one name covers so names do not
+// overlap; 0 when rows are too thin to name.
+func rowLabelStep(rows int, rowH, textH vg.Length) int {
+	if rowH <= 0 || rows == 0 {
+		return 0
+	}
+	step := 1
+	for vg.Length(step)*rowH*1.6 < textH*1.2 {
+		step *= 2
+		if step > rows {
+			return 0
+		}
+	}
+	return step
+}
+
+func (d *floorPlan) legend(c draw.Canvas) {
+	items := []struct {
+		col  color.Color
+		name string
+	}{{rackLight, "compute, light load"}, {rackDark, "compute, at budget"}, {rackOver, "over budget"}, {rackLeaf, "leaf"}, {rackSpine, "spine"}, {rackCore, "core"}}
+	sty := textStyle(tickSize, false)
+	total := vg.Length(0)
+	for _, it := range items {
+		total += vg.Points(14) + sty.Width(it.name) + vg.Points(12)
+	}
+	x := c.Min.X + (c.Max.X-c.Min.X-total)/2
+	y := c.Min.Y + vg.Points(8)
+	for _, it := range items {
+		box(c, vg.Point{X: x, Y: y - vg.Points(5)}, vg.Point{X: x + vg.Points(10), Y: y + vg.Points(5)}, it.col)
+		text(c, vg.Point{X: x + vg.Points(14), Y: y}, it.name, tickSize, false, Ink, draw.XLeft)
+		x += vg.Points(14) + sty.Width(it.name) + vg.Points(12)
+	}
+}
+
+// Racks draws two rack elevations side by side: the hungriest compute
+// rack and the first network rack (leaf, else spine), every device at
+// its units, the reserved units at the top.
+func Racks(in Input) (*Figure, error) {
+	h, err := needHall(in, "rack elevation")
+	if err != nil {
+		return nil, err
+	}
+	p := in.Plan
+	comp, netw := -1, -1
+	for i, r := range h.Racks {
+		switch {
+		case r.Kind == planner.RackCompute && (comp < 0 || r.PeakKW > h.Racks[comp].PeakKW):
+			comp = i
+		case r.Kind != planner.RackCompute && (netw < 0 || h.Racks[netw].Kind != planner.RackLeaf && r.Kind == planner.RackLeaf):
+			netw = i
+		}
+	}
+	var row []*plot.Plot
+	var data []Series
+	for _, i := range []int{comp, netw} {
+		if i < 0 {
+			continue
+		}
+		r := h.Racks[i]
+		pl := plot.New()
+		pl.HideAxes()
+		pl.Title.Text = fmt.Sprintf("%s rack %s: %.1f kW peak, %.1f typical, %s-cooled", upperFirst(r.Kind), r.Name, r.PeakKW, r.TypicalKW, r.Cooling)
+		pl.Title.TextStyle.Font = sans
+		pl.Title.TextStyle.Font.Size = labelSize
+		pl.Title.TextStyle.Color = Ink
+		slots := h.Elevation(i, p)
+		pl.Add(&elevation{units: h.Facility.RackUnits, slots: slots})
+		row = append(row, pl)
+		s := Series{Name: r.Name}
+		for _, sl := range slots {
+			s.Labels = append(s.Labels, sl.Label)
+			s.Values = append(s.Values, float64(sl.U))
+		}
+		data = append(data, s)
+	}
+	note := fmt.Sprintf("%dU racks, %dU reserved at the top; a compute rack holds %s within the %g kW budget and the free units.",
+		h.Facility.RackUnits, h.Facility.ReservedUnits, planner.Plural(h.Figures.NodesPerRack, "node"), h.Facility.RackKW)
+	if sys := p.System; sys != nil && sys.RackScale() {
+		note = fmt.Sprintf("%dU racks, %dU reserved at the top; each %s fills its own rack: %s and %d NVLink switch trays (tray order an estimate: half the trays below the switch trays).",
+			h.Facility.RackUnits, h.Facility.ReservedUnits, sys.Name, planner.Plural(sys.Nodes, "compute tray"), sys.SwitchTrays)
+	}
+	return &Figure{Name: "racks", Panels: [][]*plot.Plot{row}, Footnote: note, Data: data}, nil
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// elevation is one rack's front view on a unit square.
+type elevation struct {
+	units int
+	slots []planner.RackSlot
+}
+
+func (e *elevation) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, 0, 1 }
+
+func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
+	H := c.Max.Y - c.Min.Y - vg.Points(8)
+	uh := H / vg.Length(e.units)
+	w := min(c.Max.X-c.Min.X-vg.Points(150), uh*vg.Length(e.units)*0.6)
+	x0 := c.Min.X + (c.Max.X-c.Min.X-w)/2
+	y0 := c.Min.Y + vg.Points(4)
+	frame := vg.Rectangle{Min: vg.Point{X: x0, Y: y0}, Max: vg.Point{X: x0 + w, Y: y0 + uh*vg.Length(e.units)}}
+	c.SetColor(color.RGBA{0xf6, 0xf6, 0xf6, 0xff})
+	c.Fill(frame.Path())
+	for u := 5; u <= e.units; u += 5 {
+		y := y0 + uh*(vg.Length(u)-0.5)
+		text(c, vg.Point{X: x0 - vg.Points(4), Y: y}, fmt.Sprintf("U%d", u), tickSize, false, Grey, draw.XRight)
+	}
+	sty := textStyle(tickSize, false)
+	for i := 0; i < len(e.slots); {
+		s := e.slots[i]
+		run := 1 // alike devices in a row: one label when each is too thin for its own
+		for i+run < len(e.slots) && e.slots[i+run].Label == s.Label {
+			run++
+		}
+		fill := map[string]color.Color{"node": rackDark, "nvlink": rackNVLink, "switch": rackLeaf, "reserved": color.RGBA{0xdd, 0xdd, 0xdd, 0xff}}[s.Kind]
+		fits := sty.Height(s.Label) <= uh*vg.Length(s.Units)-vg.Points(1)
+		lowY, highY := vg.Length(math.Inf(1)), vg.Length(math.Inf(-1))
+		for _, d := range e.slots[i : i+run] {
+			lo := vg.Point{X: x0 + vg.Points(2), Y: y0 + uh*vg.Length(d.U-1) + vg.Points(0.5)}
+			hi := vg.Point{X: x0 + w - vg.Points(2), Y: y0 + uh*vg.Length(d.U-1+d.Units) - vg.Points(0.5)}
+			lowY, highY = min(lowY, lo.Y), max(highY, hi.Y)
+			box(c, lo, hi, fill)
+			if fits {
+				text(c, vg.Point{X: (lo.X + hi.X) / 2, Y: (lo.Y + hi.Y) / 2}, d.Label, tickSize, false, textOn(fill), draw.XCenter)
+			}
+		}
+		if !fits {
+			text(c, vg.Point{X: x0 + w + vg.Points(4), Y: (lowY + highY) / 2}, fmt.Sprintf("%d × %s", run, s.Label), tickSize, false, Ink, draw.XLeft)
+		}
+		i += run
+	}
+	c.SetLineStyle(draw.LineStyle{Color: Ink, Width: vg.Points(1)})
+	c.Stroke(frame.Path())
+}
+
+// mediumOrder is the media in the histogram's stacking order.
+var mediumOrder = []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics}
+
+// CableLengths draws, per link tier, how many links are sold at each
+// standard length, stacked by medium.
+func CableLengths(in Input) (*Figure, error) {
+	h, err := needHall(in, "cable length")
+	if err != nil {
+		return nil, err
+	}
+	p := in.Plan
+	var row []*plot.Plot
+	var data []Series
+	for _, t := range p.LinkTiers {
+		var lengths []float64
+		for _, r := range t.Runs {
+			if !slices.Contains(lengths, r.Metres) {
+				lengths = append(lengths, r.Metres)
+			}
+		}
+		slices.Sort(lengths)
+		labels := make([]string, len(lengths))
+		for i, l := range lengths {
+			labels[i] = fmt.Sprintf("%g", l)
+		}
+		pl := newPlot(strings.ReplaceAll(t.Name, "_", "-")+" links", "length sold (m)", "links")
+		pl.Y.Tick.Marker = countTicks{}
+		var below *plotter.BarChart
+		top := 0.0
+		totals := make([]float64, len(lengths))
+		for mi, m := range mediumOrder {
+			vals := make(plotter.Values, len(lengths))
+			any := false
+			for _, r := range t.Runs {
+				if r.Medium == m {
+					i := slices.Index(lengths, r.Metres)
+					vals[i] += float64(r.Links)
+					any = true
+				}
+			}
+			if !any {
+				continue
+			}
+			bc, err := plotter.NewBarChart(vals, vg.Points(14))
+			if err != nil {
+				return nil, err
+			}
+			bc.Color, bc.LineStyle.Width = colour(mi), 0
+			if below != nil {
+				bc.StackOn(below)
+			}
+			below = bc
+			pl.Add(bc)
+			pl.Legend.Add(m.Label(), bc)
+			for i, v := range vals {
+				totals[i] += v
+			}
+			data = append(data, Series{Name: t.Name + " " + string(m), Labels: labels, Values: vals})
+		}
+		for _, v := range totals {
+			top = max(top, v)
+		}
+		pl.Legend.Top, pl.Legend.Left = true, true
+		headroom(pl, top, 2)
+		nominal(pl, labels...)
+		row = append(row, pl)
+	}
+	if len(row) == 0 {
+		return nil, fmt.Errorf("%w: the plan has no links", ErrMissingInput)
+	}
+	var long []string
+	for _, l := range h.Figures.Longest {
+		long = append(long, fmt.Sprintf("%s %g m on %s (reach %d m)", strings.ReplaceAll(l.Tier, "_", "-"), l.Metres, strings.ToLower(l.Medium.Label()), l.ReachM))
+	}
+	note := "Each link takes the cheapest medium that reaches the longest run between its two racks; lengths round up to the lengths parts are sold in (data/catalog.toml). Longest: " + strings.Join(long, "; ") + "."
+	return &Figure{Name: "cablelengths", Panels: [][]*plot.Plot{row}, Footnote: note, Data: data}, nil
+}

@@ -1,0 +1,128 @@
+package charts
+
+import (
+	"bytes"
+	"errors"
+	"image/png"
+	"testing"
+	"time"
+
+	"fabricplan/planner"
+)
+
+// hallCharts are the charts that need a data-hall layout.
+var hallCharts = map[string]bool{"floorplan": true, "racks": true, "cablelengths": true}
+
+// hallInput is a plan laid out in a default hall: 1,024 GPUs of DGX
+// H100, or gpus of system sys.
+func hallInput(t testing.TB, sys string, gpus int) Input {
+	s := planner.NewScenario()
+	s.Cluster.System, s.Cluster.GPUs = sys, gpus
+	if sys == "gb300-nvl72" {
+		s.Network.NICGbps = 800
+	}
+	s.Facility = &planner.Facility{}
+	in := input(t, s, []int{gpus})
+	if in.Plan.Hall == nil {
+		t.Fatal("no hall")
+	}
+	return in
+}
+
+// The hall charts draw what the layout holds and match their golden
+// images; without a layout each says what it needs. Catches: racks
+// miscounted in the drawn data, the over-budget count not drawn, a
+// histogram whose bars do not add up to the tier's links, a chart that
+// draws an empty picture for a plan without a hall.
+func TestHallCharts(t *testing.T) {
+	in := hallInput(t, "dgx-h100", 1024)
+	p := in.Plan
+	for name := range hallCharts {
+		c, _ := ByName(name)
+		fig, err := c.Build(in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := fig.Bytes("png", Size{900, 600, 96})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, name, got)
+		switch name {
+		case "floorplan":
+			s, _ := fig.Series("racks")
+			total := 0.0
+			for _, v := range s.Values[:4] {
+				total += v
+			}
+			if int(total) != len(p.Hall.Racks) || int(s.Values[4]) != p.Hall.Figures.RacksOverBudget {
+				t.Errorf("floor plan data %v: want %d racks", s, len(p.Hall.Racks))
+			}
+		case "cablelengths":
+			for _, lt := range p.LinkTiers {
+				sum := 0.0
+				for _, m := range mediumOrder {
+					if s, ok := fig.Series(lt.Name + " " + string(m)); ok {
+						for _, v := range s.Values {
+							sum += v
+						}
+					}
+				}
+				if int(sum) != lt.Links {
+					t.Errorf("%s: histogram holds %g links, want %d", lt.Name, sum, lt.Links)
+				}
+			}
+		}
+		plain := inputs(t)["default"]
+		if _, err := c.Build(plain); !errors.Is(err, ErrMissingInput) {
+			t.Errorf("%s without a hall: err %v, want missing input", name, err)
+		}
+	}
+}
+
+// Every system's hall charts render (NVL72 racks over the default 60 kW
+// budget among them). Catches: an elevation that indexes past a
+// rack-scale system's trays, a floor plan that fails on one row.
+func TestHallChartsEverySystem(t *testing.T) {
+	for _, sys := range []string{"dgx-h100", "dgx-b200", "gb200-nvl72", "gb300-nvl72", "hgx-h100"} {
+		in := hallInput(t, sys, 2000)
+		for name := range hallCharts {
+			c, _ := ByName(name)
+			fig, err := c.Build(in)
+			if err != nil {
+				t.Fatalf("%s %s: %v", sys, name, err)
+			}
+			b, err := fig.Bytes("png", Size{800, 500, 96})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+				t.Fatalf("%s %s: %v", sys, name, err)
+			}
+		}
+	}
+}
+
+// BenchmarkFloorPlan100k draws the floor plan of the 100,000-GPU XDR
+// cluster (about 3,000 racks) as a 1200 x 800 PNG. Target: under 200 ms.
+func BenchmarkFloorPlan100k(b *testing.B) {
+	s := planner.NewScenario()
+	s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = 100_000, 800, "q3400"
+	s.Facility = &planner.Facility{}
+	p, err := planner.Build(s, catalog(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := Input{Plan: p}
+	for b.Loop() {
+		t0 := time.Now()
+		fig, err := FloorPlan(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := fig.Bytes("png", DefaultSize); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(time.Since(t0).Milliseconds()), "ms/draw")
+	}
+}

@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"fabricplan/planner"
+)
+
+// facilityFlags are the [facility] table's fields as plan flags: any one
+// given lays the plan out in a data hall.
+var facilityFlags = []struct{ name, key, usage string }{
+	{"facility", "", "lay the plan out in a data hall with the default facility (on); any facility flag does too"},
+	{"rack-kw", "rack_kw", "rack power budget, kW (default 60)"},
+	{"rack-units", "rack_units", "rack height, U (default 42)"},
+	{"reserved-units", "reserved_units", "units kept free in each rack (default 2)"},
+	{"racks-per-row", "racks_per_row", "racks in one row, network racks included (default 20)"},
+	{"rack-width-m", "rack_width_m", "rack width, m (default 0.6)"},
+	{"rack-depth-m", "rack_depth_m", "rack depth, m (default 1.1)"},
+	{"cold-aisle-m", "cold_aisle_m", "cold aisle width, m (default 1.2)"},
+	{"hot-aisle-m", "hot_aisle_m", "hot aisle width, m (default 0.91)"},
+	{"tray-height-m", "tray_height_m", "cable tray height above the floor, m (default 2.4)"},
+	{"slack-m", "slack_m", "slack per run between racks, m (default 2)"},
+	{"rack-slack-m", "rack_slack_m", "slack per link inside a rack, m (default 0.5)"},
+	{"typical-pct", "typical_pct", "typical power as a share of peak, % (default 80)"},
+	{"leaf-placement", "leaf_placement", "leaves at the middle or end of each row, or tor (in the compute racks)"},
+	{"row-order", "row_order", "spine and core rows: network-middle, network-first or network-last"},
+	{"server-kw", "server_kw", "a custom server's peak power, kW (default 10.2)"},
+	{"server-units", "server_units", "a custom server's height, U (default 8)"},
+}
+
+func init() {
+	for _, f := range facilityFlags {
+		planFlagNames = append(planFlagNames, struct{ name, usage string }{f.name, f.usage})
+		if f.key != "" {
+			fieldFlag["facility."+f.key] = f.name
+		}
+	}
+}
+
+// applyFacilityFlag writes one facility flag over s; false when name is
+// not a facility flag.
+func applyFacilityFlag(s *planner.Scenario, name, v string) (bool, error) {
+	var key string
+	for _, f := range facilityFlags {
+		if f.name == name {
+			key = f.key
+		}
+	}
+	if key == "" && name != "facility" {
+		return false, nil
+	}
+	if s.Facility == nil {
+		s.Facility = &planner.Facility{}
+	}
+	if name == "facility" {
+		if v != "on" && v != "true" {
+			return true, usagef("--facility: write --facility on")
+		}
+		return true, nil
+	}
+	f := s.Facility
+	switch key {
+	case "leaf_placement":
+		f.LeafPlacement = strings.ToLower(v)
+		return true, nil
+	case "row_order":
+		f.RowOrder = strings.ToLower(v)
+		return true, nil
+	}
+	ints := map[string]*int{"rack_units": &f.RackUnits, "reserved_units": &f.ReservedUnits, "racks_per_row": &f.RacksPerRow, "server_units": &f.ServerUnits}
+	if dst, ok := ints[key]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return true, usagef("--%s: %q is not a whole number; write e.g. --%s 20", name, v, name)
+		}
+		*dst = n
+		return true, nil
+	}
+	floats := map[string]*float64{"rack_kw": &f.RackKW, "rack_width_m": &f.RackWidthM, "rack_depth_m": &f.RackDepthM,
+		"cold_aisle_m": &f.ColdAisleM, "hot_aisle_m": &f.HotAisleM, "tray_height_m": &f.TrayHeightM, "slack_m": &f.SlackM,
+		"rack_slack_m": &f.RackSlackM, "typical_pct": &f.TypicalPct, "server_kw": &f.ServerKW}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return true, usagef("--%s: %q is not a number; write e.g. --%s 40", name, v, name)
+	}
+	*floats[key] = x
+	return true, nil
+}
+
+// runLayout prints the plan's data-hall layout: the facility figures and
+// the racks (text), one row per rack (--csv) or the whole layout
+// (--json). A scenario without a [facility] table takes the defaults.
+func runLayout(env *cliEnv, args []string) error {
+	fs := newFlagSet(env, "layout", "[SCENARIO.toml] [plan flags] [--csv|--json]")
+	pf := addPlanFlags(fs)
+	asCSV := fs.Bool("csv", false, "one row per rack as CSV")
+	asJSON := fs.Bool("json", false, "the layout as JSON: figures, rows and racks")
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return err
+	}
+	if *asCSV && *asJSON {
+		return usagef("give --csv or --json, not both")
+	}
+	path, err := onePositional(pos)
+	if err != nil {
+		return err
+	}
+	in, err := loadScenario(path, pf, fs)
+	if err != nil {
+		return err
+	}
+	if in.scenario.Facility == nil {
+		in.scenario.Facility = &planner.Facility{}
+	}
+	p, err := in.build(env.cat)
+	if err != nil {
+		return err
+	}
+	h := p.Hall
+	if h == nil {
+		return fmt.Errorf("layout: the catalog has no facility data")
+	}
+	switch {
+	case *asJSON:
+		return writeJSON(env.stdout, layoutJSON{Figures: h.Figures, Facility: h.Facility, WidthM: h.WidthM, LengthM: h.LengthM,
+			Rows: h.Rows, Racks: h.Racks})
+	case *asCSV:
+		return writeRacksCSV(env.stdout, h)
+	}
+	return writeLayoutText(env.stdout, p)
+}
+
+// layoutJSON is the layout command's JSON.
+type layoutJSON struct {
+	Figures  planner.HallFigures `json:"figures"`
+	Facility planner.Facility    `json:"facility"`
+	WidthM   float64             `json:"width_m"`
+	LengthM  float64             `json:"length_m"`
+	Rows     []planner.Row       `json:"rows"`
+	Racks    []planner.Rack      `json:"racks"`
+}
+
+// rackCSVHeader heads the layout's CSV columns.
+var rackCSVHeader = []string{"rack", "kind", "row", "slot", "x_m", "y_m", "nodes", "switches", "used_u", "peak_kw", "typical_kw", "cooling"}
+
+func writeRacksCSV(w io.Writer, h *planner.Hall) error {
+	cw := csv.NewWriter(w)
+	cw.Write(rackCSVHeader)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+	for _, r := range h.Racks {
+		cw.Write([]string{r.Name, r.Kind, strconv.Itoa(r.Row + 1), strconv.Itoa(r.Slot + 1), f(r.X), f(r.Y), strconv.Itoa(r.Nodes),
+			strconv.Itoa(r.Switches), strconv.Itoa(r.UsedUnits), f(r.PeakKW), f(r.TypicalKW), r.Cooling})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeLayoutText prints the facility figures and the longest links.
+func writeLayoutText(w io.Writer, p *planner.Plan) error {
+	h := p.Hall
+	f := h.Figures
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "Data hall\t%s racks in %s rows, %.0f m x %.0f m = %s m2\n", planner.FormatInt(f.Racks), planner.FormatInt(f.Rows), h.WidthM, h.LengthM, planner.FormatInt(int(f.AreaM2+0.5)))
+	for _, k := range []string{planner.RackCompute, planner.RackLeaf, planner.RackSpine, planner.RackCore} {
+		if n := f.RacksByKind[k]; n > 0 {
+			fmt.Fprintf(tw, "  %s racks\t%s\n", k, planner.FormatInt(n))
+		}
+	}
+	fmt.Fprintf(tw, "Nodes per compute rack\t%d\n", f.NodesPerRack)
+	fmt.Fprintf(tw, "Rack power\tpeak %.1f kW, typical %.1f kW (budget %g kW); row peak %.0f kW\n", f.RackKWMax, f.RackKWTypicalMax, f.RackKWBudget, f.RowKWMax)
+	over := "none"
+	if f.RacksOverBudget > 0 {
+		over = planner.FormatInt(f.RacksOverBudget) + ": " + planner.JoinAnd(f.OverBudget)
+	}
+	fmt.Fprintf(tw, "Racks over budget\t%s\n", over)
+	fmt.Fprintf(tw, "Cooling\t%s liquid-cooled, %s air-cooled racks\n", planner.FormatInt(f.LiquidRacks), planner.FormatInt(f.AirRacks))
+	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics} {
+		if km := f.CableKM[m]; km > 0 {
+			fmt.Fprintf(tw, "Cable, %s\t%s km, %s kg\n", m.Label(), planner.FormatKM(km), planner.FormatInt(int(f.CableKg[m]+0.5)))
+		}
+	}
+	for _, l := range f.Longest {
+		fmt.Fprintf(tw, "Longest %s link\t%g m (%.1f m run, %s to %s) on %s, reach %d m\n", strings.ReplaceAll(l.Tier, "_", "-"), l.Metres, l.RunM, l.From, l.To, l.Medium.Label(), l.ReachM)
+	}
+	fmt.Fprintf(tw, "Links by length\t")
+	prev := 0.0
+	var bins []string
+	for _, b := range f.Bins {
+		if b.Links == 0 {
+			prev = b.UpToM
+			continue
+		}
+		if b.UpToM == 0 {
+			bins = append(bins, fmt.Sprintf("over %g m: %s", prev, planner.FormatInt(b.Links)))
+		} else {
+			bins = append(bins, fmt.Sprintf("%g-%g m: %s", prev, b.UpToM, planner.FormatInt(b.Links)))
+		}
+		prev = b.UpToM
+	}
+	fmt.Fprintf(tw, "%s\n", strings.Join(bins, ", "))
+	return tw.Flush()
+}

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fabricplan layout: the text, CSV and JSON of one DGX H100 SU at 40.8
+// kW a rack (NVIDIA: 4 DGX H100 a rack) with its leaves at the end of
+// the row: 8 compute racks, 1 leaf rack, 1 spine rack. Catches: a flag
+// that does not reach the [facility] table, a CSV row per link instead
+// of per rack, JSON without the figures, a scenario without [facility]
+// refused instead of laid out with the defaults.
+func TestLayoutCommand(t *testing.T) {
+	args := []string{"layout", "--system", "dgx-h100", "--gpus", "256", "--rack-kw", "40.8", "--leaf-placement", "end"}
+	out, errOut, code := runArgs(t, args...)
+	if code != 0 || !strings.Contains(out, "10 racks in 2 rows") || !strings.Contains(strings.Join(strings.Fields(out), " "), "Nodes per compute rack 4") {
+		t.Fatalf("text (exit %d, %s):\n%s", code, errOut, out)
+	}
+	out, _, code = runArgs(t, append(args, "--csv")...)
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil || len(recs) != 11 || recs[0][0] != "rack" {
+		t.Fatalf("CSV: exit %d, %d records (%v)", code, len(recs), err)
+	}
+	kinds := map[string]int{}
+	for _, r := range recs[1:] {
+		kinds[r[1]]++
+	}
+	if kinds["compute"] != 8 || kinds["leaf"] != 1 || kinds["spine"] != 1 {
+		t.Errorf("CSV kinds %v", kinds)
+	}
+	out, _, code = runArgs(t, append(args, "--json")...)
+	var doc struct {
+		Figures struct {
+			Racks           int                `json:"racks"`
+			RacksOverBudget int                `json:"racks_over_budget"`
+			CableKM         map[string]float64 `json:"cable_km"`
+		} `json:"figures"`
+		Racks []map[string]any `json:"racks"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil || doc.Figures.Racks != 10 || len(doc.Racks) != 10 || len(doc.Figures.CableKM) == 0 {
+		t.Fatalf("JSON (exit %d, %v): %+v", code, err, doc.Figures)
+	}
+	if _, errOut, code := runArgs(t, "layout", "--rack-kw", "abc"); code != 2 || !strings.Contains(errOut, "--rack-kw") {
+		t.Errorf("bad flag: exit %d, %s", code, errOut)
+	}
+	if _, errOut, code := runArgs(t, "layout", "--racks-per-row", "1"); code == 0 || !strings.Contains(errOut, "--racks-per-row") {
+		t.Errorf("1 rack per row: exit %d, %s", code, errOut)
+	}
+}
+
+// plan --json carries the facility figures when the plan is laid out
+// (and none without), and cables --topo --out writes the IBNL files
+// beside the topology. Catches: the facility key missing, the length
+// bins not adding up to the links, IBNL files not written.
+func TestPlanFacilityJSONAndIBNL(t *testing.T) {
+	out, _, code := runArgs(t, "plan", "--json", "--gpus", "512", "--facility", "on")
+	var r struct {
+		Links    struct{ Total int } `json:"links"`
+		Facility *struct {
+			Racks           int                `json:"racks"`
+			Rows            int                `json:"rows"`
+			AreaM2          float64            `json:"area_m2"`
+			RackKWMax       float64            `json:"rack_kw_max"`
+			RacksOverBudget *int               `json:"racks_over_budget"`
+			CableKM         map[string]float64 `json:"cable_km"`
+			Bins            []struct {
+				Links int `json:"links"`
+			} `json:"length_bins"`
+		} `json:"facility"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || r.Facility == nil {
+		t.Fatalf("plan --json (exit %d, %v): no facility", code, err)
+	}
+	f := r.Facility
+	sum := 0
+	for _, b := range f.Bins {
+		sum += b.Links
+	}
+	if f.Racks == 0 || f.Rows == 0 || f.AreaM2 <= 0 || f.RackKWMax <= 0 || f.RacksOverBudget == nil || sum != r.Links.Total {
+		t.Errorf("facility %+v: bins hold %d of %d links", f, sum, r.Links.Total)
+	}
+	out, _, _ = runArgs(t, "plan", "--json", "--gpus", "512")
+	if strings.Contains(out, `"facility"`) {
+		t.Error("a plan without a layout has facility figures")
+	}
+	dir := t.TempDir()
+	topo := filepath.Join(dir, "fabric.topo")
+	if _, errOut, code := runArgs(t, "cables", "--topo", "--gpus", "256", "--system", "dgx-h100", "--out", topo); code != 0 || !strings.Contains(errOut, "ibdmchk -t") {
+		t.Fatalf("cables --topo: exit %d, %s", code, errOut)
+	}
+	for _, name := range []string{"QM9700.ibnl", "DGX_H100.ibnl"} {
+		if _, err := os.Stat(filepath.Join(dir, "ibnl", name)); err != nil {
+			t.Errorf("IBNL: %v", err)
+		}
+	}
+}
