@@ -443,3 +443,21 @@ func TestPlanShortPipelineFinding(t *testing.T) {
 		t.Errorf("JSON findings %v (%v)", m.JCT.Findings, err)
 	}
 }
+
+// docs/jct-validation.md carries the table `fabricplan validate
+// --markdown` prints, so the page says where the model stands today.
+// Mutation caught: a model or data change that leaves the page behind
+// (regenerate it with `fabricplan validate --markdown`).
+func TestValidationDocInSync(t *testing.T) {
+	out, _, code := runArgs(t, "validate", "--markdown")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	doc, err := os.ReadFile("../docs/jct-validation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), out) {
+		t.Error("docs/jct-validation.md does not hold the current `fabricplan validate --markdown` table")
+	}
+}
