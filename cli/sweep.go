@@ -37,6 +37,10 @@ type sweepRow struct {
 	JCTDays       float64 `json:"jct_days,omitempty"`
 	GainVsFirst   float64 `json:"gain_vs_first,omitempty"`
 	Error         string  `json:"error,omitempty"`
+	// Memory is, for a job that does not fit in its GPUs' memory there,
+	// the finding with the cheapest fix; the fabric is planned, the
+	// job's times are left out (skipped).
+	Memory string `json:"memory,omitempty"`
 }
 
 func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
@@ -56,7 +60,7 @@ func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
 	if j := p.JCT; j != nil && !j.FitsMemory() {
 		// The fabric stands; the job's times are skipped, with why and
 		// the cheapest change that fits.
-		r.Error = j.MemoryFinding()
+		r.Memory = j.MemoryFinding()
 	} else if j != nil {
 		r.StepS, r.BaselineStepS, r.Gain = j.Planned.StepS, j.Baseline.StepS, j.Gain
 		r.BusBWGBs, r.JCTDays = j.Planned.BusBWGBs, j.Planned.Days
@@ -86,7 +90,7 @@ func (f rowFormat) write(w io.Writer, rows []sweepRow) error {
 
 var csvHeader = []string{"label", "gpus", "fabric", "nic_gbps", "switch", "servers", "tiers", "leaf", "spine", "core", "switches",
 	"nic_ports", "links", "transceivers", "cost_usd", "cost_per_gpu_usd", "power_w", "step_s", "baseline_step_s", "gain",
-	"busbw_gbs", "jct_days", "error"}
+	"busbw_gbs", "jct_days", "error", "memory"}
 
 // writeRowsCSV writes plain numbers (no separators or units) so a
 // spreadsheet reads them as numbers.
@@ -100,9 +104,10 @@ func writeRowsCSV(w io.Writer, rows []sweepRow) error {
 	for _, r := range rows {
 		rec := []string{planner.CSVText(r.Label), i(r.GPUs), r.Fabric, i(r.NICGbps), r.Switch, i(r.Servers), i(r.Tiers), i(r.Leaf), i(r.Spine), i(r.Core),
 			i(r.Switches), i(r.NICPorts), i(r.Links), i(r.Transceivers), f(r.CostUSD, 0), f(r.CostPerGPU, 2), f(r.PowerW, 0),
-			f(r.StepS, 4), f(r.BaselineStepS, 4), f(r.Gain, 4), f(r.BusBWGBs, 2), f(r.JCTDays, 2), planner.CSVText(r.Error)}
+			f(r.StepS, 4), f(r.BaselineStepS, 4), f(r.Gain, 4), f(r.BusBWGBs, 2), f(r.JCTDays, 2), planner.CSVText(r.Error),
+			planner.CSVText(r.Memory)}
 		if r.Error != "" {
-			for k := 2; k < len(rec)-1; k++ {
+			for k := 2; k < len(rec)-2; k++ {
 				rec[k] = ""
 			}
 		}
@@ -137,6 +142,9 @@ func writeRowsText(w io.Writer, rows []sweepRow) error {
 	for _, r := range rows {
 		if r.Error != "" {
 			fmt.Fprintf(w, "%s GPUs: %s\n", planner.FormatInt(r.GPUs), r.Error)
+		}
+		if r.Memory != "" {
+			fmt.Fprintf(w, "%s GPUs: fabric planned, job skipped: %s\n", planner.FormatInt(r.GPUs), r.Memory)
 		}
 	}
 	return nil
@@ -289,6 +297,9 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	for _, r := range rows {
 		if r.Error != "" {
 			fmt.Fprintf(w, "%s: not planned: %s\n", planner.DisplayName(r.Label), r.Error)
+		}
+		if r.Memory != "" {
+			fmt.Fprintf(w, "%s: job skipped: %s\n", planner.DisplayName(r.Label), r.Memory)
 		}
 	}
 	return nil
