@@ -127,8 +127,9 @@ func TestSweepCSV(t *testing.T) {
 	if len(recs) != 11 || recs[0][1] != "gpus" || recs[1][1] != "256" || recs[10][1] != "131072" {
 		t.Fatalf("unexpected CSV:\n%s", out)
 	}
-	// 131,072 GPUs on 400G QM9700 is past three tiers: the row says so.
-	if recs[10][len(recs[10])-1] == "" {
+	// 131,072 GPUs on 400G QM9700 is past three tiers: the row says so in
+	// its error column (the memory column is last).
+	if recs[0][len(recs[0])-2] != "error" || recs[10][len(recs[10])-2] == "" {
 		t.Errorf("last row has no error: %v", recs[10])
 	}
 }
@@ -483,5 +484,51 @@ func TestPlanShortPipelineFinding(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &m); err != nil || len(m.JCT.Findings) == 0 || !strings.Contains(m.JCT.Findings[0], "global_batch_tokens") {
 		t.Errorf("JSON findings %v (%v)", m.JCT.Findings, err)
+	}
+}
+
+// docs/jct-validation.md carries the table `fabricplan validate
+// --markdown` prints, so the page says where the model stands today.
+// Mutation caught: a model or data change that leaves the page behind
+// (regenerate it with `fabricplan validate --markdown`).
+func TestValidationDocInSync(t *testing.T) {
+	out, _, code := runArgs(t, "validate", "--markdown")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	doc, err := os.ReadFile("../docs/jct-validation.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), out) {
+		t.Error("docs/jct-validation.md does not hold the current `fabricplan validate --markdown` table")
+	}
+}
+
+// A sweep keeps planning the fabric where the job does not fit in memory:
+// each such row has its switches and cost, no step time, and the memory
+// finding; the count of skipped sizes stays. Mutation caught: the fabric
+// blanked on a memory finding (as the error used to).
+func TestSweepMemoryKeepsFabric(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.toml")
+	src := "schema = 1\n[workload]\nmodel = \"llama3-70b\"\ngpu = \"h100\"\nglobal_batch_tokens = 16777216\nmicro_batch = 4\ntp = 8\npp = 4\nvpp = 5\nep = 1\nzero = true\nrecompute = false\ntokens_total = 1e12\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runArgs(t, "sweep", path, "--gpus", "512,1024", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows []sweepRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 2 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, r := range rows {
+		if r.Switches == 0 || r.CostUSD <= 0 || r.StepS != 0 || !strings.Contains(r.Memory, "does not fit") || r.Error != "" {
+			t.Errorf("%d GPUs: %+v", r.GPUs, r)
+		}
+	}
+	if !strings.Contains(errOut, "2 of 2 sizes skipped") {
+		t.Errorf("stderr %q", errOut)
 	}
 }

@@ -42,6 +42,10 @@ type sweepRow struct {
 	ProbCheaperThanFirst *float64 `json:"prob_cheaper_than_first,omitempty"`
 	CostVsFirst          string   `json:"cost_vs_first,omitempty"`
 	Error                string   `json:"error,omitempty"`
+	// Memory is, for a job that does not fit in its GPUs' memory there,
+	// the finding with the cheapest fix; the fabric is planned, the
+	// job's times are left out (skipped).
+	Memory string `json:"memory,omitempty"`
 }
 
 func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
@@ -61,7 +65,7 @@ func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
 	if j := p.JCT; j != nil && !j.FitsMemory() {
 		// The fabric stands; the job's times are skipped, with why and
 		// the cheapest change that fits.
-		r.Error = j.MemoryFinding()
+		r.Memory = j.MemoryFinding()
 	} else if j != nil {
 		r.StepS, r.BaselineStepS, r.Gain = j.Planned.StepS, j.Baseline.StepS, j.Gain
 		r.BusBWGBs, r.JCTDays = j.Planned.BusBWGBs, j.Planned.Days
@@ -91,7 +95,7 @@ func (f rowFormat) write(w io.Writer, rows []sweepRow) error {
 
 var csvHeader = []string{"label", "gpus", "fabric", "nic_gbps", "switch", "servers", "tiers", "leaf", "spine", "core", "switches",
 	"nic_ports", "links", "transceivers", "cost_usd", "cost_per_gpu_usd", "power_w", "step_s", "baseline_step_s", "gain",
-	"busbw_gbs", "jct_days", "error"}
+	"busbw_gbs", "jct_days", "error", "memory"}
 
 // writeRowsCSV writes plain numbers (no separators or units) so a
 // spreadsheet reads them as numbers.
@@ -100,7 +104,7 @@ func writeRowsCSV(w io.Writer, rows []sweepRow) error {
 	vsFirst := len(rows) > 0 && rows[0].CostVsFirst != ""
 	header := csvHeader
 	if vsFirst { // compare: how sure each cost difference is
-		header = append(header[:len(header)-1:len(header)-1], "prob_cheaper_than_first", "cost_vs_first", "error")
+		header = append(header[:len(header)-2:len(header)-2], "prob_cheaper_than_first", "cost_vs_first", "error", "memory")
 	}
 	if err := cw.Write(header); err != nil {
 		return err
@@ -110,16 +114,17 @@ func writeRowsCSV(w io.Writer, rows []sweepRow) error {
 	for _, r := range rows {
 		rec := []string{planner.CSVText(r.Label), i(r.GPUs), r.Fabric, i(r.NICGbps), r.Switch, i(r.Servers), i(r.Tiers), i(r.Leaf), i(r.Spine), i(r.Core),
 			i(r.Switches), i(r.NICPorts), i(r.Links), i(r.Transceivers), f(r.CostUSD, 0), f(r.CostPerGPU, 2), f(r.PowerW, 0),
-			f(r.StepS, 4), f(r.BaselineStepS, 4), f(r.Gain, 4), f(r.BusBWGBs, 2), f(r.JCTDays, 2), planner.CSVText(r.Error)}
+			f(r.StepS, 4), f(r.BaselineStepS, 4), f(r.Gain, 4), f(r.BusBWGBs, 2), f(r.JCTDays, 2), planner.CSVText(r.Error),
+			planner.CSVText(r.Memory)}
 		if vsFirst {
 			p := ""
 			if r.ProbCheaperThanFirst != nil {
 				p = f(*r.ProbCheaperThanFirst, 4)
 			}
-			rec = append(rec[:len(rec)-1:len(rec)-1], p, r.CostVsFirst, planner.CSVText(r.Error))
+			rec = append(rec[:len(rec)-2:len(rec)-2], p, r.CostVsFirst, planner.CSVText(r.Error), planner.CSVText(r.Memory))
 		}
 		if r.Error != "" {
-			for k := 2; k < len(rec)-1; k++ {
+			for k := 2; k < len(rec)-2; k++ {
 				rec[k] = ""
 			}
 		}
@@ -154,6 +159,9 @@ func writeRowsText(w io.Writer, rows []sweepRow) error {
 	for _, r := range rows {
 		if r.Error != "" {
 			fmt.Fprintf(w, "%s GPUs: %s\n", planner.FormatInt(r.GPUs), r.Error)
+		}
+		if r.Memory != "" {
+			fmt.Fprintf(w, "%s GPUs: fabric planned, job skipped: %s\n", planner.FormatInt(r.GPUs), r.Memory)
 		}
 	}
 	return nil
@@ -325,6 +333,9 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	for _, r := range rows {
 		if r.Error != "" {
 			fmt.Fprintf(w, "%s: not planned: %s\n", planner.DisplayName(r.Label), r.Error)
+		}
+		if r.Memory != "" {
+			fmt.Fprintf(w, "%s: job skipped: %s\n", planner.DisplayName(r.Label), r.Memory)
 		}
 	}
 	return nil

@@ -42,59 +42,83 @@ func memoryChanges(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) []mem
 		return memoryUse(v, gpu, d, dp).Fits()
 	}
 	var out []memoryChange
-	try := func(label string, v Workload) bool {
-		if fits(v) {
-			out = append(out, memoryChange{label, v})
-			return true
-		}
-		return false
-	}
-	for zs := w.zeroStage() + 1; zs <= 3; zs++ {
-		v := w
-		v.ZeROStage = zs
-		if try(fmt.Sprintf("zero_stage = %d", zs), v) {
-			break
+	// first keeps the first candidate of a kind that fits.
+	first := func(cands []memoryChange) {
+		for _, c := range cands {
+			if fits(c.w) {
+				out = append(out, c)
+				return
+			}
 		}
 	}
-	for mb := w.MicroBatch - 1; mb >= 1; mb-- {
-		v := w
-		v.MicroBatch = mb
-		if try(fmt.Sprintf("micro_batch = %d", mb), v) {
-			break
-		}
-	}
+	first(zeroChanges(w, false))
+	first(microBatchChanges(w))
 	if !w.Recompute {
 		v := w
 		v.Recompute = true
-		try("recompute = true", v)
+		first([]memoryChange{{"recompute = true", v}})
 	}
+	first(pipelineChanges(w, gpus))
+	first(tensorChanges(w, domain))
+	if len(out) == 0 && !w.Recompute {
+		first(zeroChanges(w, true))
+	}
+	return out
+}
+
+// zeroChanges are the higher ZeRO stages, with recomputation too when
+// recompute is set.
+func zeroChanges(w Workload, recompute bool) []memoryChange {
+	var out []memoryChange
+	for zs := w.zeroStage() + 1; zs <= 3; zs++ {
+		v := w
+		v.ZeROStage = zs
+		label := fmt.Sprintf("zero_stage = %d", zs)
+		if recompute {
+			v.Recompute = true
+			label = "recompute = true and " + label
+		}
+		out = append(out, memoryChange{label, v})
+	}
+	return out
+}
+
+// microBatchChanges are the smaller micro-batches, largest first.
+func microBatchChanges(w Workload) []memoryChange {
+	var out []memoryChange
+	for mb := w.MicroBatch - 1; mb >= 1; mb-- {
+		v := w
+		v.MicroBatch = mb
+		out = append(out, memoryChange{fmt.Sprintf("micro_batch = %d", mb), v})
+	}
+	return out
+}
+
+// pipelineChanges are the deeper pipelines that fit the GPUs, keeping at
+// least a layer per virtual stage.
+func pipelineChanges(w Workload, gpus int) []memoryChange {
+	var out []memoryChange
 	for pp := w.PP + 1; pp <= w.Layers && w.TP*w.cp()*pp <= gpus; pp++ {
 		v := w
 		v.PP = pp
 		label := fmt.Sprintf("pp = %d", pp)
-		if v.VPP > 1 && v.VPP > v.Layers/pp { // keep a layer per virtual stage
+		if v.VPP > 1 && v.VPP > v.Layers/pp {
 			v.VPP = max(v.Layers/pp, 1)
 			label += fmt.Sprintf(" and vpp = %d", v.VPP)
 		}
-		if try(label, v) {
-			break
-		}
+		out = append(out, memoryChange{label, v})
 	}
+	return out
+}
+
+// tensorChanges are the wider tensor-parallel groups inside the NVLink
+// domain.
+func tensorChanges(w Workload, domain int) []memoryChange {
+	var out []memoryChange
 	for tp := w.TP * 2; tp <= domain; tp *= 2 {
 		v := w
 		v.TP = tp
-		if try(fmt.Sprintf("tp = %d", tp), v) {
-			break
-		}
-	}
-	if len(out) == 0 && !w.Recompute {
-		for zs := w.zeroStage() + 1; zs <= 3; zs++ {
-			v := w
-			v.Recompute, v.ZeROStage = true, zs
-			if try(fmt.Sprintf("recompute = true and zero_stage = %d", zs), v) {
-				break
-			}
-		}
+		out = append(out, memoryChange{fmt.Sprintf("tp = %d", tp), v})
 	}
 	return out
 }

@@ -137,6 +137,9 @@ var compareFigures = []struct {
 		if p.JCT == nil {
 			return "–"
 		}
+		if !p.JCT.FitsMemory() {
+			return planner.FormatSeconds(p.JCT.Planned.StepS) + " (does not fit in memory)"
+		}
 		return planner.FormatSeconds(p.JCT.Planned.StepS)
 	}},
 	{"Job time", func(p *planner.Plan) string {
