@@ -6,8 +6,8 @@ package data
 
 import "embed"
 
-// FS holds catalog.toml, market.toml, jct.toml, reliability.toml and
-// scenarios/*.toml.
+// FS holds catalog.toml, market.toml, jct.toml, reliability.toml,
+// prices.toml and scenarios/*.toml.
 //
 //go:embed *.toml scenarios/*.toml
 var FS embed.FS
