@@ -478,6 +478,10 @@ func TestPriceOverride(t *testing.T) {
 	if !strings.Contains(u.inputs.prices.price.PlaceHolder, "36,000") {
 		t.Errorf("placeholder %q", u.inputs.prices.price.PlaceHolder)
 	}
+	// Its condition, grade and date: street, one dated source, Aug 2024.
+	if !strings.HasPrefix(u.inputs.prices.source.Text, "street, single-source, 2024-08. ") {
+		t.Errorf("source %q", u.inputs.prices.source.Text)
+	}
 	u.inputs.prices.price.SetText("72000")
 	u.WaitIdle()
 	if got := u.Plan().Cost.Switches; got != 2*before {

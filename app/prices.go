@@ -122,6 +122,9 @@ func (e *priceEditor) fill(skip string) {
 			e.price.SetText(m.Text(k))
 		}
 		_, src := model.CatalogPrice(m.Catalog(), e.item.Selected)
+		if pr, ok := m.Catalog().PricingOf(e.item.Selected); ok {
+			src = pr.Label() + ". " + src
+		}
 		e.source.SetText(src)
 	}
 	e.summary.SetText(m.PriceOverrides())

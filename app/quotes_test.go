@@ -53,7 +53,8 @@ func TestQuotesInTheWindow(t *testing.T) {
 			t.Errorf("%s: undo left switches at %v", tc.day, u.Plan().Cost.Switches)
 		}
 	}
-	u := newTestUI(t)
+	day, _ := time.Parse("2006-01-02", "2026-11-23")
+	u := newTestUIWith(t, Options{Ephemeral: true, Now: func() time.Time { return day }})
 	bad := filepath.Join(dir, "bad.csv")
 	os.WriteFile(bad, []byte("part,unit_price\n"), 0o644)
 	var loadErr error

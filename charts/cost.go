@@ -145,13 +145,9 @@ func costCertainty(vs []planner.Variant) string {
 	if len(vs) < 2 {
 		return ""
 	}
-	draws := planner.NewPriceDraws(planner.CompareDraws)
-	this := draws.Costs(vs[0].Plan, nil)
 	var parts []string
-	var buf []float64
 	for _, v := range vs[1:] {
-		buf = draws.Costs(v.Plan, buf)
-		p := planner.ProbCheaper(this, buf)
+		p := planner.ProbCheaperThan(vs[0].Plan, v.Plan)
 		what := map[string]string{planner.VerdictCheaper: "cheaper than", planner.VerdictDearer: "dearer than", planner.VerdictTie: "a tie with"}[planner.CostVerdict(p)]
 		parts = append(parts, fmt.Sprintf("%s %s (cheaper in %.0f%% of draws)", what, v.Label, 100*p))
 	}

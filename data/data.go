@@ -7,8 +7,7 @@ package data
 import "embed"
 
 // FS holds catalog.toml, market.toml, jct.toml, reliability.toml,
-// validation.toml and
-// scenarios/*.toml.
+// prices.toml, facility.toml, validation.toml and scenarios/*.toml.
 //
 //go:embed *.toml scenarios/*.toml
 var FS embed.FS

@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"sync"
 )
 
 // How sure is "cheaper": every part's unit price is uncertain within its
@@ -56,27 +57,39 @@ func CostVerdict(p float64) string {
 	return VerdictTie
 }
 
-// PriceDraws samples plan costs with shared, seeded price draws. It
-// caches each part's uniform numbers and each price range's prices, so
-// comparing one plan with many (a design search) draws each part once.
-// It is not safe for concurrent use.
+// PriceDraws samples plan costs with shared, seeded price draws. Each
+// part's uniform numbers and each price range's prices are computed once
+// per process and kept (a window redraws the same comparisons often; a
+// design search compares one plan with many). It is safe for concurrent
+// use.
 type PriceDraws struct {
-	n       int
-	uniform map[string][]float64
-	prices  map[triangle][]float64
+	n int
 }
 
 type triangle struct {
 	key           string
+	n             int
 	low, mode, hi float64
 }
+
+// drawCache holds the draws computed so far, shared by every PriceDraws:
+// a part's uniform numbers by key and draw count, and prices by range.
+// The prices are dropped when maxCachedRanges are held (each is n
+// float64s); the arrays are never changed once made.
+var drawCache = struct {
+	sync.Mutex
+	uniform map[triangle][]float64
+	prices  map[triangle][]float64
+}{uniform: map[triangle][]float64{}, prices: map[triangle][]float64{}}
+
+const maxCachedRanges = 512
 
 // NewPriceDraws returns a sampler of n draws (CompareDraws when n <= 0).
 func NewPriceDraws(n int) *PriceDraws {
 	if n <= 0 {
 		n = CompareDraws
 	}
-	return &PriceDraws{n: n, uniform: map[string][]float64{}, prices: map[triangle][]float64{}}
+	return &PriceDraws{n: n}
 }
 
 // Costs returns the plan's total cost in each draw, into dst (reused
@@ -107,11 +120,14 @@ func (d *PriceDraws) Costs(p *Plan, dst []float64) []float64 {
 // draw is part key's price in each draw, triangular on [low, high] with
 // its mode at mode, at the part's shared uniform numbers.
 func (d *PriceDraws) draw(key string, low, mode, high float64) []float64 {
-	t := triangle{key, low, mode, high}
-	if v, ok := d.prices[t]; ok {
+	t := triangle{key, d.n, low, mode, high}
+	drawCache.Lock()
+	defer drawCache.Unlock()
+	if v, ok := drawCache.prices[t]; ok {
 		return v
 	}
-	u := d.uniform[key]
+	uk := triangle{key: key, n: d.n}
+	u := drawCache.uniform[uk]
 	if u == nil {
 		h := fnv.New64a()
 		h.Write([]byte(key))
@@ -120,13 +136,16 @@ func (d *PriceDraws) draw(key string, low, mode, high float64) []float64 {
 		for i := range u {
 			u[i] = r.Float64()
 		}
-		d.uniform[key] = u
+		drawCache.uniform[uk] = u
 	}
 	v := make([]float64, d.n)
 	for i, x := range u {
 		v[i] = triangular(x, low, mode, high)
 	}
-	d.prices[t] = v
+	if len(drawCache.prices) >= maxCachedRanges {
+		clear(drawCache.prices)
+	}
+	drawCache.prices[t] = v
 	return v
 }
 
@@ -177,4 +196,35 @@ func CompareCost(a, b *Plan) CostComparison {
 	d := NewPriceDraws(CompareDraws)
 	p := ProbCheaper(d.Costs(a, nil), d.Costs(b, nil))
 	return CostComparison{ProbACheaper: p, Verdict: CostVerdict(p), Draws: d.n}
+}
+
+// probCache remembers ProbCheaperThan's answers by plan: a plan never
+// changes once built, and a window asks the same question at every
+// redraw. It is cleared when it holds maxCachedPairs answers.
+var probCache = struct {
+	sync.Mutex
+	m map[[2]*Plan]float64
+}{m: map[[2]*Plan]float64{}}
+
+const maxCachedPairs = 256
+
+// ProbCheaperThan is the probability over CompareDraws shared price
+// draws that plan a costs less than plan b (as CompareCost), remembered
+// for the pair.
+func ProbCheaperThan(a, b *Plan) float64 {
+	k := [2]*Plan{a, b}
+	probCache.Lock()
+	p, ok := probCache.m[k]
+	probCache.Unlock()
+	if ok {
+		return p
+	}
+	p = CompareCost(a, b).ProbACheaper
+	probCache.Lock()
+	if len(probCache.m) >= maxCachedPairs {
+		clear(probCache.m)
+	}
+	probCache.m[k] = p
+	probCache.Unlock()
+	return p
 }

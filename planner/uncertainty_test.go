@@ -176,3 +176,19 @@ func BenchmarkCompareCost(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/compare")
 }
+
+// The remembered answer is the computed one, and the two directions of a
+// pair of different designs add up to one (no draw has equal costs when
+// the designs' parts differ). Mutation caught: a cache keyed without the
+// order of the pair.
+func TestProbCheaperThanRemembers(t *testing.T) {
+	cat := testCatalog(t)
+	a, _ := Build(ibScenario(1024), cat)
+	s := ibScenario(1024)
+	s.Network.Oversubscription = "3:1"
+	b, _ := Build(s, cat)
+	ab, ba := ProbCheaperThan(a, b), ProbCheaperThan(b, a)
+	if ab != CompareCost(a, b).ProbACheaper || ProbCheaperThan(a, b) != ab || math.Abs(ab+ba-1) > 1e-12 {
+		t.Errorf("P(a<b) %v, P(b<a) %v, computed %v", ab, ba, CompareCost(a, b).ProbACheaper)
+	}
+}

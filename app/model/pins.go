@@ -190,16 +190,13 @@ const CostVsRow = "Cost vs last column"
 // current plan): "cheaper (P 0.97)", "dearer (P 0.02)" or "tie (P 0.48)".
 func costVsLast(vs []planner.Variant) CompareRow {
 	row := CompareRow{Name: CostVsRow}
-	draws := planner.NewPriceDraws(planner.CompareDraws)
-	ref := draws.Costs(vs[len(vs)-1].Plan, nil)
-	var buf []float64
+	last := vs[len(vs)-1].Plan
 	for i, v := range vs {
 		if i == len(vs)-1 {
 			row.Cells = append(row.Cells, "–")
 			continue
 		}
-		buf = draws.Costs(v.Plan, buf)
-		p := planner.ProbCheaper(buf, ref)
+		p := planner.ProbCheaperThan(v.Plan, last)
 		verdict := planner.CostVerdict(p)
 		row.Cells = append(row.Cells, fmt.Sprintf("%s (P %.2f)", verdict, p))
 		if verdict != planner.VerdictTie {
