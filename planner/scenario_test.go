@@ -103,6 +103,8 @@ var badScenarios = []struct {
 	{"too many queue pairs", "schema = 1\n[workload]\nmodel = \"llama3-8b\"\ngpu = \"h100\"\nqps_per_connection = 1000\n", "workload.qps_per_connection", 5},
 	{"bad overlap", "schema = 1\n[workload]\noverlap_dp = 1.5\n", "workload.overlap_dp", 3},
 	{"dac too long", "schema = 1\n[network]\nrail_optimized = false\n[network.media]\nserver_leaf = \"dac\"\nserver_leaf_m = 30\n", "network.media.server_leaf_m", 6},
+	{"unknown leaf alignment", "schema = 1\n[cluster]\nsystem = \"gb200-nvl72\"\ngpus = 576\n[network]\nleaf_alignment = \"diagonal\"\n", "network.leaf_alignment", 6},
+	{"lanes that do not join", "schema = 1\n[network]\nfabric = \"ethernet\"\nswitch = \"tomahawk6\"\n", "network.switch", 4},
 	{"800G Ethernet CX-8 single port", "schema = 1\n[network]\nfabric = \"ethernet\"\nnic_gbps = 800\nnic = \"cx8-800\"\nports_per_nic = 1\n", "network.ports_per_nic", 6},
 }
 
