@@ -99,3 +99,26 @@ func BenchmarkJCTSweep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFindCheaper times the on-demand cheaper-design check that
+// plan and the Summary run (never a sweep): a few dozen fabrics sized
+// and priced, at the 2,056 GPUs and at 100,000 GPUs.
+func BenchmarkFindCheaper(b *testing.B) {
+	cat := testCatalog(b)
+	for _, g := range []int{2056, 100_000} {
+		b.Run(fmt.Sprintf("gpus=%d", g), func(b *testing.B) {
+			s := NewScenario()
+			s.Cluster.GPUs, s.Network.Planes = g, 2
+			p, err := Build(s, cat)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				q := *p
+				q.Cheaper, q.Notes = nil, nil
+				q.FindCheaper(cat)
+			}
+		})
+	}
+}

@@ -107,6 +107,8 @@ var badScenarios = []struct {
 	{"unknown precision", "schema = 1\n[workload]\nmodel = \"llama3-8b\"\ngpu = \"h100\"\nprecision = \"fp16\"\n", "workload.precision", 5},
 	{"routing to too many nodes", "schema = 1\n[workload]\nmodel = \"deepseek-v3\"\ngpu = \"h100\"\nroute_nodes = 5000\n", "workload.route_nodes", 5},
 	{"dac too long", "schema = 1\n[network]\nrail_optimized = false\n[network.media]\nserver_leaf = \"dac\"\nserver_leaf_m = 30\n", "network.media.server_leaf_m", 6},
+	{"unknown leaf alignment", "schema = 1\n[cluster]\nsystem = \"gb200-nvl72\"\ngpus = 576\n[network]\nleaf_alignment = \"diagonal\"\n", "network.leaf_alignment", 6},
+	{"lanes that do not join", "schema = 1\n[network]\nfabric = \"ethernet\"\nswitch = \"tomahawk6\"\n", "network.switch", 4},
 	{"800G Ethernet CX-8 single port", "schema = 1\n[network]\nfabric = \"ethernet\"\nnic_gbps = 800\nnic = \"cx8-800\"\nports_per_nic = 1\n", "network.ports_per_nic", 6},
 }
 
