@@ -118,8 +118,14 @@ func (w *cableWalk) nodePort(plane, rail int) string {
 	return "U" + strconv.Itoa(x/w.perNIC+1) + "/P" + strconv.Itoa(x%w.perNIC+1)
 }
 
+// node names a server or tray by its scalable unit: the reference unit
+// where the system has one (an NVL72 SU is 8 racks, 144 trays, although
+// each rack's trays have their own leaves), else the leaf group's.
 func (w *cableWalk) node(server int) string {
 	spu := w.lay.serversPerUnit
+	if u := w.p.Unit.Servers; u > 0 {
+		spu = u
+	}
 	return "su" + strconv.Itoa(server/spu+1) + "-node" + strconv.Itoa(server%spu+1)
 }
 

@@ -91,26 +91,29 @@ func (p *Plan) walkCoreIDs(l *linkID, perCage int, arrivals []int, fn func(l *li
 		n := run.cores
 		for range run.groups {
 			arrivals = resize(arrivals, n)
-			base, pod := 0, 0
-			for i, pr := range lay.pods {
-				if run.spineUp[i] == 0 {
-					pod += pr.count
-					continue
-				}
-				up := roundUp(spineDown(pr, j), perCage)
-				for range pr.count {
-					l.pod, l.spine = pod, j
-					for k := range run.spineUp[i] {
-						x := (base + k) % n
-						l.spinePort, l.core, l.corePort = up+k, firstCore+x, arrivals[x]
-						arrivals[x]++
-						fn(l)
+			base := 0
+			for jj := j; jj < j+max(run.spines, 1); jj++ {
+				pod := 0
+				for i, pr := range lay.pods {
+					if run.spineUp[i] == 0 {
+						pod += pr.count
+						continue
 					}
-					base = (base + run.spineUp[i]) % n
-					pod++
+					up := roundUp(spineDown(pr, jj), perCage)
+					for range pr.count {
+						l.pod, l.spine = pod, jj
+						for k := range run.spineUp[i] {
+							x := (base + k) % n
+							l.spinePort, l.core, l.corePort = up+k, firstCore+x, arrivals[x]
+							arrivals[x]++
+							fn(l)
+						}
+						base = (base + run.spineUp[i]) % n
+						pod++
+					}
 				}
 			}
-			j++
+			j += max(run.spines, 1)
 			firstCore += n
 		}
 	}

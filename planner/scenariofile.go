@@ -149,12 +149,14 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 			d.table(sub, reflect.ValueOf(&n).Elem(), name+".")
 		}
 		f.Set(reflect.ValueOf(&n))
+		return
 	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Struct:
 		v := reflect.New(f.Type().Elem()) // [reliability]: the zero value means "no override"
 		if sub, ok := d.subTable(p, name); ok {
 			d.table(sub, v.Elem(), name+".")
 			f.Set(v)
 		}
+		return
 	case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Struct:
 		d.tableArray(p, f, name)
 		return
