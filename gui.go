@@ -29,7 +29,8 @@ type screenshotter interface {
 	// wanted says whether --screenshot was given.
 	wanted() bool
 	// prepare shows the asked tab; false (after saying why) if none.
-	prepare(ui *app.UI, stderr io.Writer) bool
+	// size is the window size asked (zero: the default).
+	prepare(ui *app.UI, size fyne.Size, stderr io.Writer) bool
 	// take waits for the window to draw, writes the PNG and returns the
 	// exit code; it runs off the UI goroutine.
 	take(w fyne.Window, ui *app.UI, stderr io.Writer) int
@@ -87,6 +88,7 @@ func runGUI(args []string, stderr io.Writer) int {
 	w := a.NewWindow("Fabric Planner")
 	w.SetIcon(assets.Icon)
 	ui := app.New(a, w, cat, market, app.Options{ScenarioPath: path, Ephemeral: shooting()})
+	asked := size
 	if size.Width == 0 {
 		size = app.WindowSize(a)
 	}
@@ -94,7 +96,7 @@ func runGUI(args []string, stderr io.Writer) int {
 	w.SetMaster()
 	code := cli.ExitOK
 	if shooting() {
-		if !shot.prepare(ui, stderr) {
+		if !shot.prepare(ui, asked, stderr) {
 			return cli.ExitUsage
 		}
 		go func() {

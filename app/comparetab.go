@@ -84,10 +84,10 @@ func newCompareTab(u *UI) *compareTab {
 	t.pick.SetSelected("cost")
 	hint := widget.NewLabel("Pin a plan under a name, change the inputs, and compare. Figures that differ are in bold with ≠.")
 	hint.Wrapping = fyne.TextWrapWord
-	bar := container.NewHBox(pin, t.pinSel, t.remove, clear, widget.NewLabel("Chart:"), t.pick)
+	bar := wrapRow(pin, t.pinSel, t.remove, clear, container.NewHBox(widget.NewLabel("Chart:"), t.pick))
 	split := container.NewVSplit(t.table, t.view.content)
 	split.Offset = 0.45
-	t.content = container.NewBorder(container.NewVBox(container.NewHScroll(bar), hint), nil, nil, nil, split)
+	t.content = container.NewBorder(container.NewVBox(bar, hint), nil, nil, nil, split)
 	t.pinsChanged()
 	return t
 }

@@ -21,6 +21,7 @@ type resilienceTab struct {
 	content fyne.CanvasObject
 	card    *widget.Label
 	table   *widget.Table
+	detail  *rowDetail // the selected failure case in full
 	view    *chartView
 	plan    *planner.Plan // the plan shown
 	stale   bool
@@ -35,9 +36,11 @@ func newResilienceTab(u *UI) *resilienceTab {
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
 	note := widget.NewLabel("Estimates: rates and recovery times from data/reliability.toml, each with its source; override them in the scenario's [reliability] table. Sources of each behaviour: fabricplan resilience --json.")
 	note.Wrapping = fyne.TextWrapWord
+	table, detail := withRowDetail(t.table, resilienceColumns, t.rows, t.cell)
+	t.detail = detail
 	pages := container.NewAppTabs(
 		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export), t.view.content)),
-		container.NewTabItem("Failure cases", container.NewBorder(nil, note, nil, nil, t.table)))
+		container.NewTabItem("Failure cases", container.NewBorder(nil, note, nil, nil, table)))
 	t.content = container.NewBorder(t.card, nil, nil, nil, pages)
 	return t
 }
@@ -107,6 +110,7 @@ func (t *resilienceTab) redraw() {
 	t.plan = p
 	t.card.SetText(goodputCard(p))
 	t.table.Refresh()
+	t.detail.refresh()
 	cat := u.cat
 	t.view.draw(func() (*charts.Figure, error) {
 		in := charts.Input{Plan: p}

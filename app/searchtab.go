@@ -42,6 +42,7 @@ type searchTab struct {
 	table    *widget.Table
 	view     *chartView
 	pages    *container.AppTabs // the chart and the designs table
+	detail   *rowDetail         // the selected design in full
 
 	result   *planner.SearchResult
 	rows     []*planner.Design
@@ -104,15 +105,17 @@ func newSearchTab(u *UI) *searchTab {
 	form := container.NewVBox(
 		container.NewBorder(nil, nil, widget.NewLabel("Target:"), nil, t.mode),
 		container.NewGridWithColumns(4, widget.NewLabel("Value"), t.target, widget.NewLabel("Budget (US$)"), t.budget),
-		container.NewHBox(t.run, t.cancel, t.use, t.showAll, t.failures),
+		wrapRow(t.run, t.cancel, t.use, t.showAll, t.failures),
 		t.progress, t.info, t.staleMsg,
 	)
 	// The chart gets the tab's whole width and height, as in an export;
 	// the designs table sits on its own page beside it.
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
+	table, detail := withRowDetail(t.table, searchColumns, func() int { return len(t.rows) }, t.cell)
+	t.detail = detail
 	t.pages = container.NewAppTabs(
 		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export), t.view.content)),
-		container.NewTabItem("Designs", t.table))
+		container.NewTabItem("Designs", table))
 	t.content = container.NewBorder(form, nil, nil, nil, t.pages)
 	return t
 }
@@ -242,6 +245,7 @@ func (t *searchTab) fillRows() {
 	t.use.Disable()
 	if t.result == nil {
 		t.table.Refresh()
+		t.detail.show(-1)
 		return
 	}
 	t.rows = append(t.rows, t.result.Front...)
@@ -280,6 +284,7 @@ func (t *searchTab) sortBy(col int) {
 	})
 	t.table.UnselectAll()
 	t.table.Refresh()
+	t.detail.show(-1)
 }
 
 func (t *searchTab) pick(d *planner.Design) string {

@@ -56,12 +56,17 @@ func (l *insetLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 }
 
 // cardsOverTable gives the cards (objs[0], a scroller) the height they
-// need up to a share of the tab, and the table below (objs[1]) the rest.
+// need, up to what leaves the table below (objs[1]) tableRoom or, in a
+// short window, 60% of the tab; the cards scroll past that.
 type cardsOverTable struct{ cards fyne.CanvasObject }
+
+// tableRoom is the height the lower tables keep: their tab bar, header,
+// four rows and the detail line.
+const tableRoom = 290
 
 func (l *cardsOverTable) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	need := l.cards.MinSize().Height
-	h := min(need, size.Height*0.62)
+	h := min(need, max(size.Height*0.4, size.Height-tableRoom))
 	objs[0].Move(fyne.NewPos(0, 0))
 	objs[0].Resize(fyne.NewSize(size.Width, h))
 	objs[1].Move(fyne.NewPos(0, h))
@@ -114,6 +119,8 @@ type summaryTab struct {
 	stepNote *widget.Label
 	steps    []planner.BreakdownRow
 	lower    *container.AppTabs
+	// details show a table's selected row in full under it.
+	details []*rowDetail
 }
 
 var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links (cables)", "Transceivers",
@@ -123,6 +130,9 @@ var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links 
 var bomWidths = []float32{230, 150, 70, 100, 90, 90, 520}
 
 var bomHeaders = []string{"Item", "Where", "Qty", "Unit price", "Total", "Power", "Source of the price"}
+
+// stepColumns head the step-time breakdown.
+var stepColumns = []string{"Part of the step (RDMA)", "Time", "How"}
 
 func newSummaryTab(u *UI) *summaryTab {
 	t := &summaryTab{u: u, cards: map[string]*card{}}
@@ -169,14 +179,20 @@ func newSummaryTab(u *UI) *summaryTab {
 		func() int { return len(t.unitBill.Rows) }, t.unitCell)
 	t.stepNote = widget.NewLabel("")
 	t.stepNote.Wrapping = fyne.TextWrapWord
-	t.step = newTextTable([]string{"Part of the step (RDMA)", "Time", "How"}, []float32{270, 95, 700},
+	t.step = newTextTable(stepColumns, []float32{270, 95, 700},
 		func() int { return len(t.steps) }, t.stepCell)
 	// Cards above, as tall as they need up to a share of the tab (and
 	// scrolling past it); the BOM and the planner's notes below.
+	bom, bomDetail := withRowDetail(t.bom, bomHeaders, func() int { return len(t.rows) },
+		func(row, col int) string { return bomCell(t.rows[row], col) })
+	perSU, suDetail := withRowDetail(t.perSU, []string{"", "Item", "One SU", "Cluster"},
+		func() int { return len(t.unitBill.Rows) }, t.unitCell)
+	step, stepDetail := withRowDetail(t.step, stepColumns, func() int { return len(t.steps) }, t.stepCell)
+	t.details = []*rowDetail{bomDetail, suDetail, stepDetail}
 	t.lower = container.NewAppTabs(
-		container.NewTabItem("Bill of materials (* estimate)", t.bom),
-		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, t.perSU)),
-		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, t.step)),
+		container.NewTabItem("Bill of materials (* estimate)", bom),
+		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, perSU)),
+		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, step)),
 		container.NewTabItem("Notes", container.NewVScroll(t.notes)),
 	)
 	t.content = container.New(&cardsOverTable{cards: grid}, container.NewVScroll(container.NewThemeOverride(grid, compactTheme{})),
@@ -268,6 +284,9 @@ func (t *summaryTab) update(p *planner.Plan) {
 	}
 	t.suHeading.SetText(heading)
 	t.perSU.Refresh()
+	for _, d := range t.details {
+		d.refresh()
+	}
 	notes := ""
 	for _, n := range p.Notes {
 		notes += "• " + n + "\n"
