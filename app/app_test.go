@@ -553,3 +553,38 @@ func TestPinDialogKeys(t *testing.T) {
 		t.Errorf("Enter: pins %v", u.Pinned())
 	}
 }
+
+// At 100,000 GPUs the search's times are under two days: the status
+// line, the designs table and the chart all write them in hours.
+// Mutation caught: the status line writing the target as "0.28 days"
+// while the chart's title says "6.6 hours".
+func TestSearchTimesShareOneUnit(t *testing.T) {
+	u := newTestUI(t)
+	u.showError = func(err error) { t.Fatal(err) }
+	if err := u.OpenPath("../data/scenarios/ib-xdr-100k.toml"); err != nil {
+		t.Fatal(err)
+	}
+	u.WaitIdle()
+	u.SelectTab(TabSearch)
+	u.search.target.SetText("5")
+	u.StartSearch()
+	u.WaitIdle()
+	r, fig := u.search.result, u.search.view.fig
+	if r == nil || fig == nil || r.Cheapest == nil {
+		t.Fatalf("search: result %v, chart %v; status %q", r, fig, u.search.info.Text)
+	}
+	target := r.TimeUnit().Format(r.Target)
+	if !strings.HasSuffix(target, " hours") {
+		t.Fatalf("target %q: at 100k GPUs the job takes hours", target)
+	}
+	title := fig.Panels[0][0].Title.Text
+	if !strings.Contains(strings.ReplaceAll(title, "\n", " "), target) || !strings.Contains(u.search.info.Text, "meeting "+target) {
+		t.Errorf("chart title %q and status %q should both say %q", title, u.search.info.Text, target)
+	}
+	if cell := u.search.cell(0, 5); !strings.HasSuffix(cell, " hours") {
+		t.Errorf("designs table JCT %q, want hours", cell)
+	}
+	if strings.Contains(u.search.info.Text, " days") {
+		t.Errorf("status %q mixes in days", u.search.info.Text)
+	}
+}

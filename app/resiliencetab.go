@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"math"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -95,7 +96,12 @@ func goodputCard(p *planner.Plan) string {
 	msg := fmt.Sprintf("%.2f job interruptions a day (one every %s). Goodput %.1f%% with checkpoints every %.0f min (optimum %.0f min, Young %.0f min).",
 		g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours), 100*g.ETTR, g.IntervalMin, g.OptimalMin, g.YoungMin)
 	if p.JCT != nil {
-		msg += fmt.Sprintf("\nJCT counting failures: %s, planned %s.", g.JCTText(), planner.FormatDuration(p.JCT.Planned.Days))
+		unit := p.JCT.WithFailuresUnit(g)
+		with := g.JCTText() // "never ..." when the job cannot progress
+		if !math.IsInf(g.JCTDays, 0) {
+			with = unit.Format(g.JCTDays)
+		}
+		msg += fmt.Sprintf("\nJCT counting failures: %s, planned %s.", with, unit.Format(p.JCT.Planned.Days))
 	}
 	return msg + "\n" + p.SparesText()
 }

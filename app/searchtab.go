@@ -22,7 +22,7 @@ const (
 	targetWithin = "Within % of the fastest"
 )
 
-var searchColumns = []string{"Design", "Switches", "Cost", "Power", "Step", "JCT (days)", "Pick"}
+var searchColumns = []string{"Design", "Switches", "Cost", "Power", "Step", "JCT", "Pick"}
 
 // searchTab finds the cheapest fabric that meets a job-time target.
 type searchTab struct {
@@ -207,11 +207,12 @@ func (t *searchTab) finish(base planner.Scenario, plan *planner.Plan, res *plann
 	t.result = res
 	msg := fmt.Sprintf("%s designs evaluated in %s, %s buildable, %d on the Pareto front.", planner.FormatInt(res.Evaluated),
 		res.Elapsed.Round(1e6), planner.FormatInt(len(res.Designs)), len(res.Front))
+	unit := res.TimeUnit() // the chart's and the table's unit too
 	if d := res.Cheapest; d != nil {
-		msg += fmt.Sprintf(" Cheapest meeting %.2f days: %s (%s).", res.Target, d.Label, planner.FormatUSD(d.CostUSD))
+		msg += fmt.Sprintf(" Cheapest meeting %s: %s (%s, %s).", unit.Format(res.Target), d.Label, planner.FormatUSD(d.CostUSD), unit.Format(d.Days))
 	}
 	if d := res.FastestInBudget; d != nil {
-		msg += fmt.Sprintf(" Fastest in budget: %s (%s).", d.Label, planner.FormatDuration(d.Days))
+		msg += fmt.Sprintf(" Fastest in budget: %s (%s).", d.Label, unit.Format(d.Days))
 	}
 	if res.Message != "" {
 		msg += " " + res.Message + "."
@@ -315,7 +316,10 @@ func (t *searchTab) cell(row, col int) string {
 	case 4:
 		return planner.FormatSeconds(d.StepS)
 	case 5:
-		return fmt.Sprintf("%.3f", d.Days)
+		if t.result == nil {
+			return ""
+		}
+		return t.result.TimeUnit().Format(d.Days)
 	}
 	return t.pick(d)
 }

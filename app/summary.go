@@ -262,8 +262,8 @@ func (t *summaryTab) update(p *planner.Plan) {
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {
 		c["JCT gain over TCP/IP"].set(planner.FormatGain(j.Gain), fmt.Sprintf("model: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
-			planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), planner.FormatDuration(j.Planned.Days),
-			planner.FormatDuration(j.Baseline.Days), j.ModelName, j.Memory.TotalGB, j.Memory.HBMGB))
+			planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), j.TimeUnit().Format(j.Planned.Days),
+			j.TimeUnit().Format(j.Baseline.Days), j.ModelName, j.Memory.TotalGB, j.Memory.HBMGB))
 	} else {
 		c["JCT gain over TCP/IP"].set("–", "no estimate: the workload does not fit this cluster")
 	}

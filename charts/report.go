@@ -201,7 +201,7 @@ func summaryPage(pg *pager, in Input, charts int) {
 	}
 	if j := p.JCT; j != nil {
 		rows = append(rows, []string{"Job completion (model)", fmt.Sprintf("%s over RDMA, %s over TCP/IP: %s faster (%s training %s)",
-			planner.FormatDuration(j.Planned.Days), planner.FormatDuration(j.Baseline.Days), planner.FormatGain(j.Gain), j.ModelName, planner.FormatTokens(j.Workload.TokensTotal))})
+			j.TimeUnit().Format(j.Planned.Days), j.TimeUnit().Format(j.Baseline.Days), planner.FormatGain(j.Gain), j.ModelName, planner.FormatTokens(j.Workload.TokensTotal))})
 	} else {
 		rows = append(rows, []string{"Job completion (model)", "no estimate: the workload does not fit this cluster"})
 	}
@@ -303,7 +303,7 @@ func assumptionsPage(pg *pager, in Input) {
 	}
 	if j := p.JCT; j != nil {
 		key = append(key, []string{"Step time", fmt.Sprintf("%s (TCP/IP: %s)", planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS)),
-			"JCT gain (model)", fmt.Sprintf("%s: %s vs %s", planner.FormatGain(j.Gain), planner.FormatDuration(j.Planned.Days), planner.FormatDuration(j.Baseline.Days))})
+			"JCT gain (model)", fmt.Sprintf("%s: %s vs %s", planner.FormatGain(j.Gain), j.TimeUnit().Format(j.Planned.Days), j.TimeUnit().Format(j.Baseline.Days))})
 	}
 	pg.table(nil, key, []vg.Length{130, 230, 140, 250}, nil)
 }
