@@ -75,4 +75,6 @@ func (j *JCT) TimeUnit() DurationUnit { return DurationUnitFor(j.Planned.Days, j
 
 // WithFailuresUnit is the unit for the planned job time and the time
 // counting failures (g) written together.
-func (j *JCT) WithFailuresUnit(g Goodput) DurationUnit { return DurationUnitFor(j.Planned.Days, g.JCTDays) }
+func (j *JCT) WithFailuresUnit(g Goodput) DurationUnit {
+	return DurationUnitFor(j.Planned.Days, g.JCTDays)
+}
