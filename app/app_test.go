@@ -588,3 +588,29 @@ func TestSearchTimesShareOneUnit(t *testing.T) {
 		t.Errorf("status %q mixes in days", u.search.info.Text)
 	}
 }
+
+// The window's content fits a 1024x640 screen (less a menu bar) for
+// every example scenario, on every tab: nothing forces the window wider
+// or taller than the screen. Mutations caught: a bar of controls in an
+// HBox (the Search tab's buttons made the window 1,243 px wide), a check
+// box whose long caption cannot wrap.
+func TestContentFitsALaptop(t *testing.T) {
+	const menuBar = 30
+	u := newTestUI(t)
+	for _, path := range []string{"", "../data/scenarios/gb300-nvl72-4k.toml", "../data/scenarios/ib-xdr-100k.toml", "../data/scenarios/eth-800g-16k.toml"} {
+		if path != "" {
+			if err := u.OpenPath(path); err != nil {
+				t.Fatal(err)
+			}
+			u.WaitIdle()
+		}
+		for _, tab := range u.TabNames() {
+			u.SelectTab(tab)
+			u.WaitIdle()
+			u.win.Resize(fyne.NewSize(1024, 640-menuBar))
+			if m := u.win.Content().MinSize(); m.Width > 1024 || m.Height > 640-menuBar {
+				t.Errorf("%s, %s tab: content needs %.0fx%.0f, more than 1024x%d", path, tab, m.Width, m.Height, 640-menuBar)
+			}
+		}
+	}
+}
