@@ -255,10 +255,13 @@ func (t *summaryTab) update(p *planner.Plan) {
 	if p.Cost.FabricShare > 0 {
 		share = fmt.Sprintf("; %.1f%% of cluster capex", 100*p.Cost.FabricShare)
 	}
-	c["Fabric cost"].set(planner.FormatUSD(p.Cost.Total), fmt.Sprintf("estimate, %s–%s%s",
-		planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD), share))
-	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("NICs %s, switches %s, optics %s, cables %s", planner.FormatUSD(p.Cost.NICs),
-		planner.FormatUSD(p.Cost.Switches), planner.FormatUSD(p.Cost.Transceivers), planner.FormatUSD(p.Cost.Cables)))
+	// The amounts of one card share one scale ("$2.24M, $0.648M").
+	cost := planner.MoneyScaleFor(p.Cost.Total, p.Cost.LowUSD, p.Cost.HighUSD)
+	c["Fabric cost"].set(cost.Format(p.Cost.Total), fmt.Sprintf("estimate, %s–%s%s",
+		cost.Format(p.Cost.LowUSD), cost.Format(p.Cost.HighUSD), share))
+	parts := planner.MoneyScaleFor(p.Cost.NICs, p.Cost.Switches, p.Cost.Transceivers, p.Cost.Cables)
+	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("NICs %s, switches %s, optics %s, cables %s", parts.Format(p.Cost.NICs),
+		parts.Format(p.Cost.Switches), parts.Format(p.Cost.Transceivers), parts.Format(p.Cost.Cables)))
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {
 		c["JCT gain over TCP/IP"].set(planner.FormatGain(j.Gain), fmt.Sprintf("model: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",

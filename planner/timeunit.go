@@ -78,3 +78,54 @@ func (j *JCT) TimeUnit() DurationUnit { return DurationUnitFor(j.Planned.Days, j
 func (j *JCT) WithFailuresUnit(g Goodput) DurationUnit {
 	return DurationUnitFor(j.Planned.Days, g.JCTDays)
 }
+
+// MoneyScale is the scale a group of US$ amounts shown together is
+// written in ("$4.56M, $0.648M"), chosen once for the group from its
+// largest amount, as DurationUnit is for times.
+type MoneyScale struct {
+	Suffix string  // "M"
+	Div    float64 // 1e6
+}
+
+// MoneyScaleFor picks the scale of amounts shown together from the
+// largest: billions from $1B, millions from $1M, thousands from $10k (as
+// FormatUSD writes a single amount), else whole dollars.
+func MoneyScaleFor(usd ...float64) MoneyScale {
+	top := 0.0
+	for _, v := range usd {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			top = math.Max(top, math.Abs(v))
+		}
+	}
+	switch {
+	case top >= 1e9:
+		return MoneyScale{"B", 1e9}
+	case top >= 1e6:
+		return MoneyScale{"M", 1e6}
+	case top >= 1e4:
+		return MoneyScale{"k", 1e3}
+	}
+	return MoneyScale{"", 1}
+}
+
+// Format writes v in the scale: two decimals from one unit up, three
+// below it (so an amount a scale smaller than the largest keeps three
+// figures: $0.648M), whole dollars without a scale.
+func (m MoneyScale) Format(v float64) string {
+	if m.Div == 1 || m.Suffix == "" {
+		return FormatUSDExact(v)
+	}
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	x := v / m.Div
+	dec := 2
+	if x < 1 {
+		dec = 3
+	}
+	if m.Suffix == "k" {
+		dec = 1
+	}
+	return sign + "$" + strconv.FormatFloat(x, 'f', dec, 64) + m.Suffix
+}

@@ -42,3 +42,30 @@ func TestDurationUnitFor(t *testing.T) {
 func inf() float64 { return 1 / zero }
 
 var zero float64
+
+// Amounts shown together share the scale of the largest. Expected by
+// hand: $648,000 in millions is $0.648M; $189,400 is $0.189M; $2,240,000
+// is $2.24M. Mutation caught: each amount in its own scale ("$2.24M,
+// $648.0k").
+func TestMoneyScaleFor(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		usd  []float64
+		want []string
+	}{
+		{"NICs, switches, optics, cables of 1,024 GPUs", []float64{2.24e6, 648e3, 1.48e6, 189.4e3}, []string{"$2.24M", "$0.648M", "$1.48M", "$0.189M"}},
+		{"billions", []float64{1.41e9, 655.42e6}, []string{"$1.41B", "$0.655B"}},
+		{"thousands", []float64{45e3, 9e3}, []string{"$45.0k", "$9.0k"}},
+		{"small: whole dollars", []float64{950, 12}, []string{"$950", "$12"}},
+		{"negative", []float64{-2.5e6, 1e6}, []string{"-$2.50M", "$1.00M"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := MoneyScaleFor(tc.usd...)
+			for i, v := range tc.usd {
+				if got := s.Format(v); got != tc.want[i] {
+					t.Errorf("Format(%v) = %q, want %q", v, got, tc.want[i])
+				}
+			}
+		})
+	}
+}
