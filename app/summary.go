@@ -108,8 +108,10 @@ type summaryTab struct {
 	cards   map[string]*card
 	bom     *widget.Table
 	rows    []planner.BOMLine
-	notes   *widget.Label
-	dimmed  bool
+	// totalScale writes the BOM's totals, all in one scale.
+	totalScale planner.MoneyScale
+	notes      *widget.Label
+	dimmed     bool
 	// The per-SU table: its heading and note, and its rows.
 	perSU     *widget.Table
 	suHeading *widget.Label
@@ -154,7 +156,7 @@ func newSummaryTab(u *UI) *summaryTab {
 				imp = widget.LowImportance
 			}
 			// Measuring text is what a refresh costs: set only what changed.
-			if text := fitText(bomCell(t.rows[id.Row], id.Col), bomWidths[id.Col]); text != l.Text || imp != l.Importance {
+			if text := fitText(t.bomCell(id.Row, id.Col), bomWidths[id.Col]); text != l.Text || imp != l.Importance {
 				l.Importance = imp
 				l.SetText(text)
 			}
@@ -184,7 +186,7 @@ func newSummaryTab(u *UI) *summaryTab {
 	// Cards above, as tall as they need up to a share of the tab (and
 	// scrolling past it); the BOM and the planner's notes below.
 	bom, bomDetail := withRowDetail(t.bom, bomHeaders, func() int { return len(t.rows) },
-		func(row, col int) string { return bomCell(t.rows[row], col) })
+		t.bomCell)
 	perSU, suDetail := withRowDetail(t.perSU, []string{"", "Item", "One SU", "Cluster"},
 		func() int { return len(t.unitBill.Rows) }, t.unitCell)
 	step, stepDetail := withRowDetail(t.step, stepColumns, func() int { return len(t.steps) }, t.stepCell)
@@ -208,7 +210,10 @@ func fitText(s string, width float32) string {
 	return planner.Clip(s, max(2, int((width-2*theme.InnerPadding())/(theme.TextSize()*0.55))))
 }
 
-func bomCell(l planner.BOMLine, col int) string {
+// bomCell is one cell of the bill of materials; the totals column is
+// written in one money scale (that of its largest amount).
+func (t *summaryTab) bomCell(row, col int) string {
+	l := t.rows[row]
 	switch col {
 	case 0:
 		return l.Part()
@@ -223,7 +228,7 @@ func bomCell(l planner.BOMLine, col int) string {
 		}
 		return s
 	case 4:
-		return planner.FormatUSD(l.TotalUSD)
+		return t.totalScale.Format(l.TotalUSD)
 	case 5:
 		return planner.FormatWatts(l.TotalWatts)
 	}
@@ -279,6 +284,11 @@ func (t *summaryTab) update(p *planner.Plan) {
 	t.stepNote.Refresh()
 	t.step.Refresh()
 	t.rows = p.BOM
+	var totals []float64
+	for _, l := range p.BOM {
+		totals = append(totals, l.TotalUSD)
+	}
+	t.totalScale = planner.MoneyScaleFor(totals...)
 	t.bom.Refresh()
 	t.unitBill = p.UnitBill()
 	heading := t.unitBill.Heading()
