@@ -32,7 +32,8 @@ type screenshotter interface {
 	// wanted says whether --screenshot was given.
 	wanted() bool
 	// prepare shows the asked tab; false (after saying why) if none.
-	prepare(ui *app.UI, stderr io.Writer) bool
+	// size is the window size asked (zero: the default).
+	prepare(ui *app.UI, size fyne.Size, stderr io.Writer) bool
 	// take waits for the window to draw, writes the PNG and returns the
 	// exit code; it runs off the UI goroutine.
 	take(w fyne.Window, ui *app.UI, stderr io.Writer) int
@@ -99,6 +100,7 @@ func runGUI(args []string, stderr io.Writer) int {
 		<-ctx.Done()
 		fyne.Do(ui.Interrupted)
 	}()
+	asked := size
 	if size.Width == 0 {
 		size = app.WindowSize(a)
 	}
@@ -106,7 +108,7 @@ func runGUI(args []string, stderr io.Writer) int {
 	w.SetMaster()
 	code := cli.ExitOK
 	if shooting() {
-		if !shot.prepare(ui, stderr) {
+		if !shot.prepare(ui, asked, stderr) {
 			return cli.ExitUsage
 		}
 		go func() {

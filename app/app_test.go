@@ -558,3 +558,64 @@ func TestPinDialogKeys(t *testing.T) {
 		t.Errorf("Enter: pins %v", u.Pinned())
 	}
 }
+
+// At 100,000 GPUs the search's times are under two days: the status
+// line, the designs table and the chart all write them in hours.
+// Mutation caught: the status line writing the target as "0.28 days"
+// while the chart's title says "6.6 hours".
+func TestSearchTimesShareOneUnit(t *testing.T) {
+	u := newTestUI(t)
+	u.showError = func(err error) { t.Fatal(err) }
+	if err := u.OpenPath("../data/scenarios/ib-xdr-100k.toml"); err != nil {
+		t.Fatal(err)
+	}
+	u.WaitIdle()
+	u.SelectTab(TabSearch)
+	u.search.target.SetText("5")
+	u.StartSearch()
+	u.WaitIdle()
+	r, fig := u.search.result, u.search.view.fig
+	if r == nil || fig == nil || r.Cheapest == nil {
+		t.Fatalf("search: result %v, chart %v; status %q", r, fig, u.search.info.Text)
+	}
+	target := r.TimeUnit().Format(r.Target)
+	if !strings.HasSuffix(target, " hours") {
+		t.Fatalf("target %q: at 100k GPUs the job takes hours", target)
+	}
+	title := fig.Panels[0][0].Title.Text
+	if !strings.Contains(strings.ReplaceAll(title, "\n", " "), target) || !strings.Contains(u.search.info.Text, "meeting "+target) {
+		t.Errorf("chart title %q and status %q should both say %q", title, u.search.info.Text, target)
+	}
+	if cell := u.search.cell(0, 5); !strings.HasSuffix(cell, " hours") {
+		t.Errorf("designs table JCT %q, want hours", cell)
+	}
+	if strings.Contains(u.search.info.Text, " days") {
+		t.Errorf("status %q mixes in days", u.search.info.Text)
+	}
+}
+
+// The window's content fits a 1024x640 screen (less a menu bar) for
+// every example scenario, on every tab: nothing forces the window wider
+// or taller than the screen. Mutations caught: a bar of controls in an
+// HBox (the Search tab's buttons made the window 1,243 px wide), a check
+// box whose long caption cannot wrap.
+func TestContentFitsALaptop(t *testing.T) {
+	const menuBar = 30
+	u := newTestUI(t)
+	for _, path := range []string{"", "../data/scenarios/gb300-nvl72-4k.toml", "../data/scenarios/ib-xdr-100k.toml", "../data/scenarios/eth-800g-16k.toml"} {
+		if path != "" {
+			if err := u.OpenPath(path); err != nil {
+				t.Fatal(err)
+			}
+			u.WaitIdle()
+		}
+		for _, tab := range u.TabNames() {
+			u.SelectTab(tab)
+			u.WaitIdle()
+			u.win.Resize(fyne.NewSize(1024, 640-menuBar))
+			if m := u.win.Content().MinSize(); m.Width > 1024 || m.Height > 640-menuBar {
+				t.Errorf("%s, %s tab: content needs %.0fx%.0f, more than 1024x%d", path, tab, m.Width, m.Height, 640-menuBar)
+			}
+		}
+	}
+}

@@ -53,13 +53,27 @@ func (v *chartView) drawSize() (charts.Size, fyne.Size) {
 	if w < 10 || h < 10 { // not laid out yet
 		w, h = 1000, 650
 	}
-	// Below this the labels cannot fit; the image then scales down.
-	w, h = max(w, 760), max(h, 460)
 	scale := float32(1)
 	if c := fyne.CurrentApp().Driver().CanvasForObject(v.img); c != nil {
 		scale = c.Scale()
 	}
-	return charts.Size{WidthPx: int(float32(w) * scale), HeightPx: int(float32(h) * scale), DPI: int(96 * scale)}, s
+	return chartSize(w, h, scale), s
+}
+
+// Below minChartW x minChartH (pixels at 96 DPI) a chart's labels crowd:
+// a smaller view draws the same layout at a lower DPI, so text shrinks
+// with the view and the image still fills it at its own resolution.
+const minChartW, minChartH = 760, 460
+
+// chartSize is the export size that fills a w x h pixel view on a canvas
+// of the given scale.
+func chartSize(w, h int, scale float32) charts.Size {
+	dpi := float32(96)
+	if k := max(float32(minChartW)/float32(w), float32(minChartH)/float32(h)); k > 1 {
+		dpi /= k
+	}
+	w, h = max(w, 200), max(h, 150)
+	return charts.Size{WidthPx: int(float32(w) * scale), HeightPx: int(float32(h) * scale), DPI: max(36, int(dpi*scale))}
 }
 
 // chartTheme colours charts like the window: light ink on the dark
@@ -288,7 +302,7 @@ func newMarketTab(u *UI) *marketTab {
 	t.year = widget.NewSelect(years, func(string) { t.stale = true; t.redraw() })
 	t.year.SetSelected(strconv.Itoa(charts.DefaultMarketYear))
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
-	bar := container.NewHBox(widget.NewLabel("Compare the plan's NIC/switch split with the market of"), t.year)
+	bar := wrapRow(widget.NewLabel("Compare the plan's NIC/switch split with the market of"), t.year)
 	t.content = container.NewBorder(container.NewBorder(nil, nil, nil, export, bar), nil, nil, nil, t.view.content)
 	return t
 }

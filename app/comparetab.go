@@ -86,10 +86,10 @@ func newCompareTab(u *UI) *compareTab {
 		"Cost vs last column: P is the share of 10,000 price draws, each part within its sourced range and shared by plans that use it, " +
 		"in which that plan costs less than the last; between 0.1 and 0.9 the difference is inside the prices' uncertainty: a tie.")
 	hint.Wrapping = fyne.TextWrapWord
-	bar := container.NewHBox(pin, t.pinSel, t.remove, clear, widget.NewLabel("Chart:"), t.pick)
+	bar := wrapRow(pin, t.pinSel, t.remove, clear, container.NewHBox(widget.NewLabel("Chart:"), t.pick))
 	split := container.NewVSplit(t.table, t.view.content)
 	split.Offset = 0.45
-	t.content = container.NewBorder(container.NewVBox(container.NewHScroll(bar), hint), nil, nil, nil, split)
+	t.content = container.NewBorder(container.NewVBox(bar, hint), nil, nil, nil, split)
 	t.pinsChanged()
 	return t
 }

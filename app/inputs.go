@@ -147,8 +147,9 @@ func (in *inputsPanel) bind(f model.Field) *input {
 			}
 		}
 	case model.Toggle:
-		c := widget.NewCheck(f.Label, func(b bool) { onChange(strconv.FormatBool(b)) })
-		it.widget, it.enable = c, enabler(c)
+		w := newWrappedCheck(f.Label, func(b bool) { onChange(strconv.FormatBool(b)) })
+		c := w.check
+		it.widget, it.enable = w, enabler(w)
 		it.show = func(t string) {
 			if c.Checked != (t == "true") {
 				c.SetChecked(t == "true")

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"math"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -21,6 +22,7 @@ type resilienceTab struct {
 	content fyne.CanvasObject
 	card    *widget.Label
 	table   *widget.Table
+	detail  *rowDetail // the selected failure case in full
 	view    *chartView
 	plan    *planner.Plan // the plan shown
 	stale   bool
@@ -35,9 +37,11 @@ func newResilienceTab(u *UI) *resilienceTab {
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
 	note := widget.NewLabel("Estimates: rates and recovery times from data/reliability.toml, each with its source; override them in the scenario's [reliability] table. Sources of each behaviour: fabricplan resilience --json.")
 	note.Wrapping = fyne.TextWrapWord
+	table, detail := withRowDetail(t.table, resilienceColumns, t.rows, t.cell)
+	t.detail = detail
 	pages := container.NewAppTabs(
 		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export), t.view.content)),
-		container.NewTabItem("Failure cases", container.NewBorder(nil, note, nil, nil, t.table)))
+		container.NewTabItem("Failure cases", container.NewBorder(nil, note, nil, nil, table)))
 	t.content = container.NewBorder(t.card, nil, nil, nil, pages)
 	return t
 }
@@ -92,7 +96,12 @@ func goodputCard(p *planner.Plan) string {
 	msg := fmt.Sprintf("%.2f job interruptions a day (one every %s). Goodput %.1f%% with checkpoints every %.0f min (optimum %.0f min, Young %.0f min).",
 		g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours), 100*g.ETTR, g.IntervalMin, g.OptimalMin, g.YoungMin)
 	if p.JCT != nil {
-		msg += fmt.Sprintf("\nJCT counting failures: %s, planned %s.", g.JCTText(), planner.FormatDuration(p.JCT.Planned.Days))
+		unit := p.JCT.WithFailuresUnit(g)
+		with := g.JCTText() // "never ..." when the job cannot progress
+		if !math.IsInf(g.JCTDays, 0) {
+			with = unit.Format(g.JCTDays)
+		}
+		msg += fmt.Sprintf("\nJCT counting failures: %s, planned %s.", with, unit.Format(p.JCT.Planned.Days))
 	}
 	return msg + "\n" + p.SparesText()
 }
@@ -107,6 +116,7 @@ func (t *resilienceTab) redraw() {
 	t.plan = p
 	t.card.SetText(goodputCard(p))
 	t.table.Refresh()
+	t.detail.refresh()
 	cat := u.cat
 	t.view.draw(func() (*charts.Figure, error) {
 		in := charts.Input{Plan: p}

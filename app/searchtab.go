@@ -22,7 +22,7 @@ const (
 	targetWithin = "Within % of the fastest"
 )
 
-var searchColumns = []string{"Design", "Switches", "Cost", "Power", "Step", "JCT (days)", "Pick / cost vs pick"}
+var searchColumns = []string{"Design", "Switches", "Cost", "Power", "Step", "JCT", "Pick / cost vs pick"}
 
 // searchTab finds the cheapest fabric that meets a job-time target.
 type searchTab struct {
@@ -42,6 +42,7 @@ type searchTab struct {
 	table    *widget.Table
 	view     *chartView
 	pages    *container.AppTabs // the chart and the designs table
+	detail   *rowDetail         // the selected design in full
 
 	result   *planner.SearchResult
 	rows     []*planner.Design
@@ -104,15 +105,17 @@ func newSearchTab(u *UI) *searchTab {
 	form := container.NewVBox(
 		container.NewBorder(nil, nil, widget.NewLabel("Target:"), nil, t.mode),
 		container.NewGridWithColumns(4, widget.NewLabel("Value"), t.target, widget.NewLabel("Budget (US$)"), t.budget),
-		container.NewHBox(t.run, t.cancel, t.use, t.showAll, t.failures),
+		wrapRow(t.run, t.cancel, t.use, t.showAll, t.failures),
 		t.progress, t.info, t.staleMsg,
 	)
 	// The chart gets the tab's whole width and height, as in an export;
 	// the designs table sits on its own page beside it.
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
+	table, detail := withRowDetail(t.table, searchColumns, func() int { return len(t.rows) }, t.cell)
+	t.detail = detail
 	t.pages = container.NewAppTabs(
 		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export), t.view.content)),
-		container.NewTabItem("Designs", t.table))
+		container.NewTabItem("Designs", table))
 	t.content = container.NewBorder(form, nil, nil, nil, t.pages)
 	return t
 }
@@ -209,11 +212,12 @@ func (t *searchTab) finish(base planner.Scenario, plan *planner.Plan, res *plann
 	t.result = res
 	msg := fmt.Sprintf("%s designs evaluated in %s, %s buildable, %d on the Pareto front.", planner.FormatInt(res.Evaluated),
 		res.Elapsed.Round(1e6), planner.FormatInt(len(res.Designs)), len(res.Front))
+	unit := res.TimeUnit() // the chart's and the table's unit too
 	if d := res.Cheapest; d != nil {
-		msg += fmt.Sprintf(" Cheapest meeting %.2f days: %s (%s).", res.Target, d.Label, planner.FormatUSD(d.CostUSD))
+		msg += fmt.Sprintf(" Cheapest meeting %s: %s (%s, %s).", unit.Format(res.Target), d.Label, planner.FormatUSD(d.CostUSD), unit.Format(d.Days))
 	}
 	if d := res.FastestInBudget; d != nil {
-		msg += fmt.Sprintf(" Fastest in budget: %s (%s).", d.Label, planner.FormatDuration(d.Days))
+		msg += fmt.Sprintf(" Fastest in budget: %s (%s).", d.Label, unit.Format(d.Days))
 	}
 	if res.Message != "" {
 		msg += " " + res.Message + "."
@@ -251,6 +255,7 @@ func (t *searchTab) fillRows() {
 	t.use.Disable()
 	if t.result == nil {
 		t.table.Refresh()
+		t.detail.show(-1)
 		return
 	}
 	t.rows = append(t.rows, t.result.Front...)
@@ -289,6 +294,7 @@ func (t *searchTab) sortBy(col int) {
 	})
 	t.table.UnselectAll()
 	t.table.Refresh()
+	t.detail.show(-1)
 }
 
 func (t *searchTab) pick(d *planner.Design) string {
@@ -327,7 +333,10 @@ func (t *searchTab) cell(row, col int) string {
 	case 4:
 		return planner.FormatSeconds(d.StepS)
 	case 5:
-		return fmt.Sprintf("%.3f", d.Days)
+		if t.result == nil {
+			return ""
+		}
+		return t.result.TimeUnit().Format(d.Days)
 	}
 	return t.pick(d)
 }

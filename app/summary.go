@@ -56,12 +56,17 @@ func (l *insetLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 }
 
 // cardsOverTable gives the cards (objs[0], a scroller) the height they
-// need up to a share of the tab, and the table below (objs[1]) the rest.
+// need, up to what leaves the table below (objs[1]) tableRoom or, in a
+// short window, 60% of the tab; the cards scroll past that.
 type cardsOverTable struct{ cards fyne.CanvasObject }
+
+// tableRoom is the height the lower tables keep: their tab bar, header,
+// four rows and the detail line.
+const tableRoom = 290
 
 func (l *cardsOverTable) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	need := l.cards.MinSize().Height
-	h := min(need, size.Height*0.62)
+	h := min(need, max(size.Height*0.4, size.Height-tableRoom))
 	objs[0].Move(fyne.NewPos(0, 0))
 	objs[0].Resize(fyne.NewSize(size.Width, h))
 	objs[1].Move(fyne.NewPos(0, h))
@@ -103,8 +108,10 @@ type summaryTab struct {
 	cards   map[string]*card
 	bom     *widget.Table
 	rows    []planner.BOMLine
-	notes   *widget.Label
-	dimmed  bool
+	// totalScale writes the BOM's totals, all in one scale.
+	totalScale planner.MoneyScale
+	notes      *widget.Label
+	dimmed     bool
 	// The per-SU table: its heading and note, and its rows.
 	perSU     *widget.Table
 	suHeading *widget.Label
@@ -123,6 +130,8 @@ type summaryTab struct {
 	// nets is the whole cluster: what the back end adds, above the
 	// cards, and every network in a tab below.
 	nets *networksView
+	// details show a table's selected row in full under it.
+	details []*rowDetail
 }
 
 var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links (cables)", "Transceivers",
@@ -132,6 +141,9 @@ var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links 
 var bomWidths = []float32{230, 150, 70, 100, 90, 90, 520}
 
 var bomHeaders = []string{"Item", "Where", "Qty", "Unit price", "Total", "Power", "Source of the price"}
+
+// stepColumns head the step-time breakdown.
+var stepColumns = []string{"Part of the step (RDMA)", "Time", "How"}
 
 func newSummaryTab(u *UI) *summaryTab {
 	t := &summaryTab{u: u, cards: map[string]*card{}, nets: newNetworksView()}
@@ -153,7 +165,7 @@ func newSummaryTab(u *UI) *summaryTab {
 				imp = widget.LowImportance
 			}
 			// Measuring text is what a refresh costs: set only what changed.
-			if text := fitText(bomCell(t.rows[id.Row], id.Col), bomWidths[id.Col]); text != l.Text || imp != l.Importance {
+			if text := fitText(t.bomCell(id.Row, id.Col), bomWidths[id.Col]); text != l.Text || imp != l.Importance {
 				l.Importance = imp
 				l.SetText(text)
 			}
@@ -178,14 +190,20 @@ func newSummaryTab(u *UI) *summaryTab {
 		func() int { return len(t.unitBill.Rows) }, t.unitCell)
 	t.stepNote = widget.NewLabel("")
 	t.stepNote.Wrapping = fyne.TextWrapWord
-	t.step = newTextTable([]string{"Part of the step (RDMA)", "Time", "How"}, []float32{270, 95, 700},
+	t.step = newTextTable(stepColumns, []float32{270, 95, 700},
 		func() int { return len(t.steps) }, t.stepCell)
 	// Cards above, as tall as they need up to a share of the tab (and
 	// scrolling past it); the BOM and the planner's notes below.
+	bom, bomDetail := withRowDetail(t.bom, bomHeaders, func() int { return len(t.rows) },
+		t.bomCell)
+	perSU, suDetail := withRowDetail(t.perSU, []string{"", "Item", "One SU", "Cluster"},
+		func() int { return len(t.unitBill.Rows) }, t.unitCell)
+	step, stepDetail := withRowDetail(t.step, stepColumns, func() int { return len(t.steps) }, t.stepCell)
+	t.details = []*rowDetail{bomDetail, suDetail, stepDetail}
 	t.lower = container.NewAppTabs(
-		container.NewTabItem("Bill of materials (* estimate)", t.bom),
-		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, t.perSU)),
-		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, t.step)),
+		container.NewTabItem("Bill of materials (* estimate)", bom),
+		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, perSU)),
+		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, step)),
 		container.NewTabItem("Notes", container.NewVScroll(t.notes)),
 		container.NewTabItem("Networks", t.nets.table),
 	)
@@ -246,7 +264,10 @@ func fitText(s string, width float32) string {
 	return planner.Clip(s, max(2, int((width-2*theme.InnerPadding())/(theme.TextSize()*0.55))))
 }
 
-func bomCell(l planner.BOMLine, col int) string {
+// bomCell is one cell of the bill of materials; the totals column is
+// written in one money scale (that of its largest amount).
+func (t *summaryTab) bomCell(row, col int) string {
+	l := t.rows[row]
 	switch col {
 	case 0:
 		return l.Part()
@@ -266,7 +287,7 @@ func bomCell(l planner.BOMLine, col int) string {
 		}
 		return s
 	case 4:
-		return planner.FormatUSD(l.TotalUSD)
+		return t.totalScale.Format(l.TotalUSD)
 	case 5:
 		return planner.FormatWatts(l.TotalWatts)
 	}
@@ -309,10 +330,13 @@ func (t *summaryTab) update(p *planner.Plan) {
 	if share == "" && p.Cost.FabricShare > 0 {
 		share = fmt.Sprintf("; %.1f%% of cluster capex", 100*p.Cost.FabricShare)
 	}
-	c["Fabric cost"].set(planner.FormatUSD(p.Cost.Total), fmt.Sprintf("estimate, %s basis, %s–%s%s", p.Cost.Basis,
-		planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD), share))
-	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("%s; NICs %s, switches %s, optics %s, cables %s%s", p.BoughtText(), planner.FormatUSD(p.Cost.NICs),
-		planner.FormatUSD(p.Cost.Switches), planner.FormatUSD(p.Cost.Transceivers), planner.FormatUSD(p.Cost.Cables), perGPUBand))
+	// The amounts of one card share one scale ("$2.24M, $0.648M").
+	cost := planner.MoneyScaleFor(p.Cost.Total, p.Cost.LowUSD, p.Cost.HighUSD)
+	c["Fabric cost"].set(cost.Format(p.Cost.Total), fmt.Sprintf("estimate, %s basis, %s–%s%s", p.Cost.Basis,
+		cost.Format(p.Cost.LowUSD), cost.Format(p.Cost.HighUSD), share))
+	parts := planner.MoneyScaleFor(p.Cost.NICs, p.Cost.Switches, p.Cost.Transceivers, p.Cost.Cables)
+	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("%s; NICs %s, switches %s, optics %s, cables %s%s", p.BoughtText(), parts.Format(p.Cost.NICs),
+		parts.Format(p.Cost.Switches), parts.Format(p.Cost.Transceivers), parts.Format(p.Cost.Cables), perGPUBand))
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {
 		c["JCT gain over TCP/IP"].set(jctCard(j))
@@ -332,6 +356,11 @@ func (t *summaryTab) update(p *planner.Plan) {
 	t.stepNote.Refresh()
 	t.step.Refresh()
 	t.rows = p.BOM
+	var totals []float64
+	for _, l := range p.BOM {
+		totals = append(totals, l.TotalUSD)
+	}
+	t.totalScale = planner.MoneyScaleFor(totals...)
 	t.bom.Refresh()
 	t.nets.update(p)
 	t.unitBill = p.UnitBill()
@@ -342,6 +371,9 @@ func (t *summaryTab) update(p *planner.Plan) {
 	t.suHeading.SetText(heading)
 	t.perSU.Refresh()
 	t.showCheaper(p)
+	for _, d := range t.details {
+		d.refresh()
+	}
 	notes := ""
 	if j := p.JCT; j != nil {
 		for _, f := range j.Findings {
@@ -452,8 +484,8 @@ func (compactTheme) Size(n fyne.ThemeSizeName) float32 {
 func jctCard(j *planner.JCT) (string, string) {
 	m := j.Memory
 	detail := fmt.Sprintf("model, the protocol's share: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
-		planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), planner.FormatDuration(j.Planned.Days),
-		planner.FormatDuration(j.Baseline.Days), j.ModelName, m.TotalGB, m.HBMGB)
+		planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), j.TimeUnit().Format(j.Planned.Days),
+		j.TimeUnit().Format(j.Baseline.Days), j.ModelName, m.TotalGB, m.HBMGB)
 	if j.ShortPipeline() {
 		detail += fmt.Sprintf("; the bubble is %.0f%% of the step (%s per pipeline for pp %d: see the step tab)",
 			100*j.BubbleShare(), planner.Plural(j.Microbatches, "micro-batch"), j.Workload.PP)
@@ -465,7 +497,7 @@ func jctCard(j *planner.JCT) (string, string) {
 		over := fmt.Sprintf("%s does not fit: %.0f of %.0f GB per GPU, %.0f GB over", j.ModelName, m.TotalGB, m.HBMGB, m.OverGB())
 		if f := j.Fix; f != nil {
 			return "does not fit", over + fmt.Sprintf("; with %s (the cheapest change that fits): step %s, gain %s, %s",
-				f.Change, planner.FormatSeconds(f.JCT.Planned.StepS), planner.FormatGain(f.JCT.Gain), planner.FormatDuration(f.JCT.Planned.Days))
+				f.Change, planner.FormatSeconds(f.JCT.Planned.StepS), planner.FormatGain(f.JCT.Gain), j.TimeUnit().Format(f.JCT.Planned.Days))
 		}
 		return "does not fit", over + "; no single change fits: more GPUs, a GPU with more memory or a smaller model"
 	}

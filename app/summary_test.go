@@ -172,3 +172,26 @@ func TestSummaryShowsWhatTheBackEndAdds(t *testing.T) {
 		t.Errorf("the line did not follow the new plan: %q", after)
 	}
 }
+
+// The BOM's totals share one scale: on the default plan the largest is
+// the NICs' $2.24M (1,024 x $2,188, by hand), so the leaves' $432,000 is
+// written "$0.432M", not "$432.0k". Mutation caught: each total in its
+// own scale.
+func TestBOMTotalsShareOneScale(t *testing.T) {
+	u := newTestUI(t)
+	rows := len(u.summary.rows)
+	if rows == 0 {
+		t.Fatal("no BOM rows")
+	}
+	found := false
+	for r := 0; r < rows; r++ {
+		cell := u.summary.bomCell(r, 4)
+		if !strings.HasSuffix(cell, "M") {
+			t.Errorf("row %d total %q: want millions like the largest", r, cell)
+		}
+		found = found || cell == "$0.432M"
+	}
+	if !found {
+		t.Error("no row reads $0.432M (the 32 leaves at $13,500)")
+	}
+}

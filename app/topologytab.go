@@ -42,8 +42,8 @@ func newTopologyTab(u *UI) *topologyTab {
 	zoomIn := widget.NewButton("+", func() { t.setZoom(t.zoom + 1) })
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
 	cables := widget.NewButton("Export cable map…", u.ExportCablesDialog)
-	bar := container.NewHBox(widget.NewLabel("Pod"), t.pod, widget.NewLabel("SU"), t.unit,
-		widget.NewLabel("Zoom"), zoomOut, t.zoomText, zoomIn, export, cables)
+	bar := wrapRow(container.NewHBox(widget.NewLabel("Pod"), t.pod), container.NewHBox(widget.NewLabel("SU"), t.unit),
+		container.NewHBox(widget.NewLabel("Zoom"), zoomOut, t.zoomText, zoomIn), export, cables)
 	hint := widget.NewLabel("Click “× more pods” or “× more SUs” on the right of the drawing to expand the next one.")
 	hint.Wrapping = fyne.TextWrapWord
 	t.content = container.NewBorder(bar, hint, nil, nil, t.scroll)

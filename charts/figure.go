@@ -33,6 +33,10 @@ type Figure struct {
 	// Data is what the plots draw, series by series, for tests and for
 	// readers who want the numbers.
 	Data []Series
+
+	titles      map[*plot.Plot]string    // each panel's title as built, before fitting
+	legendSizes map[*plot.Plot]vg.Length // each panel's legend text size as built
+	noFit       bool                     // draw text as given (tests of the fitting)
 }
 
 // Series is one drawn series: values by category (or by x).
@@ -138,11 +142,19 @@ func (f *Figure) drawOn(dc draw.Canvas, paint bool) {
 	}
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(22), PadY: vg.Points(16),
 		PadTop: vg.Points(6), PadBottom: vg.Points(4), PadLeft: vg.Points(8), PadRight: vg.Points(14)}
+	tileW := (dc.Max.X - dc.Min.X - tiles.PadLeft - tiles.PadRight - tiles.PadX*vg.Length(cols-1)) / vg.Length(cols)
+	widths := make([][]vg.Length, rows)
+	for j := range widths {
+		for range cols {
+			widths[j] = append(widths[j], tileW)
+		}
+	}
+	f.fitTitles(widths)
 	canvases := plot.Align(f.Panels, tiles, dc)
 	for j := range f.Panels {
 		for i, p := range f.Panels[j] {
 			if p != nil {
-				p.Draw(canvases[j][i])
+				f.drawPanel(p, canvases[j][i])
 			}
 		}
 	}
@@ -181,15 +193,31 @@ func (f *Figure) Render(w io.Writer, format string, size Size) (err error) {
 	}
 	switch format {
 	case "svg":
-		c = vgsvg.New(wPt, hPt)
+		c = newSVGCanvas(wPt, hPt)
 	case "pdf":
 		c = newPDFCanvas(wPt, hPt)
 	default:
-		return fmt.Errorf("unknown format %q: use png, svg or pdf", format)
+		return errUnknownFormat(format)
 	}
 	f.Draw(draw.New(c))
 	_, err = c.WriteTo(w)
 	return err
+}
+
+func errUnknownFormat(format string) error {
+	return fmt.Errorf("unknown format %q: use png, svg or pdf", format)
+}
+
+// safeDraw draws the figure on c, white background first, and reports
+// a panic of gonum/plot's layout as an error.
+func (f *Figure) safeDraw(c vg.CanvasSizer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("draw %s chart: %v", f.Name, r)
+		}
+	}()
+	f.Draw(draw.New(c))
+	return nil
 }
 
 // Bytes renders the figure into memory, so a file is written only once
@@ -211,14 +239,19 @@ func (f *Figure) drawWeighted(dc draw.Canvas) {
 	pad := vg.Points(22)
 	width := dc.Max.X - dc.Min.X - pad*vg.Length(len(f.Weights)-1) - vg.Points(22)
 	x := dc.Min.X + vg.Points(8)
+	widths := [][]vg.Length{nil}
+	for i := range f.Panels[0] {
+		widths[0] = append(widths[0], width*vg.Length(f.Weights[i]/total))
+	}
+	f.fitTitles(widths)
 	for i, p := range f.Panels[0] {
-		w := width * vg.Length(f.Weights[i]/total)
+		w := widths[0][i]
 		sub := dc
 		sub.Min.X, sub.Max.X = x, x+w
 		sub.Max.Y -= vg.Points(6)
 		sub.Min.Y += vg.Points(4)
 		if p != nil {
-			p.Draw(sub)
+			f.drawPanel(p, sub)
 		}
 		x += w + pad
 	}
@@ -361,4 +394,10 @@ func (c raster) FillString(f font.Face, pt vg.Point, s string) {
 		prev = idx
 	}
 	c.Canvas.FillString(f, pt, s[start:])
+}
+
+// newSVGCanvas is an SVG canvas that embeds the fonts it draws with, so
+// the file draws the same on a machine without Liberation Sans.
+func newSVGCanvas(w, h vg.Length) *vgsvg.Canvas {
+	return vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(true))
 }

@@ -69,32 +69,22 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		return false
 	}
 	leader := draw.LineStyle{Color: color.RGBA{0x77, 0x77, 0x77, 0xff}, Width: vg.Points(0.5)}
+	var leaders [][2]vg.Point
 	for _, it := range items {
 		w := l.style.Width(it.text)
-		x := it.at.X + gap
-		if x+w > c.Max.X {
-			x = it.at.X - gap - w
-		}
-		var box vg.Rectangle
-		for k := 0; k < 40; k++ {
-			// 0, -1, +1, -2, +2 ... lines from the point.
-			shift := vg.Length((k+1)/2) * h
-			if k%2 == 1 {
-				shift = -shift
+		box, end := placeLabel(it.at, w, h, gap, c.Rectangle, overlaps, func(a, b vg.Point) bool {
+			for _, s := range leaders {
+				if segmentsCross(a, b, s[0], s[1]) {
+					return true
+				}
 			}
-			y := it.at.Y - h/2 + shift
-			box = vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: x + w, Y: y + h}}
-			if !overlaps(box) && box.Min.Y >= c.Min.Y && box.Max.Y <= c.Max.Y {
-				break
-			}
-		}
+			return false
+		})
 		placed = append(placed, box)
 		mid := vg.Point{X: box.Min.X, Y: (box.Min.Y + box.Max.Y) / 2}
-		if mid.X < it.at.X {
-			mid.X = box.Max.X
-		}
-		if math.Abs(float64(mid.Y-it.at.Y)) > float64(h)/2 {
-			c.StrokeLine2(leader, it.at.X, it.at.Y, mid.X, mid.Y)
+		if end != it.at {
+			c.StrokeLine2(leader, it.at.X, it.at.Y, end.X, end.Y)
+			leaders = append(leaders, [2]vg.Point{it.at, end})
 		}
 		// A light backdrop keeps the name legible over lines and dots.
 		c.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xd0})
@@ -104,4 +94,70 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		sty.YAlign = draw.YCenter
 		c.FillText(sty, vg.Point{X: box.Min.X, Y: mid.Y}, it.text)
 	}
+}
+
+// placeLabel is the greedy placer of one name w x h for the point at:
+// it tries places right, left, above and below the point, then the same
+// a line further out each round, nearest first, and takes the first
+// inside the canvas that covers nothing placed (overlaps) and whose
+// leader crosses no leader drawn (crosses). It returns the name's box
+// and where its leader ends (at itself: no leader, the name is beside
+// its point). With no such place it takes the nearest free one whose
+// leader crosses, and with none free the nearest inside the canvas.
+func placeLabel(at vg.Point, w, h, gap vg.Length, page vg.Rectangle, overlaps func(vg.Rectangle) bool, crosses func(a, b vg.Point) bool) (vg.Rectangle, vg.Point) {
+	type cand struct {
+		box  vg.Rectangle
+		end  vg.Point
+		dist vg.Length
+	}
+	var cands []cand
+	add := func(x, y vg.Length) {
+		box := vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: x + w, Y: y + h}}
+		// The leader runs to the nearest point of the box's edge.
+		end := vg.Point{X: max(box.Min.X, min(at.X, box.Max.X)), Y: max(box.Min.Y, min(at.Y, box.Max.Y))}
+		d := vg.Length(math.Hypot(float64(end.X-at.X), float64(end.Y-at.Y)))
+		if d <= gap+1e-6 {
+			end = at // beside its point: no leader
+		}
+		cands = append(cands, cand{box, end, d})
+	}
+	for ring := 0; ring < 20; ring++ {
+		out := vg.Length(ring) * h
+		for _, dy := range []vg.Length{0, out, -out} {
+			add(at.X+gap+out/2, at.Y-h/2+dy)   // right
+			add(at.X-gap-out/2-w, at.Y-h/2+dy) // left
+		}
+		add(at.X-w/2, at.Y+gap+out)   // above
+		add(at.X-w/2, at.Y-gap-h-out) // below
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].dist < cands[j].dist })
+	inside := func(r vg.Rectangle) bool {
+		return r.Min.X >= page.Min.X && r.Max.X <= page.Max.X && r.Min.Y >= page.Min.Y && r.Max.Y <= page.Max.Y
+	}
+	// Free and uncrossed; else free (a crossing leader is the lesser
+	// evil); else the nearest inside the page.
+	for _, strict := range []bool{true, false} {
+		for _, c := range cands {
+			if inside(c.box) && !overlaps(c.box) && (!strict || c.end == at || !crosses(at, c.end)) {
+				return c.box, c.end
+			}
+		}
+	}
+	for _, c := range cands {
+		if inside(c.box) {
+			return c.box, c.end
+		}
+	}
+	return cands[0].box, cands[0].end
+}
+
+// segmentsCross says whether segments ab and cd cross at a point inside
+// both (touching ends do not count).
+func segmentsCross(a, b, c, d vg.Point) bool {
+	orient := func(p, q, r vg.Point) float64 {
+		return float64((q.X-p.X)*(r.Y-p.Y) - (q.Y-p.Y)*(r.X-p.X))
+	}
+	d1, d2 := orient(c, d, a), orient(c, d, b)
+	d3, d4 := orient(a, b, c), orient(a, b, d)
+	return (d1 > 0 && d2 < 0 || d1 < 0 && d2 > 0) && (d3 > 0 && d4 < 0 || d3 < 0 && d4 > 0)
 }

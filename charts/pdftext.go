@@ -1,8 +1,10 @@
 package charts
 
 import (
+	"image/color"
 	"unicode/utf8"
 
+	"codeberg.org/go-pdf/fpdf"
 	stdfnt "golang.org/x/image/font"
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
@@ -20,12 +22,14 @@ import (
 // glyph outline from the same font, so any name the font covers renders.
 type pdfCanvas struct {
 	*vgpdf.Canvas
+	doc        *fpdf.Fpdf      // the document vgpdf writes (nil: unknown)
+	registered map[string]bool // fonts added to it under their own file
 }
 
 func newPDFCanvas(w, h vg.Length) pdfCanvas {
 	c := vgpdf.New(w, h)
 	c.EmbedFonts(true)
-	return pdfCanvas{c}
+	return pdfCanvas{Canvas: c, doc: fpdfOf(c), registered: map[string]bool{}}
 }
 
 // FillString draws s at pt, as vg.Canvas's FillString does.
@@ -38,6 +42,7 @@ func (c pdfCanvas) FillString(fnt font.Face, pt vg.Point, s string) {
 		fnt.Font.Variant += "Bold"
 		fnt.Font.Weight = stdfnt.WeightNormal
 	}
+	c.registerFont(fnt)
 	enc := charmap.Windows1252
 	start := 0
 	flush := func(end int) {
@@ -109,4 +114,24 @@ func (c pdfCanvas) fillGlyph(fnt font.Face, pt vg.Point, r rune) vg.Length {
 		return 0
 	}
 	return vg.Length(float64(adv) / 64)
+}
+
+// SetColor implements vg.Canvas. vgpdf passes a colour's premultiplied
+// components on as its RGB and its alpha as the opacity, so a
+// translucent white (a label's backdrop) printed as an opaque-looking
+// grey box the PNG does not have; the components go on un-premultiplied.
+func (c pdfCanvas) SetColor(col color.Color) {
+	if col != nil {
+		col = straightAlpha(color.NRGBAModel.Convert(col).(color.NRGBA))
+	}
+	c.Canvas.SetColor(col)
+}
+
+// straightAlpha is a colour whose RGBA method returns its components
+// without premultiplying them by alpha, as vgpdf expects.
+type straightAlpha color.NRGBA
+
+// RGBA implements color.Color.
+func (s straightAlpha) RGBA() (r, g, b, a uint32) {
+	return uint32(s.R) * 0x101, uint32(s.G) * 0x101, uint32(s.B) * 0x101, uint32(s.A) * 0x101
 }

@@ -148,21 +148,54 @@ func (pg *pager) table(header []string, rows [][]string, widths []vg.Length, rig
 
 // tableAt is table in size-point type.
 func (pg *pager) tableAt(size vg.Length, header []string, rows [][]string, widths []vg.Length, right map[int]bool) {
+	pg.wrappedTable(size, header, rows, widths, right, nil)
+}
+
+// wrappedTable is tableAt whose cells in the columns of wrap that are too
+// long for their column wrap onto more lines of their row (so a part
+// name and its part number are never cut); other cells are shortened to
+// fit.
+func (pg *pager) wrappedTable(size vg.Length, header []string, rows [][]string, widths []vg.Length, right, wrap map[int]bool) {
+	lineH := size * 1.3
 	write := func(cells []string, bold bool) {
-		pg.room(size * 1.6)
+		sty := textStyle(size, bold)
+		lines := make([][]string, len(cells))
+		styles := make([]draw.TextStyle, len(cells))
+		n := 1
+		for i, cell := range cells {
+			styles[i] = sty
+			if !wrap[i] {
+				lines[i] = []string{fit(cell, widths[i], sty)}
+				continue
+			}
+			// A little smaller type first (to 85%), then more lines.
+			for k := 1.0; k >= 0.85-1e-9; k -= 0.05 {
+				styles[i] = textStyle(size*vg.Length(k), bold)
+				if styles[i].Width(cell) <= widths[i]-vg.Points(10) {
+					break
+				}
+			}
+			for _, l := range wrapToWidth(cell, widths[i]-vg.Points(10), styles[i]) {
+				lines[i] = append(lines[i], fit(l, widths[i], styles[i]))
+			}
+			n = max(n, len(lines[i]))
+		}
+		pg.room(size*1.6 + lineH*vg.Length(n-1))
 		dc := draw.New(pg.c)
 		x := margin
-		for i, cell := range cells {
-			sty := textStyle(size, bold)
-			at := vg.Point{X: x, Y: pg.y - size}
-			if right[i] {
-				sty.XAlign = draw.XRight
-				at.X = x + widths[i] - vg.Points(8)
+		for i, cellLines := range lines {
+			cs := styles[i]
+			for k, l := range cellLines {
+				at := vg.Point{X: x, Y: pg.y - size - lineH*vg.Length(k)}
+				if right[i] {
+					cs.XAlign = draw.XRight
+					at.X = x + widths[i] - vg.Points(8)
+				}
+				dc.FillText(cs, at, l)
 			}
-			dc.FillText(sty, at, fit(cell, widths[i], sty))
 			x += widths[i]
 		}
-		pg.y -= size * 1.55
+		pg.y -= size*1.55 + lineH*vg.Length(n-1)
 	}
 	if header != nil {
 		write(header, true)
@@ -201,8 +234,8 @@ func summaryPage(pg *pager, in Input, charts int) {
 	}
 	rows = append(networkRows(p), rows...)
 	if j := p.JCT; j != nil {
-		rows = append(rows, []string{"Job completion (model)", fmt.Sprintf("%s RDMA, %s TCP/IP (protocol's share): %s faster (%s training %s)",
-			planner.FormatDuration(j.Planned.Days), planner.FormatDuration(j.Baseline.Days), planner.FormatGain(j.Gain), j.ModelName, planner.FormatTokens(j.Workload.TokensTotal))})
+		rows = append(rows, []string{"Job completion (model)", fmt.Sprintf("%s over RDMA, %s over TCP/IP (the protocol's share): %s faster (%s training %s)",
+			j.TimeUnit().Format(j.Planned.Days), j.TimeUnit().Format(j.Baseline.Days), planner.FormatGain(j.Gain), j.ModelName, planner.FormatTokens(j.Workload.TokensTotal))})
 	} else {
 		rows = append(rows, []string{"Job completion (model)", "no estimate: the workload does not fit this cluster"})
 	}
@@ -308,7 +341,7 @@ func assumptionsPage(pg *pager, in Input) {
 	}
 	if j := p.JCT; j != nil {
 		key = append(key, []string{"Step time", fmt.Sprintf("%s (TCP/IP: %s)", planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS)),
-			"JCT gain (model)", fmt.Sprintf("%s: %s vs %s", planner.FormatGain(j.Gain), planner.FormatDuration(j.Planned.Days), planner.FormatDuration(j.Baseline.Days))})
+			"JCT gain (model)", fmt.Sprintf("%s: %s vs %s", planner.FormatGain(j.Gain), j.TimeUnit().Format(j.Planned.Days), j.TimeUnit().Format(j.Baseline.Days))})
 	}
 	pg.table(nil, key, []vg.Length{130, 230, 140, 250}, nil)
 }
@@ -342,11 +375,13 @@ func bomPage(pg *pager, p *planner.Plan) {
 		if l.Estimate {
 			unit += " *"
 		}
-		rows = append(rows, []string{l.Category, planner.Clip(l.Part(), 36), l.Place(), planner.FormatInt(l.Qty), unit,
+		rows = append(rows, []string{l.Category, l.Part(), l.Place(), planner.FormatInt(l.Qty), unit,
 			planner.FormatUSD(l.TotalUSD), planner.FormatWatts(l.TotalWatts)})
 	}
-	pg.table([]string{"Category", "Part", "Where", "Qty", "Unit price", "Total", "Power"}, rows,
-		[]vg.Length{65, 205, 130, 50, 85, 85, 80}, map[int]bool{3: true, 4: true, 5: true, 6: true})
+	// The part's whole name wraps in its cell: the part number is what a
+	// buyer orders.
+	pg.wrappedTable(9.5, []string{"Category", "Part", "Where", "Qty", "Unit price", "Total", "Power"}, rows,
+		[]vg.Length{60, 250, 115, 50, 80, 70, 75}, map[int]bool{3: true, 4: true, 5: true, 6: true}, map[int]bool{1: true, 2: true})
 	pg.line("* estimate: see the sources page", 8.5, false)
 	pg.gap(10)
 	pg.line("Cost and power by component", 13, true)

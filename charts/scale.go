@@ -133,6 +133,7 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 	}
 	// Tier changes: a dashed vertical line at the exact size where the
 	// fabric gains a tier (or stops planning), as the planner found it.
+	drawn := 0
 	for _, st := range steps {
 		x := float64(st.GPUs)
 		if x < xys[0].X || x > xys[len(xys)-1].X*1.5 {
@@ -159,6 +160,10 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 		lab.TextStyle[0].Font.Size = tickSize
 		lab.TextStyle[0].Color = color.RGBA{0xa0, 0x40, 0x00, 0xff}
 		lab.TextStyle[0].YAlign = draw.YBottom
+		// Each step's label a line lower than the one before, so two
+		// close steps never print over each other.
+		lab.Offset.Y = -vg.Length(drawn%3) * lab.TextStyle[0].Height("Xg")
+		drawn++
 		if x > xys[len(xys)-1].X/4 { // near the right edge: the text goes left of the line
 			lab.TextStyle[0].XAlign = draw.XRight
 			lab.Labels[0] = text[1:] + " "

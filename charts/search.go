@@ -27,13 +27,11 @@ func SearchChart(in Input) (*Figure, error) {
 	if r == nil || len(r.Designs) == 0 || len(r.Front) == 0 {
 		return nil, fmt.Errorf("%w: the search chart needs a design search (fabricplan search)", ErrMissingInput)
 	}
-	p := newPlot(searchTitle(r), "job completion time (days)", "fabric cost (US$)")
+	// One unit for every time on the chart, as in the app's status line.
+	unit := r.TimeUnit()
+	p := newPlot(searchTitle(r, unit), "job completion time ("+unit.Name+")", "fabric cost (US$)")
 	p.Y.Tick.Marker = usdTicks{}
-	p.X.Tick.Marker = unitTicks{func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }}
-	if r.Front[0].Days < 2 { // short jobs read in hours, as FormatDuration writes them
-		p.X.Label.Text = "job completion time (hours)"
-		p.X.Tick.Marker = hourTicks{}
-	}
+	p.X.Tick.Marker = durationTicks{unit}
 	var plan *planner.Design
 	if in.Plan != nil && in.Plan.JCT != nil {
 		plan = &planner.Design{Label: "this plan", CostUSD: in.Plan.Cost.Total, Days: in.Plan.JCT.Planned.Days}
@@ -100,7 +98,7 @@ func SearchChart(in Input) (*Figure, error) {
 		s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(radius), Shape: shape}
 		p.Add(s)
 		labels.avoid = append(labels.avoid, vg.Point{X: vg.Length(d.Days), Y: vg.Length(d.CostUSD)})
-		p.Legend.Add(fmt.Sprintf("%s: %s, %s", name, planner.FormatUSD(d.CostUSD), planner.FormatDuration(d.Days)), s)
+		p.Legend.Add(fmt.Sprintf("%s: %s, %s", name, planner.FormatUSD(d.CostUSD), unit.Format(d.Days)), s)
 		data = append(data, Series{Name: name, Labels: []string{d.Label}, Values: []float64{d.CostUSD, d.Days}})
 		return nil
 	}
@@ -127,7 +125,7 @@ func SearchChart(in Input) (*Figure, error) {
 		}
 		t.Color, t.Dashes = colour(5), dashed
 		p.Add(t)
-		p.Legend.Add("target "+planner.FormatDuration(r.Target), t)
+		p.Legend.Add("target "+unit.Format(r.Target), t)
 	}
 	if r.Budget > 0 {
 		b, err := plotter.NewLine(plotter.XYs{{X: box.xMin, Y: r.Budget}, {X: box.xMax, Y: r.Budget}})
@@ -143,7 +141,7 @@ func SearchChart(in Input) (*Figure, error) {
 		planner.FormatInt(r.Evaluated), planner.FormatInt(len(r.Designs)), len(r.Front))
 	if len(beyond) > 0 {
 		foot += fmt.Sprintf(" %s beyond the axes (up to %s and %s) %s drawn as triangles on the edge.",
-			planner.Plural(len(beyond), "design"), planner.FormatUSD(box.maxCost), planner.FormatDuration(box.maxDays),
+			planner.Plural(len(beyond), "design"), planner.FormatUSD(box.maxCost), unit.Format(box.maxDays),
 			map[bool]string{true: "is", false: "are"}[len(beyond) == 1])
 	}
 	if r.Message != "" {
@@ -153,24 +151,25 @@ func SearchChart(in Input) (*Figure, error) {
 	return &Figure{Name: "search", Panels: [][]*plot.Plot{{p}}, Footnote: foot, Data: data}, nil
 }
 
-// hourTicks labels an axis in days with round numbers of hours.
-type hourTicks struct{}
+// durationTicks labels an axis in days with round numbers of unit.
+type durationTicks struct{ unit planner.DurationUnit }
 
-func (hourTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := niceTicks(min*24, max*24)
+func (t durationTicks) Ticks(min, max float64) []plot.Tick {
+	k := t.unit.Days
+	ticks := niceTicks(min/k, max/k)
 	for i := range ticks {
-		ticks[i].Value /= 24
+		ticks[i].Value *= k
 	}
-	return relabel(ticks, func(v float64) string { return strconv.FormatFloat(math.Round(v*24*1e6)/1e6, 'f', -1, 64) })
+	return relabel(ticks, func(v float64) string { return strconv.FormatFloat(math.Round(v/k*1e6)/1e6, 'f', -1, 64) })
 }
 
 // searchTitle states what the search found.
-func searchTitle(r *planner.SearchResult) string {
+func searchTitle(r *planner.SearchResult, unit planner.DurationUnit) string {
 	switch {
 	case r.Cheapest != nil:
-		return fmt.Sprintf("Cheapest within %s: %s at %s", planner.FormatDuration(r.Target), r.Cheapest.Short, planner.FormatUSD(r.Cheapest.CostUSD))
+		return fmt.Sprintf("Cheapest within %s: %s at %s", unit.Format(r.Target), r.Cheapest.Short, planner.FormatUSD(r.Cheapest.CostUSD))
 	case r.FastestInBudget != nil:
-		return fmt.Sprintf("Fastest within %s: %s, %s", planner.FormatUSD(r.Budget), r.FastestInBudget.Short, planner.FormatDuration(r.FastestInBudget.Days))
+		return fmt.Sprintf("Fastest within %s: %s, %s", planner.FormatUSD(r.Budget), r.FastestInBudget.Short, unit.Format(r.FastestInBudget.Days))
 	}
 	first, last := r.Front[0], r.Front[len(r.Front)-1]
 	return fmt.Sprintf("%s more buys %.1f%% less job time (cheapest to fastest design)",

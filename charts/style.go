@@ -86,6 +86,7 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	p.Legend.XOffs = vg.Points(6)
 	p.Legend.YOffs = vg.Points(-2)
 	p.Legend.ThumbnailWidth = vg.Points(14)
+	p.Legend.Padding = vg.Points(1.5) // rows apart: descenders never meet the next capitals
 	grid := plotter.NewGrid()
 	// No vertical lines: a nil colour skips them (a transparent one is
 	// drawn, and vgsvg writes alpha 0 as the invalid "#-8000…").
@@ -97,13 +98,16 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 }
 
 // headroom raises the y-axis top so a top legend sits above the data:
-// rows legend entries need about 7% of the height each.
+// rows legend entries need about 7% of the height each at the export
+// size; a figure's draw measures the legend and sets the top again.
 func headroom(p *plot.Plot, maxY float64, rows int) {
 	if maxY <= 0 || math.IsNaN(maxY) || math.IsInf(maxY, 0) {
 		maxY = 1
 	}
 	p.Y.Min = 0
 	p.Y.Max = maxY * (1.08 + 0.085*float64(rows))
+	// At draw time the top is set from the legend's measured height.
+	thinner(&p.Y, false).dataMax = maxY
 }
 
 // countTicks labels a linear axis with whole numbers and thousands

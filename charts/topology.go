@@ -256,8 +256,9 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		if d.spinesPerGroup > 1 {
 			joins = fmt.Sprintf("a group joins up to %d spine numbers of every pod", d.spinesPerGroup)
 		}
-		text(c, at((left+right)/2, yCore), fmt.Sprintf("core: %s switches in %s (%s)",
-			planner.FormatInt(d.coreN), planner.Plural(d.groupsN, "group"), joins), tickSize, true, color.White, draw.XCenter)
+		fitted(c, at((left+right)/2, yCore), fmt.Sprintf("core: %s switches in %s (%s)",
+			planner.FormatInt(d.coreN), planner.Plural(d.groupsN, "group"), joins), tickSize, true, color.White, draw.XCenter,
+			W*vg.Length(right-left-0.12), H*vg.Length(boxH))
 		line(c, at((left+right)/2, ySpine+boxH/2), at((left+right)/2, yCore-boxH/2), Grey, 1.5)
 		tag(c, at((left+right)/2, (ySpine+yCore)/2+0.01), fmt.Sprintf("%s spine-core links × %dG from this pod",
 			planner.FormatInt(d.podRun.SpineCore), p.PortGbps), Ink, draw.XCenter)
@@ -281,7 +282,9 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		stack(c, at(sx, y-boxH/2), at(0.98, y+boxH/2))
 		markTarget(c, TargetNextPod, at(sx, y-boxH/2), at(0.98, y+boxH/2+0.02))
 		text(c, at((sx+0.98)/2, y), "× "+planner.Plural(d.pods1-1, "more pod"), tickSize, true, Ink, draw.XCenter)
-		text(c, at(sx, y-boxH/2-0.03), d.podKinds(), tickSize*0.9, false, Ink, draw.XLeft)
+		kinds := textStyle(tickSize*0.9, false)
+		fitted(c, at(sx, y-boxH/2-0.015).Sub(vg.Point{Y: kinds.Height("X")}), d.podKinds(), tickSize*0.9, false, Ink, draw.XLeft,
+			W*vg.Length(0.98-sx), 3*kinds.Height("X"))
 	}
 	if p.Planes > 1 {
 		stack(c, at(sx, yNode-boxH/2), at(0.98, yNode+boxH/2))
@@ -414,6 +417,31 @@ func text(c draw.Canvas, pt vg.Point, s string, size vg.Length, bold bool, col c
 	sty.Color = col
 	sty.XAlign, sty.YAlign = align, draw.YCenter
 	c.FillText(sty, pt, s)
+}
+
+// fitted writes s centred at pt in a box w wide and h high: on one line
+// at size if it fits, else a little smaller (down to 80%), else wrapped
+// over lines at that size while they fit the height, else cut with an
+// ellipsis.
+func fitted(c draw.Canvas, pt vg.Point, s string, size vg.Length, bold bool, col color.Color, align draw.XAlignment, w, h vg.Length) {
+	smallest := size * 0.8
+	for sz := size; sz >= smallest-1e-9; sz -= size * 0.05 {
+		if textStyle(sz, bold).Width(s) <= w {
+			text(c, pt, s, sz, bold, col, align)
+			return
+		}
+	}
+	sty := textStyle(smallest, bold)
+	lines := wrapToWidth(s, w, sty)
+	lh := sty.Height("Xg")
+	if vg.Length(len(lines))*lh > h {
+		lines = []string{ellipsize(s, w, sty)}
+	}
+	y := pt.Y + lh*vg.Length(len(lines)-1)/2
+	for _, l := range lines {
+		text(c, vg.Point{X: pt.X, Y: y}, ellipsize(l, w, sty), smallest, bold, col, align)
+		y -= lh
+	}
 }
 
 // tag writes a label on a white ground so it reads over lines: link

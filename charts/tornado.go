@@ -99,12 +99,15 @@ func (t *tornado) Plot(c draw.Canvas, p *plot.Plot) {
 			c.SetColor(colour(end.col))
 			c.Fill(vg.Rectangle{Min: vg.Point{X: min(x0, x1), Y: y - h/2}, Max: vg.Point{X: max(x0, x1), Y: y + h/2}}.Path())
 			s := sty
-			at := vg.Point{X: x1 + vg.Points(4), Y: y}
+			label := usdTick(end.v)
+			// Beside the bar's end, kept inside the data area (over the
+			// bar's end when the axis leaves too little room).
+			at := vg.Point{X: min(x1+vg.Points(4), c.Max.X-s.Width(label)), Y: y}
 			if x1 < x0 {
 				s.XAlign = draw.XRight
-				at.X = x1 - vg.Points(4)
+				at.X = max(x1-vg.Points(4), c.Min.X+s.Width(label))
 			}
-			c.FillText(s, at, usdTick(end.v))
+			c.FillText(s, at, label)
 		}
 	}
 }

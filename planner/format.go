@@ -137,21 +137,12 @@ func CSVText(s string) string {
 	return s
 }
 
-// FormatDuration writes a job time given in days the way the app shows
-// every job time: minutes or hours below two days ("4.8 hours"), days to
-// two decimals up to 60 ("14.03 days"), weeks beyond ("9.3 weeks").
+// FormatDuration writes a job time given in days, alone, in the unit
+// DurationUnitFor picks for it: minutes or hours below two days ("4.8
+// hours"), days to two decimals up to 60 ("14.03 days"), weeks beyond
+// ("9.3 weeks"). Times shown together share one unit: DurationUnit.
 func FormatDuration(days float64) string {
-	switch {
-	case math.IsNaN(days) || math.IsInf(days, 0) || days < 0:
-		return "–"
-	case days < 1.0/24:
-		return strconv.FormatFloat(days*24*60, 'f', 1, 64) + " minutes"
-	case days < 2:
-		return strconv.FormatFloat(days*24, 'f', 1, 64) + " hours"
-	case days <= 60:
-		return strconv.FormatFloat(days, 'f', 2, 64) + " days"
-	}
-	return strconv.FormatFloat(days/7, 'f', 1, 64) + " weeks"
+	return DurationUnitFor(days).Format(days)
 }
 
 // FormatTokens writes a token count: "1T tokens", "1.5T tokens", "300B

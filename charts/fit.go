@@ -1,0 +1,233 @@
+package charts
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Text fitting: before a figure draws, each panel's title is wrapped to
+// the panel's width, and each axis's tick labels are thinned to those
+// that do not touch, measured with the font that draws them at the size
+// the page gives the axis. The rules hold at any export or window size.
+
+// tickGap is the least room, in points, between two tick labels.
+const tickGap = vg.Length(4)
+
+// fitTitle wraps p's title (its words as built, kept in orig) to width
+// in the title's font; a line that is one word too wide for it is cut
+// with an ellipsis.
+func fitTitle(p *plot.Plot, orig string, width vg.Length) {
+	sty := p.Title.TextStyle
+	var lines []string
+	for _, l := range wrapToWidth(orig, width, sty) {
+		lines = append(lines, ellipsize(l, width, sty))
+	}
+	p.Title.Text = strings.Join(lines, "\n")
+}
+
+// ellipsize cuts s, with an ellipsis, to at most width in sty.
+func ellipsize(s string, width vg.Length, sty draw.TextStyle) string {
+	if sty.Width(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 1 && sty.Width(string(r)+"…") > width {
+		r = r[:len(r)-1]
+	}
+	return strings.TrimRight(string(r), " ,;:") + "…"
+}
+
+// thinTicks is a ticker that drops the labels (never the tick marks) that
+// would touch the label kept before them along an axis of the given
+// length; length 0 (not yet laid out) drops none.
+//
+// Named categories (constant ticks) are never dropped, since a bar must
+// keep its name: on a vertical axis their lines are joined into one when
+// the rows are too close for two, and on a horizontal one they are
+// wrapped to the width of their slot.
+type thinTicks struct {
+	inner      plot.Ticker
+	axis       *plot.Axis
+	length     vg.Length
+	horizontal bool
+	categories bool
+	// dataMax, when positive, is the highest value drawn on this (y)
+	// axis: the axis top is raised so the data and a label over it stay
+	// under a top legend.
+	dataMax float64
+}
+
+// Ticks implements plot.Ticker.
+func (t *thinTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := t.inner.Ticks(min, max)
+	if t.length <= 0 || max <= min {
+		return ticks
+	}
+	if t.categories {
+		return t.fitCategories(ticks, min, max)
+	}
+	sty := t.axis.Tick.Label
+	type span struct {
+		i      int
+		lo, hi vg.Length
+	}
+	var spans []span
+	for i, tk := range ticks {
+		if tk.Label == "" || tk.Value < min || tk.Value > max {
+			continue
+		}
+		at := vg.Length(t.axis.Norm(tk.Value)) * t.length
+		ext := sty.Height(tk.Label)
+		if t.horizontal {
+			ext = sty.Width(tk.Label)
+		}
+		spans = append(spans, span{i, at - ext/2, at + ext/2})
+	}
+	sort.Slice(spans, func(a, b int) bool { return spans[a].lo < spans[b].lo })
+	out := append([]plot.Tick(nil), ticks...)
+	var last vg.Length
+	for k, s := range spans {
+		if k > 0 && s.lo < last+tickGap {
+			out[s.i].Label = ""
+			continue
+		}
+		last = s.hi
+	}
+	return out
+}
+
+// fitCategories fits category names to the room between a name and its
+// nearest neighbours on the same line (names under others start with
+// blank lines, as paired bars' group names do).
+func (t *thinTicks) fitCategories(ticks []plot.Tick, min, max float64) []plot.Tick {
+	perUnit := t.length / vg.Length(max-min)
+	sty := t.axis.Tick.Label
+	out := append([]plot.Tick(nil), ticks...)
+	for i, tk := range out {
+		if tk.Label == "" {
+			continue
+		}
+		body := strings.TrimLeft(tk.Label, "\n")
+		lead := tk.Label[:len(tk.Label)-len(body)]
+		gap := max - min
+		for j, o := range ticks {
+			if j != i && o.Label != "" && len(o.Label)-len(strings.TrimLeft(o.Label, "\n")) == len(lead) {
+				gap = math.Min(gap, math.Abs(o.Value-tk.Value))
+			}
+		}
+		slot := perUnit * vg.Length(gap)
+		switch {
+		case !t.horizontal && sty.Height(tk.Label)+tickGap/2 > slot:
+			out[i].Label = strings.Join(strings.Fields(tk.Label), " ")
+		case t.horizontal && sty.Width(tk.Label) > slot-tickGap:
+			// Leading blank lines set a label under another: keep them.
+			out[i].Label = lead + strings.Join(wrapToWidth(strings.Join(strings.Fields(body), " "), slot-tickGap, sty), "\n")
+		}
+	}
+	return out
+}
+
+// fitAxes sets each axis's thinning to the length the panel's data area
+// gets on c.
+func fitAxes(p *plot.Plot, c draw.Canvas) {
+	xs := thinner(&p.X, true)
+	ys := thinner(&p.Y, false)
+	xs.length, ys.length = 0, 0
+	da := p.DataCanvas(c)
+	if r := p.Legend.Rectangle(da); ys.dataMax > 0 && p.Legend.Top && r.Max.Y > r.Min.Y {
+		// Room under the legend for the data and a value label above it.
+		r.Min.Y += p.Legend.YOffs
+		label := p.Y.Tick.Label.Height("0") + vg.Points(6)
+		share := float64((r.Min.Y - label - da.Min.Y) / (da.Max.Y - da.Min.Y))
+		p.Y.Max = ys.dataMax / math.Max(share, minDataShare)
+		da = p.DataCanvas(c)
+	}
+	xs.length, ys.length = da.Max.X-da.Min.X, da.Max.Y-da.Min.Y
+}
+
+// minDataShare is the least share of a panel's height the data keeps
+// under a top legend; a panel too short for both lets them meet.
+const minDataShare = 0.3
+
+// thinner wraps ax's ticker in a thinTicks once and returns it.
+func thinner(ax *plot.Axis, horizontal bool) *thinTicks {
+	switch t := ax.Tick.Marker.(type) {
+	case *thinTicks:
+		return t
+	case plot.ConstantTicks:
+		c := &thinTicks{inner: t, axis: ax, horizontal: horizontal, categories: true}
+		ax.Tick.Marker = c
+		return c
+	}
+	t := &thinTicks{inner: ax.Tick.Marker, axis: ax, horizontal: horizontal}
+	ax.Tick.Marker = t
+	return t
+}
+
+// fitPanels wraps the titles of a row-major grid of panels whose widths
+// are given, before the layout measures them.
+func (f *Figure) fitTitles(widths [][]vg.Length) {
+	if f.noFit {
+		return
+	}
+	if f.titles == nil {
+		f.titles = map[*plot.Plot]string{}
+	}
+	for j, row := range f.Panels {
+		for i, p := range row {
+			if p == nil || i >= len(widths[j]) {
+				continue
+			}
+			orig, ok := f.titles[p]
+			if !ok {
+				orig = p.Title.Text
+				f.titles[p] = orig
+			}
+			fitTitle(p, orig, widths[j][i]-vg.Points(4))
+		}
+	}
+}
+
+// drawPanel draws p on c with its axes thinned and its legend fitted.
+func (f *Figure) drawPanel(p *plot.Plot, c draw.Canvas) {
+	if !f.noFit {
+		f.fitLegend(p, c)
+		fitAxes(p, c)
+	}
+	p.Draw(c)
+}
+
+// fitLegend shrinks a top-left legend's text (to no less than
+// minLegendShare of its size as built) until it fits between the data's
+// left edge and the panel's right edge, then moves it left if it still
+// does not.
+func (f *Figure) fitLegend(p *plot.Plot, c draw.Canvas) {
+	if !p.Legend.Left || p.Legend.Rectangle(c).Max.X <= p.Legend.Rectangle(c).Min.X {
+		return
+	}
+	if f.legendSizes == nil {
+		f.legendSizes = map[*plot.Plot]vg.Length{}
+	}
+	size, ok := f.legendSizes[p]
+	if !ok {
+		size = p.Legend.TextStyle.Font.Size
+		f.legendSizes[p] = size
+	}
+	p.Legend.TextStyle.Font.Size = size
+	da := p.DataCanvas(c)
+	room := c.Max.X - da.Min.X - p.Legend.XOffs
+	width := func() vg.Length { r := p.Legend.Rectangle(da); return r.Max.X - r.Min.X }
+	if w := width(); w > room {
+		k := math.Max(minLegendShare, float64((room-p.Legend.ThumbnailWidth)/(w-p.Legend.ThumbnailWidth)))
+		p.Legend.TextStyle.Font.Size = size * vg.Length(k)
+	}
+	p.Legend.XOffs = min(vg.Points(6), vg.Points(6)+room-width())
+}
+
+// minLegendShare is the smallest a legend's text is shrunk to fit.
+const minLegendShare = 0.75
