@@ -60,9 +60,6 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 		return u, ""
 	}
 	u.refNodes = sys.UnitNodes
-	if alignment == AlignRack {
-		spec.podLeaves = sys.PodLeaves
-	}
 	if sys.UnitNodes > 0 {
 		u.Reference = "the " + sys.Key + " SuperPOD unit"
 	}
@@ -70,13 +67,18 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 		return u, ""
 	}
 	if alignment != AlignRack {
-		return u, fmt.Sprintf("leaves packed (leaf_alignment = %q): a rack's %d trays of one rail may straddle two leaves, unlike %s's reference layout", AlignPacked, sys.RackNodes, sys.Name)
+		return u, fmt.Sprintf("leaves packed (leaf_alignment = %q): a rack's %d trays of one rail may straddle two leaves, unlike the %s reference layout", AlignPacked, sys.RackNodes, sys.Key)
 	}
 	racks := spec.down / sys.RackNodes
 	if racks == 0 {
 		return u, fmt.Sprintf("leaves packed: a leaf's %d server ports cannot take one rack's %d trays of a rail", spec.down, sys.RackNodes)
 	}
 	u.LeafAlignment = AlignRack
+	if racks == 1 {
+		// The published three-tier pod is for one rack per leaf (GB200
+		// on QM9700: an SU rail's 8 leaves under 6 spines).
+		spec.podLeaves = sys.PodLeaves
+	}
 	if racks*sys.RackNodes == spec.down {
 		// Racks fill the leaf: rack-aligned and packed are the same.
 		return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): %s' %d trays of one rail fill each leaf's %d server ports",
