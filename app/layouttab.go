@@ -48,7 +48,7 @@ func newLayoutTab(u *UI) *layoutTab {
 	t.enable = widget.NewButton("Lay out in a data hall", func() { u.edit("facility.layout", "true") })
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
 	cables := widget.NewButton("Export cable map…", u.ExportCablesDialog)
-	bar := container.NewHBox(t.pick, t.enable, export, cables)
+	bar := wrapRow(t.pick, t.enable, export, cables)
 	t.content = container.NewBorder(container.NewVBox(bar, t.figures), nil, nil, nil, t.view.content)
 	return t
 }

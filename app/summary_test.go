@@ -174,9 +174,9 @@ func TestSummaryShowsWhatTheBackEndAdds(t *testing.T) {
 }
 
 // The BOM's totals share one scale: on the default plan the largest is
-// the NICs' $2.24M (1,024 x $2,188, by hand), so the leaves' $432,000 is
-// written "$0.432M", not "$432.0k". Mutation caught: each total in its
-// own scale.
+// the NICs' $1.94M (1,024 x $1,894, research/prices.md street), so the
+// 16 spines' $576,000 (16 x $36,000) are written "$0.576M", not
+// "$576.0k". Mutation caught: each total in its own scale.
 func TestBOMTotalsShareOneScale(t *testing.T) {
 	u := newTestUI(t)
 	rows := len(u.summary.rows)
@@ -189,9 +189,9 @@ func TestBOMTotalsShareOneScale(t *testing.T) {
 		if !strings.HasSuffix(cell, "M") {
 			t.Errorf("row %d total %q: want millions like the largest", r, cell)
 		}
-		found = found || cell == "$0.432M"
+		found = found || cell == "$0.576M"
 	}
 	if !found {
-		t.Error("no row reads $0.432M (the 32 leaves at $13,500)")
+		t.Error("no row reads $0.576M (the 16 spines at $36,000)")
 	}
 }

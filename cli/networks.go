@@ -63,44 +63,45 @@ func backEndAddsLine(n *planner.Networks) string {
 // and each system's default networks, with their sources.
 func writeSideCatalog(w io.Writer, c *planner.Catalog) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	rng := func(price float64, r [2]float64) string {
-		return fmt.Sprintf("%s\t%s-%s", planner.FormatUSDExact(price), planner.FormatUSDExact(r[0]), planner.FormatUSDExact(r[1]))
+	rng := func(price float64, r [2]float64, p planner.Pricing) string {
+		return fmt.Sprintf("%s\t%s-%s\t%s\t%s\t%s", planner.FormatUSDExact(price), planner.FormatUSDExact(r[0]), planner.FormatUSDExact(r[1]),
+			p.Condition, p.Grade, p.Date)
 	}
-	fmt.Fprintln(tw, "\nNETWORKS BESIDE THE BACK END\tWHAT\tPRICE\tRANGE\tWATTS\t")
+	fmt.Fprintln(tw, "\nNETWORKS BESIDE THE BACK END\tWHAT\tPRICE\tRANGE\tCONDITION\tGRADE\tDATE\tWATTS\t")
 	for _, k := range planner.SortedKeys(c.SideSwitches) {
 		s := c.SideSwitches[k]
 		var ports []string
 		for _, g := range s.Speeds() {
 			ports = append(ports, fmt.Sprintf("%dx%dG", s.Radix(g), g))
 		}
-		fmt.Fprintf(tw, "%s\tswitch %s\t%s\t%.0f\t\n", k, strings.Join(ports, " "), rng(s.PriceUSD, s.PriceRangeUSD), s.Watts)
+		fmt.Fprintf(tw, "%s\tswitch %s\t%s\t%.0f\t\n", k, strings.Join(ports, " "), rng(s.PriceUSD, s.PriceRangeUSD, s.Pricing), s.Watts)
 	}
 	for _, k := range planner.SortedKeys(c.SideNICs) {
 		n := c.SideNICs[k]
-		fmt.Fprintf(tw, "%s\tadapter %dx%dG\t%s\t%.0f\t\n", k, n.Ports, n.Gbps, rng(n.PriceUSD, n.PriceRangeUSD), n.Watts)
+		fmt.Fprintf(tw, "%s\tadapter %dx%dG\t%s\t%.0f\t\n", k, n.Ports, n.Gbps, rng(n.PriceUSD, n.PriceRangeUSD, n.Pricing), n.Watts)
 	}
 	for _, k := range planner.SortedKeys(c.SideLinks) {
 		l := c.SideLinks[k]
-		fmt.Fprintf(tw, "%s\tlink %dG, %d modules\t%s\t%.0f\t\n", k, l.Gbps, l.Modules, rng(l.PriceUSD, l.PriceRangeUSD), l.Watts)
+		fmt.Fprintf(tw, "%s\tlink %dG, %d modules\t%s\t%.0f\t\n", k, l.Gbps, l.Modules, rng(l.PriceUSD, l.PriceRangeUSD, l.Pricing), l.Watts)
 	}
 	for _, k := range planner.SortedKeys(c.SideServers) {
 		s := c.SideServers[k]
-		fmt.Fprintf(tw, "%s\tmanagement server\t%s\t%.0f\t\n", k, rng(s.PriceUSD, s.PriceRangeUSD), s.Watts)
+		fmt.Fprintf(tw, "%s\tmanagement server\t%s\t%.0f\t\n", k, rng(s.PriceUSD, s.PriceRangeUSD, s.Pricing), s.Watts)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, k := range planner.SortedKeys(c.SideSwitches) {
-		writeSource(w, k, c.SideSwitches[k].Source, planner.Pricing{})
+		writeSource(w, k, c.SideSwitches[k].Source, c.SideSwitches[k].Pricing)
 	}
 	for _, k := range planner.SortedKeys(c.SideNICs) {
-		writeSource(w, k, c.SideNICs[k].Source, planner.Pricing{})
+		writeSource(w, k, c.SideNICs[k].Source, c.SideNICs[k].Pricing)
 	}
 	for _, k := range planner.SortedKeys(c.SideLinks) {
-		writeSource(w, k, c.SideLinks[k].Source, planner.Pricing{})
+		writeSource(w, k, c.SideLinks[k].Source, c.SideLinks[k].Pricing)
 	}
 	for _, k := range planner.SortedKeys(c.SideServers) {
-		writeSource(w, k, c.SideServers[k].Source, planner.Pricing{})
+		writeSource(w, k, c.SideServers[k].Source, c.SideServers[k].Pricing)
 	}
 	fmt.Fprintln(w, "\nDEFAULT NETWORKS PER SYSTEM")
 	for _, k := range planner.SortedKeys(c.SideDefaults) {

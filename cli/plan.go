@@ -89,7 +89,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	}
 	fmt.Fprintln(tw, "\t")
 	c := p.Cost
-	fmt.Fprintf(tw, "COST (estimates, %s)\t\n", basisWords(c.Basis))
+	fmt.Fprintf(tw, "COST (estimates)\t\t%s\n", basisWords(c.Basis))
 	fmt.Fprintf(tw, "  Total\t%s\t%s; range %s to %s\n", planner.FormatUSD(c.Total), p.PerGPUText(),
 		planner.FormatUSD(c.LowUSD), planner.FormatUSD(c.HighUSD))
 	if len(c.Drivers) > 0 {

@@ -177,15 +177,15 @@ type Catalog struct {
 
 	// The parts of the networks beside the back end and each system's
 	// default networks (planner/networks.go).
-	SideSwitches map[string]*Switch       `toml:"side_switches"`
-	SideNICs     map[string]*SideNIC      `toml:"side_nics"`
-	SideLinks    map[string]*SideLink     `toml:"side_links"`
-	SideServers  map[string]*SideServer   `toml:"side_servers"`
-	SideDefaults map[string]*SideDefaults `toml:"side_defaults"`
+	SideSwitches map[string]*Switch       `toml:"side_switches" json:"side_switches"`
+	SideNICs     map[string]*SideNIC      `toml:"side_nics" json:"side_nics"`
+	SideLinks    map[string]*SideLink     `toml:"side_links" json:"side_links"`
+	SideServers  map[string]*SideServer   `toml:"side_servers" json:"side_servers"`
+	SideDefaults map[string]*SideDefaults `toml:"side_defaults" json:"side_defaults"`
 
 	// Facility holds the data-hall defaults (data/facility.toml); nil
 	// leaves plans without a hall layout.
-	Facility *FacilityData `toml:"-"`
+	Facility *FacilityData `toml:"-" json:"facility"`
 	// JCT holds the JCT model's constants and presets (data/jct.toml).
 	JCT *JCTData `toml:"-" json:"-"`
 	// Reliability holds failure rates and recovery times

@@ -15,36 +15,36 @@ import (
 // data/facility.toml, where each names its source.
 type Facility struct {
 	// RackKW is the power budget of one rack, kW.
-	RackKW float64 `toml:"rack_kw,omitempty"`
+	RackKW float64 `toml:"rack_kw,omitempty" json:"rack_kw,omitempty"`
 	// RackUnits is a rack's height in U; ReservedUnits of them are kept
 	// for patch panels and the management switch.
-	RackUnits     int `toml:"rack_units,omitempty"`
-	ReservedUnits int `toml:"reserved_units,omitempty"`
+	RackUnits     int `toml:"rack_units,omitempty" json:"rack_units,omitempty"`
+	ReservedUnits int `toml:"reserved_units,omitempty" json:"reserved_units,omitempty"`
 	// RacksPerRow caps a row, network racks included.
-	RacksPerRow int     `toml:"racks_per_row,omitempty"`
-	RackWidthM  float64 `toml:"rack_width_m,omitempty"`
-	RackDepthM  float64 `toml:"rack_depth_m,omitempty"`
-	ColdAisleM  float64 `toml:"cold_aisle_m,omitempty"`
-	HotAisleM   float64 `toml:"hot_aisle_m,omitempty"`
+	RacksPerRow int     `toml:"racks_per_row,omitempty" json:"racks_per_row,omitempty"`
+	RackWidthM  float64 `toml:"rack_width_m,omitempty" json:"rack_width_m,omitempty"`
+	RackDepthM  float64 `toml:"rack_depth_m,omitempty" json:"rack_depth_m,omitempty"`
+	ColdAisleM  float64 `toml:"cold_aisle_m,omitempty" json:"cold_aisle_m,omitempty"`
+	HotAisleM   float64 `toml:"hot_aisle_m,omitempty" json:"hot_aisle_m,omitempty"`
 	// TrayHeightM is the overhead cable tray's height above the floor.
-	TrayHeightM float64 `toml:"tray_height_m,omitempty"`
+	TrayHeightM float64 `toml:"tray_height_m,omitempty" json:"tray_height_m,omitempty"`
 	// SlackM is added to every run between racks, RackSlackM to a link
 	// inside one rack.
-	SlackM     float64 `toml:"slack_m,omitempty"`
-	RackSlackM float64 `toml:"rack_slack_m,omitempty"`
+	SlackM     float64 `toml:"slack_m,omitempty" json:"slack_m,omitempty"`
+	RackSlackM float64 `toml:"rack_slack_m,omitempty" json:"rack_slack_m,omitempty"`
 	// TypicalPct is typical power as a share of peak, per cent.
-	TypicalPct float64 `toml:"typical_pct,omitempty"`
+	TypicalPct float64 `toml:"typical_pct,omitempty" json:"typical_pct,omitempty"`
 	// LeafPlacement is "middle" or "end" (leaf racks in each row) or
 	// "tor" (leaves in the compute racks); "" takes "tor" for a fabric
 	// that is not rail-optimized, else the default.
-	LeafPlacement string `toml:"leaf_placement,omitempty"`
+	LeafPlacement string `toml:"leaf_placement,omitempty" json:"leaf_placement,omitempty"`
 	// RowOrder places the spine and core rows: "network-middle",
 	// "network-first" or "network-last".
-	RowOrder string `toml:"row_order,omitempty"`
+	RowOrder string `toml:"row_order,omitempty" json:"row_order,omitempty"`
 	// ServerKW and ServerUnits describe a custom server (no catalog
 	// system): its peak power and height.
-	ServerKW    float64 `toml:"server_kw,omitempty"`
-	ServerUnits int     `toml:"server_units,omitempty"`
+	ServerKW    float64 `toml:"server_kw,omitempty" json:"server_kw,omitempty"`
+	ServerUnits int     `toml:"server_units,omitempty" json:"server_units,omitempty"`
 }
 
 // Leaf placements and row orders a [facility] table may name.
@@ -66,18 +66,18 @@ var (
 
 // FacilityConstants are the hall model's physical constants.
 type FacilityConstants struct {
-	UnitM             float64 `toml:"unit_m"`
-	PropagationNsPerM float64 `toml:"propagation_ns_per_m"`
-	CopperKgPerM      float64 `toml:"copper_kg_per_m"`
-	FibreKgPerM       float64 `toml:"fibre_kg_per_m"`
+	UnitM             float64 `toml:"unit_m" json:"unit_m"`
+	PropagationNsPerM float64 `toml:"propagation_ns_per_m" json:"propagation_ns_per_m"`
+	CopperKgPerM      float64 `toml:"copper_kg_per_m" json:"copper_kg_per_m"`
+	FibreKgPerM       float64 `toml:"fibre_kg_per_m" json:"fibre_kg_per_m"`
 }
 
 // FacilityData is data/facility.toml: the defaults of every [facility]
 // field and the constants.
 type FacilityData struct {
-	Schema    int               `toml:"schema"`
-	Defaults  Facility          `toml:"defaults"`
-	Constants FacilityConstants `toml:"constants"`
+	Schema    int               `toml:"schema" json:"schema"`
+	Defaults  Facility          `toml:"defaults" json:"defaults"`
+	Constants FacilityConstants `toml:"constants" json:"constants"`
 }
 
 // loadFacility reads facility.toml from fsys; nil without one.

@@ -27,80 +27,83 @@ const (
 // the back end the cluster has and how they are built. A zero field takes
 // the system's default (catalog side_defaults; docs/scenario.md).
 type NetworksInputs struct {
-	FrontEnd      string `toml:"frontend,omitempty,omitzero"` // separate or none
-	FrontEndPorts int    `toml:"frontend_ports,omitempty,omitzero"`
-	FrontEndGbps  int    `toml:"frontend_gbps,omitempty,omitzero"`
+	FrontEnd      string `toml:"frontend,omitempty,omitzero" json:"frontend,omitempty"` // separate or none
+	FrontEndPorts int    `toml:"frontend_ports,omitempty,omitzero" json:"frontend_ports,omitempty"`
+	FrontEndGbps  int    `toml:"frontend_gbps,omitempty,omitzero" json:"frontend_gbps,omitempty"`
 	// FrontEndOversubscription is the front-end leaf's down:up ratio.
-	FrontEndOversubscription string `toml:"frontend_oversubscription,omitempty,omitzero"`
-	Storage                  string `toml:"storage,omitempty,omitzero"` // separate, converged or none
-	StorageFabric            Fabric `toml:"storage_fabric,omitempty,omitzero"`
-	StoragePorts             int    `toml:"storage_ports,omitempty,omitzero"` // per server, separate storage only
-	StorageGbps              int    `toml:"storage_gbps,omitempty,omitzero"`
+	FrontEndOversubscription string `toml:"frontend_oversubscription,omitempty,omitzero" json:"frontend_oversubscription,omitempty"`
+	Storage                  string `toml:"storage,omitempty,omitzero" json:"storage,omitempty"` // separate, converged or none
+	StorageFabric            Fabric `toml:"storage_fabric,omitempty,omitzero" json:"storage_fabric,omitempty"`
+	StoragePorts             int    `toml:"storage_ports,omitempty,omitzero" json:"storage_ports,omitempty"` // per server, separate storage only
+	StorageGbps              int    `toml:"storage_gbps,omitempty,omitzero" json:"storage_gbps,omitempty"`
 	// StorageOversubscription is the down:up ratio of the storage leaves
 	// that serve compute servers (storage servers' leaves are 1:1).
-	StorageOversubscription string `toml:"storage_oversubscription,omitempty,omitzero"`
+	StorageOversubscription string `toml:"storage_oversubscription,omitempty,omitzero" json:"storage_oversubscription,omitempty"`
 	// StorageGBsPerGPU is the read bandwidth the storage delivers per GPU,
 	// GB/s; it sizes the switch ports to storage servers.
-	StorageGBsPerGPU float64 `toml:"storage_gbs_per_gpu,omitempty,omitzero"`
+	StorageGBsPerGPU float64 `toml:"storage_gbs_per_gpu,omitempty,omitzero" json:"storage_gbs_per_gpu,omitempty"`
 	// StorageServerPorts overrides that: the switch ports the storage
 	// servers take (at the storage port speed).
-	StorageServerPorts int    `toml:"storage_server_ports,omitempty,omitzero"`
-	OOB                string `toml:"oob,omitempty,omitzero"` // separate or none
+	StorageServerPorts int    `toml:"storage_server_ports,omitempty,omitzero" json:"storage_server_ports,omitempty"`
+	OOB                string `toml:"oob,omitempty,omitzero" json:"oob,omitempty"` // separate or none
 	// ManagementServers is the head and control nodes, without the UFM
 	// hosts each InfiniBand fabric adds.
-	ManagementServers int `toml:"management_servers,omitempty,omitzero"`
+	ManagementServers int `toml:"management_servers,omitempty,omitzero" json:"management_servers,omitempty"`
 }
 
 // SideDefaults is one system's default networks (catalog side_defaults):
 // the [networks] fields and the rack facts the out-of-band network needs.
 type SideDefaults struct {
 	NetworksInputs
-	OOBPortsPerNode int  `toml:"oob_ports_per_node"`
-	NodesPerRack    int  `toml:"nodes_per_rack"`
-	PDUsPerRack     int  `toml:"pdus_per_rack"`
-	RackOOBPorts    int  `toml:"rack_oob_ports"`    // other devices a rack puts on the OOB network
-	RackOOBSwitches int  `toml:"rack_oob_switches"` // OOB switches built into each rack
-	UFMPerFabric    int  `toml:"ufm_per_fabric"`    // UFM hosts per InfiniBand fabric
-	NICsIncluded    bool `toml:"nics_included"`     // the system carries its front-end and storage ports
+	OOBPortsPerNode int  `toml:"oob_ports_per_node" json:"oob_ports_per_node"`
+	NodesPerRack    int  `toml:"nodes_per_rack" json:"nodes_per_rack"`
+	PDUsPerRack     int  `toml:"pdus_per_rack" json:"pdus_per_rack"`
+	RackOOBPorts    int  `toml:"rack_oob_ports" json:"rack_oob_ports"`       // other devices a rack puts on the OOB network
+	RackOOBSwitches int  `toml:"rack_oob_switches" json:"rack_oob_switches"` // OOB switches built into each rack
+	UFMPerFabric    int  `toml:"ufm_per_fabric" json:"ufm_per_fabric"`       // UFM hosts per InfiniBand fabric
+	NICsIncluded    bool `toml:"nics_included" json:"nics_included"`         // the system carries its front-end and storage ports
 	// StorageWriteShare is the storage's write bandwidth over its read
 	// bandwidth (StorageGBsPerGPU); it bounds the checkpoint write.
-	StorageWriteShare float64 `toml:"storage_write_share"`
-	Source            string  `toml:"source"`
+	StorageWriteShare float64 `toml:"storage_write_share" json:"storage_write_share"`
+	Source            string  `toml:"source" json:"source"`
 }
 
 // SideNIC is a front-end or storage adapter (catalog side_nics).
 type SideNIC struct {
-	Key           string     `toml:"-"`
-	Name          string     `toml:"name"`
-	Gbps          int        `toml:"gbps"`
-	Ports         int        `toml:"ports"`
-	PriceUSD      float64    `toml:"price_usd"`
-	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
-	Watts         float64    `toml:"watts"`
-	Source        Source     `toml:"source"`
+	Key           string     `toml:"-" json:"key"`
+	Name          string     `toml:"name" json:"name"`
+	Gbps          int        `toml:"gbps" json:"gbps"`
+	Ports         int        `toml:"ports" json:"ports"`
+	PriceUSD      float64    `toml:"price_usd" json:"price_usd"`
+	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
+	Watts         float64    `toml:"watts" json:"watts"`
+	Source        Source     `toml:"source" json:"source"`
+	Pricing
 }
 
 // SideLink is one link of a network beside the back end, both ends
 // included (catalog side_links); Modules is the transceivers it takes.
 type SideLink struct {
-	Key           string     `toml:"-"`
-	Name          string     `toml:"name"`
-	Gbps          int        `toml:"gbps"`
-	Modules       int        `toml:"modules"`
-	PriceUSD      float64    `toml:"price_usd"`
-	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
-	Watts         float64    `toml:"watts"`
-	Source        Source     `toml:"source"`
+	Key           string     `toml:"-" json:"key"`
+	Name          string     `toml:"name" json:"name"`
+	Gbps          int        `toml:"gbps" json:"gbps"`
+	Modules       int        `toml:"modules" json:"modules"`
+	PriceUSD      float64    `toml:"price_usd" json:"price_usd"`
+	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
+	Watts         float64    `toml:"watts" json:"watts"`
+	Source        Source     `toml:"source" json:"source"`
+	Pricing
 }
 
 // SideServer is a management server (catalog side_servers).
 type SideServer struct {
-	Key           string     `toml:"-"`
-	Name          string     `toml:"name"`
-	PriceUSD      float64    `toml:"price_usd"`
-	PriceRangeUSD [2]float64 `toml:"price_range_usd"`
-	Watts         float64    `toml:"watts"`
-	Source        Source     `toml:"source"`
+	Key           string     `toml:"-" json:"key"`
+	Name          string     `toml:"name" json:"name"`
+	PriceUSD      float64    `toml:"price_usd" json:"price_usd"`
+	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
+	Watts         float64    `toml:"watts" json:"watts"`
+	Source        Source     `toml:"source" json:"source"`
+	Pricing
 }
 
 // mgmtServerKey is the catalog key of the management server.
@@ -402,6 +405,15 @@ func (c *Catalog) sideNIC(gbps int) *SideNIC {
 	return best
 }
 
+// checkPrice checks a part's price against its range and its price's
+// condition, grade, date and currency conversion.
+func checkPrice(part string, usd float64, r [2]float64, p *Pricing) error {
+	if err := checkRange(part, usd, r); err != nil {
+		return err
+	}
+	return p.check(part, r[0], r[1])
+}
+
 // indexSide checks the catalog's side parts and defaults.
 func (c *Catalog) indexSide() error {
 	for k, s := range c.SideSwitches {
@@ -412,7 +424,7 @@ func (c *Catalog) indexSide() error {
 		if len(s.Ports) == 0 || s.Watts < 0 || (s.Fabric != InfiniBand && s.Fabric != Ethernet) {
 			return fmt.Errorf("side switch %s: needs fabric, ports and watts", k)
 		}
-		if err := checkRange("side switch "+k, s.PriceUSD, s.PriceRangeUSD); err != nil {
+		if err := checkPrice("side switch "+k, s.PriceUSD, s.PriceRangeUSD, &s.Pricing); err != nil {
 			return err
 		}
 	}
@@ -421,7 +433,7 @@ func (c *Catalog) indexSide() error {
 		if n.Gbps <= 0 || n.Ports <= 0 {
 			return fmt.Errorf("side nic %s: needs gbps and ports", k)
 		}
-		if err := checkRange("side nic "+k, n.PriceUSD, n.PriceRangeUSD); err != nil {
+		if err := checkPrice("side nic "+k, n.PriceUSD, n.PriceRangeUSD, &n.Pricing); err != nil {
 			return err
 		}
 	}
@@ -430,13 +442,13 @@ func (c *Catalog) indexSide() error {
 		if l.Gbps <= 0 || l.Modules < 0 {
 			return fmt.Errorf("side link %s: needs gbps", k)
 		}
-		if err := checkRange("side link "+k, l.PriceUSD, l.PriceRangeUSD); err != nil {
+		if err := checkPrice("side link "+k, l.PriceUSD, l.PriceRangeUSD, &l.Pricing); err != nil {
 			return err
 		}
 	}
 	for k, sv := range c.SideServers {
 		sv.Key = k
-		if err := checkRange("side server "+k, sv.PriceUSD, sv.PriceRangeUSD); err != nil {
+		if err := checkPrice("side server "+k, sv.PriceUSD, sv.PriceRangeUSD, &sv.Pricing); err != nil {
 			return err
 		}
 	}
