@@ -60,6 +60,10 @@ type thinTicks struct {
 	// axis: the axis top is raised so the data and a label over it stay
 	// under a top legend.
 	dataMax float64
+	// label is the axis label as built (labelKept: saved), before it
+	// was wrapped to the axis's length.
+	label     string
+	labelKept bool
 }
 
 // Ticks implements plot.Ticker.
@@ -126,10 +130,51 @@ func (t *thinTicks) fitCategories(ticks []plot.Tick, min, max float64) []plot.Ti
 			out[i].Label = strings.Join(strings.Fields(tk.Label), " ")
 		case t.horizontal && sty.Width(tk.Label) > slot-tickGap:
 			// Leading blank lines set a label under another: keep them.
-			out[i].Label = lead + strings.Join(wrapToWidth(strings.Join(strings.Fields(body), " "), slot-tickGap, sty), "\n")
+			out[i].Label = lead + strings.Join(fitLines(strings.Join(strings.Fields(body), " "), slot-tickGap, sty), "\n")
 		}
 	}
 	return out
+}
+
+// fitLines wraps text to width in sty, breaking a word too long for a
+// line after a hyphen ("tomahawk6-" "100g", "back-" "end") and cutting
+// with an ellipsis what is still too wide.
+func fitLines(text string, width vg.Length, sty draw.TextStyle) []string {
+	var out []string
+	for _, line := range wrapToWidth(text, width, sty) {
+		if sty.Width(line) <= width {
+			out = append(out, line)
+			continue
+		}
+		for _, l := range hyphenWrap(line, width, sty) {
+			out = append(out, ellipsize(l, width, sty))
+		}
+	}
+	return out
+}
+
+// hyphenWrap wraps line to width in sty at spaces and after hyphens.
+func hyphenWrap(line string, width vg.Length, sty draw.TextStyle) []string {
+	words := strings.Fields(line)
+	var pieces []string // each ends where a line may break
+	for i, w := range words {
+		parts := strings.SplitAfter(w, "-")
+		if i < len(words)-1 {
+			parts[len(parts)-1] += " "
+		}
+		pieces = append(pieces, parts...)
+	}
+	var out []string
+	cur := ""
+	for _, p := range pieces {
+		if cur != "" && sty.Width(strings.TrimSpace(cur+p)) > width {
+			out = append(out, strings.TrimSpace(cur))
+			cur = p
+			continue
+		}
+		cur += p
+	}
+	return append(out, strings.TrimSpace(cur))
 }
 
 // fitAxes sets each axis's thinning to the length the panel's data area
@@ -138,6 +183,15 @@ func fitAxes(p *plot.Plot, c draw.Canvas) {
 	xs := thinner(&p.X, true)
 	ys := thinner(&p.Y, false)
 	xs.length, ys.length = 0, 0
+	if !ys.labelKept {
+		ys.label, ys.labelKept = p.Y.Label.Text, true
+	}
+	if ys.label != "" {
+		// The y label runs along the data's height: wrap it to that.
+		p.Y.Label.Text = ys.label
+		da := p.DataCanvas(c)
+		p.Y.Label.Text = strings.Join(fitLines(ys.label, da.Max.Y-da.Min.Y, p.Y.Label.TextStyle), "\n")
+	}
 	da := p.DataCanvas(c)
 	if r := p.Legend.Rectangle(da); ys.dataMax > 0 && p.Legend.Top && r.Max.Y > r.Min.Y {
 		// Room under the legend for the data and a value label above it.

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -16,6 +17,11 @@ type fittedBars struct {
 	categories int
 	groups     [][]*plotter.BarChart // side by side; each inner slice is one stack, bottom first
 	labels     []*plotter.Labels     // labels[i] sits over groups[i] (nil: none)
+	// inner are labels set inside the bars, fitted to a bar's width.
+	inner []*plotter.Labels
+
+	built map[*plotter.Labels][]draw.TextStyle // each label's style as built
+	texts map[*plotter.Labels][]string         // and its text
 }
 
 // maxBar is the widest a bar gets, in points.
@@ -39,6 +45,44 @@ func (f *fittedBars) Plot(c draw.Canvas, p *plot.Plot) {
 			b.Plot(c, p)
 		}
 	}
+	room := (c.Max.X-c.Min.X)/vg.Length(max(f.categories, 1)*max(len(f.groups), 1)) - tickGap
+	for _, l := range f.labels {
+		f.fitLabels(l, room)
+	}
+	for _, l := range f.inner {
+		f.fitLabels(l, w-vg.Points(2))
+	}
+}
+
+// fitLabels fits each of l's texts, as built, to room: a little smaller
+// (down to 80%) on one line, else wrapped at that size, at spaces and
+// after hyphens, a word still too wide cut with an ellipsis.
+func (f *fittedBars) fitLabels(l *plotter.Labels, room vg.Length) {
+	if l == nil {
+		return
+	}
+	if f.built == nil {
+		f.built, f.texts = map[*plotter.Labels][]draw.TextStyle{}, map[*plotter.Labels][]string{}
+	}
+	if _, ok := f.built[l]; !ok {
+		f.built[l] = append([]draw.TextStyle(nil), l.TextStyle...)
+		f.texts[l] = append([]string(nil), l.Labels...)
+	}
+	for j, s := range f.texts[l] {
+		l.Labels[j], l.TextStyle[j] = fitLabel(s, room, f.built[l][j])
+	}
+}
+
+// fitLabel is s in sty fitted to width room (see fitLabels).
+func fitLabel(s string, room vg.Length, sty draw.TextStyle) (string, draw.TextStyle) {
+	size := sty.Font.Size
+	for k := 1.0; k >= 0.8-1e-9; k -= 0.05 {
+		sty.Font.Size = size * vg.Length(k)
+		if sty.Width(s) <= room {
+			return s, sty
+		}
+	}
+	return strings.Join(fitLines(s, room, sty), "\n"), sty
 }
 
 // DataRange spans every bar.

@@ -127,7 +127,7 @@ func MarketChart(in Input) (*Figure, error) {
 		}
 		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
 	}
-	split.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{{bn, bs}}}, l)
+	split.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{{bn, bs}}, inner: []*plotter.Labels{l}}, l)
 	nominal(split, cats...)
 	split.Y.Min, split.Y.Max = 0, 118
 	if len(nicShare) == 2 {
@@ -155,7 +155,7 @@ func MarketChart(in Input) (*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		panels, weights = append(panels, spend), []float64{1.45, 1, 0.6}
+		panels, weights = append(panels, spend), []float64{1.3, 1, 0.75}
 		tech.Title.Text = strings.Replace(tech.Title.Text, ": ", ":\n", 1)
 		data = append(data, spendData...)
 		be := p.Networks.Net(planner.NetBackEnd).CostUSD

@@ -294,7 +294,7 @@ func spendPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 	if other < n.Total.CostUSD*0.08 { // too thin a block for its name
 		inside.Labels[0], inside.XYs[0].Y = "", 0
 	}
-	pl.Add(&fittedBars{categories: 1, groups: [][]*plotter.BarChart{{ob, bb}}, labels: []*plotter.Labels{l}}, l, inside)
+	pl.Add(&fittedBars{categories: 1, groups: [][]*plotter.BarChart{{ob, bb}}, labels: []*plotter.Labels{l}, inner: []*plotter.Labels{inside}}, l, inside)
 	nominal(pl, "This plan")
 	headroom(pl, n.Total.CostUSD, 2)
 	return pl, []Series{{Name: "network spend US$", Labels: []string{"back end", "other networks"}, Values: []float64{be, other}}}, nil

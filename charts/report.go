@@ -234,7 +234,7 @@ func summaryPage(pg *pager, in Input, charts int) {
 	}
 	rows = append(networkRows(p), rows...)
 	if j := p.JCT; j != nil {
-		rows = append(rows, []string{"Job completion (model)", fmt.Sprintf("%s over RDMA, %s over TCP/IP (the protocol's share): %s faster (%s training %s)",
+		rows = append(rows, []string{"Job completion (model)", fmt.Sprintf("%s RDMA, %s TCP/IP (protocol's share): %s faster (%s training %s)",
 			j.TimeUnit().Format(j.Planned.Days), j.TimeUnit().Format(j.Baseline.Days), planner.FormatGain(j.Gain), j.ModelName, planner.FormatTokens(j.Workload.TokensTotal))})
 	} else {
 		rows = append(rows, []string{"Job completion (model)", "no estimate: the workload does not fit this cluster"})

@@ -267,11 +267,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	// Summaries on the right: totals at the top, then pods, units and
 	// planes beside the layer they summarise.
 	sx := right + 0.04
-	ty := 0.97
-	for i, l := range d.totals() {
-		text(c, at(sx, ty), l, tickSize, i == 0, Ink, draw.XLeft)
-		ty -= 0.036
-	}
+	d.drawTotals(c, at(sx, 0.97), H*vg.Length(0.97-d.summaryTop(yLeaf, yNode, boxH)))
 	if more := d.units1 - 1; more > 0 {
 		stack(c, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2))
 		markTarget(c, TargetNextUnit, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2+0.02))
@@ -282,13 +278,52 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		stack(c, at(sx, y-boxH/2), at(0.98, y+boxH/2))
 		markTarget(c, TargetNextPod, at(sx, y-boxH/2), at(0.98, y+boxH/2+0.02))
 		text(c, at((sx+0.98)/2, y), "× "+planner.Plural(d.pods1-1, "more pod"), tickSize, true, Ink, draw.XCenter)
+		// The pod kinds go in the room between this stack and the next.
+		below := yNode + boxH/2 + 0.02
+		if d.units1 > 1 {
+			below = yLeaf + boxH/2 + 0.02
+		}
+		room := H*vg.Length(y-boxH/2-0.01-below) - vg.Points(2)
 		kinds := textStyle(tickSize*0.9, false)
-		fitted(c, at(sx, y-boxH/2-0.015).Sub(vg.Point{Y: kinds.Height("X")}), d.podKinds(), tickSize*0.9, false, Ink, draw.XLeft,
-			W*vg.Length(0.98-sx), 3*kinds.Height("X"))
+		room = min(room, 3*kinds.Height("X"))
+		fitted(c, at(sx, y-boxH/2-0.01).Sub(vg.Point{Y: room / 2}), d.podKinds(), tickSize*0.9, false, Ink, draw.XLeft,
+			W*vg.Length(0.98-sx), room)
 	}
 	if p.Planes > 1 {
 		stack(c, at(sx, yNode-boxH/2), at(0.98, yNode+boxH/2))
 		text(c, at((sx+0.98)/2, yNode), "× "+planner.Plural(p.Planes-1, "more plane")+", alike", tickSize, true, Ink, draw.XCenter)
+	}
+}
+
+// summaryTop is the height, as a share of the diagram's, of the top of
+// the highest stack drawn under the counts (0: none).
+func (d *topoDiagram) summaryTop(yLeaf, yNode, boxH float64) float64 {
+	switch {
+	case d.p.Tiers == 3 && d.pods1 > 1:
+		return 0.58 + boxH/2 + 0.03
+	case d.units1 > 1:
+		return yLeaf + boxH/2 + 0.03
+	case d.p.Planes > 1:
+		return yNode + boxH/2 + 0.03
+	}
+	return 0
+}
+
+// drawTotals lists the counts down from top (the middle of the first
+// line) in room: a line apart, the text made smaller (down to 70%) when
+// the list is taller than room.
+func (d *topoDiagram) drawTotals(c draw.Canvas, top vg.Point, room vg.Length) {
+	lines := d.totals()
+	n := vg.Length(len(lines))
+	size := vg.Length(tickSize)
+	step := func() vg.Length { return textStyle(size, false).Height("Xg") * 1.05 }
+	for size > tickSize*0.7 && step()*n > room {
+		size -= tickSize * 0.05
+	}
+	// Lines spread to the old spacing where there is room to spare.
+	gap := max(step(), min(room/n, (c.Max.Y-c.Min.Y)*0.036))
+	for i, l := range lines {
+		text(c, vg.Point{X: top.X, Y: top.Y - gap*vg.Length(i)}, l, size, i == 0, Ink, draw.XLeft)
 	}
 }
 
