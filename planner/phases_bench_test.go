@@ -17,8 +17,8 @@ func BenchmarkPlanPhases(b *testing.B) {
 		{"ib-xdr-q3400", func(s *Scenario) {
 			s.Network.NICGbps, s.Network.Switch = 800, "q3400"
 		}},
-		{"ethernet-tomahawk6", func(s *Scenario) {
-			s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6"
+		{"ethernet-tomahawk6-100g", func(s *Scenario) {
+			s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g" // the 100G-SerDes part joins a 400G ConnectX-7
 		}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
