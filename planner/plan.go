@@ -249,9 +249,13 @@ func Build(s Scenario, cat *Catalog) (*Plan, error) {
 	return build(s, cat, true)
 }
 
-// build is Build; without resilience it leaves Plan.Resilience nil (a
-// design search that does not rank by failures needs none).
-func build(s Scenario, cat *Catalog, resilience bool) (*Plan, error) {
+// build is Build; a lean build (full false) plans the back end and its
+// job time only: no failure what-if (Plan.Resilience nil), no networks
+// beside the back end (Plan.Networks nil, which the what-if's derived
+// checkpoint time needs) and no packed alternative. A design search that
+// does not rank by failures, the tier-step bisection and the phases'
+// fabrics read none of them.
+func build(s Scenario, cat *Catalog, full bool) (*Plan, error) {
 	s = s.Clone() // the plan keeps its own inputs: later edits of s never change it
 	if err := s.Validate(cat); err != nil {
 		return nil, err
@@ -288,17 +292,22 @@ func build(s Scenario, cat *Catalog, resilience bool) (*Plan, error) {
 		return nil, err
 	}
 	best.Notes = append(notes, best.Notes...)
-	best.comparePacked(rs, cat)
+	if full {
+		best.comparePacked(rs, cat)
+	}
 	best.Notes = append(best.Notes, rackScaleHint(rs, cat)...)
 	if err := best.estimateJCT(cat); err != nil {
 		return nil, err
 	}
-	best.Networks = best.sizeNetworks(cat)
-	rel := best.networksJCT(cat)
+	rel := cat.Reliability
+	if full {
+		best.Networks = best.sizeNetworks(cat)
+		rel = best.networksJCT(cat)
+	}
 	if err := best.checkFinite(); err != nil {
 		return nil, err
 	}
-	if resilience {
+	if full {
 		best.analyseResilience(rel, cat.JCT)
 	}
 	return best, nil

@@ -145,7 +145,7 @@ func TierSteps(base Scenario, cat *Catalog, rows []SweepRow) []TierStep {
 	tiers := func(g int) int {
 		s := base
 		s.Cluster.GPUs = g
-		p, err := Build(s, cat)
+		p, err := build(s, cat, false) // only the tier count is read
 		if err != nil {
 			return 0
 		}
