@@ -318,25 +318,33 @@ var CableCSVHeader = []string{"a_device", "a_port", "b_device", "b_port", "tier"
 
 // WriteCablesCSV streams the cable map as CSV, one row per link.
 func WriteCablesCSV(w io.Writer, p *Plan) error {
+	rec := make([]string, len(CableCSVHeader))
+	return streamCSV(w, CableCSVHeader, func(write func([]string) error) error {
+		return p.WalkCables(func(c *CableRun) error {
+			rec[0], rec[1], rec[2], rec[3], rec[4] = c.ADevice, c.APort, c.BDevice, c.BPort, c.Tier
+			rec[5], rec[6], rec[7], rec[8], rec[9] = strconv.Itoa(c.Gbps), string(c.Medium), c.Part, c.AModule, c.BModule
+			rec[10], rec[11], rec[12] = strconv.FormatFloat(c.Metres, 'f', -1, 64), strconv.Itoa(c.Plane), strconv.Itoa(c.Rail)
+			rec[13], rec[14], rec[15], rec[16], rec[17], rec[18], rec[19] = "", "", "", "", "", "", ""
+			if c.ARack != "" {
+				rec[13], rec[14], rec[15] = c.ARack, strconv.Itoa(c.ARow), strconv.Itoa(c.AU)
+				rec[16], rec[17], rec[18] = c.BRack, strconv.Itoa(c.BRow), strconv.Itoa(c.BU)
+				rec[19] = strconv.FormatFloat(c.RunM, 'f', 2, 64)
+			}
+			return write(rec)
+		})
+	})
+}
+
+// streamCSV writes header, then every record each hands to write,
+// through one buffer: rows stream out as they are made, whatever their
+// count.
+func streamCSV(w io.Writer, header []string, each func(write func([]string) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	cw := csv.NewWriter(bw)
-	if err := cw.Write(CableCSVHeader); err != nil {
+	if err := cw.Write(header); err != nil {
 		return err
 	}
-	rec := make([]string, len(CableCSVHeader))
-	err := p.WalkCables(func(c *CableRun) error {
-		rec[0], rec[1], rec[2], rec[3], rec[4] = c.ADevice, c.APort, c.BDevice, c.BPort, c.Tier
-		rec[5], rec[6], rec[7], rec[8], rec[9] = strconv.Itoa(c.Gbps), string(c.Medium), c.Part, c.AModule, c.BModule
-		rec[10], rec[11], rec[12] = strconv.FormatFloat(c.Metres, 'f', -1, 64), strconv.Itoa(c.Plane), strconv.Itoa(c.Rail)
-		rec[13], rec[14], rec[15], rec[16], rec[17], rec[18], rec[19] = "", "", "", "", "", "", ""
-		if c.ARack != "" {
-			rec[13], rec[14], rec[15] = c.ARack, strconv.Itoa(c.ARow), strconv.Itoa(c.AU)
-			rec[16], rec[17], rec[18] = c.BRack, strconv.Itoa(c.BRow), strconv.Itoa(c.BU)
-			rec[19] = strconv.FormatFloat(c.RunM, 'f', 2, 64)
-		}
-		return cw.Write(rec)
-	})
-	if err != nil {
+	if err := each(cw.Write); err != nil {
 		return err
 	}
 	cw.Flush()

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"io"
 	"strconv"
@@ -122,28 +121,17 @@ var MovesCSVHeader = []string{"phase", "action", "tier", "from_a_device", "from_
 
 // WriteMovesCSV writes the grow strategy's moves as CSV, one row a link.
 func WriteMovesCSV(w io.Writer, pp *PhasedPlan) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	cw := csv.NewWriter(bw)
-	if err := cw.Write(MovesCSVHeader); err != nil {
-		return err
-	}
 	rec := make([]string, len(MovesCSVHeader))
-	err := pp.Moves(func(m *LinkMove) error {
-		rec[0], rec[1], rec[2] = strconv.Itoa(m.Phase), m.Action, m.Tier
-		copy(rec[3:7], m.From[:])
-		copy(rec[7:11], m.To[:])
-		rec[11], rec[12], rec[13] = strconv.Itoa(m.Gbps), string(m.Medium), m.Part
-		rec[14], rec[15], rec[16] = strconv.FormatFloat(m.Metres, 'f', -1, 64), strconv.Itoa(m.Plane), strconv.Itoa(m.Rail)
-		return cw.Write(rec)
+	return streamCSV(w, MovesCSVHeader, func(write func([]string) error) error {
+		return pp.Moves(func(m *LinkMove) error {
+			rec[0], rec[1], rec[2] = strconv.Itoa(m.Phase), m.Action, m.Tier
+			copy(rec[3:7], m.From[:])
+			copy(rec[7:11], m.To[:])
+			rec[11], rec[12], rec[13] = strconv.Itoa(m.Gbps), string(m.Medium), m.Part
+			rec[14], rec[15], rec[16] = strconv.FormatFloat(m.Metres, 'f', -1, 64), strconv.Itoa(m.Plane), strconv.Itoa(m.Rail)
+			return write(rec)
+		})
 	})
-	if err != nil {
-		return err
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	return bw.Flush()
 }
 
 // moveJSON is one move as the JSON list writes it.
