@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -337,15 +338,18 @@ func (u *UI) rememberDir(dir string) {
 	}
 }
 
-// scenarioFilter lists .toml files that are regular files. Fyne's open
-// dialog opens the chosen file on the UI goroutine before the app sees
-// it, so a FIFO or device named *.toml must never be offered: opening it
-// would block the window.
-type scenarioFilter struct{}
+// regularFiles lists files with one of its extensions that are regular
+// files. Fyne's open dialog opens the chosen file on the UI goroutine
+// before the app sees it, so a FIFO or device with a matching name must
+// never be offered: opening it would block the window.
+type regularFiles []string
+
+// scenarioFilter offers scenario files.
+var scenarioFilter = regularFiles{".toml"}
 
 // Matches implements storage.FileFilter.
-func (scenarioFilter) Matches(u fyne.URI) bool {
-	if !strings.EqualFold(u.Extension(), ".toml") {
+func (exts regularFiles) Matches(u fyne.URI) bool {
+	if !slices.ContainsFunc(exts, func(e string) bool { return strings.EqualFold(u.Extension(), e) }) {
 		return false
 	}
 	if u.Scheme() != "file" {
@@ -355,8 +359,9 @@ func (scenarioFilter) Matches(u fyne.URI) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
-// OpenDialog asks for a scenario file to open.
-func (u *UI) OpenDialog() {
+// openPathDialog asks for a regular file that filter offers, starting
+// in the last folder used, and hands its path to then.
+func (u *UI) openPathDialog(filter regularFiles, then func(path string)) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
 			u.showError(err)
@@ -367,13 +372,18 @@ func (u *UI) OpenDialog() {
 		}
 		path := r.URI().Path()
 		r.Close()
-		u.openOrReport(path, u.showError)
+		then(path)
 	}, u.win)
-	d.SetFilter(scenarioFilter{})
+	d.SetFilter(filter)
 	if l := u.lastDir(); l != nil {
 		d.SetLocation(l)
 	}
 	d.Show()
+}
+
+// OpenDialog asks for a scenario file to open.
+func (u *UI) OpenDialog() {
+	u.openPathDialog(scenarioFilter, func(path string) { u.openOrReport(path, u.showError) })
 }
 
 // SaveAsDialog asks where to save the scenario.

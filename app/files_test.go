@@ -204,7 +204,7 @@ func TestOpenDialogOffersRegularFilesOnly(t *testing.T) {
 	os.WriteFile(plan, []byte("schema = 1\n"), 0o644)
 	notes := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notes, nil, 0o644)
-	f := scenarioFilter{}
+	f := scenarioFilter
 	for path, want := range map[string]bool{plan: true, fifo: false, notes: false, "/dev/null": false} {
 		if got := f.Matches(storage.NewFileURI(path)); got != want {
 			t.Errorf("%s offered: %v, want %v", path, got, want)

@@ -5,8 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/app/model"
@@ -62,23 +60,7 @@ func newPriceEditor(in *inputsPanel) *priceEditor {
 // QuotesDialog asks for a quotes file (.csv or .toml) and prices the plan
 // at it.
 func (u *UI) QuotesDialog() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			u.showError(err)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		u.LoadQuotes(path, u.showError)
-	}, u.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".toml"}))
-	if l := u.lastDir(); l != nil {
-		d.SetLocation(l)
-	}
-	d.Show()
+	u.openPathDialog(regularFiles{".csv", ".toml"}, func(path string) { u.LoadQuotes(path, u.showError) })
 }
 
 // LoadQuotes reads and checks a quotes file off the UI goroutine, dated
