@@ -33,6 +33,9 @@ func (u *UI) withKeys(d dialog.Dialog, onEnter, onEsc func()) {
 
 // errorDialog shows err; Enter or Esc closes it.
 func (u *UI) errorDialog(err error) {
+	if u.reportPanic(err) {
+		return // a recovered panic gets the crash dialog, not an error box
+	}
 	d := dialog.NewError(err, u.win)
 	u.withKeys(d, d.Hide, d.Hide)
 	d.Show()

@@ -189,11 +189,16 @@ func (t *phasesTab) redraw() {
 	u.work.add()
 	go func() {
 		defer u.work.done()
-		pp, err := planner.PlanPhases(snap, cat)
+		var pp *planner.PhasedPlan
+		err := protect("planning the phases", func() (err error) {
+			pp, err = planner.PlanPhases(snap, cat)
+			return err
+		})
 		u.onUI(func() {
 			if gen != t.gen {
 				return
 			}
+			u.reportPanic(err)
 			t.show(pp, err)
 		})
 	}()
@@ -255,7 +260,7 @@ func (t *phasesTab) exportMovesDialog() {
 		u.work.add()
 		go func() {
 			defer u.work.done()
-			err := ExportMoves(pp, path)
+			err := protect("writing the links to move", func() error { return ExportMoves(pp, path) })
 			u.onUI(func() {
 				if err != nil {
 					u.showError(err)

@@ -70,10 +70,16 @@ func (u *UI) LoadQuotes(path string, onError func(error)) {
 	u.work.add()
 	go func() {
 		defer u.work.done()
-		qs, err := planner.LoadQuotes(path, u.now())
+		var qs *planner.Quotes
+		err := protect("reading the quotes", func() (err error) {
+			qs, err = planner.LoadQuotes(path, u.now())
+			return err
+		})
 		u.onUI(func() {
 			if err != nil {
-				onError(err)
+				if !u.reportPanic(err) {
+					onError(err)
+				}
 				return
 			}
 			u.m.SetQuotes(qs)

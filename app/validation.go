@@ -53,11 +53,14 @@ func (u *UI) ModelValidationDialog() {
 	u.work.add()
 	go func() {
 		defer u.work.done()
-		points, err := planner.LoadValidation(data.FS)
 		var results []planner.ValidationResult
-		if err == nil {
-			results = planner.RunValidation(points, u.cat)
-		}
+		err := protect("checking the JCT model", func() error {
+			points, err := planner.LoadValidation(data.FS)
+			if err == nil {
+				results = planner.RunValidation(points, u.cat)
+			}
+			return err
+		})
 		u.onUI(func() {
 			u.status.SetText("")
 			if err != nil {
