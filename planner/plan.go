@@ -249,6 +249,14 @@ func Build(s Scenario, cat *Catalog) (*Plan, error) {
 	return build(s, cat, true)
 }
 
+// Builds reports whether s plans: Build's error, from a lean build that
+// leaves out what only a shown plan needs (failure what-if, networks
+// beside the back end, packed alternative).
+func Builds(s Scenario, cat *Catalog) error {
+	_, err := build(s, cat, false)
+	return err
+}
+
 // build is Build; a lean build (full false) plans the back end and its
 // job time only: no failure what-if (Plan.Resilience nil), no networks
 // beside the back end (Plan.Networks nil, which the what-if's derived

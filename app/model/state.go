@@ -33,8 +33,7 @@ func Evaluate(gen uint64, s planner.Scenario, cat *planner.Catalog) Result {
 			}
 			try := s
 			try.Network.Switch = sw.Key
-			_, err := planner.Build(try, cat)
-			r.Fits[sw.Key] = err == nil
+			r.Fits[sw.Key] = planner.Builds(try, cat) == nil
 		}
 	}
 	return r
