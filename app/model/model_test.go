@@ -143,8 +143,10 @@ func TestOptionsFit(t *testing.T) {
 }
 
 // Undo and redo step through edits; typing in one field is one step; and
-// undoing back to the saved inputs is not a change. Mutations caught: one
-// undo step per keystroke, and Dirty comparing edit counts.
+// undoing back to the saved inputs is not a change; an edit after an undo
+// drops what could be redone. Mutations caught: one undo step per
+// keystroke, Dirty comparing edit counts, and commit keeping the redo
+// stack (the last assertion runs with one step left to redo).
 func TestUndoRedo(t *testing.T) {
 	m := testModel(t)
 	for _, txt := range []string{"2", "20", "204", "2048"} {
@@ -170,9 +172,14 @@ func TestUndoRedo(t *testing.T) {
 	if s := m.Scenario(); s.Cluster.GPUs != 2048 || s.Network.Oversubscription != "2:1" {
 		t.Errorf("after redo: %d GPUs, %s", s.Cluster.GPUs, s.Network.Oversubscription)
 	}
+	// Redo must have something to drop: undo once, then edit.
+	m.Undo()
 	mustSet(t, m, "cluster.gpus", "512")
 	if m.Redo() {
 		t.Error("a new edit kept the redo steps")
+	}
+	if s := m.Scenario(); s.Cluster.GPUs != 512 || s.Network.Oversubscription != "1:1" {
+		t.Errorf("after the new edit: %d GPUs, %s; want 512, 1:1", s.Cluster.GPUs, s.Network.Oversubscription)
 	}
 }
 
