@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -104,19 +105,30 @@ func TestSearchTargets(t *testing.T) {
 	}
 }
 
+// A cancelled search says it was cancelled, with the context's error
+// inside. Mutation caught: dropping the ctx.Err() check after the
+// workers stop, which reported the cancelled search as "no design in
+// the catalog fits" (any error passed the old test).
 func TestSearchCancel(t *testing.T) {
 	cat := testCatalog(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Search(ctx, searchScenario(100000), cat, SearchOptions{}); err == nil {
-		t.Error("cancelled search returned no error")
+	_, err := Search(ctx, searchScenario(100000), cat, SearchOptions{})
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrNoDesigns) || err.Error() != "search cancelled: context canceled" {
+		t.Errorf("cancelled search: %v, want \"search cancelled: context canceled\"", err)
 	}
 }
 
+// Eight GPUs cannot hold the default 32-GPU workload: the search says no
+// design has a JCT estimate for 8 GPUs. Mutations caught: reporting it
+// as out of memory (ErrNoMemory) or as a cancellation, or without the
+// GPU count the user must change.
 func TestSearchNoJCT(t *testing.T) {
 	cat := testCatalog(t)
-	if _, err := Search(context.Background(), searchScenario(8), cat, SearchOptions{}); err == nil {
-		t.Error("8 GPUs with the default 32-GPU workload: want an error")
+	_, err := Search(context.Background(), searchScenario(8), cat, SearchOptions{})
+	if !errors.Is(err, ErrNoDesigns) || errors.Is(err, ErrNoMemory) || errors.Is(err, context.Canceled) ||
+		!strings.Contains(err.Error(), "no buildable design for 8 GPUs has a JCT estimate") {
+		t.Errorf("8 GPUs with the default 32-GPU workload: %v, want ErrNoDesigns naming 8 GPUs", err)
 	}
 }
 
