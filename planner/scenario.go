@@ -265,7 +265,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 	if _, _, err := Ratio(n.Oversubscription); err != nil {
 		add(fieldErr("network.oversubscription", `write down:up such as "1:1" or "2:1"`, "%v", err))
 	}
-	if n.Tiers < 0 || n.Tiers > 3 {
+	if n.Tiers < 0 || n.Tiers > MaxTiers {
 		add(fieldErr("network.tiers", "give 0 (fewest that fit), 1, 2 or 3", "%d tiers", n.Tiers))
 	}
 	if n.LeafAlignment != "" && n.LeafAlignment != AlignRack && n.LeafAlignment != AlignPacked {

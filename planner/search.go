@@ -105,13 +105,13 @@ func candidates(base Scenario, cat *Catalog) []Scenario {
 					nics = gps
 				}
 				serverPorts := nics * split
-				for planes := 1; planes <= min(serverPorts, 16); planes++ {
+				for planes := 1; planes <= min(serverPorts, MaxPlanes); planes++ {
 					if serverPorts%planes != 0 {
 						continue
 					}
 					for _, sw := range cat.SwitchesFor(fabric, port) {
-						for _, ratio := range []string{"1:1", "2:1", "3:1"} {
-							for tiers := 0; tiers <= 3; tiers++ {
+						for _, ratio := range RatioChoices {
+							for tiers := 0; tiers <= MaxTiers; tiers++ {
 								s := base
 								n := &s.Network
 								n.Fabric, n.NICGbps, n.NIC, n.PortsPerNIC, n.Planes = fabric, speed, Auto, split, planes

@@ -9,8 +9,8 @@ import (
 // off removes it); a number typed sets the [facility] field and a blank
 // returns it to the data default the hint names; text that is not a
 // number is reported in the words of the label and leaves the plan
-// stale; a value out of range comes back from the planner as a problem
-// on that input. Catches: a hall input that never reaches the scenario,
+// stale; a value out of the planner's range is refused with the range
+// and shown as a problem on that input. Catches: a hall input that never reaches the scenario,
 // a blank that stores 0 as a value shown, the toggle left on after
 // "off", an error on the wrong input.
 func TestHallInputs(t *testing.T) {
@@ -46,7 +46,11 @@ func TestHallInputs(t *testing.T) {
 	if st := m.State(); st.Status != Stale {
 		t.Errorf("state %v after a typing error, want stale", st.Status)
 	}
-	mustSet(t, m, "facility.racks_per_row", "1")
+	// Out of the planner's range (2 to 200 racks a row): refused as typed,
+	// with the range, and shown as the input's problem.
+	if _, err := m.Set("facility.racks_per_row", "1"); err == nil || !strings.Contains(err.Error(), "from 2 to 200") {
+		t.Errorf("1 rack per row: error %v, want the range 2 to 200", err)
+	}
 	settle(t, m)
 	st := m.State()
 	found := false

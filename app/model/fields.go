@@ -22,7 +22,8 @@ const (
 
 // Field is one input on screen: its scenario key, the label the window
 // shows (and error messages use), how it is edited, and a hint shown in
-// an empty entry.
+// an empty entry. Key, label and the rules of its value are the
+// planner's (planner.FieldByKey); the rest is the window's.
 type Field struct {
 	Key   string
 	Label string
@@ -36,6 +37,8 @@ const (
 	GroupMore     = "Media and more"
 	GroupWorkload = "Workload (JCT model)"
 	GroupFailures = "Failures and spares"
+	GroupNetworks = "Networks beside the back end"
+	GroupHall     = "Data hall"
 )
 
 // Labels shown in choices.
@@ -48,87 +51,136 @@ const (
 	WorkloadNone   = "default (Llama 3 70B)"
 	BasisStreet    = "street (third-party optics)"
 	BasisList      = "list (branded optics, vendor premium)"
+	// AlignReference is the leaf-alignment choice that follows the
+	// system's reference layout (network.leaf_alignment left out).
+	AlignReference = "reference"
+	// HallDefault is the data default of a hall placement.
+	HallDefault = "default"
+	// NetworkDefault leaves a [networks] choice to the system's default.
+	NetworkDefault = "system default"
 )
 
-// basisLabels maps price bases to their labels in the window.
-var basisLabels = map[string]string{planner.BasisStreet: BasisStreet, planner.BasisList: BasisList}
-
-var tierKeys = [3]string{"server_leaf", "leaf_spine", "spine_core"}
-
-var fields = buildFields()
-
-func buildFields() []Field {
-	fs := []Field{
-		{Key: "name", Label: "Scenario name", Kind: Text, Hint: "e.g. Pod A, 800G RoCE"},
-		{Key: "cluster.system", Label: "System", Kind: Choice},
-		{Key: "cluster.gpus", Label: "GPUs", Kind: Text, Hint: "e.g. 1024, 16k"},
-		{Key: "cluster.gpus_per_server", Label: "GPUs per server", Kind: Choice},
-		{Key: "network.nic_gbps", Label: "NIC speed", Kind: Radio},
-		{Key: "network.fabric", Label: "Fabric", Kind: Radio},
-		{Key: "network.switch", Label: "Switch", Kind: Choice},
-		{Key: "network.oversubscription", Label: "Leaf oversubscription", Kind: Choice},
-		{Key: "network.planes", Label: "Planes", Kind: Choice},
-		{Key: "network.ports_per_nic", Label: "Ports per NIC", Kind: Choice},
-		{Key: "network.tiers", Label: "Tiers", Kind: Choice},
-		{Key: "network.rail_optimized", Label: "Rail-optimized (one leaf per rail)", Kind: Toggle},
-		{Key: "network.nics_per_server", Label: "NICs per server", Kind: Text, Hint: "one per GPU", Group: GroupMore},
-		{Key: "network.load_balancing", Label: "RoCE load balancing", Kind: Choice, Group: GroupMore},
-		{Key: "network.leaf_alignment", Label: "Leaf alignment", Kind: Choice, Group: GroupMore},
-		{Key: "cluster.server_price_usd", Label: "Server price", Kind: Text, Hint: "US$ per server (optional)", Group: GroupMore},
-		{Key: "pricing.basis", Label: "Price basis", Kind: Choice, Group: GroupMore},
-	}
-	for i, name := range []string{"Server-leaf", "Leaf-spine", "Spine-core"} {
-		fs = append(fs,
-			Field{Key: "network.media." + tierKeys[i], Label: name + " medium", Kind: Choice, Group: GroupMore},
-			Field{Key: "network.media." + tierKeys[i] + "_m", Label: name + " length (m)", Kind: Text, Hint: "default length", Group: GroupMore})
-	}
-	return append(append(fs,
-		Field{Key: "workload.model", Label: "Model", Kind: Choice, Group: GroupWorkload},
-		Field{Key: "workload.gpu", Label: "GPU", Kind: Choice, Group: GroupWorkload},
-		Field{Key: "workload.tp", Label: "Tensor parallel (tp)", Kind: Text, Group: GroupWorkload},
-		Field{Key: "workload.pp", Label: "Pipeline parallel (pp)", Kind: Text, Group: GroupWorkload},
-		Field{Key: "workload.vpp", Label: "Virtual pipeline stages", Kind: Text, Group: GroupWorkload},
-		Field{Key: "workload.cp", Label: "Context parallel (cp)", Kind: Text, Hint: "blank: 1; splits each sequence", Group: GroupWorkload},
-		Field{Key: "workload.ep", Label: "Expert parallel (ep)", Kind: Text, Group: GroupWorkload},
-		Field{Key: "workload.micro_batch", Label: "Micro-batch (sequences)", Kind: Text, Group: GroupWorkload},
-		Field{Key: "workload.global_batch_tokens", Label: "Global batch (tokens)", Kind: Text, Group: GroupWorkload},
-		Field{Key: "workload.tokens_total", Label: "Token budget", Kind: Text, Hint: "e.g. 1e12", Group: GroupWorkload},
-		Field{Key: "workload.zero", Label: "Sharded optimizer (ZeRO / distributed optimizer)", Kind: Toggle, Group: GroupWorkload},
-		Field{Key: "workload.zero_stage", Label: "ZeRO stage", Kind: Text, Hint: "1-3; blank: 1 when sharded", Group: GroupWorkload},
-		Field{Key: "workload.recompute", Label: "Activation recomputation", Kind: Toggle, Group: GroupWorkload},
-		Field{Key: "workload.placement", Label: "Placement", Kind: Choice, Hint: "packed: contiguous servers; spread: scattered over the leaves", Group: GroupWorkload},
-		Field{Key: "workload.jobs", Label: "Jobs sharing the cluster", Kind: Text, Hint: "each on an equal share of the GPUs", Group: GroupWorkload},
-		Field{Key: "workload.precision", Label: "GEMM precision", Kind: Choice, Hint: "bf16; fp8, mxfp8 or fp4 where the GPU has it", Group: GroupWorkload},
-		Field{Key: "workload.kv_heads", Label: "KV heads (grouped-query attention)", Kind: Text, Hint: "blank: the model's", Group: GroupWorkload},
-		Field{Key: "workload.route_nodes", Label: "MoE: nodes a token may reach", Kind: Text, Hint: "node-limited routing; blank: the model's", Group: GroupWorkload},
-		Field{Key: "workload.qps_per_connection", Label: "Queue pairs per connection", Kind: Text, Hint: "flows ECMP hashes; blank: NCCL's 1", Group: GroupWorkload},
-		Field{Key: "reliability.spare_switches_pct", Label: "Spare switches (% of each tier)", Kind: Text, Group: GroupFailures},
-		Field{Key: "reliability.spare_optics_pct", Label: "Spare optics (% of transceivers and AOCs)", Kind: Text, Group: GroupFailures},
-		Field{Key: "reliability.swap_hours", Label: "Swap from a spare (hours)", Kind: Text, Group: GroupFailures},
-		Field{Key: "reliability.repair_hours", Label: "Repair without a spare (hours)", Kind: Text, Group: GroupFailures},
-		Field{Key: "reliability.restart_min", Label: "Restart after a failure (minutes)", Kind: Text, Group: GroupFailures},
-		Field{Key: "reliability.checkpoint_interval_min", Label: "Checkpoint interval (minutes)", Kind: Text, Group: GroupFailures},
-	), networkFields()...)
+// onScreen is how the window edits one planner input: the widget, the
+// section, the hint of an empty entry, and the words it shows for some
+// of the file's values (labels[file] = shown), read back the other way.
+type onScreen struct {
+	key    string
+	kind   Kind
+	group  string
+	hint   string
+	labels map[string]string
 }
 
-// reliabilityOf points at the scenario override a reliability key sets,
-// and the data file's value it replaces.
-func reliabilityOf(in *planner.ReliabilityInputs, base planner.Reliability, key string) (override **float64, def float64, ok bool) {
-	switch key {
-	case "spare_switches_pct":
-		return &in.SpareSwitchesPct, base.Spares.SwitchesPct, true
-	case "spare_optics_pct":
-		return &in.SpareOpticsPct, base.Spares.OpticsPct, true
-	case "swap_hours":
-		return &in.SwapHours, base.Recovery.SwapHours, true
-	case "repair_hours":
-		return &in.RepairHours, base.Recovery.RepairHours, true
-	case "restart_min":
-		return &in.RestartMin, base.Recovery.RestartMin, true
-	case "checkpoint_interval_min":
-		return &in.CheckpointIntervalMin, base.Recovery.CheckpointInterval, true
+var (
+	fabricLabels = map[string]string{string(planner.InfiniBand): FabricIB, string(planner.Ethernet): FabricEthernet}
+	basisLabels  = map[string]string{planner.BasisStreet: BasisStreet, planner.BasisList: BasisList}
+	mediaLabels  = map[string]string{"": MediumDefault}
+	hallLabels   = map[string]string{"": HallDefault}
+	sideLabels   = map[string]string{"": NetworkDefault}
+)
+
+// screen lists the inputs in the order the window shows them; keys not
+// listed (facility numbers, networks) are appended from the planner's
+// table in its order, in their prefix's section.
+var screen = []onScreen{
+	{key: "name", kind: Text, hint: "e.g. Pod A, 800G RoCE"},
+	{key: "cluster.system", kind: Choice},
+	{key: "cluster.gpus", kind: Text, hint: "e.g. 1024, 16k"},
+	{key: "cluster.gpus_per_server", kind: Choice},
+	{key: "network.nic_gbps", kind: Radio},
+	{key: "network.fabric", kind: Radio, labels: fabricLabels},
+	{key: "network.switch", kind: Choice},
+	{key: "network.oversubscription", kind: Choice},
+	{key: "network.planes", kind: Choice},
+	{key: "network.ports_per_nic", kind: Choice},
+	{key: "network.tiers", kind: Choice, labels: map[string]string{"0": TiersAuto}},
+	{key: "network.rail_optimized", kind: Toggle},
+	{key: "network.nics_per_server", kind: Text, hint: "one per GPU", group: GroupMore},
+	{key: "network.load_balancing", kind: Choice, group: GroupMore},
+	{key: "network.leaf_alignment", kind: Choice, group: GroupMore, labels: map[string]string{"": AlignReference}},
+	{key: "cluster.server_price_usd", kind: Text, hint: "US$ per server (optional)", group: GroupMore},
+	{key: "pricing.basis", kind: Choice, group: GroupMore, labels: basisLabels},
+	{key: "network.media.server_leaf", kind: Choice, group: GroupMore, labels: mediaLabels},
+	{key: "network.media.server_leaf_m", kind: Text, hint: "default length", group: GroupMore},
+	{key: "network.media.leaf_spine", kind: Choice, group: GroupMore, labels: mediaLabels},
+	{key: "network.media.leaf_spine_m", kind: Text, hint: "default length", group: GroupMore},
+	{key: "network.media.spine_core", kind: Choice, group: GroupMore, labels: mediaLabels},
+	{key: "network.media.spine_core_m", kind: Text, hint: "default length", group: GroupMore},
+	{key: "workload.model", kind: Choice, group: GroupWorkload},
+	{key: "workload.gpu", kind: Choice, group: GroupWorkload},
+	{key: "workload.tp", kind: Text, group: GroupWorkload},
+	{key: "workload.pp", kind: Text, group: GroupWorkload},
+	{key: "workload.vpp", kind: Text, group: GroupWorkload},
+	{key: "workload.cp", kind: Text, group: GroupWorkload},
+	{key: "workload.ep", kind: Text, group: GroupWorkload},
+	{key: "workload.micro_batch", kind: Text, group: GroupWorkload},
+	{key: "workload.global_batch_tokens", kind: Text, group: GroupWorkload},
+	{key: "workload.tokens_total", kind: Text, hint: "e.g. 1e12", group: GroupWorkload},
+	{key: "workload.zero", kind: Toggle, group: GroupWorkload},
+	{key: "workload.zero_stage", kind: Text, group: GroupWorkload},
+	{key: "workload.recompute", kind: Toggle, group: GroupWorkload},
+	{key: "workload.placement", kind: Choice, hint: "packed: contiguous servers; spread: scattered over the leaves", group: GroupWorkload},
+	{key: "workload.jobs", kind: Text, group: GroupWorkload},
+	{key: "workload.precision", kind: Choice, hint: "bf16; fp8, mxfp8 or fp4 where the GPU has it", group: GroupWorkload},
+	{key: "workload.kv_heads", kind: Text, group: GroupWorkload},
+	{key: "workload.route_nodes", kind: Text, group: GroupWorkload},
+	{key: "workload.qps_per_connection", kind: Text, group: GroupWorkload},
+}
+
+// sections places the inputs the screen list leaves out, by key prefix.
+var sections = []struct {
+	prefix, group string
+	labels        map[string]string
+}{
+	{"reliability.", GroupFailures, nil},
+	{"networks.", GroupNetworks, sideLabels},
+	{"facility.", GroupHall, hallLabels},
+}
+
+var (
+	fields  = buildFields()
+	screens = map[string]onScreen{} // by key
+)
+
+func buildFields() []Field {
+	var fs []Field
+	add := func(o onScreen) {
+		pf, ok := planner.FieldByKey(o.key)
+		if !ok {
+			panic("model: no planner input " + o.key)
+		}
+		if o.hint == "" && o.kind == Text {
+			o.hint = pf.Help
+		}
+		screens[o.key] = o
+		fs = append(fs, Field{Key: o.key, Label: pf.Label, Kind: o.kind, Hint: o.hint, Group: o.group})
 	}
-	return nil, 0, false
+	for _, o := range screen {
+		add(o)
+	}
+	for _, sec := range sections {
+		for _, pf := range planner.Fields() {
+			if strings.HasPrefix(pf.Key, sec.prefix) {
+				o := onScreen{key: pf.Key, kind: kindOf(pf), group: sec.group}
+				if o.kind == Choice {
+					o.labels = sec.labels
+				}
+				add(o)
+			}
+		}
+	}
+	return fs
+}
+
+// kindOf is the widget of a planner input the screen list leaves out.
+func kindOf(f planner.Field) Kind {
+	switch f.Kind {
+	case planner.FieldToggle:
+		return Toggle
+	case planner.FieldChoice:
+		return Choice
+	}
+	return Text
 }
 
 // Fields lists every input in the order the window shows them. Prices are
@@ -157,6 +209,24 @@ func LabelOf(key string) string {
 	return key
 }
 
+// shown is the window's word for the file value v of key.
+func shown(key, v string) string {
+	if l, ok := screens[key].labels[v]; ok {
+		return l
+	}
+	return v
+}
+
+// fileValue is the file's value of what the window shows as text in key.
+func fileValue(key, text string) string {
+	for v, l := range screens[key].labels {
+		if l == text {
+			return v
+		}
+	}
+	return text
+}
+
 // speedLabel names a NIC speed as the window shows it.
 func speedLabel(gbps int) string {
 	if gbps%1000 == 0 || gbps == 1600 {
@@ -165,87 +235,21 @@ func speedLabel(gbps int) string {
 	return strconv.Itoa(gbps) + "G"
 }
 
+// parseSpeed reads a speed as the window shows it ("800G", "1.6T") or as
+// Gb/s ("800").
 func parseSpeed(label string) (int, error) {
 	if t, ok := strings.CutSuffix(label, "T"); ok {
-		v, err := strconv.ParseFloat(t, 64)
+		v, err := planner.ParseNumber(t, 0.001, planner.MaxNICGbps/1000)
 		if err != nil {
 			return 0, fmt.Errorf("%q is not a speed", label)
 		}
 		return int(v * 1000), nil
 	}
-	n, err := strconv.Atoi(strings.TrimSuffix(label, "G"))
+	n, err := planner.ParseInt(strings.TrimSuffix(label, "G"), 1, planner.MaxNICGbps)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a speed", label)
+		return 0, fmt.Errorf("%q is not a speed: %w", label, err)
 	}
 	return n, nil
 }
 
-func fabricLabel(f planner.Fabric) string {
-	if f == planner.Ethernet {
-		return FabricEthernet
-	}
-	return FabricIB
-}
-
-func tiersLabel(t int) string {
-	if t == 0 {
-		return TiersAuto
-	}
-	return strconv.Itoa(t)
-}
-
-func optionalInt(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return strconv.Itoa(n)
-}
-
-func optionalFloat(v float64) string {
-	if v == 0 {
-		return ""
-	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
-}
-
-func boolText(b bool) string { return strconv.FormatBool(b) }
-
-func mediumOf(m *planner.Media, i int) *planner.Medium {
-	return [3]*planner.Medium{&m.ServerLeaf, &m.LeafSpine, &m.SpineCore}[i]
-}
-
-func metresOf(m *planner.Media, i int) *float64 {
-	return [3]*float64{&m.ServerLeafM, &m.LeafSpineM, &m.SpineCoreM}[i]
-}
-
-// mediaIndex returns the tier of a media key and whether it is a length.
-func mediaIndex(key string) (i int, length, ok bool) {
-	rest, ok := strings.CutPrefix(key, "network.media.")
-	if !ok {
-		return 0, false, false
-	}
-	rest, length = strings.CutSuffix(rest, "_m")
-	for i, k := range tierKeys {
-		if k == rest {
-			return i, length, true
-		}
-	}
-	return 0, false, false
-}
-
-// parseMetres reads a cable length in metres; empty is 0 (the default).
-func parseMetres(text string) (float64, error) {
-	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), "m"))
-	if t == "" {
-		return 0, nil
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || !(v > 0 && v <= 2000) {
-		return 0, fmt.Errorf("%q is not a length: write metres from 0.1 to 2000, e.g. 30", text)
-	}
-	return v, nil
-}
-
-// AlignReference is the leaf-alignment choice that follows the system's
-// reference layout (network.leaf_alignment left out).
-const AlignReference = "reference"
+func fabricLabel(f planner.Fabric) string { return shown("network.fabric", string(f)) }

@@ -174,144 +174,44 @@ func (m *Model) Text(key string) string {
 	return m.textOf(m.scenario, key)
 }
 
-// textOf is the display text of key in scenario s.
+// textOf is the display text of key in scenario s: the planner's value
+// in the window's words.
 func (m *Model) textOf(s planner.Scenario, key string) string {
-	c, n := s.Cluster, s.Network
-	if item, ok := strings.CutPrefix(key, "prices."); ok {
-		if v, ok := s.Prices[item]; ok {
-			return optionalFloat(v)
-		}
+	if show := shownOf[key]; show != nil {
+		return show(m, s)
+	}
+	f, ok := planner.FieldByKey(key)
+	if !ok {
 		return ""
 	}
-	if i, length, ok := mediaIndex(key); ok {
-		if length {
-			return optionalFloat(*metresOf(&n.Media, i))
-		}
-		if md := *mediumOf(&n.Media, i); md != "" {
-			return string(md)
-		}
-		return MediumDefault
-	}
-	if w, ok := strings.CutPrefix(key, "workload."); ok {
-		return workloadText(s.Workload, w)
-	}
-	if k, ok := strings.CutPrefix(key, "networks."); ok {
-		return networksText(s, k)
-	}
-	if f, ok := strings.CutPrefix(key, "facility."); ok {
-		return facilityText(s, f)
-	}
-	if r, ok := strings.CutPrefix(key, "reliability."); ok && s.Reliability != nil {
-		in := *s.Reliability
-		if v, _, ok := reliabilityOf(&in, planner.Reliability{}, r); ok && *v != nil {
-			return strconv.FormatFloat(**v, 'f', -1, 64)
-		}
-		return ""
-	}
-	switch key {
-	case "name":
-		return s.Name
-	case "cluster.system":
-		if c.System == "" {
-			return planner.CustomSystem
-		}
-		return c.System
-	case "cluster.gpus":
-		return strconv.Itoa(c.GPUs)
-	case "cluster.gpus_per_server":
-		return strconv.Itoa(s.WithSystem(m.cat).Cluster.GPUsPerServer)
-	case "cluster.server_price_usd":
-		return optionalFloat(c.ServerPriceUSD)
-	case "network.nic_gbps":
-		return speedLabel(s.WithSystem(m.cat).Network.NICGbps)
-	case "network.fabric":
-		return fabricLabel(n.Fabric)
-	case "network.switch":
-		return m.switchLabel(s, n.Switch)
-	case "network.oversubscription":
-		return n.Oversubscription
-	case "network.planes":
-		return strconv.Itoa(n.Planes)
-	case "network.ports_per_nic":
-		return strconv.Itoa(m.portsPerNIC(s))
-	case "network.tiers":
-		return tiersLabel(n.Tiers)
-	case "network.rail_optimized":
-		return boolText(n.RailOptimized)
-	case "network.nics_per_server":
-		ws := s.WithSystem(m.cat)
-		if m.systemFixed(s) {
-			return strconv.Itoa(ws.Network.NICsPerServer)
-		}
-		return optionalInt(n.NICsPerServer)
-	case "network.load_balancing":
-		return n.LoadBalancing
-	case "pricing.basis":
-		return basisLabels[s.PriceBasis(m.cat)]
-	case "network.leaf_alignment":
-		if n.LeafAlignment == "" {
-			return AlignReference
-		}
-		return n.LeafAlignment
-	}
-	return ""
+	return shown(key, f.Get(&s))
 }
 
-func workloadText(wl *planner.Workload, key string) string {
-	w := planner.NewWorkload()
-	if wl != nil {
-		w = *wl
-	}
-	switch key {
-	case "model":
-		if wl == nil {
+// shownOf are the inputs whose text depends on the catalog: what a
+// catalog system fixes, the resolved NIC and the switch's ports.
+var shownOf = map[string]func(m *Model, s planner.Scenario) string{
+	"cluster.gpus_per_server": func(m *Model, s planner.Scenario) string {
+		return strconv.Itoa(s.WithSystem(m.cat).Cluster.GPUsPerServer)
+	},
+	"network.nic_gbps": func(m *Model, s planner.Scenario) string { return speedLabel(s.WithSystem(m.cat).Network.NICGbps) },
+	"network.switch":   func(m *Model, s planner.Scenario) string { return m.switchLabel(s, s.Network.Switch) },
+	"network.ports_per_nic": func(m *Model, s planner.Scenario) string {
+		return strconv.Itoa(m.portsPerNIC(s))
+	},
+	"network.nics_per_server": func(m *Model, s planner.Scenario) string {
+		if m.systemFixed(s) {
+			return strconv.Itoa(s.WithSystem(m.cat).Network.NICsPerServer)
+		}
+		f, _ := planner.FieldByKey("network.nics_per_server")
+		return f.Get(&s)
+	},
+	"pricing.basis": func(m *Model, s planner.Scenario) string { return basisLabels[s.PriceBasis(m.cat)] },
+	"workload.model": func(m *Model, s planner.Scenario) string {
+		if s.Workload == nil {
 			return WorkloadNone
 		}
-		return w.Model
-	case "gpu":
-		return w.GPU
-	case "tp":
-		return strconv.Itoa(w.TP)
-	case "pp":
-		return strconv.Itoa(w.PP)
-	case "vpp":
-		return strconv.Itoa(w.VPP)
-	case "ep":
-		return strconv.Itoa(w.EP)
-	case "micro_batch":
-		return strconv.Itoa(w.MicroBatch)
-	case "global_batch_tokens":
-		return strconv.Itoa(w.GlobalBatchTokens)
-	case "tokens_total":
-		return strconv.FormatFloat(w.TokensTotal, 'g', -1, 64)
-	case "zero":
-		return boolText(w.ZeRO)
-	case "zero_stage":
-		return optionalInt(w.ZeROStage)
-	case "recompute":
-		return boolText(w.Recompute)
-	case "placement":
-		if w.Placement == "" {
-			return planner.PlacePacked
-		}
-		return w.Placement
-	case "jobs":
-		return strconv.Itoa(max(w.Jobs, 1))
-	case "qps_per_connection":
-		return optionalInt(w.QueuePairs)
-	case "kv_heads":
-		return optionalInt(w.KVHeads)
-	case "route_nodes":
-		return optionalInt(w.RouteNodes)
-	case "cp":
-		return optionalInt(w.CP)
-	case "precision":
-		if w.Precision == "" {
-			return planner.PrecisionBF16
-		}
-		return w.Precision
-	}
-	return ""
+		return s.Workload.Model
+	},
 }
 
 // systemFixed says whether s names a catalog system, which fixes GPUs and
@@ -382,114 +282,106 @@ func (m *Model) Hint(key string) string {
 			return h
 		}
 	}
-	if r, ok := strings.CutPrefix(key, "reliability."); ok && m.cat.Reliability != nil {
-		if _, def, ok := reliabilityOf(&planner.ReliabilityInputs{}, *m.cat.Reliability, r); ok {
-			if def == 0 && strings.HasPrefix(r, "spare_") {
-				return "none (data default)"
-			}
-			if def == 0 && r == "checkpoint_interval_min" {
-				return "optimum (data default)"
-			}
-			return "data default: " + strconv.FormatFloat(def, 'f', -1, 64)
-		}
+	if h, ok := m.reliabilityHint(key); ok {
+		return h
 	}
 	f, _ := FieldOf(key)
 	return f.Hint
 }
 
 // Options lists the choices of a Choice or Radio input that fit the
-// current inputs, derived from the catalog.
+// current inputs: derived from the catalog where it decides them, else
+// the planner's choices in the window's words.
 func (m *Model) Options(key string) []string {
-	s := m.scenario
-	ws := s.WithSystem(m.cat)
-	if _, length, ok := mediaIndex(key); ok && !length {
-		return []string{MediumDefault, string(planner.Optics), string(planner.AOC), string(planner.ACC), string(planner.DAC)}
+	if opts := optionsOf[key]; opts != nil {
+		return opts(m, m.scenario)
 	}
-	if k, ok := strings.CutPrefix(key, "networks."); ok {
-		return networkChoices(k)
+	f, ok := planner.FieldByKey(key)
+	if !ok || f.Kind != planner.FieldChoice {
+		return nil
 	}
-	if opts, ok := facilityOptions(key); ok {
-		return opts
+	var out []string
+	for _, c := range f.Choices {
+		if _, named := screens[key].labels[c]; c != "" || named {
+			out = append(out, shown(key, c))
+		}
 	}
-	switch key {
-	case "cluster.system":
-		return m.cat.SystemKeys()
-	case "cluster.gpus_per_server":
-		return withCurrent([]string{"4", "8", "16", "32", "72"}, m.Text(key))
-	case "network.nic_gbps":
+	return withCurrent(out, m.Text(key))
+}
+
+// optionsOf are the choices the catalog and the other inputs decide.
+var optionsOf = map[string]func(m *Model, s planner.Scenario) []string{
+	"cluster.system": func(m *Model, _ planner.Scenario) []string { return m.cat.SystemKeys() },
+	"cluster.gpus_per_server": func(m *Model, _ planner.Scenario) []string {
+		return withCurrent([]string{"4", "8", "16", "32", "72"}, m.Text("cluster.gpus_per_server"))
+	},
+	"network.nic_gbps": func(m *Model, s planner.Scenario) []string {
 		var out []string
 		for _, g := range m.cat.NICSpeeds(s.Network.Fabric) {
 			out = append(out, speedLabel(g))
 		}
-		return withCurrent(out, m.Text(key))
-	case "network.fabric":
-		return []string{FabricIB, FabricEthernet}
-	case "network.switch":
+		return withCurrent(out, m.Text("network.nic_gbps"))
+	},
+	"network.switch": func(m *Model, s planner.Scenario) []string {
 		out := []string{SwitchAuto}
-		g := m.portGbps(s)
-		for _, sw := range m.cat.SwitchesFor(s.Network.Fabric, g) {
+		for _, sw := range m.cat.SwitchesFor(s.Network.Fabric, m.portGbps(s)) {
 			if m.fits == nil || m.fits[sw.Key] || sw.Key == s.Network.Switch {
 				out = append(out, m.switchLabel(s, sw.Key))
 			}
 		}
-		return withCurrent(out, m.Text(key))
-	case "network.oversubscription":
-		return withCurrent([]string{"1:1", "2:1", "3:1", "4:1"}, s.Network.Oversubscription)
-	case "network.planes":
+		return withCurrent(out, m.Text("network.switch"))
+	},
+	"network.planes": func(m *Model, s planner.Scenario) []string {
+		ws := s.WithSystem(m.cat)
 		ports := ws.Network.NICsPerServer
 		if ports == 0 {
 			ports = ws.Cluster.GPUsPerServer
 		}
 		ports *= m.portsPerNIC(s)
 		var out []string
-		for d := 1; d <= ports && d <= 16; d++ {
+		for d := 1; d <= ports && d <= planner.MaxPlanes; d++ {
 			if ports%d == 0 {
 				out = append(out, strconv.Itoa(d))
 			}
 		}
-		return withCurrent(out, m.Text(key))
-	case "network.ports_per_nic":
-		seen := map[int]bool{}
-		var splits []int
-		for _, k := range m.cat.NICKeys() {
-			nic := m.cat.NICs[k]
-			if nic.Gbps != ws.Network.NICGbps || (s.Network.NIC != planner.Auto && s.Network.NIC != k) {
-				continue
-			}
-			for _, p := range nic.PortSplits(s.Network.Fabric) {
-				if !seen[p] {
-					seen[p] = true
-					splits = append(splits, p)
-				}
-			}
-		}
-		var out []string
-		slices.Sort(splits)
-		for _, p := range splits {
-			out = append(out, strconv.Itoa(p))
-		}
-		return withCurrent(out, m.Text(key))
-	case "network.tiers":
-		return []string{TiersAuto, "1", "2", "3"}
-	case "network.load_balancing":
-		return []string{planner.LBAdaptive, planner.LBECMP}
-	case "pricing.basis":
-		return []string{BasisStreet, BasisList}
-	case "network.leaf_alignment":
-		return []string{AlignReference, planner.AlignRack, planner.AlignPacked}
-	case "workload.model":
+		return withCurrent(out, m.Text("network.planes"))
+	},
+	"network.ports_per_nic": (*Model).portSplits,
+	"workload.model": func(m *Model, _ planner.Scenario) []string {
 		return append([]string{WorkloadNone}, planner.SortedKeys(m.cat.JCT.Models)...)
-	case "workload.gpu":
-		return planner.SortedKeys(m.cat.JCT.GPUs)
-	case "workload.placement":
-		return []string{planner.PlacePacked, planner.PlaceSpread}
-	case "workload.precision":
+	},
+	"workload.gpu": func(m *Model, _ planner.Scenario) []string { return planner.SortedKeys(m.cat.JCT.GPUs) },
+	"workload.precision": func(m *Model, _ planner.Scenario) []string {
 		if g := m.cat.JCT.GPUs[m.Text("workload.gpu")]; g != nil {
-			return withCurrent(g.Precisions(), m.Text(key))
+			return withCurrent(g.Precisions(), m.Text("workload.precision"))
 		}
 		return []string{planner.PrecisionBF16}
+	},
+}
+
+// portSplits are the port splits of the NICs at the scenario's speed.
+func (m *Model) portSplits(s planner.Scenario) []string {
+	ws := s.WithSystem(m.cat)
+	seen := map[int]bool{}
+	var splits []int
+	for _, k := range m.cat.NICKeys() {
+		nic := m.cat.NICs[k]
+		if nic.Gbps != ws.Network.NICGbps || (s.Network.NIC != planner.Auto && s.Network.NIC != k) {
+			continue
+		}
+		for _, p := range nic.PortSplits(s.Network.Fabric) {
+			if !seen[p] {
+				seen[p] = true
+				splits = append(splits, p)
+			}
+		}
 	}
-	return nil
+	var out []string
+	slices.Sort(splits)
+	for _, p := range splits {
+		out = append(out, strconv.Itoa(p))
+	}
+	return withCurrent(out, m.Text("network.ports_per_nic"))
 }
 
 func withCurrent(opts []string, cur string) []string {

@@ -1,0 +1,631 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FieldKind is how an input's text is read.
+type FieldKind int
+
+// Field kinds.
+const (
+	FieldText   FieldKind = iota // free text (a name, a catalog key)
+	FieldCount                   // a whole number: 1024, 1,024, 1_024, 16k
+	FieldNumber                  // a number with decimals: 2.5, 1e12, 1.5k
+	FieldMoney                   // US dollars: 300000, $300,000, 4.6M
+	FieldChoice                  // one of Choices (or, with no Choices, of the catalog's keys)
+	FieldToggle                  // "true" or "false"
+)
+
+// Limits of the inputs the field table reads. Larger values are typing
+// mistakes, and these keep every product the JCT model forms inside
+// float64; the scenario's validation and the search use the same ones.
+const (
+	MaxTP            = 1 << 16 // tensor-parallel ranks
+	MaxPP            = 1 << 16 // pipeline stages
+	MaxVPP           = 1 << 10 // virtual stages per pipeline stage
+	MaxEP            = 1 << 16 // expert-parallel ranks
+	MaxCP            = 1 << 16 // context-parallel ranks
+	MaxMicroBatch    = 1 << 12 // sequences per micro-batch
+	MaxJobs          = 1 << 12 // jobs sharing the cluster
+	MaxQueuePairs    = 128     // queue pairs per connection
+	MaxHeads         = 1 << 16 // attention (and KV) heads
+	MaxRouteNodes    = 1 << 12 // nodes a token's experts may span
+	MaxTokensTotal   = 1e16    // a token budget
+	MaxNICGbps       = 100_000 // a NIC speed in Gb/s (the catalog lists those that exist)
+	MaxZeROStage     = 3
+	MaxTiers         = 3
+	MaxGPUsPerServer = maxGPUsPerServer
+	MaxNICsPerServer = maxNICsPerServer
+	MaxPortsPerNIC   = maxPortsPerNIC
+	MaxPlanes        = maxPlanes
+	MaxCableM        = maxCableM
+)
+
+// RatioChoices are the leaf oversubscriptions the window offers and the
+// design search tries: non-blocking to 4:1, the range vendors' reference
+// designs for AI back ends publish. Any D:U up to 64:64 can be typed.
+var RatioChoices = []string{"1:1", "2:1", "3:1", "4:1"}
+
+// Field is one input of a scenario: its file key, the label the window
+// shows (and errors use), how its text is read, its limits and choices,
+// and how to read it from and write it to a scenario. Get never changes
+// the scenario; Set changes only what the key names (and what the key's
+// rule resets, as a new model preset resets the model's shape) and
+// leaves the scenario unchanged on error.
+type Field struct {
+	Key      string
+	Label    string
+	Kind     FieldKind
+	Min, Max float64  // the range of a number; Max 0: checked by validation only
+	Optional bool     // blank text sets the default
+	Choices  []string // the values a choice may take (nil: catalog keys)
+	Unit     string   // of a number: "m", "US$", "hours"
+	Help     string   // what the input means, for usage text and hints
+	Get      func(*Scenario) string
+	Set      func(*Scenario, string) error
+}
+
+// Fields lists every input of a scenario, in the order the window
+// shows them. Prices are edited through "prices.ITEM" (PriceField).
+func Fields() []Field { return slices.Clone(fieldTable) }
+
+// FieldByKey returns the input with key; ok is false for an unknown key.
+func FieldByKey(key string) (Field, bool) {
+	if i, ok := fieldIndex[key]; ok {
+		return fieldTable[i], true
+	}
+	if item, ok := strings.CutPrefix(key, "prices."); ok && item != "" {
+		return PriceField(item), true
+	}
+	return Field{}, false
+}
+
+// PriceField is the override of one catalog item's price; blank drops it.
+// Whether item is in the catalog is checked by the caller (or Validate).
+func PriceField(item string) Field {
+	key := "prices." + item
+	return Field{Key: key, Label: "Price of " + item, Kind: FieldMoney, Max: MaxPriceUSD, Optional: true, Unit: "US$",
+		Get: func(s *Scenario) string {
+			if v, ok := s.Prices[item]; ok {
+				return formatNumber(v)
+			}
+			return ""
+		},
+		Set: func(s *Scenario, text string) error {
+			if strings.TrimSpace(text) == "" {
+				s.Prices = cloneMap(s.Prices)
+				delete(s.Prices, item)
+				return nil
+			}
+			v, err := ParseMoney(text)
+			if err != nil {
+				return err
+			}
+			s.Prices = cloneMap(s.Prices)
+			if s.Prices == nil {
+				s.Prices = map[string]float64{}
+			}
+			s.Prices[item] = v
+			return nil
+		}}
+}
+
+func cloneMap(m map[string]float64) map[string]float64 {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// ParseInt reads a whole number from lo to hi in the one count grammar
+// of the app, the CLI and the files' tools: "1024", "1,024", "1_024",
+// "16k", "1.5k", "1M", "1e6".
+func ParseInt(text string, lo, hi int) (int, error) {
+	v, ok := parseScaled(text, ",_ ")
+	if !ok || v != math.Trunc(v) {
+		return 0, fmt.Errorf("%q is not a whole number", strings.TrimSpace(text))
+	}
+	if !(v >= float64(lo) && v <= float64(hi)) {
+		return 0, fmt.Errorf("give a number from %s to %s", FormatInt(lo), FormatInt(hi))
+	}
+	return int(v), nil
+}
+
+// ParseNumber reads a number from lo to hi in the same grammar, with
+// decimals: "2.5", "1,000", "1e12", "1.5k". A trailing unit ("30 m")
+// is the caller's to strip.
+func ParseNumber(text string, lo, hi float64) (float64, error) {
+	v, ok := parseScaled(text, ",_ ")
+	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a number", strings.TrimSpace(text))
+	}
+	if !(v >= lo && v <= hi) {
+		return 0, fmt.Errorf("give a number from %s to %s", formatNumber(lo), formatNumber(hi))
+	}
+	return v, nil
+}
+
+// ParseToggle reads "true"/"false" (also on/off, yes/no).
+func ParseToggle(text string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(text)) {
+	case "true", "on", "yes", "1":
+		return true, nil
+	case "false", "off", "no", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not on or off: write true or false", strings.TrimSpace(text))
+}
+
+func formatNumber(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// Parse reads text as the field's value would be, without a scenario:
+// the error is what Set returns.
+func (f Field) Parse(text string) error {
+	s := NewScenario()
+	return f.Set(&s, text)
+}
+
+// ---- builders ----
+
+// countField is a whole number from lo to hi at *at(s); optional
+// fields take blank (and show 0) as the default.
+func countField(key, label string, lo, hi int, optional bool, help string, at func(*Scenario) *int) Field {
+	return Field{Key: key, Label: label, Kind: FieldCount, Min: float64(lo), Max: float64(hi), Optional: optional, Help: help,
+		Get: func(s *Scenario) string {
+			c := *s
+			v := *at(&c)
+			if optional && v == 0 {
+				return ""
+			}
+			return strconv.Itoa(v)
+		},
+		Set: func(s *Scenario, text string) error {
+			if optional && strings.TrimSpace(text) == "" {
+				*at(s) = 0
+				return nil
+			}
+			v, err := ParseInt(text, lo, hi)
+			if err != nil {
+				return err
+			}
+			*at(s) = v
+			return nil
+		}}
+}
+
+// numberField is a number from lo to hi (hi 0: any the validation
+// allows) at *at(s), with an optional unit suffix the user may type.
+func numberField(key, label, unit string, lo, hi float64, optional bool, at func(*Scenario) *float64) Field {
+	max := hi
+	if max == 0 {
+		max = math.MaxFloat64
+	}
+	return Field{Key: key, Label: label, Kind: FieldNumber, Min: lo, Max: hi, Optional: optional, Unit: unit,
+		Get: func(s *Scenario) string {
+			c := *s
+			v := *at(&c)
+			if optional && v == 0 {
+				return ""
+			}
+			return formatNumber(v)
+		},
+		Set: func(s *Scenario, text string) error {
+			t := strings.TrimSpace(text)
+			if unit != "" {
+				t = strings.TrimSpace(strings.TrimSuffix(t, unit))
+			}
+			if optional && t == "" {
+				*at(s) = 0
+				return nil
+			}
+			v, err := ParseNumber(t, lo, max)
+			if err != nil {
+				return err
+			}
+			*at(s) = v
+			return nil
+		}}
+}
+
+// choiceField is one of choices at *at(s) (choices nil: any text, which
+// validation checks against the catalog); blank, when it is a choice,
+// is the default the file leaves out.
+func choiceField(key, label string, choices []string, at func(*Scenario) *string) Field {
+	return Field{Key: key, Label: label, Kind: FieldChoice, Choices: choices, Optional: slices.Contains(choices, ""),
+		Get: func(s *Scenario) string {
+			c := *s
+			return *at(&c)
+		},
+		Set: func(s *Scenario, text string) error {
+			t := strings.TrimSpace(text)
+			if choices != nil && !slices.Contains(choices, t) {
+				return fmt.Errorf("%q is not a choice: %s", t, choiceList(choices))
+			}
+			*at(s) = t
+			return nil
+		}}
+}
+
+func choiceList(choices []string) string {
+	var named []string
+	for _, c := range choices {
+		if c == "" {
+			c = `"" (default)`
+		}
+		named = append(named, c)
+	}
+	if len(named) == 1 {
+		return "choose " + named[0]
+	}
+	return "choose " + strings.Join(named[:len(named)-1], ", ") + " or " + named[len(named)-1]
+}
+
+func toggleField(key, label string, at func(*Scenario) *bool) Field {
+	return Field{Key: key, Label: label, Kind: FieldToggle, Choices: []string{"false", "true"},
+		Get: func(s *Scenario) string {
+			c := *s
+			return strconv.FormatBool(*at(&c))
+		},
+		Set: func(s *Scenario, text string) error {
+			v, err := ParseToggle(text)
+			if err != nil {
+				return err
+			}
+			*at(s) = v
+			return nil
+		}}
+}
+
+// workload is the scenario's [workload] table, made from the default job
+// when the scenario has none.
+func workload(s *Scenario) *Workload {
+	if s.Workload == nil {
+		w := NewWorkload()
+		s.Workload = &w
+	} else {
+		w := *s.Workload // never write through a snapshot's pointer
+		s.Workload = &w
+	}
+	return s.Workload
+}
+
+func facility(s *Scenario) *Facility {
+	f := Facility{}
+	if s.Facility != nil {
+		f = *s.Facility
+	}
+	s.Facility = &f
+	return s.Facility
+}
+
+// networks is the scenario's [networks] table; tidyNetworks drops it
+// again when every key is back to its default.
+func networks(s *Scenario) *NetworksInputs {
+	in := NetworksInputs{}
+	if s.Networks != nil {
+		in = *s.Networks
+	}
+	s.Networks = &in
+	return s.Networks
+}
+
+func tidyNetworks(f Field) Field {
+	set := f.Set
+	f.Set = func(s *Scenario, text string) error {
+		if err := set(s, text); err != nil {
+			return err
+		}
+		if s.Networks != nil && *s.Networks == (NetworksInputs{}) {
+			s.Networks = nil
+		}
+		return nil
+	}
+	return f
+}
+
+// reliabilityField is an optional override of a [reliability] figure:
+// blank drops it (the data file's value); a table with no override left
+// is dropped.
+func reliabilityField(key, label, unit string, at func(*ReliabilityInputs) **float64) Field {
+	return Field{Key: "reliability." + key, Label: label, Kind: FieldNumber, Optional: true, Unit: unit,
+		Get: func(s *Scenario) string {
+			if s.Reliability == nil {
+				return ""
+			}
+			in := *s.Reliability
+			if v := *at(&in); v != nil {
+				return formatNumber(*v)
+			}
+			return ""
+		},
+		Set: func(s *Scenario, text string) error {
+			in := ReliabilityInputs{}
+			if s.Reliability != nil {
+				in = *s.Reliability
+			}
+			*at(&in) = nil
+			if t := strings.TrimSpace(text); t != "" {
+				v, err := ParseNumber(t, 0, math.MaxFloat64)
+				if err != nil {
+					return fmt.Errorf("%w: write e.g. 5 or 2.5", err)
+				}
+				*at(&in) = &v
+			}
+			s.Reliability = &in
+			if in == (ReliabilityInputs{}) {
+				s.Reliability = nil
+			}
+			return nil
+		}}
+}
+
+// ---- the table ----
+
+var fieldTable = buildFieldTable()
+
+var fieldIndex = func() map[string]int {
+	idx := make(map[string]int, len(fieldTable))
+	for i, f := range fieldTable {
+		if _, dup := idx[f.Key]; dup {
+			panic("planner: two fields named " + f.Key)
+		}
+		idx[f.Key] = i
+	}
+	return idx
+}()
+
+func buildFieldTable() []Field {
+	fs := clusterFields()
+	fs = append(fs, mediaFields()...)
+	fs = append(fs, workloadFields()...)
+	fs = append(fs, reliabilityFields()...)
+	fs = append(fs, networksFields()...)
+	return append(fs, facilityFields()...)
+}
+
+func clusterFields() []Field {
+	system := Field{Key: "cluster.system", Label: "System", Kind: FieldChoice, Help: "catalog system or custom",
+		Get: func(s *Scenario) string {
+			if s.Cluster.System == "" {
+				return CustomSystem
+			}
+			return s.Cluster.System
+		},
+		Set: func(s *Scenario, text string) error {
+			t := strings.ToLower(strings.TrimSpace(text))
+			if t == CustomSystem {
+				t = ""
+			}
+			s.Cluster.System = t
+			return nil
+		}}
+	fabric := choiceField("network.fabric", "Fabric", []string{string(InfiniBand), string(Ethernet)},
+		func(s *Scenario) *string { return (*string)(&s.Network.Fabric) })
+	fabricSet := fabric.Set
+	fabric.Set = func(s *Scenario, text string) error { return fabricSet(s, strings.ToLower(text)) }
+	ratio := Field{Key: "network.oversubscription", Label: "Leaf oversubscription", Kind: FieldChoice, Choices: RatioChoices,
+		Help: "leaf down:up ratio, e.g. 1:1 or 2:1",
+		Get:  func(s *Scenario) string { return s.Network.Oversubscription },
+		Set: func(s *Scenario, text string) error {
+			t := strings.TrimSpace(text)
+			if _, _, err := Ratio(t); err != nil {
+				return err
+			}
+			s.Network.Oversubscription = t
+			return nil
+		}}
+	return []Field{
+		{Key: "name", Label: "Scenario name", Kind: FieldText,
+			Get: func(s *Scenario) string { return s.Name },
+			Set: func(s *Scenario, text string) error { s.Name = strings.TrimSpace(text); return nil }},
+		system,
+		countField("cluster.gpus", "GPUs", 1, MaxGPUs, false, "GPU count", func(s *Scenario) *int { return &s.Cluster.GPUs }),
+		countField("cluster.gpus_per_server", "GPUs per server", 1, MaxGPUsPerServer, false, "", func(s *Scenario) *int { return &s.Cluster.GPUsPerServer }),
+		countField("network.nic_gbps", "NIC speed", 1, MaxNICGbps, false, "Gb/s", func(s *Scenario) *int { return &s.Network.NICGbps }),
+		fabric,
+		{Key: "network.switch", Label: "Switch", Kind: FieldChoice, Help: "switch catalog key or auto",
+			Get: func(s *Scenario) string { return s.Network.Switch },
+			Set: func(s *Scenario, text string) error {
+				t := strings.TrimSpace(text)
+				if t == "" {
+					t = Auto
+				}
+				s.Network.Switch = t
+				return nil
+			}},
+		ratio,
+		countField("network.planes", "Planes", 1, MaxPlanes, false, "independent fabric planes", func(s *Scenario) *int { return &s.Network.Planes }),
+		countField("network.ports_per_nic", "Ports per NIC", 1, MaxPortsPerNIC, true, "blank: the NIC's default split", func(s *Scenario) *int { return &s.Network.PortsPerNIC }),
+		{Key: "network.tiers", Label: "Tiers", Kind: FieldChoice, Choices: []string{"0", "1", "2", "3"}, Help: "0: the fewest that fit",
+			Get: func(s *Scenario) string { return strconv.Itoa(s.Network.Tiers) },
+			Set: func(s *Scenario, text string) error {
+				v, err := ParseInt(text, 0, MaxTiers)
+				if err != nil {
+					return errors.New("choose 1, 2 or 3 tiers, or 0 for the fewest that fit")
+				}
+				s.Network.Tiers = v
+				return nil
+			}},
+		toggleField("network.rail_optimized", "Rail-optimized (one leaf per rail)", func(s *Scenario) *bool { return &s.Network.RailOptimized }),
+		countField("network.nics_per_server", "NICs per server", 1, MaxNICsPerServer, true, "blank: one per GPU", func(s *Scenario) *int { return &s.Network.NICsPerServer }),
+		choiceField("network.load_balancing", "RoCE load balancing", []string{LBAdaptive, LBECMP}, func(s *Scenario) *string { return &s.Network.LoadBalancing }),
+		choiceField("network.leaf_alignment", "Leaf alignment", []string{"", AlignRack, AlignPacked}, func(s *Scenario) *string { return &s.Network.LeafAlignment }),
+		numberField("cluster.server_price_usd", "Server price", "", 0, MaxPriceUSD, true, func(s *Scenario) *float64 { return &s.Cluster.ServerPriceUSD }),
+		choiceField("pricing.basis", "Price basis", []string{"", BasisStreet, BasisList}, func(s *Scenario) *string { return &s.Pricing.Basis }),
+	}
+}
+
+// MediaTiers are the keys of the three link tiers in [network.media].
+var MediaTiers = [3]string{"server_leaf", "leaf_spine", "spine_core"}
+
+func mediaFields() []Field {
+	var fs []Field
+	media := []string{"", string(Optics), string(AOC), string(ACC), string(DAC)}
+	for i, name := range []string{"Server-leaf", "Leaf-spine", "Spine-core"} {
+		medium := choiceField("network.media."+MediaTiers[i], name+" medium", media, func(s *Scenario) *string {
+			return (*string)([3]*Medium{&s.Network.Media.ServerLeaf, &s.Network.Media.LeafSpine, &s.Network.Media.SpineCore}[i])
+		})
+		length := numberField("network.media."+MediaTiers[i]+"_m", name+" length (m)", "m", 0.1, MaxCableM, true, func(s *Scenario) *float64 {
+			return [3]*float64{&s.Network.Media.ServerLeafM, &s.Network.Media.LeafSpineM, &s.Network.Media.SpineCoreM}[i]
+		})
+		fs = append(fs, medium, length)
+	}
+	return fs
+}
+
+func workloadFields() []Field {
+	model := Field{Key: "workload.model", Label: "Model", Kind: FieldChoice, Help: "a model preset of the JCT data",
+		Get: func(s *Scenario) string { c := *s; return workload(&c).Model },
+		Set: func(s *Scenario, text string) error {
+			w := workload(s)
+			w.Model = strings.TrimSpace(text)
+			// A preset replaces any shape typed for the previous model.
+			w.ParamsB, w.ActiveParamsB, w.Layers, w.Hidden, w.SeqLen, w.Vocab, w.Experts, w.TopK = 0, 0, 0, 0, 0, 0, 0, 0
+			return nil
+		}}
+	jobs := countField("workload.jobs", "Jobs sharing the cluster", 1, MaxJobs, false, "each on an equal share of the GPUs",
+		func(s *Scenario) *int { return &workload(s).Jobs })
+	jobs.Get = func(s *Scenario) string { c := *s; return strconv.Itoa(max(workload(&c).Jobs, 1)) }
+	precision := choiceField("workload.precision", "GEMM precision", precisions, func(s *Scenario) *string { return &workload(s).Precision })
+	pickPrecision := precision.Set
+	precision.Set = func(s *Scenario, text string) error {
+		if err := pickPrecision(s, text); err != nil {
+			return err
+		}
+		if w := workload(s); w.Precision == PrecisionBF16 {
+			w.Precision = "" // the default, left out of the file
+		}
+		return nil
+	}
+	precision.Get = func(s *Scenario) string {
+		c := *s
+		if p := workload(&c).Precision; p != "" {
+			return p
+		}
+		return PrecisionBF16
+	}
+	placement := choiceField("workload.placement", "Placement", []string{PlacePacked, PlaceSpread}, func(s *Scenario) *string { return &workload(s).Placement })
+	placement.Get = func(s *Scenario) string {
+		c := *s
+		if p := workload(&c).Placement; p != "" {
+			return p
+		}
+		return PlacePacked
+	}
+	w := func(at func(*Workload) *int) func(*Scenario) *int {
+		return func(s *Scenario) *int { return at(workload(s)) }
+	}
+	return []Field{
+		model,
+		choiceField("workload.gpu", "GPU", nil, func(s *Scenario) *string { return &workload(s).GPU }),
+		countField("workload.tp", "Tensor parallel (tp)", 1, MaxTP, false, "", w(func(w *Workload) *int { return &w.TP })),
+		countField("workload.pp", "Pipeline parallel (pp)", 1, MaxPP, false, "", w(func(w *Workload) *int { return &w.PP })),
+		countField("workload.vpp", "Virtual pipeline stages", 1, MaxVPP, false, "", w(func(w *Workload) *int { return &w.VPP })),
+		countField("workload.cp", "Context parallel (cp)", 1, MaxCP, true, "blank: 1; splits each sequence", w(func(w *Workload) *int { return &w.CP })),
+		countField("workload.ep", "Expert parallel (ep)", 1, MaxEP, false, "", w(func(w *Workload) *int { return &w.EP })),
+		countField("workload.micro_batch", "Micro-batch (sequences)", 1, MaxMicroBatch, false, "", w(func(w *Workload) *int { return &w.MicroBatch })),
+		countField("workload.global_batch_tokens", "Global batch (tokens)", 1, maxBatchTokens, false, "", w(func(w *Workload) *int { return &w.GlobalBatchTokens })),
+		numberField("workload.tokens_total", "Token budget", "", 1, MaxTokensTotal, false, func(s *Scenario) *float64 { return &workload(s).TokensTotal }),
+		toggleField("workload.zero", "Sharded optimizer (ZeRO / distributed optimizer)", func(s *Scenario) *bool { return &workload(s).ZeRO }),
+		countField("workload.zero_stage", "ZeRO stage", 1, MaxZeROStage, true, "1-3; blank: 1 when sharded", w(func(w *Workload) *int { return &w.ZeROStage })),
+		toggleField("workload.recompute", "Activation recomputation", func(s *Scenario) *bool { return &workload(s).Recompute }),
+		placement,
+		jobs,
+		precision,
+		countField("workload.kv_heads", "KV heads (grouped-query attention)", 1, MaxHeads, true, "blank: the model's", w(func(w *Workload) *int { return &w.KVHeads })),
+		countField("workload.route_nodes", "MoE: nodes a token may reach", 1, MaxRouteNodes, true, "node-limited routing; blank: the model's", w(func(w *Workload) *int { return &w.RouteNodes })),
+		countField("workload.qps_per_connection", "Queue pairs per connection", 1, MaxQueuePairs, true, "flows ECMP hashes; blank: NCCL's 1", w(func(w *Workload) *int { return &w.QueuePairs })),
+	}
+}
+
+func reliabilityFields() []Field {
+	return []Field{
+		reliabilityField("spare_switches_pct", "Spare switches (% of each tier)", "%", func(in *ReliabilityInputs) **float64 { return &in.SpareSwitchesPct }),
+		reliabilityField("spare_optics_pct", "Spare optics (% of transceivers and AOCs)", "%", func(in *ReliabilityInputs) **float64 { return &in.SpareOpticsPct }),
+		reliabilityField("swap_hours", "Swap from a spare (hours)", "hours", func(in *ReliabilityInputs) **float64 { return &in.SwapHours }),
+		reliabilityField("repair_hours", "Repair without a spare (hours)", "hours", func(in *ReliabilityInputs) **float64 { return &in.RepairHours }),
+		reliabilityField("restart_min", "Restart after a failure (minutes)", "minutes", func(in *ReliabilityInputs) **float64 { return &in.RestartMin }),
+		reliabilityField("checkpoint_interval_min", "Checkpoint interval (minutes)", "minutes", func(in *ReliabilityInputs) **float64 { return &in.CheckpointIntervalMin }),
+	}
+}
+
+func networksFields() []Field {
+	side := []string{"", NetSeparate, NetNone}
+	fs := []Field{
+		choiceField("networks.frontend", "Front end (in-band)", side, func(s *Scenario) *string { return &networks(s).FrontEnd }),
+		countField("networks.frontend_ports", "Front-end ports per server", 1, maxSidePorts, true, "", func(s *Scenario) *int { return &networks(s).FrontEndPorts }),
+		countField("networks.frontend_gbps", "Front-end port speed (Gb/s)", 1, MaxNICGbps, true, "", func(s *Scenario) *int { return &networks(s).FrontEndGbps }),
+		choiceField("networks.storage", "Storage network", []string{"", NetSeparate, NetConverged, NetNone}, func(s *Scenario) *string { return &networks(s).Storage }),
+		numberField("networks.storage_gbs_per_gpu", "Storage read bandwidth (GB/s per GPU)", "", 0, 0, true, func(s *Scenario) *float64 { return &networks(s).StorageGBsPerGPU }),
+		countField("networks.storage_server_ports", "Switch ports to storage servers", 1, maxSidePorts, true, "", func(s *Scenario) *int { return &networks(s).StorageServerPorts }),
+		choiceField("networks.oob", "Out-of-band management", side, func(s *Scenario) *string { return &networks(s).OOB }),
+	}
+	for i := range fs {
+		fs[i] = tidyNetworks(fs[i])
+	}
+	return fs
+}
+
+// facilityFields are the [facility] inputs: the layout toggle, the two
+// placements and the numbers, blank for the data default. Any value but
+// the toggle off lays the plan out in a hall.
+func facilityFields() []Field {
+	layout := Field{Key: "facility.layout", Label: "Lay out in a data hall (lengths and media per link)", Kind: FieldToggle, Choices: []string{"false", "true"},
+		Get: func(s *Scenario) string { return strconv.FormatBool(s.Facility != nil) },
+		Set: func(s *Scenario, text string) error {
+			on, err := ParseToggle(text)
+			if err != nil {
+				return err
+			}
+			switch {
+			case !on:
+				s.Facility = nil
+			case s.Facility == nil:
+				s.Facility = &Facility{}
+			}
+			return nil
+		}}
+	// The ranges are the ones the [facility] table is validated against.
+	limits := map[string]facilityField{}
+	for _, n := range (&Facility{}).numbers() {
+		limits[n.key] = n
+	}
+	flt := func(key, label, unit string, at func(*Facility) *float64) Field {
+		l := limits[key]
+		return numberField("facility."+key, label, unit, l.lo, l.hi, true, func(s *Scenario) *float64 { return at(facility(s)) })
+	}
+	cnt := func(key, label string, at func(*Facility) *int) Field {
+		l := limits[key]
+		return countField("facility."+key, label, int(l.lo), int(l.hi), true, "", func(s *Scenario) *int { return at(facility(s)) })
+	}
+	fs := []Field{
+		layout,
+		choiceField("facility.leaf_placement", "Leaf racks", append([]string{""}, LeafPlacements...), func(s *Scenario) *string { return &facility(s).LeafPlacement }),
+		choiceField("facility.row_order", "Spine and core rows", append([]string{""}, RowOrders...), func(s *Scenario) *string { return &facility(s).RowOrder }),
+		flt("rack_kw", "Rack power budget (kW)", "kW", func(f *Facility) *float64 { return &f.RackKW }),
+		cnt("racks_per_row", "Racks per row", func(f *Facility) *int { return &f.RacksPerRow }),
+		cnt("rack_units", "Rack height (U)", func(f *Facility) *int { return &f.RackUnits }),
+		cnt("reserved_units", "Units reserved per rack", func(f *Facility) *int { return &f.ReservedUnits }),
+		flt("rack_width_m", "Rack width (m)", "m", func(f *Facility) *float64 { return &f.RackWidthM }),
+		flt("rack_depth_m", "Rack depth (m)", "m", func(f *Facility) *float64 { return &f.RackDepthM }),
+		flt("cold_aisle_m", "Cold aisle (m)", "m", func(f *Facility) *float64 { return &f.ColdAisleM }),
+		flt("hot_aisle_m", "Hot aisle (m)", "m", func(f *Facility) *float64 { return &f.HotAisleM }),
+		flt("tray_height_m", "Cable tray height (m)", "m", func(f *Facility) *float64 { return &f.TrayHeightM }),
+		flt("slack_m", "Slack per run between racks (m)", "m", func(f *Facility) *float64 { return &f.SlackM }),
+		flt("rack_slack_m", "Slack per link in a rack (m)", "m", func(f *Facility) *float64 { return &f.RackSlackM }),
+		flt("typical_pct", "Typical power (% of peak)", "%", func(f *Facility) *float64 { return &f.TypicalPct }),
+		flt("server_kw", "Custom server power (kW)", "kW", func(f *Facility) *float64 { return &f.ServerKW }),
+		cnt("server_units", "Custom server height (U)", func(f *Facility) *int { return &f.ServerUnits }),
+	}
+	return fs
+}
