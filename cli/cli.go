@@ -9,7 +9,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -218,63 +217,60 @@ func contains(list []string, s string) bool {
 }
 
 // apply writes the flags that were set over s. set lists the flags given.
+// Every flag but --quotes is an input of the planner's table, read as the
+// window reads it (16k, 16,384 and 16_384 GPUs alike).
 func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
+	keyOf := map[string]string{}
+	for key, name := range fieldFlag {
+		keyOf[name] = key
+	}
 	for _, name := range pf.order {
 		if !set[name] {
 			continue
 		}
-		v := strings.TrimSpace(*pf.values[name])
-		num := func(dst *int) error {
-			n, err := strconv.Atoi(strings.ReplaceAll(v, "_", ""))
-			if err != nil {
-				return usagef("--%s: %q is not a whole number; write e.g. --%s 8", name, v, name)
-			}
-			*dst = n
-			return nil
-		}
-		var err error
-		switch name {
-		case "gpus":
-			err = num(&s.Cluster.GPUs)
-		case "gpus-per-server":
-			err = num(&s.Cluster.GPUsPerServer)
-		case "nics-per-server":
-			err = num(&s.Network.NICsPerServer)
-			if err == nil && s.Network.NICsPerServer < 1 {
-				err = usagef("--nics-per-server: give 1 or more")
-			}
-		case "nic-gbps":
-			err = num(&s.Network.NICGbps)
-		case "ports-per-nic":
-			err = num(&s.Network.PortsPerNIC)
-			if err == nil && s.Network.PortsPerNIC < 1 {
-				err = usagef("--ports-per-nic: give 1 or more")
-			}
-		case "planes":
-			err = num(&s.Network.Planes)
-		case "tiers":
-			err = num(&s.Network.Tiers)
-		case "fabric":
-			s.Network.Fabric = planner.Fabric(strings.ToLower(v))
-		case "switch":
-			s.Network.Switch = v
-		case "system":
-			// The file's server price was for its own servers.
-			s.Cluster.System, s.Cluster.ServerPriceUSD = strings.ToLower(v), 0
-		case "oversubscription":
-			s.Network.Oversubscription = v
-		case "price-basis":
-			s.Pricing.Basis = strings.ToLower(v)
-		case "quotes":
-			s.Pricing.Quotes = v
-		case "leaf-alignment":
-			s.Network.LeafAlignment = strings.ToLower(v)
-		default:
-			_, err = applyFacilityFlag(s, name, v)
-		}
-		if err != nil {
+		if err := applyFlag(s, name, keyOf[name], strings.TrimSpace(*pf.values[name])); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// applyFlag sets the input key of flag name to v.
+func applyFlag(s *planner.Scenario, name, key, v string) error {
+	switch name {
+	case "quotes":
+		s.Pricing.Quotes = v
+		return nil
+	case "facility":
+		if v != "on" && v != "true" {
+			return usagef("--facility: write --facility on")
+		}
+		if s.Facility == nil {
+			s.Facility = &planner.Facility{}
+		}
+		return nil
+	}
+	f, ok := planner.FieldByKey(key)
+	if !ok {
+		return usagef("--%s: not an input", name)
+	}
+	if f.Kind == planner.FieldChoice && f.Choices != nil || key == "cluster.system" {
+		v = strings.ToLower(v)
+	}
+	if err := f.Set(s, v); err != nil {
+		example := ""
+		if d := planner.NewScenario(); f.Kind == planner.FieldCount || f.Kind == planner.FieldNumber {
+			if e := f.Get(&d); e != "" && e != "0" {
+				example = fmt.Sprintf("; write e.g. --%s %s", name, e)
+			}
+		}
+		return usagef("--%s: %v%s", name, err, example)
+	}
+	if strings.HasPrefix(key, "facility.") && s.Facility == nil {
+		s.Facility = &planner.Facility{}
+	}
+	if name == "system" {
+		s.Cluster.ServerPriceUSD = 0 // the file's server price was for its own servers
 	}
 	return nil
 }

@@ -18,9 +18,9 @@ type sizeFlags struct{ w, h, dpi, scale *int }
 
 func addSizeFlags(fs *flag.FlagSet) sizeFlags {
 	d := charts.DefaultSize
-	return sizeFlags{fs.Int("width", d.WidthPx, "width in pixels"), fs.Int("height", d.HeightPx, "height in pixels"),
-		fs.Int("dpi", d.DPI, "dots per inch (SVG and PDF size = pixels / dpi inches)"),
-		fs.Int("scale", 1, "pixel density: 2 doubles width, height and dpi (the same chart, sharper, for high-DPI slides)")}
+	return sizeFlags{countFlag(fs, "width", d.WidthPx, 0, maxFlagCount, "width in pixels"), countFlag(fs, "height", d.HeightPx, 0, maxFlagCount, "height in pixels"),
+		countFlag(fs, "dpi", d.DPI, 0, maxFlagCount, "dots per inch (SVG and PDF size = pixels / dpi inches)"),
+		countFlag(fs, "scale", 1, 0, maxFlagCount, "pixel density: 2 doubles width, height and dpi (the same chart, sharper, for high-DPI slides)")}
 }
 
 func (f sizeFlags) size() (charts.Size, error) {
@@ -40,8 +40,8 @@ func runExport(env *cliEnv, args []string) error {
 	name := fs.String("chart", "", "chart name (see --list)")
 	out := fs.String("out", "", "output file: .png, .svg or .pdf")
 	list := fs.Bool("list", false, "list the charts")
-	year := fs.Int("year", charts.DefaultMarketYear, "market year for the NIC/switching split (2021-2028)")
-	target := fs.Float64("target-days", 0, "search chart: JCT target in days")
+	year := countFlag(fs, "year", charts.DefaultMarketYear, 0, maxFlagCount, "market year for the NIC/switching split (2021-2028)")
+	target := numberFlag(fs, "target-days", 0, 0, maxFlagCount, "search chart: JCT target in days")
 	within := fs.String("within", "", "search chart: cheapest design within P% of the fastest")
 	budget := fs.String("budget", "", "search chart: budget in US$")
 	sf := addSizeFlags(fs)
@@ -112,7 +112,7 @@ func runReport(env *cliEnv, args []string) error {
 	fs := newFlagSet(env, "report", "--out FILE.pdf [SCENARIO.toml] [plan flags] [--year Y]")
 	pf := addPlanFlags(fs)
 	out := fs.String("out", "", "output PDF file")
-	year := fs.Int("year", charts.DefaultMarketYear, "market year for the NIC/switching split (2021-2028)")
+	year := countFlag(fs, "year", charts.DefaultMarketYear, 0, maxFlagCount, "market year for the NIC/switching split (2021-2028)")
 	in, _, err := planArgs(env, fs, pf, args, func() error {
 		if *out == "" {
 			return usagef("report needs --out FILE.pdf")

@@ -42,56 +42,6 @@ func init() {
 	}
 }
 
-// applyFacilityFlag writes one facility flag over s; false when name is
-// not a facility flag.
-func applyFacilityFlag(s *planner.Scenario, name, v string) (bool, error) {
-	var key string
-	for _, f := range facilityFlags {
-		if f.name == name {
-			key = f.key
-		}
-	}
-	if key == "" && name != "facility" {
-		return false, nil
-	}
-	if s.Facility == nil {
-		s.Facility = &planner.Facility{}
-	}
-	if name == "facility" {
-		if v != "on" && v != "true" {
-			return true, usagef("--facility: write --facility on")
-		}
-		return true, nil
-	}
-	f := s.Facility
-	switch key {
-	case "leaf_placement":
-		f.LeafPlacement = strings.ToLower(v)
-		return true, nil
-	case "row_order":
-		f.RowOrder = strings.ToLower(v)
-		return true, nil
-	}
-	ints := map[string]*int{"rack_units": &f.RackUnits, "reserved_units": &f.ReservedUnits, "racks_per_row": &f.RacksPerRow, "server_units": &f.ServerUnits}
-	if dst, ok := ints[key]; ok {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return true, usagef("--%s: %q is not a whole number; write e.g. --%s 20", name, v, name)
-		}
-		*dst = n
-		return true, nil
-	}
-	floats := map[string]*float64{"rack_kw": &f.RackKW, "rack_width_m": &f.RackWidthM, "rack_depth_m": &f.RackDepthM,
-		"cold_aisle_m": &f.ColdAisleM, "hot_aisle_m": &f.HotAisleM, "tray_height_m": &f.TrayHeightM, "slack_m": &f.SlackM,
-		"rack_slack_m": &f.RackSlackM, "typical_pct": &f.TypicalPct, "server_kw": &f.ServerKW}
-	x, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return true, usagef("--%s: %q is not a number; write e.g. --%s 40", name, v, name)
-	}
-	*floats[key] = x
-	return true, nil
-}
-
 // runLayout prints the plan's data-hall layout: the facility figures and
 // the racks (text), one row per rack (--csv) or the whole layout
 // (--json). A scenario without a [facility] table takes the defaults.

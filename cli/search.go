@@ -15,7 +15,7 @@ import (
 func runSearch(env *cliEnv, args []string) error {
 	fs := newFlagSet(env, "search", "[SCENARIO.toml] [--target-days D | --within P%] [--budget USD] [--with-failures] [plan flags] [--all] [--csv|--json]")
 	pf := addPlanFlags(fs)
-	target := fs.Float64("target-days", 0, "JCT target in days: pick the cheapest design that meets it")
+	target := numberFlag(fs, "target-days", 0, 0, maxTargetDays, "JCT target in days: pick the cheapest design that meets it")
 	within := fs.String("within", "", "pick the cheapest design within P% of the fastest, e.g. 10%")
 	budget := fs.String("budget", "", "pick the fastest design costing at most this many US$ (e.g. 5e6 or 5000000)")
 	all := fs.Bool("all", false, "list every design, not only the Pareto front")
@@ -66,8 +66,8 @@ func searchOptions(target float64, within, budget string) (planner.SearchOptions
 		if target > 0 {
 			return opt, usagef("give --target-days or --within, not both")
 		}
-		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(within), "%"), 64)
-		if err != nil || !(v > 0 && v <= 1000) {
+		v, err := planner.ParseNumber(strings.TrimSuffix(strings.TrimSpace(within), "%"), 0, 1000)
+		if err != nil || v == 0 {
 			return opt, usagef("--within: %q is not a percentage; write e.g. --within 10%%", within)
 		}
 		opt.WithinPct = v

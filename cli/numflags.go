@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"flag"
+	"strconv"
+
+	"fabricplan/planner"
+)
+
+// Numeric flags read their text in the planner's one grammar of numbers
+// (planner.ParseInt, planner.ParseNumber): --width 1,920, --crews 1_000
+// and --gpus 16k mean what they do in the window and in sweep ranges.
+
+// countValue is an int flag from lo to hi.
+type countValue struct {
+	p      *int
+	lo, hi int
+}
+
+func (v countValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v countValue) Set(text string) error {
+	n, err := planner.ParseInt(text, v.lo, v.hi)
+	if err != nil {
+		return err
+	}
+	*v.p = n
+	return nil
+}
+
+// numberValue is a float64 flag from lo to hi.
+type numberValue struct {
+	p      *float64
+	lo, hi float64
+}
+
+func (v numberValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v.p, 'g', -1, 64)
+}
+
+func (v numberValue) Set(text string) error {
+	x, err := planner.ParseNumber(text, v.lo, v.hi)
+	if err != nil {
+		return err
+	}
+	*v.p = x
+	return nil
+}
+
+// maxFlagCount bounds counts given on the command line that have no
+// limit of their own (pixels, crews): far above any real value.
+const maxFlagCount = 1 << 20
+
+// countFlag defines an int flag read in the count grammar.
+func countFlag(fs *flag.FlagSet, name string, def, lo, hi int, usage string) *int {
+	p := new(int)
+	*p = def
+	fs.Var(countValue{p, lo, hi}, name, usage)
+	return p
+}
+
+// numberFlag defines a float64 flag read in the number grammar.
+func numberFlag(fs *flag.FlagSet, name string, def, lo, hi float64, usage string) *float64 {
+	p := new(float64)
+	*p = def
+	fs.Var(numberValue{p, lo, hi}, name, usage)
+	return p
+}
