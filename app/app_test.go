@@ -402,14 +402,14 @@ func TestSearchTabUseDesign(t *testing.T) {
 	u.search.target.SetText("5")
 	u.StartSearch()
 	u.WaitIdle()
-	r := u.search.result
-	if r == nil || len(u.search.rows) != len(r.Front) || u.search.view.fig == nil {
-		t.Fatalf("search: %v, %d rows", r, len(u.search.rows))
+	r, _ := u.m.SearchResult()
+	if r == nil || len(u.m.SearchRows()) != len(r.Front) || u.search.view.fig == nil {
+		t.Fatalf("search: %v, %d rows", r, len(u.m.SearchRows()))
 	}
 	if r.Cheapest == nil {
 		t.Fatal("no pick within 5%")
 	}
-	for i, d := range u.search.rows {
+	for i, d := range u.m.SearchRows() {
 		if d == r.Cheapest {
 			u.search.table.Select(widgetCell(i))
 		}
@@ -423,9 +423,10 @@ func TestSearchTabUseDesign(t *testing.T) {
 	if got.Cost.Total != r.Cheapest.CostUSD || !u.Dirty() {
 		t.Errorf("use design: plan costs %v, design %v", got.Cost.Total, r.Cheapest.CostUSD)
 	}
-	u.search.sortBy(5)
-	for i := 1; i < len(u.search.rows); i++ {
-		if u.search.rows[i].Days < u.search.rows[i-1].Days {
+	u.m.SortSearch(5)
+	rows := u.m.SearchRows()
+	for i := 1; i < len(rows); i++ {
+		if rows[i].Days < rows[i-1].Days {
 			t.Fatal("not sorted by JCT")
 		}
 	}
@@ -574,7 +575,8 @@ func TestSearchTimesShareOneUnit(t *testing.T) {
 	u.search.target.SetText("5")
 	u.StartSearch()
 	u.WaitIdle()
-	r, fig := u.search.result, u.search.view.fig
+	r, _ := u.m.SearchResult()
+	fig := u.search.view.fig
 	if r == nil || fig == nil || r.Cheapest == nil {
 		t.Fatalf("search: result %v, chart %v; status %q", r, fig, u.search.info.Text)
 	}

@@ -43,7 +43,7 @@ func TestEditsDuringSearchAndReport(t *testing.T) {
 	if err := <-report; err != nil {
 		t.Fatalf("report: %v", err)
 	}
-	if u.search.result == nil {
+	if r, _ := u.m.SearchResult(); r == nil {
 		t.Fatal("the search did not finish")
 	}
 	if stale, _ := u.m.SearchStale(); !stale {

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"fabricplan/app/model"
 	"fabricplan/charts"
 	"fabricplan/planner"
 )
@@ -22,7 +22,7 @@ const (
 	targetWithin = "Within % of the fastest"
 )
 
-var searchColumns = []string{"Design", "Switches", "Cost", "Power", "Step", "JCT", "Pick / cost vs pick"}
+var searchColumns = model.SearchColumns
 
 // searchTab finds the cheapest fabric that meets a job-time target.
 type searchTab struct {
@@ -44,16 +44,11 @@ type searchTab struct {
 	pages    *container.AppTabs // the chart and the designs table
 	detail   *rowDetail         // the selected design in full
 
-	result   *planner.SearchResult
-	rows     []*planner.Design
-	sortCol  int
-	selected int
-	stop     context.CancelFunc
-	runs     int // searches started; a result is shown only if its run is the last
+	stop context.CancelFunc // cancels the running search
 }
 
 func newSearchTab(u *UI) *searchTab {
-	t := &searchTab{u: u, view: newChartView(u), selected: -1, sortCol: 2}
+	t := &searchTab{u: u, view: newChartView(u)}
 	t.staleMsg = widget.NewLabel("")
 	t.staleMsg.Wrapping = fyne.TextWrapWord
 	t.staleMsg.Importance = widget.WarningImportance
@@ -65,7 +60,10 @@ func newSearchTab(u *UI) *searchTab {
 	t.target.SetText("5")
 	t.budget = widget.NewEntry()
 	t.budget.SetPlaceHolder("US$, optional")
-	t.showAll = widget.NewCheck("Show every design, not only the Pareto front", func(bool) { t.fillRows() })
+	t.showAll = widget.NewCheck("Show every design, not only the Pareto front", func(all bool) {
+		u.m.SetShowAll(all)
+		t.refreshRows()
+	})
 	t.failures = widget.NewCheck("Count expected failures in JCT", nil)
 	t.run = widget.NewButton("Search designs", func() { t.start() })
 	t.run.Importance = widget.HighImportance
@@ -81,7 +79,7 @@ func newSearchTab(u *UI) *searchTab {
 	t.progress.Hide()
 	t.info = widget.NewLabel("Enumerates fabric, NIC speed, port split, planes, switch, oversubscription and tiers for this GPU count and workload.")
 	t.info.Wrapping = fyne.TextWrapWord
-	t.table = newTextTable(searchColumns, []float32{380, 90, 100, 100, 90, 100, 220}, func() int { return len(t.rows) }, t.cell)
+	t.table = newTextTable(searchColumns, []float32{380, 90, 100, 100, 90, 100, 220}, t.rowCount, t.cell)
 	// Headers are buttons that sort by their column.
 	t.table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
 	t.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
@@ -91,15 +89,18 @@ func newSearchTab(u *UI) *searchTab {
 			return
 		}
 		label := searchColumns[id.Col]
-		if id.Col == t.sortCol {
+		if id.Col == u.m.SearchSort() {
 			label += " ▲"
 		}
 		b.SetText(label)
 		col := id.Col
-		b.OnTapped = func() { t.sortBy(col) }
+		b.OnTapped = func() {
+			u.m.SortSearch(col)
+			t.refreshRows()
+		}
 	}
 	t.table.OnSelected = func(id widget.TableCellID) {
-		t.selected = id.Row
+		u.m.SelectDesign(id.Row)
 		t.showStale()
 	}
 	form := container.NewVBox(
@@ -111,7 +112,7 @@ func newSearchTab(u *UI) *searchTab {
 	// The chart gets the tab's whole width and height, as in an export;
 	// the designs table sits on its own page beside it.
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
-	table, detail := withRowDetail(t.table, searchColumns, func() int { return len(t.rows) }, t.cell)
+	table, detail := withRowDetail(t.table, searchColumns, t.rowCount, t.cell)
 	t.detail = detail
 	t.pages = container.NewAppTabs(
 		container.NewTabItem("Chart", container.NewBorder(nil, nil, nil, container.NewVBox(export), t.view.content)),
@@ -164,8 +165,7 @@ func (t *searchTab) start() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.stop = cancel
-	t.runs++
-	run := t.runs
+	run, base := u.m.StartSearch()
 	t.run.Disable()
 	t.cancel.Enable()
 	t.progress.SetValue(0)
@@ -181,7 +181,7 @@ func (t *searchTab) start() {
 			mu.Unlock()
 		}
 	}
-	base, cat := u.m.Scenario(), u.cat
+	cat := u.cat
 	u.work.add()
 	go func() {
 		defer u.work.done()
@@ -191,14 +191,15 @@ func (t *searchTab) start() {
 			return err
 		})
 		u.onUI(func() {
-			if run == t.runs { // not replaced by a newer search
-				t.finish(base, plan, res, err)
+			if u.m.SearchDone(run, res, err) { // not replaced by a newer search
+				t.finish(plan, err)
 			}
 		})
 	}()
 }
 
-func (t *searchTab) finish(base planner.Scenario, plan *planner.Plan, res *planner.SearchResult, err error) {
+// finish shows the model's search results once the latest run is done.
+func (t *searchTab) finish(plan *planner.Plan, err error) {
 	t.stop = nil
 	t.run.Enable()
 	t.cancel.Disable()
@@ -208,8 +209,7 @@ func (t *searchTab) finish(base planner.Scenario, plan *planner.Plan, res *plann
 		t.u.reportPanic(err)
 		return
 	}
-	t.u.m.SearchDone(base)
-	t.result = res
+	res, _ := t.u.m.SearchResult()
 	msg := fmt.Sprintf("%s designs evaluated in %s, %s buildable, %d on the Pareto front.", planner.FormatInt(res.Evaluated),
 		res.Elapsed.Round(1e6), planner.FormatInt(len(res.Designs)), len(res.Front))
 	unit := res.TimeUnit() // the chart's and the table's unit too
@@ -227,8 +227,7 @@ func (t *searchTab) finish(base planner.Scenario, plan *planner.Plan, res *plann
 			planner.Plural(ties, "design"), 1-planner.SureCheaper, planner.SureCheaper)
 	}
 	t.info.SetText(msg)
-	t.fillRows()
-	t.showStale()
+	t.refreshRows()
 	t.view.draw(func() (*charts.Figure, error) { return charts.SearchChart(charts.Input{Plan: plan, Search: res}) })
 }
 
@@ -242,85 +241,29 @@ func (t *searchTab) showStale() {
 	} else {
 		t.staleMsg.Hide()
 	}
-	if stale || t.selected < 0 {
-		t.use.Disable()
-	} else {
+	if t.u.m.CanUseDesign() {
 		t.use.Enable()
+	} else {
+		t.use.Disable()
 	}
 }
 
-func (t *searchTab) fillRows() {
-	t.rows = nil
-	t.selected = -1
-	t.use.Disable()
-	if t.result == nil {
-		t.table.Refresh()
-		t.detail.show(-1)
-		return
-	}
-	t.rows = append(t.rows, t.result.Front...)
-	if t.showAll.Checked {
-		t.rows = append([]*planner.Design{}, t.result.Designs...)
-	}
-	t.sortBy(t.sortCol)
-}
-
-func (t *searchTab) sortBy(col int) {
-	t.sortCol = col
-	key := func(d *planner.Design) (float64, string) {
-		switch col {
-		case 1:
-			return float64(d.Plan.TotalSwitches()), ""
-		case 2:
-			return d.CostUSD, ""
-		case 3:
-			return d.PowerW, ""
-		case 4:
-			return d.StepS, ""
-		case 5:
-			return d.Days, ""
-		case 6:
-			return 0, t.pick(d) + "~"
-		}
-		return 0, d.Label
-	}
-	sort.SliceStable(t.rows, func(i, j int) bool {
-		a, as := key(t.rows[i])
-		b, bs := key(t.rows[j])
-		if as != bs {
-			return as < bs
-		}
-		return a < b
-	})
+// refreshRows shows the model's rows, sort and (cleared) selection.
+func (t *searchTab) refreshRows() {
 	t.table.UnselectAll()
 	t.table.Refresh()
 	t.detail.show(-1)
+	t.showStale()
 }
 
-func (t *searchTab) pick(d *planner.Design) string {
-	var p []string
-	if t.result != nil && d == t.result.Cheapest {
-		p = append(p, "cheapest meeting target")
-	}
-	if t.result != nil && d == t.result.FastestInBudget {
-		p = append(p, "fastest in budget")
-	}
-	if t.result != nil && len(p) == 0 {
-		if d == t.result.Pick() {
-			return "cheapest"
-		}
-		// How sure the cost difference from the pick is, over shared
-		// price draws within each part's sourced range.
-		return fmt.Sprintf("%s (P %.2f)", d.CostVsPick, d.ProbCheaper)
-	}
-	return strings.Join(p, ", ")
-}
+func (t *searchTab) rowCount() int { return len(t.u.m.SearchRows()) }
 
 func (t *searchTab) cell(row, col int) string {
-	if row >= len(t.rows) {
+	rows := t.u.m.SearchRows()
+	if row >= len(rows) {
 		return ""
 	}
-	d := t.rows[row]
+	d := rows[row]
 	switch col {
 	case 0:
 		return d.Label
@@ -333,25 +276,23 @@ func (t *searchTab) cell(row, col int) string {
 	case 4:
 		return planner.FormatSeconds(d.StepS)
 	case 5:
-		if t.result == nil {
-			return ""
+		if res, _ := t.u.m.SearchResult(); res != nil {
+			return res.TimeUnit().Format(d.Days)
 		}
-		return t.result.TimeUnit().Format(d.Days)
+		return ""
 	}
-	return t.pick(d)
+	return t.u.m.DesignPick(d)
 }
 
-// useSelected loads the selected design into the inputs.
+// useSelected loads the selected design into the inputs; the model
+// refuses a design of results run on other inputs.
 func (t *searchTab) useSelected() {
-	if t.selected < 0 || t.selected >= len(t.rows) {
-		return
-	}
-	if stale, _ := t.u.m.SearchStale(); stale {
-		return
-	}
-	d := t.rows[t.selected]
 	u := t.u
-	u.m.Replace(d.Scenario)
+	d, err := u.m.UseDesign(u.m.SelectedDesign())
+	if err != nil {
+		u.showError(err)
+		return
+	}
 	u.inputs.fill()
 	u.changed()
 	u.setStatus("Using the design "+d.Label+" (Undo goes back).", widget.MediumImportance)

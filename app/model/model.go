@@ -41,13 +41,13 @@ type Model struct {
 	errGen  uint64
 	fits    map[string]bool // switches that fit the planned inputs
 
-	pins     []Pin
-	searched *planner.Scenario // the inputs of the last finished search
+	pins   []Pin
+	search searchState
 }
 
 // New returns a model holding s, untitled.
 func New(cat *planner.Catalog, s planner.Scenario) *Model {
-	m := &Model{cat: cat}
+	m := &Model{cat: cat, search: searchState{sortCol: SortByCost, selected: -1}}
 	m.Load(s, "", "")
 	return m
 }

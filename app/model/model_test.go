@@ -237,7 +237,8 @@ func TestPinRefusedWhenStale(t *testing.T) {
 // "Use this design" applying a 1,024-GPU design to a 16,384-GPU scenario.
 func TestSearchGoesStale(t *testing.T) {
 	m := testModel(t)
-	m.SearchDone(m.Scenario())
+	run, _ := m.StartSearch()
+	m.SearchDone(run, &planner.SearchResult{}, nil)
 	if stale, _ := m.SearchStale(); stale {
 		t.Fatal("fresh results stale")
 	}
