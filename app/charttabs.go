@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/charts"
-	"fabricplan/planner"
 )
 
 // chartView is an image that shows one chart figure, drawn off the UI
@@ -271,15 +270,7 @@ func (t *chartsTab) redraw() {
 	cat, market := u.cat, u.market
 	t.view.draw(func() (*charts.Figure, error) {
 		in := charts.Input{Plan: p, Market: market}
-		switch c.Name {
-		case "cost", "power", "jct":
-			if vs, err := planner.Alternatives(p.Scenario, cat); err == nil {
-				in.Variants = vs
-			}
-		case "scale":
-			in.Sweep = planner.Sweep(p.Scenario, cat, planner.ScaleSizes(p.GPUs))
-			in.TierSteps = planner.TierSteps(p.Scenario, cat, in.Sweep)
-		}
+		in.AddParts(p.Scenario, cat, charts.PartsOf(c.Name))
 		return c.Build(in)
 	})
 }

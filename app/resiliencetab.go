@@ -120,7 +120,7 @@ func (t *resilienceTab) redraw() {
 	cat := u.cat
 	t.view.draw(func() (*charts.Figure, error) {
 		in := charts.Input{Plan: p}
-		in.Sweep = planner.Sweep(p.Scenario, cat, planner.ScaleSizes(p.GPUs))
+		in.AddParts(p.Scenario, cat, charts.PartsOf("resilience"))
 		return charts.Resilience(in)
 	})
 }

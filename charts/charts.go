@@ -23,10 +23,14 @@ type Input struct {
 	// MarketYear picks the year of the market's device split to compare
 	// with the plan's NIC/switch spend; 0 takes DefaultMarketYear.
 	MarketYear int
-	// Search is a design search to draw (the search chart).
-	Search *planner.SearchResult
-	// Phases is a phased build-out planned two ways (the phases chart).
-	Phases *planner.PhasedPlan
+	// Search is a design search to draw (the search chart); SearchErr is
+	// why there is none, when one was run and failed.
+	Search    *planner.SearchResult
+	SearchErr error
+	// Phases is a phased build-out planned two ways (the phases chart);
+	// PhasesErr is why there is none, when the phases did not plan.
+	Phases    *planner.PhasedPlan
+	PhasesErr error
 	// Focus is what the topology diagram draws expanded.
 	Focus Focus
 	// Generated is the time the report says it was made; zero is now.
@@ -145,24 +149,67 @@ func planTitle(p *planner.Plan) string {
 	return name
 }
 
-// NewInput asks the planner for everything the charts draw about scenario
-// s: its plan and alternatives (other fabric, other NIC speed), a sweep of
-// cluster sizes and, when withSearch, a design search (left out when the
-// workload allows none).
+// Parts names the inputs a chart draws beyond the plan, each costly to
+// compute (a sweep plans a dozen sizes, a search over a thousand designs).
+type Parts uint8
+
+// The parts of an Input.
+const (
+	PartVariants Parts = 1 << iota // the plan's alternatives (cost, power and JCT charts)
+	PartSweep                      // the scale sweep (scale and resilience charts)
+	PartTierSteps                  // the sizes where the sweep changes tiers (scale chart; implies PartSweep)
+	PartPhases                     // the phased build-out (phases chart)
+	PartSearch                     // a design search within 5% of the fastest (search chart)
+)
+
+// chartParts are the parts each chart draws; charts not named draw the
+// plan alone.
+var chartParts = map[string]Parts{
+	"cost": PartVariants, "power": PartVariants, "jct": PartVariants,
+	"scale": PartSweep | PartTierSteps, "resilience": PartSweep, "phases": PartPhases, "search": PartSearch,
+}
+
+// PartsOf is what the chart named name draws beyond the plan.
+func PartsOf(name string) Parts { return chartParts[name] }
+
+// AddParts computes the parts of in asked for, from scenario s (the
+// plan's inputs). Every chart input is built here: the window's tabs,
+// the exports and the report. A part that cannot be made is left out,
+// with its reason kept where the chart reports it (SearchErr,
+// PhasesErr); alternatives that do not plan leave the plan alone.
+func (in *Input) AddParts(s planner.Scenario, cat *planner.Catalog, parts Parts) {
+	if parts&PartVariants != 0 && in.Variants == nil {
+		if vs, err := planner.Alternatives(s, cat); err == nil {
+			in.Variants = vs
+		}
+	}
+	if parts&(PartSweep|PartTierSteps) != 0 {
+		in.Sweep = planner.Sweep(s, cat, planner.ScaleSizes(s.Cluster.GPUs))
+	}
+	if parts&PartTierSteps != 0 {
+		in.TierSteps = planner.TierSteps(s, cat, in.Sweep)
+	}
+	if parts&PartPhases != 0 {
+		in.Phases, in.PhasesErr = planner.PlanPhases(s, cat)
+	}
+	if parts&PartSearch != 0 {
+		in.Search, in.SearchErr = planner.Search(context.Background(), s, cat, planner.SearchOptions{WithinPct: 5})
+	}
+}
+
+// NewInput plans s with its alternatives and adds the scale sweep, the
+// phases and, withSearch, a design search: the input of every chart and
+// of the report. It fails only when s does not plan.
 func NewInput(s planner.Scenario, cat *planner.Catalog, m *planner.Market, year int, withSearch bool) (Input, error) {
 	vs, err := planner.Alternatives(s, cat)
 	if err != nil {
 		return Input{}, err
 	}
-	in := Input{Plan: vs[0].Plan, Variants: vs, Market: m, MarketYear: year,
-		Sweep: planner.Sweep(s, cat, planner.ScaleSizes(s.Cluster.GPUs))}
-	in.TierSteps = planner.TierSteps(s, cat, in.Sweep)
-	// The phases chart draws the scenario's [[phase]] list (or phases
-	// doubling from one scalable unit); a list that does not plan leaves
-	// the chart out with the planner's reason.
-	in.Phases, _ = planner.PlanPhases(s, cat)
+	in := Input{Plan: vs[0].Plan, Variants: vs, Market: m, MarketYear: year}
+	parts := PartSweep | PartTierSteps | PartPhases
 	if withSearch {
-		in.Search, _ = planner.Search(context.Background(), s, cat, planner.SearchOptions{WithinPct: 5})
+		parts |= PartSearch
 	}
+	in.AddParts(s, cat, parts)
 	return in, nil
 }

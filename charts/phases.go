@@ -16,6 +16,9 @@ import (
 // moves when growing as you go (building for the final size moves none).
 func Phases(in Input) (*Figure, error) {
 	pp := in.Phases
+	if pp == nil && in.PhasesErr != nil {
+		return nil, fmt.Errorf("%w: the phases do not plan: %w", ErrMissingInput, in.PhasesErr)
+	}
 	if pp == nil || len(pp.Strategies) == 0 {
 		return nil, fmt.Errorf("%w: the phases chart needs a phased plan", ErrMissingInput)
 	}

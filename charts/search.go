@@ -24,6 +24,9 @@ import (
 // the footnote, so one outlier cannot squash the front.
 func SearchChart(in Input) (*Figure, error) {
 	r := in.Search
+	if r == nil && in.SearchErr != nil {
+		return nil, fmt.Errorf("%w: the design search found nothing to draw: %w", ErrMissingInput, in.SearchErr)
+	}
 	if r == nil || len(r.Designs) == 0 || len(r.Front) == 0 {
 		return nil, fmt.Errorf("%w: the search chart needs a design search (fabricplan search)", ErrMissingInput)
 	}
