@@ -155,11 +155,11 @@ type Parts uint8
 
 // The parts of an Input.
 const (
-	PartVariants Parts = 1 << iota // the plan's alternatives (cost, power and JCT charts)
-	PartSweep                      // the scale sweep (scale and resilience charts)
-	PartTierSteps                  // the sizes where the sweep changes tiers (scale chart; implies PartSweep)
-	PartPhases                     // the phased build-out (phases chart)
-	PartSearch                     // a design search within 5% of the fastest (search chart)
+	PartVariants  Parts = 1 << iota // the plan's alternatives (cost, power and JCT charts)
+	PartSweep                       // the scale sweep (scale and resilience charts)
+	PartTierSteps                   // the sizes where the sweep changes tiers (scale chart; implies PartSweep)
+	PartPhases                      // the phased build-out (phases chart)
+	PartSearch                      // a design search within 5% of the fastest (search chart)
 )
 
 // chartParts are the parts each chart draws; charts not named draw the
