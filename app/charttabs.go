@@ -167,7 +167,7 @@ func (v *chartView) resized(s fyne.Size) {
 		v.pending.Stop()
 	}
 	v.pending = time.AfterFunc(150*time.Millisecond, func() {
-		v.u.post(func() {
+		v.u.onUI(func() {
 			if fig := v.fig; fig != nil {
 				v.show(fig, nil)
 			}

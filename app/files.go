@@ -444,14 +444,42 @@ func (u *UI) ExportChartDialog(fig *charts.Figure) {
 		u.showError(errors.New("no chart to export: open a chart first"))
 		return
 	}
+	name := u.m.Scenario().Name
 	u.savePathDialog("Export chart (PNG, SVG or PDF; NAME@2x.png for double resolution)", fig.Name+".png", ".png", func(path string) error {
-		if err := ExportChart(fig, path); err != nil {
-			return err
-		}
-		u.wroteStatus(path, u.m.Scenario().Name)
+		u.exportInBackground("writing the chart", path, func(context.Context) error { return ExportChart(fig, path) },
+			nil, func() { u.wroteStatus(path, name) })
 		return nil
 	}).
 		allow(".png", ".svg", ".pdf")
+}
+
+// exportInBackground renders and writes path off the UI goroutine: the
+// one path of every export (chart, BOM, cable map, report). While write
+// runs the status says what is being written; then, on the UI
+// goroutine, after runs (closing a progress dialog, say) and wrote
+// reports the file, or the error is shown (a recovered panic in the
+// crash dialog, with the edits saved for recovery).
+func (u *UI) exportInBackground(what, path string, write func(ctx context.Context) error, after, wrote func()) {
+	u.setStatus("Writing "+planner.DisplayName(filepath.Base(path))+"…", widget.MediumImportance)
+	ctx := u.ctx()
+	u.work.add()
+	go func() {
+		defer u.work.done()
+		err := protect(what, func() error { return write(ctx) })
+		u.onUI(func() {
+			if after != nil {
+				after()
+			}
+			if err != nil {
+				u.setStatus("", widget.MediumImportance)
+				if !u.reportPanic(err) {
+					u.showError(err)
+				}
+				return
+			}
+			wrote()
+		})
+	}()
 }
 
 // ExportBOM writes the bill of materials of the plan of the current
@@ -461,6 +489,12 @@ func (u *UI) ExportBOM(path string) error {
 	if err != nil {
 		return err
 	}
+	return writeBOM(p, path)
+}
+
+// writeBOM writes the bill of materials of p to path as CSV; it may run
+// on any goroutine.
+func writeBOM(p *planner.Plan, path string) error {
 	var b bytes.Buffer
 	if err := planner.WriteBOMCSV(&b, p); err != nil {
 		return err
@@ -468,9 +502,20 @@ func (u *UI) ExportBOM(path string) error {
 	return safefile.Write(path, b.Bytes())
 }
 
-// ExportBOMDialog asks where to write the BOM CSV.
+// ExportBOMDialog asks where to write the BOM CSV, then writes it off
+// the UI goroutine.
 func (u *UI) ExportBOMDialog() {
-	u.savePathDialog("Export bill of materials (CSV)", "bom.csv", ".csv", u.ExportBOM)
+	p, err := u.currentPlan()
+	if err != nil {
+		u.showError(err)
+		return
+	}
+	name := u.m.Scenario().Name
+	u.savePathDialog("Export bill of materials (CSV)", "bom.csv", ".csv", func(path string) error {
+		u.exportInBackground("writing the bill of materials", path, func(context.Context) error { return writeBOM(p, path) },
+			nil, func() { u.wroteStatus(path, name) })
+		return nil
+	})
 }
 
 // ExportCables writes the cable map of plan p to path: CSV, JSON, or
@@ -506,21 +551,9 @@ func (u *UI) ExportCablesDialog() {
 		return
 	}
 	sd := u.savePathDialog("Export cable map (.csv, .json, or .topo for ibdiagnet)", "cables.csv", ".csv", func(path string) error {
-		u.status.SetText("Writing " + path + "…")
-		u.work.add()
-		go func() {
-			defer u.work.done()
-			err := protect("writing the cable map", func() error { return exportCables(u.ctx(), p, path) })
-			u.onUI(func() {
-				if err != nil {
-					if !u.reportPanic(err) {
-						u.showError(err)
-					}
-					return
-				}
-				u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, planner.FormatInt(p.Links.Total)))
-			})
-		}()
+		u.exportInBackground("writing the cable map", path, func(ctx context.Context) error { return exportCables(ctx, p, path) }, nil, func() {
+			u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, planner.FormatInt(p.Links.Total)))
+		})
 		return nil
 	})
 	sd.allow(".csv", ".json", ".topo")
@@ -570,25 +603,9 @@ func (u *UI) ExportReportDialog() {
 		bar := widget.NewProgressBar()
 		prog := dialog.NewCustomWithoutButtons("Writing the report…", container.NewVBox(widget.NewLabel(filepath.Base(path)), bar), u.win)
 		prog.Show()
-		u.work.add()
-		go func() {
-			defer u.work.done()
-			err := protect("writing the report", func() error {
-				return u.ExportReport(path, snap, func(done, total int) {
-					u.post(func() { bar.SetValue(float64(done) / float64(total)) })
-				})
-			})
-			u.onUI(func() {
-				prog.Hide()
-				if err != nil {
-					if !u.reportPanic(err) {
-						u.showError(err)
-					}
-					return
-				}
-				u.wroteStatus(path, snap.Name)
-			})
-		}()
+		progress := func(done, total int) { u.onUI(func() { bar.SetValue(float64(done) / float64(total)) }) }
+		u.exportInBackground("writing the report", path, func(context.Context) error { return u.ExportReport(path, snap, progress) },
+			prog.Hide, func() { u.wroteStatus(path, snap.Name) })
 		return nil
 	})
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -256,19 +257,8 @@ func (t *phasesTab) exportMovesDialog() {
 		return
 	}
 	u.savePathDialog("Export links to move (.csv or .json)", "moves.csv", ".csv", func(path string) error {
-		u.status.SetText("Writing " + path + "…")
-		u.work.add()
-		go func() {
-			defer u.work.done()
-			err := protect("writing the links to move", func() error { return ExportMoves(pp, path) })
-			u.onUI(func() {
-				if err != nil {
-					u.showError(err)
-					return
-				}
-				u.status.SetText("Wrote " + path)
-			})
-		}()
+		u.exportInBackground("writing the links to move", path, func(context.Context) error { return ExportMoves(pp, path) },
+			nil, func() { u.status.SetText("Wrote " + path) })
 		return nil
 	})
 }

@@ -83,7 +83,7 @@ func (u *UI) startRecovery() {
 		for {
 			select {
 			case <-t.C:
-				u.post(u.autosave)
+				u.onUI(u.autosave)
 			case <-r.stop:
 				return
 			}
@@ -134,7 +134,7 @@ func (u *UI) saveRecoveryNow() {
 	rf := recoveryFile{File: u.m.Path(), Written: time.Now().UTC().Truncate(time.Second), Typed: u.m.Typed(), Scenario: u.m.Scenario()}
 	u.background(whatRecovery, func() {
 		if err := r.write(seq, rf); err != nil {
-			u.post(func() { u.setStatusWarning("Could not write the recovery file: " + err.Error()) })
+			u.onUI(func() { u.setStatusWarning("Could not write the recovery file: " + err.Error()) })
 		}
 	})
 }

@@ -177,7 +177,7 @@ func (t *searchTab) start() {
 		pct := int64(100 * n / total)
 		if lastPct.Swap(pct) != pct {
 			mu.Lock()
-			u.post(func() { t.progress.SetValue(float64(pct) / 100) })
+			u.onUI(func() { t.progress.SetValue(float64(pct) / 100) })
 			mu.Unlock()
 		}
 	}

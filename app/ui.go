@@ -80,8 +80,12 @@ type UI struct {
 	work jobs
 	// validation is the Model validation dialog's table, once shown.
 	validation *widget.Table
-	// queue, when set (tests), takes the functions background jobs hand
-	// to the UI goroutine; WaitIdle runs them. Else fyne.DoAndWait does.
+	// do hands a function to the UI goroutine, to run later: fyne.Do, or
+	// in tests a send to queue. It is the one way background work
+	// reaches the window (onUI).
+	do func(func())
+	// queue holds what do handed over in tests, for WaitIdle to run; nil
+	// when Fyne runs it.
 	queue chan func()
 
 	submitted uint64 // the generation of inputs last sent to be planned
@@ -111,7 +115,10 @@ func New(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Market
 // newUI is New with the queue background jobs hand their results to;
 // nil hands them to Fyne's UI goroutine.
 func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Market, opts Options, queue chan func()) *UI {
-	u := &UI{app: a, win: w, cat: cat, market: market, opts: opts, queue: queue}
+	u := &UI{app: a, win: w, cat: cat, market: market, opts: opts, queue: queue, do: fyne.Do}
+	if queue != nil {
+		u.do = func(f func()) { queue <- f }
+	}
 	u.planner = &model.Debouncer{Delay: planDelay}
 	u.confirm = func(title, message string, onYes func()) { u.askYesNo(title, message, onYes) }
 	u.showError = u.errorDialog
@@ -157,7 +164,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Mark
 	w.SetMainMenu(menu)
 	u.addShortcuts(menu)
 	w.SetCloseIntercept(u.requestQuit)
-	a.Settings().AddListener(func(fyne.Settings) { u.post(u.recolourCharts) })
+	a.Settings().AddListener(func(fyne.Settings) { u.onUI(u.recolourCharts) })
 	w.SetOnClosed(func() { u.stopRecovery(false) })
 	u.startRecovery()
 	u.openInitial()
@@ -256,31 +263,17 @@ func (u *UI) WaitIdle() {
 	}
 }
 
-// onUI runs f on the UI goroutine and returns when it has run; background
-// jobs hand their results over with it.
+// onUI hands f to the UI goroutine through u.do and returns at once;
+// background jobs hand their results (and progress) over with it. f
+// counts as work until it has run, so WaitIdle returns only once every
+// result is on screen.
 func (u *UI) onUI(f func()) {
 	f = u.guard("showing a result", f)
-	if u.queue == nil {
-		fyne.DoAndWait(f)
-		return
-	}
-	done := make(chan struct{})
-	u.queue <- func() { f(); close(done) }
-	<-done
-}
-
-// post hands f to the UI goroutine without waiting, for updates that may
-// be dropped when the test queue is full (progress bars).
-func (u *UI) post(f func()) {
-	f = u.guard("updating the window", f)
-	if u.queue == nil {
-		fyne.Do(f)
-		return
-	}
-	select {
-	case u.queue <- f:
-	default:
-	}
+	u.work.add()
+	u.do(func() {
+		defer u.work.done()
+		f()
+	})
 }
 
 // jobs counts background jobs. Unlike a sync.WaitGroup, a job may start

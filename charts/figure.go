@@ -9,6 +9,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	xfont "golang.org/x/image/font"
 	"golang.org/x/image/font/sfnt"
@@ -37,6 +38,10 @@ type Figure struct {
 	titles      map[*plot.Plot]string    // each panel's title as built, before fitting
 	legendSizes map[*plot.Plot]vg.Length // each panel's legend text size as built
 	noFit       bool                     // draw text as given (tests of the fitting)
+	// rendering is held while the figure draws: drawing fits titles and
+	// legends into the plots, so the window's redraw and an export in
+	// the background take turns.
+	rendering sync.Mutex
 }
 
 // Series is one drawn series: values by category (or by x).
@@ -171,6 +176,8 @@ func (f *Figure) Render(w io.Writer, format string, size Size) (err error) {
 	if err := size.Validate(); err != nil {
 		return err
 	}
+	f.rendering.Lock()
+	defer f.rendering.Unlock()
 	defer func() {
 		// gonum/plot panics on degenerate layouts (e.g. a canvas too small
 		// for the labels); report it as an error instead.
@@ -299,6 +306,8 @@ func (f *Figure) ImageTargets(size Size, th Theme) (img image.Image, targets []T
 	if err := size.Validate(); err != nil {
 		return nil, nil, err
 	}
+	f.rendering.Lock()
+	defer f.rendering.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("draw %s chart: %v", f.Name, r)
