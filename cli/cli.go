@@ -235,6 +235,19 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 	return nil
 }
 
+// flagExample is "; write e.g. --gpus 1024" for a number flag, the
+// default scenario's value as the example ("" when it has none).
+func flagExample(f planner.Field, name string) string {
+	if f.Kind != planner.FieldCount && f.Kind != planner.FieldNumber {
+		return ""
+	}
+	d := planner.NewScenario()
+	if e := f.Get(&d); e != "" && e != "0" {
+		return fmt.Sprintf("; write e.g. --%s %s", name, e)
+	}
+	return ""
+}
+
 // applyFlag sets the input key of flag name to v.
 func applyFlag(s *planner.Scenario, name, key, v string) error {
 	switch name {
@@ -258,13 +271,7 @@ func applyFlag(s *planner.Scenario, name, key, v string) error {
 		v = strings.ToLower(v)
 	}
 	if err := f.Set(s, v); err != nil {
-		example := ""
-		if d := planner.NewScenario(); f.Kind == planner.FieldCount || f.Kind == planner.FieldNumber {
-			if e := f.Get(&d); e != "" && e != "0" {
-				example = fmt.Sprintf("; write e.g. --%s %s", name, e)
-			}
-		}
-		return usagef("--%s: %v%s", name, err, example)
+		return usagef("--%s: %v%s", name, err, flagExample(f, name))
 	}
 	if strings.HasPrefix(key, "facility.") && s.Facility == nil {
 		s.Facility = &planner.Facility{}
