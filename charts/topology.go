@@ -84,6 +84,10 @@ func newTopoDiagram(p *planner.Plan, f Focus) *topoDiagram {
 
 // globalUnit is the expanded unit's index in the plane.
 func (d *topoDiagram) globalUnit() int {
+	if d.podRun.ByRail {
+		// Pods by rail: every lpu pods share the same units.
+		return d.pod/d.lpu*d.pods[0].Units + d.unit
+	}
 	leaves := 0
 	k := d.pod
 	for _, r := range d.pods {
@@ -178,8 +182,12 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	box(c, at(left+0.02, yNode-boxH/2), at(right-0.02, yNode+boxH/2), color.RGBA{0xee, 0xee, 0xee, 0xff})
 	text(c, at((left+right)/2, yNode), nodeText, labelSize, true, Ink, draw.XCenter)
 
-	// Leaves of the unit, coloured by rail.
-	leaves := min(d.lpu, d.podRun.Leaves)
+	// Leaves of the unit, coloured by rail; a pod by rail holds one of
+	// them, its rail's.
+	leaves, rail0 := min(d.lpu, d.podRun.Leaves), 0
+	if d.podRun.ByRail {
+		leaves, rail0 = 1, d.pod%d.lpu
+	}
 	shown, more := fitBoxes(leaves, 16)
 	xs := spread(left+0.03, right-0.03, shown+boolInt(more))
 	ports, up := d.podRun.UnitLeaf(d.unit)
@@ -187,7 +195,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		var col color.Color = Grey
 		name := "leaf"
 		if d.lpu > 1 {
-			col, name = railColour(i), fmt.Sprintf("r%d", i+1)
+			col, name = railColour(rail0+i), fmt.Sprintf("r%d", rail0+i+1)
 		}
 		if more && i == shown-1 {
 			name = fmt.Sprintf("r%d", leaves)
@@ -206,7 +214,10 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		text(c, at(xs[shown-1], yLeaf), "…", labelSize, true, Ink, draw.XCenter)
 	}
 	leafWord := "leaf"
-	if d.lpu > 1 {
+	switch {
+	case d.podRun.ByRail:
+		leafWord = fmt.Sprintf("leaf (rail %d of %d; each pod takes one rail's leaves)", rail0+1, d.lpu)
+	case d.lpu > 1:
 		leafWord = "leaves (one per rail)"
 	}
 	ratio := fmt.Sprintf("%d down : %d up", ports, up)
@@ -220,7 +231,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		ratioCol = color.RGBA{0xc0, 0x39, 0x2b, 0xff}
 	}
 	tag(c, at(left+0.02, yLeaf-boxH/2-0.035), fmt.Sprintf("%d %s, each %s", leaves, leafWord, ratio), ratioCol, draw.XLeft)
-	tag(c, at((left+right)/2, (yNode+yLeaf)/2-0.03), fmt.Sprintf("%s server links × %dG", planner.FormatInt(d.unitNodes*p.RailsPerPlane), p.PortGbps), Ink, draw.XCenter)
+	tag(c, at((left+right)/2, (yNode+yLeaf)/2-0.03), fmt.Sprintf("%s server links × %dG", planner.FormatInt(d.unitNodes*p.RailsPerPlane*leaves/max(d.lpu, 1)), p.PortGbps), Ink, draw.XCenter)
 
 	// Spines of the pod.
 	if p.Tiers >= 2 {
