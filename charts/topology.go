@@ -179,6 +179,10 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	// Nodes of the expanded unit.
 	gps := p.Scenario.Cluster.GPUsPerServer
 	nodeText := fmt.Sprintf("SU %d: %s × %d GPUs", d.globalUnit()+1, planner.Plural(d.unitNodes, "node"), gps)
+	if per := racksPerSU(p); per > 0 {
+		g := d.globalUnit()
+		nodeText = fmt.Sprintf("SU %d, rack %d: %s × %d GPUs", g/per+1, g%per+1, planner.Plural(d.unitNodes, "node"), gps)
+	}
 	box(c, at(left+0.02, yNode-boxH/2), at(right-0.02, yNode+boxH/2), color.RGBA{0xee, 0xee, 0xee, 0xff})
 	text(c, at((left+right)/2, yNode), nodeText, labelSize, true, Ink, draw.XCenter)
 
@@ -255,9 +259,12 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		for _, x := range xs {
 			line(c, at(x, yLeaf+boxH/2), at((left+right)/2, ySpine-boxH/2), Grey, 0.6)
 		}
-		unitUp := leaves * up
-		tag(c, at((left+right)/2, (yLeaf+ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this SU (%s in the %s)",
-			planner.FormatInt(unitUp), p.PortGbps, planner.FormatInt(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
+		unitUp, unitWord := leaves*up, "SU"
+		if racksPerSU(p) > 0 {
+			unitWord = "rack"
+		}
+		tag(c, at((left+right)/2, (yLeaf+ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this %s (%s in the %s)",
+			planner.FormatInt(unitUp), p.PortGbps, unitWord, planner.FormatInt(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
 		text(c, at(right-0.02, ySpine+boxH/2+0.02), fmt.Sprintf("%s spine switches", planner.FormatInt(spines)), tickSize, false, Ink, draw.XRight)
 	}
 	// Cores.
@@ -282,7 +289,11 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	if more := d.units1 - 1; more > 0 {
 		stack(c, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2))
 		markTarget(c, TargetNextUnit, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2+0.02))
-		text(c, at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", planner.Plural(more, "more SU"), podWord(p)), tickSize, true, Ink, draw.XCenter)
+		word := "more SU"
+		if racksPerSU(p) > 0 {
+			word = "more rack"
+		}
+		text(c, at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", planner.Plural(more, word), podWord(p)), tickSize, true, Ink, draw.XCenter)
 	}
 	if p.Tiers == 3 && d.pods1 > 1 {
 		y := 0.58
@@ -354,11 +365,26 @@ func (d *topoDiagram) totals() []string {
 	add(p.Switches(planner.TierLeaf)/P, "leaf switch")
 	add(p.Switches(planner.TierSpine)/P, "spine switch")
 	add(p.Switches(planner.TierCore)/P, "core switch")
-	add(p.Units, "scalable unit")
+	if racksPerSU(p) > 0 {
+		add(p.Units, "rack")
+		add(p.UnitCount(), "scalable unit")
+	} else {
+		add(p.Units, "scalable unit")
+	}
 	add(p.Links.ServerLeaf/P, "server-leaf link")
 	add(p.Links.LeafSpine/P, "leaf-spine link")
 	add(p.Links.SpineCore/P, "spine-core link")
 	return out
+}
+
+// racksPerSU is the racks of the reference SU where each rack's nodes
+// have their own leaves (an NVL72 SuperPOD: 8), so that the diagram's
+// unit is a rack; 0 otherwise.
+func racksPerSU(p *planner.Plan) int {
+	if p.Unit.LeafAlignment != planner.AlignRack || p.ServersPerUnit <= 0 || p.Unit.Servers <= p.ServersPerUnit || p.Unit.Servers%p.ServersPerUnit != 0 {
+		return 0
+	}
+	return p.Unit.Servers / p.ServersPerUnit
 }
 
 func podWord(p *planner.Plan) string {
