@@ -84,6 +84,10 @@ func newTopoDiagram(p *planner.Plan, f Focus) *topoDiagram {
 
 // globalUnit is the expanded unit's index in the plane.
 func (d *topoDiagram) globalUnit() int {
+	if d.podRun.ByRail {
+		// Pods by rail: every lpu pods share the same units.
+		return d.pod/d.lpu*d.pods[0].Units + d.unit
+	}
 	leaves := 0
 	k := d.pod
 	for _, r := range d.pods {
@@ -175,11 +179,19 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	// Nodes of the expanded unit.
 	gps := p.Scenario.Cluster.GPUsPerServer
 	nodeText := fmt.Sprintf("SU %d: %s × %d GPUs", d.globalUnit()+1, planner.Plural(d.unitNodes, "node"), gps)
+	if per := racksPerSU(p); per > 0 {
+		g := d.globalUnit()
+		nodeText = fmt.Sprintf("SU %d, rack %d: %s × %d GPUs", g/per+1, g%per+1, planner.Plural(d.unitNodes, "node"), gps)
+	}
 	box(c, at(left+0.02, yNode-boxH/2), at(right-0.02, yNode+boxH/2), color.RGBA{0xee, 0xee, 0xee, 0xff})
 	text(c, at((left+right)/2, yNode), nodeText, labelSize, true, Ink, draw.XCenter)
 
-	// Leaves of the unit, coloured by rail.
-	leaves := min(d.lpu, d.podRun.Leaves)
+	// Leaves of the unit, coloured by rail; a pod by rail holds one of
+	// them, its rail's.
+	leaves, rail0 := min(d.lpu, d.podRun.Leaves), 0
+	if d.podRun.ByRail {
+		leaves, rail0 = 1, d.pod%d.lpu
+	}
 	shown, more := fitBoxes(leaves, 16)
 	xs := spread(left+0.03, right-0.03, shown+boolInt(more))
 	ports, up := d.podRun.UnitLeaf(d.unit)
@@ -187,7 +199,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		var col color.Color = Grey
 		name := "leaf"
 		if d.lpu > 1 {
-			col, name = railColour(i), fmt.Sprintf("r%d", i+1)
+			col, name = railColour(rail0+i), fmt.Sprintf("r%d", rail0+i+1)
 		}
 		if more && i == shown-1 {
 			name = fmt.Sprintf("r%d", leaves)
@@ -206,7 +218,10 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		text(c, at(xs[shown-1], yLeaf), "…", labelSize, true, Ink, draw.XCenter)
 	}
 	leafWord := "leaf"
-	if d.lpu > 1 {
+	switch {
+	case d.podRun.ByRail:
+		leafWord = fmt.Sprintf("leaf (rail %d of %d; each pod takes one rail's leaves)", rail0+1, d.lpu)
+	case d.lpu > 1:
 		leafWord = "leaves (one per rail)"
 	}
 	ratio := fmt.Sprintf("%d down : %d up", ports, up)
@@ -220,7 +235,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		ratioCol = color.RGBA{0xc0, 0x39, 0x2b, 0xff}
 	}
 	tag(c, at(left+0.02, yLeaf-boxH/2-0.035), fmt.Sprintf("%d %s, each %s", leaves, leafWord, ratio), ratioCol, draw.XLeft)
-	tag(c, at((left+right)/2, (yNode+yLeaf)/2-0.03), fmt.Sprintf("%s server links × %dG", planner.FormatInt(d.unitNodes*p.RailsPerPlane), p.PortGbps), Ink, draw.XCenter)
+	tag(c, at((left+right)/2, (yNode+yLeaf)/2-0.03), fmt.Sprintf("%s server links × %dG", planner.FormatInt(d.unitNodes*p.RailsPerPlane*leaves/max(d.lpu, 1)), p.PortGbps), Ink, draw.XCenter)
 
 	// Spines of the pod.
 	if p.Tiers >= 2 {
@@ -244,9 +259,12 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		for _, x := range xs {
 			line(c, at(x, yLeaf+boxH/2), at((left+right)/2, ySpine-boxH/2), Grey, 0.6)
 		}
-		unitUp := leaves * up
-		tag(c, at((left+right)/2, (yLeaf+ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this SU (%s in the %s)",
-			planner.FormatInt(unitUp), p.PortGbps, planner.FormatInt(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
+		unitUp, unitWord := leaves*up, "SU"
+		if racksPerSU(p) > 0 {
+			unitWord = "rack"
+		}
+		tag(c, at((left+right)/2, (yLeaf+ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this %s (%s in the %s)",
+			planner.FormatInt(unitUp), p.PortGbps, unitWord, planner.FormatInt(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
 		text(c, at(right-0.02, ySpine+boxH/2+0.02), fmt.Sprintf("%s spine switches", planner.FormatInt(spines)), tickSize, false, Ink, draw.XRight)
 	}
 	// Cores.
@@ -271,7 +289,11 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	if more := d.units1 - 1; more > 0 {
 		stack(c, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2))
 		markTarget(c, TargetNextUnit, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2+0.02))
-		text(c, at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", planner.Plural(more, "more SU"), podWord(p)), tickSize, true, Ink, draw.XCenter)
+		word := "more SU"
+		if racksPerSU(p) > 0 {
+			word = "more rack"
+		}
+		text(c, at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", planner.Plural(more, word), podWord(p)), tickSize, true, Ink, draw.XCenter)
 	}
 	if p.Tiers == 3 && d.pods1 > 1 {
 		y := 0.58
@@ -343,11 +365,26 @@ func (d *topoDiagram) totals() []string {
 	add(p.Switches(planner.TierLeaf)/P, "leaf switch")
 	add(p.Switches(planner.TierSpine)/P, "spine switch")
 	add(p.Switches(planner.TierCore)/P, "core switch")
-	add(p.Units, "scalable unit")
+	if racksPerSU(p) > 0 {
+		add(p.Units, "rack")
+		add(p.UnitCount(), "scalable unit")
+	} else {
+		add(p.Units, "scalable unit")
+	}
 	add(p.Links.ServerLeaf/P, "server-leaf link")
 	add(p.Links.LeafSpine/P, "leaf-spine link")
 	add(p.Links.SpineCore/P, "spine-core link")
 	return out
+}
+
+// racksPerSU is the racks of the reference SU where each rack's nodes
+// have their own leaves (an NVL72 SuperPOD: 8), so that the diagram's
+// unit is a rack; 0 otherwise.
+func racksPerSU(p *planner.Plan) int {
+	if p.Unit.LeafAlignment != planner.AlignRack || p.ServersPerUnit <= 0 || p.Unit.Servers <= p.ServersPerUnit || p.Unit.Servers%p.ServersPerUnit != 0 {
+		return 0
+	}
+	return p.Unit.Servers / p.ServersPerUnit
 }
 
 func podWord(p *planner.Plan) string {

@@ -45,7 +45,8 @@ type CableRun struct {
 //
 // Names: nodes su3-node7 (scalable unit 3, its 7th server or tray);
 // leaves p1-su3-leaf-r5 (plane 1, rail 5; p1-su3-leaf when a leaf holds
-// whole servers); spines p1-spine-12, or p1-pod2-spine-12 with three
+// whole servers; p1-su3-rack2-leaf-r5 where an SU's racks each have their
+// own leaves, as an NVL72 SuperPOD's); spines p1-spine-12, or p1-pod2-spine-12 with three
 // tiers; cores p1-core-40. Node ports are U<NIC>/P<port> (ibdiagnet's
 // names for an adapter's ports); switch ports are P<cage>, or
 // P<cage>/<lane> where one cage carries several links (twin-port cages,
@@ -129,8 +130,24 @@ func (w *cableWalk) node(server int) string {
 	return "su" + strconv.Itoa(server/spu+1) + "-node" + strconv.Itoa(server%spu+1)
 }
 
+// leaf names leaf g of plane by its scalable unit and rail. Where the
+// reference unit holds several leaf groups (an NVL72 SU: 8 racks, each
+// with its own leaf per rail), the group is named in its unit:
+// p1-su2-rack3-leaf-r4.
 func (w *cableWalk) leaf(plane, g int) string {
-	lpu := w.lay.leavesPerUnit
+	lpu, spu := w.lay.leavesPerUnit, w.lay.serversPerUnit
+	if u := w.p.Unit.Servers; spu > 0 && u > spu && u%spu == 0 {
+		per, group := u/spu, g/lpu
+		word := "-group"
+		if sys := w.p.System; sys != nil && w.p.Unit.LeafAlignment == AlignRack && sys.RackNodes == spu {
+			word = "-rack"
+		}
+		name := "p" + strconv.Itoa(plane) + "-su" + strconv.Itoa(group/per+1) + word + strconv.Itoa(group%per+1) + "-leaf"
+		if lpu > 1 {
+			name += "-r" + strconv.Itoa(g%lpu+1)
+		}
+		return name
+	}
 	name := "p" + strconv.Itoa(plane) + "-su" + strconv.Itoa(g/lpu+1) + "-leaf"
 	if lpu > 1 {
 		name += "-r" + strconv.Itoa(g%lpu+1)
@@ -170,15 +187,17 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 	lay, c := w.lay, &w.c
 	rails := w.p.RailsPerPlane
 	lpu, spu := lay.leavesPerUnit, lay.serversPerUnit
-	g := 0 // leaf index in the plane
+	next := 0 // leaves walked so far in the plane
 	pod := 0
 	for _, run := range lay.pods {
 		for range run.count {
 			n := run.spines
 			w.arrivals = resize(w.arrivals, n)
 			base := 0 // links of the pod's leaves so far, mod n
+			k := 0    // leaf of the pod
 			for _, l := range run.leaves {
 				for range l.switches {
+					g := lay.leafOf(pod, k, next) // leaf index in the plane
 					leaf := w.leaf(plane, g)
 					// Server links: a rail's leaf takes that port of
 					// each server of its unit; a leaf holding whole
@@ -229,7 +248,8 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 						}
 						base = (base + l.up) % n
 					}
-					g++
+					next++
+					k++
 				}
 			}
 			pod++

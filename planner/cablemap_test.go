@@ -388,7 +388,12 @@ func TestLayoutAddsUpToPlan(t *testing.T) {
 		for _, r := range pods {
 			leaves += r.Count * r.Leaves
 			spines += r.Count * r.Spines
-			nodes += r.Count * r.Nodes
+			if r.ByRail {
+				// Pods by rail: a node has a port in one pod per rail.
+				nodes += r.Count * r.Nodes / p.RailsPerPlane
+			} else {
+				nodes += r.Count * r.Nodes
+			}
 			ls += r.Count * r.LeafSpine
 			sc += r.Count * r.SpineCore
 		}

@@ -19,6 +19,10 @@ type fabricSpec struct {
 	// reference layout (0: as many whole units as half a spine's ports
 	// serve).
 	podLeaves int
+	// railPods says a three-tier pod of podLeaves takes one rail's
+	// leaves of podLeaves consecutive units (leaf groups), as NVIDIA's
+	// GB200 SuperPOD: each pod is an SU's leaves of one rail.
+	railPods bool
 }
 
 // switchLoad is a run of switches of one tier with the same ports in use.
@@ -85,6 +89,23 @@ type layout struct {
 	// leavesPerUnit and serversPerUnit describe a scalable unit: one
 	// leaf per rail when rail-optimized, else one leaf.
 	leavesPerUnit, serversPerUnit int
+	// railPods is the units (leaf groups) whose leaves of one rail make
+	// a pod; 0: pods take consecutive leaves, whole units each. Pod i
+	// is then rail i mod leavesPerUnit of units from (i / leavesPerUnit)
+	// * railPods on.
+	railPods int
+}
+
+// leafOf is the plane's index of leaf k (from 0) of pod pod (from 0):
+// leaves are numbered unit by unit and, in a unit, rail by rail. next
+// is the count of leaves walked before, which is the index when pods
+// take consecutive leaves.
+func (lay layout) leafOf(pod, k, next int) int {
+	if lay.railPods == 0 {
+		return next
+	}
+	lpu := lay.leavesPerUnit
+	return ((pod/lpu)*lay.railPods+k)*lpu + pod%lpu
 }
 
 // podRun is count identical pods: their leaves in order (full units,
@@ -402,36 +423,12 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	}
 	all := spec.leafLoads(spg, lpg)
 	totalLeaves := countSwitches(all)
-	// Cut the leaves, in order, into pods of leavesPerPod; identical pods
-	// (all but the last, usually) are sized once.
-	type pod struct {
-		count  int
-		leaves []switchLoad
-	}
-	var pods []pod
-	var cur []switchLoad
-	curN := 0
-	addPod := func() {
-		if n := len(pods); n > 0 && sameLoads(pods[n-1].leaves, cur) {
-			pods[n-1].count++
-		} else {
-			pods = append(pods, pod{1, cur})
-		}
-		cur, curN = nil, 0
-	}
-	for _, r := range all {
-		for n := r.switches; n > 0; {
-			take := min(n, leavesPerPod-curN)
-			cur = append(cur, switchLoad{take, r.down, r.up})
-			curN += take
-			n -= take
-			if curN == leavesPerPod {
-				addPod()
-			}
-		}
-	}
-	if curN > 0 {
-		addPod()
+	byRail := spec.railPods && leavesPerPod == spec.podLeaves && lpg > 1
+	var pods []leafPod
+	if byRail {
+		pods = railPodsOf(all, lpg, leavesPerPod)
+	} else {
+		pods = consecutivePods(all, leavesPerPod)
 	}
 	var leafLoads, spineLoads []switchLoad
 	var spineWiring string
@@ -486,6 +483,9 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 		kinds = append(kinds, &groupKind{lower, in, 1})
 	}
 	var lay layout
+	if byRail {
+		lay.railPods = leavesPerPod
+	}
 	for _, p := range ps {
 		lay.pods = append(lay.pods, podRun{p.count, p.c.lower, p.c.n})
 	}
@@ -537,6 +537,73 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 		headroom: mergeHeadroom(headroom),
 		layout:   lay,
 	}, true
+}
+
+// leafPod is count identical pods holding leaves.
+type leafPod struct {
+	count  int
+	leaves []switchLoad
+}
+
+// addPod appends a pod, joining it to the run before when alike.
+func addPod(pods []leafPod, leaves []switchLoad, count int) []leafPod {
+	if n := len(pods); n > 0 && sameLoads(pods[n-1].leaves, leaves) {
+		pods[n-1].count += count
+		return pods
+	}
+	return append(pods, leafPod{count, leaves})
+}
+
+// consecutivePods cuts the leaves, in order, into pods of per leaves;
+// identical pods (all but the last, usually) are sized once.
+func consecutivePods(all []switchLoad, per int) []leafPod {
+	var pods []leafPod
+	var cur []switchLoad
+	curN := 0
+	for _, r := range all {
+		for n := r.switches; n > 0; {
+			take := min(n, per-curN)
+			cur = append(cur, switchLoad{take, r.down, r.up})
+			curN += take
+			n -= take
+			if curN == per {
+				pods, cur, curN = addPod(pods, cur, 1), nil, 0
+			}
+		}
+	}
+	if curN > 0 {
+		pods = addPod(pods, cur, 1)
+	}
+	return pods
+}
+
+// railPodsOf makes pods by rail: every per units (leaf groups of lpg
+// leaves, one per rail) give lpg pods, pod r holding rail r's leaf of
+// each of those units. all lists leaves unit by unit (full units, then
+// a partial one), so a unit's leaves are alike.
+func railPodsOf(all []switchLoad, lpg, per int) []leafPod {
+	var units []switchLoad // one entry per run of alike units, a leaf each
+	for _, r := range all {
+		units = append(units, switchLoad{r.switches / lpg, r.down, r.up})
+	}
+	var pods []leafPod
+	var cur []switchLoad
+	curN := 0
+	for _, u := range units {
+		for n := u.switches; n > 0; {
+			take := min(n, per-curN)
+			cur = append(cur, switchLoad{take, u.down, u.up})
+			curN += take
+			n -= take
+			if curN == per {
+				pods, cur, curN = addPod(pods, cur, lpg), nil, 0
+			}
+		}
+	}
+	if curN > 0 {
+		pods = addPod(pods, cur, lpg)
+	}
+	return pods
 }
 
 // sameLoads reports whether two pods hold the same leaves.

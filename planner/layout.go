@@ -18,6 +18,9 @@ type UnitLayout struct {
 	// refNodes is the reference unit asked for, kept until the leaf
 	// group is known.
 	refNodes int
+	// refTiers is the tiers the reference layout set where the scenario
+	// left them to the planner (0: none set).
+	refTiers int
 }
 
 // UnitCount is the scalable units of the plan (reference units where
@@ -74,28 +77,38 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 		return u, fmt.Sprintf("leaves packed: a leaf's %d server ports cannot take one rack's %d trays of a rail", spec.down, sys.RackNodes)
 	}
 	u.LeafAlignment = AlignRack
+	tiersNote := ""
 	if racks == 1 {
 		// The published three-tier pod is for one rack per leaf (GB200
-		// on QM9700: an SU rail's 8 leaves under 6 spines).
-		spec.podLeaves = sys.PodLeaves
+		// on QM9700: an SU rail's 8 leaves under 6 spines), built from
+		// ThreeTierUnits SUs on.
+		spec.podLeaves, spec.railPods = sys.PodLeaves, sys.PodLeaves > 0
+		if units := ceilDiv(servers, max(sys.UnitNodes, 1)); spec.tiers == 0 && sys.ThreeTierUnits > 0 && units >= sys.ThreeTierUnits {
+			spec.tiers, u.refTiers = 3, 3
+			tiersNote = fmt.Sprintf("; three tiers from %d SU as the reference: each SU's %d leaves of one rail under their own spines (a spine-leaf group), the groups joined by core groups (the scenario's tiers overrides it)",
+				sys.ThreeTierUnits, sys.PodLeaves)
+		}
 	}
 	if racks*sys.RackNodes == spec.down {
 		// Racks fill the leaf: rack-aligned and packed are the same.
-		return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): %s' %d trays of one rail fill each leaf's %d server ports",
-			sys.Key, Plural(racks, "rack"), spec.down, spec.down)
+		return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): %s' %d trays of one rail fill each leaf's %d server ports%s",
+			sys.Key, Plural(racks, "rack"), spec.down, spec.down, tiersNote)
 	}
 	spec.down = racks * sys.RackNodes
 	spec.up = spec.upFor(spec.down)
-	return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): each leaf takes the %d trays of %s on one rail, %d down and %d up of its %d ports (leaf_alignment = %q packs them)",
-		sys.Key, spec.down, Plural(racks, "rack"), spec.down, spec.up, spec.radix, AlignPacked)
+	return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): each leaf takes the %d trays of %s on one rail, %d down and %d up of its %d ports (leaf_alignment = %q packs them)%s",
+		sys.Key, spec.down, Plural(racks, "rack"), spec.down, spec.up, spec.radix, AlignPacked, tiersNote)
 }
 
 // comparePacked prices the packed alternative of a rack-aligned plan and
 // says what it would save; the saving is offered as a cheaper design.
+// Where the reference layout chose three tiers, two tiers are priced
+// too.
 func (p *Plan) comparePacked(s Scenario, cat *Catalog) {
 	if p.Unit.LeafAlignment != AlignRack {
 		return
 	}
+	p.compareTwoTiers(s, cat)
 	s.Network.LeafAlignment = AlignPacked
 	alt, err := buildWith(s, cat, p.NIC, p.Switch)
 	if err != nil || alt.Cost.Total >= p.Cost.Total {
@@ -107,6 +120,27 @@ func (p *Plan) comparePacked(s Scenario, cat *Catalog) {
 	p.Cheaper = append(p.Cheaper, Cheaper{Design: fmt.Sprintf("leaf_alignment = %q", AlignPacked), CostUSD: alt.Cost.Total, SavingUSD: saving,
 		Caveat: "racks straddle leaves, unlike the reference layout",
 		apply:  func(s *Scenario) { s.Network.LeafAlignment = AlignPacked }})
+}
+
+// compareTwoTiers prices two tiers where the reference layout built
+// three although two hold the nodes (GB200 SuperPOD, 2 SU: 64 leaves
+// under 18 shared spines against NVIDIA's 48 spines and 18 cores), and
+// offers the saving as a cheaper design.
+func (p *Plan) compareTwoTiers(s Scenario, cat *Catalog) {
+	if p.Unit.refTiers != 3 {
+		return
+	}
+	s.Network.Tiers = 2
+	alt, err := buildWith(s, cat, p.NIC, p.Switch)
+	if err != nil || alt.Cost.Total >= p.Cost.Total {
+		return
+	}
+	saving := p.Cost.Total - alt.Cost.Total
+	p.Notes = append(p.Notes, fmt.Sprintf("two tiers (tiers = 2) would take %s instead of %s: %s less (%.0f%%), every SU sharing the spines instead of the reference's spine-leaf groups and cores",
+		Plural(alt.TotalSwitches(), "switch"), Plural(p.TotalSwitches(), "switch"), FormatUSD(saving), 100*saving/p.Cost.Total))
+	p.Cheaper = append(p.Cheaper, Cheaper{Design: "tiers = 2", CostUSD: alt.Cost.Total, SavingUSD: saving,
+		Caveat: "SUs share spines, unlike the reference's spine-leaf groups",
+		apply:  func(s *Scenario) { s.Network.Tiers = 2 }})
 }
 
 // Cheaper is a design that gives the same ports and ratio for less.

@@ -55,13 +55,18 @@ type NetworksInputs struct {
 // the [networks] fields and the rack facts the out-of-band network needs.
 type SideDefaults struct {
 	NetworksInputs
-	OOBPortsPerNode int  `toml:"oob_ports_per_node" json:"oob_ports_per_node"`
-	NodesPerRack    int  `toml:"nodes_per_rack" json:"nodes_per_rack"`
-	PDUsPerRack     int  `toml:"pdus_per_rack" json:"pdus_per_rack"`
-	RackOOBPorts    int  `toml:"rack_oob_ports" json:"rack_oob_ports"`       // other devices a rack puts on the OOB network
-	RackOOBSwitches int  `toml:"rack_oob_switches" json:"rack_oob_switches"` // OOB switches built into each rack
-	UFMPerFabric    int  `toml:"ufm_per_fabric" json:"ufm_per_fabric"`       // UFM hosts per InfiniBand fabric
-	NICsIncluded    bool `toml:"nics_included" json:"nics_included"`         // the system carries its front-end and storage ports
+	OOBPortsPerNode int `toml:"oob_ports_per_node" json:"oob_ports_per_node"`
+	NodesPerRack    int `toml:"nodes_per_rack" json:"nodes_per_rack"`
+	PDUsPerRack     int `toml:"pdus_per_rack" json:"pdus_per_rack"`
+	RackOOBPorts    int `toml:"rack_oob_ports" json:"rack_oob_ports"`       // other devices a rack puts on the OOB network
+	RackOOBSwitches int `toml:"rack_oob_switches" json:"rack_oob_switches"` // OOB switches built into each rack
+	UFMPerFabric    int `toml:"ufm_per_fabric" json:"ufm_per_fabric"`       // UFM hosts per InfiniBand fabric
+	// NetworkRackDevices is the switches and management servers one
+	// network rack holds (switches built into compute racks aside), and
+	// NetworkRackPDUs its PDUs, each on the OOB network.
+	NetworkRackDevices int  `toml:"network_rack_devices" json:"network_rack_devices"`
+	NetworkRackPDUs    int  `toml:"network_rack_pdus" json:"network_rack_pdus"`
+	NICsIncluded       bool `toml:"nics_included" json:"nics_included"` // the system carries its front-end and storage ports
 	// StorageWriteShare is the storage's write bandwidth over its read
 	// bandwidth (StorageGBsPerGPU); it bounds the checkpoint write.
 	StorageWriteShare float64 `toml:"storage_write_share" json:"storage_write_share"`
@@ -493,9 +498,18 @@ type leafSpine struct {
 // server's bonded ports reach two switches, as every NVIDIA RA builds
 // them; Ethernet pairs give two ports to the link between them), each
 // group's leaves split down:up by its ratio, and when one pair does not
-// hold every port, spines in pairs to take the uplinks. The spines are
-// the fewest with ports for every uplink (no balance search: these
-// networks carry north-south traffic, hashed).
+// hold every port, spines in pairs to take the uplinks. A group's ports
+// spread evenly over its leaves, and each leaf cables the uplinks its
+// ports need at the ratio; the spines (and cores) have a port for every
+// uplink port the leaves have at the ratio, cabled or not, so that
+// filling a leaf's free ports adds cables, not spines. That is NVIDIA's
+// DGX H100 SuperPOD storage fabric (RA-11333-001 Table 8): 254 DGX ports
+// on 8 leaves (32 each, 24 uplinks at 4:3), 48 storage ports on 2 (24
+// and 24 at 1:1), 240 leaf-spine cables (494 NDR cables less the 254 to
+// the DGX), on the 6 spines that the leaves' 8 x 27 + 2 x 32 = 280
+// uplink ports need (16 switches, Table 7). The spines are the fewest
+// with those ports (no balance search: these networks carry
+// north-south traffic, hashed).
 func sizeLeafSpine(groups []portGroup, radix int, ethernet bool) leafSpine {
 	isl := 0
 	if ethernet {
@@ -515,9 +529,12 @@ func sizeLeafSpine(groups []portGroup, radix int, ethernet bool) leafSpine {
 		n.down, n.up = usable, 0
 		return n
 	}
-	lastUp := 0
+	type sized struct{ leaves, down, up int }
+	var gs []sized
+	last := -1
 	for i, g := range groups {
 		if g.ports == 0 {
+			gs = append(gs, sized{})
 			continue
 		}
 		down := usable * g.down / (g.down + g.up)
@@ -525,31 +542,42 @@ func sizeLeafSpine(groups []portGroup, radix int, ethernet bool) leafSpine {
 		if down+up > usable {
 			down = usable - up
 		}
-		l := ceilDiv(g.ports, down)
-		n.leaves += l
-		n.uplinks += l * up
-		if i == 0 {
+		gs = append(gs, sized{ceilDiv(g.ports, down), down, up})
+		n.leaves += gs[i].leaves
+		if last < 0 {
 			n.down, n.up = down, up
 		}
-		lastUp = up
+		last = i
 	}
-	if n.leaves%2 == 1 { // the pair's second leaf has its uplinks too
+	if n.leaves%2 == 1 { // the pair's second leaf
 		n.leaves++
-		n.uplinks += lastUp
+		gs[last].leaves++
+	}
+	capacity := 0 // uplink ports of the leaves at their ratio
+	for i, g := range groups {
+		if g.ports == 0 {
+			continue
+		}
+		l := gs[i].leaves
+		capacity += l * gs[i].up
+		// The ports spread: ports%l leaves take one more than the rest.
+		hi, lo := g.ports%l, l-g.ports%l
+		n.uplinks += hi*ceilDiv((g.ports/l+1)*g.up, g.down) + lo*ceilDiv(g.ports/l*g.up, g.down)
 	}
 	n.isl = n.leaves / 2 * isl // isl ports a leaf: links a pair
-	n.spines = even(max(2, ceilDiv(n.uplinks, radix)))
+	n.spines = even(max(2, ceilDiv(capacity, radix)))
 	if n.leaves <= radix {
 		return n
 	}
 	// Past what one spine reaches (a link to every leaf), pods of radix/2
-	// leaves get their own spines, half of whose ports go up to cores.
+	// leaves get their own spines, half of whose ports go up to cores;
+	// a spine sends up the links it takes from below.
 	pods := ceilDiv(n.leaves, radix/2)
-	perPod := ceilDiv(n.uplinks, pods)
+	perPod := ceilDiv(capacity, pods)
 	spinesPerPod := even(max(2, ceilDiv(perPod, radix/2)))
 	n.spines = pods * spinesPerPod
-	n.coreLinks = pods * perPod
-	n.cores = even(max(2, ceilDiv(n.coreLinks, radix)))
+	n.coreLinks = n.uplinks
+	n.cores = even(max(2, ceilDiv(pods*perPod, radix)))
 	return n
 }
 

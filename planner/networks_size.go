@@ -160,10 +160,23 @@ func (c *clusterSizer) frontEnd(oobSwitches int, storage SideNetwork) (SideNetwo
 	return n, ls
 }
 
+// networkRacks is the racks the switches outside the compute racks and
+// the management servers fill (0 without a devices-per-rack figure).
+func (c *clusterSizer) networkRacks(otherSwitches, oobSwitches int) int {
+	if c.r.NetworkRackDevices <= 0 {
+		return 0
+	}
+	devices := otherSwitches + max(0, oobSwitches-c.racks*c.r.RackOOBSwitches) + c.mgmtServers()
+	return ceilDiv(devices, c.r.NetworkRackDevices)
+}
+
 // oob sizes the out-of-band network: a 1G port for every server BMC, rack
-// device (PDUs, NVLink trays, power shelves), management server and the
-// management port of every other switch.
-func (c *clusterSizer) oob(otherSwitches int) SideNetwork {
+// device (PDUs, NVLink trays, power shelves), management server, the
+// management port of every other switch, the network racks' PDUs and a
+// back-to-back link for each pair of UFM hosts (RA-11333-001 Table 8).
+// oobSwitches is the OOB switches of the previous round (they stand in
+// network racks too).
+func (c *clusterSizer) oob(otherSwitches, oobSwitches int) SideNetwork {
 	r := c.r
 	n := SideNetwork{Name: NetOOB, Kind: r.OOB, Source: r.Source}
 	if r.OOB == NetNone {
@@ -171,7 +184,8 @@ func (c *clusterSizer) oob(otherSwitches int) SideNetwork {
 	}
 	sw := c.cat.sideSwitch(Ethernet, oobGbps)
 	radix := sw.Radix(oobGbps)
-	ports := c.nodes*r.OOBPortsPerNode + c.racks*(r.RackOOBPorts+r.PDUsPerRack) + c.mgmtServers() + otherSwitches
+	ports := c.nodes*r.OOBPortsPerNode + c.racks*(r.RackOOBPorts+r.PDUsPerRack) + c.mgmtServers() + otherSwitches +
+		c.networkRacks(otherSwitches, oobSwitches)*r.NetworkRackPDUs + c.ufmHosts()/2
 	switches := ceilDiv(ports, radix)
 	switches += switches % 2
 	switches = max(switches, c.racks*r.RackOOBSwitches)
@@ -208,7 +222,7 @@ func (c *clusterSizer) size() []SideNetwork {
 	var oob SideNetwork
 	for range 4 {
 		fe, _ = c.frontEnd(oobSw, st)
-		oob = c.oob(be.Switches + st.Switches + fe.Switches)
+		oob = c.oob(be.Switches+st.Switches+fe.Switches, oobSw)
 		if oob.Switches == oobSw {
 			break
 		}

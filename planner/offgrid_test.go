@@ -190,7 +190,14 @@ func checkOneUnitMore(t *testing.T, a, b *Plan) {
 	// worth of cores, each rounded up, and a balance flip of half a tier
 	// group at most.
 	unit := lpg + ceilDiv(lpg*radix/2, radix)*2 + 2
-	flip := (a.Switches(TierSpine)/a.Planes/max(a.Pods, 1) + 1) / 2
+	// The new system's leaves sit in one pod, or with pods by rail
+	// (NVIDIA's GB200 SuperPOD) in one pod per rail, each of which may
+	// flip its balance.
+	touched := 1
+	if pods, _, _, _ := a.Layout(); len(pods) > 0 && pods[0].ByRail {
+		touched = lpg
+	}
+	flip := touched * (a.Switches(TierSpine)/a.Planes/max(a.Pods, 1) + 1) / 2
 	if a.Tiers == 3 {
 		flip += (a.Switches(TierCore)/a.Planes)/max(a.Switches(TierSpine)/a.Planes/max(a.Pods, 1), 1)/2 + 1
 	}

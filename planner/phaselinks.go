@@ -1,6 +1,9 @@
 package planner
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Link tiers by index, in the order a plan lists them.
 const (
@@ -42,14 +45,15 @@ func (p *Plan) walkLinkIDs(fn func(l *linkID)) {
 	var arrivals []int
 	for plane := 1; plane <= P; plane++ {
 		l.plane = plane
-		g, pod := 0, 0
+		next, pod := 0, 0
 		for _, run := range lay.pods {
 			for range run.count {
 				n := run.spines
 				arrivals = resize(arrivals, n)
-				base := 0
+				base, k := 0, 0
 				for _, ld := range run.leaves {
 					for range ld.switches {
+						g := lay.leafOf(pod, k, next)
 						first := g / lpu * spu
 						l.tier, l.leaf = tierServerLeaf, g
 						for k := range ld.down {
@@ -71,7 +75,8 @@ func (p *Plan) walkLinkIDs(fn func(l *linkID)) {
 							}
 							base = (base + ld.up) % n
 						}
-						g++
+						next++
+						k++
 					}
 				}
 				pod++
@@ -218,7 +223,30 @@ func newLinkSet(p *Plan) *linkSet {
 	})
 	sortLast(tierLeafSpine)
 	sortLast(tierSpineCore)
+	ls.sortLower(tierLeafSpine) // pods by rail walk leaves out of index order
 	return ls
+}
+
+// sortLower puts tier t's lower devices in ascending key order, each
+// with its uppers, where the walk reached them out of order.
+func (ls *linkSet) sortLower(t int) {
+	if slices.IsSorted(ls.lower[t]) {
+		return
+	}
+	order := make([]int, len(ls.lower[t]))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(ls.lower[t][a], ls.lower[t][b]) })
+	lower := make([]uint64, 0, len(order))
+	start := make([]int32, 0, len(order))
+	ups := make([]uint64, 0, len(ls.ups[t]))
+	for _, i := range order {
+		lower = append(lower, ls.lower[t][i])
+		start = append(start, int32(len(ups)))
+		ups = append(ups, ls.uppers(t, i)...)
+	}
+	ls.lower[t], ls.start[t], ls.ups[t] = lower, start, ups
 }
 
 // linkDiff is how the links change from one phase's fabric to the next's.

@@ -32,7 +32,12 @@ type System struct {
 	// PodLeaves is the leaves per plane under one set of spines in the
 	// reference design's three tiers (GB200 SuperPOD: an SU's 8 leaves
 	// of one rail under 6 spines); 0: as many whole units as fit.
-	PodLeaves      int        `toml:"pod_leaves" json:"pod_leaves"`
+	PodLeaves int `toml:"pod_leaves" json:"pod_leaves"`
+	// ThreeTierUnits is the scalable units from which the reference
+	// design joins them through such pods and core groups, three tiers,
+	// even where two would hold the nodes (GB200 SuperPOD: from 2 SU,
+	// RA-11338-001 Table 3); 0: the fewest tiers that fit.
+	ThreeTierUnits int        `toml:"three_tier_units" json:"three_tier_units"`
 	LayoutSource   string     `toml:"layout_source" json:"layout_source"`
 	ServerModule   string     `toml:"server_module" json:"server_module"`       // transceiver key of the back-end cages
 	ModulesPerNode int        `toml:"modules_per_node" json:"modules_per_node"` // of ServerModule
@@ -71,6 +76,8 @@ func (s *System) check(c *Catalog) error {
 		return fmt.Errorf("system %s: rack_nodes %d must be a whole number of systems (%d nodes each)", s.Key, s.RackNodes, s.Nodes)
 	case s.UnitNodes < 0 || s.UnitNodes > 0 && s.UnitNodes%s.Nodes != 0:
 		return fmt.Errorf("system %s: unit_nodes %d must be whole systems of %d nodes", s.Key, s.UnitNodes, s.Nodes)
+	case s.ThreeTierUnits < 0 || s.ThreeTierUnits > 0 && (s.PodLeaves == 0 || s.UnitNodes == 0):
+		return fmt.Errorf("system %s: three_tier_units %d needs the reference pod (pod_leaves) and unit (unit_nodes)", s.Key, s.ThreeTierUnits)
 	case (s.RackNodes > 0 || s.UnitNodes > 0) && s.LayoutSource == "":
 		return fmt.Errorf("system %s: a reference layout (rack_nodes, unit_nodes) needs its layout_source", s.Key)
 	}

@@ -12,6 +12,10 @@ type PodRun struct {
 	// the links from its leaves to its spines; SpineCore the links from
 	// its spines to the cores.
 	Nodes, LeafSpine, SpineCore int
+	// ByRail says each pod holds one rail's leaves of its units (NVIDIA's
+	// GB200 SuperPOD): pod i of the plane is rail i mod the leaves of a
+	// unit, a unit has one leaf in it, and Units is its leaves.
+	ByRail bool
 
 	leaves        []switchLoad
 	leavesPerUnit int
@@ -57,6 +61,10 @@ func (p *Plan) Layout() (pods []PodRun, cores []CoreRun, leavesPerUnit, nodesPer
 		if lay.leavesPerUnit > 1 {
 			// A rail's leaf holds one port of each node of its unit.
 			pr.Nodes = sumLinks(r.leaves, false) / lay.leavesPerUnit
+		}
+		if lay.railPods > 0 {
+			// One leaf of each unit, each holding a port of its nodes.
+			pr.ByRail, pr.leavesPerUnit, pr.Units, pr.Nodes = true, 1, pr.Leaves, sumLinks(r.leaves, false)
 		}
 		for _, c := range lay.coreGroups {
 			pr.SpineCore += c.groups * max(c.spines, 1) * c.spineUp[i]
