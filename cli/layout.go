@@ -28,6 +28,7 @@ var facilityFlags = []struct{ name, key, usage string }{
 	{"rack-slack-m", "rack_slack_m", "slack per link inside a rack, m (default 0.5)"},
 	{"typical-pct", "typical_pct", "typical power as a share of peak, % (default 80)"},
 	{"leaf-placement", "leaf_placement", "leaves at the middle or end of each row, or tor (in the compute racks)"},
+	{"link-layout", "layout", "hall (every link measured in the hall) or flat (one length per tier, 20/50/150 m)"},
 	{"row-order", "row_order", "spine and core rows: network-middle, network-first or network-last"},
 	{"server-kw", "server_kw", "a custom server's peak power, kW (default 10.2)"},
 	{"server-units", "server_units", "a custom server's height, U (default 8)"},
@@ -70,6 +71,9 @@ func applyFacilityFlag(s *planner.Scenario, name, v string) (bool, error) {
 		return true, nil
 	case "row_order":
 		f.RowOrder = strings.ToLower(v)
+		return true, nil
+	case "layout":
+		f.Layout = strings.ToLower(v)
 		return true, nil
 	}
 	ints := map[string]*int{"rack_units": &f.RackUnits, "reserved_units": &f.ReservedUnits, "racks_per_row": &f.RacksPerRow, "server_units": &f.ServerUnits}
@@ -117,6 +121,9 @@ func runLayout(env *cliEnv, args []string) error {
 	}
 	if in.scenario.Facility == nil {
 		in.scenario.Facility = &planner.Facility{}
+	}
+	if in.scenario.Facility.Layout == planner.LayoutFlat {
+		return usagef(`layout: the scenario's [facility] layout is "flat" (no hall); give --link-layout hall`)
 	}
 	p, err := in.build(env.cat)
 	if err != nil {

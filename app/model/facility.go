@@ -70,6 +70,9 @@ func (m *Model) applyFacility(s *planner.Scenario, key, text string) error {
 			if s.Facility == nil {
 				s.Facility = &planner.Facility{}
 			}
+			if s.Facility.Layout == planner.LayoutFlat {
+				s.Facility.Layout = ""
+			}
 		case "false":
 			s.Facility = nil
 		default:
@@ -128,7 +131,7 @@ func facilityText(s planner.Scenario, key string) string {
 	f := s.Facility
 	switch key {
 	case "layout":
-		return strconv.FormatBool(f != nil)
+		return strconv.FormatBool(f != nil && f.Layout != planner.LayoutFlat)
 	case "leaf_placement", "row_order":
 		v := ""
 		if f != nil {
