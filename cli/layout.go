@@ -123,7 +123,7 @@ func runLayout(env *cliEnv, args []string) error {
 		in.scenario.Facility = &planner.Facility{}
 	}
 	if in.scenario.Facility.Layout == planner.LayoutFlat {
-		return usagef(`layout: the scenario's [facility] layout is "flat" (no hall); give --link-layout hall`)
+		return usagef(`the scenario's [facility] layout is "flat" (no hall); give --link-layout hall`)
 	}
 	p, err := in.build(env.cat)
 	if err != nil {
