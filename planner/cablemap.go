@@ -79,7 +79,7 @@ type cableWalk struct {
 	c        CableRun
 	arrivals []int // links so far per upper switch of the group being wired
 	names    bool
-	survey   map[rackPair]surveyed // the runs between racks (chooseRackMedia)
+	survey   bool // only note each link's run and cages (chooseCageMedia)
 	// First device numbers of the leaves, spines and cores (cage
 	// counting).
 	leafID, spineID, coreID int

@@ -14,6 +14,10 @@ import (
 // stands in. Every field left out (or 0, or "") takes the default of
 // data/facility.toml, where each names its source.
 type Facility struct {
+	// Layout is "hall" (the default: every link measured in the hall)
+	// or "flat" (no hall: each tier's links at one length, 20/50/150 m
+	// unless network.media gives them).
+	Layout string `toml:"layout,omitempty" json:"layout,omitempty"`
 	// RackKW is the power budget of one rack, kW.
 	RackKW float64 `toml:"rack_kw,omitempty" json:"rack_kw,omitempty"`
 	// RackUnits is a rack's height in U; ReservedUnits of them are kept
@@ -55,6 +59,8 @@ const (
 	RowsNetMiddle   = "network-middle"
 	RowsNetFirst    = "network-first"
 	RowsNetLast     = "network-last"
+	LayoutHall      = "hall"
+	LayoutFlat      = "flat"
 	facilityDataKey = "facility.toml"
 )
 
@@ -62,6 +68,7 @@ const (
 var (
 	LeafPlacements = []string{PlaceMiddle, PlaceEnd, PlaceToR}
 	RowOrders      = []string{RowsNetMiddle, RowsNetFirst, RowsNetLast}
+	Layouts        = []string{LayoutHall, LayoutFlat}
 )
 
 // FacilityConstants are the hall model's physical constants.
@@ -125,15 +132,20 @@ func ParseFacilityData(src []byte) (*FacilityData, error) {
 	return &d, nil
 }
 
-// resolve fills every field f leaves out from the defaults d; railOpt
-// picks the leaf placement a blank one takes.
-func (f *Facility) resolve(d Facility, railOpt bool) Facility {
+// resolve fills every field f leaves out from the defaults d; inRack
+// (the design puts each leaf in its servers' rack, see leafInRack) makes
+// a blank leaf placement "tor".
+func (f *Facility) resolve(d Facility, inRack bool) Facility {
 	out := d
 	if f == nil {
 		f = &Facility{}
 	}
-	if !railOpt {
+	if inRack {
 		out.LeafPlacement = PlaceToR
+	}
+	out.Layout = LayoutHall
+	if f.Layout != "" {
+		out.Layout = f.Layout
 	}
 	setF := func(dst *float64, v float64) {
 		if v != 0 {
@@ -213,6 +225,9 @@ func (f *Facility) validate() []error {
 	}
 	if f.LeafPlacement != "" && !slices.Contains(LeafPlacements, f.LeafPlacement) {
 		errs = append(errs, fieldErr("facility.leaf_placement", `write "`+strings.Join(LeafPlacements, `", "`)+`"`, "unknown placement %q", f.LeafPlacement))
+	}
+	if f.Layout != "" && !slices.Contains(Layouts, f.Layout) {
+		errs = append(errs, fieldErr("facility.layout", `write "hall" (links measured in the hall) or "flat" (one length per tier)`, "unknown layout %q", f.Layout))
 	}
 	if f.RowOrder != "" && !slices.Contains(RowOrders, f.RowOrder) {
 		errs = append(errs, fieldErr("facility.row_order", `write "`+strings.Join(RowOrders, `", "`)+`"`, "unknown row order %q", f.RowOrder))

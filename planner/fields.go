@@ -581,7 +581,7 @@ func networksFields() []Field {
 // the toggle off lays the plan out in a hall.
 func facilityFields() []Field {
 	layout := Field{Key: "facility.layout", Label: "Lay out in a data hall (lengths and media per link)", Kind: FieldToggle, Choices: []string{"false", "true"},
-		Get: func(s *Scenario) string { return strconv.FormatBool(s.Facility != nil) },
+		Get: func(s *Scenario) string { return strconv.FormatBool(s.Facility != nil && s.Facility.Layout != LayoutFlat) },
 		Set: func(s *Scenario, text string) error {
 			on, err := ParseToggle(text)
 			if err != nil {
@@ -592,9 +592,14 @@ func facilityFields() []Field {
 				s.Facility = nil
 			case s.Facility == nil:
 				s.Facility = &Facility{}
+			case s.Facility.Layout == LayoutFlat:
+				s.Facility.Layout = ""
 			}
 			return nil
 		}}
+	// linkLayout is the file's [facility] layout: every link measured in
+	// the hall, or one length per tier with the hall's racks still drawn.
+	linkLayout := choiceField("facility.link_layout", "Link lengths", append([]string{""}, Layouts...), func(s *Scenario) *string { return &facility(s).Layout })
 	// The ranges are the ones the [facility] table is validated against.
 	limits := map[string]facilityField{}
 	for _, n := range (&Facility{}).numbers() {
@@ -610,6 +615,7 @@ func facilityFields() []Field {
 	}
 	fs := []Field{
 		layout,
+		linkLayout,
 		choiceField("facility.leaf_placement", "Leaf racks", append([]string{""}, LeafPlacements...), func(s *Scenario) *string { return &facility(s).LeafPlacement }),
 		choiceField("facility.row_order", "Spine and core rows", append([]string{""}, RowOrders...), func(s *Scenario) *string { return &facility(s).RowOrder }),
 		flt("rack_kw", "Rack power budget (kW)", "kW", func(f *Facility) *float64 { return &f.RackKW }),

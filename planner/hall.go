@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -504,20 +505,56 @@ func (h *Hall) run(a, b place) float64 {
 	return (f.TrayHeightM - a.h) + (f.TrayHeightM - b.h) + math.Abs(ra.X-rb.X) + math.Abs(ra.Y-rb.Y) + f.SlackM
 }
 
-// layOut lays the plan out in a hall when its scenario has a [facility]
-// table and the catalog facility data.
+// layOut lays the plan out in a hall when the scenario has a [facility]
+// table, with the data's defaults for what it leaves out. No hall is
+// laid out (each tier's links keep one length) with layout = "flat",
+// for a plan that asks for totals only (flatLinks: sweeps and
+// searches) or without facility data in the catalog.
 func (p *Plan) layOut(cat *Catalog) error {
-	if p.Scenario.Facility == nil || cat.Facility == nil {
+	s := &p.Scenario
+	if !s.laysHall(cat) {
 		return nil
 	}
-	f := p.Scenario.Facility.resolve(cat.Facility.Defaults, p.Scenario.Network.RailOptimized)
+	f := s.Facility.resolve(cat.Facility.Defaults, leafInRack(s))
 	h, err := newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants)
+	var fe *FieldError
+	if err != nil && f.LeafPlacement == PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") && errors.As(err, &fe) && fe.Field == "facility.leaf_placement" {
+		// Top of rack was the default, not asked: leaves that do not
+		// fit in the compute racks go to leaf racks in the row.
+		f.LeafPlacement = cat.Facility.Defaults.LeafPlacement
+		if h, err = newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants); err == nil {
+			p.Notes = append(p.Notes, fmt.Sprintf("leaves in leaf racks at the %s of each row: %s", f.LeafPlacement, fe.Problem))
+		}
+	}
 	if err != nil {
 		return err
 	}
 	p.Hall = h
 	p.Notes = append(p.Notes, h.hallNotes()...)
 	return nil
+}
+
+// leafInRack reports whether the design puts each leaf in the rack of
+// the servers it serves (top of rack), so that a blank leaf_placement
+// lays the leaves out in the compute racks: a fabric that is not
+// rail-optimized, whose leaf takes whole servers. Design styles that
+// place the leaf in the rack extend this rule.
+func leafInRack(s *Scenario) bool {
+	return !s.Network.RailOptimized
+}
+
+// laysHall reports whether a plan of s is laid out in the hall (see
+// layOut).
+func (s *Scenario) laysHall(cat *Catalog) bool {
+	return cat.Facility != nil && !s.flatLinks && s.Facility != nil && s.Facility.Layout != LayoutFlat
+}
+
+// givesLengths reports whether the scenario fixes its link lengths in
+// network.media without a [facility] table: those lengths are kept
+// (no hall is laid out).
+func (s *Scenario) givesLengths() bool {
+	m := s.Network.Media
+	return s.Facility == nil && (m.ServerLeafM != 0 || m.LeafSpineM != 0 || m.SpineCoreM != 0)
 }
 
 // RackSlot is one device drawn in a rack elevation: what it is, its

@@ -243,14 +243,19 @@ func TestHallRackOverBudget(t *testing.T) {
 // With the tray at 2.0 m and the SU's leaves in the middle of the row,
 // the racks either side of the leaf rack are within 5 m of every leaf
 // (worst case server k=0, leaf i=7: (2.0-0.1778)+(2.0-1.44463)+0.6+2 =
-// 4.978 m), so their 64 links take 5 m ACC; the other 192 take fibre and
-// twin-port optics. Prices set in the scenario: ACC $600, fibre $50,
-// module $700, so ACC ($600) beats optics ($50 + $350 + $350). By hand:
-// 64 x 600 + 192 x 50 + (24 servers x 4 + 8 leaves x 12 cages) x 700 =
-// 38,400 + 9,600 + 134,400 = $182,400, against $192,000 all optics
-// (256 x 50 + 256 x 700). Multimode is priced out ($5,000 a module) to
-// keep to these two media. Catches: one medium per tier, modules counted
-// for copper cages, the price of copper not compared per link.
+// 4.978 m), so their 64 links take 5 m ACC. Two racks away (1.2 m) a
+// leaf's twin-port cage holds servers k=2 and 3 (worst (2.0-0.889)+
+// (2.0-1.44463)+1.2+2 = 4.866 m: ACC) or k=0 and 1 (5.51 m: optics), so
+// 2 x 2 x 8 = 32 more links take ACC: 96 in all. The other 160 take
+// fibre and twin-port optics: 20 servers x 4 modules, and 10 optical
+// cages on each of 8 leaves. Prices set in the scenario: ACC $600, fibre
+// $50, module $700, so ACC ($600) beats optics ($50 + $350 + $350). By
+// hand: 96 x 600 + 160 x 50 + (80 + 80) x 700 = 57,600 + 8,000 +
+// 112,000 = $177,600, against $192,000 all optics (256 x 50 + 256 x
+// 700). Multimode is priced out ($5,000 a module) to keep to these two
+// media. Catches: one medium per tier, modules counted for copper
+// cages, the price of copper not compared per link, media chosen per
+// rack pair instead of per twin-port cage (64 ACC links, $182,400).
 func TestHallMediumMixCost(t *testing.T) {
 	s := hallScenario(256, Facility{RackKW: 40.8, TrayHeightM: 2.0, LeafPlacement: PlaceMiddle})
 	s.Prices = map[string]float64{"acc": 600, "fiber": 50, "osfp-400x2": 700, "osfp-400x2-mm": 5000}
@@ -264,8 +269,8 @@ func TestHallMediumMixCost(t *testing.T) {
 		return usd
 	}
 	p := buildHall(t, s)
-	if got := serverLeafUSD(p); got != 182400 {
-		t.Errorf("mixed server-leaf cost $%.0f, want $182,400", got)
+	if got := serverLeafUSD(p); got != 177600 {
+		t.Errorf("mixed server-leaf cost $%.0f, want $177,600", got)
 	}
 	acc := 0
 	for _, r := range p.LinkTiers[0].Runs {
@@ -276,8 +281,8 @@ func TestHallMediumMixCost(t *testing.T) {
 			}
 		}
 	}
-	if acc != 64 {
-		t.Errorf("%d ACC links, want 64", acc)
+	if acc != 96 {
+		t.Errorf("%d ACC links, want 96", acc)
 	}
 	s.Network.Media.ServerLeaf = Optics
 	if got := serverLeafUSD(buildHall(t, s)); got != 192000 {

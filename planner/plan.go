@@ -224,8 +224,12 @@ func (s Scenario) Resolve(cat *Catalog) (Scenario, []string) {
 		}
 	}
 	// Media left out are chosen per switch when the fabric is sized: the
-	// cheapest offered that reaches (see chooseMedia).
+	// cheapest offered that reaches (see chooseMedia). Lengths are the
+	// hall's, or one per tier without one.
 	m := &n.Media
+	if s.laysHall(cat) {
+		return s, notes
+	}
 	if m.ServerLeafM == 0 {
 		m.ServerLeafM = defaultServerLeafRailM
 		if !n.RailOptimized {
@@ -267,6 +271,9 @@ func build(s Scenario, cat *Catalog, full bool) (*Plan, error) {
 	s = s.Clone() // the plan keeps its own inputs: later edits of s never change it
 	if err := s.Validate(cat); err != nil {
 		return nil, err
+	}
+	if s.givesLengths() {
+		s.flatLinks = true // the lengths given stand: no hall
 	}
 	rs, notes := s.WithSystem(cat).Resolve(cat)
 	nic := rs.chooseNIC(cat)

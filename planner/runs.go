@@ -67,20 +67,33 @@ type mediaChooser struct {
 	serverMod         *Transceiver
 	serverModsPerPort float64
 	serverPerCage     int
-	// pairs is the medium of each tier's links between two racks,
-	// chosen for the longest of them: links that share a cable bundle
-	// (and a twin-port cage) share a medium.
-	pairs map[rackPair]Medium
+	// sets gives each link the medium of the links it shares
+	// twin-port cages with.
+	sets *cageSets
+	memo map[withKey]linkChoice
+	// cables is each of allMedia's cable (the fibre for optics).
+	cables [5]*Cable
 }
 
-// rackPair is one tier's links from one rack to another.
-type rackPair struct {
-	tier int8
-	a, b int32
+// withKey is a link choice's tier, medium and length sold.
+type withKey struct {
+	tier   int8
+	medium int8 // index into allMedia
+	metres float64
 }
 
 func newMediaChooser(p *Plan, cat *Catalog) *mediaChooser {
-	m := &mediaChooser{p: p, cat: cat, cageLinks: p.Switch.LinksPerCage(p.PortGbps), pairs: map[rackPair]Medium{}, serverPerCage: 1}
+	m := &mediaChooser{p: p, cat: cat, cageLinks: p.Switch.LinksPerCage(p.PortGbps), memo: map[withKey]linkChoice{}, serverPerCage: 1}
+	for i, med := range allMedia {
+		key := string(med)
+		switch med {
+		case Optics:
+			key = fiberKey
+		case Multimode:
+			key = mmFiberKey
+		}
+		m.cables[i] = cat.Cables[key]
+	}
 	md := p.Scenario.Network.Media
 	m.forced = [3]Medium{md.ServerLeaf, md.LeafSpine, md.SpineCore}
 	if mod, n, _, err := p.serverModules(cat, 0); err == nil && n > 0 {
@@ -127,15 +140,33 @@ func (m *mediaChooser) choose(t int, run float64) (linkChoice, bool) {
 	return best, found
 }
 
-// with is a link of tier t on medium med, for a run that med reaches.
+// with is a link of tier t on medium med, for a run that med reaches
+// (choices are cached by the length sold).
 func (m *mediaChooser) with(t int, med Medium, run float64) (linkChoice, bool) {
-	if med == Optics || med == Multimode {
-		c, _, ok := m.optics(t, run, med == Multimode)
-		return c, ok
+	mi := slices.Index(allMedia, med)
+	if mi < 0 {
+		return linkChoice{}, false
 	}
-	cb := m.cat.Cables[string(med)]
+	cb := m.cables[mi]
+	if cb == nil {
+		return linkChoice{}, false
+	}
 	l, ok := cb.Sold(run, m.p.PortGbps)
-	return linkChoice{medium: med, cable: cb, metres: l}, ok
+	if !ok {
+		return linkChoice{}, false
+	}
+	k := withKey{int8(t), int8(mi), l}
+	if c, ok := m.memo[k]; ok {
+		return c, true
+	}
+	c := linkChoice{medium: med, cable: cb, metres: l}
+	if med == Optics || med == Multimode {
+		if c, _, ok = m.optics(t, l, med == Multimode); !ok {
+			return linkChoice{}, false
+		}
+	}
+	m.memo[k] = c
+	return c, true
 }
 
 // optics is a link of tier t on transceivers and fibre, single-mode or
@@ -236,23 +267,36 @@ type cageUse struct {
 // optical cages each end fills.
 type linkTally struct {
 	cables map[cableGroup]int
+	counts map[cableGroup]*int // while walking
 	// cages holds every device's cages, stride a device (device
 	// numbers: cableWalk's leafID, spineID, coreID).
 	cages   []cageUse
-	stride  int
+	grid    cageGrid
 	longest [3]CableRun // the longest link of each tier
 	runSum  [3]float64  // sum of sold lengths per tier
 	links   [3]int
+	// last is the group counted last and its count (runs repeat).
+	last      cableGroup
+	lastCount *int
 }
 
-func newLinkTally(devices, stride int) *linkTally {
-	return &linkTally{cables: map[cableGroup]int{}, cages: make([]cageUse, devices*stride), stride: stride}
+func newLinkTally(grid cageGrid) *linkTally {
+	return &linkTally{cables: map[cableGroup]int{}, counts: map[cableGroup]*int{}, cages: make([]cageUse, grid.size), grid: grid}
 }
 
 // add counts one measured link.
 func (t *linkTally) add(c *CableRun, perCage, serverPerCage int) {
 	i := tierIndex(c.Tier)
-	t.cables[cableGroup{i, c.Medium, c.Part, c.Metres}]++
+	g := cableGroup{i, c.Medium, c.Part, c.Metres}
+	if t.lastCount == nil || g != t.last {
+		n, ok := t.counts[g]
+		if !ok {
+			n = new(int)
+			t.counts[g] = n
+		}
+		t.last, t.lastCount = g, n
+	}
+	*t.lastCount++
 	t.links[i]++
 	t.runSum[i] += c.Metres
 	if c.Metres > t.longest[i].Metres {
@@ -271,7 +315,7 @@ func (t *linkTally) add(c *CableRun, perCage, serverPerCage int) {
 }
 
 func (t *linkTally) cage(dev, cage int, u cageUse) {
-	at := &t.cages[dev*t.stride+cage]
+	at := &t.cages[t.grid.index(dev, cage)]
 	if at.metres < u.metres {
 		*at = u
 	}
@@ -291,13 +335,12 @@ type moduleCount struct {
 func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	m := newMediaChooser(p, cat)
 	p.media = m
-	if err := p.chooseRackMedia(); err != nil {
+	perCage := p.Switch.LinksPerCage(p.PortGbps)
+	grid := newCageGrid(p.Servers, p.TotalSwitches(), ceilDiv(p.ServerPorts, m.serverPerCage), ceilDiv(p.Switch.Radix(p.PortGbps), perCage))
+	if err := p.chooseCageMedia(grid); err != nil {
 		return err
 	}
-	perCage := p.Switch.LinksPerCage(p.PortGbps)
-	devices := p.Servers + p.TotalSwitches()
-	stride := max(ceilDiv(p.Switch.Radix(p.PortGbps), perCage), ceilDiv(p.ServerPorts, m.serverPerCage))
-	tally := newLinkTally(devices, stride)
+	tally := newLinkTally(grid)
 	err := p.walkCables(false, func(c *CableRun) error {
 		tally.add(c, perCage, m.serverPerCage)
 		return nil
@@ -305,16 +348,28 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err != nil {
 		return err
 	}
+	for g, n := range tally.counts {
+		tally.cables[g] = *n
+	}
 	mods := map[moduleCount]int{}
+	type modKey struct {
+		server, mm bool
+		metres     float32
+	}
+	memo := map[modKey]*Transceiver{}
 	for _, u := range tally.cages {
 		if u.metres == 0 {
 			continue
 		}
-		var key *Transceiver
-		if u.server {
-			key = m.serverModule(u.mm, float64(u.metres))
-		} else {
-			key = cat.FibreModule(u.mm, p.Switch.Form, p.PortGbps, perCage, p.LaneGbps, float64(u.metres))
+		mk := modKey{u.server, u.mm, u.metres}
+		key, seen := memo[mk]
+		if !seen {
+			if u.server {
+				key = m.serverModule(u.mm, float64(u.metres))
+			} else {
+				key = cat.FibreModule(u.mm, p.Switch.Form, p.PortGbps, perCage, p.LaneGbps, float64(u.metres))
+			}
+			memo[mk] = key
 		}
 		if key == nil {
 			return fmt.Errorf("no %s module reaches a %g m cage's link", map[bool]string{true: "multimode", false: "single-mode"}[u.mm], u.metres)
@@ -331,36 +386,21 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	return nil
 }
 
-// chooseRackMedia surveys every link's run and gives each tier's links
-// between two racks the cheapest medium that reaches the longest of
-// them.
-func (p *Plan) chooseRackMedia() error {
+// chooseCageMedia surveys every link's run and gives each set of links
+// joined by twin-port cages the cheapest medium that reaches the
+// longest of them.
+func (p *Plan) chooseCageMedia(grid cageGrid) error {
+	m := p.media
+	m.sets = newCageSets(grid, m.cageLinks, m.serverPerCage)
 	w := newCableWalk(p)
-	w.survey = map[rackPair]surveyed{}
+	w.survey = true
 	for plane := 1; plane <= p.Planes; plane++ {
 		if err := w.plane(plane, func(*CableRun) error { return nil }); err != nil {
 			return err
 		}
 	}
-	m := p.media
-	for k, v := range w.survey {
-		ch, ok := m.choose(int(k.tier), v.run)
-		if !ok {
-			h := p.Hall
-			field := "facility.racks_per_row"
-			if f := m.forced[k.tier]; f != "" {
-				field = "network.media." + linkTierNames[k.tier]
-			}
-			return fieldErr(field, fmt.Sprintf("shorten the hall (fewer racks per row, network rows in the middle) or choose media that reach; the longest reach here is %d m", m.longestReach(int(k.tier))),
-				"the %.1f m run from rack %s to rack %s is beyond every medium offered for %s links", v.run, h.Racks[k.a].Name, h.Racks[k.b].Name, linkTierNames[k.tier])
-		}
-		m.pairs[k] = ch.medium
-	}
-	return nil
+	return m.sets.choose(p)
 }
-
-// surveyed is the longest run between a pair of racks.
-type surveyed struct{ run float64 }
 
 // SortedGroups orders the cable groups by tier, medium, part and length.
 func SortedGroups(m map[cableGroup]int) []cableGroup {
@@ -476,18 +516,17 @@ func (p *Plan) cableLine(cb *Cable, tier string, metres float64, qty int) BOMLin
 func (w *cableWalk) measure(t int, a, b place) error {
 	c, h := &w.c, w.p.Hall
 	run := h.run(a, b)
-	key := rackPair{int8(t), a.rack, b.rack}
-	if w.survey != nil {
-		if v, ok := w.survey[key]; !ok || run > v.run {
-			w.survey[key] = surveyed{run}
-		}
+	sets := w.p.media.sets
+	ca, cb := sets.ends(t, c)
+	if w.survey {
+		sets.join(t, ca, cb, run)
 		return nil
 	}
 	ra, rb := &h.Racks[a.rack], &h.Racks[b.rack]
 	c.ARack, c.ARow, c.AU = ra.Name, ra.Row+1, a.u
 	c.BRack, c.BRow, c.BU = rb.Name, rb.Row+1, b.u
 	c.RunM = run
-	ch, ok := w.p.media.with(t, w.p.media.pairs[key], run)
+	ch, ok := w.p.media.with(t, sets.mediumOf(ca), run)
 	if !ok {
 		return fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run", linkTierNames[t], ra.Name, rb.Name, run)
 	}

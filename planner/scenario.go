@@ -74,10 +74,23 @@ type Scenario struct {
 	// one build; see PlanPhases); Growth its options (nil: defaults).
 	Phases []Phase `toml:"phase,omitempty,omitzero"`
 	Growth *Growth `toml:"growth,omitempty,omitzero"`
-	// Facility lays the cluster out in a data hall (nil: no layout);
-	// with it every link's length, medium and part come from the
-	// racks' positions.
+	// Facility describes the data hall the cluster is laid out in (nil:
+	// the data defaults); every link's length, medium and part come
+	// from the racks' positions unless its layout is "flat".
 	Facility *Facility `toml:"facility,omitempty"`
+	// flatLinks lays no hall out: each tier's links at one length. Set
+	// for scenarios that give their lengths (givesLengths) and by the
+	// callers that read totals only (FlatLinks).
+	flatLinks bool
+}
+
+// FlatLinks returns s priced without the data hall: each tier's links at
+// one length (20/50/150 m unless network.media gives them), as sweeps
+// and design searches price their many plans. Build measures every
+// link in the hall otherwise.
+func (s Scenario) FlatLinks() Scenario {
+	s.flatLinks = true
+	return s
 }
 
 // PriceSettings choose how a plan is priced.

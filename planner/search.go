@@ -208,8 +208,10 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 
 // evaluate plans one candidate; nil when the catalog cannot build it, it
 // has no JCT estimate, or (withFailures) it cannot finish for failures.
+// Designs are priced with each tier's links at one length (FlatLinks):
+// the hall's per-link walk would cost more than the whole search.
 func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
-	p, err := build(s, cat, withFailures)
+	p, err := build(s.FlatLinks(), cat, withFailures)
 	if err != nil || p.JCT == nil || !p.JCT.FitsMemory() {
 		return nil
 	}
@@ -220,7 +222,10 @@ func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
 		}
 		days = p.Resilience.Goodput.JCTDays
 	}
-	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: p.Scenario, Plan: p, CostUSD: p.Cost.Total, PowerW: p.Power.Total,
+	// The design loads as a scenario laid out like the one searched.
+	sc := p.Scenario
+	sc.flatLinks, sc.Network.Media = s.flatLinks, s.Network.Media
+	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: sc, Plan: p, CostUSD: p.Cost.Total, PowerW: p.Power.Total,
 		Days: days, StepS: p.JCT.Planned.StepS}
 }
 

@@ -18,11 +18,12 @@ type SweepRow struct {
 }
 
 // Sweep plans base at every GPU count in gpus. Sizes that fail keep their
-// error in the row; the sweep itself never fails.
+// error in the row; the sweep itself never fails. Each tier's links are
+// priced at one length (FlatLinks), not measured in a hall.
 func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {
 	rows := make([]SweepRow, len(gpus))
 	for i, g := range gpus {
-		s := base
+		s := base.FlatLinks()
 		s.Cluster.GPUs = g
 		p, err := Build(s, cat)
 		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
