@@ -581,7 +581,9 @@ func networksFields() []Field {
 // the toggle off lays the plan out in a hall.
 func facilityFields() []Field {
 	layout := Field{Key: "facility.layout", Label: "Lay out in a data hall (lengths and media per link)", Kind: FieldToggle, Choices: []string{"false", "true"},
-		Get: func(s *Scenario) string { return strconv.FormatBool(s.Facility != nil && s.Facility.Layout != LayoutFlat) },
+		Get: func(s *Scenario) string {
+			return strconv.FormatBool(s.Facility != nil && s.Facility.Layout != LayoutFlat)
+		},
 		Set: func(s *Scenario, text string) error {
 			on, err := ParseToggle(text)
 			if err != nil {
