@@ -30,6 +30,11 @@ type Figure struct {
 	// (nil: equal shares, axes aligned across panels).
 	Weights  []float64
 	Footnote string
+	// FootnoteShort, when set, is the footnote's short form: drawn
+	// instead when the full one would take more than maxFootShare of the
+	// page's height (a small window or export); the full text stays in
+	// larger exports and in the report.
+	FootnoteShort string
 	// Data is what the plots draw, series by series, for tests and for
 	// readers who want the numbers.
 	Data []Series
@@ -37,6 +42,9 @@ type Figure struct {
 	titles      map[*plot.Plot]string    // each panel's title as built, before fitting
 	legendSizes map[*plot.Plot]vg.Length // each panel's legend text size as built
 	noFit       bool                     // draw text as given (tests of the fitting)
+	// panelRects is where the last draw put each panel, in page points:
+	// the tests tell a panel's text from the footnote's by it.
+	panelRects []vg.Rectangle
 }
 
 // Series is one drawn series: values by category (or by x).
@@ -120,10 +128,14 @@ func (f *Figure) drawOn(dc draw.Canvas, paint bool) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 	}
+	f.panelRects = f.panelRects[:0]
 	if f.Footnote != "" {
 		sty := footStyle()
-		lines := wrapToWidth(f.Footnote, dc.Max.X-dc.Min.X-vg.Points(20), sty)
 		lh := sty.Height("Xg")
+		lines := wrapToWidth(f.Footnote, dc.Max.X-dc.Min.X-vg.Points(20), sty)
+		if f.FootnoteShort != "" && lh*vg.Length(len(lines)) > (dc.Max.Y-dc.Min.Y)*maxFootShare {
+			lines = wrapToWidth(f.FootnoteShort, dc.Max.X-dc.Min.X-vg.Points(20), sty)
+		}
 		y := dc.Min.Y + vg.Points(6) + lh*vg.Length(len(lines)-1)
 		for _, line := range lines {
 			dc.FillText(sty, vg.Point{X: dc.Min.X + vg.Points(10), Y: y}, line)
@@ -159,6 +171,10 @@ func (f *Figure) drawOn(dc draw.Canvas, paint bool) {
 		}
 	}
 }
+
+// maxFootShare is the most of a page's height a full footnote takes
+// before its short form is drawn instead.
+const maxFootShare = 0.16
 
 func footStyle() draw.TextStyle {
 	sty := draw.TextStyle{Color: color.RGBA{0x55, 0x55, 0x55, 0xff}, Font: sans, Handler: plot.DefaultTextHandler}
