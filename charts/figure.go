@@ -132,10 +132,7 @@ func (f *Figure) drawOn(dc draw.Canvas, paint bool) {
 	if f.Footnote != "" {
 		sty := footStyle()
 		lh := sty.Height("Xg")
-		lines := wrapToWidth(f.Footnote, dc.Max.X-dc.Min.X-vg.Points(20), sty)
-		if f.FootnoteShort != "" && lh*vg.Length(len(lines)) > (dc.Max.Y-dc.Min.Y)*maxFootShare {
-			lines = wrapToWidth(f.FootnoteShort, dc.Max.X-dc.Min.X-vg.Points(20), sty)
-		}
+		lines := f.footLines(dc.Rectangle, sty)
 		y := dc.Min.Y + vg.Points(6) + lh*vg.Length(len(lines)-1)
 		for _, line := range lines {
 			dc.FillText(sty, vg.Point{X: dc.Min.X + vg.Points(10), Y: y}, line)
@@ -170,6 +167,17 @@ func (f *Figure) drawOn(dc draw.Canvas, paint bool) {
 			}
 		}
 	}
+}
+
+// footLines is the footnote wrapped to a page of r: the full form, or
+// the short one when the full one would take more than maxFootShare of
+// the page's height.
+func (f *Figure) footLines(r vg.Rectangle, sty draw.TextStyle) []string {
+	lines := wrapToWidth(f.Footnote, r.Max.X-r.Min.X-vg.Points(20), sty)
+	if f.FootnoteShort != "" && sty.Height("Xg")*vg.Length(len(lines)) > (r.Max.Y-r.Min.Y)*maxFootShare {
+		lines = wrapToWidth(f.FootnoteShort, r.Max.X-r.Min.X-vg.Points(20), sty)
+	}
+	return lines
 }
 
 // maxFootShare is the most of a page's height a full footnote takes

@@ -116,6 +116,37 @@ func (t *thinTicks) Ticks(min, max float64) []plot.Tick {
 // nearest neighbours on the same line (names under others start with
 // blank lines, as paired bars' group names do).
 func (t *thinTicks) fitCategories(ticks []plot.Tick, min, max float64) []plot.Tick {
+	if !t.horizontal {
+		return t.fitCategoriesAt(ticks, min, max)
+	}
+	// Names under bars: the axis's font shrinks (to minNameShare) before
+	// a word too long for its slot is cut ("tomahawk6-100g").
+	if t.fontSize == 0 {
+		t.fontSize = t.axis.Tick.Label.Font.Size
+	}
+	var out []plot.Tick
+	for share := 1.0; share >= minNameShare-1e-9; share -= 0.05 {
+		t.axis.Tick.Label.Font.Size = t.fontSize * vg.Length(share)
+		out = t.fitCategoriesAt(ticks, min, max)
+		if !cut(out) {
+			break
+		}
+	}
+	return out
+}
+
+// cut says whether a fitted label lost characters to an ellipsis.
+func cut(ticks []plot.Tick) bool {
+	for _, tk := range ticks {
+		if strings.Contains(tk.Label, "…") {
+			return true
+		}
+	}
+	return false
+}
+
+// fitCategoriesAt fits the names at the axis's current font size.
+func (t *thinTicks) fitCategoriesAt(ticks []plot.Tick, min, max float64) []plot.Tick {
 	perUnit := t.length / vg.Length(max-min)
 	sty := t.axis.Tick.Label
 	out := append([]plot.Tick(nil), ticks...)
@@ -266,7 +297,7 @@ func fitAxes(p *plot.Plot, c draw.Canvas) {
 		// The y label runs along the data's height: wrap it to that.
 		p.Y.Label.Text = ys.label
 		da := p.DataCanvas(c)
-		p.Y.Label.Text = strings.Join(fitLines(ys.label, da.Max.Y-da.Min.Y, p.Y.Label.TextStyle), "\n")
+		p.Y.Label.Text = strings.Join(wrapWhole(ys.label, da.Max.Y-da.Min.Y, p.Y.Label.TextStyle), "\n") // never cut
 	}
 	if ys.categories {
 		// Names along the y axis take at most this share of the panel.

@@ -157,3 +157,52 @@ func TestScaleMixCatchesMixedScales(t *testing.T) {
 		})
 	}
 }
+
+// maxFootLines is the most lines a footnote takes at the window's
+// smallest chart size (760 x 460 px): about a fifth of the page's height.
+const maxFootLines = 6
+
+// Every chart, for every example scenario and the odd ones, cuts no text
+// short (no "…" but the topology's lone mark for boxes not drawn) at the
+// export and the window's smallest size, and keeps its footnote to
+// maxFootLines at the smallest. Mutations caught: a part name cut at 34
+// characters in the tornado ("2x400G OSFP DR8 twin-port (MMS4X0…"), a
+// switch name cut under its bar ("tomahaw…" at 760x460), the market's
+// full footnote drawn in 7 lines at 760x460.
+func TestChartsCutNoTextAndKeepFootnotesShort(t *testing.T) {
+	ins := textFitInputs(t)
+	names := make([]string, 0, len(ins))
+	for n := range ins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	small := fitSizes[len(fitSizes)-1]
+	for _, name := range names {
+		for _, c := range All() {
+			fig, err := c.Build(ins[name])
+			if errors.Is(err, ErrMissingInput) {
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s/%s: %v", name, c.Name, err)
+				continue
+			}
+			for _, size := range fitSizes {
+				boxes, _, _, err := fig.TextBoxes("png", size)
+				if err != nil {
+					t.Errorf("%s/%s: %v", name, c.Name, err)
+					continue
+				}
+				for _, b := range boxes {
+					if strings.Contains(b.Text, "…") && b.Text != "…" {
+						t.Errorf("%s/%s %dx%d: %q is cut short", name, c.Name, size.WidthPx, size.HeightPx, b.Text)
+					}
+				}
+			}
+			w, h := small.points()
+			if n := len(fig.footLines(vg.Rectangle{Max: vg.Point{X: w, Y: h}}, footStyle())); fig.Footnote != "" && n > maxFootLines {
+				t.Errorf("%s/%s %dx%d: the footnote takes %d lines, want at most %d", name, c.Name, small.WidthPx, small.HeightPx, n, maxFootLines)
+			}
+		}
+	}
+}

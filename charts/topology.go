@@ -476,15 +476,24 @@ func fitted(c draw.Canvas, pt vg.Point, s string, size vg.Length, bold bool, col
 			return
 		}
 	}
-	sty := textStyle(smallest, bold)
-	lines := wrapToWidth(s, w, sty)
+	// Wrapped, a little smaller again (to 60%) while the lines are too
+	// many for the height; cut with an ellipsis only below that.
+	var lines []string
+	var sty draw.TextStyle
+	for sz := smallest; sz >= size*0.6-1e-9; sz -= size * 0.05 {
+		sty = textStyle(sz, bold)
+		lines = wrapToWidth(s, w, sty)
+		if vg.Length(len(lines))*sty.Height("Xg") <= h {
+			break
+		}
+	}
 	lh := sty.Height("Xg")
 	if vg.Length(len(lines))*lh > h {
 		lines = []string{ellipsize(s, w, sty)}
 	}
 	y := pt.Y + lh*vg.Length(len(lines)-1)/2
 	for _, l := range lines {
-		text(c, vg.Point{X: pt.X, Y: y}, ellipsize(l, w, sty), smallest, bold, col, align)
+		text(c, vg.Point{X: pt.X, Y: y}, ellipsize(l, w, sty), sty.Font.Size, bold, col, align)
 		y -= lh
 	}
 }
