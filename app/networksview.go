@@ -19,6 +19,7 @@ type networksView struct {
 	rows  []planner.SideNetwork
 	total planner.Increment
 	per   int
+	usd   planner.MoneyScale // the summary's scale (planner.Plan.MoneyScale)
 }
 
 var networkColumns = []string{"Network", "Kind", "Ports/server", "Speed", "Ports", "Switches", "Links", "Optics", "Cost", "Power"}
@@ -41,10 +42,10 @@ func (v *networksView) update(p *planner.Plan) {
 		v.table.Refresh()
 		return
 	}
-	v.rows, v.total, v.per = n.List, n.Total, n.PortsPerServer()
+	v.rows, v.total, v.per, v.usd = n.List, n.Total, n.PortsPerServer(), p.MoneyScale()
 	a := n.BackEndAdds
 	text := fmt.Sprintf("Whole cluster: the back end adds %s ports, %s switches, %s optics, %s (%s of the network spend) and %s; %d of %d ports per %s.",
-		planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers), planner.FormatUSD(a.CostUSD),
+		planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers), v.usd.Format(a.CostUSD),
 		percent(a.CostUSD, n.Total.CostUSD), planner.FormatWatts(a.PowerW), p.ServerPorts, v.per, nodeName(p))
 	if f := n.FrontEndJCT; f != nil {
 		text += fmt.Sprintf(" On the front end alone (TCP) the job is %s slower.", planner.FormatGain(f.Gain))
@@ -69,7 +70,7 @@ func (v *networksView) cell(row, col int) string {
 	if row == len(v.rows) {
 		t := v.total
 		return []string{"whole cluster", "", fmt.Sprint(v.per), "", planner.FormatInt(t.Ports), planner.FormatInt(t.Switches), "",
-			planner.FormatInt(t.Transceivers), planner.FormatUSD(t.CostUSD), planner.FormatWatts(t.PowerW)}[col]
+			planner.FormatInt(t.Transceivers), v.usd.Format(t.CostUSD), planner.FormatWatts(t.PowerW)}[col]
 	}
 	s := v.rows[row]
 	speed := ""
@@ -77,7 +78,7 @@ func (v *networksView) cell(row, col int) string {
 		speed = fmt.Sprintf("%dG", s.PortGbps)
 	}
 	return []string{s.Name, s.Kind, fmt.Sprint(s.PortsPerServer), speed, planner.FormatInt(s.Ports), planner.FormatInt(s.Switches),
-		planner.FormatInt(s.Links), planner.FormatInt(s.Transceivers), planner.FormatUSD(s.CostUSD), planner.FormatWatts(s.PowerW)}[col]
+		planner.FormatInt(s.Links), planner.FormatInt(s.Transceivers), v.usd.Format(s.CostUSD), planner.FormatWatts(s.PowerW)}[col]
 }
 
 func percent(part, whole float64) string {

@@ -134,9 +134,9 @@ func (t *phasesTab) cell(i, row, col int) string {
 	case 12:
 		return n(st.CablesBought)
 	case 13:
-		return planner.FormatUSD(st.CostAddedUSD)
+		return t.pp.MoneyScale().Format(st.CostAddedUSD) // one scale for the view, as the chart's
 	case 14:
-		return planner.FormatUSD(st.CostUSD)
+		return t.pp.MoneyScale().Format(st.CostUSD)
 	case 15:
 		return planner.FormatWatts(st.PowerW)
 	case 16:

@@ -212,9 +212,9 @@ func (t *searchTab) finish(plan *planner.Plan, err error) {
 	res, _ := t.u.m.SearchResult()
 	msg := fmt.Sprintf("%s designs evaluated in %s, %s buildable, %d on the Pareto front.", planner.FormatInt(res.Evaluated),
 		res.Elapsed.Round(1e6), planner.FormatInt(len(res.Designs)), len(res.Front))
-	unit := res.TimeUnit() // the chart's and the table's unit too
+	unit, usd := res.TimeUnit(), res.MoneyScale() // the chart's and the table's too
 	if d := res.Cheapest; d != nil {
-		msg += fmt.Sprintf(" Cheapest meeting %s: %s (%s, %s).", unit.Format(res.Target), d.Label, planner.FormatUSD(d.CostUSD), unit.Format(d.Days))
+		msg += fmt.Sprintf(" Cheapest meeting %s: %s (%s, %s).", unit.Format(res.Target), d.Label, usd.Format(d.CostUSD), unit.Format(d.Days))
 	}
 	if d := res.FastestInBudget; d != nil {
 		msg += fmt.Sprintf(" Fastest in budget: %s (%s).", d.Label, unit.Format(d.Days))
@@ -270,7 +270,10 @@ func (t *searchTab) cell(row, col int) string {
 	case 1:
 		return planner.FormatInt(d.Plan.TotalSwitches())
 	case 2:
-		return planner.FormatUSD(d.CostUSD)
+		if t.result == nil {
+			return planner.FormatUSD(d.CostUSD)
+		}
+		return t.result.MoneyScale().Format(d.CostUSD)
 	case 3:
 		return planner.FormatWatts(d.PowerW)
 	case 4:

@@ -231,7 +231,7 @@ func (t *summaryTab) showCheaper(p *planner.Plan) {
 		t.cheaperBar.Hide()
 		return
 	}
-	what := fmt.Sprintf("%s for %s, %s (%.0f%%) less", t.offer.Design, planner.FormatUSD(t.offer.CostUSD), planner.FormatUSD(t.offer.SavingUSD),
+	what := fmt.Sprintf("%s for %s, %s (%.0f%%) less", t.offer.Design, p.MoneyScale().Format(t.offer.CostUSD), p.MoneyScale().Format(t.offer.SavingUSD),
 		100*t.offer.SavingUSD/p.Cost.Total)
 	if t.offer.Caveat != "" {
 		t.cheaper.SetText(fmt.Sprintf("Cheaper with the same ports and %s: %s; %s.", p.Scenario.Network.Oversubscription, what, t.offer.Caveat))
@@ -322,7 +322,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 			continue
 		}
 		perGPUBand = fmt.Sprintf("\nwithout NICs %s, %s analysts' %s–%s", planner.FormatUSDExact(b.Value), b.Position,
-			planner.FormatUSD(b.Low), planner.FormatUSD(b.High))
+			planner.FormatUSDExact(b.Low), planner.FormatUSDExact(b.High)) // per GPU: to the dollar, as the card
 		if b.Note != "" {
 			perGPUBand += ": " + b.Note
 		}
@@ -330,11 +330,12 @@ func (t *summaryTab) update(p *planner.Plan) {
 	if share == "" && p.Cost.FabricShare > 0 {
 		share = fmt.Sprintf("; %.1f%% of cluster capex", 100*p.Cost.FabricShare)
 	}
-	// The amounts of one card share one scale ("$2.24M, $0.648M").
-	cost := planner.MoneyScaleFor(p.Cost.Total, p.Cost.LowUSD, p.Cost.HighUSD)
+	// The amounts of the view share one scale ("$2.24M, $0.648M"): the
+	// cards, the BOM's totals and the networks table.
+	cost := p.MoneyScale()
 	c["Fabric cost"].set(cost.Format(p.Cost.Total), fmt.Sprintf("estimate, %s basis, %s–%s%s", p.Cost.Basis,
 		cost.Format(p.Cost.LowUSD), cost.Format(p.Cost.HighUSD), share))
-	parts := planner.MoneyScaleFor(p.Cost.NICs, p.Cost.Switches, p.Cost.Transceivers, p.Cost.Cables)
+	parts := cost
 	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("%s; NICs %s, switches %s, optics %s, cables %s%s", p.BoughtText(), parts.Format(p.Cost.NICs),
 		parts.Format(p.Cost.Switches), parts.Format(p.Cost.Transceivers), parts.Format(p.Cost.Cables), perGPUBand))
 	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
@@ -356,11 +357,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 	t.stepNote.Refresh()
 	t.step.Refresh()
 	t.rows = p.BOM
-	var totals []float64
-	for _, l := range p.BOM {
-		totals = append(totals, l.TotalUSD)
-	}
-	t.totalScale = planner.MoneyScaleFor(totals...)
+	t.totalScale = cost
 	t.bom.Refresh()
 	t.nets.update(p)
 	t.unitBill = p.UnitBill()

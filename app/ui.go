@@ -398,7 +398,7 @@ func (u *UI) apply(r model.Result) {
 	p := u.m.Plan()
 	if st.Status == model.Current {
 		msg := planner.FormatInt(p.GPUs) + " GPUs, " + plural(p.Tiers, "tier") + ", " + planner.FormatInt(p.TotalSwitches()) + " switches, " +
-			planner.FormatUSD(p.Cost.Total) + " — planned."
+			p.MoneyScale().Format(p.Cost.Total) + " — planned." // the summary's scale
 		imp := widget.MediumImportance
 		if u.notice != "" { // what the last edit reset, said until the next edit
 			msg, imp = u.notice+" "+msg, widget.WarningImportance

@@ -123,16 +123,23 @@ func Cost(in Input) (*Figure, error) {
 	}
 	vs := in.variants()
 	var data []Series
-	total, err := stackedPlot("Back-end fabric cost", "US$", vs, costComponents, one, usdTicks{}, planner.FormatUSD, &data)
+	// One scale for the totals (ticks, bar values, title); amounts per
+	// GPU to the dollar.
+	totals := make([]float64, len(vs))
+	for i, v := range vs {
+		totals[i] = v.Plan.Cost.Total
+	}
+	usd := moneyFor(totals...)
+	total, err := stackedPlot("Back-end fabric cost", "US$", vs, costComponents, one, usd, usd.text, &data)
 	if err != nil {
 		return nil, err
 	}
-	per, err := stackedPlot("Cost per GPU", "US$ per GPU", vs, costComponents, perGPU, usdTicks{}, planner.FormatUSDExact, &data)
+	per, err := stackedPlot("Cost per GPU", "US$ per GPU", vs, costComponents, perGPU, wholeDollars, wholeDollars.text, &data)
 	if err != nil {
 		return nil, err
 	}
-	total.Title.Text = totalFinding("Fabric cost", vs, func(p *planner.Plan) float64 { return p.Cost.Total }, planner.FormatUSD)
-	per.Title.Text = shareFinding("Cost per GPU", in.Plan, costComponents, planner.FormatUSDExact(in.Plan.Cost.PerGPU))
+	total.Title.Text = totalFinding("Fabric cost", vs, func(p *planner.Plan) float64 { return p.Cost.Total }, usd.text)
+	per.Title.Text = shareFinding("Cost per GPU", in.Plan, costComponents, wholeDollars.text(in.Plan.Cost.PerGPU))
 	return &Figure{Name: "cost", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) + costCertainty(vs) +
 		"\nPrices are estimates from data/catalog.toml (each with its source and date, " + in.Plan.Cost.Basis + " basis); 'fabricplan catalog' lists them." + in.unplannedNote()}, nil
 }

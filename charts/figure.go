@@ -31,6 +31,11 @@ type Figure struct {
 	// (nil: equal shares, axes aligned across panels).
 	Weights  []float64
 	Footnote string
+	// FootnoteShort, when set, is the footnote's short form: drawn
+	// instead when the full one would take more than maxFootShare of the
+	// page's height (a small window or export); the full text stays in
+	// larger exports and in the report.
+	FootnoteShort string
 	// Data is what the plots draw, series by series, for tests and for
 	// readers who want the numbers.
 	Data []Series
@@ -42,6 +47,9 @@ type Figure struct {
 	// legends into the plots, so the window's redraw and an export in
 	// the background take turns.
 	rendering sync.Mutex
+	// panelRects is where the last draw put each panel, in page points:
+	// the tests tell a panel's text from the footnote's by it.
+	panelRects []vg.Rectangle
 }
 
 // Series is one drawn series: values by category (or by x).
@@ -125,10 +133,11 @@ func (f *Figure) drawOn(dc draw.Canvas, paint bool) {
 		dc.SetColor(color.White)
 		dc.Fill(dc.Rectangle.Path())
 	}
+	f.panelRects = f.panelRects[:0]
 	if f.Footnote != "" {
 		sty := footStyle()
-		lines := wrapToWidth(f.Footnote, dc.Max.X-dc.Min.X-vg.Points(20), sty)
 		lh := sty.Height("Xg")
+		lines := f.footLines(dc.Rectangle, sty)
 		y := dc.Min.Y + vg.Points(6) + lh*vg.Length(len(lines)-1)
 		for _, line := range lines {
 			dc.FillText(sty, vg.Point{X: dc.Min.X + vg.Points(10), Y: y}, line)
@@ -164,6 +173,21 @@ func (f *Figure) drawOn(dc draw.Canvas, paint bool) {
 		}
 	}
 }
+
+// footLines is the footnote wrapped to a page of r: the full form, or
+// the short one when the full one would take more than maxFootShare of
+// the page's height.
+func (f *Figure) footLines(r vg.Rectangle, sty draw.TextStyle) []string {
+	lines := wrapToWidth(f.Footnote, r.Max.X-r.Min.X-vg.Points(20), sty)
+	if f.FootnoteShort != "" && sty.Height("Xg")*vg.Length(len(lines)) > (r.Max.Y-r.Min.Y)*maxFootShare {
+		lines = wrapToWidth(f.FootnoteShort, r.Max.X-r.Min.X-vg.Points(20), sty)
+	}
+	return lines
+}
+
+// maxFootShare is the most of a page's height a full footnote takes
+// before its short form is drawn instead.
+const maxFootShare = 0.16
 
 func footStyle() draw.TextStyle {
 	sty := draw.TextStyle{Color: color.RGBA{0x55, 0x55, 0x55, 0xff}, Font: sans, Handler: plot.DefaultTextHandler}

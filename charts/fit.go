@@ -64,6 +64,10 @@ type thinTicks struct {
 	// was wrapped to the axis's length.
 	label     string
 	labelKept bool
+	// nameWidth, for names along a vertical axis, is the most width they
+	// may take (0: any); fontSize is the tick font's size as built.
+	nameWidth vg.Length
+	fontSize  vg.Length
 }
 
 // Ticks implements plot.Ticker.
@@ -71,6 +75,9 @@ func (t *thinTicks) Ticks(min, max float64) []plot.Tick {
 	ticks := t.inner.Ticks(min, max)
 	if t.length <= 0 || max <= min {
 		return ticks
+	}
+	if t.categories && !t.horizontal && t.nameWidth > 0 {
+		return t.fitNames(ticks, min, max)
 	}
 	if t.categories {
 		return t.fitCategories(ticks, min, max)
@@ -109,6 +116,37 @@ func (t *thinTicks) Ticks(min, max float64) []plot.Tick {
 // nearest neighbours on the same line (names under others start with
 // blank lines, as paired bars' group names do).
 func (t *thinTicks) fitCategories(ticks []plot.Tick, min, max float64) []plot.Tick {
+	if !t.horizontal {
+		return t.fitCategoriesAt(ticks, min, max)
+	}
+	// Names under bars: the axis's font shrinks (to minNameShare) before
+	// a word too long for its slot is cut ("tomahawk6-100g").
+	if t.fontSize == 0 {
+		t.fontSize = t.axis.Tick.Label.Font.Size
+	}
+	var out []plot.Tick
+	for share := 1.0; share >= minNameShare-1e-9; share -= 0.05 {
+		t.axis.Tick.Label.Font.Size = t.fontSize * vg.Length(share)
+		out = t.fitCategoriesAt(ticks, min, max)
+		if !cut(out) {
+			break
+		}
+	}
+	return out
+}
+
+// cut says whether a fitted label lost characters to an ellipsis.
+func cut(ticks []plot.Tick) bool {
+	for _, tk := range ticks {
+		if strings.Contains(tk.Label, "…") {
+			return true
+		}
+	}
+	return false
+}
+
+// fitCategoriesAt fits the names at the axis's current font size.
+func (t *thinTicks) fitCategoriesAt(ticks []plot.Tick, min, max float64) []plot.Tick {
 	perUnit := t.length / vg.Length(max-min)
 	sty := t.axis.Tick.Label
 	out := append([]plot.Tick(nil), ticks...)
@@ -132,6 +170,75 @@ func (t *thinTicks) fitCategories(ticks []plot.Tick, min, max float64) []plot.Ti
 			// Leading blank lines set a label under another: keep them.
 			out[i].Label = lead + strings.Join(fitLines(strings.Join(strings.Fields(body), " "), slot-tickGap, sty), "\n")
 		}
+	}
+	return out
+}
+
+// fitNames fits the names of a vertical category axis (a tornado's
+// parts, a failure chart's components) whole: each is wrapped to the
+// axis's name width, at spaces and after hyphens, and when a wrapped name
+// is taller than its row the axis's font is shrunk (to no less than
+// minNameShare of its size) until every name fits. A name is never cut
+// short; at the smallest size the names keep their lines.
+func (t *thinTicks) fitNames(ticks []plot.Tick, min, max float64) []plot.Tick {
+	if t.fontSize == 0 {
+		t.fontSize = t.axis.Tick.Label.Font.Size
+	}
+	slot := t.length / vg.Length(max-min) // one row's height
+	var out []plot.Tick
+	for share := 1.0; share >= minNameShare-1e-9; share -= 0.05 {
+		t.axis.Tick.Label.Font.Size = t.fontSize * vg.Length(share)
+		sty := t.axis.Tick.Label
+		out = append(out[:0], ticks...)
+		fits := true
+		for i, tk := range out {
+			if tk.Label == "" {
+				continue
+			}
+			label := tk.Label
+			if sty.Width(label) > t.nameWidth || sty.Height(label)+tickGap/2 > slot {
+				// Each given line wrapped to the width; if that is too
+				// tall, the whole name wrapped as one paragraph.
+				var lines []string
+				for _, l := range strings.Split(label, "\n") {
+					lines = append(lines, wrapWhole(l, t.nameWidth, sty)...)
+				}
+				if sty.Height(strings.Join(lines, "\n"))+tickGap/2 > slot {
+					lines = wrapWhole(strings.Join(strings.Fields(label), " "), t.nameWidth, sty)
+				}
+				label = strings.Join(lines, "\n")
+			}
+			out[i].Label = label
+			fits = fits && sty.Height(label)+tickGap/2 <= slot
+		}
+		if fits {
+			return out
+		}
+	}
+	// Too many rows for wrapped names even at the smallest size: each
+	// name on one line, as wide as it needs.
+	for i, tk := range out {
+		if tk.Label != "" {
+			out[i].Label = strings.Join(strings.Fields(ticks[i].Label), " ")
+		}
+	}
+	return out
+}
+
+// minNameShare is the smallest a category axis's font is shrunk to fit
+// its names.
+const minNameShare = 0.75
+
+// wrapWhole wraps text to width in sty at spaces and after hyphens,
+// keeping every character: a word still too wide keeps its own line.
+func wrapWhole(text string, width vg.Length, sty draw.TextStyle) []string {
+	var out []string
+	for _, line := range wrapToWidth(text, width, sty) {
+		if sty.Width(line) <= width {
+			out = append(out, line)
+			continue
+		}
+		out = append(out, hyphenWrap(line, width, sty)...)
 	}
 	return out
 }
@@ -190,7 +297,11 @@ func fitAxes(p *plot.Plot, c draw.Canvas) {
 		// The y label runs along the data's height: wrap it to that.
 		p.Y.Label.Text = ys.label
 		da := p.DataCanvas(c)
-		p.Y.Label.Text = strings.Join(fitLines(ys.label, da.Max.Y-da.Min.Y, p.Y.Label.TextStyle), "\n")
+		p.Y.Label.Text = strings.Join(wrapWhole(ys.label, da.Max.Y-da.Min.Y, p.Y.Label.TextStyle), "\n") // never cut
+	}
+	if ys.categories {
+		// Names along the y axis take at most this share of the panel.
+		ys.nameWidth = (c.Max.X - c.Min.X) * nameShare
 	}
 	da := p.DataCanvas(c)
 	if r := p.Legend.Rectangle(da); ys.dataMax > 0 && p.Legend.Top && r.Max.Y > r.Min.Y {
@@ -203,6 +314,10 @@ func fitAxes(p *plot.Plot, c draw.Canvas) {
 	}
 	xs.length, ys.length = da.Max.X-da.Min.X, da.Max.Y-da.Min.Y
 }
+
+// nameShare is the most of a panel's width the names along its y axis
+// take: the bars keep the rest.
+const nameShare = 0.36
 
 // minDataShare is the least share of a panel's height the data keeps
 // under a top legend; a panel too short for both lets them meet.
@@ -249,6 +364,7 @@ func (f *Figure) fitTitles(widths [][]vg.Length) {
 
 // drawPanel draws p on c with its axes thinned and its legend fitted.
 func (f *Figure) drawPanel(p *plot.Plot, c draw.Canvas) {
+	f.panelRects = append(f.panelRects, c.Rectangle)
 	if !f.noFit {
 		f.fitLegend(p, c)
 		fitAxes(p, c)
@@ -261,7 +377,11 @@ func (f *Figure) drawPanel(p *plot.Plot, c draw.Canvas) {
 // left edge and the panel's right edge, then moves it left if it still
 // does not.
 func (f *Figure) fitLegend(p *plot.Plot, c draw.Canvas) {
-	if !p.Legend.Left || p.Legend.Rectangle(c).Max.X <= p.Legend.Rectangle(c).Min.X {
+	if p.Legend.Rectangle(c).Max.X <= p.Legend.Rectangle(c).Min.X {
+		return
+	}
+	if !p.Legend.Left {
+		f.fitRightLegend(p, c)
 		return
 	}
 	if f.legendSizes == nil {
@@ -281,6 +401,28 @@ func (f *Figure) fitLegend(p *plot.Plot, c draw.Canvas) {
 		p.Legend.TextStyle.Font.Size = size * vg.Length(k)
 	}
 	p.Legend.XOffs = min(vg.Points(6), vg.Points(6)+room-width())
+}
+
+// fitRightLegend shrinks a top-right legend's text (to no less than
+// minLegendShare of its size as built) until it fits within the data
+// area's width, so it never reaches over the y axis.
+func (f *Figure) fitRightLegend(p *plot.Plot, c draw.Canvas) {
+	if f.legendSizes == nil {
+		f.legendSizes = map[*plot.Plot]vg.Length{}
+	}
+	size, ok := f.legendSizes[p]
+	if !ok {
+		size = p.Legend.TextStyle.Font.Size
+		f.legendSizes[p] = size
+	}
+	p.Legend.TextStyle.Font.Size = size
+	da := p.DataCanvas(c)
+	room := da.Max.X - da.Min.X + p.Legend.XOffs - vg.Points(4)
+	r := p.Legend.Rectangle(da)
+	if w := r.Max.X - r.Min.X; w > room {
+		k := math.Max(minLegendShare, float64((room-p.Legend.ThumbnailWidth)/(w-p.Legend.ThumbnailWidth)))
+		p.Legend.TextStyle.Font.Size = size * vg.Length(k)
+	}
 }
 
 // minLegendShare is the smallest a legend's text is shrunk to fit.

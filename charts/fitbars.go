@@ -73,10 +73,15 @@ func (f *fittedBars) fitLabels(l *plotter.Labels, room vg.Length) {
 	}
 }
 
-// fitLabel is s in sty fitted to width room (see fitLabels).
+// fitLabel is s in sty fitted to width room (see fitLabels); one word
+// (a value: "1.06x") may shrink to 60% rather than be cut.
 func fitLabel(s string, room vg.Length, sty draw.TextStyle) (string, draw.TextStyle) {
 	size := sty.Font.Size
-	for k := 1.0; k >= 0.8-1e-9; k -= 0.05 {
+	least := 0.8
+	if !strings.ContainsRune(strings.TrimSpace(s), ' ') {
+		least = 0.6
+	}
+	for k := 1.0; k >= least-1e-9; k -= 0.05 {
 		sty.Font.Size = size * vg.Length(k)
 		if sty.Width(s) <= room {
 			return s, sty

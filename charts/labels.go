@@ -22,6 +22,12 @@ type pointLabels struct {
 	// avoid are other marks (in data coordinates) no name may cover; the
 	// labelled points themselves are avoided too.
 	avoid []vg.Point
+	// lines are segments (in data coordinates: the front, the target
+	// and budget lines) no name may cross where it has room elsewhere.
+	lines [][2]vg.Point
+	// dropped counts the names the last draw had no free place for:
+	// left out rather than drawn over others.
+	dropped int
 }
 
 func newPointLabels(xs, ys []float64, texts []string) *pointLabels {
@@ -41,6 +47,7 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		text string
 	}
 	items := make([]item, 0, len(l.points))
+	l.dropped = 0
 	for i, pt := range l.points {
 		at := vg.Point{X: trX(float64(pt.X)), Y: trY(float64(pt.Y))}
 		if c.Contains(at) {
@@ -58,29 +65,55 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 			placed = append(placed, vg.Rectangle{Min: vg.Point{X: at.X - half, Y: at.Y - half}, Max: vg.Point{X: at.X + half, Y: at.Y + half}})
 		}
 	}
+	var leaders [][2]vg.Point
+	var names []vg.Rectangle
 	block(l.points, vg.Points(4))
 	block(l.avoid, vg.Points(7))
+	var lines [][2]vg.Point
+	for _, s := range l.lines {
+		lines = append(lines, [2]vg.Point{{X: trX(float64(s[0].X)), Y: trY(float64(s[0].Y))}, {X: trX(float64(s[1].X)), Y: trY(float64(s[1].Y))}})
+	}
 	overlaps := func(r vg.Rectangle) bool {
 		for _, q := range placed {
 			if r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {
 				return true
 			}
 		}
+		for _, s := range lines {
+			if segmentHitsBox(s[0], s[1], r) {
+				return true
+			}
+		}
+		for _, s := range leaders { // a name never covers another's leader
+			if segmentHitsBox(s[0], s[1], r) {
+				return true
+			}
+		}
 		return false
 	}
 	leader := draw.LineStyle{Color: color.RGBA{0x77, 0x77, 0x77, 0xff}, Width: vg.Points(0.5)}
-	var leaders [][2]vg.Point
 	for _, it := range items {
 		w := l.style.Width(it.text)
-		box, end := placeLabel(it.at, w, h, gap, c.Rectangle, overlaps, func(a, b vg.Point) bool {
+		box, end, ok := placeLabel(it.at, w, h, gap, c.Rectangle, overlaps, func(a, b vg.Point) bool {
 			for _, s := range leaders {
 				if segmentsCross(a, b, s[0], s[1]) {
 					return true
 				}
 			}
 			return false
+		}, func(a, b vg.Point) bool {
+			for _, r := range names { // a leader never runs through a name
+				if segmentHitsBox(a, b, r) {
+					return true
+				}
+			}
+			return false
 		})
-		placed = append(placed, box)
+		if !ok {
+			l.dropped++
+			continue
+		}
+		placed, names = append(placed, box), append(names, box)
 		mid := vg.Point{X: box.Min.X, Y: (box.Min.Y + box.Max.Y) / 2}
 		if end != it.at {
 			c.StrokeLine2(leader, it.at.X, it.at.Y, end.X, end.Y)
@@ -89,7 +122,7 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		// A light backdrop keeps the name legible over lines and dots.
 		c.SetColor(color.NRGBA{0xff, 0xff, 0xff, 0xd0})
 		pad := vg.Points(1.5)
-		c.Fill(vg.Rectangle{Min: vg.Point{X: box.Min.X - pad, Y: box.Min.Y}, Max: vg.Point{X: box.Max.X + pad, Y: box.Max.Y}}.Path())
+		c.Fill(vg.Rectangle{Min: vg.Point{X: box.Min.X - pad, Y: box.Min.Y - pad}, Max: vg.Point{X: box.Max.X + pad, Y: box.Max.Y}}.Path())
 		sty := l.style
 		sty.YAlign = draw.YCenter
 		c.FillText(sty, vg.Point{X: box.Min.X, Y: mid.Y}, it.text)
@@ -103,8 +136,11 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 // leader crosses no leader drawn (crosses). It returns the name's box
 // and where its leader ends (at itself: no leader, the name is beside
 // its point). With no such place it takes the nearest free one whose
-// leader crosses, and with none free the nearest inside the canvas.
-func placeLabel(at vg.Point, w, h, gap vg.Length, page vg.Rectangle, overlaps func(vg.Rectangle) bool, crosses func(a, b vg.Point) bool) (vg.Rectangle, vg.Point) {
+// leader crosses another leader; a leader through a name (through) is
+// never taken. With no free place at all, ok is false: the name is left
+// out rather than drawn over another.
+func placeLabel(at vg.Point, w, h, gap vg.Length, page vg.Rectangle, overlaps func(vg.Rectangle) bool,
+	crosses, through func(a, b vg.Point) bool) (box vg.Rectangle, end vg.Point, ok bool) {
 	type cand struct {
 		box  vg.Rectangle
 		end  vg.Point
@@ -135,20 +171,16 @@ func placeLabel(at vg.Point, w, h, gap vg.Length, page vg.Rectangle, overlaps fu
 		return r.Min.X >= page.Min.X && r.Max.X <= page.Max.X && r.Min.Y >= page.Min.Y && r.Max.Y <= page.Max.Y
 	}
 	// Free and uncrossed; else free (a crossing leader is the lesser
-	// evil); else the nearest inside the page.
+	// evil), its leader clear of every name.
 	for _, strict := range []bool{true, false} {
 		for _, c := range cands {
-			if inside(c.box) && !overlaps(c.box) && (!strict || c.end == at || !crosses(at, c.end)) {
-				return c.box, c.end
+			led := c.end != at
+			if inside(c.box) && !overlaps(c.box) && (!led || through == nil || !through(at, c.end)) && (!strict || !led || !crosses(at, c.end)) {
+				return c.box, c.end, true
 			}
 		}
 	}
-	for _, c := range cands {
-		if inside(c.box) {
-			return c.box, c.end
-		}
-	}
-	return cands[0].box, cands[0].end
+	return vg.Rectangle{}, at, false
 }
 
 // segmentsCross says whether segments ab and cd cross at a point inside
@@ -160,4 +192,33 @@ func segmentsCross(a, b, c, d vg.Point) bool {
 	d1, d2 := orient(c, d, a), orient(c, d, b)
 	d3, d4 := orient(a, b, c), orient(a, b, d)
 	return (d1 > 0 && d2 < 0 || d1 < 0 && d2 > 0) && (d3 > 0 && d4 < 0 || d3 < 0 && d4 > 0)
+}
+
+// segmentHitsBox says whether the segment p-q passes through the inside
+// of r (Liang-Barsky clipping).
+func segmentHitsBox(p, q vg.Point, r vg.Rectangle) bool {
+	t0, t1 := 0.0, 1.0
+	dx, dy := float64(q.X-p.X), float64(q.Y-p.Y)
+	for _, e := range [4][2]float64{
+		{-dx, float64(p.X - r.Min.X)}, {dx, float64(r.Max.X - p.X)},
+		{-dy, float64(p.Y - r.Min.Y)}, {dy, float64(r.Max.Y - p.Y)},
+	} {
+		pp, qq := e[0], e[1]
+		if pp == 0 {
+			if qq <= 0 {
+				return false
+			}
+			continue
+		}
+		t := qq / pp
+		if pp < 0 {
+			t0 = max(t0, t)
+		} else {
+			t1 = min(t1, t)
+		}
+		if t0 >= t1 {
+			return false
+		}
+	}
+	return true
 }

@@ -58,7 +58,10 @@ func TestPlaceLabelsKeepsNamesApart(t *testing.T) {
 	}
 	for i := range 5 {
 		at := vg.Point{X: 250 + vg.Length(i)*3, Y: 100 - vg.Length(i)*4} // near the right edge
-		box, end := placeLabel(at, 90, 12, 7, page, overlaps, crosses)
+		box, end, ok := placeLabel(at, 90, 12, 7, page, overlaps, crosses, nil)
+		if !ok {
+			t.Fatalf("name %d found no place on a page with room", i)
+		}
 		if box.Min.X < page.Min.X || box.Max.X > page.Max.X || box.Min.Y < page.Min.Y || box.Max.Y > page.Max.Y {
 			t.Errorf("name %d at %v leaves the page", i, box)
 		}

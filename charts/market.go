@@ -139,15 +139,29 @@ func MarketChart(in Input) (*Figure, error) {
 
 	foot := fmt.Sprintf("Source: %s, %s and %s, as printed. The plan's split counts NIC and switch hardware; optics and cables are left out "+
 		"because the report's device table has no such category.", m.Citation(), m.Technology.Table, m.Device.Table)
+	// The plan's amounts share the scale of its network spend (the third
+	// panel); the market's are in billions, as its panel.
+	usd := moneyFor(planSpend)
+	if p := in.Plan; p != nil && p.Networks != nil && p.Networks.Total.CostUSD > 0 {
+		usd = networkMoney(p.Networks)
+	}
 	if planSpend > 0 {
 		foot += fmt.Sprintf(" The %d RDMA market is $%.1fB; this plan's NIC and switch spend, %s, is %.2f%% of it.", year, nics+sw,
-			planner.FormatUSD(planSpend), 100*planSpend/((nics+sw)*1e9))
+			usd.text(planSpend), 100*planSpend/((nics+sw)*1e9))
 		if d := nicShare[1] - nicShare[0]; d > 5 || d < -5 {
 			foot += fmt.Sprintf(" Its NIC share is %.0f points %s the market's: a rail-optimized back-end gives every GPU a NIC and shares "+
 				"each switch among many GPUs, while the market also sells switches into storage and front-end RDMA networks; "+
 				"the plan's switch prices are estimates (fabricplan catalog).", abs(d), map[bool]string{true: "above", false: "below"}[d > 0])
 		}
 	}
+	// The short form, for small views: the source, the market against
+	// the plan, and where the long form is.
+	short := fmt.Sprintf("Source: %s, tables 1 and 2.", m.Citation())
+	if planSpend > 0 {
+		short += fmt.Sprintf(" The %d market is $%.1fB; this plan's NIC and switch spend, %s, is %.2f%% of it.", year, nics+sw,
+			usd.text(planSpend), 100*planSpend/((nics+sw)*1e9))
+	}
+	short += " Plan prices are estimates; the full notes are in larger exports and the report."
 	data = append(data, Series{Name: "NIC share %", Labels: cats, Values: nicShare})
 	panels, weights := []*plot.Plot{tech, split}, []float64{1.5, 1}
 	if p := in.Plan; p != nil && p.Networks != nil && p.Networks.Total.CostUSD > 0 {
@@ -155,15 +169,15 @@ func MarketChart(in Input) (*Figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		panels, weights = append(panels, spend), []float64{1.3, 1, 0.75}
+		panels, weights = append(panels, spend), []float64{1.25, 1, 0.95}
 		tech.Title.Text = strings.Replace(tech.Title.Text, ": ", ":\n", 1)
 		data = append(data, spendData...)
 		be := p.Networks.Net(planner.NetBackEnd).CostUSD
 		foot += fmt.Sprintf(" The report's revenue is back-end spend; this plan's back end, %s, is %.0f%% of its whole network spend of %s "+
 			"(front end, storage, out-of-band and management servers: fabricplan plan --networks).",
-			planner.FormatUSD(be), 100*be/p.Networks.Total.CostUSD, planner.FormatUSD(p.Networks.Total.CostUSD))
+			usd.text(be), 100*be/p.Networks.Total.CostUSD, usd.text(p.Networks.Total.CostUSD))
 	}
-	return &Figure{Name: "market", Panels: [][]*plot.Plot{panels}, Weights: weights, Footnote: foot, Data: data}, nil
+	return &Figure{Name: "market", Panels: [][]*plot.Plot{panels}, Weights: weights, Footnote: foot, FootnoteShort: short, Data: data}, nil
 }
 
 // crossover is the first year in which a's revenue passes b's after

@@ -87,7 +87,7 @@ func Networks(in Input) (*Figure, error) {
 	foot := fmt.Sprintf("%s: the back end adds %s ports, %s switches, %s transceivers, %s and %s to the cluster without it "+
 		"(its own and the out-of-band ports and management hosts it brings). Other networks sized from %s; prices are estimates (fabricplan catalog).",
 		planTitle(p), planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers),
-		planner.FormatUSD(a.CostUSD), planner.FormatWatts(a.PowerW), n.Source)
+		networkMoney(n).text(a.CostUSD), planner.FormatWatts(a.PowerW), n.Source)
 	return &Figure{Name: "networks", Panels: [][]*plot.Plot{{ports, cost}}, Weights: []float64{1, 1.4}, Footnote: foot, Data: data}, nil
 }
 
@@ -145,6 +145,7 @@ func networkCostPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 	var cats, texts, names []string
 	var values plotter.Values
 	maxY := 0.0
+	usd := networkMoney(n)
 	order := append([]string{planner.NetBackEnd}, netOrder[:3]...)
 	order = append(order, planner.NetMgmt)
 	for _, name := range order {
@@ -155,7 +156,7 @@ func networkCostPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 		cats = append(cats, netAxis(name))
 		names = append(names, name)
 		values = append(values, net.CostUSD)
-		text := planner.FormatUSD(net.CostUSD)
+		text := usd.text(net.CostUSD)
 		if net.Kind == planner.NetConverged {
 			cats[len(cats)-1] = "storage\n(on front end)"
 			text = "in front end"
@@ -167,8 +168,8 @@ func networkCostPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 	if n.Total.CostUSD > 0 {
 		share = 100 * n.BackEndAdds.CostUSD / n.Total.CostUSD
 	}
-	pl := newPlot(fmt.Sprintf("Network cost: back end adds %.0f%%\nof %s", share, planner.FormatUSD(n.Total.CostUSD)), "", "US$ (estimate)")
-	pl.Y.Tick.Marker = usdTicks{}
+	pl := newPlot(fmt.Sprintf("Network cost: back end adds %.0f%%\nof %s", share, usd.text(n.Total.CostUSD)), "", "US$ (estimate)")
+	pl.Y.Tick.Marker = usd
 	var stacks [][]*plotter.BarChart
 	var labels []*plotter.Labels
 	// One bar chart per network, so each keeps its colour; each is zero
@@ -242,7 +243,7 @@ func networkRows(p *planner.Plan) [][]string {
 	}
 	return [][]string{
 		{"The back end adds", fmt.Sprintf("%s ports, %s switches, %s transceivers, %s (%.0f%% of the network spend), %s",
-			planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers), planner.FormatUSD(a.CostUSD), share, planner.FormatWatts(a.PowerW))},
+			planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers), planMoney(p).text(a.CostUSD), share, planner.FormatWatts(a.PowerW))},
 		{"Ports per " + nodeNoun(p), fmt.Sprintf("%d: %s", n.PortsPerServer(), strings.Join(per, ", "))},
 	}
 }
@@ -260,8 +261,11 @@ func spendPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 		return nil, nil, fmt.Errorf("%w: the plan's networks cost nothing", ErrMissingInput)
 	}
 	share := 100 * be / n.Total.CostUSD
-	pl := newPlot(fmt.Sprintf("Back end: %.0f%%\nof network spend", share), "", "US$ (estimate)")
-	pl.Y.Tick.Marker = usdTicks{}
+	// A short axis label: the panel is the narrowest of the market chart
+	// (the footnote says the plan's prices are estimates).
+	pl := newPlot(fmt.Sprintf("Back end: %.0f%%\nof network spend", share), "", "US$")
+	usd := networkMoney(n)
+	pl.Y.Tick.Marker = usd
 	ob, err := newBars(plotter.Values{other})
 	if err != nil {
 		return nil, nil, err
@@ -273,14 +277,14 @@ func spendPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 	}
 	bb.Color = colour(0)
 	bb.StackOn(ob)
-	l, err := valueLabels(bb, []string{planner.FormatUSD(n.Total.CostUSD)})
+	l, err := valueLabels(bb, []string{usd.text(n.Total.CostUSD)})
 	if err != nil {
 		return nil, nil, err
 	}
 	// Each block names itself inside the bar, as the NIC/switch split does.
 	inside, err := plotter.NewLabels(plotter.XYLabels{
 		XYs:    plotter.XYs{{X: 0, Y: other / 2}, {X: 0, Y: other + be/2}},
-		Labels: []string{"other", "back\nend"},
+		Labels: []string{"other", "back end"}, // wrapped to the bar's width when narrower
 	})
 	if err != nil {
 		return nil, nil, err
@@ -294,8 +298,20 @@ func spendPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 	if other < n.Total.CostUSD*0.08 { // too thin a block for its name
 		inside.Labels[0], inside.XYs[0].Y = "", 0
 	}
+	if be < n.Total.CostUSD*0.08 {
+		inside.Labels[1] = ""
+	}
 	pl.Add(&fittedBars{categories: 1, groups: [][]*plotter.BarChart{{ob, bb}}, labels: []*plotter.Labels{l}, inner: []*plotter.Labels{inside}}, l, inside)
 	nominal(pl, "This plan")
+	// One category: a name wider than the data area would be both the
+	// leftmost and the rightmost glyph, and gonum/plot's padding then
+	// divides by zero (every x is NaN, the bar is not drawn). A wider
+	// range keeps the data area wider than the name.
+	pl.X.Min, pl.X.Max = -1, 1
 	headroom(pl, n.Total.CostUSD, 2)
 	return pl, []Series{{Name: "network spend US$", Labels: []string{"back end", "other networks"}, Values: []float64{be, other}}}, nil
 }
+
+// networkMoney is the scale of the cluster's network spend: the whole
+// spend is the largest amount any view of it writes.
+func networkMoney(n *planner.Networks) money { return moneyFor(n.Total.CostUSD) }

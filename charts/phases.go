@@ -60,13 +60,14 @@ func firstNote(pp *planner.PhasedPlan) string {
 // phaseSpendPlot is cumulative spend against GPUs online, per strategy.
 func phaseSpendPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 	fs := pp.Strategy(planner.StrategyFinal)
-	title := fmt.Sprintf("Spend to date: phase 1 %s for the final size", planner.FormatUSD(fs.Steps[0].CostUSD))
+	usd := money{pp.MoneyScale()}
+	title := fmt.Sprintf("Spend to date: phase 1 %s for the final size", usd.text(fs.Steps[0].CostUSD))
 	if gr := pp.Strategy(planner.StrategyGrow); gr != nil {
-		title += fmt.Sprintf(", %s grown", planner.FormatUSD(gr.Steps[0].CostUSD))
+		title += fmt.Sprintf(", %s grown", usd.text(gr.Steps[0].CostUSD))
 	}
 	p := newPlot(title, "GPUs online", "US$ spent to date")
 	p.X.Tick.Marker = countTicks{}
-	p.Y.Tick.Marker = usdTicks{}
+	p.Y.Tick.Marker = usd
 	maxY, maxX := 0.0, 0.0
 	for i, sp := range pp.Strategies {
 		xys := make(plotter.XYs, len(sp.Steps))

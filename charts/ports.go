@@ -32,7 +32,7 @@ func Ports(in Input) (*Figure, error) {
 	for _, t := range p.SwitchTiers {
 		installed += t.Switches * t.Radix
 	}
-	tiers := newPlot(fmt.Sprintf("%s — %s back-end ports in %s", planner.Clip(planTitle(p), 40), planner.FormatInt(installed),
+	tiers := newPlot(fmt.Sprintf("%s — %s back-end ports in %s", planTitle(p), planner.FormatInt(installed),
 		planner.Plural(p.Tiers, "switch tier")), "", "ports")
 	tiers.Y.Tick.Marker = countTicks{}
 	var bars []*plotter.BarChart

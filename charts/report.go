@@ -227,8 +227,8 @@ func summaryPage(pg *pager, in Input, charts int) {
 	pg.para(answer(p), 13)
 	pg.gap(8)
 	rows := [][]string{
-		{"Cost (estimate)", fmt.Sprintf("%s, %s", planner.FormatUSD(p.Cost.Total), p.PerGPUText())},
-		{"Cost range", fmt.Sprintf("%s to %s with every part at its catalog low or high price", planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD))},
+		{"Cost (estimate)", fmt.Sprintf("%s, %s", planMoney(p).text(p.Cost.Total), p.PerGPUText())},
+		{"Cost range", fmt.Sprintf("%s to %s with every part at its catalog low or high price", planMoney(p).text(p.Cost.LowUSD), planMoney(p).text(p.Cost.HighUSD))},
 		{"Power (estimate)", fmt.Sprintf("%s, %s per GPU", planner.FormatWatts(p.Power.Total), planner.FormatWatts(p.Power.Total/float64(p.GPUs)))},
 		{"Share of capex", share(p)},
 	}
@@ -265,7 +265,7 @@ func summaryPage(pg *pager, in Input, charts int) {
 			break
 		}
 		pg.para(fmt.Sprintf("%d. %s (%s of them): the total moves from %s to %s across its price range.",
-			i+1, d.Name, planner.FormatInt(d.Qty), planner.FormatUSD(d.LowUSD), planner.FormatUSD(d.HighUSD)), 11)
+			i+1, d.Name, planner.FormatInt(d.Qty), planMoney(p).text(d.LowUSD), planMoney(p).text(d.HighUSD)), 11)
 	}
 	if len(p.Notes) > 0 {
 		pg.gap(8)
@@ -336,7 +336,7 @@ func assumptionsPage(pg *pager, in Input) {
 		{"Tiers / planes", fmt.Sprintf("%d / %d", p.Tiers, p.Planes), "Switches", fmt.Sprintf("%s: leaf %s, spine %s, core %s", planner.FormatInt(p.TotalSwitches()),
 			planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)))},
 		{"Switch ports", fmt.Sprintf("%s of %s", planner.FormatInt(p.PortsUsed), planner.FormatInt(p.PortsTotal)), "Links (cables)", planner.FormatInt(p.Links.Total)},
-		{"Transceivers", planner.FormatInt(p.ServerTransceivers + p.SwitchTransceivers), "Cost (estimate)", fmt.Sprintf("%s, %s", planner.FormatUSD(p.Cost.Total), p.PerGPUText())},
+		{"Transceivers", planner.FormatInt(p.ServerTransceivers + p.SwitchTransceivers), "Cost (estimate)", fmt.Sprintf("%s, %s", planMoney(p).text(p.Cost.Total), p.PerGPUText())},
 		{"Power (estimate)", planner.FormatWatts(p.Power.Total), "Share of capex", share(p)},
 	}
 	if j := p.JCT; j != nil {
@@ -360,6 +360,11 @@ func share(p *planner.Plan) string {
 	return fmt.Sprintf("%.1f%% of cluster capex", 100*p.Cost.FabricShare)
 }
 
+// planMoney is the scale of the plan's amounts in the report
+// (planner.Plan.MoneyScale), so the summary, the cost drivers, the BOM's
+// totals and the cost table share one.
+func planMoney(p *planner.Plan) money { return money{p.MoneyScale()} }
+
 func fabricLong(f planner.Fabric) string {
 	if f == planner.Ethernet {
 		return "Ethernet (RoCEv2)"
@@ -370,13 +375,14 @@ func fabricLong(f planner.Fabric) string {
 func bomPage(pg *pager, p *planner.Plan) {
 	pg.line("Bill of materials", 16, true)
 	var rows [][]string
+	usd := planMoney(p) // one scale for the totals column and the table below
 	for _, l := range p.BOM {
 		unit := planner.FormatUSDExact(l.UnitUSD)
 		if l.Estimate {
 			unit += " *"
 		}
 		rows = append(rows, []string{l.Category, l.Part(), l.Place(), planner.FormatInt(l.Qty), unit,
-			planner.FormatUSD(l.TotalUSD), planner.FormatWatts(l.TotalWatts)})
+			usd.text(l.TotalUSD), planner.FormatWatts(l.TotalWatts)})
 	}
 	// The part's whole name wraps in its cell: the part number is what a
 	// buyer orders.
@@ -387,11 +393,11 @@ func bomPage(pg *pager, p *planner.Plan) {
 	pg.line("Cost and power by component", 13, true)
 	c, w := p.Cost, p.Power
 	pg.table([]string{"Component", "Cost", "Share", "Power", "Share"}, [][]string{
-		{"NICs", planner.FormatUSD(c.NICs), pct(c.NICs, c.Total), planner.FormatWatts(w.NICs), pct(w.NICs, w.Total)},
-		{"Switches", planner.FormatUSD(c.Switches), pct(c.Switches, c.Total), planner.FormatWatts(w.Switches), pct(w.Switches, w.Total)},
-		{"Transceivers", planner.FormatUSD(c.Transceivers), pct(c.Transceivers, c.Total), planner.FormatWatts(w.Transceivers), pct(w.Transceivers, w.Total)},
-		{"Cables", planner.FormatUSD(c.Cables), pct(c.Cables, c.Total), planner.FormatWatts(w.Cables), pct(w.Cables, w.Total)},
-		{"Total", planner.FormatUSD(c.Total), "100%", planner.FormatWatts(w.Total), "100%"},
+		{"NICs", usd.text(c.NICs), pct(c.NICs, c.Total), planner.FormatWatts(w.NICs), pct(w.NICs, w.Total)},
+		{"Switches", usd.text(c.Switches), pct(c.Switches, c.Total), planner.FormatWatts(w.Switches), pct(w.Switches, w.Total)},
+		{"Transceivers", usd.text(c.Transceivers), pct(c.Transceivers, c.Total), planner.FormatWatts(w.Transceivers), pct(w.Transceivers, w.Total)},
+		{"Cables", usd.text(c.Cables), pct(c.Cables, c.Total), planner.FormatWatts(w.Cables), pct(w.Cables, w.Total)},
+		{"Total", usd.text(c.Total), "100%", planner.FormatWatts(w.Total), "100%"},
 		{"Per GPU", planner.FormatUSDExact(c.PerGPU), "", planner.FormatWatts(w.Total / float64(p.GPUs)), ""},
 	}, []vg.Length{130, 110, 80, 110, 80}, map[int]bool{1: true, 2: true, 3: true, 4: true})
 	pg.gap(10)

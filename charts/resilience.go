@@ -112,8 +112,9 @@ func slowdownPlot(r *planner.Resilience) (*plot.Plot, []Series, string, error) {
 	}
 	bc.Color, br.Color = colour(2), colour(5)
 	pl.Add(bc, br)
-	pl.Legend.Add("continues on the paths left", bc)
-	pl.Legend.Add("restarts without the GPUs cut off", br)
+	// Short entries: each bar's label says which, the footnote why.
+	pl.Legend.Add("job continues", bc)
+	pl.Legend.Add("job restarts", br)
 	pl.Legend.Left = false
 	pl.NominalY(names...)
 	if maxV <= 0 {
@@ -178,7 +179,7 @@ func goodputPlots(p *planner.Plan, rows []planner.SweepRow) (*plot.Plot, *plot.P
 	g := p.Resilience.Goodput
 	last := rows[len(rows)-1]
 	ep, err := sizePlot(fmt.Sprintf("Goodput %.1f%% here,\n%.0f%% at %s", 100*g.ETTRAtOptimum,
-		ettr[len(ettr)-1].Y, compactCount(float64(last.GPUs))), "goodput (ETTR, %)", ettr,
+		ettr[len(ettr)-1].Y, planner.FormatInt(last.GPUs)), "goodput (ETTR, %)", ettr,
 		plotter.XY{X: float64(p.GPUs), Y: 100 * g.ETTRAtOptimum})
 	if err != nil {
 		return nil, nil, nil, err
@@ -225,7 +226,7 @@ func maxY(xys plotter.XYs) float64 {
 func sizePlot(title, yLabel string, xys plotter.XYs, plan plotter.XY) (*plot.Plot, error) {
 	pl := newPlot(title, "GPUs (log scale)", yLabel)
 	pl.X.Scale = plot.LogScale{}
-	pl.X.Tick.Marker = log2Ticks{most: 2, short: true}
+	pl.X.Tick.Marker = log2Ticks{most: 2}
 	line, pts, err := plotter.NewLinePoints(xys)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -44,7 +45,7 @@ func Scale(in Input) (*Figure, error) {
 			lo, hi = min(lo, xy.Y), max(hi, xy.Y)
 		}
 		costTitle = fmt.Sprintf("Cost per GPU: %s for this plan, %s to %s across sizes",
-			planner.FormatUSDExact(p.Cost.PerGPU), planner.FormatUSDExact(lo), planner.FormatUSDExact(hi))
+			wholeDollars.text(p.Cost.PerGPU), wholeDollars.text(lo), wholeDollars.text(hi))
 	}
 	// Switch counts span four decades: they are drawn as log10 values on
 	// a linear axis labelled in switches. (plot.LogScale would centre the
@@ -73,6 +74,13 @@ func Scale(in Input) (*Figure, error) {
 	foot := fmt.Sprintf("%s %dG, %s, leaf %s, %s; %d sizes from %s to %s GPUs; tier steps found exactly by the planner.",
 		fabricWord(first.Scenario.Network.Fabric), first.Scenario.Network.NICGbps, switchName(rows),
 		first.Scenario.Network.Oversubscription, planes, len(rows), planner.FormatInt(rows[0].GPUs), planner.FormatInt(rows[len(rows)-1].GPUs))
+	var named []string
+	for _, st := range in.TierSteps {
+		named = append(named, stepText(st))
+	}
+	if len(named) > 0 {
+		foot += " Tier steps (dashed): " + strings.Join(named, "; ") + "."
+	}
 	if dropped := len(in.Sweep) - len(rows); dropped > 0 {
 		foot += fmt.Sprintf(" %d larger sizes need more than three tiers and are not drawn.", dropped)
 	}
@@ -112,7 +120,7 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 	p := newPlot(title, "GPUs (log scale)", yLabel)
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = log2Ticks{}
-	p.Y.Tick.Marker = usdTicks{}
+	p.Y.Tick.Marker = wholeDollars // the y axis is cost per GPU
 	if log10Y {
 		p.Y.Tick.Marker = exp10Ticks{}
 	}
@@ -132,15 +140,15 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 		p.Y.Min, p.Y.Max = -0.15, maxY+0.6
 	}
 	// Tier changes: a dashed vertical line at the exact size where the
-	// fabric gains a tier (or stops planning), as the planner found it.
-	drawn := 0
+	// fabric gains a tier (or stops planning), as the planner found it,
+	// named beside it where the name clears the data (stepNames).
+	names := &stepNames{data: xys}
 	for _, st := range steps {
 		x := float64(st.GPUs)
 		if x < xys[0].X || x > xys[len(xys)-1].X*1.5 {
 			continue
 		}
-		top := p.Y.Min + (p.Y.Max-p.Y.Min)*0.9
-		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: p.Y.Min}, {X: x, Y: top}})
+		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: p.Y.Min}, {X: x, Y: p.Y.Max}})
 		if err != nil {
 			return nil, err
 		}
@@ -148,28 +156,10 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 		l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		l.Width = vg.Points(1.2)
 		p.Add(l)
-		text := fmt.Sprintf(" %d tiers from %s GPUs", st.Tiers, planner.FormatInt(st.GPUs))
-		if st.Tiers == 0 {
-			text = fmt.Sprintf(" over 3 tiers from %s GPUs", planner.FormatInt(st.GPUs))
-		}
-		lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: top}}, Labels: []string{text}})
-		if err != nil {
-			return nil, err
-		}
-		lab.TextStyle[0].Font = sans
-		lab.TextStyle[0].Font.Size = tickSize
-		lab.TextStyle[0].Color = color.RGBA{0xa0, 0x40, 0x00, 0xff}
-		lab.TextStyle[0].YAlign = draw.YBottom
-		// Each step's label a line lower than the one before, so two
-		// close steps never print over each other.
-		lab.Offset.Y = -vg.Length(drawn%3) * lab.TextStyle[0].Height("Xg")
-		drawn++
-		if x > xys[len(xys)-1].X/4 { // near the right edge: the text goes left of the line
-			lab.TextStyle[0].XAlign = draw.XRight
-			lab.Labels[0] = text[1:] + " "
-		}
-		p.Add(lab)
+		names.xs = append(names.xs, x)
+		names.texts = append(names.texts, stepText(st))
 	}
+	p.Add(names)
 	if plan != nil {
 		mark, err := plotter.NewScatter(plotter.XYs{*plan})
 		if err != nil {
@@ -190,4 +180,73 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 		p.X.Min, p.X.Max = xys[0].X/2, xys[0].X*2
 	}
 	return p, nil
+}
+
+// stepText names a tier step: "3 tiers from 2,049 GPUs".
+func stepText(st planner.TierStep) string {
+	if st.Tiers == 0 {
+		return fmt.Sprintf("over 3 tiers from %s GPUs", planner.FormatInt(st.GPUs))
+	}
+	return fmt.Sprintf("%d tiers from %s GPUs", st.Tiers, planner.FormatInt(st.GPUs))
+}
+
+// stepNames names the tier steps' lines at draw time: each name beside
+// its line (right of it, else left), in the highest row from the top of
+// the data area where it covers no other name and no part of the data
+// line; a name with no such row is left out (the footnote lists every
+// step).
+type stepNames struct {
+	xs    []float64
+	texts []string
+	data  plotter.XYs
+}
+
+// Plot implements plot.Plotter.
+func (s *stepNames) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := draw.TextStyle{Color: color.RGBA{0xa0, 0x40, 0x00, 0xff}, Font: sans, Handler: plot.DefaultTextHandler}
+	sty.Font.Size = tickSize
+	sty.YAlign = draw.YBottom
+	lh := sty.Height("Xg")
+	pad := vg.Points(3)
+	var data [][2]vg.Point
+	for i := 1; i < len(s.data); i++ {
+		data = append(data, [2]vg.Point{{X: trX(s.data[i-1].X), Y: trY(s.data[i-1].Y)}, {X: trX(s.data[i].X), Y: trY(s.data[i].Y)}})
+	}
+	glyph := vg.Points(4) // the data's points are drawn this far around
+	clear := func(r vg.Rectangle, placed []vg.Rectangle) bool {
+		if r.Min.X < c.Min.X || r.Max.X > c.Max.X || r.Min.Y < c.Min.Y {
+			return false
+		}
+		grown := vg.Rectangle{Min: vg.Point{X: r.Min.X - glyph, Y: r.Min.Y - glyph}, Max: vg.Point{X: r.Max.X + glyph, Y: r.Max.Y + glyph}}
+		for _, seg := range data {
+			if segmentHitsBox(seg[0], seg[1], grown) {
+				return false
+			}
+		}
+		for _, q := range placed {
+			if r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {
+				return false
+			}
+		}
+		return true
+	}
+	var placed []vg.Rectangle
+	for i, x := range s.xs {
+		at, w := trX(x), sty.Width(s.texts[i])
+		for row := 0; row < 8; row++ {
+			top := c.Max.Y - vg.Length(row)*lh
+			right := vg.Rectangle{Min: vg.Point{X: at + pad, Y: top - lh}, Max: vg.Point{X: at + pad + w, Y: top}}
+			left := vg.Rectangle{Min: vg.Point{X: at - pad - w, Y: top - lh}, Max: vg.Point{X: at - pad, Y: top}}
+			r, ok := right, clear(right, placed)
+			if !ok {
+				r, ok = left, clear(left, placed)
+			}
+			if ok {
+				placed = append(placed, r)
+				c.FillText(sty, r.Min, s.texts[i])
+				break
+			}
+		}
+	}
 }

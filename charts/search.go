@@ -32,14 +32,16 @@ func SearchChart(in Input) (*Figure, error) {
 	}
 	// One unit for every time on the chart, as in the app's status line.
 	unit := r.TimeUnit()
-	p := newPlot(searchTitle(r, unit), "job completion time ("+unit.Name+")", "fabric cost (US$)")
-	p.Y.Tick.Marker = usdTicks{}
-	p.X.Tick.Marker = durationTicks{unit}
 	var plan *planner.Design
 	if in.Plan != nil && in.Plan.JCT != nil {
 		plan = &planner.Design{Label: "this plan", CostUSD: in.Plan.Cost.Total, Days: in.Plan.JCT.Planned.Days}
 	}
 	box := searchAxes(r, plan)
+	// And one scale for every cost, as in the app's status line and table.
+	usd := money{r.MoneyScale()}
+	p := newPlot(searchTitle(r, unit, usd), "job completion time ("+unit.Name+")", "fabric cost (US$)")
+	p.Y.Tick.Marker = usd
+	p.X.Tick.Marker = durationTicks{unit}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = box.xMin, box.xMax, 0, box.yMax
 
 	var inside, beyond plotter.XYs
@@ -90,7 +92,9 @@ func SearchChart(in Input) (*Figure, error) {
 	p.Add(line, pts)
 	p.Legend.Add(fmt.Sprintf("Pareto front (%d)", len(r.Front)), line, pts)
 	labels := newPointLabels(xs(front), ys(front), names)
-	p.Add(labels)
+	for i := 1; i < len(front); i++ {
+		labels.lines = append(labels.lines, [2]vg.Point{{X: vg.Length(front[i-1].X), Y: vg.Length(front[i-1].Y)}, {X: vg.Length(front[i].X), Y: vg.Length(front[i].Y)}})
+	}
 	data := []Series{{Name: "front cost", Labels: names, Values: ys(front)}, {Name: "front days", Labels: names, Values: xs(front)}}
 
 	mark := func(d *planner.Design, name string, c color.Color, shape draw.GlyphDrawer, radius float64) error {
@@ -101,7 +105,7 @@ func SearchChart(in Input) (*Figure, error) {
 		s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(radius), Shape: shape}
 		p.Add(s)
 		labels.avoid = append(labels.avoid, vg.Point{X: vg.Length(d.Days), Y: vg.Length(d.CostUSD)})
-		p.Legend.Add(fmt.Sprintf("%s: %s, %s", name, planner.FormatUSD(d.CostUSD), unit.Format(d.Days)), s)
+		p.Legend.Add(fmt.Sprintf("%s: %s, %s", name, usd.text(d.CostUSD), unit.Format(d.Days)), s)
 		data = append(data, Series{Name: name, Labels: []string{d.Label}, Values: []float64{d.CostUSD, d.Days}})
 		return nil
 	}
@@ -122,12 +126,15 @@ func SearchChart(in Input) (*Figure, error) {
 	}
 	dashed := []vg.Length{vg.Points(5), vg.Points(3)}
 	if r.Target > 0 {
-		t, err := plotter.NewLine(plotter.XYs{{X: r.Target, Y: 0}, {X: r.Target, Y: box.yMax}})
+		// Up to a little over the dearest design it concerns, clear of
+		// the legend at the top.
+		t, err := plotter.NewLine(plotter.XYs{{X: r.Target, Y: 0}, {X: r.Target, Y: box.top * 1.1}})
 		if err != nil {
 			return nil, err
 		}
 		t.Color, t.Dashes = colour(5), dashed
-		p.Add(t)
+		p.Add(underLegend{t})
+		labels.lines = append(labels.lines, [2]vg.Point{{X: vg.Length(r.Target)}, {X: vg.Length(r.Target), Y: vg.Length(box.top * 1.1)}})
 		p.Legend.Add("target "+unit.Format(r.Target), t)
 	}
 	if r.Budget > 0 {
@@ -137,14 +144,16 @@ func SearchChart(in Input) (*Figure, error) {
 		}
 		b.Color, b.Dashes = colour(2), dashed
 		p.Add(b)
-		p.Legend.Add("budget "+planner.FormatUSD(r.Budget), b)
+		labels.lines = append(labels.lines, [2]vg.Point{{X: vg.Length(box.xMin), Y: vg.Length(r.Budget)}, {X: vg.Length(box.xMax), Y: vg.Length(r.Budget)}})
+		p.Legend.Add("budget "+usd.text(r.Budget), b)
 	}
+	p.Add(labels) // last: the names sit over the lines they could not avoid
 	p.Legend.Left = false
-	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front. Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
+	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front; a name with no free room at this size is left out (fabricplan search lists all). Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
 		planner.FormatInt(r.Evaluated), planner.FormatInt(len(r.Designs)), len(r.Front))
 	if len(beyond) > 0 {
 		foot += fmt.Sprintf(" %s beyond the axes (up to %s and %s) %s drawn as triangles on the edge.",
-			planner.Plural(len(beyond), "design"), planner.FormatUSD(box.maxCost), unit.Format(box.maxDays),
+			planner.Plural(len(beyond), "design"), usd.text(box.maxCost), unit.Format(box.maxDays),
 			map[bool]string{true: "is", false: "are"}[len(beyond) == 1])
 	}
 	if r.Message != "" {
@@ -167,21 +176,22 @@ func (t durationTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // searchTitle states what the search found.
-func searchTitle(r *planner.SearchResult, unit planner.DurationUnit) string {
+func searchTitle(r *planner.SearchResult, unit planner.DurationUnit, usd money) string {
 	switch {
 	case r.Cheapest != nil:
-		return fmt.Sprintf("Cheapest within %s: %s at %s", unit.Format(r.Target), r.Cheapest.Short, planner.FormatUSD(r.Cheapest.CostUSD))
+		return fmt.Sprintf("Cheapest within %s: %s at %s", unit.Format(r.Target), r.Cheapest.Short, usd.text(r.Cheapest.CostUSD))
 	case r.FastestInBudget != nil:
-		return fmt.Sprintf("Fastest within %s: %s, %s", planner.FormatUSD(r.Budget), r.FastestInBudget.Short, unit.Format(r.FastestInBudget.Days))
+		return fmt.Sprintf("Fastest within %s: %s, %s", usd.text(r.Budget), r.FastestInBudget.Short, unit.Format(r.FastestInBudget.Days))
 	}
 	first, last := r.Front[0], r.Front[len(r.Front)-1]
 	return fmt.Sprintf("%s more buys %.1f%% less job time (cheapest to fastest design)",
-		planner.FormatUSD(last.CostUSD-first.CostUSD), 100*(1-last.Days/first.Days))
+		usd.text(last.CostUSD-first.CostUSD), 100*(1-last.Days/first.Days))
 }
 
 // searchBox is the search chart's axes, and how far the designs reach.
 type searchBox struct {
 	xMin, xMax, yMax float64
+	top              float64 // the dearest of the front, the plan and the budget
 	maxCost, maxDays float64
 }
 
@@ -224,6 +234,7 @@ func searchAxes(r *planner.SearchResult, plan *planner.Design) searchBox {
 	b.xMin = max(0, lo-span*0.08)
 	b.xMax = min(max(hi+span*0.5, p90(days)), max(b.maxDays, hi+span*0.5))
 	b.yMax = min(max(top*1.3, p90(costs)), max(b.maxCost, top*1.3)) * 1.1
+	b.top = top
 	return b
 }
 
@@ -241,4 +252,24 @@ func ys(v plotter.XYs) []float64 {
 		out[i] = v[i].Y
 	}
 	return out
+}
+
+// underLegend draws a vertical line that stops under the legend's
+// bottom (at any x: gonum/plot sets the legend on a canvas a little
+// wider than the data's), so the legend never sits on the line.
+type underLegend struct{ *plotter.Line }
+
+// Plot implements plot.Plotter.
+func (u underLegend) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	xys := append(plotter.XYs(nil), u.XYs...)
+	r := p.Legend.Rectangle(c)
+	for i, xy := range xys {
+		if trY(xy.Y) > r.Min.Y-vg.Points(3) {
+			xys[i].Y = p.Y.Min + (p.Y.Max-p.Y.Min)*float64((r.Min.Y-vg.Points(3)-c.Min.Y)/(c.Max.Y-c.Min.Y))
+		}
+	}
+	line := *u.Line
+	line.XYs = xys
+	line.Plot(c, p)
 }

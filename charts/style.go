@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"math"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -131,25 +130,6 @@ func (countTicks) Ticks(min, max float64) []plot.Tick {
 	})
 }
 
-// usdTicks labels a linear axis in dollars ($1.5M).
-type usdTicks struct{}
-
-func (usdTicks) Ticks(min, max float64) []plot.Tick {
-	return relabel(niceTicks(min, max), usdTick)
-}
-
-// usdTick is FormatUSD without trailing zeros: $75M, $2.5M, $400k.
-func usdTick(v float64) string {
-	s := planner.FormatUSD(v)
-	for _, unit := range []string{"B", "M", "k"} {
-		if strings.HasSuffix(s, unit) && strings.Contains(s, ".") {
-			num := strings.TrimRight(strings.TrimRight(strings.TrimSuffix(s, unit), "0"), ".")
-			return num + unit
-		}
-	}
-	return s
-}
-
 // unitTicks labels a linear axis with a formatter.
 type unitTicks struct{ format func(float64) string }
 
@@ -204,13 +184,13 @@ func relabel(ticks []plot.Tick, f func(float64) string) []plot.Tick {
 	return ticks
 }
 
-// log2Ticks labels a log axis at powers of two (256, 1,024, ... 1M) and
-// copes with a single point (min == max). It labels at most most ticks
-// (0: 10); short labels 2,048 as "2k" and 65,536 as "64k". Both are for
-// narrow panels.
+// log2Ticks labels a log axis at powers of two (256, 1,024, ...
+// 1,048,576) and copes with a single point (min == max). It labels at
+// most most ticks (0: 10), for narrow panels. Counts are written in full,
+// as every other count on a chart: a view never says "8k" beside
+// "400,000".
 type log2Ticks struct {
-	most  int
-	short bool
+	most int
 }
 
 func (t log2Ticks) Ticks(min, max float64) []plot.Tick {
@@ -230,27 +210,12 @@ func (t log2Ticks) Ticks(min, max float64) []plot.Tick {
 	for e := lo; e <= hi; e++ {
 		v := math.Exp2(e)
 		label := ""
-		switch {
-		case math.Mod(e-lo, step) != 0:
-		case t.short && v >= 1<<10 && v < 1<<20:
-			label = strconv.Itoa(int(v)>>10) + "k"
-		default:
-			label = compactCount(v)
+		if math.Mod(e-lo, step) == 0 {
+			label = planner.FormatInt(int(v))
 		}
 		ticks = append(ticks, plot.Tick{Value: v, Label: label})
 	}
 	return ticks
-}
-
-// compactCount writes 1,024 as "1,024" and 1,048,576 as "1M".
-func compactCount(v float64) string {
-	switch {
-	case v >= 1<<20 && math.Mod(v, 1<<20) == 0:
-		return strconv.Itoa(int(v)/(1<<20)) + "Mi"
-	case v >= 1e6:
-		return strconv.FormatFloat(v/1e6, 'f', -1, 64) + "M"
-	}
-	return planner.FormatInt(int(math.Round(v)))
 }
 
 // log10Ticks labels a log axis at 1, 10, 100 ... with thousands

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot/font"
@@ -14,6 +15,18 @@ type TextBox struct {
 	Text string
 	Min  vg.Point
 	Max  vg.Point
+	seq  int // the order it was drawn in, among text and marks
+}
+
+// Mark is a line or a filled shape drawn on a figure, in page points: a
+// stroke's segments (a curve or arc by its bounding box, as a filled
+// shape), or a fill's bounding box.
+type Mark struct {
+	Fill     bool
+	Segments [][2]vg.Point // a stroke's straight segments
+	Min, Max vg.Point      // a fill's (or curved stroke's) bounding box
+	Color    color.Color
+	seq      int
 }
 
 // Overlaps says whether two boxes share more than slack points in both
@@ -33,9 +46,80 @@ func (b TextBox) Inside(w, h, slack vg.Length) bool {
 // of a chart in any export format.
 type textRecorder struct {
 	vg.CanvasSizer
-	m     affine   // the current transform
-	stack []affine // saved by Push
-	boxes []TextBox
+	m      affine   // the current transform
+	stack  []affine // saved by Push
+	colors []color.Color
+	color  color.Color
+	boxes  []TextBox
+	marks  []Mark
+	seq    int
+}
+
+// SetColor implements vg.Canvas.
+func (r *textRecorder) SetColor(c color.Color) {
+	r.color = c
+	r.CanvasSizer.SetColor(c)
+}
+
+// Stroke implements vg.Canvas: it records the path's straight segments,
+// or the box of a path with curves.
+func (r *textRecorder) Stroke(p vg.Path) {
+	r.mark(p, false)
+	r.CanvasSizer.Stroke(p)
+}
+
+// Fill implements vg.Canvas: it records the box of the path.
+func (r *textRecorder) Fill(p vg.Path) {
+	r.mark(p, true)
+	r.CanvasSizer.Fill(p)
+}
+
+func (r *textRecorder) mark(p vg.Path, fill bool) {
+	m := Mark{Fill: fill, Color: r.color, seq: r.seq,
+		Min: vg.Point{X: vg.Length(math.Inf(1)), Y: vg.Length(math.Inf(1))},
+		Max: vg.Point{X: vg.Length(math.Inf(-1)), Y: vg.Length(math.Inf(-1))}}
+	r.seq++
+	grow := func(pt vg.Point) {
+		q := r.m.apply(pt)
+		m.Min.X, m.Min.Y = min(m.Min.X, q.X), min(m.Min.Y, q.Y)
+		m.Max.X, m.Max.Y = max(m.Max.X, q.X), max(m.Max.Y, q.Y)
+	}
+	var start, last vg.Point
+	curved := false
+	for _, c := range p {
+		switch c.Type {
+		case vg.MoveComp:
+			start, last = c.Pos, c.Pos
+			grow(c.Pos)
+		case vg.LineComp:
+			m.Segments = append(m.Segments, [2]vg.Point{r.m.apply(last), r.m.apply(c.Pos)})
+			last = c.Pos
+			grow(c.Pos)
+		case vg.CloseComp:
+			m.Segments = append(m.Segments, [2]vg.Point{r.m.apply(last), r.m.apply(start)})
+			last = start
+		case vg.ArcComp:
+			curved = true
+			grow(vg.Point{X: c.Pos.X - c.Radius, Y: c.Pos.Y - c.Radius})
+			grow(vg.Point{X: c.Pos.X + c.Radius, Y: c.Pos.Y + c.Radius})
+			a := c.Start + c.Angle
+			last = vg.Point{X: c.Pos.X + c.Radius*vg.Length(math.Cos(a)), Y: c.Pos.Y + c.Radius*vg.Length(math.Sin(a))}
+		case vg.CurveComp:
+			curved = true
+			for _, q := range c.Control {
+				grow(q)
+			}
+			grow(c.Pos)
+			last = c.Pos
+		}
+	}
+	if curved {
+		m.Fill, m.Segments = true, nil
+	}
+	if !fill && !curved && len(m.Segments) == 0 {
+		return
+	}
+	r.marks = append(r.marks, m)
 }
 
 // affine maps (x, y) to (a x + c y + e, b x + d y + f).
@@ -83,6 +167,7 @@ func (r *textRecorder) Scale(x, y float64) {
 // Push implements vg.Canvas.
 func (r *textRecorder) Push() {
 	r.stack = append(r.stack, r.m)
+	r.colors = append(r.colors, r.color)
 	r.CanvasSizer.Push()
 }
 
@@ -90,6 +175,9 @@ func (r *textRecorder) Push() {
 func (r *textRecorder) Pop() {
 	if n := len(r.stack); n > 0 {
 		r.m, r.stack = r.stack[n-1], r.stack[:n-1]
+	}
+	if n := len(r.colors); n > 0 {
+		r.color, r.colors = r.colors[n-1], r.colors[:n-1]
 	}
 	r.CanvasSizer.Pop()
 }
@@ -110,6 +198,8 @@ func (r *textRecorder) FillString(f font.Face, pt vg.Point, s string) {
 		b.Max.X, b.Max.Y = max(b.Max.X, p.X), max(b.Max.Y, p.Y)
 	}
 	if s != "" && w > 0 {
+		b.seq = r.seq
+		r.seq++
 		r.boxes = append(r.boxes, b)
 	}
 	r.CanvasSizer.FillString(f, pt, s)
@@ -122,6 +212,31 @@ const capShare = 0.76
 // TextBoxes draws the figure in format at size and returns the box of
 // every string drawn, and the page's width and height in points.
 func (f *Figure) TextBoxes(format string, size Size) (boxes []TextBox, w, h vg.Length, err error) {
+	rec, w, h, err := f.record(format, size)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return rec.boxes, w, h, nil
+}
+
+// Drawing is what a figure drew: its text, its lines and filled shapes
+// in drawing order, and the page's size in points.
+type Drawing struct {
+	Text  []TextBox
+	Marks []Mark
+	W, H  vg.Length
+}
+
+// Record draws the figure in format at size and returns what it drew.
+func (f *Figure) Record(format string, size Size) (Drawing, error) {
+	rec, w, h, err := f.record(format, size)
+	if err != nil {
+		return Drawing{}, err
+	}
+	return Drawing{Text: rec.boxes, Marks: rec.marks, W: w, H: h}, nil
+}
+
+func (f *Figure) record(format string, size Size) (rec *textRecorder, w, h vg.Length, err error) {
 	if err := size.Validate(); err != nil {
 		return nil, 0, 0, err
 	}
@@ -137,9 +252,9 @@ func (f *Figure) TextBoxes(format string, size Size) (boxes []TextBox, w, h vg.L
 	default:
 		return nil, 0, 0, errUnknownFormat(format)
 	}
-	rec := newTextRecorder(c)
+	rec = newTextRecorder(c)
 	if err := f.safeDraw(rec); err != nil {
 		return nil, 0, 0, err
 	}
-	return rec.boxes, w, h, nil
+	return rec, w, h, nil
 }

@@ -67,19 +67,20 @@ func TestImageOnDarkTheme(t *testing.T) {
 	}
 }
 
-// Short powers-of-two labels for narrow panels: 64 to 65,536 with two
-// labels in 10 octaves reads 64, 2k, 64k. Mutations caught: decimal
-// thousands ("65.5k"), "2,048" kept in a narrow panel, the label step
-// ignored, a million written "1024k".
-func TestLog2TicksShort(t *testing.T) {
+// Powers-of-two labels for narrow panels, written in full as every
+// count on a chart: 64 to 65,536 with two labels in 10 octaves reads 64,
+// 2,048, 65,536. Mutations caught: a short scale beside full counts
+// ("2k", "64k", a million as "1Mi" or "1024k"), decimal thousands
+// ("65.5k"), the label step ignored.
+func TestLog2TicksFull(t *testing.T) {
 	for _, c := range []struct {
 		ticks    log2Ticks
 		min, max float64
 		want     string
 	}{
-		{log2Ticks{most: 2, short: true}, 64, 65536, "64 2k 64k"},
 		{log2Ticks{most: 2}, 64, 65536, "64 2,048 65,536"},
-		{log2Ticks{most: 1, short: true}, 8, 1 << 20, "8 1Mi"},
+		{log2Ticks{most: 1}, 8, 1 << 20, "8 1,048,576"},
+		{log2Ticks{most: 3}, 100, 3000, "64 256 1,024 4,096"}, // 2^6 to 2^12, every second octave
 	} {
 		var labels []string
 		for _, tk := range c.ticks.Ticks(c.min, c.max) {

@@ -265,7 +265,13 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		}
 		tag(c, at((left+right)/2, (yLeaf+ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this %s (%s in the %s)",
 			planner.FormatInt(unitUp), p.PortGbps, unitWord, planner.FormatInt(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
-		text(c, at(right-0.02, ySpine+boxH/2+0.02), fmt.Sprintf("%s spine switches", planner.FormatInt(spines)), tickSize, false, Ink, draw.XRight)
+		// On the frame's top edge, clear of the spine boxes at any size.
+		// With cores above, the spine-core links' label sits there: the
+		// spines are counted by their numbered boxes (the last is the
+		// pod's count) and in the totals.
+		if p.Tiers < 3 {
+			tag(c, at(right, ySpine+boxH/2+0.05), fmt.Sprintf("%s spine switches", planner.FormatInt(spines)), Ink, draw.XRight)
+		}
 	}
 	// Cores.
 	if p.Tiers == 3 {
@@ -305,7 +311,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		if d.units1 > 1 {
 			below = yLeaf + boxH/2 + 0.02
 		}
-		room := H*vg.Length(y-boxH/2-0.01-below) - vg.Points(2)
+		room := H*vg.Length(y-boxH/2-0.01-below) - vg.Points(2) - 2*stackOffset // the next stack's shadows
 		kinds := textStyle(tickSize*0.9, false)
 		room = min(room, 3*kinds.Height("X"))
 		fitted(c, at(sx, y-boxH/2-0.01).Sub(vg.Point{Y: room / 2}), d.podKinds(), tickSize*0.9, false, Ink, draw.XLeft,
@@ -464,9 +470,13 @@ func box(c draw.Canvas, lo, hi vg.Point, fill color.Color) {
 	c.Stroke(r.Path())
 }
 
+// stackOffset is how far each of a stack's two shadows is set up and
+// right of the one before.
+const stackOffset = vg.Length(4)
+
 // stack is a box with two shadows behind it: several alike, summarised.
 func stack(c draw.Canvas, lo, hi vg.Point) {
-	off := vg.Points(4)
+	off := stackOffset
 	fill := color.RGBA{0xf4, 0xf4, 0xf4, 0xff}
 	for k := 2; k >= 0; k-- {
 		d := off * vg.Length(k)
@@ -503,15 +513,24 @@ func fitted(c draw.Canvas, pt vg.Point, s string, size vg.Length, bold bool, col
 			return
 		}
 	}
-	sty := textStyle(smallest, bold)
-	lines := wrapToWidth(s, w, sty)
+	// Wrapped, a little smaller again (to 60%) while the lines are too
+	// many for the height; cut with an ellipsis only below that.
+	var lines []string
+	var sty draw.TextStyle
+	for sz := smallest; sz >= size*0.6-1e-9; sz -= size * 0.05 {
+		sty = textStyle(sz, bold)
+		lines = wrapToWidth(s, w, sty)
+		if vg.Length(len(lines))*sty.Height("Xg") <= h {
+			break
+		}
+	}
 	lh := sty.Height("Xg")
 	if vg.Length(len(lines))*lh > h {
 		lines = []string{ellipsize(s, w, sty)}
 	}
 	y := pt.Y + lh*vg.Length(len(lines)-1)/2
 	for _, l := range lines {
-		text(c, vg.Point{X: pt.X, Y: y}, ellipsize(l, w, sty), smallest, bold, col, align)
+		text(c, vg.Point{X: pt.X, Y: y}, ellipsize(l, w, sty), sty.Font.Size, bold, col, align)
 		y -= lh
 	}
 }

@@ -3,6 +3,7 @@ package charts
 import (
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -32,24 +33,31 @@ func Tornado(in Input) (*Figure, error) {
 	shown := drivers[:min(tornadoBars, len(drivers))]
 	base := p.Cost.Total
 	top := shown[0]
-	title := fmt.Sprintf("%s moves the fabric cost most: %s to %s", planner.Clip(top.Name, 48), usdTick(top.LowUSD), usdTick(top.HighUSD))
+	// One scale for every total on the chart, from the highest drawn.
+	amounts := []float64{base, p.Cost.LowUSD, p.Cost.HighUSD}
+	for _, d := range shown {
+		amounts = append(amounts, d.LowUSD, d.HighUSD)
+	}
+	usd := moneyFor(amounts...)
+	title := fmt.Sprintf("%s moves the fabric cost most: %s to %s", top.Name, usd.text(top.LowUSD), usd.text(top.HighUSD))
 	pl := newPlot(title, "total fabric cost (US$) with one price at its low or high", "")
-	pl.X.Tick.Marker = usdTicks{}
+	pl.X.Tick.Marker = usd
 	// Rows bottom-up: the biggest swing is drawn last, on top.
 	names := make([]string, len(shown))
 	lows, highs := make(plotter.Values, len(shown)), make(plotter.Values, len(shown))
 	lo, hi := base, base
 	for i, d := range shown {
 		row := len(shown) - 1 - i
-		names[row] = fmt.Sprintf("%s ×%s", planner.Clip(d.Name, 34), planner.FormatInt(d.Qty))
+		// The whole name: the axis wraps it to its room (fitNames).
+		names[row] = fmt.Sprintf("%s ×%s", d.Name, planner.FormatInt(d.Qty))
 		lows[row], highs[row] = d.LowUSD, d.HighUSD
 		lo, hi = min(lo, d.LowUSD), max(hi, d.HighUSD)
 	}
-	bars := &tornado{base: base, lows: lows, highs: highs}
+	bars := &tornado{base: base, lows: lows, highs: highs, usd: usd}
 	pl.Add(bars)
 	pl.NominalY(names...)
 	pl.Y.Min, pl.Y.Max = -0.7, float64(len(shown))-0.3+0.9 // room on top for the legend
-	pad := (hi - lo) * 0.14                                // room for the totals printed at the bar ends
+	pad := (hi - lo) * 0.22                                // room for the totals printed at the bar ends
 	pl.X.Min, pl.X.Max = max(0, lo-pad), hi+pad
 	baseLine, err := plotter.NewLine(plotter.XYs{{X: base, Y: -0.7}, {X: base, Y: float64(len(shown)) - 0.5}})
 	if err != nil {
@@ -59,10 +67,10 @@ func Tornado(in Input) (*Figure, error) {
 	pl.Add(baseLine)
 	pl.Legend.Add("price at its low", swatch{colour(0)})
 	pl.Legend.Add("price at its high", swatch{colour(5)})
-	pl.Legend.Add("this plan: "+planner.FormatUSD(base), baseLine)
+	pl.Legend.Add("this plan: "+usd.text(base), baseLine)
 	pl.Legend.Left = false
 	foot := fmt.Sprintf("Each bar moves one part's unit price across its low-high range in data/catalog.toml (sources: fabricplan catalog) with every other price at base. "+
-		"All prices low: %s; all high: %s. Ranges are estimates.", planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD))
+		"All prices low: %s; all high: %s. Ranges are estimates.", usd.text(p.Cost.LowUSD), usd.text(p.Cost.HighUSD))
 	if rest := len(drivers) - len(shown); rest > 0 {
 		foot += fmt.Sprintf(" %s with smaller swings not drawn.", planner.Plural(rest, "part"))
 	}
@@ -82,6 +90,7 @@ func Tornado(in Input) (*Figure, error) {
 type tornado struct {
 	base        float64
 	lows, highs plotter.Values
+	usd         money // the scale of the totals printed at the bar ends
 }
 
 func (t *tornado) Plot(c draw.Canvas, p *plot.Plot) {
@@ -98,18 +107,38 @@ func (t *tornado) Plot(c draw.Canvas, p *plot.Plot) {
 			x0, x1 := trX(t.base), trX(end.v)
 			c.SetColor(colour(end.col))
 			c.Fill(vg.Rectangle{Min: vg.Point{X: min(x0, x1), Y: y - h/2}, Max: vg.Point{X: max(x0, x1), Y: y + h/2}}.Path())
-			s := sty
-			label := usdTick(end.v)
-			// Beside the bar's end, kept inside the data area (over the
-			// bar's end when the axis leaves too little room).
-			at := vg.Point{X: min(x1+vg.Points(4), c.Max.X-s.Width(label)), Y: y}
-			if x1 < x0 {
-				s.XAlign = draw.XRight
-				at.X = max(x1-vg.Points(4), c.Min.X+s.Width(label))
-			}
-			c.FillText(s, at, label)
+			c.FillText(barEndLabel(sty, t.usd.text(end.v), x0, x1, y, c))
 		}
 	}
+}
+
+// barEndLabel places a bar's total beside its end (x1, the bar running
+// from x0) inside the data area; where the axis leaves no room beside
+// it, inside the bar's end in white when the bar is long enough, else
+// against the data area's edge.
+func barEndLabel(sty draw.TextStyle, label string, x0, x1, y vg.Length, c draw.Canvas) (draw.TextStyle, vg.Point, string) {
+	pad := vg.Points(4)
+	w := sty.Width(label)
+	right := x1 >= x0
+	at := vg.Point{X: x1 + pad, Y: y}
+	if !right {
+		sty.XAlign = draw.XRight
+		at.X = x1 - pad
+	}
+	switch {
+	case right && at.X+w <= c.Max.X, !right && at.X-w >= c.Min.X:
+	case math.Abs(float64(x1-x0)) >= float64(w+2*pad):
+		sty.Color = color.White
+		sty.XAlign, at.X = draw.XRight, x1-pad
+		if !right {
+			sty.XAlign, at.X = draw.XLeft, x1+pad
+		}
+	case right:
+		at.X = c.Max.X - w
+	default:
+		at.X = c.Min.X + w
+	}
+	return sty, at, label
 }
 
 // swatch is a legend thumbnail of a filled colour.

@@ -497,6 +497,19 @@ func worse(a, b *FailureCase) bool {
 // phase, ascending) reach past server index s.
 func phaseOf(servers []int, s int) int { return sort.SearchInts(servers, s+1) }
 
+// MoneyScale is the one scale every amount of the phased plan is written
+// in (spend added, spend to date, the strategies' differences), chosen
+// from the largest of them.
+func (pp *PhasedPlan) MoneyScale() MoneyScale {
+	var usd []float64
+	for _, sp := range pp.Strategies {
+		for _, st := range sp.Steps {
+			usd = append(usd, st.CostUSD, st.CostAddedUSD)
+		}
+	}
+	return MoneyScaleFor(usd...)
+}
+
 // ComparePhases says in a sentence how the two strategies differ: the
 // first phase's spend, the total, and what growing re-cables.
 func ComparePhases(pp *PhasedPlan) string {
@@ -506,14 +519,15 @@ func ComparePhases(pp *PhasedPlan) string {
 	}
 	first := gr.Steps[0].CostAddedUSD - fs.Steps[0].CostAddedUSD
 	total := gr.Last().CostUSD - fs.Last().CostUSD
+	usd := pp.MoneyScale()
 	word := func(d float64, more, less string) string {
 		if math.Abs(d) < 0.5 { // under a dollar: float sums of the same parts
 			return "the same"
 		}
 		if d >= 0 {
-			return FormatUSD(d) + " " + more
+			return usd.Format(d) + " " + more
 		}
-		return FormatUSD(-d) + " " + less
+		return usd.Format(-d) + " " + less
 	}
 	hours := 0.0
 	for _, st := range gr.Steps {
@@ -522,7 +536,7 @@ func ComparePhases(pp *PhasedPlan) string {
 		}
 	}
 	s := fmt.Sprintf("growing as you go spends %s in phase 1 and %s in all (%s against %s built for the final size)",
-		word(first, "more", "less"), word(total, "more", "less"), FormatUSD(gr.Last().CostUSD), FormatUSD(fs.Last().CostUSD))
+		word(first, "more", "less"), word(total, "more", "less"), usd.Format(gr.Last().CostUSD), usd.Format(fs.Last().CostUSD))
 	if moved := totalMoved(*gr); moved > 0 {
 		s += fmt.Sprintf("; it moves %s links (%s of re-cabling, estimate), building for the final size none", FormatInt(moved), FormatHours(hours))
 	} else {

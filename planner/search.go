@@ -340,6 +340,11 @@ func (r *SearchResult) pick(opt SearchOptions) {
 	case opt.WithinPct > 0:
 		r.Target = r.Fastest.Days * (1 + opt.WithinPct/100)
 	}
+	if opt.BudgetUSD > 0 {
+		r.Budget = opt.BudgetUSD
+	}
+	// The message is written in the units the result's views use.
+	unit, usd := r.TimeUnit(), r.MoneyScale()
 	if r.Target > 0 {
 		for _, d := range r.Front { // cheapest first: the first that meets it
 			if d.Days <= r.Target {
@@ -348,12 +353,11 @@ func (r *SearchResult) pick(opt SearchOptions) {
 			}
 		}
 		if r.Cheapest == nil {
-			msgs = append(msgs, fmt.Sprintf("no design finishes within %.2f days; the fastest, %s, takes %.2f days for %s",
-				r.Target, r.Fastest.Label, r.Fastest.Days, FormatUSD(r.Fastest.CostUSD)))
+			msgs = append(msgs, fmt.Sprintf("no design finishes within %s; the fastest, %s, takes %s for %s",
+				unit.Format(r.Target), r.Fastest.Label, unit.Format(r.Fastest.Days), usd.Format(r.Fastest.CostUSD)))
 		}
 	}
 	if opt.BudgetUSD > 0 {
-		r.Budget = opt.BudgetUSD
 		for _, d := range r.Front {
 			if d.CostUSD <= opt.BudgetUSD {
 				r.FastestInBudget = d // the front gets faster as it gets dearer
@@ -362,7 +366,7 @@ func (r *SearchResult) pick(opt SearchOptions) {
 		if r.FastestInBudget == nil {
 			cheapest := r.Front[0]
 			msgs = append(msgs, fmt.Sprintf("no design costs %s or less; the cheapest, %s, costs %s",
-				FormatUSD(opt.BudgetUSD), cheapest.Label, FormatUSD(cheapest.CostUSD)))
+				usd.Format(opt.BudgetUSD), cheapest.Label, usd.Format(cheapest.CostUSD)))
 		}
 	}
 	r.Message = strings.Join(msgs, "; ")

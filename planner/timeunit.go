@@ -69,6 +69,30 @@ func (r *SearchResult) TimeUnit() DurationUnit {
 	return DurationUnitFor(days...)
 }
 
+// MoneyScale is the scale a search's costs are written in, everywhere
+// they are shown (status line, table, chart): chosen from every design's
+// cost and the budget.
+func (r *SearchResult) MoneyScale() MoneyScale {
+	usd := []float64{r.Budget}
+	for _, d := range r.Designs {
+		usd = append(usd, d.CostUSD)
+	}
+	return MoneyScaleFor(usd...)
+}
+
+// MoneyScale is the scale a plan's amounts are written in wherever they
+// are shown together (the summary's cards and BOM, the report's pages):
+// chosen from its dearest totals, the fabric at every part's high price
+// and the whole cluster's network spend. Amounts per GPU are written to
+// the dollar beside it (FormatUSDExact).
+func (p *Plan) MoneyScale() MoneyScale {
+	usd := []float64{p.Cost.Total, p.Cost.HighUSD}
+	if p.Networks != nil {
+		usd = append(usd, p.Networks.Total.CostUSD)
+	}
+	return MoneyScaleFor(usd...)
+}
+
 // TimeUnit is the unit a plan's job times (planned and baseline) are
 // written in together.
 func (j *JCT) TimeUnit() DurationUnit { return DurationUnitFor(j.Planned.Days, j.Baseline.Days) }
