@@ -270,10 +270,10 @@ func (t *searchTab) cell(row, col int) string {
 	case 1:
 		return planner.FormatInt(d.Plan.TotalSwitches())
 	case 2:
-		if t.result == nil {
-			return planner.FormatUSD(d.CostUSD)
+		if res, _ := t.u.m.SearchResult(); res != nil {
+			return res.MoneyScale().Format(d.CostUSD)
 		}
-		return t.result.MoneyScale().Format(d.CostUSD)
+		return planner.FormatUSD(d.CostUSD)
 	case 3:
 		return planner.FormatWatts(d.PowerW)
 	case 4:
