@@ -385,6 +385,18 @@ func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
 // estimateJCT is EstimateJCT; checkMemory false skips looking for a
 // memory fix.
 func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error) {
+	return estimateJCTWith(p, w, d, jctParts{fix: checkMemory, detail: true})
+}
+
+// jctParts says what a JCT estimate holds beyond its planned and
+// baseline steps and memory verdict.
+type jctParts struct {
+	fix    bool // for a job over memory, the cheapest change that fits (JCT.Fix)
+	detail bool // the breakdown by fabric effect (JCT.Effects) and the findings (JCT.Findings)
+}
+
+// estimateJCTWith is EstimateJCT computing what parts asks for.
+func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, error) {
 	if p.System != nil {
 		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
 	}
@@ -429,12 +441,14 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA)
 	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
-	j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
-	if checkMemory && !mem.Fits() {
-		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus)
+	if parts.fix && !mem.Fits() {
+		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus, parts.detail)
 	}
-	j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
-	j.Findings = j.findings()
+	if parts.detail {
+		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
+		j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
+		j.Findings = j.findings()
+	}
 	return j, nil
 }
 

@@ -18,13 +18,17 @@ type SweepRow struct {
 }
 
 // Sweep plans base at every GPU count in gpus. Sizes that fail keep their
-// error in the row; the sweep itself never fails.
+// error in the row; the sweep itself never fails. A row's plan holds what
+// sweeps show: the back end with its cost and power, the job time with
+// its memory fix, the networks beside the back end and the failure
+// what-if; it leaves out the packed alternative and the job's breakdown
+// by fabric effect and its findings.
 func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {
 	rows := make([]SweepRow, len(gpus))
 	for i, g := range gpus {
 		s := base
 		s.Cluster.GPUs = g
-		p, err := Build(s, cat)
+		p, err := build(s, cat, needSweep)
 		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
 	}
 	return rows
@@ -145,7 +149,7 @@ func TierSteps(base Scenario, cat *Catalog, rows []SweepRow) []TierStep {
 	tiers := func(g int) int {
 		s := base
 		s.Cluster.GPUs = g
-		p, err := build(s, cat, false) // only the tier count is read
+		p, err := build(s, cat, needLean) // only the tier count is read
 		if err != nil {
 			return 0
 		}
