@@ -43,12 +43,10 @@ func (p *Plan) networksJCT(cat *Catalog) *Reliability {
 	if n == nil || j == nil || d == nil {
 		return rel
 	}
-	r := p.Scenario.resolveNetworks(cat)
-	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: n.Racks, be: true}
+	r := n.defaults
 	fe := n.Net(NetFrontEnd)
 	if fe != nil && fe.Kind == NetSeparate {
-		_, ls := c.frontEnd(n.Net(NetOOB).Switches, *n.Net(NetStorage))
-		fv := p.frontEndView(j.Workload, d, r, ls)
+		fv := p.frontEndView(j.Workload, d, r, n.frontEndLS)
 		st := stepTime(j.Workload, j.GPU, d, fv, j.DP, j.Microbatches, TCP)
 		n.FrontEndJCT = &FrontEndJCT{StepS: st.StepS, BackEndStepS: j.Planned.StepS, Gain: st.StepS / j.Planned.StepS,
 			BusBWGBs: st.BusBWGBs, Days: st.Days, Label: frontEndLabel, Step: st}

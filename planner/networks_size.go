@@ -57,6 +57,9 @@ type clusterSizer struct {
 	nodes int
 	racks int
 	be    bool // the cluster has the plan's back end
+	// frontEndLS is the front end's leaves and spines as size last
+	// sized them, for the job timed on the front end.
+	frontEndLS leafSpine
 }
 
 // storagePorts is the switch ports the storage servers take at gbps:
@@ -206,13 +209,17 @@ func (c *clusterSizer) size() []SideNetwork {
 	oobSw := 0
 	var fe SideNetwork
 	var oob SideNetwork
+	converged := false
 	for range 4 {
-		fe, _ = c.frontEnd(oobSw, st)
+		fe, c.frontEndLS = c.frontEnd(oobSw, st)
 		oob = c.oob(be.Switches + st.Switches + fe.Switches)
-		if oob.Switches == oobSw {
+		if converged = oob.Switches == oobSw; converged {
 			break
 		}
 		oobSw = oob.Switches
+	}
+	if !converged { // the front end as the final out-of-band network leaves it
+		_, c.frontEndLS = c.frontEnd(oob.Switches, st)
 	}
 	return []SideNetwork{be, fe, st, oob, c.mgmt()}
 }
@@ -238,9 +245,9 @@ func (p *Plan) sizeNetworks(cat *Catalog) *Networks {
 	r := p.Scenario.resolveNetworks(cat)
 	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: ceilDiv(p.Servers, r.NodesPerRack), be: true}
 	with := c.size()
+	n := &Networks{List: with, Total: sumNetworks(with), Racks: c.racks, Source: r.Source, defaults: r, frontEndLS: c.frontEndLS}
 	c.be = false
-	without := c.size()
-	n := &Networks{List: with, Total: sumNetworks(with), WithoutBackEnd: sumNetworks(without), Racks: c.racks, Source: r.Source}
+	n.WithoutBackEnd = sumNetworks(c.size())
 	n.BackEndAdds = n.Total.minus(n.WithoutBackEnd)
 	return n
 }
