@@ -71,7 +71,7 @@ func Scale(in Input) (*Figure, error) {
 		planes = fmt.Sprintf("%d planes", first.Planes)
 	}
 	foot := fmt.Sprintf("%s %dG, %s, leaf %s, %s; %d sizes from %s to %s GPUs; tier steps found exactly by the planner.",
-		fabricWord(first.Scenario.Network.Fabric), first.Scenario.Network.NICGbps, switchName(rows),
+		first.Scenario.Network.Fabric.Short(), first.Scenario.Network.NICGbps, switchName(rows),
 		first.Scenario.Network.Oversubscription, planes, len(rows), planner.FormatInt(rows[0].GPUs), planner.FormatInt(rows[len(rows)-1].GPUs))
 	if dropped := len(in.Sweep) - len(rows); dropped > 0 {
 		foot += fmt.Sprintf(" %d larger sizes need more than three tiers and are not drawn.", dropped)

@@ -473,11 +473,6 @@ func (c *Catalog) indexSide() error {
 	return nil
 }
 
-// sideHas reports whether k is a side part a scenario may price.
-func (c *Catalog) sideHas(k string) bool {
-	return c.SideSwitches[k] != nil || c.SideNICs[k] != nil || c.SideLinks[k] != nil || c.SideServers[k] != nil
-}
-
 // portGroup is a set of device ports on leaves of one down:up ratio.
 type portGroup struct {
 	ports    int
@@ -560,19 +555,3 @@ func sizeLeafSpine(groups []portGroup, radix int, ethernet bool) leafSpine {
 
 // even rounds n up to an even number (switches come in pairs).
 func even(n int) int { return n + n%2 }
-
-// SidePrice is the catalog price of a part of the networks beside the
-// back end and where it came from; ok is false for other keys.
-func (c *Catalog) SidePrice(key string) (price float64, source string, ok bool) {
-	switch {
-	case c.SideSwitches[key] != nil:
-		return c.SideSwitches[key].PriceUSD, c.SideSwitches[key].Source.Price, true
-	case c.SideNICs[key] != nil:
-		return c.SideNICs[key].PriceUSD, c.SideNICs[key].Source.Price, true
-	case c.SideLinks[key] != nil:
-		return c.SideLinks[key].PriceUSD, c.SideLinks[key].Source.Price, true
-	case c.SideServers[key] != nil:
-		return c.SideServers[key].PriceUSD, c.SideServers[key].Source.Price, true
-	}
-	return 0, "", false
-}

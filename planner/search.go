@@ -232,7 +232,7 @@ func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
 func designLabel(p *Plan) string {
 	n := p.Scenario.Network
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", fabricShort(n.Fabric), gbpsName(n.NICGbps))
+	fmt.Fprintf(&b, "%s %s", n.Fabric.Short(), gbpsName(n.NICGbps))
 	if n.PortsPerNIC > 1 {
 		fmt.Fprintf(&b, " as %dx%s", n.PortsPerNIC, gbpsName(p.PortGbps))
 	}
@@ -252,7 +252,7 @@ func designLabel(p *Plan) string {
 func shortDesignLabel(p *Plan) string {
 	n := p.Scenario.Network
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", fabricShort(n.Fabric), gbpsName(n.NICGbps))
+	fmt.Fprintf(&b, "%s %s", n.Fabric.Short(), gbpsName(n.NICGbps))
 	if n.Planes > 1 {
 		fmt.Fprintf(&b, " ×%d", n.Planes)
 	}

@@ -40,8 +40,8 @@ const (
 
 // Labels shown in choices.
 const (
-	FabricIB       = "InfiniBand"
-	FabricEthernet = "Ethernet (RoCEv2)"
+	FabricIB       = planner.InfiniBandName
+	FabricEthernet = planner.EthernetName
 	SwitchAuto     = "auto (cheapest that fits)"
 	TiersAuto      = "fewest that fit"
 	MediumDefault  = "default"
@@ -178,13 +178,6 @@ func parseSpeed(label string) (int, error) {
 		return 0, fmt.Errorf("%q is not a speed", label)
 	}
 	return n, nil
-}
-
-func fabricLabel(f planner.Fabric) string {
-	if f == planner.Ethernet {
-		return FabricEthernet
-	}
-	return FabricIB
 }
 
 func tiersLabel(t int) string {

@@ -225,7 +225,7 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 	case "network.nic_gbps":
 		return speedLabel(s.WithSystem(m.cat).Network.NICGbps)
 	case "network.fabric":
-		return fabricLabel(n.Fabric)
+		return n.Fabric.Name()
 	case "network.switch":
 		return m.switchLabel(s, n.Switch)
 	case "network.oversubscription":
@@ -369,8 +369,8 @@ func (m *Model) Hint(key string) string {
 		return "US$ per system (default: catalog)"
 	}
 	if item, ok := strings.CutPrefix(key, "prices."); ok {
-		v, _ := CatalogPrice(m.cat, item)
-		return "catalog: " + planner.FormatUSDExact(v)
+		p, _ := m.cat.ItemPrice(item)
+		return "catalog: " + planner.FormatUSDExact(p.USD)
 	}
 	if k, ok := strings.CutPrefix(key, "networks."); ok {
 		if h := networksHint(m.cat, m.scenario, k); h != "" {
@@ -566,25 +566,4 @@ func (m *Model) QuotesSummary() string {
 		s += fmt.Sprintf(", %d expired (still used, flagged in the BOM)", expired)
 	}
 	return s + "."
-}
-
-// CatalogPrice is an item's catalog price and where it came from.
-func CatalogPrice(cat *planner.Catalog, key string) (float64, string) {
-	switch {
-	case cat.Systems[key] != nil:
-		return cat.Systems[key].PriceUSD, cat.Systems[key].Source.Price
-	case cat.Switches[key] != nil:
-		return cat.Switches[key].PriceUSD, cat.Switches[key].Source.Price
-	case cat.NICs[key] != nil:
-		return cat.NICs[key].PriceUSD, cat.NICs[key].Source.Price
-	case cat.Transceivers[key] != nil:
-		return cat.Transceivers[key].PriceUSD, cat.Transceivers[key].Source.Price
-	case cat.Cables[key] != nil:
-		c := cat.Cables[key]
-		return c.PriceBaseUSD, fmt.Sprintf("per cable: $%.0f + $%.2f per metre (an override sets the price of one cable). %s", c.PriceBaseUSD, c.PricePerMUSD, c.Source.Price)
-	}
-	if v, src, ok := cat.SidePrice(key); ok {
-		return v, src
-	}
-	return 0, ""
 }
