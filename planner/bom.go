@@ -182,7 +182,8 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 	return p.finishBOM(cat, add)
 }
 
-// finishBOM adds the spares and sums the cost and power.
+// finishBOM adds the spares and sums the cost and power: what a choice
+// between candidate fabrics compares (see priceFindings for the rest).
 func (p *Plan) finishBOM(cat *Catalog, add func(BOMLine)) error {
 	if rel := cat.Reliability; rel != nil {
 		for _, l := range p.spareLines(p.Scenario.Reliability.apply(*rel).Spares) {
@@ -192,13 +193,20 @@ func (p *Plan) finishBOM(cat *Catalog, add func(BOMLine)) error {
 
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
 	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUsBought())
+	p.Power.Total = p.Power.NICs + p.Power.Switches + p.Power.Transceivers + p.Power.Cables
+	return nil
+}
+
+// priceFindings works out what the chosen plan's cost says: the fabric's
+// share of cluster capex, expired quotes, the analysts' bands and the
+// prices that move the total most. Candidates a choice drops (switch
+// auto, the packed alternative, the cheaper-design check) skip it.
+func (p *Plan) priceFindings(cat *Catalog) {
 	p.fabricShare(cat)
 	p.quoteNotes()
 	p.SanityBands = p.Sanity(cat)
 	drivers := p.CostSensitivity()
 	p.Cost.Drivers = drivers[:min(3, len(drivers))]
-	p.Power.Total = p.Power.NICs + p.Power.Switches + p.Power.Transceivers + p.Power.Cables
-	return nil
 }
 
 // fabricShare sets the fabric's share of cluster capex: fabric cost over

@@ -545,6 +545,7 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
 	case best == nil:
 		return nil, false, fmt.Errorf("no %s switch fits: %w", rs.Network.Fabric, errors.Join(errs...))
 	}
+	best.priceFindings(cat)
 	if rs.Network.Switch == Auto {
 		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
 	}
