@@ -264,24 +264,24 @@ func Builds(s Scenario, cat *Catalog) error {
 type need struct {
 	// packed prices the packed alternative of a rack-aligned plan.
 	packed bool
-	// networks sizes the networks beside the back end (Plan.Networks),
-	// times the job on the front end and derives the checkpoint write
-	// time the failure what-if uses.
+	// networks sizes the networks beside the back end (Plan.Networks)
+	// and times the job on the front end.
 	networks bool
-	// resilience runs the failure what-if and goodput (Plan.Resilience).
+	// resilience runs the failure what-if and goodput (Plan.Resilience),
+	// with the checkpoint write time the storage network allows.
 	resilience bool
 	// jct is what the job-time estimate holds beyond its steps.
 	jct jctParts
 }
 
 // What builds ask for: a shown plan everything; a sweep what its rows
-// and charts read (the goodput chart reads the failure what-if, which
-// takes the checkpoint time from the storage network; the rows name a
-// memory fix); a check that a scenario plans, the search's ranking and
-// the tier-step bisection only the back end and the job's steps.
+// and charts read (the goodput chart reads the failure what-if; the rows
+// name a memory fix); a check that a scenario plans, the search's
+// ranking and the tier-step bisection only the back end and the job's
+// steps.
 var (
 	needAll   = need{packed: true, networks: true, resilience: true, jct: jctParts{fix: true, detail: true}}
-	needSweep = need{networks: true, resilience: true, jct: jctParts{fix: true}}
+	needSweep = need{resilience: true, jct: jctParts{fix: true}}
 	needLean  = need{}
 )
 
@@ -333,9 +333,12 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 		return nil, err
 	}
 	rel := cat.Reliability
-	if n.networks {
+	switch {
+	case n.networks:
 		best.Networks = best.sizeNetworks(cat)
 		rel = best.networksJCT(cat)
+	case n.resilience: // the what-if's checkpoint time, from the storage network alone
+		rel = best.storageCheckpoint(cat)
 	}
 	if err := best.checkFinite(); err != nil {
 		return nil, err

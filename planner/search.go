@@ -209,11 +209,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 // evaluate plans one candidate; nil when the catalog cannot build it, it
 // has no JCT estimate, or (withFailures) it cannot finish for failures.
 func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
-	n := needLean
-	if withFailures {
-		n.networks, n.resilience = true, true // the checkpoint time the what-if uses comes from the storage network
-	}
-	p, err := build(s, cat, n)
+	p, err := build(s, cat, need{resilience: withFailures})
 	if err != nil || p.JCT == nil || !p.JCT.FitsMemory() {
 		return nil
 	}

@@ -20,9 +20,9 @@ type SweepRow struct {
 // Sweep plans base at every GPU count in gpus. Sizes that fail keep their
 // error in the row; the sweep itself never fails. A row's plan holds what
 // sweeps show: the back end with its cost and power, the job time with
-// its memory fix, the networks beside the back end and the failure
-// what-if; it leaves out the packed alternative and the job's breakdown
-// by fabric effect and its findings.
+// its memory fix and the failure what-if; it leaves out the networks
+// beside the back end (Plan.Networks is nil), the packed alternative and
+// the job's breakdown by fabric effect and its findings.
 func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {
 	rows := make([]SweepRow, len(gpus))
 	for i, g := range gpus {
