@@ -345,17 +345,21 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	filli(&w.Heads, m.Heads)
 	filli(&w.KVHeads, m.KVHeads)
 	filli(&w.RouteNodes, m.RouteNodes)
-	ov := func(v **float64, def float64) {
+	var defs *[5]float64 // one allocation holds every overlap the defaults fill
+	ov := func(v **float64, i int, def float64) {
 		if *v == nil {
-			x := def
-			*v = &x
+			if defs == nil {
+				defs = new([5]float64)
+			}
+			defs[i] = def
+			*v = &defs[i]
 		}
 	}
-	ov(&w.OverlapDP, d.Overlap.DP)
-	ov(&w.OverlapPP, d.Overlap.PP)
-	ov(&w.OverlapTP, d.Overlap.TP)
-	ov(&w.OverlapEP, d.Overlap.EP)
-	ov(&w.OverlapCP, d.Overlap.CP)
+	ov(&w.OverlapDP, 0, d.Overlap.DP)
+	ov(&w.OverlapPP, 1, d.Overlap.PP)
+	ov(&w.OverlapTP, 2, d.Overlap.TP)
+	ov(&w.OverlapEP, 3, d.Overlap.EP)
+	ov(&w.OverlapCP, 4, d.Overlap.CP)
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
 		return w, nil, nil, fieldErr("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
 	}
