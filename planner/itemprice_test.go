@@ -13,39 +13,7 @@ import (
 // map, a cable priced without its per-metre source.
 func TestItemPrice(t *testing.T) {
 	cat := testCatalog(t)
-	type part struct {
-		usd     float64
-		source  string
-		pricing Pricing
-	}
-	want := map[string]part{}
-	for k, v := range cat.Systems {
-		want[k] = part{v.PriceUSD, v.Source.Price, v.Pricing}
-	}
-	for k, v := range cat.Switches {
-		want[k] = part{v.PriceUSD, v.Source.Price, v.Pricing}
-	}
-	for k, v := range cat.NICs {
-		want[k] = part{v.PriceUSD, v.Source.Price, v.Pricing}
-	}
-	for k, v := range cat.Transceivers {
-		want[k] = part{v.PriceUSD, v.Source.Price, v.Pricing}
-	}
-	for k, v := range cat.Cables {
-		want[k] = part{v.PriceBaseUSD, v.Source.Price, v.Pricing}
-	}
-	for k, v := range cat.SideSwitches {
-		want[k] = part{v.PriceUSD, v.Source.Price, v.Pricing}
-	}
-	for k, v := range cat.SideNICs {
-		want[k] = part{v.PriceUSD, v.Source.Price, v.Pricing}
-	}
-	for k, v := range cat.SideLinks {
-		want[k] = part{v.PriceUSD, v.Source.Price, v.Pricing}
-	}
-	for k, v := range cat.SideServers {
-		want[k] = part{v.PriceUSD, v.Source.Price, v.Pricing}
-	}
+	want := pricedParts(cat)
 	if len(cat.SideServers) == 0 || len(cat.SideLinks) == 0 || len(cat.Cables) == 0 {
 		t.Fatal("the catalog lost a kind of part this test checks")
 	}
@@ -54,8 +22,8 @@ func TestItemPrice(t *testing.T) {
 		switch {
 		case !ok || !cat.HasPriceKey(k):
 			t.Errorf("%s: not found", k)
-		case got.USD != w.usd || got.Pricing != w.pricing || !strings.HasSuffix(got.Source, w.source):
-			t.Errorf("%s: %+v, want $%g from %q, %+v", k, got, w.usd, w.source, w.pricing)
+		case got.USD != w.USD || got.Pricing != w.Pricing || !strings.HasSuffix(got.Source, w.Source):
+			t.Errorf("%s: %+v, want %+v", k, got, w)
 		case cat.Cables[k] != nil && !strings.Contains(got.Source, "per metre"):
 			t.Errorf("%s: source %q does not say the price grows per metre", k, got.Source)
 		}
@@ -65,6 +33,40 @@ func TestItemPrice(t *testing.T) {
 			t.Errorf("%q: found, want no such part", k)
 		}
 	}
+}
+
+// pricedParts lists every priced part of the catalog, kind by kind, with
+// its own price, source and pricing.
+func pricedParts(cat *Catalog) map[string]ItemPrice {
+	want := map[string]ItemPrice{}
+	for k, v := range cat.Systems {
+		want[k] = ItemPrice{v.PriceUSD, v.Source.Price, v.Pricing}
+	}
+	for k, v := range cat.Switches {
+		want[k] = ItemPrice{v.PriceUSD, v.Source.Price, v.Pricing}
+	}
+	for k, v := range cat.NICs {
+		want[k] = ItemPrice{v.PriceUSD, v.Source.Price, v.Pricing}
+	}
+	for k, v := range cat.Transceivers {
+		want[k] = ItemPrice{v.PriceUSD, v.Source.Price, v.Pricing}
+	}
+	for k, v := range cat.Cables {
+		want[k] = ItemPrice{v.PriceBaseUSD, v.Source.Price, v.Pricing}
+	}
+	for k, v := range cat.SideSwitches {
+		want[k] = ItemPrice{v.PriceUSD, v.Source.Price, v.Pricing}
+	}
+	for k, v := range cat.SideNICs {
+		want[k] = ItemPrice{v.PriceUSD, v.Source.Price, v.Pricing}
+	}
+	for k, v := range cat.SideLinks {
+		want[k] = ItemPrice{v.PriceUSD, v.Source.Price, v.Pricing}
+	}
+	for k, v := range cat.SideServers {
+		want[k] = ItemPrice{v.PriceUSD, v.Source.Price, v.Pricing}
+	}
+	return want
 }
 
 // TestFabricNames checks the fabrics' display names against the names

@@ -30,34 +30,7 @@ func TestPartialBuildsAgree(t *testing.T) {
 		{"networks", need{networks: true}},
 		{"fix without detail", need{jct: jctParts{fix: true}}},
 	}
-	over := NewWorkload() // Llama 3 405B without pipeline stages: 373 GB per H100
-	over.Model, over.PP = "llama3-405b", 1
-	type tc struct {
-		name string
-		s    Scenario
-	}
-	var cases []tc
-	for _, sys := range cat.SystemKeys() {
-		for _, f := range []Fabric{InfiniBand, Ethernet} {
-			for _, g := range []int{1000, 3000, 50_001, 130_000} {
-				s := NewScenario()
-				s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch = g, f, Auto
-				s.Network.Planes = 1 + g/65_536 // 400G InfiniBand reaches 65,536 ports a plane
-				if sys != CustomSystem {
-					s.Cluster.System = sys
-				}
-				cases = append(cases, tc{fmt.Sprintf("%s/%s/%d", sys, f, g), s})
-			}
-			s := NewScenario()
-			s.Cluster.GPUs, s.Network.Fabric, s.Network.Oversubscription = 4_000, f, "2:1"
-			w := over
-			s.Workload = &w
-			if sys != CustomSystem {
-				s.Cluster.System = sys
-			}
-			cases = append(cases, tc{fmt.Sprintf("%s/%s/over-memory", sys, f), s})
-		}
-	}
+	cases := partialCases(cat)
 	fixes, built := 0, 0
 	for _, c := range cases {
 		full, ferr := Build(c.s, cat)
@@ -84,38 +57,48 @@ func TestPartialBuildsAgree(t *testing.T) {
 	}
 }
 
+// partialCase is one scenario TestPartialBuildsAgree builds every way.
+type partialCase struct {
+	name string
+	s    Scenario
+}
+
+// partialCases are sizes off the power-of-two grid on every system and
+// both fabrics, and a job over memory on each.
+func partialCases(cat *Catalog) []partialCase {
+	over := NewWorkload() // Llama 3 405B without pipeline stages: 373 GB per H100
+	over.Model, over.PP = "llama3-405b", 1
+	var cases []partialCase
+	for _, sys := range cat.SystemKeys() {
+		for _, f := range []Fabric{InfiniBand, Ethernet} {
+			for _, g := range []int{1000, 3000, 50_001, 130_000} {
+				s := NewScenario()
+				s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch = g, f, Auto
+				s.Network.Planes = 1 + g/65_536 // 400G InfiniBand reaches 65,536 ports a plane
+				if sys != CustomSystem {
+					s.Cluster.System = sys
+				}
+				cases = append(cases, partialCase{fmt.Sprintf("%s/%s/%d", sys, f, g), s})
+			}
+			s := NewScenario()
+			s.Cluster.GPUs, s.Network.Fabric, s.Network.Oversubscription = 4_000, f, "2:1"
+			w := over
+			s.Workload = &w
+			if sys != CustomSystem {
+				s.Cluster.System = sys
+			}
+			cases = append(cases, partialCase{fmt.Sprintf("%s/%s/over-memory", sys, f), s})
+		}
+	}
+	return cases
+}
+
 // comparePartial compares a build that asked for n with the full build:
 // equal in everything but what n leaves out, which must stay nil, and
 // notes the full build has too.
 func comparePartial(t *testing.T, full, got *Plan, n need) {
 	t.Helper()
-	want := *full
-	if !n.networks {
-		want.Networks = nil
-	}
-	if !n.resilience {
-		want.Resilience = nil
-	}
-	if !n.packed {
-		want.Cheaper = nil
-	}
-	if j := full.JCT; j != nil {
-		wj := *j
-		if !n.jct.fix {
-			wj.Fix = nil
-		}
-		if !n.jct.detail {
-			wj.Effects, wj.Findings, wj.fixedBatch = nil, nil, nil
-		}
-		if wj.Fix != nil && got.JCT != nil && got.JCT.Fix != nil {
-			// The fix's own breakdown is the full build's detail.
-			if g, w := got.JCT.Fix, wj.Fix; g.Change != w.Change || g.JCT.Planned.StepS != w.JCT.Planned.StepS || g.JCT.Memory != w.JCT.Memory {
-				t.Errorf("memory fix %q (step %g s), full build's %q (%g s)", g.Change, g.JCT.Planned.StepS, w.Change, w.JCT.Planned.StepS)
-			}
-			wj.Fix = got.JCT.Fix
-		}
-		want.JCT = &wj
-	}
+	want := partialWant(t, full, got, n)
 	for _, note := range got.Notes {
 		if !slices.Contains(full.Notes, note) {
 			t.Errorf("note %q is not the full build's", note)
@@ -135,4 +118,39 @@ func comparePartial(t *testing.T, full, got *Plan, n need) {
 	if !t.Failed() {
 		t.Errorf("an unexported field differs from the full build's")
 	}
+}
+
+// partialWant is the full build with what n leaves out taken away. The
+// memory fix of a build without the job's breakdown is compared on its
+// change, step and memory, then taken as got's.
+func partialWant(t *testing.T, full, got *Plan, n need) Plan {
+	t.Helper()
+	want := *full
+	if !n.networks {
+		want.Networks = nil
+	}
+	if !n.resilience {
+		want.Resilience = nil
+	}
+	if !n.packed {
+		want.Cheaper = nil
+	}
+	if full.JCT == nil {
+		return want
+	}
+	wj := *full.JCT
+	if !n.jct.fix {
+		wj.Fix = nil
+	}
+	if !n.jct.detail {
+		wj.Effects, wj.Findings, wj.fixedBatch = nil, nil, nil
+	}
+	if wj.Fix != nil && got.JCT != nil && got.JCT.Fix != nil {
+		if g, w := got.JCT.Fix, wj.Fix; g.Change != w.Change || g.JCT.Planned.StepS != w.JCT.Planned.StepS || g.JCT.Memory != w.JCT.Memory {
+			t.Errorf("memory fix %q (step %g s), full build's %q (%g s)", g.Change, g.JCT.Planned.StepS, w.Change, w.JCT.Planned.StepS)
+		}
+		wj.Fix = got.JCT.Fix
+	}
+	want.JCT = &wj
+	return want
 }

@@ -332,14 +332,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	if err := best.estimateJCT(cat, n.jct); err != nil {
 		return nil, err
 	}
-	rel := cat.Reliability
-	switch {
-	case n.networks:
-		best.Networks = best.sizeNetworks(cat)
-		rel = best.networksJCT(cat)
-	case n.resilience: // the what-if's checkpoint time, from the storage network alone
-		rel = best.storageCheckpoint(cat)
-	}
+	rel := best.sideNetworks(cat, n)
 	if err := best.checkFinite(); err != nil {
 		return nil, err
 	}
@@ -347,6 +340,21 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 		best.analyseResilience(rel, cat.JCT)
 	}
 	return best, nil
+}
+
+// sideNetworks sizes the networks beside the back end when n asks for
+// them, and returns the reliability data the failure what-if uses: with
+// the checkpoint write time the storage network allows (sized alone when
+// only the what-if is asked for).
+func (p *Plan) sideNetworks(cat *Catalog, n need) *Reliability {
+	switch {
+	case n.networks:
+		p.Networks = p.sizeNetworks(cat)
+		return p.networksJCT(cat)
+	case n.resilience:
+		return p.storageCheckpoint(cat)
+	}
+	return cat.Reliability
 }
 
 // better orders auto-chosen plans: cheaper, then fewer switches, then key.
