@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"fabricplan/app/model"
 	"fabricplan/planner"
 )
 
@@ -109,9 +108,9 @@ func (e *priceEditor) fill(skip string) {
 		if k != skip && e.price.Text != m.Text(k) {
 			e.price.SetText(m.Text(k))
 		}
-		_, src := model.CatalogPrice(m.Catalog(), e.item.Selected)
-		if pr, ok := m.Catalog().PricingOf(e.item.Selected); ok {
-			src = pr.Label() + ". " + src
+		src := ""
+		if p, ok := m.Catalog().ItemPrice(e.item.Selected); ok {
+			src = p.Pricing.Label() + ". " + p.Source
 		}
 		e.source.SetText(src)
 	}

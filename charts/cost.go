@@ -83,7 +83,7 @@ func variantLabels(vs []planner.Variant) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
 		n := v.Plan.Scenario.Network
-		spec := fmt.Sprintf("%s %dG", fabricWord(n.Fabric), n.NICGbps)
+		spec := fmt.Sprintf("%s %dG", n.Fabric.Short(), n.NICGbps)
 		label := v.Label
 		if !strings.Contains(label, spec) {
 			label += "\n" + spec
@@ -102,13 +102,6 @@ func variantNames(vs []planner.Variant) []string {
 		out[i] = v.Label
 	}
 	return out
-}
-
-func fabricWord(f planner.Fabric) string {
-	if f == planner.Ethernet {
-		return "RoCE"
-	}
-	return "IB"
 }
 
 func one(*planner.Plan) float64 { return 1 }

@@ -291,7 +291,7 @@ func answer(p *planner.Plan) string {
 		article = "an" // "an 800G"
 	}
 	return fmt.Sprintf("%s GPUs in %s on %s %dG %s back-end network need %s in %s, %s, %s and %s.",
-		planner.FormatInt(p.GPUs), planner.Plural(p.Servers, "server"), article, n.NICGbps, fabricLong(n.Fabric),
+		planner.FormatInt(p.GPUs), planner.Plural(p.Servers, "server"), article, n.NICGbps, n.Fabric.Name(),
 		switches, planner.Plural(p.Tiers, "tier"),
 		planner.Plural(p.NICPorts, "NIC port"), planner.Plural(p.Links.Total, "cable"),
 		planner.Plural(p.ServerTransceivers+p.SwitchTransceivers, "transceiver"))
@@ -313,7 +313,7 @@ func assumptionsPage(pg *pager, in Input) {
 	n := s.Network
 	rows := [][]string{
 		{"GPUs", planner.FormatInt(s.Cluster.GPUs), "GPUs per server", fmt.Sprint(s.Cluster.GPUsPerServer)},
-		{"Fabric", fabricLong(n.Fabric), "NIC", fmt.Sprintf("%s (%dG)", p.NIC.Key, n.NICGbps)},
+		{"Fabric", n.Fabric.Name(), "NIC", fmt.Sprintf("%s (%dG)", p.NIC.Key, n.NICGbps)},
 		{"NICs per server", fmt.Sprint(n.NICsPerServer), "Ports per NIC", fmt.Sprint(n.PortsPerNIC)},
 		{"Planes", fmt.Sprint(n.Planes), "Switch", fmt.Sprintf("%s (asked: %s)", p.Switch.Key, n.Switch)},
 		{"Oversubscription", n.Oversubscription, "Tiers asked", tiersAsked(n.Tiers)},
@@ -364,13 +364,6 @@ func share(p *planner.Plan) string {
 // (planner.Plan.MoneyScale), so the summary, the cost drivers, the BOM's
 // totals and the cost table share one.
 func planMoney(p *planner.Plan) money { return money{p.MoneyScale()} }
-
-func fabricLong(f planner.Fabric) string {
-	if f == planner.Ethernet {
-		return "Ethernet (RoCEv2)"
-	}
-	return "InfiniBand"
-}
 
 func bomPage(pg *pager, p *planner.Plan) {
 	pg.line("Bill of materials", 16, true)

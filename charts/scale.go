@@ -72,7 +72,7 @@ func Scale(in Input) (*Figure, error) {
 		planes = fmt.Sprintf("%d planes", first.Planes)
 	}
 	foot := fmt.Sprintf("%s %dG, %s, leaf %s, %s; %d sizes from %s to %s GPUs; tier steps found exactly by the planner.",
-		fabricWord(first.Scenario.Network.Fabric), first.Scenario.Network.NICGbps, switchName(rows),
+		first.Scenario.Network.Fabric.Short(), first.Scenario.Network.NICGbps, switchName(rows),
 		first.Scenario.Network.Oversubscription, planes, len(rows), planner.FormatInt(rows[0].GPUs), planner.FormatInt(rows[len(rows)-1].GPUs))
 	var named []string
 	for _, st := range in.TierSteps {

@@ -508,7 +508,7 @@ func describeScenario(s planner.Scenario) string {
 	} else {
 		parts[0] += fmt.Sprintf(" in %d-GPU servers, %dG NICs", s.Cluster.GPUsPerServer, s.Network.NICGbps)
 	}
-	parts = append(parts, fabricName(s.Network.Fabric))
+	parts = append(parts, s.Network.Fabric.Name())
 	if s.Network.Switch != "" && s.Network.Switch != planner.Auto {
 		parts = append(parts, s.Network.Switch)
 	}

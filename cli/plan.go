@@ -63,7 +63,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		layout = "top-of-rack"
 	}
 	fmt.Fprintf(w, "  %s, %s, %s of %s (%d x %dG), %s, leaf %s\n\n",
-		fabricName(n.Fabric), planner.Plural(p.Tiers, "tier"), planner.Plural(p.Planes, "plane"), p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, layout, n.Oversubscription)
+		n.Fabric.Name(), planner.Plural(p.Tiers, "tier"), planner.Plural(p.Planes, "plane"), p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, layout, n.Oversubscription)
 
 	if nets := p.Networks; nets != nil {
 		fmt.Fprintf(w, "  %s; %d network ports per %s in all (back end %d); 'plan --networks' lists the four networks\n\n",
@@ -212,13 +212,6 @@ func writeUnitBill(w io.Writer, b planner.UnitBill) error {
 		fmt.Fprintln(w, "  "+planner.ShareNote)
 	}
 	return nil
-}
-
-func fabricName(f planner.Fabric) string {
-	if f == planner.Ethernet {
-		return "Ethernet (RoCEv2)"
-	}
-	return "InfiniBand"
 }
 
 func runCatalog(env *cliEnv, args []string) error {

@@ -85,6 +85,8 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		}
 	}
 	nic, sw := p.NIC, p.Switch
+	// NIC, switches, server and switch modules and cables, each maybe spared.
+	p.BOM = make([]BOMLine, 0, 2*(2+len(p.SwitchTiers)+2*len(p.LinkTiers)))
 	p.Cost.Basis = s.PriceBasis(cat)
 	nicLine := BOMLine{Category: CatNIC, Key: nic.Key, Name: nic.Name, Where: "servers", Qty: p.NICs,
 		UnitWatts: nic.Watts, Source: nic.Source.Price, Estimate: nic.Source.Estimate}
@@ -130,14 +132,15 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		}
 		return n * P
 	}
-	// Switch-end modules per link tier: at the lower end, at the upper.
-	ends := map[string][2]int{
-		"server_leaf": {0, mods(pl.leafLoads, true)},
-		"leaf_spine":  {mods(pl.leafLoads, false), mods(pl.spineLoads, true)},
-		"spine_core":  {mods(pl.spineLoads, false), mods(pl.coreLoads, true)},
+	// Switch-end modules per link tier (server_leaf, leaf_spine,
+	// spine_core, as LinkTiers lists them): at the lower end, at the upper.
+	ends := [...][2]int{
+		{0, mods(pl.leafLoads, true)},
+		{mods(pl.leafLoads, false), mods(pl.spineLoads, true)},
+		{mods(pl.spineLoads, false), mods(pl.coreLoads, true)},
 	}
 	for i, t := range p.LinkTiers {
-		e := ends[t.Name]
+		e := ends[i]
 		if t.Medium != Optics || e[0]+e[1] == 0 {
 			continue
 		}
@@ -171,7 +174,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 				"%g m is beyond the reach of %s at %dG (%d m)", t.Metres, cb.Key, p.PortGbps, reach)
 		}
 		p.LinkTiers[i].Cable = cb.Key
-		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: fmt.Sprintf("%s %g m", t.Name, t.Metres), Qty: t.Links, tier: t.Name,
+		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: t.Name + " " + strconv.FormatFloat(t.Metres, 'g', -1, 64) + " m", Qty: t.Links, tier: t.Name,
 			UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
 		l.setPrice(s.cablePrice(cat, cb, t.Metres), s.Quotes)
 		add(l)
@@ -179,7 +182,8 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 	return p.finishBOM(cat, add)
 }
 
-// finishBOM adds the spares and sums the cost and power.
+// finishBOM adds the spares and sums the cost and power: what a choice
+// between candidate fabrics compares (see priceFindings for the rest).
 func (p *Plan) finishBOM(cat *Catalog, add func(BOMLine)) error {
 	if rel := cat.Reliability; rel != nil {
 		for _, l := range p.spareLines(p.Scenario.Reliability.apply(*rel).Spares) {
@@ -189,13 +193,20 @@ func (p *Plan) finishBOM(cat *Catalog, add func(BOMLine)) error {
 
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
 	p.Cost.PerGPU = p.Cost.Total / float64(p.GPUsBought())
+	p.Power.Total = p.Power.NICs + p.Power.Switches + p.Power.Transceivers + p.Power.Cables
+	return nil
+}
+
+// priceFindings works out what the chosen plan's cost says: the fabric's
+// share of cluster capex, expired quotes, the analysts' bands and the
+// prices that move the total most. Candidates a choice drops (switch
+// auto, the packed alternative, the cheaper-design check) skip it.
+func (p *Plan) priceFindings(cat *Catalog) {
 	p.fabricShare(cat)
 	p.quoteNotes()
 	p.SanityBands = p.Sanity(cat)
 	drivers := p.CostSensitivity()
 	p.Cost.Drivers = drivers[:min(3, len(drivers))]
-	p.Power.Total = p.Power.NICs + p.Power.Switches + p.Power.Transceivers + p.Power.Cables
-	return nil
 }
 
 // fabricShare sets the fabric's share of cluster capex: fabric cost over
@@ -446,26 +457,21 @@ type PriceDriver struct {
 // once. Items without a range (a price the scenario overrides) are left
 // out.
 func (p *Plan) CostSensitivity() []PriceDriver {
-	byKey := map[string]*PriceDriver{}
-	var order []string
+	// A BOM has a few dozen lines at most: a linear search beats a map.
+	all := make([]PriceDriver, 0, len(p.BOM))
 	for _, l := range p.BOM {
-		d := byKey[l.Key]
-		if d == nil {
-			d = &PriceDriver{Key: l.Key, Name: l.Part(), Category: l.Category, LowUSD: p.Cost.Total, HighUSD: p.Cost.Total}
-			byKey[l.Key] = d
-			order = append(order, l.Key)
+		i := slices.IndexFunc(all, func(d PriceDriver) bool { return d.Key == l.Key })
+		if i < 0 {
+			i = len(all)
+			all = append(all, PriceDriver{Key: l.Key, Name: l.Part(), Category: l.Category, LowUSD: p.Cost.Total, HighUSD: p.Cost.Total})
 		}
+		d := &all[i]
 		d.Qty += l.Qty
 		d.LowUSD -= float64(l.Qty) * (l.UnitUSD - l.UnitLowUSD)
 		d.HighUSD += float64(l.Qty) * (l.UnitHighUSD - l.UnitUSD)
 		d.SwingUSD = d.HighUSD - d.LowUSD
 	}
-	out := make([]PriceDriver, 0, len(order))
-	for _, k := range order {
-		if byKey[k].SwingUSD > 0 {
-			out = append(out, *byKey[k])
-		}
-	}
+	out := slices.DeleteFunc(all, func(d PriceDriver) bool { return d.SwingUSD <= 0 })
 	slices.SortStableFunc(out, func(a, b PriceDriver) int { return cmpFloat(b.SwingUSD, a.SwingUSD) })
 	return out
 }

@@ -462,7 +462,8 @@ func (c *Catalog) PriceKeys() []string {
 
 // HasPriceKey says whether k names a catalog item with a price.
 func (c *Catalog) HasPriceKey(k string) bool {
-	return c.Systems[k] != nil || c.Switches[k] != nil || c.NICs[k] != nil || c.Transceivers[k] != nil || c.Cables[k] != nil || c.sideHas(k)
+	_, ok := c.ItemPrice(k)
+	return ok
 }
 
 // SortedKeys lists the keys of m in sorted order.

@@ -60,21 +60,20 @@ type Headroom struct {
 
 // plane is one sized plane of the fabric. Counts are per plane.
 type plane struct {
-	tiers                 int
-	leaves, spines, cores int
-	serverLeaf            int // links
-	leafSpine, spineCore  int // links
-	leafLoads             []switchLoad
-	spineLoads            []switchLoad
-	coreLoads             []switchLoad
-	pods, leavesPerPod    int
-	spinesPerPod          int
-	serversPerGroup       int // servers a full leaf group serves (an SU when rail-optimized)
-	leavesPerGroup        int
-	spineWiring           string // WiringBalanced or WiringNear (leaf to spine)
-	coreWiring            string // spine to core
-	headroom              []Headroom
-	layout                layout // pod by pod, for the cable map and diagram
+	tiers                int
+	serverLeaf           int // links
+	leafSpine, spineCore int // links
+	leafLoads            []switchLoad
+	spineLoads           []switchLoad
+	coreLoads            []switchLoad
+	pods                 int
+	spinesPerPod         int
+	serversPerGroup      int // servers a full leaf group serves (an SU when rail-optimized)
+	leavesPerGroup       int
+	spineWiring          string // WiringBalanced or WiringNear (leaf to spine)
+	coreWiring           string // spine to core
+	headroom             []Headroom
+	layout               layout // pod by pod, for the cable map and diagram
 }
 
 // layout is how a plane's switches are wired, compactly: runs of
@@ -178,7 +177,7 @@ func sizePlane(spec fabricSpec) (plane, error) {
 // onePlane is a single switch holding every server port of the plane.
 func onePlane(spec fabricSpec, endpoints int) plane {
 	return plane{
-		tiers: 1, leaves: 1, serverLeaf: endpoints,
+		tiers: 1, serverLeaf: endpoints,
 		leafLoads:       []switchLoad{{1, endpoints, 0}},
 		serversPerGroup: spec.servers, leavesPerGroup: 1,
 		layout: layout{pods: []podRun{{1, []switchLoad{{1, endpoints, 0}}, 0}}, leavesPerUnit: 1, serversPerUnit: spec.servers},
@@ -395,12 +394,12 @@ func twoTier(spec fabricSpec, leaves []switchLoad) (plane, bool) {
 	spines := make([]switchLoad, len(c.upper))
 	copy(spines, c.upper)
 	return plane{
-		tiers: 2, leaves: countSwitches(leaves), spines: c.n,
+		tiers:      2,
 		serverLeaf: spec.servers * spec.rails,
 		leafSpine:  sumLinks(c.lower, true),
 		leafLoads:  c.lower,
 		spineLoads: spines,
-		pods:       1, leavesPerPod: countSwitches(leaves), spinesPerPod: c.n,
+		pods:       1, spinesPerPod: c.n,
 		spineWiring: c.wiring,
 		headroom:    strictHeadroom(TierSpine, c, 1),
 		layout:      layout{pods: []podRun{{1, c.lower, c.n}}},
@@ -422,7 +421,6 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 		leavesPerPod = largestDivisorAtMost(lpg, half) // a pod takes a subset of the rails
 	}
 	all := spec.leafLoads(spg, lpg)
-	totalLeaves := countSwitches(all)
 	byRail := spec.railPods && leavesPerPod == spec.podLeaves && lpg > 1
 	var pods []leafPod
 	if byRail {
@@ -461,7 +459,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	}
 	var coreLoads []switchLoad
 	coreWiring := ""
-	cores, spineCore := 0, 0
+	spineCore := 0
 	spineUps := make([][]switchLoad, len(ps)) // per pod, spine runs with their uplinks
 	// Core groups see only a few kinds of spines (a full pod's, a partial
 	// pod's): count the groups of each kind, then size each kind once.
@@ -503,7 +501,6 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 		for li, i := range k.present {
 			spineUps[i] = append(spineUps[i], switchLoad{c.lower[li].switches * m, c.lower[li].down, c.lower[li].up})
 		}
-		cores += m * c.n
 		for _, u := range c.upper {
 			coreLoads = append(coreLoads, switchLoad{u.switches * m, u.down, u.up})
 		}
@@ -517,22 +514,21 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 			Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs: spine j of every pod to its own core group) needs %s more cores, more than one scalable unit's worth (%d)",
 				FormatInt(extra), unitUppers(spec.unitLeaves(), spec.up, spec.radix))})
 	}
-	spines, countPods := 0, 0
+	countPods := 0
 	for _, p := range pods {
 		countPods += p.count
 	}
 	for _, runs := range spineUps {
 		spineLoads = append(spineLoads, runs...)
-		spines += countSwitches(runs)
 	}
 	spineLoads = mergeLoads(spineLoads)
 	return plane{
-		tiers: 3, leaves: totalLeaves, spines: spines, cores: cores,
+		tiers:      3,
 		serverLeaf: spec.servers * spec.rails,
 		leafSpine:  sumLinks(leafLoads, true),
 		spineCore:  spineCore,
 		leafLoads:  leafLoads, spineLoads: mergeLoads(spineLoads), coreLoads: mergeLoads(coreLoads),
-		pods: countPods, leavesPerPod: leavesPerPod, spinesPerPod: ps[0].c.n,
+		pods: countPods, spinesPerPod: ps[0].c.n,
 		spineWiring: spineWiring, coreWiring: coreWiring,
 		headroom: mergeHeadroom(headroom),
 		layout:   lay,

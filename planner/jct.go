@@ -39,7 +39,6 @@ type TrafficClass struct {
 	Ranks         int     // group size
 	CrossesFabric bool    // some of it leaves the NVLink domain
 	CrossesTier   bool    // some of it crosses the tier above the leaves
-	BytesPerStep  float64 // per GPU
 	BusBWGBs      float64 // bus bandwidth of one collective, GB/s
 	Algorithm     string  // NCCL algorithm that ran: ring, tree, pat; "" for sends and all-to-all
 	Protocol      string  // NCCL protocol that ran: LL, LL128 or Simple
@@ -346,17 +345,21 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	filli(&w.Heads, m.Heads)
 	filli(&w.KVHeads, m.KVHeads)
 	filli(&w.RouteNodes, m.RouteNodes)
-	ov := func(v **float64, def float64) {
+	var defs *[5]float64 // one allocation holds every overlap the defaults fill
+	ov := func(v **float64, i int, def float64) {
 		if *v == nil {
-			x := def
-			*v = &x
+			if defs == nil {
+				defs = new([5]float64)
+			}
+			defs[i] = def
+			*v = &defs[i]
 		}
 	}
-	ov(&w.OverlapDP, d.Overlap.DP)
-	ov(&w.OverlapPP, d.Overlap.PP)
-	ov(&w.OverlapTP, d.Overlap.TP)
-	ov(&w.OverlapEP, d.Overlap.EP)
-	ov(&w.OverlapCP, d.Overlap.CP)
+	ov(&w.OverlapDP, 0, d.Overlap.DP)
+	ov(&w.OverlapPP, 1, d.Overlap.PP)
+	ov(&w.OverlapTP, 2, d.Overlap.TP)
+	ov(&w.OverlapEP, 3, d.Overlap.EP)
+	ov(&w.OverlapCP, 4, d.Overlap.CP)
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
 		return w, nil, nil, fieldErr("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
 	}
@@ -385,6 +388,18 @@ func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
 // estimateJCT is EstimateJCT; checkMemory false skips looking for a
 // memory fix.
 func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error) {
+	return estimateJCTWith(p, w, d, jctParts{fix: checkMemory, detail: true})
+}
+
+// jctParts says what a JCT estimate holds beyond its planned and
+// baseline steps and memory verdict.
+type jctParts struct {
+	fix    bool // for a job over memory, the cheapest change that fits (JCT.Fix)
+	detail bool // the breakdown by fabric effect (JCT.Effects) and the findings (JCT.Findings)
+}
+
+// estimateJCTWith is EstimateJCT computing what parts asks for.
+func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, error) {
 	if p.System != nil {
 		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
 	}
@@ -429,12 +444,14 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA)
 	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
-	j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
-	if checkMemory && !mem.Fits() {
-		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus)
+	if parts.fix && !mem.Fits() {
+		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus, parts.detail)
 	}
-	j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
-	j.Findings = j.findings()
+	if parts.detail {
+		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
+		j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
+		j.Findings = j.findings()
+	}
 	return j, nil
 }
 
@@ -507,7 +524,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		g := net.group(w.TP, 1)
 		one := net.allReduce(actBytes, g)
 		n := passes * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassTP, g, n*actBytes, one, n, *w.OverlapTP))
+		st.Classes = append(st.Classes, net.class(ClassTP, g, one, n, *w.OverlapTP))
 	}
 	// Data parallel: gradient reduce over dp ranks (stride tp), reduce-
 	// scatter + all-gather with a sharded optimizer.
@@ -517,7 +534,6 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		// ranks together (stride tp).
 		g := net.group(dp*w.cp(), w.TP)
 		var t collTime
-		var bytes float64
 		if zs := w.zeroStage(); zs > 0 {
 			// ZeRO-3 gathers the weights again for the backward pass.
 			gathers := 1.0
@@ -527,12 +543,10 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 			rs := net.reduceScatter(shard*c.GradBytes, g)
 			ag := net.allGather(shard*c.ParamBytes, g)
 			t = collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto}
-			bytes = shard * (c.GradBytes + gathers*c.ParamBytes)
 		} else {
 			t = net.allReduce(shard*c.GradBytes, g)
-			bytes = shard * c.GradBytes
 		}
-		cl := net.class(ClassDP, g, bytes, t, 1, *w.OverlapDP)
+		cl := net.class(ClassDP, g, t, 1, *w.OverlapDP)
 		st.Classes = append(st.Classes, cl)
 		st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
 	}
@@ -543,7 +557,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		g := net.group(2, w.TP*w.cp()*dp)
 		one := net.p2p(actBytes/float64(w.TP), g)
 		n := 2 * float64(micro*w.VPP)
-		st.Classes = append(st.Classes, net.class(ClassPP, g, n*actBytes/float64(w.TP), one, n, *w.OverlapPP))
+		st.Classes = append(st.Classes, net.class(ClassPP, g, one, n, *w.OverlapPP))
 	}
 	// Context parallel: each GPU's K and V (kv_heads/heads of h wide)
 	// go round the cp ring, cp-1 sends per layer forward and twice that
@@ -554,7 +568,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		kv := 2 * actBytes * w.kvShare() / float64(w.TP)
 		one := net.p2p(kv, g)
 		n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassCP, g, n*kv, one, n, *w.OverlapCP))
+		st.Classes = append(st.Classes, net.class(ClassCP, g, one, n, *w.OverlapCP))
 	}
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
@@ -566,7 +580,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
 		one := net.allToAllRouted(bytes, g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
 		n := passes * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassEP, g, n*bytes, one, n, *w.OverlapEP))
+		st.Classes = append(st.Classes, net.class(ClassEP, g, one, n, *w.OverlapEP))
 	}
 	// The pipeline bubble: (pp-1)/(vpp·m) of a stage's time per step,
 	// which holds its compute and the tensor-, context- and expert-parallel
@@ -778,8 +792,8 @@ func (m netModel) perGPUGBs(g commGroup) float64 {
 
 // class is a traffic class of count collectives timed as one, of which
 // overlap is hidden behind compute.
-func (m netModel) class(name string, g commGroup, bytes float64, one collTime, count, overlap float64) TrafficClass {
+func (m netModel) class(name string, g commGroup, one collTime, count, overlap float64) TrafficClass {
 	t := one.time * count
-	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU, BytesPerStep: bytes,
+	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU,
 		BusBWGBs: one.busbw, Algorithm: one.algo, Protocol: one.proto, TimeS: t, ExposedS: t * (1 - overlap)}
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"strings"
 )
@@ -29,7 +30,9 @@ type memoryChange struct {
 // smallest change of each kind that fits in memory: a ZeRO stage, a
 // smaller micro-batch, full recomputation, more pipeline stages, wider
 // tensor parallelism inside the NVLink domain, and recomputation with a
-// ZeRO stage when no one change fits.
+// ZeRO stage when no one change fits. Candidates are tried in order and
+// only a kept one is labelled: a deep model offers over a hundred
+// pipeline depths, and every plan of a job over memory looks.
 func memoryChanges(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) []memoryChange {
 	fits := func(v Workload) bool {
 		if v.modelParallel() > gpus {
@@ -43,10 +46,10 @@ func memoryChanges(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) []mem
 	}
 	var out []memoryChange
 	// first keeps the first candidate of a kind that fits.
-	first := func(cands []memoryChange) {
-		for _, c := range cands {
-			if fits(c.w) {
-				out = append(out, c)
+	first := func(cands iter.Seq[Workload]) {
+		for v := range cands {
+			if fits(v) {
+				out = append(out, memoryChange{changeLabel(w, v), v})
 				return
 			}
 		}
@@ -56,7 +59,7 @@ func memoryChanges(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) []mem
 	if !w.Recompute {
 		v := w
 		v.Recompute = true
-		first([]memoryChange{{"recompute = true", v}})
+		first(func(yield func(Workload) bool) { yield(v) })
 	}
 	first(pipelineChanges(w, gpus))
 	first(tensorChanges(w, domain))
@@ -66,66 +69,87 @@ func memoryChanges(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) []mem
 	return out
 }
 
+// changeLabel writes the change from w to v as in [workload], e.g.
+// "recompute = true and zero_stage = 3" or "pp = 9 and vpp = 14".
+func changeLabel(w, v Workload) string {
+	var parts []string
+	if v.Recompute != w.Recompute {
+		parts = append(parts, fmt.Sprintf("recompute = %t", v.Recompute))
+	}
+	for _, f := range []struct {
+		key      string
+		was, now int
+	}{{"zero_stage", w.zeroStage(), v.zeroStage()}, {"micro_batch", w.MicroBatch, v.MicroBatch},
+		{"pp", w.PP, v.PP}, {"vpp", w.VPP, v.VPP}, {"tp", w.TP, v.TP}} {
+		if f.now != f.was {
+			parts = append(parts, fmt.Sprintf("%s = %d", f.key, f.now))
+		}
+	}
+	return strings.Join(parts, " and ")
+}
+
 // zeroChanges are the higher ZeRO stages, with recomputation too when
 // recompute is set.
-func zeroChanges(w Workload, recompute bool) []memoryChange {
-	var out []memoryChange
-	for zs := w.zeroStage() + 1; zs <= 3; zs++ {
-		v := w
-		v.ZeROStage = zs
-		label := fmt.Sprintf("zero_stage = %d", zs)
-		if recompute {
-			v.Recompute = true
-			label = "recompute = true and " + label
+func zeroChanges(w Workload, recompute bool) iter.Seq[Workload] {
+	return func(yield func(Workload) bool) {
+		for zs := w.zeroStage() + 1; zs <= 3; zs++ {
+			v := w
+			v.ZeROStage = zs
+			v.Recompute = v.Recompute || recompute
+			if !yield(v) {
+				return
+			}
 		}
-		out = append(out, memoryChange{label, v})
 	}
-	return out
 }
 
 // microBatchChanges are the smaller micro-batches, largest first.
-func microBatchChanges(w Workload) []memoryChange {
-	var out []memoryChange
-	for mb := w.MicroBatch - 1; mb >= 1; mb-- {
-		v := w
-		v.MicroBatch = mb
-		out = append(out, memoryChange{fmt.Sprintf("micro_batch = %d", mb), v})
+func microBatchChanges(w Workload) iter.Seq[Workload] {
+	return func(yield func(Workload) bool) {
+		for mb := w.MicroBatch - 1; mb >= 1; mb-- {
+			v := w
+			v.MicroBatch = mb
+			if !yield(v) {
+				return
+			}
+		}
 	}
-	return out
 }
 
 // pipelineChanges are the deeper pipelines that fit the GPUs, keeping at
 // least a layer per virtual stage.
-func pipelineChanges(w Workload, gpus int) []memoryChange {
-	var out []memoryChange
-	for pp := w.PP + 1; pp <= w.Layers && w.TP*w.cp()*pp <= gpus; pp++ {
-		v := w
-		v.PP = pp
-		label := fmt.Sprintf("pp = %d", pp)
-		if v.VPP > 1 && v.VPP > v.Layers/pp {
-			v.VPP = max(v.Layers/pp, 1)
-			label += fmt.Sprintf(" and vpp = %d", v.VPP)
+func pipelineChanges(w Workload, gpus int) iter.Seq[Workload] {
+	return func(yield func(Workload) bool) {
+		for pp := w.PP + 1; pp <= w.Layers && w.TP*w.cp()*pp <= gpus; pp++ {
+			v := w
+			v.PP = pp
+			if v.VPP > 1 && v.VPP > v.Layers/pp {
+				v.VPP = max(v.Layers/pp, 1)
+			}
+			if !yield(v) {
+				return
+			}
 		}
-		out = append(out, memoryChange{label, v})
 	}
-	return out
 }
 
 // tensorChanges are the wider tensor-parallel groups inside the NVLink
 // domain.
-func tensorChanges(w Workload, domain int) []memoryChange {
-	var out []memoryChange
-	for tp := w.TP * 2; tp <= domain; tp *= 2 {
-		v := w
-		v.TP = tp
-		out = append(out, memoryChange{fmt.Sprintf("tp = %d", tp), v})
+func tensorChanges(w Workload, domain int) iter.Seq[Workload] {
+	return func(yield func(Workload) bool) {
+		for tp := w.TP * 2; tp <= domain; tp *= 2 {
+			v := w
+			v.TP = tp
+			if !yield(v) {
+				return
+			}
+		}
 	}
-	return out
 }
 
 // cheapestMemoryFix times each change that fits on the plan's fabric and
 // keeps the fastest (the first listed on a tie); nil when none fits.
-func cheapestMemoryFix(p *Plan, w Workload, gpu *GPUSpec, d *JCTData, gpus int) *MemoryFix {
+func cheapestMemoryFix(p *Plan, w Workload, gpu *GPUSpec, d *JCTData, gpus int, detail bool) *MemoryFix {
 	var best *memoryChange
 	bestS := math.Inf(1)
 	for _, c := range memoryChanges(w, gpu, d, gpus, nvlinkDomain(p.System.domain(), gpu, p.Scenario.Cluster.GPUsPerServer)) {
@@ -139,7 +163,7 @@ func cheapestMemoryFix(p *Plan, w Workload, gpu *GPUSpec, d *JCTData, gpus int) 
 	if best == nil {
 		return nil
 	}
-	j, err := estimateJCT(p, best.w, d, false)
+	j, err := estimateJCTWith(p, best.w, d, jctParts{detail: detail})
 	if err != nil {
 		return nil
 	}

@@ -185,6 +185,12 @@ type Networks struct {
 	// (nil without storage or a JCT estimate).
 	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
 	Source     string      `json:"source"`
+
+	// defaults are the side-network values the networks were sized with
+	// and frontEndLS the front end's leaves and spines, for timing the job
+	// on the front end without sizing it again.
+	defaults   SideDefaults
+	frontEndLS leafSpine
 }
 
 // Net returns the network called name, nil when absent.
@@ -351,20 +357,29 @@ func quotedOr(v []string) string {
 // sideSwitch is the cheapest switch per port of fabric f with ports at
 // gbps, from the back-end and side switches; nil when none has them.
 func (c *Catalog) sideSwitch(f Fabric, gbps int) *Switch {
-	var best *Switch
-	perPort := func(s *Switch) float64 { return s.PriceUSD / float64(s.Radix(gbps)) }
-	for _, m := range []map[string]*Switch{c.Switches, c.SideSwitches} {
-		for _, k := range SortedKeys(m) {
-			s := m[k]
-			if s.Fabric != f || s.Radix(gbps) == 0 {
+	s, _ := cheapest(func(s *Switch) bool { return s.Fabric == f && s.Radix(gbps) > 0 },
+		func(s *Switch) float64 { return s.PriceUSD / float64(s.Radix(gbps)) }, c.Switches, c.SideSwitches)
+	return s
+}
+
+// cheapest is the entry of the maps ms that ok accepts at the least cost;
+// a tie goes to the earlier map, then to the smaller key (what a walk in
+// key order keeping only a strictly cheaper entry gives), so the choice
+// never depends on map order. found is false when ok accepts none.
+func cheapest[V any](ok func(V) bool, cost func(V) float64, ms ...map[string]V) (best V, found bool) {
+	bestCost, bestMap, bestKey := 0.0, 0, ""
+	for i, m := range ms {
+		for k, v := range m {
+			if !ok(v) {
 				continue
 			}
-			if best == nil || perPort(s) < perPort(best) {
-				best = s
+			c := cost(v)
+			if !found || c < bestCost || c == bestCost && (i < bestMap || i == bestMap && k < bestKey) {
+				best, bestCost, bestMap, bestKey, found = v, c, i, k, true
 			}
 		}
 	}
-	return best
+	return best, found
 }
 
 // sideSpeeds lists the port speeds of fabric f's switches.
@@ -390,24 +405,14 @@ func (c *Catalog) sideSpeeds(f Fabric) []int {
 
 // sideLink is the cheapest link part at gbps (nil: none).
 func (c *Catalog) sideLink(gbps int) *SideLink {
-	var best *SideLink
-	for _, k := range SortedKeys(c.SideLinks) {
-		if l := c.SideLinks[k]; l.Gbps == gbps && (best == nil || l.PriceUSD < best.PriceUSD) {
-			best = l
-		}
-	}
-	return best
+	l, _ := cheapest(func(l *SideLink) bool { return l.Gbps == gbps }, func(l *SideLink) float64 { return l.PriceUSD }, c.SideLinks)
+	return l
 }
 
 // sideNIC is the cheapest adapter at gbps (nil: none).
 func (c *Catalog) sideNIC(gbps int) *SideNIC {
-	var best *SideNIC
-	for _, k := range SortedKeys(c.SideNICs) {
-		if n := c.SideNICs[k]; n.Gbps == gbps && (best == nil || n.PriceUSD < best.PriceUSD) {
-			best = n
-		}
-	}
-	return best
+	n, _ := cheapest(func(n *SideNIC) bool { return n.Gbps == gbps }, func(n *SideNIC) float64 { return n.PriceUSD }, c.SideNICs)
+	return n
 }
 
 // checkPrice checks a part's price against its range and its price's
@@ -471,11 +476,6 @@ func (c *Catalog) indexSide() error {
 		}
 	}
 	return nil
-}
-
-// sideHas reports whether k is a side part a scenario may price.
-func (c *Catalog) sideHas(k string) bool {
-	return c.SideSwitches[k] != nil || c.SideNICs[k] != nil || c.SideLinks[k] != nil || c.SideServers[k] != nil
 }
 
 // portGroup is a set of device ports on leaves of one down:up ratio.
@@ -583,19 +583,3 @@ func sizeLeafSpine(groups []portGroup, radix int, ethernet bool) leafSpine {
 
 // even rounds n up to an even number (switches come in pairs).
 func even(n int) int { return n + n%2 }
-
-// SidePrice is the catalog price of a part of the networks beside the
-// back end and where it came from; ok is false for other keys.
-func (c *Catalog) SidePrice(key string) (price float64, source string, ok bool) {
-	switch {
-	case c.SideSwitches[key] != nil:
-		return c.SideSwitches[key].PriceUSD, c.SideSwitches[key].Source.Price, true
-	case c.SideNICs[key] != nil:
-		return c.SideNICs[key].PriceUSD, c.SideNICs[key].Source.Price, true
-	case c.SideLinks[key] != nil:
-		return c.SideLinks[key].PriceUSD, c.SideLinks[key].Source.Price, true
-	case c.SideServers[key] != nil:
-		return c.SideServers[key].PriceUSD, c.SideServers[key].Source.Price, true
-	}
-	return 0, "", false
-}

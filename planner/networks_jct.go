@@ -43,26 +43,44 @@ func (p *Plan) networksJCT(cat *Catalog) *Reliability {
 	if n == nil || j == nil || d == nil {
 		return rel
 	}
-	r := p.Scenario.resolveNetworks(cat)
-	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: n.Racks, be: true}
+	r := n.defaults
 	fe := n.Net(NetFrontEnd)
 	if fe != nil && fe.Kind == NetSeparate {
-		_, ls := c.frontEnd(n.Net(NetOOB).Switches, *n.Net(NetStorage))
-		fv := p.frontEndView(j.Workload, d, r, ls)
+		fv := p.frontEndView(j.Workload, d, r, n.frontEndLS)
 		st := stepTime(j.Workload, j.GPU, d, fv, j.DP, j.Microbatches, TCP)
 		n.FrontEndJCT = &FrontEndJCT{StepS: st.StepS, BackEndStepS: j.Planned.StepS, Gain: st.StepS / j.Planned.StepS,
 			BusBWGBs: st.BusBWGBs, Days: st.Days, Label: frontEndLabel, Step: st}
 	}
-	n.Checkpoint = p.checkpoint(d, r)
-	if n.Checkpoint == nil || rel == nil {
+	n.Checkpoint = p.checkpoint(d, r, n.Net(NetStorage))
+	return p.withCheckpoint(rel, n.Checkpoint)
+}
+
+// storageCheckpoint is networksJCT's reliability data for a build that
+// does not size the networks: the checkpoint write time from the storage
+// network alone.
+func (p *Plan) storageCheckpoint(cat *Catalog) *Reliability {
+	rel, d := cat.Reliability, cat.JCT
+	if len(cat.SideDefaults) == 0 || p.JCT == nil || d == nil {
+		return rel
+	}
+	r := p.Scenario.resolveNetworks(cat)
+	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: ceilDiv(p.Servers, r.NodesPerRack), be: true}
+	st := c.storage()
+	return p.withCheckpoint(rel, p.checkpoint(d, r, &st))
+}
+
+// withCheckpoint is rel with the write time of cp, when the scenario sets
+// none (cp is then marked used and a note says so).
+func (p *Plan) withCheckpoint(rel *Reliability, cp *Checkpoint) *Reliability {
+	if cp == nil || rel == nil {
 		return rel
 	}
 	if s := p.Scenario.Reliability; s == nil || s.CheckpointWriteS == nil {
-		n.Checkpoint.Used = true
+		cp.Used = true
 		out := *rel
-		out.Recovery.CheckpointWriteS = n.Checkpoint.WriteS
+		out.Recovery.CheckpointWriteS = cp.WriteS
 		p.Notes = append(p.Notes, fmt.Sprintf("checkpoint write %s: derived from the %s bandwidth (%.0f GB/s for %.0f GB of model state); set reliability.checkpoint_write_s to override",
-			FormatSeconds(n.Checkpoint.WriteS), n.Checkpoint.Via, n.Checkpoint.BandwidthGBs, n.Checkpoint.StateGB))
+			FormatSeconds(cp.WriteS), cp.Via, cp.BandwidthGBs, cp.StateGB))
 		return &out
 	}
 	return rel
@@ -98,11 +116,10 @@ func (p *Plan) frontEndView(w Workload, d *JCTData, r SideDefaults, ls leafSpine
 	return fv
 }
 
-// checkpoint is the write time of the model state over the storage path:
-// the smaller of the servers' storage ports and the storage servers'
-// ports, at the fabric's RDMA efficiency.
-func (p *Plan) checkpoint(d *JCTData, r SideDefaults) *Checkpoint {
-	st := p.Networks.Net(NetStorage)
+// checkpoint is the write time of the model state over the storage path
+// st (the storage network as sized): the smaller of the servers' storage
+// ports and the storage servers' ports, at the fabric's RDMA efficiency.
+func (p *Plan) checkpoint(d *JCTData, r SideDefaults, st *SideNetwork) *Checkpoint {
 	if st == nil || st.Kind == NetNone || p.JCT == nil {
 		return nil
 	}

@@ -57,6 +57,33 @@ type clusterSizer struct {
 	nodes int
 	racks int
 	be    bool // the cluster has the plan's back end
+	// frontEndLS is the front end's leaves and spines as size last
+	// sized them, for the job timed on the front end.
+	frontEndLS leafSpine
+	// picks are the side parts chosen so far: the sizer asks for the
+	// same ones at every pass of its out-of-band loop.
+	picks []sidePick
+}
+
+// sidePick is the cheapest switch and link part of a fabric and speed.
+type sidePick struct {
+	fabric Fabric
+	gbps   int
+	sw     *Switch
+	link   *SideLink
+}
+
+// parts is the cheapest switch (per port) and link part of fabric f at
+// gbps, chosen once per sizer.
+func (c *clusterSizer) parts(f Fabric, gbps int) (*Switch, *SideLink) {
+	for _, p := range c.picks {
+		if p.fabric == f && p.gbps == gbps {
+			return p.sw, p.link
+		}
+	}
+	p := sidePick{f, gbps, c.cat.sideSwitch(f, gbps), c.cat.sideLink(gbps)}
+	c.picks = append(c.picks, p)
+	return p.sw, p.link
 }
 
 // storagePorts is the switch ports the storage servers take at gbps:
@@ -113,7 +140,7 @@ func (c *clusterSizer) storage() SideNetwork {
 		n.Notes = append(n.Notes, fmt.Sprintf("storage converged on the front end: its %s storage-server ports are on the front-end switches", FormatInt(n.Carried)))
 		return n
 	}
-	sw := c.cat.sideSwitch(r.StorageFabric, r.StorageGbps)
+	sw, link := c.parts(r.StorageFabric, r.StorageGbps)
 	radix := sw.Radix(r.StorageGbps)
 	d, u, _ := Ratio(r.StorageOversubscription)
 	nodePorts := c.nodes * r.StoragePorts
@@ -125,7 +152,7 @@ func (c *clusterSizer) storage() SideNetwork {
 	n.Links = n.Ports + ls.uplinks + ls.isl + ls.coreLinks
 	b := sideBill{s: &c.p.Scenario}
 	b.sw(sw, n.Switches)
-	b.links(c.cat.sideLink(r.StorageGbps), n.Links)
+	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.StoragePorts, r.StorageGbps)
 	b.fill(&n)
 	n.Notes = append(n.Notes, fmt.Sprintf("%s storage-server ports at %dG (storage servers not priced)", FormatInt(storPorts), r.StorageGbps))
@@ -141,7 +168,7 @@ func (c *clusterSizer) frontEnd(oobSwitches int, storage SideNetwork) (SideNetwo
 		return n, leafSpine{}
 	}
 	g := r.FrontEndGbps
-	sw := c.cat.sideSwitch(Ethernet, g)
+	sw, link := c.parts(Ethernet, g)
 	radix := sw.Radix(g)
 	d, u, _ := Ratio(r.FrontEndOversubscription)
 	nodePorts := c.nodes * r.FrontEndPorts
@@ -154,7 +181,7 @@ func (c *clusterSizer) frontEnd(oobSwitches int, storage SideNetwork) (SideNetwo
 	n.Links = n.Ports + ls.uplinks + ls.isl + ls.coreLinks
 	b := sideBill{s: &c.p.Scenario}
 	b.sw(sw, n.Switches)
-	b.links(c.cat.sideLink(g), n.Links)
+	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.FrontEndPorts, g)
 	b.fill(&n)
 	return n, ls
@@ -182,7 +209,7 @@ func (c *clusterSizer) oob(otherSwitches, oobSwitches int) SideNetwork {
 	if r.OOB == NetNone {
 		return n
 	}
-	sw := c.cat.sideSwitch(Ethernet, oobGbps)
+	sw, link := c.parts(Ethernet, oobGbps)
 	radix := sw.Radix(oobGbps)
 	ports := c.nodes*r.OOBPortsPerNode + c.racks*(r.RackOOBPorts+r.PDUsPerRack) + c.mgmtServers() + otherSwitches +
 		c.networkRacks(otherSwitches, oobSwitches)*r.NetworkRackPDUs + c.ufmHosts()/2
@@ -193,7 +220,7 @@ func (c *clusterSizer) oob(otherSwitches, oobSwitches int) SideNetwork {
 	n.Ports, n.Leaves, n.Switches, n.Switch, n.Links = ports, switches, switches, sw.Key, ports
 	b := sideBill{s: &c.p.Scenario}
 	b.sw(sw, switches)
-	b.links(c.cat.sideLink(oobGbps), ports)
+	b.links(link, ports)
 	b.fill(&n)
 	return n
 }
@@ -220,13 +247,17 @@ func (c *clusterSizer) size() []SideNetwork {
 	oobSw := 0
 	var fe SideNetwork
 	var oob SideNetwork
+	converged := false
 	for range 4 {
-		fe, _ = c.frontEnd(oobSw, st)
+		fe, c.frontEndLS = c.frontEnd(oobSw, st)
 		oob = c.oob(be.Switches+st.Switches+fe.Switches, oobSw)
-		if oob.Switches == oobSw {
+		if converged = oob.Switches == oobSw; converged {
 			break
 		}
 		oobSw = oob.Switches
+	}
+	if !converged { // the front end as the final out-of-band network leaves it
+		_, c.frontEndLS = c.frontEnd(oob.Switches, st)
 	}
 	return []SideNetwork{be, fe, st, oob, c.mgmt()}
 }
@@ -252,9 +283,9 @@ func (p *Plan) sizeNetworks(cat *Catalog) *Networks {
 	r := p.Scenario.resolveNetworks(cat)
 	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: ceilDiv(p.Servers, r.NodesPerRack), be: true}
 	with := c.size()
+	n := &Networks{List: with, Total: sumNetworks(with), Racks: c.racks, Source: r.Source, defaults: r, frontEndLS: c.frontEndLS}
 	c.be = false
-	without := c.size()
-	n := &Networks{List: with, Total: sumNetworks(with), WithoutBackEnd: sumNetworks(without), Racks: c.racks, Source: r.Source}
+	n.WithoutBackEnd = sumNetworks(c.size())
 	n.BackEndAdds = n.Total.minus(n.WithoutBackEnd)
 	return n
 }

@@ -259,7 +259,7 @@ func finalPhaseJCT(pp *PhasedPlan, pinned Scenario, cat *Catalog, k, gpus int) *
 	}
 	sc := pinned.Clone()
 	sc.Cluster.GPUs, sc.Network.Tiers = gpus, pp.Final.Tiers
-	if p, err := build(sc, cat, false); err == nil {
+	if p, err := build(sc, cat, needLean); err == nil {
 		return phaseJCT(p)
 	}
 	return phaseJCT(pp.plans[k])

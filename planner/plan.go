@@ -250,24 +250,49 @@ func (s Scenario) Resolve(cat *Catalog) (Scenario, []string) {
 // keeps the cheapest fabric; with NIC "auto" the cheapest matching NIC.
 // The plan carries its JCT estimate and its failure what-if.
 func Build(s Scenario, cat *Catalog) (*Plan, error) {
-	return build(s, cat, true)
+	return build(s, cat, needAll)
 }
 
 // Builds reports whether s plans: Build's error, from a lean build that
 // leaves out what only a shown plan needs (failure what-if, networks
-// beside the back end, packed alternative).
+// beside the back end, packed alternative, the job's memory fix and
+// breakdown).
 func Builds(s Scenario, cat *Catalog) error {
-	_, err := build(s, cat, false)
+	_, err := build(s, cat, needLean)
 	return err
 }
 
-// build is Build; a lean build (full false) plans the back end and its
-// job time only: no failure what-if (Plan.Resilience nil), no networks
-// beside the back end (Plan.Networks nil, which the what-if's derived
-// checkpoint time needs) and no packed alternative. A design search that
-// does not rank by failures, the tier-step bisection and the phases'
-// fabrics read none of them.
-func build(s Scenario, cat *Catalog, full bool) (*Plan, error) {
+// need says what a build computes besides what every plan has: the back
+// end's sizing, bill, cost and power, and the job's planned and baseline
+// step with its memory verdict. A caller asks only for what it reads.
+type need struct {
+	// packed prices the packed alternative of a rack-aligned plan.
+	packed bool
+	// networks sizes the networks beside the back end (Plan.Networks)
+	// and times the job on the front end.
+	networks bool
+	// resilience runs the failure what-if and goodput (Plan.Resilience),
+	// with the checkpoint write time the storage network allows.
+	resilience bool
+	// jct is what the job-time estimate holds beyond its steps.
+	jct jctParts
+}
+
+// What builds ask for: a shown plan everything; a sweep what its rows
+// and charts read (the goodput chart reads the failure what-if; the rows
+// name a memory fix); a check that a scenario plans, the search's
+// ranking and the tier-step bisection only the back end and the job's
+// steps.
+var (
+	needAll   = need{packed: true, networks: true, resilience: true, jct: jctParts{fix: true, detail: true}}
+	needSweep = need{resilience: true, jct: jctParts{fix: true}}
+	needLean  = need{}
+)
+
+// build is Build computing only what n asks for; what it leaves out
+// stays nil (Plan.Resilience, Plan.Networks, JCT.Fix, JCT.Effects,
+// JCT.Findings) and adds no notes.
+func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	s = s.Clone() // the plan keeps its own inputs: later edits of s never change it
 	if err := s.Validate(cat); err != nil {
 		return nil, err
@@ -307,25 +332,36 @@ func build(s Scenario, cat *Catalog, full bool) (*Plan, error) {
 		return nil, err
 	}
 	best.Notes = append(notes, best.Notes...)
-	if full {
+	if n.packed {
 		best.comparePacked(rs, cat)
 	}
 	best.Notes = append(best.Notes, rackScaleHint(rs, cat)...)
-	if err := best.estimateJCT(cat); err != nil {
+	if err := best.estimateJCT(cat, n.jct); err != nil {
 		return nil, err
 	}
-	rel := cat.Reliability
-	if full {
-		best.Networks = best.sizeNetworks(cat)
-		rel = best.networksJCT(cat)
-	}
+	rel := best.sideNetworks(cat, n)
 	if err := best.checkFinite(); err != nil {
 		return nil, err
 	}
-	if full {
+	if n.resilience {
 		best.analyseResilience(rel, cat.JCT)
 	}
 	return best, nil
+}
+
+// sideNetworks sizes the networks beside the back end when n asks for
+// them, and returns the reliability data the failure what-if uses: with
+// the checkpoint write time the storage network allows (sized alone when
+// only the what-if is asked for).
+func (p *Plan) sideNetworks(cat *Catalog, n need) *Reliability {
+	switch {
+	case n.networks:
+		p.Networks = p.sizeNetworks(cat)
+		return p.networksJCT(cat)
+	case n.resilience:
+		return p.storageCheckpoint(cat)
+	}
+	return cat.Reliability
 }
 
 // better orders auto-chosen plans: cheaper, then fewer switches, then key.
@@ -468,7 +504,7 @@ func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers
 // a small cluster leaves JCT nil with a note; the scenario's own workload
 // must have the GPUs its parallelism asks. A job that does not fit in
 // memory keeps its JCT, with the finding and the cheapest fix.
-func (p *Plan) estimateJCT(cat *Catalog) error {
+func (p *Plan) estimateJCT(cat *Catalog, parts jctParts) error {
 	if cat.JCT == nil {
 		return nil
 	}
@@ -476,7 +512,7 @@ func (p *Plan) estimateJCT(cat *Catalog) error {
 	if own {
 		w = *p.Scenario.Workload
 	}
-	j, err := EstimateJCT(p, w, cat.JCT)
+	j, err := estimateJCTWith(p, w, cat.JCT, parts)
 	switch {
 	case err == nil:
 		p.JCT = j
@@ -527,6 +563,7 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
 	case best == nil:
 		return nil, false, fmt.Errorf("no %s switch fits: %w", rs.Network.Fabric, errors.Join(errs...))
 	}
+	best.priceFindings(cat)
 	if rs.Network.Switch == Auto {
 		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
 	}

@@ -138,24 +138,6 @@ func quoteList(list []string) string {
 	return strings.Join(q, ", ")
 }
 
-// PricingOf is the price provenance of the catalog part key; false when
-// the catalog has no such part.
-func (c *Catalog) PricingOf(key string) (Pricing, bool) {
-	switch {
-	case c.Systems[key] != nil:
-		return c.Systems[key].Pricing, true
-	case c.Switches[key] != nil:
-		return c.Switches[key].Pricing, true
-	case c.NICs[key] != nil:
-		return c.NICs[key].Pricing, true
-	case c.Transceivers[key] != nil:
-		return c.Transceivers[key].Pricing, true
-	case c.Cables[key] != nil:
-		return c.Cables[key].Pricing, true
-	}
-	return Pricing{}, false
-}
-
 // PriceBasis is the basis s is priced on: its own, or the catalog's
 // default when it names none.
 func (s *Scenario) PriceBasis(cat *Catalog) string {

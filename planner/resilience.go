@@ -348,12 +348,28 @@ type stepper struct {
 	base float64
 	p    *Plan
 	d    *JCTData
+	// w is the job's resolved workload with its compute efficiency
+	// worked out once, for every step timed.
+	w Workload
+	// memo holds the steps timed so far: several failures lose the same
+	// share of the same plan.
+	memo []stepMemo
 }
 
-func newStepper(p *Plan, d *JCTData) stepper {
-	st := stepper{p: p, d: d}
-	if p.JCT != nil && d != nil {
-		st.ok, st.base = true, p.JCT.Planned.StepS
+// stepMemo is one step stepper.step timed.
+type stepMemo struct {
+	bwLost, upLost float64
+	idle           int
+	stepS          float64
+}
+
+func newStepper(p *Plan, d *JCTData) *stepper {
+	st := &stepper{p: p, d: d}
+	if j := p.JCT; j != nil && d != nil {
+		st.ok, st.base, st.w = true, j.Planned.StepS, j.Workload
+		if st.w.ComputeEfficiency == 0 {
+			st.w.computeEff = computeEfficiency(st.w, j.GPU, d)
+		}
 	}
 	return st
 }
@@ -363,12 +379,24 @@ func newStepper(p *Plan, d *JCTData) stepper {
 // leaf group lost, and idle GPUs left out (fewer data-parallel replicas,
 // each doing more micro-batches of the same global batch). It is 0
 // without a JCT estimate and +Inf when no replica fits.
-func (st stepper) step(bwLost, upLost float64, idle int) float64 {
+func (st *stepper) step(bwLost, upLost float64, idle int) float64 {
 	if !st.ok {
 		return 0
 	}
+	for _, m := range st.memo {
+		if m.bwLost == bwLost && m.upLost == upLost && m.idle == idle {
+			return m.stepS
+		}
+	}
+	s := st.time(bwLost, upLost, idle)
+	st.memo = append(st.memo, stepMemo{bwLost, upLost, idle, s})
+	return s
+}
+
+// time is step without the memo.
+func (st *stepper) time(bwLost, upLost float64, idle int) float64 {
 	j := st.p.JCT
-	w := j.Workload
+	w := st.w
 	dp := j.DP
 	micro := j.Microbatches
 	if idle > 0 {
@@ -385,7 +413,7 @@ func (st stepper) step(bwLost, upLost float64, idle int) float64 {
 
 // goodput sums the interruptions of the fatal cases and the slowdown of
 // the survivable ones, and finds the checkpoint interval.
-func goodput(cases []FailureCase, in Reliability, st stepper, unit int) Goodput {
+func goodput(cases []FailureCase, in Reliability, st *stepper, unit int) Goodput {
 	g := Goodput{DegradedSlowdown: 1}
 	for _, c := range cases {
 		if c.PerDay == 0 {
@@ -432,7 +460,7 @@ func goodput(cases []FailureCase, in Reliability, st stepper, unit int) Goodput 
 // units of unit GPUs), interpolated between whole units; when too few
 // are left for a replica the job waits that share of the time. It is 1
 // without a JCT estimate.
-func (st stepper) shrink(gpus float64, unit int) float64 {
+func (st *stepper) shrink(gpus float64, unit int) float64 {
 	if !st.ok || gpus == 0 {
 		return 1
 	}

@@ -20,6 +20,29 @@ const (
 	Ethernet   Fabric = "ethernet" // RoCEv2
 )
 
+// The fabrics' names as people read them (Fabric.Name).
+const (
+	InfiniBandName = "InfiniBand"
+	EthernetName   = "Ethernet (RoCEv2)"
+)
+
+// Name is the fabric as people read it: "InfiniBand" or "Ethernet
+// (RoCEv2)".
+func (f Fabric) Name() string {
+	if f == Ethernet {
+		return EthernetName
+	}
+	return InfiniBandName
+}
+
+// Short is the fabric in a word, for labels: "IB" or "RoCE".
+func (f Fabric) Short() string {
+	if f == Ethernet {
+		return "RoCE"
+	}
+	return "IB"
+}
+
 // Medium is how one tier's links are cabled.
 type Medium string
 

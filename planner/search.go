@@ -211,7 +211,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 // Designs are priced with each tier's links at one length (FlatLinks):
 // the hall's per-link walk would cost more than the whole search.
 func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
-	p, err := build(s.FlatLinks(), cat, withFailures)
+	p, err := build(s.FlatLinks(), cat, need{resilience: withFailures})
 	if err != nil || p.JCT == nil || !p.JCT.FitsMemory() {
 		return nil
 	}
@@ -233,7 +233,7 @@ func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
 func designLabel(p *Plan) string {
 	n := p.Scenario.Network
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", fabricShort(n.Fabric), gbpsName(n.NICGbps))
+	fmt.Fprintf(&b, "%s %s", n.Fabric.Short(), gbpsName(n.NICGbps))
 	if n.PortsPerNIC > 1 {
 		fmt.Fprintf(&b, " as %dx%s", n.PortsPerNIC, gbpsName(p.PortGbps))
 	}
@@ -253,7 +253,7 @@ func designLabel(p *Plan) string {
 func shortDesignLabel(p *Plan) string {
 	n := p.Scenario.Network
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s", fabricShort(n.Fabric), gbpsName(n.NICGbps))
+	fmt.Fprintf(&b, "%s %s", n.Fabric.Short(), gbpsName(n.NICGbps))
 	if n.Planes > 1 {
 		fmt.Fprintf(&b, " ×%d", n.Planes)
 	}

@@ -138,6 +138,8 @@ func BenchmarkSearch(b *testing.B) {
 	cat := testCatalog(b)
 	s := searchScenario(100_000)
 	var designs int
+	b.ReportAllocs()
+	cpu := cpuTime()
 	for i := 0; i < b.N; i++ {
 		res, err := Search(context.Background(), s, cat, SearchOptions{TargetDays: 1})
 		if err != nil {
@@ -145,6 +147,7 @@ func BenchmarkSearch(b *testing.B) {
 		}
 		designs = res.Evaluated
 	}
+	reportCPU(b, cpu)
 	b.ReportMetric(float64(designs), "designs")
 	b.ReportMetric(float64(designs)*float64(b.N)/b.Elapsed().Seconds(), "designs/s")
 }

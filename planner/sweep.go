@@ -18,14 +18,19 @@ type SweepRow struct {
 }
 
 // Sweep plans base at every GPU count in gpus. Sizes that fail keep their
-// error in the row; the sweep itself never fails. Each tier's links are
-// priced at one length (FlatLinks), not measured in a hall.
+// error in the row; the sweep itself never fails. A row's plan holds what
+// sweeps show: the back end with its cost and power, the job time with
+// its memory fix and the failure what-if; it leaves out the networks
+// beside the back end (Plan.Networks is nil), the packed alternative and
+// the job's breakdown by fabric effect and its findings.
+// Each tier's links are priced at one length (FlatLinks), not measured in
+// a hall.
 func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {
 	rows := make([]SweepRow, len(gpus))
 	for i, g := range gpus {
 		s := base.FlatLinks()
 		s.Cluster.GPUs = g
-		p, err := Build(s, cat)
+		p, err := build(s, cat, needSweep)
 		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
 	}
 	return rows
@@ -146,7 +151,7 @@ func TierSteps(base Scenario, cat *Catalog, rows []SweepRow) []TierStep {
 	tiers := func(g int) int {
 		s := base
 		s.Cluster.GPUs = g
-		p, err := build(s, cat, false) // only the tier count is read
+		p, err := build(s, cat, needLean) // only the tier count is read
 		if err != nil {
 			return 0
 		}

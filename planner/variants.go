@@ -34,7 +34,7 @@ func Alternatives(s Scenario, cat *Catalog) ([]Variant, error) {
 	}
 	for _, v := range []Scenario{other, speed} {
 		p, err := Build(v, cat)
-		out = append(out, Variant{Label: fmt.Sprintf("%s %dG", fabricShort(v.Network.Fabric), v.Network.NICGbps), Plan: p, Err: err})
+		out = append(out, Variant{Label: fmt.Sprintf("%s %dG", v.Network.Fabric.Short(), v.Network.NICGbps), Plan: p, Err: err})
 	}
 	return out, nil
 }
@@ -57,11 +57,4 @@ func Planned(vs []Variant) (planned, failed []Variant) {
 func AutoHardware(s Scenario) Scenario {
 	s.Network.Switch, s.Network.NIC, s.Network.PortsPerNIC, s.Network.Planes = Auto, Auto, 0, 1
 	return s
-}
-
-func fabricShort(f Fabric) string {
-	if f == Ethernet {
-		return "RoCE"
-	}
-	return "IB"
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
 )
 
 // Floors of workload values that take a preset when 0. Below them the
@@ -67,11 +68,11 @@ func checkBatch(w Workload, dp int) error {
 // not a finite number: the input ranges are meant to rule that out, and
 // this makes sure no Inf or NaN reaches a screen, a chart or a file.
 func (p *Plan) checkFinite() error {
-	for _, part := range []struct {
+	for _, part := range [...]struct {
 		name string
-		v    any
-	}{{"cost", p.Cost}, {"power", p.Power}, {"jct", p.JCT}} {
-		if where := nonFinite(reflect.ValueOf(part.v), part.name); where != "" {
+		v    reflect.Value
+	}{{"cost", reflect.ValueOf(&p.Cost).Elem()}, {"power", reflect.ValueOf(&p.Power).Elem()}, {"jct", reflect.ValueOf(p.JCT)}} {
+		if where := nonFinite(part.v, part.name); where != "" {
 			return fmt.Errorf("%w: the model gave %s for these inputs; check the workload and price values (send the scenario to the developers if they look right)",
 				ErrNotFinite, where)
 		}
@@ -84,8 +85,62 @@ var ErrNotFinite = errors.New("a figure is not a finite number")
 
 // nonFinite walks v (structs, slices, pointers to numbers) and returns the
 // path and value of the first float that is NaN or infinite, or "".
-// Pointers to structs (catalog entries) are not followed.
+// Pointers to structs (catalog entries) are not followed. Every plan is
+// checked, so a first walk builds no path: only a figure that fails is
+// walked again to name it.
 func nonFinite(v reflect.Value, path string) string {
+	if allFinite(v, path == "jct") {
+		return ""
+	}
+	return nonFiniteAt(v, path)
+}
+
+// allFinite is nonFinite's walk without the path: root follows a pointer
+// to a struct (the JCT estimate itself).
+func allFinite(v reflect.Value, root bool) bool {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return isFinite(v.Float())
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() && (v.Kind() == reflect.Interface || v.Elem().Kind() != reflect.Struct || root) {
+			return allFinite(v.Elem(), false)
+		}
+	case reflect.Struct:
+		for _, i := range exportedFields(v.Type()) {
+			if !allFinite(v.Field(i), false) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if !allFinite(v.Index(i), false) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// exportedFieldIndex caches exportedFields per struct type.
+var exportedFieldIndex sync.Map // reflect.Type -> []int
+
+// exportedFields lists the indices of struct type t's exported fields.
+func exportedFields(t reflect.Type) []int {
+	if f, ok := exportedFieldIndex.Load(t); ok {
+		return f.([]int)
+	}
+	var out []int
+	for i := range t.NumField() {
+		if t.Field(i).IsExported() {
+			out = append(out, i)
+		}
+	}
+	exportedFieldIndex.Store(t, out)
+	return out
+}
+
+// nonFiniteAt is nonFinite's walk naming the path of what it finds.
+func nonFiniteAt(v reflect.Value, path string) string {
 	switch v.Kind() {
 	case reflect.Float32, reflect.Float64:
 		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
@@ -93,20 +148,20 @@ func nonFinite(v reflect.Value, path string) string {
 		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() && (v.Kind() == reflect.Interface || v.Elem().Kind() != reflect.Struct || path == "jct") {
-			return nonFinite(v.Elem(), path)
+			return nonFiniteAt(v.Elem(), path)
 		}
 	case reflect.Struct:
 		t := v.Type()
 		for i := range v.NumField() {
 			if t.Field(i).IsExported() {
-				if w := nonFinite(v.Field(i), path+"."+t.Field(i).Name); w != "" {
+				if w := nonFiniteAt(v.Field(i), path+"."+t.Field(i).Name); w != "" {
 					return w
 				}
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			if w := nonFinite(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); w != "" {
+			if w := nonFiniteAt(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); w != "" {
 				return w
 			}
 		}

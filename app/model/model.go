@@ -269,8 +269,8 @@ func (m *Model) Hint(key string) string {
 		return "US$ per system (default: catalog)"
 	}
 	if item, ok := strings.CutPrefix(key, "prices."); ok {
-		v, _ := CatalogPrice(m.cat, item)
-		return "catalog: " + planner.FormatUSDExact(v)
+		p, _ := m.cat.ItemPrice(item)
+		return "catalog: " + planner.FormatUSDExact(p.USD)
 	}
 	if k, ok := strings.CutPrefix(key, "networks."); ok {
 		if h := networksHint(m.cat, m.scenario, k); h != "" {
@@ -460,23 +460,3 @@ func (m *Model) QuotesSummary() string {
 	return s + "."
 }
 
-// CatalogPrice is an item's catalog price and where it came from.
-func CatalogPrice(cat *planner.Catalog, key string) (float64, string) {
-	switch {
-	case cat.Systems[key] != nil:
-		return cat.Systems[key].PriceUSD, cat.Systems[key].Source.Price
-	case cat.Switches[key] != nil:
-		return cat.Switches[key].PriceUSD, cat.Switches[key].Source.Price
-	case cat.NICs[key] != nil:
-		return cat.NICs[key].PriceUSD, cat.NICs[key].Source.Price
-	case cat.Transceivers[key] != nil:
-		return cat.Transceivers[key].PriceUSD, cat.Transceivers[key].Source.Price
-	case cat.Cables[key] != nil:
-		c := cat.Cables[key]
-		return c.PriceBaseUSD, fmt.Sprintf("per cable: $%.0f + $%.2f per metre (an override sets the price of one cable). %s", c.PriceBaseUSD, c.PricePerMUSD, c.Source.Price)
-	}
-	if v, src, ok := cat.SidePrice(key); ok {
-		return v, src
-	}
-	return 0, ""
-}

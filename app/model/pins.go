@@ -25,11 +25,7 @@ func (m *Model) DefaultPinName() string {
 	if m.systemFixed(s) {
 		sys = s.Cluster.System + " "
 	}
-	fab := "IB"
-	if s.Network.Fabric == planner.Ethernet {
-		fab = "RoCE"
-	}
-	return fmt.Sprintf("#%d %s%s %s, %s GPUs", len(m.pins)+1, sys, fab, speedLabel(s.WithSystem(m.cat).Network.NICGbps), planner.FormatInt(s.Cluster.GPUs))
+	return fmt.Sprintf("#%d %s%s %s, %s GPUs", len(m.pins)+1, sys, s.Network.Fabric.Short(), speedLabel(s.WithSystem(m.cat).Network.NICGbps), planner.FormatInt(s.Cluster.GPUs))
 }
 
 // PinCurrent pins the plan of the current inputs under name (empty: the
@@ -121,7 +117,7 @@ var compareFigures = []struct {
 		return p.System.Key
 	}},
 	{"Fabric", func(p *planner.Plan) string {
-		return fmt.Sprintf("%s %s", fabricLabel(p.Scenario.Network.Fabric), speedLabel(p.Scenario.Network.NICGbps))
+		return fmt.Sprintf("%s %s", p.Scenario.Network.Fabric.Name(), speedLabel(p.Scenario.Network.NICGbps))
 	}},
 	{"Switch", func(p *planner.Plan) string { return p.Switch.Key }},
 	{"Tiers / planes", func(p *planner.Plan) string { return fmt.Sprintf("%d / %d", p.Tiers, p.Planes) }},

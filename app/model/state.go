@@ -101,7 +101,7 @@ func (st PlanState) Banner(shown *planner.Plan) string {
 	b.WriteString("Not planned: the inputs do not make a fabric.")
 	if shown != nil {
 		fmt.Fprintf(&b, " The figures below are the last plan that did (%s GPUs, %s %dG), not these inputs.",
-			planner.FormatInt(shown.GPUs), fabricLabel(shown.Scenario.Network.Fabric), shown.Scenario.Network.NICGbps)
+			planner.FormatInt(shown.GPUs), shown.Scenario.Network.Fabric.Name(), shown.Scenario.Network.NICGbps)
 	}
 	for _, p := range st.Problems {
 		b.WriteString("\n• ")

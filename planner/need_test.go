@@ -1,0 +1,156 @@
+package planner
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// TestPartialBuildsAgree checks that a build asking for less (a sweep's,
+// a search's, the lean check) gives the very numbers the full build gives
+// for everything both compute, over sizes off the power-of-two grid,
+// every system, both fabrics, a job that fits and one over memory; and
+// that what it was not asked for stays nil. The mutations it catches: a
+// build without the networks that times the failure what-if with the
+// catalog's checkpoint time instead of the one the storage network
+// allows (every goodput figure of a sweep moves); a failure
+// what-if or memory-fix search that reads a part only the full build
+// fills (the breakdown by effect, the packed alternative); a lean build
+// that skips part of the BOM, the cost or the job's steps.
+func TestPartialBuildsAgree(t *testing.T) {
+	cat := testCatalog(t)
+	needs := []struct {
+		name string
+		n    need
+	}{
+		{"sweep", needSweep},
+		{"lean", needLean},
+		{"search with failures", need{resilience: true}},
+		{"networks", need{networks: true}},
+		{"fix without detail", need{jct: jctParts{fix: true}}},
+	}
+	cases := partialCases(cat)
+	fixes, built := 0, 0
+	for _, c := range cases {
+		full, ferr := Build(c.s, cat)
+		for _, nd := range needs {
+			t.Run(c.name+"/"+nd.name, func(t *testing.T) {
+				got, err := build(c.s, cat, nd.n)
+				if ferr != nil || err != nil {
+					if fmt.Sprint(err) != fmt.Sprint(ferr) {
+						t.Fatalf("error %v, full build's %v", err, ferr)
+					}
+					t.Logf("does not plan: %v", err)
+					return
+				}
+				built++
+				if full.JCT != nil && full.JCT.Fix != nil && nd.n.jct.fix {
+					fixes++
+				}
+				comparePartial(t, full, got, nd.n)
+			})
+		}
+	}
+	if built < len(cases)*len(needs)*9/10 || fixes < 4 {
+		t.Errorf("only %d partial builds planned (%d with a memory fix): the table no longer reaches what it checks", built, fixes)
+	}
+}
+
+// partialCase is one scenario TestPartialBuildsAgree builds every way.
+type partialCase struct {
+	name string
+	s    Scenario
+}
+
+// partialCases are sizes off the power-of-two grid on every system and
+// both fabrics, and a job over memory on each.
+func partialCases(cat *Catalog) []partialCase {
+	over := NewWorkload() // Llama 3 405B without pipeline stages: 373 GB per H100
+	over.Model, over.PP = "llama3-405b", 1
+	var cases []partialCase
+	for _, sys := range cat.SystemKeys() {
+		for _, f := range []Fabric{InfiniBand, Ethernet} {
+			for _, g := range []int{1000, 3000, 50_001, 130_000} {
+				s := NewScenario()
+				s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch = g, f, Auto
+				s.Network.Planes = 1 + g/65_536 // 400G InfiniBand reaches 65,536 ports a plane
+				if sys != CustomSystem {
+					s.Cluster.System = sys
+				}
+				cases = append(cases, partialCase{fmt.Sprintf("%s/%s/%d", sys, f, g), s})
+			}
+			s := NewScenario()
+			s.Cluster.GPUs, s.Network.Fabric, s.Network.Oversubscription = 4_000, f, "2:1"
+			w := over
+			s.Workload = &w
+			if sys != CustomSystem {
+				s.Cluster.System = sys
+			}
+			cases = append(cases, partialCase{fmt.Sprintf("%s/%s/over-memory", sys, f), s})
+		}
+	}
+	return cases
+}
+
+// comparePartial compares a build that asked for n with the full build:
+// equal in everything but what n leaves out, which must stay nil, and
+// notes the full build has too.
+func comparePartial(t *testing.T, full, got *Plan, n need) {
+	t.Helper()
+	want := partialWant(t, full, got, n)
+	for _, note := range got.Notes {
+		if !slices.Contains(full.Notes, note) {
+			t.Errorf("note %q is not the full build's", note)
+		}
+	}
+	g := *got
+	want.Notes, g.Notes = nil, nil
+	if reflect.DeepEqual(&want, &g) {
+		return
+	}
+	wv, gv := reflect.ValueOf(want), reflect.ValueOf(g)
+	for i := range wv.NumField() {
+		if f := wv.Type().Field(i); f.IsExported() && !reflect.DeepEqual(wv.Field(i).Interface(), gv.Field(i).Interface()) {
+			t.Errorf("%s differs from the full build's:\n got %+v\nwant %+v", f.Name, gv.Field(i).Interface(), wv.Field(i).Interface())
+		}
+	}
+	if !t.Failed() {
+		t.Errorf("an unexported field differs from the full build's")
+	}
+}
+
+// partialWant is the full build with what n leaves out taken away. The
+// memory fix of a build without the job's breakdown is compared on its
+// change, step and memory, then taken as got's.
+func partialWant(t *testing.T, full, got *Plan, n need) Plan {
+	t.Helper()
+	want := *full
+	if !n.networks {
+		want.Networks = nil
+	}
+	if !n.resilience {
+		want.Resilience = nil
+	}
+	if !n.packed {
+		want.Cheaper = nil
+	}
+	if full.JCT == nil {
+		return want
+	}
+	wj := *full.JCT
+	if !n.jct.fix {
+		wj.Fix = nil
+	}
+	if !n.jct.detail {
+		wj.Effects, wj.Findings, wj.fixedBatch = nil, nil, nil
+	}
+	if wj.Fix != nil && got.JCT != nil && got.JCT.Fix != nil {
+		if g, w := got.JCT.Fix, wj.Fix; g.Change != w.Change || g.JCT.Planned.StepS != w.JCT.Planned.StepS || g.JCT.Memory != w.JCT.Memory {
+			t.Errorf("memory fix %q (step %g s), full build's %q (%g s)", g.Change, g.JCT.Planned.StepS, w.Change, w.JCT.Planned.StepS)
+		}
+		wj.Fix = got.JCT.Fix
+	}
+	want.JCT = &wj
+	return want
+}
