@@ -33,7 +33,16 @@ type JCTData struct {
 	} `toml:"tcp"`
 	ECMP struct {
 		QueuePairs float64 `toml:"qps_per_connection"`
+		// MaxActiveQPs is the queue pairs of one connection carrying
+		// data at once; more add no flows.
+		MaxActiveQPs float64 `toml:"max_active_qps"`
+		// ChannelsPerPeer is NCCL's connections to each network peer.
+		ChannelsPerPeer float64 `toml:"channels_per_peer"`
+		// StagesPerTier is the hashed links a flow meets per tier it
+		// crosses (up at the leaf, down at the spine).
+		StagesPerTier float64 `toml:"stages_per_tier"`
 	} `toml:"ecmp"`
+	InNetwork InNetworkConstants `toml:"in_network"`
 	Overlap struct {
 		DP, PP, TP, EP, CP float64
 	} `toml:"overlap"`
@@ -87,6 +96,9 @@ type GPUSpec struct {
 	ElementwiseBytes float64 `toml:"elementwise_bytes"`
 	HBMGB            float64 `toml:"hbm_gb"`  // memory per GPU, GB
 	HBMTBs           float64 `toml:"hbm_tbs"` // memory bandwidth, TB/s
+	// NVLSEfficiency is NCCL's NVLink SHARP efficiency for the GPU's
+	// NVSwitch generation; 0: no NVLink SHARP.
+	NVLSEfficiency float64 `toml:"nvls_efficiency"`
 	Source           string  `toml:"source"`
 }
 
@@ -150,8 +162,11 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 	for _, k := range protocolKeys {
 		d.protocols = append(d.protocols, d.Collective.Protocols[k])
 	}
-	if q := d.ECMP.QueuePairs; q < 1 {
-		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection must be 1 or more")
+	if e := d.ECMP; e.QueuePairs < 1 || e.MaxActiveQPs < 1 || e.StagesPerTier < 1 || e.ChannelsPerPeer < 1 {
+		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection, max_active_qps, channels_per_peer and stages_per_tier must be 1 or more")
+	}
+	if err := d.InNetwork.check(d.GPUs); err != nil {
+		return nil, err
 	}
 	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 || c.LowPrecisionCeiling <= 0 || c.LowPrecisionCeiling > 1 {
 		return nil, fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more and low_precision_ceiling in (0,1]")
