@@ -600,17 +600,17 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 
 // netModel holds a fabric's bandwidths and latencies for one transport.
 type netModel struct {
-	fv          fabricView
-	d           *JCTData
-	nvlinkGBs   float64 // effective one-way NVLink bandwidth per GPU
-	nodeGBs     float64 // effective back-end bandwidth of one server
-	domain      int     // GPUs in one NVLink domain
-	netHopUS    float64
-	intraHopUS  float64
-	netExtraUS  float64     // added to every network hop: the TCP stack's latency
-	ideal       bool        // no network latency at all
-	crossShare  float64     // of a flow's bandwidth, when it crosses the tier above the leaves
-	protos      []*Protocol // LL, LL128, Simple
+	fv         fabricView
+	d          *JCTData
+	nvlinkGBs  float64 // effective one-way NVLink bandwidth per GPU
+	nodeGBs    float64 // effective back-end bandwidth of one server
+	domain     int     // GPUs in one NVLink domain
+	netHopUS   float64
+	intraHopUS float64
+	netExtraUS float64     // added to every network hop: the TCP stack's latency
+	ideal      bool        // no network latency at all
+	crossShare float64     // of a flow's bandwidth, when it crosses the tier above the leaves
+	protos     []*Protocol // LL, LL128, Simple
 	// nvlinkRawGBs is the one-way NVLink line rate per GPU, nvlsEff the
 	// GPU's NVLink SHARP efficiency (0: none), nicEff the achieved share
 	// of NIC line rate the back-end bandwidths carry.
@@ -635,12 +635,12 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 	}
 	m := netModel{
 		fv: fv, d: d,
-		nvlinkGBs:   gpu.NVLinkGBs * d.Efficiency.NVLink,
-		nodeGBs:     perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost),
-		domain:      nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
-		netHopUS:    d.Collective.NetHopUS,
-		intraHopUS:  d.Collective.NVLinkHopUS,
-		perSwitchUS: d.Collective.SwitchHopUS[string(fv.fabric)],
+		nvlinkGBs:    gpu.NVLinkGBs * d.Efficiency.NVLink,
+		nodeGBs:      perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost),
+		domain:       nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
+		netHopUS:     d.Collective.NetHopUS,
+		intraHopUS:   d.Collective.NVLinkHopUS,
+		perSwitchUS:  d.Collective.SwitchHopUS[string(fv.fabric)],
 		nvlinkRawGBs: gpu.NVLinkGBs, nvlsEff: gpu.NVLSEfficiency, nicEff: 1,
 	}
 	if fv.noNVLS {

@@ -43,7 +43,7 @@ type JCTData struct {
 		StagesPerTier float64 `toml:"stages_per_tier"`
 	} `toml:"ecmp"`
 	InNetwork InNetworkConstants `toml:"in_network"`
-	Overlap struct {
+	Overlap   struct {
 		DP, PP, TP, EP, CP float64
 	} `toml:"overlap"`
 	Compute struct {
@@ -99,7 +99,7 @@ type GPUSpec struct {
 	// NVLSEfficiency is NCCL's NVLink SHARP efficiency for the GPU's
 	// NVSwitch generation; 0: no NVLink SHARP.
 	NVLSEfficiency float64 `toml:"nvls_efficiency"`
-	Source           string  `toml:"source"`
+	Source         string  `toml:"source"`
 }
 
 // ModelSpec is one model preset.
