@@ -89,61 +89,91 @@ func (n Network) validateRouting() *FieldError {
 	return nil
 }
 
-// hashStage is one kind of hashed link a crossing flow meets: bins links,
-// each with flows ~ Poisson(mean) flows on it.
+// hashStage is one kind of hashed link a crossing flow meets: links
+// links in each of groups groups (a leaf's uplinks, the downlinks into
+// a leaf), and flows flows per group, each landing on a given link of
+// its group with probability p (1/links when every flow crosses).
 type hashStage struct {
-	mean, bins float64
+	flows, p, links, groups float64
+}
+
+// bins is the stage's links in all.
+func (s hashStage) bins() float64 { return s.links * s.groups }
+
+// binomialWalk steps through one stage's per-link load distribution,
+// Binomial(flows, p), from x0 (below which the CDF is negligible).
+type binomialWalk struct {
+	n, p, bins float64
+	x0         float64
+	pmf, cdf   float64
+}
+
+func newBinomialWalk(s hashStage) binomialWalk {
+	n, p := math.Round(s.flows), math.Min(s.p, 1)
+	w := binomialWalk{n: n, p: p, bins: s.bins()}
+	if p >= 1 { // every flow on the one link
+		w.x0, w.pmf = n, 1
+		return w
+	}
+	mean, sd := n*p, math.Sqrt(n*p*(1-p))
+	w.x0 = math.Max(0, math.Floor(mean-10*sd))
+	ln := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
+	w.pmf = math.Exp(ln(n) - ln(w.x0) - ln(n-w.x0) + w.x0*math.Log(p) + (n-w.x0)*math.Log1p(-p))
+	return w
+}
+
+// step moves the walk to x and returns P(load <= x).
+func (w *binomialWalk) step(x float64) float64 {
+	switch {
+	case x < w.x0:
+		return 0
+	case x > w.x0 && x <= w.n:
+		w.pmf *= (w.n - x + 1) / x * w.p / (1 - w.p)
+	case x > w.n:
+		w.pmf = 0
+	}
+	w.cdf = math.Min(1, w.cdf+w.pmf)
+	if x >= w.n {
+		w.cdf = 1
+	}
+	return w.cdf
 }
 
 // expectedMaxLoad is the expected largest number of flows on any one
-// link when flows are hashed independently onto the links of every stage
-// (balls into bins, each bin's count Poisson with the stage's mean):
-// E[M] = sum over x >= 0 of 1 - prod over stages P(X <= x)^bins. The sum
-// starts where every CDF is still negligible (10 standard deviations
-// below the smallest mean) and stops when the tail is.
+// link when flows are hashed independently onto the links of every
+// stage (balls into bins; each link's load Binomial(flows, p), links
+// taken as independent): E[M] = sum over x >= 0 of 1 - prod over stages
+// P(X <= x)^bins. The sum starts where every CDF is still negligible
+// (10 standard deviations below the smallest mean) and stops once the
+// tail is.
 func expectedMaxLoad(stages ...hashStage) float64 {
-	type walk struct {
-		hashStage
-		x0       float64 // first x summed; the CDF below is taken as 0
-		pmf, cdf float64
-	}
-	ws := make([]walk, 0, 2)
-	start := math.Inf(1)
-	top := 0.0
+	ws := make([]binomialWalk, 0, 2)
+	start, top := math.Inf(1), 0.0
 	for _, s := range stages {
-		if s.mean <= 0 || s.bins < 1 {
+		if s.flows < 0.5 || s.p <= 0 || s.bins() < 1 {
 			continue
 		}
-		x0 := math.Max(0, math.Floor(s.mean-10*math.Sqrt(s.mean)))
-		lg, _ := math.Lgamma(x0 + 1)
-		ws = append(ws, walk{hashStage: s, x0: x0, pmf: math.Exp(-s.mean + x0*math.Log(s.mean) - lg)})
-		start = math.Min(start, x0)
-		top = math.Max(top, s.mean)
+		w := newBinomialWalk(s)
+		ws = append(ws, w)
+		start = math.Min(start, w.x0)
+		top = math.Max(top, w.n)
 	}
 	if len(ws) == 0 {
 		return 0
 	}
 	sum := start // P(max <= x) ~ 0 below start
-	for x := start; ; x++ {
+	for x := start; x <= top; x++ {
 		logP := 0.0
 		for i := range ws {
-			w := &ws[i]
-			if x < w.x0 {
-				logP = math.Inf(-1)
-				continue
-			}
-			if x > w.x0 {
-				w.pmf *= w.mean / x
-			}
-			w.cdf = math.Min(1, w.cdf+w.pmf)
-			logP += w.bins * math.Log(w.cdf)
+			logP += ws[i].bins * math.Log(ws[i].step(x))
 		}
 		tail := -math.Expm1(logP) // 1 - P(max <= x)
 		sum += tail
-		if x >= top && tail < 1e-7 {
-			return sum
+		if tail < 1e-7 && x >= start+1 {
+			break
 		}
 	}
+	return sum
 }
 
 // flowsPerPort is the flows one port hashes: NCCL's channels to its
@@ -174,15 +204,43 @@ func (fv fabricView) hashedShare(frac float64, core bool) float64 {
 		return balanced
 	}
 	f := fv.flowsPerPort()
-	stages := fv.stages
-	up := fv.jobUplinks
-	s1 := hashStage{mean: f * fv.crossOversub() * frac, bins: stages * up}
-	var s2 hashStage
-	if core {
-		s2 = hashStage{mean: f * fv.coreLoad() * frac, bins: stages * math.Max(1, up/fv.spineRatio)}
-	}
+	s1, s2 := fv.hashStages(f, frac, core)
 	m := expectedMaxLoad(s1, s2)
 	return math.Min(balanced, math.Min(1, f/m))
+}
+
+// hashStages are the hashed links a crossing flow meets: per leaf, its
+// down ports' flows (f each, the ports busy with this and other jobs,
+// background traffic as more flows), each leaving the leaf group with
+// probability frac, on the leaf's uplinks (fewer after a failure), up
+// and down (stages per tier), over the job's leaves; across the core,
+// the same on each spine's uplinks.
+func (fv fabricView) hashStages(f, frac float64, core bool) (hashStage, hashStage) {
+	down, up := fv.leafPorts()
+	leaves := math.Max(1, fv.jobUplinks/up)
+	upLinks := math.Max(1, math.Round(up*(1-fv.upLost)))
+	flows := f * down * fv.crossLoad() / (1 - fv.bgLeaf)
+	s1 := hashStage{flows: flows, p: frac / upLinks, links: upLinks, groups: fv.stages * leaves}
+	if !core {
+		return s1, hashStage{}
+	}
+	// A spine's uplinks carry what its down ports bring up: per
+	// uplink the leaf load times the spine's ratio.
+	spineUp := math.Max(1, math.Round(down/fv.spineRatio))
+	perLink := f * frac * fv.coreLoad()
+	s2 := hashStage{flows: math.Max(1, math.Round(perLink*spineUp*2)), p: 1 / (2 * spineUp), links: spineUp,
+		groups: fv.stages * math.Max(1, fv.jobUplinks/fv.spineRatio/spineUp)}
+	return s1, s2
+}
+
+// leafPorts is a leaf's down and up ports as built (the plan's worst
+// leaf), else a leaf group's servers down at the leaf's ratio.
+func (fv fabricView) leafPorts() (down, up float64) {
+	if fv.leafDown > 0 && fv.leafUp > 0 {
+		return float64(fv.leafDown), float64(fv.leafUp)
+	}
+	down = float64(max(fv.serversPerUnit, 1))
+	return down, math.Max(1, math.Round(down/fv.oversub))
 }
 
 // balancedShare is the share adaptive routing leaves a crossing port:
@@ -282,4 +340,20 @@ func (p *Plan) spineRatio() float64 {
 		return 1
 	}
 	return float64(t.DownPorts) / float64(t.UpPorts)
+}
+
+// leafDown and leafUp are the plan's leaf down and up ports per switch
+// (the worst leaf), 0 below two tiers.
+func (p *Plan) leafDown() int {
+	if p.Tiers < 2 || len(p.SwitchTiers) == 0 {
+		return 0
+	}
+	return p.SwitchTiers[0].DownPorts
+}
+
+func (p *Plan) leafUp() int {
+	if p.Tiers < 2 || len(p.SwitchTiers) == 0 {
+		return 0
+	}
+	return p.SwitchTiers[0].UpPorts
 }

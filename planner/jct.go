@@ -219,6 +219,9 @@ type fabricView struct {
 	channels   float64 // NCCL connections per network peer
 	stages     float64 // hashed links met per tier crossed
 	jobUplinks float64 // the job's leaf uplinks: links its crossing flows hash onto
+	// leafDown and leafUp are a leaf's ports as built (0: derive them
+	// from the leaf group and ratio).
+	leafDown, leafUp int
 	jobServers int
 	// Sharing: background load per tier (fraction of the uplinks' capacity
 	// other traffic holds) and whether other jobs cross in phase.
@@ -274,7 +277,7 @@ func (p *Plan) fabricView() fabricView {
 		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers, planes: p.Planes,
 		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1, wireUS: p.wireUS(),
 		spineRatio: p.spineRatio(), serversPerPod: ceilDiv(p.Servers, max(p.Pods, 1)),
-		maxQPs: 1, stages: 1, channels: 1, sharp: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
+		maxQPs: 1, stages: 1, channels: 1, leafDown: p.leafDown(), leafUp: p.leafUp(), sharp: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
 	}
 }
 
