@@ -222,7 +222,7 @@ type fabricView struct {
 	// leafDown and leafUp are a leaf's ports as built (0: derive them
 	// from the leaf group and ratio).
 	leafDown, leafUp int
-	jobServers int
+	jobServers       int
 	// Sharing: background load per tier (fraction of the uplinks' capacity
 	// other traffic holds) and whether other jobs cross in phase.
 	bgLeaf, bgSpine float64
