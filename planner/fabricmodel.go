@@ -144,22 +144,29 @@ func (w *binomialWalk) step(x float64) float64 {
 // stage (balls into bins; each link's load Binomial(flows, p), links
 // taken as independent): E[M] = sum over x >= 0 of 1 - prod over stages
 // P(X <= x)^bins. The sum starts where every CDF is still negligible
-// (10 standard deviations below the smallest mean) and stops once the
+// (10 standard deviations below a stage's mean) and stops once the
 // tail is.
 func expectedMaxLoad(stages ...hashStage) float64 {
 	ws := make([]binomialWalk, 0, 2)
-	start, top := math.Inf(1), 0.0
+	start, top := 0.0, 0.0
 	for _, s := range stages {
 		if s.flows < 0.5 || s.p <= 0 || s.bins() < 1 {
 			continue
 		}
 		w := newBinomialWalk(s)
 		ws = append(ws, w)
-		start = math.Min(start, w.x0)
+		// Below any stage's x0 that stage alone already makes P(max
+		// <= x) negligible.
+		start = math.Max(start, w.x0)
 		top = math.Max(top, w.n)
 	}
 	if len(ws) == 0 {
 		return 0
+	}
+	for i := range ws { // bring every walk to start
+		for x := ws[i].x0; x < start; x++ {
+			ws[i].step(x)
+		}
 	}
 	sum := start // P(max <= x) ~ 0 below start
 	for x := start; x <= top; x++ {
@@ -169,7 +176,7 @@ func expectedMaxLoad(stages ...hashStage) float64 {
 		}
 		tail := -math.Expm1(logP) // 1 - P(max <= x)
 		sum += tail
-		if tail < 1e-7 && x >= start+1 {
+		if tail < 1e-7 {
 			break
 		}
 	}
@@ -205,7 +212,7 @@ func (fv fabricView) hashedShare(frac float64, core bool) float64 {
 	}
 	f := fv.flowsPerPort()
 	s1, s2 := fv.hashStages(f, frac, core)
-	m := expectedMaxLoad(s1, s2)
+	m := fv.maxLoads.get(s1, s2)
 	return math.Min(balanced, math.Min(1, f/m))
 }
 
@@ -231,6 +238,25 @@ func (fv fabricView) hashStages(f, frac float64, core bool) (hashStage, hashStag
 	s2 := hashStage{flows: math.Max(1, math.Round(perLink*spineUp*2)), p: 1 / (2 * spineUp), links: spineUp,
 		groups: fv.stages * math.Max(1, fv.jobUplinks/fv.spineRatio/spineUp)}
 	return s1, s2
+}
+
+// maxLoadMemo remembers expectedMaxLoad's answers within one estimate,
+// which times the same job many ways (planned, baseline, each effect
+// removed, the sharing solve). One estimate runs on one goroutine; a nil
+// memo computes every time.
+type maxLoadMemo map[[2]hashStage]float64
+
+func (c maxLoadMemo) get(s1, s2 hashStage) float64 {
+	if c == nil {
+		return expectedMaxLoad(s1, s2)
+	}
+	k := [2]hashStage{s1, s2}
+	if m, ok := c[k]; ok {
+		return m
+	}
+	m := expectedMaxLoad(s1, s2)
+	c[k] = m
+	return m
 }
 
 // leafPorts is a leaf's down and up ports as built (the plan's worst

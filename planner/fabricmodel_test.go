@@ -324,3 +324,46 @@ func TestForcedAlgorithm(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkJCTEveryEffect times one JCT evaluation with every fabric
+// effect on: static routing on InfiniBand (the collision model), SHARP,
+// NVLS, three spread jobs in aligned phase, background load on both
+// tiers, a three-tier fabric, and the breakdown. Target: under 20 µs
+// (the whole estimate, shared with BenchmarkJCT's structure).
+func BenchmarkJCTEveryEffect(b *testing.B) {
+	cat := testCatalog(b)
+	s := NewScenario()
+	s.Cluster.GPUs = 65536
+	s.Network.Routing, s.Network.InNetworkReduction, s.Network.Oversubscription = RouteStatic, true, "2:1"
+	w := NewWorkload()
+	w.Model, w.EP, w.PP = "mixtral-8x7b", 8, 2
+	w.Placement, w.Jobs, w.Phase = PlaceSpread, 4, PhaseAligned
+	w.BackgroundLeaf, w.BackgroundSpine = 0.2, 0.1
+	w.QueuePairs = 2
+	s.Workload = &w
+	p, err := Build(s, cat)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if p.Tiers < 3 {
+		b.Fatalf("%d tiers, want 3", p.Tiers)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := EstimateJCT(p, w, cat.JCT); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/estimate")
+}
+
+// BenchmarkExpectedMaxLoad times the collision expectation for a spread
+// job at 2:1 on a three-tier fabric (the longest sums the model makes).
+func BenchmarkExpectedMaxLoad(b *testing.B) {
+	s1 := hashStage{flows: 8 * 32, p: 1.0 / 16, links: 16, groups: 2 * 512}
+	s2 := hashStage{flows: 64, p: 1.0 / 32, links: 32, groups: 2 * 256}
+	for i := 0; i < b.N; i++ {
+		expectedMaxLoad(s1, s2)
+	}
+}

@@ -222,6 +222,7 @@ type fabricView struct {
 	// leafDown and leafUp are a leaf's ports as built (0: derive them
 	// from the leaf group and ratio).
 	leafDown, leafUp int
+	maxLoads         maxLoadMemo // shared by the copies one estimate makes
 	jobServers       int
 	// Sharing: background load per tier (fraction of the uplinks' capacity
 	// other traffic holds) and whether other jobs cross in phase.
@@ -291,6 +292,9 @@ func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
 		fv.qps = d.ECMP.QueuePairs
 	}
 	fv.maxQPs, fv.stages, fv.channels = d.ECMP.MaxActiveQPs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	if fv.static {
+		fv.maxLoads = maxLoadMemo{}
+	}
 	fv.sharp = fv.sharp && d.InNetwork.sharpCapable(p.Switch.Key)
 	fv.bgLeaf, fv.bgSpine = w.BackgroundLeaf, w.BackgroundSpine
 	fv.aligned = w.Phase == PhaseAligned
