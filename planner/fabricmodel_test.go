@@ -367,3 +367,46 @@ func BenchmarkExpectedMaxLoad(b *testing.B) {
 		expectedMaxLoad(s1, s2)
 	}
 }
+
+// TestRackScaleDataParallel: a data-parallel all-reduce over 20 GB200
+// NVL72 racks (1,440 GPUs, four 400G NICs per 4-GPU tray) leaves each
+// rack through the NICs of its crossing channels, 8 x 400/8 x 0.92 =
+// 368 GB/s, under NVLink's 900 x 0.8 = 720: the ring runs at 368 GB/s
+// busbw on an adaptive fabric, and less with static routing, which the
+// rack's 72 NICs feeding one ring never showed. Mutations caught: every
+// NIC of the rack feeding one ring (NVLink-bound at 720, fabric-blind),
+// the cap applied to 8-GPU servers too.
+func TestRackScaleDataParallel(t *testing.T) {
+	d := testCatalog(t).JCT
+	view := func(static bool) fabricView {
+		fv := validationView(4, 4, 400, InfiniBand)
+		fv.nvlinkDomain, fv.serversPerUnit, fv.spread = 72, 18, true
+		fv.static, fv.qps, fv.maxQPs, fv.stages, fv.channels = static, 1, d.ECMP.MaxActiveQPs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+		fv.setJobSize(1440, 4)
+		return fv
+	}
+	// The bus bandwidth before the protocol's share (LL128 wins here:
+	// 2 x 1,439 ring steps make Simple's latency 9.8 ms).
+	fraction := map[string]float64{ProtoLL: 0.5, ProtoLL128: 0.92, ProtoSimple: 1}
+	ring := func(fv fabricView) float64 {
+		fv.algorithm = AlgoRing
+		m := newNetModel(fv, d.GPUs["gb200"], d, RDMA)
+		c := m.allReduce(1<<32, m.group(1440, 1))
+		return c.busbw / fraction[c.proto]
+	}
+	if got := ring(view(false)); math.Abs(got-368) > 0.5 {
+		t.Errorf("20 NVL72 racks, adaptive: ring busbw %.1f GB/s, want 368", got)
+	}
+	if a, s := ring(view(false)), ring(view(true)); s >= a {
+		t.Errorf("20 NVL72 racks: static routing %.1f GB/s, not below adaptive %.1f", s, a)
+	}
+	// 8-GPU servers keep every NIC: 16 servers of 8 H100, 8 x 46 = 368,
+	// not capped below.
+	fv := validationView(8, 8, 400, InfiniBand)
+	fv.algorithm = AlgoRing
+	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
+	if c := m.allReduce(1<<32, m.group(128, 1)); math.Abs(c.busbw/fraction[c.proto]-360) > 0.5 {
+		got := c.busbw / fraction[c.proto]
+		t.Errorf("16 H100 servers: ring busbw %.1f GB/s, want min(NVLink 360, 8 NICs 368) = 360", got)
+	}
+}

@@ -700,6 +700,9 @@ func (m netModel) group(ranks, stride int) commGroup {
 	g.perNode = min(ranks, max(1, m.domain/stride))
 	g.nodes = ceilDiv(ranks, g.perNode)
 	g.netGBs = m.nodeGBs * float64(g.perNode) / float64(m.fv.gpusPerServer)
+	if m.domain > m.fv.gpusPerServer && m.fv.nicsPerServer > 0 { // rack-scale: the NICs its channels cross by
+		g.netGBs = math.Min(g.netGBs, m.d.RackScale.NetChannels*m.nodeGBs/float64(m.fv.nicsPerServer))
+	}
 	g.share, g.switchUS = 1, m.perSwitchUS+m.fv.wireUS
 	if m.ideal {
 		g.switchUS = 0

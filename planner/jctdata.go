@@ -43,7 +43,12 @@ type JCTData struct {
 		StagesPerTier float64 `toml:"stages_per_tier"`
 	} `toml:"ecmp"`
 	InNetwork InNetworkConstants `toml:"in_network"`
-	Overlap   struct {
+	RackScale struct {
+		// NetChannels is the NICs of a rack-scale NVLink domain one
+		// collective leaving it uses (NCCL channels crossing).
+		NetChannels float64 `toml:"net_channels"`
+	} `toml:"rack_scale"`
+	Overlap struct {
 		DP, PP, TP, EP, CP float64
 	} `toml:"overlap"`
 	Compute struct {
@@ -164,6 +169,9 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 	}
 	if e := d.ECMP; e.QueuePairs < 1 || e.MaxActiveQPs < 1 || e.StagesPerTier < 1 || e.ChannelsPerPeer < 1 {
 		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection, max_active_qps, channels_per_peer and stages_per_tier must be 1 or more")
+	}
+	if c := d.RackScale.NetChannels; !inRange(c, 1, 1024) {
+		return nil, fmt.Errorf("jct data: [rack_scale] net_channels must be 1 to 1024")
 	}
 	if err := d.InNetwork.check(d.GPUs); err != nil {
 		return nil, err

@@ -38,6 +38,8 @@ type ValidationPoint struct {
 	Transport     string  `toml:"transport"`
 	EP            int     `toml:"ep"`
 	Bytes         float64 `toml:"bytes"`
+	// NVLinkDomain is the GPUs of one NVLink domain (0: the GPU's).
+	NVLinkDomain int `toml:"nvlink_domain"`
 	// Algorithm forces the all-reduce algorithm ("ring" for a ring-only
 	// measurement); "" lets the model pick.
 	Algorithm string `toml:"algorithm"`
@@ -118,7 +120,8 @@ func ParseValidation(src []byte) ([]ValidationPoint, error) {
 			}
 		case KindAllReduceBusBW:
 			if p.Ranks < 2 || p.Ranks > 1<<20 || p.GPUsPerServer < 1 || p.GPUsPerServer > 1024 || p.NICsPerServer < 1 ||
-				p.NICsPerServer > 1024 || !(p.NICGbps > 0) || p.NICGbps > 1e5 || p.Stride < 0 || p.Stride > 1<<20 {
+				p.NICsPerServer > 1024 || !(p.NICGbps > 0) || p.NICGbps > 1e5 || p.Stride < 0 || p.Stride > 1<<20 ||
+				p.NVLinkDomain < 0 || p.NVLinkDomain > 1<<20 || !inRange(p.Bytes, 0, 1<<40) {
 				return nil, fmt.Errorf("validation point %q: needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps", p.Name)
 			}
 		case KindAllToAllRDMA, KindAllToAllLatency:
@@ -169,10 +172,14 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 			tr = TCP
 		}
 		v := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
-		v.algorithm = p.Algorithm
+		v.algorithm, v.nvlinkDomain = p.Algorithm, p.NVLinkDomain
+		v.setJobSize(p.Ranks*max(p.Stride, 1), p.NICsPerServer)
 		m := newNetModel(v, gpu, d, tr)
-		const gib = 1 << 30
-		return arFactor(p.Ranks) * gib / m.allReduce(gib, m.group(p.Ranks, max(p.Stride, 1))).time / 1e9, nil
+		bytes := p.Bytes
+		if bytes == 0 {
+			bytes = 1 << 30
+		}
+		return arFactor(p.Ranks) * bytes / m.allReduce(bytes, m.group(p.Ranks, max(p.Stride, 1))).time / 1e9, nil
 	case KindAllToAllRDMA:
 		m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
 		g := m.group(p.EP, 1)
