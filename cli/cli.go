@@ -164,6 +164,7 @@ default scenario is used):
   --system KEY|custom  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
   --ports-per-nic N  --planes N  --fabric infiniband|ethernet
   --switch KEY|auto  --oversubscription D:U  --tiers N  --leaf-alignment rack|packed
+  --routing static|adaptive  --in-network-reduction true|false
   --price-basis street|list  --quotes FILE.csv|FILE.toml
 
 Run 'fabricplan COMMAND -h' for a command's flags.`)
@@ -190,6 +191,8 @@ var planFlagNames = []struct{ name, usage string }{
 	{"price-basis", "street (third-party optics, retail prices) or list (branded optics at the vendor premium)"},
 	{"quotes", "vendor quotes file (.csv or .toml) whose prices override the catalog's"},
 	{"leaf-alignment", "rack (whole racks of a rail per leaf, the NVL72 reference layout) or packed"},
+	{"routing", "static (ECMP hashing, subnet-manager routes) or adaptive, on either fabric"},
+	{"in-network-reduction", "true: all-reduces on the InfiniBand switches' SHARP where they have it"},
 }
 
 // today is the CLI's clock, the day quotes' validity is checked against;
@@ -269,6 +272,14 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 			s.Pricing.Quotes = v
 		case "leaf-alignment":
 			s.Network.LeafAlignment = strings.ToLower(v)
+		case "routing":
+			s.Network.Routing = strings.ToLower(v)
+		case "in-network-reduction":
+			b, perr := strconv.ParseBool(v)
+			if perr != nil {
+				err = usagef("--in-network-reduction: %q is not true or false", v)
+			}
+			s.Network.InNetworkReduction = b
 		default:
 			_, err = applyFacilityFlag(s, name, v)
 		}

@@ -54,6 +54,9 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	}
 	if fv.spread && fv.jobs > 1 {
 		fv.othersBusy = st.crossingS() / st.StepS // as solved for st
+		if fv.aligned {
+			fv.othersBusy = 1 // they cross whenever this job does
+		}
 	}
 	if leaves {
 		without(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing",
@@ -80,16 +83,16 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 			}
 		}
 		if fv.spread && fv.jobs > 1 {
-			phase := "in random phase"
+			detail := fmt.Sprintf("%d jobs share the leaves; the others cross the tier %.0f%% of the time, in random phase", fv.jobs, 100*fv.othersBusy)
 			if fv.aligned {
-				phase = "in phase with this one"
+				detail = fmt.Sprintf("%d jobs share the leaves, in phase: the others cross whenever this one does", fv.jobs)
 			}
-			without(EffectOtherJobs, fmt.Sprintf("%d jobs share the leaves; the others cross the tier %.0f%% of the time, %s", fv.jobs, 100*fv.othersBusy, phase),
+			without(EffectOtherJobs, detail,
 				func(v *fabricView) { v.othersBusy = 0 })
 		}
 	}
 	if ran := inNetworkRan(st); ran != "" {
-		without(EffectInNetwork, ran+" reduced in the switches (negative: time saved against ring and tree alone)",
+		without(EffectInNetwork, ran+" (negative: time saved against ring and tree alone)",
 			func(v *fabricView) { v.sharp, v.noNVLS, v.algorithm = false, true, "" })
 	}
 	if experts {
@@ -188,8 +191,10 @@ func staticDetail(fv fabricView) string {
 func inNetworkRan(st StepTime) string {
 	var ran []string
 	for _, c := range st.Classes {
-		if (c.Algorithm == AlgoNVLS || c.Algorithm == AlgoSHARP) && !slices.Contains(ran, c.Algorithm) {
-			ran = append(ran, c.Algorithm)
+		name := map[string]string{AlgoNVLS: "NVLink SHARP (NVLS) reduces " + c.Name + " in the NVSwitches",
+			AlgoSHARP: "SHARP reduces " + c.Name + " in the InfiniBand switches"}[c.Algorithm]
+		if name != "" && !slices.Contains(ran, name) {
+			ran = append(ran, name)
 		}
 	}
 	return JoinAnd(ran)

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -222,6 +223,17 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 			return fmt.Errorf("choose %s or %s", planner.LBAdaptive, planner.LBECMP)
 		}
 		n.LoadBalancing = text
+	case "network.routing":
+		switch text {
+		case RoutingAsBalancing:
+			n.Routing = ""
+		case planner.RouteStatic, planner.RouteAdaptive:
+			n.Routing = text
+		default:
+			return fmt.Errorf("choose %s, %s or %s", RoutingAsBalancing, planner.RouteStatic, planner.RouteAdaptive)
+		}
+	case "network.in_network_reduction":
+		n.InNetworkReduction = text == "true"
 	case "pricing.basis":
 		for b, label := range basisLabels {
 			if text == label || text == b {
@@ -331,6 +343,24 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 		w.Placement = text
 	case "qps_per_connection":
 		return parseOptionalInt(text, 1, 128, &w.QueuePairs, "write 1 to 128 queue pairs, or leave it blank for NCCL's default")
+	case "phase":
+		if text != planner.PhaseRandom && text != planner.PhaseAligned {
+			return fmt.Errorf("choose %s or %s", planner.PhaseRandom, planner.PhaseAligned)
+		}
+		w.Phase = text
+	case "background_leaf":
+		return parseOptionalFraction(text, &w.BackgroundLeaf)
+	case "background_spine":
+		return parseOptionalFraction(text, &w.BackgroundSpine)
+	case "algorithm":
+		if text == AlgorithmFastest {
+			w.Algorithm = ""
+			return nil
+		}
+		if !slices.Contains(planner.Algorithms, text) {
+			return fmt.Errorf("choose %s or one of %v", AlgorithmFastest, planner.Algorithms)
+		}
+		w.Algorithm = text
 	case "precision":
 		switch text {
 		case planner.PrecisionBF16:
@@ -365,5 +395,21 @@ func parseOptionalInt(text string, lo, hi int, dst *int, fix string) error {
 		return errors.New(fix)
 	}
 	*dst = n
+	return nil
+}
+
+// parseOptionalFraction sets *dst to text's fraction from 0 to 0.9, or
+// to 0 when text is blank.
+func parseOptionalFraction(text string, dst *float64) error {
+	t := strings.TrimSpace(text)
+	if t == "" {
+		*dst = 0
+		return nil
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || !(v >= 0 && v <= 0.9) {
+		return errors.New("write a fraction of the uplinks from 0 to 0.9, e.g. 0.2, or leave it blank")
+	}
+	*dst = v
 	return nil
 }

@@ -246,6 +246,13 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 		return optionalInt(n.NICsPerServer)
 	case "network.load_balancing":
 		return n.LoadBalancing
+	case "network.routing":
+		if n.Routing == "" {
+			return RoutingAsBalancing
+		}
+		return n.Routing
+	case "network.in_network_reduction":
+		return boolText(n.InNetworkReduction)
 	case "pricing.basis":
 		return basisLabels[s.PriceBasis(m.cat)]
 	case "network.leaf_alignment":
@@ -299,6 +306,20 @@ func workloadText(wl *planner.Workload, key string) string {
 		return strconv.Itoa(max(w.Jobs, 1))
 	case "qps_per_connection":
 		return optionalInt(w.QueuePairs)
+	case "phase":
+		if w.Phase == "" {
+			return planner.PhaseRandom
+		}
+		return w.Phase
+	case "background_leaf":
+		return optionalFraction(w.BackgroundLeaf)
+	case "background_spine":
+		return optionalFraction(w.BackgroundSpine)
+	case "algorithm":
+		if w.Algorithm == "" {
+			return AlgorithmFastest
+		}
+		return w.Algorithm
 	case "kv_heads":
 		return optionalInt(w.KVHeads)
 	case "route_nodes":
@@ -473,6 +494,12 @@ func (m *Model) Options(key string) []string {
 		return []string{TiersAuto, "1", "2", "3"}
 	case "network.load_balancing":
 		return []string{planner.LBAdaptive, planner.LBECMP}
+	case "network.routing":
+		return []string{RoutingAsBalancing, planner.RouteStatic, planner.RouteAdaptive}
+	case "workload.phase":
+		return []string{planner.PhaseRandom, planner.PhaseAligned}
+	case "workload.algorithm":
+		return append([]string{AlgorithmFastest}, planner.Algorithms...)
 	case "pricing.basis":
 		return []string{BasisStreet, BasisList}
 	case "network.leaf_alignment":
@@ -587,4 +614,21 @@ func CatalogPrice(cat *planner.Catalog, key string) (float64, string) {
 		return v, src
 	}
 	return 0, ""
+}
+
+// Choice labels of the fabric-effect inputs.
+const (
+	// RoutingAsBalancing leaves routing to load_balancing (Ethernet) or
+	// adaptive (InfiniBand).
+	RoutingAsBalancing = "as load balancing"
+	// AlgorithmFastest lets the model pick the fastest all-reduce.
+	AlgorithmFastest = "fastest"
+)
+
+// optionalFraction is a fraction as an input shows it: blank for 0.
+func optionalFraction(v float64) string {
+	if v == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
