@@ -184,7 +184,7 @@ func staticDetail(fv fabricView) string {
 		where += fmt.Sprintf(" over %d planes", fv.planes)
 	}
 	return fmt.Sprintf("%.0f flows per port (queue pairs, up to %.0f at once) hashed onto %s, %.0f links met per tier: each collective runs at its most loaded link; adaptive routing balances them",
-		f, fv.maxQPs, where, fv.stages)
+		f, fv.maxActiveQueuePairs, where, fv.stages)
 }
 
 // inNetworkRan names the in-network reductions the step's classes ran.

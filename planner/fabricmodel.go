@@ -187,7 +187,7 @@ func expectedMaxLoad(stages ...hashStage) float64 {
 // peer times each connection's queue pairs, up to the ones that carry
 // data at once (more queue pairs add no flows).
 func (fv fabricView) flowsPerPort() float64 {
-	return math.Max(1, fv.channels) * math.Max(1, math.Min(fv.qps, fv.maxQPs))
+	return math.Max(1, fv.channels) * math.Max(1, math.Min(fv.qps, fv.maxActiveQueuePairs))
 }
 
 // coreLoad is the load on the uplinks above the spines, for a job whose

@@ -80,7 +80,7 @@ func TestExpectedMaxLoadAgainstSimulation(t *testing.T) {
 func staticView(d *JCTData, ratio float64, qps float64, servers int, static bool, fabric Fabric) fabricView {
 	fv := validationView(8, 8, 400, fabric)
 	fv.oversub, fv.static, fv.spread = ratio, static, true
-	fv.qps, fv.maxQPs, fv.stages, fv.channels = qps, d.ECMP.MaxActiveQPs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	fv.qps, fv.maxActiveQueuePairs, fv.stages, fv.channels = qps, d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
 	fv.setJobSize(8*servers, 8)
 	return fv
 }
@@ -382,7 +382,7 @@ func TestRackScaleDataParallel(t *testing.T) {
 	view := func(static bool) fabricView {
 		fv := validationView(4, 4, 400, InfiniBand)
 		fv.nvlinkDomain, fv.serversPerUnit, fv.spread = 72, 18, true
-		fv.static, fv.qps, fv.maxQPs, fv.stages, fv.channels = static, 1, d.ECMP.MaxActiveQPs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+		fv.static, fv.qps, fv.maxActiveQueuePairs, fv.stages, fv.channels = static, 1, d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
 		fv.setJobSize(1440, 4)
 		return fv
 	}

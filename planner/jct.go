@@ -215,10 +215,10 @@ type fabricView struct {
 	wireUS float64
 
 	// Static routing's collision model (fabricmodel.go).
-	maxQPs     float64 // queue pairs per connection carrying data at once
-	channels   float64 // NCCL connections per network peer
-	stages     float64 // hashed links met per tier crossed
-	jobUplinks float64 // the job's leaf uplinks: links its crossing flows hash onto
+	maxActiveQueuePairs float64 // queue pairs per connection carrying data at once
+	channels            float64 // NCCL connections per network peer
+	stages              float64 // hashed links met per tier crossed
+	jobUplinks          float64 // the job's leaf uplinks: links its crossing flows hash onto
 	// leafDown and leafUp are a leaf's ports as built (0: derive them
 	// from the leaf group and ratio).
 	leafDown, leafUp int
@@ -278,7 +278,7 @@ func (p *Plan) fabricView() fabricView {
 		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers, planes: p.Planes,
 		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1, wireUS: p.wireUS(),
 		spineRatio: p.spineRatio(), serversPerPod: ceilDiv(p.Servers, max(p.Pods, 1)),
-		maxQPs: 1, stages: 1, channels: 1, leafDown: p.leafDown(), leafUp: p.leafUp(), sharp: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
+		maxActiveQueuePairs: 1, stages: 1, channels: 1, leafDown: p.leafDown(), leafUp: p.leafUp(), sharp: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
 	}
 }
 
@@ -291,7 +291,7 @@ func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
 	if fv.qps == 0 {
 		fv.qps = d.ECMP.QueuePairs
 	}
-	fv.maxQPs, fv.stages, fv.channels = d.ECMP.MaxActiveQPs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	fv.maxActiveQueuePairs, fv.stages, fv.channels = d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
 	if fv.static {
 		fv.maxLoads = maxLoadMemo{}
 	}

@@ -121,7 +121,7 @@ func TestJCTLlama3(t *testing.T) {
 // single-collective checks.
 func collectiveView(gpusPerServer, nics int, gbps float64, f Fabric) fabricView {
 	return fabricView{gpusPerServer: gpusPerServer, nicsPerServer: nics, nicGbps: gbps, fabric: f,
-		oversub: 1, spineRatio: 1, serversPerUnit: 32, tiers: 2, maxQPs: 1, stages: 1, jobUplinks: 1}
+		oversub: 1, spineRatio: 1, serversPerUnit: 32, tiers: 2, maxActiveQueuePairs: 1, stages: 1, jobUplinks: 1}
 }
 
 // TestJCTCollectives checks single collectives against published
@@ -187,7 +187,7 @@ func deepEPRDMA(d *JCTData, ep int) float64 {
 var fabricPoints = []fabricPoint{
 	{"RoCE all-reduce, E-ECMP + QP scaling over plain ECMP", "Meta, RoCE network for distributed AI training at scale (SIGCOMM 2024): up to 40% more AllReduce bandwidth",
 		1.40, func(t *testing.T, d *JCTData) float64 {
-			return crossAllReduceBusBW(d, true, d.ECMP.MaxActiveQPs, 0) / crossAllReduceBusBW(d, true, 1, 0)
+			return crossAllReduceBusBW(d, true, d.ECMP.MaxActiveQueuePairs, 0) / crossAllReduceBusBW(d, true, 1, 0)
 		}, "x", false, 0.15},
 	{"Spectrum-X adaptive routing over off-the-shelf Ethernet", "NVIDIA Spectrum-X: 1.6x AI workload performance [vendor claim; its baseline also lacks Spectrum-X's congestion control]",
 		1.6, func(t *testing.T, d *JCTData) float64 {

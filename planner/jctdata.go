@@ -33,9 +33,9 @@ type JCTData struct {
 	} `toml:"tcp"`
 	ECMP struct {
 		QueuePairs float64 `toml:"qps_per_connection"`
-		// MaxActiveQPs is the queue pairs of one connection carrying
+		// MaxActiveQueuePairs is the queue pairs of one connection carrying
 		// data at once; more add no flows.
-		MaxActiveQPs float64 `toml:"max_active_qps"`
+		MaxActiveQueuePairs float64 `toml:"max_active_qps"`
 		// ChannelsPerPeer is NCCL's connections to each network peer.
 		ChannelsPerPeer float64 `toml:"channels_per_peer"`
 		// StagesPerTier is the hashed links a flow meets per tier it
@@ -167,7 +167,7 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 	for _, k := range protocolKeys {
 		d.protocols = append(d.protocols, d.Collective.Protocols[k])
 	}
-	if e := d.ECMP; e.QueuePairs < 1 || e.MaxActiveQPs < 1 || e.StagesPerTier < 1 || e.ChannelsPerPeer < 1 {
+	if e := d.ECMP; e.QueuePairs < 1 || e.MaxActiveQueuePairs < 1 || e.StagesPerTier < 1 || e.ChannelsPerPeer < 1 {
 		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection, max_active_qps, channels_per_peer and stages_per_tier must be 1 or more")
 	}
 	if c := d.RackScale.NetChannels; !inRange(c, 1, 1024) {

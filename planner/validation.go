@@ -192,7 +192,7 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 	case KindECMPGain:
 		static := crossAllReduceBusBW(d, true, 1, p.Ranks)
 		if p.Metric == "qp_scaling" { // static routing with every queue pair the connection keeps busy
-			return crossAllReduceBusBW(d, true, d.ECMP.MaxActiveQPs, p.Ranks) / static, nil
+			return crossAllReduceBusBW(d, true, d.ECMP.MaxActiveQueuePairs, p.Ranks) / static, nil
 		}
 		return crossAllReduceBusBW(d, false, 1, p.Ranks) / static, nil
 	case KindStaticShare:
@@ -205,7 +205,7 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 // with gpusPerServer GPUs and nics NICs of gbps each.
 func validationView(gpusPerServer, nics int, gbps float64, f Fabric) fabricView {
 	return fabricView{gpusPerServer: gpusPerServer, nicsPerServer: nics, nicGbps: gbps, fabric: f,
-		oversub: 1, spineRatio: 1, serversPerUnit: 32, tiers: 2, jobs: 1, qps: 1, maxQPs: 1, stages: 1, channels: 1, jobUplinks: 1}
+		oversub: 1, spineRatio: 1, serversPerUnit: 32, tiers: 2, jobs: 1, qps: 1, maxActiveQueuePairs: 1, stages: 1, channels: 1, jobUplinks: 1}
 }
 
 // crossAllReduceBusBW is the bus bandwidth of a 1 GiB data-parallel
@@ -217,7 +217,7 @@ func crossAllReduceBusBW(d *JCTData, static bool, qps float64, servers int) floa
 		servers = 1024
 	}
 	fv := validationView(8, 8, 400, Ethernet)
-	fv.static, fv.qps, fv.maxQPs, fv.stages, fv.channels = static, qps, d.ECMP.MaxActiveQPs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	fv.static, fv.qps, fv.maxActiveQueuePairs, fv.stages, fv.channels = static, qps, d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
 	fv.setJobSize(8*servers, 8)
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
 	return arFactor(servers) * (1 << 30) / m.allReduce(1<<30, m.group(servers, 8)).time / 1e9
