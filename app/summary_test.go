@@ -31,14 +31,14 @@ func TestSummaryStepTime(t *testing.T) {
 	if part("compute") != 0 || part("step") < 0 || part("back end, all effects") < 0 {
 		t.Fatalf("rows %v", s.steps)
 	}
-	if part("ECMP flow collisions") >= 0 {
-		t.Error("ECMP row on InfiniBand")
+	if part(planner.EffectECMP) >= 0 {
+		t.Error("static routing row on adaptive InfiniBand")
 	}
 	pick(u, "network.fabric", model.FabricEthernet)
 	pick(u, "network.load_balancing", planner.LBECMP)
 	u.WaitIdle()
-	i := part("ECMP flow collisions")
-	if i < 0 || !strings.HasPrefix(s.stepCell(i, 1), "+") || !strings.Contains(s.stepCell(i, 2), "fair share") {
+	i := part(planner.EffectECMP)
+	if i < 0 || !strings.HasPrefix(s.stepCell(i, 1), "+") || !strings.Contains(s.stepCell(i, 2), "most loaded link") {
 		t.Fatalf("ECMP row %d in %v", i, s.steps)
 	}
 	// The default workload (tp 8 x pp 4) does not fit 16 GPUs: the plan

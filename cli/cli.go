@@ -163,6 +163,7 @@ default scenario is used):
   --system KEY|custom  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
   --ports-per-nic N  --planes N  --fabric infiniband|ethernet
   --switch KEY|auto  --oversubscription D:U  --tiers N  --leaf-alignment rack|packed
+  --routing static|adaptive  --in-network-reduction true|false
   --price-basis street|list  --quotes FILE.csv|FILE.toml
 
 Run 'fabricplan COMMAND -h' for a command's flags.`)
@@ -189,6 +190,8 @@ var planFlagNames = []struct{ name, usage string }{
 	{"price-basis", "street (third-party optics, retail prices) or list (branded optics at the vendor premium)"},
 	{"quotes", "vendor quotes file (.csv or .toml) whose prices override the catalog's"},
 	{"leaf-alignment", "rack (whole racks of a rail per leaf, the NVL72 reference layout) or packed"},
+	{"routing", "static (ECMP hashing, subnet-manager routes) or adaptive, on either fabric"},
+	{"in-network-reduction", "true: all-reduces on the InfiniBand switches' SHARP where they have it"},
 }
 
 // today is the CLI's clock, the day quotes' validity is checked against;
@@ -427,6 +430,7 @@ var fieldFlag = map[string]string{
 	"network.switch": "switch", "network.oversubscription": "oversubscription", "network.tiers": "tiers",
 	"pricing.basis": "price-basis", "pricing.quotes": "quotes",
 	"network.leaf_alignment": "leaf-alignment",
+	"network.routing":        "routing", "network.in_network_reduction": "in-network-reduction",
 }
 
 func onePositional(pos []string) (string, error) {

@@ -413,13 +413,14 @@ func jctVariants(kind, sizes string, base planner.Scenario, cat *planner.Catalog
 	case "fabric":
 		with("InfiniBand", func(s *planner.Scenario) { s.Network.Fabric = planner.InfiniBand })
 		with("RoCE adaptive", func(s *planner.Scenario) {
-			s.Network.Fabric, s.Network.LoadBalancing = planner.Ethernet, planner.LBAdaptive
+			s.Network.Fabric, s.Network.LoadBalancing, s.Network.Routing = planner.Ethernet, planner.LBAdaptive, planner.RouteAdaptive
 		})
 		with("RoCE ECMP", func(s *planner.Scenario) {
-			s.Network.Fabric, s.Network.LoadBalancing = planner.Ethernet, planner.LBECMP
+			s.Network.Fabric, s.Network.LoadBalancing, s.Network.Routing = planner.Ethernet, planner.LBECMP, planner.RouteStatic
 		})
 		with("RoCE ECMP 2:1", func(s *planner.Scenario) {
 			s.Network.Fabric, s.Network.LoadBalancing, s.Network.Oversubscription = planner.Ethernet, planner.LBECMP, "2:1"
+			s.Network.Routing = planner.RouteStatic
 		})
 	default:
 		return nil, usagef("--sweep: %q is not gpus, nic or fabric", kind)

@@ -35,6 +35,7 @@ func TestNVLinkDomainPerServer(t *testing.T) {
 			s.Cluster.GPUs, s.Cluster.GPUsPerServer = 96, c.perServer
 			w := NewWorkload()
 			w.Model, w.TP, w.PP, w.VPP = "llama3-8b", c.tp, 1, 1
+			w.Algorithm = AlgoRing // the hand values are the ring's; NVLS is checked in fabricmodel_test.go
 			s.Workload = &w
 			p, err := Build(s, cat)
 			if err != nil {

@@ -1,6 +1,9 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Effect is what one property of the fabric, or of the job's place on
 // it, adds to the step time over RDMA: the step as planned minus the
@@ -15,7 +18,9 @@ type Effect struct {
 const (
 	EffectBackEnd   = "back end, all effects"
 	EffectOversub   = "oversubscribed tier"
-	EffectECMP      = "ECMP flow collisions"
+	EffectECMP      = "static routing collisions"
+	EffectBackdrop  = "background load"
+	EffectInNetwork = "in-network reduction"
 	EffectSpread    = "spread placement"
 	EffectOtherJobs = "other jobs on shared uplinks"
 	EffectExperts   = "expert all-to-all beyond NVLink"
@@ -49,6 +54,9 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	}
 	if fv.spread && fv.jobs > 1 {
 		fv.othersBusy = st.crossingS() / st.StepS // as solved for st
+		if fv.aligned {
+			fv.othersBusy = 1 // they cross whenever this job does
+		}
 	}
 	if leaves {
 		without(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing",
@@ -60,13 +68,11 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 				JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
 		}
 		if fv.ecmp() {
-			k := fv.flowsPerUplink()
-			where := "per uplink"
-			if fv.planes > 1 {
-				where = fmt.Sprintf("per uplink in each of %d planes", fv.planes)
-			}
-			without(EffectECMP, fmt.Sprintf("%.2g flows %s: a flow gets %.0f%% of its fair share; adaptive routing would give all of it",
-				k, where, 100*ecmpShare(k)), func(v *fabricView) { v.loadBalancing = LBAdaptive })
+			without(EffectECMP, staticDetail(fv), func(v *fabricView) { v.static = false })
+		}
+		if fv.bgLeaf > 0 || fv.bgSpine > 0 {
+			without(EffectBackdrop, fmt.Sprintf("other traffic holds %.0f%% of the leaf uplinks and %.0f%% of the spine uplinks", 100*fv.bgLeaf, 100*fv.bgSpine),
+				func(v *fabricView) { v.bgLeaf, v.bgSpine = 0, 0 })
 		}
 		if fv.spread {
 			without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
@@ -77,9 +83,17 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 			}
 		}
 		if fv.spread && fv.jobs > 1 {
-			without(EffectOtherJobs, fmt.Sprintf("%d jobs share the leaves; the others cross the tier %.0f%% of the time", fv.jobs, 100*fv.othersBusy),
+			detail := fmt.Sprintf("%d jobs share the leaves; the others cross the tier %.0f%% of the time, in random phase", fv.jobs, 100*fv.othersBusy)
+			if fv.aligned {
+				detail = fmt.Sprintf("%d jobs share the leaves, in phase: the others cross whenever this one does", fv.jobs)
+			}
+			without(EffectOtherJobs, detail,
 				func(v *fabricView) { v.othersBusy = 0 })
 		}
+	}
+	if ran := inNetworkRan(st); ran != "" {
+		without(EffectInNetwork, ran+" (negative: time saved against ring and tree alone)",
+			func(v *fabricView) { v.sharp, v.noNVLS, v.algorithm = false, true, "" })
 	}
 	if experts {
 		without(EffectExperts, fmt.Sprintf("ep %d spans more than one %d-GPU NVLink domain", w.EP, domain),
@@ -160,4 +174,28 @@ func (r BreakdownRow) Time() string {
 		return FormatSignedSeconds(r.Seconds)
 	}
 	return FormatSeconds(r.Seconds)
+}
+
+// staticDetail says what static routing costs the crossing flows.
+func staticDetail(fv fabricView) string {
+	f := fv.flowsPerPort()
+	where := fmt.Sprintf("%s leaf uplinks", FormatInt(int(fv.jobUplinks)))
+	if fv.planes > 1 {
+		where += fmt.Sprintf(" over %d planes", fv.planes)
+	}
+	return fmt.Sprintf("%.0f flows per port (queue pairs, up to %.0f at once) hashed onto %s, %.0f links met per tier: each collective runs at its most loaded link; adaptive routing balances them",
+		f, fv.maxActiveQueuePairs, where, fv.stages)
+}
+
+// inNetworkRan names the in-network reductions the step's classes ran.
+func inNetworkRan(st StepTime) string {
+	var ran []string
+	for _, c := range st.Classes {
+		name := map[string]string{AlgoNVLS: "NVLink SHARP (NVLS) reduces " + c.Name + " in the NVSwitches",
+			AlgoSHARP: "SHARP reduces " + c.Name + " in the InfiniBand switches"}[c.Algorithm]
+		if name != "" && !slices.Contains(ran, name) {
+			ran = append(ran, name)
+		}
+	}
+	return JoinAnd(ran)
 }

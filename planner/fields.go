@@ -460,6 +460,8 @@ func clusterFields() []Field {
 		countField("network.nics_per_server", "NICs per server", 1, MaxNICsPerServer, true, "blank: one per GPU", func(s *Scenario) *int { return &s.Network.NICsPerServer }),
 		choiceField("network.load_balancing", "RoCE load balancing", []string{LBAdaptive, LBECMP}, func(s *Scenario) *string { return &s.Network.LoadBalancing }),
 		choiceField("network.leaf_alignment", "Leaf alignment", []string{"", AlignRack, AlignPacked}, func(s *Scenario) *string { return &s.Network.LeafAlignment }),
+		choiceField("network.routing", "Routing (both fabrics)", []string{"", RouteStatic, RouteAdaptive}, func(s *Scenario) *string { return &s.Network.Routing }),
+		toggleField("network.in_network_reduction", "In-network reduction (SHARP)", func(s *Scenario) *bool { return &s.Network.InNetworkReduction }),
 		numberField("cluster.server_price_usd", "Server price", "", 0, MaxPriceUSD, true, func(s *Scenario) *float64 { return &s.Cluster.ServerPriceUSD }),
 		choiceField("pricing.basis", "Price basis", []string{"", BasisStreet, BasisList}, func(s *Scenario) *string { return &s.Pricing.Basis }),
 	}
@@ -545,6 +547,10 @@ func workloadFields() []Field {
 		countField("workload.kv_heads", "KV heads (grouped-query attention)", 1, MaxHeads, true, "blank: the model's", w(func(w *Workload) *int { return &w.KVHeads })),
 		countField("workload.route_nodes", "MoE: nodes a token may reach", 1, MaxRouteNodes, true, "node-limited routing; blank: the model's", w(func(w *Workload) *int { return &w.RouteNodes })),
 		countField("workload.qps_per_connection", "Queue pairs per connection", 1, MaxQueuePairs, true, "flows ECMP hashes; blank: NCCL's 1", w(func(w *Workload) *int { return &w.QueuePairs })),
+		choiceField("workload.phase", "Other jobs' phase", []string{"", PhaseAligned}, func(s *Scenario) *string { return &workload(s).Phase }),
+		numberField("workload.background_leaf", "Background load, leaf uplinks", "", 0, MaxBackgroundLoad, true, func(s *Scenario) *float64 { return &workload(s).BackgroundLeaf }),
+		numberField("workload.background_spine", "Background load, spine uplinks", "", 0, MaxBackgroundLoad, true, func(s *Scenario) *float64 { return &workload(s).BackgroundSpine }),
+		choiceField("workload.algorithm", "All-reduce algorithm", append([]string{""}, Algorithms...), func(s *Scenario) *string { return &workload(s).Algorithm }),
 	}
 }
 

@@ -187,8 +187,10 @@ type fabricView struct {
 	nicsPerServer  int
 	nicGbps        float64
 	fabric         Fabric
-	loadBalancing  string
+	static         bool    // static routing: flows hashed (ECMP) or pinned by the subnet manager
 	oversub        float64 // D/U at the leaf
+	spineRatio     float64 // D/U at the spine (three tiers; 1 below)
+	serversPerPod  int     // servers under one pod's spines (three tiers)
 	serversPerUnit int     // servers under one leaf group
 	tiers          int
 	planes         int
@@ -210,12 +212,32 @@ type fabricView struct {
 	// wireUS is the propagation delay of the cables on the longest path
 	// (laid-out plans only; see Plan.wireUS).
 	wireUS float64
+
+	// Static routing's collision model (fabricmodel.go).
+	maxActiveQueuePairs float64 // queue pairs per connection carrying data at once
+	channels            float64 // NCCL connections per network peer
+	stages              float64 // hashed links met per tier crossed
+	jobUplinks          float64 // the job's leaf uplinks: links its crossing flows hash onto
+	// leafDown and leafUp are a leaf's ports as built (0: derive them
+	// from the leaf group and ratio).
+	leafDown, leafUp int
+	maxLoads         maxLoadMemo // shared by the copies one estimate makes
+	jobServers       int
+	// Sharing: background load per tier (fraction of the uplinks' capacity
+	// other traffic holds) and whether other jobs cross in phase.
+	bgLeaf, bgSpine float64
+	aligned         bool
+	// In-network reduction: SHARP on the switches, and a forced
+	// all-reduce algorithm ("" picks the fastest).
+	sharp     bool
+	noNVLS    bool // NVLink SHARP made unavailable (for the breakdown)
+	algorithm string
 }
 
 // ecmp reports whether flows leaving a leaf group are hashed onto uplinks
 // (RoCE with static ECMP) rather than spread packet by packet.
 func (fv fabricView) ecmp() bool {
-	return fv.fabric == Ethernet && fv.loadBalancing == LBECMP && fv.tiers >= 2
+	return fv.static && fv.tiers >= 2
 }
 
 // crossLoad is the fraction of a leaf's down ports sending across the
@@ -230,45 +252,20 @@ func (fv fabricView) crossLoad() float64 {
 	return (1 + float64(fv.jobs-1)*busy) / float64(fv.jobs)
 }
 
-// flowsPerUplink is k, the flows ECMP hashes onto each uplink on average:
-// every active down port's connection opens qps flows, and D/U down ports
-// share each uplink (a plane's leaves and uplinks scale together, so the
-// plane count cancels).
-func (fv fabricView) flowsPerUplink() float64 {
-	return fv.qps * fv.crossOversub()
-}
-
 // crossOversub is the oversubscription traffic leaving a leaf group
 // meets: the leaf's D/U times the share of its ports busy, worsened by
 // uplink capacity lost to a failure.
 func (fv fabricView) crossOversub() float64 {
-	return fv.oversub * fv.crossLoad() / (1 - fv.upLost)
-}
-
-// ecmpShare is what static hashing leaves of a flow's fair share: with k
-// flows per uplink on average, a flow meets X ~ Poisson(k) others on its
-// link and gets E[1/(1+X)] = (1 - e^-k)/k of it, against min(1, 1/k)
-// with perfect spreading (balls into bins).
-func ecmpShare(k float64) float64 {
-	if k <= 0 {
-		return 1
-	}
-	return -math.Expm1(-k) / math.Min(k, 1)
+	return fv.oversub * fv.crossLoad() / (1 - fv.upLost) / (1 - fv.bgLeaf)
 }
 
 // crossShare is the fraction of its NIC bandwidth a flow leaving its leaf
-// group gets: less the oversubscription it meets (the leaf's, times the
-// ports busy, worsened by uplink capacity lost to a failure) and, on
-// static ECMP, the collisions of its hash.
+// group gets with balanced routing: less the oversubscription it meets
+// (the leaf's, times the ports busy, worsened by uplink capacity lost to
+// a failure and by background load). Static routing's collisions are
+// per group (fabricView.hashedShare).
 func (fv fabricView) crossShare() float64 {
-	if fv.ideal {
-		return 1
-	}
-	share := 1 / math.Max(1, fv.crossOversub())
-	if fv.ecmp() {
-		share *= ecmpShare(fv.flowsPerUplink())
-	}
-	return share
+	return fv.balancedShare(false)
 }
 
 func (p *Plan) fabricView() fabricView {
@@ -276,9 +273,11 @@ func (p *Plan) fabricView() fabricView {
 	d, u, _ := Ratio(n.Oversubscription)
 	return fabricView{
 		gpusPerServer: p.Scenario.Cluster.GPUsPerServer, nicsPerServer: n.NICsPerServer,
-		nicGbps: float64(n.NICGbps), fabric: n.Fabric, loadBalancing: n.LoadBalancing,
+		nicGbps: float64(n.NICGbps), fabric: n.Fabric, static: n.routing() == RouteStatic,
 		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers, planes: p.Planes,
 		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1, wireUS: p.wireUS(),
+		spineRatio: p.spineRatio(), serversPerPod: ceilDiv(p.Servers, max(p.Pods, 1)),
+		maxActiveQueuePairs: 1, stages: 1, channels: 1, leafDown: p.leafDown(), leafUp: p.leafUp(), sharp: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
 	}
 }
 
@@ -291,7 +290,23 @@ func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
 	if fv.qps == 0 {
 		fv.qps = d.ECMP.QueuePairs
 	}
+	fv.maxActiveQueuePairs, fv.stages, fv.channels = d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	if fv.static {
+		fv.maxLoads = maxLoadMemo{}
+	}
+	fv.sharp = fv.sharp && d.InNetwork.sharpCapable(p.Switch.Key)
+	fv.bgLeaf, fv.bgSpine = w.BackgroundLeaf, w.BackgroundSpine
+	fv.aligned = w.Phase == PhaseAligned
+	fv.algorithm = w.Algorithm
+	fv.setJobSize(max(p.GPUs/fv.jobs, 1), p.ServerPorts)
 	return fv
+}
+
+// setJobSize records the job's servers and the leaf uplinks its
+// crossing flows are hashed onto.
+func (fv *fabricView) setJobSize(gpus, serverPorts int) {
+	fv.jobServers = ceilDiv(gpus, max(fv.gpusPerServer, 1))
+	fv.jobUplinks = math.Max(1, float64(fv.jobServers*max(serverPorts, 1))/fv.oversub)
 }
 
 // nvlinkDomain is the GPUs one NVLink domain holds: the system's
@@ -467,6 +482,9 @@ func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	}
 	fv.othersBusy = 1
 	st := stepOnce(w, gpu, d, fv, dp, micro, tr)
+	if fv.aligned { // the others cross whenever this job does
+		return st
+	}
 	for range 4 {
 		fv.othersBusy = st.crossingS() / st.StepS
 		st = stepOnce(w, gpu, d, fv, dp, micro, tr)
@@ -603,18 +621,24 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 
 // netModel holds a fabric's bandwidths and latencies for one transport.
 type netModel struct {
-	fv          fabricView
-	d           *JCTData
-	nvlinkGBs   float64 // effective one-way NVLink bandwidth per GPU
-	nodeGBs     float64 // effective back-end bandwidth of one server
-	domain      int     // GPUs in one NVLink domain
-	netHopUS    float64
-	intraHopUS  float64
-	switchHopUS float64
-	netExtraUS  float64     // added to every network hop: the TCP stack's latency
-	ideal       bool        // no network latency at all
-	crossShare  float64     // of a flow's bandwidth, when it crosses the tier above the leaves
-	protos      []*Protocol // LL, LL128, Simple
+	fv         fabricView
+	d          *JCTData
+	nvlinkGBs  float64 // effective one-way NVLink bandwidth per GPU
+	nodeGBs    float64 // effective back-end bandwidth of one server
+	domain     int     // GPUs in one NVLink domain
+	netHopUS   float64
+	intraHopUS float64
+	netExtraUS float64     // added to every network hop: the TCP stack's latency
+	ideal      bool        // no network latency at all
+	crossShare float64     // of a flow's bandwidth, when it crosses the tier above the leaves
+	protos     []*Protocol // LL, LL128, Simple
+	// nvlinkRawGBs is the one-way NVLink line rate per GPU, nvlsEff the
+	// GPU's NVLink SHARP efficiency (0: none), nicEff the achieved share
+	// of NIC line rate the back-end bandwidths carry.
+	nvlinkRawGBs, nvlsEff, nicEff float64
+	// perSwitchUS is one switch's latency; a group pays it per switch on
+	// its path (1 under one leaf, 3 across spines, 5 across the core).
+	perSwitchUS float64
 }
 
 func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel {
@@ -632,19 +656,26 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 	}
 	m := netModel{
 		fv: fv, d: d,
-		nvlinkGBs:   gpu.NVLinkGBs * d.Efficiency.NVLink,
-		nodeGBs:     perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost),
-		domain:      nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
-		netHopUS:    d.Collective.NetHopUS,
-		intraHopUS:  d.Collective.NVLinkHopUS,
-		switchHopUS: d.Collective.SwitchHopUS[string(fv.fabric)]*float64(2*fv.tiers-1) + fv.wireUS,
+		nvlinkGBs:    gpu.NVLinkGBs * d.Efficiency.NVLink,
+		nodeGBs:      perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost),
+		domain:       nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
+		netHopUS:     d.Collective.NetHopUS,
+		intraHopUS:   d.Collective.NVLinkHopUS,
+		perSwitchUS:  d.Collective.SwitchHopUS[string(fv.fabric)],
+		nvlinkRawGBs: gpu.NVLinkGBs, nvlsEff: gpu.NVLSEfficiency, nicEff: 1,
+	}
+	if fv.noNVLS {
+		m.nvlsEff = 0
+	}
+	if fv.nicGbps > 0 && !fv.ideal {
+		m.nicEff = perNIC / (fv.nicGbps / 8)
 	}
 	if tr == TCP {
 		m.netExtraUS = d.TCP.ExtraLatencyUS
 		m.netHopUS += m.netExtraUS
 	}
 	if fv.ideal {
-		m.netHopUS, m.switchHopUS, m.ideal = 0, 0, true
+		m.netHopUS, m.perSwitchUS, m.ideal = 0, 0, true
 	}
 	m.crossShare = fv.crossShare()
 	m.protos = d.protocols
@@ -660,6 +691,13 @@ type commGroup struct {
 	netGBs    float64 // back-end bandwidth this group gets per domain
 	crossesSU bool    // spans more than one leaf group (oversubscription applies)
 	local     bool    // stays inside one NVLink domain
+	// crossesCore: it also spans pods (three tiers), crossing the core.
+	crossesCore bool
+	// switchUS is the switches' latency on its path, wires included.
+	switchUS float64
+	// share is the fraction of its NIC bandwidth a crossing port gets
+	// (1 when it stays under its leaves).
+	share float64
 }
 
 // group lays out a communicator of ranks members spaced stride GPUs apart.
@@ -676,11 +714,37 @@ func (m netModel) group(ranks, stride int) commGroup {
 	g.perNode = min(ranks, max(1, m.domain/stride))
 	g.nodes = ceilDiv(ranks, g.perNode)
 	g.netGBs = m.nodeGBs * float64(g.perNode) / float64(m.fv.gpusPerServer)
-	if m.fv.tiers >= 2 && (m.fv.spread || ceilDiv(span, m.fv.gpusPerServer) > m.fv.serversPerUnit) {
+	if m.domain > m.fv.gpusPerServer && m.fv.nicsPerServer > 0 { // rack-scale: the NICs its channels cross by
+		g.netGBs = math.Min(g.netGBs, m.d.RackScale.NetChannels*m.nodeGBs/float64(m.fv.nicsPerServer))
+	}
+	g.share, g.switchUS = 1, m.perSwitchUS+m.fv.wireUS
+	if m.ideal {
+		g.switchUS = 0
+	}
+	servers := ceilDiv(span, m.fv.gpusPerServer)
+	if m.fv.tiers >= 2 && (m.fv.spread || servers > m.fv.serversPerUnit) {
 		g.crossesSU = true
-		g.netGBs *= m.crossShare
+		g.crossesCore = m.fv.tiers >= 3 && (m.fv.spread || servers > m.fv.serversPerPod)
+		g.switchUS += 2 * m.perSwitchUS
+		if g.crossesCore {
+			g.switchUS += 2 * m.perSwitchUS
+		}
+		g.share = m.fv.hashedShare(m.ringCrossing(g, servers), g.crossesCore)
+		g.netGBs *= g.share
 	}
 	return g
+}
+
+// ringCrossing is the share of a crossing group's ring edges that leave
+// their leaf group: all of them for a spread job; for a packed one, one
+// edge per leaf group its nodes fill (NCCL orders its rings by the
+// topology, so neighbours share a leaf).
+func (m netModel) ringCrossing(g commGroup, servers int) float64 {
+	if m.fv.spread {
+		return 1
+	}
+	units := ceilDiv(servers, max(m.fv.serversPerUnit, 1))
+	return math.Min(1, float64(units)/float64(max(g.nodes, 1)))
 }
 
 type collTime struct {
@@ -768,7 +832,7 @@ func (m netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collT
 	}
 	intra := local * bytes / (m.nvlinkGBs * 1e9)
 	t := math.Max(inter, intra)
-	lat := c.BaseLatencyUS + m.netHopUS + m.switchHopUS + float64(r.remotePeers(g))*c.AllToAllPeerUS
+	lat := c.BaseLatencyUS + m.netHopUS + g.switchUS + float64(r.remotePeers(g))*c.AllToAllPeerUS
 	return collTime{time: lat*us + t, busbw: rsFactor(g.ranks) * bytes / t / 1e9, proto: ProtoSimple}
 }
 
@@ -778,14 +842,14 @@ func (m netModel) p2p(bytes float64, g commGroup) collTime {
 		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), busbw: m.nvlinkGBs, proto: ProtoSimple}
 	}
 	perGPU := m.perGPUGBs(g) // every GPU of the server sends its slice at once
-	return collTime{time: (c.BaseLatencyUS+m.netHopUS+m.switchHopUS)*us + bytes/(perGPU*1e9), busbw: perGPU, proto: ProtoSimple}
+	return collTime{time: (c.BaseLatencyUS+m.netHopUS+g.switchUS)*us + bytes/(perGPU*1e9), busbw: perGPU, proto: ProtoSimple}
 }
 
 // perGPUGBs is one GPU's share of its server's back-end bandwidth.
 func (m netModel) perGPUGBs(g commGroup) float64 {
 	b := m.nodeGBs / float64(m.fv.gpusPerServer)
 	if g.crossesSU {
-		b *= m.crossShare
+		b *= g.share
 	}
 	return b
 }

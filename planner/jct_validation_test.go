@@ -121,7 +121,7 @@ func TestJCTLlama3(t *testing.T) {
 // single-collective checks.
 func collectiveView(gpusPerServer, nics int, gbps float64, f Fabric) fabricView {
 	return fabricView{gpusPerServer: gpusPerServer, nicsPerServer: nics, nicGbps: gbps, fabric: f,
-		loadBalancing: LBAdaptive, oversub: 1, serversPerUnit: 32, tiers: 2}
+		oversub: 1, spineRatio: 1, serversPerUnit: 32, tiers: 2, maxActiveQueuePairs: 1, stages: 1, jobUplinks: 1}
 }
 
 // TestJCTCollectives checks single collectives against published
@@ -147,7 +147,9 @@ func TestJCTCollectives(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := newNetModel(tc.view, d.GPUs[tc.gpu], d, tc.transport)
+			v := tc.view
+			v.algorithm = AlgoRing // nccl-tests rings (ASTRA-sim's validation too); NVLS has its own points
+			m := newNetModel(v, d.GPUs[tc.gpu], d, tc.transport)
 			g := m.group(tc.ranks, tc.stride)
 			got := m.allReduce(gib, g)
 			busbw := arFactor(tc.ranks) * gib / got.time / 1e9
@@ -171,17 +173,6 @@ type fabricPoint struct {
 	tolerance    float64 // relative; wider where the model leaves out what the run did
 }
 
-// crossAllReduce is the bus bandwidth of a 1 GiB all-reduce over 16
-// eight-GPU servers whose traffic crosses the tier above the leaves, on
-// 400G RoCE at 1:1 with load balancing lb.
-func crossAllReduce(d *JCTData, lb string) float64 {
-	fv := collectiveView(8, 8, 400, Ethernet)
-	fv.serversPerUnit, fv.loadBalancing, fv.qps = 1, lb, d.ECMP.QueuePairs
-	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
-	g := m.group(16, 8)
-	return arFactor(16) * (1 << 30) / m.allReduce(1<<30, g).time / 1e9
-}
-
 // deepEPRDMA is the RDMA bandwidth per GPU of an expert-parallel
 // all-to-all over ep H100-class GPUs, 8 to a server with one 400G
 // InfiniBand NIC each: the remote bytes over the time.
@@ -196,12 +187,12 @@ func deepEPRDMA(d *JCTData, ep int) float64 {
 var fabricPoints = []fabricPoint{
 	{"RoCE all-reduce, E-ECMP + QP scaling over plain ECMP", "Meta, RoCE network for distributed AI training at scale (SIGCOMM 2024): up to 40% more AllReduce bandwidth",
 		1.40, func(t *testing.T, d *JCTData) float64 {
-			return crossAllReduce(d, LBAdaptive) / crossAllReduce(d, LBECMP)
+			return crossAllReduceBusBW(d, true, d.ECMP.MaxActiveQueuePairs, 0) / crossAllReduceBusBW(d, true, 1, 0)
 		}, "x", false, 0.15},
-	{"Spectrum-X adaptive routing over off-the-shelf Ethernet", "NVIDIA Spectrum-X: 1.6x AI workload performance [vendor claim]",
+	{"Spectrum-X adaptive routing over off-the-shelf Ethernet", "NVIDIA Spectrum-X: 1.6x AI workload performance [vendor claim; its baseline also lacks Spectrum-X's congestion control]",
 		1.6, func(t *testing.T, d *JCTData) float64 {
-			return crossAllReduce(d, LBAdaptive) / crossAllReduce(d, LBECMP)
-		}, "x", false, 0.15},
+			return crossAllReduceBusBW(d, false, 1, 0) / crossAllReduceBusBW(d, true, 1, 0)
+		}, "x", false, 0.25},
 	{"MoE all-to-all, 16 GPUs on 2 servers (DeepEP normal kernels)", "deepseek-ai/DeepEP README: internode EP16 dispatch 43 GB/s RDMA, H800 + CX7 400G IB",
 		43, func(t *testing.T, d *JCTData) float64 { return deepEPRDMA(d, 16) }, "GB/s", false, 0.15},
 	{"MoE all-to-all, 32 GPUs on 4 servers (DeepEP)", "DeepEP README: EP32 dispatch 58 GB/s RDMA (node-limited routing sends a token once per node, NVLink fans it out)",

@@ -33,7 +33,21 @@ type JCTData struct {
 	} `toml:"tcp"`
 	ECMP struct {
 		QueuePairs float64 `toml:"qps_per_connection"`
+		// MaxActiveQueuePairs is the queue pairs of one connection carrying
+		// data at once; more add no flows.
+		MaxActiveQueuePairs float64 `toml:"max_active_qps"`
+		// ChannelsPerPeer is NCCL's connections to each network peer.
+		ChannelsPerPeer float64 `toml:"channels_per_peer"`
+		// StagesPerTier is the hashed links a flow meets per tier it
+		// crosses (up at the leaf, down at the spine).
+		StagesPerTier float64 `toml:"stages_per_tier"`
 	} `toml:"ecmp"`
+	InNetwork InNetworkConstants `toml:"in_network"`
+	RackScale struct {
+		// NetChannels is the NICs of a rack-scale NVLink domain one
+		// collective leaving it uses (NCCL channels crossing).
+		NetChannels float64 `toml:"net_channels"`
+	} `toml:"rack_scale"`
 	Overlap struct {
 		DP, PP, TP, EP, CP float64
 	} `toml:"overlap"`
@@ -87,7 +101,10 @@ type GPUSpec struct {
 	ElementwiseBytes float64 `toml:"elementwise_bytes"`
 	HBMGB            float64 `toml:"hbm_gb"`  // memory per GPU, GB
 	HBMTBs           float64 `toml:"hbm_tbs"` // memory bandwidth, TB/s
-	Source           string  `toml:"source"`
+	// NVLSEfficiency is NCCL's NVLink SHARP efficiency for the GPU's
+	// NVSwitch generation; 0: no NVLink SHARP.
+	NVLSEfficiency float64 `toml:"nvls_efficiency"`
+	Source         string  `toml:"source"`
 }
 
 // ModelSpec is one model preset.
@@ -150,8 +167,14 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 	for _, k := range protocolKeys {
 		d.protocols = append(d.protocols, d.Collective.Protocols[k])
 	}
-	if q := d.ECMP.QueuePairs; q < 1 {
-		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection must be 1 or more")
+	if e := d.ECMP; e.QueuePairs < 1 || e.MaxActiveQueuePairs < 1 || e.StagesPerTier < 1 || e.ChannelsPerPeer < 1 {
+		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection, max_active_qps, channels_per_peer and stages_per_tier must be 1 or more")
+	}
+	if c := d.RackScale.NetChannels; !inRange(c, 1, 1024) {
+		return nil, fmt.Errorf("jct data: [rack_scale] net_channels must be 1 to 1024")
+	}
+	if err := d.InNetwork.check(d.GPUs); err != nil {
+		return nil, err
 	}
 	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 || c.LowPrecisionCeiling <= 0 || c.LowPrecisionCeiling > 1 {
 		return nil, fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more and low_precision_ceiling in (0,1]")

@@ -102,7 +102,7 @@ func (p *Plan) CheckpointSource() string {
 func (p *Plan) frontEndView(w Workload, d *JCTData, r SideDefaults, ls leafSpine) fabricView {
 	fv := p.jobView(w, d)
 	fv.nicsPerServer, fv.nicGbps = r.FrontEndPorts, float64(r.FrontEndGbps)
-	fv.fabric, fv.loadBalancing, fv.planes = Ethernet, LBECMP, 1
+	fv.fabric, fv.static, fv.planes, fv.sharp = Ethernet, true, 1, false
 	fv.bwLost, fv.upLost, fv.ideal = 0, 0, false
 	fv.tiers, fv.oversub = 1, 1
 	fv.serversPerUnit = max(1, 2*ls.down/r.FrontEndPorts)

@@ -59,27 +59,28 @@ func checkProtocols(ps map[string]*Protocol) error {
 	return nil
 }
 
-// netHop is one network hop of protocol hop latency hopUS on this model:
-// plus the TCP stack's and the switches' latency; none when ideal.
-func (m netModel) netHop(hopUS float64) float64 {
+// netHop is one network hop of protocol hop latency hopUS for group g:
+// plus the TCP stack's latency and the switches' on g's path (more for
+// a group crossing tiers); none when ideal.
+func (m netModel) netHop(hopUS float64, g commGroup) float64 {
 	if m.ideal {
 		return 0
 	}
-	return hopUS + m.netExtraUS + m.switchHopUS
+	return hopUS + m.netExtraUS + g.switchUS
 }
 
 // ringLatency is NCCL's ring latency for protocol p and nsteps steps of
 // which interSteps cross the network (tuning.cc): base + intra-domain
 // steps x the NVLink hop + network steps x the network hop.
-func (m netModel) ringLatency(p *Protocol, nsteps, interSteps int) float64 {
-	return (p.RingBaseUS + float64(nsteps-interSteps)*p.RingNVLinkHopUS + float64(interSteps)*m.netHop(p.RingNetHopUS)) * us
+func (m netModel) ringLatency(p *Protocol, nsteps, interSteps int, g commGroup) float64 {
+	return (p.RingBaseUS + float64(nsteps-interSteps)*p.RingNVLinkHopUS + float64(interSteps)*m.netHop(p.RingNetHopUS, g)) * us
 }
 
 // treeLatency is NCCL's tree all-reduce latency for protocol p: base +
 // 2 x ((ranks per domain - 1) x the NVLink hop + log2(domains) x the
 // network hop), up and down the tree.
 func (m netModel) treeLatency(p *Protocol, g commGroup) float64 {
-	return (p.TreeBaseUS + 2*(float64(g.perNode-1)*p.TreeNVLinkHopUS+math.Log2(float64(g.nodes))*m.netHop(p.TreeNetHopUS))) * us
+	return (p.TreeBaseUS + 2*(float64(g.perNode-1)*p.TreeNVLinkHopUS+math.Log2(float64(g.nodes))*m.netHop(p.TreeNetHopUS, g))) * us
 }
 
 // pick keeps the faster of two timings.
@@ -91,21 +92,40 @@ func pick(best, c collTime) collTime {
 }
 
 // allReduce times an all-reduce of bytes per rank the way NCCL picks
-// one: every protocol on a ring, and on a tree when the group crosses
-// the network, the fastest kept. The bandwidth term is the bus
-// bandwidth's (min of NVLink and the group's back-end share) times the
-// protocol's fraction, and the tree's 0.92 for a tree.
+// one: every protocol on a ring, on a tree when the group crosses the
+// network, NVLink SHARP inside a domain whose NVSwitch has it, SHARP
+// across switches that have it; the fastest kept, or only the
+// workload's forced algorithm where it can run. The ring and tree
+// bandwidth term is the bus bandwidth's (min of NVLink and the group's
+// back-end share) times the protocol's fraction, and the tree's 0.92
+// for a tree.
 func (m netModel) allReduce(bytes float64, g commGroup) collTime {
+	if best := m.allReduceOf(bytes, g, true); best.proto != "" {
+		return best
+	}
+	return m.allReduceOf(bytes, g, false) // the forced algorithm cannot run here
+}
+
+func (m netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime {
+	ok := func(algo string) bool { return !forced || m.allows(algo) }
 	bw, busbw := m.bwTime(bytes, g, arFactor)
 	tf := m.d.Collective.TreeBWFactor
 	var best collTime
 	for _, p := range m.protos {
-		best = pick(best, collTime{time: m.ringLatency(p, 2*(g.ranks-1), 2*(g.nodes-1)) + bw/p.BWFraction,
-			busbw: busbw * p.BWFraction, algo: AlgoRing, proto: p.Name})
-		if !g.local && g.nodes >= 2 {
+		if ok(AlgoRing) {
+			best = pick(best, collTime{time: m.ringLatency(p, 2*(g.ranks-1), 2*(g.nodes-1), g) + bw/p.BWFraction,
+				busbw: busbw * p.BWFraction, algo: AlgoRing, proto: p.Name})
+		}
+		if !g.local && g.nodes >= 2 && ok(AlgoTree) {
 			best = pick(best, collTime{time: m.treeLatency(p, g) + bw/(tf*p.BWFraction),
 				busbw: busbw * tf * p.BWFraction, algo: AlgoTree, proto: p.Name})
 		}
+	}
+	if c, can := m.nvlsAllReduce(bytes, g); can && ok(AlgoNVLS) {
+		best = pick(best, c)
+	}
+	if c, can := m.sharpAllReduce(bytes, g); can && ok(AlgoSHARP) {
+		best = pick(best, c)
 	}
 	return best
 }
@@ -117,12 +137,12 @@ func (m netModel) reduceScatter(bytes float64, g commGroup) collTime {
 	bw, busbw := m.bwTime(bytes, g, rsFactor)
 	var best collTime
 	for _, p := range m.protos {
-		best = pick(best, collTime{time: m.ringLatency(p, g.ranks-1, g.nodes-1) + bw/p.BWFraction,
+		best = pick(best, collTime{time: m.ringLatency(p, g.ranks-1, g.nodes-1, g) + bw/p.BWFraction,
 			busbw: busbw * p.BWFraction, algo: AlgoRing, proto: p.Name})
 	}
 	if !g.local && g.nodes > 1 {
 		simple := m.protos[len(m.protos)-1]
-		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS)) * us
+		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS, g)) * us
 		best = pick(best, collTime{time: lat + bw, busbw: busbw, algo: AlgoPAT, proto: simple.Name})
 	}
 	return best

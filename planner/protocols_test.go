@@ -6,26 +6,26 @@ import (
 )
 
 // All-reduces on 2 servers of 8 H100 with eight 400G InfiniBand NICs each
-// (16 ranks, 8 per NVLink domain, two-tier fabric: 3 switch hops x 0.13
+// (16 ranks, 8 per NVLink domain, both under one leaf: 1 switch x 0.13
 // us per network step), against NCCL's protocol costs worked by hand
 // (data/jct.toml [collective.protocols], tuning.cc):
 //
 // 4 bytes (the bandwidth term, 2 x 15/16 x 4 B / 360 GB/s, is 2e-11 s):
 //
-//	ring LL     6.6 + 28 x 0.6 + 2 x (2.7 + 0.39)        = 29.58 us
-//	ring LL128  14 + 28 x 1.9 + 2 x (4.0 + 0.39)         = 75.98
-//	ring Simple 8.4 + 28 x 3.4 + 2 x (14 + 0.39)         = 132.38
-//	tree LL     6.8 + 2 x (7 x 0.6 + 1 x (5.0 + 0.39))   = 25.98  <- fastest
-//	tree LL128  14 + 2 x (7 x 1.25 + (8.5 + 0.39))       = 49.28
-//	tree Simple 8.4 + 2 x (7 x 4.0 + (14 + 0.39))        = 93.18
+//	ring LL     6.6 + 28 x 0.6 + 2 x (2.7 + 0.13)        = 29.06 us
+//	ring LL128  14 + 28 x 1.9 + 2 x (4.0 + 0.13)         = 75.46
+//	ring Simple 8.4 + 28 x 3.4 + 2 x (14 + 0.13)         = 131.86
+//	tree LL     6.8 + 2 x (7 x 0.6 + 1 x (5.0 + 0.13))   = 25.46  <- fastest
+//	tree LL128  14 + 2 x (7 x 1.25 + (8.5 + 0.13))       = 48.76
+//	tree Simple 8.4 + 2 x (7 x 4.0 + (14 + 0.13))        = 92.66
 //
 // 1 GiB: bus bandwidth min(NVLink 450 x 0.8, 8 NICs x 46) = 360 GB/s,
 // bandwidth term 2 x 15/16 x 2^30 / 360e9 = 5.5924 ms:
 //
-//	ring Simple 132.38 us + 5.5924 ms           = 5.7248 ms  <- fastest
-//	tree Simple 93.18 us + 5.5924 / 0.92 ms     = 6.1720
-//	ring LL128  75.98 us + 5.5924 / 0.92 ms     = 6.1546
-//	ring LL     29.58 us + 5.5924 / 0.5 ms      = 11.2144
+//	ring Simple 131.86 us + 5.5924 ms           = 5.7243 ms  <- fastest
+//	tree Simple 92.66 us + 5.5924 / 0.92 ms     = 6.1720
+//	ring LL128  75.46 us + 5.5924 / 0.92 ms     = 6.1546
+//	ring LL     29.06 us + 5.5924 / 0.5 ms      = 11.2144
 //
 // Mutations caught: Simple only (the 4-byte all-reduce at 93 us), the
 // protocol's bandwidth fraction left out (LL wins at 1 GiB), the tree's
@@ -42,8 +42,8 @@ func TestAllReduceProtocols(t *testing.T) {
 		want        float64 // seconds
 		busbw       float64 // GB/s of the choice
 	}{
-		{"4 bytes", 4, AlgoTree, ProtoLL, 25.98e-6 + bwTerm(4)/(0.92*0.5), 360 * 0.92 * 0.5},
-		{"1 GiB", 1 << 30, AlgoRing, ProtoSimple, 132.38e-6 + bwTerm(1<<30), 360},
+		{"4 bytes", 4, AlgoTree, ProtoLL, 25.46e-6 + bwTerm(4)/(0.92*0.5), 360 * 0.92 * 0.5},
+		{"1 GiB", 1 << 30, AlgoRing, ProtoSimple, 131.86e-6 + bwTerm(1<<30), 360},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := m.allReduce(c.bytes, g)
@@ -78,7 +78,7 @@ func TestProtocolChoiceBySize(t *testing.T) {
 		}
 		bw, _ := m.bwTime(bytes, g, arFactor)
 		for _, p := range d.protocols {
-			ring := m.ringLatency(p, 30, 2) + bw/p.BWFraction
+			ring := m.ringLatency(p, 30, 2, g) + bw/p.BWFraction
 			tree := m.treeLatency(p, g) + bw/(0.92*p.BWFraction)
 			if math.Min(ring, tree) < got.time-1e-15 {
 				t.Errorf("%.0f bytes: %s/%s at %.3g s, but %s is faster (ring %.3g, tree %.3g)", bytes, got.algo, got.proto, got.time, p.Name, ring, tree)

@@ -152,7 +152,7 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 	}
 	r := &Resilience{Inputs: in, PortFailover: failover}
 	st := newStepper(p, d)
-	fabricFatal := s.Network.Fabric == Ethernet && s.Network.LoadBalancing == LBECMP
+	fabricFatal := s.Network.Fabric == Ethernet && s.Network.routing() == RouteStatic
 	fabricSource := srcIBReroute
 	if s.Network.Fabric == Ethernet {
 		fabricSource = srcAdaptive

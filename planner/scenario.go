@@ -159,7 +159,15 @@ type Network struct {
 	// LoadBalancing is how a RoCEv2 fabric spreads flows: "adaptive"
 	// (adaptive routing or enhanced ECMP with QP scaling) or "ecmp".
 	LoadBalancing string `toml:"load_balancing"`
-	Media         Media  `toml:"media"`
+	// Routing is how flows find their path above the leaves on either
+	// fabric: "adaptive" (InfiniBand adaptive routing, Spectrum-X, DLB)
+	// or "static" (ECMP hashing, subnet-manager routes); "" takes
+	// load_balancing's for Ethernet, adaptive for InfiniBand.
+	Routing string `toml:"routing,omitempty"`
+	// InNetworkReduction runs all-reduces on the switches' SHARP where
+	// the InfiniBand switch has it.
+	InNetworkReduction bool  `toml:"in_network_reduction,omitempty"`
+	Media              Media `toml:"media"`
 }
 
 // Media chooses the cable medium and length of each tier's links.
@@ -309,6 +317,9 @@ func (s *Scenario) validate(cat *Catalog) error {
 	}
 	if n.LoadBalancing != LBAdaptive && n.LoadBalancing != LBECMP {
 		add(fieldErr("network.load_balancing", `write "adaptive" or "ecmp"`, "unknown load balancing %q", n.LoadBalancing))
+	}
+	if err := n.validateRouting(); err != nil {
+		add(err)
 	}
 	if s.Workload != nil {
 		errs = append(errs, s.Workload.validate(cat.JCT)...)

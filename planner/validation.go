@@ -38,6 +38,11 @@ type ValidationPoint struct {
 	Transport     string  `toml:"transport"`
 	EP            int     `toml:"ep"`
 	Bytes         float64 `toml:"bytes"`
+	// NVLinkDomain is the GPUs of one NVLink domain (0: the GPU's).
+	NVLinkDomain int `toml:"nvlink_domain"`
+	// Algorithm forces the all-reduce algorithm ("ring" for a ring-only
+	// measurement); "" lets the model pick.
+	Algorithm string `toml:"algorithm"`
 }
 
 // Validation point kinds.
@@ -47,6 +52,7 @@ const (
 	KindAllToAllRDMA    = "alltoall_rdma"
 	KindAllToAllLatency = "alltoall_latency"
 	KindECMPGain        = "ecmp_gain"
+	KindStaticShare     = "static_share"
 	KindRoCEOverIB      = "roce_over_ib"
 )
 
@@ -114,14 +120,15 @@ func ParseValidation(src []byte) ([]ValidationPoint, error) {
 			}
 		case KindAllReduceBusBW:
 			if p.Ranks < 2 || p.Ranks > 1<<20 || p.GPUsPerServer < 1 || p.GPUsPerServer > 1024 || p.NICsPerServer < 1 ||
-				p.NICsPerServer > 1024 || !(p.NICGbps > 0) || p.NICGbps > 1e5 || p.Stride < 0 || p.Stride > 1<<20 {
+				p.NICsPerServer > 1024 || !(p.NICGbps > 0) || p.NICGbps > 1e5 || p.Stride < 0 || p.Stride > 1<<20 ||
+				p.NVLinkDomain < 0 || p.NVLinkDomain > 1<<20 || !inRange(p.Bytes, 0, 1<<40) {
 				return nil, fmt.Errorf("validation point %q: needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps", p.Name)
 			}
 		case KindAllToAllRDMA, KindAllToAllLatency:
 			if p.EP < 2 || p.EP > 1<<20 || p.Bytes < 0 || math.IsInf(p.Bytes, 0) {
 				return nil, fmt.Errorf("validation point %q: needs ep of 2 or more and bytes of 0 or more", p.Name)
 			}
-		case KindECMPGain:
+		case KindECMPGain, KindStaticShare:
 		default:
 			return nil, fmt.Errorf("validation point %q: unknown kind %q", p.Name, p.Kind)
 		}
@@ -164,9 +171,15 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		if p.Transport == "tcp" {
 			tr = TCP
 		}
-		m := newNetModel(validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric), gpu, d, tr)
-		const gib = 1 << 30
-		return arFactor(p.Ranks) * gib / m.allReduce(gib, m.group(p.Ranks, max(p.Stride, 1))).time / 1e9, nil
+		v := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
+		v.algorithm, v.nvlinkDomain = p.Algorithm, p.NVLinkDomain
+		v.setJobSize(p.Ranks*max(p.Stride, 1), p.NICsPerServer)
+		m := newNetModel(v, gpu, d, tr)
+		bytes := p.Bytes
+		if bytes == 0 {
+			bytes = 1 << 30
+		}
+		return arFactor(p.Ranks) * bytes / m.allReduce(bytes, m.group(p.Ranks, max(p.Stride, 1))).time / 1e9, nil
 	case KindAllToAllRDMA:
 		m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
 		g := m.group(p.EP, 1)
@@ -177,7 +190,13 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
 		return m.allToAll(p.Bytes, m.group(p.EP, 1)).time / us, nil
 	case KindECMPGain:
-		return crossAllReduceBusBW(d, LBAdaptive) / crossAllReduceBusBW(d, LBECMP), nil
+		static := crossAllReduceBusBW(d, true, 1, p.Ranks)
+		if p.Metric == "qp_scaling" { // static routing with every queue pair the connection keeps busy
+			return crossAllReduceBusBW(d, true, d.ECMP.MaxActiveQueuePairs, p.Ranks) / static, nil
+		}
+		return crossAllReduceBusBW(d, false, 1, p.Ranks) / static, nil
+	case KindStaticShare:
+		return crossAllReduceBusBW(d, true, 1, p.Ranks) / crossAllReduceBusBW(d, false, 1, p.Ranks), nil
 	}
 	return 0, fmt.Errorf("unknown kind %q", p.Kind)
 }
@@ -186,17 +205,22 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 // with gpusPerServer GPUs and nics NICs of gbps each.
 func validationView(gpusPerServer, nics int, gbps float64, f Fabric) fabricView {
 	return fabricView{gpusPerServer: gpusPerServer, nicsPerServer: nics, nicGbps: gbps, fabric: f,
-		loadBalancing: LBAdaptive, oversub: 1, serversPerUnit: 32, tiers: 2, jobs: 1, qps: 1}
+		oversub: 1, spineRatio: 1, serversPerUnit: 32, tiers: 2, jobs: 1, qps: 1, maxActiveQueuePairs: 1, stages: 1, channels: 1, jobUplinks: 1}
 }
 
-// crossAllReduceBusBW is the bus bandwidth of a 1 GiB all-reduce over 16
-// eight-GPU servers whose traffic crosses the tier above the leaves, on
-// 400G RoCE at 1:1 with load balancing lb.
-func crossAllReduceBusBW(d *JCTData, lb string) float64 {
+// crossAllReduceBusBW is the bus bandwidth of a 1 GiB data-parallel
+// all-reduce over a packed job of eight-GPU servers (ranks of them,
+// 1,024 when 0) in leaf groups of 32, on 400G RoCE at 1:1, statically
+// routed or not, with qps queue pairs per connection.
+func crossAllReduceBusBW(d *JCTData, static bool, qps float64, servers int) float64 {
+	if servers <= 0 {
+		servers = 1024
+	}
 	fv := validationView(8, 8, 400, Ethernet)
-	fv.serversPerUnit, fv.loadBalancing, fv.qps = 1, lb, d.ECMP.QueuePairs
+	fv.static, fv.qps, fv.maxActiveQueuePairs, fv.stages, fv.channels = static, qps, d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	fv.setJobSize(8*servers, 8)
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
-	return arFactor(16) * (1 << 30) / m.allReduce(1<<30, m.group(16, 8)).time / 1e9
+	return arFactor(servers) * (1 << 30) / m.allReduce(1<<30, m.group(servers, 8)).time / 1e9
 }
 
 // stepOn builds the point's scenario on fabric f with switch sw ("" keeps

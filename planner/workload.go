@@ -66,6 +66,18 @@ type Workload struct {
 	// (NCCL_IB_QPS_PER_CONNECTION); each is one flow for ECMP to hash.
 	// 0 takes data/jct.toml's default.
 	QueuePairs int `toml:"qps_per_connection,omitempty,omitzero"`
+	// Phase is how other jobs' traffic on shared links lines up with
+	// this job's: "random" ("" too: they cross for their share of a
+	// step) or "aligned" (they cross exactly when this job does).
+	Phase string `toml:"phase,omitempty"`
+	// BackgroundLeaf and BackgroundSpine are the fractions (0 to 0.9) of
+	// the leaf uplinks' and the spine uplinks' capacity other traffic
+	// holds while the job runs.
+	BackgroundLeaf  float64 `toml:"background_leaf,omitempty,omitzero"`
+	BackgroundSpine float64 `toml:"background_spine,omitempty,omitzero"`
+	// Algorithm forces the all-reduce algorithm: "ring", "tree", "nvls"
+	// or "sharp"; "" picks the fastest that can run.
+	Algorithm string `toml:"algorithm,omitempty"`
 
 	OverlapDP *float64 `toml:"overlap_dp,omitempty,omitzero"`
 	OverlapPP *float64 `toml:"overlap_pp,omitempty,omitzero"`
@@ -233,6 +245,7 @@ func (w *Workload) validate(d *JCTData) []error {
 	if !validPrecision(w.Precision) {
 		add("precision", fmt.Sprintf("use one of %v", precisions), "unknown precision %q", w.Precision)
 	}
+	errs = append(errs, w.validateSharing()...)
 	if w.Placement != "" && w.Placement != PlacePacked && w.Placement != PlaceSpread {
 		add("placement", fmt.Sprintf("use %q or %q", PlacePacked, PlaceSpread), "unknown placement %q", w.Placement)
 	}

@@ -60,6 +60,15 @@ const (
 	NetworkDefault = "system default"
 )
 
+// Choice labels of the fabric-effect inputs.
+const (
+	// RoutingAsBalancing leaves routing to load_balancing (Ethernet) or
+	// adaptive (InfiniBand).
+	RoutingAsBalancing = "as load balancing"
+	// AlgorithmFastest lets the model pick the fastest all-reduce.
+	AlgorithmFastest = "fastest"
+)
+
 // onScreen is how the window edits one planner input: the widget, the
 // section, the hint of an empty entry, and the words it shows for some
 // of the file's values (labels[file] = shown), read back the other way.
@@ -97,6 +106,8 @@ var screen = []onScreen{
 	{key: "network.rail_optimized", kind: Toggle},
 	{key: "network.nics_per_server", kind: Text, hint: "one per GPU", group: GroupMore},
 	{key: "network.load_balancing", kind: Choice, group: GroupMore},
+	{key: "network.routing", kind: Choice, hint: "static: hashed or subnet-manager paths; adaptive: balanced", group: GroupMore, labels: map[string]string{"": RoutingAsBalancing}},
+	{key: "network.in_network_reduction", kind: Toggle, group: GroupMore},
 	{key: "network.leaf_alignment", kind: Choice, group: GroupMore, labels: map[string]string{"": AlignReference}},
 	{key: "cluster.server_price_usd", kind: Text, hint: "US$ per server (optional)", group: GroupMore},
 	{key: "pricing.basis", kind: Choice, group: GroupMore, labels: basisLabels},
@@ -125,6 +136,10 @@ var screen = []onScreen{
 	{key: "workload.kv_heads", kind: Text, group: GroupWorkload},
 	{key: "workload.route_nodes", kind: Text, group: GroupWorkload},
 	{key: "workload.qps_per_connection", kind: Text, group: GroupWorkload},
+	{key: "workload.phase", kind: Choice, hint: "aligned: they cross the tier when this job does", group: GroupWorkload, labels: map[string]string{"": planner.PhaseRandom}},
+	{key: "workload.background_leaf", kind: Text, hint: "fraction 0 to 0.9; blank: none", group: GroupWorkload},
+	{key: "workload.background_spine", kind: Text, hint: "fraction 0 to 0.9; blank: none", group: GroupWorkload},
+	{key: "workload.algorithm", kind: Choice, hint: "fastest: NCCL's pick among ring, tree, NVLS, SHARP", group: GroupWorkload, labels: map[string]string{"": AlgorithmFastest}},
 }
 
 // sections places the inputs the screen list leaves out, by key prefix.

@@ -459,4 +459,3 @@ func (m *Model) QuotesSummary() string {
 	}
 	return s + "."
 }
-

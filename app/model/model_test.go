@@ -431,3 +431,51 @@ func TestNetworkInputs(t *testing.T) {
 		t.Errorf("networks left after clearing them all: %+v", n)
 	}
 }
+
+// TestFabricEffectInputs: routing, in-network reduction, the other jobs'
+// phase, background loads and the forced algorithm reach the scenario
+// and the estimate, read back as set, and bad values are refused.
+// Mutations caught: an input that does not reach the scenario, a blank
+// background that is not none, "as load balancing" written as a routing
+// value, an algorithm outside the list accepted.
+func TestFabricEffectInputs(t *testing.T) {
+	m := testModel(t)
+	if got := m.Text("network.routing"); got != RoutingAsBalancing {
+		t.Errorf("routing %q before any edit, want %q", got, RoutingAsBalancing)
+	}
+	mustSet(t, m, "workload.model", "llama3-8b")
+	mustSet(t, m, "workload.pp", "1")
+	mustSet(t, m, "network.routing", planner.RouteStatic)
+	mustSet(t, m, "network.in_network_reduction", "true")
+	mustSet(t, m, "workload.placement", planner.PlaceSpread)
+	mustSet(t, m, "workload.jobs", "2")
+	mustSet(t, m, "workload.phase", planner.PhaseAligned)
+	mustSet(t, m, "workload.background_leaf", "0.25")
+	mustSet(t, m, "workload.algorithm", planner.AlgoRing)
+	settle(t, m)
+	s := m.Scenario()
+	w := s.Workload
+	if s.Network.Routing != planner.RouteStatic || !s.Network.InNetworkReduction || w.Phase != planner.PhaseAligned ||
+		w.BackgroundLeaf != 0.25 || w.Algorithm != planner.AlgoRing {
+		t.Fatalf("network %+v, workload %+v", s.Network, w)
+	}
+	for key, want := range map[string]string{"network.routing": "static", "workload.background_leaf": "0.25", "workload.algorithm": "ring", "workload.phase": "aligned"} {
+		if got := m.Text(key); got != want {
+			t.Errorf("%s reads %q, want %q", key, got, want)
+		}
+	}
+	if p := m.Plan(); p == nil || p.JCT == nil {
+		t.Fatal("no estimate")
+	}
+	for key, bad := range map[string]string{"network.routing": "ecmp", "workload.phase": "late", "workload.background_leaf": "0.95", "workload.algorithm": "butterfly"} {
+		if _, err := m.Set(key, bad); err == nil {
+			t.Errorf("Set(%s, %q) accepted", key, bad)
+		}
+	}
+	mustSet(t, m, "workload.background_leaf", "")
+	mustSet(t, m, "network.routing", RoutingAsBalancing)
+	mustSet(t, m, "workload.algorithm", AlgorithmFastest)
+	if s := m.Scenario(); s.Workload.BackgroundLeaf != 0 || s.Network.Routing != "" || s.Workload.Algorithm != "" {
+		t.Errorf("cleared inputs left %+v / %+v", s.Network, s.Workload)
+	}
+}

@@ -1,0 +1,385 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Routing of flows over the paths above the leaves (Network.Routing).
+const (
+	// RouteAdaptive spreads traffic over the uplinks by their load:
+	// adaptive routing on InfiniBand (Quantum) and Ethernet (Spectrum-X,
+	// DLB), or enhanced ECMP with QP scaling that balances as well.
+	RouteAdaptive = "adaptive"
+	// RouteStatic pins each flow to one path: ECMP hashing on Ethernet,
+	// subnet-manager routes (ftree, up/down) on InfiniBand.
+	RouteStatic = "static"
+)
+
+// Collective algorithms the model picks among beyond ring, tree and PAT.
+const (
+	// AlgoNVLS is NVLink SHARP: the NVSwitch reduces inside the domain.
+	AlgoNVLS = "nvls"
+	// AlgoSHARP is SHARP on InfiniBand switches (NCCL CollNet).
+	AlgoSHARP = "sharp"
+)
+
+// Algorithms lists the values of Workload.Algorithm ("" lets the model
+// pick the fastest).
+var Algorithms = []string{AlgoRing, AlgoTree, AlgoNVLS, AlgoSHARP}
+
+// Phases of jobs sharing links (Workload.Phase).
+const (
+	PhaseRandom  = "random"
+	PhaseAligned = "aligned"
+)
+
+// InNetworkConstants are the in-network reduction's constants
+// (data/jct.toml [in_network]).
+type InNetworkConstants struct {
+	// NVLSAlgBWPerEfficiency times a GPU's nvls_efficiency is NVLS's
+	// all-reduce algorithm bandwidth as a share of the one-way NVLink
+	// line rate.
+	NVLSAlgBWPerEfficiency float64 `toml:"nvls_algbw_per_efficiency"`
+	NVLSHopUS              float64 `toml:"nvls_hop_us"`
+	// SHARPLineFraction is the share of NIC line rate a SHARP reduction
+	// reaches.
+	SHARPLineFraction float64  `toml:"sharp_line_fraction"`
+	SHARPHopUS        float64  `toml:"sharp_hop_us"`
+	SHARPSwitches     []string `toml:"sharp_switches"`
+}
+
+func (c InNetworkConstants) check(gpus map[string]*GPUSpec) error {
+	if !inRange(c.NVLSAlgBWPerEfficiency, 0.01, 2) || !inRange(c.SHARPLineFraction, 0.01, 1) ||
+		!inRange(c.NVLSHopUS, 0, 1e3) || !inRange(c.SHARPHopUS, 0, 1e3) {
+		return fmt.Errorf("jct data: [in_network] needs nvls_algbw_per_efficiency in (0,2], sharp_line_fraction in (0,1] and hop latencies of 0 to 1000 us")
+	}
+	for k, g := range gpus {
+		if !inRange(g.NVLSEfficiency, 0, 1) {
+			return fmt.Errorf("jct data: gpu %s: nvls_efficiency must be from 0 (none) to 1", k)
+		}
+	}
+	return nil
+}
+
+// routing is the network's routing: routing when given, else static for
+// Ethernet with load_balancing = "ecmp" (the older key), else adaptive.
+func (n Network) routing() string {
+	if n.Routing != "" {
+		return n.Routing
+	}
+	if n.Fabric == Ethernet && n.LoadBalancing == LBECMP {
+		return RouteStatic
+	}
+	return RouteAdaptive
+}
+
+// validateRouting checks routing, and that it agrees with the older
+// load_balancing key where both are written for Ethernet.
+func (n Network) validateRouting() *FieldError {
+	switch n.Routing {
+	case "", RouteAdaptive, RouteStatic:
+	default:
+		return fieldErr("network.routing", `write "static" or "adaptive"`, "unknown routing %q", n.Routing)
+	}
+	if n.Fabric == Ethernet && n.Routing == RouteAdaptive && n.LoadBalancing == LBECMP {
+		return fieldErr("network.routing", `drop load_balancing = "ecmp" or write routing = "static"`, "adaptive routing with ECMP load balancing")
+	}
+	return nil
+}
+
+// hashStage is one kind of hashed link a crossing flow meets: links
+// links in each of groups groups (a leaf's uplinks, the downlinks into
+// a leaf), and flows flows per group, each landing on a given link of
+// its group with probability p (1/links when every flow crosses).
+type hashStage struct {
+	flows, p, links, groups float64
+}
+
+// bins is the stage's links in all.
+func (s hashStage) bins() float64 { return s.links * s.groups }
+
+// binomialWalk steps through one stage's per-link load distribution,
+// Binomial(flows, p), from x0 (below which the CDF is negligible).
+type binomialWalk struct {
+	n, p, bins float64
+	x0         float64
+	pmf, cdf   float64
+}
+
+func newBinomialWalk(s hashStage) binomialWalk {
+	n, p := math.Round(s.flows), math.Min(s.p, 1)
+	w := binomialWalk{n: n, p: p, bins: s.bins()}
+	if p >= 1 { // every flow on the one link
+		w.x0, w.pmf = n, 1
+		return w
+	}
+	mean, sd := n*p, math.Sqrt(n*p*(1-p))
+	w.x0 = math.Max(0, math.Floor(mean-10*sd))
+	ln := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
+	w.pmf = math.Exp(ln(n) - ln(w.x0) - ln(n-w.x0) + w.x0*math.Log(p) + (n-w.x0)*math.Log1p(-p))
+	return w
+}
+
+// step moves the walk to x and returns P(load <= x).
+func (w *binomialWalk) step(x float64) float64 {
+	switch {
+	case x < w.x0:
+		return 0
+	case x > w.x0 && x <= w.n:
+		w.pmf *= (w.n - x + 1) / x * w.p / (1 - w.p)
+	case x > w.n:
+		w.pmf = 0
+	}
+	w.cdf = math.Min(1, w.cdf+w.pmf)
+	if x >= w.n {
+		w.cdf = 1
+	}
+	return w.cdf
+}
+
+// expectedMaxLoad is the expected largest number of flows on any one
+// link when flows are hashed independently onto the links of every
+// stage (balls into bins; each link's load Binomial(flows, p), links
+// taken as independent): E[M] = sum over x >= 0 of 1 - prod over stages
+// P(X <= x)^bins. The sum starts where every CDF is still negligible
+// (10 standard deviations below a stage's mean) and stops once the
+// tail is.
+func expectedMaxLoad(stages ...hashStage) float64 {
+	ws := make([]binomialWalk, 0, 2)
+	start, top := 0.0, 0.0
+	for _, s := range stages {
+		if s.flows < 0.5 || s.p <= 0 || s.bins() < 1 {
+			continue
+		}
+		w := newBinomialWalk(s)
+		ws = append(ws, w)
+		// Below any stage's x0 that stage alone already makes P(max
+		// <= x) negligible.
+		start = math.Max(start, w.x0)
+		top = math.Max(top, w.n)
+	}
+	if len(ws) == 0 {
+		return 0
+	}
+	for i := range ws { // bring every walk to start
+		for x := ws[i].x0; x < start; x++ {
+			ws[i].step(x)
+		}
+	}
+	sum := start // P(max <= x) ~ 0 below start
+	for x := start; x <= top; x++ {
+		logP := 0.0
+		for i := range ws {
+			logP += ws[i].bins * math.Log(ws[i].step(x))
+		}
+		tail := -math.Expm1(logP) // 1 - P(max <= x)
+		sum += tail
+		if tail < 1e-7 {
+			break
+		}
+	}
+	return sum
+}
+
+// flowsPerPort is the flows one port hashes: NCCL's channels to its
+// peer times each connection's queue pairs, up to the ones that carry
+// data at once (more queue pairs add no flows).
+func (fv fabricView) flowsPerPort() float64 {
+	return math.Max(1, fv.channels) * math.Max(1, math.Min(fv.qps, fv.maxActiveQueuePairs))
+}
+
+// coreLoad is the load on the uplinks above the spines, for a job whose
+// traffic crosses them: the leaf's crossing load times the spine's D/U,
+// over what background traffic leaves of them.
+func (fv fabricView) coreLoad() float64 {
+	return fv.crossOversub() * fv.spineRatio / (1 - fv.bgSpine)
+}
+
+// hashedShare is, under static routing, the share of its NIC bandwidth a
+// port of a group crossing the tiers gets: the collective runs at its
+// slowest flow, and a flow on a link holding M flows gets 1/M of it
+// where it asked 1/f (f flows per port), so the port gets min(1, f/M),
+// M the expected most loaded link of every link the job's crossing
+// flows are hashed onto. frac is the share of the group's ring edges
+// that leave their leaf group. Never more than the balanced (adaptive)
+// share.
+func (fv fabricView) hashedShare(frac float64, core bool) float64 {
+	balanced := fv.balancedShare(core)
+	if !fv.static || fv.ideal {
+		return balanced
+	}
+	f := fv.flowsPerPort()
+	s1, s2 := fv.hashStages(f, frac, core)
+	m := fv.maxLoads.get(s1, s2)
+	return math.Min(balanced, math.Min(1, f/m))
+}
+
+// hashStages are the hashed links a crossing flow meets: per leaf, its
+// down ports' flows (f each, the ports busy with this and other jobs,
+// background traffic as more flows), each leaving the leaf group with
+// probability frac, on the leaf's uplinks (fewer after a failure), up
+// and down (stages per tier), over the job's leaves; across the core,
+// the same on each spine's uplinks.
+func (fv fabricView) hashStages(f, frac float64, core bool) (hashStage, hashStage) {
+	down, up := fv.leafPorts()
+	leaves := math.Max(1, fv.jobUplinks/up)
+	upLinks := math.Max(1, math.Round(up*(1-fv.upLost)))
+	flows := f * down * fv.crossLoad() / (1 - fv.bgLeaf)
+	s1 := hashStage{flows: flows, p: frac / upLinks, links: upLinks, groups: fv.stages * leaves}
+	if !core {
+		return s1, hashStage{}
+	}
+	// A spine's uplinks carry what its down ports bring up: per
+	// uplink the leaf load times the spine's ratio.
+	spineUp := math.Max(1, math.Round(down/fv.spineRatio))
+	perLink := f * frac * fv.coreLoad()
+	s2 := hashStage{flows: math.Max(1, math.Round(perLink*spineUp*2)), p: 1 / (2 * spineUp), links: spineUp,
+		groups: fv.stages * math.Max(1, fv.jobUplinks/fv.spineRatio/spineUp)}
+	return s1, s2
+}
+
+// maxLoadMemo remembers expectedMaxLoad's answers within one estimate,
+// which times the same job many ways (planned, baseline, each effect
+// removed, the sharing solve). One estimate runs on one goroutine; a nil
+// memo computes every time.
+type maxLoadMemo map[[2]hashStage]float64
+
+func (c maxLoadMemo) get(s1, s2 hashStage) float64 {
+	if c == nil {
+		return expectedMaxLoad(s1, s2)
+	}
+	k := [2]hashStage{s1, s2}
+	if m, ok := c[k]; ok {
+		return m
+	}
+	m := expectedMaxLoad(s1, s2)
+	c[k] = m
+	return m
+}
+
+// leafPorts is a leaf's down and up ports as built (the plan's worst
+// leaf), else a leaf group's servers down at the leaf's ratio.
+func (fv fabricView) leafPorts() (down, up float64) {
+	if fv.leafDown > 0 && fv.leafUp > 0 {
+		return float64(fv.leafDown), float64(fv.leafUp)
+	}
+	down = float64(max(fv.serversPerUnit, 1))
+	return down, math.Max(1, math.Round(down/fv.oversub))
+}
+
+// balancedShare is the share adaptive routing leaves a crossing port:
+// one over the worst load of the tiers it crosses.
+func (fv fabricView) balancedShare(core bool) float64 {
+	if fv.ideal {
+		return 1
+	}
+	load := fv.crossOversub()
+	if core {
+		load = math.Max(load, fv.coreLoad())
+	}
+	return 1 / math.Max(1, load)
+}
+
+// nvlsAllReduce times an all-reduce inside the NVLink domain on NVLink
+// SHARP: the switch reduces, each GPU sends and receives its data once
+// at the GPU's NVLS algorithm bandwidth (data/jct.toml [in_network]).
+// ok is false where the GPU's NVSwitch has none or the group is not
+// local.
+func (m netModel) nvlsAllReduce(bytes float64, g commGroup) (collTime, bool) {
+	in := m.d.InNetwork
+	if !g.local || g.ranks < 2 || m.nvlsEff <= 0 {
+		return collTime{}, false
+	}
+	alg := m.nvlinkRawGBs * in.NVLSAlgBWPerEfficiency * m.nvlsEff
+	simple := m.protos[len(m.protos)-1]
+	t := (simple.RingBaseUS+in.NVLSHopUS)*us + bytes/(alg*1e9)
+	return collTime{time: t, busbw: arFactor(g.ranks) * alg, algo: AlgoNVLS, proto: simple.Name}, true
+}
+
+// sharpAllReduce times an all-reduce that crosses the network on SHARP
+// switches (NCCL CollNet): reduce-scatter over NVLink inside each domain,
+// the domain's reduced data up to the switches and back once over its
+// share of the NICs at sharp_line_fraction, all-gather over NVLink; the
+// stages pipeline, so the slower sets the time. ok is false where the
+// switches have no SHARP or it is not enabled.
+func (m netModel) sharpAllReduce(bytes float64, g commGroup) (collTime, bool) {
+	in := m.d.InNetwork
+	if !m.fv.sharp || g.local || g.nodes < 2 {
+		return collTime{}, false
+	}
+	netGBs := g.netGBs / m.nicEff * in.SHARPLineFraction
+	net := bytes / (netGBs * 1e9)
+	intra := 0.0
+	if g.perNode > 1 {
+		intra = 2 * rsFactor(g.perNode) * bytes / (m.nvlinkGBs * 1e9)
+	}
+	t := math.Max(net, intra)
+	simple := m.protos[len(m.protos)-1]
+	lat := (simple.TreeBaseUS + float64(g.perNode-1)*simple.TreeNVLinkHopUS + 2*m.netHop(in.SHARPHopUS, g)) * us
+	return collTime{time: lat + t, busbw: arFactor(g.ranks) * bytes / t / 1e9, algo: AlgoSHARP, proto: simple.Name}, true
+}
+
+// allows says whether the workload's forced algorithm (if any) lets algo
+// run.
+func (m netModel) allows(algo string) bool {
+	return m.fv.algorithm == "" || m.fv.algorithm == algo
+}
+
+// sharpCapable says whether switch key aggregates in the network.
+func (c InNetworkConstants) sharpCapable(key string) bool {
+	return slices.Contains(c.SHARPSwitches, key)
+}
+
+// MaxBackgroundLoad is the largest background load a tier may carry.
+const MaxBackgroundLoad = 0.9
+
+// validateSharing checks the phase, background loads and algorithm.
+func (w *Workload) validateSharing() []error {
+	var errs []error
+	if w.Phase != "" && w.Phase != PhaseRandom && w.Phase != PhaseAligned {
+		errs = append(errs, fieldErr("workload.phase", fmt.Sprintf("use %q or %q", PhaseRandom, PhaseAligned), "unknown phase %q", w.Phase))
+	}
+	for _, b := range []struct {
+		name string
+		v    float64
+	}{{"background_leaf", w.BackgroundLeaf}, {"background_spine", w.BackgroundSpine}} {
+		if !inRange(b.v, 0, MaxBackgroundLoad) {
+			errs = append(errs, fieldErr("workload."+b.name, fmt.Sprintf("give a fraction of the uplinks from 0 to %g, e.g. 0.2", MaxBackgroundLoad), "%g", b.v))
+		}
+	}
+	if w.Algorithm != "" && !slices.Contains(Algorithms, w.Algorithm) {
+		errs = append(errs, fieldErr("workload.algorithm", fmt.Sprintf("use one of %v, or leave it out for the fastest", Algorithms), "unknown algorithm %q", w.Algorithm))
+	}
+	return errs
+}
+
+// spineRatio is the spine tier's down:up ratio as built (three tiers;
+// 1 below).
+func (p *Plan) spineRatio() float64 {
+	if p.Tiers < 3 || len(p.SwitchTiers) < 2 {
+		return 1
+	}
+	t := p.SwitchTiers[1]
+	if t.UpPorts <= 0 || t.DownPorts <= t.UpPorts {
+		return 1
+	}
+	return float64(t.DownPorts) / float64(t.UpPorts)
+}
+
+// leafDown and leafUp are the plan's leaf down and up ports per switch
+// (the worst leaf), 0 below two tiers.
+func (p *Plan) leafDown() int {
+	if p.Tiers < 2 || len(p.SwitchTiers) == 0 {
+		return 0
+	}
+	return p.SwitchTiers[0].DownPorts
+}
+
+func (p *Plan) leafUp() int {
+	if p.Tiers < 2 || len(p.SwitchTiers) == 0 {
+		return 0
+	}
+	return p.SwitchTiers[0].UpPorts
+}
