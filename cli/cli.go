@@ -163,7 +163,8 @@ Plan flags (override the scenario file; without a file the embedded
 default scenario is used):
   --system KEY|custom  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
   --ports-per-nic N  --planes N  --fabric infiniband|ethernet
-  --switch KEY|auto  --oversubscription D:U  --tiers N  --leaf-alignment rack|packed
+  --switch KEY|auto  --oversubscription D:U  --spine-oversubscription D:U  --tiers N
+  --leaf-alignment rack|packed
   --price-basis street|list  --quotes FILE.csv|FILE.toml
 
 Run 'fabricplan COMMAND -h' for a command's flags.`)
@@ -186,6 +187,7 @@ var planFlagNames = []struct{ name, usage string }{
 	{"fabric", "infiniband or ethernet"},
 	{"switch", "switch catalog key or auto"},
 	{"oversubscription", "leaf down:up ratio, e.g. 1:1 or 2:1"},
+	{"spine-oversubscription", "three-tier spines' down:up ratio toward the cores, e.g. 7:1 (default 1:1)"},
 	{"tiers", "switch tiers: 0 (fewest that fit), 1, 2 or 3"},
 	{"price-basis", "street (third-party optics, retail prices) or list (branded optics at the vendor premium)"},
 	{"quotes", "vendor quotes file (.csv or .toml) whose prices override the catalog's"},
@@ -263,6 +265,8 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 			s.Cluster.System, s.Cluster.ServerPriceUSD = strings.ToLower(v), 0
 		case "oversubscription":
 			s.Network.Oversubscription = v
+		case "spine-oversubscription":
+			s.Network.SpineOversubscription = v
 		case "price-basis":
 			s.Pricing.Basis = strings.ToLower(v)
 		case "quotes":
@@ -422,8 +426,8 @@ var fieldFlag = map[string]string{
 	"network.nics_per_server": "nics-per-server", "network.nic_gbps": "nic-gbps",
 	"network.ports_per_nic": "ports-per-nic", "network.planes": "planes", "network.fabric": "fabric",
 	"network.switch": "switch", "network.oversubscription": "oversubscription", "network.tiers": "tiers",
+	"network.spine_oversubscription": "spine-oversubscription", "network.leaf_alignment": "leaf-alignment",
 	"pricing.basis": "price-basis", "pricing.quotes": "quotes",
-	"network.leaf_alignment": "leaf-alignment",
 }
 
 func onePositional(pos []string) (string, error) {
@@ -514,6 +518,9 @@ func describeScenario(s planner.Scenario) string {
 	}
 	if r := s.Network.Oversubscription; r != "" && r != "1:1" {
 		parts = append(parts, r)
+	}
+	if r := s.Network.SpineRatio(); r != "1:1" {
+		parts = append(parts, "spines "+r)
 	}
 	if s.Network.Tiers > 0 {
 		parts = append(parts, planner.Plural(s.Network.Tiers, "tier"))

@@ -80,6 +80,9 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintf(tw, "  Transceivers\t%s\tserver side %s, switch side %s\n", planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers),
 		planner.FormatInt(p.ServerTransceivers), planner.FormatInt(p.SwitchTransceivers))
 	fmt.Fprintf(tw, "  Scalable units\t%s\t%s\n", planner.FormatInt(p.UnitCount()), p.UnitWords())
+	if r := p.TierRatiosText(); r != "" {
+		fmt.Fprintf(tw, "  Oversubscription\tper tier\t%s\n", r)
+	}
 	for _, h := range p.Headroom {
 		what := planner.FormatInt(h.Ports) + " ports"
 		if h.Switches > 0 {

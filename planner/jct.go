@@ -211,6 +211,11 @@ type fabricView struct {
 	// wireUS is the propagation delay of the cables on the longest path
 	// (laid-out plans only; see Plan.wireUS).
 	wireUS float64
+	// spineOversub is the three-tier spines' built down/up (0 or 1:
+	// non-blocking) that traffic between pods of podServers servers meets
+	// on top of the leaf's.
+	spineOversub float64
+	podServers   int
 }
 
 // ecmp reports whether flows leaving a leaf group are hashed onto uplinks
@@ -280,6 +285,7 @@ func (p *Plan) fabricView() fabricView {
 		nicGbps: float64(n.NICGbps), fabric: n.Fabric, loadBalancing: n.LoadBalancing,
 		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers, planes: p.Planes,
 		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1, wireUS: p.wireUS(),
+		spineOversub: p.spineOversub(), podServers: p.podServers(),
 	}
 }
 
@@ -646,6 +652,9 @@ type commGroup struct {
 	netGBs    float64 // back-end bandwidth this group gets per domain
 	crossesSU bool    // spans more than one leaf group (oversubscription applies)
 	local     bool    // stays inside one NVLink domain
+	// podOversub divides the group's bandwidth where it spans pods of a
+	// three-tier fabric with oversubscribed spines (1 otherwise).
+	podOversub float64
 }
 
 // group lays out a communicator of ranks members spaced stride GPUs apart.
@@ -666,6 +675,8 @@ func (m netModel) group(ranks, stride int) commGroup {
 		g.crossesSU = true
 		g.netGBs *= m.crossShare
 	}
+	g.podOversub = m.fv.crossPodOversub(span)
+	g.netGBs /= g.podOversub
 	return g
 }
 
@@ -772,6 +783,9 @@ func (m netModel) perGPUGBs(g commGroup) float64 {
 	b := m.nodeGBs / float64(m.fv.gpusPerServer)
 	if g.crossesSU {
 		b *= m.crossShare
+	}
+	if g.podOversub > 1 {
+		b /= g.podOversub
 	}
 	return b
 }

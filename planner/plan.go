@@ -368,6 +368,9 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	rails := serverPorts / n.Planes
 	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp, ratioD: down, ratioU: up,
 		railOptimized: n.RailOptimized, tiers: n.Tiers}
+	if err := spec.setSpineRatio(n, sw, port); err != nil {
+		return nil, err
+	}
 	unit, alignNote := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
 	pl, err := sizePlane(spec)
 	if err != nil {
@@ -421,6 +424,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		p.Notes = append(p.Notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
 	}
 	p.Notes = append(p.Notes, partialLeafNote(pl, spec.up, n.Oversubscription)...)
+	p.Notes = append(p.Notes, spineRatioNote(n, pl.tiers)...)
 	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore

@@ -115,6 +115,12 @@ type Network struct {
 	Oversubscription string `toml:"oversubscription"`
 	Tiers            int    `toml:"tiers"`
 	RailOptimized    bool   `toml:"rail_optimized"`
+	// SpineOversubscription is the spines' down:up ratio in a three-tier
+	// fabric (pod spines toward the cores, as Meta's 1:7 above its
+	// 3,072-GPU pods); empty: "1:1". The core, the top tier, has no
+	// uplinks, so with at most three tiers these two ratios are every
+	// tier's.
+	SpineOversubscription string `toml:"spine_oversubscription,omitempty,omitzero"`
 	// LeafAlignment is how nodes map to leaves: AlignRack (a leaf takes
 	// whole racks of one rail, as the system's reference design does),
 	// AlignPacked (a leaf takes as many nodes as it has ports) or ""
@@ -264,6 +270,11 @@ func (s *Scenario) validate(cat *Catalog) error {
 	}
 	if _, _, err := Ratio(n.Oversubscription); err != nil {
 		add(fieldErr("network.oversubscription", `write down:up such as "1:1" or "2:1"`, "%v", err))
+	}
+	if r := n.SpineOversubscription; r != "" {
+		if _, _, err := Ratio(r); err != nil {
+			add(fieldErr("network.spine_oversubscription", `write down:up such as "1:1" or "7:1", or leave it out for non-blocking spines`, "%v", err))
+		}
 	}
 	if n.Tiers < 0 || n.Tiers > 3 {
 		add(fieldErr("network.tiers", "give 0 (fewest that fit), 1, 2 or 3", "%d tiers", n.Tiers))

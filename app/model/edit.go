@@ -171,6 +171,14 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 			return err
 		}
 		n.Oversubscription = text
+	case "network.spine_oversubscription":
+		if _, _, err := planner.Ratio(text); err != nil {
+			return err
+		}
+		n.SpineOversubscription = text
+		if text == "1:1" {
+			n.SpineOversubscription = "" // non-blocking spines: the scenario file leaves the key out
+		}
 	case "network.planes":
 		v, err := planner.ParseCount(text, 64)
 		if err != nil {

@@ -67,6 +67,7 @@ func buildFields() []Field {
 		{Key: "network.fabric", Label: "Fabric", Kind: Radio},
 		{Key: "network.switch", Label: "Switch", Kind: Choice},
 		{Key: "network.oversubscription", Label: "Leaf oversubscription", Kind: Choice},
+		{Key: "network.spine_oversubscription", Label: "Spine oversubscription (3 tiers)", Kind: Choice, Group: GroupMore},
 		{Key: "network.planes", Label: "Planes", Kind: Choice},
 		{Key: "network.ports_per_nic", Label: "Ports per NIC", Kind: Choice},
 		{Key: "network.tiers", Label: "Tiers", Kind: Choice},

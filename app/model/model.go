@@ -230,6 +230,8 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 		return m.switchLabel(s, n.Switch)
 	case "network.oversubscription":
 		return n.Oversubscription
+	case "network.spine_oversubscription":
+		return n.SpineRatio()
 	case "network.planes":
 		return strconv.Itoa(n.Planes)
 	case "network.ports_per_nic":
@@ -435,6 +437,8 @@ func (m *Model) Options(key string) []string {
 		return withCurrent(out, m.Text(key))
 	case "network.oversubscription":
 		return withCurrent([]string{"1:1", "2:1", "3:1", "4:1"}, s.Network.Oversubscription)
+	case "network.spine_oversubscription":
+		return withCurrent([]string{"1:1", "2:1", "3:1", "4:1", "7:1"}, s.Network.SpineRatio())
 	case "network.planes":
 		ports := ws.Network.NICsPerServer
 		if ports == 0 {

@@ -1,0 +1,107 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SpineRatio is the spines' asked down:up: the scenario's
+// spine_oversubscription, "1:1" when it is left out.
+func (n Network) SpineRatio() string {
+	if n.SpineOversubscription == "" {
+		return "1:1"
+	}
+	return n.SpineOversubscription
+}
+
+// setSpineRatio sets the spines' down:up from the scenario; a ratio
+// whose parts do not fit the switch's ports is an error naming the
+// field. Non-blocking spines keep spineD 0, the sizing the planner has
+// always done.
+func (spec *fabricSpec) setSpineRatio(n Network, sw *Switch, port int) error {
+	d, u, err := Ratio(n.SpineRatio())
+	if err != nil {
+		return fieldErr("network.spine_oversubscription", `write down:up such as "7:1"`, "%v", err)
+	}
+	if d == u {
+		return nil
+	}
+	if d+u > spec.radix {
+		return fieldErr("network.spine_oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", spec.radix),
+			"%s needs %d ports per spine; %s has %d at %dG", n.SpineOversubscription, d+u, sw.Key, spec.radix, port)
+	}
+	spec.spineD, spec.spineU = d, u
+	return nil
+}
+
+// spineRatioNote says where an asked spine ratio has no tier to apply
+// to: below three tiers the spines are the top tier and have no uplinks.
+func spineRatioNote(n Network, tiers int) []string {
+	if r := n.SpineRatio(); r == "1:1" || tiers >= 3 {
+		return nil
+	}
+	return []string{fmt.Sprintf("spine_oversubscription %s applies above a pod's spines: this %d-tier fabric's top tier has no uplinks (set tiers = 3 for pods joined by cores)",
+		n.SpineOversubscription, tiers)}
+}
+
+// TierRatiosText is the ratio built at every tier with uplinks, as
+// "leaf 1:1, spine 6.86:1 (asked 7:1)"; empty when the spines are left
+// non-blocking (the leaf's ratio is then the one asked, said beside the
+// layout), so default plans read as they always have.
+func (p *Plan) TierRatiosText() string {
+	n := p.Scenario.Network
+	if n.SpineRatio() == "1:1" {
+		return ""
+	}
+	var parts []string
+	for _, o := range p.BuiltOversubscription() {
+		part := o.Tier + " " + FormatOversub(o.Ratio)
+		if o.Worst > o.Ratio*(1+1e-9) {
+			part += " (worst switch " + FormatOversub(o.Worst) + ")"
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "one switch, no uplinks")
+	}
+	return fmt.Sprintf("built %s; asked leaf %s, spine %s", strings.Join(parts, ", "), n.Oversubscription, n.SpineRatio())
+}
+
+// spineOversub is the spine tier's built down/up in a three-tier plan
+// with oversubscribed spines; 0 otherwise.
+func (p *Plan) spineOversub() float64 {
+	if p.Tiers < 3 || p.Scenario.Network.SpineRatio() == "1:1" {
+		return 0
+	}
+	for _, o := range p.BuiltOversubscription() {
+		if o.Tier == TierSpine {
+			return o.Ratio
+		}
+	}
+	return 0
+}
+
+// podServers is the nodes one full three-tier pod holds (0 below three
+// tiers).
+func (p *Plan) podServers() int {
+	if p.Tiers < 3 || len(p.layout.pods) == 0 || p.layout.leavesPerUnit == 0 {
+		return 0
+	}
+	leaves := countSwitches(p.layout.pods[0].leaves)
+	return leaves / p.layout.leavesPerUnit * p.layout.serversPerUnit
+}
+
+// crossPodOversub is what the spines' oversubscription divides a group's
+// back-end bandwidth by: their built ratio when the group spans more
+// than one pod (or is spread over the cluster), else 1. Traffic between
+// pods crosses the leaf uplinks and then the spine uplinks, so the two
+// ratios multiply.
+func (fv fabricView) crossPodOversub(spanGPUs int) float64 {
+	if fv.tiers < 3 || fv.spineOversub <= 1 || fv.ideal {
+		return 1
+	}
+	if fv.spread || fv.podServers == 0 || ceilDiv(spanGPUs, fv.gpusPerServer) > fv.podServers {
+		return fv.spineOversub
+	}
+	return 1
+}
