@@ -371,7 +371,13 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	if err := spec.setSpineRatio(n, sw, port); err != nil {
 		return nil, err
 	}
+	if err := spec.setToR(n, sw, port); err != nil {
+		return nil, err
+	}
 	unit, alignNote := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
+	if err := spec.setPod(n, s.Cluster.GPUs/max(servers, 1)); err != nil {
+		return nil, err
+	}
 	pl, err := sizePlane(spec)
 	if err != nil {
 		var nf errNoFit

@@ -121,6 +121,14 @@ type Network struct {
 	// uplinks, so with at most three tiers these two ratios are every
 	// tier's.
 	SpineOversubscription string `toml:"spine_oversubscription,omitempty,omitzero"`
+	// ServersPerToR is a top-of-rack design's ToR size: the servers one
+	// leaf in their rack serves (Meta's Llama 3 RTSW: 2 servers, 16
+	// GPUs); 0: as many as the leaf's down ports hold. Only with
+	// rail_optimized = false.
+	ServersPerToR int `toml:"servers_per_tor,omitempty,omitzero"`
+	// PodGPUs is the GPUs of one three-tier pod (Meta's AI zone: 3,072);
+	// 0: as many whole units as a spine's down ports serve.
+	PodGPUs int `toml:"pod_gpus,omitempty,omitzero"`
 	// LeafAlignment is how nodes map to leaves: AlignRack (a leaf takes
 	// whole racks of one rail, as the system's reference design does),
 	// AlignPacked (a leaf takes as many nodes as it has ports) or ""
@@ -275,6 +283,14 @@ func (s *Scenario) validate(cat *Catalog) error {
 		if _, _, err := Ratio(r); err != nil {
 			add(fieldErr("network.spine_oversubscription", `write down:up such as "1:1" or "7:1", or leave it out for non-blocking spines`, "%v", err))
 		}
+	}
+	if n.ServersPerToR < 0 || n.ServersPerToR > maxGPUsPerServer {
+		add(fieldErr("network.servers_per_tor", "give the servers one top-of-rack leaf serves, e.g. 2, or leave it out", "%d servers per ToR", n.ServersPerToR))
+	} else if n.ServersPerToR > 0 && n.RailOptimized {
+		add(fieldErr("network.servers_per_tor", "set rail_optimized = false for a top-of-rack design, or leave servers_per_tor out", "a ToR size needs top-of-rack leaves"))
+	}
+	if n.PodGPUs < 0 || n.PodGPUs > MaxGPUs {
+		add(fieldErr("network.pod_gpus", "give the GPUs of one pod, e.g. 3072, or leave it out", "%d GPUs per pod", n.PodGPUs))
 	}
 	if n.Tiers < 0 || n.Tiers > 3 {
 		add(fieldErr("network.tiers", "give 0 (fewest that fit), 1, 2 or 3", "%d tiers", n.Tiers))

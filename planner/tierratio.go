@@ -105,3 +105,39 @@ func (fv fabricView) crossPodOversub(spanGPUs int) float64 {
 	}
 	return 1
 }
+
+// setToR sizes a top-of-rack leaf for servers_per_tor servers: every
+// port of those servers down, and the uplinks the leaf ratio asks.
+func (spec *fabricSpec) setToR(n Network, sw *Switch, port int) error {
+	if n.ServersPerToR == 0 || spec.railOptimized {
+		return nil
+	}
+	down := n.ServersPerToR * spec.rails
+	up := spec.upFor(down)
+	if down+up > spec.radix {
+		return fieldErr("network.servers_per_tor", fmt.Sprintf("use at most %d servers per ToR, a larger switch or more planes", spec.radix*spec.ratioD/(spec.ratioD+spec.ratioU)/spec.rails),
+			"%d servers of %d ports each need %d down and %d up ports at %s; %s has %d at %dG", n.ServersPerToR, spec.rails, down, up, n.Oversubscription, sw.Key, spec.radix, port)
+	}
+	spec.down, spec.up = down, up
+	return nil
+}
+
+// setPod sets the leaves of a three-tier pod from pod_gpus: whole leaf
+// groups, no more than a spine's down ports serve.
+func (spec *fabricSpec) setPod(n Network, gpusPerNode int) error {
+	if n.PodGPUs == 0 {
+		return nil
+	}
+	spg, lpg, err := leafGroup(*spec)
+	if err != nil {
+		return nil // sizing says so
+	}
+	groupGPUs := spg * gpusPerNode
+	spineDown, _ := spec.spinePorts()
+	if n.PodGPUs%groupGPUs != 0 || n.PodGPUs/groupGPUs*lpg > spineDown {
+		return fieldErr("network.pod_gpus", fmt.Sprintf("use a multiple of %d GPUs (one leaf group) up to %s (a spine's %d down ports)",
+			groupGPUs, FormatInt(spineDown/lpg*groupGPUs), spineDown), "%s GPUs per pod", FormatInt(n.PodGPUs))
+	}
+	spec.podLeaves = n.PodGPUs / groupGPUs * lpg
+	return nil
+}

@@ -61,9 +61,11 @@ func TestSpineRatioNeverCostsMore(t *testing.T) {
 		"qm9700 NDR rail":    func(s *Scenario) { s.Network.Switch = "qm9700" },
 		"qm9700 leaf 2:1":    func(s *Scenario) { s.Network.Switch, s.Network.Oversubscription = "qm9700", "2:1" },
 		"tomahawk5 RoCE 400": func(s *Scenario) { s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk5" },
-		"sn5600 ToR":         func(s *Scenario) { s.Network.Fabric, s.Network.Switch, s.Network.RailOptimized = Ethernet, "sn5600", false },
-		"gb300-nvl72 q3400":  func(s *Scenario) { s.Cluster.System, s.Network.Switch = "gb300-nvl72", "q3400" },
-		"dgx-b200 2 planes":  func(s *Scenario) { s.Cluster.System, s.Network.Switch, s.Network.Planes = "dgx-b200", "qm9700", 2 },
+		"sn5600 ToR": func(s *Scenario) {
+			s.Network.Fabric, s.Network.Switch, s.Network.RailOptimized = Ethernet, "sn5600", false
+		},
+		"gb300-nvl72 q3400": func(s *Scenario) { s.Cluster.System, s.Network.Switch = "gb300-nvl72", "q3400" },
+		"dgx-b200 2 planes": func(s *Scenario) { s.Cluster.System, s.Network.Switch, s.Network.Planes = "dgx-b200", "qm9700", 2 },
 	}
 	ratios := []string{"1:1", "3:2", "2:1", "3:1", "4:1", "7:1"}
 	sizes := []int{1000, 2049, 4608, 7777, 13_000, 24_576, 40_001, 65_536, 99_999}
@@ -195,5 +197,78 @@ func TestSpineRatioJCT(t *testing.T) {
 	a, b := class(nb, "pipeline"), class(os, "pipeline")
 	if ratio := a.BusBWGBs / b.BusBWGBs; ratio < 6 || ratio > 7.01 {
 		t.Errorf("pipeline across pods: %.1f GB/s non-blocking, %.1f with spines 7:1 (%.2fx), want about the built 6.98x", a.BusBWGBs, b.BusBWGBs, ratio)
+	}
+}
+
+// TestMetaLlama3RoCECluster reproduces Meta's 24K-GPU RoCE cluster as
+// published: 24,576 H100 in 3,072 eight-GPU servers, two servers (16
+// GPUs) under each rack training switch (RTSW), so 1,536 RTSWs; AI zones
+// of 3,072 GPUs, non-blocking inside; 1:7 oversubscription from the
+// cluster switches (CTSW) to the aggregation (ATSW). Sources: "The Llama
+// 3 Herd of Models" (arXiv 2407.21783, section 3.3.1) and Gangidi et al.,
+// "RDMA over Ethernet for Distributed AI Training at Meta Scale"
+// (SIGCOMM 2024), via Glenn Lockwood's notes (research/facility.md,
+// reliability.md). Meta's CTSWs are modular chassis the catalog does not
+// hold; on 256 x 400G Tomahawk 6 the spine and core counts are a hand
+// count:
+//   - a zone: 192 RTSWs x 16 uplinks = 3,072 links; a 7:1 spine splits
+//     256 ports 224 down, 32 up, so 14 spines carry them (3,072/224 =
+//     13.7); strict balance needs 16, more than one unit's worth (1), so
+//     near-balanced; 8 zones, 112 spines;
+//   - spines take 219 or 220 links and send up 32 (220/7 rounded up):
+//     3,584 spine-core links, spine j of the 8 zones on one core of 256
+//     ports: 14 cores; built 24,576 / 3,584 = 6.86:1, within 7:1.
+//
+// Mutations caught: servers_per_tor ignored (leaves packed to the radix:
+// 192 of them), pod_gpus ignored (pods of 224 RTSWs), the spine ratio
+// ignored or read up:down, the leaf made oversubscribed.
+func TestMetaLlama3RoCECluster(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.GPUs, s.Cluster.System = 24576, "dgx-h100"
+	n := &s.Network
+	n.Fabric, n.Switch, n.Tiers, n.RailOptimized = Ethernet, "tomahawk6-100g", 3, false
+	n.ServersPerToR, n.PodGPUs, n.SpineOversubscription = 2, 3072, "7:1"
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []int{p.Switches(TierLeaf), p.Pods, p.Switches(TierSpine), p.Switches(TierCore), p.Links.LeafSpine, p.Links.SpineCore}
+	want := []int{1536, 8, 112, 14, 24576, 3584}
+	names := []string{"RTSWs", "AI zones", "spines", "cores", "leaf-spine", "spine-core"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: got %d, want %d", names[i], got[i], want[i])
+		}
+	}
+	built := p.BuiltOversubscription()
+	if len(built) != 2 || built[0].Worst != 1 || built[1].Ratio > 7 || built[1].Ratio < 6.8 {
+		t.Errorf("built %+v: want non-blocking RTSWs and about 7:1 above the zones", built)
+	}
+}
+
+// TestToRAndPodErrors: a ToR size or pod that cannot be built names its
+// field and the fix. Mutations caught: a ToR size silently clamped to the
+// switch, a ToR size on rail-optimized leaves ignored, a pod that is not
+// whole leaf groups silently replaced by the default pod.
+func TestToRAndPodErrors(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		name  string
+		edit  func(n *Network)
+		field string
+	}{
+		{"ToR past the radix", func(n *Network) { n.RailOptimized, n.ServersPerToR = false, 5 }, "network.servers_per_tor"}, // 5 x 8 x 2 = 80 > 64
+		{"ToR on rail leaves", func(n *Network) { n.ServersPerToR = 2 }, "network.servers_per_tor"},
+		{"negative ToR", func(n *Network) { n.RailOptimized, n.ServersPerToR = false, -1 }, "network.servers_per_tor"},
+		{"pod not whole units", func(n *Network) { n.Tiers, n.PodGPUs = 3, 1000 }, "network.pod_gpus"},
+		{"pod past a spine", func(n *Network) { n.Tiers, n.PodGPUs = 3, 8192 }, "network.pod_gpus"}, // 32 leaves x 256 GPUs max
+	} {
+		s := ibScenario(16384)
+		tc.edit(&s.Network)
+		_, err := Build(s, cat)
+		if err == nil || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("%s: error %v, want one naming %s", tc.name, err, tc.field)
+		}
 	}
 }

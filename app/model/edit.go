@@ -206,6 +206,11 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 		n.Tiers = v
 	case "network.rail_optimized":
 		n.RailOptimized = text == "true"
+		if n.RailOptimized {
+			n.ServersPerToR = 0 // a ToR size belongs to top-of-rack leaves
+		}
+	case "network.servers_per_tor", "network.pod_gpus":
+		return setOptionalCount(n, key, text)
 	case "network.nics_per_server":
 		if text == "" {
 			n.NICsPerServer = 0
@@ -373,5 +378,23 @@ func parseOptionalInt(text string, lo, hi int, dst *int, fix string) error {
 		return errors.New(fix)
 	}
 	*dst = n
+	return nil
+}
+
+// setOptionalCount sets servers_per_tor or pod_gpus; blank is 0 (the
+// planner's default).
+func setOptionalCount(n *planner.Network, key, text string) error {
+	v := 0
+	if strings.TrimSpace(text) != "" {
+		var err error
+		if v, err = planner.ParseCount(text, planner.MaxGPUs); err != nil {
+			return err
+		}
+	}
+	if key == "network.servers_per_tor" {
+		n.ServersPerToR = v
+	} else {
+		n.PodGPUs = v
+	}
 	return nil
 }

@@ -68,6 +68,8 @@ func buildFields() []Field {
 		{Key: "network.switch", Label: "Switch", Kind: Choice},
 		{Key: "network.oversubscription", Label: "Leaf oversubscription", Kind: Choice},
 		{Key: "network.spine_oversubscription", Label: "Spine oversubscription (3 tiers)", Kind: Choice, Group: GroupMore},
+		{Key: "network.servers_per_tor", Label: "Servers per ToR", Kind: Text, Hint: "top-of-rack: all the leaf holds", Group: GroupMore},
+		{Key: "network.pod_gpus", Label: "GPUs per pod (3 tiers)", Kind: Text, Hint: "as many as a spine serves", Group: GroupMore},
 		{Key: "network.planes", Label: "Planes", Kind: Choice},
 		{Key: "network.ports_per_nic", Label: "Ports per NIC", Kind: Choice},
 		{Key: "network.tiers", Label: "Tiers", Kind: Choice},

@@ -232,6 +232,10 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 		return n.Oversubscription
 	case "network.spine_oversubscription":
 		return n.SpineRatio()
+	case "network.servers_per_tor":
+		return optionalInt(n.ServersPerToR)
+	case "network.pod_gpus":
+		return optionalInt(n.PodGPUs)
 	case "network.planes":
 		return strconv.Itoa(n.Planes)
 	case "network.ports_per_nic":
@@ -361,6 +365,8 @@ func (m *Model) Enabled(key string) bool {
 	switch key {
 	case "cluster.gpus_per_server", "network.nic_gbps", "network.nics_per_server":
 		return !m.systemFixed(m.scenario)
+	case "network.servers_per_tor":
+		return !m.scenario.Network.RailOptimized
 	}
 	return true
 }
