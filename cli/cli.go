@@ -164,7 +164,8 @@ default scenario is used):
   --system KEY|custom  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
   --ports-per-nic N  --planes N  --fabric infiniband|ethernet
   --switch KEY|auto  --oversubscription D:U  --spine-oversubscription D:U  --tiers N
-  --servers-per-tor N  --pod-gpus N  --leaf-alignment rack|packed
+  --topology rail-optimized|top-of-rack|rail-only  --servers-per-tor N  --pod-gpus N
+  --leaf-alignment rack|packed
   --price-basis street|list  --quotes FILE.csv|FILE.toml
 
 Run 'fabricplan COMMAND -h' for a command's flags.`)
@@ -190,6 +191,7 @@ var planFlagNames = []struct{ name, usage string }{
 	{"spine-oversubscription", "three-tier spines' down:up ratio toward the cores, e.g. 7:1 (default 1:1)"},
 	{"servers-per-tor", "top-of-rack designs: servers one leaf in their rack serves (sets rail_optimized = false)"},
 	{"pod-gpus", "GPUs of one three-tier pod, e.g. 3072"},
+	{"topology", "design style: rail-optimized, top-of-rack or rail-only"},
 	{"tiers", "switch tiers: 0 (fewest that fit), 1, 2 or 3"},
 	{"price-basis", "street (third-party optics, retail prices) or list (branded optics at the vendor premium)"},
 	{"quotes", "vendor quotes file (.csv or .toml) whose prices override the catalog's"},
@@ -274,6 +276,8 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 			s.Network.RailOptimized = false
 		case "pod-gpus":
 			err = num(&s.Network.PodGPUs)
+		case "topology":
+			s.Network.Topology = strings.ToLower(v)
 		case "price-basis":
 			s.Pricing.Basis = strings.ToLower(v)
 		case "quotes":
@@ -434,7 +438,7 @@ var fieldFlag = map[string]string{
 	"network.ports_per_nic": "ports-per-nic", "network.planes": "planes", "network.fabric": "fabric",
 	"network.switch": "switch", "network.oversubscription": "oversubscription", "network.tiers": "tiers",
 	"network.spine_oversubscription": "spine-oversubscription", "network.leaf_alignment": "leaf-alignment",
-	"network.servers_per_tor": "servers-per-tor", "network.pod_gpus": "pod-gpus",
+	"network.servers_per_tor": "servers-per-tor", "network.pod_gpus": "pod-gpus", "network.topology": "topology",
 	"pricing.basis": "price-basis", "pricing.quotes": "quotes",
 }
 

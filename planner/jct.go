@@ -440,7 +440,7 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus)
 	}
 	j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
-	j.Findings = j.findings()
+	j.Findings = append(j.findings(), p.railOnlyFindings(gpu, j.Planned.Classes)...)
 	return j, nil
 }
 

@@ -126,6 +126,10 @@ type Network struct {
 	// GPUs); 0: as many as the leaf's down ports hold. Only with
 	// rail_optimized = false.
 	ServersPerToR int `toml:"servers_per_tor,omitempty,omitzero"`
+	// Topology is the design style: TopoRailOptimized, TopoToR,
+	// TopoRailOnly or "" (rail_optimized decides between the first two).
+	// It overrides rail_optimized.
+	Topology string `toml:"topology,omitempty,omitzero"`
 	// PodGPUs is the GPUs of one three-tier pod (Meta's AI zone: 3,072);
 	// 0: as many whole units as a spine's down ports serve.
 	PodGPUs int `toml:"pod_gpus,omitempty,omitzero"`
@@ -284,9 +288,12 @@ func (s *Scenario) validate(cat *Catalog) error {
 			add(fieldErr("network.spine_oversubscription", `write down:up such as "1:1" or "7:1", or leave it out for non-blocking spines`, "%v", err))
 		}
 	}
+	if !slices.Contains(Topologies, n.Style()) {
+		add(fieldErr("network.topology", `write "`+strings.Join(Topologies, `", "`)+`" (or leave it out: rail_optimized decides)`, "unknown topology %q", n.Topology))
+	}
 	if n.ServersPerToR < 0 || n.ServersPerToR > maxGPUsPerServer {
 		add(fieldErr("network.servers_per_tor", "give the servers one top-of-rack leaf serves, e.g. 2, or leave it out", "%d servers per ToR", n.ServersPerToR))
-	} else if n.ServersPerToR > 0 && n.RailOptimized {
+	} else if n.ServersPerToR > 0 && n.Style() != TopoToR {
 		add(fieldErr("network.servers_per_tor", "set rail_optimized = false for a top-of-rack design, or leave servers_per_tor out", "a ToR size needs top-of-rack leaves"))
 	}
 	if n.PodGPUs < 0 || n.PodGPUs > MaxGPUs {

@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -206,9 +207,12 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 		n.Tiers = v
 	case "network.rail_optimized":
 		n.RailOptimized = text == "true"
+		n.Topology = "" // the toggle chooses between rail-optimized and top-of-rack
 		if n.RailOptimized {
 			n.ServersPerToR = 0 // a ToR size belongs to top-of-rack leaves
 		}
+	case "network.topology":
+		return setTopology(n, text)
 	case "network.servers_per_tor", "network.pod_gpus":
 		return setOptionalCount(n, key, text)
 	case "network.nics_per_server":
@@ -395,6 +399,22 @@ func setOptionalCount(n *planner.Network, key, text string) error {
 		n.ServersPerToR = v
 	} else {
 		n.PodGPUs = v
+	}
+	return nil
+}
+
+// setTopology sets the design style; rail-optimized and top-of-rack are
+// written as rail_optimized alone, so files keep the key they always had.
+func setTopology(n *planner.Network, text string) error {
+	if !slices.Contains(planner.Topologies, text) {
+		return fmt.Errorf("choose %s", strings.Join(planner.Topologies, ", "))
+	}
+	n.Topology, n.RailOptimized = "", text != planner.TopoToR
+	if text == planner.TopoRailOnly {
+		n.Topology = text
+	}
+	if text != planner.TopoToR {
+		n.ServersPerToR = 0
 	}
 	return nil
 }

@@ -74,6 +74,7 @@ func buildFields() []Field {
 		{Key: "network.ports_per_nic", Label: "Ports per NIC", Kind: Choice},
 		{Key: "network.tiers", Label: "Tiers", Kind: Choice},
 		{Key: "network.rail_optimized", Label: "Rail-optimized (one leaf per rail)", Kind: Toggle},
+		{Key: "network.topology", Label: "Design style", Kind: Choice, Group: GroupMore},
 		{Key: "network.nics_per_server", Label: "NICs per server", Kind: Text, Hint: "one per GPU", Group: GroupMore},
 		{Key: "network.load_balancing", Label: "RoCE load balancing", Kind: Choice, Group: GroupMore},
 		{Key: "network.leaf_alignment", Label: "Leaf alignment", Kind: Choice, Group: GroupMore},

@@ -234,6 +234,8 @@ func (m *Model) textOf(s planner.Scenario, key string) string {
 		return n.SpineRatio()
 	case "network.servers_per_tor":
 		return optionalInt(n.ServersPerToR)
+	case "network.topology":
+		return n.Style()
 	case "network.pod_gpus":
 		return optionalInt(n.PodGPUs)
 	case "network.planes":
@@ -366,7 +368,7 @@ func (m *Model) Enabled(key string) bool {
 	case "cluster.gpus_per_server", "network.nic_gbps", "network.nics_per_server":
 		return !m.systemFixed(m.scenario)
 	case "network.servers_per_tor":
-		return !m.scenario.Network.RailOptimized
+		return m.scenario.Network.Style() == planner.TopoToR
 	}
 	return true
 }
@@ -445,6 +447,8 @@ func (m *Model) Options(key string) []string {
 		return withCurrent([]string{"1:1", "2:1", "3:1", "4:1"}, s.Network.Oversubscription)
 	case "network.spine_oversubscription":
 		return withCurrent([]string{"1:1", "2:1", "3:1", "4:1", "7:1"}, s.Network.SpineRatio())
+	case "network.topology":
+		return planner.Topologies
 	case "network.planes":
 		ports := ws.Network.NICsPerServer
 		if ports == 0 {
