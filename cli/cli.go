@@ -164,8 +164,8 @@ default scenario is used):
   --system KEY|custom  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
   --ports-per-nic N  --planes N  --fabric infiniband|ethernet
   --switch KEY|auto  --oversubscription D:U  --spine-oversubscription D:U  --tiers N
-  --topology rail-optimized|top-of-rack|rail-only  --servers-per-tor N  --pod-gpus N
-  --leaf-alignment rack|packed
+  --topology rail-optimized|top-of-rack|rail-only|dual-plane
+  --servers-per-tor N  --pod-gpus N  --leaf-alignment rack|packed
   --price-basis street|list  --quotes FILE.csv|FILE.toml
 
 Run 'fabricplan COMMAND -h' for a command's flags.`)
@@ -191,7 +191,7 @@ var planFlagNames = []struct{ name, usage string }{
 	{"spine-oversubscription", "three-tier spines' down:up ratio toward the cores, e.g. 7:1 (default 1:1)"},
 	{"servers-per-tor", "top-of-rack designs: servers one leaf in their rack serves (sets rail_optimized = false)"},
 	{"pod-gpus", "GPUs of one three-tier pod, e.g. 3072"},
-	{"topology", "design style: rail-optimized, top-of-rack or rail-only"},
+	{"topology", "design style: rail-optimized, top-of-rack, rail-only or dual-plane"},
 	{"tiers", "switch tiers: 0 (fewest that fit), 1, 2 or 3"},
 	{"price-basis", "street (third-party optics, retail prices) or list (branded optics at the vendor premium)"},
 	{"quotes", "vendor quotes file (.csv or .toml) whose prices override the catalog's"},
@@ -533,6 +533,9 @@ func describeScenario(s planner.Scenario) string {
 	}
 	if r := s.Network.SpineRatio(); r != "1:1" {
 		parts = append(parts, "spines "+r)
+	}
+	if t := s.Network.Topology; t != "" {
+		parts = append(parts, t)
 	}
 	if s.Network.Tiers > 0 {
 		parts = append(parts, planner.Plural(s.Network.Tiers, "tier"))

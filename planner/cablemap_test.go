@@ -73,6 +73,9 @@ func cableMapCases(t *testing.T) map[string]*Plan {
 	s = ibScenario(7000)
 	s.Network.Tiers, s.Network.SpineOversubscription = 3, "3:1"
 	build("spines-3to1-7000", s)
+	s = NewScenario()
+	s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch, s.Network.Topology = 3000, Ethernet, "tomahawk5", TopoDualPlane
+	build("dual-plane-3000", s)
 	// Every catalog system at an odd size (partial racks and units).
 	for key := range cat.Systems {
 		s := NewScenario()

@@ -265,6 +265,7 @@ func Builds(s Scenario, cat *Catalog) error {
 // fabrics read none of them.
 func build(s Scenario, cat *Catalog, full bool) (*Plan, error) {
 	s = s.Clone() // the plan keeps its own inputs: later edits of s never change it
+	s.Network = s.Network.withStyle()
 	if err := s.Validate(cat); err != nil {
 		return nil, err
 	}
@@ -432,6 +433,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Notes = append(p.Notes, partialLeafNote(pl, spec.up, n.Oversubscription)...)
 	p.Notes = append(p.Notes, spineRatioNote(n, pl.tiers)...)
 	p.Notes = append(p.Notes, railOnlyNote(p, networks)...)
+	p.Notes = append(p.Notes, dualPlaneNote(n)...)
 	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore

@@ -243,6 +243,7 @@ func (s *Scenario) Validate(cat *Catalog) error {
 		return errs[0]
 	}
 	ws := s.WithSystem(cat)
+	ws.Network = ws.Network.withStyle()
 	return ws.validate(cat)
 }
 
@@ -290,6 +291,9 @@ func (s *Scenario) validate(cat *Catalog) error {
 	}
 	if !slices.Contains(Topologies, n.Style()) {
 		add(fieldErr("network.topology", `write "`+strings.Join(Topologies, `", "`)+`" (or leave it out: rail_optimized decides)`, "unknown topology %q", n.Topology))
+	}
+	if e := n.validateStyle(); e != nil {
+		add(e)
 	}
 	if n.ServersPerToR < 0 || n.ServersPerToR > maxGPUsPerServer {
 		add(fieldErr("network.servers_per_tor", "give the servers one top-of-rack leaf serves, e.g. 2, or leave it out", "%d servers per ToR", n.ServersPerToR))
@@ -412,7 +416,8 @@ func (s *Scenario) validateMedia() []error {
 }
 
 // nicCandidates lists the NICs that match the scenario's speed, fabric and
-// port split (or all splits when PortsPerNIC is 0), cheapest first.
+// port split (or all splits when PortsPerNIC is 0, leaving out cards of
+// several cages, whose ports only a split design uses), cheapest first.
 func (s *Scenario) nicCandidates(cat *Catalog) []*NIC {
 	n := s.Network
 	var out []*NIC
@@ -424,6 +429,9 @@ func (s *Scenario) nicCandidates(cat *Catalog) []*NIC {
 		}
 		if n.PortsPerNIC > 0 && !slices.Contains(splits, n.PortsPerNIC) {
 			continue
+		}
+		if n.PortsPerNIC == 0 && nic.Cages > 1 {
+			continue // a card of several cages only where the design splits NIC ports
 		}
 		out = append(out, nic)
 	}

@@ -14,10 +14,13 @@ const (
 	// rails; traffic between rails crosses the NVLink domain (Wang et
 	// al., "How to Build Low-cost Networks for Large Language Models").
 	TopoRailOnly = "rail-only"
+	// TopoDualPlane: rail-optimized, each NIC's two ports on two ToRs in
+	// two planes (Alibaba HPN, SIGCOMM 2024: 2 x 200G per 400G NIC).
+	TopoDualPlane = "dual-plane"
 )
 
 // Topologies lists the design styles, in the order a chooser offers them.
-var Topologies = []string{TopoRailOptimized, TopoToR, TopoRailOnly}
+var Topologies = []string{TopoRailOptimized, TopoToR, TopoRailOnly, TopoDualPlane}
 
 // Style is the network's design style: Topology when set, else
 // rail-optimized or top-of-rack as rail_optimized says.
@@ -82,4 +85,37 @@ func (p *Plan) railOnlyFindings(gpu *GPUSpec, classes []TrafficClass) []string {
 	}
 	return []string{fmt.Sprintf("rail-only without NVLink reach: %s's NVLink domain is %d GPUs, but a %d-GPU server's NICs sit on %s; %s between GPUs on different rails has no path but the host (PCIe), which the estimate does not model: use rail-optimized leaves or GPUs whose NVLink spans the server",
 		gpu.Name, domain, per, Plural(rails, "rail"), JoinAnd(crossing))}
+}
+
+// withStyle fills what the style decides where the scenario leaves it
+// out: a dual-plane design splits each NIC in two ports (ports_per_nic 2)
+// over two planes.
+func (n Network) withStyle() Network {
+	if n.Style() == TopoDualPlane {
+		if n.PortsPerNIC == 0 {
+			n.PortsPerNIC = 2
+		}
+		if n.Planes == 1 {
+			n.Planes = 2
+		}
+	}
+	return n
+}
+
+// validateStyle checks what the style needs of the other fields.
+func (n Network) validateStyle() *FieldError {
+	if n.Style() == TopoDualPlane && (n.PortsPerNIC%2 != 0 || n.Planes%2 != 0) {
+		return fieldErr("network.topology", "leave ports_per_nic and planes out (2 each), or give an even number of each",
+			"dual-plane puts each NIC's ports on two planes: %d ports per NIC over %d planes", n.PortsPerNIC, n.Planes)
+	}
+	return nil
+}
+
+// dualPlaneNote says what a dual-plane plan's ToR pairs buy.
+func dualPlaneNote(n Network) []string {
+	if n.Style() != TopoDualPlane {
+		return nil
+	}
+	return []string{fmt.Sprintf("dual-plane: each NIC's %d ports go to ToRs in %d planes, so one ToR's loss halves that NIC's bandwidth instead of cutting it (Alibaba HPN, SIGCOMM 2024)",
+		n.PortsPerNIC, n.Planes)}
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -153,5 +154,86 @@ func TestTopologyErrors(t *testing.T) {
 	_, err := Build(s, testCatalog(t))
 	if err == nil || !strings.Contains(err.Error(), "network.topology") || !strings.Contains(err.Error(), "rail-only") {
 		t.Errorf("error %v, want one naming network.topology and the styles", err)
+	}
+}
+
+// TestAlibabaHPNPod reproduces a pod of Alibaba HPN (Qian et al., "Alibaba
+// HPN: A Data Center Network for Large Language Model Training", SIGCOMM
+// 2024; research/networks.md, reliability.md): hosts of 8 GPUs and 8 NICs
+// of 2 x 200G, each port to one ToR of a pair in two planes; segments of
+// 1,024 GPUs (128 hosts under each ToR); 51.2T single-chip switches; a
+// ToR with 128 x 200G down and 60 x 400G (here 120 x 200G) up; 15
+// segments, 15,360 GPUs, a pod of two tiers. Hand count on Tomahawk 5 at
+// 200G (256 ports), leaf 16:15 (128:120):
+//   - per plane 1,920 hosts x 8 rails: 15 units of 128 hosts, 8 leaves
+//     each: 120 ToRs, 240 in both planes;
+//   - 120 x 120 = 14,400 uplinks a plane: 57 aggregation switches carry
+//     them (256 ports), strict balance needs a divisor of 120: 60, 3
+//     more, within one unit's worth (8 x 120 / 256 = 4): 60 a plane, as
+//     HPN's ToRs reach 60 aggregation switches; 120 in all;
+//   - one ToR lost: every host keeps its other port: 15/16 of its
+//     bandwidth, as HPN measured (section 9.3: -6.25% with one port down)
+//     and no GPU idle.
+//
+// Mutations caught: the two ports of a NIC sent to one plane (a ToR loss
+// cuts the NIC), the 2-port NIC refused on Ethernet (the issue's
+// refusal), a dual-plane style that leaves the ports unsplit.
+func TestAlibabaHPNPod(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.GPUs = 15360
+	n := &s.Network
+	n.Fabric, n.Switch, n.Topology, n.Oversubscription = Ethernet, "tomahawk5", TopoDualPlane, "16:15"
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(p.NIC.Key, p.PortGbps, p.Planes, p.Tiers, p.Switches(TierLeaf), p.Switches(TierSpine), p.ServersPerUnit, p.NICs)
+	want := fmt.Sprint("cx7-2x200", 200, 2, 2, 240, 120, 128, 15360)
+	if got != want {
+		t.Errorf("HPN pod: NIC, port G, planes, tiers, ToRs, aggs, hosts a segment, NICs = %s, want %s", got, want)
+	}
+	leaf := failureCase(t, p, FailLeaf)
+	if leaf.GPUsIdle != 0 || leaf.Fatal || math.Abs(leaf.BandwidthLeft-15.0/16) > 1e-9 {
+		t.Errorf("one ToR lost: %d GPUs idle, fatal %v, %.4f of a host's bandwidth left, want 0, false, 0.9375", leaf.GPUsIdle, leaf.Fatal, leaf.BandwidthLeft)
+	}
+}
+
+// TestDualPlaneSurvivesToRLoss: over sizes, systems and fabrics, a
+// dual-plane fabric keeps every server reachable after one ToR's loss:
+// the job continues, no GPU idles, and the worst server keeps all but
+// one of its ports. Mutations caught: both ports of a NIC on one ToR
+// (the loss would cut the NIC: a restart), ports-per-NIC left at one.
+func TestDualPlaneSurvivesToRLoss(t *testing.T) {
+	cat := testCatalog(t)
+	configs := map[string]func(s *Scenario){
+		"RoCE tomahawk5 400G": func(s *Scenario) { s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk5" },
+		"RoCE sn5600 2:1": func(s *Scenario) {
+			s.Network.Fabric, s.Network.Switch, s.Network.Oversubscription = Ethernet, "sn5600", "2:1"
+		},
+		"RoCE 800G cx8":  func(s *Scenario) { s.Network.Fabric, s.Network.NICGbps = Ethernet, 800 },
+		"IB 400G qm9700": func(s *Scenario) { s.Network.Switch = "qm9700" },
+		"dgx-b300 IB":    func(s *Scenario) { s.Cluster.System = "dgx-b300" },
+	}
+	for name, cfg := range configs {
+		t.Run(name, func(t *testing.T) {
+			for _, g := range []int{16, 200, 1000, 4104, 12000} {
+				s := NewScenario()
+				cfg(&s)
+				s.Cluster.GPUs, s.Network.Topology = g, TopoDualPlane
+				p, err := Build(s, cat)
+				if err != nil {
+					t.Fatalf("%d GPUs: %v", g, err)
+				}
+				leaf := failureCase(t, p, FailLeaf)
+				ports := float64(p.ServerPorts)
+				if leaf.Fatal || leaf.GPUsIdle != 0 || leaf.BandwidthLeft < (ports-1)/ports-1e-9 {
+					t.Errorf("%d GPUs: one ToR lost: fatal %v, %d GPUs idle, %.3f bandwidth left of %d ports", g, leaf.Fatal, leaf.GPUsIdle, leaf.BandwidthLeft, p.ServerPorts)
+				}
+				if p.Planes%2 != 0 || p.Scenario.Network.PortsPerNIC%2 != 0 {
+					t.Errorf("%d GPUs: %d planes, %d ports a NIC", g, p.Planes, p.Scenario.Network.PortsPerNIC)
+				}
+			}
+		})
 	}
 }

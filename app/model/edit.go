@@ -410,7 +410,7 @@ func setTopology(n *planner.Network, text string) error {
 		return fmt.Errorf("choose %s", strings.Join(planner.Topologies, ", "))
 	}
 	n.Topology, n.RailOptimized = "", text != planner.TopoToR
-	if text == planner.TopoRailOnly {
+	if text == planner.TopoRailOnly || text == planner.TopoDualPlane {
 		n.Topology = text
 	}
 	if text != planner.TopoToR {
