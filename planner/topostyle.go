@@ -119,3 +119,44 @@ func dualPlaneNote(n Network) []string {
 	return []string{fmt.Sprintf("dual-plane: each NIC's %d ports go to ToRs in %d planes, so one ToR's loss halves that NIC's bandwidth instead of cutting it (Alibaba HPN, SIGCOMM 2024)",
 		n.PortsPerNIC, n.Planes)}
 }
+
+// styleVariants is a search candidate as given (rail-optimized, the
+// planner's default) and, for a non-blocking single-plane leaf, in the
+// other styles worth comparing: with the fewest tiers, top-of-rack and
+// rail-only; with three tiers, spines oversubscribed 7:1 (Meta's ratio
+// above its pods). Dual-plane is the rail-optimized candidate with two
+// ports per NIC over two planes, which the search already tries. The
+// variants are kept few so that a 100k-GPU search stays under a second.
+func styleVariants(s Scenario) []Scenario {
+	out := []Scenario{s}
+	n := s.Network
+	if n.Oversubscription != "1:1" || n.Planes != 1 {
+		return out
+	}
+	switch n.Tiers {
+	case 0:
+		for _, style := range []string{TopoToR, TopoRailOnly} {
+			v := s
+			v.Network.Topology = style
+			out = append(out, v)
+		}
+	case 3:
+		v := s
+		v.Network.SpineOversubscription = "7:1"
+		out = append(out, v)
+	}
+	return out
+}
+
+// styleLabel names what a design changes from the default style: "" for
+// rail-optimized with non-blocking spines.
+func styleLabel(n Network) string {
+	out := ""
+	if st := n.Style(); st != TopoRailOptimized {
+		out += ", " + st
+	}
+	if r := n.SpineRatio(); r != "1:1" {
+		out += ", spines " + r
+	}
+	return out
+}
