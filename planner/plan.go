@@ -369,14 +369,8 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	networks, rails := railNetworks(n, serverPorts/n.Planes)
 	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp, ratioD: down, ratioU: up,
 		railOptimized: n.RailOptimized, tiers: n.Tiers}
-	if err := spec.setSpineRatio(n, sw, port); err != nil {
-		return nil, err
-	}
-	if err := spec.setToR(n, sw, port); err != nil {
-		return nil, err
-	}
-	unit, alignNote := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
-	if err := spec.setPod(n, s.Cluster.GPUs/max(servers, 1)); err != nil {
+	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
+	if err != nil {
 		return nil, err
 	}
 	pl, err := sizePlane(spec)

@@ -141,3 +141,22 @@ func (spec *fabricSpec) setPod(n Network, gpusPerNode int) error {
 	spec.podLeaves = n.PodGPUs / groupGPUs * lpg
 	return nil
 }
+
+// shape sets what the scenario asks of the fabric's shape beyond the
+// leaf's ports: the spines' ratio, a ToR size, the leaf alignment of a
+// system's reference layout and a pod size, in that order (the pod is
+// whole leaf groups, which the ToR size and alignment decide).
+func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, servers int) (UnitLayout, string, error) {
+	n := s.Network
+	if err := spec.setSpineRatio(n, sw, port); err != nil {
+		return UnitLayout{}, "", err
+	}
+	if err := spec.setToR(n, sw, port); err != nil {
+		return UnitLayout{}, "", err
+	}
+	unit, note := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
+	if err := spec.setPod(n, s.Cluster.GPUs/max(servers, 1)); err != nil {
+		return UnitLayout{}, "", err
+	}
+	return unit, note, nil
+}
