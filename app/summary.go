@@ -310,7 +310,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 	c["Back-end NIC ports"].set(planner.FormatInt(p.NICPorts), fmt.Sprintf("%d per %s at %dG, %s", p.ServerPorts, node, p.PortGbps, p.NIC.Key))
 	c["Switches"].set(planner.FormatInt(p.TotalSwitches()), fmt.Sprintf("%s: leaf %s, spine %s, core %s; %s, %s", p.Switch.Key,
 		planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)),
-		plural(p.Tiers, "tier"), plural(p.Planes, "plane")))
+		plural(p.Tiers, "tier"), plural(p.Planes, "plane"))+ratiosLine(p))
 	c["Links (cables)"].set(planner.FormatInt(p.Links.Total), fmt.Sprintf("server-leaf %s, leaf-spine %s, spine-core %s",
 		planner.FormatInt(p.Links.ServerLeaf), planner.FormatInt(p.Links.LeafSpine), planner.FormatInt(p.Links.SpineCore)))
 	c["Transceivers"].set(planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers), fmt.Sprintf("server side %s, switch side %s",
@@ -499,4 +499,13 @@ func jctCard(j *planner.JCT) (string, string) {
 		return "does not fit", over + "; no single change fits: more GPUs, a GPU with more memory or a smaller model"
 	}
 	return planner.FormatGain(j.Gain), detail
+}
+
+// ratiosLine is the built ratio of every tier on its own line, when the
+// spines' ratio was asked (empty otherwise).
+func ratiosLine(p *planner.Plan) string {
+	if r := p.TierRatiosText(); r != "" {
+		return "\noversubscription " + r
+	}
+	return ""
 }

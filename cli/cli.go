@@ -186,6 +186,10 @@ var planFlagNames = []struct{ name, usage string }{
 	{"fabric", "infiniband or ethernet"},
 	{"switch", "switch catalog key or auto"},
 	{"oversubscription", "leaf down:up ratio, e.g. 1:1 or 2:1"},
+	{"spine-oversubscription", "three-tier spines' down:up ratio toward the cores, e.g. 7:1 (default 1:1)"},
+	{"servers-per-tor", "top-of-rack designs: servers one leaf in their rack serves (sets rail_optimized = false)"},
+	{"pod-gpus", "GPUs of one three-tier pod, e.g. 3072"},
+	{"topology", "design style: rail-optimized, top-of-rack, rail-only or dual-plane"},
 	{"tiers", "switch tiers: 0 (fewest that fit), 1, 2 or 3"},
 	{"price-basis", "street (third-party optics, retail prices) or list (branded optics at the vendor premium)"},
 	{"quotes", "vendor quotes file (.csv or .toml) whose prices override the catalog's"},
@@ -428,9 +432,10 @@ var fieldFlag = map[string]string{
 	"network.nics_per_server": "nics-per-server", "network.nic_gbps": "nic-gbps",
 	"network.ports_per_nic": "ports-per-nic", "network.planes": "planes", "network.fabric": "fabric",
 	"network.switch": "switch", "network.oversubscription": "oversubscription", "network.tiers": "tiers",
+	"network.spine_oversubscription": "spine-oversubscription", "network.leaf_alignment": "leaf-alignment",
+	"network.servers_per_tor": "servers-per-tor", "network.pod_gpus": "pod-gpus", "network.topology": "topology",
 	"pricing.basis": "price-basis", "pricing.quotes": "quotes",
-	"network.leaf_alignment": "leaf-alignment",
-	"network.routing":        "routing", "network.in_network_reduction": "in-network-reduction",
+	"network.routing": "routing", "network.in_network_reduction": "in-network-reduction",
 }
 
 func onePositional(pos []string) (string, error) {
@@ -521,6 +526,12 @@ func describeScenario(s planner.Scenario) string {
 	}
 	if r := s.Network.Oversubscription; r != "" && r != "1:1" {
 		parts = append(parts, r)
+	}
+	if r := s.Network.SpineRatio(); r != "1:1" {
+		parts = append(parts, "spines "+r)
+	}
+	if t := s.Network.Topology; t != "" {
+		parts = append(parts, t)
 	}
 	if s.Network.Tiers > 0 {
 		parts = append(parts, planner.Plural(s.Network.Tiers, "tier"))

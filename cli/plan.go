@@ -58,12 +58,12 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 			planner.FormatInt(p.GPUs), planner.FormatInt(p.Servers), kind, s.Cluster.GPUsPerServer,
 			n.NICsPerServer, p.NIC.Name, nicPorts(n.PortsPerNIC, p.PortGbps))
 	}
-	layout := "rail-optimized"
-	if !n.RailOptimized {
-		layout = "top-of-rack"
+	planes := planner.Plural(p.Planes, "plane")
+	if n.Style() == planner.TopoRailOnly {
+		planes = planner.Plural(p.Planes, "rail network")
 	}
 	fmt.Fprintf(w, "  %s, %s, %s of %s (%d x %dG), %s, leaf %s\n\n",
-		n.Fabric.Name(), planner.Plural(p.Tiers, "tier"), planner.Plural(p.Planes, "plane"), p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, layout, n.Oversubscription)
+		n.Fabric.Name(), planner.Plural(p.Tiers, "tier"), planes, p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, n.Style(), n.Oversubscription)
 
 	if nets := p.Networks; nets != nil {
 		fmt.Fprintf(w, "  %s; %d network ports per %s in all (back end %d); 'plan --networks' lists the four networks\n\n",
@@ -80,6 +80,9 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintf(tw, "  Transceivers\t%s\tserver side %s, switch side %s\n", planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers),
 		planner.FormatInt(p.ServerTransceivers), planner.FormatInt(p.SwitchTransceivers))
 	fmt.Fprintf(tw, "  Scalable units\t%s\t%s\n", planner.FormatInt(p.UnitCount()), p.UnitWords())
+	if r := p.TierRatiosText(); r != "" {
+		fmt.Fprintf(tw, "  Oversubscription\tper tier\t%s\n", r)
+	}
 	for _, h := range p.Headroom {
 		what := planner.FormatInt(h.Ports) + " ports"
 		if h.Switches > 0 {

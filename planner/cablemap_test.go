@@ -58,6 +58,24 @@ func cableMapCases(t *testing.T) map[string]*Plan {
 	s = NewScenario()
 	s.Cluster.GPUs, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Planes = 2048, 800, 2, 2
 	build("800g-split-2planes", s)
+	// Every design style: rail-only in one switch per rail and as per-rail
+	// Clos networks, top-of-rack with a ToR size and pods, and spines
+	// oversubscribed above the pods.
+	for _, g := range []int{512, 1000, 4096} {
+		s = ibScenario(g)
+		s.Network.Topology = TopoRailOnly
+		build(fmt.Sprintf("rail-only-%d", g), s)
+	}
+	s = ibScenario(6144)
+	s.Network.RailOptimized, s.Network.ServersPerToR, s.Network.Tiers = false, 2, 3
+	s.Network.PodGPUs, s.Network.SpineOversubscription = 768, "7:1"
+	build("tor-2-pods-7to1", s)
+	s = ibScenario(7000)
+	s.Network.Tiers, s.Network.SpineOversubscription = 3, "3:1"
+	build("spines-3to1-7000", s)
+	s = NewScenario()
+	s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch, s.Network.Topology = 3000, Ethernet, "tomahawk5", TopoDualPlane
+	build("dual-plane-3000", s)
 	// Every catalog system at an odd size (partial racks and units).
 	for key := range cat.Systems {
 		s := NewScenario()

@@ -23,6 +23,8 @@ type fabricSpec struct {
 	// leaves of podLeaves consecutive units (leaf groups), as NVIDIA's
 	// GB200 SuperPOD: each pod is an SU's leaves of one rail.
 	railPods bool
+	// spineD:spineU is a three-tier spine's down:up (0:0: non-blocking).
+	spineD, spineU int
 }
 
 // switchLoad is a run of switches of one tier with the same ports in use.
@@ -138,7 +140,8 @@ func (e errNoFit) Error() string { return fmt.Sprintf("does not fit in %d tiers"
 // asked ratio; every leaf reaches every spine of its group (and every
 // pod spine every core of its group) with balanced wiring, or
 // near-balanced where balance would cost more than half a tier again;
-// non-blocking spines; oversubscription only at the leaf.
+// spines as oversubscribed as spec.spineD:spineU (non-blocking when
+// unset) and the leaves as spec.ratioD:ratioU.
 func sizePlane(spec fabricSpec) (plane, error) {
 	endpoints := spec.servers * spec.rails
 	if spec.tiers == 0 || spec.tiers == 1 {
@@ -204,6 +207,26 @@ func (spec fabricSpec) lpg() int {
 		return spec.rails
 	}
 	return 1
+}
+
+// spinePorts is a three-tier spine's ports toward its pod's leaves and
+// toward the cores: half each when non-blocking, else split by the
+// spine ratio exactly as leafPorts splits a leaf.
+func (spec fabricSpec) spinePorts() (down, up int) {
+	if spec.spineD == 0 {
+		return spec.radix / 2, spec.radix / 2
+	}
+	return leafPorts(spec.radix, spec.spineD, spec.spineU)
+}
+
+// spineUpFor is the core links a spine taking down links from its leaves
+// sends up: as many when non-blocking, else no more oversubscribed than
+// the spine ratio.
+func (spec fabricSpec) spineUpFor(down int) int {
+	if spec.spineD == 0 {
+		return down
+	}
+	return ceilDiv(down*spec.spineU, spec.spineD)
 }
 
 // upFor is the uplinks a leaf with down server links needs so that it is
@@ -410,15 +433,15 @@ func twoTier(spec fabricSpec, leaves []switchLoad) (plane, bool) {
 // own non-blocking spines, and joins spine j of every pod to core group j.
 // The last pod may be partial; it gets the spines its leaves need.
 func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
-	half := spec.radix / 2 // a non-blocking spine's ports toward its pod
+	spineDown, spineUp := spec.spinePorts() // a spine's ports toward its pod and toward the cores
 	var leavesPerPod int
 	switch {
-	case spec.podLeaves > 0 && spec.podLeaves <= half && spec.podLeaves%lpg == 0:
+	case spec.podLeaves > 0 && spec.podLeaves <= spineDown && spec.podLeaves%lpg == 0:
 		leavesPerPod = spec.podLeaves // the reference layout's pod
-	case lpg <= half:
-		leavesPerPod = half / lpg * lpg // whole scalable units per pod
+	case lpg <= spineDown:
+		leavesPerPod = spineDown / lpg * lpg // whole scalable units per pod
 	default:
-		leavesPerPod = largestDivisorAtMost(lpg, half) // a pod takes a subset of the rails
+		leavesPerPod = largestDivisorAtMost(lpg, spineDown) // a pod takes a subset of the rails
 	}
 	all := spec.leafLoads(spg, lpg)
 	byRail := spec.railPods && leavesPerPod == spec.podLeaves && lpg > 1
@@ -438,7 +461,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	}
 	var ps []podSpines
 	for _, p := range pods {
-		c, ok := chooseUpper(p.leaves, spec.up, spec.up, half, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.up, half))
+		c, ok := chooseUpper(p.leaves, spec.up, spec.up, spineDown, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.up, spineDown))
 		if !ok {
 			return plane{}, false
 		}
@@ -470,7 +493,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 		for i, p := range ps {
 			if j < p.c.n {
 				d := spineDownAt(p.c.upper, j)
-				lower = append(lower, switchLoad{p.count, d, d})
+				lower = append(lower, switchLoad{p.count, d, spec.spineUpFor(d)})
 				in = append(in, i)
 			}
 		}
@@ -487,7 +510,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	for _, p := range ps {
 		lay.pods = append(lay.pods, podRun{p.count, p.c.lower, p.c.n})
 	}
-	sized, extra, ok := sizeCores(kinds, spec, half)
+	sized, extra, ok := sizeCores(kinds, spec, spineUp)
 	if !ok {
 		return plane{}, false
 	}
@@ -700,15 +723,15 @@ type sizedGroups struct {
 
 // sizeCores sizes the core tier over the spine kinds. Strict balance
 // (spine j of every pod to its own group, the same links from each spine
-// to each core) is kept when it costs at most one scalable unit's worth
+// to each core; avail is a spine's ports toward the cores) is kept when it costs at most one scalable unit's worth
 // of cores more than the fewest that carry the links; otherwise groups
 // join as many spine indices as makes the fewest cores, and extra is
 // the cores strict balance would add.
-func sizeCores(kinds []*groupKind, spec fabricSpec, half int) (sized []sizedGroups, extra int, ok bool) {
+func sizeCores(kinds []*groupKind, spec fabricSpec, avail int) (sized []sizedGroups, extra int, ok bool) {
 	var strict, near []sizedGroups
 	strictN, nearN := 0, 0
 	for _, k := range kinds {
-		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, half, spec.radix)
+		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.radix)
 		if !ok {
 			return nil, 0, false
 		}

@@ -41,6 +41,7 @@ const (
 	MaxZeROStage     = 3
 	MaxTiers         = 3
 	MaxGPUsPerServer = maxGPUsPerServer
+	MaxServersPerToR = maxGPUsPerServer // a ToR serves at most as many servers as a server has GPUs (a generous bound)
 	MaxNICsPerServer = maxNICsPerServer
 	MaxPortsPerNIC   = maxPortsPerNIC
 	MaxPlanes        = maxPlanes
@@ -67,8 +68,11 @@ type Field struct {
 	Choices  []string // the values a choice may take (nil: catalog keys)
 	Unit     string   // of a number: "m", "US$", "hours"
 	Help     string   // what the input means, for usage text and hints
-	Get      func(*Scenario) string
-	Set      func(*Scenario, string) error
+	// Also names the other inputs a Set may change or whose value it
+	// decides (a ToR size makes the design top-of-rack).
+	Also []string
+	Get  func(*Scenario) string
+	Set  func(*Scenario, string) error
 }
 
 // Fields lists every input of a scenario, in the order the window
@@ -424,7 +428,9 @@ func clusterFields() []Field {
 			s.Network.Oversubscription = t
 			return nil
 		}}
-	return []Field{
+	railOptimized := toggleField("network.rail_optimized", "Rail-optimized (one leaf per rail)", func(s *Scenario) *bool { return &s.Network.RailOptimized })
+	railOptimized.Also = []string{"network.topology"} // the style reads it
+	return append([]Field{
 		{Key: "name", Label: "Scenario name", Kind: FieldText,
 			Get: func(s *Scenario) string { return s.Name },
 			Set: func(s *Scenario, text string) error { s.Name = strings.TrimSpace(text); return nil }},
@@ -456,7 +462,7 @@ func clusterFields() []Field {
 				s.Network.Tiers = v
 				return nil
 			}},
-		toggleField("network.rail_optimized", "Rail-optimized (one leaf per rail)", func(s *Scenario) *bool { return &s.Network.RailOptimized }),
+		railOptimized,
 		countField("network.nics_per_server", "NICs per server", 1, MaxNICsPerServer, true, "blank: one per GPU", func(s *Scenario) *int { return &s.Network.NICsPerServer }),
 		choiceField("network.load_balancing", "RoCE load balancing", []string{LBAdaptive, LBECMP}, func(s *Scenario) *string { return &s.Network.LoadBalancing }),
 		choiceField("network.leaf_alignment", "Leaf alignment", []string{"", AlignRack, AlignPacked}, func(s *Scenario) *string { return &s.Network.LeafAlignment }),
@@ -464,6 +470,67 @@ func clusterFields() []Field {
 		toggleField("network.in_network_reduction", "In-network reduction (SHARP)", func(s *Scenario) *bool { return &s.Network.InNetworkReduction }),
 		numberField("cluster.server_price_usd", "Server price", "", 0, MaxPriceUSD, true, func(s *Scenario) *float64 { return &s.Cluster.ServerPriceUSD }),
 		choiceField("pricing.basis", "Price basis", []string{"", BasisStreet, BasisList}, func(s *Scenario) *string { return &s.Pricing.Basis }),
+	}, styleFields()...)
+}
+
+// SpineRatioChoices are the spine ratios offered: the leaf's, and Meta's
+// 7:1 above non-blocking pods.
+var SpineRatioChoices = append(slices.Clone(RatioChoices), "7:1")
+
+// styleFields are the design style's inputs: the style, the ToR size,
+// the three-tier pod size and the spines' ratio.
+func styleFields() []Field {
+	spine := Field{Key: "network.spine_oversubscription", Label: "Spine oversubscription (3 tiers)", Kind: FieldChoice, Choices: SpineRatioChoices,
+		Help: "three-tier spines' down:up ratio toward the cores, e.g. 7:1",
+		Get:  func(s *Scenario) string { return s.Network.SpineRatio() },
+		Set: func(s *Scenario, text string) error {
+			t := strings.TrimSpace(text)
+			if _, _, err := Ratio(t); err != nil {
+				return err
+			}
+			if t == "1:1" {
+				t = "" // non-blocking spines: the file leaves the key out
+			}
+			s.Network.SpineOversubscription = t
+			return nil
+		}}
+	style := Field{Key: "network.topology", Label: "Design style", Kind: FieldChoice, Choices: Topologies,
+		Help: "rail-optimized, top-of-rack, rail-only or dual-plane",
+		Get:  func(s *Scenario) string { return s.Network.Style() },
+		Set: func(s *Scenario, text string) error {
+			t := strings.ToLower(strings.TrimSpace(text))
+			if !slices.Contains(Topologies, t) {
+				return fmt.Errorf("%q is not a design style: %s", t, choiceList(Topologies))
+			}
+			// Rail-optimized and top-of-rack are written as rail_optimized
+			// alone, so files keep the key they always had.
+			n := &s.Network
+			n.Topology, n.RailOptimized = "", t != TopoToR
+			if t == TopoRailOnly || t == TopoDualPlane {
+				n.Topology = t
+			}
+			if t != TopoToR {
+				n.ServersPerToR = 0
+			}
+			return nil
+		}}
+	tor := countField("network.servers_per_tor", "Servers per ToR", 1, MaxServersPerToR, true, "top-of-rack: servers one leaf in their rack serves",
+		func(s *Scenario) *int { return &s.Network.ServersPerToR })
+	torSet := tor.Set
+	tor.Set = func(s *Scenario, text string) error {
+		if err := torSet(s, text); err != nil {
+			return err
+		}
+		if s.Network.ServersPerToR > 0 { // a ToR size makes the design top-of-rack
+			s.Network.RailOptimized, s.Network.Topology = false, ""
+		}
+		return nil
+	}
+	style.Also = []string{"network.rail_optimized", "network.servers_per_tor"}
+	tor.Also = []string{"network.rail_optimized", "network.topology"}
+	return []Field{spine, style, tor,
+		countField("network.pod_gpus", "GPUs per pod (3 tiers)", 1, MaxGPUs, true, "as many as a spine serves",
+			func(s *Scenario) *int { return &s.Network.PodGPUs }),
 	}
 }
 

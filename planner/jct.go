@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -276,7 +277,7 @@ func (p *Plan) fabricView() fabricView {
 		nicGbps: float64(n.NICGbps), fabric: n.Fabric, static: n.routing() == RouteStatic,
 		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers, planes: p.Planes,
 		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1, wireUS: p.wireUS(),
-		spineRatio: p.spineRatio(), serversPerPod: ceilDiv(p.Servers, max(p.Pods, 1)),
+		spineRatio: p.spineRatio(), serversPerPod: cmp.Or(p.podServers(), ceilDiv(p.Servers, max(p.Pods, 1))),
 		maxActiveQueuePairs: 1, stages: 1, channels: 1, leafDown: p.leafDown(), leafUp: p.leafUp(), sharp: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
 	}
 }
@@ -465,7 +466,7 @@ func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, err
 	if parts.detail {
 		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
 		j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
-		j.Findings = j.findings()
+		j.Findings = append(j.findings(), p.railOnlyFindings(gpu, j.Planned.Classes)...)
 	}
 	return j, nil
 }

@@ -294,6 +294,7 @@ var (
 // JCT.Findings) and adds no notes.
 func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	s = s.Clone() // the plan keeps its own inputs: later edits of s never change it
+	s.Network = s.Network.withStyle()
 	if err := s.Validate(cat); err != nil {
 		return nil, err
 	}
@@ -408,10 +409,13 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	}
 	systems, servers := s.nodes(cat)
 	serverPorts := n.NICsPerServer * n.PortsPerNIC
-	rails := serverPorts / n.Planes
+	networks, rails := railNetworks(n, serverPorts/n.Planes)
 	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp, ratioD: down, ratioU: up,
 		railOptimized: n.RailOptimized, tiers: n.Tiers}
-	unit, alignNote := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
+	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
+	if err != nil {
+		return nil, err
+	}
 	pl, err := sizePlane(spec)
 	if err != nil {
 		var nf errNoFit
@@ -423,7 +427,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p := &Plan{
 		Scenario: s, NIC: nic, Switch: sw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
-		PortGbps: port, LaneGbps: lane, Planes: n.Planes, RailsPerPlane: rails,
+		PortGbps: port, LaneGbps: lane, Planes: n.Planes * networks, RailsPerPlane: rails,
 		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
 		Tiers: pl.tiers, Pods: pl.pods, ServersPerUnit: pl.serversPerGroup,
 		Units: ceilDiv(servers, pl.serversPerGroup),
@@ -435,7 +439,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	if p.Pods == 0 {
 		p.Pods = 1
 	}
-	P := n.Planes
+	P := p.Planes
 	p.SwitchTiers = append(p.SwitchTiers, switchTier(TierLeaf, pl.leafLoads, P, radix))
 	p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "server_leaf", Links: pl.serverLeaf * P, Medium: n.Media.ServerLeaf, Metres: n.Media.ServerLeafM})
 	if pl.tiers >= 2 {
@@ -464,6 +468,9 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		p.Notes = append(p.Notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
 	}
 	p.Notes = append(p.Notes, partialLeafNote(pl, spec.up, n.Oversubscription)...)
+	p.Notes = append(p.Notes, spineRatioNote(n, pl.tiers)...)
+	p.Notes = append(p.Notes, railOnlyNote(p, networks)...)
+	p.Notes = append(p.Notes, dualPlaneNote(n)...)
 	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore

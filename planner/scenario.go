@@ -151,6 +151,24 @@ type Network struct {
 	Oversubscription string `toml:"oversubscription"`
 	Tiers            int    `toml:"tiers"`
 	RailOptimized    bool   `toml:"rail_optimized"`
+	// SpineOversubscription is the spines' down:up ratio in a three-tier
+	// fabric (pod spines toward the cores, as Meta's 1:7 above its
+	// 3,072-GPU pods); empty: "1:1". The core, the top tier, has no
+	// uplinks, so with at most three tiers these two ratios are every
+	// tier's.
+	SpineOversubscription string `toml:"spine_oversubscription,omitempty,omitzero"`
+	// ServersPerToR is a top-of-rack design's ToR size: the servers one
+	// leaf in their rack serves (Meta's Llama 3 RTSW: 2 servers, 16
+	// GPUs); 0: as many as the leaf's down ports hold. Only with
+	// rail_optimized = false.
+	ServersPerToR int `toml:"servers_per_tor,omitempty,omitzero"`
+	// Topology is the design style: TopoRailOptimized, TopoToR,
+	// TopoRailOnly or "" (rail_optimized decides between the first two).
+	// It overrides rail_optimized.
+	Topology string `toml:"topology,omitempty,omitzero"`
+	// PodGPUs is the GPUs of one three-tier pod (Meta's AI zone: 3,072);
+	// 0: as many whole units as a spine's down ports serve.
+	PodGPUs int `toml:"pod_gpus,omitempty,omitzero"`
 	// LeafAlignment is how nodes map to leaves: AlignRack (a leaf takes
 	// whole racks of one rail, as the system's reference design does),
 	// AlignPacked (a leaf takes as many nodes as it has ports) or ""
@@ -269,6 +287,7 @@ func (s *Scenario) Validate(cat *Catalog) error {
 		return errs[0]
 	}
 	ws := s.WithSystem(cat)
+	ws.Network = ws.Network.withStyle()
 	return ws.validate(cat)
 }
 
@@ -308,6 +327,25 @@ func (s *Scenario) validate(cat *Catalog) error {
 	}
 	if _, _, err := Ratio(n.Oversubscription); err != nil {
 		add(fieldErr("network.oversubscription", `write down:up such as "1:1" or "2:1"`, "%v", err))
+	}
+	if r := n.SpineOversubscription; r != "" {
+		if _, _, err := Ratio(r); err != nil {
+			add(fieldErr("network.spine_oversubscription", `write down:up such as "1:1" or "7:1", or leave it out for non-blocking spines`, "%v", err))
+		}
+	}
+	if !slices.Contains(Topologies, n.Style()) {
+		add(fieldErr("network.topology", `write "`+strings.Join(Topologies, `", "`)+`" (or leave it out: rail_optimized decides)`, "unknown topology %q", n.Topology))
+	}
+	if e := n.validateStyle(); e != nil {
+		add(e)
+	}
+	if n.ServersPerToR < 0 || n.ServersPerToR > MaxServersPerToR {
+		add(fieldErr("network.servers_per_tor", "give the servers one top-of-rack leaf serves, e.g. 2, or leave it out", "%d servers per ToR", n.ServersPerToR))
+	} else if n.ServersPerToR > 0 && n.Style() != TopoToR {
+		add(fieldErr("network.servers_per_tor", "set rail_optimized = false for a top-of-rack design, or leave servers_per_tor out", "a ToR size needs top-of-rack leaves"))
+	}
+	if n.PodGPUs < 0 || n.PodGPUs > MaxGPUs {
+		add(fieldErr("network.pod_gpus", "give the GPUs of one pod, e.g. 3072, or leave it out", "%d GPUs per pod", n.PodGPUs))
 	}
 	if n.Tiers < 0 || n.Tiers > MaxTiers {
 		add(fieldErr("network.tiers", "give 0 (fewest that fit), 1, 2 or 3", "%d tiers", n.Tiers))
@@ -425,7 +463,8 @@ func (s *Scenario) validateMedia() []error {
 }
 
 // nicCandidates lists the NICs that match the scenario's speed, fabric and
-// port split (or all splits when PortsPerNIC is 0), cheapest first.
+// port split (or all splits when PortsPerNIC is 0, leaving out cards of
+// several cages, whose ports only a split design uses), cheapest first.
 func (s *Scenario) nicCandidates(cat *Catalog) []*NIC {
 	n := s.Network
 	var out []*NIC
@@ -437,6 +476,9 @@ func (s *Scenario) nicCandidates(cat *Catalog) []*NIC {
 		}
 		if n.PortsPerNIC > 0 && !slices.Contains(splits, n.PortsPerNIC) {
 			continue
+		}
+		if n.PortsPerNIC == 0 && nic.Cages > 1 {
+			continue // a card of several cages only where the design splits NIC ports
 		}
 		out = append(out, nic)
 	}

@@ -81,7 +81,8 @@ type SearchResult struct {
 var ErrNoDesigns = errors.New("no design in the catalog fits")
 
 // candidates enumerates the scenarios a search evaluates: fabric, NIC
-// speed, port split, planes, switch, oversubscription and tiers.
+// speed, port split, planes, switch, oversubscription, tiers and the
+// design styles (styleVariants).
 func candidates(base Scenario, cat *Catalog) []Scenario {
 	var out []Scenario
 	gps := base.Cluster.GPUsPerServer
@@ -116,7 +117,7 @@ func candidates(base Scenario, cat *Catalog) []Scenario {
 								n := &s.Network
 								n.Fabric, n.NICGbps, n.NIC, n.PortsPerNIC, n.Planes = fabric, speed, Auto, split, planes
 								n.Switch, n.Oversubscription, n.Tiers = sw.Key, ratio, tiers
-								out = append(out, s)
+								out = append(out, styleVariants(s)...)
 							}
 						}
 					}
@@ -229,8 +230,14 @@ func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
 		Days: days, StepS: p.JCT.Planned.StepS}
 }
 
-// designLabel names a design: fabric, NIC, split, planes, switch, ratio.
+// designLabel names a design: fabric, NIC, split, planes, switch, ratio,
+// and the style and spine ratio where they are not the default.
 func designLabel(p *Plan) string {
+	return baseLabel(p) + styleLabel(p.Scenario.Network)
+}
+
+// baseLabel is designLabel without the style.
+func baseLabel(p *Plan) string {
 	n := p.Scenario.Network
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", n.Fabric.Short(), gbpsName(n.NICGbps))
@@ -261,7 +268,7 @@ func shortDesignLabel(p *Plan) string {
 	if n.Oversubscription != "1:1" {
 		fmt.Fprintf(&b, ", %s", n.Oversubscription)
 	}
-	return b.String()
+	return b.String() + styleLabel(n)
 }
 
 func gbpsName(g int) string {

@@ -125,6 +125,13 @@ var afterEdit = map[string]func(m *Model, before planner.Scenario, s *planner.Sc
 			m.switchFitsSpeed(s)
 		}
 	},
+	"network.rail_optimized": func(_ *Model, _ planner.Scenario, s *planner.Scenario) {
+		n := &s.Network
+		n.Topology = "" // the toggle chooses between rail-optimized and top-of-rack
+		if n.RailOptimized {
+			n.ServersPerToR = 0 // a ToR size belongs to top-of-rack leaves
+		}
+	},
 	"network.nic_gbps": func(m *Model, before planner.Scenario, s *planner.Scenario) {
 		if s.Network.NICGbps != before.Network.NICGbps {
 			// The new speed's NIC, with its default split, on one plane; a

@@ -259,6 +259,8 @@ func (m *Model) Enabled(key string) bool {
 	switch key {
 	case "cluster.gpus_per_server", "network.nic_gbps", "network.nics_per_server":
 		return !m.systemFixed(m.scenario)
+	case "network.servers_per_tor":
+		return m.scenario.Network.Style() == planner.TopoToR
 	}
 	return true
 }

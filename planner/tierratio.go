@@ -1,0 +1,133 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SpineRatio is the spines' asked down:up: the scenario's
+// spine_oversubscription, "1:1" when it is left out.
+func (n Network) SpineRatio() string {
+	if n.SpineOversubscription == "" {
+		return "1:1"
+	}
+	return n.SpineOversubscription
+}
+
+// setSpineRatio sets the spines' down:up from the scenario; a ratio
+// whose parts do not fit the switch's ports is an error naming the
+// field. Non-blocking spines keep spineD 0, the sizing the planner has
+// always done.
+func (spec *fabricSpec) setSpineRatio(n Network, sw *Switch, port int) error {
+	d, u, err := Ratio(n.SpineRatio())
+	if err != nil {
+		return fieldErr("network.spine_oversubscription", `write down:up such as "7:1"`, "%v", err)
+	}
+	if d == u {
+		return nil
+	}
+	if d+u > spec.radix {
+		return fieldErr("network.spine_oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", spec.radix),
+			"%s needs %d ports per spine; %s has %d at %dG", n.SpineOversubscription, d+u, sw.Key, spec.radix, port)
+	}
+	spec.spineD, spec.spineU = d, u
+	return nil
+}
+
+// spineRatioNote says where an asked spine ratio has no tier to apply
+// to: below three tiers the spines are the top tier and have no uplinks.
+func spineRatioNote(n Network, tiers int) []string {
+	if r := n.SpineRatio(); r == "1:1" || tiers >= 3 {
+		return nil
+	}
+	return []string{fmt.Sprintf("spine_oversubscription %s applies above a pod's spines: this %d-tier fabric's top tier has no uplinks (set tiers = 3 for pods joined by cores)",
+		n.SpineOversubscription, tiers)}
+}
+
+// TierRatiosText is the ratio built at every tier with uplinks, as
+// "leaf 1:1, spine 6.86:1 (asked 7:1)"; empty when the spines are left
+// non-blocking (the leaf's ratio is then the one asked, said beside the
+// layout), so default plans read as they always have.
+func (p *Plan) TierRatiosText() string {
+	n := p.Scenario.Network
+	if n.SpineRatio() == "1:1" {
+		return ""
+	}
+	var parts []string
+	for _, o := range p.BuiltOversubscription() {
+		part := o.Tier + " " + FormatOversub(o.Ratio)
+		if o.Worst > o.Ratio*(1+1e-9) {
+			part += " (worst switch " + FormatOversub(o.Worst) + ")"
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "one switch, no uplinks")
+	}
+	return fmt.Sprintf("built %s; asked leaf %s, spine %s", strings.Join(parts, ", "), n.Oversubscription, n.SpineRatio())
+}
+
+// podServers is the nodes one full three-tier pod holds (0 below three
+// tiers).
+func (p *Plan) podServers() int {
+	if p.Tiers < 3 || len(p.layout.pods) == 0 || p.layout.leavesPerUnit == 0 {
+		return 0
+	}
+	leaves := countSwitches(p.layout.pods[0].leaves)
+	return leaves / p.layout.leavesPerUnit * p.layout.serversPerUnit
+}
+
+// setToR sizes a top-of-rack leaf for servers_per_tor servers: every
+// port of those servers down, and the uplinks the leaf ratio asks.
+func (spec *fabricSpec) setToR(n Network, sw *Switch, port int) error {
+	if n.ServersPerToR == 0 || spec.railOptimized {
+		return nil
+	}
+	down := n.ServersPerToR * spec.rails
+	up := spec.upFor(down)
+	if down+up > spec.radix {
+		return fieldErr("network.servers_per_tor", fmt.Sprintf("use at most %d servers per ToR, a larger switch or more planes", spec.radix*spec.ratioD/(spec.ratioD+spec.ratioU)/spec.rails),
+			"%d servers of %d ports each need %d down and %d up ports at %s; %s has %d at %dG", n.ServersPerToR, spec.rails, down, up, n.Oversubscription, sw.Key, spec.radix, port)
+	}
+	spec.down, spec.up = down, up
+	return nil
+}
+
+// setPod sets the leaves of a three-tier pod from pod_gpus: whole leaf
+// groups, no more than a spine's down ports serve.
+func (spec *fabricSpec) setPod(n Network, gpusPerNode int) error {
+	if n.PodGPUs == 0 {
+		return nil
+	}
+	spg, lpg, err := leafGroup(*spec)
+	if err != nil {
+		return nil // sizing says so
+	}
+	groupGPUs := spg * gpusPerNode
+	spineDown, _ := spec.spinePorts()
+	if n.PodGPUs%groupGPUs != 0 || n.PodGPUs/groupGPUs*lpg > spineDown {
+		return fieldErr("network.pod_gpus", fmt.Sprintf("use a multiple of %d GPUs (one leaf group) up to %s (a spine's %d down ports)",
+			groupGPUs, FormatInt(spineDown/lpg*groupGPUs), spineDown), "%s GPUs per pod", FormatInt(n.PodGPUs))
+	}
+	spec.podLeaves = n.PodGPUs / groupGPUs * lpg
+	return nil
+}
+
+// shape sets what the scenario asks of the fabric's shape beyond the
+// leaf's ports: the spines' ratio, a ToR size, the leaf alignment of a
+// system's reference layout and a pod size, in that order (the pod is
+// whole leaf groups, which the ToR size and alignment decide).
+func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, servers int) (UnitLayout, string, error) {
+	n := s.Network
+	if err := spec.setSpineRatio(n, sw, port); err != nil {
+		return UnitLayout{}, "", err
+	}
+	if err := spec.setToR(n, sw, port); err != nil {
+		return UnitLayout{}, "", err
+	}
+	unit, note := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
+	if err := spec.setPod(n, s.Cluster.GPUs/max(servers, 1)); err != nil {
+		return UnitLayout{}, "", err
+	}
+	return unit, note, nil
+}
