@@ -23,6 +23,7 @@ import (
 	"fabricplan/charts"
 	"fabricplan/data"
 	"fabricplan/internal/safefile"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -155,7 +156,7 @@ func (u *UI) saveThen(action func()) {
 		what = "was removed or renamed since you opened or saved it"
 	}
 	u.decide("File changed on disk", fmt.Sprintf("%s %s. Overwrite it with your version? (No keeps the file as it is on disk; your edits stay in the window.)",
-		planner.DisplayName(filepath.Base(u.m.Path())), what), save, func() {})
+		textfmt.DisplayName(filepath.Base(u.m.Path())), what), save, func() {})
 }
 
 // requestQuit closes the window, asking first when there are unsaved
@@ -227,7 +228,7 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 		})
 		u.onUI(func() {
 			if err != nil {
-				u.status.SetText("Could not open " + planner.DisplayName(filepath.Base(path)))
+				u.status.SetText("Could not open " + textfmt.DisplayName(filepath.Base(path)))
 				if !u.reportPanic(err) {
 					onError(err)
 				}
@@ -244,10 +245,10 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 			}
 			// The user edited while the file was read: ask before the
 			// file replaces the edits (and their undo history).
-			u.status.SetText("Opened " + planner.DisplayName(filepath.Base(path)) + ": replace your edits?")
+			u.status.SetText("Opened " + textfmt.DisplayName(filepath.Base(path)) + ": replace your edits?")
 			u.decide("Replace your edits?", fmt.Sprintf("You edited the inputs while %s was being read. Replace your edits (and their undo history) with the file? No keeps your edits.",
-				planner.DisplayName(filepath.Base(path))), load, func() {
-				u.status.SetText("Kept your edits; " + planner.DisplayName(filepath.Base(path)) + " was not opened.")
+				textfmt.DisplayName(filepath.Base(path))), load, func() {
+				u.status.SetText("Kept your edits; " + textfmt.DisplayName(filepath.Base(path)) + " was not opened.")
 			})
 		})
 	}()
@@ -518,7 +519,7 @@ func (u *UI) ExportCablesDialog() {
 					}
 					return
 				}
-				u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, planner.FormatInt(p.Links.Total)))
+				u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, textfmt.Int(p.Links.Total)))
 			})
 		}()
 		return nil
@@ -606,7 +607,7 @@ func stampOf(path string) model.FileStamp {
 // wroteStatus says in the status line that path was written, and which
 // characters of the scenario's name the chart font could not draw in it.
 func (u *UI) wroteStatus(path, name string) {
-	msg, imp := "Wrote "+planner.DisplayName(path), widget.MediumImportance
+	msg, imp := "Wrote "+textfmt.DisplayName(path), widget.MediumImportance
 	if w := charts.GlyphWarning(name); w != "" {
 		msg, imp = msg+"; "+w, widget.WarningImportance
 	}

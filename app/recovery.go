@@ -17,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"fabricplan/internal/safefile"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -273,7 +274,7 @@ func (u *UI) offerRecovery(orElse func()) bool {
 			}
 			name := "an untitled scenario"
 			if rf.File != "" {
-				name = planner.DisplayName(filepath.Base(rf.File))
+				name = textfmt.DisplayName(filepath.Base(rf.File))
 			}
 			u.decide("Recover unsaved edits?",
 				fmt.Sprintf("Fabric Planner ended with unsaved edits of %s (%s). Recover them? No deletes them.",

@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/app/model"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -404,8 +405,8 @@ func (u *UI) apply(r model.Result) {
 	}
 	p := u.m.Plan()
 	if st.Status == model.Current {
-		msg := planner.FormatInt(p.GPUs) + " GPUs, " + plural(p.Tiers, "tier") + ", " + planner.FormatInt(p.TotalSwitches()) + " switches, " +
-			planner.FormatUSD(p.Cost.Total) + " — planned."
+		msg := textfmt.Int(p.GPUs) + " GPUs, " + textfmt.Plural(p.Tiers, "tier") + ", " + textfmt.Int(p.TotalSwitches()) + " switches, " +
+			textfmt.USD(p.Cost.Total) + " — planned."
 		imp := widget.MediumImportance
 		if u.notice != "" { // what the last edit reset, said until the next edit
 			msg, imp = u.notice+" "+msg, widget.WarningImportance
@@ -481,12 +482,4 @@ func (u *UI) Redo() {
 		u.inputs.fill()
 		u.changed()
 	}
-}
-
-// plural writes "1 tier" or "3 tiers".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return planner.FormatInt(n) + " " + noun + "s"
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -141,7 +142,7 @@ func MarketChart(in Input) (*Figure, error) {
 		"because the report's device table has no such category.", m.Citation(), m.Technology.Table, m.Device.Table)
 	if planSpend > 0 {
 		foot += fmt.Sprintf(" The %d RDMA market is $%.1fB; this plan's NIC and switch spend, %s, is %.2f%% of it.", year, nics+sw,
-			planner.FormatUSD(planSpend), 100*planSpend/((nics+sw)*1e9))
+			textfmt.USD(planSpend), 100*planSpend/((nics+sw)*1e9))
 		if d := nicShare[1] - nicShare[0]; d > 5 || d < -5 {
 			foot += fmt.Sprintf(" Its NIC share is %.0f points %s the market's: a rail-optimized back-end gives every GPU a NIC and shares "+
 				"each switch among many GPUs, while the market also sells switches into storage and front-end RDMA networks; "+
@@ -161,7 +162,7 @@ func MarketChart(in Input) (*Figure, error) {
 		be := p.Networks.Net(planner.NetBackEnd).CostUSD
 		foot += fmt.Sprintf(" The report's revenue is back-end spend; this plan's back end, %s, is %.0f%% of its whole network spend of %s "+
 			"(front end, storage, out-of-band and management servers: fabricplan plan --networks).",
-			planner.FormatUSD(be), 100*be/p.Networks.Total.CostUSD, planner.FormatUSD(p.Networks.Total.CostUSD))
+			textfmt.USD(be), 100*be/p.Networks.Total.CostUSD, textfmt.USD(p.Networks.Total.CostUSD))
 	}
 	return &Figure{Name: "market", Panels: [][]*plot.Plot{panels}, Weights: weights, Footnote: foot, Data: data}, nil
 }

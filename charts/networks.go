@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -86,8 +87,8 @@ func Networks(in Input) (*Figure, error) {
 	a := n.BackEndAdds
 	foot := fmt.Sprintf("%s: the back end adds %s ports, %s switches, %s transceivers, %s and %s to the cluster without it "+
 		"(its own and the out-of-band ports and management hosts it brings). Other networks sized from %s; prices are estimates (fabricplan catalog).",
-		planTitle(p), planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers),
-		planner.FormatUSD(a.CostUSD), planner.FormatWatts(a.PowerW), n.Source)
+		planTitle(p), textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers),
+		textfmt.USD(a.CostUSD), textfmt.Watts(a.PowerW), n.Source)
 	return &Figure{Name: "networks", Panels: [][]*plot.Plot{{ports, cost}}, Weights: []float64{1, 1.4}, Footnote: foot, Data: data}, nil
 }
 
@@ -129,7 +130,7 @@ func portsPerServerPlot(p *planner.Plan, n *planner.Networks) (*plot.Plot, []Ser
 	stackLegend(pl, names, bars)
 	with := n.PortsPerServer()
 	without := with - p.ServerPorts
-	labels, err := valueLabels(bars[len(bars)-1], []string{planner.FormatInt(without), planner.FormatInt(with)})
+	labels, err := valueLabels(bars[len(bars)-1], []string{textfmt.Int(without), textfmt.Int(with)})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -155,7 +156,7 @@ func networkCostPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 		cats = append(cats, netAxis(name))
 		names = append(names, name)
 		values = append(values, net.CostUSD)
-		text := planner.FormatUSD(net.CostUSD)
+		text := textfmt.USD(net.CostUSD)
 		if net.Kind == planner.NetConverged {
 			cats[len(cats)-1] = "storage\n(on front end)"
 			text = "in front end"
@@ -167,7 +168,7 @@ func networkCostPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 	if n.Total.CostUSD > 0 {
 		share = 100 * n.BackEndAdds.CostUSD / n.Total.CostUSD
 	}
-	pl := newPlot(fmt.Sprintf("Network cost: back end adds %.0f%%\nof %s", share, planner.FormatUSD(n.Total.CostUSD)), "", "US$ (estimate)")
+	pl := newPlot(fmt.Sprintf("Network cost: back end adds %.0f%%\nof %s", share, textfmt.USD(n.Total.CostUSD)), "", "US$ (estimate)")
 	pl.Y.Tick.Marker = usdTicks{}
 	var stacks [][]*plotter.BarChart
 	var labels []*plotter.Labels
@@ -242,7 +243,7 @@ func networkRows(p *planner.Plan) [][]string {
 	}
 	return [][]string{
 		{"The back end adds", fmt.Sprintf("%s ports, %s switches, %s transceivers, %s (%.0f%% of the network spend), %s",
-			planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers), planner.FormatUSD(a.CostUSD), share, planner.FormatWatts(a.PowerW))},
+			textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers), textfmt.USD(a.CostUSD), share, textfmt.Watts(a.PowerW))},
 		{"Ports per " + nodeNoun(p), fmt.Sprintf("%d: %s", n.PortsPerServer(), strings.Join(per, ", "))},
 	}
 }
@@ -273,7 +274,7 @@ func spendPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 	}
 	bb.Color = colour(0)
 	bb.StackOn(ob)
-	l, err := valueLabels(bb, []string{planner.FormatUSD(n.Total.CostUSD)})
+	l, err := valueLabels(bb, []string{textfmt.USD(n.Total.CostUSD)})
 	if err != nil {
 		return nil, nil, err
 	}

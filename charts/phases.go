@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -29,13 +30,13 @@ func Phases(in Input) (*Figure, error) {
 	}
 	p := pp.Final
 	foot := fmt.Sprintf("%s: %s, %s, leaf %s; %s. Spend counts parts bought, spares included. Re-cabling: %s.",
-		planTitle(p), p.Switch.Key, planner.Plural(p.Tiers, "tier"), pp.Asked, planner.ComparePhases(pp), firstNote(pp))
+		planTitle(p), p.Switch.Key, textfmt.Plural(p.Tiers, "tier"), pp.Asked, planner.ComparePhases(pp), firstNote(pp))
 	var data []Series
 	for _, sp := range pp.Strategies {
 		s := Series{Name: sp.Key + " cumulative spend"}
 		m := Series{Name: sp.Key + " links moved"}
 		for _, st := range sp.Steps {
-			label := planner.FormatInt(st.GPUs)
+			label := textfmt.Int(st.GPUs)
 			s.Labels, s.Values = append(s.Labels, label), append(s.Values, st.CostUSD)
 			m.Labels, m.Values = append(m.Labels, label), append(m.Values, float64(st.LinksMoved.Total))
 		}
@@ -57,9 +58,9 @@ func firstNote(pp *planner.PhasedPlan) string {
 // phaseSpendPlot is cumulative spend against GPUs online, per strategy.
 func phaseSpendPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 	fs := pp.Strategy(planner.StrategyFinal)
-	title := fmt.Sprintf("Spend to date: phase 1 %s for the final size", planner.FormatUSD(fs.Steps[0].CostUSD))
+	title := fmt.Sprintf("Spend to date: phase 1 %s for the final size", textfmt.USD(fs.Steps[0].CostUSD))
 	if gr := pp.Strategy(planner.StrategyGrow); gr != nil {
-		title += fmt.Sprintf(", %s grown", planner.FormatUSD(gr.Steps[0].CostUSD))
+		title += fmt.Sprintf(", %s grown", textfmt.USD(gr.Steps[0].CostUSD))
 	}
 	p := newPlot(title, "GPUs online", "US$ spent to date")
 	p.X.Tick.Marker = countTicks{}
@@ -106,7 +107,7 @@ func phaseMovesPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 	title := "Links re-cabled: none either way"
 	if total > 0 {
 		title = fmt.Sprintf("Links re-cabled: %s grown (%s, estimate), 0 for the final size",
-			planner.FormatInt(total), planner.FormatHours(hours))
+			textfmt.Int(total), textfmt.Hours(hours))
 	}
 	p := newPlot(title, "phase (GPUs online)", "links moved")
 	p.Y.Tick.Marker = countTicks{}
@@ -114,7 +115,7 @@ func phaseMovesPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 	vals := make(plotter.Values, len(gr.Steps))
 	maxY := 0.0
 	for i, st := range gr.Steps {
-		labels[i] = fmt.Sprintf("%d (%s)", st.Phase, planner.FormatInt(st.GPUs))
+		labels[i] = fmt.Sprintf("%d (%s)", st.Phase, textfmt.Int(st.GPUs))
 		vals[i] = float64(st.LinksMoved.Total)
 		maxY = max(maxY, vals[i])
 	}
@@ -126,7 +127,7 @@ func phaseMovesPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 	p.Add(bars)
 	texts := make([]string, len(vals))
 	for i, v := range vals {
-		texts[i] = planner.FormatInt(int(v))
+		texts[i] = textfmt.Int(int(v))
 	}
 	lab, err := valueLabels(bars, texts)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -37,14 +38,14 @@ func Scale(in Input) (*Figure, error) {
 	if p := in.Plan; p != nil {
 		plan = &plotter.XY{X: float64(p.GPUs), Y: float64(p.TotalSwitches())}
 		planCost = &plotter.XY{X: float64(p.GPUs), Y: p.Cost.PerGPU}
-		swTitle = fmt.Sprintf("This plan: %s at %s GPUs (%s)", planner.Plural(p.TotalSwitches(), "switch"),
-			planner.FormatInt(p.GPUs), planner.Plural(p.Tiers, "tier"))
+		swTitle = fmt.Sprintf("This plan: %s at %s GPUs (%s)", textfmt.Plural(p.TotalSwitches(), "switch"),
+			textfmt.Int(p.GPUs), textfmt.Plural(p.Tiers, "tier"))
 		lo, hi := perGPU[0].Y, perGPU[0].Y
 		for _, xy := range perGPU {
 			lo, hi = min(lo, xy.Y), max(hi, xy.Y)
 		}
 		costTitle = fmt.Sprintf("Cost per GPU: %s for this plan, %s to %s across sizes",
-			planner.FormatUSDExact(p.Cost.PerGPU), planner.FormatUSDExact(lo), planner.FormatUSDExact(hi))
+			textfmt.USDExact(p.Cost.PerGPU), textfmt.USDExact(lo), textfmt.USDExact(hi))
 	}
 	// Switch counts span four decades: they are drawn as log10 values on
 	// a linear axis labelled in switches. (plot.LogScale would centre the
@@ -72,7 +73,7 @@ func Scale(in Input) (*Figure, error) {
 	}
 	foot := fmt.Sprintf("%s %dG, %s, leaf %s, %s; %d sizes from %s to %s GPUs; tier steps found exactly by the planner.",
 		fabricWord(first.Scenario.Network.Fabric), first.Scenario.Network.NICGbps, switchName(rows),
-		first.Scenario.Network.Oversubscription, planes, len(rows), planner.FormatInt(rows[0].GPUs), planner.FormatInt(rows[len(rows)-1].GPUs))
+		first.Scenario.Network.Oversubscription, planes, len(rows), textfmt.Int(rows[0].GPUs), textfmt.Int(rows[len(rows)-1].GPUs))
 	if dropped := len(in.Sweep) - len(rows); dropped > 0 {
 		foot += fmt.Sprintf(" %d larger sizes need more than three tiers and are not drawn.", dropped)
 	}
@@ -148,9 +149,9 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 		l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		l.Width = vg.Points(1.2)
 		p.Add(l)
-		text := fmt.Sprintf(" %d tiers from %s GPUs", st.Tiers, planner.FormatInt(st.GPUs))
+		text := fmt.Sprintf(" %d tiers from %s GPUs", st.Tiers, textfmt.Int(st.GPUs))
 		if st.Tiers == 0 {
-			text = fmt.Sprintf(" over 3 tiers from %s GPUs", planner.FormatInt(st.GPUs))
+			text = fmt.Sprintf(" over 3 tiers from %s GPUs", textfmt.Int(st.GPUs))
 		}
 		lab, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x, Y: top}}, Labels: []string{text}})
 		if err != nil {

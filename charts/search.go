@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -52,7 +53,7 @@ func SearchChart(in Input) (*Figure, error) {
 		beyond = append(beyond, plotter.XY{X: min(xy.X, box.xMax), Y: min(xy.Y, box.yMax)})
 	}
 	grey := color.RGBA{0x99, 0x99, 0x99, 0xb0}
-	others := fmt.Sprintf("other designs (%s)", planner.FormatInt(len(r.Designs)-len(r.Front)))
+	others := fmt.Sprintf("other designs (%s)", textfmt.Int(len(r.Designs)-len(r.Front)))
 	for _, set := range []struct {
 		xys   plotter.XYs
 		shape draw.GlyphDrawer
@@ -98,7 +99,7 @@ func SearchChart(in Input) (*Figure, error) {
 		s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(radius), Shape: shape}
 		p.Add(s)
 		labels.avoid = append(labels.avoid, vg.Point{X: vg.Length(d.Days), Y: vg.Length(d.CostUSD)})
-		p.Legend.Add(fmt.Sprintf("%s: %s, %s", name, planner.FormatUSD(d.CostUSD), unit.Format(d.Days)), s)
+		p.Legend.Add(fmt.Sprintf("%s: %s, %s", name, textfmt.USD(d.CostUSD), unit.Format(d.Days)), s)
 		data = append(data, Series{Name: name, Labels: []string{d.Label}, Values: []float64{d.CostUSD, d.Days}})
 		return nil
 	}
@@ -134,14 +135,14 @@ func SearchChart(in Input) (*Figure, error) {
 		}
 		b.Color, b.Dashes = colour(2), dashed
 		p.Add(b)
-		p.Legend.Add("budget "+planner.FormatUSD(r.Budget), b)
+		p.Legend.Add("budget "+textfmt.USD(r.Budget), b)
 	}
 	p.Legend.Left = false
 	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front. Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
-		planner.FormatInt(r.Evaluated), planner.FormatInt(len(r.Designs)), len(r.Front))
+		textfmt.Int(r.Evaluated), textfmt.Int(len(r.Designs)), len(r.Front))
 	if len(beyond) > 0 {
 		foot += fmt.Sprintf(" %s beyond the axes (up to %s and %s) %s drawn as triangles on the edge.",
-			planner.Plural(len(beyond), "design"), planner.FormatUSD(box.maxCost), unit.Format(box.maxDays),
+			textfmt.Plural(len(beyond), "design"), textfmt.USD(box.maxCost), unit.Format(box.maxDays),
 			map[bool]string{true: "is", false: "are"}[len(beyond) == 1])
 	}
 	if r.Message != "" {
@@ -152,7 +153,7 @@ func SearchChart(in Input) (*Figure, error) {
 }
 
 // durationTicks labels an axis in days with round numbers of unit.
-type durationTicks struct{ unit planner.DurationUnit }
+type durationTicks struct{ unit textfmt.DurationUnit }
 
 func (t durationTicks) Ticks(min, max float64) []plot.Tick {
 	k := t.unit.Days
@@ -164,16 +165,16 @@ func (t durationTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // searchTitle states what the search found.
-func searchTitle(r *planner.SearchResult, unit planner.DurationUnit) string {
+func searchTitle(r *planner.SearchResult, unit textfmt.DurationUnit) string {
 	switch {
 	case r.Cheapest != nil:
-		return fmt.Sprintf("Cheapest within %s: %s at %s", unit.Format(r.Target), r.Cheapest.Short, planner.FormatUSD(r.Cheapest.CostUSD))
+		return fmt.Sprintf("Cheapest within %s: %s at %s", unit.Format(r.Target), r.Cheapest.Short, textfmt.USD(r.Cheapest.CostUSD))
 	case r.FastestInBudget != nil:
-		return fmt.Sprintf("Fastest within %s: %s, %s", planner.FormatUSD(r.Budget), r.FastestInBudget.Short, unit.Format(r.FastestInBudget.Days))
+		return fmt.Sprintf("Fastest within %s: %s, %s", textfmt.USD(r.Budget), r.FastestInBudget.Short, unit.Format(r.FastestInBudget.Days))
 	}
 	first, last := r.Front[0], r.Front[len(r.Front)-1]
 	return fmt.Sprintf("%s more buys %.1f%% less job time (cheapest to fastest design)",
-		planner.FormatUSD(last.CostUSD-first.CostUSD), 100*(1-last.Days/first.Days))
+		textfmt.USD(last.CostUSD-first.CostUSD), 100*(1-last.Days/first.Days))
 }
 
 // searchBox is the search chart's axes, and how far the designs reach.

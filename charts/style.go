@@ -9,13 +9,13 @@ import (
 	"strconv"
 	"strings"
 
+	"fabricplan/internal/textfmt"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"fabricplan/planner"
 )
 
 // Palette is Okabe and Ito's colour-blind-safe set ("Color Universal
@@ -127,7 +127,7 @@ func (countTicks) Ticks(min, max float64) []plot.Tick {
 		if v != math.Trunc(v) {
 			return strconv.FormatFloat(v, 'f', -1, 64)
 		}
-		return planner.FormatInt(int(v))
+		return textfmt.Int(int(v))
 	})
 }
 
@@ -140,7 +140,7 @@ func (usdTicks) Ticks(min, max float64) []plot.Tick {
 
 // usdTick is FormatUSD without trailing zeros: $75M, $2.5M, $400k.
 func usdTick(v float64) string {
-	s := planner.FormatUSD(v)
+	s := textfmt.USD(v)
 	for _, unit := range []string{"B", "M", "k"} {
 		if strings.HasSuffix(s, unit) && strings.Contains(s, ".") {
 			num := strings.TrimRight(strings.TrimRight(strings.TrimSuffix(s, unit), "0"), ".")
@@ -250,7 +250,7 @@ func compactCount(v float64) string {
 	case v >= 1e6:
 		return strconv.FormatFloat(v/1e6, 'f', -1, 64) + "M"
 	}
-	return planner.FormatInt(int(math.Round(v)))
+	return textfmt.Int(int(math.Round(v)))
 }
 
 // log10Ticks labels a log axis at 1, 10, 100 ... with thousands
@@ -267,7 +267,7 @@ func (log10Ticks) Ticks(min, max float64) []plot.Tick {
 	var ticks []plot.Tick
 	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
 		base := math.Pow(10, e)
-		ticks = append(ticks, plot.Tick{Value: base, Label: planner.FormatInt(int(base))})
+		ticks = append(ticks, plot.Tick{Value: base, Label: textfmt.Int(int(base))})
 		for _, m := range []float64{2, 5} {
 			if v := base * m; v <= max*10 {
 				ticks = append(ticks, plot.Tick{Value: v})

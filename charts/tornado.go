@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"image/color"
 
+	"fabricplan/internal/textfmt"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"fabricplan/planner"
 )
 
 // tornadoBars is how many parts the tornado shows; the rest swing less
@@ -32,7 +32,7 @@ func Tornado(in Input) (*Figure, error) {
 	shown := drivers[:min(tornadoBars, len(drivers))]
 	base := p.Cost.Total
 	top := shown[0]
-	title := fmt.Sprintf("%s moves the fabric cost most: %s to %s", planner.Clip(top.Name, 48), usdTick(top.LowUSD), usdTick(top.HighUSD))
+	title := fmt.Sprintf("%s moves the fabric cost most: %s to %s", textfmt.Clip(top.Name, 48), usdTick(top.LowUSD), usdTick(top.HighUSD))
 	pl := newPlot(title, "total fabric cost (US$) with one price at its low or high", "")
 	pl.X.Tick.Marker = usdTicks{}
 	// Rows bottom-up: the biggest swing is drawn last, on top.
@@ -41,7 +41,7 @@ func Tornado(in Input) (*Figure, error) {
 	lo, hi := base, base
 	for i, d := range shown {
 		row := len(shown) - 1 - i
-		names[row] = fmt.Sprintf("%s ×%s", planner.Clip(d.Name, 34), planner.FormatInt(d.Qty))
+		names[row] = fmt.Sprintf("%s ×%s", textfmt.Clip(d.Name, 34), textfmt.Int(d.Qty))
 		lows[row], highs[row] = d.LowUSD, d.HighUSD
 		lo, hi = min(lo, d.LowUSD), max(hi, d.HighUSD)
 	}
@@ -59,12 +59,12 @@ func Tornado(in Input) (*Figure, error) {
 	pl.Add(baseLine)
 	pl.Legend.Add("price at its low", swatch{colour(0)})
 	pl.Legend.Add("price at its high", swatch{colour(5)})
-	pl.Legend.Add("this plan: "+planner.FormatUSD(base), baseLine)
+	pl.Legend.Add("this plan: "+textfmt.USD(base), baseLine)
 	pl.Legend.Left = false
 	foot := fmt.Sprintf("Each bar moves one part's unit price across its low-high range in data/catalog.toml (sources: fabricplan catalog) with every other price at base. "+
-		"All prices low: %s; all high: %s. Ranges are estimates.", planner.FormatUSD(p.Cost.LowUSD), planner.FormatUSD(p.Cost.HighUSD))
+		"All prices low: %s; all high: %s. Ranges are estimates.", textfmt.USD(p.Cost.LowUSD), textfmt.USD(p.Cost.HighUSD))
 	if rest := len(drivers) - len(shown); rest > 0 {
-		foot += fmt.Sprintf(" %s with smaller swings not drawn.", planner.Plural(rest, "part"))
+		foot += fmt.Sprintf(" %s with smaller swings not drawn.", textfmt.Plural(rest, "part"))
 	}
 	labels := make([]string, len(shown))
 	lowV, highV := make([]float64, len(shown)), make([]float64, len(shown))

@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"fabricplan/data"
+	"fabricplan/internal/fielderr"
 	"fabricplan/internal/safefile"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -104,11 +106,11 @@ func report(stderr io.Writer, name string, err error) int {
 	if name == "" {
 		prefix = "fabricplan"
 	}
-	if len(planner.FieldErrors(err)) > 0 {
+	if len(fielderr.FieldErrors(err)) > 0 {
 		printFieldErrors(stderr, prefix, err)
 		return ExitUsage
 	}
-	fmt.Fprintf(stderr, "%s: %s\n", prefix, planner.TerminalText(err.Error()))
+	fmt.Fprintf(stderr, "%s: %s\n", prefix, textfmt.TerminalText(err.Error()))
 	if errors.Is(err, errInterrupted) {
 		return ExitInterrupted
 	}
@@ -123,18 +125,18 @@ func report(stderr io.Writer, name string, err error) int {
 // came from when they came from one. User text in them is made safe for
 // the terminal.
 func printFieldErrors(w io.Writer, prefix string, err error) {
-	files := planner.FileErrors(err)
+	files := fielderr.FileErrors(err)
 	if len(files) == 0 {
-		files = []*planner.FileError{{Err: err}}
+		files = []*fielderr.FileError{{Err: err}}
 	}
 	for _, f := range files {
 		where := prefix
 		if f.Path != "" {
-			where += ": " + planner.TerminalText(f.Path)
+			where += ": " + textfmt.TerminalText(f.Path)
 		}
 		fmt.Fprintf(w, "%s: invalid input:\n", where)
-		for _, fe := range planner.FieldErrors(f.Err) {
-			fmt.Fprintln(w, "  "+planner.TerminalText(fe.Error()))
+		for _, fe := range fielderr.FieldErrors(f.Err) {
+			fmt.Fprintln(w, "  "+textfmt.TerminalText(fe.Error()))
 		}
 	}
 }
@@ -339,7 +341,7 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 	}
 	in.scenario, in.decodeErr = planner.DecodeScenario(in.src)
 	if planner.Unreadable(in.decodeErr) {
-		return nil, &planner.FileError{Path: in.path, Err: in.decodeErr}
+		return nil, &fielderr.FileError{Path: in.path, Err: in.decodeErr}
 	}
 	if fs != nil {
 		fs.Visit(func(f *flag.Flag) { in.set[f.Name] = true })
@@ -383,12 +385,12 @@ func (in *scenarioInput) loadQuotes() error {
 	}
 	if err := in.scenario.ReadQuotes(base, today()); err != nil {
 		if in.set["quotes"] {
-			for _, fe := range planner.FieldErrors(err) {
+			for _, fe := range fielderr.FieldErrors(err) {
 				fe.Field, fe.Fix = "--quotes", "check the path"
 			}
 			return usageError{err}
 		}
-		return &planner.FileError{Path: in.path, Err: err}
+		return &fielderr.FileError{Path: in.path, Err: err}
 	}
 	return nil
 }
@@ -406,13 +408,13 @@ func (in *scenarioInput) build(cat *planner.Catalog) (*planner.Plan, error) {
 			return p, nil
 		}
 	}
-	if fes := planner.FieldErrors(err); len(fes) > 0 {
+	if fes := fielderr.FieldErrors(err); len(fes) > 0 {
 		for _, fe := range fes {
 			if flagName, ok := fieldFlag[fe.Field]; ok && in.set[flagName] {
 				fe.Field = "--" + flagName
 			}
 		}
-		return nil, &planner.FileError{Path: in.path, Err: planner.WithLines(err, in.src)}
+		return nil, &fielderr.FileError{Path: in.path, Err: planner.WithLines(err, in.src)}
 	}
 	return nil, err
 }
@@ -499,7 +501,7 @@ func LoadData() (*planner.Catalog, *planner.Market, error) { return loadData() }
 // describeScenario titles a flag-driven run by what it plans: "513 GPUs
 // of dgx-b300, Ethernet, sn5600".
 func describeScenario(s planner.Scenario) string {
-	parts := []string{planner.FormatInt(s.Cluster.GPUs) + " GPUs"}
+	parts := []string{textfmt.Int(s.Cluster.GPUs) + " GPUs"}
 	if sys := s.Cluster.System; sys != "" && sys != planner.CustomSystem {
 		parts[0] += " of " + sys
 	} else {
@@ -510,13 +512,13 @@ func describeScenario(s planner.Scenario) string {
 		parts = append(parts, s.Network.Switch)
 	}
 	if s.Network.Planes > 1 {
-		parts = append(parts, planner.Plural(s.Network.Planes, "plane"))
+		parts = append(parts, textfmt.Plural(s.Network.Planes, "plane"))
 	}
 	if r := s.Network.Oversubscription; r != "" && r != "1:1" {
 		parts = append(parts, r)
 	}
 	if s.Network.Tiers > 0 {
-		parts = append(parts, planner.Plural(s.Network.Tiers, "tier"))
+		parts = append(parts, textfmt.Plural(s.Network.Tiers, "tier"))
 	}
 	if a := s.Network.LeafAlignment; a != "" {
 		parts = append(parts, a+" leaves")

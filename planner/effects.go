@@ -1,6 +1,10 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+
+	"fabricplan/internal/textfmt"
+)
 
 // Effect is what one property of the fabric, or of the job's place on
 // it, adds to the step time over RDMA: the step as planned minus the
@@ -57,7 +61,7 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	if crosses {
 		if load := fv.crossOversub(); load > 1 {
 			without(EffectOversub, fmt.Sprintf("%s cross it at %.2g:1 (the leaf's %.2g:1 x %.0f%% of its ports busy)",
-				JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
+				textfmt.JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
 		}
 		if fv.ecmp() {
 			k := fv.flowsPerUplink()
@@ -117,7 +121,7 @@ func (j *JCT) Breakdown() []BreakdownRow {
 	}
 	if st.BubbleS > 0 {
 		rows = append(rows, BreakdownRow{Part: "pipeline bubble", Seconds: st.BubbleS,
-			Detail: fmt.Sprintf("pp %d, %s, vpp %d", j.Workload.PP, Plural(j.Microbatches, "micro-batch"), j.Workload.VPP)})
+			Detail: fmt.Sprintf("pp %d, %s, vpp %d", j.Workload.PP, textfmt.Plural(j.Microbatches, "micro-batch"), j.Workload.VPP)})
 	}
 	for _, c := range st.Classes {
 		where := "NVLink"
@@ -129,7 +133,7 @@ func (j *JCT) Breakdown() []BreakdownRow {
 		}
 		hidden := "none hidden"
 		if c.TimeS > c.ExposedS {
-			hidden = fmt.Sprintf("%s of %s hidden", FormatSeconds(c.TimeS-c.ExposedS), FormatSeconds(c.TimeS))
+			hidden = fmt.Sprintf("%s of %s hidden", textfmt.Seconds(c.TimeS-c.ExposedS), textfmt.Seconds(c.TimeS))
 		}
 		how := c.Protocol
 		if c.Algorithm != "" {
@@ -138,7 +142,7 @@ func (j *JCT) Breakdown() []BreakdownRow {
 		rows = append(rows, BreakdownRow{Part: c.Name + " (exposed)", Seconds: c.ExposedS,
 			Detail: fmt.Sprintf("%s; %d ranks at %.0f GB/s bus bandwidth (%s), %s", hidden, c.Ranks, c.BusBWGBs, how, where)})
 	}
-	rows = append(rows, BreakdownRow{Part: "step", Seconds: st.StepS, Detail: fmt.Sprintf("%s over TCP/IP on the same links", FormatSeconds(j.Baseline.StepS))})
+	rows = append(rows, BreakdownRow{Part: "step", Seconds: st.StepS, Detail: fmt.Sprintf("%s over TCP/IP on the same links", textfmt.Seconds(j.Baseline.StepS))})
 	for _, e := range j.Effects {
 		rows = append(rows, BreakdownRow{Part: e.Name, Seconds: e.DeltaS, Effect: true, Detail: e.Detail})
 	}
@@ -157,7 +161,7 @@ func (r BreakdownRow) Label() string {
 // Time is the row's seconds as shown: signed for an effect.
 func (r BreakdownRow) Time() string {
 	if r.Effect {
-		return FormatSignedSeconds(r.Seconds)
+		return textfmt.SignedSeconds(r.Seconds)
 	}
-	return FormatSeconds(r.Seconds)
+	return textfmt.Seconds(r.Seconds)
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"fabricplan/internal/fielderr"
+
 	"github.com/BurntSushi/toml"
 )
 
@@ -207,18 +209,18 @@ func (f *Facility) validate() []error {
 			continue
 		}
 		if !inRange(n.v, n.lo, n.hi) {
-			errs = append(errs, fieldErr("facility."+n.key, fmt.Sprintf("give %g to %g %s, or leave it out for the default", n.lo, n.hi, n.unit),
+			errs = append(errs, fielderr.New("facility."+n.key, fmt.Sprintf("give %g to %g %s, or leave it out for the default", n.lo, n.hi, n.unit),
 				"%g %s is out of range", n.v, n.unit))
 		}
 	}
 	if f.LeafPlacement != "" && !slices.Contains(LeafPlacements, f.LeafPlacement) {
-		errs = append(errs, fieldErr("facility.leaf_placement", `write "`+strings.Join(LeafPlacements, `", "`)+`"`, "unknown placement %q", f.LeafPlacement))
+		errs = append(errs, fielderr.New("facility.leaf_placement", `write "`+strings.Join(LeafPlacements, `", "`)+`"`, "unknown placement %q", f.LeafPlacement))
 	}
 	if f.RowOrder != "" && !slices.Contains(RowOrders, f.RowOrder) {
-		errs = append(errs, fieldErr("facility.row_order", `write "`+strings.Join(RowOrders, `", "`)+`"`, "unknown row order %q", f.RowOrder))
+		errs = append(errs, fielderr.New("facility.row_order", `write "`+strings.Join(RowOrders, `", "`)+`"`, "unknown row order %q", f.RowOrder))
 	}
 	if f.RackUnits > 0 && f.ReservedUnits >= f.RackUnits {
-		errs = append(errs, fieldErr("facility.reserved_units", fmt.Sprintf("keep fewer than the rack's %d U", f.RackUnits), "%d U reserved leaves no room", f.ReservedUnits))
+		errs = append(errs, fielderr.New("facility.reserved_units", fmt.Sprintf("keep fewer than the rack's %d U", f.RackUnits), "%d U reserved leaves no room", f.ReservedUnits))
 	}
 	return errs
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fabricplan/internal/fielderr"
 )
 
 // Mutation caught: comparisons written as `v < 0 || v > max`, which NaN
@@ -45,7 +47,7 @@ func TestNonFiniteAndHugeValuesRejected(t *testing.T) {
 }
 
 func namesField(err error, field string) bool {
-	for _, fe := range FieldErrors(err) {
+	for _, fe := range fielderr.FieldErrors(err) {
 		if fe.Field == field {
 			return true
 		}
@@ -76,7 +78,7 @@ tp = "eight"
 		"prices.qm9700": 10, "workload.tp": 12,
 	}
 	got := map[string]int{}
-	for _, fe := range FieldErrors(err) {
+	for _, fe := range fielderr.FieldErrors(err) {
 		got[fe.Field] = fe.Line
 	}
 	for f, line := range want {
@@ -98,7 +100,7 @@ func TestErrorsAreCapped(t *testing.T) {
 	start := time.Now()
 	_, err := CheckScenario([]byte(b.String()), cat)
 	elapsed := time.Since(start)
-	fes := FieldErrors(err)
+	fes := fielderr.FieldErrors(err)
 	if len(fes) != maxFileErrors+1 || !strings.Contains(fes[len(fes)-1].Problem, "more problems") {
 		t.Fatalf("%d errors listed, want %d and a count of the rest", len(fes), maxFileErrors+1)
 	}

@@ -1,6 +1,10 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+
+	"fabricplan/internal/textfmt"
+)
 
 // FrontEndJCT is the job on the front end alone: its traffic over the
 // front end's NICs and links with TCP, beside RDMA on the back end. Gain
@@ -62,7 +66,7 @@ func (p *Plan) networksJCT(cat *Catalog) *Reliability {
 		out := *rel
 		out.Recovery.CheckpointWriteS = n.Checkpoint.WriteS
 		p.Notes = append(p.Notes, fmt.Sprintf("checkpoint write %s: derived from the %s bandwidth (%.0f GB/s for %.0f GB of model state); set reliability.checkpoint_write_s to override",
-			FormatSeconds(n.Checkpoint.WriteS), n.Checkpoint.Via, n.Checkpoint.BandwidthGBs, n.Checkpoint.StateGB))
+			textfmt.Seconds(n.Checkpoint.WriteS), n.Checkpoint.Via, n.Checkpoint.BandwidthGBs, n.Checkpoint.StateGB))
 		return &out
 	}
 	return rel

@@ -6,6 +6,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // superPOD is the DGX H100 SuperPOD of 4 SU: 127 DGX H100 (31 per SU and
@@ -172,7 +175,7 @@ func TestConvergedNeverCostsMore(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c, sp := pc.Networks.Total.CostUSD, ps.Networks.Total.CostUSD; c > sp+1e-6 {
-				t.Errorf("converged %s > separate %s", FormatUSD(c), FormatUSD(sp))
+				t.Errorf("converged %s > separate %s", textfmt.USD(c), textfmt.USD(sp))
 			}
 			if pc.Networks.Net(NetStorage).Carried != ps.Networks.Net(NetStorage).Ports-ps.Servers*r.FrontEndPorts {
 				t.Errorf("storage-server ports differ: converged %d, separate %d less %d server ports",
@@ -231,7 +234,7 @@ func TestBackEndAddsIsTheDifference(t *testing.T) {
 					a.Ports, be.Ports, be.Switches, otherDrop, 2*ufm, oobUplinks*oobDrop, want)
 			}
 			if a.CostUSD < be.CostUSD+float64(ufm)*mgmt.PriceUSD-1e-6 {
-				t.Errorf("adds %s, less than the back end %s and its UFM hosts", FormatUSD(a.CostUSD), FormatUSD(be.CostUSD))
+				t.Errorf("adds %s, less than the back end %s and its UFM hosts", textfmt.USD(a.CostUSD), textfmt.USD(be.CostUSD))
 			}
 			if a.Switches < be.Switches {
 				t.Errorf("adds %d switches, the back end alone has %d", a.Switches, be.Switches)
@@ -348,12 +351,12 @@ func TestNetworksValidation(t *testing.T) {
 			in := tc.in
 			s.Networks = &in
 			_, err := Build(s, cat)
-			var fe *FieldError
+			var fe *fielderr.FieldError
 			if !errors.As(err, &fe) {
 				t.Fatalf("err %v, want a field error", err)
 			}
 			found := false
-			for _, f := range FieldErrors(err) {
+			for _, f := range fielderr.FieldErrors(err) {
 				if f.Field == tc.field && f.Fix != "" {
 					found = true
 				}
@@ -421,7 +424,7 @@ func FuzzNetworksTable(f *testing.F) {
 		}
 		p, err := Build(s, cat)
 		if err != nil {
-			if len(FieldErrors(err)) == 0 && !errors.Is(err, ErrTooLarge) {
+			if len(fielderr.FieldErrors(err)) == 0 && !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("not a field error: %v", err)
 			}
 			return

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fabricplan/internal/fielderr"
 )
 
 // dgxH100 is a DGX H100 SuperPOD scenario (QM9700, 1:1): one scalable
@@ -293,7 +295,7 @@ func TestPhaseValidation(t *testing.T) {
 			s := ibScenario(1024)
 			s.Phases, s.Growth = tc.phases, tc.growth
 			_, err := PlanPhases(s, cat)
-			var fe *FieldError
+			var fe *fielderr.FieldError
 			if !errors.As(err, &fe) {
 				t.Fatalf("err = %v, want a field error", err)
 			}
@@ -324,7 +326,7 @@ func TestPhaseValidation(t *testing.T) {
 func TestPhaseDecode(t *testing.T) {
 	src := "schema = 1\n[cluster]\ngpus = 1024\n\n[[phase]]\ngpus = 256\n\n[[phase]]\ngpux = 512\n\n[growth]\nprebuy_ports = true\nrecable_crews = 3\n"
 	_, err := ParseScenario([]byte(src))
-	fes := FieldErrors(err)
+	fes := fielderr.FieldErrors(err)
 	if len(fes) != 1 || fes[0].Field != "phase[2].gpux" || fes[0].Line != 9 {
 		t.Fatalf("err = %v, want phase[2].gpux on line 9", err)
 	}

@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 
+	"fabricplan/internal/fielderr"
+
 	"github.com/BurntSushi/toml"
 )
 
@@ -136,7 +138,7 @@ func (fs relFields) check() []error {
 			if f.positive {
 				lo = "above"
 			}
-			errs = append(errs, fieldErr("reliability."+f.key, fmt.Sprintf("give a number %s %g to %g", lo, f.min, f.max), "%g is out of range", f.value))
+			errs = append(errs, fielderr.New("reliability."+f.key, fmt.Sprintf("give a number %s %g to %g", lo, f.min, f.max), "%g is out of range", f.value))
 		}
 	}
 	return errs

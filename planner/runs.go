@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"fabricplan/internal/fielderr"
 )
 
 func tierIndex(name string) int {
@@ -351,7 +353,7 @@ func (p *Plan) chooseRackMedia() error {
 			if f := m.forced[k.tier]; f != "" {
 				field = "network.media." + linkTierNames[k.tier]
 			}
-			return fieldErr(field, fmt.Sprintf("shorten the hall (fewer racks per row, network rows in the middle) or choose media that reach; the longest reach here is %d m", m.longestReach(int(k.tier))),
+			return fielderr.New(field, fmt.Sprintf("shorten the hall (fewer racks per row, network rows in the middle) or choose media that reach; the longest reach here is %d m", m.longestReach(int(k.tier))),
 				"the %.1f m run from rack %s to rack %s is beyond every medium offered for %s links", v.run, h.Racks[k.a].Name, h.Racks[k.b].Name, linkTierNames[k.tier])
 		}
 		m.pairs[k] = ch.medium

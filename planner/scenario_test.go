@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fabricplan/data"
+	"fabricplan/internal/fielderr"
 )
 
 func TestExampleScenariosPlan(t *testing.T) {
@@ -124,7 +125,7 @@ func TestBadScenarios(t *testing.T) {
 			if err == nil {
 				t.Fatal("accepted")
 			}
-			fes := FieldErrors(err)
+			fes := fielderr.FieldErrors(err)
 			for _, fe := range fes {
 				if fe.Field == tc.field {
 					if fe.Line != tc.line {

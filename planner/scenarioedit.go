@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"fabricplan/internal/fielderr"
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/tomledit"
 )
@@ -23,7 +24,7 @@ func LoadScenarioSource(path string, cat *Catalog) (Scenario, []byte, error) {
 	}
 	s, err := CheckScenario(src, cat)
 	if err != nil {
-		return Scenario{}, nil, &FileError{Path: path, Err: err}
+		return Scenario{}, nil, &fielderr.FileError{Path: path, Err: err}
 	}
 	return s, src, nil
 }

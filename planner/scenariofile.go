@@ -12,6 +12,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"fabricplan/internal/fielderr"
 	"fabricplan/internal/safefile"
 )
 
@@ -55,7 +56,7 @@ func DecodeScenario(src []byte) (Scenario, error) {
 	s := NewScenario()
 	d.table(top, reflect.ValueOf(&s).Elem(), "")
 	if _, ok := top["schema"]; !ok {
-		d.add(&FieldError{Field: "schema", Line: 1, Problem: "missing", Fix: "add schema = 1 at the top"})
+		d.add(&fielderr.FieldError{Field: "schema", Line: 1, Problem: "missing", Fix: "add schema = 1 at the top"})
 	}
 	for _, k := range []string{"nics_per_server", "ports_per_nic"} {
 		if !md.IsDefined("network", k) {
@@ -66,7 +67,7 @@ func DecodeScenario(src []byte) (Scenario, error) {
 			n = s.Network.PortsPerNIC
 		}
 		if n < 1 {
-			d.add(&FieldError{Field: "network." + k, Line: d.lines["network."+k],
+			d.add(&fielderr.FieldError{Field: "network." + k, Line: d.lines["network."+k],
 				Problem: fmt.Sprintf("%d is not a count", n), Fix: "give 1 or more, or leave the key out for the default"})
 		}
 	}
@@ -83,7 +84,7 @@ type strictDecoder struct {
 	more  int // errors past maxFileErrors, counted only
 }
 
-func (d *strictDecoder) add(e *FieldError) {
+func (d *strictDecoder) add(e *fielderr.FieldError) {
 	if len(d.errs) >= maxFileErrors {
 		d.more++
 		return
@@ -96,7 +97,7 @@ func (d *strictDecoder) err() error { return joinCapped(d.errs, d.more) }
 // joinCapped joins errs and, when more were left out, says how many.
 func joinCapped(errs []error, more int) error {
 	if more > 0 {
-		errs = append(errs, &FieldError{Field: "file", Problem: fmt.Sprintf("%d more problems not listed", more),
+		errs = append(errs, &fielderr.FieldError{Field: "file", Problem: fmt.Sprintf("%d more problems not listed", more),
 			Fix: "fix the ones above first"})
 	}
 	return errors.Join(errs...)
@@ -114,7 +115,7 @@ func (d *strictDecoder) table(prims map[string]toml.Primitive, dst reflect.Value
 			if len(d.errs) < maxFileErrors {
 				fix += suggestKey(name)
 			}
-			d.add(&FieldError{Field: name, Line: d.lines[name], Problem: "unknown key", Fix: fix})
+			d.add(&fielderr.FieldError{Field: name, Line: d.lines[name], Problem: "unknown key", Fix: fix})
 			continue
 		}
 		d.value(prims[key], dst.Field(i), name)
@@ -187,7 +188,7 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 func (d *strictDecoder) tableArray(p toml.Primitive, f reflect.Value, name string) {
 	var subs []map[string]toml.Primitive
 	if err := d.md.PrimitiveDecode(p, &subs); err != nil {
-		d.add(&FieldError{Field: name, Line: d.lines[name], Problem: "expected an array of tables", Fix: "write each as [[" + name + "]] with keys below"})
+		d.add(&fielderr.FieldError{Field: name, Line: d.lines[name], Problem: "expected an array of tables", Fix: "write each as [[" + name + "]] with keys below"})
 		return
 	}
 	out := reflect.MakeSlice(f.Type(), len(subs), len(subs))
@@ -205,7 +206,7 @@ func (d *strictDecoder) subTable(p toml.Primitive, name string) (map[string]toml
 	kind := d.md.Type(strings.Split(name, ".")...)
 	if err := d.md.PrimitiveDecode(p, &sub); err != nil || kind != "Hash" && kind != "" { // "": a table made by dotted keys
 		problem := "expected a table, got " + tomlKind(kind)
-		d.add(&FieldError{Field: name, Line: d.lines[name], Problem: problem, Fix: "write it as [" + name + "] with key = value lines below"})
+		d.add(&fielderr.FieldError{Field: name, Line: d.lines[name], Problem: problem, Fix: "write it as [" + name + "] with key = value lines below"})
 		return nil, false
 	}
 	return sub, true
@@ -233,8 +234,8 @@ func tomlKind(kind string) string {
 }
 
 // typeError words a decode error of one key.
-func (d *strictDecoder) typeError(name string, err error) *FieldError {
-	fe := &FieldError{Field: name, Line: d.lines[name], Problem: strings.TrimPrefix(err.Error(), "toml: "), Fix: "check the value's type and quotes"}
+func (d *strictDecoder) typeError(name string, err error) *fielderr.FieldError {
+	fe := &fielderr.FieldError{Field: name, Line: d.lines[name], Problem: strings.TrimPrefix(err.Error(), "toml: "), Fix: "check the value's type and quotes"}
 	if m := badTypeRE.FindStringSubmatch(err.Error()); m != nil {
 		fe.Problem = fmt.Sprintf("expected %s, got %s", typeWord(m[2]), typeWord(m[1]))
 		fe.Fix = "write the value as " + typeWord(m[2])
@@ -277,7 +278,7 @@ func checkShape(src []byte) error {
 			depth++
 			parts = 0
 			if depth > maxNesting {
-				return &FieldError{Field: "file", Line: line, Problem: fmt.Sprintf("nested more than %d levels deep", maxNesting),
+				return &fielderr.FieldError{Field: "file", Line: line, Problem: fmt.Sprintf("nested more than %d levels deep", maxNesting),
 					Fix: "a scenario needs only [table] headers and key = value lines"}
 			}
 		case ']', '}':
@@ -288,7 +289,7 @@ func checkShape(src []byte) error {
 		case '.':
 			parts++
 			if parts >= maxKeyParts {
-				return &FieldError{Field: "file", Line: line, Problem: fmt.Sprintf("a key with more than %d dotted parts", maxKeyParts),
+				return &fielderr.FieldError{Field: "file", Line: line, Problem: fmt.Sprintf("a key with more than %d dotted parts", maxKeyParts),
 					Fix: "a scenario's keys have at most three parts, e.g. network.media.server_leaf"}
 			}
 		}
@@ -331,7 +332,7 @@ func skipString(src []byte, i int) (end, newlines int) {
 func CheckScenario(src []byte, cat *Catalog) (Scenario, error) {
 	s, err := DecodeScenario(src)
 	err = s.CheckDecoded(err, cat, src)
-	if cerr := s.SystemConflicts(cat, src); cerr != nil && len(FieldErrors(err)) < maxFileErrors {
+	if cerr := s.SystemConflicts(cat, src); cerr != nil && len(fielderr.FieldErrors(err)) < maxFileErrors {
 		err = errors.Join(err, cerr)
 	}
 	if err != nil {
@@ -356,7 +357,7 @@ func (s Scenario) SystemConflicts(cat *Catalog, src []byte) error {
 // read): nothing in it decoded.
 func Unreadable(decodeErr error) bool {
 	var ue *undecodedError
-	fes := FieldErrors(decodeErr)
+	fes := fielderr.FieldErrors(decodeErr)
 	return decodeErr != nil && (len(fes) == 0 || fes[0].Field == "file" || errors.As(decodeErr, &ue))
 }
 
@@ -374,7 +375,7 @@ func (s Scenario) CheckDecoded(decodeErr error, cat *Catalog, src []byte) error 
 	if Unreadable(decodeErr) {
 		return decodeErr
 	}
-	dfe := FieldErrors(decodeErr)
+	dfe := fielderr.FieldErrors(decodeErr)
 	verr := s.Validate(cat)
 	if decodeErr == nil {
 		return WithLines(verr, src)
@@ -386,7 +387,7 @@ func (s Scenario) CheckDecoded(decodeErr error, cat *Catalog, src []byte) error 
 		errs = append(errs, fe)
 	}
 	more := 0
-	for _, fe := range FieldErrors(verr) {
+	for _, fe := range fielderr.FieldErrors(verr) {
 		switch {
 		case reported[fe.Field]:
 		case len(errs) >= maxFileErrors:
@@ -401,7 +402,7 @@ func (s Scenario) CheckDecoded(decodeErr error, cat *Catalog, src []byte) error 
 // WithLines sets the Line of every field error in err from the scenario
 // document src, and returns err.
 func WithLines(err error, src []byte) error {
-	fes := FieldErrors(err)
+	fes := fielderr.FieldErrors(err)
 	if len(fes) == 0 {
 		return err
 	}
@@ -434,7 +435,7 @@ func LoadScenarioFile(path string, cat *Catalog) (s Scenario, header string, err
 		err = s.ReadQuotes(path, time.Now())
 	}
 	if err != nil {
-		return Scenario{}, "", &FileError{Path: path, Err: err}
+		return Scenario{}, "", &fielderr.FileError{Path: path, Err: err}
 	}
 	return s, LeadingComments(src), nil
 }
@@ -453,7 +454,7 @@ func (s *Scenario) ReadQuotes(scenarioPath string, today time.Time) error {
 	}
 	qs, err := LoadQuotes(q, today)
 	if err != nil {
-		return fieldErr("pricing.quotes", "check the path (relative to the scenario file) or leave the key out", "%v", err)
+		return fielderr.New("pricing.quotes", "check the path (relative to the scenario file) or leave the key out", "%v", err)
 	}
 	s.Quotes = qs
 	return nil
@@ -536,21 +537,21 @@ func SaveScenarioFile(path string, s Scenario, header string) error {
 
 var badTypeRE = regexp.MustCompile(`incompatible types: TOML value has type (\S+); destination has type (\S+)`)
 
-// tomlError turns a decoder error into a FieldError when it names a key.
+// tomlError turns a decoder error into a fielderr.FieldError when it names a key.
 func tomlError(err error) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
 		if fix, ok := encodingFix(pe.Message); ok {
-			return &FieldError{Field: "file", Line: pe.Position.Line, Problem: "not valid TOML: " + pe.Message, Fix: fix}
+			return &fielderr.FieldError{Field: "file", Line: pe.Position.Line, Problem: "not valid TOML: " + pe.Message, Fix: fix}
 		}
 		if pe.LastKey != "" {
-			return &FieldError{Field: pe.LastKey, Line: pe.Position.Line, Problem: pe.Message, Fix: "check the value's type and quotes"}
+			return &fielderr.FieldError{Field: pe.LastKey, Line: pe.Position.Line, Problem: pe.Message, Fix: "check the value's type and quotes"}
 		}
 		line := pe.Position.Line
 		if strings.Contains(pe.Message, `'\n'`) && line > 1 {
 			line-- // the parser stopped at the end of the faulty line
 		}
-		return &FieldError{Field: "file", Line: line, Problem: "not valid TOML: " + pe.Message, Fix: "fix the syntax at that line"}
+		return &fielderr.FieldError{Field: "file", Line: line, Problem: "not valid TOML: " + pe.Message, Fix: "fix the syntax at that line"}
 	}
 	msg := err.Error()
 	key, line := "", 0
@@ -561,11 +562,11 @@ func tomlError(err error) error {
 		key = m[1]
 	}
 	if m := badTypeRE.FindStringSubmatch(msg); m != nil && key != "" {
-		return &FieldError{Field: key, Line: line, Problem: fmt.Sprintf("expected %s, got %s", typeWord(m[2]), typeWord(m[1])),
+		return &fielderr.FieldError{Field: key, Line: line, Problem: fmt.Sprintf("expected %s, got %s", typeWord(m[2]), typeWord(m[1])),
 			Fix: "write the value as " + typeWord(m[2])}
 	}
 	if key != "" {
-		return &FieldError{Field: key, Line: line, Problem: strings.TrimPrefix(msg, "toml: "), Fix: ""}
+		return &fielderr.FieldError{Field: key, Line: line, Problem: strings.TrimPrefix(msg, "toml: "), Fix: ""}
 	}
 	return fmt.Errorf("scenario: %w", err)
 }

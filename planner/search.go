@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"fabricplan/internal/textfmt"
 )
 
 // SearchOptions say what a design search looks for.
@@ -189,7 +191,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 				return nil, fmt.Errorf("%w: %s", ErrNoMemory, j.MemoryFinding())
 			}
 		}
-		return nil, fmt.Errorf("%w: no buildable design for %s GPUs has a JCT estimate (does the workload fit the cluster?)", ErrNoDesigns, FormatInt(base.Cluster.GPUs))
+		return nil, fmt.Errorf("%w: no buildable design for %s GPUs has a JCT estimate (does the workload fit the cluster?)", ErrNoDesigns, textfmt.Int(base.Cluster.GPUs))
 	}
 	sort.SliceStable(res.Designs, func(i, j int) bool {
 		a, b := res.Designs[i], res.Designs[j]
@@ -252,7 +254,7 @@ func shortDesignLabel(p *Plan) string {
 	if n.Planes > 1 {
 		fmt.Fprintf(&b, " ×%d", n.Planes)
 	}
-	fmt.Fprintf(&b, ", %s, %s", p.Switch.Key, Plural(p.Tiers, "tier"))
+	fmt.Fprintf(&b, ", %s, %s", p.Switch.Key, textfmt.Plural(p.Tiers, "tier"))
 	if n.Oversubscription != "1:1" {
 		fmt.Fprintf(&b, ", %s", n.Oversubscription)
 	}
@@ -344,7 +346,7 @@ func (r *SearchResult) pick(opt SearchOptions) {
 		}
 		if r.Cheapest == nil {
 			msgs = append(msgs, fmt.Sprintf("no design finishes within %.2f days; the fastest, %s, takes %.2f days for %s",
-				r.Target, r.Fastest.Label, r.Fastest.Days, FormatUSD(r.Fastest.CostUSD)))
+				r.Target, r.Fastest.Label, r.Fastest.Days, textfmt.USD(r.Fastest.CostUSD)))
 		}
 	}
 	if opt.BudgetUSD > 0 {
@@ -357,7 +359,7 @@ func (r *SearchResult) pick(opt SearchOptions) {
 		if r.FastestInBudget == nil {
 			cheapest := r.Front[0]
 			msgs = append(msgs, fmt.Sprintf("no design costs %s or less; the cheapest, %s, costs %s",
-				FormatUSD(opt.BudgetUSD), cheapest.Label, FormatUSD(cheapest.CostUSD)))
+				textfmt.USD(opt.BudgetUSD), cheapest.Label, textfmt.USD(cheapest.CostUSD)))
 		}
 	}
 	r.Message = strings.Join(msgs, "; ")

@@ -3,6 +3,8 @@ package planner
 import (
 	"strings"
 	"testing"
+
+	"fabricplan/internal/fielderr"
 )
 
 // TestOneErrorPerMistake: each document has one mistake (or, for the
@@ -42,7 +44,7 @@ func TestOneErrorPerMistake(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := CheckScenario([]byte(tc.src), cat)
-			fes := FieldErrors(err)
+			fes := fielderr.FieldErrors(err)
 			var got []string
 			for _, fe := range fes {
 				got = append(got, fe.Field)

@@ -3,6 +3,8 @@ package planner
 import (
 	"strings"
 	"testing"
+
+	"fabricplan/internal/textfmt"
 )
 
 func systemScenario(system string, gpus int, sw string) Scenario {
@@ -120,7 +122,7 @@ func TestEverySystemPlans(t *testing.T) {
 			if !near(p.Cost.PerGPU, p.Cost.Total/float64(bought)) {
 				t.Errorf("%s at %d GPUs: $%.2f per GPU, want $%.2f (total over %d bought)", key, gpus, p.Cost.PerGPU, p.Cost.Total/float64(bought), bought)
 			}
-			if bought != gpus && !strings.Contains(p.PerGPUText(), FormatInt(gpus)+" asked") {
+			if bought != gpus && !strings.Contains(p.PerGPUText(), textfmt.Int(gpus)+" asked") {
 				t.Errorf("%s at %d GPUs: %q does not name the GPUs asked", key, gpus, p.PerGPUText())
 			}
 		}

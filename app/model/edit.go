@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -64,7 +65,7 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 			delete(s.Prices, item)
 			return nil
 		}
-		v, err := planner.ParseMoney(text)
+		v, err := textfmt.ParseMoney(text)
 		if err != nil {
 			return err
 		}
@@ -120,19 +121,19 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 			m.switchFitsSpeed(s)
 		}
 	case "cluster.gpus":
-		v, err := planner.ParseCount(text, planner.MaxGPUs)
+		v, err := textfmt.ParseCount(text, planner.MaxGPUs)
 		if err != nil {
 			return err
 		}
 		c.GPUs = v
 	case "cluster.gpus_per_server":
-		v, err := planner.ParseCount(text, 1024)
+		v, err := textfmt.ParseCount(text, 1024)
 		if err != nil {
 			return err
 		}
 		c.GPUsPerServer = v
 	case "cluster.server_price_usd":
-		v, err := planner.ParseMoney(text)
+		v, err := textfmt.ParseMoney(text)
 		if err != nil {
 			return err
 		}
@@ -172,13 +173,13 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 		}
 		n.Oversubscription = text
 	case "network.planes":
-		v, err := planner.ParseCount(text, 64)
+		v, err := textfmt.ParseCount(text, 64)
 		if err != nil {
 			return err
 		}
 		n.Planes = v
 	case "network.ports_per_nic":
-		v, err := planner.ParseCount(text, 8)
+		v, err := textfmt.ParseCount(text, 8)
 		if err != nil {
 			return err
 		}
@@ -203,7 +204,7 @@ func (m *Model) apply(s *planner.Scenario, key, text string) error {
 			n.NICsPerServer = 0
 			return nil
 		}
-		v, err := planner.ParseCount(text, 1024)
+		v, err := textfmt.ParseCount(text, 1024)
 		if err != nil {
 			return err
 		}
@@ -292,7 +293,7 @@ func (m *Model) applyWorkload(s *planner.Scenario, key, text string) error {
 		"jobs": {&w.Jobs, 4096},
 	}
 	if f, ok := ints[key]; ok {
-		v, err := planner.ParseCount(text, f.limit)
+		v, err := textfmt.ParseCount(text, f.limit)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package planner
+package textfmt
 
 import "testing"
 
@@ -6,7 +6,7 @@ import "testing"
 // Expected by hand: 0.28 days = 6.72 hours; 123.82 days = 17.69 weeks;
 // 45 minutes = 0.03125 days, under an hour. Mutations caught: picking the unit from the
 // smallest time (0.28 days and 3 days would then be written in hours),
-// or a different threshold than FormatDuration's.
+// or a different threshold than Duration's.
 func TestDurationUnitFor(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -32,8 +32,8 @@ func TestDurationUnitFor(t *testing.T) {
 			if got := u.Format(tc.days[0]); got != tc.first {
 				t.Errorf("Format(%v) = %q, want %q", tc.days[0], got, tc.first)
 			}
-			if len(tc.days) == 1 && FormatDuration(tc.days[0]) != u.Format(tc.days[0]) {
-				t.Errorf("FormatDuration %q differs from the unit's %q", FormatDuration(tc.days[0]), u.Format(tc.days[0]))
+			if len(tc.days) == 1 && Duration(tc.days[0]) != u.Format(tc.days[0]) {
+				t.Errorf("Duration %q differs from the unit's %q", Duration(tc.days[0]), u.Format(tc.days[0]))
 			}
 		})
 	}
