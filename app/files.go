@@ -25,6 +25,7 @@ import (
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // Preference keys.
@@ -40,7 +41,7 @@ const (
 func defaultScenario() planner.Scenario {
 	src, err := data.FS.ReadFile(data.DefaultScenario)
 	if err == nil {
-		if s, err := planner.ParseScenario(src); err == nil {
+		if s, err := scenariofile.Parse(src); err == nil {
 			return s
 		}
 	}
@@ -198,7 +199,7 @@ func (u *UI) NewScenario() {
 // use openOrReport, which reads in the background.
 func (u *UI) OpenPath(path string) error {
 	stamp := stampOf(path) // before the read: a change during it makes Save ask
-	s, src, err := planner.LoadScenarioSource(path, u.cat)
+	s, src, err := scenariofile.LoadSource(path, u.cat)
 	if err != nil {
 		return err
 	}
@@ -223,7 +224,7 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 		var src []byte
 		stamp := stampOf(path)
 		err := protect("opening "+filepath.Base(path), func() (err error) {
-			s, src, err = planner.LoadScenarioSource(path, u.cat)
+			s, src, err = scenariofile.LoadSource(path, u.cat)
 			return err
 		})
 		u.onUI(func() {
@@ -264,7 +265,7 @@ func (u *UI) SavePath(path string) error {
 	if filepath.Ext(path) == "" {
 		path += ".toml"
 	}
-	written, err := planner.SaveScenarioEdit(path, []byte(u.m.Source()), u.m.Saved(), u.m.Scenario())
+	written, err := scenariofile.SaveEdit(path, []byte(u.m.Source()), u.m.Saved(), u.m.Scenario())
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // recoveryEvery is how often unsaved edits are written to the recovery
@@ -259,7 +260,7 @@ func (u *UI) offerRecovery(orElse func()) bool {
 		var src []byte
 		baseErr := errors.New("untitled")
 		if err == nil && rf.File != "" {
-			base, src, baseErr = planner.LoadScenarioSource(rf.File, u.cat)
+			base, src, baseErr = scenariofile.LoadSource(rf.File, u.cat)
 		}
 		u.onUI(func() {
 			if err != nil {

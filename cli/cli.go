@@ -19,6 +19,7 @@ import (
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // Exit codes: success, failure while doing the work, and bad usage or
@@ -334,13 +335,13 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 		in.path = defaultScenarioName
 		in.src, err = data.FS.ReadFile(data.DefaultScenario)
 	} else {
-		in.src, err = planner.ReadScenarioFile(path)
+		in.src, err = scenariofile.Read(path)
 	}
 	if err != nil {
 		return nil, usageError{err}
 	}
-	in.scenario, in.decodeErr = planner.DecodeScenario(in.src)
-	if planner.Unreadable(in.decodeErr) {
+	in.scenario, in.decodeErr = scenariofile.Decode(in.src)
+	if scenariofile.Unreadable(in.decodeErr) {
 		return nil, &fielderr.FileError{Path: in.path, Err: in.decodeErr}
 	}
 	if fs != nil {
@@ -383,7 +384,7 @@ func (in *scenarioInput) loadQuotes() error {
 	if in.set["quotes"] || in.path == defaultScenarioName {
 		base = ""
 	}
-	if err := in.scenario.ReadQuotes(base, today()); err != nil {
+	if err := scenariofile.ReadQuotes(&in.scenario, base, today()); err != nil {
 		if in.set["quotes"] {
 			for _, fe := range fielderr.FieldErrors(err) {
 				fe.Field, fe.Fix = "--quotes", "check the path"
@@ -399,9 +400,9 @@ func (in *scenarioInput) loadQuotes() error {
 // unless a flag set the field.
 func (in *scenarioInput) build(cat *planner.Catalog) (*planner.Plan, error) {
 	var p *planner.Plan
-	err := in.scenario.CheckDecoded(in.decodeErr, cat, in.src)
+	err := scenariofile.CheckDecoded(in.scenario, in.decodeErr, cat, in.src)
 	if !in.set["system"] && err == nil {
-		err = in.scenario.SystemConflicts(cat, in.src) // a --system flag overrides the file's packaging
+		err = scenariofile.SystemConflicts(in.scenario, cat, in.src) // a --system flag overrides the file's packaging
 	}
 	if err == nil {
 		if p, err = planner.Build(in.scenario, cat); err == nil {
@@ -414,7 +415,7 @@ func (in *scenarioInput) build(cat *planner.Catalog) (*planner.Plan, error) {
 				fe.Field = "--" + flagName
 			}
 		}
-		return nil, &fielderr.FileError{Path: in.path, Err: planner.WithLines(err, in.src)}
+		return nil, &fielderr.FileError{Path: in.path, Err: scenariofile.WithLines(err, in.src)}
 	}
 	return nil, err
 }

@@ -12,6 +12,7 @@ import (
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // phasesFlags are the phases command's own flags.
@@ -63,7 +64,7 @@ func runPhases(env *cliEnv, args []string) error {
 	}
 	pp, err := planner.PlanPhases(in.scenario, env.cat)
 	if err != nil {
-		return &fielderr.FileError{Path: in.path, Err: planner.WithLines(err, in.src)}
+		return &fielderr.FileError{Path: in.path, Err: scenariofile.WithLines(err, in.src)}
 	}
 	switch {
 	case *f.move:

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"fabricplan/internal/fielderr"
-
-	"github.com/BurntSushi/toml"
 )
 
 // Facility is a scenario's [facility] table: the data hall the cluster
@@ -97,15 +95,8 @@ func loadFacility(fsys fs.FS) (*FacilityData, error) {
 // ParseFacilityData decodes and checks data/facility.toml.
 func ParseFacilityData(src []byte) (*FacilityData, error) {
 	var d FacilityData
-	md, err := toml.Decode(string(src), &d)
-	if err != nil {
-		return nil, fmt.Errorf("facility data: %w", err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("facility data: unknown key %q", und[0].String())
-	}
-	if d.Schema != 1 {
-		return nil, fmt.Errorf("facility data: schema %d, want 1", d.Schema)
+	if err := decodeData("facility data", src, &d, &d.Schema); err != nil {
+		return nil, err
 	}
 	k := d.Constants
 	if !(k.UnitM > 0 && k.PropagationNsPerM > 0 && k.CopperKgPerM > 0 && k.FibreKgPerM > 0) {

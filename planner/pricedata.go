@@ -2,8 +2,6 @@ package planner
 
 import (
 	"fmt"
-
-	"github.com/BurntSushi/toml"
 )
 
 // Price bases: how a plan prices the parts a catalog marks list_premium.
@@ -56,16 +54,10 @@ type ShareBand struct {
 // ParsePriceData decodes and checks data/prices.toml.
 func ParsePriceData(src []byte) (*PriceData, error) {
 	var d PriceData
-	md, err := toml.Decode(string(src), &d)
-	if err != nil {
-		return nil, fmt.Errorf("price data: %w", err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("price data: unknown key %q", und[0].String())
+	if err := decodeData("price data", src, &d, &d.Schema); err != nil {
+		return nil, err
 	}
 	switch p := d.ListPremium; {
-	case d.Schema != 1:
-		return nil, fmt.Errorf("price data: schema %d, want 1", d.Schema)
 	case d.DefaultBasis != BasisStreet && d.DefaultBasis != BasisList:
 		return nil, fmt.Errorf("price data: default_basis %q; write %q or %q", d.DefaultBasis, BasisStreet, BasisList)
 	case !(p.Range[0] >= 1 && p.Range[0] <= p.Factor && p.Factor <= p.Range[1]) || p.Source == "":

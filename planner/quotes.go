@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-
-	"fabricplan/internal/safefile"
 )
 
 // Quote is one vendor's price for one catalog part: a firm unit price, in
@@ -81,23 +79,6 @@ func (qs *Quotes) For(part string) *Quote {
 		}
 	}
 	return best
-}
-
-// QuotesLimit bounds a quotes file's size.
-const QuotesLimit = 4 << 20
-
-// LoadQuotes reads and parses a quotes file (.csv or .toml) and dates it
-// today.
-func LoadQuotes(path string, today time.Time) (*Quotes, error) {
-	src, err := safefile.Read(path, QuotesLimit)
-	if err != nil {
-		return nil, fmt.Errorf("open quotes: %w", err)
-	}
-	qs, err := ParseQuotes(path, src)
-	if err != nil {
-		return nil, err
-	}
-	return &Quotes{Path: path, Quotes: qs, Today: today}, nil
 }
 
 // quoteColumns are a quotes CSV's columns; usd_per may be left out when

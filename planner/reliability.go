@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"fabricplan/internal/fielderr"
-
-	"github.com/BurntSushi/toml"
 )
 
 // Reliability holds the failure rates and recovery times of the failure
@@ -85,15 +83,8 @@ func ParseReliability(src []byte) (*Reliability, error) {
 		Schema int `toml:"schema"`
 		Reliability
 	}
-	md, err := toml.Decode(string(src), &doc)
-	if err != nil {
-		return nil, fmt.Errorf("reliability data: %w", err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("reliability data: unknown key %q", und[0].String())
-	}
-	if doc.Schema != 1 {
-		return nil, fmt.Errorf("reliability data: schema %d, want 1", doc.Schema)
+	if err := decodeData("reliability data", src, &doc, &doc.Schema); err != nil {
+		return nil, err
 	}
 	r := doc.Reliability
 	if errs := r.fields().check(); len(errs) > 0 {

@@ -294,8 +294,8 @@ func (s *Scenario) validate(cat *Catalog) error {
 			add(fielderr.New("prices."+k, priceFix, "%g is not a price", s.Prices[k]))
 		}
 	}
-	if len(errs) > maxFileErrors {
-		return joinCapped(errs[:maxFileErrors], len(errs)-maxFileErrors)
+	if len(errs) > fielderr.MaxListed {
+		return fielderr.JoinCapped(errs[:fielderr.MaxListed], len(errs)-fielderr.MaxListed)
 	}
 	return errors.Join(errs...)
 }

@@ -118,10 +118,10 @@ func (s *Scenario) validateSystem(cat *Catalog) []error {
 	return []error{fielderr.New("cluster.system", "use one of "+strings.Join(cat.SystemKeys(), ", "), "unknown system %q", k)}
 }
 
-// systemConflicts reports keys a file sets that its system fixes, with
+// ConflictsWithSystem reports keys a file sets that its system fixes, with
 // values that differ: the system wins, so the file would be misread.
 // defined says whether a dotted key is in the file.
-func (s *Scenario) systemConflicts(cat *Catalog, defined func(key string) bool) []error {
+func (s *Scenario) ConflictsWithSystem(cat *Catalog, defined func(key string) bool) []error {
 	sys := s.system(cat)
 	if sys == nil {
 		return nil

@@ -190,25 +190,6 @@ func TestNVLinkDomainOfTheSystem(t *testing.T) {
 	}
 }
 
-// A file that sets what its system fixes is an error naming the key.
-func TestSystemConflicts(t *testing.T) {
-	cat := testCatalog(t)
-	src := "schema = 1\n[cluster]\nsystem = \"gb200-nvl72\"\ngpus = 576\ngpus_per_server = 8\n[network]\nnic_gbps = 800\n"
-	_, err := CheckScenario([]byte(src), cat)
-	for _, want := range []string{"cluster.gpus_per_server (line 5)", "network.nic_gbps (line 7)"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("err = %v, want %q", err, want)
-		}
-	}
-	ok := "schema = 1\n[cluster]\nsystem = \"gb200-nvl72\"\ngpus = 576\n"
-	if _, err := CheckScenario([]byte(ok), cat); err != nil {
-		t.Errorf("plain system scenario: %v", err)
-	}
-	if _, err := CheckScenario([]byte("schema = 1\n[cluster]\nsystem = \"gb9000\"\n"), cat); !namesField(err, "cluster.system") {
-		t.Errorf("unknown system: %v", err)
-	}
-}
-
 // The cost range is the BOM at every low and every high price, and the
 // drivers are ordered by swing. Hand check on the default 1,024-GPU NDR
 // plan: 1,536 twin-port modules swing $1,000..$2,249 (research/prices.md

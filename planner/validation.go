@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-
-	"github.com/BurntSushi/toml"
 )
 
 // ValidationPoint is one published measurement or run the JCT model is
@@ -90,15 +88,8 @@ func ParseValidation(src []byte) ([]ValidationPoint, error) {
 		Schema int               `toml:"schema"`
 		Point  []ValidationPoint `toml:"point"`
 	}
-	md, err := toml.Decode(string(src), &doc)
-	if err != nil {
-		return nil, fmt.Errorf("validation points: %w", err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("validation points: unknown key %q", und[0].String())
-	}
-	if doc.Schema != 1 {
-		return nil, fmt.Errorf("validation points: schema %d, want 1", doc.Schema)
+	if err := decodeData("validation points", src, &doc, &doc.Schema); err != nil {
+		return nil, err
 	}
 	for i, p := range doc.Point {
 		if p.Name == "" || p.Source == "" || !(p.Published > 0) || !(p.Tolerance > 0) {
@@ -202,10 +193,14 @@ func crossAllReduceBusBW(d *JCTData, lb string) float64 {
 // stepOn builds the point's scenario on fabric f with switch sw ("" keeps
 // the scenario's) and returns its JCT.
 func (p ValidationPoint) stepOn(cat *Catalog, f Fabric, sw string) (*JCT, error) {
-	s, err := CheckScenario([]byte(p.Scenario), cat)
+	s, err := ScenarioFromData([]byte(p.Scenario))
+	if err == nil {
+		err = s.Validate(cat)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
+	s = s.WithSystem(cat)
 	if f != "" {
 		s.Network.Fabric, s.Network.Switch = f, sw
 	}

@@ -6,6 +6,7 @@
 package fielderr
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -89,4 +90,18 @@ func walkErrors(err error, visit func(error) bool) {
 	case interface{ Unwrap() error }:
 		walkErrors(u.Unwrap(), visit)
 	}
+}
+
+// MaxListed is how many errors one document's report lists; the rest are
+// counted (JoinCapped), so a file of garbage gets a readable answer.
+const MaxListed = 50
+
+// JoinCapped joins errs and, when more were left out, says how many in a
+// last FieldError of the field "file".
+func JoinCapped(errs []error, more int) error {
+	if more > 0 {
+		errs = append(errs, &FieldError{Field: "file", Problem: fmt.Sprintf("%d more problems not listed", more),
+			Fix: "fix the ones above first"})
+	}
+	return errors.Join(errs...)
 }
