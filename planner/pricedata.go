@@ -57,18 +57,11 @@ func ParsePriceData(src []byte) (*PriceData, error) {
 	if err := decodeData("price data", src, &d, &d.Schema); err != nil {
 		return nil, err
 	}
-	switch p := d.ListPremium; {
-	case d.DefaultBasis != BasisStreet && d.DefaultBasis != BasisList:
-		return nil, fmt.Errorf("price data: default_basis %q; write %q or %q", d.DefaultBasis, BasisStreet, BasisList)
-	case !(p.Range[0] >= 1 && p.Range[0] <= p.Factor && p.Factor <= p.Range[1]) || p.Source == "":
-		return nil, fmt.Errorf("price data: list_premium factor %g must lie in its range %v (each at least 1) and name its source", p.Factor, p.Range)
-	case !(d.CapexShare.Low > 0 && d.CapexShare.Low <= d.CapexShare.High && d.CapexShare.High < 1) || d.CapexShare.Source == "":
-		return nil, fmt.Errorf("price data: capex_share needs 0 < low <= high < 1 and a source")
+	if err := d.checkConstants(); err != nil {
+		return nil, err
 	}
-	for i, b := range d.PerGPU {
-		if !(b.LowUSD > 0 && b.LowUSD <= b.HighUSD) || b.Source == "" || b.Name == "" || (b.MaxGPUs > 0 && b.MaxGPUs < b.MinGPUs) {
-			return nil, fmt.Errorf("price data: per_gpu band %d (%q) needs a name, 0 < low_usd <= high_usd, min_gpus <= max_gpus and a source", i+1, b.Name)
-		}
+	if err := d.checkBands(); err != nil {
+		return nil, err
 	}
 	return &d, nil
 }
@@ -81,6 +74,30 @@ func (d *PriceData) Band(gpus int) *GPUBand {
 	for i, b := range d.PerGPU {
 		if gpus >= b.MinGPUs && (b.MaxGPUs == 0 || gpus <= b.MaxGPUs) {
 			return &d.PerGPU[i]
+		}
+	}
+	return nil
+}
+
+// checkConstants checks the price basis, the list premium and the capex
+// share, each with its source.
+func (d *PriceData) checkConstants() error {
+	switch p := d.ListPremium; {
+	case d.DefaultBasis != BasisStreet && d.DefaultBasis != BasisList:
+		return fmt.Errorf("price data: default_basis %q; write %q or %q", d.DefaultBasis, BasisStreet, BasisList)
+	case !(p.Range[0] >= 1 && p.Range[0] <= p.Factor && p.Factor <= p.Range[1]) || p.Source == "":
+		return fmt.Errorf("price data: list_premium factor %g must lie in its range %v (each at least 1) and name its source", p.Factor, p.Range)
+	case !(d.CapexShare.Low > 0 && d.CapexShare.Low <= d.CapexShare.High && d.CapexShare.High < 1) || d.CapexShare.Source == "":
+		return fmt.Errorf("price data: capex_share needs 0 < low <= high < 1 and a source")
+	}
+	return nil
+}
+
+// checkBands checks the per-GPU price bands.
+func (d *PriceData) checkBands() error {
+	for i, b := range d.PerGPU {
+		if !(b.LowUSD > 0 && b.LowUSD <= b.HighUSD) || b.Source == "" || b.Name == "" || (b.MaxGPUs > 0 && b.MaxGPUs < b.MinGPUs) {
+			return fmt.Errorf("price data: per_gpu band %d (%q) needs a name, 0 < low_usd <= high_usd, min_gpus <= max_gpus and a source", i+1, b.Name)
 		}
 	}
 	return nil

@@ -92,29 +92,8 @@ func ParseValidation(src []byte) ([]ValidationPoint, error) {
 		return nil, err
 	}
 	for i, p := range doc.Point {
-		if p.Name == "" || p.Source == "" || !(p.Published > 0) || !(p.Tolerance > 0) {
-			return nil, fmt.Errorf("validation point %d (%q): needs a name, a source, a published value and a tolerance above 0", i+1, p.Name)
-		}
-		if p.Tolerance > maxPlainTolerance && p.Gap == "" {
-			return nil, fmt.Errorf("validation point %q: a tolerance above %.0f%% needs a gap saying what the model leaves out", p.Name, 100*maxPlainTolerance)
-		}
-		switch p.Kind {
-		case KindStep, KindRoCEOverIB:
-			if p.Scenario == "" {
-				return nil, fmt.Errorf("validation point %q: a %s point needs a scenario", p.Name, p.Kind)
-			}
-		case KindAllReduceBusBW:
-			if p.Ranks < 2 || p.Ranks > 1<<20 || p.GPUsPerServer < 1 || p.GPUsPerServer > 1024 || p.NICsPerServer < 1 ||
-				p.NICsPerServer > 1024 || !(p.NICGbps > 0) || p.NICGbps > 1e5 || p.Stride < 0 || p.Stride > 1<<20 {
-				return nil, fmt.Errorf("validation point %q: needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps", p.Name)
-			}
-		case KindAllToAllRDMA, KindAllToAllLatency:
-			if p.EP < 2 || p.EP > 1<<20 || p.Bytes < 0 || math.IsInf(p.Bytes, 0) {
-				return nil, fmt.Errorf("validation point %q: needs ep of 2 or more and bytes of 0 or more", p.Name)
-			}
-		case KindECMPGain:
-		default:
-			return nil, fmt.Errorf("validation point %q: unknown kind %q", p.Name, p.Kind)
+		if err := p.check(i); err != nil {
+			return nil, err
 		}
 	}
 	return doc.Point, nil
@@ -260,4 +239,49 @@ func (p ValidationPoint) FittedText() string {
 		return "no"
 	}
 	return "yes: " + p.Fitted
+}
+
+// check says what point i (from 0) of data/validation.toml lacks.
+func (p *ValidationPoint) check(i int) error {
+	if p.Name == "" || p.Source == "" || !(p.Published > 0) || !(p.Tolerance > 0) {
+		return fmt.Errorf("validation point %d (%q): needs a name, a source, a published value and a tolerance above 0", i+1, p.Name)
+	}
+	if p.Tolerance > maxPlainTolerance && p.Gap == "" {
+		return fmt.Errorf("validation point %q: a tolerance above %.0f%% needs a gap saying what the model leaves out", p.Name, 100*maxPlainTolerance)
+	}
+	ok, known := p.complete()
+	if !known {
+		return fmt.Errorf("validation point %q: unknown kind %q", p.Name, p.Kind)
+	}
+	if !ok {
+		return fmt.Errorf("validation point %q: %s", p.Name, validationNeeds[p.Kind])
+	}
+	return nil
+}
+
+// complete says whether the point has what its kind needs (validationNeeds),
+// and whether the kind is known.
+func (p *ValidationPoint) complete() (ok, known bool) {
+	switch p.Kind {
+	case KindStep, KindRoCEOverIB:
+		return p.Scenario != "", true
+	case KindAllReduceBusBW:
+		return p.Ranks >= 2 && p.Ranks <= 1<<20 && p.Stride >= 0 && p.Stride <= 1<<20 &&
+			inRange(float64(p.GPUsPerServer), 1, 1024) && inRange(float64(p.NICsPerServer), 1, 1024) && p.NICGbps > 0 && p.NICGbps <= 1e5, true
+	case KindAllToAllRDMA, KindAllToAllLatency:
+		return p.EP >= 2 && p.EP <= 1<<20 && p.Bytes >= 0 && !math.IsInf(p.Bytes, 0), true
+	case KindECMPGain:
+		return true, true
+	}
+	return false, false
+}
+
+// validationNeeds says what a point of each kind needs besides a name,
+// a source, a published value and a tolerance.
+var validationNeeds = map[string]string{
+	KindStep:            "a " + KindStep + " point needs a scenario",
+	KindRoCEOverIB:      "a " + KindRoCEOverIB + " point needs a scenario",
+	KindAllReduceBusBW:  "needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps",
+	KindAllToAllRDMA:    "needs ep of 2 or more and bytes of 0 or more",
+	KindAllToAllLatency: "needs ep of 2 or more and bytes of 0 or more",
 }
