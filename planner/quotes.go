@@ -227,8 +227,11 @@ func (q *Quote) check() error {
 		return errors.New("part: empty; give the catalog key ('fabricplan catalog' lists them)")
 	case q.Vendor == "":
 		return fmt.Errorf("vendor: empty for %s; say who quoted it", q.Part)
-	case q.checkCurrency() != nil:
-		return q.checkCurrency()
+	}
+	if err := q.checkCurrency(); err != nil {
+		return err
+	}
+	switch {
 	case !(q.UnitPrice > 0) || !(q.USD() <= MaxPriceUSD):
 		return fmt.Errorf("unit_price %g: give a price above 0 and at most $%.0f", q.UnitPrice, MaxPriceUSD)
 	case derr != nil:
