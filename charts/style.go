@@ -138,7 +138,7 @@ func (usdTicks) Ticks(min, max float64) []plot.Tick {
 	return relabel(niceTicks(min, max), usdTick)
 }
 
-// usdTick is FormatUSD without trailing zeros: $75M, $2.5M, $400k.
+// usdTick is textfmt.USD without trailing zeros: $75M, $2.5M, $400k.
 func usdTick(v float64) string {
 	s := textfmt.USD(v)
 	for _, unit := range []string{"B", "M", "k"} {
