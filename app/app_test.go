@@ -14,6 +14,7 @@ import (
 
 	"fabricplan/app/model"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // Typing a GPU count plans it; the cards show the new plan. Expected
@@ -236,7 +237,7 @@ func TestUnsavedPrompt(t *testing.T) {
 	ask()
 	pressKey(u, fyne.KeyReturn) // Enter saves
 	u.WaitIdle()
-	if s, err := planner.LoadScenario(path, u.cat); err != nil || s.Cluster.GPUs != 640 {
+	if s, err := scenariofile.Load(path, u.cat); err != nil || s.Cluster.GPUs != 640 {
 		t.Errorf("Save before New: file has %d GPUs (%v)", s.Cluster.GPUs, err)
 	}
 	if u.Plan().GPUs != 1024 || u.Dirty() {
@@ -248,7 +249,7 @@ func TestUnsavedPrompt(t *testing.T) {
 	if u.Plan().GPUs != 1024 {
 		t.Error("Don't save did not run New")
 	}
-	if s, _ := planner.LoadScenario(path, u.cat); s.Cluster.GPUs != 640 {
+	if s, _ := scenariofile.Load(path, u.cat); s.Cluster.GPUs != 640 {
 		t.Error("Don't save wrote the file")
 	}
 	u.guarded(u.NewScenario) // clean: no question
@@ -462,7 +463,7 @@ func TestScenarioFileFromOptions(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.toml")
 	s := planner.NewScenario()
 	s.Cluster.GPUs = 333
-	if err := planner.SaveScenario(path, s); err != nil {
+	if err := scenariofile.Save(path, s); err != nil {
 		t.Fatal(err)
 	}
 	u := newTestUIWith(t, Options{ScenarioPath: path, Ephemeral: true})

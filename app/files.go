@@ -23,7 +23,9 @@ import (
 	"fabricplan/charts"
 	"fabricplan/data"
 	"fabricplan/internal/safefile"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // Preference keys.
@@ -39,7 +41,7 @@ const (
 func defaultScenario() planner.Scenario {
 	src, err := data.FS.ReadFile(data.DefaultScenario)
 	if err == nil {
-		if s, err := planner.ParseScenario(src); err == nil {
+		if s, err := scenariofile.Parse(src); err == nil {
 			return s
 		}
 	}
@@ -155,7 +157,7 @@ func (u *UI) saveThen(action func()) {
 		what = "was removed or renamed since you opened or saved it"
 	}
 	u.decide("File changed on disk", fmt.Sprintf("%s %s. Overwrite it with your version? (No keeps the file as it is on disk; your edits stay in the window.)",
-		planner.DisplayName(filepath.Base(u.m.Path())), what), save, func() {})
+		textfmt.DisplayName(filepath.Base(u.m.Path())), what), save, func() {})
 }
 
 // requestQuit closes the window, asking first when there are unsaved
@@ -197,7 +199,7 @@ func (u *UI) NewScenario() {
 // use openOrReport, which reads in the background.
 func (u *UI) OpenPath(path string) error {
 	stamp := stampOf(path) // before the read: a change during it makes Save ask
-	s, src, err := planner.LoadScenarioSource(path, u.cat)
+	s, src, err := scenariofile.LoadSource(path, u.cat)
 	if err != nil {
 		return err
 	}
@@ -222,12 +224,12 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 		var src []byte
 		stamp := stampOf(path)
 		err := protect("opening "+filepath.Base(path), func() (err error) {
-			s, src, err = planner.LoadScenarioSource(path, u.cat)
+			s, src, err = scenariofile.LoadSource(path, u.cat)
 			return err
 		})
 		u.onUI(func() {
 			if err != nil {
-				u.status.SetText("Could not open " + planner.DisplayName(filepath.Base(path)))
+				u.status.SetText("Could not open " + textfmt.DisplayName(filepath.Base(path)))
 				if !u.reportPanic(err) {
 					onError(err)
 				}
@@ -244,10 +246,10 @@ func (u *UI) openOrReport(path string, onError func(error)) {
 			}
 			// The user edited while the file was read: ask before the
 			// file replaces the edits (and their undo history).
-			u.status.SetText("Opened " + planner.DisplayName(filepath.Base(path)) + ": replace your edits?")
+			u.status.SetText("Opened " + textfmt.DisplayName(filepath.Base(path)) + ": replace your edits?")
 			u.decide("Replace your edits?", fmt.Sprintf("You edited the inputs while %s was being read. Replace your edits (and their undo history) with the file? No keeps your edits.",
-				planner.DisplayName(filepath.Base(path))), load, func() {
-				u.status.SetText("Kept your edits; " + planner.DisplayName(filepath.Base(path)) + " was not opened.")
+				textfmt.DisplayName(filepath.Base(path))), load, func() {
+				u.status.SetText("Kept your edits; " + textfmt.DisplayName(filepath.Base(path)) + " was not opened.")
 			})
 		})
 	}()
@@ -263,7 +265,7 @@ func (u *UI) SavePath(path string) error {
 	if filepath.Ext(path) == "" {
 		path += ".toml"
 	}
-	written, err := planner.SaveScenarioEdit(path, []byte(u.m.Source()), u.m.Saved(), u.m.Scenario())
+	written, err := scenariofile.SaveEdit(path, []byte(u.m.Source()), u.m.Saved(), u.m.Scenario())
 	if err != nil {
 		return err
 	}
@@ -460,7 +462,7 @@ func (u *UI) ExportChartDialog(fig *charts.Figure) {
 // reports the file, or the error is shown (a recovered panic in the
 // crash dialog, with the edits saved for recovery).
 func (u *UI) exportInBackground(what, path string, write func(ctx context.Context) error, after, wrote func()) {
-	u.setStatus("Writing "+planner.DisplayName(filepath.Base(path))+"…", widget.MediumImportance)
+	u.setStatus("Writing "+textfmt.DisplayName(filepath.Base(path))+"…", widget.MediumImportance)
 	ctx := u.ctx()
 	u.work.add()
 	go func() {
@@ -552,7 +554,7 @@ func (u *UI) ExportCablesDialog() {
 	}
 	sd := u.savePathDialog("Export cable map (.csv, .json, or .topo for ibdiagnet)", "cables.csv", ".csv", func(path string) error {
 		u.exportInBackground("writing the cable map", path, func(ctx context.Context) error { return exportCables(ctx, p, path) }, nil, func() {
-			u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, planner.FormatInt(p.Links.Total)))
+			u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, textfmt.Int(p.Links.Total)))
 		})
 		return nil
 	})
@@ -623,7 +625,7 @@ func stampOf(path string) model.FileStamp {
 // wroteStatus says in the status line that path was written, and which
 // characters of the scenario's name the chart font could not draw in it.
 func (u *UI) wroteStatus(path, name string) {
-	msg, imp := "Wrote "+planner.DisplayName(path), widget.MediumImportance
+	msg, imp := "Wrote "+textfmt.DisplayName(path), widget.MediumImportance
 	if w := charts.GlyphWarning(name); w != "" {
 		msg, imp = msg+"; "+w, widget.WarningImportance
 	}

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/app/model"
-	"fabricplan/planner"
+	"fabricplan/internal/textfmt"
 )
 
 // GPU-count presets offered next to the GPU entry.
@@ -263,7 +263,7 @@ func compact(n int) string {
 	if n >= 100000 && n%1000 == 0 {
 		return strconv.Itoa(n/1000) + "k"
 	}
-	return planner.FormatInt(n)
+	return textfmt.Int(n)
 }
 
 func equalFold(a, b string) bool { return strings.EqualFold(a, b) }

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/charts"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -89,18 +90,18 @@ func hallText(p *planner.Plan) string {
 	f := h.Figures
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s racks (%s compute, %s leaf, %s spine, %s core) in %s rows, %.0f × %.0f m = %s m²; %s a compute rack. ",
-		planner.FormatInt(f.Racks), planner.FormatInt(f.RacksByKind[planner.RackCompute]), planner.FormatInt(f.RacksByKind[planner.RackLeaf]),
-		planner.FormatInt(f.RacksByKind[planner.RackSpine]), planner.FormatInt(f.RacksByKind[planner.RackCore]), planner.FormatInt(f.Rows),
-		h.WidthM, h.LengthM, planner.FormatInt(int(f.AreaM2+0.5)), planner.Plural(f.NodesPerRack, "node"))
+		textfmt.Int(f.Racks), textfmt.Int(f.RacksByKind[planner.RackCompute]), textfmt.Int(f.RacksByKind[planner.RackLeaf]),
+		textfmt.Int(f.RacksByKind[planner.RackSpine]), textfmt.Int(f.RacksByKind[planner.RackCore]), textfmt.Int(f.Rows),
+		h.WidthM, h.LengthM, textfmt.Int(int(f.AreaM2+0.5)), textfmt.Plural(f.NodesPerRack, "node"))
 	fmt.Fprintf(&b, "Hungriest rack %.1f kW peak, %.1f kW typical, budget %g kW", f.RackKWMax, f.RackKWTypicalMax, f.RackKWBudget)
 	if f.RacksOverBudget > 0 {
-		fmt.Fprintf(&b, ": %s over budget", planner.Plural(f.RacksOverBudget, "rack"))
+		fmt.Fprintf(&b, ": %s over budget", textfmt.Plural(f.RacksOverBudget, "rack"))
 	}
-	fmt.Fprintf(&b, ". %s liquid-cooled, %s air-cooled racks.", planner.FormatInt(f.LiquidRacks), planner.FormatInt(f.AirRacks))
+	fmt.Fprintf(&b, ". %s liquid-cooled, %s air-cooled racks.", textfmt.Int(f.LiquidRacks), textfmt.Int(f.AirRacks))
 	var cable []string
 	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics} {
 		if km := f.CableKM[m]; km > 0 {
-			cable = append(cable, fmt.Sprintf("%s %s km (%s kg)", strings.ToLower(m.Label()), planner.FormatKM(km), planner.FormatInt(int(f.CableKg[m]+0.5))))
+			cable = append(cable, fmt.Sprintf("%s %s km (%s kg)", strings.ToLower(m.Label()), textfmt.KM(km), textfmt.Int(int(f.CableKg[m]+0.5))))
 		}
 	}
 	fmt.Fprintf(&b, "\nCable: %s.", strings.Join(cable, ", "))

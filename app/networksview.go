@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -19,7 +20,7 @@ type networksView struct {
 	rows  []planner.SideNetwork
 	total planner.Increment
 	per   int
-	usd   planner.MoneyScale // the summary's scale (planner.Plan.MoneyScale)
+	usd   textfmt.MoneyScale // the summary's scale (planner.Plan.MoneyScale)
 }
 
 var networkColumns = []string{"Network", "Kind", "Ports/server", "Speed", "Ports", "Switches", "Links", "Optics", "Cost", "Power"}
@@ -45,10 +46,10 @@ func (v *networksView) update(p *planner.Plan) {
 	v.rows, v.total, v.per, v.usd = n.List, n.Total, n.PortsPerServer(), p.MoneyScale()
 	a := n.BackEndAdds
 	text := fmt.Sprintf("Whole cluster: the back end adds %s ports, %s switches, %s optics, %s (%s of the network spend) and %s; %d of %d ports per %s.",
-		planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers), v.usd.Format(a.CostUSD),
-		percent(a.CostUSD, n.Total.CostUSD), planner.FormatWatts(a.PowerW), p.ServerPorts, v.per, nodeName(p))
+		textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers), v.usd.Format(a.CostUSD),
+		percent(a.CostUSD, n.Total.CostUSD), textfmt.Watts(a.PowerW), p.ServerPorts, v.per, nodeName(p))
 	if f := n.FrontEndJCT; f != nil {
-		text += fmt.Sprintf(" On the front end alone (TCP) the job is %s slower.", planner.FormatGain(f.Gain))
+		text += fmt.Sprintf(" On the front end alone (TCP) the job is %s slower.", textfmt.Gain(f.Gain))
 	}
 	if text != v.adds.Text {
 		v.adds.SetText(text)
@@ -69,16 +70,16 @@ func (v *networksView) dim(on bool) {
 func (v *networksView) cell(row, col int) string {
 	if row == len(v.rows) {
 		t := v.total
-		return []string{"whole cluster", "", fmt.Sprint(v.per), "", planner.FormatInt(t.Ports), planner.FormatInt(t.Switches), "",
-			planner.FormatInt(t.Transceivers), v.usd.Format(t.CostUSD), planner.FormatWatts(t.PowerW)}[col]
+		return []string{"whole cluster", "", fmt.Sprint(v.per), "", textfmt.Int(t.Ports), textfmt.Int(t.Switches), "",
+			textfmt.Int(t.Transceivers), v.usd.Format(t.CostUSD), textfmt.Watts(t.PowerW)}[col]
 	}
 	s := v.rows[row]
 	speed := ""
 	if s.PortGbps > 0 {
 		speed = fmt.Sprintf("%dG", s.PortGbps)
 	}
-	return []string{s.Name, s.Kind, fmt.Sprint(s.PortsPerServer), speed, planner.FormatInt(s.Ports), planner.FormatInt(s.Switches),
-		planner.FormatInt(s.Links), planner.FormatInt(s.Transceivers), v.usd.Format(s.CostUSD), planner.FormatWatts(s.PowerW)}[col]
+	return []string{s.Name, s.Kind, fmt.Sprint(s.PortsPerServer), speed, textfmt.Int(s.Ports), textfmt.Int(s.Switches),
+		textfmt.Int(s.Links), textfmt.Int(s.Transceivers), v.usd.Format(s.CostUSD), textfmt.Watts(s.PowerW)}[col]
 }
 
 func percent(part, whole float64) string {

@@ -15,6 +15,7 @@ import (
 	"fabricplan/app/model"
 	"fabricplan/charts"
 	"fabricplan/internal/safefile"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -105,7 +106,7 @@ func (t *phasesTab) cell(i, row, col int) string {
 		return ""
 	}
 	st := t.strategy(i).Steps[row]
-	n := planner.FormatInt
+	n := textfmt.Int
 	switch col {
 	case 0:
 		return n(st.Phase)
@@ -138,17 +139,17 @@ func (t *phasesTab) cell(i, row, col int) string {
 	case 14:
 		return t.pp.MoneyScale().Format(st.CostUSD)
 	case 15:
-		return planner.FormatWatts(st.PowerW)
+		return textfmt.Watts(st.PowerW)
 	case 16:
 		if !st.RatioHolds {
-			return planner.FormatOversub(st.Oversub) + " (over)"
+			return textfmt.Oversub(st.Oversub) + " (over)"
 		}
-		return planner.FormatOversub(st.Oversub)
+		return textfmt.Oversub(st.Oversub)
 	case 17:
 		if st.JCT == nil {
 			return "-"
 		}
-		return planner.FormatSeconds(st.JCT.StepS)
+		return textfmt.Seconds(st.JCT.StepS)
 	case 18:
 		if st.Recabling == nil {
 			return "-"

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // priceEditor overrides catalog prices: pick an item, type a price (empty
@@ -71,7 +72,7 @@ func (u *UI) LoadQuotes(path string, onError func(error)) {
 		defer u.work.done()
 		var qs *planner.Quotes
 		err := protect("reading the quotes", func() (err error) {
-			qs, err = planner.LoadQuotes(path, u.now())
+			qs, err = scenariofile.LoadQuotes(path, u.now())
 			return err
 		})
 		u.onUI(func() {

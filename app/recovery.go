@@ -17,7 +17,9 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"fabricplan/internal/safefile"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // recoveryEvery is how often unsaved edits are written to the recovery
@@ -258,7 +260,7 @@ func (u *UI) offerRecovery(orElse func()) bool {
 		var src []byte
 		baseErr := errors.New("untitled")
 		if err == nil && rf.File != "" {
-			base, src, baseErr = planner.LoadScenarioSource(rf.File, u.cat)
+			base, src, baseErr = scenariofile.LoadSource(rf.File, u.cat)
 		}
 		u.onUI(func() {
 			if err != nil {
@@ -273,7 +275,7 @@ func (u *UI) offerRecovery(orElse func()) bool {
 			}
 			name := "an untitled scenario"
 			if rf.File != "" {
-				name = planner.DisplayName(filepath.Base(rf.File))
+				name = textfmt.DisplayName(filepath.Base(rf.File))
 			}
 			u.decide("Recover unsaved edits?",
 				fmt.Sprintf("Fabric Planner ended with unsaved edits of %s (%s). Recover them? No deletes them.",

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/charts"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -62,11 +63,11 @@ func (t *resilienceTab) cell(row, col int) string {
 	case 0:
 		return c.Name
 	case 1:
-		return planner.FormatInt(c.Count)
+		return textfmt.Int(c.Count)
 	case 2:
-		return planner.FormatInt(c.GPUsAffected)
+		return textfmt.Int(c.GPUsAffected)
 	case 3:
-		return planner.FormatInt(c.GPUsIdle)
+		return textfmt.Int(c.GPUsIdle)
 	case 4:
 		return fmt.Sprintf("%.1f%%", 100*c.BandwidthLeft)
 	case 5:
@@ -94,7 +95,7 @@ func goodputCard(p *planner.Plan) string {
 	}
 	g := r.Goodput
 	msg := fmt.Sprintf("%.2f job interruptions a day (one every %s). Goodput %.1f%% with checkpoints every %.0f min (optimum %.0f min, Young %.0f min).",
-		g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours), 100*g.ETTR, g.IntervalMin, g.OptimalMin, g.YoungMin)
+		g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.IntervalMin, g.OptimalMin, g.YoungMin)
 	if p.JCT != nil {
 		unit := p.JCT.WithFailuresUnit(g)
 		with := g.JCTText() // "never ..." when the job cannot progress

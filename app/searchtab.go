@@ -14,6 +14,7 @@ import (
 
 	"fabricplan/app/model"
 	"fabricplan/charts"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -136,7 +137,7 @@ func (t *searchTab) options() (planner.SearchOptions, error) {
 		}
 	}
 	if b := strings.TrimSpace(t.budget.Text); b != "" {
-		v, err := planner.ParseMoney(b)
+		v, err := textfmt.ParseMoney(b)
 		if err != nil || v <= 0 {
 			return opt, fmt.Errorf("budget: %q is not an amount of US$", b)
 		}
@@ -210,8 +211,8 @@ func (t *searchTab) finish(plan *planner.Plan, err error) {
 		return
 	}
 	res, _ := t.u.m.SearchResult()
-	msg := fmt.Sprintf("%s designs evaluated in %s, %s buildable, %d on the Pareto front.", planner.FormatInt(res.Evaluated),
-		res.Elapsed.Round(1e6), planner.FormatInt(len(res.Designs)), len(res.Front))
+	msg := fmt.Sprintf("%s designs evaluated in %s, %s buildable, %d on the Pareto front.", textfmt.Int(res.Evaluated),
+		res.Elapsed.Round(1e6), textfmt.Int(len(res.Designs)), len(res.Front))
 	unit, usd := res.TimeUnit(), res.MoneyScale() // the chart's and the table's too
 	if d := res.Cheapest; d != nil {
 		msg += fmt.Sprintf(" Cheapest meeting %s: %s (%s, %s).", unit.Format(res.Target), d.Label, usd.Format(d.CostUSD), unit.Format(d.Days))
@@ -224,7 +225,7 @@ func (t *searchTab) finish(plan *planner.Plan, err error) {
 	}
 	if ties := len(res.Ties()); ties > 0 {
 		msg += fmt.Sprintf(" %s cost a tie with the pick: the difference is inside the prices' uncertainty (P of costing less between %.1f and %.1f).",
-			planner.Plural(ties, "design"), 1-planner.SureCheaper, planner.SureCheaper)
+			textfmt.Plural(ties, "design"), 1-planner.SureCheaper, planner.SureCheaper)
 	}
 	t.info.SetText(msg)
 	t.refreshRows()
@@ -268,16 +269,16 @@ func (t *searchTab) cell(row, col int) string {
 	case 0:
 		return d.Label
 	case 1:
-		return planner.FormatInt(d.Plan.TotalSwitches())
+		return textfmt.Int(d.Plan.TotalSwitches())
 	case 2:
 		if res, _ := t.u.m.SearchResult(); res != nil {
 			return res.MoneyScale().Format(d.CostUSD)
 		}
-		return planner.FormatUSD(d.CostUSD)
+		return textfmt.USD(d.CostUSD)
 	case 3:
-		return planner.FormatWatts(d.PowerW)
+		return textfmt.Watts(d.PowerW)
 	case 4:
-		return planner.FormatSeconds(d.StepS)
+		return textfmt.Seconds(d.StepS)
 	case 5:
 		if res, _ := t.u.m.SearchResult(); res != nil {
 			return res.TimeUnit().Format(d.Days)

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -109,7 +110,7 @@ type summaryTab struct {
 	bom     *widget.Table
 	rows    []planner.BOMLine
 	// totalScale writes the BOM's totals, all in one scale.
-	totalScale planner.MoneyScale
+	totalScale textfmt.MoneyScale
 	notes      *widget.Label
 	dimmed     bool
 	// The per-SU table: its heading and note, and its rows.
@@ -261,7 +262,7 @@ func (t *summaryTab) loadCheaper() {
 // truncation measures the text again on every refresh, which made a BOM
 // refresh take tens of milliseconds.
 func fitText(s string, width float32) string {
-	return planner.Clip(s, max(2, int((width-2*theme.InnerPadding())/(theme.TextSize()*0.55))))
+	return textfmt.Clip(s, max(2, int((width-2*theme.InnerPadding())/(theme.TextSize()*0.55))))
 }
 
 // bomCell is one cell of the bill of materials; the totals column is
@@ -274,9 +275,9 @@ func (t *summaryTab) bomCell(row, col int) string {
 	case 1:
 		return l.Place()
 	case 2:
-		return planner.FormatInt(l.Qty)
+		return textfmt.Int(l.Qty)
 	case 3:
-		s := planner.FormatUSDExact(l.UnitUSD)
+		s := textfmt.USDExact(l.UnitUSD)
 		switch {
 		case l.QuoteExpired:
 			s += " quote EXPIRED"
@@ -289,40 +290,40 @@ func (t *summaryTab) bomCell(row, col int) string {
 	case 4:
 		return t.totalScale.Format(l.TotalUSD)
 	case 5:
-		return planner.FormatWatts(l.TotalWatts)
+		return textfmt.Watts(l.TotalWatts)
 	}
 	return l.Source
 }
 
 func (t *summaryTab) update(p *planner.Plan) {
 	c := t.cards
-	servers := fmt.Sprintf("%s GPUs, %d per server", planner.FormatInt(p.GPUs), p.Scenario.Cluster.GPUsPerServer)
+	servers := fmt.Sprintf("%s GPUs, %d per server", textfmt.Int(p.GPUs), p.Scenario.Cluster.GPUsPerServer)
 	if sys := p.System; sys != nil && sys.RackScale() {
-		servers = fmt.Sprintf("compute trays of %d GPUs in %s %s racks", sys.GPUsPerNode(), planner.FormatInt(p.Systems), sys.Key)
+		servers = fmt.Sprintf("compute trays of %d GPUs in %s %s racks", sys.GPUsPerNode(), textfmt.Int(p.Systems), sys.Key)
 	} else if sys != nil {
-		servers = fmt.Sprintf("%s GPUs in %s", planner.FormatInt(p.GPUs), sys.Key)
+		servers = fmt.Sprintf("%s GPUs in %s", textfmt.Int(p.GPUs), sys.Key)
 	}
-	c["Servers"].set(planner.FormatInt(p.Servers), servers)
+	c["Servers"].set(textfmt.Int(p.Servers), servers)
 	node := "server"
 	if p.System != nil && p.System.RackScale() {
 		node = "tray"
 	}
-	c["Back-end NIC ports"].set(planner.FormatInt(p.NICPorts), fmt.Sprintf("%d per %s at %dG, %s", p.ServerPorts, node, p.PortGbps, p.NIC.Key))
-	c["Switches"].set(planner.FormatInt(p.TotalSwitches()), fmt.Sprintf("%s: leaf %s, spine %s, core %s; %s, %s", p.Switch.Key,
-		planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)),
-		plural(p.Tiers, "tier"), plural(p.Planes, "plane"))+ratiosLine(p))
-	c["Links (cables)"].set(planner.FormatInt(p.Links.Total), fmt.Sprintf("server-leaf %s, leaf-spine %s, spine-core %s",
-		planner.FormatInt(p.Links.ServerLeaf), planner.FormatInt(p.Links.LeafSpine), planner.FormatInt(p.Links.SpineCore)))
-	c["Transceivers"].set(planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers), fmt.Sprintf("server side %s, switch side %s",
-		planner.FormatInt(p.ServerTransceivers), planner.FormatInt(p.SwitchTransceivers)))
+	c["Back-end NIC ports"].set(textfmt.Int(p.NICPorts), fmt.Sprintf("%d per %s at %dG, %s", p.ServerPorts, node, p.PortGbps, p.NIC.Key))
+	c["Switches"].set(textfmt.Int(p.TotalSwitches()), fmt.Sprintf("%s: leaf %s, spine %s, core %s; %s, %s", p.Switch.Key,
+		textfmt.Int(p.Switches(planner.TierLeaf)), textfmt.Int(p.Switches(planner.TierSpine)), textfmt.Int(p.Switches(planner.TierCore)),
+		textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Planes, "plane"))+ratiosLine(p))
+	c["Links (cables)"].set(textfmt.Int(p.Links.Total), fmt.Sprintf("server-leaf %s, leaf-spine %s, spine-core %s",
+		textfmt.Int(p.Links.ServerLeaf), textfmt.Int(p.Links.LeafSpine), textfmt.Int(p.Links.SpineCore)))
+	c["Transceivers"].set(textfmt.Int(p.ServerTransceivers+p.SwitchTransceivers), fmt.Sprintf("server side %s, switch side %s",
+		textfmt.Int(p.ServerTransceivers), textfmt.Int(p.SwitchTransceivers)))
 	share, perGPUBand := "", ""
 	for _, b := range p.SanityBands {
 		if b.High <= 1 {
 			share = fmt.Sprintf("; %.1f%% of cluster capex, %s analysts' %.0f–%.0f%%", 100*b.Value, b.Position, 100*b.Low, 100*b.High)
 			continue
 		}
-		perGPUBand = fmt.Sprintf("\nwithout NICs %s, %s analysts' %s–%s", planner.FormatUSDExact(b.Value), b.Position,
-			planner.FormatUSDExact(b.Low), planner.FormatUSDExact(b.High)) // per GPU: to the dollar, as the card
+		perGPUBand = fmt.Sprintf("\nwithout NICs %s, %s analysts' %s–%s", textfmt.USDExact(b.Value), b.Position,
+			textfmt.USDExact(b.Low), textfmt.USDExact(b.High)) // per GPU: to the dollar, as the card
 		if b.Note != "" {
 			perGPUBand += ": " + b.Note
 		}
@@ -336,9 +337,9 @@ func (t *summaryTab) update(p *planner.Plan) {
 	c["Fabric cost"].set(cost.Format(p.Cost.Total), fmt.Sprintf("estimate, %s basis, %s–%s%s", p.Cost.Basis,
 		cost.Format(p.Cost.LowUSD), cost.Format(p.Cost.HighUSD), share))
 	parts := cost
-	c["Cost per GPU"].set(planner.FormatUSDExact(p.Cost.PerGPU), fmt.Sprintf("%s; NICs %s, switches %s, optics %s, cables %s%s", p.BoughtText(), parts.Format(p.Cost.NICs),
+	c["Cost per GPU"].set(textfmt.USDExact(p.Cost.PerGPU), fmt.Sprintf("%s; NICs %s, switches %s, optics %s, cables %s%s", p.BoughtText(), parts.Format(p.Cost.NICs),
 		parts.Format(p.Cost.Switches), parts.Format(p.Cost.Transceivers), parts.Format(p.Cost.Cables), perGPUBand))
-	c["Power"].set(planner.FormatWatts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", planner.FormatWatts(p.Power.Total/float64(p.GPUs))))
+	c["Power"].set(textfmt.Watts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", textfmt.Watts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {
 		c["JCT gain over TCP/IP"].set(jctCard(j))
 	} else {
@@ -417,7 +418,7 @@ func (t *summaryTab) unitCell(row, col int) string {
 	case 2:
 		return r.UnitText()
 	}
-	return planner.FormatInt(r.Cluster)
+	return textfmt.Int(r.Cluster)
 }
 
 // dim greys every card and the BOM out while the plan is stale.
@@ -481,24 +482,24 @@ func (compactTheme) Size(n fyne.ThemeSizeName) float32 {
 func jctCard(j *planner.JCT) (string, string) {
 	m := j.Memory
 	detail := fmt.Sprintf("model, the protocol's share: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
-		planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS), j.TimeUnit().Format(j.Planned.Days),
+		textfmt.Seconds(j.Planned.StepS), textfmt.Seconds(j.Baseline.StepS), j.TimeUnit().Format(j.Planned.Days),
 		j.TimeUnit().Format(j.Baseline.Days), j.ModelName, m.TotalGB, m.HBMGB)
 	if j.ShortPipeline() {
 		detail += fmt.Sprintf("; the bubble is %.0f%% of the step (%s per pipeline for pp %d: see the step tab)",
-			100*j.BubbleShare(), planner.Plural(j.Microbatches, "micro-batch"), j.Workload.PP)
+			100*j.BubbleShare(), textfmt.Plural(j.Microbatches, "micro-batch"), j.Workload.PP)
 	}
 	switch m.Status {
 	case planner.MemoryTight:
-		return planner.FormatGain(j.Gain), detail + fmt.Sprintf(", tight (within the %.0f%% margin)", 100*(m.TightGB/m.HBMGB-1))
+		return textfmt.Gain(j.Gain), detail + fmt.Sprintf(", tight (within the %.0f%% margin)", 100*(m.TightGB/m.HBMGB-1))
 	case planner.MemoryOver:
 		over := fmt.Sprintf("%s does not fit: %.0f of %.0f GB per GPU, %.0f GB over", j.ModelName, m.TotalGB, m.HBMGB, m.OverGB())
 		if f := j.Fix; f != nil {
 			return "does not fit", over + fmt.Sprintf("; with %s (the cheapest change that fits): step %s, gain %s, %s",
-				f.Change, planner.FormatSeconds(f.JCT.Planned.StepS), planner.FormatGain(f.JCT.Gain), j.TimeUnit().Format(f.JCT.Planned.Days))
+				f.Change, textfmt.Seconds(f.JCT.Planned.StepS), textfmt.Gain(f.JCT.Gain), j.TimeUnit().Format(f.JCT.Planned.Days))
 		}
 		return "does not fit", over + "; no single change fits: more GPUs, a GPU with more memory or a smaller model"
 	}
-	return planner.FormatGain(j.Gain), detail
+	return textfmt.Gain(j.Gain), detail
 }
 
 // ratiosLine is the built ratio of every tier on its own line, when the

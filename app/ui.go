@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/app/model"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -397,7 +398,7 @@ func (u *UI) apply(r model.Result) {
 	}
 	p := u.m.Plan()
 	if st.Status == model.Current {
-		msg := planner.FormatInt(p.GPUs) + " GPUs, " + plural(p.Tiers, "tier") + ", " + planner.FormatInt(p.TotalSwitches()) + " switches, " +
+		msg := textfmt.Int(p.GPUs) + " GPUs, " + textfmt.Plural(p.Tiers, "tier") + ", " + textfmt.Int(p.TotalSwitches()) + " switches, " +
 			p.MoneyScale().Format(p.Cost.Total) + " — planned." // the summary's scale
 		imp := widget.MediumImportance
 		if u.notice != "" { // what the last edit reset, said until the next edit
@@ -474,12 +475,4 @@ func (u *UI) Redo() {
 		u.inputs.fill()
 		u.changed()
 	}
-}
-
-// plural writes "1 tier" or "3 tiers".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return planner.FormatInt(n) + " " + noun + "s"
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -115,7 +116,7 @@ func (in Input) unplannedNote() string {
 	for _, v := range failed {
 		why := "no plan"
 		if v.Err != nil {
-			why = planner.Clip(firstClause(v.Err.Error()), 90)
+			why = textfmt.Clip(firstClause(v.Err.Error()), 90)
 		}
 		parts = append(parts, v.Label+" ("+why+")")
 	}
@@ -142,9 +143,9 @@ func needPlan(in Input, chart string) error {
 // planTitle is the plan's name made safe to draw (no control characters,
 // at most 120 characters), or its GPU count when it has none.
 func planTitle(p *planner.Plan) string {
-	name := planner.DisplayName(p.Scenario.Name)
+	name := textfmt.DisplayName(p.Scenario.Name)
 	if name == "" {
-		name = fmt.Sprintf("%s GPUs", planner.FormatInt(p.GPUs))
+		name = fmt.Sprintf("%s GPUs", textfmt.Int(p.GPUs))
 	}
 	return name
 }

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -151,7 +152,7 @@ func costCertainty(vs []planner.Variant) string {
 		what := map[string]string{planner.VerdictCheaper: "cheaper than", planner.VerdictDearer: "dearer than", planner.VerdictTie: "a tie with"}[planner.CostVerdict(p)]
 		parts = append(parts, fmt.Sprintf("%s %s (cheaper in %.0f%% of draws)", what, v.Label, 100*p))
 	}
-	return fmt.Sprintf("\nWithin the prices' ranges (%s shared draws), this plan is %s.", planner.FormatInt(planner.CompareDraws), strings.Join(parts, "; "))
+	return fmt.Sprintf("\nWithin the prices' ranges (%s shared draws), this plan is %s.", textfmt.Int(planner.CompareDraws), strings.Join(parts, "; "))
 }
 
 // Power draws fabric power stacked by component, in total and per GPU.
@@ -163,16 +164,16 @@ func Power(in Input) (*Figure, error) {
 	kw := func(p *planner.Plan) float64 { return 1000 }
 	var data []Series
 	total, err := stackedPlot("Back-end fabric power", "kW", vs, powerComponents, kw, countTicks{},
-		func(v float64) string { return planner.FormatWatts(v * 1000) }, &data)
+		func(v float64) string { return textfmt.Watts(v * 1000) }, &data)
 	if err != nil {
 		return nil, err
 	}
-	per, err := stackedPlot("Power per GPU", "W per GPU", vs, powerComponents, perGPU, countTicks{}, planner.FormatWatts, &data)
+	per, err := stackedPlot("Power per GPU", "W per GPU", vs, powerComponents, perGPU, countTicks{}, textfmt.Watts, &data)
 	if err != nil {
 		return nil, err
 	}
-	total.Title.Text = totalFinding("Fabric power", vs, func(p *planner.Plan) float64 { return p.Power.Total }, planner.FormatWatts)
-	per.Title.Text = shareFinding("Power per GPU", in.Plan, powerComponents, planner.FormatWatts(in.Plan.Power.Total/float64(in.Plan.GPUs)))
+	total.Title.Text = totalFinding("Fabric power", vs, func(p *planner.Plan) float64 { return p.Power.Total }, textfmt.Watts)
+	per.Title.Text = shareFinding("Power per GPU", in.Plan, powerComponents, textfmt.Watts(in.Plan.Power.Total/float64(in.Plan.GPUs)))
 	return &Figure{Name: "power", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) +
 		"\nSwitch watts are estimates without optics; transceiver watts are NVIDIA LinkX figures where published (data/catalog.toml)." + in.unplannedNote()}, nil
 }
@@ -181,8 +182,8 @@ func variantFootnote(vs []planner.Variant) string {
 	var parts []string
 	for _, v := range vs {
 		p := v.Plan
-		parts = append(parts, fmt.Sprintf("%s: %s GPUs, %s, %s, %s", v.Label, planner.FormatInt(p.GPUs),
-			p.Switch.Key, planner.Plural(p.Tiers, "tier"), planner.Plural(p.TotalSwitches(), "switch")))
+		parts = append(parts, fmt.Sprintf("%s: %s GPUs, %s, %s, %s", v.Label, textfmt.Int(p.GPUs),
+			p.Switch.Key, textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.TotalSwitches(), "switch")))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -68,8 +69,8 @@ func FloorPlan(in Input) (*Figure, error) {
 	f := h.Figures
 	pl := plot.New()
 	pl.HideAxes()
-	pl.Title.Text = fmt.Sprintf("Data hall: %s racks in %s rows, %.0f m × %.0f m (%s m²)", planner.FormatInt(f.Racks), planner.FormatInt(f.Rows),
-		h.WidthM, h.LengthM, planner.FormatInt(int(h.AreaM2+0.5)))
+	pl.Title.Text = fmt.Sprintf("Data hall: %s racks in %s rows, %.0f m × %.0f m (%s m²)", textfmt.Int(f.Racks), textfmt.Int(f.Rows),
+		h.WidthM, h.LengthM, textfmt.Int(int(h.AreaM2+0.5)))
 	pl.Title.TextStyle.Font = sans
 	pl.Title.TextStyle.Font.Size = titleSize
 	pl.Title.TextStyle.Color = Ink
@@ -93,7 +94,7 @@ func overWords(f planner.HallFigures) string {
 	if f.RacksOverBudget == 0 {
 		return "No rack over budget"
 	}
-	return planner.Plural(f.RacksOverBudget, "rack") + " over budget"
+	return textfmt.Plural(f.RacksOverBudget, "rack") + " over budget"
 }
 
 // floorPlan is the hall as a plotter on a unit square.
@@ -234,10 +235,10 @@ func Racks(in Input) (*Figure, error) {
 		data = append(data, s)
 	}
 	note := fmt.Sprintf("%dU racks, %dU reserved at the top; a compute rack holds %s within the %g kW budget and the free units.",
-		h.Facility.RackUnits, h.Facility.ReservedUnits, planner.Plural(h.Figures.NodesPerRack, "node"), h.Facility.RackKW)
+		h.Facility.RackUnits, h.Facility.ReservedUnits, textfmt.Plural(h.Figures.NodesPerRack, "node"), h.Facility.RackKW)
 	if sys := p.System; sys != nil && sys.RackScale() {
 		note = fmt.Sprintf("%dU racks, %dU reserved at the top; each %s fills its own rack: %s and %d NVLink switch trays (tray order an estimate: half the trays below the switch trays).",
-			h.Facility.RackUnits, h.Facility.ReservedUnits, sys.Name, planner.Plural(sys.Nodes, "compute tray"), sys.SwitchTrays)
+			h.Facility.RackUnits, h.Facility.ReservedUnits, sys.Name, textfmt.Plural(sys.Nodes, "compute tray"), sys.SwitchTrays)
 	}
 	return &Figure{Name: "racks", Panels: [][]*plot.Plot{row}, Footnote: note, Data: data}, nil
 }

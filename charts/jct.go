@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -58,8 +59,8 @@ func JCT(in Input) (*Figure, error) {
 		}})
 	}
 	this := vs[0].Plan.JCT
-	step := newPlot(fmt.Sprintf("Step time: %s over RDMA, %s over TCP/IP", planner.FormatSeconds(this.Planned.StepS),
-		planner.FormatSeconds(this.Baseline.StepS)), "", "seconds per step")
+	step := newPlot(fmt.Sprintf("Step time: %s over RDMA, %s over TCP/IP", textfmt.Seconds(this.Planned.StepS),
+		textfmt.Seconds(this.Baseline.StepS)), "", "seconds per step")
 	step.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g", v) }}
 	var prev *plotter.BarChart
 	var stack []*plotter.BarChart
@@ -100,7 +101,7 @@ func JCT(in Input) (*Figure, error) {
 	maxY := 0.0
 	labels := make([]string, len(bars))
 	for i, b := range bars {
-		texts[i] = planner.FormatSeconds(b.st.StepS)
+		texts[i] = textfmt.Seconds(b.st.StepS)
 		maxY = max(maxY, b.st.StepS)
 		labels[i] = b.label
 	}
@@ -118,16 +119,16 @@ func JCT(in Input) (*Figure, error) {
 	for _, v := range vs {
 		all = append(all, v.Plan.JCT.Planned.Days, v.Plan.JCT.Baseline.Days)
 	}
-	tu := planner.DurationUnitFor(all...)
+	tu := textfmt.DurationUnitFor(all...)
 	unit, perDay := tu.Name, 1/tu.Days
-	days := newPlot(fmt.Sprintf("JCT: %s,\n%s faster than TCP/IP", tu.Format(this.Planned.Days), planner.FormatGain(this.Gain)), "", unit)
+	days := newPlot(fmt.Sprintf("JCT: %s,\n%s faster than TCP/IP", tu.Format(this.Planned.Days), textfmt.Gain(this.Gain)), "", unit)
 	days.Y.Tick.Marker = unitTicks{func(v float64) string { return fmt.Sprintf("%g", v) }}
 	rdma, tcp := make(plotter.Values, len(vs)), make(plotter.Values, len(vs))
 	gains := make([]string, len(vs))
 	maxD := 0.0
 	for i, v := range vs {
 		rdma[i], tcp[i] = v.Plan.JCT.Planned.Days*perDay, v.Plan.JCT.Baseline.Days*perDay
-		gains[i] = planner.FormatGain(v.Plan.JCT.Gain)
+		gains[i] = textfmt.Gain(v.Plan.JCT.Gain)
 		maxD = max(maxD, tcp[i])
 	}
 	bt, err := newBars(tcp)
@@ -154,10 +155,10 @@ func JCT(in Input) (*Figure, error) {
 	j := vs[0].Plan.JCT
 	foot := fmt.Sprintf("Model estimate: %s on %s, tp %d, pp %d, dp %d, %s tokens per step, %s in all. Labels over the grey bars: gain = TCP/IP step / RDMA step.\n"+
 		"Alpha-beta collective model with NCCL constants; constants and validation in data/jct.toml and the README.",
-		j.ModelName, j.GPU.Name, j.Workload.TP, j.Workload.PP, j.DP, planner.FormatInt(j.Workload.GlobalBatchTokens), planner.FormatTokens(j.Workload.TokensTotal))
+		j.ModelName, j.GPU.Name, j.Workload.TP, j.Workload.PP, j.DP, textfmt.Int(j.Workload.GlobalBatchTokens), textfmt.Tokens(j.Workload.TokensTotal))
 	if f := vs[0].Plan.Networks.FrontEndJCTOrNil(); f != nil {
 		foot += fmt.Sprintf("\nWithout a back end, on the front end alone (TCP over its NICs and links): %s a step, %s; the back end is %s faster.",
-			planner.FormatSeconds(f.StepS), planner.FormatDuration(f.Days), planner.FormatGain(f.Gain))
+			textfmt.Seconds(f.StepS), textfmt.Duration(f.Days), textfmt.Gain(f.Gain))
 	}
 	if len(left) > 0 {
 		foot += fmt.Sprintf("\nNot drawn, no JCT estimate (the workload does not fit): %s.", strings.Join(left, ", "))

@@ -5,26 +5,26 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
+	"fabricplan/internal/textfmt"
 
-	"fabricplan/planner"
+	"gonum.org/v1/plot"
 )
 
 // money is how a chart writes one quantity of US$ (total fabric cost,
 // cost per GPU, a market's revenue): in one scale, chosen once for the
 // chart from the amounts it draws and writes, so a tick, a bar's value, a
 // legend entry, the title and the footnote never say "$2B" beside
-// "$940.10M". Amounts are written with planner.MoneyScale.Format, ticks
+// "$940.10M". Amounts are written with textfmt.MoneyScale.Format, ticks
 // in the same scale without trailing zeros ("$0.5B", "$1,250M").
-type money struct{ planner.MoneyScale }
+type money struct{ textfmt.MoneyScale }
 
 // moneyFor picks the scale of a quantity from every amount of it the
-// chart shows (planner.MoneyScaleFor: from the largest).
-func moneyFor(usd ...float64) money { return money{planner.MoneyScaleFor(usd...)} }
+// chart shows (textfmt.MoneyScaleFor: from the largest).
+func moneyFor(usd ...float64) money { return money{textfmt.MoneyScaleFor(usd...)} }
 
 // wholeDollars writes amounts to the dollar ("$11,308"): the scale of
 // amounts per GPU, as the summary and the report write them.
-var wholeDollars = money{planner.MoneyScale{Div: 1}}
+var wholeDollars = money{textfmt.MoneyScale{Div: 1}}
 
 // text writes an amount in the scale.
 func (m money) text(v float64) string { return m.Format(v) }
@@ -33,7 +33,7 @@ func (m money) text(v float64) string { return m.Format(v) }
 // needs and thousands separators: "$0", "$2.5M", "$1,250M", "$15,000".
 func (m money) tick(v float64) string {
 	if m.Div <= 1 || m.Suffix == "" {
-		return planner.FormatUSDExact(v)
+		return textfmt.USDExact(v)
 	}
 	if v == 0 {
 		return "$0"
@@ -44,7 +44,7 @@ func (m money) tick(v float64) string {
 	}
 	x := math.Round(v/m.Div*1e6) / 1e6
 	whole, frac := math.Modf(x)
-	s := planner.FormatInt(int(whole))
+	s := textfmt.Int(int(whole))
 	if frac != 0 {
 		f := strconv.FormatFloat(frac, 'f', -1, 64) // "0.25"
 		s += strings.TrimPrefix(f, "0")

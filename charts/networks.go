@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -86,8 +87,8 @@ func Networks(in Input) (*Figure, error) {
 	a := n.BackEndAdds
 	foot := fmt.Sprintf("%s: the back end adds %s ports, %s switches, %s transceivers, %s and %s to the cluster without it "+
 		"(its own and the out-of-band ports and management hosts it brings). Other networks sized from %s; prices are estimates (fabricplan catalog).",
-		planTitle(p), planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers),
-		networkMoney(n).text(a.CostUSD), planner.FormatWatts(a.PowerW), n.Source)
+		planTitle(p), textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers),
+		networkMoney(n).text(a.CostUSD), textfmt.Watts(a.PowerW), n.Source)
 	return &Figure{Name: "networks", Panels: [][]*plot.Plot{{ports, cost}}, Weights: []float64{1, 1.4}, Footnote: foot, Data: data}, nil
 }
 
@@ -129,7 +130,7 @@ func portsPerServerPlot(p *planner.Plan, n *planner.Networks) (*plot.Plot, []Ser
 	stackLegend(pl, names, bars)
 	with := n.PortsPerServer()
 	without := with - p.ServerPorts
-	labels, err := valueLabels(bars[len(bars)-1], []string{planner.FormatInt(without), planner.FormatInt(with)})
+	labels, err := valueLabels(bars[len(bars)-1], []string{textfmt.Int(without), textfmt.Int(with)})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -243,7 +244,7 @@ func networkRows(p *planner.Plan) [][]string {
 	}
 	return [][]string{
 		{"The back end adds", fmt.Sprintf("%s ports, %s switches, %s transceivers, %s (%.0f%% of the network spend), %s",
-			planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers), planMoney(p).text(a.CostUSD), share, planner.FormatWatts(a.PowerW))},
+			textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers), planMoney(p).text(a.CostUSD), share, textfmt.Watts(a.PowerW))},
 		{"Ports per " + nodeNoun(p), fmt.Sprintf("%d: %s", n.PortsPerServer(), strings.Join(per, ", "))},
 	}
 }

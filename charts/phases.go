@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -32,13 +33,13 @@ func Phases(in Input) (*Figure, error) {
 	}
 	p := pp.Final
 	foot := fmt.Sprintf("%s: %s, %s, leaf %s; %s. Spend counts parts bought, spares included. Re-cabling: %s.",
-		planTitle(p), p.Switch.Key, planner.Plural(p.Tiers, "tier"), pp.Asked, planner.ComparePhases(pp), firstNote(pp))
+		planTitle(p), p.Switch.Key, textfmt.Plural(p.Tiers, "tier"), pp.Asked, planner.ComparePhases(pp), firstNote(pp))
 	var data []Series
 	for _, sp := range pp.Strategies {
 		s := Series{Name: sp.Key + " cumulative spend"}
 		m := Series{Name: sp.Key + " links moved"}
 		for _, st := range sp.Steps {
-			label := planner.FormatInt(st.GPUs)
+			label := textfmt.Int(st.GPUs)
 			s.Labels, s.Values = append(s.Labels, label), append(s.Values, st.CostUSD)
 			m.Labels, m.Values = append(m.Labels, label), append(m.Values, float64(st.LinksMoved.Total))
 		}
@@ -110,7 +111,7 @@ func phaseMovesPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 	title := "Links re-cabled: none either way"
 	if total > 0 {
 		title = fmt.Sprintf("Links re-cabled: %s grown (%s, estimate), 0 for the final size",
-			planner.FormatInt(total), planner.FormatHours(hours))
+			textfmt.Int(total), textfmt.Hours(hours))
 	}
 	p := newPlot(title, "phase (GPUs online)", "links moved")
 	p.Y.Tick.Marker = countTicks{}
@@ -118,7 +119,7 @@ func phaseMovesPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 	vals := make(plotter.Values, len(gr.Steps))
 	maxY := 0.0
 	for i, st := range gr.Steps {
-		labels[i] = fmt.Sprintf("%d (%s)", st.Phase, planner.FormatInt(st.GPUs))
+		labels[i] = fmt.Sprintf("%d (%s)", st.Phase, textfmt.Int(st.GPUs))
 		vals[i] = float64(st.LinksMoved.Total)
 		maxY = max(maxY, vals[i])
 	}
@@ -130,7 +131,7 @@ func phaseMovesPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 	p.Add(bars)
 	texts := make([]string, len(vals))
 	for i, v := range vals {
-		texts[i] = planner.FormatInt(int(v))
+		texts[i] = textfmt.Int(int(v))
 	}
 	lab, err := valueLabels(bars, texts)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -23,7 +24,7 @@ func Ports(in Input) (*Figure, error) {
 	up := []float64{0}
 	idle := []float64{0}
 	for _, t := range p.SwitchTiers {
-		cats = append(cats, fmt.Sprintf("%s (%s)", tierLabel(t.Name), planner.FormatInt(t.Switches)))
+		cats = append(cats, fmt.Sprintf("%s (%s)", tierLabel(t.Name), textfmt.Int(t.Switches)))
 		down = append(down, float64(t.DownLinks))
 		up = append(up, float64(t.UpLinks))
 		idle = append(idle, float64(t.Switches*t.Radix-t.DownLinks-t.UpLinks))
@@ -32,8 +33,8 @@ func Ports(in Input) (*Figure, error) {
 	for _, t := range p.SwitchTiers {
 		installed += t.Switches * t.Radix
 	}
-	tiers := newPlot(fmt.Sprintf("%s — %s back-end ports in %s", planTitle(p), planner.FormatInt(installed),
-		planner.Plural(p.Tiers, "switch tier")), "", "ports")
+	tiers := newPlot(fmt.Sprintf("%s — %s back-end ports in %s", planTitle(p), textfmt.Int(installed),
+		textfmt.Plural(p.Tiers, "switch tier")), "", "ports")
 	tiers.Y.Tick.Marker = countTicks{}
 	var bars []*plotter.BarChart
 	for i, s := range []struct {
@@ -58,7 +59,7 @@ func Ports(in Input) (*Figure, error) {
 	maxY := 0.0
 	for i := range cats {
 		total := down[i] + up[i] + idle[i]
-		totals[i] = planner.FormatInt(int(total))
+		totals[i] = textfmt.Int(int(total))
 		maxY = max(maxY, total)
 	}
 	labels, err := valueLabels(bars[len(bars)-1], totals)
@@ -70,7 +71,7 @@ func Ports(in Input) (*Figure, error) {
 	headroom(tiers, maxY, 3)
 
 	front := float64(in.frontEndPorts())
-	server := newPlot(fmt.Sprintf("Back-end adds %s\nper server", planner.Plural(p.ServerPorts, "port")), "", "network ports")
+	server := newPlot(fmt.Sprintf("Back-end adds %s\nper server", textfmt.Plural(p.ServerPorts, "port")), "", "network ports")
 	server.Y.Tick.Marker = countTicks{}
 	fe, err := newBars(plotter.Values{front, front})
 	if err != nil {
@@ -84,7 +85,7 @@ func Ports(in Input) (*Figure, error) {
 	be.Color = colour(0)
 	be.StackOn(fe)
 	stackLegend(server, []string{in.otherNetworks(), "back-end (RDMA)"}, []*plotter.BarChart{fe, be})
-	perServer, err := valueLabels(be, []string{planner.FormatInt(int(front)), planner.FormatInt(int(front) + p.ServerPorts)})
+	perServer, err := valueLabels(be, []string{textfmt.Int(int(front)), textfmt.Int(int(front) + p.ServerPorts)})
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func Ports(in Input) (*Figure, error) {
 	}
 	fig := &Figure{Name: "ports", Panels: [][]*plot.Plot{{tiers, server}}, Weights: []float64{2.6, 1}, Data: data,
 		Footnote: fmt.Sprintf("%s: %d back-end ports per server at %dG, %s, %s. Ports per server beside the back end: %d (%s).",
-			planTitle(p), p.ServerPorts, p.PortGbps, planner.Plural(p.Planes, "plane"), planner.Plural(p.Tiers, "tier"), int(front), frontSource(in))}
+			planTitle(p), p.ServerPorts, p.PortGbps, textfmt.Plural(p.Planes, "plane"), textfmt.Plural(p.Tiers, "tier"), int(front), frontSource(in))}
 	return fig, nil
 }
 
@@ -178,7 +179,7 @@ func PortsCompare(in Input) (*Figure, error) {
 	}
 	var data []Series
 	total, err := stackedPlot("Back-end ports in use by tier", "ports", vs, comps, one, countTicks{},
-		func(v float64) string { return planner.FormatInt(int(v)) }, &data)
+		func(v float64) string { return textfmt.Int(int(v)) }, &data)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +189,7 @@ func PortsCompare(in Input) (*Figure, error) {
 		{"back-end (RDMA)", func(p *planner.Plan) float64 { return float64(p.ServerPorts) }},
 	}
 	server, err := stackedPlot("Network ports per server", "ports", vs, perServer, one, countTicks{},
-		func(v float64) string { return planner.FormatInt(int(v)) }, &data)
+		func(v float64) string { return textfmt.Int(int(v)) }, &data)
 	if err != nil {
 		return nil, err
 	}

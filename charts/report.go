@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -229,24 +230,24 @@ func summaryPage(pg *pager, in Input, charts int) {
 	rows := [][]string{
 		{"Cost (estimate)", fmt.Sprintf("%s, %s", planMoney(p).text(p.Cost.Total), p.PerGPUText())},
 		{"Cost range", fmt.Sprintf("%s to %s with every part at its catalog low or high price", planMoney(p).text(p.Cost.LowUSD), planMoney(p).text(p.Cost.HighUSD))},
-		{"Power (estimate)", fmt.Sprintf("%s, %s per GPU", planner.FormatWatts(p.Power.Total), planner.FormatWatts(p.Power.Total/float64(p.GPUs)))},
+		{"Power (estimate)", fmt.Sprintf("%s, %s per GPU", textfmt.Watts(p.Power.Total), textfmt.Watts(p.Power.Total/float64(p.GPUs)))},
 		{"Share of capex", share(p)},
 	}
 	rows = append(networkRows(p), rows...)
 	if j := p.JCT; j != nil {
 		rows = append(rows, []string{"Job completion (model)", fmt.Sprintf("%s RDMA, %s TCP/IP (protocol's share): %s faster (%s training %s)",
-			j.TimeUnit().Format(j.Planned.Days), j.TimeUnit().Format(j.Baseline.Days), planner.FormatGain(j.Gain), j.ModelName, planner.FormatTokens(j.Workload.TokensTotal))})
+			j.TimeUnit().Format(j.Planned.Days), j.TimeUnit().Format(j.Baseline.Days), textfmt.Gain(j.Gain), j.ModelName, textfmt.Tokens(j.Workload.TokensTotal))})
 	} else {
 		rows = append(rows, []string{"Job completion (model)", "no estimate: the workload does not fit this cluster"})
 	}
 	if f := p.Networks.FrontEndJCTOrNil(); f != nil {
 		rows = append(rows, []string{"Without a back end (model)", fmt.Sprintf("%s on the front end alone (TCP over its NICs and links): the back end is %s faster",
-			planner.FormatDuration(f.Days), planner.FormatGain(f.Gain))})
+			textfmt.Duration(f.Days), textfmt.Gain(f.Gain))})
 	}
 	if r := p.Resilience; r != nil {
 		g := r.Goodput
 		rows = append(rows, []string{"Failures (estimate)", fmt.Sprintf("%.2f job interruptions a day (one every %s)",
-			g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours))})
+			g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours))})
 		text := fmt.Sprintf("%.1f%% with checkpoints every %.0f min", 100*g.ETTR, g.IntervalMin)
 		if p.JCT != nil {
 			text += "; JCT counting failures " + g.JCTText()
@@ -265,7 +266,7 @@ func summaryPage(pg *pager, in Input, charts int) {
 			break
 		}
 		pg.para(fmt.Sprintf("%d. %s (%s of them): the total moves from %s to %s across its price range.",
-			i+1, d.Name, planner.FormatInt(d.Qty), planMoney(p).text(d.LowUSD), planMoney(p).text(d.HighUSD)), 11)
+			i+1, d.Name, textfmt.Int(d.Qty), planMoney(p).text(d.LowUSD), planMoney(p).text(d.HighUSD)), 11)
 	}
 	if len(p.Notes) > 0 {
 		pg.gap(8)
@@ -276,13 +277,13 @@ func summaryPage(pg *pager, in Input, charts int) {
 	}
 	pg.gap(8)
 	pg.para(fmt.Sprintf("Then: %s (pages 2 to %d), the bill of materials (page %d), the inputs (page %d) and the sources of every price and figure (page %d).",
-		planner.Plural(charts, "chart"), charts+1, charts+2, charts+3, charts+4), 9.5)
+		textfmt.Plural(charts, "chart"), charts+1, charts+2, charts+3, charts+4), 9.5)
 }
 
 // answer says in one sentence what the back-end network adds.
 func answer(p *planner.Plan) string {
 	n := p.Scenario.Network
-	switches := planner.FormatInt(p.TotalSwitches()) + " " + p.Switch.Name + " switches"
+	switches := textfmt.Int(p.TotalSwitches()) + " " + p.Switch.Name + " switches"
 	if p.TotalSwitches() == 1 {
 		switches = "1 " + p.Switch.Name + " switch"
 	}
@@ -291,10 +292,10 @@ func answer(p *planner.Plan) string {
 		article = "an" // "an 800G"
 	}
 	return fmt.Sprintf("%s GPUs in %s on %s %dG %s back-end network need %s in %s, %s, %s and %s.",
-		planner.FormatInt(p.GPUs), planner.Plural(p.Servers, "server"), article, n.NICGbps, n.Fabric.Name(),
-		switches, planner.Plural(p.Tiers, "tier"),
-		planner.Plural(p.NICPorts, "NIC port"), planner.Plural(p.Links.Total, "cable"),
-		planner.Plural(p.ServerTransceivers+p.SwitchTransceivers, "transceiver"))
+		textfmt.Int(p.GPUs), textfmt.Plural(p.Servers, "server"), article, n.NICGbps, n.Fabric.Name(),
+		switches, textfmt.Plural(p.Tiers, "tier"),
+		textfmt.Plural(p.NICPorts, "NIC port"), textfmt.Plural(p.Links.Total, "cable"),
+		textfmt.Plural(p.ServerTransceivers+p.SwitchTransceivers, "transceiver"))
 }
 
 // para writes text wrapped to the page width.
@@ -312,7 +313,7 @@ func assumptionsPage(pg *pager, in Input) {
 	pg.line("Inputs and assumptions", 16, true)
 	n := s.Network
 	rows := [][]string{
-		{"GPUs", planner.FormatInt(s.Cluster.GPUs), "GPUs per server", fmt.Sprint(s.Cluster.GPUsPerServer)},
+		{"GPUs", textfmt.Int(s.Cluster.GPUs), "GPUs per server", fmt.Sprint(s.Cluster.GPUsPerServer)},
 		{"Fabric", n.Fabric.Name(), "NIC", fmt.Sprintf("%s (%dG)", p.NIC.Key, n.NICGbps)},
 		{"NICs per server", fmt.Sprint(n.NICsPerServer), "Ports per NIC", fmt.Sprint(n.PortsPerNIC)},
 		{"Planes", fmt.Sprint(n.Planes), "Switch", fmt.Sprintf("%s (asked: %s)", p.Switch.Key, n.Switch)},
@@ -321,27 +322,27 @@ func assumptionsPage(pg *pager, in Input) {
 		{"Server-leaf media", fmt.Sprintf("%s, %g m", n.Media.ServerLeaf, n.Media.ServerLeafM), "Leaf-spine media", fmt.Sprintf("%s, %g m", n.Media.LeafSpine, n.Media.LeafSpineM)},
 	}
 	if s.Cluster.ServerPriceUSD > 0 {
-		rows = append(rows, []string{"Server price", planner.FormatUSDExact(s.Cluster.ServerPriceUSD), "Price overrides", fmt.Sprint(len(s.Prices))})
+		rows = append(rows, []string{"Server price", textfmt.USDExact(s.Cluster.ServerPriceUSD), "Price overrides", fmt.Sprint(len(s.Prices))})
 	}
 	if j := p.JCT; j != nil {
 		w := j.Workload
 		rows = append(rows, []string{"Workload", j.ModelName + " on " + j.GPU.Name, "Parallelism", fmt.Sprintf("tp %d, pp %d (vpp %d), dp %d, ep %d", w.TP, w.PP, w.VPP, j.DP, w.EP)},
-			[]string{"Batch", planner.FormatInt(w.GlobalBatchTokens) + " tokens", "Token budget", planner.FormatTokens(w.TokensTotal)})
+			[]string{"Batch", textfmt.Int(w.GlobalBatchTokens) + " tokens", "Token budget", textfmt.Tokens(w.TokensTotal)})
 	}
 	pg.table(nil, rows, []vg.Length{130, 230, 140, 250}, nil)
 	pg.gap(10)
 	pg.line("What the back-end network adds", 13, true)
 	key := [][]string{
-		{"Servers", planner.FormatInt(p.Servers), "Back-end NIC ports", fmt.Sprintf("%s (%d per server)", planner.FormatInt(p.NICPorts), p.ServerPorts)},
-		{"Tiers / planes", fmt.Sprintf("%d / %d", p.Tiers, p.Planes), "Switches", fmt.Sprintf("%s: leaf %s, spine %s, core %s", planner.FormatInt(p.TotalSwitches()),
-			planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)))},
-		{"Switch ports", fmt.Sprintf("%s of %s", planner.FormatInt(p.PortsUsed), planner.FormatInt(p.PortsTotal)), "Links (cables)", planner.FormatInt(p.Links.Total)},
-		{"Transceivers", planner.FormatInt(p.ServerTransceivers + p.SwitchTransceivers), "Cost (estimate)", fmt.Sprintf("%s, %s", planMoney(p).text(p.Cost.Total), p.PerGPUText())},
-		{"Power (estimate)", planner.FormatWatts(p.Power.Total), "Share of capex", share(p)},
+		{"Servers", textfmt.Int(p.Servers), "Back-end NIC ports", fmt.Sprintf("%s (%d per server)", textfmt.Int(p.NICPorts), p.ServerPorts)},
+		{"Tiers / planes", fmt.Sprintf("%d / %d", p.Tiers, p.Planes), "Switches", fmt.Sprintf("%s: leaf %s, spine %s, core %s", textfmt.Int(p.TotalSwitches()),
+			textfmt.Int(p.Switches(planner.TierLeaf)), textfmt.Int(p.Switches(planner.TierSpine)), textfmt.Int(p.Switches(planner.TierCore)))},
+		{"Switch ports", fmt.Sprintf("%s of %s", textfmt.Int(p.PortsUsed), textfmt.Int(p.PortsTotal)), "Links (cables)", textfmt.Int(p.Links.Total)},
+		{"Transceivers", textfmt.Int(p.ServerTransceivers + p.SwitchTransceivers), "Cost (estimate)", fmt.Sprintf("%s, %s", planMoney(p).text(p.Cost.Total), p.PerGPUText())},
+		{"Power (estimate)", textfmt.Watts(p.Power.Total), "Share of capex", share(p)},
 	}
 	if j := p.JCT; j != nil {
-		key = append(key, []string{"Step time", fmt.Sprintf("%s (TCP/IP: %s)", planner.FormatSeconds(j.Planned.StepS), planner.FormatSeconds(j.Baseline.StepS)),
-			"JCT gain (model)", fmt.Sprintf("%s: %s vs %s", planner.FormatGain(j.Gain), j.TimeUnit().Format(j.Planned.Days), j.TimeUnit().Format(j.Baseline.Days))})
+		key = append(key, []string{"Step time", fmt.Sprintf("%s (TCP/IP: %s)", textfmt.Seconds(j.Planned.StepS), textfmt.Seconds(j.Baseline.StepS)),
+			"JCT gain (model)", fmt.Sprintf("%s: %s vs %s", textfmt.Gain(j.Gain), j.TimeUnit().Format(j.Planned.Days), j.TimeUnit().Format(j.Baseline.Days))})
 	}
 	pg.table(nil, key, []vg.Length{130, 230, 140, 250}, nil)
 }
@@ -370,12 +371,12 @@ func bomPage(pg *pager, p *planner.Plan) {
 	var rows [][]string
 	usd := planMoney(p) // one scale for the totals column and the table below
 	for _, l := range p.BOM {
-		unit := planner.FormatUSDExact(l.UnitUSD)
+		unit := textfmt.USDExact(l.UnitUSD)
 		if l.Estimate {
 			unit += " *"
 		}
-		rows = append(rows, []string{l.Category, l.Part(), l.Place(), planner.FormatInt(l.Qty), unit,
-			usd.text(l.TotalUSD), planner.FormatWatts(l.TotalWatts)})
+		rows = append(rows, []string{l.Category, l.Part(), l.Place(), textfmt.Int(l.Qty), unit,
+			usd.text(l.TotalUSD), textfmt.Watts(l.TotalWatts)})
 	}
 	// The part's whole name wraps in its cell: the part number is what a
 	// buyer orders.
@@ -386,12 +387,12 @@ func bomPage(pg *pager, p *planner.Plan) {
 	pg.line("Cost and power by component", 13, true)
 	c, w := p.Cost, p.Power
 	pg.table([]string{"Component", "Cost", "Share", "Power", "Share"}, [][]string{
-		{"NICs", usd.text(c.NICs), pct(c.NICs, c.Total), planner.FormatWatts(w.NICs), pct(w.NICs, w.Total)},
-		{"Switches", usd.text(c.Switches), pct(c.Switches, c.Total), planner.FormatWatts(w.Switches), pct(w.Switches, w.Total)},
-		{"Transceivers", usd.text(c.Transceivers), pct(c.Transceivers, c.Total), planner.FormatWatts(w.Transceivers), pct(w.Transceivers, w.Total)},
-		{"Cables", usd.text(c.Cables), pct(c.Cables, c.Total), planner.FormatWatts(w.Cables), pct(w.Cables, w.Total)},
-		{"Total", usd.text(c.Total), "100%", planner.FormatWatts(w.Total), "100%"},
-		{"Per GPU", planner.FormatUSDExact(c.PerGPU), "", planner.FormatWatts(w.Total / float64(p.GPUs)), ""},
+		{"NICs", usd.text(c.NICs), pct(c.NICs, c.Total), textfmt.Watts(w.NICs), pct(w.NICs, w.Total)},
+		{"Switches", usd.text(c.Switches), pct(c.Switches, c.Total), textfmt.Watts(w.Switches), pct(w.Switches, w.Total)},
+		{"Transceivers", usd.text(c.Transceivers), pct(c.Transceivers, c.Total), textfmt.Watts(w.Transceivers), pct(w.Transceivers, w.Total)},
+		{"Cables", usd.text(c.Cables), pct(c.Cables, c.Total), textfmt.Watts(w.Cables), pct(w.Cables, w.Total)},
+		{"Total", usd.text(c.Total), "100%", textfmt.Watts(w.Total), "100%"},
+		{"Per GPU", textfmt.USDExact(c.PerGPU), "", textfmt.Watts(w.Total / float64(p.GPUs)), ""},
 	}, []vg.Length{130, 110, 80, 110, 80}, map[int]bool{1: true, 2: true, 3: true, 4: true})
 	pg.gap(10)
 	unitBillSection(pg, p.UnitBill())
@@ -412,7 +413,7 @@ func unitBillSection(pg *pager, b planner.UnitBill) {
 			g = ""
 		}
 		group = r.Group
-		rows = append(rows, []string{g, planner.Clip(r.Item, 70), r.UnitText(), planner.FormatInt(r.Cluster)})
+		rows = append(rows, []string{g, textfmt.Clip(r.Item, 70), r.UnitText(), textfmt.Int(r.Cluster)})
 	}
 	pg.table([]string{"", "Item", "One SU", "Cluster"}, rows, []vg.Length{85, 360, 90, 85}, map[int]bool{2: true, 3: true})
 	if b.Shares() {

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -52,7 +53,7 @@ func Resilience(in Input) (*Figure, error) {
 	foot = fmt.Sprintf("Estimates. Interruptions from the plan's parts at the rates of data/reliability.toml (GPU, host and NIC from Llama 3's 54-day run; "+
 		"links and switches from Alibaba HPN); goodput = ETTR (Kokolis et al. 2025) with a %.0f min restart and a %.0f s checkpoint write%s, "+
 		"at the optimal interval. This plan: %.2f interruptions a day (one every %s), ETTR %.1f%%, JCT with failures %s.%s",
-		r.Inputs.Recovery.RestartMin, r.Inputs.Recovery.CheckpointWriteS, in.Plan.CheckpointSource(), g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours), 100*g.ETTR, g.JCTText(), foot)
+		r.Inputs.Recovery.RestartMin, r.Inputs.Recovery.CheckpointWriteS, in.Plan.CheckpointSource(), g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.JCTText(), foot)
 	return &Figure{Name: "resilience", Panels: [][]*plot.Plot{panels}, Weights: weights, Footnote: foot, Data: data}, nil
 }
 
@@ -81,7 +82,7 @@ func slowdownPlot(r *planner.Resilience) (*plot.Plot, []Series, string, error) {
 	values := make([]float64, n)
 	for i, c := range cases {
 		row := n - 1 - i // first case on top
-		names[row] = fmt.Sprintf("%s\n×%s", c.Name, planner.FormatInt(c.Count))
+		names[row] = fmt.Sprintf("%s\n×%s", c.Name, textfmt.Int(c.Count))
 		v := 100 * (c.Slowdown - 1)
 		switch {
 		case math.IsInf(c.StepS, 1):
@@ -179,7 +180,7 @@ func goodputPlots(p *planner.Plan, rows []planner.SweepRow) (*plot.Plot, *plot.P
 	g := p.Resilience.Goodput
 	last := rows[len(rows)-1]
 	ep, err := sizePlot(fmt.Sprintf("Goodput %.1f%% here,\n%.0f%% at %s", 100*g.ETTRAtOptimum,
-		ettr[len(ettr)-1].Y, planner.FormatInt(last.GPUs)), "goodput (ETTR, %)", ettr,
+		ettr[len(ettr)-1].Y, textfmt.Int(last.GPUs)), "goodput (ETTR, %)", ettr,
 		plotter.XY{X: float64(p.GPUs), Y: 100 * g.ETTRAtOptimum})
 	if err != nil {
 		return nil, nil, nil, err

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -38,8 +39,8 @@ func Scale(in Input) (*Figure, error) {
 	if p := in.Plan; p != nil {
 		plan = &plotter.XY{X: float64(p.GPUs), Y: float64(p.TotalSwitches())}
 		planCost = &plotter.XY{X: float64(p.GPUs), Y: p.Cost.PerGPU}
-		swTitle = fmt.Sprintf("This plan: %s at %s GPUs (%s)", planner.Plural(p.TotalSwitches(), "switch"),
-			planner.FormatInt(p.GPUs), planner.Plural(p.Tiers, "tier"))
+		swTitle = fmt.Sprintf("This plan: %s at %s GPUs (%s)", textfmt.Plural(p.TotalSwitches(), "switch"),
+			textfmt.Int(p.GPUs), textfmt.Plural(p.Tiers, "tier"))
 		lo, hi := perGPU[0].Y, perGPU[0].Y
 		for _, xy := range perGPU {
 			lo, hi = min(lo, xy.Y), max(hi, xy.Y)
@@ -73,7 +74,7 @@ func Scale(in Input) (*Figure, error) {
 	}
 	foot := fmt.Sprintf("%s %dG, %s, leaf %s, %s; %d sizes from %s to %s GPUs; tier steps found exactly by the planner.",
 		first.Scenario.Network.Fabric.Short(), first.Scenario.Network.NICGbps, switchName(rows),
-		first.Scenario.Network.Oversubscription, planes, len(rows), planner.FormatInt(rows[0].GPUs), planner.FormatInt(rows[len(rows)-1].GPUs))
+		first.Scenario.Network.Oversubscription, planes, len(rows), textfmt.Int(rows[0].GPUs), textfmt.Int(rows[len(rows)-1].GPUs))
 	var named []string
 	for _, st := range in.TierSteps {
 		named = append(named, stepText(st))
@@ -185,9 +186,9 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 // stepText names a tier step: "3 tiers from 2,049 GPUs".
 func stepText(st planner.TierStep) string {
 	if st.Tiers == 0 {
-		return fmt.Sprintf("over 3 tiers from %s GPUs", planner.FormatInt(st.GPUs))
+		return fmt.Sprintf("over 3 tiers from %s GPUs", textfmt.Int(st.GPUs))
 	}
-	return fmt.Sprintf("%d tiers from %s GPUs", st.Tiers, planner.FormatInt(st.GPUs))
+	return fmt.Sprintf("%d tiers from %s GPUs", st.Tiers, textfmt.Int(st.GPUs))
 }
 
 // stepNames names the tier steps' lines at draw time: each name beside

@@ -91,7 +91,7 @@ func describe(s map[string][]string) string {
 // Every chart, for every example scenario and the odd ones, writes each
 // amount of one panel in one scale (ticks, bar values, legend, title),
 // the footnote's amounts in the panels' scales, and counts in full.
-// Mutations caught: a label formatted on its own (planner.FormatUSD)
+// Mutations caught: a label formatted on its own (textfmt.USD)
 // beside the panel's ticks ("$2B" axis, "$940.10M" legend at 100k GPUs;
 // "$15k" and "$5,000" on one per-GPU axis; "$92.7M" and "$104.21M" on one
 // tornado), a footnote amount in a scale of its own, and short count

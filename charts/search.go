@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -57,7 +58,7 @@ func SearchChart(in Input) (*Figure, error) {
 		beyond = append(beyond, plotter.XY{X: min(xy.X, box.xMax), Y: min(xy.Y, box.yMax)})
 	}
 	grey := color.RGBA{0x99, 0x99, 0x99, 0xb0}
-	others := fmt.Sprintf("other designs (%s)", planner.FormatInt(len(r.Designs)-len(r.Front)))
+	others := fmt.Sprintf("other designs (%s)", textfmt.Int(len(r.Designs)-len(r.Front)))
 	for _, set := range []struct {
 		xys   plotter.XYs
 		shape draw.GlyphDrawer
@@ -150,10 +151,10 @@ func SearchChart(in Input) (*Figure, error) {
 	p.Add(labels) // last: the names sit over the lines they could not avoid
 	p.Legend.Left = false
 	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front; a name with no free room at this size is left out (fabricplan search lists all). Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
-		planner.FormatInt(r.Evaluated), planner.FormatInt(len(r.Designs)), len(r.Front))
+		textfmt.Int(r.Evaluated), textfmt.Int(len(r.Designs)), len(r.Front))
 	if len(beyond) > 0 {
 		foot += fmt.Sprintf(" %s beyond the axes (up to %s and %s) %s drawn as triangles on the edge.",
-			planner.Plural(len(beyond), "design"), usd.text(box.maxCost), unit.Format(box.maxDays),
+			textfmt.Plural(len(beyond), "design"), usd.text(box.maxCost), unit.Format(box.maxDays),
 			map[bool]string{true: "is", false: "are"}[len(beyond) == 1])
 	}
 	if r.Message != "" {
@@ -164,7 +165,7 @@ func SearchChart(in Input) (*Figure, error) {
 }
 
 // durationTicks labels an axis in days with round numbers of unit.
-type durationTicks struct{ unit planner.DurationUnit }
+type durationTicks struct{ unit textfmt.DurationUnit }
 
 func (t durationTicks) Ticks(min, max float64) []plot.Tick {
 	k := t.unit.Days
@@ -176,7 +177,7 @@ func (t durationTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // searchTitle states what the search found.
-func searchTitle(r *planner.SearchResult, unit planner.DurationUnit, usd money) string {
+func searchTitle(r *planner.SearchResult, unit textfmt.DurationUnit, usd money) string {
 	switch {
 	case r.Cheapest != nil:
 		return fmt.Sprintf("Cheapest within %s: %s at %s", unit.Format(r.Target), r.Cheapest.Short, usd.text(r.Cheapest.CostUSD))

@@ -8,13 +8,13 @@ import (
 	"math"
 	"strconv"
 
+	"fabricplan/internal/textfmt"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"fabricplan/planner"
 )
 
 // Palette is Okabe and Ito's colour-blind-safe set ("Color Universal
@@ -126,7 +126,7 @@ func (countTicks) Ticks(min, max float64) []plot.Tick {
 		if v != math.Trunc(v) {
 			return strconv.FormatFloat(v, 'f', -1, 64)
 		}
-		return planner.FormatInt(int(v))
+		return textfmt.Int(int(v))
 	})
 }
 
@@ -211,7 +211,7 @@ func (t log2Ticks) Ticks(min, max float64) []plot.Tick {
 		v := math.Exp2(e)
 		label := ""
 		if math.Mod(e-lo, step) == 0 {
-			label = planner.FormatInt(int(v))
+			label = textfmt.Int(int(v))
 		}
 		ticks = append(ticks, plot.Tick{Value: v, Label: label})
 	}
@@ -232,7 +232,7 @@ func (log10Ticks) Ticks(min, max float64) []plot.Tick {
 	var ticks []plot.Tick
 	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
 		base := math.Pow(10, e)
-		ticks = append(ticks, plot.Tick{Value: base, Label: planner.FormatInt(int(base))})
+		ticks = append(ticks, plot.Tick{Value: base, Label: textfmt.Int(int(base))})
 		for _, m := range []float64{2, 5} {
 			if v := base * m; v <= max*10 {
 				ticks = append(ticks, plot.Tick{Value: v})

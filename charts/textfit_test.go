@@ -15,6 +15,7 @@ import (
 
 	"fabricplan/data"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // textSlack is how far, in points, two text boxes may meet (or one pass
@@ -47,7 +48,7 @@ func textFitInputs(t *testing.T) map[string]Input {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := planner.ParseScenario(src)
+			s, err := scenariofile.Parse(src)
 			if err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}

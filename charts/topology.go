@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -101,7 +102,7 @@ func (d *topoDiagram) globalUnit() int {
 func (d *topoDiagram) title() string {
 	p := d.p
 	return fmt.Sprintf("%s GPUs: %s in %s, %s",
-		planner.FormatInt(p.GPUs), planner.Plural(p.TotalSwitches(), "switch"), planner.Plural(p.Tiers, "tier"), planner.Plural(p.Links.Total, "link"))
+		textfmt.Int(p.GPUs), textfmt.Plural(p.TotalSwitches(), "switch"), textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Links.Total, "link"))
 }
 
 // counts are the figures the diagram labels, all planes, for tests and
@@ -125,7 +126,7 @@ func (d *topoDiagram) footnote() string {
 	parts = append(parts, fmt.Sprintf("Links are %dG; every full leaf reaches every spine of its group (%s wiring).", p.PortGbps, wiringWords(p)))
 	for _, h := range p.Headroom {
 		if h.Switches > 0 {
-			parts = append(parts, fmt.Sprintf("Headroom not counted: %s more %s switches (%s).", planner.FormatInt(h.Switches), h.Tier, h.Reason))
+			parts = append(parts, fmt.Sprintf("Headroom not counted: %s more %s switches (%s).", textfmt.Int(h.Switches), h.Tier, h.Reason))
 		}
 	}
 	parts = append(parts, "Cable map of every link: fabricplan cables --csv.")
@@ -170,7 +171,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		label := "the whole fabric"
 		switch {
 		case p.Tiers == 3:
-			label = fmt.Sprintf("pod %d of %s", d.pod+1, planner.FormatInt(d.pods1))
+			label = fmt.Sprintf("pod %d of %s", d.pod+1, textfmt.Int(d.pods1))
 		case p.Planes > 1:
 			label = "the whole plane"
 		}
@@ -178,10 +179,10 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	}
 	// Nodes of the expanded unit.
 	gps := p.Scenario.Cluster.GPUsPerServer
-	nodeText := fmt.Sprintf("SU %d: %s × %d GPUs", d.globalUnit()+1, planner.Plural(d.unitNodes, "node"), gps)
+	nodeText := fmt.Sprintf("SU %d: %s × %d GPUs", d.globalUnit()+1, textfmt.Plural(d.unitNodes, "node"), gps)
 	if per := racksPerSU(p); per > 0 {
 		g := d.globalUnit()
-		nodeText = fmt.Sprintf("SU %d, rack %d: %s × %d GPUs", g/per+1, g%per+1, planner.Plural(d.unitNodes, "node"), gps)
+		nodeText = fmt.Sprintf("SU %d, rack %d: %s × %d GPUs", g/per+1, g%per+1, textfmt.Plural(d.unitNodes, "node"), gps)
 	}
 	box(c, at(left+0.02, yNode-boxH/2), at(right-0.02, yNode+boxH/2), color.RGBA{0xee, 0xee, 0xee, 0xff})
 	text(c, at((left+right)/2, yNode), nodeText, labelSize, true, Ink, draw.XCenter)
@@ -235,7 +236,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		ratioCol = color.RGBA{0xc0, 0x39, 0x2b, 0xff}
 	}
 	tag(c, at(left+0.02, yLeaf-boxH/2-0.035), fmt.Sprintf("%d %s, each %s", leaves, leafWord, ratio), ratioCol, draw.XLeft)
-	tag(c, at((left+right)/2, (yNode+yLeaf)/2-0.03), fmt.Sprintf("%s server links × %dG", planner.FormatInt(d.unitNodes*p.RailsPerPlane*leaves/max(d.lpu, 1)), p.PortGbps), Ink, draw.XCenter)
+	tag(c, at((left+right)/2, (yNode+yLeaf)/2-0.03), fmt.Sprintf("%s server links × %dG", textfmt.Int(d.unitNodes*p.RailsPerPlane*leaves/max(d.lpu, 1)), p.PortGbps), Ink, draw.XCenter)
 
 	// Spines of the pod.
 	if p.Tiers >= 2 {
@@ -264,13 +265,13 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 			unitWord = "rack"
 		}
 		tag(c, at((left+right)/2, (yLeaf+ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this %s (%s in the %s)",
-			planner.FormatInt(unitUp), p.PortGbps, unitWord, planner.FormatInt(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
+			textfmt.Int(unitUp), p.PortGbps, unitWord, textfmt.Int(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
 		// On the frame's top edge, clear of the spine boxes at any size.
 		// With cores above, the spine-core links' label sits there: the
 		// spines are counted by their numbered boxes (the last is the
 		// pod's count) and in the totals.
 		if p.Tiers < 3 {
-			tag(c, at(right, ySpine+boxH/2+0.05), fmt.Sprintf("%s spine switches", planner.FormatInt(spines)), Ink, draw.XRight)
+			tag(c, at(right, ySpine+boxH/2+0.05), fmt.Sprintf("%s spine switches", textfmt.Int(spines)), Ink, draw.XRight)
 		}
 	}
 	// Cores.
@@ -281,11 +282,11 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 			joins = fmt.Sprintf("a group joins up to %d spine numbers of every pod", d.spinesPerGroup)
 		}
 		fitted(c, at((left+right)/2, yCore), fmt.Sprintf("core: %s switches in %s (%s)",
-			planner.FormatInt(d.coreN), planner.Plural(d.groupsN, "group"), joins), tickSize, true, color.White, draw.XCenter,
+			textfmt.Int(d.coreN), textfmt.Plural(d.groupsN, "group"), joins), tickSize, true, color.White, draw.XCenter,
 			W*vg.Length(right-left-0.12), H*vg.Length(boxH))
 		line(c, at((left+right)/2, ySpine+boxH/2), at((left+right)/2, yCore-boxH/2), Grey, 1.5)
 		tag(c, at((left+right)/2, (ySpine+yCore)/2+0.01), fmt.Sprintf("%s spine-core links × %dG from this pod",
-			planner.FormatInt(d.podRun.SpineCore), p.PortGbps), Ink, draw.XCenter)
+			textfmt.Int(d.podRun.SpineCore), p.PortGbps), Ink, draw.XCenter)
 	}
 
 	// Summaries on the right: totals at the top, then pods, units and
@@ -299,13 +300,13 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 		if racksPerSU(p) > 0 {
 			word = "more rack"
 		}
-		text(c, at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", planner.Plural(more, word), podWord(p)), tickSize, true, Ink, draw.XCenter)
+		text(c, at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", textfmt.Plural(more, word), podWord(p)), tickSize, true, Ink, draw.XCenter)
 	}
 	if p.Tiers == 3 && d.pods1 > 1 {
 		y := 0.58
 		stack(c, at(sx, y-boxH/2), at(0.98, y+boxH/2))
 		markTarget(c, TargetNextPod, at(sx, y-boxH/2), at(0.98, y+boxH/2+0.02))
-		text(c, at((sx+0.98)/2, y), "× "+planner.Plural(d.pods1-1, "more pod"), tickSize, true, Ink, draw.XCenter)
+		text(c, at((sx+0.98)/2, y), "× "+textfmt.Plural(d.pods1-1, "more pod"), tickSize, true, Ink, draw.XCenter)
 		// The pod kinds go in the room between this stack and the next.
 		below := yNode + boxH/2 + 0.02
 		if d.units1 > 1 {
@@ -319,7 +320,7 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	}
 	if p.Planes > 1 {
 		stack(c, at(sx, yNode-boxH/2), at(0.98, yNode+boxH/2))
-		text(c, at((sx+0.98)/2, yNode), "× "+planner.Plural(p.Planes-1, "more plane")+", alike", tickSize, true, Ink, draw.XCenter)
+		text(c, at((sx+0.98)/2, yNode), "× "+textfmt.Plural(p.Planes-1, "more plane")+", alike", tickSize, true, Ink, draw.XCenter)
 	}
 }
 
@@ -365,7 +366,7 @@ func (d *topoDiagram) totals() []string {
 	}
 	add := func(n int, what string) {
 		if n > 0 {
-			out = append(out, "  "+planner.Plural(n, what))
+			out = append(out, "  "+textfmt.Plural(n, what))
 		}
 	}
 	add(p.Switches(planner.TierLeaf)/P, "leaf switch")

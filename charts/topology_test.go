@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -63,7 +64,7 @@ func TestTopologyCountsArePlans(t *testing.T) {
 			}
 		}
 		title := fig.Panels[0][0].Title.Text
-		if !strings.Contains(title, planner.FormatInt(p.TotalSwitches())+" switch") || !strings.Contains(title, planner.FormatInt(p.Links.Total)+" link") {
+		if !strings.Contains(title, textfmt.Int(p.TotalSwitches())+" switch") || !strings.Contains(title, textfmt.Int(p.Links.Total)+" link") {
 			t.Errorf("%s: title %q lacks the plan's %d switches and %d links", name, title, p.TotalSwitches(), p.Links.Total)
 		}
 		b, err := fig.Bytes("svg", DefaultSize)
@@ -72,7 +73,7 @@ func TestTopologyCountsArePlans(t *testing.T) {
 		}
 		svg := string(b)
 		P := p.Planes
-		for _, w := range []string{planner.Plural(p.Switches(planner.TierLeaf)/P, "leaf switch"), planner.Plural(p.Links.ServerLeaf/P, "server-leaf link")} {
+		for _, w := range []string{textfmt.Plural(p.Switches(planner.TierLeaf)/P, "leaf switch"), textfmt.Plural(p.Links.ServerLeaf/P, "server-leaf link")} {
 			if !strings.Contains(svg, w) {
 				t.Errorf("%s: the drawing does not say %q", name, w)
 			}

@@ -5,12 +5,12 @@ import (
 	"image/color"
 	"math"
 
+	"fabricplan/internal/textfmt"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"fabricplan/planner"
 )
 
 // tornadoBars is how many parts the tornado shows; the rest swing less
@@ -49,7 +49,7 @@ func Tornado(in Input) (*Figure, error) {
 	for i, d := range shown {
 		row := len(shown) - 1 - i
 		// The whole name: the axis wraps it to its room (fitNames).
-		names[row] = fmt.Sprintf("%s ×%s", d.Name, planner.FormatInt(d.Qty))
+		names[row] = fmt.Sprintf("%s ×%s", d.Name, textfmt.Int(d.Qty))
 		lows[row], highs[row] = d.LowUSD, d.HighUSD
 		lo, hi = min(lo, d.LowUSD), max(hi, d.HighUSD)
 	}
@@ -72,7 +72,7 @@ func Tornado(in Input) (*Figure, error) {
 	foot := fmt.Sprintf("Each bar moves one part's unit price across its low-high range in data/catalog.toml (sources: fabricplan catalog) with every other price at base. "+
 		"All prices low: %s; all high: %s. Ranges are estimates.", usd.text(p.Cost.LowUSD), usd.text(p.Cost.HighUSD))
 	if rest := len(drivers) - len(shown); rest > 0 {
-		foot += fmt.Sprintf(" %s with smaller swings not drawn.", planner.Plural(rest, "part"))
+		foot += fmt.Sprintf(" %s with smaller swings not drawn.", textfmt.Plural(rest, "part"))
 	}
 	labels := make([]string, len(shown))
 	lowV, highV := make([]float64, len(shown)), make([]float64, len(shown))

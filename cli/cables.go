@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -48,7 +49,7 @@ func runCables(env *cliEnv, args []string) error {
 	if err := writeOut(*out, func(w io.Writer) error { return write(w, p) }); err != nil {
 		return err
 	}
-	wrote(env, *out, planner.FormatInt(p.Links.Total)+" links")
+	wrote(env, *out, textfmt.Int(p.Links.Total)+" links")
 	if *asTopo {
 		return writeIBNL(env, p, *out)
 	}
@@ -70,6 +71,6 @@ func writeIBNL(env *cliEnv, p *planner.Plan, topo string) error {
 		}
 		wrote(env, path, "")
 	}
-	fmt.Fprintf(env.stderr, "check with: %s\n", planner.TerminalText(planner.IBDMCheckCommand(dir, topo)))
+	fmt.Fprintf(env.stderr, "check with: %s\n", textfmt.TerminalText(planner.IBDMCheckCommand(dir, topo)))
 	return nil
 }

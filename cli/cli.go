@@ -14,8 +14,11 @@ import (
 	"time"
 
 	"fabricplan/data"
+	"fabricplan/internal/fielderr"
 	"fabricplan/internal/safefile"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // Exit codes: success, failure while doing the work, and bad usage or
@@ -103,11 +106,11 @@ func report(stderr io.Writer, name string, err error) int {
 	if name == "" {
 		prefix = "fabricplan"
 	}
-	if len(planner.FieldErrors(err)) > 0 {
+	if len(fielderr.FieldErrors(err)) > 0 {
 		printFieldErrors(stderr, prefix, err)
 		return ExitUsage
 	}
-	fmt.Fprintf(stderr, "%s: %s\n", prefix, planner.TerminalText(err.Error()))
+	fmt.Fprintf(stderr, "%s: %s\n", prefix, textfmt.TerminalText(err.Error()))
 	if errors.Is(err, errInterrupted) {
 		return ExitInterrupted
 	}
@@ -122,18 +125,18 @@ func report(stderr io.Writer, name string, err error) int {
 // came from when they came from one. User text in them is made safe for
 // the terminal.
 func printFieldErrors(w io.Writer, prefix string, err error) {
-	files := planner.FileErrors(err)
+	files := fielderr.FileErrors(err)
 	if len(files) == 0 {
-		files = []*planner.FileError{{Err: err}}
+		files = []*fielderr.FileError{{Err: err}}
 	}
 	for _, f := range files {
 		where := prefix
 		if f.Path != "" {
-			where += ": " + planner.TerminalText(f.Path)
+			where += ": " + textfmt.TerminalText(f.Path)
 		}
 		fmt.Fprintf(w, "%s: invalid input:\n", where)
-		for _, fe := range planner.FieldErrors(f.Err) {
-			fmt.Fprintln(w, "  "+planner.TerminalText(fe.Error()))
+		for _, fe := range fielderr.FieldErrors(f.Err) {
+			fmt.Fprintln(w, "  "+textfmt.TerminalText(fe.Error()))
 		}
 	}
 }
@@ -342,14 +345,14 @@ func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput,
 		in.path = defaultScenarioName
 		in.src, err = data.FS.ReadFile(data.DefaultScenario)
 	} else {
-		in.src, err = planner.ReadScenarioFile(path)
+		in.src, err = scenariofile.Read(path)
 	}
 	if err != nil {
 		return nil, usageError{err}
 	}
-	in.scenario, in.decodeErr = planner.DecodeScenario(in.src)
-	if planner.Unreadable(in.decodeErr) {
-		return nil, &planner.FileError{Path: in.path, Err: in.decodeErr}
+	in.scenario, in.decodeErr = scenariofile.Decode(in.src)
+	if scenariofile.Unreadable(in.decodeErr) {
+		return nil, &fielderr.FileError{Path: in.path, Err: in.decodeErr}
 	}
 	if fs != nil {
 		fs.Visit(func(f *flag.Flag) { in.set[f.Name] = true })
@@ -391,14 +394,14 @@ func (in *scenarioInput) loadQuotes() error {
 	if in.set["quotes"] || in.path == defaultScenarioName {
 		base = ""
 	}
-	if err := in.scenario.ReadQuotes(base, today()); err != nil {
+	if err := scenariofile.ReadQuotes(&in.scenario, base, today()); err != nil {
 		if in.set["quotes"] {
-			for _, fe := range planner.FieldErrors(err) {
+			for _, fe := range fielderr.FieldErrors(err) {
 				fe.Field, fe.Fix = "--quotes", "check the path"
 			}
 			return usageError{err}
 		}
-		return &planner.FileError{Path: in.path, Err: err}
+		return &fielderr.FileError{Path: in.path, Err: err}
 	}
 	return nil
 }
@@ -407,22 +410,22 @@ func (in *scenarioInput) loadQuotes() error {
 // unless a flag set the field.
 func (in *scenarioInput) build(cat *planner.Catalog) (*planner.Plan, error) {
 	var p *planner.Plan
-	err := in.scenario.CheckDecoded(in.decodeErr, cat, in.src)
+	err := scenariofile.CheckDecoded(in.scenario, in.decodeErr, cat, in.src)
 	if !in.set["system"] && err == nil {
-		err = in.scenario.SystemConflicts(cat, in.src) // a --system flag overrides the file's packaging
+		err = scenariofile.SystemConflicts(in.scenario, cat, in.src) // a --system flag overrides the file's packaging
 	}
 	if err == nil {
 		if p, err = planner.Build(in.scenario, cat); err == nil {
 			return p, nil
 		}
 	}
-	if fes := planner.FieldErrors(err); len(fes) > 0 {
+	if fes := fielderr.FieldErrors(err); len(fes) > 0 {
 		for _, fe := range fes {
 			if flagName, ok := fieldFlag[fe.Field]; ok && in.set[flagName] {
 				fe.Field = "--" + flagName
 			}
 		}
-		return nil, &planner.FileError{Path: in.path, Err: planner.WithLines(err, in.src)}
+		return nil, &fielderr.FileError{Path: in.path, Err: scenariofile.WithLines(err, in.src)}
 	}
 	return nil, err
 }
@@ -511,7 +514,7 @@ func LoadData() (*planner.Catalog, *planner.Market, error) { return loadData() }
 // describeScenario titles a flag-driven run by what it plans: "513 GPUs
 // of dgx-b300, Ethernet, sn5600".
 func describeScenario(s planner.Scenario) string {
-	parts := []string{planner.FormatInt(s.Cluster.GPUs) + " GPUs"}
+	parts := []string{textfmt.Int(s.Cluster.GPUs) + " GPUs"}
 	if sys := s.Cluster.System; sys != "" && sys != planner.CustomSystem {
 		parts[0] += " of " + sys
 	} else {
@@ -522,7 +525,7 @@ func describeScenario(s planner.Scenario) string {
 		parts = append(parts, s.Network.Switch)
 	}
 	if s.Network.Planes > 1 {
-		parts = append(parts, planner.Plural(s.Network.Planes, "plane"))
+		parts = append(parts, textfmt.Plural(s.Network.Planes, "plane"))
 	}
 	if r := s.Network.Oversubscription; r != "" && r != "1:1" {
 		parts = append(parts, r)
@@ -534,7 +537,7 @@ func describeScenario(s planner.Scenario) string {
 		parts = append(parts, t)
 	}
 	if s.Network.Tiers > 0 {
-		parts = append(parts, planner.Plural(s.Network.Tiers, "tier"))
+		parts = append(parts, textfmt.Plural(s.Network.Tiers, "tier"))
 	}
 	if a := s.Network.LeafAlignment; a != "" {
 		parts = append(parts, a+" leaves")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -116,23 +117,23 @@ func writeLayoutText(w io.Writer, p *planner.Plan) error {
 	h := p.Hall
 	f := h.Figures
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "Data hall\t%s racks in %s rows, %.0f m x %.0f m = %s m2\n", planner.FormatInt(f.Racks), planner.FormatInt(f.Rows), h.WidthM, h.LengthM, planner.FormatInt(int(f.AreaM2+0.5)))
+	fmt.Fprintf(tw, "Data hall\t%s racks in %s rows, %.0f m x %.0f m = %s m2\n", textfmt.Int(f.Racks), textfmt.Int(f.Rows), h.WidthM, h.LengthM, textfmt.Int(int(f.AreaM2+0.5)))
 	for _, k := range []string{planner.RackCompute, planner.RackLeaf, planner.RackSpine, planner.RackCore} {
 		if n := f.RacksByKind[k]; n > 0 {
-			fmt.Fprintf(tw, "  %s racks\t%s\n", k, planner.FormatInt(n))
+			fmt.Fprintf(tw, "  %s racks\t%s\n", k, textfmt.Int(n))
 		}
 	}
 	fmt.Fprintf(tw, "Nodes per compute rack\t%d\n", f.NodesPerRack)
 	fmt.Fprintf(tw, "Rack power\tpeak %.1f kW, typical %.1f kW (budget %g kW); row peak %.0f kW\n", f.RackKWMax, f.RackKWTypicalMax, f.RackKWBudget, f.RowKWMax)
 	over := "none"
 	if f.RacksOverBudget > 0 {
-		over = planner.FormatInt(f.RacksOverBudget) + ": " + planner.JoinAnd(f.OverBudget)
+		over = textfmt.Int(f.RacksOverBudget) + ": " + textfmt.JoinAnd(f.OverBudget)
 	}
 	fmt.Fprintf(tw, "Racks over budget\t%s\n", over)
-	fmt.Fprintf(tw, "Cooling\t%s liquid-cooled, %s air-cooled racks\n", planner.FormatInt(f.LiquidRacks), planner.FormatInt(f.AirRacks))
+	fmt.Fprintf(tw, "Cooling\t%s liquid-cooled, %s air-cooled racks\n", textfmt.Int(f.LiquidRacks), textfmt.Int(f.AirRacks))
 	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics} {
 		if km := f.CableKM[m]; km > 0 {
-			fmt.Fprintf(tw, "Cable, %s\t%s km, %s kg\n", m.Label(), planner.FormatKM(km), planner.FormatInt(int(f.CableKg[m]+0.5)))
+			fmt.Fprintf(tw, "Cable, %s\t%s km, %s kg\n", m.Label(), textfmt.KM(km), textfmt.Int(int(f.CableKg[m]+0.5)))
 		}
 	}
 	for _, l := range f.Longest {
@@ -147,9 +148,9 @@ func writeLayoutText(w io.Writer, p *planner.Plan) error {
 			continue
 		}
 		if b.UpToM == 0 {
-			bins = append(bins, fmt.Sprintf("over %g m: %s", prev, planner.FormatInt(b.Links)))
+			bins = append(bins, fmt.Sprintf("over %g m: %s", prev, textfmt.Int(b.Links)))
 		} else {
-			bins = append(bins, fmt.Sprintf("%g-%g m: %s", prev, b.UpToM, planner.FormatInt(b.Links)))
+			bins = append(bins, fmt.Sprintf("%g-%g m: %s", prev, b.UpToM, textfmt.Int(b.Links)))
 		}
 		prev = b.UpToM
 	}

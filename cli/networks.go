@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -25,23 +26,23 @@ func writeNetworks(w io.Writer, p *planner.Plan) error {
 			speed = fmt.Sprintf("%dG", s.PortGbps)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Name, s.Kind, s.PortsPerServer, speed,
-			planner.FormatInt(s.Ports), planner.FormatInt(s.Switches), planner.FormatInt(s.Links), planner.FormatInt(s.Transceivers),
-			planner.FormatUSD(s.CostUSD), planner.FormatWatts(s.PowerW))
+			textfmt.Int(s.Ports), textfmt.Int(s.Switches), textfmt.Int(s.Links), textfmt.Int(s.Transceivers),
+			textfmt.USD(s.CostUSD), textfmt.Watts(s.PowerW))
 	}
 	t := n.Total
-	fmt.Fprintf(tw, "whole cluster\t\t%d\t\t%s\t%s\t\t%s\t%s\t%s\t\n", n.PortsPerServer(), planner.FormatInt(t.Ports), planner.FormatInt(t.Switches),
-		planner.FormatInt(t.Transceivers), planner.FormatUSD(t.CostUSD), planner.FormatWatts(t.PowerW))
+	fmt.Fprintf(tw, "whole cluster\t\t%d\t\t%s\t%s\t\t%s\t%s\t%s\t\n", n.PortsPerServer(), textfmt.Int(t.Ports), textfmt.Int(t.Switches),
+		textfmt.Int(t.Transceivers), textfmt.USD(t.CostUSD), textfmt.Watts(t.PowerW))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, backEndAddsLine(n))
 	if f := n.FrontEndJCT; f != nil {
 		fmt.Fprintf(w, "Without a back end: the job on the front end alone (TCP) takes %s a step against %s with RDMA on the back end: the back end is %s faster\n",
-			planner.FormatSeconds(f.StepS), planner.FormatSeconds(f.BackEndStepS), planner.FormatGain(f.Gain))
+			textfmt.Seconds(f.StepS), textfmt.Seconds(f.BackEndStepS), textfmt.Gain(f.Gain))
 	}
 	if c := n.Checkpoint; c != nil {
 		fmt.Fprintf(w, "Checkpoint write: %s (%.0f GB of model state at %.0f GB/s over the %s)\n",
-			planner.FormatSeconds(c.WriteS), c.StateGB, c.BandwidthGBs, c.Via)
+			textfmt.Seconds(c.WriteS), c.StateGB, c.BandwidthGBs, c.Via)
 	}
 	_, err := fmt.Fprintln(w, "Sources: "+n.Source+"; prices are estimates, see 'fabricplan catalog'")
 	return err
@@ -55,8 +56,8 @@ func backEndAddsLine(n *planner.Networks) string {
 		share = fmt.Sprintf(" (%.0f%% of the network spend)", 100*a.CostUSD/n.Total.CostUSD)
 	}
 	return fmt.Sprintf("The back end adds %s ports, %s switches, %s transceivers, %s%s and %s to the cluster without it",
-		planner.FormatInt(a.Ports), planner.FormatInt(a.Switches), planner.FormatInt(a.Transceivers),
-		planner.FormatUSD(a.CostUSD), share, planner.FormatWatts(a.PowerW))
+		textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers),
+		textfmt.USD(a.CostUSD), share, textfmt.Watts(a.PowerW))
 }
 
 // writeSideCatalog lists the parts of the networks beside the back end
@@ -64,7 +65,7 @@ func backEndAddsLine(n *planner.Networks) string {
 func writeSideCatalog(w io.Writer, c *planner.Catalog) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	rng := func(price float64, r [2]float64, p planner.Pricing) string {
-		return fmt.Sprintf("%s\t%s-%s\t%s\t%s\t%s", planner.FormatUSDExact(price), planner.FormatUSDExact(r[0]), planner.FormatUSDExact(r[1]),
+		return fmt.Sprintf("%s\t%s-%s\t%s\t%s\t%s", textfmt.USDExact(price), textfmt.USDExact(r[0]), textfmt.USDExact(r[1]),
 			p.Condition, p.Grade, p.Date)
 	}
 	fmt.Fprintln(tw, "\nNETWORKS BESIDE THE BACK END\tWHAT\tPRICE\tRANGE\tCONDITION\tGRADE\tDATE\tWATTS\t")

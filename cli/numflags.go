@@ -1,10 +1,9 @@
 package cli
 
 import (
+	"fabricplan/internal/textfmt"
 	"flag"
 	"strconv"
-
-	"fabricplan/planner"
 )
 
 // Numeric flags read their text in the planner's one grammar of numbers
@@ -25,7 +24,7 @@ func (v countValue) String() string {
 }
 
 func (v countValue) Set(text string) error {
-	n, err := planner.ParseInt(text, v.lo, v.hi)
+	n, err := textfmt.ParseInt(text, v.lo, v.hi)
 	if err != nil {
 		return err
 	}
@@ -47,7 +46,7 @@ func (v numberValue) String() string {
 }
 
 func (v numberValue) Set(text string) error {
-	x, err := planner.ParseNumber(text, v.lo, v.hi)
+	x, err := textfmt.ParseNumber(text, v.lo, v.hi)
 	if err != nil {
 		return err
 	}

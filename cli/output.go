@@ -15,7 +15,7 @@ import (
 
 	"fabricplan/charts"
 	"fabricplan/internal/safefile"
-	"fabricplan/planner"
+	"fabricplan/internal/textfmt"
 )
 
 // ExitInterrupted is the exit code of a command stopped by SIGINT,
@@ -46,7 +46,7 @@ func checkOutput(out string, inputs []string, wantExt ...string) error {
 		ok = ok || ext == w
 	}
 	if !ok {
-		return usagef("--out %s: this output is %s; end the name in %s", planner.TerminalText(filepath.Base(out)), formatWord(wantExt[0]), strings.Join(wantExt, " or "))
+		return usagef("--out %s: this output is %s; end the name in %s", textfmt.TerminalText(filepath.Base(out)), formatWord(wantExt[0]), strings.Join(wantExt, " or "))
 	}
 	outInfo, err := os.Stat(out)
 	if err != nil {
@@ -55,7 +55,7 @@ func checkOutput(out string, inputs []string, wantExt ...string) error {
 	for _, in := range inputs {
 		if inInfo, err := os.Stat(in); err == nil && os.SameFile(outInfo, inInfo) {
 			return usagef("--out %s is the scenario this command reads (%s): choose another output file",
-				planner.TerminalText(out), planner.TerminalText(in))
+				textfmt.TerminalText(out), textfmt.TerminalText(in))
 		}
 	}
 	return nil
@@ -90,7 +90,7 @@ func writeOut(path string, produce func(io.Writer) error) error {
 	}()
 	err := safefile.WriteContext(ctx, path, produce)
 	if ctx.Err() != nil && err != nil {
-		return fmt.Errorf("%w (%v): %s was not written", errInterrupted, context.Cause(ctx), planner.TerminalText(path))
+		return fmt.Errorf("%w (%v): %s was not written", errInterrupted, context.Cause(ctx), textfmt.TerminalText(path))
 	}
 	return err
 }
@@ -101,14 +101,14 @@ func wrote(env *cliEnv, path, what string) {
 	if what != "" {
 		what = " (" + what + ")"
 	}
-	fmt.Fprintf(env.stderr, "wrote %s%s\n", planner.TerminalText(path), what)
+	fmt.Fprintf(env.stderr, "wrote %s%s\n", textfmt.TerminalText(path), what)
 }
 
 // glyphNote tells on stderr which characters of the scenario's name the
 // chart font cannot draw, so they are never dropped without a word.
 func glyphNote(env *cliEnv, cmd, name string) {
 	if w := charts.GlyphWarning(name); w != "" {
-		fmt.Fprintf(env.stderr, "fabricplan %s: note: %s\n", cmd, planner.TerminalText(w))
+		fmt.Fprintf(env.stderr, "fabricplan %s: note: %s\n", cmd, textfmt.TerminalText(w))
 	}
 }
 

@@ -8,8 +8,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"fabricplan/internal/fielderr"
 	"fabricplan/internal/safefile"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // phasesFlags are the phases command's own flags.
@@ -61,7 +64,7 @@ func runPhases(env *cliEnv, args []string) error {
 	}
 	pp, err := planner.PlanPhases(in.scenario, env.cat)
 	if err != nil {
-		return &planner.FileError{Path: in.path, Err: planner.WithLines(err, in.src)}
+		return &fielderr.FileError{Path: in.path, Err: scenariofile.WithLines(err, in.src)}
 	}
 	switch {
 	case *f.move:
@@ -161,7 +164,7 @@ func (f phasesFlags) writeMoves(env *cliEnv, pp *planner.PhasedPlan) error {
 	for _, st := range pp.Strategy(planner.StrategyGrow).Steps {
 		n += st.LinksMoved.Total
 	}
-	fmt.Fprintf(env.stderr, "wrote %s (%s links to move)\n", *f.out, planner.FormatInt(n))
+	fmt.Fprintf(env.stderr, "wrote %s (%s links to move)\n", *f.out, textfmt.Int(n))
 	return nil
 }
 
@@ -185,7 +188,7 @@ func writePhasesCSV(w io.Writer, pp *planner.PhasedPlan) error {
 			if st.Recabling != nil {
 				hours = f(st.Recabling.Hours)
 			}
-			rec := []string{sp.Key, i(st.Phase), planner.CSVText(st.Date), i(st.GPUs), i(st.Servers), i(st.Tiers),
+			rec := []string{sp.Key, i(st.Phase), textfmt.CSVText(st.Date), i(st.GPUs), i(st.Servers), i(st.Tiers),
 				i(st.Switches.Leaf), i(st.Switches.Spine), i(st.Switches.Core), i(st.SwitchesAdded.Total),
 				i(st.Links.Total), i(st.LinksAdded.Total), i(st.LinksMoved.Total), i(st.TransceiversBought), i(st.CablesBought),
 				f(st.CostAddedUSD), f(st.CostUSD), f(st.RetiredUSD), f(st.PowerW), f(st.Oversub), strconv.FormatBool(st.RatioHolds), step, days, hours}
@@ -202,8 +205,8 @@ func writePhasesCSV(w io.Writer, pp *planner.PhasedPlan) error {
 // comparison.
 func writePhasesText(w io.Writer, pp *planner.PhasedPlan) error {
 	p := pp.Final
-	fmt.Fprintf(w, "Phased build-out of %s to %s GPUs (%s, %s, leaf %s)\n", planTitleText(p), planner.FormatInt(p.GPUs),
-		p.Switch.Key, planner.Plural(p.Tiers, "tier"), pp.Asked)
+	fmt.Fprintf(w, "Phased build-out of %s to %s GPUs (%s, %s, leaf %s)\n", planTitleText(p), textfmt.Int(p.GPUs),
+		p.Switch.Key, textfmt.Plural(p.Tiers, "tier"), pp.Asked)
 	for _, sp := range pp.Strategies {
 		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(sp.Name))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -211,18 +214,18 @@ func writePhasesText(w io.Writer, pp *planner.PhasedPlan) error {
 		for _, st := range sp.Steps {
 			step := "-"
 			if st.JCT != nil {
-				step = planner.FormatSeconds(st.JCT.StepS)
+				step = textfmt.Seconds(st.JCT.StepS)
 			}
-			ratio := planner.FormatOversub(st.Oversub)
+			ratio := textfmt.Oversub(st.Oversub)
 			if !st.RatioHolds {
 				ratio += " !"
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", st.Phase, dash(planner.TerminalText(st.Date)),
-				planner.FormatInt(st.GPUs), st.Tiers, planner.FormatInt(st.Switches.Leaf), planner.FormatInt(st.Switches.Spine),
-				planner.FormatInt(st.Switches.Core), planner.FormatInt(st.SwitchesAdded.Total), planner.FormatInt(st.Links.Total),
-				planner.FormatInt(st.LinksAdded.Total), planner.FormatInt(st.LinksMoved.Total), planner.FormatInt(st.TransceiversBought),
-				planner.FormatInt(st.CablesBought), planner.FormatUSD(st.CostAddedUSD), planner.FormatUSD(st.CostUSD),
-				planner.FormatWatts(st.PowerW), ratio, step)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", st.Phase, dash(textfmt.TerminalText(st.Date)),
+				textfmt.Int(st.GPUs), st.Tiers, textfmt.Int(st.Switches.Leaf), textfmt.Int(st.Switches.Spine),
+				textfmt.Int(st.Switches.Core), textfmt.Int(st.SwitchesAdded.Total), textfmt.Int(st.Links.Total),
+				textfmt.Int(st.LinksAdded.Total), textfmt.Int(st.LinksMoved.Total), textfmt.Int(st.TransceiversBought),
+				textfmt.Int(st.CablesBought), textfmt.USD(st.CostAddedUSD), textfmt.USD(st.CostUSD),
+				textfmt.Watts(st.PowerW), ratio, step)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -40,14 +41,14 @@ func writeJSON(w io.Writer, v any) error {
 func writePlanText(w io.Writer, p *planner.Plan) error {
 	s := p.Scenario
 	n := s.Network
-	name := planner.DisplayName(s.Name)
+	name := textfmt.DisplayName(s.Name)
 	if name == "" {
 		name = "unnamed scenario"
 	}
 	fmt.Fprintf(w, "Fabric plan: %s\n", name)
 	if sys := p.System; sys != nil && sys.RackScale() {
 		fmt.Fprintf(w, "  %s GPUs in %s x %s: %s compute trays of %d GPUs; %d x %s per tray (%s each); NVLink domain %d\n",
-			planner.FormatInt(p.GPUs), planner.FormatInt(p.Systems), sys.Name, planner.FormatInt(p.Servers), sys.GPUsPerNode(),
+			textfmt.Int(p.GPUs), textfmt.Int(p.Systems), sys.Name, textfmt.Int(p.Servers), sys.GPUsPerNode(),
 			n.NICsPerServer, p.NIC.Name, nicPorts(n.PortsPerNIC, p.PortGbps), sys.NVLinkDomain)
 	} else {
 		kind := "servers"
@@ -55,15 +56,15 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 			kind = sys.Name
 		}
 		fmt.Fprintf(w, "  %s GPUs in %s %s of %d; %d x %s per server (%s each)\n",
-			planner.FormatInt(p.GPUs), planner.FormatInt(p.Servers), kind, s.Cluster.GPUsPerServer,
+			textfmt.Int(p.GPUs), textfmt.Int(p.Servers), kind, s.Cluster.GPUsPerServer,
 			n.NICsPerServer, p.NIC.Name, nicPorts(n.PortsPerNIC, p.PortGbps))
 	}
-	planes := planner.Plural(p.Planes, "plane")
+	planes := textfmt.Plural(p.Planes, "plane")
 	if n.Style() == planner.TopoRailOnly {
-		planes = planner.Plural(p.Planes, "rail network")
+		planes = textfmt.Plural(p.Planes, "rail network")
 	}
 	fmt.Fprintf(w, "  %s, %s, %s of %s (%d x %dG), %s, leaf %s\n\n",
-		n.Fabric.Name(), planner.Plural(p.Tiers, "tier"), planes, p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, n.Style(), n.Oversubscription)
+		n.Fabric.Name(), textfmt.Plural(p.Tiers, "tier"), planes, p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, n.Style(), n.Oversubscription)
 
 	if nets := p.Networks; nets != nil {
 		fmt.Fprintf(w, "  %s; %d network ports per %s in all (back end %d); 'plan --networks' lists the four networks\n\n",
@@ -71,64 +72,64 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "WHAT THE BACK-END ADDS\t")
-	fmt.Fprintf(tw, "  NIC ports\t%s\t(%d per %s)\n", planner.FormatInt(p.NICPorts), p.ServerPorts, nodeWord(p))
-	fmt.Fprintf(tw, "  Switches\t%s\tleaf %s, spine %s, core %s\n", planner.FormatInt(p.TotalSwitches()),
-		planner.FormatInt(p.Switches(planner.TierLeaf)), planner.FormatInt(p.Switches(planner.TierSpine)), planner.FormatInt(p.Switches(planner.TierCore)))
-	fmt.Fprintf(tw, "  Switch ports\t%s\tused of %s installed\n", planner.FormatInt(p.PortsUsed), planner.FormatInt(p.PortsTotal))
-	fmt.Fprintf(tw, "  Links (cables)\t%s\tserver-leaf %s, leaf-spine %s, spine-core %s\n", planner.FormatInt(p.Links.Total),
-		planner.FormatInt(p.Links.ServerLeaf), planner.FormatInt(p.Links.LeafSpine), planner.FormatInt(p.Links.SpineCore))
-	fmt.Fprintf(tw, "  Transceivers\t%s\tserver side %s, switch side %s\n", planner.FormatInt(p.ServerTransceivers+p.SwitchTransceivers),
-		planner.FormatInt(p.ServerTransceivers), planner.FormatInt(p.SwitchTransceivers))
-	fmt.Fprintf(tw, "  Scalable units\t%s\t%s\n", planner.FormatInt(p.UnitCount()), p.UnitWords())
+	fmt.Fprintf(tw, "  NIC ports\t%s\t(%d per %s)\n", textfmt.Int(p.NICPorts), p.ServerPorts, nodeWord(p))
+	fmt.Fprintf(tw, "  Switches\t%s\tleaf %s, spine %s, core %s\n", textfmt.Int(p.TotalSwitches()),
+		textfmt.Int(p.Switches(planner.TierLeaf)), textfmt.Int(p.Switches(planner.TierSpine)), textfmt.Int(p.Switches(planner.TierCore)))
+	fmt.Fprintf(tw, "  Switch ports\t%s\tused of %s installed\n", textfmt.Int(p.PortsUsed), textfmt.Int(p.PortsTotal))
+	fmt.Fprintf(tw, "  Links (cables)\t%s\tserver-leaf %s, leaf-spine %s, spine-core %s\n", textfmt.Int(p.Links.Total),
+		textfmt.Int(p.Links.ServerLeaf), textfmt.Int(p.Links.LeafSpine), textfmt.Int(p.Links.SpineCore))
+	fmt.Fprintf(tw, "  Transceivers\t%s\tserver side %s, switch side %s\n", textfmt.Int(p.ServerTransceivers+p.SwitchTransceivers),
+		textfmt.Int(p.ServerTransceivers), textfmt.Int(p.SwitchTransceivers))
+	fmt.Fprintf(tw, "  Scalable units\t%s\t%s\n", textfmt.Int(p.UnitCount()), p.UnitWords())
 	if r := p.TierRatiosText(); r != "" {
 		fmt.Fprintf(tw, "  Oversubscription\tper tier\t%s\n", r)
 	}
 	for _, h := range p.Headroom {
-		what := planner.FormatInt(h.Ports) + " ports"
+		what := textfmt.Int(h.Ports) + " ports"
 		if h.Switches > 0 {
-			what = planner.FormatInt(h.Switches) + " switches"
+			what = textfmt.Int(h.Switches) + " switches"
 		}
 		fmt.Fprintf(tw, "  Headroom (%s)\t+%s\t%s\n", h.Tier, what, h.Reason)
 	}
 	fmt.Fprintln(tw, "\t")
 	c := p.Cost
 	fmt.Fprintf(tw, "COST (estimates)\t\t%s\n", basisWords(c.Basis))
-	fmt.Fprintf(tw, "  Total\t%s\t%s; range %s to %s\n", planner.FormatUSD(c.Total), p.PerGPUText(),
-		planner.FormatUSD(c.LowUSD), planner.FormatUSD(c.HighUSD))
+	fmt.Fprintf(tw, "  Total\t%s\t%s; range %s to %s\n", textfmt.USD(c.Total), p.PerGPUText(),
+		textfmt.USD(c.LowUSD), textfmt.USD(c.HighUSD))
 	if len(c.Drivers) > 0 {
 		var ds []string
 		for _, d := range c.Drivers {
-			ds = append(ds, fmt.Sprintf("%s (%s)", d.Key, planner.FormatUSD(d.SwingUSD)))
+			ds = append(ds, fmt.Sprintf("%s (%s)", d.Key, textfmt.USD(d.SwingUSD)))
 		}
 		fmt.Fprintf(tw, "  Moved most by\t\t%s, low to high\n", strings.Join(ds, ", "))
 	}
 	fmt.Fprintf(tw, "  By component\t\tNICs %s, switches %s, transceivers %s, cables %s\n",
-		planner.FormatUSD(c.NICs), planner.FormatUSD(c.Switches), planner.FormatUSD(c.Transceivers), planner.FormatUSD(c.Cables))
+		textfmt.USD(c.NICs), textfmt.USD(c.Switches), textfmt.USD(c.Transceivers), textfmt.USD(c.Cables))
 	if c.FabricShare > 0 {
-		fmt.Fprintf(tw, "  Share of cluster capex\t%.1f%%\tcompute %s (%s)\n", 100*c.FabricShare, planner.FormatUSD(c.ComputeUSD), computeWords(p))
+		fmt.Fprintf(tw, "  Share of cluster capex\t%.1f%%\tcompute %s (%s)\n", 100*c.FabricShare, textfmt.USD(c.ComputeUSD), computeWords(p))
 	}
 	for _, b := range p.SanityBands {
 		fmt.Fprintf(tw, "  Beside analysts\t%s\t%s\n", b.Position, b.Words(bandFormat(b)))
 	}
 	pw := p.Power
-	fmt.Fprintf(tw, "POWER (estimates)\t%s\tNICs %s, switches %s, transceivers %s, cables %s\n", planner.FormatWatts(pw.Total),
-		planner.FormatWatts(pw.NICs), planner.FormatWatts(pw.Switches), planner.FormatWatts(pw.Transceivers), planner.FormatWatts(pw.Cables))
+	fmt.Fprintf(tw, "POWER (estimates)\t%s\tNICs %s, switches %s, transceivers %s, cables %s\n", textfmt.Watts(pw.Total),
+		textfmt.Watts(pw.NICs), textfmt.Watts(pw.Switches), textfmt.Watts(pw.Transceivers), textfmt.Watts(pw.Cables))
 	if j := p.JCT; j != nil {
 		fmt.Fprintln(tw, "\t")
-		fmt.Fprintf(tw, "JOB TIME (model)\t\t%s on %s, dp %d, %s\n", j.ModelName, j.GPU.Name, j.DP, planner.Plural(j.Microbatches, "micro-batch"))
+		fmt.Fprintf(tw, "JOB TIME (model)\t\t%s on %s, dp %d, %s\n", j.ModelName, j.GPU.Name, j.DP, textfmt.Plural(j.Microbatches, "micro-batch"))
 		caveat := ""
 		if c := j.StepCaveat(); c != "" {
 			caveat = " (" + c + ")"
 		}
-		fmt.Fprintf(tw, "  Step, RDMA%s\t%s\tcompute %s, bubble %s, exposed comm %s\n", caveat, planner.FormatSeconds(j.Planned.StepS),
-			planner.FormatSeconds(j.Planned.ComputeS), planner.FormatSeconds(j.Planned.BubbleS), planner.FormatSeconds(j.Planned.ExposedCommS()))
-		fmt.Fprintf(tw, "  Step, TCP/IP baseline\t%s\tsame links without RDMA (the protocol's share)\n", planner.FormatSeconds(j.Baseline.StepS))
+		fmt.Fprintf(tw, "  Step, RDMA%s\t%s\tcompute %s, bubble %s, exposed comm %s\n", caveat, textfmt.Seconds(j.Planned.StepS),
+			textfmt.Seconds(j.Planned.ComputeS), textfmt.Seconds(j.Planned.BubbleS), textfmt.Seconds(j.Planned.ExposedCommS()))
+		fmt.Fprintf(tw, "  Step, TCP/IP baseline\t%s\tsame links without RDMA (the protocol's share)\n", textfmt.Seconds(j.Baseline.StepS))
 		if f := p.Networks.FrontEndJCTOrNil(); f != nil {
 			fmt.Fprintf(tw, "  Step, front end only\t%s\tthe job on the front end alone (TCP): the back end is %s faster\n",
-				planner.FormatSeconds(f.StepS), planner.FormatGain(f.Gain))
+				textfmt.Seconds(f.StepS), textfmt.Gain(f.Gain))
 		}
-		fmt.Fprintf(tw, "  JCT gain\t%s\t%s vs %s for %s\n", planner.FormatGain(j.Gain), planner.FormatDuration(j.Planned.Days),
-			planner.FormatDuration(j.Baseline.Days), planner.FormatTokens(j.Workload.TokensTotal))
+		fmt.Fprintf(tw, "  JCT gain\t%s\t%s vs %s for %s\n", textfmt.Gain(j.Gain), textfmt.Duration(j.Planned.Days),
+			textfmt.Duration(j.Baseline.Days), textfmt.Tokens(j.Workload.TokensTotal))
 		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\t%s/%s; vs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Planned.BusBWAlgo, j.Planned.BusBWProto,
 			j.Baseline.BusBWGBs, 100*j.Planned.MFU)
 		fmt.Fprintln(tw, "  Step breakdown, RDMA\t\t(effects: what each adds to the parts above)")
@@ -140,7 +141,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 			m.TotalGB, m.HBMGB, m.Status, m.Stage, m.WeightsGB, m.GradientsGB, m.OptimizerGB, m.ActivationsGB, m.ReserveGB)
 		if f := j.Fix; f != nil {
 			fmt.Fprintf(tw, "  Step with %s\t%s\tthe cheapest change that fits (%.1f GB per GPU); gain %s, %s\n", f.Change,
-				planner.FormatSeconds(f.JCT.Planned.StepS), f.JCT.Memory.TotalGB, planner.FormatGain(f.JCT.Gain), planner.FormatDuration(f.JCT.Planned.Days))
+				textfmt.Seconds(f.JCT.Planned.StepS), f.JCT.Memory.TotalGB, textfmt.Gain(f.JCT.Gain), textfmt.Duration(f.JCT.Planned.Days))
 		}
 		for _, f := range j.Findings {
 			fmt.Fprintf(tw, "  Finding\t\t%s\n", f)
@@ -166,8 +167,8 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		if l.Quote != nil && !l.Spare {
 			quoted = append(quoted, fmt.Sprintf("  %s %s: %s", est, l.Key, l.Source))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%s\t%s\t\n", l.Key, l.Where, planner.FormatInt(l.Qty),
-			planner.FormatUSDExact(l.UnitUSD), est, planner.FormatUSD(l.TotalUSD), planner.FormatWatts(l.TotalWatts))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\t%s\t%s\t\n", l.Key, l.Where, textfmt.Int(l.Qty),
+			textfmt.USDExact(l.UnitUSD), est, textfmt.USD(l.TotalUSD), textfmt.Watts(l.TotalWatts))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -206,7 +207,7 @@ func writeUnitBill(w io.Writer, b planner.UnitBill) error {
 			group = r.Group
 			fmt.Fprintf(tw, "  %s\tONE SU\tCLUSTER\t\n", strings.ToUpper(group))
 		}
-		fmt.Fprintf(tw, "    %s\t%s\t%s\t\n", r.Item, r.UnitText(), planner.FormatInt(r.Cluster))
+		fmt.Fprintf(tw, "    %s\t%s\t%s\t\n", r.Item, r.UnitText(), textfmt.Int(r.Cluster))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -236,7 +237,7 @@ func runCatalog(env *cliEnv, args []string) error {
 		return ""
 	}
 	rng := func(price float64, r [2]float64, pr planner.Pricing) string {
-		return fmt.Sprintf("%s\t%s-%s\t%s", planner.FormatUSDExact(price), planner.FormatUSDExact(r[0]), planner.FormatUSDExact(r[1]), pricingCols(pr))
+		return fmt.Sprintf("%s\t%s-%s\t%s", textfmt.USDExact(price), textfmt.USDExact(r[0]), textfmt.USDExact(r[1]), pricingCols(pr))
 	}
 	const priceHead = "PRICE\tRANGE\tCONDITION\tGRADE\tDATE"
 	fmt.Fprintln(tw, "SYSTEMS\tGPUS\tNODES x NICS\t"+priceHead+"\tWATTS\t")
@@ -327,7 +328,7 @@ func bandFormat(b planner.SanityCheck) func(float64) string {
 	if b.High <= 1 {
 		return func(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
 	}
-	return planner.FormatUSDExact
+	return textfmt.USDExact
 }
 
 // basisWords says what a price basis means.
@@ -350,13 +351,13 @@ func nodeWord(p *planner.Plan) string {
 func computeWords(p *planner.Plan) string {
 	price, units := p.ComputeUnitUSD()
 	if sys := p.System; sys != nil {
-		w := fmt.Sprintf("%d x %s at %s", units, sys.Key, planner.FormatUSD(price))
+		w := fmt.Sprintf("%d x %s at %s", units, sys.Key, textfmt.USD(price))
 		if sys.NICsIncluded {
 			w += ", less the NICs they include, counted in the fabric"
 		}
 		return w
 	}
-	return fmt.Sprintf("%s servers at %s", planner.FormatInt(units), planner.FormatUSD(price))
+	return fmt.Sprintf("%s servers at %s", textfmt.Int(units), textfmt.USD(price))
 }
 
 // nicPorts says how a NIC's ports split: "one 400G port", "2 x 200G ports".

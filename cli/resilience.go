@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -56,7 +57,7 @@ func writeResilienceCSV(w io.Writer, r *planner.Resilience) error {
 	for _, c := range r.Cases {
 		if err := cw.Write([]string{c.Component, c.Name, i(c.Count), i(c.GPUsAffected), i(c.GPUsIdle), f(c.BandwidthLeft, 4),
 			f(c.UplinkLeft, 4), string(c.Behaviour), strconv.FormatBool(c.Fatal), f(c.StepS, 4), f(c.Slowdown, 4), f(c.PerDay, 6),
-			f(c.RepairHours, 3), f(c.SpareCover, 4), planner.CSVText(c.Source)}); err != nil {
+			f(c.RepairHours, 3), f(c.SpareCover, 4), textfmt.CSVText(c.Source)}); err != nil {
 			return err
 		}
 	}
@@ -66,7 +67,7 @@ func writeResilienceCSV(w io.Writer, r *planner.Resilience) error {
 
 func writeResilienceText(w io.Writer, p *planner.Plan) error {
 	r := p.Resilience
-	fmt.Fprintf(w, "Failure what-if for %s (%s, %s)\n\n", planTitleText(p), planner.Plural(p.Tiers, "tier"), planner.Plural(p.Planes, "plane"))
+	fmt.Fprintf(w, "Failure what-if for %s (%s, %s)\n\n", planTitleText(p), textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Planes, "plane"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Lost\tIn plan\tGPUs hit\tGPUs idle\tBW left\tUplink left\tJob\tStep time\tSlowdown\tPer day\t")
 	for _, c := range r.Cases {
@@ -74,16 +75,16 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 		if c.PerDay > 0 {
 			perDay = fmt.Sprintf("%.4f", c.PerDay)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%s\t%s\t%s\t%s\t\n", c.Name, planner.FormatInt(c.Count), planner.FormatInt(c.GPUsAffected),
-			planner.FormatInt(c.GPUsIdle), 100*c.BandwidthLeft, 100*c.UplinkLeft, c.Behaviour, c.StepText(), c.SlowdownText(), perDay)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%s\t%s\t%s\t%s\t\n", c.Name, textfmt.Int(c.Count), textfmt.Int(c.GPUsAffected),
+			textfmt.Int(c.GPUsIdle), 100*c.BandwidthLeft, 100*c.UplinkLeft, c.Behaviour, c.StepText(), c.SlowdownText(), perDay)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	g := r.Goodput
-	fmt.Fprintf(w, "\nInterruptions: %.2f a day, one every %s (estimate from data/reliability.toml).\n", g.InterruptionsPerDay, planner.FormatHours(g.MTBIHours))
+	fmt.Fprintf(w, "\nInterruptions: %.2f a day, one every %s (estimate from data/reliability.toml).\n", g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours))
 	for _, b := range g.ByComponent {
-		fmt.Fprintf(w, "  %-16s %10s  %.4f a day\n", b.Component, planner.FormatInt(b.Count), b.PerDay)
+		fmt.Fprintf(w, "  %-16s %10s  %.4f a day\n", b.Component, textfmt.Int(b.Count), b.PerDay)
 	}
 	in := r.Inputs.Recovery
 	fmt.Fprintf(w, "Goodput (ETTR): %.1f%% with checkpoints every %.0f min (optimum %.0f min, Young %.0f min; restart %.0f min, checkpoint write %.0f s%s).\n",
@@ -94,7 +95,7 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 	}
 	fmt.Fprintln(w, p.SparesText())
 	if p.JCT != nil {
-		fmt.Fprintf(w, "JCT counting failures: %s (planned %s).\n", g.JCTText(), planner.FormatDuration(p.JCT.Planned.Days))
+		fmt.Fprintf(w, "JCT counting failures: %s (planned %s).\n", g.JCTText(), textfmt.Duration(p.JCT.Planned.Days))
 	}
 	fmt.Fprintf(w, "Port failover: %v. Sources of each behaviour: fabricplan resilience --json.\n", r.PortFailover)
 	return nil
@@ -102,8 +103,8 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 
 // planTitleText is the plan's name, or its GPU count when unnamed.
 func planTitleText(p *planner.Plan) string {
-	if name := planner.DisplayName(p.Scenario.Name); name != "" {
-		return planner.TerminalText(name)
+	if name := textfmt.DisplayName(p.Scenario.Name); name != "" {
+		return textfmt.TerminalText(name)
 	}
-	return planner.FormatInt(p.GPUs) + " GPUs"
+	return textfmt.Int(p.GPUs) + " GPUs"
 }

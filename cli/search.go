@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -66,14 +67,14 @@ func searchOptions(target float64, within, budget string) (planner.SearchOptions
 		if target > 0 {
 			return opt, usagef("give --target-days or --within, not both")
 		}
-		v, err := planner.ParseNumber(strings.TrimSuffix(strings.TrimSpace(within), "%"), 0, 1000)
+		v, err := textfmt.ParseNumber(strings.TrimSuffix(strings.TrimSpace(within), "%"), 0, 1000)
 		if err != nil || v == 0 {
 			return opt, usagef("--within: %q is not a percentage; write e.g. --within 10%%", within)
 		}
 		opt.WithinPct = v
 	}
 	if budget != "" {
-		v, err := planner.ParseMoney(budget)
+		v, err := textfmt.ParseMoney(budget)
 		if err != nil || !(v > 0 && v <= maxBudgetUSD) {
 			return opt, usagef("--budget: %q is not an amount of US$; write e.g. --budget 5e6 or 4.6M", budget)
 		}
@@ -144,7 +145,7 @@ func writeSearchCSV(w io.Writer, r *planner.SearchResult, list []*planner.Design
 	f := func(v float64, p int) string { return strconv.FormatFloat(v, 'f', p, 64) }
 	for _, d := range list {
 		j := toDesignJSON(d)
-		cw.Write([]string{planner.CSVText(j.Label), j.Fabric, strconv.Itoa(j.NICGbps), strconv.Itoa(j.Ports), strconv.Itoa(j.Planes), j.Switch, j.Ratio,
+		cw.Write([]string{textfmt.CSVText(j.Label), j.Fabric, strconv.Itoa(j.NICGbps), strconv.Itoa(j.Ports), strconv.Itoa(j.Planes), j.Switch, j.Ratio,
 			strconv.Itoa(j.Tiers), strconv.Itoa(j.Switches), f(j.CostUSD, 0), f(j.PowerW, 0), f(j.StepS, 4), f(j.Days, 3),
 			strconv.FormatBool(j.OnFront), pickName(r, d), f(j.ProbCheaper, 4), j.CostVsPick})
 	}
@@ -177,12 +178,12 @@ func vsPick(r *planner.SearchResult, d *planner.Design) string {
 
 func writeSearchText(w io.Writer, r *planner.SearchResult, list []*planner.Design) error {
 	fmt.Fprintf(w, "Searched %s designs (%s buildable) in %s; %d on the Pareto front of cost against JCT.\n",
-		planner.FormatInt(r.Evaluated), planner.FormatInt(len(r.Designs)), r.Elapsed.Round(1e5), len(r.Front))
+		textfmt.Int(r.Evaluated), textfmt.Int(len(r.Designs)), r.Elapsed.Round(1e5), len(r.Front))
 	if d := r.Cheapest; d != nil {
-		fmt.Fprintf(w, "Cheapest meeting %.2f days: %s — %s, %.2f days.\n", r.Target, d.Label, planner.FormatUSD(d.CostUSD), d.Days)
+		fmt.Fprintf(w, "Cheapest meeting %.2f days: %s — %s, %.2f days.\n", r.Target, d.Label, textfmt.USD(d.CostUSD), d.Days)
 	}
 	if d := r.FastestInBudget; d != nil {
-		fmt.Fprintf(w, "Fastest in budget: %s — %s, %.2f days.\n", d.Label, planner.FormatUSD(d.CostUSD), d.Days)
+		fmt.Fprintf(w, "Fastest in budget: %s — %s, %.2f days.\n", d.Label, textfmt.USD(d.CostUSD), d.Days)
 	}
 	if r.Message != "" {
 		fmt.Fprintln(w, "Note: "+r.Message+".")
@@ -199,14 +200,14 @@ func writeSearchText(w io.Writer, r *planner.SearchResult, list []*planner.Desig
 				strings.Join(ties[:min(len(ties), 5)], "; "))
 		}
 		fmt.Fprintf(w, "VS PICK: P is the share of %s shared price draws in which a design costs less than the pick; a tie is P between %.1f and %.1f.\n",
-			planner.FormatInt(planner.CompareDraws), 1-planner.SureCheaper, planner.SureCheaper)
+			textfmt.Int(planner.CompareDraws), 1-planner.SureCheaper, planner.SureCheaper)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "DESIGN\tSWITCHES\tCOST\tVS PICK\tPOWER\tSTEP\tJCT (days)\tPICK")
 	for _, d := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", d.Label, planner.FormatInt(d.Plan.TotalSwitches()), planner.FormatUSD(d.CostUSD),
-			vsPick(r, d), planner.FormatWatts(d.PowerW), planner.FormatSeconds(d.StepS), d.Days, pickName(r, d))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", d.Label, textfmt.Int(d.Plan.TotalSwitches()), textfmt.USD(d.CostUSD),
+			vsPick(r, d), textfmt.Watts(d.PowerW), textfmt.Seconds(d.StepS), d.Days, pickName(r, d))
 	}
 	return tw.Flush()
 }

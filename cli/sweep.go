@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -112,16 +114,16 @@ func writeRowsCSV(w io.Writer, rows []sweepRow) error {
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 	i := strconv.Itoa
 	for _, r := range rows {
-		rec := []string{planner.CSVText(r.Label), i(r.GPUs), r.Fabric, i(r.NICGbps), r.Switch, i(r.Servers), i(r.Tiers), i(r.Leaf), i(r.Spine), i(r.Core),
+		rec := []string{textfmt.CSVText(r.Label), i(r.GPUs), r.Fabric, i(r.NICGbps), r.Switch, i(r.Servers), i(r.Tiers), i(r.Leaf), i(r.Spine), i(r.Core),
 			i(r.Switches), i(r.NICPorts), i(r.Links), i(r.Transceivers), f(r.CostUSD, 0), f(r.CostPerGPU, 2), f(r.PowerW, 0),
-			f(r.StepS, 4), f(r.BaselineStepS, 4), f(r.Gain, 4), f(r.BusBWGBs, 2), f(r.JCTDays, 2), planner.CSVText(r.Error),
-			planner.CSVText(r.Memory)}
+			f(r.StepS, 4), f(r.BaselineStepS, 4), f(r.Gain, 4), f(r.BusBWGBs, 2), f(r.JCTDays, 2), textfmt.CSVText(r.Error),
+			textfmt.CSVText(r.Memory)}
 		if vsFirst {
 			p := ""
 			if r.ProbCheaperThanFirst != nil {
 				p = f(*r.ProbCheaperThanFirst, 4)
 			}
-			rec = append(rec[:len(rec)-2:len(rec)-2], p, r.CostVsFirst, planner.CSVText(r.Error), planner.CSVText(r.Memory))
+			rec = append(rec[:len(rec)-2:len(rec)-2], p, r.CostVsFirst, textfmt.CSVText(r.Error), textfmt.CSVText(r.Memory))
 		}
 		if r.Error != "" {
 			for k := 2; k < len(rec)-2; k++ {
@@ -141,27 +143,27 @@ func writeRowsText(w io.Writer, rows []sweepRow) error {
 	fmt.Fprintln(tw, "\tGPUS\tSWITCH\tTIERS\tLEAF\tSPINE\tCORE\tLINKS\tOPTICS\tCOST\t$/GPU\tPOWER\tSTEP\tGAIN\t")
 	for _, r := range rows {
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\t\t\t\t\t\t\t\t\n", planner.DisplayName(r.Label), planner.FormatInt(r.GPUs))
+			fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\t\t\t\t\t\t\t\t\n", textfmt.DisplayName(r.Label), textfmt.Int(r.GPUs))
 			continue
 		}
 		step, gain := "-", "-"
 		if r.StepS > 0 {
-			step, gain = planner.FormatSeconds(r.StepS), planner.FormatGain(r.Gain)
+			step, gain = textfmt.Seconds(r.StepS), textfmt.Gain(r.Gain)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", planner.DisplayName(r.Label), planner.FormatInt(r.GPUs), r.Switch, r.Tiers,
-			planner.FormatInt(r.Leaf), planner.FormatInt(r.Spine), planner.FormatInt(r.Core), planner.FormatInt(r.Links),
-			planner.FormatInt(r.Transceivers), planner.FormatUSD(r.CostUSD), planner.FormatUSDExact(r.CostPerGPU),
-			planner.FormatWatts(r.PowerW), step, gain)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", textfmt.DisplayName(r.Label), textfmt.Int(r.GPUs), r.Switch, r.Tiers,
+			textfmt.Int(r.Leaf), textfmt.Int(r.Spine), textfmt.Int(r.Core), textfmt.Int(r.Links),
+			textfmt.Int(r.Transceivers), textfmt.USD(r.CostUSD), textfmt.USDExact(r.CostPerGPU),
+			textfmt.Watts(r.PowerW), step, gain)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, r := range rows {
 		if r.Error != "" {
-			fmt.Fprintf(w, "%s GPUs: %s\n", planner.FormatInt(r.GPUs), r.Error)
+			fmt.Fprintf(w, "%s GPUs: %s\n", textfmt.Int(r.GPUs), r.Error)
 		}
 		if r.Memory != "" {
-			fmt.Fprintf(w, "%s GPUs: fabric planned, job skipped: %s\n", planner.FormatInt(r.GPUs), r.Memory)
+			fmt.Fprintf(w, "%s GPUs: fabric planned, job skipped: %s\n", textfmt.Int(r.GPUs), r.Memory)
 		}
 	}
 	return nil
@@ -193,7 +195,7 @@ func runSweep(env *cliEnv, args []string) error {
 	// are reported as such rather than once per row; a count that does not
 	// plan is only one row.
 	// Whether the job fits in memory depends on the GPU count too.
-	if err != nil && (in == nil || len(planner.FieldErrors(err)) > 0 && !onlyGPUErrors(err)) {
+	if err != nil && (in == nil || len(fielderr.FieldErrors(err)) > 0 && !onlyGPUErrors(err)) {
 		return err
 	}
 	var rows []sweepRow
@@ -206,13 +208,13 @@ func runSweep(env *cliEnv, args []string) error {
 	}
 	if n := planner.SkippedForMemory(swept); n > 0 {
 		fmt.Fprintf(env.stderr, "%d of %s skipped: the workload does not fit in the GPUs' memory there (each row says why and what fits)\n",
-			n, planner.Plural(len(swept), "size"))
+			n, textfmt.Plural(len(swept), "size"))
 	}
 	return nil
 }
 
 func onlyGPUErrors(err error) bool {
-	for _, fe := range planner.FieldErrors(err) {
+	for _, fe := range fielderr.FieldErrors(err) {
 		if fe.Field != "cluster.gpus" && fe.Field != "--gpus" {
 			return false
 		}
@@ -296,27 +298,27 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	line("", func(r sweepRow) string { return planner.DisplayName(r.Label) })
-	line("GPUs", func(r sweepRow) string { return planner.FormatInt(r.GPUs) })
+	line("", func(r sweepRow) string { return textfmt.DisplayName(r.Label) })
+	line("GPUs", func(r sweepRow) string { return textfmt.Int(r.GPUs) })
 	line("Fabric", func(r sweepRow) string { return fmt.Sprintf("%s %dG", r.Fabric, r.NICGbps) })
 	line("Switch", func(r sweepRow) string { return r.Switch })
 	line("Tiers", func(r sweepRow) string { return strconv.Itoa(r.Tiers) })
-	line("NIC ports", func(r sweepRow) string { return planner.FormatInt(r.NICPorts) })
-	line("Switches", func(r sweepRow) string { return planner.FormatInt(r.Switches) })
-	line("Links", func(r sweepRow) string { return planner.FormatInt(r.Links) })
-	line("Transceivers", func(r sweepRow) string { return planner.FormatInt(r.Transceivers) })
-	line("Cost", func(r sweepRow) string { return planner.FormatUSD(r.CostUSD) })
-	line("Cost per GPU", func(r sweepRow) string { return planner.FormatUSDExact(r.CostPerGPU) })
+	line("NIC ports", func(r sweepRow) string { return textfmt.Int(r.NICPorts) })
+	line("Switches", func(r sweepRow) string { return textfmt.Int(r.Switches) })
+	line("Links", func(r sweepRow) string { return textfmt.Int(r.Links) })
+	line("Transceivers", func(r sweepRow) string { return textfmt.Int(r.Transceivers) })
+	line("Cost", func(r sweepRow) string { return textfmt.USD(r.CostUSD) })
+	line("Cost per GPU", func(r sweepRow) string { return textfmt.USDExact(r.CostPerGPU) })
 	line("Cost vs first", func(r sweepRow) string {
 		if r.ProbCheaperThanFirst == nil || r.CostVsFirst == "first" {
 			return "–"
 		}
 		return fmt.Sprintf("%s (P %.2f)", r.CostVsFirst, *r.ProbCheaperThanFirst)
 	})
-	line("Power", func(r sweepRow) string { return planner.FormatWatts(r.PowerW) })
+	line("Power", func(r sweepRow) string { return textfmt.Watts(r.PowerW) })
 	line("Step time", func(r sweepRow) string { return stepText(r.StepS) })
-	line("Job time", func(r sweepRow) string { return planner.FormatDuration(r.JCTDays) })
-	line("Gain vs TCP/IP", func(r sweepRow) string { return planner.FormatGain(r.Gain) })
+	line("Job time", func(r sweepRow) string { return textfmt.Duration(r.JCTDays) })
+	line("Gain vs TCP/IP", func(r sweepRow) string { return textfmt.Gain(r.Gain) })
 	line("Gain vs first", func(r sweepRow) string {
 		if r.GainVsFirst <= 0 {
 			return "–"
@@ -329,13 +331,13 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	fmt.Fprintf(w, "Cost vs first: P is the share of %s price draws, each part's price within its sourced range\n"+
 		"(shared by parts both use), in which the fabric costs less than the first; cheaper at P >= %.1f,\n"+
 		"dearer at P <= %.1f, otherwise a tie: the difference is inside the prices' uncertainty.\n",
-		planner.FormatInt(planner.CompareDraws), planner.SureCheaper, 1-planner.SureCheaper)
+		textfmt.Int(planner.CompareDraws), planner.SureCheaper, 1-planner.SureCheaper)
 	for _, r := range rows {
 		if r.Error != "" {
-			fmt.Fprintf(w, "%s: not planned: %s\n", planner.DisplayName(r.Label), r.Error)
+			fmt.Fprintf(w, "%s: not planned: %s\n", textfmt.DisplayName(r.Label), r.Error)
 		}
 		if r.Memory != "" {
-			fmt.Fprintf(w, "%s: job skipped: %s\n", planner.DisplayName(r.Label), r.Memory)
+			fmt.Fprintf(w, "%s: job skipped: %s\n", textfmt.DisplayName(r.Label), r.Memory)
 		}
 	}
 	return nil
@@ -346,7 +348,7 @@ func stepText(s float64) string {
 	if s <= 0 {
 		return "–"
 	}
-	return planner.FormatSeconds(s)
+	return textfmt.Seconds(s)
 }
 
 func runJCT(env *cliEnv, args []string) error {
@@ -404,7 +406,7 @@ func jctVariants(kind, sizes string, base planner.Scenario, cat *planner.Catalog
 		for _, g := range list {
 			s := base
 			s.Cluster.GPUs = g
-			out = append(out, variant{planner.FormatInt(g) + " GPUs", s})
+			out = append(out, variant{textfmt.Int(g) + " GPUs", s})
 		}
 	case "nic":
 		for _, g := range cat.NICSpeeds(base.Network.Fabric) {

@@ -5,6 +5,7 @@ import (
 	"text/tabwriter"
 
 	"fabricplan/data"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -71,7 +72,7 @@ func runValidate(env *cliEnv, args []string) error {
 		return err
 	}
 	if drifted > 0 {
-		return fmt.Errorf("%s of %s not used to fit a constant drifted past their tolerance", planner.Plural(drifted, "point"), planner.Plural(len(rows), "point"))
+		return fmt.Errorf("%s of %s not used to fit a constant drifted past their tolerance", textfmt.Plural(drifted, "point"), textfmt.Plural(len(rows), "point"))
 	}
 	return nil
 }

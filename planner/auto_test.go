@@ -1,6 +1,10 @@
 package planner
 
-import "testing"
+import (
+	"testing"
+
+	"fabricplan/internal/textfmt"
+)
 
 // Switch "auto" picks the cheapest fabric among the switches that fit.
 // Mutation caught: inverting better() in plan.go, so that auto picks the
@@ -38,7 +42,7 @@ func TestAutoPicksTheCheapestSwitch(t *testing.T) {
 			tried++
 			if p.Cost.Total < auto.Cost.Total {
 				t.Errorf("%s: auto chose %s at %s, but %s builds it for %s", c.name, auto.Switch.Key,
-					FormatUSD(auto.Cost.Total), sw.Key, FormatUSD(p.Cost.Total))
+					textfmt.USD(auto.Cost.Total), sw.Key, textfmt.USD(p.Cost.Total))
 			}
 		}
 		if tried < 1 {
@@ -50,6 +54,6 @@ func TestAutoPicksTheCheapestSwitch(t *testing.T) {
 	// research/prices.md §1) = $1,728,000 of switches.
 	p, _ := Build(NewScenario(), cat)
 	if p.Switch.Key != "qm9700" || p.TotalSwitches() != 48 || p.Cost.Switches != 1_728_000 {
-		t.Errorf("default: %d x %s for %s, want 48 x qm9700 for $1,728,000", p.TotalSwitches(), p.Switch.Key, FormatUSD(p.Cost.Switches))
+		t.Errorf("default: %d x %s for %s, want 48 x qm9700 for $1,728,000", p.TotalSwitches(), p.Switch.Key, textfmt.USD(p.Cost.Switches))
 	}
 }

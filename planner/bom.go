@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // Component categories of a bill of materials.
@@ -166,11 +169,11 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		field := "network.media." + t.Name
 		if t.Medium != Optics {
 			if ok, why := cb.Offered(p.Scenario.Network.Fabric, p.PortGbps, c); !ok {
-				return fieldErr(field, "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
+				return fielderr.New(field, "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
 			}
 		}
 		if reach := cb.Reach(p.PortGbps); t.Metres > float64(reach) {
-			return fieldErr(field+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),
+			return fielderr.New(field+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),
 				"%g m is beyond the reach of %s at %dG (%d m)", t.Metres, cb.Key, p.PortGbps, reach)
 		}
 		p.LinkTiers[i].Cable = cb.Key
@@ -248,7 +251,7 @@ func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n 
 		slices.Contains(cat.Transceivers[sys.ServerModule].LaneGbps, p.LaneGbps) {
 		mod = cat.Transceivers[sys.ServerModule]
 		if float64(mod.ReachM) < metres {
-			return nil, 0, "", fieldErr("network.media.server_leaf_m", fmt.Sprintf("use %d m or less, or another medium", mod.ReachM),
+			return nil, 0, "", fielderr.New("network.media.server_leaf_m", fmt.Sprintf("use %d m or less, or another medium", mod.ReachM),
 				"%g m is beyond the reach of %s, the module %s takes (%d m)", metres, mod.Key, sys.Key, mod.ReachM)
 		}
 		return mod, p.Servers * sys.ModulesPerNode, "server side (" + sys.Key + " cages)", nil
@@ -256,15 +259,15 @@ func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n 
 	ppn := s.Network.PortsPerNIC
 	cages := min(nic.Cages, ppn)
 	if ppn%cages != 0 {
-		return nil, 0, "", fieldErr("network.ports_per_nic", fmt.Sprintf("use a multiple of %d", cages), "%d ports do not spread over %s's %d cages", ppn, nic.Key, cages)
+		return nil, 0, "", fielderr.New("network.ports_per_nic", fmt.Sprintf("use a multiple of %d", cages), "%d ports do not spread over %s's %d cages", ppn, nic.Key, cages)
 	}
 	mod, longest := cat.Module(nic.Form, p.PortGbps, ppn/cages, p.LaneGbps, metres)
 	switch {
 	case longest == 0:
-		return nil, 0, "", fieldErr("network.ports_per_nic", "choose another port split, or add the module to the catalog",
+		return nil, 0, "", fielderr.New("network.ports_per_nic", "choose another port split, or add the module to the catalog",
 			"no %s transceiver carries %d x %dG for %s", nic.Form, ppn/cages, p.PortGbps, nic.Key)
 	case mod == nil:
-		return nil, 0, "", fieldErr("network.media.server_leaf_m", fmt.Sprintf("use %d m or less", longest),
+		return nil, 0, "", fielderr.New("network.media.server_leaf_m", fmt.Sprintf("use %d m or less", longest),
 			"%g m is beyond every %s %d x %dG transceiver (the longest reaches %d m)", metres, nic.Form, ppn/cages, p.PortGbps, longest)
 	}
 	return mod, p.NICs * cages, "server side", nil
@@ -277,10 +280,10 @@ func (p *Plan) switchModule(cat *Catalog, t LinkTier) (*Transceiver, error) {
 	mod, longest := cat.Module(sw.Form, p.PortGbps, c, p.LaneGbps, t.Metres)
 	switch {
 	case longest == 0:
-		return nil, fieldErr("network.switch", "use copper media, or add the module to the catalog",
+		return nil, fielderr.New("network.switch", "use copper media, or add the module to the catalog",
 			"no %s transceiver carries %d x %dG for %s cages", sw.Form, c, p.PortGbps, sw.Key)
 	case mod == nil:
-		return nil, fieldErr("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less", longest),
+		return nil, fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less", longest),
 			"%g m is beyond every %s %d x %dG transceiver (the longest reaches %d m)", t.Metres, sw.Form, c, p.PortGbps, longest)
 	}
 	return mod, nil
@@ -314,7 +317,7 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 		if best == "" {
 			_, longest := cat.Module(p.Switch.Form, p.PortGbps, c, p.LaneGbps, 0)
 			longest = min(longest, cat.Cables[fiberKey].Reach(p.PortGbps))
-			return fieldErr("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
+			return fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
 				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, p.PortGbps, p.Switch.Key, longest)
 		}
 		t.Medium = best
@@ -482,8 +485,8 @@ func WriteBOMCSV(w io.Writer, p *Plan) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"category", "key", "name", "where", "qty", "unit_usd", "total_usd", "watts", "estimate", "source"})
 	for _, l := range p.BOM {
-		cw.Write([]string{l.Category, CSVText(l.Key), CSVText(l.Name), CSVText(l.Where), strconv.Itoa(l.Qty), strconv.FormatFloat(l.UnitUSD, 'f', 2, 64),
-			strconv.FormatFloat(l.TotalUSD, 'f', 2, 64), strconv.FormatFloat(l.TotalWatts, 'f', 1, 64), strconv.FormatBool(l.Estimate), CSVText(l.Source)})
+		cw.Write([]string{l.Category, textfmt.CSVText(l.Key), textfmt.CSVText(l.Name), textfmt.CSVText(l.Where), strconv.Itoa(l.Qty), strconv.FormatFloat(l.UnitUSD, 'f', 2, 64),
+			strconv.FormatFloat(l.TotalUSD, 'f', 2, 64), strconv.FormatFloat(l.TotalWatts, 'f', 1, 64), strconv.FormatBool(l.Estimate), textfmt.CSVText(l.Source)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"fabricplan/internal/textfmt"
 )
 
 // CableRun is one link of a plan's cable map: its two ends, its tier and
@@ -436,7 +438,7 @@ func WriteCablesJSON(w io.Writer, p *Plan) error {
 func WriteTopoFile(w io.Writer, p *Plan) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "# Expected topology of %s: %s, %s, %s links.\n# Written by Fabric Planner; IBDM topology file format (ibdiagnet --topo_file).\n",
-		FormatInt(p.GPUs)+" GPUs", Plural(p.Tiers, "tier"), Plural(p.Planes, "plane"), FormatInt(p.Links.Total))
+		textfmt.Int(p.GPUs)+" GPUs", textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Planes, "plane"), textfmt.Int(p.Links.Total))
 	sw, nic := IBNLSwitchType(p), IBNLNodeType(p)
 	section := ""
 	err := p.WalkCables(func(c *CableRun) error {

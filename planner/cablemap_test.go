@@ -34,7 +34,7 @@ func cableMapCases(t *testing.T) map[string]*Plan {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := ParseScenario(src)
+		s, err := ScenarioFromData(src)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -354,7 +354,7 @@ func BenchmarkCableMap100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := ParseScenario(src)
+	s, err := ScenarioFromData(src)
 	if err != nil {
 		b.Fatal(err)
 	}

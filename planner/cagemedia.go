@@ -1,6 +1,10 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+
+	"fabricplan/internal/fielderr"
+)
 
 // cageSets groups a walk's links by the transceiver cages they share: a
 // twin-port cage holds one module or one cable end, so both of its
@@ -111,7 +115,7 @@ func (m *mediaChooser) unreachable(t int, run float64) error {
 	if f := m.forced[t]; f != "" {
 		field = "network.media." + linkTierNames[t]
 	}
-	return fieldErr(field, fmt.Sprintf("shorten the hall (fewer racks per row, network rows in the middle) or choose media that reach; the longest reach here is %d m", m.longestReach(t)),
+	return fielderr.New(field, fmt.Sprintf("shorten the hall (fewer racks per row, network rows in the middle) or choose media that reach; the longest reach here is %d m", m.longestReach(t)),
 		"a %.1f m %s run (the longest of links sharing twin-port cages) is beyond every medium offered", run, linkTierNames[t])
 }
 

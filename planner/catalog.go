@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-
-	"github.com/BurntSushi/toml"
 )
 
 // Source says where a catalog figure came from and when. Estimate marks
@@ -250,15 +248,8 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 // ParseCatalog decodes and checks a catalog document.
 func ParseCatalog(src []byte) (*Catalog, error) {
 	var c Catalog
-	md, err := toml.Decode(string(src), &c)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("catalog: unknown key %q", und[0].String())
-	}
-	if c.Schema != 1 {
-		return nil, fmt.Errorf("catalog: schema %d, want 1", c.Schema)
+	if err := decodeData("catalog", src, &c, &c.Schema); err != nil {
+		return nil, err
 	}
 	if err := c.index(); err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)

@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"fabricplan/internal/textfmt"
 )
 
 // cheaperShare is the least saving, as a share of the plan's cost, for
@@ -28,8 +30,8 @@ func (p *Plan) FindCheaper(cat *Catalog) {
 			s.Network.Planes, s.Network.PortsPerNIC, s.Network.Switch, s.Network.Tiers = planes, split, sw, 0
 		}})
 	p.Notes = append(p.Notes, fmt.Sprintf("cheaper with the same ports and %s: %s for %s, %s (%.0f%%) less than this plan's %s of %s at %s",
-		p.Scenario.Network.Oversubscription, design, FormatUSD(best.Cost.Total), FormatUSD(saving), 100*saving/p.Cost.Total,
-		shapeWords(p), p.Switch.Key, FormatUSD(p.Cost.Total)))
+		p.Scenario.Network.Oversubscription, design, textfmt.USD(best.Cost.Total), textfmt.USD(saving), 100*saving/p.Cost.Total,
+		shapeWords(p), p.Switch.Key, textfmt.USD(p.Cost.Total)))
 }
 
 // cheaperDesign is the cheapest candidate saving at least cheaperShare,
@@ -65,7 +67,7 @@ func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
 	}
 	var parts []string
 	if best.Planes != p.Planes {
-		parts = append(parts, Plural(best.Planes, "plane"))
+		parts = append(parts, textfmt.Plural(best.Planes, "plane"))
 	}
 	if best.Scenario.Network.PortsPerNIC != n.PortsPerNIC {
 		parts = append(parts, fmt.Sprintf("%d ports per NIC", best.Scenario.Network.PortsPerNIC))
@@ -73,7 +75,7 @@ func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
 	if best.Switch != p.Switch {
 		parts = append(parts, best.Switch.Key)
 	}
-	design := Plural(best.Tiers, "tier")
+	design := textfmt.Plural(best.Tiers, "tier")
 	if len(parts) > 0 {
 		design = strings.Join(parts, ", ") + " at " + design
 	}
@@ -84,7 +86,7 @@ func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
 // tiers".
 func shapeWords(p *Plan) string {
 	if p.Planes > 1 {
-		return Plural(p.Planes, "plane") + " at " + Plural(p.Tiers, "tier")
+		return textfmt.Plural(p.Planes, "plane") + " at " + textfmt.Plural(p.Tiers, "tier")
 	}
-	return Plural(p.Tiers, "tier")
+	return textfmt.Plural(p.Tiers, "tier")
 }

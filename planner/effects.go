@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"slices"
+
+	"fabricplan/internal/textfmt"
 )
 
 // Effect is what one property of the fabric, or of the job's place on
@@ -65,7 +67,7 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	if crosses {
 		if load := fv.crossOversub(); load > 1 {
 			without(EffectOversub, fmt.Sprintf("%s cross it at %.2g:1 (the leaf's %.2g:1 x %.0f%% of its ports busy)",
-				JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
+				textfmt.JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
 		}
 		if fv.ecmp() {
 			without(EffectECMP, staticDetail(fv), func(v *fabricView) { v.static = false })
@@ -131,7 +133,7 @@ func (j *JCT) Breakdown() []BreakdownRow {
 	}
 	if st.BubbleS > 0 {
 		rows = append(rows, BreakdownRow{Part: "pipeline bubble", Seconds: st.BubbleS,
-			Detail: fmt.Sprintf("pp %d, %s, vpp %d", j.Workload.PP, Plural(j.Microbatches, "micro-batch"), j.Workload.VPP)})
+			Detail: fmt.Sprintf("pp %d, %s, vpp %d", j.Workload.PP, textfmt.Plural(j.Microbatches, "micro-batch"), j.Workload.VPP)})
 	}
 	for _, c := range st.Classes {
 		where := "NVLink"
@@ -143,7 +145,7 @@ func (j *JCT) Breakdown() []BreakdownRow {
 		}
 		hidden := "none hidden"
 		if c.TimeS > c.ExposedS {
-			hidden = fmt.Sprintf("%s of %s hidden", FormatSeconds(c.TimeS-c.ExposedS), FormatSeconds(c.TimeS))
+			hidden = fmt.Sprintf("%s of %s hidden", textfmt.Seconds(c.TimeS-c.ExposedS), textfmt.Seconds(c.TimeS))
 		}
 		how := c.Protocol
 		if c.Algorithm != "" {
@@ -152,7 +154,7 @@ func (j *JCT) Breakdown() []BreakdownRow {
 		rows = append(rows, BreakdownRow{Part: c.Name + " (exposed)", Seconds: c.ExposedS,
 			Detail: fmt.Sprintf("%s; %d ranks at %.0f GB/s bus bandwidth (%s), %s", hidden, c.Ranks, c.BusBWGBs, how, where)})
 	}
-	rows = append(rows, BreakdownRow{Part: "step", Seconds: st.StepS, Detail: fmt.Sprintf("%s over TCP/IP on the same links", FormatSeconds(j.Baseline.StepS))})
+	rows = append(rows, BreakdownRow{Part: "step", Seconds: st.StepS, Detail: fmt.Sprintf("%s over TCP/IP on the same links", textfmt.Seconds(j.Baseline.StepS))})
 	for _, e := range j.Effects {
 		rows = append(rows, BreakdownRow{Part: e.Name, Seconds: e.DeltaS, Effect: true, Detail: e.Detail})
 	}
@@ -171,15 +173,15 @@ func (r BreakdownRow) Label() string {
 // Time is the row's seconds as shown: signed for an effect.
 func (r BreakdownRow) Time() string {
 	if r.Effect {
-		return FormatSignedSeconds(r.Seconds)
+		return textfmt.SignedSeconds(r.Seconds)
 	}
-	return FormatSeconds(r.Seconds)
+	return textfmt.Seconds(r.Seconds)
 }
 
 // staticDetail says what static routing costs the crossing flows.
 func staticDetail(fv fabricView) string {
 	f := fv.flowsPerPort()
-	where := fmt.Sprintf("%s leaf uplinks", FormatInt(int(fv.jobUplinks)))
+	where := fmt.Sprintf("%s leaf uplinks", textfmt.Int(int(fv.jobUplinks)))
 	if fv.planes > 1 {
 		where += fmt.Sprintf(" over %d planes", fv.planes)
 	}
@@ -197,5 +199,5 @@ func inNetworkRan(st StepTime) string {
 			ran = append(ran, name)
 		}
 	}
-	return JoinAnd(ran)
+	return textfmt.JoinAnd(ran)
 }

@@ -34,8 +34,3 @@ func ExampleParseGPUList() {
 	fmt.Println(sizes)
 	// Output: [256 512 1024 2048 4096]
 }
-
-func ExampleFormatUSD() {
-	fmt.Println(planner.FormatUSD(4_456_000), planner.FormatUSD(13_500), planner.FormatInt(1234567))
-	// Output: $4.46M $13.5k 1,234,567
-}

@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"slices"
+
+	"fabricplan/internal/textfmt"
 )
 
 // fabricSpec is what sizing one plane needs.
@@ -535,7 +537,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	if extra > 0 {
 		headroom = append(headroom, Headroom{Tier: TierCore, Switches: extra,
 			Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs: spine j of every pod to its own core group) needs %s more cores, more than one scalable unit's worth (%d)",
-				FormatInt(extra), unitUppers(spec.unitLeaves(), spec.up, spec.radix))})
+				textfmt.Int(extra), unitUppers(spec.unitLeaves(), spec.up, spec.radix))})
 	}
 	countPods := 0
 	for _, p := range pods {

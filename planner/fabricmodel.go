@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"fabricplan/internal/fielderr"
 )
 
 // Routing of flows over the paths above the leaves (Network.Routing).
@@ -77,14 +79,14 @@ func (n Network) routing() string {
 
 // validateRouting checks routing, and that it agrees with the older
 // load_balancing key where both are written for Ethernet.
-func (n Network) validateRouting() *FieldError {
+func (n Network) validateRouting() *fielderr.FieldError {
 	switch n.Routing {
 	case "", RouteAdaptive, RouteStatic:
 	default:
-		return fieldErr("network.routing", `write "static" or "adaptive"`, "unknown routing %q", n.Routing)
+		return fielderr.New("network.routing", `write "static" or "adaptive"`, "unknown routing %q", n.Routing)
 	}
 	if n.Fabric == Ethernet && n.Routing == RouteAdaptive && n.LoadBalancing == LBECMP {
-		return fieldErr("network.routing", `drop load_balancing = "ecmp" or write routing = "static"`, "adaptive routing with ECMP load balancing")
+		return fielderr.New("network.routing", `drop load_balancing = "ecmp" or write routing = "static"`, "adaptive routing with ECMP load balancing")
 	}
 	return nil
 }
@@ -339,18 +341,18 @@ const MaxBackgroundLoad = 0.9
 func (w *Workload) validateSharing() []error {
 	var errs []error
 	if w.Phase != "" && w.Phase != PhaseRandom && w.Phase != PhaseAligned {
-		errs = append(errs, fieldErr("workload.phase", fmt.Sprintf("use %q or %q", PhaseRandom, PhaseAligned), "unknown phase %q", w.Phase))
+		errs = append(errs, fielderr.New("workload.phase", fmt.Sprintf("use %q or %q", PhaseRandom, PhaseAligned), "unknown phase %q", w.Phase))
 	}
 	for _, b := range []struct {
 		name string
 		v    float64
 	}{{"background_leaf", w.BackgroundLeaf}, {"background_spine", w.BackgroundSpine}} {
 		if !inRange(b.v, 0, MaxBackgroundLoad) {
-			errs = append(errs, fieldErr("workload."+b.name, fmt.Sprintf("give a fraction of the uplinks from 0 to %g, e.g. 0.2", MaxBackgroundLoad), "%g", b.v))
+			errs = append(errs, fielderr.New("workload."+b.name, fmt.Sprintf("give a fraction of the uplinks from 0 to %g, e.g. 0.2", MaxBackgroundLoad), "%g", b.v))
 		}
 	}
 	if w.Algorithm != "" && !slices.Contains(Algorithms, w.Algorithm) {
-		errs = append(errs, fieldErr("workload.algorithm", fmt.Sprintf("use one of %v, or leave it out for the fastest", Algorithms), "unknown algorithm %q", w.Algorithm))
+		errs = append(errs, fielderr.New("workload.algorithm", fmt.Sprintf("use one of %v, or leave it out for the fastest", Algorithms), "unknown algorithm %q", w.Algorithm))
 	}
 	return errs
 }

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"fabricplan/internal/fielderr"
 )
 
 // Facility is a scenario's [facility] table: the data hall the cluster
@@ -102,15 +102,8 @@ func loadFacility(fsys fs.FS) (*FacilityData, error) {
 // ParseFacilityData decodes and checks data/facility.toml.
 func ParseFacilityData(src []byte) (*FacilityData, error) {
 	var d FacilityData
-	md, err := toml.Decode(string(src), &d)
-	if err != nil {
-		return nil, fmt.Errorf("facility data: %w", err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("facility data: unknown key %q", und[0].String())
-	}
-	if d.Schema != 1 {
-		return nil, fmt.Errorf("facility data: schema %d, want 1", d.Schema)
+	if err := decodeData("facility data", src, &d, &d.Schema); err != nil {
+		return nil, err
 	}
 	k := d.Constants
 	if !(k.UnitM > 0 && k.PropagationNsPerM > 0 && k.CopperKgPerM > 0 && k.FibreKgPerM > 0) {
@@ -219,21 +212,21 @@ func (f *Facility) validate() []error {
 			continue
 		}
 		if !inRange(n.v, n.lo, n.hi) {
-			errs = append(errs, fieldErr("facility."+n.key, fmt.Sprintf("give %g to %g %s, or leave it out for the default", n.lo, n.hi, n.unit),
+			errs = append(errs, fielderr.New("facility."+n.key, fmt.Sprintf("give %g to %g %s, or leave it out for the default", n.lo, n.hi, n.unit),
 				"%g %s is out of range", n.v, n.unit))
 		}
 	}
 	if f.LeafPlacement != "" && !slices.Contains(LeafPlacements, f.LeafPlacement) {
-		errs = append(errs, fieldErr("facility.leaf_placement", `write "`+strings.Join(LeafPlacements, `", "`)+`"`, "unknown placement %q", f.LeafPlacement))
+		errs = append(errs, fielderr.New("facility.leaf_placement", `write "`+strings.Join(LeafPlacements, `", "`)+`"`, "unknown placement %q", f.LeafPlacement))
 	}
 	if f.Layout != "" && !slices.Contains(Layouts, f.Layout) {
-		errs = append(errs, fieldErr("facility.layout", `write "hall" (links measured in the hall) or "flat" (one length per tier)`, "unknown layout %q", f.Layout))
+		errs = append(errs, fielderr.New("facility.layout", `write "hall" (links measured in the hall) or "flat" (one length per tier)`, "unknown layout %q", f.Layout))
 	}
 	if f.RowOrder != "" && !slices.Contains(RowOrders, f.RowOrder) {
-		errs = append(errs, fieldErr("facility.row_order", `write "`+strings.Join(RowOrders, `", "`)+`"`, "unknown row order %q", f.RowOrder))
+		errs = append(errs, fielderr.New("facility.row_order", `write "`+strings.Join(RowOrders, `", "`)+`"`, "unknown row order %q", f.RowOrder))
 	}
 	if f.RackUnits > 0 && f.ReservedUnits >= f.RackUnits {
-		errs = append(errs, fieldErr("facility.reserved_units", fmt.Sprintf("keep fewer than the rack's %d U", f.RackUnits), "%d U reserved leaves no room", f.ReservedUnits))
+		errs = append(errs, fielderr.New("facility.reserved_units", fmt.Sprintf("keep fewer than the rack's %d U", f.RackUnits), "%d U reserved leaves no room", f.ReservedUnits))
 	}
 	return errs
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"fabricplan/internal/textfmt"
 )
 
 // FieldKind is how an input's text is read.
@@ -107,7 +109,7 @@ func PriceField(item string) Field {
 				delete(s.Prices, item)
 				return nil
 			}
-			v, err := ParseMoney(text)
+			v, err := textfmt.ParseMoney(text)
 			if err != nil {
 				return err
 			}
@@ -129,34 +131,6 @@ func cloneMap(m map[string]float64) map[string]float64 {
 		out[k] = v
 	}
 	return out
-}
-
-// ParseInt reads a whole number from lo to hi in the one count grammar
-// of the app, the CLI and the files' tools: "1024", "1,024", "1_024",
-// "16k", "1.5k", "1M", "1e6".
-func ParseInt(text string, lo, hi int) (int, error) {
-	v, ok := parseScaled(text, ",_ ")
-	if !ok || v != math.Trunc(v) {
-		return 0, fmt.Errorf("%q is not a whole number", strings.TrimSpace(text))
-	}
-	if !(v >= float64(lo) && v <= float64(hi)) {
-		return 0, fmt.Errorf("give a number from %s to %s", FormatInt(lo), FormatInt(hi))
-	}
-	return int(v), nil
-}
-
-// ParseNumber reads a number from lo to hi in the same grammar, with
-// decimals: "2.5", "1,000", "1e12", "1.5k". A trailing unit ("30 m")
-// is the caller's to strip.
-func ParseNumber(text string, lo, hi float64) (float64, error) {
-	v, ok := parseScaled(text, ",_ ")
-	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a number", strings.TrimSpace(text))
-	}
-	if !(v >= lo && v <= hi) {
-		return 0, fmt.Errorf("give a number from %s to %s", formatNumber(lo), formatNumber(hi))
-	}
-	return v, nil
 }
 
 // ParseToggle reads "true"/"false" (also on/off, yes/no).
@@ -198,7 +172,7 @@ func countField(key, label string, lo, hi int, optional bool, help string, at fu
 				*at(s) = 0
 				return nil
 			}
-			v, err := ParseInt(text, lo, hi)
+			v, err := textfmt.ParseInt(text, lo, hi)
 			if err != nil {
 				return err
 			}
@@ -232,7 +206,7 @@ func numberField(key, label, unit string, lo, hi float64, optional bool, at func
 				*at(s) = 0
 				return nil
 			}
-			v, err := ParseNumber(t, lo, max)
+			v, err := textfmt.ParseNumber(t, lo, max)
 			if err != nil {
 				return err
 			}
@@ -359,7 +333,7 @@ func reliabilityField(key, label, unit string, at func(*ReliabilityInputs) **flo
 			}
 			*at(&in) = nil
 			if t := strings.TrimSpace(text); t != "" {
-				v, err := ParseNumber(t, 0, math.MaxFloat64)
+				v, err := textfmt.ParseNumber(t, 0, math.MaxFloat64)
 				if err != nil {
 					return fmt.Errorf("%w: write e.g. 5 or 2.5", err)
 				}
@@ -455,7 +429,7 @@ func clusterFields() []Field {
 		{Key: "network.tiers", Label: "Tiers", Kind: FieldChoice, Choices: []string{"0", "1", "2", "3"}, Help: "0: the fewest that fit",
 			Get: func(s *Scenario) string { return strconv.Itoa(s.Network.Tiers) },
 			Set: func(s *Scenario, text string) error {
-				v, err := ParseInt(text, 0, MaxTiers)
+				v, err := textfmt.ParseInt(text, 0, MaxTiers)
 				if err != nil {
 					return errors.New("choose 1, 2 or 3 tiers, or 0 for the fewest that fit")
 				}

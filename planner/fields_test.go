@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // countGrammar is the one grammar of counts, shared by the window, the
@@ -92,13 +95,13 @@ func TestFieldLimitsAreTheValidations(t *testing.T) {
 			s := NewScenario()
 			w := NewWorkload()
 			s.Workload = &w
-			if err := f.Set(&s, FormatInt(tc.max)); err != nil {
-				t.Fatalf("the table refuses %s = %s: %v", tc.key, FormatInt(tc.max), err)
+			if err := f.Set(&s, textfmt.Int(tc.max)); err != nil {
+				t.Fatalf("the table refuses %s = %s: %v", tc.key, textfmt.Int(tc.max), err)
 			}
 			if rangeErr(s, cat, tc.key, tc.max) {
 				t.Errorf("validation refuses %s = %d, which the table takes", tc.key, tc.max)
 			}
-			if err := f.Set(&s, strconv.Itoa(tc.max+1)); err == nil || !strings.Contains(err.Error(), FormatInt(tc.max)) {
+			if err := f.Set(&s, strconv.Itoa(tc.max+1)); err == nil || !strings.Contains(err.Error(), textfmt.Int(tc.max)) {
 				t.Errorf("the table takes %s = %d or does not name its limit: %v", tc.key, tc.max+1, err)
 			}
 			tc.poke(&s, tc.max+1)
@@ -113,7 +116,7 @@ func TestFieldLimitsAreTheValidations(t *testing.T) {
 // error on key whose fix names max (other problems, such as vpp over the
 // model's layers per stage, do not count).
 func rangeErr(s Scenario, cat *Catalog, key string, max int) bool {
-	for _, fe := range FieldErrors(s.Validate(cat)) {
+	for _, fe := range fielderr.FieldErrors(s.Validate(cat)) {
 		if fe.Field == key && strings.Contains(fe.Fix, "to "+strconv.Itoa(max)) {
 			return true
 		}
@@ -210,15 +213,15 @@ func FuzzParseInt(f *testing.F) {
 		f.Add(tc.in)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		v, err := ParseInt(in, 1, MaxGPUs)
+		v, err := textfmt.ParseInt(in, 1, MaxGPUs)
 		if err != nil {
 			return
 		}
 		if v < 1 || v > MaxGPUs {
-			t.Fatalf("ParseInt(%q) = %d, outside 1 to %d", in, v, MaxGPUs)
+			t.Fatalf("textfmt.ParseInt(%q) = %d, outside 1 to %d", in, v, MaxGPUs)
 		}
-		if back, err := ParseInt(FormatInt(v), 1, MaxGPUs); err != nil || back != v {
-			t.Fatalf("ParseInt(%q) = %d, but %q reads %d, %v", in, v, FormatInt(v), back, err)
+		if back, err := textfmt.ParseInt(textfmt.Int(v), 1, MaxGPUs); err != nil || back != v {
+			t.Fatalf("textfmt.ParseInt(%q) = %d, but %q reads %d, %v", in, v, textfmt.Int(v), back, err)
 		}
 	})
 }

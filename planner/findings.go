@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"math"
+
+	"fabricplan/internal/textfmt"
 )
 
 // findings lists what a planner should know about the estimate: the
@@ -47,13 +49,13 @@ func (j *JCT) shortPipelineFinding() string {
 	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
 	maxDP := max(int(math.Floor(seqs/float64(w.PP*w.MicroBatch))), 1)
 	f := fmt.Sprintf("pipeline short of micro-batches: %s per pipeline for pp %d, so the bubble is %.0f%% of the step ((pp-1)/(vpp x m) of the compute)",
-		Plural(j.Microbatches, "micro-batch"), w.PP, 100*j.BubbleShare())
+		textfmt.Plural(j.Microbatches, "micro-batch"), w.PP, 100*j.BubbleShare())
 	if fb := j.fixedBatch; fb != nil {
 		f += fmt.Sprintf("; give each of the %s data-parallel ranks %d: global_batch_tokens = %s (%s tokens/s against %s now)",
-			FormatInt(j.DP), w.PP, FormatInt(fb.batchTokens), FormatInt(int(fb.TokensPerS)), FormatInt(int(j.Planned.TokensPerS)))
+			textfmt.Int(j.DP), w.PP, textfmt.Int(fb.batchTokens), textfmt.Int(int(fb.TokensPerS)), textfmt.Int(int(j.Planned.TokensPerS)))
 	}
 	return f + fmt.Sprintf("; or keep the batch and use at most %s data-parallel ranks (%s GPUs) for this job. Llama 3 405B ran 16 micro-batches per pipeline on 16,384 GPUs (16M tokens, dp 128; The Llama 3 Herd of Models, 2024)",
-		FormatInt(maxDP), FormatInt(maxDP*w.modelParallel()))
+		textfmt.Int(maxDP), textfmt.Int(maxDP*w.modelParallel()))
 }
 
 // batchStep is the step with a larger global batch.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"fabricplan/internal/fielderr"
 )
 
 // Rack kinds of a data hall.
@@ -146,7 +148,7 @@ func newHall(in layoutInputs, f Facility, k FacilityConstants) (*Hall, error) {
 		rackScale: in.nodesPerSystem > 1, switchTrays: in.switchTrays}
 	free := f.RackUnits - f.ReservedUnits
 	if rackTop := float64(f.RackUnits) * k.UnitM; f.TrayHeightM <= rackTop {
-		return nil, fieldErr("facility.tray_height_m", fmt.Sprintf("raise the tray above the %.2f m rack top", rackTop),
+		return nil, fielderr.New("facility.tray_height_m", fmt.Sprintf("raise the tray above the %.2f m rack top", rackTop),
 			"the tray at %g m runs through %dU racks", f.TrayHeightM, f.RackUnits)
 	}
 	if err := h.sizeRacks(in, free); err != nil {
@@ -154,7 +156,7 @@ func newHall(in layoutInputs, f Facility, k FacilityConstants) (*Hall, error) {
 	}
 	h.leavesPerRack = max(1, min(free/in.switchUnits, int(f.RackKW/in.switchKW)))
 	if free < in.switchUnits {
-		return nil, fieldErr("facility.rack_units", fmt.Sprintf("give at least %d U", in.switchUnits+f.ReservedUnits),
+		return nil, fielderr.New("facility.rack_units", fmt.Sprintf("give at least %d U", in.switchUnits+f.ReservedUnits),
 			"a %dU switch does not fit in %d free U", in.switchUnits, free)
 	}
 	rows := h.computeRows(in)
@@ -178,13 +180,13 @@ func (h *Hall) sizeRacks(in layoutInputs, free int) error {
 	if h.rackScale {
 		h.nodesPerRack = in.nodesPerSystem
 		if need := in.nodesPerSystem*in.nodeUnits + in.switchTrays; need > free {
-			return fieldErr("facility.rack_units", fmt.Sprintf("give at least %d U", need+f.ReservedUnits),
+			return fielderr.New("facility.rack_units", fmt.Sprintf("give at least %d U", need+f.ReservedUnits),
 				"the system's %d trays need %d U; %d are free", in.nodesPerSystem+in.switchTrays, need, free)
 		}
 		return nil
 	}
 	if in.nodeUnits > free {
-		return fieldErr("facility.rack_units", fmt.Sprintf("give at least %d U", in.nodeUnits+f.ReservedUnits),
+		return fielderr.New("facility.rack_units", fmt.Sprintf("give at least %d U", in.nodeUnits+f.ReservedUnits),
 			"a %dU server does not fit in %d free U", in.nodeUnits, free)
 	}
 	h.nodesPerRack = max(1, min(free/in.nodeUnits, int(math.Floor(f.RackKW/in.nodeKW+1e-9))))
@@ -384,7 +386,7 @@ func (h *Hall) placeToR(in layoutInputs, free int) error {
 			r.Switches++
 			r.UsedUnits += in.switchUnits
 			if r.UsedUnits > free {
-				return fieldErr("facility.leaf_placement", `use "middle" or "end" (leaf racks in the row), or more rack_units`,
+				return fielderr.New("facility.leaf_placement", `use "middle" or "end" (leaf racks in the row), or more rack_units`,
 					"top-of-rack leaves need %d U in rack %s; %d are free", r.UsedUnits, r.Name, free)
 			}
 		}
@@ -517,7 +519,7 @@ func (p *Plan) layOut(cat *Catalog) error {
 	}
 	f := s.Facility.resolve(cat.Facility.Defaults, leafInRack(s))
 	h, err := newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants)
-	var fe *FieldError
+	var fe *fielderr.FieldError
 	if err != nil && f.LeafPlacement == PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") && errors.As(err, &fe) && fe.Field == "facility.leaf_placement" {
 		// Top of rack was the default, not asked: leaves that do not
 		// fit in the compute racks go to leaf racks in the row.

@@ -14,7 +14,7 @@ func xdr100k(b testing.TB) (Scenario, *Catalog) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := ParseScenario(src)
+	s, err := ScenarioFromData(src)
 	if err != nil {
 		b.Fatal(err)
 	}

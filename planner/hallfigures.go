@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"slices"
+
+	"fabricplan/internal/textfmt"
 )
 
 // HallFigures are a laid-out plan's facility figures.
@@ -142,7 +144,7 @@ func (h *Hall) hallNotes() []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("%s over the %g kW rack budget (facility.rack_kw): %s; the hungriest draws %.1f kW",
-		Plural(f.RacksOverBudget, "rack"), f.RackKWBudget, JoinAnd(f.OverBudget), f.RackKWMax)}
+		textfmt.Plural(f.RacksOverBudget, "rack"), f.RackKWBudget, textfmt.JoinAnd(f.OverBudget), f.RackKWMax)}
 }
 
 // wireUS is the propagation delay, in microseconds, of the cables on a
@@ -165,13 +167,4 @@ func (p *Plan) wireUS() float64 {
 		}
 	}
 	return metres * p.Hall.Constants.PropagationNsPerM / 1000
-}
-
-// FormatKM writes a cable length in km: two decimals below 100 km,
-// whole kilometres with thousands separators above.
-func FormatKM(km float64) string {
-	if km < 100 {
-		return fmt.Sprintf("%.2f", km)
-	}
-	return FormatInt(int(km + 0.5))
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"fabricplan/internal/fielderr"
 )
 
 // Traffic class names.
@@ -331,7 +333,7 @@ var errNoJCT = errors.New("workload does not fit")
 func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, error) {
 	gpu := d.GPUs[w.GPU]
 	if gpu == nil {
-		return w, nil, nil, fieldErr("workload.gpu", "use one of "+joinKeys(d.GPUs), "unknown GPU %q", w.GPU)
+		return w, nil, nil, fielderr.New("workload.gpu", "use one of "+joinKeys(d.GPUs), "unknown GPU %q", w.GPU)
 	}
 	m := d.Models[w.Model]
 	if m == nil {
@@ -377,17 +379,17 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	ov(&w.OverlapEP, 3, d.Overlap.EP)
 	ov(&w.OverlapCP, 4, d.Overlap.CP)
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
-		return w, nil, nil, fieldErr("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
+		return w, nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
 	}
 	if !slices.Contains(gpu.Precisions(), precisionOrBF16(w.Precision)) {
-		return w, nil, nil, fieldErr("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
+		return w, nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
 			"%s has no %s tensor cores", gpu.Name, w.Precision)
 	}
 	if w.SeqLen%w.cp() != 0 {
-		return w, nil, nil, fieldErr("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
+		return w, nil, nil, fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
 	}
 	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
-		return w, nil, nil, fieldErr("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+		return w, nil, nil, fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
 	}
 	return w, m, gpu, nil
 }
@@ -427,18 +429,18 @@ func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, err
 	gpus := p.GPUs / jobs // each job's share
 	if mp := w.modelParallel(); mp > gpus {
 		if jobs > 1 {
-			return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.jobs", "run fewer jobs at once, lower tp x cp x pp or plan more GPUs",
+			return nil, fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.jobs", "run fewer jobs at once, lower tp x cp x pp or plan more GPUs",
 				"tp %d x cp %d x pp %d = %d GPUs, each of %d jobs has %d", w.TP, w.cp(), w.PP, mp, jobs, gpus))
 		}
-		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.pp", "lower tp x cp x pp or plan more GPUs",
+		return nil, fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.pp", "lower tp x cp x pp or plan more GPUs",
 			"tp %d x cp %d x pp %d = %d GPUs, the cluster has %d", w.TP, w.cp(), w.PP, mp, gpus))
 	}
 	if w.Layers%w.PP != 0 && w.PP > w.Layers {
-		return nil, fieldErr("workload.pp", "use at most one stage per layer", "%d stages for %d layers", w.PP, w.Layers)
+		return nil, fielderr.New("workload.pp", "use at most one stage per layer", "%d stages for %d layers", w.PP, w.Layers)
 	}
 	dp := gpus / w.modelParallel()
 	if w.EP > dp || dp%w.EP != 0 {
-		return nil, fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
+		return nil, fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
 			"ep %d does not divide dp %d", w.EP, dp))
 	}
 	if err := checkBatch(w, dp); err != nil {

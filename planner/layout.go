@@ -3,6 +3,9 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // UnitLayout is the scalable unit a plan reports and how its nodes map
@@ -30,7 +33,7 @@ func (p *Plan) UnitCount() int { return ceilDiv(p.Servers, max(p.Unit.Servers, 1
 // UnitWords describes one unit: "of 144 nodes (576 GPUs), leaves
 // rack-aligned (gb200-nvl72 reference unit)".
 func (p *Plan) UnitWords() string {
-	s := fmt.Sprintf("of %s nodes (%s GPUs) per plane", FormatInt(p.Unit.Servers), FormatInt(p.Unit.GPUs))
+	s := fmt.Sprintf("of %s nodes (%s GPUs) per plane", textfmt.Int(p.Unit.Servers), textfmt.Int(p.Unit.GPUs))
 	if p.Unit.LeafAlignment == AlignRack {
 		s += ", leaves rack-aligned"
 	}
@@ -92,12 +95,12 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 	if racks*sys.RackNodes == spec.down {
 		// Racks fill the leaf: rack-aligned and packed are the same.
 		return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): %s' %d trays of one rail fill each leaf's %d server ports%s",
-			sys.Key, Plural(racks, "rack"), spec.down, spec.down, tiersNote)
+			sys.Key, textfmt.Plural(racks, "rack"), spec.down, spec.down, tiersNote)
 	}
 	spec.down = racks * sys.RackNodes
 	spec.up = spec.upFor(spec.down)
 	return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): each leaf takes the %d trays of %s on one rail, %d down and %d up of its %d ports (leaf_alignment = %q packs them)%s",
-		sys.Key, spec.down, Plural(racks, "rack"), spec.down, spec.up, spec.radix, AlignPacked, tiersNote)
+		sys.Key, spec.down, textfmt.Plural(racks, "rack"), spec.down, spec.up, spec.radix, AlignPacked, tiersNote)
 }
 
 // comparePacked prices the packed alternative of a rack-aligned plan and
@@ -116,7 +119,7 @@ func (p *Plan) comparePacked(s Scenario, cat *Catalog) {
 	}
 	saving := p.Cost.Total - alt.Cost.Total
 	p.Notes = append(p.Notes, fmt.Sprintf("packed leaves (leaf_alignment = %q) would take %s instead of %s: %s less (%.0f%%), with racks straddling leaves",
-		AlignPacked, Plural(alt.TotalSwitches(), "switch"), Plural(p.TotalSwitches(), "switch"), FormatUSD(saving), 100*saving/p.Cost.Total))
+		AlignPacked, textfmt.Plural(alt.TotalSwitches(), "switch"), textfmt.Plural(p.TotalSwitches(), "switch"), textfmt.USD(saving), 100*saving/p.Cost.Total))
 	p.Cheaper = append(p.Cheaper, Cheaper{Design: fmt.Sprintf("leaf_alignment = %q", AlignPacked), CostUSD: alt.Cost.Total, SavingUSD: saving,
 		Caveat: "racks straddle leaves, unlike the reference layout",
 		apply:  func(s *Scenario) { s.Network.LeafAlignment = AlignPacked }})
@@ -137,7 +140,7 @@ func (p *Plan) compareTwoTiers(s Scenario, cat *Catalog) {
 	}
 	saving := p.Cost.Total - alt.Cost.Total
 	p.Notes = append(p.Notes, fmt.Sprintf("two tiers (tiers = 2) would take %s instead of %s: %s less (%.0f%%), every SU sharing the spines instead of the reference's spine-leaf groups and cores",
-		Plural(alt.TotalSwitches(), "switch"), Plural(p.TotalSwitches(), "switch"), FormatUSD(saving), 100*saving/p.Cost.Total))
+		textfmt.Plural(alt.TotalSwitches(), "switch"), textfmt.Plural(p.TotalSwitches(), "switch"), textfmt.USD(saving), 100*saving/p.Cost.Total))
 	p.Cheaper = append(p.Cheaper, Cheaper{Design: "tiers = 2", CostUSD: alt.Cost.Total, SavingUSD: saving,
 		Caveat: "SUs share spines, unlike the reference's spine-leaf groups",
 		apply:  func(s *Scenario) { s.Network.Tiers = 2 }})
@@ -174,7 +177,7 @@ func (p *Plan) GPUsBought() int {
 // or "per GPU bought (1,008; 1,000 asked)".
 func (p *Plan) BoughtText() string {
 	if b := p.GPUsBought(); b != p.GPUs {
-		return fmt.Sprintf("per GPU bought (%s; %s asked)", FormatInt(b), FormatInt(p.GPUs))
+		return fmt.Sprintf("per GPU bought (%s; %s asked)", textfmt.Int(b), textfmt.Int(p.GPUs))
 	}
 	return "per GPU bought"
 }
@@ -182,7 +185,7 @@ func (p *Plan) BoughtText() string {
 // PerGPUText is the cost per GPU with what it divides by: "$6,026 per
 // GPU bought (1,008; 1,000 asked)".
 func (p *Plan) PerGPUText() string {
-	return FormatUSDExact(p.Cost.PerGPU) + " " + p.BoughtText()
+	return textfmt.USDExact(p.Cost.PerGPU) + " " + p.BoughtText()
 }
 
 // BuiltOversubscription is the ratio each tier with uplinks is built
@@ -226,7 +229,7 @@ func rackScaleHint(s Scenario, cat *Catalog) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("%d GPUs per server is a rack-scale system's NVLink domain: %s plans it as %d trays of %d NICs each (%d rails), not one server of %d rails",
-		s.Cluster.GPUsPerServer, JoinOr(keys), sys.Nodes, sys.NICsPerNode, sys.NICsPerNode, s.Network.NICsPerServer)}
+		s.Cluster.GPUsPerServer, textfmt.JoinOr(keys), sys.Nodes, sys.NICsPerNode, sys.NICsPerNode, s.Network.NICsPerServer)}
 }
 
 // joinLanes is the lane rate a link between the NIC and the switch runs
@@ -250,9 +253,9 @@ func joinLanes(cat *Catalog, nic *NIC, sw *Switch, port int) (int, error) {
 		}
 	}
 	if len(joins) > 0 {
-		fix = "use " + JoinOr(joins) + " with this NIC, or a NIC with " + laneList(sw.LaneGbps) + " lanes"
+		fix = "use " + textfmt.JoinOr(joins) + " with this NIC, or a NIC with " + laneList(sw.LaneGbps) + " lanes"
 	}
-	return 0, fieldErr("network.switch", fix,
+	return 0, fielderr.New("network.switch", fix,
 		"%s (%s lanes) and %s (%s lanes) cannot share a lane rate at %dG", nic.Key, laneList(nic.LaneGbps), sw.Key, laneList(sw.LaneGbps), port)
 }
 

@@ -3,8 +3,6 @@ package planner
 import (
 	"fmt"
 	"io/fs"
-
-	"github.com/BurntSushi/toml"
 )
 
 // Market holds the 650 Group "RDMA Networking and AI" tables (US$ B).
@@ -67,12 +65,8 @@ func LoadMarket(fsys fs.FS) (*Market, error) {
 		return nil, fmt.Errorf("read market data: %w", err)
 	}
 	var m Market
-	md, err := toml.Decode(string(src), &m)
-	if err != nil {
-		return nil, fmt.Errorf("market data: %w", err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("market data: unknown key %q", und[0].String())
+	if err := decodeData("market data", src, &m, nil); err != nil {
+		return nil, err
 	}
 	n := len(m.Technology.Years)
 	for _, s := range [][]float64{m.Technology.Ethernet, m.Technology.InfiniBand, m.Technology.Total} {

@@ -3,6 +3,8 @@ package planner
 import (
 	"strings"
 	"testing"
+
+	"fabricplan/internal/fielderr"
 )
 
 func bomKeys(p *Plan) map[string]int {
@@ -66,7 +68,7 @@ func TestMediaThatDoNotExist(t *testing.T) {
 			s := ibScenario(1024)
 			tc.set(&s)
 			_, err := Build(s, cat)
-			fes := FieldErrors(err)
+			fes := fielderr.FieldErrors(err)
 			if len(fes) == 0 || fes[0].Field != tc.field || !strings.Contains(fes[0].Error(), tc.want) {
 				t.Errorf("err = %v, want %s naming %q", err, tc.field, tc.want)
 			}

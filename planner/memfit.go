@@ -5,6 +5,8 @@ import (
 	"iter"
 	"math"
 	"strings"
+
+	"fabricplan/internal/textfmt"
 )
 
 // MemoryFix is, for a job that does not fit in its GPUs' memory, the
@@ -183,7 +185,7 @@ func (j *JCT) MemoryFinding() string {
 	}
 	fj := j.Fix.JCT
 	return fmt.Sprintf("%s; cheapest change that fits: %s (%.1f GB per GPU), step %s with it (the step as entered, %s, assumes the memory were there)",
-		f, j.Fix.Change, fj.Memory.TotalGB, FormatSeconds(fj.Planned.StepS), FormatSeconds(j.Planned.StepS))
+		f, j.Fix.Change, fj.Memory.TotalGB, textfmt.Seconds(fj.Planned.StepS), textfmt.Seconds(j.Planned.StepS))
 }
 
 // StepCaveat labels the step time where it misleads on its own: a job
@@ -197,7 +199,7 @@ func (j *JCT) StepCaveat() string {
 	}
 	if j.ShortPipeline() {
 		parts = append(parts, fmt.Sprintf("bubble %.0f%% of it: %s per pipeline for pp %d", 100*j.BubbleShare(),
-			Plural(j.Microbatches, "micro-batch"), j.Workload.PP))
+			textfmt.Plural(j.Microbatches, "micro-batch"), j.Workload.PP))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // How a network beside the back end is built ([networks] frontend,
@@ -289,24 +292,24 @@ func (s *Scenario) validateNetworks(cat *Catalog) []error {
 		return nil
 	}
 	var errs []error
-	add := func(e *FieldError) { errs = append(errs, e) }
+	add := func(e *fielderr.FieldError) { errs = append(errs, e) }
 	kind := func(field, v string, allowed ...string) {
 		if v != "" && !slices.Contains(allowed, v) {
-			add(fieldErr("networks."+field, "write "+quotedOr(allowed), "unknown choice %q", v))
+			add(fielderr.New("networks."+field, "write "+quotedOr(allowed), "unknown choice %q", v))
 		}
 	}
 	kind("frontend", in.FrontEnd, NetSeparate, NetNone)
 	kind("storage", in.Storage, NetSeparate, NetConverged, NetNone)
 	kind("oob", in.OOB, NetSeparate, NetNone)
 	if in.StorageFabric != "" && in.StorageFabric != InfiniBand && in.StorageFabric != Ethernet {
-		add(fieldErr("networks.storage_fabric", `write "infiniband" or "ethernet"`, "unknown fabric %q", in.StorageFabric))
+		add(fielderr.New("networks.storage_fabric", `write "infiniband" or "ethernet"`, "unknown fabric %q", in.StorageFabric))
 	}
 	for _, f := range []struct {
 		name string
 		v    int
 	}{{"frontend_ports", in.FrontEndPorts}, {"storage_ports", in.StoragePorts}} {
 		if f.v < 0 || f.v > maxSidePorts {
-			add(fieldErr("networks."+f.name, fmt.Sprintf("give 1 to %d ports per server, or leave it out", maxSidePorts), "%d ports", f.v))
+			add(fielderr.New("networks."+f.name, fmt.Sprintf("give 1 to %d ports per server, or leave it out", maxSidePorts), "%d ports", f.v))
 		}
 	}
 	for _, f := range []struct {
@@ -314,18 +317,18 @@ func (s *Scenario) validateNetworks(cat *Catalog) []error {
 		v    int
 	}{{"storage_server_ports", in.StorageServerPorts}, {"management_servers", in.ManagementServers}} {
 		if f.v < 0 || f.v > maxSideServers {
-			add(fieldErr("networks."+f.name, fmt.Sprintf("give 0 to %d, or leave it out", maxSideServers), "%d", f.v))
+			add(fielderr.New("networks."+f.name, fmt.Sprintf("give 0 to %d, or leave it out", maxSideServers), "%d", f.v))
 		}
 	}
 	if !inRange(in.StorageGBsPerGPU, 0, maxStorageGBsGPU) {
-		add(fieldErr("networks.storage_gbs_per_gpu", fmt.Sprintf("give GB/s per GPU from 0.01 to %d, or leave it out", maxStorageGBsGPU), "%g GB/s", in.StorageGBsPerGPU))
+		add(fielderr.New("networks.storage_gbs_per_gpu", fmt.Sprintf("give GB/s per GPU from 0.01 to %d, or leave it out", maxStorageGBsGPU), "%g GB/s", in.StorageGBsPerGPU))
 	}
 	for _, f := range []struct{ name, v string }{{"frontend_oversubscription", in.FrontEndOversubscription}, {"storage_oversubscription", in.StorageOversubscription}} {
 		if f.v == "" {
 			continue
 		}
 		if _, _, err := Ratio(f.v); err != nil {
-			add(fieldErr("networks."+f.name, `write down:up such as "1:1" or "3:1"`, "%v", err))
+			add(fielderr.New("networks."+f.name, `write down:up such as "1:1" or "3:1"`, "%v", err))
 		}
 	}
 	if len(errs) > 0 {
@@ -334,14 +337,14 @@ func (s *Scenario) validateNetworks(cat *Catalog) []error {
 	r := s.resolveNetworks(cat)
 	if r.FrontEnd == NetSeparate || r.Storage == NetConverged {
 		if g := r.FrontEndGbps; cat.sideSwitch(Ethernet, g) == nil {
-			add(fieldErr("networks.frontend_gbps", "choose one of "+gbpsList(cat.sideSpeeds(Ethernet)), "no Ethernet switch in the catalog has %dG ports", g))
+			add(fielderr.New("networks.frontend_gbps", "choose one of "+gbpsList(cat.sideSpeeds(Ethernet)), "no Ethernet switch in the catalog has %dG ports", g))
 		}
 	}
 	if r.Storage == NetConverged && r.FrontEnd == NetNone {
-		add(fieldErr("networks.storage", `write "separate" or "none", or build the front end (frontend = "separate")`, "storage cannot converge onto a front end that is not built"))
+		add(fielderr.New("networks.storage", `write "separate" or "none", or build the front end (frontend = "separate")`, "storage cannot converge onto a front end that is not built"))
 	}
 	if r.Storage == NetSeparate && cat.sideSwitch(r.StorageFabric, r.StorageGbps) == nil {
-		add(fieldErr("networks.storage_gbps", "choose one of "+gbpsList(cat.sideSpeeds(r.StorageFabric)), "no %s switch in the catalog has %dG ports", r.StorageFabric, r.StorageGbps))
+		add(fielderr.New("networks.storage_gbps", "choose one of "+gbpsList(cat.sideSpeeds(r.StorageFabric)), "no %s switch in the catalog has %dG ports", r.StorageFabric, r.StorageGbps))
 	}
 	return errs
 }
@@ -351,7 +354,7 @@ func quotedOr(v []string) string {
 	for i, s := range v {
 		q[i] = strconv.Quote(s)
 	}
-	return JoinAnd(q[:len(q)-1]) + " or " + q[len(q)-1]
+	return textfmt.JoinAnd(q[:len(q)-1]) + " or " + q[len(q)-1]
 }
 
 // sideSwitch is the cheapest switch per port of fabric f with ports at

@@ -1,6 +1,10 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+
+	"fabricplan/internal/textfmt"
+)
 
 // FrontEndJCT is the job on the front end alone: its traffic over the
 // front end's NICs and links with TCP, beside RDMA on the back end. Gain
@@ -80,7 +84,7 @@ func (p *Plan) withCheckpoint(rel *Reliability, cp *Checkpoint) *Reliability {
 		out := *rel
 		out.Recovery.CheckpointWriteS = cp.WriteS
 		p.Notes = append(p.Notes, fmt.Sprintf("checkpoint write %s: derived from the %s bandwidth (%.0f GB/s for %.0f GB of model state); set reliability.checkpoint_write_s to override",
-			FormatSeconds(cp.WriteS), cp.Via, cp.BandwidthGBs, cp.StateGB))
+			textfmt.Seconds(cp.WriteS), cp.Via, cp.BandwidthGBs, cp.StateGB))
 		return &out
 	}
 	return rel

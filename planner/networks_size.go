@@ -2,6 +2,8 @@ package planner
 
 import (
 	"fmt"
+
+	"fabricplan/internal/textfmt"
 )
 
 // sideBill adds up one network's parts: cost (and its range), power and
@@ -137,7 +139,7 @@ func (c *clusterSizer) storage() SideNetwork {
 	case NetConverged:
 		n.PortGbps = r.FrontEndGbps
 		n.Carried = c.storagePorts(r.FrontEndGbps)
-		n.Notes = append(n.Notes, fmt.Sprintf("storage converged on the front end: its %s storage-server ports are on the front-end switches", FormatInt(n.Carried)))
+		n.Notes = append(n.Notes, fmt.Sprintf("storage converged on the front end: its %s storage-server ports are on the front-end switches", textfmt.Int(n.Carried)))
 		return n
 	}
 	sw, link := c.parts(r.StorageFabric, r.StorageGbps)
@@ -155,7 +157,7 @@ func (c *clusterSizer) storage() SideNetwork {
 	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.StoragePorts, r.StorageGbps)
 	b.fill(&n)
-	n.Notes = append(n.Notes, fmt.Sprintf("%s storage-server ports at %dG (storage servers not priced)", FormatInt(storPorts), r.StorageGbps))
+	n.Notes = append(n.Notes, fmt.Sprintf("%s storage-server ports at %dG (storage servers not priced)", textfmt.Int(storPorts), r.StorageGbps))
 	return n
 }
 
@@ -234,7 +236,7 @@ func (c *clusterSizer) mgmt() SideNetwork {
 		b.add(sv.Key, k, sv.PriceUSD, sv.PriceRangeUSD, sv.Watts)
 		b.fill(&n)
 	}
-	n.Notes = append(n.Notes, fmt.Sprintf("%s: %d head and control nodes, %d UFM hosts", Plural(k, "management server"), c.r.ManagementServers, c.ufmHosts()))
+	n.Notes = append(n.Notes, fmt.Sprintf("%s: %d head and control nodes, %d UFM hosts", textfmt.Plural(k, "management server"), c.r.ManagementServers, c.ufmHosts()))
 	return n
 }
 

@@ -6,6 +6,9 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // superPOD is the DGX H100 SuperPOD of 4 SU: 127 DGX H100 (31 per SU and
@@ -186,7 +189,7 @@ func TestConvergedNeverCostsMore(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c, sp := pc.Networks.Total.CostUSD, ps.Networks.Total.CostUSD; c > sp+1e-6 {
-				t.Errorf("converged %s > separate %s", FormatUSD(c), FormatUSD(sp))
+				t.Errorf("converged %s > separate %s", textfmt.USD(c), textfmt.USD(sp))
 			}
 			if pc.Networks.Net(NetStorage).Carried != ps.Networks.Net(NetStorage).Ports-ps.Servers*r.FrontEndPorts {
 				t.Errorf("storage-server ports differ: converged %d, separate %d less %d server ports",
@@ -248,7 +251,7 @@ func TestBackEndAddsIsTheDifference(t *testing.T) {
 					a.Ports, be.Ports, be.Switches, otherDrop, 2*ufm, oobUplinks*oobDrop, pdus, ufm/2, want)
 			}
 			if a.CostUSD < be.CostUSD+float64(ufm)*mgmt.PriceUSD-1e-6 {
-				t.Errorf("adds %s, less than the back end %s and its UFM hosts", FormatUSD(a.CostUSD), FormatUSD(be.CostUSD))
+				t.Errorf("adds %s, less than the back end %s and its UFM hosts", textfmt.USD(a.CostUSD), textfmt.USD(be.CostUSD))
 			}
 			if a.Switches < be.Switches {
 				t.Errorf("adds %d switches, the back end alone has %d", a.Switches, be.Switches)
@@ -373,12 +376,12 @@ func TestNetworksValidation(t *testing.T) {
 			in := tc.in
 			s.Networks = &in
 			_, err := Build(s, cat)
-			var fe *FieldError
+			var fe *fielderr.FieldError
 			if !errors.As(err, &fe) {
 				t.Fatalf("err %v, want a field error", err)
 			}
 			found := false
-			for _, f := range FieldErrors(err) {
+			for _, f := range fielderr.FieldErrors(err) {
 				if f.Field == tc.field && f.Fix != "" {
 					found = true
 				}
@@ -388,86 +391,6 @@ func TestNetworksValidation(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestNetworksScenarioFile: a [networks] table reads strictly and saves
-// losslessly. Mutations caught: the table not decoded (defaults used
-// silently); an unknown key in it ignored; Clone sharing the table.
-func TestNetworksScenarioFile(t *testing.T) {
-	src := "schema = 1\n[cluster]\ngpus = 256\ngpus_per_server = 8\n[network]\nfabric = \"infiniband\"\nnic_gbps = 400\nnic = \"auto\"\nplanes = 1\nswitch = \"auto\"\noversubscription = \"1:1\"\nrail_optimized = true\nload_balancing = \"adaptive\"\n[networks]\nstorage = \"none\"\nfrontend_gbps = 400\n"
-	s, err := ParseScenario([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Networks == nil || s.Networks.Storage != NetNone || s.Networks.FrontEndGbps != 400 {
-		t.Fatalf("networks %+v", s.Networks)
-	}
-	c := s.Clone()
-	c.Networks.Storage = NetSeparate
-	if s.Networks.Storage != NetNone {
-		t.Error("Clone shares the networks table")
-	}
-	out, err := EncodeScenario(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := ParseScenario(out)
-	if err != nil || !back.Equal(s) {
-		t.Errorf("round trip: %v\n%s", err, out)
-	}
-	if _, err := ParseScenario([]byte(src + "stroage = \"none\"\n")); err == nil || !strings.Contains(err.Error(), "networks.stroage") {
-		t.Errorf("unknown key: %v", err)
-	}
-}
-
-// FuzzNetworksTable feeds [networks] tables to the scenario parser and
-// the planner: nothing panics, bad input is a field error, and a plan's
-// networks have finite, non-negative counts and costs that add up.
-// Mutations caught: a zero radix or port count dividing by zero; a
-// negative count from a ratio; totals that skip a network.
-func FuzzNetworksTable(f *testing.F) {
-	base := "schema = 1\n[cluster]\nsystem = \"dgx-h100\"\ngpus = 1016\n[network]\nfabric = \"infiniband\"\nnic_gbps = 400\nplanes = 1\nswitch = \"auto\"\noversubscription = \"1:1\"\nrail_optimized = true\nload_balancing = \"adaptive\"\n[networks]\n"
-	for _, seed := range []string{
-		"storage_server_ports = 48\n",
-		"storage = \"converged\"\nfrontend_gbps = 400\n",
-		"frontend = \"none\"\nstorage = \"none\"\noob = \"none\"\n",
-		"storage_gbs_per_gpu = 1e300\n",
-		"frontend_oversubscription = \"64:1\"\nfrontend_ports = 16\n",
-		"storage_fabric = \"ethernet\"\nstorage_gbps = 800\nstorage_oversubscription = \"1:1\"\n",
-		"management_servers = 100000\n",
-	} {
-		f.Add(seed)
-	}
-	cat := testCatalog(f)
-	f.Fuzz(func(t *testing.T, table string) {
-		s, err := CheckScenario([]byte(base+table), cat)
-		if err != nil {
-			return
-		}
-		p, err := Build(s, cat)
-		if err != nil {
-			if len(FieldErrors(err)) == 0 && !errors.Is(err, ErrTooLarge) {
-				t.Fatalf("not a field error: %v", err)
-			}
-			return
-		}
-		n := p.Networks
-		if n == nil {
-			t.Fatal("no networks")
-		}
-		var sum Increment
-		for _, x := range n.List {
-			if x.Ports < 0 || x.Switches < 0 || x.Links < 0 || x.PortsPerServer < 0 ||
-				!(x.CostUSD >= 0) || math.IsInf(x.CostUSD, 0) || !(x.PowerW >= 0) || math.IsInf(x.PowerW, 0) {
-				t.Fatalf("%s: %+v", x.Name, x)
-			}
-			sum.Ports += x.Ports
-			sum.Switches += x.Switches
-		}
-		if sum.Ports != n.Total.Ports || sum.Switches != n.Total.Switches {
-			t.Fatalf("totals %+v, networks add to %+v", n.Total, sum)
-		}
-	})
 }
 
 // TestSizeLeafSpine works the side-network rule by hand. In-band of the

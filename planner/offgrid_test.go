@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"testing"
+
+	"fabricplan/internal/textfmt"
 )
 
 // offGridSizes are GPU counts off the power-of-two grid: every count to
@@ -109,8 +111,8 @@ func TestOffGridProperties(t *testing.T) {
 				for _, pair := range [][2]string{{"2:1", "1:1"}, {"3:1", "2:1"}} {
 					hi, lo := plans[pair[0]], plans[pair[1]]
 					if hi != nil && lo != nil && hi.Cost.Total > lo.Cost.Total+1e-6 {
-						t.Errorf("%d GPUs: %s costs %s, more than %s at %s (%d vs %d switches)", g, pair[0], FormatUSD(hi.Cost.Total),
-							pair[1], FormatUSD(lo.Cost.Total), hi.TotalSwitches(), lo.TotalSwitches())
+						t.Errorf("%d GPUs: %s costs %s, more than %s at %s (%d vs %d switches)", g, pair[0], textfmt.USD(hi.Cost.Total),
+							pair[1], textfmt.USD(lo.Cost.Total), hi.TotalSwitches(), lo.TotalSwitches())
 					}
 				}
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"fabricplan/internal/textfmt"
 )
 
 // finalTally counts, per phase (from 0), what of the final plan's fabric
@@ -237,12 +239,12 @@ func finalFindings(final *Plan, sp StrategyPlan, g Growth) []string {
 		if g.PrebuyPorts {
 			how = "all in phase 1 with the optics of every port the final size uses (ports pre-bought)"
 		}
-		upper := Plural(final.Switches(TierSpine), "spine")
+		upper := textfmt.Plural(final.Switches(TierSpine), "spine")
 		if c := final.Switches(TierCore); c > 0 {
-			upper += " and " + Plural(c, "core")
+			upper += " and " + textfmt.Plural(c, "core")
 		}
 		out = append(out, fmt.Sprintf("the upper tiers are the final size's (%s), bought %s; phase 1 has %s for %s GPUs",
-			upper, how, Plural(first.Switches.Spine, "spine"), FormatInt(first.GPUs)))
+			upper, how, textfmt.Plural(first.Switches.Spine, "spine"), textfmt.Int(first.GPUs)))
 	}
 	out = append(out, "every leaf of a scalable unit is bought and cabled to the spines with the unit's first server (NVIDIA: design for the full SU); no link moves between phases")
 	if final.Tiers == 3 {

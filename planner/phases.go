@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 	"fmt"
 	"math"
 	"runtime"
@@ -152,7 +154,7 @@ func PlanPhases(s Scenario, cat *Catalog) (*PhasedPlan, error) {
 		sc := pinned.Clone()
 		sc.Cluster.GPUs = ph.GPUs
 		if pp.plans[i], err = Build(sc, cat); err != nil {
-			return nil, fmt.Errorf("phase %d (%s GPUs): %w", i+1, FormatInt(ph.GPUs), err)
+			return nil, fmt.Errorf("phase %d (%s GPUs): %w", i+1, textfmt.Int(ph.GPUs), err)
 		}
 	}
 	g := growth(s, cat)
@@ -162,7 +164,7 @@ func PlanPhases(s Scenario, cat *Catalog) (*PhasedPlan, error) {
 	}
 	pp.Strategies = append(pp.Strategies, fs, planGrow(pp, phases, g))
 	pp.Notes = append(pp.Notes, fmt.Sprintf("re-cabling: %s min a link for one crew (estimate: no published figure), %s; labour is not priced",
-		trimFloat(g.RecableMin), Plural(g.RecableCrews, "crew")))
+		trimFloat(g.RecableMin), textfmt.Plural(g.RecableCrews, "crew")))
 	return pp, nil
 }
 
@@ -192,7 +194,7 @@ func resolvePhases(s Scenario, final *Plan) ([]Phase, []string, error) {
 	in := s.Phases
 	if len(in) == 0 {
 		in = defaultPhases(final.GPUs, perUnit)
-		notes = append(notes, fmt.Sprintf("no [[phase]] list: phases double from one scalable unit (%s GPUs) to the final size", FormatInt(perUnit)))
+		notes = append(notes, fmt.Sprintf("no [[phase]] list: phases double from one scalable unit (%s GPUs) to the final size", textfmt.Int(perUnit)))
 	}
 	out := make([]Phase, 0, len(in)+1)
 	for i, ph := range in {
@@ -206,18 +208,18 @@ func resolvePhases(s Scenario, final *Plan) ([]Phase, []string, error) {
 		}
 		switch {
 		case ph.GPUs > final.GPUs:
-			return nil, nil, fieldErr(field, fmt.Sprintf("give at most %s GPUs (cluster.gpus, the final size), or raise cluster.gpus", FormatInt(final.GPUs)),
-				"%s GPUs (a scalable unit is %s GPUs)", FormatInt(ph.GPUs), FormatInt(perUnit))
+			return nil, nil, fielderr.New(field, fmt.Sprintf("give at most %s GPUs (cluster.gpus, the final size), or raise cluster.gpus", textfmt.Int(final.GPUs)),
+				"%s GPUs (a scalable unit is %s GPUs)", textfmt.Int(ph.GPUs), textfmt.Int(perUnit))
 		case len(out) > 0 && ph.GPUs <= out[len(out)-1].GPUs:
-			return nil, nil, fieldErr(field, fmt.Sprintf("give more than the phase before (%s GPUs)", FormatInt(out[len(out)-1].GPUs)),
-				"%s GPUs", FormatInt(ph.GPUs))
+			return nil, nil, fielderr.New(field, fmt.Sprintf("give more than the phase before (%s GPUs)", textfmt.Int(out[len(out)-1].GPUs)),
+				"%s GPUs", textfmt.Int(ph.GPUs))
 		}
 		out = append(out, ph)
 	}
 	if len(out) == 0 || out[len(out)-1].GPUs < final.GPUs {
 		out = append(out, Phase{GPUs: final.GPUs})
 		if len(s.Phases) > 0 {
-			notes = append(notes, fmt.Sprintf("cluster.gpus (%s) adds a last phase: the phases stop short of the final size", FormatInt(final.GPUs)))
+			notes = append(notes, fmt.Sprintf("cluster.gpus (%s) adds a last phase: the phases stop short of the final size", textfmt.Int(final.GPUs)))
 		}
 	}
 	return out, notes, nil
@@ -330,15 +332,6 @@ func askedRatio(p *Plan) float64 {
 // single switch, with no uplinks, is non-blocking).
 func ratioHolds(built, asked float64) bool { return built <= asked*(1+1e-9) }
 
-// FormatOversub writes a down/up ratio as "2:1" or "1.33:1" ("-" without
-// uplinks).
-func FormatOversub(r float64) string {
-	if r == 0 {
-		return "-"
-	}
-	return trimFloat(math.Round(r*100)/100) + ":1"
-}
-
 // phaseJCT reads a plan's job time.
 func phaseJCT(p *Plan) *PhaseJCT {
 	if p == nil || p.JCT == nil {
@@ -378,7 +371,7 @@ func planGrow(pp *PhasedPlan, phases []Phase, g Growth) StrategyPlan {
 			}
 			if prev := pp.plans[i-1]; prev.Tiers != p.Tiers {
 				sp.Findings = append(sp.Findings, fmt.Sprintf("phase %d goes from %d to %d tiers: the fabric is re-designed, %s of the %s links before it move",
-					i+1, prev.Tiers, p.Tiers, FormatInt(d.Moved.Total), FormatInt(prev.Links.Total)))
+					i+1, prev.Tiers, p.Tiers, textfmt.Int(d.Moved.Total), textfmt.Int(prev.Links.Total)))
 			}
 		}
 		sp.Steps = append(sp.Steps, st)
@@ -387,7 +380,7 @@ func planGrow(pp *PhasedPlan, phases []Phase, g Growth) StrategyPlan {
 	sp.Findings = append(sp.Findings, driftFindings(sp, pp.Asked, asked)...)
 	if moved := totalMoved(sp); moved > 0 {
 		sp.Findings = append(sp.Findings, fmt.Sprintf("%s links move over the build-out; %s of parts bought earlier are retired",
-			FormatInt(moved), FormatUSD(totalRetired(sp))))
+			textfmt.Int(moved), textfmt.USD(totalRetired(sp))))
 	}
 	return sp
 }
@@ -434,7 +427,7 @@ func driftFindings(sp StrategyPlan, askedText string, asked float64) []string {
 	for _, st := range sp.Steps {
 		if !st.RatioHolds {
 			out = append(out, fmt.Sprintf("phase %d: leaves are built at %s, more oversubscribed than the %s asked (%.0f%% more down per up link)",
-				st.Phase, FormatOversub(st.Oversub), askedText, (st.Oversub/asked-1)*100))
+				st.Phase, textfmt.Oversub(st.Oversub), askedText, (st.Oversub/asked-1)*100))
 		}
 	}
 	if len(out) == 0 {
@@ -466,8 +459,8 @@ func recabling(prev *Plan, moved Links, g Growth) *Recabling {
 			}
 		}
 	}
-	window := fmt.Sprintf("move %s: %s for %s at %s min a link (estimate)", Plural(moved.Total, "link"),
-		FormatHours(r.Hours), Plural(g.RecableCrews, "crew"), trimFloat(g.RecableMin))
+	window := fmt.Sprintf("move %s: %s for %s at %s min a link (estimate)", textfmt.Plural(moved.Total, "link"),
+		textfmt.Hours(r.Hours), textfmt.Plural(g.RecableCrews, "crew"), trimFloat(g.RecableMin))
 	if worst == nil {
 		r.Text = window
 		return r
@@ -478,7 +471,7 @@ func recabling(prev *Plan, moved Links, g Growth) *Recabling {
 			window, worst.Name, 100*worst.UplinkLeft, worst.SlowdownText())
 	} else {
 		r.Text = fmt.Sprintf("%s; a lost %s %s the job: stop training for the window (%s of downtime)",
-			window, worst.Name, worst.Behaviour, FormatHours(r.Hours))
+			window, worst.Name, worst.Behaviour, textfmt.Hours(r.Hours))
 	}
 	return r
 }
@@ -500,14 +493,14 @@ func phaseOf(servers []int, s int) int { return sort.SearchInts(servers, s+1) }
 // MoneyScale is the one scale every amount of the phased plan is written
 // in (spend added, spend to date, the strategies' differences), chosen
 // from the largest of them.
-func (pp *PhasedPlan) MoneyScale() MoneyScale {
+func (pp *PhasedPlan) MoneyScale() textfmt.MoneyScale {
 	var usd []float64
 	for _, sp := range pp.Strategies {
 		for _, st := range sp.Steps {
 			usd = append(usd, st.CostUSD, st.CostAddedUSD)
 		}
 	}
-	return MoneyScaleFor(usd...)
+	return textfmt.MoneyScaleFor(usd...)
 }
 
 // ComparePhases says in a sentence how the two strategies differ: the
@@ -538,7 +531,7 @@ func ComparePhases(pp *PhasedPlan) string {
 	s := fmt.Sprintf("growing as you go spends %s in phase 1 and %s in all (%s against %s built for the final size)",
 		word(first, "more", "less"), word(total, "more", "less"), usd.Format(gr.Last().CostUSD), usd.Format(fs.Last().CostUSD))
 	if moved := totalMoved(*gr); moved > 0 {
-		s += fmt.Sprintf("; it moves %s links (%s of re-cabling, estimate), building for the final size none", FormatInt(moved), FormatHours(hours))
+		s += fmt.Sprintf("; it moves %s links (%s of re-cabling, estimate), building for the final size none", textfmt.Int(moved), textfmt.Hours(hours))
 	} else {
 		s += "; neither moves a link"
 	}

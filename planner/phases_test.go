@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fabricplan/internal/fielderr"
 )
 
 // dgxH100 is a DGX H100 SuperPOD scenario (QM9700, 1:1): one scalable
@@ -293,7 +295,7 @@ func TestPhaseValidation(t *testing.T) {
 			s := ibScenario(1024)
 			s.Phases, s.Growth = tc.phases, tc.growth
 			_, err := PlanPhases(s, cat)
-			var fe *FieldError
+			var fe *fielderr.FieldError
 			if !errors.As(err, &fe) {
 				t.Fatalf("err = %v, want a field error", err)
 			}
@@ -315,41 +317,6 @@ func TestPhaseValidation(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[100 512 700 1024]" {
 		t.Errorf("phases %v, want [100 512 700 1024]", got)
-	}
-}
-
-// TestPhaseDecode reads [[phase]] tables strictly, naming a bad key by
-// its phase and line. Catches the array decoded without the unknown-key
-// check, or every phase's key reported at the first phase's line.
-func TestPhaseDecode(t *testing.T) {
-	src := "schema = 1\n[cluster]\ngpus = 1024\n\n[[phase]]\ngpus = 256\n\n[[phase]]\ngpux = 512\n\n[growth]\nprebuy_ports = true\nrecable_crews = 3\n"
-	_, err := ParseScenario([]byte(src))
-	fes := FieldErrors(err)
-	if len(fes) != 1 || fes[0].Field != "phase[2].gpux" || fes[0].Line != 9 {
-		t.Fatalf("err = %v, want phase[2].gpux on line 9", err)
-	}
-	s, err := ParseScenario([]byte(strings.Replace(src, "gpux", "gpus", 1)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Phases) != 2 || s.Phases[1].GPUs != 512 || s.Growth == nil || !s.Growth.PrebuyPorts || s.Growth.RecableCrews != 3 {
-		t.Fatalf("decoded %+v %+v", s.Phases, s.Growth)
-	}
-	out, err := EncodeScenario(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := ParseScenario(out)
-	if err != nil || !back.Equal(s) {
-		t.Errorf("round trip: %v\n%s", err, out)
-	}
-	c := s.Clone()
-	c.Phases[0].GPUs, c.Growth.RecableCrews = 1, 9
-	if s.Phases[0].GPUs != 256 || s.Growth.RecableCrews != 3 {
-		t.Error("Clone shares phases or growth with the original")
-	}
-	if _, err := ParseScenario([]byte("schema = 1\nphase = 3\n")); err == nil || !strings.Contains(err.Error(), "[[phase]]") {
-		t.Errorf("phase = 3: err = %v, want the array form", err)
 	}
 }
 
@@ -429,32 +396,6 @@ func TestDriftFinding(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0], "phase 2: leaves are built at 1.5:1") || !strings.Contains(got[0], "50% more") {
 		t.Errorf("findings = %q", got)
 	}
-}
-
-// FuzzPhases plans any scenario the parser accepts in phases, without a
-// panic and with the spend and move invariants.
-func FuzzPhases(f *testing.F) {
-	f.Add("schema = 1\n[cluster]\ngpus = 1024\n[[phase]]\ngpus = 256\n[[phase]]\nunits = 2\ndate = \"2026-Q1\"\n")
-	f.Add("schema = 1\n[cluster]\ngpus = 3000\nsystem = \"gb200-nvl72\"\n[[phase]]\nunits = 1\n[growth]\nprebuy_ports = true\n")
-	f.Add("schema = 1\n[[phase]]\ngpus = 0\n[[phase]]\nunits = -1\n")
-	cat := testCatalog(f)
-	f.Fuzz(func(t *testing.T, doc string) {
-		s, err := CheckScenario([]byte(doc), cat)
-		if err != nil || s.Cluster.GPUs > 200_000 {
-			return
-		}
-		start := time.Now()
-		pp, err := PlanPhases(s, cat)
-		if err != nil {
-			return
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Fatalf("planning took %v", d)
-		}
-		for _, sp := range pp.Strategies {
-			checkStrategy(t, sp, pp.Final)
-		}
-	})
 }
 
 // TestPhasesCoreWithSecondPod: built for a three-tier final size, a
@@ -568,4 +509,33 @@ func TestCompareRetires(t *testing.T) {
 	if got != (spend{added: 110, retired: 20, transceivers: 0, cables: 5}) {
 		t.Errorf("compare = %+v, want added 110, retired 20, 0 optics, 5 cables", got)
 	}
+}
+
+// FuzzPhases plans any scenario the parser accepts in phases, without a
+// panic and with the spend and move invariants.
+func FuzzPhases(f *testing.F) {
+	f.Add("schema = 1\n[cluster]\ngpus = 1024\n[[phase]]\ngpus = 256\n[[phase]]\nunits = 2\ndate = \"2026-Q1\"\n")
+	f.Add("schema = 1\n[cluster]\ngpus = 3000\nsystem = \"gb200-nvl72\"\n[[phase]]\nunits = 1\n[growth]\nprebuy_ports = true\n")
+	f.Add("schema = 1\n[[phase]]\ngpus = 0\n[[phase]]\nunits = -1\n")
+	cat := testCatalog(f)
+	f.Fuzz(func(t *testing.T, doc string) {
+		s, err := ScenarioFromData([]byte(doc))
+		if err == nil {
+			err = s.Validate(cat)
+		}
+		if err != nil || s.Cluster.GPUs > 200_000 {
+			return
+		}
+		start := time.Now()
+		pp, err := PlanPhases(s, cat)
+		if err != nil {
+			return
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("planning took %v", d)
+		}
+		for _, sp := range pp.Strategies {
+			checkStrategy(t, sp, pp.Final)
+		}
+	})
 }

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // Tier names used in plans, BOMs and charts.
@@ -304,7 +307,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	rs, notes := s.WithSystem(cat).Resolve(cat)
 	nic := rs.chooseNIC(cat)
 	if nic == nil {
-		return nil, fieldErr("network.nic_gbps", "choose another NIC speed or port split",
+		return nil, fielderr.New("network.nic_gbps", "choose another NIC speed or port split",
 			"no %dG %s NIC with %d ports in the catalog", rs.Network.NICGbps, rs.Network.Fabric, rs.Network.PortsPerNIC)
 	}
 	best, ok, err := buildOn(rs, cat, nic)
@@ -404,7 +407,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	down, up, _ := Ratio(n.Oversubscription)
 	leafDown, leafUp := leafPorts(radix, down, up)
 	if leafDown == 0 {
-		return nil, fieldErr("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix),
+		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix),
 			"%s needs %d ports per leaf; %s has %d at %dG", n.Oversubscription, down+up, sw.Key, radix, port)
 	}
 	systems, servers := s.nodes(cat)
@@ -422,7 +425,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		if errors.As(err, &nf) {
 			return nil, tooLarge(s, cat, sw, port, radix, servers*rails, nf.tiers)
 		}
-		return nil, fieldErr("network.rail_optimized", "", "%s: %v", sw.Key, err)
+		return nil, fielderr.New("network.rail_optimized", "", "%s: %v", sw.Key, err)
 	}
 	p := &Plan{
 		Scenario: s, NIC: nic, Switch: sw, System: s.system(cat), Systems: systems,
@@ -461,7 +464,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	if sys := p.System; sys != nil {
 		if held := systems * sys.GPUs; held != s.Cluster.GPUs {
 			p.Notes = append(p.Notes, fmt.Sprintf("%s GPUs need %d %s (%s GPUs, %s more than asked): the fabric connects all %s nodes",
-				FormatInt(s.Cluster.GPUs), systems, sys.Name, FormatInt(held), FormatInt(held-s.Cluster.GPUs), FormatInt(servers)))
+				textfmt.Int(s.Cluster.GPUs), systems, sys.Name, textfmt.Int(held), textfmt.Int(held-s.Cluster.GPUs), textfmt.Int(servers)))
 		}
 	}
 	if pl.spineWiring == WiringNear || pl.coreWiring == WiringNear {
@@ -488,7 +491,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 // suggests what would.
 func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers int) error {
 	if s.Network.Tiers != 0 && tiers < 3 {
-		return fieldErr("network.tiers", "set tiers = 0 to use the fewest that fit",
+		return fielderr.New("network.tiers", "set tiers = 0 to use the fewest that fit",
 			"%d server ports per plane do not fit in %d tiers of %s (%d x %dG)", perPlane, tiers, sw.Key, radix, port)
 	}
 	var tips []string
@@ -503,7 +506,7 @@ func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers
 	}
 	tips = append(tips, "fewer GPUs per fabric (split the cluster)")
 	return fmt.Errorf("%w: %s server ports per plane exceed what three tiers of %s (%d x %dG, up to about %s ports non-blocking) can reach; try %s",
-		ErrTooLarge, FormatInt(perPlane), sw.Key, radix, port, FormatInt(reach), strings.Join(tips, "; or "))
+		ErrTooLarge, textfmt.Int(perPlane), sw.Key, radix, port, textfmt.Int(reach), strings.Join(tips, "; or "))
 }
 
 // estimateJCT fills p.JCT for the scenario's workload, or for the default
@@ -546,7 +549,7 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
 	if rs.Network.Switch == Auto {
 		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
 		if len(candidates) == 0 {
-			return nil, false, fieldErr("network.nic_gbps", "choose a NIC speed or port split that gives "+gbpsList(switchSpeeds(cat, rs.Network.Fabric))+" ports",
+			return nil, false, fielderr.New("network.nic_gbps", "choose a NIC speed or port split that gives "+gbpsList(switchSpeeds(cat, rs.Network.Fabric))+" ports",
 				"no %s switch in the catalog has %dG ports", rs.Network.Fabric, port)
 		}
 	} else {

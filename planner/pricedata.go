@@ -2,8 +2,6 @@ package planner
 
 import (
 	"fmt"
-
-	"github.com/BurntSushi/toml"
 )
 
 // Price bases: how a plan prices the parts a catalog marks list_premium.
@@ -56,27 +54,14 @@ type ShareBand struct {
 // ParsePriceData decodes and checks data/prices.toml.
 func ParsePriceData(src []byte) (*PriceData, error) {
 	var d PriceData
-	md, err := toml.Decode(string(src), &d)
-	if err != nil {
-		return nil, fmt.Errorf("price data: %w", err)
+	if err := decodeData("price data", src, &d, &d.Schema); err != nil {
+		return nil, err
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("price data: unknown key %q", und[0].String())
+	if err := d.checkConstants(); err != nil {
+		return nil, err
 	}
-	switch p := d.ListPremium; {
-	case d.Schema != 1:
-		return nil, fmt.Errorf("price data: schema %d, want 1", d.Schema)
-	case d.DefaultBasis != BasisStreet && d.DefaultBasis != BasisList:
-		return nil, fmt.Errorf("price data: default_basis %q; write %q or %q", d.DefaultBasis, BasisStreet, BasisList)
-	case !(p.Range[0] >= 1 && p.Range[0] <= p.Factor && p.Factor <= p.Range[1]) || p.Source == "":
-		return nil, fmt.Errorf("price data: list_premium factor %g must lie in its range %v (each at least 1) and name its source", p.Factor, p.Range)
-	case !(d.CapexShare.Low > 0 && d.CapexShare.Low <= d.CapexShare.High && d.CapexShare.High < 1) || d.CapexShare.Source == "":
-		return nil, fmt.Errorf("price data: capex_share needs 0 < low <= high < 1 and a source")
-	}
-	for i, b := range d.PerGPU {
-		if !(b.LowUSD > 0 && b.LowUSD <= b.HighUSD) || b.Source == "" || b.Name == "" || (b.MaxGPUs > 0 && b.MaxGPUs < b.MinGPUs) {
-			return nil, fmt.Errorf("price data: per_gpu band %d (%q) needs a name, 0 < low_usd <= high_usd, min_gpus <= max_gpus and a source", i+1, b.Name)
-		}
+	if err := d.checkBands(); err != nil {
+		return nil, err
 	}
 	return &d, nil
 }
@@ -89,6 +74,30 @@ func (d *PriceData) Band(gpus int) *GPUBand {
 	for i, b := range d.PerGPU {
 		if gpus >= b.MinGPUs && (b.MaxGPUs == 0 || gpus <= b.MaxGPUs) {
 			return &d.PerGPU[i]
+		}
+	}
+	return nil
+}
+
+// checkConstants checks the price basis, the list premium and the capex
+// share, each with its source.
+func (d *PriceData) checkConstants() error {
+	switch p := d.ListPremium; {
+	case d.DefaultBasis != BasisStreet && d.DefaultBasis != BasisList:
+		return fmt.Errorf("price data: default_basis %q; write %q or %q", d.DefaultBasis, BasisStreet, BasisList)
+	case !(p.Range[0] >= 1 && p.Range[0] <= p.Factor && p.Factor <= p.Range[1]) || p.Source == "":
+		return fmt.Errorf("price data: list_premium factor %g must lie in its range %v (each at least 1) and name its source", p.Factor, p.Range)
+	case !(d.CapexShare.Low > 0 && d.CapexShare.Low <= d.CapexShare.High && d.CapexShare.High < 1) || d.CapexShare.Source == "":
+		return fmt.Errorf("price data: capex_share needs 0 < low <= high < 1 and a source")
+	}
+	return nil
+}
+
+// checkBands checks the per-GPU price bands.
+func (d *PriceData) checkBands() error {
+	for i, b := range d.PerGPU {
+		if !(b.LowUSD > 0 && b.LowUSD <= b.HighUSD) || b.Source == "" || b.Name == "" || (b.MaxGPUs > 0 && b.MaxGPUs < b.MinGPUs) {
+			return fmt.Errorf("price data: per_gpu band %d (%q) needs a name, 0 < low_usd <= high_usd, min_gpus <= max_gpus and a source", i+1, b.Name)
 		}
 	}
 	return nil

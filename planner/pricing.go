@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"fabricplan/internal/fielderr"
 )
 
 // Price conditions: what kind of observation a catalog price is
@@ -200,13 +202,13 @@ func (s *Scenario) cablePrice(cat *Catalog, cb *Cable, metres float64) PartPrice
 func (s *Scenario) validatePricing(cat *Catalog) []error {
 	var errs []error
 	if b := s.Pricing.Basis; b != "" && b != BasisStreet && b != BasisList {
-		errs = append(errs, fieldErr("pricing.basis", fmt.Sprintf("write %q (third-party optics, retail prices) or %q (branded optics at the vendor premium)", BasisStreet, BasisList),
+		errs = append(errs, fielderr.New("pricing.basis", fmt.Sprintf("write %q (third-party optics, retail prices) or %q (branded optics at the vendor premium)", BasisStreet, BasisList),
 			"unknown price basis %q", b))
 	}
 	if s.Quotes != nil {
 		for _, q := range s.Quotes.Quotes {
 			if !cat.HasPriceKey(q.Part) {
-				errs = append(errs, fieldErr("pricing.quotes", "use a catalog key ('fabricplan catalog' lists them)",
+				errs = append(errs, fielderr.New("pricing.quotes", "use a catalog key ('fabricplan catalog' lists them)",
 					"%s line %d: a quote for %q, which the catalog does not know", s.Quotes.Path, q.Line, q.Part))
 			}
 		}

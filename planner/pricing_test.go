@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/internal/textfmt"
 )
 
 // Every catalog part names its price's condition, grade and date; a part
@@ -69,7 +70,7 @@ func TestEqualCapacitySwitchesDoNotTie(t *testing.T) {
 			}
 			if sa.Source.Price != sb.Source.Price {
 				t.Errorf("%s and %s: both %s for %d Gb/s from different sources:\n  %s\n  %s", a, b,
-					FormatUSDExact(sa.PriceUSD), capacityGbps(sa), sa.Source.Price, sb.Source.Price)
+					textfmt.USDExact(sa.PriceUSD), capacityGbps(sa), sa.Source.Price, sb.Source.Price)
 			}
 		}
 	}
@@ -86,7 +87,7 @@ func TestEqualCapacitySwitchesDoNotTie(t *testing.T) {
 		}
 		costs = append(costs, p.Cost.Switches)
 		if sw == "tomahawk5" && p.Cost.Switches-costs[0] != 30000*float64(p.TotalSwitches()) {
-			t.Errorf("tomahawk5 switches %s vs sn5600 %s, want $30,000 x %d more", FormatUSD(p.Cost.Switches), FormatUSD(costs[0]), p.TotalSwitches())
+			t.Errorf("tomahawk5 switches %s vs sn5600 %s, want $30,000 x %d more", textfmt.USD(p.Cost.Switches), textfmt.USD(costs[0]), p.TotalSwitches())
 		}
 	}
 }

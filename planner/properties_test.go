@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"fabricplan/internal/fielderr"
 )
 
 // propertySizes is every GPU count up to 2,048 and then steps of about 1%
@@ -47,7 +49,7 @@ func TestFabricProperties(t *testing.T) {
 				s.Cluster.GPUs = g
 				p, err := Build(s, cat)
 				if err != nil {
-					if FieldErrors(err) != nil {
+					if fielderr.FieldErrors(err) != nil {
 						t.Fatalf("%d GPUs: input error %v", g, err)
 					}
 					prev = nil // past three tiers: the series ends here

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
-
-	"fabricplan/internal/safefile"
 )
 
 // Quote is one vendor's price for one catalog part: a firm unit price, in
@@ -81,23 +79,6 @@ func (qs *Quotes) For(part string) *Quote {
 		}
 	}
 	return best
-}
-
-// QuotesLimit bounds a quotes file's size.
-const QuotesLimit = 4 << 20
-
-// LoadQuotes reads and parses a quotes file (.csv or .toml) and dates it
-// today.
-func LoadQuotes(path string, today time.Time) (*Quotes, error) {
-	src, err := safefile.Read(path, QuotesLimit)
-	if err != nil {
-		return nil, fmt.Errorf("open quotes: %w", err)
-	}
-	qs, err := ParseQuotes(path, src)
-	if err != nil {
-		return nil, err
-	}
-	return &Quotes{Path: path, Quotes: qs, Today: today}, nil
 }
 
 // quoteColumns are a quotes CSV's columns; usd_per may be left out when
@@ -246,12 +227,11 @@ func (q *Quote) check() error {
 		return errors.New("part: empty; give the catalog key ('fabricplan catalog' lists them)")
 	case q.Vendor == "":
 		return fmt.Errorf("vendor: empty for %s; say who quoted it", q.Part)
-	case len(q.Currency) != 3 || strings.Trim(q.Currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "":
-		return fmt.Errorf("currency %q: give a three-letter code such as USD or EUR", q.Currency)
-	case q.Currency != "USD" && !(q.USDPer > 0 && q.USDPer < 1e6):
-		return fmt.Errorf("usd_per: %s needs the US dollars per %s it was converted at", q.Currency, q.Currency)
-	case q.Currency == "USD" && q.USDPer != 0 && q.USDPer != 1:
-		return fmt.Errorf("usd_per %g for a USD price; leave it out or write 1", q.USDPer)
+	}
+	if err := q.checkCurrency(); err != nil {
+		return err
+	}
+	switch {
 	case !(q.UnitPrice > 0) || !(q.USD() <= MaxPriceUSD):
 		return fmt.Errorf("unit_price %g: give a price above 0 and at most $%.0f", q.UnitPrice, MaxPriceUSD)
 	case derr != nil:
@@ -260,6 +240,20 @@ func (q *Quote) check() error {
 		return fmt.Errorf("valid_until %q: write the last valid day as YYYY-MM-DD", q.ValidUntil)
 	case until.Before(date):
 		return fmt.Errorf("valid_until %s is before the quote's date %s", q.ValidUntil, q.Date)
+	}
+	return nil
+}
+
+// checkCurrency checks the quote's currency code and, for a currency
+// other than USD, the rate it was converted at.
+func (q *Quote) checkCurrency() error {
+	switch {
+	case len(q.Currency) != 3 || strings.Trim(q.Currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "":
+		return fmt.Errorf("currency %q: give a three-letter code such as USD or EUR", q.Currency)
+	case q.Currency != "USD" && !(q.USDPer > 0 && q.USDPer < 1e6):
+		return fmt.Errorf("usd_per: %s needs the US dollars per %s it was converted at", q.Currency, q.Currency)
+	case q.Currency == "USD" && q.USDPer != 0 && q.USDPer != 1:
+		return fmt.Errorf("usd_per %g for a USD price; leave it out or write 1", q.USDPer)
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fabricplan/internal/textfmt"
 )
 
 // The price basis changes only the parts the catalog marks list_premium
@@ -86,7 +88,7 @@ func TestQuotesOverrideAndExpire(t *testing.T) {
 				t.Fatal(err)
 			}
 			if p.Cost.Switches != 1_440_000 {
-				t.Errorf("switches %s, want 48 x $30,000 = $1,440,000", FormatUSDExact(p.Cost.Switches))
+				t.Errorf("switches %s, want 48 x $30,000 = $1,440,000", textfmt.USDExact(p.Cost.Switches))
 			}
 			flagged := map[string]bool{}
 			for _, l := range p.BOM {

@@ -3,7 +3,7 @@ package planner
 import (
 	"fmt"
 
-	"github.com/BurntSushi/toml"
+	"fabricplan/internal/fielderr"
 )
 
 // Reliability holds the failure rates and recovery times of the failure
@@ -83,15 +83,8 @@ func ParseReliability(src []byte) (*Reliability, error) {
 		Schema int `toml:"schema"`
 		Reliability
 	}
-	md, err := toml.Decode(string(src), &doc)
-	if err != nil {
-		return nil, fmt.Errorf("reliability data: %w", err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("reliability data: unknown key %q", und[0].String())
-	}
-	if doc.Schema != 1 {
-		return nil, fmt.Errorf("reliability data: schema %d, want 1", doc.Schema)
+	if err := decodeData("reliability data", src, &doc, &doc.Schema); err != nil {
+		return nil, err
 	}
 	r := doc.Reliability
 	if errs := r.fields().check(); len(errs) > 0 {
@@ -136,7 +129,7 @@ func (fs relFields) check() []error {
 			if f.positive {
 				lo = "above"
 			}
-			errs = append(errs, fieldErr("reliability."+f.key, fmt.Sprintf("give a number %s %g to %g", lo, f.min, f.max), "%g is out of range", f.value))
+			errs = append(errs, fielderr.New("reliability."+f.key, fmt.Sprintf("give a number %s %g to %g", lo, f.min, f.max), "%g is out of range", f.value))
 		}
 	}
 	return errs

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"fabricplan/internal/textfmt"
 )
 
 // Behaviour is what a training job does when a part of the fabric fails.
@@ -514,16 +516,7 @@ func OptimalCheckpointHours(lambda, u0, w float64) float64 {
 // String summarises the goodput in a line.
 func (g Goodput) String() string {
 	return fmt.Sprintf("%.2f interruptions/day (one every %s), ETTR %.1f%% with checkpoints every %.0f min",
-		g.InterruptionsPerDay, FormatHours(g.MTBIHours), 100*g.ETTR, g.IntervalMin)
-}
-
-// FormatHours prints a duration in hours as FormatDuration does, and
-// "never" for +Inf (no interruptions).
-func FormatHours(h float64) string {
-	if math.IsInf(h, 1) {
-		return "never"
-	}
-	return FormatDuration(h / 24)
+		g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.IntervalMin)
 }
 
 // JCTText is the JCT counting failures as the app prints it.
@@ -531,7 +524,7 @@ func (g Goodput) JCTText() string {
 	if math.IsInf(g.JCTDays, 1) {
 		return "never (the job cannot make progress)"
 	}
-	return FormatDuration(g.JCTDays)
+	return textfmt.Duration(g.JCTDays)
 }
 
 // StepText is the step time while the part is down as the app prints it:
@@ -543,7 +536,7 @@ func (c FailureCase) StepText() string {
 	case c.StepS <= 0:
 		return "–"
 	}
-	return FormatSeconds(c.StepS)
+	return textfmt.Seconds(c.StepS)
 }
 
 // SlowdownText is the slowdown as "1.033x", or "–" where there is none.
@@ -593,7 +586,7 @@ func (p *Plan) SparesText() string {
 	rec := r.Inputs.Recovery
 	if p.Spares.Switches == 0 && p.Spares.Optics.Total == 0 {
 		return fmt.Sprintf("No spares: a failed switch or optic stays down %s until a replacement arrives (set spare_switches_pct and spare_optics_pct in [reliability]).",
-			FormatHours(rec.RepairHours))
+			textfmt.Hours(rec.RepairHours))
 	}
 	msg := "Spares: " + p.sparesBought() + "."
 	// Parts that come back alike are said together; switches of every
@@ -606,7 +599,7 @@ func (p *Plan) SparesText() string {
 		if c.Component == FailLeaf || c.Component == FailSpine || c.Component == FailCore {
 			name = "switch"
 		}
-		e := effect{FormatHours(c.RepairHours), formatPct(c.SpareCover)}
+		e := effect{textfmt.Hours(c.RepairHours), formatPct(c.SpareCover)}
 		if c.SpareCover == 0 || slices.Contains(names[e], name) {
 			continue
 		}
@@ -617,7 +610,7 @@ func (p *Plan) SparesText() string {
 	}
 	for _, e := range order {
 		msg += fmt.Sprintf(" A failed %s is back in %s on average, not %s (a spare on the shelf for %s of failures).",
-			JoinAnd(names[e]), e.back, FormatHours(rec.RepairHours), e.cover)
+			textfmt.JoinAnd(names[e]), e.back, textfmt.Hours(rec.RepairHours), e.cover)
 	}
 	return msg + fmt.Sprintf(" Restarts still take %.0f min: the job restarts without the GPUs a failure cuts off, and spares bring them back sooner.", rec.RestartMin)
 }
@@ -629,7 +622,7 @@ func (p *Plan) SparesLine() string {
 	if r == nil {
 		return ""
 	}
-	repair := FormatHours(r.Inputs.Recovery.RepairHours)
+	repair := textfmt.Hours(r.Inputs.Recovery.RepairHours)
 	if p.Spares.Switches == 0 && p.Spares.Optics.Total == 0 {
 		return "none: a failed switch or optic is down " + repair
 	}
@@ -642,9 +635,9 @@ func (p *Plan) SparesLine() string {
 	if hi == 0 {
 		return p.sparesBought() + ": no failing part of this plan draws on them"
 	}
-	back := FormatHours(lo)
-	if FormatHours(hi) != back {
-		back += " to " + FormatHours(hi)
+	back := textfmt.Hours(lo)
+	if textfmt.Hours(hi) != back {
+		back += " to " + textfmt.Hours(hi)
 	}
 	return fmt.Sprintf("%s: failed parts back in %s, not %s", p.sparesBought(), back, repair)
 }
@@ -653,12 +646,12 @@ func (p *Plan) SparesLine() string {
 func (p *Plan) sparesBought() string {
 	var bought []string
 	if n := p.Spares.Switches; n > 0 {
-		bought = append(bought, Plural(n, "switch"))
+		bought = append(bought, textfmt.Plural(n, "switch"))
 	}
 	if n := p.Spares.Optics.Total; n > 0 {
-		bought = append(bought, Plural(n, "optic"))
+		bought = append(bought, textfmt.Plural(n, "optic"))
 	}
-	return JoinAnd(bought) + ", " + FormatUSD(p.Spares.USD)
+	return textfmt.JoinAnd(bought) + ", " + textfmt.USD(p.Spares.USD)
 }
 
 // formatPct prints a fraction as a percentage, with more digits near 100%.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/internal/fielderr"
 )
 
 func mustBuild(t testing.TB, s Scenario) *Plan {
@@ -310,7 +311,7 @@ func TestReliabilityOverridesValidated(t *testing.T) {
 		SwapHours: f64(-2), SpareSwitchesPct: f64(101), SpareOpticsPct: f64(math.NaN())}
 	err := s.Validate(testCatalog(t))
 	var fields []string
-	for _, fe := range FieldErrors(err) {
+	for _, fe := range fielderr.FieldErrors(err) {
 		fields = append(fields, fe.Field)
 	}
 	got := strings.Join(fields, ",")

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"fabricplan/internal/textfmt"
 )
 
 // The plan's cost per GPU (without NICs) and capex share beside the
@@ -100,7 +102,7 @@ func TestDeepSeekTopologyCosts(t *testing.T) {
 		high := p.Cost.HighUSD - float64(p.NICs)*2188
 		if p.TotalSwitches() != tc.switches || tc.usd < low || tc.usd > high {
 			t.Errorf("%s: %d switches, range without NICs %s-%s; DeepSeek: %d switches, %s", tc.name, p.TotalSwitches(),
-				FormatUSD(low), FormatUSD(high), tc.switches, FormatUSD(tc.usd))
+				textfmt.USD(low), textfmt.USD(high), tc.switches, textfmt.USD(tc.usd))
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"fabricplan/internal/fielderr"
 )
 
 // SchemaVersion is the scenario file format this package reads and writes.
@@ -281,7 +283,7 @@ func (n Network) serverPorts(gpusPerServer int) int {
 }
 
 // Validate checks every field against the catalog and returns all the
-// problems found, joined; each is a *FieldError.
+// problems found, joined; each is a *fielderr.FieldError.
 func (s *Scenario) Validate(cat *Catalog) error {
 	if errs := s.validateSystem(cat); len(errs) > 0 {
 		return errs[0]
@@ -294,67 +296,67 @@ func (s *Scenario) Validate(cat *Catalog) error {
 // validate checks a scenario whose system is applied.
 func (s *Scenario) validate(cat *Catalog) error {
 	var errs []error
-	add := func(e *FieldError) { errs = append(errs, e) }
+	add := func(e *fielderr.FieldError) { errs = append(errs, e) }
 	if s.Schema != SchemaVersion {
-		add(fieldErr("schema", "write schema = 1", "version %d is not supported", s.Schema))
+		add(fielderr.New("schema", "write schema = 1", "version %d is not supported", s.Schema))
 	}
 	c, n := s.Cluster, s.Network
 	if c.GPUs < 1 || c.GPUs > MaxGPUs {
-		add(fieldErr("cluster.gpus", fmt.Sprintf("give a whole number from 1 to %d", MaxGPUs), "%d GPUs is not a cluster", c.GPUs))
+		add(fielderr.New("cluster.gpus", fmt.Sprintf("give a whole number from 1 to %d", MaxGPUs), "%d GPUs is not a cluster", c.GPUs))
 	}
 	if c.GPUsPerServer < 1 || c.GPUsPerServer > maxGPUsPerServer {
-		add(fieldErr("cluster.gpus_per_server", "typical values are 4, 8, 16, 32 or 72", "%d is not a server size", c.GPUsPerServer))
+		add(fielderr.New("cluster.gpus_per_server", "typical values are 4, 8, 16, 32 or 72", "%d is not a server size", c.GPUsPerServer))
 	}
 	if !inRange(c.ServerPriceUSD, 0, MaxPriceUSD) {
-		add(fieldErr("cluster.server_price_usd", priceFix, "%g is not a price", c.ServerPriceUSD))
+		add(fielderr.New("cluster.server_price_usd", priceFix, "%g is not a price", c.ServerPriceUSD))
 	}
 	if n.Fabric != InfiniBand && n.Fabric != Ethernet {
-		add(fieldErr("network.fabric", `write "infiniband" or "ethernet"`, "unknown fabric %q", n.Fabric))
+		add(fielderr.New("network.fabric", `write "infiniband" or "ethernet"`, "unknown fabric %q", n.Fabric))
 	}
 	if n.NICsPerServer < 0 || n.NICsPerServer > maxNICsPerServer {
-		add(fieldErr("network.nics_per_server", "give 1 or more, or leave it out for one NIC per GPU", "%d NICs per server", n.NICsPerServer))
+		add(fielderr.New("network.nics_per_server", "give 1 or more, or leave it out for one NIC per GPU", "%d NICs per server", n.NICsPerServer))
 	}
 	if n.PortsPerNIC < 0 || n.PortsPerNIC > maxPortsPerNIC {
-		add(fieldErr("network.ports_per_nic", "give 1 or 2, or leave it out", "%d ports per NIC", n.PortsPerNIC))
+		add(fielderr.New("network.ports_per_nic", "give 1 or 2, or leave it out", "%d ports per NIC", n.PortsPerNIC))
 	}
 	if n.Planes < 1 || n.Planes > maxPlanes {
-		add(fieldErr("network.planes", fmt.Sprintf("give 1 to %d", maxPlanes), "%d planes", n.Planes))
+		add(fielderr.New("network.planes", fmt.Sprintf("give 1 to %d", maxPlanes), "%d planes", n.Planes))
 	} else if c.GPUsPerServer > 0 && n.NICsPerServer >= 0 && n.PortsPerNIC >= 0 {
 		if sp := n.serverPorts(c.GPUsPerServer); sp%n.Planes != 0 {
-			add(fieldErr("network.planes", fmt.Sprintf("choose planes that divide %d, e.g. %s", sp, divisorList(sp)),
+			add(fielderr.New("network.planes", fmt.Sprintf("choose planes that divide %d, e.g. %s", sp, divisorList(sp)),
 				"%d planes do not divide the %d back-end ports of a server", n.Planes, sp))
 		}
 	}
 	if _, _, err := Ratio(n.Oversubscription); err != nil {
-		add(fieldErr("network.oversubscription", `write down:up such as "1:1" or "2:1"`, "%v", err))
+		add(fielderr.New("network.oversubscription", `write down:up such as "1:1" or "2:1"`, "%v", err))
 	}
 	if r := n.SpineOversubscription; r != "" {
 		if _, _, err := Ratio(r); err != nil {
-			add(fieldErr("network.spine_oversubscription", `write down:up such as "1:1" or "7:1", or leave it out for non-blocking spines`, "%v", err))
+			add(fielderr.New("network.spine_oversubscription", `write down:up such as "1:1" or "7:1", or leave it out for non-blocking spines`, "%v", err))
 		}
 	}
 	if !slices.Contains(Topologies, n.Style()) {
-		add(fieldErr("network.topology", `write "`+strings.Join(Topologies, `", "`)+`" (or leave it out: rail_optimized decides)`, "unknown topology %q", n.Topology))
+		add(fielderr.New("network.topology", `write "`+strings.Join(Topologies, `", "`)+`" (or leave it out: rail_optimized decides)`, "unknown topology %q", n.Topology))
 	}
 	if e := n.validateStyle(); e != nil {
 		add(e)
 	}
 	if n.ServersPerToR < 0 || n.ServersPerToR > MaxServersPerToR {
-		add(fieldErr("network.servers_per_tor", "give the servers one top-of-rack leaf serves, e.g. 2, or leave it out", "%d servers per ToR", n.ServersPerToR))
+		add(fielderr.New("network.servers_per_tor", "give the servers one top-of-rack leaf serves, e.g. 2, or leave it out", "%d servers per ToR", n.ServersPerToR))
 	} else if n.ServersPerToR > 0 && n.Style() != TopoToR {
-		add(fieldErr("network.servers_per_tor", "set rail_optimized = false for a top-of-rack design, or leave servers_per_tor out", "a ToR size needs top-of-rack leaves"))
+		add(fielderr.New("network.servers_per_tor", "set rail_optimized = false for a top-of-rack design, or leave servers_per_tor out", "a ToR size needs top-of-rack leaves"))
 	}
 	if n.PodGPUs < 0 || n.PodGPUs > MaxGPUs {
-		add(fieldErr("network.pod_gpus", "give the GPUs of one pod, e.g. 3072, or leave it out", "%d GPUs per pod", n.PodGPUs))
+		add(fielderr.New("network.pod_gpus", "give the GPUs of one pod, e.g. 3072, or leave it out", "%d GPUs per pod", n.PodGPUs))
 	}
 	if n.Tiers < 0 || n.Tiers > MaxTiers {
-		add(fieldErr("network.tiers", "give 0 (fewest that fit), 1, 2 or 3", "%d tiers", n.Tiers))
+		add(fielderr.New("network.tiers", "give 0 (fewest that fit), 1, 2 or 3", "%d tiers", n.Tiers))
 	}
 	if n.LeafAlignment != "" && n.LeafAlignment != AlignRack && n.LeafAlignment != AlignPacked {
-		add(fieldErr("network.leaf_alignment", `write "rack" or "packed" (or leave it out for the system's reference layout)`, "unknown leaf alignment %q", n.LeafAlignment))
+		add(fielderr.New("network.leaf_alignment", `write "rack" or "packed" (or leave it out for the system's reference layout)`, "unknown leaf alignment %q", n.LeafAlignment))
 	}
 	if n.LoadBalancing != LBAdaptive && n.LoadBalancing != LBECMP {
-		add(fieldErr("network.load_balancing", `write "adaptive" or "ecmp"`, "unknown load balancing %q", n.LoadBalancing))
+		add(fielderr.New("network.load_balancing", `write "adaptive" or "ecmp"`, "unknown load balancing %q", n.LoadBalancing))
 	}
 	if err := n.validateRouting(); err != nil {
 		add(err)
@@ -372,13 +374,13 @@ func (s *Scenario) validate(cat *Catalog) error {
 	for _, k := range SortedKeys(s.Prices) {
 		switch {
 		case !cat.HasPriceKey(k):
-			add(fieldErr("prices."+k, "use a catalog key (fabricplan catalog lists them)", "no catalog item %q", k))
+			add(fielderr.New("prices."+k, "use a catalog key (fabricplan catalog lists them)", "no catalog item %q", k))
 		case !inRange(s.Prices[k], 0, MaxPriceUSD):
-			add(fieldErr("prices."+k, priceFix, "%g is not a price", s.Prices[k]))
+			add(fielderr.New("prices."+k, priceFix, "%g is not a price", s.Prices[k]))
 		}
 	}
-	if len(errs) > maxFileErrors {
-		return joinCapped(errs[:maxFileErrors], len(errs)-maxFileErrors)
+	if len(errs) > fielderr.MaxListed {
+		return fielderr.JoinCapped(errs[:fielderr.MaxListed], len(errs)-fielderr.MaxListed)
 	}
 	return errors.Join(errs...)
 }
@@ -393,32 +395,32 @@ func (s *Scenario) validateHardware(cat *Catalog) []error {
 		// every fabric, so one mistake does not hide another.
 		speeds := slices.Sorted(slices.Values(append(cat.NICSpeeds(InfiniBand), cat.NICSpeeds(Ethernet)...)))
 		if speeds = slices.Compact(speeds); !slices.Contains(speeds, n.NICGbps) {
-			return []error{fieldErr("network.nic_gbps", "choose one of "+intList(speeds), "no NIC at %d Gb/s in the catalog, for any fabric", n.NICGbps)}
+			return []error{fielderr.New("network.nic_gbps", "choose one of "+intList(speeds), "no NIC at %d Gb/s in the catalog, for any fabric", n.NICGbps)}
 		}
 		return nil
 	}
 	var errs []error
 	speedsOK := cat.NICSpeeds(n.Fabric)
 	if !slices.Contains(speedsOK, n.NICGbps) {
-		return append(errs, fieldErr("network.nic_gbps", "choose one of "+intList(speedsOK),
+		return append(errs, fielderr.New("network.nic_gbps", "choose one of "+intList(speedsOK),
 			"no %s NIC at %d Gb/s in the catalog", n.Fabric, n.NICGbps))
 	}
 	if n.NIC != Auto {
 		nic := cat.NICs[n.NIC]
 		switch {
 		case nic == nil:
-			errs = append(errs, fieldErr("network.nic", `use "auto" or a key from fabricplan catalog`, "unknown NIC %q", n.NIC))
+			errs = append(errs, fielderr.New("network.nic", `use "auto" or a key from fabricplan catalog`, "unknown NIC %q", n.NIC))
 		case nic.Gbps != n.NICGbps:
-			errs = append(errs, fieldErr("network.nic", fmt.Sprintf("set nic_gbps = %d or pick a %dG NIC", nic.Gbps, n.NICGbps),
+			errs = append(errs, fielderr.New("network.nic", fmt.Sprintf("set nic_gbps = %d or pick a %dG NIC", nic.Gbps, n.NICGbps),
 				"%s is a %dG NIC, not %dG", nic.Key, nic.Gbps, n.NICGbps))
 		case len(nic.PortSplits(n.Fabric)) == 0:
-			errs = append(errs, fieldErr("network.nic", "pick a NIC that supports "+string(n.Fabric), "%s does not run %s", nic.Key, n.Fabric))
+			errs = append(errs, fielderr.New("network.nic", "pick a NIC that supports "+string(n.Fabric), "%s does not run %s", nic.Key, n.Fabric))
 		case n.PortsPerNIC > 0 && !slices.Contains(nic.PortSplits(n.Fabric), n.PortsPerNIC):
-			errs = append(errs, fieldErr("network.ports_per_nic", "choose one of "+intList(nic.PortSplits(n.Fabric)),
+			errs = append(errs, fielderr.New("network.ports_per_nic", "choose one of "+intList(nic.PortSplits(n.Fabric)),
 				"%s runs %s with %s ports, not %d", nic.Key, n.Fabric, intList(nic.PortSplits(n.Fabric)), n.PortsPerNIC))
 		}
 	} else if n.PortsPerNIC > 0 && len(s.nicCandidates(cat)) == 0 {
-		errs = append(errs, fieldErr("network.ports_per_nic", "choose another split or NIC speed",
+		errs = append(errs, fielderr.New("network.ports_per_nic", "choose another split or NIC speed",
 			"no %dG %s NIC splits into %d ports", n.NICGbps, n.Fabric, n.PortsPerNIC))
 	}
 	if n.Switch != Auto {
@@ -426,12 +428,12 @@ func (s *Scenario) validateHardware(cat *Catalog) []error {
 		port := s.portGbps(cat)
 		switch {
 		case sw == nil:
-			errs = append(errs, fieldErr("network.switch", `use "auto" or one of `+strings.Join(cat.SwitchKeys(), ", "), "unknown switch %q", n.Switch))
+			errs = append(errs, fielderr.New("network.switch", `use "auto" or one of `+strings.Join(cat.SwitchKeys(), ", "), "unknown switch %q", n.Switch))
 		case sw.Fabric != n.Fabric:
-			errs = append(errs, fieldErr("network.switch", "pick a "+string(n.Fabric)+" switch: "+switchList(cat.SwitchesFor(n.Fabric, port)),
+			errs = append(errs, fielderr.New("network.switch", "pick a "+string(n.Fabric)+" switch: "+switchList(cat.SwitchesFor(n.Fabric, port)),
 				"%s is an %s switch, the fabric is %s", sw.Key, sw.Fabric, n.Fabric))
 		case port > 0 && sw.Radix(port) == 0:
-			errs = append(errs, fieldErr("network.switch", "pick one with "+strconv.Itoa(port)+"G ports: "+switchList(cat.SwitchesFor(n.Fabric, port)),
+			errs = append(errs, fielderr.New("network.switch", "pick one with "+strconv.Itoa(port)+"G ports: "+switchList(cat.SwitchesFor(n.Fabric, port)),
 				"%s has no %dG ports (it has %s)", sw.Key, port, gbpsList(sw.Speeds())))
 		}
 	}
@@ -453,10 +455,10 @@ func (s *Scenario) validateMedia() []error {
 		switch f.medium {
 		case "", DAC, ACC, AOC, Optics:
 		default:
-			errs = append(errs, fieldErr("network.media."+f.name, `write "dac", "acc", "aoc" or "transceiver", or leave it out`, "unknown medium %q", f.medium))
+			errs = append(errs, fielderr.New("network.media."+f.name, `write "dac", "acc", "aoc" or "transceiver", or leave it out`, "unknown medium %q", f.medium))
 		}
 		if !inRange(f.metres, 0, maxCableM) {
-			errs = append(errs, fieldErr("network.media."+f.name+"_m", fmt.Sprintf("give a length from 0.5 to %d m, or leave it out", maxCableM), "%g m", f.metres))
+			errs = append(errs, fielderr.New("network.media."+f.name+"_m", fmt.Sprintf("give a length from 0.5 to %d m, or leave it out", maxCableM), "%g m", f.metres))
 		}
 	}
 	return errs

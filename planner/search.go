@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"fabricplan/internal/textfmt"
 )
 
 // SearchOptions say what a design search looks for.
@@ -190,7 +192,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 				return nil, fmt.Errorf("%w: %s", ErrNoMemory, j.MemoryFinding())
 			}
 		}
-		return nil, fmt.Errorf("%w: no buildable design for %s GPUs has a JCT estimate (does the workload fit the cluster?)", ErrNoDesigns, FormatInt(base.Cluster.GPUs))
+		return nil, fmt.Errorf("%w: no buildable design for %s GPUs has a JCT estimate (does the workload fit the cluster?)", ErrNoDesigns, textfmt.Int(base.Cluster.GPUs))
 	}
 	sort.SliceStable(res.Designs, func(i, j int) bool {
 		a, b := res.Designs[i], res.Designs[j]
@@ -264,7 +266,7 @@ func shortDesignLabel(p *Plan) string {
 	if n.Planes > 1 {
 		fmt.Fprintf(&b, " ×%d", n.Planes)
 	}
-	fmt.Fprintf(&b, ", %s, %s", p.Switch.Key, Plural(p.Tiers, "tier"))
+	fmt.Fprintf(&b, ", %s, %s", p.Switch.Key, textfmt.Plural(p.Tiers, "tier"))
 	if n.Oversubscription != "1:1" {
 		fmt.Fprintf(&b, ", %s", n.Oversubscription)
 	}

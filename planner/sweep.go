@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"fabricplan/internal/textfmt"
 )
 
 // MaxSweepPoints caps the sizes one sweep evaluates.
@@ -102,7 +104,7 @@ func ParseGPUList(spec string) ([]int, error) {
 
 // gpuCount reads one size of a sweep list.
 func gpuCount(s string) (int, error) {
-	n, err := ParseCount(s, MaxGPUs)
+	n, err := textfmt.ParseCount(s, MaxGPUs)
 	if err != nil {
 		return 0, fmt.Errorf("GPU count: %w", err)
 	}

@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"fabricplan/internal/fielderr"
 )
 
 // CustomSystem is the system key for servers described by the scenario's
@@ -120,13 +122,13 @@ func (s *Scenario) validateSystem(cat *Catalog) []error {
 	if k == "" || k == CustomSystem || cat.Systems[k] != nil {
 		return nil
 	}
-	return []error{fieldErr("cluster.system", "use one of "+strings.Join(cat.SystemKeys(), ", "), "unknown system %q", k)}
+	return []error{fielderr.New("cluster.system", "use one of "+strings.Join(cat.SystemKeys(), ", "), "unknown system %q", k)}
 }
 
-// systemConflicts reports keys a file sets that its system fixes, with
+// ConflictsWithSystem reports keys a file sets that its system fixes, with
 // values that differ: the system wins, so the file would be misread.
 // defined says whether a dotted key is in the file.
-func (s *Scenario) systemConflicts(cat *Catalog, defined func(key string) bool) []error {
+func (s *Scenario) ConflictsWithSystem(cat *Catalog, defined func(key string) bool) []error {
 	sys := s.system(cat)
 	if sys == nil {
 		return nil
@@ -143,12 +145,12 @@ func (s *Scenario) systemConflicts(cat *Catalog, defined func(key string) bool) 
 		{"network.nic_gbps", fmt.Sprint(s.Network.NICGbps), fmt.Sprint(nic.Gbps)},
 	} {
 		if defined(c.key) && c.got != c.want && !(c.key == "network.nic" && c.got == Auto) {
-			errs = append(errs, fieldErr(c.key, fmt.Sprintf("remove it (the system gives %s) or set cluster.system = %q", c.want, CustomSystem),
+			errs = append(errs, fielderr.New(c.key, fmt.Sprintf("remove it (the system gives %s) or set cluster.system = %q", c.want, CustomSystem),
 				"%s is fixed by system %s at %s", c.got, sys.Key, c.want))
 		}
 	}
 	if s.Workload != nil && defined("workload.gpu") && s.Workload.GPU != sys.GPU {
-		errs = append(errs, fieldErr("workload.gpu", fmt.Sprintf("remove it or write %q", sys.GPU),
+		errs = append(errs, fielderr.New("workload.gpu", fmt.Sprintf("remove it or write %q", sys.GPU),
 			"%s is not the GPU of %s (%s)", s.Workload.GPU, sys.Key, sys.GPU))
 	}
 	return errs

@@ -3,6 +3,8 @@ package planner
 import (
 	"strings"
 	"testing"
+
+	"fabricplan/internal/textfmt"
 )
 
 func systemScenario(system string, gpus int, sw string) Scenario {
@@ -120,7 +122,7 @@ func TestEverySystemPlans(t *testing.T) {
 			if !near(p.Cost.PerGPU, p.Cost.Total/float64(bought)) {
 				t.Errorf("%s at %d GPUs: $%.2f per GPU, want $%.2f (total over %d bought)", key, gpus, p.Cost.PerGPU, p.Cost.Total/float64(bought), bought)
 			}
-			if bought != gpus && !strings.Contains(p.PerGPUText(), FormatInt(gpus)+" asked") {
+			if bought != gpus && !strings.Contains(p.PerGPUText(), textfmt.Int(gpus)+" asked") {
 				t.Errorf("%s at %d GPUs: %q does not name the GPUs asked", key, gpus, p.PerGPUText())
 			}
 		}
@@ -185,25 +187,6 @@ func TestNVLinkDomainOfTheSystem(t *testing.T) {
 	}
 	if !crosses("dgx-b200") {
 		t.Error("EP over 32 GPUs stays inside a DGX B200")
-	}
-}
-
-// A file that sets what its system fixes is an error naming the key.
-func TestSystemConflicts(t *testing.T) {
-	cat := testCatalog(t)
-	src := "schema = 1\n[cluster]\nsystem = \"gb200-nvl72\"\ngpus = 576\ngpus_per_server = 8\n[network]\nnic_gbps = 800\n"
-	_, err := CheckScenario([]byte(src), cat)
-	for _, want := range []string{"cluster.gpus_per_server (line 5)", "network.nic_gbps (line 7)"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("err = %v, want %q", err, want)
-		}
-	}
-	ok := "schema = 1\n[cluster]\nsystem = \"gb200-nvl72\"\ngpus = 576\n"
-	if _, err := CheckScenario([]byte(ok), cat); err != nil {
-		t.Errorf("plain system scenario: %v", err)
-	}
-	if _, err := CheckScenario([]byte("schema = 1\n[cluster]\nsystem = \"gb9000\"\n"), cat); !namesField(err, "cluster.system") {
-		t.Errorf("unknown system: %v", err)
 	}
 }
 

@@ -3,6 +3,9 @@ package planner
 import (
 	"fmt"
 	"strings"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // SpineRatio is the spines' asked down:up: the scenario's
@@ -21,13 +24,13 @@ func (n Network) SpineRatio() string {
 func (spec *fabricSpec) setSpineRatio(n Network, sw *Switch, port int) error {
 	d, u, err := Ratio(n.SpineRatio())
 	if err != nil {
-		return fieldErr("network.spine_oversubscription", `write down:up such as "7:1"`, "%v", err)
+		return fielderr.New("network.spine_oversubscription", `write down:up such as "7:1"`, "%v", err)
 	}
 	if d == u {
 		return nil
 	}
 	if d+u > spec.radix {
-		return fieldErr("network.spine_oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", spec.radix),
+		return fielderr.New("network.spine_oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", spec.radix),
 			"%s needs %d ports per spine; %s has %d at %dG", n.SpineOversubscription, d+u, sw.Key, spec.radix, port)
 	}
 	spec.spineD, spec.spineU = d, u
@@ -55,9 +58,9 @@ func (p *Plan) TierRatiosText() string {
 	}
 	var parts []string
 	for _, o := range p.BuiltOversubscription() {
-		part := o.Tier + " " + FormatOversub(o.Ratio)
+		part := o.Tier + " " + textfmt.Oversub(o.Ratio)
 		if o.Worst > o.Ratio*(1+1e-9) {
-			part += " (worst switch " + FormatOversub(o.Worst) + ")"
+			part += " (worst switch " + textfmt.Oversub(o.Worst) + ")"
 		}
 		parts = append(parts, part)
 	}
@@ -86,7 +89,7 @@ func (spec *fabricSpec) setToR(n Network, sw *Switch, port int) error {
 	down := n.ServersPerToR * spec.rails
 	up := spec.upFor(down)
 	if down+up > spec.radix {
-		return fieldErr("network.servers_per_tor", fmt.Sprintf("use at most %d servers per ToR, a larger switch or more planes", spec.radix*spec.ratioD/(spec.ratioD+spec.ratioU)/spec.rails),
+		return fielderr.New("network.servers_per_tor", fmt.Sprintf("use at most %d servers per ToR, a larger switch or more planes", spec.radix*spec.ratioD/(spec.ratioD+spec.ratioU)/spec.rails),
 			"%d servers of %d ports each need %d down and %d up ports at %s; %s has %d at %dG", n.ServersPerToR, spec.rails, down, up, n.Oversubscription, sw.Key, spec.radix, port)
 	}
 	spec.down, spec.up = down, up
@@ -106,8 +109,8 @@ func (spec *fabricSpec) setPod(n Network, gpusPerNode int) error {
 	groupGPUs := spg * gpusPerNode
 	spineDown, _ := spec.spinePorts()
 	if n.PodGPUs%groupGPUs != 0 || n.PodGPUs/groupGPUs*lpg > spineDown {
-		return fieldErr("network.pod_gpus", fmt.Sprintf("use a multiple of %d GPUs (one leaf group) up to %s (a spine's %d down ports)",
-			groupGPUs, FormatInt(spineDown/lpg*groupGPUs), spineDown), "%s GPUs per pod", FormatInt(n.PodGPUs))
+		return fielderr.New("network.pod_gpus", fmt.Sprintf("use a multiple of %d GPUs (one leaf group) up to %s (a spine's %d down ports)",
+			groupGPUs, textfmt.Int(spineDown/lpg*groupGPUs), spineDown), "%s GPUs per pod", textfmt.Int(n.PodGPUs))
 	}
 	spec.podLeaves = n.PodGPUs / groupGPUs * lpg
 	return nil

@@ -3,6 +3,9 @@ package planner
 import (
 	"strings"
 	"testing"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // TestSpineRatioHandCount sizes a three-tier fabric with oversubscribed
@@ -80,7 +83,7 @@ func TestSpineRatioNeverCostsMore(t *testing.T) {
 					s.Cluster.GPUs, s.Network.Tiers, s.Network.SpineOversubscription = g, 3, r
 					p, err := Build(s, cat)
 					if err != nil {
-						if FieldErrors(err) != nil {
+						if fielderr.FieldErrors(err) != nil {
 							t.Fatalf("%d GPUs, spines %s: input error %v", g, r, err)
 						}
 						continue // past three tiers at this ratio
@@ -95,7 +98,7 @@ func TestSpineRatioNeverCostsMore(t *testing.T) {
 					}
 					if prev != nil {
 						if p.Cost.Total > prev.Cost.Total*(1+1e-9) {
-							t.Errorf("%d GPUs: spines %s cost %s, more than %s at %s", g, r, FormatUSD(p.Cost.Total), FormatUSD(prev.Cost.Total), prev.Scenario.Network.SpineOversubscription)
+							t.Errorf("%d GPUs: spines %s cost %s, more than %s at %s", g, r, textfmt.USD(p.Cost.Total), textfmt.USD(prev.Cost.Total), prev.Scenario.Network.SpineOversubscription)
 						}
 						if p.TotalSwitches() > prev.TotalSwitches() || p.Links.Total > prev.Links.Total {
 							t.Errorf("%d GPUs: spines %s: %d switches, %d links; %s: %d, %d", g, r, p.TotalSwitches(), p.Links.Total,
@@ -130,7 +133,7 @@ func TestSpineRatioBelowThreeTiers(t *testing.T) {
 	}
 	if p.Tiers != 2 || p.TotalSwitches() != base.TotalSwitches() || p.Cost.Total != base.Cost.Total {
 		t.Errorf("two tiers with spines 7:1: %d tiers, %d switches, %s; non-blocking: %d switches, %s",
-			p.Tiers, p.TotalSwitches(), FormatUSD(p.Cost.Total), base.TotalSwitches(), FormatUSD(base.Cost.Total))
+			p.Tiers, p.TotalSwitches(), textfmt.USD(p.Cost.Total), base.TotalSwitches(), textfmt.USD(base.Cost.Total))
 	}
 	if !strings.Contains(strings.Join(p.Notes, "\n"), "spine_oversubscription 7:1 applies above a pod") {
 		t.Errorf("no note on the unused spine ratio: %q", p.Notes)

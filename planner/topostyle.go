@@ -1,6 +1,11 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
+)
 
 // Design styles (network.topology).
 const (
@@ -51,9 +56,9 @@ func railOnlyNote(p *Plan, rails int) []string {
 		return nil
 	}
 	note := fmt.Sprintf("rail-only: each of the %d rails is its own network (%s in all with the planes); no switch joins two rails, so traffic between rails crosses the NVLink domain first (PXN)",
-		rails, Plural(p.Planes, "rail network"))
+		rails, textfmt.Plural(p.Planes, "rail network"))
 	if p.Tiers > 1 {
-		note += fmt.Sprintf("; one rail's %s ports outgrow a %d-port switch, so each rail is a %d-tier Clos of its own", FormatInt(p.Servers), p.Switch.Radix(p.PortGbps), p.Tiers)
+		note += fmt.Sprintf("; one rail's %s ports outgrow a %d-port switch, so each rail is a %d-tier Clos of its own", textfmt.Int(p.Servers), p.Switch.Radix(p.PortGbps), p.Tiers)
 	}
 	return []string{note}
 }
@@ -84,7 +89,7 @@ func (p *Plan) railOnlyFindings(gpu *GPUSpec, classes []TrafficClass) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("rail-only without NVLink reach: %s's NVLink domain is %d GPUs, but a %d-GPU server's NICs sit on %s; %s between GPUs on different rails has no path but the host (PCIe), which the estimate does not model: use rail-optimized leaves or GPUs whose NVLink spans the server",
-		gpu.Name, domain, per, Plural(rails, "rail"), JoinAnd(crossing))}
+		gpu.Name, domain, per, textfmt.Plural(rails, "rail"), textfmt.JoinAnd(crossing))}
 }
 
 // withStyle fills what the style decides where the scenario leaves it
@@ -103,9 +108,9 @@ func (n Network) withStyle() Network {
 }
 
 // validateStyle checks what the style needs of the other fields.
-func (n Network) validateStyle() *FieldError {
+func (n Network) validateStyle() *fielderr.FieldError {
 	if n.Style() == TopoDualPlane && (n.PortsPerNIC%2 != 0 || n.Planes%2 != 0) {
-		return fieldErr("network.topology", "leave ports_per_nic and planes out (2 each), or give an even number of each",
+		return fielderr.New("network.topology", "leave ports_per_nic and planes out (2 each), or give an even number of each",
 			"dual-plane puts each NIC's ports on two planes: %d ports per NIC over %d planes", n.PortsPerNIC, n.Planes)
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"fabricplan/internal/textfmt"
 )
 
 // TestRailOnlyHandCount reproduces the rail-only design of Wang et al.,
@@ -281,7 +283,7 @@ func TestSearchCoversStyles(t *testing.T) {
 		}
 		pairs++
 		if d.CostUSD > byLabel[base].CostUSD {
-			t.Errorf("%s costs %s, more than non-blocking %s", label, FormatUSD(d.CostUSD), FormatUSD(byLabel[base].CostUSD))
+			t.Errorf("%s costs %s, more than non-blocking %s", label, textfmt.USD(d.CostUSD), textfmt.USD(byLabel[base].CostUSD))
 		}
 	}
 	if pairs == 0 {

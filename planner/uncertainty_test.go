@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"fabricplan/internal/textfmt"
 )
 
 // The comparison's edge cases by hand: the same design is a coin toss
@@ -27,7 +29,7 @@ func TestCompareCostEdges(t *testing.T) {
 	}
 	small, big := build(1024, "qm9700"), build(4096, "qm9700")
 	if small.Cost.HighUSD >= big.Cost.LowUSD {
-		t.Fatalf("test premise: ranges overlap (%s high, %s low)", FormatUSD(small.Cost.HighUSD), FormatUSD(big.Cost.LowUSD))
+		t.Fatalf("test premise: ranges overlap (%s high, %s low)", textfmt.USD(small.Cost.HighUSD), textfmt.USD(big.Cost.LowUSD))
 	}
 	same := build(1024, "qm9700")
 	for _, tc := range []struct {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"fabricplan/internal/textfmt"
 )
 
 // UnitBill is the table NVIDIA's reference architectures give per
@@ -31,11 +33,11 @@ func (b UnitBill) Heading() string {
 	if b.Nodes < b.FullNodes {
 		su = fmt.Sprintf("The only SU (partial, %d of %d nodes)", b.Nodes, b.FullNodes)
 	}
-	cluster := Plural(b.Units, "SU")
+	cluster := textfmt.Plural(b.Units, "SU")
 	if b.Partial && b.Units > 1 {
 		cluster += ", the last partial"
 	}
-	return fmt.Sprintf("%s: %s, %s GPUs, all planes. The cluster: %s.", su, Plural(b.Nodes, "node"), FormatInt(b.GPUs), cluster)
+	return fmt.Sprintf("%s: %s, %s GPUs, all planes. The cluster: %s.", su, textfmt.Plural(b.Nodes, "node"), textfmt.Int(b.GPUs), cluster)
 }
 
 // UnitBillRow is one line of a UnitBill.
@@ -73,11 +75,11 @@ const ShareNote = "(share): spine and core parts serve every SU; an SU's share i
 // share "4 (share)" or "2.5 (share)".
 func (r UnitBillRow) UnitText() string {
 	if !r.Shared {
-		return FormatInt(int(math.Round(r.Unit)))
+		return textfmt.Int(int(math.Round(r.Unit)))
 	}
 	v := math.Round(r.Unit*10) / 10
 	if v == math.Trunc(v) {
-		return FormatInt(int(v)) + " (share)"
+		return textfmt.Int(int(v)) + " (share)"
 	}
 	return fmt.Sprintf("%.1f (share)", v)
 }

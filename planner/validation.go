@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-
-	"github.com/BurntSushi/toml"
 )
 
 // ValidationPoint is one published measurement or run the JCT model is
@@ -96,41 +94,12 @@ func ParseValidation(src []byte) ([]ValidationPoint, error) {
 		Schema int               `toml:"schema"`
 		Point  []ValidationPoint `toml:"point"`
 	}
-	md, err := toml.Decode(string(src), &doc)
-	if err != nil {
-		return nil, fmt.Errorf("validation points: %w", err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("validation points: unknown key %q", und[0].String())
-	}
-	if doc.Schema != 1 {
-		return nil, fmt.Errorf("validation points: schema %d, want 1", doc.Schema)
+	if err := decodeData("validation points", src, &doc, &doc.Schema); err != nil {
+		return nil, err
 	}
 	for i, p := range doc.Point {
-		if p.Name == "" || p.Source == "" || !(p.Published > 0) || !(p.Tolerance > 0) {
-			return nil, fmt.Errorf("validation point %d (%q): needs a name, a source, a published value and a tolerance above 0", i+1, p.Name)
-		}
-		if p.Tolerance > maxPlainTolerance && p.Gap == "" {
-			return nil, fmt.Errorf("validation point %q: a tolerance above %.0f%% needs a gap saying what the model leaves out", p.Name, 100*maxPlainTolerance)
-		}
-		switch p.Kind {
-		case KindStep, KindRoCEOverIB:
-			if p.Scenario == "" {
-				return nil, fmt.Errorf("validation point %q: a %s point needs a scenario", p.Name, p.Kind)
-			}
-		case KindAllReduceBusBW:
-			if p.Ranks < 2 || p.Ranks > 1<<20 || p.GPUsPerServer < 1 || p.GPUsPerServer > 1024 || p.NICsPerServer < 1 ||
-				p.NICsPerServer > 1024 || !(p.NICGbps > 0) || p.NICGbps > 1e5 || p.Stride < 0 || p.Stride > 1<<20 ||
-				p.NVLinkDomain < 0 || p.NVLinkDomain > 1<<20 || !inRange(p.Bytes, 0, 1<<40) {
-				return nil, fmt.Errorf("validation point %q: needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps", p.Name)
-			}
-		case KindAllToAllRDMA, KindAllToAllLatency:
-			if p.EP < 2 || p.EP > 1<<20 || p.Bytes < 0 || math.IsInf(p.Bytes, 0) {
-				return nil, fmt.Errorf("validation point %q: needs ep of 2 or more and bytes of 0 or more", p.Name)
-			}
-		case KindECMPGain, KindStaticShare:
-		default:
-			return nil, fmt.Errorf("validation point %q: unknown kind %q", p.Name, p.Kind)
+		if err := p.check(i); err != nil {
+			return nil, err
 		}
 	}
 	return doc.Point, nil
@@ -226,10 +195,14 @@ func crossAllReduceBusBW(d *JCTData, static bool, qps float64, servers int) floa
 // stepOn builds the point's scenario on fabric f with switch sw ("" keeps
 // the scenario's) and returns its JCT.
 func (p ValidationPoint) stepOn(cat *Catalog, f Fabric, sw string) (*JCT, error) {
-	s, err := CheckScenario([]byte(p.Scenario), cat)
+	s, err := ScenarioFromData([]byte(p.Scenario))
+	if err == nil {
+		err = s.Validate(cat)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
+	s = s.WithSystem(cat)
 	if f != "" {
 		s.Network.Fabric, s.Network.Switch = f, sw
 	}
@@ -289,4 +262,50 @@ func (p ValidationPoint) FittedText() string {
 		return "no"
 	}
 	return "yes: " + p.Fitted
+}
+
+// check says what point i (from 0) of data/validation.toml lacks.
+func (p *ValidationPoint) check(i int) error {
+	if p.Name == "" || p.Source == "" || !(p.Published > 0) || !(p.Tolerance > 0) {
+		return fmt.Errorf("validation point %d (%q): needs a name, a source, a published value and a tolerance above 0", i+1, p.Name)
+	}
+	if p.Tolerance > maxPlainTolerance && p.Gap == "" {
+		return fmt.Errorf("validation point %q: a tolerance above %.0f%% needs a gap saying what the model leaves out", p.Name, 100*maxPlainTolerance)
+	}
+	ok, known := p.complete()
+	if !known {
+		return fmt.Errorf("validation point %q: unknown kind %q", p.Name, p.Kind)
+	}
+	if !ok {
+		return fmt.Errorf("validation point %q: %s", p.Name, validationNeeds[p.Kind])
+	}
+	return nil
+}
+
+// complete says whether the point has what its kind needs (validationNeeds),
+// and whether the kind is known.
+func (p *ValidationPoint) complete() (ok, known bool) {
+	switch p.Kind {
+	case KindStep, KindRoCEOverIB:
+		return p.Scenario != "", true
+	case KindAllReduceBusBW:
+		return p.Ranks >= 2 && p.Ranks <= 1<<20 && p.Stride >= 0 && p.Stride <= 1<<20 &&
+			inRange(float64(p.GPUsPerServer), 1, 1024) && inRange(float64(p.NICsPerServer), 1, 1024) && p.NICGbps > 0 && p.NICGbps <= 1e5 &&
+			p.NVLinkDomain >= 0 && p.NVLinkDomain <= 1<<20 && inRange(p.Bytes, 0, 1<<40), true
+	case KindAllToAllRDMA, KindAllToAllLatency:
+		return p.EP >= 2 && p.EP <= 1<<20 && p.Bytes >= 0 && !math.IsInf(p.Bytes, 0), true
+	case KindECMPGain, KindStaticShare:
+		return true, true
+	}
+	return false, false
+}
+
+// validationNeeds says what a point of each kind needs besides a name,
+// a source, a published value and a tolerance.
+var validationNeeds = map[string]string{
+	KindStep:            "a " + KindStep + " point needs a scenario",
+	KindRoCEOverIB:      "a " + KindRoCEOverIB + " point needs a scenario",
+	KindAllReduceBusBW:  "needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps",
+	KindAllToAllRDMA:    "needs ep of 2 or more and bytes of 0 or more",
+	KindAllToAllLatency: "needs ep of 2 or more and bytes of 0 or more",
 }

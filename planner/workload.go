@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"sort"
+
+	"fabricplan/internal/fielderr"
 )
 
 // Workload is the training job the JCT model times: a model (a preset from
@@ -184,7 +186,7 @@ const (
 func (w *Workload) validate(d *JCTData) []error {
 	var errs []error
 	add := func(field, fix, format string, args ...any) {
-		errs = append(errs, fieldErr("workload."+field, fix, format, args...))
+		errs = append(errs, fielderr.New("workload."+field, fix, format, args...))
 	}
 	if d != nil {
 		if _, ok := d.Models[w.Model]; !ok && w.Model != "custom" {

@@ -6,6 +6,9 @@ import (
 	"math"
 	"reflect"
 	"sync"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // Floors of workload values that take a preset when 0. Below them the
@@ -38,8 +41,8 @@ func (w *Workload) checkConsistency(d *JCTData) []error {
 	if w.VPP <= perStage {
 		return nil
 	}
-	return []error{fieldErr("workload.vpp", fmt.Sprintf("give vpp from 1 to %d (layers / pp, rounded up), or fewer pipeline stages", perStage),
-		"%d virtual stages per pipeline stage, but each of the %d stages holds only %s", w.VPP, w.PP, Plural(perStage, "layer"))}
+	return []error{fielderr.New("workload.vpp", fmt.Sprintf("give vpp from 1 to %d (layers / pp, rounded up), or fewer pipeline stages", perStage),
+		"%d virtual stages per pipeline stage, but each of the %d stages holds only %s", w.VPP, w.PP, textfmt.Plural(perStage, "layer"))}
 }
 
 // model is the preset named key, or nil (custom or no JCT data).
@@ -58,10 +61,10 @@ func checkBatch(w Workload, dp int) error {
 	if float64(w.GlobalBatchTokens) >= need {
 		return nil
 	}
-	return fmt.Errorf("%w: %w", errNoJCT, fieldErr("workload.global_batch_tokens",
+	return fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.global_batch_tokens",
 		fmt.Sprintf("give at least %s tokens (seq_len %s x micro_batch %d x %s), or a smaller micro_batch",
-			FormatInt(int(need)), FormatInt(w.SeqLen), w.MicroBatch, Plural(dp, "data-parallel rank")),
-		"%s tokens is less than one micro-batch per data-parallel rank", FormatInt(w.GlobalBatchTokens)))
+			textfmt.Int(int(need)), textfmt.Int(w.SeqLen), w.MicroBatch, textfmt.Plural(dp, "data-parallel rank")),
+		"%s tokens is less than one micro-batch per data-parallel rank", textfmt.Int(w.GlobalBatchTokens)))
 }
 
 // checkFinite reports the first cost, power or JCT figure of p that is
@@ -187,7 +190,7 @@ func (p *Plan) defaultWorkload(d *JCTData) Workload {
 	if need := m.SeqLen * w.MicroBatch * dp; need > w.GlobalBatchTokens {
 		w.GlobalBatchTokens = need
 		p.Notes = append(p.Notes, fmt.Sprintf("JCT: the default workload's batch is raised to %s tokens, one micro-batch per data-parallel rank",
-			FormatInt(need)))
+			textfmt.Int(need)))
 	}
 	return w
 }

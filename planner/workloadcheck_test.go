@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"fabricplan/internal/fielderr"
 )
 
 // TestWorkloadFloorsAndConsistency: each row is one value a hostile user
@@ -67,7 +69,7 @@ func TestWorkloadFloorsAndConsistency(t *testing.T) {
 				}
 				return
 			}
-			fes := FieldErrors(err)
+			fes := fielderr.FieldErrors(err)
 			if len(fes) != 1 || fes[0].Field != tc.field || fes[0].Fix == "" || !strings.Contains(fes[0].Fix, tc.fixSays) {
 				t.Fatalf("got %v, want one %s error whose fix says %q", err, tc.field, tc.fixSays)
 			}

@@ -2,8 +2,15 @@
 # Installs what is missing and runs the whole test suite: unit, property,
 # fuzz-seed, golden-image and headless GUI tests, plus the real window
 # under Xvfb in screenshot mode (gui_test.go).
+#
+#   scripts/test.sh                  everything, then the gates (scripts/gates.sh)
+#   scripts/test.sh --refresh-gates  only rewrite the gates' lists from the code as it
+#                                    is (after a merge or a split); review their diff
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = --refresh-gates ]; then
+	exec scripts/gates.sh refresh
+fi
 scripts/deps.sh
 export LANG=en_US.UTF-8
 # migrated_fynedo: the threading model FyneApp.toml declares ([Migrations] fyneDo).
@@ -16,7 +23,16 @@ go vet -tags "migrated_fynedo screenshot" . # the screenshot mode, built for tes
 # comments included.
 GOBIN="$(go env GOPATH)/bin" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 "$(go env GOPATH)/bin/staticcheck" -tags migrated_fynedo,screenshot ./...
-xvfb-run -a -s "-screen 0 1600x1000x24" go test -timeout 60m -tags migrated_fynedo -count=1 ./...
+# With -cover, so the coverage floor reads this run's figures.
+covlog=$(mktemp)
+trap 'rm -f "$covlog"' EXIT
+xvfb-run -a -s "-screen 0 1600x1000x24" go test -timeout 60m -tags migrated_fynedo -count=1 -cover ./... | tee "$covlog"
+# The ratchets: no function may newly pass cyclomatic 15 or grow past its
+# listed figure, and no package's coverage may drop below its floor.
+gates=0
+scripts/gates.sh cyclo || gates=1
+scripts/gates.sh coverage "$covlog" || gates=1
+[ "$gates" -eq 0 ] || { echo "test.sh: a gate failed (see above)" >&2; exit 1; }
 # The packages with goroutines (background opens, search, report) under
 # the race detector.
 xvfb-run -a -s "-screen 0 1600x1000x24" go test -race -timeout 60m -tags migrated_fynedo -count=1 ./app/... ./planner ./charts ./internal/...

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -258,13 +259,13 @@ func speedLabel(gbps int) string {
 // Gb/s ("800").
 func parseSpeed(label string) (int, error) {
 	if t, ok := strings.CutSuffix(label, "T"); ok {
-		v, err := planner.ParseNumber(t, 0.001, planner.MaxNICGbps/1000)
+		v, err := textfmt.ParseNumber(t, 0.001, planner.MaxNICGbps/1000)
 		if err != nil {
 			return 0, fmt.Errorf("%q is not a speed", label)
 		}
 		return int(v * 1000), nil
 	}
-	n, err := planner.ParseInt(strings.TrimSuffix(label, "G"), 1, planner.MaxNICGbps)
+	n, err := textfmt.ParseInt(strings.TrimSuffix(label, "G"), 1, planner.MaxNICGbps)
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a speed: %w", label, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -97,9 +98,9 @@ func (m *Model) Dirty() bool { return !m.scenario.Equal(m.saved) }
 func (m *Model) Name() string {
 	switch {
 	case m.path != "":
-		return planner.DisplayName(filepath.Base(m.path))
+		return textfmt.DisplayName(filepath.Base(m.path))
 	case m.scenario.Name != "":
-		return planner.DisplayName(m.scenario.Name)
+		return textfmt.DisplayName(m.scenario.Name)
 	}
 	return "untitled"
 }
@@ -272,7 +273,7 @@ func (m *Model) Hint(key string) string {
 	}
 	if item, ok := strings.CutPrefix(key, "prices."); ok {
 		p, _ := m.cat.ItemPrice(item)
-		return "catalog: " + planner.FormatUSDExact(p.USD)
+		return "catalog: " + textfmt.USDExact(p.USD)
 	}
 	if k, ok := strings.CutPrefix(key, "networks."); ok {
 		if h := networksHint(m.cat, m.scenario, k); h != "" {
@@ -409,7 +410,7 @@ func (m *Model) PriceOverrides() string {
 	}
 	var parts []string
 	for _, k := range planner.SortedKeys(m.scenario.Prices) {
-		parts = append(parts, k+" "+planner.FormatUSDExact(m.scenario.Prices[k]))
+		parts = append(parts, k+" "+textfmt.USDExact(m.scenario.Prices[k]))
 	}
 	return "Overrides: " + strings.Join(parts, ", ")
 }
@@ -455,7 +456,7 @@ func (m *Model) QuotesSummary() string {
 			expired++
 		}
 	}
-	s := fmt.Sprintf("%s from %s", planner.Plural(len(qs.Quotes), "quote"), filepath.Base(qs.Path))
+	s := fmt.Sprintf("%s from %s", textfmt.Plural(len(qs.Quotes), "quote"), filepath.Base(qs.Path))
 	if expired > 0 {
 		s += fmt.Sprintf(", %d expired (still used, flagged in the BOM)", expired)
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -43,7 +44,7 @@ func ParsePhases(text string) ([]planner.Phase, error) {
 			}
 			ph.Units = n
 		} else {
-			n, err := planner.ParseCount(size, planner.MaxGPUs)
+			n, err := textfmt.ParseCount(size, planner.MaxGPUs)
 			if err != nil {
 				return nil, fmt.Errorf("phase %d: %w", i+1, err)
 			}

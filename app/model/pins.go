@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -25,7 +26,7 @@ func (m *Model) DefaultPinName() string {
 	if m.systemFixed(s) {
 		sys = s.Cluster.System + " "
 	}
-	return fmt.Sprintf("#%d %s%s %s, %s GPUs", len(m.pins)+1, sys, s.Network.Fabric.Short(), speedLabel(s.WithSystem(m.cat).Network.NICGbps), planner.FormatInt(s.Cluster.GPUs))
+	return fmt.Sprintf("#%d %s%s %s, %s GPUs", len(m.pins)+1, sys, s.Network.Fabric.Short(), speedLabel(s.WithSystem(m.cat).Network.NICGbps), textfmt.Int(s.Cluster.GPUs))
 }
 
 // PinCurrent pins the plan of the current inputs under name (empty: the
@@ -42,7 +43,7 @@ func (m *Model) PinCurrent(name string) error {
 			return fmt.Errorf("pin: %w", err)
 		}
 	}
-	name = strings.TrimSpace(planner.DisplayName(name))
+	name = strings.TrimSpace(textfmt.DisplayName(name))
 	if name == "" {
 		name = m.DefaultPinName()
 	}
@@ -109,7 +110,7 @@ var compareFigures = []struct {
 	name  string
 	value func(p *planner.Plan) string
 }{
-	{"GPUs", func(p *planner.Plan) string { return planner.FormatInt(p.GPUs) }},
+	{"GPUs", func(p *planner.Plan) string { return textfmt.Int(p.GPUs) }},
 	{"System", func(p *planner.Plan) string {
 		if p.System == nil {
 			return fmt.Sprintf("custom, %d GPUs per server", p.Scenario.Cluster.GPUsPerServer)
@@ -122,33 +123,33 @@ var compareFigures = []struct {
 	{"Switch", func(p *planner.Plan) string { return p.Switch.Key }},
 	{"Tiers / planes", func(p *planner.Plan) string { return fmt.Sprintf("%d / %d", p.Tiers, p.Planes) }},
 	{"Oversubscription", func(p *planner.Plan) string { return p.Scenario.Network.Oversubscription }},
-	{"NIC ports", func(p *planner.Plan) string { return planner.FormatInt(p.NICPorts) }},
-	{"Switches", func(p *planner.Plan) string { return planner.FormatInt(p.TotalSwitches()) }},
-	{"Links", func(p *planner.Plan) string { return planner.FormatInt(p.Links.Total) }},
-	{"Transceivers", func(p *planner.Plan) string { return planner.FormatInt(p.ServerTransceivers + p.SwitchTransceivers) }},
-	{"Cost", func(p *planner.Plan) string { return planner.FormatUSD(p.Cost.Total) }},
-	{"Cost per GPU", func(p *planner.Plan) string { return planner.FormatUSDExact(p.Cost.PerGPU) }},
-	{"Power", func(p *planner.Plan) string { return planner.FormatWatts(p.Power.Total) }},
+	{"NIC ports", func(p *planner.Plan) string { return textfmt.Int(p.NICPorts) }},
+	{"Switches", func(p *planner.Plan) string { return textfmt.Int(p.TotalSwitches()) }},
+	{"Links", func(p *planner.Plan) string { return textfmt.Int(p.Links.Total) }},
+	{"Transceivers", func(p *planner.Plan) string { return textfmt.Int(p.ServerTransceivers + p.SwitchTransceivers) }},
+	{"Cost", func(p *planner.Plan) string { return textfmt.USD(p.Cost.Total) }},
+	{"Cost per GPU", func(p *planner.Plan) string { return textfmt.USDExact(p.Cost.PerGPU) }},
+	{"Power", func(p *planner.Plan) string { return textfmt.Watts(p.Power.Total) }},
 	{"Step time", func(p *planner.Plan) string {
 		if p.JCT == nil {
 			return "–"
 		}
 		if !p.JCT.FitsMemory() {
-			return planner.FormatSeconds(p.JCT.Planned.StepS) + " (does not fit in memory)"
+			return textfmt.Seconds(p.JCT.Planned.StepS) + " (does not fit in memory)"
 		}
-		return planner.FormatSeconds(p.JCT.Planned.StepS)
+		return textfmt.Seconds(p.JCT.Planned.StepS)
 	}},
 	{"Job time", func(p *planner.Plan) string {
 		if p.JCT == nil {
 			return "–"
 		}
-		return planner.FormatDuration(p.JCT.Planned.Days)
+		return textfmt.Duration(p.JCT.Planned.Days)
 	}},
 	{"Gain over TCP/IP", func(p *planner.Plan) string {
 		if p.JCT == nil {
 			return "–"
 		}
-		return planner.FormatGain(p.JCT.Gain)
+		return textfmt.Gain(p.JCT.Gain)
 	}},
 }
 

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -126,7 +127,7 @@ func (m *Model) CanUseDesign() bool {
 func (m *Model) UseDesign(i int) (*planner.Design, error) {
 	rows := m.search.rows
 	if i < 0 || i >= len(rows) {
-		return nil, fmt.Errorf("no design %d: the table lists %s", i+1, planner.Plural(len(rows), "design"))
+		return nil, fmt.Errorf("no design %d: the table lists %s", i+1, textfmt.Plural(len(rows), "design"))
 	}
 	if stale, _ := m.SearchStale(); stale {
 		return nil, ErrSearchStale

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -19,7 +20,7 @@ func designsOf(base planner.Scenario) *planner.SearchResult {
 	}{{8192, 3e6, 9}, {2048, 1e6, 30}, {4096, 2e6, 12}} {
 		s := base.Clone()
 		s.Cluster.GPUs = d.gpus
-		ds = append(ds, &planner.Design{Label: planner.FormatInt(d.gpus), Scenario: s, CostUSD: d.cost, Days: d.days, OnFront: true})
+		ds = append(ds, &planner.Design{Label: textfmt.Int(d.gpus), Scenario: s, CostUSD: d.cost, Days: d.days, OnFront: true})
 	}
 	return &planner.SearchResult{Designs: ds, Front: ds, Cheapest: ds[2], Target: 15}
 }

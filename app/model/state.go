@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -101,7 +103,7 @@ func (st PlanState) Banner(shown *planner.Plan) string {
 	b.WriteString("Not planned: the inputs do not make a fabric.")
 	if shown != nil {
 		fmt.Fprintf(&b, " The figures below are the last plan that did (%s GPUs, %s %dG), not these inputs.",
-			planner.FormatInt(shown.GPUs), shown.Scenario.Network.Fabric.Name(), shown.Scenario.Network.NICGbps)
+			textfmt.Int(shown.GPUs), shown.Scenario.Network.Fabric.Name(), shown.Scenario.Network.NICGbps)
 	}
 	for _, p := range st.Problems {
 		b.WriteString("\n• ")
@@ -144,7 +146,7 @@ func Problems(err error) []Problem {
 	if err == nil {
 		return nil
 	}
-	fes := planner.FieldErrors(err)
+	fes := fielderr.FieldErrors(err)
 	if len(fes) == 0 {
 		return []Problem{{Text: InLabels(err.Error())}}
 	}
@@ -192,6 +194,6 @@ func InLabels(text string) string {
 }
 
 func isField(err error) bool {
-	_, ok := err.(*planner.FieldError)
+	_, ok := err.(*fielderr.FieldError)
 	return ok
 }

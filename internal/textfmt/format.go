@@ -1,4 +1,4 @@
-package planner
+package textfmt
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"unicode"
 )
 
-// FormatInt writes n with thousands separators: 1234567 -> "1,234,567".
-func FormatInt(n int) string {
+// Int writes n with thousands separators: 1234567 -> "1,234,567".
+func Int(n int) string {
 	s := strconv.Itoa(n)
 	neg := strings.HasPrefix(s, "-")
 	if neg {
@@ -28,8 +28,8 @@ func FormatInt(n int) string {
 	return b.String()
 }
 
-// FormatUSD writes dollars compactly: $950, $12.3k, $4.56M, $1.23B.
-func FormatUSD(v float64) string {
+// USD writes dollars compactly: $950, $12.3k, $4.56M, $1.23B.
+func USD(v float64) string {
 	a := math.Abs(v)
 	sign := ""
 	if v < 0 {
@@ -43,19 +43,19 @@ func FormatUSD(v float64) string {
 	case a >= 1e4:
 		return fmt.Sprintf("%s$%.1fk", sign, a/1e3)
 	}
-	return sign + "$" + FormatInt(int(math.Round(a)))
+	return sign + "$" + Int(int(math.Round(a)))
 }
 
-// FormatUSDExact writes whole dollars with separators: $1,234,567.
-func FormatUSDExact(v float64) string {
+// USDExact writes whole dollars with separators: $1,234,567.
+func USDExact(v float64) string {
 	if v < 0 {
-		return "-$" + FormatInt(int(math.Round(-v)))
+		return "-$" + Int(int(math.Round(-v)))
 	}
-	return "$" + FormatInt(int(math.Round(v)))
+	return "$" + Int(int(math.Round(v)))
 }
 
-// FormatWatts writes power compactly: 950 W, 12.3 kW, 4.56 MW.
-func FormatWatts(w float64) string {
+// Watts writes power compactly: 950 W, 12.3 kW, 4.56 MW.
+func Watts(w float64) string {
 	switch {
 	case w >= 1e6:
 		return fmt.Sprintf("%.2f MW", w/1e6)
@@ -65,8 +65,8 @@ func FormatWatts(w float64) string {
 	return fmt.Sprintf("%.0f W", w)
 }
 
-// FormatSeconds writes a duration in s, ms or µs.
-func FormatSeconds(s float64) string {
+// Seconds writes a duration in s, ms or µs.
+func Seconds(s float64) string {
 	switch {
 	case s >= 1:
 		return fmt.Sprintf("%.2f s", s)
@@ -76,12 +76,12 @@ func FormatSeconds(s float64) string {
 	return fmt.Sprintf("%.1f µs", s*1e6)
 }
 
-// FormatSignedSeconds is FormatSeconds with a sign: "+1.2 ms", "−40 µs".
-func FormatSignedSeconds(s float64) string {
+// SignedSeconds is Seconds with a sign: "+1.2 ms", "−40 µs".
+func SignedSeconds(s float64) string {
 	if s < 0 {
-		return "−" + FormatSeconds(-s)
+		return "−" + Seconds(-s)
 	}
-	return "+" + FormatSeconds(s)
+	return "+" + Seconds(s)
 }
 
 // maxNameRunes is the longest name printed; longer ones end in "…".
@@ -137,17 +137,17 @@ func CSVText(s string) string {
 	return s
 }
 
-// FormatDuration writes a job time given in days, alone, in the unit
+// Duration writes a job time given in days, alone, in the unit
 // DurationUnitFor picks for it: minutes or hours below two days ("4.8
 // hours"), days to two decimals up to 60 ("14.03 days"), weeks beyond
 // ("9.3 weeks"). Times shown together share one unit: DurationUnit.
-func FormatDuration(days float64) string {
+func Duration(days float64) string {
 	return DurationUnitFor(days).Format(days)
 }
 
-// FormatTokens writes a token count: "1T tokens", "1.5T tokens", "300B
+// Tokens writes a token count: "1T tokens", "1.5T tokens", "300B
 // tokens", "2M tokens".
-func FormatTokens(n float64) string {
+func Tokens(n float64) string {
 	for _, u := range []struct {
 		v float64
 		s string
@@ -159,8 +159,8 @@ func FormatTokens(n float64) string {
 	return strconv.FormatFloat(n, 'f', 0, 64) + " tokens"
 }
 
-// FormatGain writes a speed-up ratio: "1.06x".
-func FormatGain(x float64) string {
+// Gain writes a speed-up ratio: "1.06x".
+func Gain(x float64) string {
 	if math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
 		return "–"
 	}
@@ -173,9 +173,9 @@ func Plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	if strings.HasSuffix(noun, "s") || strings.HasSuffix(noun, "x") || strings.HasSuffix(noun, "ch") {
-		return FormatInt(n) + " " + noun + "es"
+		return Int(n) + " " + noun + "es"
 	}
-	return FormatInt(n) + " " + noun + "s"
+	return Int(n) + " " + noun + "s"
 }
 
 // ParseCount reads a whole number from 1 to limit as the app prints or a
@@ -186,7 +186,7 @@ func ParseCount(text string, limit int) (int, error) {
 		return 0, fmt.Errorf("%q is not a whole number", text)
 	}
 	if !(v >= 1 && v <= float64(limit)) {
-		return 0, fmt.Errorf("give a number from 1 to %s", FormatInt(limit))
+		return 0, fmt.Errorf("give a number from 1 to %s", Int(limit))
 	}
 	if v != math.Trunc(v) {
 		return 0, fmt.Errorf("%q is not a whole number", text)
@@ -194,7 +194,12 @@ func ParseCount(text string, limit int) (int, error) {
 	return int(v), nil
 }
 
-// ParseMoney reads an amount of US dollars as FormatUSD prints it or a
+// MaxMoneyUSD is the largest amount ParseMoney reads: US$100 billion, a
+// thousand times the largest single price a scenario takes, so any budget
+// for a real cluster fits and a typo of a dozen zeros does not.
+const MaxMoneyUSD = 100e9
+
+// ParseMoney reads an amount of US dollars as USD prints it or a
 // user types it: "300000", "$300,000", "4.6M", "$4.6M", "12k", "1e6".
 // Empty is 0.
 func ParseMoney(text string) (float64, error) {
@@ -202,7 +207,7 @@ func ParseMoney(text string) (float64, error) {
 		return 0, nil
 	}
 	v, ok := parseScaled(text, ",_ $")
-	if !ok || !(v >= 0 && v <= MaxPriceUSD*1e3) {
+	if !ok || !(v >= 0 && v <= MaxMoneyUSD) {
 		return 0, fmt.Errorf("%q is not an amount of US$: write e.g. 300000, $300,000 or 4.6M", text)
 	}
 	return v, nil
@@ -253,4 +258,32 @@ func joinList(words []string, last string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + last + words[len(words)-1]
+}
+
+// ParseInt reads a whole number from lo to hi in the one count grammar
+// of the app, the CLI and the files' tools: "1024", "1,024", "1_024",
+// "16k", "1.5k", "1M", "1e6".
+func ParseInt(text string, lo, hi int) (int, error) {
+	v, ok := parseScaled(text, ",_ ")
+	if !ok || v != math.Trunc(v) {
+		return 0, fmt.Errorf("%q is not a whole number", strings.TrimSpace(text))
+	}
+	if !(v >= float64(lo) && v <= float64(hi)) {
+		return 0, fmt.Errorf("give a number from %s to %s", Int(lo), Int(hi))
+	}
+	return int(v), nil
+}
+
+// ParseNumber reads a number from lo to hi in the same grammar, with
+// decimals: "2.5", "1,000", "1e12", "1.5k". A trailing unit ("30 m")
+// is the caller's to strip.
+func ParseNumber(text string, lo, hi float64) (float64, error) {
+	v, ok := parseScaled(text, ",_ ")
+	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a number", strings.TrimSpace(text))
+	}
+	if !(v >= lo && v <= hi) {
+		return 0, fmt.Errorf("give a number from %s to %s", strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64))
+	}
+	return v, nil
 }

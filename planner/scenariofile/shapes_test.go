@@ -1,12 +1,14 @@
-package planner
+package scenariofile
 
 import (
 	"strings"
 	"testing"
+
+	"fabricplan/internal/fielderr"
 )
 
 // TestOneErrorPerMistake: each document has one mistake (or, for the
-// last rows, two independent ones) and CheckScenario reports exactly
+// last rows, two independent ones) and Check reports exactly
 // those fields, with a fix. Mutations caught: a value where a table
 // belongs decoded as the defaults (issue 26: `cluster = 5`, `[[cluster]]`,
 // `workload = "llama3-405b"`, `network = "ethernet"` planned and exited
@@ -41,8 +43,8 @@ func TestOneErrorPerMistake(t *testing.T) {
 			[]string{"network.fabric"}, "unknown fabric"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := CheckScenario([]byte(tc.src), cat)
-			fes := FieldErrors(err)
+			_, err := Check([]byte(tc.src), cat)
+			fes := fielderr.FieldErrors(err)
 			var got []string
 			for _, fe := range fes {
 				got = append(got, fe.Field)

@@ -1,6 +1,7 @@
-package planner
+package scenariofile
 
 import (
+	"fabricplan/planner"
 	"math"
 	"os"
 	"path/filepath"
@@ -51,34 +52,34 @@ oversubscription = "1:1"
 // table, an inline table's member edited outside the braces.
 func TestEditScenarioKeepsTheText(t *testing.T) {
 	cat := testCatalog(t)
-	old, err := CheckScenario([]byte(hostileLayout), cat)
+	old, err := Check([]byte(hostileLayout), cat)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name string
-		edit func(s *Scenario)
+		edit func(s *planner.Scenario)
 		from string // the text that changes ("" none)
 		to   string
 	}{
 		{name: "no edit"},
-		{name: "gpus", edit: func(s *Scenario) { s.Cluster.GPUs = 2048 },
+		{name: "gpus", edit: func(s *planner.Scenario) { s.Cluster.GPUs = 2048 },
 			from: "  gpus = 1_024        # TODO", to: "  gpus = 2048        # TODO"},
-		{name: "inline member", edit: func(s *Scenario) { s.Network.Media.ServerLeaf = DAC },
+		{name: "inline member", edit: func(s *planner.Scenario) { s.Network.Media.ServerLeaf = planner.DAC },
 			from: `server_leaf = "aoc"`, to: `server_leaf = "dac"`},
-		{name: "new inline member", edit: func(s *Scenario) { s.Network.Media.SpineCore = Optics },
+		{name: "new inline member", edit: func(s *planner.Scenario) { s.Network.Media.SpineCore = planner.Optics },
 			from: `leaf_spine_m = 5e1 }`, to: `leaf_spine_m = 5e1, spine_core = "transceiver" }`},
-		{name: "new key after its sibling", edit: func(s *Scenario) { s.Network.Planes = 2 },
+		{name: "new key after its sibling", edit: func(s *planner.Scenario) { s.Network.Planes = 2 },
 			from: "oversubscription = \"1:1\"\n", to: "oversubscription = \"1:1\"\nplanes = 2\n"},
-		{name: "new key in its table", edit: func(s *Scenario) { s.Workload.PP = 8 },
+		{name: "new key in its table", edit: func(s *planner.Scenario) { s.Workload.PP = 8 },
 			from: "global_batch_tokens = 16_777_216\n", to: "global_batch_tokens = 16_777_216\npp = 8\n"},
-		{name: "into an empty table", edit: func(s *Scenario) { s.Prices = map[string]float64{"qm9700": 25000} },
+		{name: "into an empty table", edit: func(s *planner.Scenario) { s.Prices = map[string]float64{"qm9700": 25000} },
 			from: "[prices]\n", to: "[prices]\nqm9700 = 25000.0\n"},
-		{name: "removed key leaves with its line", edit: func(s *Scenario) { s.Name = "" },
+		{name: "removed key leaves with its line", edit: func(s *planner.Scenario) { s.Name = "" },
 			from: "name = \"\"\"\nPod A\"\"\"\n", to: ""},
-		{name: "new table at the end", edit: func(s *Scenario) {
+		{name: "new table at the end", edit: func(s *planner.Scenario) {
 			r := 4.0
-			s.Reliability = &ReliabilityInputs{RepairHours: &r}
+			s.Reliability = &planner.ReliabilityInputs{RepairHours: &r}
 		}, from: "# trailing comment\n", to: "# trailing comment\n\n[reliability]\nrepair_hours = 4.0\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,7 +87,7 @@ func TestEditScenarioKeepsTheText(t *testing.T) {
 			if tc.edit != nil {
 				tc.edit(&s)
 			}
-			got, err := EditScenario([]byte(hostileLayout), old, s)
+			got, err := Edit([]byte(hostileLayout), old, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +98,7 @@ func TestEditScenarioKeepsTheText(t *testing.T) {
 			if string(got) != want {
 				t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 			}
-			back, err := CheckScenario(got, cat)
+			back, err := Check(got, cat)
 			if err != nil || !back.Equal(s.WithSystem(cat)) {
 				t.Fatalf("reads back as %+v (%v), want %+v", back, err, s)
 			}
@@ -112,8 +113,8 @@ func TestEditScenarioKeepsTheText(t *testing.T) {
 // written in the wrong table, a comment lost).
 func TestEditScenarioExamples(t *testing.T) {
 	cat := testCatalog(t)
-	paths, _ := filepath.Glob("../data/scenarios/*.toml")
-	paths = append(paths, "../data/default.toml")
+	paths, _ := filepath.Glob("../../data/scenarios/*.toml")
+	paths = append(paths, "../../data/default.toml")
 	if len(paths) < 4 {
 		t.Fatalf("examples: %v", paths)
 	}
@@ -123,11 +124,11 @@ func TestEditScenarioExamples(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			old, err := CheckScenario(src, cat)
+			old, err := Check(src, cat)
 			if err != nil {
 				t.Fatal(err)
 			}
-			same, err := EditScenario(src, old, old)
+			same, err := Edit(src, old, old)
 			if err != nil || string(same) != string(src) {
 				t.Fatalf("untouched save changed the file (%v):\n%s", err, same)
 			}
@@ -136,11 +137,11 @@ func TestEditScenarioExamples(t *testing.T) {
 			s.Network.Oversubscription = "2:1"
 			s.Name = "edited"
 			if s.Workload == nil {
-				w := NewWorkload()
+				w := planner.NewWorkload()
 				s.Workload = &w
 			}
 			s.Workload.TP = 4
-			got, err := EditScenario(src, old, s)
+			got, err := Edit(src, old, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -149,7 +150,7 @@ func TestEditScenarioExamples(t *testing.T) {
 					t.Errorf("comment lost: %q", line)
 				}
 			}
-			back, err := DecodeScenario(got)
+			back, err := Decode(got)
 			if err != nil || back.Cluster.GPUs != s.Cluster.GPUs || back.Name != "edited" || back.Workload.TP != 4 || back.Network.Oversubscription != "2:1" {
 				t.Errorf("reads back as %+v (%v)", back, err)
 			}
@@ -182,11 +183,11 @@ func FuzzEditScenario(f *testing.F) {
 		f.Add([]byte(s), int64(2048), "edited", int64(2), 12.5)
 	}
 	f.Fuzz(func(t *testing.T, src []byte, gpus int64, name string, planes int64, price float64) {
-		old, err := DecodeScenario(src)
+		old, err := Decode(src)
 		if err != nil {
 			return
 		}
-		if same, err := EditScenario(src, old, old); err == nil && string(same) != string(src) {
+		if same, err := Edit(src, old, old); err == nil && string(same) != string(src) {
 			t.Fatalf("untouched save changed the text:\n%q\n%q", src, same)
 		}
 		s := old.Clone()
@@ -194,11 +195,11 @@ func FuzzEditScenario(f *testing.F) {
 		if !math.IsNaN(price) { // a NaN price never equals itself
 			s.Prices = map[string]float64{"qm9700": price}
 		}
-		out, err := EditScenario(src, old, s)
+		out, err := Edit(src, old, s)
 		if err != nil {
 			return // not edited: the caller writes the whole scenario
 		}
-		back, err := DecodeScenario(out)
+		back, err := Decode(out)
 		if err != nil || !back.Equal(s) {
 			t.Fatalf("edit of\n%q\ngave\n%q\nwhich reads back as %+v (%v), want %+v", src, out, back, err, s)
 		}
@@ -210,13 +211,13 @@ func FuzzEditScenario(f *testing.F) {
 // keys, a string holding # or =), which makes Save drop its comments.
 func TestEditSeedsEdit(t *testing.T) {
 	for _, src := range editSeeds {
-		old, err := DecodeScenario([]byte(src))
+		old, err := Decode([]byte(src))
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}
 		s := old.Clone()
 		s.Cluster.GPUs, s.Network.Planes = 2048, 2
-		out, err := EditScenario([]byte(src), old, s)
+		out, err := Edit([]byte(src), old, s)
 		if err != nil {
 			t.Errorf("%q: %v", src, err)
 			continue

@@ -1,4 +1,4 @@
-package planner
+package scenariofile
 
 import (
 	"bytes"
@@ -12,50 +12,51 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"fabricplan/internal/fielderr"
 	"fabricplan/internal/safefile"
+	"fabricplan/planner"
 )
 
 // Limits on a scenario document's shape, checked before decoding so a
 // hostile file cannot make the TOML decoder recurse or spin: real
 // scenarios nest two tables deep and use keys of at most three parts.
 const (
-	maxNesting    = 32 // open [ and { at once
-	maxKeyParts   = 32 // parts of one dotted key or table name
-	maxFileErrors = 50 // errors listed for one document; the rest are counted
+	maxNesting  = 32 // open [ and { at once
+	maxKeyParts = 32 // parts of one dotted key or table name
 )
 
-// ParseScenario decodes a scenario document over the defaults of
+// Parse decodes a scenario document over the defaults of
 // NewScenario. Unknown keys, wrong types and explicit zero counts are
 // errors naming the key and its line, all of them at once; values are not
 // checked against the catalog (see Validate).
-func ParseScenario(src []byte) (Scenario, error) {
-	s, err := DecodeScenario(src)
+func Parse(src []byte) (planner.Scenario, error) {
+	s, err := Decode(src)
 	if err != nil {
-		return Scenario{}, err
+		return planner.Scenario{}, err
 	}
 	return s, nil
 }
 
-// DecodeScenario is ParseScenario that keeps going: on key and type
+// Decode is Parse that keeps going: on key and type
 // errors it returns them with the scenario holding every field that did
 // decode, so the caller can apply overrides and report the catalog checks
 // too (CheckDecoded). On a syntax error the scenario is empty.
-func DecodeScenario(src []byte) (Scenario, error) {
+func Decode(src []byte) (planner.Scenario, error) {
 	if err := checkShape(src); err != nil {
-		return Scenario{}, err
+		return planner.Scenario{}, err
 	}
 	var top map[string]toml.Primitive
 	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&top)
 	if err != nil {
 		// Nothing decoded: report this error only, not the checks of an
 		// empty scenario (Unreadable).
-		return Scenario{}, &undecodedError{tomlError(err)}
+		return planner.Scenario{}, &undecodedError{tomlError(err)}
 	}
 	d := &strictDecoder{md: md, lines: keyLines(src)}
-	s := NewScenario()
+	s := planner.NewScenario()
 	d.table(top, reflect.ValueOf(&s).Elem(), "")
 	if _, ok := top["schema"]; !ok {
-		d.add(&FieldError{Field: "schema", Line: 1, Problem: "missing", Fix: "add schema = 1 at the top"})
+		d.add(&fielderr.FieldError{Field: "schema", Line: 1, Problem: "missing", Fix: "add schema = 1 at the top"})
 	}
 	for _, k := range []string{"nics_per_server", "ports_per_nic"} {
 		if !md.IsDefined("network", k) {
@@ -66,7 +67,7 @@ func DecodeScenario(src []byte) (Scenario, error) {
 			n = s.Network.PortsPerNIC
 		}
 		if n < 1 {
-			d.add(&FieldError{Field: "network." + k, Line: d.lines["network."+k],
+			d.add(&fielderr.FieldError{Field: "network." + k, Line: d.lines["network."+k],
 				Problem: fmt.Sprintf("%d is not a count", n), Fix: "give 1 or more, or leave the key out for the default"})
 		}
 	}
@@ -80,41 +81,32 @@ type strictDecoder struct {
 	md    toml.MetaData
 	lines map[string]int
 	errs  []error
-	more  int // errors past maxFileErrors, counted only
+	more  int // errors past fielderr.MaxListed, counted only
 }
 
-func (d *strictDecoder) add(e *FieldError) {
-	if len(d.errs) >= maxFileErrors {
+func (d *strictDecoder) add(e *fielderr.FieldError) {
+	if len(d.errs) >= fielderr.MaxListed {
 		d.more++
 		return
 	}
 	d.errs = append(d.errs, e)
 }
 
-func (d *strictDecoder) err() error { return joinCapped(d.errs, d.more) }
-
-// joinCapped joins errs and, when more were left out, says how many.
-func joinCapped(errs []error, more int) error {
-	if more > 0 {
-		errs = append(errs, &FieldError{Field: "file", Problem: fmt.Sprintf("%d more problems not listed", more),
-			Fix: "fix the ones above first"})
-	}
-	return errors.Join(errs...)
-}
+func (d *strictDecoder) err() error { return fielderr.JoinCapped(d.errs, d.more) }
 
 // table decodes the keys of one TOML table into the struct dst; prefix is
 // the table's dotted name with a trailing dot ("" at the top).
 func (d *strictDecoder) table(prims map[string]toml.Primitive, dst reflect.Value, prefix string) {
 	fields := tomlFields(dst.Type())
-	for _, key := range SortedKeys(prims) {
+	for _, key := range planner.SortedKeys(prims) {
 		name := prefix + key
 		i, ok := fields[key]
 		if !ok {
 			fix := "remove it or check the spelling"
-			if len(d.errs) < maxFileErrors {
+			if len(d.errs) < fielderr.MaxListed {
 				fix += suggestKey(name)
 			}
-			d.add(&FieldError{Field: name, Line: d.lines[name], Problem: "unknown key", Fix: fix})
+			d.add(&fielderr.FieldError{Field: name, Line: d.lines[name], Problem: "unknown key", Fix: fix})
 			continue
 		}
 		d.value(prims[key], dst.Field(i), name)
@@ -129,52 +121,14 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 			d.table(sub, f, name+".")
 		}
 		return
-	case f.Kind() == reflect.Pointer && f.Type().Elem() == reflect.TypeOf(Workload{}):
-		w := NewWorkload()
-		if sub, ok := d.subTable(p, name); ok {
-			d.table(sub, reflect.ValueOf(&w).Elem(), name+".")
-		}
-		f.Set(reflect.ValueOf(&w))
-		return
-	case f.Kind() == reflect.Pointer && f.Type().Elem() == reflect.TypeOf(Growth{}):
-		g := Growth{}
-		if sub, ok := d.subTable(p, name); ok {
-			d.table(sub, reflect.ValueOf(&g).Elem(), name+".")
-		}
-		f.Set(reflect.ValueOf(&g))
-		return
-	case f.Kind() == reflect.Pointer && f.Type().Elem() == reflect.TypeOf(NetworksInputs{}):
-		var n NetworksInputs
-		if sub, ok := d.subTable(p, name); ok {
-			d.table(sub, reflect.ValueOf(&n).Elem(), name+".")
-		}
-		f.Set(reflect.ValueOf(&n))
-		return
 	case f.Kind() == reflect.Pointer && f.Type().Elem().Kind() == reflect.Struct:
-		v := reflect.New(f.Type().Elem()) // [reliability]: the zero value means "no override"
-		if sub, ok := d.subTable(p, name); ok {
-			d.table(sub, v.Elem(), name+".")
-			f.Set(v)
-		}
+		d.pointerTable(p, f, name)
 		return
 	case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Struct:
 		d.tableArray(p, f, name)
 		return
 	case f.Kind() == reflect.Map:
-		sub, ok := d.subTable(p, name)
-		if !ok {
-			return
-		}
-		m := reflect.MakeMapWithSize(f.Type(), len(sub))
-		for _, k := range SortedKeys(sub) {
-			v := reflect.New(f.Type().Elem())
-			if err := d.md.PrimitiveDecode(sub[k], v.Interface()); err != nil {
-				d.add(d.typeError(name+"."+k, err))
-				continue
-			}
-			m.SetMapIndex(reflect.ValueOf(k), v.Elem())
-		}
-		f.Set(m)
+		d.mapTable(p, f, name)
 		return
 	}
 	if err := d.md.PrimitiveDecode(p, f.Addr().Interface()); err != nil {
@@ -182,12 +136,58 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 	}
 }
 
+// tableStarts are the tables that, when written, start from values of
+// their own rather than from zero: a [workload] from NewWorkload. A table
+// named here is set even when it is not a table (its error is reported);
+// any other pointer to a table is nil unless the document has it ([reliability]:
+// nil means "no override").
+var tableStarts = map[reflect.Type]func() reflect.Value{
+	reflect.TypeOf(planner.Workload{}):       func() reflect.Value { return reflect.ValueOf(planner.NewWorkload()) },
+	reflect.TypeOf(planner.Growth{}):         func() reflect.Value { return reflect.ValueOf(planner.Growth{}) },
+	reflect.TypeOf(planner.NetworksInputs{}): func() reflect.Value { return reflect.ValueOf(planner.NetworksInputs{}) },
+}
+
+// pointerTable decodes a table into the pointer field f.
+func (d *strictDecoder) pointerTable(p toml.Primitive, f reflect.Value, name string) {
+	v := reflect.New(f.Type().Elem())
+	start, always := tableStarts[f.Type().Elem()]
+	if always {
+		v.Elem().Set(start())
+	}
+	sub, ok := d.subTable(p, name)
+	if ok {
+		d.table(sub, v.Elem(), name+".")
+	}
+	if ok || always {
+		f.Set(v)
+	}
+}
+
+// mapTable decodes a table of values of one type ([prices]) into the map
+// field f, each value on its own so one bad price does not hide the rest.
+func (d *strictDecoder) mapTable(p toml.Primitive, f reflect.Value, name string) {
+	sub, ok := d.subTable(p, name)
+	if !ok {
+		return
+	}
+	m := reflect.MakeMapWithSize(f.Type(), len(sub))
+	for _, k := range planner.SortedKeys(sub) {
+		v := reflect.New(f.Type().Elem())
+		if err := d.md.PrimitiveDecode(sub[k], v.Interface()); err != nil {
+			d.add(d.typeError(name+"."+k, err))
+			continue
+		}
+		m.SetMapIndex(reflect.ValueOf(k), v.Elem())
+	}
+	f.Set(m)
+}
+
 // tableArray decodes an array of tables ([[name]]) into the slice f, each
 // table strictly; a table's keys are named name[i].key (i from 1).
 func (d *strictDecoder) tableArray(p toml.Primitive, f reflect.Value, name string) {
 	var subs []map[string]toml.Primitive
 	if err := d.md.PrimitiveDecode(p, &subs); err != nil {
-		d.add(&FieldError{Field: name, Line: d.lines[name], Problem: "expected an array of tables", Fix: "write each as [[" + name + "]] with keys below"})
+		d.add(&fielderr.FieldError{Field: name, Line: d.lines[name], Problem: "expected an array of tables", Fix: "write each as [[" + name + "]] with keys below"})
 		return
 	}
 	out := reflect.MakeSlice(f.Type(), len(subs), len(subs))
@@ -205,7 +205,7 @@ func (d *strictDecoder) subTable(p toml.Primitive, name string) (map[string]toml
 	kind := d.md.Type(strings.Split(name, ".")...)
 	if err := d.md.PrimitiveDecode(p, &sub); err != nil || kind != "Hash" && kind != "" { // "": a table made by dotted keys
 		problem := "expected a table, got " + tomlKind(kind)
-		d.add(&FieldError{Field: name, Line: d.lines[name], Problem: problem, Fix: "write it as [" + name + "] with key = value lines below"})
+		d.add(&fielderr.FieldError{Field: name, Line: d.lines[name], Problem: problem, Fix: "write it as [" + name + "] with key = value lines below"})
 		return nil, false
 	}
 	return sub, true
@@ -233,8 +233,8 @@ func tomlKind(kind string) string {
 }
 
 // typeError words a decode error of one key.
-func (d *strictDecoder) typeError(name string, err error) *FieldError {
-	fe := &FieldError{Field: name, Line: d.lines[name], Problem: strings.TrimPrefix(err.Error(), "toml: "), Fix: "check the value's type and quotes"}
+func (d *strictDecoder) typeError(name string, err error) *fielderr.FieldError {
+	fe := &fielderr.FieldError{Field: name, Line: d.lines[name], Problem: strings.TrimPrefix(err.Error(), "toml: "), Fix: "check the value's type and quotes"}
 	if m := badTypeRE.FindStringSubmatch(err.Error()); m != nil {
 		fe.Problem = fmt.Sprintf("expected %s, got %s", typeWord(m[2]), typeWord(m[1]))
 		fe.Fix = "write the value as " + typeWord(m[2])
@@ -277,7 +277,7 @@ func checkShape(src []byte) error {
 			depth++
 			parts = 0
 			if depth > maxNesting {
-				return &FieldError{Field: "file", Line: line, Problem: fmt.Sprintf("nested more than %d levels deep", maxNesting),
+				return &fielderr.FieldError{Field: "file", Line: line, Problem: fmt.Sprintf("nested more than %d levels deep", maxNesting),
 					Fix: "a scenario needs only [table] headers and key = value lines"}
 			}
 		case ']', '}':
@@ -288,7 +288,7 @@ func checkShape(src []byte) error {
 		case '.':
 			parts++
 			if parts >= maxKeyParts {
-				return &FieldError{Field: "file", Line: line, Problem: fmt.Sprintf("a key with more than %d dotted parts", maxKeyParts),
+				return &fielderr.FieldError{Field: "file", Line: line, Problem: fmt.Sprintf("a key with more than %d dotted parts", maxKeyParts),
 					Fix: "a scenario's keys have at most three parts, e.g. network.media.server_leaf"}
 			}
 		}
@@ -324,18 +324,18 @@ func skipString(src []byte, i int) (end, newlines int) {
 	return len(src) - 1, newlines
 }
 
-// CheckScenario parses src and validates it against cat, attaching file
+// Check parses src and validates it against cat, attaching file
 // lines to every field error. It reports every problem at once: type and
 // key errors from decoding, and the catalog checks of the fields that
 // decoded.
-func CheckScenario(src []byte, cat *Catalog) (Scenario, error) {
-	s, err := DecodeScenario(src)
-	err = s.CheckDecoded(err, cat, src)
-	if cerr := s.SystemConflicts(cat, src); cerr != nil && len(FieldErrors(err)) < maxFileErrors {
+func Check(src []byte, cat *planner.Catalog) (planner.Scenario, error) {
+	s, err := Decode(src)
+	err = CheckDecoded(s, err, cat, src)
+	if cerr := SystemConflicts(s, cat, src); cerr != nil && len(fielderr.FieldErrors(err)) < fielderr.MaxListed {
 		err = errors.Join(err, cerr)
 	}
 	if err != nil {
-		return Scenario{}, err
+		return planner.Scenario{}, err
 	}
 	// Hold the system's packaging in the fields, so a save writes what
 	// the plan uses and the file reads back without conflicts.
@@ -345,18 +345,18 @@ func CheckScenario(src []byte, cat *Catalog) (Scenario, error) {
 // SystemConflicts reports keys the document src sets that the
 // scenario's system fixes, with other values (the system would win and
 // the file be misread), with their lines; nil when there are none.
-func (s Scenario) SystemConflicts(cat *Catalog, src []byte) error {
+func SystemConflicts(s planner.Scenario, cat *planner.Catalog, src []byte) error {
 	lines := keyLines(src)
-	errs := s.systemConflicts(cat, func(k string) bool { return lines[k] > 0 })
+	errs := s.ConflictsWithSystem(cat, func(k string) bool { return lines[k] > 0 })
 	return WithLines(errors.Join(errs...), src)
 }
 
-// Unreadable reports whether a DecodeScenario error is about the document
+// Unreadable reports whether a Decode error is about the document
 // as a whole (not TOML, too deep, too large, a value the decoder cannot
 // read): nothing in it decoded.
 func Unreadable(decodeErr error) bool {
 	var ue *undecodedError
-	fes := FieldErrors(decodeErr)
+	fes := fielderr.FieldErrors(decodeErr)
 	return decodeErr != nil && (len(fes) == 0 || fes[0].Field == "file" || errors.As(decodeErr, &ue))
 }
 
@@ -367,14 +367,14 @@ type undecodedError struct{ err error }
 func (e *undecodedError) Error() string { return e.err.Error() }
 func (e *undecodedError) Unwrap() error { return e.err }
 
-// CheckDecoded joins decodeErr, the errors DecodeScenario returned with
+// CheckDecoded joins decodeErr, the errors Decode returned with
 // s, and s.Validate's errors on the fields not already reported, with
 // the lines of src; nil when both are nil.
-func (s Scenario) CheckDecoded(decodeErr error, cat *Catalog, src []byte) error {
+func CheckDecoded(s planner.Scenario, decodeErr error, cat *planner.Catalog, src []byte) error {
 	if Unreadable(decodeErr) {
 		return decodeErr
 	}
-	dfe := FieldErrors(decodeErr)
+	dfe := fielderr.FieldErrors(decodeErr)
 	verr := s.Validate(cat)
 	if decodeErr == nil {
 		return WithLines(verr, src)
@@ -386,22 +386,22 @@ func (s Scenario) CheckDecoded(decodeErr error, cat *Catalog, src []byte) error 
 		errs = append(errs, fe)
 	}
 	more := 0
-	for _, fe := range FieldErrors(verr) {
+	for _, fe := range fielderr.FieldErrors(verr) {
 		switch {
 		case reported[fe.Field]:
-		case len(errs) >= maxFileErrors:
+		case len(errs) >= fielderr.MaxListed:
 			more++
 		default:
 			errs = append(errs, fe)
 		}
 	}
-	return WithLines(joinCapped(errs, more), src)
+	return WithLines(fielderr.JoinCapped(errs, more), src)
 }
 
 // WithLines sets the Line of every field error in err from the scenario
 // document src, and returns err.
 func WithLines(err error, src []byte) error {
-	fes := FieldErrors(err)
+	fes := fielderr.FieldErrors(err)
 	if len(fes) == 0 {
 		return err
 	}
@@ -414,27 +414,27 @@ func WithLines(err error, src []byte) error {
 	return err
 }
 
-// LoadScenario reads a scenario file (a regular file of at most
+// Load reads a scenario file (a regular file of at most
 // safefile.ScenarioLimit bytes) and checks it against cat. Errors name
 // the file.
-func LoadScenario(path string, cat *Catalog) (Scenario, error) {
-	s, _, err := LoadScenarioFile(path, cat)
+func Load(path string, cat *planner.Catalog) (planner.Scenario, error) {
+	s, _, err := LoadFile(path, cat)
 	return s, err
 }
 
-// LoadScenarioFile is LoadScenario that also returns the file's leading
-// comment block (see LeadingComments), for SaveScenarioFile to keep.
-func LoadScenarioFile(path string, cat *Catalog) (s Scenario, header string, err error) {
-	src, err := ReadScenarioFile(path)
+// LoadFile is Load that also returns the file's leading
+// comment block (see LeadingComments), for SaveFile to keep.
+func LoadFile(path string, cat *planner.Catalog) (s planner.Scenario, header string, err error) {
+	src, err := Read(path)
 	if err != nil {
-		return Scenario{}, "", err
+		return planner.Scenario{}, "", err
 	}
-	s, err = CheckScenario(src, cat)
+	s, err = Check(src, cat)
 	if err == nil {
-		err = s.ReadQuotes(path, time.Now())
+		err = ReadQuotes(&s, path, time.Now())
 	}
 	if err != nil {
-		return Scenario{}, "", &FileError{Path: path, Err: err}
+		return planner.Scenario{}, "", &fielderr.FileError{Path: path, Err: err}
 	}
 	return s, LeadingComments(src), nil
 }
@@ -443,7 +443,7 @@ func LoadScenarioFile(path string, cat *Catalog) (s Scenario, header string, err
 // relative to the directory of the scenario file at scenarioPath, and
 // dates it today; then the quotes are checked against the catalog with
 // the scenario. Without a quotes file it does nothing.
-func (s *Scenario) ReadQuotes(scenarioPath string, today time.Time) error {
+func ReadQuotes(s *planner.Scenario, scenarioPath string, today time.Time) error {
 	q := s.Pricing.Quotes
 	if q == "" {
 		return nil
@@ -453,7 +453,7 @@ func (s *Scenario) ReadQuotes(scenarioPath string, today time.Time) error {
 	}
 	qs, err := LoadQuotes(q, today)
 	if err != nil {
-		return fieldErr("pricing.quotes", "check the path (relative to the scenario file) or leave the key out", "%v", err)
+		return fielderr.New("pricing.quotes", "check the path (relative to the scenario file) or leave the key out", "%v", err)
 	}
 	s.Quotes = qs
 	return nil
@@ -486,9 +486,9 @@ func LeadingComments(src []byte) string {
 	return string(src[:end])
 }
 
-// ReadScenarioFile reads the bytes of a scenario file within the size
+// Read reads the bytes of a scenario file within the size
 // limit; FIFOs, devices and folders are refused.
-func ReadScenarioFile(path string) ([]byte, error) {
+func Read(path string) ([]byte, error) {
 	src, err := safefile.Read(path, safefile.ScenarioLimit)
 	if err != nil {
 		return nil, fmt.Errorf("open scenario: %w", err)
@@ -499,12 +499,12 @@ func ReadScenarioFile(path string) ([]byte, error) {
 // defaultHeader opens a scenario file that has no comments of its own.
 const defaultHeader = "# Fabric Planner scenario\n"
 
-// EncodeScenario writes s as a TOML document.
-func EncodeScenario(s Scenario) ([]byte, error) { return encodeScenario(s, defaultHeader) }
+// Encode writes s as a TOML document.
+func Encode(s planner.Scenario) ([]byte, error) { return encode(s, defaultHeader) }
 
-// encodeScenario writes s as a TOML document under header, a block of
+// encode writes s as a TOML document under header, a block of
 // comment lines.
-func encodeScenario(s Scenario, header string) ([]byte, error) {
+func encode(s planner.Scenario, header string) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
 	enc := toml.NewEncoder(&b)
@@ -515,19 +515,19 @@ func encodeScenario(s Scenario, header string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// SaveScenario writes s to path through safefile.Write: the old file
+// Save writes s to path through safefile.Write: the old file
 // stays whole if anything fails, and keeps its mode, owner and links.
-func SaveScenario(path string, s Scenario) error { return SaveScenarioFile(path, s, "") }
+func Save(path string, s planner.Scenario) error { return SaveFile(path, s, "") }
 
-// SaveScenarioFile is SaveScenario under header, the file's leading
+// SaveFile is Save under header, the file's leading
 // comment block as LeadingComments returned it; only comment and blank
 // lines of it are written, and an empty header writes the default line.
-func SaveScenarioFile(path string, s Scenario, header string) error {
+func SaveFile(path string, s planner.Scenario, header string) error {
 	header = LeadingComments([]byte(header))
 	if header == "" {
 		header = defaultHeader
 	}
-	data, err := encodeScenario(s, header)
+	data, err := encode(s, header)
 	if err != nil {
 		return err
 	}
@@ -536,21 +536,21 @@ func SaveScenarioFile(path string, s Scenario, header string) error {
 
 var badTypeRE = regexp.MustCompile(`incompatible types: TOML value has type (\S+); destination has type (\S+)`)
 
-// tomlError turns a decoder error into a FieldError when it names a key.
+// tomlError turns a decoder error into a fielderr.FieldError when it names a key.
 func tomlError(err error) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
 		if fix, ok := encodingFix(pe.Message); ok {
-			return &FieldError{Field: "file", Line: pe.Position.Line, Problem: "not valid TOML: " + pe.Message, Fix: fix}
+			return &fielderr.FieldError{Field: "file", Line: pe.Position.Line, Problem: "not valid TOML: " + pe.Message, Fix: fix}
 		}
 		if pe.LastKey != "" {
-			return &FieldError{Field: pe.LastKey, Line: pe.Position.Line, Problem: pe.Message, Fix: "check the value's type and quotes"}
+			return &fielderr.FieldError{Field: pe.LastKey, Line: pe.Position.Line, Problem: pe.Message, Fix: "check the value's type and quotes"}
 		}
 		line := pe.Position.Line
 		if strings.Contains(pe.Message, `'\n'`) && line > 1 {
 			line-- // the parser stopped at the end of the faulty line
 		}
-		return &FieldError{Field: "file", Line: line, Problem: "not valid TOML: " + pe.Message, Fix: "fix the syntax at that line"}
+		return &fielderr.FieldError{Field: "file", Line: line, Problem: "not valid TOML: " + pe.Message, Fix: "fix the syntax at that line"}
 	}
 	msg := err.Error()
 	key, line := "", 0
@@ -561,11 +561,11 @@ func tomlError(err error) error {
 		key = m[1]
 	}
 	if m := badTypeRE.FindStringSubmatch(msg); m != nil && key != "" {
-		return &FieldError{Field: key, Line: line, Problem: fmt.Sprintf("expected %s, got %s", typeWord(m[2]), typeWord(m[1])),
+		return &fielderr.FieldError{Field: key, Line: line, Problem: fmt.Sprintf("expected %s, got %s", typeWord(m[2]), typeWord(m[1])),
 			Fix: "write the value as " + typeWord(m[2])}
 	}
 	if key != "" {
-		return &FieldError{Field: key, Line: line, Problem: strings.TrimPrefix(msg, "toml: "), Fix: ""}
+		return &fielderr.FieldError{Field: key, Line: line, Problem: strings.TrimPrefix(msg, "toml: "), Fix: ""}
 	}
 	return fmt.Errorf("scenario: %w", err)
 }
@@ -704,4 +704,21 @@ func encodingFix(msg string) (string, bool) {
 		return "the file holds a NUL byte: remove it (is this a text file?)", true
 	}
 	return "", false
+}
+
+// QuotesLimit bounds a quotes file's size.
+const QuotesLimit = 4 << 20
+
+// LoadQuotes reads and parses a quotes file (.csv or .toml) and dates it
+// today.
+func LoadQuotes(path string, today time.Time) (*planner.Quotes, error) {
+	src, err := safefile.Read(path, QuotesLimit)
+	if err != nil {
+		return nil, fmt.Errorf("open quotes: %w", err)
+	}
+	qs, err := planner.ParseQuotes(path, src)
+	if err != nil {
+		return nil, err
+	}
+	return &planner.Quotes{Path: path, Quotes: qs, Today: today}, nil
 }

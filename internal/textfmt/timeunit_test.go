@@ -1,4 +1,4 @@
-package planner
+package textfmt
 
 import "testing"
 
@@ -6,7 +6,7 @@ import "testing"
 // Expected by hand: 0.28 days = 6.72 hours; 123.82 days = 17.69 weeks;
 // 45 minutes = 0.03125 days, under an hour. Mutations caught: picking the unit from the
 // smallest time (0.28 days and 3 days would then be written in hours),
-// or a different threshold than FormatDuration's.
+// or a different threshold than Duration's.
 func TestDurationUnitFor(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -32,8 +32,8 @@ func TestDurationUnitFor(t *testing.T) {
 			if got := u.Format(tc.days[0]); got != tc.first {
 				t.Errorf("Format(%v) = %q, want %q", tc.days[0], got, tc.first)
 			}
-			if len(tc.days) == 1 && FormatDuration(tc.days[0]) != u.Format(tc.days[0]) {
-				t.Errorf("FormatDuration %q differs from the unit's %q", FormatDuration(tc.days[0]), u.Format(tc.days[0]))
+			if len(tc.days) == 1 && Duration(tc.days[0]) != u.Format(tc.days[0]) {
+				t.Errorf("Duration %q differs from the unit's %q", Duration(tc.days[0]), u.Format(tc.days[0]))
 			}
 		})
 	}
@@ -67,32 +67,5 @@ func TestMoneyScaleFor(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// A view's scale comes from the largest amount the view shows, not only
-// the plan's total: the whole cluster's network spend in the summary, the
-// budget and the dearest design in a search. Hand cases: a $0.95M fabric
-// beside a $1.2M network spend is written in M; a search whose designs
-// top out at $940.10M under a $2B budget writes "$0.940B". Mutations
-// caught: the summary's scale taken from the fabric's total alone
-// (thousands beside a $1.2M table row), the budget left out of the
-// search's scale ("$940.10M" beside a "$2B" budget line).
-func TestViewMoneyScales(t *testing.T) {
-	p := &Plan{Cost: Money{Total: 950_000, HighUSD: 990_000}}
-	if got := p.MoneyScale().Suffix; got != "k" {
-		t.Errorf("fabric alone: scale %q, want k", got)
-	}
-	p.Networks = &Networks{Total: Increment{CostUSD: 1_200_000}}
-	if got := p.MoneyScale().Format(p.Cost.Total); got != "$0.950M" {
-		t.Errorf("with a $1.2M network spend: %s, want $0.950M", got)
-	}
-	r := &SearchResult{Designs: []*Design{{CostUSD: 940.1e6}, {CostUSD: 300e6}}}
-	if got := r.MoneyScale().Format(940.1e6); got != "$940.10M" {
-		t.Errorf("no budget: %s, want $940.10M", got)
-	}
-	r.Budget = 2e9
-	if got := r.MoneyScale().Format(940.1e6); got != "$0.940B" {
-		t.Errorf("with a $2B budget: %s, want $0.940B", got)
 	}
 }

@@ -1,4 +1,4 @@
-package planner
+package scenariofile
 
 import (
 	"bytes"
@@ -10,37 +10,39 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"fabricplan/internal/fielderr"
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/tomledit"
+	"fabricplan/planner"
 )
 
-// LoadScenarioSource is LoadScenario that also returns the file's text,
-// for SaveScenarioEdit to edit in place.
-func LoadScenarioSource(path string, cat *Catalog) (Scenario, []byte, error) {
-	src, err := ReadScenarioFile(path)
+// LoadSource is Load that also returns the file's text,
+// for SaveEdit to edit in place.
+func LoadSource(path string, cat *planner.Catalog) (planner.Scenario, []byte, error) {
+	src, err := Read(path)
 	if err != nil {
-		return Scenario{}, nil, err
+		return planner.Scenario{}, nil, err
 	}
-	s, err := CheckScenario(src, cat)
+	s, err := Check(src, cat)
 	if err != nil {
-		return Scenario{}, nil, &FileError{Path: path, Err: err}
+		return planner.Scenario{}, nil, &fielderr.FileError{Path: path, Err: err}
 	}
 	return s, src, nil
 }
 
-// SaveScenarioEdit writes s to path as an edit of src, the file's text
-// that loaded as old (EditScenario): what the user wrote stays as written.
+// SaveEdit writes s to path as an edit of src, the file's text
+// that loaded as old (Edit): what the user wrote stays as written.
 // Without src (a new file), or when the edit cannot be made and checked,
 // the whole scenario is written under src's leading comments. It returns
 // the text written.
-func SaveScenarioEdit(path string, src []byte, old, s Scenario) ([]byte, error) {
-	data, err := EditScenario(src, old, s)
+func SaveEdit(path string, src []byte, old, s planner.Scenario) ([]byte, error) {
+	data, err := Edit(src, old, s)
 	if err != nil {
 		header := LeadingComments(src)
 		if header == "" {
 			header = defaultHeader
 		}
-		if data, err = encodeScenario(s, header); err != nil {
+		if data, err = encode(s, header); err != nil {
 			return nil, err
 		}
 	}
@@ -50,10 +52,10 @@ func SaveScenarioEdit(path string, src []byte, old, s Scenario) ([]byte, error) 
 	return data, nil
 }
 
-// errNoSource is EditScenario's answer without a document to edit.
+// errNoSource is Edit's answer without a document to edit.
 var errNoSource = errors.New("no scenario text to edit")
 
-// EditScenario returns src, a scenario document that loaded as old,
+// Edit returns src, a scenario document that loaded as old,
 // edited key by key to hold s: a value that differs between old and s is
 // replaced where the user wrote it (or added in its table, the table
 // created at the end when missing), a key s no longer has is removed, and
@@ -61,7 +63,7 @@ var errNoSource = errors.New("no scenario text to edit")
 // such as 1_024, tables, defaults the user did not write - stays byte for
 // byte. The result is checked: its keys must decode to src's with exactly
 // these changes; an error means it could not be, and nothing is returned.
-func EditScenario(src []byte, old, s Scenario) ([]byte, error) {
+func Edit(src []byte, old, s planner.Scenario) ([]byte, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, errNoSource
 	}
@@ -110,7 +112,7 @@ func EditScenario(src []byte, old, s Scenario) ([]byte, error) {
 
 // flatScenario is s as its TOML encoding's leaf keys, each path joined
 // by flatSep; keys the encoding leaves out (omitempty) are absent.
-func flatScenario(s Scenario) (map[string]any, error) {
+func flatScenario(s planner.Scenario) (map[string]any, error) {
 	var b bytes.Buffer
 	if err := toml.NewEncoder(&b).Encode(s); err != nil {
 		return nil, err

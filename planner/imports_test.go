@@ -1,0 +1,235 @@
+package planner_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// module is the import path of this repository's Go module.
+const module = "fabricplan"
+
+// importRule is one line of DESIGN.md's layout section as a check on the
+// import graph: the packages it covers (a path relative to the module,
+// "" for the root; a trailing "/..." takes the subtree), and either the
+// only imports of ours they may have, imports they must never have
+// (ours or not), or the only packages that may import them.
+type importRule struct {
+	name      string
+	pkgs      []string
+	onlyOurs  []string // when set (even empty): every import of ours is one of these
+	never     []string // import paths, relative when ours (no dot in the first element)
+	importers []string // when set: only these packages may import pkgs
+}
+
+// importRules: data flows one way, from the small leaf packages through
+// the engine to the GUI and the CLI.
+var importRules = []importRule{
+	{name: "textfmt imports nothing of ours", pkgs: []string{"internal/textfmt"}, onlyOurs: []string{}},
+	{name: "fielderr imports nothing of ours", pkgs: []string{"internal/fielderr"}, onlyOurs: []string{}},
+	{name: "tomledit imports nothing of ours", pkgs: []string{"internal/tomledit"}, onlyOurs: []string{}},
+	{name: "safefile imports nothing of ours", pkgs: []string{"internal/safefile/..."}, onlyOurs: []string{"internal/safefile/..."}},
+	{name: "internal packages never import the engine, the GUI or the CLI", pkgs: []string{"internal/..."},
+		never: []string{"planner/...", "app/...", "charts/...", "cli/...", ""}},
+	{name: "planner/fabric imports nothing of ours", pkgs: []string{"planner/fabric/..."}, onlyOurs: []string{}},
+	{name: "planner/perf never imports the planner facade", pkgs: []string{"planner/perf/..."},
+		never: []string{"planner", "planner/scenariofile/...", "app/...", "charts/...", "cli/..."}},
+	{name: "the engine never imports scenariofile (scenariofile imports the engine)", pkgs: []string{"planner"},
+		never: []string{"planner/scenariofile/..."}},
+	{name: "the engine does no file I/O (only scenariofile, cli and app read and write files)", pkgs: []string{"planner"},
+		never: []string{"internal/safefile/...", "os"}},
+	{name: "the engine never imports the GUI, charts, the CLI, Fyne or gonum/plot", pkgs: []string{"planner/..."},
+		never: []string{"app/...", "charts/...", "cli/...", "", "fyne.io/...", "gonum.org/v1/plot/..."}},
+	{name: "the view model imports only the planner, textfmt and fielderr", pkgs: []string{"app/model/..."},
+		onlyOurs: []string{"planner", "internal/textfmt", "internal/fielderr"}, never: []string{"fyne.io/..."}},
+	{name: "charts never import the GUI or the CLI", pkgs: []string{"charts/..."},
+		never: []string{"app/...", "cli/...", "", "fyne.io/..."}},
+	{name: "the CLI never imports the GUI", pkgs: []string{"cli/..."}, never: []string{"app/...", "", "fyne.io/..."}},
+	{name: "only cli and app read and write scenario files", pkgs: []string{"planner/scenariofile/..."},
+		importers: []string{"app", "cli", "", "planner/scenariofile/..."}},
+	{name: "only cli, app and scenariofile write user files", pkgs: []string{"internal/safefile/..."},
+		importers: []string{"app", "cli", "", "planner/scenariofile/...", "internal/safefile/..."}},
+}
+
+// ours turns an import path of this module into its relative form
+// ("fabricplan/planner" -> "planner", "fabricplan" -> ""); ok is false
+// for other modules.
+func ours(imp string) (rel string, ok bool) {
+	if imp == module {
+		return "", true
+	}
+	rel, ok = strings.CutPrefix(imp, module+"/")
+	return rel, ok
+}
+
+// matches says whether pkg is pattern or, for "x/...", x or below it.
+func matches(pattern, pkg string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return pkg == base || strings.HasPrefix(pkg, base+"/")
+	}
+	return pkg == pattern
+}
+
+func matchesAny(patterns []string, pkg string) bool {
+	for _, p := range patterns {
+		if matches(p, pkg) {
+			return true
+		}
+	}
+	return false
+}
+
+// importViolations checks graph (package relative to the module -> its
+// non-test import paths, full) against rules, one line per broken rule
+// and import, sorted.
+func importViolations(graph map[string][]string, rules []importRule) []string {
+	var out []string
+	for _, r := range rules {
+		for pkg, imps := range graph {
+			for _, imp := range imps {
+				rel, own := ours(imp)
+				target := imp
+				if own {
+					target = rel
+				}
+				switch {
+				case matchesAny(r.pkgs, pkg) && r.onlyOurs != nil && own && !matchesAny(r.onlyOurs, rel):
+					out = append(out, r.name+": "+show(pkg)+" imports "+imp)
+				case matchesAny(r.pkgs, pkg) && matchesAny(r.never, target):
+					out = append(out, r.name+": "+show(pkg)+" imports "+imp)
+				case r.importers != nil && own && matchesAny(r.pkgs, rel) && !matchesAny(r.importers, pkg):
+					out = append(out, r.name+": "+show(pkg)+" imports "+imp)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func show(pkg string) string {
+	if pkg == "" {
+		return module + " (the root)"
+	}
+	return module + "/" + pkg
+}
+
+// moduleGraph reads the imports of every non-test Go file of the module
+// under root, whatever its build tags, by package directory.
+func moduleGraph(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	graph := map[string][]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || fileExists(filepath.Join(p, "go.mod"))) {
+				return filepath.SkipDir // data, hidden, or another module (tools/)
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(p))
+		if err != nil {
+			return err
+		}
+		pkg := path.Clean(filepath.ToSlash(rel))
+		if pkg == "." {
+			pkg = ""
+		}
+		for _, is := range f.Imports {
+			imp, err := strconv.Unquote(is.Path.Value)
+			if err != nil {
+				return err
+			}
+			if !slices.Contains(graph[pkg], imp) {
+				graph[pkg] = append(graph[pkg], imp)
+			}
+		}
+		if _, ok := graph[pkg]; !ok {
+			graph[pkg] = nil
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return graph
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// TestImportsFlowOneWay checks the module's real import graph against
+// DESIGN.md's layout: each broken rule is named with the import that
+// breaks it. Mutations caught: planner importing scenariofile or
+// safefile again, app/model importing Fyne or charts, charts importing
+// app, a leaf package (textfmt, fielderr) importing the planner.
+func TestImportsFlowOneWay(t *testing.T) {
+	graph := moduleGraph(t, "..")
+	for _, want := range []string{"", "planner", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
+		if _, ok := graph[want]; !ok {
+			t.Fatalf("package %s not found: the walk of the module is wrong", show(want))
+		}
+	}
+	for _, v := range importViolations(graph, importRules) {
+		t.Error(v)
+	}
+}
+
+// The checker itself fires for each kind of rule. Mutations caught: an
+// onlyOurs rule that ignores imports of ours, a never rule that ignores
+// third-party paths, an importers rule never checked, a "/..." pattern
+// that matches a sibling with the same prefix (planner/fabricx).
+func TestImportRulesBite(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		graph map[string][]string
+		want  string // the start of a violation expected; "" for none
+	}{
+		{"clean", map[string][]string{"planner": {"fmt", "fabricplan/internal/textfmt"}, "planner/scenariofile": {"fabricplan/planner"}, "cli": {"fabricplan/planner/scenariofile"}}, ""},
+		{"textfmt imports planner", map[string][]string{"internal/textfmt": {"strings", "fabricplan/planner"}}, "textfmt imports nothing of ours: fabricplan/internal/textfmt imports fabricplan/planner"},
+		{"planner imports scenariofile", map[string][]string{"planner": {"fabricplan/planner/scenariofile"}}, "the engine never imports scenariofile"},
+		{"planner opens files", map[string][]string{"planner": {"os"}}, "the engine does no file I/O"},
+		{"a sub-engine package imports Fyne", map[string][]string{"planner/perf": {"fyne.io/fyne/v2"}}, "the engine never imports the GUI"},
+		{"model imports charts", map[string][]string{"app/model": {"fabricplan/charts"}}, "the view model imports only"},
+		{"model imports Fyne", map[string][]string{"app/model": {"fyne.io/fyne/v2/widget"}}, "the view model imports only"},
+		{"charts import app", map[string][]string{"charts": {"fabricplan/app/model"}}, "charts never import the GUI"},
+		{"charts load scenario files", map[string][]string{"charts": {"fabricplan/planner/scenariofile"}}, "only cli and app read and write scenario files"},
+		{"a sibling with the prefix is not the subtree", map[string][]string{"planner/fabricx": {"fabricplan/app"}}, "the engine never imports the GUI"},
+		{"planner/fabricx is not planner/fabric", map[string][]string{"planner/fabricx": {"fabricplan/internal/textfmt"}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := importViolations(tc.graph, importRules)
+			found := false
+			for _, v := range got {
+				found = found || strings.HasPrefix(v, tc.want)
+			}
+			switch {
+			case tc.want == "" && len(got) != 0:
+				t.Errorf("violations %q, want none", got)
+			case tc.want != "" && !found:
+				t.Errorf("violations %q, want one starting %q", got, tc.want)
+			}
+		})
+	}
+}
