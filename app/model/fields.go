@@ -272,4 +272,3 @@ func parseSpeed(label string) (int, error) {
 	return n, nil
 }
 
-func fabricLabel(f planner.Fabric) string { return shown("network.fabric", string(f)) }
