@@ -271,4 +271,3 @@ func parseSpeed(label string) (int, error) {
 	}
 	return n, nil
 }
-
