@@ -124,6 +124,10 @@ func StyleOf(s Scenario) string {
 // design's leaf groups). A style that does not build is a row with its
 // reason. Builds are lean: what the chart reads (sizing, cost, power,
 // the job's step), not the failure what-if or the networks beside.
+//
+// s is the scenario as given, not a plan's Scenario: a plan's has the
+// defaults of its own style filled in (a rail's cable length to the
+// leaf), which another style's variant would keep.
 func CompareStyles(s Scenario, cat *Catalog) *StyleComparison {
 	own := StyleOf(s)
 	c := &StyleComparison{}
