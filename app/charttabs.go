@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"fabricplan/app/model"
 	"fabricplan/charts"
 )
 
@@ -219,7 +220,7 @@ type chartsTab struct {
 	stale   bool
 }
 
-var planCharts = []string{"ports", "cost", "sensitivity", "power", "scale", "jct"}
+var planCharts = []string{"ports", "cost", "sensitivity", "power", "scale", "jct", "styles"}
 
 func newChartsTab(u *UI) *chartsTab {
 	t := &chartsTab{u: u, view: newChartView(u)}
@@ -268,9 +269,16 @@ func (t *chartsTab) redraw() {
 	t.stale = false
 	c, _ := charts.ByName(t.chartName())
 	cat, market := u.cat, u.market
+	// The parts start from the inputs as given, as export and the report
+	// do: the plan's own scenario has its style's defaults filled in (a
+	// rail's cable length), which a top-of-rack variant must not keep.
+	s := p.Scenario
+	if u.m.State().Status == model.Current {
+		s = u.m.Scenario()
+	}
 	t.view.draw(func() (*charts.Figure, error) {
 		in := charts.Input{Plan: p, Market: market}
-		in.AddParts(p.Scenario, cat, charts.PartsOf(c.Name))
+		in.AddParts(s, cat, charts.PartsOf(c.Name))
 		return c.Build(in)
 	})
 }

@@ -32,6 +32,9 @@ type Input struct {
 	// PhasesErr is why there is none, when the phases did not plan.
 	Phases    *planner.PhasedPlan
 	PhasesErr error
+	// Styles is the cluster built in every design style (the styles
+	// chart).
+	Styles *planner.StyleComparison
 	// Focus is what the topology diagram draws expanded.
 	Focus Focus
 	// Generated is the time the report says it was made; zero is now.
@@ -68,6 +71,7 @@ func All() []Chart {
 		{"jct", "Training step time and JCT gain", JCT},
 		{"market", "RDMA market (650 Group) with this plan", MarketChart},
 		{"search", "Design search: cost against job time", SearchChart},
+		{"styles", "Design styles side by side: cost, power, switches and job time", StylesChart},
 		{"sensitivity", "Cost sensitivity: total cost as each price moves across its range", Tornado},
 		{"resilience", "Failure what-if: slowdown per failure, goodput and interruptions", Resilience},
 		{"topology", "Topology: planes, pods, scalable units and switch layers with link bundles", Topology},
@@ -161,6 +165,7 @@ const (
 	PartTierSteps                   // the sizes where the sweep changes tiers (scale chart; implies PartSweep)
 	PartPhases                      // the phased build-out (phases chart)
 	PartSearch                      // a design search within 5% of the fastest (search chart)
+	PartStyles                      // the cluster in every design style (styles chart)
 )
 
 // chartParts are the parts each chart draws; charts not named draw the
@@ -168,6 +173,7 @@ const (
 var chartParts = map[string]Parts{
 	"cost": PartVariants, "power": PartVariants, "jct": PartVariants,
 	"scale": PartSweep | PartTierSteps, "resilience": PartSweep, "phases": PartPhases, "search": PartSearch,
+	"styles": PartStyles,
 }
 
 // PartsOf is what the chart named name draws beyond the plan.
@@ -193,6 +199,9 @@ func (in *Input) AddParts(s planner.Scenario, cat *planner.Catalog, parts Parts)
 	if parts&PartPhases != 0 {
 		in.Phases, in.PhasesErr = planner.PlanPhases(s, cat)
 	}
+	if parts&PartStyles != 0 && in.Styles == nil {
+		in.Styles = planner.CompareStyles(s, cat)
+	}
 	if parts&PartSearch != 0 {
 		in.Search, in.SearchErr = planner.Search(context.Background(), s, cat, planner.SearchOptions{WithinPct: 5})
 	}
@@ -207,7 +216,7 @@ func NewInput(s planner.Scenario, cat *planner.Catalog, m *planner.Market, year 
 		return Input{}, err
 	}
 	in := Input{Plan: vs[0].Plan, Variants: vs, Market: m, MarketYear: year}
-	parts := PartSweep | PartTierSteps | PartPhases
+	parts := PartSweep | PartTierSteps | PartPhases | PartStyles
 	if withSearch {
 		parts |= PartSearch
 	}

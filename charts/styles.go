@@ -1,0 +1,250 @@
+package charts
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+
+	"fabricplan/internal/textfmt"
+	"fabricplan/planner"
+)
+
+// styleMeasure is one panel of the styles chart: what it reads of a
+// style's plan, how its values and ticks are written, and its title.
+type styleMeasure struct {
+	name, yLabel string
+	value        func(r planner.StyleRow) float64
+	format       func(v float64) string
+	ticks        plot.Ticker
+	// title states the panel's finding from the values by row.
+	title func(rows []planner.StyleRow, vals []float64, format func(float64) string) string
+}
+
+// StylesChart draws the cluster built in every design style side by
+// side (rail-optimized, top-of-rack, rail-only, dual-plane,
+// multi-plane): fabric cost, power, switches and the job time with the
+// same workload, the scenario's own style in colour. Styles that do not
+// build are named with their reason in the footnote.
+func StylesChart(in Input) (*Figure, error) {
+	if err := needPlan(in, "styles"); err != nil {
+		return nil, err
+	}
+	c := in.Styles
+	if c == nil {
+		return nil, fmt.Errorf("%w: the styles chart needs the design styles built (planner.CompareStyles)", ErrMissingInput)
+	}
+	rows := c.Built()
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%w: no design style builds for this cluster", ErrMissingInput)
+	}
+	var data []Series
+	var panels []*plot.Plot
+	for _, m := range styleMeasures(c) {
+		p, s, err := stylePlot(m, rows)
+		if err != nil {
+			return nil, err
+		}
+		panels, data = append(panels, p), append(data, s)
+	}
+	foot, short := stylesFootnote(in.Plan, c)
+	return &Figure{Name: "styles", Panels: [][]*plot.Plot{panels[:2], panels[2:]}, Footnote: foot, FootnoteShort: short, Data: data}, nil
+}
+
+// styleMeasures are the chart's four panels, each in one scale for every
+// style: money in the comparison's money scale, power in kW or MW, job
+// time in the comparison's time unit.
+func styleMeasures(c *planner.StyleComparison) []styleMeasure {
+	usd := money{c.MoneyScale()}
+	unit := c.TimeUnit()
+	topW := 0.0
+	for _, r := range c.Built() {
+		topW = max(topW, r.Plan.Power.Total)
+	}
+	pw := powerScaleFor(topW)
+	ms := []styleMeasure{
+		{name: "Fabric cost", yLabel: "US$", value: func(r planner.StyleRow) float64 { return r.Plan.Cost.Total },
+			format: usd.text, ticks: usd, title: lowestTitle("Fabric cost", "lowest")},
+		{name: "Fabric power", yLabel: pw.name, value: func(r planner.StyleRow) float64 { return r.Plan.Power.Total / pw.div },
+			format: pw.text, ticks: countTicks{}, title: lowestTitle("Fabric power", "lowest")},
+		{name: "Switches", yLabel: "switches", value: func(r planner.StyleRow) float64 { return float64(r.Plan.TotalSwitches()) },
+			format: func(v float64) string { return textfmt.Int(int(v)) }, ticks: countTicks{}, title: lowestTitle("Switches", "fewest")},
+	}
+	job := styleMeasure{name: "Job time", yLabel: unit.Name, value: planner.StyleRow.Days,
+		format: unit.Format, ticks: durationTicks{unit}, title: lowestTitle("Job time", "fastest")}
+	if !hasJobTime(c) {
+		// No estimate (too few GPUs for the workload): the optics
+		// instead, which the styles move most after the switches.
+		job = styleMeasure{name: "Transceivers", yLabel: "transceivers",
+			value: func(r planner.StyleRow) float64 {
+				return float64(r.Plan.ServerTransceivers + r.Plan.SwitchTransceivers)
+			},
+			format: func(v float64) string { return textfmt.Int(int(v)) }, ticks: countTicks{}, title: lowestTitle("Transceivers", "fewest")}
+	}
+	return append(ms, job)
+}
+
+// hasJobTime says some style has a job-time estimate.
+func hasJobTime(c *planner.StyleComparison) bool {
+	for _, r := range c.Built() {
+		if r.Days() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// powerScale writes watts in one unit for a panel: kW below 1 MW, else MW.
+type powerScale struct {
+	name string
+	div  float64
+}
+
+func powerScaleFor(topW float64) powerScale {
+	if topW >= 1e6 {
+		return powerScale{"MW", 1e6}
+	}
+	return powerScale{"kW", 1e3}
+}
+
+// text writes v (in the scale's unit) with three significant figures.
+func (s powerScale) text(v float64) string {
+	dec := 1
+	if v < 10 {
+		dec = 2
+	}
+	return fmt.Sprintf("%.*f %s", dec, v, s.name)
+}
+
+// stylePlot is one measure's bars, one per style that builds, the
+// scenario's own in colour and the others grey, each with its value.
+func stylePlot(m styleMeasure, rows []planner.StyleRow) (*plot.Plot, Series, error) {
+	own := make(plotter.Values, len(rows))
+	others := make(plotter.Values, len(rows))
+	vals := make([]float64, len(rows))
+	labels := make([]string, len(rows))
+	texts := make([]string, len(rows))
+	top := 0.0
+	for i, r := range rows {
+		v := m.value(r)
+		vals[i], texts[i], labels[i] = v, m.format(v), styleLabel(r)
+		if r.Own {
+			own[i] = v
+		} else {
+			others[i] = v
+		}
+		top = max(top, v)
+	}
+	p := newPlot(m.title(rows, vals, m.format), "", m.yLabel)
+	p.Y.Tick.Marker = m.ticks
+	base, err := newBars(others)
+	if err != nil {
+		return nil, Series{}, err
+	}
+	base.Color = Grey
+	mine, err := newBars(own)
+	if err != nil {
+		return nil, Series{}, err
+	}
+	mine.Color = colour(0)
+	mine.StackOn(base)
+	l, err := valueLabels(mine, texts)
+	if err != nil {
+		return nil, Series{}, err
+	}
+	p.Add(&fittedBars{categories: len(rows), groups: [][]*plotter.BarChart{{base, mine}}, labels: []*plotter.Labels{l}}, l)
+	nominal(p, labels...)
+	headroom(p, top, 0)
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.Label()
+	}
+	return p, Series{Name: m.name, Labels: names, Values: vals}, nil
+}
+
+// styleLabel is a style's category label: its name, rail-optimized cut
+// to "rail-opt." so five names fit under a half-width panel.
+func styleLabel(r planner.StyleRow) string {
+	if r.Style == planner.TopoRailOptimized {
+		return "rail-opt."
+	}
+	return r.Label()
+}
+
+// lowestTitle titles a panel with the style lowest in it ("Fabric cost:
+// lowest top-of-rack, $5.02M") and this plan's value where another is
+// lower; "the same in every style" when all are equal.
+func lowestTitle(name, least string) func([]planner.StyleRow, []float64, func(float64) string) string {
+	return func(rows []planner.StyleRow, vals []float64, format func(float64) string) string {
+		lo, ownI := 0, -1
+		for i, v := range vals {
+			if v < vals[lo] || (v == vals[lo] && rows[i].Own) {
+				lo = i // the own style named first among equals
+			}
+			if rows[i].Own {
+				ownI = i
+			}
+		}
+		if allEqual(vals) {
+			return fmt.Sprintf("%s: %s in every style", name, format(vals[0]))
+		}
+		if lo == ownI {
+			return fmt.Sprintf("%s: this plan (%s) %s, %s", name, rows[lo].Label(), least, format(vals[lo]))
+		}
+		title := fmt.Sprintf("%s: %s %s, %s", name, least, rows[lo].Label(), format(vals[lo]))
+		if ownI >= 0 && ownI != lo {
+			title += fmt.Sprintf("; this plan %s", format(vals[ownI]))
+		}
+		return title
+	}
+}
+
+// allEqual says every value is within 0.1% of the first.
+func allEqual(vals []float64) bool {
+	for _, v := range vals {
+		if math.Abs(v-vals[0]) > 1e-3*math.Abs(vals[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// stylesFootnote says what each style was built with (switch, tiers,
+// links and transceivers), which styles do not build and why, and the
+// findings of those that do; the short form leaves out the per-style
+// builds.
+func stylesFootnote(p *planner.Plan, c *planner.StyleComparison) (full, short string) {
+	var built []string
+	for _, r := range c.Built() {
+		q := r.Plan
+		built = append(built, fmt.Sprintf("%s: %s, %s, %s links, %s transceivers", r.Label(), q.Switch.Key,
+			textfmt.Plural(q.Tiers, "tier"), textfmt.Int(q.Links.Total), textfmt.Int(q.ServerTransceivers+q.SwitchTransceivers)))
+	}
+	head := fmt.Sprintf("%s: %s GPUs, %s %dG, the same workload in every style; the scenario's own style in colour.",
+		planTitle(p), textfmt.Int(p.GPUs), p.Scenario.Network.Fabric.Short(), p.Scenario.Network.NICGbps)
+	var tail []string
+	if !hasJobTime(c) {
+		tail = append(tail, "No job-time estimate: the workload does not run on this cluster (see the plan's notes); transceivers shown instead.")
+	}
+	for _, r := range c.Rows {
+		if r.Plan == nil {
+			why := "no plan"
+			if r.Err != nil {
+				why = textfmt.Clip(r.Err.Error(), 140)
+			}
+			tail = append(tail, fmt.Sprintf("%s does not build: %s.", r.Label(), why))
+		}
+		for _, f := range r.Findings {
+			tail = append(tail, fmt.Sprintf("%s: %s.", r.Label(), textfmt.Clip(f, 160)))
+		}
+	}
+	full = head + "\n" + strings.Join(built, "; ") + "."
+	short = head
+	if len(tail) > 0 {
+		full += "\n" + strings.Join(tail, "\n")
+		short += "\n" + strings.Join(tail, "\n")
+	}
+	return full, short
+}

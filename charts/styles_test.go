@@ -1,0 +1,80 @@
+package charts
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fabricplan/planner"
+)
+
+// The styles chart draws one bar per style that builds in each of its
+// four panels, with the plan's own numbers, and names a style that does
+// not build with its reason. Hand case: 512 GPUs on a DGX H100 (one-port
+// ConnectX-7): dual-plane cannot split a NIC, so four styles are drawn;
+// rail-only needs 8 switches (one 64-port QM9700 per rail, nothing
+// above) against rail-optimized's 24 (16 leaves, 8 spines). Mutations
+// caught: an unbuildable style drawn as a zero bar or dropped without a
+// word, a panel reading another quantity (switch ports for switches),
+// the own style not told apart.
+func TestStylesChart(t *testing.T) {
+	s := planner.NewScenario()
+	s.Cluster.GPUs, s.Cluster.System, s.Network.Switch = 512, "dgx-h100", "qm9700"
+	plan, err := planner.Build(s, catalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Plan: plan, Styles: planner.CompareStyles(s, catalog(t))}
+	fig, err := StylesChart(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, ok := fig.Series("Switches")
+	if !ok {
+		t.Fatalf("no Switches series in %v", fig.Data)
+	}
+	want := map[string]float64{"rail-optimized": 24, "rail-only": 8}
+	if len(sw.Labels) != 4 {
+		t.Errorf("%d styles drawn (%v), want 4 (dual-plane does not build)", len(sw.Labels), sw.Labels)
+	}
+	for i, l := range sw.Labels {
+		if w, ok := want[l]; ok && sw.Values[i] != w {
+			t.Errorf("%s: %v switches, want %v", l, sw.Values[i], w)
+		}
+		if l == planner.TopoDualPlane {
+			t.Errorf("dual-plane drawn though it does not build")
+		}
+	}
+	if !strings.Contains(fig.Footnote, "dual-plane does not build: network.ports_per_nic") {
+		t.Errorf("footnote does not name dual-plane's reason:\n%s", fig.Footnote)
+	}
+	if !strings.Contains(fig.Panels[1][0].Title.Text, "this plan (rail-optimized)") &&
+		!strings.Contains(fig.Panels[1][0].Title.Text, "this plan 24") {
+		t.Errorf("switches title %q does not say where this plan stands", fig.Panels[1][0].Title.Text)
+	}
+	if _, err := StylesChart(Input{Plan: in.Plan}); !errors.Is(err, ErrMissingInput) {
+		t.Errorf("no comparison: %v, want ErrMissingInput", err)
+	}
+}
+
+// A panel's title names the lowest style, and this plan's value where it
+// is not the lowest; the own style is named first among equals. Hand
+// values: costs 3, 2, 2 with the own third: "lowest this plan (c), 2";
+// costs 1, 2 with the own second: "lowest a, 1; this plan 2". Mutations
+// caught: the highest named as lowest, a tie credited to another style
+// while this plan is as low.
+func TestStylesLowestTitle(t *testing.T) {
+	rows := []planner.StyleRow{{Style: "a"}, {Style: "b"}, {Style: "c", Own: true}}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	title := lowestTitle("Cost", "lowest")
+	if got, want := title(rows, []float64{3, 2, 2}, f), "Cost: this plan (c) lowest, 2"; got != want {
+		t.Errorf("tie: %q, want %q", got, want)
+	}
+	if got, want := title(rows[1:], []float64{1, 2}, f), "Cost: lowest b, 1; this plan 2"; got != want {
+		t.Errorf("own dearer: %q, want %q", got, want)
+	}
+	if got, want := title(rows, []float64{5, 5, 5}, f), "Cost: 5 in every style"; got != want {
+		t.Errorf("all equal: %q, want %q", got, want)
+	}
+}
