@@ -339,6 +339,26 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	if m == nil {
 		m = &ModelSpec{Key: "custom", Name: "custom model"}
 	}
+	fillPresets(&w, m)
+	fillOverlaps(&w, d)
+	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
+		return w, nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
+	}
+	if !slices.Contains(gpu.Precisions(), precisionOrBF16(w.Precision)) {
+		return w, nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
+			"%s has no %s tensor cores", gpu.Name, w.Precision)
+	}
+	if w.SeqLen%w.cp() != 0 {
+		return w, nil, nil, fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
+	}
+	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
+		return w, nil, nil, fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+	}
+	return w, m, gpu, nil
+}
+
+// fillPresets fills the model shape w leaves at zero from the preset m.
+func fillPresets(w *Workload, m *ModelSpec) {
 	fill := func(v *float64, preset float64) {
 		if *v == 0 {
 			*v = preset
@@ -363,6 +383,11 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	filli(&w.Heads, m.Heads)
 	filli(&w.KVHeads, m.KVHeads)
 	filli(&w.RouteNodes, m.RouteNodes)
+}
+
+// fillOverlaps fills the overlaps w leaves unset from the data's
+// defaults.
+func fillOverlaps(w *Workload, d *JCTData) {
 	var defs *[5]float64 // one allocation holds every overlap the defaults fill
 	ov := func(v **float64, i int, def float64) {
 		if *v == nil {
@@ -378,20 +403,6 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	ov(&w.OverlapTP, 2, d.Overlap.TP)
 	ov(&w.OverlapEP, 3, d.Overlap.EP)
 	ov(&w.OverlapCP, 4, d.Overlap.CP)
-	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
-		return w, nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
-	}
-	if !slices.Contains(gpu.Precisions(), precisionOrBF16(w.Precision)) {
-		return w, nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
-			"%s has no %s tensor cores", gpu.Name, w.Precision)
-	}
-	if w.SeqLen%w.cp() != 0 {
-		return w, nil, nil, fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
-	}
-	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
-		return w, nil, nil, fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
-	}
-	return w, m, gpu, nil
 }
 
 // EstimateJCT times one training step of w on the plan's fabric, over RDMA
