@@ -518,6 +518,37 @@ func (s *StepTime) crossingS() float64 {
 	return t
 }
 
+// gradientSync times one data-parallel gradient exchange over group g
+// of a shard's gradients and parameters (bytes): an all-reduce, or with
+// a sharded optimizer (ZeRO stage zs) a reduce-scatter and all-gathers.
+func gradientSync(net netModel, zs int, gradBytes, paramBytes float64, g commGroup) collTime {
+	if zs <= 0 {
+		return net.allReduce(gradBytes, g)
+	}
+	// ZeRO-3 gathers the weights again for the backward pass.
+	gathers := 1.0
+	if zs == 3 {
+		gathers = 2
+	}
+	rs := net.reduceScatter(gradBytes, g)
+	ag := net.allGather(paramBytes, g)
+	return collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto}
+}
+
+// stepEfficiency is the compute efficiency of w's step: the one the
+// workload gives, else the one solved for it, else the one its GEMM
+// shapes reach on gpu.
+func stepEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
+	eff := w.ComputeEfficiency
+	if eff == 0 {
+		eff = w.computeEff
+	}
+	if eff == 0 {
+		eff = computeEfficiency(w, gpu, d)
+	}
+	return eff
+}
+
 func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
 	c := d.Collective
 	usedGPUs := float64(dp * w.modelParallel())
@@ -531,16 +562,9 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	if w.Recompute {
 		hwFLOPs *= 4.0 / 3
 	}
-	eff := w.ComputeEfficiency
-	if eff == 0 {
-		eff = w.computeEff
-	}
-	if eff == 0 {
-		eff = computeEfficiency(w, gpu, d)
-	}
 	peak := gpu.PeakTFLOPS * 1e12
 	st := StepTime{Transport: tr, Classes: make([]TrafficClass, 0, 4)}
-	st.ComputeS = hwFLOPs / (usedGPUs * peak * eff)
+	st.ComputeS = hwFLOPs / (usedGPUs * peak * stepEfficiency(w, gpu, d))
 
 	net := newNetModel(fv, gpu, d, tr)
 	layersPerStage := float64(w.Layers) / float64(w.PP)
@@ -565,19 +589,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		// Megatron reduces gradients over the data- and context-parallel
 		// ranks together (stride tp).
 		g := net.group(dp*w.cp(), w.TP)
-		var t collTime
-		if zs := w.zeroStage(); zs > 0 {
-			// ZeRO-3 gathers the weights again for the backward pass.
-			gathers := 1.0
-			if zs == 3 {
-				gathers = 2
-			}
-			rs := net.reduceScatter(shard*c.GradBytes, g)
-			ag := net.allGather(shard*c.ParamBytes, g)
-			t = collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto}
-		} else {
-			t = net.allReduce(shard*c.GradBytes, g)
-		}
+		t := gradientSync(net, w.zeroStage(), shard*c.GradBytes, shard*c.ParamBytes, g)
 		cl := net.class(ClassDP, g, t, 1, *w.OverlapDP)
 		st.Classes = append(st.Classes, cl)
 		st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
