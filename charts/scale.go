@@ -210,10 +210,7 @@ func (s *stepNames) Plot(c draw.Canvas, p *plot.Plot) {
 	sty.YAlign = draw.YBottom
 	lh := sty.Height("Xg")
 	pad := vg.Points(3)
-	var data [][2]vg.Point
-	for i := 1; i < len(s.data); i++ {
-		data = append(data, [2]vg.Point{{X: trX(s.data[i-1].X), Y: trY(s.data[i-1].Y)}, {X: trX(s.data[i].X), Y: trY(s.data[i].Y)}})
-	}
+	data := polylineSegments(s.data, trX, trY)
 	glyph := vg.Points(4) // the data's points are drawn this far around
 	clear := func(r vg.Rectangle, placed []vg.Rectangle) bool {
 		if r.Min.X < c.Min.X || r.Max.X > c.Max.X || r.Min.Y < c.Min.Y {
