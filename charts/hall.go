@@ -302,6 +302,23 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 // mediumOrder is the media in the histogram's stacking order.
 var mediumOrder = []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics}
 
+// soldLengths is the standard lengths the runs are sold at, shortest
+// first, with their axis labels.
+func soldLengths(runs []planner.LinkRun) ([]float64, []string) {
+	var lengths []float64
+	for _, r := range runs {
+		if !slices.Contains(lengths, r.Metres) {
+			lengths = append(lengths, r.Metres)
+		}
+	}
+	slices.Sort(lengths)
+	labels := make([]string, len(lengths))
+	for i, l := range lengths {
+		labels[i] = fmt.Sprintf("%g", l)
+	}
+	return lengths, labels
+}
+
 // CableLengths draws, per link tier, how many links are sold at each
 // standard length, stacked by medium.
 func CableLengths(in Input) (*Figure, error) {
@@ -313,17 +330,7 @@ func CableLengths(in Input) (*Figure, error) {
 	var row []*plot.Plot
 	var data []Series
 	for _, t := range p.LinkTiers {
-		var lengths []float64
-		for _, r := range t.Runs {
-			if !slices.Contains(lengths, r.Metres) {
-				lengths = append(lengths, r.Metres)
-			}
-		}
-		slices.Sort(lengths)
-		labels := make([]string, len(lengths))
-		for i, l := range lengths {
-			labels[i] = fmt.Sprintf("%g", l)
-		}
+		lengths, labels := soldLengths(t.Runs)
 		pl := newPlot(strings.ReplaceAll(t.Name, "_", "-")+" links", "length sold (m)", "links")
 		pl.Y.Tick.Marker = countTicks{}
 		var below *plotter.BarChart

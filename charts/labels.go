@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -74,40 +75,16 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 		lines = append(lines, [2]vg.Point{{X: trX(float64(s[0].X)), Y: trY(float64(s[0].Y))}, {X: trX(float64(s[1].X)), Y: trY(float64(s[1].Y))}})
 	}
 	overlaps := func(r vg.Rectangle) bool {
-		for _, q := range placed {
-			if r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {
-				return true
-			}
-		}
-		for _, s := range lines {
-			if segmentHitsBox(s[0], s[1], r) {
-				return true
-			}
-		}
-		for _, s := range leaders { // a name never covers another's leader
-			if segmentHitsBox(s[0], s[1], r) {
-				return true
-			}
-		}
-		return false
+		// a name never covers another's leader
+		return overlapsAny(r, placed) || boxHitsAny(r, lines) || boxHitsAny(r, leaders)
 	}
 	leader := draw.LineStyle{Color: color.RGBA{0x77, 0x77, 0x77, 0xff}, Width: vg.Points(0.5)}
 	for _, it := range items {
 		w := l.style.Width(it.text)
 		box, end, ok := placeLabel(it.at, w, h, gap, c.Rectangle, overlaps, func(a, b vg.Point) bool {
-			for _, s := range leaders {
-				if segmentsCross(a, b, s[0], s[1]) {
-					return true
-				}
-			}
-			return false
+			return crossesAny(a, b, leaders)
 		}, func(a, b vg.Point) bool {
-			for _, r := range names { // a leader never runs through a name
-				if segmentHitsBox(a, b, r) {
-					return true
-				}
-			}
-			return false
+			return throughAny(a, b, names) // a leader never runs through a name
 		})
 		if !ok {
 			l.dropped++
@@ -141,32 +118,7 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 // out rather than drawn over another.
 func placeLabel(at vg.Point, w, h, gap vg.Length, page vg.Rectangle, overlaps func(vg.Rectangle) bool,
 	crosses, through func(a, b vg.Point) bool) (box vg.Rectangle, end vg.Point, ok bool) {
-	type cand struct {
-		box  vg.Rectangle
-		end  vg.Point
-		dist vg.Length
-	}
-	var cands []cand
-	add := func(x, y vg.Length) {
-		box := vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: x + w, Y: y + h}}
-		// The leader runs to the nearest point of the box's edge.
-		end := vg.Point{X: max(box.Min.X, min(at.X, box.Max.X)), Y: max(box.Min.Y, min(at.Y, box.Max.Y))}
-		d := vg.Length(math.Hypot(float64(end.X-at.X), float64(end.Y-at.Y)))
-		if d <= gap+1e-6 {
-			end = at // beside its point: no leader
-		}
-		cands = append(cands, cand{box, end, d})
-	}
-	for ring := 0; ring < 20; ring++ {
-		out := vg.Length(ring) * h
-		for _, dy := range []vg.Length{0, out, -out} {
-			add(at.X+gap+out/2, at.Y-h/2+dy)   // right
-			add(at.X-gap-out/2-w, at.Y-h/2+dy) // left
-		}
-		add(at.X-w/2, at.Y+gap+out)   // above
-		add(at.X-w/2, at.Y-gap-h-out) // below
-	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].dist < cands[j].dist })
+	cands := labelSpots(at, w, h, gap)
 	inside := func(r vg.Rectangle) bool {
 		return r.Min.X >= page.Min.X && r.Max.X <= page.Max.X && r.Min.Y >= page.Min.Y && r.Max.Y <= page.Max.Y
 	}
@@ -181,6 +133,94 @@ func placeLabel(at vg.Point, w, h, gap vg.Length, page vg.Rectangle, overlaps fu
 		}
 	}
 	return vg.Rectangle{}, at, false
+}
+
+// labelSpot is a place placeLabel may give a name: its box, where its
+// leader ends (at the point itself: no leader) and how far the leader
+// runs.
+type labelSpot struct {
+	box  vg.Rectangle
+	end  vg.Point
+	dist vg.Length
+}
+
+// labelSpots lists placeLabel's places for a name w x h by the point at,
+// nearest first: right, left, above and below it, then the same a line
+// further out each round.
+func labelSpots(at vg.Point, w, h, gap vg.Length) []labelSpot {
+	var cands []labelSpot
+	add := func(x, y vg.Length) {
+		box := vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: x + w, Y: y + h}}
+		// The leader runs to the nearest point of the box's edge.
+		end := vg.Point{X: max(box.Min.X, min(at.X, box.Max.X)), Y: max(box.Min.Y, min(at.Y, box.Max.Y))}
+		d := vg.Length(math.Hypot(float64(end.X-at.X), float64(end.Y-at.Y)))
+		if d <= gap+1e-6 {
+			end = at // beside its point: no leader
+		}
+		cands = append(cands, labelSpot{box, end, d})
+	}
+	for ring := 0; ring < 20; ring++ {
+		out := vg.Length(ring) * h
+		for _, dy := range []vg.Length{0, out, -out} {
+			add(at.X+gap+out/2, at.Y-h/2+dy)   // right
+			add(at.X-gap-out/2-w, at.Y-h/2+dy) // left
+		}
+		add(at.X-w/2, at.Y+gap+out)   // above
+		add(at.X-w/2, at.Y-gap-h-out) // below
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].dist < cands[j].dist })
+	return cands
+}
+
+// overlapsAny says whether r overlaps any of the boxes.
+func overlapsAny(r vg.Rectangle, boxes []vg.Rectangle) bool {
+	for _, q := range boxes {
+		if r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {
+			return true
+		}
+	}
+	return false
+}
+
+// boxHitsAny says whether any of the segments passes through r.
+func boxHitsAny(r vg.Rectangle, segs [][2]vg.Point) bool {
+	for _, s := range segs {
+		if segmentHitsBox(s[0], s[1], r) {
+			return true
+		}
+	}
+	return false
+}
+
+// crossesAny says whether the segment a-b crosses any of the segments.
+func crossesAny(a, b vg.Point, segs [][2]vg.Point) bool {
+	for _, s := range segs {
+		if segmentsCross(a, b, s[0], s[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// throughAny says whether the segment a-b passes through any of the
+// boxes.
+func throughAny(a, b vg.Point, boxes []vg.Rectangle) bool {
+	for _, r := range boxes {
+		if segmentHitsBox(a, b, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// polylineSegments is the line through xys, segment by segment, in
+// canvas coordinates.
+func polylineSegments(xys plotter.XYs, trX, trY func(float64) vg.Length) [][2]vg.Point {
+	var segs [][2]vg.Point
+	for i := 1; i < len(xys); i++ {
+		segs = append(segs, [2]vg.Point{{X: trX(xys[i-1].X), Y: trY(xys[i-1].Y)}, {X: trX(xys[i].X), Y: trY(xys[i].Y)}})
+	}
+	return segs
 }
 
 // segmentsCross says whether segments ab and cd cross at a point inside

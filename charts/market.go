@@ -13,6 +13,41 @@ import (
 	"fabricplan/planner"
 )
 
+// yearLabels is the years as data labels.
+func yearLabels(years []int) []string {
+	out := make([]string, len(years))
+	for i, y := range years {
+		out[i] = fmt.Sprint(y)
+	}
+	return out
+}
+
+// shareLabels prints each bar's shares inside their own blocks: the NIC
+// share at the middle of the NIC bar, the switching share in the
+// switching bar. nicShare is the NIC percentage of each bar.
+func shareLabels(nicShare []float64) (*plotter.Labels, error) {
+	var at plotter.XYs
+	var texts []string
+	for i, v := range nicShare {
+		at = append(at, plotter.XY{X: float64(i), Y: v / 2}, plotter.XY{X: float64(i), Y: v + (100-v)/2})
+		texts = append(texts, fmt.Sprintf("NICs %.0f%%", v), fmt.Sprintf("%.0f%%", 100-v))
+	}
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: texts})
+	if err != nil {
+		return nil, err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Font = sans
+		l.TextStyle[i].Font.Size = tickSize
+		l.TextStyle[i].Color = color.White
+		if i%2 == 1 { // the switching block is lighter: dark text reads better
+			l.TextStyle[i].Color = Ink
+		}
+		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
+	}
+	return l, nil
+}
+
 // MarketChart draws the 650 Group's RDMA revenue by technology (with the
 // plan's fabric highlighted) and the NIC/switching split of a chosen year
 // beside the plan's own NIC/switch spend. Only the report's points are
@@ -41,10 +76,7 @@ func MarketChart(in Input) (*Figure, error) {
 	}
 	maxY := 0.0
 	var data []Series
-	years := make([]string, len(m.Technology.Years))
-	for i, y := range m.Technology.Years {
-		years[i] = fmt.Sprint(y)
-	}
+	years := yearLabels(m.Technology.Years)
 	for _, s := range series {
 		data = append(data, Series{Name: "revenue: " + s.name, Labels: years, Values: s.values})
 		xys := make(plotter.XYs, len(s.values))
@@ -108,24 +140,9 @@ func MarketChart(in Input) (*Figure, error) {
 	stackLegend(split, []string{"NICs", "switching"}, []*plotter.BarChart{bn, bs})
 	// Each share is printed inside its own block: the NIC share at the
 	// middle of the NIC bar, the switching share in the switching bar.
-	var at plotter.XYs
-	var texts []string
-	for i, v := range nicShare {
-		at = append(at, plotter.XY{X: float64(i), Y: v / 2}, plotter.XY{X: float64(i), Y: v + (100-v)/2})
-		texts = append(texts, fmt.Sprintf("NICs %.0f%%", v), fmt.Sprintf("%.0f%%", 100-v))
-	}
-	l, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: texts})
+	l, err := shareLabels(nicShare)
 	if err != nil {
 		return nil, err
-	}
-	for i := range l.TextStyle {
-		l.TextStyle[i].Font = sans
-		l.TextStyle[i].Font.Size = tickSize
-		l.TextStyle[i].Color = color.White
-		if i%2 == 1 { // the switching block is lighter: dark text reads better
-			l.TextStyle[i].Color = Ink
-		}
-		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
 	}
 	split.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{{bn, bs}}, inner: []*plotter.Labels{l}}, l)
 	nominal(split, cats...)

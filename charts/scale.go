@@ -67,24 +67,7 @@ func Scale(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	first := rows[0].Plan
-	planes := "1 plane"
-	if first.Planes != 1 {
-		planes = fmt.Sprintf("%d planes", first.Planes)
-	}
-	foot := fmt.Sprintf("%s %dG, %s, leaf %s, %s; %d sizes from %s to %s GPUs; tier steps found exactly by the planner.",
-		first.Scenario.Network.Fabric.Short(), first.Scenario.Network.NICGbps, switchName(rows),
-		first.Scenario.Network.Oversubscription, planes, len(rows), textfmt.Int(rows[0].GPUs), textfmt.Int(rows[len(rows)-1].GPUs))
-	var named []string
-	for _, st := range in.TierSteps {
-		named = append(named, stepText(st))
-	}
-	if len(named) > 0 {
-		foot += " Tier steps (dashed): " + strings.Join(named, "; ") + "."
-	}
-	if dropped := len(in.Sweep) - len(rows); dropped > 0 {
-		foot += fmt.Sprintf(" %d larger sizes need more than three tiers and are not drawn.", dropped)
-	}
+	foot := scaleFootnote(rows, in.TierSteps, len(in.Sweep)-len(rows))
 	labels := make([]string, len(rows))
 	sv, cv := make([]float64, len(rows)), make([]float64, len(rows))
 	for i, r := range rows {
@@ -102,6 +85,31 @@ func Scale(in Input) (*Figure, error) {
 	}
 	data = append(data, step)
 	return &Figure{Name: "scale", Panels: [][]*plot.Plot{{sw}, {cost}}, Footnote: foot, Data: data}, nil
+}
+
+// scaleFootnote says what the sweep rows share (fabric, NIC speed,
+// switch, ratio, planes), their sizes, the tier steps and how many
+// sizes (dropped) need more than three tiers.
+func scaleFootnote(rows []planner.SweepRow, steps []planner.TierStep, dropped int) string {
+	first := rows[0].Plan
+	planes := "1 plane"
+	if first.Planes != 1 {
+		planes = fmt.Sprintf("%d planes", first.Planes)
+	}
+	foot := fmt.Sprintf("%s %dG, %s, leaf %s, %s; %d sizes from %s to %s GPUs; tier steps found exactly by the planner.",
+		first.Scenario.Network.Fabric.Short(), first.Scenario.Network.NICGbps, switchName(rows),
+		first.Scenario.Network.Oversubscription, planes, len(rows), textfmt.Int(rows[0].GPUs), textfmt.Int(rows[len(rows)-1].GPUs))
+	var named []string
+	for _, st := range steps {
+		named = append(named, stepText(st))
+	}
+	if len(named) > 0 {
+		foot += " Tier steps (dashed): " + strings.Join(named, "; ") + "."
+	}
+	if dropped > 0 {
+		foot += fmt.Sprintf(" %d larger sizes need more than three tiers and are not drawn.", dropped)
+	}
+	return foot
 }
 
 func switchName(rows []planner.SweepRow) string {
@@ -210,10 +218,7 @@ func (s *stepNames) Plot(c draw.Canvas, p *plot.Plot) {
 	sty.YAlign = draw.YBottom
 	lh := sty.Height("Xg")
 	pad := vg.Points(3)
-	var data [][2]vg.Point
-	for i := 1; i < len(s.data); i++ {
-		data = append(data, [2]vg.Point{{X: trX(s.data[i-1].X), Y: trY(s.data[i-1].Y)}, {X: trX(s.data[i].X), Y: trY(s.data[i].Y)}})
-	}
+	data := polylineSegments(s.data, trX, trY)
 	glyph := vg.Points(4) // the data's points are drawn this far around
 	clear := func(r vg.Rectangle, placed []vg.Rectangle) bool {
 		if r.Min.X < c.Min.X || r.Max.X > c.Max.X || r.Min.Y < c.Min.Y {

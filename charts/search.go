@@ -17,6 +17,23 @@ import (
 	"fabricplan/planner"
 )
 
+// offFront is the designs off the Pareto front: those inside the axes
+// (xMax days, yMax US$), and those beyond, drawn at the edge.
+func offFront(designs []*planner.Design, xMax, yMax float64) (inside, beyond plotter.XYs) {
+	for _, d := range designs {
+		if d.OnFront {
+			continue
+		}
+		xy := plotter.XY{X: d.Days, Y: d.CostUSD}
+		if xy.X <= xMax && xy.Y <= yMax {
+			inside = append(inside, xy)
+			continue
+		}
+		beyond = append(beyond, plotter.XY{X: min(xy.X, xMax), Y: min(xy.Y, yMax)})
+	}
+	return inside, beyond
+}
+
 // SearchChart draws every searched design as cost against JCT: the
 // Pareto front as a line with each design named, the current plan and the
 // picks (cheapest meeting the target, fastest in budget) marked, and the
@@ -45,18 +62,7 @@ func SearchChart(in Input) (*Figure, error) {
 	p.X.Tick.Marker = durationTicks{unit}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = box.xMin, box.xMax, 0, box.yMax
 
-	var inside, beyond plotter.XYs
-	for _, d := range r.Designs {
-		if d.OnFront {
-			continue
-		}
-		xy := plotter.XY{X: d.Days, Y: d.CostUSD}
-		if xy.X <= box.xMax && xy.Y <= box.yMax {
-			inside = append(inside, xy)
-			continue
-		}
-		beyond = append(beyond, plotter.XY{X: min(xy.X, box.xMax), Y: min(xy.Y, box.yMax)})
-	}
+	inside, beyond := offFront(r.Designs, box.xMax, box.yMax)
 	grey := color.RGBA{0x99, 0x99, 0x99, 0xb0}
 	others := fmt.Sprintf("other designs (%s)", textfmt.Int(len(r.Designs)-len(r.Front)))
 	for _, set := range []struct {

@@ -147,6 +147,57 @@ func wiringWords(p *planner.Plan) string {
 // DataRange and Plot make topoDiagram a plot.Plotter on a unit square.
 func (d *topoDiagram) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, 0, 1 }
 
+// podLabel names the dashed frame round spines, unit and nodes: the
+// pod of a three-tier fabric, else the whole plane or fabric.
+func (d *topoDiagram) podLabel() string {
+	p := d.p
+	label := "the whole fabric"
+	switch {
+	case p.Tiers == 3:
+		label = fmt.Sprintf("pod %d of %s", d.pod+1, textfmt.Int(d.pods1))
+	case p.Planes > 1:
+		label = "the whole plane"
+	}
+	return label
+}
+
+// nodeText names the expanded unit's nodes: its SU (and rack, where an
+// SU spans racks), the nodes and their gps GPUs each.
+func (d *topoDiagram) nodeText(gps int) string {
+	p := d.p
+	nodeText := fmt.Sprintf("SU %d: %s × %d GPUs", d.globalUnit()+1, textfmt.Plural(d.unitNodes, "node"), gps)
+	if per := racksPerSU(p); per > 0 {
+		g := d.globalUnit()
+		nodeText = fmt.Sprintf("SU %d, rack %d: %s × %d GPUs", g/per+1, g%per+1, textfmt.Plural(d.unitNodes, "node"), gps)
+	}
+	return nodeText
+}
+
+// leafCaption is the line under the unit's leaves: how many, which
+// rail, and their ports down and up (red when oversubscribed), with its
+// colour.
+func (d *topoDiagram) leafCaption(leaves, rail0, ports, up int) (string, color.Color) {
+	p := d.p
+	leafWord := "leaf"
+	switch {
+	case d.podRun.ByRail:
+		leafWord = fmt.Sprintf("leaf (rail %d of %d; each pod takes one rail's leaves)", rail0+1, d.lpu)
+	case d.lpu > 1:
+		leafWord = "leaves (one per rail)"
+	}
+	ratio := fmt.Sprintf("%d down : %d up", ports, up)
+	if p.Tiers == 1 {
+		ratio = fmt.Sprintf("%d ports holding every node port", ports)
+	}
+	over := p.Scenario.Network.Oversubscription
+	ratioCol := Ink
+	if over != "" && over != "1:1" {
+		ratio += " — " + over + " oversubscribed"
+		ratioCol = color.RGBA{0xc0, 0x39, 0x2b, 0xff}
+	}
+	return fmt.Sprintf("%d %s, each %s", leaves, leafWord, ratio), ratioCol
+}
+
 // Plot draws the layers from the top: cores, the pod's spines, the
 // unit's leaves, its nodes; summaries to the right.
 func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
@@ -168,22 +219,11 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	if p.Tiers >= 2 {
 		top := ySpine + boxH/2 + 0.05
 		frame(c, at(left-0.01, yNode-boxH/2-0.03), at(right+0.01, top))
-		label := "the whole fabric"
-		switch {
-		case p.Tiers == 3:
-			label = fmt.Sprintf("pod %d of %s", d.pod+1, textfmt.Int(d.pods1))
-		case p.Planes > 1:
-			label = "the whole plane"
-		}
-		tag(c, at(left, top), label, Grey, draw.XLeft)
+		tag(c, at(left, top), d.podLabel(), Grey, draw.XLeft)
 	}
 	// Nodes of the expanded unit.
 	gps := p.Scenario.Cluster.GPUsPerServer
-	nodeText := fmt.Sprintf("SU %d: %s × %d GPUs", d.globalUnit()+1, textfmt.Plural(d.unitNodes, "node"), gps)
-	if per := racksPerSU(p); per > 0 {
-		g := d.globalUnit()
-		nodeText = fmt.Sprintf("SU %d, rack %d: %s × %d GPUs", g/per+1, g%per+1, textfmt.Plural(d.unitNodes, "node"), gps)
-	}
+	nodeText := d.nodeText(gps)
 	box(c, at(left+0.02, yNode-boxH/2), at(right-0.02, yNode+boxH/2), color.RGBA{0xee, 0xee, 0xee, 0xff})
 	text(c, at((left+right)/2, yNode), nodeText, labelSize, true, Ink, draw.XCenter)
 
@@ -218,24 +258,8 @@ func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	if more {
 		text(c, at(xs[shown-1], yLeaf), "…", labelSize, true, Ink, draw.XCenter)
 	}
-	leafWord := "leaf"
-	switch {
-	case d.podRun.ByRail:
-		leafWord = fmt.Sprintf("leaf (rail %d of %d; each pod takes one rail's leaves)", rail0+1, d.lpu)
-	case d.lpu > 1:
-		leafWord = "leaves (one per rail)"
-	}
-	ratio := fmt.Sprintf("%d down : %d up", ports, up)
-	if p.Tiers == 1 {
-		ratio = fmt.Sprintf("%d ports holding every node port", ports)
-	}
-	over := p.Scenario.Network.Oversubscription
-	ratioCol := Ink
-	if over != "" && over != "1:1" {
-		ratio += " — " + over + " oversubscribed"
-		ratioCol = color.RGBA{0xc0, 0x39, 0x2b, 0xff}
-	}
-	tag(c, at(left+0.02, yLeaf-boxH/2-0.035), fmt.Sprintf("%d %s, each %s", leaves, leafWord, ratio), ratioCol, draw.XLeft)
+	caption, ratioCol := d.leafCaption(leaves, rail0, ports, up)
+	tag(c, at(left+0.02, yLeaf-boxH/2-0.035), caption, ratioCol, draw.XLeft)
 	tag(c, at((left+right)/2, (yNode+yLeaf)/2-0.03), fmt.Sprintf("%s server links × %dG", textfmt.Int(d.unitNodes*p.RailsPerPlane*leaves/max(d.lpu, 1)), p.PortGbps), Ink, draw.XCenter)
 
 	// Spines of the pod.

@@ -34,6 +34,26 @@ func (f sizeFlags) size() (charts.Size, error) {
 	return s, nil
 }
 
+// chartBytes draws chart for the scenario s, with the market year and
+// search options the flags gave, as format at size.
+func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, opt planner.SearchOptions, format string, size charts.Size) ([]byte, error) {
+	input, err := charts.NewInput(s, env.cat, env.market, year, false)
+	if err != nil {
+		return nil, err
+	}
+	if input.Search, err = searchForChart(chart.Name, s, env.cat, opt); err != nil {
+		return nil, err
+	}
+	fig, err := chart.Build(input)
+	if err != nil {
+		if errors.Is(err, charts.ErrMissingInput) {
+			return nil, usageError{err}
+		}
+		return nil, err
+	}
+	return fig.Bytes(format, size)
+}
+
 func runExport(env *cliEnv, args []string) error {
 	fs := newFlagSet(env, "export", "--chart NAME --out FILE [SCENARIO.toml] [plan flags] [--width --height --dpi --scale 2] [--year Y] | --list")
 	pf := addPlanFlags(fs)
@@ -82,21 +102,7 @@ func runExport(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	input, err := charts.NewInput(in.scenario, env.cat, env.market, *year, false)
-	if err != nil {
-		return err
-	}
-	if input.Search, err = searchForChart(chart.Name, in.scenario, env.cat, opt); err != nil {
-		return err
-	}
-	fig, err := chart.Build(input)
-	if err != nil {
-		if errors.Is(err, charts.ErrMissingInput) {
-			return usageError{err}
-		}
-		return err
-	}
-	b, err := fig.Bytes(format, size)
+	b, err := chartBytes(env, in.scenario, chart, *year, opt, format, size)
 	if err != nil {
 		return err
 	}

@@ -108,23 +108,8 @@ func (f phasesFlags) apply(s *planner.Scenario, set map[string]bool) error {
 		list, isUnits = *f.units, true
 	}
 	if list != "" {
-		sizes, err := planner.ParseGPUList(list)
-		if err != nil {
-			return usagef("--phases: %v", err)
-		}
-		if len(sizes) > planner.MaxPhases {
-			return usagef("--phases: %d phases; give at most %d", len(sizes), planner.MaxPhases)
-		}
-		s.Phases = s.Phases[:0]
-		for _, n := range sizes {
-			if isUnits {
-				s.Phases = append(s.Phases, planner.Phase{Units: n})
-			} else {
-				s.Phases = append(s.Phases, planner.Phase{GPUs: n})
-			}
-		}
-		if !isUnits && !set["gpus"] {
-			s.Cluster.GPUs = sizes[len(sizes)-1]
+		if err := applyPhaseList(s, list, isUnits, set); err != nil {
+			return err
 		}
 	}
 	if !set["prebuy"] && !set["crews"] && !set["recable-min"] {
@@ -144,6 +129,30 @@ func (f phasesFlags) apply(s *planner.Scenario, set map[string]bool) error {
 		g.RecableMin = *f.recableMin
 	}
 	s.Growth = &g
+	return nil
+}
+
+// applyPhaseList writes the phases of list, in GPUs or in units, over
+// s; a list in GPUs also sets the final size unless --gpus is given.
+func applyPhaseList(s *planner.Scenario, list string, isUnits bool, set map[string]bool) error {
+	sizes, err := planner.ParseGPUList(list)
+	if err != nil {
+		return usagef("--phases: %v", err)
+	}
+	if len(sizes) > planner.MaxPhases {
+		return usagef("--phases: %d phases; give at most %d", len(sizes), planner.MaxPhases)
+	}
+	s.Phases = s.Phases[:0]
+	for _, n := range sizes {
+		if isUnits {
+			s.Phases = append(s.Phases, planner.Phase{Units: n})
+		} else {
+			s.Phases = append(s.Phases, planner.Phase{GPUs: n})
+		}
+	}
+	if !isUnits && !set["gpus"] {
+		s.Cluster.GPUs = sizes[len(sizes)-1]
+	}
 	return nil
 }
 

@@ -39,6 +39,44 @@ func writeJSON(w io.Writer, v any) error {
 
 // writePlanText prints a plan as aligned tables.
 func writePlanText(w io.Writer, p *planner.Plan) error {
+	writePlanHeader(w, p)
+	if nets := p.Networks; nets != nil {
+		fmt.Fprintf(w, "  %s; %d network ports per %s in all (back end %d); 'plan --networks' lists the four networks\n\n",
+			backEndAddsLine(nets), nets.PortsPerServer(), nodeWord(p), p.ServerPorts)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	writeBackEndAdds(tw, p)
+	writeCostPower(tw, p)
+	if j := p.JCT; j != nil {
+		writeJobTime(tw, p, j)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err := writeBOMText(w, p); err != nil {
+		return err
+	}
+	if err := writeUnitBill(w, p.UnitBill()); err != nil {
+		return err
+	}
+	if p.Hall != nil {
+		fmt.Fprintln(w, "\nDATA HALL (fabricplan layout for racks and runs)")
+		if err := writeLayoutText(w, p); err != nil {
+			return err
+		}
+	}
+	if len(p.Notes) > 0 {
+		fmt.Fprintln(w, "\nNOTES")
+		for _, note := range p.Notes {
+			fmt.Fprintln(w, "  - "+note)
+		}
+	}
+	return nil
+}
+
+// writePlanHeader prints the plan's title and the lines saying what
+// was planned: GPUs, servers or trays, NICs, and the fabric.
+func writePlanHeader(w io.Writer, p *planner.Plan) {
 	s := p.Scenario
 	n := s.Network
 	name := textfmt.DisplayName(s.Name)
@@ -66,11 +104,11 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintf(w, "  %s, %s, %s of %s (%d x %dG), %s, leaf %s\n\n",
 		n.Fabric.Name(), textfmt.Plural(p.Tiers, "tier"), planes, p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, n.Style(), n.Oversubscription)
 
-	if nets := p.Networks; nets != nil {
-		fmt.Fprintf(w, "  %s; %d network ports per %s in all (back end %d); 'plan --networks' lists the four networks\n\n",
-			backEndAddsLine(nets), nets.PortsPerServer(), nodeWord(p), p.ServerPorts)
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+}
+
+// writeBackEndAdds prints the table of what the back end adds: ports,
+// switches, links, transceivers, units, ratios and headroom.
+func writeBackEndAdds(tw io.Writer, p *planner.Plan) {
 	fmt.Fprintln(tw, "WHAT THE BACK-END ADDS\t")
 	fmt.Fprintf(tw, "  NIC ports\t%s\t(%d per %s)\n", textfmt.Int(p.NICPorts), p.ServerPorts, nodeWord(p))
 	fmt.Fprintf(tw, "  Switches\t%s\tleaf %s, spine %s, core %s\n", textfmt.Int(p.TotalSwitches()),
@@ -92,6 +130,10 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 		fmt.Fprintf(tw, "  Headroom (%s)\t+%s\t%s\n", h.Tier, what, h.Reason)
 	}
 	fmt.Fprintln(tw, "\t")
+}
+
+// writeCostPower prints the cost and power tables.
+func writeCostPower(tw io.Writer, p *planner.Plan) {
 	c := p.Cost
 	fmt.Fprintf(tw, "COST (estimates)\t\t%s\n", basisWords(c.Basis))
 	fmt.Fprintf(tw, "  Total\t%s\t%s; range %s to %s\n", textfmt.USD(c.Total), p.PerGPUText(),
@@ -114,44 +156,48 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	pw := p.Power
 	fmt.Fprintf(tw, "POWER (estimates)\t%s\tNICs %s, switches %s, transceivers %s, cables %s\n", textfmt.Watts(pw.Total),
 		textfmt.Watts(pw.NICs), textfmt.Watts(pw.Switches), textfmt.Watts(pw.Transceivers), textfmt.Watts(pw.Cables))
-	if j := p.JCT; j != nil {
-		fmt.Fprintln(tw, "\t")
-		fmt.Fprintf(tw, "JOB TIME (model)\t\t%s on %s, dp %d, %s\n", j.ModelName, j.GPU.Name, j.DP, textfmt.Plural(j.Microbatches, "micro-batch"))
-		caveat := ""
-		if c := j.StepCaveat(); c != "" {
-			caveat = " (" + c + ")"
-		}
-		fmt.Fprintf(tw, "  Step, RDMA%s\t%s\tcompute %s, bubble %s, exposed comm %s\n", caveat, textfmt.Seconds(j.Planned.StepS),
-			textfmt.Seconds(j.Planned.ComputeS), textfmt.Seconds(j.Planned.BubbleS), textfmt.Seconds(j.Planned.ExposedCommS()))
-		fmt.Fprintf(tw, "  Step, TCP/IP baseline\t%s\tsame links without RDMA (the protocol's share)\n", textfmt.Seconds(j.Baseline.StepS))
-		if f := p.Networks.FrontEndJCTOrNil(); f != nil {
-			fmt.Fprintf(tw, "  Step, front end only\t%s\tthe job on the front end alone (TCP): the back end is %s faster\n",
-				textfmt.Seconds(f.StepS), textfmt.Gain(f.Gain))
-		}
-		fmt.Fprintf(tw, "  JCT gain\t%s\t%s vs %s for %s\n", textfmt.Gain(j.Gain), textfmt.Duration(j.Planned.Days),
-			textfmt.Duration(j.Baseline.Days), textfmt.Tokens(j.Workload.TokensTotal))
-		fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\t%s/%s; vs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Planned.BusBWAlgo, j.Planned.BusBWProto,
-			j.Baseline.BusBWGBs, 100*j.Planned.MFU)
-		fmt.Fprintln(tw, "  Step breakdown, RDMA\t\t(effects: what each adds to the parts above)")
-		for _, r := range j.Breakdown() {
-			fmt.Fprintf(tw, "    %s\t%s\t%s\n", r.Label(), r.Time(), r.Detail)
-		}
-		m := j.Memory
-		fmt.Fprintf(tw, "  Memory per GPU\t%.1f of %.0f GB\t%s; %s stage: weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, reserve %.0f\n",
-			m.TotalGB, m.HBMGB, m.Status, m.Stage, m.WeightsGB, m.GradientsGB, m.OptimizerGB, m.ActivationsGB, m.ReserveGB)
-		if f := j.Fix; f != nil {
-			fmt.Fprintf(tw, "  Step with %s\t%s\tthe cheapest change that fits (%.1f GB per GPU); gain %s, %s\n", f.Change,
-				textfmt.Seconds(f.JCT.Planned.StepS), f.JCT.Memory.TotalGB, textfmt.Gain(f.JCT.Gain), textfmt.Duration(f.JCT.Planned.Days))
-		}
-		for _, f := range j.Findings {
-			fmt.Fprintf(tw, "  Finding\t\t%s\n", f)
-		}
+}
+
+// writeJobTime prints the job-time table of the plan's workload j.
+func writeJobTime(tw io.Writer, p *planner.Plan, j *planner.JCT) {
+	fmt.Fprintln(tw, "\t")
+	fmt.Fprintf(tw, "JOB TIME (model)\t\t%s on %s, dp %d, %s\n", j.ModelName, j.GPU.Name, j.DP, textfmt.Plural(j.Microbatches, "micro-batch"))
+	caveat := ""
+	if c := j.StepCaveat(); c != "" {
+		caveat = " (" + c + ")"
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	fmt.Fprintf(tw, "  Step, RDMA%s\t%s\tcompute %s, bubble %s, exposed comm %s\n", caveat, textfmt.Seconds(j.Planned.StepS),
+		textfmt.Seconds(j.Planned.ComputeS), textfmt.Seconds(j.Planned.BubbleS), textfmt.Seconds(j.Planned.ExposedCommS()))
+	fmt.Fprintf(tw, "  Step, TCP/IP baseline\t%s\tsame links without RDMA (the protocol's share)\n", textfmt.Seconds(j.Baseline.StepS))
+	if f := p.Networks.FrontEndJCTOrNil(); f != nil {
+		fmt.Fprintf(tw, "  Step, front end only\t%s\tthe job on the front end alone (TCP): the back end is %s faster\n",
+			textfmt.Seconds(f.StepS), textfmt.Gain(f.Gain))
 	}
+	fmt.Fprintf(tw, "  JCT gain\t%s\t%s vs %s for %s\n", textfmt.Gain(j.Gain), textfmt.Duration(j.Planned.Days),
+		textfmt.Duration(j.Baseline.Days), textfmt.Tokens(j.Workload.TokensTotal))
+	fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\t%s/%s; vs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Planned.BusBWAlgo, j.Planned.BusBWProto,
+		j.Baseline.BusBWGBs, 100*j.Planned.MFU)
+	fmt.Fprintln(tw, "  Step breakdown, RDMA\t\t(effects: what each adds to the parts above)")
+	for _, r := range j.Breakdown() {
+		fmt.Fprintf(tw, "    %s\t%s\t%s\n", r.Label(), r.Time(), r.Detail)
+	}
+	m := j.Memory
+	fmt.Fprintf(tw, "  Memory per GPU\t%.1f of %.0f GB\t%s; %s stage: weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, reserve %.0f\n",
+		m.TotalGB, m.HBMGB, m.Status, m.Stage, m.WeightsGB, m.GradientsGB, m.OptimizerGB, m.ActivationsGB, m.ReserveGB)
+	if f := j.Fix; f != nil {
+		fmt.Fprintf(tw, "  Step with %s\t%s\tthe cheapest change that fits (%.1f GB per GPU); gain %s, %s\n", f.Change,
+			textfmt.Seconds(f.JCT.Planned.StepS), f.JCT.Memory.TotalGB, textfmt.Gain(f.JCT.Gain), textfmt.Duration(f.JCT.Planned.Days))
+	}
+	for _, f := range j.Findings {
+		fmt.Fprintf(tw, "  Finding\t\t%s\n", f)
+	}
+}
+
+// writeBOMText prints the bill of materials with its estimate and quote
+// marks.
+func writeBOMText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintln(w, "\nBILL OF MATERIALS")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "ITEM\tWHERE\tQTY\tUNIT\tTOTAL\tPOWER\t")
 	var quoted []string
 	for _, l := range p.BOM {
@@ -177,21 +223,6 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	if len(quoted) > 0 {
 		fmt.Fprintln(w, "  q quoted, ! quote expired:")
 		fmt.Fprintln(w, strings.Join(slices.Compact(quoted), "\n"))
-	}
-	if err := writeUnitBill(w, p.UnitBill()); err != nil {
-		return err
-	}
-	if p.Hall != nil {
-		fmt.Fprintln(w, "\nDATA HALL (fabricplan layout for racks and runs)")
-		if err := writeLayoutText(w, p); err != nil {
-			return err
-		}
-	}
-	if len(p.Notes) > 0 {
-		fmt.Fprintln(w, "\nNOTES")
-		for _, note := range p.Notes {
-			fmt.Fprintln(w, "  - "+note)
-		}
 	}
 	return nil
 }
@@ -276,6 +307,16 @@ func runCatalog(env *cliEnv, args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeCatalogSources(w, c)
+	if d := c.Prices; d != nil {
+		fmt.Fprintf(w, "\nPRICE BASIS\n  default %s; list multiplies the parts marked list_premium by %gx (range %gx-%gx)\n    source: %s\n",
+			d.DefaultBasis, d.ListPremium.Factor, d.ListPremium.Range[0], d.ListPremium.Range[1], d.ListPremium.Source)
+	}
+	return writeSideCatalog(w, c)
+}
+
+// writeCatalogSources prints the source of every catalog part.
+func writeCatalogSources(w io.Writer, c *planner.Catalog) {
 	fmt.Fprintln(w, "\nSOURCES")
 	for _, k := range planner.SortedKeys(c.Systems) {
 		writeSource(w, k, c.Systems[k].Source, c.Systems[k].Pricing)
@@ -292,11 +333,6 @@ func runCatalog(env *cliEnv, args []string) error {
 	for _, k := range planner.SortedKeys(c.Cables) {
 		writeSource(w, k, c.Cables[k].Source, c.Cables[k].Pricing)
 	}
-	if d := c.Prices; d != nil {
-		fmt.Fprintf(w, "\nPRICE BASIS\n  default %s; list multiplies the parts marked list_premium by %gx (range %gx-%gx)\n    source: %s\n",
-			d.DefaultBasis, d.ListPremium.Factor, d.ListPremium.Range[0], d.ListPremium.Range[1], d.ListPremium.Source)
-	}
-	return writeSideCatalog(w, c)
 }
 
 // pricingCols is a part's price condition, grade and date as table

@@ -187,8 +187,6 @@ func (w *cableWalk) set(tier string, plane int) {
 // plane walks one plane's links.
 func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 	lay, c := w.lay, &w.c
-	rails := w.p.RailsPerPlane
-	lpu, spu := lay.leavesPerUnit, lay.serversPerUnit
 	next := 0 // leaves walked so far in the plane
 	pod := 0
 	for _, run := range lay.pods {
@@ -201,30 +199,8 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 				for range l.switches {
 					g := lay.leafOf(pod, k, next) // leaf index in the plane
 					leaf := w.leaf(plane, g)
-					// Server links: a rail's leaf takes that port of
-					// each server of its unit; a leaf holding whole
-					// servers takes every port of each in turn.
-					w.set("server_leaf", plane)
-					first := g / lpu * spu
-					for k := range l.down {
-						server, r := first+k, g%lpu
-						if lpu == 1 {
-							server, r = first+k/rails, k%rails
-						}
-						if w.names {
-							c.ADevice, c.APort = w.node(server), w.nodePort(plane, r)
-							c.BDevice, c.BPort = leaf, w.switchPort(k)
-						}
-						c.Rail = r + 1
-						if h := w.p.Hall; h != nil {
-							c.aID, c.aPort, c.bID, c.bPort = server, r*w.p.Planes+plane-1, w.leafID+(plane-1)*h.leavesPerPlane+g, k
-							if err := w.measure(0, h.nodePlace(server), h.leafPlace(plane, g)); err != nil {
-								return err
-							}
-						}
-						if err := fn(c); err != nil {
-							return err
-						}
+					if err := w.serverLinks(plane, g, leaf, l.down, fn); err != nil {
+						return err
 					}
 					if n > 0 {
 						w.set("leaf_spine", plane)
@@ -258,6 +234,38 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 		}
 	}
 	return w.coreLinks(plane, fn)
+}
+
+// serverLinks walks the down links of leaf g of a plane, named leaf:
+// a rail's leaf takes that port of each server of its unit; a leaf
+// holding whole servers takes every port of each in turn.
+func (w *cableWalk) serverLinks(plane, g int, leaf string, down int, fn func(c *CableRun) error) error {
+	c := &w.c
+	rails := w.p.RailsPerPlane
+	lpu, spu := w.lay.leavesPerUnit, w.lay.serversPerUnit
+	w.set("server_leaf", plane)
+	first := g / lpu * spu
+	for k := range down {
+		server, r := first+k, g%lpu
+		if lpu == 1 {
+			server, r = first+k/rails, k%rails
+		}
+		if w.names {
+			c.ADevice, c.APort = w.node(server), w.nodePort(plane, r)
+			c.BDevice, c.BPort = leaf, w.switchPort(k)
+		}
+		c.Rail = r + 1
+		if h := w.p.Hall; h != nil {
+			c.aID, c.aPort, c.bID, c.bPort = server, r*w.p.Planes+plane-1, w.leafID+(plane-1)*h.leavesPerPlane+g, k
+			if err := w.measure(0, h.nodePlace(server), h.leafPlace(plane, g)); err != nil {
+				return err
+			}
+		}
+		if err := fn(c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // coreLinks walks the spine-core links of one plane: a core group takes

@@ -65,11 +65,18 @@ func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
 	if best == nil {
 		return nil, ""
 	}
+	design := designWords(p, best)
+	return best, design
+}
+
+// designWords says how best differs from the plan p: planes, ports per
+// NIC and switch, at best's tiers.
+func designWords(p, best *Plan) string {
 	var parts []string
 	if best.Planes != p.Planes {
 		parts = append(parts, textfmt.Plural(best.Planes, "plane"))
 	}
-	if best.Scenario.Network.PortsPerNIC != n.PortsPerNIC {
+	if best.Scenario.Network.PortsPerNIC != p.Scenario.Network.PortsPerNIC {
 		parts = append(parts, fmt.Sprintf("%d ports per NIC", best.Scenario.Network.PortsPerNIC))
 	}
 	if best.Switch != p.Switch {
@@ -79,7 +86,7 @@ func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
 	if len(parts) > 0 {
 		design = strings.Join(parts, ", ") + " at " + design
 	}
-	return best, design
+	return design
 }
 
 // shapeWords is a plan's planes and tiers: "3 tiers" or "2 planes at 2

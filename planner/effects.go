@@ -34,22 +34,15 @@ const (
 // timed again with that one effect removed.
 func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, st StepTime) []Effect {
 	var out []Effect
-	without := func(name, detail string, change func(*fabricView)) {
+	without := func(name, detail string, change func(*fabricView)) *Effect {
 		v := fv
 		change(&v)
 		alt := stepTime(w, gpu, d, v, dp, micro, RDMA)
 		out = append(out, Effect{Name: name, Detail: detail, DeltaS: st.StepS - alt.StepS})
+		return &out[len(out)-1]
 	}
-	var leaves, crosses, experts bool
-	var crossing []string
-	for _, c := range st.Classes {
-		leaves = leaves || c.CrossesFabric
-		if c.CrossesTier {
-			crosses = true
-			crossing = append(crossing, c.Name)
-		}
-		experts = experts || (c.Name == ClassEP && c.CrossesFabric)
-	}
+	leaves, crossing, experts := classReach(st)
+	crosses := len(crossing) > 0
 	domain := nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
 	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
@@ -65,33 +58,7 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 			func(v *fabricView) { v.ideal = true })
 	}
 	if crosses {
-		if load := fv.crossOversub(); load > 1 {
-			without(EffectOversub, fmt.Sprintf("%s cross it at %.2g:1 (the leaf's %.2g:1 x %.0f%% of its ports busy)",
-				textfmt.JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
-		}
-		if fv.ecmp() {
-			without(EffectECMP, staticDetail(fv), func(v *fabricView) { v.static = false })
-		}
-		if fv.bgLeaf > 0 || fv.bgSpine > 0 {
-			without(EffectBackdrop, fmt.Sprintf("other traffic holds %.0f%% of the leaf uplinks and %.0f%% of the spine uplinks", 100*fv.bgLeaf, 100*fv.bgSpine),
-				func(v *fabricView) { v.bgLeaf, v.bgSpine = 0, 0 })
-		}
-		if fv.spread {
-			without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
-				func(v *fabricView) { v.spread = false })
-			if e := &out[len(out)-1]; e.DeltaS < 0 {
-				e.Detail = fmt.Sprintf("packed, this job fills its own leaves' uplinks; spread over leaves shared with %d other jobs (crossing %.0f%% of the time), it gets more of them",
-					fv.jobs-1, 100*fv.othersBusy)
-			}
-		}
-		if fv.spread && fv.jobs > 1 {
-			detail := fmt.Sprintf("%d jobs share the leaves; the others cross the tier %.0f%% of the time, in random phase", fv.jobs, 100*fv.othersBusy)
-			if fv.aligned {
-				detail = fmt.Sprintf("%d jobs share the leaves, in phase: the others cross whenever this one does", fv.jobs)
-			}
-			without(EffectOtherJobs, detail,
-				func(v *fabricView) { v.othersBusy = 0 })
-		}
+		crossingEffects(fv, crossing, without)
 	}
 	if ran := inNetworkRan(st); ran != "" {
 		without(EffectInNetwork, ran+" (negative: time saved against ring and tree alone)",
@@ -109,6 +76,57 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 		out = append(out, Effect{Name: EffectCritical, Detail: "collectives each pipeline stage waits for, repeated in the bubble", DeltaS: st.BubbleCommS})
 	}
 	return out
+}
+
+// withoutEffect times the step again with change made to the fabric and
+// records the difference as the named effect, which it returns.
+type withoutEffect func(name, detail string, change func(*fabricView)) *Effect
+
+// classReach reports whether any traffic class of st leaves the NVLink
+// domain, the names of the classes crossing the tier above the leaves,
+// and whether expert traffic leaves the domain.
+func classReach(st StepTime) (leaves bool, crossing []string, experts bool) {
+	for _, c := range st.Classes {
+		leaves = leaves || c.CrossesFabric
+		if c.CrossesTier {
+			crossing = append(crossing, c.Name)
+		}
+		experts = experts || (c.Name == ClassEP && c.CrossesFabric)
+	}
+	return leaves, crossing, experts
+}
+
+// crossingEffects times the effects of the tier above the leaves:
+// oversubscription, static hashing, background traffic, spreading over
+// shared leaves and the other jobs on them.
+func crossingEffects(fv fabricView, crossing []string, without withoutEffect) {
+	if load := fv.crossOversub(); load > 1 {
+		without(EffectOversub, fmt.Sprintf("%s cross it at %.2g:1 (the leaf's %.2g:1 x %.0f%% of its ports busy)",
+			textfmt.JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
+	}
+	if fv.ecmp() {
+		without(EffectECMP, staticDetail(fv), func(v *fabricView) { v.static = false })
+	}
+	if fv.bgLeaf > 0 || fv.bgSpine > 0 {
+		without(EffectBackdrop, fmt.Sprintf("other traffic holds %.0f%% of the leaf uplinks and %.0f%% of the spine uplinks", 100*fv.bgLeaf, 100*fv.bgSpine),
+			func(v *fabricView) { v.bgLeaf, v.bgSpine = 0, 0 })
+	}
+	if fv.spread {
+		e := without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
+			func(v *fabricView) { v.spread = false })
+		if e.DeltaS < 0 {
+			e.Detail = fmt.Sprintf("packed, this job fills its own leaves' uplinks; spread over leaves shared with %d other jobs (crossing %.0f%% of the time), it gets more of them",
+				fv.jobs-1, 100*fv.othersBusy)
+		}
+	}
+	if fv.spread && fv.jobs > 1 {
+		detail := fmt.Sprintf("%d jobs share the leaves; the others cross the tier %.0f%% of the time, in random phase", fv.jobs, 100*fv.othersBusy)
+		if fv.aligned {
+			detail = fmt.Sprintf("%d jobs share the leaves, in phase: the others cross whenever this one does", fv.jobs)
+		}
+		without(EffectOtherJobs, detail,
+			func(v *fabricView) { v.othersBusy = 0 })
+	}
 }
 
 // BreakdownRow is one line of a step-time breakdown: a part of the step,

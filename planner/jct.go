@@ -339,6 +339,26 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	if m == nil {
 		m = &ModelSpec{Key: "custom", Name: "custom model"}
 	}
+	fillPresets(&w, m)
+	fillOverlaps(&w, d)
+	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
+		return w, nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
+	}
+	if !slices.Contains(gpu.Precisions(), precisionOrBF16(w.Precision)) {
+		return w, nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
+			"%s has no %s tensor cores", gpu.Name, w.Precision)
+	}
+	if w.SeqLen%w.cp() != 0 {
+		return w, nil, nil, fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
+	}
+	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
+		return w, nil, nil, fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+	}
+	return w, m, gpu, nil
+}
+
+// fillPresets fills the model shape w leaves at zero from the preset m.
+func fillPresets(w *Workload, m *ModelSpec) {
 	fill := func(v *float64, preset float64) {
 		if *v == 0 {
 			*v = preset
@@ -363,6 +383,11 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	filli(&w.Heads, m.Heads)
 	filli(&w.KVHeads, m.KVHeads)
 	filli(&w.RouteNodes, m.RouteNodes)
+}
+
+// fillOverlaps fills the overlaps w leaves unset from the data's
+// defaults.
+func fillOverlaps(w *Workload, d *JCTData) {
 	var defs *[5]float64 // one allocation holds every overlap the defaults fill
 	ov := func(v **float64, i int, def float64) {
 		if *v == nil {
@@ -378,20 +403,6 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	ov(&w.OverlapTP, 2, d.Overlap.TP)
 	ov(&w.OverlapEP, 3, d.Overlap.EP)
 	ov(&w.OverlapCP, 4, d.Overlap.CP)
-	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
-		return w, nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
-	}
-	if !slices.Contains(gpu.Precisions(), precisionOrBF16(w.Precision)) {
-		return w, nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
-			"%s has no %s tensor cores", gpu.Name, w.Precision)
-	}
-	if w.SeqLen%w.cp() != 0 {
-		return w, nil, nil, fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
-	}
-	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
-		return w, nil, nil, fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
-	}
-	return w, m, gpu, nil
 }
 
 // EstimateJCT times one training step of w on the plan's fabric, over RDMA
@@ -507,6 +518,37 @@ func (s *StepTime) crossingS() float64 {
 	return t
 }
 
+// gradientSync times one data-parallel gradient exchange over group g
+// of a shard's gradients and parameters (bytes): an all-reduce, or with
+// a sharded optimizer (ZeRO stage zs) a reduce-scatter and all-gathers.
+func gradientSync(net netModel, zs int, gradBytes, paramBytes float64, g commGroup) collTime {
+	if zs <= 0 {
+		return net.allReduce(gradBytes, g)
+	}
+	// ZeRO-3 gathers the weights again for the backward pass.
+	gathers := 1.0
+	if zs == 3 {
+		gathers = 2
+	}
+	rs := net.reduceScatter(gradBytes, g)
+	ag := net.allGather(paramBytes, g)
+	return collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto}
+}
+
+// stepEfficiency is the compute efficiency of w's step: the one the
+// workload gives, else the one solved for it, else the one its GEMM
+// shapes reach on gpu.
+func stepEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
+	eff := w.ComputeEfficiency
+	if eff == 0 {
+		eff = w.computeEff
+	}
+	if eff == 0 {
+		eff = computeEfficiency(w, gpu, d)
+	}
+	return eff
+}
+
 func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
 	c := d.Collective
 	usedGPUs := float64(dp * w.modelParallel())
@@ -520,16 +562,9 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	if w.Recompute {
 		hwFLOPs *= 4.0 / 3
 	}
-	eff := w.ComputeEfficiency
-	if eff == 0 {
-		eff = w.computeEff
-	}
-	if eff == 0 {
-		eff = computeEfficiency(w, gpu, d)
-	}
 	peak := gpu.PeakTFLOPS * 1e12
 	st := StepTime{Transport: tr, Classes: make([]TrafficClass, 0, 4)}
-	st.ComputeS = hwFLOPs / (usedGPUs * peak * eff)
+	st.ComputeS = hwFLOPs / (usedGPUs * peak * stepEfficiency(w, gpu, d))
 
 	net := newNetModel(fv, gpu, d, tr)
 	layersPerStage := float64(w.Layers) / float64(w.PP)
@@ -554,19 +589,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		// Megatron reduces gradients over the data- and context-parallel
 		// ranks together (stride tp).
 		g := net.group(dp*w.cp(), w.TP)
-		var t collTime
-		if zs := w.zeroStage(); zs > 0 {
-			// ZeRO-3 gathers the weights again for the backward pass.
-			gathers := 1.0
-			if zs == 3 {
-				gathers = 2
-			}
-			rs := net.reduceScatter(shard*c.GradBytes, g)
-			ag := net.allGather(shard*c.ParamBytes, g)
-			t = collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto}
-		} else {
-			t = net.allReduce(shard*c.GradBytes, g)
-		}
+		t := gradientSync(net, w.zeroStage(), shard*c.GradBytes, shard*c.ParamBytes, g)
 		cl := net.class(ClassDP, g, t, 1, *w.OverlapDP)
 		st.Classes = append(st.Classes, cl)
 		st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto

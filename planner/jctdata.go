@@ -138,52 +138,94 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 	if d.Schema != 1 {
 		return nil, fmt.Errorf("jct data: schema %d, want 1", d.Schema)
 	}
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// check runs the checks of every table of the JCT data, in file order,
+// and returns the first problem.
+func (d *JCTData) check() error {
+	for _, c := range []func() error{d.checkGPUs, d.checkModels, d.checkMemory, d.checkCollective, d.checkRuntime} {
+		if err := c(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkGPUs keys the [gpus] entries and checks their figures.
+func (d *JCTData) checkGPUs() error {
 	for k, g := range d.GPUs {
 		g.Key = k
 		if g.FP8TFLOPS < 0 || g.FP4TFLOPS < 0 || (g.MXFP8 && g.FP8TFLOPS == 0) {
-			return nil, fmt.Errorf("jct data: gpu %s: fp8_tflops and fp4_tflops must be 0 or more, and mxfp8 needs fp8_tflops", k)
+			return fmt.Errorf("jct data: gpu %s: fp8_tflops and fp4_tflops must be 0 or more, and mxfp8 needs fp8_tflops", k)
 		}
 		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 || g.HBMGB <= 0 || g.HBMTBs <= 0 {
-			return nil, fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs, hbm_gb, hbm_tbs and efficiency_max in (0,1]", k)
+			return fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs, hbm_gb, hbm_tbs and efficiency_max in (0,1]", k)
 		}
 	}
+	return nil
+}
+
+// checkModels keys the [models] entries and checks their shapes.
+func (d *JCTData) checkModels() error {
 	for k, m := range d.Models {
 		m.Key = k
 		if m.ParamsB <= 0 || m.Layers <= 0 || m.Hidden <= 0 || m.SeqLen <= 0 {
-			return nil, fmt.Errorf("jct data: model %s: needs params_b, layers, hidden, seq_len", k)
+			return fmt.Errorf("jct data: model %s: needs params_b, layers, hidden, seq_len", k)
 		}
 		if m.KVHeads < 0 || m.Heads < 0 || m.KVHeads > m.Heads || (m.KVHeads > 0 && m.Heads%m.KVHeads != 0) {
-			return nil, fmt.Errorf("jct data: model %s: kv_heads must divide heads", k)
+			return fmt.Errorf("jct data: model %s: kv_heads must divide heads", k)
 		}
 	}
+	return nil
+}
+
+// checkMemory checks the [memory] bytes per weight, gradient and
+// activation.
+func (d *JCTData) checkMemory() error {
 	if m := d.Memory; m.WeightBytes <= 0 || m.GradBytes <= 0 || m.OptimizerBytes < 0 || m.AttentionActivation <= 0 ||
 		m.MLPActivation <= 0 || m.RecomputeActivation <= 0 || m.LogitBytes < 0 || m.ReserveGB < 0 ||
 		m.KVActivation < 0 || m.KVActivation > m.AttentionActivation || m.TightMargin < 0 || m.TightMargin > 1 {
-		return nil, fmt.Errorf("jct data: [memory] needs positive bytes per weight, gradient and activation")
+		return fmt.Errorf("jct data: [memory] needs positive bytes per weight, gradient and activation")
 	}
+	return nil
+}
+
+// checkCollective checks the collective protocols and lists them in
+// protocol order.
+func (d *JCTData) checkCollective() error {
 	if err := checkProtocols(d.Collective.Protocols); err != nil {
-		return nil, err
+		return err
 	}
 	for _, k := range protocolKeys {
 		d.protocols = append(d.protocols, d.Collective.Protocols[k])
 	}
+	return nil
+}
+
+// checkRuntime checks the [ecmp], [rack_scale], in-network, [compute]
+// and efficiency figures.
+func (d *JCTData) checkRuntime() error {
 	if e := d.ECMP; e.QueuePairs < 1 || e.MaxActiveQueuePairs < 1 || e.StagesPerTier < 1 || e.ChannelsPerPeer < 1 {
-		return nil, fmt.Errorf("jct data: [ecmp] qps_per_connection, max_active_qps, channels_per_peer and stages_per_tier must be 1 or more")
+		return fmt.Errorf("jct data: [ecmp] qps_per_connection, max_active_qps, channels_per_peer and stages_per_tier must be 1 or more")
 	}
 	if c := d.RackScale.NetChannels; !inRange(c, 1, 1024) {
-		return nil, fmt.Errorf("jct data: [rack_scale] net_channels must be 1 to 1024")
+		return fmt.Errorf("jct data: [rack_scale] net_channels must be 1 to 1024")
 	}
 	if err := d.InNetwork.check(d.GPUs); err != nil {
-		return nil, err
+		return err
 	}
 	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 || c.LowPrecisionCeiling <= 0 || c.LowPrecisionCeiling > 1 {
-		return nil, fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more and low_precision_ceiling in (0,1]")
+		return fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more and low_precision_ceiling in (0,1]")
 	}
 	e := d.Efficiency
 	for _, v := range []float64{e.InfiniBand, e.RoCEAdaptive, e.NVLink, d.TCP.LineRateFraction} {
 		if v <= 0 || v > 1 {
-			return nil, fmt.Errorf("jct data: efficiencies must be in (0,1]")
+			return fmt.Errorf("jct data: efficiencies must be in (0,1]")
 		}
 	}
-	return &d, nil
+	return nil
 }

@@ -50,35 +50,51 @@ func (s *Scenario) validatePhases() []error {
 	}
 	prev := 0
 	for i, ph := range s.Phases[:min(len(s.Phases), MaxPhases)] {
-		key := fmt.Sprintf("phase[%d]", i+1)
-		switch {
-		case ph.GPUs != 0 && ph.Units != 0:
-			errs = append(errs, fielderr.New(key+".units", "give gpus or units, not both", "phase %d gives both", i+1))
-		case ph.GPUs == 0 && ph.Units == 0:
-			errs = append(errs, fielderr.New(key+".gpus", "give gpus = N (or units = N scalable units)", "phase %d gives no size", i+1))
-		case ph.GPUs < 0 || ph.GPUs > s.Cluster.GPUs:
-			errs = append(errs, fielderr.New(key+".gpus", fmt.Sprintf("give 1 to cluster.gpus (%d), or raise cluster.gpus: the last phase is the final size", s.Cluster.GPUs),
-				"%d GPUs", ph.GPUs))
-		case ph.Units < 0 || ph.Units > MaxGPUs:
-			errs = append(errs, fielderr.New(key+".units", "give a whole number of scalable units, 1 or more", "%d units", ph.Units))
-		case ph.GPUs != 0 && ph.GPUs <= prev:
-			errs = append(errs, fielderr.New(key+".gpus", fmt.Sprintf("give more than the phase before (%d): phases list the GPUs online after each, growing", prev),
-				"%d GPUs", ph.GPUs))
-		}
+		errs = append(errs, s.checkPhase(i, ph, prev)...)
 		if ph.GPUs > 0 {
 			prev = ph.GPUs
 		}
-		if ph.Date != "" && !phaseDateRE.MatchString(ph.Date) {
-			errs = append(errs, fielderr.New(key+".date", `write a date as "2026", "2026-03", "2026-03-31" or "2026-Q3"`, "%q is not a date", textfmt.DisplayName(ph.Date)))
-		}
 	}
 	if g := s.Growth; g != nil {
-		if !inRange(g.RecableMin, 0, maxMinutes) {
-			errs = append(errs, fielderr.New("growth.recable_min", fmt.Sprintf("give minutes from 0 to %d, or leave it out for the data file's estimate", maxMinutes), "%g minutes", g.RecableMin))
-		}
-		if g.RecableCrews < 0 || g.RecableCrews > maxCrews {
-			errs = append(errs, fielderr.New("growth.recable_crews", fmt.Sprintf("give 1 to %d crews, or leave it out for one", maxCrews), "%d crews", g.RecableCrews))
-		}
+		errs = append(errs, g.validate()...)
+	}
+	return errs
+}
+
+// checkPhase checks phase i (from 0) of the list: one size, GPUs or
+// units, in range and above prev, the GPUs of the phase before; and its
+// date.
+func (s *Scenario) checkPhase(i int, ph Phase, prev int) []error {
+	var errs []error
+	key := fmt.Sprintf("phase[%d]", i+1)
+	switch {
+	case ph.GPUs != 0 && ph.Units != 0:
+		errs = append(errs, fielderr.New(key+".units", "give gpus or units, not both", "phase %d gives both", i+1))
+	case ph.GPUs == 0 && ph.Units == 0:
+		errs = append(errs, fielderr.New(key+".gpus", "give gpus = N (or units = N scalable units)", "phase %d gives no size", i+1))
+	case ph.GPUs < 0 || ph.GPUs > s.Cluster.GPUs:
+		errs = append(errs, fielderr.New(key+".gpus", fmt.Sprintf("give 1 to cluster.gpus (%d), or raise cluster.gpus: the last phase is the final size", s.Cluster.GPUs),
+			"%d GPUs", ph.GPUs))
+	case ph.Units < 0 || ph.Units > MaxGPUs:
+		errs = append(errs, fielderr.New(key+".units", "give a whole number of scalable units, 1 or more", "%d units", ph.Units))
+	case ph.GPUs != 0 && ph.GPUs <= prev:
+		errs = append(errs, fielderr.New(key+".gpus", fmt.Sprintf("give more than the phase before (%d): phases list the GPUs online after each, growing", prev),
+			"%d GPUs", ph.GPUs))
+	}
+	if ph.Date != "" && !phaseDateRE.MatchString(ph.Date) {
+		errs = append(errs, fielderr.New(key+".date", `write a date as "2026", "2026-03", "2026-03-31" or "2026-Q3"`, "%q is not a date", textfmt.DisplayName(ph.Date)))
+	}
+	return errs
+}
+
+// validate checks the [growth] table: recabling minutes and crews.
+func (g *Growth) validate() []error {
+	var errs []error
+	if !inRange(g.RecableMin, 0, maxMinutes) {
+		errs = append(errs, fielderr.New("growth.recable_min", fmt.Sprintf("give minutes from 0 to %d, or leave it out for the data file's estimate", maxMinutes), "%g minutes", g.RecableMin))
+	}
+	if g.RecableCrews < 0 || g.RecableCrews > maxCrews {
+		errs = append(errs, fielderr.New("growth.recable_crews", fmt.Sprintf("give 1 to %d crews, or leave it out for one", maxCrews), "%d crews", g.RecableCrews))
 	}
 	return errs
 }

@@ -314,22 +314,9 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	// NIC auto: where the cheapest NIC joins no switch (its lanes or
 	// modules do not match), the next one that does is used.
 	if !ok && s.Network.NIC == Auto && s.system(cat) == nil {
-		for _, alt := range s.nicCandidates(cat) {
-			if alt == nic {
-				continue
-			}
-			as := s
-			as.Network.NIC = alt.Key
-			ars, anotes := as.Resolve(cat)
-			p, aok, aerr := buildOn(ars, cat, alt)
-			if errors.Is(aerr, ErrTooLarge) {
-				err = aerr // a NIC that joins, on a fabric too large: say that
-			}
-			if aok {
-				best, rs, notes = p, ars, append(anotes, fmt.Sprintf("NIC auto: %s, the cheapest %dG NIC that joins %s (%s does not)", alt.Key, alt.Gbps, p.Switch.Key, nic.Key))
-				ok = true
-				break
-			}
+		var alt nicBuild
+		if alt, ok, err = buildOtherNIC(s, cat, nic, err); ok {
+			best, rs, notes = alt.plan, alt.rs, alt.notes
 		}
 	}
 	if !ok {
@@ -351,6 +338,38 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 		best.analyseResilience(rel, cat.JCT)
 	}
 	return best, nil
+}
+
+// nicBuild is a plan built on another NIC than the cheapest, with the
+// scenario resolved for it and its notes.
+type nicBuild struct {
+	plan  *Plan
+	rs    Scenario
+	notes []string
+}
+
+// buildOtherNIC builds on the NIC candidates after nic, the cheapest,
+// which joined no switch, and returns the first that does. err is
+// nic's error, replaced by a later NIC's when that NIC joins a fabric
+// that is too large.
+func buildOtherNIC(s Scenario, cat *Catalog, nic *NIC, err error) (nicBuild, bool, error) {
+	for _, alt := range s.nicCandidates(cat) {
+		if alt == nic {
+			continue
+		}
+		as := s
+		as.Network.NIC = alt.Key
+		ars, anotes := as.Resolve(cat)
+		p, aok, aerr := buildOn(ars, cat, alt)
+		if errors.Is(aerr, ErrTooLarge) {
+			err = aerr // a NIC that joins, on a fabric too large: say that
+		}
+		if aok {
+			notes := append(anotes, fmt.Sprintf("NIC auto: %s, the cheapest %dG NIC that joins %s (%s does not)", alt.Key, alt.Gbps, p.Switch.Key, nic.Key))
+			return nicBuild{plan: p, rs: ars, notes: notes}, true, err
+		}
+	}
+	return nicBuild{}, false, err
 }
 
 // sideNetworks sizes the networks beside the back end when n asks for
@@ -442,25 +461,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	if p.Pods == 0 {
 		p.Pods = 1
 	}
-	P := p.Planes
-	p.SwitchTiers = append(p.SwitchTiers, switchTier(TierLeaf, pl.leafLoads, P, radix))
-	p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "server_leaf", Links: pl.serverLeaf * P, Medium: n.Media.ServerLeaf, Metres: n.Media.ServerLeafM})
-	if pl.tiers >= 2 {
-		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierSpine, pl.spineLoads, P, radix))
-		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "leaf_spine", Links: pl.leafSpine * P, Medium: n.Media.LeafSpine, Metres: n.Media.LeafSpineM})
-	}
-	if pl.tiers == 3 {
-		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierCore, pl.coreLoads, P, radix))
-		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "spine_core", Links: pl.spineCore * P, Medium: n.Media.SpineCore, Metres: n.Media.SpineCoreM})
-	}
-	p.SpineWiring, p.CoreWiring = pl.spineWiring, pl.coreWiring
-	p.layout = pl.layout
-	p.tierLoads = [][]switchLoad{pl.leafLoads, pl.spineLoads, pl.coreLoads}[:len(p.SwitchTiers)]
-	for _, h := range pl.headroom {
-		h.Switches *= P
-		h.Ports *= P
-		p.Headroom = append(p.Headroom, h)
-	}
+	p.addTiers(pl, n.Media, radix)
 	if sys := p.System; sys != nil {
 		if held := systems * sys.GPUs; held != s.Cluster.GPUs {
 			p.Notes = append(p.Notes, fmt.Sprintf("%s GPUs need %d %s (%s GPUs, %s more than asked): the fabric connects all %s nodes",
@@ -474,6 +475,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Notes = append(p.Notes, spineRatioNote(n, pl.tiers)...)
 	p.Notes = append(p.Notes, railOnlyNote(p, networks)...)
 	p.Notes = append(p.Notes, dualPlaneNote(n)...)
+	P := p.Planes
 	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
@@ -485,6 +487,30 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// addTiers adds the plane's switch and link tiers, times the planes, to
+// the plan, with their wiring, layout, loads and headroom.
+func (p *Plan) addTiers(pl plane, m Media, radix int) {
+	P := p.Planes
+	p.SwitchTiers = append(p.SwitchTiers, switchTier(TierLeaf, pl.leafLoads, P, radix))
+	p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "server_leaf", Links: pl.serverLeaf * P, Medium: m.ServerLeaf, Metres: m.ServerLeafM})
+	if pl.tiers >= 2 {
+		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierSpine, pl.spineLoads, P, radix))
+		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "leaf_spine", Links: pl.leafSpine * P, Medium: m.LeafSpine, Metres: m.LeafSpineM})
+	}
+	if pl.tiers == 3 {
+		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierCore, pl.coreLoads, P, radix))
+		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "spine_core", Links: pl.spineCore * P, Medium: m.SpineCore, Metres: m.SpineCoreM})
+	}
+	p.SpineWiring, p.CoreWiring = pl.spineWiring, pl.coreWiring
+	p.layout = pl.layout
+	p.tierLoads = [][]switchLoad{pl.leafLoads, pl.spineLoads, pl.coreLoads}[:len(p.SwitchTiers)]
+	for _, h := range pl.headroom {
+		h.Switches *= P
+		h.Ports *= P
+		p.Headroom = append(p.Headroom, h)
+	}
 }
 
 // tooLarge explains a fabric that does not fit the asked tiers and

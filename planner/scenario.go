@@ -296,11 +296,35 @@ func (s *Scenario) Validate(cat *Catalog) error {
 // validate checks a scenario whose system is applied.
 func (s *Scenario) validate(cat *Catalog) error {
 	var errs []error
+	errs = append(errs, s.validateCluster()...)
+	errs = append(errs, s.validatePorts()...)
+	errs = append(errs, s.validateShape()...)
+	errs = append(errs, s.validateLayout()...)
+	if s.Workload != nil {
+		errs = append(errs, s.Workload.validate(cat.JCT)...)
+	}
+	errs = append(errs, s.Reliability.validate()...)
+	errs = append(errs, s.validateNetworks(cat)...)
+	errs = append(errs, s.validatePhases()...)
+	errs = append(errs, s.Facility.validate()...)
+	errs = append(errs, s.validateHardware(cat)...)
+	errs = append(errs, s.validateMedia()...)
+	errs = append(errs, s.validatePricing(cat)...)
+	errs = append(errs, s.validatePrices(cat)...)
+	if len(errs) > fielderr.MaxListed {
+		return fielderr.JoinCapped(errs[:fielderr.MaxListed], len(errs)-fielderr.MaxListed)
+	}
+	return errors.Join(errs...)
+}
+
+// validateCluster checks the schema version and the [cluster] table.
+func (s *Scenario) validateCluster() []error {
+	var errs []error
 	add := func(e *fielderr.FieldError) { errs = append(errs, e) }
 	if s.Schema != SchemaVersion {
 		add(fielderr.New("schema", "write schema = 1", "version %d is not supported", s.Schema))
 	}
-	c, n := s.Cluster, s.Network
+	c := s.Cluster
 	if c.GPUs < 1 || c.GPUs > MaxGPUs {
 		add(fielderr.New("cluster.gpus", fmt.Sprintf("give a whole number from 1 to %d", MaxGPUs), "%d GPUs is not a cluster", c.GPUs))
 	}
@@ -310,6 +334,15 @@ func (s *Scenario) validate(cat *Catalog) error {
 	if !inRange(c.ServerPriceUSD, 0, MaxPriceUSD) {
 		add(fielderr.New("cluster.server_price_usd", priceFix, "%g is not a price", c.ServerPriceUSD))
 	}
+	return errs
+}
+
+// validatePorts checks the fabric and the back-end ports of a server:
+// NICs, ports per NIC and the planes they are dealt over.
+func (s *Scenario) validatePorts() []error {
+	var errs []error
+	add := func(e *fielderr.FieldError) { errs = append(errs, e) }
+	c, n := s.Cluster, s.Network
 	if n.Fabric != InfiniBand && n.Fabric != Ethernet {
 		add(fielderr.New("network.fabric", `write "infiniband" or "ethernet"`, "unknown fabric %q", n.Fabric))
 	}
@@ -327,6 +360,15 @@ func (s *Scenario) validate(cat *Catalog) error {
 				"%d planes do not divide the %d back-end ports of a server", n.Planes, sp))
 		}
 	}
+	return errs
+}
+
+// validateShape checks the fabric's shape: ratios, topology, style and
+// ToR size.
+func (s *Scenario) validateShape() []error {
+	var errs []error
+	add := func(e *fielderr.FieldError) { errs = append(errs, e) }
+	n := s.Network
 	if _, _, err := Ratio(n.Oversubscription); err != nil {
 		add(fielderr.New("network.oversubscription", `write down:up such as "1:1" or "2:1"`, "%v", err))
 	}
@@ -346,6 +388,15 @@ func (s *Scenario) validate(cat *Catalog) error {
 	} else if n.ServersPerToR > 0 && n.Style() != TopoToR {
 		add(fielderr.New("network.servers_per_tor", "set rail_optimized = false for a top-of-rack design, or leave servers_per_tor out", "a ToR size needs top-of-rack leaves"))
 	}
+	return errs
+}
+
+// validateLayout checks the pod size, tiers, leaf alignment, load
+// balancing and routing.
+func (s *Scenario) validateLayout() []error {
+	var errs []error
+	add := func(e *fielderr.FieldError) { errs = append(errs, e) }
+	n := s.Network
 	if n.PodGPUs < 0 || n.PodGPUs > MaxGPUs {
 		add(fielderr.New("network.pod_gpus", "give the GPUs of one pod, e.g. 3072, or leave it out", "%d GPUs per pod", n.PodGPUs))
 	}
@@ -361,16 +412,13 @@ func (s *Scenario) validate(cat *Catalog) error {
 	if err := n.validateRouting(); err != nil {
 		add(err)
 	}
-	if s.Workload != nil {
-		errs = append(errs, s.Workload.validate(cat.JCT)...)
-	}
-	errs = append(errs, s.Reliability.validate()...)
-	errs = append(errs, s.validateNetworks(cat)...)
-	errs = append(errs, s.validatePhases()...)
-	errs = append(errs, s.Facility.validate()...)
-	errs = append(errs, s.validateHardware(cat)...)
-	errs = append(errs, s.validateMedia()...)
-	errs = append(errs, s.validatePricing(cat)...)
+	return errs
+}
+
+// validatePrices checks the [prices] overrides: catalog keys and prices.
+func (s *Scenario) validatePrices(cat *Catalog) []error {
+	var errs []error
+	add := func(e *fielderr.FieldError) { errs = append(errs, e) }
 	for _, k := range SortedKeys(s.Prices) {
 		switch {
 		case !cat.HasPriceKey(k):
@@ -379,10 +427,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 			add(fielderr.New("prices."+k, priceFix, "%g is not a price", s.Prices[k]))
 		}
 	}
-	if len(errs) > fielderr.MaxListed {
-		return fielderr.JoinCapped(errs[:fielderr.MaxListed], len(errs)-fielderr.MaxListed)
-	}
-	return errors.Join(errs...)
+	return errs
 }
 
 var priceFix = fmt.Sprintf("give a price in US dollars from 0 to %.0f, or leave it out", MaxPriceUSD)
@@ -405,6 +450,15 @@ func (s *Scenario) validateHardware(cat *Catalog) []error {
 		return append(errs, fielderr.New("network.nic_gbps", "choose one of "+intList(speedsOK),
 			"no %s NIC at %d Gb/s in the catalog", n.Fabric, n.NICGbps))
 	}
+	errs = append(errs, s.validateNIC(cat)...)
+	return append(errs, s.validateSwitch(cat)...)
+}
+
+// validateNIC checks the chosen NIC, or with "auto" that some NIC of the
+// speed splits into the asked ports.
+func (s *Scenario) validateNIC(cat *Catalog) []error {
+	var errs []error
+	n := s.Network
 	if n.NIC != Auto {
 		nic := cat.NICs[n.NIC]
 		switch {
@@ -423,6 +477,14 @@ func (s *Scenario) validateHardware(cat *Catalog) []error {
 		errs = append(errs, fielderr.New("network.ports_per_nic", "choose another split or NIC speed",
 			"no %dG %s NIC splits into %d ports", n.NICGbps, n.Fabric, n.PortsPerNIC))
 	}
+	return errs
+}
+
+// validateSwitch checks the chosen switch against the fabric and the
+// port speed.
+func (s *Scenario) validateSwitch(cat *Catalog) []error {
+	var errs []error
+	n := s.Network
 	if n.Switch != Auto {
 		sw := cat.Switches[n.Switch]
 		port := s.portGbps(cat)

@@ -65,6 +65,21 @@ func (s *System) RackScale() bool { return s.Nodes > 1 }
 
 // check validates a catalog system against the rest of the catalog.
 func (s *System) check(c *Catalog) error {
+	if err := s.checkParts(c); err != nil {
+		return err
+	}
+	if err := s.checkLayout(); err != nil {
+		return err
+	}
+	if err := checkRange("system "+s.Key, s.PriceUSD, s.PriceRangeUSD); err != nil {
+		return err
+	}
+	return s.Pricing.check("system "+s.Key, s.PriceRangeUSD[0], s.PriceRangeUSD[1])
+}
+
+// checkParts checks the system's GPUs, nodes, NICs and modules, and that
+// its NIC and server module are in the catalog.
+func (s *System) checkParts(c *Catalog) error {
 	switch {
 	case s.GPUs < 1 || s.Nodes < 1 || s.GPUs%s.Nodes != 0:
 		return fmt.Errorf("system %s: gpus %d must split evenly over %d nodes", s.Key, s.GPUs, s.Nodes)
@@ -74,6 +89,14 @@ func (s *System) check(c *Catalog) error {
 		return fmt.Errorf("system %s: unknown nic %q", s.Key, s.NIC)
 	case c.Transceivers[s.ServerModule] == nil:
 		return fmt.Errorf("system %s: unknown server_module %q", s.Key, s.ServerModule)
+	}
+	return nil
+}
+
+// checkLayout checks the system's reference layout: rack and unit sizes
+// in whole systems, the three-tier units and the layout's source.
+func (s *System) checkLayout() error {
+	switch {
 	case s.RackNodes < 0 || s.RackNodes > 0 && s.Nodes%s.RackNodes != 0 && s.RackNodes%s.Nodes != 0:
 		return fmt.Errorf("system %s: rack_nodes %d must be a whole number of systems (%d nodes each)", s.Key, s.RackNodes, s.Nodes)
 	case s.UnitNodes < 0 || s.UnitNodes > 0 && s.UnitNodes%s.Nodes != 0:
@@ -83,10 +106,7 @@ func (s *System) check(c *Catalog) error {
 	case (s.RackNodes > 0 || s.UnitNodes > 0) && s.LayoutSource == "":
 		return fmt.Errorf("system %s: a reference layout (rack_nodes, unit_nodes) needs its layout_source", s.Key)
 	}
-	if err := checkRange("system "+s.Key, s.PriceUSD, s.PriceRangeUSD); err != nil {
-		return err
-	}
-	return s.Pricing.check("system "+s.Key, s.PriceRangeUSD[0], s.PriceRangeUSD[1])
+	return nil
 }
 
 // SystemKeys lists the catalog systems, sorted, with "custom" last.

@@ -289,15 +289,21 @@ func (p *ValidationPoint) complete() (ok, known bool) {
 	case KindStep, KindRoCEOverIB:
 		return p.Scenario != "", true
 	case KindAllReduceBusBW:
-		return p.Ranks >= 2 && p.Ranks <= 1<<20 && p.Stride >= 0 && p.Stride <= 1<<20 &&
-			inRange(float64(p.GPUsPerServer), 1, 1024) && inRange(float64(p.NICsPerServer), 1, 1024) && p.NICGbps > 0 && p.NICGbps <= 1e5 &&
-			p.NVLinkDomain >= 0 && p.NVLinkDomain <= 1<<20 && inRange(p.Bytes, 0, 1<<40), true
+		return p.busBWComplete(), true
 	case KindAllToAllRDMA, KindAllToAllLatency:
 		return p.EP >= 2 && p.EP <= 1<<20 && p.Bytes >= 0 && !math.IsInf(p.Bytes, 0), true
 	case KindECMPGain, KindStaticShare:
 		return true, true
 	}
 	return false, false
+}
+
+// busBWComplete says whether an all-reduce bus bandwidth point has its
+// ranks, stride, server, NIC, NVLink domain and bytes in range.
+func (p *ValidationPoint) busBWComplete() bool {
+	return p.Ranks >= 2 && p.Ranks <= 1<<20 && p.Stride >= 0 && p.Stride <= 1<<20 &&
+		inRange(float64(p.GPUsPerServer), 1, 1024) && inRange(float64(p.NICsPerServer), 1, 1024) && p.NICGbps > 0 && p.NICGbps <= 1e5 &&
+		p.NVLinkDomain >= 0 && p.NVLinkDomain <= 1<<20 && inRange(p.Bytes, 0, 1<<40)
 }
 
 // validationNeeds says what a point of each kind needs besides a name,

@@ -183,7 +183,33 @@ const (
 	PlaceSpread = "spread"
 )
 
+// validate checks the [workload] table against the JCT data d and
+// returns every problem found.
 func (w *Workload) validate(d *JCTData) []error {
+	var errs []error
+	add := func(field, fix, format string, args ...any) {
+		errs = append(errs, fielderr.New("workload."+field, fix, format, args...))
+	}
+	errs = append(errs, w.modelErrors(d)...)
+	errs = append(errs, w.rangeErrors()...)
+	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
+		add("kv_heads", fmt.Sprintf("give a divisor of heads (%d), e.g. 8", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+	}
+	if !validPrecision(w.Precision) {
+		add("precision", fmt.Sprintf("use one of %v", precisions), "unknown precision %q", w.Precision)
+	}
+	errs = append(errs, w.validateSharing()...)
+	if w.Placement != "" && w.Placement != PlacePacked && w.Placement != PlaceSpread {
+		add("placement", fmt.Sprintf("use %q or %q", PlacePacked, PlaceSpread), "unknown placement %q", w.Placement)
+	}
+	errs = append(errs, w.checkConsistency(d)...)
+	errs = append(errs, w.overlapErrors()...)
+	return errs
+}
+
+// modelErrors checks the model and GPU keys against the data d (when
+// given) and that a custom model gives its shape.
+func (w *Workload) modelErrors(d *JCTData) []error {
 	var errs []error
 	add := func(field, fix, format string, args ...any) {
 		errs = append(errs, fielderr.New("workload."+field, fix, format, args...))
@@ -198,6 +224,16 @@ func (w *Workload) validate(d *JCTData) []error {
 	}
 	if w.Model == "custom" && (w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0) {
 		add("model", "give params_b, layers, hidden and seq_len", "a custom model needs its shape")
+	}
+	return errs
+}
+
+// rangeErrors checks the workload's numbers against their ranges; a
+// field with a preset may be 0 (the preset's value).
+func (w *Workload) rangeErrors() []error {
+	var errs []error
+	add := func(field, fix, format string, args ...any) {
+		errs = append(errs, fielderr.New("workload."+field, fix, format, args...))
 	}
 	// Ranges: beyond the largest published models by orders of magnitude,
 	// and small enough that no product the JCT model forms overflows.
@@ -241,17 +277,15 @@ func (w *Workload) validate(d *JCTData) []error {
 		}
 		add(r.name, fix, "%g is out of range", r.v)
 	}
-	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
-		add("kv_heads", fmt.Sprintf("give a divisor of heads (%d), e.g. 8", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+	return errs
+}
+
+// overlapErrors checks the overlaps given: fractions from 0 to 1.
+func (w *Workload) overlapErrors() []error {
+	var errs []error
+	add := func(field, fix, format string, args ...any) {
+		errs = append(errs, fielderr.New("workload."+field, fix, format, args...))
 	}
-	if !validPrecision(w.Precision) {
-		add("precision", fmt.Sprintf("use one of %v", precisions), "unknown precision %q", w.Precision)
-	}
-	errs = append(errs, w.validateSharing()...)
-	if w.Placement != "" && w.Placement != PlacePacked && w.Placement != PlaceSpread {
-		add("placement", fmt.Sprintf("use %q or %q", PlacePacked, PlaceSpread), "unknown placement %q", w.Placement)
-	}
-	errs = append(errs, w.checkConsistency(d)...)
 	for _, o := range []struct {
 		name string
 		v    *float64

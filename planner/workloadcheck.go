@@ -154,17 +154,23 @@ func nonFiniteAt(v reflect.Value, path string) string {
 			return nonFiniteAt(v.Elem(), path)
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := range v.NumField() {
-			if t.Field(i).IsExported() {
-				if w := nonFiniteAt(v.Field(i), path+"."+t.Field(i).Name); w != "" {
-					return w
-				}
-			}
-		}
+		return nonFiniteField(v, path)
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
 			if w := nonFiniteAt(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); w != "" {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// nonFiniteField is nonFiniteAt over the exported fields of the struct v.
+func nonFiniteField(v reflect.Value, path string) string {
+	t := v.Type()
+	for i := range v.NumField() {
+		if t.Field(i).IsExported() {
+			if w := nonFiniteAt(v.Field(i), path+"."+t.Field(i).Name); w != "" {
 				return w
 			}
 		}
