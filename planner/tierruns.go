@@ -44,7 +44,9 @@ type TierLink struct {
 	Part    string  `json:"part"`
 	Plane   int     `json:"plane"`
 	ADevice string  `json:"from_device"`
+	APort   string  `json:"from_port"`
 	BDevice string  `json:"to_device"`
+	BPort   string  `json:"to_port"`
 }
 
 // TierKey is a link tier's key (server_leaf, leaf_spine, spine_core)
@@ -118,7 +120,7 @@ func (p *Plan) longestRuns(ctx context.Context, tier string, n int) ([]TierLink,
 			return 1
 		})
 		top = slices.Insert(top, at, TierLink{From: c.ARack, FromRow: c.ARow, FromU: c.AU, To: c.BRack, ToRow: c.BRow, ToU: c.BU,
-			RunM: c.RunM, Metres: c.Metres, Medium: c.Medium, Part: c.Part, Plane: c.Plane, ADevice: c.ADevice, BDevice: c.BDevice})
+			RunM: c.RunM, Metres: c.Metres, Medium: c.Medium, Part: c.Part, Plane: c.Plane, ADevice: c.ADevice, APort: c.APort, BDevice: c.BDevice, BPort: c.BPort})
 		if len(top) > n {
 			top = top[:n]
 		}
