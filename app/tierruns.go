@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -41,6 +42,8 @@ type tierRunsView struct {
 	plan   *planner.Plan
 	gen    int
 	cancel context.CancelFunc
+	// want is a tier picked before the plan offered it.
+	want string
 }
 
 func newTierRunsView(u *UI) *tierRunsView {
@@ -111,10 +114,13 @@ func (v *tierRunsView) offer(p *planner.Plan) {
 			opts = append(opts, l)
 		}
 	}
-	if strings.Join(opts, "\x00") == strings.Join(v.pick.Options, "\x00") {
+	if v.want == "" && slices.Equal(opts, v.pick.Options) {
 		return
 	}
 	v.pick.Options = opts
+	if slices.Contains(opts, v.want) {
+		v.pick.Selected, v.want = v.want, ""
+	}
 	keep := false
 	for _, o := range opts {
 		keep = keep || o == v.pick.Selected
@@ -123,6 +129,23 @@ func (v *tierRunsView) offer(p *planner.Plan) {
 		v.pick.Selected = ""
 	}
 	v.pick.Refresh()
+}
+
+// selectTier picks the tier labelled label (case-insensitive, "-" or
+// "_" alike), now or, before the first plan, once the plan offers it;
+// false when no tier has that name.
+func (v *tierRunsView) selectTier(label string) bool {
+	label = strings.ReplaceAll(label, "_", "-")
+	for _, t := range tierLabels {
+		if equalFold(t.label, label) {
+			v.want = t.label
+			if p := v.u.m.Plan(); p != nil {
+				v.show(p)
+			}
+			return true
+		}
+	}
+	return false
 }
 
 func tierKey(label string) string {
@@ -143,6 +166,18 @@ func tierLabel(key string) string {
 	return ""
 }
 
+// shortMedium names a medium in a few letters: the cable kind, or the
+// fibre's mode for links on transceivers.
+func shortMedium(m planner.Medium) string {
+	switch m {
+	case planner.Optics:
+		return "single-mode"
+	case planner.Multimode:
+		return "multimode"
+	}
+	return m.Label()
+}
+
 // tierRunsText is a tier's runs as the panel shows them.
 func tierRunsText(d planner.TierRuns) string {
 	var b strings.Builder
@@ -151,27 +186,23 @@ func tierRunsText(d planner.TierRuns) string {
 	if !d.Laid {
 		b.WriteString("No data-hall layout: every link is costed at the tier's length.\n")
 	}
-	b.WriteString("\nBy medium and length sold:\n")
+	b.WriteString("\nLinks by medium and length sold:")
 	var med planner.Medium
 	for i, r := range d.Runs {
 		if i == 0 || r.Medium != med {
-			if i > 0 {
-				b.WriteString("\n")
-			}
 			med = r.Medium
-			fmt.Fprintf(&b, "%s: ", r.Medium.Label())
+			fmt.Fprintf(&b, "\n%s: ", shortMedium(r.Medium))
 		} else {
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "%s × %g m", textfmt.Int(r.Links), r.Metres)
 	}
-	b.WriteString("\n")
 	if len(d.Longest) > 0 {
-		b.WriteString("\nLongest runs (run, length sold):\n")
+		b.WriteString("\n\nLongest runs (racks are R<row>-<position>):")
 	}
 	for _, l := range d.Longest {
-		fmt.Fprintf(&b, "%.1f m, %g m %s: %s (row %d, U%d) → %s (row %d, U%d), %s → %s\n", l.RunM, l.Metres, strings.ToLower(l.Medium.Label()),
-			l.From, l.FromRow, l.FromU, l.To, l.ToRow, l.ToU, l.ADevice, l.BDevice)
+		fmt.Fprintf(&b, "\n%.1f m run, %g m %s: %s U%d → %s U%d (%s → %s)", l.RunM, l.Metres, shortMedium(l.Medium),
+			l.From, l.FromU, l.To, l.ToU, l.ADevice, l.BDevice)
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return b.String()
 }

@@ -62,8 +62,8 @@ func TestLayoutTierRunsTap(t *testing.T) {
 		tier string
 		want []string
 	}{
-		{"Server-leaf", []string{"Server-leaf: 256 links", "10.0 m, 10 m", "R2-01 (row 2, U1) → R2-09 (row 2, U33), su1-node1 → p1-su1-leaf-r8"}},
-		{"Leaf-spine", []string{"Leaf-spine: 256 links", "By medium and length sold:"}},
+		{"Server-leaf", []string{"Server-leaf: 256 links", "10.0 m run, 10 m", "R2-01 U1 → R2-09 U33 (su1-node1 → p1-su1-leaf-r8)"}},
+		{"Leaf-spine", []string{"Leaf-spine: 256 links", "Links by medium and length sold:"}},
 	} {
 		tapRadio(t, v.pick, tc.tier)
 		u.WaitIdle()
