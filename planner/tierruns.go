@@ -131,3 +131,19 @@ func (p *Plan) longestRuns(ctx context.Context, tier string, n int) ([]TierLink,
 	}
 	return top, nil
 }
+
+// LengthRange is the shortest and longest length sold among the tier's
+// runs in a hall, and its media in the order Runs lists them; false
+// without a layout.
+func (t *LinkTier) LengthRange() (lo, hi float64, media []Medium, ok bool) {
+	for i, r := range t.Runs {
+		if i == 0 || r.Metres < lo {
+			lo = r.Metres
+		}
+		hi = max(hi, r.Metres)
+		if !slices.Contains(media, r.Medium) {
+			media = append(media, r.Medium)
+		}
+	}
+	return lo, hi, media, len(t.Runs) > 0
+}
