@@ -26,7 +26,7 @@ func init() {
 	screenshotMode = func(fs *flag.FlagSet) screenshotter {
 		s := &shot{}
 		fs.StringVar(&s.path, "screenshot", "", "render the window to this PNG file and exit")
-		fs.StringVar(&s.tab, "tab", app.TabSummary, "tab to show: Summary, Charts, Market, Compare, Search, Resilience, Topology, or all (one PNG each, FILE-TAB.png)")
+		fs.StringVar(&s.tab, "tab", app.TabSummary, "tab to show: Summary, Charts, Market, Compare, Search, Resilience, Topology, Layout (Layout/Leaf-spine: a tier's runs), or all (one PNG each, FILE-TAB.png)")
 		fs.StringVar(&s.chart, "chart", "", "with --tab Charts: the chart to show ("+strings.Join(app.ChartNames(), ", ")+")")
 		fs.StringVar(&s.more, "then-sizes", "", "after --size, resize the window to each of these (WxH,WxH) and shoot again (FILE-WxH-TAB.png)")
 		return s

@@ -34,6 +34,8 @@ type layoutTab struct {
 	figures *widget.Label
 	enable  *widget.Button
 	stale   bool
+	// runs shows the picked link tier's runs beside the picture.
+	runs *tierRunsView
 }
 
 func newLayoutTab(u *UI) *layoutTab {
@@ -49,8 +51,11 @@ func newLayoutTab(u *UI) *layoutTab {
 	t.enable = widget.NewButton("Lay out in a data hall", func() { u.edit("facility.layout", "true") })
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
 	cables := widget.NewButton("Export cable map…", u.ExportCablesDialog)
-	bar := wrapRow(t.pick, t.enable, export, cables)
-	t.content = container.NewBorder(container.NewVBox(bar, t.figures), nil, nil, nil, t.view.content)
+	t.runs = newTierRunsView(u)
+	bar := wrapRow(t.pick, t.enable, export, cables, t.runs.bar)
+	body := container.NewHSplit(t.view.content, t.runs.panel)
+	body.Offset = tierRunsSplit
+	t.content = container.NewBorder(container.NewVBox(bar, t.figures), nil, nil, nil, body)
 	return t
 }
 
@@ -70,6 +75,7 @@ func (t *layoutTab) redraw() {
 	}
 	t.stale = false
 	t.figures.SetText(hallText(p))
+	t.runs.show(p)
 	if p.Hall == nil {
 		t.enable.Show()
 		t.view.content.Hide()

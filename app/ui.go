@@ -195,9 +195,12 @@ const (
 )
 
 // SelectTab shows the named tab (case-insensitive); false if none.
-// "Summary/Step time" also shows a tab below the summary cards.
+// "Summary/Step time" also shows a tab below the summary cards;
+// "Layout/Leaf-spine" a link tier's runs.
 func (u *UI) SelectTab(name string) bool {
-	if top, sub, ok := strings.Cut(name, "/"); ok {
+	if top, sub, ok := strings.Cut(name, "/"); ok && equalFold(top, TabLayout) {
+		return u.SelectTab(top) && u.layout.runs.selectTier(sub)
+	} else if ok {
 		return sub != "" && u.SelectTab(top) && equalFold(top, TabSummary) && selectItem(u.summary.lower, sub, true)
 	}
 	return selectItem(u.tabs, name, false)

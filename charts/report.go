@@ -319,7 +319,7 @@ func assumptionsPage(pg *pager, in Input) {
 		{"Planes", fmt.Sprint(n.Planes), "Switch", fmt.Sprintf("%s (asked: %s)", p.Switch.Key, n.Switch)},
 		{"Oversubscription", n.Oversubscription, "Tiers asked", tiersAsked(n.Tiers)},
 		{"Rail-optimized", fmt.Sprint(n.RailOptimized), "RoCE load balancing", n.LoadBalancing},
-		{"Server-leaf media", fmt.Sprintf("%s, %g m", n.Media.ServerLeaf, n.Media.ServerLeafM), "Leaf-spine media", fmt.Sprintf("%s, %g m", n.Media.LeafSpine, n.Media.LeafSpineM)},
+		{"Server-leaf media", tierMediaText(p, "server_leaf", n.Media.ServerLeaf, n.Media.ServerLeafM), "Leaf-spine media", tierMediaText(p, "leaf_spine", n.Media.LeafSpine, n.Media.LeafSpineM)},
 	}
 	if s.Cluster.ServerPriceUSD > 0 {
 		rows = append(rows, []string{"Server price", textfmt.USDExact(s.Cluster.ServerPriceUSD), "Price overrides", fmt.Sprint(len(s.Prices))})

@@ -51,6 +51,8 @@ func runLayout(env *cliEnv, args []string) error {
 	pf := addPlanFlags(fs)
 	asCSV := fs.Bool("csv", false, "one row per rack as CSV")
 	asJSON := fs.Bool("json", false, "the layout as JSON: figures, rows and racks")
+	tier := fs.String("tier", "", "detail one link tier instead (server-leaf, leaf-spine or spine-core): its runs by medium and length, cable metres, transceivers, cost and longest runs")
+	longest := fs.Int("longest", defaultLongestRuns, "with --tier: how many of the longest runs to list")
 	pos, err := parseWithScenario(fs, args)
 	if err != nil {
 		return err
@@ -76,6 +78,9 @@ func runLayout(env *cliEnv, args []string) error {
 	h := p.Hall
 	if h == nil {
 		return fmt.Errorf("layout: the catalog has no facility data")
+	}
+	if *tier != "" {
+		return writeTierRuns(env.stdout, p, *tier, *longest, *asCSV, *asJSON)
 	}
 	switch {
 	case *asJSON:

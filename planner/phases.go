@@ -131,8 +131,17 @@ func (pp *PhasedPlan) Strategy(key string) *StrategyPlan {
 // and growing as you go. The final size is cluster.gpus; the phases are
 // the scenario's [[phase]] list (one more for cluster.gpus when the list
 // stops short), or, without one, one scalable unit doubling to the final
-// size. Every phase uses the final plan's switch and NIC.
+// size. Every phase uses the final plan's switch and NIC. A scenario
+// laid out in a data hall has its phases priced with flat links (each
+// tier's links at one length, Scenario.FlatLinks): every phase's hall
+// walk would cost seconds at 100,000 GPUs, and a strategy compares
+// phases line by line, so all of them, the final one too, are priced
+// alike.
 func PlanPhases(s Scenario, cat *Catalog) (*PhasedPlan, error) {
+	laid := s.laysHall(cat)
+	if laid {
+		s = s.FlatLinks()
+	}
 	final, err := Build(s, cat)
 	if err != nil {
 		return nil, err
@@ -143,6 +152,9 @@ func PlanPhases(s Scenario, cat *Catalog) (*PhasedPlan, error) {
 		return nil, err
 	}
 	pp.Notes = notes
+	if laid {
+		pp.Notes = append(pp.Notes, "phases are priced with each tier's links at one length, not the data hall's measured runs (the Layout tab and fabricplan layout price the final plan's links one by one)")
+	}
 	pinned := s.Clone()
 	pinned.Network.Switch, pinned.Network.NIC, pinned.Phases = final.Switch.Key, final.NIC.Key, nil
 	pp.plans = make([]*Plan, len(phases))
