@@ -283,6 +283,9 @@ func (c *Catalog) index() error {
 				return fmt.Errorf("switch %s: bad port entry %q = %d", k, sp, n)
 			}
 		}
+		if err := s.checkSplits(); err != nil {
+			return fmt.Errorf("switch %s: %w", k, err)
+		}
 	}
 	for k, n := range c.NICs {
 		n.Key = k
