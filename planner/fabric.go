@@ -237,7 +237,9 @@ func (spec fabricSpec) spineUpFor(down int) int {
 
 // upFor is the uplinks a leaf with down server links needs so that it is
 // no more oversubscribed than asked.
-func (spec fabricSpec) upFor(down int) int { return ceilDiv(down*spec.ratioU, spec.ratioD*spec.scale()) }
+func (spec fabricSpec) upFor(down int) int {
+	return ceilDiv(down*spec.ratioU, spec.ratioD*spec.scale())
+}
 
 // leafLoads lists leaves by ports used: full groups, then the partial
 // one, with the uplinks its servers need (at least one).

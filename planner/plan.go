@@ -140,7 +140,7 @@ type Plan struct {
 	PortGbps      int // speed of each NIC port and switch port
 	// UplinkGbps is the speed of the switch-to-switch ports (PortGbps
 	// unless the scenario's uplink_gbps asks another).
-	UplinkGbps int
+	UplinkGbps    int
 	LaneGbps      int // SerDes lane rate every link runs (NIC, switch and modules share it)
 	Planes        int
 	RailsPerPlane int // server ports per plane

@@ -190,3 +190,12 @@ func (s *Switch) checkSplits() error {
 	}
 	return nil
 }
+
+// mixedUplink is the plan's uplink speed when it differs from the
+// server port speed, else 0 (left out of the JSON).
+func mixedUplink(p *Plan) int {
+	if p.MixedSpeeds() {
+		return p.UplinkGbps
+	}
+	return 0
+}
