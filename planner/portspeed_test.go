@@ -1,0 +1,152 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestMixedSpeedHandCount sizes 1,024 GPUs (128 servers of 8 rails) of
+// 400G NIC ports on Q3400 leaves with 800G uplinks at 1:1, worked by
+// hand. Q3400: 144 x 800G, split 2 x 400G = 288 x 400G. A leaf: m =
+// 288 / (2 x (1+1)) = 72, so 144 x 400G down and 72 x 800G up (57.6
+// Tb/s each way, all 288 lanes' worth). 128 servers fill one partial
+// unit: 8 rail leaves of 128 down, each needing 128 x 400 / 800 = 64
+// uplinks; 8 x 64 = 512 links at 800G over 144-port spines: ceil(512 /
+// 144) = 4 spines, 16 links from each leaf to each (balanced). At 400G
+// uplinks the same leaves need 128 uplinks each, 1,024 links over
+// 288-port spines: 4 spines again, twice the links.
+// Mutations caught: uplinks counted by port (1:1 = as many uplinks as
+// down ports: 128 each), spines sized on the 400G radix (288 ports: 2
+// spines), the leaf split ignoring that an 800G port takes two 400G
+// ports' lanes (144 + 144 on 288).
+func TestMixedSpeedHandCount(t *testing.T) {
+	cases := []struct {
+		name                                  string
+		k, upRadix                            int
+		wantDown, wantUp                      int
+		wantLeaves, wantSpines, wantLeafSpine int
+	}{
+		{"800G uplinks", 2, 144, 144, 72, 8, 4, 512},
+		{"400G uplinks", 1, 288, 144, 144, 8, 4, 1024},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d, u := mixedLeafPorts(288, tc.k, 1, 1)
+			if d != tc.wantDown || u != tc.wantUp {
+				t.Fatalf("leaf split %d down, %d up; want %d, %d", d, u, tc.wantDown, tc.wantUp)
+			}
+			spec := fabricSpec{servers: 128, rails: 8, radix: 288, down: d, up: u, ratioD: 1, ratioU: 1,
+				railOptimized: true, upRadix: tc.upRadix, upScale: tc.k}
+			pl, err := sizePlane(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fmt.Sprint(pl.tiers, countSwitches(pl.leafLoads), countSwitches(pl.spineLoads), pl.leafSpine, pl.serverLeaf)
+			want := fmt.Sprint(2, tc.wantLeaves, tc.wantSpines, tc.wantLeafSpine, 1024)
+			if got != want {
+				t.Errorf("tiers, leaves, spines, leaf-spine links, server links = %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestUplinkSpeedProperties: on Tomahawk 5 (256 x 200G, 128 x 400G, 64 x
+// 800G) with 200G server ports (HPN's dual-plane 2 x 200G NICs), over
+// off-grid sizes and ratios: raising the uplink speed never adds
+// uplinks; the leaf's built ratio in bandwidth never exceeds the asked
+// one; and the switch-to-switch links carry at least the servers'
+// bandwidth over the ratio. Mutations caught: upFor not dividing by the
+// speed factor (twice the uplinks at 400G), the ratio reported in
+// links (2:1 shown for a 1:1 leaf with 400G uplinks), spines sized at
+// the server-speed radix.
+func TestUplinkSpeedProperties(t *testing.T) {
+	cat := testCatalog(t)
+	for _, ratio := range []string{"1:1", "2:1", "3:1", "16:15"} {
+		for _, gpus := range []int{16, 200, 1000, 4104, 9000, 15360} {
+			prevLinks := 0
+			for i, up := range []int{200, 400} { // 800G on 100G lanes: no module in the catalog yet
+				s := NewScenario()
+				s.Cluster.GPUs = gpus
+				n := &s.Network
+				n.Fabric, n.Switch, n.Topology, n.Oversubscription, n.UplinkGbps = Ethernet, "tomahawk5", TopoDualPlane, ratio, up
+				p, err := Build(s, cat)
+				if err != nil {
+					t.Fatalf("%s %d GPUs %dG up: %v", ratio, gpus, up, err)
+				}
+				if i > 0 && p.Links.LeafSpine > prevLinks {
+					t.Errorf("%s %d GPUs: %dG uplinks need %d leaf-spine links, more than %d at the slower speed", ratio, gpus, up, p.Links.LeafSpine, prevLinks)
+				}
+				prevLinks = p.Links.LeafSpine
+				d, u, _ := Ratio(ratio)
+				for _, o := range p.BuiltOversubscription() {
+					if o.Tier == TierLeaf && o.Worst > float64(d)/float64(u)*(1+1e-9) {
+						t.Errorf("%s %d GPUs %dG up: leaf built %.3f:1 (worst), more than asked", ratio, gpus, up, o.Worst)
+					}
+				}
+				if p.Tiers >= 2 && p.Links.LeafSpine*up*d < p.Links.ServerLeaf*p.PortGbps*u {
+					t.Errorf("%s %d GPUs %dG up: %d x %dG uplinks carry less than %d x %dG at %s", ratio, gpus, up, p.Links.LeafSpine, up, p.Links.ServerLeaf, p.PortGbps, ratio)
+				}
+			}
+		}
+	}
+}
+
+// TestUplinkSpeedRefused: a speed the switch does not offer, a speed
+// that does not carry whole server ports, and a speed no switch of the
+// fabric offers are refused naming network.uplink_gbps and what is
+// offered. Mutations caught: validation left out (the plan builds on a
+// zero radix), the offered list missing from the message.
+func TestUplinkSpeedRefused(t *testing.T) {
+	cat := testCatalog(t)
+	cases := []struct {
+		name     string
+		set      func(n *Network)
+		wantText string
+	}{
+		{"qm9700 has no 800G", func(n *Network) { n.Switch, n.UplinkGbps = "qm9700", 800 }, "offers 400G, 200G"},
+		{"not a multiple", func(n *Network) { n.Switch, n.UplinkGbps = "qm9700", 300 }, "use 400G or a multiple"},
+		{"slower than the ports", func(n *Network) { n.Switch, n.UplinkGbps = "qm9700", 200 }, "use 400G or a multiple"},
+		{"no switch offers it", func(n *Network) { n.Switch, n.UplinkGbps = Auto, 2400 }, "no infiniband switch"},
+		{"negative", func(n *Network) { n.UplinkGbps = -1 }, "-1 Gb/s"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewScenario()
+			tc.set(&s.Network)
+			err := s.Validate(cat)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if msg := err.Error(); !strings.Contains(msg, "network.uplink_gbps") || !strings.Contains(msg, tc.wantText) {
+				t.Errorf("error %q: want network.uplink_gbps and %q", msg, tc.wantText)
+			}
+		})
+	}
+}
+
+// TestCheckSplits: the loader accepts a switch whose speeds are splits
+// of one capacity in the same cages and refuses one that is not.
+// Mutations caught: a port count that adds capacity (64 x 800G and 160 x
+// 400G), cage_links that leave cages over or short.
+func TestCheckSplits(t *testing.T) {
+	cases := []struct {
+		name  string
+		ports map[string]int
+		cages map[string]int
+		ok    bool
+	}{
+		{"Tomahawk 5 (Broadcom: 64 x 800G, 128 x 400G, 256 x 200G)", map[string]int{"800": 64, "400": 128, "200": 256}, map[string]int{"800": 1, "400": 2, "200": 4}, true},
+		{"Q3400 (144 x 800G in 72 twin cages, 288 x 400G)", map[string]int{"800": 144, "400": 288}, map[string]int{"800": 2, "400": 4}, true},
+		{"capacity grows", map[string]int{"800": 64, "400": 160}, map[string]int{"800": 1, "400": 2}, false},
+		{"cages differ", map[string]int{"800": 144, "400": 288}, map[string]int{"800": 2, "400": 2}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sw := &Switch{Ports: tc.ports, CageLinks: tc.cages}
+			if err := sw.checkSplits(); (err == nil) != tc.ok {
+				t.Errorf("checkSplits = %v, want ok %v", err, tc.ok)
+			}
+		})
+	}
+}
