@@ -150,3 +150,49 @@ func TestCheckSplits(t *testing.T) {
 		})
 	}
 }
+
+// TestQ3400MixedSpeedBuild builds 1,024 GPUs of ConnectX-8 in 2 x 400G
+// mode (128 servers, 16 rails) on Q3400, with 400G and with 800G
+// uplinks, counted by hand. A leaf at 1:1: 144 x 400G down and, with
+// 800G uplinks, 72 x 800G up (288 / (2 x 2) = 72), else 144 x 400G.
+// 128 servers fill one partial unit: 16 leaves of 128 down. 800G: 64
+// uplinks each, 1,024 links over 144-port spines, ceil(1,024 / 144) = 8
+// spines (64 / 8 = 8 links to each); switch-side modules, twin-port
+// 800G: 16 x 64 / 2 + 8 x 128 / 2 = 1,024. 400G: 128 uplinks each,
+// 2,048 links over 288-port spines, 8 spines; four 400G links a cage:
+// 16 x 128 / 4 + 8 x 256 / 4 = 1,024. Copper (3 m ACC) at the servers.
+// Mutations caught: uplinks by port count (2,048 at 800G), spine
+// modules counted at four links a cage on 800G (512), the leaf-spine
+// tier priced with 400G parts.
+func TestQ3400MixedSpeedBuild(t *testing.T) {
+	cat := testCatalog(t)
+	cases := []struct {
+		uplink                          int
+		leaves, spines, leafSpine, mods int
+		module                          string
+	}{
+		{800, 16, 8, 1024, 1024, "osfp-800x2"},
+		{400, 16, 8, 2048, 1024, "osfp-400x4"},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%dG up", tc.uplink), func(t *testing.T) {
+			s := NewScenario()
+			s.Cluster.GPUs = 1024
+			n := &s.Network
+			n.NICGbps, n.PortsPerNIC, n.Switch, n.UplinkGbps = 800, 2, "q3400", tc.uplink
+			n.Media.ServerLeaf, n.Media.ServerLeafM = ACC, 3
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fmt.Sprint(p.Switches(TierLeaf), p.Switches(TierSpine), p.Links.LeafSpine, p.SwitchTransceivers, p.LinkTiers[1].UpperModule)
+			want := fmt.Sprint(tc.leaves, tc.spines, tc.leafSpine, tc.mods, tc.module)
+			if got != want {
+				t.Errorf("leaves, spines, leaf-spine links, switch modules, module = %s, want %s", got, want)
+			}
+			if g := p.TierGbps("leaf_spine"); g != tc.uplink {
+				t.Errorf("leaf-spine links at %dG, want %dG", g, tc.uplink)
+			}
+		})
+	}
+}
