@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -194,5 +195,64 @@ func TestQ3400MixedSpeedBuild(t *testing.T) {
 				t.Errorf("leaf-spine links at %dG, want %dG", g, tc.uplink)
 			}
 		})
+	}
+}
+
+// TestUplinkSpeedReported: a plan with faster uplinks says each tier's
+// speeds in its JSON (uplink_gbps, per-tier down_gbps and up_gbps) and
+// text, and a plan without leaves those keys out, so default plans read
+// as before. A laid-out hall, whose per-link media run one speed, is
+// left out with a note rather than priced at the wrong speed. Hand
+// count, 7,680 GPUs in two planes: 960 hosts, 7 full segments of 128 and
+// one of 64, 8 ToRs each per plane (128 ToRs); a ToR as configured has
+// 128 x 200G + 60 x 400G = 188 ports in use of 196 (256 lanes' worth
+// less 60 taken by the double-width uplinks); up 16 x (7 x 60 + 30) =
+// 7,200 (the half segment's ToRs need ceil(64 x 15 / 32) = 30); idle
+// 128 x 196 - 15,360 - 7,200 = 2,528; 30 aggregation switches a plane
+// of 128 x 400G take 120 links each: 60 x 8 = 480 idle.
+// Mutations caught: the speeds always written (every default JSON
+// changes), the leaf's up speed reported as the server speed, a hall
+// priced with 200G parts on 400G links.
+func TestUplinkSpeedReported(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		uplink   int
+		facility bool
+		want     []string
+		wantNot  []string
+	}{
+		{400, false, []string{`"uplink_gbps":400`, `{"tier":"leaf","down":15360,"up":7200,"idle":2528,"down_gbps":200,"up_gbps":400}`, `{"tier":"spine","down":7200,"up":0,"idle":480,"down_gbps":400}`}, nil},
+		{0, false, nil, []string{"uplink_gbps", "down_gbps"}},
+		{400, true, []string{"no hall layout"}, nil},
+	} {
+		s := NewScenario()
+		s.Cluster.GPUs = 7680
+		n := &s.Network
+		n.Fabric, n.Switch, n.Topology, n.Oversubscription, n.UplinkGbps = Ethernet, "tomahawk5", TopoDualPlane, "16:15", tc.uplink
+		if tc.facility {
+			s.Facility = &Facility{}
+		}
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatalf("uplink %d: %v", tc.uplink, err)
+		}
+		b, err := json.Marshal(p.Report())
+		if err != nil {
+			t.Fatal(err)
+		}
+		js := string(b)
+		for _, w := range tc.want {
+			if !strings.Contains(js, w) {
+				t.Errorf("uplink %d facility %v: JSON lacks %s", tc.uplink, tc.facility, w)
+			}
+		}
+		for _, w := range tc.wantNot {
+			if strings.Contains(js, w) {
+				t.Errorf("uplink %d: JSON has %s", tc.uplink, w)
+			}
+		}
+		if tc.facility && p.Hall != nil {
+			t.Errorf("a hall was laid out at one speed for a plan with %dG uplinks", tc.uplink)
+		}
 	}
 }
