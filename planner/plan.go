@@ -560,6 +560,9 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
 		if g := rs.Network.UplinkGbps; g > 0 {
 			candidates = uplinkCandidates(candidates, g)
 		}
+		if j := laneJoined(candidates, nic, port); len(j) > 0 {
+			candidates = j // a switch the NIC cannot join is no candidate (Q3400 at 400G to a 100G-lane NIC)
+		}
 		if len(candidates) == 0 {
 			return nil, false, fielderr.New("network.nic_gbps", "choose a NIC speed or port split that gives "+gbpsList(switchSpeeds(cat, rs.Network.Fabric))+" ports",
 				"no %s switch in the catalog has %dG ports", rs.Network.Fabric, port)

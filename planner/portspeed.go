@@ -199,3 +199,22 @@ func mixedUplink(p *Plan) int {
 	}
 	return 0
 }
+
+// laneJoined keeps the switches the NIC joins at port Gb/s: a lane
+// rate both run that divides the port speed.
+func laneJoined(sws []*Switch, nic *NIC, port int) []*Switch {
+	var usable []int
+	for _, l := range nic.LaneGbps {
+		if port%l == 0 {
+			usable = append(usable, l)
+		}
+	}
+	var out []*Switch
+	for _, sw := range sws {
+		if SharedLane(usable, sw.LaneGbps) > 0 {
+			out = append(out, sw)
+		}
+	}
+	return out
+}
+
