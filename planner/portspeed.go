@@ -217,4 +217,3 @@ func laneJoined(sws []*Switch, nic *NIC, port int) []*Switch {
 	}
 	return out
 }
-
