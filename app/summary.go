@@ -502,11 +502,16 @@ func jctCard(j *planner.JCT) (string, string) {
 	return textfmt.Gain(j.Gain), detail
 }
 
-// ratiosLine is the built ratio of every tier on its own line, when the
-// spines' ratio was asked (empty otherwise).
+// ratiosLine is each tier's port speed when uplink_gbps differs from
+// the server ports, and the built ratio of every tier when the spines'
+// ratio was asked, each on its own line (empty otherwise).
 func ratiosLine(p *planner.Plan) string {
-	if r := p.TierRatiosText(); r != "" {
-		return "\noversubscription " + r
+	out := ""
+	if sp := p.SpeedsText(); sp != "" {
+		out = "\nport speeds " + sp
 	}
-	return ""
+	if r := p.TierRatiosText(); r != "" {
+		return out + "\noversubscription " + r
+	}
+	return out
 }

@@ -119,6 +119,9 @@ func writeBackEndAdds(tw io.Writer, p *planner.Plan) {
 	fmt.Fprintf(tw, "  Transceivers\t%s\tserver side %s, switch side %s\n", textfmt.Int(p.ServerTransceivers+p.SwitchTransceivers),
 		textfmt.Int(p.ServerTransceivers), textfmt.Int(p.SwitchTransceivers))
 	fmt.Fprintf(tw, "  Scalable units\t%s\t%s\n", textfmt.Int(p.UnitCount()), p.UnitWords())
+	if sp := p.SpeedsText(); sp != "" {
+		fmt.Fprintf(tw, "  Port speeds	per tier	%s; built %s (in bandwidth)\n", sp, builtRatios(p))
+	}
 	if r := p.TierRatiosText(); r != "" {
 		fmt.Fprintf(tw, "  Oversubscription\tper tier\t%s\n", r)
 	}
@@ -402,4 +405,17 @@ func nicPorts(ports, gbps int) string {
 		return fmt.Sprintf("one %dG port", gbps)
 	}
 	return fmt.Sprintf("%d x %dG ports", ports, gbps)
+}
+
+// builtRatios lists the bandwidth ratio built at each tier with uplinks,
+// as "leaf 1:1, spine 1:1".
+func builtRatios(p *planner.Plan) string {
+	var parts []string
+	for _, o := range p.BuiltOversubscription() {
+		parts = append(parts, o.Tier+" "+textfmt.Oversub(o.Ratio))
+	}
+	if len(parts) == 0 {
+		return "one switch, no uplinks"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -123,25 +123,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 	// Switch-side optics: ports in use, grouped by cage; a twin-port cage
 	// takes one module for up to two links. Each tier's links take the
 	// cheapest module that reaches their length.
-	c := sw.LinksPerCage(p.PortGbps)
-	mods := func(loads []switchLoad, down bool) int {
-		n := 0
-		for _, l := range loads {
-			if down {
-				n += l.switches * ceilDiv(l.down, c)
-			} else {
-				n += l.switches * ceilDiv(l.up, c)
-			}
-		}
-		return n * P
-	}
-	// Switch-end modules per link tier (server_leaf, leaf_spine,
-	// spine_core, as LinkTiers lists them): at the lower end, at the upper.
-	ends := [...][2]int{
-		{0, mods(pl.leafLoads, true)},
-		{mods(pl.leafLoads, false), mods(pl.spineLoads, true)},
-		{mods(pl.spineLoads, false), mods(pl.coreLoads, true)},
-	}
+	ends := p.switchEndModules(pl, P)
 	for i, t := range p.LinkTiers {
 		e := ends[i]
 		if t.Medium != Optics || e[0]+e[1] == 0 {
@@ -167,14 +149,15 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		}
 		cb := cat.Cables[key]
 		field := "network.media." + t.Name
+		g := p.TierGbps(t.Name)
 		if t.Medium != Optics {
-			if ok, why := cb.Offered(p.Scenario.Network.Fabric, p.PortGbps, c); !ok {
+			if ok, why := cb.Offered(p.Scenario.Network.Fabric, g, sw.LinksPerCage(g)); !ok {
 				return fielderr.New(field, "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
 			}
 		}
-		if reach := cb.Reach(p.PortGbps); t.Metres > float64(reach) {
+		if reach := cb.Reach(g); t.Metres > float64(reach) {
 			return fielderr.New(field+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),
-				"%g m is beyond the reach of %s at %dG (%d m)", t.Metres, cb.Key, p.PortGbps, reach)
+				"%g m is beyond the reach of %s at %dG (%d m)", t.Metres, cb.Key, g, reach)
 		}
 		p.LinkTiers[i].Cable = cb.Key
 		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: t.Name + " " + strconv.FormatFloat(t.Metres, 'g', -1, 64) + " m", Qty: t.Links, tier: t.Name,
@@ -183,6 +166,39 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 		add(l)
 	}
 	return p.finishBOM(cat, add)
+}
+
+// switchEndModules counts the switch-end modules per link tier
+// (server_leaf, leaf_spine, spine_core, as LinkTiers lists them): at the
+// lower end, at the upper, over planes planes. Leaves' down ports run at
+// the server speed; their uplinks, spines and cores at the uplink speed.
+func (p *Plan) switchEndModules(pl plane, planes int) [3][2]int {
+	sw := p.Switch
+	c, cu := sw.LinksPerCage(p.PortGbps), sw.LinksPerCage(p.TierGbps("leaf_spine"))
+	mods := func(loads []switchLoad, down bool) int {
+		n := 0
+		for _, l := range loads {
+			if down {
+				n += l.switches * ceilDiv(l.down, c)
+			} else {
+				n += l.switches * ceilDiv(l.up, cu)
+			}
+		}
+		return n * planes
+	}
+	// Spines and cores run every port at the uplink speed.
+	upperMods := func(loads []switchLoad) int {
+		n := 0
+		for _, l := range loads {
+			n += l.switches * ceilDiv(l.down, cu)
+		}
+		return n * planes
+	}
+	return [3][2]int{
+		{0, mods(pl.leafLoads, true)},
+		{mods(pl.leafLoads, false), upperMods(pl.spineLoads)},
+		{mods(pl.spineLoads, false), upperMods(pl.coreLoads)},
+	}
 }
 
 // finishBOM adds the spares and sums the cost and power: what a choice
@@ -276,15 +292,16 @@ func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n 
 // switchModule is the switch end's transceiver for one tier's links.
 func (p *Plan) switchModule(cat *Catalog, t LinkTier) (*Transceiver, error) {
 	sw := p.Switch
-	c := sw.LinksPerCage(p.PortGbps)
-	mod, longest := cat.Module(sw.Form, p.PortGbps, c, p.LaneGbps, t.Metres)
+	g := p.TierGbps(t.Name)
+	c := sw.LinksPerCage(g)
+	mod, longest := cat.Module(sw.Form, g, c, p.tierLane(t.Name), t.Metres)
 	switch {
 	case longest == 0:
 		return nil, fielderr.New("network.switch", "use copper media, or add the module to the catalog",
-			"no %s transceiver carries %d x %dG for %s cages", sw.Form, c, p.PortGbps, sw.Key)
+			"no %s transceiver carries %d x %dG for %s cages", sw.Form, c, g, sw.Key)
 	case mod == nil:
 		return nil, fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less", longest),
-			"%g m is beyond every %s %d x %dG transceiver (the longest reaches %d m)", t.Metres, sw.Form, c, p.PortGbps, longest)
+			"%g m is beyond every %s %d x %dG transceiver (the longest reaches %d m)", t.Metres, sw.Form, c, g, longest)
 	}
 	return mod, nil
 }
@@ -295,16 +312,17 @@ func (p *Plan) switchModule(cat *Catalog, t LinkTier) (*Transceiver, error) {
 // and each end's share of its module.
 func (p *Plan) chooseMedia(cat *Catalog) error {
 	n := &p.Scenario.Network
-	c := p.Switch.LinksPerCage(p.PortGbps)
 	for i := range p.LinkTiers {
 		t := &p.LinkTiers[i]
 		if t.Medium != "" {
 			continue
 		}
+		g := p.TierGbps(t.Name)
+		c := p.Switch.LinksPerCage(g)
 		best, bestUSD := Medium(""), 0.0
 		for _, m := range []Medium{DAC, ACC, AOC} {
 			cb := cat.Cables[string(m)]
-			if ok, _ := cb.Offered(n.Fabric, p.PortGbps, c); !ok || float64(cb.Reach(p.PortGbps)) < t.Metres {
+			if ok, _ := cb.Offered(n.Fabric, g, c); !ok || float64(cb.Reach(g)) < t.Metres {
 				continue
 			}
 			if usd := p.Scenario.cablePrice(cat, cb, t.Metres).USD; best == "" || usd < bestUSD {
@@ -315,10 +333,10 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			best = Optics
 		}
 		if best == "" {
-			_, longest := cat.Module(p.Switch.Form, p.PortGbps, c, p.LaneGbps, 0)
-			longest = min(longest, cat.Cables[fiberKey].Reach(p.PortGbps))
+			_, longest := cat.Module(p.Switch.Form, g, c, p.tierLane(t.Name), 0)
+			longest = min(longest, cat.Cables[fiberKey].Reach(g))
 			return fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
-				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, p.PortGbps, p.Switch.Key, longest)
+				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, p.Switch.Key, longest)
 		}
 		t.Medium = best
 		*mediumOf(&n.Media, t.Name) = best
@@ -331,11 +349,12 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 func (p *Plan) opticsPerLink(cat *Catalog, t LinkTier) (float64, bool) {
 	s := &p.Scenario
 	fiber := cat.Cables[fiberKey]
-	if float64(fiber.Reach(p.PortGbps)) < t.Metres {
+	g := p.TierGbps(t.Name)
+	if float64(fiber.Reach(g)) < t.Metres {
 		return 0, false
 	}
-	c := p.Switch.LinksPerCage(p.PortGbps)
-	sw, _ := cat.Module(p.Switch.Form, p.PortGbps, c, p.LaneGbps, t.Metres)
+	c := p.Switch.LinksPerCage(g)
+	sw, _ := cat.Module(p.Switch.Form, g, c, p.tierLane(t.Name), t.Metres)
 	if sw == nil {
 		return 0, false
 	}

@@ -180,7 +180,7 @@ func (w *cableWalk) rail(g int) int {
 // set fills the tier's fixed columns of the row.
 func (w *cableWalk) set(tier string, plane int) {
 	t := w.tiers[tier]
-	w.c.Tier, w.c.Gbps, w.c.Medium, w.c.Part, w.c.Metres, w.c.Plane = tier, w.p.PortGbps, t.Medium, t.Cable, t.Metres, plane
+	w.c.Tier, w.c.Gbps, w.c.Medium, w.c.Part, w.c.Metres, w.c.Plane = tier, w.p.TierGbps(tier), t.Medium, t.Cable, t.Metres, plane
 	w.c.AModule, w.c.BModule = t.LowerModule, t.UpperModule
 }
 

@@ -260,28 +260,40 @@ func ParseCatalog(src []byte) (*Catalog, error) {
 	return &c, nil
 }
 
+// check checks one catalog switch (k is its key): fabric, ports, lanes,
+// price, pricing and the splits its ports offer.
+func (s *Switch) check(k string) error {
+	if s.Fabric != InfiniBand && s.Fabric != Ethernet {
+		return fmt.Errorf("switch %s: fabric %q", k, s.Fabric)
+	}
+	if len(s.Ports) == 0 || s.PriceUSD < 0 || s.Watts < 0 {
+		return fmt.Errorf("switch %s: needs ports, price and watts", k)
+	}
+	if err := checkLanes("switch "+k, s.LaneGbps); err != nil {
+		return err
+	}
+	if err := checkRange("switch "+k, s.PriceUSD, s.PriceRangeUSD); err != nil {
+		return err
+	}
+	if err := s.Pricing.check("switch "+k, s.PriceRangeUSD[0], s.PriceRangeUSD[1]); err != nil {
+		return err
+	}
+	for sp, n := range s.Ports {
+		if g, err := strconv.Atoi(sp); err != nil || g <= 0 || n < 2 {
+			return fmt.Errorf("switch %s: bad port entry %q = %d", k, sp, n)
+		}
+	}
+	if err := s.checkSplits(); err != nil {
+		return fmt.Errorf("switch %s: %w", k, err)
+	}
+	return nil
+}
+
 func (c *Catalog) index() error {
 	for k, s := range c.Switches {
 		s.Key = k
-		if s.Fabric != InfiniBand && s.Fabric != Ethernet {
-			return fmt.Errorf("switch %s: fabric %q", k, s.Fabric)
-		}
-		if len(s.Ports) == 0 || s.PriceUSD < 0 || s.Watts < 0 {
-			return fmt.Errorf("switch %s: needs ports, price and watts", k)
-		}
-		if err := checkLanes("switch "+k, s.LaneGbps); err != nil {
+		if err := s.check(k); err != nil {
 			return err
-		}
-		if err := checkRange("switch "+k, s.PriceUSD, s.PriceRangeUSD); err != nil {
-			return err
-		}
-		if err := s.Pricing.check("switch "+k, s.PriceRangeUSD[0], s.PriceRangeUSD[1]); err != nil {
-			return err
-		}
-		for sp, n := range s.Ports {
-			if g, err := strconv.Atoi(sp); err != nil || g <= 0 || n < 2 {
-				return fmt.Errorf("switch %s: bad port entry %q = %d", k, sp, n)
-			}
 		}
 	}
 	for k, n := range c.NICs {

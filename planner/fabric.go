@@ -27,6 +27,10 @@ type fabricSpec struct {
 	railPods bool
 	// spineD:spineU is a three-tier spine's down:up (0:0: non-blocking).
 	spineD, spineU int
+	// upRadix is the switch's ports at the uplink speed (0: radix) and
+	// upScale the server-speed ports one uplink takes (0: 1); spines
+	// and cores run every port at the uplink speed.
+	upRadix, upScale int
 }
 
 // switchLoad is a run of switches of one tier with the same ports in use.
@@ -216,9 +220,9 @@ func (spec fabricSpec) lpg() int {
 // spine ratio exactly as leafPorts splits a leaf.
 func (spec fabricSpec) spinePorts() (down, up int) {
 	if spec.spineD == 0 {
-		return spec.radix / 2, spec.radix / 2
+		return spec.uRadix() / 2, spec.uRadix() / 2
 	}
-	return leafPorts(spec.radix, spec.spineD, spec.spineU)
+	return leafPorts(spec.uRadix(), spec.spineD, spec.spineU)
 }
 
 // spineUpFor is the core links a spine taking down links from its leaves
@@ -233,7 +237,9 @@ func (spec fabricSpec) spineUpFor(down int) int {
 
 // upFor is the uplinks a leaf with down server links needs so that it is
 // no more oversubscribed than asked.
-func (spec fabricSpec) upFor(down int) int { return ceilDiv(down*spec.ratioU, spec.ratioD) }
+func (spec fabricSpec) upFor(down int) int {
+	return ceilDiv(down*spec.ratioU, spec.ratioD*spec.scale())
+}
 
 // leafLoads lists leaves by ports used: full groups, then the partial
 // one, with the uplinks its servers need (at least one).
@@ -412,7 +418,7 @@ func strictHeadroom(tier string, c upperChoice, groups int) []Headroom {
 func unitUppers(lpg, up, capacity int) int { return max(ceilDiv(lpg*up, capacity), 1) }
 
 func twoTier(spec fabricSpec, leaves []switchLoad) (plane, bool) {
-	c, ok := chooseUpper(leaves, spec.up, spec.up, spec.radix, unitUppers(spec.unitLeaves(), spec.up, spec.radix))
+	c, ok := chooseUpper(leaves, spec.up, spec.up, spec.uRadix(), unitUppers(spec.unitLeaves(), spec.up, spec.uRadix()))
 	if !ok {
 		return plane{}, false
 	}
@@ -537,7 +543,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	if extra > 0 {
 		headroom = append(headroom, Headroom{Tier: TierCore, Switches: extra,
 			Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs: spine j of every pod to its own core group) needs %s more cores, more than one scalable unit's worth (%d)",
-				textfmt.Int(extra), unitUppers(spec.unitLeaves(), spec.up, spec.radix))})
+				textfmt.Int(extra), unitUppers(spec.unitLeaves(), spec.up, spec.uRadix()))})
 	}
 	countPods := 0
 	for _, p := range pods {
@@ -733,7 +739,7 @@ func sizeCores(kinds []*groupKind, spec fabricSpec, avail int) (sized []sizedGro
 	var strict, near []sizedGroups
 	strictN, nearN := 0, 0
 	for _, k := range kinds {
-		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.radix)
+		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.uRadix())
 		if !ok {
 			return nil, 0, false
 		}
@@ -742,14 +748,14 @@ func sizeCores(kinds []*groupKind, spec fabricSpec, avail int) (sized []sizedGro
 		}
 		strict = append(strict, sizedGroups{k, k.groups, 1, s})
 		strictN += k.groups * s.n
-		runs, cores, ok := mergedGroups(k, spec.radix)
+		runs, cores, ok := mergedGroups(k, spec.uRadix())
 		if !ok {
 			return nil, 0, false
 		}
 		near = append(near, runs...)
 		nearN += cores
 	}
-	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.up, spec.radix) {
+	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.up, spec.uRadix()) {
 		return strict, 0, true
 	}
 	return near, strictN - nearN, true

@@ -505,6 +505,8 @@ func styleFields() []Field {
 	return []Field{spine, style, tor,
 		countField("network.pod_gpus", "GPUs per pod (3 tiers)", 1, MaxGPUs, true, "as many as a spine serves",
 			func(s *Scenario) *int { return &s.Network.PodGPUs }),
+		countField("network.uplink_gbps", "Uplink speed (Gb/s)", 1, MaxUplinkGbps, true, "the server port speed",
+			func(s *Scenario) *int { return &s.Network.UplinkGbps }),
 	}
 }
 

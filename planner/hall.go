@@ -517,6 +517,10 @@ func (p *Plan) layOut(cat *Catalog) error {
 	if !s.laysHall(cat) {
 		return nil
 	}
+	if p.MixedSpeeds() {
+		p.Notes = append(p.Notes, "no hall layout: its per-link media run at one port speed, and uplink_gbps runs the switch-to-switch links faster; the plan is priced on the per-tier lengths of network.media")
+		return nil
+	}
 	f := s.Facility.resolve(cat.Facility.Defaults, leafInRack(s))
 	h, err := newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants)
 	var fe *fielderr.FieldError

@@ -197,11 +197,12 @@ func (p *Plan) BuiltOversubscription() []TierOversub {
 		if t.UpLinks == 0 {
 			continue
 		}
-		o := TierOversub{Tier: t.Name, Ratio: float64(t.DownLinks) / float64(t.UpLinks)}
+		bw := speedRatio(t) // down ports and uplinks may run at different speeds: the ratio is in bandwidth
+		o := TierOversub{Tier: t.Name, Ratio: float64(t.DownLinks) / float64(t.UpLinks) * bw}
 		if i < len(p.tierLoads) {
 			for _, l := range p.tierLoads[i] {
 				if l.up > 0 {
-					o.Worst = max(o.Worst, float64(l.down)/float64(l.up))
+					o.Worst = max(o.Worst, float64(l.down)/float64(l.up)*bw)
 				}
 			}
 		}

@@ -26,7 +26,7 @@ type offGridConfig struct {
 }
 
 // offGridConfigs pairs each fabric with every system whose NIC speed the
-// fabric's switch has ports for.
+// fabric's switch has ports for, at a lane rate both run.
 func offGridConfigs(cat *Catalog) []offGridConfig {
 	var out []offGridConfig
 	fabrics := []struct {
@@ -40,7 +40,7 @@ func offGridConfigs(cat *Catalog) []offGridConfig {
 	systems := []string{"custom", "dgx-h100", "hgx-h100", "dgx-b300", "gb200-nvl72", "gb300-nvl72"}
 	for _, f := range fabrics {
 		for _, sys := range systems {
-			if sk := cat.Systems[sys]; sk != nil && cat.Switches[f.sw].Radix(cat.NICs[sk.NIC].Gbps) == 0 {
+			if sk := cat.Systems[sys]; sk != nil && (cat.Switches[f.sw].Radix(cat.NICs[sk.NIC].Gbps) == 0 || SharedLane(cat.NICs[sk.NIC].LaneGbps, cat.Switches[f.sw].LaneGbps) == 0) {
 				continue
 			}
 			f, sys := f, sys

@@ -26,6 +26,9 @@ type SwitchTier struct {
 	// Links ending on this tier from below and from above, all switches.
 	DownLinks, UpLinks int
 	Radix              int
+	// DownGbps and UpGbps are the speeds of the ports toward the tier
+	// below and the tier above (they differ on a leaf with uplink_gbps).
+	DownGbps, UpGbps int
 }
 
 // switchTier sums the loads of one tier over all planes.
@@ -135,6 +138,9 @@ type Plan struct {
 	GPUs, Servers int
 	ServerPorts   int // back-end ports per server
 	PortGbps      int // speed of each NIC port and switch port
+	// UplinkGbps is the speed of the switch-to-switch ports (PortGbps
+	// unless the scenario's uplink_gbps asks another).
+	UplinkGbps    int
 	LaneGbps      int // SerDes lane rate every link runs (NIC, switch and modules share it)
 	Planes        int
 	RailsPerPlane int // server ports per plane
@@ -423,17 +429,19 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		return nil, err
 	}
 	radix := sw.Radix(port)
+	uplink := n.UplinkSpeed(port)
+	k := uplink / port
 	down, up, _ := Ratio(n.Oversubscription)
-	leafDown, leafUp := leafPorts(radix, down, up)
+	leafDown, leafUp := mixedLeafPorts(radix, k, down, up)
 	if leafDown == 0 {
-		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix),
+		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix/k),
 			"%s needs %d ports per leaf; %s has %d at %dG", n.Oversubscription, down+up, sw.Key, radix, port)
 	}
 	systems, servers := s.nodes(cat)
 	serverPorts := n.NICsPerServer * n.PortsPerNIC
 	networks, rails := railNetworks(n, serverPorts/n.Planes)
 	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp, ratioD: down, ratioU: up,
-		railOptimized: n.RailOptimized, tiers: n.Tiers}
+		railOptimized: n.RailOptimized, tiers: n.Tiers, upRadix: sw.Radix(uplink), upScale: k}
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
 	if err != nil {
 		return nil, err
@@ -449,7 +457,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p := &Plan{
 		Scenario: s, NIC: nic, Switch: sw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
-		PortGbps: port, LaneGbps: lane, Planes: n.Planes * networks, RailsPerPlane: rails,
+		PortGbps: port, UplinkGbps: uplink, LaneGbps: lane, Planes: n.Planes * networks, RailsPerPlane: rails,
 		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
 		Tiers: pl.tiers, Pods: pl.pods, ServersPerUnit: pl.serversPerGroup,
 		Units: ceilDiv(servers, pl.serversPerGroup),
@@ -480,6 +488,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
 	p.PortsTotal = p.TotalSwitches() * radix
+	p.setTierSpeeds(spec)
 	if err := p.layOut(cat); err != nil {
 		return nil, err
 	}
@@ -574,6 +583,12 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
 	var candidates []*Switch
 	if rs.Network.Switch == Auto {
 		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
+		if g := rs.Network.UplinkGbps; g > 0 {
+			candidates = uplinkCandidates(candidates, g)
+		}
+		if j := laneJoined(candidates, nic, port); len(j) > 0 {
+			candidates = j // a switch the NIC cannot join is no candidate (Q3400 at 400G to a 100G-lane NIC)
+		}
 		if len(candidates) == 0 {
 			return nil, false, fielderr.New("network.nic_gbps", "choose a NIC speed or port split that gives "+gbpsList(switchSpeeds(cat, rs.Network.Fabric))+" ports",
 				"no %s switch in the catalog has %dG ports", rs.Network.Fabric, port)

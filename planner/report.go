@@ -4,14 +4,17 @@ package planner
 // Its keys are an interface other tools rely on (DESIGN.md): counts are
 // integers, money in US dollars, power in watts, bandwidth in GB/s.
 type Report struct {
-	Scenario     string       `json:"scenario"`
-	System       SystemJSON   `json:"system"`
-	GPUs         int          `json:"gpus"`
-	Servers      int          `json:"servers"`
-	Tiers        int          `json:"tiers"`
-	Planes       int          `json:"planes"`
-	NICPorts     int          `json:"nic_ports"`
-	PortGbps     int          `json:"port_gbps"`
+	Scenario string     `json:"scenario"`
+	System   SystemJSON `json:"system"`
+	GPUs     int        `json:"gpus"`
+	Servers  int        `json:"servers"`
+	Tiers    int        `json:"tiers"`
+	Planes   int        `json:"planes"`
+	NICPorts int        `json:"nic_ports"`
+	PortGbps int        `json:"port_gbps"`
+	// UplinkGbps is the switch-to-switch port speed, given only when it
+	// differs from port_gbps.
+	UplinkGbps   int          `json:"uplink_gbps,omitempty"`
 	Fabric       Fabric       `json:"fabric"`
 	NIC          string       `json:"nic"`
 	Switch       string       `json:"switch"`
@@ -81,6 +84,10 @@ type TierPorts struct {
 	Down int    `json:"down"`
 	Up   int    `json:"up"`
 	Idle int    `json:"idle"`
+	// DownGbps and UpGbps are the tier's port speeds, given only when
+	// uplink_gbps runs the switch-to-switch ports at another speed.
+	DownGbps int `json:"down_gbps,omitempty"`
+	UpGbps   int `json:"up_gbps,omitempty"`
 }
 
 // Wiring says how each upper tier is wired: "balanced" or
@@ -150,7 +157,7 @@ type QuoteJSON struct {
 func (p *Plan) Report() Report {
 	r := Report{
 		Scenario: p.Scenario.Name, GPUs: p.GPUs, Servers: p.Servers, Tiers: p.Tiers, Planes: p.Planes,
-		NICPorts: p.NICPorts, PortGbps: p.PortGbps, Fabric: p.Scenario.Network.Fabric,
+		NICPorts: p.NICPorts, PortGbps: p.PortGbps, UplinkGbps: mixedUplink(p), Fabric: p.Scenario.Network.Fabric,
 		NIC: p.NIC.Key, Switch: p.Switch.Key,
 		Switches:     SwitchCounts{Leaf: p.Switches(TierLeaf), Spine: p.Switches(TierSpine), Core: p.Switches(TierCore), Total: p.TotalSwitches()},
 		SwitchPorts:  PortCounts{Used: p.PortsUsed, Installed: p.PortsTotal},
@@ -167,7 +174,14 @@ func (p *Plan) Report() Report {
 		SanityBands:  append([]SanityCheck{}, p.SanityBands...),
 	}
 	for _, t := range p.SwitchTiers {
-		r.Ports = append(r.Ports, TierPorts{Tier: t.Name, Down: t.DownLinks, Up: t.UpLinks, Idle: t.Switches*t.Radix - t.DownLinks - t.UpLinks})
+		tp := TierPorts{Tier: t.Name, Down: t.DownLinks, Up: t.UpLinks, Idle: t.Switches*t.Radix - t.DownLinks - t.UpLinks}
+		if p.MixedSpeeds() {
+			tp.DownGbps, tp.UpGbps = t.DownGbps, t.UpGbps
+			if t.UpLinks == 0 {
+				tp.UpGbps = 0
+			}
+		}
+		r.Ports = append(r.Ports, tp)
 	}
 	for _, t := range p.LinkTiers {
 		r.Cables = append(r.Cables, CableCount{Tier: t.Name, Medium: t.Medium, Metres: t.Metres, Count: t.Links})

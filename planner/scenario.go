@@ -171,6 +171,12 @@ type Network struct {
 	// PodGPUs is the GPUs of one three-tier pod (Meta's AI zone: 3,072);
 	// 0: as many whole units as a spine's down ports serve.
 	PodGPUs int `toml:"pod_gpus,omitempty,omitzero"`
+	// UplinkGbps is the speed of the switch-to-switch ports (leaf to
+	// spine, spine to core) in Gb/s, a multiple of the server port speed
+	// that the switch offers (a Q3400 leaf with 400G server ports and
+	// 800G uplinks; Alibaba HPN's 200G down, 400G up); 0: the server
+	// port speed on every tier.
+	UplinkGbps int `toml:"uplink_gbps,omitempty,omitzero"`
 	// LeafAlignment is how nodes map to leaves: AlignRack (a leaf takes
 	// whole racks of one rail, as the system's reference design does),
 	// AlignPacked (a leaf takes as many nodes as it has ports) or ""
@@ -308,6 +314,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 	errs = append(errs, s.validatePhases()...)
 	errs = append(errs, s.Facility.validate()...)
 	errs = append(errs, s.validateHardware(cat)...)
+	errs = append(errs, s.validateUplink(cat)...)
 	errs = append(errs, s.validateMedia()...)
 	errs = append(errs, s.validatePricing(cat)...)
 	errs = append(errs, s.validatePrices(cat)...)

@@ -186,15 +186,23 @@ func TestAlibabaHPNPod(t *testing.T) {
 	s := NewScenario()
 	s.Cluster.GPUs = 15360
 	n := &s.Network
-	n.Fabric, n.Switch, n.Topology, n.Oversubscription = Ethernet, "tomahawk5", TopoDualPlane, "16:15"
+	n.Fabric, n.Switch, n.Topology, n.Oversubscription, n.UplinkGbps = Ethernet, "tomahawk5", TopoDualPlane, "16:15", 400
 	p, err := Build(s, cat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := fmt.Sprint(p.NIC.Key, p.PortGbps, p.Planes, p.Tiers, p.Switches(TierLeaf), p.Switches(TierSpine), p.ServersPerUnit, p.NICs)
-	want := fmt.Sprint("cx7-2x200", 200, 2, 2, 240, 120, 128, 15360)
+	// HPN §4-5: a ToR has 128 x 200G down and 60 x 400G up (25.6 : 24
+	// Tb/s = 16:15 in bandwidth); 15 segments x 8 rails = 120 ToRs and
+	// 60 aggregation switches per plane, each ToR one 400G link to
+	// every aggregation switch of its plane (7,200 links per plane).
+	got := fmt.Sprint(p.NIC.Key, p.PortGbps, p.UplinkGbps, p.Planes, p.Tiers, p.Switches(TierLeaf), p.Switches(TierSpine), p.ServersPerUnit, p.NICs,
+		p.SwitchTiers[0].DownPorts, p.SwitchTiers[0].UpPorts, p.Links.LeafSpine)
+	want := fmt.Sprint("cx7-2x200", 200, 400, 2, 2, 240, 120, 128, 15360, 128, 60, 14400)
 	if got != want {
-		t.Errorf("HPN pod: NIC, port G, planes, tiers, ToRs, aggs, hosts a segment, NICs = %s, want %s", got, want)
+		t.Errorf("HPN pod: NIC, port G, uplink G, planes, tiers, ToRs, aggs, hosts a segment, NICs, ToR down, ToR up, ToR-agg links = %s, want %s", got, want)
+	}
+	if o := p.BuiltOversubscription(); len(o) == 0 || math.Abs(o[0].Ratio-16.0/15) > 1e-9 {
+		t.Errorf("HPN ToR built %v, want 16:15 in bandwidth (128 x 200G over 60 x 400G)", o)
 	}
 	leaf := failureCase(t, p, FailLeaf)
 	if leaf.GPUsIdle != 0 || leaf.Fatal || math.Abs(leaf.BandwidthLeft-15.0/16) > 1e-9 {

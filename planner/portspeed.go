@@ -1,0 +1,219 @@
+package planner
+
+import (
+	"fmt"
+	"strconv"
+
+	"fabricplan/internal/fielderr"
+)
+
+// UplinkSpeed is the speed in Gb/s of the switch-to-switch ports (leaf
+// to spine, spine to core): the scenario's uplink_gbps, or port (the
+// server port speed) when it is left out, as every tier ran before.
+func (n Network) UplinkSpeed(port int) int {
+	if n.UplinkGbps > 0 {
+		return n.UplinkGbps
+	}
+	return port
+}
+
+// upScale is how many server-speed ports one uplink takes: uplink speed
+// over server port speed (1 when they are the same).
+func (spec fabricSpec) scale() int { return max(spec.upScale, 1) }
+
+// uRadix is the switch's ports at the uplink speed: what a spine or core
+// has, all its ports running at that speed.
+func (spec fabricSpec) uRadix() int {
+	if spec.upRadix > 0 {
+		return spec.upRadix
+	}
+	return spec.radix
+}
+
+// mixedLeafPorts splits a leaf whose server ports run at the server
+// speed and whose uplinks run k times faster, each uplink taking the
+// lanes of k server-speed ports (a 51.2T switch: 256 x 200G, or 128 x
+// 200G down and 64 x 400G up). The largest m with m·k·(D+U) <= radix
+// gives m·k·D down and m·U up ports, so down bandwidth : up bandwidth
+// is D:U exactly; with k = 1 it is leafPorts.
+func mixedLeafPorts(radix, k, down, up int) (d, u int) {
+	m := radix / (k * (down + up))
+	return m * k * down, m * up
+}
+
+// TierGbps is the port speed of a link tier's links (server_leaf,
+// leaf_spine or spine_core): the server port speed toward the servers,
+// the uplink speed between switches.
+func (p *Plan) TierGbps(linkTier string) int {
+	if linkTier == "server_leaf" || p.UplinkGbps == 0 {
+		return p.PortGbps
+	}
+	return p.UplinkGbps
+}
+
+// tierLane is the lane rate a link tier's links run: the NIC's joined
+// lane toward the servers (and between switches at the server speed,
+// as always), else the switch's fastest lane that divides the uplink
+// speed.
+func (p *Plan) tierLane(linkTier string) int {
+	g := p.TierGbps(linkTier)
+	if g == p.PortGbps {
+		return p.LaneGbps
+	}
+	best := 0
+	for _, l := range p.Switch.LaneGbps {
+		if g%l == 0 {
+			best = max(best, l)
+		}
+	}
+	return best
+}
+
+// MixedSpeeds reports whether the switch-to-switch ports run at another
+// speed than the server ports.
+func (p *Plan) MixedSpeeds() bool { return p.UplinkGbps != 0 && p.UplinkGbps != p.PortGbps }
+
+// SpeedsText says each tier's port speed, as "leaf 400G down, 800G up;
+// spine 800G"; empty when every port runs at the server speed.
+func (p *Plan) SpeedsText() string {
+	if !p.MixedSpeeds() {
+		return ""
+	}
+	s := fmt.Sprintf("leaf %dG down, %dG up", p.PortGbps, p.UplinkGbps)
+	if p.Tiers >= 2 {
+		s += fmt.Sprintf("; spine %dG", p.UplinkGbps)
+	}
+	if p.Tiers >= 3 {
+		s += fmt.Sprintf("; core %dG", p.UplinkGbps)
+	}
+	return s
+}
+
+// setTierSpeeds records each switch tier's port speeds and the ports a
+// full switch of the tier has as configured (a leaf with faster uplinks
+// has fewer, larger ports).
+func (p *Plan) setTierSpeeds(spec fabricSpec) {
+	for i := range p.SwitchTiers {
+		t := &p.SwitchTiers[i]
+		t.DownGbps, t.UpGbps = p.UplinkGbps, p.UplinkGbps
+		if t.Name == TierLeaf {
+			t.DownGbps = p.PortGbps
+			t.Radix = spec.radix - (spec.scale()-1)*spec.up
+			continue
+		}
+		t.Radix = spec.uRadix()
+	}
+	p.PortsTotal = 0
+	for _, t := range p.SwitchTiers {
+		p.PortsTotal += t.Switches * t.Radix
+	}
+}
+
+// validateUplink checks uplink_gbps: a multiple of the server port speed
+// that the chosen switch (or, with switch auto, some switch of the
+// fabric with ports at both speeds) offers.
+func (s *Scenario) validateUplink(cat *Catalog) []error {
+	n := s.Network
+	g := n.UplinkGbps
+	if g == 0 {
+		return nil
+	}
+	const field = "network.uplink_gbps"
+	if g < 0 || g > MaxUplinkGbps {
+		return []error{fielderr.New(field, "give the switch-to-switch port speed in Gb/s, e.g. 800, or leave it out for the server port speed", "%d Gb/s", g)}
+	}
+	port := s.portGbps(cat)
+	if port <= 0 {
+		return nil
+	}
+	if g < port || g%port != 0 {
+		return []error{fielderr.New(field, fmt.Sprintf("use %dG or a multiple of it, or leave it out", port),
+			"%dG uplinks do not carry whole %dG server ports (uplinks run at the server port speed or a multiple of it)", g, port)}
+	}
+	if n.Switch != Auto {
+		sw := cat.Switches[n.Switch]
+		if sw == nil || sw.Fabric != n.Fabric {
+			return nil // validateHardware says so
+		}
+		if sw.Radix(g) == 0 {
+			return []error{fielderr.New(field, "use one of "+gbpsList(sw.Speeds())+", or leave it out",
+				"%s has no %dG ports: it offers %s", sw.Key, g, gbpsList(sw.Speeds()))}
+		}
+		return nil
+	}
+	if len(uplinkCandidates(cat.SwitchesFor(n.Fabric, port), g)) == 0 {
+		return []error{fielderr.New(field, "leave it out, or choose a speed a "+string(n.Fabric)+" switch with "+strconv.Itoa(port)+"G ports offers",
+			"no %s switch with %dG ports offers %dG ports", n.Fabric, port, g)}
+	}
+	return nil
+}
+
+// uplinkCandidates keeps the switches with ports at the uplink speed.
+func uplinkCandidates(sws []*Switch, uplink int) []*Switch {
+	var out []*Switch
+	for _, sw := range sws {
+		if sw.Radix(uplink) > 0 {
+			out = append(out, sw)
+		}
+	}
+	return out
+}
+
+// MaxUplinkGbps bounds uplink_gbps: no catalog switch port is faster
+// than 1.6T today; the bound leaves room for the next generation.
+const MaxUplinkGbps = 3200
+
+// speedRatio is a tier's down-port speed over its up-port speed, 1 when
+// either is unknown: link counts times it give the bandwidth ratio.
+func speedRatio(t SwitchTier) float64 {
+	if t.DownGbps == 0 || t.UpGbps == 0 {
+		return 1
+	}
+	return float64(t.DownGbps) / float64(t.UpGbps)
+}
+
+// checkSplits checks that the switch's port speeds are splits of one
+// set of lanes and cages: ports x speed is the same switching capacity
+// at every speed (a 51.2T switch is 64 x 800G, 128 x 400G or 256 x
+// 200G), and at every speed the ports fill the same cages.
+func (s *Switch) checkSplits() error {
+	sp := s.Speeds()
+	top := sp[0]
+	capacity, cages := top*s.Radix(top), s.Radix(top)/s.LinksPerCage(top)
+	for _, g := range sp[1:] {
+		if g*s.Radix(g) != capacity {
+			return fmt.Errorf("%d x %dG is not a split of %d x %dG: every speed's ports must add up to the same %d Gb/s", s.Radix(g), g, s.Radix(top), top, capacity)
+		}
+		if c := s.Radix(g) / s.LinksPerCage(g); c != cages || s.Radix(g)%s.LinksPerCage(g) != 0 {
+			return fmt.Errorf("%d x %dG at %d links a cage fill %d cages, not the %d of %d x %dG: check cage_links", s.Radix(g), g, s.LinksPerCage(g), c, cages, s.Radix(top), top)
+		}
+	}
+	return nil
+}
+
+// mixedUplink is the plan's uplink speed when it differs from the
+// server port speed, else 0 (left out of the JSON).
+func mixedUplink(p *Plan) int {
+	if p.MixedSpeeds() {
+		return p.UplinkGbps
+	}
+	return 0
+}
+
+// laneJoined keeps the switches the NIC joins at port Gb/s: a lane
+// rate both run that divides the port speed.
+func laneJoined(sws []*Switch, nic *NIC, port int) []*Switch {
+	var usable []int
+	for _, l := range nic.LaneGbps {
+		if port%l == 0 {
+			usable = append(usable, l)
+		}
+	}
+	var out []*Switch
+	for _, sw := range sws {
+		if SharedLane(usable, sw.LaneGbps) > 0 {
+			out = append(out, sw)
+		}
+	}
+	return out
+}
