@@ -248,17 +248,28 @@ func sizePlot(title, yLabel string, xys plotter.XYs, plan plotter.XY) (*plot.Plo
 }
 
 // everyOther keeps every other label of a ticker's labelled ticks, for a
-// narrow axis.
+// narrow axis; zero, where the axis has it, always keeps its label (the
+// labels kept are those an even count of labels away from it).
 type everyOther struct{ plot.Ticker }
 
 func (e everyOther) Ticks(min, max float64) []plot.Tick {
 	ticks := e.Ticker.Ticks(min, max)
-	n := 0
+	keep, n := 0, 0
 	for i := range ticks {
 		if ticks[i].Label == "" {
 			continue
 		}
-		if n%2 == 1 {
+		if ticks[i].Value == 0 {
+			keep = n % 2
+		}
+		n++
+	}
+	n = 0
+	for i := range ticks {
+		if ticks[i].Label == "" {
+			continue
+		}
+		if n%2 != keep {
 			ticks[i].Label = ""
 		}
 		n++
