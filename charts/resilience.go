@@ -129,7 +129,7 @@ func slowdownPlot(r *planner.Resilience) (*plot.Plot, []Series, string, error) {
 	xs := make(plotter.XYs, n)
 	for i := range xs {
 		x := values[i]
-		if math.IsNaN(x) || x < 0 {
+		if !(x > 0) { // NaN (no bar) or a bar left of zero
 			x = 0 // a name starts right of zero, never on its bar
 		}
 		xs[i] = plotter.XY{X: x, Y: float64(i)}

@@ -205,28 +205,7 @@ func (s *stepNames) Plot(c draw.Canvas, p *plot.Plot) {
 	sty.YAlign = draw.YBottom
 	lh := sty.Height("Xg")
 	pad := vg.Points(3)
-	var data [][2]vg.Point
-	for i := 1; i < len(s.data); i++ {
-		data = append(data, [2]vg.Point{{X: trX(s.data[i-1].X), Y: trY(s.data[i-1].Y)}, {X: trX(s.data[i].X), Y: trY(s.data[i].Y)}})
-	}
-	glyph := vg.Points(4) // the data's points are drawn this far around
-	hitsData := func(r vg.Rectangle) bool {
-		grown := vg.Rectangle{Min: vg.Point{X: r.Min.X - glyph, Y: r.Min.Y - glyph}, Max: vg.Point{X: r.Max.X + glyph, Y: r.Max.Y + glyph}}
-		for _, seg := range data {
-			if segmentHitsBox(seg[0], seg[1], grown) {
-				return true
-			}
-		}
-		return false
-	}
-	overlapsAny := func(r vg.Rectangle, placed []vg.Rectangle) bool {
-		for _, q := range placed {
-			if r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {
-				return true
-			}
-		}
-		return false
-	}
+	hitsData := s.dataHits(trX, trY)
 	var placed []vg.Rectangle
 	if s.plan != nil {
 		var stepXs []vg.Length
@@ -242,22 +221,58 @@ func (s *stepNames) Plot(c draw.Canvas, p *plot.Plot) {
 		return !hitsData(r) && !overlapsAny(r, placed)
 	}
 	for i, x := range s.xs {
-		at, w := trX(x), sty.Width(s.texts[i])
-		for row := 0; row < 8; row++ {
-			top := c.Max.Y - vg.Length(row)*lh
-			right := vg.Rectangle{Min: vg.Point{X: at + pad, Y: top - lh}, Max: vg.Point{X: at + pad + w, Y: top}}
-			left := vg.Rectangle{Min: vg.Point{X: at - pad - w, Y: top - lh}, Max: vg.Point{X: at - pad, Y: top}}
-			r, ok := right, clear(right)
-			if !ok {
-				r, ok = left, clear(left)
-			}
-			if ok {
-				placed = append(placed, r)
-				c.FillText(sty, r.Min, s.texts[i])
-				break
-			}
+		if r, ok := stepNameBox(c, trX(x), sty.Width(s.texts[i]), lh, pad, clear); ok {
+			placed = append(placed, r)
+			c.FillText(sty, r.Min, s.texts[i])
 		}
 	}
+}
+
+// dataHits says whether a box (grown by the data's glyphs) covers part of
+// the data line, in the canvas of the transforms trX and trY.
+func (s *stepNames) dataHits(trX, trY func(float64) vg.Length) func(vg.Rectangle) bool {
+	var data [][2]vg.Point
+	for i := 1; i < len(s.data); i++ {
+		data = append(data, [2]vg.Point{{X: trX(s.data[i-1].X), Y: trY(s.data[i-1].Y)}, {X: trX(s.data[i].X), Y: trY(s.data[i].Y)}})
+	}
+	glyph := vg.Points(4) // the data's points are drawn this far around
+	return func(r vg.Rectangle) bool {
+		grown := vg.Rectangle{Min: vg.Point{X: r.Min.X - glyph, Y: r.Min.Y - glyph}, Max: vg.Point{X: r.Max.X + glyph, Y: r.Max.Y + glyph}}
+		for _, seg := range data {
+			if segmentHitsBox(seg[0], seg[1], grown) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// overlapsAny says whether r overlaps any of placed.
+func overlapsAny(r vg.Rectangle, placed []vg.Rectangle) bool {
+	for _, q := range placed {
+		if r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {
+			return true
+		}
+	}
+	return false
+}
+
+// stepNameBox is where a step's name w wide goes beside its line at x:
+// right of it, else left, in the highest row of height lh from the top
+// of the data area that is clear; ok is false when no row is.
+func stepNameBox(c draw.Canvas, at, w, lh, pad vg.Length, clear func(vg.Rectangle) bool) (vg.Rectangle, bool) {
+	for row := 0; row < 8; row++ {
+		top := c.Max.Y - vg.Length(row)*lh
+		right := vg.Rectangle{Min: vg.Point{X: at + pad, Y: top - lh}, Max: vg.Point{X: at + pad + w, Y: top}}
+		if clear(right) {
+			return right, true
+		}
+		left := vg.Rectangle{Min: vg.Point{X: at - pad - w, Y: top - lh}, Max: vg.Point{X: at - pad, Y: top}}
+		if clear(left) {
+			return left, true
+		}
+	}
+	return vg.Rectangle{}, false
 }
 
 // placePlan draws "this plan" by its mark at (x, y), at the nearest
