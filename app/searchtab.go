@@ -229,7 +229,9 @@ func (t *searchTab) finish(plan *planner.Plan, err error) {
 	}
 	t.info.SetText(msg)
 	t.refreshRows()
-	t.view.draw(func() (*charts.Figure, error) { return charts.SearchChart(charts.Input{Plan: plan, Search: res}) })
+	t.view.draw(func() (*charts.Figure, error) {
+		return charts.SearchChart(charts.Input{Plan: plan, Search: res, InWindow: true})
+	})
 }
 
 // showStale marks results run on other inputs and keeps their designs

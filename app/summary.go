@@ -348,11 +348,11 @@ func (t *summaryTab) update(p *planner.Plan) {
 	t.steps, t.stepNote.Text = nil, "No JCT estimate: the workload does not fit this cluster."
 	if j := p.JCT; j != nil {
 		t.steps = j.Breakdown()
-		t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d. Effects are shares of the parts above them: the step minus the step with that one effect made ideal.",
-			j.ModelName, j.GPU.Name, j.DP)
+		t.stepNote.Text = fmt.Sprintf("%s on %s, dp %s. Effects are shares of the parts above them: the step minus the step with that one effect made ideal.",
+			j.ModelName, j.GPU.Name, textfmt.Int(j.DP))
 		if c := j.StepCaveat(); c != "" {
-			t.stepNote.Text = fmt.Sprintf("%s on %s, dp %d. Step: %s (the Notes tab says why and the fix). Effects are shares of the parts above them.",
-				j.ModelName, j.GPU.Name, j.DP, c)
+			t.stepNote.Text = fmt.Sprintf("%s on %s, dp %s. Step: %s (the Notes tab says why and the fix). Effects are shares of the parts above them.",
+				j.ModelName, j.GPU.Name, textfmt.Int(j.DP), c)
 		}
 	}
 	t.stepNote.Refresh()

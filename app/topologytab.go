@@ -130,7 +130,9 @@ func (t *topologyTab) redraw() {
 	t.unit.SetSelected(strconv.Itoa(t.focus.Unit))
 	t.filling = false
 	focus := t.focus
-	t.view.draw(func() (*charts.Figure, error) { return charts.Topology(charts.Input{Plan: p, Focus: focus}) })
+	t.view.draw(func() (*charts.Figure, error) {
+		return charts.Topology(charts.Input{Plan: p, Focus: focus, InWindow: true})
+	})
 }
 
 // numbers lists "1" to "n", at most 1,000 of them (a select longer than

@@ -28,6 +28,10 @@ type Input struct {
 	// why there is none, when one was run and failed.
 	Search    *planner.SearchResult
 	SearchErr error
+	// InWindow says the figure is drawn in the window: its footnotes
+	// point the reader to the window's own table or button (the Designs
+	// table, Export cable map…) instead of the CLI command that lists it.
+	InWindow bool
 	// Phases is a phased build-out planned two ways (the phases chart);
 	// PhasesErr is why there is none, when the phases did not plan.
 	Phases    *planner.PhasedPlan
@@ -40,6 +44,15 @@ type Input struct {
 	// Generated is the time the report says it was made; zero is now.
 	// Tests set it, so the same plan always draws the same pages.
 	Generated time.Time
+}
+
+// where names where the reader finds more: the window's control when
+// the figure is drawn there, else the CLI command.
+func (in Input) where(window, cli string) string {
+	if in.InWindow {
+		return window
+	}
+	return cli
 }
 
 // generated is the report's time stamp.

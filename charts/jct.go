@@ -153,23 +153,30 @@ func JCT(in Input) (*Figure, error) {
 	headroom(days, maxD, 2)
 
 	j := vs[0].Plan.JCT
-	foot := fmt.Sprintf("Model estimate: %s on %s, tp %d, pp %d, dp %d, %s tokens per step, %s in all. Labels over the grey bars: gain = TCP/IP step / RDMA step.\n"+
-		"Alpha-beta collective model with NCCL constants; constants and validation in data/jct.toml and the README.",
-		j.ModelName, j.GPU.Name, j.Workload.TP, j.Workload.PP, j.DP, textfmt.Int(j.Workload.GlobalBatchTokens), textfmt.Tokens(j.Workload.TokensTotal))
+	run := fmt.Sprintf("%s on %s, tp %d, pp %d, dp %s, %s tokens per step, %s in all.", j.ModelName, j.GPU.Name,
+		j.Workload.TP, j.Workload.PP, textfmt.Int(j.DP), textfmt.Int(j.Workload.GlobalBatchTokens), textfmt.Tokens(j.Workload.TokensTotal))
+	foot := "Model estimate: " + run + " Labels over the grey bars: gain = TCP/IP step / RDMA step.\n" +
+		"Alpha-beta collective model with NCCL constants; constants and validation in data/jct.toml and the README."
+	// The short form, for small pages (760 x 460): the same figures, fewer words.
+	short := "Estimate: " + run + " Gain = TCP/IP step / RDMA step; constants and validation in data/jct.toml."
 	if f := vs[0].Plan.Networks.FrontEndJCTOrNil(); f != nil {
 		foot += fmt.Sprintf("\nWithout a back end, on the front end alone (TCP over its NICs and links): %s a step, %s; the back end is %s faster.",
-			textfmt.Seconds(f.StepS), textfmt.Duration(f.Days), textfmt.Gain(f.Gain))
+			textfmt.Seconds(f.StepS), tu.Format(f.Days), textfmt.Gain(f.Gain))
+		short += fmt.Sprintf("\nFront end alone (TCP): %s a step, %s; the back end is %s faster.",
+			textfmt.Seconds(f.StepS), tu.Format(f.Days), textfmt.Gain(f.Gain))
 	}
+	var tail string
 	if len(left) > 0 {
-		foot += fmt.Sprintf("\nNot drawn, no JCT estimate (the workload does not fit): %s.", strings.Join(left, ", "))
+		tail += fmt.Sprintf("\nNot drawn, no JCT estimate (the workload does not fit): %s.", strings.Join(left, ", "))
 	}
-	foot += in.unplannedNote()
+	tail += in.unplannedNote()
+	foot, short = foot+tail, short+tail
 	gainValues := make([]float64, len(vs))
 	for i, v := range vs {
 		gainValues[i] = v.Plan.JCT.Gain
 	}
 	data = append(data, Series{unit + ": RDMA", vl, rdma}, Series{unit + ": TCP/IP", vl, tcp}, Series{"gain", vl, gainValues})
-	return &Figure{Name: "jct", Panels: [][]*plot.Plot{{step, days}}, Weights: []float64{1.6, 1}, Footnote: foot, Data: data}, nil
+	return &Figure{Name: "jct", Panels: [][]*plot.Plot{{step, days}}, Weights: []float64{1.6, 1}, Footnote: foot, FootnoteShort: short, Data: data}, nil
 }
 
 // pairedNominal labels bars drawn in pairs: each bar with its own short

@@ -151,7 +151,7 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 	// Tier changes: a dashed vertical line at the exact size where the
 	// fabric gains a tier (or stops planning), as the planner found it,
 	// named beside it where the name clears the data (stepNames).
-	names := &stepNames{data: xys}
+	names := &stepNames{data: xys, plan: plan}
 	for _, st := range steps {
 		x := float64(st.GPUs)
 		if x < xys[0].X || x > xys[len(xys)-1].X*1.5 {
@@ -168,23 +168,15 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 		names.xs = append(names.xs, x)
 		names.texts = append(names.texts, stepText(st))
 	}
-	p.Add(names)
 	if plan != nil {
 		mark, err := plotter.NewScatter(plotter.XYs{*plan})
 		if err != nil {
 			return nil, err
 		}
 		mark.GlyphStyle = draw.GlyphStyle{Color: Ink, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}
-		name, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{*plan}, Labels: []string{"this plan"}})
-		if err != nil {
-			return nil, err
-		}
-		name.TextStyle[0].Font, name.TextStyle[0].Color = sans, Ink
-		name.TextStyle[0].Font.Size = tickSize
-		name.TextStyle[0].XAlign, name.TextStyle[0].YAlign = draw.XCenter, draw.YTop
-		name.Offset.Y = -vg.Points(8)
-		p.Add(mark, name)
+		p.Add(mark)
 	}
+	p.Add(names)
 	if len(xys) == 1 { // one point: give the log axis some width
 		p.X.Min, p.X.Max = xys[0].X/2, xys[0].X*2
 	}
@@ -199,15 +191,18 @@ func stepText(st planner.TierStep) string {
 	return fmt.Sprintf("%d tiers from %s GPUs", st.Tiers, textfmt.Int(st.GPUs))
 }
 
-// stepNames names the tier steps' lines at draw time: each name beside
-// its line (right of it, else left), in the highest row from the top of
-// the data area where it covers no other name and no part of the data
-// line; a name with no such row is left out (the footnote lists every
-// step).
+// stepNames names the plan's mark and the tier steps' lines at draw
+// time. "this plan" goes first, at the nearest place round its mark
+// (placeLabel) that covers no part of the data line and no step line.
+// Then each step's name goes beside its line (right of it, else left),
+// in the highest row from the top of the data area where it covers no
+// other name, the plan's mark and no part of the data line; a step name
+// with no such row is left out (the footnote lists every step).
 type stepNames struct {
 	xs    []float64
 	texts []string
 	data  plotter.XYs
+	plan  *plotter.XY // the plan's mark, named "this plan"; nil: none
 }
 
 // Plot implements plot.Plotter.
@@ -218,41 +213,95 @@ func (s *stepNames) Plot(c draw.Canvas, p *plot.Plot) {
 	sty.YAlign = draw.YBottom
 	lh := sty.Height("Xg")
 	pad := vg.Points(3)
-	data := polylineSegments(s.data, trX, trY)
-	glyph := vg.Points(4) // the data's points are drawn this far around
-	clear := func(r vg.Rectangle, placed []vg.Rectangle) bool {
+	hitsData := s.dataHits(trX, trY)
+	var placed []vg.Rectangle
+	if s.plan != nil {
+		var stepXs []vg.Length
+		for _, x := range s.xs {
+			stepXs = append(stepXs, trX(x))
+		}
+		placed = s.placePlan(c, trX(s.plan.X), trY(s.plan.Y), stepXs, hitsData)
+	}
+	clear := func(r vg.Rectangle) bool {
 		if r.Min.X < c.Min.X || r.Max.X > c.Max.X || r.Min.Y < c.Min.Y {
 			return false
 		}
+		return !hitsData(r) && !overlapsAny(r, placed)
+	}
+	for i, x := range s.xs {
+		if r, ok := stepNameBox(c, trX(x), sty.Width(s.texts[i]), lh, pad, clear); ok {
+			placed = append(placed, r)
+			c.FillText(sty, r.Min, s.texts[i])
+		}
+	}
+}
+
+// dataHits says whether a box (grown by the data's glyphs) covers part of
+// the data line, in the canvas of the transforms trX and trY.
+func (s *stepNames) dataHits(trX, trY func(float64) vg.Length) func(vg.Rectangle) bool {
+	data := polylineSegments(s.data, trX, trY)
+	glyph := vg.Points(4) // the data's points are drawn this far around
+	return func(r vg.Rectangle) bool {
 		grown := vg.Rectangle{Min: vg.Point{X: r.Min.X - glyph, Y: r.Min.Y - glyph}, Max: vg.Point{X: r.Max.X + glyph, Y: r.Max.Y + glyph}}
 		for _, seg := range data {
 			if segmentHitsBox(seg[0], seg[1], grown) {
-				return false
+				return true
 			}
 		}
-		for _, q := range placed {
-			if r.Min.X < q.Max.X && q.Min.X < r.Max.X && r.Min.Y < q.Max.Y && q.Min.Y < r.Max.Y {
-				return false
-			}
-		}
-		return true
+		return false
 	}
-	var placed []vg.Rectangle
-	for i, x := range s.xs {
-		at, w := trX(x), sty.Width(s.texts[i])
-		for row := 0; row < 8; row++ {
-			top := c.Max.Y - vg.Length(row)*lh
-			right := vg.Rectangle{Min: vg.Point{X: at + pad, Y: top - lh}, Max: vg.Point{X: at + pad + w, Y: top}}
-			left := vg.Rectangle{Min: vg.Point{X: at - pad - w, Y: top - lh}, Max: vg.Point{X: at - pad, Y: top}}
-			r, ok := right, clear(right, placed)
-			if !ok {
-				r, ok = left, clear(left, placed)
-			}
-			if ok {
-				placed = append(placed, r)
-				c.FillText(sty, r.Min, s.texts[i])
-				break
-			}
+}
+
+// stepNameBox is where a step's name w wide goes beside its line at x:
+// right of it, else left, in the highest row of height lh from the top
+// of the data area that is clear; ok is false when no row is.
+func stepNameBox(c draw.Canvas, at, w, lh, pad vg.Length, clear func(vg.Rectangle) bool) (vg.Rectangle, bool) {
+	for row := 0; row < 8; row++ {
+		top := c.Max.Y - vg.Length(row)*lh
+		right := vg.Rectangle{Min: vg.Point{X: at + pad, Y: top - lh}, Max: vg.Point{X: at + pad + w, Y: top}}
+		if clear(right) {
+			return right, true
+		}
+		left := vg.Rectangle{Min: vg.Point{X: at - pad - w, Y: top - lh}, Max: vg.Point{X: at - pad, Y: top}}
+		if clear(left) {
+			return left, true
 		}
 	}
+	return vg.Rectangle{}, false
+}
+
+// placePlan draws "this plan" by its mark at (x, y), at the nearest
+// place inside the canvas that covers no part of the data line and no
+// step line (stepXs, in canvas coordinates), with a leader when it had
+// to move off; it returns the boxes later names must keep clear of: the
+// mark and the name.
+func (s *stepNames) placePlan(c draw.Canvas, x, y vg.Length, stepXs []vg.Length, hitsData func(vg.Rectangle) bool) []vg.Rectangle {
+	sty := draw.TextStyle{Color: Ink, Font: sans, Handler: plot.DefaultTextHandler}
+	sty.Font.Size = tickSize
+	sty.YAlign = draw.YCenter
+	at := vg.Point{X: x, Y: y}
+	r := vg.Points(6) // the mark's half width, with a little air
+	mark := vg.Rectangle{Min: vg.Point{X: x - r, Y: y - r}, Max: vg.Point{X: x + r, Y: y + r}}
+	overlaps := func(b vg.Rectangle) bool {
+		if hitsData(b) || b.Min.X < mark.Max.X && mark.Min.X < b.Max.X && b.Min.Y < mark.Max.Y && mark.Min.Y < b.Max.Y {
+			return true
+		}
+		for _, sx := range stepXs {
+			if b.Min.X-vg.Points(1) < sx && sx < b.Max.X+vg.Points(1) {
+				return true
+			}
+		}
+		return false
+	}
+	const text = "this plan"
+	box, end, ok := placeLabel(at, sty.Width(text), sty.Height("Xg"), vg.Points(8), c.Rectangle, overlaps,
+		func(a, b vg.Point) bool { return false }, nil)
+	if !ok {
+		return []vg.Rectangle{mark}
+	}
+	if end != at {
+		c.StrokeLine2(draw.LineStyle{Color: color.RGBA{0x77, 0x77, 0x77, 0xff}, Width: vg.Points(0.5)}, at.X, at.Y, end.X, end.Y)
+	}
+	c.FillText(sty, vg.Point{X: box.Min.X, Y: (box.Min.Y + box.Max.Y) / 2}, text)
+	return []vg.Rectangle{mark, box}
 }

@@ -160,7 +160,7 @@ func TestScaleMixCatchesMixedScales(t *testing.T) {
 
 // maxFootLines is the most lines a footnote takes at the window's
 // smallest chart size (760 x 460 px): about a fifth of the page's height.
-const maxFootLines = 6
+const maxFootLines = 5
 
 // Every chart, for every example scenario and the odd ones, cuts no text
 // short (no "…" but the topology's lone mark for boxes not drawn) at the

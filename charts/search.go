@@ -156,8 +156,9 @@ func SearchChart(in Input) (*Figure, error) {
 	}
 	p.Add(labels) // last: the names sit over the lines they could not avoid
 	p.Legend.Left = false
-	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front; a name with no free room at this size is left out (fabricplan search lists all). Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
-		textfmt.Int(r.Evaluated), textfmt.Int(len(r.Designs)), len(r.Front))
+	listed := in.where("the Designs table", "fabricplan search")
+	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front; a name with no free room at this size is left out (%s lists all). Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
+		textfmt.Int(r.Evaluated), textfmt.Int(len(r.Designs)), len(r.Front), listed)
 	if len(beyond) > 0 {
 		foot += fmt.Sprintf(" %s beyond the axes (up to %s and %s) %s drawn as triangles on the edge.",
 			textfmt.Plural(len(beyond), "design"), usd.text(box.maxCost), unit.Format(box.maxDays),

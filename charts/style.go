@@ -164,6 +164,9 @@ func niceTicks(min, max float64) []plot.Tick {
 	first := math.Ceil(min/step) * step
 	for v := first; v <= max+step*1e-9; v += step {
 		v, _ = strconv.ParseFloat(strconv.FormatFloat(math.Round(v/step)*step, 'g', 12, 64), 64) // 1.15, not 1.1500000000000001
+		if v == 0 {
+			v = 0 // -0 (rounded up from below zero) is 0: no "-0%" tick
+		}
 		ticks = append(ticks, plot.Tick{Value: v, Label: "x"})
 		if mid := v + step/2; mid <= max {
 			ticks = append(ticks, plot.Tick{Value: mid})

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
+	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
@@ -230,14 +232,10 @@ func stylesFootnote(p *planner.Plan, c *planner.StyleComparison) (full, short st
 	}
 	for _, r := range c.Rows {
 		if r.Plan == nil {
-			why := "no plan"
-			if r.Err != nil {
-				why = textfmt.Clip(r.Err.Error(), 140)
-			}
-			tail = append(tail, fmt.Sprintf("%s does not build: %s.", r.Label(), why))
+			tail = append(tail, fmt.Sprintf("%s does not build: %s.", r.Label(), buildProblem(r.Err)))
 		}
 		for _, f := range r.Findings {
-			tail = append(tail, fmt.Sprintf("%s: %s.", r.Label(), textfmt.Clip(f, 160)))
+			tail = append(tail, fmt.Sprintf("%s: %s.", r.Label(), f))
 		}
 	}
 	full = head + "\n" + strings.Join(built, "; ") + "."
@@ -247,4 +245,18 @@ func stylesFootnote(p *planner.Plan, c *planner.StyleComparison) (full, short st
 		short += "\n" + strings.Join(tail, "\n")
 	}
 	return full, short
+}
+
+// buildProblem is why a style does not build, in the footnote's words:
+// a field error's problem and field without its fix (the plan of that
+// style, not this one, is where the fix applies), any other error whole.
+func buildProblem(err error) string {
+	var fe *fielderr.FieldError
+	switch {
+	case err == nil:
+		return "no plan"
+	case errors.As(err, &fe):
+		return fe.Field + ": " + fe.Problem
+	}
+	return err.Error()
 }

@@ -36,7 +36,7 @@ func Topology(in Input) (*Figure, error) {
 	pl.Title.TextStyle.Color = Ink
 	pl.Title.Padding = vg.Points(8)
 	pl.Add(d)
-	return &Figure{Name: "topology", Panels: [][]*plot.Plot{{pl}}, Footnote: d.footnote(), Data: []Series{d.counts()}}, nil
+	return &Figure{Name: "topology", Panels: [][]*plot.Plot{{pl}}, Footnote: d.footnote(in.where("the Export cable map… button", "fabricplan cables --csv")), Data: []Series{d.counts()}}, nil
 }
 
 // topoDiagram is the diagram as a gonum plotter: it draws in the plot's
@@ -117,7 +117,9 @@ func (d *topoDiagram) counts() Series {
 			float64(p.Links.ServerLeaf), float64(p.Links.LeafSpine), float64(p.Links.SpineCore)}}
 }
 
-func (d *topoDiagram) footnote() string {
+// footnote says what the drawing leaves out and where the cable map of
+// every link is (cableMap: the window's button or the CLI command).
+func (d *topoDiagram) footnote(cableMap string) string {
 	p := d.p
 	var parts []string
 	if p.Planes > 1 {
@@ -129,7 +131,7 @@ func (d *topoDiagram) footnote() string {
 			parts = append(parts, fmt.Sprintf("Headroom not counted: %s more %s switches (%s).", textfmt.Int(h.Switches), h.Tier, h.Reason))
 		}
 	}
-	parts = append(parts, "Cable map of every link: fabricplan cables --csv.")
+	parts = append(parts, "Cable map of every link: "+cableMap+".")
 	return strings.Join(parts, " ")
 }
 

@@ -29,9 +29,10 @@ func (p *Plan) FindCheaper(cat *Catalog) {
 		apply: func(s *Scenario) {
 			s.Network.Planes, s.Network.PortsPerNIC, s.Network.Switch, s.Network.Tiers = planes, split, sw, 0
 		}})
+	usd := p.MoneyScale() // the scale of the view the note sits in
 	p.Notes = append(p.Notes, fmt.Sprintf("cheaper with the same ports and %s: %s for %s, %s (%.0f%%) less than this plan's %s of %s at %s",
-		p.Scenario.Network.Oversubscription, design, textfmt.USD(best.Cost.Total), textfmt.USD(saving), 100*saving/p.Cost.Total,
-		shapeWords(p), p.Switch.Key, textfmt.USD(p.Cost.Total)))
+		p.Scenario.Network.Oversubscription, design, usd.Format(best.Cost.Total), usd.Format(saving), 100*saving/p.Cost.Total,
+		shapeWords(p), p.Switch.Key, usd.Format(p.Cost.Total)))
 }
 
 // cheaperDesign is the cheapest candidate saving at least cheaperShare,

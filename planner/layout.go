@@ -119,7 +119,7 @@ func (p *Plan) comparePacked(s Scenario, cat *Catalog) {
 	}
 	saving := p.Cost.Total - alt.Cost.Total
 	p.Notes = append(p.Notes, fmt.Sprintf("packed leaves (leaf_alignment = %q) would take %s instead of %s: %s less (%.0f%%), with racks straddling leaves",
-		AlignPacked, textfmt.Plural(alt.TotalSwitches(), "switch"), textfmt.Plural(p.TotalSwitches(), "switch"), textfmt.USD(saving), 100*saving/p.Cost.Total))
+		AlignPacked, textfmt.Plural(alt.TotalSwitches(), "switch"), textfmt.Plural(p.TotalSwitches(), "switch"), p.MoneyScale().Format(saving), 100*saving/p.Cost.Total))
 	p.Cheaper = append(p.Cheaper, Cheaper{Design: fmt.Sprintf("leaf_alignment = %q", AlignPacked), CostUSD: alt.Cost.Total, SavingUSD: saving,
 		Caveat: "racks straddle leaves, unlike the reference layout",
 		apply:  func(s *Scenario) { s.Network.LeafAlignment = AlignPacked }})
@@ -140,7 +140,7 @@ func (p *Plan) compareTwoTiers(s Scenario, cat *Catalog) {
 	}
 	saving := p.Cost.Total - alt.Cost.Total
 	p.Notes = append(p.Notes, fmt.Sprintf("two tiers (tiers = 2) would take %s instead of %s: %s less (%.0f%%), every SU sharing the spines instead of the reference's spine-leaf groups and cores",
-		textfmt.Plural(alt.TotalSwitches(), "switch"), textfmt.Plural(p.TotalSwitches(), "switch"), textfmt.USD(saving), 100*saving/p.Cost.Total))
+		textfmt.Plural(alt.TotalSwitches(), "switch"), textfmt.Plural(p.TotalSwitches(), "switch"), p.MoneyScale().Format(saving), 100*saving/p.Cost.Total))
 	p.Cheaper = append(p.Cheaper, Cheaper{Design: "tiers = 2", CostUSD: alt.Cost.Total, SavingUSD: saving,
 		Caveat: "SUs share spines, unlike the reference's spine-leaf groups",
 		apply:  func(s *Scenario) { s.Network.Tiers = 2 }})

@@ -329,14 +329,14 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 		return nil, err
 	}
 	best.Notes = append(notes, best.Notes...)
-	if n.packed {
-		best.comparePacked(rs, cat)
-	}
 	best.Notes = append(best.Notes, rackScaleHint(rs, cat)...)
 	if err := best.estimateJCT(cat, n.jct); err != nil {
 		return nil, err
 	}
 	rel := best.sideNetworks(cat, n)
+	if n.packed { // after the side networks: its note is written in the plan's money scale
+		best.comparePacked(rs, cat)
+	}
 	if err := best.checkFinite(); err != nil {
 		return nil, err
 	}

@@ -642,7 +642,8 @@ func (p *Plan) SparesLine() string {
 	return fmt.Sprintf("%s: failed parts back in %s, not %s", p.sparesBought(), back, repair)
 }
 
-// sparesBought is "6 switches and 130 optics, $156.4k".
+// sparesBought is "6 switches and 130 optics, $0.156M" (in the plan's
+// money scale).
 func (p *Plan) sparesBought() string {
 	var bought []string
 	if n := p.Spares.Switches; n > 0 {
@@ -651,7 +652,7 @@ func (p *Plan) sparesBought() string {
 	if n := p.Spares.Optics.Total; n > 0 {
 		bought = append(bought, textfmt.Plural(n, "optic"))
 	}
-	return textfmt.JoinAnd(bought) + ", " + textfmt.USD(p.Spares.USD)
+	return textfmt.JoinAnd(bought) + ", " + p.MoneyScale().Format(p.Spares.USD) // the plan's scale, as the amounts beside it
 }
 
 // formatPct prints a fraction as a percentage, with more digits near 100%.

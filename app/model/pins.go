@@ -108,29 +108,31 @@ type Comparison struct {
 
 var compareFigures = []struct {
 	name  string
-	value func(p *planner.Plan) string
+	value func(p *planner.Plan, usd textfmt.MoneyScale) string
 }{
-	{"GPUs", func(p *planner.Plan) string { return textfmt.Int(p.GPUs) }},
-	{"System", func(p *planner.Plan) string {
+	{"GPUs", func(p *planner.Plan, _ textfmt.MoneyScale) string { return textfmt.Int(p.GPUs) }},
+	{"System", func(p *planner.Plan, _ textfmt.MoneyScale) string {
 		if p.System == nil {
 			return fmt.Sprintf("custom, %d GPUs per server", p.Scenario.Cluster.GPUsPerServer)
 		}
 		return p.System.Key
 	}},
-	{"Fabric", func(p *planner.Plan) string {
+	{"Fabric", func(p *planner.Plan, _ textfmt.MoneyScale) string {
 		return fmt.Sprintf("%s %s", p.Scenario.Network.Fabric.Name(), speedLabel(p.Scenario.Network.NICGbps))
 	}},
-	{"Switch", func(p *planner.Plan) string { return p.Switch.Key }},
-	{"Tiers / planes", func(p *planner.Plan) string { return fmt.Sprintf("%d / %d", p.Tiers, p.Planes) }},
-	{"Oversubscription", func(p *planner.Plan) string { return p.Scenario.Network.Oversubscription }},
-	{"NIC ports", func(p *planner.Plan) string { return textfmt.Int(p.NICPorts) }},
-	{"Switches", func(p *planner.Plan) string { return textfmt.Int(p.TotalSwitches()) }},
-	{"Links", func(p *planner.Plan) string { return textfmt.Int(p.Links.Total) }},
-	{"Transceivers", func(p *planner.Plan) string { return textfmt.Int(p.ServerTransceivers + p.SwitchTransceivers) }},
-	{"Cost", func(p *planner.Plan) string { return textfmt.USD(p.Cost.Total) }},
-	{"Cost per GPU", func(p *planner.Plan) string { return textfmt.USDExact(p.Cost.PerGPU) }},
-	{"Power", func(p *planner.Plan) string { return textfmt.Watts(p.Power.Total) }},
-	{"Step time", func(p *planner.Plan) string {
+	{"Switch", func(p *planner.Plan, _ textfmt.MoneyScale) string { return p.Switch.Key }},
+	{"Tiers / planes", func(p *planner.Plan, _ textfmt.MoneyScale) string { return fmt.Sprintf("%d / %d", p.Tiers, p.Planes) }},
+	{"Oversubscription", func(p *planner.Plan, _ textfmt.MoneyScale) string { return p.Scenario.Network.Oversubscription }},
+	{"NIC ports", func(p *planner.Plan, _ textfmt.MoneyScale) string { return textfmt.Int(p.NICPorts) }},
+	{"Switches", func(p *planner.Plan, _ textfmt.MoneyScale) string { return textfmt.Int(p.TotalSwitches()) }},
+	{"Links", func(p *planner.Plan, _ textfmt.MoneyScale) string { return textfmt.Int(p.Links.Total) }},
+	{"Transceivers", func(p *planner.Plan, _ textfmt.MoneyScale) string {
+		return textfmt.Int(p.ServerTransceivers + p.SwitchTransceivers)
+	}},
+	{"Cost", func(p *planner.Plan, usd textfmt.MoneyScale) string { return usd.Format(p.Cost.Total) }},
+	{"Cost per GPU", func(p *planner.Plan, _ textfmt.MoneyScale) string { return textfmt.USDExact(p.Cost.PerGPU) }},
+	{"Power", func(p *planner.Plan, _ textfmt.MoneyScale) string { return textfmt.Watts(p.Power.Total) }},
+	{"Step time", func(p *planner.Plan, _ textfmt.MoneyScale) string {
 		if p.JCT == nil {
 			return "–"
 		}
@@ -139,13 +141,13 @@ var compareFigures = []struct {
 		}
 		return textfmt.Seconds(p.JCT.Planned.StepS)
 	}},
-	{"Job time", func(p *planner.Plan) string {
+	{"Job time", func(p *planner.Plan, _ textfmt.MoneyScale) string {
 		if p.JCT == nil {
 			return "–"
 		}
 		return textfmt.Duration(p.JCT.Planned.Days)
 	}},
-	{"Gain over TCP/IP", func(p *planner.Plan) string {
+	{"Gain over TCP/IP", func(p *planner.Plan, _ textfmt.MoneyScale) string {
 		if p.JCT == nil {
 			return "–"
 		}
@@ -160,10 +162,11 @@ func (m *Model) Compare() Comparison {
 	for _, v := range vs {
 		c.Columns = append(c.Columns, v.Label)
 	}
+	usd := variantsMoneyScale(vs)
 	for _, f := range compareFigures {
 		row := CompareRow{Name: f.name}
 		for _, v := range vs {
-			row.Cells = append(row.Cells, f.value(v.Plan))
+			row.Cells = append(row.Cells, f.value(v.Plan, usd))
 		}
 		for _, cell := range row.Cells {
 			if cell != row.Cells[0] {
@@ -176,6 +179,17 @@ func (m *Model) Compare() Comparison {
 		}
 	}
 	return c
+}
+
+// variantsMoneyScale is the one scale the Compare tab writes every
+// plan's cost in ("$0.912M" beside "$4.56M", never "$912.0k"), chosen
+// from the dearest of them.
+func variantsMoneyScale(vs []planner.Variant) textfmt.MoneyScale {
+	usd := make([]float64, 0, len(vs))
+	for _, v := range vs {
+		usd = append(usd, v.Plan.Cost.Total)
+	}
+	return textfmt.MoneyScaleFor(usd...)
 }
 
 // CostVsRow names the Compare tab's row that says how sure each cost

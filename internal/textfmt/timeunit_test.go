@@ -46,7 +46,8 @@ var zero float64
 // Amounts shown together share the scale of the largest. Expected by
 // hand: $648,000 in millions is $0.648M; $189,400 is $0.189M; $2,240,000
 // is $2.24M. Mutation caught: each amount in its own scale ("$2.24M,
-// $648.0k").
+// $648.0k"); a small non-zero amount written as zero ("$0.000B" for a
+// $412,000 management network beside $1.35B).
 func TestMoneyScaleFor(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -58,6 +59,10 @@ func TestMoneyScaleFor(t *testing.T) {
 		{"thousands", []float64{45e3, 9e3}, []string{"$45.0k", "$9.0k"}},
 		{"small: whole dollars", []float64{950, 12}, []string{"$950", "$12"}},
 		{"negative", []float64{-2.5e6, 1e6}, []string{"-$2.50M", "$1.00M"}},
+		// $412,000 in billions is 0.000412B: not "$0.000B" but under the
+		// scale's least step; $600,000 rounds to $0.001B; zero stays zero.
+		{"below the scale's least step", []float64{1.35e9, 412e3, 600e3, 0}, []string{"$1.35B", "<$0.001B", "$0.001B", "$0.000B"}},
+		{"below a tenth of a thousand", []float64{45e3, 30}, []string{"$45.0k", "<$0.1k"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := MoneyScaleFor(tc.usd...)

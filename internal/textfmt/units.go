@@ -90,7 +90,8 @@ func MoneyScaleFor(usd ...float64) MoneyScale {
 
 // Format writes v in the scale: two decimals from one unit up, three
 // below it (so an amount a scale smaller than the largest keeps three
-// figures: $0.648M), whole dollars without a scale.
+// figures: $0.648M), whole dollars without a scale. A non-zero amount
+// that would round to zero in the scale is written "<$0.001B".
 func (m MoneyScale) Format(v float64) string {
 	if m.Div == 1 || m.Suffix == "" {
 		return USDExact(v)
@@ -106,6 +107,10 @@ func (m MoneyScale) Format(v float64) string {
 	}
 	if m.Suffix == "k" {
 		dec = 1
+	}
+	if least := math.Pow(10, -float64(dec)); x > 0 && x < least/2 {
+		// Too small to show in the scale: never written as a zero it is not.
+		return sign + "<$" + strconv.FormatFloat(least, 'f', dec, 64) + m.Suffix
 	}
 	return sign + "$" + strconv.FormatFloat(x, 'f', dec, 64) + m.Suffix
 }
