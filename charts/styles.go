@@ -224,8 +224,11 @@ func stylesFootnote(p *planner.Plan, c *planner.StyleComparison) (full, short st
 		built = append(built, fmt.Sprintf("%s: %s, %s, %s links, %s transceivers", r.Label(), q.Switch.Key,
 			textfmt.Plural(q.Tiers, "tier"), textfmt.Int(q.Links.Total), textfmt.Int(q.ServerTransceivers+q.SwitchTransceivers)))
 	}
-	head := fmt.Sprintf("%s: %s GPUs, %s %dG, the same workload in every style; the scenario's own style in colour.",
-		planTitle(p), textfmt.Int(p.GPUs), p.Scenario.Network.Fabric.Short(), p.Scenario.Network.NICGbps)
+	cluster := fmt.Sprintf("%s GPUs, %s %dG", textfmt.Int(p.GPUs), p.Scenario.Network.Fabric.Short(), p.Scenario.Network.NICGbps)
+	if title := planTitle(p); !strings.HasPrefix(cluster, title) { // an unnamed plan's title is its GPU count
+		cluster = title + ": " + cluster
+	}
+	head := cluster + ", the same workload in every style; the scenario's own style in colour."
 	var tail []string
 	if !hasJobTime(c) {
 		tail = append(tail, "No job-time estimate: the workload does not run on this cluster (see the plan's notes); transceivers shown instead.")
