@@ -36,6 +36,10 @@ type CableRun struct {
 	// aID and bID number the ends' devices over the fabric, aPort and
 	// bPort their ports from 0 (for counting transceiver cages).
 	aID, bID, aPort, bPort int
+	// aUp is a leaf's first uplink port (leaf-spine links).
+	aUp int
+	// aRack and bRack index the ends' racks in Hall.Racks.
+	aRack, bRack int32
 }
 
 // WalkCables calls fn once for every link of the plan, in a fixed order:
@@ -213,7 +217,7 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 							}
 							c.Rail = w.rail(g)
 							if h := w.p.Hall; h != nil {
-								c.aID, c.aPort = w.leafID+(plane-1)*h.leavesPerPlane+g, up+k
+								c.aID, c.aPort, c.aUp = w.leafID+(plane-1)*h.leavesPerPlane+g, up+k, up
 								c.bID, c.bPort = w.spineID+(plane-1)*h.spinesPerPlane+h.podSpine[pod]+x, w.arrivals[x]
 								if err := w.measure(1, h.leafPlace(plane, g), h.spinePlace(plane, pod, x)); err != nil {
 									return err

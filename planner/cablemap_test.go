@@ -22,8 +22,11 @@ func cableMapCases(t *testing.T) map[string]*Plan {
 	t.Helper()
 	cat := testCatalog(t)
 	out := map[string]*Plan{}
+	// Flat lengths (flatLengths): the map's wiring and names are
+	// checked against one medium per tier; the hall's map is checked
+	// against its BOM by TestHallPropertiesEverySystem.
 	build := func(name string, s Scenario) {
-		p, err := Build(s, cat)
+		p, err := Build(flatLengths(s), cat)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -250,8 +253,9 @@ func portIndex(t *testing.T, port string, perCage int) int {
 // on P16/2; that leaf's uplinks start at cage 17 and go to spine 1 first.
 // Unit 2's rail-8 leaf is leaf 16. Mutations caught: ports from 0,
 // cages ignored, rails and units swapped.
+// At the flat per-tier lengths (flatLengths): its hand figures count one medium per tier.
 func TestCableNamesByHand(t *testing.T) {
-	p, err := Build(ibScenario(1024), testCatalog(t))
+	p, err := Build(flatIB(1024), testCatalog(t))
 	if err != nil {
 		t.Fatal(err)
 	}

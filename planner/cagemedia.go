@@ -16,8 +16,9 @@ type cageSets struct {
 	longest []float32 // per cage, then per set root: the longest run
 	medium  []Medium  // per set root, once chosen
 	tier    []int8    // per cage: the tier of its links
-	grid    cageGrid
-	perCage int // links per switch cage
+	grid cageGrid
+	// port is each tier's port speed and links per switch cage.
+	port [3]tierPort
 	// serverPerCage is the server ports one server-side module serves.
 	serverPerCage int
 }
@@ -38,22 +39,33 @@ func (g cageGrid) index(dev, cage int) int {
 	return g.servers*g.serverCages + (dev-g.servers)*g.switchCages + cage
 }
 
-func newCageSets(grid cageGrid, perCage, serverPerCage int) *cageSets {
+func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 	n := grid.size
-	s := &cageSets{parent: make([]int32, n), longest: make([]float32, n), tier: make([]int8, n), grid: grid, perCage: max(perCage, 1), serverPerCage: max(serverPerCage, 1)}
+	s := &cageSets{parent: make([]int32, n), longest: make([]float32, n), tier: make([]int8, n), grid: grid, port: port, serverPerCage: max(serverPerCage, 1)}
+	for t := range s.port {
+		s.port[t].cageLinks = max(s.port[t].cageLinks, 1)
+	}
 	for i := range s.parent {
 		s.parent[i] = int32(i)
 	}
 	return s
 }
 
-// ends are the cage numbers of a link's two ends.
+// ends are the cage numbers of a link's two ends. A leaf's uplinks
+// (from its port aUp on) run at the uplink speed, in the cages after its
+// down links'; a spine's and a core's ports all run at it.
 func (s *cageSets) ends(t int, c *CableRun) (a, b int32) {
-	lower := s.perCage
-	if t == 0 {
-		lower = s.serverPerCage
+	down, up := s.port[0].cageLinks, s.port[t].cageLinks
+	var ca int
+	switch t {
+	case 0:
+		ca = c.aPort / s.serverPerCage
+	case 1:
+		ca = c.aUp/down + (c.aPort-c.aUp)/up
+	default:
+		ca = c.aPort / up
 	}
-	return int32(s.grid.index(c.aID, c.aPort/lower)), int32(s.grid.index(c.bID, c.bPort/s.perCage))
+	return int32(s.grid.index(c.aID, ca)), int32(s.grid.index(c.bID, c.bPort/up))
 }
 
 func (s *cageSets) find(x int32) int32 {
@@ -86,6 +98,7 @@ func (s *cageSets) choose(p *Plan) error {
 		run  float32
 	}
 	memo := map[key]Medium{}
+	lastKey, lastMed := key{-1, 0}, Medium("")
 	for i := range s.parent {
 		x := int32(i)
 		if s.parent[x] != x || s.longest[x] == 0 {
@@ -93,6 +106,10 @@ func (s *cageSets) choose(p *Plan) error {
 		}
 		t := int(s.tier[x])
 		k := key{t, s.longest[x]}
+		if k == lastKey {
+			s.medium[x] = lastMed
+			continue
+		}
 		med, ok := memo[k]
 		if !ok {
 			ch, found := p.media.choose(t, float64(k.run))
@@ -102,6 +119,7 @@ func (s *cageSets) choose(p *Plan) error {
 			med, memo[k] = ch.medium, ch.medium
 		}
 		s.medium[x] = med
+		lastKey, lastMed = k, med
 	}
 	return nil
 }

@@ -40,7 +40,7 @@ func (p *Plan) FindCheaper(cat *Catalog) {
 func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
 	s := p.Scenario
 	n := s.Network
-	var best *Plan
+	var options []designOption
 	for _, split := range p.NIC.PortSplits(n.Fabric) {
 		serverPorts := n.NICsPerServer * split
 		for planes := 1; planes <= min(serverPorts, maxPlanes); planes++ {
@@ -53,16 +53,11 @@ func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
 				}
 				c := s
 				c.Network.PortsPerNIC, c.Network.Planes, c.Network.Tiers, c.Network.Switch = split, planes, 0, sw.Key
-				alt, err := buildWith(c, cat, p.NIC, sw)
-				if err != nil || alt.Cost.Total > p.Cost.Total*(1-cheaperShare) {
-					continue
-				}
-				if best == nil || better(alt, best) {
-					best = alt
-				}
+				options = append(options, designOption{c, sw})
 			}
 		}
 	}
+	best := p.cheapestBelow(cat, options, 1-cheaperShare)
 	if best == nil {
 		return nil, ""
 	}

@@ -26,7 +26,7 @@ func ExampleBuild() {
 	// Output:
 	// tiers: 2
 	// leaf: 32 spine: 16
-	// links: 2048 transceivers: 2560
+	// links: 2048 transceivers: 2554
 }
 
 func ExampleParseGPUList() {

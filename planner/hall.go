@@ -507,18 +507,16 @@ func (h *Hall) run(a, b place) float64 {
 	return (f.TrayHeightM - a.h) + (f.TrayHeightM - b.h) + math.Abs(ra.X-rb.X) + math.Abs(ra.Y-rb.Y) + f.SlackM
 }
 
-// layOut lays the plan out in a hall when the scenario has a [facility]
-// table, with the data's defaults for what it leaves out. No hall is
-// laid out (each tier's links keep one length) with layout = "flat",
-// for a plan that asks for totals only (flatLinks: sweeps and
-// searches) or without facility data in the catalog.
+// layOut lays the plan out in a hall, with the data's defaults for what
+// the scenario's [facility] table leaves out (all of it without one).
+// No hall is laid out (each tier's links keep one length) with layout =
+// "flat", for a scenario that gives its link lengths in network.media
+// without a [facility] table, for a plan that asks for totals only
+// (flatLinks: sweeps and searches) or without facility data in the
+// catalog.
 func (p *Plan) layOut(cat *Catalog) error {
 	s := &p.Scenario
 	if !s.laysHall(cat) {
-		return nil
-	}
-	if p.MixedSpeeds() {
-		p.Notes = append(p.Notes, "no hall layout: its per-link media run at one port speed, and uplink_gbps runs the switch-to-switch links faster; the plan is priced on the per-tier lengths of network.media")
 		return nil
 	}
 	f := s.Facility.resolve(cat.Facility.Defaults, leafInRack(s))
@@ -552,7 +550,7 @@ func leafInRack(s *Scenario) bool {
 // laysHall reports whether a plan of s is laid out in the hall (see
 // layOut).
 func (s *Scenario) laysHall(cat *Catalog) bool {
-	return cat.Facility != nil && !s.flatLinks && s.Facility != nil && s.Facility.Layout != LayoutFlat
+	return cat.Facility != nil && !s.flatLinks && !s.givesLengths() && (s.Facility == nil || s.Facility.Layout != LayoutFlat)
 }
 
 // givesLengths reports whether the scenario fixes its link lengths in

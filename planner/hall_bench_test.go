@@ -28,7 +28,7 @@ func xdr100k(b testing.TB) (Scenario, *Catalog) {
 func BenchmarkHall100k(b *testing.B) {
 	s, cat := xdr100k(b)
 	plain := s.Clone()
-	plain.Facility = nil
+	plain.Facility = &Facility{Layout: LayoutFlat}
 	for b.Loop() {
 		t0 := time.Now()
 		if _, err := Build(plain, cat); err != nil {
@@ -71,8 +71,7 @@ func TestHallWireDelay(t *testing.T) {
 	if got := p.fabricView().wireUS; math.Abs(got-want) > 1e-12 || want < 0.1 {
 		t.Errorf("wire delay %g us, want %g us", got, want)
 	}
-	plain := hallScenario(256, Facility{})
-	plain.Facility = nil
+	plain := hallScenario(256, Facility{Layout: LayoutFlat})
 	q, err := Build(plain, testCatalog(t))
 	if err != nil {
 		t.Fatal(err)

@@ -126,9 +126,9 @@ func (h *Hall) cableFigures(p *Plan, t *linkTally, groups []cableGroup) {
 func (p *Plan) reachOf(c CableRun) int {
 	cat := p.media.cat
 	if c.Medium != Optics && c.Medium != Multimode {
-		return cat.Cables[string(c.Medium)].Reach(p.PortGbps)
+		return cat.Cables[string(c.Medium)].Reach(c.Gbps)
 	}
-	r := cat.Cables[c.Part].Reach(p.PortGbps)
+	r := cat.Cables[c.Part].Reach(c.Gbps)
 	for _, k := range []string{c.AModule, c.BModule} {
 		if m := cat.Transceivers[k]; m != nil {
 			r = min(r, m.ReachM)

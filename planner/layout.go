@@ -113,8 +113,8 @@ func (p *Plan) comparePacked(s Scenario, cat *Catalog) {
 	}
 	p.compareTwoTiers(s, cat)
 	s.Network.LeafAlignment = AlignPacked
-	alt, err := buildWith(s, cat, p.NIC, p.Switch)
-	if err != nil || alt.Cost.Total >= p.Cost.Total {
+	alt := p.cheapestBelow(cat, []designOption{{s, p.Switch}}, 1)
+	if alt == nil {
 		return
 	}
 	saving := p.Cost.Total - alt.Cost.Total
@@ -134,8 +134,8 @@ func (p *Plan) compareTwoTiers(s Scenario, cat *Catalog) {
 		return
 	}
 	s.Network.Tiers = 2
-	alt, err := buildWith(s, cat, p.NIC, p.Switch)
-	if err != nil || alt.Cost.Total >= p.Cost.Total {
+	alt := p.cheapestBelow(cat, []designOption{{s, p.Switch}}, 1)
+	if alt == nil {
 		return
 	}
 	saving := p.Cost.Total - alt.Cost.Total

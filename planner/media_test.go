@@ -21,9 +21,10 @@ func bomKeys(p *Plan) map[string]int {
 // side 100 m DR4 modules; leaf-spine 100 m twin-port; spine-core beyond
 // 100 m takes the 500 m twin-port part. Mutation caught: one module type
 // for every tier (500 m parts rated 100 m).
+// At the flat per-tier lengths (flatLengths): the test is about those lengths.
 func TestMediaByReach(t *testing.T) {
 	cat := testCatalog(t)
-	s := ibScenario(4096)
+	s := flatIB(4096)
 	s.Network.Tiers = 3
 	p, err := Build(s, cat)
 	if err != nil {
@@ -39,7 +40,7 @@ func TestMediaByReach(t *testing.T) {
 		}
 	}
 	// Top-of-rack 2 m server links: passive copper is cheapest.
-	s = ibScenario(256)
+	s = flatIB(256)
 	s.Network.RailOptimized = false
 	if p, err = Build(s, cat); err != nil || p.LinkTiers[0].Medium != DAC {
 		t.Errorf("ToR 2 m: %v, %v; want dac", p.LinkTiers[0].Medium, err)

@@ -106,6 +106,10 @@ func comparePartial(t *testing.T, full, got *Plan, n need) {
 	}
 	g := *got
 	want.Notes, g.Notes = nil, nil
+	// The media chooser is a walk's cache that points back at its own
+	// plan (which differs in what n leaves out); the hall it chose for
+	// is compared.
+	want.media, g.media = nil, nil
 	if reflect.DeepEqual(&want, &g) {
 		return
 	}

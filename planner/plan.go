@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fabricplan/internal/fielderr"
@@ -235,10 +236,18 @@ func (s Scenario) Resolve(cat *Catalog) (Scenario, []string) {
 	// Media left out are chosen per switch when the fabric is sized: the
 	// cheapest offered that reaches (see chooseMedia). Lengths are the
 	// hall's, or one per tier without one.
-	m := &n.Media
 	if s.laysHall(cat) {
 		return s, notes
 	}
+	n.flatLengths()
+	return s, notes
+}
+
+// flatLengths gives each tier left without a length its default one:
+// 2 m (top of rack) or 20 m server-leaf, 50 m leaf-spine, 150 m
+// spine-core.
+func (n *Network) flatLengths() {
+	m := &n.Media
 	if m.ServerLeafM == 0 {
 		m.ServerLeafM = defaultServerLeafRailM
 		if !n.RailOptimized {
@@ -251,7 +260,14 @@ func (s Scenario) Resolve(cat *Catalog) (Scenario, []string) {
 	if m.SpineCoreM == 0 {
 		m.SpineCoreM = defaultSpineCoreM
 	}
-	return s, notes
+}
+
+// resolvedFlat is a resolved scenario priced at one length per tier
+// (FlatLinks), with the default lengths a hall would have measured.
+func (s Scenario) resolvedFlat() Scenario {
+	s = s.FlatLinks()
+	s.Network.flatLengths()
+	return s
 }
 
 // Build validates the scenario and sizes its fabric. With switch "auto" it
@@ -393,6 +409,53 @@ func (p *Plan) sideNetworks(cat *Catalog, n need) *Reliability {
 	return cat.Reliability
 }
 
+// cheapestOn builds on each candidate switch and returns the cheapest
+// plan (see better) with the errors of those that do not fit. Several
+// candidates laid out in a hall are compared at one length per tier
+// (FlatLinks: a hall walk per switch would cost seconds at 100,000
+// GPUs); the cheapest there is then laid out, or the next one when its
+// hall cannot be cabled.
+func cheapestOn(rs Scenario, cat *Catalog, nic *NIC, candidates []*Switch) (*Plan, []error) {
+	cmp := rs
+	if len(candidates) > 1 && rs.laysHall(cat) {
+		cmp = rs.resolvedFlat()
+	}
+	var built []*Plan
+	var errs []error
+	for _, sw := range candidates {
+		p, err := buildWith(cmp, cat, nic, sw)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		built = append(built, p)
+	}
+	slices.SortStableFunc(built, func(a, b *Plan) int {
+		switch {
+		case better(a, b):
+			return -1
+		case better(b, a):
+			return 1
+		}
+		return 0
+	})
+	if cmp.flatLinks == rs.flatLinks || len(built) == 0 {
+		if len(built) == 0 {
+			return nil, errs
+		}
+		return built[0], errs
+	}
+	var hallErrs []error
+	for _, f := range built {
+		p, err := buildWith(rs, cat, nic, f.Switch)
+		if err == nil {
+			return p, errs
+		}
+		hallErrs = append(hallErrs, err)
+	}
+	return nil, append(errs, hallErrs...)
+}
+
 // better orders auto-chosen plans: cheaper, then fewer switches, then key.
 func better(a, b *Plan) bool {
 	if a.Cost.Total != b.Cost.Total {
@@ -420,8 +483,25 @@ func switchSpeeds(cat *Catalog, f Fabric) []int {
 	return out
 }
 
-// buildWith sizes the fabric on one switch model.
+// buildWith sizes the fabric on one switch model. A hall laid out by
+// default (no [facility] table) that cannot be cabled (a run beyond
+// every medium) leaves the plan at one length per tier, with a note
+// naming why; a hall the scenario asks for keeps its error.
 func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
+	p, err := sizeWith(s, cat, nic, sw)
+	if err == nil || s.Facility != nil || !s.laysHall(cat) {
+		return p, err
+	}
+	flat, ferr := sizeWith(s.resolvedFlat(), cat, nic, sw)
+	if ferr != nil {
+		return nil, err
+	}
+	flat.Notes = append(flat.Notes, fmt.Sprintf("no hall layout (each tier's links at one length, network.media): the default hall cannot be cabled: %v", err))
+	return flat, nil
+}
+
+// sizeWith is buildWith without the fallback.
+func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	n := s.Network
 	port := n.NICGbps / n.PortsPerNIC
 	lane, err := joinLanes(cat, nic, sw, port)
@@ -596,18 +676,7 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
 	} else {
 		candidates = []*Switch{cat.Switches[rs.Network.Switch]}
 	}
-	var best *Plan
-	var errs []error
-	for _, sw := range candidates {
-		p, err := buildWith(rs, cat, nic, sw)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if best == nil || better(p, best) {
-			best = p
-		}
-	}
+	best, errs := cheapestOn(rs, cat, nic, candidates)
 	switch {
 	case best == nil && len(candidates) == 1:
 		return nil, false, errs[0]

@@ -201,8 +201,9 @@ func TestQ3400MixedSpeedBuild(t *testing.T) {
 // TestUplinkSpeedReported: a plan with faster uplinks says each tier's
 // speeds in its JSON (uplink_gbps, per-tier down_gbps and up_gbps) and
 // text, and a plan without leaves those keys out, so default plans read
-// as before. A laid-out hall, whose per-link media run one speed, is
-// left out with a note rather than priced at the wrong speed. Hand
+// as before. A laid-out hall measures every link at its tier's speed:
+// each server link's modules are 200G parts, each switch-to-switch
+// link's 400G parts, and each cable reaches at its link's speed. Hand
 // count, 7,680 GPUs in two planes: 960 hosts, 7 full segments of 128 and
 // one of 64, 8 ToRs each per plane (128 ToRs); a ToR as configured has
 // 128 x 200G + 60 x 400G = 188 ports in use of 196 (256 lanes' worth
@@ -223,7 +224,7 @@ func TestUplinkSpeedReported(t *testing.T) {
 	}{
 		{400, false, []string{`"uplink_gbps":400`, `{"tier":"leaf","down":15360,"up":7200,"idle":2528,"down_gbps":200,"up_gbps":400}`, `{"tier":"spine","down":7200,"up":0,"idle":480,"down_gbps":400}`}, nil},
 		{0, false, nil, []string{"uplink_gbps", "down_gbps"}},
-		{400, true, []string{"no hall layout"}, nil},
+		{400, true, []string{`"uplink_gbps":400`}, []string{"no hall layout"}},
 	} {
 		s := NewScenario()
 		s.Cluster.GPUs = 7680
@@ -251,8 +252,40 @@ func TestUplinkSpeedReported(t *testing.T) {
 				t.Errorf("uplink %d: JSON has %s", tc.uplink, w)
 			}
 		}
-		if tc.facility && p.Hall != nil {
-			t.Errorf("a hall was laid out at one speed for a plan with %dG uplinks", tc.uplink)
+		if tc.facility {
+			checkHallSpeeds(t, p, cat)
 		}
+	}
+}
+
+// checkHallSpeeds checks that a laid-out plan's links each take modules
+// made for its tier's speed and a medium that reaches its length there.
+func checkHallSpeeds(t *testing.T, p *Plan, cat *Catalog) {
+	t.Helper()
+	if p.Hall == nil {
+		t.Fatal("no hall laid out")
+	}
+	seen := map[string]int{}
+	err := p.WalkCables(func(c *CableRun) error {
+		want := p.TierGbps(c.Tier)
+		if c.Gbps != want {
+			return fmt.Errorf("%s link at %dG, want %dG", c.Tier, c.Gbps, want)
+		}
+		for _, k := range []string{c.AModule, c.BModule} {
+			if m := cat.Transceivers[k]; m != nil && m.LinkGbps != want {
+				return fmt.Errorf("%s link %s-%s at %dG has module %s for %dG", c.Tier, c.ADevice, c.BDevice, want, k, m.LinkGbps)
+			}
+		}
+		if reach := p.reachOf(*c); float64(reach) < c.Metres {
+			return fmt.Errorf("%s link of %g m on %s reaching %d m at %dG", c.Tier, c.Metres, c.Part, reach, want)
+		}
+		seen[c.Tier]++
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	if seen["leaf_spine"] == 0 || seen["server_leaf"] == 0 {
+		t.Errorf("links walked by tier: %v", seen)
 	}
 }

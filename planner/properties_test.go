@@ -44,7 +44,11 @@ func TestFabricProperties(t *testing.T) {
 			var prev *Plan
 			fits := 0
 			for _, g := range sizes {
-				s := NewScenario()
+				// Flat lengths (flatLengths): the sizing's properties
+				// (monotone cost and counts) at 2,700 sizes up to 1M GPUs;
+				// a hall's media jump with row packing, and the hall is
+				// checked at odd sizes by TestHallPropertiesEverySystem.
+				s := flatLengths(NewScenario())
 				cfg(&s)
 				s.Cluster.GPUs = g
 				p, err := Build(s, cat)
@@ -158,7 +162,10 @@ func TestJCTProperties(t *testing.T) {
 					func(s *Scenario) { s.Network.NICGbps = 800 },
 					func(s *Scenario) { s.Network.NICGbps = 800; s.Network.NICsPerServer = 16 },
 				} {
-					s := NewScenario()
+					// Flat lengths (flatLengths): a faster fabric can take
+					// more racks and longer wires, whose delay (a real,
+					// sub-microsecond effect) TestHallWireDelay checks.
+					s := flatLengths(NewScenario())
 					s.Cluster.GPUs = g
 					w := NewWorkload()
 					wf(&w)

@@ -14,13 +14,14 @@ import (
 // LuxOptx's 30-50%): osfp-400x1 $1,124 -> $1,686, osfp-400x2 $1,119 ->
 // $1,678.50; NICs, switches and fibre keep their price. Mutations caught:
 // a premium on every part, on none, or on the range only.
+// At the flat per-tier lengths (flatLengths): the parts named are the flat plan's single-mode modules.
 func TestPriceBasisChangesOnlyNamedParts(t *testing.T) {
 	cat := testCatalog(t)
-	street, err := Build(ibScenario(1024), cat)
+	street, err := Build(flatIB(1024), cat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := ibScenario(1024)
+	s := flatIB(1024)
 	s.Pricing.Basis = BasisList
 	list, err := Build(s, cat)
 	if err != nil {
@@ -61,6 +62,7 @@ func TestPriceBasisChangesOnlyNamedParts(t *testing.T) {
 // a quote that does not replace the price, a BOM line without the
 // vendor, an expiry compared the wrong way round, a currency left
 // unconverted.
+// At the flat per-tier lengths (flatLengths): the quoted parts are the flat plan's single-mode modules.
 func TestQuotesOverrideAndExpire(t *testing.T) {
 	cat := testCatalog(t)
 	qs, err := ParseQuotes("q.csv", []byte("part,unit_price,currency,vendor,date,valid_until,usd_per\n"+
@@ -81,7 +83,7 @@ func TestQuotesOverrideAndExpire(t *testing.T) {
 	} {
 		t.Run(tc.today, func(t *testing.T) {
 			today, _ := time.Parse(dateLayout, tc.today)
-			s := ibScenario(1024)
+			s := flatIB(1024)
 			s.Quotes = &Quotes{Path: "q.csv", Quotes: qs, Today: today}
 			p, err := Build(s, cat)
 			if err != nil {
@@ -127,7 +129,7 @@ func TestQuotesOverrideAndExpire(t *testing.T) {
 		})
 	}
 	// A quote is what the buyer pays: the list basis leaves it alone.
-	s := ibScenario(1024)
+	s := flatIB(1024)
 	s.Pricing.Basis = BasisList
 	s.Quotes = &Quotes{Path: "q.csv", Quotes: qs}
 	p, _ := Build(s, cat)

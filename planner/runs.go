@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"fabricplan/internal/fielderr"
 )
 
 func tierIndex(name string) int {
@@ -30,7 +32,11 @@ type LinkRun struct {
 // rounded up to a whole metre when no lengths are listed; false when
 // the medium does not reach.
 func (c *Cable) Sold(run float64, gbps int) (float64, bool) {
-	reach := float64(c.Reach(gbps))
+	return c.soldWithin(run, float64(c.Reach(gbps)))
+}
+
+// soldWithin is Sold for a medium that reaches reach metres.
+func (c *Cable) soldWithin(run, reach float64) (float64, bool) {
 	if len(c.LengthsM) == 0 {
 		l := math.Max(1, math.Ceil(run-1e-9))
 		return l, l <= reach
@@ -60,8 +66,10 @@ type linkChoice struct {
 type mediaChooser struct {
 	p         *Plan
 	cat       *Catalog
-	forced    [3]Medium
-	cageLinks int
+	forced [3]Medium
+	// port is each link tier's port speed, switch cage and lane (a tier
+	// of uplink_gbps runs faster than the server ports).
+	port [3]tierPort
 	// serverMod is the server end's transceiver (nil: none fits), its
 	// price per link and the server ports one module serves.
 	serverMod         *Transceiver
@@ -71,9 +79,19 @@ type mediaChooser struct {
 	// twin-port cages with.
 	sets *cageSets
 	memo map[withKey]linkChoice
-	// cables is each of allMedia's cable (the fibre for optics).
+	// lastKey and last are each tier's latest choice: runs repeat, so
+	// most links skip the map.
+	lastKey [3]withKey
+	last    [3]linkChoice
+	// cables is each of allMedia's cable (the fibre for optics), reach
+	// its reach at each tier's port speed.
 	cables [5]*Cable
+	reach  [3][5]float64
 }
+
+// tierPort is a link tier's port speed (Gb/s), the links one switch cage
+// carries at it, and its lane rate.
+type tierPort struct{ gbps, cageLinks, lane int }
 
 // withKey is a link choice's tier, medium and length sold.
 type withKey struct {
@@ -83,7 +101,11 @@ type withKey struct {
 }
 
 func newMediaChooser(p *Plan, cat *Catalog) *mediaChooser {
-	m := &mediaChooser{p: p, cat: cat, cageLinks: p.Switch.LinksPerCage(p.PortGbps), memo: map[withKey]linkChoice{}, serverPerCage: 1}
+	m := &mediaChooser{p: p, cat: cat, memo: map[withKey]linkChoice{}, serverPerCage: 1}
+	for t, name := range linkTierNames {
+		g := p.TierGbps(name)
+		m.port[t] = tierPort{gbps: g, cageLinks: p.Switch.LinksPerCage(g), lane: p.tierLane(name)}
+	}
 	for i, med := range allMedia {
 		key := string(med)
 		switch med {
@@ -93,6 +115,11 @@ func newMediaChooser(p *Plan, cat *Catalog) *mediaChooser {
 			key = mmFiberKey
 		}
 		m.cables[i] = cat.Cables[key]
+		for t := range m.port {
+			if cb := m.cables[i]; cb != nil {
+				m.reach[t][i] = float64(cb.Reach(m.port[t].gbps))
+			}
+		}
 	}
 	md := p.Scenario.Network.Media
 	m.forced = [3]Medium{md.ServerLeaf, md.LeafSpine, md.SpineCore}
@@ -107,7 +134,7 @@ func newMediaChooser(p *Plan, cat *Catalog) *mediaChooser {
 // choose picks the medium of one link of tier t (an index into
 // linkTierNames) whose run is run metres; false when nothing reaches.
 func (m *mediaChooser) choose(t int, run float64) (linkChoice, bool) {
-	s, p := &m.p.Scenario, m.p
+	s, pt := &m.p.Scenario, m.port[t]
 	var best linkChoice
 	bestUSD, found := 0.0, false
 	try := func(c linkChoice, usd float64) {
@@ -120,10 +147,10 @@ func (m *mediaChooser) choose(t int, run float64) (linkChoice, bool) {
 			continue
 		}
 		cb := m.cat.Cables[string(med)]
-		if ok, _ := cb.Offered(s.Network.Fabric, p.PortGbps, m.cageLinks); !ok {
+		if ok, _ := cb.Offered(s.Network.Fabric, pt.gbps, pt.cageLinks); !ok {
 			continue
 		}
-		if l, ok := cb.Sold(run, p.PortGbps); ok {
+		if l, ok := cb.Sold(run, pt.gbps); ok {
 			try(linkChoice{medium: med, cable: cb, metres: l}, s.cablePrice(m.cat, cb, l).USD)
 		}
 	}
@@ -140,6 +167,24 @@ func (m *mediaChooser) choose(t int, run float64) (linkChoice, bool) {
 	return best, found
 }
 
+// forcedOffered checks that each copper or AOC medium the scenario
+// forces on a tier is offered at the plan's port speed and cages.
+func (m *mediaChooser) forcedOffered() error {
+	for t, med := range m.forced {
+		if med == "" || med == Optics || med == Multimode {
+			continue
+		}
+		cb := m.cat.Cables[string(med)]
+		if cb == nil {
+			continue
+		}
+		if ok, why := cb.Offered(m.p.Scenario.Network.Fabric, m.port[t].gbps, m.port[t].cageLinks); !ok {
+			return fielderr.New("network.media."+linkTierNames[t], "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
+		}
+	}
+	return nil
+}
+
 // with is a link of tier t on medium med, for a run that med reaches
 // (choices are cached by the length sold).
 func (m *mediaChooser) with(t int, med Medium, run float64) (linkChoice, bool) {
@@ -151,12 +196,16 @@ func (m *mediaChooser) with(t int, med Medium, run float64) (linkChoice, bool) {
 	if cb == nil {
 		return linkChoice{}, false
 	}
-	l, ok := cb.Sold(run, m.p.PortGbps)
+	l, ok := cb.soldWithin(run, m.reach[t][mi])
 	if !ok {
 		return linkChoice{}, false
 	}
 	k := withKey{int8(t), int8(mi), l}
+	if m.lastKey[t] == k && m.last[t].cable != nil {
+		return m.last[t], true
+	}
 	if c, ok := m.memo[k]; ok {
+		m.lastKey[t], m.last[t] = k, c
 		return c, true
 	}
 	c := linkChoice{medium: med, cable: cb, metres: l}
@@ -166,6 +215,7 @@ func (m *mediaChooser) with(t int, med Medium, run float64) (linkChoice, bool) {
 		}
 	}
 	m.memo[k] = c
+	m.lastKey[t], m.last[t] = k, c
 	return c, true
 }
 
@@ -173,7 +223,7 @@ func (m *mediaChooser) with(t int, med Medium, run float64) (linkChoice, bool) {
 // multimode (mm), and what it costs: the fibre and each end's share of
 // its module.
 func (m *mediaChooser) optics(t int, run float64, mm bool) (linkChoice, float64, bool) {
-	s, p := &m.p.Scenario, m.p
+	s, p, pt := &m.p.Scenario, m.p, m.port[t]
 	med, key := Optics, fiberKey
 	if mm {
 		med, key = Multimode, mmFiberKey
@@ -182,11 +232,11 @@ func (m *mediaChooser) optics(t int, run float64, mm bool) (linkChoice, float64,
 	if fiber == nil {
 		return linkChoice{}, 0, false
 	}
-	l, ok := fiber.Sold(run, p.PortGbps)
+	l, ok := fiber.Sold(run, pt.gbps)
 	if !ok {
 		return linkChoice{}, 0, false
 	}
-	sw := m.cat.FibreModule(mm, p.Switch.Form, p.PortGbps, m.cageLinks, p.LaneGbps, l)
+	sw := m.cat.FibreModule(mm, p.Switch.Form, pt.gbps, pt.cageLinks, pt.lane, l)
 	if sw == nil {
 		return linkChoice{}, 0, false
 	}
@@ -229,7 +279,8 @@ func (m *mediaChooser) serverModule(mm bool, metres float64) *Transceiver {
 // longestReach is the farthest any medium reaches for tier t, for the
 // error when a run is too long.
 func (m *mediaChooser) longestReach(t int) int {
-	_, longest := m.cat.Module(m.p.Switch.Form, m.p.PortGbps, m.cageLinks, m.p.LaneGbps, 0)
+	pt, f := m.port[t], m.p.Scenario.Network.Fabric
+	_, longest := m.cat.Module(m.p.Switch.Form, pt.gbps, pt.cageLinks, pt.lane, 0)
 	if t == 0 {
 		longest = 0
 		if m.serverMod != nil {
@@ -237,11 +288,11 @@ func (m *mediaChooser) longestReach(t int) int {
 		}
 	}
 	for _, med := range []Medium{DAC, ACC, AOC} {
-		if ok, _ := m.cat.Cables[string(med)].Offered(m.p.Scenario.Network.Fabric, m.p.PortGbps, m.cageLinks); ok {
-			longest = max(longest, m.cat.Cables[string(med)].Reach(m.p.PortGbps))
+		if ok, _ := m.cat.Cables[string(med)].Offered(f, pt.gbps, pt.cageLinks); ok {
+			longest = max(longest, m.cat.Cables[string(med)].Reach(pt.gbps))
 		}
 	}
-	return min(longest, max(m.cat.Cables[fiberKey].Reach(m.p.PortGbps), m.cat.Cables[string(AOC)].Reach(m.p.PortGbps)))
+	return min(longest, max(m.cat.Cables[fiberKey].Reach(pt.gbps), m.cat.Cables[string(AOC)].Reach(pt.gbps)))
 }
 
 // cableGroup keys the cable tally: a tier's links of one part and
@@ -284,8 +335,8 @@ func newLinkTally(grid cageGrid) *linkTally {
 	return &linkTally{cables: map[cableGroup]int{}, counts: map[cableGroup]*int{}, cages: make([]cageUse, grid.size), grid: grid}
 }
 
-// add counts one measured link.
-func (t *linkTally) add(c *CableRun, perCage, serverPerCage int) {
+// add counts one measured link; sets numbers its ends' cages.
+func (t *linkTally) add(c *CableRun, sets *cageSets) {
 	i := tierIndex(c.Tier)
 	g := cableGroup{i, c.Medium, c.Part, c.Metres}
 	if t.lastCount == nil || g != t.last {
@@ -305,17 +356,14 @@ func (t *linkTally) add(c *CableRun, perCage, serverPerCage int) {
 	if c.Medium != Optics && c.Medium != Multimode {
 		return
 	}
-	lowerPerCage := perCage
-	if i == 0 {
-		lowerPerCage = serverPerCage
-	}
 	m, mm := float32(c.Metres), c.Medium == Multimode
-	t.cage(c.aID, c.aPort/lowerPerCage, cageUse{m, int8(i), false, i == 0, mm})
-	t.cage(c.bID, c.bPort/perCage, cageUse{m, int8(i), true, false, mm})
+	a, b := sets.ends(i, c)
+	t.cage(a, cageUse{m, int8(i), false, i == 0, mm})
+	t.cage(b, cageUse{m, int8(i), true, false, mm})
 }
 
-func (t *linkTally) cage(dev, cage int, u cageUse) {
-	at := &t.cages[t.grid.index(dev, cage)]
+func (t *linkTally) cage(at32 int32, u cageUse) {
+	at := &t.cages[at32]
 	if at.metres < u.metres {
 		*at = u
 	}
@@ -335,14 +383,16 @@ type moduleCount struct {
 func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	m := newMediaChooser(p, cat)
 	p.media = m
-	perCage := p.Switch.LinksPerCage(p.PortGbps)
-	grid := newCageGrid(p.Servers, p.TotalSwitches(), ceilDiv(p.ServerPorts, m.serverPerCage), ceilDiv(p.Switch.Radix(p.PortGbps), perCage))
+	if err := m.forcedOffered(); err != nil {
+		return err
+	}
+	grid := newCageGrid(p.Servers, p.TotalSwitches(), ceilDiv(p.ServerPorts, m.serverPerCage), m.switchCages())
 	if err := p.chooseCageMedia(grid); err != nil {
 		return err
 	}
 	tally := newLinkTally(grid)
 	err := p.walkCables(false, func(c *CableRun) error {
-		tally.add(c, perCage, m.serverPerCage)
+		tally.add(c, m.sets)
 		return nil
 	})
 	if err != nil {
@@ -354,6 +404,7 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	mods := map[moduleCount]int{}
 	type modKey struct {
 		server, mm bool
+		tier       int8
 		metres     float32
 	}
 	memo := map[modKey]*Transceiver{}
@@ -361,13 +412,14 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 		if u.metres == 0 {
 			continue
 		}
-		mk := modKey{u.server, u.mm, u.metres}
+		mk := modKey{u.server, u.mm, u.tier, u.metres}
 		key, seen := memo[mk]
 		if !seen {
 			if u.server {
 				key = m.serverModule(u.mm, float64(u.metres))
 			} else {
-				key = cat.FibreModule(u.mm, p.Switch.Form, p.PortGbps, perCage, p.LaneGbps, float64(u.metres))
+				pt := m.port[u.tier]
+				key = cat.FibreModule(u.mm, p.Switch.Form, pt.gbps, pt.cageLinks, pt.lane, float64(u.metres))
 			}
 			memo[mk] = key
 		}
@@ -386,12 +438,24 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	return nil
 }
 
+// switchCages bounds the cages of one switch: its cages at the server
+// port speed, and at the uplink speed when that differs (a leaf's
+// uplinks take cages after its down links).
+func (m *mediaChooser) switchCages() int {
+	sw, p0, p1 := m.p.Switch, m.port[0], m.port[1]
+	n := ceilDiv(sw.Radix(p0.gbps), p0.cageLinks)
+	if p1.gbps != p0.gbps {
+		n += ceilDiv(sw.Radix(p1.gbps), p1.cageLinks)
+	}
+	return n
+}
+
 // chooseCageMedia surveys every link's run and gives each set of links
 // joined by twin-port cages the cheapest medium that reaches the
 // longest of them.
 func (p *Plan) chooseCageMedia(grid cageGrid) error {
 	m := p.media
-	m.sets = newCageSets(grid, m.cageLinks, m.serverPerCage)
+	m.sets = newCageSets(grid, m.port, m.serverPerCage)
 	w := newCableWalk(p)
 	w.survey = true
 	for plane := 1; plane <= p.Planes; plane++ {
@@ -525,7 +589,7 @@ func (w *cableWalk) measure(t int, a, b place) error {
 	ra, rb := &h.Racks[a.rack], &h.Racks[b.rack]
 	c.ARack, c.ARow, c.AU = ra.Name, ra.Row+1, a.u
 	c.BRack, c.BRow, c.BU = rb.Name, rb.Row+1, b.u
-	c.RunM = run
+	c.RunM, c.aRack, c.bRack = run, a.rack, b.rack
 	ch, ok := w.p.media.with(t, sets.mediumOf(ca), run)
 	if !ok {
 		return fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run", linkTierNames[t], ra.Name, rb.Name, run)

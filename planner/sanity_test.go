@@ -19,6 +19,7 @@ import (
 // $45,142,016 = 14.9%, within 13-23%. Mutations caught: NICs counted in
 // the per-GPU figure, the wrong band for the size, a note without its
 // reason, positions swapped.
+// At the flat per-tier lengths (flatLengths): its hand figures count one medium per tier.
 func TestSanityBands(t *testing.T) {
 	cat := testCatalog(t)
 	for _, tc := range []struct {
@@ -36,7 +37,7 @@ func TestSanityBands(t *testing.T) {
 		{"cheap everything, 3:1", map[string]float64{"osfp-400x1": 100, "osfp-400x2": 100, "qm9700": 5000, "fiber": 10}, "", "3:1", 0, BandBelow, "oversubscribed leaves (3:1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := ibScenario(1024)
+			s := flatIB(1024)
 			s.Prices, s.Pricing.Basis, s.Network.Oversubscription = tc.prices, tc.basis, tc.ratio
 			s.Cluster.ServerPriceUSD = 300_000
 			p, err := Build(s, cat)

@@ -67,8 +67,9 @@ func TestSpareLines(t *testing.T) {
 // = $164,000, added to the fabric's cost, not its power or its counts.
 // Mutations caught: spares left out of the cost, counted as switches in
 // use, given power.
+// At the flat per-tier lengths (flatLengths): its hand figures count one medium per tier.
 func TestSparesInPlan(t *testing.T) {
-	s := NewScenario()
+	s := flatLengths(NewScenario())
 	s.Prices = map[string]float64{"qm9700": 10000, "osfp-400x1": 500, "osfp-400x2": 1000}
 	without := mustBuild(t, s)
 	s.Reliability = &ReliabilityInputs{SpareSwitchesPct: f64(10), SpareOpticsPct: f64(5)}

@@ -73,9 +73,10 @@ func TestGB200OnQM9700Packed(t *testing.T) {
 // NVIDIA's DGX H100 SuperPOD RA lists 508 system-side transceivers for 127
 // DGX H100: 4 twin-port OSFP modules each. Mutation caught: one module
 // per NIC (1,016).
+// At the flat per-tier lengths (flatLengths): the RA's count is of optical links (a hall puts some on copper).
 func TestDGXH100SystemTransceivers(t *testing.T) {
 	cat := testCatalog(t)
-	p, err := Build(systemScenario("dgx-h100", 127*8, "qm9700"), cat)
+	p, err := Build(flatLengths(systemScenario("dgx-h100", 127*8, "qm9700")), cat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestDGXH100SystemTransceivers(t *testing.T) {
 		t.Errorf("127 DGX H100: %d system transceivers, want 508", p.ServerTransceivers)
 	}
 	// HGX with PCIe cards: one single-port module per NIC.
-	p, _ = Build(systemScenario("hgx-h100", 127*8, "qm9700"), cat)
+	p, _ = Build(flatLengths(systemScenario("hgx-h100", 127*8, "qm9700")), cat)
 	if p.ServerTransceivers != 1016 {
 		t.Errorf("127 HGX H100: %d system transceivers, want 1,016", p.ServerTransceivers)
 	}
@@ -133,11 +134,12 @@ func TestEverySystemPlans(t *testing.T) {
 // (the system, NICs included in its price) or per tray (custom servers of
 // 4 GPUs and 4 NICs priced at the rack's price less its NICs, over 18).
 // Mutation caught: NICs inside a system's price counted twice.
+// At the flat per-tier lengths (flatLengths): the two layouts' racks differ in a hall, so their cables do.
 func TestCapexShareTrayOrRack(t *testing.T) {
 	cat := testCatalog(t)
 	rs := systemScenario("gb200-nvl72", 1152, "qm9700")
 	rs.Network.LeafAlignment = AlignPacked // trays packed on leaves as custom servers are
-	rack, err := Build(rs, cat)
+	rack, err := Build(flatLengths(rs), cat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +148,7 @@ func TestCapexShareTrayOrRack(t *testing.T) {
 	tray := NewScenario()
 	tray.Cluster.GPUs, tray.Cluster.GPUsPerServer, tray.Network.NICsPerServer, tray.Network.Switch = 1152, 4, 4, "qm9700"
 	tray.Cluster.ServerPriceUSD = (sys.PriceUSD - 72*nic.PriceUSD) / 18
-	pt, err := Build(tray, cat)
+	pt, err := Build(flatLengths(tray), cat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,9 +197,10 @@ func TestNVLinkDomainOfTheSystem(t *testing.T) {
 // plan: 1,536 twin-port modules swing $1,000..$2,249 (research/prices.md
 // ranges) = $1,918,464, the largest. Mutation caught: a driver list sorted ascending, or a range
 // that ignores quantities.
+// At the flat per-tier lengths (flatLengths): its hand figures count one medium per tier.
 func TestCostRangeAndDrivers(t *testing.T) {
 	cat := testCatalog(t)
-	p, err := Build(ibScenario(1024), cat)
+	p, err := Build(flatIB(1024), cat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +216,7 @@ func TestCostRangeAndDrivers(t *testing.T) {
 		t.Errorf("drivers %+v", p.Cost.Drivers)
 	}
 	// A price the user gives is a point: it drops out of the drivers.
-	s := ibScenario(1024)
+	s := flatIB(1024)
 	s.Prices = map[string]float64{"osfp-400x2": 800}
 	p, _ = Build(s, cat)
 	for _, d := range p.Cost.Drivers {
@@ -232,8 +235,9 @@ func TestCostRangeAndDrivers(t *testing.T) {
 // bars that move every price at once (the whole range), a part counted
 // once per place instead of summed (the modules sit at two places), and
 // low and high swapped.
+// At the flat per-tier lengths (flatLengths): its hand figures count one medium per tier.
 func TestCostSensitivity(t *testing.T) {
-	p, err := Build(ibScenario(1024), testCatalog(t))
+	p, err := Build(flatIB(1024), testCatalog(t))
 	if err != nil {
 		t.Fatal(err)
 	}

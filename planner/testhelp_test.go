@@ -22,3 +22,14 @@ func ibScenario(gpus int) Scenario {
 	s.Network.Switch = "qm9700"
 	return s
 }
+
+// flatLengths lays no hall out: each tier's links at one length (20/50/150
+// m), for tests whose hand calculations or published tables count the
+// flat per-tier lengths and media (a hall mixes media by run length).
+func flatLengths(s Scenario) Scenario {
+	s.Facility = &Facility{Layout: LayoutFlat}
+	return s
+}
+
+// flatIB is ibScenario at the flat per-tier lengths (see flatLengths).
+func flatIB(gpus int) Scenario { return flatLengths(ibScenario(gpus)) }

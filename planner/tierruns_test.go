@@ -112,8 +112,9 @@ func TestRunsOfNames(t *testing.T) {
 // 1,000 links at 20 m (the scenario's server-leaf length) = 20,000 m,
 // and no longest runs to walk. Catches: an empty detail without a hall,
 // metres taken from a hall that is not there.
+// Without a hall: layout = "flat" (flatLengths).
 func TestRunsOfWithoutHall(t *testing.T) {
-	p, err := Build(ibScenario(1000), testCatalog(t))
+	p, err := Build(flatIB(1000), testCatalog(t))
 	if err != nil {
 		t.Fatal(err)
 	}

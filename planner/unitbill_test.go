@@ -29,9 +29,11 @@ func TestUnitBillByHand(t *testing.T) {
 		serverLeaf, leafSpine                    [2]float64
 		nodeEnd, leafDown, leafUp, spineDownEnds [2]float64
 	}
-	tor := ibScenario(1000)
+	// Flat lengths (flatLengths): the hand counts are of optical links
+	// at the per-tier lengths (a hall puts some links on copper).
+	tor := flatIB(1000)
 	tor.Network.RailOptimized = false
-	planes := ibScenario(4096)
+	planes := flatIB(4096)
 	planes.Network.Planes = 2
 	cases := []struct {
 		name string
@@ -42,7 +44,7 @@ func TestUnitBillByHand(t *testing.T) {
 		// in NVIDIA's 4-SU table. Mutation caught: spines shared by
 		// leaves instead of uplinks would agree here, so the partial
 		// and oversubscribed cases below check the share too.
-		{"1,024 GPUs, 4 SUs", ibScenario(1024), want{32, 4, [2]float64{8, 32}, [2]float64{4, 16},
+		{"1,024 GPUs, 4 SUs", flatIB(1024), want{32, 4, [2]float64{8, 32}, [2]float64{4, 16},
 			[2]float64{256, 1024}, [2]float64{256, 1024}, [2]float64{256, 1024}, [2]float64{128, 512}, [2]float64{128, 512}, [2]float64{128, 512}}},
 		// 125 servers: 3 full SUs and one of 29. The partial SU's leaves
 		// take ceil(29/2) = 15 down modules: 3*8*16 + 8*15 = 504. Its
@@ -53,7 +55,7 @@ func TestUnitBillByHand(t *testing.T) {
 		// spine-end modules, an SU's share 504 x 256/1,000. Mutation
 		// caught: cluster column as units x SU (1,024 server links, 512
 		// down modules); the partial leaves' uplinks rounded up to 32.
-		{"1,000 GPUs, partial SU", ibScenario(1000), want{32, 4, [2]float64{8, 32}, [2]float64{4.096, 16},
+		{"1,000 GPUs, partial SU", flatIB(1000), want{32, 4, [2]float64{8, 32}, [2]float64{4.096, 16},
 			[2]float64{256, 1000}, [2]float64{256, 1000}, [2]float64{256, 1000}, [2]float64{128, 504}, [2]float64{128, 504}, [2]float64{504.0 * 256 / 1000, 504}}},
 		// Top of rack: one leaf holds 4 servers (32 ports, on 2 m DAC, so
 		// no server-side optics); 125 servers need 32 leaves, the last
@@ -123,8 +125,9 @@ func TestUnitBillByHand(t *testing.T) {
 
 // TestUnitBillOneSwitch: 64 GPUs on one QM9700 are one SU of 8 servers;
 // the switch end is not called a leaf and nothing is shared.
+// At the flat per-tier lengths (flatLengths): its hand figures count one medium per tier.
 func TestUnitBillOneSwitch(t *testing.T) {
-	p, err := Build(ibScenario(64), testCatalog(t))
+	p, err := Build(flatIB(64), testCatalog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
