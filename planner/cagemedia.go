@@ -16,7 +16,7 @@ type cageSets struct {
 	longest []float32 // per cage, then per set root: the longest run
 	medium  []Medium  // per set root, once chosen
 	tier    []int8    // per cage: the tier of its links
-	grid cageGrid
+	grid    cageGrid
 	// port is each tier's port speed and links per switch cage.
 	port [3]tierPort
 	// serverPerCage is the server ports one server-side module serves.

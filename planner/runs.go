@@ -64,8 +64,8 @@ type linkChoice struct {
 // reaches the link's run, or the tier's medium when the scenario fixes
 // it.
 type mediaChooser struct {
-	p         *Plan
-	cat       *Catalog
+	p      *Plan
+	cat    *Catalog
 	forced [3]Medium
 	// port is each link tier's port speed, switch cage and lane (a tier
 	// of uplink_gbps runs faster than the server ports).
