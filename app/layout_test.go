@@ -7,8 +7,9 @@ import (
 	"fyne.io/fyne/v2/test"
 )
 
-// The Layout tab: a plan without a hall says so and offers to lay it
-// out; the button lays it out (the toggle in the inputs follows), the
+// The Layout tab: the default plan is laid out (the hall is the
+// default); with the layout switched off (layout = "flat") the tab says
+// so and offers to lay it out; the button lays it out (the toggle in the inputs follows), the
 // figures and the floor plan show, picking another picture draws it,
 // and a budget typed in the inputs changes the figures. Catches: the
 // button not reaching the scenario, a tab left stale after an edit, the
@@ -19,6 +20,11 @@ func TestLayoutTab(t *testing.T) {
 	u.SelectTab(TabLayout)
 	u.WaitIdle()
 	lt := u.layout
+	if u.m.Plan().Hall == nil || lt.enable.Visible() {
+		t.Fatal("the default plan is not laid out")
+	}
+	u.edit("facility.layout", "false")
+	u.WaitIdle()
 	if !strings.Contains(lt.figures.Text, "No data-hall layout") || !lt.enable.Visible() {
 		t.Fatalf("no-hall text %q, button shown %v", lt.figures.Text, lt.enable.Visible())
 	}

@@ -59,7 +59,12 @@ func inputs(t testing.TB) map[string]Input {
 	large := planner.NewScenario()
 	large.Cluster.GPUs, large.Network.NICGbps, large.Network.Switch = 100_000, 800, "q3400"
 	mid := planner.NewScenario()
+	// flat is the default scenario priced at one length per tier
+	// (layout = "flat"): no hall, so no hall charts.
+	flat := planner.NewScenario()
+	flat.Facility = &planner.Facility{Layout: planner.LayoutFlat}
 	return map[string]Input{
+		"flat":         input(t, flat, planner.ScaleSizes(1024)),
 		"small":        input(t, small, []int{8}),
 		"large":        input(t, large, planner.ScaleSizes(100_000)),
 		"single-point": input(t, mid, []int{1024}),
@@ -346,8 +351,12 @@ func checkGolden(t *testing.T, name string, got []byte) {
 // Mutations caught: the summary left off or not first, the BOM before the
 // charts, a count or unit wrong in the answer, the cost range or the top
 // cost driver missing.
+//
+// The hand count is at the flat per-tier lengths (the "flat" input): a
+// hall puts some links on copper and picks multimode where it is
+// cheaper, which TestHallCharts and the planner's hall tests cover.
 func TestReport(t *testing.T) {
-	in := inputs(t)["default"]
+	in := inputs(t)["flat"]
 	var buf bytes.Buffer
 	var calls int
 	if err := WriteReport(&buf, in, catalog(t), func(done, total int) { calls++ }); err != nil {
@@ -357,7 +366,7 @@ func TestReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	charts := len(All()) - len(hallCharts) // the default scenario has no [facility] table
+	charts := len(All()) - len(hallCharts) // laid out flat: no hall charts
 	if got, want := r.NumPage(), 1+charts+3; got != want {
 		t.Errorf("%d pages, want %d (summary, %d charts, BOM, inputs, sources)", got, want, charts)
 	}

@@ -148,8 +148,14 @@ func (d *floorPlan) Plot(c draw.Canvas, _ *plot.Plot) {
 			if i%step != 0 || row.X > h.Rows[0].X+1e-9 {
 				continue // rows of the first block only: the others' left is the block before
 			}
+			// In the aisle left of the row when it fits there, else left
+			// of the hall's outline, never across it.
+			name := fmt.Sprintf("R%d", i+1)
 			pt := vg.Point{X: x0 + scale*vg.Length(row.X) - vg.Points(2), Y: y0 - scale*vg.Length(row.Y)}
-			if pt.X-sty.Width(fmt.Sprintf("R%d", i+1)) < c.Min.X {
+			if pt.X-sty.Width(name) < hall.Min.X+vg.Points(1) {
+				pt.X = hall.Min.X - vg.Points(2)
+			}
+			if pt.X-sty.Width(name) < c.Min.X {
 				continue
 			}
 			text(c, pt, fmt.Sprintf("R%d", i+1), tickSize, false, Ink, draw.XRight)
@@ -279,7 +285,12 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 			run++
 		}
 		fill := map[string]color.Color{"node": rackDark, "nvlink": rackNVLink, "switch": rackLeaf, "reserved": color.RGBA{0xdd, 0xdd, 0xdd, 0xff}}[s.Kind]
-		fits := sty.Height(s.Label) <= uh*vg.Length(s.Units)-vg.Points(1)
+		tall := sty.Height(s.Label) <= uh*vg.Length(s.Units)-vg.Points(3)
+		label := s.Label
+		if short, _, cut := strings.Cut(label, ":"); cut && (!tall || sty.Width(label) > w-vg.Points(6)) {
+			label = short // "reserved: patch, mgmt" as "reserved" in a narrow rack, or beside it
+		}
+		fits := tall && sty.Width(label) <= w-vg.Points(6)
 		lowY, highY := vg.Length(math.Inf(1)), vg.Length(math.Inf(-1))
 		for _, d := range e.slots[i : i+run] {
 			lo := vg.Point{X: x0 + vg.Points(2), Y: y0 + uh*vg.Length(d.U-1) + vg.Points(0.5)}
@@ -287,17 +298,25 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 			lowY, highY = min(lowY, lo.Y), max(highY, hi.Y)
 			box(c, lo, hi, fill)
 			if fits {
-				text(c, vg.Point{X: (lo.X + hi.X) / 2, Y: (lo.Y + hi.Y) / 2}, d.Label, tickSize, false, textOn(fill), draw.XCenter)
+				text(c, vg.Point{X: (lo.X + hi.X) / 2, Y: (lo.Y + hi.Y) / 2}, strings.Replace(d.Label, s.Label, label, 1), tickSize, false, textOn(fill), draw.XCenter)
 			}
 		}
 		if !fits {
-			text(c, vg.Point{X: x0 + w + vg.Points(4), Y: (lowY + highY) / 2}, fmt.Sprintf("%d × %s", run, s.Label), tickSize, false, Ink, draw.XLeft)
+			if run > 1 {
+				label = fmt.Sprintf("%d × %s", run, label)
+			}
+			text(c, vg.Point{X: x0 + w + vg.Points(4), Y: (lowY + highY) / 2}, label, tickSize, false, Ink, draw.XLeft)
 		}
 		i += run
 	}
 	c.SetLineStyle(draw.LineStyle{Color: Ink, Width: vg.Points(1)})
 	c.Stroke(frame.Path())
 }
+
+// mediumShort names each medium in a panel's legend, short enough for
+// three panels side by side (the footnote spells them out).
+var mediumShort = map[planner.Medium]string{planner.DAC: "DAC", planner.ACC: "ACC", planner.AOC: "AOC",
+	planner.Multimode: "MM optics", planner.Optics: "SM optics"}
 
 // mediumOrder is the media in the histogram's stacking order.
 var mediumOrder = []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics}
@@ -359,7 +378,7 @@ func CableLengths(in Input) (*Figure, error) {
 			}
 			below = bc
 			pl.Add(bc)
-			pl.Legend.Add(m.Label(), bc)
+			pl.Legend.Add(mediumShort[m], bc)
 			for i, v := range vals {
 				totals[i] += v
 			}
@@ -380,6 +399,6 @@ func CableLengths(in Input) (*Figure, error) {
 	for _, l := range h.Figures.Longest {
 		long = append(long, fmt.Sprintf("%s %g m on %s (reach %d m)", strings.ReplaceAll(l.Tier, "_", "-"), l.Metres, strings.ToLower(l.Medium.Label()), l.ReachM))
 	}
-	note := "Each link takes the cheapest medium that reaches the longest run between its two racks; lengths round up to the lengths parts are sold in (data/catalog.toml). Longest: " + strings.Join(long, "; ") + "."
+	note := "MM optics: multimode fibre and transceivers; SM optics: single-mode. Each link takes the cheapest medium that reaches the longest run between its two racks; lengths round up to the lengths parts are sold in (data/catalog.toml). Longest: " + strings.Join(long, "; ") + "."
 	return &Figure{Name: "cablelengths", Panels: [][]*plot.Plot{row}, Footnote: note, Data: data}, nil
 }

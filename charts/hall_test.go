@@ -73,7 +73,7 @@ func TestHallCharts(t *testing.T) {
 				}
 			}
 		}
-		plain := inputs(t)["default"]
+		plain := inputs(t)["flat"]
 		if _, err := c.Build(plain); !errors.Is(err, ErrMissingInput) {
 			t.Errorf("%s without a hall: err %v, want missing input", name, err)
 		}

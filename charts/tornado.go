@@ -56,8 +56,10 @@ func Tornado(in Input) (*Figure, error) {
 	bars := &tornado{base: base, lows: lows, highs: highs, usd: usd}
 	pl.Add(bars)
 	pl.NominalY(names...)
-	pl.Y.Min, pl.Y.Max = -0.7, float64(len(shown))-0.3+0.9 // room on top for the legend
-	pad := (hi - lo) * 0.22                                // room for the totals printed at the bar ends
+	// Room on top for the three-line legend: a row's height shrinks as
+	// rows are added, so the legend takes more of them.
+	pl.Y.Min, pl.Y.Max = -0.7, float64(len(shown))-0.3+0.9+0.08*float64(len(shown))
+	pad := (hi - lo) * 0.22 // room for the totals printed at the bar ends
 	pl.X.Min, pl.X.Max = max(0, lo-pad), hi+pad
 	baseLine, err := plotter.NewLine(plotter.XYs{{X: base, Y: -0.7}, {X: base, Y: float64(len(shown)) - 0.5}})
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // facilityFlags are the [facility] table's fields as plan flags: any one
 // given lays the plan out in a data hall.
 var facilityFlags = []struct{ name, key, usage string }{
-	{"facility", "", "lay the plan out in a data hall with the default facility (on); any facility flag does too"},
+	{"facility", "", "lay the plan out in a data hall (on; the default unless --link-layout flat or lengths are given)"},
 	{"rack-kw", "rack_kw", "rack power budget, kW (default 60)"},
 	{"rack-units", "rack_units", "rack height, U (default 42)"},
 	{"reserved-units", "reserved_units", "units kept free in each rack (default 2)"},

@@ -84,8 +84,12 @@ func TestPlanFacilityJSONAndIBNL(t *testing.T) {
 	if f.Racks == 0 || f.Rows == 0 || f.AreaM2 <= 0 || f.RackKWMax <= 0 || f.RacksOverBudget == nil || sum != r.Links.Total {
 		t.Errorf("facility %+v: bins hold %d of %d links", f, sum, r.Links.Total)
 	}
-	out, _, _ = runArgs(t, "plan", "--json", "--gpus", "512")
-	if strings.Contains(out, `"facility"`) {
+	// The hall is the default: a plan without flags has the figures,
+	// one laid out flat has none.
+	if out, _, _ = runArgs(t, "plan", "--json", "--gpus", "512"); !strings.Contains(out, `"facility"`) {
+		t.Error("a default plan has no facility figures")
+	}
+	if out, _, _ = runArgs(t, "plan", "--json", "--gpus", "512", "--link-layout", "flat"); strings.Contains(out, `"facility"`) {
 		t.Error("a plan without a layout has facility figures")
 	}
 	dir := t.TempDir()

@@ -626,12 +626,15 @@ func networksFields() []Field {
 }
 
 // facilityFields are the [facility] inputs: the layout toggle, the two
-// placements and the numbers, blank for the data default. Any value but
-// the toggle off lays the plan out in a hall.
+// placements and the numbers, blank for the data default. The hall is
+// the default layout: the toggle off writes layout = "flat".
 func facilityFields() []Field {
 	layout := Field{Key: "facility.layout", Label: "Lay out in a data hall (lengths and media per link)", Kind: FieldToggle, Choices: []string{"false", "true"},
 		Get: func(s *Scenario) string {
-			return strconv.FormatBool(s.Facility != nil && s.Facility.Layout != LayoutFlat)
+			if s.Facility == nil {
+				return strconv.FormatBool(!s.givesLengths())
+			}
+			return strconv.FormatBool(s.Facility.Layout != LayoutFlat)
 		},
 		Set: func(s *Scenario, text string) error {
 			on, err := ParseToggle(text)
@@ -640,10 +643,10 @@ func facilityFields() []Field {
 			}
 			switch {
 			case !on:
-				s.Facility = nil
-			case s.Facility == nil:
-				s.Facility = &Facility{}
-			case s.Facility.Layout == LayoutFlat:
+				facility(s).Layout = LayoutFlat
+			case s.Facility == nil && s.givesLengths():
+				s.Facility = &Facility{} // the hall's lengths over the ones given
+			case s.Facility != nil && s.Facility.Layout == LayoutFlat:
 				s.Facility.Layout = ""
 			}
 			return nil

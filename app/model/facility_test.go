@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// The data-hall inputs: switching the layout on lays the plan out (and
-// off removes it); a number typed sets the [facility] field and a blank
+// The data-hall inputs: the default scenario is laid out; switching the
+// layout off prices flat (layout = "flat") and on lays it out again; a number typed sets the [facility] field and a blank
 // returns it to the data default the hint names; text that is not a
 // number is reported in the words of the label and leaves the plan
 // stale; a value out of the planner's range is refused with the range
@@ -16,8 +16,13 @@ import (
 func TestHallInputs(t *testing.T) {
 	m := testModel(t)
 	settle(t, m)
-	if m.Plan().Hall != nil || m.Text("facility.layout") != "false" {
-		t.Fatal("the default scenario is laid out")
+	if m.Plan().Hall == nil || m.Text("facility.layout") != "true" {
+		t.Fatal("the default scenario is not laid out (the hall is the default)")
+	}
+	mustSet(t, m, "facility.layout", "false")
+	settle(t, m)
+	if m.Plan().Hall != nil || m.Scenario().Facility == nil || m.Scenario().Facility.Layout != "flat" {
+		t.Fatal(`layout off: the plan keeps a hall, or the file would not say layout = "flat"`)
 	}
 	mustSet(t, m, "facility.layout", "true")
 	settle(t, m)
@@ -63,7 +68,7 @@ func TestHallInputs(t *testing.T) {
 	mustSet(t, m, "facility.racks_per_row", "")
 	mustSet(t, m, "facility.layout", "false")
 	settle(t, m)
-	if m.Plan().Hall != nil || m.Scenario().Facility != nil {
+	if m.Plan().Hall != nil || m.Scenario().Facility.Layout != "flat" {
 		t.Error("layout off: the plan still has a hall")
 	}
 }
