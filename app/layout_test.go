@@ -13,7 +13,8 @@ import (
 // figures and the floor plan show, picking another picture draws it,
 // and a budget typed in the inputs changes the figures. Catches: the
 // button not reaching the scenario, a tab left stale after an edit, the
-// picker ignored, the inputs' toggle out of step with the tab.
+// picker ignored, the inputs' toggle out of step with the tab, a tier
+// picked for its runs not drawn on the floor plan.
 func TestLayoutTab(t *testing.T) {
 	u := newTestUI(t)
 	u.WaitIdle()
@@ -38,6 +39,16 @@ func TestLayoutTab(t *testing.T) {
 	}
 	if lt.view.fig == nil || lt.view.fig.Name != "floorplan" || !strings.Contains(lt.figures.Text, "racks") {
 		t.Fatalf("floor plan not drawn: %v %q", lt.view.message.Text, lt.figures.Text)
+	}
+	// A tier picked for its runs draws them on the floor plan (the
+	// transition: the plain floor plan, then the one with the runs).
+	lt.runs.pick.SetSelected("Leaf-spine")
+	u.WaitIdle()
+	if lt.view.fig == nil || lt.view.fig.Name != "floorplan" {
+		t.Fatal("picking a tier's runs lost the floor plan")
+	}
+	if _, ok := lt.view.fig.Series("leaf_spine links per rack pair"); !ok {
+		t.Error("the floor plan does not draw the picked tier's runs")
 	}
 	lt.pick.SetSelected("Cable lengths")
 	u.WaitIdle()

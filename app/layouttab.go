@@ -52,6 +52,7 @@ func newLayoutTab(u *UI) *layoutTab {
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
 	cables := widget.NewButton("Export cable map…", u.ExportCablesDialog)
 	t.runs = newTierRunsView(u)
+	t.runs.onPick = func() { t.drawChart(t.u.m.Plan()) }
 	bar := wrapRow(t.pick, t.enable, export, cables, t.runs.bar)
 	body := container.NewHSplit(t.view.content, t.runs.panel)
 	body.Offset = tierRunsSplit
@@ -83,8 +84,21 @@ func (t *layoutTab) redraw() {
 	}
 	t.enable.Hide()
 	t.view.content.Show()
+	t.drawChart(p)
+}
+
+// drawChart draws the picked picture of p in the background; the floor
+// plan carries the runs of the tier picked beside it.
+func (t *layoutTab) drawChart(p *planner.Plan) {
+	if p == nil || p.Hall == nil {
+		return
+	}
 	c, _ := charts.ByName(t.chartName())
-	t.view.draw(func() (*charts.Figure, error) { return c.Build(charts.Input{Plan: p}) })
+	in := charts.Input{Plan: p}
+	if c.Name == "floorplan" {
+		in.Tier = tierKey(t.runs.pick.Selected)
+	}
+	t.view.draw(func() (*charts.Figure, error) { return c.Build(in) })
 }
 
 // hallText is the layout's figures in a few lines.

@@ -44,13 +44,21 @@ type tierRunsView struct {
 	cancel context.CancelFunc
 	// want is a tier picked before the plan offered it.
 	want string
+	// onPick is called after a pick (the floor plan draws the tier's
+	// runs).
+	onPick func()
 }
 
 func newTierRunsView(u *UI) *tierRunsView {
 	v := &tierRunsView{u: u, detail: widget.NewLabel("")}
 	v.detail.Wrapping = fyne.TextWrapWord
 	v.detail.Selectable = true
-	v.pick = widget.NewRadioGroup(nil, func(string) { v.show(v.plan) })
+	v.pick = widget.NewRadioGroup(nil, func(string) {
+		v.show(v.plan)
+		if v.onPick != nil {
+			v.onPick()
+		}
+	})
 	v.pick.Horizontal = true
 	v.bar = container.NewHBox(widget.NewLabel("Runs of:"), v.pick)
 	v.panel = container.NewVScroll(v.detail)

@@ -41,6 +41,9 @@ type Input struct {
 	Styles *planner.StyleComparison
 	// Focus is what the topology diagram draws expanded.
 	Focus Focus
+	// Tier is the link tier whose runs the floor plan draws over the
+	// racks ("leaf-spine" or "leaf_spine"; empty: none).
+	Tier string
 	// Generated is the time the report says it was made; zero is now.
 	// Tests set it, so the same plan always draws the same pages.
 	Generated time.Time

@@ -75,7 +75,14 @@ func FloorPlan(in Input) (*Figure, error) {
 	pl.Title.TextStyle.Font.Size = titleSize
 	pl.Title.TextStyle.Color = Ink
 	pl.Title.Padding = vg.Points(8)
-	pl.Add(&floorPlan{h: h})
+	fp := &floorPlan{h: h}
+	if in.Tier != "" {
+		if fp.runs, err = newFloorRuns(in.Plan, in.Tier); err != nil {
+			return nil, err
+		}
+		pl.Title.Text += ", " + strings.ReplaceAll(fp.runs.tier, "_", "-") + " runs"
+	}
+	pl.Add(fp)
 	kinds := []string{planner.RackCompute, planner.RackLeaf, planner.RackSpine, planner.RackCore}
 	s := Series{Name: "racks"}
 	for _, k := range kinds {
@@ -87,7 +94,19 @@ func FloorPlan(in Input) (*Figure, error) {
 	note := fmt.Sprintf("Compute racks shaded by peak power against the %g kW rack budget (darker: nearer it; red: over it). %s; hungriest rack %.1f kW peak, %.1f kW typical.",
 		f.RackKWBudget, overWords(f), f.RackKWMax, f.RackKWTypicalMax)
 	note += fmt.Sprintf(" Racks %g m × %g m, cold aisles %g m, hot %g m (data/facility.toml).", h.Facility.RackWidthM, h.Facility.RackDepthM, h.Facility.ColdAisleM, h.Facility.HotAisleM)
-	return &Figure{Name: "floorplan", Panels: [][]*plot.Plot{{pl}}, Footnote: note, Data: []Series{s}}, nil
+	data := []Series{s}
+	if r := fp.runs; r != nil {
+		note += fmt.Sprintf(" Lines: the %s links, one line per pair of racks they join (%s links in %s pairs), drawn along the row then across the rows as the trays run; a ring marks links inside one rack.",
+			strings.ReplaceAll(r.tier, "_", "-"), textfmt.Int(r.links), textfmt.Int(len(r.pairs)))
+		var labels []string
+		var links []float64
+		for _, pr := range r.pairs {
+			labels = append(labels, h.Racks[pr.A].Name+"–"+h.Racks[pr.B].Name)
+			links = append(links, float64(pr.Links))
+		}
+		data = append(data, Series{Name: r.tier + " links per rack pair", Labels: labels, Values: links})
+	}
+	return &Figure{Name: "floorplan", Panels: [][]*plot.Plot{{pl}}, Footnote: note, Data: data}, nil
 }
 
 func overWords(f planner.HallFigures) string {
@@ -97,8 +116,12 @@ func overWords(f planner.HallFigures) string {
 	return textfmt.Plural(f.RacksOverBudget, "rack") + " over budget"
 }
 
-// floorPlan is the hall as a plotter on a unit square.
-type floorPlan struct{ h *planner.Hall }
+// floorPlan is the hall as a plotter on a unit square, with a link
+// tier's runs over it when runs is set.
+type floorPlan struct {
+	h    *planner.Hall
+	runs *floorRuns
+}
 
 func (d *floorPlan) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, 0, 1 }
 
@@ -107,6 +130,9 @@ func (d *floorPlan) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, 
 func (d *floorPlan) Plot(c draw.Canvas, _ *plot.Plot) {
 	h := d.h
 	legendH := vg.Points(22)
+	if d.runs != nil {
+		legendH += vg.Points(14)
+	}
 	W, H := c.Max.X-c.Min.X, c.Max.Y-c.Min.Y-legendH
 	scale := min(W/vg.Length(h.WidthM), H/vg.Length(h.LengthM))
 	x0 := c.Min.X + (W-scale*vg.Length(h.WidthM))/2
@@ -140,6 +166,10 @@ func (d *floorPlan) Plot(c draw.Canvas, _ *plot.Plot) {
 	for _, col := range order {
 		c.SetColor(col)
 		c.Fill(*paths[col])
+	}
+	if d.runs != nil {
+		at := func(r planner.Rack) vg.Point { return vg.Point{X: x0 + scale*vg.Length(r.X), Y: y0 - scale*vg.Length(r.Y)} }
+		d.runs.draw(c, at, h, rw)
 	}
 	// Row names where there is room: every row, or every n-th.
 	sty := textStyle(tickSize, false)
@@ -192,6 +222,16 @@ func (d *floorPlan) legend(c draw.Canvas) {
 	}
 	x := c.Min.X + (c.Max.X-c.Min.X-total)/2
 	y := c.Min.Y + vg.Points(8)
+	if r := d.runs; r != nil {
+		words := r.legendWords()
+		lx := c.Min.X + (c.Max.X-c.Min.X-sty.Width(words)-vg.Points(30))/2
+		ly := y + vg.Points(14)
+		for k, w := range []vg.Length{vg.Points(runWidths[0]), vg.Points(runWidths[len(runWidths)-1])} {
+			xk := lx + vg.Length(k)*vg.Points(13)
+			c.StrokeLine2(draw.LineStyle{Color: runColour[r.tier], Width: w}, xk, ly-vg.Points(5), xk+vg.Points(10), ly+vg.Points(5))
+		}
+		text(c, vg.Point{X: lx + vg.Points(30), Y: ly}, words, tickSize, false, Ink, draw.XLeft)
+	}
 	for _, it := range items {
 		box(c, vg.Point{X: x, Y: y - vg.Points(5)}, vg.Point{X: x + vg.Points(10), Y: y + vg.Points(5)}, it.col)
 		text(c, vg.Point{X: x + vg.Points(14), Y: y}, it.name, tickSize, false, Ink, draw.XLeft)

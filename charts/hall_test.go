@@ -126,3 +126,68 @@ func BenchmarkFloorPlan100k(b *testing.B) {
 		b.ReportMetric(float64(time.Since(t0).Milliseconds()), "ms/draw")
 	}
 }
+
+// BenchmarkFloorPlanRuns100k draws the same floor plan with each tier's
+// runs over it: the links counted by rack pair (a walk of every link),
+// then one line per pair. Target: the draw under 200 ms.
+func BenchmarkFloorPlanRuns100k(b *testing.B) {
+	s := planner.NewScenario()
+	s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = 100_000, 800, "q3400"
+	p, err := planner.Build(s, catalog(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, lt := range p.LinkTiers {
+		b.Run(lt.Name, func(b *testing.B) {
+			for b.Loop() {
+				t0 := time.Now()
+				fig, err := FloorPlan(Input{Plan: p, Tier: lt.Name})
+				if err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				if _, err := fig.Bytes("png", DefaultSize); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(t1.Sub(t0).Milliseconds()), "ms/pairs")
+				b.ReportMetric(float64(time.Since(t1).Milliseconds()), "ms/draw")
+			}
+		})
+	}
+}
+
+// The floor plan with a tier's runs: its data gives each rack pair's
+// links, which add up to the tier's links; a tier the plan lacks, or a
+// word that names none, is a missing input. Catches: the runs of
+// another tier drawn, pairs dropped from the picture, a bad tier drawn
+// as no runs without a word.
+func TestFloorPlanRuns(t *testing.T) {
+	in := hallInput(t, "dgx-h100", 1024)
+	for _, lt := range in.Plan.LinkTiers {
+		in.Tier = lt.Name
+		fig, err := FloorPlan(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, ok := fig.Series(lt.Name + " links per rack pair")
+		if !ok {
+			t.Fatalf("%s: no runs series", lt.Name)
+		}
+		sum := 0.0
+		for _, v := range s.Values {
+			sum += v
+		}
+		if int(sum) != lt.Links {
+			t.Errorf("%s: pairs hold %g links, the tier %d", lt.Name, sum, lt.Links)
+		}
+		if _, err := fig.Bytes("png", DefaultSize); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, bad := range []string{"spine-core", "up-links"} {
+		in.Tier = bad
+		if _, err := FloorPlan(in); !errors.Is(err, ErrMissingInput) {
+			t.Errorf("tier %q: err %v, want missing input", bad, err)
+		}
+	}
+}

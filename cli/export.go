@@ -36,11 +36,12 @@ func (f sizeFlags) size() (charts.Size, error) {
 
 // chartBytes draws chart for the scenario s, with the market year and
 // search options the flags gave, as format at size.
-func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, opt planner.SearchOptions, format string, size charts.Size) ([]byte, error) {
+func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, opt planner.SearchOptions, tier, format string, size charts.Size) ([]byte, error) {
 	input, err := charts.NewInput(s, env.cat, env.market, year, false)
 	if err != nil {
 		return nil, err
 	}
+	input.Tier = tier
 	if input.Search, err = searchForChart(chart.Name, s, env.cat, opt); err != nil {
 		return nil, err
 	}
@@ -64,6 +65,7 @@ func runExport(env *cliEnv, args []string) error {
 	target := numberFlag(fs, "target-days", 0, 0, maxFlagCount, "search chart: JCT target in days")
 	within := fs.String("within", "", "search chart: cheapest design within P% of the fastest")
 	budget := fs.String("budget", "", "search chart: budget in US$")
+	tier := fs.String("tier", "", "floorplan chart: draw one link tier's runs over the racks (server-leaf, leaf-spine or spine-core)")
 	sf := addSizeFlags(fs)
 	var (
 		chart  charts.Chart
@@ -84,6 +86,12 @@ func runExport(env *cliEnv, args []string) error {
 		if chart, err = charts.ByName(*name); err != nil {
 			return usageError{err}
 		}
+		if *tier != "" && chart.Name != "floorplan" {
+			return usagef("--tier draws runs on the floorplan chart only, not %s", chart.Name)
+		}
+		if _, ok := planner.TierKey(*tier); *tier != "" && !ok {
+			return usagef("--tier %q: write server-leaf, leaf-spine or spine-core", *tier)
+		}
 		if format, err = charts.FormatOf(*out); err != nil {
 			return usageError{err}
 		}
@@ -102,7 +110,7 @@ func runExport(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	b, err := chartBytes(env, in.scenario, chart, *year, opt, format, size)
+	b, err := chartBytes(env, in.scenario, chart, *year, opt, *tier, format, size)
 	if err != nil {
 		return err
 	}
