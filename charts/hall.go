@@ -168,7 +168,9 @@ func (d *floorPlan) Plot(c draw.Canvas, _ *plot.Plot) {
 		c.Fill(*paths[col])
 	}
 	if d.runs != nil {
-		at := func(r planner.Rack) vg.Point { return vg.Point{X: x0 + scale*vg.Length(r.X), Y: y0 - scale*vg.Length(r.Y)} }
+		at := func(r planner.Rack) vg.Point {
+			return vg.Point{X: x0 + scale*vg.Length(r.X), Y: y0 - scale*vg.Length(r.Y)}
+		}
 		d.runs.draw(c, at, h, rw)
 	}
 	// Row names where there is room: every row, or every n-th.
