@@ -55,6 +55,21 @@ func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, o
 	return fig.Bytes(format, size)
 }
 
+// checkRunsTier checks export's --tier: a link tier, with the floor
+// plan only ("" passes).
+func checkRunsTier(tier, chart string) error {
+	if tier == "" {
+		return nil
+	}
+	if chart != "floorplan" {
+		return usagef("--tier draws runs on the floorplan chart only, not %s", chart)
+	}
+	if _, ok := planner.TierKey(tier); !ok {
+		return usagef("--tier %q: write server-leaf, leaf-spine or spine-core", tier)
+	}
+	return nil
+}
+
 func runExport(env *cliEnv, args []string) error {
 	fs := newFlagSet(env, "export", "--chart NAME --out FILE [SCENARIO.toml] [plan flags] [--width --height --dpi --scale 2] [--year Y] | --list")
 	pf := addPlanFlags(fs)
@@ -86,11 +101,8 @@ func runExport(env *cliEnv, args []string) error {
 		if chart, err = charts.ByName(*name); err != nil {
 			return usageError{err}
 		}
-		if *tier != "" && chart.Name != "floorplan" {
-			return usagef("--tier draws runs on the floorplan chart only, not %s", chart.Name)
-		}
-		if _, ok := planner.TierKey(*tier); *tier != "" && !ok {
-			return usagef("--tier %q: write server-leaf, leaf-spine or spine-core", *tier)
+		if err := checkRunsTier(*tier, chart.Name); err != nil {
+			return err
 		}
 		if format, err = charts.FormatOf(*out); err != nil {
 			return usageError{err}

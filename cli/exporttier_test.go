@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// export --tier draws a tier's runs on the floor plan; a tier asked of
+// another chart, a word that names no tier and a tier the plan lacks
+// exit 2 naming the flag or the tier. Catches: --tier ignored on a
+// chart that cannot draw it, a bad tier drawn as a plain floor plan.
+func TestExportFloorPlanTier(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "fp.png")
+	if _, errOut, code := runArgs(t, "export", "--chart", "floorplan", "--tier", "leaf-spine", "--out", out); code != 0 {
+		t.Fatalf("export --tier leaf-spine: exit %d, %s", code, errOut)
+	}
+	if st, err := os.Stat(out); err != nil || st.Size() == 0 {
+		t.Fatalf("no picture written: %v", err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--chart", "cost", "--tier", "leaf-spine"}, "--tier draws runs on the floorplan chart only"},
+		{[]string{"--chart", "floorplan", "--tier", "uplinks"}, `--tier "uplinks"`},
+		{[]string{"--chart", "floorplan", "--tier", "spine-core"}, "spine_core"},
+	} {
+		args := append([]string{"export", "--out", filepath.Join(dir, "x.png")}, tc.args...)
+		if _, errOut, code := runArgs(t, args...); code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 naming %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
