@@ -293,8 +293,8 @@ type need struct {
 // ranking and the tier-step bisection only the back end and the job's
 // steps.
 var (
-	needAll   = need{packed: true, networks: true, resilience: true, jct: jctParts{fix: true, detail: true}}
-	needSweep = need{resilience: true, jct: jctParts{fix: true}}
+	needAll   = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}}
+	needSweep = need{resilience: true, jct: jctParts{Fix: true}}
 	needLean  = need{}
 )
 

@@ -1,7 +1,6 @@
-package planner
+package perf
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -271,22 +270,21 @@ func (fv fabricView) crossShare() float64 {
 	return fv.balancedShare(false)
 }
 
-func (p *Plan) fabricView() fabricView {
-	n := p.Scenario.Network
-	d, u, _ := Ratio(n.Oversubscription)
+// view is the network alone, no job on it yet.
+func (n Network) view() fabricView {
 	return fabricView{
-		gpusPerServer: p.Scenario.Cluster.GPUsPerServer, nicsPerServer: n.NICsPerServer,
-		nicGbps: float64(n.NICGbps), fabric: n.Fabric, static: n.routing() == RouteStatic,
-		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers, planes: p.Planes,
-		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1, wireUS: p.wireUS(),
-		spineRatio: p.spineRatio(), serversPerPod: cmp.Or(p.podServers(), ceilDiv(p.Servers, max(p.Pods, 1))),
-		maxActiveQueuePairs: 1, stages: 1, channels: 1, leafDown: p.leafDown(), leafUp: p.leafUp(), sharp: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
+		gpusPerServer: n.GPUsPerServer, nicsPerServer: n.NICsPerServer,
+		nicGbps: n.NICGbps, fabric: n.Fabric, static: n.Static,
+		oversub: n.Oversub, serversPerUnit: n.ServersPerUnit, tiers: n.Tiers, planes: n.Planes,
+		nvlinkDomain: n.NVLinkDomain, jobs: 1, qps: 1, othersBusy: -1, wireUS: n.WireUS,
+		spineRatio: n.SpineRatio, serversPerPod: n.ServersPerPod,
+		maxActiveQueuePairs: 1, stages: 1, channels: 1, leafDown: n.LeafDown, leafUp: n.LeafUp, sharp: n.SHARP,
 	}
 }
 
-// jobView is the plan's fabric with the resolved workload w placed on it.
-func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
-	fv := p.fabricView()
+// jobView is the network with the resolved workload w placed on it.
+func (n Network) jobView(w Workload, d *JCTData) fabricView {
+	fv := n.view()
 	fv.spread = w.Placement == PlaceSpread
 	fv.jobs = max(w.Jobs, 1)
 	fv.qps = float64(w.QueuePairs)
@@ -297,11 +295,11 @@ func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
 	if fv.static {
 		fv.maxLoads = maxLoadMemo{}
 	}
-	fv.sharp = fv.sharp && d.InNetwork.sharpCapable(p.Switch.Key)
+	fv.sharp = fv.sharp && d.InNetwork.sharpCapable(n.SwitchKey)
 	fv.bgLeaf, fv.bgSpine = w.BackgroundLeaf, w.BackgroundSpine
 	fv.aligned = w.Phase == PhaseAligned
 	fv.algorithm = w.Algorithm
-	fv.setJobSize(max(p.GPUs/fv.jobs, 1), p.ServerPorts)
+	fv.setJobSize(max(n.GPUs/fv.jobs, 1), n.ServerPorts)
 	return fv
 }
 
@@ -326,8 +324,8 @@ func nvlinkDomain(systemDomain int, gpu *GPUSpec, gpusPerServer int) int {
 	return d
 }
 
-// errNoJCT marks a workload that cannot run on the plan's GPUs.
-var errNoJCT = errors.New("workload does not fit")
+// ErrNoJCT marks a workload that cannot run on the plan's GPUs.
+var ErrNoJCT = errors.New("workload does not fit")
 
 // resolveWorkload fills preset values into w.
 func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, error) {
@@ -405,45 +403,26 @@ func fillOverlaps(w *Workload, d *JCTData) {
 	ov(&w.OverlapCP, 4, d.Overlap.CP)
 }
 
-// EstimateJCT times one training step of w on the plan's fabric, over RDMA
-// and over TCP/IP on the same links. A job that does not fit in the GPUs'
-// memory is a finding, not an error: it is timed as entered (as if the
-// memory were there), its Memory says by how much it is over, and Fix
-// holds the change that fits at the least step time, timed.
-func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
-	return estimateJCT(p, w, d, true)
-}
-
-// estimateJCT is EstimateJCT; checkMemory false skips looking for a
-// memory fix.
-func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error) {
-	return estimateJCTWith(p, w, d, jctParts{fix: checkMemory, detail: true})
-}
-
-// jctParts says what a JCT estimate holds beyond its planned and
-// baseline steps and memory verdict.
-type jctParts struct {
-	fix    bool // for a job over memory, the cheapest change that fits (JCT.Fix)
-	detail bool // the breakdown by fabric effect (JCT.Effects) and the findings (JCT.Findings)
-}
-
-// estimateJCTWith is EstimateJCT computing what parts asks for.
-func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, error) {
-	if p.System != nil {
-		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
-	}
+// Estimate times one training step of w on job's network, over RDMA
+// and over TCP/IP on the same links, computing what parts asks for. A
+// job that does not fit in the GPUs' memory is a finding, not an error:
+// it is timed as entered (as if the memory were there), its Memory says
+// by how much it is over, and with parts.Fix, Fix holds the change that
+// fits at the least step time, timed.
+func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	w, m, gpu, err := resolveWorkload(w, d)
 	if err != nil {
 		return nil, err
 	}
+	n := job.Network
 	jobs := max(w.Jobs, 1)
-	gpus := p.GPUs / jobs // each job's share
+	gpus := n.GPUs / jobs // each job's share
 	if mp := w.modelParallel(); mp > gpus {
 		if jobs > 1 {
-			return nil, fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.jobs", "run fewer jobs at once, lower tp x cp x pp or plan more GPUs",
+			return nil, fmt.Errorf("%w: %w", ErrNoJCT, fielderr.New("workload.jobs", "run fewer jobs at once, lower tp x cp x pp or plan more GPUs",
 				"tp %d x cp %d x pp %d = %d GPUs, each of %d jobs has %d", w.TP, w.cp(), w.PP, mp, jobs, gpus))
 		}
-		return nil, fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.pp", "lower tp x cp x pp or plan more GPUs",
+		return nil, fmt.Errorf("%w: %w", ErrNoJCT, fielderr.New("workload.pp", "lower tp x cp x pp or plan more GPUs",
 			"tp %d x cp %d x pp %d = %d GPUs, the cluster has %d", w.TP, w.cp(), w.PP, mp, gpus))
 	}
 	if w.Layers%w.PP != 0 && w.PP > w.Layers {
@@ -451,7 +430,7 @@ func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, err
 	}
 	dp := gpus / w.modelParallel()
 	if w.EP > dp || dp%w.EP != 0 {
-		return nil, fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
+		return nil, fmt.Errorf("%w: %w", ErrNoJCT, fielderr.New("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
 			"ep %d does not divide dp %d", w.EP, dp))
 	}
 	if err := checkBatch(w, dp); err != nil {
@@ -459,11 +438,11 @@ func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, err
 	}
 	micro := microbatches(w, dp)
 	mem := memoryUse(w, gpu, d, dp)
-	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: p.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
+	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: n.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
-	fv := p.jobView(w, d)
+	fv := n.jobView(w, d)
 	// The compute efficiency depends on the workload and GPU alone: work
 	// it out once for every timing below.
 	wt := w
@@ -473,13 +452,16 @@ func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, err
 	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA)
 	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
-	if parts.fix && !mem.Fits() {
-		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus, parts.detail)
+	if parts.Fix && !mem.Fits() {
+		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
 	}
-	if parts.detail {
+	if parts.Detail {
 		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
 		j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
-		j.Findings = append(j.findings(), p.railOnlyFindings(gpu, j.Planned.Classes)...)
+		j.Findings = j.findings()
+		if job.PlanFindings != nil {
+			j.Findings = append(j.Findings, job.PlanFindings(gpu, j.Planned.Classes)...)
+		}
 	}
 	return j, nil
 }

@@ -1,4 +1,4 @@
-package planner
+package perf
 
 // expertWidth is the hidden width f of one expert's MLP in a mixture of
 // experts, from total = dense + e·x and active = dense + k·x parameters,

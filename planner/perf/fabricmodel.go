@@ -1,22 +1,9 @@
-package planner
+package perf
 
 import (
 	"fmt"
 	"math"
 	"slices"
-
-	"fabricplan/internal/fielderr"
-)
-
-// Routing of flows over the paths above the leaves (Network.Routing).
-const (
-	// RouteAdaptive spreads traffic over the uplinks by their load:
-	// adaptive routing on InfiniBand (Quantum) and Ethernet (Spectrum-X,
-	// DLB), or enhanced ECMP with QP scaling that balances as well.
-	RouteAdaptive = "adaptive"
-	// RouteStatic pins each flow to one path: ECMP hashing on Ethernet,
-	// subnet-manager routes (ftree, up/down) on InfiniBand.
-	RouteStatic = "static"
 )
 
 // Collective algorithms the model picks among beyond ring, tree and PAT.
@@ -61,32 +48,6 @@ func (c InNetworkConstants) check(gpus map[string]*GPUSpec) error {
 		if !inRange(g.NVLSEfficiency, 0, 1) {
 			return fmt.Errorf("jct data: gpu %s: nvls_efficiency must be from 0 (none) to 1", k)
 		}
-	}
-	return nil
-}
-
-// routing is the network's routing: routing when given, else static for
-// Ethernet with load_balancing = "ecmp" (the older key), else adaptive.
-func (n Network) routing() string {
-	if n.Routing != "" {
-		return n.Routing
-	}
-	if n.Fabric == Ethernet && n.LoadBalancing == LBECMP {
-		return RouteStatic
-	}
-	return RouteAdaptive
-}
-
-// validateRouting checks routing, and that it agrees with the older
-// load_balancing key where both are written for Ethernet.
-func (n Network) validateRouting() *fielderr.FieldError {
-	switch n.Routing {
-	case "", RouteAdaptive, RouteStatic:
-	default:
-		return fielderr.New("network.routing", `write "static" or "adaptive"`, "unknown routing %q", n.Routing)
-	}
-	if n.Fabric == Ethernet && n.Routing == RouteAdaptive && n.LoadBalancing == LBECMP {
-		return fielderr.New("network.routing", `drop load_balancing = "ecmp" or write routing = "static"`, "adaptive routing with ECMP load balancing")
 	}
 	return nil
 }
@@ -332,56 +293,4 @@ func (m netModel) allows(algo string) bool {
 // sharpCapable says whether switch key aggregates in the network.
 func (c InNetworkConstants) sharpCapable(key string) bool {
 	return slices.Contains(c.SHARPSwitches, key)
-}
-
-// MaxBackgroundLoad is the largest background load a tier may carry.
-const MaxBackgroundLoad = 0.9
-
-// validateSharing checks the phase, background loads and algorithm.
-func (w *Workload) validateSharing() []error {
-	var errs []error
-	if w.Phase != "" && w.Phase != PhaseRandom && w.Phase != PhaseAligned {
-		errs = append(errs, fielderr.New("workload.phase", fmt.Sprintf("use %q or %q", PhaseRandom, PhaseAligned), "unknown phase %q", w.Phase))
-	}
-	for _, b := range []struct {
-		name string
-		v    float64
-	}{{"background_leaf", w.BackgroundLeaf}, {"background_spine", w.BackgroundSpine}} {
-		if !inRange(b.v, 0, MaxBackgroundLoad) {
-			errs = append(errs, fielderr.New("workload."+b.name, fmt.Sprintf("give a fraction of the uplinks from 0 to %g, e.g. 0.2", MaxBackgroundLoad), "%g", b.v))
-		}
-	}
-	if w.Algorithm != "" && !slices.Contains(Algorithms, w.Algorithm) {
-		errs = append(errs, fielderr.New("workload.algorithm", fmt.Sprintf("use one of %v, or leave it out for the fastest", Algorithms), "unknown algorithm %q", w.Algorithm))
-	}
-	return errs
-}
-
-// spineRatio is the spine tier's down:up ratio as built (three tiers;
-// 1 below).
-func (p *Plan) spineRatio() float64 {
-	if p.Tiers < 3 || len(p.SwitchTiers) < 2 {
-		return 1
-	}
-	t := p.SwitchTiers[1]
-	if t.UpPorts <= 0 || t.DownPorts <= t.UpPorts {
-		return 1
-	}
-	return float64(t.DownPorts) / float64(t.UpPorts)
-}
-
-// leafDown and leafUp are the plan's leaf down and up ports per switch
-// (the worst leaf), 0 below two tiers.
-func (p *Plan) leafDown() int {
-	if p.Tiers < 2 || len(p.SwitchTiers) == 0 {
-		return 0
-	}
-	return p.SwitchTiers[0].DownPorts
-}
-
-func (p *Plan) leafUp() int {
-	if p.Tiers < 2 || len(p.SwitchTiers) == 0 {
-		return 0
-	}
-	return p.SwitchTiers[0].UpPorts
 }
