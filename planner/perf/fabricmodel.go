@@ -149,14 +149,14 @@ func expectedMaxLoad(stages ...hashStage) float64 {
 // flowsPerPort is the flows one port hashes: NCCL's channels to its
 // peer times each connection's queue pairs, up to the ones that carry
 // data at once (more queue pairs add no flows).
-func (fv fabricView) flowsPerPort() float64 {
+func (fv *fabricView) flowsPerPort() float64 {
 	return math.Max(1, fv.channels) * math.Max(1, math.Min(fv.qps, fv.maxActiveQueuePairs))
 }
 
 // coreLoad is the load on the uplinks above the spines, for a job whose
 // traffic crosses them: the leaf's crossing load times the spine's D/U,
 // over what background traffic leaves of them.
-func (fv fabricView) coreLoad() float64 {
+func (fv *fabricView) coreLoad() float64 {
 	return fv.crossOversub() * fv.spineRatio / (1 - fv.bgSpine)
 }
 
@@ -168,7 +168,7 @@ func (fv fabricView) coreLoad() float64 {
 // flows are hashed onto. frac is the share of the group's ring edges
 // that leave their leaf group. Never more than the balanced (adaptive)
 // share.
-func (fv fabricView) hashedShare(frac float64, core bool) float64 {
+func (fv *fabricView) hashedShare(frac float64, core bool) float64 {
 	balanced := fv.balancedShare(core)
 	if !fv.static || fv.ideal {
 		return balanced
@@ -185,7 +185,7 @@ func (fv fabricView) hashedShare(frac float64, core bool) float64 {
 // probability frac, on the leaf's uplinks (fewer after a failure), up
 // and down (stages per tier), over the job's leaves; across the core,
 // the same on each spine's uplinks.
-func (fv fabricView) hashStages(f, frac float64, core bool) (hashStage, hashStage) {
+func (fv *fabricView) hashStages(f, frac float64, core bool) (hashStage, hashStage) {
 	down, up := fv.leafPorts()
 	leaves := math.Max(1, fv.jobUplinks/up)
 	upLinks := math.Max(1, math.Round(up*(1-fv.upLost)))
@@ -224,7 +224,7 @@ func (c maxLoadMemo) get(s1, s2 hashStage) float64 {
 
 // leafPorts is a leaf's down and up ports as built (the plan's worst
 // leaf), else a leaf group's servers down at the leaf's ratio.
-func (fv fabricView) leafPorts() (down, up float64) {
+func (fv *fabricView) leafPorts() (down, up float64) {
 	if fv.leafDown > 0 && fv.leafUp > 0 {
 		return float64(fv.leafDown), float64(fv.leafUp)
 	}
@@ -234,7 +234,7 @@ func (fv fabricView) leafPorts() (down, up float64) {
 
 // balancedShare is the share adaptive routing leaves a crossing port:
 // one over the worst load of the tiers it crosses.
-func (fv fabricView) balancedShare(core bool) float64 {
+func (fv *fabricView) balancedShare(core bool) float64 {
 	if fv.ideal {
 		return 1
 	}
@@ -250,7 +250,7 @@ func (fv fabricView) balancedShare(core bool) float64 {
 // at the GPU's NVLS algorithm bandwidth (data/jct.toml [in_network]).
 // ok is false where the GPU's NVSwitch has none or the group is not
 // local.
-func (m netModel) nvlsAllReduce(bytes float64, g commGroup) (collTime, bool) {
+func (m *netModel) nvlsAllReduce(bytes float64, g commGroup) (collTime, bool) {
 	in := m.d.InNetwork
 	if !g.local || g.ranks < 2 || m.nvlsEff <= 0 {
 		return collTime{}, false
@@ -267,7 +267,7 @@ func (m netModel) nvlsAllReduce(bytes float64, g commGroup) (collTime, bool) {
 // share of the NICs at sharp_line_fraction, all-gather over NVLink; the
 // stages pipeline, so the slower sets the time. ok is false where the
 // switches have no SHARP or it is not enabled.
-func (m netModel) sharpAllReduce(bytes float64, g commGroup) (collTime, bool) {
+func (m *netModel) sharpAllReduce(bytes float64, g commGroup) (collTime, bool) {
 	in := m.d.InNetwork
 	if !m.fv.sharp || g.local || g.nodes < 2 {
 		return collTime{}, false
@@ -286,7 +286,7 @@ func (m netModel) sharpAllReduce(bytes float64, g commGroup) (collTime, bool) {
 
 // allows says whether the workload's forced algorithm (if any) lets algo
 // run.
-func (m netModel) allows(algo string) bool {
+func (m *netModel) allows(algo string) bool {
 	return m.fv.algorithm == "" || m.fv.algorithm == algo
 }
 

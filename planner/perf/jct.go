@@ -238,7 +238,7 @@ type fabricView struct {
 
 // ecmp reports whether flows leaving a leaf group are hashed onto uplinks
 // (RoCE with static ECMP) rather than spread packet by packet.
-func (fv fabricView) ecmp() bool {
+func (fv *fabricView) ecmp() bool {
 	return fv.static && fv.tiers >= 2
 }
 
@@ -246,7 +246,7 @@ func (fv fabricView) ecmp() bool {
 // tier above it while this job does: all of them for a job alone or
 // packed into its own leaves; for jobs spread over shared leaves, this
 // job's 1/jobs plus the others' share times the time they are busy.
-func (fv fabricView) crossLoad() float64 {
+func (fv *fabricView) crossLoad() float64 {
 	if !fv.spread || fv.jobs <= 1 {
 		return 1
 	}
@@ -257,7 +257,7 @@ func (fv fabricView) crossLoad() float64 {
 // crossOversub is the oversubscription traffic leaving a leaf group
 // meets: the leaf's D/U times the share of its ports busy, worsened by
 // uplink capacity lost to a failure.
-func (fv fabricView) crossOversub() float64 {
+func (fv *fabricView) crossOversub() float64 {
 	return fv.oversub * fv.crossLoad() / (1 - fv.upLost) / (1 - fv.bgLeaf)
 }
 
@@ -266,7 +266,7 @@ func (fv fabricView) crossOversub() float64 {
 // (the leaf's, times the ports busy, worsened by uplink capacity lost to
 // a failure and by background load). Static routing's collisions are
 // per group (fabricView.hashedShare).
-func (fv fabricView) crossShare() float64 {
+func (fv *fabricView) crossShare() float64 {
 	return fv.balancedShare(false)
 }
 
@@ -449,8 +449,8 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	if wt.ComputeEfficiency == 0 {
 		wt.computeEff = computeEfficiency(w, gpu, d)
 	}
-	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA)
-	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP)
+	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA, nil)
+	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP, nil)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
 	if parts.Fix && !mem.Fits() {
 		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
@@ -471,19 +471,20 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 // communication not hidden behind compute. Jobs spread over shared
 // leaves load each other's uplinks for the time they spend crossing
 // them; that time is solved for by iteration, from the worst case (the
-// others always busy).
-func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
+// others always busy). classes holds the step's traffic classes (nil:
+// new ones), for a caller that times many steps and keeps none.
+func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
 	if fv.othersBusy >= 0 || !fv.spread || fv.jobs <= 1 {
-		return stepOnce(w, gpu, d, fv, dp, micro, tr)
+		return stepOnce(w, gpu, d, fv, dp, micro, tr, classes)
 	}
 	fv.othersBusy = 1
-	st := stepOnce(w, gpu, d, fv, dp, micro, tr)
+	st := stepOnce(w, gpu, d, fv, dp, micro, tr, classes)
 	if fv.aligned { // the others cross whenever this job does
 		return st
 	}
 	for range 4 {
 		fv.othersBusy = st.crossingS() / st.StepS
-		st = stepOnce(w, gpu, d, fv, dp, micro, tr)
+		st = stepOnce(w, gpu, d, fv, dp, micro, tr, st.Classes)
 	}
 	return st
 }
@@ -531,7 +532,9 @@ func stepEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 	return eff
 }
 
-func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
+// stepOnce times one step with the others' crossing time as fv gives it;
+// classes as for stepTime.
+func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
 	c := d.Collective
 	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
@@ -545,7 +548,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		hwFLOPs *= 4.0 / 3
 	}
 	peak := gpu.PeakTFLOPS * 1e12
-	st := StepTime{Transport: tr, Classes: make([]TrafficClass, 0, 4)}
+	st := StepTime{Transport: tr, Classes: classBuffer(classes)}
 	st.ComputeS = hwFLOPs / (usedGPUs * peak * stepEfficiency(w, gpu, d))
 
 	net := newNetModel(fv, gpu, d, tr)
@@ -625,6 +628,15 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	st.MFU = modelFLOPs / (st.StepS * usedGPUs * peak)
 	st.Days = w.TokensTotal / st.TokensPerS / 86400
 	return st
+}
+
+// classBuffer is classes emptied for a step's traffic classes, or new
+// room for them when nil.
+func classBuffer(classes []TrafficClass) []TrafficClass {
+	if classes == nil {
+		return make([]TrafficClass, 0, 4)
+	}
+	return classes[:0]
 }
 
 // netModel holds a fabric's bandwidths and latencies for one transport.
@@ -712,7 +724,7 @@ type commGroup struct {
 // Members in one NVLink domain reduce over NVLink first; every GPU of a
 // server belongs to one such group at a time, so a group gets its share
 // perNode/gpusPerServer of the server's back-end bandwidth.
-func (m netModel) group(ranks, stride int) commGroup {
+func (m *netModel) group(ranks, stride int) commGroup {
 	g := commGroup{ranks: ranks}
 	span := ranks * stride
 	if span <= m.domain {
@@ -747,7 +759,7 @@ func (m netModel) group(ranks, stride int) commGroup {
 // their leaf group: all of them for a spread job; for a packed one, one
 // edge per leaf group its nodes fill (NCCL orders its rings by the
 // topology, so neighbours share a leaf).
-func (m netModel) ringCrossing(g commGroup, servers int) float64 {
+func (m *netModel) ringCrossing(g commGroup, servers int) float64 {
 	if m.fv.spread {
 		return 1
 	}
@@ -768,7 +780,7 @@ const us = 1e-6
 // byte over each rank's outgoing link, NVLink inside a domain and the back
 // end between domains, so the slower of the two sets the bus bandwidth
 // (busbw = min(server NIC share, NVLink); research A1.2).
-func (m netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64) (float64, float64) {
+func (m *netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64) (float64, float64) {
 	busbw := m.nvlinkGBs
 	if !g.local {
 		busbw = math.Min(busbw, g.netGBs)
@@ -779,9 +791,9 @@ func (m netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64)
 func arFactor(n int) float64 { return 2 * float64(n-1) / float64(n) }
 func rsFactor(n int) float64 { return float64(n-1) / float64(n) }
 
-func (m netModel) allGather(bytes float64, g commGroup) collTime { return m.reduceScatter(bytes, g) }
+func (m *netModel) allGather(bytes float64, g commGroup) collTime { return m.reduceScatter(bytes, g) }
 
-func (m netModel) allToAll(bytes float64, g commGroup) collTime {
+func (m *netModel) allToAll(bytes float64, g commGroup) collTime {
 	return m.allToAllRouted(bytes, g, moeRouting{})
 }
 
@@ -824,7 +836,7 @@ func (r moeRouting) remotePeers(g commGroup) int {
 // crossing plus a per-peer cost for each remote peer (data/jct.toml
 // [collective] alltoall_peer_us). Its bus bandwidth is the logical one,
 // (n-1)/n of all copies over the time, as DeepEP reports it.
-func (m netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collTime {
+func (m *netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collTime {
 	c := m.d.Collective
 	if g.local {
 		t := rsFactor(g.ranks) * bytes / (m.nvlinkGBs * 1e9)
@@ -844,7 +856,7 @@ func (m netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collT
 	return collTime{time: lat*us + t, busbw: rsFactor(g.ranks) * bytes / t / 1e9, proto: ProtoSimple}
 }
 
-func (m netModel) p2p(bytes float64, g commGroup) collTime {
+func (m *netModel) p2p(bytes float64, g commGroup) collTime {
 	c := m.d.Collective
 	if g.local {
 		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), busbw: m.nvlinkGBs, proto: ProtoSimple}
@@ -854,7 +866,7 @@ func (m netModel) p2p(bytes float64, g commGroup) collTime {
 }
 
 // perGPUGBs is one GPU's share of its server's back-end bandwidth.
-func (m netModel) perGPUGBs(g commGroup) float64 {
+func (m *netModel) perGPUGBs(g commGroup) float64 {
 	b := m.nodeGBs / float64(m.fv.gpusPerServer)
 	if g.crossesSU {
 		b *= g.share
@@ -864,7 +876,7 @@ func (m netModel) perGPUGBs(g commGroup) float64 {
 
 // class is a traffic class of count collectives timed as one, of which
 // overlap is hidden behind compute.
-func (m netModel) class(name string, g commGroup, one collTime, count, overlap float64) TrafficClass {
+func (m *netModel) class(name string, g commGroup, one collTime, count, overlap float64) TrafficClass {
 	t := one.time * count
 	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU,
 		BusBWGBs: one.busbw, Algorithm: one.algo, Protocol: one.proto, TimeS: t, ExposedS: t * (1 - overlap)}

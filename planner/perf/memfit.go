@@ -154,9 +154,11 @@ func tensorChanges(w Workload, domain int) iter.Seq[Workload] {
 func cheapestMemoryFix(job Job, w Workload, gpu *GPUSpec, d *JCTData, gpus int, detail bool) *MemoryFix {
 	var best *memoryChange
 	bestS := math.Inf(1)
+	var classes []TrafficClass // each change's step's, read by none
 	for _, c := range memoryChanges(w, gpu, d, gpus, nvlinkDomain(job.Network.NVLinkDomain, gpu, job.Network.GPUsPerServer)) {
 		dp := gpus / c.w.modelParallel()
-		st := stepOnce(c.w, gpu, d, job.Network.jobView(c.w, d), dp, microbatches(c.w, dp), RDMA)
+		st := stepOnce(c.w, gpu, d, job.Network.jobView(c.w, d), dp, microbatches(c.w, dp), RDMA, classes)
+		classes = st.Classes
 		if st.StepS < bestS {
 			c := c
 			best, bestS = &c, st.StepS

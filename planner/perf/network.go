@@ -108,7 +108,7 @@ func (v View) OnFrontEnd(fe FrontEnd) View {
 // TimeStep times one training step of the resolved workload w on v
 // with dp data-parallel ranks of micro micro-batches each, over tr.
 func TimeStep(w Workload, gpu *GPUSpec, d *JCTData, v View, dp, micro int, tr Transport) StepTime {
-	return stepTime(w, gpu, d, v.fv, dp, micro, tr)
+	return stepTime(w, gpu, d, v.fv, dp, micro, tr, nil)
 }
 
 // WithComputeEfficiency is the resolved workload w with the compute
