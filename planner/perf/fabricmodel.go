@@ -69,11 +69,14 @@ type binomialWalk struct {
 	n, p, bins float64
 	x0         float64
 	pmf, cdf   float64
+	// lowCDF is the CDF under which this stage alone leaves P(max <= x)
+	// below exp(certainTail).
+	lowCDF float64
 }
 
 func newBinomialWalk(s hashStage) binomialWalk {
 	n, p := math.Round(s.flows), math.Min(s.p, 1)
-	w := binomialWalk{n: n, p: p, bins: s.bins()}
+	w := binomialWalk{n: n, p: p, bins: s.bins(), lowCDF: math.Exp(certainTail / s.bins())}
 	if p >= 1 { // every flow on the one link
 		w.x0, w.pmf = n, 1
 		return w
@@ -133,17 +136,40 @@ func expectedMaxLoad(stages ...hashStage) float64 {
 	}
 	sum := start // P(max <= x) ~ 0 below start
 	for x := start; x <= top; x++ {
-		logP := 0.0
-		for i := range ws {
-			logP += ws[i].bins * math.Log(ws[i].step(x))
-		}
-		tail := -math.Expm1(logP) // 1 - P(max <= x)
+		tail := maxTail(ws, x)
 		sum += tail
 		if tail < 1e-7 {
 			break
 		}
 	}
 	return sum
+}
+
+// certainTail is a log-probability below which 1 - exp(logP) is 1.0 in
+// float64 (exp(-40) is under half an ulp of 1).
+const certainTail = -40
+
+// maxTail steps every walk to x and returns 1 - P(max <= x), the
+// product over stages of P(X <= x)^bins. While some stage alone makes
+// that product negligible (its CDF under exp(certainTail/bins)) the
+// answer is exactly 1 and no logarithm is taken; a CDF of 1 adds 0.
+func maxTail(ws []binomialWalk, x float64) float64 {
+	certain := false
+	for i := range ws {
+		if c := ws[i].step(x); c < ws[i].lowCDF {
+			certain = true
+		}
+	}
+	if certain {
+		return 1
+	}
+	logP := 0.0
+	for i := range ws {
+		if c := ws[i].cdf; c < 1 {
+			logP += ws[i].bins * math.Log(c)
+		}
+	}
+	return -math.Expm1(logP)
 }
 
 // flowsPerPort is the flows one port hashes: NCCL's channels to its
