@@ -4,4 +4,8 @@
 // completion time of a training run on it, and searches and sweeps
 // designs. It is pure Go: no GUI, no plotting, and no file I/O beyond
 // decoding and the atomic scenario save.
+//
+// Sizing one plane is planner/fabric's (pure integers, no scenario or
+// catalog); the planner builds its fabric.Spec from the scenario and
+// the switch, and multiplies the Plane it returns by the planes.
 package planner
