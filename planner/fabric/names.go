@@ -11,8 +11,8 @@ const (
 
 // groupDigits writes n with commas between groups of three digits
 // (16384 -> "16,384"), as the rest of the app writes counts. The sizer
-// imports nothing of ours, so it cannot call internal/textfmt; a test
-// in planner holds the two to the same output.
+// imports nothing of ours, so it cannot call internal/textfmt;
+// TestGroupDigits holds it to the same output.
 func groupDigits(n int) string {
 	s := strconv.Itoa(n)
 	neg := n < 0
