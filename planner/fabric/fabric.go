@@ -138,7 +138,7 @@ type NoFitError struct{ Tiers int }
 
 func (e NoFitError) Error() string { return fmt.Sprintf("does not fit in %d tiers", e.Tiers) }
 
-// Size builds the fewest-tier fabric that holds spec (or exactly
+// size builds the fewest-tier fabric that holds spec (or exactly
 // spec.tiers tiers), following DESIGN.md: full scalable units and one
 // partial one whose leaves get the uplinks their servers need at the
 // asked ratio; every leaf reaches every spine of its group (and every
@@ -146,7 +146,7 @@ func (e NoFitError) Error() string { return fmt.Sprintf("does not fit in %d tier
 // near-balanced where balance would cost more than half a tier again;
 // spines as oversubscribed as spec.spineD:spineU (non-blocking when
 // unset) and the leaves as spec.ratioD:ratioU.
-func Size(spec Spec) (Plane, error) {
+func size(spec Spec) (Plane, error) {
 	endpoints := spec.Servers * spec.Rails
 	if spec.Tiers == 0 || spec.Tiers == 1 {
 		if endpoints <= spec.Radix {
@@ -325,10 +325,11 @@ func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near
 	// Strict balance: the same number of links from each full lower
 	// switch to each upper switch, its uplinks rounded up to a multiple
 	// of s; the others keep theirs.
+	raised := make([]Load, 0, len(lower)) // reused: only the count that fits is kept
 	for s := n; s <= avail; s++ {
 		fits := true
 		t := 0
-		var raised []Load
+		raised = raised[:0]
 		for _, l := range lower {
 			up := l.Up
 			if l.Up == full && raise {
@@ -495,9 +496,9 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 	// Core groups see only a few kinds of spines (a full pod's, a partial
 	// pod's): count the groups of each kind, then size each kind once.
 	var kinds []*groupKind
+	lower, in := make([]Load, 0, len(ps)), make([]int, 0, len(ps)) // spine j's, reused
 	for j := 0; j < maxSpines; j++ {
-		var lower []Load
-		var in []int
+		lower, in = lower[:0], in[:0]
 		for i, p := range ps {
 			if j < p.c.n {
 				d := SpineDownAt(p.c.upper, j)
@@ -509,7 +510,7 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 			kinds[n-1].groups++ // spines of one kind are consecutive: runs of spreadLinks
 			continue
 		}
-		kinds = append(kinds, &groupKind{lower, in, 1})
+		kinds = append(kinds, &groupKind{slices.Clone(lower), slices.Clone(in), 1})
 	}
 	var lay Layout
 	if byRail {
