@@ -629,7 +629,8 @@ func networksFields() []Field {
 // placements and the numbers, blank for the data default. The hall is
 // the default layout: the toggle off writes layout = "flat".
 func facilityFields() []Field {
-	layout := Field{Key: "facility.layout", Label: "Lay out in a data hall (lengths and media per link)", Kind: FieldToggle, Choices: []string{"false", "true"},
+	// The toggle off writes layout = "flat", the link-lengths choice.
+	layout := Field{Key: "facility.layout", Label: "Lay out in a data hall (lengths and media per link)", Kind: FieldToggle, Choices: []string{"false", "true"}, Also: []string{"facility.link_layout"},
 		Get: func(s *Scenario) string {
 			if s.Facility == nil {
 				return strconv.FormatBool(!s.givesLengths())
