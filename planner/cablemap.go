@@ -87,6 +87,9 @@ type cableWalk struct {
 	arrivals []int // links so far per upper switch of the group being wired
 	names    bool
 	survey   bool // only note each link's run and cages (chooseCageMedia)
+	// media picks each link's parts: the plan's chooser with a cache of
+	// the walk's own, so walks of one plan may run at once.
+	media *mediaChooser
 	// First device numbers of the leaves, spines and cores (cage
 	// counting).
 	leafID, spineID, coreID int
@@ -97,6 +100,11 @@ func newCableWalk(p *Plan) *cableWalk {
 		tiers: map[string]LinkTier{}}
 	for _, t := range p.LinkTiers {
 		w.tiers[t.Name] = t
+	}
+	if p.media != nil {
+		m := *p.media
+		m.memo, m.lastKey, m.last = map[withKey]linkChoice{}, [3]withKey{}, [3]linkChoice{}
+		w.media = &m
 	}
 	if h := p.Hall; h != nil {
 		w.leafID = p.Servers

@@ -121,11 +121,16 @@ func (s *cageSets) choose(p *Plan) error {
 		s.medium[x] = med
 		lastKey, lastMed = k, med
 	}
+	for i := range s.parent {
+		s.parent[i] = s.find(int32(i))
+	}
 	return nil
 }
 
-// mediumOf is the medium of the set holding cage a.
-func (s *cageSets) mediumOf(a int32) Medium { return s.medium[s.find(a)] }
+// mediumOf is the medium of the set holding cage a. choose leaves
+// every cage pointing at its set's root, so this only reads: walks of
+// one plan may run at once.
+func (s *cageSets) mediumOf(a int32) Medium { return s.medium[s.parent[a]] }
 
 // unreachable is the error for a run of tier t beyond every medium.
 func (m *mediaChooser) unreachable(t int, run float64) error {

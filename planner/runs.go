@@ -590,7 +590,7 @@ func (w *cableWalk) measure(t int, a, b place) error {
 	c.ARack, c.ARow, c.AU = ra.Name, ra.Row+1, a.u
 	c.BRack, c.BRow, c.BU = rb.Name, rb.Row+1, b.u
 	c.RunM, c.aRack, c.bRack = run, a.rack, b.rack
-	ch, ok := w.p.media.with(t, sets.mediumOf(ca), run)
+	ch, ok := w.media.with(t, sets.mediumOf(ca), run)
 	if !ok {
 		return fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run", linkTierNames[t], ra.Name, rb.Name, run)
 	}
