@@ -347,9 +347,7 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 			if run > 1 {
 				label = fmt.Sprintf("%d × %s", run, label)
 			}
-			if x0+w+vg.Points(4)+sty.Width(label) <= c.Max.X { // beside the rack, where the page has room
-				text(c, vg.Point{X: x0 + w + vg.Points(4), Y: (lowY + highY) / 2}, label, tickSize, false, Ink, draw.XLeft)
-			}
+			text(c, vg.Point{X: x0 + w + vg.Points(4), Y: (lowY + highY) / 2}, label, tickSize, false, Ink, draw.XLeft)
 		}
 		i += run
 	}
