@@ -342,7 +342,8 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
 		return w, nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
 	}
-	if !slices.Contains(gpu.Precisions(), precisionOrBF16(w.Precision)) {
+	var runs [4]string // every precision: no allocation
+	if !slices.Contains(gpu.appendPrecisions(runs[:0]), precisionOrBF16(w.Precision)) {
 		return w, nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
 			"%s has no %s tensor cores", gpu.Name, w.Precision)
 	}
