@@ -342,7 +342,8 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
 		return w, nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
 	}
-	if !slices.Contains(gpu.Precisions(), precisionOrBF16(w.Precision)) {
+	var runs [4]string // every precision: no allocation
+	if !slices.Contains(gpu.appendPrecisions(runs[:0]), precisionOrBF16(w.Precision)) {
 		return w, nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
 			"%s has no %s tensor cores", gpu.Name, w.Precision)
 	}
@@ -410,10 +411,11 @@ func fillOverlaps(w *Workload, d *JCTData) {
 // by how much it is over, and with parts.Fix, Fix holds the change that
 // fits at the least step time, timed.
 func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
-	w, m, gpu, err := resolveWorkload(w, d)
-	if err != nil {
-		return nil, err
+	r := parts.Memo.resolve(w, d)
+	if r.err != nil {
+		return nil, r.err
 	}
+	w, m, gpu := r.w, r.m, r.gpu
 	n := job.Network
 	jobs := max(w.Jobs, 1)
 	gpus := n.GPUs / jobs // each job's share
@@ -437,7 +439,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 		return nil, err
 	}
 	micro := microbatches(w, dp)
-	mem := memoryUse(w, gpu, d, dp)
+	mem := parts.Memo.memoryUse(w, gpu, d, dp)
 	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: n.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
@@ -446,9 +448,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	// The compute efficiency depends on the workload and GPU alone: work
 	// it out once for every timing below.
 	wt := w
-	if wt.ComputeEfficiency == 0 {
-		wt.computeEff = computeEfficiency(w, gpu, d)
-	}
+	wt.computeEff = r.computeEff
 	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA, nil)
 	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP, nil)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS

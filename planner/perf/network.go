@@ -60,6 +60,9 @@ type Job struct {
 type Parts struct {
 	Fix    bool // for a job over memory, the cheapest change that fits (JCT.Fix)
 	Detail bool // the breakdown by fabric effect (JCT.Effects) and the findings (JCT.Findings)
+	// Memo, when set, keeps what depends on the workload alone across
+	// the estimates of a sweep or search.
+	Memo *WorkloadMemo
 }
 
 // View is a network with a job placed on it: what one step timing reads.
