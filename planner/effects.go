@@ -104,6 +104,10 @@ func crossingEffects(fv fabricView, crossing []string, without withoutEffect) {
 		without(EffectOversub, fmt.Sprintf("%s cross it at %.2g:1 (the leaf's %.2g:1 x %.0f%% of its ports busy)",
 			textfmt.JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
 	}
+	if fv.crossingEfficiency() < 1 {
+		without(EffectCrossing, fmt.Sprintf("%s cross it at %.0f%% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)",
+			textfmt.JoinAnd(crossing), 100*fv.crossingEfficiency()), func(v *fabricView) { v.crossEff = 1 })
+	}
 	if fv.ecmp() {
 		without(EffectECMP, staticDetail(fv), func(v *fabricView) { v.static = false })
 	}

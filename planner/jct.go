@@ -235,6 +235,12 @@ type fabricView struct {
 	sharp     bool
 	noNVLS    bool // NVLink SHARP made unavailable (for the breakdown)
 	algorithm string
+	// Planes and styles (dualplane_flows.go): a leaf's uplink speed over
+	// its down ports', the balanced crossing efficiency, static hashing's
+	// polarization at the second stage, and a rail-only fabric's rails.
+	upSpeedRatio, crossEff, polarization float64
+	railOnly                             bool
+	rails                                int
 }
 
 // ecmp reports whether flows leaving a leaf group are hashed onto uplinks
@@ -281,6 +287,7 @@ func (p *Plan) fabricView() fabricView {
 		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1, wireUS: p.wireUS(),
 		spineRatio: p.spineRatio(), serversPerPod: cmp.Or(p.podServers(), ceilDiv(p.Servers, max(p.Pods, 1))),
 		maxActiveQueuePairs: 1, stages: 1, channels: 1, leafDown: p.leafDown(), leafUp: p.leafUp(), sharp: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
+		upSpeedRatio: p.upSpeedRatio(), railOnly: n.Style() == TopoRailOnly, rails: p.ServerPorts / max(n.Planes, 1),
 	}
 }
 
@@ -294,6 +301,7 @@ func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
 		fv.qps = d.ECMP.QueuePairs
 	}
 	fv.maxActiveQueuePairs, fv.stages, fv.channels = d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	fv.crossEff, fv.polarization = d.Crossing.Efficiency, d.ECMP.Polarization
 	if fv.static {
 		fv.maxLoads = maxLoadMemo{}
 	}
@@ -856,9 +864,18 @@ func (m netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collT
 	if r.nodes > 0 {
 		local = 1 // every copy crosses NVLink once, after forwarding or directly
 	}
+	// Rail-only: copies for another rail cross NVLink first to the NIC
+	// on the destination's rail (PXN), one more NVLink hop.
+	fwd := m.fv.railOnlyForwarding()
+	if r.nodes <= 0 {
+		local += fwd * remote
+	}
 	intra := local * bytes / (m.nvlinkGBs * 1e9)
 	t := math.Max(inter, intra)
 	lat := c.BaseLatencyUS + m.netHopUS + g.switchUS + float64(r.remotePeers(g))*c.AllToAllPeerUS
+	if fwd > 0 {
+		lat += m.intraHopUS
+	}
 	return collTime{time: lat*us + t, busbw: rsFactor(g.ranks) * bytes / t / 1e9, proto: ProtoSimple}
 }
 

@@ -141,7 +141,7 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 			tr = TCP
 		}
 		v := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
-		v.algorithm, v.nvlinkDomain = p.Algorithm, p.NVLinkDomain
+		v.algorithm, v.nvlinkDomain, v.crossEff = p.Algorithm, p.NVLinkDomain, d.Crossing.Efficiency
 		v.setJobSize(p.Ranks*max(p.Stride, 1), p.NICsPerServer)
 		m := newNetModel(v, gpu, d, tr)
 		bytes := p.Bytes
@@ -187,6 +187,7 @@ func crossAllReduceBusBW(d *JCTData, static bool, qps float64, servers int) floa
 	}
 	fv := validationView(8, 8, 400, Ethernet)
 	fv.static, fv.qps, fv.maxActiveQueuePairs, fv.stages, fv.channels = static, qps, d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	fv.crossEff, fv.polarization = d.Crossing.Efficiency, d.ECMP.Polarization
 	fv.setJobSize(8*servers, 8)
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
 	return arFactor(servers) * (1 << 30) / m.allReduce(1<<30, m.group(servers, 8)).time / 1e9

@@ -1,0 +1,108 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// styleJob builds s in style (a ToR of torServers servers where style is
+// top-of-rack) with w and returns its plan.
+func styleJob(t *testing.T, s Scenario, style string, torServers int, w Workload) *Plan {
+	t.Helper()
+	s = styleVariant(s, style)
+	if style == TopoToR {
+		s.Network.ServersPerToR = torServers
+	}
+	s.Workload = &w
+	p, err := Build(s, testCatalog(t))
+	if err != nil {
+		t.Fatalf("%s: %v", style, err)
+	}
+	if p.JCT == nil {
+		t.Fatalf("%s: no job estimate", style)
+	}
+	return p
+}
+
+// TestToRSendsSameRailTrafficAcrossTheSpine: jobs whose data-parallel
+// rings fit under one rail-optimized leaf group (32 servers of eight
+// H100 on 64-port QM9700) stay there, at 400G x 0.92 = 46 GB/s; on
+// top-of-rack switches of 4 servers the same rings leave every ToR and
+// cross the spines, keeping 95% of it (data/jct.toml [crossing], Baidu's
+// dynamic load balancing figure): 43.7 GB/s, and the job is slower.
+// With static routing the ToR design also hashes its crossing flows and
+// loses more still. Sizes off the grid (3 and 5 jobs of 32 servers).
+// Mutations caught: crossing the tier free on a balanced fabric (the
+// styles' job times equal), the ToR's rings kept under their leaf, the
+// crossing loss charged to a ring that stays under its leaf.
+func TestToRSendsSameRailTrafficAcrossTheSpine(t *testing.T) {
+	for _, jobs := range []int{3, 5} {
+		t.Run(fmt.Sprintf("%d jobs", jobs), func(t *testing.T) {
+			s := ibScenario(256 * jobs)
+			s.Cluster.System = "dgx-h100"
+			w := dpJob()
+			w.Jobs = jobs
+			rail := styleJob(t, s, TopoRailOptimized, 0, w)
+			tor := styleJob(t, s, TopoToR, 4, w)
+			rdp, tdp := dpClass(t, rail.JCT.Planned), dpClass(t, tor.JCT.Planned)
+			if rdp.CrossesTier || math.Abs(rdp.BusBWGBs-46) > 0.3 {
+				t.Errorf("rail-optimized: dp crosses %v at %.2f GB/s, want under its leaf at 46", rdp.CrossesTier, rdp.BusBWGBs)
+			}
+			if !tdp.CrossesTier || math.Abs(tdp.BusBWGBs-46*0.95) > 0.3 {
+				t.Errorf("ToR of 4: dp crosses %v at %.2f GB/s, want across the spine at 43.7", tdp.CrossesTier, tdp.BusBWGBs)
+			}
+			if !(tor.JCT.Planned.StepS > rail.JCT.Planned.StepS) {
+				t.Errorf("ToR step %.4f s not above rail-optimized %.4f s", tor.JCT.Planned.StepS, rail.JCT.Planned.StepS)
+			}
+			s.Network.Routing = RouteStatic
+			torStatic := styleJob(t, s, TopoToR, 4, w)
+			railStatic := styleJob(t, s, TopoRailOptimized, 0, w)
+			if got := dpClass(t, torStatic.JCT.Planned).BusBWGBs; !(got < tdp.BusBWGBs) {
+				t.Errorf("ToR, static routing: dp %.2f GB/s, want below adaptive's %.2f", got, tdp.BusBWGBs)
+			}
+			if got := dpClass(t, railStatic.JCT.Planned).BusBWGBs; math.Abs(got-46) > 0.3 {
+				t.Errorf("rail-optimized, static routing: dp %.2f GB/s, want 46 (no hashing under one leaf)", got)
+			}
+		})
+	}
+}
+
+// TestRailOnlyForwardsCrossRailCopies: on a rail-only fabric an
+// all-to-all's copies for a GPU on another rail cross NVLink first (PXN).
+// Two 8-GPU servers, EP 16: half the copies leave the server, 7/8 of
+// those for another rail, so NVLink carries 1/2 + 7/16 = 15/16 of the
+// bytes where rail-optimized carries the local 1/2. With a back end
+// faster than NVLink (3.2 Tb/s NICs) NVLink sets the time: 15/16 / (1/2)
+// = 1.875x the bandwidth term, plus one NVLink hop. Mutations caught:
+// no forwarding on rail-only, forwarding charged on rail-optimized, all
+// remote copies forwarded (x2).
+func TestRailOnlyForwardsCrossRailCopies(t *testing.T) {
+	d := testCatalog(t).JCT
+	gpu := d.GPUs["h100"]
+	const bytes = 1 << 30
+	timeOn := func(railOnly bool, nicGbps float64) (collTime, netModel) {
+		v := validationView(8, 8, nicGbps, InfiniBand)
+		v.railOnly, v.rails = railOnly, 8
+		m := newNetModel(v, gpu, d, RDMA)
+		return m.allToAll(bytes, m.group(16, 1)), m
+	}
+	opt, m := timeOn(false, 3200)
+	only, _ := timeOn(true, 3200)
+	nv := m.nvlinkGBs * 1e9
+	wantOpt := 0.5 * bytes / nv
+	wantOnly := 15.0 / 16 * bytes / nv
+	lat := (d.Collective.BaseLatencyUS + m.netHopUS + m.perSwitchUS + 8*d.Collective.AllToAllPeerUS) * us
+	if math.Abs(opt.time-lat-wantOpt) > 1e-9 {
+		t.Errorf("rail-optimized all-to-all %.6f s, want %.6f", opt.time, lat+wantOpt)
+	}
+	if math.Abs(only.time-lat-m.intraHopUS*us-wantOnly) > 1e-9 {
+		t.Errorf("rail-only all-to-all %.6f s, want %.6f", only.time, lat+m.intraHopUS*us+wantOnly)
+	}
+	// On 400G NICs the back end binds: forwarding adds only the hop.
+	opt, _ = timeOn(false, 400)
+	only, m = timeOn(true, 400)
+	if got := only.time - opt.time; math.Abs(got-m.intraHopUS*us) > 1e-12 {
+		t.Errorf("400G: rail-only costs %.3g s more, want one NVLink hop %.3g s", got, m.intraHopUS*us)
+	}
+}
