@@ -49,11 +49,15 @@ func (fv fabricView) crossingEfficiency() float64 {
 // smaller flows onto the same links evens their load (balls into bins
 // with more balls per bin).
 func (fv fabricView) uplinkFlows(f float64) float64 {
-	r := fv.upSpeedRatio
-	if r <= 0 {
-		r = 1
+	return f * fv.upRatio()
+}
+
+// upRatio is a leaf's uplink speed over its ports' (1 where unset).
+func (fv fabricView) upRatio() float64 {
+	if fv.upSpeedRatio <= 0 {
+		return 1
 	}
-	return f * r
+	return fv.upSpeedRatio
 }
 
 // upSpeedRatio is a leaf's uplink speed over its down ports' as built

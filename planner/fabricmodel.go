@@ -273,7 +273,7 @@ func (fv fabricView) leafPorts() (down, up float64) {
 		return float64(fv.leafDown), float64(fv.leafUp)
 	}
 	down = float64(max(fv.serversPerUnit, 1))
-	return down, math.Max(1, math.Round(down/fv.oversub))
+	return down, math.Max(1, math.Round(down/fv.oversub/fv.upRatio()))
 }
 
 // balancedShare is the share adaptive routing leaves a crossing port:

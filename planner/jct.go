@@ -317,7 +317,8 @@ func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
 // crossing flows are hashed onto.
 func (fv *fabricView) setJobSize(gpus, serverPorts int) {
 	fv.jobServers = ceilDiv(gpus, max(fv.gpusPerServer, 1))
-	fv.jobUplinks = math.Max(1, float64(fv.jobServers*max(serverPorts, 1))/fv.oversub)
+	// Uplinks faster than the ports are fewer for the same bandwidth.
+	fv.jobUplinks = math.Max(1, float64(fv.jobServers*max(serverPorts, 1))/fv.oversub/fv.upRatio())
 }
 
 // nvlinkDomain is the GPUs one NVLink domain holds: the system's
