@@ -207,8 +207,15 @@ func staticDetail(fv fabricView) string {
 	if fv.planes > 1 {
 		where += fmt.Sprintf(" over %d planes", fv.planes)
 	}
-	return fmt.Sprintf("%.0f flows per port (queue pairs, up to %.0f at once) hashed onto %s, %.0f links met per tier: each collective runs at its most loaded link; adaptive routing balances them",
+	if r := fv.upRatio(); r > 1 {
+		where += fmt.Sprintf(" (%.0f flows each at full rate: uplinks %.3gx the port's speed)", fv.uplinkFlows(f), r)
+	}
+	detail := fmt.Sprintf("%.0f flows per port (queue pairs, up to %.0f at once) hashed onto %s, %.0f links met per tier: each collective runs at its most loaded link; adaptive routing balances them",
 		f, fv.maxActiveQueuePairs, where, fv.stages)
+	if fv.tiers >= 3 && fv.polarization > 0 {
+		detail += fmt.Sprintf("; the spines repeat the leaves' hash (polarization %.2g), so their flows reach fewer uplinks", fv.polarization)
+	}
+	return detail
 }
 
 // inNetworkRan names the in-network reductions the step's classes ran.
