@@ -106,3 +106,23 @@ func TestRailOnlyForwardsCrossRailCopies(t *testing.T) {
 		t.Errorf("400G: rail-only costs %.3g s more, want one NVLink hop %.3g s", got, m.intraHopUS*us)
 	}
 }
+
+// TestDualPlaneStyleBuildsHPNUplinks: the comparison's dual-plane row is
+// HPN's build, 2 x 200G per 400G NIC to the ToRs and 400G above them,
+// at sizes off the grid. Mutation caught: the variant left at the split
+// ports' speed (200G uplinks, twice the links above the leaves).
+func TestDualPlaneStyleBuildsHPNUplinks(t *testing.T) {
+	cat := testCatalog(t)
+	for _, gpus := range []int{1000, 2400} {
+		s := NewScenario()
+		s.Cluster.GPUs = gpus
+		s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk5"
+		row := styleRow(t, CompareStyles(s, cat), TopoDualPlane)
+		if row.Plan == nil {
+			t.Fatalf("%d GPUs: dual-plane does not build: %v", gpus, row.Err)
+		}
+		if p := row.Plan; p.PortGbps != 200 || p.UplinkGbps != 400 {
+			t.Errorf("%d GPUs: dual-plane ports %dG, uplinks %dG; want HPN's 200G and 400G", gpus, p.PortGbps, p.UplinkGbps)
+		}
+	}
+}
