@@ -11,6 +11,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/fabric"
 )
 
 // Component categories of a bill of materials.
@@ -60,7 +61,7 @@ func (l BOMLine) Part() string {
 func (l BOMLine) Place() string { return strings.ReplaceAll(l.Where, "_", "-") }
 
 // fillBOM counts transceivers and cables and prices everything.
-func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
+func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	s := &p.Scenario
 	P := p.Planes
 	add := func(l BOMLine) {
@@ -172,32 +173,32 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 // (server_leaf, leaf_spine, spine_core, as LinkTiers lists them): at the
 // lower end, at the upper, over planes planes. Leaves' down ports run at
 // the server speed; their uplinks, spines and cores at the uplink speed.
-func (p *Plan) switchEndModules(pl plane, planes int) [3][2]int {
+func (p *Plan) switchEndModules(pl fabric.Plane, planes int) [3][2]int {
 	sw := p.Switch
 	c, cu := sw.LinksPerCage(p.PortGbps), sw.LinksPerCage(p.TierGbps("leaf_spine"))
-	mods := func(loads []switchLoad, down bool) int {
+	mods := func(loads []fabric.Load, down bool) int {
 		n := 0
 		for _, l := range loads {
 			if down {
-				n += l.switches * ceilDiv(l.down, c)
+				n += l.Switches * ceilDiv(l.Down, c)
 			} else {
-				n += l.switches * ceilDiv(l.up, cu)
+				n += l.Switches * ceilDiv(l.Up, cu)
 			}
 		}
 		return n * planes
 	}
 	// Spines and cores run every port at the uplink speed.
-	upperMods := func(loads []switchLoad) int {
+	upperMods := func(loads []fabric.Load) int {
 		n := 0
 		for _, l := range loads {
-			n += l.switches * ceilDiv(l.down, cu)
+			n += l.Switches * ceilDiv(l.Down, cu)
 		}
 		return n * planes
 	}
 	return [3][2]int{
-		{0, mods(pl.leafLoads, true)},
-		{mods(pl.leafLoads, false), upperMods(pl.spineLoads)},
-		{mods(pl.spineLoads, false), upperMods(pl.coreLoads)},
+		{0, mods(pl.LeafLoads, true)},
+		{mods(pl.LeafLoads, false), upperMods(pl.SpineLoads)},
+		{mods(pl.SpineLoads, false), upperMods(pl.CoreLoads)},
 	}
 }
 

@@ -17,30 +17,6 @@ func (n Network) UplinkSpeed(port int) int {
 	return port
 }
 
-// upScale is how many server-speed ports one uplink takes: uplink speed
-// over server port speed (1 when they are the same).
-func (spec fabricSpec) scale() int { return max(spec.upScale, 1) }
-
-// uRadix is the switch's ports at the uplink speed: what a spine or core
-// has, all its ports running at that speed.
-func (spec fabricSpec) uRadix() int {
-	if spec.upRadix > 0 {
-		return spec.upRadix
-	}
-	return spec.radix
-}
-
-// mixedLeafPorts splits a leaf whose server ports run at the server
-// speed and whose uplinks run k times faster, each uplink taking the
-// lanes of k server-speed ports (a 51.2T switch: 256 x 200G, or 128 x
-// 200G down and 64 x 400G up). The largest m with m·k·(D+U) <= radix
-// gives m·k·D down and m·U up ports, so down bandwidth : up bandwidth
-// is D:U exactly; with k = 1 it is leafPorts.
-func mixedLeafPorts(radix, k, down, up int) (d, u int) {
-	m := radix / (k * (down + up))
-	return m * k * down, m * up
-}
-
 // TierGbps is the port speed of a link tier's links (server_leaf,
 // leaf_spine or spine_core): the server port speed toward the servers,
 // the uplink speed between switches.
@@ -98,10 +74,10 @@ func (p *Plan) setTierSpeeds(spec fabricSpec) {
 		t.DownGbps, t.UpGbps = p.UplinkGbps, p.UplinkGbps
 		if t.Name == TierLeaf {
 			t.DownGbps = p.PortGbps
-			t.Radix = spec.radix - (spec.scale()-1)*spec.up
+			t.Radix = spec.Radix - (spec.UplinkScale()-1)*spec.Up
 			continue
 		}
-		t.Radix = spec.uRadix()
+		t.Radix = spec.UplinkRadix()
 	}
 	p.PortsTotal = 0
 	for _, t := range p.SwitchTiers {

@@ -7,51 +7,6 @@ import (
 	"testing"
 )
 
-// TestMixedSpeedHandCount sizes 1,024 GPUs (128 servers of 8 rails) of
-// 400G NIC ports on Q3400 leaves with 800G uplinks at 1:1, worked by
-// hand. Q3400: 144 x 800G, split 2 x 400G = 288 x 400G. A leaf: m =
-// 288 / (2 x (1+1)) = 72, so 144 x 400G down and 72 x 800G up (57.6
-// Tb/s each way, all 288 lanes' worth). 128 servers fill one partial
-// unit: 8 rail leaves of 128 down, each needing 128 x 400 / 800 = 64
-// uplinks; 8 x 64 = 512 links at 800G over 144-port spines: ceil(512 /
-// 144) = 4 spines, 16 links from each leaf to each (balanced). At 400G
-// uplinks the same leaves need 128 uplinks each, 1,024 links over
-// 288-port spines: 4 spines again, twice the links.
-// Mutations caught: uplinks counted by port (1:1 = as many uplinks as
-// down ports: 128 each), spines sized on the 400G radix (288 ports: 2
-// spines), the leaf split ignoring that an 800G port takes two 400G
-// ports' lanes (144 + 144 on 288).
-func TestMixedSpeedHandCount(t *testing.T) {
-	cases := []struct {
-		name                                  string
-		k, upRadix                            int
-		wantDown, wantUp                      int
-		wantLeaves, wantSpines, wantLeafSpine int
-	}{
-		{"800G uplinks", 2, 144, 144, 72, 8, 4, 512},
-		{"400G uplinks", 1, 288, 144, 144, 8, 4, 1024},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			d, u := mixedLeafPorts(288, tc.k, 1, 1)
-			if d != tc.wantDown || u != tc.wantUp {
-				t.Fatalf("leaf split %d down, %d up; want %d, %d", d, u, tc.wantDown, tc.wantUp)
-			}
-			spec := fabricSpec{servers: 128, rails: 8, radix: 288, down: d, up: u, ratioD: 1, ratioU: 1,
-				railOptimized: true, upRadix: tc.upRadix, upScale: tc.k}
-			pl, err := sizePlane(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := fmt.Sprint(pl.tiers, countSwitches(pl.leafLoads), countSwitches(pl.spineLoads), pl.leafSpine, pl.serverLeaf)
-			want := fmt.Sprint(2, tc.wantLeaves, tc.wantSpines, tc.wantLeafSpine, 1024)
-			if got != want {
-				t.Errorf("tiers, leaves, spines, leaf-spine links, server links = %s, want %s", got, want)
-			}
-		})
-	}
-}
-
 // TestUplinkSpeedProperties: on Tomahawk 5 (256 x 200G, 128 x 400G, 64 x
 // 800G) with 200G server ports (HPN's dual-plane 2 x 200G NICs), over
 // off-grid sizes and ratios: raising the uplink speed never adds

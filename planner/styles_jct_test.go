@@ -68,45 +68,6 @@ func TestToRSendsSameRailTrafficAcrossTheSpine(t *testing.T) {
 	}
 }
 
-// TestRailOnlyForwardsCrossRailCopies: on a rail-only fabric an
-// all-to-all's copies for a GPU on another rail cross NVLink first (PXN).
-// Two 8-GPU servers, EP 16: half the copies leave the server, 7/8 of
-// those for another rail, so NVLink carries 1/2 + 7/16 = 15/16 of the
-// bytes where rail-optimized carries the local 1/2. With a back end
-// faster than NVLink (3.2 Tb/s NICs) NVLink sets the time: 15/16 / (1/2)
-// = 1.875x the bandwidth term, plus one NVLink hop. Mutations caught:
-// no forwarding on rail-only, forwarding charged on rail-optimized, all
-// remote copies forwarded (x2).
-func TestRailOnlyForwardsCrossRailCopies(t *testing.T) {
-	d := testCatalog(t).JCT
-	gpu := d.GPUs["h100"]
-	const bytes = 1 << 30
-	timeOn := func(railOnly bool, nicGbps float64) (collTime, netModel) {
-		v := validationView(8, 8, nicGbps, InfiniBand)
-		v.railOnly, v.rails = railOnly, 8
-		m := newNetModel(v, gpu, d, RDMA)
-		return m.allToAll(bytes, m.group(16, 1)), m
-	}
-	opt, m := timeOn(false, 3200)
-	only, _ := timeOn(true, 3200)
-	nv := m.nvlinkGBs * 1e9
-	wantOpt := 0.5 * bytes / nv
-	wantOnly := 15.0 / 16 * bytes / nv
-	lat := (d.Collective.BaseLatencyUS + m.netHopUS + m.perSwitchUS + 8*d.Collective.AllToAllPeerUS) * us
-	if math.Abs(opt.time-lat-wantOpt) > 1e-9 {
-		t.Errorf("rail-optimized all-to-all %.6f s, want %.6f", opt.time, lat+wantOpt)
-	}
-	if math.Abs(only.time-lat-m.intraHopUS*us-wantOnly) > 1e-9 {
-		t.Errorf("rail-only all-to-all %.6f s, want %.6f", only.time, lat+m.intraHopUS*us+wantOnly)
-	}
-	// On 400G NICs the back end binds: forwarding adds only the hop.
-	opt, _ = timeOn(false, 400)
-	only, m = timeOn(true, 400)
-	if got := only.time - opt.time; math.Abs(got-m.intraHopUS*us) > 1e-12 {
-		t.Errorf("400G: rail-only costs %.3g s more, want one NVLink hop %.3g s", got, m.intraHopUS*us)
-	}
-}
-
 // TestDualPlaneStyleBuildsHPNUplinks: the comparison's dual-plane row is
 // HPN's build, 2 x 200G per 400G NIC to the ToRs and 400G above them,
 // at sizes off the grid. Mutation caught: the variant left at the split

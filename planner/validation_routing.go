@@ -1,6 +1,10 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+
+	"fabricplan/planner/perf"
+)
 
 // KindRoutingGain is a validation point's kind for adaptive routing's
 // all-reduce bus bandwidth over static routing's on a given server,
@@ -15,20 +19,9 @@ func (p ValidationPoint) routingGain(d *JCTData) (float64, error) {
 	if gpu == nil {
 		return 0, fmt.Errorf("unknown GPU %q", p.GPU)
 	}
-	bytes := p.Bytes
-	if bytes == 0 {
-		bytes = 1 << 30
-	}
-	busbw := func(static bool) float64 {
-		fv := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
-		fv.nvlinkDomain, fv.static, fv.qps = p.NVLinkDomain, static, max(p.QueuePairs, 1)
-		fv.maxActiveQueuePairs, fv.stages, fv.channels = d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
-		fv.crossEff, fv.polarization = d.Crossing.Efficiency, d.ECMP.Polarization
-		fv.setJobSize(p.Ranks, p.NICsPerServer)
-		m := newNetModel(fv, gpu, d, RDMA)
-		return m.allReduce(bytes, m.group(p.Ranks, 1)).busbw
-	}
-	return busbw(false) / busbw(true), nil
+	return perf.RoutingGain(d, perf.RoutingProbe{GPU: gpu, GPUsPerServer: p.GPUsPerServer, NICsPerServer: p.NICsPerServer,
+		NICGbps: p.NICGbps, Fabric: perf.Fabric(p.Fabric), NVLinkDomain: p.NVLinkDomain, Ranks: p.Ranks,
+		QueuePairs: p.QueuePairs, Bytes: p.Bytes}), nil
 }
 
 // routingGainComplete says whether a routing gain point has its servers,
