@@ -46,6 +46,12 @@ type Network struct {
 	// the model runs it where data/jct.toml lists SwitchKey as capable.
 	SHARP     bool
 	SwitchKey string
+	// UpSpeedRatio is a leaf's uplink speed over its down ports' (0 or
+	// 1: the same); RailOnly says each rail is its own network, of Rails
+	// rails (server ports per plane).
+	UpSpeedRatio float64
+	RailOnly     bool
+	Rails        int
 }
 
 // Job is an estimate's setting beside the workload: the network, and the
