@@ -583,6 +583,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 // the plan, with their wiring, layout, loads and headroom.
 func (p *Plan) addTiers(pl fabric.Plane, m Media, radix int) {
 	P := p.Planes
+	p.SwitchTiers, p.LinkTiers = make([]SwitchTier, 0, pl.Tiers), make([]LinkTier, 0, pl.Tiers)
 	p.SwitchTiers = append(p.SwitchTiers, switchTier(TierLeaf, pl.LeafLoads, P, radix))
 	p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "server_leaf", Links: pl.ServerLeaf * P, Medium: m.ServerLeaf, Metres: m.ServerLeafM})
 	if pl.Tiers >= 2 {

@@ -12,7 +12,7 @@ import (
 // off-grid sizes and ratios: raising the uplink speed never adds
 // uplinks; the leaf's built ratio in bandwidth never exceeds the asked
 // one; and the switch-to-switch links carry at least the servers'
-// bandwidth over the ratio. Mutations caught: upFor not dividing by the
+// bandwidth over the ratio. Mutations caught: fabric.Spec.UpFor not dividing by the
 // speed factor (twice the uplinks at 400G), the ratio reported in
 // links (2:1 shown for a 1:1 leaf with 400G uplinks), spines sized at
 // the server-speed radix.

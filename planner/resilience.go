@@ -203,7 +203,7 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 		return c
 	}
 
-	var cases []FailureCase
+	cases := make([]FailureCase, 0, 11) // every kind below: GPU, host, rack, NIC, server link, three switch and two link tiers, plane
 	add := func(c FailureCase) {
 		if c.Count > 0 {
 			cases = append(cases, c)

@@ -74,8 +74,7 @@ type Plane struct {
 	CoreLoads            []Load
 	Pods                 int
 	SpinesPerPod         int
-	ServersPerGroup      int // servers a full leaf group serves (an SU when rail-optimized)
-	LeavesPerGroup       int
+	ServersPerGroup      int    // servers a full leaf group serves (an SU when rail-optimized)
 	SpineWiring          string // WiringBalanced or WiringNear (leaf to spine)
 	CoreWiring           string // spine to core
 	Headroom             []Headroom
@@ -86,7 +85,7 @@ type Plane struct {
 // identical pods (one pod below three tiers) and, with three tiers, runs
 // of identical core groups. Link k of a lower switch goes to upper
 // switch (b + k) mod n of its group, b being the links of the lower
-// switches before it mod n: that spreads links as spreadLinks counts
+// switches before it mod n: that spreads links as SpreadLinks counts
 // them and reaches every upper switch from every lower one.
 type Layout struct {
 	Pods       []PodRun
@@ -139,13 +138,13 @@ type NoFitError struct{ Tiers int }
 func (e NoFitError) Error() string { return fmt.Sprintf("does not fit in %d tiers", e.Tiers) }
 
 // size builds the fewest-tier fabric that holds spec (or exactly
-// spec.tiers tiers), following DESIGN.md: full scalable units and one
+// spec.Tiers tiers), following DESIGN.md: full scalable units and one
 // partial one whose leaves get the uplinks their servers need at the
 // asked ratio; every leaf reaches every spine of its group (and every
 // pod spine every core of its group) with balanced wiring, or
 // near-balanced where balance would cost more than half a tier again;
-// spines as oversubscribed as spec.spineD:spineU (non-blocking when
-// unset) and the leaves as spec.ratioD:ratioU.
+// spines as oversubscribed as spec.SpineD:SpineU (non-blocking when
+// unset) and the leaves as spec.RatioD:RatioU.
 func size(spec Spec) (Plane, error) {
 	endpoints := spec.Servers * spec.Rails
 	if spec.Tiers == 0 || spec.Tiers == 1 {
@@ -163,7 +162,7 @@ func size(spec Spec) (Plane, error) {
 	leaves := spec.leafLoads(spg, lpg)
 	if spec.Tiers == 0 || spec.Tiers == 2 {
 		if p, ok := twoTier(spec, leaves); ok {
-			p.ServersPerGroup, p.LeavesPerGroup = spg, lpg
+			p.ServersPerGroup = spg
 			p.Layout.LeavesPerUnit, p.Layout.ServersPerUnit = lpg, spg
 			p.Headroom = append(spec.partialHeadroom(spg, lpg), p.Headroom...)
 			return p, nil
@@ -173,7 +172,7 @@ func size(spec Spec) (Plane, error) {
 		}
 	}
 	if p, ok := threeTier(spec, spg, lpg); ok {
-		p.ServersPerGroup, p.LeavesPerGroup = spg, lpg
+		p.ServersPerGroup = spg
 		p.Layout.LeavesPerUnit, p.Layout.ServersPerUnit = lpg, spg
 		p.Headroom = append(spec.partialHeadroom(spg, lpg), p.Headroom...)
 		return p, nil
@@ -186,8 +185,8 @@ func onePlane(spec Spec, endpoints int) Plane {
 	return Plane{
 		Tiers: 1, ServerLeaf: endpoints,
 		LeafLoads:       []Load{{1, endpoints, 0}},
-		ServersPerGroup: spec.Servers, LeavesPerGroup: 1,
-		Layout: Layout{Pods: []PodRun{{1, []Load{{1, endpoints, 0}}, 0}}, LeavesPerUnit: 1, ServersPerUnit: spec.Servers},
+		ServersPerGroup: spec.Servers,
+		Layout:          Layout{Pods: []PodRun{{1, []Load{{1, endpoints, 0}}, 0}}, LeavesPerUnit: 1, ServersPerUnit: spec.Servers},
 	}
 }
 
@@ -507,7 +506,7 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 			}
 		}
 		if n := len(kinds); n > 0 && sameLoads(kinds[n-1].lower, lower) && slices.Equal(kinds[n-1].present, in) {
-			kinds[n-1].groups++ // spines of one kind are consecutive: runs of spreadLinks
+			kinds[n-1].groups++ // spines of one kind are consecutive: runs of SpreadLinks
 			continue
 		}
 		kinds = append(kinds, &groupKind{slices.Clone(lower), slices.Clone(in), 1})
