@@ -19,7 +19,9 @@ func TestMorePlanesNeverSlowAJob(t *testing.T) {
 		for _, f := range []Fabric{InfiniBand, Ethernet} {
 			for _, routing := range []string{RouteAdaptive, RouteStatic} {
 				t.Run(fmt.Sprintf("%d %s %s", gpus, f, routing), func(t *testing.T) {
-					s := NewScenario()
+					// Flat lengths (flatLengths): more planes take more racks
+					// and longer wires, whose delay TestHallWireDelay checks.
+					s := flatLengths(NewScenario())
 					s.Cluster.GPUs, s.Cluster.System = gpus, "dgx-h100"
 					s.Network.Fabric, s.Network.Routing = f, routing
 					s.Workload = &w
