@@ -171,33 +171,26 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 // switchEndModules counts the switch-end modules per link tier
 // (server_leaf, leaf_spine, spine_core, as LinkTiers lists them): at the
 // lower end, at the upper, over planes planes. Leaves' down ports run at
-// the server speed; their uplinks, spines and cores at the uplink speed.
+// the server speed; their uplinks and the spines' down ports at the
+// uplink speed; the spines' up ports and the cores at the core speed.
 func (p *Plan) switchEndModules(pl plane, planes int) [3][2]int {
 	sw := p.Switch
-	c, cu := sw.LinksPerCage(p.PortGbps), sw.LinksPerCage(p.TierGbps("leaf_spine"))
-	mods := func(loads []switchLoad, down bool) int {
+	c, cu, cc := sw.LinksPerCage(p.PortGbps), sw.LinksPerCage(p.TierGbps("leaf_spine")), sw.LinksPerCage(p.TierGbps("spine_core"))
+	mods := func(loads []switchLoad, down bool, perCage int) int {
 		n := 0
 		for _, l := range loads {
 			if down {
-				n += l.switches * ceilDiv(l.down, c)
+				n += l.switches * ceilDiv(l.down, perCage)
 			} else {
-				n += l.switches * ceilDiv(l.up, cu)
+				n += l.switches * ceilDiv(l.up, perCage)
 			}
 		}
 		return n * planes
 	}
-	// Spines and cores run every port at the uplink speed.
-	upperMods := func(loads []switchLoad) int {
-		n := 0
-		for _, l := range loads {
-			n += l.switches * ceilDiv(l.down, cu)
-		}
-		return n * planes
-	}
 	return [3][2]int{
-		{0, mods(pl.leafLoads, true)},
-		{mods(pl.leafLoads, false), upperMods(pl.spineLoads)},
-		{mods(pl.spineLoads, false), upperMods(pl.coreLoads)},
+		{0, mods(pl.leafLoads, true, c)},
+		{mods(pl.leafLoads, false, cu), mods(pl.spineLoads, true, cu)},
+		{mods(pl.spineLoads, false, cc), mods(pl.coreLoads, true, cc)},
 	}
 }
 
@@ -335,6 +328,10 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 		if best == "" {
 			_, longest := cat.Module(p.Switch.Form, g, c, p.tierLane(t.Name), 0)
 			longest = min(longest, cat.Cables[fiberKey].Reach(g))
+			if longest == 0 {
+				return fielderr.New(tierSpeedField(t.Name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
+					"no cable or %s transceiver in the catalog carries %dG on %s for %g m (%s)", p.Switch.Form, g, p.Switch.Key, t.Metres, t.Name)
+			}
 			return fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
 				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, p.Switch.Key, longest)
 		}

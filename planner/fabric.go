@@ -28,9 +28,12 @@ type fabricSpec struct {
 	// spineD:spineU is a three-tier spine's down:up (0:0: non-blocking).
 	spineD, spineU int
 	// upRadix is the switch's ports at the uplink speed (0: radix) and
-	// upScale the server-speed ports one uplink takes (0: 1); spines
-	// and cores run every port at the uplink speed.
-	upRadix, upScale int
+	// coreRadix at the core speed (0: upRadix); leafW weighs a leaf's
+	// server port against its uplink, spineW a spine's down port against
+	// its core uplink (zero: equal speeds). Spines run their down ports
+	// at the uplink speed, cores every port at the core speed.
+	upRadix, coreRadix int
+	leafW, spineW      portWeights
 }
 
 // switchLoad is a run of switches of one tier with the same ports in use.
@@ -220,9 +223,9 @@ func (spec fabricSpec) lpg() int {
 // spine ratio exactly as leafPorts splits a leaf.
 func (spec fabricSpec) spinePorts() (down, up int) {
 	if spec.spineD == 0 {
-		return spec.uRadix() / 2, spec.uRadix() / 2
+		return splitPorts(spec.uRadix(), spec.spineW, 1, 1)
 	}
-	return leafPorts(spec.uRadix(), spec.spineD, spec.spineU)
+	return splitPorts(spec.uRadix(), spec.spineW, spec.spineD, spec.spineU)
 }
 
 // spineUpFor is the core links a spine taking down links from its leaves
@@ -230,15 +233,15 @@ func (spec fabricSpec) spinePorts() (down, up int) {
 // the spine ratio.
 func (spec fabricSpec) spineUpFor(down int) int {
 	if spec.spineD == 0 {
-		return down
+		return upLinksFor(down, spec.spineW, 1, 1)
 	}
-	return ceilDiv(down*spec.spineU, spec.spineD)
+	return upLinksFor(down, spec.spineW, spec.spineD, spec.spineU)
 }
 
 // upFor is the uplinks a leaf with down server links needs so that it is
 // no more oversubscribed than asked.
 func (spec fabricSpec) upFor(down int) int {
-	return ceilDiv(down*spec.ratioU, spec.ratioD*spec.scale())
+	return upLinksFor(down, spec.leafW, spec.ratioD, spec.ratioU)
 }
 
 // leafLoads lists leaves by ports used: full groups, then the partial
@@ -543,7 +546,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	if extra > 0 {
 		headroom = append(headroom, Headroom{Tier: TierCore, Switches: extra,
 			Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs: spine j of every pod to its own core group) needs %s more cores, more than one scalable unit's worth (%d)",
-				textfmt.Int(extra), unitUppers(spec.unitLeaves(), spec.up, spec.uRadix()))})
+				textfmt.Int(extra), unitUppers(spec.unitLeaves(), spec.up, spec.cRadix()))})
 	}
 	countPods := 0
 	for _, p := range pods {
@@ -739,7 +742,7 @@ func sizeCores(kinds []*groupKind, spec fabricSpec, avail int) (sized []sizedGro
 	var strict, near []sizedGroups
 	strictN, nearN := 0, 0
 	for _, k := range kinds {
-		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.uRadix())
+		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.cRadix())
 		if !ok {
 			return nil, 0, false
 		}
@@ -748,14 +751,14 @@ func sizeCores(kinds []*groupKind, spec fabricSpec, avail int) (sized []sizedGro
 		}
 		strict = append(strict, sizedGroups{k, k.groups, 1, s})
 		strictN += k.groups * s.n
-		runs, cores, ok := mergedGroups(k, spec.uRadix())
+		runs, cores, ok := mergedGroups(k, spec.cRadix())
 		if !ok {
 			return nil, 0, false
 		}
 		near = append(near, runs...)
 		nearN += cores
 	}
-	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.up, spec.uRadix()) {
+	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.up, spec.cRadix()) {
 		return strict, 0, true
 	}
 	return near, strictN - nearN, true

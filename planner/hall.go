@@ -518,7 +518,7 @@ func (p *Plan) layOut(cat *Catalog) error {
 		return nil
 	}
 	if p.MixedSpeeds() {
-		p.Notes = append(p.Notes, "no hall layout: its per-link media run at one port speed, and uplink_gbps runs the switch-to-switch links faster; the plan is priced on the per-tier lengths of network.media")
+		p.Notes = append(p.Notes, "no hall layout: its per-link media run at one port speed, and uplink_gbps (or core_uplink_gbps) runs switch-to-switch links at another speed; the plan is priced on the per-tier lengths of network.media")
 		return nil
 	}
 	f := s.Facility.resolve(cat.Facility.Defaults, leafInRack(s))

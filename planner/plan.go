@@ -140,7 +140,10 @@ type Plan struct {
 	PortGbps      int // speed of each NIC port and switch port
 	// UplinkGbps is the speed of the switch-to-switch ports (PortGbps
 	// unless the scenario's uplink_gbps asks another).
-	UplinkGbps    int
+	UplinkGbps int
+	// CoreGbps is the speed of the spine-to-core ports (UplinkGbps
+	// unless the scenario's core_uplink_gbps asks another).
+	CoreGbps      int
 	LaneGbps      int // SerDes lane rate every link runs (NIC, switch and modules share it)
 	Planes        int
 	RailsPerPlane int // server ports per plane
@@ -430,18 +433,20 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	}
 	radix := sw.Radix(port)
 	uplink := n.UplinkSpeed(port)
-	k := uplink / port
+	core := n.CoreSpeed(uplink)
+	leafW := weightsOf(port, uplink)
 	down, up, _ := Ratio(n.Oversubscription)
-	leafDown, leafUp := mixedLeafPorts(radix, k, down, up)
+	leafDown, leafUp := splitPorts(radix, leafW, down, up)
 	if leafDown == 0 {
-		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix/k),
+		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix/leafW.up),
 			"%s needs %d ports per leaf; %s has %d at %dG", n.Oversubscription, down+up, sw.Key, radix, port)
 	}
 	systems, servers := s.nodes(cat)
 	serverPorts := n.NICsPerServer * n.PortsPerNIC
 	networks, rails := railNetworks(n, serverPorts/n.Planes)
 	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp, ratioD: down, ratioU: up,
-		railOptimized: n.RailOptimized, tiers: n.Tiers, upRadix: sw.Radix(uplink), upScale: k}
+		railOptimized: n.RailOptimized, tiers: n.Tiers, upRadix: sw.Radix(uplink), coreRadix: sw.Radix(core),
+		leafW: leafW, spineW: weightsOf(uplink, core)}
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
 	if err != nil {
 		return nil, err
@@ -457,7 +462,7 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p := &Plan{
 		Scenario: s, NIC: nic, Switch: sw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
-		PortGbps: port, UplinkGbps: uplink, LaneGbps: lane, Planes: n.Planes * networks, RailsPerPlane: rails,
+		PortGbps: port, UplinkGbps: uplink, CoreGbps: core, LaneGbps: lane, Planes: n.Planes * networks, RailsPerPlane: rails,
 		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
 		Tiers: pl.tiers, Pods: pl.pods, ServersPerUnit: pl.serversPerGroup,
 		Units: ceilDiv(servers, pl.serversPerGroup),
@@ -483,6 +488,8 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Notes = append(p.Notes, spineRatioNote(n, pl.tiers)...)
 	p.Notes = append(p.Notes, railOnlyNote(p, networks)...)
 	p.Notes = append(p.Notes, dualPlaneNote(n)...)
+	p.Notes = append(p.Notes, coreSpeedNote(n, pl.tiers)...)
+	p.Notes = append(p.Notes, slowUplinkNote(p)...)
 	P := p.Planes
 	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
@@ -584,6 +591,9 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
 	if rs.Network.Switch == Auto {
 		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
 		if g := rs.Network.UplinkGbps; g > 0 {
+			candidates = uplinkCandidates(candidates, g)
+		}
+		if g := rs.Network.CoreUplinkGbps; g > 0 {
 			candidates = uplinkCandidates(candidates, g)
 		}
 		if j := laneJoined(candidates, nic, port); len(j) > 0 {

@@ -17,28 +17,39 @@ import (
 // 144) = 4 spines, 16 links from each leaf to each (balanced). At 400G
 // uplinks the same leaves need 128 uplinks each, 1,024 links over
 // 288-port spines: 4 spines again, twice the links.
+// Slower uplinks, QM9700-like (64 x 400G or 128 x 200G): 400G server
+// ports and 200G uplinks weigh 2:1, m = 64 / (1 x 2) = 32, so a leaf is
+// 32 x 400G down and 64 x 200G up (12.8 Tb/s each way). 128 servers are
+// 4 full units of 8 rail leaves: 32 leaves x 64 = 2,048 links at 200G
+// over 128-port spines: 16 spines, 4 links from each leaf to each. At
+// 400G uplinks: 32 down, 32 up, 1,024 links over 64-port spines, 16
+// spines.
 // Mutations caught: uplinks counted by port (1:1 = as many uplinks as
 // down ports: 128 each), spines sized on the 400G radix (288 ports: 2
 // spines), the leaf split ignoring that an 800G port takes two 400G
-// ports' lanes (144 + 144 on 288).
+// ports' lanes (144 + 144 on 288), and slower uplinks counted by port
+// (32 down, 32 up at 200G: a 2:1 leaf sold as 1:1).
 func TestMixedSpeedHandCount(t *testing.T) {
 	cases := []struct {
 		name                                  string
-		k, upRadix                            int
+		w                                     portWeights
+		radix, upRadix                        int
 		wantDown, wantUp                      int
 		wantLeaves, wantSpines, wantLeafSpine int
 	}{
-		{"800G uplinks", 2, 144, 144, 72, 8, 4, 512},
-		{"400G uplinks", 1, 288, 144, 144, 8, 4, 1024},
+		{"800G uplinks", portWeights{1, 2}, 288, 144, 144, 72, 8, 4, 512},
+		{"400G uplinks", portWeights{1, 1}, 288, 288, 144, 144, 8, 4, 1024},
+		{"200G uplinks below 400G ports", portWeights{2, 1}, 64, 128, 32, 64, 32, 16, 2048},
+		{"400G uplinks on 64 ports", portWeights{1, 1}, 64, 64, 32, 32, 32, 16, 1024},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			d, u := mixedLeafPorts(288, tc.k, 1, 1)
+			d, u := splitPorts(tc.radix, tc.w, 1, 1)
 			if d != tc.wantDown || u != tc.wantUp {
 				t.Fatalf("leaf split %d down, %d up; want %d, %d", d, u, tc.wantDown, tc.wantUp)
 			}
-			spec := fabricSpec{servers: 128, rails: 8, radix: 288, down: d, up: u, ratioD: 1, ratioU: 1,
-				railOptimized: true, upRadix: tc.upRadix, upScale: tc.k}
+			spec := fabricSpec{servers: 128, rails: 8, radix: tc.radix, down: d, up: u, ratioD: 1, ratioU: 1,
+				railOptimized: true, upRadix: tc.upRadix, leafW: tc.w}
 			pl, err := sizePlane(spec)
 			if err != nil {
 				t.Fatal(err)
@@ -106,8 +117,7 @@ func TestUplinkSpeedRefused(t *testing.T) {
 		wantText string
 	}{
 		{"qm9700 has no 800G", func(n *Network) { n.Switch, n.UplinkGbps = "qm9700", 800 }, "offers 400G, 200G"},
-		{"not a multiple", func(n *Network) { n.Switch, n.UplinkGbps = "qm9700", 300 }, "use 400G or a multiple"},
-		{"slower than the ports", func(n *Network) { n.Switch, n.UplinkGbps = "qm9700", 200 }, "use 400G or a multiple"},
+		{"not a speed it runs", func(n *Network) { n.Switch, n.UplinkGbps = "qm9700", 300 }, "offers 400G, 200G"},
 		{"no switch offers it", func(n *Network) { n.Switch, n.UplinkGbps = Auto, 2400 }, "no infiniband switch"},
 		{"negative", func(n *Network) { n.UplinkGbps = -1 }, "-1 Gb/s"},
 	}

@@ -29,7 +29,7 @@ func (spec *fabricSpec) setSpineRatio(n Network, sw *Switch, port int) error {
 	if d == u {
 		return nil
 	}
-	if d+u > spec.uRadix() {
+	if sd, _ := splitPorts(spec.uRadix(), spec.spineW, d, u); sd == 0 {
 		return fielderr.New("network.spine_oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", spec.uRadix()),
 			"%s needs %d ports per spine; %s has %d at %dG", n.SpineOversubscription, d+u, sw.Key, spec.uRadix(), n.UplinkSpeed(port))
 	}
@@ -88,7 +88,7 @@ func (spec *fabricSpec) setToR(n Network, sw *Switch, port int) error {
 	}
 	down := n.ServersPerToR * spec.rails
 	up := spec.upFor(down)
-	if down+spec.scale()*up > spec.radix {
+	if w := spec.leafW.or1(); down*w.down+up*w.up > spec.radix*w.down {
 		return fielderr.New("network.servers_per_tor", fmt.Sprintf("use at most %d servers per ToR, a larger switch or more planes", spec.radix*spec.ratioD/(spec.ratioD+spec.ratioU)/spec.rails),
 			"%d servers of %d ports each need %d down and %d up ports at %s; %s has %d at %dG", n.ServersPerToR, spec.rails, down, up, n.Oversubscription, sw.Key, spec.radix, port)
 	}

@@ -1,0 +1,194 @@
+package planner
+
+import (
+	"fmt"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
+)
+
+// CoreSpeed is the speed in Gb/s of the spine-to-core ports: the
+// scenario's core_uplink_gbps, or uplink (the leaf-to-spine speed) when
+// it is left out.
+func (n Network) CoreSpeed(uplink int) int {
+	if n.CoreUplinkGbps > 0 {
+		return n.CoreUplinkGbps
+	}
+	return uplink
+}
+
+// portWeights are a switch's down and up port speeds in units of their
+// greatest common divisor: a 400G down and 200G up port weigh 2 and 1,
+// 200G and 800G weigh 1 and 4. Sizing counts bandwidth with them, so a
+// tier's ratio counts Gb/s, not ports, whichever side runs faster.
+type portWeights struct{ down, up int }
+
+// weightsOf is the weights of a down port at down Gb/s and an up port at
+// up Gb/s (1 and 1 when either is unknown).
+func weightsOf(down, up int) portWeights {
+	if down <= 0 || up <= 0 {
+		return portWeights{1, 1}
+	}
+	g := gcd(down, up)
+	return portWeights{down / g, up / g}
+}
+
+// or1 is w, or equal weights when w was never set.
+func (w portWeights) or1() portWeights {
+	if w.down <= 0 || w.up <= 0 {
+		return portWeights{1, 1}
+	}
+	return w
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// splitPorts splits a switch with radix ports at its down speed into
+// down and up ports whose bandwidths stand exactly d:u: the largest m
+// with m·w.up·(d+u) <= radix gives m·d·w.up down and m·u·w.down up
+// ports. Both ends use the same lanes (a 64 x 400G switch is 32 x 400G
+// down and 64 x 200G up at 1:1, or 32 x 400G down and 16 x 800G up);
+// with equal speeds it is leafPorts.
+func splitPorts(radix int, w portWeights, d, u int) (down, up int) {
+	w = w.or1()
+	m := radix / (w.up * (d + u))
+	return m * d * w.up, m * u * w.down
+}
+
+// upLinksFor is the up ports a switch with down ports in use needs so
+// that down bandwidth : up bandwidth is at most d:u.
+func upLinksFor(down int, w portWeights, d, u int) int {
+	w = w.or1()
+	return ceilDiv(down*u*w.down, d*w.up)
+}
+
+// configuredRadix is the ports a switch of radix ports at its down speed
+// has once up of them run at the up speed: the lanes the up ports take,
+// the rest at the down speed (fewer, larger ports when the up side is
+// faster; more, smaller ones when it is slower).
+func configuredRadix(radix int, w portWeights, up int) int {
+	w = w.or1()
+	return (radix*w.down-up*w.up)/w.down + up
+}
+
+// cRadix is the switch's ports at the core speed: what a core has, all
+// its ports running at that speed.
+func (spec fabricSpec) cRadix() int {
+	if spec.coreRadix > 0 {
+		return spec.coreRadix
+	}
+	return spec.uRadix()
+}
+
+// coreGbps is the spine-to-core port speed (the uplink speed unless
+// core_uplink_gbps asks another).
+func (p *Plan) coreGbps() int {
+	if p.CoreGbps > 0 {
+		return p.CoreGbps
+	}
+	return p.UplinkGbps
+}
+
+// SlowUplinks reports whether a leaf's uplinks run slower than its
+// server ports (400G server ports, 200G uplinks split 2 x 200G).
+func (p *Plan) SlowUplinks() bool { return p.UplinkGbps > 0 && p.UplinkGbps < p.PortGbps }
+
+// slowUplinkNote reports a leaf whose uplinks run slower than its server
+// ports: its ratio counts Gb/s, so a full leaf has more up ports than
+// down ones at 1:1.
+func slowUplinkNote(p *Plan) []string {
+	if !p.SlowUplinks() || len(p.SwitchTiers) < 2 {
+		return nil
+	}
+	var leafDown, leafUp, leaves int
+	for _, l := range p.tierLoads[0] {
+		if l.switches > leaves {
+			leaves, leafDown, leafUp = l.switches, l.down, l.up
+		}
+	}
+	return []string{fmt.Sprintf("leaf uplinks run at %dG, below the %dG server ports: the most common leaf has %d x %dG down (%s Gb/s) and %d x %dG up (%s Gb/s), "+
+		"as oversubscription %s counts bandwidth, not ports; each uplink is a split of a %dG-capable port",
+		p.UplinkGbps, p.PortGbps, leafDown, p.PortGbps, textfmt.Int(leafDown*p.PortGbps), leafUp, p.UplinkGbps, textfmt.Int(leafUp*p.UplinkGbps),
+		p.Scenario.Network.Oversubscription, p.PortGbps)}
+}
+
+// coreSpeedNote says where core_uplink_gbps has no tier to apply to:
+// below three tiers there are no cores.
+func coreSpeedNote(n Network, tiers int) []string {
+	if n.CoreUplinkGbps == 0 || tiers >= 3 {
+		return nil
+	}
+	return []string{fmt.Sprintf("core_uplink_gbps %d applies between pod spines and cores: this %d-tier fabric has no cores (set tiers = 3 for pods joined by cores)",
+		n.CoreUplinkGbps, tiers)}
+}
+
+// checkSwitchSpeed says whether the switch runs ports at g Gb/s; the
+// error names field and the speeds the switch offers.
+func checkSwitchSpeed(sw *Switch, field string, g int) error {
+	if sw.Radix(g) > 0 {
+		return nil
+	}
+	return fielderr.New(field, "use one of "+gbpsList(sw.Speeds())+", or leave it out",
+		"%s has no %dG ports: it offers %s", sw.Key, g, gbpsList(sw.Speeds()))
+}
+
+// validateCoreUplink checks core_uplink_gbps: a speed the chosen switch
+// (or, with switch auto, some switch of the fabric that also runs the
+// server and uplink speeds) offers.
+func (s *Scenario) validateCoreUplink(cat *Catalog) []error {
+	n := s.Network
+	g := n.CoreUplinkGbps
+	if g == 0 {
+		return nil
+	}
+	const field = "network.core_uplink_gbps"
+	if g < 0 || g > MaxUplinkGbps {
+		return []error{fielderr.New(field, "give the spine-to-core port speed in Gb/s, e.g. 800, or leave it out for the uplink speed", "%d Gb/s", g)}
+	}
+	port := s.portGbps(cat)
+	if port <= 0 {
+		return nil
+	}
+	if n.Switch != Auto {
+		sw := cat.Switches[n.Switch]
+		if sw == nil || sw.Fabric != n.Fabric {
+			return nil // validateHardware says so
+		}
+		if err := checkSwitchSpeed(sw, field, g); err != nil {
+			return []error{err}
+		}
+		return nil
+	}
+	sws := uplinkCandidates(uplinkCandidates(cat.SwitchesFor(n.Fabric, port), n.UplinkSpeed(port)), g)
+	if len(sws) == 0 {
+		return []error{fielderr.New(field, fmt.Sprintf("leave it out, or choose a speed a %s switch with %dG and %dG ports offers", n.Fabric, port, n.UplinkSpeed(port)),
+			"no %s switch with %dG and %dG ports offers %dG ports", n.Fabric, port, n.UplinkSpeed(port), g)}
+	}
+	return nil
+}
+
+// mixedCore is the plan's spine-to-core speed when it differs from the
+// leaf-to-spine speed in a three-tier fabric, else 0 (left out of the
+// JSON).
+func mixedCore(p *Plan) int {
+	if p.Tiers >= 3 && p.coreGbps() != p.UplinkGbps {
+		return p.coreGbps()
+	}
+	return 0
+}
+
+// tierSpeedField is the scenario field that sets a link tier's speed.
+func tierSpeedField(linkTier string) string {
+	switch linkTier {
+	case "leaf_spine":
+		return "network.uplink_gbps"
+	case "spine_core":
+		return "network.core_uplink_gbps"
+	}
+	return "network.nic_gbps"
+}
