@@ -439,8 +439,7 @@ var fieldFlag = map[string]string{
 	"network.switch": "switch", "network.oversubscription": "oversubscription", "network.tiers": "tiers",
 	"network.spine_oversubscription": "spine-oversubscription", "network.leaf_alignment": "leaf-alignment",
 	"network.servers_per_tor": "servers-per-tor", "network.pod_gpus": "pod-gpus", "network.uplink_gbps": "uplink-gbps", "network.topology": "topology",
-	"network.core_uplink_gbps": "core-uplink-gbps",
-	"pricing.basis":            "price-basis", "pricing.quotes": "quotes",
+	"pricing.basis": "price-basis", "pricing.quotes": "quotes", "network.core_uplink_gbps": "core-uplink-gbps",
 	"network.routing": "routing", "network.in_network_reduction": "in-network-reduction",
 }
 
