@@ -122,7 +122,7 @@ func (d *topoDiagram) drawStyle(g topoGeom, xs []float64) {
 		d.drawRack(g)
 	case d.isDualPlane():
 		n := d.p.Scenario.Network
-		tag(g.c, g.at(g.left+0.02, g.yLeaf-g.boxH/2-0.075), fmt.Sprintf("dual-ToR: each NIC's %d × %dG ports go to r and r′ in %d planes; one ToR lost halves a NIC, never cuts it",
+		tag(g.c, g.at(g.left+0.02, (g.yNode+g.yLeaf)/2+0.015), fmt.Sprintf("dual-ToR: each NIC's %d × %dG ports reach r and r′ in %d planes; a lost ToR halves a NIC",
 			n.PortsPerNIC, d.p.PortGbps, n.Planes), Ink, draw.XLeft)
 	case d.isRailOnly():
 		d.drawNVLinkJoin(g)

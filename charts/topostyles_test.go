@@ -79,7 +79,7 @@ func TestTopologyStyles(t *testing.T) {
 		{"tor", []string{"rack 1 of 64: its ToR and 2 servers", "servers_per_tor = 2", "server 1: 8 GPUs", "server 2: 8 GPUs",
 			"16 server links", "(8 from each server)", "1 ToR in the rack, 16 down : 16 up", "more racks in this"}, []string{"SU 1:", "r1′", "NVLink"}},
 		{"tor-3", []string{"rack 1 of 42", "server 3: 8 GPUs", "24 down : 24 up", "24 server links"}, []string{"server 4"}},
-		{"dualplane", []string{"r1′", "r8′", "dual-ToR: each NIC's 2", "200G ports go to r and r′ in 2 planes", "1 more plane (the r′ ToRs)",
+		{"dualplane", []string{"r1′", "r8′", "dual-ToR: each NIC's 2", "200G ports reach r and r′ in 2 planes; a lost ToR halves a NIC", "1 more plane (the r′ ToRs)",
 			"twin ToR r′ in plane 2"}, []string{"rack 1 of", "NVLink"}},
 		{"railonly", []string{"8 rail switches, one network per rail", "no spine", "NVLink domain: each node's 8 GPUs join its 8 rails",
 			"512 server links", ">r8<", "Every rail's switch drawn"}, []string{"more plane", "Plane 1 of", "spine switches"}},
