@@ -56,6 +56,9 @@ func gcd(a, b int) int {
 // with equal speeds it is leafPorts.
 func splitPorts(radix int, w portWeights, d, u int) (down, up int) {
 	w = w.or1()
+	if w == (portWeights{1, 1}) {
+		return leafPorts(radix, d, u)
+	}
 	m := radix / (w.up * (d + u))
 	return m * d * w.up, m * u * w.down
 }
