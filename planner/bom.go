@@ -11,6 +11,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/fabric"
 )
 
 // Component categories of a bill of materials.
@@ -60,7 +61,7 @@ func (l BOMLine) Part() string {
 func (l BOMLine) Place() string { return strings.ReplaceAll(l.Where, "_", "-") }
 
 // fillBOM counts transceivers and cables and prices everything.
-func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
+func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	s := &p.Scenario
 	P := p.Planes
 	add := func(l BOMLine) {
@@ -173,24 +174,24 @@ func (p *Plan) fillBOM(cat *Catalog, pl plane) error {
 // lower end, at the upper, over planes planes. Leaves' down ports run at
 // the server speed; their uplinks and the spines' down ports at the
 // uplink speed; the spines' up ports and the cores at the core speed.
-func (p *Plan) switchEndModules(pl plane, planes int) [3][2]int {
+func (p *Plan) switchEndModules(pl fabric.Plane, planes int) [3][2]int {
 	sw := p.Switch
 	c, cu, cc := sw.LinksPerCage(p.PortGbps), sw.LinksPerCage(p.TierGbps("leaf_spine")), sw.LinksPerCage(p.TierGbps("spine_core"))
-	mods := func(loads []switchLoad, down bool, perCage int) int {
+	mods := func(loads []fabric.Load, down bool, perCage int) int {
 		n := 0
 		for _, l := range loads {
 			if down {
-				n += l.switches * ceilDiv(l.down, perCage)
+				n += l.Switches * ceilDiv(l.Down, perCage)
 			} else {
-				n += l.switches * ceilDiv(l.up, perCage)
+				n += l.Switches * ceilDiv(l.Up, perCage)
 			}
 		}
 		return n * planes
 	}
 	return [3][2]int{
-		{0, mods(pl.leafLoads, true, c)},
-		{mods(pl.leafLoads, false, cu), mods(pl.spineLoads, true, cu)},
-		{mods(pl.spineLoads, false, cc), mods(pl.coreLoads, true, cc)},
+		{0, mods(pl.LeafLoads, true, c)},
+		{mods(pl.LeafLoads, false, cu), mods(pl.SpineLoads, true, cu)},
+		{mods(pl.SpineLoads, false, cc), mods(pl.CoreLoads, true, cc)},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/fabric"
 )
 
 // CableRun is one link of a plan's cable map: its two ends, its tier and
@@ -74,7 +75,7 @@ func (p *Plan) walkCables(names bool, fn func(c *CableRun) error) error {
 // cableWalk holds what naming and wiring need, and the reused row.
 type cableWalk struct {
 	p        *Plan
-	lay      layout
+	lay      fabric.Layout
 	perCage  int
 	perNIC   int
 	tiers    map[string]LinkTier
@@ -125,7 +126,7 @@ func (w *cableWalk) nodePort(plane, rail int) string {
 // where the system has one (an NVL72 SU is 8 racks, 144 trays, although
 // each rack's trays have their own leaves), else the leaf group's.
 func (w *cableWalk) node(server int) string {
-	spu := w.lay.serversPerUnit
+	spu := w.lay.ServersPerUnit
 	if u := w.p.Unit.Servers; u > 0 {
 		spu = u
 	}
@@ -137,7 +138,7 @@ func (w *cableWalk) node(server int) string {
 // with its own leaf per rail), the group is named in its unit:
 // p1-su2-rack3-leaf-r4.
 func (w *cableWalk) leaf(plane, g int) string {
-	lpu, spu := w.lay.leavesPerUnit, w.lay.serversPerUnit
+	lpu, spu := w.lay.LeavesPerUnit, w.lay.ServersPerUnit
 	if u := w.p.Unit.Servers; spu > 0 && u > spu && u%spu == 0 {
 		per, group := u/spu, g/lpu
 		word := "-group"
@@ -171,8 +172,8 @@ func (w *cableWalk) core(plane, i int) string {
 // rail is the rail (from 1) of leaf g's links, 0 when the leaf holds
 // whole servers.
 func (w *cableWalk) rail(g int) int {
-	if w.lay.leavesPerUnit > 1 {
-		return g%w.lay.leavesPerUnit + 1
+	if w.lay.LeavesPerUnit > 1 {
+		return g%w.lay.LeavesPerUnit + 1
 	}
 	return 0
 }
@@ -189,23 +190,23 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 	lay, c := w.lay, &w.c
 	next := 0 // leaves walked so far in the plane
 	pod := 0
-	for _, run := range lay.pods {
-		for range run.count {
-			n := run.spines
+	for _, run := range lay.Pods {
+		for range run.Count {
+			n := run.Spines
 			w.arrivals = resize(w.arrivals, n)
 			base := 0 // links of the pod's leaves so far, mod n
 			k := 0    // leaf of the pod
-			for _, l := range run.leaves {
-				for range l.switches {
-					g := lay.leafOf(pod, k, next) // leaf index in the plane
+			for _, l := range run.Leaves {
+				for range l.Switches {
+					g := lay.LeafOf(pod, k, next) // leaf index in the plane
 					leaf := w.leaf(plane, g)
-					if err := w.serverLinks(plane, g, leaf, l.down, fn); err != nil {
+					if err := w.serverLinks(plane, g, leaf, l.Down, fn); err != nil {
 						return err
 					}
 					if n > 0 {
 						w.set("leaf_spine", plane)
-						up := w.upStart(l.down)
-						for k := range l.up {
+						up := w.upStart(l.Down)
+						for k := range l.Up {
 							x := (base + k) % n
 							if w.names {
 								c.ADevice, c.APort = leaf, w.switchPort(up+k)
@@ -224,7 +225,7 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 								return err
 							}
 						}
-						base = (base + l.up) % n
+						base = (base + l.Up) % n
 					}
 					next++
 					k++
@@ -242,7 +243,7 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 func (w *cableWalk) serverLinks(plane, g int, leaf string, down int, fn func(c *CableRun) error) error {
 	c := &w.c
 	rails := w.p.RailsPerPlane
-	lpu, spu := w.lay.leavesPerUnit, w.lay.serversPerUnit
+	lpu, spu := w.lay.LeavesPerUnit, w.lay.ServersPerUnit
 	w.set("server_leaf", plane)
 	first := g / lpu * spu
 	for k := range down {
@@ -273,28 +274,28 @@ func (w *cableWalk) serverLinks(plane, g int, leaf string, down int, fn func(c *
 // that has them.
 func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 	lay, c := w.lay, &w.c
-	if len(lay.coreGroups) == 0 {
+	if len(lay.CoreGroups) == 0 {
 		return nil
 	}
 	w.set("spine_core", plane)
 	c.Rail = 0
 	j, firstCore := 0, 0
-	for _, run := range lay.coreGroups {
-		n := run.cores
-		for range run.groups {
+	for _, run := range lay.CoreGroups {
+		n := run.Cores
+		for range run.Groups {
 			w.arrivals = resize(w.arrivals, n)
 			base := 0
-			for jj := j; jj < j+max(run.spines, 1); jj++ {
+			for jj := j; jj < j+max(run.Spines, 1); jj++ {
 				pod := 0
-				for i, pr := range lay.pods {
-					if run.spineUp[i] == 0 {
-						pod += pr.count
+				for i, pr := range lay.Pods {
+					if run.SpineUp[i] == 0 {
+						pod += pr.Count
 						continue
 					}
 					down := spineDown(pr, jj)
-					for range pr.count {
+					for range pr.Count {
 						spine, up := w.spine(plane, pod, jj), w.upStart(down)
-						for k := range run.spineUp[i] {
+						for k := range run.SpineUp[i] {
 							x := (base + k) % n
 							if w.names {
 								c.ADevice, c.APort = spine, w.switchPort(up+k)
@@ -312,12 +313,12 @@ func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 								return err
 							}
 						}
-						base = (base + run.spineUp[i]) % n
+						base = (base + run.SpineUp[i]) % n
 						pod++
 					}
 				}
 			}
-			j += max(run.spines, 1)
+			j += max(run.Spines, 1)
 			firstCore += n
 		}
 	}
@@ -327,9 +328,9 @@ func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 // spineDown is the links spine j of a pod of run pr takes from its
 // leaves: the pod's uplinks spread over its spines, the first ones
 // taking one more.
-func spineDown(pr podRun, j int) int {
-	t := sumLinks(pr.leaves, true)
-	return spineDownAt(spreadLinks(t, pr.spines), j)
+func spineDown(pr fabric.PodRun, j int) int {
+	t := fabric.SumLinks(pr.Leaves, true)
+	return fabric.SpineDownAt(fabric.SpreadLinks(t, pr.Spines), j)
 }
 
 // resize returns s with n zeros.

@@ -3,5 +3,13 @@
 // cables, transceivers), prices it, estimates its power and the job
 // completion time of a training run on it, and searches and sweeps
 // designs. It is pure Go: no GUI, no plotting, and no file I/O beyond
-// decoding and the atomic scenario save.
+// decoding.
+//
+// The JCT, memory and compute model is planner/perf; the planner fills
+// its view of the plan (perf.Network) and keeps the model's types under
+// their old names (Workload, JCT, JCTData ...) as aliases.
+//
+// Sizing one plane is planner/fabric's (pure integers, no scenario or
+// catalog); the planner builds its fabric.Spec from the scenario and
+// the switch, and multiplies the Plane it returns by the planes.
 package planner

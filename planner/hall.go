@@ -108,7 +108,7 @@ type layoutInputs struct {
 
 func (p *Plan) layoutInputs(f Facility, cat *Catalog) layoutInputs {
 	lay := p.layout
-	in := layoutInputs{servers: p.Servers, units: p.Units, serversPerUnit: lay.serversPerUnit, leavesPerUnit: lay.leavesPerUnit,
+	in := layoutInputs{servers: p.Servers, units: p.Units, serversPerUnit: lay.ServersPerUnit, leavesPerUnit: lay.LeavesPerUnit,
 		planes: p.Planes, nodeKW: f.ServerKW, nodeUnits: f.ServerUnits, nodesPerSystem: 1, cooling: "air",
 		switchUnits: max(p.Switch.RackUnits, 1), railOptimized: p.Scenario.Network.RailOptimized}
 	if sys := p.System; sys != nil {
@@ -120,17 +120,17 @@ func (p *Plan) layoutInputs(f Facility, cat *Catalog) layoutInputs {
 			in.cooling = sys.Cooling
 		}
 	}
-	for _, run := range lay.pods {
-		for range run.count {
-			in.podSpines = append(in.podSpines, run.spines)
-			in.spinesPerPlane += run.spines
-			for _, l := range run.leaves {
-				in.leavesPerPlane += l.switches
+	for _, run := range lay.Pods {
+		for range run.Count {
+			in.podSpines = append(in.podSpines, run.Spines)
+			in.spinesPerPlane += run.Spines
+			for _, l := range run.Leaves {
+				in.leavesPerPlane += l.Switches
 			}
 		}
 	}
-	for _, cr := range lay.coreGroups {
-		in.coresPerPlane += cr.groups * cr.cores
+	for _, cr := range lay.CoreGroups {
+		in.coresPerPlane += cr.Groups * cr.Cores
 	}
 	// A switch's peak: the chassis and one module per cage.
 	c := p.Switch.LinksPerCage(p.PortGbps)

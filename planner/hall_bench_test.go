@@ -68,7 +68,7 @@ func TestHallWireDelay(t *testing.T) {
 	for k := range sum {
 		want += 2 * sum[k] / n[k] * 5 / 1000
 	}
-	if got := p.fabricView().wireUS; math.Abs(got-want) > 1e-12 || want < 0.1 {
+	if got := p.perfNetwork().WireUS; math.Abs(got-want) > 1e-12 || want < 0.1 {
 		t.Errorf("wire delay %g us, want %g us", got, want)
 	}
 	plain := hallScenario(256, Facility{})
@@ -77,7 +77,7 @@ func TestHallWireDelay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.fabricView().wireUS != 0 {
-		t.Errorf("a plan without a hall has wire delay %g", q.fabricView().wireUS)
+	if q.perfNetwork().WireUS != 0 {
+		t.Errorf("a plan without a hall has wire delay %g", q.perfNetwork().WireUS)
 	}
 }

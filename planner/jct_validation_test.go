@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"fmt"
 	"math"
 	"strings"
@@ -117,51 +118,6 @@ func TestJCTLlama3(t *testing.T) {
 	}
 }
 
-// collectiveView is a fabric of servers with nics x gbps NICs, for
-// single-collective checks.
-func collectiveView(gpusPerServer, nics int, gbps float64, f Fabric) fabricView {
-	return fabricView{gpusPerServer: gpusPerServer, nicsPerServer: nics, nicGbps: gbps, fabric: f,
-		oversub: 1, spineRatio: 1, serversPerUnit: 32, tiers: 2, maxActiveQueuePairs: 1, stages: 1, jobUplinks: 1}
-}
-
-// TestJCTCollectives checks single collectives against published
-// nccl-tests measurements (bus bandwidth of a 1 GiB all-reduce).
-func TestJCTCollectives(t *testing.T) {
-	d := testCatalog(t).JCT
-	const gib = 1 << 30
-	tests := []struct {
-		name      string
-		source    string
-		view      fabricView
-		gpu       string
-		ranks     int
-		stride    int
-		transport Transport
-		want      float64 // GB/s
-	}{
-		{"400G NDR, per NIC", "NVIDIA/nccl-tests#252 and NCCL maintainers: ~46-48 GB/s per 400G NIC", collectiveView(8, 8, 400, InfiniBand), "h100", 16, 8, RDMA, 47},
-		{"8-GPU H100 NVLink node", "ASTRA-sim GPU validation: 741.34 GB/s bidirectional = 370.7 one way", collectiveView(8, 8, 400, InfiniBand), "h100", 8, 1, RDMA, 370.7},
-		{"TCP sockets, 100G", "NVIDIA/nccl#450: 4-6 GB/s busbw over 100 Gb/s TCP", collectiveView(8, 1, 100, Ethernet), "a100", 32, 1, TCP, 5},
-		{"TCP fallback on RoCE", "areal-project/AReaL#639: ~5 GB/s busbw over sockets", collectiveView(8, 8, 200, Ethernet), "h100", 16, 8, TCP, 5},
-		{"RDMA on the same RoCE cluster", "areal-project/AReaL#639: ~25 GB/s busbw expected with RDMA (200G NICs assumed)", collectiveView(8, 8, 200, Ethernet), "h100", 16, 8, RDMA, 25},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			v := tc.view
-			v.algorithm = AlgoRing // nccl-tests rings (ASTRA-sim's validation too); NVLS has its own points
-			m := newNetModel(v, d.GPUs[tc.gpu], d, tc.transport)
-			g := m.group(tc.ranks, tc.stride)
-			got := m.allReduce(gib, g)
-			busbw := arFactor(tc.ranks) * gib / got.time / 1e9
-			e := (busbw - tc.want) / tc.want
-			t.Logf("| %s | %.1f GB/s | %.1f GB/s | %+.1f%% | %s |", tc.name, tc.want, busbw, 100*e, tc.source)
-			if math.Abs(e) > 0.15 {
-				t.Errorf("busbw %.1f GB/s, published %.1f (%+.1f%%)", busbw, tc.want, 100*e)
-			}
-		})
-	}
-}
-
 // fabricPoint is one published fabric-sensitive measurement or claim and
 // the model's answer to it.
 type fabricPoint struct {
@@ -173,32 +129,21 @@ type fabricPoint struct {
 	tolerance    float64 // relative; wider where the model leaves out what the run did
 }
 
-// deepEPRDMA is the RDMA bandwidth per GPU of an expert-parallel
-// all-to-all over ep H100-class GPUs, 8 to a server with one 400G
-// InfiniBand NIC each: the remote bytes over the time.
-func deepEPRDMA(d *JCTData, ep int) float64 {
-	m := newNetModel(collectiveView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
-	g := m.group(ep, 1)
-	const bytes = 1 << 30
-	remote := float64(ep-g.perNode) / float64(ep) * bytes
-	return remote / m.allToAll(bytes, g).time / 1e9
-}
-
 var fabricPoints = []fabricPoint{
 	{"RoCE all-reduce, E-ECMP + QP scaling over plain ECMP", "Meta, RoCE network for distributed AI training at scale (SIGCOMM 2024): up to 40% more AllReduce bandwidth",
 		1.40, func(t *testing.T, d *JCTData) float64 {
-			return crossAllReduceBusBW(d, true, d.ECMP.MaxActiveQueuePairs, 0) / crossAllReduceBusBW(d, true, 1, 0)
+			return perf.CrossAllReduceBusBW(d, true, d.ECMP.MaxActiveQueuePairs, 0) / perf.CrossAllReduceBusBW(d, true, 1, 0)
 		}, "x", false, 0.15},
 	{"Spectrum-X adaptive routing over off-the-shelf Ethernet", "NVIDIA Spectrum-X: 1.6x AI workload performance [vendor claim; its baseline also lacks Spectrum-X's congestion control]",
 		1.6, func(t *testing.T, d *JCTData) float64 {
-			return crossAllReduceBusBW(d, false, 1, 0) / crossAllReduceBusBW(d, true, 1, 0)
+			return perf.CrossAllReduceBusBW(d, false, 1, 0) / perf.CrossAllReduceBusBW(d, true, 1, 0)
 		}, "x", false, 0.25},
 	{"MoE all-to-all, 16 GPUs on 2 servers (DeepEP normal kernels)", "deepseek-ai/DeepEP README: internode EP16 dispatch 43 GB/s RDMA, H800 + CX7 400G IB",
-		43, func(t *testing.T, d *JCTData) float64 { return deepEPRDMA(d, 16) }, "GB/s", false, 0.15},
+		43, func(t *testing.T, d *JCTData) float64 { return perf.AllToAllBusBW(d, 16) }, "GB/s", false, 0.15},
 	{"MoE all-to-all, 32 GPUs on 4 servers (DeepEP)", "DeepEP README: EP32 dispatch 58 GB/s RDMA (node-limited routing sends a token once per node, NVLink fans it out)",
-		58, func(t *testing.T, d *JCTData) float64 { return deepEPRDMA(d, 32) }, "GB/s", false, 0.25},
+		58, func(t *testing.T, d *JCTData) float64 { return perf.AllToAllBusBW(d, 32) }, "GB/s", false, 0.25},
 	{"MoE all-to-all, 64 GPUs on 8 servers (DeepEP)", "DeepEP README: EP64 dispatch 51 GB/s RDMA",
-		51, func(t *testing.T, d *JCTData) float64 { return deepEPRDMA(d, 64) }, "GB/s", false, 0.15},
+		51, func(t *testing.T, d *JCTData) float64 { return perf.AllToAllBusBW(d, 64) }, "GB/s", false, 0.15},
 	{"Llama 3 405B step, RoCE (adaptive) over InfiniBand, 24,576 H100", "Meta, Building Meta's GenAI infrastructure (2024): both 24k clusters trained large models without network bottlenecks",
 		1.0, func(t *testing.T, d *JCTData) float64 { return llamaStep(t, Ethernet) / llamaStep(t, InfiniBand) }, "x", true, 0.05},
 }

@@ -69,15 +69,15 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 	if sys.UnitNodes > 0 {
 		u.Reference = "the " + sys.Key + " SuperPOD unit"
 	}
-	if sys.RackNodes == 0 || !spec.railOptimized || servers*spec.rails <= spec.radix {
+	if sys.RackNodes == 0 || !spec.RailOptimized || servers*spec.Rails <= spec.Radix {
 		return u, ""
 	}
 	if alignment != AlignRack {
 		return u, fmt.Sprintf("leaves packed (leaf_alignment = %q): a rack's %d trays of one rail may straddle two leaves, unlike the %s reference layout", AlignPacked, sys.RackNodes, sys.Key)
 	}
-	racks := spec.down / sys.RackNodes
+	racks := spec.Down / sys.RackNodes
 	if racks == 0 {
-		return u, fmt.Sprintf("leaves packed: a leaf's %d server ports cannot take one rack's %d trays of a rail", spec.down, sys.RackNodes)
+		return u, fmt.Sprintf("leaves packed: a leaf's %d server ports cannot take one rack's %d trays of a rail", spec.Down, sys.RackNodes)
 	}
 	u.LeafAlignment = AlignRack
 	tiersNote := ""
@@ -85,22 +85,22 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 		// The published three-tier pod is for one rack per leaf (GB200
 		// on QM9700: an SU rail's 8 leaves under 6 spines), built from
 		// ThreeTierUnits SUs on.
-		spec.podLeaves, spec.railPods = sys.PodLeaves, sys.PodLeaves > 0
-		if units := ceilDiv(servers, max(sys.UnitNodes, 1)); spec.tiers == 0 && sys.ThreeTierUnits > 0 && units >= sys.ThreeTierUnits {
-			spec.tiers, u.refTiers = 3, 3
+		spec.PodLeaves, spec.RailPods = sys.PodLeaves, sys.PodLeaves > 0
+		if units := ceilDiv(servers, max(sys.UnitNodes, 1)); spec.Tiers == 0 && sys.ThreeTierUnits > 0 && units >= sys.ThreeTierUnits {
+			spec.Tiers, u.refTiers = 3, 3
 			tiersNote = fmt.Sprintf("; three tiers from %d SU as the reference: each SU's %d leaves of one rail under their own spines (a spine-leaf group), the groups joined by core groups (the scenario's tiers overrides it)",
 				sys.ThreeTierUnits, sys.PodLeaves)
 		}
 	}
-	if racks*sys.RackNodes == spec.down {
+	if racks*sys.RackNodes == spec.Down {
 		// Racks fill the leaf: rack-aligned and packed are the same.
 		return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): %s' %d trays of one rail fill each leaf's %d server ports%s",
-			sys.Key, textfmt.Plural(racks, "rack"), spec.down, spec.down, tiersNote)
+			sys.Key, textfmt.Plural(racks, "rack"), spec.Down, spec.Down, tiersNote)
 	}
-	spec.down = racks * sys.RackNodes
-	spec.up = spec.upFor(spec.down)
+	spec.Down = racks * sys.RackNodes
+	spec.Up = spec.UpFor(spec.Down)
 	return u, fmt.Sprintf("rack-aligned leaves (the %s reference layout): each leaf takes the %d trays of %s on one rail, %d down and %d up of its %d ports (leaf_alignment = %q packs them)%s",
-		sys.Key, spec.down, textfmt.Plural(racks, "rack"), spec.down, spec.up, spec.radix, AlignPacked, tiersNote)
+		sys.Key, spec.Down, textfmt.Plural(racks, "rack"), spec.Down, spec.Up, spec.Radix, AlignPacked, tiersNote)
 }
 
 // comparePacked prices the packed alternative of a rack-aligned plan and
@@ -201,8 +201,8 @@ func (p *Plan) BuiltOversubscription() []TierOversub {
 		o := TierOversub{Tier: t.Name, Ratio: float64(t.DownLinks) / float64(t.UpLinks) * bw}
 		if i < len(p.tierLoads) {
 			for _, l := range p.tierLoads[i] {
-				if l.up > 0 {
-					o.Worst = max(o.Worst, float64(l.down)/float64(l.up)*bw)
+				if l.Up > 0 {
+					o.Worst = max(o.Worst, float64(l.Down)/float64(l.Up)*bw)
 				}
 			}
 		}

@@ -28,7 +28,7 @@ func TestPartialBuildsAgree(t *testing.T) {
 		{"lean", needLean},
 		{"search with failures", need{resilience: true}},
 		{"networks", need{networks: true}},
-		{"fix without detail", need{jct: jctParts{fix: true}}},
+		{"fix without detail", need{jct: jctParts{Fix: true}}},
 	}
 	cases := partialCases(cat)
 	fixes, built := 0, 0
@@ -45,7 +45,7 @@ func TestPartialBuildsAgree(t *testing.T) {
 					return
 				}
 				built++
-				if full.JCT != nil && full.JCT.Fix != nil && nd.n.jct.fix {
+				if full.JCT != nil && full.JCT.Fix != nil && nd.n.jct.Fix {
 					fixes++
 				}
 				comparePartial(t, full, got, nd.n)
@@ -139,11 +139,16 @@ func partialWant(t *testing.T, full, got *Plan, n need) Plan {
 		return want
 	}
 	wj := *full.JCT
-	if !n.jct.fix {
+	if !n.jct.Fix {
 		wj.Fix = nil
 	}
-	if !n.jct.detail {
-		wj.Effects, wj.Findings, wj.fixedBatch = nil, nil, nil
+	if !n.jct.Detail {
+		// The exported fields of the full estimate, less the detail, over
+		// got's (its unexported ones, the detail's cache, stay got's).
+		wj = withoutDetail(full.JCT, got.JCT)
+		if !n.jct.Fix {
+			wj.Fix = nil
+		}
 	}
 	if wj.Fix != nil && got.JCT != nil && got.JCT.Fix != nil {
 		if g, w := got.JCT.Fix, wj.Fix; g.Change != w.Change || g.JCT.Planned.StepS != w.JCT.Planned.StepS || g.JCT.Memory != w.JCT.Memory {
@@ -153,4 +158,21 @@ func partialWant(t *testing.T, full, got *Plan, n need) Plan {
 	}
 	want.JCT = &wj
 	return want
+}
+
+// withoutDetail is the full estimate's exported fields, less the
+// breakdown and findings a build without detail leaves out, over a copy
+// of got (nil: of full).
+func withoutDetail(full, got *JCT) JCT {
+	if got == nil {
+		got = full
+	}
+	out := *got
+	fv, ov := reflect.ValueOf(full).Elem(), reflect.ValueOf(&out).Elem()
+	for i := range fv.NumField() {
+		if f := fv.Type().Field(i); f.IsExported() && f.Name != "Effects" && f.Name != "Findings" {
+			ov.Field(i).Set(fv.Field(i))
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 )
 
 // FrontEndJCT is the job on the front end alone: its traffic over the
@@ -51,7 +52,7 @@ func (p *Plan) networksJCT(cat *Catalog) *Reliability {
 	fe := n.Net(NetFrontEnd)
 	if fe != nil && fe.Kind == NetSeparate {
 		fv := p.frontEndView(j.Workload, d, r, n.frontEndLS)
-		st := stepTime(j.Workload, j.GPU, d, fv, j.DP, j.Microbatches, TCP)
+		st := perf.TimeStep(j.Workload, j.GPU, d, fv, j.DP, j.Microbatches, TCP)
 		n.FrontEndJCT = &FrontEndJCT{StepS: st.StepS, BackEndStepS: j.Planned.StepS, Gain: st.StepS / j.Planned.StepS,
 			BusBWGBs: st.BusBWGBs, Days: st.Days, Label: frontEndLabel, Step: st}
 	}
@@ -103,21 +104,9 @@ func (p *Plan) CheckpointSource() string {
 // frontEndView is the JCT model's view of the front end: its ports per
 // server at its speed, hashed (ECMP) Ethernet, its leaf ratio and the
 // servers under one leaf pair; the job's placement as on the back end.
-func (p *Plan) frontEndView(w Workload, d *JCTData, r SideDefaults, ls leafSpine) fabricView {
-	fv := p.jobView(w, d)
-	fv.nicsPerServer, fv.nicGbps = r.FrontEndPorts, float64(r.FrontEndGbps)
-	fv.fabric, fv.static, fv.planes, fv.sharp = Ethernet, true, 1, false
-	fv.bwLost, fv.upLost, fv.ideal = 0, 0, false
-	fv.tiers, fv.oversub = 1, 1
-	fv.serversPerUnit = max(1, 2*ls.down/r.FrontEndPorts)
-	if ls.spines > 0 {
-		fv.tiers = 2
-		fv.oversub = float64(ls.down) / float64(max(ls.up, 1))
-	}
-	if ls.cores > 0 {
-		fv.tiers = 3
-	}
-	return fv
+func (p *Plan) frontEndView(w Workload, d *JCTData, r SideDefaults, ls leafSpine) perf.View {
+	return p.jobView(w, d).OnFrontEnd(perf.FrontEnd{Ports: r.FrontEndPorts, Gbps: r.FrontEndGbps,
+		Down: ls.down, Up: ls.up, Spines: ls.spines, Cores: ls.cores})
 }
 
 // checkpoint is the write time of the model state over the storage path

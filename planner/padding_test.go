@@ -34,8 +34,8 @@ func TestNoUnexplainedPadding(t *testing.T) {
 		t.Errorf("1,040 GPUs: %d tiers, %d leaf-spine links; want 2, 1,040", p.Tiers, p.Links.LeafSpine)
 	}
 	for _, l := range p.tierLoads[0] {
-		if l.down < 32 && l.up != l.down {
-			t.Errorf("1,040 GPUs: a partial leaf with %d server links has %d uplinks, want %d", l.down, l.up, l.down)
+		if l.Down < 32 && l.Up != l.Down {
+			t.Errorf("1,040 GPUs: a partial leaf with %d server links has %d uplinks, want %d", l.Down, l.Up, l.Down)
 		}
 	}
 	if !strings.Contains(strings.Join(p.Notes, " "), "2 uplinks they need at 1:1") {

@@ -40,7 +40,7 @@ func tallyFinal(final *Plan, servers []int) *finalTally {
 	n := len(servers)
 	t := newFinalTally(n)
 	c := final.Switch.LinksPerCage(final.PortGbps)
-	lpu, spu := final.layout.leavesPerUnit, final.layout.serversPerUnit
+	lpu, spu := final.layout.LeavesPerUnit, final.layout.ServersPerUnit
 	podPhase := make([]int, max(1, final.Pods))
 	for i := range podPhase {
 		podPhase[i] = -1

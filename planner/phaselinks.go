@@ -40,23 +40,23 @@ func (p *Plan) walkLinkIDs(fn func(l *linkID)) {
 	lay := p.layout
 	perCage := p.Switch.LinksPerCage(p.PortGbps)
 	rails, P := p.RailsPerPlane, p.Planes
-	lpu, spu := lay.leavesPerUnit, lay.serversPerUnit
+	lpu, spu := lay.LeavesPerUnit, lay.ServersPerUnit
 	var l linkID
 	var arrivals []int
 	for plane := 1; plane <= P; plane++ {
 		l.plane = plane
 		next, pod := 0, 0
-		for _, run := range lay.pods {
-			for range run.count {
-				n := run.spines
+		for _, run := range lay.Pods {
+			for range run.Count {
+				n := run.Spines
 				arrivals = resize(arrivals, n)
 				base, k := 0, 0
-				for _, ld := range run.leaves {
-					for range ld.switches {
-						g := lay.leafOf(pod, k, next)
+				for _, ld := range run.Leaves {
+					for range ld.Switches {
+						g := lay.LeafOf(pod, k, next)
 						first := g / lpu * spu
 						l.tier, l.leaf = tierServerLeaf, g
-						for k := range ld.down {
+						for k := range ld.Down {
 							server, r := first+k, g%lpu
 							if lpu == 1 {
 								server, r = first+k/rails, k%rails
@@ -66,14 +66,14 @@ func (p *Plan) walkLinkIDs(fn func(l *linkID)) {
 						}
 						if n > 0 {
 							l.tier, l.pod = tierLeafSpine, pod
-							up := roundUp(ld.down, perCage)
-							for k := range ld.up {
+							up := roundUp(ld.Down, perCage)
+							for k := range ld.Up {
 								x := (base + k) % n
 								l.leafPort, l.spine, l.spinePort = up+k, x, arrivals[x]
 								arrivals[x]++
 								fn(&l)
 							}
-							base = (base + ld.up) % n
+							base = (base + ld.Up) % n
 						}
 						next++
 						k++
@@ -92,33 +92,33 @@ func (p *Plan) walkCoreIDs(l *linkID, perCage int, arrivals []int, fn func(l *li
 	lay := p.layout
 	l.tier = tierSpineCore
 	j, firstCore := 0, 0
-	for _, run := range lay.coreGroups {
-		n := run.cores
-		for range run.groups {
+	for _, run := range lay.CoreGroups {
+		n := run.Cores
+		for range run.Groups {
 			arrivals = resize(arrivals, n)
 			base := 0
-			for jj := j; jj < j+max(run.spines, 1); jj++ {
+			for jj := j; jj < j+max(run.Spines, 1); jj++ {
 				pod := 0
-				for i, pr := range lay.pods {
-					if run.spineUp[i] == 0 {
-						pod += pr.count
+				for i, pr := range lay.Pods {
+					if run.SpineUp[i] == 0 {
+						pod += pr.Count
 						continue
 					}
 					up := roundUp(spineDown(pr, jj), perCage)
-					for range pr.count {
+					for range pr.Count {
 						l.pod, l.spine = pod, jj
-						for k := range run.spineUp[i] {
+						for k := range run.SpineUp[i] {
 							x := (base + k) % n
 							l.spinePort, l.core, l.corePort = up+k, firstCore+x, arrivals[x]
 							arrivals[x]++
 							fn(l)
 						}
-						base = (base + run.spineUp[i]) % n
+						base = (base + run.SpineUp[i]) % n
 						pod++
 					}
 				}
 			}
-			j += max(run.spines, 1)
+			j += max(run.Spines, 1)
 			firstCore += n
 		}
 	}
@@ -197,7 +197,7 @@ func (ls *linkSet) uppers(t, i int) []uint64 {
 // newLinkSet collects the links of p by their ends.
 func newLinkSet(p *Plan) *linkSet {
 	ls := &linkSet{serverPorts: p.ServerPorts, toLeaf: make([]uint64, p.Servers*p.ServerPorts)}
-	rails := p.layout.leavesPerUnit > 1
+	rails := p.layout.LeavesPerUnit > 1
 	tri := p.Tiers == 3
 	ls.ups[tierLeafSpine] = make([]uint64, 0, p.Links.LeafSpine)
 	ls.ups[tierSpineCore] = make([]uint64, 0, p.Links.SpineCore)

@@ -36,7 +36,7 @@ const (
 func keptFlags(from, to *Plan) []bool {
 	want := map[[3]uint64]int{}
 	mark := func(p *Plan, fn func(key [3]uint64)) {
-		rails, tri := p.layout.leavesPerUnit > 1, p.Tiers == 3
+		rails, tri := p.layout.LeavesPerUnit > 1, p.Tiers == 3
 		p.walkLinkIDs(func(l *linkID) {
 			lo, up := lowerUpper(l, p.ServerPorts, rails, tri)
 			fn([3]uint64{uint64(l.tier), lo, up})
@@ -74,7 +74,7 @@ func movesBetween(from, to *Plan, phase int, fn func(m *LinkMove) error) error {
 	added := map[[2]uint64][][4]string{}
 	keptTo := keptFlags(to, from)
 	var keys [][2]uint64
-	rails, tri := to.layout.leavesPerUnit > 1, to.Tiers == 3
+	rails, tri := to.layout.LeavesPerUnit > 1, to.Tiers == 3
 	to.walkLinkIDs(func(l *linkID) {
 		lo, _ := lowerUpper(l, to.ServerPorts, rails, tri)
 		keys = append(keys, [2]uint64{uint64(l.tier), lo})
@@ -91,7 +91,7 @@ func movesBetween(from, to *Plan, phase int, fn func(m *LinkMove) error) error {
 	}
 	kept := keptFlags(from, to)
 	keys = keys[:0]
-	rails, tri = from.layout.leavesPerUnit > 1, from.Tiers == 3
+	rails, tri = from.layout.LeavesPerUnit > 1, from.Tiers == 3
 	from.walkLinkIDs(func(l *linkID) {
 		lo, _ := lowerUpper(l, from.ServerPorts, rails, tri)
 		keys = append(keys, [2]uint64{uint64(l.tier), lo})

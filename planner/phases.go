@@ -1,13 +1,14 @@
 package planner
 
 import (
-	"fabricplan/internal/fielderr"
-	"fabricplan/internal/textfmt"
 	"fmt"
 	"math"
 	"runtime"
 	"sort"
 	"sync"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // Strategies of a phased build-out.
@@ -321,10 +322,10 @@ func (c SwitchCount) added(prev SwitchCount) SwitchCount {
 // leafOversub is a plan's worst leaf down:up as wired (0 without uplinks).
 func leafOversub(p *Plan) float64 {
 	worst := 0.0
-	for _, pr := range p.layout.pods {
-		for _, l := range pr.leaves {
-			if l.switches > 0 && l.up > 0 {
-				worst = max(worst, float64(l.down)/float64(l.up))
+	for _, pr := range p.layout.Pods {
+		for _, l := range pr.Leaves {
+			if l.Switches > 0 && l.Up > 0 {
+				worst = max(worst, float64(l.Down)/float64(l.Up))
 			}
 		}
 	}

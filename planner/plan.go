@@ -7,13 +7,14 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/fabric"
 )
 
 // Tier names used in plans, BOMs and charts.
 const (
-	TierLeaf  = "leaf"
-	TierSpine = "spine"
-	TierCore  = "core"
+	TierLeaf  = fabric.TierLeaf
+	TierSpine = fabric.TierSpine
+	TierCore  = fabric.TierCore
 )
 
 // SwitchTier is one switching tier of the whole fabric (all planes).
@@ -32,15 +33,15 @@ type SwitchTier struct {
 }
 
 // switchTier sums the loads of one tier over all planes.
-func switchTier(name string, loads []switchLoad, planes, radix int) SwitchTier {
+func switchTier(name string, loads []fabric.Load, planes, radix int) SwitchTier {
 	t := SwitchTier{Name: name, Radix: radix}
 	for _, l := range loads {
-		t.Switches += l.switches * planes
-		t.DownLinks += l.switches * l.down * planes
-		t.UpLinks += l.switches * l.up * planes
-		if l.switches > 0 {
-			t.DownPorts = max(t.DownPorts, l.down)
-			t.UpPorts = max(t.UpPorts, l.up)
+		t.Switches += l.Switches * planes
+		t.DownLinks += l.Switches * l.Down * planes
+		t.UpLinks += l.Switches * l.Up * planes
+		if l.Switches > 0 {
+			t.DownPorts = max(t.DownPorts, l.Down)
+			t.UpPorts = max(t.UpPorts, l.Up)
 		}
 	}
 	return t
@@ -191,9 +192,9 @@ type Plan struct {
 	// what the back end adds (nil without side_defaults in the catalog).
 	Networks *Networks
 
-	layout layout // one plane's wiring, for the cable map and diagram
+	layout fabric.Layout // one plane's wiring, for the cable map and diagram
 	// tierLoads is one plane's switches by ports used, per SwitchTiers.
-	tierLoads [][]switchLoad
+	tierLoads [][]fabric.Load
 	// Hall is the data-hall layout (nil without a [facility] table);
 	// media picks each link's medium in it.
 	Hall  *Hall
@@ -296,8 +297,8 @@ type need struct {
 // ranking and the tier-step bisection only the back end and the job's
 // steps.
 var (
-	needAll   = need{packed: true, networks: true, resilience: true, jct: jctParts{fix: true, detail: true}}
-	needSweep = need{resilience: true, jct: jctParts{fix: true}}
+	needAll   = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}}
+	needSweep = need{resilience: true, jct: jctParts{Fix: true}}
 	needLean  = need{}
 )
 
@@ -434,28 +435,28 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	radix := sw.Radix(port)
 	uplink := n.UplinkSpeed(port)
 	core := n.CoreSpeed(uplink)
-	leafW := weightsOf(port, uplink)
+	leafW := fabric.WeightsOf(port, uplink)
 	down, up, _ := Ratio(n.Oversubscription)
-	leafDown, leafUp := splitPorts(radix, leafW, down, up)
+	leafDown, leafUp := fabric.SplitPorts(radix, leafW, down, up)
 	if leafDown == 0 {
-		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix/leafW.up),
+		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix/leafW.Up),
 			"%s needs %d ports per leaf; %s has %d at %dG", n.Oversubscription, down+up, sw.Key, radix, port)
 	}
 	systems, servers := s.nodes(cat)
 	serverPorts := n.NICsPerServer * n.PortsPerNIC
 	networks, rails := railNetworks(n, serverPorts/n.Planes)
-	spec := fabricSpec{servers: servers, rails: rails, radix: radix, down: leafDown, up: leafUp, ratioD: down, ratioU: up,
-		railOptimized: n.RailOptimized, tiers: n.Tiers, upRadix: sw.Radix(uplink), coreRadix: sw.Radix(core),
-		leafW: leafW, spineW: weightsOf(uplink, core)}
+	spec := fabricSpec{fabric.Spec{Servers: servers, Rails: rails, Radix: radix, Down: leafDown, Up: leafUp, RatioD: down, RatioU: up,
+		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: sw.Radix(uplink), CoreRadixAt: sw.Radix(core),
+		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core)}}
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
 	if err != nil {
 		return nil, err
 	}
-	pl, err := sizePlane(spec)
+	pl, err := fabric.Size(spec.Spec)
 	if err != nil {
-		var nf errNoFit
+		var nf fabric.NoFitError
 		if errors.As(err, &nf) {
-			return nil, tooLarge(s, cat, sw, port, radix, servers*rails, nf.tiers)
+			return nil, tooLarge(s, cat, sw, port, radix, servers*rails, nf.Tiers)
 		}
 		return nil, fielderr.New("network.rail_optimized", "", "%s: %v", sw.Key, err)
 	}
@@ -464,10 +465,10 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
 		PortGbps: port, UplinkGbps: uplink, CoreGbps: core, LaneGbps: lane, Planes: n.Planes * networks, RailsPerPlane: rails,
 		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
-		Tiers: pl.tiers, Pods: pl.pods, ServersPerUnit: pl.serversPerGroup,
-		Units: ceilDiv(servers, pl.serversPerGroup),
+		Tiers: pl.Tiers, Pods: pl.Pods, ServersPerUnit: pl.ServersPerGroup,
+		Units: ceilDiv(servers, pl.ServersPerGroup),
 	}
-	p.Unit = unit.withGroup(pl.serversPerGroup, s.Cluster.GPUsPerServer)
+	p.Unit = unit.withGroup(pl.ServersPerGroup, s.Cluster.GPUsPerServer)
 	if alignNote != "" {
 		p.Notes = append(p.Notes, alignNote)
 	}
@@ -481,17 +482,17 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 				textfmt.Int(s.Cluster.GPUs), systems, sys.Name, textfmt.Int(held), textfmt.Int(held-s.Cluster.GPUs), textfmt.Int(servers)))
 		}
 	}
-	if pl.spineWiring == WiringNear || pl.coreWiring == WiringNear {
+	if pl.SpineWiring == WiringNear || pl.CoreWiring == WiringNear {
 		p.Notes = append(p.Notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
 	}
-	p.Notes = append(p.Notes, partialLeafNote(pl, spec.up, n.Oversubscription)...)
-	p.Notes = append(p.Notes, spineRatioNote(n, pl.tiers)...)
+	p.Notes = append(p.Notes, fabric.PartialLeafNote(pl, spec.Up, n.Oversubscription)...)
+	p.Notes = append(p.Notes, spineRatioNote(n, pl.Tiers)...)
 	p.Notes = append(p.Notes, railOnlyNote(p, networks)...)
 	p.Notes = append(p.Notes, dualPlaneNote(n)...)
-	p.Notes = append(p.Notes, coreSpeedNote(n, pl.tiers)...)
+	p.Notes = append(p.Notes, coreSpeedNote(n, pl.Tiers)...)
 	p.Notes = append(p.Notes, slowUplinkNote(p)...)
 	P := p.Planes
-	p.Links = Links{ServerLeaf: pl.serverLeaf * P, LeafSpine: pl.leafSpine * P, SpineCore: pl.spineCore * P}
+	p.Links = Links{ServerLeaf: pl.ServerLeaf * P, LeafSpine: pl.LeafSpine * P, SpineCore: pl.SpineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
 	p.PortsTotal = p.TotalSwitches() * radix
@@ -507,22 +508,23 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 
 // addTiers adds the plane's switch and link tiers, times the planes, to
 // the plan, with their wiring, layout, loads and headroom.
-func (p *Plan) addTiers(pl plane, m Media, radix int) {
+func (p *Plan) addTiers(pl fabric.Plane, m Media, radix int) {
 	P := p.Planes
-	p.SwitchTiers = append(p.SwitchTiers, switchTier(TierLeaf, pl.leafLoads, P, radix))
-	p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "server_leaf", Links: pl.serverLeaf * P, Medium: m.ServerLeaf, Metres: m.ServerLeafM})
-	if pl.tiers >= 2 {
-		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierSpine, pl.spineLoads, P, radix))
-		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "leaf_spine", Links: pl.leafSpine * P, Medium: m.LeafSpine, Metres: m.LeafSpineM})
+	p.SwitchTiers, p.LinkTiers = make([]SwitchTier, 0, pl.Tiers), make([]LinkTier, 0, pl.Tiers)
+	p.SwitchTiers = append(p.SwitchTiers, switchTier(TierLeaf, pl.LeafLoads, P, radix))
+	p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "server_leaf", Links: pl.ServerLeaf * P, Medium: m.ServerLeaf, Metres: m.ServerLeafM})
+	if pl.Tiers >= 2 {
+		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierSpine, pl.SpineLoads, P, radix))
+		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "leaf_spine", Links: pl.LeafSpine * P, Medium: m.LeafSpine, Metres: m.LeafSpineM})
 	}
-	if pl.tiers == 3 {
-		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierCore, pl.coreLoads, P, radix))
-		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "spine_core", Links: pl.spineCore * P, Medium: m.SpineCore, Metres: m.SpineCoreM})
+	if pl.Tiers == 3 {
+		p.SwitchTiers = append(p.SwitchTiers, switchTier(TierCore, pl.CoreLoads, P, radix))
+		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "spine_core", Links: pl.SpineCore * P, Medium: m.SpineCore, Metres: m.SpineCoreM})
 	}
-	p.SpineWiring, p.CoreWiring = pl.spineWiring, pl.coreWiring
-	p.layout = pl.layout
-	p.tierLoads = [][]switchLoad{pl.leafLoads, pl.spineLoads, pl.coreLoads}[:len(p.SwitchTiers)]
-	for _, h := range pl.headroom {
+	p.SpineWiring, p.CoreWiring = pl.SpineWiring, pl.CoreWiring
+	p.layout = pl.Layout
+	p.tierLoads = [][]fabric.Load{pl.LeafLoads, pl.SpineLoads, pl.CoreLoads}[:len(p.SwitchTiers)]
+	for _, h := range pl.Headroom {
 		h.Switches *= P
 		h.Ports *= P
 		p.Headroom = append(p.Headroom, h)

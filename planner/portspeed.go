@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/fabric"
 )
 
 // UplinkSpeed is the speed in Gb/s of the switch-to-switch ports (leaf
@@ -15,15 +16,6 @@ func (n Network) UplinkSpeed(port int) int {
 		return n.UplinkGbps
 	}
 	return port
-}
-
-// uRadix is the switch's ports at the uplink speed: what a spine or core
-// has, all its ports running at that speed.
-func (spec fabricSpec) uRadix() int {
-	if spec.upRadix > 0 {
-		return spec.upRadix
-	}
-	return spec.radix
 }
 
 // TierGbps is the port speed of a link tier's links (server_leaf,
@@ -91,15 +83,15 @@ func (p *Plan) setTierSpeeds(spec fabricSpec) {
 		switch t.Name {
 		case TierLeaf:
 			t.DownGbps, t.UpGbps = p.PortGbps, p.UplinkGbps
-			t.Radix = configuredRadix(spec.radix, spec.leafW, spec.up)
+			t.Radix = fabric.ConfiguredRadix(spec.Radix, spec.LeafW, spec.Up)
 		case TierSpine:
-			t.DownGbps, t.UpGbps, t.Radix = p.UplinkGbps, p.UplinkGbps, spec.uRadix()
+			t.DownGbps, t.UpGbps, t.Radix = p.UplinkGbps, p.UplinkGbps, spec.UplinkRadix()
 			if p.Tiers >= 3 {
-				_, up := spec.spinePorts()
-				t.UpGbps, t.Radix = p.coreGbps(), configuredRadix(spec.uRadix(), spec.spineW, up)
+				_, up := spec.SpinePorts()
+				t.UpGbps, t.Radix = p.coreGbps(), fabric.ConfiguredRadix(spec.UplinkRadix(), spec.SpineW, up)
 			}
 		default:
-			t.DownGbps, t.UpGbps, t.Radix = p.coreGbps(), p.coreGbps(), spec.cRadix()
+			t.DownGbps, t.UpGbps, t.Radix = p.coreGbps(), p.coreGbps(), spec.CoreRadix()
 		}
 	}
 	p.PortsTotal = 0

@@ -7,68 +7,12 @@ import (
 	"testing"
 )
 
-// TestMixedSpeedHandCount sizes 1,024 GPUs (128 servers of 8 rails) of
-// 400G NIC ports on Q3400 leaves with 800G uplinks at 1:1, worked by
-// hand. Q3400: 144 x 800G, split 2 x 400G = 288 x 400G. A leaf: m =
-// 288 / (2 x (1+1)) = 72, so 144 x 400G down and 72 x 800G up (57.6
-// Tb/s each way, all 288 lanes' worth). 128 servers fill one partial
-// unit: 8 rail leaves of 128 down, each needing 128 x 400 / 800 = 64
-// uplinks; 8 x 64 = 512 links at 800G over 144-port spines: ceil(512 /
-// 144) = 4 spines, 16 links from each leaf to each (balanced). At 400G
-// uplinks the same leaves need 128 uplinks each, 1,024 links over
-// 288-port spines: 4 spines again, twice the links.
-// Slower uplinks, QM9700-like (64 x 400G or 128 x 200G): 400G server
-// ports and 200G uplinks weigh 2:1, m = 64 / (1 x 2) = 32, so a leaf is
-// 32 x 400G down and 64 x 200G up (12.8 Tb/s each way). 128 servers are
-// 4 full units of 8 rail leaves: 32 leaves x 64 = 2,048 links at 200G
-// over 128-port spines: 16 spines, 4 links from each leaf to each. At
-// 400G uplinks: 32 down, 32 up, 1,024 links over 64-port spines, 16
-// spines.
-// Mutations caught: uplinks counted by port (1:1 = as many uplinks as
-// down ports: 128 each), spines sized on the 400G radix (288 ports: 2
-// spines), the leaf split ignoring that an 800G port takes two 400G
-// ports' lanes (144 + 144 on 288), and slower uplinks counted by port
-// (32 down, 32 up at 200G: a 2:1 leaf sold as 1:1).
-func TestMixedSpeedHandCount(t *testing.T) {
-	cases := []struct {
-		name                                  string
-		w                                     portWeights
-		radix, upRadix                        int
-		wantDown, wantUp                      int
-		wantLeaves, wantSpines, wantLeafSpine int
-	}{
-		{"800G uplinks", portWeights{1, 2}, 288, 144, 144, 72, 8, 4, 512},
-		{"400G uplinks", portWeights{1, 1}, 288, 288, 144, 144, 8, 4, 1024},
-		{"200G uplinks below 400G ports", portWeights{2, 1}, 64, 128, 32, 64, 32, 16, 2048},
-		{"400G uplinks on 64 ports", portWeights{1, 1}, 64, 64, 32, 32, 32, 16, 1024},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			d, u := splitPorts(tc.radix, tc.w, 1, 1)
-			if d != tc.wantDown || u != tc.wantUp {
-				t.Fatalf("leaf split %d down, %d up; want %d, %d", d, u, tc.wantDown, tc.wantUp)
-			}
-			spec := fabricSpec{servers: 128, rails: 8, radix: tc.radix, down: d, up: u, ratioD: 1, ratioU: 1,
-				railOptimized: true, upRadix: tc.upRadix, leafW: tc.w}
-			pl, err := sizePlane(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := fmt.Sprint(pl.tiers, countSwitches(pl.leafLoads), countSwitches(pl.spineLoads), pl.leafSpine, pl.serverLeaf)
-			want := fmt.Sprint(2, tc.wantLeaves, tc.wantSpines, tc.wantLeafSpine, 1024)
-			if got != want {
-				t.Errorf("tiers, leaves, spines, leaf-spine links, server links = %s, want %s", got, want)
-			}
-		})
-	}
-}
-
 // TestUplinkSpeedProperties: on Tomahawk 5 (256 x 200G, 128 x 400G, 64 x
 // 800G) with 200G server ports (HPN's dual-plane 2 x 200G NICs), over
 // off-grid sizes and ratios: raising the uplink speed never adds
 // uplinks; the leaf's built ratio in bandwidth never exceeds the asked
 // one; and the switch-to-switch links carry at least the servers'
-// bandwidth over the ratio. Mutations caught: upFor not dividing by the
+// bandwidth over the ratio. Mutations caught: fabric.Spec.UpFor not dividing by the
 // speed factor (twice the uplinks at 400G), the ratio reported in
 // links (2:1 shown for a 1:1 leaf with 400G uplinks), spines sized at
 // the server-speed radix.
@@ -104,10 +48,10 @@ func TestUplinkSpeedProperties(t *testing.T) {
 	}
 }
 
-// TestUplinkSpeedRefused: a speed the switch does not offer, a speed
-// that does not carry whole server ports, and a speed no switch of the
-// fabric offers are refused naming network.uplink_gbps and what is
-// offered. Mutations caught: validation left out (the plan builds on a
+// TestUplinkSpeedRefused: a speed the switch does not offer (faster, or
+// one it does not run at all) and a speed no switch of the fabric offers
+// are refused naming network.uplink_gbps and what is offered; slower
+// uplinks the switch runs are allowed (TestSlowUplinksHandCount). Mutations caught: validation left out (the plan builds on a
 // zero radix), the offered list missing from the message.
 func TestUplinkSpeedRefused(t *testing.T) {
 	cat := testCatalog(t)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 )
 
 // Behaviour is what a training job does when a part of the fabric fails.
@@ -202,7 +203,7 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 		return c
 	}
 
-	var cases []FailureCase
+	cases := make([]FailureCase, 0, 11) // every kind below: GPU, host, rack, NIC, server link, three switch and two link tiers, plane
 	add := func(c FailureCase) {
 		if c.Count > 0 {
 			cases = append(cases, c)
@@ -369,9 +370,7 @@ func newStepper(p *Plan, d *JCTData) *stepper {
 	st := &stepper{p: p, d: d}
 	if j := p.JCT; j != nil && d != nil {
 		st.ok, st.base, st.w = true, j.Planned.StepS, j.Workload
-		if st.w.ComputeEfficiency == 0 {
-			st.w.computeEff = computeEfficiency(st.w, j.GPU, d)
-		}
+		st.w = perf.WithComputeEfficiency(st.w, j.GPU, d)
 	}
 	return st
 }
@@ -402,15 +401,14 @@ func (st *stepper) time(bwLost, upLost float64, idle int) float64 {
 	dp := j.DP
 	micro := j.Microbatches
 	if idle > 0 {
-		dp = (st.p.GPUs - idle) / w.modelParallel()
+		dp = (st.p.GPUs - idle) / w.ModelParallel()
 		if dp < 1 {
 			return math.Inf(1)
 		}
-		micro = microbatches(w, dp)
+		micro = perf.Microbatches(w, dp)
 	}
-	fv := st.p.jobView(w, st.d)
-	fv.bwLost, fv.upLost = bwLost, upLost
-	return stepTime(w, j.GPU, st.d, fv, dp, micro, RDMA).StepS
+	fv := st.p.jobView(w, st.d).WithLoss(bwLost, upLost)
+	return perf.TimeStep(w, j.GPU, st.d, fv, dp, micro, RDMA).StepS
 }
 
 // goodput sums the interruptions of the fatal cases and the slowdown of

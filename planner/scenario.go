@@ -311,7 +311,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 	errs = append(errs, s.validateShape()...)
 	errs = append(errs, s.validateLayout()...)
 	if s.Workload != nil {
-		errs = append(errs, s.Workload.validate(cat.JCT)...)
+		errs = append(errs, validateWorkload(s.Workload, cat.JCT)...)
 	}
 	errs = append(errs, s.Reliability.validate()...)
 	errs = append(errs, s.validateNetworks(cat)...)

@@ -6,6 +6,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/fabric"
 )
 
 // SpineRatio is the spines' asked down:up: the scenario's
@@ -29,11 +30,11 @@ func (spec *fabricSpec) setSpineRatio(n Network, sw *Switch, port int) error {
 	if d == u {
 		return nil
 	}
-	if sd, _ := splitPorts(spec.uRadix(), spec.spineW, d, u); sd == 0 {
-		return fielderr.New("network.spine_oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", spec.uRadix()),
-			"%s needs %d ports per spine; %s has %d at %dG", n.SpineOversubscription, d+u, sw.Key, spec.uRadix(), n.UplinkSpeed(port))
+	if sd, _ := fabric.SplitPorts(spec.UplinkRadix(), spec.SpineW, d, u); sd == 0 {
+		return fielderr.New("network.spine_oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", spec.UplinkRadix()),
+			"%s needs %d ports per spine; %s has %d at %dG", n.SpineOversubscription, d+u, sw.Key, spec.UplinkRadix(), n.UplinkSpeed(port))
 	}
-	spec.spineD, spec.spineU = d, u
+	spec.SpineD, spec.SpineU = d, u
 	return nil
 }
 
@@ -73,26 +74,26 @@ func (p *Plan) TierRatiosText() string {
 // podServers is the nodes one full three-tier pod holds (0 below three
 // tiers).
 func (p *Plan) podServers() int {
-	if p.Tiers < 3 || len(p.layout.pods) == 0 || p.layout.leavesPerUnit == 0 {
+	if p.Tiers < 3 || len(p.layout.Pods) == 0 || p.layout.LeavesPerUnit == 0 {
 		return 0
 	}
-	leaves := countSwitches(p.layout.pods[0].leaves)
-	return leaves / p.layout.leavesPerUnit * p.layout.serversPerUnit
+	leaves := fabric.CountSwitches(p.layout.Pods[0].Leaves)
+	return leaves / p.layout.LeavesPerUnit * p.layout.ServersPerUnit
 }
 
 // setToR sizes a top-of-rack leaf for servers_per_tor servers: every
 // port of those servers down, and the uplinks the leaf ratio asks.
 func (spec *fabricSpec) setToR(n Network, sw *Switch, port int) error {
-	if n.ServersPerToR == 0 || spec.railOptimized {
+	if n.ServersPerToR == 0 || spec.RailOptimized {
 		return nil
 	}
-	down := n.ServersPerToR * spec.rails
-	up := spec.upFor(down)
-	if w := spec.leafW.or1(); down*w.down+up*w.up > spec.radix*w.down {
-		return fielderr.New("network.servers_per_tor", fmt.Sprintf("use at most %d servers per ToR, a larger switch or more planes", spec.radix*spec.ratioD/(spec.ratioD+spec.ratioU)/spec.rails),
-			"%d servers of %d ports each need %d down and %d up ports at %s; %s has %d at %dG", n.ServersPerToR, spec.rails, down, up, n.Oversubscription, sw.Key, spec.radix, port)
+	down := n.ServersPerToR * spec.Rails
+	up := spec.UpFor(down)
+	if !fabric.Fits(spec.Radix, spec.LeafW, down, up) {
+		return fielderr.New("network.servers_per_tor", fmt.Sprintf("use at most %d servers per ToR, a larger switch or more planes", spec.Radix*spec.RatioD/(spec.RatioD+spec.RatioU)/spec.Rails),
+			"%d servers of %d ports each need %d down and %d up ports at %s; %s has %d at %dG", n.ServersPerToR, spec.Rails, down, up, n.Oversubscription, sw.Key, spec.Radix, port)
 	}
-	spec.down, spec.up = down, up
+	spec.Down, spec.Up = down, up
 	return nil
 }
 
@@ -102,17 +103,17 @@ func (spec *fabricSpec) setPod(n Network, gpusPerNode int) error {
 	if n.PodGPUs == 0 {
 		return nil
 	}
-	spg, lpg, err := leafGroup(*spec)
+	spg, lpg, err := fabric.LeafGroup(spec.Spec)
 	if err != nil {
 		return nil // sizing says so
 	}
 	groupGPUs := spg * gpusPerNode
-	spineDown, _ := spec.spinePorts()
+	spineDown, _ := spec.SpinePorts()
 	if n.PodGPUs%groupGPUs != 0 || n.PodGPUs/groupGPUs*lpg > spineDown {
 		return fielderr.New("network.pod_gpus", fmt.Sprintf("use a multiple of %d GPUs (one leaf group) up to %s (a spine's %d down ports)",
 			groupGPUs, textfmt.Int(spineDown/lpg*groupGPUs), spineDown), "%s GPUs per pod", textfmt.Int(n.PodGPUs))
 	}
-	spec.podLeaves = n.PodGPUs / groupGPUs * lpg
+	spec.PodLeaves = n.PodGPUs / groupGPUs * lpg
 	return nil
 }
 

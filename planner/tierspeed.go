@@ -17,77 +17,6 @@ func (n Network) CoreSpeed(uplink int) int {
 	return uplink
 }
 
-// portWeights are a switch's down and up port speeds in units of their
-// greatest common divisor: a 400G down and 200G up port weigh 2 and 1,
-// 200G and 800G weigh 1 and 4. Sizing counts bandwidth with them, so a
-// tier's ratio counts Gb/s, not ports, whichever side runs faster.
-type portWeights struct{ down, up int }
-
-// weightsOf is the weights of a down port at down Gb/s and an up port at
-// up Gb/s (1 and 1 when either is unknown).
-func weightsOf(down, up int) portWeights {
-	if down <= 0 || up <= 0 {
-		return portWeights{1, 1}
-	}
-	g := gcd(down, up)
-	return portWeights{down / g, up / g}
-}
-
-// or1 is w, or equal weights when w was never set.
-func (w portWeights) or1() portWeights {
-	if w.down <= 0 || w.up <= 0 {
-		return portWeights{1, 1}
-	}
-	return w
-}
-
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
-// splitPorts splits a switch with radix ports at its down speed into
-// down and up ports whose bandwidths stand exactly d:u: the largest m
-// with m·w.up·(d+u) <= radix gives m·d·w.up down and m·u·w.down up
-// ports. Both ends use the same lanes (a 64 x 400G switch is 32 x 400G
-// down and 64 x 200G up at 1:1, or 32 x 400G down and 16 x 800G up);
-// with equal speeds it is leafPorts.
-func splitPorts(radix int, w portWeights, d, u int) (down, up int) {
-	w = w.or1()
-	if w == (portWeights{1, 1}) {
-		return leafPorts(radix, d, u)
-	}
-	m := radix / (w.up * (d + u))
-	return m * d * w.up, m * u * w.down
-}
-
-// upLinksFor is the up ports a switch with down ports in use needs so
-// that down bandwidth : up bandwidth is at most d:u.
-func upLinksFor(down int, w portWeights, d, u int) int {
-	w = w.or1()
-	return ceilDiv(down*u*w.down, d*w.up)
-}
-
-// configuredRadix is the ports a switch of radix ports at its down speed
-// has once up of them run at the up speed: the lanes the up ports take,
-// the rest at the down speed (fewer, larger ports when the up side is
-// faster; more, smaller ones when it is slower).
-func configuredRadix(radix int, w portWeights, up int) int {
-	w = w.or1()
-	return (radix*w.down-up*w.up)/w.down + up
-}
-
-// cRadix is the switch's ports at the core speed: what a core has, all
-// its ports running at that speed.
-func (spec fabricSpec) cRadix() int {
-	if spec.coreRadix > 0 {
-		return spec.coreRadix
-	}
-	return spec.uRadix()
-}
-
 // coreGbps is the spine-to-core port speed (the uplink speed unless
 // core_uplink_gbps asks another).
 func (p *Plan) coreGbps() int {
@@ -110,8 +39,8 @@ func slowUplinkNote(p *Plan) []string {
 	}
 	var leafDown, leafUp, leaves int
 	for _, l := range p.tierLoads[0] {
-		if l.switches > leaves {
-			leaves, leafDown, leafUp = l.switches, l.down, l.up
+		if l.Switches > leaves {
+			leaves, leafDown, leafUp = l.Switches, l.Down, l.Up
 		}
 	}
 	return []string{fmt.Sprintf("leaf uplinks run at %dG, below the %dG server ports: the most common leaf has %d x %dG down (%s Gb/s) and %d x %dG up (%s Gb/s), "+

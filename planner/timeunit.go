@@ -36,14 +36,8 @@ func (p *Plan) MoneyScale() textfmt.MoneyScale {
 	return textfmt.MoneyScaleFor(usd...)
 }
 
-// TimeUnit is the unit a plan's job times (planned and baseline) are
-// written in together.
-func (j *JCT) TimeUnit() textfmt.DurationUnit {
-	return textfmt.DurationUnitFor(j.Planned.Days, j.Baseline.Days)
-}
-
-// WithFailuresUnit is the unit for the planned job time and the time
+// UnitWith is the unit for the planned job time of j and the time
 // counting failures (g) written together.
-func (j *JCT) WithFailuresUnit(g Goodput) textfmt.DurationUnit {
+func (g Goodput) UnitWith(j *JCT) textfmt.DurationUnit {
 	return textfmt.DurationUnitFor(j.Planned.Days, g.JCTDays)
 }

@@ -1,5 +1,7 @@
 package planner
 
+import "fabricplan/planner/fabric"
+
 // PodRun is a run of identical pods in one plane, as the cable map wires
 // them: below three tiers the whole plane is one pod.
 type PodRun struct {
@@ -17,7 +19,7 @@ type PodRun struct {
 	// unit, a unit has one leaf in it, and Units is its leaves.
 	ByRail bool
 
-	leaves        []switchLoad
+	leaves        []fabric.Load
 	leavesPerUnit int
 }
 
@@ -26,10 +28,10 @@ type PodRun struct {
 func (r PodRun) UnitLeaf(i int) (down, up int) {
 	k := i * r.leavesPerUnit // the unit's first leaf
 	for _, l := range r.leaves {
-		if k < l.switches {
-			return l.down, l.up
+		if k < l.Switches {
+			return l.Down, l.Up
 		}
-		k -= l.switches
+		k -= l.Switches
 	}
 	return 0, 0
 }
@@ -45,34 +47,34 @@ type CoreRun struct {
 // the size of a scalable unit: the leaves and nodes of one full unit.
 func (p *Plan) Layout() (pods []PodRun, cores []CoreRun, leavesPerUnit, nodesPerUnit int) {
 	lay := p.layout
-	for i, r := range lay.pods {
-		pr := PodRun{Count: r.count, Leaves: countSwitches(r.leaves), Spines: r.spines, LeafSpine: sumLinks(r.leaves, true),
-			leaves: r.leaves, leavesPerUnit: lay.leavesPerUnit}
-		pr.Units = ceilDiv(pr.Leaves, lay.leavesPerUnit)
+	for i, r := range lay.Pods {
+		pr := PodRun{Count: r.Count, Leaves: fabric.CountSwitches(r.Leaves), Spines: r.Spines, LeafSpine: fabric.SumLinks(r.Leaves, true),
+			leaves: r.Leaves, leavesPerUnit: lay.LeavesPerUnit}
+		pr.Units = ceilDiv(pr.Leaves, lay.LeavesPerUnit)
 		perServer := 1
-		if lay.leavesPerUnit == 1 {
+		if lay.LeavesPerUnit == 1 {
 			perServer = p.RailsPerPlane
 		}
-		for _, l := range r.leaves {
-			if lay.leavesPerUnit == 1 {
-				pr.Nodes += l.switches * l.down / perServer
+		for _, l := range r.Leaves {
+			if lay.LeavesPerUnit == 1 {
+				pr.Nodes += l.Switches * l.Down / perServer
 			}
 		}
-		if lay.leavesPerUnit > 1 {
+		if lay.LeavesPerUnit > 1 {
 			// A rail's leaf holds one port of each node of its unit.
-			pr.Nodes = sumLinks(r.leaves, false) / lay.leavesPerUnit
+			pr.Nodes = fabric.SumLinks(r.Leaves, false) / lay.LeavesPerUnit
 		}
-		if lay.railPods > 0 {
+		if lay.RailPods > 0 {
 			// One leaf of each unit, each holding a port of its nodes.
-			pr.ByRail, pr.leavesPerUnit, pr.Units, pr.Nodes = true, 1, pr.Leaves, sumLinks(r.leaves, false)
+			pr.ByRail, pr.leavesPerUnit, pr.Units, pr.Nodes = true, 1, pr.Leaves, fabric.SumLinks(r.Leaves, false)
 		}
-		for _, c := range lay.coreGroups {
-			pr.SpineCore += c.groups * max(c.spines, 1) * c.spineUp[i]
+		for _, c := range lay.CoreGroups {
+			pr.SpineCore += c.Groups * max(c.Spines, 1) * c.SpineUp[i]
 		}
 		pods = append(pods, pr)
 	}
-	for _, c := range lay.coreGroups {
-		cores = append(cores, CoreRun{Groups: c.groups, Cores: c.cores, Spines: max(c.spines, 1)})
+	for _, c := range lay.CoreGroups {
+		cores = append(cores, CoreRun{Groups: c.Groups, Cores: c.Cores, Spines: max(c.Spines, 1)})
 	}
-	return pods, cores, lay.leavesPerUnit, lay.serversPerUnit
+	return pods, cores, lay.LeavesPerUnit, lay.ServersPerUnit
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"fmt"
 	"io/fs"
 	"math"
@@ -140,56 +141,23 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		if p.Transport == "tcp" {
 			tr = TCP
 		}
-		v := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
-		v.algorithm, v.nvlinkDomain = p.Algorithm, p.NVLinkDomain
-		v.setJobSize(p.Ranks*max(p.Stride, 1), p.NICsPerServer)
-		m := newNetModel(v, gpu, d, tr)
-		bytes := p.Bytes
-		if bytes == 0 {
-			bytes = 1 << 30
-		}
-		return arFactor(p.Ranks) * bytes / m.allReduce(bytes, m.group(p.Ranks, max(p.Stride, 1))).time / 1e9, nil
+		return perf.AllReduceBusBW(d, perf.AllReduceProbe{GPU: gpu, Transport: tr, GPUsPerServer: p.GPUsPerServer, NICsPerServer: p.NICsPerServer,
+			NICGbps: p.NICGbps, Fabric: perf.Fabric(p.Fabric), Algorithm: p.Algorithm, NVLinkDomain: p.NVLinkDomain,
+			Ranks: p.Ranks, Stride: p.Stride, Bytes: p.Bytes}), nil
 	case KindAllToAllRDMA:
-		m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
-		g := m.group(p.EP, 1)
-		const bytes = 1 << 30
-		remote := float64(p.EP-g.perNode) / float64(p.EP) * bytes
-		return remote / m.allToAll(bytes, g).time / 1e9, nil
+		return perf.AllToAllBusBW(d, p.EP), nil
 	case KindAllToAllLatency:
-		m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
-		return m.allToAll(p.Bytes, m.group(p.EP, 1)).time / us, nil
+		return perf.AllToAllLatencyUS(d, p.EP, p.Bytes), nil
 	case KindECMPGain:
-		static := crossAllReduceBusBW(d, true, 1, p.Ranks)
+		static := perf.CrossAllReduceBusBW(d, true, 1, p.Ranks)
 		if p.Metric == "qp_scaling" { // static routing with every queue pair the connection keeps busy
-			return crossAllReduceBusBW(d, true, d.ECMP.MaxActiveQueuePairs, p.Ranks) / static, nil
+			return perf.CrossAllReduceBusBW(d, true, d.ECMP.MaxActiveQueuePairs, p.Ranks) / static, nil
 		}
-		return crossAllReduceBusBW(d, false, 1, p.Ranks) / static, nil
+		return perf.CrossAllReduceBusBW(d, false, 1, p.Ranks) / static, nil
 	case KindStaticShare:
-		return crossAllReduceBusBW(d, true, 1, p.Ranks) / crossAllReduceBusBW(d, false, 1, p.Ranks), nil
+		return perf.CrossAllReduceBusBW(d, true, 1, p.Ranks) / perf.CrossAllReduceBusBW(d, false, 1, p.Ranks), nil
 	}
 	return 0, fmt.Errorf("unknown kind %q", p.Kind)
-}
-
-// validationView is a two-tier, non-blocking, adaptive fabric of servers
-// with gpusPerServer GPUs and nics NICs of gbps each.
-func validationView(gpusPerServer, nics int, gbps float64, f Fabric) fabricView {
-	return fabricView{gpusPerServer: gpusPerServer, nicsPerServer: nics, nicGbps: gbps, fabric: f,
-		oversub: 1, spineRatio: 1, serversPerUnit: 32, tiers: 2, jobs: 1, qps: 1, maxActiveQueuePairs: 1, stages: 1, channels: 1, jobUplinks: 1}
-}
-
-// crossAllReduceBusBW is the bus bandwidth of a 1 GiB data-parallel
-// all-reduce over a packed job of eight-GPU servers (ranks of them,
-// 1,024 when 0) in leaf groups of 32, on 400G RoCE at 1:1, statically
-// routed or not, with qps queue pairs per connection.
-func crossAllReduceBusBW(d *JCTData, static bool, qps float64, servers int) float64 {
-	if servers <= 0 {
-		servers = 1024
-	}
-	fv := validationView(8, 8, 400, Ethernet)
-	fv.static, fv.qps, fv.maxActiveQueuePairs, fv.stages, fv.channels = static, qps, d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
-	fv.setJobSize(8*servers, 8)
-	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
-	return arFactor(servers) * (1 << 30) / m.allReduce(1<<30, m.group(servers, 8)).time / 1e9
 }
 
 // stepOn builds the point's scenario on fabric f with switch sw ("" keeps
@@ -228,7 +196,7 @@ func (p ValidationPoint) stepMetric(cat *Catalog) (float64, error) {
 	case "mfu":
 		return j.Planned.MFU, nil
 	case "tokens_per_s_per_gpu":
-		return j.Planned.TokensPerS / float64(j.DP*j.Workload.modelParallel()), nil
+		return j.Planned.TokensPerS / float64(j.DP*j.Workload.ModelParallel()), nil
 	case "megatron_tflops":
 		// Narayanan et al. (SC21) eq. 3: F = 96 B s l h^2 (1 + s/6h +
 		// V/16lh), with recomputation, over the step and the GPUs.
@@ -236,7 +204,7 @@ func (p ValidationPoint) stepMetric(cat *Catalog) (float64, error) {
 		B := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
 		s, l, h, v := float64(w.SeqLen), float64(w.Layers), float64(w.Hidden), float64(w.Vocab)
 		f := 96 * B * s * l * h * h * (1 + s/(6*h) + v/(16*l*h))
-		return f / (j.Planned.StepS * float64(j.DP*w.modelParallel())) / 1e12, nil
+		return f / (j.Planned.StepS * float64(j.DP*w.ModelParallel())) / 1e12, nil
 	}
 	return 0, fmt.Errorf("unknown metric %q", p.Metric)
 }

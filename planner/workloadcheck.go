@@ -27,9 +27,9 @@ const (
 // checkConsistency checks workload values against each other, with the
 // model preset's layers filled in: interleaving cannot split a pipeline
 // stage finer than its layers.
-func (w *Workload) checkConsistency(d *JCTData) []error {
+func checkConsistency(w *Workload, d *JCTData) []error {
 	layers := w.Layers
-	if m := d.model(w.Model); layers == 0 && m != nil {
+	if m := d.Model(w.Model); layers == 0 && m != nil {
 		layers = m.Layers
 	}
 	if layers < 1 || w.PP < 1 || w.VPP < 1 || w.PP > layers {
@@ -43,28 +43,6 @@ func (w *Workload) checkConsistency(d *JCTData) []error {
 	}
 	return []error{fielderr.New("workload.vpp", fmt.Sprintf("give vpp from 1 to %d (layers / pp, rounded up), or fewer pipeline stages", perStage),
 		"%d virtual stages per pipeline stage, but each of the %d stages holds only %s", w.VPP, w.PP, textfmt.Plural(perStage, "layer"))}
-}
-
-// model is the preset named key, or nil (custom or no JCT data).
-func (d *JCTData) model(key string) *ModelSpec {
-	if d == nil {
-		return nil
-	}
-	return d.Models[key]
-}
-
-// checkBatch requires at least one micro-batch per data-parallel rank:
-// a global batch smaller than seq_len x micro_batch x dp tokens leaves
-// ranks idle, and the model would time work that does not exist.
-func checkBatch(w Workload, dp int) error {
-	need := float64(w.SeqLen) * float64(w.MicroBatch) * float64(dp)
-	if float64(w.GlobalBatchTokens) >= need {
-		return nil
-	}
-	return fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.global_batch_tokens",
-		fmt.Sprintf("give at least %s tokens (seq_len %s x micro_batch %d x %s), or a smaller micro_batch",
-			textfmt.Int(int(need)), textfmt.Int(w.SeqLen), w.MicroBatch, textfmt.Plural(dp, "data-parallel rank")),
-		"%s tokens is less than one micro-batch per data-parallel rank", textfmt.Int(w.GlobalBatchTokens)))
 }
 
 // checkFinite reports the first cost, power or JCT figure of p that is
@@ -188,7 +166,7 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // changed: checkBatch reports it instead.
 func (p *Plan) defaultWorkload(d *JCTData) Workload {
 	w := NewWorkload()
-	m := d.model(w.Model)
+	m := d.Model(w.Model)
 	if m == nil || p.Scenario.Workload != nil {
 		return w
 	}

@@ -1,4 +1,4 @@
-package planner
+package perf
 
 // expertWidth is the hidden width f of one expert's MLP in a mixture of
 // experts, from total = dense + e·x and active = dense + k·x parameters,
@@ -55,11 +55,11 @@ func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 	s, b := float64(w.SeqLen), float64(w.MicroBatch)
 	sl := w.localSeq() // context parallelism: this GPU's share of each sequence
 	tokens := b * sl
-	gemms := []gemm{
-		{tokens, (1 + 2*w.kvShare()) * h / tp, h, 1},
-		{tokens, h, h / tp, 1},
-		{sl, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence: local queries against all keys
-	}
+	gemms := append(make([]gemm, 0, 5), // five shapes: no growth, kept off the heap
+		gemm{tokens, (1 + 2*w.kvShare()) * h / tp, h, 1},
+		gemm{tokens, h, h / tp, 1},
+		gemm{sl, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence: local queries against all keys
+	)
 	if f := expertWidth(w); f > 0 {
 		ep := float64(max(w.EP, 1))
 		local := float64(w.Experts) / ep // experts on one GPU

@@ -1,4 +1,4 @@
-package planner
+package perf
 
 import (
 	"fmt"
@@ -34,10 +34,12 @@ const (
 // timed again with that one effect removed.
 func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, st StepTime) []Effect {
 	var out []Effect
+	var v *fabricView          // the view each effect changes: one, not one per effect
+	var scratch []TrafficClass // the classes of each effect's step, read by none
 	without := func(name, detail string, change func(*fabricView)) *Effect {
-		v := fv
-		change(&v)
-		alt := stepTime(w, gpu, d, v, dp, micro, RDMA)
+		*v = fv
+		change(v)
+		alt := stepTime(w, gpu, d, *v, dp, micro, RDMA, scratch)
 		out = append(out, Effect{Name: name, Detail: detail, DeltaS: st.StepS - alt.StepS})
 		return &out[len(out)-1]
 	}
@@ -47,6 +49,7 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
 	}
+	out, v, scratch = make([]Effect, 0, 10), new(fabricView), make([]TrafficClass, 0, 5) // room for every effect and class
 	if fv.spread && fv.jobs > 1 {
 		fv.othersBusy = st.crossingS() / st.StepS // as solved for st
 		if fv.aligned {
@@ -211,9 +214,16 @@ func staticDetail(fv fabricView) string {
 func inNetworkRan(st StepTime) string {
 	var ran []string
 	for _, c := range st.Classes {
-		name := map[string]string{AlgoNVLS: "NVLink SHARP (NVLS) reduces " + c.Name + " in the NVSwitches",
-			AlgoSHARP: "SHARP reduces " + c.Name + " in the InfiniBand switches"}[c.Algorithm]
-		if name != "" && !slices.Contains(ran, name) {
+		var name string
+		switch c.Algorithm {
+		case AlgoNVLS:
+			name = "NVLink SHARP (NVLS) reduces " + c.Name + " in the NVSwitches"
+		case AlgoSHARP:
+			name = "SHARP reduces " + c.Name + " in the InfiniBand switches"
+		default:
+			continue
+		}
+		if !slices.Contains(ran, name) {
 			ran = append(ran, name)
 		}
 	}

@@ -1,45 +1,43 @@
-package planner
+package fabric
 
 import (
 	"fmt"
 	"slices"
-
-	"fabricplan/internal/textfmt"
 )
 
-// fabricSpec is what sizing one plane needs.
-type fabricSpec struct {
-	servers       int // nodes (servers or compute trays) in the cluster
-	rails         int // node ports in this plane
-	radix         int // switch ports at the plane's port speed
-	down, up      int // a full leaf's ports toward nodes and toward spines
-	ratioD        int // asked oversubscription D:U
-	ratioU        int
-	railOptimized bool
-	tiers         int // 0: fewest that fit
-	// podLeaves is the leaves of a three-tier pod in the system's
+// Spec is what sizing one plane needs.
+type Spec struct {
+	Servers       int // nodes (servers or compute trays) in the cluster
+	Rails         int // node ports in this plane
+	Radix         int // switch ports at the plane's port speed
+	Down, Up      int // a full leaf's ports toward nodes and toward spines
+	RatioD        int // asked oversubscription D:U
+	RatioU        int
+	RailOptimized bool
+	Tiers         int // 0: fewest that fit
+	// PodLeaves is the leaves of a three-tier pod in the system's
 	// reference layout (0: as many whole units as half a spine's ports
 	// serve).
-	podLeaves int
-	// railPods says a three-tier pod of podLeaves takes one rail's
+	PodLeaves int
+	// RailPods says a three-tier pod of podLeaves takes one rail's
 	// leaves of podLeaves consecutive units (leaf groups), as NVIDIA's
 	// GB200 SuperPOD: each pod is an SU's leaves of one rail.
-	railPods bool
-	// spineD:spineU is a three-tier spine's down:up (0:0: non-blocking).
-	spineD, spineU int
-	// upRadix is the switch's ports at the uplink speed (0: radix) and
-	// coreRadix at the core speed (0: upRadix); leafW weighs a leaf's
-	// server port against its uplink, spineW a spine's down port against
+	RailPods bool
+	// SpineD:SpineU is a three-tier spine's down:up (0:0: non-blocking).
+	SpineD, SpineU int
+	// UpRadix is the switch's ports at the uplink speed (0: radix) and
+	// CoreRadixAt at the core speed (0: UpRadix); LeafW weighs a leaf's
+	// server port against its uplink, SpineW a spine's down port against
 	// its core uplink (zero: equal speeds). Spines run their down ports
 	// at the uplink speed, cores every port at the core speed.
-	upRadix, coreRadix int
-	leafW, spineW      portWeights
+	UpRadix, CoreRadixAt int
+	LeafW, SpineW        Weights
 }
 
-// switchLoad is a run of switches of one tier with the same ports in use.
-type switchLoad struct {
-	switches int
-	down, up int // ports cabled per switch toward the tier below and above
+// Load is a run of switches of one tier with the same ports in use.
+type Load struct {
+	Switches int
+	Down, Up int // ports cabled per switch toward the tier below and above
 }
 
 // Wiring rules a tier's uplinks follow.
@@ -69,210 +67,209 @@ type Headroom struct {
 	Reason   string `json:"reason"`
 }
 
-// plane is one sized plane of the fabric. Counts are per plane.
-type plane struct {
-	tiers                int
-	serverLeaf           int // links
-	leafSpine, spineCore int // links
-	leafLoads            []switchLoad
-	spineLoads           []switchLoad
-	coreLoads            []switchLoad
-	pods                 int
-	spinesPerPod         int
-	serversPerGroup      int // servers a full leaf group serves (an SU when rail-optimized)
-	leavesPerGroup       int
-	spineWiring          string // WiringBalanced or WiringNear (leaf to spine)
-	coreWiring           string // spine to core
-	headroom             []Headroom
-	layout               layout // pod by pod, for the cable map and diagram
+// Plane is one sized plane of the fabric. Counts are per plane.
+type Plane struct {
+	Tiers                int
+	ServerLeaf           int // links
+	LeafSpine, SpineCore int // links
+	LeafLoads            []Load
+	SpineLoads           []Load
+	CoreLoads            []Load
+	Pods                 int
+	SpinesPerPod         int
+	ServersPerGroup      int    // servers a full leaf group serves (an SU when rail-optimized)
+	SpineWiring          string // WiringBalanced or WiringNear (leaf to spine)
+	CoreWiring           string // spine to core
+	Headroom             []Headroom
+	Layout               Layout // pod by pod, for the cable map and diagram
 }
 
-// layout is how a plane's switches are wired, compactly: runs of
+// Layout is how a plane's switches are wired, compactly: runs of
 // identical pods (one pod below three tiers) and, with three tiers, runs
 // of identical core groups. Link k of a lower switch goes to upper
 // switch (b + k) mod n of its group, b being the links of the lower
-// switches before it mod n: that spreads links as spreadLinks counts
+// switches before it mod n: that spreads links as SpreadLinks counts
 // them and reaches every upper switch from every lower one.
-type layout struct {
-	pods       []podRun
-	coreGroups []coreRun
-	// leavesPerUnit and serversPerUnit describe a scalable unit: one
+type Layout struct {
+	Pods       []PodRun
+	CoreGroups []CoreRun
+	// LeavesPerUnit and ServersPerUnit describe a scalable unit: one
 	// leaf per rail when rail-optimized, else one leaf.
-	leavesPerUnit, serversPerUnit int
-	// railPods is the units (leaf groups) whose leaves of one rail make
+	LeavesPerUnit, ServersPerUnit int
+	// RailPods is the units (leaf groups) whose leaves of one rail make
 	// a pod; 0: pods take consecutive leaves, whole units each. Pod i
 	// is then rail i mod leavesPerUnit of units from (i / leavesPerUnit)
-	// * railPods on.
-	railPods int
+	// * RailPods on.
+	RailPods int
 }
 
-// leafOf is the plane's index of leaf k (from 0) of pod pod (from 0):
+// LeafOf is the plane's index of leaf k (from 0) of pod pod (from 0):
 // leaves are numbered unit by unit and, in a unit, rail by rail. next
 // is the count of leaves walked before, which is the index when pods
 // take consecutive leaves.
-func (lay layout) leafOf(pod, k, next int) int {
-	if lay.railPods == 0 {
+func (lay Layout) LeafOf(pod, k, next int) int {
+	if lay.RailPods == 0 {
 		return next
 	}
-	lpu := lay.leavesPerUnit
-	return ((pod/lpu)*lay.railPods+k)*lpu + pod%lpu
+	lpu := lay.LeavesPerUnit
+	return ((pod/lpu)*lay.RailPods+k)*lpu + pod%lpu
 }
 
-// podRun is count identical pods: their leaves in order (full units,
+// PodRun is count identical pods: their leaves in order (full units,
 // then a partial one) with the uplinks as wired, and their spines.
-type podRun struct {
-	count  int
-	leaves []switchLoad
-	spines int
+type PodRun struct {
+	Count  int
+	Leaves []Load
+	Spines int
 }
 
-// coreRun is groups consecutive core groups with cores switches each;
+// CoreRun is groups consecutive core groups with cores switches each;
 // a core group takes the next `spines` spine indices of every pod run
 // with spineUp[i] > 0, that many links from each such spine. Reference
 // designs join spine j of every pod to its own core group (spines = 1);
 // where that rounds cores up per group past one unit's worth, groups
 // join several spine indices so that the cores carry their links.
-type coreRun struct {
-	groups, cores int
-	spines        int   // spine indices a group joins (j, j+1, ...), at least 1
-	spineUp       []int // per pod run, from each spine
+type CoreRun struct {
+	Groups, Cores int
+	Spines        int   // spine indices a group joins (j, j+1, ...), at least 1
+	SpineUp       []int // per pod run, from each spine
 }
 
-// errNoFit says a fabric of the given tiers cannot hold the plane.
-type errNoFit struct{ tiers int }
+// NoFitError says a fabric of the given tiers cannot hold the plane.
+type NoFitError struct{ Tiers int }
 
-func (e errNoFit) Error() string { return fmt.Sprintf("does not fit in %d tiers", e.tiers) }
+func (e NoFitError) Error() string { return fmt.Sprintf("does not fit in %d tiers", e.Tiers) }
 
-// sizePlane builds the fewest-tier fabric that holds spec (or exactly
-// spec.tiers tiers), following DESIGN.md: full scalable units and one
+// size builds the fewest-tier fabric that holds spec (or exactly
+// spec.Tiers tiers), following DESIGN.md: full scalable units and one
 // partial one whose leaves get the uplinks their servers need at the
 // asked ratio; every leaf reaches every spine of its group (and every
 // pod spine every core of its group) with balanced wiring, or
 // near-balanced where balance would cost more than half a tier again;
-// spines as oversubscribed as spec.spineD:spineU (non-blocking when
-// unset) and the leaves as spec.ratioD:ratioU.
-func sizePlane(spec fabricSpec) (plane, error) {
-	endpoints := spec.servers * spec.rails
-	if spec.tiers == 0 || spec.tiers == 1 {
-		if endpoints <= spec.radix {
+// spines as oversubscribed as spec.SpineD:SpineU (non-blocking when
+// unset) and the leaves as spec.RatioD:RatioU.
+func size(spec Spec) (Plane, error) {
+	endpoints := spec.Servers * spec.Rails
+	if spec.Tiers == 0 || spec.Tiers == 1 {
+		if endpoints <= spec.Radix {
 			return onePlane(spec, endpoints), nil
 		}
-		if spec.tiers == 1 {
-			return plane{}, errNoFit{1}
+		if spec.Tiers == 1 {
+			return Plane{}, NoFitError{1}
 		}
 	}
-	spg, lpg, err := leafGroup(spec)
+	spg, lpg, err := LeafGroup(spec)
 	if err != nil {
-		return plane{}, err
+		return Plane{}, err
 	}
 	leaves := spec.leafLoads(spg, lpg)
-	if spec.tiers == 0 || spec.tiers == 2 {
+	if spec.Tiers == 0 || spec.Tiers == 2 {
 		if p, ok := twoTier(spec, leaves); ok {
-			p.serversPerGroup, p.leavesPerGroup = spg, lpg
-			p.layout.leavesPerUnit, p.layout.serversPerUnit = lpg, spg
-			p.headroom = append(spec.partialHeadroom(spg, lpg), p.headroom...)
+			p.ServersPerGroup = spg
+			p.Layout.LeavesPerUnit, p.Layout.ServersPerUnit = lpg, spg
+			p.Headroom = append(spec.partialHeadroom(spg, lpg), p.Headroom...)
 			return p, nil
 		}
-		if spec.tiers == 2 {
-			return plane{}, errNoFit{2}
+		if spec.Tiers == 2 {
+			return Plane{}, NoFitError{2}
 		}
 	}
 	if p, ok := threeTier(spec, spg, lpg); ok {
-		p.serversPerGroup, p.leavesPerGroup = spg, lpg
-		p.layout.leavesPerUnit, p.layout.serversPerUnit = lpg, spg
-		p.headroom = append(spec.partialHeadroom(spg, lpg), p.headroom...)
+		p.ServersPerGroup = spg
+		p.Layout.LeavesPerUnit, p.Layout.ServersPerUnit = lpg, spg
+		p.Headroom = append(spec.partialHeadroom(spg, lpg), p.Headroom...)
 		return p, nil
 	}
-	return plane{}, errNoFit{3}
+	return Plane{}, NoFitError{3}
 }
 
 // onePlane is a single switch holding every server port of the plane.
-func onePlane(spec fabricSpec, endpoints int) plane {
-	return plane{
-		tiers: 1, serverLeaf: endpoints,
-		leafLoads:       []switchLoad{{1, endpoints, 0}},
-		serversPerGroup: spec.servers, leavesPerGroup: 1,
-		layout: layout{pods: []podRun{{1, []switchLoad{{1, endpoints, 0}}, 0}}, leavesPerUnit: 1, serversPerUnit: spec.servers},
+func onePlane(spec Spec, endpoints int) Plane {
+	return Plane{
+		Tiers: 1, ServerLeaf: endpoints,
+		LeafLoads:       []Load{{1, endpoints, 0}},
+		ServersPerGroup: spec.Servers,
+		Layout:          Layout{Pods: []PodRun{{1, []Load{{1, endpoints, 0}}, 0}}, LeavesPerUnit: 1, ServersPerUnit: spec.Servers},
 	}
 }
 
-// leafGroup returns how many servers one full group of leaves serves and
+// LeafGroup returns how many servers one full group of leaves serves and
 // how many leaves the group has. Rail-optimized: one leaf per rail, each
 // serving one port of `down` servers. Top-of-rack: one leaf serving every
 // port of down/rails servers.
-func leafGroup(spec fabricSpec) (serversPerGroup, leavesPerGroup int, err error) {
-	if spec.railOptimized {
-		return spec.down, spec.rails, nil
+func LeafGroup(spec Spec) (serversPerGroup, leavesPerGroup int, err error) {
+	if spec.RailOptimized {
+		return spec.Down, spec.Rails, nil
 	}
-	if spec.rails > spec.down {
-		return 0, 0, fmt.Errorf("a leaf has %d server ports but a server has %d ports in each plane: use rail_optimized = true or more planes", spec.down, spec.rails)
+	if spec.Rails > spec.Down {
+		return 0, 0, fmt.Errorf("a leaf has %d server ports but a server has %d ports in each plane: use rail_optimized = true or more planes", spec.Down, spec.Rails)
 	}
-	return spec.down / spec.rails, 1, nil
+	return spec.Down / spec.Rails, 1, nil
 }
 
 // lpg is the leaves of one full group (scalable unit).
-func (spec fabricSpec) lpg() int {
-	if spec.railOptimized {
-		return spec.rails
+func (spec Spec) lpg() int {
+	if spec.RailOptimized {
+		return spec.Rails
 	}
 	return 1
 }
 
-// spinePorts is a three-tier spine's ports toward its pod's leaves and
+// SpinePorts is a three-tier spine's ports toward its pod's leaves and
 // toward the cores: half each when non-blocking, else split by the
-// spine ratio exactly as leafPorts splits a leaf.
-func (spec fabricSpec) spinePorts() (down, up int) {
-	if spec.spineD == 0 {
-		return splitPorts(spec.uRadix(), spec.spineW, 1, 1)
+// spine ratio exactly as LeafPorts splits a leaf.
+func (spec Spec) SpinePorts() (down, up int) {
+	if spec.SpineD == 0 {
+		return SplitPorts(spec.UplinkRadix(), spec.SpineW, 1, 1)
 	}
-	return splitPorts(spec.uRadix(), spec.spineW, spec.spineD, spec.spineU)
+	return SplitPorts(spec.UplinkRadix(), spec.SpineW, spec.SpineD, spec.SpineU)
 }
 
 // spineUpFor is the core links a spine taking down links from its leaves
 // sends up: as many when non-blocking, else no more oversubscribed than
 // the spine ratio.
-func (spec fabricSpec) spineUpFor(down int) int {
-	if spec.spineD == 0 {
-		return upLinksFor(down, spec.spineW, 1, 1)
+func (spec Spec) spineUpFor(down int) int {
+	if spec.SpineD == 0 {
+		return UpLinksFor(down, spec.SpineW, 1, 1)
 	}
-	return upLinksFor(down, spec.spineW, spec.spineD, spec.spineU)
+	return UpLinksFor(down, spec.SpineW, spec.SpineD, spec.SpineU)
 }
 
-// upFor is the uplinks a leaf with down server links needs so that it is
+// UpFor is the uplinks a leaf with down server links needs so that it is
 // no more oversubscribed than asked.
-func (spec fabricSpec) upFor(down int) int {
-	return upLinksFor(down, spec.leafW, spec.ratioD, spec.ratioU)
+func (spec Spec) UpFor(down int) int {
+	return UpLinksFor(down, spec.LeafW, spec.RatioD, spec.RatioU)
 }
 
 // leafLoads lists leaves by ports used: full groups, then the partial
 // one, with the uplinks its servers need (at least one).
-func (spec fabricSpec) leafLoads(spg, lpg int) []switchLoad {
+func (spec Spec) leafLoads(spg, lpg int) []Load {
 	perServer := 1
-	if !spec.railOptimized {
-		perServer = spec.rails
+	if !spec.RailOptimized {
+		perServer = spec.Rails
 	}
-	full := spec.servers / spg
-	rem := spec.servers - full*spg
-	var out []switchLoad
+	full := spec.Servers / spg
+	rem := spec.Servers - full*spg
+	var out []Load
 	if full > 0 {
-		out = append(out, switchLoad{full * lpg, spg * perServer, spec.up})
+		out = append(out, Load{full * lpg, spg * perServer, spec.Up})
 	}
 	if rem > 0 {
 		d := rem * perServer
-		out = append(out, switchLoad{lpg, d, max(spec.upFor(d), 1)})
+		out = append(out, Load{lpg, d, max(spec.UpFor(d), 1)})
 	}
 	return out
 }
 
 // partialHeadroom is what a reference design adds to a partial scalable
 // unit: its leaves' empty server ports, and the uplinks of a full unit.
-func (spec fabricSpec) partialHeadroom(spg, lpg int) []Headroom {
+func (spec Spec) partialHeadroom(spg, lpg int) []Headroom {
 	perServer := 1
-	if !spec.railOptimized {
-		perServer = spec.rails
+	if !spec.RailOptimized {
+		perServer = spec.Rails
 	}
-	rem := spec.servers % spg
-	if rem == 0 || spec.servers < spg && spec.servers*spec.rails <= spec.radix {
+	rem := spec.Servers % spg
+	if rem == 0 || spec.Servers < spg && spec.Servers*spec.Rails <= spec.Radix {
 		return nil
 	}
 	d := rem * perServer
@@ -282,11 +279,11 @@ func (spec fabricSpec) partialHeadroom(spg, lpg int) []Headroom {
 
 // upperChoice is how one upper tier serves a set of lower switches.
 type upperChoice struct {
-	n      int          // upper switches
-	lower  []switchLoad // the lower switches with their uplinks as wired
-	upper  []switchLoad // the upper switches by links taken from below
-	wiring string       // WiringBalanced or WiringNear
-	strict int          // upper switches strict balance would need (0: impossible)
+	n      int    // upper switches
+	lower  []Load // the lower switches with their uplinks as wired
+	upper  []Load // the upper switches by links taken from below
+	wiring string // WiringBalanced or WiringNear
+	strict int    // upper switches strict balance would need (0: impossible)
 }
 
 // chooseUpper sizes the upper tier over lower switches whose uplink
@@ -299,7 +296,7 @@ type upperChoice struct {
 // many, one link each; a full one reaches every upper switch. Strict
 // balance is kept when it needs at most maxExtra more upper switches
 // than near-balanced wiring.
-func chooseUpper(lower []switchLoad, full, avail, capacity, maxExtra int) (upperChoice, bool) {
+func chooseUpper(lower []Load, full, avail, capacity, maxExtra int) (upperChoice, bool) {
 	near, strict, ok := upperOptions(lower, full, true, avail, capacity)
 	if !ok {
 		return upperChoice{}, false
@@ -316,13 +313,13 @@ func chooseUpper(lower []switchLoad, full, avail, capacity, maxExtra int) (upper
 //
 // raise says full switches may take more uplinks than they need (leaves;
 // a spine never sends up more than it takes from below).
-func upperOptions(lower []switchLoad, full int, raise bool, avail, capacity int) (near, strict upperChoice, ok bool) {
-	total := sumLinks(lower, true)
+func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near, strict upperChoice, ok bool) {
+	total := SumLinks(lower, true)
 	n := max(ceilDiv(total, capacity), 1)
 	if n > avail {
 		return upperChoice{}, upperChoice{}, false
 	}
-	near = upperChoice{n: n, wiring: WiringNear, lower: lower, upper: spreadLinks(total, n)}
+	near = upperChoice{n: n, wiring: WiringNear, lower: lower, upper: SpreadLinks(total, n)}
 	if balanced(lower, full, n) {
 		near.wiring, near.strict = WiringBalanced, n
 		return near, near, true
@@ -330,24 +327,25 @@ func upperOptions(lower []switchLoad, full int, raise bool, avail, capacity int)
 	// Strict balance: the same number of links from each full lower
 	// switch to each upper switch, its uplinks rounded up to a multiple
 	// of s; the others keep theirs.
+	raised := make([]Load, 0, len(lower)) // reused: only the count that fits is kept
 	for s := n; s <= avail; s++ {
 		fits := true
 		t := 0
-		var raised []switchLoad
+		raised = raised[:0]
 		for _, l := range lower {
-			up := l.up
-			if l.up == full && raise {
-				up = roundUp(l.up, s)
+			up := l.Up
+			if l.Up == full && raise {
+				up = roundUp(l.Up, s)
 			}
 			fits = fits && up <= avail
-			t += l.switches * up
-			raised = append(raised, switchLoad{l.switches, l.down, up})
+			t += l.Switches * up
+			raised = append(raised, Load{l.Switches, l.Down, up})
 		}
 		if !fits || t > s*capacity || !balanced(raised, full, s) {
 			continue
 		}
 		near.strict = s
-		strict = upperChoice{n: s, wiring: WiringBalanced, strict: s, upper: spreadLinks(t, s), lower: raised}
+		strict = upperChoice{n: s, wiring: WiringBalanced, strict: s, upper: SpreadLinks(t, s), lower: raised}
 		return near, strict, true
 	}
 	return near, upperChoice{}, true
@@ -358,50 +356,52 @@ func upperOptions(lower []switchLoad, full int, raise bool, avail, capacity int)
 // one) takes a multiple of n or fewer than n links (one to each it
 // reaches). Partial leaves (up < full) are not counted: they keep the
 // uplinks their servers need, spread as evenly as they go.
-func balanced(lower []switchLoad, full, n int) bool {
+func balanced(lower []Load, full, n int) bool {
 	for _, l := range lower {
-		if full > 0 && l.up < full {
+		if full > 0 && l.Up < full {
 			continue // a partial leaf keeps what its servers need
 		}
-		if l.up >= n && l.up%n != 0 {
+		if l.Up >= n && l.Up%n != 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// spreadLinks spreads links over n switches as evenly as possible: runs
+// SpreadLinks spreads links over n switches as evenly as possible: runs
 // of switches taking ceil and floor of links/n.
-func spreadLinks(links, n int) []switchLoad {
+func SpreadLinks(links, n int) []Load {
 	hi, lo := links%n, n-links%n
-	var out []switchLoad
+	var out []Load
 	if hi > 0 {
-		out = append(out, switchLoad{hi, links/n + 1, 0})
+		out = append(out, Load{hi, links/n + 1, 0})
 	}
 	if lo > 0 && links/n > 0 {
-		out = append(out, switchLoad{lo, links / n, 0})
+		out = append(out, Load{lo, links / n, 0})
 	} else if lo > 0 {
-		out = append(out, switchLoad{lo, 0, 0})
+		out = append(out, Load{lo, 0, 0})
 	}
 	return out
 }
 
-func sumLinks(loads []switchLoad, up bool) int {
+// SumLinks is the links the loads cable up (up) or down (!up).
+func SumLinks(loads []Load, up bool) int {
 	t := 0
 	for _, l := range loads {
 		if up {
-			t += l.switches * l.up
+			t += l.Switches * l.Up
 		} else {
-			t += l.switches * l.down
+			t += l.Switches * l.Down
 		}
 	}
 	return t
 }
 
-func countSwitches(loads []switchLoad) int {
+// CountSwitches is the switches of the loads.
+func CountSwitches(loads []Load) int {
 	n := 0
 	for _, l := range loads {
-		n += l.switches
+		n += l.Switches
 	}
 	return n
 }
@@ -420,49 +420,49 @@ func strictHeadroom(tier string, c upperChoice, groups int) []Headroom {
 // what strict balance may add to a tier.
 func unitUppers(lpg, up, capacity int) int { return max(ceilDiv(lpg*up, capacity), 1) }
 
-func twoTier(spec fabricSpec, leaves []switchLoad) (plane, bool) {
-	c, ok := chooseUpper(leaves, spec.up, spec.up, spec.uRadix(), unitUppers(spec.unitLeaves(), spec.up, spec.uRadix()))
+func twoTier(spec Spec, leaves []Load) (Plane, bool) {
+	c, ok := chooseUpper(leaves, spec.Up, spec.Up, spec.UplinkRadix(), unitUppers(spec.unitLeaves(), spec.Up, spec.UplinkRadix()))
 	if !ok {
-		return plane{}, false
+		return Plane{}, false
 	}
-	spines := make([]switchLoad, len(c.upper))
+	spines := make([]Load, len(c.upper))
 	copy(spines, c.upper)
-	return plane{
-		tiers:      2,
-		serverLeaf: spec.servers * spec.rails,
-		leafSpine:  sumLinks(c.lower, true),
-		leafLoads:  c.lower,
-		spineLoads: spines,
-		pods:       1, spinesPerPod: c.n,
-		spineWiring: c.wiring,
-		headroom:    strictHeadroom(TierSpine, c, 1),
-		layout:      layout{pods: []podRun{{1, c.lower, c.n}}},
+	return Plane{
+		Tiers:      2,
+		ServerLeaf: spec.Servers * spec.Rails,
+		LeafSpine:  SumLinks(c.lower, true),
+		LeafLoads:  c.lower,
+		SpineLoads: spines,
+		Pods:       1, SpinesPerPod: c.n,
+		SpineWiring: c.wiring,
+		Headroom:    strictHeadroom(TierSpine, c, 1),
+		Layout:      Layout{Pods: []PodRun{{1, c.lower, c.n}}},
 	}, true
 }
 
 // threeTier groups leaves into pods of whole scalable units, each with its
 // own non-blocking spines, and joins spine j of every pod to core group j.
 // The last pod may be partial; it gets the spines its leaves need.
-func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
-	spineDown, spineUp := spec.spinePorts() // a spine's ports toward its pod and toward the cores
+func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
+	spineDown, spineUp := spec.SpinePorts() // a spine's ports toward its pod and toward the cores
 	var leavesPerPod int
 	switch {
-	case spec.podLeaves > 0 && spec.podLeaves <= spineDown && spec.podLeaves%lpg == 0:
-		leavesPerPod = spec.podLeaves // the reference layout's pod
+	case spec.PodLeaves > 0 && spec.PodLeaves <= spineDown && spec.PodLeaves%lpg == 0:
+		leavesPerPod = spec.PodLeaves // the reference layout's pod
 	case lpg <= spineDown:
 		leavesPerPod = spineDown / lpg * lpg // whole scalable units per pod
 	default:
 		leavesPerPod = largestDivisorAtMost(lpg, spineDown) // a pod takes a subset of the rails
 	}
 	all := spec.leafLoads(spg, lpg)
-	byRail := spec.railPods && leavesPerPod == spec.podLeaves && lpg > 1
+	byRail := spec.RailPods && leavesPerPod == spec.PodLeaves && lpg > 1
 	var pods []leafPod
 	if byRail {
 		pods = railPodsOf(all, lpg, leavesPerPod)
 	} else {
 		pods = consecutivePods(all, leavesPerPod)
 	}
-	var leafLoads, spineLoads []switchLoad
+	var leafLoads, spineLoads []Load
 	var spineWiring string
 	var headroom []Headroom
 	// Each kind of pod, how many of it, and how its spines are sized.
@@ -472,13 +472,13 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	}
 	var ps []podSpines
 	for _, p := range pods {
-		c, ok := chooseUpper(p.leaves, spec.up, spec.up, spineDown, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.up, spineDown))
+		c, ok := chooseUpper(p.leaves, spec.Up, spec.Up, spineDown, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.Up, spineDown))
 		if !ok {
-			return plane{}, false
+			return Plane{}, false
 		}
 		ps = append(ps, podSpines{p.count, c})
 		for _, l := range c.lower {
-			leafLoads = append(leafLoads, switchLoad{l.switches * p.count, l.down, l.up})
+			leafLoads = append(leafLoads, Load{l.Switches * p.count, l.Down, l.Up})
 		}
 		if spineWiring != WiringNear {
 			spineWiring = c.wiring
@@ -491,54 +491,54 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	for _, p := range ps {
 		maxSpines = max(maxSpines, p.c.n)
 	}
-	var coreLoads []switchLoad
+	var coreLoads []Load
 	coreWiring := ""
 	spineCore := 0
-	spineUps := make([][]switchLoad, len(ps)) // per pod, spine runs with their uplinks
+	spineUps := make([][]Load, len(ps)) // per pod, spine runs with their uplinks
 	// Core groups see only a few kinds of spines (a full pod's, a partial
 	// pod's): count the groups of each kind, then size each kind once.
 	var kinds []*groupKind
+	lower, in := make([]Load, 0, len(ps)), make([]int, 0, len(ps)) // spine j's, reused
 	for j := 0; j < maxSpines; j++ {
-		var lower []switchLoad
-		var in []int
+		lower, in = lower[:0], in[:0]
 		for i, p := range ps {
 			if j < p.c.n {
-				d := spineDownAt(p.c.upper, j)
-				lower = append(lower, switchLoad{p.count, d, spec.spineUpFor(d)})
+				d := SpineDownAt(p.c.upper, j)
+				lower = append(lower, Load{p.count, d, spec.spineUpFor(d)})
 				in = append(in, i)
 			}
 		}
 		if n := len(kinds); n > 0 && sameLoads(kinds[n-1].lower, lower) && slices.Equal(kinds[n-1].present, in) {
-			kinds[n-1].groups++ // spines of one kind are consecutive: runs of spreadLinks
+			kinds[n-1].groups++ // spines of one kind are consecutive: runs of SpreadLinks
 			continue
 		}
-		kinds = append(kinds, &groupKind{lower, in, 1})
+		kinds = append(kinds, &groupKind{slices.Clone(lower), slices.Clone(in), 1})
 	}
-	var lay layout
+	var lay Layout
 	if byRail {
-		lay.railPods = leavesPerPod
+		lay.RailPods = leavesPerPod
 	}
 	for _, p := range ps {
-		lay.pods = append(lay.pods, podRun{p.count, p.c.lower, p.c.n})
+		lay.Pods = append(lay.Pods, PodRun{p.count, p.c.lower, p.c.n})
 	}
 	sized, extra, ok := sizeCores(kinds, spec, spineUp)
 	if !ok {
-		return plane{}, false
+		return Plane{}, false
 	}
 	for _, g := range sized {
 		k, c, m := g.kind, g.c, g.groups
-		run := coreRun{groups: m, cores: c.n, spines: g.spines, spineUp: make([]int, len(ps))}
+		run := CoreRun{Groups: m, Cores: c.n, Spines: g.spines, SpineUp: make([]int, len(ps))}
 		for li, i := range k.present {
-			run.spineUp[i] = c.lower[li].up
+			run.SpineUp[i] = c.lower[li].Up
 		}
-		lay.coreGroups = append(lay.coreGroups, run)
+		lay.CoreGroups = append(lay.CoreGroups, run)
 		for li, i := range k.present {
-			spineUps[i] = append(spineUps[i], switchLoad{c.lower[li].switches * m, c.lower[li].down, c.lower[li].up})
+			spineUps[i] = append(spineUps[i], Load{c.lower[li].Switches * m, c.lower[li].Down, c.lower[li].Up})
 		}
 		for _, u := range c.upper {
-			coreLoads = append(coreLoads, switchLoad{u.switches * m, u.down, u.up})
+			coreLoads = append(coreLoads, Load{u.Switches * m, u.Down, u.Up})
 		}
-		spineCore += m * sumLinks(c.lower, true)
+		spineCore += m * SumLinks(c.lower, true)
 		if coreWiring != WiringNear {
 			coreWiring = c.wiring
 		}
@@ -546,7 +546,7 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 	if extra > 0 {
 		headroom = append(headroom, Headroom{Tier: TierCore, Switches: extra,
 			Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs: spine j of every pod to its own core group) needs %s more cores, more than one scalable unit's worth (%d)",
-				textfmt.Int(extra), unitUppers(spec.unitLeaves(), spec.up, spec.cRadix()))})
+				groupDigits(extra), unitUppers(spec.unitLeaves(), spec.Up, spec.CoreRadix()))})
 	}
 	countPods := 0
 	for _, p := range pods {
@@ -556,27 +556,27 @@ func threeTier(spec fabricSpec, spg, lpg int) (plane, bool) {
 		spineLoads = append(spineLoads, runs...)
 	}
 	spineLoads = mergeLoads(spineLoads)
-	return plane{
-		tiers:      3,
-		serverLeaf: spec.servers * spec.rails,
-		leafSpine:  sumLinks(leafLoads, true),
-		spineCore:  spineCore,
-		leafLoads:  leafLoads, spineLoads: mergeLoads(spineLoads), coreLoads: mergeLoads(coreLoads),
-		pods: countPods, spinesPerPod: ps[0].c.n,
-		spineWiring: spineWiring, coreWiring: coreWiring,
-		headroom: mergeHeadroom(headroom),
-		layout:   lay,
+	return Plane{
+		Tiers:      3,
+		ServerLeaf: spec.Servers * spec.Rails,
+		LeafSpine:  SumLinks(leafLoads, true),
+		SpineCore:  spineCore,
+		LeafLoads:  leafLoads, SpineLoads: mergeLoads(spineLoads), CoreLoads: mergeLoads(coreLoads),
+		Pods: countPods, SpinesPerPod: ps[0].c.n,
+		SpineWiring: spineWiring, CoreWiring: coreWiring,
+		Headroom: mergeHeadroom(headroom),
+		Layout:   lay,
 	}, true
 }
 
 // leafPod is count identical pods holding leaves.
 type leafPod struct {
 	count  int
-	leaves []switchLoad
+	leaves []Load
 }
 
 // addPod appends a pod, joining it to the run before when alike.
-func addPod(pods []leafPod, leaves []switchLoad, count int) []leafPod {
+func addPod(pods []leafPod, leaves []Load, count int) []leafPod {
 	if n := len(pods); n > 0 && sameLoads(pods[n-1].leaves, leaves) {
 		pods[n-1].count += count
 		return pods
@@ -586,14 +586,14 @@ func addPod(pods []leafPod, leaves []switchLoad, count int) []leafPod {
 
 // consecutivePods cuts the leaves, in order, into pods of per leaves;
 // identical pods (all but the last, usually) are sized once.
-func consecutivePods(all []switchLoad, per int) []leafPod {
+func consecutivePods(all []Load, per int) []leafPod {
 	var pods []leafPod
-	var cur []switchLoad
+	var cur []Load
 	curN := 0
 	for _, r := range all {
-		for n := r.switches; n > 0; {
+		for n := r.Switches; n > 0; {
 			take := min(n, per-curN)
-			cur = append(cur, switchLoad{take, r.down, r.up})
+			cur = append(cur, Load{take, r.Down, r.Up})
 			curN += take
 			n -= take
 			if curN == per {
@@ -611,18 +611,18 @@ func consecutivePods(all []switchLoad, per int) []leafPod {
 // leaves, one per rail) give lpg pods, pod r holding rail r's leaf of
 // each of those units. all lists leaves unit by unit (full units, then
 // a partial one), so a unit's leaves are alike.
-func railPodsOf(all []switchLoad, lpg, per int) []leafPod {
-	var units []switchLoad // one entry per run of alike units, a leaf each
+func railPodsOf(all []Load, lpg, per int) []leafPod {
+	var units []Load // one entry per run of alike units, a leaf each
 	for _, r := range all {
-		units = append(units, switchLoad{r.switches / lpg, r.down, r.up})
+		units = append(units, Load{r.Switches / lpg, r.Down, r.Up})
 	}
 	var pods []leafPod
-	var cur []switchLoad
+	var cur []Load
 	curN := 0
 	for _, u := range units {
-		for n := u.switches; n > 0; {
+		for n := u.Switches; n > 0; {
 			take := min(n, per-curN)
-			cur = append(cur, switchLoad{take, u.down, u.up})
+			cur = append(cur, Load{take, u.Down, u.Up})
 			curN += take
 			n -= take
 			if curN == per {
@@ -637,7 +637,7 @@ func railPodsOf(all []switchLoad, lpg, per int) []leafPod {
 }
 
 // sameLoads reports whether two pods hold the same leaves.
-func sameLoads(a, b []switchLoad) bool {
+func sameLoads(a, b []Load) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -649,30 +649,30 @@ func sameLoads(a, b []switchLoad) bool {
 	return true
 }
 
-// spineDownAt is the links the j-th upper switch of spread runs takes.
-func spineDownAt(runs []switchLoad, j int) int {
+// SpineDownAt is the links the j-th upper switch of spread runs takes.
+func SpineDownAt(runs []Load, j int) int {
 	for _, r := range runs {
-		if j < r.switches {
-			return r.down
+		if j < r.Switches {
+			return r.Down
 		}
-		j -= r.switches
+		j -= r.Switches
 	}
 	return 0
 }
 
 // mergeLoads joins runs with the same ports in use.
-func mergeLoads(loads []switchLoad) []switchLoad {
-	var out []switchLoad
+func mergeLoads(loads []Load) []Load {
+	var out []Load
 	for _, l := range loads {
 		merged := false
 		for i := range out {
-			if out[i].down == l.down && out[i].up == l.up {
-				out[i].switches += l.switches
+			if out[i].Down == l.Down && out[i].Up == l.Up {
+				out[i].Switches += l.Switches
 				merged = true
 				break
 			}
 		}
-		if !merged && l.switches > 0 {
+		if !merged && l.Switches > 0 {
 			out = append(out, l)
 		}
 	}
@@ -707,11 +707,11 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 func roundUp(a, m int) int { return ceilDiv(a, m) * m }
 
-// leafPorts splits a leaf's radix by the oversubscription down:up exactly:
+// LeafPorts splits a leaf's radix by the oversubscription down:up exactly:
 // the largest k with k·(D+U) <= radix gives k·D down and k·U up ports, so
 // the ratio built is the ratio asked; ports left over stay idle. k = 0
 // means the ratio does not fit the switch.
-func leafPorts(radix, down, up int) (d, u int) {
+func LeafPorts(radix, down, up int) (d, u int) {
 	k := radix / (down + up)
 	return k * down, k * up
 }
@@ -719,8 +719,8 @@ func leafPorts(radix, down, up int) (d, u int) {
 // groupKind is the spines a core group joins: spine j of each pod that
 // has one; groups is how many consecutive spine indices look alike.
 type groupKind struct {
-	lower   []switchLoad // spine j of each pod that has one
-	present []int        // those pods (indexes of the pod kinds)
+	lower   []Load // spine j of each pod that has one
+	present []int  // those pods (indexes of the pod kinds)
 	groups  int
 }
 
@@ -738,11 +738,11 @@ type sizedGroups struct {
 // of cores more than the fewest that carry the links; otherwise groups
 // join as many spine indices as makes the fewest cores, and extra is
 // the cores strict balance would add.
-func sizeCores(kinds []*groupKind, spec fabricSpec, avail int) (sized []sizedGroups, extra int, ok bool) {
+func sizeCores(kinds []*groupKind, spec Spec, avail int) (sized []sizedGroups, extra int, ok bool) {
 	var strict, near []sizedGroups
 	strictN, nearN := 0, 0
 	for _, k := range kinds {
-		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.cRadix())
+		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.CoreRadix())
 		if !ok {
 			return nil, 0, false
 		}
@@ -751,14 +751,14 @@ func sizeCores(kinds []*groupKind, spec fabricSpec, avail int) (sized []sizedGro
 		}
 		strict = append(strict, sizedGroups{k, k.groups, 1, s})
 		strictN += k.groups * s.n
-		runs, cores, ok := mergedGroups(k, spec.cRadix())
+		runs, cores, ok := mergedGroups(k, spec.CoreRadix())
 		if !ok {
 			return nil, 0, false
 		}
 		near = append(near, runs...)
 		nearN += cores
 	}
-	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.up, spec.cRadix()) {
+	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.Up, spec.CoreRadix()) {
 		return strict, 0, true
 	}
 	return near, strictN - nearN, true
@@ -771,7 +771,7 @@ func sizeCores(kinds []*groupKind, spec fabricSpec, avail int) (sized []sizedGro
 // each, spread so that every pod reaches every core.
 func mergedGroups(k *groupKind, radix int) ([]sizedGroups, int, bool) {
 	top := maxUp(k.lower)
-	links := sumLinks(k.lower, true) // of one spine number
+	links := SumLinks(k.lower, true) // of one spine number
 	cores := func(m int) int { return max(ceilDiv(m*links, radix), 1) }
 	// Count first (cheap), then size the chosen groups once.
 	bestM, bestN := 0, 0
@@ -788,9 +788,9 @@ func mergedGroups(k *groupKind, radix int) ([]sizedGroups, int, bool) {
 		return nil, 0, false
 	}
 	size := func(m int) (upperChoice, bool) {
-		lower := make([]switchLoad, len(k.lower))
+		lower := make([]Load, len(k.lower))
 		for i, l := range k.lower {
-			lower[i] = switchLoad{l.switches * m, l.down, l.up}
+			lower[i] = Load{l.Switches * m, l.Down, l.Up}
 		}
 		c, _, ok := upperOptions(lower, top, false, radix, radix)
 		return c, ok
@@ -809,7 +809,7 @@ func mergedGroups(k *groupKind, radix int) ([]sizedGroups, int, bool) {
 // counts it: a unit's leaves, and never fewer than refUnitLeaves, so
 // that the same fabric (ports, radix, unit in servers) gets the same
 // wiring whatever system fills it.
-func (spec fabricSpec) unitLeaves() int { return max(spec.lpg(), refUnitLeaves) }
+func (spec Spec) unitLeaves() int { return max(spec.lpg(), refUnitLeaves) }
 
 // refUnitLeaves is the leaves per plane of every NVIDIA SuperPOD scalable
 // unit we hold (DGX H100/B200: 32 nodes x 8 rails on 8 leaves; DGX B300
@@ -817,28 +817,28 @@ func (spec fabricSpec) unitLeaves() int { return max(spec.lpg(), refUnitLeaves) 
 const refUnitLeaves = 8
 
 // maxUp is the most uplinks any of the switches has.
-func maxUp(loads []switchLoad) int {
+func maxUp(loads []Load) int {
 	m := 0
 	for _, l := range loads {
-		m = max(m, l.up)
+		m = max(m, l.Up)
 	}
 	return m
 }
 
-// partialLeafNote says what the partial unit's leaves were given: the
+// PartialLeafNote says what the partial unit's leaves were given: the
 // uplinks their servers need at the ratio, not a full leaf's.
-func partialLeafNote(pl plane, fullUp int, ratio string) []string {
-	if pl.tiers < 2 {
+func PartialLeafNote(pl Plane, fullUp int, ratio string) []string {
+	if pl.Tiers < 2 {
 		return nil
 	}
-	for _, l := range pl.leafLoads {
-		if l.up < fullUp {
+	for _, l := range pl.LeafLoads {
+		if l.Up < fullUp {
 			reach := ""
-			if per := pl.spinesPerPod; l.up < per {
-				reach = fmt.Sprintf(", one link to each of %d of the %d spines", l.up, per)
+			if per := pl.SpinesPerPod; l.Up < per {
+				reach = fmt.Sprintf(", one link to each of %d of the %d spines", l.Up, per)
 			}
 			return []string{fmt.Sprintf("the partial scalable unit's leaves have %d server ports and the %d uplinks they need at %s%s (a full leaf has %d)",
-				l.down, l.up, ratio, reach, fullUp)}
+				l.Down, l.Up, ratio, reach, fullUp)}
 		}
 	}
 	return nil

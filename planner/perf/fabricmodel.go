@@ -1,22 +1,9 @@
-package planner
+package perf
 
 import (
 	"fmt"
 	"math"
 	"slices"
-
-	"fabricplan/internal/fielderr"
-)
-
-// Routing of flows over the paths above the leaves (Network.Routing).
-const (
-	// RouteAdaptive spreads traffic over the uplinks by their load:
-	// adaptive routing on InfiniBand (Quantum) and Ethernet (Spectrum-X,
-	// DLB), or enhanced ECMP with QP scaling that balances as well.
-	RouteAdaptive = "adaptive"
-	// RouteStatic pins each flow to one path: ECMP hashing on Ethernet,
-	// subnet-manager routes (ftree, up/down) on InfiniBand.
-	RouteStatic = "static"
 )
 
 // Collective algorithms the model picks among beyond ring, tree and PAT.
@@ -65,32 +52,6 @@ func (c InNetworkConstants) check(gpus map[string]*GPUSpec) error {
 	return nil
 }
 
-// routing is the network's routing: routing when given, else static for
-// Ethernet with load_balancing = "ecmp" (the older key), else adaptive.
-func (n Network) routing() string {
-	if n.Routing != "" {
-		return n.Routing
-	}
-	if n.Fabric == Ethernet && n.LoadBalancing == LBECMP {
-		return RouteStatic
-	}
-	return RouteAdaptive
-}
-
-// validateRouting checks routing, and that it agrees with the older
-// load_balancing key where both are written for Ethernet.
-func (n Network) validateRouting() *fielderr.FieldError {
-	switch n.Routing {
-	case "", RouteAdaptive, RouteStatic:
-	default:
-		return fielderr.New("network.routing", `write "static" or "adaptive"`, "unknown routing %q", n.Routing)
-	}
-	if n.Fabric == Ethernet && n.Routing == RouteAdaptive && n.LoadBalancing == LBECMP {
-		return fielderr.New("network.routing", `drop load_balancing = "ecmp" or write routing = "static"`, "adaptive routing with ECMP load balancing")
-	}
-	return nil
-}
-
 // hashStage is one kind of hashed link a crossing flow meets: links
 // links in each of groups groups (a leaf's uplinks, the downlinks into
 // a leaf), and flows flows per group, each landing on a given link of
@@ -108,11 +69,14 @@ type binomialWalk struct {
 	n, p, bins float64
 	x0         float64
 	pmf, cdf   float64
+	// lowCDF is the CDF under which this stage alone leaves P(max <= x)
+	// below exp(certainTail).
+	lowCDF float64
 }
 
 func newBinomialWalk(s hashStage) binomialWalk {
 	n, p := math.Round(s.flows), math.Min(s.p, 1)
-	w := binomialWalk{n: n, p: p, bins: s.bins()}
+	w := binomialWalk{n: n, p: p, bins: s.bins(), lowCDF: math.Exp(certainTail / s.bins())}
 	if p >= 1 { // every flow on the one link
 		w.x0, w.pmf = n, 1
 		return w
@@ -172,11 +136,7 @@ func expectedMaxLoad(stages ...hashStage) float64 {
 	}
 	sum := start // P(max <= x) ~ 0 below start
 	for x := start; x <= top; x++ {
-		logP := 0.0
-		for i := range ws {
-			logP += ws[i].bins * math.Log(ws[i].step(x))
-		}
-		tail := -math.Expm1(logP) // 1 - P(max <= x)
+		tail := maxTail(ws, x)
 		sum += tail
 		if tail < 1e-7 {
 			break
@@ -185,17 +145,44 @@ func expectedMaxLoad(stages ...hashStage) float64 {
 	return sum
 }
 
+// certainTail is a log-probability below which 1 - exp(logP) is 1.0 in
+// float64 (exp(-40) is under half an ulp of 1).
+const certainTail = -40
+
+// maxTail steps every walk to x and returns 1 - P(max <= x), the
+// product over stages of P(X <= x)^bins. While some stage alone makes
+// that product negligible (its CDF under exp(certainTail/bins)) the
+// answer is exactly 1 and no logarithm is taken; a CDF of 1 adds 0.
+func maxTail(ws []binomialWalk, x float64) float64 {
+	certain := false
+	for i := range ws {
+		if c := ws[i].step(x); c < ws[i].lowCDF {
+			certain = true
+		}
+	}
+	if certain {
+		return 1
+	}
+	logP := 0.0
+	for i := range ws {
+		if c := ws[i].cdf; c < 1 {
+			logP += ws[i].bins * math.Log(c)
+		}
+	}
+	return -math.Expm1(logP)
+}
+
 // flowsPerPort is the flows one port hashes: NCCL's channels to its
 // peer times each connection's queue pairs, up to the ones that carry
 // data at once (more queue pairs add no flows).
-func (fv fabricView) flowsPerPort() float64 {
+func (fv *fabricView) flowsPerPort() float64 {
 	return math.Max(1, fv.channels) * math.Max(1, math.Min(fv.qps, fv.maxActiveQueuePairs))
 }
 
 // coreLoad is the load on the uplinks above the spines, for a job whose
 // traffic crosses them: the leaf's crossing load times the spine's D/U,
 // over what background traffic leaves of them.
-func (fv fabricView) coreLoad() float64 {
+func (fv *fabricView) coreLoad() float64 {
 	return fv.crossOversub() * fv.spineRatio / (1 - fv.bgSpine)
 }
 
@@ -207,7 +194,7 @@ func (fv fabricView) coreLoad() float64 {
 // flows are hashed onto. frac is the share of the group's ring edges
 // that leave their leaf group. Never more than the balanced (adaptive)
 // share.
-func (fv fabricView) hashedShare(frac float64, core bool) float64 {
+func (fv *fabricView) hashedShare(frac float64, core bool) float64 {
 	balanced := fv.balancedShare(core)
 	if !fv.static || fv.ideal {
 		return balanced
@@ -224,7 +211,7 @@ func (fv fabricView) hashedShare(frac float64, core bool) float64 {
 // probability frac, on the leaf's uplinks (fewer after a failure), up
 // and down (stages per tier), over the job's leaves; across the core,
 // the same on each spine's uplinks.
-func (fv fabricView) hashStages(f, frac float64, core bool) (hashStage, hashStage) {
+func (fv *fabricView) hashStages(f, frac float64, core bool) (hashStage, hashStage) {
 	down, up := fv.leafPorts()
 	leaves := math.Max(1, fv.jobUplinks/up)
 	upLinks := math.Max(1, math.Round(up*(1-fv.upLost)))
@@ -263,7 +250,7 @@ func (c maxLoadMemo) get(s1, s2 hashStage) float64 {
 
 // leafPorts is a leaf's down and up ports as built (the plan's worst
 // leaf), else a leaf group's servers down at the leaf's ratio.
-func (fv fabricView) leafPorts() (down, up float64) {
+func (fv *fabricView) leafPorts() (down, up float64) {
 	if fv.leafDown > 0 && fv.leafUp > 0 {
 		return float64(fv.leafDown), float64(fv.leafUp)
 	}
@@ -273,7 +260,7 @@ func (fv fabricView) leafPorts() (down, up float64) {
 
 // balancedShare is the share adaptive routing leaves a crossing port:
 // one over the worst load of the tiers it crosses.
-func (fv fabricView) balancedShare(core bool) float64 {
+func (fv *fabricView) balancedShare(core bool) float64 {
 	if fv.ideal {
 		return 1
 	}
@@ -289,7 +276,7 @@ func (fv fabricView) balancedShare(core bool) float64 {
 // at the GPU's NVLS algorithm bandwidth (data/jct.toml [in_network]).
 // ok is false where the GPU's NVSwitch has none or the group is not
 // local.
-func (m netModel) nvlsAllReduce(bytes float64, g commGroup) (collTime, bool) {
+func (m *netModel) nvlsAllReduce(bytes float64, g commGroup) (collTime, bool) {
 	in := m.d.InNetwork
 	if !g.local || g.ranks < 2 || m.nvlsEff <= 0 {
 		return collTime{}, false
@@ -306,7 +293,7 @@ func (m netModel) nvlsAllReduce(bytes float64, g commGroup) (collTime, bool) {
 // share of the NICs at sharp_line_fraction, all-gather over NVLink; the
 // stages pipeline, so the slower sets the time. ok is false where the
 // switches have no SHARP or it is not enabled.
-func (m netModel) sharpAllReduce(bytes float64, g commGroup) (collTime, bool) {
+func (m *netModel) sharpAllReduce(bytes float64, g commGroup) (collTime, bool) {
 	in := m.d.InNetwork
 	if !m.fv.sharp || g.local || g.nodes < 2 {
 		return collTime{}, false
@@ -325,63 +312,11 @@ func (m netModel) sharpAllReduce(bytes float64, g commGroup) (collTime, bool) {
 
 // allows says whether the workload's forced algorithm (if any) lets algo
 // run.
-func (m netModel) allows(algo string) bool {
+func (m *netModel) allows(algo string) bool {
 	return m.fv.algorithm == "" || m.fv.algorithm == algo
 }
 
 // sharpCapable says whether switch key aggregates in the network.
 func (c InNetworkConstants) sharpCapable(key string) bool {
 	return slices.Contains(c.SHARPSwitches, key)
-}
-
-// MaxBackgroundLoad is the largest background load a tier may carry.
-const MaxBackgroundLoad = 0.9
-
-// validateSharing checks the phase, background loads and algorithm.
-func (w *Workload) validateSharing() []error {
-	var errs []error
-	if w.Phase != "" && w.Phase != PhaseRandom && w.Phase != PhaseAligned {
-		errs = append(errs, fielderr.New("workload.phase", fmt.Sprintf("use %q or %q", PhaseRandom, PhaseAligned), "unknown phase %q", w.Phase))
-	}
-	for _, b := range []struct {
-		name string
-		v    float64
-	}{{"background_leaf", w.BackgroundLeaf}, {"background_spine", w.BackgroundSpine}} {
-		if !inRange(b.v, 0, MaxBackgroundLoad) {
-			errs = append(errs, fielderr.New("workload."+b.name, fmt.Sprintf("give a fraction of the uplinks from 0 to %g, e.g. 0.2", MaxBackgroundLoad), "%g", b.v))
-		}
-	}
-	if w.Algorithm != "" && !slices.Contains(Algorithms, w.Algorithm) {
-		errs = append(errs, fielderr.New("workload.algorithm", fmt.Sprintf("use one of %v, or leave it out for the fastest", Algorithms), "unknown algorithm %q", w.Algorithm))
-	}
-	return errs
-}
-
-// spineRatio is the spine tier's down:up ratio as built (three tiers;
-// 1 below).
-func (p *Plan) spineRatio() float64 {
-	if p.Tiers < 3 || len(p.SwitchTiers) < 2 {
-		return 1
-	}
-	t := p.SwitchTiers[1]
-	if t.UpPorts <= 0 || t.DownPorts <= t.UpPorts {
-		return 1
-	}
-	return float64(t.DownPorts) / float64(t.UpPorts)
-}
-
-// leafDown and leafUp are the plan's leaf down and up ports per switch
-// (the worst leaf), 0 below two tiers.
-func (p *Plan) leafDown() int {
-	if p.Tiers < 2 || len(p.SwitchTiers) == 0 {
-		return 0
-	}
-	return p.SwitchTiers[0].DownPorts
-}
-
-func (p *Plan) leafUp() int {
-	if p.Tiers < 2 || len(p.SwitchTiers) == 0 {
-		return 0
-	}
-	return p.SwitchTiers[0].UpPorts
 }

@@ -1,4 +1,4 @@
-package planner
+package perf
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ type MemoryFix struct {
 // ErrNoMemory marks a workload that does not fit in the GPUs' memory on
 // any design a search tries: a plan keeps such a job as a finding, a
 // search has no design to offer for it.
-var ErrNoMemory = fmt.Errorf("%w in memory", errNoJCT)
+var ErrNoMemory = fmt.Errorf("%w in memory", ErrNoJCT)
 
 // memoryChange is one candidate change to a workload.
 type memoryChange struct {
@@ -149,14 +149,16 @@ func tensorChanges(w Workload, domain int) iter.Seq[Workload] {
 	}
 }
 
-// cheapestMemoryFix times each change that fits on the plan's fabric and
+// cheapestMemoryFix times each change that fits on the job's network and
 // keeps the fastest (the first listed on a tie); nil when none fits.
-func cheapestMemoryFix(p *Plan, w Workload, gpu *GPUSpec, d *JCTData, gpus int, detail bool) *MemoryFix {
+func cheapestMemoryFix(job Job, w Workload, gpu *GPUSpec, d *JCTData, gpus int, detail bool) *MemoryFix {
 	var best *memoryChange
 	bestS := math.Inf(1)
-	for _, c := range memoryChanges(w, gpu, d, gpus, nvlinkDomain(p.System.domain(), gpu, p.Scenario.Cluster.GPUsPerServer)) {
+	var classes []TrafficClass // each change's step's, read by none
+	for _, c := range memoryChanges(w, gpu, d, gpus, nvlinkDomain(job.Network.NVLinkDomain, gpu, job.Network.GPUsPerServer)) {
 		dp := gpus / c.w.modelParallel()
-		st := stepOnce(c.w, gpu, d, p.jobView(c.w, d), dp, microbatches(c.w, dp), RDMA)
+		st := stepOnce(c.w, gpu, d, job.Network.jobView(c.w, d), dp, microbatches(c.w, dp), RDMA, classes)
+		classes = st.Classes
 		if st.StepS < bestS {
 			c := c
 			best, bestS = &c, st.StepS
@@ -165,7 +167,7 @@ func cheapestMemoryFix(p *Plan, w Workload, gpu *GPUSpec, d *JCTData, gpus int, 
 	if best == nil {
 		return nil
 	}
-	j, err := estimateJCTWith(p, best.w, d, jctParts{detail: detail})
+	j, err := Estimate(job, best.w, d, Parts{Detail: detail})
 	if err != nil {
 		return nil
 	}

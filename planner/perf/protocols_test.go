@@ -1,4 +1,4 @@
-package planner
+package perf
 
 import (
 	"math"
@@ -31,7 +31,7 @@ import (
 // protocol's bandwidth fraction left out (LL wins at 1 GiB), the tree's
 // 0.92 left off, the reported bus bandwidth not that of the choice.
 func TestAllReduceProtocols(t *testing.T) {
-	d := testCatalog(t).JCT
+	d := testData(t)
 	m := newNetModel(collectiveView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
 	g := m.group(16, 1)
 	bwTerm := func(bytes float64) float64 { return 2 * 15.0 / 16 * bytes / 360e9 }
@@ -65,7 +65,7 @@ func TestAllReduceProtocols(t *testing.T) {
 // back to LL, and each choice is the fastest of the six. Mutation
 // caught: a protocol picked by a fixed threshold rather than by time.
 func TestProtocolChoiceBySize(t *testing.T) {
-	d := testCatalog(t).JCT
+	d := testData(t)
 	m := newNetModel(collectiveView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
 	g := m.group(16, 1)
 	left := false

@@ -1,7 +1,6 @@
-package planner
+package perf
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -239,7 +238,7 @@ type fabricView struct {
 
 // ecmp reports whether flows leaving a leaf group are hashed onto uplinks
 // (RoCE with static ECMP) rather than spread packet by packet.
-func (fv fabricView) ecmp() bool {
+func (fv *fabricView) ecmp() bool {
 	return fv.static && fv.tiers >= 2
 }
 
@@ -247,7 +246,7 @@ func (fv fabricView) ecmp() bool {
 // tier above it while this job does: all of them for a job alone or
 // packed into its own leaves; for jobs spread over shared leaves, this
 // job's 1/jobs plus the others' share times the time they are busy.
-func (fv fabricView) crossLoad() float64 {
+func (fv *fabricView) crossLoad() float64 {
 	if !fv.spread || fv.jobs <= 1 {
 		return 1
 	}
@@ -258,7 +257,7 @@ func (fv fabricView) crossLoad() float64 {
 // crossOversub is the oversubscription traffic leaving a leaf group
 // meets: the leaf's D/U times the share of its ports busy, worsened by
 // uplink capacity lost to a failure.
-func (fv fabricView) crossOversub() float64 {
+func (fv *fabricView) crossOversub() float64 {
 	return fv.oversub * fv.crossLoad() / (1 - fv.upLost) / (1 - fv.bgLeaf)
 }
 
@@ -267,26 +266,25 @@ func (fv fabricView) crossOversub() float64 {
 // (the leaf's, times the ports busy, worsened by uplink capacity lost to
 // a failure and by background load). Static routing's collisions are
 // per group (fabricView.hashedShare).
-func (fv fabricView) crossShare() float64 {
+func (fv *fabricView) crossShare() float64 {
 	return fv.balancedShare(false)
 }
 
-func (p *Plan) fabricView() fabricView {
-	n := p.Scenario.Network
-	d, u, _ := Ratio(n.Oversubscription)
+// view is the network alone, no job on it yet.
+func (n Network) view() fabricView {
 	return fabricView{
-		gpusPerServer: p.Scenario.Cluster.GPUsPerServer, nicsPerServer: n.NICsPerServer,
-		nicGbps: float64(n.NICGbps), fabric: n.Fabric, static: n.routing() == RouteStatic,
-		oversub: float64(d) / float64(u), serversPerUnit: p.ServersPerUnit, tiers: p.Tiers, planes: p.Planes,
-		nvlinkDomain: p.System.domain(), jobs: 1, qps: 1, othersBusy: -1, wireUS: p.wireUS(),
-		spineRatio: p.spineRatio(), serversPerPod: cmp.Or(p.podServers(), ceilDiv(p.Servers, max(p.Pods, 1))),
-		maxActiveQueuePairs: 1, stages: 1, channels: 1, leafDown: p.leafDown(), leafUp: p.leafUp(), sharp: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
+		gpusPerServer: n.GPUsPerServer, nicsPerServer: n.NICsPerServer,
+		nicGbps: n.NICGbps, fabric: n.Fabric, static: n.Static,
+		oversub: n.Oversub, serversPerUnit: n.ServersPerUnit, tiers: n.Tiers, planes: n.Planes,
+		nvlinkDomain: n.NVLinkDomain, jobs: 1, qps: 1, othersBusy: -1, wireUS: n.WireUS,
+		spineRatio: n.SpineRatio, serversPerPod: n.ServersPerPod,
+		maxActiveQueuePairs: 1, stages: 1, channels: 1, leafDown: n.LeafDown, leafUp: n.LeafUp, sharp: n.SHARP,
 	}
 }
 
-// jobView is the plan's fabric with the resolved workload w placed on it.
-func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
-	fv := p.fabricView()
+// jobView is the network with the resolved workload w placed on it.
+func (n Network) jobView(w Workload, d *JCTData) fabricView {
+	fv := n.view()
 	fv.spread = w.Placement == PlaceSpread
 	fv.jobs = max(w.Jobs, 1)
 	fv.qps = float64(w.QueuePairs)
@@ -297,11 +295,11 @@ func (p *Plan) jobView(w Workload, d *JCTData) fabricView {
 	if fv.static {
 		fv.maxLoads = maxLoadMemo{}
 	}
-	fv.sharp = fv.sharp && d.InNetwork.sharpCapable(p.Switch.Key)
+	fv.sharp = fv.sharp && d.InNetwork.sharpCapable(n.SwitchKey)
 	fv.bgLeaf, fv.bgSpine = w.BackgroundLeaf, w.BackgroundSpine
 	fv.aligned = w.Phase == PhaseAligned
 	fv.algorithm = w.Algorithm
-	fv.setJobSize(max(p.GPUs/fv.jobs, 1), p.ServerPorts)
+	fv.setJobSize(max(n.GPUs/fv.jobs, 1), n.ServerPorts)
 	return fv
 }
 
@@ -326,8 +324,8 @@ func nvlinkDomain(systemDomain int, gpu *GPUSpec, gpusPerServer int) int {
 	return d
 }
 
-// errNoJCT marks a workload that cannot run on the plan's GPUs.
-var errNoJCT = errors.New("workload does not fit")
+// ErrNoJCT marks a workload that cannot run on the plan's GPUs.
+var ErrNoJCT = errors.New("workload does not fit")
 
 // resolveWorkload fills preset values into w.
 func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, error) {
@@ -405,45 +403,26 @@ func fillOverlaps(w *Workload, d *JCTData) {
 	ov(&w.OverlapCP, 4, d.Overlap.CP)
 }
 
-// EstimateJCT times one training step of w on the plan's fabric, over RDMA
-// and over TCP/IP on the same links. A job that does not fit in the GPUs'
-// memory is a finding, not an error: it is timed as entered (as if the
-// memory were there), its Memory says by how much it is over, and Fix
-// holds the change that fits at the least step time, timed.
-func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
-	return estimateJCT(p, w, d, true)
-}
-
-// estimateJCT is EstimateJCT; checkMemory false skips looking for a
-// memory fix.
-func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error) {
-	return estimateJCTWith(p, w, d, jctParts{fix: checkMemory, detail: true})
-}
-
-// jctParts says what a JCT estimate holds beyond its planned and
-// baseline steps and memory verdict.
-type jctParts struct {
-	fix    bool // for a job over memory, the cheapest change that fits (JCT.Fix)
-	detail bool // the breakdown by fabric effect (JCT.Effects) and the findings (JCT.Findings)
-}
-
-// estimateJCTWith is EstimateJCT computing what parts asks for.
-func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, error) {
-	if p.System != nil {
-		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
-	}
+// Estimate times one training step of w on job's network, over RDMA
+// and over TCP/IP on the same links, computing what parts asks for. A
+// job that does not fit in the GPUs' memory is a finding, not an error:
+// it is timed as entered (as if the memory were there), its Memory says
+// by how much it is over, and with parts.Fix, Fix holds the change that
+// fits at the least step time, timed.
+func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	w, m, gpu, err := resolveWorkload(w, d)
 	if err != nil {
 		return nil, err
 	}
+	n := job.Network
 	jobs := max(w.Jobs, 1)
-	gpus := p.GPUs / jobs // each job's share
+	gpus := n.GPUs / jobs // each job's share
 	if mp := w.modelParallel(); mp > gpus {
 		if jobs > 1 {
-			return nil, fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.jobs", "run fewer jobs at once, lower tp x cp x pp or plan more GPUs",
+			return nil, fmt.Errorf("%w: %w", ErrNoJCT, fielderr.New("workload.jobs", "run fewer jobs at once, lower tp x cp x pp or plan more GPUs",
 				"tp %d x cp %d x pp %d = %d GPUs, each of %d jobs has %d", w.TP, w.cp(), w.PP, mp, jobs, gpus))
 		}
-		return nil, fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.pp", "lower tp x cp x pp or plan more GPUs",
+		return nil, fmt.Errorf("%w: %w", ErrNoJCT, fielderr.New("workload.pp", "lower tp x cp x pp or plan more GPUs",
 			"tp %d x cp %d x pp %d = %d GPUs, the cluster has %d", w.TP, w.cp(), w.PP, mp, gpus))
 	}
 	if w.Layers%w.PP != 0 && w.PP > w.Layers {
@@ -451,7 +430,7 @@ func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, err
 	}
 	dp := gpus / w.modelParallel()
 	if w.EP > dp || dp%w.EP != 0 {
-		return nil, fmt.Errorf("%w: %w", errNoJCT, fielderr.New("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
+		return nil, fmt.Errorf("%w: %w", ErrNoJCT, fielderr.New("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
 			"ep %d does not divide dp %d", w.EP, dp))
 	}
 	if err := checkBatch(w, dp); err != nil {
@@ -459,27 +438,30 @@ func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, err
 	}
 	micro := microbatches(w, dp)
 	mem := memoryUse(w, gpu, d, dp)
-	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: p.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
+	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: n.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
-	fv := p.jobView(w, d)
+	fv := n.jobView(w, d)
 	// The compute efficiency depends on the workload and GPU alone: work
 	// it out once for every timing below.
 	wt := w
 	if wt.ComputeEfficiency == 0 {
 		wt.computeEff = computeEfficiency(w, gpu, d)
 	}
-	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA)
-	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP)
+	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA, nil)
+	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP, nil)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
-	if parts.fix && !mem.Fits() {
-		j.Fix = cheapestMemoryFix(p, w, gpu, d, gpus, parts.detail)
+	if parts.Fix && !mem.Fits() {
+		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
 	}
-	if parts.detail {
+	if parts.Detail {
 		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
 		j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
-		j.Findings = append(j.findings(), p.railOnlyFindings(gpu, j.Planned.Classes)...)
+		j.Findings = j.findings()
+		if job.PlanFindings != nil {
+			j.Findings = append(j.Findings, job.PlanFindings(gpu, j.Planned.Classes)...)
+		}
 	}
 	return j, nil
 }
@@ -489,19 +471,20 @@ func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, err
 // communication not hidden behind compute. Jobs spread over shared
 // leaves load each other's uplinks for the time they spend crossing
 // them; that time is solved for by iteration, from the worst case (the
-// others always busy).
-func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
+// others always busy). classes holds the step's traffic classes (nil:
+// new ones), for a caller that times many steps and keeps none.
+func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
 	if fv.othersBusy >= 0 || !fv.spread || fv.jobs <= 1 {
-		return stepOnce(w, gpu, d, fv, dp, micro, tr)
+		return stepOnce(w, gpu, d, fv, dp, micro, tr, classes)
 	}
 	fv.othersBusy = 1
-	st := stepOnce(w, gpu, d, fv, dp, micro, tr)
+	st := stepOnce(w, gpu, d, fv, dp, micro, tr, classes)
 	if fv.aligned { // the others cross whenever this job does
 		return st
 	}
 	for range 4 {
 		fv.othersBusy = st.crossingS() / st.StepS
-		st = stepOnce(w, gpu, d, fv, dp, micro, tr)
+		st = stepOnce(w, gpu, d, fv, dp, micro, tr, st.Classes)
 	}
 	return st
 }
@@ -549,7 +532,9 @@ func stepEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 	return eff
 }
 
-func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport) StepTime {
+// stepOnce times one step with the others' crossing time as fv gives it;
+// classes as for stepTime.
+func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
 	c := d.Collective
 	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
@@ -563,7 +548,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		hwFLOPs *= 4.0 / 3
 	}
 	peak := gpu.PeakTFLOPS * 1e12
-	st := StepTime{Transport: tr, Classes: make([]TrafficClass, 0, 4)}
+	st := StepTime{Transport: tr, Classes: classBuffer(classes)}
 	st.ComputeS = hwFLOPs / (usedGPUs * peak * stepEfficiency(w, gpu, d))
 
 	net := newNetModel(fv, gpu, d, tr)
@@ -643,6 +628,15 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	st.MFU = modelFLOPs / (st.StepS * usedGPUs * peak)
 	st.Days = w.TokensTotal / st.TokensPerS / 86400
 	return st
+}
+
+// classBuffer is classes emptied for a step's traffic classes, or new
+// room for them when nil.
+func classBuffer(classes []TrafficClass) []TrafficClass {
+	if classes == nil {
+		return make([]TrafficClass, 0, 4)
+	}
+	return classes[:0]
 }
 
 // netModel holds a fabric's bandwidths and latencies for one transport.
@@ -730,7 +724,7 @@ type commGroup struct {
 // Members in one NVLink domain reduce over NVLink first; every GPU of a
 // server belongs to one such group at a time, so a group gets its share
 // perNode/gpusPerServer of the server's back-end bandwidth.
-func (m netModel) group(ranks, stride int) commGroup {
+func (m *netModel) group(ranks, stride int) commGroup {
 	g := commGroup{ranks: ranks}
 	span := ranks * stride
 	if span <= m.domain {
@@ -765,7 +759,7 @@ func (m netModel) group(ranks, stride int) commGroup {
 // their leaf group: all of them for a spread job; for a packed one, one
 // edge per leaf group its nodes fill (NCCL orders its rings by the
 // topology, so neighbours share a leaf).
-func (m netModel) ringCrossing(g commGroup, servers int) float64 {
+func (m *netModel) ringCrossing(g commGroup, servers int) float64 {
 	if m.fv.spread {
 		return 1
 	}
@@ -786,7 +780,7 @@ const us = 1e-6
 // byte over each rank's outgoing link, NVLink inside a domain and the back
 // end between domains, so the slower of the two sets the bus bandwidth
 // (busbw = min(server NIC share, NVLink); research A1.2).
-func (m netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64) (float64, float64) {
+func (m *netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64) (float64, float64) {
 	busbw := m.nvlinkGBs
 	if !g.local {
 		busbw = math.Min(busbw, g.netGBs)
@@ -797,9 +791,9 @@ func (m netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64)
 func arFactor(n int) float64 { return 2 * float64(n-1) / float64(n) }
 func rsFactor(n int) float64 { return float64(n-1) / float64(n) }
 
-func (m netModel) allGather(bytes float64, g commGroup) collTime { return m.reduceScatter(bytes, g) }
+func (m *netModel) allGather(bytes float64, g commGroup) collTime { return m.reduceScatter(bytes, g) }
 
-func (m netModel) allToAll(bytes float64, g commGroup) collTime {
+func (m *netModel) allToAll(bytes float64, g commGroup) collTime {
 	return m.allToAllRouted(bytes, g, moeRouting{})
 }
 
@@ -842,7 +836,7 @@ func (r moeRouting) remotePeers(g commGroup) int {
 // crossing plus a per-peer cost for each remote peer (data/jct.toml
 // [collective] alltoall_peer_us). Its bus bandwidth is the logical one,
 // (n-1)/n of all copies over the time, as DeepEP reports it.
-func (m netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collTime {
+func (m *netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collTime {
 	c := m.d.Collective
 	if g.local {
 		t := rsFactor(g.ranks) * bytes / (m.nvlinkGBs * 1e9)
@@ -862,7 +856,7 @@ func (m netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collT
 	return collTime{time: lat*us + t, busbw: rsFactor(g.ranks) * bytes / t / 1e9, proto: ProtoSimple}
 }
 
-func (m netModel) p2p(bytes float64, g commGroup) collTime {
+func (m *netModel) p2p(bytes float64, g commGroup) collTime {
 	c := m.d.Collective
 	if g.local {
 		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), busbw: m.nvlinkGBs, proto: ProtoSimple}
@@ -872,7 +866,7 @@ func (m netModel) p2p(bytes float64, g commGroup) collTime {
 }
 
 // perGPUGBs is one GPU's share of its server's back-end bandwidth.
-func (m netModel) perGPUGBs(g commGroup) float64 {
+func (m *netModel) perGPUGBs(g commGroup) float64 {
 	b := m.nodeGBs / float64(m.fv.gpusPerServer)
 	if g.crossesSU {
 		b *= g.share
@@ -882,7 +876,7 @@ func (m netModel) perGPUGBs(g commGroup) float64 {
 
 // class is a traffic class of count collectives timed as one, of which
 // overlap is hidden behind compute.
-func (m netModel) class(name string, g commGroup, one collTime, count, overlap float64) TrafficClass {
+func (m *netModel) class(name string, g commGroup, one collTime, count, overlap float64) TrafficClass {
 	t := one.time * count
 	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU,
 		BusBWGBs: one.busbw, Algorithm: one.algo, Protocol: one.proto, TimeS: t, ExposedS: t * (1 - overlap)}

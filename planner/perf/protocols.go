@@ -1,4 +1,4 @@
-package planner
+package perf
 
 import (
 	"fmt"
@@ -62,7 +62,7 @@ func checkProtocols(ps map[string]*Protocol) error {
 // netHop is one network hop of protocol hop latency hopUS for group g:
 // plus the TCP stack's latency and the switches' on g's path (more for
 // a group crossing tiers); none when ideal.
-func (m netModel) netHop(hopUS float64, g commGroup) float64 {
+func (m *netModel) netHop(hopUS float64, g commGroup) float64 {
 	if m.ideal {
 		return 0
 	}
@@ -72,14 +72,14 @@ func (m netModel) netHop(hopUS float64, g commGroup) float64 {
 // ringLatency is NCCL's ring latency for protocol p and nsteps steps of
 // which interSteps cross the network (tuning.cc): base + intra-domain
 // steps x the NVLink hop + network steps x the network hop.
-func (m netModel) ringLatency(p *Protocol, nsteps, interSteps int, g commGroup) float64 {
+func (m *netModel) ringLatency(p *Protocol, nsteps, interSteps int, g commGroup) float64 {
 	return (p.RingBaseUS + float64(nsteps-interSteps)*p.RingNVLinkHopUS + float64(interSteps)*m.netHop(p.RingNetHopUS, g)) * us
 }
 
 // treeLatency is NCCL's tree all-reduce latency for protocol p: base +
 // 2 x ((ranks per domain - 1) x the NVLink hop + log2(domains) x the
 // network hop), up and down the tree.
-func (m netModel) treeLatency(p *Protocol, g commGroup) float64 {
+func (m *netModel) treeLatency(p *Protocol, g commGroup) float64 {
 	return (p.TreeBaseUS + 2*(float64(g.perNode-1)*p.TreeNVLinkHopUS+math.Log2(float64(g.nodes))*m.netHop(p.TreeNetHopUS, g))) * us
 }
 
@@ -99,14 +99,14 @@ func pick(best, c collTime) collTime {
 // bandwidth term is the bus bandwidth's (min of NVLink and the group's
 // back-end share) times the protocol's fraction, and the tree's 0.92
 // for a tree.
-func (m netModel) allReduce(bytes float64, g commGroup) collTime {
+func (m *netModel) allReduce(bytes float64, g commGroup) collTime {
 	if best := m.allReduceOf(bytes, g, true); best.proto != "" {
 		return best
 	}
 	return m.allReduceOf(bytes, g, false) // the forced algorithm cannot run here
 }
 
-func (m netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime {
+func (m *netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime {
 	ok := func(algo string) bool { return !forced || m.allows(algo) }
 	bw, busbw := m.bwTime(bytes, g, arFactor)
 	tf := m.d.Collective.TreeBWFactor
@@ -133,7 +133,7 @@ func (m netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime 
 // reduceScatter times a reduce-scatter of bytes per rank: every protocol
 // on a ring, and NCCL's PAT algorithm (Simple, latency logarithmic in the
 // domains) when it crosses the network; the fastest kept.
-func (m netModel) reduceScatter(bytes float64, g commGroup) collTime {
+func (m *netModel) reduceScatter(bytes float64, g commGroup) collTime {
 	bw, busbw := m.bwTime(bytes, g, rsFactor)
 	var best collTime
 	for _, p := range m.protos {

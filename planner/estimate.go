@@ -1,0 +1,130 @@
+package planner
+
+import (
+	"cmp"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/planner/perf"
+)
+
+// Routing of flows over the paths above the leaves (Network.Routing).
+const (
+	// RouteAdaptive spreads traffic over the uplinks by their load:
+	// adaptive routing on InfiniBand (Quantum) and Ethernet (Spectrum-X,
+	// DLB), or enhanced ECMP with QP scaling that balances as well.
+	RouteAdaptive = "adaptive"
+	// RouteStatic pins each flow to one path: ECMP hashing on Ethernet,
+	// subnet-manager routes (ftree, up/down) on InfiniBand.
+	RouteStatic = "static"
+)
+
+// perfNetwork is the plan's back-end network as the JCT model sees it.
+func (p *Plan) perfNetwork() perf.Network {
+	n := p.Scenario.Network
+	d, u, _ := Ratio(n.Oversubscription)
+	pn := perf.Network{
+		GPUs: p.GPUs, GPUsPerServer: p.Scenario.Cluster.GPUsPerServer, NICsPerServer: n.NICsPerServer, ServerPorts: p.ServerPorts,
+		NICGbps: float64(n.NICGbps), Fabric: perf.Fabric(n.Fabric), Static: n.routing() == RouteStatic,
+		Oversub: float64(d) / float64(u), ServersPerUnit: p.ServersPerUnit, Tiers: p.Tiers, Planes: p.Planes,
+		NVLinkDomain: p.System.domain(), WireUS: p.wireUS(),
+		SpineRatio: p.spineRatio(), ServersPerPod: cmp.Or(p.podServers(), ceilDiv(p.Servers, max(p.Pods, 1))),
+		LeafDown: p.leafDown(), LeafUp: p.leafUp(), SHARP: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
+	}
+	if pn.SHARP {
+		pn.SwitchKey = p.Switch.Key
+	}
+	return pn
+}
+
+// jobView is the plan's fabric with the resolved workload w placed on it.
+func (p *Plan) jobView(w Workload, d *JCTData) perf.View {
+	return p.perfNetwork().Place(w, d)
+}
+
+// perfJob is the plan as one JCT estimate sees it: its network, and its
+// rail-only findings on the planned step's traffic.
+func (p *Plan) perfJob() perf.Job {
+	return perf.Job{Network: p.perfNetwork(), PlanFindings: p.railOnlyFindings}
+}
+
+// EstimateJCT times one training step of w on the plan's fabric, over RDMA
+// and over TCP/IP on the same links. A job that does not fit in the GPUs'
+// memory is a finding, not an error: it is timed as entered (as if the
+// memory were there), its Memory says by how much it is over, and Fix
+// holds the change that fits at the least step time, timed.
+func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
+	return estimateJCT(p, w, d, true)
+}
+
+// estimateJCT is EstimateJCT; checkMemory false skips looking for a
+// memory fix.
+func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error) {
+	return estimateJCTWith(p, w, d, jctParts{Fix: checkMemory, Detail: true})
+}
+
+// jctParts says what a JCT estimate holds beyond its planned and
+// baseline steps and memory verdict.
+type jctParts = perf.Parts
+
+// estimateJCTWith is EstimateJCT computing what parts asks for.
+func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, error) {
+	if p.System != nil {
+		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
+	}
+	return perf.Estimate(p.perfJob(), w, d, parts)
+}
+
+// routing is the network's routing: routing when given, else static for
+// Ethernet with load_balancing = "ecmp" (the older key), else adaptive.
+func (n Network) routing() string {
+	if n.Routing != "" {
+		return n.Routing
+	}
+	if n.Fabric == Ethernet && n.LoadBalancing == LBECMP {
+		return RouteStatic
+	}
+	return RouteAdaptive
+}
+
+// validateRouting checks routing, and that it agrees with the older
+// load_balancing key where both are written for Ethernet.
+func (n Network) validateRouting() *fielderr.FieldError {
+	switch n.Routing {
+	case "", RouteAdaptive, RouteStatic:
+	default:
+		return fielderr.New("network.routing", `write "static" or "adaptive"`, "unknown routing %q", n.Routing)
+	}
+	if n.Fabric == Ethernet && n.Routing == RouteAdaptive && n.LoadBalancing == LBECMP {
+		return fielderr.New("network.routing", `drop load_balancing = "ecmp" or write routing = "static"`, "adaptive routing with ECMP load balancing")
+	}
+	return nil
+}
+
+// spineRatio is the spine tier's down:up ratio as built (three tiers;
+// 1 below).
+func (p *Plan) spineRatio() float64 {
+	if p.Tiers < 3 || len(p.SwitchTiers) < 2 {
+		return 1
+	}
+	t := p.SwitchTiers[1]
+	if t.UpPorts <= 0 || t.DownPorts <= t.UpPorts {
+		return 1
+	}
+	return float64(t.DownPorts) / float64(t.UpPorts)
+}
+
+// leafDown and leafUp are the plan's leaf down and up ports per switch
+// (the worst leaf), 0 below two tiers.
+func (p *Plan) leafDown() int {
+	if p.Tiers < 2 || len(p.SwitchTiers) == 0 {
+		return 0
+	}
+	return p.SwitchTiers[0].DownPorts
+}
+
+func (p *Plan) leafUp() int {
+	if p.Tiers < 2 || len(p.SwitchTiers) == 0 {
+		return 0
+	}
+	return p.SwitchTiers[0].UpPorts
+}

@@ -1,0 +1,126 @@
+package fabric
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+// TestSizeHandCounts sizes planes worked by hand, off the power-of-two
+// grid (100 and 9 servers, a 40-port switch), one case per tier count.
+//
+//   - one switch: 8 servers x 8 rails = 64 ports fit one 64-port switch.
+//   - two tiers, 100 servers x 8 rails, 64 ports, 32 down and 32 up (1:1),
+//     rail-optimized: a unit is 32 servers on 8 leaves; 3 full units (24
+//     leaves of 32 down, 32 up) and a partial one of 4 servers (8 leaves
+//     of 4 down, 4 up at 1:1). Uplinks 24x32 + 8x4 = 800; 800/64 -> 13
+//     spines carry them but 32 uplinks do not split evenly over 13; the
+//     first count that divides 32 is 16 (3 more, within one unit's 8x32/64
+//     = 4), so 16 spines, balanced, 800 leaf-spine links. The partial
+//     unit's headroom is its 8 leaves' 28 empty server ports: 224.
+//   - top-of-rack, 9 servers x 2 rails on a 40-port switch split 20:20:
+//     the 18 server ports fit one 40-port switch, so one tier (the leaf
+//     split applies only when a second tier is needed).
+//   - three tiers forced, 64 servers x 1 rail, 8 ports 4:4, not
+//     rail-optimized: a leaf serves 4 servers (16 leaves, 4 up each); a
+//     spine has 4 down and 4 up, so a pod is 4 leaves (16 uplinks) on 4
+//     spines of 4 links; 4 pods, 16 spines; core group j joins spine j of
+//     the 4 pods, 16 links on 8-port cores: 2 per group, 8 cores; 64
+//     leaf-spine and 64 spine-core links.
+//
+// Mutations caught: a partial unit given a full leaf's uplinks (896
+// links), strict balance dropped (13 spines), the unit bound off by a
+// unit (spines past 16 or near wiring), a ToR leaf counted per rail, a
+// pod sized on the whole radix (8 leaves per pod) or cores on the spines'
+// down ports.
+func TestSizeHandCounts(t *testing.T) {
+	cases := []struct {
+		name string
+		spec Spec
+		// tiers, leaves, spines, cores, leaf-spine, spine-core links, server links
+		want     string
+		wiring   string
+		headroom int // ports
+	}{
+		{"one switch", Spec{Servers: 8, Rails: 8, Radix: 64, Down: 32, Up: 32, RatioD: 1, RatioU: 1, RailOptimized: true},
+			"1 1 0 0 0 0 64", "", 0},
+		{"two tiers, partial unit", Spec{Servers: 100, Rails: 8, Radix: 64, Down: 32, Up: 32, RatioD: 1, RatioU: 1, RailOptimized: true},
+			"2 32 16 0 800 0 800", WiringBalanced, 224},
+		{"top of rack, one switch", Spec{Servers: 9, Rails: 2, Radix: 40, Down: 20, Up: 20, RatioD: 1, RatioU: 1},
+			"1 1 0 0 0 0 18", "", 0},
+		{"three tiers forced", Spec{Servers: 64, Rails: 1, Radix: 8, Down: 4, Up: 4, RatioD: 1, RatioU: 1, Tiers: 3},
+			"3 16 16 8 64 64 64", WiringBalanced, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pl, err := Size(tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fmt.Sprint(pl.Tiers, CountSwitches(pl.LeafLoads), CountSwitches(pl.SpineLoads), CountSwitches(pl.CoreLoads),
+				pl.LeafSpine, pl.SpineCore, pl.ServerLeaf)
+			if got != tc.want {
+				t.Errorf("tiers leaves spines cores leaf-spine spine-core server = %s, want %s", got, tc.want)
+			}
+			if pl.SpineWiring != tc.wiring {
+				t.Errorf("spine wiring %q, want %q", pl.SpineWiring, tc.wiring)
+			}
+			ports := 0
+			for _, h := range pl.Headroom {
+				ports += h.Ports
+			}
+			if ports != tc.headroom {
+				t.Errorf("headroom ports %d, want %d (%+v)", ports, tc.headroom, pl.Headroom)
+			}
+		})
+	}
+}
+
+// TestSizeRefusals: a plane that does not fit the tiers asked says how
+// many, and a top-of-rack leaf with fewer server ports than a server has
+// ports in the plane is refused. Mutations caught: NoFitError carrying
+// the wrong tier count, one tier accepted past the radix, the ToR check
+// dropped (a leaf serving zero servers, a division by zero).
+func TestSizeRefusals(t *testing.T) {
+	cases := []struct {
+		name  string
+		spec  Spec
+		tiers int // 0: not a NoFitError
+	}{
+		{"65 ports on one 64-port switch", Spec{Servers: 65, Rails: 1, Radix: 64, Down: 32, Up: 32, RatioD: 1, RatioU: 1, Tiers: 1}, 1},
+		{"two tiers of 8 ports hold 32, not 33", Spec{Servers: 33, Rails: 1, Radix: 8, Down: 4, Up: 4, RatioD: 1, RatioU: 1, Tiers: 2}, 2},
+		{"ToR leaf narrower than a server", Spec{Servers: 40, Rails: 8, Radix: 8, Down: 4, Up: 4, RatioD: 1, RatioU: 1}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Size(tc.spec)
+			if err == nil {
+				t.Fatal("sized; want an error")
+			}
+			var nf NoFitError
+			if got := errors.As(err, &nf); got != (tc.tiers > 0) || nf.Tiers != tc.tiers {
+				t.Errorf("error %v (no-fit %v, tiers %d); want no-fit in %d tiers", err, got, nf.Tiers, tc.tiers)
+			}
+		})
+	}
+}
+
+// TestGroupDigits holds the headroom text's counts to the app's
+// grouping (internal/textfmt.Int): commas every three digits from the
+// right, sign kept. Mutations caught: grouping from the left ("163,84"),
+// a leading comma at a multiple of three digits (",100"), the sign
+// counted as a digit.
+func TestGroupDigits(t *testing.T) {
+	cases := []struct {
+		n    int
+		want string
+	}{
+		{0, "0"}, {999, "999"}, {1000, "1,000"}, {16384, "16,384"}, {100000, "100,000"},
+		{1234567, "1,234,567"}, {-1234, "-1,234"}, {-100, "-100"},
+	}
+	for _, tc := range cases {
+		if got := groupDigits(tc.n); got != tc.want {
+			t.Errorf("groupDigits(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

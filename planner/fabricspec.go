@@ -1,0 +1,26 @@
+package planner
+
+import "fabricplan/planner/fabric"
+
+// fabricSpec is the sizing spec of one plane as the scenario shapes it:
+// fabric.Spec, with the methods (setSpineRatio, setToR, setPod, align,
+// shape) that read the scenario, the catalog and the switch to set it.
+type fabricSpec struct{ fabric.Spec }
+
+// Headroom is what a reference design provisions beyond the minimal
+// plan, reported beside the counts and never in them.
+type Headroom = fabric.Headroom
+
+// Wiring rules a tier's uplinks follow (Plan.SpineWiring, CoreWiring).
+const (
+	// WiringBalanced: every lower switch has the same number of links to
+	// every upper switch of its group.
+	WiringBalanced = fabric.WiringBalanced
+	// WiringNear: every lower switch reaches every upper switch, with
+	// link counts differing by at most one.
+	WiringNear = fabric.WiringNear
+)
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+func roundUp(a, m int) int { return ceilDiv(a, m) * m }

@@ -1,0 +1,73 @@
+package perf
+
+// Probes of single collectives on set-ups the published benchmarks used,
+// for the validation table (data/validation.toml).
+
+// AllReduceProbe is an all-reduce measured on a two-tier, non-blocking,
+// adaptive fabric: ranks spaced stride GPUs apart (0 is 1), of bytes
+// each (0 is 1 GiB), on servers of GPUsPerServer GPUs and NICsPerServer
+// NICs of NICGbps, with a forced algorithm ("" picks the fastest).
+type AllReduceProbe struct {
+	GPU                          *GPUSpec
+	Transport                    Transport
+	GPUsPerServer, NICsPerServer int
+	NICGbps                      float64
+	Fabric                       Fabric
+	Algorithm                    string
+	NVLinkDomain                 int
+	Ranks, Stride                int
+	Bytes                        float64
+}
+
+// AllReduceBusBW is the probe's bus bandwidth, GB/s.
+func AllReduceBusBW(d *JCTData, p AllReduceProbe) float64 {
+	v := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
+	v.algorithm, v.nvlinkDomain = p.Algorithm, p.NVLinkDomain
+	v.setJobSize(p.Ranks*max(p.Stride, 1), p.NICsPerServer)
+	m := newNetModel(v, p.GPU, d, p.Transport)
+	bytes := p.Bytes
+	if bytes == 0 {
+		bytes = 1 << 30
+	}
+	return arFactor(p.Ranks) * bytes / m.allReduce(bytes, m.group(p.Ranks, max(p.Stride, 1))).time / 1e9
+}
+
+// AllToAllBusBW is the RDMA bandwidth of a 1 GiB all-to-all over ep
+// H100s in eight-GPU servers on 400G InfiniBand: the bytes leaving each
+// GPU's NVLink domain over the time, GB/s.
+func AllToAllBusBW(d *JCTData, ep int) float64 {
+	m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
+	g := m.group(ep, 1)
+	const bytes = 1 << 30
+	remote := float64(ep-g.perNode) / float64(ep) * bytes
+	return remote / m.allToAll(bytes, g).time / 1e9
+}
+
+// AllToAllLatencyUS is the time of an all-to-all of bytes per GPU over
+// ep H100s in eight-GPU servers on 400G InfiniBand, microseconds.
+func AllToAllLatencyUS(d *JCTData, ep int, bytes float64) float64 {
+	m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
+	return m.allToAll(bytes, m.group(ep, 1)).time / us
+}
+
+// validationView is a two-tier, non-blocking, adaptive fabric of servers
+// with gpusPerServer GPUs and nics NICs of gbps each.
+func validationView(gpusPerServer, nics int, gbps float64, f Fabric) fabricView {
+	return fabricView{gpusPerServer: gpusPerServer, nicsPerServer: nics, nicGbps: gbps, fabric: f,
+		oversub: 1, spineRatio: 1, serversPerUnit: 32, tiers: 2, jobs: 1, qps: 1, maxActiveQueuePairs: 1, stages: 1, channels: 1, jobUplinks: 1}
+}
+
+// CrossAllReduceBusBW is the bus bandwidth of a 1 GiB data-parallel
+// all-reduce over a packed job of eight-GPU servers (ranks of them,
+// 1,024 when 0) in leaf groups of 32, on 400G RoCE at 1:1, statically
+// routed or not, with qps queue pairs per connection.
+func CrossAllReduceBusBW(d *JCTData, static bool, qps float64, servers int) float64 {
+	if servers <= 0 {
+		servers = 1024
+	}
+	fv := validationView(8, 8, 400, Ethernet)
+	fv.static, fv.qps, fv.maxActiveQueuePairs, fv.stages, fv.channels = static, qps, d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	fv.setJobSize(8*servers, 8)
+	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
+	return arFactor(servers) * (1 << 30) / m.allReduce(1<<30, m.group(servers, 8)).time / 1e9
+}
