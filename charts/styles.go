@@ -189,7 +189,7 @@ func lowestTitle(name, least string) func([]planner.StyleRow, []float64, func(fl
 				ownI = i
 			}
 		}
-		if allEqual(vals) {
+		if allEqual(vals) && writtenAlike(vals, format) {
 			return fmt.Sprintf("%s: %s in every style", name, format(vals[0]))
 		}
 		if lo == ownI {
@@ -207,6 +207,18 @@ func lowestTitle(name, least string) func([]planner.StyleRow, []float64, func(fl
 func allEqual(vals []float64) bool {
 	for _, v := range vals {
 		if math.Abs(v-vals[0]) > 1e-3*math.Abs(vals[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// writtenAlike says every value is written as the first is: bars
+// labelled 12.36 and 12.37 days are not "the same in every style" even
+// where they differ by less than allEqual's 0.1%.
+func writtenAlike(vals []float64, format func(float64) string) bool {
+	for _, v := range vals {
+		if format(v) != format(vals[0]) {
 			return false
 		}
 	}

@@ -77,4 +77,12 @@ func TestStylesLowestTitle(t *testing.T) {
 	if got, want := title(rows, []float64{5, 5, 5}, f), "Cost: 5 in every style"; got != want {
 		t.Errorf("all equal: %q, want %q", got, want)
 	}
+	// Within 0.1% but written apart (12.3618 and 12.3661 days as 12.36
+	// and 12.37): the title may not call them the same. Mutation: the
+	// 0.1% test alone, which titled such bars "12.37 days in every
+	// style" above a bar labelled 12.36.
+	two := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+	if got, want := title(rows, []float64{12.3661, 12.3618, 12.3661}, two), "Cost: lowest b, 12.36; this plan 12.37"; got != want {
+		t.Errorf("written apart: %q, want %q", got, want)
+	}
 }

@@ -65,17 +65,21 @@ func dpClass(t *testing.T, st StepTime) TrafficClass {
 
 // TestFabricEffectsMoveStep: each effect moves the step the right way,
 // and its data-parallel bus bandwidth by the amount worked by hand
-// (400G NIC at 0.92 = 46 GB/s per GPU, 8 GPUs and 8 NICs a server).
+// (400G NIC at 0.92 = 46 GB/s per GPU, 8 GPUs and 8 NICs a server;
+// crossing the tier above the leaves keeps 95% of it, Baidu's dynamic
+// load balancing figure: 43.7 GB/s).
 func TestFabricEffectsMoveStep(t *testing.T) {
 	w := dpJob()
 	// 512 and 125 servers: dp spans more than one leaf group of 64.
 	for _, gpus := range []int{4096, 1000} {
 		t.Run(fmt.Sprintf("%d GPUs", gpus), func(t *testing.T) {
 
-			// Non-blocking, adaptive: no effect but the back end's own cost.
+			// Non-blocking, adaptive: no effect but the back end's own cost
+			// and the crossing's 95%. Mutation: the crossing loss dropped
+			// (46) or charged twice (41.5).
 			ideal := effectJob(t, gpus, "1:1", LBAdaptive, w)
-			if dp := dpClass(t, ideal.Planned); !dp.CrossesTier || math.Abs(dp.BusBWGBs-46) > 0.5 {
-				t.Fatalf("1:1 adaptive: dp busbw %.1f GB/s crossing %v, want 46 crossing", dp.BusBWGBs, dp.CrossesTier)
+			if dp := dpClass(t, ideal.Planned); !dp.CrossesTier || math.Abs(dp.BusBWGBs-46*0.95) > 0.3 {
+				t.Fatalf("1:1 adaptive: dp busbw %.1f GB/s crossing %v, want 43.7 crossing", dp.BusBWGBs, dp.CrossesTier)
 			}
 			for _, name := range []string{EffectOversub, EffectECMP, EffectSpread, EffectOtherJobs} {
 				if e, ok := effect(ideal, name); ok {
@@ -83,11 +87,11 @@ func TestFabricEffectsMoveStep(t *testing.T) {
 				}
 			}
 
-			// 2:1 at the leaf halves it: 23 GB/s. Mutation: oversubscription
-			// ignored, or applied twice (11.5).
+			// 2:1 at the leaf halves it: 23 x 0.95 = 21.85 GB/s. Mutation:
+			// oversubscription ignored, or applied twice (10.9).
 			over := effectJob(t, gpus, "2:1", LBAdaptive, w)
-			if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-23) > 0.3 {
-				t.Errorf("2:1: dp busbw %.1f GB/s, want 23", dp.BusBWGBs)
+			if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-23*0.95) > 0.3 {
+				t.Errorf("2:1: dp busbw %.1f GB/s, want 21.85", dp.BusBWGBs)
 			}
 			if e, ok := effect(over, EffectOversub); !ok || e.DeltaS <= 0 || over.Planned.StepS <= ideal.Planned.StepS {
 				t.Errorf("2:1: oversubscription effect %+v, step %.3f vs %.3f s non-blocking", e, over.Planned.StepS, ideal.Planned.StepS)
@@ -99,13 +103,14 @@ func TestFabricEffectsMoveStep(t *testing.T) {
 			// links (4,096 uplinks, up and down); P(X >= 2) = k^2/2 = 4.9e-4,
 			// P(X >= 3) = k^3/6 = 5.1e-6, so P(M >= 2) = 1 - e^-4.0 = 0.98,
 			// P(M >= 3) = 0.041, E[M] = 1 + 0.98 + 0.041 = 2.02: the port
-			// keeps 2/2.02 = 99.0%, 45.5 GB/s. 1,000 GPUs: 2,000 links,
-			// P(M >= 2) = 0.64, E[M] = 1.65 < 2: nothing lost, 46.
+			// keeps 2/2.02 = 99.0% of the crossing's 95%, 43.3 GB/s. 1,000
+			// GPUs: 2,000 links, P(M >= 2) = 0.64, E[M] = 1.65 < 2: nothing
+			// lost to collisions, 43.7.
 			// Mutations: collisions charged on every ring edge (spread's
 			// loss), or a port's channels ignored (a collision of 2 would
 			// halve it).
 			ecmp := effectJob(t, gpus, "1:1", LBECMP, w)
-			want := map[int]float64{4096: 46 * 2 / 2.02, 1000: 46}[gpus]
+			want := map[int]float64{4096: 46 * 0.95 * 2 / 2.02, 1000: 46 * 0.95}[gpus]
 			if dp := dpClass(t, ecmp.Planned); math.Abs(dp.BusBWGBs-want) > 0.3 {
 				t.Errorf("ECMP: dp busbw %.1f GB/s, want %.1f", dp.BusBWGBs, want)
 			}
@@ -142,9 +147,9 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 		t.Fatalf("spread: crossing %v, step %.3f s vs packed %.3f s", dp.CrossesTier, spread.Planned.StepS, packed.Planned.StepS)
 	}
 	// By hand: the others are busy a fraction b of the step, so a leaf's
-	// load is (1 + 7 b)/8 and the 8:1 tier leaves 1/max(1, 8 load).
-	// Mutations: the others counted always busy (5.75 GB/s), or never
-	// (46).
+	// load is (1 + 7 b)/8 and the 8:1 tier leaves 0.95/max(1, 8 load).
+	// Mutations: the others counted always busy (5.46 GB/s), or never
+	// (43.7).
 	crossing := 0.0 // the time the job's traffic crosses the tier, hidden or not
 	for _, c := range spread.Planned.Classes {
 		if c.CrossesTier {
@@ -153,7 +158,7 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 	}
 	b := crossing / spread.Planned.StepS
 	load := (1 + 7*b) / 8
-	want := 46 / math.Max(1, 8*load)
+	want := 46 * 0.95 / math.Max(1, 8*load)
 	if math.Abs(dp.BusBWGBs-want) > 0.3 || want > 40 || want < 7 {
 		t.Errorf("spread, 8 jobs: dp busbw %.1f GB/s, want %.1f (others busy %.2f) between the extremes", dp.BusBWGBs, want, b)
 	}
@@ -164,12 +169,12 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 		t.Errorf("other jobs: %+v, want a positive effect", e)
 	}
 	// One job alone, spread, meets the whole 8:1: its own ports are all
-	// busy at once.
+	// busy at once: 46 x 0.95 / 8 = 5.46.
 	w.Jobs = 1
 	w.GlobalBatchTokens = 4 << 20 // one micro-batch for each of the 512 ranks
 	alone := effectJob(t, gpus, "8:1", LBAdaptive, w)
-	if got := dpClass(t, alone.Planned).BusBWGBs; math.Abs(got-5.75) > 0.1 {
-		t.Errorf("one job spread at 8:1: dp busbw %.2f, want 5.75", got)
+	if got := dpClass(t, alone.Planned).BusBWGBs; math.Abs(got-46*0.95/8) > 0.1 {
+		t.Errorf("one job spread at 8:1: dp busbw %.2f, want 5.46", got)
 	}
 	// Too many jobs: the error names the field.
 	w.Jobs = 1024
@@ -271,8 +276,8 @@ func TestPlanesLeaveECMPAlone(t *testing.T) {
 		}
 		return dpClass(t, p.JCT.Planned).BusBWGBs
 	}
-	if one, two := busbw(1), busbw(2); math.Abs(one-two) > 1e-9 || math.Abs(one-46*2/2.02) > 0.3 {
-		t.Errorf("dp busbw %.2f GB/s on one plane, %.2f on two; want both %.1f (TestFabricEffectsMoveStep works it)", one, two, 46*2/2.02)
+	if one, two := busbw(1), busbw(2); math.Abs(one-two) > 1e-9 || math.Abs(one-46*0.95*2/2.02) > 0.3 {
+		t.Errorf("dp busbw %.2f GB/s on one plane, %.2f on two; want both %.1f (TestFabricEffectsMoveStep works it)", one, two, 46*0.95*2/2.02)
 	}
 }
 

@@ -29,6 +29,7 @@ func (p *Plan) perfNetwork() perf.Network {
 		NVLinkDomain: p.System.domain(), WireUS: p.wireUS(),
 		SpineRatio: p.spineRatio(), ServersPerPod: cmp.Or(p.podServers(), ceilDiv(p.Servers, max(p.Pods, 1))),
 		LeafDown: p.leafDown(), LeafUp: p.leafUp(), SHARP: n.InNetworkReduction && n.Fabric == InfiniBand && p.Switch != nil,
+		UpSpeedRatio: p.upSpeedRatio(), RailOnly: n.Style() == TopoRailOnly, Rails: p.ServerPorts / max(n.Planes, 1),
 	}
 	if pn.SHARP {
 		pn.SwitchKey = p.Switch.Key

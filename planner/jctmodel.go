@@ -111,6 +111,7 @@ const (
 	EffectExperts   = perf.EffectExperts
 	EffectNVLink    = perf.EffectNVLink
 	EffectCritical  = perf.EffectCritical
+	EffectCrossing  = perf.EffectCrossing
 )
 
 // ErrNoMemory marks a workload that does not fit in the GPUs' memory on

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 )
 
 // SearchOptions say what a design search looks for.
@@ -147,6 +148,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	}
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
+	memo := new(perf.WorkloadMemo) // the workload's own figures, once for every design
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -156,7 +158,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 				if i >= len(cands) || ctx.Err() != nil {
 					return
 				}
-				designs[i] = evaluate(cands[i], cat, opt.WithFailures)
+				designs[i] = evaluate(cands[i], cat, opt.WithFailures, memo)
 				if n := int(done.Add(1)); opt.Progress != nil {
 					opt.Progress(n, len(cands))
 				}
@@ -212,9 +214,10 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 // evaluate plans one candidate; nil when the catalog cannot build it, it
 // has no JCT estimate, or (withFailures) it cannot finish for failures.
 // Designs are priced with each tier's links at one length (FlatLinks):
-// the hall's per-link walk would cost more than the whole search.
-func evaluate(s Scenario, cat *Catalog, withFailures bool) *Design {
-	p, err := build(s.FlatLinks(), cat, need{resilience: withFailures})
+// the hall's per-link walk would cost more than the whole search. memo
+// keeps what depends on the workload alone across the designs.
+func evaluate(s Scenario, cat *Catalog, withFailures bool, memo *perf.WorkloadMemo) *Design {
+	p, err := build(s.FlatLinks(), cat, need{resilience: withFailures, jct: jctParts{Memo: memo}})
 	if err != nil || p.JCT == nil || !p.JCT.FitsMemory() {
 		return nil
 	}

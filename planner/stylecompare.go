@@ -118,7 +118,8 @@ func StyleOf(s Scenario) string {
 // fabric, switch, NIC speed, ratios and workload: rail-optimized on one
 // plane; top-of-rack with as many servers per ToR as the leaf's down
 // ports take; rail-only, one network per rail; dual-plane, each NIC split
-// in two ports over two planes (Alibaba HPN); multi-plane,
+// in two ports over two planes with uplinks at the NIC's speed where the
+// switch runs them (Alibaba HPN: 2 x 200G down, 400G up); multi-plane,
 // rail-optimized over two planes. The tiers are left to the planner
 // (each style needs its own) and a pod size is dropped (it is the own
 // design's leaf groups). A style that does not build is a row with its
@@ -138,6 +139,12 @@ func CompareStyles(s Scenario, cat *Catalog) *StyleComparison {
 		}
 		row := StyleRow{Style: style, Scenario: v, Own: style == own}
 		row.Plan, row.Err = build(v, cat, needLean)
+		if row.Err != nil && v.Network.UplinkGbps != s.Network.UplinkGbps {
+			// The switch cannot run its uplinks at the NIC's speed:
+			// the style at the split ports' speed.
+			row.Scenario.Network.UplinkGbps = s.Network.UplinkGbps
+			row.Plan, row.Err = build(row.Scenario, cat, needLean)
+		}
 		if p := row.Plan; p != nil && p.JCT != nil {
 			row.Findings = p.railOnlyFindings(p.JCT.GPU, p.JCT.Planned.Classes)
 		}
@@ -161,8 +168,13 @@ func styleVariant(s Scenario, style string) Scenario {
 	case StyleMultiPlane:
 		n.Planes = multiPlanes
 	}
-	if n.NIC != Auto && style == TopoDualPlane {
-		n.NIC = Auto // a dual-port NIC of the same speed
+	if style == TopoDualPlane {
+		if n.NIC != Auto {
+			n.NIC = Auto // a dual-port NIC of the same speed
+		}
+		if n.UplinkGbps == 0 {
+			n.UplinkGbps = n.NICGbps // HPN: 2 x 200G to the ToRs, 400G above them
+		}
 	}
 	return s
 }

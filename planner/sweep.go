@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 )
 
 // MaxSweepPoints caps the sizes one sweep evaluates.
@@ -29,10 +30,12 @@ type SweepRow struct {
 // a hall.
 func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {
 	rows := make([]SweepRow, len(gpus))
+	n := needSweep
+	n.jct.Memo = new(perf.WorkloadMemo) // the workload's own figures, once for every size
 	for i, g := range gpus {
 		s := base.FlatLinks()
 		s.Cluster.GPUs = g
-		p, err := build(s, cat, needSweep)
+		p, err := build(s, cat, n)
 		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
 	}
 	return rows

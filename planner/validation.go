@@ -42,6 +42,9 @@ type ValidationPoint struct {
 	// Algorithm forces the all-reduce algorithm ("ring" for a ring-only
 	// measurement); "" lets the model pick.
 	Algorithm string `toml:"algorithm"`
+	// QueuePairs is the queue pairs per connection of a routing gain
+	// point (0: one).
+	QueuePairs float64 `toml:"qps"`
 }
 
 // Validation point kinds.
@@ -156,6 +159,8 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		return perf.CrossAllReduceBusBW(d, false, 1, p.Ranks) / static, nil
 	case KindStaticShare:
 		return perf.CrossAllReduceBusBW(d, true, 1, p.Ranks) / perf.CrossAllReduceBusBW(d, false, 1, p.Ranks), nil
+	case KindRoutingGain:
+		return p.routingGain(d)
 	}
 	return 0, fmt.Errorf("unknown kind %q", p.Kind)
 }
@@ -262,6 +267,8 @@ func (p *ValidationPoint) complete() (ok, known bool) {
 		return p.EP >= 2 && p.EP <= 1<<20 && p.Bytes >= 0 && !math.IsInf(p.Bytes, 0), true
 	case KindECMPGain, KindStaticShare:
 		return true, true
+	case KindRoutingGain:
+		return p.routingGainComplete(), true
 	}
 	return false, false
 }
@@ -282,4 +289,5 @@ var validationNeeds = map[string]string{
 	KindAllReduceBusBW:  "needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps",
 	KindAllToAllRDMA:    "needs ep of 2 or more and bytes of 0 or more",
 	KindAllToAllLatency: "needs ep of 2 or more and bytes of 0 or more",
+	KindRoutingGain:     "needs gpu, ranks of 2 or more, gpus_per_server, nics_per_server, nic_gbps and qps of 0 to 1024",
 }

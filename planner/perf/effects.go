@@ -107,6 +107,10 @@ func crossingEffects(fv fabricView, crossing []string, without withoutEffect) {
 		without(EffectOversub, fmt.Sprintf("%s cross it at %.2g:1 (the leaf's %.2g:1 x %.0f%% of its ports busy)",
 			textfmt.JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
 	}
+	if fv.crossingEfficiency() < 1 {
+		without(EffectCrossing, fmt.Sprintf("%s cross it at %.0f%% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)",
+			textfmt.JoinAnd(crossing), 100*fv.crossingEfficiency()), func(v *fabricView) { v.crossEff = 1 })
+	}
 	if fv.ecmp() {
 		without(EffectECMP, staticDetail(fv), func(v *fabricView) { v.static = false })
 	}
@@ -206,8 +210,15 @@ func staticDetail(fv fabricView) string {
 	if fv.planes > 1 {
 		where += fmt.Sprintf(" over %d planes", fv.planes)
 	}
-	return fmt.Sprintf("%.0f flows per port (queue pairs, up to %.0f at once) hashed onto %s, %.0f links met per tier: each collective runs at its most loaded link; adaptive routing balances them",
+	if r := fv.upRatio(); r > 1 {
+		where += fmt.Sprintf(" (%.0f flows each at full rate: uplinks %.3gx the port's speed)", fv.uplinkFlows(f), r)
+	}
+	detail := fmt.Sprintf("%.0f flows per port (queue pairs, up to %.0f at once) hashed onto %s, %.0f links met per tier: each collective runs at its most loaded link; adaptive routing balances them",
 		f, fv.maxActiveQueuePairs, where, fv.stages)
+	if fv.tiers >= 3 && fv.polarization > 0 {
+		detail += fmt.Sprintf("; the spines repeat the leaves' hash (polarization %.2g), so their flows reach fewer uplinks", fv.polarization)
+	}
+	return detail
 }
 
 // inNetworkRan names the in-network reductions the step's classes ran.

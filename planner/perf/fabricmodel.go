@@ -202,7 +202,9 @@ func (fv *fabricView) hashedShare(frac float64, core bool) float64 {
 	f := fv.flowsPerPort()
 	s1, s2 := fv.hashStages(f, frac, core)
 	m := fv.maxLoads.get(s1, s2)
-	return math.Min(balanced, math.Min(1, f/m))
+	// An uplink faster than the port holds more of its flows at full
+	// rate (uplinkFlows); the crossing's own loss applies as balanced.
+	return math.Min(balanced, fv.crossingEfficiency()*math.Min(1, fv.uplinkFlows(f)/m))
 }
 
 // hashStages are the hashed links a crossing flow meets: per leaf, its
@@ -224,7 +226,10 @@ func (fv *fabricView) hashStages(f, frac float64, core bool) (hashStage, hashSta
 	// uplink the leaf load times the spine's ratio.
 	spineUp := math.Max(1, math.Round(down/fv.spineRatio))
 	perLink := f * frac * fv.coreLoad()
-	s2 := hashStage{flows: math.Max(1, math.Round(perLink*spineUp*2)), p: 1 / (2 * spineUp), links: spineUp,
+	// Hash polarization: the spine's hash repeats the leaf's, so its
+	// flows reach only some of its uplinks (polarizedLinks).
+	reach := polarizedLinks(spineUp, fv.polarization)
+	s2 := hashStage{flows: math.Max(1, math.Round(perLink*spineUp*2)), p: 1 / (2 * reach), links: reach,
 		groups: fv.stages * math.Max(1, fv.jobUplinks/fv.spineRatio/spineUp)}
 	return s1, s2
 }
@@ -255,7 +260,7 @@ func (fv *fabricView) leafPorts() (down, up float64) {
 		return float64(fv.leafDown), float64(fv.leafUp)
 	}
 	down = float64(max(fv.serversPerUnit, 1))
-	return down, math.Max(1, math.Round(down/fv.oversub))
+	return down, math.Max(1, math.Round(down/fv.oversub/fv.upRatio()))
 }
 
 // balancedShare is the share adaptive routing leaves a crossing port:
@@ -268,7 +273,7 @@ func (fv *fabricView) balancedShare(core bool) float64 {
 	if core {
 		load = math.Max(load, fv.coreLoad())
 	}
-	return 1 / math.Max(1, load)
+	return fv.crossingEfficiency() / math.Max(1, load)
 }
 
 // nvlsAllReduce times an all-reduce inside the NVLink domain on NVLink

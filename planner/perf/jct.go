@@ -234,6 +234,12 @@ type fabricView struct {
 	sharp     bool
 	noNVLS    bool // NVLink SHARP made unavailable (for the breakdown)
 	algorithm string
+	// Planes and styles (dualplane_flows.go): a leaf's uplink speed over
+	// its down ports', the balanced crossing efficiency, static hashing's
+	// polarization at the second stage, and a rail-only fabric's rails.
+	upSpeedRatio, crossEff, polarization float64
+	railOnly                             bool
+	rails                                int
 }
 
 // ecmp reports whether flows leaving a leaf group are hashed onto uplinks
@@ -279,6 +285,7 @@ func (n Network) view() fabricView {
 		nvlinkDomain: n.NVLinkDomain, jobs: 1, qps: 1, othersBusy: -1, wireUS: n.WireUS,
 		spineRatio: n.SpineRatio, serversPerPod: n.ServersPerPod,
 		maxActiveQueuePairs: 1, stages: 1, channels: 1, leafDown: n.LeafDown, leafUp: n.LeafUp, sharp: n.SHARP,
+		upSpeedRatio: n.UpSpeedRatio, railOnly: n.RailOnly, rails: n.Rails,
 	}
 }
 
@@ -292,6 +299,7 @@ func (n Network) jobView(w Workload, d *JCTData) fabricView {
 		fv.qps = d.ECMP.QueuePairs
 	}
 	fv.maxActiveQueuePairs, fv.stages, fv.channels = d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	fv.crossEff, fv.polarization = d.Crossing.Efficiency, d.ECMP.Polarization
 	if fv.static {
 		fv.maxLoads = maxLoadMemo{}
 	}
@@ -307,7 +315,8 @@ func (n Network) jobView(w Workload, d *JCTData) fabricView {
 // crossing flows are hashed onto.
 func (fv *fabricView) setJobSize(gpus, serverPorts int) {
 	fv.jobServers = ceilDiv(gpus, max(fv.gpusPerServer, 1))
-	fv.jobUplinks = math.Max(1, float64(fv.jobServers*max(serverPorts, 1))/fv.oversub)
+	// Uplinks faster than the ports are fewer for the same bandwidth.
+	fv.jobUplinks = math.Max(1, float64(fv.jobServers*max(serverPorts, 1))/fv.oversub/fv.upRatio())
 }
 
 // nvlinkDomain is the GPUs one NVLink domain holds: the system's
@@ -342,7 +351,8 @@ func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, er
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
 		return w, nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
 	}
-	if !slices.Contains(gpu.Precisions(), precisionOrBF16(w.Precision)) {
+	var runs [4]string // every precision: no allocation
+	if !slices.Contains(gpu.appendPrecisions(runs[:0]), precisionOrBF16(w.Precision)) {
 		return w, nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
 			"%s has no %s tensor cores", gpu.Name, w.Precision)
 	}
@@ -410,10 +420,11 @@ func fillOverlaps(w *Workload, d *JCTData) {
 // by how much it is over, and with parts.Fix, Fix holds the change that
 // fits at the least step time, timed.
 func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
-	w, m, gpu, err := resolveWorkload(w, d)
-	if err != nil {
-		return nil, err
+	r := parts.Memo.resolve(w, d)
+	if r.err != nil {
+		return nil, r.err
 	}
+	w, m, gpu := r.w, r.m, r.gpu
 	n := job.Network
 	jobs := max(w.Jobs, 1)
 	gpus := n.GPUs / jobs // each job's share
@@ -437,7 +448,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 		return nil, err
 	}
 	micro := microbatches(w, dp)
-	mem := memoryUse(w, gpu, d, dp)
+	mem := parts.Memo.memoryUse(w, gpu, d, dp)
 	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: n.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
@@ -446,9 +457,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	// The compute efficiency depends on the workload and GPU alone: work
 	// it out once for every timing below.
 	wt := w
-	if wt.ComputeEfficiency == 0 {
-		wt.computeEff = computeEfficiency(w, gpu, d)
-	}
+	wt.computeEff = r.computeEff
 	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA, nil)
 	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP, nil)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
@@ -850,9 +859,18 @@ func (m *netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) coll
 	if r.nodes > 0 {
 		local = 1 // every copy crosses NVLink once, after forwarding or directly
 	}
+	// Rail-only: copies for another rail cross NVLink first to the NIC
+	// on the destination's rail (PXN), one more NVLink hop.
+	fwd := m.fv.railOnlyForwarding()
+	if r.nodes <= 0 {
+		local += fwd * remote
+	}
 	intra := local * bytes / (m.nvlinkGBs * 1e9)
 	t := math.Max(inter, intra)
 	lat := c.BaseLatencyUS + m.netHopUS + g.switchUS + float64(r.remotePeers(g))*c.AllToAllPeerUS
+	if fwd > 0 {
+		lat += m.intraHopUS
+	}
 	return collTime{time: lat*us + t, busbw: rsFactor(g.ranks) * bytes / t / 1e9, proto: ProtoSimple}
 }
 

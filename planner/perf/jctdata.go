@@ -41,7 +41,12 @@ type JCTData struct {
 		// StagesPerTier is the hashed links a flow meets per tier it
 		// crosses (up at the leaf, down at the spine).
 		StagesPerTier float64 `toml:"stages_per_tier"`
+		// Polarization is the share of a second hashed stage's links
+		// its flows cannot reach because the first stage's hash
+		// already fixed them (polarizedLinks).
+		Polarization float64 `toml:"polarization"`
 	} `toml:"ecmp"`
+	Crossing  CrossingConstants  `toml:"crossing"`
 	InNetwork InNetworkConstants `toml:"in_network"`
 	RackScale struct {
 		// NetChannels is the NICs of a rack-scale NVLink domain one
@@ -216,6 +221,9 @@ func (d *JCTData) checkRuntime() error {
 		return fmt.Errorf("jct data: [rack_scale] net_channels must be 1 to 1024")
 	}
 	if err := d.InNetwork.check(d.GPUs); err != nil {
+		return err
+	}
+	if err := d.Crossing.check(d.ECMP.Polarization); err != nil {
 		return err
 	}
 	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 || c.LowPrecisionCeiling <= 0 || c.LowPrecisionCeiling > 1 {

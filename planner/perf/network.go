@@ -46,6 +46,12 @@ type Network struct {
 	// the model runs it where data/jct.toml lists SwitchKey as capable.
 	SHARP     bool
 	SwitchKey string
+	// UpSpeedRatio is a leaf's uplink speed over its down ports' (0 or
+	// 1: the same); RailOnly says each rail is its own network, of Rails
+	// rails (server ports per plane).
+	UpSpeedRatio float64
+	RailOnly     bool
+	Rails        int
 }
 
 // Job is an estimate's setting beside the workload: the network, and the
@@ -60,6 +66,9 @@ type Job struct {
 type Parts struct {
 	Fix    bool // for a job over memory, the cheapest change that fits (JCT.Fix)
 	Detail bool // the breakdown by fabric effect (JCT.Effects) and the findings (JCT.Findings)
+	// Memo, when set, keeps what depends on the workload alone across
+	// the estimates of a sweep or search.
+	Memo *WorkloadMemo
 }
 
 // View is a network with a job placed on it: what one step timing reads.

@@ -22,7 +22,7 @@ type AllReduceProbe struct {
 // AllReduceBusBW is the probe's bus bandwidth, GB/s.
 func AllReduceBusBW(d *JCTData, p AllReduceProbe) float64 {
 	v := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
-	v.algorithm, v.nvlinkDomain = p.Algorithm, p.NVLinkDomain
+	v.algorithm, v.nvlinkDomain, v.crossEff = p.Algorithm, p.NVLinkDomain, d.Crossing.Efficiency
 	v.setJobSize(p.Ranks*max(p.Stride, 1), p.NICsPerServer)
 	m := newNetModel(v, p.GPU, d, p.Transport)
 	bytes := p.Bytes
@@ -67,7 +67,40 @@ func CrossAllReduceBusBW(d *JCTData, static bool, qps float64, servers int) floa
 	}
 	fv := validationView(8, 8, 400, Ethernet)
 	fv.static, fv.qps, fv.maxActiveQueuePairs, fv.stages, fv.channels = static, qps, d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+	fv.crossEff, fv.polarization = d.Crossing.Efficiency, d.ECMP.Polarization
 	fv.setJobSize(8*servers, 8)
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
 	return arFactor(servers) * (1 << 30) / m.allReduce(1<<30, m.group(servers, 8)).time / 1e9
+}
+
+// RoutingProbe is an all-reduce over Ranks GPUs packed on servers of
+// GPUsPerServer GPUs and NICsPerServer NICs of NICGbps in an NVLink
+// domain of NVLinkDomain, with QueuePairs per connection (0 is 1), of
+// Bytes (0 is 1 GiB), on a two-tier non-blocking fabric.
+type RoutingProbe struct {
+	GPU                          *GPUSpec
+	GPUsPerServer, NICsPerServer int
+	NICGbps                      float64
+	Fabric                       Fabric
+	NVLinkDomain, Ranks          int
+	QueuePairs, Bytes            float64
+}
+
+// RoutingGain is the probe's bus bandwidth with adaptive routing over
+// its bandwidth with static routing.
+func RoutingGain(d *JCTData, p RoutingProbe) float64 {
+	bytes := p.Bytes
+	if bytes == 0 {
+		bytes = 1 << 30
+	}
+	busbw := func(static bool) float64 {
+		fv := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
+		fv.nvlinkDomain, fv.static, fv.qps = p.NVLinkDomain, static, max(p.QueuePairs, 1)
+		fv.maxActiveQueuePairs, fv.stages, fv.channels = d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
+		fv.crossEff, fv.polarization = d.Crossing.Efficiency, d.ECMP.Polarization
+		fv.setJobSize(p.Ranks, p.NICsPerServer)
+		m := newNetModel(fv, p.GPU, d, RDMA)
+		return m.allReduce(bytes, m.group(p.Ranks, 1)).busbw
+	}
+	return busbw(false) / busbw(true)
 }

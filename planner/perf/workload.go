@@ -122,8 +122,11 @@ func validPrecision(p string) bool {
 
 // Precisions lists the GEMM precisions gpu runs: BF16, then FP8 and
 // MXFP8 and FP4 where it has them.
-func (g *GPUSpec) Precisions() []string {
-	out := []string{PrecisionBF16}
+func (g *GPUSpec) Precisions() []string { return g.appendPrecisions(nil) }
+
+// appendPrecisions appends the precisions gpu runs to out.
+func (g *GPUSpec) appendPrecisions(out []string) []string {
+	out = append(out, PrecisionBF16)
 	if g.FP8TFLOPS > 0 {
 		out = append(out, PrecisionFP8)
 	}

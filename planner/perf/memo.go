@@ -1,0 +1,89 @@
+package perf
+
+import "sync"
+
+// WorkloadMemo remembers, across the estimates of one sweep or search,
+// what depends on the workload alone and not on the fabric: its presets
+// filled in, the compute efficiency its GEMM shapes reach, and its
+// memory per GPU at each data-parallel size. It is safe for concurrent
+// use; a nil memo remembers nothing. It serves one JCTData, which must
+// not change while the memo is in use (another JCTData bypasses it).
+type WorkloadMemo struct {
+	mu       sync.Mutex
+	d        *JCTData
+	resolved map[Workload]resolved
+	memory   map[memoryKey]MemoryUse
+}
+
+// resolved is one workload as given, resolved against the data.
+type resolved struct {
+	w          Workload
+	m          *ModelSpec
+	gpu        *GPUSpec
+	computeEff float64 // the shapes' compute efficiency (0 when w gives its own)
+	err        error
+}
+
+// memoryKey is a resolved workload at a data-parallel size.
+type memoryKey struct {
+	w  Workload
+	dp int
+}
+
+// resolve is resolveWorkload with the compute efficiency, remembered.
+func (c *WorkloadMemo) resolve(w Workload, d *JCTData) resolved {
+	if c == nil || !c.serves(d) {
+		return resolveOnce(w, d)
+	}
+	c.mu.Lock()
+	r, ok := c.resolved[w]
+	c.mu.Unlock()
+	if ok {
+		return r
+	}
+	r = resolveOnce(w, d)
+	c.mu.Lock()
+	c.resolved[w] = r
+	c.mu.Unlock()
+	return r
+}
+
+// memoryUse is memoryUse, remembered.
+func (c *WorkloadMemo) memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
+	if c == nil || !c.serves(d) {
+		return memoryUse(w, gpu, d, dp)
+	}
+	k := memoryKey{w, dp}
+	c.mu.Lock()
+	m, ok := c.memory[k]
+	c.mu.Unlock()
+	if ok {
+		return m
+	}
+	m = memoryUse(w, gpu, d, dp)
+	c.mu.Lock()
+	c.memory[k] = m
+	c.mu.Unlock()
+	return m
+}
+
+// serves says whether the memo holds answers for d, taking d as its data
+// on first use.
+func (c *WorkloadMemo) serves(d *JCTData) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.d == nil {
+		c.d, c.resolved, c.memory = d, map[Workload]resolved{}, map[memoryKey]MemoryUse{}
+	}
+	return c.d == d
+}
+
+// resolveOnce resolves w against d and works out its compute efficiency.
+func resolveOnce(w Workload, d *JCTData) resolved {
+	rw, m, gpu, err := resolveWorkload(w, d)
+	r := resolved{w: rw, m: m, gpu: gpu, err: err}
+	if err == nil && rw.ComputeEfficiency == 0 {
+		r.computeEff = computeEfficiency(rw, gpu, d)
+	}
+	return r
+}
