@@ -123,9 +123,13 @@ func (d *topoDiagram) footnote(cableMap string) string {
 	p := d.p
 	var parts []string
 	if p.Planes > 1 {
-		parts = append(parts, fmt.Sprintf("Plane 1 of %d drawn; the others are alike (each node port goes to one plane). Counts in the drawing are per plane, the title's for all planes.", p.Planes))
+		parts = append(parts, d.planesFootnote())
 	}
-	parts = append(parts, fmt.Sprintf("Links are %dG; every full leaf reaches every spine of its group (%s wiring).", p.PortGbps, wiringWords(p)))
+	speeds := fmt.Sprintf("Links are %dG", p.PortGbps)
+	if sp := p.SpeedsText(); sp != "" {
+		speeds = "Port speeds: " + sp
+	}
+	parts = append(parts, speeds+wiringClause(p)+".")
 	for _, h := range p.Headroom {
 		if h.Switches > 0 {
 			parts = append(parts, fmt.Sprintf("Headroom not counted: %s more %s switches (%s).", textfmt.Int(h.Switches), h.Tier, h.Reason))
@@ -155,6 +159,11 @@ func (d *topoDiagram) podLabel() string {
 	p := d.p
 	label := "the whole fabric"
 	switch {
+	case d.isRailOnly() && p.Tiers >= 2:
+		label = fmt.Sprintf("rail 1's network (of %d)", p.RailNetworks())
+		if p.Tiers == 3 {
+			label = fmt.Sprintf("rail 1's network (of %d), pod %d of %s", p.RailNetworks(), d.pod+1, textfmt.Int(d.pods1))
+		}
 	case p.Tiers == 3:
 		label = fmt.Sprintf("pod %d of %s", d.pod+1, textfmt.Int(d.pods1))
 	case p.Planes > 1:
@@ -191,162 +200,232 @@ func (d *topoDiagram) leafCaption(leaves, rail0, ports, up int) (string, color.C
 	if p.Tiers == 1 {
 		ratio = fmt.Sprintf("%d ports holding every node port", ports)
 	}
-	over := p.Scenario.Network.Oversubscription
 	ratioCol := Ink
-	if over != "" && over != "1:1" {
-		ratio += " — " + over + " oversubscribed"
+	if s := ratioSuffix(p); s != "" {
+		ratio += s
 		ratioCol = color.RGBA{0xc0, 0x39, 0x2b, 0xff}
 	}
 	return fmt.Sprintf("%d %s, each %s", leaves, leafWord, ratio), ratioCol
 }
 
+// ratioSuffix says an oversubscribed leaf's ratio, "" at 1:1.
+func ratioSuffix(p *planner.Plan) string {
+	over := p.Scenario.Network.Oversubscription
+	if over == "" || over == "1:1" || p.Tiers == 1 {
+		return ""
+	}
+	return " — " + over + " oversubscribed"
+}
+
+// topoGeom is where the diagram's layers sit, as shares of its canvas:
+// the expanded part from left to right, summaries to the right.
+type topoGeom struct {
+	c                           draw.Canvas
+	W, H                        vg.Length
+	left, right                 float64
+	yCore, ySpine, yLeaf, yNode float64
+	boxH                        float64
+}
+
+// at is the canvas point at shares fx, fy of the diagram.
+func (g topoGeom) at(fx, fy float64) vg.Point {
+	return vg.Point{X: g.c.Min.X + vg.Length(fx)*g.W, Y: g.c.Min.Y + vg.Length(fy)*g.H}
+}
+
+func (d *topoDiagram) geometry(c draw.Canvas) topoGeom {
+	g := topoGeom{c: c, W: c.Max.X - c.Min.X, H: c.Max.Y - c.Min.Y, left: 0.02, right: 0.66,
+		yCore: 0.9, ySpine: 0.66, yLeaf: 0.38, yNode: 0.08, boxH: 0.09}
+	if d.p.Tiers < 3 {
+		g.ySpine = 0.84
+	}
+	if d.p.Tiers == 1 {
+		g.yLeaf = 0.6
+	}
+	return g
+}
+
 // Plot draws the layers from the top: cores, the pod's spines, the
-// unit's leaves, its nodes; summaries to the right.
+// unit's leaves, its nodes; summaries to the right; and what the design
+// style adds (a ToR's rack, a dual-plane NIC's second ToR, rail-only's
+// rails joined in the NVLink domain).
 func (d *topoDiagram) Plot(c draw.Canvas, _ *plot.Plot) {
 	p := d.p
-	W, H := c.Max.X-c.Min.X, c.Max.Y-c.Min.Y
-	at := func(fx, fy float64) vg.Point {
-		return vg.Point{X: c.Min.X + vg.Length(fx)*W, Y: c.Min.Y + vg.Length(fy)*H}
-	}
-	left, right := 0.02, 0.66 // the expanded part; summaries to the right
-	yCore, ySpine, yLeaf, yNode := 0.9, 0.66, 0.38, 0.08
-	boxH := 0.09
-	if p.Tiers < 3 {
-		ySpine = 0.84
-	}
-	if p.Tiers == 1 {
-		yLeaf = 0.6
-	}
+	g := d.geometry(c)
 	// Pod frame (dashed) around spines, unit and nodes.
 	if p.Tiers >= 2 {
-		top := ySpine + boxH/2 + 0.05
-		frame(c, at(left-0.01, yNode-boxH/2-0.03), at(right+0.01, top))
-		tag(c, at(left, top), d.podLabel(), Grey, draw.XLeft)
+		top := g.ySpine + g.boxH/2 + 0.05
+		frame(c, g.at(g.left-0.01, g.yNode-g.boxH/2-0.03), g.at(g.right+0.01, top))
+		tag(c, g.at(g.left, top), d.podLabel(), Grey, draw.XLeft)
 	}
-	// Nodes of the expanded unit.
-	gps := p.Scenario.Cluster.GPUsPerServer
-	nodeText := d.nodeText(gps)
-	box(c, at(left+0.02, yNode-boxH/2), at(right-0.02, yNode+boxH/2), color.RGBA{0xee, 0xee, 0xee, 0xff})
-	text(c, at((left+right)/2, yNode), nodeText, labelSize, true, Ink, draw.XCenter)
+	d.drawNodes(g)
+	xs, leaves, up := d.drawLeaves(g)
+	if p.Tiers >= 2 {
+		d.drawSpines(g, xs, leaves, up)
+	}
+	if p.Tiers == 3 {
+		d.drawCores(g)
+	}
+	d.drawStyle(g, xs)
+	d.drawSummaries(g)
+}
 
-	// Leaves of the unit, coloured by rail; a pod by rail holds one of
-	// them, its rail's.
-	leaves, rail0 := min(d.lpu, d.podRun.Leaves), 0
-	if d.podRun.ByRail {
-		leaves, rail0 = 1, d.pod%d.lpu
+// drawNodes draws the expanded unit's nodes: one box, or a ToR's
+// servers one by one.
+func (d *topoDiagram) drawNodes(g topoGeom) {
+	if d.isToR() {
+		d.drawToRServers(g)
+		return
 	}
+	box(g.c, g.at(g.left+0.02, g.yNode-g.boxH/2), g.at(g.right-0.02, g.yNode+g.boxH/2), color.RGBA{0xee, 0xee, 0xee, 0xff})
+	text(g.c, g.at((g.left+g.right)/2, g.yNode), d.nodeText(d.p.Scenario.Cluster.GPUsPerServer), labelSize, true, Ink, draw.XCenter)
+}
+
+// drawLeaves draws the unit's leaves, coloured by rail (a pod by rail
+// holds one of them, its rail's; a rail-only fabric of one tier draws
+// every rail's switch), with their links down to the nodes; it returns
+// the leaves' centres, how many leaves the unit has and a full leaf's
+// uplinks.
+func (d *topoDiagram) drawLeaves(g topoGeom) (xs []float64, leaves, up int) {
+	p, c := d.p, g.c
+	leaves, rail0 := d.unitLeaves()
 	shown, more := fitBoxes(leaves, 16)
-	xs := spread(left+0.03, right-0.03, shown+boolInt(more))
+	xs = spread(g.left+0.03, g.right-0.03, shown+boolInt(more))
 	ports, up := d.podRun.UnitLeaf(d.unit)
+	w := 0.8 * (g.right - g.left - 0.06) / float64(shown+boolInt(more))
+	if d.isToR() {
+		w = min(w, 0.3*(g.right-g.left)) // a ToR box, not a bar across the rack
+	}
 	for i := range shown {
-		var col color.Color = Grey
-		name := "leaf"
-		if d.lpu > 1 {
-			col, name = railColour(rail0+i), fmt.Sprintf("r%d", rail0+i+1)
-		}
+		k := i
 		if more && i == shown-1 {
-			name = fmt.Sprintf("r%d", leaves)
-			if d.lpu > 1 {
-				col = railColour(leaves - 1)
-			}
+			k = leaves - 1
 		}
+		col, name := d.leafLook(rail0 + k)
 		x := xs[i+boolInt(more && i == shown-1)]
-		w := 0.8 * (right - left - 0.06) / float64(shown+boolInt(more))
-		// Rail links from the nodes: one line per leaf, coloured by rail.
-		line(c, at(x, yNode+boxH/2), at(x, yLeaf-boxH/2), col, 2)
-		box(c, at(x-w/2, yLeaf-boxH/2), at(x+w/2, yLeaf+boxH/2), col)
-		text(c, at(x, yLeaf), name, tickSize, true, textOn(col), draw.XCenter)
+		if d.isDualPlane() {
+			d.drawTwinLeaf(g, x, w, col, name)
+			continue
+		}
+		if !d.isToR() { // a ToR's links fan out to its servers
+			line(c, g.at(x, d.nodeTop(g)), g.at(x, g.yLeaf-g.boxH/2), col, 2)
+		}
+		box(c, g.at(x-w/2, g.yLeaf-g.boxH/2), g.at(x+w/2, g.yLeaf+g.boxH/2), col)
+		text(c, g.at(x, g.yLeaf), name, tickSize, true, textOn(col), draw.XCenter)
 	}
 	if more {
-		text(c, at(xs[shown-1], yLeaf), "…", labelSize, true, Ink, draw.XCenter)
+		text(c, g.at(xs[shown-1], g.yLeaf), "…", labelSize, true, Ink, draw.XCenter)
 	}
 	caption, ratioCol := d.leafCaption(leaves, rail0, ports, up)
-	tag(c, at(left+0.02, yLeaf-boxH/2-0.035), caption, ratioCol, draw.XLeft)
-	tag(c, at((left+right)/2, (yNode+yLeaf)/2-0.03), fmt.Sprintf("%s server links × %dG", textfmt.Int(d.unitNodes*p.RailsPerPlane*leaves/max(d.lpu, 1)), p.PortGbps), Ink, draw.XCenter)
-
-	// Spines of the pod.
-	if p.Tiers >= 2 {
-		spines := d.podRun.Spines
-		sShown, sMore := fitBoxes(spines, 16)
-		sx := spread(left+0.03, right-0.03, sShown+boolInt(sMore))
-		w := 0.8 * (right - left - 0.06) / float64(sShown+boolInt(sMore))
-		for i := range sShown {
-			x := sx[i+boolInt(sMore && i == sShown-1)]
-			box(c, at(x-w/2, ySpine-boxH/2), at(x+w/2, ySpine+boxH/2), colour(0))
-			n := i + 1
-			if sMore && i == sShown-1 {
-				n = spines
-			}
-			text(c, at(x, ySpine), fmt.Sprint(n), tickSize, true, color.White, draw.XCenter)
-		}
-		if sMore {
-			text(c, at(sx[sShown-1], ySpine), "…", labelSize, true, Ink, draw.XCenter)
-		}
-		// The fan from the unit's leaves to the spines.
-		for _, x := range xs {
-			line(c, at(x, yLeaf+boxH/2), at((left+right)/2, ySpine-boxH/2), Grey, 0.6)
-		}
-		unitUp, unitWord := leaves*up, "SU"
-		if racksPerSU(p) > 0 {
-			unitWord = "rack"
-		}
-		tag(c, at((left+right)/2, (yLeaf+ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this %s (%s in the %s)",
-			textfmt.Int(unitUp), p.PortGbps, unitWord, textfmt.Int(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
-		// On the frame's top edge, clear of the spine boxes at any size.
-		// With cores above, the spine-core links' label sits there: the
-		// spines are counted by their numbered boxes (the last is the
-		// pod's count) and in the totals.
-		if p.Tiers < 3 {
-			tag(c, at(right, ySpine+boxH/2+0.05), fmt.Sprintf("%s spine switches", textfmt.Int(spines)), Ink, draw.XRight)
-		}
+	if sc := d.styleCaption(leaves, ports, up); sc != "" {
+		caption = sc + ratioSuffix(p)
 	}
-	// Cores.
-	if p.Tiers == 3 {
-		box(c, at(left+0.05, yCore-boxH/2), at(right-0.05, yCore+boxH/2), colour(4))
-		joins := "group j joins spine j of every pod"
-		if d.spinesPerGroup > 1 {
-			joins = fmt.Sprintf("a group joins up to %d spine numbers of every pod", d.spinesPerGroup)
-		}
-		fitted(c, at((left+right)/2, yCore), fmt.Sprintf("core: %s switches in %s (%s)",
-			textfmt.Int(d.coreN), textfmt.Plural(d.groupsN, "group"), joins), tickSize, true, color.White, draw.XCenter,
-			W*vg.Length(right-left-0.12), H*vg.Length(boxH))
-		line(c, at((left+right)/2, ySpine+boxH/2), at((left+right)/2, yCore-boxH/2), Grey, 1.5)
-		tag(c, at((left+right)/2, (ySpine+yCore)/2+0.01), fmt.Sprintf("%s spine-core links × %dG from this pod",
-			textfmt.Int(d.podRun.SpineCore), p.PortGbps), Ink, draw.XCenter)
-	}
+	tag(c, g.at(g.left+0.02, g.yLeaf-g.boxH/2-0.035), caption, ratioCol, draw.XLeft)
+	tag(c, g.at((g.left+g.right)/2, (g.yNode+g.yLeaf)/2-0.03), d.serverLinksText(leaves), Ink, draw.XCenter)
+	return xs, leaves, up
+}
 
-	// Summaries on the right: totals at the top, then pods, units and
-	// planes beside the layer they summarise.
-	sx := right + 0.04
-	d.drawTotals(c, at(sx, 0.97), H*vg.Length(0.97-d.summaryTop(yLeaf, yNode, boxH)))
+// serverLinksText labels the links from the drawn nodes to the drawn
+// leaves.
+func (d *topoDiagram) serverLinksText(leaves int) string {
+	p := d.p
+	n := d.unitNodes * p.RailsPerPlane * leaves / max(d.lpu, 1)
+	if nets := p.RailNetworks(); nets > 1 && p.Tiers == 1 {
+		n = d.unitNodes * leaves // one link from each node to each rail's switch
+	}
+	s := fmt.Sprintf("%s server links × %dG", textfmt.Int(n), p.PortGbps)
+	if d.isToR() && d.unitNodes > 1 {
+		s += fmt.Sprintf(" (%d from each server)", p.RailsPerPlane)
+	}
+	return s
+}
+
+// drawSpines draws the pod's spines and the fan of links to them from
+// the unit's leaves.
+func (d *topoDiagram) drawSpines(g topoGeom, xs []float64, leaves, up int) {
+	p, c := d.p, g.c
+	spines := d.podRun.Spines
+	sShown, sMore := fitBoxes(spines, 16)
+	sx := spread(g.left+0.03, g.right-0.03, sShown+boolInt(sMore))
+	w := 0.8 * (g.right - g.left - 0.06) / float64(sShown+boolInt(sMore))
+	for i := range sShown {
+		x := sx[i+boolInt(sMore && i == sShown-1)]
+		box(c, g.at(x-w/2, g.ySpine-g.boxH/2), g.at(x+w/2, g.ySpine+g.boxH/2), colour(0))
+		n := i + 1
+		if sMore && i == sShown-1 {
+			n = spines
+		}
+		text(c, g.at(x, g.ySpine), fmt.Sprint(n), tickSize, true, color.White, draw.XCenter)
+	}
+	if sMore {
+		text(c, g.at(sx[sShown-1], g.ySpine), "…", labelSize, true, Ink, draw.XCenter)
+	}
+	// The fan from the unit's leaves (plane 1's half of a dual-plane
+	// pair) to the spines.
+	shift := 0.0
+	if d.isDualPlane() {
+		shift = -0.2 * (g.right - g.left - 0.06) / float64(len(xs))
+	}
+	for _, x := range xs {
+		line(c, g.at(x+shift, g.yLeaf+g.boxH/2), g.at((g.left+g.right)/2, g.ySpine-g.boxH/2), Grey, 0.6)
+	}
+	tag(c, g.at((g.left+g.right)/2, (g.yLeaf+g.ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this %s (%s in the %s)",
+		textfmt.Int(leaves*up), p.TierGbps("leaf_spine"), d.unitWord(), textfmt.Int(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
+	// On the frame's top edge, clear of the spine boxes at any size.
+	// With cores above, the spine-core links' label sits there: the
+	// spines are counted by their numbered boxes (the last is the pod's
+	// count) and in the totals.
+	if p.Tiers < 3 {
+		tag(c, g.at(g.right, g.ySpine+g.boxH/2+0.05), fmt.Sprintf("%s spine switches", textfmt.Int(spines)), Ink, draw.XRight)
+	}
+}
+
+// drawCores draws the core layer and the pod's links to it.
+func (d *topoDiagram) drawCores(g topoGeom) {
+	c := g.c
+	box(c, g.at(g.left+0.05, g.yCore-g.boxH/2), g.at(g.right-0.05, g.yCore+g.boxH/2), colour(4))
+	joins := "group j joins spine j of every pod"
+	if d.spinesPerGroup > 1 {
+		joins = fmt.Sprintf("a group joins up to %d spine numbers of every pod", d.spinesPerGroup)
+	}
+	fitted(c, g.at((g.left+g.right)/2, g.yCore), fmt.Sprintf("core: %s switches in %s (%s)",
+		textfmt.Int(d.coreN), textfmt.Plural(d.groupsN, "group"), joins), tickSize, true, color.White, draw.XCenter,
+		g.W*vg.Length(g.right-g.left-0.12), g.H*vg.Length(g.boxH))
+	line(c, g.at((g.left+g.right)/2, g.ySpine+g.boxH/2), g.at((g.left+g.right)/2, g.yCore-g.boxH/2), Grey, 1.5)
+	tag(c, g.at((g.left+g.right)/2, (g.ySpine+g.yCore)/2+0.01), fmt.Sprintf("%s spine-core links × %dG from this pod",
+		textfmt.Int(d.podRun.SpineCore), d.p.TierGbps("spine_core")), Ink, draw.XCenter)
+}
+
+// drawSummaries draws the summaries on the right: totals at the top,
+// then pods, units and planes beside the layer they summarise.
+func (d *topoDiagram) drawSummaries(g topoGeom) {
+	p, c := d.p, g.c
+	sx := g.right + 0.04
+	boxH, yLeaf, yNode := g.boxH, g.yLeaf, g.yNode
+	d.drawTotals(c, g.at(sx, 0.97), g.H*vg.Length(0.97-d.summaryTop(yLeaf, yNode, boxH)))
 	if more := d.units1 - 1; more > 0 {
-		stack(c, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2))
-		markTarget(c, TargetNextUnit, at(sx, yLeaf-boxH/2), at(0.98, yLeaf+boxH/2+0.02))
-		word := "more SU"
-		if racksPerSU(p) > 0 {
-			word = "more rack"
-		}
-		text(c, at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", textfmt.Plural(more, word), podWord(p)), tickSize, true, Ink, draw.XCenter)
+		stack(c, g.at(sx, yLeaf-boxH/2), g.at(0.98, yLeaf+boxH/2))
+		markTarget(c, TargetNextUnit, g.at(sx, yLeaf-boxH/2), g.at(0.98, yLeaf+boxH/2+0.02))
+		text(c, g.at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", textfmt.Plural(more, "more "+d.unitWord()), podWord(p)), tickSize, true, Ink, draw.XCenter)
 	}
 	if p.Tiers == 3 && d.pods1 > 1 {
 		y := 0.58
-		stack(c, at(sx, y-boxH/2), at(0.98, y+boxH/2))
-		markTarget(c, TargetNextPod, at(sx, y-boxH/2), at(0.98, y+boxH/2+0.02))
-		text(c, at((sx+0.98)/2, y), "× "+textfmt.Plural(d.pods1-1, "more pod"), tickSize, true, Ink, draw.XCenter)
+		stack(c, g.at(sx, y-boxH/2), g.at(0.98, y+boxH/2))
+		markTarget(c, TargetNextPod, g.at(sx, y-boxH/2), g.at(0.98, y+boxH/2+0.02))
+		text(c, g.at((sx+0.98)/2, y), "× "+textfmt.Plural(d.pods1-1, "more pod"), tickSize, true, Ink, draw.XCenter)
 		// The pod kinds go in the room between this stack and the next.
 		below := yNode + boxH/2 + 0.02
 		if d.units1 > 1 {
 			below = yLeaf + boxH/2 + 0.02
 		}
-		room := H*vg.Length(y-boxH/2-0.01-below) - vg.Points(2) - 2*stackOffset // the next stack's shadows
+		room := g.H*vg.Length(y-boxH/2-0.01-below) - vg.Points(2) - 2*stackOffset // the next stack's shadows
 		kinds := textStyle(tickSize*0.9, false)
 		room = min(room, 3*kinds.Height("X"))
-		fitted(c, at(sx, y-boxH/2-0.01).Sub(vg.Point{Y: room / 2}), d.podKinds(), tickSize*0.9, false, Ink, draw.XLeft,
-			W*vg.Length(0.98-sx), room)
+		fitted(c, g.at(sx, y-boxH/2-0.01).Sub(vg.Point{Y: room / 2}), d.podKinds(), tickSize*0.9, false, Ink, draw.XLeft,
+			g.W*vg.Length(0.98-sx), room)
 	}
-	if p.Planes > 1 {
-		stack(c, at(sx, yNode-boxH/2), at(0.98, yNode+boxH/2))
-		text(c, at((sx+0.98)/2, yNode), "× "+textfmt.Plural(p.Planes-1, "more plane")+", alike", tickSize, true, Ink, draw.XCenter)
+	if more := d.planesSummarised(); more > 0 {
+		stack(c, g.at(sx, yNode-boxH/2), g.at(0.98, yNode+boxH/2))
+		fitted(c, g.at((sx+0.98)/2, yNode), d.planesText(more), tickSize, true, Ink, draw.XCenter, g.W*vg.Length(0.98-sx)*0.94, g.H*vg.Length(boxH))
 	}
 }
 
@@ -358,7 +437,7 @@ func (d *topoDiagram) summaryTop(yLeaf, yNode, boxH float64) float64 {
 		return 0.58 + boxH/2 + 0.03
 	case d.units1 > 1:
 		return yLeaf + boxH/2 + 0.03
-	case d.p.Planes > 1:
+	case d.planesSummarised() > 0:
 		return yNode + boxH/2 + 0.03
 	}
 	return 0
@@ -386,6 +465,9 @@ func (d *topoDiagram) drawTotals(c draw.Canvas, top vg.Point, room vg.Length) {
 func (d *topoDiagram) totals() []string {
 	p := d.p
 	P := p.Planes
+	if d.allRails() {
+		P /= p.RailNetworks() // the drawing shows every rail of a plane
+	}
 	out := []string{"Per plane"}
 	if P == 1 {
 		out[0] = "Counts"

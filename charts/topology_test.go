@@ -104,10 +104,15 @@ func TestTopologyFocus(t *testing.T) {
 	}
 }
 
-// Goldens of the diagram at 1,024, 16,384 and 100,000 GPUs.
+// Goldens of the diagram at 1,024, 16,384 and 100,000 GPUs, and one
+// plan in each design style: top-of-rack, dual-plane and rail-only.
 func TestTopologyGoldens(t *testing.T) {
-	for name, p := range topologyCases(t) {
-		if name != "1k" && name != "16k" && name != "100k" {
+	plans := topologyCases(t)
+	for name, p := range styleTopologyCases(t) {
+		plans[name] = p
+	}
+	for name, p := range plans {
+		if name != "1k" && name != "16k" && name != "100k" && name != "tor" && name != "dualplane" && name != "railonly" {
 			continue
 		}
 		fig, err := Topology(Input{Plan: p})

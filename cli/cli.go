@@ -192,7 +192,8 @@ var planFlagNames = []struct{ name, usage string }{
 	{"spine-oversubscription", "three-tier spines' down:up ratio toward the cores, e.g. 7:1 (default 1:1)"},
 	{"servers-per-tor", "top-of-rack designs: servers one leaf in their rack serves (sets rail_optimized = false)"},
 	{"pod-gpus", "GPUs of one three-tier pod, e.g. 3072"},
-	{"uplink-gbps", "switch-to-switch port speed in Gb/s, e.g. 800 (default: the server port speed)"},
+	{"uplink-gbps", "switch-to-switch port speed in Gb/s, e.g. 800, or 200 below 400G server ports (default: the server port speed)"},
+	{"core-uplink-gbps", "three tiers: spine-to-core port speed in Gb/s, e.g. 800 (default: the uplink speed)"},
 	{"topology", "design style: rail-optimized, top-of-rack, rail-only or dual-plane"},
 	{"tiers", "switch tiers: 0 (fewest that fit), 1, 2 or 3"},
 	{"price-basis", "street (third-party optics, retail prices) or list (branded optics at the vendor premium)"},
@@ -438,7 +439,7 @@ var fieldFlag = map[string]string{
 	"network.switch": "switch", "network.oversubscription": "oversubscription", "network.tiers": "tiers",
 	"network.spine_oversubscription": "spine-oversubscription", "network.leaf_alignment": "leaf-alignment",
 	"network.servers_per_tor": "servers-per-tor", "network.pod_gpus": "pod-gpus", "network.uplink_gbps": "uplink-gbps", "network.topology": "topology",
-	"pricing.basis": "price-basis", "pricing.quotes": "quotes",
+	"pricing.basis": "price-basis", "pricing.quotes": "quotes", "network.core_uplink_gbps": "core-uplink-gbps",
 	"network.routing": "routing", "network.in_network_reduction": "in-network-reduction",
 }
 

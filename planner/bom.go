@@ -172,33 +172,26 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 // switchEndModules counts the switch-end modules per link tier
 // (server_leaf, leaf_spine, spine_core, as LinkTiers lists them): at the
 // lower end, at the upper, over planes planes. Leaves' down ports run at
-// the server speed; their uplinks, spines and cores at the uplink speed.
+// the server speed; their uplinks and the spines' down ports at the
+// uplink speed; the spines' up ports and the cores at the core speed.
 func (p *Plan) switchEndModules(pl fabric.Plane, planes int) [3][2]int {
 	sw := p.Switch
-	c, cu := sw.LinksPerCage(p.PortGbps), sw.LinksPerCage(p.TierGbps("leaf_spine"))
-	mods := func(loads []fabric.Load, down bool) int {
+	c, cu, cc := sw.LinksPerCage(p.PortGbps), sw.LinksPerCage(p.TierGbps("leaf_spine")), sw.LinksPerCage(p.TierGbps("spine_core"))
+	mods := func(loads []fabric.Load, down bool, perCage int) int {
 		n := 0
 		for _, l := range loads {
 			if down {
-				n += l.Switches * ceilDiv(l.Down, c)
+				n += l.Switches * ceilDiv(l.Down, perCage)
 			} else {
-				n += l.Switches * ceilDiv(l.Up, cu)
+				n += l.Switches * ceilDiv(l.Up, perCage)
 			}
 		}
 		return n * planes
 	}
-	// Spines and cores run every port at the uplink speed.
-	upperMods := func(loads []fabric.Load) int {
-		n := 0
-		for _, l := range loads {
-			n += l.Switches * ceilDiv(l.Down, cu)
-		}
-		return n * planes
-	}
 	return [3][2]int{
-		{0, mods(pl.LeafLoads, true)},
-		{mods(pl.LeafLoads, false), upperMods(pl.SpineLoads)},
-		{mods(pl.SpineLoads, false), upperMods(pl.CoreLoads)},
+		{0, mods(pl.LeafLoads, true, c)},
+		{mods(pl.LeafLoads, false, cu), mods(pl.SpineLoads, true, cu)},
+		{mods(pl.SpineLoads, false, cc), mods(pl.CoreLoads, true, cc)},
 	}
 }
 
@@ -336,6 +329,10 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 		if best == "" {
 			_, longest := cat.Module(p.Switch.Form, g, c, p.tierLane(t.Name), 0)
 			longest = min(longest, cat.Cables[fiberKey].Reach(g))
+			if longest == 0 {
+				return fielderr.New(tierSpeedField(t.Name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
+					"no cable or %s transceiver in the catalog carries %dG on %s for %g m (%s)", p.Switch.Form, g, p.Switch.Key, t.Metres, t.Name)
+			}
 			return fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
 				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, p.Switch.Key, longest)
 		}

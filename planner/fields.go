@@ -507,6 +507,8 @@ func styleFields() []Field {
 			func(s *Scenario) *int { return &s.Network.PodGPUs }),
 		countField("network.uplink_gbps", "Uplink speed (Gb/s)", 1, MaxUplinkGbps, true, "the server port speed",
 			func(s *Scenario) *int { return &s.Network.UplinkGbps }),
+		countField("network.core_uplink_gbps", "Core uplink speed (Gb/s, 3 tiers)", 1, MaxUplinkGbps, true, "the uplink speed",
+			func(s *Scenario) *int { return &s.Network.CoreUplinkGbps }),
 	}
 }
 

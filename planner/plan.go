@@ -142,7 +142,10 @@ type Plan struct {
 	PortGbps      int // speed of each NIC port and switch port
 	// UplinkGbps is the speed of the switch-to-switch ports (PortGbps
 	// unless the scenario's uplink_gbps asks another).
-	UplinkGbps    int
+	UplinkGbps int
+	// CoreGbps is the speed of the spine-to-core ports (UplinkGbps
+	// unless the scenario's core_uplink_gbps asks another).
+	CoreGbps      int
 	LaneGbps      int // SerDes lane rate every link runs (NIC, switch and modules share it)
 	Planes        int
 	RailsPerPlane int // server ports per plane
@@ -511,18 +514,20 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	}
 	radix := sw.Radix(port)
 	uplink := n.UplinkSpeed(port)
-	k := uplink / port
+	core := n.CoreSpeed(uplink)
+	leafW := fabric.WeightsOf(port, uplink)
 	down, up, _ := Ratio(n.Oversubscription)
-	leafDown, leafUp := fabric.MixedLeafPorts(radix, k, down, up)
+	leafDown, leafUp := fabric.SplitPorts(radix, leafW, down, up)
 	if leafDown == 0 {
-		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix/k),
+		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix/leafW.Up),
 			"%s needs %d ports per leaf; %s has %d at %dG", n.Oversubscription, down+up, sw.Key, radix, port)
 	}
 	systems, servers := s.nodes(cat)
 	serverPorts := n.NICsPerServer * n.PortsPerNIC
 	networks, rails := railNetworks(n, serverPorts/n.Planes)
 	spec := fabricSpec{fabric.Spec{Servers: servers, Rails: rails, Radix: radix, Down: leafDown, Up: leafUp, RatioD: down, RatioU: up,
-		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: sw.Radix(uplink), UpScale: k}}
+		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: sw.Radix(uplink), CoreRadixAt: sw.Radix(core),
+		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core)}}
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
 	if err != nil {
 		return nil, err
@@ -538,7 +543,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p := &Plan{
 		Scenario: s, NIC: nic, Switch: sw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
-		PortGbps: port, UplinkGbps: uplink, LaneGbps: lane, Planes: n.Planes * networks, RailsPerPlane: rails,
+		PortGbps: port, UplinkGbps: uplink, CoreGbps: core, LaneGbps: lane, Planes: n.Planes * networks, RailsPerPlane: rails,
 		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
 		Tiers: pl.Tiers, Pods: pl.Pods, ServersPerUnit: pl.ServersPerGroup,
 		Units: ceilDiv(servers, pl.ServersPerGroup),
@@ -564,6 +569,8 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Notes = append(p.Notes, spineRatioNote(n, pl.Tiers)...)
 	p.Notes = append(p.Notes, railOnlyNote(p, networks)...)
 	p.Notes = append(p.Notes, dualPlaneNote(n)...)
+	p.Notes = append(p.Notes, coreSpeedNote(n, pl.Tiers)...)
+	p.Notes = append(p.Notes, slowUplinkNote(p)...)
 	P := p.Planes
 	p.Links = Links{ServerLeaf: pl.ServerLeaf * P, LeafSpine: pl.LeafSpine * P, SpineCore: pl.SpineCore * P}
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
@@ -666,6 +673,9 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
 	if rs.Network.Switch == Auto {
 		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
 		if g := rs.Network.UplinkGbps; g > 0 {
+			candidates = uplinkCandidates(candidates, g)
+		}
+		if g := rs.Network.CoreUplinkGbps; g > 0 {
 			candidates = uplinkCandidates(candidates, g)
 		}
 		if j := laneJoined(candidates, nic, port); len(j) > 0 {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/fabric"
 )
 
 // UplinkSpeed is the speed in Gb/s of the switch-to-switch ports (leaf
@@ -21,8 +22,11 @@ func (n Network) UplinkSpeed(port int) int {
 // leaf_spine or spine_core): the server port speed toward the servers,
 // the uplink speed between switches.
 func (p *Plan) TierGbps(linkTier string) int {
-	if linkTier == "server_leaf" || p.UplinkGbps == 0 {
+	switch {
+	case linkTier == "server_leaf" || p.UplinkGbps == 0:
 		return p.PortGbps
+	case linkTier == "spine_core":
+		return p.coreGbps()
 	}
 	return p.UplinkGbps
 }
@@ -46,8 +50,11 @@ func (p *Plan) tierLane(linkTier string) int {
 }
 
 // MixedSpeeds reports whether the switch-to-switch ports run at another
-// speed than the server ports.
-func (p *Plan) MixedSpeeds() bool { return p.UplinkGbps != 0 && p.UplinkGbps != p.PortGbps }
+// speed than the server ports (or the spine-to-core ports at another
+// than the leaf-to-spine ones).
+func (p *Plan) MixedSpeeds() bool {
+	return p.UplinkGbps != 0 && (p.UplinkGbps != p.PortGbps || p.Tiers >= 3 && p.coreGbps() != p.UplinkGbps)
+}
 
 // SpeedsText says each tier's port speed, as "leaf 400G down, 800G up;
 // spine 800G"; empty when every port runs at the server speed.
@@ -56,11 +63,13 @@ func (p *Plan) SpeedsText() string {
 		return ""
 	}
 	s := fmt.Sprintf("leaf %dG down, %dG up", p.PortGbps, p.UplinkGbps)
-	if p.Tiers >= 2 {
+	switch {
+	case p.Tiers >= 3 && p.coreGbps() != p.UplinkGbps:
+		s += fmt.Sprintf("; spine %dG down, %dG up; core %dG", p.UplinkGbps, p.coreGbps(), p.coreGbps())
+	case p.Tiers >= 3:
+		s += fmt.Sprintf("; spine %dG; core %dG", p.UplinkGbps, p.UplinkGbps)
+	case p.Tiers == 2:
 		s += fmt.Sprintf("; spine %dG", p.UplinkGbps)
-	}
-	if p.Tiers >= 3 {
-		s += fmt.Sprintf("; core %dG", p.UplinkGbps)
 	}
 	return s
 }
@@ -71,13 +80,19 @@ func (p *Plan) SpeedsText() string {
 func (p *Plan) setTierSpeeds(spec fabricSpec) {
 	for i := range p.SwitchTiers {
 		t := &p.SwitchTiers[i]
-		t.DownGbps, t.UpGbps = p.UplinkGbps, p.UplinkGbps
-		if t.Name == TierLeaf {
-			t.DownGbps = p.PortGbps
-			t.Radix = spec.Radix - (spec.UplinkScale()-1)*spec.Up
-			continue
+		switch t.Name {
+		case TierLeaf:
+			t.DownGbps, t.UpGbps = p.PortGbps, p.UplinkGbps
+			t.Radix = fabric.ConfiguredRadix(spec.Radix, spec.LeafW, spec.Up)
+		case TierSpine:
+			t.DownGbps, t.UpGbps, t.Radix = p.UplinkGbps, p.UplinkGbps, spec.UplinkRadix()
+			if p.Tiers >= 3 {
+				_, up := spec.SpinePorts()
+				t.UpGbps, t.Radix = p.coreGbps(), fabric.ConfiguredRadix(spec.UplinkRadix(), spec.SpineW, up)
+			}
+		default:
+			t.DownGbps, t.UpGbps, t.Radix = p.coreGbps(), p.coreGbps(), spec.CoreRadix()
 		}
-		t.Radix = spec.UplinkRadix()
 	}
 	p.PortsTotal = 0
 	for _, t := range p.SwitchTiers {
@@ -85,9 +100,9 @@ func (p *Plan) setTierSpeeds(spec fabricSpec) {
 	}
 }
 
-// validateUplink checks uplink_gbps: a multiple of the server port speed
-// that the chosen switch (or, with switch auto, some switch of the
-// fabric with ports at both speeds) offers.
+// validateUplink checks uplink_gbps: a speed that the chosen switch (or,
+// with switch auto, some switch of the fabric with ports at both
+// speeds) offers, faster or slower than the server ports.
 func (s *Scenario) validateUplink(cat *Catalog) []error {
 	n := s.Network
 	g := n.UplinkGbps
@@ -102,18 +117,13 @@ func (s *Scenario) validateUplink(cat *Catalog) []error {
 	if port <= 0 {
 		return nil
 	}
-	if g < port || g%port != 0 {
-		return []error{fielderr.New(field, fmt.Sprintf("use %dG or a multiple of it, or leave it out", port),
-			"%dG uplinks do not carry whole %dG server ports (uplinks run at the server port speed or a multiple of it)", g, port)}
-	}
 	if n.Switch != Auto {
 		sw := cat.Switches[n.Switch]
 		if sw == nil || sw.Fabric != n.Fabric {
 			return nil // validateHardware says so
 		}
-		if sw.Radix(g) == 0 {
-			return []error{fielderr.New(field, "use one of "+gbpsList(sw.Speeds())+", or leave it out",
-				"%s has no %dG ports: it offers %s", sw.Key, g, gbpsList(sw.Speeds()))}
+		if err := checkSwitchSpeed(sw, field, g); err != nil {
+			return []error{err}
 		}
 		return nil
 	}

@@ -14,26 +14,29 @@ type Report struct {
 	PortGbps int        `json:"port_gbps"`
 	// UplinkGbps is the switch-to-switch port speed, given only when it
 	// differs from port_gbps.
-	UplinkGbps   int          `json:"uplink_gbps,omitempty"`
-	Fabric       Fabric       `json:"fabric"`
-	NIC          string       `json:"nic"`
-	Switch       string       `json:"switch"`
-	Switches     SwitchCounts `json:"switches"`
-	SwitchPorts  PortCounts   `json:"switch_ports"`
-	Ports        []TierPorts  `json:"ports"`
-	Wiring       Wiring       `json:"wiring"`
-	Headroom     []Headroom   `json:"headroom"`
-	Links        Links        `json:"links"`
-	Transceivers Transceivers `json:"transceivers"`
-	Cables       []CableCount `json:"cables"`
-	CostUSD      Money        `json:"cost_usd"`
-	PowerW       Watts        `json:"power_w"`
-	Spares       SpareParts   `json:"spares"`
-	PerSU        UnitBill     `json:"per_su"`
-	BOM          []BOMJSON    `json:"bom"`
-	Notes        []string     `json:"notes"`
-	JCT          *JCTReport   `json:"jct"`
-	Resilience   *Resilience  `json:"resilience,omitempty"`
+	UplinkGbps int `json:"uplink_gbps,omitempty"`
+	// CoreUplinkGbps is the spine-to-core port speed, given only in a
+	// three-tier fabric where it differs from the leaf-to-spine speed.
+	CoreUplinkGbps int          `json:"core_uplink_gbps,omitempty"`
+	Fabric         Fabric       `json:"fabric"`
+	NIC            string       `json:"nic"`
+	Switch         string       `json:"switch"`
+	Switches       SwitchCounts `json:"switches"`
+	SwitchPorts    PortCounts   `json:"switch_ports"`
+	Ports          []TierPorts  `json:"ports"`
+	Wiring         Wiring       `json:"wiring"`
+	Headroom       []Headroom   `json:"headroom"`
+	Links          Links        `json:"links"`
+	Transceivers   Transceivers `json:"transceivers"`
+	Cables         []CableCount `json:"cables"`
+	CostUSD        Money        `json:"cost_usd"`
+	PowerW         Watts        `json:"power_w"`
+	Spares         SpareParts   `json:"spares"`
+	PerSU          UnitBill     `json:"per_su"`
+	BOM            []BOMJSON    `json:"bom"`
+	Notes          []string     `json:"notes"`
+	JCT            *JCTReport   `json:"jct"`
+	Resilience     *Resilience  `json:"resilience,omitempty"`
 	// SanityBands put the cost per GPU and the capex share beside the
 	// published analyst bands.
 	SanityBands []SanityCheck `json:"sanity_bands"`
@@ -157,7 +160,7 @@ type QuoteJSON struct {
 func (p *Plan) Report() Report {
 	r := Report{
 		Scenario: p.Scenario.Name, GPUs: p.GPUs, Servers: p.Servers, Tiers: p.Tiers, Planes: p.Planes,
-		NICPorts: p.NICPorts, PortGbps: p.PortGbps, UplinkGbps: mixedUplink(p), Fabric: p.Scenario.Network.Fabric,
+		NICPorts: p.NICPorts, PortGbps: p.PortGbps, UplinkGbps: mixedUplink(p), CoreUplinkGbps: mixedCore(p), Fabric: p.Scenario.Network.Fabric,
 		NIC: p.NIC.Key, Switch: p.Switch.Key,
 		Switches:     SwitchCounts{Leaf: p.Switches(TierLeaf), Spine: p.Switches(TierSpine), Core: p.Switches(TierCore), Total: p.TotalSwitches()},
 		SwitchPorts:  PortCounts{Used: p.PortsUsed, Installed: p.PortsTotal},

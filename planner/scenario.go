@@ -172,11 +172,15 @@ type Network struct {
 	// 0: as many whole units as a spine's down ports serve.
 	PodGPUs int `toml:"pod_gpus,omitempty,omitzero"`
 	// UplinkGbps is the speed of the switch-to-switch ports (leaf to
-	// spine, spine to core) in Gb/s, a multiple of the server port speed
-	// that the switch offers (a Q3400 leaf with 400G server ports and
+	// spine, spine to core unless core_uplink_gbps says) in Gb/s, a speed
+	// the switch offers, faster or slower than the server ports (a Q3400 leaf with 400G server ports and
 	// 800G uplinks; Alibaba HPN's 200G down, 400G up); 0: the server
 	// port speed on every tier.
 	UplinkGbps int `toml:"uplink_gbps,omitempty,omitzero"`
+	// CoreUplinkGbps is the speed of the spine-to-core ports in a
+	// three-tier fabric, a speed the switch offers (800G cores above
+	// 400G leaf-to-spine links); 0: the uplink speed.
+	CoreUplinkGbps int `toml:"core_uplink_gbps,omitempty,omitzero"`
 	// LeafAlignment is how nodes map to leaves: AlignRack (a leaf takes
 	// whole racks of one rail, as the system's reference design does),
 	// AlignPacked (a leaf takes as many nodes as it has ports) or ""
@@ -315,6 +319,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 	errs = append(errs, s.Facility.validate()...)
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateUplink(cat)...)
+	errs = append(errs, s.validateCoreUplink(cat)...)
 	errs = append(errs, s.validateMedia()...)
 	errs = append(errs, s.validatePricing(cat)...)
 	errs = append(errs, s.validatePrices(cat)...)

@@ -30,7 +30,7 @@ func (spec *fabricSpec) setSpineRatio(n Network, sw *Switch, port int) error {
 	if d == u {
 		return nil
 	}
-	if d+u > spec.UplinkRadix() {
+	if sd, _ := fabric.SplitPorts(spec.UplinkRadix(), spec.SpineW, d, u); sd == 0 {
 		return fielderr.New("network.spine_oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", spec.UplinkRadix()),
 			"%s needs %d ports per spine; %s has %d at %dG", n.SpineOversubscription, d+u, sw.Key, spec.UplinkRadix(), n.UplinkSpeed(port))
 	}
@@ -89,7 +89,7 @@ func (spec *fabricSpec) setToR(n Network, sw *Switch, port int) error {
 	}
 	down := n.ServersPerToR * spec.Rails
 	up := spec.UpFor(down)
-	if down+spec.UplinkScale()*up > spec.Radix {
+	if !fabric.Fits(spec.Radix, spec.LeafW, down, up) {
 		return fielderr.New("network.servers_per_tor", fmt.Sprintf("use at most %d servers per ToR, a larger switch or more planes", spec.Radix*spec.RatioD/(spec.RatioD+spec.RatioU)/spec.Rails),
 			"%d servers of %d ports each need %d down and %d up ports at %s; %s has %d at %dG", n.ServersPerToR, spec.Rails, down, up, n.Oversubscription, sw.Key, spec.Radix, port)
 	}

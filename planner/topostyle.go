@@ -94,8 +94,15 @@ func (p *Plan) railOnlyFindings(gpu *GPUSpec, classes []TrafficClass) []string {
 
 // withStyle fills what the style decides where the scenario leaves it
 // out: a dual-plane design splits each NIC in two ports (ports_per_nic 2)
-// over two planes.
+// over two planes; a named top-of-rack or rail-optimized topology sets
+// rail_optimized, which it overrides.
 func (n Network) withStyle() Network {
+	switch n.Topology {
+	case TopoToR:
+		n.RailOptimized = false
+	case TopoRailOptimized:
+		n.RailOptimized = true
+	}
 	if n.Style() == TopoDualPlane {
 		if n.PortsPerNIC == 0 {
 			n.PortsPerNIC = 2

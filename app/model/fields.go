@@ -112,6 +112,7 @@ var screen = []onScreen{
 	{key: "network.servers_per_tor", kind: Text, hint: "top-of-rack: all the leaf holds", group: GroupMore},
 	{key: "network.pod_gpus", kind: Text, hint: "as many as a spine serves", group: GroupMore},
 	{key: "network.uplink_gbps", kind: Text, hint: "the server port speed", group: GroupMore},
+	{key: "network.core_uplink_gbps", kind: Text, hint: "the uplink speed", group: GroupMore},
 	{key: "network.routing", kind: Choice, hint: "static: hashed or subnet-manager paths; adaptive: balanced", group: GroupMore, labels: map[string]string{"": RoutingAsBalancing}},
 	{key: "network.in_network_reduction", kind: Toggle, group: GroupMore},
 	{key: "network.leaf_alignment", kind: Choice, group: GroupMore, labels: map[string]string{"": AlignReference}},

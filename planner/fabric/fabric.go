@@ -26,9 +26,12 @@ type Spec struct {
 	// SpineD:SpineU is a three-tier spine's down:up (0:0: non-blocking).
 	SpineD, SpineU int
 	// UpRadix is the switch's ports at the uplink speed (0: radix) and
-	// UpScale the server-speed ports one uplink takes (0: 1); spines
-	// and cores run every port at the uplink speed.
-	UpRadix, UpScale int
+	// CoreRadixAt at the core speed (0: UpRadix); LeafW weighs a leaf's
+	// server port against its uplink, SpineW a spine's down port against
+	// its core uplink (zero: equal speeds). Spines run their down ports
+	// at the uplink speed, cores every port at the core speed.
+	UpRadix, CoreRadixAt int
+	LeafW, SpineW        Weights
 }
 
 // Load is a run of switches of one tier with the same ports in use.
@@ -217,9 +220,9 @@ func (spec Spec) lpg() int {
 // spine ratio exactly as LeafPorts splits a leaf.
 func (spec Spec) SpinePorts() (down, up int) {
 	if spec.SpineD == 0 {
-		return spec.UplinkRadix() / 2, spec.UplinkRadix() / 2
+		return SplitPorts(spec.UplinkRadix(), spec.SpineW, 1, 1)
 	}
-	return LeafPorts(spec.UplinkRadix(), spec.SpineD, spec.SpineU)
+	return SplitPorts(spec.UplinkRadix(), spec.SpineW, spec.SpineD, spec.SpineU)
 }
 
 // spineUpFor is the core links a spine taking down links from its leaves
@@ -227,15 +230,15 @@ func (spec Spec) SpinePorts() (down, up int) {
 // the spine ratio.
 func (spec Spec) spineUpFor(down int) int {
 	if spec.SpineD == 0 {
-		return down
+		return UpLinksFor(down, spec.SpineW, 1, 1)
 	}
-	return ceilDiv(down*spec.SpineU, spec.SpineD)
+	return UpLinksFor(down, spec.SpineW, spec.SpineD, spec.SpineU)
 }
 
 // UpFor is the uplinks a leaf with down server links needs so that it is
 // no more oversubscribed than asked.
 func (spec Spec) UpFor(down int) int {
-	return ceilDiv(down*spec.RatioU, spec.RatioD*spec.UplinkScale())
+	return UpLinksFor(down, spec.LeafW, spec.RatioD, spec.RatioU)
 }
 
 // leafLoads lists leaves by ports used: full groups, then the partial
@@ -543,7 +546,7 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 	if extra > 0 {
 		headroom = append(headroom, Headroom{Tier: TierCore, Switches: extra,
 			Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs: spine j of every pod to its own core group) needs %s more cores, more than one scalable unit's worth (%d)",
-				groupDigits(extra), unitUppers(spec.unitLeaves(), spec.Up, spec.UplinkRadix()))})
+				groupDigits(extra), unitUppers(spec.unitLeaves(), spec.Up, spec.CoreRadix()))})
 	}
 	countPods := 0
 	for _, p := range pods {
@@ -739,7 +742,7 @@ func sizeCores(kinds []*groupKind, spec Spec, avail int) (sized []sizedGroups, e
 	var strict, near []sizedGroups
 	strictN, nearN := 0, 0
 	for _, k := range kinds {
-		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.UplinkRadix())
+		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.CoreRadix())
 		if !ok {
 			return nil, 0, false
 		}
@@ -748,14 +751,14 @@ func sizeCores(kinds []*groupKind, spec Spec, avail int) (sized []sizedGroups, e
 		}
 		strict = append(strict, sizedGroups{k, k.groups, 1, s})
 		strictN += k.groups * s.n
-		runs, cores, ok := mergedGroups(k, spec.UplinkRadix())
+		runs, cores, ok := mergedGroups(k, spec.CoreRadix())
 		if !ok {
 			return nil, 0, false
 		}
 		near = append(near, runs...)
 		nearN += cores
 	}
-	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.Up, spec.UplinkRadix()) {
+	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.Up, spec.CoreRadix()) {
 		return strict, 0, true
 	}
 	return near, strictN - nearN, true

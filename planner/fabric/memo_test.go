@@ -7,7 +7,7 @@ import (
 )
 
 // TestSizeMemo sizes specs that differ in one field each (tiers, spine
-// ratio, pod shape, rail pods, uplink speed) from eight goroutines at
+// ratio, pod shape, rail pods, uplink and core speeds) from eight goroutines at
 // once, twice each and past the memo's capacity, and holds every answer
 // to an unmemoised sizing of the same spec. Mutations caught: a memo key
 // missing a field (two specs answered with one plane), a memo read or
@@ -23,7 +23,8 @@ func TestSizeMemo(t *testing.T) {
 		func(s *Spec) { s.Tiers, s.SpineD, s.SpineU = 3, 3, 1 },
 		func(s *Spec) { s.Tiers, s.PodLeaves = 3, 16 },
 		func(s *Spec) { s.Tiers, s.PodLeaves, s.RailPods = 3, 16, true },
-		func(s *Spec) { s.UpRadix, s.UpScale, s.Down, s.Up = 32, 2, 32, 16 },
+		func(s *Spec) { s.UpRadix, s.LeafW, s.Down, s.Up = 32, Weights{1, 2}, 32, 16 },
+		func(s *Spec) { s.Tiers, s.CoreRadixAt, s.SpineW = 3, 32, Weights{1, 2} },
 		func(s *Spec) { s.RailOptimized, s.Rails = false, 1 },
 		func(s *Spec) { s.Servers = 701 },
 	} {
