@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -310,7 +311,9 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 	H := c.Max.Y - c.Min.Y - vg.Points(8)
 	uh := H / vg.Length(e.units)
 	w := min(c.Max.X-c.Min.X-vg.Points(150), uh*vg.Length(e.units)*0.6)
-	x0 := c.Min.X + (c.Max.X-c.Min.X-w)/2
+	// The unit numbers need a little room on the left; labels of devices
+	// too thin for their own go on the right, so the rack leans left.
+	x0 := c.Min.X + min((c.Max.X-c.Min.X-w)/2, vg.Points(36))
 	y0 := c.Min.Y + vg.Points(4)
 	frame := vg.Rectangle{Min: vg.Point{X: x0, Y: y0}, Max: vg.Point{X: x0 + w, Y: y0 + uh*vg.Length(e.units)}}
 	c.SetColor(color.RGBA{0xf6, 0xf6, 0xf6, 0xff})
@@ -323,7 +326,8 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 	for i := 0; i < len(e.slots); {
 		s := e.slots[i]
 		run := 1 // alike devices in a row: one label when each is too thin for its own
-		for i+run < len(e.slots) && e.slots[i+run].Label == s.Label {
+		stem, _ := numbered(s.Label)
+		for i+run < len(e.slots) && e.slots[i+run].Kind == s.Kind && sameStem(e.slots[i+run].Label, stem) {
 			run++
 		}
 		fill := map[string]color.Color{"node": rackDark, "nvlink": rackNVLink, "switch": rackLeaf, "reserved": color.RGBA{0xdd, 0xdd, 0xdd, 0xff}}[s.Kind]
@@ -344,15 +348,65 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 			}
 		}
 		if !fits {
-			if run > 1 {
-				label = fmt.Sprintf("%d × %s", run, label)
-			}
-			text(c, vg.Point{X: x0 + w + vg.Points(4), Y: (lowY + highY) / 2}, label, tickSize, false, Ink, draw.XLeft)
+			label = runLabel(label, e.slots[i:i+run])
+			room := c.Max.X - (x0 + w + vg.Points(4))
+			text(c, vg.Point{X: x0 + w + vg.Points(4), Y: (lowY + highY) / 2}, clipToWidth(label, sty, room), tickSize, false, Ink, draw.XLeft)
 		}
 		i += run
 	}
 	c.SetLineStyle(draw.LineStyle{Color: Ink, Width: vg.Points(1)})
 	c.Stroke(frame.Path())
+}
+
+// numbered splits a slot label such as "compute tray 7" into its stem
+// ("compute tray") and number; ok is false for a label without one.
+func numbered(label string) (stem string, ok bool) {
+	i := strings.LastIndexByte(label, ' ')
+	if i <= 0 {
+		return label, false
+	}
+	if _, err := strconv.Atoi(label[i+1:]); err != nil {
+		return label, false
+	}
+	return label[:i], true
+}
+
+// sameStem says whether label is stem itself or stem with a number, so
+// "compute tray 1" to "compute tray 18" share one label beside the rack
+// when each is too thin for its own.
+func sameStem(label, stem string) bool {
+	s, _ := numbered(label)
+	return s == stem
+}
+
+// runLabel is the one label beside the rack for a run of alike slots:
+// the label itself for one, "compute tray 1–18" for numbered ones, and
+// "16 × leaf" for unnumbered ones (label may be a shortened form).
+func runLabel(label string, run []planner.RackSlot) string {
+	if len(run) == 1 {
+		return label
+	}
+	stem, ok := numbered(run[0].Label)
+	_, lastOK := numbered(run[len(run)-1].Label)
+	if ok && lastOK {
+		_, first, _ := strings.Cut(run[0].Label, stem+" ")
+		_, last, _ := strings.Cut(run[len(run)-1].Label, stem+" ")
+		return fmt.Sprintf("%s %s–%s", stem, first, last)
+	}
+	return fmt.Sprintf("%d × %s", len(run), label)
+}
+
+// clipToWidth shortens s with an ellipsis until it fits room in sty, so a
+// label beside a rack never leaves the page.
+func clipToWidth(s string, sty draw.TextStyle, room vg.Length) string {
+	if sty.Width(s) <= room {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 1 && sty.Width(string(r)+"…") > room {
+		r = r[:len(r)-1]
+	}
+	return strings.TrimSpace(string(r)) + "…"
 }
 
 // mediumShort names each medium in a panel's legend, short enough for

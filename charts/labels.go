@@ -70,6 +70,10 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	var names []vg.Rectangle
 	block(l.points, vg.Points(4))
 	block(l.avoid, vg.Points(7))
+	if r := p.Legend.Rectangle(c); r.Max.X > r.Min.X && r.Max.Y > r.Min.Y {
+		// gonum/plot draws the legend over the data: no name goes under it
+		placed = append(placed, r)
+	}
 	var lines [][2]vg.Point
 	for _, s := range l.lines {
 		lines = append(lines, [2]vg.Point{{X: trX(float64(s[0].X)), Y: trY(float64(s[0].Y))}, {X: trX(float64(s[1].X)), Y: trY(float64(s[1].Y))}})
