@@ -327,7 +327,8 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 		s := e.slots[i]
 		run := 1 // alike devices in a row: one label when each is too thin for its own
 		stem, _ := numbered(s.Label)
-		for i+run < len(e.slots) && e.slots[i+run].Kind == s.Kind && sameStem(e.slots[i+run].Label, stem) {
+		for i+run < len(e.slots) && e.slots[i+run].Kind == s.Kind && sameStem(e.slots[i+run].Label, stem) &&
+			touching(e.slots[i+run-1], e.slots[i+run]) {
 			run++
 		}
 		fill := map[string]color.Color{"node": rackDark, "nvlink": rackNVLink, "switch": rackLeaf, "reserved": color.RGBA{0xdd, 0xdd, 0xdd, 0xff}}[s.Kind]
@@ -377,6 +378,12 @@ func numbered(label string) (stem string, ok bool) {
 func sameStem(label, stem string) bool {
 	s, _ := numbered(label)
 	return s == stem
+}
+
+// touching says whether two slots stand next to each other in the rack,
+// so one label beside them names no device between them.
+func touching(a, b planner.RackSlot) bool {
+	return a.U+a.Units == b.U || b.U+b.Units == a.U
 }
 
 // runLabel is the one label beside the rack for a run of alike slots:

@@ -3,7 +3,9 @@ package charts
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image/png"
+	"strings"
 	"testing"
 	"time"
 
@@ -189,5 +191,49 @@ func TestFloorPlanRuns(t *testing.T) {
 		if _, err := FloorPlan(in); !errors.Is(err, ErrMissingInput) {
 			t.Errorf("tier %q: err %v, want missing input", bad, err)
 		}
+	}
+}
+
+// TestRackRunLabels checks the one label beside a rack for devices too
+// thin for their own, worked by hand. Catches: numbered trays listed as
+// "18 × compute tray 1" (the number taken as part of the name); trays on
+// either side of the NVLink switch trays joined into one run whose label
+// sits over the switch trays (touching ignored); a label too wide for the
+// room beside the rack drawn off the page (clip skipped).
+func TestRackRunLabels(t *testing.T) {
+	tray := func(n, u int) planner.RackSlot {
+		return planner.RackSlot{Kind: "node", Label: fmt.Sprintf("compute tray %d", n), U: u, Units: 1}
+	}
+	leaf := planner.RackSlot{Kind: "switch", Label: "tomahawk5 leaf", U: 1, Units: 1}
+	cases := []struct {
+		name string
+		run  []planner.RackSlot
+		want string
+	}{
+		{"one device keeps its label", []planner.RackSlot{tray(3, 3)}, "compute tray 3"},
+		{"numbered run by range", []planner.RackSlot{tray(1, 1), tray(2, 2), tray(3, 3)}, "compute tray 1–3"},
+		{"unnumbered run by count", []planner.RackSlot{leaf, leaf, leaf}, "3 × tomahawk5 leaf"},
+	}
+	for _, c := range cases {
+		if got := runLabel(c.run[0].Label, c.run); got != c.want {
+			t.Errorf("%s: runLabel = %q, want %q", c.name, got, c.want)
+		}
+	}
+	// Trays 9 (U9) and 10 (U19) stand either side of 9 switch trays.
+	if touching(tray(9, 9), tray(10, 19)) {
+		t.Error("trays at U9 and U19 counted as touching")
+	}
+	if !touching(tray(1, 1), tray(2, 2)) || !touching(tray(2, 2), tray(1, 1)) {
+		t.Error("trays at U1 and U2 not counted as touching, in either order")
+	}
+	sty := textStyle(tickSize, false)
+	long := "16 × tomahawk5 leaf"
+	room := sty.Width(long) * 0.6
+	got := clipToWidth(long, sty, room)
+	if sty.Width(got) > room || !strings.HasSuffix(got, "…") {
+		t.Errorf("clipToWidth(%q) = %q (%.1f pt), want an ellipsis within %.1f pt", long, got, sty.Width(got), room)
+	}
+	if got := clipToWidth("leaf", sty, room); got != "leaf" {
+		t.Errorf("a label that fits was changed to %q", got)
 	}
 }
