@@ -200,6 +200,9 @@ type rowPlan struct {
 	network bool
 	racks   []rackPlan
 	units   []int // units whose leaves stand in the row's leaf racks
+	// continues: the row's first racks belong to a unit begun in the row
+	// before, so the two must stand in the same block of rows.
+	continues bool
 }
 
 type rackPlan struct {
@@ -225,6 +228,7 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 	var rows []rowPlan
 	var cur []rackPlan // compute racks of the row being filled
 	var units []int    // units whose leaves the row holds
+	midUnit := false   // the row being filled continues the row before's unit
 	leafRacks := func(units int) int { return ceilDiv(units*unitLeaves, h.leavesPerRack) }
 	flush := func() {
 		if len(cur)+len(units) == 0 {
@@ -234,7 +238,7 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 		for j := range leafRacks(len(units)) {
 			leaves = append(leaves, rackPlan{kind: RackLeaf, index: len(rows), nth: j})
 		}
-		row := rowPlan{units: units}
+		row := rowPlan{units: units, continues: midUnit}
 		switch f.LeafPlacement {
 		case PlaceMiddle:
 			half := (len(cur) + 1) / 2
@@ -251,10 +255,12 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 		if len(cur)+max(last-next+1, 0)+leafRacks(len(units)+1) > perRow {
 			flush()
 		}
+		midUnit = len(cur) > 0 && midUnit // a new row starts with this unit
 		units = append(units, u)
 		for ; next <= last; next++ {
 			if len(cur)+leafRacks(len(units)) >= perRow && len(cur) > 0 {
 				flush()
+				midUnit = true
 			}
 			cur = append(cur, rackPlan{kind: RackCompute, index: next})
 		}
@@ -281,6 +287,23 @@ func (h *Hall) networkRows(in layoutInputs) []rowPlan {
 	return rows
 }
 
+// blockBreaks gives each row its block (column of rows side by side):
+// about perRow rows a block, but a block never starts on a row that
+// continues a unit from the row before, so a unit's racks stay within
+// one block's reach of its leaves.
+func blockBreaks(order []rowPlan, perCol int) []int {
+	colOf := make([]int, len(order))
+	col, inCol := 0, 0
+	for r, rp := range order {
+		if inCol >= perCol && !rp.continues {
+			col, inCol = col+1, 0
+		}
+		colOf[r] = col
+		inCol++
+	}
+	return colOf
+}
+
 // placeRows orders the rows (network rows first, last or in the
 // middle), gives every rack its floor position and fills the indexes.
 func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
@@ -293,6 +316,9 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 		order = append(append(order, compute...), network...)
 	default:
 		mid := len(compute) / 2
+		for mid < len(compute) && compute[mid].continues {
+			mid++ // never between the rows of one unit
+		}
 		order = append(append(append(order, compute[:mid]...), network...), compute[mid:]...)
 	}
 	edge := f.ColdAisleM // perimeter aisle, and the cross aisle between blocks
@@ -306,20 +332,25 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 	pitch := f.RackDepthM + (f.ColdAisleM+f.HotAisleM)/2
 	cols := max(1, int(math.Round(math.Sqrt(float64(len(order))*pitch/(rowW+edge)))))
 	perCol := ceilDiv(len(order), cols)
-	cols = ceilDiv(len(order), perCol)
-	y, colLen := 0.0, 0.0
+	colOf := blockBreaks(order, perCol)
+	if len(colOf) > 0 {
+		cols = colOf[len(colOf)-1] + 1
+	}
+	y, colLen, inCol := 0.0, 0.0, 0
 	h.spineRack, h.coreRack = -1, -1
 	h.podSpine = make([]int, len(in.podSpines))
 	for i := 1; i < len(in.podSpines); i++ {
 		h.podSpine[i] = h.podSpine[i-1] + in.podSpines[i-1]
 	}
 	for r, rp := range order {
-		col, i := r/perCol, r%perCol
-		if i == 0 {
+		col := colOf[r]
+		if r == 0 || col != colOf[r-1] {
+			inCol = 0
 			y = edge + f.RackDepthM/2
 		} else {
 			aisle := f.ColdAisleM // rows face each other across cold aisles, back to back across hot
-			if i%2 == 0 {
+			inCol++
+			if inCol%2 == 0 {
 				aisle = f.HotAisleM
 			}
 			y += f.RackDepthM + aisle

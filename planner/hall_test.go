@@ -476,3 +476,40 @@ func TestHallMultimodeWhereCheaper(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestUnitStaysInOneBlock: a scalable unit longer than a row runs over
+// several rows, and the hall sets its rows in blocks side by side; every
+// compute rack of a unit must stand in the block of its unit's leaf rack.
+// Catches the block break falling between two rows of one unit (as it
+// did: 1M GPUs on Tomahawk 6 put a unit's last rows in the next block, a
+// 249 m server-leaf run no medium reaches, and the plan fell back to flat
+// lengths), and the network rows set between a unit's rows.
+func TestUnitStaysInOneBlock(t *testing.T) {
+	for _, g := range []int{100_000, 262_152, 1_000_000} {
+		s := NewScenario()
+		s.Cluster.GPUs = g
+		s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g"
+		p := buildHall(t, s)
+		h := p.Hall
+		long := false
+		for u := range h.unitLeafRack {
+			leaf := h.Racks[h.unitLeafRack[u]]
+			first, last := h.unitRackSpan(u)
+			long = long || h.Racks[h.computeRack[first]].Row != h.Racks[h.computeRack[last]].Row
+			for c := first; c <= last; c++ {
+				rk := h.Racks[h.computeRack[c]]
+				if h.Rows[rk.Row].X != h.Rows[leaf.Row].X {
+					t.Fatalf("%d GPUs: unit %d's rack %s stands in another block than its leaf rack %s", g, u, rk.Name, leaf.Name)
+				}
+			}
+		}
+		if !long {
+			t.Errorf("%d GPUs: no unit runs over two rows; the case does not test the block break", g)
+		}
+		for _, n := range p.Notes {
+			if strings.Contains(n, "no hall layout") {
+				t.Errorf("%d GPUs: %s", g, n)
+			}
+		}
+	}
+}
