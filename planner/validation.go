@@ -45,6 +45,8 @@ type ValidationPoint struct {
 	// QueuePairs is the queue pairs per connection of a routing gain
 	// point (0: one).
 	QueuePairs float64 `toml:"qps"`
+	// LeafDown is a bisection point's servers per leaf switch.
+	LeafDown int `toml:"leaf_down"`
 }
 
 // Validation point kinds.
@@ -161,6 +163,8 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		return perf.CrossAllReduceBusBW(d, true, 1, p.Ranks) / perf.CrossAllReduceBusBW(d, false, 1, p.Ranks), nil
 	case KindRoutingGain:
 		return p.routingGain(d)
+	case KindBisectionShare:
+		return p.bisectionShare(d), nil
 	}
 	return 0, fmt.Errorf("unknown kind %q", p.Kind)
 }
@@ -269,6 +273,8 @@ func (p *ValidationPoint) complete() (ok, known bool) {
 		return true, true
 	case KindRoutingGain:
 		return p.routingGainComplete(), true
+	case KindBisectionShare:
+		return p.bisectionComplete(), true
 	}
 	return false, false
 }
@@ -290,4 +296,5 @@ var validationNeeds = map[string]string{
 	KindAllToAllRDMA:    "needs ep of 2 or more and bytes of 0 or more",
 	KindAllToAllLatency: "needs ep of 2 or more and bytes of 0 or more",
 	KindRoutingGain:     "needs gpu, ranks of 2 or more, gpus_per_server, nics_per_server, nic_gbps and qps of 0 to 1024",
+	KindBisectionShare:  "needs ranks (servers) of 2 or more, nic_gbps and leaf_down of 2 to 1024",
 }
