@@ -165,6 +165,8 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		return p.routingGain(d)
 	case KindBisectionShare:
 		return p.bisectionShare(d), nil
+	case KindColocationSlowdown:
+		return p.colocationSlowdown(cat)
 	}
 	return 0, fmt.Errorf("unknown kind %q", p.Kind)
 }
@@ -263,7 +265,7 @@ func (p *ValidationPoint) check(i int) error {
 // and whether the kind is known.
 func (p *ValidationPoint) complete() (ok, known bool) {
 	switch p.Kind {
-	case KindStep, KindRoCEOverIB:
+	case KindStep, KindRoCEOverIB, KindColocationSlowdown:
 		return p.Scenario != "", true
 	case KindAllReduceBusBW:
 		return p.busBWComplete(), true
@@ -290,11 +292,12 @@ func (p *ValidationPoint) busBWComplete() bool {
 // validationNeeds says what a point of each kind needs besides a name,
 // a source, a published value and a tolerance.
 var validationNeeds = map[string]string{
-	KindStep:            "a " + KindStep + " point needs a scenario",
-	KindRoCEOverIB:      "a " + KindRoCEOverIB + " point needs a scenario",
-	KindAllReduceBusBW:  "needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps",
-	KindAllToAllRDMA:    "needs ep of 2 or more and bytes of 0 or more",
-	KindAllToAllLatency: "needs ep of 2 or more and bytes of 0 or more",
-	KindRoutingGain:     "needs gpu, ranks of 2 or more, gpus_per_server, nics_per_server, nic_gbps and qps of 0 to 1024",
-	KindBisectionShare:  "needs ranks (servers) of 2 or more, nic_gbps and leaf_down of 2 to 1024",
+	KindStep:               "a " + KindStep + " point needs a scenario",
+	KindRoCEOverIB:         "a " + KindRoCEOverIB + " point needs a scenario",
+	KindColocationSlowdown: "a " + KindColocationSlowdown + " point needs a scenario",
+	KindAllReduceBusBW:     "needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps",
+	KindAllToAllRDMA:       "needs ep of 2 or more and bytes of 0 or more",
+	KindAllToAllLatency:    "needs ep of 2 or more and bytes of 0 or more",
+	KindRoutingGain:        "needs gpu, ranks of 2 or more, gpus_per_server, nics_per_server, nic_gbps and qps of 0 to 1024",
+	KindBisectionShare:     "needs ranks (servers) of 2 or more, nic_gbps and leaf_down of 2 to 1024",
 }
