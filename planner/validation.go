@@ -161,10 +161,18 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		return perf.CrossAllReduceBusBW(d, false, 1, p.Ranks) / static, nil
 	case KindStaticShare:
 		return perf.CrossAllReduceBusBW(d, true, 1, p.Ranks) / perf.CrossAllReduceBusBW(d, false, 1, p.Ranks), nil
+	}
+	return p.sharingModel(cat)
+}
+
+// sharingModel is the model's answer for the kinds of routing and sharing
+// points model does not handle.
+func (p ValidationPoint) sharingModel(cat *Catalog) (float64, error) {
+	switch p.Kind {
 	case KindRoutingGain:
-		return p.routingGain(d)
+		return p.routingGain(cat.JCT)
 	case KindBisectionShare:
-		return p.bisectionShare(d), nil
+		return p.bisectionShare(cat.JCT), nil
 	case KindColocationSlowdown:
 		return p.colocationSlowdown(cat)
 	}
