@@ -45,6 +45,8 @@ type ValidationPoint struct {
 	// QueuePairs is the queue pairs per connection of a routing gain
 	// point (0: one).
 	QueuePairs float64 `toml:"qps"`
+	// LeafDown is a bisection point's servers per leaf switch.
+	LeafDown int `toml:"leaf_down"`
 }
 
 // Validation point kinds.
@@ -159,8 +161,20 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		return perf.CrossAllReduceBusBW(d, false, 1, p.Ranks) / static, nil
 	case KindStaticShare:
 		return perf.CrossAllReduceBusBW(d, true, 1, p.Ranks) / perf.CrossAllReduceBusBW(d, false, 1, p.Ranks), nil
+	}
+	return p.sharingModel(cat)
+}
+
+// sharingModel is the model's answer for the kinds of routing and sharing
+// points model does not handle.
+func (p ValidationPoint) sharingModel(cat *Catalog) (float64, error) {
+	switch p.Kind {
 	case KindRoutingGain:
-		return p.routingGain(d)
+		return p.routingGain(cat.JCT)
+	case KindBisectionShare:
+		return p.bisectionShare(cat.JCT), nil
+	case KindColocationSlowdown:
+		return p.colocationSlowdown(cat)
 	}
 	return 0, fmt.Errorf("unknown kind %q", p.Kind)
 }
@@ -259,7 +273,7 @@ func (p *ValidationPoint) check(i int) error {
 // and whether the kind is known.
 func (p *ValidationPoint) complete() (ok, known bool) {
 	switch p.Kind {
-	case KindStep, KindRoCEOverIB:
+	case KindStep, KindRoCEOverIB, KindColocationSlowdown:
 		return p.Scenario != "", true
 	case KindAllReduceBusBW:
 		return p.busBWComplete(), true
@@ -269,6 +283,8 @@ func (p *ValidationPoint) complete() (ok, known bool) {
 		return true, true
 	case KindRoutingGain:
 		return p.routingGainComplete(), true
+	case KindBisectionShare:
+		return p.bisectionComplete(), true
 	}
 	return false, false
 }
@@ -284,10 +300,12 @@ func (p *ValidationPoint) busBWComplete() bool {
 // validationNeeds says what a point of each kind needs besides a name,
 // a source, a published value and a tolerance.
 var validationNeeds = map[string]string{
-	KindStep:            "a " + KindStep + " point needs a scenario",
-	KindRoCEOverIB:      "a " + KindRoCEOverIB + " point needs a scenario",
-	KindAllReduceBusBW:  "needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps",
-	KindAllToAllRDMA:    "needs ep of 2 or more and bytes of 0 or more",
-	KindAllToAllLatency: "needs ep of 2 or more and bytes of 0 or more",
-	KindRoutingGain:     "needs gpu, ranks of 2 or more, gpus_per_server, nics_per_server, nic_gbps and qps of 0 to 1024",
+	KindStep:               "a " + KindStep + " point needs a scenario",
+	KindRoCEOverIB:         "a " + KindRoCEOverIB + " point needs a scenario",
+	KindColocationSlowdown: "a " + KindColocationSlowdown + " point needs a scenario",
+	KindAllReduceBusBW:     "needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps",
+	KindAllToAllRDMA:       "needs ep of 2 or more and bytes of 0 or more",
+	KindAllToAllLatency:    "needs ep of 2 or more and bytes of 0 or more",
+	KindRoutingGain:        "needs gpu, ranks of 2 or more, gpus_per_server, nics_per_server, nic_gbps and qps of 0 to 1024",
+	KindBisectionShare:     "needs ranks (servers) of 2 or more, nic_gbps and leaf_down of 2 to 1024",
 }

@@ -1,0 +1,41 @@
+package planner
+
+import (
+	"math"
+	"testing"
+)
+
+// A bisection share point needs its servers, NIC speed and servers per
+// leaf, and runs the model's static-routing share: with 2 servers per
+// leaf the flow meets its leaf's other flow with probability 1/2 at each
+// of the 2 hashed stages, 1/4 + 3/4 x 1/2 = 0.625 by hand. Mutations
+// caught: a point without leaf_down (or with one server per leaf)
+// accepted, the kind not dispatched to its probe (unknown kind), the
+// probe's fabric or sizes not passed through.
+func TestBisectionSharePoint(t *testing.T) {
+	base := ValidationPoint{Name: "p", Source: "s", Published: 0.6, Tolerance: 0.15, Kind: KindBisectionShare,
+		Fabric: InfiniBand, NICGbps: 20, Ranks: 566, LeafDown: 12}
+	for _, c := range []struct {
+		name   string
+		change func(*ValidationPoint)
+		ok     bool
+	}{
+		{"complete", func(*ValidationPoint) {}, true},
+		{"no leaf size", func(p *ValidationPoint) { p.LeafDown = 0 }, false},
+		{"one server per leaf", func(p *ValidationPoint) { p.LeafDown = 1 }, false},
+		{"one server", func(p *ValidationPoint) { p.Ranks = 1 }, false},
+		{"no NIC speed", func(p *ValidationPoint) { p.NICGbps = 0 }, false},
+	} {
+		p := base
+		c.change(&p)
+		if err := p.check(0); (err == nil) != c.ok {
+			t.Errorf("%s: check %v, want ok %v", c.name, err, c.ok)
+		}
+	}
+	two := base
+	two.LeafDown, two.Ranks, two.Fabric = 2, 77, Ethernet
+	got, err := two.model(testCatalog(t))
+	if err != nil || math.Abs(got-0.625) > 1e-9 {
+		t.Errorf("2 per leaf: %.4f (%v), want 0.625", got, err)
+	}
+}
