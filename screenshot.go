@@ -95,11 +95,29 @@ func (s *shot) take(w fyne.Window, ui *app.UI, stderr io.Writer) int {
 				settle = time.Second
 			}
 			time.Sleep(settle)
-			if c := s.capture(w, tab, s.pathFor(size, tab, len(tabs) > 1), stderr); c != cli.ExitOK {
+			if c := s.captureSettled(w, ui, tab, s.pathFor(size, tab, len(tabs) > 1), stderr); c != cli.ExitOK {
 				code = c
 			}
 		}
 	}
+	return code
+}
+
+// captureSettled captures one tab, and again up to three times, a little
+// later each time, while what it finds may be a frame in motion (a tab's
+// underline sliding, a chart redrawn at its new size on a busy machine):
+// only the last attempt's messages are written, so a layout that settles
+// passes and one that stays cut off fails with what it cuts off.
+func (s *shot) captureSettled(w fyne.Window, ui *app.UI, tab, path string, stderr io.Writer) int {
+	var msg bytes.Buffer
+	code := s.capture(w, tab, path, &msg)
+	for try := 1; code != cli.ExitOK && try <= 3; try++ {
+		time.Sleep(time.Duration(try) * time.Second)
+		ui.WaitIdle()
+		msg.Reset()
+		code = s.capture(w, tab, path, &msg)
+	}
+	_, _ = stderr.Write(msg.Bytes())
 	return code
 }
 
