@@ -164,6 +164,9 @@ func SearchChart(in Input) (*Figure, error) {
 			textfmt.Plural(len(beyond), "design"), usd.text(box.maxCost), unit.Format(box.maxDays),
 			map[bool]string{true: "is", false: "are"}[len(beyond) == 1])
 	}
+	if plan != nil && in.Plan.Hall != nil {
+		foot += " Designs are priced with each tier's links at one length; this plan at the lengths of its data-hall layout, so the same design can show two costs."
+	}
 	if r.Message != "" {
 		foot += "\n" + strings.ToUpper(r.Message[:1]) + r.Message[1:]
 	}
