@@ -2,7 +2,9 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/planner/fabric"
@@ -104,14 +106,22 @@ func (p *Plan) setTierSpeeds(spec fabricSpec) {
 // with switch auto, some switch of the fabric with ports at both
 // speeds) offers, faster or slower than the server ports.
 func (s *Scenario) validateUplink(cat *Catalog) []error {
+	return s.validateLinkSpeed(cat, "network.uplink_gbps", s.Network.UplinkGbps,
+		"give the switch-to-switch port speed in Gb/s, e.g. 800, or leave it out for the server port speed",
+		func(port int) []int { return []int{port} })
+}
+
+// validateLinkSpeed checks a switch-to-switch port speed g given in
+// field: in range (fix says how), and offered by the chosen switch or,
+// with switch auto, by some switch of the fabric that also runs the
+// speeds also(port) names (port: the server port speed).
+func (s *Scenario) validateLinkSpeed(cat *Catalog, field string, g int, fix string, also func(port int) []int) []error {
 	n := s.Network
-	g := n.UplinkGbps
 	if g == 0 {
 		return nil
 	}
-	const field = "network.uplink_gbps"
 	if g < 0 || g > MaxUplinkGbps {
-		return []error{fielderr.New(field, "give the switch-to-switch port speed in Gb/s, e.g. 800, or leave it out for the server port speed", "%d Gb/s", g)}
+		return []error{fielderr.New(field, fix, "%d Gb/s", g)}
 	}
 	port := s.portGbps(cat)
 	if port <= 0 {
@@ -127,9 +137,16 @@ func (s *Scenario) validateUplink(cat *Catalog) []error {
 		}
 		return nil
 	}
-	if len(uplinkCandidates(cat.SwitchesFor(n.Fabric, port), g)) == 0 {
-		return []error{fielderr.New(field, "leave it out, or choose a speed a "+string(n.Fabric)+" switch with "+strconv.Itoa(port)+"G ports offers",
-			"no %s switch with %dG ports offers %dG ports", n.Fabric, port, g)}
+	sws := cat.SwitchesFor(n.Fabric, port)
+	var speeds []string
+	for _, a := range also(port) {
+		sws = uplinkCandidates(sws, a)
+		speeds = append(speeds, strconv.Itoa(a)+"G")
+	}
+	if len(uplinkCandidates(sws, g)) == 0 {
+		ports := strings.Join(slices.Compact(speeds), " and ")
+		return []error{fielderr.New(field, fmt.Sprintf("leave it out, or choose a speed a %s switch with %s ports offers", n.Fabric, ports),
+			"no %s switch with %s ports offers %dG ports", n.Fabric, ports, g)}
 	}
 	return nil
 }

@@ -73,35 +73,9 @@ func checkSwitchSpeed(sw *Switch, field string, g int) error {
 // (or, with switch auto, some switch of the fabric that also runs the
 // server and uplink speeds) offers.
 func (s *Scenario) validateCoreUplink(cat *Catalog) []error {
-	n := s.Network
-	g := n.CoreUplinkGbps
-	if g == 0 {
-		return nil
-	}
-	const field = "network.core_uplink_gbps"
-	if g < 0 || g > MaxUplinkGbps {
-		return []error{fielderr.New(field, "give the spine-to-core port speed in Gb/s, e.g. 800, or leave it out for the uplink speed", "%d Gb/s", g)}
-	}
-	port := s.portGbps(cat)
-	if port <= 0 {
-		return nil
-	}
-	if n.Switch != Auto {
-		sw := cat.Switches[n.Switch]
-		if sw == nil || sw.Fabric != n.Fabric {
-			return nil // validateHardware says so
-		}
-		if err := checkSwitchSpeed(sw, field, g); err != nil {
-			return []error{err}
-		}
-		return nil
-	}
-	sws := uplinkCandidates(uplinkCandidates(cat.SwitchesFor(n.Fabric, port), n.UplinkSpeed(port)), g)
-	if len(sws) == 0 {
-		return []error{fielderr.New(field, fmt.Sprintf("leave it out, or choose a speed a %s switch with %dG and %dG ports offers", n.Fabric, port, n.UplinkSpeed(port)),
-			"no %s switch with %dG and %dG ports offers %dG ports", n.Fabric, port, n.UplinkSpeed(port), g)}
-	}
-	return nil
+	return s.validateLinkSpeed(cat, "network.core_uplink_gbps", s.Network.CoreUplinkGbps,
+		"give the spine-to-core port speed in Gb/s, e.g. 800, or leave it out for the uplink speed",
+		func(port int) []int { return []int{port, s.Network.UplinkSpeed(port)} })
 }
 
 // mixedCore is the plan's spine-to-core speed when it differs from the
