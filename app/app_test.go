@@ -420,9 +420,18 @@ func TestSearchTabUseDesign(t *testing.T) {
 	}
 	u.search.useSelected()
 	u.WaitIdle()
+	// The design is planned whole, hall and all, where the search priced
+	// every design at one length per tier: its price must come back from
+	// the plan's inputs priced that way. Catches Use planning another
+	// design (or the old inputs) and the plan left clean.
 	got := u.Plan()
-	if got.Cost.Total != r.Cheapest.CostUSD || !u.Dirty() {
-		t.Errorf("use design: plan costs %v, design %v", got.Cost.Total, r.Cheapest.CostUSD)
+	flat, err := planner.Build(got.Scenario.FlatLinks(), u.cat)
+	if err != nil || flat.Cost.Total != r.Cheapest.CostUSD || !u.Dirty() {
+		t.Errorf("use design: the plan's inputs priced flat cost %v (%v), design %v", flat.Cost.Total, err, r.Cheapest.CostUSD)
+	}
+	if got.Scenario.Network.Switch != r.Cheapest.Scenario.Network.Switch || got.Scenario.Network.Topology != r.Cheapest.Scenario.Network.Topology {
+		t.Errorf("use design: planned %s %s, design %s %s", got.Scenario.Network.Switch, got.Scenario.Network.Topology,
+			r.Cheapest.Scenario.Network.Switch, r.Cheapest.Scenario.Network.Topology)
 	}
 	u.m.SortSearch(5)
 	rows := u.m.SearchRows()

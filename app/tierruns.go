@@ -3,11 +3,14 @@ package app
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/internal/textfmt"
@@ -60,7 +63,13 @@ func newTierRunsView(u *UI) *tierRunsView {
 		}
 	})
 	v.pick.Horizontal = true
-	v.bar = container.NewHBox(widget.NewLabel("Runs of:"), v.pick)
+	// Fyne sizes a radio item's text box the item's full width, starting
+	// after the button, so the box reaches an icon and a padding past the
+	// item: keep that much room after the group, or a row that ends with
+	// it reaches past the window.
+	overhang := canvas.NewRectangle(color.Transparent)
+	overhang.SetMinSize(fyne.NewSize(theme.IconInlineSize()+theme.InnerPadding(), 0))
+	v.bar = container.NewHBox(widget.NewLabel("Runs of:"), v.pick, overhang)
 	v.panel = container.NewVScroll(v.detail)
 	v.panel.Hide()
 	return v
