@@ -16,6 +16,7 @@ import (
 // given lays the plan out in a data hall.
 var facilityFlags = []struct{ name, key, usage string }{
 	{"facility", "", "lay the plan out in a data hall (on; the default unless --link-layout flat or lengths are given)"},
+	{"link-layout", "link_layout", "link lengths: hall (each link measured in the data hall, the default) or flat (one length per tier, network.media)"},
 	{"rack-kw", "rack_kw", "rack power budget, kW (default 60)"},
 	{"rack-units", "rack_units", "rack height, U (default 42)"},
 	{"reserved-units", "reserved_units", "units kept free in each rack (default 2)"},

@@ -89,8 +89,14 @@ func TestPlanFacilityJSONAndIBNL(t *testing.T) {
 	if out, _, _ = runArgs(t, "plan", "--json", "--gpus", "512"); !strings.Contains(out, `"facility"`) {
 		t.Error("a default plan has no facility figures")
 	}
-	if out, _, _ = runArgs(t, "plan", "--json", "--gpus", "512", "--link-layout", "flat"); strings.Contains(out, `"facility"`) {
-		t.Error("a plan without a layout has facility figures")
+	// Catches --link-layout missing (exit 2 with no output passed this
+	// check before) and the flat choice not reaching the plan.
+	out, errOut, code := runArgs(t, "plan", "--json", "--gpus", "512", "--link-layout", "flat")
+	if code != 0 || !strings.Contains(out, `"gpus"`) || strings.Contains(out, `"facility"`) {
+		t.Errorf("--link-layout flat: exit %d, facility figures %v: %s", code, strings.Contains(out, `"facility"`), errOut)
+	}
+	if _, errOut, code = runArgs(t, "plan", "--gpus", "512", "--link-layout", "curved"); code != 2 || !strings.Contains(errOut, "link-layout") {
+		t.Errorf("--link-layout curved: exit %d, %q; want 2 naming the flag", code, errOut)
 	}
 	dir := t.TempDir()
 	topo := filepath.Join(dir, "fabric.topo")

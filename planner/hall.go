@@ -575,7 +575,7 @@ func (p *Plan) layOut(cat *Catalog) error {
 // rail-optimized, whose leaf takes whole servers. Design styles that
 // place the leaf in the rack extend this rule.
 func leafInRack(s *Scenario) bool {
-	return !s.Network.RailOptimized
+	return s.Network.Style() == TopoToR // a named style over rail_optimized
 }
 
 // laysHall reports whether a plan of s is laid out in the hall (see
