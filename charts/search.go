@@ -156,22 +156,30 @@ func SearchChart(in Input) (*Figure, error) {
 	}
 	p.Add(labels) // last: the names sit over the lines they could not avoid
 	p.Legend.Left = false
+	foot := searchFootnote(in, r, box, len(beyond), unit, usd, plan != nil)
+	data = append(data, Series{Name: "axes", Labels: []string{"x max days", "y max US$"}, Values: []float64{box.xMax, box.yMax}})
+	return &Figure{Name: "search", Panels: [][]*plot.Plot{{p}}, Footnote: foot, Data: data}, nil
+}
+
+// searchFootnote says what the search chart counts, what it leaves out
+// or draws at the edge (beyond designs past the axes), and how its
+// designs and this plan are priced.
+func searchFootnote(in Input, r *planner.SearchResult, box searchBox, beyond int, unit textfmt.DurationUnit, usd money, withPlan bool) string {
 	listed := in.where("the Designs table", "fabricplan search")
 	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front; a name with no free room at this size is left out (%s lists all). Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
 		textfmt.Int(r.Evaluated), textfmt.Int(len(r.Designs)), len(r.Front), listed)
-	if len(beyond) > 0 {
+	if beyond > 0 {
 		foot += fmt.Sprintf(" %s beyond the axes (up to %s and %s) %s drawn as triangles on the edge.",
-			textfmt.Plural(len(beyond), "design"), usd.text(box.maxCost), unit.Format(box.maxDays),
-			map[bool]string{true: "is", false: "are"}[len(beyond) == 1])
+			textfmt.Plural(beyond, "design"), usd.text(box.maxCost), unit.Format(box.maxDays),
+			map[bool]string{true: "is", false: "are"}[beyond == 1])
 	}
-	if plan != nil && in.Plan.Hall != nil {
+	if withPlan && in.Plan.Hall != nil {
 		foot += " Designs are priced with each tier's links at one length; this plan at the lengths of its data-hall layout, so the same design can show two costs."
 	}
 	if r.Message != "" {
 		foot += "\n" + strings.ToUpper(r.Message[:1]) + r.Message[1:]
 	}
-	data = append(data, Series{Name: "axes", Labels: []string{"x max days", "y max US$"}, Values: []float64{box.xMax, box.yMax}})
-	return &Figure{Name: "search", Panels: [][]*plot.Plot{{p}}, Footnote: foot, Data: data}, nil
+	return foot
 }
 
 // durationTicks labels an axis in days with round numbers of unit.

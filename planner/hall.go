@@ -304,23 +304,28 @@ func blockBreaks(order []rowPlan, perCol int) []int {
 	return colOf
 }
 
+// orderRows sets the network rows first, last or in the middle of the
+// compute rows (rowOrder), never between two rows of one unit.
+func orderRows(compute, network []rowPlan, rowOrder string) []rowPlan {
+	order := make([]rowPlan, 0, len(compute)+len(network))
+	switch rowOrder {
+	case RowsNetFirst:
+		return append(append(order, network...), compute...)
+	case RowsNetLast:
+		return append(append(order, compute...), network...)
+	}
+	mid := len(compute) / 2
+	for mid < len(compute) && compute[mid].continues {
+		mid++
+	}
+	return append(append(append(order, compute[:mid]...), network...), compute[mid:]...)
+}
+
 // placeRows orders the rows (network rows first, last or in the
 // middle), gives every rack its floor position and fills the indexes.
 func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 	f := h.Facility
-	var order []rowPlan
-	switch f.RowOrder {
-	case RowsNetFirst:
-		order = append(append(order, network...), compute...)
-	case RowsNetLast:
-		order = append(append(order, compute...), network...)
-	default:
-		mid := len(compute) / 2
-		for mid < len(compute) && compute[mid].continues {
-			mid++ // never between the rows of one unit
-		}
-		order = append(append(append(order, compute[:mid]...), network...), compute[mid:]...)
-	}
+	order := orderRows(compute, network, f.RowOrder)
 	edge := f.ColdAisleM // perimeter aisle, and the cross aisle between blocks
 	widest := 0
 	for _, rp := range order {
