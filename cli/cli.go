@@ -166,7 +166,7 @@ default scenario is used):
   --system KEY|custom  --gpus N  --gpus-per-server N  --nics-per-server N  --nic-gbps N
   --ports-per-nic N  --planes N  --fabric infiniband|ethernet
   --switch KEY|auto  --oversubscription D:U  --tiers N  --leaf-alignment rack|packed
-  --routing static|adaptive  --in-network-reduction true|false
+  --routing static|adaptive  --in-network-reduction true|false  --polarization 0..1
   --price-basis street|list  --quotes FILE.csv|FILE.toml
 
 Run 'fabricplan COMMAND -h' for a command's flags.`)
@@ -201,6 +201,7 @@ var planFlagNames = []struct{ name, usage string }{
 	{"leaf-alignment", "rack (whole racks of a rail per leaf, the NVL72 reference layout) or packed"},
 	{"routing", "static (ECMP hashing, subnet-manager routes) or adaptive, on either fabric"},
 	{"in-network-reduction", "true: all-reduces on the InfiniBand switches' SHARP where they have it"},
+	{"polarization", "static routing: share 0 to 1 of a spine's uplinks a leaf's flows cannot reach, its hash repeating the leaf's (default: data/jct.toml's estimate)"},
 }
 
 // today is the CLI's clock, the day quotes' validity is checked against;
@@ -441,6 +442,7 @@ var fieldFlag = map[string]string{
 	"network.servers_per_tor": "servers-per-tor", "network.pod_gpus": "pod-gpus", "network.uplink_gbps": "uplink-gbps", "network.topology": "topology",
 	"pricing.basis": "price-basis", "pricing.quotes": "quotes", "network.core_uplink_gbps": "core-uplink-gbps",
 	"network.routing": "routing", "network.in_network_reduction": "in-network-reduction",
+	"workload.polarization": "polarization",
 }
 
 func onePositional(pos []string) (string, error) {

@@ -215,6 +215,34 @@ func numberField(key, label, unit string, lo, hi float64, optional bool, at func
 		}}
 }
 
+// optionalNumberField is a number from lo to hi at *at(s) that may be
+// left out: blank stores nil (the data's default), so 0 stays a value.
+// Set stores a new number, never writing through a pointer a copy of
+// the scenario shares.
+func optionalNumberField(key, label string, lo, hi float64, help string, at func(*Scenario) **float64) Field {
+	return Field{Key: key, Label: label, Kind: FieldNumber, Min: lo, Max: hi, Optional: true, Help: help,
+		Get: func(s *Scenario) string {
+			c := *s
+			if v := *at(&c); v != nil {
+				return formatNumber(*v)
+			}
+			return ""
+		},
+		Set: func(s *Scenario, text string) error {
+			t := strings.TrimSpace(text)
+			if t == "" {
+				*at(s) = nil
+				return nil
+			}
+			v, err := textfmt.ParseNumber(t, lo, hi)
+			if err != nil {
+				return err
+			}
+			*at(s) = &v
+			return nil
+		}}
+}
+
 // choiceField is one of choices at *at(s) (choices nil: any text, which
 // validation checks against the catalog); blank, when it is a choice,
 // is the default the file leaves out.
@@ -592,6 +620,8 @@ func workloadFields() []Field {
 		countField("workload.kv_heads", "KV heads (grouped-query attention)", 1, MaxHeads, true, "blank: the model's", w(func(w *Workload) *int { return &w.KVHeads })),
 		countField("workload.route_nodes", "MoE: nodes a token may reach", 1, MaxRouteNodes, true, "node-limited routing; blank: the model's", w(func(w *Workload) *int { return &w.RouteNodes })),
 		countField("workload.qps_per_connection", "Queue pairs per connection", 1, MaxQueuePairs, true, "flows ECMP hashes; blank: NCCL's 1", w(func(w *Workload) *int { return &w.QueuePairs })),
+		optionalNumberField("workload.polarization", "Hash polarization (static routing)", 0, 1,
+			"share of a spine's uplinks a leaf's flows cannot reach; blank: the data's estimate", func(s *Scenario) **float64 { return &workload(s).Polarization }),
 		choiceField("workload.phase", "Other jobs' phase", []string{"", PhaseAligned}, func(s *Scenario) *string { return &workload(s).Phase }),
 		numberField("workload.background_leaf", "Background load, leaf uplinks", "", 0, MaxBackgroundLoad, true, func(s *Scenario) *float64 { return &workload(s).BackgroundLeaf }),
 		numberField("workload.background_spine", "Background load, spine uplinks", "", 0, MaxBackgroundLoad, true, func(s *Scenario) *float64 { return &workload(s).BackgroundSpine }),

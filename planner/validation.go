@@ -228,9 +228,10 @@ func (p ValidationPoint) stepMetric(cat *Catalog) (float64, error) {
 	return 0, fmt.Errorf("unknown metric %q", p.Metric)
 }
 
-// Status is the point's verdict as people read it: ok, off (a fitted
-// point past its tolerance), DRIFTED (an unfitted one), or why it could
-// not be run.
+// Status is the point's verdict as people read it: ok, within gap
+// (inside a tolerance widened past 15% for what its gap says the model
+// leaves out), off (a fitted point past its tolerance), DRIFTED (an
+// unfitted one), or why it could not be run.
 func (r ValidationResult) Status() string {
 	switch {
 	case r.Err != nil:
@@ -239,9 +240,15 @@ func (r ValidationResult) Status() string {
 		return "DRIFTED"
 	case !r.Within():
 		return "off (fitted)"
+	case math.Abs(r.Error()) > maxPlainTolerance:
+		return StatusWithinGap
 	}
 	return "ok"
 }
+
+// StatusWithinGap is the status of a point past 15% but inside the
+// tolerance its gap widens.
+const StatusWithinGap = "within gap"
 
 // FittedText is "no", or "yes: " and the constants the point fitted.
 func (p ValidationPoint) FittedText() string {
@@ -273,8 +280,10 @@ func (p *ValidationPoint) check(i int) error {
 // and whether the kind is known.
 func (p *ValidationPoint) complete() (ok, known bool) {
 	switch p.Kind {
-	case KindStep, KindRoCEOverIB, KindColocationSlowdown:
+	case KindStep, KindRoCEOverIB:
 		return p.Scenario != "", true
+	case KindColocationSlowdown:
+		return p.Scenario != "" && (p.Metric == "" || p.Metric == "added"), true
 	case KindAllReduceBusBW:
 		return p.busBWComplete(), true
 	case KindAllToAllRDMA, KindAllToAllLatency:
@@ -302,7 +311,7 @@ func (p *ValidationPoint) busBWComplete() bool {
 var validationNeeds = map[string]string{
 	KindStep:               "a " + KindStep + " point needs a scenario",
 	KindRoCEOverIB:         "a " + KindRoCEOverIB + " point needs a scenario",
-	KindColocationSlowdown: "a " + KindColocationSlowdown + " point needs a scenario",
+	KindColocationSlowdown: "a " + KindColocationSlowdown + " point needs a scenario, and metric \"added\" or none",
 	KindAllReduceBusBW:     "needs ranks of 2 or more, gpus_per_server, nics_per_server and nic_gbps",
 	KindAllToAllRDMA:       "needs ep of 2 or more and bytes of 0 or more",
 	KindAllToAllLatency:    "needs ep of 2 or more and bytes of 0 or more",

@@ -3,13 +3,17 @@ package planner
 import "fabricplan/planner/perf"
 
 // KindColocationSlowdown is a validation point's kind for how much longer
-// a job's step takes with the scenario's other jobs running on the
-// fabric than with their share of it idle: the scenario's step over the
-// same step without the "other jobs on shared uplinks" effect.
+// a job's step takes with the fabric's other traffic than alone: the
+// scenario's step over the same step without the "other jobs on shared
+// uplinks" and "background load" effects (another job given as jobs = N
+// of the same shape, or as the share of the uplinks it holds). Metric
+// "added" gives the share of the step the sharing adds (the slowdown
+// less 1), which a tolerance can judge where the ratio sits near 1.
 const KindColocationSlowdown = "colocation_slowdown"
 
 // colocationSlowdown is the model's step with the scenario's other jobs
-// over its step with them idle (1 where they share no link).
+// and background load over its step without them (1 where they share no
+// link), or that less 1 for metric "added".
 func (p ValidationPoint) colocationSlowdown(cat *Catalog) (float64, error) {
 	j, err := p.stepOn(cat, "", "")
 	if err != nil {
@@ -17,9 +21,13 @@ func (p ValidationPoint) colocationSlowdown(cat *Catalog) (float64, error) {
 	}
 	shared := 0.0
 	for _, e := range j.Effects {
-		if e.Name == perf.EffectOtherJobs {
-			shared = e.DeltaS
+		if e.Name == perf.EffectOtherJobs || e.Name == perf.EffectBackdrop {
+			shared += e.DeltaS
 		}
 	}
-	return j.Planned.StepS / (j.Planned.StepS - shared), nil
+	slowdown := j.Planned.StepS / (j.Planned.StepS - shared)
+	if p.Metric == "added" {
+		return slowdown - 1, nil
+	}
+	return slowdown, nil
 }

@@ -79,3 +79,73 @@ func TestColocationSlowdownPoint(t *testing.T) {
 		t.Error("a point without a scenario accepted")
 	}
 }
+
+// Background load is another job given as the share of the uplinks it
+// holds: a packed job alone crossing its leaves on static ECMP is slowed
+// by it, more by more (hashed as more flows onto the job's most loaded
+// uplink), not at all without it; metric "added" is the slowdown less 1
+// (worked from the same scenario's ratio); an unknown metric is refused.
+// Mutations caught: the background effect left out of the slowdown (1
+// whatever the load), its sign turned (a speed-up), "added" returning
+// the ratio, any metric accepted.
+func TestColocationBackgroundPoint(t *testing.T) {
+	cat := testCatalog(t)
+	run := func(bg float64, metric string) float64 {
+		t.Helper()
+		sc := colocationScenario(1, "packed", "random", "ecmp")
+		if bg > 0 {
+			sc += fmt.Sprintf("background_leaf = %g\n", bg)
+		}
+		p := ValidationPoint{Name: "p", Source: "s", Published: 1.1, Tolerance: 0.1, Kind: KindColocationSlowdown, Metric: metric, Scenario: sc}
+		if err := p.check(0); err != nil {
+			t.Fatal(err)
+		}
+		v, err := p.model(cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if got := run(0, ""); got != 1 {
+		t.Errorf("no background: slowdown %.6f, want 1", got)
+	}
+	prev := 1.0
+	for _, bg := range []float64{0.1, 0.3, 0.6} {
+		ratio, added := run(bg, ""), run(bg, "added")
+		if !(ratio > prev) {
+			t.Errorf("background %g: slowdown %.6f, want above %.6f (at less load)", bg, ratio, prev)
+		}
+		if math.Abs(added-(ratio-1)) > 1e-12 {
+			t.Errorf("background %g: added %.6f, want the slowdown %.6f less 1", bg, added, ratio)
+		}
+		prev = ratio
+	}
+	bad := ValidationPoint{Name: "p", Source: "s", Published: 1, Tolerance: 0.1, Kind: KindColocationSlowdown, Metric: "ratio",
+		Scenario: colocationScenario(1, "packed", "random", "ecmp")}
+	if err := bad.check(0); err == nil {
+		t.Error(`metric "ratio" accepted`)
+	}
+}
+
+// The status reads ok within 15%, "within gap" past 15% inside a
+// tolerance a gap widens, DRIFTED past an unfitted point's tolerance
+// and "off (fitted)" past a fitted one's. Mutations caught: a point 99%
+// off shown as plain ok, a fitted point shown as drifted.
+func TestValidationStatus(t *testing.T) {
+	for _, c := range []struct {
+		model, tol float64
+		fitted     string
+		want       string
+	}{
+		{1.1, 0.15, "", "ok"},
+		{0.8, 0.25, "", StatusWithinGap},
+		{0.003, 1, "", StatusWithinGap},
+		{0.5, 0.15, "", "DRIFTED"},
+		{0.5, 0.15, "x", "off (fitted)"},
+	} {
+		r := ValidationResult{Point: ValidationPoint{Published: 1, Tolerance: c.tol, Fitted: c.fitted, Gap: "g"}, Model: c.model}
+		if got := r.Status(); got != c.want {
+			t.Errorf("model %g, tolerance %g, fitted %q: status %q, want %q", c.model, c.tol, c.fitted, got, c.want)
+		}
+	}
+}

@@ -29,7 +29,7 @@ func TestValidationPoints(t *testing.T) {
 				100*r.Error(), 100*r.Point.Tolerance, r.Err)
 		}
 	}
-	for _, k := range []string{KindStep, KindAllReduceBusBW, KindAllToAllRDMA, KindAllToAllLatency, KindECMPGain, KindRoCEOverIB, KindRoutingGain, KindBisectionShare} {
+	for _, k := range []string{KindStep, KindAllReduceBusBW, KindAllToAllRDMA, KindAllToAllLatency, KindECMPGain, KindRoCEOverIB, KindRoutingGain, KindBisectionShare, KindColocationSlowdown} {
 		if !kinds[k] {
 			t.Errorf("no %s point", k)
 		}
@@ -96,6 +96,7 @@ func FuzzParseValidation(f *testing.F) {
 	f.Add("schema = 1\n[[point]]\nname = \"a\"\nkind = \"routing_gain\"\npublished = 1\ntolerance = 0.1\nsource = \"s\"\ngpu = \"gb300\"\ngpus_per_server = 3\nnics_per_server = 5\nnic_gbps = 700\nranks = 37\nqps = 9\n")
 	f.Add("schema = 1\n[[point]]\nname = \"a\"\nkind = \"bisection_share\"\npublished = 0.5\ntolerance = 0.1\nsource = \"s\"\nfabric = \"ethernet\"\nnic_gbps = 25\nranks = 77\nleaf_down = 7\n")
 	f.Add("schema = 1\n[[point]]\nname = \"a\"\nkind = \"colocation_slowdown\"\npublished = 1.1\ntolerance = 0.1\nsource = \"s\"\nscenario = \"schema = 1\\n[cluster]\\ngpus = 96\\n[workload]\\njobs = 3\\nplacement = \\\"spread\\\"\\n\"\n")
+	f.Add("schema = 1\n[[point]]\nname = \"a\"\nkind = \"colocation_slowdown\"\nmetric = \"added\"\npublished = 0.11\ntolerance = 1\ngap = \"g\"\nsource = \"s\"\nscenario = \"schema = 1\\n[workload]\\nbackground_leaf = 0.125\\n\"\n")
 	cat := testCatalog(f)
 	f.Fuzz(func(t *testing.T, s string) {
 		points, err := ParseValidation([]byte(s))

@@ -25,6 +25,9 @@ func validateSharing(w *Workload) []error {
 			errs = append(errs, fielderr.New("workload."+b.name, fmt.Sprintf("give a fraction of the uplinks from 0 to %g, e.g. 0.2", MaxBackgroundLoad), "%g", b.v))
 		}
 	}
+	if w.Polarization != nil && !inRange(*w.Polarization, 0, 1) {
+		errs = append(errs, fielderr.New("workload.polarization", "give a share from 0 (independent hashes) to 1 (the second stage never re-spreads), or leave it out for the data's", "%g", *w.Polarization))
+	}
 	if w.Algorithm != "" && !slices.Contains(Algorithms, w.Algorithm) {
 		errs = append(errs, fielderr.New("workload.algorithm", fmt.Sprintf("use one of %v, or leave it out for the fastest", Algorithms), "unknown algorithm %q", w.Algorithm))
 	}

@@ -143,6 +143,7 @@ var screen = []onScreen{
 	{key: "workload.kv_heads", kind: Text, group: GroupWorkload},
 	{key: "workload.route_nodes", kind: Text, group: GroupWorkload},
 	{key: "workload.qps_per_connection", kind: Text, group: GroupWorkload},
+	{key: "workload.polarization", kind: Text, hint: "0 (independent hashes) to 1; blank: the data's estimate", group: GroupWorkload},
 	{key: "workload.phase", kind: Choice, hint: "aligned: they cross the tier when this job does", group: GroupWorkload, labels: map[string]string{"": planner.PhaseRandom}},
 	{key: "workload.background_leaf", kind: Text, hint: "fraction 0 to 0.9; blank: none", group: GroupWorkload},
 	{key: "workload.background_spine", kind: Text, hint: "fraction 0 to 0.9; blank: none", group: GroupWorkload},

@@ -300,6 +300,9 @@ func (n Network) jobView(w Workload, d *JCTData) fabricView {
 	}
 	fv.maxActiveQueuePairs, fv.stages, fv.channels = d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
 	fv.crossEff, fv.polarization = d.Crossing.Efficiency, d.ECMP.Polarization
+	if w.Polarization != nil {
+		fv.polarization = *w.Polarization
+	}
 	if fv.static {
 		fv.maxLoads = maxLoadMemo{}
 	}

@@ -61,6 +61,12 @@ type Workload struct {
 	// (NCCL_IB_QPS_PER_CONNECTION); each is one flow for ECMP to hash.
 	// 0 takes data/jct.toml's default.
 	QueuePairs int `toml:"qps_per_connection,omitempty,omitzero"`
+	// Polarization overrides data/jct.toml's [ecmp] polarization for this
+	// fabric: the share of a second hashed stage's uplinks static routing
+	// cannot reach because the switches repeat the first stage's hash (0:
+	// independent hashes, 1: the second stage never re-spreads); nil takes
+	// the data's.
+	Polarization *float64 `toml:"polarization,omitempty"`
 	// Phase is how other jobs' traffic on shared links lines up with
 	// this job's: "random" ("" too: they cross for their share of a
 	// step) or "aligned" (they cross exactly when this job does).
