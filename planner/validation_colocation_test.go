@@ -128,9 +128,9 @@ func TestColocationBackgroundPoint(t *testing.T) {
 }
 
 // The status reads ok within 15%, "within gap" past 15% inside a
-// tolerance a gap widens, DRIFTED past an unfitted point's tolerance
+// tolerance a gap widens, a known miss past 50% inside one, DRIFTED past an unfitted point's tolerance
 // and "off (fitted)" past a fitted one's. Mutations caught: a point 99%
-// off shown as plain ok, a fitted point shown as drifted.
+// off shown as plain ok or as "within gap", a fitted point shown as drifted.
 func TestValidationStatus(t *testing.T) {
 	for _, c := range []struct {
 		model, tol float64
@@ -139,7 +139,9 @@ func TestValidationStatus(t *testing.T) {
 	}{
 		{1.1, 0.15, "", "ok"},
 		{0.8, 0.25, "", StatusWithinGap},
-		{0.003, 1, "", StatusWithinGap},
+		{0.003, 1, "", StatusKnownMiss},
+		{0.45, 1, "", StatusKnownMiss}, // 55% off
+		{0.55, 1, "", StatusWithinGap}, // 45% off
 		{0.5, 0.15, "", "DRIFTED"},
 		{0.5, 0.15, "x", "off (fitted)"},
 	} {
