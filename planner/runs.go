@@ -381,6 +381,20 @@ type moduleCount struct {
 // medium and length; it sets each link tier's runs, module counts and
 // the hall's cable figures.
 func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
+	if p.replayLinks(add) {
+		return nil
+	}
+	var lines []BOMLine
+	switchBefore := p.SwitchTransceivers
+	if err := p.walkLinkBOM(cat, func(l BOMLine) { lines = append(lines, l); add(l) }); err != nil {
+		return err
+	}
+	p.keepHall(lines, p.SwitchTransceivers-switchBefore)
+	return nil
+}
+
+// walkLinkBOM is fillLinkBOM without the memo: it walks every link.
+func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	m := newMediaChooser(p, cat)
 	p.media = m
 	if err := m.forcedOffered(); err != nil {
