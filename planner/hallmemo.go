@@ -63,9 +63,9 @@ type hallResult struct {
 	notes []string  // the notes layOut added
 	lines []BOMLine // the link BOM lines, in order
 	// tiers are the link tiers after the walk (runs, media, modules).
-	tiers                      []LinkTier
+	tiers                           []LinkTier
 	serverTransceivers, switchAdded int // the plan's transceiver counts the walk set or added
-	media                      *mediaChooser
+	media                           *mediaChooser
 }
 
 // hallMemoRun is a plan's memo state between layOut and fillLinkBOM:

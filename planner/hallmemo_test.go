@@ -174,10 +174,9 @@ func sameHall(t *testing.T, what string, want, got *Plan) {
 // row order and leaf placement; the plan that stored it too. The second
 // plan must really come from the memo (the same *Hall). Mutations
 // caught: link BOM lines not replayed or replayed twice, the link
-// tiers' runs, media or module counts not restored, the switch
-// transceivers set instead of added to, the layout's notes dropped, the
-// media chooser kept bound to the first plan or without its cage sets
-// (the cable map's media), a memo never hit.
+// tiers' runs, media or module counts not restored, the layout's notes
+// dropped, the media chooser kept bound to the first plan (a nil plan
+// in the cable map's walk), a memo never hit.
 func TestHallMemoMatchesWalk(t *testing.T) {
 	cat := testCatalog(t)
 	for name, s := range hallMemoCases(t, cat) {
@@ -272,7 +271,10 @@ func TestHallMemoEdits(t *testing.T) {
 	}
 	t.Run("workload", func(t *testing.T) {
 		forgetHalls()
-		before, err := Build(base, cat)
+		if _, err := Build(base, cat); err != nil {
+			t.Fatal(err)
+		}
+		before, err := Build(base, cat) // from the memo
 		if err != nil {
 			t.Fatal(err)
 		}
