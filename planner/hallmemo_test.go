@@ -3,11 +3,13 @@ package planner
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 
 	"fabricplan/data"
@@ -292,4 +294,32 @@ func TestHallMemoEdits(t *testing.T) {
 		}
 		sameHall(t, "after a workload edit", walkedPlan(t, s, cat), after)
 	})
+}
+
+// Plans of one scenario built at once (the window's plan beside a
+// comparison's) share the memo safely and agree with the plain walk;
+// run under -race. Catches an unguarded memo map or a stored hall
+// written after it is shared.
+func TestHallMemoConcurrent(t *testing.T) {
+	cat := testCatalog(t)
+	s := ibScenario(3000)
+	ref := walkedPlan(t, s, cat)
+	forgetHalls()
+	plans := make([]*Plan, 4)
+	errs := make([]error, len(plans))
+	var wg sync.WaitGroup
+	for i := range plans {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			plans[i], errs[i] = Build(s, cat)
+		}()
+	}
+	wg.Wait()
+	for i, p := range plans {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		sameHall(t, fmt.Sprintf("plan %d", i), ref, p)
+	}
 }
