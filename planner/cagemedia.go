@@ -52,19 +52,18 @@ func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 	return s
 }
 
-// ends are the cage numbers of a link's two ends. A leaf's uplinks
-// (from its port aUp on) run at the uplink speed, in the cages after its
-// down links'; a spine's and a core's ports all run at it.
+// ends are the cage numbers of a link's two ends. A switch's uplinks
+// (from its port aUp on) run at their tier's speed, in the whole cages
+// after its down links', which run at the tier below's: a leaf's down links
+// at the server port speed, a spine's at the uplink speed (a core's
+// ports all run at the core speed).
 func (s *cageSets) ends(t int, c *CableRun) (a, b int32) {
-	down, up := s.port[0].cageLinks, s.port[t].cageLinks
+	up := s.port[t].cageLinks
 	var ca int
-	switch t {
-	case 0:
+	if t == 0 {
 		ca = c.aPort / s.serverPerCage
-	case 1:
-		ca = c.aUp/down + (c.aPort-c.aUp)/up
-	default:
-		ca = c.aPort / up
+	} else {
+		ca = ceilDiv(c.aUp, s.port[t-1].cageLinks) + (c.aPort-c.aUp)/up
 	}
 	return int32(s.grid.index(c.aID, ca)), int32(s.grid.index(c.bID, c.bPort/up))
 }
