@@ -94,17 +94,7 @@ func BenchmarkPlanCold(b *testing.B) {
 	cat := testCatalog(b)
 	for _, g := range []int{1_000, 100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("gpus=%d", g), func(b *testing.B) {
-			s := NewScenario()
-			s.Cluster.GPUs = g
-			s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g"
-			b.ReportAllocs()
-			cpu := cpuTime()
-			for i := 0; i < b.N; i++ {
-				if _, err := Build(s, cat); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportCPU(b, cpu)
+			benchBuilds(b, planBenchScenario(g), cat)
 		})
 	}
 }
