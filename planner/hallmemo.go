@@ -17,12 +17,14 @@ import (
 // takes its results instead of walking every link again.
 
 // hallMemoCap bounds the halls kept, hallMemoCages their transceiver
-// cages (about 10 bytes each are kept per cage: a million-GPU hall has
-// about 3.6 million): enough for the window's pins and a comparison's
-// scenarios at full size.
+// cages: about 10 bytes are kept per cage, and a million-GPU hall has
+// 3.5 million (Tomahawk 6, 400G ports), so at most about 85 MB: two
+// million-GPU halls, or the window's pins and a comparison's scenarios
+// at 100,000 GPUs (350,000 cages each). The plans that hold a hall
+// share it with the memo.
 const (
 	hallMemoCap   = 8
-	hallMemoCages = 16 << 20
+	hallMemoCages = 8 << 20
 )
 
 // hallMemo holds recent halls by their inputs.
