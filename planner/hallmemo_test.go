@@ -323,3 +323,28 @@ func TestHallMemoConcurrent(t *testing.T) {
 		sameHall(t, fmt.Sprintf("plan %d", i), ref, p)
 	}
 }
+
+// The memo keeps at most hallMemoCap halls however many plans pass
+// through it, and every plan past the cap is still right. Catches a memo
+// that never lets go (the window's memory growing with every edit of the
+// cluster size).
+func TestHallMemoBounded(t *testing.T) {
+	cat := testCatalog(t)
+	forgetHalls()
+	for g := range hallMemoCap + 3 {
+		s := ibScenario(512 + 8*g)
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hallMemo.Lock()
+		n := len(hallMemo.halls)
+		hallMemo.Unlock()
+		if n > hallMemoCap || n == 0 {
+			t.Fatalf("after %d plans the memo holds %d halls, want 1 to %d", g+1, n, hallMemoCap)
+		}
+		if g == hallMemoCap+2 {
+			sameHall(t, "a plan past the cap", walkedPlan(t, s, cat), p)
+		}
+	}
+}
