@@ -15,17 +15,7 @@ import (
 // and 1,024 / 16,384 / 100,000 GPUs.
 func topologyCases(t *testing.T) map[string]*planner.Plan {
 	t.Helper()
-	cat := catalog(t)
-	out := map[string]*planner.Plan{}
-	add := func(name string, edit func(s *planner.Scenario)) {
-		s := planner.NewScenario()
-		edit(&s)
-		p, err := planner.Build(s, cat)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out[name] = p
-	}
+	out, add := editedPlans(t)
 	add("64", func(s *planner.Scenario) { s.Cluster.GPUs = 64 })
 	add("1k", func(s *planner.Scenario) { s.Cluster.GPUs = 1024 })
 	add("16k", func(s *planner.Scenario) { s.Cluster.GPUs = 16384 })
@@ -35,6 +25,24 @@ func topologyCases(t *testing.T) map[string]*planner.Plan {
 	add("2planes-4096", func(s *planner.Scenario) { s.Cluster.GPUs, s.Network.Planes = 4096, 2 })
 	add("2to1-3000", func(s *planner.Scenario) { s.Cluster.GPUs, s.Network.Oversubscription = 3000, "2:1" })
 	return out
+}
+
+// editedPlans gives a map of plans and the function that adds one by
+// name: the default scenario after edit, built on the test catalog.
+func editedPlans(t *testing.T) (map[string]*planner.Plan, func(name string, edit func(s *planner.Scenario))) {
+	t.Helper()
+	cat := catalog(t)
+	out := map[string]*planner.Plan{}
+	return out, func(name string, edit func(s *planner.Scenario)) {
+		t.Helper()
+		s := planner.NewScenario()
+		edit(&s)
+		p, err := planner.Build(s, cat)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = p
+	}
 }
 
 // The diagram's counts are the plan's, and its title and boxes print

@@ -11,17 +11,7 @@ import (
 // rail-optimized Clos (and port speeds per tier), for the diagram.
 func styleTopologyCases(t *testing.T) map[string]*planner.Plan {
 	t.Helper()
-	cat := catalog(t)
-	out := map[string]*planner.Plan{}
-	add := func(name string, edit func(s *planner.Scenario)) {
-		s := planner.NewScenario()
-		edit(&s)
-		p, err := planner.Build(s, cat)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out[name] = p
-	}
+	out, add := editedPlans(t)
 	add("tor", func(s *planner.Scenario) {
 		s.Cluster.GPUs, s.Network.Topology, s.Network.ServersPerToR = 1024, planner.TopoToR, 2
 	})

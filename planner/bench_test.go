@@ -22,17 +22,7 @@ func BenchmarkPlan(b *testing.B) {
 	cat := testCatalog(b)
 	for _, g := range []int{1_000, 100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("gpus=%d", g), func(b *testing.B) {
-			s := NewScenario()
-			s.Cluster.GPUs = g
-			s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g" // the Tomahawk 6 a 400G ConnectX-7 joins
-			b.ReportAllocs()
-			cpu := cpuTime()
-			for i := 0; i < b.N; i++ {
-				if _, err := Build(s, cat); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportCPU(b, cpu)
+			benchBuilds(b, planBenchScenario(g), cat)
 		})
 	}
 	for _, g := range []int{1_000, 100_000} {
@@ -40,16 +30,29 @@ func BenchmarkPlan(b *testing.B) {
 			s := NewScenario()
 			s.Cluster.GPUs = g
 			s.Network.Fabric = Ethernet
-			b.ReportAllocs()
-			cpu := cpuTime()
-			for i := 0; i < b.N; i++ {
-				if _, err := Build(s, cat); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportCPU(b, cpu)
+			benchBuilds(b, s, cat)
 		})
 	}
+}
+
+// planBenchScenario is BenchmarkPlan's scenario of gpus GPUs.
+func planBenchScenario(gpus int) Scenario {
+	s := NewScenario()
+	s.Cluster.GPUs = gpus
+	s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g" // the Tomahawk 6 a 400G ConnectX-7 joins
+	return s
+}
+
+// benchBuilds builds s b.N times, reporting allocations and CPU time.
+func benchBuilds(b *testing.B, s Scenario, cat *Catalog) {
+	b.ReportAllocs()
+	cpu := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if _, err := Build(s, cat); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpu)
 }
 
 // BenchmarkSweep times a 1,000-point sweep from 256 to 1M GPUs. Target:

@@ -314,7 +314,7 @@ func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 								c.BDevice, c.BPort = w.core(plane, firstCore+x), w.switchPort(w.arrivals[x])
 							}
 							if h := w.p.Hall; h != nil {
-								c.aID, c.aPort = w.spineID+(plane-1)*h.spinesPerPlane+h.podSpine[pod]+jj, up+k
+								c.aID, c.aPort, c.aUp = w.spineID+(plane-1)*h.spinesPerPlane+h.podSpine[pod]+jj, up+k, up
 								c.bID, c.bPort = w.coreID+(plane-1)*h.coresPerPlane+firstCore+x, w.arrivals[x]
 								if err := w.measure(2, h.spinePlace(plane, pod, jj), h.corePlace(plane, firstCore+x)); err != nil {
 									return err

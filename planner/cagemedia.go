@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 
 	"fabricplan/internal/fielderr"
 )
@@ -14,7 +15,7 @@ import (
 type cageSets struct {
 	parent  []int32
 	longest []float32 // per cage, then per set root: the longest run
-	medium  []Medium  // per set root, once chosen
+	medium  []int8    // per set root, once chosen: index into allMedia, -1 none
 	tier    []int8    // per cage: the tier of its links
 	grid    cageGrid
 	// port is each tier's port speed and links per switch cage.
@@ -51,19 +52,18 @@ func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 	return s
 }
 
-// ends are the cage numbers of a link's two ends. A leaf's uplinks
-// (from its port aUp on) run at the uplink speed, in the cages after its
-// down links'; a spine's and a core's ports all run at it.
+// ends are the cage numbers of a link's two ends. A switch's uplinks
+// (from its port aUp on) run at their tier's speed, in the whole cages
+// after its down links', which run at the tier below's: a leaf's down links
+// at the server port speed, a spine's at the uplink speed (a core's
+// ports all run at the core speed).
 func (s *cageSets) ends(t int, c *CableRun) (a, b int32) {
-	down, up := s.port[0].cageLinks, s.port[t].cageLinks
+	up := s.port[t].cageLinks
 	var ca int
-	switch t {
-	case 0:
+	if t == 0 {
 		ca = c.aPort / s.serverPerCage
-	case 1:
-		ca = c.aUp/down + (c.aPort-c.aUp)/up
-	default:
-		ca = c.aPort / up
+	} else {
+		ca = ceilDiv(c.aUp, s.port[t-1].cageLinks) + (c.aPort-c.aUp)/up
 	}
 	return int32(s.grid.index(c.aID, ca)), int32(s.grid.index(c.bID, c.bPort/up))
 }
@@ -92,16 +92,17 @@ func (s *cageSets) join(t int, a, b int32, run float64) {
 // choose gives every set the cheapest medium that reaches its longest
 // run (the runs of a tier's sets repeat, so choices are cached).
 func (s *cageSets) choose(p *Plan) error {
-	s.medium = make([]Medium, len(s.parent))
+	s.medium = make([]int8, len(s.parent))
 	type key struct {
 		tier int
 		run  float32
 	}
-	memo := map[key]Medium{}
-	lastKey, lastMed := key{-1, 0}, Medium("")
+	memo := map[key]int8{}
+	lastKey, lastMed := key{-1, 0}, int8(-1)
 	for i := range s.parent {
 		x := int32(i)
 		if s.parent[x] != x || s.longest[x] == 0 {
+			s.medium[x] = -1
 			continue
 		}
 		t := int(s.tier[x])
@@ -116,7 +117,8 @@ func (s *cageSets) choose(p *Plan) error {
 			if !found {
 				return p.media.unreachable(t, float64(k.run))
 			}
-			med, memo[k] = ch.medium, ch.medium
+			med = int8(slices.Index(allMedia, ch.medium))
+			memo[k] = med
 		}
 		s.medium[x] = med
 		lastKey, lastMed = k, med
@@ -130,7 +132,12 @@ func (s *cageSets) choose(p *Plan) error {
 // mediumOf is the medium of the set holding cage a. choose leaves
 // every cage pointing at its set's root, so this only reads: walks of
 // one plan may run at once.
-func (s *cageSets) mediumOf(a int32) Medium { return s.medium[s.parent[a]] }
+func (s *cageSets) mediumOf(a int32) Medium {
+	if i := s.medium[s.parent[a]]; i >= 0 {
+		return allMedia[i]
+	}
+	return ""
+}
 
 // unreachable is the error for a run of tier t beyond every medium.
 func (m *mediaChooser) unreachable(t int, run float64) error {

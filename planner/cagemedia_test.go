@@ -75,3 +75,65 @@ func cagePart(port string) string {
 	}
 	return cage
 }
+
+// Every transceiver cage holds links of one tier only, and no more of
+// them than the switch's cage_links at that tier's speed (a server's
+// cage: the ports one server module serves), over fabrics whose tiers
+// run at different speeds. Catches: a spine's uplinks numbered in
+// cages at the core speed from its first port (they land in the
+// cages of its down links, which run at the uplink speed, and a
+// spine-core link takes the medium chosen for leaf-spine links), a
+// spine's first uplink port left at the leaf's.
+func TestCagesHoldOneTier(t *testing.T) {
+	cat := testCatalog(t)
+	cases := map[string]Scenario{}
+	s := NewScenario()
+	s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch, s.Network.NICGbps = 24_576, InfiniBand, "q3400", 800
+	s.Network.Tiers, s.Network.UplinkGbps, s.Network.CoreUplinkGbps = 3, 800, 400
+	cases["q3400 800G up, 400G core"] = s
+	s.Network.UplinkGbps, s.Network.CoreUplinkGbps = 400, 800
+	cases["q3400 400G up, 800G core"] = s
+	s = ibScenario(7000)
+	s.Network.Tiers = 3
+	cases["qm9700 three tiers"] = s
+	for name, s := range cases {
+		t.Run(name, func(t *testing.T) {
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Hall == nil {
+				t.Fatal("no hall")
+			}
+			sets := p.media.sets
+			type use struct{ tier, links int }
+			cages := map[int32]*use{}
+			err = p.WalkCables(func(c *CableRun) error {
+				ti := tierIndex(c.Tier)
+				a, b := sets.ends(ti, c)
+				for i, at := range []int32{a, b} {
+					u := cages[at]
+					if u == nil {
+						u = &use{tier: ti}
+						cages[at] = u
+					}
+					if u.tier != ti {
+						t.Fatalf("cage %d holds %s and %s links", at, linkTierNames[u.tier], c.Tier)
+					}
+					u.links++
+					limit := sets.port[ti].cageLinks
+					if i == 0 && ti == 0 {
+						limit = sets.serverPerCage
+					}
+					if u.links > limit {
+						t.Fatalf("cage %d holds %d %s links, over %d", at, u.links, c.Tier, limit)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -21,6 +21,9 @@ const (
 	WiringNear = fabric.WiringNear
 )
 
-func ceilDiv(a, b int) int { return (a + b - 1) / b }
-
-func roundUp(a, m int) int { return ceilDiv(a, m) * m }
+// ceilDiv and roundUp are fabric's integer helpers under the names the
+// planner uses.
+var (
+	ceilDiv = fabric.CeilDiv
+	roundUp = fabric.RoundUp
+)

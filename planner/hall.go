@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"fabricplan/internal/fielderr"
 )
@@ -552,9 +553,10 @@ func (h *Hall) run(a, b place) float64 {
 // catalog.
 func (p *Plan) layOut(cat *Catalog) error {
 	s := &p.Scenario
-	if !s.laysHall(cat) {
+	if !s.laysHall(cat) || p.recallHall(cat) {
 		return nil
 	}
+	notes := len(p.Notes)
 	f := s.Facility.resolve(cat.Facility.Defaults, leafInRack(s))
 	h, err := newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants)
 	var fe *fielderr.FieldError
@@ -571,6 +573,9 @@ func (p *Plan) layOut(cat *Catalog) error {
 	}
 	p.Hall = h
 	p.Notes = append(p.Notes, h.hallNotes()...)
+	if p.hallRun != nil {
+		p.hallRun.notes = slices.Clone(p.Notes[notes:])
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -24,8 +25,11 @@ func xdr100k(b testing.TB) (Scenario, *Catalog) {
 
 // BenchmarkHall100k times the layout and every link's length and medium
 // for 100,000 GPUs: the extra of a plan with a [facility] table over the
-// same plan without one. Target: under 1 s.
+// same plan without one, laid out afresh each time (the memo off).
+// Target: under 1 s.
 func BenchmarkHall100k(b *testing.B) {
+	hallMemoOff.Store(true)
+	defer hallMemoOff.Store(false)
 	s, cat := xdr100k(b)
 	plain := s.Clone()
 	plain.Facility = &Facility{Layout: LayoutFlat}
@@ -78,5 +82,19 @@ func TestHallWireDelay(t *testing.T) {
 	}
 	if q.perfNetwork().WireUS != 0 {
 		t.Errorf("a plan without a hall has wire delay %g", q.perfNetwork().WireUS)
+	}
+}
+
+// BenchmarkPlanCold is BenchmarkPlan's fixed-switch plans with every hall
+// laid out and every link walked afresh (the memo off): the first plan
+// of a scenario, where BenchmarkPlan times the replans that follow.
+func BenchmarkPlanCold(b *testing.B) {
+	hallMemoOff.Store(true)
+	defer hallMemoOff.Store(false)
+	cat := testCatalog(b)
+	for _, g := range []int{1_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("gpus=%d", g), func(b *testing.B) {
+			benchBuilds(b, planBenchScenario(g), cat)
+		})
 	}
 }

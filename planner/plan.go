@@ -200,6 +200,9 @@ type Plan struct {
 	// media picks each link's medium in it.
 	Hall  *Hall
 	media *mediaChooser
+	// hallRun carries the hall memo's key or find from layOut to the
+	// link walk (hallmemo.go).
+	hallRun *hallMemoRun
 }
 
 // Switches returns the switch count of a tier (0 when absent).

@@ -54,17 +54,27 @@ func TestUplinkSpeedProperties(t *testing.T) {
 // uplinks the switch runs are allowed (TestSlowUplinksHandCount). Mutations caught: validation left out (the plan builds on a
 // zero radix), the offered list missing from the message.
 func TestUplinkSpeedRefused(t *testing.T) {
-	cat := testCatalog(t)
-	cases := []struct {
-		name     string
-		set      func(n *Network)
-		wantText string
-	}{
+	checkSpeedRefused(t, "network.uplink_gbps", []refusedSpeed{
 		{"qm9700 has no 800G", func(n *Network) { n.Switch, n.UplinkGbps = "qm9700", 800 }, "offers 400G, 200G"},
 		{"not a speed it runs", func(n *Network) { n.Switch, n.UplinkGbps = "qm9700", 300 }, "offers 400G, 200G"},
 		{"no switch offers it", func(n *Network) { n.Switch, n.UplinkGbps = Auto, 2400 }, "no infiniband switch"},
 		{"negative", func(n *Network) { n.UplinkGbps = -1 }, "-1 Gb/s"},
-	}
+	})
+}
+
+// refusedSpeed is a link speed edit that validation refuses, with a
+// text its error must hold.
+type refusedSpeed struct {
+	name     string
+	set      func(n *Network)
+	wantText string
+}
+
+// checkSpeedRefused validates a default scenario after each edit: the
+// error must name field and hold the case's text.
+func checkSpeedRefused(t *testing.T, field string, cases []refusedSpeed) {
+	t.Helper()
+	cat := testCatalog(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewScenario()
@@ -73,8 +83,8 @@ func TestUplinkSpeedRefused(t *testing.T) {
 			if err == nil {
 				t.Fatal("accepted")
 			}
-			if msg := err.Error(); !strings.Contains(msg, "network.uplink_gbps") || !strings.Contains(msg, tc.wantText) {
-				t.Errorf("error %q: want network.uplink_gbps and %q", msg, tc.wantText)
+			if msg := err.Error(); !strings.Contains(msg, field) || !strings.Contains(msg, tc.wantText) {
+				t.Errorf("error %q: want %s and %q", msg, field, tc.wantText)
 			}
 		})
 	}

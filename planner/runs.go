@@ -381,6 +381,20 @@ type moduleCount struct {
 // medium and length; it sets each link tier's runs, module counts and
 // the hall's cable figures.
 func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
+	if p.replayLinks(add) {
+		return nil
+	}
+	var lines []BOMLine
+	switchBefore := p.SwitchTransceivers
+	if err := p.walkLinkBOM(cat, func(l BOMLine) { lines = append(lines, l); add(l) }); err != nil {
+		return err
+	}
+	p.keepHall(lines, p.SwitchTransceivers-switchBefore)
+	return nil
+}
+
+// walkLinkBOM is fillLinkBOM without the memo: it walks every link.
+func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	m := newMediaChooser(p, cat)
 	p.media = m
 	if err := m.forcedOffered(); err != nil {
@@ -401,32 +415,9 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	for g, n := range tally.counts {
 		tally.cables[g] = *n
 	}
-	mods := map[moduleCount]int{}
-	type modKey struct {
-		server, mm bool
-		tier       int8
-		metres     float32
-	}
-	memo := map[modKey]*Transceiver{}
-	for _, u := range tally.cages {
-		if u.metres == 0 {
-			continue
-		}
-		mk := modKey{u.server, u.mm, u.tier, u.metres}
-		key, seen := memo[mk]
-		if !seen {
-			if u.server {
-				key = m.serverModule(u.mm, float64(u.metres))
-			} else {
-				pt := m.port[u.tier]
-				key = cat.FibreModule(u.mm, p.Switch.Form, pt.gbps, pt.cageLinks, pt.lane, float64(u.metres))
-			}
-			memo[mk] = key
-		}
-		if key == nil {
-			return fmt.Errorf("no %s module reaches a %g m cage's link", map[bool]string{true: "multimode", false: "single-mode"}[u.mm], u.metres)
-		}
-		mods[moduleCount{int(u.tier), u.upper, key.Key}]++
+	mods, err := m.countModules(tally.cages)
+	if err != nil {
+		return err
 	}
 	p.tierRuns(tally, mods)
 	p.moduleLines(cat, mods, add)
@@ -436,6 +427,50 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	}
 	p.Hall.cableFigures(p, tally, groups)
 	return nil
+}
+
+// countModules counts the modules the optical cages take, by tier, end
+// and part. Neighbouring cages mostly serve alike (a switch's cages in
+// order, one server after another), so runs of equal uses are counted
+// first and each distinct use picks its module once.
+func (m *mediaChooser) countModules(cages []cageUse) (map[moduleCount]int, error) {
+	uses := map[cageUse]int{}
+	var order []cageUse // distinct uses as first met: the first error is the walk's
+	note := func(u cageUse, n int) {
+		if n == 0 || u.metres == 0 {
+			return
+		}
+		if _, seen := uses[u]; !seen {
+			order = append(order, u)
+		}
+		uses[u] += n
+	}
+	var run cageUse
+	n := 0
+	for _, u := range cages {
+		if u == run {
+			n++
+			continue
+		}
+		note(run, n)
+		run, n = u, 1
+	}
+	note(run, n)
+	mods := map[moduleCount]int{}
+	for _, u := range order {
+		var mod *Transceiver
+		if u.server {
+			mod = m.serverModule(u.mm, float64(u.metres))
+		} else {
+			pt := m.port[u.tier]
+			mod = m.cat.FibreModule(u.mm, m.p.Switch.Form, pt.gbps, pt.cageLinks, pt.lane, float64(u.metres))
+		}
+		if mod == nil {
+			return nil, fmt.Errorf("no %s module reaches a %g m cage's link", map[bool]string{true: "multimode", false: "single-mode"}[u.mm], u.metres)
+		}
+		mods[moduleCount{int(u.tier), u.upper, mod.Key}] += uses[u]
+	}
+	return mods, nil
 }
 
 // switchCages bounds the cages of one switch: its cages at the server

@@ -75,29 +75,12 @@ func TestCoreSpeedProperties(t *testing.T) {
 // out (a plan on a zero core radix), the field name lost, the two-tier
 // note missing.
 func TestCoreSpeedRefused(t *testing.T) {
-	cat := testCatalog(t)
-	cases := []struct {
-		name     string
-		set      func(n *Network)
-		wantText string
-	}{
+	checkSpeedRefused(t, "network.core_uplink_gbps", []refusedSpeed{
 		{"qm9700 has no 800G", func(n *Network) { n.Switch, n.CoreUplinkGbps = "qm9700", 800 }, "offers 400G, 200G"},
 		{"no switch offers it", func(n *Network) { n.Switch, n.CoreUplinkGbps = Auto, 2400 }, "no infiniband switch"},
 		{"negative", func(n *Network) { n.CoreUplinkGbps = -400 }, "-400 Gb/s"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			s := NewScenario()
-			tc.set(&s.Network)
-			err := s.Validate(cat)
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			if msg := err.Error(); !strings.Contains(msg, "network.core_uplink_gbps") || !strings.Contains(msg, tc.wantText) {
-				t.Errorf("error %q: want network.core_uplink_gbps and %q", msg, tc.wantText)
-			}
-		})
-	}
+	})
+	cat := testCatalog(t)
 	s := NewScenario()
 	s.Network.Switch, s.Network.CoreUplinkGbps = "qm9700", 200
 	p, err := Build(s, cat)

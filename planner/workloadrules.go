@@ -3,9 +3,9 @@ package planner
 import (
 	"fmt"
 	"slices"
-	"sort"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // MaxBackgroundLoad is the largest background load a tier may carry.
@@ -67,10 +67,10 @@ func workloadModelErrors(w *Workload, d *JCTData) []error {
 	}
 	if d != nil {
 		if _, ok := d.Models[w.Model]; !ok && w.Model != "custom" {
-			add("model", `use "custom" or one of `+joinKeys(d.Models), "unknown model %q", w.Model)
+			add("model", `use "custom" or one of `+textfmt.KeyList(d.Models), "unknown model %q", w.Model)
 		}
 		if _, ok := d.GPUs[w.GPU]; !ok {
-			add("gpu", "use one of "+joinKeys(d.GPUs), "unknown GPU %q", w.GPU)
+			add("gpu", "use one of "+textfmt.KeyList(d.GPUs), "unknown GPU %q", w.GPU)
 		}
 	}
 	if w.Model == "custom" && (w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0) {
@@ -146,13 +146,4 @@ func workloadOverlapErrors(w *Workload) []error {
 		}
 	}
 	return errs
-}
-
-func joinKeys[V any](m map[string]V) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return fmt.Sprint(keys)
 }

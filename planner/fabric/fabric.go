@@ -315,7 +315,7 @@ func chooseUpper(lower []Load, full, avail, capacity, maxExtra int) (upperChoice
 // a spine never sends up more than it takes from below).
 func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near, strict upperChoice, ok bool) {
 	total := SumLinks(lower, true)
-	n := max(ceilDiv(total, capacity), 1)
+	n := max(CeilDiv(total, capacity), 1)
 	if n > avail {
 		return upperChoice{}, upperChoice{}, false
 	}
@@ -335,7 +335,7 @@ func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near
 		for _, l := range lower {
 			up := l.Up
 			if l.Up == full && raise {
-				up = roundUp(l.Up, s)
+				up = RoundUp(l.Up, s)
 			}
 			fits = fits && up <= avail
 			t += l.Switches * up
@@ -418,7 +418,7 @@ func strictHeadroom(tier string, c upperChoice, groups int) []Headroom {
 
 // unitUppers is how many upper switches one scalable unit's uplinks need:
 // what strict balance may add to a tier.
-func unitUppers(lpg, up, capacity int) int { return max(ceilDiv(lpg*up, capacity), 1) }
+func unitUppers(lpg, up, capacity int) int { return max(CeilDiv(lpg*up, capacity), 1) }
 
 func twoTier(spec Spec, leaves []Load) (Plane, bool) {
 	c, ok := chooseUpper(leaves, spec.Up, spec.Up, spec.UplinkRadix(), unitUppers(spec.unitLeaves(), spec.Up, spec.UplinkRadix()))
@@ -586,52 +586,39 @@ func addPod(pods []leafPod, leaves []Load, count int) []leafPod {
 
 // consecutivePods cuts the leaves, in order, into pods of per leaves;
 // identical pods (all but the last, usually) are sized once.
-func consecutivePods(all []Load, per int) []leafPod {
-	var pods []leafPod
-	var cur []Load
-	curN := 0
-	for _, r := range all {
-		for n := r.Switches; n > 0; {
-			take := min(n, per-curN)
-			cur = append(cur, Load{take, r.Down, r.Up})
-			curN += take
-			n -= take
-			if curN == per {
-				pods, cur, curN = addPod(pods, cur, 1), nil, 0
-			}
-		}
-	}
-	if curN > 0 {
-		pods = addPod(pods, cur, 1)
-	}
-	return pods
-}
+func consecutivePods(all []Load, per int) []leafPod { return chunkPods(all, per, 1) }
 
 // railPodsOf makes pods by rail: every per units (leaf groups of lpg
 // leaves, one per rail) give lpg pods, pod r holding rail r's leaf of
 // each of those units. all lists leaves unit by unit (full units, then
 // a partial one), so a unit's leaves are alike.
 func railPodsOf(all []Load, lpg, per int) []leafPod {
-	var units []Load // one entry per run of alike units, a leaf each
+	units := make([]Load, 0, len(all)) // one entry per run of alike units, a leaf each
 	for _, r := range all {
 		units = append(units, Load{r.Switches / lpg, r.Down, r.Up})
 	}
+	return chunkPods(units, per, lpg)
+}
+
+// chunkPods cuts runs of alike leaves, in order, into pods of per
+// leaves, each pod counted times (a pod of units counts once per rail).
+func chunkPods(runs []Load, per, times int) []leafPod {
 	var pods []leafPod
 	var cur []Load
 	curN := 0
-	for _, u := range units {
-		for n := u.Switches; n > 0; {
+	for _, r := range runs {
+		for n := r.Switches; n > 0; {
 			take := min(n, per-curN)
-			cur = append(cur, Load{take, u.Down, u.Up})
+			cur = append(cur, Load{take, r.Down, r.Up})
 			curN += take
 			n -= take
 			if curN == per {
-				pods, cur, curN = addPod(pods, cur, lpg), nil, 0
+				pods, cur, curN = addPod(pods, cur, times), nil, 0
 			}
 		}
 	}
 	if curN > 0 {
-		pods = addPod(pods, cur, lpg)
+		pods = addPod(pods, cur, times)
 	}
 	return pods
 }
@@ -703,9 +690,11 @@ func largestDivisorAtMost(n, max int) int {
 	return 1
 }
 
-func ceilDiv(a, b int) int { return (a + b - 1) / b }
+// CeilDiv is a/b rounded up, for a >= 0 and b > 0.
+func CeilDiv(a, b int) int { return (a + b - 1) / b }
 
-func roundUp(a, m int) int { return ceilDiv(a, m) * m }
+// RoundUp is a rounded up to a multiple of m > 0.
+func RoundUp(a, m int) int { return CeilDiv(a, m) * m }
 
 // LeafPorts splits a leaf's radix by the oversubscription down:up exactly:
 // the largest k with k·(D+U) <= radix gives k·D down and k·U up ports, so
@@ -772,7 +761,7 @@ func sizeCores(kinds []*groupKind, spec Spec, avail int) (sized []sizedGroups, e
 func mergedGroups(k *groupKind, radix int) ([]sizedGroups, int, bool) {
 	top := maxUp(k.lower)
 	links := SumLinks(k.lower, true) // of one spine number
-	cores := func(m int) int { return max(ceilDiv(m*links, radix), 1) }
+	cores := func(m int) int { return max(CeilDiv(m*links, radix), 1) }
 	// Count first (cheap), then size the chosen groups once.
 	bestM, bestN := 0, 0
 	for m := 1; m <= k.groups && cores(m) <= radix; m++ {

@@ -68,7 +68,7 @@ func SplitPorts(radix int, w Weights, d, u int) (down, up int) {
 // that down bandwidth : up bandwidth is at most d:u.
 func UpLinksFor(down int, w Weights, d, u int) int {
 	w = w.or1()
-	return ceilDiv(down*u*w.Down, d*w.Up)
+	return CeilDiv(down*u*w.Down, d*w.Up)
 }
 
 // ConfiguredRadix is the ports a switch of radix ports at its down speed

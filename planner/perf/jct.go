@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 )
 
 // Traffic class names.
@@ -343,7 +344,7 @@ var ErrNoJCT = errors.New("workload does not fit")
 func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, error) {
 	gpu := d.GPUs[w.GPU]
 	if gpu == nil {
-		return w, nil, nil, fielderr.New("workload.gpu", "use one of "+joinKeys(d.GPUs), "unknown GPU %q", w.GPU)
+		return w, nil, nil, fielderr.New("workload.gpu", "use one of "+textfmt.KeyList(d.GPUs), "unknown GPU %q", w.GPU)
 	}
 	m := d.Models[w.Model]
 	if m == nil {

@@ -1,8 +1,6 @@
 package perf
 
 import (
-	"fmt"
-	"maps"
 	"slices"
 )
 
@@ -152,9 +150,6 @@ func (c InNetworkConstants) SHARPCapable(key string) bool { return c.sharpCapabl
 func inRange(v, lo, hi float64) bool { return v >= lo && v <= hi }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
-
-// joinKeys lists m's keys, sorted, for an error's fix.
-func joinKeys[V any](m map[string]V) string { return fmt.Sprint(slices.Sorted(maps.Keys(m))) }
 
 // PrecisionNames lists every GEMM precision a workload may name.
 func PrecisionNames() []string { return slices.Clone(precisions) }
