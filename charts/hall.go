@@ -151,39 +151,10 @@ func (d *floorPlan) Plot(c draw.Canvas, _ *plot.Plot) {
 	hall := vg.Rectangle{Min: vg.Point{X: x0, Y: y0 - scale*vg.Length(h.LengthM)}, Max: vg.Point{X: x0 + scale*vg.Length(h.WidthM), Y: y0}}
 	c.SetLineStyle(draw.LineStyle{Color: Grey, Width: vg.Points(0.6)})
 	c.Stroke(hall.Path())
-	// One path per colour: thousands of racks fill in a few calls. Each
-	// rack is inset a little so neighbours stay apart.
-	gap := min(vg.Points(0.4), rw/8)
-	paths := map[color.Color]*vg.Path{}
-	var order []color.Color
-	rec := targetsOf(c)
-	for i, r := range h.Racks {
-		cx, cy := x0+scale*vg.Length(r.X), y0-scale*vg.Length(r.Y)
-		col := rackColour(r, h.Facility.RackKW)
-		pa := paths[col]
-		if pa == nil {
-			pa = &vg.Path{}
-			paths[col] = pa
-			order = append(order, col)
-		}
-		lo := vg.Point{X: cx - rw/2 + gap, Y: cy - rd/2}
-		hi := vg.Point{X: cx + rw/2 - gap, Y: cy + rd/2}
-		pa.Move(lo)
-		pa.Line(vg.Point{X: hi.X, Y: lo.Y})
-		pa.Line(hi)
-		pa.Line(vg.Point{X: lo.X, Y: hi.Y})
-		pa.Close()
-		if rec != nil { // the whole slot, so a tap between two racks finds one
-			rec.mark(TargetRack, i, vg.Point{X: cx - rw/2, Y: lo.Y}, vg.Point{X: cx + rw/2, Y: hi.Y})
-		}
-	}
-	for _, col := range order {
-		c.SetColor(col)
-		c.Fill(*paths[col])
-	}
 	at := func(r planner.Rack) vg.Point {
 		return vg.Point{X: x0 + scale*vg.Length(r.X), Y: y0 - scale*vg.Length(r.Y)}
 	}
+	fillRacks(c, h, at, rw, rd)
 	if d.runs != nil {
 		d.runs.draw(c, at, h, rw)
 	}

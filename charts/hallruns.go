@@ -1,10 +1,12 @@
 package charts
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
@@ -69,8 +71,13 @@ func (r *floorRuns) class(n int) int {
 // draw strokes every pair's run as the cable goes: along its row to the
 // far rack's slot, then across the rows (a ring on the rack for links
 // inside one rack), one path per width class.
+//
+// Thousands of pairs share a few trays: the runs of one width class
+// along one row line, or down one column, are merged into the stretches
+// they cover before stroking (one stroke paints an overlap once, so the
+// picture is the same, drawn in a fraction of the time).
 func (r *floorRuns) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *planner.Hall, rackW vg.Length) {
-	paths := make([]vg.Path, len(runWidths))
+	segs := make([]segments, len(runWidths))
 	rings := make([]vg.Path, len(runWidths))
 	for _, pr := range r.pairs {
 		k := r.class(pr.Links)
@@ -82,20 +89,94 @@ func (r *floorRuns) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *plann
 			rings[k].Close()
 			continue
 		}
-		paths[k].Move(a)
-		paths[k].Line(vg.Point{X: b.X, Y: a.Y})
-		paths[k].Line(b)
+		segs[k].along(a.Y, a.X, b.X)
+		segs[k].down(b.X, a.Y, b.Y)
 	}
 	col := runColour[r.tier]
 	for k := range runWidths {
-		c.SetLineStyle(draw.LineStyle{Color: col, Width: vg.Points(runWidths[k])})
-		if len(paths[k]) > 0 {
-			c.Stroke(paths[k])
+		w := vg.Points(runWidths[k])
+		c.SetLineStyle(draw.LineStyle{Color: col, Width: w})
+		// Each stretch reaches half a width past its ends, so a run's
+		// corner is filled where its two stretches meet.
+		if pa := segs[k].path(w / 2); len(pa) > 0 {
+			c.Stroke(pa)
 		}
 		if len(rings[k]) > 0 {
 			c.Stroke(rings[k])
 		}
 	}
+}
+
+// segments are horizontal and vertical stretches of one width class,
+// by the line they lie on.
+type segments struct {
+	rows, cols map[vg.Length][]span
+}
+
+// span is a stretch of a line, lo <= hi.
+type span struct{ lo, hi vg.Length }
+
+// along adds the stretch of the row line at y from x0 to x1.
+func (s *segments) along(y, x0, x1 vg.Length) {
+	if s.rows == nil {
+		s.rows = map[vg.Length][]span{}
+	}
+	if x0 != x1 {
+		s.rows[y] = append(s.rows[y], span{min(x0, x1), max(x0, x1)})
+	}
+}
+
+// down adds the stretch of the column line at x from y0 to y1.
+func (s *segments) down(x, y0, y1 vg.Length) {
+	if s.cols == nil {
+		s.cols = map[vg.Length][]span{}
+	}
+	if y0 != y1 {
+		s.cols[x] = append(s.cols[x], span{min(y0, y1), max(y0, y1)})
+	}
+}
+
+// path is the merged stretches, each reaching past its ends by ext.
+func (s *segments) path(ext vg.Length) vg.Path {
+	var pa vg.Path
+	for _, y := range sortedLines(s.rows) {
+		for _, sp := range mergeSpans(s.rows[y]) {
+			pa.Move(vg.Point{X: sp.lo - ext, Y: y})
+			pa.Line(vg.Point{X: sp.hi + ext, Y: y})
+		}
+	}
+	for _, x := range sortedLines(s.cols) {
+		for _, sp := range mergeSpans(s.cols[x]) {
+			pa.Move(vg.Point{X: x, Y: sp.lo - ext})
+			pa.Line(vg.Point{X: x, Y: sp.hi + ext})
+		}
+	}
+	return pa
+}
+
+// sortedLines is the lines of m in order, so a drawing is the same
+// every time.
+func sortedLines(m map[vg.Length][]span) []vg.Length {
+	out := make([]vg.Length, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mergeSpans joins overlapping or touching stretches.
+func mergeSpans(in []span) []span {
+	slices.SortFunc(in, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	var out []span
+	for _, sp := range in {
+		if n := len(out); n > 0 && sp.lo <= out[n-1].hi {
+			out[n-1].hi = max(out[n-1].hi, sp.hi)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // legendWords says what the lines are, for the legend.
