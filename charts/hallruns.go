@@ -78,6 +78,7 @@ func (r *floorRuns) class(n int) int {
 // picture is the same, drawn in a fraction of the time).
 func (r *floorRuns) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *planner.Hall, rackW vg.Length) {
 	segs := make([]segments, len(runWidths))
+	paths := make([]vg.Path, len(runWidths)) // one pair at a time, when not merged
 	rings := make([]vg.Path, len(runWidths))
 	for _, pr := range r.pairs {
 		k := r.class(pr.Links)
@@ -89,16 +90,25 @@ func (r *floorRuns) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *plann
 			rings[k].Close()
 			continue
 		}
-		segs[k].along(a.Y, a.X, b.X)
-		segs[k].down(b.X, a.Y, b.Y)
+		if !mergeRuns {
+			paths[k].Move(a)
+			paths[k].Line(vg.Point{X: b.X, Y: a.Y})
+			paths[k].Line(b)
+			continue
+		}
+		// Each stretch reaches half a width past the corner, so the
+		// corner is filled where the run's two stretches meet.
+		ext := vg.Points(runWidths[k]) / 2
+		if a.Y == b.Y || a.X == b.X {
+			ext = 0 // no corner
+		}
+		segs[k].add(true, a.Y, a.X, b.X, ext)
+		segs[k].add(false, b.X, b.Y, a.Y, ext)
 	}
 	col := runColour[r.tier]
 	for k := range runWidths {
-		w := vg.Points(runWidths[k])
-		c.SetLineStyle(draw.LineStyle{Color: col, Width: w})
-		// Each stretch reaches half a width past its ends, so a run's
-		// corner is filled where its two stretches meet.
-		if pa := segs[k].path(w / 2); len(pa) > 0 {
+		c.SetLineStyle(draw.LineStyle{Color: col, Width: vg.Points(runWidths[k])})
+		if pa := append(paths[k], segs[k].path()...); len(pa) > 0 {
 			c.Stroke(pa)
 		}
 		if len(rings[k]) > 0 {
@@ -106,6 +116,10 @@ func (r *floorRuns) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *plann
 		}
 	}
 }
+
+// mergeRuns says whether runs are merged into stretches (always, but
+// for the test that checks merging draws the same picture).
+var mergeRuns = true
 
 // segments are horizontal and vertical stretches of one width class,
 // by the line they lie on.
@@ -116,39 +130,39 @@ type segments struct {
 // span is a stretch of a line, lo <= hi.
 type span struct{ lo, hi vg.Length }
 
-// along adds the stretch of the row line at y from x0 to x1.
-func (s *segments) along(y, x0, x1 vg.Length) {
+// add adds the stretch of a row line (row) or column line at at, from
+// start to the corner end, reaching ext past the corner.
+func (s *segments) add(row bool, at, start, corner, ext vg.Length) {
+	if start == corner {
+		return
+	}
 	if s.rows == nil {
-		s.rows = map[vg.Length][]span{}
+		s.rows, s.cols = map[vg.Length][]span{}, map[vg.Length][]span{}
 	}
-	if x0 != x1 {
-		s.rows[y] = append(s.rows[y], span{min(x0, x1), max(x0, x1)})
+	sp := span{start, corner + ext}
+	if corner < start {
+		sp = span{corner - ext, start}
 	}
-}
-
-// down adds the stretch of the column line at x from y0 to y1.
-func (s *segments) down(x, y0, y1 vg.Length) {
-	if s.cols == nil {
-		s.cols = map[vg.Length][]span{}
-	}
-	if y0 != y1 {
-		s.cols[x] = append(s.cols[x], span{min(y0, y1), max(y0, y1)})
+	if row {
+		s.rows[at] = append(s.rows[at], sp)
+	} else {
+		s.cols[at] = append(s.cols[at], sp)
 	}
 }
 
-// path is the merged stretches, each reaching past its ends by ext.
-func (s *segments) path(ext vg.Length) vg.Path {
+// path is the merged stretches.
+func (s *segments) path() vg.Path {
 	var pa vg.Path
 	for _, y := range sortedLines(s.rows) {
 		for _, sp := range mergeSpans(s.rows[y]) {
-			pa.Move(vg.Point{X: sp.lo - ext, Y: y})
-			pa.Line(vg.Point{X: sp.hi + ext, Y: y})
+			pa.Move(vg.Point{X: sp.lo, Y: y})
+			pa.Line(vg.Point{X: sp.hi, Y: y})
 		}
 	}
 	for _, x := range sortedLines(s.cols) {
 		for _, sp := range mergeSpans(s.cols[x]) {
-			pa.Move(vg.Point{X: x, Y: sp.lo - ext})
-			pa.Line(vg.Point{X: x, Y: sp.hi + ext})
+			pa.Move(vg.Point{X: x, Y: sp.lo})
+			pa.Line(vg.Point{X: x, Y: sp.hi})
 		}
 	}
 	return pa
