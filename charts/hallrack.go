@@ -77,7 +77,9 @@ func (s *rackSelection) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *p
 		pa.Move(a)
 		pa.Line(vg.Point{X: b.X, Y: a.Y})
 		pa.Line(b)
-		c.SetLineStyle(draw.LineStyle{Color: col, Width: s.width(e.Links)})
+		// No wider than half a rack: lines to neighbouring racks stay
+		// apart on a plan of thousands.
+		c.SetLineStyle(draw.LineStyle{Color: col, Width: min(s.width(e.Links), max(rw/2, vg.Points(0.5)))})
 		c.Stroke(pa)
 	}
 	outline := func(p vg.Point, w vg.Length) {
