@@ -34,8 +34,11 @@ func newRackSelection(in Input) (*rackSelection, error) {
 		}
 	}
 	if rack < 0 {
-		return nil, fmt.Errorf("%w: rack %q: the hall has no such rack (racks are named R<row>-<position>, R1-01 to %s)",
-			ErrMissingInput, in.Rack, h.Racks[len(h.Racks)-1].Name)
+		names := "the hall has no racks"
+		if n := len(h.Racks); n > 0 {
+			names = fmt.Sprintf("racks are named R<row>-<position>, %s to %s", h.Racks[0].Name, h.Racks[n-1].Name)
+		}
+		return nil, fmt.Errorf("%w: rack %q: the hall has no such rack (%s)", ErrMissingInput, in.Rack, names)
 	}
 	ends := in.RackEnds
 	if ends == nil {
