@@ -141,17 +141,24 @@ func (v *chartView) imageRect() (fyne.Position, fyne.Size) {
 // targetAt is the name of the target under pos (in the view's content),
 // or "" when there is none.
 func (v *chartView) targetAt(pos fyne.Position) string {
+	t, _ := v.targetHit(pos)
+	return t.Name
+}
+
+// targetHit is the target under pos (in the view's content); false when
+// there is none.
+func (v *chartView) targetHit(pos fyne.Position) (charts.Target, bool) {
 	at, shown := v.imageRect()
 	if shown.Width == 0 || shown.Height == 0 {
-		return ""
+		return charts.Target{}, false
 	}
 	x, y := float64((pos.X-at.X)/shown.Width), float64((pos.Y-at.Y)/shown.Height)
 	for _, t := range v.targets {
 		if t.Contains(x, y) {
-			return t.Name
+			return t, true
 		}
 	}
-	return ""
+	return charts.Target{}, false
 }
 
 // show draws a figure already built.

@@ -36,6 +36,11 @@ type layoutTab struct {
 	stale   bool
 	// runs shows the picked link tier's runs beside the picture.
 	runs *tierRunsView
+	// rack is the rack clicked on the floor plan, listed beside the
+	// picture under the runs; hover names the rack under the pointer.
+	rack  *rackView
+	hover *widget.Label
+	side  *container.Split
 }
 
 func newLayoutTab(u *UI) *layoutTab {
@@ -52,9 +57,16 @@ func newLayoutTab(u *UI) *layoutTab {
 	export := widget.NewButton("Export chart…", func() { u.ExportChartDialog(t.view.fig) })
 	cables := widget.NewButton("Export cable map…", u.ExportCablesDialog)
 	t.runs = newTierRunsView(u)
-	t.runs.onPick = func() { t.drawChart(t.u.m.Plan()) }
+	t.runs.onPick = func() { t.fitSide(); t.drawChart(t.u.m.Plan()) }
+	t.rack = newRackView(u)
+	t.rack.onEnds = func() { t.fitSide(); t.drawChart(t.u.m.Plan()) }
+	t.hover = widget.NewLabel(rackHint)
+	t.hover.Truncation = fyne.TextTruncateEllipsis
+	area := newRackArea(t.view.content, t.tapRack, t.hoverRack)
 	bar := wrapRow(t.pick, t.enable, export, cables, t.runs.bar)
-	body := container.NewHSplit(t.view.content, t.runs.panel)
+	t.side = container.NewVSplit(t.runs.panel, t.rack.panel)
+	t.side.Hide()
+	body := container.NewHSplit(container.NewBorder(nil, t.hover, nil, nil, area), t.side)
 	body.Offset = tierRunsSplit
 	t.content = container.NewBorder(container.NewVBox(bar, t.figures), nil, nil, nil, body)
 	return t
@@ -77,14 +89,54 @@ func (t *layoutTab) redraw() {
 	t.stale = false
 	t.figures.SetText(hallText(p))
 	t.runs.show(p)
+	t.rack.show(p)
+	t.fitSide()
 	if p.Hall == nil {
 		t.enable.Show()
 		t.view.content.Hide()
+		t.hover.Hide()
 		return
 	}
 	t.enable.Hide()
 	t.view.content.Show()
+	t.hover.Show()
 	t.drawChart(p)
+}
+
+// fitSide shows the panel beside the picture while a tier's runs or a
+// rack are listed in it, and gives the picture the whole width when not.
+func (t *layoutTab) fitSide() {
+	if t.runs.panel.Visible() || t.rack.panel.Visible() {
+		t.side.Show()
+	} else {
+		t.side.Hide()
+	}
+	t.side.Refresh()
+}
+
+// tapRack selects the floor plan's rack under pos (a tap elsewhere, or
+// on another picture, does nothing).
+func (t *layoutTab) tapRack(pos fyne.Position) {
+	if t.chartName() != "floorplan" {
+		return
+	}
+	if i, ok := rackAt(t.view, pos); ok {
+		t.rack.pick(t.u.m.Plan(), i)
+		t.fitSide()
+	}
+}
+
+// hoverRack names the floor plan's rack under the pointer.
+func (t *layoutTab) hoverRack(pos fyne.Position, in bool) {
+	text := rackHint
+	p := t.u.m.Plan()
+	if i, ok := rackAt(t.view, pos); in && ok && t.chartName() == "floorplan" && p != nil && p.Hall != nil && i < len(p.Hall.Racks) {
+		r := p.Hall.Racks[i]
+		text = fmt.Sprintf("%s: %s rack, %.1f kW peak. Click for where its links go.", r.Name, r.Kind, r.PeakKW)
+	}
+	if t.hover.Text != text {
+		t.hover.SetText(text)
+	}
 }
 
 // drawChart draws the picked picture of p in the background; the floor
@@ -97,6 +149,7 @@ func (t *layoutTab) drawChart(p *planner.Plan) {
 	in := charts.Input{Plan: p}
 	if c.Name == "floorplan" {
 		in.Tier = tierKey(t.runs.pick.Selected)
+		in.Rack, in.RackEnds = t.rack.selected(p)
 	}
 	t.view.draw(func() (*charts.Figure, error) { return c.Build(in) })
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"fabricplan/charts"
+	"fabricplan/internal/textfmt"
 )
 
 // The Topology tab draws the plan's diagram, and picking a pod or
@@ -139,9 +140,9 @@ func TestExportCables(t *testing.T) {
 // The Summary's per-SU table follows the plan: at 1,000 GPUs (three full
 // SUs of 32 servers and one of 29) the SU column holds 8 leaves and 256
 // server links, the cluster 32 and 1,000, and the group name shows on a
-// group's first row only. Mutations caught: the table kept from the
-// first plan after an edit; cluster counts taken as SUs x one SU
-// (1,024 server links).
+// group's first row only; the hall's lines by length add up to those
+// links. Mutations caught: the table kept from the first plan after an
+// edit; cluster counts taken as SUs x one SU (1,024 server links).
 func TestSummaryPerSUTable(t *testing.T) {
 	u := newTestUI(t)
 	typeIn(u, "cluster.gpus", "1000")
@@ -156,12 +157,26 @@ func TestSummaryPerSUTable(t *testing.T) {
 		t.Fatalf("no row %q", item)
 		return -1
 	}
-	leaf, links := find("leaf"), find("server-leaf")
+	// The hall splits the server-leaf links by length sold: the rows
+	// add up to the SU's and the cluster's links.
+	serverLinks := func() (unit float64, cluster int) {
+		for i, r := range s.unitBill.Rows {
+			if strings.HasPrefix(r.Item, "server-leaf") {
+				unit += r.Unit
+				cluster += r.Cluster
+				if s.unitCell(i, 3) != textfmt.Int(r.Cluster) {
+					t.Errorf("row %q shows %s, holds %d", r.Item, s.unitCell(i, 3), r.Cluster)
+				}
+			}
+		}
+		return unit, cluster
+	}
+	leaf := find("leaf")
 	if got := [2]string{s.unitCell(leaf, 2), s.unitCell(leaf, 3)}; got != [2]string{"8", "32"} {
 		t.Errorf("leaf row %v", got)
 	}
-	if got := [2]string{s.unitCell(links, 2), s.unitCell(links, 3)}; got != [2]string{"256", "1,000"} {
-		t.Errorf("server-leaf row %v", got)
+	if unit, cluster := serverLinks(); unit != 256 || cluster != 1000 {
+		t.Errorf("server-leaf rows add up to %g in the SU, %d in the cluster; want 256 and 1,000", unit, cluster)
 	}
 	if s.unitCell(leaf, 0) != "Switches" || s.unitCell(leaf+1, 0) != "" {
 		t.Errorf("group column %q, %q", s.unitCell(leaf, 0), s.unitCell(leaf+1, 0))
@@ -171,7 +186,7 @@ func TestSummaryPerSUTable(t *testing.T) {
 	}
 	typeIn(u, "cluster.gpus", "2048")
 	u.WaitIdle()
-	if got := s.unitCell(find("server-leaf"), 3); got != "2,048" {
-		t.Errorf("after 2,048 GPUs the table says %s server links", got)
+	if _, cluster := serverLinks(); cluster != 2048 {
+		t.Errorf("after 2,048 GPUs the table says %d server links", cluster)
 	}
 }

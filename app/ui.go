@@ -196,9 +196,14 @@ const (
 
 // SelectTab shows the named tab (case-insensitive); false if none.
 // "Summary/Step time" also shows a tab below the summary cards;
-// "Layout/Leaf-spine" a link tier's runs.
+// "Layout/Leaf-spine" a link tier's runs, "Layout/rack R3-07" a rack's
+// far ends.
 func (u *UI) SelectTab(name string) bool {
 	if top, sub, ok := strings.Cut(name, "/"); ok && equalFold(top, TabLayout) {
+		if rack, isRack := cutFold(sub, "rack "); isRack {
+			u.layout.rack.selectRack(rack)
+			return u.SelectTab(top)
+		}
 		return u.SelectTab(top) && u.layout.runs.selectTier(sub)
 	} else if ok {
 		return sub != "" && u.SelectTab(top) && equalFold(top, TabSummary) && selectItem(u.summary.lower, sub, true)

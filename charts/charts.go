@@ -44,6 +44,13 @@ type Input struct {
 	// Tier is the link tier whose runs the floor plan draws over the
 	// racks ("leaf-spine" or "leaf_spine"; empty: none).
 	Tier string
+	// Rack is the floor plan's selected rack by name ("R3-07"; empty:
+	// none): drawn outlined, with lines to the racks its links reach.
+	// RackEnds are those links when the caller has worked them out
+	// (planner.Plan.RackEnds, a walk of every link); nil: the chart
+	// works them out.
+	Rack     string
+	RackEnds []planner.RackEnd
 	// Generated is the time the report says it was made; zero is now.
 	// Tests set it, so the same plan always draws the same pages.
 	Generated time.Time

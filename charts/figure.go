@@ -354,12 +354,16 @@ func (f *Figure) ImageTargets(size Size, th Theme) (img image.Image, targets []T
 type Target struct {
 	Name           string
 	X0, Y0, X1, Y1 float64
+	// Index says which one for targets of many (TargetRack: the rack's
+	// index in the plan's Hall.Racks).
+	Index int
 }
 
-// Targets of the topology diagram.
+// Targets of the topology diagram, and the floor plan's racks.
 const (
 	TargetNextPod  = "next pod"
 	TargetNextUnit = "next SU"
+	TargetRack     = "rack"
 )
 
 // Contains says whether the point at fractions x, y of the image (from
@@ -375,6 +379,14 @@ type targetCanvas struct {
 // markTarget records the rectangle lo-hi (canvas points, from the
 // bottom left) as target name, when c draws for the window.
 func markTarget(c draw.Canvas, name string, lo, hi vg.Point) {
+	if rec := targetsOf(c); rec != nil {
+		rec.mark(name, 0, lo, hi)
+	}
+}
+
+// targetsOf is the target recorder c draws on, nil when it draws for a
+// file (no clicks).
+func targetsOf(c draw.Canvas) *targetCanvas {
 	// Plots draw on canvases that wrap the one they were given.
 	vc := c.Canvas
 	for {
@@ -384,12 +396,15 @@ func markTarget(c draw.Canvas, name string, lo, hi vg.Point) {
 		}
 		vc = inner.Canvas
 	}
-	rec, ok := vc.(*targetCanvas)
-	if !ok {
-		return
-	}
+	rec, _ := vc.(*targetCanvas)
+	return rec
+}
+
+// mark records the rectangle lo-hi (canvas points, from the bottom
+// left) as target name number index.
+func (rec *targetCanvas) mark(name string, index int, lo, hi vg.Point) {
 	w, h := rec.Size()
-	rec.targets = append(rec.targets, Target{Name: name,
+	rec.targets = append(rec.targets, Target{Name: name, Index: index,
 		X0: float64(lo.X / w), X1: float64(hi.X / w), Y0: 1 - float64(hi.Y/h), Y1: 1 - float64(lo.Y/h)})
 }
 

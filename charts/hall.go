@@ -107,6 +107,14 @@ func FloorPlan(in Input) (*Figure, error) {
 		}
 		data = append(data, Series{Name: r.tier + " links per rack pair", Labels: labels, Values: links})
 	}
+	if in.Rack != "" {
+		if fp.sel, err = newRackSelection(in); err != nil {
+			return nil, err
+		}
+		pl.Title.Text += ", rack " + in.Rack
+		note += fp.sel.note(h)
+		data = append(data, fp.sel.series(h))
+	}
 	return &Figure{Name: "floorplan", Panels: [][]*plot.Plot{{pl}}, Footnote: note, Data: data}, nil
 }
 
@@ -122,6 +130,7 @@ func overWords(f planner.HallFigures) string {
 type floorPlan struct {
 	h    *planner.Hall
 	runs *floorRuns
+	sel  *rackSelection // the selected rack, nil for none
 }
 
 func (d *floorPlan) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, 0, 1 }
@@ -142,37 +151,15 @@ func (d *floorPlan) Plot(c draw.Canvas, _ *plot.Plot) {
 	hall := vg.Rectangle{Min: vg.Point{X: x0, Y: y0 - scale*vg.Length(h.LengthM)}, Max: vg.Point{X: x0 + scale*vg.Length(h.WidthM), Y: y0}}
 	c.SetLineStyle(draw.LineStyle{Color: Grey, Width: vg.Points(0.6)})
 	c.Stroke(hall.Path())
-	// One path per colour: thousands of racks fill in a few calls. Each
-	// rack is inset a little so neighbours stay apart.
-	gap := min(vg.Points(0.4), rw/8)
-	paths := map[color.Color]*vg.Path{}
-	var order []color.Color
-	for _, r := range h.Racks {
-		cx, cy := x0+scale*vg.Length(r.X), y0-scale*vg.Length(r.Y)
-		col := rackColour(r, h.Facility.RackKW)
-		pa := paths[col]
-		if pa == nil {
-			pa = &vg.Path{}
-			paths[col] = pa
-			order = append(order, col)
-		}
-		lo := vg.Point{X: cx - rw/2 + gap, Y: cy - rd/2}
-		hi := vg.Point{X: cx + rw/2 - gap, Y: cy + rd/2}
-		pa.Move(lo)
-		pa.Line(vg.Point{X: hi.X, Y: lo.Y})
-		pa.Line(hi)
-		pa.Line(vg.Point{X: lo.X, Y: hi.Y})
-		pa.Close()
+	at := func(r planner.Rack) vg.Point {
+		return vg.Point{X: x0 + scale*vg.Length(r.X), Y: y0 - scale*vg.Length(r.Y)}
 	}
-	for _, col := range order {
-		c.SetColor(col)
-		c.Fill(*paths[col])
-	}
+	fillRacks(c, h, at, rw, rd)
 	if d.runs != nil {
-		at := func(r planner.Rack) vg.Point {
-			return vg.Point{X: x0 + scale*vg.Length(r.X), Y: y0 - scale*vg.Length(r.Y)}
-		}
 		d.runs.draw(c, at, h, rw)
+	}
+	if d.sel != nil {
+		d.sel.draw(c, at, h, rw, rd)
 	}
 	// Row names where there is room: every row, or every n-th.
 	sty := textStyle(tickSize, false)

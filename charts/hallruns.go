@@ -1,10 +1,12 @@
 package charts
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot/vg"
@@ -69,8 +71,14 @@ func (r *floorRuns) class(n int) int {
 // draw strokes every pair's run as the cable goes: along its row to the
 // far rack's slot, then across the rows (a ring on the rack for links
 // inside one rack), one path per width class.
+//
+// Thousands of pairs share a few trays: the runs of one width class
+// along one row line, or down one column, are merged into the stretches
+// they cover before stroking (one stroke paints an overlap once, so the
+// picture is the same, drawn in a fraction of the time).
 func (r *floorRuns) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *planner.Hall, rackW vg.Length) {
-	paths := make([]vg.Path, len(runWidths))
+	segs := make([]segments, len(runWidths))
+	paths := make([]vg.Path, len(runWidths)) // one pair at a time, when not merged
 	rings := make([]vg.Path, len(runWidths))
 	for _, pr := range r.pairs {
 		k := r.class(pr.Links)
@@ -82,20 +90,107 @@ func (r *floorRuns) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *plann
 			rings[k].Close()
 			continue
 		}
-		paths[k].Move(a)
-		paths[k].Line(vg.Point{X: b.X, Y: a.Y})
-		paths[k].Line(b)
+		if !mergeRuns {
+			paths[k].Move(a)
+			paths[k].Line(vg.Point{X: b.X, Y: a.Y})
+			paths[k].Line(b)
+			continue
+		}
+		// Each stretch reaches half a width past the corner, so the
+		// corner is filled where the run's two stretches meet.
+		ext := vg.Points(runWidths[k]) / 2
+		if a.Y == b.Y || a.X == b.X {
+			ext = 0 // no corner
+		}
+		segs[k].add(true, a.Y, a.X, b.X, ext)
+		segs[k].add(false, b.X, b.Y, a.Y, ext)
 	}
 	col := runColour[r.tier]
 	for k := range runWidths {
 		c.SetLineStyle(draw.LineStyle{Color: col, Width: vg.Points(runWidths[k])})
-		if len(paths[k]) > 0 {
-			c.Stroke(paths[k])
+		if pa := append(paths[k], segs[k].path()...); len(pa) > 0 {
+			c.Stroke(pa)
 		}
 		if len(rings[k]) > 0 {
 			c.Stroke(rings[k])
 		}
 	}
+}
+
+// mergeRuns says whether runs are merged into stretches (always, but
+// for the test that checks merging draws the same picture).
+var mergeRuns = true
+
+// segments are horizontal and vertical stretches of one width class,
+// by the line they lie on.
+type segments struct {
+	rows, cols map[vg.Length][]span
+}
+
+// span is a stretch of a line, lo <= hi.
+type span struct{ lo, hi vg.Length }
+
+// add adds the stretch of a row line (row) or column line at at, from
+// start to the corner end, reaching ext past the corner.
+func (s *segments) add(row bool, at, start, corner, ext vg.Length) {
+	if start == corner {
+		return
+	}
+	if s.rows == nil {
+		s.rows, s.cols = map[vg.Length][]span{}, map[vg.Length][]span{}
+	}
+	sp := span{start, corner + ext}
+	if corner < start {
+		sp = span{corner - ext, start}
+	}
+	if row {
+		s.rows[at] = append(s.rows[at], sp)
+	} else {
+		s.cols[at] = append(s.cols[at], sp)
+	}
+}
+
+// path is the merged stretches.
+func (s *segments) path() vg.Path {
+	var pa vg.Path
+	for _, y := range sortedLines(s.rows) {
+		for _, sp := range mergeSpans(s.rows[y]) {
+			pa.Move(vg.Point{X: sp.lo, Y: y})
+			pa.Line(vg.Point{X: sp.hi, Y: y})
+		}
+	}
+	for _, x := range sortedLines(s.cols) {
+		for _, sp := range mergeSpans(s.cols[x]) {
+			pa.Move(vg.Point{X: x, Y: sp.lo})
+			pa.Line(vg.Point{X: x, Y: sp.hi})
+		}
+	}
+	return pa
+}
+
+// sortedLines is the lines of m in order, so a drawing is the same
+// every time.
+func sortedLines(m map[vg.Length][]span) []vg.Length {
+	out := make([]vg.Length, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mergeSpans joins overlapping or touching stretches.
+func mergeSpans(in []span) []span {
+	slices.SortFunc(in, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	var out []span
+	for _, sp := range in {
+		if n := len(out); n > 0 && sp.lo <= out[n-1].hi {
+			out[n-1].hi = max(out[n-1].hi, sp.hi)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // legendWords says what the lines are, for the legend.

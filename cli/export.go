@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"fabricplan/charts"
 	"fabricplan/planner"
@@ -35,13 +36,14 @@ func (f sizeFlags) size() (charts.Size, error) {
 }
 
 // chartBytes draws chart for the scenario s, with the market year and
-// search options the flags gave, as format at size.
-func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, opt planner.SearchOptions, tier, format string, size charts.Size) ([]byte, error) {
+// search options the flags gave (and the floor plan's tier runs and
+// rack), as format at size.
+func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, opt planner.SearchOptions, floor floorFlags, format string, size charts.Size) ([]byte, error) {
 	input, err := charts.NewInput(s, env.cat, env.market, year, false)
 	if err != nil {
 		return nil, err
 	}
-	input.Tier = tier
+	input.Tier, input.Rack = floor.tier, strings.ToUpper(floor.rack)
 	if input.Search, err = searchForChart(chart.Name, s, env.cat, opt); err != nil {
 		return nil, err
 	}
@@ -55,9 +57,16 @@ func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, o
 	return fig.Bytes(format, size)
 }
 
+// floorFlags are export's floor plan options: a link tier's runs and
+// a rack to ring with its links.
+type floorFlags struct{ tier, rack string }
+
 // checkRunsTier checks export's --tier: a link tier, with the floor
-// plan only ("" passes).
-func checkRunsTier(tier, chart string) error {
+// plan only ("" passes); and --rack, with the floor plan only.
+func checkRunsTier(tier, rack, chart string) error {
+	if rack != "" && chart != "floorplan" {
+		return usagef("--rack rings a rack on the floorplan chart only, not %s", chart)
+	}
 	if tier == "" {
 		return nil
 	}
@@ -81,6 +90,7 @@ func runExport(env *cliEnv, args []string) error {
 	within := fs.String("within", "", "search chart: cheapest design within P% of the fastest")
 	budget := fs.String("budget", "", "search chart: budget in US$")
 	tier := fs.String("tier", "", "floorplan chart: draw one link tier's runs over the racks (server-leaf, leaf-spine or spine-core)")
+	rack := fs.String("rack", "", "floorplan chart: ring one rack (e.g. R1-08) and draw lines to the racks its links reach")
 	sf := addSizeFlags(fs)
 	var (
 		chart  charts.Chart
@@ -101,7 +111,7 @@ func runExport(env *cliEnv, args []string) error {
 		if chart, err = charts.ByName(*name); err != nil {
 			return usageError{err}
 		}
-		if err := checkRunsTier(*tier, chart.Name); err != nil {
+		if err := checkRunsTier(*tier, *rack, chart.Name); err != nil {
 			return err
 		}
 		if format, err = charts.FormatOf(*out); err != nil {
@@ -122,7 +132,7 @@ func runExport(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	b, err := chartBytes(env, in.scenario, chart, *year, opt, *tier, format, size)
+	b, err := chartBytes(env, in.scenario, chart, *year, opt, floorFlags{*tier, *rack}, format, size)
 	if err != nil {
 		return err
 	}

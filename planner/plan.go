@@ -62,6 +62,10 @@ type LinkTier struct {
 	// LowerModules and UpperModules count those transceivers, all
 	// planes (a twin-port module serves up to two links of its end).
 	LowerModules, UpperModules int
+	// LowerParts and UpperParts count those transceivers by part
+	// (catalog key) when a hall lays the links out, as one tier may mix
+	// multimode and single-mode modules; nil without a layout.
+	LowerParts, UpperParts map[string]int
 	// Runs groups the links by medium, part and length sold when the
 	// plan is laid out in a hall (Metres is then the longest, Medium and
 	// Cable the commonest); nil without a layout.

@@ -555,6 +555,7 @@ func (p *Plan) tierRuns(t *linkTally, mods map[moduleCount]int) {
 				}
 			}
 		}
+		lt.LowerParts, lt.UpperParts = modulesByPart(mods, ti)
 		if ti == 0 {
 			p.ServerTransceivers = lt.LowerModules
 			p.SwitchTransceivers += lt.UpperModules

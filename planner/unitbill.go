@@ -1,8 +1,10 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"fabricplan/internal/textfmt"
@@ -49,6 +51,12 @@ type UnitBillRow struct {
 	Unit    float64 `json:"unit"`
 	Shared  bool    `json:"shared"`
 	Cluster int     `json:"cluster"`
+	// Tier is a cable or transceiver row's link tier (planner key), Part
+	// its catalog key and LengthM a cable row's length sold, so each row
+	// matches its BOM lines.
+	Tier    string  `json:"tier,omitempty"`
+	Part    string  `json:"part,omitempty"`
+	LengthM float64 `json:"length_m,omitempty"`
 }
 
 // Groups of a UnitBill's rows.
@@ -149,17 +157,13 @@ func (p *Plan) UnitBill() UnitBill {
 	}
 
 	for _, t := range p.LinkTiers {
-		item := fmt.Sprintf("%s, %s %g m", tierWords(t.Name), t.Medium.Label(), t.Metres)
-		if len(t.Runs) > 1 { // laid out: lengths and media vary by link
-			item = fmt.Sprintf("%s, mostly %s, up to %g m", tierWords(t.Name), t.Medium.Label(), t.Metres)
-		}
 		switch t.Name {
 		case "server_leaf":
-			own(BillCables, item, downs*P, t.Links)
+			b.cableRows(t, downs*P, nil)
 		case "leaf_spine":
-			own(BillCables, item, unitUp, t.Links)
+			b.cableRows(t, unitUp, nil)
 		default:
-			shared(BillCables, item, t.Links)
+			b.cableRows(t, 0, share)
 		}
 	}
 
@@ -169,29 +173,17 @@ func (p *Plan) UnitBill() UnitBill {
 	}
 	c := p.Switch.LinksPerCage(p.PortGbps)
 	for _, t := range p.LinkTiers {
-		lower, upper := p.partName(t.LowerModule), p.partName(t.UpperModule)
+		lower, upper := t.endParts()
 		switch t.Name {
 		case "server_leaf":
-			if t.LowerModules > 0 {
-				own(BillTransceivers, lower+", node end", nodes*t.LowerModules/p.Servers, t.LowerModules)
-			}
-			if t.UpperModules > 0 {
-				own(BillTransceivers, upper+", "+leafEnd, leaves*ceilDiv(down, c), t.UpperModules)
-			}
+			b.moduleRows(p, t.Name, lower, "node end", nodes*t.LowerModules/p.Servers, nil)
+			b.moduleRows(p, t.Name, upper, leafEnd, leaves*ceilDiv(down, c), nil)
 		case "leaf_spine":
-			if t.LowerModules > 0 {
-				own(BillTransceivers, lower+", leaf end (up)", leaves*ceilDiv(up, c), t.LowerModules)
-			}
-			if t.UpperModules > 0 {
-				shared(BillTransceivers, upper+", spine end (down)", t.UpperModules)
-			}
+			b.moduleRows(p, t.Name, lower, "leaf end (up)", leaves*ceilDiv(up, c), nil)
+			b.moduleRows(p, t.Name, upper, "spine end (down)", 0, share)
 		default:
-			if t.LowerModules > 0 {
-				shared(BillTransceivers, lower+", spine end (up)", t.LowerModules)
-			}
-			if t.UpperModules > 0 {
-				shared(BillTransceivers, upper+", core end", t.UpperModules)
-			}
+			b.moduleRows(p, t.Name, lower, "spine end (up)", 0, share)
+			b.moduleRows(p, t.Name, upper, "core end", 0, share)
 		}
 	}
 	return b
@@ -209,4 +201,128 @@ func (p *Plan) partName(key string) string {
 		}
 	}
 	return key
+}
+
+// cableRows adds a link tier's cables: one row per medium, part and
+// length sold, as the BOM lists them, so the rows add up to the BOM's
+// cable lines. The SU's own links (unit of them) are split over the
+// rows in the tier's proportions (largest remainder, so they add up to
+// unit); with share set the rows are shares of parts every SU uses.
+func (b *UnitBill) cableRows(t LinkTier, unit int, share func(int) float64) {
+	runs := t.Runs
+	if len(runs) == 0 { // no hall: every link at the tier's length
+		runs = []LinkRun{{Medium: t.Medium, Part: t.Cable, Metres: t.Metres, Links: t.Links}}
+	}
+	counts := make([]int, len(runs))
+	for i, r := range runs {
+		counts[i] = r.Links
+	}
+	mine := apportion(unit, counts)
+	for i, r := range runs {
+		item := fmt.Sprintf("%s, %s %g m", tierWords(t.Name), r.Medium.Label(), r.Metres)
+		if twinRun(runs, i) {
+			item += " (" + r.Part + ")"
+		}
+		row := UnitBillRow{Group: BillCables, Item: item, Unit: float64(mine[i]), Cluster: r.Links, Tier: t.Name, Part: r.Part, LengthM: r.Metres}
+		if share != nil {
+			row.Unit, row.Shared = share(r.Links), true
+		}
+		b.Rows = append(b.Rows, row)
+	}
+}
+
+// twinRun says whether another run of runs has run i's medium and
+// length (with another part), so its row must name the part.
+func twinRun(runs []LinkRun, i int) bool {
+	for j, r := range runs {
+		if j != i && r.Medium == runs[i].Medium && r.Metres == runs[i].Metres {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleRows adds the transceivers of one end of a link tier, one row
+// per part (parts counts them over the cluster); the SU's own unit
+// modules are split over the parts in the cluster's proportions, or
+// with share set each row is a share.
+func (b *UnitBill) moduleRows(p *Plan, tier string, parts map[string]int, end string, unit int, share func(int) float64) {
+	keys := SortedKeys(parts)
+	counts := make([]int, len(keys))
+	for i, k := range keys {
+		counts[i] = parts[k]
+	}
+	mine := apportion(unit, counts)
+	for i, k := range keys {
+		if counts[i] == 0 {
+			continue
+		}
+		row := UnitBillRow{Group: BillTransceivers, Item: p.partName(k) + ", " + end, Unit: float64(mine[i]), Cluster: counts[i], Tier: tier, Part: k}
+		if share != nil {
+			row.Unit, row.Shared = share(counts[i]), true
+		}
+		b.Rows = append(b.Rows, row)
+	}
+}
+
+// endParts counts the tier's transceivers at its lower and upper ends
+// by part: as the hall chose them, or the tier's one part at each end.
+func (t LinkTier) endParts() (lower, upper map[string]int) {
+	if t.LowerParts != nil || t.UpperParts != nil {
+		return t.LowerParts, t.UpperParts
+	}
+	lower, upper = map[string]int{}, map[string]int{}
+	if t.LowerModules > 0 {
+		lower[t.LowerModule] = t.LowerModules
+	}
+	if t.UpperModules > 0 {
+		upper[t.UpperModule] = t.UpperModules
+	}
+	return lower, upper
+}
+
+// modulesByPart counts the module tally of link tier ti by part at its
+// lower and at its upper end.
+func modulesByPart(mods map[moduleCount]int, ti int) (lower, upper map[string]int) {
+	lower, upper = map[string]int{}, map[string]int{}
+	for k, n := range mods {
+		switch {
+		case k.tier != ti:
+		case k.upper:
+			upper[k.key] += n
+		default:
+			lower[k.key] += n
+		}
+	}
+	return lower, upper
+}
+
+// apportion splits total over parts in proportion to weights by the
+// largest remainder (Hamilton's method), so the parts are whole and add
+// up to total; earlier weights win ties. All zero weights get nothing.
+func apportion(total int, weights []int) []int {
+	out := make([]int, len(weights))
+	sum := 0
+	for _, w := range weights {
+		sum += w
+	}
+	if sum == 0 || total == 0 {
+		return out
+	}
+	rest := make([]int, len(weights)) // remainders, in units of 1/sum
+	given := 0
+	for i, w := range weights {
+		q := total * w
+		out[i], rest[i] = q/sum, q%sum
+		given += out[i]
+	}
+	order := make([]int, len(weights))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rest[b], rest[a]) })
+	for _, i := range order[:total-given] {
+		out[i]++
+	}
+	return out
 }

@@ -177,7 +177,7 @@ func TestUnitBillAddsUp(t *testing.T) {
 					}
 				case BillCables:
 					lt := p.linkTier(strings.ReplaceAll(strings.SplitN(r.Item, ",", 2)[0], "-", "_"))
-					if lt == nil || r.Cluster != lt.Links || !strings.Contains(r.Item, lt.Medium.Label()) {
+					if lt == nil || r.Tier != lt.Name || r.Cluster != lt.Links || !strings.Contains(r.Item, lt.Medium.Label()) {
 						t.Errorf("cable row %+v, plan tier %+v", r, lt)
 					}
 				case BillTransceivers:
