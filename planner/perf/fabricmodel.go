@@ -234,22 +234,35 @@ func (fv *fabricView) hashStages(f, frac float64, core bool) (hashStage, hashSta
 	return s1, s2
 }
 
-// maxLoadMemo remembers expectedMaxLoad's answers within one estimate,
-// which times the same job many ways (planned, baseline, each effect
-// removed, the sharing solve). One estimate runs on one goroutine; a nil
-// memo computes every time.
-type maxLoadMemo map[[2]hashStage]float64
+// maxLoadMemo remembers expectedMaxLoad's last answers within one
+// estimate, which times the same job many ways (planned, baseline, each
+// effect removed, the sharing solve): a handful of distinct stages, so a
+// short list compared in place beats hashing them. One estimate runs on
+// one goroutine; a nil memo computes every time.
+type maxLoadMemo struct {
+	n, next int // answers held; where the next one goes (the oldest once full)
+	keys    [maxLoadSlots][2]hashStage
+	loads   [maxLoadSlots]float64
+}
 
-func (c maxLoadMemo) get(s1, s2 hashStage) float64 {
+// maxLoadSlots is the answers a maxLoadMemo holds: an estimate with every
+// effect on asks about five.
+const maxLoadSlots = 12
+
+func (c *maxLoadMemo) get(s1, s2 hashStage) float64 {
 	if c == nil {
 		return expectedMaxLoad(s1, s2)
 	}
 	k := [2]hashStage{s1, s2}
-	if m, ok := c[k]; ok {
-		return m
+	for i := range c.n {
+		if c.keys[i] == k {
+			return c.loads[i]
+		}
 	}
 	m := expectedMaxLoad(s1, s2)
-	c[k] = m
+	c.keys[c.next], c.loads[c.next] = k, m
+	c.next = (c.next + 1) % maxLoadSlots
+	c.n = min(c.n+1, maxLoadSlots)
 	return m
 }
 

@@ -97,6 +97,10 @@ type JCT struct {
 	// at the least step time (nil when the job fits or no change does).
 	Fix        *MemoryFix
 	fixedBatch *batchStep // the step with pp micro-batches per pipeline, when short
+	// classes holds the traffic classes of Planned (the first
+	// maxClasses) and Baseline (the rest): the estimate's one
+	// allocation holds them.
+	classes [2 * maxClasses]TrafficClass
 	// Findings are what a planner should know about the estimate: memory
 	// over or tight, a pipeline short of micro-batches.
 	Findings []string
@@ -223,7 +227,7 @@ type fabricView struct {
 	// leafDown and leafUp are a leaf's ports as built (0: derive them
 	// from the leaf group and ratio).
 	leafDown, leafUp int
-	maxLoads         maxLoadMemo // shared by the copies one estimate makes
+	maxLoads         *maxLoadMemo // shared by the copies one estimate makes
 	jobServers       int
 	// Sharing: background load per tier (fraction of the uplinks' capacity
 	// other traffic holds) and whether other jobs cross in phase.
@@ -267,15 +271,6 @@ func (fv *fabricView) crossOversub() float64 {
 	return fv.oversub * fv.crossLoad() / (1 - fv.upLost) / (1 - fv.bgLeaf)
 }
 
-// crossShare is the fraction of its NIC bandwidth a flow leaving its leaf
-// group gets with balanced routing: less the oversubscription it meets
-// (the leaf's, times the ports busy, worsened by uplink capacity lost to
-// a failure and by background load). Static routing's collisions are
-// per group (fabricView.hashedShare).
-func (fv *fabricView) crossShare() float64 {
-	return fv.balancedShare(false)
-}
-
 // view is the network alone, no job on it yet.
 func (n Network) view() fabricView {
 	return fabricView{
@@ -301,7 +296,7 @@ func (n Network) jobView(w Workload, d *JCTData) fabricView {
 	fv.maxActiveQueuePairs, fv.stages, fv.channels = d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.ECMP.ChannelsPerPeer
 	fv.crossEff, fv.polarization = d.Crossing.Efficiency, d.ECMP.Polarization
 	if fv.static {
-		fv.maxLoads = maxLoadMemo{}
+		fv.maxLoads = new(maxLoadMemo)
 	}
 	fv.sharp = fv.sharp && d.InNetwork.sharpCapable(n.SwitchKey)
 	fv.bgLeaf, fv.bgSpine = w.BackgroundLeaf, w.BackgroundSpine
@@ -458,8 +453,8 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	// it out once for every timing below.
 	wt := w
 	wt.computeEff = r.computeEff
-	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA, nil)
-	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP, nil)
+	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA, j.classes[:0:maxClasses])
+	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP, j.classes[maxClasses:maxClasses])
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
 	if parts.Fix && !mem.Fits() {
 		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
@@ -639,11 +634,15 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	return st
 }
 
+// maxClasses is the traffic classes a step can have: tensor, data,
+// pipeline, context and expert parallel.
+const maxClasses = 5
+
 // classBuffer is classes emptied for a step's traffic classes, or new
 // room for them when nil.
 func classBuffer(classes []TrafficClass) []TrafficClass {
 	if classes == nil {
-		return make([]TrafficClass, 0, 4)
+		return make([]TrafficClass, 0, maxClasses)
 	}
 	return classes[:0]
 }
@@ -659,7 +658,6 @@ type netModel struct {
 	intraHopUS float64
 	netExtraUS float64     // added to every network hop: the TCP stack's latency
 	ideal      bool        // no network latency at all
-	crossShare float64     // of a flow's bandwidth, when it crosses the tier above the leaves
 	protos     []*Protocol // LL, LL128, Simple
 	// nvlinkRawGBs is the one-way NVLink line rate per GPU, nvlsEff the
 	// GPU's NVLink SHARP efficiency (0: none), nicEff the achieved share
@@ -690,7 +688,7 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 		domain:       nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
 		netHopUS:     d.Collective.NetHopUS,
 		intraHopUS:   d.Collective.NVLinkHopUS,
-		perSwitchUS:  d.Collective.SwitchHopUS[string(fv.fabric)],
+		perSwitchUS:  d.switchHopUS(fv.fabric),
 		nvlinkRawGBs: gpu.NVLinkGBs, nvlsEff: gpu.NVLSEfficiency, nicEff: 1,
 	}
 	if fv.noNVLS {
@@ -706,7 +704,6 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 	if fv.ideal {
 		m.netHopUS, m.perSwitchUS, m.ideal = 0, 0, true
 	}
-	m.crossShare = fv.crossShare()
 	m.protos = d.protocols
 	return m
 }

@@ -120,6 +120,14 @@ func TimeStep(w Workload, gpu *GPUSpec, d *JCTData, v View, dp, micro int, tr Tr
 	return stepTime(w, gpu, d, v.fv, dp, micro, tr, nil)
 }
 
+// StepSeconds is TimeStep's step time alone: the step's traffic classes
+// are kept on the stack, so a caller timing many steps (a failure
+// what-if per lost part) allocates nothing.
+func StepSeconds(w Workload, gpu *GPUSpec, d *JCTData, v View, dp, micro int, tr Transport) float64 {
+	var classes [maxClasses]TrafficClass
+	return stepTime(w, gpu, d, v.fv, dp, micro, tr, classes[:0]).StepS
+}
+
 // WithComputeEfficiency is the resolved workload w with the compute
 // efficiency its GEMM shapes reach on gpu worked out once, for timing it
 // many ways (unchanged when w gives its own).
