@@ -91,7 +91,8 @@ type effectTimer struct {
 // without times the step again with the view change makes and records
 // the difference as the named effect, which it returns.
 func (t *effectTimer) without(name, detail string, change func(fabricView) fabricView) *Effect {
-	alt := stepTime(t.w, t.gpu, t.d, change(t.fv), t.dp, t.micro, RDMA, t.scratch[:0])
+	v := change(t.fv)
+	alt := stepTime(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
 	t.out = append(t.out, Effect{Name: name, Detail: detail, DeltaS: t.stepS - alt.StepS})
 	return &t.out[len(t.out)-1]
 }

@@ -75,14 +75,14 @@ type binomialWalk struct {
 }
 
 func newBinomialWalk(s hashStage) binomialWalk {
-	n, p := math.Round(s.flows), math.Min(s.p, 1)
+	n, p := math.Round(s.flows), min(s.p, 1)
 	w := binomialWalk{n: n, p: p, bins: s.bins(), lowCDF: math.Exp(certainTail / s.bins())}
 	if p >= 1 { // every flow on the one link
 		w.x0, w.pmf = n, 1
 		return w
 	}
 	mean, sd := n*p, math.Sqrt(n*p*(1-p))
-	w.x0 = math.Max(0, math.Floor(mean-10*sd))
+	w.x0 = max(0, math.Floor(mean-10*sd))
 	ln := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
 	w.pmf = math.Exp(ln(n) - ln(w.x0) - ln(n-w.x0) + w.x0*math.Log(p) + (n-w.x0)*math.Log1p(-p))
 	return w
@@ -98,7 +98,7 @@ func (w *binomialWalk) step(x float64) float64 {
 	case x > w.n:
 		w.pmf = 0
 	}
-	w.cdf = math.Min(1, w.cdf+w.pmf)
+	w.cdf = min(1, w.cdf+w.pmf)
 	if x >= w.n {
 		w.cdf = 1
 	}
@@ -123,8 +123,8 @@ func expectedMaxLoad(stages ...hashStage) float64 {
 		ws = append(ws, w)
 		// Below any stage's x0 that stage alone already makes P(max
 		// <= x) negligible.
-		start = math.Max(start, w.x0)
-		top = math.Max(top, w.n)
+		start = max(start, w.x0)
+		top = max(top, w.n)
 	}
 	if len(ws) == 0 {
 		return 0
@@ -176,7 +176,7 @@ func maxTail(ws []binomialWalk, x float64) float64 {
 // peer times each connection's queue pairs, up to the ones that carry
 // data at once (more queue pairs add no flows).
 func (fv *fabricView) flowsPerPort() float64 {
-	return math.Max(1, fv.channels) * math.Max(1, math.Min(fv.qps, fv.maxActiveQueuePairs))
+	return max(1, fv.channels) * max(1, min(fv.qps, fv.maxActiveQueuePairs))
 }
 
 // coreLoad is the load on the uplinks above the spines, for a job whose
@@ -204,7 +204,7 @@ func (fv *fabricView) hashedShare(frac float64, core bool) float64 {
 	m := fv.maxLoads.get(s1, s2)
 	// An uplink faster than the port holds more of its flows at full
 	// rate (uplinkFlows); the crossing's own loss applies as balanced.
-	return math.Min(balanced, fv.crossingEfficiency()*math.Min(1, fv.uplinkFlows(f)/m))
+	return min(balanced, fv.crossingEfficiency()*min(1, fv.uplinkFlows(f)/m))
 }
 
 // hashStages are the hashed links a crossing flow meets: per leaf, its
@@ -215,8 +215,8 @@ func (fv *fabricView) hashedShare(frac float64, core bool) float64 {
 // the same on each spine's uplinks.
 func (fv *fabricView) hashStages(f, frac float64, core bool) (hashStage, hashStage) {
 	down, up := fv.leafPorts()
-	leaves := math.Max(1, fv.jobUplinks/up)
-	upLinks := math.Max(1, math.Round(up*(1-fv.upLost)))
+	leaves := max(1, fv.jobUplinks/up)
+	upLinks := max(1, math.Round(up*(1-fv.upLost)))
 	flows := f * down * fv.crossLoad() / (1 - fv.bgLeaf)
 	s1 := hashStage{flows: flows, p: frac / upLinks, links: upLinks, groups: fv.stages * leaves}
 	if !core {
@@ -224,13 +224,13 @@ func (fv *fabricView) hashStages(f, frac float64, core bool) (hashStage, hashSta
 	}
 	// A spine's uplinks carry what its down ports bring up: per
 	// uplink the leaf load times the spine's ratio.
-	spineUp := math.Max(1, math.Round(down/fv.spineRatio))
+	spineUp := max(1, math.Round(down/fv.spineRatio))
 	perLink := f * frac * fv.coreLoad()
 	// Hash polarization: the spine's hash repeats the leaf's, so its
 	// flows reach only some of its uplinks (polarizedLinks).
 	reach := polarizedLinks(spineUp, fv.polarization)
-	s2 := hashStage{flows: math.Max(1, math.Round(perLink*spineUp*2)), p: 1 / (2 * reach), links: reach,
-		groups: fv.stages * math.Max(1, fv.jobUplinks/fv.spineRatio/spineUp)}
+	s2 := hashStage{flows: max(1, math.Round(perLink*spineUp*2)), p: 1 / (2 * reach), links: reach,
+		groups: fv.stages * max(1, fv.jobUplinks/fv.spineRatio/spineUp)}
 	return s1, s2
 }
 
@@ -273,7 +273,7 @@ func (fv *fabricView) leafPorts() (down, up float64) {
 		return float64(fv.leafDown), float64(fv.leafUp)
 	}
 	down = float64(max(fv.serversPerUnit, 1))
-	return down, math.Max(1, math.Round(down/fv.oversub/fv.upRatio()))
+	return down, max(1, math.Round(down/fv.oversub/fv.upRatio()))
 }
 
 // balancedShare is the share adaptive routing leaves a crossing port:
@@ -284,9 +284,9 @@ func (fv *fabricView) balancedShare(core bool) float64 {
 	}
 	load := fv.crossOversub()
 	if core {
-		load = math.Max(load, fv.coreLoad())
+		load = max(load, fv.coreLoad())
 	}
-	return fv.crossingEfficiency() / math.Max(1, load)
+	return fv.crossingEfficiency() / max(1, load)
 }
 
 // nvlsAllReduce times an all-reduce inside the NVLink domain on NVLink
@@ -322,7 +322,7 @@ func (m *netModel) sharpAllReduce(bytes float64, g commGroup) (collTime, bool) {
 	if g.perNode > 1 {
 		intra = 2 * rsFactor(g.perNode) * bytes / (m.nvlinkGBs * 1e9)
 	}
-	t := math.Max(net, intra)
+	t := max(net, intra)
 	simple := m.protos[len(m.protos)-1]
 	lat := (simple.TreeBaseUS + float64(g.perNode-1)*simple.TreeNVLinkHopUS + 2*m.netHop(in.SHARPHopUS, g)) * us
 	return collTime{time: lat + t, busbw: arFactor(g.ranks) * bytes / t / 1e9, algo: AlgoSHARP, proto: simple.Name}, true
