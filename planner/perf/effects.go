@@ -3,6 +3,7 @@ package perf
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"fabricplan/internal/textfmt"
 )
@@ -58,11 +59,11 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 			func(v fabricView) fabricView { v.sharp, v.noNVLS, v.algorithm = false, true, ""; return v })
 	}
 	if experts {
-		t.without(EffectExperts, fmt.Sprintf("ep %d spans more than one %d-GPU NVLink domain", w.EP, domain),
+		t.without(EffectExperts, "ep "+strconv.Itoa(w.EP)+" spans more than one "+strconv.Itoa(domain)+"-GPU NVLink domain",
 			func(v fabricView) fabricView { v.epOnNVLink = true; return v })
 	}
 	if domain > 8 {
-		t.without(EffectNVLink, fmt.Sprintf("the %d-GPU domain against an 8-GPU server's (negative: time saved)", domain),
+		t.without(EffectNVLink, "the "+strconv.Itoa(domain)+"-GPU domain against an 8-GPU server's (negative: time saved)",
 			func(v fabricView) fabricView { v.nvlinkDomain = 8; return v })
 	}
 	if st.BubbleCommS > 0 {
@@ -135,18 +136,18 @@ func classReach(st StepTime) (leaves bool, crossing classSet, experts bool) {
 func crossingEffects(t *effectTimer, crossing classSet) {
 	fv := &t.fv
 	if load := fv.crossOversub(); load > 1 {
-		t.without(EffectOversub, fmt.Sprintf("%s cross it at %.2g:1 (the leaf's %.2g:1 x %.0f%% of its ports busy)",
-			crossing, load, fv.oversub, 100*fv.crossLoad()), func(v fabricView) fabricView { v.oversub, v.upLost = 1, 0; return v })
+		t.without(EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
+			func(v fabricView) fabricView { v.oversub, v.upLost = 1, 0; return v })
 	}
 	if fv.crossingEfficiency() < 1 {
-		t.without(EffectCrossing, fmt.Sprintf("%s cross it at %.0f%% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)",
-			crossing, 100*fv.crossingEfficiency()), func(v fabricView) fabricView { v.crossEff = 1; return v })
+		t.without(EffectCrossing, crossing.String()+" cross it at "+fmtF0(100*fv.crossingEfficiency())+"% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)",
+			func(v fabricView) fabricView { v.crossEff = 1; return v })
 	}
 	if fv.ecmp() {
 		t.without(EffectECMP, staticDetail(*fv), func(v fabricView) fabricView { v.static = false; return v })
 	}
 	if fv.bgLeaf > 0 || fv.bgSpine > 0 {
-		t.without(EffectBackdrop, fmt.Sprintf("other traffic holds %.0f%% of the leaf uplinks and %.0f%% of the spine uplinks", 100*fv.bgLeaf, 100*fv.bgSpine),
+		t.without(EffectBackdrop, "other traffic holds "+fmtF0(100*fv.bgLeaf)+"% of the leaf uplinks and "+fmtF0(100*fv.bgSpine)+"% of the spine uplinks",
 			func(v fabricView) fabricView { v.bgLeaf, v.bgSpine = 0, 0; return v })
 	}
 	if fv.spread {
@@ -166,6 +167,12 @@ func crossingEffects(t *effectTimer, crossing classSet) {
 			func(v fabricView) fabricView { v.othersBusy = 0; return v })
 	}
 }
+
+// fmtF0 and fmtG2 are fmt's %.0f and %.2g without its interface boxing
+// and reflection: the breakdown's details are built for every shown
+// estimate.
+func fmtF0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+func fmtG2(v float64) string { return strconv.FormatFloat(v, 'g', 2, 64) }
 
 // String names the classes in step order: "data parallel and pipeline
 // parallel".

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 )
 
 // Collective algorithms the model picks among beyond ring, tree and PAT.
@@ -237,8 +238,9 @@ func (fv *fabricView) hashStages(f, frac float64, core bool) (hashStage, hashSta
 // maxLoadMemo remembers expectedMaxLoad's last answers within one
 // estimate, which times the same job many ways (planned, baseline, each
 // effect removed, the sharing solve): a handful of distinct stages, so a
-// short list compared in place beats hashing them. One estimate runs on
-// one goroutine; a nil memo computes every time.
+// short list compared in place beats hashing them and taking a lock; it
+// asks sharedMaxLoads what it does not hold. One estimate runs on one
+// goroutine; a nil memo computes every time.
 type maxLoadMemo struct {
 	n, next int // answers held; where the next one goes (the oldest once full)
 	keys    [maxLoadSlots][2]hashStage
@@ -259,10 +261,43 @@ func (c *maxLoadMemo) get(s1, s2 hashStage) float64 {
 			return c.loads[i]
 		}
 	}
-	m := expectedMaxLoad(s1, s2)
+	m := sharedMaxLoads.get(k)
 	c.keys[c.next], c.loads[c.next] = k, m
 	c.next = (c.next + 1) % maxLoadSlots
 	c.n = min(c.n+1, maxLoadSlots)
+	return m
+}
+
+// sharedMaxLoads remembers expectedMaxLoad's answers across estimates,
+// which depend on the stages alone: the window estimates one fabric
+// again after every edit, the failure what-if and the design search meet
+// the same leaves over and over. It holds at most maxSharedLoads answers
+// (emptied when full) and is safe for concurrent use.
+var sharedMaxLoads maxLoadTable
+
+// maxSharedLoads bounds sharedMaxLoads (about 300 kB).
+const maxSharedLoads = 4096
+
+// maxLoadTable is a bounded, locked memo of expectedMaxLoad.
+type maxLoadTable struct {
+	mu    sync.Mutex
+	loads map[[2]hashStage]float64
+}
+
+func (t *maxLoadTable) get(k [2]hashStage) float64 {
+	t.mu.Lock()
+	m, ok := t.loads[k]
+	t.mu.Unlock()
+	if ok {
+		return m
+	}
+	m = expectedMaxLoad(k[0], k[1])
+	t.mu.Lock()
+	if len(t.loads) >= maxSharedLoads || t.loads == nil {
+		t.loads = make(map[[2]hashStage]float64, 64)
+	}
+	t.loads[k] = m
+	t.mu.Unlock()
 	return m
 }
 

@@ -2,6 +2,8 @@ package perf
 
 import (
 	"fmt"
+	"math"
+	"sync"
 	"testing"
 )
 
@@ -185,4 +187,93 @@ func effectNamed(es []Effect, name string) (Effect, bool) {
 		}
 	}
 	return Effect{}, false
+}
+
+// TestSharedMaxLoads: the table shared by every estimate answers as
+// expectedMaxLoad does from several goroutines at once (run with -race),
+// and never holds more than its bound. Mutations caught: the table read
+// or written without its lock (a data race), a table that only grows,
+// an answer filed under another question's key.
+func TestSharedMaxLoads(t *testing.T) {
+	var table maxLoadTable
+	stage := func(i int) [2]hashStage {
+		return [2]hashStage{{flows: float64(8 + i%50), p: 1.0 / 8, links: 8, groups: float64(1 + i/50)}, {}}
+	}
+	want := map[int]float64{}
+	for i := range 200 {
+		k := stage(i)
+		want[i] = expectedMaxLoad(k[0], k[1])
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range 3 {
+				for i := range 200 {
+					j := (i*7 + g*13 + r) % 200
+					if got := table.get(stage(j)); got != want[j] {
+						t.Errorf("question %d: %g, computed %g", j, got, want[j])
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var small maxLoadTable
+	for i := range maxSharedLoads + 10 {
+		k := [2]hashStage{{flows: float64(i + 1), p: 1, links: 1, groups: 1}, {}}
+		small.get(k)
+		if n := len(small.loads); n > maxSharedLoads {
+			t.Fatalf("%d answers held after %d questions, bound %d", n, i+1, maxSharedLoads)
+		}
+	}
+}
+
+// BenchmarkEstimateEveryEffect times one JCT estimate with every fabric
+// effect on (everyEffectJob, the planner's BenchmarkJCTEveryEffect
+// without the plan around it): "first" with the collision table emptied
+// before each estimate, as the first estimate of a fabric runs; "again"
+// as the window's next estimate of the same fabric runs. Target: under
+// 20 µs.
+func BenchmarkEstimateEveryEffect(b *testing.B) {
+	d := testData(b)
+	job, w := everyEffectJob(d)
+	for _, first := range []bool{true, false} {
+		name := "again"
+		if first {
+			name = "first"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if first {
+					sharedMaxLoads.mu.Lock()
+					sharedMaxLoads.loads = nil
+					sharedMaxLoads.mu.Unlock()
+				}
+				if _, err := Estimate(job, w, d, Parts{Detail: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestDetailNumbersAsFmt: the breakdown's number helpers write what fmt's
+// %.0f and %.2g write, over ratios, shares, halves that round, huge,
+// tiny, negative and non-finite values. Mutations caught: 'g' with
+// another precision, 'f' where 'g' is meant (2.5:1 written 2), -1 for
+// the shortest form (0.95 written as is where %.0f gives 1).
+func TestDetailNumbersAsFmt(t *testing.T) {
+	for _, v := range []float64{0, 0.5, 1.5, 2.5, 0.95, 1, 1.25, 2, 2.5, 3.3333333, 7, 12.5, 95, 99.5, 100, 1234.5, 1e6, 2.5e-7,
+		-0.4, -3.75, math.Inf(1), math.Inf(-1), math.NaN()} {
+		if got, want := fmtF0(v), fmt.Sprintf("%.0f", v); got != want {
+			t.Errorf("fmtF0(%v) = %q, fmt %q", v, got, want)
+		}
+		if got, want := fmtG2(v), fmt.Sprintf("%.2g", v); got != want {
+			t.Errorf("fmtG2(%v) = %q, fmt %q", v, got, want)
+		}
+	}
 }
