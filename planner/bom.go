@@ -211,12 +211,16 @@ func (p *Plan) finishBOM(cat *Catalog, add func(BOMLine)) error {
 }
 
 // priceFindings works out what the chosen plan's cost says: the fabric's
-// share of cluster capex, expired quotes, the analysts' bands and the
-// prices that move the total most. Candidates a choice drops (switch
-// auto, the packed alternative, the cheaper-design check) skip it.
-func (p *Plan) priceFindings(cat *Catalog) {
+// share of cluster capex, expired quotes and, with bands, the analysts'
+// bands and the prices that move the total most. Candidates a choice
+// drops (switch auto, the packed alternative, the cheaper-design check)
+// skip it.
+func (p *Plan) priceFindings(cat *Catalog, bands bool) {
 	p.fabricShare(cat)
 	p.quoteNotes()
+	if !bands {
+		return
+	}
 	p.SanityBands = p.Sanity(cat)
 	drivers := p.CostSensitivity()
 	p.Cost.Drivers = drivers[:min(3, len(drivers))]

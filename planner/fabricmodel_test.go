@@ -83,7 +83,10 @@ func TestColocatedJobNeverSpeedsUp(t *testing.T) {
 // effect on: static routing on InfiniBand (the collision model), SHARP,
 // NVLS, three spread jobs in aligned phase, background load on both
 // tiers, a three-tier fabric, and the breakdown. Target: under 20 µs
-// (the whole estimate, shared with BenchmarkJCT's structure).
+// (the whole estimate, shared with BenchmarkJCT's structure). Every
+// estimate after the first finds the collision expectations in perf's
+// shared table; planner/perf's BenchmarkEstimateEveryEffect times the
+// first estimate of a fabric too.
 func BenchmarkJCTEveryEffect(b *testing.B) {
 	cat := testCatalog(b)
 	s := NewScenario()

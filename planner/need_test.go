@@ -29,6 +29,7 @@ func TestPartialBuildsAgree(t *testing.T) {
 		{"search with failures", need{resilience: true}},
 		{"networks", need{networks: true}},
 		{"fix without detail", need{jct: jctParts{Fix: true}}},
+		{"bands alone", need{bands: true}},
 	}
 	cases := partialCases(cat)
 	fixes, built := 0, 0
@@ -138,6 +139,9 @@ func partialWant(t *testing.T, full, got *Plan, n need) Plan {
 	}
 	if !n.packed {
 		want.Cheaper = nil
+	}
+	if !n.bands {
+		want.SanityBands, want.Cost.Drivers = nil, nil
 	}
 	if full.JCT == nil {
 		return want

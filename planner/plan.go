@@ -312,6 +312,9 @@ type need struct {
 	resilience bool
 	// jct is what the job-time estimate holds beyond its steps.
 	jct jctParts
+	// bands puts the cost beside the analysts' bands and ranks the prices
+	// that move it most (Plan.SanityBands, Cost.Drivers).
+	bands bool
 }
 
 // What builds ask for: a shown plan everything; a sweep what its rows
@@ -320,7 +323,7 @@ type need struct {
 // ranking and the tier-step bisection only the back end and the job's
 // steps.
 var (
-	needAll   = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}}
+	needAll   = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}, bands: true}
 	needSweep = need{resilience: true, jct: jctParts{Fix: true}}
 	needLean  = need{}
 )
@@ -343,12 +346,12 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 		return nil, fielderr.New("network.nic_gbps", "choose another NIC speed or port split",
 			"no %dG %s NIC with %d ports in the catalog", rs.Network.NICGbps, rs.Network.Fabric, rs.Network.PortsPerNIC)
 	}
-	best, ok, err := buildOn(rs, cat, nic)
+	best, ok, err := buildOn(rs, cat, nic, n.bands)
 	// NIC auto: where the cheapest NIC joins no switch (its lanes or
 	// modules do not match), the next one that does is used.
 	if !ok && s.Network.NIC == Auto && s.system(cat) == nil {
 		var alt nicBuild
-		if alt, ok, err = buildOtherNIC(s, cat, nic, err); ok {
+		if alt, ok, err = buildOtherNIC(s, cat, nic, n.bands, err); ok {
 			best, rs, notes = alt.plan, alt.rs, alt.notes
 		}
 	}
@@ -385,7 +388,7 @@ type nicBuild struct {
 // which joined no switch, and returns the first that does. err is
 // nic's error, replaced by a later NIC's when that NIC joins a fabric
 // that is too large.
-func buildOtherNIC(s Scenario, cat *Catalog, nic *NIC, err error) (nicBuild, bool, error) {
+func buildOtherNIC(s Scenario, cat *Catalog, nic *NIC, bands bool, err error) (nicBuild, bool, error) {
 	for _, alt := range s.nicCandidates(cat) {
 		if alt == nic {
 			continue
@@ -393,7 +396,7 @@ func buildOtherNIC(s Scenario, cat *Catalog, nic *NIC, err error) (nicBuild, boo
 		as := s
 		as.Network.NIC = alt.Key
 		ars, anotes := as.Resolve(cat)
-		p, aok, aerr := buildOn(ars, cat, alt)
+		p, aok, aerr := buildOn(ars, cat, alt, bands)
 		if errors.Is(aerr, ErrTooLarge) {
 			err = aerr // a NIC that joins, on a fabric too large: say that
 		}
@@ -674,7 +677,8 @@ func (p *Plan) estimateJCT(cat *Catalog, parts jctParts) error {
 // buildOn sizes the fabric with the given NIC on the scenario's switch,
 // or on every switch of the fabric at the port speed with switch auto
 // (the cheapest plan wins); ok is false with the reason when none fits.
-func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
+// bands asks for the cost's sanity bands and drivers (need.bands).
+func buildOn(rs Scenario, cat *Catalog, nic *NIC, bands bool) (*Plan, bool, error) {
 	port := rs.Network.NICGbps / rs.Network.PortsPerNIC
 	var candidates []*Switch
 	if rs.Network.Switch == Auto {
@@ -702,7 +706,7 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
 	case best == nil:
 		return nil, false, fmt.Errorf("no %s switch fits: %w", rs.Network.Fabric, errors.Join(errs...))
 	}
-	best.priceFindings(cat)
+	best.priceFindings(cat, bands)
 	if rs.Network.Switch == Auto {
 		best.Notes = append(best.Notes, fmt.Sprintf("switch auto: %s is the cheapest of %d that fit", best.Switch.Key, len(candidates)-len(errs)))
 	}

@@ -408,7 +408,7 @@ func (st *stepper) time(bwLost, upLost float64, idle int) float64 {
 		micro = perf.Microbatches(w, dp)
 	}
 	fv := st.p.jobView(w, st.d).WithLoss(bwLost, upLost)
-	return perf.TimeStep(w, j.GPU, st.d, fv, dp, micro, RDMA).StepS
+	return perf.StepSeconds(w, j.GPU, st.d, fv, dp, micro, RDMA)
 }
 
 // goodput sums the interruptions of the fatal cases and the slowdown of

@@ -24,8 +24,9 @@ type SweepRow struct {
 // error in the row; the sweep itself never fails. A row's plan holds what
 // sweeps show: the back end with its cost and power, the job time with
 // its memory fix and the failure what-if; it leaves out the networks
-// beside the back end (Plan.Networks is nil), the packed alternative and
-// the job's breakdown by fabric effect and its findings.
+// beside the back end (Plan.Networks is nil), the packed alternative,
+// the cost's sanity bands and drivers (Plan.SanityBands, Cost.Drivers)
+// and the job's breakdown by fabric effect and its findings.
 // Each tier's links are priced at one length (FlatLinks), not measured in
 // a hall.
 func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {

@@ -66,7 +66,7 @@ func (fv *fabricView) upRatio() float64 {
 // polarization), the flows the leaf sent it all share the leaf's answer
 // and reach only 1 - polarization of its links (at least one).
 func polarizedLinks(links, polarization float64) float64 {
-	return math.Max(1, math.Round(links*(1-math.Min(math.Max(polarization, 0), 1))))
+	return max(1, math.Round(links*(1-min(max(polarization, 0), 1))))
 }
 
 // railOnlyForwarding is, for a rail-only fabric, the share of an

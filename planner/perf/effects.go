@@ -3,6 +3,7 @@ package perf
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"fabricplan/internal/textfmt"
 )
@@ -33,66 +34,96 @@ const (
 // fabricEffects breaks the planned step st down by fabric effect: each is
 // timed again with that one effect removed.
 func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, st StepTime) []Effect {
-	var out []Effect
-	var v *fabricView          // the view each effect changes: one, not one per effect
-	var scratch []TrafficClass // the classes of each effect's step, read by none
-	without := func(name, detail string, change func(*fabricView)) *Effect {
-		*v = fv
-		change(v)
-		alt := stepTime(w, gpu, d, *v, dp, micro, RDMA, scratch)
-		out = append(out, Effect{Name: name, Detail: detail, DeltaS: st.StepS - alt.StepS})
-		return &out[len(out)-1]
-	}
 	leaves, crossing, experts := classReach(st)
-	crosses := len(crossing) > 0
 	domain := nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
 	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
 	}
-	out, v, scratch = make([]Effect, 0, 10), new(fabricView), make([]TrafficClass, 0, 5) // room for every effect and class
 	if fv.spread && fv.jobs > 1 {
 		fv.othersBusy = st.crossingS() / st.StepS // as solved for st
 		if fv.aligned {
 			fv.othersBusy = 1 // they cross whenever this job does
 		}
 	}
+	t := effectTimer{w: w, gpu: gpu, d: d, fv: fv, dp: dp, micro: micro, stepS: st.StepS,
+		out: make([]Effect, 0, maxEffects)}
 	if leaves {
-		without(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing",
-			func(v *fabricView) { v.ideal = true })
+		t.without(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing",
+			func(v fabricView) fabricView { v.ideal = true; return v })
 	}
-	if crosses {
-		crossingEffects(fv, crossing, without)
+	if crossing.any() {
+		crossingEffects(&t, crossing)
 	}
 	if ran := inNetworkRan(st); ran != "" {
-		without(EffectInNetwork, ran+" (negative: time saved against ring and tree alone)",
-			func(v *fabricView) { v.sharp, v.noNVLS, v.algorithm = false, true, "" })
+		t.without(EffectInNetwork, ran+" (negative: time saved against ring and tree alone)",
+			func(v fabricView) fabricView { v.sharp, v.noNVLS, v.algorithm = false, true, ""; return v })
 	}
 	if experts {
-		without(EffectExperts, fmt.Sprintf("ep %d spans more than one %d-GPU NVLink domain", w.EP, domain),
-			func(v *fabricView) { v.epOnNVLink = true })
+		t.without(EffectExperts, "ep "+strconv.Itoa(w.EP)+" spans more than one "+strconv.Itoa(domain)+"-GPU NVLink domain",
+			func(v fabricView) fabricView { v.epOnNVLink = true; return v })
 	}
 	if domain > 8 {
-		without(EffectNVLink, fmt.Sprintf("the %d-GPU domain against an 8-GPU server's (negative: time saved)", domain),
-			func(v *fabricView) { v.nvlinkDomain = 8 })
+		t.without(EffectNVLink, "the "+strconv.Itoa(domain)+"-GPU domain against an 8-GPU server's (negative: time saved)",
+			func(v fabricView) fabricView { v.nvlinkDomain = 8; return v })
 	}
 	if st.BubbleCommS > 0 {
-		out = append(out, Effect{Name: EffectCritical, Detail: "collectives each pipeline stage waits for, repeated in the bubble", DeltaS: st.BubbleCommS})
+		t.out = append(t.out, Effect{Name: EffectCritical, Detail: "collectives each pipeline stage waits for, repeated in the bubble", DeltaS: st.BubbleCommS})
 	}
-	return out
+	return t.out
 }
 
-// withoutEffect times the step again with change made to the fabric and
-// records the difference as the named effect, which it returns.
-type withoutEffect func(name, detail string, change func(*fabricView)) *Effect
+// maxEffects is room for every effect one breakdown can hold.
+const maxEffects = 12
+
+// effectTimer times a planned step again with one effect of its fabric
+// removed at a time. It lives on its caller's stack: the steps it times
+// keep their traffic classes in scratch, read by none.
+type effectTimer struct {
+	w         Workload
+	gpu       *GPUSpec
+	d         *JCTData
+	fv        fabricView // as planned (the other jobs' crossing time as solved)
+	dp, micro int
+	stepS     float64 // the planned step
+	out       []Effect
+	scratch   [maxClasses]TrafficClass
+}
+
+// without times the step again with the view change makes and records
+// the difference as the named effect, which it returns.
+func (t *effectTimer) without(name, detail string, change func(fabricView) fabricView) *Effect {
+	v := change(t.fv)
+	alt := stepTime(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
+	t.out = append(t.out, Effect{Name: name, Detail: detail, DeltaS: t.stepS - alt.StepS})
+	return &t.out[len(t.out)-1]
+}
+
+// classSet is a set of traffic classes as bits of classBit, in the
+// order the step builds them (so a list of names keeps that order).
+type classSet uint8
+
+// classOrder is the order a step builds its classes in.
+var classOrder = [maxClasses]string{ClassTP, ClassDP, ClassPP, ClassCP, ClassEP}
+
+func classBit(name string) classSet {
+	for i, n := range classOrder {
+		if n == name {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+func (s classSet) any() bool { return s != 0 }
 
 // classReach reports whether any traffic class of st leaves the NVLink
-// domain, the names of the classes crossing the tier above the leaves,
-// and whether expert traffic leaves the domain.
-func classReach(st StepTime) (leaves bool, crossing []string, experts bool) {
+// domain, the classes crossing the tier above the leaves, and whether
+// expert traffic leaves the domain.
+func classReach(st StepTime) (leaves bool, crossing classSet, experts bool) {
 	for _, c := range st.Classes {
 		leaves = leaves || c.CrossesFabric
 		if c.CrossesTier {
-			crossing = append(crossing, c.Name)
+			crossing |= classBit(c.Name)
 		}
 		experts = experts || (c.Name == ClassEP && c.CrossesFabric)
 	}
@@ -102,25 +133,26 @@ func classReach(st StepTime) (leaves bool, crossing []string, experts bool) {
 // crossingEffects times the effects of the tier above the leaves:
 // oversubscription, static hashing, background traffic, spreading over
 // shared leaves and the other jobs on them.
-func crossingEffects(fv fabricView, crossing []string, without withoutEffect) {
+func crossingEffects(t *effectTimer, crossing classSet) {
+	fv := &t.fv
 	if load := fv.crossOversub(); load > 1 {
-		without(EffectOversub, fmt.Sprintf("%s cross it at %.2g:1 (the leaf's %.2g:1 x %.0f%% of its ports busy)",
-			textfmt.JoinAnd(crossing), load, fv.oversub, 100*fv.crossLoad()), func(v *fabricView) { v.oversub, v.upLost = 1, 0 })
+		t.without(EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
+			func(v fabricView) fabricView { v.oversub, v.upLost = 1, 0; return v })
 	}
 	if fv.crossingEfficiency() < 1 {
-		without(EffectCrossing, fmt.Sprintf("%s cross it at %.0f%% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)",
-			textfmt.JoinAnd(crossing), 100*fv.crossingEfficiency()), func(v *fabricView) { v.crossEff = 1 })
+		t.without(EffectCrossing, crossing.String()+" cross it at "+fmtF0(100*fv.crossingEfficiency())+"% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)",
+			func(v fabricView) fabricView { v.crossEff = 1; return v })
 	}
 	if fv.ecmp() {
-		without(EffectECMP, staticDetail(fv), func(v *fabricView) { v.static = false })
+		t.without(EffectECMP, staticDetail(*fv), func(v fabricView) fabricView { v.static = false; return v })
 	}
 	if fv.bgLeaf > 0 || fv.bgSpine > 0 {
-		without(EffectBackdrop, fmt.Sprintf("other traffic holds %.0f%% of the leaf uplinks and %.0f%% of the spine uplinks", 100*fv.bgLeaf, 100*fv.bgSpine),
-			func(v *fabricView) { v.bgLeaf, v.bgSpine = 0, 0 })
+		t.without(EffectBackdrop, "other traffic holds "+fmtF0(100*fv.bgLeaf)+"% of the leaf uplinks and "+fmtF0(100*fv.bgSpine)+"% of the spine uplinks",
+			func(v fabricView) fabricView { v.bgLeaf, v.bgSpine = 0, 0; return v })
 	}
 	if fv.spread {
-		e := without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
-			func(v *fabricView) { v.spread = false })
+		e := t.without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
+			func(v fabricView) fabricView { v.spread = false; return v })
 		if e.DeltaS < 0 {
 			e.Detail = fmt.Sprintf("packed, this job fills its own leaves' uplinks; spread over leaves shared with %d other jobs (crossing %.0f%% of the time), it gets more of them",
 				fv.jobs-1, 100*fv.othersBusy)
@@ -131,9 +163,29 @@ func crossingEffects(fv fabricView, crossing []string, without withoutEffect) {
 		if fv.aligned {
 			detail = fmt.Sprintf("%d jobs share the leaves, in phase: the others cross whenever this one does", fv.jobs)
 		}
-		without(EffectOtherJobs, detail,
-			func(v *fabricView) { v.othersBusy = 0 })
+		t.without(EffectOtherJobs, detail,
+			func(v fabricView) fabricView { v.othersBusy = 0; return v })
 	}
+}
+
+// fmtF0 and fmtG2 are fmt's %.0f and %.2g without its interface boxing
+// and reflection: the breakdown's details are built for every shown
+// estimate.
+func fmtF0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+func fmtG2(v float64) string { return strconv.FormatFloat(v, 'g', 2, 64) }
+
+// String names the classes in step order: "data parallel and pipeline
+// parallel".
+func (s classSet) String() string {
+	var names [maxClasses]string
+	n := 0
+	for i, name := range classOrder {
+		if s&(1<<i) != 0 {
+			names[n] = name
+			n++
+		}
+	}
+	return textfmt.JoinAnd(names[:n])
 }
 
 // BreakdownRow is one line of a step-time breakdown: a part of the step,

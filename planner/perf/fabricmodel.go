@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 )
 
 // Collective algorithms the model picks among beyond ring, tree and PAT.
@@ -75,14 +76,14 @@ type binomialWalk struct {
 }
 
 func newBinomialWalk(s hashStage) binomialWalk {
-	n, p := math.Round(s.flows), math.Min(s.p, 1)
+	n, p := math.Round(s.flows), min(s.p, 1)
 	w := binomialWalk{n: n, p: p, bins: s.bins(), lowCDF: math.Exp(certainTail / s.bins())}
 	if p >= 1 { // every flow on the one link
 		w.x0, w.pmf = n, 1
 		return w
 	}
 	mean, sd := n*p, math.Sqrt(n*p*(1-p))
-	w.x0 = math.Max(0, math.Floor(mean-10*sd))
+	w.x0 = max(0, math.Floor(mean-10*sd))
 	ln := func(x float64) float64 { v, _ := math.Lgamma(x + 1); return v }
 	w.pmf = math.Exp(ln(n) - ln(w.x0) - ln(n-w.x0) + w.x0*math.Log(p) + (n-w.x0)*math.Log1p(-p))
 	return w
@@ -98,7 +99,7 @@ func (w *binomialWalk) step(x float64) float64 {
 	case x > w.n:
 		w.pmf = 0
 	}
-	w.cdf = math.Min(1, w.cdf+w.pmf)
+	w.cdf = min(1, w.cdf+w.pmf)
 	if x >= w.n {
 		w.cdf = 1
 	}
@@ -123,8 +124,8 @@ func expectedMaxLoad(stages ...hashStage) float64 {
 		ws = append(ws, w)
 		// Below any stage's x0 that stage alone already makes P(max
 		// <= x) negligible.
-		start = math.Max(start, w.x0)
-		top = math.Max(top, w.n)
+		start = max(start, w.x0)
+		top = max(top, w.n)
 	}
 	if len(ws) == 0 {
 		return 0
@@ -176,7 +177,7 @@ func maxTail(ws []binomialWalk, x float64) float64 {
 // peer times each connection's queue pairs, up to the ones that carry
 // data at once (more queue pairs add no flows).
 func (fv *fabricView) flowsPerPort() float64 {
-	return math.Max(1, fv.channels) * math.Max(1, math.Min(fv.qps, fv.maxActiveQueuePairs))
+	return max(1, fv.channels) * max(1, min(fv.qps, fv.maxActiveQueuePairs))
 }
 
 // coreLoad is the load on the uplinks above the spines, for a job whose
@@ -204,7 +205,7 @@ func (fv *fabricView) hashedShare(frac float64, core bool) float64 {
 	m := fv.maxLoads.get(s1, s2)
 	// An uplink faster than the port holds more of its flows at full
 	// rate (uplinkFlows); the crossing's own loss applies as balanced.
-	return math.Min(balanced, fv.crossingEfficiency()*math.Min(1, fv.uplinkFlows(f)/m))
+	return min(balanced, fv.crossingEfficiency()*min(1, fv.uplinkFlows(f)/m))
 }
 
 // hashStages are the hashed links a crossing flow meets: per leaf, its
@@ -215,8 +216,8 @@ func (fv *fabricView) hashedShare(frac float64, core bool) float64 {
 // the same on each spine's uplinks.
 func (fv *fabricView) hashStages(f, frac float64, core bool) (hashStage, hashStage) {
 	down, up := fv.leafPorts()
-	leaves := math.Max(1, fv.jobUplinks/up)
-	upLinks := math.Max(1, math.Round(up*(1-fv.upLost)))
+	leaves := max(1, fv.jobUplinks/up)
+	upLinks := max(1, math.Round(up*(1-fv.upLost)))
 	flows := f * down * fv.crossLoad() / (1 - fv.bgLeaf)
 	s1 := hashStage{flows: flows, p: frac / upLinks, links: upLinks, groups: fv.stages * leaves}
 	if !core {
@@ -224,32 +225,79 @@ func (fv *fabricView) hashStages(f, frac float64, core bool) (hashStage, hashSta
 	}
 	// A spine's uplinks carry what its down ports bring up: per
 	// uplink the leaf load times the spine's ratio.
-	spineUp := math.Max(1, math.Round(down/fv.spineRatio))
+	spineUp := max(1, math.Round(down/fv.spineRatio))
 	perLink := f * frac * fv.coreLoad()
 	// Hash polarization: the spine's hash repeats the leaf's, so its
 	// flows reach only some of its uplinks (polarizedLinks).
 	reach := polarizedLinks(spineUp, fv.polarization)
-	s2 := hashStage{flows: math.Max(1, math.Round(perLink*spineUp*2)), p: 1 / (2 * reach), links: reach,
-		groups: fv.stages * math.Max(1, fv.jobUplinks/fv.spineRatio/spineUp)}
+	s2 := hashStage{flows: max(1, math.Round(perLink*spineUp*2)), p: 1 / (2 * reach), links: reach,
+		groups: fv.stages * max(1, fv.jobUplinks/fv.spineRatio/spineUp)}
 	return s1, s2
 }
 
-// maxLoadMemo remembers expectedMaxLoad's answers within one estimate,
-// which times the same job many ways (planned, baseline, each effect
-// removed, the sharing solve). One estimate runs on one goroutine; a nil
-// memo computes every time.
-type maxLoadMemo map[[2]hashStage]float64
+// maxLoadMemo remembers expectedMaxLoad's last answers within one
+// estimate, which times the same job many ways (planned, baseline, each
+// effect removed, the sharing solve): a handful of distinct stages, so a
+// short list compared in place beats hashing them and taking a lock; it
+// asks sharedMaxLoads what it does not hold. One estimate runs on one
+// goroutine; a nil memo computes every time.
+type maxLoadMemo struct {
+	n, next int // answers held; where the next one goes (the oldest once full)
+	keys    [maxLoadSlots][2]hashStage
+	loads   [maxLoadSlots]float64
+}
 
-func (c maxLoadMemo) get(s1, s2 hashStage) float64 {
+// maxLoadSlots is the answers a maxLoadMemo holds: an estimate with every
+// effect on asks about five.
+const maxLoadSlots = 12
+
+func (c *maxLoadMemo) get(s1, s2 hashStage) float64 {
 	if c == nil {
 		return expectedMaxLoad(s1, s2)
 	}
 	k := [2]hashStage{s1, s2}
-	if m, ok := c[k]; ok {
+	for i := range c.n {
+		if c.keys[i] == k {
+			return c.loads[i]
+		}
+	}
+	m := sharedMaxLoads.get(k)
+	c.keys[c.next], c.loads[c.next] = k, m
+	c.next = (c.next + 1) % maxLoadSlots
+	c.n = min(c.n+1, maxLoadSlots)
+	return m
+}
+
+// sharedMaxLoads remembers expectedMaxLoad's answers across estimates,
+// which depend on the stages alone: the window estimates one fabric
+// again after every edit, the failure what-if and the design search meet
+// the same leaves over and over. It holds at most maxSharedLoads answers
+// (emptied when full) and is safe for concurrent use.
+var sharedMaxLoads maxLoadTable
+
+// maxSharedLoads bounds sharedMaxLoads (about 300 kB).
+const maxSharedLoads = 4096
+
+// maxLoadTable is a bounded, locked memo of expectedMaxLoad.
+type maxLoadTable struct {
+	mu    sync.Mutex
+	loads map[[2]hashStage]float64
+}
+
+func (t *maxLoadTable) get(k [2]hashStage) float64 {
+	t.mu.Lock()
+	m, ok := t.loads[k]
+	t.mu.Unlock()
+	if ok {
 		return m
 	}
-	m := expectedMaxLoad(s1, s2)
-	c[k] = m
+	m = expectedMaxLoad(k[0], k[1])
+	t.mu.Lock()
+	if len(t.loads) >= maxSharedLoads || t.loads == nil {
+		t.loads = make(map[[2]hashStage]float64, 64)
+	}
+	t.loads[k] = m
+	t.mu.Unlock()
 	return m
 }
 
@@ -260,7 +308,7 @@ func (fv *fabricView) leafPorts() (down, up float64) {
 		return float64(fv.leafDown), float64(fv.leafUp)
 	}
 	down = float64(max(fv.serversPerUnit, 1))
-	return down, math.Max(1, math.Round(down/fv.oversub/fv.upRatio()))
+	return down, max(1, math.Round(down/fv.oversub/fv.upRatio()))
 }
 
 // balancedShare is the share adaptive routing leaves a crossing port:
@@ -271,9 +319,9 @@ func (fv *fabricView) balancedShare(core bool) float64 {
 	}
 	load := fv.crossOversub()
 	if core {
-		load = math.Max(load, fv.coreLoad())
+		load = max(load, fv.coreLoad())
 	}
-	return fv.crossingEfficiency() / math.Max(1, load)
+	return fv.crossingEfficiency() / max(1, load)
 }
 
 // nvlsAllReduce times an all-reduce inside the NVLink domain on NVLink
@@ -309,7 +357,7 @@ func (m *netModel) sharpAllReduce(bytes float64, g commGroup) (collTime, bool) {
 	if g.perNode > 1 {
 		intra = 2 * rsFactor(g.perNode) * bytes / (m.nvlinkGBs * 1e9)
 	}
-	t := math.Max(net, intra)
+	t := max(net, intra)
 	simple := m.protos[len(m.protos)-1]
 	lat := (simple.TreeBaseUS + float64(g.perNode-1)*simple.TreeNVLinkHopUS + 2*m.netHop(in.SHARPHopUS, g)) * us
 	return collTime{time: lat + t, busbw: arFactor(g.ranks) * bytes / t / 1e9, algo: AlgoSHARP, proto: simple.Name}, true

@@ -98,6 +98,10 @@ type JCT struct {
 	// at the least step time (nil when the job fits or no change does).
 	Fix        *MemoryFix
 	fixedBatch *batchStep // the step with pp micro-batches per pipeline, when short
+	// classes holds the traffic classes of Planned (the first
+	// maxClasses) and Baseline (the rest): the estimate's one
+	// allocation holds them.
+	classes [2 * maxClasses]TrafficClass
 	// Findings are what a planner should know about the estimate: memory
 	// over or tight, a pipeline short of micro-batches.
 	Findings []string
@@ -224,7 +228,7 @@ type fabricView struct {
 	// leafDown and leafUp are a leaf's ports as built (0: derive them
 	// from the leaf group and ratio).
 	leafDown, leafUp int
-	maxLoads         maxLoadMemo // shared by the copies one estimate makes
+	maxLoads         *maxLoadMemo // shared by the copies one estimate makes
 	jobServers       int
 	// Sharing: background load per tier (fraction of the uplinks' capacity
 	// other traffic holds) and whether other jobs cross in phase.
@@ -257,7 +261,7 @@ func (fv *fabricView) crossLoad() float64 {
 	if !fv.spread || fv.jobs <= 1 {
 		return 1
 	}
-	busy := math.Min(math.Max(fv.othersBusy, 0), 1)
+	busy := min(max(fv.othersBusy, 0), 1)
 	return (1 + float64(fv.jobs-1)*busy) / float64(fv.jobs)
 }
 
@@ -266,15 +270,6 @@ func (fv *fabricView) crossLoad() float64 {
 // uplink capacity lost to a failure.
 func (fv *fabricView) crossOversub() float64 {
 	return fv.oversub * fv.crossLoad() / (1 - fv.upLost) / (1 - fv.bgLeaf)
-}
-
-// crossShare is the fraction of its NIC bandwidth a flow leaving its leaf
-// group gets with balanced routing: less the oversubscription it meets
-// (the leaf's, times the ports busy, worsened by uplink capacity lost to
-// a failure and by background load). Static routing's collisions are
-// per group (fabricView.hashedShare).
-func (fv *fabricView) crossShare() float64 {
-	return fv.balancedShare(false)
 }
 
 // view is the network alone, no job on it yet.
@@ -305,7 +300,7 @@ func (n Network) jobView(w Workload, d *JCTData) fabricView {
 		fv.polarization = *w.Polarization
 	}
 	if fv.static {
-		fv.maxLoads = maxLoadMemo{}
+		fv.maxLoads = new(maxLoadMemo)
 	}
 	fv.sharp = fv.sharp && d.InNetwork.sharpCapable(n.SwitchKey)
 	fv.bgLeaf, fv.bgSpine = w.BackgroundLeaf, w.BackgroundSpine
@@ -320,7 +315,7 @@ func (n Network) jobView(w Workload, d *JCTData) fabricView {
 func (fv *fabricView) setJobSize(gpus, serverPorts int) {
 	fv.jobServers = ceilDiv(gpus, max(fv.gpusPerServer, 1))
 	// Uplinks faster than the ports are fewer for the same bandwidth.
-	fv.jobUplinks = math.Max(1, float64(fv.jobServers*max(serverPorts, 1))/fv.oversub/fv.upRatio())
+	fv.jobUplinks = max(1, float64(fv.jobServers*max(serverPorts, 1))/fv.oversub/fv.upRatio())
 }
 
 // nvlinkDomain is the GPUs one NVLink domain holds: the system's
@@ -462,8 +457,8 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	// it out once for every timing below.
 	wt := w
 	wt.computeEff = r.computeEff
-	j.Planned = stepTime(wt, gpu, d, fv, dp, micro, RDMA, nil)
-	j.Baseline = stepTime(wt, gpu, d, fv, dp, micro, TCP, nil)
+	j.Planned = stepTime(&wt, gpu, d, &fv, dp, micro, RDMA, j.classes[:0:maxClasses])
+	j.Baseline = stepTime(&wt, gpu, d, &fv, dp, micro, TCP, j.classes[maxClasses:maxClasses])
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
 	if parts.Fix && !mem.Fits() {
 		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
@@ -485,19 +480,22 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 // leaves load each other's uplinks for the time they spend crossing
 // them; that time is solved for by iteration, from the worst case (the
 // others always busy). classes holds the step's traffic classes (nil:
-// new ones), for a caller that times many steps and keeps none.
-func stepTime(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
+// new ones), for a caller that times many steps and keeps none. w and
+// fv are read, never changed (pointers: a step is timed many times per
+// estimate, and copying them was a fifth of its cost).
+func stepTime(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
 	if fv.othersBusy >= 0 || !fv.spread || fv.jobs <= 1 {
 		return stepOnce(w, gpu, d, fv, dp, micro, tr, classes)
 	}
-	fv.othersBusy = 1
-	st := stepOnce(w, gpu, d, fv, dp, micro, tr, classes)
-	if fv.aligned { // the others cross whenever this job does
+	shared := *fv
+	shared.othersBusy = 1
+	st := stepOnce(w, gpu, d, &shared, dp, micro, tr, classes)
+	if shared.aligned { // the others cross whenever this job does
 		return st
 	}
 	for range 4 {
-		fv.othersBusy = st.crossingS() / st.StepS
-		st = stepOnce(w, gpu, d, fv, dp, micro, tr, st.Classes)
+		shared.othersBusy = st.crossingS() / st.StepS
+		st = stepOnce(w, gpu, d, &shared, dp, micro, tr, st.Classes)
 	}
 	return st
 }
@@ -517,7 +515,7 @@ func (s *StepTime) crossingS() float64 {
 // gradientSync times one data-parallel gradient exchange over group g
 // of a shard's gradients and parameters (bytes): an all-reduce, or with
 // a sharded optimizer (ZeRO stage zs) a reduce-scatter and all-gathers.
-func gradientSync(net netModel, zs int, gradBytes, paramBytes float64, g commGroup) collTime {
+func gradientSync(net *netModel, zs int, gradBytes, paramBytes float64, g commGroup) collTime {
 	if zs <= 0 {
 		return net.allReduce(gradBytes, g)
 	}
@@ -534,21 +532,21 @@ func gradientSync(net netModel, zs int, gradBytes, paramBytes float64, g commGro
 // stepEfficiency is the compute efficiency of w's step: the one the
 // workload gives, else the one solved for it, else the one its GEMM
 // shapes reach on gpu.
-func stepEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
+func stepEfficiency(w *Workload, gpu *GPUSpec, d *JCTData) float64 {
 	eff := w.ComputeEfficiency
 	if eff == 0 {
 		eff = w.computeEff
 	}
 	if eff == 0 {
-		eff = computeEfficiency(w, gpu, d)
+		eff = computeEfficiency(*w, gpu, d)
 	}
 	return eff
 }
 
 // stepOnce times one step with the others' crossing time as fv gives it;
-// classes as for stepTime.
-func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
-	c := d.Collective
+// classes, w and fv as for stepTime.
+func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
+	c := &d.Collective
 	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
 
@@ -564,7 +562,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	st := StepTime{Transport: tr, Classes: classBuffer(classes)}
 	st.ComputeS = hwFLOPs / (usedGPUs * peak * stepEfficiency(w, gpu, d))
 
-	net := newNetModel(fv, gpu, d, tr)
+	net := netModelOn(fv, gpu, d, tr)
 	layersPerStage := float64(w.Layers) / float64(w.PP)
 	passes := 4.0 // collectives per layer and micro-batch: 2 forward, 2 backward
 	if w.Recompute {
@@ -587,7 +585,7 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 		// Megatron reduces gradients over the data- and context-parallel
 		// ranks together (stride tp).
 		g := net.group(dp*w.cp(), w.TP)
-		t := gradientSync(net, w.zeroStage(), shard*c.GradBytes, shard*c.ParamBytes, g)
+		t := gradientSync(&net, w.zeroStage(), shard*c.GradBytes, shard*c.ParamBytes, g)
 		cl := net.class(ClassDP, g, t, 1, *w.OverlapDP)
 		st.Classes = append(st.Classes, cl)
 		st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
@@ -643,18 +641,22 @@ func stepOnce(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int
 	return st
 }
 
+// maxClasses is the traffic classes a step can have: tensor, data,
+// pipeline, context and expert parallel.
+const maxClasses = 5
+
 // classBuffer is classes emptied for a step's traffic classes, or new
 // room for them when nil.
 func classBuffer(classes []TrafficClass) []TrafficClass {
 	if classes == nil {
-		return make([]TrafficClass, 0, 4)
+		return make([]TrafficClass, 0, maxClasses)
 	}
 	return classes[:0]
 }
 
 // netModel holds a fabric's bandwidths and latencies for one transport.
 type netModel struct {
-	fv         fabricView
+	fv         *fabricView // read only
 	d          *JCTData
 	nvlinkGBs  float64 // effective one-way NVLink bandwidth per GPU
 	nodeGBs    float64 // effective back-end bandwidth of one server
@@ -663,7 +665,6 @@ type netModel struct {
 	intraHopUS float64
 	netExtraUS float64     // added to every network hop: the TCP stack's latency
 	ideal      bool        // no network latency at all
-	crossShare float64     // of a flow's bandwidth, when it crosses the tier above the leaves
 	protos     []*Protocol // LL, LL128, Simple
 	// nvlinkRawGBs is the one-way NVLink line rate per GPU, nvlsEff the
 	// GPU's NVLink SHARP efficiency (0: none), nicEff the achieved share
@@ -674,11 +675,18 @@ type netModel struct {
 	perSwitchUS float64
 }
 
+// newNetModel is the network model of fv for tr on gpu.
 func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel {
+	return netModelOn(&fv, gpu, d, tr)
+}
+
+// netModelOn is newNetModel reading fv in place, which must not change
+// while the model is in use.
+func netModelOn(fv *fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel {
 	perNIC := fv.nicGbps / 8 // GB/s
 	switch {
 	case tr == TCP:
-		perNIC = math.Min(perNIC*d.TCP.LineRateFraction, d.TCP.CapGBsPerNIC)
+		perNIC = min(perNIC*d.TCP.LineRateFraction, d.TCP.CapGBsPerNIC)
 	case fv.fabric == InfiniBand:
 		perNIC *= d.Efficiency.InfiniBand
 	default:
@@ -694,7 +702,7 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 		domain:       nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
 		netHopUS:     d.Collective.NetHopUS,
 		intraHopUS:   d.Collective.NVLinkHopUS,
-		perSwitchUS:  d.Collective.SwitchHopUS[string(fv.fabric)],
+		perSwitchUS:  d.switchHopUS(fv.fabric),
 		nvlinkRawGBs: gpu.NVLinkGBs, nvlsEff: gpu.NVLSEfficiency, nicEff: 1,
 	}
 	if fv.noNVLS {
@@ -710,7 +718,6 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 	if fv.ideal {
 		m.netHopUS, m.perSwitchUS, m.ideal = 0, 0, true
 	}
-	m.crossShare = fv.crossShare()
 	m.protos = d.protocols
 	return m
 }
@@ -748,7 +755,7 @@ func (m *netModel) group(ranks, stride int) commGroup {
 	g.nodes = ceilDiv(ranks, g.perNode)
 	g.netGBs = m.nodeGBs * float64(g.perNode) / float64(m.fv.gpusPerServer)
 	if m.domain > m.fv.gpusPerServer && m.fv.nicsPerServer > 0 { // rack-scale: the NICs its channels cross by
-		g.netGBs = math.Min(g.netGBs, m.d.RackScale.NetChannels*m.nodeGBs/float64(m.fv.nicsPerServer))
+		g.netGBs = min(g.netGBs, m.d.RackScale.NetChannels*m.nodeGBs/float64(m.fv.nicsPerServer))
 	}
 	g.share, g.switchUS = 1, m.perSwitchUS+m.fv.wireUS
 	if m.ideal {
@@ -777,7 +784,7 @@ func (m *netModel) ringCrossing(g commGroup, servers int) float64 {
 		return 1
 	}
 	units := ceilDiv(servers, max(m.fv.serversPerUnit, 1))
-	return math.Min(1, float64(units)/float64(max(g.nodes, 1)))
+	return min(1, float64(units)/float64(max(g.nodes, 1)))
 }
 
 type collTime struct {
@@ -796,7 +803,7 @@ const us = 1e-6
 func (m *netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64) (float64, float64) {
 	busbw := m.nvlinkGBs
 	if !g.local {
-		busbw = math.Min(busbw, g.netGBs)
+		busbw = min(busbw, g.netGBs)
 	}
 	return factor(g.ranks) * bytes / (busbw * 1e9), busbw
 }
@@ -829,7 +836,7 @@ func (r moeRouting) remoteCopies(g commGroup) float64 {
 		return k * float64(g.ranks-g.perNode) / float64(g.ranks)
 	}
 	n := float64(g.nodes)
-	dest := math.Min(float64(r.nodes), n*(1-math.Pow(1-1/n, k)))
+	dest := min(float64(r.nodes), n*(1-math.Pow(1-1/n, k)))
 	return dest * (n - 1) / n
 }
 
@@ -870,7 +877,7 @@ func (m *netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) coll
 		local += fwd * remote
 	}
 	intra := local * bytes / (m.nvlinkGBs * 1e9)
-	t := math.Max(inter, intra)
+	t := max(inter, intra)
 	lat := c.BaseLatencyUS + m.netHopUS + g.switchUS + float64(r.remotePeers(g))*c.AllToAllPeerUS
 	if fwd > 0 {
 		lat += m.intraHopUS

@@ -66,8 +66,11 @@ type JCTData struct {
 	Memory MemoryConstants `toml:"memory"`
 	// protocols are Collective.Protocols in protocolKeys' order.
 	protocols []*Protocol
-	GPUs      map[string]*GPUSpec   `toml:"gpus"`
-	Models    map[string]*ModelSpec `toml:"models"`
+	// switchHops are Collective.SwitchHopUS of InfiniBand and Ethernet,
+	// read once per step timed.
+	switchHops [2]float64
+	GPUs       map[string]*GPUSpec   `toml:"gpus"`
+	Models     map[string]*ModelSpec `toml:"models"`
 }
 
 // MemoryConstants are the memory model's bytes per parameter and per
@@ -208,7 +211,20 @@ func (d *JCTData) checkCollective() error {
 	for _, k := range protocolKeys {
 		d.protocols = append(d.protocols, d.Collective.Protocols[k])
 	}
+	d.switchHops = [2]float64{d.Collective.SwitchHopUS[string(InfiniBand)], d.Collective.SwitchHopUS[string(Ethernet)]}
 	return nil
+}
+
+// switchHopUS is one switch's latency on fabric f (data/jct.toml
+// [collective.switch_hop_us]).
+func (d *JCTData) switchHopUS(f Fabric) float64 {
+	switch f {
+	case InfiniBand:
+		return d.switchHops[0]
+	case Ethernet:
+		return d.switchHops[1]
+	}
+	return d.Collective.SwitchHopUS[string(f)]
 }
 
 // checkRuntime checks the [ecmp], [rack_scale], in-network, [compute]

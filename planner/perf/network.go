@@ -115,7 +115,15 @@ func (v View) OnFrontEnd(fe FrontEnd) View {
 // TimeStep times one training step of the resolved workload w on v
 // with dp data-parallel ranks of micro micro-batches each, over tr.
 func TimeStep(w Workload, gpu *GPUSpec, d *JCTData, v View, dp, micro int, tr Transport) StepTime {
-	return stepTime(w, gpu, d, v.fv, dp, micro, tr, nil)
+	return stepTime(&w, gpu, d, &v.fv, dp, micro, tr, nil)
+}
+
+// StepSeconds is TimeStep's step time alone: the step's traffic classes
+// are kept on the stack, so a caller timing many steps (a failure
+// what-if per lost part) allocates nothing.
+func StepSeconds(w Workload, gpu *GPUSpec, d *JCTData, v View, dp, micro int, tr Transport) float64 {
+	var classes [maxClasses]TrafficClass
+	return stepTime(&w, gpu, d, &v.fv, dp, micro, tr, classes[:0]).StepS
 }
 
 // WithComputeEfficiency is the resolved workload w with the compute
