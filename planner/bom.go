@@ -88,7 +88,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 			p.Power.Cables += l.TotalWatts
 		}
 	}
-	nic, sw := p.NIC, p.Switch
+	nic := p.NIC
 	// NIC, switches, server and switch modules and cables, each maybe spared.
 	p.BOM = make([]BOMLine, 0, 2*(2+len(p.SwitchTiers)+2*len(p.LinkTiers)))
 	p.Cost.Basis = s.PriceBasis(cat)
@@ -97,6 +97,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	nicLine.setPrice(s.partPrice(cat, nic.Key, nic.PriceUSD, nic.PriceRangeUSD, &nic.Pricing), s.Quotes)
 	add(nicLine)
 	for _, t := range p.SwitchTiers {
+		sw := p.SwitchOf(t.Name)
 		l := BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches, tier: t.Name,
 			UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate}
 		l.setPrice(s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing), s.Quotes)
@@ -130,17 +131,29 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 		if t.Medium != Optics || e[0]+e[1] == 0 {
 			continue
 		}
-		mod, err := p.switchModule(cat, t)
+		lower, upper := p.linkEnds(t.Name)
+		mod, err := p.switchModule(cat, t, upper)
 		if err != nil {
 			return err
 		}
 		lt := &p.LinkTiers[i]
 		lt.UpperModule, lt.UpperModules = mod.Key, e[1]
-		if t.Name != "server_leaf" {
-			lt.LowerModule, lt.LowerModules = mod.Key, e[0]
-		}
 		p.SwitchTransceivers += e[0] + e[1]
-		add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[0]+e[1]))
+		if lower == nil {
+			add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[1]))
+			continue
+		}
+		low, err := p.switchModule(cat, t, lower)
+		if err != nil {
+			return err
+		}
+		lt.LowerModule, lt.LowerModules = low.Key, e[0]
+		if low == mod {
+			add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[0]+e[1]))
+			continue
+		}
+		add(p.moduleLine(cat, low, "lower end ("+lower.Key+"), "+t.Name, t.Name, e[0]))
+		add(p.moduleLine(cat, mod, "upper end ("+upper.Key+"), "+t.Name, t.Name, e[1]))
 	}
 	// Cables: one per link.
 	for i, t := range p.LinkTiers {
@@ -152,7 +165,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 		field := "network.media." + t.Name
 		g := p.TierGbps(t.Name)
 		if t.Medium != Optics {
-			if ok, why := cb.Offered(p.Scenario.Network.Fabric, g, sw.LinksPerCage(g)); !ok {
+			if ok, why := cb.Offered(p.Scenario.Network.Fabric, g, p.cageLinks(t.Name)); !ok {
 				return fielderr.New(field, "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
 			}
 		}
@@ -175,8 +188,10 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 // the server speed; their uplinks and the spines' down ports at the
 // uplink speed; the spines' up ports and the cores at the core speed.
 func (p *Plan) switchEndModules(pl fabric.Plane, planes int) [3][2]int {
-	sw := p.Switch
-	c, cu, cc := sw.LinksPerCage(p.PortGbps), sw.LinksPerCage(p.TierGbps("leaf_spine")), sw.LinksPerCage(p.TierGbps("spine_core"))
+	gu, gc := p.TierGbps("leaf_spine"), p.TierGbps("spine_core")
+	c := p.Switch.LinksPerCage(p.PortGbps)
+	lu, su := p.Switch.LinksPerCage(gu), p.SwitchOf(TierSpine).LinksPerCage(gu)
+	sc, cc := p.SwitchOf(TierSpine).LinksPerCage(gc), p.SwitchOf(TierCore).LinksPerCage(gc)
 	mods := func(loads []fabric.Load, down bool, perCage int) int {
 		n := 0
 		for _, l := range loads {
@@ -190,8 +205,8 @@ func (p *Plan) switchEndModules(pl fabric.Plane, planes int) [3][2]int {
 	}
 	return [3][2]int{
 		{0, mods(pl.LeafLoads, true, c)},
-		{mods(pl.LeafLoads, false, cu), mods(pl.SpineLoads, true, cu)},
-		{mods(pl.SpineLoads, false, cc), mods(pl.CoreLoads, true, cc)},
+		{mods(pl.LeafLoads, false, lu), mods(pl.SpineLoads, true, su)},
+		{mods(pl.SpineLoads, false, sc), mods(pl.CoreLoads, true, cc)},
 	}
 }
 
@@ -283,15 +298,15 @@ func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n 
 	return mod, p.NICs * cages, "server side", nil
 }
 
-// switchModule is the switch end's transceiver for one tier's links.
-func (p *Plan) switchModule(cat *Catalog, t LinkTier) (*Transceiver, error) {
-	sw := p.Switch
+// switchModule is the transceiver of switch sw's end (the tier's
+// lower or upper switch) for one tier's links.
+func (p *Plan) switchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
 	g := p.TierGbps(t.Name)
 	c := sw.LinksPerCage(g)
 	mod, longest := cat.Module(sw.Form, g, c, p.tierLane(t.Name), t.Metres)
 	switch {
 	case longest == 0:
-		return nil, fielderr.New("network.switch", "use copper media, or add the module to the catalog",
+		return nil, fielderr.New(switchField(p, sw), "use copper media, or add the module to the catalog",
 			"no %s transceiver carries %d x %dG for %s cages", sw.Form, c, g, sw.Key)
 	case mod == nil:
 		return nil, fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less", longest),
@@ -312,7 +327,8 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			continue
 		}
 		g := p.TierGbps(t.Name)
-		c := p.Switch.LinksPerCage(g)
+		c := p.cageLinks(t.Name)
+		_, upper := p.linkEnds(t.Name)
 		best, bestUSD := Medium(""), 0.0
 		for _, m := range []Medium{DAC, ACC, AOC} {
 			cb := cat.Cables[string(m)]
@@ -327,14 +343,14 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			best = Optics
 		}
 		if best == "" {
-			_, longest := cat.Module(p.Switch.Form, g, c, p.tierLane(t.Name), 0)
+			_, longest := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.tierLane(t.Name), 0)
 			longest = min(longest, cat.Cables[fiberKey].Reach(g))
 			if longest == 0 {
 				return fielderr.New(tierSpeedField(t.Name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
-					"no cable or %s transceiver in the catalog carries %dG on %s for %g m (%s)", p.Switch.Form, g, p.Switch.Key, t.Metres, t.Name)
+					"no cable or %s transceiver in the catalog carries %dG on %s for %g m (%s)", upper.Form, g, upper.Key, t.Metres, t.Name)
 			}
 			return fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
-				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, p.Switch.Key, longest)
+				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, upper.Key, longest)
 		}
 		t.Medium = best
 		*mediumOf(&n.Media, t.Name) = best
@@ -351,13 +367,20 @@ func (p *Plan) opticsPerLink(cat *Catalog, t LinkTier) (float64, bool) {
 	if float64(fiber.Reach(g)) < t.Metres {
 		return 0, false
 	}
-	c := p.Switch.LinksPerCage(g)
-	sw, _ := cat.Module(p.Switch.Form, g, c, p.tierLane(t.Name), t.Metres)
+	lower, upper := p.linkEnds(t.Name)
+	sw, _ := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.tierLane(t.Name), t.Metres)
 	if sw == nil {
 		return 0, false
 	}
 	perLink := s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing).USD / float64(sw.Links)
 	far := perLink // the other end: another switch
+	if lower != nil && lower != upper {
+		low, _ := cat.Module(lower.Form, g, lower.LinksPerCage(g), p.tierLane(t.Name), t.Metres)
+		if low == nil {
+			return 0, false
+		}
+		far = s.partPrice(cat, low.Key, low.PriceUSD, low.PriceRangeUSD, &low.Pricing).USD / float64(low.Links)
+	}
 	if t.Name == "server_leaf" {
 		mod, n, _, err := p.serverModules(cat, t.Metres)
 		if err != nil {

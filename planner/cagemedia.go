@@ -44,6 +44,8 @@ func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 	s := &cageSets{parent: make([]int32, n), longest: make([]float32, n), tier: make([]int8, n), grid: grid, port: port, serverPerCage: max(serverPerCage, 1)}
 	for t := range s.port {
 		s.port[t].cageLinks = max(s.port[t].cageLinks, 1)
+		s.port[t].lowCage = max(s.port[t].lowCage, 1)
+		s.port[t].highCage = max(s.port[t].highCage, 1)
 	}
 	for i := range s.parent {
 		s.parent[i] = int32(i)
@@ -55,7 +57,7 @@ func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 // (from its port aUp on) run at the uplink speed, in the cages after its
 // down links'; a spine's and a core's ports all run at it.
 func (s *cageSets) ends(t int, c *CableRun) (a, b int32) {
-	down, up := s.port[0].cageLinks, s.port[t].cageLinks
+	down, up := s.port[0].highCage, s.port[t].lowCage
 	var ca int
 	switch t {
 	case 0:
@@ -65,7 +67,7 @@ func (s *cageSets) ends(t int, c *CableRun) (a, b int32) {
 	default:
 		ca = c.aPort / up
 	}
-	return int32(s.grid.index(c.aID, ca)), int32(s.grid.index(c.bID, c.bPort/up))
+	return int32(s.grid.index(c.aID, ca)), int32(s.grid.index(c.bID, c.bPort/s.port[t].highCage))
 }
 
 func (s *cageSets) find(x int32) int32 {

@@ -43,7 +43,11 @@ type Switch struct {
 	// PriceRangeUSD is the low and high price of one unit.
 	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
 	Watts         float64    `toml:"watts" json:"watts"`
-	Source        Source     `toml:"source" json:"source"`
+	// FailuresPerYear is the model's own critical-failure rate per
+	// switch-year (a chassis fails more often than a single-chip box);
+	// 0: the reliability data's switch rate.
+	FailuresPerYear float64 `toml:"failures_per_year" json:"failures_per_year,omitempty"`
+	Source          Source  `toml:"source" json:"source"`
 	Pricing
 }
 
