@@ -96,8 +96,14 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 		UnitWatts: nic.Watts, Source: nic.Source.Price, Estimate: nic.Source.Estimate}
 	nicLine.setPrice(s.partPrice(cat, nic.Key, nic.PriceUSD, nic.PriceRangeUSD, &nic.Pricing), s.Quotes)
 	add(nicLine)
-	for _, t := range p.SwitchTiers {
+	for i, t := range p.SwitchTiers {
 		sw := p.SwitchOf(t.Name)
+		if sw.Chassis != nil {
+			for _, l := range p.chassisLines(cat, sw, t, p.tierLoads[i]) {
+				add(l)
+			}
+			continue
+		}
 		l := BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches, tier: t.Name,
 			UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate}
 		l.setPrice(s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing), s.Quotes)

@@ -22,6 +22,8 @@ type Source struct {
 	RackUnits string `toml:"rack_units" json:"rack_units"`
 	Lengths   string `toml:"lengths" json:"lengths"`
 	Estimate  bool   `toml:"estimate" json:"estimate"`
+	// Failures sources a switch's own failure rate (failures_per_year).
+	Failures string `toml:"failures" json:"failures,omitempty"`
 }
 
 // Switch is one switch model. Ports and CageLinks are keyed by port speed
@@ -49,6 +51,10 @@ type Switch struct {
 	FailuresPerYear float64 `toml:"failures_per_year" json:"failures_per_year,omitempty"`
 	Source          Source  `toml:"source" json:"source"`
 	Pricing
+
+	// Chassis is a modular switch's parts (nil: a fixed switch); its
+	// ports, price and power come from them.
+	Chassis *Chassis `toml:"chassis" json:"chassis,omitempty"`
 }
 
 // Radix is the number of ports at gbps, 0 when the switch has none.
@@ -269,6 +275,11 @@ func ParseCatalog(src []byte) (*Catalog, error) {
 func (s *Switch) check(k string) error {
 	if s.Fabric != InfiniBand && s.Fabric != Ethernet {
 		return fmt.Errorf("switch %s: fabric %q", k, s.Fabric)
+	}
+	if s.Chassis != nil {
+		if err := s.Chassis.fill(s); err != nil {
+			return fmt.Errorf("switch %s: %w", k, err)
+		}
 	}
 	if len(s.Ports) == 0 || s.PriceUSD < 0 || s.Watts < 0 {
 		return fmt.Errorf("switch %s: needs ports, price and watts", k)
