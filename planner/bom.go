@@ -153,6 +153,10 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 		if err != nil {
 			return err
 		}
+		if p.tierLane(t.Name) == 0 && !sameOptical(low, mod) {
+			return fielderr.New(switchField(p, upper), "use switches that share a lane rate, or add a module of one optical interface to the catalog",
+				"%s and %s share no lane rate and no transceivers of one optical interface (%s, %s)", lower.Key, upper.Key, low.Key, mod.Key)
+		}
 		lt.LowerModule, lt.LowerModules = low.Key, e[0]
 		if low == mod {
 			add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[0]+e[1]))
@@ -171,6 +175,9 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 		field := "network.media." + t.Name
 		g := p.TierGbps(t.Name)
 		if t.Medium != Optics {
+			if err := p.sharedLaneMedium(t.Name, t.Medium); err != nil {
+				return err
+			}
 			if ok, why := cb.Offered(p.Scenario.Network.Fabric, g, p.cageLinks(t.Name)); !ok {
 				return fielderr.New(field, "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
 			}
@@ -309,7 +316,7 @@ func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n 
 func (p *Plan) switchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
 	g := p.TierGbps(t.Name)
 	c := sw.LinksPerCage(g)
-	mod, longest := cat.Module(sw.Form, g, c, p.tierLane(t.Name), t.Metres)
+	mod, longest := cat.Module(sw.Form, g, c, p.endLane(t.Name, sw), t.Metres)
 	switch {
 	case longest == 0:
 		return nil, fielderr.New(switchField(p, sw), "use copper media, or add the module to the catalog",
@@ -338,7 +345,7 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 		best, bestUSD := Medium(""), 0.0
 		for _, m := range []Medium{DAC, ACC, AOC} {
 			cb := cat.Cables[string(m)]
-			if ok, _ := cb.Offered(n.Fabric, g, c); !ok || float64(cb.Reach(g)) < t.Metres {
+			if ok, _ := cb.Offered(n.Fabric, g, c); !ok || float64(cb.Reach(g)) < t.Metres || p.tierLane(t.Name) == 0 {
 				continue
 			}
 			if usd := p.Scenario.cablePrice(cat, cb, t.Metres).USD; best == "" || usd < bestUSD {
@@ -349,7 +356,7 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			best = Optics
 		}
 		if best == "" {
-			_, longest := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.tierLane(t.Name), 0)
+			_, longest := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), 0)
 			longest = min(longest, cat.Cables[fiberKey].Reach(g))
 			if longest == 0 {
 				return fielderr.New(tierSpeedField(t.Name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
@@ -374,15 +381,15 @@ func (p *Plan) opticsPerLink(cat *Catalog, t LinkTier) (float64, bool) {
 		return 0, false
 	}
 	lower, upper := p.linkEnds(t.Name)
-	sw, _ := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.tierLane(t.Name), t.Metres)
+	sw, _ := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), t.Metres)
 	if sw == nil {
 		return 0, false
 	}
 	perLink := s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing).USD / float64(sw.Links)
 	far := perLink // the other end: another switch
 	if lower != nil && lower != upper {
-		low, _ := cat.Module(lower.Form, g, lower.LinksPerCage(g), p.tierLane(t.Name), t.Metres)
-		if low == nil {
+		low, _ := cat.Module(lower.Form, g, lower.LinksPerCage(g), p.endLane(t.Name, lower), t.Metres)
+		if low == nil || p.tierLane(t.Name) == 0 && !sameOptical(low, sw) {
 			return 0, false
 		}
 		far = s.partPrice(cat, low.Key, low.PriceUSD, low.PriceRangeUSD, &low.Pricing).USD / float64(low.Links)

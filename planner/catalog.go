@@ -109,6 +109,9 @@ type Transceiver struct {
 	LinkGbps int    `toml:"link_gbps" json:"link_gbps"`
 	Links    int    `toml:"links" json:"links"`
 	ReachM   int    `toml:"reach_m" json:"reach_m"` // longest link it drives, metres
+	// Optical names each link's optical interface (e.g. 400GBASE-DR4):
+	// modules of different host lanes join on one; "" unknown.
+	Optical string `toml:"optical" json:"optical,omitempty"`
 	// Fibre is the cable key of the fibre it takes: "" for single-mode
 	// ("fiber"), "fiber-mm" for a multimode module. Multimode modules
 	// are chosen only per link in a laid-out hall (FibreModule).

@@ -126,3 +126,17 @@ func (p *Plan) chassisLines(cat *Catalog, sw *Switch, t SwitchTier, loads []fabr
 	cards := chassisCards(c, t, loads, p.Planes)
 	return append(out, part(sw.Key+"/card", c.CardName, cards, c.CardUSD, c.CardRangeUSD, c.CardWatts, c.Source.Card))
 }
+
+// autoSwitches are the switches "auto", the design search and the
+// cheaper-design check try as the fabric's (leaf) switch: SwitchesFor
+// without the modular chassis, which a design names per tier
+// (network.spine_switch) rather than meeting as a leaf by chance.
+func (c *Catalog) autoSwitches(f Fabric, gbps int) []*Switch {
+	var out []*Switch
+	for _, sw := range c.SwitchesFor(f, gbps) {
+		if sw.Chassis == nil {
+			out = append(out, sw)
+		}
+	}
+	return out
+}

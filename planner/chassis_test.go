@@ -192,3 +192,41 @@ func FuzzChassisCards(f *testing.F) {
 		}
 	})
 }
+
+// TestChassisOverFixedLeaves: the catalog's 7808R3 (QSFP-DD, 8 x 50G
+// lanes) over Tomahawk 5 leaves (OSFP, 100G lanes): the ends share no
+// lane rate, so each end takes its own module of one optical interface
+// (400GBASE-DR4): 4,096 GPUs, 512 servers, 64 leaves x 64 uplinks =
+// 4,096 leaf-spine links; the leaves' twin-port cages take 64 x 64 / 2 =
+// 2,048 osfp-400x2, the spines 4,096 qsfpdd-400x1, laid out in a hall or
+// flat. A copper leaf-spine medium is refused naming its field.
+// Mutations caught: one module for both ends (the leaf's OSFP in a
+// QSFP-DD cage), the module tally sharing a choice across ends, copper
+// between ends of different lanes.
+func TestChassisOverFixedLeaves(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.GPUs = 4096
+	s.Network.Fabric, s.Network.Switch, s.Network.SpineSwitch = Ethernet, "tomahawk5", "arista-7808r3"
+	for _, sc := range []Scenario{s, flatLengths(s)} {
+		p, err := Build(sc, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int{}
+		for _, l := range p.BOM {
+			if l.Category == CatTransceiver && l.tier == "leaf_spine" {
+				got[l.Key] += l.Qty
+			}
+		}
+		if got["osfp-400x2"] != 2048 || got["qsfpdd-400x1"] != 4096 || len(got) != 2 {
+			t.Errorf("hall %v: leaf-spine modules %v, want 2,048 osfp-400x2 and 4,096 qsfpdd-400x1", p.Hall != nil, got)
+		}
+	}
+	dac := flatLengths(s)
+	dac.Network.Media.LeafSpine, dac.Network.Media.LeafSpineM = DAC, 2
+	_, err := Build(dac, cat)
+	if err == nil || !strings.Contains(err.Error(), "network.media.leaf_spine") {
+		t.Errorf("DAC between 100G- and 50G-lane ends: error %v, want one naming network.media.leaf_spine", err)
+	}
+}

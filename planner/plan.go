@@ -582,7 +582,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
 	p.PortsTotal = p.TotalSwitches() * radix
 	p.setTierSpeeds(spec)
-	if err := p.checkTierLanes(); err != nil {
+	if err := p.checkTierLanes(cat); err != nil {
 		return nil, err
 	}
 	if err := p.layOut(cat); err != nil {
@@ -679,7 +679,7 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
 	port := rs.Network.NICGbps / rs.Network.PortsPerNIC
 	var candidates []*Switch
 	if rs.Network.Switch == Auto {
-		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
+		candidates = cat.autoSwitches(rs.Network.Fabric, port)
 		if g := rs.Network.UplinkGbps; g > 0 {
 			candidates = uplinkCandidates(candidates, g)
 		}

@@ -90,10 +90,11 @@ type mediaChooser struct {
 }
 
 // tierPort is a link tier's port speed (Gb/s), the links one switch cage
-// carries at it (the most of either end), and its lane rate; lowCage
-// and highCage are the links a cage of the lower and of the upper
-// switch carries (the tiers may run different models).
-type tierPort struct{ gbps, cageLinks, lane, lowCage, highCage int }
+// carries at it (the most of either end), and its lane rate (0: the ends
+// share none, so only optics join them); lowCage and highCage are the
+// links a cage of the lower and of the upper switch carries, lowLane and
+// highLane each end's lane (the tiers may run different models).
+type tierPort struct{ gbps, cageLinks, lane, lowCage, highCage, lowLane, highLane int }
 
 // withKey is a link choice's tier, medium and length sold.
 type withKey struct {
@@ -107,9 +108,10 @@ func newMediaChooser(p *Plan, cat *Catalog) *mediaChooser {
 	for t, name := range linkTierNames {
 		g := p.TierGbps(name)
 		lower, upper := p.linkEnds(name)
-		m.port[t] = tierPort{gbps: g, cageLinks: p.cageLinks(name), lane: p.tierLane(name), lowCage: upper.LinksPerCage(g), highCage: upper.LinksPerCage(g)}
+		m.port[t] = tierPort{gbps: g, cageLinks: p.cageLinks(name), lane: p.tierLane(name), lowCage: upper.LinksPerCage(g), highCage: upper.LinksPerCage(g),
+			lowLane: p.tierLane(name), highLane: p.endLane(name, upper)}
 		if lower != nil {
-			m.port[t].lowCage = lower.LinksPerCage(g)
+			m.port[t].lowCage, m.port[t].lowLane = lower.LinksPerCage(g), p.endLane(name, lower)
 		}
 	}
 	for i, med := range allMedia {
@@ -153,7 +155,7 @@ func (m *mediaChooser) choose(t int, run float64) (linkChoice, bool) {
 			continue
 		}
 		cb := m.cat.Cables[string(med)]
-		if ok, _ := cb.Offered(s.Network.Fabric, pt.gbps, pt.cageLinks); !ok {
+		if ok, _ := cb.Offered(s.Network.Fabric, pt.gbps, pt.cageLinks); !ok || pt.lane == 0 {
 			continue
 		}
 		if l, ok := cb.Sold(run, pt.gbps); ok {
@@ -183,6 +185,9 @@ func (m *mediaChooser) forcedOffered() error {
 		cb := m.cat.Cables[string(med)]
 		if cb == nil {
 			continue
+		}
+		if err := m.p.sharedLaneMedium(linkTierNames[t], med); err != nil {
+			return err
 		}
 		if ok, why := cb.Offered(m.p.Scenario.Network.Fabric, m.port[t].gbps, m.port[t].cageLinks); !ok {
 			return fielderr.New("network.media."+linkTierNames[t], "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
@@ -243,7 +248,7 @@ func (m *mediaChooser) optics(t int, run float64, mm bool) (linkChoice, float64,
 		return linkChoice{}, 0, false
 	}
 	lowSw, upSw := p.linkEnds(linkTierNames[t])
-	sw := m.cat.FibreModule(mm, upSw.Form, pt.gbps, pt.highCage, pt.lane, l)
+	sw := m.cat.FibreModule(mm, upSw.Form, pt.gbps, pt.highCage, pt.highLane, l)
 	if sw == nil {
 		return linkChoice{}, 0, false
 	}
@@ -251,8 +256,8 @@ func (m *mediaChooser) optics(t int, run float64, mm bool) (linkChoice, float64,
 	c := linkChoice{medium: med, cable: fiber, metres: l, lower: sw, upper: sw}
 	far := share
 	if t > 0 && lowSw != upSw {
-		low := m.cat.FibreModule(mm, lowSw.Form, pt.gbps, pt.lowCage, pt.lane, l)
-		if low == nil {
+		low := m.cat.FibreModule(mm, lowSw.Form, pt.gbps, pt.lowCage, pt.lowLane, l)
+		if low == nil || pt.lane == 0 && !sameOptical(low, sw) {
 			return linkChoice{}, 0, false
 		}
 		c.lower, far = low, m.modulePrice(low)/float64(low.Links)
@@ -295,7 +300,7 @@ func (m *mediaChooser) serverModule(mm bool, metres float64) *Transceiver {
 func (m *mediaChooser) longestReach(t int) int {
 	pt, f := m.port[t], m.p.Scenario.Network.Fabric
 	_, upper := m.p.linkEnds(linkTierNames[t])
-	_, longest := m.cat.Module(upper.Form, pt.gbps, pt.highCage, pt.lane, 0)
+	_, longest := m.cat.Module(upper.Form, pt.gbps, pt.highCage, pt.highLane, 0)
 	if t == 0 {
 		longest = 0
 		if m.serverMod != nil {
@@ -418,29 +423,30 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	}
 	mods := map[moduleCount]int{}
 	type modKey struct {
-		server, mm bool
-		tier       int8
-		metres     float32
+		server, mm, upper bool
+		tier              int8
+		metres            float32
 	}
 	memo := map[modKey]*Transceiver{}
 	for _, u := range tally.cages {
 		if u.metres == 0 {
 			continue
 		}
-		mk := modKey{u.server, u.mm, u.tier, u.metres}
+		mk := modKey{u.server, u.mm, u.upper, u.tier, u.metres}
 		key, seen := memo[mk]
 		if !seen {
 			if u.server {
 				key = m.serverModule(u.mm, float64(u.metres))
 			} else {
-				pt, cage := m.port[u.tier], m.port[u.tier].lowCage
+				pt := m.port[u.tier]
+				cage, lane := pt.lowCage, pt.lowLane
 				lower, sw := p.linkEnds(linkTierNames[u.tier])
 				if u.upper {
-					cage = pt.highCage
+					cage, lane = pt.highCage, pt.highLane
 				} else {
 					sw = lower
 				}
-				key = cat.FibreModule(u.mm, sw.Form, pt.gbps, cage, pt.lane, float64(u.metres))
+				key = cat.FibreModule(u.mm, sw.Form, pt.gbps, cage, lane, float64(u.metres))
 			}
 			memo[mk] = key
 		}

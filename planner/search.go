@@ -113,7 +113,7 @@ func candidates(base Scenario, cat *Catalog) []Scenario {
 					if serverPorts%planes != 0 {
 						continue
 					}
-					for _, sw := range cat.SwitchesFor(fabric, port) {
+					for _, sw := range cat.autoSwitches(fabric, port) {
 						for _, ratio := range RatioChoices {
 							for tiers := 0; tiers <= MaxTiers; tiers++ {
 								s := base

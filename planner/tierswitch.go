@@ -153,17 +153,49 @@ func switchLane(a, b *Switch, g, prefer int) int {
 	return best
 }
 
-// checkTierLanes says whether every switch-to-switch link tier of the
-// plan runs a lane rate both its ends share; the error names the upper
+// endLane is the lane rate sw's end of a link tier runs: the lane both
+// ends share where they share one, else sw's fastest lane that divides
+// the tier's speed (optics join ends of different lanes: a QSFP-DD DR4 on
+// 8 x 50G lanes and an OSFP DR4 on 4 x 100G meet on one 400GBASE-DR4
+// fibre); 0 when sw runs none.
+func (p *Plan) endLane(linkTier string, sw *Switch) int {
+	if l := p.tierLane(linkTier); l > 0 || sw == nil {
+		return l
+	}
+	g, best := p.TierGbps(linkTier), 0
+	for _, l := range sw.LaneGbps {
+		if l > 0 && g%l == 0 {
+			best = max(best, l)
+		}
+	}
+	return best
+}
+
+// sharedLaneMedium refuses a copper or AOC medium on a link tier whose
+// ends share no lane rate: a cable's two ends run one lane rate, so only
+// transceivers (each end its own) join them.
+func (p *Plan) sharedLaneMedium(linkTier string, m Medium) error {
+	if m == Optics || m == Multimode || m == "" || p.tierLane(linkTier) > 0 {
+		return nil
+	}
+	lower, upper := p.linkEnds(linkTier)
+	return fielderr.New("network.media."+linkTier, "use optics (or leave the medium out), or switches that share a lane rate",
+		"%s (%s lanes) and %s (%s lanes) share no lane rate: a %s cable cannot join them", lower.Key, laneList(lower.LaneGbps), upper.Key, laneList(upper.LaneGbps), m)
+}
+
+// checkTierLanes says whether both ends of every switch-to-switch link
+// tier run some lane rate at the tier's speed; the error names the upper
 // tier's switch field.
-func (p *Plan) checkTierLanes() error {
+func (p *Plan) checkTierLanes(cat *Catalog) error {
 	for _, t := range p.LinkTiers[1:] {
 		lower, upper := p.linkEnds(t.Name)
 		if lower == upper {
 			continue
 		}
 		g := p.TierGbps(t.Name)
-		if p.tierLane(t.Name) == 0 {
+		low, _ := cat.Module(lower.Form, g, lower.LinksPerCage(g), p.endLane(t.Name, lower), 0)
+		high, _ := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), 0)
+		if p.endLane(t.Name, lower) == 0 || p.endLane(t.Name, upper) == 0 || p.tierLane(t.Name) == 0 && !sameOptical(low, high) {
 			field := "network.spine_switch"
 			if t.Name == "spine_core" {
 				field = "network.core_switch"
@@ -173,6 +205,12 @@ func (p *Plan) checkTierLanes() error {
 		}
 	}
 	return nil
+}
+
+// sameOptical says whether modules a and b exist and meet on one named
+// optical interface.
+func sameOptical(a, b *Transceiver) bool {
+	return a != nil && b != nil && a.Optical != "" && a.Optical == b.Optical
 }
 
 // orSwitch is sw, or the leaf's model when sw is nil.
