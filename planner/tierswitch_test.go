@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"fabricplan/data"
 	"fabricplan/internal/fielderr"
 )
 
@@ -204,5 +205,49 @@ func TestTierSwitchErrors(t *testing.T) {
 				t.Fatalf("error %v: want one naming %s with a fix", err, tc.field)
 			}
 		})
+	}
+}
+
+// TestMetaRoCEChassisSpines: Meta's 24K RoCE cluster with its chassis
+// CTSWs (data/scenarios/meta-roce-24k.toml; Gangidi et al., SIGCOMM
+// 2024). Hand counts: 24,576 GPUs / 16 a ToR = 1,536 RTSWs; / 3,072 = 8
+// zones of 192 RTSWs x 16 uplinks = 3,072 links. A 288-port 7808R3 with
+// d down ports takes ceil(d/7) up at 7:1: 12 spines a zone give 256 +
+// 37 = 293 ports (too many), 13 give at most 237 + 34 = 271: 13 a zone,
+// 104 in all, each with 34 uplinks: 8 x 13 x 34 = 3,536 spine-core
+// links on ceil(3,536/288) = 13 cores of 272. Cards: ceil(271/36) = 8 a
+// spine, ceil(272/36) = 8 a core: 832 and 104. Mutations caught: spines
+// sized at the leaf's radix (Tomahawk 6: 256 ports, 14 a zone), chassis
+// cards not counted per tier, the cores not taking the spines' model.
+func TestMetaRoCEChassisSpines(t *testing.T) {
+	cat := testCatalog(t)
+	src, err := data.FS.ReadFile("scenarios/meta-roce-24k.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ScenarioFromData(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := map[string]int{}
+	for _, l := range p.BOM {
+		if strings.HasSuffix(l.Key, "/card") {
+			cards[l.Where] += l.Qty
+		}
+	}
+	got := []int{p.Switches(TierLeaf), p.Pods, p.Switches(TierSpine), p.Switches(TierCore), p.Links.LeafSpine, p.Links.SpineCore, cards[TierSpine], cards[TierCore]}
+	want := []int{1536, 8, 104, 13, 24576, 3536, 832, 104}
+	names := []string{"RTSWs", "zones", "CTSWs", "ATSWs", "leaf-spine", "spine-core", "spine cards", "core cards"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: got %d, want %d", names[i], got[i], want[i])
+		}
+	}
+	if p.SwitchOf(TierSpine).Key != "arista-7808r3" || p.SwitchOf(TierCore).Key != "arista-7808r3" {
+		t.Errorf("spines %s, cores %s: want the 7808R3 chassis", p.SwitchOf(TierSpine).Key, p.SwitchOf(TierCore).Key)
 	}
 }
