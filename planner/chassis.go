@@ -118,9 +118,9 @@ func (p *Plan) chassisLines(cat *Catalog, sw *Switch, t SwitchTier, loads []fabr
 		l.setPrice(s.partPrice(cat, key, usd, rng, &sw.Pricing), s.Quotes)
 		return l
 	}
-	out := []BOMLine{part(sw.Key, sw.Name+": chassis, supervisors, fans", t.Switches, c.BaseUSD, c.BaseRangeUSD, c.BaseWatts, c.Source.Base)}
+	out := []BOMLine{part(sw.Key, "Chassis, supervisors, fans: "+sw.Name, t.Switches, c.BaseUSD, c.BaseRangeUSD, c.BaseWatts, c.Source.Base)}
 	if c.FabricModules > 0 {
-		out = append(out, part(sw.Key+"/fabric", sw.Name+": fabric module", t.Switches*c.FabricModules,
+		out = append(out, part(sw.Key+"/fabric", "Fabric module: "+sw.Name, t.Switches*c.FabricModules,
 			c.FabricUSD, c.FabricRangeUSD, c.FabricWatts, c.Source.Fabric))
 	}
 	cards := chassisCards(c, t, loads, p.Planes)
