@@ -96,18 +96,10 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 		UnitWatts: nic.Watts, Source: nic.Source.Price, Estimate: nic.Source.Estimate}
 	nicLine.setPrice(s.partPrice(cat, nic.Key, nic.PriceUSD, nic.PriceRangeUSD, &nic.Pricing), s.Quotes)
 	add(nicLine)
-	for i, t := range p.SwitchTiers {
-		sw := p.SwitchOf(t.Name)
-		if sw.Chassis != nil {
-			for _, l := range p.chassisLines(cat, sw, t, p.tierLoads[i]) {
-				add(l)
-			}
-			continue
+	for i := range p.SwitchTiers {
+		for _, l := range p.switchTierLines(cat, i) {
+			add(l)
 		}
-		l := BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches, tier: t.Name,
-			UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate}
-		l.setPrice(s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing), s.Quotes)
-		add(l)
 	}
 
 	if p.Hall != nil {
@@ -133,37 +125,11 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	// cheapest module that reaches their length.
 	ends := p.switchEndModules(pl, P)
 	for i, t := range p.LinkTiers {
-		e := ends[i]
-		if t.Medium != Optics || e[0]+e[1] == 0 {
-			continue
+		if e := ends[i]; t.Medium == Optics && e[0]+e[1] > 0 {
+			if err := p.addSwitchModules(cat, i, e, add); err != nil {
+				return err
+			}
 		}
-		lower, upper := p.linkEnds(t.Name)
-		mod, err := p.switchModule(cat, t, upper)
-		if err != nil {
-			return err
-		}
-		lt := &p.LinkTiers[i]
-		lt.UpperModule, lt.UpperModules = mod.Key, e[1]
-		p.SwitchTransceivers += e[0] + e[1]
-		if lower == nil {
-			add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[1]))
-			continue
-		}
-		low, err := p.switchModule(cat, t, lower)
-		if err != nil {
-			return err
-		}
-		if p.tierLane(t.Name) == 0 && !sameOptical(low, mod) {
-			return fielderr.New(switchField(p, upper), "use switches that share a lane rate, or add a module of one optical interface to the catalog",
-				"%s and %s share no lane rate and no transceivers of one optical interface (%s, %s)", lower.Key, upper.Key, low.Key, mod.Key)
-		}
-		lt.LowerModule, lt.LowerModules = low.Key, e[0]
-		if low == mod {
-			add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[0]+e[1]))
-			continue
-		}
-		add(p.moduleLine(cat, low, "lower end ("+lower.Key+"), "+t.Name, t.Name, e[0]))
-		add(p.moduleLine(cat, mod, "upper end ("+upper.Key+"), "+t.Name, t.Name, e[1]))
 	}
 	// Cables: one per link.
 	for i, t := range p.LinkTiers {
@@ -174,13 +140,8 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 		cb := cat.Cables[key]
 		field := "network.media." + t.Name
 		g := p.TierGbps(t.Name)
-		if t.Medium != Optics {
-			if err := p.sharedLaneMedium(t.Name, t.Medium); err != nil {
-				return err
-			}
-			if ok, why := cb.Offered(p.Scenario.Network.Fabric, g, p.cageLinks(t.Name)); !ok {
-				return fielderr.New(field, "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
-			}
+		if err := p.cableOffered(cb, t); err != nil {
+			return err
 		}
 		if reach := cb.Reach(g); t.Metres > float64(reach) {
 			return fielderr.New(field+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),

@@ -279,10 +279,8 @@ func (s *Switch) check(k string) error {
 	if s.Fabric != InfiniBand && s.Fabric != Ethernet {
 		return fmt.Errorf("switch %s: fabric %q", k, s.Fabric)
 	}
-	if s.Chassis != nil {
-		if err := s.Chassis.fill(s); err != nil {
-			return fmt.Errorf("switch %s: %w", k, err)
-		}
+	if err := s.fillChassis(k); err != nil {
+		return err
 	}
 	if len(s.Ports) == 0 || s.PriceUSD < 0 || s.Watts < 0 {
 		return fmt.Errorf("switch %s: needs ports, price and watts", k)

@@ -140,3 +140,15 @@ func (c *Catalog) autoSwitches(f Fabric, gbps int) []*Switch {
 	}
 	return out
 }
+
+// fillChassis derives a chassis switch's figures from its parts (k is
+// its key); a fixed switch is left as it is.
+func (s *Switch) fillChassis(k string) error {
+	if s.Chassis == nil {
+		return nil
+	}
+	if err := s.Chassis.fill(s); err != nil {
+		return fmt.Errorf("switch %s: %w", k, err)
+	}
+	return nil
+}

@@ -311,3 +311,70 @@ func (p *Plan) switchRate(tier string, base float64) float64 {
 	}
 	return base
 }
+
+// switchTierLines are the BOM lines of switch tier i: one line of its
+// model, or a chassis's parts.
+func (p *Plan) switchTierLines(cat *Catalog, i int) []BOMLine {
+	t, s := p.SwitchTiers[i], &p.Scenario
+	sw := p.SwitchOf(t.Name)
+	if sw.Chassis != nil {
+		return p.chassisLines(cat, sw, t, p.tierLoads[i])
+	}
+	l := BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches, tier: t.Name,
+		UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate}
+	l.setPrice(s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing), s.Quotes)
+	return []BOMLine{l}
+}
+
+// addSwitchModules adds the switch-end transceivers of optical link tier
+// i, e[0] at the lower ends and e[1] at the upper: one line where both
+// ends take one module, one per end where their models take different
+// ones (which must meet on one optical interface where the ends share no
+// lane rate).
+func (p *Plan) addSwitchModules(cat *Catalog, i int, e [2]int, add func(BOMLine)) error {
+	t := p.LinkTiers[i]
+	lower, upper := p.linkEnds(t.Name)
+	mod, err := p.switchModule(cat, t, upper)
+	if err != nil {
+		return err
+	}
+	lt := &p.LinkTiers[i]
+	lt.UpperModule, lt.UpperModules = mod.Key, e[1]
+	p.SwitchTransceivers += e[0] + e[1]
+	if lower == nil {
+		add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[1]))
+		return nil
+	}
+	low, err := p.switchModule(cat, t, lower)
+	if err != nil {
+		return err
+	}
+	if p.tierLane(t.Name) == 0 && !sameOptical(low, mod) {
+		return fielderr.New(switchField(p, upper), "use switches that share a lane rate, or add a module of one optical interface to the catalog",
+			"%s and %s share no lane rate and no transceivers of one optical interface (%s, %s)", lower.Key, upper.Key, low.Key, mod.Key)
+	}
+	lt.LowerModule, lt.LowerModules = low.Key, e[0]
+	if low == mod {
+		add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[0]+e[1]))
+		return nil
+	}
+	add(p.moduleLine(cat, low, "lower end ("+lower.Key+"), "+t.Name, t.Name, e[0]))
+	add(p.moduleLine(cat, mod, "upper end ("+upper.Key+"), "+t.Name, t.Name, e[1]))
+	return nil
+}
+
+// cableOffered checks a link tier's copper or AOC medium cb: offered at
+// the tier's speed and cages, between ends that share a lane rate.
+// Optics pass (each end takes its own module).
+func (p *Plan) cableOffered(cb *Cable, t LinkTier) error {
+	if t.Medium == Optics {
+		return nil
+	}
+	if err := p.sharedLaneMedium(t.Name, t.Medium); err != nil {
+		return err
+	}
+	if ok, why := cb.Offered(p.Scenario.Network.Fabric, p.TierGbps(t.Name), p.cageLinks(t.Name)); !ok {
+		return fielderr.New("network.media."+t.Name, "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
+	}
+	return nil
+}
