@@ -309,7 +309,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 		node = "tray"
 	}
 	c["Back-end NIC ports"].set(textfmt.Int(p.NICPorts), fmt.Sprintf("%d per %s at %dG, %s", p.ServerPorts, node, p.PortGbps, p.NIC.Key))
-	c["Switches"].set(textfmt.Int(p.TotalSwitches()), fmt.Sprintf("%s: leaf %s, spine %s, core %s; %s, %s", p.Switch.Key,
+	c["Switches"].set(textfmt.Int(p.TotalSwitches()), fmt.Sprintf("%s: leaf %s, spine %s, core %s; %s, %s", p.SwitchesText(),
 		textfmt.Int(p.Switches(planner.TierLeaf)), textfmt.Int(p.Switches(planner.TierSpine)), textfmt.Int(p.Switches(planner.TierCore)),
 		textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Planes, "plane"))+ratiosLine(p))
 	c["Links (cables)"].set(textfmt.Int(p.Links.Total), fmt.Sprintf("server-leaf %s, leaf-spine %s, spine-core %s",

@@ -284,6 +284,9 @@ func summaryPage(pg *pager, in Input, charts int) {
 func answer(p *planner.Plan) string {
 	n := p.Scenario.Network
 	switches := textfmt.Int(p.TotalSwitches()) + " " + p.Switch.Name + " switches"
+	if p.MixedSwitches() {
+		switches = textfmt.Int(p.TotalSwitches()) + " switches (" + p.SwitchesText() + ")"
+	}
 	if p.TotalSwitches() == 1 {
 		switches = "1 " + p.Switch.Name + " switch"
 	}
@@ -316,7 +319,7 @@ func assumptionsPage(pg *pager, in Input) {
 		{"GPUs", textfmt.Int(s.Cluster.GPUs), "GPUs per server", fmt.Sprint(s.Cluster.GPUsPerServer)},
 		{"Fabric", n.Fabric.Name(), "NIC", fmt.Sprintf("%s (%dG)", p.NIC.Key, n.NICGbps)},
 		{"NICs per server", fmt.Sprint(n.NICsPerServer), "Ports per NIC", fmt.Sprint(n.PortsPerNIC)},
-		{"Planes", fmt.Sprint(n.Planes), "Switch", fmt.Sprintf("%s (asked: %s)", p.Switch.Key, n.Switch)},
+		{"Planes", fmt.Sprint(n.Planes), "Switch", fmt.Sprintf("%s (asked: %s)", p.SwitchesText(), n.Switch)},
 		{"Oversubscription", n.Oversubscription, "Tiers asked", tiersAsked(n.Tiers)},
 		{"Rail-optimized", fmt.Sprint(n.RailOptimized), "RoCE load balancing", n.LoadBalancing},
 		{"Server-leaf media", tierMediaText(p, "server_leaf", n.Media.ServerLeaf, n.Media.ServerLeafM), "Leaf-spine media", tierMediaText(p, "leaf_spine", n.Media.LeafSpine, n.Media.LeafSpineM)},

@@ -130,6 +130,9 @@ func (d *topoDiagram) footnote(cableMap string) string {
 		speeds = "Port speeds: " + sp
 	}
 	parts = append(parts, speeds+wiringClause(p)+".")
+	if p.MixedSwitches() {
+		parts = append(parts, "Switches: "+p.SwitchesText()+".")
+	}
 	for _, h := range p.Headroom {
 		if h.Switches > 0 {
 			parts = append(parts, fmt.Sprintf("Headroom not counted: %s more %s switches (%s).", textfmt.Int(h.Switches), h.Tier, h.Reason))
@@ -387,8 +390,12 @@ func (d *topoDiagram) drawCores(g topoGeom) {
 	if d.spinesPerGroup > 1 {
 		joins = fmt.Sprintf("a group joins up to %d spine numbers of every pod", d.spinesPerGroup)
 	}
-	fitted(c, g.at((g.left+g.right)/2, g.yCore), fmt.Sprintf("core: %s switches in %s (%s)",
-		textfmt.Int(d.coreN), textfmt.Plural(d.groupsN, "group"), joins), tickSize, true, color.White, draw.XCenter,
+	model := ""
+	if sw := d.p.SwitchOf(planner.TierCore); sw != d.p.Switch {
+		model = " " + sw.Key
+	}
+	fitted(c, g.at((g.left+g.right)/2, g.yCore), fmt.Sprintf("core: %s%s switches in %s (%s)",
+		textfmt.Int(d.coreN), model, textfmt.Plural(d.groupsN, "group"), joins), tickSize, true, color.White, draw.XCenter,
 		g.W*vg.Length(g.right-g.left-0.12), g.H*vg.Length(g.boxH))
 	line(c, g.at((g.left+g.right)/2, g.ySpine+g.boxH/2), g.at((g.left+g.right)/2, g.yCore-g.boxH/2), Grey, 1.5)
 	tag(c, g.at((g.left+g.right)/2, (g.ySpine+g.yCore)/2+0.01), fmt.Sprintf("%s spine-core links × %dG from this pod",

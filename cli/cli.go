@@ -188,6 +188,8 @@ var planFlagNames = []struct{ name, usage string }{
 	{"planes", "independent fabric planes"},
 	{"fabric", "infiniband or ethernet"},
 	{"switch", "switch catalog key or auto"},
+	{"spine-switch", "the spines' switch catalog key, e.g. a chassis (default: the leaf's switch)"},
+	{"core-switch", "three tiers: the cores' switch catalog key (default: the spines' switch)"},
 	{"oversubscription", "leaf down:up ratio, e.g. 1:1 or 2:1"},
 	{"spine-oversubscription", "three-tier spines' down:up ratio toward the cores, e.g. 7:1 (default 1:1)"},
 	{"servers-per-tor", "top-of-rack designs: servers one leaf in their rack serves (sets rail_optimized = false)"},
@@ -443,6 +445,7 @@ var fieldFlag = map[string]string{
 	"pricing.basis": "price-basis", "pricing.quotes": "quotes", "network.core_uplink_gbps": "core-uplink-gbps",
 	"network.routing": "routing", "network.in_network_reduction": "in-network-reduction",
 	"workload.polarization": "polarization",
+	"network.spine_switch": "spine-switch", "network.core_switch": "core-switch",
 }
 
 func onePositional(pos []string) (string, error) {

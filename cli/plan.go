@@ -101,8 +101,12 @@ func writePlanHeader(w io.Writer, p *planner.Plan) {
 	if n.Style() == planner.TopoRailOnly {
 		planes = textfmt.Plural(p.Planes, "rail network")
 	}
-	fmt.Fprintf(w, "  %s, %s, %s of %s (%d x %dG), %s, leaf %s\n\n",
+	fmt.Fprintf(w, "  %s, %s, %s of %s (%d x %dG), %s, leaf %s\n",
 		n.Fabric.Name(), textfmt.Plural(p.Tiers, "tier"), planes, p.Switch.Key, p.Switch.Radix(p.PortGbps), p.PortGbps, n.Style(), n.Oversubscription)
+	if t := p.UpperSwitchesText(); t != "" {
+		fmt.Fprintf(w, "  %s\n", t)
+	}
+	fmt.Fprintln(w)
 
 }
 

@@ -88,7 +88,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 			p.Power.Cables += l.TotalWatts
 		}
 	}
-	nic, sw := p.NIC, p.Switch
+	nic := p.NIC
 	// NIC, switches, server and switch modules and cables, each maybe spared.
 	p.BOM = make([]BOMLine, 0, 2*(2+len(p.SwitchTiers)+2*len(p.LinkTiers)))
 	p.Cost.Basis = s.PriceBasis(cat)
@@ -96,11 +96,10 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 		UnitWatts: nic.Watts, Source: nic.Source.Price, Estimate: nic.Source.Estimate}
 	nicLine.setPrice(s.partPrice(cat, nic.Key, nic.PriceUSD, nic.PriceRangeUSD, &nic.Pricing), s.Quotes)
 	add(nicLine)
-	for _, t := range p.SwitchTiers {
-		l := BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches, tier: t.Name,
-			UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate}
-		l.setPrice(s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing), s.Quotes)
-		add(l)
+	for i := range p.SwitchTiers {
+		for _, l := range p.switchTierLines(cat, i) {
+			add(l)
+		}
 	}
 
 	if p.Hall != nil {
@@ -126,21 +125,11 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	// cheapest module that reaches their length.
 	ends := p.switchEndModules(pl, P)
 	for i, t := range p.LinkTiers {
-		e := ends[i]
-		if t.Medium != Optics || e[0]+e[1] == 0 {
-			continue
+		if e := ends[i]; t.Medium == Optics && e[0]+e[1] > 0 {
+			if err := p.addSwitchModules(cat, i, e, add); err != nil {
+				return err
+			}
 		}
-		mod, err := p.switchModule(cat, t)
-		if err != nil {
-			return err
-		}
-		lt := &p.LinkTiers[i]
-		lt.UpperModule, lt.UpperModules = mod.Key, e[1]
-		if t.Name != "server_leaf" {
-			lt.LowerModule, lt.LowerModules = mod.Key, e[0]
-		}
-		p.SwitchTransceivers += e[0] + e[1]
-		add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[0]+e[1]))
 	}
 	// Cables: one per link.
 	for i, t := range p.LinkTiers {
@@ -151,10 +140,8 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 		cb := cat.Cables[key]
 		field := "network.media." + t.Name
 		g := p.TierGbps(t.Name)
-		if t.Medium != Optics {
-			if ok, why := cb.Offered(p.Scenario.Network.Fabric, g, sw.LinksPerCage(g)); !ok {
-				return fielderr.New(field, "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
-			}
+		if err := p.cableOffered(cb, t); err != nil {
+			return err
 		}
 		if reach := cb.Reach(g); t.Metres > float64(reach) {
 			return fielderr.New(field+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),
@@ -175,8 +162,10 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 // the server speed; their uplinks and the spines' down ports at the
 // uplink speed; the spines' up ports and the cores at the core speed.
 func (p *Plan) switchEndModules(pl fabric.Plane, planes int) [3][2]int {
-	sw := p.Switch
-	c, cu, cc := sw.LinksPerCage(p.PortGbps), sw.LinksPerCage(p.TierGbps("leaf_spine")), sw.LinksPerCage(p.TierGbps("spine_core"))
+	gu, gc := p.TierGbps("leaf_spine"), p.TierGbps("spine_core")
+	c := p.Switch.LinksPerCage(p.PortGbps)
+	lu, su := p.Switch.LinksPerCage(gu), p.SwitchOf(TierSpine).LinksPerCage(gu)
+	sc, cc := p.SwitchOf(TierSpine).LinksPerCage(gc), p.SwitchOf(TierCore).LinksPerCage(gc)
 	mods := func(loads []fabric.Load, down bool, perCage int) int {
 		n := 0
 		for _, l := range loads {
@@ -190,8 +179,8 @@ func (p *Plan) switchEndModules(pl fabric.Plane, planes int) [3][2]int {
 	}
 	return [3][2]int{
 		{0, mods(pl.LeafLoads, true, c)},
-		{mods(pl.LeafLoads, false, cu), mods(pl.SpineLoads, true, cu)},
-		{mods(pl.SpineLoads, false, cc), mods(pl.CoreLoads, true, cc)},
+		{mods(pl.LeafLoads, false, lu), mods(pl.SpineLoads, true, su)},
+		{mods(pl.SpineLoads, false, sc), mods(pl.CoreLoads, true, cc)},
 	}
 }
 
@@ -287,15 +276,15 @@ func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n 
 	return mod, p.NICs * cages, "server side", nil
 }
 
-// switchModule is the switch end's transceiver for one tier's links.
-func (p *Plan) switchModule(cat *Catalog, t LinkTier) (*Transceiver, error) {
-	sw := p.Switch
+// switchModule is the transceiver of switch sw's end (the tier's
+// lower or upper switch) for one tier's links.
+func (p *Plan) switchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
 	g := p.TierGbps(t.Name)
 	c := sw.LinksPerCage(g)
-	mod, longest := cat.Module(sw.Form, g, c, p.tierLane(t.Name), t.Metres)
+	mod, longest := cat.Module(sw.Form, g, c, p.endLane(t.Name, sw), t.Metres)
 	switch {
 	case longest == 0:
-		return nil, fielderr.New("network.switch", "use copper media, or add the module to the catalog",
+		return nil, fielderr.New(switchField(p, sw), "use copper media, or add the module to the catalog",
 			"no %s transceiver carries %d x %dG for %s cages", sw.Form, c, g, sw.Key)
 	case mod == nil:
 		return nil, fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less", longest),
@@ -316,11 +305,12 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			continue
 		}
 		g := p.TierGbps(t.Name)
-		c := p.Switch.LinksPerCage(g)
+		c := p.cageLinks(t.Name)
+		_, upper := p.linkEnds(t.Name)
 		best, bestUSD := Medium(""), 0.0
 		for _, m := range []Medium{DAC, ACC, AOC} {
 			cb := cat.Cables[string(m)]
-			if ok, _ := cb.Offered(n.Fabric, g, c); !ok || float64(cb.Reach(g)) < t.Metres {
+			if ok, _ := cb.Offered(n.Fabric, g, c); !ok || float64(cb.Reach(g)) < t.Metres || p.tierLane(t.Name) == 0 {
 				continue
 			}
 			if usd := p.Scenario.cablePrice(cat, cb, t.Metres).USD; best == "" || usd < bestUSD {
@@ -331,14 +321,14 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			best = Optics
 		}
 		if best == "" {
-			_, longest := cat.Module(p.Switch.Form, g, c, p.tierLane(t.Name), 0)
+			_, longest := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), 0)
 			longest = min(longest, cat.Cables[fiberKey].Reach(g))
 			if longest == 0 {
 				return fielderr.New(tierSpeedField(t.Name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
-					"no cable or %s transceiver in the catalog carries %dG on %s for %g m (%s)", p.Switch.Form, g, p.Switch.Key, t.Metres, t.Name)
+					"no cable or %s transceiver in the catalog carries %dG on %s for %g m (%s)", upper.Form, g, upper.Key, t.Metres, t.Name)
 			}
 			return fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
-				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, p.Switch.Key, longest)
+				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, upper.Key, longest)
 		}
 		t.Medium = best
 		*mediumOf(&n.Media, t.Name) = best
@@ -355,13 +345,20 @@ func (p *Plan) opticsPerLink(cat *Catalog, t LinkTier) (float64, bool) {
 	if float64(fiber.Reach(g)) < t.Metres {
 		return 0, false
 	}
-	c := p.Switch.LinksPerCage(g)
-	sw, _ := cat.Module(p.Switch.Form, g, c, p.tierLane(t.Name), t.Metres)
+	lower, upper := p.linkEnds(t.Name)
+	sw, _ := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), t.Metres)
 	if sw == nil {
 		return 0, false
 	}
 	perLink := s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing).USD / float64(sw.Links)
 	far := perLink // the other end: another switch
+	if lower != nil && lower != upper {
+		low, _ := cat.Module(lower.Form, g, lower.LinksPerCage(g), p.endLane(t.Name, lower), t.Metres)
+		if low == nil || p.tierLane(t.Name) == 0 && !sameOptical(low, sw) {
+			return 0, false
+		}
+		far = s.partPrice(cat, low.Key, low.PriceUSD, low.PriceRangeUSD, &low.Pricing).USD / float64(low.Links)
+	}
 	if t.Name == "server_leaf" {
 		mod, n, _, err := p.serverModules(cat, t.Metres)
 		if err != nil {

@@ -25,6 +25,9 @@ type CableRun struct {
 	Part           string // the cable's catalog key (the fibre for transceiver links)
 	AModule        string // transceiver at the A end ("" without one)
 	BModule        string
+	// AModel and BModel are the switch models (catalog keys) at each
+	// end; AModel is "" for a server.
+	AModel, BModel string
 	Metres         float64
 	Plane          int // from 1
 	Rail           int // from 1; 0 for links above a leaf that is not a rail's
@@ -93,11 +96,20 @@ type cableWalk struct {
 	// First device numbers of the leaves, spines and cores (cage
 	// counting).
 	leafID, spineID, coreID int
+
+	// spineCage and coreCage are the links a spine's and a core's cage
+	// carries (perCage, the leaf's, unless those tiers run another model).
+	spineCage, coreCage int
 }
 
 func newCableWalk(p *Plan) *cableWalk {
 	w := &cableWalk{p: p, lay: p.layout, perCage: p.Switch.LinksPerCage(p.PortGbps), perNIC: max(1, p.Scenario.Network.PortsPerNIC),
 		tiers: map[string]LinkTier{}}
+	w.spineCage, w.coreCage = w.perCage, w.perCage
+	if p.MixedSwitches() { // a spine's or core's ports are named by its own cages
+		w.spineCage = p.SwitchOf(TierSpine).LinksPerCage(p.TierGbps("leaf_spine"))
+		w.coreCage = p.SwitchOf(TierCore).LinksPerCage(p.TierGbps("spine_core"))
+	}
 	for _, t := range p.LinkTiers {
 		w.tiers[t.Name] = t
 	}
@@ -115,11 +127,15 @@ func newCableWalk(p *Plan) *cableWalk {
 }
 
 // switchPort names a switch's port by its index from 0.
-func (w *cableWalk) switchPort(i int) string {
-	if w.perCage == 1 {
+func (w *cableWalk) switchPort(i int) string { return portName(i, w.perCage) }
+
+// portName names port i (from 0) of a switch whose cages carry perCage
+// links each.
+func portName(i, perCage int) string {
+	if perCage == 1 {
 		return "P" + strconv.Itoa(i+1)
 	}
-	return "P" + strconv.Itoa(i/w.perCage+1) + "/" + strconv.Itoa(i%w.perCage+1)
+	return "P" + strconv.Itoa(i/perCage+1) + "/" + strconv.Itoa(i%perCage+1)
 }
 
 // upStart is the first uplink port of a switch with down links below:
@@ -195,6 +211,11 @@ func (w *cableWalk) set(tier string, plane int) {
 	t := w.tiers[tier]
 	w.c.Tier, w.c.Gbps, w.c.Medium, w.c.Part, w.c.Metres, w.c.Plane = tier, w.p.TierGbps(tier), t.Medium, t.Cable, t.Metres, plane
 	w.c.AModule, w.c.BModule = t.LowerModule, t.UpperModule
+	lower, upper := w.p.linkEnds(tier)
+	w.c.AModel, w.c.BModel = "", upper.Key
+	if lower != nil {
+		w.c.AModel = lower.Key
+	}
 }
 
 // plane walks one plane's links.
@@ -222,7 +243,7 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 							x := (base + k) % n
 							if w.names {
 								c.ADevice, c.APort = leaf, w.switchPort(up+k)
-								c.BDevice, c.BPort = w.spine(plane, pod, x), w.switchPort(w.arrivals[x])
+								c.BDevice, c.BPort = w.spine(plane, pod, x), portName(w.arrivals[x], w.spineCage)
 							}
 							c.Rail = w.rail(g)
 							if h := w.p.Hall; h != nil {
@@ -306,12 +327,12 @@ func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 					}
 					down := spineDown(pr, jj)
 					for range pr.Count {
-						spine, up := w.spine(plane, pod, jj), w.upStart(down)
+						spine, up := w.spine(plane, pod, jj), roundUp(down, w.spineCage)
 						for k := range run.SpineUp[i] {
 							x := (base + k) % n
 							if w.names {
-								c.ADevice, c.APort = spine, w.switchPort(up+k)
-								c.BDevice, c.BPort = w.core(plane, firstCore+x), w.switchPort(w.arrivals[x])
+								c.ADevice, c.APort = spine, portName(up+k, w.spineCage)
+								c.BDevice, c.BPort = w.core(plane, firstCore+x), portName(w.arrivals[x], w.coreCage)
 							}
 							if h := w.p.Hall; h != nil {
 								c.aID, c.aPort, c.aUp = w.spineID+(plane-1)*h.spinesPerPlane+h.podSpine[pod]+jj, up+k, up
@@ -357,7 +378,7 @@ func resize(s []int, n int) []int {
 
 // CableCSVHeader heads the cable map's CSV columns.
 var CableCSVHeader = []string{"a_device", "a_port", "b_device", "b_port", "tier", "gbps", "medium", "part", "a_module", "b_module",
-	"length_m", "plane", "rail", "a_rack", "a_row", "a_u", "b_rack", "b_row", "b_u", "run_m"}
+	"length_m", "plane", "rail", "a_rack", "a_row", "a_u", "b_rack", "b_row", "b_u", "run_m", "a_model", "b_model"}
 
 // WriteCablesCSV streams the cable map as CSV, one row per link.
 func WriteCablesCSV(w io.Writer, p *Plan) error {
@@ -373,6 +394,7 @@ func WriteCablesCSV(w io.Writer, p *Plan) error {
 				rec[16], rec[17], rec[18] = c.BRack, strconv.Itoa(c.BRow), strconv.Itoa(c.BU)
 				rec[19] = strconv.FormatFloat(c.RunM, 'f', 2, 64)
 			}
+			rec[20], rec[21] = c.AModel, c.BModel
 			return write(rec)
 		})
 	})
@@ -415,6 +437,8 @@ type endJSON struct {
 	Device string `json:"device"`
 	Port   string `json:"port"`
 	Module string `json:"module,omitempty"`
+	// Model is the switch model's catalog key ("" for a server).
+	Model string `json:"model,omitempty"`
 	// Rack, Row and U place the end in a laid-out hall.
 	Rack string `json:"rack,omitempty"`
 	Row  int    `json:"row,omitempty"`
@@ -428,8 +452,8 @@ func WriteCablesJSON(w io.Writer, p *Plan) error {
 	bw.WriteString("[")
 	sep := "\n"
 	err := p.WalkCables(func(c *CableRun) error {
-		b, err := json.Marshal(cableJSON{A: endJSON{c.ADevice, c.APort, c.AModule, c.ARack, c.ARow, c.AU},
-			B:    endJSON{c.BDevice, c.BPort, c.BModule, c.BRack, c.BRow, c.BU},
+		b, err := json.Marshal(cableJSON{A: endJSON{c.ADevice, c.APort, c.AModule, c.AModel, c.ARack, c.ARow, c.AU},
+			B:    endJSON{c.BDevice, c.BPort, c.BModule, c.BModel, c.BRack, c.BRow, c.BU},
 			Tier: c.Tier, Gbps: c.Gbps, Medium: c.Medium, Part: c.Part, Metres: c.Metres, Plane: c.Plane, Rail: c.Rail, RunM: math.Round(c.RunM*100) / 100})
 		if err != nil {
 			return err
@@ -460,16 +484,16 @@ func WriteTopoFile(w io.Writer, p *Plan) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	fmt.Fprintf(bw, "# Expected topology of %s: %s, %s, %s links.\n# Written by Fabric Planner; IBDM topology file format (ibdiagnet --topo_file).\n",
 		textfmt.Int(p.GPUs)+" GPUs", textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Planes, "plane"), textfmt.Int(p.Links.Total))
-	sw, nic := IBNLSwitchType(p), IBNLNodeType(p)
+	nic := IBNLNodeType(p)
 	section := ""
 	err := p.WalkCables(func(c *CableRun) error {
-		local, lport, rtype, remote, rport := c.ADevice, c.APort, sw, c.BDevice, c.BPort
+		ltype, local, lport, rtype, remote, rport := ibnlName(c.AModel), c.ADevice, c.APort, ibnlName(c.BModel), c.BDevice, c.BPort
 		if c.Tier == "server_leaf" {
-			local, lport, rtype, remote, rport = c.BDevice, c.BPort, nic, c.ADevice, c.APort
+			ltype, local, lport, rtype, remote, rport = ibnlName(c.BModel), c.BDevice, c.BPort, nic, c.ADevice, c.APort
 		}
 		if local != section {
 			section = local
-			bw.WriteString("\n" + sw + " " + local + "\n")
+			bw.WriteString("\n" + ltype + " " + local + "\n")
 		}
 		_, err := bw.WriteString("   " + lport + " -> " + rtype + " " + remote + " " + rport + "\n")
 		return err

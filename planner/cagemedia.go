@@ -45,6 +45,8 @@ func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 	s := &cageSets{parent: make([]int32, n), longest: make([]float32, n), tier: make([]int8, n), grid: grid, port: port, serverPerCage: max(serverPerCage, 1)}
 	for t := range s.port {
 		s.port[t].cageLinks = max(s.port[t].cageLinks, 1)
+		s.port[t].lowCage = max(s.port[t].lowCage, 1)
+		s.port[t].highCage = max(s.port[t].highCage, 1)
 	}
 	for i := range s.parent {
 		s.parent[i] = int32(i)
@@ -58,14 +60,15 @@ func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 // at the server port speed, a spine's at the uplink speed (a core's
 // ports all run at the core speed).
 func (s *cageSets) ends(t int, c *CableRun) (a, b int32) {
-	up := s.port[t].cageLinks
 	var ca int
 	if t == 0 {
 		ca = c.aPort / s.serverPerCage
 	} else {
-		ca = ceilDiv(c.aUp, s.port[t-1].cageLinks) + (c.aPort-c.aUp)/up
+		// The a end is the upper end of the tier below (its down cages)
+		// and the lower end of this tier (its up cages).
+		ca = ceilDiv(c.aUp, s.port[t-1].highCage) + (c.aPort-c.aUp)/s.port[t].lowCage
 	}
-	return int32(s.grid.index(c.aID, ca)), int32(s.grid.index(c.bID, c.bPort/up))
+	return int32(s.grid.index(c.aID, ca)), int32(s.grid.index(c.bID, c.bPort/s.port[t].highCage))
 }
 
 func (s *cageSets) find(x int32) int32 {

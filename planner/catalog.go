@@ -22,6 +22,8 @@ type Source struct {
 	RackUnits string `toml:"rack_units" json:"rack_units"`
 	Lengths   string `toml:"lengths" json:"lengths"`
 	Estimate  bool   `toml:"estimate" json:"estimate"`
+	// Failures sources a switch's own failure rate (failures_per_year).
+	Failures string `toml:"failures" json:"failures,omitempty"`
 }
 
 // Switch is one switch model. Ports and CageLinks are keyed by port speed
@@ -43,8 +45,16 @@ type Switch struct {
 	// PriceRangeUSD is the low and high price of one unit.
 	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
 	Watts         float64    `toml:"watts" json:"watts"`
-	Source        Source     `toml:"source" json:"source"`
+	// FailuresPerYear is the model's own critical-failure rate per
+	// switch-year (a chassis fails more often than a single-chip box);
+	// 0: the reliability data's switch rate.
+	FailuresPerYear float64 `toml:"failures_per_year" json:"failures_per_year,omitempty"`
+	Source          Source  `toml:"source" json:"source"`
 	Pricing
+
+	// Chassis is a modular switch's parts (nil: a fixed switch); its
+	// ports, price and power come from them.
+	Chassis *Chassis `toml:"chassis" json:"chassis,omitempty"`
 }
 
 // Radix is the number of ports at gbps, 0 when the switch has none.
@@ -99,6 +109,9 @@ type Transceiver struct {
 	LinkGbps int    `toml:"link_gbps" json:"link_gbps"`
 	Links    int    `toml:"links" json:"links"`
 	ReachM   int    `toml:"reach_m" json:"reach_m"` // longest link it drives, metres
+	// Optical names each link's optical interface (e.g. 400GBASE-DR4):
+	// modules of different host lanes join on one; "" unknown.
+	Optical string `toml:"optical" json:"optical,omitempty"`
 	// Fibre is the cable key of the fibre it takes: "" for single-mode
 	// ("fiber"), "fiber-mm" for a multimode module. Multimode modules
 	// are chosen only per link in a laid-out hall (FibreModule).
@@ -265,6 +278,9 @@ func ParseCatalog(src []byte) (*Catalog, error) {
 func (s *Switch) check(k string) error {
 	if s.Fabric != InfiniBand && s.Fabric != Ethernet {
 		return fmt.Errorf("switch %s: fabric %q", k, s.Fabric)
+	}
+	if err := s.fillChassis(k); err != nil {
+		return err
 	}
 	if len(s.Ports) == 0 || s.PriceUSD < 0 || s.Watts < 0 {
 		return fmt.Errorf("switch %s: needs ports, price and watts", k)

@@ -47,7 +47,7 @@ func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
 			if serverPorts%planes != 0 {
 				continue
 			}
-			for _, sw := range cat.SwitchesFor(n.Fabric, n.NICGbps/split) {
+			for _, sw := range cat.autoSwitches(n.Fabric, n.NICGbps/split) {
 				if planes == p.Planes && split == n.PortsPerNIC && sw == p.Switch && (n.Tiers == 0 || n.Tiers == p.Tiers) {
 					continue // this plan
 				}

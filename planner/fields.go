@@ -537,7 +537,22 @@ func styleFields() []Field {
 			func(s *Scenario) *int { return &s.Network.UplinkGbps }),
 		countField("network.core_uplink_gbps", "Core uplink speed (Gb/s, 3 tiers)", 1, MaxUplinkGbps, true, "the uplink speed",
 			func(s *Scenario) *int { return &s.Network.CoreUplinkGbps }),
+		tierSwitchField("network.spine_switch", "Spine switch", "the spines' switch catalog key (blank: the leaf's)",
+			func(s *Scenario) *string { return &s.Network.SpineSwitch }),
+		tierSwitchField("network.core_switch", "Core switch (3 tiers)", "the cores' switch catalog key (blank: the spines')",
+			func(s *Scenario) *string { return &s.Network.CoreSwitch }),
 	}
+}
+
+// tierSwitchField is the input of a spine's or core's switch model: a
+// catalog key, or blank for the tier below's model.
+func tierSwitchField(key, label, help string, at func(*Scenario) *string) Field {
+	return Field{Key: key, Label: label, Kind: FieldChoice, Optional: true, Help: help,
+		Get: func(s *Scenario) string { return *at(s) },
+		Set: func(s *Scenario, text string) error {
+			*at(s) = strings.TrimSpace(text)
+			return nil
+		}}
 }
 
 // MediaTiers are the keys of the three link tiers in [network.media].

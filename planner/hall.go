@@ -84,6 +84,11 @@ type Hall struct {
 	coresPerPlane           int
 	podSpine                []int // first spine of each pod in a plane
 	leavesPerPlane          int
+
+	// upperUnits and upperPerRack are a spine's and a core's height and
+	// how many stand in one of their racks (a chassis spine stands
+	// taller than the leaves: network.spine_switch).
+	upperUnits, upperPerRack [2]int
 }
 
 // place is where one end of a link stands: its rack (index into Racks)
@@ -105,6 +110,11 @@ type layoutInputs struct {
 	switchUnits                                           int
 	switchKW                                              float64 // a switch with its optics
 	railOptimized                                         bool
+
+	// upperUnits and upperKW are a spine's and a core's, as switchUnits
+	// and switchKW are a leaf's.
+	upperUnits [2]int
+	upperKW    [2]float64
 }
 
 func (p *Plan) layoutInputs(f Facility, cat *Catalog) layoutInputs {
@@ -133,13 +143,24 @@ func (p *Plan) layoutInputs(f Facility, cat *Catalog) layoutInputs {
 	for _, cr := range lay.CoreGroups {
 		in.coresPerPlane += cr.Groups * cr.Cores
 	}
-	// A switch's peak: the chassis and one module per cage.
-	c := p.Switch.LinksPerCage(p.PortGbps)
-	in.switchKW = p.Switch.Watts / 1000
-	if mod, _ := cat.Module(p.Switch.Form, p.PortGbps, c, p.LaneGbps, 0); mod != nil {
-		in.switchKW += float64(p.Switch.Radix(p.PortGbps)/c) * mod.Watts / 1000
+	in.switchKW = switchPeakKW(cat, p.Switch, p.PortGbps, p.LaneGbps)
+	for i, tier := range []string{TierSpine, TierCore} {
+		sw, link := p.SwitchOf(tier), MediaTiers[i+1]
+		in.upperUnits[i] = max(sw.RackUnits, 1)
+		in.upperKW[i] = switchPeakKW(cat, sw, p.TierGbps(link), p.endLane(link, sw))
 	}
 	return in
+}
+
+// switchPeakKW is a switch's peak: the chassis and one module per cage
+// of its ports at gbps.
+func switchPeakKW(cat *Catalog, sw *Switch, gbps, lane int) float64 {
+	kw := sw.Watts / 1000
+	c := sw.LinksPerCage(gbps)
+	if mod, _ := cat.Module(sw.Form, gbps, c, lane, 0); mod != nil {
+		kw += float64(sw.Radix(gbps)/c) * mod.Watts / 1000
+	}
+	return kw
 }
 
 // newHall lays the plan's racks out on the hall floor.
@@ -156,9 +177,16 @@ func newHall(in layoutInputs, f Facility, k FacilityConstants) (*Hall, error) {
 		return nil, err
 	}
 	h.leavesPerRack = max(1, min(free/in.switchUnits, int(f.RackKW/in.switchKW)))
-	if free < in.switchUnits {
-		return nil, fielderr.New("facility.rack_units", fmt.Sprintf("give at least %d U", in.switchUnits+f.ReservedUnits),
-			"a %dU switch does not fit in %d free U", in.switchUnits, free)
+	for i := range h.upperUnits {
+		h.upperUnits[i] = in.upperUnits[i]
+		h.upperPerRack[i] = max(1, free/max(in.upperUnits[i], 1))
+		if in.upperKW[i] > 0 {
+			h.upperPerRack[i] = max(1, min(h.upperPerRack[i], int(f.RackKW/in.upperKW[i])))
+		}
+	}
+	if tall := max(in.switchUnits, in.upperUnits[0], in.upperUnits[1]); free < tall {
+		return nil, fielderr.New("facility.rack_units", fmt.Sprintf("give at least %d U", tall+f.ReservedUnits),
+			"a %dU switch does not fit in %d free U", tall, free)
 	}
 	rows := h.computeRows(in)
 	net := h.networkRows(in)
@@ -273,10 +301,10 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 // networkRows packs the spine racks, then the core racks, into rows.
 func (h *Hall) networkRows(in layoutInputs) []rowPlan {
 	var racks []rackPlan
-	for i := 0; i < in.spinesPerPlane*in.planes; i += h.leavesPerRack {
+	for i := 0; i < in.spinesPerPlane*in.planes; i += h.upperPerRack[0] {
 		racks = append(racks, rackPlan{kind: RackSpine, index: i})
 	}
-	for i := 0; i < in.coresPerPlane*in.planes; i += h.leavesPerRack {
+	for i := 0; i < in.coresPerPlane*in.planes; i += h.upperPerRack[1] {
 		racks = append(racks, rackPlan{kind: RackCore, index: i})
 	}
 	var rows []rowPlan
@@ -392,15 +420,15 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 				if kp.kind == RackCore && h.coreRack < 0 {
 					h.coreRack = int(idx)
 				}
-				total := in.spinesPerPlane * in.planes
+				total, up := in.spinesPerPlane*in.planes, 0
 				if kp.kind == RackCore {
-					total = in.coresPerPlane * in.planes
+					total, up = in.coresPerPlane*in.planes, 1
 				}
-				rk.Switches = min(h.leavesPerRack, total-kp.index)
+				rk.Switches = min(h.upperPerRack[up], total-kp.index)
 				rk.firstSwitch = kp.index
 			}
 			if rk.Switches > 0 {
-				rk.UsedUnits = rk.Switches * in.switchUnits
+				rk.UsedUnits = rk.Switches * h.unitsIn(rk.Kind)
 			}
 			h.Racks = append(h.Racks, rk)
 		}
@@ -436,7 +464,7 @@ func (h *Hall) power(in layoutInputs) {
 	typ := h.Facility.TypicalPct / 100
 	for i := range h.Racks {
 		r := &h.Racks[i]
-		r.PeakKW = float64(r.Nodes)*in.nodeKW + float64(r.Switches)*in.switchKW
+		r.PeakKW = float64(r.Nodes)*in.nodeKW + float64(r.Switches)*in.kwIn(r.Kind)
 		r.TypicalKW = r.PeakKW * typ
 		h.Rows[r.Row].PeakKW += r.PeakKW
 	}
@@ -500,10 +528,15 @@ func (h *Hall) nodePlace(n int) place {
 // group starting at rack first: switches stack down from the rack's top
 // free unit, a rack full moving to the next.
 func (h *Hall) switchPlace(first, i int) place {
-	rack := first + i/h.leavesPerRack
+	return h.switchPlaceOf(first, i, h.switchUnits, h.leavesPerRack)
+}
+
+// switchPlaceOf is switchPlace for switches of units U, perRack a rack.
+func (h *Hall) switchPlaceOf(first, i, units, perRack int) place {
+	rack := first + i/perRack
 	top := h.Facility.RackUnits - h.Facility.ReservedUnits
-	u := top - (i%h.leavesPerRack+1)*h.switchUnits + 1
-	return place{rack: int32(rack), u: u, h: h.unitH(u, h.switchUnits)}
+	u := top - (i%perRack+1)*units + 1
+	return place{rack: int32(rack), u: u, h: h.unitH(u, units)}
 }
 
 // leafPlace is where leaf g (from 0) of plane (from 1) stands.
@@ -523,12 +556,12 @@ func (h *Hall) leafPlace(plane, g int) place {
 
 // spinePlace is where spine j of pod (from 0) of plane stands.
 func (h *Hall) spinePlace(plane, pod, j int) place {
-	return h.switchPlace(h.spineRack, (plane-1)*h.spinesPerPlane+h.podSpine[pod]+j)
+	return h.switchPlaceOf(h.spineRack, (plane-1)*h.spinesPerPlane+h.podSpine[pod]+j, h.upperUnits[0], h.upperPerRack[0])
 }
 
 // corePlace is where core i of plane stands.
 func (h *Hall) corePlace(plane, i int) place {
-	return h.switchPlace(h.coreRack, (plane-1)*h.coresPerPlane+i)
+	return h.switchPlaceOf(h.coreRack, (plane-1)*h.coresPerPlane+i, h.upperUnits[1], h.upperPerRack[1])
 }
 
 // run is the cable length between two places before rounding: inside
@@ -637,9 +670,10 @@ func (h *Hall) Elevation(i int, p *Plan) []RackSlot {
 	}
 	top := f.RackUnits - f.ReservedUnits
 	tier := map[string]string{RackLeaf: "leaf", RackSpine: "spine", RackCore: "core", RackCompute: "leaf (ToR)"}[r.Kind]
+	sw, units := p.SwitchOf(rackTier(r.Kind)), h.unitsIn(r.Kind)
 	for k := range r.Switches {
-		u := top - (k+1)*h.switchUnits + 1
-		out = append(out, RackSlot{Kind: "switch", Label: fmt.Sprintf("%s %s", p.Switch.Key, tier), U: u, Units: h.switchUnits})
+		u := top - (k+1)*units + 1
+		out = append(out, RackSlot{Kind: "switch", Label: fmt.Sprintf("%s %s", sw.Key, tier), U: u, Units: units})
 	}
 	if f.ReservedUnits > 0 {
 		out = append(out, RackSlot{Kind: "reserved", Label: "reserved: patch, mgmt", U: top + 1, Units: f.ReservedUnits})

@@ -15,7 +15,7 @@ func ibnlName(key string) string {
 }
 
 // IBNLSwitchType is the system type the topology file gives the plan's
-// switches: the switch model.
+// leaves: the switch model (SwitchOf names the other tiers').
 func IBNLSwitchType(p *Plan) string { return ibnlName(p.Switch.Key) }
 
 // IBNLNodeType is the system type of the plan's compute nodes, named
@@ -35,13 +35,19 @@ func IBNLNodeType(p *Plan) string {
 // switch (man ibdm-ibnl-file): one switch node whose ports carry the
 // names the topology file uses, P<cage> or P<cage>/<lane>.
 func WriteIBNLSwitch(w io.Writer, p *Plan) error {
+	return writeIBNLModel(w, p.Switch, p.PortGbps)
+}
+
+// writeIBNLModel writes the IBNL system definition of switch model sw
+// with its ports at gbps.
+func writeIBNLModel(w io.Writer, sw *Switch, gbps int) error {
 	bw := bufio.NewWriter(w)
-	n := p.Switch.Radix(p.PortGbps)
-	wk := newCableWalk(p)
+	n, perCage := sw.Radix(gbps), sw.LinksPerCage(gbps)
+	name := ibnlName(sw.Key)
 	// The format has no comments: the file is its definition only.
-	fmt.Fprintf(bw, "\nTOPSYSTEM %s\n\nNODE SW %d %s U1\n", IBNLSwitchType(p), n, IBNLSwitchType(p))
+	fmt.Fprintf(bw, "\nTOPSYSTEM %s\n\nNODE SW %d %s U1\n", name, n, name)
 	for i := range n {
-		fmt.Fprintf(bw, "   %d -> %s\n", i+1, wk.switchPort(i))
+		fmt.Fprintf(bw, "   %d -> %s\n", i+1, portName(i, perCage))
 	}
 	return bw.Flush()
 }
@@ -66,10 +72,17 @@ func WriteIBNLNode(w io.Writer, p *Plan) error {
 // IBNLFiles names the IBNL files a topology file needs, each with its
 // writer: one per switch model and one per server type.
 func IBNLFiles(p *Plan) map[string]func(io.Writer, *Plan) error {
-	return map[string]func(io.Writer, *Plan) error{
+	files := map[string]func(io.Writer, *Plan) error{
 		IBNLSwitchType(p) + ".ibnl": WriteIBNLSwitch,
 		IBNLNodeType(p) + ".ibnl":   WriteIBNLNode,
 	}
+	for _, t := range p.SwitchTiers[1:] {
+		sw, g := p.SwitchOf(t.Name), t.DownGbps
+		if sw != p.Switch {
+			files[ibnlName(sw.Key)+".ibnl"] = func(w io.Writer, _ *Plan) error { return writeIBNLModel(w, sw, g) }
+		}
+	}
+	return files
 }
 
 // IBDMCheckCommand is the design-mode ibdmchk command line that checks

@@ -131,7 +131,11 @@ type Watts struct {
 type Plan struct {
 	Scenario Scenario // the inputs with every default filled in
 	NIC      *NIC
-	Switch   *Switch
+	Switch   *Switch // the leaves' model (every tier's unless named below)
+	// SpineSwitch and CoreSwitch are the spines' and cores' models where
+	// the scenario names another than the leaves' (nil: the leaves'); read
+	// a tier's model with SwitchOf.
+	SpineSwitch, CoreSwitch *Switch
 	// System is the catalog system (nil: custom servers); Systems is how
 	// many hold the GPUs (whole racks for rack-scale systems), and
 	// Servers the compute nodes (servers or trays) the fabric connects.
@@ -535,8 +539,9 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	systems, servers := s.nodes(cat)
 	serverPorts := n.NICsPerServer * n.PortsPerNIC
 	networks, rails := railNetworks(n, serverPorts/n.Planes)
+	spineSw, coreSw := s.tierSwitches(cat, sw)
 	spec := fabricSpec{fabric.Spec{Servers: servers, Rails: rails, Radix: radix, Down: leafDown, Up: leafUp, RatioD: down, RatioU: up,
-		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: sw.Radix(uplink), CoreRadixAt: sw.Radix(core),
+		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: orSwitch(spineSw, sw).Radix(uplink), CoreRadixAt: orSwitch(coreSw, sw).Radix(core),
 		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core)}}
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
 	if err != nil {
@@ -551,7 +556,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		return nil, fielderr.New("network.rail_optimized", "", "%s: %v", sw.Key, err)
 	}
 	p := &Plan{
-		Scenario: s, NIC: nic, Switch: sw, System: s.system(cat), Systems: systems,
+		Scenario: s, NIC: nic, Switch: sw, SpineSwitch: spineSw, CoreSwitch: coreSw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
 		PortGbps: port, UplinkGbps: uplink, CoreGbps: core, LaneGbps: lane, Planes: n.Planes * networks, RailsPerPlane: rails,
 		NICs: servers * n.NICsPerServer, NICPorts: servers * serverPorts,
@@ -587,6 +592,9 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
 	p.PortsTotal = p.TotalSwitches() * radix
 	p.setTierSpeeds(spec)
+	if err := p.checkTierLanes(cat); err != nil {
+		return nil, err
+	}
 	if err := p.layOut(cat); err != nil {
 		return nil, err
 	}
@@ -682,7 +690,7 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC, bands bool) (*Plan, bool, erro
 	port := rs.Network.NICGbps / rs.Network.PortsPerNIC
 	var candidates []*Switch
 	if rs.Network.Switch == Auto {
-		candidates = cat.SwitchesFor(rs.Network.Fabric, port)
+		candidates = cat.autoSwitches(rs.Network.Fabric, port)
 		if g := rs.Network.UplinkGbps; g > 0 {
 			candidates = uplinkCandidates(candidates, g)
 		}

@@ -39,6 +39,13 @@ func (p *Plan) TierGbps(linkTier string) int {
 // speed.
 func (p *Plan) tierLane(linkTier string) int {
 	g := p.TierGbps(linkTier)
+	if lower, upper := p.linkEnds(linkTier); lower != nil && (lower != p.Switch || upper != p.Switch) {
+		prefer := 0 // at the server speed, the NIC's lane where both ends run it
+		if g == p.PortGbps {
+			prefer = p.LaneGbps
+		}
+		return switchLane(lower, upper, g, prefer)
+	}
 	if g == p.PortGbps {
 		return p.LaneGbps
 	}

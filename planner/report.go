@@ -57,6 +57,11 @@ type Report struct {
 	Checkpoint  *Checkpoint   `json:"checkpoint,omitempty"`
 	// Facility holds the data-hall figures of a laid-out plan.
 	Facility *HallFigures `json:"facility,omitempty"`
+
+	// SpineSwitch and CoreSwitch are the spines' and cores' models, given
+	// only where they differ from the leaves' switch.
+	SpineSwitch string `json:"spine_switch,omitempty"`
+	CoreSwitch  string `json:"core_switch,omitempty"`
 }
 
 // TierOversub is the oversubscription built at one tier: its links
@@ -161,7 +166,7 @@ func (p *Plan) Report() Report {
 	r := Report{
 		Scenario: p.Scenario.Name, GPUs: p.GPUs, Servers: p.Servers, Tiers: p.Tiers, Planes: p.Planes,
 		NICPorts: p.NICPorts, PortGbps: p.PortGbps, UplinkGbps: mixedUplink(p), CoreUplinkGbps: mixedCore(p), Fabric: p.Scenario.Network.Fabric,
-		NIC: p.NIC.Key, Switch: p.Switch.Key,
+		NIC: p.NIC.Key, Switch: p.Switch.Key, SpineSwitch: p.tierSwitchKey(TierSpine), CoreSwitch: p.tierSwitchKey(TierCore),
 		Switches:     SwitchCounts{Leaf: p.Switches(TierLeaf), Spine: p.Switches(TierSpine), Core: p.Switches(TierCore), Total: p.TotalSwitches()},
 		SwitchPorts:  PortCounts{Used: p.PortsUsed, Installed: p.PortsTotal},
 		Links:        p.Links,

@@ -239,20 +239,20 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 		}
 		hit = min(hit, p.Servers)
 		add(portLoss(FailureCase{Component: FailLeaf, Name: "leaf switch", Count: leaf.Switches,
-			PerDay: perDay(leaf.Switches, rates.Switch)}, hit, each, true))
+			PerDay: perDay(leaf.Switches, p.switchRate(TierLeaf, rates.Switch))}, hit, each, true))
 	}
 	if spine != nil && leaf != nil {
 		perGroup := max(1, spine.Switches/(p.Planes*max(1, p.Pods)))
 		reach := max(1, min(perGroup, leaf.UpPorts))
 		add(fabricLoss(FailureCase{Component: FailSpine, Name: "spine switch", Count: spine.Switches,
-			PerDay: perDay(spine.Switches, rates.Switch)}, 1/float64(reach)))
+			PerDay: perDay(spine.Switches, p.switchRate(TierSpine, rates.Switch))}, 1/float64(reach)))
 		add(fabricLoss(FailureCase{Component: FailLeafSpine, Name: "leaf-spine link", Count: p.Links.LeafSpine,
 			PerDay: perDay(p.Links.LeafSpine, rates.Link)}, 1/float64(max(1, leaf.UpPorts))))
 	}
 	if core != nil && spine != nil {
 		reach := max(1, min(core.Switches/p.Planes, spine.UpPorts))
 		add(fabricLoss(FailureCase{Component: FailCore, Name: "core switch", Count: core.Switches,
-			PerDay: perDay(core.Switches, rates.Switch)}, 1/float64(reach)))
+			PerDay: perDay(core.Switches, p.switchRate(TierCore, rates.Switch))}, 1/float64(reach)))
 		add(fabricLoss(FailureCase{Component: FailSpineCore, Name: "spine-core link", Count: p.Links.SpineCore,
 			PerDay: perDay(p.Links.SpineCore, rates.Link)}, 1/float64(max(1, spine.UpPorts))))
 	}

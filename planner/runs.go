@@ -90,8 +90,11 @@ type mediaChooser struct {
 }
 
 // tierPort is a link tier's port speed (Gb/s), the links one switch cage
-// carries at it, and its lane rate.
-type tierPort struct{ gbps, cageLinks, lane int }
+// carries at it (the most of either end), and its lane rate (0: the ends
+// share none, so only optics join them); lowCage and highCage are the
+// links a cage of the lower and of the upper switch carries, lowLane and
+// highLane each end's lane (the tiers may run different models).
+type tierPort struct{ gbps, cageLinks, lane, lowCage, highCage, lowLane, highLane int }
 
 // withKey is a link choice's tier, medium and length sold.
 type withKey struct {
@@ -104,7 +107,12 @@ func newMediaChooser(p *Plan, cat *Catalog) *mediaChooser {
 	m := &mediaChooser{p: p, cat: cat, memo: map[withKey]linkChoice{}, serverPerCage: 1}
 	for t, name := range linkTierNames {
 		g := p.TierGbps(name)
-		m.port[t] = tierPort{gbps: g, cageLinks: p.Switch.LinksPerCage(g), lane: p.tierLane(name)}
+		lower, upper := p.linkEnds(name)
+		m.port[t] = tierPort{gbps: g, cageLinks: p.cageLinks(name), lane: p.tierLane(name), lowCage: upper.LinksPerCage(g), highCage: upper.LinksPerCage(g),
+			lowLane: p.tierLane(name), highLane: p.endLane(name, upper)}
+		if lower != nil {
+			m.port[t].lowCage, m.port[t].lowLane = lower.LinksPerCage(g), p.endLane(name, lower)
+		}
 	}
 	for i, med := range allMedia {
 		key := string(med)
@@ -147,7 +155,7 @@ func (m *mediaChooser) choose(t int, run float64) (linkChoice, bool) {
 			continue
 		}
 		cb := m.cat.Cables[string(med)]
-		if ok, _ := cb.Offered(s.Network.Fabric, pt.gbps, pt.cageLinks); !ok {
+		if ok, _ := cb.Offered(s.Network.Fabric, pt.gbps, pt.cageLinks); !ok || pt.lane == 0 {
 			continue
 		}
 		if l, ok := cb.Sold(run, pt.gbps); ok {
@@ -177,6 +185,9 @@ func (m *mediaChooser) forcedOffered() error {
 		cb := m.cat.Cables[string(med)]
 		if cb == nil {
 			continue
+		}
+		if err := m.p.sharedLaneMedium(linkTierNames[t], med); err != nil {
+			return err
 		}
 		if ok, why := cb.Offered(m.p.Scenario.Network.Fabric, m.port[t].gbps, m.port[t].cageLinks); !ok {
 			return fielderr.New("network.media."+linkTierNames[t], "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
@@ -236,13 +247,21 @@ func (m *mediaChooser) optics(t int, run float64, mm bool) (linkChoice, float64,
 	if !ok {
 		return linkChoice{}, 0, false
 	}
-	sw := m.cat.FibreModule(mm, p.Switch.Form, pt.gbps, pt.cageLinks, pt.lane, l)
+	lowSw, upSw := p.linkEnds(linkTierNames[t])
+	sw := m.cat.FibreModule(mm, upSw.Form, pt.gbps, pt.highCage, pt.highLane, l)
 	if sw == nil {
 		return linkChoice{}, 0, false
 	}
 	share := m.modulePrice(sw) / float64(sw.Links)
 	c := linkChoice{medium: med, cable: fiber, metres: l, lower: sw, upper: sw}
 	far := share
+	if t > 0 && lowSw != upSw {
+		low := m.cat.FibreModule(mm, lowSw.Form, pt.gbps, pt.lowCage, pt.lowLane, l)
+		if low == nil || pt.lane == 0 && !sameOptical(low, sw) {
+			return linkChoice{}, 0, false
+		}
+		c.lower, far = low, m.modulePrice(low)/float64(low.Links)
+	}
 	if t == 0 {
 		mod := m.serverModule(mm, l)
 		if mod == nil {
@@ -280,7 +299,8 @@ func (m *mediaChooser) serverModule(mm bool, metres float64) *Transceiver {
 // error when a run is too long.
 func (m *mediaChooser) longestReach(t int) int {
 	pt, f := m.port[t], m.p.Scenario.Network.Fabric
-	_, longest := m.cat.Module(m.p.Switch.Form, pt.gbps, pt.cageLinks, pt.lane, 0)
+	_, upper := m.p.linkEnds(linkTierNames[t])
+	_, longest := m.cat.Module(upper.Form, pt.gbps, pt.highCage, pt.highLane, 0)
 	if t == 0 {
 		longest = 0
 		if m.serverMod != nil {
@@ -462,8 +482,16 @@ func (m *mediaChooser) countModules(cages []cageUse) (map[moduleCount]int, error
 		if u.server {
 			mod = m.serverModule(u.mm, float64(u.metres))
 		} else {
+			// Each end's module fits its own switch's cage and lanes.
 			pt := m.port[u.tier]
-			mod = m.cat.FibreModule(u.mm, m.p.Switch.Form, pt.gbps, pt.cageLinks, pt.lane, float64(u.metres))
+			cage, lane := pt.lowCage, pt.lowLane
+			lower, sw := m.p.linkEnds(linkTierNames[u.tier])
+			if u.upper {
+				cage, lane = pt.highCage, pt.highLane
+			} else {
+				sw = lower
+			}
+			mod = m.cat.FibreModule(u.mm, sw.Form, pt.gbps, cage, lane, float64(u.metres))
 		}
 		if mod == nil {
 			return nil, fmt.Errorf("no %s module reaches a %g m cage's link", map[bool]string{true: "multimode", false: "single-mode"}[u.mm], u.metres)
@@ -473,16 +501,25 @@ func (m *mediaChooser) countModules(cages []cageUse) (map[moduleCount]int, error
 	return mods, nil
 }
 
-// switchCages bounds the cages of one switch: its cages at the server
-// port speed, and at the uplink speed when that differs (a leaf's
-// uplinks take cages after its down links).
+// switchCages bounds the cages of one switch of any tier: a leaf's cages
+// at the server port speed, and at the uplink speed when that differs (a
+// leaf's uplinks take cages after its down links); a spine's or core's
+// at its speeds.
 func (m *mediaChooser) switchCages() int {
-	sw, p0, p1 := m.p.Switch, m.port[0], m.port[1]
-	n := ceilDiv(sw.Radix(p0.gbps), p0.cageLinks)
+	sw, p0, p1, p2 := m.p.Switch, m.port[0], m.port[1], m.port[2]
+	n := ceilDiv(sw.Radix(p0.gbps), p0.highCage)
 	if p1.gbps != p0.gbps {
-		n += ceilDiv(sw.Radix(p1.gbps), p1.cageLinks)
+		n += ceilDiv(sw.Radix(p1.gbps), p1.lowCage)
 	}
-	return n
+	spine, core := m.p.SwitchOf(TierSpine), m.p.SwitchOf(TierCore)
+	if spine == sw && core == sw {
+		return n
+	}
+	s := ceilDiv(spine.Radix(p1.gbps), p1.highCage)
+	if p2.gbps != p1.gbps {
+		s += ceilDiv(spine.Radix(p2.gbps), p2.lowCage)
+	}
+	return max(n, s, ceilDiv(core.Radix(p2.gbps), p2.highCage))
 }
 
 // chooseCageMedia surveys every link's run and gives each set of links

@@ -181,6 +181,11 @@ type Network struct {
 	// three-tier fabric, a speed the switch offers (800G cores above
 	// 400G leaf-to-spine links); 0: the uplink speed.
 	CoreUplinkGbps int `toml:"core_uplink_gbps,omitempty,omitzero"`
+	// SpineSwitch and CoreSwitch are the switch models of the spine and
+	// core tiers (catalog keys, as Meta's 7800R3 chassis spines above
+	// fixed leaves); "": the leaf's switch.
+	SpineSwitch string `toml:"spine_switch,omitempty,omitzero"`
+	CoreSwitch  string `toml:"core_switch,omitempty,omitzero"`
 	// LeafAlignment is how nodes map to leaves: AlignRack (a leaf takes
 	// whole racks of one rail, as the system's reference design does),
 	// AlignPacked (a leaf takes as many nodes as it has ports) or ""
@@ -463,7 +468,8 @@ func (s *Scenario) validateHardware(cat *Catalog) []error {
 			"no %s NIC at %d Gb/s in the catalog", n.Fabric, n.NICGbps))
 	}
 	errs = append(errs, s.validateNIC(cat)...)
-	return append(errs, s.validateSwitch(cat)...)
+	errs = append(errs, s.validateSwitch(cat)...)
+	return append(errs, s.validateTierSwitches(cat)...)
 }
 
 // validateNIC checks the chosen NIC, or with "auto" that some NIC of the

@@ -113,7 +113,7 @@ func candidates(base Scenario, cat *Catalog) []Scenario {
 					if serverPorts%planes != 0 {
 						continue
 					}
-					for _, sw := range cat.SwitchesFor(fabric, port) {
+					for _, sw := range cat.autoSwitches(fabric, port) {
 						for _, ratio := range RatioChoices {
 							for tiers := 0; tiers <= MaxTiers; tiers++ {
 								s := base
@@ -252,7 +252,7 @@ func baseLabel(p *Plan) string {
 	if n.Planes > 1 {
 		fmt.Fprintf(&b, ", %d planes", n.Planes)
 	}
-	fmt.Fprintf(&b, ", %s, %s, %d tier", p.Switch.Key, n.Oversubscription, p.Tiers)
+	fmt.Fprintf(&b, ", %s, %s, %d tier", p.SwitchesText(), n.Oversubscription, p.Tiers)
 	if p.Tiers > 1 {
 		b.WriteString("s")
 	}
@@ -269,7 +269,7 @@ func shortDesignLabel(p *Plan) string {
 	if n.Planes > 1 {
 		fmt.Fprintf(&b, " ×%d", n.Planes)
 	}
-	fmt.Fprintf(&b, ", %s, %s", p.Switch.Key, textfmt.Plural(p.Tiers, "tier"))
+	fmt.Fprintf(&b, ", %s, %s", p.SwitchesText(), textfmt.Plural(p.Tiers, "tier"))
 	if n.Oversubscription != "1:1" {
 		fmt.Fprintf(&b, ", %s", n.Oversubscription)
 	}

@@ -47,6 +47,8 @@ const (
 	FabricIB       = "InfiniBand"
 	FabricEthernet = "Ethernet (RoCEv2)"
 	SwitchAuto     = "auto (cheapest that fits)"
+	SwitchAsLeaf   = "the leaf's switch"
+	SwitchAsSpine  = "the spine's switch"
 	TiersAuto      = "fewest that fit"
 	MediumDefault  = "default"
 	WorkloadNone   = "default (Llama 3 70B)"
@@ -113,6 +115,8 @@ var screen = []onScreen{
 	{key: "network.pod_gpus", kind: Text, hint: "as many as a spine serves", group: GroupMore},
 	{key: "network.uplink_gbps", kind: Text, hint: "the server port speed", group: GroupMore},
 	{key: "network.core_uplink_gbps", kind: Text, hint: "the uplink speed", group: GroupMore},
+	{key: "network.spine_switch", kind: Choice, group: GroupMore, labels: map[string]string{"": SwitchAsLeaf}},
+	{key: "network.core_switch", kind: Choice, group: GroupMore, labels: map[string]string{"": SwitchAsSpine}},
 	{key: "network.routing", kind: Choice, hint: "static: hashed or subnet-manager paths; adaptive: balanced", group: GroupMore, labels: map[string]string{"": RoutingAsBalancing}},
 	{key: "network.in_network_reduction", kind: Toggle, group: GroupMore},
 	{key: "network.leaf_alignment", kind: Choice, group: GroupMore, labels: map[string]string{"": AlignReference}},

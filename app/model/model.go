@@ -334,6 +334,12 @@ var optionsOf = map[string]func(m *Model, s planner.Scenario) []string{
 		}
 		return withCurrent(out, m.Text("network.switch"))
 	},
+	"network.spine_switch": func(m *Model, s planner.Scenario) []string {
+		return m.tierSwitchOptions(s, "network.spine_switch", SwitchAsLeaf, s.Network.UplinkSpeed(m.portGbps(s)))
+	},
+	"network.core_switch": func(m *Model, s planner.Scenario) []string {
+		return m.tierSwitchOptions(s, "network.core_switch", SwitchAsSpine, s.Network.CoreSpeed(s.Network.UplinkSpeed(m.portGbps(s))))
+	},
 	"network.planes": func(m *Model, s planner.Scenario) []string {
 		ws := s.WithSystem(m.cat)
 		ports := ws.Network.NICsPerServer
@@ -461,4 +467,15 @@ func (m *Model) QuotesSummary() string {
 		s += fmt.Sprintf(", %d expired (still used, flagged in the BOM)", expired)
 	}
 	return s + "."
+}
+
+// tierSwitchOptions are the choices of a spine's or core's switch: the
+// tier below's (blank, shown as same) and every switch of the fabric with
+// ports at the tier's speed gbps.
+func (m *Model) tierSwitchOptions(s planner.Scenario, key, same string, gbps int) []string {
+	out := []string{same}
+	for _, sw := range m.cat.SwitchesFor(s.Network.Fabric, gbps) {
+		out = append(out, sw.Key)
+	}
+	return withCurrent(out, m.Text(key))
 }

@@ -1,0 +1,154 @@
+package planner
+
+import (
+	"fmt"
+	"strconv"
+
+	"fabricplan/planner/fabric"
+)
+
+// Chassis is how a modular switch is built: a chassis (with its
+// supervisors, fans and power supplies) of line-card slots, fabric
+// modules joining the slots, and line cards that carry the ports. A
+// catalog switch with a chassis table takes its ports, price and power
+// from these parts (all slots filled); a plan buys only the cards its
+// ports need (a semi-populated chassis) and lists each part in the BOM.
+type Chassis struct {
+	Slots int `toml:"slots" json:"slots"`
+	// CardName names the line card; CardPorts are its ports by speed in
+	// Gb/s, as Switch.Ports are.
+	CardName       string         `toml:"card_name" json:"card_name"`
+	CardPorts      map[string]int `toml:"card_ports" json:"card_ports"`
+	CardUSD        float64        `toml:"card_price_usd" json:"card_price_usd"`
+	CardRangeUSD   [2]float64     `toml:"card_price_range_usd" json:"card_price_range_usd"`
+	CardWatts      float64        `toml:"card_watts" json:"card_watts"`
+	FabricModules  int            `toml:"fabric_modules" json:"fabric_modules"`
+	FabricUSD      float64        `toml:"fabric_module_price_usd" json:"fabric_module_price_usd"`
+	FabricRangeUSD [2]float64     `toml:"fabric_module_price_range_usd" json:"fabric_module_price_range_usd"`
+	FabricWatts    float64        `toml:"fabric_module_watts" json:"fabric_module_watts"`
+	BaseUSD        float64        `toml:"base_price_usd" json:"base_price_usd"` // chassis, supervisors, fans, supplies
+	BaseRangeUSD   [2]float64     `toml:"base_price_range_usd" json:"base_price_range_usd"`
+	BaseWatts      float64        `toml:"base_watts" json:"base_watts"`
+	Source         ChassisSource  `toml:"source" json:"source"`
+}
+
+// ChassisSource says where each chassis figure came from.
+type ChassisSource struct {
+	Slots    string `toml:"slots" json:"slots"`
+	Card     string `toml:"card" json:"card"`
+	Fabric   string `toml:"fabric" json:"fabric"`
+	Base     string `toml:"base" json:"base"`
+	Estimate bool   `toml:"estimate" json:"estimate"`
+}
+
+// cardPorts is a card's ports at gbps (0: none).
+func (c *Chassis) cardPorts(gbps int) int { return c.CardPorts[strconv.Itoa(gbps)] }
+
+// fill derives sw's ports, price, range and power from its chassis
+// with every slot filled; it checks the parts first.
+func (c *Chassis) fill(sw *Switch) error {
+	if c.Slots < 1 || c.Slots > 64 || c.FabricModules < 0 || len(c.CardPorts) == 0 {
+		return fmt.Errorf("chassis: needs 1 to 64 slots, card ports and no negative fabric modules")
+	}
+	for _, v := range []float64{c.CardUSD, c.CardWatts, c.FabricUSD, c.FabricWatts, c.BaseUSD, c.BaseWatts} {
+		if !inRange(v, 0, MaxPriceUSD) {
+			return fmt.Errorf("chassis: a price or watts figure %g is out of range", v)
+		}
+	}
+	for _, r := range []struct {
+		what string
+		usd  float64
+		rng  [2]float64
+	}{{"card", c.CardUSD, c.CardRangeUSD}, {"fabric module", c.FabricUSD, c.FabricRangeUSD}, {"base", c.BaseUSD, c.BaseRangeUSD}} {
+		if err := checkRange("chassis "+r.what, r.usd, r.rng); err != nil {
+			return err
+		}
+	}
+	if len(sw.Ports) > 0 {
+		return fmt.Errorf("chassis: give card_ports, not ports (a chassis's ports are its slots' cards)")
+	}
+	sw.Ports = map[string]int{}
+	for g, n := range c.CardPorts {
+		sw.Ports[g] = c.Slots * n
+	}
+	fm, slots := float64(c.FabricModules), float64(c.Slots)
+	sw.PriceUSD = c.BaseUSD + fm*c.FabricUSD + slots*c.CardUSD
+	for i := range sw.PriceRangeUSD {
+		sw.PriceRangeUSD[i] = c.BaseRangeUSD[i] + fm*c.FabricRangeUSD[i] + slots*c.CardRangeUSD[i]
+	}
+	sw.Watts = c.BaseWatts + fm*c.FabricWatts + slots*c.CardWatts
+	return nil
+}
+
+// CardsFor is the line cards a chassis switch needs for down ports at
+// down Gb/s and up ports at up Gb/s: the cards whose ports hold them
+// (a card's ports may run at either speed), at least one, at most the
+// slots.
+func (c *Chassis) CardsFor(down, downGbps, up, upGbps int) int {
+	cd, cu := c.cardPorts(downGbps), c.cardPorts(upGbps)
+	if up == 0 {
+		cu = max(cu, 1)
+	}
+	if cd == 0 || cu == 0 {
+		return c.Slots
+	}
+	// down/cd + up/cu cards, in whole cards.
+	n := ceilDiv(down*cu+up*cd, cd*cu)
+	return min(max(n, 1), c.Slots)
+}
+
+// chassisCards counts a tier's line cards over planes: each switch of a
+// load with the cards its ports in use need.
+func chassisCards(c *Chassis, t SwitchTier, loads []fabric.Load, planes int) int {
+	n := 0
+	for _, l := range loads {
+		n += l.Switches * c.CardsFor(l.Down, t.DownGbps, l.Up, t.UpGbps)
+	}
+	return n * planes
+}
+
+// chassisLines are the BOM lines of a tier of chassis switches: the
+// chassis, its fabric modules and the line cards its ports need.
+func (p *Plan) chassisLines(cat *Catalog, sw *Switch, t SwitchTier, loads []fabric.Load) []BOMLine {
+	c, s := sw.Chassis, &p.Scenario
+	est := sw.Source.Estimate || c.Source.Estimate
+	part := func(key, name string, qty int, usd float64, rng [2]float64, watts float64, src string) BOMLine {
+		l := BOMLine{Category: CatSwitch, Key: key, Name: name, Where: t.Name, Qty: qty, tier: t.Name,
+			UnitWatts: watts, Source: src, Estimate: est}
+		l.setPrice(s.partPrice(cat, key, usd, rng, &sw.Pricing), s.Quotes)
+		return l
+	}
+	out := []BOMLine{part(sw.Key, "Chassis, supervisors, fans: "+sw.Name, t.Switches, c.BaseUSD, c.BaseRangeUSD, c.BaseWatts, c.Source.Base)}
+	if c.FabricModules > 0 {
+		out = append(out, part(sw.Key+"/fabric", "Fabric module: "+sw.Name, t.Switches*c.FabricModules,
+			c.FabricUSD, c.FabricRangeUSD, c.FabricWatts, c.Source.Fabric))
+	}
+	cards := chassisCards(c, t, loads, p.Planes)
+	return append(out, part(sw.Key+"/card", c.CardName, cards, c.CardUSD, c.CardRangeUSD, c.CardWatts, c.Source.Card))
+}
+
+// autoSwitches are the switches "auto", the design search and the
+// cheaper-design check try as the fabric's (leaf) switch: SwitchesFor
+// without the modular chassis, which a design names per tier
+// (network.spine_switch) rather than meeting as a leaf by chance.
+func (c *Catalog) autoSwitches(f Fabric, gbps int) []*Switch {
+	var out []*Switch
+	for _, sw := range c.SwitchesFor(f, gbps) {
+		if sw.Chassis == nil {
+			out = append(out, sw)
+		}
+	}
+	return out
+}
+
+// fillChassis derives a chassis switch's figures from its parts (k is
+// its key); a fixed switch is left as it is.
+func (s *Switch) fillChassis(k string) error {
+	if s.Chassis == nil {
+		return nil
+	}
+	if err := s.Chassis.fill(s); err != nil {
+		return fmt.Errorf("switch %s: %w", k, err)
+	}
+	return nil
+}

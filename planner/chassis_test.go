@@ -1,0 +1,232 @@
+package planner
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// testChassis adds to cat a chassis with round figures for hand sums: 8
+// slots of 36 x 400G cards at $40,000 and 500 W, six fabric modules at
+// $8,000 and 300 W, a base at $50,000 and 400 W; 100G lanes and OSFP
+// twin-port cages so the catalog's Tomahawk 5 leaves join it.
+func testChassis(t testing.TB, cat *Catalog) *Switch {
+	t.Helper()
+	sw := &Switch{Key: "test-chassis", Name: "Test chassis", RackUnits: 16, Fabric: Ethernet, LaneGbps: []int{100}, Form: "osfp",
+		CageLinks: map[string]int{"400": 2}, Pricing: cat.Switches["tomahawk5"].Pricing,
+		Chassis: &Chassis{Slots: 8, CardName: "test card", CardPorts: map[string]int{"400": 36},
+			CardUSD: 40000, CardRangeUSD: [2]float64{40000, 40000}, CardWatts: 500,
+			FabricModules: 6, FabricUSD: 8000, FabricRangeUSD: [2]float64{8000, 8000}, FabricWatts: 300,
+			BaseUSD: 50000, BaseRangeUSD: [2]float64{50000, 50000}, BaseWatts: 400}}
+	if err := sw.check(sw.Key); err != nil {
+		t.Fatal(err)
+	}
+	cat.Switches[sw.Key] = sw
+	return sw
+}
+
+// TestChassisSpineBOM: chassis spines over Tomahawk 5 leaves (128 x 400G,
+// rail-optimized, 1:1: 64 servers a leaf, 64 uplinks), cards counted by
+// hand. 192 GPUs: 24 servers, 8 leaves x 24 uplinks = 192 links on one
+// spine, ceil(192/36) = 6 cards. 1,000 GPUs: 125 servers, 8 leaves of 64
+// and 8 of 61, 1,000 links on 4 spines of 250, ceil(250/36) = 7 cards
+// each, 28. 4,096 GPUs: 512 servers, 64 leaves x 64 = 4,096 links on 16
+// spines of 256, ceil(256/36) = 8 cards each (full), 128. Spine tier
+// cost = spines x ($50,000 + 6 x $8,000) + cards x $40,000; power =
+// spines x (400 + 6 x 300) W + cards x 500 W. Mutations caught: every
+// chassis bought full, fabric modules counted once per tier, the full
+// chassis price charged beside its parts, cards counted per plane once.
+func TestChassisSpineBOM(t *testing.T) {
+	for _, tc := range []struct {
+		gpus, spines, cards int
+	}{
+		{192, 1, 6},
+		{1000, 4, 28},
+		{4096, 16, 128},
+	} {
+		cat := testCatalog(t)
+		sw := testChassis(t, cat)
+		s := NewScenario()
+		s.Cluster.GPUs = tc.gpus
+		s.Network.Fabric, s.Network.Switch, s.Network.SpineSwitch = Ethernet, "tomahawk5", sw.Key
+		p, err := Build(flatLengths(s), cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Switches(TierSpine) != tc.spines {
+			t.Fatalf("%d GPUs: %d spines, want %d", tc.gpus, p.Switches(TierSpine), tc.spines)
+		}
+		var usd, watts float64
+		cards := 0
+		for _, l := range p.BOM {
+			if l.Category == CatSwitch && l.Where == TierSpine {
+				usd += l.TotalUSD
+				watts += l.TotalWatts
+				if strings.HasSuffix(l.Key, "/card") {
+					cards += l.Qty
+				}
+			}
+		}
+		wantUSD := float64(tc.spines)*(50000+6*8000) + float64(tc.cards)*40000
+		wantW := float64(tc.spines)*(400+6*300) + float64(tc.cards)*500
+		if cards != tc.cards || math.Abs(usd-wantUSD) > 1e-6 || math.Abs(watts-wantW) > 1e-6 {
+			t.Errorf("%d GPUs: %d cards, $%.0f, %.0f W; want %d, $%.0f, %.0f W", tc.gpus, cards, usd, watts, tc.cards, wantUSD, wantW)
+		}
+		if got := p.Cost.Switches - float64(p.Switches(TierLeaf))*150000; math.Abs(got-wantUSD) > 1e-6 {
+			t.Errorf("%d GPUs: switch cost beside the leaves $%.0f, want the spines' $%.0f", tc.gpus, got, wantUSD)
+		}
+	}
+}
+
+// TestChassisSemiPopulated: over sizes off the grid, two and three
+// tiers, planes and ratios, a chassis tier never holds more cards than
+// its slots, never costs or draws more than its chassis bought full, and
+// holds at least the cards its links need (links / ports per card).
+// Mutations caught: a card count past the slots, a card for each port, a
+// semi-populated chassis priced above a full one.
+func TestChassisSemiPopulated(t *testing.T) {
+	cat := testCatalog(t)
+	sw := testChassis(t, cat)
+	for _, tc := range []struct {
+		gpus, tiers, planes int
+		spineRatio          string
+	}{
+		{100, 0, 1, ""}, {333, 2, 1, ""}, {777, 0, 2, ""}, {3000, 3, 1, ""}, {5000, 3, 1, "7:1"}, {12000, 0, 1, ""},
+	} {
+		s := NewScenario()
+		s.Cluster.GPUs = tc.gpus
+		n := &s.Network
+		n.Fabric, n.Switch, n.SpineSwitch, n.Tiers, n.Planes, n.SpineOversubscription = Ethernet, "tomahawk5", sw.Key, tc.tiers, tc.planes, tc.spineRatio
+		p, err := Build(flatLengths(s), cat)
+		if err != nil {
+			t.Fatalf("%d GPUs: %v", tc.gpus, err)
+		}
+		for _, tier := range p.SwitchTiers[1:] {
+			var usd, watts float64
+			cards := 0
+			for _, l := range p.BOM {
+				if l.Category == CatSwitch && l.Where == tier.Name {
+					usd += l.TotalUSD
+					watts += l.TotalWatts
+					if strings.HasSuffix(l.Key, "/card") {
+						cards += l.Qty
+					}
+				}
+			}
+			full := float64(tier.Switches)
+			if cards > tier.Switches*8 || usd > full*sw.PriceUSD+1e-6 || watts > full*sw.Watts+1e-6 {
+				t.Errorf("%d GPUs %s: %d cards for %d chassis, $%.0f, %.0f W: past the full chassis ($%.0f, %.0f W each)",
+					tc.gpus, tier.Name, cards, tier.Switches, usd, watts, sw.PriceUSD, sw.Watts)
+			}
+			ports := tier.DownLinks + tier.UpLinks
+			if cards*36 < ports {
+				t.Errorf("%d GPUs %s: %d cards hold %d ports, the tier has %d links ending on it", tc.gpus, tier.Name, cards, cards*36, ports)
+			}
+		}
+	}
+}
+
+// TestChassisCatalogEntry: the catalog's 7808R3 takes its figures from
+// its parts with all 8 slots filled (hand sums from the figures the
+// entry cites): 8 x 36 = 288 x 400G (the white paper's 288); $53,400 + 6
+// x $8,000 + 8 x $42,200 = $439,000; 300 + 6 x 370 + 8 x 533 = 6,784 W.
+// Mutations caught: ports not multiplied by the slots, fabric modules or
+// base left out of the price or power.
+func TestChassisCatalogEntry(t *testing.T) {
+	sw := testCatalog(t).Switches["arista-7808r3"]
+	if sw == nil || sw.Chassis == nil {
+		t.Fatal("no arista-7808r3 chassis in the catalog")
+	}
+	if sw.Radix(400) != 288 || sw.PriceUSD != 439000 || sw.Watts != 6784 {
+		t.Errorf("7808R3: %d x 400G, $%.0f, %.0f W; want 288, $439,000, 6,784 W", sw.Radix(400), sw.PriceUSD, sw.Watts)
+	}
+}
+
+// TestChassisCatalogErrors: a chassis table that cannot be built is
+// refused by the catalog check with what to fix. Mutations caught: ports
+// given beside card ports accepted (counted twice), no slots accepted.
+func TestChassisCatalogErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(sw *Switch)
+		want string
+	}{
+		{"ports and card ports", func(sw *Switch) { sw.Ports = map[string]int{"400": 288} }, "card_ports"},
+		{"no slots", func(sw *Switch) { sw.Chassis.Slots = 0 }, "slots"},
+		{"no card ports", func(sw *Switch) { sw.Chassis.CardPorts = nil }, "card ports"},
+		{"range without base", func(sw *Switch) { sw.Chassis.CardRangeUSD = [2]float64{50000, 60000} }, "chassis card"},
+	} {
+		cat := testCatalog(t)
+		sw := *cat.Switches["arista-7808r3"]
+		c := *sw.Chassis
+		sw.Chassis, sw.Ports = &c, nil
+		tc.edit(&sw)
+		err := sw.check(sw.Key)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one naming %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// FuzzChassisCards: whatever ports a switch uses, a chassis holds them in
+// at least one and at most its slots' cards, and never in fewer cards
+// than the ports need when they fit. Mutation caught: a count past the
+// slots or below the ports' need.
+func FuzzChassisCards(f *testing.F) {
+	f.Add(192, 0, 36, 8)
+	f.Add(250, 0, 36, 8)
+	f.Add(24, 24, 36, 8)
+	f.Add(0, 0, 1, 1)
+	f.Add(1000, 7, 16, 4)
+	f.Fuzz(func(t *testing.T, down, up, perCard, slots int) {
+		if down < 0 || up < 0 || perCard < 1 || slots < 1 || down > 1<<20 || up > 1<<20 || perCard > 1<<10 || slots > 64 {
+			return
+		}
+		c := &Chassis{Slots: slots, CardPorts: map[string]int{"400": perCard}}
+		n := c.CardsFor(down, 400, up, 400)
+		if n < 1 || n > slots {
+			t.Fatalf("%d down %d up, %d a card, %d slots: %d cards", down, up, perCard, slots, n)
+		}
+		if need := (down + up + perCard - 1) / perCard; need <= slots && n < need {
+			t.Fatalf("%d ports need %d cards of %d, got %d", down+up, need, perCard, n)
+		}
+	})
+}
+
+// TestChassisOverFixedLeaves: the catalog's 7808R3 (QSFP-DD, 8 x 50G
+// lanes) over Tomahawk 5 leaves (OSFP, 100G lanes): the ends share no
+// lane rate, so each end takes its own module of one optical interface
+// (400GBASE-DR4): 4,096 GPUs, 512 servers, 64 leaves x 64 uplinks =
+// 4,096 leaf-spine links; the leaves' twin-port cages take 64 x 64 / 2 =
+// 2,048 osfp-400x2, the spines 4,096 qsfpdd-400x1, laid out in a hall or
+// flat. A copper leaf-spine medium is refused naming its field.
+// Mutations caught: one module for both ends (the leaf's OSFP in a
+// QSFP-DD cage), the module tally sharing a choice across ends, copper
+// between ends of different lanes.
+func TestChassisOverFixedLeaves(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.GPUs = 4096
+	s.Network.Fabric, s.Network.Switch, s.Network.SpineSwitch = Ethernet, "tomahawk5", "arista-7808r3"
+	for _, sc := range []Scenario{s, flatLengths(s)} {
+		p, err := Build(sc, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int{}
+		for _, l := range p.BOM {
+			if l.Category == CatTransceiver && l.tier == "leaf_spine" {
+				got[l.Key] += l.Qty
+			}
+		}
+		if got["osfp-400x2"] != 2048 || got["qsfpdd-400x1"] != 4096 || len(got) != 2 {
+			t.Errorf("hall %v: leaf-spine modules %v, want 2,048 osfp-400x2 and 4,096 qsfpdd-400x1", p.Hall != nil, got)
+		}
+	}
+	dac := flatLengths(s)
+	dac.Network.Media.LeafSpine, dac.Network.Media.LeafSpineM = DAC, 2
+	_, err := Build(dac, cat)
+	if err == nil || !strings.Contains(err.Error(), "network.media.leaf_spine") {
+		t.Errorf("DAC between 100G- and 50G-lane ends: error %v, want one naming network.media.leaf_spine", err)
+	}
+}
