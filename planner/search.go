@@ -67,7 +67,9 @@ type Design struct {
 	searched    Scenario
 	memo        *perf.WorkloadMemo
 	boundDays   float64
-	boundLowUSD float64 // its cost's lower bound on low prices
+	boundUSD    float64 // its cost's lower bound in the hall
+	boundLowUSD float64 // that bound on low prices
+	tight       bool    // bounded with the design's racks placed
 }
 
 // SearchResult is every design the catalog can build for the scenario's
@@ -88,6 +90,11 @@ type SearchResult struct {
 	// LaidOut counts the designs laid out in the hall (0 when the
 	// scenario prices flat); the others keep a lower bound.
 	LaidOut int
+	// Undecided counts the designs left at their bound although it
+	// could still reach the front: the hall walk's budget ran out
+	// (hallLayoutLinks). With none, the front is exact.
+	Undecided int
+	tiesLaid  int
 	Elapsed         time.Duration
 	// Message explains an unmet target or budget, naming the closest design.
 	Message string
@@ -204,8 +211,9 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 		seen[key] = true
 		res.Designs = append(res.Designs, d)
 	}
+	budget := hallLayoutLinks
 	if hall && len(res.Designs) > 0 {
-		if err := res.layOut(ctx, cat, opt, workers); err != nil {
+		if err := res.layOut(ctx, cat, opt, workers, &budget); err != nil {
 			return nil, err
 		}
 	}
@@ -232,7 +240,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	res.Fastest = res.Front[len(res.Front)-1]
 	res.pick(opt)
 	if hall {
-		if err := res.layOutTies(ctx, cat, opt, workers); err != nil {
+		if err := res.layOutTies(ctx, cat, opt, workers, &budget); err != nil {
 			return nil, err
 		}
 	}
@@ -362,9 +370,13 @@ func (r *SearchResult) compareCosts() {
 	var buf []float64
 	for _, d := range r.Designs {
 		if d.Priced == PricedBound {
-			// Dearer in every draw: its cost on low prices is above the
-			// pick's on high prices (layOutTies laid out the others).
-			d.ProbCheaper, d.CostVsPick = 0, VerdictDearer
+			// Dearer in every draw when its cost on low prices is above
+			// the pick's on high prices; else not compared (layOutTies
+			// lays out what its budget allows).
+			d.ProbCheaper, d.CostVsPick = 0, ""
+			if d.boundLowUSD > pick.Plan.Cost.HighUSD {
+				d.CostVsPick = VerdictDearer
+			}
 			continue
 		}
 		buf = draws.Costs(d.Plan, buf)

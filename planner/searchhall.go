@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"container/heap"
 	"context"
 	"math"
 	"slices"
@@ -50,27 +51,44 @@ func shortestRuns(f Facility, k FacilityConstants) [3]float64 {
 // boundInHall bounds p's hall cost from below; p is the design priced
 // at one length per tier, searched the scenario s (whose media, not the
 // flat plan's chosen ones, say which tiers a medium is forced on).
-func boundInHall(p *Plan, s *Scenario, cat *Catalog) hallBound {
-	var b hallBound
+// Loosely (not tight), every link runs its tier's shortest run; tightly
+// the design's racks are placed and each link runs at least to the
+// nearest rack it can end in (see tierRunBounds).
+func boundInHall(p *Plan, s *Scenario, cat *Catalog, tight bool) (b hallBound) {
 	for _, l := range p.BOM {
 		if l.Category == CatNIC || l.Category == CatSwitch {
 			b.usd += l.TotalUSD
 			b.lowUSD += float64(l.Qty) * l.UnitLowUSD
 		}
 	}
-	f := s.Facility.resolve(cat.Facility.Defaults, leafInRack(s))
-	runs := shortestRuns(f, cat.Facility.Constants)
 	m := newMediaChooser(p, cat)
 	md := s.Network.Media
 	m.forced = [3]Medium{md.ServerLeaf, md.LeafSpine, md.SpineCore}
-	for i, t := range p.LinkTiers {
-		usd, low, ok := m.cheapestLink(tierIndex(t.Name), runs[tierIndex(t.Name)])
+	var bins [3][]runBin
+	var h *Hall
+	if tight {
+		h = p.boundHall(s, cat)
+	}
+	if h != nil && h.cabledSurely(m) {
+		bins = p.tierRunBounds(h)
+	} else {
+		// The hall may not be laid out (the plan then keeps one length
+		// per tier, as p): the bound is p's or the shortest runs'.
+		runs := shortestRuns(s.Facility.resolve(cat.Facility.Defaults, leafInRack(s)), cat.Facility.Constants)
+		for _, t := range p.LinkTiers {
+			bins[tierIndex(t.Name)] = []runBin{{runs[tierIndex(t.Name)], t.Links}}
+		}
+		defer func() {
+			b.usd, b.lowUSD = math.Min(b.usd, p.Cost.Total), math.Min(b.lowUSD, p.Cost.LowUSD)
+		}()
+	}
+	for t, tb := range bins {
+		usd, low, ok := m.binsPrice(t, tb)
 		if !ok { // nothing reaches even the shortest run: the hall cannot cable it
 			return hallBound{math.Inf(1), math.Inf(1)}
 		}
-		n := float64(p.LinkTiers[i].Links)
-		b.usd += n * usd
-		b.lowUSD += n * low
+		b.usd += usd
+		b.lowUSD += low
 	}
 	return b
 }
@@ -124,30 +142,56 @@ func (m *mediaChooser) opticsPrice(t int, c linkChoice, price func(PartPrice) fl
 	return price(s.cablePrice(m.cat, c.cable, c.metres)) + part(c.upper)/float64(c.upper.Links) + far
 }
 
+// hallLayoutLinks is how many links a search walks in the hall at most
+// (the sum of the laid-out designs' links): about a second of one core
+// (a 100,000-GPU design of some 100,000 links takes about 40 ms of CPU).
+// Small clusters lay out every design that can reach the front or tie
+// with the pick; a large one stops there and says how many it left
+// (SearchResult.Undecided).
+const hallLayoutLinks = 3_000_000
+
 // layOutDesigns lays out in the hall the designs that can reach the
 // Pareto front, cheapest bound first, workers at a time: a design is
 // skipped when a laid-out design costs no more than its bound and is
 // at least as fast as its bound days, since its hall can only cost
-// more. It returns the designs the hall cannot cable (to drop).
-func layOutDesigns(ctx context.Context, designs []*Design, cat *Catalog, opt SearchOptions, workers int) (dropped map[*Design]bool, laidOut int, err error) {
-	order := slices.Clone(designs)
-	slices.SortStableFunc(order, func(a, b *Design) int {
-		if c := cmpFloat(a.CostUSD, b.CostUSD); c != 0 {
-			return c
-		}
-		return cmpFloat(a.boundDays, b.boundDays)
-	})
+// more. Designs come bounded loosely (every link at its tier's
+// shortest run); a design is bounded tightly (its racks placed) only
+// when the loose bound does not settle it. It stops when the next
+// design would walk more links than budget has left, and counts the
+// designs it did not decide. It returns the designs the hall cannot
+// cable (to drop).
+func layOutDesigns(ctx context.Context, designs []*Design, cat *Catalog, opt SearchOptions, workers int, budget *int) (dropped map[*Design]bool, laidOut, undecided int, err error) {
+	q := &boundQueue{}
+	for _, d := range designs {
+		heap.Push(q, d)
+	}
 	var laid []*Design // the laid-out designs' Pareto front, cheapest first
 	dropped = map[*Design]bool{}
-	for i := 0; i < len(order); {
+	spent := false // the budget ran out: the rest are only counted
+	for q.Len() > 0 {
 		var batch []*Design
-		for ; i < len(order) && len(batch) < workers; i++ {
-			if d := order[i]; !dominatedBy(laid, d.CostUSD, d.boundDays) {
-				batch = append(batch, d)
+		for q.Len() > 0 && len(batch) < workers {
+			d := heap.Pop(q).(*Design)
+			switch {
+			case dominatedBy(laid, d.CostUSD, d.boundDays):
+				continue
+			case spent:
+				undecided++
+				continue
+			case !d.tight:
+				d.tighten(cat)
+				heap.Push(q, d)
+				continue
+			case laidOut+len(batch) > 0 && d.Plan.Links.Total > *budget:
+				spent = true
+				undecided++
+				continue
 			}
+			*budget -= d.Plan.Links.Total
+			batch = append(batch, d)
 		}
 		if err := layOutBatch(ctx, batch, cat, opt); err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		laidOut += len(batch)
 		for _, d := range batch {
@@ -158,7 +202,26 @@ func layOutDesigns(ctx context.Context, designs []*Design, cat *Catalog, opt Sea
 			laid = addToFront(laid, d)
 		}
 	}
-	return dropped, laidOut, nil
+	return dropped, laidOut, undecided, nil
+}
+
+// boundQueue orders designs by bound cost, then bound days.
+type boundQueue []*Design
+
+func (q boundQueue) Len() int { return len(q) }
+func (q boundQueue) Less(i, j int) bool {
+	if q[i].CostUSD != q[j].CostUSD {
+		return q[i].CostUSD < q[j].CostUSD
+	}
+	return q[i].boundDays < q[j].boundDays
+}
+func (q boundQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *boundQueue) Push(x any)   { *q = append(*q, x.(*Design)) }
+func (q *boundQueue) Pop() any {
+	old := *q
+	d := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return d
 }
 
 // layOutBatch lays the designs out at once, one goroutine each.
@@ -185,6 +248,7 @@ func (d *Design) layOut(cat *Catalog, withFailures bool) {
 		return
 	}
 	hd.ProbCheaper, hd.CostVsPick = d.ProbCheaper, d.CostVsPick
+	hd.boundUSD, hd.boundLowUSD = d.boundUSD, d.boundLowUSD
 	*d = *hd
 }
 
@@ -223,18 +287,25 @@ func addToFront(front []*Design, d *Design) []*Design {
 // bound sets d, priced at one length per tier, to its hall's lower
 // bound (PricedBound).
 func (d *Design) bound(cat *Catalog) {
-	b := boundInHall(d.Plan, &d.searched, cat)
-	d.CostUSD, d.boundLowUSD, d.Priced = b.usd, b.lowUSD, PricedBound
+	b := boundInHall(d.Plan, &d.searched, cat, false)
+	d.CostUSD, d.boundUSD, d.boundLowUSD, d.Priced = b.usd, b.usd, b.lowUSD, PricedBound
+}
+
+// tighten bounds d, still at its loose bound, tightly.
+func (d *Design) tighten(cat *Catalog) {
+	b := boundInHall(d.Plan, &d.searched, cat, true)
+	d.CostUSD, d.boundUSD, d.boundLowUSD, d.tight = b.usd, b.usd, b.lowUSD, true
 }
 
 // layOut lays out the designs that can reach the Pareto front (see
 // layOutDesigns) and drops those the hall cannot cable.
-func (r *SearchResult) layOut(ctx context.Context, cat *Catalog, opt SearchOptions, workers int) error {
-	dropped, n, err := layOutDesigns(ctx, r.Designs, cat, opt, workers)
+func (r *SearchResult) layOut(ctx context.Context, cat *Catalog, opt SearchOptions, workers int, budget *int) error {
+	dropped, n, undecided, err := layOutDesigns(ctx, r.Designs, cat, opt, workers, budget)
 	if err != nil {
 		return err
 	}
 	r.LaidOut += n
+	r.Undecided = undecided
 	r.Designs = slices.DeleteFunc(r.Designs, func(d *Design) bool {
 		return dropped[d] || !isFinite(d.CostUSD)
 	})
@@ -246,11 +317,15 @@ func (r *SearchResult) layOut(ctx context.Context, cat *Catalog, opt SearchOptio
 // above the pick's cost on high prices), so that its cost against the
 // pick is its hall's; the others are surely dearer (compareCosts).
 // The designs stay sorted by cost, then JCT.
-func (r *SearchResult) layOutTies(ctx context.Context, cat *Catalog, opt SearchOptions, workers int) error {
+func (r *SearchResult) layOutTies(ctx context.Context, cat *Catalog, opt SearchOptions, workers int, budget *int) error {
 	pick := r.Pick()
 	var todo []*Design
-	for _, d := range r.Designs {
-		if d.Priced == PricedBound && d.boundLowUSD <= pick.Plan.Cost.HighUSD {
+	for _, d := range r.Designs { // by bound: the likeliest ties first
+		if d.Priced == PricedBound && !d.tight && d.boundLowUSD <= pick.Plan.Cost.HighUSD {
+			d.tighten(cat)
+		}
+		if d.Priced == PricedBound && d.boundLowUSD <= pick.Plan.Cost.HighUSD && d.Plan.Links.Total <= *budget {
+			*budget -= d.Plan.Links.Total
 			todo = append(todo, d)
 		}
 	}
@@ -260,8 +335,9 @@ func (r *SearchResult) layOutTies(ctx context.Context, cat *Catalog, opt SearchO
 		}
 	}
 	r.LaidOut += len(todo)
+	r.tiesLaid = len(todo)
 	r.Designs = slices.DeleteFunc(r.Designs, func(d *Design) bool {
-		return d.Priced == PricedBound && d.boundLowUSD <= pick.Plan.Cost.HighUSD // the hall cannot cable it
+		return slices.Contains(todo, d) && d.Priced == PricedBound // the hall cannot cable it
 	})
 	slices.SortStableFunc(r.Designs, func(a, b *Design) int {
 		if c := cmpFloat(a.CostUSD, b.CostUSD); c != 0 {
@@ -270,4 +346,197 @@ func (r *SearchResult) layOutTies(ctx context.Context, cat *Catalog, opt SearchO
 		return cmpFloat(a.Days, b.Days)
 	})
 	return nil
+}
+
+// boundHall is the hall p's design would be laid out in, without its
+// cables: racks placed as layOut places them (top-of-rack leaves that
+// were only the default move to leaf racks when they do not fit); nil
+// when it cannot be laid out.
+func (p *Plan) boundHall(s *Scenario, cat *Catalog) *Hall {
+	f := s.Facility.resolve(cat.Facility.Defaults, leafInRack(s))
+	h, err := newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants)
+	if err != nil && f.LeafPlacement == PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") {
+		f.LeafPlacement = cat.Facility.Defaults.LeafPlacement
+		h, err = newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants)
+	}
+	if err != nil {
+		return nil
+	}
+	return h
+}
+
+// runBin is a number of links whose runs are at least metres.
+type runBin struct {
+	metres float64
+	links  int
+}
+
+// tierRunBounds bounds from below the runs of each link tier's links in
+// hall h: every link has one end in a source rack (server-leaf: compute
+// racks; leaf-spine: racks holding leaves; spine-core: spine racks) and
+// the other in a target rack (leaves, spines, cores). A source rack's
+// links run at least to its nearest target rack (inside the rack when
+// it is one), and it holds at most its devices times their most ports
+// of the tier; filling the nearest racks first to the tier's link count
+// gives runs no wiring can beat.
+func (p *Plan) tierRunBounds(h *Hall) [3][]runBin {
+	var out [3][]runBin
+	isLeafRack := func(r *Rack) bool { return r.Switches > 0 && (r.Kind == RackLeaf || r.Kind == RackCompute) }
+	tiers := [3]struct {
+		source, target func(r *Rack) bool
+		perDevice      int
+		devices        func(r *Rack) int
+	}{
+		{func(r *Rack) bool { return r.Nodes > 0 }, isLeafRack, p.ServerPorts, func(r *Rack) int { return r.Nodes }},
+		{isLeafRack, func(r *Rack) bool { return r.Kind == RackSpine }, p.maxUplinks(0), func(r *Rack) int { return r.Switches }},
+		{func(r *Rack) bool { return r.Kind == RackSpine }, func(r *Rack) bool { return r.Kind == RackCore }, p.maxUplinks(1), func(r *Rack) int { return r.Switches }},
+	}
+	for i, t := range p.LinkTiers {
+		ti := tierIndex(t.Name)
+		tt := tiers[ti]
+		near := newNearestRacks(h, tt.target)
+		var bins []runBin
+		for k := range h.Racks {
+			r := &h.Racks[k]
+			if !tt.source(r) {
+				continue
+			}
+			bins = append(bins, runBin{near.run(h, k), tt.devices(r) * tt.perDevice})
+		}
+		slices.SortFunc(bins, func(a, b runBin) int { return cmpFloat(a.metres, b.metres) })
+		left := p.LinkTiers[i].Links
+		for j := range bins {
+			bins[j].links = min(bins[j].links, left)
+			left -= bins[j].links
+		}
+		if left > 0 { // a source short of ports: price the rest at the longest
+			bins = append(bins, runBin{bins[len(bins)-1].metres, left})
+		}
+		out[ti] = bins
+	}
+	return out
+}
+
+// maxUplinks is the most ports any switch of tier i (0: leaves) cables
+// upward in one plane.
+func (p *Plan) maxUplinks(i int) int {
+	n := 0
+	if i < len(p.tierLoads) {
+		for _, l := range p.tierLoads[i] {
+			n = max(n, l.Up)
+		}
+	}
+	return n
+}
+
+// nearestRacks finds a hall's nearest target rack to any rack: the
+// target racks by row, in order across the hall and along each row.
+type nearestRacks struct {
+	target []bool
+	rows   []targetRow // by Y
+}
+
+type targetRow struct {
+	y  float64
+	xs []float64 // sorted
+}
+
+func newNearestRacks(h *Hall, target func(r *Rack) bool) *nearestRacks {
+	n := &nearestRacks{target: make([]bool, len(h.Racks))}
+	byY := map[float64]*targetRow{}
+	for k := range h.Racks {
+		r := &h.Racks[k]
+		if !target(r) {
+			continue
+		}
+		n.target[k] = true
+		tr := byY[r.Y]
+		if tr == nil {
+			tr = &targetRow{y: r.Y}
+			byY[r.Y] = tr
+		}
+		tr.xs = append(tr.xs, r.X)
+	}
+	for _, tr := range byY {
+		slices.Sort(tr.xs)
+		n.rows = append(n.rows, *tr)
+	}
+	slices.SortFunc(n.rows, func(a, b targetRow) int { return cmpFloat(a.y, b.y) })
+	return n
+}
+
+// run is the shortest run from rack k to a target rack: the rack slack
+// inside one, else up from the rack top to the tray, across, down and
+// the slack (as Hall.run, with both ports at the rack top).
+func (n *nearestRacks) run(h *Hall, k int) float64 {
+	f := h.Facility
+	if n.target[k] {
+		return f.RackSlackM
+	}
+	r := &h.Racks[k]
+	best := math.Inf(1)
+	i, _ := slices.BinarySearchFunc(n.rows, r.Y, func(a targetRow, y float64) int { return cmpFloat(a.y, y) })
+	for lo, hi := i-1, i; lo >= 0 || hi < len(n.rows); {
+		var tr *targetRow
+		switch {
+		case hi < len(n.rows) && (lo < 0 || n.rows[hi].y-r.Y <= r.Y-n.rows[lo].y):
+			tr = &n.rows[hi]
+			hi++
+		default:
+			tr = &n.rows[lo]
+			lo--
+		}
+		dy := math.Abs(tr.y - r.Y)
+		if dy >= best {
+			break
+		}
+		j, _ := slices.BinarySearch(tr.xs, r.X)
+		for _, x := range tr.xs[max(0, j-1):min(len(tr.xs), j+1)] {
+			best = math.Min(best, dy+math.Abs(x-r.X))
+		}
+	}
+	top := float64(f.RackUnits) * h.Constants.UnitM
+	return 2*math.Max(0, f.TrayHeightM-top) + best + f.SlackM
+}
+
+// binsPrice is the least the links of bins cost on tier t, on base and
+// low prices: each at the cheapest medium reaching its run rounded down
+// to a decimetre (a link never costs less for a longer run).
+func (m *mediaChooser) binsPrice(t int, bins []runBin) (usd, low float64, ok bool) {
+	type price struct {
+		usd, low float64
+		ok       bool
+	}
+	memo := map[float64]price{}
+	for _, b := range bins {
+		if b.links == 0 {
+			continue
+		}
+		key := math.Floor(b.metres*10) / 10
+		pr, seen := memo[key]
+		if !seen {
+			pr.usd, pr.low, pr.ok = m.cheapestLink(t, key)
+			memo[key] = pr
+		}
+		if !pr.ok {
+			return 0, 0, false
+		}
+		usd += float64(b.links) * pr.usd
+		low += float64(b.links) * pr.low
+	}
+	return usd, low, true
+}
+
+// cabledSurely reports whether every run the hall can hold (up from the
+// floor to the tray, across the whole hall, down and the slack) is in
+// reach of some medium on every tier, so that the hall is laid out and
+// not left at one length per tier.
+func (h *Hall) cabledSurely(m *mediaChooser) bool {
+	longest := 2*h.Facility.TrayHeightM + h.WidthM + h.LengthM + h.Facility.SlackM
+	for t := range m.port {
+		if float64(m.longestReach(t)) < longest {
+			return false
+		}
+	}
+	return true
 }
