@@ -95,7 +95,7 @@ type SearchResult struct {
 	// (hallLayoutLinks). With none, the front is exact.
 	Undecided int
 	tiesLaid  int
-	Elapsed         time.Duration
+	Elapsed   time.Duration
 	// Message explains an unmet target or budget, naming the closest design.
 	Message string
 }

@@ -3,9 +3,12 @@ package planner
 import (
 	"container/heap"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
+
+	"fabricplan/internal/textfmt"
 )
 
 // How a search priced a design (Design.Priced).
@@ -283,7 +286,6 @@ func addToFront(front []*Design, d *Design) []*Design {
 	return out
 }
 
-
 // bound sets d, priced at one length per tier, to its hall's lower
 // bound (PricedBound).
 func (d *Design) bound(cat *Catalog) {
@@ -539,4 +541,40 @@ func (h *Hall) cabledSurely(m *mediaChooser) bool {
 		}
 	}
 	return true
+}
+
+// PricingNote says how the search priced its designs, for the views
+// beside its table and chart: empty when every design is priced at one
+// length per tier as the searched scenario's plans are.
+func (r *SearchResult) PricingNote() string {
+	bound, flat := 0, 0
+	for _, d := range r.Designs {
+		switch d.Priced {
+		case PricedBound:
+			bound++
+		case PricedFlat:
+			flat++
+		}
+	}
+	if bound == 0 && r.LaidOut == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("Designs are priced at the lengths of their data-hall layout (%s laid out)", textfmt.Plural(r.LaidOut, "design"))
+	if bound > 0 {
+		note += fmt.Sprintf("; %s that a cheaper, as fast laid-out design beats whatever its hall show a lower bound of their cost (≥, not laid out)", textfmt.Plural(bound, "design"))
+	}
+	note += "."
+	if r.Undecided > 0 {
+		note += fmt.Sprintf(" %s whose bound could still reach the front %s not laid out (a search walks at most %s links in the hall): the front is the best of the laid-out designs.",
+			textfmt.Plural(r.Undecided, "design"), map[bool]string{true: "was", false: "were"}[r.Undecided == 1], textfmt.Int(hallLayoutLinks))
+	}
+	return note
+}
+
+// CostText is d's cost as the views show it: "≥ " before a lower bound.
+func (d *Design) CostText(format func(float64) string) string {
+	if d.Priced == PricedBound {
+		return "≥ " + format(d.CostUSD)
+	}
+	return format(d.CostUSD)
 }
