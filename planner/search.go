@@ -264,6 +264,9 @@ func evaluate(s Scenario, cat *Catalog, withFailures bool, memo *perf.WorkloadMe
 	if err != nil || p.JCT == nil || !p.JCT.FitsMemory() {
 		return nil
 	}
+	if priced == PricedHall && p.Hall == nil {
+		priced = PricedFlat // the default hall cannot be cabled: Build plans it flat
+	}
 	days := p.JCT.Planned.Days
 	if withFailures {
 		if p.Resilience == nil || math.IsInf(p.Resilience.Goodput.JCTDays, 1) {

@@ -18,12 +18,15 @@ const (
 	// network.media, or no facility data).
 	PricedFlat = "flat"
 	// PricedHall: laid out in the hall; the design's figures are the
-	// plan's own (Build of Design.Scenario costs the same).
+	// plan's own (Build of Design.Scenario costs the same). A design
+	// whose default hall cannot be cabled is priced flat, as Build
+	// then plans it.
 	PricedHall = "hall"
 	// PricedBound: not laid out, as a cheaper and as fast laid-out
 	// design beats it whatever its hall; its cost is a lower bound of
-	// its hall cost (every link at the shortest run its tier can have
-	// in the hall), its power and JCT those of that bound.
+	// its hall cost (every link at least at the shortest run it can
+	// have in the hall), its JCT a lower bound too (without the links'
+	// propagation delay), its power that of one length per tier.
 	PricedBound = "lower bound"
 )
 
@@ -198,7 +201,7 @@ func layOutDesigns(ctx context.Context, designs []*Design, cat *Catalog, opt Sea
 		}
 		laidOut += len(batch)
 		for _, d := range batch {
-			if d.Priced != PricedHall {
+			if d.Priced == PricedBound { // the hall cannot cable it
 				dropped[d] = true
 				continue
 			}
@@ -561,7 +564,7 @@ func (r *SearchResult) PricingNote() string {
 	}
 	note := fmt.Sprintf("Designs are priced at the lengths of their data-hall layout (%s laid out)", textfmt.Plural(r.LaidOut, "design"))
 	if bound > 0 {
-		note += fmt.Sprintf("; %s that a cheaper, as fast laid-out design beats whatever its hall show a lower bound of their cost (≥, not laid out)", textfmt.Plural(bound, "design"))
+		note += fmt.Sprintf("; %s that a cheaper, as fast laid-out design beats whatever its hall show lower bounds of their cost and JCT (≥, not laid out)", textfmt.Plural(bound, "design"))
 	}
 	note += "."
 	if r.Undecided > 0 {
