@@ -167,48 +167,99 @@ const hallLayoutLinks = 3_000_000
 // designs it did not decide. It returns the designs the hall cannot
 // cable (to drop).
 func layOutDesigns(ctx context.Context, designs []*Design, cat *Catalog, opt SearchOptions, workers int, budget *int) (dropped map[*Design]bool, laidOut, undecided int, err error) {
-	q := &boundQueue{}
-	for _, d := range designs {
-		heap.Push(q, d)
-	}
-	var laid []*Design // the laid-out designs' Pareto front, cheapest first
-	dropped = map[*Design]bool{}
-	spent := false // the budget ran out: the rest are only counted
-	for q.Len() > 0 {
-		var batch []*Design
-		for q.Len() > 0 && len(batch) < workers {
-			d := heap.Pop(q).(*Design)
-			switch {
-			case dominatedBy(laid, d.CostUSD, d.boundDays):
-				continue
-			case spent:
-				undecided++
-				continue
-			case !d.tight:
-				d.tighten(cat)
+	l := &hallLayout{cat: cat, opt: opt, workers: workers, budget: budget, dropped: map[*Design]bool{}, tried: map[*Design]bool{}}
+	// First the front of the loose bounds (no design bounded cheaper and
+	// as fast): the likeliest front designs, so that a budget that runs
+	// out at a large size has still laid out designs across the front's
+	// whole range of JCT; then every design by its bound.
+	for _, all := range []bool{false, true} {
+		q := &boundQueue{}
+		best := math.Inf(1)
+		for _, d := range byBound(designs) {
+			if all || d.boundDays < best {
+				best = min(best, d.boundDays)
 				heap.Push(q, d)
-				continue
-			case laidOut+len(batch) > 0 && d.Plan.Links.Total > *budget:
-				spent = true
-				undecided++
-				continue
 			}
-			*budget -= d.Plan.Links.Total
-			batch = append(batch, d)
 		}
-		if err := layOutBatch(ctx, batch, cat, opt); err != nil {
+		if err := l.drain(ctx, q, all); err != nil {
 			return nil, 0, 0, err
 		}
-		laidOut += len(batch)
-		for _, d := range batch {
-			if d.Priced == PricedBound { // the hall cannot cable it
-				dropped[d] = true
+	}
+	return l.dropped, l.laidOut, l.undecided, nil
+}
+
+// hallLayout is layOutDesigns' state: the laid-out designs' Pareto
+// front, what was tried, and what the budget has left.
+type hallLayout struct {
+	cat                *Catalog
+	opt                SearchOptions
+	workers            int
+	budget             *int
+	laid               []*Design // cheapest first
+	dropped, tried     map[*Design]bool
+	laidOut, undecided int
+	spent              bool // the budget ran out: the rest are only counted
+}
+
+// drain lays out q's designs that no laid-out design beats, by bound,
+// workers at a time; count says whether the ones the budget leaves out
+// are counted undecided (the last pass).
+func (l *hallLayout) drain(ctx context.Context, q *boundQueue, count bool) error {
+	for q.Len() > 0 {
+		var batch []*Design
+		for q.Len() > 0 && len(batch) < l.workers {
+			d := heap.Pop(q).(*Design)
+			switch {
+			case l.tried[d] || dominatedBy(l.laid, d.CostUSD, d.boundDays):
+				continue
+			case l.spent:
+				if count {
+					l.undecided++
+				}
+				continue
+			case !d.tight:
+				d.tighten(l.cat)
+				heap.Push(q, d)
+				continue
+			case l.laidOut+len(batch) > 0 && d.Plan.Links.Total > *l.budget:
+				l.spent = true
+				if count {
+					l.undecided++
+				}
 				continue
 			}
-			laid = addToFront(laid, d)
+			*l.budget -= d.Plan.Links.Total
+			l.tried[d] = true
+			batch = append(batch, d)
+		}
+		if err := layOutBatch(ctx, batch, l.cat, l.opt); err != nil {
+			return err
+		}
+		l.laidOut += len(batch)
+		for _, d := range batch {
+			if d.Priced == PricedBound { // the hall cannot cable it
+				l.dropped[d] = true
+				continue
+			}
+			l.laid = addToFront(l.laid, d)
 		}
 	}
-	return dropped, laidOut, undecided, nil
+	if !count {
+		l.spent = false // the last pass counts what the budget leaves
+	}
+	return nil
+}
+
+// byBound is designs sorted by bound cost, then bound days.
+func byBound(designs []*Design) []*Design {
+	out := slices.Clone(designs)
+	slices.SortStableFunc(out, func(a, b *Design) int {
+		if c := cmpFloat(a.CostUSD, b.CostUSD); c != 0 {
+			return c
+		}
+		return cmpFloat(a.boundDays, b.boundDays)
+	})
+	return out
 }
 
 // boundQueue orders designs by bound cost, then bound days.
@@ -562,16 +613,14 @@ func (r *SearchResult) PricingNote() string {
 	if bound == 0 && r.LaidOut == 0 {
 		return ""
 	}
-	note := fmt.Sprintf("Designs are priced at the lengths of their data-hall layout (%s laid out)", textfmt.Plural(r.LaidOut, "design"))
+	note := fmt.Sprintf("Priced in the data hall: %s laid out", textfmt.Plural(r.LaidOut, "design"))
 	if bound > 0 {
-		note += fmt.Sprintf("; %s that a cheaper, as fast laid-out design beats whatever its hall show lower bounds of their cost and JCT (≥, not laid out)", textfmt.Plural(bound, "design"))
+		note += fmt.Sprintf(", %d at a lower bound of cost and JCT (not laid out)", bound)
 	}
-	note += "."
 	if r.Undecided > 0 {
-		note += fmt.Sprintf(" %s whose bound could still reach the front %s not laid out (a search walks at most %s links in the hall): the front is the best of the laid-out designs.",
-			textfmt.Plural(r.Undecided, "design"), map[bool]string{true: "was", false: "were"}[r.Undecided == 1], textfmt.Int(hallLayoutLinks))
+		note += fmt.Sprintf(", of which %d could still reach the front (the hall walk stops at %s links): the front is the best laid out", r.Undecided, textfmt.Int(hallLayoutLinks))
 	}
-	return note
+	return note + "."
 }
 
 // CostText is d's cost as the views show it: "≥ " before a lower bound.
