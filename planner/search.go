@@ -162,7 +162,6 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 		return nil, err
 	}
 	cands := candidates(base, cat)
-	designs := make([]*Design, len(cands))
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
@@ -170,31 +169,9 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	// A scenario laid out in the hall prices its designs there; each is
 	// first bounded (see layOutDesigns).
 	hall := base.laysHall(cat)
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	memo := new(perf.WorkloadMemo) // the workload's own figures, once for every design
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(cands) || ctx.Err() != nil {
-					return
-				}
-				designs[i] = evaluate(cands[i], cat, opt.WithFailures, memo, true)
-				if d := designs[i]; d != nil && hall {
-					d.bound(cat)
-				}
-				if n := int(done.Add(1)); opt.Progress != nil {
-					opt.Progress(n, len(cands))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("search cancelled: %w", err)
+	designs, err := evaluateAll(ctx, cands, cat, opt, workers, hall)
+	if err != nil {
+		return nil, err
 	}
 	res := &SearchResult{Evaluated: len(cands)}
 	seen := map[string]bool{}
@@ -247,6 +224,39 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	res.compareCosts()
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// evaluateAll evaluates the candidates on workers goroutines, priced
+// at one length per tier and, with hall, bounded in the hall.
+func evaluateAll(ctx context.Context, cands []Scenario, cat *Catalog, opt SearchOptions, workers int, hall bool) ([]*Design, error) {
+	designs := make([]*Design, len(cands))
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	memo := new(perf.WorkloadMemo) // the workload's own figures, once for every design
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(cands) || ctx.Err() != nil {
+					return
+				}
+				designs[i] = evaluate(cands[i], cat, opt.WithFailures, memo, true)
+				if d := designs[i]; d != nil && hall {
+					d.bound(cat)
+				}
+				if n := int(done.Add(1)); opt.Progress != nil {
+					opt.Progress(n, len(cands))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("search cancelled: %w", err)
+	}
+	return designs, nil
 }
 
 // evaluate plans one candidate; nil when the catalog cannot build it, it

@@ -208,29 +208,11 @@ func (l *hallLayout) drain(ctx context.Context, q *boundQueue, count bool) error
 	for q.Len() > 0 {
 		var batch []*Design
 		for q.Len() > 0 && len(batch) < l.workers {
-			d := heap.Pop(q).(*Design)
-			switch {
-			case l.tried[d] || dominatedBy(l.laid, d.CostUSD, d.boundDays):
-				continue
-			case l.spent:
-				if count {
-					l.undecided++
-				}
-				continue
-			case !d.tight:
-				d.tighten(l.cat)
-				heap.Push(q, d)
-				continue
-			case l.laidOut+len(batch) > 0 && d.Plan.Links.Total > *l.budget:
-				l.spent = true
-				if count {
-					l.undecided++
-				}
-				continue
+			if d := heap.Pop(q).(*Design); l.take(d, q, count) {
+				*l.budget -= d.Plan.Links.Total
+				l.tried[d] = true
+				batch = append(batch, d)
 			}
-			*l.budget -= d.Plan.Links.Total
-			l.tried[d] = true
-			batch = append(batch, d)
 		}
 		if err := layOutBatch(ctx, batch, l.cat, l.opt); err != nil {
 			return err
@@ -248,6 +230,33 @@ func (l *hallLayout) drain(ctx context.Context, q *boundQueue, count bool) error
 		l.spent = false // the last pass counts what the budget leaves
 	}
 	return nil
+}
+
+// take says whether to lay d out now: not when a laid-out design beats
+// it, it was tried, or the budget is spent (counted undecided when
+// count); a design at its loose bound is bounded tightly and queued
+// again.
+func (l *hallLayout) take(d *Design, q *boundQueue, count bool) bool {
+	switch {
+	case l.tried[d] || dominatedBy(l.laid, d.CostUSD, d.boundDays):
+		return false
+	case l.spent:
+		if count {
+			l.undecided++
+		}
+		return false
+	case !d.tight:
+		d.tighten(l.cat)
+		heap.Push(q, d)
+		return false
+	case l.laidOut > 0 && d.Plan.Links.Total > *l.budget:
+		l.spent = true
+		if count {
+			l.undecided++
+		}
+		return false
+	}
+	return true
 }
 
 // byBound is designs sorted by bound cost, then bound days.
