@@ -276,3 +276,23 @@ func TestSearchHallFrontExact(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchCancelledAtLastCandidate cancels the search as its last
+// candidate is evaluated, just before the hall layouts: the search
+// stops with the cancellation, not a result. Mutation caught: the
+// check after the evaluation pool dropped (every worker has finished,
+// so the cancelled search would go on to lay out and answer).
+func TestSearchCancelledAtLastCandidate(t *testing.T) {
+	cat := testCatalog(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := SearchOptions{Progress: func(done, total int) {
+		if done == total {
+			cancel()
+		}
+	}}
+	res, err := Search(ctx, searchScenario(1000), cat, opt)
+	if err == nil || res != nil {
+		t.Fatalf("cancelled while laying out: result %v, error %v", res != nil, err)
+	}
+}
