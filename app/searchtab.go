@@ -223,6 +223,9 @@ func (t *searchTab) finish(plan *planner.Plan, err error) {
 	if res.Message != "" {
 		msg += " " + res.Message + "."
 	}
+	if note := res.PricingNote(); note != "" {
+		msg += " " + note
+	}
 	if ties := len(res.Ties()); ties > 0 {
 		msg += fmt.Sprintf(" %s cost a tie with the pick: the difference is inside the prices' uncertainty (P of costing less between %.1f and %.1f).",
 			textfmt.Plural(ties, "design"), 1-planner.SureCheaper, planner.SureCheaper)
@@ -274,9 +277,9 @@ func (t *searchTab) cell(row, col int) string {
 		return textfmt.Int(d.Plan.TotalSwitches())
 	case 2:
 		if res, _ := t.u.m.SearchResult(); res != nil {
-			return res.MoneyScale().Format(d.CostUSD)
+			return d.CostText(res.MoneyScale().Format)
 		}
-		return textfmt.USD(d.CostUSD)
+		return d.CostText(textfmt.USD)
 	case 3:
 		return textfmt.Watts(d.PowerW)
 	case 4:

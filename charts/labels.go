@@ -70,7 +70,7 @@ func (l *pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	var names []vg.Rectangle
 	block(l.points, vg.Points(4))
 	block(l.avoid, vg.Points(7))
-	if r := p.Legend.Rectangle(c); r.Max.X > r.Min.X && r.Max.Y > r.Min.Y {
+	if r := legendRect(p, c); r.Max.X > r.Min.X && r.Max.Y > r.Min.Y {
 		// gonum/plot draws the legend over the data: no name goes under it
 		placed = append(placed, r)
 	}
@@ -265,4 +265,20 @@ func segmentHitsBox(p, q vg.Point, r vg.Rectangle) bool {
 		}
 	}
 	return true
+}
+
+// legendRect is where p's legend is drawn on c: gonum/plot's
+// Legend.Rectangle (v0.17.0) puts a legend drawn at the right
+// (Left false) at the left edge and one drawn at the left at the
+// right, so its box is mirrored to the side Legend.Draw uses, with
+// the legend's offset.
+func legendRect(p *plot.Plot, c draw.Canvas) vg.Rectangle {
+	r := p.Legend.Rectangle(c)
+	w := r.Max.X - r.Min.X
+	r.Min.X = c.Min.X + p.Legend.XOffs
+	if !p.Legend.Left {
+		r.Min.X = c.Max.X - w + p.Legend.XOffs
+	}
+	r.Max.X = r.Min.X + w
+	return r
 }

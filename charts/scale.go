@@ -109,6 +109,9 @@ func scaleFootnote(rows []planner.SweepRow, steps []planner.TierStep, dropped in
 	if dropped > 0 {
 		foot += fmt.Sprintf(" %d larger sizes need more than three tiers and are not drawn.", dropped)
 	}
+	if first.Hall == nil {
+		foot += " Each size is priced with each tier's links at one length, not laid out in a data hall."
+	}
 	return foot
 }
 

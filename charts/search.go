@@ -173,7 +173,10 @@ func searchFootnote(in Input, r *planner.SearchResult, box searchBox, beyond int
 			textfmt.Plural(beyond, "design"), usd.text(box.maxCost), unit.Format(box.maxDays),
 			map[bool]string{true: "is", false: "are"}[beyond == 1])
 	}
-	if withPlan && in.Plan.Hall != nil {
+	switch note := r.PricingNote(); {
+	case note != "":
+		foot += " " + note
+	case withPlan && in.Plan.Hall != nil: // a search of other inputs than the plan's
 		foot += " Designs are priced with each tier's links at one length; this plan at the lengths of its data-hall layout, so the same design can show two costs."
 	}
 	if r.Message != "" {

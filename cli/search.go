@@ -102,6 +102,10 @@ type designJSON struct {
 	// design costs less than the pick; CostVsPick names it.
 	ProbCheaper float64 `json:"prob_cheaper_than_pick"`
 	CostVsPick  string  `json:"cost_vs_pick"`
+	// Priced is how cost_usd was priced: "hall" (laid out), "flat" (one
+	// length per tier, as the scenario's plans) or "lower bound" (not
+	// laid out: a laid-out design beats it).
+	Priced string `json:"priced"`
 }
 
 func toDesignJSON(d *planner.Design) *designJSON {
@@ -112,7 +116,7 @@ func toDesignJSON(d *planner.Design) *designJSON {
 	return &designJSON{Label: d.Label, Fabric: string(n.Fabric), NICGbps: n.NICGbps, Ports: n.PortsPerNIC, Planes: n.Planes,
 		Switch: d.Plan.Switch.Key, Ratio: n.Oversubscription, Tiers: d.Plan.Tiers, Switches: d.Plan.TotalSwitches(),
 		CostUSD: d.CostUSD, PowerW: d.PowerW, StepS: d.StepS, Days: d.Days, OnFront: d.OnFront,
-		ProbCheaper: d.ProbCheaper, CostVsPick: d.CostVsPick}
+		ProbCheaper: d.ProbCheaper, CostVsPick: d.CostVsPick, Priced: d.Priced}
 }
 
 func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
@@ -125,12 +129,16 @@ func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
 		FastestInBudget *designJSON   `json:"fastest_in_budget"`
 		Fastest         *designJSON   `json:"fastest"`
 		Message         string        `json:"message,omitempty"`
+		LaidOut         int           `json:"laid_out"`
+		Undecided       int           `json:"undecided"`
+		Pricing         string        `json:"pricing,omitempty"`
 		Pick            *designJSON   `json:"pick"`
 		SureCheaper     float64       `json:"sure_cheaper"`
 		Draws           int           `json:"price_draws"`
 		Designs         []*designJSON `json:"designs"`
 	}{Evaluated: r.Evaluated, Buildable: len(r.Designs), ElapsedS: r.Elapsed.Seconds(), TargetDays: r.Target,
 		Cheapest: toDesignJSON(r.Cheapest), FastestInBudget: toDesignJSON(r.FastestInBudget), Fastest: toDesignJSON(r.Fastest), Message: r.Message,
+		LaidOut: r.LaidOut, Undecided: r.Undecided, Pricing: r.PricingNote(),
 		Pick: toDesignJSON(r.Pick()), SureCheaper: planner.SureCheaper, Draws: planner.CompareDraws}
 	for _, d := range list {
 		out.Designs = append(out.Designs, toDesignJSON(d))
@@ -141,13 +149,13 @@ func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
 func writeSearchCSV(w io.Writer, r *planner.SearchResult, list []*planner.Design) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"label", "fabric", "nic_gbps", "ports_per_nic", "planes", "switch", "oversubscription", "tiers", "switches",
-		"cost_usd", "power_w", "step_s", "jct_days", "on_front", "pick", "prob_cheaper_than_pick", "cost_vs_pick"})
+		"cost_usd", "power_w", "step_s", "jct_days", "on_front", "pick", "prob_cheaper_than_pick", "cost_vs_pick", "priced"})
 	f := func(v float64, p int) string { return strconv.FormatFloat(v, 'f', p, 64) }
 	for _, d := range list {
 		j := toDesignJSON(d)
 		cw.Write([]string{textfmt.CSVText(j.Label), j.Fabric, strconv.Itoa(j.NICGbps), strconv.Itoa(j.Ports), strconv.Itoa(j.Planes), j.Switch, j.Ratio,
 			strconv.Itoa(j.Tiers), strconv.Itoa(j.Switches), f(j.CostUSD, 0), f(j.PowerW, 0), f(j.StepS, 4), f(j.Days, 3),
-			strconv.FormatBool(j.OnFront), pickName(r, d), f(j.ProbCheaper, 4), j.CostVsPick})
+			strconv.FormatBool(j.OnFront), pickName(r, d), f(j.ProbCheaper, 4), j.CostVsPick, j.Priced})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -173,6 +181,9 @@ func vsPick(r *planner.SearchResult, d *planner.Design) string {
 	if d == r.Pick() {
 		return "pick"
 	}
+	if d.CostVsPick == "" {
+		return "not laid out"
+	}
 	return fmt.Sprintf("%s (P %.2f)", d.CostVsPick, d.ProbCheaper)
 }
 
@@ -187,6 +198,9 @@ func writeSearchText(w io.Writer, r *planner.SearchResult, list []*planner.Desig
 	}
 	if r.Message != "" {
 		fmt.Fprintln(w, "Note: "+r.Message+".")
+	}
+	if note := r.PricingNote(); note != "" {
+		fmt.Fprintln(w, note)
 	}
 	if pick := r.Pick(); pick != nil {
 		var ties []string
@@ -206,7 +220,7 @@ func writeSearchText(w io.Writer, r *planner.SearchResult, list []*planner.Desig
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "DESIGN\tSWITCHES\tCOST\tVS PICK\tPOWER\tSTEP\tJCT (days)\tPICK")
 	for _, d := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", d.Label, textfmt.Int(d.Plan.TotalSwitches()), textfmt.USD(d.CostUSD),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", d.Label, textfmt.Int(d.Plan.TotalSwitches()), d.CostText(textfmt.USD),
 			vsPick(r, d), textfmt.Watts(d.PowerW), textfmt.Seconds(d.StepS), d.Days, pickName(r, d))
 	}
 	return tw.Flush()

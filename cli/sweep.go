@@ -48,6 +48,10 @@ type sweepRow struct {
 	// the finding with the cheapest fix; the fabric is planned, the
 	// job's times are left out (skipped).
 	Memory string `json:"memory,omitempty"`
+	// Priced is how the links were priced: "hall" (each link at its
+	// data-hall run) or "flat" (each tier's links at one length, as a
+	// sweep prices every size).
+	Priced string `json:"priced,omitempty"`
 }
 
 func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
@@ -58,6 +62,10 @@ func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
 	}
 	r.Fabric = string(p.Scenario.Network.Fabric)
 	r.NICGbps = p.Scenario.Network.NICGbps
+	r.Priced = planner.PricedFlat
+	if p.Hall != nil {
+		r.Priced = planner.PricedHall
+	}
 	r.Switch = p.Switch.Key
 	r.Servers, r.Tiers = p.Servers, p.Tiers
 	r.Leaf, r.Spine, r.Core = p.Switches(planner.TierLeaf), p.Switches(planner.TierSpine), p.Switches(planner.TierCore)
@@ -97,7 +105,7 @@ func (f rowFormat) write(w io.Writer, rows []sweepRow) error {
 
 var csvHeader = []string{"label", "gpus", "fabric", "nic_gbps", "switch", "servers", "tiers", "leaf", "spine", "core", "switches",
 	"nic_ports", "links", "transceivers", "cost_usd", "cost_per_gpu_usd", "power_w", "step_s", "baseline_step_s", "gain",
-	"busbw_gbs", "jct_days", "error", "memory"}
+	"busbw_gbs", "jct_days", "error", "memory", "priced"}
 
 // writeRowsCSV writes plain numbers (no separators or units) so a
 // spreadsheet reads them as numbers.
@@ -106,7 +114,7 @@ func writeRowsCSV(w io.Writer, rows []sweepRow) error {
 	vsFirst := len(rows) > 0 && rows[0].CostVsFirst != ""
 	header := csvHeader
 	if vsFirst { // compare: how sure each cost difference is
-		header = append(header[:len(header)-2:len(header)-2], "prob_cheaper_than_first", "cost_vs_first", "error", "memory")
+		header = append(header[:len(header)-3:len(header)-3], "prob_cheaper_than_first", "cost_vs_first", "error", "memory", "priced")
 	}
 	if err := cw.Write(header); err != nil {
 		return err
@@ -130,7 +138,7 @@ func writeRowsCSV(w io.Writer, rows []sweepRow) error {
 				rec[k] = ""
 			}
 		}
-		if err := cw.Write(rec); err != nil {
+		if err := cw.Write(append(rec, r.Priced)); err != nil {
 			return err
 		}
 	}

@@ -126,13 +126,17 @@ func BenchmarkJCTEveryEffect(b *testing.B) {
 // ~95%. So a spread job on statically routed fabrics needs a faster
 // fabric than the same job with adaptive routing, while a packed job,
 // whose rings leave their leaf groups rarely (Baidu's affinity
-// scheduling), keeps the adaptive pick. Mutations caught: routing
-// ignored by the search (the same pick), collisions charged on packed
-// rings as on spread ones.
+// scheduling), keeps the adaptive pick. Designs are priced at one
+// length per tier (layout = "flat"): in the hall a top-of-rack design
+// wins the adaptive search, and its rings leave their top-of-rack
+// leaves however the job is placed, which is another question than
+// this test's. Mutations caught: routing ignored by the search (the
+// same pick), collisions charged on packed rings as on spread ones.
 func TestSearchPickFollowsRouting(t *testing.T) {
 	cat := testCatalog(t)
 	pick := func(routing, place string) *Design {
 		s := searchScenario(4096)
+		s.Facility = &Facility{Layout: LayoutFlat}
 		s.Network.Routing = routing
 		w := dpJob()
 		w.OverlapDP, w.Placement = nil, place

@@ -57,6 +57,19 @@ type Design struct {
 	// tie (CostVerdict).
 	ProbCheaper float64
 	CostVsPick  string
+	// Priced says how the figures were priced: PricedFlat, PricedHall
+	// or PricedBound (not laid out: CostUSD is a lower bound).
+	Priced string
+
+	// searched is the candidate as the search built it, memo the
+	// workload's figures, to lay it out later; boundDays bounds its JCT
+	// from below (the failure-free JCT when ranking with failures).
+	searched    Scenario
+	memo        *perf.WorkloadMemo
+	boundDays   float64
+	boundUSD    float64 // its cost's lower bound in the hall
+	boundLowUSD float64 // that bound on low prices
+	tight       bool    // bounded with the design's racks placed
 }
 
 // SearchResult is every design the catalog can build for the scenario's
@@ -74,7 +87,15 @@ type SearchResult struct {
 	Target          float64 // the JCT target in days (0: none)
 	Budget          float64 // the budget in US$ (0: none)
 	Evaluated       int     // designs tried, buildable or not
-	Elapsed         time.Duration
+	// LaidOut counts the designs laid out in the hall (0 when the
+	// scenario prices flat); the others keep a lower bound.
+	LaidOut int
+	// Undecided counts the designs left at their bound although it
+	// could still reach the front: the hall walk's budget ran out
+	// (hallLayoutLinks). With none, the front is exact.
+	Undecided int
+	tiesLaid  int
+	Elapsed   time.Duration
 	// Message explains an unmet target or budget, naming the closest design.
 	Message string
 }
@@ -141,33 +162,16 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 		return nil, err
 	}
 	cands := candidates(base, cat)
-	designs := make([]*Design, len(cands))
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	memo := new(perf.WorkloadMemo) // the workload's own figures, once for every design
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(cands) || ctx.Err() != nil {
-					return
-				}
-				designs[i] = evaluate(cands[i], cat, opt.WithFailures, memo)
-				if n := int(done.Add(1)); opt.Progress != nil {
-					opt.Progress(n, len(cands))
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("search cancelled: %w", err)
+	// A scenario laid out in the hall prices its designs there; each is
+	// first bounded (see layOutDesigns).
+	hall := base.laysHall(cat)
+	designs, err := evaluateAll(ctx, cands, cat, opt, workers, hall)
+	if err != nil {
+		return nil, err
 	}
 	res := &SearchResult{Evaluated: len(cands)}
 	seen := map[string]bool{}
@@ -183,6 +187,12 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 		}
 		seen[key] = true
 		res.Designs = append(res.Designs, d)
+	}
+	budget := hallLayoutLinks
+	if hall && len(res.Designs) > 0 {
+		if err := res.layOut(ctx, cat, opt, workers, &budget); err != nil {
+			return nil, err
+		}
 	}
 	if len(res.Designs) == 0 {
 		if base.Workload != nil {
@@ -203,23 +213,69 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 		}
 		return a.Days < b.Days
 	})
-	res.Front = paretoFront(res.Designs) // not empty: every design has finite days
+	res.Front = paretoFront(res.Designs) // not empty: every design has finite days, the cheapest is priced
 	res.Fastest = res.Front[len(res.Front)-1]
 	res.pick(opt)
+	if hall {
+		if err := res.layOutTies(ctx, cat, opt, workers, &budget); err != nil {
+			return nil, err
+		}
+	}
 	res.compareCosts()
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
 
+// evaluateAll evaluates the candidates on workers goroutines, priced
+// at one length per tier and, with hall, bounded in the hall.
+func evaluateAll(ctx context.Context, cands []Scenario, cat *Catalog, opt SearchOptions, workers int, hall bool) ([]*Design, error) {
+	designs := make([]*Design, len(cands))
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	memo := new(perf.WorkloadMemo) // the workload's own figures, once for every design
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(cands) || ctx.Err() != nil {
+					return
+				}
+				designs[i] = evaluate(cands[i], cat, opt.WithFailures, memo, true)
+				if d := designs[i]; d != nil && hall {
+					d.bound(cat)
+				}
+				if n := int(done.Add(1)); opt.Progress != nil {
+					opt.Progress(n, len(cands))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("search cancelled: %w", err)
+	}
+	return designs, nil
+}
+
 // evaluate plans one candidate; nil when the catalog cannot build it, it
 // has no JCT estimate, or (withFailures) it cannot finish for failures.
-// Designs are priced with each tier's links at one length (FlatLinks):
-// the hall's per-link walk would cost more than the whole search. memo
-// keeps what depends on the workload alone across the designs.
-func evaluate(s Scenario, cat *Catalog, withFailures bool, memo *perf.WorkloadMemo) *Design {
-	p, err := build(s.FlatLinks(), cat, need{resilience: withFailures, jct: jctParts{Memo: memo}})
+// With flat, it is priced with each tier's links at one length
+// (FlatLinks): the hall's per-link walk for every candidate would cost
+// more than the whole search; else as Build plans it. memo keeps what
+// depends on the workload alone across the designs.
+func evaluate(s Scenario, cat *Catalog, withFailures bool, memo *perf.WorkloadMemo, flat bool) *Design {
+	in, priced := s, PricedHall
+	if flat || !s.laysHall(cat) {
+		in, priced = s.FlatLinks(), PricedFlat
+	}
+	p, err := build(in, cat, need{resilience: withFailures, jct: jctParts{Memo: memo}})
 	if err != nil || p.JCT == nil || !p.JCT.FitsMemory() {
 		return nil
+	}
+	if priced == PricedHall && p.Hall == nil {
+		priced = PricedFlat // the default hall cannot be cabled: Build plans it flat
 	}
 	days := p.JCT.Planned.Days
 	if withFailures {
@@ -232,7 +288,7 @@ func evaluate(s Scenario, cat *Catalog, withFailures bool, memo *perf.WorkloadMe
 	sc := p.Scenario
 	sc.flatLinks, sc.Network.Media = s.flatLinks, s.Network.Media
 	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: sc, Plan: p, CostUSD: p.Cost.Total, PowerW: p.Power.Total,
-		Days: days, StepS: p.JCT.Planned.StepS}
+		Days: days, StepS: p.JCT.Planned.StepS, Priced: priced, searched: s, memo: memo, boundDays: p.JCT.Planned.Days}
 }
 
 // designLabel names a design: fabric, NIC, split, planes, switch, ratio,
@@ -285,11 +341,13 @@ func gbpsName(g int) string {
 
 // paretoFront returns the designs no other design beats on both cost and
 // JCT, from designs sorted by cost then JCT; it marks them OnFront.
+// Designs left at a lower bound are never on it (a laid-out design
+// beats each).
 func paretoFront(sorted []*Design) []*Design {
 	var front []*Design
 	best := math.Inf(1)
 	for _, d := range sorted {
-		if d.Days < best {
+		if d.Priced != PricedBound && d.Days < best {
 			best = d.Days
 			d.OnFront = true
 			front = append(front, d)
@@ -299,15 +357,16 @@ func paretoFront(sorted []*Design) []*Design {
 }
 
 // Pick is the design the search recommends: the cheapest meeting the
-// target, else the fastest in budget, else the cheapest of all.
+// target, else the fastest in budget, else the cheapest of all (the
+// front's first).
 func (r *SearchResult) Pick() *Design {
 	switch {
 	case r.Cheapest != nil:
 		return r.Cheapest
 	case r.FastestInBudget != nil:
 		return r.FastestInBudget
-	case len(r.Designs) > 0:
-		return r.Designs[0]
+	case len(r.Front) > 0:
+		return r.Front[0]
 	}
 	return nil
 }
@@ -323,6 +382,16 @@ func (r *SearchResult) compareCosts() {
 	ref := draws.Costs(pick.Plan, nil)
 	var buf []float64
 	for _, d := range r.Designs {
+		if d.Priced == PricedBound {
+			// Dearer in every draw when its cost on low prices is above
+			// the pick's on high prices; else not compared (layOutTies
+			// lays out what its budget allows).
+			d.ProbCheaper, d.CostVsPick = 0, ""
+			if d.boundLowUSD > pick.Plan.Cost.HighUSD {
+				d.CostVsPick = VerdictDearer
+			}
+			continue
+		}
 		buf = draws.Costs(d.Plan, buf)
 		d.ProbCheaper = ProbCheaper(buf, ref)
 		d.CostVsPick = CostVerdict(d.ProbCheaper)

@@ -137,7 +137,7 @@ func TestSearchNoJCT(t *testing.T) {
 func BenchmarkSearch(b *testing.B) {
 	cat := testCatalog(b)
 	s := searchScenario(100_000)
-	var designs int
+	var designs, laid int
 	b.ReportAllocs()
 	cpu := cpuTime()
 	for i := 0; i < b.N; i++ {
@@ -145,9 +145,10 @@ func BenchmarkSearch(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		designs = res.Evaluated
+		designs, laid = res.Evaluated, res.LaidOut
 	}
 	reportCPU(b, cpu)
 	b.ReportMetric(float64(designs), "designs")
+	b.ReportMetric(float64(laid), "laid-out")
 	b.ReportMetric(float64(designs)*float64(b.N)/b.Elapsed().Seconds(), "designs/s")
 }

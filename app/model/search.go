@@ -203,6 +203,9 @@ func (m *Model) DesignPick(d *planner.Design) string {
 		}
 		// How sure the cost difference from the pick is, over shared
 		// price draws within each part's sourced range.
+		if d.CostVsPick == "" {
+			return "not laid out"
+		}
 		return fmt.Sprintf("%s (P %.2f)", d.CostVsPick, d.ProbCheaper)
 	}
 	return strings.Join(p, ", ")
