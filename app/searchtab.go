@@ -223,7 +223,7 @@ func (t *searchTab) finish(plan *planner.Plan, err error) {
 	if res.Message != "" {
 		msg += " " + res.Message + "."
 	}
-	if note := res.PricingNote(); note != "" {
+	if note := res.PricingBrief(); note != "" { // the chart's footnote has the whole note
 		msg += " " + note
 	}
 	if ties := len(res.Ties()); ties > 0 {

@@ -610,15 +610,7 @@ func (h *Hall) cabledSurely(m *mediaChooser) bool {
 // beside its table and chart: empty when every design is priced at one
 // length per tier as the searched scenario's plans are.
 func (r *SearchResult) PricingNote() string {
-	bound, flat := 0, 0
-	for _, d := range r.Designs {
-		switch d.Priced {
-		case PricedBound:
-			bound++
-		case PricedFlat:
-			flat++
-		}
-	}
+	bound := r.boundDesigns()
 	if bound == 0 && r.LaidOut == 0 {
 		return ""
 	}
@@ -630,6 +622,35 @@ func (r *SearchResult) PricingNote() string {
 		note += fmt.Sprintf(", of which %d could still reach the front (the hall walk stops at %s links): the front is the best laid out", r.Undecided, textfmt.Int(hallLayoutLinks))
 	}
 	return note + "."
+}
+
+// PricingBrief is PricingNote in one short sentence, for a status line
+// beside a chart whose footnote carries the whole note; "" when the
+// search priced flat.
+func (r *SearchResult) PricingBrief() string {
+	bound := r.boundDesigns()
+	if bound == 0 && r.LaidOut == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("In the data hall: %d laid out", r.LaidOut)
+	if bound > 0 {
+		note += fmt.Sprintf(", %d at a lower bound (≥)", bound)
+	}
+	if r.Undecided > 0 {
+		note += fmt.Sprintf(", %d undecided at the walk's limit", r.Undecided)
+	}
+	return note + "."
+}
+
+// boundDesigns counts the designs shown at a lower bound.
+func (r *SearchResult) boundDesigns() int {
+	n := 0
+	for _, d := range r.Designs {
+		if d.Priced == PricedBound {
+			n++
+		}
+	}
+	return n
 }
 
 // CostText is d's cost as the views show it: "≥ " before a lower bound.

@@ -296,3 +296,30 @@ func TestSearchCancelledAtLastCandidate(t *testing.T) {
 		t.Fatalf("cancelled while laying out: result %v, error %v", res != nil, err)
 	}
 }
+
+// TestPricingBrief: the status line's short note counts what the full
+// note counts. Mutations caught: flat designs counted as bounds, the
+// undecided designs left out, a note for a search that priced flat.
+func TestPricingBrief(t *testing.T) {
+	designs := func(priced ...string) []*Design {
+		var ds []*Design
+		for _, p := range priced {
+			ds = append(ds, &Design{Priced: p})
+		}
+		return ds
+	}
+	for _, c := range []struct {
+		name string
+		r    SearchResult
+		want string
+	}{
+		{"flat search", SearchResult{Designs: designs(PricedFlat, PricedFlat)}, ""},
+		{"all laid out", SearchResult{Designs: designs(PricedHall, PricedHall, PricedFlat), LaidOut: 2}, "In the data hall: 2 laid out."},
+		{"bounds", SearchResult{Designs: designs(PricedHall, PricedBound, PricedBound, PricedFlat), LaidOut: 1}, "In the data hall: 1 laid out, 2 at a lower bound (≥)."},
+		{"undecided", SearchResult{Designs: designs(PricedHall, PricedBound), LaidOut: 1, Undecided: 1}, "In the data hall: 1 laid out, 1 at a lower bound (≥), 1 undecided at the walk's limit."},
+	} {
+		if got := c.r.PricingBrief(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
