@@ -130,7 +130,13 @@ func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, server
 		return UnitLayout{}, "", err
 	}
 	unit, note := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
-	if err := spec.setPod(n, s.Cluster.GPUs/max(servers, 1)); err != nil {
+	// A pod is whole servers of the system's size: a cluster of 65 GPUs
+	// on 8-GPU servers still has 8 per server, not 65/9.
+	perServer := s.Cluster.GPUsPerServer
+	if perServer <= 0 {
+		perServer = s.Cluster.GPUs / max(servers, 1)
+	}
+	if err := spec.setPod(n, perServer); err != nil {
 		return UnitLayout{}, "", err
 	}
 	return unit, note, nil

@@ -275,3 +275,33 @@ func TestToRAndPodErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPodOffTheServerGrid: a pod is whole servers of the system's size,
+// also when the GPU count is no multiple of it. By hand, on Meta's
+// shape (2 servers of 8 GPUs per ToR, pods of 3,072 GPUs = 192 ToRs):
+// 65 GPUs are 9 servers, 5 ToRs, one pod; 24,577 GPUs are 3,073 servers,
+// 1,537 ToRs, 9 pods (8 full and one ToR). Mutation caught: the group's
+// GPUs per server taken as GPUs / servers (65 / 9 = 7), which refused
+// pod_gpus = 3,072 as "not a multiple of 14 GPUs".
+func TestPodOffTheServerGrid(t *testing.T) {
+	cat := testCatalog(t)
+	for _, c := range []struct{ gpus, tors, pods int }{
+		{65, 5, 1},
+		{100, 7, 1}, // 13 servers
+		{24577, 1537, 9},
+	} {
+		s := NewScenario()
+		s.Cluster.GPUs, s.Cluster.System = c.gpus, "dgx-h100"
+		n := &s.Network
+		n.Fabric, n.Switch, n.Tiers, n.RailOptimized = Ethernet, "tomahawk6-100g", 3, false
+		n.ServersPerToR, n.PodGPUs, n.SpineOversubscription = 2, 3072, "7:1"
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Errorf("%d GPUs: %v", c.gpus, err)
+			continue
+		}
+		if p.Switches(TierLeaf) != c.tors || p.Pods != c.pods {
+			t.Errorf("%d GPUs: %d ToRs in %d pods, want %d in %d", c.gpus, p.Switches(TierLeaf), p.Pods, c.tors, c.pods)
+		}
+	}
+}
