@@ -3,6 +3,7 @@ package charts
 import (
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -132,7 +133,36 @@ func (t *thinTicks) fitCategories(ticks []plot.Tick, min, max float64) []plot.Ti
 			break
 		}
 	}
+	// Numbers (lengths sold, sizes) are never cut: every second one, then
+	// every third, ... is named instead, at the smallest font tried.
+	for step := 2; cut(out) && numeric(ticks) && step < len(ticks); step++ {
+		thinned := append([]plot.Tick(nil), ticks...)
+		named := 0
+		for i := range thinned {
+			if thinned[i].Label == "" {
+				continue
+			}
+			if named%step != 0 {
+				thinned[i].Label = ""
+			}
+			named++
+		}
+		out = t.fitCategoriesAt(thinned, min, max)
+	}
 	return out
+}
+
+// numeric says whether every named tick is a number.
+func numeric(ticks []plot.Tick) bool {
+	for _, tk := range ticks {
+		if tk.Label == "" {
+			continue
+		}
+		if _, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(tk.Label), ",", ""), 64); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // cut says whether a fitted label lost characters to an ellipsis.

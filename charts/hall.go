@@ -279,6 +279,22 @@ func Racks(in Input) (*Figure, error) {
 	return &Figure{Name: "racks", Panels: [][]*plot.Plot{row}, Footnote: note, Data: data}, nil
 }
 
+// labelWidths are the width of the widest label of a device too thin to
+// hold it (so drawn beside the rack), at its shortest form (before a
+// colon), and of the widest label a device tall enough holds; side is 0
+// when every device holds its own.
+func (e *elevation) labelWidths(sty draw.TextStyle, uh vg.Length) (side, inside vg.Length) {
+	for _, s := range e.slots {
+		if sty.Height(s.Label) <= uh*vg.Length(s.Units)-vg.Points(3) {
+			inside = max(inside, sty.Width(s.Label))
+			continue
+		}
+		label, _, _ := strings.Cut(s.Label, ":")
+		side = max(side, sty.Width(runLabel(label, []planner.RackSlot{s})))
+	}
+	return side, inside
+}
+
 func upperFirst(s string) string {
 	if s == "" {
 		return s
@@ -297,10 +313,17 @@ func (e *elevation) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, 
 func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 	H := c.Max.Y - c.Min.Y - vg.Points(8)
 	uh := H / vg.Length(e.units)
+	sty := textStyle(tickSize, false)
 	w := min(c.Max.X-c.Min.X-vg.Points(150), uh*vg.Length(e.units)*0.6)
 	// The unit numbers need a little room on the left; labels of devices
-	// too thin for their own go on the right, so the rack leans left.
-	x0 := c.Min.X + min((c.Max.X-c.Min.X-w)/2, vg.Points(36))
+	// too thin for their own go on the right, so the rack leans left, and
+	// narrows (to no less than half) so the widest of them fits beside it.
+	left := min((c.Max.X-c.Min.X-w)/2, vg.Points(36))
+	if side, inside := e.labelWidths(sty, uh); side > 0 {
+		// Not so narrow that a label which fitted inside no longer does.
+		w = max(min(w, c.Max.X-c.Min.X-left-side-vg.Points(8)), min(w, inside+vg.Points(6)), w/2)
+	}
+	x0 := c.Min.X + left
 	y0 := c.Min.Y + vg.Points(4)
 	frame := vg.Rectangle{Min: vg.Point{X: x0, Y: y0}, Max: vg.Point{X: x0 + w, Y: y0 + uh*vg.Length(e.units)}}
 	c.SetColor(color.RGBA{0xf6, 0xf6, 0xf6, 0xff})
@@ -309,7 +332,6 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 		y := y0 + uh*(vg.Length(u)-0.5)
 		text(c, vg.Point{X: x0 - vg.Points(4), Y: y}, fmt.Sprintf("U%d", u), tickSize, false, Grey, draw.XRight)
 	}
-	sty := textStyle(tickSize, false)
 	for i := 0; i < len(e.slots); {
 		s := e.slots[i]
 		run := 1 // alike devices in a row: one label when each is too thin for its own
@@ -338,6 +360,9 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 		if !fits {
 			label = runLabel(label, e.slots[i:i+run])
 			room := c.Max.X - (x0 + w + vg.Points(4))
+			if short, _, cut := strings.Cut(label, " ("); cut && sty.Width(label) > room {
+				label = short // "leaf (ToR)" as "leaf": the rack says where it stands
+			}
 			text(c, vg.Point{X: x0 + w + vg.Points(4), Y: (lowY + highY) / 2}, clipToWidth(label, sty, room), tickSize, false, Ink, draw.XLeft)
 		}
 		i += run

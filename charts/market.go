@@ -30,7 +30,7 @@ func shareLabels(nicShare []float64) (*plotter.Labels, error) {
 	var texts []string
 	for i, v := range nicShare {
 		at = append(at, plotter.XY{X: float64(i), Y: v / 2}, plotter.XY{X: float64(i), Y: v + (100-v)/2})
-		texts = append(texts, fmt.Sprintf("NICs %.0f%%", v), fmt.Sprintf("%.0f%%", 100-v))
+		texts = append(texts, nicShareText(v), fmt.Sprintf("%.0f%%", 100-v))
 	}
 	l, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: texts})
 	if err != nil {
@@ -46,6 +46,19 @@ func shareLabels(nicShare []float64) (*plotter.Labels, error) {
 		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
 	}
 	return l, nil
+}
+
+// nicShareText is the NIC block's label, as short as its height asks: a
+// thin block holds the share alone and a sliver none (the panel's title
+// states both shares).
+func nicShareText(v float64) string {
+	switch {
+	case v >= 20:
+		return fmt.Sprintf("NICs %.0f%%", v)
+	case v >= 10:
+		return fmt.Sprintf("%.0f%%", v)
+	}
+	return ""
 }
 
 // MarketChart draws the 650 Group's RDMA revenue by technology (with the

@@ -59,8 +59,16 @@ func Tornado(in Input) (*Figure, error) {
 	// Room on top for the three-line legend: a row's height shrinks as
 	// rows are added, so the legend takes more of them.
 	pl.Y.Min, pl.Y.Max = -0.7, float64(len(shown))-0.3+0.9+0.08*float64(len(shown))
-	pad := (hi - lo) * 0.22 // room for the totals printed at the bar ends
+	pad := (hi - lo) * 0.3 // room for the totals printed at the bar ends
 	pl.X.Min, pl.X.Max = max(0, lo-pad), hi+pad
+	if lo < base {
+		// The lows' totals print left of the base line: a quarter of the
+		// axis at least, however lopsided the swings (a dear switch's high
+		// against small lows would leave them a sliver).
+		pl.X.Min = max(0, min(pl.X.Min, (base-0.25*pl.X.Max)/0.75))
+	}
+	// And the highest total beside its bar: a fifth of the axis past it.
+	pl.X.Max = max(pl.X.Max, (hi-0.2*pl.X.Min)/0.8)
 	baseLine, err := plotter.NewLine(plotter.XYs{{X: base, Y: -0.7}, {X: base, Y: float64(len(shown)) - 0.5}})
 	if err != nil {
 		return nil, err
@@ -103,13 +111,14 @@ func (t *tornado) Plot(c draw.Canvas, p *plot.Plot) {
 	for i := range t.lows {
 		y := trY(float64(i))
 		for _, end := range []struct {
-			v   float64
-			col int
-		}{{t.lows[i], 0}, {t.highs[i], 5}} {
+			v    float64
+			col  int
+			left bool // the low end's label goes left of the base line, even for a bar of no width
+		}{{t.lows[i], 0, true}, {t.highs[i], 5, false}} {
 			x0, x1 := trX(t.base), trX(end.v)
 			c.SetColor(colour(end.col))
 			c.Fill(vg.Rectangle{Min: vg.Point{X: min(x0, x1), Y: y - h/2}, Max: vg.Point{X: max(x0, x1), Y: y + h/2}}.Path())
-			c.FillText(barEndLabel(sty, t.usd.text(end.v), x0, x1, y, c))
+			c.FillText(barEndLabel(sty, t.usd.text(end.v), x0, x1, y, end.left, c))
 		}
 	}
 }
@@ -117,11 +126,12 @@ func (t *tornado) Plot(c draw.Canvas, p *plot.Plot) {
 // barEndLabel places a bar's total beside its end (x1, the bar running
 // from x0) inside the data area; where the axis leaves no room beside
 // it, inside the bar's end in white when the bar is long enough, else
-// against the data area's edge.
-func barEndLabel(sty draw.TextStyle, label string, x0, x1, y vg.Length, c draw.Canvas) (draw.TextStyle, vg.Point, string) {
+// against the data area's edge. A bar of no width runs left when left
+// is set, so the two ends of one row never share a place.
+func barEndLabel(sty draw.TextStyle, label string, x0, x1, y vg.Length, left bool, c draw.Canvas) (draw.TextStyle, vg.Point, string) {
 	pad := vg.Points(4)
 	w := sty.Width(label)
-	right := x1 >= x0
+	right := x1 > x0 || (x1 == x0 && !left)
 	at := vg.Point{X: x1 + pad, Y: y}
 	if !right {
 		sty.XAlign = draw.XRight
