@@ -279,6 +279,20 @@ func Racks(in Input) (*Figure, error) {
 	return &Figure{Name: "racks", Panels: [][]*plot.Plot{row}, Footnote: note, Data: data}, nil
 }
 
+// frameWidth is the rack's offset from the canvas's left and its width.
+// The unit numbers need a little room on the left; labels of devices too
+// thin for their own go on the right, so the rack leans left, and narrows
+// (to no less than half) so the widest of them fits beside it.
+func (e *elevation) frameWidth(c draw.Canvas, sty draw.TextStyle, uh vg.Length) (left, w vg.Length) {
+	w = min(c.Max.X-c.Min.X-vg.Points(150), uh*vg.Length(e.units)*0.6)
+	left = min((c.Max.X-c.Min.X-w)/2, vg.Points(36))
+	if side, inside := e.labelWidths(sty, uh); side > 0 {
+		// Not so narrow that a label which fitted inside no longer does.
+		w = max(min(w, c.Max.X-c.Min.X-left-side-vg.Points(8)), min(w, inside+vg.Points(6)), w/2)
+	}
+	return left, w
+}
+
 // labelWidths are the width of the widest label of a device too thin to
 // hold it (so drawn beside the rack), at its shortest form (before a
 // colon), and of the widest label a device tall enough holds; side is 0
@@ -314,15 +328,7 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 	H := c.Max.Y - c.Min.Y - vg.Points(8)
 	uh := H / vg.Length(e.units)
 	sty := textStyle(tickSize, false)
-	w := min(c.Max.X-c.Min.X-vg.Points(150), uh*vg.Length(e.units)*0.6)
-	// The unit numbers need a little room on the left; labels of devices
-	// too thin for their own go on the right, so the rack leans left, and
-	// narrows (to no less than half) so the widest of them fits beside it.
-	left := min((c.Max.X-c.Min.X-w)/2, vg.Points(36))
-	if side, inside := e.labelWidths(sty, uh); side > 0 {
-		// Not so narrow that a label which fitted inside no longer does.
-		w = max(min(w, c.Max.X-c.Min.X-left-side-vg.Points(8)), min(w, inside+vg.Points(6)), w/2)
-	}
+	left, w := e.frameWidth(c, sty, uh)
 	x0 := c.Min.X + left
 	y0 := c.Min.Y + vg.Points(4)
 	frame := vg.Rectangle{Min: vg.Point{X: x0, Y: y0}, Max: vg.Point{X: x0 + w, Y: y0 + uh*vg.Length(e.units)}}
@@ -358,17 +364,23 @@ func (e *elevation) Plot(c draw.Canvas, _ *plot.Plot) {
 			}
 		}
 		if !fits {
-			label = runLabel(label, e.slots[i:i+run])
-			room := c.Max.X - (x0 + w + vg.Points(4))
-			if short, _, cut := strings.Cut(label, " ("); cut && sty.Width(label) > room {
-				label = short // "leaf (ToR)" as "leaf": the rack says where it stands
-			}
-			text(c, vg.Point{X: x0 + w + vg.Points(4), Y: (lowY + highY) / 2}, clipToWidth(label, sty, room), tickSize, false, Ink, draw.XLeft)
+			at := vg.Point{X: x0 + w + vg.Points(4), Y: (lowY + highY) / 2}
+			text(c, at, besideLabel(runLabel(label, e.slots[i:i+run]), sty, c.Max.X-at.X), tickSize, false, Ink, draw.XLeft)
 		}
 		i += run
 	}
 	c.SetLineStyle(draw.LineStyle{Color: Ink, Width: vg.Points(1)})
 	c.Stroke(frame.Path())
+}
+
+// besideLabel fits a label beside the rack into room: without its
+// parenthesis first ("leaf (ToR)" as "leaf": the rack says where it
+// stands), then cut with an ellipsis.
+func besideLabel(label string, sty draw.TextStyle, room vg.Length) string {
+	if short, _, cut := strings.Cut(label, " ("); cut && sty.Width(label) > room {
+		label = short
+	}
+	return clipToWidth(label, sty, room)
 }
 
 // numbered splits a slot label such as "compute tray 7" into its stem
