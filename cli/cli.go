@@ -445,7 +445,7 @@ var fieldFlag = map[string]string{
 	"pricing.basis": "price-basis", "pricing.quotes": "quotes", "network.core_uplink_gbps": "core-uplink-gbps",
 	"network.routing": "routing", "network.in_network_reduction": "in-network-reduction",
 	"workload.polarization": "polarization",
-	"network.spine_switch": "spine-switch", "network.core_switch": "core-switch",
+	"network.spine_switch":  "spine-switch", "network.core_switch": "core-switch",
 }
 
 func onePositional(pos []string) (string, error) {
