@@ -82,3 +82,38 @@ func (d *JCTData) checkOverlap() error {
 	}
 	return nil
 }
+
+// classOverlap is the share of class name's time w hides (0 for a name
+// it does not know).
+func (w *Workload) classOverlap(name string) float64 {
+	var o *float64
+	switch name {
+	case ClassDP:
+		o = w.OverlapDP
+	case ClassPP:
+		o = w.OverlapPP
+	case ClassTP:
+		o = w.OverlapTP
+	case ClassEP:
+		o = w.OverlapEP
+	case ClassCP:
+		o = w.OverlapCP
+	}
+	if o == nil {
+		return 0
+	}
+	return *o
+}
+
+// windowNote says, for a breakdown row, that class c exposes more than
+// its overlap share because it outlasts the compute it hides behind
+// ("" when it does not).
+func (w *Workload) windowNote(c TrafficClass) string {
+	if c.ExposedS <= (1-w.classOverlap(c.Name))*c.TimeS*(1+1e-9) {
+		return ""
+	}
+	if c.Name == ClassDP {
+		return " (no more than the last micro-batch's backward pass, and a sharded optimizer's first forward, can hide: the rest is exposed)"
+	}
+	return " (no more than the step's compute can hide: the rest is exposed)"
+}

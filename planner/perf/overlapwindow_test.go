@@ -3,6 +3,7 @@ package perf
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -212,6 +213,31 @@ func TestStepExposesPastWindow(t *testing.T) {
 		}
 		if binds := dp.TimeS-window > 0.2*dp.TimeS; binds != c.binds {
 			t.Errorf("%s: window %.4f s against %.4f s of reduce: binds %v, the case wants %v", c.name, window, dp.TimeS, binds, c.binds)
+		}
+	}
+}
+
+// The breakdown says when a class outlasts its window: the data-parallel
+// row of a job whose gradient reduce is past it names the micro-batch's
+// passes, one inside it adds nothing, and another class capped at the
+// compute names the compute. Mutations caught: the note on every row,
+// the comparison turned (the note where the share holds), the wrong
+// overlap read for the class.
+func TestWindowNote(t *testing.T) {
+	o := func(v float64) *float64 { return &v }
+	w := Workload{OverlapDP: o(0.8), OverlapTP: o(0.5)}
+	for _, c := range []struct {
+		class TrafficClass
+		want  string
+	}{
+		{TrafficClass{Name: ClassDP, TimeS: 1, ExposedS: 0.2}, ""},
+		{TrafficClass{Name: ClassDP, TimeS: 1, ExposedS: 0.5}, "backward pass"},
+		{TrafficClass{Name: ClassTP, TimeS: 1, ExposedS: 0.5}, ""},
+		{TrafficClass{Name: ClassTP, TimeS: 3, ExposedS: 2}, "step's compute"},
+	} {
+		got := w.windowNote(c.class)
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%s, %.1f of %.1f s exposed: note %q, want one naming %q", c.class.Name, c.class.ExposedS, c.class.TimeS, got, c.want)
 		}
 	}
 }
