@@ -2,9 +2,12 @@ package perf
 
 import (
 	"fmt"
+	"io/fs"
 	"math"
 	"strings"
 	"testing"
+
+	"fabricplan/data"
 )
 
 // The gradient exchange's windows, by hand: 6 s of compute over 3
@@ -239,5 +242,33 @@ func TestWindowNote(t *testing.T) {
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
 			t.Errorf("%s, %.1f of %.1f s exposed: note %q, want one naming %q", c.class.Name, c.class.ExposedS, c.class.TimeS, got, c.want)
 		}
+	}
+}
+
+// The [overlap] table is checked when the data is read: a share past 1,
+// a negative one or a backward pass outside 0.5 to 10 forwards is
+// refused with the table named; the shipped table passes. Mutations
+// caught: checkOverlap left out of the checks, its ranges inverted.
+func TestOverlapDataChecked(t *testing.T) {
+	src, err := fs.ReadFile(data.FS, "jct.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ from, to string }{
+		{"backward_per_forward = 2.0", "backward_per_forward = 0.0"},
+		{"backward_per_forward = 2.0", "backward_per_forward = 11.0"},
+		{"\ndp = 0.8\n", "\ndp = 1.5\n"},
+		{"\ncp = 0.5\n", "\ncp = -0.1\n"},
+	} {
+		bad := strings.Replace(string(src), c.from, c.to, 1)
+		if bad == string(src) {
+			t.Fatalf("%q not found in jct.toml", c.from)
+		}
+		if _, err := ParseJCTData([]byte(bad)); err == nil || !strings.Contains(err.Error(), "[overlap]") {
+			t.Errorf("%s: error %v, want one naming [overlap]", c.to, err)
+		}
+	}
+	if err := testData(t).checkOverlap(); err != nil {
+		t.Errorf("shipped data: %v", err)
 	}
 }
