@@ -526,7 +526,7 @@ func gradientSync(net *netModel, zs int, gradBytes, paramBytes float64, g commGr
 	}
 	rs := net.reduceScatter(gradBytes, g)
 	ag := net.allGather(paramBytes, g)
-	return collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto}
+	return collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto, gatherS: gathers * ag.time}
 }
 
 // stepEfficiency is the compute efficiency of w's step: the one the
@@ -585,8 +585,11 @@ func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 		// Megatron reduces gradients over the data- and context-parallel
 		// ranks together (stride tp).
 		g := net.group(dp*w.cp(), w.TP)
-		t := gradientSync(&net, w.zeroStage(), shard*c.GradBytes, shard*c.ParamBytes, g)
+		zs := w.zeroStage()
+		t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, g)
 		cl := net.class(ClassDP, g, t, 1, *w.OverlapDP)
+		reduceW, gatherW := gradientWindows(d, w.Recompute, zs, st.ComputeS, micro)
+		exposeGradientSync(&cl, t.gatherS, reduceW, gatherW)
 		st.Classes = append(st.Classes, cl)
 		st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
 	}
@@ -622,6 +625,7 @@ func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 		n := passes * layersPerStage * float64(micro)
 		st.Classes = append(st.Classes, net.class(ClassEP, g, one, n, *w.OverlapEP))
 	}
+	st.limitOverlap()
 	// The pipeline bubble: (pp-1)/(vpp·m) of a stage's time per step,
 	// which holds its compute and the tensor-, context- and expert-parallel
 	// collectives on its critical path (Narayanan et al. SC21, eq. 2).
@@ -792,6 +796,9 @@ type collTime struct {
 	busbw float64 // GB/s, of the algorithm and protocol that ran
 	algo  string  // NCCL algorithm: ring, tree or pat; "" for point-to-point and all-to-all
 	proto string  // NCCL protocol: LL, LL128 or Simple
+	// gatherS is the part of time that is a sharded optimizer's
+	// parameter all-gathers (gradientSync).
+	gatherS float64
 }
 
 const us = 1e-6

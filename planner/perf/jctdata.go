@@ -55,6 +55,10 @@ type JCTData struct {
 	} `toml:"rack_scale"`
 	Overlap struct {
 		DP, PP, TP, EP, CP float64
+		// BackwardPerForward is a backward pass's compute over the
+		// forward's: it sizes the window the gradient reduce can hide
+		// behind (overlapwindow.go).
+		BackwardPerForward float64 `toml:"backward_per_forward"`
 	} `toml:"overlap"`
 	Compute struct {
 		GEMMDimHalf      float64 `toml:"gemm_dim_half"`
@@ -155,7 +159,7 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 // check runs the checks of every table of the JCT data, in file order,
 // and returns the first problem.
 func (d *JCTData) check() error {
-	for _, c := range []func() error{d.checkGPUs, d.checkModels, d.checkMemory, d.checkCollective, d.checkRuntime} {
+	for _, c := range []func() error{d.checkGPUs, d.checkModels, d.checkMemory, d.checkCollective, d.checkRuntime, d.checkOverlap} {
 		if err := c(); err != nil {
 			return err
 		}
