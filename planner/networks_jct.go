@@ -71,7 +71,7 @@ func (p *Plan) storageCheckpoint(cat *Catalog) *Reliability {
 	}
 	r := p.Scenario.resolveNetworks(cat)
 	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: ceilDiv(p.Servers, r.NodesPerRack), be: true}
-	st := c.storage(sidenet.SizeStorage(c.inputs(), c.radix))
+	st := c.storage(sidenet.SizeStorage(c.inputs()))
 	return p.withCheckpoint(rel, p.checkpoint(d, r, &st))
 }
 

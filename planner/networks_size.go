@@ -90,12 +90,6 @@ func (c *clusterSizer) parts(f Fabric, gbps int) (*Switch, *SideLink) {
 	return p.sw, p.link
 }
 
-// radix is the port count at gbps of the switch picked for fabric.
-func (c *clusterSizer) radix(fabric string, gbps int) int {
-	sw, _ := c.parts(Fabric(fabric), gbps)
-	return sw.Radix(gbps)
-}
-
 // inputs are the sizer's cluster and networks for package sidenet.
 func (c *clusterSizer) inputs() sidenet.Inputs {
 	r, p := &c.r, c.p
@@ -111,6 +105,20 @@ func (c *clusterSizer) inputs() sidenet.Inputs {
 	}
 	in.FrontEndDown, in.FrontEndUp, _ = Ratio(r.FrontEndOversubscription)
 	in.StorageDown, in.StorageUp, _ = Ratio(r.StorageOversubscription)
+	// The radix of each network built, at its speed.
+	radix := func(f Fabric, gbps int) int {
+		sw, _ := c.parts(f, gbps)
+		return sw.Radix(gbps)
+	}
+	if r.FrontEnd != NetNone {
+		in.FrontEndRadix = radix(Ethernet, r.FrontEndGbps)
+	}
+	if r.Storage != NetNone && r.Storage != NetConverged {
+		in.StorageRadix = radix(r.StorageFabric, r.StorageGbps)
+	}
+	if r.OOB != NetNone {
+		in.OOBRadix = radix(Ethernet, sidenet.OOBGbps)
+	}
 	return in
 }
 
@@ -207,7 +215,7 @@ func (c *clusterSizer) mgmt(k, ufm int) SideNetwork {
 
 // size sizes every network (sidenet.Size) and prices it.
 func (c *clusterSizer) size() []SideNetwork {
-	sized := sidenet.Size(c.inputs(), c.radix)
+	sized := sidenet.Size(c.inputs())
 	c.frontEndLS = sized.FrontEndLS
 	return []SideNetwork{c.backEnd(), c.frontEnd(sized.FrontEnd), c.storage(sized.Storage), c.oob(sized.OOB), c.mgmt(sized.MgmtServers, sized.UFMHosts)}
 }

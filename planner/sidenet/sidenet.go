@@ -1,9 +1,8 @@
 // Package sidenet sizes the networks of a cluster beside its back end:
 // the front end (in-band), a separate or converged storage network, the
 // out-of-band network and the management servers, in pure integers.
-// Given the cluster (nodes, racks, GPUs), the networks asked (Inputs)
-// and the radix of the switch the planner picks for a fabric and port
-// speed, Size returns each network's ports, leaves, spines, switches and
+// Given the cluster (nodes, racks, GPUs), the networks asked and the
+// radix of the switch the planner picks for each (Inputs), Size returns each network's ports, leaves, spines, switches and
 // links.
 //
 // It imports nothing of Fabric Planner's own packages: the planner
@@ -72,11 +71,12 @@ type Inputs struct {
 	// network rack holds, NetworkRackPDUs its PDUs (0: no network racks
 	// counted).
 	NetworkRackDevices, NetworkRackPDUs int
+	// FrontEndRadix, StorageRadix and OOBRadix are the ports of the
+	// switch the planner picks for each network built, at its speed
+	// (the front end's on Ethernet, a separate storage fabric's on
+	// StorageFabric, the OOB's on Ethernet at OOBGbps).
+	FrontEndRadix, StorageRadix, OOBRadix int
 }
-
-// Radix is the port count at gbps of the switch the planner picks for
-// fabric (InfiniBand or Ethernet).
-type Radix func(fabric string, gbps int) int
 
 // Net is one network sized: every device port it connects, its
 // switches by tier and its links.
@@ -104,16 +104,15 @@ type Networks struct {
 
 // sizer sizes the networks of one cluster.
 type sizer struct {
-	in    Inputs
-	radix Radix
+	in Inputs
 }
 
 // Size sizes every network; the front end and the OOB network depend on
 // each other (OOB uplinks on the front end, front-end switches on the
 // OOB), so they are sized until the counts settle (at most four rounds;
 // then the front end as the last OOB network leaves it).
-func Size(in Inputs, radix Radix) Networks {
-	s := sizer{in: in, radix: radix}
+func Size(in Inputs) Networks {
+	s := sizer{in: in}
 	out := Networks{UFMHosts: s.ufmHosts(), MgmtServers: s.mgmtServers()}
 	out.Storage = s.storage()
 	backEnd := 0
@@ -172,7 +171,7 @@ func (s *sizer) storage() Net {
 	}
 	nodePorts := in.Nodes * in.StoragePorts
 	storPorts := s.storagePorts(in.StorageGbps)
-	ls := SizeLeafSpine([]Group{{nodePorts, in.StorageDown, in.StorageUp}, {storPorts, 1, 1}}, s.radix(in.StorageFabric, in.StorageGbps), in.StorageFabric == Ethernet)
+	ls := SizeLeafSpine([]Group{{nodePorts, in.StorageDown, in.StorageUp}, {storPorts, 1, 1}}, in.StorageRadix, in.StorageFabric == Ethernet)
 	return ls.net(nodePorts+storPorts, storPorts)
 }
 
@@ -188,7 +187,7 @@ func (s *sizer) frontEnd(oobSwitches int, storage Net) (Net, LeafSpine) {
 	if in.Storage == Converged {
 		other += storage.StorageServerPorts
 	}
-	ls := SizeLeafSpine([]Group{{nodePorts + other, in.FrontEndDown, in.FrontEndUp}}, s.radix(Ethernet, in.FrontEndGbps), true)
+	ls := SizeLeafSpine([]Group{{nodePorts + other, in.FrontEndDown, in.FrontEndUp}}, in.FrontEndRadix, true)
 	return ls.net(nodePorts+other, 0), ls
 }
 
@@ -226,7 +225,7 @@ func (s *sizer) oob(otherSwitches, oobSwitches int) Net {
 	}
 	ports := in.Nodes*in.OOBPortsPerNode + in.Racks*(in.RackOOBPorts+in.PDUsPerRack) + s.mgmtServers() + otherSwitches +
 		NetworkRacks(in, otherSwitches, oobSwitches)*in.NetworkRackPDUs + s.ufmHosts()/2
-	switches := ceilDiv(ports, s.radix(Ethernet, OOBGbps))
+	switches := ceilDiv(ports, in.OOBRadix)
 	switches += switches % 2
 	switches = max(switches, in.Racks*in.RackOOBSwitches)
 	return Net{Ports: ports, Leaves: switches, Switches: switches, Links: ports}
@@ -235,7 +234,7 @@ func (s *sizer) oob(otherSwitches, oobSwitches int) Net {
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // SizeStorage sizes the storage network alone, as Size does.
-func SizeStorage(in Inputs, radix Radix) Net {
-	s := sizer{in: in, radix: radix}
+func SizeStorage(in Inputs) Net {
+	s := sizer{in: in}
 	return s.storage()
 }
