@@ -11,6 +11,7 @@ import (
 	"fabricplan/charts"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // TabLayout is the data-hall layout.
@@ -163,8 +164,8 @@ func hallText(p *planner.Plan) string {
 	f := h.Figures
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s racks (%s compute, %s leaf, %s spine, %s core) in %s rows, %.0f × %.0f m = %s m²; %s a compute rack. ",
-		textfmt.Int(f.Racks), textfmt.Int(f.RacksByKind[planner.RackCompute]), textfmt.Int(f.RacksByKind[planner.RackLeaf]),
-		textfmt.Int(f.RacksByKind[planner.RackSpine]), textfmt.Int(f.RacksByKind[planner.RackCore]), textfmt.Int(f.Rows),
+		textfmt.Int(f.Racks), textfmt.Int(f.RacksByKind[hall.RackCompute]), textfmt.Int(f.RacksByKind[hall.RackLeaf]),
+		textfmt.Int(f.RacksByKind[hall.RackSpine]), textfmt.Int(f.RacksByKind[hall.RackCore]), textfmt.Int(f.Rows),
 		h.WidthM, h.LengthM, textfmt.Int(int(f.AreaM2+0.5)), textfmt.Plural(f.NodesPerRack, "node"))
 	fmt.Fprintf(&b, "Hungriest rack %.1f kW peak, %.1f kW typical, budget %g kW", f.RackKWMax, f.RackKWTypicalMax, f.RackKWBudget)
 	if f.RacksOverBudget > 0 {
@@ -173,8 +174,8 @@ func hallText(p *planner.Plan) string {
 	fmt.Fprintf(&b, ". %s liquid-cooled, %s air-cooled racks.", textfmt.Int(f.LiquidRacks), textfmt.Int(f.AirRacks))
 	var cable []string
 	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics} {
-		if km := f.CableKM[m]; km > 0 {
-			cable = append(cable, fmt.Sprintf("%s %s km (%s kg)", strings.ToLower(m.Label()), textfmt.KM(km), textfmt.Int(int(f.CableKg[m]+0.5))))
+		if km := f.CableKM[string(m)]; km > 0 {
+			cable = append(cable, fmt.Sprintf("%s %s km (%s kg)", strings.ToLower(m.Label()), textfmt.KM(km), textfmt.Int(int(f.CableKg[string(m)]+0.5))))
 		}
 	}
 	fmt.Fprintf(&b, "\nCable: %s.", strings.Join(cable, ", "))

@@ -13,6 +13,7 @@ import (
 	"fabricplan/charts"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // rackHint is what the line under the floor plan says while the
@@ -181,9 +182,9 @@ func (v *rackView) selectRack(name string) {
 }
 
 // rackHeader says what a rack is, where it stands and what it draws.
-func rackHeader(r planner.Rack) string {
+func rackHeader(r hall.Rack) string {
 	holds := textfmt.Plural(r.Nodes, "node")
-	if r.Kind != planner.RackCompute || r.Switches > 0 {
+	if r.Kind != hall.RackCompute || r.Switches > 0 {
 		holds = strings.TrimPrefix(holds+", ", "0 nodes, ") + textfmt.Plural(r.Switches, "switch")
 	}
 	return fmt.Sprintf("Rack %s: %s rack, row %d, position %d; %s in %dU; %.1f kW peak, %.1f kW typical, %s-cooled.",
@@ -205,7 +206,7 @@ func rackSummary(ends []planner.RackEnd) string {
 
 // rackRows is one list row per far end of rack's links: the tier and
 // far rack, then the links by medium and length sold.
-func rackRows(h *planner.Hall, rack int, ends []planner.RackEnd) [][2]string {
+func rackRows(h *hall.Hall, rack int, ends []planner.RackEnd) [][2]string {
 	rows := make([][2]string, 0, len(ends))
 	for _, e := range ends {
 		far := h.Racks[e.Far]

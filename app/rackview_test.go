@@ -8,6 +8,7 @@ import (
 
 	"fabricplan/charts"
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // rackIndex is the index of the rack named name in p's hall.
@@ -89,7 +90,7 @@ func TestLayoutRackClick(t *testing.T) {
 		switch {
 		case e.Tier == "server_leaf" && !e.Lower:
 			down += e.Links
-		case e.Tier == "leaf_spine" && e.Lower && p.Hall.Racks[e.Far].Kind == planner.RackSpine:
+		case e.Tier == "leaf_spine" && e.Lower && p.Hall.Racks[e.Far].Kind == hall.RackSpine:
 			up += e.Links
 		default:
 			t.Errorf("R1-08: unexpected end %+v", e)
@@ -102,7 +103,7 @@ func TestLayoutRackClick(t *testing.T) {
 	// The transition: select R1-01, then a new plan lands before the
 	// walk is waited for.
 	lt.tapRack(tapPos(t, lt, r101))
-	u.edit("facility.leaf_placement", planner.PlaceEnd)
+	u.edit("facility.leaf_placement", hall.PlaceEnd)
 	u.WaitIdle()
 	q := u.m.Plan()
 	if q == p || q.Hall == nil {
@@ -110,7 +111,7 @@ func TestLayoutRackClick(t *testing.T) {
 	}
 	leaf := ""
 	for _, r := range q.Hall.Racks {
-		if r.Row == 0 && r.Kind == planner.RackLeaf {
+		if r.Row == 0 && r.Kind == hall.RackLeaf {
 			leaf = r.Name
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"fabricplan/charts"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/pricedraw"
 )
 
 const (
@@ -228,7 +229,7 @@ func (t *searchTab) finish(plan *planner.Plan, err error) {
 	}
 	if ties := len(res.Ties()); ties > 0 {
 		msg += fmt.Sprintf(" %s cost a tie with the pick: the difference is inside the prices' uncertainty (P of costing less between %.1f and %.1f).",
-			textfmt.Plural(ties, "design"), 1-planner.SureCheaper, planner.SureCheaper)
+			textfmt.Plural(ties, "design"), 1-pricedraw.SureCheaper, pricedraw.SureCheaper)
 	}
 	t.info.SetText(msg)
 	t.refreshRows()

@@ -22,6 +22,7 @@ import (
 
 	"fabricplan/data"
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -62,7 +63,7 @@ func inputs(t testing.TB) map[string]Input {
 	// flat is the default scenario priced at one length per tier
 	// (layout = "flat"): no hall, so no hall charts.
 	flat := planner.NewScenario()
-	flat.Facility = &planner.Facility{Layout: planner.LayoutFlat}
+	flat.Facility = &hall.Facility{Layout: hall.LayoutFlat}
 	return map[string]Input{
 		"flat":         input(t, flat, planner.ScaleSizes(1024)),
 		"small":        input(t, small, []int{8}),

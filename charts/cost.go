@@ -9,6 +9,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/pricedraw"
 )
 
 // component is one stacked series of a cost or power chart.
@@ -149,10 +150,10 @@ func costCertainty(vs []planner.Variant) string {
 	var parts []string
 	for _, v := range vs[1:] {
 		p := planner.ProbCheaperThan(vs[0].Plan, v.Plan)
-		what := map[string]string{planner.VerdictCheaper: "cheaper than", planner.VerdictDearer: "dearer than", planner.VerdictTie: "a tie with"}[planner.CostVerdict(p)]
+		what := map[string]string{pricedraw.VerdictCheaper: "cheaper than", pricedraw.VerdictDearer: "dearer than", pricedraw.VerdictTie: "a tie with"}[pricedraw.Verdict(p)]
 		parts = append(parts, fmt.Sprintf("%s %s (cheaper in %.0f%% of draws)", what, v.Label, 100*p))
 	}
-	return fmt.Sprintf("\nWithin the prices' ranges (%s shared draws), this plan is %s.", textfmt.Int(planner.CompareDraws), strings.Join(parts, "; "))
+	return fmt.Sprintf("\nWithin the prices' ranges (%s shared draws), this plan is %s.", textfmt.Int(pricedraw.N), strings.Join(parts, "; "))
 }
 
 // Power draws fabric power stacked by component, in total and per GPU.

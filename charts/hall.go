@@ -15,6 +15,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // Rack colours: compute racks shade from light to dark blue with their
@@ -30,7 +31,7 @@ var (
 )
 
 // needHall reports a plan without a data-hall layout.
-func needHall(in Input, chart string) (*planner.Hall, error) {
+func needHall(in Input, chart string) (*hall.Hall, error) {
 	if in.Plan == nil || in.Plan.Hall == nil {
 		return nil, fmt.Errorf("%w: the %s chart needs a data-hall layout: add a [facility] table to the scenario (or --facility on)", ErrMissingInput, chart)
 	}
@@ -38,13 +39,13 @@ func needHall(in Input, chart string) (*planner.Hall, error) {
 }
 
 // rackColour is a rack's fill on the floor plan.
-func rackColour(r planner.Rack, budget float64) color.Color {
+func rackColour(r hall.Rack, budget float64) color.Color {
 	switch r.Kind {
-	case planner.RackLeaf:
+	case hall.RackLeaf:
 		return rackLeaf
-	case planner.RackSpine:
+	case hall.RackSpine:
 		return rackSpine
-	case planner.RackCore:
+	case hall.RackCore:
 		return rackCore
 	}
 	if r.PeakKW > budget+1e-9 {
@@ -84,7 +85,7 @@ func FloorPlan(in Input) (*Figure, error) {
 		pl.Title.Text += ", " + strings.ReplaceAll(fp.runs.tier, "_", "-") + " runs"
 	}
 	pl.Add(fp)
-	kinds := []string{planner.RackCompute, planner.RackLeaf, planner.RackSpine, planner.RackCore}
+	kinds := []string{hall.RackCompute, hall.RackLeaf, hall.RackSpine, hall.RackCore}
 	s := Series{Name: "racks"}
 	for _, k := range kinds {
 		s.Labels = append(s.Labels, k)
@@ -118,7 +119,7 @@ func FloorPlan(in Input) (*Figure, error) {
 	return &Figure{Name: "floorplan", Panels: [][]*plot.Plot{{pl}}, Footnote: note, Data: data}, nil
 }
 
-func overWords(f planner.HallFigures) string {
+func overWords(f hall.Figures) string {
 	if f.RacksOverBudget == 0 {
 		return "No rack over budget"
 	}
@@ -128,7 +129,7 @@ func overWords(f planner.HallFigures) string {
 // floorPlan is the hall as a plotter on a unit square, with a link
 // tier's runs over it when runs is set.
 type floorPlan struct {
-	h    *planner.Hall
+	h    *hall.Hall
 	runs *floorRuns
 	sel  *rackSelection // the selected rack, nil for none
 }
@@ -148,10 +149,10 @@ func (d *floorPlan) Plot(c draw.Canvas, _ *plot.Plot) {
 	x0 := c.Min.X + (W-scale*vg.Length(h.WidthM))/2
 	y0 := c.Max.Y - (H-scale*vg.Length(h.LengthM))/2 // the hall's front edge, top of the canvas
 	rw, rd := scale*vg.Length(h.Facility.RackWidthM), scale*vg.Length(h.Facility.RackDepthM)
-	hall := vg.Rectangle{Min: vg.Point{X: x0, Y: y0 - scale*vg.Length(h.LengthM)}, Max: vg.Point{X: x0 + scale*vg.Length(h.WidthM), Y: y0}}
+	outline := vg.Rectangle{Min: vg.Point{X: x0, Y: y0 - scale*vg.Length(h.LengthM)}, Max: vg.Point{X: x0 + scale*vg.Length(h.WidthM), Y: y0}}
 	c.SetLineStyle(draw.LineStyle{Color: Grey, Width: vg.Points(0.6)})
-	c.Stroke(hall.Path())
-	at := func(r planner.Rack) vg.Point {
+	c.Stroke(outline.Path())
+	at := func(r hall.Rack) vg.Point {
 		return vg.Point{X: x0 + scale*vg.Length(r.X), Y: y0 - scale*vg.Length(r.Y)}
 	}
 	fillRacks(c, h, at, rw, rd)
@@ -172,8 +173,8 @@ func (d *floorPlan) Plot(c draw.Canvas, _ *plot.Plot) {
 			// of the hall's outline, never across it.
 			name := fmt.Sprintf("R%d", i+1)
 			pt := vg.Point{X: x0 + scale*vg.Length(row.X) - vg.Points(2), Y: y0 - scale*vg.Length(row.Y)}
-			if pt.X-sty.Width(name) < hall.Min.X+vg.Points(1) {
-				pt.X = hall.Min.X - vg.Points(2)
+			if pt.X-sty.Width(name) < outline.Min.X+vg.Points(1) {
+				pt.X = outline.Min.X - vg.Points(2)
 			}
 			if pt.X-sty.Width(name) < c.Min.X {
 				continue
@@ -241,9 +242,9 @@ func Racks(in Input) (*Figure, error) {
 	comp, netw := -1, -1
 	for i, r := range h.Racks {
 		switch {
-		case r.Kind == planner.RackCompute && (comp < 0 || r.PeakKW > h.Racks[comp].PeakKW):
+		case r.Kind == hall.RackCompute && (comp < 0 || r.PeakKW > h.Racks[comp].PeakKW):
 			comp = i
-		case r.Kind != planner.RackCompute && (netw < 0 || h.Racks[netw].Kind != planner.RackLeaf && r.Kind == planner.RackLeaf):
+		case r.Kind != hall.RackCompute && (netw < 0 || h.Racks[netw].Kind != hall.RackLeaf && r.Kind == hall.RackLeaf):
 			netw = i
 		}
 	}
@@ -260,7 +261,7 @@ func Racks(in Input) (*Figure, error) {
 		pl.Title.TextStyle.Font = sans
 		pl.Title.TextStyle.Font.Size = labelSize
 		pl.Title.TextStyle.Color = Ink
-		slots := h.Elevation(i, p)
+		slots := p.Elevation(i)
 		pl.Add(&elevation{units: h.Facility.RackUnits, slots: slots})
 		row = append(row, pl)
 		s := Series{Name: r.Name}
@@ -304,7 +305,7 @@ func (e *elevation) labelWidths(sty draw.TextStyle, uh vg.Length) (side, inside 
 			continue
 		}
 		label, _, _ := strings.Cut(s.Label, ":")
-		side = max(side, sty.Width(runLabel(label, []planner.RackSlot{s})))
+		side = max(side, sty.Width(runLabel(label, []hall.RackSlot{s})))
 	}
 	return side, inside
 }
@@ -319,7 +320,7 @@ func upperFirst(s string) string {
 // elevation is one rack's front view on a unit square.
 type elevation struct {
 	units int
-	slots []planner.RackSlot
+	slots []hall.RackSlot
 }
 
 func (e *elevation) DataRange() (xmin, xmax, ymin, ymax float64) { return 0, 1, 0, 1 }
@@ -406,14 +407,14 @@ func sameStem(label, stem string) bool {
 
 // touching says whether two slots stand next to each other in the rack,
 // so one label beside them names no device between them.
-func touching(a, b planner.RackSlot) bool {
+func touching(a, b hall.RackSlot) bool {
 	return a.U+a.Units == b.U || b.U+b.Units == a.U
 }
 
 // runLabel is the one label beside the rack for a run of alike slots:
 // the label itself for one, "compute tray 1–18" for numbered ones, and
 // "16 × leaf" for unnumbered ones (label may be a shortened form).
-func runLabel(label string, run []planner.RackSlot) string {
+func runLabel(label string, run []hall.RackSlot) string {
 	if len(run) == 1 {
 		return label
 	}
@@ -524,7 +525,7 @@ func CableLengths(in Input) (*Figure, error) {
 	}
 	var long []string
 	for _, l := range h.Figures.Longest {
-		long = append(long, fmt.Sprintf("%s %g m on %s (reach %d m)", strings.ReplaceAll(l.Tier, "_", "-"), l.Metres, strings.ToLower(l.Medium.Label()), l.ReachM))
+		long = append(long, fmt.Sprintf("%s %g m on %s (reach %d m)", strings.ReplaceAll(l.Tier, "_", "-"), l.Metres, strings.ToLower(planner.Medium(l.Medium).Label()), l.ReachM))
 	}
 	note := "MM optics: multimode fibre and transceivers; SM optics: single-mode. Each link takes the cheapest medium that reaches the longest run between its two racks; lengths round up to the lengths parts are sold in (data/catalog.toml). Longest: " + strings.Join(long, "; ") + "."
 	return &Figure{Name: "cablelengths", Panels: [][]*plot.Plot{row}, Footnote: note, Data: data}, nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // hallCharts are the charts that need a data-hall layout.
@@ -23,7 +24,7 @@ func hallInput(t testing.TB, sys string, gpus int) Input {
 	if sys == "gb300-nvl72" {
 		s.Network.NICGbps = 800
 	}
-	s.Facility = &planner.Facility{}
+	s.Facility = &hall.Facility{}
 	in := input(t, s, []int{gpus})
 	if in.Plan.Hall == nil {
 		t.Fatal("no hall")
@@ -113,7 +114,7 @@ func TestHallChartsEverySystem(t *testing.T) {
 func BenchmarkFloorPlan100k(b *testing.B) {
 	s := planner.NewScenario()
 	s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = 100_000, 800, "q3400"
-	s.Facility = &planner.Facility{}
+	s.Facility = &hall.Facility{}
 	p, err := planner.Build(s, catalog(b))
 	if err != nil {
 		b.Fatal(err)
@@ -238,18 +239,18 @@ func TestFloorPlanRuns(t *testing.T) {
 // sits over the switch trays (touching ignored); a label too wide for the
 // room beside the rack drawn off the page (clip skipped).
 func TestRackRunLabels(t *testing.T) {
-	tray := func(n, u int) planner.RackSlot {
-		return planner.RackSlot{Kind: "node", Label: fmt.Sprintf("compute tray %d", n), U: u, Units: 1}
+	tray := func(n, u int) hall.RackSlot {
+		return hall.RackSlot{Kind: "node", Label: fmt.Sprintf("compute tray %d", n), U: u, Units: 1}
 	}
-	leaf := planner.RackSlot{Kind: "switch", Label: "tomahawk5 leaf", U: 1, Units: 1}
+	leaf := hall.RackSlot{Kind: "switch", Label: "tomahawk5 leaf", U: 1, Units: 1}
 	cases := []struct {
 		name string
-		run  []planner.RackSlot
+		run  []hall.RackSlot
 		want string
 	}{
-		{"one device keeps its label", []planner.RackSlot{tray(3, 3)}, "compute tray 3"},
-		{"numbered run by range", []planner.RackSlot{tray(1, 1), tray(2, 2), tray(3, 3)}, "compute tray 1–3"},
-		{"unnumbered run by count", []planner.RackSlot{leaf, leaf, leaf}, "3 × tomahawk5 leaf"},
+		{"one device keeps its label", []hall.RackSlot{tray(3, 3)}, "compute tray 3"},
+		{"numbered run by range", []hall.RackSlot{tray(1, 1), tray(2, 2), tray(3, 3)}, "compute tray 1–3"},
+		{"unnumbered run by count", []hall.RackSlot{leaf, leaf, leaf}, "3 × tomahawk5 leaf"},
 	}
 	for _, c := range cases {
 		if got := runLabel(c.run[0].Label, c.run); got != c.want {

@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // mergeRacksBelow is the rack width under which neighbours of one
@@ -19,7 +19,7 @@ var mergeRacksBelow = vg.Points(4)
 // deep, one path per colour, and records each rack's slot as a click
 // target when c draws for the window. Each rack is inset a little so
 // neighbours stay apart, unless racks are too thin for that to show.
-func fillRacks(c draw.Canvas, h *planner.Hall, at func(planner.Rack) vg.Point, rw, rd vg.Length) {
+func fillRacks(c draw.Canvas, h *hall.Hall, at func(hall.Rack) vg.Point, rw, rd vg.Length) {
 	gap := min(vg.Points(0.4), rw/8)
 	merge := rw < mergeRacksBelow
 	paths := map[color.Color]*vg.Path{}

@@ -11,6 +11,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // rackSelection is the floor plan's selected rack and where its links
@@ -67,7 +68,7 @@ func (s *rackSelection) width(n int) vg.Length {
 // draw strokes the selection: a line along the row then across the rows
 // to each far rack (as the trays run), the far racks outlined and the
 // rack ringed, big enough to find when racks are a pixel or two.
-func (s *rackSelection) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *planner.Hall, rw, rd vg.Length) {
+func (s *rackSelection) draw(c draw.Canvas, at func(hall.Rack) vg.Point, h *hall.Hall, rw, rd vg.Length) {
 	a := at(h.Racks[s.rack])
 	for _, e := range s.ends {
 		if e.Far == s.rack {
@@ -105,7 +106,7 @@ func (s *rackSelection) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *p
 }
 
 // note says what the selection draws, for the footnote.
-func (s *rackSelection) note(h *planner.Hall) string {
+func (s *rackSelection) note(h *hall.Hall) string {
 	r := h.Racks[s.rack]
 	links, racks := 0, map[int]bool{}
 	for _, e := range s.ends {
@@ -117,7 +118,7 @@ func (s *rackSelection) note(h *planner.Hall) string {
 }
 
 // series is the selected rack's links by tier and far rack.
-func (s *rackSelection) series(h *planner.Hall) Series {
+func (s *rackSelection) series(h *hall.Hall) Series {
 	out := Series{Name: "rack " + h.Racks[s.rack].Name + " links by far rack"}
 	for _, e := range s.ends {
 		out.Labels = append(out.Labels, strings.ReplaceAll(e.Tier, "_", "-")+" "+h.Racks[e.Far].Name)

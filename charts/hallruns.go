@@ -14,6 +14,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // runColour is the colour of each link tier's runs on the floor plan.
@@ -76,7 +77,7 @@ func (r *floorRuns) class(n int) int {
 // along one row line, or down one column, are merged into the stretches
 // they cover before stroking (one stroke paints an overlap once, so the
 // picture is the same, drawn in a fraction of the time).
-func (r *floorRuns) draw(c draw.Canvas, at func(planner.Rack) vg.Point, h *planner.Hall, rackW vg.Length) {
+func (r *floorRuns) draw(c draw.Canvas, at func(hall.Rack) vg.Point, h *hall.Hall, rackW vg.Length) {
 	segs := make([]segments, len(runWidths))
 	paths := make([]vg.Path, len(runWidths)) // one pair at a time, when not merged
 	rings := make([]vg.Path, len(runWidths))

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // The inputs table's media cell: laid-out runs give their range of
@@ -46,7 +47,7 @@ func TestTierMediaText(t *testing.T) {
 func TestReportInputsHallMedia(t *testing.T) {
 	s := planner.NewScenario()
 	s.Cluster.System, s.Cluster.GPUs = "dgx-h100", 256
-	s.Facility = &planner.Facility{RackKW: 40.8, LeafPlacement: planner.PlaceEnd}
+	s.Facility = &hall.Facility{RackKW: 40.8, LeafPlacement: hall.PlaceEnd}
 	in := input(t, s, []int{256})
 	var buf bytes.Buffer
 	if err := WriteReport(&buf, in, catalog(t), nil); err != nil {

@@ -18,6 +18,7 @@ import (
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 	"fabricplan/planner/scenariofile"
 )
 
@@ -274,7 +275,7 @@ func applyFlag(s *planner.Scenario, name, key, v string) error {
 			return usagef("--facility: write --facility on")
 		}
 		if s.Facility == nil {
-			s.Facility = &planner.Facility{}
+			s.Facility = &hall.Facility{}
 		}
 		return nil
 	}
@@ -289,7 +290,7 @@ func applyFlag(s *planner.Scenario, name, key, v string) error {
 		return usagef("--%s: %v%s", name, err, flagExample(f, name))
 	}
 	if strings.HasPrefix(key, "facility.") && s.Facility == nil {
-		s.Facility = &planner.Facility{}
+		s.Facility = &hall.Facility{}
 	}
 	if name == "system" {
 		s.Cluster.ServerPriceUSD = 0 // the file's server price was for its own servers

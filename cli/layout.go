@@ -10,6 +10,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // facilityFlags are the [facility] table's fields as plan flags: any one
@@ -70,7 +71,7 @@ func runLayout(env *cliEnv, args []string) error {
 		return err
 	}
 	if in.scenario.Facility == nil {
-		in.scenario.Facility = &planner.Facility{}
+		in.scenario.Facility = &hall.Facility{}
 	}
 	p, err := in.build(env.cat)
 	if err != nil {
@@ -95,18 +96,18 @@ func runLayout(env *cliEnv, args []string) error {
 
 // layoutJSON is the layout command's JSON.
 type layoutJSON struct {
-	Figures  planner.HallFigures `json:"figures"`
-	Facility planner.Facility    `json:"facility"`
-	WidthM   float64             `json:"width_m"`
-	LengthM  float64             `json:"length_m"`
-	Rows     []planner.Row       `json:"rows"`
-	Racks    []planner.Rack      `json:"racks"`
+	Figures  hall.Figures  `json:"figures"`
+	Facility hall.Facility `json:"facility"`
+	WidthM   float64       `json:"width_m"`
+	LengthM  float64       `json:"length_m"`
+	Rows     []hall.Row    `json:"rows"`
+	Racks    []hall.Rack   `json:"racks"`
 }
 
 // rackCSVHeader heads the layout's CSV columns.
 var rackCSVHeader = []string{"rack", "kind", "row", "slot", "x_m", "y_m", "nodes", "switches", "used_u", "peak_kw", "typical_kw", "cooling"}
 
-func writeRacksCSV(w io.Writer, h *planner.Hall) error {
+func writeRacksCSV(w io.Writer, h *hall.Hall) error {
 	cw := csv.NewWriter(w)
 	cw.Write(rackCSVHeader)
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
@@ -124,7 +125,7 @@ func writeLayoutText(w io.Writer, p *planner.Plan) error {
 	f := h.Figures
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "Data hall\t%s racks in %s rows, %.0f m x %.0f m = %s m2\n", textfmt.Int(f.Racks), textfmt.Int(f.Rows), h.WidthM, h.LengthM, textfmt.Int(int(f.AreaM2+0.5)))
-	for _, k := range []string{planner.RackCompute, planner.RackLeaf, planner.RackSpine, planner.RackCore} {
+	for _, k := range []string{hall.RackCompute, hall.RackLeaf, hall.RackSpine, hall.RackCore} {
 		if n := f.RacksByKind[k]; n > 0 {
 			fmt.Fprintf(tw, "  %s racks\t%s\n", k, textfmt.Int(n))
 		}
@@ -138,12 +139,12 @@ func writeLayoutText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintf(tw, "Racks over budget\t%s\n", over)
 	fmt.Fprintf(tw, "Cooling\t%s liquid-cooled, %s air-cooled racks\n", textfmt.Int(f.LiquidRacks), textfmt.Int(f.AirRacks))
 	for _, m := range []planner.Medium{planner.DAC, planner.ACC, planner.AOC, planner.Multimode, planner.Optics} {
-		if km := f.CableKM[m]; km > 0 {
-			fmt.Fprintf(tw, "Cable, %s\t%s km, %s kg\n", m.Label(), textfmt.KM(km), textfmt.Int(int(f.CableKg[m]+0.5)))
+		if km := f.CableKM[string(m)]; km > 0 {
+			fmt.Fprintf(tw, "Cable, %s\t%s km, %s kg\n", m.Label(), textfmt.KM(km), textfmt.Int(int(f.CableKg[string(m)]+0.5)))
 		}
 	}
 	for _, l := range f.Longest {
-		fmt.Fprintf(tw, "Longest %s link\t%g m (%.1f m run, %s to %s) on %s, reach %d m\n", strings.ReplaceAll(l.Tier, "_", "-"), l.Metres, l.RunM, l.From, l.To, l.Medium.Label(), l.ReachM)
+		fmt.Fprintf(tw, "Longest %s link\t%g m (%.1f m run, %s to %s) on %s, reach %d m\n", strings.ReplaceAll(l.Tier, "_", "-"), l.Metres, l.RunM, l.From, l.To, planner.Medium(l.Medium).Label(), l.ReachM)
 	}
 	fmt.Fprintf(tw, "Links by length\t")
 	prev := 0.0

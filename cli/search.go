@@ -11,6 +11,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/pricedraw"
 )
 
 func runSearch(env *cliEnv, args []string) error {
@@ -139,7 +140,7 @@ func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
 	}{Evaluated: r.Evaluated, Buildable: len(r.Designs), ElapsedS: r.Elapsed.Seconds(), TargetDays: r.Target,
 		Cheapest: toDesignJSON(r.Cheapest), FastestInBudget: toDesignJSON(r.FastestInBudget), Fastest: toDesignJSON(r.Fastest), Message: r.Message,
 		LaidOut: r.LaidOut, Undecided: r.Undecided, Pricing: r.PricingNote(),
-		Pick: toDesignJSON(r.Pick()), SureCheaper: planner.SureCheaper, Draws: planner.CompareDraws}
+		Pick: toDesignJSON(r.Pick()), SureCheaper: pricedraw.SureCheaper, Draws: pricedraw.N}
 	for _, d := range list {
 		out.Designs = append(out.Designs, toDesignJSON(d))
 	}
@@ -214,7 +215,7 @@ func writeSearchText(w io.Writer, r *planner.SearchResult, list []*planner.Desig
 				strings.Join(ties[:min(len(ties), 5)], "; "))
 		}
 		fmt.Fprintf(w, "VS PICK: P is the share of %s shared price draws in which a design costs less than the pick; a tie is P between %.1f and %.1f.\n",
-			textfmt.Int(planner.CompareDraws), 1-planner.SureCheaper, planner.SureCheaper)
+			textfmt.Int(pricedraw.N), 1-pricedraw.SureCheaper, pricedraw.SureCheaper)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

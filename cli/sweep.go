@@ -11,6 +11,7 @@ import (
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/pricedraw"
 )
 
 // sweepRow is one row of sweep, compare and jct output.
@@ -245,7 +246,7 @@ func runCompare(env *cliEnv, args []string) error {
 	}
 	var rows []sweepRow
 	var first *planner.Plan
-	var draws *planner.PriceDraws // shared by every comparison with the first
+	var draws *pricedraw.Draws // shared by every comparison with the first
 	var firstCosts []float64
 	var errs []error // every bad file, each with all its problems
 	for _, path := range pos {
@@ -266,11 +267,11 @@ func runCompare(env *cliEnv, args []string) error {
 		r := rowOf(label, p.GPUs, p, nil)
 		if first == nil {
 			first = p
-			draws = planner.NewPriceDraws(planner.CompareDraws)
-			firstCosts = draws.Costs(p, nil)
+			draws = pricedraw.New(pricedraw.N)
+			firstCosts = draws.Costs(p.PriceLines(), nil)
 		}
-		prob := planner.ProbCheaper(draws.Costs(p, nil), firstCosts)
-		r.ProbCheaperThanFirst, r.CostVsFirst = &prob, planner.CostVerdict(prob)
+		prob := pricedraw.ProbCheaper(draws.Costs(p.PriceLines(), nil), firstCosts)
+		r.ProbCheaperThanFirst, r.CostVsFirst = &prob, pricedraw.Verdict(prob)
 		if p == first {
 			r.CostVsFirst = "first"
 		}
@@ -339,7 +340,7 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	fmt.Fprintf(w, "Cost vs first: P is the share of %s price draws, each part's price within its sourced range\n"+
 		"(shared by parts both use), in which the fabric costs less than the first; cheaper at P >= %.1f,\n"+
 		"dearer at P <= %.1f, otherwise a tie: the difference is inside the prices' uncertainty.\n",
-		textfmt.Int(planner.CompareDraws), planner.SureCheaper, 1-planner.SureCheaper)
+		textfmt.Int(pricedraw.N), pricedraw.SureCheaper, 1-pricedraw.SureCheaper)
 	for _, r := range rows {
 		if r.Error != "" {
 			fmt.Fprintf(w, "%s: not planned: %s\n", textfmt.DisplayName(r.Label), r.Error)

@@ -120,8 +120,8 @@ func newCableWalk(p *Plan) *cableWalk {
 	}
 	if h := p.Hall; h != nil {
 		w.leafID = p.Servers
-		w.spineID = w.leafID + h.leavesPerPlane*p.Planes
-		w.coreID = w.spineID + h.spinesPerPlane*p.Planes
+		w.spineID = w.leafID + h.LeavesPerPlane()*p.Planes
+		w.coreID = w.spineID + h.SpinesPerPlane()*p.Planes
 	}
 	return w
 }
@@ -247,9 +247,9 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 							}
 							c.Rail = w.rail(g)
 							if h := w.p.Hall; h != nil {
-								c.aID, c.aPort, c.aUp = w.leafID+(plane-1)*h.leavesPerPlane+g, up+k, up
-								c.bID, c.bPort = w.spineID+(plane-1)*h.spinesPerPlane+h.podSpine[pod]+x, w.arrivals[x]
-								if err := w.measure(1, h.leafPlace(plane, g), h.spinePlace(plane, pod, x)); err != nil {
+								c.aID, c.aPort, c.aUp = w.leafID+(plane-1)*h.LeavesPerPlane()+g, up+k, up
+								c.bID, c.bPort = w.spineID+(plane-1)*h.SpinesPerPlane()+h.PodSpine(pod)+x, w.arrivals[x]
+								if err := w.measure(1, h.LeafPlace(plane, g), h.SpinePlace(plane, pod, x)); err != nil {
 									return err
 								}
 							}
@@ -290,8 +290,8 @@ func (w *cableWalk) serverLinks(plane, g int, leaf string, down int, fn func(c *
 		}
 		c.Rail = r + 1
 		if h := w.p.Hall; h != nil {
-			c.aID, c.aPort, c.bID, c.bPort = server, r*w.p.Planes+plane-1, w.leafID+(plane-1)*h.leavesPerPlane+g, k
-			if err := w.measure(0, h.nodePlace(server), h.leafPlace(plane, g)); err != nil {
+			c.aID, c.aPort, c.bID, c.bPort = server, r*w.p.Planes+plane-1, w.leafID+(plane-1)*h.LeavesPerPlane()+g, k
+			if err := w.measure(0, h.NodePlace(server), h.LeafPlace(plane, g)); err != nil {
 				return err
 			}
 		}
@@ -335,9 +335,9 @@ func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 								c.BDevice, c.BPort = w.core(plane, firstCore+x), portName(w.arrivals[x], w.coreCage)
 							}
 							if h := w.p.Hall; h != nil {
-								c.aID, c.aPort, c.aUp = w.spineID+(plane-1)*h.spinesPerPlane+h.podSpine[pod]+jj, up+k, up
-								c.bID, c.bPort = w.coreID+(plane-1)*h.coresPerPlane+firstCore+x, w.arrivals[x]
-								if err := w.measure(2, h.spinePlace(plane, pod, jj), h.corePlace(plane, firstCore+x)); err != nil {
+								c.aID, c.aPort, c.aUp = w.spineID+(plane-1)*h.SpinesPerPlane()+h.PodSpine(pod)+jj, up+k, up
+								c.bID, c.bPort = w.coreID+(plane-1)*h.CoresPerPlane()+firstCore+x, w.arrivals[x]
+								if err := w.measure(2, h.SpinePlace(plane, pod, jj), h.CorePlace(plane, firstCore+x)); err != nil {
 									return err
 								}
 							}

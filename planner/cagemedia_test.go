@@ -3,6 +3,8 @@ package planner
 import (
 	"strings"
 	"testing"
+
+	"fabricplan/planner/hall"
 )
 
 // A twin-port cage holds one module or one cable end, so both links of
@@ -17,13 +19,13 @@ func TestTwinPortCageOneMedium(t *testing.T) {
 		name   string
 		system string
 		gpus   int
-		f      Facility
+		f      hall.Facility
 	}{
-		{"dgx-h100 middle 256", "dgx-h100", 256, Facility{RackKW: 40.8, TrayHeightM: 2.0, LeafPlacement: PlaceMiddle}},
-		{"dgx-h100 end 1000", "dgx-h100", 1000, Facility{LeafPlacement: PlaceEnd}},
-		{"hgx-h100 middle 2056", "hgx-h100", 2056, Facility{}},
-		{"gb200-nvl72 720", "gb200-nvl72", 720, Facility{RackKW: 140}},
-		{"custom tor 333", "", 333, Facility{LeafPlacement: PlaceToR, RackUnits: 48}},
+		{"dgx-h100 middle 256", "dgx-h100", 256, hall.Facility{RackKW: 40.8, TrayHeightM: 2.0, LeafPlacement: hall.PlaceMiddle}},
+		{"dgx-h100 end 1000", "dgx-h100", 1000, hall.Facility{LeafPlacement: hall.PlaceEnd}},
+		{"hgx-h100 middle 2056", "hgx-h100", 2056, hall.Facility{}},
+		{"gb200-nvl72 720", "gb200-nvl72", 720, hall.Facility{RackKW: 140}},
+		{"custom tor 333", "", 333, hall.Facility{LeafPlacement: hall.PlaceToR, RackUnits: 48}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

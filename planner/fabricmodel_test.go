@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"fabricplan/planner/hall"
 )
 
 // TestStaticRoutingOnInfiniBand: InfiniBand with static subnet-manager
@@ -136,7 +138,7 @@ func TestSearchPickFollowsRouting(t *testing.T) {
 	cat := testCatalog(t)
 	pick := func(routing, place string) *Design {
 		s := searchScenario(4096)
-		s.Facility = &Facility{Layout: LayoutFlat}
+		s.Facility = &hall.Facility{Layout: hall.LayoutFlat}
 		s.Network.Routing = routing
 		w := dpJob()
 		w.OverlapDP, w.Placement = nil, place

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/hall"
 )
 
 // FieldKind is how an input's text is read.
@@ -305,8 +306,8 @@ func workload(s *Scenario) *Workload {
 	return s.Workload
 }
 
-func facility(s *Scenario) *Facility {
-	f := Facility{}
+func facility(s *Scenario) *hall.Facility {
+	f := hall.Facility{}
 	if s.Facility != nil {
 		f = *s.Facility
 	}
@@ -682,7 +683,7 @@ func facilityFields() []Field {
 			if s.Facility == nil {
 				return strconv.FormatBool(!s.givesLengths())
 			}
-			return strconv.FormatBool(s.Facility.Layout != LayoutFlat)
+			return strconv.FormatBool(s.Facility.Layout != hall.LayoutFlat)
 		},
 		Set: func(s *Scenario, text string) error {
 			on, err := ParseToggle(text)
@@ -691,49 +692,49 @@ func facilityFields() []Field {
 			}
 			switch {
 			case !on:
-				facility(s).Layout = LayoutFlat
+				facility(s).Layout = hall.LayoutFlat
 			case s.Facility == nil && s.givesLengths():
-				s.Facility = &Facility{} // the hall's lengths over the ones given
-			case s.Facility != nil && s.Facility.Layout == LayoutFlat:
+				s.Facility = &hall.Facility{} // the hall's lengths over the ones given
+			case s.Facility != nil && s.Facility.Layout == hall.LayoutFlat:
 				s.Facility.Layout = ""
 			}
 			return nil
 		}}
 	// linkLayout is the file's [facility] layout: every link measured in
 	// the hall, or one length per tier with the hall's racks still drawn.
-	linkLayout := choiceField("facility.link_layout", "Link lengths", append([]string{""}, Layouts...), func(s *Scenario) *string { return &facility(s).Layout })
+	linkLayout := choiceField("facility.link_layout", "Link lengths", append([]string{""}, hall.Layouts...), func(s *Scenario) *string { return &facility(s).Layout })
 	// The ranges are the ones the [facility] table is validated against.
-	limits := map[string]facilityField{}
-	for _, n := range (&Facility{}).numbers() {
-		limits[n.key] = n
+	limits := map[string]hall.Number{}
+	for _, n := range (&hall.Facility{}).Numbers() {
+		limits[n.Key] = n
 	}
-	flt := func(key, label, unit string, at func(*Facility) *float64) Field {
+	flt := func(key, label, unit string, at func(*hall.Facility) *float64) Field {
 		l := limits[key]
-		return numberField("facility."+key, label, unit, l.lo, l.hi, true, func(s *Scenario) *float64 { return at(facility(s)) })
+		return numberField("facility."+key, label, unit, l.Lo, l.Hi, true, func(s *Scenario) *float64 { return at(facility(s)) })
 	}
-	cnt := func(key, label string, at func(*Facility) *int) Field {
+	cnt := func(key, label string, at func(*hall.Facility) *int) Field {
 		l := limits[key]
-		return countField("facility."+key, label, int(l.lo), int(l.hi), true, "", func(s *Scenario) *int { return at(facility(s)) })
+		return countField("facility."+key, label, int(l.Lo), int(l.Hi), true, "", func(s *Scenario) *int { return at(facility(s)) })
 	}
 	fs := []Field{
 		layout,
 		linkLayout,
-		choiceField("facility.leaf_placement", "Leaf racks", append([]string{""}, LeafPlacements...), func(s *Scenario) *string { return &facility(s).LeafPlacement }),
-		choiceField("facility.row_order", "Spine and core rows", append([]string{""}, RowOrders...), func(s *Scenario) *string { return &facility(s).RowOrder }),
-		flt("rack_kw", "Rack power budget (kW)", "kW", func(f *Facility) *float64 { return &f.RackKW }),
-		cnt("racks_per_row", "Racks per row", func(f *Facility) *int { return &f.RacksPerRow }),
-		cnt("rack_units", "Rack height (U)", func(f *Facility) *int { return &f.RackUnits }),
-		cnt("reserved_units", "Units reserved per rack", func(f *Facility) *int { return &f.ReservedUnits }),
-		flt("rack_width_m", "Rack width (m)", "m", func(f *Facility) *float64 { return &f.RackWidthM }),
-		flt("rack_depth_m", "Rack depth (m)", "m", func(f *Facility) *float64 { return &f.RackDepthM }),
-		flt("cold_aisle_m", "Cold aisle (m)", "m", func(f *Facility) *float64 { return &f.ColdAisleM }),
-		flt("hot_aisle_m", "Hot aisle (m)", "m", func(f *Facility) *float64 { return &f.HotAisleM }),
-		flt("tray_height_m", "Cable tray height (m)", "m", func(f *Facility) *float64 { return &f.TrayHeightM }),
-		flt("slack_m", "Slack per run between racks (m)", "m", func(f *Facility) *float64 { return &f.SlackM }),
-		flt("rack_slack_m", "Slack per link in a rack (m)", "m", func(f *Facility) *float64 { return &f.RackSlackM }),
-		flt("typical_pct", "Typical power (% of peak)", "%", func(f *Facility) *float64 { return &f.TypicalPct }),
-		flt("server_kw", "Custom server power (kW)", "kW", func(f *Facility) *float64 { return &f.ServerKW }),
-		cnt("server_units", "Custom server height (U)", func(f *Facility) *int { return &f.ServerUnits }),
+		choiceField("facility.leaf_placement", "Leaf racks", append([]string{""}, hall.LeafPlacements...), func(s *Scenario) *string { return &facility(s).LeafPlacement }),
+		choiceField("facility.row_order", "Spine and core rows", append([]string{""}, hall.RowOrders...), func(s *Scenario) *string { return &facility(s).RowOrder }),
+		flt("rack_kw", "Rack power budget (kW)", "kW", func(f *hall.Facility) *float64 { return &f.RackKW }),
+		cnt("racks_per_row", "Racks per row", func(f *hall.Facility) *int { return &f.RacksPerRow }),
+		cnt("rack_units", "Rack height (U)", func(f *hall.Facility) *int { return &f.RackUnits }),
+		cnt("reserved_units", "Units reserved per rack", func(f *hall.Facility) *int { return &f.ReservedUnits }),
+		flt("rack_width_m", "Rack width (m)", "m", func(f *hall.Facility) *float64 { return &f.RackWidthM }),
+		flt("rack_depth_m", "Rack depth (m)", "m", func(f *hall.Facility) *float64 { return &f.RackDepthM }),
+		flt("cold_aisle_m", "Cold aisle (m)", "m", func(f *hall.Facility) *float64 { return &f.ColdAisleM }),
+		flt("hot_aisle_m", "Hot aisle (m)", "m", func(f *hall.Facility) *float64 { return &f.HotAisleM }),
+		flt("tray_height_m", "Cable tray height (m)", "m", func(f *hall.Facility) *float64 { return &f.TrayHeightM }),
+		flt("slack_m", "Slack per run between racks (m)", "m", func(f *hall.Facility) *float64 { return &f.SlackM }),
+		flt("rack_slack_m", "Slack per link in a rack (m)", "m", func(f *hall.Facility) *float64 { return &f.RackSlackM }),
+		flt("typical_pct", "Typical power (% of peak)", "%", func(f *hall.Facility) *float64 { return &f.TypicalPct }),
+		flt("server_kw", "Custom server power (kW)", "kW", func(f *hall.Facility) *float64 { return &f.ServerKW }),
+		cnt("server_units", "Custom server height (U)", func(f *hall.Facility) *int { return &f.ServerUnits }),
 	}
 	return fs
 }

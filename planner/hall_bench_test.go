@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fabricplan/data"
+	"fabricplan/planner/hall"
 )
 
 // xdr100k is the 100,000-GPU XDR example laid out in a default hall.
@@ -19,7 +20,7 @@ func xdr100k(b testing.TB) (Scenario, *Catalog) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.Facility = &Facility{}
+	s.Facility = &hall.Facility{}
 	return s, testCatalog(b)
 }
 
@@ -32,7 +33,7 @@ func BenchmarkHall100k(b *testing.B) {
 	defer hallMemoOff.Store(false)
 	s, cat := xdr100k(b)
 	plain := s.Clone()
-	plain.Facility = &Facility{Layout: LayoutFlat}
+	plain.Facility = &hall.Facility{Layout: hall.LayoutFlat}
 	for b.Loop() {
 		t0 := time.Now()
 		if _, err := Build(plain, cat); err != nil {
@@ -55,7 +56,7 @@ func BenchmarkHall100k(b *testing.B) {
 // one DGX H100 SU at 40.8 kW a rack. Catches: lengths not fed to the
 // JCT model, ns taken as us, one way instead of there and back.
 func TestHallWireDelay(t *testing.T) {
-	p := buildHall(t, hallScenario(256, Facility{RackKW: 40.8, LeafPlacement: PlaceEnd}))
+	p := buildHall(t, hallScenario(256, hall.Facility{RackKW: 40.8, LeafPlacement: hall.PlaceEnd}))
 	sum, n := map[string]float64{}, map[string]float64{}
 	for _, l := range p.BOM {
 		if l.Category != CatCable || l.Spare {
@@ -75,7 +76,7 @@ func TestHallWireDelay(t *testing.T) {
 	if got := p.perfNetwork().WireUS; math.Abs(got-want) > 1e-12 || want < 0.1 {
 		t.Errorf("wire delay %g us, want %g us", got, want)
 	}
-	plain := hallScenario(256, Facility{Layout: LayoutFlat})
+	plain := hallScenario(256, hall.Facility{Layout: hall.LayoutFlat})
 	q, err := Build(plain, testCatalog(t))
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/planner/hall"
 )
 
 // Hand-worked geometry of the defaults in data/facility.toml, restated
@@ -24,7 +25,7 @@ const (
 )
 
 // hallScenario is DGX H100 on QM9700 with a [facility] table.
-func hallScenario(gpus int, f Facility) Scenario {
+func hallScenario(gpus int, f hall.Facility) Scenario {
 	s := ibScenario(gpus)
 	s.Cluster.System = "dgx-h100"
 	s.Facility = &f
@@ -68,11 +69,11 @@ func runsOf(t *testing.T, p *Plan, tier string) map[string]CableRun {
 // vertical drop, slack left out, the wrong rack pitch, leaves at the
 // wrong end, lengths rounded to the nearest or down instead of up.
 func TestHallDGXSUServerLeafRuns(t *testing.T) {
-	p := buildHall(t, hallScenario(256, Facility{RackKW: 40.8, LeafPlacement: PlaceEnd}))
+	p := buildHall(t, hallScenario(256, hall.Facility{RackKW: 40.8, LeafPlacement: hall.PlaceEnd}))
 	if got := p.Hall.Figures.NodesPerRack; got != 4 {
 		t.Fatalf("nodes per rack = %d, want 4 (40.8 kW / 10.2 kW)", got)
 	}
-	if got := p.Hall.Figures.RacksByKind; got[RackCompute] != 8 || got[RackLeaf] != 1 {
+	if got := p.Hall.Figures.RacksByKind; got[hall.RackCompute] != 8 || got[hall.RackLeaf] != 1 {
 		t.Fatalf("racks = %v, want 8 compute and 1 leaf", got)
 	}
 	runs := runsOf(t, p, "server_leaf")
@@ -119,17 +120,17 @@ func TestHallDGXSUServerLeafRuns(t *testing.T) {
 // mid-height. Catches: trays placed over the switch trays, trays taken
 // as 8-GPU servers (8U each), a rack-scale system split over racks.
 func TestHallNVL72TrayLeafRuns(t *testing.T) {
-	s := hallScenario(576, Facility{RackKW: 140, LeafPlacement: PlaceEnd})
+	s := hallScenario(576, hall.Facility{RackKW: 140, LeafPlacement: hall.PlaceEnd})
 	s.Cluster.System = "gb200-nvl72"
 	p := buildHall(t, s)
 	h := p.Hall
-	if h.Figures.NodesPerRack != 18 || h.Figures.RacksByKind[RackCompute] != 8 || h.Figures.LiquidRacks != 8 {
+	if h.Figures.NodesPerRack != 18 || h.Figures.RacksByKind[hall.RackCompute] != 8 || h.Figures.LiquidRacks != 8 {
 		t.Fatalf("figures %+v: want 8 liquid-cooled racks of 18 trays", h.Figures)
 	}
 	// the leaf rack stands after the 8 compute racks: slot 9
 	leafRack := ""
 	for _, r := range h.Racks {
-		if r.Kind == RackLeaf {
+		if r.Kind == hall.RackLeaf {
 			leafRack = r.Name
 		}
 	}
@@ -180,7 +181,7 @@ func TestHallNVL72TrayLeafRuns(t *testing.T) {
 // modules chosen by the tier's default length instead of the link's,
 // the 100 m module used past its reach.
 func TestHallCrossingLinkPicksLongReach(t *testing.T) {
-	p := buildHall(t, hallScenario(4096, Facility{RackKW: 40.8, RacksPerRow: 200, RackWidthM: 2, LeafPlacement: PlaceToR, RowOrder: RowsNetFirst}))
+	p := buildHall(t, hallScenario(4096, hall.Facility{RackKW: 40.8, RacksPerRow: 200, RackWidthM: 2, LeafPlacement: hall.PlaceToR, RowOrder: hall.RowsNetFirst}))
 	cat := testCatalog(t)
 	long := 0
 	err := p.WalkCables(func(c *CableRun) error {
@@ -216,7 +217,7 @@ func TestHallCrossingLinkPicksLongReach(t *testing.T) {
 // plan says so. Catches: a budget never compared, network racks only,
 // the count off by the partial rack.
 func TestHallRackOverBudget(t *testing.T) {
-	s := hallScenario(720, Facility{})
+	s := hallScenario(720, hall.Facility{})
 	s.Cluster.System = "gb200-nvl72"
 	p := buildHall(t, s)
 	f := p.Hall.Figures
@@ -257,7 +258,7 @@ func TestHallRackOverBudget(t *testing.T) {
 // cages, the price of copper not compared per link, media chosen per
 // rack pair instead of per twin-port cage (64 ACC links, $182,400).
 func TestHallMediumMixCost(t *testing.T) {
-	s := hallScenario(256, Facility{RackKW: 40.8, TrayHeightM: 2.0, LeafPlacement: PlaceMiddle})
+	s := hallScenario(256, hall.Facility{RackKW: 40.8, TrayHeightM: 2.0, LeafPlacement: hall.PlaceMiddle})
 	s.Prices = map[string]float64{"acc": 600, "fiber": 50, "osfp-400x2": 700, "osfp-400x2-mm": 5000}
 	serverLeafUSD := func(p *Plan) float64 {
 		usd := 0.0
@@ -301,7 +302,7 @@ func TestHallPropertiesEverySystem(t *testing.T) {
 	cat := testCatalog(t)
 	for _, sys := range cat.SystemKeys() {
 		for _, gpus := range []int{72, 1000, 3000, 9216} {
-			for _, place := range LeafPlacements {
+			for _, place := range hall.LeafPlacements {
 				s := NewScenario()
 				s.Cluster.System, s.Cluster.GPUs = sys, gpus
 				if sys == CustomSystem {
@@ -319,10 +320,10 @@ func TestHallPropertiesEverySystem(t *testing.T) {
 				if gpus == 1000 {
 					s.Network.Planes = 2 // two planes: leaves of both in each unit's leaf racks
 				}
-				s.Facility = &Facility{LeafPlacement: place, RackKW: 150, RacksPerRow: 13}
+				s.Facility = &hall.Facility{LeafPlacement: place, RackKW: 150, RacksPerRow: 13}
 				p, err := Build(s, cat)
 				if err != nil {
-					if strings.Contains(err.Error(), "facility.leaf_placement") && place == PlaceToR {
+					if strings.Contains(err.Error(), "facility.leaf_placement") && place == hall.PlaceToR {
 						continue // no room for top-of-rack leaves: a finding
 					}
 					t.Errorf("%s %d %s: %v", sys, gpus, place, err)
@@ -433,7 +434,7 @@ func FuzzParseFacilityData(f *testing.F) {
 			}
 			return
 		}
-		if errs := d.Defaults.validate(); len(errs) > 0 || d.Defaults.RackWidthM <= 0 || d.Defaults.RacksPerRow <= 0 {
+		if errs := d.Defaults.Validate(); len(errs) > 0 || d.Defaults.RackWidthM <= 0 || d.Defaults.RacksPerRow <= 0 {
 			t.Fatalf("accepted bad defaults %+v: %v", d.Defaults, errs)
 		}
 	})
@@ -450,7 +451,7 @@ func FuzzParseFacilityData(f *testing.F) {
 // offered, a multimode link with single-mode modules at either end, the
 // server end's module not switched to its multimode counterpart.
 func TestHallMultimodeWhereCheaper(t *testing.T) {
-	s := hallScenario(256, Facility{RackKW: 40.8, LeafPlacement: PlaceMiddle})
+	s := hallScenario(256, hall.Facility{RackKW: 40.8, LeafPlacement: hall.PlaceMiddle})
 	s.Prices = map[string]float64{"acc": 5000, "fiber": 50, "fiber-mm": 40, "osfp-400x2": 700, "osfp-400x2-mm": 500}
 	p := buildHall(t, s)
 	usd := 0.0
@@ -474,42 +475,5 @@ func TestHallMultimodeWhereCheaper(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestUnitStaysInOneBlock: a scalable unit longer than a row runs over
-// several rows, and the hall sets its rows in blocks side by side; every
-// compute rack of a unit must stand in the block of its unit's leaf rack.
-// Catches the block break falling between two rows of one unit (as it
-// did: 1M GPUs on Tomahawk 6 put a unit's last rows in the next block, a
-// 249 m server-leaf run no medium reaches, and the plan fell back to flat
-// lengths), and the network rows set between a unit's rows.
-func TestUnitStaysInOneBlock(t *testing.T) {
-	for _, g := range []int{100_000, 262_152, 1_000_000} {
-		s := NewScenario()
-		s.Cluster.GPUs = g
-		s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g"
-		p := buildHall(t, s)
-		h := p.Hall
-		long := false
-		for u := range h.unitLeafRack {
-			leaf := h.Racks[h.unitLeafRack[u]]
-			first, last := h.unitRackSpan(u)
-			long = long || h.Racks[h.computeRack[first]].Row != h.Racks[h.computeRack[last]].Row
-			for c := first; c <= last; c++ {
-				rk := h.Racks[h.computeRack[c]]
-				if h.Rows[rk.Row].X != h.Rows[leaf.Row].X {
-					t.Fatalf("%d GPUs: unit %d's rack %s stands in another block than its leaf rack %s", g, u, rk.Name, leaf.Name)
-				}
-			}
-		}
-		if !long {
-			t.Errorf("%d GPUs: no unit runs over two rows; the case does not test the block break", g)
-		}
-		for _, n := range p.Notes {
-			if strings.Contains(n, "no hall layout") {
-				t.Errorf("%d GPUs: %s", g, n)
-			}
-		}
 	}
 }

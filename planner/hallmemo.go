@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"fabricplan/planner/hall"
 )
 
 // A plan's hall (its racks, every link's length, medium and parts, the
@@ -48,7 +50,7 @@ type hallKey struct {
 	sw       *Switch
 	cluster  Cluster
 	network  Network
-	facility Facility
+	facility hall.Facility
 	// hasFacility tells a [facility] table of defaults from none (the
 	// default leaf placement falls back only when none was asked).
 	hasFacility bool
@@ -61,7 +63,7 @@ type hallKey struct {
 // Everything in it is read-only once stored: plans share the hall and
 // the cage sets.
 type hallResult struct {
-	hall  *Hall
+	hall  *hall.Hall
 	notes []string  // the notes layOut added
 	lines []BOMLine // the link BOM lines, in order
 	// tiers are the link tiers after the walk (runs, media, modules).

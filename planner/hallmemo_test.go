@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/planner/hall"
 )
 
 // forgetHalls empties the hall memo.
@@ -71,11 +72,11 @@ func hallMemoCases(t *testing.T, cat *Catalog) map[string]Scenario {
 	s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch, s.Network.NICGbps = 24_576, InfiniBand, "q3400", 800
 	s.Network.Tiers, s.Network.UplinkGbps, s.Network.CoreUplinkGbps = 3, 800, 400
 	out["q3400-800g-core-400g"] = s
-	for _, order := range []string{RowsNetFirst, RowsNetMiddle, RowsNetLast} {
-		for _, place := range LeafPlacements {
+	for _, order := range []string{hall.RowsNetFirst, hall.RowsNetMiddle, hall.RowsNetLast} {
+		for _, place := range hall.LeafPlacements {
 			s := ibScenario(3000)
-			s.Facility = &Facility{RowOrder: order, LeafPlacement: place, RackKW: 60}
-			if place == PlaceToR {
+			s.Facility = &hall.Facility{RowOrder: order, LeafPlacement: place, RackKW: 60}
+			if place == hall.PlaceToR {
 				s.Facility.RackUnits = 52 // room for the leaves above the servers
 			}
 			out["ib-3000-"+order+"-"+place] = s
@@ -174,7 +175,7 @@ func sameHall(t *testing.T, what string, want, got *Plan) {
 // A plan that takes its hall from the memo equals the plain walk of
 // every link, over every system, style, tier count, odd size, speed,
 // row order and leaf placement; the plan that stored it too. The second
-// plan must really come from the memo (the same *Hall). Mutations
+// plan must really come from the memo (the same *hall.Hall). Mutations
 // caught: link BOM lines not replayed or replayed twice, the link
 // tiers' runs, media or module counts not restored, the layout's notes
 // dropped, the media chooser kept bound to the first plan (a nil plan
@@ -239,15 +240,15 @@ func TestHallKeyCoversScenario(t *testing.T) {
 func TestHallMemoEdits(t *testing.T) {
 	cat := testCatalog(t)
 	base := ibScenario(1000)
-	base.Facility = &Facility{}
+	base.Facility = &hall.Facility{}
 	edits := []struct {
 		name string
 		edit func(s *Scenario)
 	}{
 		{"price of a cable", func(s *Scenario) { s.Prices = map[string]float64{"dac": 1e6, "acc": 1e6} }},
 		{"price basis", func(s *Scenario) { s.Pricing.Basis = BasisList }},
-		{"facility rack budget", func(s *Scenario) { s.Facility = &Facility{RackKW: 20} }},
-		{"facility row order", func(s *Scenario) { s.Facility = &Facility{RowOrder: RowsNetFirst, RacksPerRow: 12} }},
+		{"facility rack budget", func(s *Scenario) { s.Facility = &hall.Facility{RackKW: 20} }},
+		{"facility row order", func(s *Scenario) { s.Facility = &hall.Facility{RowOrder: hall.RowsNetFirst, RacksPerRow: 12} }},
 		{"cluster size", func(s *Scenario) { s.Cluster.GPUs = 1024 }},
 		{"network oversubscription", func(s *Scenario) { s.Network.Oversubscription = "2:1" }},
 	}

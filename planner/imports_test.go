@@ -40,6 +40,10 @@ var importRules = []importRule{
 	{name: "internal packages never import the engine, the GUI or the CLI", pkgs: []string{"internal/..."},
 		never: []string{"planner/...", "app/...", "charts/...", "cli/...", ""}},
 	{name: "planner/fabric imports nothing of ours", pkgs: []string{"planner/fabric/..."}, onlyOurs: []string{}},
+	{name: "planner/hall imports only textfmt and fielderr of ours", pkgs: []string{"planner/hall/..."},
+		onlyOurs: []string{"internal/textfmt", "internal/fielderr"}},
+	{name: "planner/sidenet imports nothing of ours", pkgs: []string{"planner/sidenet/..."}, onlyOurs: []string{}},
+	{name: "planner/pricedraw imports nothing of ours", pkgs: []string{"planner/pricedraw/..."}, onlyOurs: []string{}},
 	{name: "planner/perf never imports the planner facade", pkgs: []string{"planner/perf/..."},
 		never: []string{"planner", "planner/scenariofile/...", "app/...", "charts/...", "cli/..."}},
 	{name: "the engine never imports scenariofile (scenariofile imports the engine)", pkgs: []string{"planner"},
@@ -183,10 +187,13 @@ func fileExists(p string) bool {
 // DESIGN.md's layout: each broken rule is named with the import that
 // breaks it. Mutations caught: planner importing scenariofile or
 // safefile again, app/model importing Fyne or charts, charts importing
-// app, a leaf package (textfmt, fielderr) importing the planner.
+// app, a leaf package (textfmt, fielderr) importing the planner, the
+// hall's geometry (planner/hall) importing the planner or the sizer, the
+// side-network sizer (planner/sidenet) or the price draws
+// (planner/pricedraw) importing the planner.
 func TestImportsFlowOneWay(t *testing.T) {
 	graph := moduleGraph(t, "..")
-	for _, want := range []string{"", "planner", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
+	for _, want := range []string{"", "planner", "planner/hall", "planner/sidenet", "planner/pricedraw", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
 		if _, ok := graph[want]; !ok {
 			t.Fatalf("package %s not found: the walk of the module is wrong", show(want))
 		}
@@ -217,6 +224,10 @@ func TestImportRulesBite(t *testing.T) {
 		{"charts load scenario files", map[string][]string{"charts": {"fabricplan/planner/scenariofile"}}, "only cli and app read and write scenario files"},
 		{"a sibling with the prefix is not the subtree", map[string][]string{"planner/fabricx": {"fabricplan/app"}}, "the engine never imports the GUI"},
 		{"planner/fabricx is not planner/fabric", map[string][]string{"planner/fabricx": {"fabricplan/internal/textfmt"}}, ""},
+		{"the hall imports the planner", map[string][]string{"planner/hall": {"fabricplan/internal/fielderr", "fabricplan/planner"}}, "planner/hall imports only textfmt and fielderr of ours: fabricplan/planner/hall imports fabricplan/planner"},
+		{"the price draws import the planner", map[string][]string{"planner/pricedraw": {"fabricplan/planner"}}, "planner/pricedraw imports nothing of ours"},
+		{"the side-network sizer imports the planner", map[string][]string{"planner/sidenet": {"fabricplan/planner"}}, "planner/sidenet imports nothing of ours"},
+		{"the hall imports the fabric sizer", map[string][]string{"planner/hall": {"fabricplan/planner/fabric"}}, "planner/hall imports only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := importViolations(tc.graph, importRules)

@@ -7,14 +7,15 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/sidenet"
 )
 
 // How a network beside the back end is built ([networks] frontend,
 // storage, oob).
 const (
-	NetSeparate  = "separate"  // its own ports, switches and links
-	NetConverged = "converged" // carried on the front end (storage only)
-	NetNone      = "none"      // not built
+	NetSeparate  = sidenet.Separate  // its own ports, switches and links
+	NetConverged = sidenet.Converged // carried on the front end (storage only)
+	NetNone      = sidenet.None      // not built
 )
 
 // Network names, as Networks.List and the JSON name them.
@@ -117,13 +118,6 @@ type SideServer struct {
 // mgmtServerKey is the catalog key of the management server.
 const mgmtServerKey = "mgmt"
 
-// oobGbps is the out-of-band port speed, Gb/s.
-const oobGbps = 1
-
-// oobUplinks is the 100G uplinks of each OOB switch into the in-band
-// network (DGX H100 SuperPOD RA Table 8: 16 cables for 8 SN2201).
-const oobUplinks = 2
-
 // SideNetwork is one network of the cluster, sized.
 type SideNetwork struct {
 	Name string `json:"name"`
@@ -193,7 +187,7 @@ type Networks struct {
 	// and frontEndLS the front end's leaves and spines, for timing the job
 	// on the front end without sizing it again.
 	defaults   SideDefaults
-	frontEndLS leafSpine
+	frontEndLS sidenet.LeafSpine
 }
 
 // Net returns the network called name, nil when absent.
@@ -480,109 +474,3 @@ func (c *Catalog) indexSide() error {
 	}
 	return nil
 }
-
-// portGroup is a set of device ports on leaves of one down:up ratio.
-type portGroup struct {
-	ports    int
-	down, up int // the ratio
-}
-
-// leafSpine is a two-tier network sized by sizeLeafSpine.
-type leafSpine struct {
-	leaves, spines int
-	uplinks, isl   int // leaf-spine links; links between paired leaves
-	cores          int // a third tier when the leaves outgrow one spine's reach
-	coreLinks      int // spine-core links
-	down           int // device ports per leaf, first group (for the JCT view)
-	up             int // uplinks per leaf, first group
-}
-
-// sizeLeafSpine sizes a network beside the back end: leaves in pairs (a
-// server's bonded ports reach two switches, as every NVIDIA RA builds
-// them; Ethernet pairs give two ports to the link between them), each
-// group's leaves split down:up by its ratio, and when one pair does not
-// hold every port, spines in pairs to take the uplinks. A group's ports
-// spread evenly over its leaves, and each leaf cables the uplinks its
-// ports need at the ratio; the spines (and cores) have a port for every
-// uplink port the leaves have at the ratio, cabled or not, so that
-// filling a leaf's free ports adds cables, not spines. That is NVIDIA's
-// DGX H100 SuperPOD storage fabric (RA-11333-001 Table 8): 254 DGX ports
-// on 8 leaves (32 each, 24 uplinks at 4:3), 48 storage ports on 2 (24
-// and 24 at 1:1), 240 leaf-spine cables (494 NDR cables less the 254 to
-// the DGX), on the 6 spines that the leaves' 8 x 27 + 2 x 32 = 280
-// uplink ports need (16 switches, Table 7). The spines are the fewest
-// with those ports (no balance search: these networks carry
-// north-south traffic, hashed).
-func sizeLeafSpine(groups []portGroup, radix int, ethernet bool) leafSpine {
-	isl := 0
-	if ethernet {
-		isl = 2
-	}
-	usable := radix - isl
-	total := 0
-	for _, g := range groups {
-		total += g.ports
-	}
-	var n leafSpine
-	if total == 0 {
-		return n
-	}
-	if total <= 2*usable { // one pair holds every port
-		n.leaves, n.isl = 2, isl
-		n.down, n.up = usable, 0
-		return n
-	}
-	type sized struct{ leaves, down, up int }
-	var gs []sized
-	last := -1
-	for i, g := range groups {
-		if g.ports == 0 {
-			gs = append(gs, sized{})
-			continue
-		}
-		down := usable * g.down / (g.down + g.up)
-		up := ceilDiv(down*g.up, g.down)
-		if down+up > usable {
-			down = usable - up
-		}
-		gs = append(gs, sized{ceilDiv(g.ports, down), down, up})
-		n.leaves += gs[i].leaves
-		if last < 0 {
-			n.down, n.up = down, up
-		}
-		last = i
-	}
-	if n.leaves%2 == 1 { // the pair's second leaf
-		n.leaves++
-		gs[last].leaves++
-	}
-	capacity := 0 // uplink ports of the leaves at their ratio
-	for i, g := range groups {
-		if g.ports == 0 {
-			continue
-		}
-		l := gs[i].leaves
-		capacity += l * gs[i].up
-		// The ports spread: ports%l leaves take one more than the rest.
-		hi, lo := g.ports%l, l-g.ports%l
-		n.uplinks += hi*ceilDiv((g.ports/l+1)*g.up, g.down) + lo*ceilDiv(g.ports/l*g.up, g.down)
-	}
-	n.isl = n.leaves / 2 * isl // isl ports a leaf: links a pair
-	n.spines = even(max(2, ceilDiv(capacity, radix)))
-	if n.leaves <= radix {
-		return n
-	}
-	// Past what one spine reaches (a link to every leaf), pods of radix/2
-	// leaves get their own spines, half of whose ports go up to cores;
-	// a spine sends up the links it takes from below.
-	pods := ceilDiv(n.leaves, radix/2)
-	perPod := ceilDiv(capacity, pods)
-	spinesPerPod := even(max(2, ceilDiv(perPod, radix/2)))
-	n.spines = pods * spinesPerPod
-	n.coreLinks = n.uplinks
-	n.cores = even(max(2, ceilDiv(pods*perPod, radix)))
-	return n
-}
-
-// even rounds n up to an even number (switches come in pairs).
-func even(n int) int { return n + n%2 }

@@ -5,6 +5,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/perf"
+	"fabricplan/planner/sidenet"
 )
 
 // FrontEndJCT is the job on the front end alone: its traffic over the
@@ -70,7 +71,7 @@ func (p *Plan) storageCheckpoint(cat *Catalog) *Reliability {
 	}
 	r := p.Scenario.resolveNetworks(cat)
 	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: ceilDiv(p.Servers, r.NodesPerRack), be: true}
-	st := c.storage()
+	st := c.storage(sidenet.SizeStorage(c.inputs()))
 	return p.withCheckpoint(rel, p.checkpoint(d, r, &st))
 }
 
@@ -104,9 +105,9 @@ func (p *Plan) CheckpointSource() string {
 // frontEndView is the JCT model's view of the front end: its ports per
 // server at its speed, hashed (ECMP) Ethernet, its leaf ratio and the
 // servers under one leaf pair; the job's placement as on the back end.
-func (p *Plan) frontEndView(w Workload, d *JCTData, r SideDefaults, ls leafSpine) perf.View {
+func (p *Plan) frontEndView(w Workload, d *JCTData, r SideDefaults, ls sidenet.LeafSpine) perf.View {
 	return p.jobView(w, d).OnFrontEnd(perf.FrontEnd{Ports: r.FrontEndPorts, Gbps: r.FrontEndGbps,
-		Down: ls.down, Up: ls.up, Spines: ls.spines, Cores: ls.cores})
+		Down: ls.Down, Up: ls.Up, Spines: ls.Spines, Cores: ls.Cores})
 }
 
 // checkpoint is the write time of the model state over the storage path

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/sidenet"
 )
 
 // sideBill adds up one network's parts: cost (and its range), power and
@@ -51,7 +52,8 @@ func (b *sideBill) fill(n *SideNetwork) {
 	n.CostUSD, n.LowUSD, n.HighUSD, n.PowerW, n.Transceivers = b.cost, b.low, b.high, b.pow, b.modules
 }
 
-// clusterSizer sizes the networks of one cluster.
+// clusterSizer sizes the networks of one cluster (package sidenet
+// counts them), picks their parts and prices them.
 type clusterSizer struct {
 	p     *Plan
 	cat   *Catalog
@@ -61,7 +63,7 @@ type clusterSizer struct {
 	be    bool // the cluster has the plan's back end
 	// frontEndLS is the front end's leaves and spines as size last
 	// sized them, for the job timed on the front end.
-	frontEndLS leafSpine
+	frontEndLS sidenet.LeafSpine
 	// picks are the side parts chosen so far: the sizer asks for the
 	// same ones at every pass of its out-of-band loop.
 	picks []sidePick
@@ -88,29 +90,37 @@ func (c *clusterSizer) parts(f Fabric, gbps int) (*Switch, *SideLink) {
 	return p.sw, p.link
 }
 
-// storagePorts is the switch ports the storage servers take at gbps:
-// the scenario's, else the read bandwidth asked, non-blocking.
-func (c *clusterSizer) storagePorts(gbps int) int {
-	if c.r.StorageServerPorts > 0 {
-		return c.r.StorageServerPorts
+// inputs are the sizer's cluster and networks for package sidenet.
+func (c *clusterSizer) inputs() sidenet.Inputs {
+	r, p := &c.r, c.p
+	in := sidenet.Inputs{Nodes: c.nodes, Racks: c.racks, GPUs: p.GPUs, BackEnd: c.be, BackEndFabric: string(p.Scenario.Network.Fabric),
+		FrontEnd: r.FrontEnd, FrontEndPorts: r.FrontEndPorts, FrontEndGbps: r.FrontEndGbps,
+		Storage: r.Storage, StorageFabric: string(r.StorageFabric), StoragePorts: r.StoragePorts, StorageGbps: r.StorageGbps,
+		StorageGBsPerGPU: r.StorageGBsPerGPU, StorageServerPorts: r.StorageServerPorts,
+		OOB: r.OOB, OOBPortsPerNode: r.OOBPortsPerNode, PDUsPerRack: r.PDUsPerRack, RackOOBPorts: r.RackOOBPorts, RackOOBSwitches: r.RackOOBSwitches,
+		UFMPerFabric: r.UFMPerFabric, ManagementServers: r.ManagementServers,
+		NetworkRackDevices: r.NetworkRackDevices, NetworkRackPDUs: r.NetworkRackPDUs}
+	if c.be {
+		in.BackEndSwitches = p.TotalSwitches()
 	}
-	gbs := float64(c.p.GPUs) * c.r.StorageGBsPerGPU
-	return max(1, ceilDiv(int(gbs*8+0.5), gbps))
+	in.FrontEndDown, in.FrontEndUp, _ = Ratio(r.FrontEndOversubscription)
+	in.StorageDown, in.StorageUp, _ = Ratio(r.StorageOversubscription)
+	// The radix of each network built, at its speed.
+	radix := func(f Fabric, gbps int) int {
+		sw, _ := c.parts(f, gbps)
+		return sw.Radix(gbps)
+	}
+	if r.FrontEnd != NetNone {
+		in.FrontEndRadix = radix(Ethernet, r.FrontEndGbps)
+	}
+	if r.Storage != NetNone && r.Storage != NetConverged {
+		in.StorageRadix = radix(r.StorageFabric, r.StorageGbps)
+	}
+	if r.OOB != NetNone {
+		in.OOBRadix = radix(Ethernet, sidenet.OOBGbps)
+	}
+	return in
 }
-
-// ufmHosts is the UFM hosts: r.UFMPerFabric for each InfiniBand fabric.
-func (c *clusterSizer) ufmHosts() int {
-	n := 0
-	if c.be && c.p.Scenario.Network.Fabric == InfiniBand {
-		n += c.r.UFMPerFabric
-	}
-	if c.r.Storage == NetSeparate && c.r.StorageFabric == InfiniBand {
-		n += c.r.UFMPerFabric
-	}
-	return n
-}
-
-func (c *clusterSizer) mgmtServers() int { return c.r.ManagementServers + c.ufmHosts() }
 
 // backEnd is the plan's back end as one network of the list.
 func (c *clusterSizer) backEnd() SideNetwork {
@@ -129,8 +139,9 @@ func (c *clusterSizer) backEnd() SideNetwork {
 	}
 }
 
-// storage sizes a separate storage fabric, or says where storage goes.
-func (c *clusterSizer) storage() SideNetwork {
+// storage is a separate storage fabric as sized (net), priced, or where
+// storage goes.
+func (c *clusterSizer) storage(net sidenet.Net) SideNetwork {
 	r := c.r
 	n := SideNetwork{Name: NetStorage, Kind: r.Storage, Source: r.Source}
 	switch r.Storage {
@@ -138,130 +149,75 @@ func (c *clusterSizer) storage() SideNetwork {
 		return n
 	case NetConverged:
 		n.PortGbps = r.FrontEndGbps
-		n.Carried = c.storagePorts(r.FrontEndGbps)
+		n.Carried = net.StorageServerPorts
 		n.Notes = append(n.Notes, fmt.Sprintf("storage converged on the front end: its %s storage-server ports are on the front-end switches", textfmt.Int(n.Carried)))
 		return n
 	}
 	sw, link := c.parts(r.StorageFabric, r.StorageGbps)
-	radix := sw.Radix(r.StorageGbps)
-	d, u, _ := Ratio(r.StorageOversubscription)
-	nodePorts := c.nodes * r.StoragePorts
-	storPorts := c.storagePorts(r.StorageGbps)
-	ls := sizeLeafSpine([]portGroup{{nodePorts, d, u}, {storPorts, 1, 1}}, radix, r.StorageFabric == Ethernet)
 	n.Fabric, n.PortsPerServer, n.PortGbps = r.StorageFabric, r.StoragePorts, r.StorageGbps
-	n.Ports = nodePorts + storPorts
-	n.Leaves, n.Spines, n.Switches, n.Switch = ls.leaves, ls.spines+ls.cores, ls.leaves+ls.spines+ls.cores, sw.Key
-	n.Links = n.Ports + ls.uplinks + ls.isl + ls.coreLinks
+	n.Ports, n.Leaves, n.Spines, n.Switches, n.Switch, n.Links = net.Ports, net.Leaves, net.Spines, net.Switches, sw.Key, net.Links
 	b := sideBill{s: &c.p.Scenario}
 	b.sw(sw, n.Switches)
 	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.StoragePorts, r.StorageGbps)
 	b.fill(&n)
-	n.Notes = append(n.Notes, fmt.Sprintf("%s storage-server ports at %dG (storage servers not priced)", textfmt.Int(storPorts), r.StorageGbps))
+	n.Notes = append(n.Notes, fmt.Sprintf("%s storage-server ports at %dG (storage servers not priced)", textfmt.Int(net.StorageServerPorts), r.StorageGbps))
 	return n
 }
 
-// frontEnd sizes the front end with the OOB switches' uplinks and the
-// storage it carries.
-func (c *clusterSizer) frontEnd(oobSwitches int, storage SideNetwork) (SideNetwork, leafSpine) {
+// frontEnd is the front end as sized (net), priced.
+func (c *clusterSizer) frontEnd(net sidenet.Net) SideNetwork {
 	r := c.r
 	n := SideNetwork{Name: NetFrontEnd, Kind: r.FrontEnd, Source: r.Source}
 	if r.FrontEnd == NetNone {
-		return n, leafSpine{}
+		return n
 	}
 	g := r.FrontEndGbps
 	sw, link := c.parts(Ethernet, g)
-	radix := sw.Radix(g)
-	d, u, _ := Ratio(r.FrontEndOversubscription)
-	nodePorts := c.nodes * r.FrontEndPorts
-	other := c.mgmtServers() + oobSwitches*oobUplinks
-	other += storage.Carried
-	ls := sizeLeafSpine([]portGroup{{nodePorts + other, d, u}}, radix, true)
 	n.Fabric, n.PortsPerServer, n.PortGbps = Ethernet, r.FrontEndPorts, g
-	n.Ports = nodePorts + other
-	n.Leaves, n.Spines, n.Switches, n.Switch = ls.leaves, ls.spines+ls.cores, ls.leaves+ls.spines+ls.cores, sw.Key
-	n.Links = n.Ports + ls.uplinks + ls.isl + ls.coreLinks
+	n.Ports, n.Leaves, n.Spines, n.Switches, n.Switch, n.Links = net.Ports, net.Leaves, net.Spines, net.Switches, sw.Key, net.Links
 	b := sideBill{s: &c.p.Scenario}
 	b.sw(sw, n.Switches)
 	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.FrontEndPorts, g)
 	b.fill(&n)
-	return n, ls
+	return n
 }
 
-// networkRacks is the racks the switches outside the compute racks and
-// the management servers fill (0 without a devices-per-rack figure).
-func (c *clusterSizer) networkRacks(otherSwitches, oobSwitches int) int {
-	if c.r.NetworkRackDevices <= 0 {
-		return 0
-	}
-	devices := otherSwitches + max(0, oobSwitches-c.racks*c.r.RackOOBSwitches) + c.mgmtServers()
-	return ceilDiv(devices, c.r.NetworkRackDevices)
-}
-
-// oob sizes the out-of-band network: a 1G port for every server BMC, rack
-// device (PDUs, NVLink trays, power shelves), management server, the
-// management port of every other switch, the network racks' PDUs and a
-// back-to-back link for each pair of UFM hosts (RA-11333-001 Table 8).
-// oobSwitches is the OOB switches of the previous round (they stand in
-// network racks too).
-func (c *clusterSizer) oob(otherSwitches, oobSwitches int) SideNetwork {
+// oob is the out-of-band network as sized (net), priced.
+func (c *clusterSizer) oob(net sidenet.Net) SideNetwork {
 	r := c.r
 	n := SideNetwork{Name: NetOOB, Kind: r.OOB, Source: r.Source}
 	if r.OOB == NetNone {
 		return n
 	}
-	sw, link := c.parts(Ethernet, oobGbps)
-	radix := sw.Radix(oobGbps)
-	ports := c.nodes*r.OOBPortsPerNode + c.racks*(r.RackOOBPorts+r.PDUsPerRack) + c.mgmtServers() + otherSwitches +
-		c.networkRacks(otherSwitches, oobSwitches)*r.NetworkRackPDUs + c.ufmHosts()/2
-	switches := ceilDiv(ports, radix)
-	switches += switches % 2
-	switches = max(switches, c.racks*r.RackOOBSwitches)
-	n.Fabric, n.PortsPerServer, n.PortGbps = Ethernet, r.OOBPortsPerNode, oobGbps
-	n.Ports, n.Leaves, n.Switches, n.Switch, n.Links = ports, switches, switches, sw.Key, ports
+	sw, link := c.parts(Ethernet, sidenet.OOBGbps)
+	n.Fabric, n.PortsPerServer, n.PortGbps = Ethernet, r.OOBPortsPerNode, sidenet.OOBGbps
+	n.Ports, n.Leaves, n.Switches, n.Switch, n.Links = net.Ports, net.Leaves, net.Switches, sw.Key, net.Links
 	b := sideBill{s: &c.p.Scenario}
-	b.sw(sw, switches)
-	b.links(link, ports)
+	b.sw(sw, n.Switches)
+	b.links(link, n.Links)
 	b.fill(&n)
 	return n
 }
 
 // mgmt is the management servers as a line of the list.
-func (c *clusterSizer) mgmt() SideNetwork {
+func (c *clusterSizer) mgmt(k, ufm int) SideNetwork {
 	n := SideNetwork{Name: NetMgmt, Kind: "servers", Source: c.r.Source}
-	k := c.mgmtServers()
 	if sv := c.cat.SideServers[mgmtServerKey]; sv != nil && k > 0 {
 		b := sideBill{s: &c.p.Scenario}
 		b.add(sv.Key, k, sv.PriceUSD, sv.PriceRangeUSD, sv.Watts)
 		b.fill(&n)
 	}
-	n.Notes = append(n.Notes, fmt.Sprintf("%s: %d head and control nodes, %d UFM hosts", textfmt.Plural(k, "management server"), c.r.ManagementServers, c.ufmHosts()))
+	n.Notes = append(n.Notes, fmt.Sprintf("%s: %d head and control nodes, %d UFM hosts", textfmt.Plural(k, "management server"), c.r.ManagementServers, ufm))
 	return n
 }
 
-// size sizes every network; the front end and the OOB network depend on
-// each other (OOB uplinks on the front end, front-end switches on the
-// OOB), so they are sized until the counts settle.
+// size sizes every network (sidenet.Size) and prices it.
 func (c *clusterSizer) size() []SideNetwork {
-	be := c.backEnd()
-	st := c.storage()
-	oobSw := 0
-	var fe SideNetwork
-	var oob SideNetwork
-	converged := false
-	for range 4 {
-		fe, c.frontEndLS = c.frontEnd(oobSw, st)
-		oob = c.oob(be.Switches+st.Switches+fe.Switches, oobSw)
-		if converged = oob.Switches == oobSw; converged {
-			break
-		}
-		oobSw = oob.Switches
-	}
-	if !converged { // the front end as the final out-of-band network leaves it
-		_, c.frontEndLS = c.frontEnd(oob.Switches, st)
-	}
-	return []SideNetwork{be, fe, st, oob, c.mgmt()}
+	sized := sidenet.Size(c.inputs())
+	c.frontEndLS = sized.FrontEndLS
+	return []SideNetwork{c.backEnd(), c.frontEnd(sized.FrontEnd), c.storage(sized.Storage), c.oob(sized.OOB), c.mgmt(sized.MgmtServers, sized.UFMHosts)}
 }
 
 func sumNetworks(list []SideNetwork) Increment {

@@ -9,6 +9,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/sidenet"
 )
 
 // superPOD is the DGX H100 SuperPOD of 4 SU: 127 DGX H100 (31 per SU and
@@ -245,10 +246,10 @@ func TestBackEndAddsIsTheDifference(t *testing.T) {
 			// And on the OOB network the PDUs of the network racks its
 			// switches fill, and one back-to-back cable per UFM pair.
 			pdus := rackPDUs(p, cat, n.List, true) - rackPDUs(p, cat, without, false)
-			want := be.Ports + be.Switches + otherDrop + 2*ufm + oobUplinks*oobDrop + pdus + ufm/2
+			want := be.Ports + be.Switches + otherDrop + 2*ufm + sidenet.OOBUplinks*oobDrop + pdus + ufm/2
 			if a.Ports != want {
 				t.Errorf("adds %d ports, want %d NIC + %d switch OOB + %d other switches' OOB + %d UFM + %d OOB uplinks + %d network-rack PDUs + %d UFM back-to-back = %d",
-					a.Ports, be.Ports, be.Switches, otherDrop, 2*ufm, oobUplinks*oobDrop, pdus, ufm/2, want)
+					a.Ports, be.Ports, be.Switches, otherDrop, 2*ufm, sidenet.OOBUplinks*oobDrop, pdus, ufm/2, want)
 			}
 			if a.CostUSD < be.CostUSD+float64(ufm)*mgmt.PriceUSD-1e-6 {
 				t.Errorf("adds %s, less than the back end %s and its UFM hosts", textfmt.USD(a.CostUSD), textfmt.USD(be.CostUSD))
@@ -267,7 +268,7 @@ func TestBackEndAddsIsTheDifference(t *testing.T) {
 func rackPDUs(p *Plan, cat *Catalog, list []SideNetwork, backEnd bool) int {
 	r := p.Scenario.resolveNetworks(cat)
 	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: p.Networks.Racks, be: backEnd}
-	return c.networkRacks(list[0].Switches+list[1].Switches+list[2].Switches, list[3].Switches) * r.NetworkRackPDUs
+	return sidenet.NetworkRacks(c.inputs(), list[0].Switches+list[1].Switches+list[2].Switches, list[3].Switches) * r.NetworkRackPDUs
 }
 
 func networksWithout(p *Plan, cat *Catalog) []SideNetwork {
@@ -389,50 +390,6 @@ func TestNetworksValidation(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("err %v, want field %s with a fix", err, tc.field)
-			}
-		})
-	}
-}
-
-// TestSizeLeafSpine works the side-network rule by hand. In-band of the
-// SuperPOD: 290 ports on SN4600C (64 x 100G), 2 ports to the leaf pair,
-// 62 left at 15:1 = 58 down + 4 up: 5 leaves, paired 6; the ports spread
-// 49, 49, 48, 48, 48, 48, each needing 4 uplinks: 24 on one spine pair;
-// 6 ISL (RA-11333-001 Table 8: 6 ISL and 24 leaf-core cables). Storage
-// (Table 8): 254 DGX ports at 4:3 (36 down, 27 up a full leaf) on 8
-// leaves, spread 32 x 6 and 31 x 2, each cabling 24 uplinks (ceil(32 x
-// 3/4) = ceil(31 x 3/4) = 24): 192; 48 storage ports at 1:1 (32/32) on 2
-// leaves of 24, 24 up each: 48; 240 leaf-spine cables = Table 8's 494 NDR
-// cables "DGX H100 systems to leaf, leaf to spine" less the 254 to the
-// DGX; spines for the leaves' 8 x 27 + 2 x 32 = 280 uplink ports: 5,
-// paired 6 (Table 7: 16 storage switches). Large: 10,000 ports at 1:1 on
-// 64 ports, 62 usable: 31 down, 31 up, 323 leaves (paired 324); ports
-// spread 31 x 280 + 30 x 44, cabling 10,000 uplinks of the 324 x 31 =
-// 10,044 ports; that outgrows one spine's 64 leaves: 11 pods of 32
-// leaves, 914 uplink ports a pod on 29 spines (paired 30) each, 330
-// spines, 10,000 spine-core links, cores for 11 x 914 = 10,054 ports: 158.
-// Mutations caught: no pairing, ISL ports used as down ports, ratio
-// applied to the whole radix, no third tier, uplinks cabled for full
-// leaves (storage 280, NVIDIA 240), spines sized for the cabled uplinks
-// only (storage 4 spines, 14 switches).
-func TestSizeLeafSpine(t *testing.T) {
-	for _, tc := range []struct {
-		name                               string
-		groups                             []portGroup
-		radix                              int
-		eth                                bool
-		leaves, spines, cores, uplinks, is int
-	}{
-		{"in-band", []portGroup{{290, 15, 1}}, 64, true, 6, 2, 0, 24, 6},
-		{"storage", []portGroup{{254, 4, 3}, {48, 1, 1}}, 64, false, 10, 6, 0, 240, 0},
-		{"one pair", []portGroup{{100, 3, 1}}, 64, true, 2, 0, 0, 0, 2},
-		{"three tiers", []portGroup{{10000, 1, 1}}, 64, true, 324, 330, 158, 10000, 324},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := sizeLeafSpine(tc.groups, tc.radix, tc.eth)
-			if got.leaves != tc.leaves || got.spines != tc.spines || got.cores != tc.cores || got.uplinks != tc.uplinks || got.isl != tc.is {
-				t.Errorf("got %d leaves, %d spines, %d cores, %d uplinks, %d ISL; want %d, %d, %d, %d, %d",
-					got.leaves, got.spines, got.cores, got.uplinks, got.isl, tc.leaves, tc.spines, tc.cores, tc.uplinks, tc.is)
 			}
 		})
 	}

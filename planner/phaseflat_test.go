@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"fabricplan/planner/hall"
 )
 
 // A scenario laid out in a data hall plans its phases with flat links:
@@ -33,13 +35,13 @@ func TestPhasesFlatInHall(t *testing.T) {
 				flat.Phases = append(flat.Phases, Phase{GPUs: g})
 			}
 			tc.edit(&flat)
-			hall := flat.Clone()
-			hall.Facility = &Facility{RackKW: 60}
+			laid := flat.Clone()
+			laid.Facility = &hall.Facility{RackKW: 60}
 			want, err := PlanPhases(flat, cat)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := PlanPhases(hall, cat)
+			got, err := PlanPhases(laid, cat)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,8 @@ package planner
 
 import (
 	"testing"
+
+	"fabricplan/planner/hall"
 )
 
 // BenchmarkPlanPhases times a 10-phase plan to 100,000 GPUs (both
@@ -22,7 +24,7 @@ func BenchmarkPlanPhases(b *testing.B) {
 		}},
 		{"ib-xdr-q3400-hall", func(s *Scenario) { // a [facility] table: the data hall laid out
 			s.Network.NICGbps, s.Network.Switch = 800, "q3400"
-			s.Facility = &Facility{}
+			s.Facility = &hall.Facility{}
 		}},
 		{"ethernet-tomahawk6-100g", func(s *Scenario) {
 			s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g" // the 100G-SerDes part joins a 400G ConnectX-7

@@ -9,6 +9,7 @@ import (
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/fabric"
+	"fabricplan/planner/hall"
 )
 
 // Tier names used in plans, BOMs and charts.
@@ -206,7 +207,7 @@ type Plan struct {
 	tierLoads [][]fabric.Load
 	// Hall is the data-hall layout (nil without a [facility] table);
 	// media picks each link's medium in it.
-	Hall  *Hall
+	Hall  *hall.Hall
 	media *mediaChooser
 	// hallRun carries the hall memo's key or find from layOut to the
 	// link walk (hallmemo.go).

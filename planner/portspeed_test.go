@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"fabricplan/planner/hall"
 )
 
 // TestUplinkSpeedProperties: on Tomahawk 5 (256 x 200G, 128 x 400G, 64 x
@@ -195,7 +197,7 @@ func TestUplinkSpeedReported(t *testing.T) {
 		n := &s.Network
 		n.Fabric, n.Switch, n.Topology, n.Oversubscription, n.UplinkGbps = Ethernet, "tomahawk5", TopoDualPlane, "16:15", tc.uplink
 		if tc.facility {
-			s.Facility = &Facility{}
+			s.Facility = &hall.Facility{}
 		}
 		p, err := Build(s, cat)
 		if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"fabricplan/planner/hall"
 )
 
 // TestRackEndsDGXSU lists the far ends of racks of one DGX H100 SU with
@@ -20,7 +22,7 @@ import (
 // lower/upper flag swapped, links of other racks counted, a rack's
 // far end taken as itself.
 func TestRackEndsDGXSU(t *testing.T) {
-	p := buildHall(t, hallScenario(256, Facility{RackKW: 40.8, LeafPlacement: PlaceEnd}))
+	p := buildHall(t, hallScenario(256, hall.Facility{RackKW: 40.8, LeafPlacement: hall.PlaceEnd}))
 	h := p.Hall
 	index := func(name string) int {
 		for i, r := range h.Racks {
@@ -68,7 +70,7 @@ func TestRackEndsDGXSU(t *testing.T) {
 			t.Errorf("R2-09 from %s: %d links, want 32", name, down[name])
 		}
 	}
-	if len(down) != 8 || up[RackSpine] != 256 || len(up) != 1 {
+	if len(down) != 8 || up[hall.RackSpine] != 256 || len(up) != 1 {
 		t.Errorf("R2-09 down %v, up %v; want 8 compute racks and 256 links to spines", down, up)
 	}
 	// Tiers in order: server-leaf before leaf-spine.
@@ -82,7 +84,7 @@ func TestRackEndsDGXSU(t *testing.T) {
 // Mutations caught: the index unchecked (panic), a cancelled walk
 // returning what it had counted.
 func TestRackEndsErrors(t *testing.T) {
-	p := buildHall(t, hallScenario(16384, Facility{}))
+	p := buildHall(t, hallScenario(16384, hall.Facility{}))
 	for _, rack := range []int{-1, len(p.Hall.Racks)} {
 		if _, err := p.RackEnds(context.Background(), rack); err == nil {
 			t.Errorf("rack %d: no error", rack)

@@ -3,6 +3,8 @@ package planner
 import (
 	"context"
 	"testing"
+
+	"fabricplan/planner/hall"
 )
 
 // The default 1,024-GPU plan in its default hall, by hand: 4 SUs of 8
@@ -30,7 +32,7 @@ func TestRackPairs(t *testing.T) {
 		t.Fatalf("leaf-spine pairs %+v, want 2 of 512 links", pairs)
 	}
 	for _, pr := range pairs {
-		if a, b := p.Hall.Racks[pr.A].Kind, p.Hall.Racks[pr.B].Kind; a != RackLeaf || b != RackSpine {
+		if a, b := p.Hall.Racks[pr.A].Kind, p.Hall.Racks[pr.B].Kind; a != hall.RackLeaf || b != hall.RackSpine {
 			t.Errorf("pair %+v joins a %s rack to a %s rack, want leaf to spine", pr, a, b)
 		}
 	}

@@ -1,5 +1,7 @@
 package planner
 
+import "fabricplan/planner/hall"
+
 // Report is the JSON form of a plan that `fabricplan plan --json` prints.
 // Its keys are an interface other tools rely on (DESIGN.md): counts are
 // integers, money in US dollars, power in watts, bandwidth in GB/s.
@@ -56,7 +58,7 @@ type Report struct {
 	FrontEndJCT *FrontEndJCT  `json:"frontend_jct,omitempty"`
 	Checkpoint  *Checkpoint   `json:"checkpoint,omitempty"`
 	// Facility holds the data-hall figures of a laid-out plan.
-	Facility *HallFigures `json:"facility,omitempty"`
+	Facility *hall.Figures `json:"facility,omitempty"`
 
 	// SpineSwitch and CoreSwitch are the spines' and cores' models, given
 	// only where they differ from the leaves' switch.

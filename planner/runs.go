@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/hall"
 )
 
 func tierIndex(name string) int {
@@ -445,7 +446,7 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	for _, g := range groups {
 		add(p.cableLine(cat.Cables[g.key], linkTierNames[g.tier], g.metres, tally.cables[g]))
 	}
-	p.Hall.cableFigures(p, tally, groups)
+	p.cableFigures(tally, groups)
 	return nil
 }
 
@@ -650,19 +651,19 @@ func (p *Plan) cableLine(cb *Cable, tier string, metres float64, qty int) BOMLin
 
 // measure fills a link's places, length, medium and parts from the hall
 // (in a survey, it only notes the run).
-func (w *cableWalk) measure(t int, a, b place) error {
+func (w *cableWalk) measure(t int, a, b hall.Place) error {
 	c, h := &w.c, w.p.Hall
-	run := h.run(a, b)
+	run := h.Run(a, b)
 	sets := w.p.media.sets
 	ca, cb := sets.ends(t, c)
 	if w.survey {
 		sets.join(t, ca, cb, run)
 		return nil
 	}
-	ra, rb := &h.Racks[a.rack], &h.Racks[b.rack]
-	c.ARack, c.ARow, c.AU = ra.Name, ra.Row+1, a.u
-	c.BRack, c.BRow, c.BU = rb.Name, rb.Row+1, b.u
-	c.RunM, c.aRack, c.bRack = run, a.rack, b.rack
+	ra, rb := &h.Racks[a.Rack], &h.Racks[b.Rack]
+	c.ARack, c.ARow, c.AU = ra.Name, ra.Row+1, a.U
+	c.BRack, c.BRow, c.BU = rb.Name, rb.Row+1, b.U
+	c.RunM, c.aRack, c.bRack = run, a.Rack, b.Rack
 	ch, ok := w.media.with(t, sets.mediumOf(ca), run)
 	if !ok {
 		return fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run", linkTierNames[t], ra.Name, rb.Name, run)

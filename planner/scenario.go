@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/hall"
 )
 
 // SchemaVersion is the scenario file format this package reads and writes.
@@ -102,7 +103,7 @@ type Scenario struct {
 	// Facility describes the data hall the cluster is laid out in (nil:
 	// the data defaults); every link's length, medium and part come
 	// from the racks' positions unless its layout is "flat".
-	Facility *Facility `toml:"facility,omitempty"`
+	Facility *hall.Facility `toml:"facility,omitempty"`
 	// flatLinks lays no hall out: each tier's links at one length. Set
 	// for scenarios that give their lengths (givesLengths) and by the
 	// callers that read totals only (FlatLinks).
@@ -321,7 +322,7 @@ func (s *Scenario) validate(cat *Catalog) error {
 	errs = append(errs, s.Reliability.validate()...)
 	errs = append(errs, s.validateNetworks(cat)...)
 	errs = append(errs, s.validatePhases()...)
-	errs = append(errs, s.Facility.validate()...)
+	errs = append(errs, s.Facility.Validate()...)
 	errs = append(errs, s.validateHardware(cat)...)
 	errs = append(errs, s.validateUplink(cat)...)
 	errs = append(errs, s.validateCoreUplink(cat)...)

@@ -15,6 +15,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/perf"
+	"fabricplan/planner/pricedraw"
 )
 
 // SearchOptions say what a design search looks for.
@@ -378,8 +379,8 @@ func (r *SearchResult) compareCosts() {
 	if pick == nil {
 		return
 	}
-	draws := NewPriceDraws(CompareDraws)
-	ref := draws.Costs(pick.Plan, nil)
+	draws := pricedraw.New(pricedraw.N)
+	ref := draws.Costs(pick.Plan.PriceLines(), nil)
 	var buf []float64
 	for _, d := range r.Designs {
 		if d.Priced == PricedBound {
@@ -392,9 +393,9 @@ func (r *SearchResult) compareCosts() {
 			}
 			continue
 		}
-		buf = draws.Costs(d.Plan, buf)
-		d.ProbCheaper = ProbCheaper(buf, ref)
-		d.CostVsPick = CostVerdict(d.ProbCheaper)
+		buf = draws.Costs(d.Plan.PriceLines(), buf)
+		d.ProbCheaper = pricedraw.ProbCheaper(buf, ref)
+		d.CostVsPick = pricedraw.Verdict(d.ProbCheaper)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/hall"
 )
 
 // How a search priced a design (Design.Priced).
@@ -44,11 +45,11 @@ type hallBound struct{ usd, lowUSD float64 }
 // one rack's width or depth, and takes the slack. A leaf stands in its
 // servers' rack only with top-of-rack placement; the spines and cores
 // always stand in network racks of their own.
-func shortestRuns(f Facility, k FacilityConstants) [3]float64 {
+func shortestRuns(f hall.Facility, k hall.Constants) [3]float64 {
 	top := float64(f.RackUnits) * k.UnitM
 	between := 2*math.Max(0, f.TrayHeightM-top) + math.Min(f.RackWidthM, f.RackDepthM) + f.SlackM
 	first := between
-	if f.LeafPlacement == PlaceToR {
+	if f.LeafPlacement == hall.PlaceToR {
 		first = f.RackSlackM
 	}
 	return [3]float64{first, between, between}
@@ -71,16 +72,16 @@ func boundInHall(p *Plan, s *Scenario, cat *Catalog, tight bool) (b hallBound) {
 	md := s.Network.Media
 	m.forced = [3]Medium{md.ServerLeaf, md.LeafSpine, md.SpineCore}
 	var bins [3][]runBin
-	var h *Hall
+	var h *hall.Hall
 	if tight {
 		h = p.boundHall(s, cat)
 	}
-	if h != nil && h.cabledSurely(m) {
+	if h != nil && cabledSurely(h, m) {
 		bins = p.tierRunBounds(h)
 	} else {
 		// The hall may not be laid out (the plan then keeps one length
 		// per tier, as p): the bound is p's or the shortest runs'.
-		runs := shortestRuns(s.Facility.resolve(cat.Facility.Defaults, leafInRack(s)), cat.Facility.Constants)
+		runs := shortestRuns(s.Facility.Resolve(cat.Facility.Defaults, leafInRack(s)), cat.Facility.Constants)
 		for _, t := range p.LinkTiers {
 			bins[tierIndex(t.Name)] = []runBin{{runs[tierIndex(t.Name)], t.Links}}
 		}
@@ -417,12 +418,12 @@ func (r *SearchResult) layOutTies(ctx context.Context, cat *Catalog, opt SearchO
 // cables: racks placed as layOut places them (top-of-rack leaves that
 // were only the default move to leaf racks when they do not fit); nil
 // when it cannot be laid out.
-func (p *Plan) boundHall(s *Scenario, cat *Catalog) *Hall {
-	f := s.Facility.resolve(cat.Facility.Defaults, leafInRack(s))
-	h, err := newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants)
-	if err != nil && f.LeafPlacement == PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") {
+func (p *Plan) boundHall(s *Scenario, cat *Catalog) *hall.Hall {
+	f := s.Facility.Resolve(cat.Facility.Defaults, leafInRack(s))
+	h, err := hall.New(p.layoutInputs(f, cat), f, cat.Facility.Constants)
+	if err != nil && f.LeafPlacement == hall.PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") {
 		f.LeafPlacement = cat.Facility.Defaults.LeafPlacement
-		h, err = newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants)
+		h, err = hall.New(p.layoutInputs(f, cat), f, cat.Facility.Constants)
 	}
 	if err != nil {
 		return nil
@@ -444,17 +445,19 @@ type runBin struct {
 // it is one), and it holds at most its devices times their most ports
 // of the tier; filling the nearest racks first to the tier's link count
 // gives runs no wiring can beat.
-func (p *Plan) tierRunBounds(h *Hall) [3][]runBin {
+func (p *Plan) tierRunBounds(h *hall.Hall) [3][]runBin {
 	var out [3][]runBin
-	isLeafRack := func(r *Rack) bool { return r.Switches > 0 && (r.Kind == RackLeaf || r.Kind == RackCompute) }
+	isLeafRack := func(r *hall.Rack) bool {
+		return r.Switches > 0 && (r.Kind == hall.RackLeaf || r.Kind == hall.RackCompute)
+	}
 	tiers := [3]struct {
-		source, target func(r *Rack) bool
+		source, target func(r *hall.Rack) bool
 		perDevice      int
-		devices        func(r *Rack) int
+		devices        func(r *hall.Rack) int
 	}{
-		{func(r *Rack) bool { return r.Nodes > 0 }, isLeafRack, p.ServerPorts, func(r *Rack) int { return r.Nodes }},
-		{isLeafRack, func(r *Rack) bool { return r.Kind == RackSpine }, p.maxUplinks(0), func(r *Rack) int { return r.Switches }},
-		{func(r *Rack) bool { return r.Kind == RackSpine }, func(r *Rack) bool { return r.Kind == RackCore }, p.maxUplinks(1), func(r *Rack) int { return r.Switches }},
+		{func(r *hall.Rack) bool { return r.Nodes > 0 }, isLeafRack, p.ServerPorts, func(r *hall.Rack) int { return r.Nodes }},
+		{isLeafRack, func(r *hall.Rack) bool { return r.Kind == hall.RackSpine }, p.maxUplinks(0), func(r *hall.Rack) int { return r.Switches }},
+		{func(r *hall.Rack) bool { return r.Kind == hall.RackSpine }, func(r *hall.Rack) bool { return r.Kind == hall.RackCore }, p.maxUplinks(1), func(r *hall.Rack) int { return r.Switches }},
 	}
 	for i, t := range p.LinkTiers {
 		ti := tierIndex(t.Name)
@@ -506,7 +509,7 @@ type targetRow struct {
 	xs []float64 // sorted
 }
 
-func newNearestRacks(h *Hall, target func(r *Rack) bool) *nearestRacks {
+func newNearestRacks(h *hall.Hall, target func(r *hall.Rack) bool) *nearestRacks {
 	n := &nearestRacks{target: make([]bool, len(h.Racks))}
 	byY := map[float64]*targetRow{}
 	for k := range h.Racks {
@@ -533,7 +536,7 @@ func newNearestRacks(h *Hall, target func(r *Rack) bool) *nearestRacks {
 // run is the shortest run from rack k to a target rack: the rack slack
 // inside one, else up from the rack top to the tray, across, down and
 // the slack (as Hall.run, with both ports at the rack top).
-func (n *nearestRacks) run(h *Hall, k int) float64 {
+func (n *nearestRacks) run(h *hall.Hall, k int) float64 {
 	f := h.Facility
 	if n.target[k] {
 		return f.RackSlackM
@@ -596,7 +599,7 @@ func (m *mediaChooser) binsPrice(t int, bins []runBin) (usd, low float64, ok boo
 // floor to the tray, across the whole hall, down and the slack) is in
 // reach of some medium on every tier, so that the hall is laid out and
 // not left at one length per tier.
-func (h *Hall) cabledSurely(m *mediaChooser) bool {
+func cabledSurely(h *hall.Hall, m *mediaChooser) bool {
 	longest := 2*h.Facility.TrayHeightM + h.WidthM + h.LengthM + h.Facility.SlackM
 	for t := range m.port {
 		if float64(m.longestReach(t)) < longest {

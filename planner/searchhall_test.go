@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/planner/hall"
 )
 
 // scenarioFile reads one of data/scenarios.
@@ -32,7 +33,7 @@ func torScenario() Scenario {
 	s := NewScenario()
 	n := &s.Network
 	n.Fabric, n.NICGbps, n.Switch, n.Oversubscription, n.Tiers, n.Topology = InfiniBand, 200, "qm9700", "1:1", 2, TopoToR
-	s.Facility = &Facility{RackKW: 40}
+	s.Facility = &hall.Facility{RackKW: 40}
 	return s
 }
 
@@ -58,7 +59,7 @@ func TestToRDesignLaidOutByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Hall == nil || p.Hall.Facility.LeafPlacement != PlaceToR {
+	if p.Hall == nil || p.Hall.Facility.LeafPlacement != hall.PlaceToR {
 		t.Fatalf("no top-of-rack hall: %v", p.Notes)
 	}
 	inRack, beyond := 0, 0
@@ -120,7 +121,7 @@ func TestSearchFrontPricedInHall(t *testing.T) {
 	gb := scenarioFile(t, "gb300-nvl72-4k")
 	gb.Workload = nil
 	flat := searchScenario(3000)
-	flat.Facility = &Facility{Layout: LayoutFlat}
+	flat.Facility = &hall.Facility{Layout: hall.LayoutFlat}
 	cases := []struct {
 		name string
 		s    Scenario

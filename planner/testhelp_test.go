@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/planner/hall"
 )
 
 func testCatalog(t testing.TB) *Catalog {
@@ -27,7 +28,7 @@ func ibScenario(gpus int) Scenario {
 // m), for tests whose hand calculations or published tables count the
 // flat per-tier lengths and media (a hall mixes media by run length).
 func flatLengths(s Scenario) Scenario {
-	s.Facility = &Facility{Layout: LayoutFlat}
+	s.Facility = &hall.Facility{Layout: hall.LayoutFlat}
 	return s
 }
 

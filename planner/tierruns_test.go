@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"fabricplan/planner/hall"
 )
 
 // The detail of one DGX H100 SU's server-leaf tier, leaves at the end
@@ -17,7 +19,7 @@ import (
 // links. Catches: the shortest kept instead of the longest, the list
 // unsorted, another tier's links kept, the ends' racks or rows swapped.
 func TestRunsOfLongest(t *testing.T) {
-	p := buildHall(t, hallScenario(256, Facility{RackKW: 40.8, LeafPlacement: PlaceEnd}))
+	p := buildHall(t, hallScenario(256, hall.Facility{RackKW: 40.8, LeafPlacement: hall.PlaceEnd}))
 	d, err := p.RunsOf(context.Background(), "server-leaf", 3)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +54,7 @@ func TestRunsOfLongest(t *testing.T) {
 // counted as cabling, optics counted on one end only, metres counted
 // per group instead of per link.
 func TestRunsOfMediumMix(t *testing.T) {
-	s := hallScenario(256, Facility{RackKW: 40.8, TrayHeightM: 2.0, LeafPlacement: PlaceMiddle})
+	s := hallScenario(256, hall.Facility{RackKW: 40.8, TrayHeightM: 2.0, LeafPlacement: hall.PlaceMiddle})
 	s.Prices = map[string]float64{"acc": 600, "fiber": 50, "osfp-400x2": 700, "osfp-400x2-mm": 5000}
 	p := buildHall(t, s)
 	d, err := p.RunsOf(context.Background(), "Server leaf", 0)
@@ -130,7 +132,7 @@ func TestRunsOfWithoutHall(t *testing.T) {
 // A cancelled walk stops with the context's error. Catches: the context
 // never checked (the window could not drop a stale detail's walk).
 func TestRunsOfCancelled(t *testing.T) {
-	p := buildHall(t, hallScenario(8192, Facility{RackKW: 40.8}))
+	p := buildHall(t, hallScenario(8192, hall.Facility{RackKW: 40.8}))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := p.RunsOf(ctx, "leaf-spine", 5); !errors.Is(err, context.Canceled) {

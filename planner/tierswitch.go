@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/hall"
 )
 
 // SwitchOf is the switch model of a switch tier (TierLeaf, TierSpine,
@@ -250,34 +251,12 @@ func switchField(p *Plan, sw *Switch) string {
 // leaf's for leaf and compute racks).
 func rackTier(kind string) string {
 	switch kind {
-	case RackSpine:
+	case hall.RackSpine:
 		return TierSpine
-	case RackCore:
+	case hall.RackCore:
 		return TierCore
 	}
 	return TierLeaf
-}
-
-// unitsIn is the height of one switch in a rack of kind.
-func (h *Hall) unitsIn(kind string) int {
-	switch kind {
-	case RackSpine:
-		return h.upperUnits[0]
-	case RackCore:
-		return h.upperUnits[1]
-	}
-	return h.switchUnits
-}
-
-// kwIn is the peak of one switch in a rack of kind.
-func (in layoutInputs) kwIn(kind string) float64 {
-	switch kind {
-	case RackSpine:
-		return in.upperKW[0]
-	case RackCore:
-		return in.upperKW[1]
-	}
-	return in.switchKW
 }
 
 // tierSwitchKey is the model of tier where the plan has that tier and it

@@ -8,6 +8,7 @@ import (
 
 	"fabricplan/data"
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/hall"
 )
 
 // withSpineModel adds to cat a copy of switch key under key+"-up" with
@@ -57,7 +58,7 @@ func TestSpineSwitchConsumers(t *testing.T) {
 			cat := testCatalog(t)
 			s := ibScenario(1024)
 			tc.edit(&s)
-			hall := s
+			laid := s
 			s = flatLengths(s) // a spine drawing more stands fewer to a rack: the hall's runs may change
 			base, err := Build(s, cat)
 			if err != nil {
@@ -91,8 +92,8 @@ func TestSpineSwitchConsumers(t *testing.T) {
 			}
 			// A taller spine: its racks hold fewer (the runs may change).
 			tall := withSpineModel(cat, up.Key, 0, 0, dU)
-			hall.Network.SpineSwitch = tall.Key
-			if p, err = Build(hall, cat); err != nil {
+			laid.Network.SpineSwitch = tall.Key
+			if p, err = Build(laid, cat); err != nil {
 				t.Fatal(err)
 			}
 			checkSpineRacks(t, p, tall)
@@ -117,14 +118,14 @@ func checkSpineRacks(t *testing.T, p *Plan, up *Switch) {
 		}
 	}()
 	for i, r := range h.Racks {
-		if r.Kind != RackSpine && r.Kind != RackCore {
+		if r.Kind != hall.RackSpine && r.Kind != hall.RackCore {
 			continue
 		}
 		seen++
 		if r.Switches > free/up.RackUnits || r.UsedUnits != r.Switches*up.RackUnits {
 			t.Errorf("rack %s holds %d %dU spines in %d U (used %d)", r.Name, r.Switches, up.RackUnits, free, r.UsedUnits)
 		}
-		for _, slot := range h.Elevation(i, p) {
+		for _, slot := range p.Elevation(i) {
 			if slot.Kind == "switch" && (slot.Units != up.RackUnits || !strings.HasPrefix(slot.Label, up.Key)) {
 				t.Errorf("rack %s elevation %+v: want %s, %dU", r.Name, slot, up.Key, up.RackUnits)
 			}

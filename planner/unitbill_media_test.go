@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/planner/hall"
 )
 
 // hallBillCases are laid-out plans whose tiers mix media and lengths:
@@ -25,7 +26,7 @@ func hallBillCases(t *testing.T) map[string]*Plan {
 			t.Fatalf("%s: %v", f, err)
 		}
 		if s.Facility == nil {
-			s.Facility = &Facility{}
+			s.Facility = &hall.Facility{}
 		}
 		p, err := Build(s, cat)
 		if err != nil {
@@ -52,7 +53,7 @@ func hallBillCases(t *testing.T) map[string]*Plan {
 			if gpus == 1000 {
 				s.Network.Planes = 2
 			}
-			s.Facility = &Facility{RackKW: 150, RacksPerRow: 13}
+			s.Facility = &hall.Facility{RackKW: 150, RacksPerRow: 13}
 			p, err := Build(s, cat)
 			if err != nil {
 				t.Errorf("%s %d: %v", sys, gpus, err)

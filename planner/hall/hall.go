@@ -1,10 +1,8 @@
-package planner
+package hall
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"fabricplan/internal/fielderr"
 )
@@ -52,14 +50,14 @@ type Row struct {
 // that place every node and switch.
 type Hall struct {
 	Facility  Facility // every field resolved
-	Constants FacilityConstants
+	Constants Constants
 	Racks     []Rack
 	Rows      []Row
 	// WidthM and LengthM bound the racks and aisles with a perimeter
 	// aisle; AreaM2 is their product.
 	WidthM, LengthM, AreaM2 float64
 	// Figures sums the hall: racks, power, cooling and cables.
-	Figures HallFigures
+	Figures Figures
 
 	nodesPerRack int
 	// racksPerUnit is the compute racks of a full unit of servers (each
@@ -91,83 +89,50 @@ type Hall struct {
 	upperUnits, upperPerRack [2]int
 }
 
-// place is where one end of a link stands: its rack (index into Racks)
+// Place is where one end of a link stands: its rack (index into Racks)
 // and the height of its port above the floor.
-type place struct {
-	rack int32
-	u    int     // the device's lowest U (from 1)
-	h    float64 // port height, metres
+type Place struct {
+	Rack int32
+	U    int     // the device's lowest U (from 1)
+	H    float64 // port height, metres
 }
 
-// layoutInputs is what laying out a hall needs from a plan.
-type layoutInputs struct {
-	servers, units, serversPerUnit, leavesPerUnit, planes int
-	leavesPerPlane, spinesPerPlane, coresPerPlane         int
-	podSpines                                             []int // spines of each pod, in order
-	nodeKW                                                float64
-	nodeUnits, nodesPerSystem, switchTrays                int
-	cooling                                               string
-	switchUnits                                           int
-	switchKW                                              float64 // a switch with its optics
-	railOptimized                                         bool
-
-	// upperUnits and upperKW are a spine's and a core's, as switchUnits
-	// and switchKW are a leaf's.
-	upperUnits [2]int
-	upperKW    [2]float64
+// Inputs is what laying out a hall needs from a plan: the servers (or
+// trays) and how the fabric groups them, the switches of each tier per
+// plane, and the height and peak draw of a node and of each tier's
+// switch.
+type Inputs struct {
+	// Servers are the nodes (servers, or trays of a rack-scale system)
+	// in Units scalable units of ServersPerUnit; each unit has
+	// LeavesPerUnit leaves in each of Planes planes.
+	Servers, Units, ServersPerUnit, LeavesPerUnit, Planes int
+	// LeavesPerPlane, SpinesPerPlane and CoresPerPlane count each tier's
+	// switches in one plane; PodSpines are the spines of each pod, in
+	// order.
+	LeavesPerPlane, SpinesPerPlane, CoresPerPlane int
+	PodSpines                                     []int
+	// NodeKW and NodeUnits are one node's peak draw and height;
+	// NodesPerSystem is 1 for servers, the trays of a rack-scale system
+	// (one system per rack) with SwitchTrays NVLink switch trays.
+	NodeKW                                 float64
+	NodeUnits, NodesPerSystem, SwitchTrays int
+	Cooling                                string // "air" or "liquid"
+	// SwitchUnits and SwitchKW are a leaf's height and peak draw with
+	// its optics.
+	SwitchUnits int
+	SwitchKW    float64
+	// UpperUnits and UpperKW are a spine's and a core's, as SwitchUnits
+	// and SwitchKW are a leaf's.
+	UpperUnits [2]int
+	UpperKW    [2]float64
 }
 
-func (p *Plan) layoutInputs(f Facility, cat *Catalog) layoutInputs {
-	lay := p.layout
-	in := layoutInputs{servers: p.Servers, units: p.Units, serversPerUnit: lay.ServersPerUnit, leavesPerUnit: lay.LeavesPerUnit,
-		planes: p.Planes, nodeKW: f.ServerKW, nodeUnits: f.ServerUnits, nodesPerSystem: 1, cooling: "air",
-		switchUnits: max(p.Switch.RackUnits, 1), railOptimized: p.Scenario.Network.RailOptimized}
-	if sys := p.System; sys != nil {
-		in.nodeKW = sys.Watts / 1000 / float64(sys.Nodes)
-		in.nodeUnits = max(sys.RackUnits, 1)
-		in.nodesPerSystem = sys.Nodes
-		in.switchTrays = sys.SwitchTrays
-		if sys.Cooling != "" {
-			in.cooling = sys.Cooling
-		}
-	}
-	for _, run := range lay.Pods {
-		for range run.Count {
-			in.podSpines = append(in.podSpines, run.Spines)
-			in.spinesPerPlane += run.Spines
-			for _, l := range run.Leaves {
-				in.leavesPerPlane += l.Switches
-			}
-		}
-	}
-	for _, cr := range lay.CoreGroups {
-		in.coresPerPlane += cr.Groups * cr.Cores
-	}
-	in.switchKW = switchPeakKW(cat, p.Switch, p.PortGbps, p.LaneGbps)
-	for i, tier := range []string{TierSpine, TierCore} {
-		sw, link := p.SwitchOf(tier), MediaTiers[i+1]
-		in.upperUnits[i] = max(sw.RackUnits, 1)
-		in.upperKW[i] = switchPeakKW(cat, sw, p.TierGbps(link), p.endLane(link, sw))
-	}
-	return in
-}
-
-// switchPeakKW is a switch's peak: the chassis and one module per cage
-// of its ports at gbps.
-func switchPeakKW(cat *Catalog, sw *Switch, gbps, lane int) float64 {
-	kw := sw.Watts / 1000
-	c := sw.LinksPerCage(gbps)
-	if mod, _ := cat.Module(sw.Form, gbps, c, lane, 0); mod != nil {
-		kw += float64(sw.Radix(gbps)/c) * mod.Watts / 1000
-	}
-	return kw
-}
-
-// newHall lays the plan's racks out on the hall floor.
-func newHall(in layoutInputs, f Facility, k FacilityConstants) (*Hall, error) {
-	h := &Hall{Facility: f, Constants: k, serversPerUnit: in.serversPerUnit, servers: in.servers, nodeUnits: in.nodeUnits, switchUnits: in.switchUnits, leavesPerUnit: in.leavesPerUnit,
-		planes: in.planes, spinesPerPlane: in.spinesPerPlane, coresPerPlane: in.coresPerPlane, leavesPerPlane: in.leavesPerPlane,
-		rackScale: in.nodesPerSystem > 1, switchTrays: in.switchTrays}
+// New lays a plan's racks out on the hall floor: f is the facility
+// with every field resolved (see Facility.Resolve), k the constants.
+func New(in Inputs, f Facility, k Constants) (*Hall, error) {
+	h := &Hall{Facility: f, Constants: k, serversPerUnit: in.ServersPerUnit, servers: in.Servers, nodeUnits: in.NodeUnits, switchUnits: in.SwitchUnits, leavesPerUnit: in.LeavesPerUnit,
+		planes: in.Planes, spinesPerPlane: in.SpinesPerPlane, coresPerPlane: in.CoresPerPlane, leavesPerPlane: in.LeavesPerPlane,
+		rackScale: in.NodesPerSystem > 1, switchTrays: in.SwitchTrays}
 	free := f.RackUnits - f.ReservedUnits
 	if rackTop := float64(f.RackUnits) * k.UnitM; f.TrayHeightM <= rackTop {
 		return nil, fielderr.New("facility.tray_height_m", fmt.Sprintf("raise the tray above the %.2f m rack top", rackTop),
@@ -176,15 +141,15 @@ func newHall(in layoutInputs, f Facility, k FacilityConstants) (*Hall, error) {
 	if err := h.sizeRacks(in, free); err != nil {
 		return nil, err
 	}
-	h.leavesPerRack = max(1, min(free/in.switchUnits, int(f.RackKW/in.switchKW)))
+	h.leavesPerRack = max(1, min(free/in.SwitchUnits, int(f.RackKW/in.SwitchKW)))
 	for i := range h.upperUnits {
-		h.upperUnits[i] = in.upperUnits[i]
-		h.upperPerRack[i] = max(1, free/max(in.upperUnits[i], 1))
-		if in.upperKW[i] > 0 {
-			h.upperPerRack[i] = max(1, min(h.upperPerRack[i], int(f.RackKW/in.upperKW[i])))
+		h.upperUnits[i] = in.UpperUnits[i]
+		h.upperPerRack[i] = max(1, free/max(in.UpperUnits[i], 1))
+		if in.UpperKW[i] > 0 {
+			h.upperPerRack[i] = max(1, min(h.upperPerRack[i], int(f.RackKW/in.UpperKW[i])))
 		}
 	}
-	if tall := max(in.switchUnits, in.upperUnits[0], in.upperUnits[1]); free < tall {
+	if tall := max(in.SwitchUnits, in.UpperUnits[0], in.UpperUnits[1]); free < tall {
 		return nil, fielderr.New("facility.rack_units", fmt.Sprintf("give at least %d U", tall+f.ReservedUnits),
 			"a %dU switch does not fit in %d free U", tall, free)
 	}
@@ -204,22 +169,22 @@ func newHall(in layoutInputs, f Facility, k FacilityConstants) (*Hall, error) {
 // sizeRacks sets how many nodes a compute rack holds: a rack-scale
 // system's own rack, else as many servers as the power budget and the
 // free units allow (at least one: a server over budget is a finding).
-func (h *Hall) sizeRacks(in layoutInputs, free int) error {
+func (h *Hall) sizeRacks(in Inputs, free int) error {
 	f := h.Facility
 	if h.rackScale {
-		h.nodesPerRack = in.nodesPerSystem
-		if need := in.nodesPerSystem*in.nodeUnits + in.switchTrays; need > free {
+		h.nodesPerRack = in.NodesPerSystem
+		if need := in.NodesPerSystem*in.NodeUnits + in.SwitchTrays; need > free {
 			return fielderr.New("facility.rack_units", fmt.Sprintf("give at least %d U", need+f.ReservedUnits),
-				"the system's %d trays need %d U; %d are free", in.nodesPerSystem+in.switchTrays, need, free)
+				"the system's %d trays need %d U; %d are free", in.NodesPerSystem+in.SwitchTrays, need, free)
 		}
 		return nil
 	}
-	if in.nodeUnits > free {
-		return fielderr.New("facility.rack_units", fmt.Sprintf("give at least %d U", in.nodeUnits+f.ReservedUnits),
-			"a %dU server does not fit in %d free U", in.nodeUnits, free)
+	if in.NodeUnits > free {
+		return fielderr.New("facility.rack_units", fmt.Sprintf("give at least %d U", in.NodeUnits+f.ReservedUnits),
+			"a %dU server does not fit in %d free U", in.NodeUnits, free)
 	}
-	h.nodesPerRack = max(1, min(free/in.nodeUnits, int(math.Floor(f.RackKW/in.nodeKW+1e-9))))
-	h.racksPerUnit = ceilDiv(in.serversPerUnit, h.nodesPerRack)
+	h.nodesPerRack = max(1, min(free/in.NodeUnits, int(math.Floor(f.RackKW/in.NodeKW+1e-9))))
+	h.racksPerUnit = ceilDiv(in.ServersPerUnit, h.nodesPerRack)
 	return nil
 }
 
@@ -244,16 +209,16 @@ type rackPlan struct {
 // side while they fit, a unit longer than a row over several rows; the
 // leaves of a row's units share leaf racks at the middle or end of the
 // row (of a long unit's first row).
-func (h *Hall) computeRows(in layoutInputs) []rowPlan {
+func (h *Hall) computeRows(in Inputs) []rowPlan {
 	f := h.Facility
 	perRow := f.RacksPerRow
 	unitLeaves := 0
 	if f.LeafPlacement != PlaceToR {
-		unitLeaves = in.leavesPerUnit * in.planes
+		unitLeaves = in.LeavesPerUnit * in.Planes
 	}
 	h.computeRack = make([]int32, h.computeRacks())
-	h.unitLeafRack = make([]int32, in.units)
-	h.unitLeafOff = make([]int32, in.units)
+	h.unitLeafRack = make([]int32, in.Units)
+	h.unitLeafOff = make([]int32, in.Units)
 	var rows []rowPlan
 	var cur []rackPlan // compute racks of the row being filled
 	var units []int    // units whose leaves the row holds
@@ -279,7 +244,7 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 		cur, units = nil, nil
 	}
 	next := 0 // first compute rack not yet placed
-	for u := range in.units {
+	for u := range in.Units {
 		_, last := h.unitRackSpan(u)
 		if len(cur)+max(last-next+1, 0)+leafRacks(len(units)+1) > perRow {
 			flush()
@@ -299,12 +264,12 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 }
 
 // networkRows packs the spine racks, then the core racks, into rows.
-func (h *Hall) networkRows(in layoutInputs) []rowPlan {
+func (h *Hall) networkRows(in Inputs) []rowPlan {
 	var racks []rackPlan
-	for i := 0; i < in.spinesPerPlane*in.planes; i += h.upperPerRack[0] {
+	for i := 0; i < in.SpinesPerPlane*in.Planes; i += h.upperPerRack[0] {
 		racks = append(racks, rackPlan{kind: RackSpine, index: i})
 	}
-	for i := 0; i < in.coresPerPlane*in.planes; i += h.upperPerRack[1] {
+	for i := 0; i < in.CoresPerPlane*in.Planes; i += h.upperPerRack[1] {
 		racks = append(racks, rackPlan{kind: RackCore, index: i})
 	}
 	var rows []rowPlan
@@ -352,7 +317,7 @@ func orderRows(compute, network []rowPlan, rowOrder string) []rowPlan {
 
 // placeRows orders the rows (network rows first, last or in the
 // middle), gives every rack its floor position and fills the indexes.
-func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
+func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
 	f := h.Facility
 	order := orderRows(compute, network, f.RowOrder)
 	edge := f.ColdAisleM // perimeter aisle, and the cross aisle between blocks
@@ -372,9 +337,9 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 	}
 	y, colLen, inCol := 0.0, 0.0, 0
 	h.spineRack, h.coreRack = -1, -1
-	h.podSpine = make([]int, len(in.podSpines))
-	for i := 1; i < len(in.podSpines); i++ {
-		h.podSpine[i] = h.podSpine[i-1] + in.podSpines[i-1]
+	h.podSpine = make([]int, len(in.PodSpines))
+	for i := 1; i < len(in.PodSpines); i++ {
+		h.podSpine[i] = h.podSpine[i-1] + in.PodSpines[i-1]
 	}
 	for r, rp := range order {
 		col := colOf[r]
@@ -400,18 +365,18 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 			case RackCompute:
 				h.computeRack[kp.index] = idx
 				rk.Nodes = h.rackNodes(kp.index)
-				rk.UsedUnits = rk.Nodes * in.nodeUnits
+				rk.UsedUnits = rk.Nodes * in.NodeUnits
 				if h.rackScale {
-					rk.UsedUnits += in.switchTrays
+					rk.UsedUnits += in.SwitchTrays
 				}
-				rk.Cooling = in.cooling
+				rk.Cooling = in.Cooling
 			case RackLeaf:
 				if kp.nth == 0 {
 					for i, u := range rp.units {
-						h.unitLeafRack[u], h.unitLeafOff[u] = idx, int32(i*in.leavesPerUnit*in.planes)
+						h.unitLeafRack[u], h.unitLeafOff[u] = idx, int32(i*in.LeavesPerUnit*in.Planes)
 					}
 				}
-				rk.Switches = min(h.leavesPerRack, len(rp.units)*in.leavesPerUnit*in.planes-kp.nth*h.leavesPerRack)
+				rk.Switches = min(h.leavesPerRack, len(rp.units)*in.LeavesPerUnit*in.Planes-kp.nth*h.leavesPerRack)
 				rk.firstSwitch = kp.nth * h.leavesPerRack
 			case RackSpine, RackCore:
 				if kp.kind == RackSpine && h.spineRack < 0 {
@@ -420,9 +385,9 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 				if kp.kind == RackCore && h.coreRack < 0 {
 					h.coreRack = int(idx)
 				}
-				total, up := in.spinesPerPlane*in.planes, 0
+				total, up := in.SpinesPerPlane*in.Planes, 0
 				if kp.kind == RackCore {
-					total, up = in.coresPerPlane*in.planes, 1
+					total, up = in.CoresPerPlane*in.Planes, 1
 				}
 				rk.Switches = min(h.upperPerRack[up], total-kp.index)
 				rk.firstSwitch = kp.index
@@ -440,16 +405,16 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 
 // placeToR puts each unit's leaves in the compute racks that hold its
 // nodes, round robin, above the nodes.
-func (h *Hall) placeToR(in layoutInputs, free int) error {
-	h.unitRacks = make([]int32, in.units)
-	for u := range in.units {
+func (h *Hall) placeToR(in Inputs, free int) error {
+	h.unitRacks = make([]int32, in.Units)
+	for u := range in.Units {
 		first, last := h.unitRackSpan(u)
 		h.unitLeafRack[u] = int32(first)
 		h.unitRacks[u] = int32(last - first + 1)
-		for i := range in.leavesPerUnit * in.planes {
+		for i := range in.LeavesPerUnit * in.Planes {
 			r := &h.Racks[h.computeRack[first+i%(last-first+1)]]
 			r.Switches++
-			r.UsedUnits += in.switchUnits
+			r.UsedUnits += in.SwitchUnits
 			if r.UsedUnits > free {
 				return fielderr.New("facility.leaf_placement", `use "middle" or "end" (leaf racks in the row), or more rack_units`,
 					"top-of-rack leaves need %d U in rack %s; %d are free", r.UsedUnits, r.Name, free)
@@ -460,11 +425,11 @@ func (h *Hall) placeToR(in layoutInputs, free int) error {
 }
 
 // power sums each rack's and row's peak and typical draw.
-func (h *Hall) power(in layoutInputs) {
+func (h *Hall) power(in Inputs) {
 	typ := h.Facility.TypicalPct / 100
 	for i := range h.Racks {
 		r := &h.Racks[i]
-		r.PeakKW = float64(r.Nodes)*in.nodeKW + float64(r.Switches)*in.kwIn(r.Kind)
+		r.PeakKW = float64(r.Nodes)*in.NodeKW + float64(r.Switches)*in.kwIn(r.Kind)
 		r.TypicalKW = r.PeakKW * typ
 		h.Rows[r.Row].PeakKW += r.PeakKW
 	}
@@ -511,36 +476,36 @@ func (h *Hall) unitH(u, units int) float64 {
 	return (float64(u-1) + float64(units)/2) * h.Constants.UnitM
 }
 
-// nodePlace is where node n (a server, or a tray of a rack-scale
+// NodePlace is where node n (a server, or a tray of a rack-scale
 // system) stands. Servers stack from U1; a rack-scale system's trays
 // take the lower half of its compute trays, its NVLink switch trays,
 // then the rest.
-func (h *Hall) nodePlace(n int) place {
+func (h *Hall) NodePlace(n int) Place {
 	c, k := h.rackOf(n)
 	u := 1 + k*h.nodeUnits
 	if h.rackScale && k >= (h.nodesPerRack+1)/2 {
 		u += h.switchTrays
 	}
-	return place{rack: h.computeRack[c], u: u, h: h.unitH(u, h.nodeUnits)}
+	return Place{Rack: h.computeRack[c], U: u, H: h.unitH(u, h.nodeUnits)}
 }
 
 // switchPlace is the place of the i-th switch (from 0) of a network rack
 // group starting at rack first: switches stack down from the rack's top
 // free unit, a rack full moving to the next.
-func (h *Hall) switchPlace(first, i int) place {
+func (h *Hall) switchPlace(first, i int) Place {
 	return h.switchPlaceOf(first, i, h.switchUnits, h.leavesPerRack)
 }
 
 // switchPlaceOf is switchPlace for switches of units U, perRack a rack.
-func (h *Hall) switchPlaceOf(first, i, units, perRack int) place {
+func (h *Hall) switchPlaceOf(first, i, units, perRack int) Place {
 	rack := first + i/perRack
 	top := h.Facility.RackUnits - h.Facility.ReservedUnits
 	u := top - (i%perRack+1)*units + 1
-	return place{rack: int32(rack), u: u, h: h.unitH(u, units)}
+	return Place{Rack: int32(rack), U: u, H: h.unitH(u, units)}
 }
 
-// leafPlace is where leaf g (from 0) of plane (from 1) stands.
-func (h *Hall) leafPlace(plane, g int) place {
+// LeafPlace is where leaf g (from 0) of plane (from 1) stands.
+func (h *Hall) LeafPlace(plane, g int) Place {
 	unit := g / h.leavesPerUnit
 	i := (plane-1)*h.leavesPerUnit + g%h.leavesPerUnit
 	if h.Facility.LeafPlacement != PlaceToR {
@@ -551,88 +516,30 @@ func (h *Hall) leafPlace(plane, g int) place {
 	rack := h.computeRack[c]
 	top := h.Facility.RackUnits - h.Facility.ReservedUnits
 	u := top - (i/n+1)*h.switchUnits + 1
-	return place{rack: rack, u: u, h: h.unitH(u, h.switchUnits)}
+	return Place{Rack: rack, U: u, H: h.unitH(u, h.switchUnits)}
 }
 
-// spinePlace is where spine j of pod (from 0) of plane stands.
-func (h *Hall) spinePlace(plane, pod, j int) place {
+// SpinePlace is where spine j of pod (from 0) of plane stands.
+func (h *Hall) SpinePlace(plane, pod, j int) Place {
 	return h.switchPlaceOf(h.spineRack, (plane-1)*h.spinesPerPlane+h.podSpine[pod]+j, h.upperUnits[0], h.upperPerRack[0])
 }
 
-// corePlace is where core i of plane stands.
-func (h *Hall) corePlace(plane, i int) place {
+// CorePlace is where core i of plane stands.
+func (h *Hall) CorePlace(plane, i int) Place {
 	return h.switchPlaceOf(h.coreRack, (plane-1)*h.coresPerPlane+i, h.upperUnits[1], h.upperPerRack[1])
 }
 
-// run is the cable length between two places before rounding: inside
+// Run is the cable length between two places before rounding: inside
 // one rack the vertical distance and the rack slack; between racks up
 // to the tray, along the rows and across them (rectilinear), down again,
 // and the slack.
-func (h *Hall) run(a, b place) float64 {
+func (h *Hall) Run(a, b Place) float64 {
 	f := h.Facility
-	if a.rack == b.rack {
-		return math.Abs(a.h-b.h) + f.RackSlackM
+	if a.Rack == b.Rack {
+		return math.Abs(a.H-b.H) + f.RackSlackM
 	}
-	ra, rb := &h.Racks[a.rack], &h.Racks[b.rack]
-	return (f.TrayHeightM - a.h) + (f.TrayHeightM - b.h) + math.Abs(ra.X-rb.X) + math.Abs(ra.Y-rb.Y) + f.SlackM
-}
-
-// layOut lays the plan out in a hall, with the data's defaults for what
-// the scenario's [facility] table leaves out (all of it without one).
-// No hall is laid out (each tier's links keep one length) with layout =
-// "flat", for a scenario that gives its link lengths in network.media
-// without a [facility] table, for a plan that asks for totals only
-// (flatLinks: sweeps and searches) or without facility data in the
-// catalog.
-func (p *Plan) layOut(cat *Catalog) error {
-	s := &p.Scenario
-	if !s.laysHall(cat) || p.recallHall(cat) {
-		return nil
-	}
-	notes := len(p.Notes)
-	f := s.Facility.resolve(cat.Facility.Defaults, leafInRack(s))
-	h, err := newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants)
-	var fe *fielderr.FieldError
-	if err != nil && f.LeafPlacement == PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") && errors.As(err, &fe) && fe.Field == "facility.leaf_placement" {
-		// Top of rack was the default, not asked: leaves that do not
-		// fit in the compute racks go to leaf racks in the row.
-		f.LeafPlacement = cat.Facility.Defaults.LeafPlacement
-		if h, err = newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants); err == nil {
-			p.Notes = append(p.Notes, fmt.Sprintf("leaves in leaf racks at the %s of each row: %s", f.LeafPlacement, fe.Problem))
-		}
-	}
-	if err != nil {
-		return err
-	}
-	p.Hall = h
-	p.Notes = append(p.Notes, h.hallNotes()...)
-	if p.hallRun != nil {
-		p.hallRun.notes = slices.Clone(p.Notes[notes:])
-	}
-	return nil
-}
-
-// leafInRack reports whether the design puts each leaf in the rack of
-// the servers it serves (top of rack), so that a blank leaf_placement
-// lays the leaves out in the compute racks: a fabric that is not
-// rail-optimized, whose leaf takes whole servers. Design styles that
-// place the leaf in the rack extend this rule.
-func leafInRack(s *Scenario) bool {
-	return s.Network.Style() == TopoToR // a named style over rail_optimized
-}
-
-// laysHall reports whether a plan of s is laid out in the hall (see
-// layOut).
-func (s *Scenario) laysHall(cat *Catalog) bool {
-	return cat.Facility != nil && !s.flatLinks && !s.givesLengths() && (s.Facility == nil || s.Facility.Layout != LayoutFlat)
-}
-
-// givesLengths reports whether the scenario fixes its link lengths in
-// network.media without a [facility] table: those lengths are kept
-// (no hall is laid out).
-func (s *Scenario) givesLengths() bool {
-	m := s.Network.Media
-	return s.Facility == nil && (m.ServerLeafM != 0 || m.LeafSpineM != 0 || m.SpineCoreM != 0)
+	ra, rb := &h.Racks[a.Rack], &h.Racks[b.Rack]
+	return (f.TrayHeightM - a.H) + (f.TrayHeightM - b.H) + math.Abs(ra.X-rb.X) + math.Abs(ra.Y-rb.Y) + f.SlackM
 }
 
 // RackSlot is one device drawn in a rack elevation: what it is, its
@@ -645,17 +552,14 @@ type RackSlot struct {
 }
 
 // Elevation lists what rack i holds, bottom up, with the units reserved
-// at the top.
-func (h *Hall) Elevation(i int, p *Plan) []RackSlot {
+// at the top. Nodes are labelled nodeName (a rack-scale system's
+// "compute tray"), switches by switchKey(rack kind), their model.
+func (h *Hall) Elevation(i int, nodeName string, switchKey func(kind string) string) []RackSlot {
 	r := h.Racks[i]
 	f := h.Facility
 	var out []RackSlot
-	nodeName := "server"
-	if p.System != nil {
-		nodeName = p.System.Name
-		if h.rackScale {
-			nodeName = "compute tray"
-		}
+	if h.rackScale {
+		nodeName = "compute tray"
 	}
 	for k := range r.Nodes {
 		u := 1 + k*h.nodeUnits
@@ -670,13 +574,49 @@ func (h *Hall) Elevation(i int, p *Plan) []RackSlot {
 	}
 	top := f.RackUnits - f.ReservedUnits
 	tier := map[string]string{RackLeaf: "leaf", RackSpine: "spine", RackCore: "core", RackCompute: "leaf (ToR)"}[r.Kind]
-	sw, units := p.SwitchOf(rackTier(r.Kind)), h.unitsIn(r.Kind)
+	key, units := switchKey(r.Kind), h.unitsIn(r.Kind)
 	for k := range r.Switches {
 		u := top - (k+1)*units + 1
-		out = append(out, RackSlot{Kind: "switch", Label: fmt.Sprintf("%s %s", sw.Key, tier), U: u, Units: units})
+		out = append(out, RackSlot{Kind: "switch", Label: fmt.Sprintf("%s %s", key, tier), U: u, Units: units})
 	}
 	if f.ReservedUnits > 0 {
 		out = append(out, RackSlot{Kind: "reserved", Label: "reserved: patch, mgmt", U: top + 1, Units: f.ReservedUnits})
 	}
 	return out
 }
+
+// unitsIn is the height of one switch in a rack of kind.
+func (h *Hall) unitsIn(kind string) int {
+	switch kind {
+	case RackSpine:
+		return h.upperUnits[0]
+	case RackCore:
+		return h.upperUnits[1]
+	}
+	return h.switchUnits
+}
+
+// kwIn is the peak of one switch in a rack of kind.
+func (in Inputs) kwIn(kind string) float64 {
+	switch kind {
+	case RackSpine:
+		return in.UpperKW[0]
+	case RackCore:
+		return in.UpperKW[1]
+	}
+	return in.SwitchKW
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// LeavesPerPlane is the leaves of one plane, as laid out (Inputs).
+func (h *Hall) LeavesPerPlane() int { return h.leavesPerPlane }
+
+// SpinesPerPlane is the spines of one plane (see LeavesPerPlane).
+func (h *Hall) SpinesPerPlane() int { return h.spinesPerPlane }
+
+// CoresPerPlane is the cores of one plane (see LeavesPerPlane).
+func (h *Hall) CoresPerPlane() int { return h.coresPerPlane }
+
+// PodSpine is the first spine of pod (from 0) in a plane's numbering.
+func (h *Hall) PodSpine(pod int) int { return h.podSpine[pod] }
