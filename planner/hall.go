@@ -376,6 +376,7 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 	for i := 1; i < len(in.podSpines); i++ {
 		h.podSpine[i] = h.podSpine[i-1] + in.podSpines[i-1]
 	}
+	h.Racks, h.Rows = make([]Rack, 0, racksIn(order)), make([]Row, 0, len(order))
 	for r, rp := range order {
 		col := colOf[r]
 		if r == 0 || col != colOf[r-1] {
@@ -393,7 +394,7 @@ func (h *Hall) placeRows(compute, network []rowPlan, in layoutInputs) {
 		x0 := edge + float64(col)*(rowW+edge)
 		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: len(rp.racks), Y: y, X: x0})
 		for s, kp := range rp.racks {
-			rk := Rack{Name: fmt.Sprintf("R%d-%02d", r+1, s+1), Kind: kp.kind, Row: r, Slot: s,
+			rk := Rack{Name: rackName(r+1, s+1), Kind: kp.kind, Row: r, Slot: s,
 				X: x0 + (float64(s)+0.5)*f.RackWidthM, Y: y, Cooling: "air"}
 			idx := int32(len(h.Racks))
 			switch kp.kind {
