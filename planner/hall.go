@@ -255,9 +255,9 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 	h.unitLeafRack = make([]int32, in.units)
 	h.unitLeafOff = make([]int32, in.units)
 	var rows []rowPlan
-	var cur []rackPlan // compute racks of the row being filled
-	var units []int    // units whose leaves the row holds
-	midUnit := false   // the row being filled continues the row before's unit
+	cur := make([]rackPlan, 0, min(perRow, len(h.computeRack))) // compute racks of the row being filled
+	var units []int                                             // units whose leaves the row holds
+	midUnit := false                                            // the row being filled continues the row before's unit
 	leafRacks := func(units int) int { return ceilDiv(units*unitLeaves, h.leavesPerRack) }
 	flush := func() {
 		if len(cur)+len(units) == 0 {
@@ -267,7 +267,7 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 		for j := range leafRacks(len(units)) {
 			leaves = append(leaves, rackPlan{kind: RackLeaf, index: len(rows), nth: j})
 		}
-		row := rowPlan{units: units, continues: midUnit}
+		row := rowPlan{units: units, continues: midUnit, racks: make([]rackPlan, 0, len(cur)+len(leaves))}
 		switch f.LeafPlacement {
 		case PlaceMiddle:
 			half := (len(cur) + 1) / 2
@@ -276,7 +276,7 @@ func (h *Hall) computeRows(in layoutInputs) []rowPlan {
 			row.racks = append(append(row.racks, cur...), leaves...)
 		}
 		rows = append(rows, row)
-		cur, units = nil, nil
+		cur, units = cur[:0], nil // row.racks holds a copy
 	}
 	next := 0 // first compute rack not yet placed
 	for u := range in.units {
