@@ -338,48 +338,19 @@ type cageUse struct {
 // optical cages each end fills.
 type linkTally struct {
 	cables map[cableGroup]int
-	counts map[cableGroup]*int // while walking
 	// cages holds every device's cages, stride a device (device
 	// numbers: cableWalk's leafID, spineID, coreID).
-	cages   []cageUse
-	grid    cageGrid
-	longest [3]CableRun // the longest link of each tier
-	runSum  [3]float64  // sum of sold lengths per tier
+	cages []cageUse
+	grid  cageGrid
+	// longest is the longest link of each tier: its tier, speed,
+	// medium, parts, length, run and racks (linkRecords.longestRun).
+	longest [3]CableRun
+	runSum  [3]float64 // sum of sold lengths per tier
 	links   [3]int
-	// last is the group counted last and its count (runs repeat).
-	last      cableGroup
-	lastCount *int
 }
 
 func newLinkTally(grid cageGrid) *linkTally {
-	return &linkTally{cables: map[cableGroup]int{}, counts: map[cableGroup]*int{}, cages: make([]cageUse, grid.size), grid: grid}
-}
-
-// add counts one measured link; sets numbers its ends' cages.
-func (t *linkTally) add(c *CableRun, sets *cageSets) {
-	i := tierIndex(c.Tier)
-	g := cableGroup{i, c.Medium, c.Part, c.Metres}
-	if t.lastCount == nil || g != t.last {
-		n, ok := t.counts[g]
-		if !ok {
-			n = new(int)
-			t.counts[g] = n
-		}
-		t.last, t.lastCount = g, n
-	}
-	*t.lastCount++
-	t.links[i]++
-	t.runSum[i] += c.Metres
-	if c.Metres > t.longest[i].Metres {
-		t.longest[i] = *c
-	}
-	if c.Medium != Optics && c.Medium != Multimode {
-		return
-	}
-	m, mm := float32(c.Metres), c.Medium == Multimode
-	a, b := sets.ends(i, c)
-	t.cage(a, cageUse{m, int8(i), false, i == 0, mm})
-	t.cage(b, cageUse{m, int8(i), true, false, mm})
+	return &linkTally{cables: map[cableGroup]int{}, cages: make([]cageUse, grid.size), grid: grid}
 }
 
 func (t *linkTally) cage(at32 int32, u cageUse) {
@@ -421,19 +392,15 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 		return err
 	}
 	grid := newCageGrid(p.Servers, p.TotalSwitches(), ceilDiv(p.ServerPorts, m.serverPerCage), m.switchCages())
-	if err := p.chooseCageMedia(grid); err != nil {
-		return err
-	}
-	tally := newLinkTally(grid)
-	err := p.walkCables(false, func(c *CableRun) error {
-		tally.add(c, m.sets)
-		return nil
-	})
+	recs, err := p.chooseCageMedia(grid)
 	if err != nil {
 		return err
 	}
-	for g, n := range tally.counts {
-		tally.cables[g] = *n
+	tally := newLinkTally(grid)
+	err = recs.replay(p, tally)
+	recs.release()
+	if err != nil {
+		return err
 	}
 	mods, err := m.countModules(tally.cages)
 	if err != nil {
@@ -525,17 +492,17 @@ func (m *mediaChooser) switchCages() int {
 // chooseCageMedia surveys every link's run and gives each set of links
 // joined by twin-port cages the cheapest medium that reaches the
 // longest of them.
-func (p *Plan) chooseCageMedia(grid cageGrid) error {
+func (p *Plan) chooseCageMedia(grid cageGrid) (*linkRecords, error) {
 	m := p.media
 	m.sets = newCageSets(grid, m.port, m.serverPerCage)
 	w := newCableWalk(p)
-	w.survey = true
+	w.survey, w.rec = true, newLinkRecords(p.Links.Total)
 	for plane := 1; plane <= p.Planes; plane++ {
 		if err := w.plane(plane, func(*CableRun) error { return nil }); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return m.sets.choose(p)
+	return w.rec, m.sets.choose(p)
 }
 
 // SortedGroups orders the cable groups by tier, medium, part and length.
@@ -657,6 +624,9 @@ func (w *cableWalk) measure(t int, a, b place) error {
 	ca, cb := sets.ends(t, c)
 	if w.survey {
 		sets.join(t, ca, cb, run)
+		if w.rec != nil {
+			w.rec.add(t, run, ca, cb, a.rack, b.rack)
+		}
 		return nil
 	}
 	ra, rb := &h.Racks[a.rack], &h.Racks[b.rack]

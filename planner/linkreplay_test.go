@@ -1,0 +1,128 @@
+package planner
+
+import (
+	"fmt"
+	"testing"
+)
+
+// walkedTally is the BOM pass as it was before the survey recorded its
+// links: the fabric walked again, each measured link counted as it
+// comes. The replay is checked against it.
+func walkedTally(t *testing.T, p *Plan) *linkTally {
+	t.Helper()
+	sets := p.media.sets
+	tally := newLinkTally(sets.grid)
+	err := p.walkCables(false, func(c *CableRun) error {
+		i := tierIndex(c.Tier)
+		tally.cables[cableGroup{i, c.Medium, c.Part, c.Metres}]++
+		tally.links[i]++
+		tally.runSum[i] += c.Metres
+		if c.Metres > tally.longest[i].Metres {
+			tally.longest[i] = *c
+		}
+		if c.Medium == Optics || c.Medium == Multimode {
+			m, mm := float32(c.Metres), c.Medium == Multimode
+			a, b := sets.ends(i, c)
+			tally.cage(a, cageUse{m, int8(i), false, i == 0, mm})
+			tally.cage(b, cageUse{m, int8(i), true, false, mm})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tally
+}
+
+// replayCases are laid-out plans of every shipped scenario and of
+// off-grid sizes, ratios, planes and styles in the default hall.
+func replayCases(t *testing.T) map[string]Scenario {
+	out := map[string]Scenario{}
+	for _, name := range []string{"ib-ndr-1k", "gb300-nvl72-4k", "meta-roce-24k", "alibaba-hpn-pod", "rail-only-512", "dgx-h100-superpod-4su", "eth-800g-16k"} {
+		out[name] = scenarioFile(t, name)
+	}
+	add := func(name string, gpus int, edit func(n *Network)) {
+		s := ibScenario(gpus)
+		s.Facility = &Facility{}
+		edit(&s.Network)
+		out[name] = s
+	}
+	add("ndr-1000", 1000, func(*Network) {})
+	add("ndr-3000-2to1", 3000, func(n *Network) { n.Oversubscription = "2:1" })
+	add("ndr-10369-3tiers", 10369, func(n *Network) { n.Tiers = 3 })
+	add("ndr-4104-2planes", 4104, func(n *Network) { n.Planes = 2 })
+	add("ndr-1000-tor", 1000, func(n *Network) { n.RailOptimized = false })
+	add("roce-2056", 2056, func(n *Network) { n.Fabric, n.Switch, n.NIC = Ethernet, Auto, Auto })
+	return out
+}
+
+// The BOM pass replays the survey's records instead of walking the
+// fabric again; every figure it counts must be the walk's: cables by
+// tier, medium, part and length; links and the sum of lengths per tier
+// (added in walk order, so equal to the last bit); every cage's use
+// (its longest link, tier, end, medium); each tier's longest link (the
+// first of the longest in walk order, with its parts, run and racks).
+// Mutations caught: a cage's ends swapped (upper and lower modules
+// counted at the wrong end), the last group's count not added, the last
+// of the longest links kept instead of the first, the survey's order
+// not kept, a link counted before its set's medium is chosen, the run
+// replayed as the length sold.
+func TestLinkReplayMatchesWalk(t *testing.T) {
+	cat := testCatalog(t)
+	hallMemoOff.Store(true)
+	defer hallMemoOff.Store(false)
+	for name, s := range replayCases(t) {
+		t.Run(name, func(t *testing.T) {
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Hall == nil || p.media == nil || p.media.sets == nil {
+				t.Fatal("not laid out in a hall")
+			}
+			want := walkedTally(t, p)
+			recs, err := p.chooseCageMedia(p.media.sets.grid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := newLinkTally(p.media.sets.grid)
+			if err := recs.replay(p, got); err != nil {
+				t.Fatal(err)
+			}
+			compareTallies(t, got, want)
+		})
+	}
+}
+
+func compareTallies(t *testing.T, got, want *linkTally) {
+	t.Helper()
+	if len(got.cables) != len(want.cables) {
+		t.Errorf("%d cable groups, the walk has %d", len(got.cables), len(want.cables))
+	}
+	for g, n := range want.cables {
+		if got.cables[g] != n {
+			t.Errorf("group %+v: %d links, the walk has %d", g, got.cables[g], n)
+		}
+	}
+	if got.links != want.links || got.runSum != want.runSum {
+		t.Errorf("links %v, lengths %v; the walk has %v, %v", got.links, got.runSum, want.links, want.runSum)
+	}
+	if len(got.cages) != len(want.cages) {
+		t.Fatalf("%d cages, the walk has %d", len(got.cages), len(want.cages))
+	}
+	for i := range want.cages {
+		if got.cages[i] != want.cages[i] {
+			t.Fatalf("cage %d: %+v, the walk has %+v", i, got.cages[i], want.cages[i])
+		}
+	}
+	for i, w := range want.longest {
+		g := got.longest[i]
+		key := func(c CableRun) string {
+			return fmt.Sprintf("%s %dG %s %s %s/%s %gm run %.6f %s(row %d)>%s(row %d) racks %d>%d",
+				c.Tier, c.Gbps, c.Medium, c.Part, c.AModule, c.BModule, c.Metres, c.RunM, c.ARack, c.ARow, c.BRack, c.BRow, c.aRack, c.bRack)
+		}
+		if key(g) != key(w) {
+			t.Errorf("tier %d longest link %s, the walk's %s", i, key(g), key(w))
+		}
+	}
+}
