@@ -46,6 +46,11 @@ func (r *linkRecords) add(t int, run float64, ca, cb, ra, rb int32) {
 	r.racks = append(r.racks, ra, rb)
 }
 
+// countLinks counts a laid-out plan's links into a tally: the survey's
+// records replayed (tests put the fabric walked again in its place, the
+// reference the replay is checked against).
+var countLinks = func(p *Plan, recs *linkRecords, t *linkTally) error { return recs.replay(p, t) }
+
 // tallyKey is a count of links by tier, medium (index into allMedia),
 // part and length sold: a cableGroup without strings to hash.
 type tallyKey struct {

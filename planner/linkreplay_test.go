@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
@@ -10,9 +11,17 @@ import (
 // comes. The replay is checked against it.
 func walkedTally(t *testing.T, p *Plan) *linkTally {
 	t.Helper()
+	tally := newLinkTally(p.media.sets.grid)
+	if err := walkLinks(p, tally); err != nil {
+		t.Fatal(err)
+	}
+	return tally
+}
+
+// walkLinks counts p's links into tally as they are walked.
+func walkLinks(p *Plan, tally *linkTally) error {
 	sets := p.media.sets
-	tally := newLinkTally(sets.grid)
-	err := p.walkCables(false, func(c *CableRun) error {
+	return p.walkCables(false, func(c *CableRun) error {
 		i := tierIndex(c.Tier)
 		tally.cables[cableGroup{i, c.Medium, c.Part, c.Metres}]++
 		tally.links[i]++
@@ -28,10 +37,6 @@ func walkedTally(t *testing.T, p *Plan) *linkTally {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tally
 }
 
 // replayCases are laid-out plans of every shipped scenario and of
@@ -124,5 +129,52 @@ func compareTallies(t *testing.T, got, want *linkTally) {
 		if key(g) != key(w) {
 			t.Errorf("tier %d longest link %s, the walk's %s", i, key(g), key(w))
 		}
+	}
+}
+
+// The search with the BOM pass replayed answers as the plain search
+// whose every laid-out design walks its fabric twice: the same designs
+// in the same order, each with the same label, pricing, cost, low cost,
+// power, JCT and place on the front, and the same pick, on off-grid
+// sizes (1,000, 3,000 at 2:1, 24,577 GPUs, GB300 NVL72 at 4,032) priced
+// in the hall. Mutations caught: a replayed count that differs from
+// the walk's (the last group's links not added: fewer cables, a lower
+// cost), and records kept across walks in the pool (a released
+// buffer's links replayed again by the next design).
+func TestSearchReplayMatchesPlainSearch(t *testing.T) {
+	cat := testCatalog(t)
+	gb300 := scenarioFile(t, "gb300-nvl72-4k")
+	gb300.Cluster.GPUs = 4032
+	ratio := searchScenario(3000)
+	ratio.Network.Oversubscription = "2:1"
+	for name, s := range map[string]Scenario{"1000": searchScenario(1000), "3000-2to1": ratio, "24577": searchScenario(24577), "gb300-4032": gb300} {
+		t.Run(name, func(t *testing.T) {
+			search := func() *SearchResult {
+				forgetHalls()
+				res, err := Search(context.Background(), s, cat, SearchOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			fast := search()
+			countLinks = func(p *Plan, _ *linkRecords, tally *linkTally) error { return walkLinks(p, tally) }
+			plain := search()
+			countLinks = func(p *Plan, recs *linkRecords, tally *linkTally) error { return recs.replay(p, tally) }
+			if fast.LaidOut == 0 || fast.LaidOut != plain.LaidOut || len(fast.Designs) != len(plain.Designs) {
+				t.Fatalf("%d designs, %d laid out; the plain search %d, %d", len(fast.Designs), fast.LaidOut, len(plain.Designs), plain.LaidOut)
+			}
+			figures := func(d *Design) string {
+				return fmt.Sprintf("%s %s $%.2f low $%.2f %.3f W %.9g days front %v", d.Label, d.Priced, d.CostUSD, d.Plan.Cost.LowUSD, d.PowerW, d.Days, d.OnFront)
+			}
+			for i := range fast.Designs {
+				if f, p := figures(fast.Designs[i]), figures(plain.Designs[i]); f != p {
+					t.Errorf("design %d: %s; the plain search %s", i, f, p)
+				}
+			}
+			if figures(fast.Pick()) != figures(plain.Pick()) {
+				t.Errorf("pick %s; the plain search %s", figures(fast.Pick()), figures(plain.Pick()))
+			}
+		})
 	}
 }

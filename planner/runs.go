@@ -397,7 +397,7 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 		return err
 	}
 	tally := newLinkTally(grid)
-	err = recs.replay(p, tally)
+	err = countLinks(p, recs, tally)
 	recs.release()
 	if err != nil {
 		return err
