@@ -178,3 +178,25 @@ func TestSearchReplayMatchesPlainSearch(t *testing.T) {
 		})
 	}
 }
+
+// Each switch tier's cages are numbered after the tier before's, each
+// switch with its own tier's count: by hand, 3 servers of 2 cages, 4
+// leaves of 5, 2 spines of 40 (a chassis), 1 core of 9: 6 + 20 + 80 +
+// 9 = 115 cages; leaf 2 (device 5) starts at 6 + 2*5 = 16, spine 1
+// (device 8) at 26 + 40 = 66, the core (device 9) at 106. Mutations
+// caught: every switch given the largest tier's cages (the grid 6 +
+// 7*40), a tier's first device taken as the next tier's, the base of a
+// tier not moved past the tier before.
+func TestCageGridPerTier(t *testing.T) {
+	g := newCageGrid(3, 2, [3]int{4, 2, 1}, [3]int{5, 40, 9})
+	if g.size != 115 {
+		t.Errorf("%d cages, want 115", g.size)
+	}
+	for _, c := range []struct{ dev, cage, want int }{
+		{0, 0, 0}, {2, 1, 5}, {3, 0, 6}, {5, 0, 16}, {6, 4, 25}, {7, 0, 26}, {8, 0, 66}, {8, 39, 105}, {9, 0, 106}, {9, 8, 114},
+	} {
+		if got := g.index(c.dev, c.cage); got != c.want {
+			t.Errorf("device %d cage %d: %d, want %d", c.dev, c.cage, got, c.want)
+		}
+	}
+}

@@ -391,7 +391,9 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err := m.forcedOffered(); err != nil {
 		return err
 	}
-	grid := newCageGrid(p.Servers, p.TotalSwitches(), ceilDiv(p.ServerPorts, m.serverPerCage), m.switchCages())
+	h := p.Hall
+	grid := newCageGrid(p.Servers, ceilDiv(p.ServerPorts, m.serverPerCage),
+		[3]int{h.leavesPerPlane * p.Planes, h.spinesPerPlane * p.Planes, h.coresPerPlane * p.Planes}, m.switchCages())
 	recs, err := p.chooseCageMedia(grid)
 	if err != nil {
 		return err
@@ -468,11 +470,12 @@ func (m *mediaChooser) countModules(cages []cageUse) (map[moduleCount]int, error
 	return mods, nil
 }
 
-// switchCages bounds the cages of one switch of any tier: a leaf's cages
+// switchCages bounds the cages of one switch of each tier (leaf, spine,
+// core; all the leaf's when one model serves every tier): a leaf's cages
 // at the server port speed, and at the uplink speed when that differs (a
 // leaf's uplinks take cages after its down links); a spine's or core's
 // at its speeds.
-func (m *mediaChooser) switchCages() int {
+func (m *mediaChooser) switchCages() [3]int {
 	sw, p0, p1, p2 := m.p.Switch, m.port[0], m.port[1], m.port[2]
 	n := ceilDiv(sw.Radix(p0.gbps), p0.highCage)
 	if p1.gbps != p0.gbps {
@@ -480,13 +483,13 @@ func (m *mediaChooser) switchCages() int {
 	}
 	spine, core := m.p.SwitchOf(TierSpine), m.p.SwitchOf(TierCore)
 	if spine == sw && core == sw {
-		return n
+		return [3]int{n, n, n}
 	}
 	s := ceilDiv(spine.Radix(p1.gbps), p1.highCage)
 	if p2.gbps != p1.gbps {
 		s += ceilDiv(spine.Radix(p2.gbps), p2.lowCage)
 	}
-	return max(n, s, ceilDiv(core.Radix(p2.gbps), p2.highCage))
+	return [3]int{n, s, ceilDiv(core.Radix(p2.gbps), p2.highCage)}
 }
 
 // chooseCageMedia surveys every link's run and gives each set of links
