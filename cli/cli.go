@@ -415,13 +415,26 @@ func (in *scenarioInput) loadQuotes() error {
 // build plans the scenario; field errors get the file's line numbers
 // unless a flag set the field.
 func (in *scenarioInput) build(cat *planner.Catalog) (*planner.Plan, error) {
+	return in.buildAs(in.scenario, cat)
+}
+
+// check is build without laying the scenario out in its hall (each
+// tier's links at one length): every error but the hall's, for a
+// command that does not use the scenario's own plan.
+func (in *scenarioInput) check(cat *planner.Catalog) error {
+	_, err := in.buildAs(in.scenario.FlatLinks(), cat)
+	return err
+}
+
+// buildAs is build of s, the scenario or a variant of it.
+func (in *scenarioInput) buildAs(s planner.Scenario, cat *planner.Catalog) (*planner.Plan, error) {
 	var p *planner.Plan
 	err := scenariofile.CheckDecoded(in.scenario, in.decodeErr, cat, in.src)
 	if !in.set["system"] && err == nil {
 		err = scenariofile.SystemConflicts(in.scenario, cat, in.src) // a --system flag overrides the file's packaging
 	}
 	if err == nil {
-		if p, err = planner.Build(in.scenario, cat); err == nil {
+		if p, err = planner.Build(s, cat); err == nil {
 			return p, nil
 		}
 	}
@@ -463,26 +476,32 @@ func onePositional(pos []string) (string, error) {
 // (flag combinations), loads the scenario with the plan flags applied and
 // plans it. On a planning error it still returns the loaded input.
 func planArgs(env *cliEnv, fs *flag.FlagSet, pf *planFlags, args []string, check func() error) (*scenarioInput, *planner.Plan, error) {
-	pos, err := parseWithScenario(fs, args)
-	if err != nil {
-		return nil, nil, err
-	}
-	env.inputs = append(env.inputs, pos...)
-	if check != nil {
-		if err := check(); err != nil {
-			return nil, nil, err
-		}
-	}
-	path, err := onePositional(pos)
-	if err != nil {
-		return nil, nil, err
-	}
-	in, err := loadScenario(path, pf, fs)
+	in, err := scenarioArgs(env, fs, pf, args, check)
 	if err != nil {
 		return nil, nil, err
 	}
 	p, err := in.build(env.cat)
 	return in, p, err
+}
+
+// scenarioArgs is planArgs without the plan: the scenario and flags
+// read, the flags checked.
+func scenarioArgs(env *cliEnv, fs *flag.FlagSet, pf *planFlags, args []string, check func() error) (*scenarioInput, error) {
+	pos, err := parseWithScenario(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	env.inputs = append(env.inputs, pos...)
+	if check != nil {
+		if err := check(); err != nil {
+			return nil, err
+		}
+	}
+	path, err := onePositional(pos)
+	if err != nil {
+		return nil, err
+	}
+	return loadScenario(path, pf, fs)
 }
 
 // loadData reads the embedded catalog (with the JCT constants) and the

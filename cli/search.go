@@ -24,18 +24,28 @@ func runSearch(env *cliEnv, args []string) error {
 	withFailures := fs.Bool("with-failures", false, "rank by JCT counting expected failures (fabricplan resilience), not the failure-free JCT")
 	format := addRowFormat(fs)
 	var opt planner.SearchOptions
-	in, _, err := planArgs(env, fs, pf, args, func() (err error) {
+	in, err := scenarioArgs(env, fs, pf, args, func() (err error) {
 		if err = format.check(); err == nil {
 			opt, err = searchOptions(*target, *within, *budget)
 		}
 		opt.WithFailures = *withFailures
 		return err
 	})
+	if err == nil && in.check(env.cat) != nil {
+		// The scenario is checked without laying it out (the search
+		// never uses its own plan, and a 100,000-GPU hall walk is a
+		// tenth of the search); what fails so is planned in its hall,
+		// which decides.
+		_, err = in.build(env.cat)
+	}
 	if err != nil {
 		return err
 	}
 	res, err := planner.Search(context.Background(), in.scenario, env.cat, opt)
 	if err != nil {
+		if _, planErr := in.build(env.cat); planErr != nil {
+			return planErr // the scenario's hall fails too: its error, with the file's lines
+		}
 		return usageError{err}
 	}
 	list := res.Front

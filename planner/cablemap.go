@@ -89,7 +89,8 @@ type cableWalk struct {
 	c        CableRun
 	arrivals []int // links so far per upper switch of the group being wired
 	names    bool
-	survey   bool // only note each link's run and cages (chooseCageMedia)
+	survey   bool         // only note each link's run and cages (chooseCageMedia)
+	rec      *linkRecords // with survey: what the BOM pass replays
 	// media picks each link's parts: the plan's chooser with a cache of
 	// the walk's own, so walks of one plan may run at once.
 	media *mediaChooser

@@ -25,11 +25,30 @@ type cageSets struct {
 }
 
 // cageGrid numbers every cage of a fabric: each server's cages, then
-// each switch's (device numbers: cableWalk's).
-type cageGrid struct{ servers, serverCages, switchCages, size int }
+// each leaf's, spine's and core's (device numbers: cableWalk's), each
+// switch with its own tier's cages (a chassis spine's hundreds of cages
+// are not given to every leaf).
+type cageGrid struct {
+	servers, serverCages int
+	// first is each switch tier's first device number, cages its
+	// cages per switch, base the number of its first cage.
+	first, cages, base [3]int
+	size               int
+}
 
-func newCageGrid(servers, switches, serverCages, switchCages int) cageGrid {
-	return cageGrid{servers, serverCages, switchCages, servers*serverCages + switches*switchCages}
+// newCageGrid numbers the cages of servers servers and of switches[t]
+// switches of tier t (leaves, spines, cores) with switchCages[t] cages
+// each.
+func newCageGrid(servers, serverCages int, switches, switchCages [3]int) cageGrid {
+	g := cageGrid{servers: servers, serverCages: serverCages, cages: switchCages}
+	dev, at := servers, servers*serverCages
+	for t := range switches {
+		g.first[t], g.base[t] = dev, at
+		dev += switches[t]
+		at += switches[t] * switchCages[t]
+	}
+	g.size = at
+	return g
 }
 
 // index is the number of cage (from 0) of device dev.
@@ -37,7 +56,11 @@ func (g cageGrid) index(dev, cage int) int {
 	if dev < g.servers {
 		return dev*g.serverCages + cage
 	}
-	return g.servers*g.serverCages + (dev-g.servers)*g.switchCages + cage
+	t := 0
+	for t < 2 && dev >= g.first[t+1] {
+		t++
+	}
+	return g.base[t] + (dev-g.first[t])*g.cages[t] + cage
 }
 
 func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {

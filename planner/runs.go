@@ -339,48 +339,19 @@ type cageUse struct {
 // optical cages each end fills.
 type linkTally struct {
 	cables map[cableGroup]int
-	counts map[cableGroup]*int // while walking
 	// cages holds every device's cages, stride a device (device
 	// numbers: cableWalk's leafID, spineID, coreID).
-	cages   []cageUse
-	grid    cageGrid
-	longest [3]CableRun // the longest link of each tier
-	runSum  [3]float64  // sum of sold lengths per tier
+	cages []cageUse
+	grid  cageGrid
+	// longest is the longest link of each tier: its tier, speed,
+	// medium, parts, length, run and racks (linkRecords.longestRun).
+	longest [3]CableRun
+	runSum  [3]float64 // sum of sold lengths per tier
 	links   [3]int
-	// last is the group counted last and its count (runs repeat).
-	last      cableGroup
-	lastCount *int
 }
 
 func newLinkTally(grid cageGrid) *linkTally {
-	return &linkTally{cables: map[cableGroup]int{}, counts: map[cableGroup]*int{}, cages: make([]cageUse, grid.size), grid: grid}
-}
-
-// add counts one measured link; sets numbers its ends' cages.
-func (t *linkTally) add(c *CableRun, sets *cageSets) {
-	i := tierIndex(c.Tier)
-	g := cableGroup{i, c.Medium, c.Part, c.Metres}
-	if t.lastCount == nil || g != t.last {
-		n, ok := t.counts[g]
-		if !ok {
-			n = new(int)
-			t.counts[g] = n
-		}
-		t.last, t.lastCount = g, n
-	}
-	*t.lastCount++
-	t.links[i]++
-	t.runSum[i] += c.Metres
-	if c.Metres > t.longest[i].Metres {
-		t.longest[i] = *c
-	}
-	if c.Medium != Optics && c.Medium != Multimode {
-		return
-	}
-	m, mm := float32(c.Metres), c.Medium == Multimode
-	a, b := sets.ends(i, c)
-	t.cage(a, cageUse{m, int8(i), false, i == 0, mm})
-	t.cage(b, cageUse{m, int8(i), true, false, mm})
+	return &linkTally{cables: map[cableGroup]int{}, cages: make([]cageUse, grid.size), grid: grid}
 }
 
 func (t *linkTally) cage(at32 int32, u cageUse) {
@@ -421,20 +392,18 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err := m.forcedOffered(); err != nil {
 		return err
 	}
-	grid := newCageGrid(p.Servers, p.TotalSwitches(), ceilDiv(p.ServerPorts, m.serverPerCage), m.switchCages())
-	if err := p.chooseCageMedia(grid); err != nil {
-		return err
-	}
-	tally := newLinkTally(grid)
-	err := p.walkCables(false, func(c *CableRun) error {
-		tally.add(c, m.sets)
-		return nil
-	})
+	h := p.Hall
+	grid := newCageGrid(p.Servers, ceilDiv(p.ServerPorts, m.serverPerCage),
+		[3]int{h.leavesPerPlane * p.Planes, h.spinesPerPlane * p.Planes, h.coresPerPlane * p.Planes}, m.switchCages())
+	recs, err := p.chooseCageMedia(grid)
 	if err != nil {
 		return err
 	}
-	for g, n := range tally.counts {
-		tally.cables[g] = *n
+	tally := newLinkTally(grid)
+	err = countLinks(p, recs, tally)
+	recs.release()
+	if err != nil {
+		return err
 	}
 	mods, err := m.countModules(tally.cages)
 	if err != nil {
@@ -502,11 +471,12 @@ func (m *mediaChooser) countModules(cages []cageUse) (map[moduleCount]int, error
 	return mods, nil
 }
 
-// switchCages bounds the cages of one switch of any tier: a leaf's cages
+// switchCages bounds the cages of one switch of each tier (leaf, spine,
+// core; all the leaf's when one model serves every tier): a leaf's cages
 // at the server port speed, and at the uplink speed when that differs (a
 // leaf's uplinks take cages after its down links); a spine's or core's
 // at its speeds.
-func (m *mediaChooser) switchCages() int {
+func (m *mediaChooser) switchCages() [3]int {
 	sw, p0, p1, p2 := m.p.Switch, m.port[0], m.port[1], m.port[2]
 	n := ceilDiv(sw.Radix(p0.gbps), p0.highCage)
 	if p1.gbps != p0.gbps {
@@ -514,29 +484,29 @@ func (m *mediaChooser) switchCages() int {
 	}
 	spine, core := m.p.SwitchOf(TierSpine), m.p.SwitchOf(TierCore)
 	if spine == sw && core == sw {
-		return n
+		return [3]int{n, n, n}
 	}
 	s := ceilDiv(spine.Radix(p1.gbps), p1.highCage)
 	if p2.gbps != p1.gbps {
 		s += ceilDiv(spine.Radix(p2.gbps), p2.lowCage)
 	}
-	return max(n, s, ceilDiv(core.Radix(p2.gbps), p2.highCage))
+	return [3]int{n, s, ceilDiv(core.Radix(p2.gbps), p2.highCage)}
 }
 
 // chooseCageMedia surveys every link's run and gives each set of links
 // joined by twin-port cages the cheapest medium that reaches the
 // longest of them.
-func (p *Plan) chooseCageMedia(grid cageGrid) error {
+func (p *Plan) chooseCageMedia(grid cageGrid) (*linkRecords, error) {
 	m := p.media
 	m.sets = newCageSets(grid, m.port, m.serverPerCage)
 	w := newCableWalk(p)
-	w.survey = true
+	w.survey, w.rec = true, newLinkRecords(p.Links.Total)
 	for plane := 1; plane <= p.Planes; plane++ {
 		if err := w.plane(plane, func(*CableRun) error { return nil }); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return m.sets.choose(p)
+	return w.rec, m.sets.choose(p)
 }
 
 // SortedGroups orders the cable groups by tier, medium, part and length.
@@ -658,6 +628,9 @@ func (w *cableWalk) measure(t int, a, b hall.Place) error {
 	ca, cb := sets.ends(t, c)
 	if w.survey {
 		sets.join(t, ca, cb, run)
+		if w.rec != nil {
+			w.rec.add(t, run, ca, cb, a.rack, b.rack)
+		}
 		return nil
 	}
 	ra, rb := &h.Racks[a.Rack], &h.Racks[b.Rack]

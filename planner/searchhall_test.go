@@ -11,7 +11,7 @@ import (
 )
 
 // scenarioFile reads one of data/scenarios.
-func scenarioFile(t *testing.T, name string) Scenario {
+func scenarioFile(t testing.TB, name string) Scenario {
 	t.Helper()
 	src, err := data.FS.ReadFile("scenarios/" + name + ".toml")
 	if err != nil {

@@ -220,9 +220,9 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 	h.unitLeafRack = make([]int32, in.Units)
 	h.unitLeafOff = make([]int32, in.Units)
 	var rows []rowPlan
-	var cur []rackPlan // compute racks of the row being filled
-	var units []int    // units whose leaves the row holds
-	midUnit := false   // the row being filled continues the row before's unit
+	cur := make([]rackPlan, 0, min(perRow, len(h.computeRack))) // compute racks of the row being filled
+	var units []int                                             // units whose leaves the row holds
+	midUnit := false                                            // the row being filled continues the row before's unit
 	leafRacks := func(units int) int { return ceilDiv(units*unitLeaves, h.leavesPerRack) }
 	flush := func() {
 		if len(cur)+len(units) == 0 {
@@ -232,7 +232,7 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 		for j := range leafRacks(len(units)) {
 			leaves = append(leaves, rackPlan{kind: RackLeaf, index: len(rows), nth: j})
 		}
-		row := rowPlan{units: units, continues: midUnit}
+		row := rowPlan{units: units, continues: midUnit, racks: make([]rackPlan, 0, len(cur)+len(leaves))}
 		switch f.LeafPlacement {
 		case PlaceMiddle:
 			half := (len(cur) + 1) / 2
@@ -241,7 +241,7 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 			row.racks = append(append(row.racks, cur...), leaves...)
 		}
 		rows = append(rows, row)
-		cur, units = nil, nil
+		cur, units = cur[:0], nil // row.racks holds a copy
 	}
 	next := 0 // first compute rack not yet placed
 	for u := range in.Units {
@@ -341,6 +341,7 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
 	for i := 1; i < len(in.PodSpines); i++ {
 		h.podSpine[i] = h.podSpine[i-1] + in.PodSpines[i-1]
 	}
+	h.Racks, h.Rows = make([]Rack, 0, racksIn(order)), make([]Row, 0, len(order))
 	for r, rp := range order {
 		col := colOf[r]
 		if r == 0 || col != colOf[r-1] {
@@ -358,7 +359,7 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
 		x0 := edge + float64(col)*(rowW+edge)
 		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: len(rp.racks), Y: y, X: x0})
 		for s, kp := range rp.racks {
-			rk := Rack{Name: fmt.Sprintf("R%d-%02d", r+1, s+1), Kind: kp.kind, Row: r, Slot: s,
+			rk := Rack{Name: rackName(r+1, s+1), Kind: kp.kind, Row: r, Slot: s,
 				X: x0 + (float64(s)+0.5)*f.RackWidthM, Y: y, Cooling: "air"}
 			idx := int32(len(h.Racks))
 			switch kp.kind {

@@ -1,0 +1,202 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// walkedTally is the BOM pass as it was before the survey recorded its
+// links: the fabric walked again, each measured link counted as it
+// comes. The replay is checked against it.
+func walkedTally(t *testing.T, p *Plan) *linkTally {
+	t.Helper()
+	tally := newLinkTally(p.media.sets.grid)
+	if err := walkLinks(p, tally); err != nil {
+		t.Fatal(err)
+	}
+	return tally
+}
+
+// walkLinks counts p's links into tally as they are walked.
+func walkLinks(p *Plan, tally *linkTally) error {
+	sets := p.media.sets
+	return p.walkCables(false, func(c *CableRun) error {
+		i := tierIndex(c.Tier)
+		tally.cables[cableGroup{i, c.Medium, c.Part, c.Metres}]++
+		tally.links[i]++
+		tally.runSum[i] += c.Metres
+		if c.Metres > tally.longest[i].Metres {
+			tally.longest[i] = *c
+		}
+		if c.Medium == Optics || c.Medium == Multimode {
+			m, mm := float32(c.Metres), c.Medium == Multimode
+			a, b := sets.ends(i, c)
+			tally.cage(a, cageUse{m, int8(i), false, i == 0, mm})
+			tally.cage(b, cageUse{m, int8(i), true, false, mm})
+		}
+		return nil
+	})
+}
+
+// replayCases are laid-out plans of every shipped scenario and of
+// off-grid sizes, ratios, planes and styles in the default hall.
+func replayCases(t *testing.T) map[string]Scenario {
+	out := map[string]Scenario{}
+	for _, name := range []string{"ib-ndr-1k", "gb300-nvl72-4k", "meta-roce-24k", "alibaba-hpn-pod", "rail-only-512", "dgx-h100-superpod-4su", "eth-800g-16k"} {
+		out[name] = scenarioFile(t, name)
+	}
+	add := func(name string, gpus int, edit func(n *Network)) {
+		s := ibScenario(gpus)
+		s.Facility = &Facility{}
+		edit(&s.Network)
+		out[name] = s
+	}
+	add("ndr-1000", 1000, func(*Network) {})
+	add("ndr-3000-2to1", 3000, func(n *Network) { n.Oversubscription = "2:1" })
+	add("ndr-10369-3tiers", 10369, func(n *Network) { n.Tiers = 3 })
+	add("ndr-4104-2planes", 4104, func(n *Network) { n.Planes = 2 })
+	add("ndr-1000-tor", 1000, func(n *Network) { n.RailOptimized = false })
+	add("roce-2056", 2056, func(n *Network) { n.Fabric, n.Switch, n.NIC = Ethernet, Auto, Auto })
+	return out
+}
+
+// The BOM pass replays the survey's records instead of walking the
+// fabric again; every figure it counts must be the walk's: cables by
+// tier, medium, part and length; links and the sum of lengths per tier
+// (added in walk order, so equal to the last bit); every cage's use
+// (its longest link, tier, end, medium); each tier's longest link (the
+// first of the longest in walk order, with its parts, run and racks).
+// Mutations caught: a cage's ends swapped (upper and lower modules
+// counted at the wrong end), the last group's count not added, the last
+// of the longest links kept instead of the first, the survey's order
+// not kept, a link counted before its set's medium is chosen, the run
+// replayed as the length sold.
+func TestLinkReplayMatchesWalk(t *testing.T) {
+	cat := testCatalog(t)
+	hallMemoOff.Store(true)
+	defer hallMemoOff.Store(false)
+	for name, s := range replayCases(t) {
+		t.Run(name, func(t *testing.T) {
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Hall == nil || p.media == nil || p.media.sets == nil {
+				t.Fatal("not laid out in a hall")
+			}
+			want := walkedTally(t, p)
+			recs, err := p.chooseCageMedia(p.media.sets.grid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := newLinkTally(p.media.sets.grid)
+			if err := recs.replay(p, got); err != nil {
+				t.Fatal(err)
+			}
+			compareTallies(t, got, want)
+		})
+	}
+}
+
+func compareTallies(t *testing.T, got, want *linkTally) {
+	t.Helper()
+	if len(got.cables) != len(want.cables) {
+		t.Errorf("%d cable groups, the walk has %d", len(got.cables), len(want.cables))
+	}
+	for g, n := range want.cables {
+		if got.cables[g] != n {
+			t.Errorf("group %+v: %d links, the walk has %d", g, got.cables[g], n)
+		}
+	}
+	if got.links != want.links || got.runSum != want.runSum {
+		t.Errorf("links %v, lengths %v; the walk has %v, %v", got.links, got.runSum, want.links, want.runSum)
+	}
+	if len(got.cages) != len(want.cages) {
+		t.Fatalf("%d cages, the walk has %d", len(got.cages), len(want.cages))
+	}
+	for i := range want.cages {
+		if got.cages[i] != want.cages[i] {
+			t.Fatalf("cage %d: %+v, the walk has %+v", i, got.cages[i], want.cages[i])
+		}
+	}
+	for i, w := range want.longest {
+		g := got.longest[i]
+		key := func(c CableRun) string {
+			return fmt.Sprintf("%s %dG %s %s %s/%s %gm run %.6f %s(row %d)>%s(row %d) racks %d>%d",
+				c.Tier, c.Gbps, c.Medium, c.Part, c.AModule, c.BModule, c.Metres, c.RunM, c.ARack, c.ARow, c.BRack, c.BRow, c.aRack, c.bRack)
+		}
+		if key(g) != key(w) {
+			t.Errorf("tier %d longest link %s, the walk's %s", i, key(g), key(w))
+		}
+	}
+}
+
+// The search with the BOM pass replayed answers as the plain search
+// whose every laid-out design walks its fabric twice: the same designs
+// in the same order, each with the same label, pricing, cost, low cost,
+// power, JCT and place on the front, and the same pick, on off-grid
+// sizes (1,000, 3,000 at 2:1, 24,577 GPUs, GB300 NVL72 at 4,032) priced
+// in the hall. Mutations caught: a replayed count that differs from
+// the walk's (the last group's links not added: fewer cables, a lower
+// cost), and records kept across walks in the pool (a released
+// buffer's links replayed again by the next design).
+func TestSearchReplayMatchesPlainSearch(t *testing.T) {
+	cat := testCatalog(t)
+	gb300 := scenarioFile(t, "gb300-nvl72-4k")
+	gb300.Cluster.GPUs = 4032
+	ratio := searchScenario(3000)
+	ratio.Network.Oversubscription = "2:1"
+	for name, s := range map[string]Scenario{"1000": searchScenario(1000), "3000-2to1": ratio, "24577": searchScenario(24577), "gb300-4032": gb300} {
+		t.Run(name, func(t *testing.T) {
+			search := func() *SearchResult {
+				forgetHalls()
+				res, err := Search(context.Background(), s, cat, SearchOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			fast := search()
+			countLinks = func(p *Plan, _ *linkRecords, tally *linkTally) error { return walkLinks(p, tally) }
+			plain := search()
+			countLinks = func(p *Plan, recs *linkRecords, tally *linkTally) error { return recs.replay(p, tally) }
+			if fast.LaidOut == 0 || fast.LaidOut != plain.LaidOut || len(fast.Designs) != len(plain.Designs) {
+				t.Fatalf("%d designs, %d laid out; the plain search %d, %d", len(fast.Designs), fast.LaidOut, len(plain.Designs), plain.LaidOut)
+			}
+			figures := func(d *Design) string {
+				return fmt.Sprintf("%s %s $%.2f low $%.2f %.3f W %.9g days front %v", d.Label, d.Priced, d.CostUSD, d.Plan.Cost.LowUSD, d.PowerW, d.Days, d.OnFront)
+			}
+			for i := range fast.Designs {
+				if f, p := figures(fast.Designs[i]), figures(plain.Designs[i]); f != p {
+					t.Errorf("design %d: %s; the plain search %s", i, f, p)
+				}
+			}
+			if figures(fast.Pick()) != figures(plain.Pick()) {
+				t.Errorf("pick %s; the plain search %s", figures(fast.Pick()), figures(plain.Pick()))
+			}
+		})
+	}
+}
+
+// Each switch tier's cages are numbered after the tier before's, each
+// switch with its own tier's count: by hand, 3 servers of 2 cages, 4
+// leaves of 5, 2 spines of 40 (a chassis), 1 core of 9: 6 + 20 + 80 +
+// 9 = 115 cages; leaf 2 (device 5) starts at 6 + 2*5 = 16, spine 1
+// (device 8) at 26 + 40 = 66, the core (device 9) at 106. Mutations
+// caught: every switch given the largest tier's cages (the grid 6 +
+// 7*40), a tier's first device taken as the next tier's, the base of a
+// tier not moved past the tier before.
+func TestCageGridPerTier(t *testing.T) {
+	g := newCageGrid(3, 2, [3]int{4, 2, 1}, [3]int{5, 40, 9})
+	if g.size != 115 {
+		t.Errorf("%d cages, want 115", g.size)
+	}
+	for _, c := range []struct{ dev, cage, want int }{
+		{0, 0, 0}, {2, 1, 5}, {3, 0, 6}, {5, 0, 16}, {6, 4, 25}, {7, 0, 26}, {8, 0, 66}, {8, 39, 105}, {9, 0, 106}, {9, 8, 114},
+	} {
+		if got := g.index(c.dev, c.cage); got != c.want {
+			t.Errorf("device %d cage %d: %d, want %d", c.dev, c.cage, got, c.want)
+		}
+	}
+}
