@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"fabricplan/planner/hall"
 )
 
 // walkedTally is the BOM pass as it was before the survey recorded its
@@ -48,7 +50,7 @@ func replayCases(t *testing.T) map[string]Scenario {
 	}
 	add := func(name string, gpus int, edit func(n *Network)) {
 		s := ibScenario(gpus)
-		s.Facility = &Facility{}
+		s.Facility = &hall.Facility{}
 		edit(&s.Network)
 		out[name] = s
 	}

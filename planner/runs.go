@@ -394,7 +394,7 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	}
 	h := p.Hall
 	grid := newCageGrid(p.Servers, ceilDiv(p.ServerPorts, m.serverPerCage),
-		[3]int{h.leavesPerPlane * p.Planes, h.spinesPerPlane * p.Planes, h.coresPerPlane * p.Planes}, m.switchCages())
+		[3]int{h.LeavesPerPlane() * p.Planes, h.SpinesPerPlane() * p.Planes, h.CoresPerPlane() * p.Planes}, m.switchCages())
 	recs, err := p.chooseCageMedia(grid)
 	if err != nil {
 		return err
@@ -629,7 +629,7 @@ func (w *cableWalk) measure(t int, a, b hall.Place) error {
 	if w.survey {
 		sets.join(t, ca, cb, run)
 		if w.rec != nil {
-			w.rec.add(t, run, ca, cb, a.rack, b.rack)
+			w.rec.add(t, run, ca, cb, a.Rack, b.Rack)
 		}
 		return nil
 	}
