@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"maps"
 	"slices"
 	"sync"
 )
@@ -172,10 +171,11 @@ func (p *Plan) takeInputs(rs *Scenario) {
 }
 
 // copyBackEnd copies back end p so that neither copy's edits show in
-// the other: every slice and map a plan's later steps or its caller may
-// change is its own. The catalog entries, the hall, the layout, the
-// tier loads and the cage sets are shared: nothing changes them after
-// the plan is built (the hall memo shares them likewise).
+// the other: every slice a plan's later steps or its caller may change
+// is its own. The catalog entries, the hall, the layout, the tier loads,
+// the link tiers' parts maps and the cage sets are shared: nothing
+// changes them after the plan is built (the hall memo shares them
+// likewise; cloning the parts maps was a quarter of the copy).
 func (p *Plan) copyBackEnd() *Plan {
 	q := *p
 	q.SanityBands = slices.Clone(p.SanityBands)
@@ -183,9 +183,7 @@ func (p *Plan) copyBackEnd() *Plan {
 	q.Headroom = slices.Clone(p.Headroom)
 	q.LinkTiers = slices.Clone(p.LinkTiers)
 	for i := range q.LinkTiers {
-		t := &q.LinkTiers[i]
-		t.Runs = slices.Clone(t.Runs)
-		t.LowerParts, t.UpperParts = maps.Clone(t.LowerParts), maps.Clone(t.UpperParts)
+		q.LinkTiers[i].Runs = slices.Clone(p.LinkTiers[i].Runs)
 	}
 	q.BOM = slices.Clone(p.BOM)
 	q.Cost.Drivers = slices.Clone(p.Cost.Drivers)
