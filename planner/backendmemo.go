@@ -57,21 +57,21 @@ type reliabilityKey struct {
 	failover, failSet bool
 }
 
-// keyOf is the comparable value of reliability overrides r.
-func (r *ReliabilityInputs) keyOf() reliabilityKey {
-	if r == nil {
+// keyOf is the comparable value of reliability overrides in.
+func (in *ReliabilityInputs) keyOf() reliabilityKey {
+	if in == nil {
 		return reliabilityKey{}
 	}
 	k := reliabilityKey{given: true}
-	for i, v := range [...]*float64{r.GPUPerYear, r.HostPerYear, r.NICPerYear, r.LinkPerYear, r.SwitchPerYear,
-		r.RestartMin, r.CheckpointWriteS, r.CheckpointIntervalMin, r.RepairHours,
-		r.SwapHours, r.SpareSwitchesPct, r.SpareOpticsPct} {
+	for i, v := range [...]*float64{in.GPUPerYear, in.HostPerYear, in.NICPerYear, in.LinkPerYear, in.SwitchPerYear,
+		in.RestartMin, in.CheckpointWriteS, in.CheckpointIntervalMin, in.RepairHours,
+		in.SwapHours, in.SpareSwitchesPct, in.SpareOpticsPct} {
 		if v != nil {
 			k.values[i], k.set[i] = *v, true
 		}
 	}
-	if r.PortFailover != nil {
-		k.failover, k.failSet = *r.PortFailover, true
+	if in.PortFailover != nil {
+		k.failover, k.failSet = *in.PortFailover, true
 	}
 	return k
 }
