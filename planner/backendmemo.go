@@ -3,6 +3,7 @@ package planner
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // A plan's back end (its sizing, hall, bill, cost, power and sanity
@@ -115,6 +116,7 @@ func buildBackEnd(rs Scenario, cat *Catalog, nic *NIC, n backEndNeed) (*Plan, bo
 	kept := backEndMemo.plans[key]
 	backEndMemo.Unlock()
 	if kept != nil {
+		backEndHits.Add(1)
 		p := kept.copyBackEnd()
 		p.takeInputs(&rs)
 		return p, true, nil
@@ -152,6 +154,10 @@ func keepBackEnd(key backEndKey, p *Plan) {
 		backEndMemo.cages += cages
 	}
 }
+
+// backEndHits counts the plans that took their back end from the memo
+// (for the tests: an input the key should leave out must hit).
+var backEndHits atomic.Int64
 
 // forgetBackEnds empties the memo.
 func forgetBackEnds() {

@@ -89,7 +89,8 @@ func TestBackEndKeyCoversScenario(t *testing.T) {
 // checked to change the plan, else the check could not fail. Mutations
 // caught: a keyed input left out of backEndKeyOf (prices, spares, side
 // networks, cluster, network: the edited plan keeps the old bill or
-// networks); takeInputs forgetting the workload or the name.
+// networks); takeInputs forgetting the workload or the name; the
+// workload or the name in the key (no reuse after their edit).
 func TestBackEndMemoMatchesFresh(t *testing.T) {
 	cat := testCatalog(t)
 	spare := 50.0
@@ -132,9 +133,13 @@ func TestBackEndMemoMatchesFresh(t *testing.T) {
 			for _, e := range edits {
 				s := base.Clone()
 				e.edit(&s)
+				hits := backEndHits.Load()
 				got, err := Build(s, cat)
 				if err != nil {
 					t.Fatalf("%s: %v", e.name, err)
+				}
+				if hit := backEndHits.Load() > hits; hit == e.keyed {
+					t.Errorf("%s: memo hit %v, want %v", e.name, hit, !e.keyed)
 				}
 				want := walkedPlan(t, s, cat)
 				samePlan(t, e.name, want, got)
