@@ -310,7 +310,7 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 		best, bestUSD := Medium(""), 0.0
 		for _, m := range []Medium{DAC, ACC, AOC} {
 			cb := cat.Cables[string(m)]
-			if ok, _ := cb.Offered(n.Fabric, g, c); !ok || float64(cb.Reach(g)) < t.Metres || p.tierLane(t.Name) == 0 {
+			if !cb.offers(n.Fabric, g, c) || float64(cb.Reach(g)) < t.Metres || p.tierLane(t.Name) == 0 {
 				continue
 			}
 			if usd := p.Scenario.cablePrice(cat, cb, t.Metres).USD; best == "" || usd < bestUSD {

@@ -162,17 +162,37 @@ func (c *Cable) Offered(f Fabric, gbps, cageLinks int) (bool, string) {
 	if c.Reach(gbps) == 0 {
 		return false, fmt.Sprintf("%s is not offered at %dG", c.Key, gbps)
 	}
-	for _, r := range c.Unavailable {
-		if (r.Fabric == "" || r.Fabric == f) && (r.Gbps == 0 || r.Gbps == gbps) && (!r.TwinPort || cageLinks > 1) {
-			return false, fmt.Sprintf("%s is not offered here: %s", c.Key, r.Why)
-		}
+	if r := c.unavailable(f, gbps, cageLinks); r != nil {
+		return false, fmt.Sprintf("%s is not offered here: %s", c.Key, r.Why)
 	}
 	return true, ""
 }
 
+// offers is Offered without the reason, for the callers that drop it
+// (the media choice asks it for every medium of every tier of every
+// plan, and a reason costs a formatted string).
+func (c *Cable) offers(f Fabric, gbps, cageLinks int) bool {
+	return c.Reach(gbps) > 0 && c.unavailable(f, gbps, cageLinks) == nil
+}
+
+// unavailable is the rule of c.Unavailable that keeps the medium from
+// links at gbps on fabric f between cages of cageLinks links (nil: none).
+func (c *Cable) unavailable(f Fabric, gbps, cageLinks int) *CableRule {
+	for i := range c.Unavailable {
+		r := &c.Unavailable[i]
+		if (r.Fabric == "" || r.Fabric == f) && (r.Gbps == 0 || r.Gbps == gbps) && (!r.TwinPort || cageLinks > 1) {
+			return r
+		}
+	}
+	return nil
+}
+
 // Reach is the longest cable of this medium at gbps in metres; 0 when the
 // medium is not offered at that speed.
-func (c *Cable) Reach(gbps int) int { return c.MaxM[strconv.Itoa(gbps)] }
+func (c *Cable) Reach(gbps int) int {
+	var b [20]byte
+	return c.MaxM[string(strconv.AppendInt(b[:0], int64(gbps), 10))] // the key's bytes looked up in place: no string made
+}
 
 // PriceUSD is the price of one cable of length metres.
 func (c *Cable) PriceUSD(metres float64) float64 { return c.PriceBaseUSD + c.PricePerMUSD*metres }

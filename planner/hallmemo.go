@@ -87,17 +87,23 @@ func hallKeyOf(p *Plan, cat *Catalog) hallKey {
 	if s.Facility != nil {
 		k.facility, k.hasFacility = *s.Facility, true
 	}
-	if len(s.Prices) > 0 {
-		var b strings.Builder
-		for _, key := range SortedKeys(s.Prices) {
-			b.WriteString(key)
-			b.WriteByte('=')
-			b.WriteString(strconv.FormatFloat(s.Prices[key], 'g', -1, 64))
-			b.WriteByte(';')
-		}
-		k.prices = b.String()
-	}
+	k.prices = pricesKey(s.Prices)
 	return k
+}
+
+// pricesKey is price overrides as key=value, sorted by key ("" for none).
+func pricesKey(prices map[string]float64) string {
+	if len(prices) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, key := range SortedKeys(prices) {
+		b.WriteString(key)
+		b.WriteByte('=')
+		b.WriteString(strconv.FormatFloat(prices[key], 'g', -1, 64))
+		b.WriteByte(';')
+	}
+	return b.String()
 }
 
 // recallHall starts plan p's memo run: with a hall kept for its inputs,

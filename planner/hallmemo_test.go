@@ -21,6 +21,7 @@ func forgetHalls() {
 	hallMemo.Lock()
 	hallMemo.halls, hallMemo.cages = nil, 0
 	hallMemo.Unlock()
+	forgetBackEnds() // they hold halls too: a back end kept would skip the hall memo
 }
 
 // walkedPlan builds s with the memo off: the plain walk of every link,

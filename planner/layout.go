@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"fabricplan/internal/fielderr"
@@ -220,14 +221,18 @@ func rackScaleHint(s Scenario, cat *Catalog) []string {
 		return nil
 	}
 	var keys []string
-	var sys *System
-	for _, k := range SortedKeys(cat.Systems) {
-		if c := cat.Systems[k]; c.RackScale() && c.GPUs == s.Cluster.GPUsPerServer {
-			keys, sys = append(keys, "--system "+k), c
+	for k, c := range cat.Systems { // only the matches are sorted: every plan asks
+		if c.RackScale() && c.GPUs == s.Cluster.GPUsPerServer {
+			keys = append(keys, k)
 		}
 	}
-	if sys == nil {
+	if len(keys) == 0 {
 		return nil
+	}
+	slices.Sort(keys)
+	sys := cat.Systems[keys[len(keys)-1]]
+	for i, k := range keys {
+		keys[i] = "--system " + k
 	}
 	return []string{fmt.Sprintf("%d GPUs per server is a rack-scale system's NVLink domain: %s plans it as %d trays of %d NICs each (%d rails), not one server of %d rails",
 		s.Cluster.GPUsPerServer, textfmt.JoinOr(keys), sys.Nodes, sys.NICsPerNode, sys.NICsPerNode, s.Network.NICsPerServer)}

@@ -320,6 +320,10 @@ type need struct {
 	// bands puts the cost beside the analysts' bands and ranks the prices
 	// that move it most (Plan.SanityBands, Cost.Drivers).
 	bands bool
+	// recall takes the back end and its side networks from the memo of
+	// recent shown plans (backendmemo.go) when the inputs match, and
+	// keeps them otherwise.
+	recall bool
 }
 
 // What builds ask for: a shown plan everything; a sweep what its rows
@@ -328,7 +332,7 @@ type need struct {
 // ranking and the tier-step bisection only the back end and the job's
 // steps.
 var (
-	needAll   = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}, bands: true}
+	needAll   = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}, bands: true, recall: true}
 	needSweep = need{resilience: true, jct: jctParts{Fix: true}}
 	needLean  = need{}
 )
@@ -351,7 +355,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 		return nil, fielderr.New("network.nic_gbps", "choose another NIC speed or port split",
 			"no %dG %s NIC with %d ports in the catalog", rs.Network.NICGbps, rs.Network.Fabric, rs.Network.PortsPerNIC)
 	}
-	best, ok, err := buildOn(rs, cat, nic, n.bands)
+	best, ok, err := n.backEnd(rs, cat, nic)
 	// NIC auto: where the cheapest NIC joins no switch (its lanes or
 	// modules do not match), the next one that does is used.
 	if !ok && s.Network.NIC == Auto && s.system(cat) == nil {
@@ -420,7 +424,9 @@ func buildOtherNIC(s Scenario, cat *Catalog, nic *NIC, bands bool, err error) (n
 func (p *Plan) sideNetworks(cat *Catalog, n need) *Reliability {
 	switch {
 	case n.networks:
-		p.Networks = p.sizeNetworks(cat)
+		if p.Networks == nil { // else sized with the back end (buildBackEnd)
+			p.Networks = p.sizeNetworks(cat)
+		}
 		return p.networksJCT(cat)
 	case n.resilience:
 		return p.storageCheckpoint(cat)

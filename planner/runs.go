@@ -156,7 +156,7 @@ func (m *mediaChooser) choose(t int, run float64) (linkChoice, bool) {
 			continue
 		}
 		cb := m.cat.Cables[string(med)]
-		if ok, _ := cb.Offered(s.Network.Fabric, pt.gbps, pt.cageLinks); !ok || pt.lane == 0 {
+		if !cb.offers(s.Network.Fabric, pt.gbps, pt.cageLinks) || pt.lane == 0 {
 			continue
 		}
 		if l, ok := cb.Sold(run, pt.gbps); ok {
@@ -309,7 +309,7 @@ func (m *mediaChooser) longestReach(t int) int {
 		}
 	}
 	for _, med := range []Medium{DAC, ACC, AOC} {
-		if ok, _ := m.cat.Cables[string(med)].Offered(f, pt.gbps, pt.cageLinks); ok {
+		if m.cat.Cables[string(med)].offers(f, pt.gbps, pt.cageLinks) {
 			longest = max(longest, m.cat.Cables[string(med)].Reach(pt.gbps))
 		}
 	}

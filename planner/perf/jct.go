@@ -8,6 +8,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/fabric"
 )
 
 // Traffic class names.
@@ -313,7 +314,7 @@ func (n Network) jobView(w Workload, d *JCTData) fabricView {
 // setJobSize records the job's servers and the leaf uplinks its
 // crossing flows are hashed onto.
 func (fv *fabricView) setJobSize(gpus, serverPorts int) {
-	fv.jobServers = ceilDiv(gpus, max(fv.gpusPerServer, 1))
+	fv.jobServers = fabric.CeilDiv(gpus, max(fv.gpusPerServer, 1))
 	// Uplinks faster than the ports are fewer for the same bandwidth.
 	fv.jobUplinks = max(1, float64(fv.jobServers*max(serverPorts, 1))/fv.oversub/fv.upRatio())
 }
@@ -756,7 +757,7 @@ func (m *netModel) group(ranks, stride int) commGroup {
 		return g
 	}
 	g.perNode = min(ranks, max(1, m.domain/stride))
-	g.nodes = ceilDiv(ranks, g.perNode)
+	g.nodes = fabric.CeilDiv(ranks, g.perNode)
 	g.netGBs = m.nodeGBs * float64(g.perNode) / float64(m.fv.gpusPerServer)
 	if m.domain > m.fv.gpusPerServer && m.fv.nicsPerServer > 0 { // rack-scale: the NICs its channels cross by
 		g.netGBs = min(g.netGBs, m.d.RackScale.NetChannels*m.nodeGBs/float64(m.fv.nicsPerServer))
@@ -765,7 +766,7 @@ func (m *netModel) group(ranks, stride int) commGroup {
 	if m.ideal {
 		g.switchUS = 0
 	}
-	servers := ceilDiv(span, m.fv.gpusPerServer)
+	servers := fabric.CeilDiv(span, m.fv.gpusPerServer)
 	if m.fv.tiers >= 2 && (m.fv.spread || servers > m.fv.serversPerUnit) {
 		g.crossesSU = true
 		g.crossesCore = m.fv.tiers >= 3 && (m.fv.spread || servers > m.fv.serversPerPod)
@@ -787,7 +788,7 @@ func (m *netModel) ringCrossing(g commGroup, servers int) float64 {
 	if m.fv.spread {
 		return 1
 	}
-	units := ceilDiv(servers, max(m.fv.serversPerUnit, 1))
+	units := fabric.CeilDiv(servers, max(m.fv.serversPerUnit, 1))
 	return min(1, float64(units)/float64(max(g.nodes, 1)))
 }
 

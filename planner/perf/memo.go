@@ -12,7 +12,15 @@ type WorkloadMemo struct {
 	mu       sync.Mutex
 	d        *JCTData
 	resolved map[Workload]resolved
-	memory   map[memoryKey]MemoryUse
+	memory   map[Workload]map[int]MemoryUse // by resolved workload, then dp
+	// lastIn and lastOut are the workload resolved last and its answer,
+	// lastMemW and lastMem the workload whose memory was asked last and
+	// its answers: a sweep asks about one workload at every size, and
+	// comparing a workload costs less than hashing it (about 350 bytes).
+	lastIn   Workload
+	lastOut  *resolved
+	lastMemW Workload
+	lastMem  map[int]MemoryUse
 }
 
 // resolved is one workload as given, resolved against the data.
@@ -24,26 +32,25 @@ type resolved struct {
 	err        error
 }
 
-// memoryKey is a resolved workload at a data-parallel size.
-type memoryKey struct {
-	w  Workload
-	dp int
-}
-
 // resolve is resolveWorkload with the compute efficiency, remembered.
 func (c *WorkloadMemo) resolve(w Workload, d *JCTData) resolved {
 	if c == nil || !c.serves(d) {
 		return resolveOnce(w, d)
 	}
 	c.mu.Lock()
-	r, ok := c.resolved[w]
-	c.mu.Unlock()
-	if ok {
+	if c.lastOut != nil && c.lastIn == w {
+		r := *c.lastOut
+		c.mu.Unlock()
 		return r
 	}
-	r = resolveOnce(w, d)
+	r, ok := c.resolved[w]
+	c.mu.Unlock()
+	if !ok {
+		r = resolveOnce(w, d)
+	}
 	c.mu.Lock()
 	c.resolved[w] = r
+	c.lastIn, c.lastOut = w, &r
 	c.mu.Unlock()
 	return r
 }
@@ -53,16 +60,23 @@ func (c *WorkloadMemo) memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) M
 	if c == nil || !c.serves(d) {
 		return memoryUse(w, gpu, d, dp)
 	}
-	k := memoryKey{w, dp}
 	c.mu.Lock()
-	m, ok := c.memory[k]
+	byDP := c.lastMem
+	if byDP == nil || c.lastMemW != w {
+		if byDP = c.memory[w]; byDP == nil {
+			byDP = map[int]MemoryUse{}
+			c.memory[w] = byDP
+		}
+		c.lastMemW, c.lastMem = w, byDP
+	}
+	m, ok := byDP[dp]
 	c.mu.Unlock()
 	if ok {
 		return m
 	}
 	m = memoryUse(w, gpu, d, dp)
 	c.mu.Lock()
-	c.memory[k] = m
+	byDP[dp] = m
 	c.mu.Unlock()
 	return m
 }
@@ -73,7 +87,7 @@ func (c *WorkloadMemo) serves(d *JCTData) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.d == nil {
-		c.d, c.resolved, c.memory = d, map[Workload]resolved{}, map[memoryKey]MemoryUse{}
+		c.d, c.resolved, c.memory = d, map[Workload]resolved{}, map[Workload]map[int]MemoryUse{}
 	}
 	return c.d == d
 }

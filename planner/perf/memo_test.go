@@ -24,7 +24,10 @@ func testNetwork(gpus int) Network {
 // memory remembered per workload alone (another size's dp: every
 // estimate after the first is off), the memo keyed by model name only
 // (mixtral's answers for llama), data other than the memo's served from
-// it (the changed HBM ignored).
+// it (the changed HBM ignored), the last workload's answer given to
+// another workload (the fast path that skips hashing it: every
+// workload after the first gets llama's step, or llama 3 8B gets
+// llama 3 70B's memory at the same dp).
 func TestWorkloadMemoSameAnswers(t *testing.T) {
 	d := testData(t)
 	other := *d
@@ -34,8 +37,9 @@ func TestWorkloadMemoSameAnswers(t *testing.T) {
 		c.HBMGB /= 2 // half the memory: the verdicts change
 		other.GPUs[k] = &c
 	}
-	llama, mixtral, fp8, unknown := NewWorkload(), NewWorkload(), NewWorkload(), NewWorkload()
+	llama, mixtral, fp8, unknown, small := NewWorkload(), NewWorkload(), NewWorkload(), NewWorkload(), NewWorkload()
 	mixtral.Model, mixtral.EP, mixtral.PP = "mixtral-8x7b", 8, 2
+	small.Model = "llama3-8b" // llama's dp at every size, less memory
 	fp8.Precision = PrecisionFP8
 	unknown.GPU = "no-such-gpu"
 	type answer struct {
@@ -56,7 +60,7 @@ func TestWorkloadMemoSameAnswers(t *testing.T) {
 			name string
 			w    Workload
 			d    *JCTData
-		}{{"llama3-70b", llama, d}, {"mixtral", mixtral, d}, {"fp8", fp8, d}, {"unknown gpu", unknown, d}, {"llama3-70b, half the HBM", llama, &other}} {
+		}{{"llama3-70b", llama, d}, {"mixtral", mixtral, d}, {"fp8", fp8, d}, {"unknown gpu", unknown, d}, {"llama3-8b", small, d}, {"llama3-70b, half the HBM", llama, &other}} {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

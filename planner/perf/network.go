@@ -157,8 +157,6 @@ func (c InNetworkConstants) SHARPCapable(key string) bool { return c.sharpCapabl
 
 func inRange(v, lo, hi float64) bool { return v >= lo && v <= hi }
 
-func ceilDiv(a, b int) int { return (a + b - 1) / b }
-
 // PrecisionNames lists every GEMM precision a workload may name.
 func PrecisionNames() []string { return slices.Clone(precisions) }
 

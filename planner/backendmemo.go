@@ -1,0 +1,215 @@
+package planner
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"fabricplan/planner/hall"
+)
+
+// A plan's back end (its sizing, hall, bill, cost, power and sanity
+// bands: what buildOn gives) and the networks beside it (their sizing)
+// depend on the catalog, the NIC and the resolved scenario's cluster,
+// network, facility, prices, spares and side networks, never on the
+// workload or the phases. The window replans after every edit, most of which (the
+// workload, failures, side networks) touch none of these, so the back
+// ends of recent shown plans are kept, and a plan whose inputs match
+// one takes a copy of it instead of sizing and pricing again; its job
+// time, side networks and failure what-if are worked out afresh.
+// Sweeps and the search, whose plans are all different, keep nothing.
+
+// backEndMemoCap bounds the back ends kept. Each holds its plan's hall,
+// so they also count in the hall memo's cage budget (hallMemoCages).
+const backEndMemoCap = 8
+
+// backEndMemo holds recent back ends by their inputs. The plans in it
+// are never handed out: a plan that matches gets a copy (copyBackEnd).
+var backEndMemo struct {
+	sync.Mutex
+	plans map[backEndKey]*Plan
+	cages int
+}
+
+// backEndKey is everything buildOn and sizeNetworks read. The catalog,
+// NIC and quotes count by identity, as in hallKey.
+type backEndKey struct {
+	cat         *Catalog
+	nic         *NIC
+	need        backEndNeed
+	networks    NetworksInputs
+	hasNetworks bool
+	schema      int
+	cluster     Cluster
+	network     Network
+	facility    hall.Facility
+	hasFacility bool
+	pricing     PriceSettings
+	prices      string // the price overrides, key=value sorted
+	quotes      *Quotes
+	reliability reliabilityKey
+	flatLinks   bool
+}
+
+// reliabilityKey is a scenario's reliability overrides by value (the
+// spare parts the bill holds follow them).
+type reliabilityKey struct {
+	given             bool // a [reliability] table, even empty
+	values            [12]float64
+	set               [12]bool
+	failover, failSet bool
+}
+
+// keyOf is the comparable value of reliability overrides in.
+func (in *ReliabilityInputs) keyOf() reliabilityKey {
+	if in == nil {
+		return reliabilityKey{}
+	}
+	k := reliabilityKey{given: true}
+	for i, v := range [...]*float64{in.GPUPerYear, in.HostPerYear, in.NICPerYear, in.LinkPerYear, in.SwitchPerYear,
+		in.RestartMin, in.CheckpointWriteS, in.CheckpointIntervalMin, in.RepairHours,
+		in.SwapHours, in.SpareSwitchesPct, in.SpareOpticsPct} {
+		if v != nil {
+			k.values[i], k.set[i] = *v, true
+		}
+	}
+	if in.PortFailover != nil {
+		k.failover, k.failSet = *in.PortFailover, true
+	}
+	return k
+}
+
+// backEndNeed is what of a back end a build asks for: the sanity bands
+// (need.bands) and the side networks sized (need.networks).
+type backEndNeed struct{ bands, networks bool }
+
+// backEndKeyOf is the memo key of rs's back end on nic.
+func backEndKeyOf(rs *Scenario, cat *Catalog, nic *NIC, n backEndNeed) backEndKey {
+	k := backEndKey{cat: cat, nic: nic, need: n, schema: rs.Schema, cluster: rs.Cluster, network: rs.Network,
+		pricing: rs.Pricing, prices: pricesKey(rs.Prices), quotes: rs.Quotes, reliability: rs.Reliability.keyOf(), flatLinks: rs.flatLinks}
+	if rs.Facility != nil {
+		k.facility, k.hasFacility = *rs.Facility, true
+	}
+	if rs.Networks != nil {
+		k.networks, k.hasNetworks = *rs.Networks, true
+	}
+	return k
+}
+
+// backEnd builds rs's back end on nic, through the memo when n.recall
+// asks (with the side networks when n.networks asks).
+func (n need) backEnd(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
+	if n.recall {
+		return buildBackEnd(rs, cat, nic, backEndNeed{bands: n.bands, networks: n.networks})
+	}
+	return buildOn(rs, cat, nic, n.bands)
+}
+
+// buildBackEnd is buildOn, then the side networks sized when n asks for
+// them, through the memo: a back end kept for the same inputs is
+// copied, with the inputs it never reads taken from rs; otherwise it is
+// built, and kept when it plans.
+func buildBackEnd(rs Scenario, cat *Catalog, nic *NIC, n backEndNeed) (*Plan, bool, error) {
+	if hallMemoOff.Load() {
+		return buildBackEndFresh(rs, cat, nic, n)
+	}
+	key := backEndKeyOf(&rs, cat, nic, n)
+	backEndMemo.Lock()
+	kept := backEndMemo.plans[key]
+	backEndMemo.Unlock()
+	if kept != nil {
+		backEndHits.Add(1)
+		p := kept.copyBackEnd()
+		p.takeInputs(&rs)
+		return p, true, nil
+	}
+	p, ok, err := buildBackEndFresh(rs, cat, nic, n)
+	if ok {
+		keepBackEnd(key, p.copyBackEnd())
+	}
+	return p, ok, err
+}
+
+// buildBackEndFresh is buildBackEnd without the memo.
+func buildBackEndFresh(rs Scenario, cat *Catalog, nic *NIC, n backEndNeed) (*Plan, bool, error) {
+	p, ok, err := buildOn(rs, cat, nic, n.bands)
+	if ok && n.networks {
+		p.Networks = p.sizeNetworks(cat)
+	}
+	return p, ok, err
+}
+
+// keepBackEnd stores back end p under key, starting the memo again when
+// it is full.
+func keepBackEnd(key backEndKey, p *Plan) {
+	cages := 0
+	if p.media != nil && p.media.sets != nil {
+		cages = len(p.media.sets.parent)
+	}
+	backEndMemo.Lock()
+	defer backEndMemo.Unlock()
+	if backEndMemo.plans == nil || len(backEndMemo.plans) >= backEndMemoCap || backEndMemo.cages+cages > hallMemoCages {
+		backEndMemo.plans, backEndMemo.cages = make(map[backEndKey]*Plan, backEndMemoCap), 0
+	}
+	if _, there := backEndMemo.plans[key]; !there {
+		backEndMemo.plans[key] = p
+		backEndMemo.cages += cages
+	}
+}
+
+// backEndHits counts the plans that took their back end from the memo
+// (for the tests: an input the key should leave out must hit).
+var backEndHits atomic.Int64
+
+// forgetBackEnds empties the memo.
+func forgetBackEnds() {
+	backEndMemo.Lock()
+	backEndMemo.plans, backEndMemo.cages = nil, 0
+	backEndMemo.Unlock()
+}
+
+// takeInputs gives back end p, copied from a plan of equal keyed
+// inputs, the inputs of rs the key leaves out (or keeps by value): its
+// name, workload, side networks, phases, and its own copies of the
+// keyed tables. A fresh build's plan holds rs's very pointers.
+func (p *Plan) takeInputs(rs *Scenario) {
+	s := &p.Scenario
+	s.Name, s.Workload, s.Networks, s.Phases, s.Growth = rs.Name, rs.Workload, rs.Networks, rs.Phases, rs.Growth
+	s.Reliability, s.Facility, s.Prices, s.Quotes = rs.Reliability, rs.Facility, rs.Prices, rs.Quotes
+}
+
+// copyBackEnd copies back end p so that neither copy's edits show in
+// the other: every slice a plan's later steps or its caller may change
+// is its own. The catalog entries, the hall, the layout, the tier loads,
+// the link tiers' parts maps and the cage sets are shared: nothing
+// changes them after the plan is built (the hall memo shares them
+// likewise; cloning the parts maps was a quarter of the copy).
+func (p *Plan) copyBackEnd() *Plan {
+	q := *p
+	q.SanityBands = slices.Clone(p.SanityBands)
+	q.SwitchTiers = slices.Clone(p.SwitchTiers)
+	q.Headroom = slices.Clone(p.Headroom)
+	q.LinkTiers = slices.Clone(p.LinkTiers)
+	for i := range q.LinkTiers {
+		q.LinkTiers[i].Runs = slices.Clone(p.LinkTiers[i].Runs)
+	}
+	q.BOM = slices.Clone(p.BOM)
+	q.Cost.Drivers = slices.Clone(p.Cost.Drivers)
+	q.Notes = slices.Clone(p.Notes)
+	q.Cheaper = slices.Clone(p.Cheaper)
+	if n := p.Networks; n != nil {
+		c := *n
+		c.List = slices.Clone(n.List)
+		for i := range c.List {
+			c.List[i].Notes = slices.Clone(c.List[i].Notes)
+		}
+		q.Networks = &c
+	}
+	if p.media != nil {
+		m := *p.media
+		m.p, m.memo = &q, map[withKey]linkChoice{}
+		q.media = &m
+	}
+	q.hallRun = nil
+	return &q
+}
