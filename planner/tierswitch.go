@@ -378,3 +378,27 @@ func (p *Plan) cableOffered(cb *Cable, t LinkTier) error {
 	}
 	return nil
 }
+
+// endCages are the links one cage carries at each end of each link tier
+// (server_leaf, leaf_spine, spine_core), at the tier's speed on that
+// end's model: [tier][0] the lower end's (0 at a server), [tier][1] the
+// upper's. A leaf's down and up ports may differ (400G down two a cage,
+// 800G up one a cage), as may a spine's.
+func (p *Plan) endCages() [linkTierCount][2]int {
+	var out [linkTierCount][2]int
+	for i, name := range linkTierNames {
+		lower, upper := p.linkEnds(name)
+		g := p.TierGbps(name)
+		if lower != nil {
+			out[i][0] = lower.LinksPerCage(g)
+		}
+		out[i][1] = upper.LinksPerCage(g)
+	}
+	return out
+}
+
+// upPort is the port index of uplink k (from 0) of a switch with down
+// links in cages of downCage links each: its uplinks start at the next
+// whole cage and count in links of upCage a cage, so index/upCage is the
+// uplink's cage and index%upCage its place in the cage.
+func upPort(down, k, downCage, upCage int) int { return ceilDiv(down, downCage)*upCage + k }
