@@ -147,7 +147,7 @@ func (p *Plan) layoutInputs(f Facility, cat *Catalog) layoutInputs {
 	for i, tier := range []string{TierSpine, TierCore} {
 		sw, link := p.SwitchOf(tier), MediaTiers[i+1]
 		in.upperUnits[i] = max(sw.RackUnits, 1)
-		in.upperKW[i] = switchPeakKW(cat, sw, p.TierGbps(link), p.endLane(link, sw))
+		in.upperKW[i] = p.tierPeakKW(cat, i+1, p.TierGbps(link), p.endLane(link, sw))
 	}
 	return in
 }

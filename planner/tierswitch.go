@@ -402,3 +402,36 @@ func (p *Plan) endCages() [linkTierCount][2]int {
 // whole cage and count in links of upCage a cage, so index/upCage is the
 // uplink's cage and index%upCage its place in the cage.
 func upPort(down, k, downCage, upCage int) int { return ceilDiv(down, downCage)*upCage + k }
+
+// SwitchModelsText names the plan's switch models once each, the leaf's
+// first ("tomahawk5 + arista-7808r3"): SwitchesText's short form, for a
+// chart's label.
+func (p *Plan) SwitchModelsText() string {
+	keys := []string{p.Switch.Key}
+	for _, t := range p.SwitchTiers {
+		if k := p.SwitchOf(t.Name).Key; !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return strings.Join(keys, " + ")
+}
+
+// switchSpares are what a failed switch of tier draws on: the spare
+// switches of its model (a spare Tomahawk leaf does not stand in for a
+// chassis spine, while spines and cores of one model share theirs), the
+// switches of that model in every tier, and the tier's failures per
+// switch-year (base where the catalog gives the model none).
+func (p *Plan) switchSpares(tier string, base float64) (spares, parts int, perYear float64) {
+	sw := p.SwitchOf(tier)
+	for _, l := range p.BOM {
+		if l.Spare && l.Category == CatSwitch && l.Key == sw.Key {
+			spares += l.Qty
+		}
+	}
+	for _, t := range p.SwitchTiers {
+		if p.SwitchOf(t.Name) == sw {
+			parts += t.Switches
+		}
+	}
+	return spares, parts, p.switchRate(tier, base)
+}
