@@ -37,7 +37,10 @@ func cageOf(t *testing.T, port string) int {
 // 125 servers of 8 x 200G, one Tomahawk 5 leaf per rail: 125 down ports,
 // four 200G links a cage, fill cages 1-32 (ceil(125/4)); 125 x 200G at
 // 1:1 is 62.5 -> 63 uplinks at 400G, two a cage, from cage 33: P33/1,
-// P33/2, P34/1, ..., the 63rd alone in cage 64 (33 + 62/2).
+// P33/2, P34/1, ..., the 63rd alone in cage 64 (33 + 62/2). At 400G
+// down (two a cage, 128 ports: SUs of 64 servers) and 800G up (one a
+// cage): 64 down ports fill cages 1-32, 64 x 400 / 800 = 32 uplinks take
+// P33, P34, ..., P64, one cage each.
 // Catches: uplinks named by the down ports' cages (the leaf's cage at
 // the server speed: P33/3 as the third, and a last cage past 48 never
 // reached), which also halves the phase tally's uplink modules.
@@ -51,6 +54,7 @@ func TestUplinkPortNamesMixedCages(t *testing.T) {
 	}{
 		{"200G down, 400G up", mixedCageScenario(1000, 200, 0, 400), "P33/1", "P34/1", "P64/1", 63},
 		{"2x200G NIC ports, 400G up", mixedCageScenario(1000, 400, 2, 400), "P33/1", "P34/1", "P64/1", 63},
+		{"400G down, 800G up", mixedCageScenario(1000, 400, 0, 800), "P33", "P35", "P64", 32},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := Build(c.s, cat)
@@ -86,10 +90,15 @@ func cageCases(t *testing.T) map[string]Scenario {
 		"th5 200G/400G":             mixedCageScenario(1000, 200, 0, 400),
 		"th5 2x200G/400G 2 planes":  mixedCageScenario(2500, 400, 2, 400),
 		"th5 200G/400G/400G 3 tier": mixedCageScenario(5000, 200, 0, 400),
+		"th5 400G/800G":             mixedCageScenario(1000, 400, 0, 800),
+		"th5 400G/800G/800G 3 tier": mixedCageScenario(9000, 400, 0, 800),
 	}
 	s := out["th5 200G/400G/400G 3 tier"]
 	s.Network.Tiers, s.Network.PodGPUs = 3, 2048
 	out["th5 200G/400G/400G 3 tier"] = s
+	s = out["th5 400G/800G/800G 3 tier"]
+	s.Network.Tiers = 3
+	out["th5 400G/800G/800G 3 tier"] = s
 	src, err := data.FS.ReadFile("scenarios/meta-roce-24k.toml")
 	if err != nil {
 		t.Fatal(err)
@@ -179,5 +188,40 @@ func TestCagesAgree(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEightHundredGOnHundredGLanes: every 100G-lane switch with 800G
+// ports (Tomahawk 5, SN5600, Tomahawk 6 in its 100G-SerDes option)
+// builds 800G uplinks over 400G server ports, laid out in the hall, at
+// sizes off the grid, with an 800G module of 100G lanes (DR8 or SR8, one
+// link a cage) at both ends of the leaf-spine tier wherever it is
+// optical.
+// Mutation caught: the catalog without 800G modules on 100G lanes, where
+// uplink_gbps = 800 failed with a misleading 3 m reach.
+func TestEightHundredGOnHundredGLanes(t *testing.T) {
+	cat := testCatalog(t)
+	for _, sw := range []string{"tomahawk5", "sn5600", "tomahawk6-100g"} {
+		for _, gpus := range []int{1000, 4100} {
+			s := mixedCageScenario(gpus, 400, 0, 800)
+			s.Network.Switch = sw
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatalf("%s %d GPUs: %v", sw, gpus, err)
+			}
+			mods := 0
+			for _, l := range p.BOM {
+				if l.tier == "leaf_spine" && l.Category == CatTransceiver {
+					m := cat.Transceivers[l.Key]
+					if m.LinkGbps != 800 || m.Links != 1 || m.LaneGbps[0] != 100 {
+						t.Errorf("%s %d GPUs: leaf-spine module %s (%dG x %d, %v lanes)", sw, gpus, l.Key, m.LinkGbps, m.Links, m.LaneGbps)
+					}
+					mods += l.Qty
+				}
+			}
+			if mods == 0 {
+				t.Errorf("%s %d GPUs: no leaf-spine modules (media %+v)", sw, gpus, p.LinkTiers[1])
+			}
+		}
 	}
 }
