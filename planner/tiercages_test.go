@@ -1,11 +1,13 @@
 package planner
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/internal/fielderr"
 	"fabricplan/planner/fabric"
 )
 
@@ -222,6 +224,32 @@ func TestEightHundredGOnHundredGLanes(t *testing.T) {
 			if mods == 0 {
 				t.Errorf("%s %d GPUs: no leaf-spine modules (media %+v)", sw, gpus, p.LinkTiers[1])
 			}
+		}
+	}
+}
+
+// TestNoModuleAtSpeedSaysSo: where the catalog has no transceiver at a
+// tier's speed for a switch (here the 800G modules on 100G lanes taken
+// out), a hall run past the cables' reach is refused on the speed, named
+// with the switch and the missing module, not on the hall's length.
+// Mutation caught: the hall's "shorten the hall ... the longest reach
+// here is 3 m" for a speed no module carries, which no hall edit fixes.
+func TestNoModuleAtSpeedSaysSo(t *testing.T) {
+	cat := testCatalog(t)
+	k := moduleKey{"osfp", 800, 1}
+	var kept []*Transceiver
+	for _, m := range cat.modules[k] {
+		if m.LaneGbps[0] != 100 {
+			kept = append(kept, m)
+		}
+	}
+	cat.modules[k] = kept
+	for _, gpus := range []int{1000, 3001} {
+		_, err := Build(mixedCageScenario(gpus, 400, 0, 800), cat)
+		var fe *fielderr.FieldError
+		if !errors.As(err, &fe) || fe.Field != "network.uplink_gbps" ||
+			!strings.Contains(err.Error(), "no osfp transceiver in the catalog carries 800G on tomahawk5 (leaf_spine)") {
+			t.Errorf("%d GPUs: error %v, want network.uplink_gbps naming the missing 800G module", gpus, err)
 		}
 	}
 }

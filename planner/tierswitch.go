@@ -435,3 +435,23 @@ func (p *Plan) switchSpares(tier string, base float64) (spares, parts int, perYe
 	}
 	return spares, parts, p.switchRate(tier, base)
 }
+
+// noModuleAt is the error for link tier t (index) whose switch ends have
+// no transceiver at the tier's speed in the catalog, so only cables join
+// them, and a run of run metres outreaches those: the speed, not the
+// hall, is what to change. nil where every switch end has a module.
+func (m *mediaChooser) noModuleAt(t int, run float64) error {
+	name, pt := linkTierNames[t], m.port[t]
+	lower, upper := m.p.linkEnds(name)
+	for _, sw := range []*Switch{upper, lower} {
+		if sw == nil {
+			continue
+		}
+		if mod, _ := m.cat.Module(sw.Form, pt.gbps, sw.LinksPerCage(pt.gbps), m.p.endLane(name, sw), 0); mod == nil {
+			return fielderr.New(tierSpeedField(name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
+				"no %s transceiver in the catalog carries %dG on %s (%s), and the cables offered reach %d m, short of a %.1f m run",
+				sw.Form, pt.gbps, sw.Key, name, m.longestReach(t), run)
+		}
+	}
+	return nil
+}
