@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -104,12 +105,12 @@ func (s *Scenario) validateTierSwitches(cat *Catalog) []error {
 // checkTierSwitch checks one tier's switch key (blank: the leaf's) on
 // fabric f with ports at every speed of speeds.
 func checkTierSwitch(cat *Catalog, f Fabric, field, key string, speeds []int) error {
-	if key == "" {
+	if key == "" || key == Auto {
 		return nil
 	}
 	sw := cat.Switches[key]
 	if sw == nil {
-		return fielderr.New(field, "leave it out for the leaf's switch, or use one of "+strings.Join(cat.SwitchKeys(), ", "), "unknown switch %q", key)
+		return fielderr.New(field, `leave it out for the leaf's switch, use "auto", or one of `+strings.Join(cat.SwitchKeys(), ", "), "unknown switch %q", key)
 	}
 	if sw.Fabric != f {
 		return fielderr.New(field, "pick a "+string(f)+" switch: "+switchList(tierCandidates(cat, f, speeds)),
@@ -454,4 +455,74 @@ func (m *mediaChooser) noModuleAt(t int, run float64) error {
 		}
 	}
 	return nil
+}
+
+// buildTierAuto resolves network.spine_switch and core_switch "auto" by
+// the leaf's rule: every switch of the fabric with ports at the tier's
+// speeds (chassis included) is planned and the cheapest plan wins. The
+// spines are chosen first, the cores running theirs; then the cores,
+// with the spines fixed.
+func buildTierAuto(rs Scenario, cat *Catalog, nic *NIC, bands bool) (*Plan, bool, error) {
+	n := &rs.Network
+	coreAuto := n.CoreSwitch == Auto
+	if coreAuto {
+		n.CoreSwitch = ""
+	}
+	var notes []string
+	var best *Plan
+	if n.SpineSwitch == Auto {
+		var err error
+		best, notes, err = cheapestTier(rs, cat, nic, bands, "spine", func(s *Scenario, k string) { s.Network.SpineSwitch = k })
+		if best == nil {
+			return nil, false, err
+		}
+		n.SpineSwitch = best.SwitchOf(TierSpine).Key
+	}
+	if coreAuto {
+		p, more, err := cheapestTier(rs, cat, nic, bands, "core", func(s *Scenario, k string) { s.Network.CoreSwitch = k })
+		if p == nil {
+			return nil, false, err
+		}
+		best, notes = p, append(notes, more...)
+	}
+	best.Notes = append(best.Notes, notes...)
+	return best, true, nil
+}
+
+// cheapestTier plans rs with each candidate of a switch tier (set puts
+// the key in), and returns the cheapest plan with a note saying so, or
+// the candidates' errors when none fits.
+func cheapestTier(rs Scenario, cat *Catalog, nic *NIC, bands bool, tier string, set func(*Scenario, string)) (*Plan, []string, error) {
+	n := rs.Network
+	uplink := n.UplinkSpeed(rs.portGbps(cat))
+	speeds := []int{n.CoreSpeed(uplink)}
+	if tier == TierSpine {
+		speeds = []int{uplink, n.CoreSpeed(uplink)}
+	}
+	var best *Plan
+	var errs []error
+	cands := tierCandidates(cat, n.Fabric, speeds)
+	for _, sw := range cands {
+		try := rs
+		set(&try, sw.Key)
+		p, ok, err := buildOn(try, cat, nic, bands)
+		switch {
+		case !ok || err != nil:
+			errs = append(errs, fmt.Errorf("%s: %w", sw.Key, err))
+		case best == nil || p.Cost.Total < best.Cost.Total:
+			best = p
+		}
+	}
+	if best == nil {
+		field := "network." + tier + "_switch"
+		if len(cands) == 0 {
+			return nil, nil, fielderr.New(field, "name a switch, or leave it out for the leaf's", "no %s switch in the catalog has ports at %s", n.Fabric, gbpsList(speeds))
+		}
+		return nil, nil, fmt.Errorf("%s auto: no %s switch fits: %w", field, n.Fabric, errors.Join(errs...))
+	}
+	if best.Switches(tier) == 0 {
+		return best, nil, nil // no such tier at this size: nothing was chosen
+	}
+	note := fmt.Sprintf("%s switch auto: %s is the cheapest of %d that fit", tier, best.SwitchOf(tier).Key, len(cands)-len(errs))
+	return best, []string{note}, nil
 }
