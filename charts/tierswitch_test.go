@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 )
 
@@ -52,5 +53,42 @@ func TestLabelsNameEachTiersSwitch(t *testing.T) {
 				t.Errorf("scale chart switch %q, want %q", got, c.label)
 			}
 		})
+	}
+}
+
+// TestPortsChartCountsBoughtCards: the ports chart counts a chassis's
+// installed ports as its bought cards' ports. The Meta scenario at 7,001
+// GPUs, by hand: 7,008 NIC ports (876 DGX H100 x 8) + 438 ToRs x 256 +
+// the BOM's 7800R3A-36D cards x 36.
+// Mutation caught: the chart counting every slot of a chassis (288
+// ports each) while the plan counts the cards bought.
+func TestPortsChartCountsBoughtCards(t *testing.T) {
+	cat := catalog(t)
+	src, err := data.FS.ReadFile("scenarios/meta-roce-24k.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := planner.ScenarioFromData(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Cluster.GPUs = 7001
+	p, err := planner.Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := 0
+	for _, l := range p.BOM {
+		if l.Key == "arista-7808r3/card" && !l.Spare {
+			cards += l.Qty
+		}
+	}
+	fig, err := Ports(Input{Plan: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := textfmt.Int(7008+438*256+cards*36) + " back-end ports"
+	if title := fig.Panels[0][0].Title.Text; !strings.Contains(title, want) {
+		t.Errorf("title %q, want %q", title, want)
 	}
 }

@@ -200,3 +200,7 @@ func (p *Plan) tierPeakKW(cat *Catalog, i, gbps, lane int) float64 {
 	}
 	return w / 1000
 }
+
+// PortsInstalled is the switch ports switch tier i (as SwitchTiers lists
+// them) installs: a fixed switch's every port, a chassis's bought cards'.
+func (p *Plan) PortsInstalled(i int) int { return p.portsInstalled(i) }
