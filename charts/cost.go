@@ -90,6 +90,8 @@ func variantLabels(vs []planner.Variant) []string {
 		if !strings.Contains(label, spec) {
 			label += "\n" + spec
 		}
+		// The leaf's model: a bar's label has room for one key; the
+		// footnote names each tier's (variantFootnote).
 		if !strings.Contains(label, v.Plan.Switch.Key) {
 			label += "\n" + v.Plan.Switch.Key
 		}
@@ -184,7 +186,7 @@ func variantFootnote(vs []planner.Variant) string {
 	for _, v := range vs {
 		p := v.Plan
 		parts = append(parts, fmt.Sprintf("%s: %s GPUs, %s, %s, %s", v.Label, textfmt.Int(p.GPUs),
-			p.Switch.Key, textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.TotalSwitches(), "switch")))
+			p.SwitchesText(), textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.TotalSwitches(), "switch")))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -33,7 +33,7 @@ func Phases(in Input) (*Figure, error) {
 	}
 	p := pp.Final
 	foot := fmt.Sprintf("%s: %s, %s, leaf %s; %s. Spend counts parts bought, spares included. Re-cabling: %s.",
-		planTitle(p), p.Switch.Key, textfmt.Plural(p.Tiers, "tier"), pp.Asked, planner.ComparePhases(pp), firstNote(pp))
+		planTitle(p), p.SwitchesText(), textfmt.Plural(p.Tiers, "tier"), pp.Asked, planner.ComparePhases(pp), firstNote(pp))
 	var data []Series
 	for _, sp := range pp.Strategies {
 		s := Series{Name: sp.Key + " cumulative spend"}

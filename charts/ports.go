@@ -23,16 +23,13 @@ func Ports(in Input) (*Figure, error) {
 	down := []float64{float64(p.NICPorts)}
 	up := []float64{0}
 	idle := []float64{0}
-	for _, t := range p.SwitchTiers {
+	for i, t := range p.SwitchTiers {
 		cats = append(cats, fmt.Sprintf("%s (%s)", tierLabel(t.Name), textfmt.Int(t.Switches)))
 		down = append(down, float64(t.DownLinks))
 		up = append(up, float64(t.UpLinks))
-		idle = append(idle, float64(t.Switches*t.Radix-t.DownLinks-t.UpLinks))
+		idle = append(idle, float64(p.PortsInstalled(i)-t.DownLinks-t.UpLinks)) // a chassis: its bought cards' ports
 	}
-	installed := p.NICPorts
-	for _, t := range p.SwitchTiers {
-		installed += t.Switches * t.Radix
-	}
+	installed := p.NICPorts + p.PortsTotal
 	tiers := newPlot(fmt.Sprintf("%s — %s back-end ports in %s", planTitle(p), textfmt.Int(installed),
 		textfmt.Plural(p.Tiers, "switch tier")), "", "ports")
 	tiers.Y.Tick.Marker = countTicks{}

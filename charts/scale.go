@@ -116,9 +116,9 @@ func scaleFootnote(rows []planner.SweepRow, steps []planner.TierStep, dropped in
 }
 
 func switchName(rows []planner.SweepRow) string {
-	name := rows[0].Plan.Switch.Key
+	name := rows[0].Plan.SwitchModelsText()
 	for _, r := range rows {
-		if r.Plan.Switch.Key != name {
+		if r.Plan.SwitchModelsText() != name {
 			return "switch chosen per size"
 		}
 	}

@@ -233,7 +233,7 @@ func stylesFootnote(p *planner.Plan, c *planner.StyleComparison) (full, short st
 	var built []string
 	for _, r := range c.Built() {
 		q := r.Plan
-		built = append(built, fmt.Sprintf("%s: %s, %s, %s links, %s transceivers", r.Label(), q.Switch.Key,
+		built = append(built, fmt.Sprintf("%s: %s, %s, %s links, %s transceivers", r.Label(), q.SwitchesText(),
 			textfmt.Plural(q.Tiers, "tier"), textfmt.Int(q.Links.Total), textfmt.Int(q.ServerTransceivers+q.SwitchTransceivers)))
 	}
 	cluster := fmt.Sprintf("%s GPUs, %s %dG", textfmt.Int(p.GPUs), p.Scenario.Network.Fabric.Short(), p.Scenario.Network.NICGbps)

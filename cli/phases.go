@@ -215,7 +215,7 @@ func writePhasesCSV(w io.Writer, pp *planner.PhasedPlan) error {
 func writePhasesText(w io.Writer, pp *planner.PhasedPlan) error {
 	p := pp.Final
 	fmt.Fprintf(w, "Phased build-out of %s to %s GPUs (%s, %s, leaf %s)\n", planTitleText(p), textfmt.Int(p.GPUs),
-		p.Switch.Key, textfmt.Plural(p.Tiers, "tier"), pp.Asked)
+		p.SwitchesText(), textfmt.Plural(p.Tiers, "tier"), pp.Asked)
 	for _, sp := range pp.Strategies {
 		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(sp.Name))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)

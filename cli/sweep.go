@@ -67,7 +67,7 @@ func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
 	if p.Hall != nil {
 		r.Priced = planner.PricedHall
 	}
-	r.Switch = p.Switch.Key
+	r.Switch = p.SwitchesText()
 	r.Servers, r.Tiers = p.Servers, p.Tiers
 	r.Leaf, r.Spine, r.Core = p.Switches(planner.TierLeaf), p.Switches(planner.TierSpine), p.Switches(planner.TierCore)
 	r.Switches, r.NICPorts, r.Links = p.TotalSwitches(), p.NICPorts, p.Links.Total

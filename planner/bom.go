@@ -449,7 +449,9 @@ func (p *Plan) spareLines(sp Spares) []BOMLine {
 		out = append(out, l)
 		p.Spares.USD += float64(n) * l.UnitUSD
 		if l.Category == CatSwitch {
-			p.Spares.Switches += n
+			if !chassisPart(l.Key) { // a chassis's spare cards are parts, not switches
+				p.Spares.Switches += n
+			}
 			continue
 		}
 		*p.Spares.Optics.of(l.tier) += n

@@ -98,19 +98,16 @@ type cableWalk struct {
 	// counting).
 	leafID, spineID, coreID int
 
-	// spineCage and coreCage are the links a spine's and a core's cage
-	// carries (perCage, the leaf's, unless those tiers run another model).
-	spineCage, coreCage int
+	// cages are the links a cage carries at each end of each link tier
+	// (Plan.endCages): a leaf's down ports are named by perCage
+	// (cages[0][1]), its uplinks by cages[1][0], and so on up.
+	cages [linkTierCount][2]int
 }
 
 func newCableWalk(p *Plan) *cableWalk {
-	w := &cableWalk{p: p, lay: p.layout, perCage: p.Switch.LinksPerCage(p.PortGbps), perNIC: max(1, p.Scenario.Network.PortsPerNIC),
+	w := &cableWalk{p: p, lay: p.layout, cages: p.endCages(), perNIC: max(1, p.Scenario.Network.PortsPerNIC),
 		tiers: map[string]LinkTier{}}
-	w.spineCage, w.coreCage = w.perCage, w.perCage
-	if p.MixedSwitches() { // a spine's or core's ports are named by its own cages
-		w.spineCage = p.SwitchOf(TierSpine).LinksPerCage(p.TierGbps("leaf_spine"))
-		w.coreCage = p.SwitchOf(TierCore).LinksPerCage(p.TierGbps("spine_core"))
-	}
+	w.perCage = w.cages[tierServerLeaf][1]
 	for _, t := range p.LinkTiers {
 		w.tiers[t.Name] = t
 	}
@@ -139,9 +136,12 @@ func portName(i, perCage int) string {
 	return "P" + strconv.Itoa(i/perCage+1) + "/" + strconv.Itoa(i%perCage+1)
 }
 
-// upStart is the first uplink port of a switch with down links below:
-// the next whole cage.
-func (w *cableWalk) upStart(down int) int { return roundUp(down, w.perCage) }
+// upName names uplink k (from 0) of a switch with down links below,
+// whose link tier's lower ends carry upCage links a cage and whose down
+// ports downCage: the uplinks start at the next whole cage (upPort).
+func upName(down, k, downCage, upCage int) string {
+	return portName(upPort(down, k, downCage, upCage), upCage)
+}
 
 // nodePort names the server port carrying rail (from 0) of plane (from
 // 1): ports alternate over the planes, so a multi-port NIC puts one port
@@ -239,12 +239,12 @@ func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
 					}
 					if n > 0 {
 						w.set("leaf_spine", plane)
-						up := w.upStart(l.Down)
+						up := roundUp(l.Down, w.perCage) // the hall's cage count reads ports by the down cages
 						for k := range l.Up {
 							x := (base + k) % n
 							if w.names {
-								c.ADevice, c.APort = leaf, w.switchPort(up+k)
-								c.BDevice, c.BPort = w.spine(plane, pod, x), portName(w.arrivals[x], w.spineCage)
+								c.ADevice, c.APort = leaf, upName(l.Down, k, w.perCage, w.cages[tierLeafSpine][0])
+								c.BDevice, c.BPort = w.spine(plane, pod, x), portName(w.arrivals[x], w.cages[tierLeafSpine][1])
 							}
 							c.Rail = w.rail(g)
 							if h := w.p.Hall; h != nil {
@@ -328,12 +328,13 @@ func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
 					}
 					down := spineDown(pr, jj)
 					for range pr.Count {
-						spine, up := w.spine(plane, pod, jj), roundUp(down, w.spineCage)
+						downCage := w.cages[tierLeafSpine][1]
+						spine, up := w.spine(plane, pod, jj), roundUp(down, downCage)
 						for k := range run.SpineUp[i] {
 							x := (base + k) % n
 							if w.names {
-								c.ADevice, c.APort = spine, portName(up+k, w.spineCage)
-								c.BDevice, c.BPort = w.core(plane, firstCore+x), portName(w.arrivals[x], w.coreCage)
+								c.ADevice, c.APort = spine, upName(down, k, downCage, w.cages[tierSpineCore][0])
+								c.BDevice, c.BPort = w.core(plane, firstCore+x), portName(w.arrivals[x], w.cages[tierSpineCore][1])
 							}
 							if h := w.p.Hall; h != nil {
 								c.aID, c.aPort, c.aUp = w.spineID+(plane-1)*h.SpinesPerPlane()+h.PodSpine(pod)+jj, up+k, up

@@ -170,6 +170,8 @@ func (m *mediaChooser) unreachable(t int, run float64) error {
 	field := "facility.racks_per_row"
 	if f := m.forced[t]; f != "" {
 		field = "network.media." + linkTierNames[t]
+	} else if err := m.noModuleAt(t, run); err != nil {
+		return err
 	}
 	return fielderr.New(field, fmt.Sprintf("shorten the hall (fewer racks per row, network rows in the middle) or choose media that reach; the longest reach here is %d m", m.longestReach(t)),
 		"a %.1f m %s run (the longest of links sharing twin-port cages) is beyond every medium offered", run, linkTierNames[t])

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"fabricplan/planner/fabric"
 )
@@ -120,11 +121,11 @@ func (p *Plan) chassisLines(cat *Catalog, sw *Switch, t SwitchTier, loads []fabr
 	}
 	out := []BOMLine{part(sw.Key, "Chassis, supervisors, fans: "+sw.Name, t.Switches, c.BaseUSD, c.BaseRangeUSD, c.BaseWatts, c.Source.Base)}
 	if c.FabricModules > 0 {
-		out = append(out, part(sw.Key+"/fabric", "Fabric module: "+sw.Name, t.Switches*c.FabricModules,
+		out = append(out, part(sw.Key+chassisFabric, "Fabric module: "+sw.Name, t.Switches*c.FabricModules,
 			c.FabricUSD, c.FabricRangeUSD, c.FabricWatts, c.Source.Fabric))
 	}
 	cards := chassisCards(c, t, loads, p.Planes)
-	return append(out, part(sw.Key+"/card", c.CardName, cards, c.CardUSD, c.CardRangeUSD, c.CardWatts, c.Source.Card))
+	return append(out, part(sw.Key+chassisCard, c.CardName, cards, c.CardUSD, c.CardRangeUSD, c.CardWatts, c.Source.Card))
 }
 
 // autoSwitches are the switches "auto", the design search and the
@@ -152,3 +153,54 @@ func (s *Switch) fillChassis(k string) error {
 	}
 	return nil
 }
+
+// chassisPart says whether a BOM key is a part of a chassis switch (its
+// fabric modules or line cards), not a whole switch.
+func chassisPart(key string) bool {
+	return strings.HasSuffix(key, chassisFabric) || strings.HasSuffix(key, chassisCard)
+}
+
+// The BOM keys of a chassis's fabric modules and line cards end so.
+const (
+	chassisFabric = "/fabric"
+	chassisCard   = "/card"
+)
+
+// portsInstalled is the switch ports switch tier i installs: every port
+// of its fixed switches; only the bought line cards' ports of a chassis
+// (a semi-populated chassis's empty slots hold none).
+func (p *Plan) portsInstalled(i int) int {
+	t := p.SwitchTiers[i]
+	c := p.SwitchOf(t.Name).Chassis
+	if c == nil || i >= len(p.tierLoads) {
+		return t.Switches * t.Radix
+	}
+	return chassisCards(c, t, p.tierLoads[i], p.Planes) * t.Radix / c.Slots
+}
+
+// tierPeakKW is the peak of one switch of switch tier i (0 leaf, 1
+// spine, 2 core) as the hall budgets its racks, its ports at gbps on
+// lane-rate lanes: switchPeakKW for a fixed switch; for a chassis, its
+// base and fabric modules with the line cards (and one module a cage of
+// their ports) of the tier's fullest switch, not every slot.
+func (p *Plan) tierPeakKW(cat *Catalog, i, gbps, lane int) float64 {
+	sw := p.SwitchOf([]string{TierLeaf, TierSpine, TierCore}[i])
+	c := sw.Chassis
+	if c == nil || i >= len(p.SwitchTiers) || i >= len(p.tierLoads) {
+		return switchPeakKW(cat, sw, gbps, lane)
+	}
+	t, cards := p.SwitchTiers[i], 0
+	for _, l := range p.tierLoads[i] {
+		cards = max(cards, c.CardsFor(l.Down, t.DownGbps, l.Up, t.UpGbps))
+	}
+	w := c.BaseWatts + float64(c.FabricModules)*c.FabricWatts + float64(cards)*c.CardWatts
+	cage := sw.LinksPerCage(gbps)
+	if mod, _ := cat.Module(sw.Form, gbps, cage, lane, 0); mod != nil {
+		w += float64(cards*c.cardPorts(gbps)/cage) * mod.Watts
+	}
+	return w / 1000
+}
+
+// PortsInstalled is the switch ports switch tier i (as SwitchTiers lists
+// them) installs: a fixed switch's every port, a chassis's bought cards'.
+func (p *Plan) PortsInstalled(i int) int { return p.portsInstalled(i) }

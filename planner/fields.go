@@ -538,9 +538,9 @@ func styleFields() []Field {
 			func(s *Scenario) *int { return &s.Network.UplinkGbps }),
 		countField("network.core_uplink_gbps", "Core uplink speed (Gb/s, 3 tiers)", 1, MaxUplinkGbps, true, "the uplink speed",
 			func(s *Scenario) *int { return &s.Network.CoreUplinkGbps }),
-		tierSwitchField("network.spine_switch", "Spine switch", "the spines' switch catalog key (blank: the leaf's)",
+		tierSwitchField("network.spine_switch", "Spine switch", "the spines' switch catalog key, or auto for the cheapest that fits (blank: the leaf's)",
 			func(s *Scenario) *string { return &s.Network.SpineSwitch }),
-		tierSwitchField("network.core_switch", "Core switch (3 tiers)", "the cores' switch catalog key (blank: the spines')",
+		tierSwitchField("network.core_switch", "Core switch (3 tiers)", "the cores' switch catalog key, or auto for the cheapest that fits (blank: the spines')",
 			func(s *Scenario) *string { return &s.Network.CoreSwitch }),
 	}
 }

@@ -42,7 +42,7 @@ func (p *Plan) layoutInputs(f hall.Facility, cat *Catalog) hall.Inputs {
 	for i, tier := range []string{TierSpine, TierCore} {
 		sw, link := p.SwitchOf(tier), MediaTiers[i+1]
 		in.UpperUnits[i] = max(sw.RackUnits, 1)
-		in.UpperKW[i] = switchPeakKW(cat, sw, p.TierGbps(link), p.endLane(link, sw))
+		in.UpperKW[i] = p.tierPeakKW(cat, i+1, p.TierGbps(link), p.endLane(link, sw))
 	}
 	return in
 }

@@ -136,7 +136,7 @@ type SideNetwork struct {
 	Leaves       int     `json:"leaves"`
 	Spines       int     `json:"spines"`
 	Switches     int     `json:"switches"`
-	Switch       string  `json:"switch,omitempty"` // catalog key of its switch
+	Switch       string  `json:"switch,omitempty"` // catalog key of its switch; the back end's names each tier's where they differ (Plan.SwitchesText)
 	Links        int     `json:"links"`
 	Transceivers int     `json:"transceivers"`
 	CostUSD      float64 `json:"cost_usd"`

@@ -132,7 +132,7 @@ func (c *clusterSizer) backEnd() SideNetwork {
 		Name: NetBackEnd, Kind: string(p.Scenario.Network.Fabric), Fabric: p.Scenario.Network.Fabric,
 		PortsPerServer: p.ServerPorts, PortGbps: p.PortGbps, Ports: p.NICPorts,
 		Leaves: p.Switches(TierLeaf), Spines: p.Switches(TierSpine) + p.Switches(TierCore),
-		Switches: p.TotalSwitches(), Switch: p.Switch.Key, Links: p.Links.Total,
+		Switches: p.TotalSwitches(), Switch: p.SwitchesText(), Links: p.Links.Total,
 		Transceivers: p.ServerTransceivers + p.SwitchTransceivers,
 		CostUSD:      p.Cost.Total, LowUSD: p.Cost.LowUSD, HighUSD: p.Cost.HighUSD, PowerW: p.Power.Total,
 		Source: "the back-end plan",

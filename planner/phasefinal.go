@@ -39,7 +39,7 @@ func newFinalTally(n int) *finalTally {
 func tallyFinal(final *Plan, servers []int) *finalTally {
 	n := len(servers)
 	t := newFinalTally(n)
-	c := final.Switch.LinksPerCage(final.PortGbps)
+	c := final.endCages()
 	lpu, spu := final.layout.LeavesPerUnit, final.layout.ServersPerUnit
 	podPhase := make([]int, max(1, final.Pods))
 	for i := range podPhase {
@@ -71,7 +71,7 @@ func tallyFinal(final *Plan, servers []int) *finalTally {
 			}
 			k := phaseOf(servers, l.server)
 			down[k]++
-			t.add(tierServerLeaf, k, -1, l.leafPort, c)
+			t.add(tierServerLeaf, k, -1, l.leafPort, c[tierServerLeaf])
 		case tierLeafSpine:
 			k := leafPhase
 			up++
@@ -81,7 +81,7 @@ func tallyFinal(final *Plan, servers []int) *finalTally {
 			if l.spinePort == 0 {
 				t.spines[k]++
 			}
-			t.add(tierLeafSpine, k, l.leafPort, l.spinePort, c)
+			t.add(tierLeafSpine, k, l.leafPort, l.spinePort, c[tierLeafSpine])
 		default:
 			k := podPhase[l.pod]
 			if len(podPhase) > 1 {
@@ -90,7 +90,7 @@ func tallyFinal(final *Plan, servers []int) *finalTally {
 			if l.corePort == 0 {
 				t.cores[k]++
 			}
-			t.add(tierSpineCore, k, l.spinePort, l.corePort, c)
+			t.add(tierSpineCore, k, l.spinePort, l.corePort, c[tierSpineCore])
 		}
 	})
 	finish()
@@ -98,13 +98,14 @@ func tallyFinal(final *Plan, servers []int) *finalTally {
 }
 
 // add counts one link of tier in phase k, and a module at each switch
-// end whose cage it opens (port -1: a server end).
-func (t *finalTally) add(tier, k, lowerPort, upperPort, perCage int) {
+// end whose cage it opens (port -1: a server end); cages are the links
+// a cage carries at the lower and upper end (endCages).
+func (t *finalTally) add(tier, k, lowerPort, upperPort int, cages [2]int) {
 	t.links[tier][k]++
-	if lowerPort >= 0 && lowerPort%perCage == 0 {
+	if lowerPort >= 0 && lowerPort%cages[0] == 0 {
 		t.mods[tier][0][k]++
 	}
-	if upperPort%perCage == 0 {
+	if upperPort%cages[1] == 0 {
 		t.mods[tier][1][k]++
 	}
 }

@@ -38,7 +38,7 @@ type linkID struct {
 // allocations. fn must not keep l: it is reused.
 func (p *Plan) walkLinkIDs(fn func(l *linkID)) {
 	lay := p.layout
-	perCage := p.Switch.LinksPerCage(p.PortGbps)
+	cages := p.endCages()
 	rails, P := p.RailsPerPlane, p.Planes
 	lpu, spu := lay.LeavesPerUnit, lay.ServersPerUnit
 	var l linkID
@@ -66,7 +66,7 @@ func (p *Plan) walkLinkIDs(fn func(l *linkID)) {
 						}
 						if n > 0 {
 							l.tier, l.pod = tierLeafSpine, pod
-							up := roundUp(ld.Down, perCage)
+							up := upPort(ld.Down, 0, cages[tierServerLeaf][1], cages[tierLeafSpine][0])
 							for k := range ld.Up {
 								x := (base + k) % n
 								l.leafPort, l.spine, l.spinePort = up+k, x, arrivals[x]
@@ -82,13 +82,13 @@ func (p *Plan) walkLinkIDs(fn func(l *linkID)) {
 				pod++
 			}
 		}
-		arrivals = p.walkCoreIDs(&l, perCage, arrivals, fn)
+		arrivals = p.walkCoreIDs(&l, cages, arrivals, fn)
 	}
 }
 
 // walkCoreIDs is walkLinkIDs's spine-core part for one plane, as
 // cableWalk.coreLinks.
-func (p *Plan) walkCoreIDs(l *linkID, perCage int, arrivals []int, fn func(l *linkID)) []int {
+func (p *Plan) walkCoreIDs(l *linkID, cages [linkTierCount][2]int, arrivals []int, fn func(l *linkID)) []int {
 	lay := p.layout
 	l.tier = tierSpineCore
 	j, firstCore := 0, 0
@@ -104,7 +104,7 @@ func (p *Plan) walkCoreIDs(l *linkID, perCage int, arrivals []int, fn func(l *li
 						pod += pr.Count
 						continue
 					}
-					up := roundUp(spineDown(pr, jj), perCage)
+					up := upPort(spineDown(pr, jj), 0, cages[tierLeafSpine][1], cages[tierSpineCore][0])
 					for range pr.Count {
 						l.pod, l.spine = pod, jj
 						for k := range run.SpineUp[i] {

@@ -158,6 +158,7 @@ func PlanPhases(s Scenario, cat *Catalog) (*PhasedPlan, error) {
 	}
 	pinned := s.Clone()
 	pinned.Network.Switch, pinned.Network.NIC, pinned.Phases = final.Switch.Key, final.NIC.Key, nil
+	pinned.Network.SpineSwitch, pinned.Network.CoreSwitch = final.SwitchOf(TierSpine).Key, final.SwitchOf(TierCore).Key // auto resolved once
 	pp.plans = make([]*Plan, len(phases))
 	for i, ph := range phases {
 		if i == len(phases)-1 {

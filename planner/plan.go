@@ -694,6 +694,9 @@ func (p *Plan) estimateJCT(cat *Catalog, parts jctParts) error {
 // (the cheapest plan wins); ok is false with the reason when none fits.
 // bands asks for the cost's sanity bands and drivers (need.bands).
 func buildOn(rs Scenario, cat *Catalog, nic *NIC, bands bool) (*Plan, bool, error) {
+	if n := rs.Network; n.SpineSwitch == Auto || n.CoreSwitch == Auto {
+		return buildTierAuto(rs, cat, nic, bands) // spine or core auto: one build per candidate
+	}
 	port := rs.Network.NICGbps / rs.Network.PortsPerNIC
 	var candidates []*Switch
 	if rs.Network.Switch == Auto {

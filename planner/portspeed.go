@@ -104,8 +104,8 @@ func (p *Plan) setTierSpeeds(spec fabricSpec) {
 		}
 	}
 	p.PortsTotal = 0
-	for _, t := range p.SwitchTiers {
-		p.PortsTotal += t.Switches * t.Radix
+	for i := range p.SwitchTiers {
+		p.PortsTotal += p.portsInstalled(i)
 	}
 }
 

@@ -279,17 +279,16 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 }
 
 // repairTimes sets how long each failed part stays down: switches draw on
-// the spare switches, links on the spare optics of their tier when the
+// the spare switches of their model (switchSpares), links on the spare optics of their tier when the
 // tier is optical; other parts have no spares here.
 func (p *Plan) repairTimes(cases []FailureCase, in Reliability) {
 	rec, rates := in.Recovery, in.Rates
-	switches := p.TotalSwitches()
 	for i := range cases {
 		c := &cases[i]
 		spares, parts, perYear := 0, 0, 0.0
 		switch c.Component {
 		case FailLeaf, FailSpine, FailCore:
-			spares, parts, perYear = p.Spares.Switches, switches, rates.Switch
+			spares, parts, perYear = p.switchSpares(c.Component, rates.Switch)
 		case FailServerLink, FailLeafSpine, FailSpineCore:
 			tier := linkTierOf[c.Component]
 			spares, parts, perYear = *p.Spares.Optics.of(tier), c.Count, rates.Link

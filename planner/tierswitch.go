@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -105,12 +106,12 @@ func (s *Scenario) validateTierSwitches(cat *Catalog) []error {
 // checkTierSwitch checks one tier's switch key (blank: the leaf's) on
 // fabric f with ports at every speed of speeds.
 func checkTierSwitch(cat *Catalog, f Fabric, field, key string, speeds []int) error {
-	if key == "" {
+	if key == "" || key == Auto {
 		return nil
 	}
 	sw := cat.Switches[key]
 	if sw == nil {
-		return fielderr.New(field, "leave it out for the leaf's switch, or use one of "+strings.Join(cat.SwitchKeys(), ", "), "unknown switch %q", key)
+		return fielderr.New(field, `leave it out for the leaf's switch, use "auto", or one of `+strings.Join(cat.SwitchKeys(), ", "), "unknown switch %q", key)
 	}
 	if sw.Fabric != f {
 		return fielderr.New(field, "pick a "+string(f)+" switch: "+switchList(tierCandidates(cat, f, speeds)),
@@ -356,4 +357,151 @@ func (p *Plan) cableOffered(cb *Cable, t LinkTier) error {
 		return fielderr.New("network.media."+t.Name, "choose another medium, or leave it out for the cheapest that reaches", "%s", why)
 	}
 	return nil
+}
+
+// endCages are the links one cage carries at each end of each link tier
+// (server_leaf, leaf_spine, spine_core), at the tier's speed on that
+// end's model: [tier][0] the lower end's (0 at a server), [tier][1] the
+// upper's. A leaf's down and up ports may differ (400G down two a cage,
+// 800G up one a cage), as may a spine's.
+func (p *Plan) endCages() [linkTierCount][2]int {
+	var out [linkTierCount][2]int
+	for i, name := range linkTierNames {
+		lower, upper := p.linkEnds(name)
+		g := p.TierGbps(name)
+		if lower != nil {
+			out[i][0] = lower.LinksPerCage(g)
+		}
+		out[i][1] = upper.LinksPerCage(g)
+	}
+	return out
+}
+
+// upPort is the port index of uplink k (from 0) of a switch with down
+// links in cages of downCage links each: its uplinks start at the next
+// whole cage and count in links of upCage a cage, so index/upCage is the
+// uplink's cage and index%upCage its place in the cage.
+func upPort(down, k, downCage, upCage int) int { return ceilDiv(down, downCage)*upCage + k }
+
+// SwitchModelsText names the plan's switch models once each, the leaf's
+// first ("tomahawk5 + arista-7808r3"): SwitchesText's short form, for a
+// chart's label.
+func (p *Plan) SwitchModelsText() string {
+	keys := []string{p.Switch.Key}
+	for _, t := range p.SwitchTiers {
+		if k := p.SwitchOf(t.Name).Key; !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return strings.Join(keys, " + ")
+}
+
+// switchSpares are what a failed switch of tier draws on: the spare
+// switches of its model (a spare Tomahawk leaf does not stand in for a
+// chassis spine, while spines and cores of one model share theirs), the
+// switches of that model in every tier, and the tier's failures per
+// switch-year (base where the catalog gives the model none).
+func (p *Plan) switchSpares(tier string, base float64) (spares, parts int, perYear float64) {
+	sw := p.SwitchOf(tier)
+	for _, l := range p.BOM {
+		if l.Spare && l.Category == CatSwitch && l.Key == sw.Key {
+			spares += l.Qty
+		}
+	}
+	for _, t := range p.SwitchTiers {
+		if p.SwitchOf(t.Name) == sw {
+			parts += t.Switches
+		}
+	}
+	return spares, parts, p.switchRate(tier, base)
+}
+
+// noModuleAt is the error for link tier t (index) whose switch ends have
+// no transceiver at the tier's speed in the catalog, so only cables join
+// them, and a run of run metres outreaches those: the speed, not the
+// hall, is what to change. nil where every switch end has a module.
+func (m *mediaChooser) noModuleAt(t int, run float64) error {
+	name, pt := linkTierNames[t], m.port[t]
+	lower, upper := m.p.linkEnds(name)
+	for _, sw := range []*Switch{upper, lower} {
+		if sw == nil {
+			continue
+		}
+		if mod, _ := m.cat.Module(sw.Form, pt.gbps, sw.LinksPerCage(pt.gbps), m.p.endLane(name, sw), 0); mod == nil {
+			return fielderr.New(tierSpeedField(name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
+				"no %s transceiver in the catalog carries %dG on %s (%s), and the cables offered reach %d m, short of a %.1f m run",
+				sw.Form, pt.gbps, sw.Key, name, m.longestReach(t), run)
+		}
+	}
+	return nil
+}
+
+// buildTierAuto resolves network.spine_switch and core_switch "auto" by
+// the leaf's rule: every switch of the fabric with ports at the tier's
+// speeds (chassis included) is planned and the cheapest plan wins. The
+// spines are chosen first, the cores running theirs; then the cores,
+// with the spines fixed.
+func buildTierAuto(rs Scenario, cat *Catalog, nic *NIC, bands bool) (*Plan, bool, error) {
+	n := &rs.Network
+	coreAuto := n.CoreSwitch == Auto
+	if coreAuto {
+		n.CoreSwitch = ""
+	}
+	var notes []string
+	var best *Plan
+	if n.SpineSwitch == Auto {
+		var err error
+		best, notes, err = cheapestTier(rs, cat, nic, bands, "spine", func(s *Scenario, k string) { s.Network.SpineSwitch = k })
+		if best == nil {
+			return nil, false, err
+		}
+		n.SpineSwitch = best.SwitchOf(TierSpine).Key
+	}
+	if coreAuto {
+		p, more, err := cheapestTier(rs, cat, nic, bands, "core", func(s *Scenario, k string) { s.Network.CoreSwitch = k })
+		if p == nil {
+			return nil, false, err
+		}
+		best, notes = p, append(notes, more...)
+	}
+	best.Notes = append(best.Notes, notes...)
+	return best, true, nil
+}
+
+// cheapestTier plans rs with each candidate of a switch tier (set puts
+// the key in), and returns the cheapest plan with a note saying so, or
+// the candidates' errors when none fits.
+func cheapestTier(rs Scenario, cat *Catalog, nic *NIC, bands bool, tier string, set func(*Scenario, string)) (*Plan, []string, error) {
+	n := rs.Network
+	uplink := n.UplinkSpeed(rs.portGbps(cat))
+	speeds := []int{n.CoreSpeed(uplink)}
+	if tier == TierSpine {
+		speeds = []int{uplink, n.CoreSpeed(uplink)}
+	}
+	var best *Plan
+	var errs []error
+	cands := tierCandidates(cat, n.Fabric, speeds)
+	for _, sw := range cands {
+		try := rs
+		set(&try, sw.Key)
+		p, ok, err := buildOn(try, cat, nic, bands)
+		switch {
+		case !ok || err != nil:
+			errs = append(errs, fmt.Errorf("%s: %w", sw.Key, err))
+		case best == nil || p.Cost.Total < best.Cost.Total:
+			best = p
+		}
+	}
+	if best == nil {
+		field := "network." + tier + "_switch"
+		if len(cands) == 0 {
+			return nil, nil, fielderr.New(field, "name a switch, or leave it out for the leaf's", "no %s switch in the catalog has ports at %s", n.Fabric, gbpsList(speeds))
+		}
+		return nil, nil, fmt.Errorf("%s auto: no %s switch fits: %w", field, n.Fabric, errors.Join(errs...))
+	}
+	if best.Switches(tier) == 0 {
+		return best, nil, nil // no such tier at this size: nothing was chosen
+	}
+	note := fmt.Sprintf("%s switch auto: %s is the cheapest of %d that fit", tier, best.SwitchOf(tier).Key, len(cands)-len(errs))
+	return best, []string{note}, nil
 }

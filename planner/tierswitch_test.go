@@ -36,7 +36,8 @@ func withSpineModel(cat *Catalog, key string, usd, watts float64, units int) *Sw
 // Mutations caught: the BOM pricing or powering every tier with the
 // leaf's model (p.Switch), the hall stacking spines at the leaf's
 // height, the sizing reading the leaf's radix for spines, the design
-// label naming only the leaf's model.
+// label, the networks table's back-end row or a chart's label naming
+// only the leaf's model.
 func TestSpineSwitchConsumers(t *testing.T) {
 	const dUSD, dW, dU = 10_000.0, 500.0, 2
 	for _, tc := range []struct {
@@ -86,6 +87,12 @@ func TestSpineSwitchConsumers(t *testing.T) {
 			}
 			if !strings.Contains(p.SwitchesText(), up.Key) || !strings.Contains(p.SwitchesText(), "leaf "+s.Network.Switch) {
 				t.Errorf("label %q: want each tier's model", p.SwitchesText())
+			}
+			if n := p.Networks; n != nil && n.Net(NetBackEnd).Switch != p.SwitchesText() {
+				t.Errorf("networks back-end row names %q, want each tier's model %q", n.Net(NetBackEnd).Switch, p.SwitchesText())
+			}
+			if got, want := p.SwitchModelsText(), s.Network.Switch+" + "+up.Key; got != want {
+				t.Errorf("chart label %q, want %q", got, want)
 			}
 			if r := p.Report(); r.SpineSwitch != up.Key || (p.Tiers == 3) != (r.CoreSwitch == up.Key) {
 				t.Errorf("JSON spine_switch %q core_switch %q, want %s (cores: only with three tiers)", r.SpineSwitch, r.CoreSwitch, up.Key)

@@ -171,15 +171,15 @@ func (p *Plan) UnitBill() UnitBill {
 	if p.Tiers == 1 {
 		leafEnd = "switch end"
 	}
-	c := p.Switch.LinksPerCage(p.PortGbps)
+	c := p.endCages() // a leaf's down and up cages may carry different link counts
 	for _, t := range p.LinkTiers {
 		lower, upper := t.endParts()
 		switch t.Name {
 		case "server_leaf":
 			b.moduleRows(p, t.Name, lower, "node end", nodes*t.LowerModules/p.Servers, nil)
-			b.moduleRows(p, t.Name, upper, leafEnd, leaves*ceilDiv(down, c), nil)
+			b.moduleRows(p, t.Name, upper, leafEnd, leaves*ceilDiv(down, c[tierServerLeaf][1]), nil)
 		case "leaf_spine":
-			b.moduleRows(p, t.Name, lower, "leaf end (up)", leaves*ceilDiv(up, c), nil)
+			b.moduleRows(p, t.Name, lower, "leaf end (up)", leaves*ceilDiv(up, c[tierLeafSpine][0]), nil)
 			b.moduleRows(p, t.Name, upper, "spine end (down)", 0, share)
 		default:
 			b.moduleRows(p, t.Name, lower, "spine end (up)", 0, share)

@@ -473,7 +473,7 @@ func (m *Model) QuotesSummary() string {
 // tier below's (blank, shown as same) and every switch of the fabric with
 // ports at the tier's speed gbps.
 func (m *Model) tierSwitchOptions(s planner.Scenario, key, same string, gbps int) []string {
-	out := []string{same}
+	out := []string{same, SwitchAuto}
 	for _, sw := range m.cat.SwitchesFor(s.Network.Fabric, gbps) {
 		out = append(out, sw.Key)
 	}

@@ -120,7 +120,7 @@ var compareFigures = []struct {
 	{"Fabric", func(p *planner.Plan, _ textfmt.MoneyScale) string {
 		return fmt.Sprintf("%s %s", p.Scenario.Network.Fabric.Name(), speedLabel(p.Scenario.Network.NICGbps))
 	}},
-	{"Switch", func(p *planner.Plan, _ textfmt.MoneyScale) string { return p.Switch.Key }},
+	{"Switch", func(p *planner.Plan, _ textfmt.MoneyScale) string { return p.SwitchesText() }},
 	{"Tiers / planes", func(p *planner.Plan, _ textfmt.MoneyScale) string { return fmt.Sprintf("%d / %d", p.Tiers, p.Planes) }},
 	{"Oversubscription", func(p *planner.Plan, _ textfmt.MoneyScale) string { return p.Scenario.Network.Oversubscription }},
 	{"NIC ports", func(p *planner.Plan, _ textfmt.MoneyScale) string { return textfmt.Int(p.NICPorts) }},
