@@ -95,20 +95,24 @@ func searchOptions(target float64, within, budget string) (planner.SearchOptions
 }
 
 type designJSON struct {
-	Label    string  `json:"label"`
-	Fabric   string  `json:"fabric"`
-	NICGbps  int     `json:"nic_gbps"`
-	Ports    int     `json:"ports_per_nic"`
-	Planes   int     `json:"planes"`
-	Switch   string  `json:"switch"`
-	Ratio    string  `json:"oversubscription"`
-	Tiers    int     `json:"tiers"`
-	Switches int     `json:"switches"`
-	CostUSD  float64 `json:"cost_usd"`
-	PowerW   float64 `json:"power_w"`
-	StepS    float64 `json:"step_s"`
-	Days     float64 `json:"jct_days"`
-	OnFront  bool    `json:"on_front"`
+	Label   string `json:"label"`
+	Fabric  string `json:"fabric"`
+	NICGbps int    `json:"nic_gbps"`
+	Ports   int    `json:"ports_per_nic"`
+	Planes  int    `json:"planes"`
+	Switch  string `json:"switch"`
+	// SpineSwitch and CoreSwitch are the spines' and cores' models where
+	// they differ from the leaves' (switch).
+	SpineSwitch string  `json:"spine_switch,omitempty"`
+	CoreSwitch  string  `json:"core_switch,omitempty"`
+	Ratio       string  `json:"oversubscription"`
+	Tiers       int     `json:"tiers"`
+	Switches    int     `json:"switches"`
+	CostUSD     float64 `json:"cost_usd"`
+	PowerW      float64 `json:"power_w"`
+	StepS       float64 `json:"step_s"`
+	Days        float64 `json:"jct_days"`
+	OnFront     bool    `json:"on_front"`
 	// ProbCheaper is the probability over shared price draws that the
 	// design costs less than the pick; CostVsPick names it.
 	ProbCheaper float64 `json:"prob_cheaper_than_pick"`
@@ -125,7 +129,7 @@ func toDesignJSON(d *planner.Design) *designJSON {
 	}
 	n := d.Scenario.Network
 	return &designJSON{Label: d.Label, Fabric: string(n.Fabric), NICGbps: n.NICGbps, Ports: n.PortsPerNIC, Planes: n.Planes,
-		Switch: d.Plan.Switch.Key, Ratio: n.Oversubscription, Tiers: d.Plan.Tiers, Switches: d.Plan.TotalSwitches(),
+		Switch: d.Plan.Switch.Key, SpineSwitch: d.Plan.TierSwitchKey(planner.TierSpine), CoreSwitch: d.Plan.TierSwitchKey(planner.TierCore), Ratio: n.Oversubscription, Tiers: d.Plan.Tiers, Switches: d.Plan.TotalSwitches(),
 		CostUSD: d.CostUSD, PowerW: d.PowerW, StepS: d.StepS, Days: d.Days, OnFront: d.OnFront,
 		ProbCheaper: d.ProbCheaper, CostVsPick: d.CostVsPick, Priced: d.Priced}
 }
@@ -159,12 +163,12 @@ func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
 
 func writeSearchCSV(w io.Writer, r *planner.SearchResult, list []*planner.Design) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"label", "fabric", "nic_gbps", "ports_per_nic", "planes", "switch", "oversubscription", "tiers", "switches",
+	cw.Write([]string{"label", "fabric", "nic_gbps", "ports_per_nic", "planes", "switch", "spine_switch", "core_switch", "oversubscription", "tiers", "switches",
 		"cost_usd", "power_w", "step_s", "jct_days", "on_front", "pick", "prob_cheaper_than_pick", "cost_vs_pick", "priced"})
 	f := func(v float64, p int) string { return strconv.FormatFloat(v, 'f', p, 64) }
 	for _, d := range list {
 		j := toDesignJSON(d)
-		cw.Write([]string{textfmt.CSVText(j.Label), j.Fabric, strconv.Itoa(j.NICGbps), strconv.Itoa(j.Ports), strconv.Itoa(j.Planes), j.Switch, j.Ratio,
+		cw.Write([]string{textfmt.CSVText(j.Label), j.Fabric, strconv.Itoa(j.NICGbps), strconv.Itoa(j.Ports), strconv.Itoa(j.Planes), j.Switch, j.SpineSwitch, j.CoreSwitch, j.Ratio,
 			strconv.Itoa(j.Tiers), strconv.Itoa(j.Switches), f(j.CostUSD, 0), f(j.PowerW, 0), f(j.StepS, 4), f(j.Days, 3),
 			strconv.FormatBool(j.OnFront), pickName(r, d), f(j.ProbCheaper, 4), j.CostVsPick, j.Priced})
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,42 @@ func TestSweepNamesEachTiersSwitch(t *testing.T) {
 	for _, r := range recs[1:] {
 		if r[col] != want {
 			t.Errorf("%s GPUs: switch %q, want %q", r[1], r[col], want)
+		}
+	}
+}
+
+// TestSearchJSONNamesEachTiersSwitch: the design search's JSON names the
+// spines' and cores' models beside the leaves' switch. In the Meta
+// scenario every design keeps the file's Arista 7808R3 chassis spines and
+// cores, so every design listed must name them, and a design whose tiers
+// all run the leaf's model names none.
+// Mutation caught: the design JSON giving only the leaf's key
+// (d.Plan.Switch.Key), which showed a chassis-spine design as a fabric
+// of fixed switches.
+func TestSearchJSONNamesEachTiersSwitch(t *testing.T) {
+	for _, tc := range []struct {
+		file, spine, core string
+	}{
+		{"../data/scenarios/meta-roce-24k.toml", "arista-7808r3", "arista-7808r3"},
+		{"../data/scenarios/ib-ndr-1k.toml", "", ""},
+	} {
+		out, errOut, code := runArgs(t, "search", tc.file, "--json")
+		if code != 0 {
+			t.Fatal(errOut)
+		}
+		var got struct {
+			Designs []designJSON `json:"designs"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		if len(got.Designs) == 0 {
+			t.Fatalf("%s: no designs listed", tc.file)
+		}
+		for _, d := range got.Designs {
+			if d.SpineSwitch != tc.spine || d.CoreSwitch != tc.core {
+				t.Errorf("%s: %s: spine %q core %q, want %q and %q", tc.file, d.Label, d.SpineSwitch, d.CoreSwitch, tc.spine, tc.core)
+			}
 		}
 	}
 }

@@ -33,6 +33,11 @@ func (p *Plan) perfNetwork() perf.Network {
 	}
 	if pn.SHARP {
 		pn.SwitchKey = p.Switch.Key
+		for i, tier := range []string{TierSpine, TierCore} {
+			if p.Tiers > i+1 {
+				pn.UpperSwitchKeys[i] = p.SwitchOf(tier).Key
+			}
+		}
 	}
 	return pn
 }

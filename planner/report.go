@@ -168,7 +168,7 @@ func (p *Plan) Report() Report {
 	r := Report{
 		Scenario: p.Scenario.Name, GPUs: p.GPUs, Servers: p.Servers, Tiers: p.Tiers, Planes: p.Planes,
 		NICPorts: p.NICPorts, PortGbps: p.PortGbps, UplinkGbps: mixedUplink(p), CoreUplinkGbps: mixedCore(p), Fabric: p.Scenario.Network.Fabric,
-		NIC: p.NIC.Key, Switch: p.Switch.Key, SpineSwitch: p.tierSwitchKey(TierSpine), CoreSwitch: p.tierSwitchKey(TierCore),
+		NIC: p.NIC.Key, Switch: p.Switch.Key, SpineSwitch: p.TierSwitchKey(TierSpine), CoreSwitch: p.TierSwitchKey(TierCore),
 		Switches:     SwitchCounts{Leaf: p.Switches(TierLeaf), Spine: p.Switches(TierSpine), Core: p.Switches(TierCore), Total: p.TotalSwitches()},
 		SwitchPorts:  PortCounts{Used: p.PortsUsed, Installed: p.PortsTotal},
 		Links:        p.Links,

@@ -260,9 +260,9 @@ func rackTier(kind string) string {
 	return TierLeaf
 }
 
-// tierSwitchKey is the model of tier where the plan has that tier and it
+// TierSwitchKey is the model of tier where the plan has that tier and it
 // runs another model than the leaves; "" otherwise.
-func (p *Plan) tierSwitchKey(tier string) string {
+func (p *Plan) TierSwitchKey(tier string) string {
 	if sw := p.SwitchOf(tier); sw != p.Switch && p.Switches(tier) > 0 {
 		return sw.Key
 	}

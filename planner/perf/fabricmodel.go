@@ -373,3 +373,17 @@ func (m *netModel) allows(algo string) bool {
 func (c InNetworkConstants) sharpCapable(key string) bool {
 	return slices.Contains(c.SHARPSwitches, key)
 }
+
+// sharpTree says every switch model of the network's tiers can reduce
+// in the network: one tier without it breaks the reduction tree.
+func (c InNetworkConstants) sharpTree(n Network) bool {
+	if !c.sharpCapable(n.SwitchKey) {
+		return false
+	}
+	for _, k := range n.UpperSwitchKeys {
+		if k != "" && !c.sharpCapable(k) {
+			return false
+		}
+	}
+	return true
+}

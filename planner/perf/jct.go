@@ -303,7 +303,7 @@ func (n Network) jobView(w Workload, d *JCTData) fabricView {
 	if fv.static {
 		fv.maxLoads = new(maxLoadMemo)
 	}
-	fv.sharp = fv.sharp && d.InNetwork.sharpCapable(n.SwitchKey)
+	fv.sharp = fv.sharp && d.InNetwork.sharpTree(n)
 	fv.bgLeaf, fv.bgSpine = w.BackgroundLeaf, w.BackgroundSpine
 	fv.aligned = w.Phase == PhaseAligned
 	fv.algorithm = w.Algorithm

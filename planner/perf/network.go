@@ -41,9 +41,13 @@ type Network struct {
 	// from the leaf group and ratio).
 	LeafDown, LeafUp int
 	// SHARP says in-network reduction is on (InfiniBand with a switch);
-	// the model runs it where data/jct.toml lists SwitchKey as capable.
-	SHARP     bool
-	SwitchKey string
+	// the model runs it where data/jct.toml lists SwitchKey, the leaf's
+	// model, and every model of UpperSwitchKeys (the spine's and the
+	// core's where the fabric has them, "" otherwise) as capable: a
+	// reduction tree spans every tier the job crosses.
+	SHARP           bool
+	SwitchKey       string
+	UpperSwitchKeys [2]string
 	// UpSpeedRatio is a leaf's uplink speed over its down ports' (0 or
 	// 1: the same); RailOnly says each rail is its own network, of Rails
 	// rails (server ports per plane).
