@@ -1,6 +1,10 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+
+	"fabricplan/internal/fielderr"
+)
 
 // Variant is a labelled plan for side-by-side comparison, or, with Err
 // set and Plan nil, a design weighed that does not plan.
@@ -21,6 +25,7 @@ func Alternatives(s Scenario, cat *Catalog) ([]Variant, error) {
 		return nil, err
 	}
 	out := []Variant{{Label: "This plan", Plan: base}}
+	s = s.WithSystem(cat) // the speed the system fixes, not the file's default
 	other := AutoHardware(s)
 	if s.Network.Fabric == InfiniBand {
 		other.Network.Fabric = Ethernet
@@ -33,10 +38,30 @@ func Alternatives(s Scenario, cat *Catalog) ([]Variant, error) {
 		speed.Network.NICGbps = 400
 	}
 	for _, v := range []Scenario{other, speed} {
+		label := fmt.Sprintf("%s %dG", v.Network.Fabric.Short(), v.Network.NICGbps)
+		if err := fixedSpeed(v, cat); err != nil {
+			out = append(out, Variant{Label: label, Err: err})
+			continue
+		}
 		p, err := Build(v, cat)
-		out = append(out, Variant{Label: fmt.Sprintf("%s %dG", v.Network.Fabric.Short(), v.Network.NICGbps), Plan: p, Err: err})
+		out = append(out, Variant{Label: label, Plan: p, Err: err})
 	}
 	return out, nil
+}
+
+// fixedSpeed refuses a variant whose NIC speed its system fixes at
+// another: Build would plan the system's own NICs, and the bar would be
+// labelled with a speed it does not have.
+func fixedSpeed(v Scenario, cat *Catalog) error {
+	sys := v.system(cat)
+	if sys == nil {
+		return nil
+	}
+	if got := v.WithSystem(cat).Network.NICGbps; got != v.Network.NICGbps {
+		return fielderr.New("network.nic_gbps", fmt.Sprintf("set cluster.system = %q to weigh %dG NICs", CustomSystem, v.Network.NICGbps),
+			"system %s fixes its NICs at %dG", sys.Key, got)
+	}
+	return nil
 }
 
 // Planned splits variants into those that plan and those that do not.
@@ -52,9 +77,11 @@ func Planned(vs []Variant) (planned, failed []Variant) {
 }
 
 // AutoHardware returns s with the hardware choices that depend on fabric
-// and NIC speed reset: switch and NIC auto, the NIC's default port split,
-// one plane. What-if variants start from it.
+// and NIC speed reset: switch and NIC auto, the spines and cores on the
+// leaves' model (an Ethernet chassis cannot be an InfiniBand spine), the
+// NIC's default port split, one plane. What-if variants start from it.
 func AutoHardware(s Scenario) Scenario {
 	s.Network.Switch, s.Network.NIC, s.Network.PortsPerNIC, s.Network.Planes = Auto, Auto, 0, 1
+	s.Network.SpineSwitch, s.Network.CoreSwitch = "", ""
 	return s
 }
