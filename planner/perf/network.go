@@ -113,6 +113,18 @@ func (v View) OnFrontEnd(fe FrontEnd) View {
 	if fe.Cores > 0 {
 		fv.tiers = 3
 	}
+	// Nothing of the back end's shape carries over: its leaves' ports as
+	// built, its spines' ratio and pods, its uplink speed and rails (a
+	// Meta-style back end of 2-server ToRs under 7:1 spines made the
+	// front end's hashed ring 100 times slower than its links), and the
+	// job's uplinks are counted again on the front end's ports and ratio.
+	fv.leafDown, fv.leafUp = 0, 0
+	if fe.Spines > 0 {
+		fv.leafDown, fv.leafUp = fe.Down, fe.Up
+	}
+	fv.spineRatio, fv.serversPerPod, fv.upSpeedRatio = 1, 0, 0
+	fv.railOnly, fv.rails = false, fe.Ports
+	fv.setJobSize(fv.jobServers*max(fv.gpusPerServer, 1), fe.Ports)
 	return View{fv}
 }
 
