@@ -4,8 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"fabricplan/data"
 )
 
 // TestTierSwitchAuto: spine_switch (and core_switch) "auto" follow the
@@ -22,14 +20,7 @@ import (
 // leaf's model under core auto.
 func TestTierSwitchAuto(t *testing.T) {
 	cat := testCatalog(t)
-	src, err := data.FS.ReadFile("scenarios/meta-roce-24k.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta, err := ScenarioFromData(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	meta := scenarioFile(t, "meta-roce-24k")
 	meta = flatLengths(meta)
 	meta.Cluster.GPUs = 7001
 	eth := []string{"tomahawk5", "sn5600", "tomahawk6", "tomahawk6-100g", "arista-7808r3"}

@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"fabricplan/data"
 	"fabricplan/planner/hall"
 )
 
@@ -26,14 +25,7 @@ import (
 // spare line cards counted as spare switches.
 func TestSparesPerSwitchModel(t *testing.T) {
 	cat := testCatalog(t)
-	src, err := data.FS.ReadFile("scenarios/meta-roce-24k.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta, err := ScenarioFromData(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	meta := scenarioFile(t, "meta-roce-24k")
 	const repair, fleet, chassis = 24.0, 0.00612, 0.75
 	for _, gpus := range []int{3072, 7001, 12288} {
 		s := flatLengths(meta)
@@ -78,14 +70,7 @@ func TestSparesPerSwitchModel(t *testing.T) {
 // a chassis), a spine or core rack budgeted at a full chassis's peak.
 func TestChassisInstalledPortsAndPeak(t *testing.T) {
 	cat := testCatalog(t)
-	src, err := data.FS.ReadFile("scenarios/meta-roce-24k.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta, err := ScenarioFromData(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	meta := scenarioFile(t, "meta-roce-24k")
 	for _, gpus := range []int{1000, 3072, 7001, 24576} {
 		s := meta
 		s.Cluster.GPUs = gpus
