@@ -38,7 +38,7 @@ func (p *Plan) layoutInputs(f hall.Facility, cat *Catalog) hall.Inputs {
 	for _, cr := range lay.CoreGroups {
 		in.CoresPerPlane += cr.Groups * cr.Cores
 	}
-	in.SwitchKW = switchPeakKW(cat, p.Switch, p.PortGbps, p.LaneGbps)
+	in.SwitchKW = p.tierPeakKW(cat, 0, p.PortGbps, p.LaneGbps)
 	for i, tier := range []string{TierSpine, TierCore} {
 		sw, link := p.SwitchOf(tier), MediaTiers[i+1]
 		in.UpperUnits[i] = max(sw.RackUnits, 1)

@@ -110,3 +110,51 @@ func TestChassisInstalledPortsAndPeak(t *testing.T) {
 		}
 	}
 }
+
+// TestLeafChassisPeak: a chassis named as the leaf's switch is budgeted
+// in its rack, as the spines' and cores' are, at its base, fabric modules
+// and the line cards of the fullest leaf with one module a cage of their
+// ports (Arista 7808R3 figures from data/catalog.toml: 300 W base, six
+// 370 W fabric modules, 533 W a 36-port card; 400G single-link cages), at
+// sizes that leave a leaf's slots empty (100 and 1,000 GPUs) and fill
+// more (3,000).
+// Mutation caught: the leaf's rack budgeted at every slot of the chassis
+// (switchPeakKW of the whole frame) where the spines' count bought cards.
+func TestLeafChassisPeak(t *testing.T) {
+	cat := testCatalog(t)
+	sw := cat.Switches["arista-7808r3"]
+	for _, gpus := range []int{100, 1000, 3000} {
+		s := NewScenario()
+		s.Cluster.GPUs = gpus
+		s.Network.Fabric, s.Network.NICGbps, s.Network.Switch = Ethernet, 400, "arista-7808r3"
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatalf("%d GPUs: %v", gpus, err)
+		}
+		mod, _ := cat.Module("qsfp-dd", 400, 1, p.endLane("server_leaf", sw), 0)
+		if mod == nil {
+			t.Fatalf("%d GPUs: no 400G module for the 7808R3", gpus)
+		}
+		maxCards := 0
+		for _, l := range p.tierLoads[0] {
+			maxCards = max(maxCards, ceilDiv(l.Down+l.Up, 36))
+		}
+		if maxCards >= 8 && gpus < 3000 {
+			t.Fatalf("%d GPUs: the leaf fills all 8 slots (%d cards): no empty slot to test", gpus, maxCards)
+		}
+		perSwitch := (300 + 6*370 + float64(maxCards)*(533+36*mod.Watts)) / 1000
+		racks := 0
+		for _, r := range p.Hall.Racks {
+			if r.Kind != hall.RackLeaf {
+				continue
+			}
+			racks++
+			if want := float64(r.Switches) * perSwitch; math.Abs(r.PeakKW-want) > 1e-6 {
+				t.Errorf("%d GPUs: leaf rack %s peaks at %.3f kW, want %d x %.3f kW (%d cards)", gpus, r.Name, r.PeakKW, r.Switches, perSwitch, maxCards)
+			}
+		}
+		if racks == 0 {
+			t.Errorf("%d GPUs: no leaf rack", gpus)
+		}
+	}
+}
