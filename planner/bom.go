@@ -276,6 +276,19 @@ func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n 
 	return mod, p.NICs * cages, "server side", nil
 }
 
+// serverEndOffered is, for the server-leaf tier, the error when no
+// transceiver in the catalog fits the servers' cages at their port speed
+// and split (an 800G ConnectX-8 split 2 x 400G on 200G lanes): that is
+// what stops the links, not the length of the run. nil for other tiers
+// or where a module exists.
+func (p *Plan) serverEndOffered(cat *Catalog, tier string) error {
+	if tier != MediaTiers[0] {
+		return nil
+	}
+	_, _, _, err := p.serverModules(cat, 0)
+	return err
+}
+
 // switchModule is the transceiver of switch sw's end (the tier's
 // lower or upper switch) for one tier's links.
 func (p *Plan) switchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
@@ -321,6 +334,9 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			best = Optics
 		}
 		if best == "" {
+			if err := p.serverEndOffered(cat, t.Name); err != nil {
+				return err
+			}
 			_, longest := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), 0)
 			longest = min(longest, cat.Cables[fiberKey].Reach(g))
 			if longest == 0 {

@@ -253,3 +253,31 @@ func TestNoModuleAtSpeedSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestServerEndWithoutModuleSaysSo: an 800G ConnectX-8 split 2 x 400G on
+// Quantum-X800 has a switch-end module (1.6T split 4 x 400G) but no
+// server-end one in the catalog (its twin-port 400G modules run 100G
+// lanes). The plan is refused on the split, naming the NIC and what is
+// missing, laid out in a hall and at flat lengths, on and off the grid.
+// Mutation caught: the refusal on the run's length ("no medium reaches
+// 20 m ... reach 500 m at most", "shorten the hall ... 5 m"), which no
+// length or hall edit fixes.
+func TestServerEndWithoutModuleSaysSo(t *testing.T) {
+	cat := testCatalog(t)
+	for _, gpus := range []int{1000, 1024} {
+		for _, flat := range []bool{false, true} {
+			s := NewScenario()
+			s.Cluster.GPUs = gpus
+			s.Network.Fabric, s.Network.NICGbps, s.Network.Switch, s.Network.PortsPerNIC = InfiniBand, 800, "q3400", 2
+			if flat {
+				s = flatLengths(s)
+			}
+			_, err := Build(s, cat)
+			var fe *fielderr.FieldError
+			if !errors.As(err, &fe) || fe.Field != "network.ports_per_nic" ||
+				!strings.Contains(err.Error(), "no osfp transceiver carries 2 x 400G for cx8-800") {
+				t.Errorf("%d GPUs (flat %v): error %v, want network.ports_per_nic naming the missing 2 x 400G module", gpus, flat, err)
+			}
+		}
+	}
+}

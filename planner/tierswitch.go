@@ -421,6 +421,9 @@ func (p *Plan) switchSpares(tier string, base float64) (spares, parts int, perYe
 // them, and a run of run metres outreaches those: the speed, not the
 // hall, is what to change. nil where every switch end has a module.
 func (m *mediaChooser) noModuleAt(t int, run float64) error {
+	if err := m.p.serverEndOffered(m.cat, linkTierNames[t]); err != nil {
+		return err
+	}
 	name, pt := linkTierNames[t], m.port[t]
 	lower, upper := m.p.linkEnds(name)
 	for _, sw := range []*Switch{upper, lower} {
