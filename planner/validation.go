@@ -42,6 +42,9 @@ type ValidationPoint struct {
 	// Algorithm forces the all-reduce algorithm ("ring" for a ring-only
 	// measurement); "" lets the model pick.
 	Algorithm string `toml:"algorithm"`
+	// NVLSOff measures with NVLink SHARP disabled (NCCL_NVLS_ENABLE=0):
+	// the fastest algorithm without NVLS or the NVLS tree.
+	NVLSOff bool `toml:"nvls_off"`
 	// QueuePairs is the queue pairs per connection of a routing gain
 	// point (0: one).
 	QueuePairs float64 `toml:"qps"`
@@ -148,7 +151,7 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		}
 		return perf.AllReduceBusBW(d, perf.AllReduceProbe{GPU: gpu, Transport: tr, GPUsPerServer: p.GPUsPerServer, NICsPerServer: p.NICsPerServer,
 			NICGbps: p.NICGbps, Fabric: perf.Fabric(p.Fabric), Algorithm: p.Algorithm, NVLinkDomain: p.NVLinkDomain,
-			Ranks: p.Ranks, Stride: p.Stride, Bytes: p.Bytes}), nil
+			NVLSOff: p.NVLSOff, Ranks: p.Ranks, Stride: p.Stride, Bytes: p.Bytes}), nil
 	case KindAllToAllRDMA:
 		return perf.AllToAllBusBW(d, p.EP), nil
 	case KindAllToAllLatency:

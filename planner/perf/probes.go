@@ -6,7 +6,8 @@ package perf
 // AllReduceProbe is an all-reduce measured on a two-tier, non-blocking,
 // adaptive fabric: ranks spaced stride GPUs apart (0 is 1), of bytes
 // each (0 is 1 GiB), on servers of GPUsPerServer GPUs and NICsPerServer
-// NICs of NICGbps, with a forced algorithm ("" picks the fastest).
+// NICs of NICGbps, with a forced algorithm ("" picks the fastest) and
+// NVLink SHARP disabled when NVLSOff.
 type AllReduceProbe struct {
 	GPU                          *GPUSpec
 	Transport                    Transport
@@ -14,6 +15,7 @@ type AllReduceProbe struct {
 	NICGbps                      float64
 	Fabric                       Fabric
 	Algorithm                    string
+	NVLSOff                      bool
 	NVLinkDomain                 int
 	Ranks, Stride                int
 	Bytes                        float64
@@ -22,7 +24,7 @@ type AllReduceProbe struct {
 // AllReduceBusBW is the probe's bus bandwidth, GB/s.
 func AllReduceBusBW(d *JCTData, p AllReduceProbe) float64 {
 	v := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
-	v.algorithm, v.nvlinkDomain, v.crossEff = p.Algorithm, p.NVLinkDomain, d.Crossing.Efficiency
+	v.algorithm, v.nvlinkDomain, v.crossEff, v.noNVLS = p.Algorithm, p.NVLinkDomain, d.Crossing.Efficiency, p.NVLSOff
 	v.setJobSize(p.Ranks*max(p.Stride, 1), p.NICsPerServer)
 	m := newNetModel(v, p.GPU, d, p.Transport)
 	bytes := p.Bytes
