@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -393,5 +394,42 @@ func TestRackScaleDataParallel(t *testing.T) {
 	if c := m.allReduce(1<<32, m.group(128, 1)); math.Abs(c.busbw/fraction[c.proto]-360) > 0.5 {
 		got := c.busbw / fraction[c.proto]
 		t.Errorf("16 H100 servers: ring busbw %.1f GB/s, want min(NVLink 360, 8 NICs 368) = 360", got)
+	}
+}
+
+// TestBreakdownNamesNVLSTree: llama3-8b data-parallel over 2 servers of
+// 8 H100 (tp 1, pp 1, no ZeRO: one 16-rank all-reduce of the gradients,
+// 8 ranks per server) runs its all-reduce on the NVLS tree, and the
+// breakdown says so in its in-network effect, a saving; forced to the
+// ring, neither. Mutations caught: the NVLS tree left out of the names
+// the breakdown knows (no in-network effect), its removal not turning it
+// off (an effect of 0 s).
+func TestBreakdownNamesNVLSTree(t *testing.T) {
+	d := testData(t)
+	w := NewWorkload()
+	w.Model, w.TP, w.PP, w.VPP, w.ZeRO = "llama3-8b", 1, 1, 1, false
+	w.GlobalBatchTokens = 1 << 20
+	for _, force := range []string{"", AlgoRing} {
+		w.Algorithm = force
+		j, err := Estimate(Job{Network: testNetwork(16)}, w, d, Parts{Detail: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ran := false
+		for _, c := range j.Planned.Classes {
+			ran = ran || c.Algorithm == AlgoNVLSTree
+		}
+		var in *Effect
+		for i, e := range j.Effects {
+			if e.Name == EffectInNetwork {
+				in = &j.Effects[i]
+			}
+		}
+		switch {
+		case force == "" && (!ran || in == nil || !strings.Contains(in.Detail, "NVLS tree") || !(in.DeltaS < 0)):
+			t.Errorf("DP over 2 H100 servers: NVLS tree ran %v, in-network effect %+v; want it run and named, a saving", ran, in)
+		case force != "" && (ran || in != nil):
+			t.Errorf("forced ring: NVLS tree ran %v, in-network effect %+v", ran, in)
+		}
 	}
 }
