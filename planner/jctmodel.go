@@ -69,14 +69,15 @@ const (
 
 // NCCL protocols and algorithms.
 const (
-	ProtoLL     = perf.ProtoLL
-	ProtoLL128  = perf.ProtoLL128
-	ProtoSimple = perf.ProtoSimple
-	AlgoRing    = perf.AlgoRing
-	AlgoTree    = perf.AlgoTree
-	AlgoPAT     = perf.AlgoPAT
-	AlgoNVLS    = perf.AlgoNVLS
-	AlgoSHARP   = perf.AlgoSHARP
+	ProtoLL      = perf.ProtoLL
+	ProtoLL128   = perf.ProtoLL128
+	ProtoSimple  = perf.ProtoSimple
+	AlgoRing     = perf.AlgoRing
+	AlgoTree     = perf.AlgoTree
+	AlgoPAT      = perf.AlgoPAT
+	AlgoNVLS     = perf.AlgoNVLS
+	AlgoNVLSTree = perf.AlgoNVLSTree
+	AlgoSHARP    = perf.AlgoSHARP
 )
 
 // Algorithms lists the values of Workload.Algorithm ("" lets the model

@@ -42,11 +42,22 @@ type ValidationPoint struct {
 	// Algorithm forces the all-reduce algorithm ("ring" for a ring-only
 	// measurement); "" lets the model pick.
 	Algorithm string `toml:"algorithm"`
+	// NVLSOff measures with NVLink SHARP disabled (NCCL_NVLS_ENABLE=0):
+	// the fastest algorithm without NVLS or the NVLS tree.
+	NVLSOff bool `toml:"nvls_off"`
 	// QueuePairs is the queue pairs per connection of a routing gain
 	// point (0: one).
 	QueuePairs float64 `toml:"qps"`
-	// LeafDown is a bisection point's servers per leaf switch.
+	// LeafDown is a bisection point's servers per leaf switch, a
+	// co-location point's server ports per leaf.
 	LeafDown int `toml:"leaf_down"`
+	// LeafUp, Jobs, Channels and Routing are a co-location point's
+	// uplinks per leaf, jobs looping at once, NCCL channels (0: the
+	// data's) and "static" (ECMP) or "adaptive" routing.
+	LeafUp   int    `toml:"leaf_up"`
+	Jobs     int    `toml:"jobs"`
+	Channels int    `toml:"channels"`
+	Routing  string `toml:"routing"`
 }
 
 // Validation point kinds.
@@ -148,7 +159,7 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		}
 		return perf.AllReduceBusBW(d, perf.AllReduceProbe{GPU: gpu, Transport: tr, GPUsPerServer: p.GPUsPerServer, NICsPerServer: p.NICsPerServer,
 			NICGbps: p.NICGbps, Fabric: perf.Fabric(p.Fabric), Algorithm: p.Algorithm, NVLinkDomain: p.NVLinkDomain,
-			Ranks: p.Ranks, Stride: p.Stride, Bytes: p.Bytes}), nil
+			NVLSOff: p.NVLSOff, Ranks: p.Ranks, Stride: p.Stride, Bytes: p.Bytes}), nil
 	case KindAllToAllRDMA:
 		return perf.AllToAllBusBW(d, p.EP), nil
 	case KindAllToAllLatency:
@@ -175,6 +186,8 @@ func (p ValidationPoint) sharingModel(cat *Catalog) (float64, error) {
 		return p.bisectionShare(cat.JCT), nil
 	case KindColocationSlowdown:
 		return p.colocationSlowdown(cat)
+	case KindColocationBusBW:
+		return p.colocationBusBW(cat.JCT)
 	}
 	return 0, fmt.Errorf("unknown kind %q", p.Kind)
 }
@@ -304,6 +317,8 @@ func (p *ValidationPoint) complete() (ok, known bool) {
 		return p.routingGainComplete(), true
 	case KindBisectionShare:
 		return p.bisectionComplete(), true
+	case KindColocationBusBW:
+		return p.colocationBusBWComplete(), true
 	}
 	return false, false
 }
@@ -327,4 +342,5 @@ var validationNeeds = map[string]string{
 	KindAllToAllLatency:    "needs ep of 2 or more and bytes of 0 or more",
 	KindRoutingGain:        "needs gpu, ranks of 2 or more, gpus_per_server, nics_per_server, nic_gbps and qps of 0 to 1024",
 	KindBisectionShare:     "needs ranks (servers) of 2 or more, nic_gbps and leaf_down of 2 to 1024",
+	KindColocationBusBW:    "needs gpu, jobs of 2 or more, ranks of 2 or more, gpus_per_server, nics_per_server, nic_gbps, leaf_down of 2 to 1024, leaf_up, and routing \"static\", \"adaptive\" or none",
 }

@@ -1,6 +1,10 @@
 package planner
 
-import "fabricplan/planner/perf"
+import (
+	"fmt"
+
+	"fabricplan/planner/perf"
+)
 
 // KindColocationSlowdown is a validation point's kind for how much longer
 // a job's step takes with the fabric's other traffic than alone: the
@@ -30,4 +34,36 @@ func (p ValidationPoint) colocationSlowdown(cat *Catalog) (float64, error) {
 		return slowdown - 1, nil
 	}
 	return slowdown, nil
+}
+
+// KindColocationBusBW is a validation point's kind for one job's
+// all-reduce bus bandwidth (GB/s) while jobs equal jobs loop at once on
+// a two-tier fabric of leaves with leaf_down server ports and leaf_up
+// uplinks, every job spread over the leaves, statically routed (ECMP)
+// where routing = "static".
+const KindColocationBusBW = "colocation_busbw"
+
+// colocationBusBW is the model's bus bandwidth for a co-location point.
+func (p ValidationPoint) colocationBusBW(d *JCTData) (float64, error) {
+	gpu := d.GPUs[p.GPU]
+	if gpu == nil {
+		return 0, fmt.Errorf("unknown GPU %q", p.GPU)
+	}
+	return perf.ColocatedAllReduceBusBW(d, perf.ColocationProbe{GPU: gpu, GPUsPerServer: p.GPUsPerServer, NICsPerServer: p.NICsPerServer,
+		NICGbps: p.NICGbps, Fabric: perf.Fabric(p.Fabric), LeafDown: p.LeafDown, LeafUp: p.LeafUp, Jobs: p.Jobs, Ranks: p.Ranks,
+		Channels: p.Channels, QueuePairs: p.QueuePairs, Bytes: p.Bytes, Static: p.Routing == "static"}), nil
+}
+
+// colocationBusBWComplete says whether a co-location bus bandwidth point
+// has its jobs, ranks, servers, NICs, leaves and routing in range.
+func (p *ValidationPoint) colocationBusBWComplete() bool {
+	return p.Jobs >= 2 && p.Jobs <= 1024 && p.Ranks >= 2 && p.Ranks <= 1<<20 && p.serversComplete() &&
+		inRange(float64(p.LeafDown), 2, 1024) && inRange(float64(p.LeafUp), 1, 1024) && p.Channels >= 0 && p.Channels <= 64 &&
+		inRange(p.QueuePairs, 0, 1024) && inRange(p.Bytes, 0, 1<<40) && (p.Routing == "" || p.Routing == "static" || p.Routing == "adaptive")
+}
+
+// serversComplete says whether the point's servers, their NICs and the
+// NICs' speed are in range.
+func (p *ValidationPoint) serversComplete() bool {
+	return inRange(float64(p.GPUsPerServer), 1, 1024) && inRange(float64(p.NICsPerServer), 1, 1024) && p.NICGbps > 0 && p.NICGbps <= 1e5
 }

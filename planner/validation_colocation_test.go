@@ -151,3 +151,47 @@ func TestValidationStatus(t *testing.T) {
 		}
 	}
 }
+
+// A co-location bus bandwidth point needs its jobs, ranks, servers, NICs,
+// leaves and routing, and runs the model's all-reduce with the other
+// jobs crossing at once. By hand, adaptive routing on MCCS's testbed (2
+// jobs of 2 servers x 2 GPUs, 2 x 50G NICs each at RoCE's 0.92, leaves
+// of 4 ports and 2 uplinks): the leaf's 4 busy ports over its 2 uplinks
+// load them 2:1, so a crossing port keeps 0.95 / 2 of 2 x 6.25 x 0.92 =
+// 11.5 GB/s per server: busbw 5.4625 GB/s, less the ring's latency on
+// 128 MiB (under 0.2%); static routing's collisions only take more.
+// Mutations caught: the other job left idle (othersBusy 0: 10.9 GB/s),
+// the leaf's ratio not taken from its ports, a point without jobs, with
+// one job or without uplinks accepted, the kind not dispatched.
+func TestColocationBusBWPoint(t *testing.T) {
+	base := ValidationPoint{Name: "p", Source: "s", Published: 4.28, Tolerance: 0.15, Kind: KindColocationBusBW,
+		GPU: "a100", GPUsPerServer: 2, NICsPerServer: 2, NICGbps: 50, Fabric: Ethernet, LeafDown: 4, LeafUp: 2,
+		Jobs: 2, Ranks: 4, Channels: 2, QueuePairs: 1, Routing: "adaptive", Bytes: 1 << 27}
+	for _, c := range []struct {
+		name   string
+		change func(*ValidationPoint)
+		ok     bool
+	}{
+		{"complete", func(*ValidationPoint) {}, true},
+		{"one job", func(p *ValidationPoint) { p.Jobs = 1 }, false},
+		{"no uplinks", func(p *ValidationPoint) { p.LeafUp = 0 }, false},
+		{"one port per leaf", func(p *ValidationPoint) { p.LeafDown = 1 }, false},
+		{"unknown routing", func(p *ValidationPoint) { p.Routing = "ecmp" }, false},
+	} {
+		p := base
+		c.change(&p)
+		if err := p.check(0); (err == nil) != c.ok {
+			t.Errorf("%s: check %v, want ok %v", c.name, err, c.ok)
+		}
+	}
+	cat := testCatalog(t)
+	adaptive, err := base.model(cat)
+	if want := 0.95 / 2 * 2 * 6.25 * 0.92; err != nil || adaptive > want || adaptive < want*0.998 {
+		t.Errorf("adaptive: %.4f GB/s (%v), want just under %.4f", adaptive, err, want)
+	}
+	static := base
+	static.Routing = "static"
+	if got, err := static.model(cat); err != nil || !(got < adaptive) {
+		t.Errorf("static: %.4f GB/s (%v), want under adaptive's %.4f", got, err, adaptive)
+	}
+}

@@ -29,7 +29,7 @@ func TestValidationPoints(t *testing.T) {
 				100*r.Error(), 100*r.Point.Tolerance, r.Err)
 		}
 	}
-	for _, k := range []string{KindStep, KindAllReduceBusBW, KindAllToAllRDMA, KindAllToAllLatency, KindECMPGain, KindRoCEOverIB, KindRoutingGain, KindBisectionShare, KindColocationSlowdown} {
+	for _, k := range []string{KindStep, KindAllReduceBusBW, KindAllToAllRDMA, KindAllToAllLatency, KindECMPGain, KindRoCEOverIB, KindRoutingGain, KindBisectionShare, KindColocationSlowdown, KindColocationBusBW} {
 		if !kinds[k] {
 			t.Errorf("no %s point", k)
 		}

@@ -282,6 +282,8 @@ func inNetworkRan(st StepTime) string {
 		switch c.Algorithm {
 		case AlgoNVLS:
 			name = "NVLink SHARP (NVLS) reduces " + c.Name + " in the NVSwitches"
+		case AlgoNVLSTree:
+			name = "NVLink SHARP reduces " + c.Name + " in each domain's NVSwitches, a tree between the domains (NVLS tree)"
 		case AlgoSHARP:
 			name = "SHARP reduces " + c.Name + " in the InfiniBand switches"
 		default:

@@ -3,6 +3,7 @@ package perf
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -11,13 +12,16 @@ import (
 const (
 	// AlgoNVLS is NVLink SHARP: the NVSwitch reduces inside the domain.
 	AlgoNVLS = "nvls"
+	// AlgoNVLSTree is NCCL's NVLS tree: NVLink SHARP inside each domain,
+	// a tree between the domains.
+	AlgoNVLSTree = "nvls_tree"
 	// AlgoSHARP is SHARP on InfiniBand switches (NCCL CollNet).
 	AlgoSHARP = "sharp"
 )
 
 // Algorithms lists the values of Workload.Algorithm ("" lets the model
 // pick the fastest).
-var Algorithms = []string{AlgoRing, AlgoTree, AlgoNVLS, AlgoSHARP}
+var Algorithms = []string{AlgoRing, AlgoTree, AlgoNVLS, AlgoNVLSTree, AlgoSHARP}
 
 // Phases of jobs sharing links (Workload.Phase).
 const (
@@ -33,6 +37,11 @@ type InNetworkConstants struct {
 	// line rate.
 	NVLSAlgBWPerEfficiency float64 `toml:"nvls_algbw_per_efficiency"`
 	NVLSHopUS              float64 `toml:"nvls_hop_us"`
+	// NVLSTreeNetHopUS is NCCL's NVLS tree latency per network hop.
+	NVLSTreeNetHopUS float64 `toml:"nvls_tree_net_hop_us"`
+	// NCCLNICLineShare is the share of a NIC's line rate NCCL's graph
+	// search rates it at (the unit of nvls_tree_channel_gbs).
+	NCCLNICLineShare float64 `toml:"nccl_nic_line_share"`
 	// SHARPLineFraction is the share of NIC line rate a SHARP reduction
 	// reaches.
 	SHARPLineFraction float64  `toml:"sharp_line_fraction"`
@@ -42,12 +51,16 @@ type InNetworkConstants struct {
 
 func (c InNetworkConstants) check(gpus map[string]*GPUSpec) error {
 	if !inRange(c.NVLSAlgBWPerEfficiency, 0.01, 2) || !inRange(c.SHARPLineFraction, 0.01, 1) ||
-		!inRange(c.NVLSHopUS, 0, 1e3) || !inRange(c.SHARPHopUS, 0, 1e3) {
-		return fmt.Errorf("jct data: [in_network] needs nvls_algbw_per_efficiency in (0,2], sharp_line_fraction in (0,1] and hop latencies of 0 to 1000 us")
+		!inRange(c.NVLSHopUS, 0, 1e3) || !inRange(c.SHARPHopUS, 0, 1e3) || !inRange(c.NVLSTreeNetHopUS, 0, 1e3) ||
+		!inRange(c.NCCLNICLineShare, 0.01, 1) {
+		return fmt.Errorf("jct data: [in_network] needs nvls_algbw_per_efficiency in (0,2], sharp_line_fraction and nccl_nic_line_share in (0,1] and hop latencies of 0 to 1000 us")
 	}
 	for k, g := range gpus {
 		if !inRange(g.NVLSEfficiency, 0, 1) {
 			return fmt.Errorf("jct data: gpu %s: nvls_efficiency must be from 0 (none) to 1", k)
+		}
+		if g.NVLSEfficiency > 0 && !(inRange(g.NVLSTreeChannelGBs[0], 0.01, 1e4) && inRange(g.NVLSTreeChannelGBs[1], 0.01, 1e4)) {
+			return fmt.Errorf("jct data: gpu %s has NVLink SHARP: nvls_tree_channel_gbs needs two ceilings (2 nodes, more) above 0", k)
 		}
 	}
 	return nil
@@ -338,6 +351,42 @@ func (m *netModel) nvlsAllReduce(bytes float64, g commGroup) (collTime, bool) {
 	simple := m.protos[len(m.protos)-1]
 	t := (simple.RingBaseUS+in.NVLSHopUS)*us + bytes/(alg*1e9)
 	return collTime{time: t, busbw: arFactor(g.ranks) * alg, algo: AlgoNVLS, proto: simple.Name}, true
+}
+
+// nvlsTreeAllReduce times NCCL's NVLS tree (NCCL 2.30.7, tuning.cc):
+// NVLink SHARP reduces inside each domain and a tree joins the domains
+// over the back end, one head GPU and NIC per channel. Its bus bandwidth
+// is the least of the domain's NVLS bus bandwidth, the group's back-end
+// bandwidth per domain (twice it on 2 domains, which NCCL credits the
+// tree's two directions with), and NCCL's per-channel ceiling times the
+// heads, taken from NCCL's NIC rating to the model's measured one
+// (data/jct.toml [in_network]); Simple only, latency the NVLink NVLS
+// tree's plus 2 x floor(log2(domains)) network hops. ok is false inside
+// one domain, where the GPU has no NVLS, or with fewer than 2 heads
+// ("NVLS/NVLStree needs at least 2 channels").
+func (m *netModel) nvlsTreeAllReduce(bytes float64, g commGroup) (collTime, bool) {
+	in := m.d.InNetwork
+	if g.local || g.nodes < 2 || g.perNode < 2 || m.nvlsEff <= 0 || m.fv.nicsPerServer <= 0 {
+		return collTime{}, false
+	}
+	heads := float64(g.perNode) * float64(m.fv.nicsPerServer) / float64(m.fv.gpusPerServer)
+	if m.domain > m.fv.gpusPerServer { // rack-scale: the channels that leave the domain
+		heads = min(heads, m.d.RackScale.NetChannels)
+	}
+	if heads < 2 {
+		return collTime{}, false
+	}
+	intra := arFactor(g.perNode) * m.nvlinkRawGBs * in.NVLSAlgBWPerEfficiency * m.nvlsEff
+	inter := g.netGBs
+	ceiling := m.nvlsTreeGBs[1]
+	if g.nodes == 2 {
+		inter *= 2
+		ceiling = m.nvlsTreeGBs[0]
+	}
+	busbw := min(intra, inter, heads*ceiling*m.nicEff/in.NCCLNICLineShare)
+	simple := m.protos[len(m.protos)-1]
+	lat := (in.NVLSHopUS + 2*float64(bits.Len(uint(g.nodes))-1)*m.netHop(in.NVLSTreeNetHopUS, g)) * us
+	return collTime{time: lat + arFactor(g.ranks)*bytes/(busbw*1e9), busbw: busbw, algo: AlgoNVLSTree, proto: simple.Name}, true
 }
 
 // sharpAllReduce times an all-reduce that crosses the network on SHARP

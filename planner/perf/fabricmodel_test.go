@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -185,6 +186,64 @@ func TestNVLSByHand(t *testing.T) {
 	}
 }
 
+// TestNVLSTreeByHand: NCCL's NVLS tree (tuning.cc, NCCL 2.30.7) on
+// servers of 8 H100 with eight 400G InfiniBand NICs (the model's 0.92 of
+// line rate, 46 GB/s; NCCL rates the NIC at 48 = 0.96 of line), all under
+// one leaf (0.13 us per network hop), 4 GiB:
+//
+//	NVLS inside a server: 2 x 7/8 x 450 x 0.719 x 0.85        = 481.3 GB/s
+//	2 servers, network: 2 x 8 NICs x 46                       = 736
+//	2 servers, ceiling: 8 channels x 57.7 x 0.92/0.96         = 442.37  <- binds
+//	  latency 25 + 2 x 1 x (20.9 + 0.13)                      = 67.06 us
+//	  beats the ring's min(NVLink 360, 8 x 46 = 368)          = 360
+//	4 servers, network: 8 x 46                                = 368
+//	4 servers, ceiling: 8 x 45.5 x 0.92/0.96                  = 348.83  <- binds
+//	  latency 25 + 2 x 2 x 21.03                              = 109.12 us
+//	  under the ring's 360: the ring runs (as NCCL did on 4 servers,
+//	  NVIDIA/nccl#1221), the NVLS tree only when forced
+//
+// Mutations caught: NCCL's ceiling in its own units (461.6 on 2
+// servers), the 2-node doubling left out (368 on 2 servers), the 2-node
+// ceiling past 2 nodes (the NVLS tree winning on 4 servers at 360),
+// log2 of the servers not floored or the hops not doubled (latency).
+func TestNVLSTreeByHand(t *testing.T) {
+	d := testData(t)
+	const bytes = 1 << 32
+	for _, c := range []struct {
+		servers     int
+		force, algo string
+		busbw, latS float64
+	}{
+		{2, "", AlgoNVLSTree, 8 * 57.7 * 0.92 / 0.96, 67.06e-6},
+		{4, "", AlgoRing, 360, -1},
+		{4, AlgoNVLSTree, AlgoNVLSTree, 8 * 45.5 * 0.92 / 0.96, 109.12e-6},
+	} {
+		fv := validationView(8, 8, 400, InfiniBand)
+		fv.algorithm = c.force
+		m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
+		ranks := 8 * c.servers
+		got := m.allReduce(bytes, m.group(ranks, 1))
+		if got.algo != c.algo || math.Abs(got.busbw-c.busbw) > 0.01 {
+			t.Errorf("%d servers forced %q: %s at %.2f GB/s, want %s at %.2f", c.servers, c.force, got.algo, got.busbw, c.algo, c.busbw)
+		}
+		if c.latS < 0 {
+			continue
+		}
+		want := c.latS + 2*float64(ranks-1)/float64(ranks)*bytes/(c.busbw*1e9)
+		if math.Abs(got.time-want) > 1e-9 {
+			t.Errorf("%d servers: NVLS tree %.4f us, want %.4f", c.servers, got.time*1e6, want*1e6)
+		}
+	}
+	// 3 servers: floor(log2 3) = 1 tree level, 25 + 2 x 21.03 us.
+	fv := validationView(8, 8, 400, InfiniBand)
+	fv.algorithm = AlgoNVLSTree
+	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
+	got := m.allReduce(4, m.group(24, 1))
+	if want := 67.06e-6 + 2*23.0/24*4/(8*45.5*0.92/0.96*1e9); math.Abs(got.time-want) > 1e-9 {
+		t.Errorf("3 servers, 4 B: NVLS tree %.4f us, want %.4f", got.time*1e6, want*1e6)
+	}
+}
+
 // TestInNetworkNeverSlows: for every GPU, both fabrics, sizes on and off
 // the grid and message sizes from 4 B to 4 GiB, the all-reduce with
 // NVLS and SHARP available is never slower than without; and SHARP runs
@@ -197,11 +256,36 @@ func TestNVLSByHand(t *testing.T) {
 // time added to the ring's rather than chosen, SHARP on Ethernet.
 func TestInNetworkNeverSlows(t *testing.T) {
 	d := testData(t)
-	for key, gpu := range d.GPUs {
+	// Every GPU on 8-GPU servers with 8 NICs; the rack-scale GPUs also as
+	// NVL72 racks of 4-GPU trays with 4 NICs (the NVLS tree's heads
+	// capped at the channels leaving the rack); 400G and 800G NICs,
+	// adaptive and static routing.
+	type system struct {
+		gpu           string
+		perServer     int
+		domain        int
+		gbps          float64
+		static, cross bool
+	}
+	var systems []system
+	for key := range d.GPUs {
+		for _, gbps := range []float64{400, 800} {
+			for _, static := range []bool{false, true} {
+				systems = append(systems, system{key, 8, 0, gbps, static, static})
+			}
+		}
+		if d.GPUs[key].NVLinkDomain == 72 {
+			systems = append(systems, system{key, 4, 72, 400, false, false}, system{key, 4, 72, 400, true, true})
+		}
+	}
+	for _, sys := range systems {
+		gpu := d.GPUs[sys.gpu]
 		for _, f := range []Fabric{InfiniBand, Ethernet} {
-			for _, servers := range []int{2, 7, 64, 333} {
-				fv := validationView(8, 8, 400, f)
-				fv.setJobSize(8*servers, 8)
+			for _, servers := range []int{2, 3, 4, 7, 64, 333} {
+				fv := validationView(sys.perServer, sys.perServer, sys.gbps, f)
+				fv.nvlinkDomain, fv.static, fv.spread = sys.domain, sys.static, sys.cross
+				fv.channels, fv.maxActiveQueuePairs = d.ECMP.ChannelsPerPeer, d.ECMP.MaxActiveQueuePairs
+				fv.setJobSize(8*servers, sys.perServer)
 				on, off := fv, fv
 				on.sharp = f == InfiniBand
 				off.noNVLS = true
@@ -212,10 +296,13 @@ func TestInNetworkNeverSlows(t *testing.T) {
 						a := mOn.allReduce(bytes, mOn.group(ranks, stride))
 						b := mOff.allReduce(bytes, mOff.group(ranks, stride))
 						if a.time > b.time*(1+1e-12) {
-							t.Errorf("%s %s %d servers stride %d %.0f B: %s %.4g s, slower than %s %.4g", key, f, servers, stride, bytes, a.algo, a.time, b.algo, b.time)
+							t.Errorf("%+v %s %d servers stride %d %.0f B: %s %.4g s, slower than %s %.4g", sys, f, servers, stride, bytes, a.algo, a.time, b.algo, b.time)
 						}
 						if a.algo == AlgoSHARP && f != InfiniBand {
-							t.Errorf("%s on Ethernet ran SHARP", key)
+							t.Errorf("%s on Ethernet ran SHARP", sys.gpu)
+						}
+						if (a.algo == AlgoNVLS || a.algo == AlgoNVLSTree) && gpu.NVLSEfficiency == 0 {
+							t.Errorf("%s without NVLink SHARP ran %s", sys.gpu, a.algo)
 						}
 					}
 				}
@@ -239,13 +326,18 @@ func TestForcedAlgorithm(t *testing.T) {
 	d := testData(t)
 	for _, c := range []struct {
 		gpu, force, want string
+		ranks            int
 	}{
-		{"h100", AlgoRing, AlgoRing}, {"h100", AlgoNVLS, AlgoNVLS}, {"a100", AlgoNVLS, AlgoRing}, {"h100", AlgoSHARP, AlgoNVLS},
+		{"h100", AlgoRing, AlgoRing, 8}, {"h100", AlgoNVLS, AlgoNVLS, 8}, {"a100", AlgoNVLS, AlgoRing, 8}, {"h100", AlgoSHARP, AlgoNVLS, 8},
+		// Inside one server there is no NVLS tree; across 2 it runs
+		// forced, even where the ring is faster (4 servers); never on A100.
+		{"h100", AlgoNVLSTree, AlgoNVLS, 8}, {"h100", AlgoNVLSTree, AlgoNVLSTree, 32}, {"a100", AlgoNVLSTree, AlgoRing, 16},
+		{"h100", AlgoRing, AlgoRing, 16},
 	} {
 		fv := validationView(8, 8, 400, InfiniBand)
 		fv.algorithm = c.force
 		m := newNetModel(fv, d.GPUs[c.gpu], d, RDMA)
-		got := m.allReduce(1<<30, m.group(8, 1))
+		got := m.allReduce(1<<30, m.group(c.ranks, 1))
 		if got.algo != c.want || !(got.time > 0) {
 			t.Errorf("%s forced %s: %s in %g s, want %s", c.gpu, c.force, got.algo, got.time, c.want)
 		}
@@ -302,5 +394,42 @@ func TestRackScaleDataParallel(t *testing.T) {
 	if c := m.allReduce(1<<32, m.group(128, 1)); math.Abs(c.busbw/fraction[c.proto]-360) > 0.5 {
 		got := c.busbw / fraction[c.proto]
 		t.Errorf("16 H100 servers: ring busbw %.1f GB/s, want min(NVLink 360, 8 NICs 368) = 360", got)
+	}
+}
+
+// TestBreakdownNamesNVLSTree: llama3-8b data-parallel over 2 servers of
+// 8 H100 (tp 1, pp 1, no ZeRO: one 16-rank all-reduce of the gradients,
+// 8 ranks per server) runs its all-reduce on the NVLS tree, and the
+// breakdown says so in its in-network effect, a saving; forced to the
+// ring, neither. Mutations caught: the NVLS tree left out of the names
+// the breakdown knows (no in-network effect), its removal not turning it
+// off (an effect of 0 s).
+func TestBreakdownNamesNVLSTree(t *testing.T) {
+	d := testData(t)
+	w := NewWorkload()
+	w.Model, w.TP, w.PP, w.VPP, w.ZeRO = "llama3-8b", 1, 1, 1, false
+	w.GlobalBatchTokens = 1 << 20
+	for _, force := range []string{"", AlgoRing} {
+		w.Algorithm = force
+		j, err := Estimate(Job{Network: testNetwork(16)}, w, d, Parts{Detail: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ran := false
+		for _, c := range j.Planned.Classes {
+			ran = ran || c.Algorithm == AlgoNVLSTree
+		}
+		var in *Effect
+		for i, e := range j.Effects {
+			if e.Name == EffectInNetwork {
+				in = &j.Effects[i]
+			}
+		}
+		switch {
+		case force == "" && (!ran || in == nil || !strings.Contains(in.Detail, "NVLS tree") || !(in.DeltaS < 0)):
+			t.Errorf("DP over 2 H100 servers: NVLS tree ran %v, in-network effect %+v; want it run and named, a saving", ran, in)
+		case force != "" && (ran || in != nil):
+			t.Errorf("forced ring: NVLS tree ran %v, in-network effect %+v", ran, in)
+		}
 	}
 }

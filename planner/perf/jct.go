@@ -675,6 +675,9 @@ type netModel struct {
 	// GPU's NVLink SHARP efficiency (0: none), nicEff the achieved share
 	// of NIC line rate the back-end bandwidths carry.
 	nvlinkRawGBs, nvlsEff, nicEff float64
+	// nvlsTreeGBs is NCCL's NVLS tree ceiling per channel on 2 domains
+	// and on more (NCCL's graph units).
+	nvlsTreeGBs [2]float64
 	// perSwitchUS is one switch's latency; a group pays it per switch on
 	// its path (1 under one leaf, 3 across spines, 5 across the core).
 	perSwitchUS float64
@@ -709,6 +712,7 @@ func netModelOn(fv *fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 		intraHopUS:   d.Collective.NVLinkHopUS,
 		perSwitchUS:  d.switchHopUS(fv.fabric),
 		nvlinkRawGBs: gpu.NVLinkGBs, nvlsEff: gpu.NVLSEfficiency, nicEff: 1,
+		nvlsTreeGBs: gpu.NVLSTreeChannelGBs,
 	}
 	if fv.noNVLS {
 		m.nvlsEff = 0

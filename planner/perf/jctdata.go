@@ -116,7 +116,10 @@ type GPUSpec struct {
 	// NVLSEfficiency is NCCL's NVLink SHARP efficiency for the GPU's
 	// NVSwitch generation; 0: no NVLink SHARP.
 	NVLSEfficiency float64 `toml:"nvls_efficiency"`
-	Source         string  `toml:"source"`
+	// NVLSTreeChannelGBs is NCCL's NVLS tree ceiling per channel for the
+	// generation, on 2 nodes and on more (GB/s, NCCL's graph units).
+	NVLSTreeChannelGBs [2]float64 `toml:"nvls_tree_channel_gbs"`
+	Source             string     `toml:"source"`
 }
 
 // ModelSpec is one model preset.

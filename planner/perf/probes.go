@@ -6,7 +6,8 @@ package perf
 // AllReduceProbe is an all-reduce measured on a two-tier, non-blocking,
 // adaptive fabric: ranks spaced stride GPUs apart (0 is 1), of bytes
 // each (0 is 1 GiB), on servers of GPUsPerServer GPUs and NICsPerServer
-// NICs of NICGbps, with a forced algorithm ("" picks the fastest).
+// NICs of NICGbps, with a forced algorithm ("" picks the fastest) and
+// NVLink SHARP disabled when NVLSOff.
 type AllReduceProbe struct {
 	GPU                          *GPUSpec
 	Transport                    Transport
@@ -14,6 +15,7 @@ type AllReduceProbe struct {
 	NICGbps                      float64
 	Fabric                       Fabric
 	Algorithm                    string
+	NVLSOff                      bool
 	NVLinkDomain                 int
 	Ranks, Stride                int
 	Bytes                        float64
@@ -22,7 +24,7 @@ type AllReduceProbe struct {
 // AllReduceBusBW is the probe's bus bandwidth, GB/s.
 func AllReduceBusBW(d *JCTData, p AllReduceProbe) float64 {
 	v := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
-	v.algorithm, v.nvlinkDomain, v.crossEff = p.Algorithm, p.NVLinkDomain, d.Crossing.Efficiency
+	v.algorithm, v.nvlinkDomain, v.crossEff, v.noNVLS = p.Algorithm, p.NVLinkDomain, d.Crossing.Efficiency, p.NVLSOff
 	v.setJobSize(p.Ranks*max(p.Stride, 1), p.NICsPerServer)
 	m := newNetModel(v, p.GPU, d, p.Transport)
 	bytes := p.Bytes
@@ -103,4 +105,44 @@ func RoutingGain(d *JCTData, p RoutingProbe) float64 {
 		return m.allReduce(bytes, m.group(p.Ranks, 1)).busbw
 	}
 	return busbw(false) / busbw(true)
+}
+
+// ColocationProbe is Jobs equal all-reduce jobs looping at once (as
+// nccl-tests does: each crosses whenever the others do), each Ranks GPUs
+// on servers of GPUsPerServer GPUs and NICsPerServer NICs of NICGbps,
+// spread over two-tier leaves of LeafDown server ports and LeafUp uplinks
+// of the ports' speed, with NCCL's Channels channels and QueuePairs per
+// connection (0: the data's defaults), statically routed (ECMP) or not,
+// Bytes each (0 is 1 GiB).
+type ColocationProbe struct {
+	GPU                          *GPUSpec
+	GPUsPerServer, NICsPerServer int
+	NICGbps                      float64
+	Fabric                       Fabric
+	LeafDown, LeafUp             int
+	Jobs, Ranks, Channels        int
+	QueuePairs, Bytes            float64
+	Static                       bool
+}
+
+// ColocatedAllReduceBusBW is one job's all-reduce bus bandwidth with the
+// probe's other jobs running beside it, GB/s.
+func ColocatedAllReduceBusBW(d *JCTData, p ColocationProbe) float64 {
+	fv := validationView(p.GPUsPerServer, p.NICsPerServer, p.NICGbps, p.Fabric)
+	fv.static, fv.spread, fv.jobs, fv.othersBusy = p.Static, true, max(p.Jobs, 1), 1
+	fv.leafDown, fv.leafUp = p.LeafDown, p.LeafUp
+	fv.oversub = float64(p.LeafDown) / float64(max(p.LeafUp, 1))
+	fv.serversPerUnit = max(1, p.LeafDown/max(p.NICsPerServer, 1))
+	fv.channels, fv.qps = d.ECMP.ChannelsPerPeer, max(p.QueuePairs, 1)
+	if p.Channels > 0 {
+		fv.channels = float64(p.Channels)
+	}
+	fv.maxActiveQueuePairs, fv.stages, fv.crossEff = d.ECMP.MaxActiveQueuePairs, d.ECMP.StagesPerTier, d.Crossing.Efficiency
+	fv.setJobSize(p.Ranks, p.NICsPerServer)
+	m := newNetModel(fv, p.GPU, d, RDMA)
+	bytes := p.Bytes
+	if bytes == 0 {
+		bytes = 1 << 30
+	}
+	return arFactor(p.Ranks) * bytes / m.allReduce(bytes, m.group(p.Ranks, 1)).time / 1e9
 }

@@ -124,6 +124,9 @@ func (m *netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime
 	if c, can := m.nvlsAllReduce(bytes, g); can && ok(AlgoNVLS) {
 		best = pick(best, c)
 	}
+	if c, can := m.nvlsTreeAllReduce(bytes, g); can && ok(AlgoNVLSTree) {
+		best = pick(best, c)
+	}
 	if c, can := m.sharpAllReduce(bytes, g); can && ok(AlgoSHARP) {
 		best = pick(best, c)
 	}

@@ -8,7 +8,9 @@ import (
 // All-reduces on 2 servers of 8 H100 with eight 400G InfiniBand NICs each
 // (16 ranks, 8 per NVLink domain, both under one leaf: 1 switch x 0.13
 // us per network step), against NCCL's protocol costs worked by hand
-// (data/jct.toml [collective.protocols], tuning.cc):
+// (data/jct.toml [collective.protocols], tuning.cc), NVLink SHARP off
+// (NCCL_NVLS_ENABLE=0; the NVLS tree's own hand values are in
+// TestNVLSTreeByHand):
 //
 // 4 bytes (the bandwidth term, 2 x 15/16 x 4 B / 360 GB/s, is 2e-11 s):
 //
@@ -32,7 +34,9 @@ import (
 // 0.92 left off, the reported bus bandwidth not that of the choice.
 func TestAllReduceProtocols(t *testing.T) {
 	d := testData(t)
-	m := newNetModel(collectiveView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
+	fv := collectiveView(8, 8, 400, InfiniBand)
+	fv.noNVLS = true
+	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
 	g := m.group(16, 1)
 	bwTerm := func(bytes float64) float64 { return 2 * 15.0 / 16 * bytes / 360e9 }
 	for _, c := range []struct {

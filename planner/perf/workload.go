@@ -76,8 +76,8 @@ type Workload struct {
 	// holds while the job runs.
 	BackgroundLeaf  float64 `toml:"background_leaf,omitempty,omitzero"`
 	BackgroundSpine float64 `toml:"background_spine,omitempty,omitzero"`
-	// Algorithm forces the all-reduce algorithm: "ring", "tree", "nvls"
-	// or "sharp"; "" picks the fastest that can run.
+	// Algorithm forces the all-reduce algorithm: "ring", "tree", "nvls",
+	// "nvls_tree" or "sharp"; "" picks the fastest that can run.
 	Algorithm string `toml:"algorithm,omitempty"`
 
 	OverlapDP *float64 `toml:"overlap_dp,omitempty,omitzero"`
