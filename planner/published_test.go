@@ -19,7 +19,10 @@ import (
 //     of 64-port 400G InfiniBand switches, 16,384 endpoints and 768
 //     switches. By hand: a plane has 2,048 ports = 64 leaves
 //     of 32 down, 32 up, 2,048 uplinks on 32 spines of 64 = 96 switches;
-//     8 planes 512 + 256 = 768, 16,384 links at each tier. Rail-only
+//     8 planes 512 + 256 = 768, 16,384 links at each tier. The same
+//     table's three-tier fat tree (FT3): 65,536 endpoints and 5,120
+//     switches; by hand k^3/4 = 65,536 ports of k = 64 take 2,048 leaves,
+//     2,048 spines (64 pods of 32) and 1,024 cores. Rail-only
 //     here: no switch joins two planes, traffic between them crosses
 //     NVLink, as the paper's cross-plane forwarding does.
 //   - ByteDance MegaScale (Jiang et al., NSDI 2024, the "Network
@@ -68,6 +71,9 @@ func TestPublishedDesignsNotBuiltOn(t *testing.T) {
 		{"DeepSeek FT2 2,048 (one plane's size)", func(s *Scenario) {
 			s.Cluster.System, s.Cluster.GPUs, s.Network.Switch = "dgx-h100", 2048, "qm9700"
 		}, 32, "2 tiers, 64/32/0 switches, links 2048/2048/0", "400/0"},
+		{"DeepSeek FT3 65,536 (the table's three-tier fat tree)", func(s *Scenario) {
+			s.Cluster.System, s.Cluster.GPUs, s.Network.Switch = "dgx-h100", 65536, "qm9700"
+		}, 32, "3 tiers, 2048/2048/1024 switches, links 65536/65536/65536", "400/400"},
 		{"MegaScale 10,240", func(s *Scenario) {
 			s.Cluster.System, s.Cluster.GPUs, s.Cluster.GPUsPerServer = CustomSystem, 10240, 8
 			s.Network.NICGbps, s.Network.Switch, s.Network.UplinkGbps = 200, "qm9700", 400
