@@ -248,6 +248,12 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 			return err
 		}
 	}
+	// The flags apply in one order, and a style other than top-of-rack
+	// clears the ToR size: both given must agree, as in a scenario file,
+	// or one is dropped without a word.
+	if set["servers-per-tor"] && set["topology"] && s.Network.Style() != planner.TopoToR {
+		return usagef("--servers-per-tor: a ToR size needs --topology top-of-rack, not %s; leave one of them out", s.Network.Style())
+	}
 	return nil
 }
 
