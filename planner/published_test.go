@@ -118,3 +118,60 @@ func TestPublishedDesignsNotBuiltOn(t *testing.T) {
 		})
 	}
 }
+
+// TestUnderSubscribedLeaf: a leaf with more uplinks than downlinks, as
+// Meta's Llama 3 rack switches: "T0-T1 links are undersubscribed by 2:1"
+// (Lockwood's reading of the Llama 3 clusters, research/facility.md),
+// 2 servers (16 x 400G) per RTSW, zones of 3,072 GPUs, 7:1 above. Hand
+// counts on the 256 x 400G Tomahawk 6 of docs/scenarios/meta-llama3-roce-24k.toml
+// at 1:2: 1,536 RTSWs of 16 down and 32 up = 49,152 leaf-spine links; a
+// zone's 192 x 32 = 6,144 uplinks on spines of 224 down, 32 up (7:1 of
+// 256) = ceil(6,144 / 224) = 28 spines, 224 in 8 zones, each sending up
+// ceil(~219.4 / 7) = 32: 7,168 spine-core links on 28 cores; 1,788
+// switches. Two tiers, 1,024 GPUs, 2 servers per ToR on Tomahawk 5:
+// 64 ToRs x 32 uplinks = 2,048 links on 16 spines of 128. The built
+// leaf ratio is 0.5. Mutations caught: "1:2" refused as more uplinks than
+// downlinks (the design could not be entered), the leaf's uplinks capped
+// at its downlinks, the ratio read upside down (a 2:1 leaf: 8 uplinks).
+func TestUnderSubscribedLeaf(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		name string
+		edit func(s *Scenario)
+		want string
+	}{
+		{"Meta 24K, RTSW 1:2", func(s *Scenario) {
+			s.Cluster.System, s.Cluster.GPUs = "dgx-h100", 24576
+			n := &s.Network
+			n.Fabric, n.Switch, n.SpineOversubscription, n.Tiers, n.PodGPUs = Ethernet, "tomahawk6-100g", "7:1", 3, 3072
+			n.RailOptimized, n.ServersPerToR = false, 2
+		}, "3 tiers, 1536/224/28 switches, links 24576/49152/7168"},
+		{"1,024 GPUs, ToR 1:2", func(s *Scenario) {
+			s.Cluster.System, s.Cluster.GPUs = "dgx-h100", 1024
+			n := &s.Network
+			n.Fabric, n.Switch, n.RailOptimized, n.ServersPerToR = Ethernet, "tomahawk5", false, 2
+		}, "2 tiers, 64/16/0 switches, links 1024/2048/0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewScenario()
+			tc.edit(&s)
+			s.Network.Oversubscription = "1:2"
+			if err := s.Validate(cat); err != nil {
+				t.Fatalf("1:2 refused: %v", err)
+			}
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fmt.Sprintf("%d tiers, %d/%d/%d switches, links %d/%d/%d", p.Tiers,
+				p.Switches(TierLeaf), p.Switches(TierSpine), p.Switches(TierCore), p.Links.ServerLeaf, p.Links.LeafSpine, p.Links.SpineCore)
+			if got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+			if o := p.BuiltOversubscription(); len(o) == 0 || o[0].Ratio != 0.5 {
+				t.Errorf("built ratios %+v, want the leaf's 0.5", o)
+			}
+			checkPlanInvariants(t, p.GPUs, p)
+		})
+	}
+}
