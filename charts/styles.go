@@ -177,22 +177,23 @@ func styleLabel(r planner.StyleRow) string {
 
 // lowestTitle titles a panel with the style lowest in it ("Fabric cost:
 // lowest top-of-rack, $5.02M") and this plan's value where another is
-// lower; "the same in every style" when all are equal. Styles written
-// as the lowest is are lowest with it: this plan is named first among
-// them and the others after it ("this plan (rail-optimized) and ToR,
-// 18/ToR fewest, 84"; past two, their count), so a tie is never shown
-// as this plan alone or as another style below this plan's equal bar.
+// lower; "the same in every style" when all are equal. Where this plan
+// is written as the lowest value is, it is the lowest, named with the
+// styles it ties ("this plan (rail-optimized) and ToR, 18/ToR fewest,
+// 84"; past one, their count): never as this plan alone, nor as another
+// style below this plan's equal bar. Ties among the others are left to
+// the bars, so the title keeps to two lines on a small export.
 func lowestTitle(name, least string) func([]planner.StyleRow, []float64, func(float64) string) string {
 	return func(rows []planner.StyleRow, vals []float64, format func(float64) string) string {
 		if allEqual(vals) && writtenAlike(vals, format) {
 			return fmt.Sprintf("%s: %s in every style", name, format(vals[0]))
 		}
 		lo, ownI := lowestRow(rows, vals, format)
-		low, with := format(vals[lo]), tiedWith(rows, vals, format, lo)
+		low := format(vals[lo])
 		if lo == ownI {
-			return fmt.Sprintf("%s: this plan (%s)%s %s, %s", name, rows[lo].Label(), with, least, low)
+			return fmt.Sprintf("%s: this plan (%s)%s %s, %s", name, rows[lo].Label(), tiedWith(rows, vals, format, lo), least, low)
 		}
-		title := fmt.Sprintf("%s: %s %s%s, %s", name, least, rows[lo].Label(), with, low)
+		title := fmt.Sprintf("%s: %s %s, %s", name, least, rows[lo].Label(), low)
 		if ownI >= 0 {
 			title += fmt.Sprintf("; this plan %s", format(vals[ownI]))
 		}
