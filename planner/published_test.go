@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -173,5 +174,20 @@ func TestUnderSubscribedLeaf(t *testing.T) {
 			}
 			checkPlanInvariants(t, p.GPUs, p)
 		})
+	}
+}
+
+// TestPortSplitRefusalWording: the refusal the styles chart prints under
+// the Meta example ("dual-plane does not build") says "1 port", not "1
+// ports": DGX H100's ConnectX-7 OSFP runs Ethernet as one port (catalog
+// ethernet_ports = [1]). Mutation caught: the plural noun after a single
+// split.
+func TestPortSplitRefusalWording(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.System, s.Network.Fabric, s.Network.Switch, s.Network.Topology = "dgx-h100", Ethernet, "tomahawk5", TopoDualPlane
+	_, err := Build(s, cat)
+	if err == nil || !strings.Contains(err.Error(), "cx7-400 runs ethernet with 1 port, not 2") {
+		t.Errorf("dual-plane on DGX H100: %v, want cx7-400 runs ethernet with 1 port, not 2", err)
 	}
 }

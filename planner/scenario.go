@@ -504,7 +504,7 @@ func (s *Scenario) validateNIC(cat *Catalog) []error {
 			errs = append(errs, fielderr.New("network.nic", "pick a NIC that supports "+string(n.Fabric), "%s does not run %s", nic.Key, n.Fabric))
 		case n.PortsPerNIC > 0 && !slices.Contains(nic.PortSplits(n.Fabric), n.PortsPerNIC):
 			errs = append(errs, fielderr.New("network.ports_per_nic", "choose one of "+intList(nic.PortSplits(n.Fabric)),
-				"%s runs %s with %s ports, not %d", nic.Key, n.Fabric, intList(nic.PortSplits(n.Fabric)), n.PortsPerNIC))
+				"%s runs %s with %s, not %d", nic.Key, n.Fabric, portsList(nic.PortSplits(n.Fabric)), n.PortsPerNIC))
 		}
 	} else if n.PortsPerNIC > 0 && len(s.nicCandidates(cat)) == 0 {
 		errs = append(errs, fielderr.New("network.ports_per_nic", "choose another split or NIC speed",
@@ -637,6 +637,15 @@ func intList(v []int) string {
 		parts[i] = strconv.Itoa(x)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// portsList is a NIC's port splits with their noun: "1 port", "1, 2
+// ports".
+func portsList(v []int) string {
+	if len(v) == 1 && v[0] == 1 {
+		return "1 port"
+	}
+	return intList(v) + " ports"
 }
 
 func gbpsList(v []int) string {
