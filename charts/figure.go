@@ -289,7 +289,9 @@ func (f *Figure) drawWeighted(dc draw.Canvas) {
 }
 
 // wrapToWidth splits text into lines (at its newlines, then at spaces) no
-// wider than width in sty.
+// wider than width in sty. A unit never starts a line after its number
+// ("639.1" / "kW"): the number moves down with it where the line above
+// keeps another word.
 func wrapToWidth(text string, width vg.Length, sty draw.TextStyle) []string {
 	var out []string
 	for _, para := range strings.Split(text, "\n") {
@@ -301,6 +303,11 @@ func wrapToWidth(text string, width vg.Length, sty draw.TextStyle) []string {
 				next = line + " " + w
 			}
 			if line != "" && sty.Width(next) > width {
+				if cut := strings.LastIndexByte(line, ' '); cut > 0 && isUnitWord(w) && endsInDigit(line) {
+					out = append(out, line[:cut])
+					line = line[cut+1:] + " " + w
+					continue
+				}
 				out = append(out, line)
 				line = w
 				continue
@@ -310,6 +317,25 @@ func wrapToWidth(text string, width vg.Length, sty draw.TextStyle) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// unitWords are the units textfmt and the charts write after a number
+// with a space: power, bandwidth, sizes and durations.
+var unitWords = map[string]bool{
+	"W": true, "kW": true, "MW": true, "GW": true,
+	"GB/s": true, "Gb/s": true, "Tb/s": true, "GB": true, "TB": true,
+	"m": true, "km": true, "ms": true, "µs": true, "s": true,
+	"minutes": true, "hours": true, "days": true, "weeks": true, "years": true,
+}
+
+// isUnitWord says w, less trailing punctuation, is a unit.
+func isUnitWord(w string) bool {
+	return unitWords[strings.TrimRight(w, ",;:.)")]
+}
+
+// endsInDigit says the last character of s is a digit.
+func endsInDigit(s string) bool {
+	return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9'
 }
 
 // Image renders the figure to an in-memory image (for on-screen display,

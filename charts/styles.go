@@ -177,30 +177,64 @@ func styleLabel(r planner.StyleRow) string {
 
 // lowestTitle titles a panel with the style lowest in it ("Fabric cost:
 // lowest top-of-rack, $5.02M") and this plan's value where another is
-// lower; "the same in every style" when all are equal.
+// lower; "the same in every style" when all are equal. Where this plan
+// is written as the lowest value is, it is the lowest, named with the
+// styles it ties ("this plan (rail-optimized) and ToR, 18/ToR fewest,
+// 84"; past one, their count): never as this plan alone, nor as another
+// style below this plan's equal bar. Ties among the others are left to
+// the bars, so the title keeps to two lines on a small export.
 func lowestTitle(name, least string) func([]planner.StyleRow, []float64, func(float64) string) string {
 	return func(rows []planner.StyleRow, vals []float64, format func(float64) string) string {
-		lo, ownI := 0, -1
-		for i, v := range vals {
-			if v < vals[lo] || (v == vals[lo] && rows[i].Own) {
-				lo = i // the own style named first among equals
-			}
-			if rows[i].Own {
-				ownI = i
-			}
-		}
 		if allEqual(vals) && writtenAlike(vals, format) {
 			return fmt.Sprintf("%s: %s in every style", name, format(vals[0]))
 		}
+		lo, ownI := lowestRow(rows, vals, format)
+		low := format(vals[lo])
 		if lo == ownI {
-			return fmt.Sprintf("%s: this plan (%s) %s, %s", name, rows[lo].Label(), least, format(vals[lo]))
+			return fmt.Sprintf("%s: this plan (%s)%s %s, %s", name, rows[lo].Label(), tiedWith(rows, vals, format, lo), least, low)
 		}
-		title := fmt.Sprintf("%s: %s %s, %s", name, least, rows[lo].Label(), format(vals[lo]))
-		if ownI >= 0 && ownI != lo {
+		title := fmt.Sprintf("%s: %s %s, %s", name, least, rows[lo].Label(), low)
+		if ownI >= 0 {
 			title += fmt.Sprintf("; this plan %s", format(vals[ownI]))
 		}
 		return title
 	}
+}
+
+// lowestRow is the row a title names as lowest (this plan's where it is
+// written as the lowest value is) and this plan's row (-1: none).
+func lowestRow(rows []planner.StyleRow, vals []float64, format func(float64) string) (lo, ownI int) {
+	lo, ownI = 0, -1
+	for i, v := range vals {
+		if v < vals[lo] {
+			lo = i
+		}
+		if rows[i].Own {
+			ownI = i
+		}
+	}
+	if ownI >= 0 && format(vals[ownI]) == format(vals[lo]) {
+		lo = ownI
+	}
+	return lo, ownI
+}
+
+// tiedWith names the other styles written as row lo's value: " and
+// ToR, 18/ToR", past one " and 2 others", "" when none.
+func tiedWith(rows []planner.StyleRow, vals []float64, format func(float64) string, lo int) string {
+	var ties []string
+	for i, v := range vals {
+		if i != lo && format(v) == format(vals[lo]) {
+			ties = append(ties, rows[i].Label())
+		}
+	}
+	switch len(ties) {
+	case 0:
+		return ""
+	case 1:
+		return " and " + ties[0]
+	}
+	return fmt.Sprintf(" and %d others", len(ties))
 }
 
 // allEqual says every value is within 0.1% of the first.

@@ -59,17 +59,30 @@ func TestStylesChart(t *testing.T) {
 }
 
 // A panel's title names the lowest style, and this plan's value where it
-// is not the lowest; the own style is named first among equals. Hand
-// values: costs 3, 2, 2 with the own third: "lowest this plan (c), 2";
-// costs 1, 2 with the own second: "lowest a, 1; this plan 2". Mutations
-// caught: the highest named as lowest, a tie credited to another style
-// while this plan is as low.
+// is not the lowest; the own style is named first among equals and the
+// styles it ties with after it. Hand values: costs 3, 2, 2 with the own
+// third: "this plan (c) and b lowest, 2"; costs 1, 2 with the own
+// second: "lowest a, 1; this plan 2"; 2, 2, 2, 3 with the own first:
+// "this plan (a) and 2 others lowest"; 3, 2, 2, 4 with the own first:
+// "lowest b, 2; this plan 3" (ties among the others left to the bars,
+// which keeps the Meta example's titles to two lines at 760 x 460). The GB300 NVL72 example's styles
+// chart titled its switches "this plan (rail-optimized) fewest, 84"
+// above a ToR bar of 84 too. Mutations caught: the highest named as
+// lowest, a tie credited to another style while this plan is as low, a
+// tie shown as this plan alone.
 func TestStylesLowestTitle(t *testing.T) {
 	rows := []planner.StyleRow{{Style: "a"}, {Style: "b"}, {Style: "c", Own: true}}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	title := lowestTitle("Cost", "lowest")
-	if got, want := title(rows, []float64{3, 2, 2}, f), "Cost: this plan (c) lowest, 2"; got != want {
+	if got, want := title(rows, []float64{3, 2, 2}, f), "Cost: this plan (c) and b lowest, 2"; got != want {
 		t.Errorf("tie: %q, want %q", got, want)
+	}
+	four := []planner.StyleRow{{Style: "a", Own: true}, {Style: "b"}, {Style: "c"}, {Style: "d"}}
+	if got, want := title(four, []float64{2, 2, 2, 3}, f), "Cost: this plan (a) and 2 others lowest, 2"; got != want {
+		t.Errorf("three-way tie: %q, want %q", got, want)
+	}
+	if got, want := title(four, []float64{3, 2, 2, 4}, f), "Cost: lowest b, 2; this plan 3"; got != want {
+		t.Errorf("others tied, this plan dearer: %q, want %q", got, want)
 	}
 	if got, want := title(rows[1:], []float64{1, 2}, f), "Cost: lowest b, 1; this plan 2"; got != want {
 		t.Errorf("own dearer: %q, want %q", got, want)

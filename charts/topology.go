@@ -476,7 +476,10 @@ func (d *topoDiagram) totals() []string {
 		P /= p.RailNetworks() // the drawing shows every rail of a plane
 	}
 	out := []string{"Per plane"}
-	if P == 1 {
+	switch {
+	case p.RailNetworks() > 1 && !d.allRails():
+		out[0] = "Per rail network" // rail-only past one tier: rail 1's network drawn
+	case P == 1:
 		out[0] = "Counts"
 	}
 	add := func(n int, what string) {
@@ -513,6 +516,8 @@ func podWord(p *planner.Plan) string {
 	switch {
 	case p.Tiers == 3:
 		return "pod"
+	case p.RailNetworks() > 1 && p.Tiers > 1:
+		return "rail network" // rail-only past one tier: rail 1's network drawn
 	case p.Planes > 1:
 		return "plane"
 	}

@@ -51,12 +51,16 @@ func styleTopologyCases(t *testing.T) map[string]*planner.Plan {
 // no spine, 512 server links, the NVLink domain joining the rails; at
 // 4,096 GPUs each rail is a two-tier network of its own (512 ports > 64).
 // 16-GPU servers with 8-GPU NVLink: the band says there is no path.
-// Mixed speeds: leaf-spine links at 400G and spine-core at 800G.
+// Mixed speeds: leaf-spine links at 400G and spine-core at 800G. A
+// rail network past one tier is named as such in its counts ("Per rail
+// network", "more SUs in this rail network"), as DeepSeek's multi-plane
+// fat tree (arXiv 2505.09343 §5) names one plane of one NIC per GPU.
 // Mutations caught: the ToR drawn as a rail leaf group (no rack, one
 // node box), the twin ToR left out, rail-only drawn as "plane 1 of 8"
 // with one leaf, the NVLink band missing or green on a server without
 // reach, link speeds taken from the server ports, the style marks drawn
-// on a rail-optimized plan.
+// on a rail-optimized plan, rail-only's counts headed "Per plane" (a
+// plane of the model, not of the fabric: it has one).
 func TestTopologyStyles(t *testing.T) {
 	plans := styleTopologyCases(t)
 	plans["1k"] = topologyCases(t)["1k"]
@@ -73,7 +77,8 @@ func TestTopologyStyles(t *testing.T) {
 			"twin ToR r′ in plane 2"}, []string{"rack 1 of", "NVLink"}},
 		{"railonly", []string{"8 rail switches, one network per rail", "no spine", "NVLink domain: each node's 8 GPUs join its 8 rails",
 			"512 server links", ">r8<", "Every rail's switch drawn"}, []string{"more plane", "Plane 1 of", "spine switches"}},
-		{"railonly-2tier", []string{"rail 1's network (of 8)", "7 more rail networks, alike", "NVLink domain", "Rail 1's network of 8 drawn"}, []string{"no spine", "rack 1 of"}},
+		{"railonly-2tier", []string{"rail 1's network (of 8)", "7 more rail networks, alike", "NVLink domain", "Rail 1's network of 8 drawn",
+			"Per rail network", "more SUs in this rail network", "in the rail network)"}, []string{"no spine", "rack 1 of", "Per plane", "in this plane", "in the plane)"}},
 		{"railonly-16gpu", []string{"NVLink does not span the server"}, []string{"NVLink domain: each node"}},
 		{"core-speed", []string{"leaf-spine links × 400G", "spine-core links × 800G", "Port speeds: leaf 800G down, 400G up; spine 400G down, 800G up; core 800G"}, nil},
 		{"1k", nil, styleMarks},

@@ -191,7 +191,7 @@ var planFlagNames = []struct{ name, usage string }{
 	{"switch", "switch catalog key or auto"},
 	{"spine-switch", "the spines' switch catalog key, e.g. a chassis, or auto (default: the leaf's switch)"},
 	{"core-switch", "three tiers: the cores' switch catalog key or auto (default: the spines' switch)"},
-	{"oversubscription", "leaf down:up ratio, e.g. 1:1 or 2:1"},
+	{"oversubscription", "leaf down:up ratio, e.g. 1:1 or 2:1; 1:2 under-subscribes (more uplinks than downlinks)"},
 	{"spine-oversubscription", "three-tier spines' down:up ratio toward the cores, e.g. 7:1 (default 1:1)"},
 	{"servers-per-tor", "top-of-rack designs: servers one leaf in their rack serves (sets rail_optimized = false)"},
 	{"pod-gpus", "GPUs of one three-tier pod, e.g. 3072"},
@@ -247,6 +247,12 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 		if err := applyFlag(s, name, keyOf[name], strings.TrimSpace(*pf.values[name])); err != nil {
 			return err
 		}
+	}
+	// The flags apply in one order, and a style other than top-of-rack
+	// clears the ToR size: both given must agree, as in a scenario file,
+	// or one is dropped without a word.
+	if set["servers-per-tor"] && set["topology"] && s.Network.Style() != planner.TopoToR {
+		return usagef("--servers-per-tor: a ToR size needs --topology top-of-rack, not %s; leave one of them out", s.Network.Style())
 	}
 	return nil
 }

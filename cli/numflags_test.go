@@ -60,3 +60,34 @@ func TestNumericFlagsTakeTheCountGrammar(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2 and the count grammar's error", code, errOut)
 	}
 }
+
+// --servers-per-tor and --topology given together must agree: a ToR size
+// with another style is refused (exit 2), as the same pair in a scenario
+// file is ("a ToR size needs top-of-rack leaves"), in either order on the
+// command line. With top-of-rack the ToR size holds: 1,024 GPUs of 8 at 2
+// servers per ToR are 64 leaves by hand. Mutation caught: the flags
+// applied in table order with the style clearing the ToR size, so that
+// --servers-per-tor 16 --topology dual-plane planned HPN's rail-aligned
+// ToRs and said nothing.
+func TestToRSizeFlagNeedsToRStyle(t *testing.T) {
+	for _, args := range [][]string{
+		{"--servers-per-tor", "16", "--topology", "dual-plane"},
+		{"--topology", "rail-only", "--servers-per-tor", "2"},
+		{"--topology", "rail-optimized", "--servers-per-tor", "2"},
+	} {
+		_, errOut, code := runArgs(t, append([]string{"plan", "--json"}, args...)...)
+		if code != 2 || !strings.Contains(errOut, "--servers-per-tor: a ToR size needs --topology top-of-rack") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and the ToR size refused", args, code, errOut)
+		}
+	}
+	out, errOut, code := runArgs(t, "plan", "--json", "--topology", "top-of-rack", "--servers-per-tor", "2")
+	var doc struct {
+		Switches struct{ Leaf int }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("exit %d: %v\n%s", code, err, errOut)
+	}
+	if doc.Switches.Leaf != 64 {
+		t.Errorf("top-of-rack at 2 servers per ToR: %d leaves, want 64", doc.Switches.Leaf)
+	}
+}

@@ -21,7 +21,7 @@ const (
 // perfNetwork is the plan's back-end network as the JCT model sees it.
 func (p *Plan) perfNetwork() perf.Network {
 	n := p.Scenario.Network
-	d, u, _ := Ratio(n.Oversubscription)
+	d, u, _ := LeafRatio(n.Oversubscription)
 	pn := perf.Network{
 		GPUs: p.GPUs, GPUsPerServer: p.Scenario.Cluster.GPUsPerServer, NICsPerServer: n.NICsPerServer, ServerPorts: p.ServerPorts,
 		NICGbps: float64(n.NICGbps), Fabric: perf.Fabric(n.Fabric), Static: n.routing() == RouteStatic,

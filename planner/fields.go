@@ -421,11 +421,11 @@ func clusterFields() []Field {
 	fabricSet := fabric.Set
 	fabric.Set = func(s *Scenario, text string) error { return fabricSet(s, strings.ToLower(text)) }
 	ratio := Field{Key: "network.oversubscription", Label: "Leaf oversubscription", Kind: FieldChoice, Choices: RatioChoices,
-		Help: "leaf down:up ratio, e.g. 1:1 or 2:1",
+		Help: "leaf down:up ratio, e.g. 1:1 or 2:1; 1:2 under-subscribes (more uplinks than downlinks)",
 		Get:  func(s *Scenario) string { return s.Network.Oversubscription },
 		Set: func(s *Scenario, text string) error {
 			t := strings.TrimSpace(text)
-			if _, _, err := Ratio(t); err != nil {
+			if _, _, err := LeafRatio(t); err != nil {
 				return err
 			}
 			s.Network.Oversubscription = t

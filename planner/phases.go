@@ -335,7 +335,7 @@ func leafOversub(p *Plan) float64 {
 
 // askedRatio is the scenario's down:up as a number.
 func askedRatio(p *Plan) float64 {
-	d, u, err := Ratio(p.Scenario.Network.Oversubscription)
+	d, u, err := LeafRatio(p.Scenario.Network.Oversubscription)
 	if err != nil || u == 0 {
 		return 1
 	}

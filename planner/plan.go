@@ -537,7 +537,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	uplink := n.UplinkSpeed(port)
 	core := n.CoreSpeed(uplink)
 	leafW := fabric.WeightsOf(port, uplink)
-	down, up, _ := Ratio(n.Oversubscription)
+	down, up, _ := LeafRatio(n.Oversubscription)
 	leafDown, leafUp := fabric.SplitPorts(radix, leafW, down, up)
 	if leafDown == 0 {
 		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix/leafW.Up),

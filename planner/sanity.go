@@ -100,7 +100,7 @@ func (p *Plan) perGPUWhy(pos string) string {
 			why = append(why, fmt.Sprintf("%dG per GPU against the sources' 400G fabrics", g))
 		}
 	} else {
-		if p.Scenario.Network.Oversubscription != "1:1" {
+		if d, u, _ := LeafRatio(p.Scenario.Network.Oversubscription); d > u {
 			why = append(why, "oversubscribed leaves ("+p.Scenario.Network.Oversubscription+") need fewer uplinks than the sources' non-blocking fabrics")
 		}
 		if p.Tiers == 1 {

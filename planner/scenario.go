@@ -265,8 +265,22 @@ func NewScenario() Scenario {
 	}
 }
 
-// Ratio parses an oversubscription "D:U" (down:up at the leaf).
+// Ratio parses an oversubscription "D:U" (down:up) that has no more
+// uplinks than downlinks: a spine's, a front end's or storage's.
 func Ratio(s string) (down, up int, err error) {
+	return parseRatio(s, false)
+}
+
+// LeafRatio parses the leaf's oversubscription "D:U", which may have
+// more uplinks than downlinks: an under-subscribed leaf, as Meta's rack
+// switches (RTSW to CTSW under-subscribed 2:1, Lockwood's reading of the
+// Llama 3 clusters, research/facility.md) are "1:2".
+func LeafRatio(s string) (down, up int, err error) {
+	return parseRatio(s, true)
+}
+
+// parseRatio parses "D:U", both sides 1 to maxRatio; under allows U > D.
+func parseRatio(s string, under bool) (down, up int, err error) {
 	d, u, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if !ok {
 		return 0, 0, fmt.Errorf("%q is not D:U", s)
@@ -279,7 +293,7 @@ func Ratio(s string) (down, up int, err error) {
 	if down < 1 || up < 1 || down > maxRatio || up > maxRatio {
 		return 0, 0, fmt.Errorf("%q: both sides must be 1 to %d", s, maxRatio)
 	}
-	if up > down {
+	if up > down && !under {
 		return 0, 0, fmt.Errorf("%q has more uplinks than downlinks", s)
 	}
 	return down, up, nil
@@ -387,8 +401,8 @@ func (s *Scenario) validateShape() []error {
 	var errs []error
 	add := func(e *fielderr.FieldError) { errs = append(errs, e) }
 	n := s.Network
-	if _, _, err := Ratio(n.Oversubscription); err != nil {
-		add(fielderr.New("network.oversubscription", `write down:up such as "1:1" or "2:1"`, "%v", err))
+	if _, _, err := LeafRatio(n.Oversubscription); err != nil {
+		add(fielderr.New("network.oversubscription", `write down:up such as "1:1", "2:1" or "1:2"`, "%v", err))
 	}
 	if r := n.SpineOversubscription; r != "" {
 		if _, _, err := Ratio(r); err != nil {
@@ -490,7 +504,7 @@ func (s *Scenario) validateNIC(cat *Catalog) []error {
 			errs = append(errs, fielderr.New("network.nic", "pick a NIC that supports "+string(n.Fabric), "%s does not run %s", nic.Key, n.Fabric))
 		case n.PortsPerNIC > 0 && !slices.Contains(nic.PortSplits(n.Fabric), n.PortsPerNIC):
 			errs = append(errs, fielderr.New("network.ports_per_nic", "choose one of "+intList(nic.PortSplits(n.Fabric)),
-				"%s runs %s with %s ports, not %d", nic.Key, n.Fabric, intList(nic.PortSplits(n.Fabric)), n.PortsPerNIC))
+				"%s runs %s with %s, not %d", nic.Key, n.Fabric, portsList(nic.PortSplits(n.Fabric)), n.PortsPerNIC))
 		}
 	} else if n.PortsPerNIC > 0 && len(s.nicCandidates(cat)) == 0 {
 		errs = append(errs, fielderr.New("network.ports_per_nic", "choose another split or NIC speed",
@@ -623,6 +637,15 @@ func intList(v []int) string {
 		parts[i] = strconv.Itoa(x)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// portsList is a NIC's port splits with their noun: "1 port", "1, 2
+// ports".
+func portsList(v []int) string {
+	if len(v) == 1 && v[0] == 1 {
+		return "1 port"
+	}
+	return intList(v) + " ports"
 }
 
 func gbpsList(v []int) string {

@@ -16,10 +16,14 @@ func KM(km float64) string {
 }
 
 // Oversub writes a down/up ratio as "2:1" or "1.33:1" ("-" without
-// uplinks).
+// uplinks); below 1, more up than down, as "1:2" (an under-subscribed
+// leaf), not "0.5:1".
 func Oversub(r float64) string {
 	if r == 0 {
 		return "-"
+	}
+	if r < 1 {
+		return "1:" + strings.TrimSuffix(fmt.Sprintf("%.4g", math.Round(100/r)/100), ".0")
 	}
 	return strings.TrimSuffix(fmt.Sprintf("%.4g", math.Round(r*100)/100), ".0") + ":1"
 }
