@@ -356,6 +356,10 @@ type stepper struct {
 	// memo holds the steps timed so far: several failures lose the same
 	// share of the same plan.
 	memo []stepMemo
+	// view is the job placed on the plan's fabric (placed: yet), once
+	// for every step: a failure changes only its losses.
+	view   perf.View
+	placed bool
 }
 
 // stepMemo is one step stepper.step timed.
@@ -406,8 +410,10 @@ func (st *stepper) time(bwLost, upLost float64, idle int) float64 {
 		}
 		micro = perf.Microbatches(w, dp)
 	}
-	fv := st.p.jobView(w, st.d).WithLoss(bwLost, upLost)
-	return perf.StepSeconds(w, j.GPU, st.d, fv, dp, micro, RDMA)
+	if !st.placed {
+		st.view, st.placed = st.p.jobView(w, st.d), true
+	}
+	return perf.StepSeconds(w, j.GPU, st.d, st.view.WithLoss(bwLost, upLost), dp, micro, RDMA)
 }
 
 // goodput sums the interruptions of the fatal cases and the slowdown of
