@@ -169,3 +169,38 @@ func TestHasNICSpeed(t *testing.T) {
 		t.Errorf("1,600G runs InfiniBand alone: %v for InfiniBand, %v for Ethernet", ibOnly.hasNICSpeed(InfiniBand, 1600), ibOnly.hasNICSpeed(Ethernet, 1600))
 	}
 }
+
+// The failure what-if times a step once for each set of losses and
+// replicas: at 100,000 GPUs under tp 8 x pp 4 (32 GPUs a replica, 3,125
+// replicas), 8, 16 and 32 GPUs idle all leave 3,124 replicas and time
+// one step; 40 idle leave 3,123, another. Every step equals a fresh,
+// unremembered timing. Mutations caught: the memo keyed on the
+// replicas but not the losses or the micro-batches, or answering for
+// another replica count.
+func TestStepperSharesReplicas(t *testing.T) {
+	cat := testCatalog(t)
+	p, err := Build(planBenchScenario(100_000), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mp := p.JCT.Workload.ModelParallel(); mp != 32 || p.JCT.DP != 3125 {
+		t.Fatalf("replica of %d GPUs, %d replicas: the hand count needs 32 and 3,125", mp, p.JCT.DP)
+	}
+	st := newStepper(p, cat.JCT)
+	calls := []struct {
+		bw, up float64
+		idle   int
+	}{{0, 0, 8}, {0, 0, 16}, {0, 0, 32}, {0, 0, 40}, {0.5, 0, 8}, {0, 0.25, 16}, {0.5, 0, 0}, {0, 0, 8}}
+	for _, c := range calls {
+		got := st.step(c.bw, c.up, c.idle)
+		if want := newStepper(p, cat.JCT).time(c.bw, c.up, c.idle); got != want {
+			t.Errorf("losses %g, %g with %d idle: step %g s, timed alone %g s", c.bw, c.up, c.idle, got, want)
+		}
+	}
+	if len(st.memo) != 5 { // 3,124 replicas unhurt; 3,123; 3,124 with each loss; 3,125 with the bandwidth loss
+		t.Errorf("%d steps timed for %d failures, want 5", len(st.memo), len(calls))
+	}
+	if st.step(0, 0, 8) == st.step(0, 0, 40) {
+		t.Errorf("3,124 and 3,123 replicas time the same step: the table no longer tells replica counts apart")
+	}
+}
