@@ -208,7 +208,7 @@ func runSweep(env *cliEnv, args []string) error {
 		return err
 	}
 	var rows []sweepRow
-	swept := planner.Sweep(in.scenario, env.cat, sizes)
+	swept := planner.SweepWith(in.scenario, env.cat, sizes, planner.SweepOptions{}) // the rows read no failure what-if
 	for _, r := range swept {
 		rows = append(rows, rowOf("", r.GPUs, r.Plan, r.Err))
 	}

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"fabricplan/planner/fabric"
@@ -43,7 +42,7 @@ type ChassisSource struct {
 }
 
 // cardPorts is a card's ports at gbps (0: none).
-func (c *Chassis) cardPorts(gbps int) int { return c.CardPorts[strconv.Itoa(gbps)] }
+func (c *Chassis) cardPorts(gbps int) int { return c.CardPorts[speedKey(gbps)] }
 
 // fill derives sw's ports, price, range and power from its chassis
 // with every slot filled; it checks the parts first.

@@ -30,8 +30,27 @@ type SweepRow struct {
 // Each tier's links are priced at one length (FlatLinks), not measured in
 // a hall.
 func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {
+	return SweepWith(base, cat, gpus, SweepOptions{Failures: true})
+}
+
+// SweepOptions says what a sweep's plans hold beyond the back end with
+// its cost and power and the job time with its memory fix.
+type SweepOptions struct {
+	// Failures runs each size's failure what-if and goodput
+	// (Plan.Resilience, with the checkpoint write time the storage
+	// network allows), as the goodput chart reads them. Without it
+	// Plan.Resilience is nil: the sweep's rows never read it.
+	Failures bool
+}
+
+// SweepWith is Sweep computing only what o asks for beyond every row's
+// figures.
+func SweepWith(base Scenario, cat *Catalog, gpus []int, o SweepOptions) []SweepRow {
 	rows := make([]SweepRow, len(gpus))
-	n := needSweep
+	n := needSweepRows
+	if o.Failures {
+		n = needSweep
+	}
 	n.jct.Memo = new(perf.WorkloadMemo) // the workload's own figures, once for every size
 	for i, g := range gpus {
 		s := base.FlatLinks()

@@ -105,19 +105,49 @@ func allFinite(v reflect.Value, root bool) bool {
 // exportedFieldIndex caches exportedFields per struct type.
 var exportedFieldIndex sync.Map // reflect.Type -> []int
 
-// exportedFields lists the indices of struct type t's exported fields.
+// exportedFields lists the indices of struct type t's exported fields
+// that may hold a float the walk reaches (holdsFloat): a field of
+// strings, counts or catalog pointers is not visited (every plan is
+// checked, and half a sweep's check went on such fields).
 func exportedFields(t reflect.Type) []int {
 	if f, ok := exportedFieldIndex.Load(t); ok {
 		return f.([]int)
 	}
 	var out []int
 	for i := range t.NumField() {
-		if t.Field(i).IsExported() {
+		if f := t.Field(i); f.IsExported() && holdsFloat(f.Type, map[reflect.Type]bool{}) {
 			out = append(out, i)
 		}
 	}
 	exportedFieldIndex.Store(t, out)
 	return out
+}
+
+// holdsFloat says whether a value of type t, walked as allFinite walks a
+// field (a pointer to a struct not followed), may hold a float: an
+// interface may hold anything. seen holds the types being asked about
+// further up (a type that holds itself holds a float where its other
+// fields do).
+func holdsFloat(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64, reflect.Interface:
+		return true
+	case reflect.Pointer:
+		return t.Elem().Kind() != reflect.Struct && holdsFloat(t.Elem(), seen)
+	case reflect.Slice, reflect.Array:
+		return holdsFloat(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && holdsFloat(f.Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nonFiniteAt is nonFinite's walk naming the path of what it finds.

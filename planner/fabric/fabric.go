@@ -470,7 +470,7 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 		count int
 		c     upperChoice
 	}
-	var ps []podSpines
+	ps := make([]podSpines, 0, len(pods))
 	for _, p := range pods {
 		c, ok := chooseUpper(p.leaves, spec.Up, spec.Up, spineDown, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.Up, spineDown))
 		if !ok {
@@ -518,6 +518,7 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 	if byRail {
 		lay.RailPods = leavesPerPod
 	}
+	lay.Pods = make([]PodRun, 0, len(ps))
 	for _, p := range ps {
 		lay.Pods = append(lay.Pods, PodRun{p.count, p.c.lower, p.c.n})
 	}
@@ -613,7 +614,12 @@ func chunkPods(runs []Load, per, times int) []leafPod {
 			curN += take
 			n -= take
 			if curN == per {
-				pods, cur, curN = addPod(pods, cur, times), nil, 0
+				n := len(pods)
+				if pods, curN = addPod(pods, cur, times), 0; len(pods) == n {
+					cur = cur[:0] // joined to the pod before: its leaves are free again (a pod each cost a sweep 2%)
+				} else {
+					cur = nil // held by the new pod
+				}
 			}
 		}
 	}

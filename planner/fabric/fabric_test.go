@@ -3,6 +3,7 @@ package fabric
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -121,6 +122,33 @@ func TestGroupDigits(t *testing.T) {
 	for _, tc := range cases {
 		if got := groupDigits(tc.n); got != tc.want {
 			t.Errorf("groupDigits(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+// chunkPods cuts runs of leaves into pods, joining alike pods, and reuses
+// the leaves of a pod it joined for the next one: a pod it kept keeps its
+// leaves. Hand-cut, 2 leaves a pod: 4 leaves of 32+32 and one of 16+16
+// are two pods of 2x(32+32) and one of 1x(16+16); 2 of 32+32, then 1
+// of 16+16 and 1 of 8+8 are two pods. Mutation caught: the leaves of a
+// kept pod reused for the next (its runs overwritten).
+func TestChunkPods(t *testing.T) {
+	a, b, c := Load{Down: 32, Up: 32}, Load{Down: 16, Up: 16}, Load{Down: 8, Up: 8}
+	with := func(l Load, n int) Load { l.Switches = n; return l }
+	for _, tc := range []struct {
+		name string
+		runs []Load
+		want []leafPod
+	}{
+		{"joined, then kept", []Load{with(a, 4), with(b, 1)},
+			[]leafPod{{2, []Load{with(a, 2)}}, {1, []Load{with(b, 1)}}}},
+		{"kept, then kept", []Load{with(a, 2), with(b, 1), with(c, 1)},
+			[]leafPod{{1, []Load{with(a, 2)}}, {1, []Load{with(b, 1), with(c, 1)}}}},
+		{"joined twice, then kept", []Load{with(a, 6), with(b, 2)},
+			[]leafPod{{3, []Load{with(a, 2)}}, {1, []Load{with(b, 2)}}}},
+	} {
+		if got := chunkPods(tc.runs, 2, 1); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

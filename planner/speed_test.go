@@ -1,0 +1,206 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// Tests of the shortcuts that keep plans and sweeps fast: each compares a
+// shortcut with the long way or a hand-worked answer.
+
+// speedKey gives the catalog's key of every port speed, the constants
+// and the rest. Mutation caught: a constant mistyped ("800" for 1,600
+// Gbps), or a speed without a constant keyed as "".
+func TestSpeedKey(t *testing.T) {
+	for _, tc := range []struct {
+		gbps int
+		want string
+	}{{1, "1"}, {50, "50"}, {100, "100"}, {200, "200"}, {400, "400"}, {800, "800"}, {1600, "1600"}, {3200, "3200"}} {
+		if got := speedKey(tc.gbps); got != tc.want {
+			t.Errorf("speedKey(%d) = %q, want %q", tc.gbps, got, tc.want)
+		}
+	}
+}
+
+// chooseNIC, a scan for the cheapest candidate, picks the first of the
+// sorted candidate list, at every NIC speed, fabric and port split, and
+// with the cheapest NIC priced above the rest by an override (then the
+// next one must win). Mutations caught: auto picking the dearest or the
+// first by key, or the scan dropping a filter (a card of several cages
+// where no split is asked).
+func TestChooseNICIsCheapestCandidate(t *testing.T) {
+	cat := testCatalog(t)
+	picked := 0
+	for _, f := range []Fabric{InfiniBand, Ethernet} {
+		for _, gbps := range cat.NICSpeeds(f) {
+			for _, split := range []int{0, 1, 2, 4} {
+				s := NewScenario()
+				s.Network.NIC, s.Network.NICGbps, s.Network.Fabric, s.Network.PortsPerNIC = Auto, gbps, f, split
+				name := fmt.Sprintf("%dG %s split %d", gbps, f, split)
+				list := s.nicCandidates(cat)
+				got := s.chooseNIC(cat)
+				if len(list) == 0 {
+					if got != nil {
+						t.Errorf("%s: chose %s with no candidate", name, got.Key)
+					}
+					continue
+				}
+				picked++
+				if got != list[0] {
+					t.Errorf("%s: chose %v, want %s", name, got, list[0].Key)
+				}
+				if len(list) < 2 {
+					continue
+				}
+				s.Prices = map[string]float64{list[0].Key: 1e9}
+				if got, want := s.chooseNIC(cat), s.nicCandidates(cat)[0]; got != want || got == list[0] {
+					t.Errorf("%s with %s at $1B: chose %v, want %s", name, list[0].Key, got, want.Key)
+				}
+			}
+		}
+	}
+	if picked < 4 {
+		t.Errorf("only %d settings have candidates: the table no longer checks the choice", picked)
+	}
+}
+
+// The finiteness walk skips the fields that cannot hold a float, and
+// still finds one anywhere it can be: in a nested struct, a slice of
+// structs, an array, a pointer to a number and an interface; a pointer
+// to a struct (a catalog entry) is not followed, nor a map. Mutations
+// caught: holdsFloat answering no for slices, arrays, pointers to
+// numbers or interfaces (a NaN there passes), or following a pointer to
+// a struct.
+func TestFiniteWalkPrunes(t *testing.T) {
+	type inner struct {
+		Name string
+		N    int
+		V    float64
+	}
+	type walked struct {
+		Label  string
+		Counts []int
+		In     inner
+		List   []inner
+		Arr    [2]inner
+		Ptr    *float64
+		Any    any
+		Entry  *inner
+		Map    map[string]float64
+		hidden float64
+	}
+	nan := math.NaN()
+	for _, tc := range []struct {
+		name string
+		set  func(*walked)
+		bad  bool
+	}{
+		{"finite", func(*walked) {}, false},
+		{"nested struct", func(w *walked) { w.In.V = nan }, true},
+		{"slice of structs", func(w *walked) { w.List[1].V = math.Inf(1) }, true},
+		{"array", func(w *walked) { w.Arr[1].V = nan }, true},
+		{"pointer to a number", func(w *walked) { w.Ptr = &nan }, true},
+		{"interface", func(w *walked) { w.Any = nan }, true},
+		{"pointer to a struct", func(w *walked) { w.Entry = &inner{V: nan} }, false},
+		{"map", func(w *walked) { w.Map = map[string]float64{"x": nan} }, false},
+		{"unexported", func(w *walked) { w.hidden = nan }, false},
+	} {
+		w := walked{List: make([]inner, 2), Counts: []int{1}}
+		tc.set(&w)
+		if got := !allFinite(reflect.ValueOf(w), false); got != tc.bad {
+			t.Errorf("%s: not finite %v, want %v", tc.name, got, tc.bad)
+		}
+	}
+	if got := exportedFields(reflect.TypeOf(inner{})); !reflect.DeepEqual(got, []int{2}) {
+		t.Errorf("fields walked of inner: %v, want [2] (V alone)", got)
+	}
+}
+
+// The failure what-if places the job on the fabric once and times each
+// failure with its own losses: every step equals the step a fresh stepper
+// times for that failure alone, and the losses move the step. Mutation
+// caught: the placed view keeping the first failure's losses.
+func TestStepperPlacesOnce(t *testing.T) {
+	cat := testCatalog(t)
+	p, err := Build(ibScenario(4096), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	losses := []struct{ bw, up float64 }{{0.5, 0}, {0, 0.25}, {0.125, 0.5}, {0, 0}}
+	st := newStepper(p, cat.JCT)
+	seen := map[float64]bool{}
+	for _, l := range losses {
+		got := st.time(l.bw, l.up, 0)
+		want := newStepper(p, cat.JCT).time(l.bw, l.up, 0)
+		if got != want {
+			t.Errorf("losses %v: step %g s, a fresh stepper's %g s", l, got, want)
+		}
+		seen[got] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("the losses give %d steps: the table no longer tells them apart", len(seen))
+	}
+}
+
+// hasNICSpeed, the check every plan's validation makes, agrees with the
+// speed list its error message names, for speeds offered and not, in the
+// shipped catalog and in one whose 1,600G NIC runs InfiniBand alone.
+// Mutation caught: the check ignoring the fabric (a speed only
+// InfiniBand NICs run accepted for Ethernet) or the speed.
+func TestHasNICSpeed(t *testing.T) {
+	ibOnly := &Catalog{NICs: map[string]*NIC{
+		"ib1600": {Key: "ib1600", Gbps: 1600, InfiniBandPorts: []int{1}},
+		"both":   {Key: "both", Gbps: 400, InfiniBandPorts: []int{1}, EthernetPorts: []int{1}},
+	}}
+	for _, cat := range []*Catalog{testCatalog(t), ibOnly} {
+		for _, f := range []Fabric{InfiniBand, Ethernet} {
+			list := cat.NICSpeeds(f)
+			for _, g := range []int{0, 25, 100, 200, 400, 800, 1600, 3200} {
+				if got, want := cat.hasNICSpeed(f, g), slices.Contains(list, g); got != want {
+					t.Errorf("%s %dG: %v, the list %v says %v", f, g, got, list, want)
+				}
+			}
+		}
+	}
+	if !ibOnly.hasNICSpeed(InfiniBand, 1600) || ibOnly.hasNICSpeed(Ethernet, 1600) {
+		t.Errorf("1,600G runs InfiniBand alone: %v for InfiniBand, %v for Ethernet", ibOnly.hasNICSpeed(InfiniBand, 1600), ibOnly.hasNICSpeed(Ethernet, 1600))
+	}
+}
+
+// The failure what-if times a step once for each set of losses and
+// replicas: at 100,000 GPUs under tp 8 x pp 4 (32 GPUs a replica, 3,125
+// replicas), 8, 16 and 32 GPUs idle all leave 3,124 replicas and time
+// one step; 40 idle leave 3,123, another. Every step equals a fresh,
+// unremembered timing. Mutations caught: the memo keyed on the
+// replicas but not the losses or the micro-batches, or answering for
+// another replica count.
+func TestStepperSharesReplicas(t *testing.T) {
+	cat := testCatalog(t)
+	p, err := Build(planBenchScenario(100_000), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mp := p.JCT.Workload.ModelParallel(); mp != 32 || p.JCT.DP != 3125 {
+		t.Fatalf("replica of %d GPUs, %d replicas: the hand count needs 32 and 3,125", mp, p.JCT.DP)
+	}
+	st := newStepper(p, cat.JCT)
+	calls := []struct {
+		bw, up float64
+		idle   int
+	}{{0, 0, 8}, {0, 0, 16}, {0, 0, 32}, {0, 0, 40}, {0.5, 0, 8}, {0, 0.25, 16}, {0.5, 0, 0}, {0, 0, 8}}
+	for _, c := range calls {
+		got := st.step(c.bw, c.up, c.idle)
+		if want := newStepper(p, cat.JCT).time(c.bw, c.up, c.idle); got != want {
+			t.Errorf("losses %g, %g with %d idle: step %g s, timed alone %g s", c.bw, c.up, c.idle, got, want)
+		}
+	}
+	if len(st.memo) != 5 { // 3,124 replicas unhurt; 3,123; 3,124 with each loss; 3,125 with the bandwidth loss
+		t.Errorf("%d steps timed for %d failures, want 5", len(st.memo), len(calls))
+	}
+	if st.step(0, 0, 8) == st.step(0, 0, 40) {
+		t.Errorf("3,124 and 3,123 replicas time the same step: the table no longer tells replica counts apart")
+	}
+}
