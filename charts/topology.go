@@ -368,8 +368,18 @@ func (d *topoDiagram) drawSpines(g topoGeom, xs []float64, leaves, up int) {
 	if d.isDualPlane() {
 		shift = -0.2 * (g.right - g.left - 0.06) / float64(len(xs))
 	}
+	// Leaves' links meet at the spine row's middle; a lone leaf (a
+	// top-of-rack unit, a rail-only network's leaf) fans out to every
+	// spine drawn, as it is wired, instead of one line that reads as a
+	// single link.
+	ends := []float64{(g.left + g.right) / 2}
+	if len(xs) == 1 {
+		ends = sx
+	}
 	for _, x := range xs {
-		line(c, g.at(x+shift, g.yLeaf+g.boxH/2), g.at((g.left+g.right)/2, g.ySpine-g.boxH/2), Grey, 0.6)
+		for _, e := range ends {
+			line(c, g.at(x+shift, g.yLeaf+g.boxH/2), g.at(e, g.ySpine-g.boxH/2), Grey, 0.6)
+		}
 	}
 	tag(c, g.at((g.left+g.right)/2, (g.yLeaf+g.ySpine)/2), fmt.Sprintf("%s leaf-spine links × %dG from this %s (%s in the %s)",
 		textfmt.Int(leaves*up), p.TierGbps("leaf_spine"), d.unitWord(), textfmt.Int(d.podRun.LeafSpine), podWord(p)), Ink, draw.XCenter)
