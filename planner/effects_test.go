@@ -91,11 +91,14 @@ func TestFabricEffectsMoveStep(t *testing.T) {
 			// 64 servers on one edge, so a leaf's 32 uplinks carry 1 port's
 			// traffic: nothing lost, 43.7 GB/s. Spread, every edge crosses
 			// and 2:1 halves it: 23 x 0.95 = 21.85 GB/s. Mutations:
-			// every busy port charged as crossing (21.85 packed),
-			// oversubscription ignored (43.7 spread) or applied twice (10.9).
+			// every busy port charged as crossing (21.85 packed), an
+			// oversubscription effect of no time listed, oversubscription ignored (43.7 spread) or applied twice (10.9).
 			over := effectJob(t, gpus, "2:1", LBAdaptive, w)
 			if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-46*0.95) > 0.3 {
 				t.Errorf("2:1 packed: dp busbw %.1f GB/s, want 43.7", dp.BusBWGBs)
+			}
+			if e, ok := effect(over, EffectOversub); ok {
+				t.Errorf("2:1 packed lists %q (%+.3f s): its ring's crossing fits the uplinks", e.Name, e.DeltaS)
 			}
 			spreadW := w
 			spreadW.Placement = PlaceSpread
