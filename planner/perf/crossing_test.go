@@ -129,3 +129,50 @@ func TestOversubscriptionNeverHelps(t *testing.T) {
 		}
 	}
 }
+
+// TestCoreChargesOnlyWhatLeavesThePod: on three tiers the spines'
+// uplinks carry only what leaves the pod, the leaf's crossing load times
+// the spine's D:U times the share of the traffic that leaves the pod. By
+// hand, 1:1 leaves of 4 servers, pods of P servers, spines at s:1:
+//   - a ring packed over n servers leaves each pod on one edge: core
+//     load s x (n/P)/n = s/P. P = 384 at 7:1 (Meta's 24K zones): 0.018,
+//     no loss; P = 4 at 7:1: 7/4, share 4/7; P = 8 at 2:1: 1/4, none.
+//   - spread, every edge leaves the pod: 1/7 at 7:1.
+//   - an all-to-all over 32 servers, pods of 8 at 2:1: (32-8)/31 of its
+//     bytes leave the pod, load 48/31, share 31/48 (the leaf's 28/31 at
+//     1:1 costs nothing).
+//
+// Mutations caught: the core charged with all the leaf-crossing traffic
+// (the ring leaves a leaf of 4 on 1 edge in 4: pods of 384 at 7:1 would
+// keep 4/7), the spine ratio dropped (1 for the 7:1 pods of 4), the
+// all-to-all counted as a ring at the core (share 1).
+func TestCoreChargesOnlyWhatLeavesThePod(t *testing.T) {
+	d := testData(t)
+	for _, c := range []struct {
+		name             string
+		pod, n           int
+		spine            float64
+		spread, allToAll bool
+		want             float64
+	}{
+		{"ring, pods of 384 at 7:1", 384, 1536, 7, false, false, 1},
+		{"ring, pods of 4 at 7:1", 4, 64, 7, false, false, 4.0 / 7},
+		{"ring, pods of 8 at 2:1", 8, 64, 2, false, false, 1},
+		{"ring spread, 7:1", 8, 64, 7, true, false, 1.0 / 7},
+		{"all-to-all, pods of 8 at 2:1", 8, 32, 2, false, true, 31.0 / 48},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fv := crossingView(d, 4, 1, c.spread, false)
+			fv.tiers, fv.serversPerPod, fv.spineRatio = 3, c.pod, c.spine
+			got, _ := crossingShare(d, fv, c.n, c.allToAll)
+			if math.Abs(got-c.want) > 1e-9 {
+				t.Errorf("share %.4f, want %.4f", got, c.want)
+			}
+			// Static routing meets the same traffic, and collisions.
+			fv.static = true
+			if s, _ := crossingShare(d, fv, c.n, c.allToAll); s > got+1e-12 {
+				t.Errorf("static keeps %.4f, more than adaptive %.4f", s, got)
+			}
+		})
+	}
+}

@@ -789,38 +789,32 @@ func (m *netModel) groupOf(ranks, stride int, allToAll bool) commGroup {
 		if g.crossesCore {
 			g.switchUS += 2 * m.perSwitchUS
 		}
-		frac := m.ringCrossing(g, servers)
-		if allToAll {
-			frac = m.allToAllCrossing(g, servers)
+		frac, coreFrac := m.crossing(g, servers, m.fv.serversPerUnit, allToAll), 0.0
+		if g.crossesCore {
+			coreFrac = m.crossing(g, servers, m.fv.serversPerPod, allToAll)
 		}
-		g.share = m.fv.hashedShare(frac, g.crossesCore)
+		g.share = m.fv.hashedShare(frac, coreFrac)
 		g.netGBs *= g.share
 	}
 	return g
 }
 
-// ringCrossing is the share of a crossing group's ring edges that leave
-// their leaf group: all of them for a spread job; for a packed one, one
-// edge per leaf group its nodes fill (NCCL orders its rings by the
-// topology, so neighbours share a leaf).
-func (m *netModel) ringCrossing(g commGroup, servers int) float64 {
-	if m.fv.spread {
-		return 1
-	}
-	units := fabric.CeilDiv(servers, max(m.fv.serversPerUnit, 1))
-	return min(1, float64(units)/float64(max(g.nodes, 1)))
-}
-
-// allToAllCrossing is the share of a crossing all-to-all's back-end
-// bytes that leave their leaf group: all of them for a spread job; for a
-// packed one, of the n-1 other domains a rank sends to, the n-k outside
-// its leaf group (k domains under one leaf group).
-func (m *netModel) allToAllCrossing(g commGroup, servers int) float64 {
+// crossing is the share of a crossing group's traffic that leaves its
+// groups of perGroup servers (a leaf group, or a pod): all of it for a
+// spread job. For a packed one, a ring leaves on one edge per group its
+// nodes fill (NCCL orders its rings by the topology, so neighbours share
+// a leaf): groups/nodes of its edges. An all-to-all sends each of the
+// n-1 other domains an equal part, n-k of them outside its group of k:
+// (n-k)/(n-1) of its bytes.
+func (m *netModel) crossing(g commGroup, servers, perGroup int, allToAll bool) float64 {
 	n := float64(max(g.nodes, 1))
 	if m.fv.spread || n <= 1 {
 		return 1
 	}
-	k := min(n, n*float64(max(m.fv.serversPerUnit, 1))/float64(max(servers, 1)))
+	if !allToAll {
+		return min(1, float64(fabric.CeilDiv(servers, max(perGroup, 1)))/n)
+	}
+	k := min(n, n*float64(max(perGroup, 1))/float64(max(servers, 1)))
 	return max(0, n-k) / (n - 1)
 }
 
