@@ -176,3 +176,31 @@ func TestCoreChargesOnlyWhatLeavesThePod(t *testing.T) {
 		})
 	}
 }
+
+// TestPipelineSendsCrossOnEveryPort: a pipeline send goes from each
+// server of one stage to its peer in the next; with stages of 16 servers
+// under leaf groups of 16, every peer is under another leaf, so every
+// port's traffic crosses: at 2:1 a port keeps 1/2, at 3:1 1/3, packed or
+// not; stages of 8 in leaf groups of 16 stay under one leaf (share 1).
+// Mutation caught: the crossing share counted over the servers the pair
+// spans rather than its members (2 leaf groups over 32 servers: 1/16 of
+// the ports crossing, no loss).
+func TestPipelineSendsCrossOnEveryPort(t *testing.T) {
+	d := testData(t)
+	for _, c := range []struct {
+		stage   int // servers per stage (the pair's stride, in servers)
+		ratio   float64
+		want    float64
+		crosses bool
+	}{
+		{16, 2, 0.5, true}, {16, 3, 1.0 / 3, true}, {8, 3, 1, false},
+	} {
+		fv := crossingView(d, 16, c.ratio, false, false)
+		fv.setJobSize(8*64, 8)
+		m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
+		g := m.group(2, 8*c.stage)
+		if g.crossesSU != c.crosses || math.Abs(g.share-c.want) > 1e-9 {
+			t.Errorf("stages of %d servers at %g:1: share %.4f crossing %v, want %.4f %v", c.stage, c.ratio, g.share, g.crossesSU, c.want, c.crosses)
+		}
+	}
+}
