@@ -87,14 +87,28 @@ func TestFabricEffectsMoveStep(t *testing.T) {
 				}
 			}
 
-			// 2:1 at the leaf halves it: 23 x 0.95 = 21.85 GB/s. Mutation:
-			// oversubscription ignored, or applied twice (10.9).
+			// 2:1 at the leaf, packed: the ring leaves each leaf group of
+			// 64 servers on one edge, so a leaf's 32 uplinks carry 1 port's
+			// traffic: nothing lost, 43.7 GB/s. Spread, every edge crosses
+			// and 2:1 halves it: 23 x 0.95 = 21.85 GB/s. Mutations:
+			// every busy port charged as crossing (21.85 packed), an
+			// oversubscription effect of no time listed, oversubscription ignored (43.7 spread) or applied twice (10.9).
 			over := effectJob(t, gpus, "2:1", LBAdaptive, w)
-			if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-23*0.95) > 0.3 {
-				t.Errorf("2:1: dp busbw %.1f GB/s, want 21.85", dp.BusBWGBs)
+			if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-46*0.95) > 0.3 {
+				t.Errorf("2:1 packed: dp busbw %.1f GB/s, want 43.7", dp.BusBWGBs)
 			}
-			if e, ok := effect(over, EffectOversub); !ok || e.DeltaS <= 0 || over.Planned.StepS <= ideal.Planned.StepS {
-				t.Errorf("2:1: oversubscription effect %+v, step %.3f vs %.3f s non-blocking", e, over.Planned.StepS, ideal.Planned.StepS)
+			if e, ok := effect(over, EffectOversub); ok {
+				t.Errorf("2:1 packed lists %q (%+.3f s): its ring's crossing fits the uplinks", e.Name, e.DeltaS)
+			}
+			spreadW := w
+			spreadW.Placement = PlaceSpread
+			flat := effectJob(t, gpus, "1:1", LBAdaptive, spreadW)
+			over = effectJob(t, gpus, "2:1", LBAdaptive, spreadW)
+			if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-23*0.95) > 0.3 {
+				t.Errorf("2:1 spread: dp busbw %.1f GB/s, want 21.85", dp.BusBWGBs)
+			}
+			if e, ok := effect(over, EffectOversub); !ok || e.DeltaS <= 0 || over.Planned.StepS <= flat.Planned.StepS {
+				t.Errorf("2:1 spread: oversubscription effect %+v, step %.3f vs %.3f s non-blocking", e, over.Planned.StepS, flat.Planned.StepS)
 			}
 
 			// Static ECMP at 1:1, packed: the ring leaves each leaf group of

@@ -130,7 +130,9 @@ func BenchmarkJCTEveryEffect(b *testing.B) {
 // ~95%. So a spread job on statically routed fabrics needs a faster
 // fabric than the same job with adaptive routing, while a packed job,
 // whose rings leave their leaf groups rarely (Baidu's affinity
-// scheduling), keeps the adaptive pick. Designs are priced at one
+// scheduling), keeps the packed job's adaptive pick (an oversubscribed
+// one: a ring leaving a leaf group on one edge does not fill its
+// uplinks). Designs are priced at one
 // length per tier (layout = "flat"): in the hall a top-of-rack design
 // wins the adaptive search, and its rings leave their top-of-rack
 // leaves however the job is placed, which is another question than
@@ -166,7 +168,7 @@ func TestSearchPickFollowsRouting(t *testing.T) {
 		t.Errorf("spread job: static routing picks %s ($%.1fM, %d tiers), adaptive %s ($%.1fM): want a dearer, different pick or one without hashed uplinks",
 			name(static), static.CostUSD/1e6, static.Plan.Tiers, name(adaptive), adaptive.CostUSD/1e6)
 	}
-	if packed := pick(RouteStatic, PlacePacked); name(packed) != name(adaptive) {
-		t.Errorf("packed job on static routing picks %s, want the adaptive pick %s", name(packed), name(adaptive))
+	if packed, want := pick(RouteStatic, PlacePacked), pick(RouteAdaptive, PlacePacked); name(packed) != name(want) {
+		t.Errorf("packed job on static routing picks %s, want the adaptive pick %s", name(packed), name(want))
 	}
 }

@@ -285,11 +285,35 @@ func networksWithout(p *Plan, cat *Catalog) []SideNetwork {
 // server; tp 8 keeps one GPU of each server in a data-parallel group, so
 // the group gets 11 / 8 = 1.375 GB/s, times NCCL's tree factor 0.92 when
 // the tree wins. 1,016 GPUs put the front end on two tiers at 58:4
-// (RA Table 8), and a group that crosses leaf pairs gets 1.375 / 14.5 x
-// the ECMP share (1 - e^-14.5) of it, times the 95% a flow keeps
-// crossing the tier (data/jct.toml [crossing], Baidu's figure). Mutations caught: the back end's
-// ports or speed in the front-end view; RDMA instead of TCP; the front
-// end's oversubscription left out; the gain inverted.
+// (RA Table 8): 127 servers packed 58 to a leaf pair, so the ring leaves
+// its 3 leaf pairs on 3 edges of 127, a load of 14.5 x 3/127 = 0.34 of
+// the uplinks: balanced it keeps the 95% a flow keeps crossing the tier
+// (data/jct.toml [crossing], Baidu's figure), but hashed, each leaf's
+// 58 ports x 2 flows (NCCL's 2 channels) leave with probability 3/127
+// onto its 4 uplinks, Binomial(116, 3/508), over 4 links x 2 stages x
+// 127 x 2 / 58 = 4.38 leaves = 35.0 links: E[most loaded] = sum over
+// x >= 1 of 1 - P(X < x)^35.0 = 2.867 (binomialMaxLoad), so the group
+// gets 1.375 x 0.95 x 2 / 2.867. Mutations caught: the back end's ports
+// or speed in the front-end view; RDMA instead of TCP; the front end's
+// hashing left out; every busy port charged as crossing (1.375 x 0.95 /
+// 14.5); the gain inverted.
+// binomialMaxLoad is the expected most loaded of bins links, each
+// holding Binomial(n, p) flows independently: the sum over x >= 1 of
+// P(max >= x) = 1 - P(X < x)^bins.
+func binomialMaxLoad(n int, p, bins float64) float64 {
+	e, cdf, pmf := 0.0, 0.0, math.Pow(1-p, float64(n))
+	for x := 1; x <= n; x++ {
+		cdf += pmf // P(X <= x-1)
+		pmf *= float64(n-x+1) / float64(x) * p / (1 - p)
+		tail := 1 - math.Pow(cdf, bins)
+		e += tail
+		if tail < 1e-15 {
+			break
+		}
+	}
+	return e
+}
+
 func TestFrontEndOnlyJCT(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -297,7 +321,7 @@ func TestFrontEndOnlyJCT(t *testing.T) {
 		want float64 // DP bus bandwidth, GB/s, before the tree factor
 	}{
 		{"one tier", 128, 1.375},
-		{"two tiers, 58:4", 1016, 0.95 * 1.375 / 14.5 * -math.Expm1(-14.5)},
+		{"two tiers, 58:4", 1016, 0.95 * 1.375 * 2 / binomialMaxLoad(116, 3.0/127/4, 4*2*127*2.0/58)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := ibScenario(tc.gpus)

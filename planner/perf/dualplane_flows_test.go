@@ -36,7 +36,7 @@ func TestFasterUplinksHoldMoreFlows(t *testing.T) {
 			leaves := servers * c.ports / c.leafDown
 			sim := simulateMaxLoad(2*c.leafDown, c.leafUp, leaves, 4000)
 			want := math.Min(1, float64(c.k)/sim)
-			got := fv.hashedShare(1, false)
+			got := fv.hashedShare(1, 0)
 			if e := (got - want) / want; math.Abs(e) > 0.08 {
 				t.Errorf("share %.3f, simulated %d / %.2f = %.3f (%+.1f%%)", got, c.k, sim, want, 100*e)
 			}
@@ -47,7 +47,7 @@ func TestFasterUplinksHoldMoreFlows(t *testing.T) {
 	two := one
 	two.upSpeedRatio, two.leafDown = 2, 64
 	two.setJobSize(8*servers, 16)
-	if a, b := one.hashedShare(1, false), two.hashedShare(1, false); !(b > a) {
+	if a, b := one.hashedShare(1, 0), two.hashedShare(1, 0); !(b > a) {
 		t.Errorf("split NIC on two planes keeps %.3f of its bandwidth, one plane %.3f: want more", b, a)
 	}
 }
@@ -86,7 +86,7 @@ func TestRailOnlyForwardsCrossRailCopies(t *testing.T) {
 		v := validationView(8, 8, nicGbps, InfiniBand)
 		v.railOnly, v.rails = railOnly, 8
 		m := newNetModel(v, gpu, d, RDMA)
-		return m.allToAll(bytes, m.group(16, 1)), m
+		return m.allToAll(bytes, m.allToAllGroup(16, 1)), m
 	}
 	opt, m := timeOn(false, 3200)
 	only, _ := timeOn(true, 3200)

@@ -136,8 +136,11 @@ func classReach(st StepTime) (leaves bool, crossing classSet, experts bool) {
 func crossingEffects(t *effectTimer, crossing classSet) {
 	fv := &t.fv
 	if load := fv.crossOversub(); load > 1 {
-		t.without(EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
+		e := t.without(EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
 			func(v fabricView) fabricView { v.oversub, v.upLost = 1, 0; return v })
+		if e.DeltaS == 0 { // what leaves the leaf groups fits their uplinks (a packed ring's one edge per group)
+			t.out = t.out[:len(t.out)-1]
+		}
 	}
 	if fv.crossingEfficiency() < 1 {
 		t.without(EffectCrossing, crossing.String()+" cross it at "+fmtF0(100*fv.crossingEfficiency())+"% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)",

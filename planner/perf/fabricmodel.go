@@ -206,15 +206,16 @@ func (fv *fabricView) coreLoad() float64 {
 // where it asked 1/f (f flows per port), so the port gets min(1, f/M),
 // M the expected most loaded link of every link the job's crossing
 // flows are hashed onto. frac is the share of the group's ring edges
-// that leave their leaf group. Never more than the balanced (adaptive)
-// share.
-func (fv *fabricView) hashedShare(frac float64, core bool) float64 {
-	balanced := fv.balancedShare(core)
+// that leave their leaf group (a share of its bytes for an all-to-all),
+// coreFrac of them its pod (0: it stays in one pod). Never more than the
+// balanced (adaptive) share, which counts the same crossing traffic.
+func (fv *fabricView) hashedShare(frac, coreFrac float64) float64 {
+	balanced := fv.balancedShare(frac, coreFrac)
 	if !fv.static || fv.ideal {
 		return balanced
 	}
 	f := fv.flowsPerPort()
-	s1, s2 := fv.hashStages(f, frac, core)
+	s1, s2 := fv.hashStages(f, frac, coreFrac)
 	m := fv.maxLoads.get(s1, s2)
 	// An uplink faster than the port holds more of its flows at full
 	// rate (uplinkFlows); the crossing's own loss applies as balanced.
@@ -224,22 +225,31 @@ func (fv *fabricView) hashedShare(frac float64, core bool) float64 {
 // hashStages are the hashed links a crossing flow meets: per leaf, its
 // down ports' flows (f each, the ports busy with this and other jobs,
 // background traffic as more flows), each leaving the leaf group with
-// probability frac, on the leaf's uplinks (fewer after a failure), up
-// and down (stages per tier), over the job's leaves; across the core,
-// the same on each spine's uplinks.
-func (fv *fabricView) hashStages(f, frac float64, core bool) (hashStage, hashStage) {
+// probability frac (frac > 0), on the leaf's uplinks (fewer after a failure), up
+// and down (stages per tier), over the job's leaves; across the core
+// (coreFrac > 0), the same on each spine's uplinks for the coreFrac of
+// its flows that leave the pod.
+func (fv *fabricView) hashStages(f, frac, coreFrac float64) (hashStage, hashStage) {
 	down, up := fv.leafPorts()
-	leaves := max(1, fv.jobUplinks/up)
+	// The job's leaves are its ports over a leaf's down ports (not its
+	// uplinks over a leaf's rounded uplinks: a leaf of 4 down ports at 3:1
+	// keeps 1 uplink, and the job as many leaves as at 4:1).
+	leaves := max(1, fv.jobUplinks*fv.oversub*fv.upRatio()/down)
 	upLinks := max(1, math.Round(up*(1-fv.upLost)))
-	flows := f * down * fv.crossLoad() / (1 - fv.bgLeaf)
+	// Background traffic holds bgLeaf of the uplinks however little of
+	// this job's traffic crosses: as flows, bg/(1-bg) of the busy ports'
+	// own, every one of them crossing (so 1/frac of them at this job's
+	// crossing probability), as the balanced load counts it.
+	load := fv.crossLoad()
+	flows := f * down * (load + load*fv.bgLeaf/(1-fv.bgLeaf)/frac)
 	s1 := hashStage{flows: flows, p: frac / upLinks, links: upLinks, groups: fv.stages * leaves}
-	if !core {
+	if coreFrac <= 0 {
 		return s1, hashStage{}
 	}
 	// A spine's uplinks carry what its down ports bring up: per
 	// uplink the leaf load times the spine's ratio.
 	spineUp := max(1, math.Round(down/fv.spineRatio))
-	perLink := f * frac * fv.coreLoad()
+	perLink := f * coreFrac * fv.coreLoad()
 	// Hash polarization: the spine's hash repeats the leaf's, so its
 	// flows reach only some of its uplinks (polarizedLinks).
 	reach := polarizedLinks(spineUp, fv.polarization)
@@ -325,15 +335,17 @@ func (fv *fabricView) leafPorts() (down, up float64) {
 }
 
 // balancedShare is the share adaptive routing leaves a crossing port:
-// one over the worst load of the tiers it crosses.
-func (fv *fabricView) balancedShare(core bool) float64 {
+// one over the worst load of the tiers it crosses. Only the traffic that
+// leaves the leaf group loads its uplinks: frac of every busy port's
+// (a ring packed k servers to a leaf sends 1 edge of k up, so a leaf at
+// D:U carries D/U/k of its uplinks' capacity; an all-to-all sends up its
+// bytes for the other leaves); likewise the spines' uplinks only with
+// the coreFrac of it that leaves the pod (a ring: one edge per pod).
+func (fv *fabricView) balancedShare(frac, coreFrac float64) float64 {
 	if fv.ideal {
 		return 1
 	}
-	load := fv.crossOversub()
-	if core {
-		load = max(load, fv.coreLoad())
-	}
+	load := max(fv.crossOversub()*frac, fv.coreLoad()*coreFrac)
 	return fv.crossingEfficiency() / max(1, load)
 }
 

@@ -617,7 +617,7 @@ func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
 	if w.EP > 1 && w.Experts > 1 {
-		g := net.group(w.EP, w.TP)
+		g := net.allToAllGroup(w.EP, w.TP)
 		if fv.epOnNVLink {
 			g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
 		}
@@ -754,6 +754,17 @@ type commGroup struct {
 // server belongs to one such group at a time, so a group gets its share
 // perNode/gpusPerServer of the server's back-end bandwidth.
 func (m *netModel) group(ranks, stride int) commGroup {
+	return m.groupOf(ranks, stride, false)
+}
+
+// allToAllGroup is group for an all-to-all, whose every port sends to
+// every other domain, so more of its bytes leave a leaf group than a
+// ring's (allToAllCrossing).
+func (m *netModel) allToAllGroup(ranks, stride int) commGroup {
+	return m.groupOf(ranks, stride, true)
+}
+
+func (m *netModel) groupOf(ranks, stride int, allToAll bool) commGroup {
 	g := commGroup{ranks: ranks}
 	span := ranks * stride
 	if span <= m.domain {
@@ -778,22 +789,33 @@ func (m *netModel) group(ranks, stride int) commGroup {
 		if g.crossesCore {
 			g.switchUS += 2 * m.perSwitchUS
 		}
-		g.share = m.fv.hashedShare(m.ringCrossing(g, servers), g.crossesCore)
+		frac, coreFrac := m.crossing(g, servers, m.fv.serversPerUnit, allToAll), 0.0
+		if g.crossesCore {
+			coreFrac = m.crossing(g, servers, m.fv.serversPerPod, allToAll)
+		}
+		g.share = m.fv.hashedShare(frac, coreFrac)
 		g.netGBs *= g.share
 	}
 	return g
 }
 
-// ringCrossing is the share of a crossing group's ring edges that leave
-// their leaf group: all of them for a spread job; for a packed one, one
-// edge per leaf group its nodes fill (NCCL orders its rings by the
-// topology, so neighbours share a leaf).
-func (m *netModel) ringCrossing(g commGroup, servers int) float64 {
-	if m.fv.spread {
+// crossing is the share of a crossing group's traffic that leaves its
+// groups of perGroup servers (a leaf group, or a pod): all of it for a
+// spread job. For a packed one, a ring leaves on one edge per group its
+// nodes fill (NCCL orders its rings by the topology, so neighbours share
+// a leaf): groups/nodes of its edges. An all-to-all sends each of the
+// n-1 other domains an equal part, n-k of them outside its group of k:
+// (n-k)/(n-1) of its bytes.
+func (m *netModel) crossing(g commGroup, servers, perGroup int, allToAll bool) float64 {
+	n := float64(max(g.nodes, 1))
+	if m.fv.spread || n <= 1 {
 		return 1
 	}
-	units := fabric.CeilDiv(servers, max(m.fv.serversPerUnit, 1))
-	return min(1, float64(units)/float64(max(g.nodes, 1)))
+	if !allToAll {
+		return min(1, float64(fabric.CeilDiv(servers, max(perGroup, 1)))/n)
+	}
+	k := min(n, n*float64(max(perGroup, 1))/float64(max(servers, 1)))
+	return max(0, n-k) / (n - 1)
 }
 
 type collTime struct {

@@ -29,7 +29,7 @@ func BisectionShare(d *JCTData, p BisectionProbe) float64 {
 	fv.static, fv.spread = true, true
 	fv.maxActiveQueuePairs, fv.stages, fv.channels = d.ECMP.MaxActiveQueuePairs, 1, 1
 	fv.setJobSize(max(p.Servers, 2), 1)
-	s, _ := fv.hashStages(1, 1, false)
+	s, _ := fv.hashStages(1, 1, 0)
 	// A tagged flow's link holds it and Binomial(flows-1, p) others, at
 	// each of the stages per tier it meets (independent).
 	return meanInverseMaxLoad(s.flows-1, s.p, int(math.Max(1, math.Round(d.ECMP.StagesPerTier))))

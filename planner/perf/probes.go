@@ -39,7 +39,7 @@ func AllReduceBusBW(d *JCTData, p AllReduceProbe) float64 {
 // GPU's NVLink domain over the time, GB/s.
 func AllToAllBusBW(d *JCTData, ep int) float64 {
 	m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
-	g := m.group(ep, 1)
+	g := m.allToAllGroup(ep, 1)
 	const bytes = 1 << 30
 	remote := float64(ep-g.perNode) / float64(ep) * bytes
 	return remote / m.allToAll(bytes, g).time / 1e9
@@ -49,7 +49,7 @@ func AllToAllBusBW(d *JCTData, ep int) float64 {
 // ep H100s in eight-GPU servers on 400G InfiniBand, microseconds.
 func AllToAllLatencyUS(d *JCTData, ep int, bytes float64) float64 {
 	m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
-	return m.allToAll(bytes, m.group(ep, 1)).time / us
+	return m.allToAll(bytes, m.allToAllGroup(ep, 1)).time / us
 }
 
 // validationView is a two-tier, non-blocking, adaptive fabric of servers
