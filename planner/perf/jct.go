@@ -103,6 +103,8 @@ type JCT struct {
 	// maxClasses) and Baseline (the rest): the estimate's one
 	// allocation holds them.
 	classes [2 * maxClasses]TrafficClass
+	// effects holds Effects, in the same allocation.
+	effects [maxEffects]Effect
 	// Findings are what a planner should know about the estimate: memory
 	// over or tight, a pipeline short of micro-batches.
 	Findings []string
@@ -465,7 +467,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
 	}
 	if parts.Detail {
-		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
+		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned, j.effects[:0])
 		j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
 		j.Findings = j.findings()
 		if job.PlanFindings != nil {
