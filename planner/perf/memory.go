@@ -75,7 +75,7 @@ func (m MemoryUse) String() string {
 
 // zeroStage is the workload's ZeRO stage: zero_stage when given, else 1
 // for the distributed optimizer (zero = true), else 0.
-func (w Workload) zeroStage() int {
+func (w *Workload) zeroStage() int {
 	switch {
 	case w.ZeROStage > 0:
 		return w.ZeROStage
