@@ -170,7 +170,9 @@ func (m *netModel) reduceScatter(bytes float64, g commGroup) collTime {
 	if !g.local && g.nodes > 1 {
 		simple := m.protos[len(m.protos)-1]
 		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS, g)) * us
-		best = pick(best, collTime{time: lat + bw, busbw: busbw, algo: AlgoPAT, proto: simple.Name})
+		if t := lat + bw; best.proto == "" || t < best.time { // pick's rule, no timing built to lose
+			best = collTime{time: t, busbw: busbw, algo: AlgoPAT, proto: simple.Name}
+		}
 	}
 	return best
 }
