@@ -124,7 +124,8 @@ func (s classSet) any() bool { return s != 0 }
 // domain, the classes crossing the tier above the leaves, and whether
 // expert traffic leaves the domain.
 func classReach(st StepTime) (leaves bool, crossing classSet, experts bool) {
-	for _, c := range st.Classes {
+	for i := range st.Classes {
+		c := &st.Classes[i]
 		leaves = leaves || c.CrossesFabric
 		if c.CrossesTier {
 			crossing |= classBit(c.Name)

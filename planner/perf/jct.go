@@ -73,8 +73,8 @@ type StepTime struct {
 // ExposedCommS sums the exposed communication of every class.
 func (s *StepTime) ExposedCommS() float64 {
 	t := 0.0
-	for _, c := range s.Classes {
-		t += c.ExposedS
+	for i := range s.Classes { // by index: a class is 88 bytes to copy
+		t += s.Classes[i].ExposedS
 	}
 	return t
 }
@@ -507,8 +507,8 @@ func stepTime(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 // the leaves, hidden or not: its uplinks are busy all that time.
 func (s *StepTime) crossingS() float64 {
 	t := 0.0
-	for _, c := range s.Classes {
-		if c.CrossesTier {
+	for i := range s.Classes {
+		if c := &s.Classes[i]; c.CrossesTier {
 			t += c.TimeS
 		}
 	}
@@ -634,8 +634,8 @@ func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 	// collectives on its critical path (Narayanan et al. SC21, eq. 2).
 	if w.PP > 1 {
 		frac := float64(w.PP-1) / float64(w.VPP*micro)
-		for _, c := range st.Classes {
-			if c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
+		for i := range st.Classes {
+			if c := &st.Classes[i]; c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
 				st.BubbleCommS += frac * c.ExposedS
 			}
 		}
