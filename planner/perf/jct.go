@@ -449,7 +449,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	if err := checkBatch(w, dp); err != nil {
 		return nil, err
 	}
-	micro := microbatches(w, dp)
+	micro := microbatches(&w, dp)
 	mem := parts.Memo.memoryUse(w, gpu, d, dp)
 	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: n.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
 	if m.Key == "custom" {
