@@ -50,7 +50,13 @@ func (p *Plan) jobView(w Workload, d *JCTData) perf.View {
 // perfJob is the plan as one JCT estimate sees it: its network, and its
 // rail-only findings on the planned step's traffic.
 func (p *Plan) perfJob() perf.Job {
-	return perf.Job{Network: p.perfNetwork(), PlanFindings: p.railOnlyFindings}
+	job := perf.Job{Network: p.perfNetwork()}
+	// railOnlyFindings finds nothing but on a rail-only fabric of two
+	// rails or more: elsewhere no method value is put on the heap.
+	if job.Network.RailOnly && job.Network.Rails >= 2 {
+		job.PlanFindings = p.railOnlyFindings
+	}
+	return job
 }
 
 // EstimateJCT times one training step of w on the plan's fabric, over RDMA

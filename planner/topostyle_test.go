@@ -124,7 +124,9 @@ func checkOneRailPerSwitch(t *testing.T, p *Plan) {
 // (16 H100 with 8-GPU NVLink) leave cross-rail traffic without a path: a
 // finding, with the plan still built. DGX H100 (domain 8 = server) has
 // none. Mutations caught: the finding missing, shown on every rail-only
-// plan, or shown for rail-optimized leaves (which have spines).
+// plan, or shown for rail-optimized leaves (which have spines); the
+// estimate handed the plan's check on no fabric (perfJob hands it over
+// on rail-only fabrics alone, which it finds nothing beyond).
 func TestRailOnlyNVLinkFinding(t *testing.T) {
 	cat := testCatalog(t)
 	for _, tc := range []struct {

@@ -4,7 +4,7 @@ package perf
 // experts, from total = dense + e·x and active = dense + k·x parameters,
 // x = layers · 3·h·f (three h x f matrices per layer, as in Mixtral and
 // DeepSeek); 0 for a dense model.
-func expertWidth(w Workload) float64 {
+func expertWidth(w *Workload) float64 {
 	e, k := float64(w.Experts), float64(max(w.TopK, 1))
 	if e <= k || w.ActiveParamsB >= w.ParamsB {
 		return 0
@@ -60,7 +60,7 @@ func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 		gemm{tokens, h, h / tp, 1},
 		gemm{sl, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence: local queries against all keys
 	)
-	if f := expertWidth(w); f > 0 {
+	if f := expertWidth(&w); f > 0 {
 		ep := float64(max(w.EP, 1))
 		local := float64(w.Experts) / ep // experts on one GPU
 		perExpert := tokens * float64(max(w.TopK, 1)) / local

@@ -33,7 +33,8 @@ const (
 
 // fabricEffects breaks the planned step st down by fabric effect: each is
 // timed again with that one effect removed.
-func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, st StepTime) []Effect {
+// out is room for them (nil: new room).
+func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, st StepTime, out []Effect) []Effect {
 	leaves, crossing, experts := classReach(st)
 	domain := nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
 	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
@@ -46,7 +47,10 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 		}
 	}
 	t := effectTimer{w: w, gpu: gpu, d: d, fv: fv, dp: dp, micro: micro, stepS: st.StepS,
-		out: make([]Effect, 0, maxEffects)}
+		out: out[:0]}
+	if out == nil {
+		t.out = make([]Effect, 0, maxEffects)
+	}
 	if leaves {
 		t.without(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing",
 			func(v fabricView) fabricView { v.ideal = true; return v })
@@ -54,8 +58,8 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	if crossing.any() {
 		crossingEffects(&t, crossing)
 	}
-	if ran := inNetworkRan(st); ran != "" {
-		t.without(EffectInNetwork, ran+" (negative: time saved against ring and tree alone)",
+	if detail := inNetworkDetail(st); detail != "" {
+		t.without(EffectInNetwork, detail,
 			func(v fabricView) fabricView { v.sharp, v.noNVLS, v.algorithm = false, true, ""; return v })
 	}
 	if experts {
@@ -120,7 +124,8 @@ func (s classSet) any() bool { return s != 0 }
 // domain, the classes crossing the tier above the leaves, and whether
 // expert traffic leaves the domain.
 func classReach(st StepTime) (leaves bool, crossing classSet, experts bool) {
-	for _, c := range st.Classes {
+	for i := range st.Classes {
+		c := &st.Classes[i]
 		leaves = leaves || c.CrossesFabric
 		if c.CrossesTier {
 			crossing |= classBit(c.Name)
@@ -157,14 +162,14 @@ func crossingEffects(t *effectTimer, crossing classSet) {
 		e := t.without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
 			func(v fabricView) fabricView { v.spread = false; return v })
 		if e.DeltaS < 0 {
-			e.Detail = fmt.Sprintf("packed, this job fills its own leaves' uplinks; spread over leaves shared with %d other jobs (crossing %.0f%% of the time), it gets more of them",
-				fv.jobs-1, 100*fv.othersBusy)
+			e.Detail = "packed, this job fills its own leaves' uplinks; spread over leaves shared with " + strconv.Itoa(fv.jobs-1) +
+				" other jobs (crossing " + fmtF0(100*fv.othersBusy) + "% of the time), it gets more of them"
 		}
 	}
 	if fv.spread && fv.jobs > 1 {
-		detail := fmt.Sprintf("%d jobs share the leaves; the others cross the tier %.0f%% of the time, in random phase", fv.jobs, 100*fv.othersBusy)
-		if fv.aligned {
-			detail = fmt.Sprintf("%d jobs share the leaves, in phase: the others cross whenever this one does", fv.jobs)
+		detail := strconv.Itoa(fv.jobs) + " jobs share the leaves, in phase: the others cross whenever this one does"
+		if !fv.aligned {
+			detail = strconv.Itoa(fv.jobs) + " jobs share the leaves; the others cross the tier " + fmtF0(100*fv.othersBusy) + "% of the time, in random phase"
 		}
 		t.without(EffectOtherJobs, detail,
 			func(v fabricView) fabricView { v.othersBusy = 0; return v })
@@ -178,8 +183,26 @@ func fmtF0(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 func fmtG2(v float64) string { return strconv.FormatFloat(v, 'g', 2, 64) }
 
 // String names the classes in step order: "data parallel and pipeline
-// parallel".
+// parallel" (classSetNames).
 func (s classSet) String() string {
+	if int(s) < len(classSetNames) {
+		return classSetNames[s]
+	}
+	return s.join()
+}
+
+// classSetNames is every set's String, joined once: the breakdown names
+// the crossing classes in every shown estimate, and joining them was an
+// allocation each time.
+var classSetNames = func() (t [1 << maxClasses]string) {
+	for s := range t {
+		t[s] = classSet(s).join()
+	}
+	return t
+}()
+
+// join names the classes of s in step order.
+func (s classSet) join() string {
 	var names [maxClasses]string
 	n := 0
 	for i, name := range classOrder {
@@ -259,42 +282,126 @@ func (r BreakdownRow) Time() string {
 	return textfmt.Seconds(r.Seconds)
 }
 
-// staticDetail says what static routing costs the crossing flows.
+// staticDetail says what static routing costs the crossing flows. It is
+// written into one buffer (fmt's %.0f, %.3g and %.2g by fmtF0's
+// strconv forms, the uplinks grouped as textfmt.Int groups them): with
+// fmt it was a tenth of an estimate with every effect on.
 func staticDetail(fv fabricView) string {
 	f := fv.flowsPerPort()
-	where := fmt.Sprintf("%s leaf uplinks", textfmt.Int(int(fv.jobUplinks)))
+	b := make([]byte, 0, 384)
+	b = strconv.AppendFloat(b, f, 'f', 0, 64)
+	b = append(b, " flows per port (queue pairs, up to "...)
+	b = strconv.AppendFloat(b, fv.maxActiveQueuePairs, 'f', 0, 64)
+	b = append(b, " at once) hashed onto "...)
+	b = appendGrouped(b, int(fv.jobUplinks))
+	b = append(b, " leaf uplinks"...)
 	if fv.planes > 1 {
-		where += fmt.Sprintf(" over %d planes", fv.planes)
+		b = append(b, " over "...)
+		b = strconv.AppendInt(b, int64(fv.planes), 10)
+		b = append(b, " planes"...)
 	}
 	if r := fv.upRatio(); r > 1 {
-		where += fmt.Sprintf(" (%.0f flows each at full rate: uplinks %.3gx the port's speed)", fv.uplinkFlows(f), r)
+		b = append(b, " ("...)
+		b = strconv.AppendFloat(b, fv.uplinkFlows(f), 'f', 0, 64)
+		b = append(b, " flows each at full rate: uplinks "...)
+		b = strconv.AppendFloat(b, r, 'g', 3, 64)
+		b = append(b, "x the port's speed)"...)
 	}
-	detail := fmt.Sprintf("%.0f flows per port (queue pairs, up to %.0f at once) hashed onto %s, %.0f links met per tier: each collective runs at its most loaded link; adaptive routing balances them",
-		f, fv.maxActiveQueuePairs, where, fv.stages)
+	b = append(b, ", "...)
+	b = strconv.AppendFloat(b, fv.stages, 'f', 0, 64)
+	b = append(b, " links met per tier: each collective runs at its most loaded link; adaptive routing balances them"...)
 	if fv.tiers >= 3 && fv.polarization > 0 {
-		detail += fmt.Sprintf("; the spines repeat the leaves' hash (polarization %.2g), so their flows reach fewer uplinks", fv.polarization)
+		b = append(b, "; the spines repeat the leaves' hash (polarization "...)
+		b = strconv.AppendFloat(b, fv.polarization, 'g', 2, 64)
+		b = append(b, "), so their flows reach fewer uplinks"...)
 	}
-	return detail
+	return string(b)
 }
 
-// inNetworkRan names the in-network reductions the step's classes ran.
-func inNetworkRan(st StepTime) string {
-	var ran []string
-	for _, c := range st.Classes {
-		var name string
-		switch c.Algorithm {
-		case AlgoNVLS:
-			name = "NVLink SHARP (NVLS) reduces " + c.Name + " in the NVSwitches"
-		case AlgoNVLSTree:
-			name = "NVLink SHARP reduces " + c.Name + " in each domain's NVSwitches, a tree between the domains (NVLS tree)"
-		case AlgoSHARP:
-			name = "SHARP reduces " + c.Name + " in the InfiniBand switches"
-		default:
-			continue
+// appendGrouped appends n as textfmt.Int writes it: digits in groups of
+// three with commas ("12,288").
+func appendGrouped(b []byte, n int) []byte {
+	var digits [24]byte
+	d := strconv.AppendInt(digits[:0], int64(n), 10)
+	if d[0] == '-' {
+		b, d = append(b, '-'), d[1:]
+	}
+	for i, c := range d {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			b = append(b, ',')
 		}
-		if !slices.Contains(ran, name) {
-			ran = append(ran, name)
+		b = append(b, c)
+	}
+	return b
+}
+
+// inNetworkDetail is the in-network reduction effect's detail: the
+// reductions the step's classes ran, in class order, each named once (""
+// when none ran). One reduction, the usual case, is a string built once
+// (inNetworkDetails).
+func inNetworkDetail(st StepTime) string {
+	var ran [2 * maxClasses]string
+	n, only := 0, ""
+	for _, c := range st.Classes {
+		name, detail := inNetworkName(c)
+		if name != "" && !slices.Contains(ran[:n], name) {
+			ran[n], only = name, detail
+			n++
 		}
 	}
-	return textfmt.JoinAnd(ran)
+	switch {
+	case n == 0:
+		return ""
+	case n == 1 && only != "":
+		return only
+	}
+	return textfmt.JoinAnd(ran[:n]) + inNetworkSaved
+}
+
+// inNetworkSaved ends the in-network reduction effect's detail.
+const inNetworkSaved = " (negative: time saved against ring and tree alone)"
+
+// inNetworkNames are the in-network reductions a class can run, by
+// algorithm (NVLS, SHARP) and class (classOrder), and inNetworkDetails
+// the detail of a step that ran that one alone: the breakdown of every
+// shown estimate names one, and building it was an allocation each time.
+var inNetworkNames, inNetworkDetails = func() (names, details [len(inNetworkAlgos)][maxClasses]string) {
+	for a, algo := range inNetworkAlgos {
+		for i, class := range classOrder {
+			names[a][i] = inNetworkPhrase(algo, class)
+			details[a][i] = names[a][i] + inNetworkSaved
+		}
+	}
+	return names, details
+}()
+
+// inNetworkAlgos are the in-network reductions, in the order of
+// inNetworkNames' rows.
+var inNetworkAlgos = [...]string{AlgoNVLS, AlgoSHARP, AlgoNVLSTree}
+
+// inNetworkPhrase names in-network reduction algo reducing class.
+func inNetworkPhrase(algo, class string) string {
+	switch algo {
+	case AlgoNVLS:
+		return "NVLink SHARP (NVLS) reduces " + class + " in the NVSwitches"
+	case AlgoNVLSTree:
+		return "NVLink SHARP reduces " + class + " in each domain's NVSwitches, a tree between the domains (NVLS tree)"
+	}
+	return "SHARP reduces " + class + " in the InfiniBand switches"
+}
+
+// inNetworkName names the in-network reduction class c ran ("" for
+// none) and, for a class of classOrder, the detail of a step that ran it
+// alone ("" otherwise).
+func inNetworkName(c TrafficClass) (name, detail string) {
+	a := slices.Index(inNetworkAlgos[:], c.Algorithm)
+	if a < 0 {
+		return "", ""
+	}
+	for i, class := range classOrder {
+		if class == c.Name {
+			return inNetworkNames[a][i], inNetworkDetails[a][i]
+		}
+	}
+	return inNetworkPhrase(c.Algorithm, c.Name), ""
 }

@@ -77,5 +77,5 @@ func timeFullPipeline(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, m
 	}
 	v := w
 	v.GlobalBatchTokens = int(need)
-	return &batchStep{StepTime: stepOnce(&v, gpu, d, &fv, dp, microbatches(v, dp), RDMA, nil), batchTokens: v.GlobalBatchTokens}
+	return &batchStep{StepTime: stepOnce(&v, gpu, d, &fv, dp, microbatches(&v, dp), RDMA, nil), batchTokens: v.GlobalBatchTokens}
 }

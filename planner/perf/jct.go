@@ -73,8 +73,8 @@ type StepTime struct {
 // ExposedCommS sums the exposed communication of every class.
 func (s *StepTime) ExposedCommS() float64 {
 	t := 0.0
-	for _, c := range s.Classes {
-		t += c.ExposedS
+	for i := range s.Classes { // by index: a class is 88 bytes to copy
+		t += s.Classes[i].ExposedS
 	}
 	return t
 }
@@ -103,6 +103,8 @@ type JCT struct {
 	// maxClasses) and Baseline (the rest): the estimate's one
 	// allocation holds them.
 	classes [2 * maxClasses]TrafficClass
+	// effects holds Effects, in the same allocation.
+	effects [maxEffects]Effect
 	// Findings are what a planner should know about the estimate: memory
 	// over or tight, a pipeline short of micro-batches.
 	Findings []string
@@ -447,7 +449,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	if err := checkBatch(w, dp); err != nil {
 		return nil, err
 	}
-	micro := microbatches(w, dp)
+	micro := microbatches(&w, dp)
 	mem := parts.Memo.memoryUse(w, gpu, d, dp)
 	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: n.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
 	if m.Key == "custom" {
@@ -465,7 +467,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
 	}
 	if parts.Detail {
-		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned)
+		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned, j.effects[:0])
 		j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
 		j.Findings = j.findings()
 		if job.PlanFindings != nil {
@@ -505,8 +507,8 @@ func stepTime(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 // the leaves, hidden or not: its uplinks are busy all that time.
 func (s *StepTime) crossingS() float64 {
 	t := 0.0
-	for _, c := range s.Classes {
-		if c.CrossesTier {
+	for i := range s.Classes {
+		if c := &s.Classes[i]; c.CrossesTier {
 			t += c.TimeS
 		}
 	}
@@ -632,8 +634,8 @@ func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 	// collectives on its critical path (Narayanan et al. SC21, eq. 2).
 	if w.PP > 1 {
 		frac := float64(w.PP-1) / float64(w.VPP*micro)
-		for _, c := range st.Classes {
-			if c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
+		for i := range st.Classes {
+			if c := &st.Classes[i]; c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
 				st.BubbleCommS += frac * c.ExposedS
 			}
 		}

@@ -158,7 +158,7 @@ func cheapestMemoryFix(job Job, w Workload, gpu *GPUSpec, d *JCTData, gpus int, 
 	for _, c := range memoryChanges(w, gpu, d, gpus, nvlinkDomain(job.Network.NVLinkDomain, gpu, job.Network.GPUsPerServer)) {
 		dp := gpus / c.w.modelParallel()
 		fv := job.Network.jobView(c.w, d)
-		st := stepOnce(&c.w, gpu, d, &fv, dp, microbatches(c.w, dp), RDMA, classes)
+		st := stepOnce(&c.w, gpu, d, &fv, dp, microbatches(&c.w, dp), RDMA, classes)
 		classes = st.Classes
 		if st.StepS < bestS {
 			c := c

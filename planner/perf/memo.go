@@ -6,7 +6,8 @@ import "sync"
 // what depends on the workload alone and not on the fabric: its presets
 // filled in, the compute efficiency its GEMM shapes reach, and its
 // memory per GPU at each data-parallel size. It is safe for concurrent
-// use; a nil memo remembers nothing. It serves one JCTData, which must
+// use; a nil memo remembers the last answers alone (lastEstimate). It
+// serves one JCTData, which must
 // not change while the memo is in use (another JCTData bypasses it).
 type WorkloadMemo struct {
 	mu       sync.Mutex
@@ -34,7 +35,10 @@ type resolved struct {
 
 // resolve is resolveWorkload with the compute efficiency, remembered.
 func (c *WorkloadMemo) resolve(w Workload, d *JCTData) resolved {
-	if c == nil || !c.serves(d) {
+	if c == nil {
+		return lastEstimate.resolve(w, d)
+	}
+	if !c.serves(d) {
 		return resolveOnce(w, d)
 	}
 	c.mu.Lock()
@@ -57,7 +61,10 @@ func (c *WorkloadMemo) resolve(w Workload, d *JCTData) resolved {
 
 // memoryUse is memoryUse, remembered.
 func (c *WorkloadMemo) memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
-	if c == nil || !c.serves(d) {
+	if c == nil {
+		return lastEstimate.memoryUse(w, gpu, d, dp)
+	}
+	if !c.serves(d) {
 		return memoryUse(w, gpu, d, dp)
 	}
 	c.mu.Lock()

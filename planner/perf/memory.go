@@ -36,7 +36,7 @@ const (
 
 // Fits says whether the job runs in the GPU's memory: it fits, or it is
 // tight (within the margin practitioners recover).
-func (m MemoryUse) Fits() bool { return m.TotalGB <= math.Max(m.TightGB, m.HBMGB) }
+func (m MemoryUse) Fits() bool { return m.TotalGB <= max(m.TightGB, m.HBMGB) }
 
 // OverGB is how much more than the GPU's memory the job needs (0 or
 // negative when it fits).
@@ -75,7 +75,7 @@ func (m MemoryUse) String() string {
 
 // zeroStage is the workload's ZeRO stage: zero_stage when given, else 1
 // for the distributed optimizer (zero = true), else 0.
-func (w Workload) zeroStage() int {
+func (w *Workload) zeroStage() int {
 	switch {
 	case w.ZeROStage > 0:
 		return w.ZeROStage
@@ -98,16 +98,16 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	embed := float64(w.Vocab) * h
 	total := w.ParamsB * 1e9
 	experts, mlpScale := 0.0, 1.0
-	if f := expertWidth(w); f > 0 {
+	if f := expertWidth(&w); f > 0 {
 		// A token's MLP activations go through k experts of width f; a
 		// dense MLP is 4h wide.
 		experts = float64(w.Experts) * float64(w.Layers) * 3 * h * f
 		mlpScale = float64(max(w.TopK, 1)) * f / (4 * h)
 	}
-	body := math.Max(total-experts-2*embed, 0)
+	body := max(total-experts-2*embed, 0) // the builtin: math.Max is not inlined, and a job over memory sizes a hundred candidates
 	// The optimizer shards over the data- and context-parallel ranks.
 	shardDP := float64(dp * w.cp())
-	expertDP := math.Max(shardDP/float64(max(w.EP, 1)), 1)
+	expertDP := max(shardDP/float64(max(w.EP, 1)), 1)
 
 	// Model state per parameter, by what the ZeRO stage shards over the
 	// data-parallel group (Rajbhandari et al. 2020, section 5).
@@ -162,7 +162,7 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	}
 	// 1F1B: the first stage holds min(pp, micro-batches) in flight, more
 	// with interleaving (Korthikanti et al. section 4.2.3); the last one.
-	micro := microbatches(w, dp)
+	micro := microbatches(&w, dp)
 	inFlight := float64(min(w.PP, micro))
 	if w.VPP > 1 {
 		inFlight *= 1 + (pp-1)/(pp*float64(w.VPP))
@@ -176,7 +176,7 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 }
 
 // microbatches is the micro-batches each data-parallel rank runs a step.
-func microbatches(w Workload, dp int) int {
+func microbatches(w *Workload, dp int) int {
 	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
 	return max(int(math.Ceil(seqs/float64(w.MicroBatch*dp))), 1)
 }

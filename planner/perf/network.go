@@ -154,7 +154,7 @@ func WithComputeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) Workload {
 
 // Microbatches is the micro-batches each of dp data-parallel ranks runs
 // per step.
-func Microbatches(w Workload, dp int) int { return microbatches(w, dp) }
+func Microbatches(w Workload, dp int) int { return microbatches(&w, dp) }
 
 // ModelParallel is the GPUs one model replica spans: tp x cp x pp.
 func (w Workload) ModelParallel() int { return w.modelParallel() }

@@ -108,19 +108,7 @@ func (m *netModel) allReduce(bytes float64, g commGroup) collTime {
 
 func (m *netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime {
 	ok := func(algo string) bool { return !forced || m.allows(algo) }
-	bw, busbw := m.bwTime(bytes, g, arFactor)
-	tf := m.d.Collective.TreeBWFactor
-	var best collTime
-	for _, p := range m.protos {
-		if ok(AlgoRing) {
-			best = pick(best, collTime{time: m.ringLatency(p, 2*(g.ranks-1), 2*(g.nodes-1), g) + bw/p.BWFraction,
-				busbw: busbw * p.BWFraction, algo: AlgoRing, proto: p.Name})
-		}
-		if !g.local && g.nodes >= 2 && ok(AlgoTree) {
-			best = pick(best, collTime{time: m.treeLatency(p, g) + bw/(tf*p.BWFraction),
-				busbw: busbw * tf * p.BWFraction, algo: AlgoTree, proto: p.Name})
-		}
-	}
+	best := m.ringOrTree(bytes, g, ok(AlgoRing), !g.local && g.nodes >= 2 && ok(AlgoTree))
 	if c, can := m.nvlsAllReduce(bytes, g); can && ok(AlgoNVLS) {
 		best = pick(best, c)
 	}
@@ -133,20 +121,61 @@ func (m *netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime
 	return best
 }
 
+// ringOrTree is the fastest all-reduce of bytes per rank over group g on
+// a ring (when ring) or a tree (when tree), every protocol tried; no
+// timing (proto "") when neither may run. The fastest is kept as its
+// protocol and time, its timing built once at the end: a timing built
+// and compared per candidate was most of the all-reduce's cost. The
+// first wins a tie, as pick keeps it.
+func (m *netModel) ringOrTree(bytes float64, g commGroup, ring, tree bool) collTime {
+	bw, busbw := m.bwTime(bytes, g, arFactor)
+	tf := m.d.Collective.TreeBWFactor
+	var bestP *Protocol
+	bestT, bestTree := 0.0, false
+	for _, p := range m.protos {
+		if ring {
+			if t := m.ringLatency(p, 2*(g.ranks-1), 2*(g.nodes-1), g) + bw/p.BWFraction; bestP == nil || t < bestT {
+				bestP, bestT, bestTree = p, t, false
+			}
+		}
+		if tree {
+			if t := m.treeLatency(p, g) + bw/(tf*p.BWFraction); bestP == nil || t < bestT {
+				bestP, bestT, bestTree = p, t, true
+			}
+		}
+	}
+	switch {
+	case bestP == nil:
+		return collTime{}
+	case bestTree:
+		return collTime{time: bestT, busbw: busbw * tf * bestP.BWFraction, algo: AlgoTree, proto: bestP.Name}
+	}
+	return collTime{time: bestT, busbw: busbw * bestP.BWFraction, algo: AlgoRing, proto: bestP.Name}
+}
+
 // reduceScatter times a reduce-scatter of bytes per rank: every protocol
 // on a ring, and NCCL's PAT algorithm (Simple, latency logarithmic in the
 // domains) when it crosses the network; the fastest kept.
 func (m *netModel) reduceScatter(bytes float64, g commGroup) collTime {
 	bw, busbw := m.bwTime(bytes, g, rsFactor)
-	var best collTime
+	// The fastest ring, kept as its protocol and time (see allReduceOf).
+	var bestP *Protocol
+	bestT := 0.0
 	for _, p := range m.protos {
-		best = pick(best, collTime{time: m.ringLatency(p, g.ranks-1, g.nodes-1, g) + bw/p.BWFraction,
-			busbw: busbw * p.BWFraction, algo: AlgoRing, proto: p.Name})
+		if t := m.ringLatency(p, g.ranks-1, g.nodes-1, g) + bw/p.BWFraction; bestP == nil || t < bestT {
+			bestP, bestT = p, t
+		}
+	}
+	var best collTime
+	if bestP != nil {
+		best = collTime{time: bestT, busbw: busbw * bestP.BWFraction, algo: AlgoRing, proto: bestP.Name}
 	}
 	if !g.local && g.nodes > 1 {
 		simple := m.protos[len(m.protos)-1]
 		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS, g)) * us
-		best = pick(best, collTime{time: lat + bw, busbw: busbw, algo: AlgoPAT, proto: simple.Name})
+		if t := lat + bw; best.proto == "" || t < best.time { // pick's rule, no timing built to lose
+			best = collTime{time: t, busbw: busbw, algo: AlgoPAT, proto: simple.Name}
+		}
 	}
 	return best
 }

@@ -157,22 +157,25 @@ func (g *GPUSpec) gemmPeakTFLOPS(p string) float64 {
 	return g.PeakTFLOPS
 }
 
-// cp is the context-parallel size, at least 1.
-func (w Workload) cp() int { return max(w.CP, 1) }
+// cp is the context-parallel size, at least 1. It and the other small
+// figures of a workload below take it by pointer: a Workload is some
+// 350 bytes, and a value receiver copied it whole at each call, inlined
+// or not (a step reads them a dozen times).
+func (w *Workload) cp() int { return max(w.CP, 1) }
 
 // modelParallel is the GPUs one data-parallel rank spans: tp x cp x pp.
-func (w Workload) modelParallel() int { return w.TP * w.cp() * w.PP }
+func (w *Workload) modelParallel() int { return w.TP * w.cp() * w.PP }
 
 // localSeq is the tokens of one sequence each GPU of a context-parallel
 // group holds.
-func (w Workload) localSeq() float64 { return float64(w.SeqLen) / float64(w.cp()) }
+func (w *Workload) localSeq() float64 { return float64(w.SeqLen) / float64(w.cp()) }
 
 // maxBatchTokens is the largest global batch the inputs accept.
 const maxBatchTokens = 1 << 40
 
 // kvShare is the fraction of the query heads' width K and V have:
 // kv_heads / heads with grouped-query attention, else 1.
-func (w Workload) kvShare() float64 {
+func (w *Workload) kvShare() float64 {
 	if w.Heads <= 0 || w.KVHeads <= 0 || w.KVHeads >= w.Heads {
 		return 1
 	}

@@ -1,0 +1,122 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"fabricplan/internal/textfmt"
+)
+
+// TestStaticDetailAsFmt: the static-routing effect's detail, written
+// into one buffer, reads as the fmt.Sprintf it replaced, over one and
+// several planes, uplinks as fast as the ports and faster, two and
+// three tiers, with and without polarization, and uplink counts that
+// group (1,024) or not. Mutations caught: a verb's precision changed
+// (%.3g written with 2 digits: 1.5x as 1.5 is the same, 1.33x as 1.3
+// is not), the planes or the uplinks' clause dropped or its condition
+// turned (> 1 as >= 1), the uplinks not grouped (12288 for 12,288).
+func TestStaticDetailAsFmt(t *testing.T) {
+	want := func(fv fabricView) string {
+		f := fv.flowsPerPort()
+		where := fmt.Sprintf("%s leaf uplinks", textfmt.Int(int(fv.jobUplinks)))
+		if fv.planes > 1 {
+			where += fmt.Sprintf(" over %d planes", fv.planes)
+		}
+		if r := fv.upRatio(); r > 1 {
+			where += fmt.Sprintf(" (%.0f flows each at full rate: uplinks %.3gx the port's speed)", fv.uplinkFlows(f), r)
+		}
+		detail := fmt.Sprintf("%.0f flows per port (queue pairs, up to %.0f at once) hashed onto %s, %.0f links met per tier: each collective runs at its most loaded link; adaptive routing balances them",
+			f, fv.maxActiveQueuePairs, where, fv.stages)
+		if fv.tiers >= 3 && fv.polarization > 0 {
+			detail += fmt.Sprintf("; the spines repeat the leaves' hash (polarization %.2g), so their flows reach fewer uplinks", fv.polarization)
+		}
+		return detail
+	}
+	for _, tc := range []struct {
+		name                 string
+		planes, tiers        int
+		uplinks, up, polar   float64
+		qps, active, ch, stg float64
+	}{
+		{"two tiers", 1, 2, 64, 0, 0, 1, 1, 2, 2},
+		{"grouped uplinks, 2 planes", 2, 2, 12288, 1, 0, 4, 2, 2, 2},
+		{"faster uplinks", 1, 2, 1024, 2, 0, 2, 2, 1, 1},
+		{"uplinks 4/3 as fast", 2, 3, 999, 4.0 / 3, 0.5, 8, 4, 2, 2},
+		{"three tiers polarized", 1, 3, 1_000_000, 1, 1.0 / 3, 1, 1, 4, 3},
+		{"one uplink, half flows", 8, 3, 1, 1, 0, 0.5, 0.5, 0.5, 1.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fv := fabricView{planes: tc.planes, tiers: tc.tiers, jobUplinks: tc.uplinks, upSpeedRatio: tc.up, polarization: tc.polar,
+				qps: tc.qps, maxActiveQueuePairs: tc.active, channels: tc.ch, stages: tc.stg}
+			if got, w := staticDetail(fv), want(fv); got != w {
+				t.Errorf("got  %q\nwant %q", got, w)
+			}
+		})
+	}
+}
+
+// TestAppendGrouped: the uplinks grouped as textfmt.Int groups them,
+// around every length of digits and below zero. Mutations caught: the
+// comma put every three digits from the left (1234 as 123,4), a comma
+// before the first digit (",123"), the minus sign counted as a digit.
+func TestAppendGrouped(t *testing.T) {
+	for _, n := range []int{0, 7, 12, 123, 1234, 12345, 123456, 1234567, 1_000_000_000, -1, -123, -1234, -1234567, math.MaxInt64, math.MinInt64 + 1} {
+		if got, want := string(appendGrouped([]byte("x"), n)), "x"+textfmt.Int(n); got != want {
+			t.Errorf("appendGrouped(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestClassSetNames: every set of traffic classes is named from its
+// table as joining its names in step order names it. Mutations caught:
+// a table one entry short (the set of every class unnamed), the names
+// joined in another order, a set named by another's entry.
+func TestClassSetNames(t *testing.T) {
+	for s := range classSet(1 << maxClasses) {
+		var names []string
+		for i, n := range classOrder {
+			if s&(1<<i) != 0 {
+				names = append(names, n)
+			}
+		}
+		if got, want := s.String(), textfmt.JoinAnd(names); got != want {
+			t.Errorf("set %05b: %q, want %q", s, got, want)
+		}
+	}
+	if got := classSet(1<<maxClasses - 1).String(); got != "tensor parallel, data parallel, pipeline parallel, context parallel and expert parallel" {
+		t.Errorf("every class: %q", got)
+	}
+}
+
+// TestInNetworkDetail: the in-network reduction effect's detail names the
+// reductions that ran, in class order, once each, with its ending, as
+// the joined names did. Mutations caught: the one-reduction string
+// taken from another class's or the other algorithm's entry, a second
+// reduction dropped (the single string returned for two), a reduction
+// named twice, a class that ran none named.
+func TestInNetworkDetail(t *testing.T) {
+	const end = " (negative: time saved against ring and tree alone)"
+	nvls := func(class string) string { return "NVLink SHARP (NVLS) reduces " + class + " in the NVSwitches" }
+	sharp := func(class string) string { return "SHARP reduces " + class + " in the InfiniBand switches" }
+	for _, tc := range []struct {
+		name    string
+		classes []TrafficClass
+		want    string
+	}{
+		{"none", []TrafficClass{{Name: ClassTP, Algorithm: AlgoRing}, {Name: ClassDP, Algorithm: AlgoPAT}}, ""},
+		{"nvls tp", []TrafficClass{{Name: ClassTP, Algorithm: AlgoNVLS}, {Name: ClassDP, Algorithm: AlgoRing}}, nvls(ClassTP) + end},
+		{"sharp dp", []TrafficClass{{Name: ClassTP, Algorithm: AlgoRing}, {Name: ClassDP, Algorithm: AlgoSHARP}}, sharp(ClassDP) + end},
+		{"nvls ep", []TrafficClass{{Name: ClassEP, Algorithm: AlgoNVLS}}, nvls(ClassEP) + end},
+		{"both", []TrafficClass{{Name: ClassTP, Algorithm: AlgoNVLS}, {Name: ClassDP, Algorithm: AlgoSHARP}}, nvls(ClassTP) + " and " + sharp(ClassDP) + end},
+		{"three, one twice", []TrafficClass{{Name: ClassTP, Algorithm: AlgoNVLS}, {Name: ClassDP, Algorithm: AlgoSHARP}, {Name: ClassTP, Algorithm: AlgoNVLS}, {Name: ClassCP, Algorithm: AlgoNVLS}},
+			nvls(ClassTP) + ", " + sharp(ClassDP) + " and " + nvls(ClassCP) + end},
+		{"a class of no table", []TrafficClass{{Name: "other", Algorithm: AlgoSHARP}}, sharp("other") + end},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := inNetworkDetail(StepTime{Classes: tc.classes}); got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,65 @@
+package perf
+
+import "sync"
+
+// lastEstimate remembers what the last estimate made without a
+// WorkloadMemo worked out of its workload alone: the workload resolved
+// (presets, overlaps, compute efficiency) and its memory per GPU at one
+// data-parallel size. The window estimates the same job again after
+// every edit of the fabric, and a caller timing one job on several plans
+// asks the same; a sweep or a search brings its own memo. One answer of
+// each, under a lock: bounded, and safe for concurrent use. The keys are
+// the inputs whole: the workload as given (its optional figures by
+// pointer, as resolving reads them) and the data, the resolved
+// workload, GPU, data and size for the memory. A workload that does not
+// resolve is not remembered.
+var lastEstimate lastWorkload
+
+type lastWorkload struct {
+	mu sync.Mutex
+	// The last resolution: its data and workload as given.
+	d  *JCTData
+	in Workload
+	r  resolved
+	// The last memory figure: its data, GPU, resolved workload and size.
+	memD   *JCTData
+	memGPU *GPUSpec
+	memW   Workload
+	memDP  int
+	mem    MemoryUse
+}
+
+// resolve is resolveOnce, the last answer remembered.
+func (c *lastWorkload) resolve(w Workload, d *JCTData) resolved {
+	c.mu.Lock()
+	if c.d == d && d != nil && c.in == w {
+		r := c.r
+		c.mu.Unlock()
+		return r
+	}
+	c.mu.Unlock()
+	r := resolveOnce(w, d)
+	if r.err != nil {
+		return r // a fresh error each time: callers rewrite a field error's field and line in place
+	}
+	c.mu.Lock()
+	c.d, c.in, c.r = d, w, r
+	c.mu.Unlock()
+	return r
+}
+
+// memoryUse is memoryUse, the last answer remembered.
+func (c *lastWorkload) memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
+	c.mu.Lock()
+	if c.memD == d && d != nil && c.memGPU == gpu && c.memDP == dp && c.memW == w {
+		m := c.mem
+		c.mu.Unlock()
+		return m
+	}
+	c.mu.Unlock()
+	m := memoryUse(w, gpu, d, dp)
+	c.mu.Lock()
+	c.memD, c.memGPU, c.memW, c.memDP, c.mem = d, gpu, w, dp, m
+	c.mu.Unlock()
+	return m
+}
