@@ -6,14 +6,15 @@ import (
 )
 
 // Clone returns a deep copy of s: its workload, the workload's optional
-// overlaps, its reliability overrides and its price overrides are copied, so editing the copy never
-// changes s. A Scenario is a value: every edit in the app makes a new one
+// overlaps and polarization, its reliability overrides and its price overrides are copied, so editing the copy never
+// changes s. The loaded quotes are shared: they are read-only, and the
+// memos key them by identity. A Scenario is a value: every edit in the app makes a new one
 // with Clone, and background work (plans, search, report) keeps its own.
 func (s Scenario) Clone() Scenario {
 	out := s
 	if s.Workload != nil {
 		w := *s.Workload
-		for _, p := range []**float64{&w.OverlapDP, &w.OverlapPP, &w.OverlapTP, &w.OverlapEP} {
+		for _, p := range []**float64{&w.OverlapDP, &w.OverlapPP, &w.OverlapTP, &w.OverlapEP, &w.OverlapCP, &w.Polarization} {
 			if *p != nil {
 				v := **p
 				*p = &v
