@@ -49,8 +49,14 @@ func (c *WorkloadMemo) resolve(w Workload, d *JCTData) resolved {
 	}
 	r, ok := c.resolved[w]
 	c.mu.Unlock()
-	if !ok {
-		r = resolveOnce(w, d)
+	if ok {
+		return r
+	}
+	if r = resolveOnce(w, d); r.err != nil {
+		// An error is never remembered: its caller may rewrite its
+		// field (the CLI names a file's line in it), which the next
+		// estimate would show.
+		return r
 	}
 	c.mu.Lock()
 	c.resolved[w] = r

@@ -73,3 +73,27 @@ func TestWorkloadMemoSameAnswers(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestWorkloadMemoKeepsNoError: a workload that does not resolve gets a
+// new error from the memo each time. Mutation caught: the memo handing
+// out the error it stored, which a caller rewrites in place (the CLI
+// puts the file's line in a field error), so the next point of a sweep
+// or search would show the first one's rewrite.
+func TestWorkloadMemoKeepsNoError(t *testing.T) {
+	d := testData(t)
+	bad := NewWorkload()
+	bad.GPU = "no-such-gpu"
+	memo := new(WorkloadMemo)
+	first := memo.resolve(bad, d)
+	again := memo.resolve(bad, d)
+	if first.err == nil || again.err == nil {
+		t.Fatalf("errors %v, %v: want both to name the unknown GPU", first.err, again.err)
+	}
+	if first.err == again.err {
+		t.Error("the memo handed out the same error value twice")
+	}
+	good := memo.resolve(NewWorkload(), d)
+	if good.err != nil || memo.resolve(NewWorkload(), d).m != good.m {
+		t.Errorf("a workload that resolves: %v, want it resolved and remembered", good.err)
+	}
+}
