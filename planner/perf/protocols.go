@@ -109,6 +109,11 @@ func (m *netModel) allReduce(bytes float64, g commGroup) collTime {
 func (m *netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime {
 	ok := func(algo string) bool { return !forced || m.allows(algo) }
 	bw, busbw := m.bwTime(bytes, g, arFactor)
+	tree := !g.local && g.nodes >= 2 && ok(AlgoTree)
+	tbw, tbusbw := bw, busbw
+	if tree { // on its own crossing share
+		tbw, tbusbw = m.bwTime(bytes, m.treeGroup(g), arFactor)
+	}
 	tf := m.d.Collective.TreeBWFactor
 	var best collTime
 	for _, p := range m.protos {
@@ -116,9 +121,9 @@ func (m *netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime
 			best = pick(best, collTime{time: m.ringLatency(p, 2*(g.ranks-1), 2*(g.nodes-1), g) + bw/p.BWFraction,
 				busbw: busbw * p.BWFraction, algo: AlgoRing, proto: p.Name})
 		}
-		if !g.local && g.nodes >= 2 && ok(AlgoTree) {
-			best = pick(best, collTime{time: m.treeLatency(p, g) + bw/(tf*p.BWFraction),
-				busbw: busbw * tf * p.BWFraction, algo: AlgoTree, proto: p.Name})
+		if tree {
+			best = pick(best, collTime{time: m.treeLatency(p, g) + tbw/(tf*p.BWFraction),
+				busbw: tbusbw * tf * p.BWFraction, algo: AlgoTree, proto: p.Name})
 		}
 	}
 	if c, can := m.nvlsAllReduce(bytes, g); can && ok(AlgoNVLS) {
