@@ -206,7 +206,8 @@ func (fv *fabricView) coreLoad() float64 {
 // where it asked 1/f (f flows per port), so the port gets min(1, f/M),
 // M the expected most loaded link of every link the job's crossing
 // flows are hashed onto. frac is the share of the group's ring edges
-// that leave their leaf group (a share of its bytes for an all-to-all),
+// that leave their leaf group (its tree edges for NCCL's tree,
+// treeGroup; a share of its bytes for an all-to-all),
 // coreFrac of them its pod (0: it stays in one pod). Never more than the
 // balanced (adaptive) share, which counts the same crossing traffic.
 func (fv *fabricView) hashedShare(frac, coreFrac float64) float64 {
