@@ -206,7 +206,8 @@ func (fv *fabricView) coreLoad() float64 {
 // where it asked 1/f (f flows per port), so the port gets min(1, f/M),
 // M the expected most loaded link of every link the job's crossing
 // flows are hashed onto. frac is the share of the group's ring edges
-// that leave their leaf group (a share of its bytes for an all-to-all),
+// that leave their leaf group (its tree edges for NCCL's tree,
+// treeGroup; a share of its bytes for an all-to-all),
 // coreFrac of them its pod (0: it stays in one pod). Never more than the
 // balanced (adaptive) share, which counts the same crossing traffic.
 func (fv *fabricView) hashedShare(frac, coreFrac float64) float64 {
@@ -349,6 +350,15 @@ func (fv *fabricView) balancedShare(frac, coreFrac float64) float64 {
 	return fv.crossingEfficiency() / max(1, load)
 }
 
+// fracMatters is whether the share of a group's traffic that crosses
+// changes what a crossing port gets: always when hashed, and under
+// adaptive routing once a tier's load can pass 1 (below, every share
+// fits). NCCL's tree, which crosses more than the ring, is counted apart
+// only then.
+func (fv *fabricView) fracMatters() bool {
+	return !fv.ideal && (fv.static || fv.crossOversub() > 1 || fv.coreLoad() > 1)
+}
+
 // nvlsAllReduce times an all-reduce inside the NVLink domain on NVLink
 // SHARP: the switch reduces, each GPU sends and receives its data once
 // at the GPU's NVLS algorithm bandwidth (data/jct.toml [in_network]).
@@ -389,7 +399,7 @@ func (m *netModel) nvlsTreeAllReduce(bytes float64, g commGroup) (collTime, bool
 		return collTime{}, false
 	}
 	intra := arFactor(g.perNode) * m.nvlinkRawGBs * in.NVLSAlgBWPerEfficiency * m.nvlsEff
-	inter := g.netGBs
+	inter := m.treeGroup(g).netGBs // NCCL's tree between the domains
 	ceiling := m.nvlsTreeGBs[1]
 	if g.nodes == 2 {
 		inter *= 2

@@ -749,6 +749,27 @@ type commGroup struct {
 	// share is the fraction of its NIC bandwidth a crossing port gets
 	// (1 when it stays under its leaves).
 	share float64
+	// servers spanned, and netGBs before share: NCCL's tree, whose
+	// edges leave a leaf group or pod more often than a ring's, takes
+	// its own share of them (treeGroup).
+	servers int
+	baseGBs float64
+}
+
+// treeGroup is g as NCCL's tree sees it, charged its own crossing share
+// (treeCrossing) where that share costs more than the ring's; counted
+// only for the groups that all-reduce, so the others pay nothing for it.
+func (m *netModel) treeGroup(g commGroup) commGroup {
+	if !g.crossesSU || m.fv.spread || !m.fv.fracMatters() {
+		return g // the ring's share: every edge crosses, or any share fits
+	}
+	tf, tcf := m.treeCrossing(g, m.fv.serversPerUnit), 0.0
+	if g.crossesCore {
+		tcf = m.treeCrossing(g, m.fv.serversPerPod)
+	}
+	g.share = m.fv.hashedShare(tf, tcf)
+	g.netGBs = g.baseGBs * g.share
+	return g
 }
 
 // group lays out a communicator of ranks members spaced stride GPUs apart.
@@ -796,9 +817,21 @@ func (m *netModel) groupOf(ranks, stride int, allToAll bool) commGroup {
 			coreFrac = m.crossing(g, servers, m.fv.serversPerPod, allToAll)
 		}
 		g.share = m.fv.hashedShare(frac, coreFrac)
+		g.servers, g.baseGBs = servers, g.netGBs
 		g.netGBs *= g.share
 	}
 	return g
+}
+
+// treeCrossing is crossing for NCCL's tree: the share of its double
+// binary tree's edges that join two groups of perGroup servers (leaf
+// groups or pods), the nodes packed in order; all of them spread.
+func (m *netModel) treeCrossing(g commGroup, perGroup int) float64 {
+	if m.fv.spread || g.nodes <= 1 {
+		return 1
+	}
+	k := max(1, g.nodes*max(perGroup, 1)/max(g.servers, 1))
+	return treeCrossing(g.nodes, k)
 }
 
 // crossing is the share of a crossing group's traffic that leaves its

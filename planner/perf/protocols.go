@@ -129,6 +129,10 @@ func (m *netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime
 // first wins a tie, as pick keeps it.
 func (m *netModel) ringOrTree(bytes float64, g commGroup, ring, tree bool) collTime {
 	bw, busbw := m.bwTime(bytes, g, arFactor)
+	tbw, tbusbw := bw, busbw
+	if tree { // on its own crossing share
+		tbw, tbusbw = m.bwTime(bytes, m.treeGroup(g), arFactor)
+	}
 	tf := m.d.Collective.TreeBWFactor
 	var bestP *Protocol
 	bestT, bestTree := 0.0, false
@@ -139,7 +143,7 @@ func (m *netModel) ringOrTree(bytes float64, g commGroup, ring, tree bool) collT
 			}
 		}
 		if tree {
-			if t := m.treeLatency(p, g) + bw/(tf*p.BWFraction); bestP == nil || t < bestT {
+			if t := m.treeLatency(p, g) + tbw/(tf*p.BWFraction); bestP == nil || t < bestT {
 				bestP, bestT, bestTree = p, t, true
 			}
 		}
@@ -148,7 +152,7 @@ func (m *netModel) ringOrTree(bytes float64, g commGroup, ring, tree bool) collT
 	case bestP == nil:
 		return collTime{}
 	case bestTree:
-		return collTime{time: bestT, busbw: busbw * tf * bestP.BWFraction, algo: AlgoTree, proto: bestP.Name}
+		return collTime{time: bestT, busbw: tbusbw * tf * bestP.BWFraction, algo: AlgoTree, proto: bestP.Name}
 	}
 	return collTime{time: bestT, busbw: busbw * bestP.BWFraction, algo: AlgoRing, proto: bestP.Name}
 }
