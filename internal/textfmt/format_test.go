@@ -67,3 +67,31 @@ func TestParseCount(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendInt checks the thousands separators by hand: a comma every three
+// digits from the right, none before the sign, and the smallest int whole.
+// Mutations caught: grouping from the left ("123,456,7"), a comma after the
+// minus ("-,123"), dropping the sign, and AppendInt overwriting dst.
+func TestAppendInt(t *testing.T) {
+	cases := []struct {
+		n    int
+		want string
+	}{
+		{0, "0"},
+		{7, "7"},
+		{999, "999"},
+		{1000, "1,000"},
+		{1234567, "1,234,567"},
+		{-123, "-123"},
+		{-123456, "-123,456"},
+		{math.MinInt64, "-9,223,372,036,854,775,808"},
+	}
+	for _, tc := range cases {
+		if got := string(AppendInt([]byte("x="), tc.n)); got != "x="+tc.want {
+			t.Errorf("AppendInt(x=, %d) = %q; want %q", tc.n, got, "x="+tc.want)
+		}
+		if got := Int(tc.n); got != tc.want {
+			t.Errorf("Int(%d) = %q; want %q", tc.n, got, tc.want)
+		}
+	}
+}
