@@ -71,13 +71,20 @@ func Watts(w float64) string {
 
 // Seconds writes a duration in s, ms or µs.
 func Seconds(s float64) string {
+	var buf [32]byte
+	return string(AppendSeconds(buf[:0], s))
+}
+
+// AppendSeconds appends s as Seconds writes it to dst (strconv writes
+// "%.Nf" byte for byte as fmt does, NaN and infinities included).
+func AppendSeconds(dst []byte, s float64) []byte {
 	switch {
 	case s >= 1:
-		return fmt.Sprintf("%.2f s", s)
+		return append(strconv.AppendFloat(dst, s, 'f', 2, 64), " s"...)
 	case s >= 1e-3:
-		return fmt.Sprintf("%.1f ms", s*1e3)
+		return append(strconv.AppendFloat(dst, s*1e3, 'f', 1, 64), " ms"...)
 	}
-	return fmt.Sprintf("%.1f µs", s*1e6)
+	return append(strconv.AppendFloat(dst, s*1e6, 'f', 1, 64), " µs"...)
 }
 
 // SignedSeconds is Seconds with a sign: "+1.2 ms", "−40 µs".

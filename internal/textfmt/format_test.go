@@ -95,3 +95,32 @@ func TestAppendInt(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendSeconds checks the unit picked and the digits by hand, the
+// non-finite values as fmt's "%.Nf" wrote them before AppendSeconds, and
+// that Seconds is AppendSeconds. Mutations caught: the millisecond bound
+// at 1e-2, two decimals below a second, a lost "+Inf" sign, and
+// AppendSeconds overwriting dst.
+func TestAppendSeconds(t *testing.T) {
+	cases := []struct {
+		s    float64
+		want string
+	}{
+		{12.3456, "12.35 s"},
+		{1, "1.00 s"},
+		{0.999, "999.0 ms"},
+		{0.001, "1.0 ms"},
+		{0.00099, "990.0 µs"},
+		{0, "0.0 µs"},
+		{math.Inf(1), "+Inf s"},
+		{math.NaN(), "NaN µs"},
+	}
+	for _, tc := range cases {
+		if got := string(AppendSeconds([]byte("t="), tc.s)); got != "t="+tc.want {
+			t.Errorf("AppendSeconds(t=, %g) = %q; want %q", tc.s, got, "t="+tc.want)
+		}
+		if got := Seconds(tc.s); got != tc.want {
+			t.Errorf("Seconds(%g) = %q; want %q", tc.s, got, tc.want)
+		}
+	}
+}
