@@ -190,9 +190,7 @@ func (p *Plan) copyBackEnd() *Plan {
 	q.SwitchTiers = slices.Clone(p.SwitchTiers)
 	q.Headroom = slices.Clone(p.Headroom)
 	q.LinkTiers = slices.Clone(p.LinkTiers)
-	for i := range q.LinkTiers {
-		q.LinkTiers[i].Runs = slices.Clone(p.LinkTiers[i].Runs)
-	}
+	cloneRuns(q.LinkTiers)
 	q.BOM = slices.Clone(p.BOM)
 	q.Cost.Drivers = slices.Clone(p.Cost.Drivers)
 	q.Notes = slices.Clone(p.Notes)
@@ -212,4 +210,24 @@ func (p *Plan) copyBackEnd() *Plan {
 	}
 	q.hallRun = nil
 	return &q
+}
+
+// cloneRuns gives each tier its own copy of its runs, all in one
+// allocation: each tier's slice is capped at its length, so an append to
+// one tier's runs moves them and never writes over the next tier's.
+func cloneRuns(tiers []LinkTier) {
+	n := 0
+	for i := range tiers {
+		n += len(tiers[i].Runs)
+	}
+	buf := make([]LinkRun, 0, n)
+	for i := range tiers {
+		r := tiers[i].Runs
+		if r == nil {
+			continue // nil stays nil
+		}
+		at := len(buf)
+		buf = append(buf, r...)
+		tiers[i].Runs = buf[at:len(buf):len(buf)]
+	}
 }

@@ -158,6 +158,10 @@ func TestBackEndMemoMatchesFresh(t *testing.T) {
 // tiers, runs, notes, bands, drivers or side networks never shows
 // in the next plan of the same inputs. Mutation caught: any of those
 // slices or maps shared with the memo by copyBackEnd.
+//
+// An append to one link tier's runs (their copies share one allocation)
+// leaves the next tier's alone. Mutation caught: the runs' slices not
+// capped at their lengths.
 func TestBackEndMemoCopiesAreOwn(t *testing.T) {
 	cat := testCatalog(t)
 	s := ibScenario(3000)
@@ -172,6 +176,11 @@ func TestBackEndMemoCopiesAreOwn(t *testing.T) {
 		p.BOM[0].Qty = -1
 		p.SwitchTiers[0].Switches = -1
 		p.LinkTiers[0].Runs[0].Links = -1
+		next := p.LinkTiers[1].Runs[0]
+		p.LinkTiers[0].Runs = append(p.LinkTiers[0].Runs, LinkRun{Links: -2})
+		if p.LinkTiers[1].Runs[0] != next {
+			t.Fatalf("an append to the first tier's runs wrote over the next tier's: %+v", p.LinkTiers[1].Runs[0])
+		}
 		p.Notes[0] = "edited"
 		p.SanityBands[0].Value = -1
 		p.Cost.Drivers[0].SwingUSD = -1

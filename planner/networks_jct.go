@@ -1,7 +1,7 @@
 package planner
 
 import (
-	"fmt"
+	"strconv"
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/perf"
@@ -85,11 +85,26 @@ func (p *Plan) withCheckpoint(rel *Reliability, cp *Checkpoint) *Reliability {
 		cp.Used = true
 		out := *rel
 		out.Recovery.CheckpointWriteS = cp.WriteS
-		p.Notes = append(p.Notes, fmt.Sprintf("checkpoint write %s: derived from the %s bandwidth (%.0f GB/s for %.0f GB of model state); set reliability.checkpoint_write_s to override",
-			textfmt.Seconds(cp.WriteS), cp.Via, cp.BandwidthGBs, cp.StateGB))
+		p.Notes = append(p.Notes, checkpointNote(cp))
 		return &out
 	}
 	return rel
+}
+
+// checkpointNote says where the derived checkpoint write time came from,
+// written with strconv into one buffer (every re-plan writes it).
+func checkpointNote(cp *Checkpoint) string {
+	b := make([]byte, 0, 256)
+	b = append(b, "checkpoint write "...)
+	b = textfmt.AppendSeconds(b, cp.WriteS)
+	b = append(b, ": derived from the "...)
+	b = append(b, cp.Via...)
+	b = append(b, " bandwidth ("...)
+	b = strconv.AppendFloat(b, cp.BandwidthGBs, 'f', 0, 64)
+	b = append(b, " GB/s for "...)
+	b = strconv.AppendFloat(b, cp.StateGB, 'f', 0, 64)
+	b = append(b, " GB of model state); set reliability.checkpoint_write_s to override"...)
+	return string(b)
 }
 
 // CheckpointSource says where the resilience model's checkpoint write

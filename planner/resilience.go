@@ -358,6 +358,9 @@ type stepper struct {
 	// (a server's or a few: 100,000 GPUs at tp 8 x pp 4 keep 3,124 of
 	// their 3,125 replicas with 8 to 32 GPUs idle) time the same step.
 	memo []stepMemo
+	// memoBuf backs memo for the few steps a what-if times (five at
+	// 100,000 GPUs), so the memo does not grow on the heap step by step.
+	memoBuf [8]stepMemo
 	// view is the job placed on the plan's fabric (placed: yet), once
 	// for every step: a failure changes only its losses.
 	view   perf.View
@@ -374,6 +377,7 @@ type stepMemo struct {
 
 func newStepper(p *Plan, d *JCTData) *stepper {
 	st := &stepper{p: p, d: d}
+	st.memo = st.memoBuf[:0]
 	if j := p.JCT; j != nil && d != nil {
 		st.ok, st.base, st.w = true, j.Planned.StepS, j.Workload
 		st.w = perf.WithComputeEfficiency(st.w, j.GPU, d)
@@ -440,6 +444,9 @@ func (st *stepper) timeAt(bwLost, upLost float64, dp, micro int) float64 {
 // the survivable ones, and finds the checkpoint interval.
 func goodput(cases []FailureCase, in Reliability, st *stepper, unit int) Goodput {
 	g := Goodput{DegradedSlowdown: 1}
+	if n := fatalCases(cases); n > 0 { // nil without any, as JSON's null
+		g.ByComponent = make([]Interruptions, 0, n)
+	}
 	for _, c := range cases {
 		if c.PerDay == 0 {
 			continue
@@ -479,6 +486,18 @@ func goodput(cases []FailureCase, in Reliability, st *stepper, unit int) Goodput
 		}
 	}
 	return g
+}
+
+// fatalCases counts the cases goodput lists by component: the fatal ones
+// that happen.
+func fatalCases(cases []FailureCase) int {
+	n := 0
+	for i := range cases {
+		if cases[i].Fatal && cases[i].PerDay != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // shrink is the step-time factor of training without gpus GPUs (repair

@@ -203,8 +203,10 @@ func (p *Plan) defaultWorkload(d *JCTData) Workload {
 	dp := p.GPUs / (w.TP * w.PP)
 	if need := m.SeqLen * w.MicroBatch * dp; need > w.GlobalBatchTokens {
 		w.GlobalBatchTokens = need
-		p.Notes = append(p.Notes, fmt.Sprintf("JCT: the default workload's batch is raised to %s tokens, one micro-batch per data-parallel rank",
-			textfmt.Int(need)))
+		b := make([]byte, 0, 128)
+		b = append(b, "JCT: the default workload's batch is raised to "...)
+		b = textfmt.AppendInt(b, need)
+		p.Notes = append(p.Notes, string(append(b, " tokens, one micro-batch per data-parallel rank"...)))
 	}
 	return w
 }

@@ -10,22 +10,26 @@ import (
 
 // Int writes n with thousands separators: 1234567 -> "1,234,567".
 func Int(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
+	var buf [32]byte
+	return string(AppendInt(buf[:0], n))
+}
+
+// AppendInt appends n with thousands separators to dst, as Int writes it,
+// for text built in one buffer without a string per number.
+func AppendInt(dst []byte, n int) []byte {
+	var digits [24]byte
+	s := strconv.AppendInt(digits[:0], int64(n), 10)
+	if s[0] == '-' {
+		dst = append(dst, '-')
 		s = s[1:]
 	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, r := range s {
+	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
+			dst = append(dst, ',')
 		}
-		b.WriteRune(r)
+		dst = append(dst, c)
 	}
-	return b.String()
+	return dst
 }
 
 // USD writes dollars compactly: $950, $12.3k, $4.56M, $1.23B.
@@ -67,13 +71,20 @@ func Watts(w float64) string {
 
 // Seconds writes a duration in s, ms or µs.
 func Seconds(s float64) string {
+	var buf [32]byte
+	return string(AppendSeconds(buf[:0], s))
+}
+
+// AppendSeconds appends s as Seconds writes it to dst (strconv writes
+// "%.Nf" byte for byte as fmt does, NaN and infinities included).
+func AppendSeconds(dst []byte, s float64) []byte {
 	switch {
 	case s >= 1:
-		return fmt.Sprintf("%.2f s", s)
+		return append(strconv.AppendFloat(dst, s, 'f', 2, 64), " s"...)
 	case s >= 1e-3:
-		return fmt.Sprintf("%.1f ms", s*1e3)
+		return append(strconv.AppendFloat(dst, s*1e3, 'f', 1, 64), " ms"...)
 	}
-	return fmt.Sprintf("%.1f µs", s*1e6)
+	return append(strconv.AppendFloat(dst, s*1e6, 'f', 1, 64), " µs"...)
 }
 
 // SignedSeconds is Seconds with a sign: "+1.2 ms", "−40 µs".

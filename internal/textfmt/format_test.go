@@ -67,3 +67,60 @@ func TestParseCount(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendInt checks the thousands separators by hand: a comma every three
+// digits from the right, none before the sign, and the smallest int whole.
+// Mutations caught: grouping from the left ("123,456,7"), a comma after the
+// minus ("-,123"), dropping the sign, and AppendInt overwriting dst.
+func TestAppendInt(t *testing.T) {
+	cases := []struct {
+		n    int
+		want string
+	}{
+		{0, "0"},
+		{7, "7"},
+		{999, "999"},
+		{1000, "1,000"},
+		{1234567, "1,234,567"},
+		{-123, "-123"},
+		{-123456, "-123,456"},
+		{math.MinInt64, "-9,223,372,036,854,775,808"},
+	}
+	for _, tc := range cases {
+		if got := string(AppendInt([]byte("x="), tc.n)); got != "x="+tc.want {
+			t.Errorf("AppendInt(x=, %d) = %q; want %q", tc.n, got, "x="+tc.want)
+		}
+		if got := Int(tc.n); got != tc.want {
+			t.Errorf("Int(%d) = %q; want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestAppendSeconds checks the unit picked and the digits by hand, the
+// non-finite values as fmt's "%.Nf" wrote them before AppendSeconds, and
+// that Seconds is AppendSeconds. Mutations caught: the millisecond bound
+// at 1e-2, two decimals below a second, a lost "+Inf" sign, and
+// AppendSeconds overwriting dst.
+func TestAppendSeconds(t *testing.T) {
+	cases := []struct {
+		s    float64
+		want string
+	}{
+		{12.3456, "12.35 s"},
+		{1, "1.00 s"},
+		{0.999, "999.0 ms"},
+		{0.001, "1.0 ms"},
+		{0.00099, "990.0 µs"},
+		{0, "0.0 µs"},
+		{math.Inf(1), "+Inf s"},
+		{math.NaN(), "NaN µs"},
+	}
+	for _, tc := range cases {
+		if got := string(AppendSeconds([]byte("t="), tc.s)); got != "t="+tc.want {
+			t.Errorf("AppendSeconds(t=, %g) = %q; want %q", tc.s, got, "t="+tc.want)
+		}
+		if got := Seconds(tc.s); got != tc.want {
+			t.Errorf("Seconds(%g) = %q; want %q", tc.s, got, tc.want)
+		}
+	}
+}

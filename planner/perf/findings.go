@@ -1,8 +1,8 @@
 package perf
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 
 	"fabricplan/internal/textfmt"
 )
@@ -48,14 +48,39 @@ func (j *JCT) shortPipelineFinding() string {
 	w := j.Workload
 	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
 	maxDP := max(int(math.Floor(seqs/float64(w.PP*w.MicroBatch))), 1)
-	f := fmt.Sprintf("pipeline short of micro-batches: %s per pipeline for pp %d, so the bubble is %.0f%% of the step ((pp-1)/(vpp x m) of the compute)",
-		textfmt.Plural(j.Microbatches, "micro-batch"), w.PP, 100*j.BubbleShare())
-	if fb := j.fixedBatch; fb != nil {
-		f += fmt.Sprintf("; give each of the %s data-parallel ranks %d: global_batch_tokens = %s (%s tokens/s against %s now)",
-			textfmt.Int(j.DP), w.PP, textfmt.Int(fb.batchTokens), textfmt.Int(int(fb.TokensPerS)), textfmt.Int(int(j.Planned.TokensPerS)))
+	// One buffer and strconv, not fmt.Sprintf: every detailed estimate of a
+	// short pipeline writes this (a re-plan's failure what-if among them).
+	b := make([]byte, 0, 512)
+	b = append(b, "pipeline short of micro-batches: "...)
+	b = textfmt.AppendInt(b, j.Microbatches)
+	b = append(b, " micro-batch"...)
+	if j.Microbatches != 1 {
+		b = append(b, "es"...)
 	}
-	return f + fmt.Sprintf("; or keep the batch and use at most %s data-parallel ranks (%s GPUs) for this job. Llama 3 405B ran 16 micro-batches per pipeline on 16,384 GPUs (16M tokens, dp 128; The Llama 3 Herd of Models, 2024)",
-		textfmt.Int(maxDP), textfmt.Int(maxDP*w.modelParallel()))
+	b = append(b, " per pipeline for pp "...)
+	b = strconv.AppendInt(b, int64(w.PP), 10)
+	b = append(b, ", so the bubble is "...)
+	b = strconv.AppendFloat(b, 100*j.BubbleShare(), 'f', 0, 64)
+	b = append(b, "% of the step ((pp-1)/(vpp x m) of the compute)"...)
+	if fb := j.fixedBatch; fb != nil {
+		b = append(b, "; give each of the "...)
+		b = textfmt.AppendInt(b, j.DP)
+		b = append(b, " data-parallel ranks "...)
+		b = strconv.AppendInt(b, int64(w.PP), 10)
+		b = append(b, ": global_batch_tokens = "...)
+		b = textfmt.AppendInt(b, fb.batchTokens)
+		b = append(b, " ("...)
+		b = textfmt.AppendInt(b, int(fb.TokensPerS))
+		b = append(b, " tokens/s against "...)
+		b = textfmt.AppendInt(b, int(j.Planned.TokensPerS))
+		b = append(b, " now)"...)
+	}
+	b = append(b, "; or keep the batch and use at most "...)
+	b = textfmt.AppendInt(b, maxDP)
+	b = append(b, " data-parallel ranks ("...)
+	b = textfmt.AppendInt(b, maxDP*w.modelParallel())
+	b = append(b, " GPUs) for this job. Llama 3 405B ran 16 micro-batches per pipeline on 16,384 GPUs (16M tokens, dp 128; The Llama 3 Herd of Models, 2024)"...)
+	return string(b)
 }
 
 // batchStep is the step with a larger global batch.
