@@ -2,7 +2,6 @@ package perf
 
 import (
 	"fmt"
-	"math"
 	"testing"
 
 	"fabricplan/internal/textfmt"
@@ -53,18 +52,6 @@ func TestStaticDetailAsFmt(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, w)
 			}
 		})
-	}
-}
-
-// TestAppendGrouped: the uplinks grouped as textfmt.Int groups them,
-// around every length of digits and below zero. Mutations caught: the
-// comma put every three digits from the left (1234 as 123,4), a comma
-// before the first digit (",123"), the minus sign counted as a digit.
-func TestAppendGrouped(t *testing.T) {
-	for _, n := range []int{0, 7, 12, 123, 1234, 12345, 123456, 1234567, 1_000_000_000, -1, -123, -1234, -1234567, math.MaxInt64, math.MinInt64 + 1} {
-		if got, want := string(appendGrouped([]byte("x"), n)), "x"+textfmt.Int(n); got != want {
-			t.Errorf("appendGrouped(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
 

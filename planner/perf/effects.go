@@ -293,7 +293,7 @@ func staticDetail(fv fabricView) string {
 	b = append(b, " flows per port (queue pairs, up to "...)
 	b = strconv.AppendFloat(b, fv.maxActiveQueuePairs, 'f', 0, 64)
 	b = append(b, " at once) hashed onto "...)
-	b = appendGrouped(b, int(fv.jobUplinks))
+	b = textfmt.AppendInt(b, int(fv.jobUplinks))
 	b = append(b, " leaf uplinks"...)
 	if fv.planes > 1 {
 		b = append(b, " over "...)
@@ -316,23 +316,6 @@ func staticDetail(fv fabricView) string {
 		b = append(b, "), so their flows reach fewer uplinks"...)
 	}
 	return string(b)
-}
-
-// appendGrouped appends n as textfmt.Int writes it: digits in groups of
-// three with commas ("12,288").
-func appendGrouped(b []byte, n int) []byte {
-	var digits [24]byte
-	d := strconv.AppendInt(digits[:0], int64(n), 10)
-	if d[0] == '-' {
-		b, d = append(b, '-'), d[1:]
-	}
-	for i, c := range d {
-		if i > 0 && (len(d)-i)%3 == 0 {
-			b = append(b, ',')
-		}
-		b = append(b, c)
-	}
-	return b
 }
 
 // inNetworkDetail is the in-network reduction effect's detail: the
