@@ -765,7 +765,7 @@ func (m *netModel) treeGroup(g commGroup) commGroup {
 	}
 	tf, tcf := m.treeCrossing(g, m.fv.serversPerUnit), 0.0
 	if g.crossesCore {
-		tcf = m.treeCrossing(g, m.fv.serversPerPod)
+		tcf = m.treeCrossing(g, m.fv.podServers())
 	}
 	g.share = m.fv.hashedShare(tf, tcf)
 	g.netGBs = g.baseGBs * g.share
@@ -807,20 +807,32 @@ func (m *netModel) groupOf(ranks, stride int, allToAll bool) commGroup {
 	servers := fabric.CeilDiv(span, m.fv.gpusPerServer)
 	if m.fv.tiers >= 2 && (m.fv.spread || servers > m.fv.serversPerUnit) {
 		g.crossesSU = true
-		g.crossesCore = m.fv.tiers >= 3 && (m.fv.spread || servers > m.fv.serversPerPod)
+		g.crossesCore = m.fv.tiers >= 3 && (m.fv.spread || servers > m.fv.podServers())
 		g.switchUS += 2 * m.perSwitchUS
 		if g.crossesCore {
 			g.switchUS += 2 * m.perSwitchUS
 		}
 		frac, coreFrac := m.crossing(g, servers, m.fv.serversPerUnit, allToAll), 0.0
 		if g.crossesCore {
-			coreFrac = m.crossing(g, servers, m.fv.serversPerPod, allToAll)
+			coreFrac = m.crossing(g, servers, m.fv.podServers(), allToAll)
 		}
 		g.share = m.fv.hashedShare(frac, coreFrac)
 		g.servers, g.baseGBs = servers, g.netGBs
 		g.netGBs *= g.share
 	}
 	return g
+}
+
+// podServers is the servers under one pod's spines; a pod of unknown
+// size (a front end's third tier, which sidenet sizes without pods) is
+// taken as one leaf group, so what leaves a leaf group is charged at the
+// core too: an upper bound, never one pod per server (which charged a
+// packed ring on a three-tier front end as if spread).
+func (fv *fabricView) podServers() int {
+	if fv.serversPerPod > 0 {
+		return fv.serversPerPod
+	}
+	return fv.serversPerUnit
 }
 
 // treeCrossing is crossing for NCCL's tree: the share of its double
