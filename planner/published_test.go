@@ -97,8 +97,7 @@ func TestPublishedDesignsNotBuiltOn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := fmt.Sprintf("%d tiers, %d/%d/%d switches, links %d/%d/%d", p.Tiers,
-				p.Switches(TierLeaf), p.Switches(TierSpine), p.Switches(TierCore), p.Links.ServerLeaf, p.Links.LeafSpine, p.Links.SpineCore)
+			got := tierCounts(p)
 			if got != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
@@ -164,8 +163,7 @@ func TestUnderSubscribedLeaf(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := fmt.Sprintf("%d tiers, %d/%d/%d switches, links %d/%d/%d", p.Tiers,
-				p.Switches(TierLeaf), p.Switches(TierSpine), p.Switches(TierCore), p.Links.ServerLeaf, p.Links.LeafSpine, p.Links.SpineCore)
+			got := tierCounts(p)
 			if got != tc.want {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
@@ -190,4 +188,12 @@ func TestPortSplitRefusalWording(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cx7-400 runs ethernet with 1 port, not 2") {
 		t.Errorf("dual-plane on DGX H100: %v, want cx7-400 runs ethernet with 1 port, not 2", err)
 	}
+}
+
+// tierCounts writes a plan's tiers, switches per tier and links per tier
+// as the published designs are compared: "2 tiers, 64/32/0 switches,
+// links 2048/2048/0".
+func tierCounts(p *Plan) string {
+	return fmt.Sprintf("%d tiers, %d/%d/%d switches, links %d/%d/%d", p.Tiers,
+		p.Switches(TierLeaf), p.Switches(TierSpine), p.Switches(TierCore), p.Links.ServerLeaf, p.Links.LeafSpine, p.Links.SpineCore)
 }
