@@ -35,6 +35,7 @@ type importRule struct {
 var importRules = []importRule{
 	{name: "textfmt imports nothing of ours", pkgs: []string{"internal/textfmt"}, onlyOurs: []string{}},
 	{name: "fielderr imports nothing of ours", pkgs: []string{"internal/fielderr"}, onlyOurs: []string{}},
+	{name: "datadoc imports nothing of ours", pkgs: []string{"internal/datadoc"}, onlyOurs: []string{}},
 	{name: "tomledit imports nothing of ours", pkgs: []string{"internal/tomledit"}, onlyOurs: []string{}},
 	{name: "safefile imports nothing of ours", pkgs: []string{"internal/safefile/..."}, onlyOurs: []string{"internal/safefile/..."}},
 	{name: "internal packages never import the engine, the GUI or the CLI", pkgs: []string{"internal/..."},

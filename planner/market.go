@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"io/fs"
+
+	"fabricplan/internal/datadoc"
 )
 
 // Market holds the 650 Group "RDMA Networking and AI" tables (US$ B).
@@ -65,7 +67,7 @@ func LoadMarket(fsys fs.FS) (*Market, error) {
 		return nil, fmt.Errorf("read market data: %w", err)
 	}
 	var m Market
-	if err := decodeData("market data", src, &m, nil); err != nil {
+	if err := datadoc.Decode("market data", src, &m, nil); err != nil {
 		return nil, err
 	}
 	n := len(m.Technology.Years)

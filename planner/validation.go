@@ -1,10 +1,12 @@
 package planner
 
 import (
-	"fabricplan/planner/perf"
 	"fmt"
 	"io/fs"
 	"math"
+
+	"fabricplan/internal/datadoc"
+	"fabricplan/planner/perf"
 )
 
 // ValidationPoint is one published measurement or run the JCT model is
@@ -111,7 +113,7 @@ func ParseValidation(src []byte) ([]ValidationPoint, error) {
 		Schema int               `toml:"schema"`
 		Point  []ValidationPoint `toml:"point"`
 	}
-	if err := decodeData("validation points", src, &doc, &doc.Schema); err != nil {
+	if err := datadoc.Decode("validation points", src, &doc, &doc.Schema); err != nil {
 		return nil, err
 	}
 	for i, p := range doc.Point {
