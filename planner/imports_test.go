@@ -47,6 +47,8 @@ var importRules = []importRule{
 	{name: "planner/pricedraw imports nothing of ours", pkgs: []string{"planner/pricedraw/..."}, onlyOurs: []string{}},
 	{name: "planner/perf never imports the planner facade", pkgs: []string{"planner/perf/..."},
 		never: []string{"planner", "planner/scenariofile/...", "app/...", "charts/...", "cli/..."}},
+	{name: "planner/market imports only datadoc of ours", pkgs: []string{"planner/market/..."}, onlyOurs: []string{"internal/datadoc"}},
+	{name: "the engine never reads the market tables (charts and the app do)", pkgs: []string{"planner"}, never: []string{"planner/market/..."}},
 	{name: "planner/validation imports only the planner, perf and datadoc of ours", pkgs: []string{"planner/validation/..."},
 		onlyOurs: []string{"planner", "planner/perf", "internal/datadoc"}},
 	{name: "only cli and app run the validation points (the engine never imports them)", pkgs: []string{"planner/validation/..."},
@@ -196,10 +198,11 @@ func fileExists(p string) bool {
 // hall's geometry (planner/hall) importing the planner or the sizer, the
 // side-network sizer (planner/sidenet) or the price draws
 // (planner/pricedraw) importing the planner, the engine importing the
-// validation points (planner/validation).
+// validation points (planner/validation) or the market tables
+// (planner/market), the market tables importing the planner.
 func TestImportsFlowOneWay(t *testing.T) {
 	graph := moduleGraph(t, "..")
-	for _, want := range []string{"", "planner", "planner/hall", "planner/sidenet", "planner/pricedraw", "planner/validation", "internal/datadoc", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
+	for _, want := range []string{"", "planner", "planner/hall", "planner/sidenet", "planner/pricedraw", "planner/market", "planner/validation", "internal/datadoc", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
 		if _, ok := graph[want]; !ok {
 			t.Fatalf("package %s not found: the walk of the module is wrong", show(want))
 		}
@@ -233,6 +236,8 @@ func TestImportRulesBite(t *testing.T) {
 		{"the hall imports the planner", map[string][]string{"planner/hall": {"fabricplan/internal/fielderr", "fabricplan/planner"}}, "planner/hall imports only textfmt and fielderr of ours: fabricplan/planner/hall imports fabricplan/planner"},
 		{"the price draws import the planner", map[string][]string{"planner/pricedraw": {"fabricplan/planner"}}, "planner/pricedraw imports nothing of ours"},
 		{"the side-network sizer imports the planner", map[string][]string{"planner/sidenet": {"fabricplan/planner"}}, "planner/sidenet imports nothing of ours"},
+		{"the market tables import the planner", map[string][]string{"planner/market": {"fabricplan/internal/datadoc", "fabricplan/planner"}}, "planner/market imports only datadoc of ours"},
+		{"the engine reads the market tables", map[string][]string{"planner": {"fabricplan/planner/market"}}, "the engine never reads the market tables"},
 		{"the engine imports the validation points", map[string][]string{"planner": {"fabricplan/planner/validation"}}, "only cli and app run the validation points"},
 		{"the validation points import charts", map[string][]string{"planner/validation": {"fabricplan/planner", "fabricplan/charts"}}, "planner/validation imports only"},
 		{"the hall imports the fabric sizer", map[string][]string{"planner/hall": {"fabricplan/planner/fabric"}}, "planner/hall imports only"},
