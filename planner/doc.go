@@ -16,5 +16,7 @@
 // The JCT model's check against published points is planner/validation
 // and the 650 Group market tables are planner/market: both read the
 // planner's exported API or nothing of it, and the planner imports
-// neither.
+// neither. Vendor quotes files are planner/quotes' (the planner keeps
+// its Quote and Quotes as aliases: a scenario carries its quotes and a
+// BOM line the quote it is priced at).
 package planner
