@@ -14,6 +14,7 @@ import (
 	"fabricplan/charts"
 	"fabricplan/data"
 	"fabricplan/planner"
+	"fabricplan/planner/market"
 )
 
 // TestBackgroundPanicKeepsWindowAndEdits edits, forces panics in
@@ -102,7 +103,7 @@ func newTestUIOwnWindow(t *testing.T, opts Options) *UI {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := planner.LoadMarket(data.FS)
+	m, err := market.Load(data.FS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"fabricplan/data"
 	"fabricplan/planner"
+	"fabricplan/planner/market"
 )
 
 // newTestUI builds a UI on the headless test driver with the embedded
@@ -28,7 +29,7 @@ func newTestUIWith(t testing.TB, opts Options) *UI {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := planner.LoadMarket(data.FS)
+	m, err := market.Load(data.FS)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"fabricplan/app/model"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/market"
 )
 
 // AppID is the application ID; FyneApp.toml uses the same, so preferences
@@ -55,7 +56,7 @@ type UI struct {
 	app    fyne.App
 	win    fyne.Window
 	cat    *planner.Catalog
-	market *planner.Market
+	market *market.Tables
 	opts   Options
 	m      *model.Model
 
@@ -109,14 +110,14 @@ type UI struct {
 
 // New builds the UI for window w of a. It opens opts.ScenarioPath (or the
 // last scenario, or the default), and sets w's content, menu and title.
-func New(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Market, opts Options) *UI {
-	return newUI(a, w, cat, market, opts, nil)
+func New(a fyne.App, w fyne.Window, cat *planner.Catalog, mkt *market.Tables, opts Options) *UI {
+	return newUI(a, w, cat, mkt, opts, nil)
 }
 
 // newUI is New with the queue background jobs hand their results to;
 // nil hands them to Fyne's UI goroutine.
-func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, market *planner.Market, opts Options, queue chan func()) *UI {
-	u := &UI{app: a, win: w, cat: cat, market: market, opts: opts, queue: queue, do: fyne.Do}
+func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, mkt *market.Tables, opts Options, queue chan func()) *UI {
+	u := &UI{app: a, win: w, cat: cat, market: mkt, opts: opts, queue: queue, do: fyne.Do}
 	if queue != nil {
 		u.do = func(f func()) { queue <- f }
 	}

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/data"
-	"fabricplan/planner"
+	"fabricplan/planner/validation"
 )
 
 // validationColumns are the Model validation table's columns, as
@@ -17,7 +17,7 @@ import (
 var validationColumns = []string{"Published point", "Published", "Model", "Error", "Tolerance", "Fitted", "Status", "Source"}
 
 // validationCell is one cell of the Model validation table.
-func validationCell(r planner.ValidationResult, col int) string {
+func validationCell(r validation.Result, col int) string {
 	p := r.Point
 	switch col {
 	case 0:
@@ -53,11 +53,11 @@ func (u *UI) ModelValidationDialog() {
 	u.work.add()
 	go func() {
 		defer u.work.done()
-		var results []planner.ValidationResult
+		var results []validation.Result
 		err := protect("checking the JCT model", func() error {
-			points, err := planner.LoadValidation(data.FS)
+			points, err := validation.Load(data.FS)
 			if err == nil {
-				results = planner.RunValidation(points, u.cat)
+				results = validation.Run(points, u.cat)
 			}
 			return err
 		})
@@ -74,7 +74,7 @@ func (u *UI) ModelValidationDialog() {
 
 // showValidation shows the results in a dialog; a row's source opens in
 // full below the table when selected.
-func (u *UI) showValidation(results []planner.ValidationResult) {
+func (u *UI) showValidation(results []validation.Result) {
 	drifted, unfitted := 0, 0
 	for _, r := range results {
 		if r.Point.Fitted == "" {

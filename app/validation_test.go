@@ -6,7 +6,7 @@ import (
 
 	"fyne.io/fyne/v2/widget"
 
-	"fabricplan/planner"
+	"fabricplan/planner/validation"
 )
 
 // Help ▸ Model validation runs the published points off the UI goroutine
@@ -45,7 +45,7 @@ func TestModelValidationDialog(t *testing.T) {
 		sawFitted = sawFitted || strings.HasPrefix(cell.Text, "yes: ")
 		sawUnfitted = sawUnfitted || cell.Text == "no"
 		tb.UpdateCell(widget.TableCellID{Row: r, Col: 6}, cell)
-		if cell.Text != "ok" && cell.Text != planner.StatusWithinGap && cell.Text != planner.StatusKnownMiss {
+		if cell.Text != "ok" && cell.Text != validation.StatusWithinGap && cell.Text != validation.StatusKnownMiss {
 			t.Errorf("row %d status %q", r, cell.Text)
 		}
 	}

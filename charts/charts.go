@@ -9,6 +9,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/market"
 )
 
 // Input is everything a chart may draw from. Builders use what they need
@@ -20,7 +21,7 @@ type Input struct {
 	// TierSteps are the exact sizes where the swept fabric changes tiers
 	// (planner.TierSteps); the scale chart marks them.
 	TierSteps []planner.TierStep
-	Market    *planner.Market
+	Market    *market.Tables
 	// MarketYear picks the year of the market's device split to compare
 	// with the plan's NIC/switch spend; 0 takes DefaultMarketYear.
 	MarketYear int
@@ -233,7 +234,7 @@ func (in *Input) AddParts(s planner.Scenario, cat *planner.Catalog, parts Parts)
 // NewInput plans s with its alternatives and adds the scale sweep, the
 // phases and, withSearch, a design search: the input of every chart and
 // of the report. It fails only when s does not plan.
-func NewInput(s planner.Scenario, cat *planner.Catalog, m *planner.Market, year int, withSearch bool) (Input, error) {
+func NewInput(s planner.Scenario, cat *planner.Catalog, m *market.Tables, year int, withSearch bool) (Input, error) {
 	vs, err := planner.Alternatives(s, cat)
 	if err != nil {
 		return Input{}, err

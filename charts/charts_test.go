@@ -23,6 +23,7 @@ import (
 	"fabricplan/data"
 	"fabricplan/planner"
 	"fabricplan/planner/hall"
+	"fabricplan/planner/market"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden images in testdata/")
@@ -41,7 +42,7 @@ func catalog(t testing.TB) *planner.Catalog {
 func input(t testing.TB, s planner.Scenario, sizes []int) Input {
 	t.Helper()
 	cat := catalog(t)
-	m, err := planner.LoadMarket(data.FS)
+	m, err := market.Load(data.FS)
 	if err != nil {
 		t.Fatal(err)
 	}

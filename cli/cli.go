@@ -19,6 +19,7 @@ import (
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 	"fabricplan/planner/hall"
+	"fabricplan/planner/market"
 	"fabricplan/planner/scenariofile"
 )
 
@@ -49,7 +50,7 @@ type command struct {
 type cliEnv struct {
 	stdout, stderr io.Writer
 	cat            *planner.Catalog
-	market         *planner.Market
+	market         *market.Tables
 	// inputs are the files the command reads, for checkOutput.
 	inputs []string
 }
@@ -79,12 +80,12 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		return ExitOK
 	}
 	stdout, stderr = &cleanWriter{w: stdout}, &cleanWriter{w: stderr}
-	cat, market, err := loadData()
+	cat, mkt, err := loadData()
 	if err != nil {
 		fmt.Fprintln(stderr, "fabricplan:", err)
 		return ExitFailure
 	}
-	env := &cliEnv{stdout: stdout, stderr: stderr, cat: cat, market: market}
+	env := &cliEnv{stdout: stdout, stderr: stderr, cat: cat, market: mkt}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			err := c.run(env, args[1:])
@@ -512,16 +513,16 @@ func scenarioArgs(env *cliEnv, fs *flag.FlagSet, pf *planFlags, args []string, c
 
 // loadData reads the embedded catalog (with the JCT constants) and the
 // market tables, which every command and the window need.
-func loadData() (*planner.Catalog, *planner.Market, error) {
+func loadData() (*planner.Catalog, *market.Tables, error) {
 	cat, err := planner.LoadCatalog(data.FS)
 	if err != nil {
 		return nil, nil, err
 	}
-	market, err := planner.LoadMarket(data.FS)
+	mkt, err := market.Load(data.FS)
 	if err != nil {
 		return nil, nil, err
 	}
-	return cat, market, nil
+	return cat, mkt, nil
 }
 
 // Report prints err as the subcommands do and returns the exit code it
@@ -542,7 +543,7 @@ func ScenarioArg(fs *flag.FlagSet, args []string) (string, error) {
 }
 
 // LoadData loads the embedded catalog and market tables.
-func LoadData() (*planner.Catalog, *planner.Market, error) { return loadData() }
+func LoadData() (*planner.Catalog, *market.Tables, error) { return loadData() }
 
 // describeScenario titles a flag-driven run by what it plans: "513 GPUs
 // of dgx-b300, Ethernet, sn5600".

@@ -6,7 +6,7 @@ import (
 
 	"fabricplan/data"
 	"fabricplan/internal/textfmt"
-	"fabricplan/planner"
+	"fabricplan/planner/validation"
 )
 
 // validationRow is one published point in validate's JSON.
@@ -41,11 +41,11 @@ func runValidate(env *cliEnv, args []string) error {
 	if *asJSON && *md {
 		return usagef("choose --json or --markdown, not both")
 	}
-	points, err := planner.LoadValidation(data.FS)
+	points, err := validation.Load(data.FS)
 	if err != nil {
 		return err
 	}
-	results := planner.RunValidation(points, env.cat)
+	results := validation.Run(points, env.cat)
 	rows := make([]validationRow, len(results))
 	drifted := 0
 	for i, r := range results {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+
+	"fabricplan/internal/datadoc"
 )
 
 // Source says where a catalog figure came from and when. Estimate marks
@@ -300,7 +302,7 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 // ParseCatalog decodes and checks a catalog document.
 func ParseCatalog(src []byte) (*Catalog, error) {
 	var c Catalog
-	if err := decodeData("catalog", src, &c, &c.Schema); err != nil {
+	if err := datadoc.Decode("catalog", src, &c, &c.Schema); err != nil {
 		return nil, err
 	}
 	if err := c.index(); err != nil {

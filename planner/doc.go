@@ -12,4 +12,11 @@
 // Sizing one plane is planner/fabric's (pure integers, no scenario or
 // catalog); the planner builds its fabric.Spec from the scenario and
 // the switch, and multiplies the Plane it returns by the planes.
+//
+// The JCT model's check against published points is planner/validation
+// and the 650 Group market tables are planner/market: both read the
+// planner's exported API or nothing of it, and the planner imports
+// neither. Vendor quotes files are planner/quotes' (the planner keeps
+// its Quote and Quotes as aliases: a scenario carries its quotes and a
+// BOM line the quote it is priced at).
 package planner

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"fabricplan/internal/datadoc"
 	"fabricplan/planner/hall"
 )
 
@@ -34,7 +35,7 @@ func loadFacility(fsys fs.FS) (*FacilityData, error) {
 // ParseFacilityData decodes and checks data/facility.toml.
 func ParseFacilityData(src []byte) (*FacilityData, error) {
 	var d FacilityData
-	if err := decodeData("facility data", src, &d, &d.Schema); err != nil {
+	if err := datadoc.Decode("facility data", src, &d, &d.Schema); err != nil {
 		return nil, err
 	}
 	k := d.Constants

@@ -35,6 +35,7 @@ type importRule struct {
 var importRules = []importRule{
 	{name: "textfmt imports nothing of ours", pkgs: []string{"internal/textfmt"}, onlyOurs: []string{}},
 	{name: "fielderr imports nothing of ours", pkgs: []string{"internal/fielderr"}, onlyOurs: []string{}},
+	{name: "datadoc imports nothing of ours", pkgs: []string{"internal/datadoc"}, onlyOurs: []string{}},
 	{name: "tomledit imports nothing of ours", pkgs: []string{"internal/tomledit"}, onlyOurs: []string{}},
 	{name: "safefile imports nothing of ours", pkgs: []string{"internal/safefile/..."}, onlyOurs: []string{"internal/safefile/..."}},
 	{name: "internal packages never import the engine, the GUI or the CLI", pkgs: []string{"internal/..."},
@@ -46,6 +47,13 @@ var importRules = []importRule{
 	{name: "planner/pricedraw imports nothing of ours", pkgs: []string{"planner/pricedraw/..."}, onlyOurs: []string{}},
 	{name: "planner/perf never imports the planner facade", pkgs: []string{"planner/perf/..."},
 		never: []string{"planner", "planner/scenariofile/...", "app/...", "charts/...", "cli/..."}},
+	{name: "planner/quotes imports nothing of ours", pkgs: []string{"planner/quotes/..."}, onlyOurs: []string{}},
+	{name: "planner/market imports only datadoc of ours", pkgs: []string{"planner/market/..."}, onlyOurs: []string{"internal/datadoc"}},
+	{name: "the engine never reads the market tables (charts and the app do)", pkgs: []string{"planner"}, never: []string{"planner/market/..."}},
+	{name: "planner/validation imports only the planner, perf and datadoc of ours", pkgs: []string{"planner/validation/..."},
+		onlyOurs: []string{"planner", "planner/perf", "internal/datadoc"}},
+	{name: "only cli and app run the validation points (the engine never imports them)", pkgs: []string{"planner/validation/..."},
+		importers: []string{"app", "cli", "planner/validation/..."}},
 	{name: "the engine never imports scenariofile (scenariofile imports the engine)", pkgs: []string{"planner"},
 		never: []string{"planner/scenariofile/..."}},
 	{name: "the engine does no file I/O (only scenariofile, cli and app read and write files)", pkgs: []string{"planner"},
@@ -190,10 +198,13 @@ func fileExists(p string) bool {
 // app, a leaf package (textfmt, fielderr) importing the planner, the
 // hall's geometry (planner/hall) importing the planner or the sizer, the
 // side-network sizer (planner/sidenet) or the price draws
-// (planner/pricedraw) importing the planner.
+// (planner/pricedraw) importing the planner, the engine importing the
+// validation points (planner/validation) or the market tables
+// (planner/market), the market tables or the vendor quotes
+// (planner/quotes) importing the planner.
 func TestImportsFlowOneWay(t *testing.T) {
 	graph := moduleGraph(t, "..")
-	for _, want := range []string{"", "planner", "planner/hall", "planner/sidenet", "planner/pricedraw", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
+	for _, want := range []string{"", "planner", "planner/hall", "planner/sidenet", "planner/pricedraw", "planner/quotes", "planner/market", "planner/validation", "internal/datadoc", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
 		if _, ok := graph[want]; !ok {
 			t.Fatalf("package %s not found: the walk of the module is wrong", show(want))
 		}
@@ -227,6 +238,11 @@ func TestImportRulesBite(t *testing.T) {
 		{"the hall imports the planner", map[string][]string{"planner/hall": {"fabricplan/internal/fielderr", "fabricplan/planner"}}, "planner/hall imports only textfmt and fielderr of ours: fabricplan/planner/hall imports fabricplan/planner"},
 		{"the price draws import the planner", map[string][]string{"planner/pricedraw": {"fabricplan/planner"}}, "planner/pricedraw imports nothing of ours"},
 		{"the side-network sizer imports the planner", map[string][]string{"planner/sidenet": {"fabricplan/planner"}}, "planner/sidenet imports nothing of ours"},
+		{"the quotes import the planner", map[string][]string{"planner/quotes": {"fabricplan/planner"}}, "planner/quotes imports nothing of ours"},
+		{"the market tables import the planner", map[string][]string{"planner/market": {"fabricplan/internal/datadoc", "fabricplan/planner"}}, "planner/market imports only datadoc of ours"},
+		{"the engine reads the market tables", map[string][]string{"planner": {"fabricplan/planner/market"}}, "the engine never reads the market tables"},
+		{"the engine imports the validation points", map[string][]string{"planner": {"fabricplan/planner/validation"}}, "only cli and app run the validation points"},
+		{"the validation points import charts", map[string][]string{"planner/validation": {"fabricplan/planner", "fabricplan/charts"}}, "planner/validation imports only"},
 		{"the hall imports the fabric sizer", map[string][]string{"planner/hall": {"fabricplan/planner/fabric"}}, "planner/hall imports only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

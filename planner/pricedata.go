@@ -2,6 +2,8 @@ package planner
 
 import (
 	"fmt"
+
+	"fabricplan/internal/datadoc"
 )
 
 // Price bases: how a plan prices the parts a catalog marks list_premium.
@@ -54,7 +56,7 @@ type ShareBand struct {
 // ParsePriceData decodes and checks data/prices.toml.
 func ParsePriceData(src []byte) (*PriceData, error) {
 	var d PriceData
-	if err := decodeData("price data", src, &d, &d.Schema); err != nil {
+	if err := datadoc.Decode("price data", src, &d, &d.Schema); err != nil {
 		return nil, err
 	}
 	if err := d.checkConstants(); err != nil {

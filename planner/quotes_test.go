@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/quotes"
 )
 
 // The price basis changes only the parts the catalog marks list_premium
@@ -65,9 +66,9 @@ func TestPriceBasisChangesOnlyNamedParts(t *testing.T) {
 // At the flat per-tier lengths (flatLengths): the quoted parts are the flat plan's single-mode modules.
 func TestQuotesOverrideAndExpire(t *testing.T) {
 	cat := testCatalog(t)
-	qs, err := ParseQuotes("q.csv", []byte("part,unit_price,currency,vendor,date,valid_until,usd_per\n"+
+	qs, err := quotes.Parse("q.csv", []byte("part,unit_price,currency,vendor,date,valid_until,usd_per\n"+
 		"qm9700,30000,USD,Acme Networks,2026-10-01,2026-12-31,\n"+
-		"osfp-400x2,\"1,000\",EUR,Optics GmbH,2026-11-01,2026-11-30,1.10\n"))
+		"osfp-400x2,\"1,000\",EUR,Optics GmbH,2026-11-01,2026-11-30,1.10\n"), MaxPriceUSD)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestQuotesOverrideAndExpire(t *testing.T) {
 // part and where it sits. Mutation caught: unknown quotes dropped.
 func TestQuoteForUnknownPart(t *testing.T) {
 	cat := testCatalog(t)
-	qs, err := ParseQuotes("q.toml", []byte("[[quote]]\npart = \"qm9800\"\nunit_price = 1\ncurrency = \"USD\"\nvendor = \"X\"\ndate = \"2026-01-01\"\nvalid_until = \"2026-02-01\"\n"))
+	qs, err := quotes.Parse("q.toml", []byte("[[quote]]\npart = \"qm9800\"\nunit_price = 1\ncurrency = \"USD\"\nvendor = \"X\"\ndate = \"2026-01-01\"\nvalid_until = \"2026-02-01\"\n"), MaxPriceUSD)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,67 +161,4 @@ func TestQuoteForUnknownPart(t *testing.T) {
 	if p, err := Build(s, cat); err != nil || !strings.Contains(strings.Join(p.Notes, "\n"), `"missing.csv" was not read`) {
 		t.Errorf("a quotes file never read: %v", err)
 	}
-}
-
-// quoteCases are the parser's table and the fuzz target's seeds: each
-// document and the text its error must contain ("" for none).
-var quoteCases = []struct {
-	name, file, doc, err string
-}{
-	{"csv", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,30000,USD,Acme,2026-10-01,2026-12-31\n", ""},
-	{"csv columns any order, BOM, comment", "q.csv", "\ufeffvendor,part,valid_until,date,currency,unit_price\n# a comment\nAcme,qm9700,2026-12-31,2026-10-01,usd,$30000\n", ""},
-	{"toml", "q.toml", "[[quote]]\npart = \"qm9700\"\nunit_price = 30000.0\ncurrency = \"USD\"\nvendor = \"Acme\"\ndate = \"2026-10-01\"\nvalid_until = \"2026-12-31\"\n", ""},
-	{"no rows", "q.csv", "part,unit_price,currency,vendor,date,valid_until\n", "no quotes"},
-	{"empty", "q.csv", "", "empty file"},
-	{"missing column", "q.csv", "part,unit_price,currency,vendor,date\nqm9700,1,USD,A,2026-01-01\n", `no "valid_until" column`},
-	{"unknown column", "q.csv", "part,price\n", `unknown column "price"`},
-	{"price text", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,cheap,USD,A,2026-01-01,2026-02-01\n", `line 2: unit_price "cheap" is not a number`},
-	{"negative price", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,-5,USD,A,2026-01-01,2026-02-01\n", "line 2: unit_price -5"},
-	{"no vendor", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,USD,,2026-01-01,2026-02-01\n", "line 2: vendor: empty"},
-	{"bad date", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,USD,A,1/2/2026,2026-02-01\n", `line 2: date "1/2/2026"`},
-	{"ends before it starts", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,USD,A,2026-03-01,2026-02-01\n", "before the quote's date"},
-	{"foreign without rate", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,EUR,A,2026-01-01,2026-02-01\n", "usd_per: EUR needs"},
-	{"bad currency", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,euro,A,2026-01-01,2026-02-01\n", `currency "EURO"`},
-	{"toml unknown key", "q.toml", "[[quote]]\npart = \"qm9700\"\nprice = 5\n", `unknown key "quote.price"`},
-	{"toml syntax", "q.toml", "[[quote]\n", "q.toml: line 2: expected end of table array"},
-	{"toml second bad", "q.toml", "[[quote]]\npart = \"a\"\nunit_price = 1.0\nvendor = \"A\"\ndate = \"2026-01-01\"\nvalid_until = \"2026-01-02\"\n[[quote]]\npart = \"b\"\nunit_price = 1.0\ndate = \"2026-01-01\"\nvalid_until = \"2026-01-02\"\n", "q.toml line 7: vendor"},
-}
-
-// The parser accepts good files and names the line and field of every
-// bad one. Mutations caught: a missing check, or an error without its
-// line.
-func TestParseQuotes(t *testing.T) {
-	for _, tc := range quoteCases {
-		t.Run(tc.name, func(t *testing.T) {
-			qs, err := ParseQuotes(tc.file, []byte(tc.doc))
-			if tc.err == "" {
-				if err != nil || len(qs) != 1 || qs[0].Part != "qm9700" || qs[0].USD() != 30000 || qs[0].Vendor != "Acme" {
-					t.Errorf("got %+v, %v", qs, err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("got %v, want an error containing %q", err, tc.err)
-			}
-		})
-	}
-}
-
-// FuzzParseQuotes: any document either parses into quotes that pass
-// their own checks or fails with an error; nothing panics.
-func FuzzParseQuotes(f *testing.F) {
-	for _, tc := range quoteCases {
-		f.Add(tc.file, tc.doc)
-	}
-	f.Fuzz(func(t *testing.T, name, doc string) {
-		qs, err := ParseQuotes(name, []byte(doc))
-		if err != nil {
-			return
-		}
-		for _, q := range qs {
-			if !(q.USD() > 0) || q.Vendor == "" || q.Part == "" {
-				t.Errorf("accepted a bad quote %+v", q)
-			}
-		}
-	})
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 
+	"fabricplan/internal/datadoc"
 	"fabricplan/internal/fielderr"
 )
 
@@ -83,7 +84,7 @@ func ParseReliability(src []byte) (*Reliability, error) {
 		Schema int `toml:"schema"`
 		Reliability
 	}
-	if err := decodeData("reliability data", src, &doc, &doc.Schema); err != nil {
+	if err := datadoc.Decode("reliability data", src, &doc, &doc.Schema); err != nil {
 		return nil, err
 	}
 	r := doc.Reliability

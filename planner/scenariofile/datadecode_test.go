@@ -7,6 +7,7 @@ import (
 
 	"fabricplan/data"
 	"fabricplan/planner"
+	"fabricplan/planner/validation"
 )
 
 // The engine's own decode of the scenarios it ships (validation runs)
@@ -17,7 +18,7 @@ import (
 // 138.6 TFLOP/s on the 3.6B GPT point).
 func TestEngineDecodeAgreesWithStrict(t *testing.T) {
 	docs := map[string][]byte{}
-	points, err := planner.LoadValidation(data.FS)
+	points, err := validation.Load(data.FS)
 	if err != nil {
 		t.Fatal(err)
 	}

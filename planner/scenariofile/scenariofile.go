@@ -15,6 +15,7 @@ import (
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/safefile"
 	"fabricplan/planner"
+	"fabricplan/planner/quotes"
 )
 
 // Limits on a scenario document's shape, checked before decoding so a
@@ -716,7 +717,7 @@ func LoadQuotes(path string, today time.Time) (*planner.Quotes, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open quotes: %w", err)
 	}
-	qs, err := planner.ParseQuotes(path, src)
+	qs, err := quotes.Parse(path, src, planner.MaxPriceUSD)
 	if err != nil {
 		return nil, err
 	}

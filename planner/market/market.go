@@ -1,12 +1,14 @@
-package planner
+package market
 
 import (
 	"fmt"
 	"io/fs"
+
+	"fabricplan/internal/datadoc"
 )
 
-// Market holds the 650 Group "RDMA Networking and AI" tables (US$ B).
-type Market struct {
+// Tables holds the 650 Group "RDMA Networking and AI" tables (US$ B).
+type Tables struct {
 	Schema int `toml:"schema"`
 	Source struct {
 		Publisher string `toml:"publisher"`
@@ -28,28 +30,28 @@ type Market struct {
 		Total     []float64 `toml:"total"`
 	} `toml:"device"`
 	Servers struct {
-		Text                   string        `toml:"text"`
-		UnitsM                 []MarketPoint `toml:"units_m"`
-		SpendB                 []MarketPoint `toml:"spend_b"`
-		FrontEndPortsPerServer int           `toml:"front_end_ports_per_server"`
+		Text                   string  `toml:"text"`
+		UnitsM                 []Point `toml:"units_m"`
+		SpendB                 []Point `toml:"spend_b"`
+		FrontEndPortsPerServer int     `toml:"front_end_ports_per_server"`
 	} `toml:"servers"`
 }
 
-// MarketPoint is one figure the report states in its text.
-type MarketPoint struct {
+// Point is one figure the report states in its text.
+type Point struct {
 	Year      int     `toml:"year"`
 	Value     float64 `toml:"value"`
 	Qualifier string  `toml:"qualifier"` // "over", "nearly" or ""
 }
 
 // Citation names the report.
-func (m *Market) Citation() string {
+func (m *Tables) Citation() string {
 	return fmt.Sprintf("%s, %q (%s)", m.Source.Publisher, m.Source.Title, m.Source.Date)
 }
 
 // DeviceSplit returns the NIC and switching revenue of a year (US$ B) and
 // whether the report has that year.
-func (m *Market) DeviceSplit(year int) (nics, switching float64, ok bool) {
+func (m *Tables) DeviceSplit(year int) (nics, switching float64, ok bool) {
 	for i, y := range m.Device.Years {
 		if y == year {
 			return m.Device.NICs[i], m.Device.Switching[i], true
@@ -58,14 +60,14 @@ func (m *Market) DeviceSplit(year int) (nics, switching float64, ok bool) {
 	return 0, 0, false
 }
 
-// LoadMarket reads and checks market.toml from fsys.
-func LoadMarket(fsys fs.FS) (*Market, error) {
+// Load reads and checks market.toml from fsys.
+func Load(fsys fs.FS) (*Tables, error) {
 	src, err := fs.ReadFile(fsys, "market.toml")
 	if err != nil {
 		return nil, fmt.Errorf("read market data: %w", err)
 	}
-	var m Market
-	if err := decodeData("market data", src, &m, nil); err != nil {
+	var m Tables
+	if err := datadoc.Decode("market data", src, &m, nil); err != nil {
 		return nil, err
 	}
 	n := len(m.Technology.Years)

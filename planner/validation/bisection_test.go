@@ -1,8 +1,10 @@
-package planner
+package validation
 
 import (
 	"math"
 	"testing"
+
+	"fabricplan/planner"
 )
 
 // A bisection share point needs its servers, NIC speed and servers per
@@ -13,18 +15,18 @@ import (
 // accepted, the kind not dispatched to its probe (unknown kind), the
 // probe's fabric or sizes not passed through.
 func TestBisectionSharePoint(t *testing.T) {
-	base := ValidationPoint{Name: "p", Source: "s", Published: 0.6, Tolerance: 0.15, Kind: KindBisectionShare,
-		Fabric: InfiniBand, NICGbps: 20, Ranks: 566, LeafDown: 12}
+	base := Point{Name: "p", Source: "s", Published: 0.6, Tolerance: 0.15, Kind: KindBisectionShare,
+		Fabric: planner.InfiniBand, NICGbps: 20, Ranks: 566, LeafDown: 12}
 	for _, c := range []struct {
 		name   string
-		change func(*ValidationPoint)
+		change func(*Point)
 		ok     bool
 	}{
-		{"complete", func(*ValidationPoint) {}, true},
-		{"no leaf size", func(p *ValidationPoint) { p.LeafDown = 0 }, false},
-		{"one server per leaf", func(p *ValidationPoint) { p.LeafDown = 1 }, false},
-		{"one server", func(p *ValidationPoint) { p.Ranks = 1 }, false},
-		{"no NIC speed", func(p *ValidationPoint) { p.NICGbps = 0 }, false},
+		{"complete", func(*Point) {}, true},
+		{"no leaf size", func(p *Point) { p.LeafDown = 0 }, false},
+		{"one server per leaf", func(p *Point) { p.LeafDown = 1 }, false},
+		{"one server", func(p *Point) { p.Ranks = 1 }, false},
+		{"no NIC speed", func(p *Point) { p.NICGbps = 0 }, false},
 	} {
 		p := base
 		c.change(&p)
@@ -33,7 +35,7 @@ func TestBisectionSharePoint(t *testing.T) {
 		}
 	}
 	two := base
-	two.LeafDown, two.Ranks, two.Fabric = 2, 77, Ethernet
+	two.LeafDown, two.Ranks, two.Fabric = 2, 77, planner.Ethernet
 	got, err := two.model(testCatalog(t))
 	if err != nil || math.Abs(got-0.625) > 1e-9 {
 		t.Errorf("2 per leaf: %.4f (%v), want 0.625", got, err)

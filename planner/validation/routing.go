@@ -1,8 +1,9 @@
-package planner
+package validation
 
 import (
 	"fmt"
 
+	"fabricplan/planner"
 	"fabricplan/planner/perf"
 )
 
@@ -14,7 +15,7 @@ const KindRoutingGain = "routing_gain"
 // routingGain is the model's adaptive-over-static all-reduce bandwidth
 // for the point's servers, NICs, NVLink domain, ranks and queue pairs,
 // on a non-blocking two-tier fabric of the point's fabric.
-func (p ValidationPoint) routingGain(d *JCTData) (float64, error) {
+func (p Point) routingGain(d *planner.JCTData) (float64, error) {
 	gpu := d.GPUs[p.GPU]
 	if gpu == nil {
 		return 0, fmt.Errorf("unknown GPU %q", p.GPU)
@@ -26,7 +27,7 @@ func (p ValidationPoint) routingGain(d *JCTData) (float64, error) {
 
 // routingGainComplete says whether a routing gain point has its servers,
 // NICs, GPU, ranks and queue pairs in range.
-func (p *ValidationPoint) routingGainComplete() bool {
+func (p *Point) routingGainComplete() bool {
 	return p.GPU != "" && p.Ranks >= 2 && p.Ranks <= 1<<20 && inRange(float64(p.GPUsPerServer), 1, 1024) &&
 		inRange(float64(p.NICsPerServer), 1, 1024) && p.NICGbps > 0 && p.NICGbps <= 1e5 &&
 		p.NVLinkDomain >= 0 && p.NVLinkDomain <= 1<<20 && inRange(p.QueuePairs, 0, 1024) && inRange(p.Bytes, 0, 1<<40)

@@ -1,8 +1,9 @@
-package planner
+package validation
 
 import (
 	"fmt"
 
+	"fabricplan/planner"
 	"fabricplan/planner/perf"
 )
 
@@ -18,7 +19,7 @@ const KindColocationSlowdown = "colocation_slowdown"
 // colocationSlowdown is the model's step with the scenario's other jobs
 // and background load over its step without them (1 where they share no
 // link), or that less 1 for metric "added".
-func (p ValidationPoint) colocationSlowdown(cat *Catalog) (float64, error) {
+func (p Point) colocationSlowdown(cat *planner.Catalog) (float64, error) {
 	j, err := p.stepOn(cat, "", "")
 	if err != nil {
 		return 0, err
@@ -44,7 +45,7 @@ func (p ValidationPoint) colocationSlowdown(cat *Catalog) (float64, error) {
 const KindColocationBusBW = "colocation_busbw"
 
 // colocationBusBW is the model's bus bandwidth for a co-location point.
-func (p ValidationPoint) colocationBusBW(d *JCTData) (float64, error) {
+func (p Point) colocationBusBW(d *planner.JCTData) (float64, error) {
 	gpu := d.GPUs[p.GPU]
 	if gpu == nil {
 		return 0, fmt.Errorf("unknown GPU %q", p.GPU)
@@ -56,7 +57,7 @@ func (p ValidationPoint) colocationBusBW(d *JCTData) (float64, error) {
 
 // colocationBusBWComplete says whether a co-location bus bandwidth point
 // has its jobs, ranks, servers, NICs, leaves and routing in range.
-func (p *ValidationPoint) colocationBusBWComplete() bool {
+func (p *Point) colocationBusBWComplete() bool {
 	return p.Jobs >= 2 && p.Jobs <= 1024 && p.Ranks >= 2 && p.Ranks <= 1<<20 && p.serversComplete() &&
 		inRange(float64(p.LeafDown), 2, 1024) && inRange(float64(p.LeafUp), 1, 1024) && p.Channels >= 0 && p.Channels <= 64 &&
 		inRange(p.QueuePairs, 0, 1024) && inRange(p.Bytes, 0, 1<<40) && (p.Routing == "" || p.Routing == "static" || p.Routing == "adaptive")
@@ -64,6 +65,6 @@ func (p *ValidationPoint) colocationBusBWComplete() bool {
 
 // serversComplete says whether the point's servers, their NICs and the
 // NICs' speed are in range.
-func (p *ValidationPoint) serversComplete() bool {
+func (p *Point) serversComplete() bool {
 	return inRange(float64(p.GPUsPerServer), 1, 1024) && inRange(float64(p.NICsPerServer), 1, 1024) && p.NICGbps > 0 && p.NICGbps <= 1e5
 }

@@ -1,15 +1,18 @@
-package planner
+package validation
 
 import (
-	"fabricplan/planner/perf"
 	"fmt"
 	"io/fs"
 	"math"
+
+	"fabricplan/internal/datadoc"
+	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
-// ValidationPoint is one published measurement or run the JCT model is
+// Point is one published measurement or run the JCT model is
 // checked against (data/validation.toml).
-type ValidationPoint struct {
+type Point struct {
 	Name      string  `toml:"name"`
 	Kind      string  `toml:"kind"`
 	Metric    string  `toml:"metric"`
@@ -27,16 +30,16 @@ type ValidationPoint struct {
 	Scenario string `toml:"scenario"`
 
 	// A single collective's setting.
-	GPUsPerServer int     `toml:"gpus_per_server"`
-	NICsPerServer int     `toml:"nics_per_server"`
-	NICGbps       float64 `toml:"nic_gbps"`
-	Fabric        Fabric  `toml:"fabric"`
-	GPU           string  `toml:"gpu"`
-	Ranks         int     `toml:"ranks"`
-	Stride        int     `toml:"stride"`
-	Transport     string  `toml:"transport"`
-	EP            int     `toml:"ep"`
-	Bytes         float64 `toml:"bytes"`
+	GPUsPerServer int            `toml:"gpus_per_server"`
+	NICsPerServer int            `toml:"nics_per_server"`
+	NICGbps       float64        `toml:"nic_gbps"`
+	Fabric        planner.Fabric `toml:"fabric"`
+	GPU           string         `toml:"gpu"`
+	Ranks         int            `toml:"ranks"`
+	Stride        int            `toml:"stride"`
+	Transport     string         `toml:"transport"`
+	EP            int            `toml:"ep"`
+	Bytes         float64        `toml:"bytes"`
 	// NVLinkDomain is the GPUs of one NVLink domain (0: the GPU's).
 	NVLinkDomain int `toml:"nvlink_domain"`
 	// Algorithm forces the all-reduce algorithm ("ring" for a ring-only
@@ -75,43 +78,43 @@ const (
 // saying what the model leaves out.
 const maxPlainTolerance = 0.15
 
-// ValidationResult is a point with the model's answer.
-type ValidationResult struct {
-	Point ValidationPoint
+// Result is a point with the model's answer.
+type Result struct {
+	Point Point
 	Model float64
 	Err   error // the model could not be run for the point
 }
 
 // Error is the model's relative error against the published value.
-func (r ValidationResult) Error() float64 {
+func (r Result) Error() float64 {
 	return (r.Model - r.Point.Published) / r.Point.Published
 }
 
 // Within says whether the model is within the point's tolerance.
-func (r ValidationResult) Within() bool {
+func (r Result) Within() bool {
 	return r.Err == nil && math.Abs(r.Error()) <= r.Point.Tolerance
 }
 
 // Drifted says whether a point not used to fit any constant is off by
 // more than its tolerance (or could not be run): what fails CI.
-func (r ValidationResult) Drifted() bool { return r.Point.Fitted == "" && !r.Within() }
+func (r Result) Drifted() bool { return r.Point.Fitted == "" && !r.Within() }
 
-// LoadValidation reads data/validation.toml from fsys.
-func LoadValidation(fsys fs.FS) ([]ValidationPoint, error) {
+// Load reads data/validation.toml from fsys.
+func Load(fsys fs.FS) ([]Point, error) {
 	src, err := fs.ReadFile(fsys, "validation.toml")
 	if err != nil {
 		return nil, fmt.Errorf("read validation points: %w", err)
 	}
-	return ParseValidation(src)
+	return Parse(src)
 }
 
-// ParseValidation decodes and checks the validation points.
-func ParseValidation(src []byte) ([]ValidationPoint, error) {
+// Parse decodes and checks the validation points.
+func Parse(src []byte) ([]Point, error) {
 	var doc struct {
-		Schema int               `toml:"schema"`
-		Point  []ValidationPoint `toml:"point"`
+		Schema int     `toml:"schema"`
+		Point  []Point `toml:"point"`
 	}
-	if err := decodeData("validation points", src, &doc, &doc.Schema); err != nil {
+	if err := datadoc.Decode("validation points", src, &doc, &doc.Schema); err != nil {
 		return nil, err
 	}
 	for i, p := range doc.Point {
@@ -122,28 +125,28 @@ func ParseValidation(src []byte) ([]ValidationPoint, error) {
 	return doc.Point, nil
 }
 
-// RunValidation times every point on the model with cat's constants.
-func RunValidation(points []ValidationPoint, cat *Catalog) []ValidationResult {
-	out := make([]ValidationResult, len(points))
+// Run times every point on the model with cat's constants.
+func Run(points []Point, cat *planner.Catalog) []Result {
+	out := make([]Result, len(points))
 	for i, p := range points {
 		v, err := p.model(cat)
-		out[i] = ValidationResult{Point: p, Model: v, Err: err}
+		out[i] = Result{Point: p, Model: v, Err: err}
 	}
 	return out
 }
 
 // model is the model's answer for the point.
-func (p ValidationPoint) model(cat *Catalog) (float64, error) {
+func (p Point) model(cat *planner.Catalog) (float64, error) {
 	d := cat.JCT
 	switch p.Kind {
 	case KindStep:
 		return p.stepMetric(cat)
 	case KindRoCEOverIB:
-		roce, err := p.stepOn(cat, Ethernet, "tomahawk5")
+		roce, err := p.stepOn(cat, planner.Ethernet, "tomahawk5")
 		if err != nil {
 			return 0, err
 		}
-		ib, err := p.stepOn(cat, InfiniBand, "qm9700")
+		ib, err := p.stepOn(cat, planner.InfiniBand, "qm9700")
 		if err != nil {
 			return 0, err
 		}
@@ -153,9 +156,9 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 		if gpu == nil {
 			return 0, fmt.Errorf("unknown GPU %q", p.GPU)
 		}
-		tr := RDMA
+		tr := planner.RDMA
 		if p.Transport == "tcp" {
-			tr = TCP
+			tr = planner.TCP
 		}
 		return perf.AllReduceBusBW(d, perf.AllReduceProbe{GPU: gpu, Transport: tr, GPUsPerServer: p.GPUsPerServer, NICsPerServer: p.NICsPerServer,
 			NICGbps: p.NICGbps, Fabric: perf.Fabric(p.Fabric), Algorithm: p.Algorithm, NVLinkDomain: p.NVLinkDomain,
@@ -178,7 +181,7 @@ func (p ValidationPoint) model(cat *Catalog) (float64, error) {
 
 // sharingModel is the model's answer for the kinds of routing and sharing
 // points model does not handle.
-func (p ValidationPoint) sharingModel(cat *Catalog) (float64, error) {
+func (p Point) sharingModel(cat *planner.Catalog) (float64, error) {
 	switch p.Kind {
 	case KindRoutingGain:
 		return p.routingGain(cat.JCT)
@@ -194,8 +197,8 @@ func (p ValidationPoint) sharingModel(cat *Catalog) (float64, error) {
 
 // stepOn builds the point's scenario on fabric f with switch sw ("" keeps
 // the scenario's) and returns its JCT.
-func (p ValidationPoint) stepOn(cat *Catalog, f Fabric, sw string) (*JCT, error) {
-	s, err := ScenarioFromData([]byte(p.Scenario))
+func (p Point) stepOn(cat *planner.Catalog, f planner.Fabric, sw string) (*planner.JCT, error) {
+	s, err := planner.ScenarioFromData([]byte(p.Scenario))
 	if err == nil {
 		err = s.Validate(cat)
 	}
@@ -206,7 +209,7 @@ func (p ValidationPoint) stepOn(cat *Catalog, f Fabric, sw string) (*JCT, error)
 	if f != "" {
 		s.Network.Fabric, s.Network.Switch = f, sw
 	}
-	pl, err := Build(s, cat)
+	pl, err := planner.Build(s, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +220,7 @@ func (p ValidationPoint) stepOn(cat *Catalog, f Fabric, sw string) (*JCT, error)
 }
 
 // stepMetric is the point's metric of a whole run.
-func (p ValidationPoint) stepMetric(cat *Catalog) (float64, error) {
+func (p Point) stepMetric(cat *planner.Catalog) (float64, error) {
 	j, err := p.stepOn(cat, "", "")
 	if err != nil {
 		return 0, err
@@ -246,7 +249,7 @@ func (p ValidationPoint) stepMetric(cat *Catalog) (float64, error) {
 // leaves out), a known miss (more than half off, inside a tolerance its
 // gap widened so far that the point records a limit, not an agreement), off (a fitted point past its tolerance), DRIFTED (an
 // unfitted one), or why it could not be run.
-func (r ValidationResult) Status() string {
+func (r Result) Status() string {
 	switch {
 	case r.Err != nil:
 		return "cannot run: " + r.Err.Error()
@@ -274,7 +277,7 @@ const StatusKnownMiss = "MISS (known gap)"
 const knownMissError = 0.5
 
 // FittedText is "no", or "yes: " and the constants the point fitted.
-func (p ValidationPoint) FittedText() string {
+func (p Point) FittedText() string {
 	if p.Fitted == "" {
 		return "no"
 	}
@@ -282,7 +285,7 @@ func (p ValidationPoint) FittedText() string {
 }
 
 // check says what point i (from 0) of data/validation.toml lacks.
-func (p *ValidationPoint) check(i int) error {
+func (p *Point) check(i int) error {
 	if p.Name == "" || p.Source == "" || !(p.Published > 0) || !(p.Tolerance > 0) {
 		return fmt.Errorf("validation point %d (%q): needs a name, a source, a published value and a tolerance above 0", i+1, p.Name)
 	}
@@ -294,14 +297,14 @@ func (p *ValidationPoint) check(i int) error {
 		return fmt.Errorf("validation point %q: unknown kind %q", p.Name, p.Kind)
 	}
 	if !ok {
-		return fmt.Errorf("validation point %q: %s", p.Name, validationNeeds[p.Kind])
+		return fmt.Errorf("validation point %q: %s", p.Name, needs[p.Kind])
 	}
 	return nil
 }
 
-// complete says whether the point has what its kind needs (validationNeeds),
+// complete says whether the point has what its kind needs (needs),
 // and whether the kind is known.
-func (p *ValidationPoint) complete() (ok, known bool) {
+func (p *Point) complete() (ok, known bool) {
 	switch p.Kind {
 	case KindStep, KindRoCEOverIB:
 		return p.Scenario != "", true
@@ -325,15 +328,15 @@ func (p *ValidationPoint) complete() (ok, known bool) {
 
 // busBWComplete says whether an all-reduce bus bandwidth point has its
 // ranks, stride, server, NIC, NVLink domain and bytes in range.
-func (p *ValidationPoint) busBWComplete() bool {
+func (p *Point) busBWComplete() bool {
 	return p.Ranks >= 2 && p.Ranks <= 1<<20 && p.Stride >= 0 && p.Stride <= 1<<20 &&
 		inRange(float64(p.GPUsPerServer), 1, 1024) && inRange(float64(p.NICsPerServer), 1, 1024) && p.NICGbps > 0 && p.NICGbps <= 1e5 &&
 		p.NVLinkDomain >= 0 && p.NVLinkDomain <= 1<<20 && inRange(p.Bytes, 0, 1<<40)
 }
 
-// validationNeeds says what a point of each kind needs besides a name,
+// needs says what a point of each kind needs besides a name,
 // a source, a published value and a tolerance.
-var validationNeeds = map[string]string{
+var needs = map[string]string{
 	KindStep:               "a " + KindStep + " point needs a scenario",
 	KindRoCEOverIB:         "a " + KindRoCEOverIB + " point needs a scenario",
 	KindColocationSlowdown: "a " + KindColocationSlowdown + " point needs a scenario, and metric \"added\" or none",
@@ -344,3 +347,6 @@ var validationNeeds = map[string]string{
 	KindBisectionShare:     "needs ranks (servers) of 2 or more, nic_gbps and leaf_down of 2 to 1024",
 	KindColocationBusBW:    "needs gpu, jobs of 2 or more, ranks of 2 or more, gpus_per_server, nics_per_server, nic_gbps, leaf_down of 2 to 1024, leaf_up, and routing \"static\", \"adaptive\" or none",
 }
+
+// inRange says whether v is in [lo, hi] (false for NaN).
+func inRange(v, lo, hi float64) bool { return v >= lo && v <= hi }

@@ -1,8 +1,10 @@
-package planner
+package validation
 
 import (
 	"math"
 	"testing"
+
+	"fabricplan/planner"
 )
 
 // A routing gain point needs what its kind reads, and the model's gain
@@ -16,18 +18,18 @@ import (
 // pairs past the active cap counted.
 func TestRoutingGainPoint(t *testing.T) {
 	d := testCatalog(t).JCT
-	base := ValidationPoint{Name: "p", Source: "s", Published: 1.7, Tolerance: 0.15, Kind: KindRoutingGain,
-		GPU: "gb300", GPUsPerServer: 4, NICsPerServer: 4, NICGbps: 800, Fabric: Ethernet, NVLinkDomain: 72, Ranks: 288, QueuePairs: 4}
+	base := Point{Name: "p", Source: "s", Published: 1.7, Tolerance: 0.15, Kind: KindRoutingGain,
+		GPU: "gb300", GPUsPerServer: 4, NICsPerServer: 4, NICGbps: 800, Fabric: planner.Ethernet, NVLinkDomain: 72, Ranks: 288, QueuePairs: 4}
 	for _, c := range []struct {
 		name   string
-		change func(*ValidationPoint)
+		change func(*Point)
 		ok     bool
 	}{
-		{"complete", func(*ValidationPoint) {}, true},
-		{"no GPU", func(p *ValidationPoint) { p.GPU = "" }, false},
-		{"one rank", func(p *ValidationPoint) { p.Ranks = 1 }, false},
-		{"qps past 1024", func(p *ValidationPoint) { p.QueuePairs = 2048 }, false},
-		{"no NIC speed", func(p *ValidationPoint) { p.NICGbps = 0 }, false},
+		{"complete", func(*Point) {}, true},
+		{"no GPU", func(p *Point) { p.GPU = "" }, false},
+		{"one rank", func(p *Point) { p.Ranks = 1 }, false},
+		{"qps past 1024", func(p *Point) { p.QueuePairs = 2048 }, false},
+		{"no NIC speed", func(p *Point) { p.NICGbps = 0 }, false},
 	} {
 		p := base
 		c.change(&p)
@@ -49,7 +51,7 @@ func TestRoutingGainPoint(t *testing.T) {
 	if got, _ := small.routingGain(d); math.Abs(got-1) > 1e-9 {
 		t.Errorf("8 GPUs under one leaf: gain %.4f, want 1", got)
 	}
-	if _, err := (ValidationPoint{Kind: KindRoutingGain, GPU: "no-such"}).routingGain(d); err == nil {
+	if _, err := (Point{Kind: KindRoutingGain, GPU: "no-such"}).routingGain(d); err == nil {
 		t.Error("unknown GPU: no error")
 	}
 }

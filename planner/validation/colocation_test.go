@@ -1,9 +1,11 @@
-package planner
+package validation
 
 import (
 	"fmt"
 	"math"
 	"testing"
+
+	"fabricplan/planner"
 )
 
 // colocationScenario is two or more Llama 3 70B jobs (tp 8) on 2,048
@@ -46,7 +48,7 @@ func TestColocationSlowdownPoint(t *testing.T) {
 	cat := testCatalog(t)
 	slowdown := func(jobs int, placement, phase, lb string) float64 {
 		t.Helper()
-		p := ValidationPoint{Name: "p", Source: "s", Published: 1.1, Tolerance: 0.1, Kind: KindColocationSlowdown,
+		p := Point{Name: "p", Source: "s", Published: 1.1, Tolerance: 0.1, Kind: KindColocationSlowdown,
 			Scenario: colocationScenario(jobs, placement, phase, lb)}
 		if err := p.check(0); err != nil {
 			t.Fatal(err)
@@ -75,7 +77,7 @@ func TestColocationSlowdownPoint(t *testing.T) {
 			t.Errorf("%s: slowdown %.6f, want 1", c.name, got)
 		}
 	}
-	if err := (&ValidationPoint{Name: "p", Source: "s", Published: 1, Tolerance: 0.1, Kind: KindColocationSlowdown}).check(0); err == nil {
+	if err := (&Point{Name: "p", Source: "s", Published: 1, Tolerance: 0.1, Kind: KindColocationSlowdown}).check(0); err == nil {
 		t.Error("a point without a scenario accepted")
 	}
 }
@@ -96,7 +98,7 @@ func TestColocationBackgroundPoint(t *testing.T) {
 		if bg > 0 {
 			sc += fmt.Sprintf("background_leaf = %g\n", bg)
 		}
-		p := ValidationPoint{Name: "p", Source: "s", Published: 1.1, Tolerance: 0.1, Kind: KindColocationSlowdown, Metric: metric, Scenario: sc}
+		p := Point{Name: "p", Source: "s", Published: 1.1, Tolerance: 0.1, Kind: KindColocationSlowdown, Metric: metric, Scenario: sc}
 		if err := p.check(0); err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +122,7 @@ func TestColocationBackgroundPoint(t *testing.T) {
 		}
 		prev = ratio
 	}
-	bad := ValidationPoint{Name: "p", Source: "s", Published: 1, Tolerance: 0.1, Kind: KindColocationSlowdown, Metric: "ratio",
+	bad := Point{Name: "p", Source: "s", Published: 1, Tolerance: 0.1, Kind: KindColocationSlowdown, Metric: "ratio",
 		Scenario: colocationScenario(1, "packed", "random", "ecmp")}
 	if err := bad.check(0); err == nil {
 		t.Error(`metric "ratio" accepted`)
@@ -145,7 +147,7 @@ func TestValidationStatus(t *testing.T) {
 		{0.5, 0.15, "", "DRIFTED"},
 		{0.5, 0.15, "x", "off (fitted)"},
 	} {
-		r := ValidationResult{Point: ValidationPoint{Published: 1, Tolerance: c.tol, Fitted: c.fitted, Gap: "g"}, Model: c.model}
+		r := Result{Point: Point{Published: 1, Tolerance: c.tol, Fitted: c.fitted, Gap: "g"}, Model: c.model}
 		if got := r.Status(); got != c.want {
 			t.Errorf("model %g, tolerance %g, fitted %q: status %q, want %q", c.model, c.tol, c.fitted, got, c.want)
 		}
@@ -164,19 +166,19 @@ func TestValidationStatus(t *testing.T) {
 // the leaf's ratio not taken from its ports, a point without jobs, with
 // one job or without uplinks accepted, the kind not dispatched.
 func TestColocationBusBWPoint(t *testing.T) {
-	base := ValidationPoint{Name: "p", Source: "s", Published: 4.28, Tolerance: 0.15, Kind: KindColocationBusBW,
-		GPU: "a100", GPUsPerServer: 2, NICsPerServer: 2, NICGbps: 50, Fabric: Ethernet, LeafDown: 4, LeafUp: 2,
+	base := Point{Name: "p", Source: "s", Published: 4.28, Tolerance: 0.15, Kind: KindColocationBusBW,
+		GPU: "a100", GPUsPerServer: 2, NICsPerServer: 2, NICGbps: 50, Fabric: planner.Ethernet, LeafDown: 4, LeafUp: 2,
 		Jobs: 2, Ranks: 4, Channels: 2, QueuePairs: 1, Routing: "adaptive", Bytes: 1 << 27}
 	for _, c := range []struct {
 		name   string
-		change func(*ValidationPoint)
+		change func(*Point)
 		ok     bool
 	}{
-		{"complete", func(*ValidationPoint) {}, true},
-		{"one job", func(p *ValidationPoint) { p.Jobs = 1 }, false},
-		{"no uplinks", func(p *ValidationPoint) { p.LeafUp = 0 }, false},
-		{"one port per leaf", func(p *ValidationPoint) { p.LeafDown = 1 }, false},
-		{"unknown routing", func(p *ValidationPoint) { p.Routing = "ecmp" }, false},
+		{"complete", func(*Point) {}, true},
+		{"one job", func(p *Point) { p.Jobs = 1 }, false},
+		{"no uplinks", func(p *Point) { p.LeafUp = 0 }, false},
+		{"one port per leaf", func(p *Point) { p.LeafDown = 1 }, false},
+		{"unknown routing", func(p *Point) { p.Routing = "ecmp" }, false},
 	} {
 		p := base
 		c.change(&p)

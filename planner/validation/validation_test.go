@@ -1,4 +1,4 @@
-package planner
+package validation
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // past its tolerance.
 func TestValidationPoints(t *testing.T) {
 	cat := testCatalog(t)
-	points, err := LoadValidation(data.FS)
+	points, err := Load(data.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func TestValidationPoints(t *testing.T) {
 		t.Fatalf("%d points", len(points))
 	}
 	kinds := map[string]bool{}
-	for _, r := range RunValidation(points, cat) {
+	for _, r := range Run(points, cat) {
 		kinds[r.Point.Kind] = true
 		t.Logf("| %s | %g %s | %.4g | %+.1f%% | %q |", r.Point.Name, r.Point.Published, r.Point.Unit, r.Model, 100*r.Error(), r.Point.Fitted)
 		if !r.Within() {
@@ -46,12 +46,12 @@ func TestValidationDrift(t *testing.T) {
 	jd.Efficiency.InfiniBand /= 2
 	c := *cat
 	c.JCT = &jd
-	points, err := LoadValidation(data.FS)
+	points, err := Load(data.FS)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var driftedEP, fittedOff bool
-	for _, r := range RunValidation(points, &c) {
+	for _, r := range Run(points, &c) {
 		if r.Point.Kind == KindAllToAllRDMA && r.Drifted() {
 			driftedEP = true
 		}
@@ -65,7 +65,7 @@ func TestValidationDrift(t *testing.T) {
 }
 
 // Bad validation files are refused with the point and what is missing.
-func TestParseValidationErrors(t *testing.T) {
+func TestParseErrors(t *testing.T) {
 	for _, c := range []struct{ name, src, want string }{
 		{"no schema", "[[point]]\nname = \"a\"\n", "schema"},
 		{"unknown kind", "schema = 1\n[[point]]\nname = \"a\"\nkind = \"magic\"\npublished = 1\ntolerance = 0.1\nsource = \"s\"\n", "unknown kind"},
@@ -75,7 +75,7 @@ func TestParseValidationErrors(t *testing.T) {
 		{"broken", "schema = 1\n[[point]\n", "validation points"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseValidation([]byte(c.src))
+			_, err := Parse([]byte(c.src))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("got %v, want an error with %q", err, c.want)
 			}
@@ -83,9 +83,9 @@ func TestParseValidationErrors(t *testing.T) {
 	}
 }
 
-// FuzzParseValidation: no input panics the parser, and whatever it
+// FuzzParse: no input panics the parser, and whatever it
 // accepts runs without panicking.
-func FuzzParseValidation(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	src, err := data.FS.ReadFile("validation.toml")
 	if err != nil {
 		f.Fatal(err)
@@ -99,10 +99,10 @@ func FuzzParseValidation(f *testing.F) {
 	f.Add("schema = 1\n[[point]]\nname = \"a\"\nkind = \"colocation_slowdown\"\nmetric = \"added\"\npublished = 0.11\ntolerance = 1\ngap = \"g\"\nsource = \"s\"\nscenario = \"schema = 1\\n[workload]\\nbackground_leaf = 0.125\\n\"\n")
 	cat := testCatalog(f)
 	f.Fuzz(func(t *testing.T, s string) {
-		points, err := ParseValidation([]byte(s))
+		points, err := Parse([]byte(s))
 		if err != nil || len(points) > 3 {
 			return
 		}
-		RunValidation(points, cat)
+		Run(points, cat)
 	})
 }
