@@ -527,8 +527,7 @@ func gradientSync(net *netModel, zs int, gradBytes, paramBytes float64, g commGr
 	if zs == 3 {
 		gathers = 2
 	}
-	rs := net.reduceScatter(gradBytes, g)
-	ag := net.allGather(paramBytes, g)
+	rs, ag := net.reduceScatterPair(gradBytes, paramBytes, g)
 	return collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto, gatherS: gathers * ag.time}
 }
 
@@ -891,8 +890,6 @@ func (m *netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64
 
 func arFactor(n int) float64 { return 2 * float64(n-1) / float64(n) }
 func rsFactor(n int) float64 { return float64(n-1) / float64(n) }
-
-func (m *netModel) allGather(bytes float64, g commGroup) collTime { return m.reduceScatter(bytes, g) }
 
 func (m *netModel) allToAll(bytes float64, g commGroup) collTime {
 	return m.allToAllRouted(bytes, g, moeRouting{})

@@ -157,29 +157,42 @@ func (m *netModel) ringOrTree(bytes float64, g commGroup, ring, tree bool) collT
 	return collTime{time: bestT, busbw: busbw * bestP.BWFraction, algo: AlgoRing, proto: bestP.Name}
 }
 
-// reduceScatter times a reduce-scatter of bytes per rank: every protocol
-// on a ring, and NCCL's PAT algorithm (Simple, latency logarithmic in the
-// domains) when it crosses the network; the fastest kept.
-func (m *netModel) reduceScatter(bytes float64, g commGroup) collTime {
-	bw, busbw := m.bwTime(bytes, g, rsFactor)
+// reduceScatterPair times a reduce-scatter (or an all-gather, which
+// NCCL times alike) of a and of b bytes per rank over group g: a
+// sharded optimizer's gradient reduce-scatter and parameter all-gather.
+// Each runs every protocol on a ring, and NCCL's PAT algorithm (Simple,
+// latency logarithmic in the domains) when it crosses the network; the
+// fastest kept. The ring latencies and PAT's are worked out once for
+// both (timed one at a time, they were a tenth of an estimate).
+func (m *netModel) reduceScatterPair(a, b float64, g commGroup) (collTime, collTime) {
+	bwA, busbw := m.bwTime(a, g, rsFactor)
+	bwB, _ := m.bwTime(b, g, rsFactor)
 	// The fastest ring, kept as its protocol and time (see allReduceOf).
-	var bestP *Protocol
-	bestT := 0.0
+	var bestA, bestB *Protocol
+	tA, tB := 0.0, 0.0
 	for _, p := range m.protos {
-		if t := m.ringLatency(p, g.ranks-1, g.nodes-1, g) + bw/p.BWFraction; bestP == nil || t < bestT {
-			bestP, bestT = p, t
+		lat := m.ringLatency(p, g.ranks-1, g.nodes-1, g)
+		if t := lat + bwA/p.BWFraction; bestA == nil || t < tA {
+			bestA, tA = p, t
+		}
+		if t := lat + bwB/p.BWFraction; bestB == nil || t < tB {
+			bestB, tB = p, t
 		}
 	}
-	var best collTime
-	if bestP != nil {
-		best = collTime{time: bestT, busbw: busbw * bestP.BWFraction, algo: AlgoRing, proto: bestP.Name}
+	var rsA, rsB collTime
+	if bestA != nil {
+		rsA = collTime{time: tA, busbw: busbw * bestA.BWFraction, algo: AlgoRing, proto: bestA.Name}
+		rsB = collTime{time: tB, busbw: busbw * bestB.BWFraction, algo: AlgoRing, proto: bestB.Name}
 	}
 	if !g.local && g.nodes > 1 {
 		simple := m.protos[len(m.protos)-1]
 		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS, g)) * us
-		if t := lat + bw; best.proto == "" || t < best.time { // pick's rule, no timing built to lose
-			best = collTime{time: t, busbw: busbw, algo: AlgoPAT, proto: simple.Name}
+		if t := lat + bwA; rsA.proto == "" || t < rsA.time { // pick's rule, no timing built to lose
+			rsA = collTime{time: t, busbw: busbw, algo: AlgoPAT, proto: simple.Name}
+		}
+		if t := lat + bwB; rsB.proto == "" || t < rsB.time {
+			rsB = collTime{time: t, busbw: busbw, algo: AlgoPAT, proto: simple.Name}
 		}
 	}
-	return best
+	return rsA, rsB
 }
