@@ -76,8 +76,9 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	return t.out
 }
 
-// maxEffects is room for every effect one breakdown can hold.
-const maxEffects = 12
+// maxEffects is room for every effect one breakdown can hold: each
+// named effect once.
+const maxEffects = 11
 
 // effectTimer times a planned step again with one effect of its fabric
 // removed at a time. It lives on its caller's stack: the steps it times

@@ -108,6 +108,10 @@ type JCT struct {
 	// Findings are what a planner should know about the estimate: memory
 	// over or tight, a pipeline short of micro-batches.
 	Findings []string
+	// locals remembers the estimate's all-reduces inside one NVLink
+	// domain while it is made, in the same allocation; last, as it holds
+	// no pointer past its first field.
+	locals localMemo
 }
 
 // FitsMemory says whether the job runs in its GPUs' memory (tight
@@ -232,6 +236,7 @@ type fabricView struct {
 	// from the leaf group and ratio).
 	leafDown, leafUp int
 	maxLoads         *maxLoadMemo // shared by the copies one estimate makes
+	locals           *localMemo   // likewise; set by Estimate alone (nil: none)
 	jobServers       int
 	// Sharing: background load per tier (fraction of the uplinks' capacity
 	// other traffic holds) and whether other jobs cross in phase.
@@ -456,6 +461,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
 	fv := n.jobView(w, d)
+	j.locals.d, fv.locals = d, &j.locals // this estimate's alone: not in jobView, whose views outlive it
 	// The compute efficiency depends on the workload and GPU alone: work
 	// it out once for every timing below.
 	wt := w

@@ -3,6 +3,7 @@ package perf
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // NCCL's wire protocols (data/jct.toml [collective.protocols]).
@@ -100,6 +101,24 @@ func pick(best, c collTime) collTime {
 // back-end share) times the protocol's fraction, and the tree's 0.92
 // for a tree.
 func (m *netModel) allReduce(bytes float64, g commGroup) collTime {
+	c := m.fv.locals
+	if !g.local || c == nil || c.d != m.d {
+		return m.allReduceFresh(bytes, g)
+	}
+	k := localSlot{bytes: bytes, nvlinkRawGBs: m.nvlinkRawGBs, nvlsE: m.nvlsEff, ranks: int32(g.ranks), algorithm: algoIndex(m.fv.algorithm)}
+	if int(k.ranks) != g.ranks || k.algorithm < 0 {
+		return m.allReduceFresh(bytes, g) // past the key's range
+	}
+	if t, ok := c.get(m, &k); ok {
+		return t
+	}
+	t := m.allReduceFresh(bytes, g)
+	c.put(m, &k, t)
+	return t
+}
+
+// allReduceFresh is allReduce, never remembered.
+func (m *netModel) allReduceFresh(bytes float64, g commGroup) collTime {
 	if best := m.allReduceOf(bytes, g, true); best.proto != "" {
 		return best
 	}
@@ -195,4 +214,90 @@ func (m *netModel) reduceScatterPair(a, b float64, g commGroup) (collTime, collT
 		}
 	}
 	return rsA, rsB
+}
+
+// localMemo remembers, within one estimate, the all-reduces of groups
+// inside one NVLink domain (tensor parallelism, mostly). The estimate
+// times its step many ways, on TCP/IP and with each fabric effect
+// removed, and none of those reaches a group that never leaves the
+// domain but the in-network effect, which turns NVLink SHARP off: yet
+// the planned step's tensor-parallel all-reduce was timed again, every
+// protocol and algorithm, for each. It serves the one JCTData d it is
+// made for (another passes it by); its key is the rest of what such an
+// all-reduce reads (localSlot), compared field by field (the key's ==,
+// a call to compare a string, cost a fifth of what it saved). It holds
+// no pointer but d, names its answers' algorithm and protocol by index,
+// and sits last in the JCT, so the collector scans none of it but d,
+// and the JCT stays in its allocation's size class (2,304 bytes).
+// One estimate runs on one goroutine.
+type localMemo struct {
+	d       *JCTData
+	slots   [localSlots]localSlot
+	n, next uint8 // answers held; where the next goes (the oldest once full)
+}
+
+// localSlots is the answers a localMemo holds: an estimate asks about
+// one or two (NVLS on, and off for the in-network effect).
+const localSlots = 2
+
+// localSlot is one all-reduce remembered: its key, then its answer.
+//
+// The key is what the all-reduce of a group inside one NVLink domain
+// reads beside the data (the protocols' latencies and bandwidth
+// fractions, the NVLS constants, NVLink's efficiency): the bytes and
+// ranks (perNode is the ranks, on one node); the GPU's NVLink line rate
+// (its effective rate is that times the data's efficiency) and NVLS
+// efficiency (0 with NVLS made unavailable); and the forced algorithm
+// (algoIndex). The network (transport, back-end bandwidth, switch
+// latency, SHARP, an ideal back end) does not reach it: its ring
+// crosses no network hop and it has no tree, SHARP or NVLS tree.
+//
+// The answer is a collTime, its algorithm and protocol by index
+// (algoIndex, the netModel's protocols).
+type localSlot struct {
+	bytes, nvlinkRawGBs, nvlsE float64
+	time, busbw                float64
+	ranks                      int32
+	algorithm                  int8
+	algo, proto                int8
+}
+
+// algoIndex is algo's place in Algorithms plus 1 (0: "", any; -1: an
+// algorithm not listed).
+func algoIndex(algo string) int8 {
+	if algo == "" {
+		return 0
+	}
+	return int8(slices.Index(Algorithms, algo) + 1)
+}
+
+// get is the answer for the key k holds, if held.
+func (c *localMemo) get(m *netModel, k *localSlot) (collTime, bool) {
+	for i := range c.n {
+		if h := &c.slots[i]; h.bytes == k.bytes && h.ranks == k.ranks && h.nvlsE == k.nvlsE &&
+			h.nvlinkRawGBs == k.nvlinkRawGBs && h.algorithm == k.algorithm {
+			return collTime{time: h.time, busbw: h.busbw, algo: Algorithms[h.algo-1], proto: m.protos[h.proto].Name}, true
+		}
+	}
+	return collTime{}, false
+}
+
+// put holds t as the answer for the key k holds, in place of the oldest
+// once full; an answer it cannot name by index (no algorithm, a
+// protocol not m's) is not held.
+func (c *localMemo) put(m *netModel, k *localSlot, t collTime) {
+	algo, proto := algoIndex(t.algo), -1
+	for i, p := range m.protos {
+		if p.Name == t.proto {
+			proto = i
+			break
+		}
+	}
+	if algo <= 0 || proto < 0 || t.gatherS != 0 {
+		return
+	}
+	k.time, k.busbw, k.algo, k.proto = t.time, t.busbw, algo, int8(proto)
+	c.slots[c.next] = *k
+	c.next = (c.next + 1) % localSlots
+	c.n = min(c.n+1, localSlots)
 }
