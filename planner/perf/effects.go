@@ -40,7 +40,7 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
 	}
-	if fv.spread && fv.jobs > 1 {
+	if fv.sharing() {
 		fv.othersBusy = st.crossingS() / st.StepS // as solved for st
 		if fv.aligned {
 			fv.othersBusy = 1 // they cross whenever this job does
@@ -48,6 +48,11 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	}
 	t := effectTimer{w: w, gpu: gpu, d: d, fv: fv, dp: dp, micro: micro, stepS: st.StepS,
 		out: out[:0]}
+	if !fv.sharing() {
+		// st was timed once on fv as it is here (stepTime), so a change
+		// that cannot reach a class leaves it as st has it.
+		t.planned, t.reuse = st, true
+	}
 	if out == nil {
 		t.out = make([]Effect, 0, maxEffects)
 	}
@@ -59,12 +64,11 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 		crossingEffects(&t, crossing)
 	}
 	if detail := inNetworkDetail(st); detail != "" {
-		t.without(EffectInNetwork, detail,
-			func(v fabricView) fabricView { v.sharp, v.noNVLS, v.algorithm = false, true, ""; return v })
+		t.withoutIn(EffectInNetwork, detail, inNetworkReach(&w), noInNetwork)
 	}
 	if experts {
-		t.without(EffectExperts, "ep "+strconv.Itoa(w.EP)+" spans more than one "+strconv.Itoa(domain)+"-GPU NVLink domain",
-			func(v fabricView) fabricView { v.epOnNVLink = true; return v })
+		t.withoutIn(EffectExperts, "ep "+strconv.Itoa(w.EP)+" spans more than one "+strconv.Itoa(domain)+"-GPU NVLink domain",
+			expertsReach, expertsOnNVLink)
 	}
 	if domain > 8 {
 		t.without(EffectNVLink, "the "+strconv.Itoa(domain)+"-GPU domain against an 8-GPU server's (negative: time saved)",
@@ -75,6 +79,40 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	}
 	return t.out
 }
+
+// noInNetwork is a view without in-network reduction: no SHARP, no
+// NVLink SHARP, no forced algorithm.
+func noInNetwork(v fabricView) fabricView {
+	v.sharp, v.noNVLS, v.algorithm = false, true, ""
+	return v
+}
+
+// inNetworkReach is the classes noInNetwork can change in a step of w:
+// those that all-reduce (tensor parallelism; data parallelism without a
+// sharded optimizer), the only collective that reads SHARP, NVLS or the
+// forced algorithm. Groups, sends, all-to-alls and reduce-scatters do
+// not read them.
+func inNetworkReach(w *Workload) classSet {
+	if w.zeroStage() <= 0 {
+		return classBit(ClassTP) | classBit(ClassDP)
+	}
+	return classBit(ClassTP)
+}
+
+// expertsOnNVLink is a view that keeps expert-parallel traffic inside
+// the NVLink domain, which only the expert-parallel class reads
+// (expertsReach).
+func expertsOnNVLink(v fabricView) fabricView {
+	v.epOnNVLink = true
+	return v
+}
+
+var expertsReach = classBit(ClassEP)
+
+// sharing says whether this job's step is solved for other jobs' time
+// crossing the leaves it shares with them (spread, more than one job:
+// stepTime).
+func (fv *fabricView) sharing() bool { return fv.spread && fv.jobs > 1 }
 
 // maxEffects is room for every effect one breakdown can hold: each
 // named effect once.
@@ -92,13 +130,31 @@ type effectTimer struct {
 	stepS     float64 // the planned step
 	out       []Effect
 	scratch   [maxClasses]TrafficClass
+	// planned is the planned step; reuse says it was timed once on fv
+	// (not solved for sharing), so withoutIn copies from it the classes
+	// a change cannot reach. (A copy, not a pointer: the view's pointers
+	// leak through change, and a pointer here would put the caller's
+	// step on the heap.)
+	planned StepTime
+	reuse   bool
 }
 
 // without times the step again with the view change makes and records
 // the difference as the named effect, which it returns.
 func (t *effectTimer) without(name, detail string, change func(fabricView) fabricView) *Effect {
+	return t.withoutIn(name, detail, ^classSet(0), change)
+}
+
+// withoutIn is without for a change that can reach only the classes of
+// reach: the planned step's others are copied, not timed again.
+func (t *effectTimer) withoutIn(name, detail string, reach classSet, change func(fabricView) fabricView) *Effect {
 	v := change(t.fv)
-	alt := stepTime(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
+	var alt StepTime
+	if t.reuse && reach != ^classSet(0) {
+		alt = stepOnceFrom(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0], &stepReuse{from: &t.planned, reach: reach})
+	} else {
+		alt = stepTime(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
+	}
 	t.out = append(t.out, Effect{Name: name, Detail: detail, DeltaS: t.stepS - alt.StepS})
 	return &t.out[len(t.out)-1]
 }

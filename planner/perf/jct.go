@@ -554,6 +554,34 @@ func stepEfficiency(w *Workload, gpu *GPUSpec, d *JCTData) float64 {
 // stepOnce times one step with the others' crossing time as fv gives it;
 // classes, w and fv as for stepTime.
 func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
+	return stepOnceFrom(w, gpu, d, fv, dp, micro, tr, classes, nil)
+}
+
+// stepReuse is a step timed before (from) on a view that differs from
+// the one being timed only in what can reach the classes of reach: the
+// other classes are copied from it, not timed again.
+type stepReuse struct {
+	from  *StepTime
+	reach classSet
+}
+
+// class is the class named name of r's step when r says the change
+// cannot reach it (nil: time it).
+func (r *stepReuse) class(name string) *TrafficClass {
+	if r == nil || r.reach&classBit(name) != 0 {
+		return nil
+	}
+	for i := range r.from.Classes {
+		if c := &r.from.Classes[i]; c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// stepOnceFrom is stepOnce, the classes r says are unchanged copied from
+// its step (nil: every class timed).
+func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass, r *stepReuse) StepTime {
 	c := &d.Collective
 	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
@@ -581,76 +609,103 @@ func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 	// Tensor parallel: Megatron's all-reduces (or reduce-scatter +
 	// all-gather with sequence parallelism: the same volume) per layer.
 	if w.TP > 1 {
-		g := net.group(w.TP, 1)
-		one := net.allReduce(actBytes, g)
-		n := passes * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassTP, g, one, n, *w.OverlapTP))
+		if kc := r.class(ClassTP); kc != nil {
+			st.Classes = append(st.Classes, *kc)
+		} else {
+			g := net.group(w.TP, 1)
+			one := net.allReduce(actBytes, g)
+			n := passes * layersPerStage * float64(micro)
+			st.Classes = append(st.Classes, net.class(ClassTP, g, one, n, *w.OverlapTP))
+		}
 	}
 	// Data parallel: gradient reduce over dp ranks (stride tp), reduce-
 	// scatter + all-gather with a sharded optimizer.
 	if dp > 1 {
-		shard := w.ParamsB * 1e9 / float64(w.TP*w.PP*w.EP)
-		// Megatron reduces gradients over the data- and context-parallel
-		// ranks together (stride tp).
-		g := net.group(dp*w.cp(), w.TP)
-		zs := w.zeroStage()
-		t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, g)
-		cl := net.class(ClassDP, g, t, 1, *w.OverlapDP)
-		reduceW, gatherW := gradientWindows(d, w.Recompute, zs, st.ComputeS, micro)
-		exposeGradientSync(&cl, t.gatherS, reduceW, gatherW)
-		st.Classes = append(st.Classes, cl)
-		st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
+		if kc := r.class(ClassDP); kc != nil {
+			st.Classes = append(st.Classes, *kc)
+			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = r.from.BusBWGBs, r.from.BusBWAlgo, r.from.BusBWProto
+		} else {
+			shard := w.ParamsB * 1e9 / float64(w.TP*w.PP*w.EP)
+			// Megatron reduces gradients over the data- and context-parallel
+			// ranks together (stride tp).
+			g := net.group(dp*w.cp(), w.TP)
+			zs := w.zeroStage()
+			t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, g)
+			cl := net.class(ClassDP, g, t, 1, *w.OverlapDP)
+			reduceW, gatherW := gradientWindows(d, w.Recompute, zs, st.ComputeS, micro)
+			exposeGradientSync(&cl, t.gatherS, reduceW, gatherW)
+			st.Classes = append(st.Classes, cl)
+			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
+		}
 	}
 	// Pipeline parallel: one activation send forward and one gradient
 	// send backward per micro-batch and virtual stage; each TP rank sends
 	// its 1/tp slice (Megatron's scatter-gather).
 	if w.PP > 1 {
-		g := net.group(2, w.TP*w.cp()*dp)
-		one := net.p2p(actBytes/float64(w.TP), g)
-		n := 2 * float64(micro*w.VPP)
-		st.Classes = append(st.Classes, net.class(ClassPP, g, one, n, *w.OverlapPP))
+		if kc := r.class(ClassPP); kc != nil {
+			st.Classes = append(st.Classes, *kc)
+		} else {
+			g := net.group(2, w.TP*w.cp()*dp)
+			one := net.p2p(actBytes/float64(w.TP), g)
+			n := 2 * float64(micro*w.VPP)
+			st.Classes = append(st.Classes, net.class(ClassPP, g, one, n, *w.OverlapPP))
+		}
 	}
 	// Context parallel: each GPU's K and V (kv_heads/heads of h wide)
 	// go round the cp ring, cp-1 sends per layer forward and twice that
 	// backward (K and V again, then their gradients), one more forward
 	// with recomputation (Megatron-Core's ring attention).
 	if cp := w.cp(); cp > 1 {
-		g := net.group(cp, w.TP)
-		kv := 2 * actBytes * w.kvShare() / float64(w.TP)
-		one := net.p2p(kv, g)
-		n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassCP, g, one, n, *w.OverlapCP))
+		if kc := r.class(ClassCP); kc != nil {
+			st.Classes = append(st.Classes, *kc)
+		} else {
+			g := net.group(cp, w.TP)
+			kv := 2 * actBytes * w.kvShare() / float64(w.TP)
+			one := net.p2p(kv, g)
+			n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
+			st.Classes = append(st.Classes, net.class(ClassCP, g, one, n, *w.OverlapCP))
+		}
 	}
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
 	if w.EP > 1 && w.Experts > 1 {
-		g := net.allToAllGroup(w.EP, w.TP)
-		if fv.epOnNVLink {
-			g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
+		if kc := r.class(ClassEP); kc != nil {
+			st.Classes = append(st.Classes, *kc)
+		} else {
+			g := net.allToAllGroup(w.EP, w.TP)
+			if fv.epOnNVLink {
+				g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
+			}
+			bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
+			one := net.allToAllRouted(bytes, g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
+			n := passes * layersPerStage * float64(micro)
+			st.Classes = append(st.Classes, net.class(ClassEP, g, one, n, *w.OverlapEP))
 		}
-		bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
-		one := net.allToAllRouted(bytes, g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
-		n := passes * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassEP, g, one, n, *w.OverlapEP))
 	}
 	st.limitOverlap()
-	// The pipeline bubble: (pp-1)/(vpp·m) of a stage's time per step,
-	// which holds its compute and the tensor-, context- and expert-parallel
-	// collectives on its critical path (Narayanan et al. SC21, eq. 2).
-	if w.PP > 1 {
-		frac := float64(w.PP-1) / float64(w.VPP*micro)
-		for i := range st.Classes {
-			if c := &st.Classes[i]; c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
-				st.BubbleCommS += frac * c.ExposedS
-			}
-		}
-		st.BubbleS = frac*st.ComputeS + st.BubbleCommS
-	}
+	st.addBubble(w, micro)
 	st.StepS = st.ComputeS + st.BubbleS + st.ExposedCommS()
 	st.TokensPerS = tokens / st.StepS
 	st.MFU = modelFLOPs / (st.StepS * usedGPUs * peak)
 	st.Days = w.TokensTotal / st.TokensPerS / 86400
 	return st
+}
+
+// addBubble adds the pipeline bubble of w's step over micro
+// micro-batches: (pp-1)/(vpp·m) of a stage's time per step, which holds
+// its compute and the tensor-, context- and expert-parallel collectives
+// on its critical path (Narayanan et al. SC21, eq. 2).
+func (st *StepTime) addBubble(w *Workload, micro int) {
+	if w.PP <= 1 {
+		return
+	}
+	frac := float64(w.PP-1) / float64(w.VPP*micro)
+	for i := range st.Classes {
+		if c := &st.Classes[i]; c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
+			st.BubbleCommS += frac * c.ExposedS
+		}
+	}
+	st.BubbleS = frac*st.ComputeS + st.BubbleCommS
 }
 
 // maxClasses is the traffic classes a step can have: tensor, data,
