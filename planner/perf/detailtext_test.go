@@ -101,7 +101,7 @@ func TestInNetworkDetail(t *testing.T) {
 		{"a class of no table", []TrafficClass{{Name: "other", Algorithm: AlgoSHARP}}, sharp("other") + end},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := inNetworkDetail(StepTime{Classes: tc.classes}); got != tc.want {
+			if got := inNetworkDetail(&StepTime{Classes: tc.classes}); got != tc.want {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})

@@ -473,8 +473,8 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
 	}
 	if parts.Detail {
-		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned, j.effects[:0])
-		j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
+		j.Effects = fabricEffects(&wt, gpu, d, &fv, dp, micro, &j.Planned, j.effects[:0])
+		j.fixedBatch = timeFullPipeline(&wt, gpu, d, &fv, dp, micro)
 		j.Findings = j.findings()
 		if job.PlanFindings != nil {
 			j.Findings = append(j.Findings, job.PlanFindings(gpu, j.Planned.Classes)...)

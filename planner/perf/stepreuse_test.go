@@ -30,7 +30,7 @@ func TestStepReuseExact(t *testing.T) {
 	cp.CP, cp.Algorithm = 2, AlgoTree
 	changes := []struct {
 		name   string
-		change func(fabricView) fabricView
+		change viewChange
 		reach  func(w *Workload) classSet
 	}{
 		{"in-network", noInNetwork, inNetworkReach},
@@ -50,7 +50,7 @@ func TestStepReuseExact(t *testing.T) {
 		fv := n.jobView(w, d)
 		planned := stepOnce(&w, r.gpu, d, &fv, dp, micro, RDMA, nil)
 		for _, c := range changes {
-			v := c.change(fv)
+			v := c.change.on(fv)
 			afresh := stepOnce(&w, r.gpu, d, &v, dp, micro, RDMA, nil)
 			reused := stepOnceFrom(&w, r.gpu, d, &v, dp, micro, RDMA, nil, &stepReuse{from: &planned, reach: c.reach(&w)})
 			if got, want := fmt.Sprintf("%+v", reused), fmt.Sprintf("%+v", afresh); got != want {
@@ -90,7 +90,7 @@ func TestStepReuseSharing(t *testing.T) {
 	if !ok {
 		t.Fatalf("no %s effect in %v", EffectInNetwork, j.Effects)
 	}
-	v := noInNetwork(fv)
+	v := noInNetwork.on(fv)
 	alt := stepOnce(&j.Workload, j.GPU, d, &v, j.DP, j.Microbatches, RDMA, nil)
 	if want := j.Planned.StepS - alt.StepS; e.DeltaS != want {
 		t.Errorf("%g s, want the planned step less the step afresh, %g s", e.DeltaS, want)
