@@ -203,12 +203,29 @@ type classSet uint8
 var classOrder = [maxClasses]string{ClassTP, ClassDP, ClassPP, ClassCP, ClassEP}
 
 func classBit(name string) classSet {
-	for i, n := range classOrder {
-		if n == name {
-			return 1 << i
-		}
+	if i := classIndex(name); i >= 0 {
+		return 1 << i
 	}
 	return 0
+}
+
+// classIndex is name's place in classOrder (-1: none). A switch on the
+// constants compares a word or two where a loop called the runtime's
+// string compare for each (classBit is asked in every step).
+func classIndex(name string) int {
+	switch name {
+	case ClassTP:
+		return 0
+	case ClassDP:
+		return 1
+	case ClassPP:
+		return 2
+	case ClassCP:
+		return 3
+	case ClassEP:
+		return 4
+	}
+	return -1
 }
 
 func (s classSet) any() bool { return s != 0 }
@@ -241,8 +258,7 @@ func crossingEffects(t *effectTimer, crossing classSet) {
 		}
 	}
 	if fv.crossingEfficiency() < 1 {
-		t.without(EffectCrossing, crossing.String()+" cross it at "+fmtF0(100*fv.crossingEfficiency())+"% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)",
-			noCrossingLoss)
+		t.without(EffectCrossing, crossingDetail(crossing, fv.crossingEfficiency()), noCrossingLoss)
 	}
 	if fv.ecmp() {
 		t.without(EffectECMP, staticDetail(*fv), adaptive)
@@ -267,6 +283,20 @@ func crossingEffects(t *effectTimer, crossing classSet) {
 		t.without(EffectOtherJobs, detail,
 			othersIdle)
 	}
+}
+
+// crossingDetail is the tier-crossing effect's detail for the classes
+// crossing at efficiency eff, written into one buffer (%.0f by
+// strconv): joined with + it was a string for the number and another
+// for the whole, in every estimate that crosses the tier.
+func crossingDetail(crossing classSet, eff float64) string {
+	const rest = "% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)"
+	var buf [256]byte // on the stack: the five classes' names, the number and rest fit
+	b := append(buf[:0], crossing.String()...)
+	b = append(b, " cross it at "...)
+	b = strconv.AppendFloat(b, 100*eff, 'f', 0, 64)
+	b = append(b, rest...)
+	return string(b)
 }
 
 // fmtF0 and fmtG2 are fmt's %.0f and %.2g without its interface boxing
@@ -418,8 +448,8 @@ func staticDetail(fv fabricView) string {
 func inNetworkDetail(st *StepTime) string {
 	var ran [2 * maxClasses]string
 	n, only := 0, ""
-	for _, c := range st.Classes {
-		name, detail := inNetworkName(c)
+	for i := range st.Classes {
+		name, detail := inNetworkName(&st.Classes[i])
 		if name != "" && !slices.Contains(ran[:n], name) {
 			ran[n], only = name, detail
 			n++
@@ -469,15 +499,27 @@ func inNetworkPhrase(algo, class string) string {
 // inNetworkName names the in-network reduction class c ran ("" for
 // none) and, for a class of classOrder, the detail of a step that ran it
 // alone ("" otherwise).
-func inNetworkName(c TrafficClass) (name, detail string) {
-	a := slices.Index(inNetworkAlgos[:], c.Algorithm)
+func inNetworkName(c *TrafficClass) (name, detail string) {
+	a := inNetworkAlgo(c.Algorithm)
 	if a < 0 {
 		return "", ""
 	}
-	for i, class := range classOrder {
-		if class == c.Name {
-			return inNetworkNames[a][i], inNetworkDetails[a][i]
-		}
+	if i := classIndex(c.Name); i >= 0 {
+		return inNetworkNames[a][i], inNetworkDetails[a][i]
 	}
 	return inNetworkPhrase(c.Algorithm, c.Name), ""
+}
+
+// inNetworkAlgo is algo's place in inNetworkAlgos (-1: none), by a
+// switch (see classIndex).
+func inNetworkAlgo(algo string) int {
+	switch algo {
+	case AlgoNVLS:
+		return 0
+	case AlgoSHARP:
+		return 1
+	case AlgoNVLSTree:
+		return 2
+	}
+	return -1
 }

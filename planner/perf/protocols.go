@@ -3,7 +3,6 @@ package perf
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // NCCL's wire protocols (data/jct.toml [collective.protocols]).
@@ -265,10 +264,21 @@ type localSlot struct {
 // algoIndex is algo's place in Algorithms plus 1 (0: "", any; -1: an
 // algorithm not listed).
 func algoIndex(algo string) int8 {
-	if algo == "" {
+	switch algo { // constants: a word or two compared, not the runtime's string compare
+	case "":
 		return 0
+	case AlgoRing:
+		return 1
+	case AlgoTree:
+		return 2
+	case AlgoNVLS:
+		return 3
+	case AlgoNVLSTree:
+		return 4
+	case AlgoSHARP:
+		return 5
 	}
-	return int8(slices.Index(Algorithms, algo) + 1)
+	return -1
 }
 
 // get is the answer for the key k holds, if held.
