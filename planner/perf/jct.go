@@ -695,17 +695,17 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 // micro-batches: (pp-1)/(vpp·m) of a stage's time per step, which holds
 // its compute and the tensor-, context- and expert-parallel collectives
 // on its critical path (Narayanan et al. SC21, eq. 2).
-func (st *StepTime) addBubble(w *Workload, micro int) {
+func (s *StepTime) addBubble(w *Workload, micro int) {
 	if w.PP <= 1 {
 		return
 	}
 	frac := float64(w.PP-1) / float64(w.VPP*micro)
-	for i := range st.Classes {
-		if c := &st.Classes[i]; c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
-			st.BubbleCommS += frac * c.ExposedS
+	for i := range s.Classes {
+		if c := &s.Classes[i]; c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
+			s.BubbleCommS += frac * c.ExposedS
 		}
 	}
-	st.BubbleS = frac*st.ComputeS + st.BubbleCommS
+	s.BubbleS = frac*s.ComputeS + s.BubbleCommS
 }
 
 // maxClasses is the traffic classes a step can have: tensor, data,
