@@ -281,7 +281,7 @@ func (fv *fabricView) crossOversub() float64 {
 }
 
 // view is the network alone, no job on it yet.
-func (n Network) view() fabricView {
+func (n *Network) view() fabricView {
 	return fabricView{
 		gpusPerServer: n.GPUsPerServer, nicsPerServer: n.NICsPerServer,
 		nicGbps: n.NICGbps, fabric: n.Fabric, static: n.Static,
@@ -294,7 +294,7 @@ func (n Network) view() fabricView {
 }
 
 // jobView is the network with the resolved workload w placed on it.
-func (n Network) jobView(w Workload, d *JCTData) fabricView {
+func (n *Network) jobView(w *Workload, d *JCTData) fabricView {
 	fv := n.view()
 	fv.spread = w.Placement == PlaceSpread
 	fv.jobs = max(w.Jobs, 1)
@@ -310,7 +310,7 @@ func (n Network) jobView(w Workload, d *JCTData) fabricView {
 	if fv.static {
 		fv.maxLoads = new(maxLoadMemo)
 	}
-	fv.sharp = fv.sharp && d.InNetwork.sharpTree(n)
+	fv.sharp = fv.sharp && d.InNetwork.sharpTree(*n)
 	fv.bgLeaf, fv.bgSpine = w.BackgroundLeaf, w.BackgroundSpine
 	fv.aligned = w.Phase == PhaseAligned
 	fv.algorithm = w.Algorithm
@@ -432,7 +432,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 		return nil, r.err
 	}
 	w, m, gpu := r.w, r.m, r.gpu
-	n := job.Network
+	n := &job.Network
 	jobs := max(w.Jobs, 1)
 	gpus := n.GPUs / jobs // each job's share
 	if mp := w.modelParallel(); mp > gpus {
@@ -460,7 +460,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
-	fv := n.jobView(w, d)
+	fv := n.jobView(&w, d)
 	j.locals.d, fv.locals = d, &j.locals // this estimate's alone: not in jobView, whose views outlive it
 	// The compute efficiency depends on the workload and GPU alone: work
 	// it out once for every timing below.

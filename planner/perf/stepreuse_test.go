@@ -47,7 +47,7 @@ func TestStepReuseExact(t *testing.T) {
 		w := r.w
 		dp := n.GPUs / w.modelParallel()
 		micro := microbatches(&w, dp)
-		fv := n.jobView(w, d)
+		fv := n.jobView(&w, d)
 		planned := stepOnce(&w, r.gpu, d, &fv, dp, micro, RDMA, nil)
 		for _, c := range changes {
 			v := c.change.on(fv)
@@ -84,7 +84,7 @@ func TestStepReuseSharing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fv := job.Network.jobView(j.Workload, d)
+	fv := job.Network.jobView(&j.Workload, d)
 	fv.othersBusy = j.Planned.crossingS() / j.Planned.StepS
 	e, ok := effectNamed(j.Effects, EffectInNetwork)
 	if !ok {
