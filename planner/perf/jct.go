@@ -605,6 +605,7 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 		passes = 6
 	}
 	actBytes := float64(w.MicroBatch) * w.localSeq() * float64(w.Hidden) * c.ActivationBytes
+	var critical classSet // the places of the classes on the pipeline's critical path (addBubble)
 
 	// Tensor parallel: Megatron's all-reduces (or reduce-scatter +
 	// all-gather with sequence parallelism: the same volume) per layer.
@@ -617,6 +618,7 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			n := passes * layersPerStage * float64(micro)
 			st.Classes = append(st.Classes, net.class(ClassTP, g, one, n, *w.OverlapTP))
 		}
+		critical |= 1 << (len(st.Classes) - 1)
 	}
 	// Data parallel: gradient reduce over dp ranks (stride tp), reduce-
 	// scatter + all-gather with a sharded optimizer.
@@ -665,6 +667,7 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
 			st.Classes = append(st.Classes, net.class(ClassCP, g, one, n, *w.OverlapCP))
 		}
+		critical |= 1 << (len(st.Classes) - 1)
 	}
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
@@ -681,9 +684,10 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			n := passes * layersPerStage * float64(micro)
 			st.Classes = append(st.Classes, net.class(ClassEP, g, one, n, *w.OverlapEP))
 		}
+		critical |= 1 << (len(st.Classes) - 1)
 	}
 	st.limitOverlap()
-	st.addBubble(w, micro)
+	st.addBubble(w, micro, critical)
 	st.StepS = st.ComputeS + st.BubbleS + st.ExposedCommS()
 	st.TokensPerS = tokens / st.StepS
 	st.MFU = modelFLOPs / (st.StepS * usedGPUs * peak)
@@ -694,15 +698,17 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 // addBubble adds the pipeline bubble of w's step over micro
 // micro-batches: (pp-1)/(vpp·m) of a stage's time per step, which holds
 // its compute and the tensor-, context- and expert-parallel collectives
-// on its critical path (Narayanan et al. SC21, eq. 2).
-func (s *StepTime) addBubble(w *Workload, micro int) {
+// on its critical path (Narayanan et al. SC21, eq. 2), the classes at
+// the places critical holds (by place, not by name: comparing each
+// class's name cost more than the sum).
+func (s *StepTime) addBubble(w *Workload, micro int, critical classSet) {
 	if w.PP <= 1 {
 		return
 	}
 	frac := float64(w.PP-1) / float64(w.VPP*micro)
 	for i := range s.Classes {
-		if c := &s.Classes[i]; c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
-			s.BubbleCommS += frac * c.ExposedS
+		if critical&(1<<i) != 0 {
+			s.BubbleCommS += frac * s.Classes[i].ExposedS
 		}
 	}
 	s.BubbleS = frac*s.ComputeS + s.BubbleCommS
