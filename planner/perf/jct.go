@@ -613,7 +613,8 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 		if kc := r.class(ClassTP); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
-			g := net.group(w.TP, 1)
+			var g commGroup
+			net.groupInto(&g, w.TP, 1, false)
 			one := net.allReduce(actBytes, g)
 			n := passes * layersPerStage * float64(micro)
 			st.Classes = append(st.Classes, net.class(ClassTP, g, one, n, *w.OverlapTP))
@@ -630,7 +631,8 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			shard := w.ParamsB * 1e9 / float64(w.TP*w.PP*w.EP)
 			// Megatron reduces gradients over the data- and context-parallel
 			// ranks together (stride tp).
-			g := net.group(dp*w.cp(), w.TP)
+			var g commGroup
+			net.groupInto(&g, dp*w.cp(), w.TP, false)
 			zs := w.zeroStage()
 			t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, g)
 			cl := net.class(ClassDP, g, t, 1, *w.OverlapDP)
@@ -647,7 +649,8 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 		if kc := r.class(ClassPP); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
-			g := net.group(2, w.TP*w.cp()*dp)
+			var g commGroup
+			net.groupInto(&g, 2, w.TP*w.cp()*dp, false)
 			one := net.p2p(actBytes/float64(w.TP), g)
 			n := 2 * float64(micro*w.VPP)
 			st.Classes = append(st.Classes, net.class(ClassPP, g, one, n, *w.OverlapPP))
@@ -661,7 +664,8 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 		if kc := r.class(ClassCP); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
-			g := net.group(cp, w.TP)
+			var g commGroup
+			net.groupInto(&g, cp, w.TP, false)
 			kv := 2 * actBytes * w.kvShare() / float64(w.TP)
 			one := net.p2p(kv, g)
 			n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
@@ -675,7 +679,8 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 		if kc := r.class(ClassEP); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
-			g := net.allToAllGroup(w.EP, w.TP)
+			var g commGroup
+			net.groupInto(&g, w.EP, w.TP, true)
 			if fv.epOnNVLink {
 				g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
 			}
@@ -853,12 +858,19 @@ func (m *netModel) allToAllGroup(ranks, stride int) commGroup {
 	return m.groupOf(ranks, stride, true)
 }
 
-func (m *netModel) groupOf(ranks, stride int, allToAll bool) commGroup {
-	g := commGroup{ranks: ranks}
+func (m *netModel) groupOf(ranks, stride int, allToAll bool) (g commGroup) {
+	m.groupInto(&g, ranks, stride, allToAll)
+	return g
+}
+
+// groupInto is groupOf written into g, which must be zero: a step lays
+// out its groups in place (returned, a group was copied twice a class).
+func (m *netModel) groupInto(g *commGroup, ranks, stride int, allToAll bool) {
+	g.ranks = ranks
 	span := ranks * stride
 	if span <= m.domain {
 		g.perNode, g.nodes, g.local = ranks, 1, true
-		return g
+		return
 	}
 	g.perNode = min(ranks, max(1, m.domain/stride))
 	g.nodes = fabric.CeilDiv(ranks, g.perNode)
@@ -878,15 +890,14 @@ func (m *netModel) groupOf(ranks, stride int, allToAll bool) commGroup {
 		if g.crossesCore {
 			g.switchUS += 2 * m.perSwitchUS
 		}
-		frac, coreFrac := m.crossing(g, servers, m.fv.serversPerUnit, allToAll), 0.0
+		frac, coreFrac := m.crossing(g.nodes, servers, m.fv.serversPerUnit, allToAll), 0.0
 		if g.crossesCore {
-			coreFrac = m.crossing(g, servers, m.fv.podServers(), allToAll)
+			coreFrac = m.crossing(g.nodes, servers, m.fv.podServers(), allToAll)
 		}
 		g.share = m.fv.hashedShare(frac, coreFrac)
 		g.servers, g.baseGBs = servers, g.netGBs
 		g.netGBs *= g.share
 	}
-	return g
 }
 
 // podServers is the servers under one pod's spines; a pod of unknown
@@ -919,8 +930,8 @@ func (m *netModel) treeCrossing(g commGroup, perGroup int) float64 {
 // a leaf): groups/nodes of its edges. An all-to-all sends each of the
 // n-1 other domains an equal part, n-k of them outside its group of k:
 // (n-k)/(n-1) of its bytes.
-func (m *netModel) crossing(g commGroup, servers, perGroup int, allToAll bool) float64 {
-	n := float64(max(g.nodes, 1))
+func (m *netModel) crossing(nodes, servers, perGroup int, allToAll bool) float64 {
+	n := float64(max(nodes, 1))
 	if m.fv.spread || n <= 1 {
 		return 1
 	}
