@@ -827,10 +827,11 @@ type commGroup struct {
 	baseGBs float64
 }
 
-// treeGroup is g as NCCL's tree sees it, charged its own crossing share
+// treeGroup is *gp as NCCL's tree sees it, charged its own crossing share
 // (treeCrossing) where that share costs more than the ring's; counted
 // only for the groups that all-reduce, so the others pay nothing for it.
-func (m *netModel) treeGroup(g commGroup) commGroup {
+func (m *netModel) treeGroup(gp *commGroup) commGroup {
+	g := *gp
 	if !g.crossesSU || m.fv.spread || !m.fv.fracMatters() {
 		return g // the ring's share: every edge crosses, or any share fits
 	}
@@ -958,7 +959,7 @@ const us = 1e-6
 // byte over each rank's outgoing link, NVLink inside a domain and the back
 // end between domains, so the slower of the two sets the bus bandwidth
 // (busbw = min(server NIC share, NVLink); research A1.2).
-func (m *netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64) (float64, float64) {
+func (m *netModel) bwTime(bytes float64, g *commGroup, factor func(n int) float64) (float64, float64) {
 	busbw := m.nvlinkGBs
 	if !g.local {
 		busbw = min(busbw, g.netGBs)
@@ -1020,7 +1021,7 @@ func (m *netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) coll
 	}
 	k := float64(max(r.topK, 1))
 	remote := r.remoteCopies(g) / k // share of the bytes leaving the domain
-	perGPU := m.perGPUGBs(g)
+	perGPU := m.perGPUGBs(&g)
 	inter := remote * bytes / (perGPU * 1e9)
 	local := float64(g.perNode) / float64(g.ranks) // copies fanned out or kept inside the domain
 	if r.nodes > 0 {
@@ -1046,12 +1047,12 @@ func (m *netModel) p2p(bytes float64, g commGroup) collTime {
 	if g.local {
 		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), busbw: m.nvlinkGBs, proto: ProtoSimple}
 	}
-	perGPU := m.perGPUGBs(g) // every GPU of the server sends its slice at once
+	perGPU := m.perGPUGBs(&g) // every GPU of the server sends its slice at once
 	return collTime{time: (c.BaseLatencyUS+m.netHopUS+g.switchUS)*us + bytes/(perGPU*1e9), busbw: perGPU, proto: ProtoSimple}
 }
 
 // perGPUGBs is one GPU's share of its server's back-end bandwidth.
-func (m *netModel) perGPUGBs(g commGroup) float64 {
+func (m *netModel) perGPUGBs(g *commGroup) float64 {
 	b := m.nodeGBs / float64(m.fv.gpusPerServer)
 	if g.crossesSU {
 		b *= g.share

@@ -62,7 +62,7 @@ func checkProtocols(ps map[string]*Protocol) error {
 // netHop is one network hop of protocol hop latency hopUS for group g:
 // plus the TCP stack's latency and the switches' on g's path (more for
 // a group crossing tiers); none when ideal.
-func (m *netModel) netHop(hopUS float64, g commGroup) float64 {
+func (m *netModel) netHop(hopUS float64, g *commGroup) float64 {
 	if m.ideal {
 		return 0
 	}
@@ -72,14 +72,14 @@ func (m *netModel) netHop(hopUS float64, g commGroup) float64 {
 // ringLatency is NCCL's ring latency for protocol p and nsteps steps of
 // which interSteps cross the network (tuning.cc): base + intra-domain
 // steps x the NVLink hop + network steps x the network hop.
-func (m *netModel) ringLatency(p *Protocol, nsteps, interSteps int, g commGroup) float64 {
+func (m *netModel) ringLatency(p *Protocol, nsteps, interSteps int, g *commGroup) float64 {
 	return (p.RingBaseUS + float64(nsteps-interSteps)*p.RingNVLinkHopUS + float64(interSteps)*m.netHop(p.RingNetHopUS, g)) * us
 }
 
 // treeLatency is NCCL's tree all-reduce latency for protocol p: base +
 // 2 x ((ranks per domain - 1) x the NVLink hop + log2(domains) x the
 // network hop), up and down the tree.
-func (m *netModel) treeLatency(p *Protocol, g commGroup) float64 {
+func (m *netModel) treeLatency(p *Protocol, g *commGroup) float64 {
 	return (p.TreeBaseUS + 2*(float64(g.perNode-1)*p.TreeNVLinkHopUS+math.Log2(float64(g.nodes))*m.netHop(p.TreeNetHopUS, g))) * us
 }
 
@@ -102,29 +102,29 @@ func pick(best, c collTime) collTime {
 func (m *netModel) allReduce(bytes float64, g commGroup) collTime {
 	c := m.fv.locals
 	if !g.local || c == nil || c.d != m.d {
-		return m.allReduceFresh(bytes, g)
+		return m.allReduceFresh(bytes, &g)
 	}
 	k := localSlot{bytes: bytes, nvlinkRawGBs: m.nvlinkRawGBs, nvlsE: m.nvlsEff, ranks: int32(g.ranks), algorithm: algoIndex(m.fv.algorithm)}
 	if int(k.ranks) != g.ranks || k.algorithm < 0 {
-		return m.allReduceFresh(bytes, g) // past the key's range
+		return m.allReduceFresh(bytes, &g) // past the key's range
 	}
 	if t, ok := c.get(m, &k); ok {
 		return t
 	}
-	t := m.allReduceFresh(bytes, g)
+	t := m.allReduceFresh(bytes, &g)
 	c.put(m, &k, t)
 	return t
 }
 
 // allReduceFresh is allReduce, never remembered.
-func (m *netModel) allReduceFresh(bytes float64, g commGroup) collTime {
+func (m *netModel) allReduceFresh(bytes float64, g *commGroup) collTime {
 	if best := m.allReduceOf(bytes, g, true); best.proto != "" {
 		return best
 	}
 	return m.allReduceOf(bytes, g, false) // the forced algorithm cannot run here
 }
 
-func (m *netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime {
+func (m *netModel) allReduceOf(bytes float64, g *commGroup, forced bool) collTime {
 	ok := func(algo string) bool { return !forced || m.allows(algo) }
 	best := m.ringOrTree(bytes, g, ok(AlgoRing), !g.local && g.nodes >= 2 && ok(AlgoTree))
 	if c, can := m.nvlsAllReduce(bytes, g); can && ok(AlgoNVLS) {
@@ -145,11 +145,12 @@ func (m *netModel) allReduceOf(bytes float64, g commGroup, forced bool) collTime
 // protocol and time, its timing built once at the end: a timing built
 // and compared per candidate was most of the all-reduce's cost. The
 // first wins a tie, as pick keeps it.
-func (m *netModel) ringOrTree(bytes float64, g commGroup, ring, tree bool) collTime {
+func (m *netModel) ringOrTree(bytes float64, g *commGroup, ring, tree bool) collTime {
 	bw, busbw := m.bwTime(bytes, g, arFactor)
 	tbw, tbusbw := bw, busbw
 	if tree { // on its own crossing share
-		tbw, tbusbw = m.bwTime(bytes, m.treeGroup(g), arFactor)
+		tg := m.treeGroup(g)
+		tbw, tbusbw = m.bwTime(bytes, &tg, arFactor)
 	}
 	tf := m.d.Collective.TreeBWFactor
 	var bestP *Protocol
@@ -183,13 +184,13 @@ func (m *netModel) ringOrTree(bytes float64, g commGroup, ring, tree bool) collT
 // fastest kept. The ring latencies and PAT's are worked out once for
 // both (timed one at a time, they were a tenth of an estimate).
 func (m *netModel) reduceScatterPair(a, b float64, g commGroup) (collTime, collTime) {
-	bwA, busbw := m.bwTime(a, g, rsFactor)
-	bwB, _ := m.bwTime(b, g, rsFactor)
+	bwA, busbw := m.bwTime(a, &g, rsFactor)
+	bwB, _ := m.bwTime(b, &g, rsFactor)
 	// The fastest ring, kept as its protocol and time (see allReduceOf).
 	var bestA, bestB *Protocol
 	tA, tB := 0.0, 0.0
 	for _, p := range m.protos {
-		lat := m.ringLatency(p, g.ranks-1, g.nodes-1, g)
+		lat := m.ringLatency(p, g.ranks-1, g.nodes-1, &g)
 		if t := lat + bwA/p.BWFraction; bestA == nil || t < tA {
 			bestA, tA = p, t
 		}
@@ -204,7 +205,7 @@ func (m *netModel) reduceScatterPair(a, b float64, g commGroup) (collTime, collT
 	}
 	if !g.local && g.nodes > 1 {
 		simple := m.protos[len(m.protos)-1]
-		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS, g)) * us
+		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS, &g)) * us
 		if t := lat + bwA; rsA.proto == "" || t < rsA.time { // pick's rule, no timing built to lose
 			rsA = collTime{time: t, busbw: busbw, algo: AlgoPAT, proto: simple.Name}
 		}

@@ -80,10 +80,10 @@ func TestProtocolChoiceBySize(t *testing.T) {
 		} else if left {
 			t.Errorf("%.0f bytes: back to LL", bytes)
 		}
-		bw, _ := m.bwTime(bytes, g, arFactor)
+		bw, _ := m.bwTime(bytes, &g, arFactor)
 		for _, p := range d.protocols {
-			ring := m.ringLatency(p, 30, 2, g) + bw/p.BWFraction
-			tree := m.treeLatency(p, g) + bw/(0.92*p.BWFraction)
+			ring := m.ringLatency(p, 30, 2, &g) + bw/p.BWFraction
+			tree := m.treeLatency(p, &g) + bw/(0.92*p.BWFraction)
 			if math.Min(ring, tree) < got.time-1e-15 {
 				t.Errorf("%.0f bytes: %s/%s at %.3g s, but %s is faster (ring %.3g, tree %.3g)", bytes, got.algo, got.proto, got.time, p.Name, ring, tree)
 			}

@@ -142,7 +142,7 @@ func treeShare(d *JCTData, fv fabricView, n int) (tree, ring float64) {
 	}
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
 	g := m.group(n, 8)
-	return m.treeGroup(g).share, g.share
+	return m.treeGroup(&g).share, g.share
 }
 
 // TestTreeChargedItsOwnShare: under adaptive routing a crossing port
