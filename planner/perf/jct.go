@@ -524,7 +524,7 @@ func (s *StepTime) crossingS() float64 {
 // gradientSync times one data-parallel gradient exchange over group g
 // of a shard's gradients and parameters (bytes): an all-reduce, or with
 // a sharded optimizer (ZeRO stage zs) a reduce-scatter and all-gathers.
-func gradientSync(net *netModel, zs int, gradBytes, paramBytes float64, g commGroup) collTime {
+func gradientSync(net *netModel, zs int, gradBytes, paramBytes float64, g *commGroup) collTime {
 	if zs <= 0 {
 		return net.allReduce(gradBytes, g)
 	}
@@ -615,9 +615,9 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 		} else {
 			var g commGroup
 			net.groupInto(&g, w.TP, 1, false)
-			one := net.allReduce(actBytes, g)
+			one := net.allReduce(actBytes, &g)
 			n := passes * layersPerStage * float64(micro)
-			st.Classes = append(st.Classes, net.class(ClassTP, g, one, n, *w.OverlapTP))
+			st.Classes = append(st.Classes, net.class(ClassTP, &g, one, n, *w.OverlapTP))
 		}
 		critical |= 1 << (len(st.Classes) - 1)
 	}
@@ -634,8 +634,8 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			var g commGroup
 			net.groupInto(&g, dp*w.cp(), w.TP, false)
 			zs := w.zeroStage()
-			t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, g)
-			cl := net.class(ClassDP, g, t, 1, *w.OverlapDP)
+			t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, &g)
+			cl := net.class(ClassDP, &g, t, 1, *w.OverlapDP)
 			reduceW, gatherW := gradientWindows(d, w.Recompute, zs, st.ComputeS, micro)
 			exposeGradientSync(&cl, t.gatherS, reduceW, gatherW)
 			st.Classes = append(st.Classes, cl)
@@ -651,9 +651,9 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 		} else {
 			var g commGroup
 			net.groupInto(&g, 2, w.TP*w.cp()*dp, false)
-			one := net.p2p(actBytes/float64(w.TP), g)
+			one := net.p2p(actBytes/float64(w.TP), &g)
 			n := 2 * float64(micro*w.VPP)
-			st.Classes = append(st.Classes, net.class(ClassPP, g, one, n, *w.OverlapPP))
+			st.Classes = append(st.Classes, net.class(ClassPP, &g, one, n, *w.OverlapPP))
 		}
 	}
 	// Context parallel: each GPU's K and V (kv_heads/heads of h wide)
@@ -667,9 +667,9 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			var g commGroup
 			net.groupInto(&g, cp, w.TP, false)
 			kv := 2 * actBytes * w.kvShare() / float64(w.TP)
-			one := net.p2p(kv, g)
+			one := net.p2p(kv, &g)
 			n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
-			st.Classes = append(st.Classes, net.class(ClassCP, g, one, n, *w.OverlapCP))
+			st.Classes = append(st.Classes, net.class(ClassCP, &g, one, n, *w.OverlapCP))
 		}
 		critical |= 1 << (len(st.Classes) - 1)
 	}
@@ -685,9 +685,9 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 				g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
 			}
 			bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
-			one := net.allToAllRouted(bytes, g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
+			one := net.allToAllRouted(bytes, &g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
 			n := passes * layersPerStage * float64(micro)
-			st.Classes = append(st.Classes, net.class(ClassEP, g, one, n, *w.OverlapEP))
+			st.Classes = append(st.Classes, net.class(ClassEP, &g, one, n, *w.OverlapEP))
 		}
 		critical |= 1 << (len(st.Classes) - 1)
 	}
@@ -835,9 +835,9 @@ func (m *netModel) treeGroup(gp *commGroup) commGroup {
 	if !g.crossesSU || m.fv.spread || !m.fv.fracMatters() {
 		return g // the ring's share: every edge crosses, or any share fits
 	}
-	tf, tcf := m.treeCrossing(g, m.fv.serversPerUnit), 0.0
+	tf, tcf := m.treeCrossing(&g, m.fv.serversPerUnit), 0.0
 	if g.crossesCore {
-		tcf = m.treeCrossing(g, m.fv.podServers())
+		tcf = m.treeCrossing(&g, m.fv.podServers())
 	}
 	g.share = m.fv.hashedShare(tf, tcf)
 	g.netGBs = g.baseGBs * g.share
@@ -916,7 +916,7 @@ func (fv *fabricView) podServers() int {
 // treeCrossing is crossing for NCCL's tree: the share of its double
 // binary tree's edges that join two groups of perGroup servers (leaf
 // groups or pods), the nodes packed in order; all of them spread.
-func (m *netModel) treeCrossing(g commGroup, perGroup int) float64 {
+func (m *netModel) treeCrossing(g *commGroup, perGroup int) float64 {
 	if m.fv.spread || g.nodes <= 1 {
 		return 1
 	}
@@ -970,7 +970,7 @@ func (m *netModel) bwTime(bytes float64, g *commGroup, factor func(n int) float6
 func arFactor(n int) float64 { return 2 * float64(n-1) / float64(n) }
 func rsFactor(n int) float64 { return float64(n-1) / float64(n) }
 
-func (m *netModel) allToAll(bytes float64, g commGroup) collTime {
+func (m *netModel) allToAll(bytes float64, g *commGroup) collTime {
 	return m.allToAllRouted(bytes, g, moeRouting{})
 }
 
@@ -987,7 +987,7 @@ type moeRouting struct {
 // remote destination domain, min(M, n(1-(1-1/n)^k)) destinations (k
 // experts spread evenly), each remote with probability (n-1)/n; without,
 // every copy whose expert lives in another domain, k(ranks-perNode)/ranks.
-func (r moeRouting) remoteCopies(g commGroup) float64 {
+func (r moeRouting) remoteCopies(g *commGroup) float64 {
 	k := float64(max(r.topK, 1))
 	if r.nodes <= 0 {
 		return k * float64(g.ranks-g.perNode) / float64(g.ranks)
@@ -1000,7 +1000,7 @@ func (r moeRouting) remoteCopies(g commGroup) float64 {
 // remotePeers is the peers across the back end one GPU exchanges with:
 // every remote rank for NCCL's all-to-all (a send and a receive each);
 // the same-rail GPU of each destination domain with node forwarding.
-func (r moeRouting) remotePeers(g commGroup) int {
+func (r moeRouting) remotePeers(g *commGroup) int {
 	if r.nodes <= 0 {
 		return g.ranks - g.perNode
 	}
@@ -1013,7 +1013,7 @@ func (r moeRouting) remotePeers(g commGroup) int {
 // crossing plus a per-peer cost for each remote peer (data/jct.toml
 // [collective] alltoall_peer_us). Its bus bandwidth is the logical one,
 // (n-1)/n of all copies over the time, as DeepEP reports it.
-func (m *netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collTime {
+func (m *netModel) allToAllRouted(bytes float64, g *commGroup, r moeRouting) collTime {
 	c := m.d.Collective
 	if g.local {
 		t := rsFactor(g.ranks) * bytes / (m.nvlinkGBs * 1e9)
@@ -1021,7 +1021,7 @@ func (m *netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) coll
 	}
 	k := float64(max(r.topK, 1))
 	remote := r.remoteCopies(g) / k // share of the bytes leaving the domain
-	perGPU := m.perGPUGBs(&g)
+	perGPU := m.perGPUGBs(g)
 	inter := remote * bytes / (perGPU * 1e9)
 	local := float64(g.perNode) / float64(g.ranks) // copies fanned out or kept inside the domain
 	if r.nodes > 0 {
@@ -1042,12 +1042,12 @@ func (m *netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) coll
 	return collTime{time: lat*us + t, busbw: rsFactor(g.ranks) * bytes / t / 1e9, proto: ProtoSimple}
 }
 
-func (m *netModel) p2p(bytes float64, g commGroup) collTime {
+func (m *netModel) p2p(bytes float64, g *commGroup) collTime {
 	c := m.d.Collective
 	if g.local {
 		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), busbw: m.nvlinkGBs, proto: ProtoSimple}
 	}
-	perGPU := m.perGPUGBs(&g) // every GPU of the server sends its slice at once
+	perGPU := m.perGPUGBs(g) // every GPU of the server sends its slice at once
 	return collTime{time: (c.BaseLatencyUS+m.netHopUS+g.switchUS)*us + bytes/(perGPU*1e9), busbw: perGPU, proto: ProtoSimple}
 }
 
@@ -1062,7 +1062,7 @@ func (m *netModel) perGPUGBs(g *commGroup) float64 {
 
 // class is a traffic class of count collectives timed as one, of which
 // overlap is hidden behind compute.
-func (m *netModel) class(name string, g commGroup, one collTime, count, overlap float64) TrafficClass {
+func (m *netModel) class(name string, g *commGroup, one collTime, count, overlap float64) TrafficClass {
 	t := one.time * count
 	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU,
 		BusBWGBs: one.busbw, Algorithm: one.algo, Protocol: one.proto, TimeS: t, ExposedS: t * (1 - overlap)}

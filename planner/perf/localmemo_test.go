@@ -68,11 +68,11 @@ func TestLocalMemoKey(t *testing.T) {
 		fv := collectiveView(8, 8, 400, InfiniBand)
 		fv.noNVLS, fv.ideal, fv.algorithm = q.noNVLS, q.ideal, q.algorithm
 		fresh := newNetModel(fv, q.gpu, q.d, q.tr)
-		want := fresh.allReduce(q.bytes, fresh.group(q.ranks, q.stride))
+		want := fresh.allReduce(q.bytes, fresh.groupP(q.ranks, q.stride))
 		fv.locals = &c
 		m := newNetModel(fv, q.gpu, q.d, q.tr)
 		held := c.n
-		got := m.allReduce(q.bytes, m.group(q.ranks, q.stride))
+		got := m.allReduce(q.bytes, m.groupP(q.ranks, q.stride))
 		if got != want {
 			t.Errorf("%s: %+v from the memo, %+v afresh", q.name, got, want)
 		}

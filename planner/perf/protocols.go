@@ -99,19 +99,19 @@ func pick(best, c collTime) collTime {
 // bandwidth term is the bus bandwidth's (min of NVLink and the group's
 // back-end share) times the protocol's fraction, and the tree's 0.92
 // for a tree.
-func (m *netModel) allReduce(bytes float64, g commGroup) collTime {
+func (m *netModel) allReduce(bytes float64, g *commGroup) collTime {
 	c := m.fv.locals
 	if !g.local || c == nil || c.d != m.d {
-		return m.allReduceFresh(bytes, &g)
+		return m.allReduceFresh(bytes, g)
 	}
 	k := localSlot{bytes: bytes, nvlinkRawGBs: m.nvlinkRawGBs, nvlsE: m.nvlsEff, ranks: int32(g.ranks), algorithm: algoIndex(m.fv.algorithm)}
 	if int(k.ranks) != g.ranks || k.algorithm < 0 {
-		return m.allReduceFresh(bytes, &g) // past the key's range
+		return m.allReduceFresh(bytes, g) // past the key's range
 	}
 	if t, ok := c.get(m, &k); ok {
 		return t
 	}
-	t := m.allReduceFresh(bytes, &g)
+	t := m.allReduceFresh(bytes, g)
 	c.put(m, &k, t)
 	return t
 }
@@ -183,14 +183,14 @@ func (m *netModel) ringOrTree(bytes float64, g *commGroup, ring, tree bool) coll
 // latency logarithmic in the domains) when it crosses the network; the
 // fastest kept. The ring latencies and PAT's are worked out once for
 // both (timed one at a time, they were a tenth of an estimate).
-func (m *netModel) reduceScatterPair(a, b float64, g commGroup) (collTime, collTime) {
-	bwA, busbw := m.bwTime(a, &g, rsFactor)
-	bwB, _ := m.bwTime(b, &g, rsFactor)
+func (m *netModel) reduceScatterPair(a, b float64, g *commGroup) (collTime, collTime) {
+	bwA, busbw := m.bwTime(a, g, rsFactor)
+	bwB, _ := m.bwTime(b, g, rsFactor)
 	// The fastest ring, kept as its protocol and time (see allReduceOf).
 	var bestA, bestB *Protocol
 	tA, tB := 0.0, 0.0
 	for _, p := range m.protos {
-		lat := m.ringLatency(p, g.ranks-1, g.nodes-1, &g)
+		lat := m.ringLatency(p, g.ranks-1, g.nodes-1, g)
 		if t := lat + bwA/p.BWFraction; bestA == nil || t < tA {
 			bestA, tA = p, t
 		}
@@ -205,7 +205,7 @@ func (m *netModel) reduceScatterPair(a, b float64, g commGroup) (collTime, collT
 	}
 	if !g.local && g.nodes > 1 {
 		simple := m.protos[len(m.protos)-1]
-		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS, &g)) * us
+		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS, g)) * us
 		if t := lat + bwA; rsA.proto == "" || t < rsA.time { // pick's rule, no timing built to lose
 			rsA = collTime{time: t, busbw: busbw, algo: AlgoPAT, proto: simple.Name}
 		}

@@ -50,7 +50,7 @@ func TestAllReduceProtocols(t *testing.T) {
 		{"1 GiB", 1 << 30, AlgoRing, ProtoSimple, 131.86e-6 + bwTerm(1<<30), 360},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := m.allReduce(c.bytes, g)
+			got := m.allReduce(c.bytes, &g)
 			if got.algo != c.algo || got.proto != c.proto {
 				t.Errorf("%s/%s ran, want %s/%s", got.algo, got.proto, c.algo, c.proto)
 			}
@@ -74,7 +74,7 @@ func TestProtocolChoiceBySize(t *testing.T) {
 	g := m.group(16, 1)
 	left := false
 	for bytes := 4.0; bytes <= 1<<32; bytes *= 4 {
-		got := m.allReduce(bytes, g)
+		got := m.allReduce(bytes, &g)
 		if got.proto != ProtoLL {
 			left = true
 		} else if left {
