@@ -127,12 +127,18 @@ func TestCrossingDetailAsFmt(t *testing.T) {
 
 // TestIndexSwitches: the switches that stand for a search of a list
 // (classIndex over classOrder, inNetworkAlgo over inNetworkAlgos,
-// algoIndex over Algorithms) agree with the lists. Mutations caught: a
+// algoIndex over Algorithms) and the class places (tpAt ... epAt) agree
+// with the lists. Mutations caught: a
 // case out of the list's order, a name missing (-1 for a listed name).
 func TestIndexSwitches(t *testing.T) {
 	for i, name := range classOrder {
 		if got := classIndex(name); got != i {
 			t.Errorf("classIndex(%q) = %d, want %d", name, got, i)
+		}
+	}
+	for name, at := range map[string]int{ClassTP: tpAt, ClassDP: dpAt, ClassPP: ppAt, ClassCP: cpAt, ClassEP: epAt} {
+		if classOrder[at] != name {
+			t.Errorf("%s at %d in classOrder, which has %s there", name, at, classOrder[at])
 		}
 	}
 	for i, algo := range inNetworkAlgos {

@@ -565,19 +565,29 @@ type stepReuse struct {
 	reach classSet
 }
 
-// class is the class named name of r's step when r says the change
-// cannot reach it (nil: time it).
-func (r *stepReuse) class(name string) *TrafficClass {
-	if r == nil || r.reach&classBit(name) != 0 {
+// class is the class at place i of classOrder in r's step when r says
+// the change cannot reach it (nil: time it). By place, not name: a step
+// timed afresh asks for each class, and placing a name was most of it.
+func (r *stepReuse) class(i int) *TrafficClass {
+	if r == nil || r.reach&(1<<i) != 0 {
 		return nil
 	}
-	for i := range r.from.Classes {
-		if c := &r.from.Classes[i]; c.Name == name {
+	for k := range r.from.Classes {
+		if c := &r.from.Classes[k]; c.Name == classOrder[i] {
 			return c
 		}
 	}
 	return nil
 }
+
+// The places of the classes in classOrder.
+const (
+	tpAt = iota
+	dpAt
+	ppAt
+	cpAt
+	epAt
+)
 
 // stepOnceFrom is stepOnce, the classes r says are unchanged copied from
 // its step (nil: every class timed).
@@ -610,7 +620,7 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 	// Tensor parallel: Megatron's all-reduces (or reduce-scatter +
 	// all-gather with sequence parallelism: the same volume) per layer.
 	if w.TP > 1 {
-		if kc := r.class(ClassTP); kc != nil {
+		if kc := r.class(tpAt); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
 			var g commGroup
@@ -624,7 +634,7 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 	// Data parallel: gradient reduce over dp ranks (stride tp), reduce-
 	// scatter + all-gather with a sharded optimizer.
 	if dp > 1 {
-		if kc := r.class(ClassDP); kc != nil {
+		if kc := r.class(dpAt); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = r.from.BusBWGBs, r.from.BusBWAlgo, r.from.BusBWProto
 		} else {
@@ -646,7 +656,7 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 	// send backward per micro-batch and virtual stage; each TP rank sends
 	// its 1/tp slice (Megatron's scatter-gather).
 	if w.PP > 1 {
-		if kc := r.class(ClassPP); kc != nil {
+		if kc := r.class(ppAt); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
 			var g commGroup
@@ -661,7 +671,7 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 	// backward (K and V again, then their gradients), one more forward
 	// with recomputation (Megatron-Core's ring attention).
 	if cp := w.cp(); cp > 1 {
-		if kc := r.class(ClassCP); kc != nil {
+		if kc := r.class(cpAt); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
 			var g commGroup
@@ -676,7 +686,7 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
 	if w.EP > 1 && w.Experts > 1 {
-		if kc := r.class(ClassEP); kc != nil {
+		if kc := r.class(epAt); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
 			var g commGroup
