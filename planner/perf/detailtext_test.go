@@ -155,3 +155,16 @@ func TestIndexSwitches(t *testing.T) {
 		t.Error("a name not listed is given a place")
 	}
 }
+
+// TestExpertsDetailAsFmt: the experts effect's detail, written into one
+// buffer, reads as the fmt.Sprintf it replaced, for small and large ep
+// and domains. Mutation caught: the ep and domain swapped, a piece of
+// the text dropped.
+func TestExpertsDetailAsFmt(t *testing.T) {
+	for _, c := range [][2]int{{8, 8}, {16, 8}, {64, 72}, {1024, 72}, {123456789, 576}} {
+		want := fmt.Sprintf("ep %d spans more than one %d-GPU NVLink domain", c[0], c[1])
+		if got := expertsDetail(c[0], c[1]); got != want {
+			t.Errorf("%q, want %q", got, want)
+		}
+	}
+}

@@ -65,8 +65,7 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 		t.withoutIn(EffectInNetwork, detail, inNetworkReach(w), noInNetwork)
 	}
 	if experts {
-		t.withoutIn(EffectExperts, "ep "+strconv.Itoa(w.EP)+" spans more than one "+strconv.Itoa(domain)+"-GPU NVLink domain",
-			expertsReach, expertsOnNVLink)
+		t.withoutIn(EffectExperts, expertsDetail(w.EP, domain), expertsReach, expertsOnNVLink)
 	}
 	if domain > 8 {
 		t.without(EffectNVLink, "the "+strconv.Itoa(domain)+"-GPU domain against an 8-GPU server's (negative: time saved)", serverDomain)
@@ -296,6 +295,19 @@ func crossingDetail(crossing classSet, eff float64) string {
 	b = append(b, " cross it at "...)
 	b = strconv.AppendFloat(b, 100*eff, 'f', 0, 64)
 	b = append(b, rest...)
+	return string(b)
+}
+
+// expertsDetail is the experts effect's detail for ep ranks over
+// domain-GPU NVLink domains, written into one stack buffer (a + join of
+// five parts cost twice the appends).
+func expertsDetail(ep, domain int) string {
+	var buf [96]byte
+	b := append(buf[:0], "ep "...)
+	b = strconv.AppendInt(b, int64(ep), 10)
+	b = append(b, " spans more than one "...)
+	b = strconv.AppendInt(b, int64(domain), 10)
+	b = append(b, "-GPU NVLink domain"...)
 	return string(b)
 }
 

@@ -494,7 +494,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 // estimate, and copying them was a fifth of its cost).
 func stepTime(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
 	if fv.othersBusy >= 0 || !fv.spread || fv.jobs <= 1 {
-		return stepOnce(w, gpu, d, fv, dp, micro, tr, classes)
+		return stepOnceFrom(w, gpu, d, fv, dp, micro, tr, classes, nil) // not through stepOnce: one copy of the step fewer
 	}
 	shared := *fv
 	shared.othersBusy = 1
