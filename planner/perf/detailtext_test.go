@@ -101,9 +101,70 @@ func TestInNetworkDetail(t *testing.T) {
 		{"a class of no table", []TrafficClass{{Name: "other", Algorithm: AlgoSHARP}}, sharp("other") + end},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := inNetworkDetail(StepTime{Classes: tc.classes}); got != tc.want {
+			if got := inNetworkDetail(&StepTime{Classes: tc.classes}); got != tc.want {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestCrossingDetailAsFmt: the tier-crossing effect's detail, written
+// into one buffer, reads as the fmt.Sprintf it replaced, for one class,
+// two, and all five (past the stack buffer's 256 bytes the append grows
+// it), at efficiencies that round up, down and to 100. Mutations caught:
+// a precision other than %.0f, the efficiency not times 100, a piece of
+// the text dropped.
+func TestCrossingDetailAsFmt(t *testing.T) {
+	for _, set := range []classSet{classBit(ClassDP), classBit(ClassDP) | classBit(ClassPP), 1<<maxClasses - 1} {
+		for _, eff := range []float64{0.9, 0.855, 0.8449, 0.9996} {
+			want := fmt.Sprintf("%s cross it at %.0f%% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)", set, 100*eff)
+			if got := crossingDetail(set, eff); got != want {
+				t.Errorf("%v at %g:\n%s\nwant\n%s", set, eff, got, want)
+			}
+		}
+	}
+}
+
+// TestIndexSwitches: the switches that stand for a search of a list
+// (classIndex over classOrder, inNetworkAlgo over inNetworkAlgos,
+// algoIndex over Algorithms) and the class places (tpAt ... epAt) agree
+// with the lists. Mutations caught: a
+// case out of the list's order, a name missing (-1 for a listed name).
+func TestIndexSwitches(t *testing.T) {
+	for i, name := range classOrder {
+		if got := classIndex(name); got != i {
+			t.Errorf("classIndex(%q) = %d, want %d", name, got, i)
+		}
+	}
+	for name, at := range map[string]int{ClassTP: tpAt, ClassDP: dpAt, ClassPP: ppAt, ClassCP: cpAt, ClassEP: epAt} {
+		if classOrder[at] != name {
+			t.Errorf("%s at %d in classOrder, which has %s there", name, at, classOrder[at])
+		}
+	}
+	for i, algo := range inNetworkAlgos {
+		if got := inNetworkAlgo(algo); got != i {
+			t.Errorf("inNetworkAlgo(%q) = %d, want %d", algo, got, i)
+		}
+	}
+	for i, algo := range Algorithms {
+		if got := algoIndex(algo); int(got) != i+1 {
+			t.Errorf("algoIndex(%q) = %d, want %d", algo, got, i+1)
+		}
+	}
+	if classIndex("none") != -1 || inNetworkAlgo(AlgoRing) != -1 || algoIndex("none") != -1 || algoIndex("") != 0 {
+		t.Error("a name not listed is given a place")
+	}
+}
+
+// TestExpertsDetailAsFmt: the experts effect's detail, written into one
+// buffer, reads as the fmt.Sprintf it replaced, for small and large ep
+// and domains. Mutation caught: the ep and domain swapped, a piece of
+// the text dropped.
+func TestExpertsDetailAsFmt(t *testing.T) {
+	for _, c := range [][2]int{{8, 8}, {16, 8}, {64, 72}, {1024, 72}, {123456789, 576}} {
+		want := fmt.Sprintf("ep %d spans more than one %d-GPU NVLink domain", c[0], c[1])
+		if got := expertsDetail(c[0], c[1]); got != want {
+			t.Errorf("%q, want %q", got, want)
+		}
 	}
 }

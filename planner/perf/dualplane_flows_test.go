@@ -86,7 +86,7 @@ func TestRailOnlyForwardsCrossRailCopies(t *testing.T) {
 		v := validationView(8, 8, nicGbps, InfiniBand)
 		v.railOnly, v.rails = railOnly, 8
 		m := newNetModel(v, gpu, d, RDMA)
-		return m.allToAll(bytes, m.allToAllGroup(16, 1)), m
+		return m.allToAll(bytes, m.allToAllGroupP(16, 1)), m
 	}
 	opt, m := timeOn(false, 3200)
 	only, _ := timeOn(true, 3200)

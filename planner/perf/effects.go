@@ -34,41 +34,41 @@ const (
 // fabricEffects breaks the planned step st down by fabric effect: each is
 // timed again with that one effect removed.
 // out is room for them (nil: new room).
-func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int, st StepTime, out []Effect) []Effect {
+func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, st *StepTime, out []Effect) []Effect {
 	leaves, crossing, experts := classReach(st)
 	domain := nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
 	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
 	}
-	if fv.spread && fv.jobs > 1 {
-		fv.othersBusy = st.crossingS() / st.StepS // as solved for st
-		if fv.aligned {
-			fv.othersBusy = 1 // they cross whenever this job does
-		}
-	}
-	t := effectTimer{w: w, gpu: gpu, d: d, fv: fv, dp: dp, micro: micro, stepS: st.StepS,
+	t := effectTimer{w: *w, gpu: gpu, d: d, fv: *fv, dp: dp, micro: micro, stepS: st.StepS,
 		out: out[:0]}
+	if fv.sharing() {
+		t.fv.othersBusy = st.crossingS() / st.StepS // as solved for st
+		if fv.aligned {
+			t.fv.othersBusy = 1 // they cross whenever this job does
+		}
+	} else {
+		// st was timed once on fv as it is here (stepTime), so a change
+		// that cannot reach a class leaves it as st has it.
+		t.planned = st
+	}
 	if out == nil {
 		t.out = make([]Effect, 0, maxEffects)
 	}
 	if leaves {
-		t.without(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing",
-			func(v fabricView) fabricView { v.ideal = true; return v })
+		t.without(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing", idealBackEnd)
 	}
 	if crossing.any() {
 		crossingEffects(&t, crossing)
 	}
 	if detail := inNetworkDetail(st); detail != "" {
-		t.without(EffectInNetwork, detail,
-			func(v fabricView) fabricView { v.sharp, v.noNVLS, v.algorithm = false, true, ""; return v })
+		t.withoutIn(EffectInNetwork, detail, inNetworkReach(w), noInNetwork)
 	}
 	if experts {
-		t.without(EffectExperts, "ep "+strconv.Itoa(w.EP)+" spans more than one "+strconv.Itoa(domain)+"-GPU NVLink domain",
-			func(v fabricView) fabricView { v.epOnNVLink = true; return v })
+		t.withoutIn(EffectExperts, expertsDetail(w.EP, domain), expertsReach, expertsOnNVLink)
 	}
 	if domain > 8 {
-		t.without(EffectNVLink, "the "+strconv.Itoa(domain)+"-GPU domain against an 8-GPU server's (negative: time saved)",
-			func(v fabricView) fabricView { v.nvlinkDomain = 8; return v })
+		t.without(EffectNVLink, "the "+strconv.Itoa(domain)+"-GPU domain against an 8-GPU server's (negative: time saved)", serverDomain)
 	}
 	if st.BubbleCommS > 0 {
 		t.out = append(t.out, Effect{Name: EffectCritical, Detail: "collectives each pipeline stage waits for, repeated in the bubble", DeltaS: st.BubbleCommS})
@@ -76,12 +76,88 @@ func fabricEffects(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micr
 	return t.out
 }
 
-// maxEffects is room for every effect one breakdown can hold.
-const maxEffects = 12
+// viewChange is one property of the fabric, or of the job's place on
+// it, made ideal: a value, not a function, so the view it changes stays
+// on the stack (a view passed to a function value escapes).
+type viewChange uint8
+
+// The changes the breakdown times.
+const (
+	idealBackEnd    viewChange = iota // as fast as NVLink, no latency, oversubscription, collisions or sharing
+	noOversub                         // 1:1 and no uplink lost
+	noCrossingLoss                    // the balanced crossing at a full link
+	adaptive                          // flows balanced, not hashed
+	noBackdrop                        // no background load
+	packed                            // not spread
+	othersIdle                        // the other jobs never crossing
+	noInNetwork                       // no SHARP, no NVLink SHARP, no forced algorithm
+	expertsOnNVLink                   // expert traffic kept inside the NVLink domain
+	serverDomain                      // an 8-GPU server's NVLink domain
+)
+
+// apply makes the change to v.
+func (c viewChange) apply(v *fabricView) {
+	switch c {
+	case idealBackEnd:
+		v.ideal = true
+	case noOversub:
+		v.oversub, v.upLost = 1, 0
+	case noCrossingLoss:
+		v.crossEff = 1
+	case adaptive:
+		v.static = false
+	case noBackdrop:
+		v.bgLeaf, v.bgSpine = 0, 0
+	case packed:
+		v.spread = false
+	case othersIdle:
+		v.othersBusy = 0
+	case noInNetwork:
+		v.sharp, v.noNVLS, v.algorithm = false, true, ""
+	case expertsOnNVLink:
+		v.epOnNVLink = true
+	case serverDomain:
+		v.nvlinkDomain = 8
+	}
+}
+
+// on is v with the change made.
+func (c viewChange) on(v fabricView) fabricView {
+	c.apply(&v)
+	return v
+}
+
+// inNetworkReach is the classes noInNetwork can change in a step of w:
+// those that all-reduce (tensor parallelism; data parallelism without a
+// sharded optimizer), the only collective that reads SHARP, NVLS or the
+// forced algorithm. Groups, sends, all-to-alls and reduce-scatters do
+// not read them.
+func inNetworkReach(w *Workload) classSet {
+	if w.zeroStage() <= 0 {
+		return classBit(ClassTP) | classBit(ClassDP)
+	}
+	return classBit(ClassTP)
+}
+
+// expertsReach is the classes expertsOnNVLink can change: expert
+// parallelism alone reads it.
+var expertsReach = classBit(ClassEP)
+
+// sharing says whether this job's step is solved for other jobs' time
+// crossing the leaves it shares with them (spread, more than one job:
+// stepTime).
+func (fv *fabricView) sharing() bool { return fv.spread && fv.jobs > 1 }
+
+// maxEffects is room for every effect one breakdown can hold: each
+// named effect once.
+const maxEffects = 11
 
 // effectTimer times a planned step again with one effect of its fabric
 // removed at a time. It lives on its caller's stack: the steps it times
-// keep their traffic classes in scratch, read by none.
+// keep their traffic classes in scratch, read by none. It holds the
+// workload and view as copies: pointers to its caller's would put them
+// on the heap (what a step's classes hold and the effects' list leak,
+// and with them every pointer in the timer).
 type effectTimer struct {
 	w         Workload
 	gpu       *GPUSpec
@@ -91,13 +167,29 @@ type effectTimer struct {
 	stepS     float64 // the planned step
 	out       []Effect
 	scratch   [maxClasses]TrafficClass
+	// planned is the planned step when it was timed once on fv (not
+	// solved for sharing; else nil): withoutIn copies from it the
+	// classes a change cannot reach.
+	planned *StepTime
 }
 
 // without times the step again with the view change makes and records
 // the difference as the named effect, which it returns.
-func (t *effectTimer) without(name, detail string, change func(fabricView) fabricView) *Effect {
-	v := change(t.fv)
-	alt := stepTime(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
+func (t *effectTimer) without(name, detail string, change viewChange) *Effect {
+	return t.withoutIn(name, detail, ^classSet(0), change)
+}
+
+// withoutIn is without for a change that can reach only the classes of
+// reach: the planned step's others are copied, not timed again.
+func (t *effectTimer) withoutIn(name, detail string, reach classSet, change viewChange) *Effect {
+	v := t.fv
+	change.apply(&v)
+	var alt StepTime
+	if t.planned != nil && reach != ^classSet(0) {
+		alt = stepOnceFrom(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0], &stepReuse{from: t.planned, reach: reach})
+	} else {
+		alt = stepTime(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
+	}
 	t.out = append(t.out, Effect{Name: name, Detail: detail, DeltaS: t.stepS - alt.StepS})
 	return &t.out[len(t.out)-1]
 }
@@ -110,12 +202,29 @@ type classSet uint8
 var classOrder = [maxClasses]string{ClassTP, ClassDP, ClassPP, ClassCP, ClassEP}
 
 func classBit(name string) classSet {
-	for i, n := range classOrder {
-		if n == name {
-			return 1 << i
-		}
+	if i := classIndex(name); i >= 0 {
+		return 1 << i
 	}
 	return 0
+}
+
+// classIndex is name's place in classOrder (-1: none). A switch on the
+// constants compares a word or two where a loop called the runtime's
+// string compare for each (classBit is asked in every step).
+func classIndex(name string) int {
+	switch name {
+	case ClassTP:
+		return 0
+	case ClassDP:
+		return 1
+	case ClassPP:
+		return 2
+	case ClassCP:
+		return 3
+	case ClassEP:
+		return 4
+	}
+	return -1
 }
 
 func (s classSet) any() bool { return s != 0 }
@@ -123,7 +232,7 @@ func (s classSet) any() bool { return s != 0 }
 // classReach reports whether any traffic class of st leaves the NVLink
 // domain, the classes crossing the tier above the leaves, and whether
 // expert traffic leaves the domain.
-func classReach(st StepTime) (leaves bool, crossing classSet, experts bool) {
+func classReach(st *StepTime) (leaves bool, crossing classSet, experts bool) {
 	for i := range st.Classes {
 		c := &st.Classes[i]
 		leaves = leaves || c.CrossesFabric
@@ -142,25 +251,24 @@ func crossingEffects(t *effectTimer, crossing classSet) {
 	fv := &t.fv
 	if load := fv.crossOversub(); load > 1 {
 		e := t.without(EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
-			func(v fabricView) fabricView { v.oversub, v.upLost = 1, 0; return v })
+			noOversub)
 		if e.DeltaS == 0 { // what leaves the leaf groups fits their uplinks (a packed ring's one edge per group)
 			t.out = t.out[:len(t.out)-1]
 		}
 	}
 	if fv.crossingEfficiency() < 1 {
-		t.without(EffectCrossing, crossing.String()+" cross it at "+fmtF0(100*fv.crossingEfficiency())+"% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)",
-			func(v fabricView) fabricView { v.crossEff = 1; return v })
+		t.without(EffectCrossing, crossingDetail(crossing, fv.crossingEfficiency()), noCrossingLoss)
 	}
 	if fv.ecmp() {
-		t.without(EffectECMP, staticDetail(*fv), func(v fabricView) fabricView { v.static = false; return v })
+		t.without(EffectECMP, staticDetail(*fv), adaptive)
 	}
 	if fv.bgLeaf > 0 || fv.bgSpine > 0 {
 		t.without(EffectBackdrop, "other traffic holds "+fmtF0(100*fv.bgLeaf)+"% of the leaf uplinks and "+fmtF0(100*fv.bgSpine)+"% of the spine uplinks",
-			func(v fabricView) fabricView { v.bgLeaf, v.bgSpine = 0, 0; return v })
+			noBackdrop)
 	}
 	if fv.spread {
 		e := t.without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
-			func(v fabricView) fabricView { v.spread = false; return v })
+			packed)
 		if e.DeltaS < 0 {
 			e.Detail = "packed, this job fills its own leaves' uplinks; spread over leaves shared with " + strconv.Itoa(fv.jobs-1) +
 				" other jobs (crossing " + fmtF0(100*fv.othersBusy) + "% of the time), it gets more of them"
@@ -172,8 +280,35 @@ func crossingEffects(t *effectTimer, crossing classSet) {
 			detail = strconv.Itoa(fv.jobs) + " jobs share the leaves; the others cross the tier " + fmtF0(100*fv.othersBusy) + "% of the time, in random phase"
 		}
 		t.without(EffectOtherJobs, detail,
-			func(v fabricView) fabricView { v.othersBusy = 0; return v })
+			othersIdle)
 	}
+}
+
+// crossingDetail is the tier-crossing effect's detail for the classes
+// crossing at efficiency eff, written into one buffer (%.0f by
+// strconv): joined with + it was a string for the number and another
+// for the whole, in every estimate that crosses the tier.
+func crossingDetail(crossing classSet, eff float64) string {
+	const rest = "% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)"
+	var buf [256]byte // on the stack: the five classes' names, the number and rest fit
+	b := append(buf[:0], crossing.String()...)
+	b = append(b, " cross it at "...)
+	b = strconv.AppendFloat(b, 100*eff, 'f', 0, 64)
+	b = append(b, rest...)
+	return string(b)
+}
+
+// expertsDetail is the experts effect's detail for ep ranks over
+// domain-GPU NVLink domains, written into one stack buffer (a + join of
+// five parts cost twice the appends).
+func expertsDetail(ep, domain int) string {
+	var buf [96]byte
+	b := append(buf[:0], "ep "...)
+	b = strconv.AppendInt(b, int64(ep), 10)
+	b = append(b, " spans more than one "...)
+	b = strconv.AppendInt(b, int64(domain), 10)
+	b = append(b, "-GPU NVLink domain"...)
+	return string(b)
 }
 
 // fmtF0 and fmtG2 are fmt's %.0f and %.2g without its interface boxing
@@ -322,11 +457,11 @@ func staticDetail(fv fabricView) string {
 // reductions the step's classes ran, in class order, each named once (""
 // when none ran). One reduction, the usual case, is a string built once
 // (inNetworkDetails).
-func inNetworkDetail(st StepTime) string {
+func inNetworkDetail(st *StepTime) string {
 	var ran [2 * maxClasses]string
 	n, only := 0, ""
-	for _, c := range st.Classes {
-		name, detail := inNetworkName(c)
+	for i := range st.Classes {
+		name, detail := inNetworkName(&st.Classes[i])
 		if name != "" && !slices.Contains(ran[:n], name) {
 			ran[n], only = name, detail
 			n++
@@ -376,15 +511,27 @@ func inNetworkPhrase(algo, class string) string {
 // inNetworkName names the in-network reduction class c ran ("" for
 // none) and, for a class of classOrder, the detail of a step that ran it
 // alone ("" otherwise).
-func inNetworkName(c TrafficClass) (name, detail string) {
-	a := slices.Index(inNetworkAlgos[:], c.Algorithm)
+func inNetworkName(c *TrafficClass) (name, detail string) {
+	a := inNetworkAlgo(c.Algorithm)
 	if a < 0 {
 		return "", ""
 	}
-	for i, class := range classOrder {
-		if class == c.Name {
-			return inNetworkNames[a][i], inNetworkDetails[a][i]
-		}
+	if i := classIndex(c.Name); i >= 0 {
+		return inNetworkNames[a][i], inNetworkDetails[a][i]
 	}
 	return inNetworkPhrase(c.Algorithm, c.Name), ""
+}
+
+// inNetworkAlgo is algo's place in inNetworkAlgos (-1: none), by a
+// switch (see classIndex).
+func inNetworkAlgo(algo string) int {
+	switch algo {
+	case AlgoNVLS:
+		return 0
+	case AlgoSHARP:
+		return 1
+	case AlgoNVLSTree:
+		return 2
+	}
+	return -1
 }

@@ -364,7 +364,7 @@ func (fv *fabricView) fracMatters() bool {
 // at the GPU's NVLS algorithm bandwidth (data/jct.toml [in_network]).
 // ok is false where the GPU's NVSwitch has none or the group is not
 // local.
-func (m *netModel) nvlsAllReduce(bytes float64, g commGroup) (collTime, bool) {
+func (m *netModel) nvlsAllReduce(bytes float64, g *commGroup) (collTime, bool) {
 	in := m.d.InNetwork
 	if !g.local || g.ranks < 2 || m.nvlsEff <= 0 {
 		return collTime{}, false
@@ -386,7 +386,7 @@ func (m *netModel) nvlsAllReduce(bytes float64, g commGroup) (collTime, bool) {
 // tree's plus 2 x floor(log2(domains)) network hops. ok is false inside
 // one domain, where the GPU has no NVLS, or with fewer than 2 heads
 // ("NVLS/NVLStree needs at least 2 channels").
-func (m *netModel) nvlsTreeAllReduce(bytes float64, g commGroup) (collTime, bool) {
+func (m *netModel) nvlsTreeAllReduce(bytes float64, g *commGroup) (collTime, bool) {
 	in := m.d.InNetwork
 	if g.local || g.nodes < 2 || g.perNode < 2 || m.nvlsEff <= 0 || m.fv.nicsPerServer <= 0 {
 		return collTime{}, false
@@ -417,7 +417,7 @@ func (m *netModel) nvlsTreeAllReduce(bytes float64, g commGroup) (collTime, bool
 // share of the NICs at sharp_line_fraction, all-gather over NVLink; the
 // stages pipeline, so the slower sets the time. ok is false where the
 // switches have no SHARP or it is not enabled.
-func (m *netModel) sharpAllReduce(bytes float64, g commGroup) (collTime, bool) {
+func (m *netModel) sharpAllReduce(bytes float64, g *commGroup) (collTime, bool) {
 	in := m.d.InNetwork
 	if !m.fv.sharp || g.local || g.nodes < 2 {
 		return collTime{}, false

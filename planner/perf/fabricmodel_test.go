@@ -88,7 +88,7 @@ func staticView(d *JCTData, ratio float64, qps float64, servers int, static bool
 func dpBusBW(d *JCTData, fv fabricView, servers int) float64 {
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
 	g := m.group(servers, 8)
-	return m.allReduce(1<<30, g).busbw
+	return m.allReduce(1<<30, &g).busbw
 }
 
 // TestQueuePairsHelpUpToTheFlowCount: on a spread job's crossing ring
@@ -179,7 +179,7 @@ func TestNVLSByHand(t *testing.T) {
 		fv := validationView(c.perNode, c.perNode, 400, InfiniBand)
 		fv.nvlinkDomain = c.perNode
 		m := newNetModel(fv, d.GPUs[c.gpu], d, RDMA)
-		got := m.allReduce(1<<32, m.group(c.ranks, 1))
+		got := m.allReduce(1<<32, m.groupP(c.ranks, 1))
 		if got.algo != c.algo || math.Abs(got.busbw-c.busbw) > 0.5 {
 			t.Errorf("%s x %d: %s at %.1f GB/s, want %s at %.1f", c.gpu, c.ranks, got.algo, got.busbw, c.algo, c.busbw)
 		}
@@ -222,7 +222,7 @@ func TestNVLSTreeByHand(t *testing.T) {
 		fv.algorithm = c.force
 		m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
 		ranks := 8 * c.servers
-		got := m.allReduce(bytes, m.group(ranks, 1))
+		got := m.allReduce(bytes, m.groupP(ranks, 1))
 		if got.algo != c.algo || math.Abs(got.busbw-c.busbw) > 0.01 {
 			t.Errorf("%d servers forced %q: %s at %.2f GB/s, want %s at %.2f", c.servers, c.force, got.algo, got.busbw, c.algo, c.busbw)
 		}
@@ -238,7 +238,7 @@ func TestNVLSTreeByHand(t *testing.T) {
 	fv := validationView(8, 8, 400, InfiniBand)
 	fv.algorithm = AlgoNVLSTree
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
-	got := m.allReduce(4, m.group(24, 1))
+	got := m.allReduce(4, m.groupP(24, 1))
 	if want := 67.06e-6 + 2*23.0/24*4/(8*45.5*0.92/0.96*1e9); math.Abs(got.time-want) > 1e-9 {
 		t.Errorf("3 servers, 4 B: NVLS tree %.4f us, want %.4f", got.time*1e6, want*1e6)
 	}
@@ -293,8 +293,8 @@ func TestInNetworkNeverSlows(t *testing.T) {
 				for _, stride := range []int{1, 8} {
 					ranks := 8 * servers / stride
 					for bytes := 4.0; bytes <= 1<<32; bytes *= 64 {
-						a := mOn.allReduce(bytes, mOn.group(ranks, stride))
-						b := mOff.allReduce(bytes, mOff.group(ranks, stride))
+						a := mOn.allReduce(bytes, mOn.groupP(ranks, stride))
+						b := mOff.allReduce(bytes, mOff.groupP(ranks, stride))
 						if a.time > b.time*(1+1e-12) {
 							t.Errorf("%+v %s %d servers stride %d %.0f B: %s %.4g s, slower than %s %.4g", sys, f, servers, stride, bytes, a.algo, a.time, b.algo, b.time)
 						}
@@ -312,7 +312,7 @@ func TestInNetworkNeverSlows(t *testing.T) {
 	fv := validationView(8, 8, 400, InfiniBand)
 	fv.sharp = true
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
-	got := m.allReduce(1<<32, m.group(512, 1))
+	got := m.allReduce(1<<32, m.groupP(512, 1))
 	want := 360.0 * 8 / 7 / 2 * 2 * 511 / 512
 	if got.algo != AlgoSHARP || math.Abs(got.busbw-want) > 0.5 {
 		t.Errorf("SHARP on 64 H100 servers: %s at %.1f GB/s, want sharp at %.1f", got.algo, got.busbw, want)
@@ -337,7 +337,7 @@ func TestForcedAlgorithm(t *testing.T) {
 		fv := validationView(8, 8, 400, InfiniBand)
 		fv.algorithm = c.force
 		m := newNetModel(fv, d.GPUs[c.gpu], d, RDMA)
-		got := m.allReduce(1<<30, m.group(c.ranks, 1))
+		got := m.allReduce(1<<30, m.groupP(c.ranks, 1))
 		if got.algo != c.want || !(got.time > 0) {
 			t.Errorf("%s forced %s: %s in %g s, want %s", c.gpu, c.force, got.algo, got.time, c.want)
 		}
@@ -377,7 +377,7 @@ func TestRackScaleDataParallel(t *testing.T) {
 	ring := func(fv fabricView) float64 {
 		fv.algorithm = AlgoRing
 		m := newNetModel(fv, d.GPUs["gb200"], d, RDMA)
-		c := m.allReduce(1<<32, m.group(1440, 1))
+		c := m.allReduce(1<<32, m.groupP(1440, 1))
 		return c.busbw / fraction[c.proto]
 	}
 	if got := ring(view(false)); math.Abs(got-368) > 0.5 {
@@ -391,7 +391,7 @@ func TestRackScaleDataParallel(t *testing.T) {
 	fv := validationView(8, 8, 400, InfiniBand)
 	fv.algorithm = AlgoRing
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
-	if c := m.allReduce(1<<32, m.group(128, 1)); math.Abs(c.busbw/fraction[c.proto]-360) > 0.5 {
+	if c := m.allReduce(1<<32, m.groupP(128, 1)); math.Abs(c.busbw/fraction[c.proto]-360) > 0.5 {
 		got := c.busbw / fraction[c.proto]
 		t.Errorf("16 H100 servers: ring busbw %.1f GB/s, want min(NVLink 360, 8 NICs 368) = 360", got)
 	}

@@ -92,7 +92,7 @@ type batchStep struct {
 // timeFullPipeline times the job with the global batch that gives every
 // pipeline pp micro-batches, when it is short of them and that batch is
 // within the inputs' range (nil otherwise).
-func timeFullPipeline(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, micro int) *batchStep {
+func timeFullPipeline(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int) *batchStep {
 	if w.PP <= 1 || micro >= w.PP {
 		return nil
 	}
@@ -100,7 +100,7 @@ func timeFullPipeline(w Workload, gpu *GPUSpec, d *JCTData, fv fabricView, dp, m
 	if need > maxBatchTokens {
 		return nil
 	}
-	v := w
+	v := *w
 	v.GlobalBatchTokens = int(need)
-	return &batchStep{StepTime: stepOnce(&v, gpu, d, &fv, dp, microbatches(&v, dp), RDMA, nil), batchTokens: v.GlobalBatchTokens}
+	return &batchStep{StepTime: stepOnce(&v, gpu, d, fv, dp, microbatches(&v, dp), RDMA, nil), batchTokens: v.GlobalBatchTokens}
 }

@@ -108,6 +108,10 @@ type JCT struct {
 	// Findings are what a planner should know about the estimate: memory
 	// over or tight, a pipeline short of micro-batches.
 	Findings []string
+	// locals remembers the estimate's all-reduces inside one NVLink
+	// domain while it is made, in the same allocation; last, as it holds
+	// no pointer past its first field.
+	locals localMemo
 }
 
 // FitsMemory says whether the job runs in its GPUs' memory (tight
@@ -232,6 +236,7 @@ type fabricView struct {
 	// from the leaf group and ratio).
 	leafDown, leafUp int
 	maxLoads         *maxLoadMemo // shared by the copies one estimate makes
+	locals           *localMemo   // likewise; set by Estimate alone (nil: none)
 	jobServers       int
 	// Sharing: background load per tier (fraction of the uplinks' capacity
 	// other traffic holds) and whether other jobs cross in phase.
@@ -276,7 +281,7 @@ func (fv *fabricView) crossOversub() float64 {
 }
 
 // view is the network alone, no job on it yet.
-func (n Network) view() fabricView {
+func (n *Network) view() fabricView {
 	return fabricView{
 		gpusPerServer: n.GPUsPerServer, nicsPerServer: n.NICsPerServer,
 		nicGbps: n.NICGbps, fabric: n.Fabric, static: n.Static,
@@ -289,7 +294,7 @@ func (n Network) view() fabricView {
 }
 
 // jobView is the network with the resolved workload w placed on it.
-func (n Network) jobView(w Workload, d *JCTData) fabricView {
+func (n *Network) jobView(w *Workload, d *JCTData) fabricView {
 	fv := n.view()
 	fv.spread = w.Placement == PlaceSpread
 	fv.jobs = max(w.Jobs, 1)
@@ -305,7 +310,7 @@ func (n Network) jobView(w Workload, d *JCTData) fabricView {
 	if fv.static {
 		fv.maxLoads = new(maxLoadMemo)
 	}
-	fv.sharp = fv.sharp && d.InNetwork.sharpTree(n)
+	fv.sharp = fv.sharp && d.InNetwork.sharpTree(*n)
 	fv.bgLeaf, fv.bgSpine = w.BackgroundLeaf, w.BackgroundSpine
 	fv.aligned = w.Phase == PhaseAligned
 	fv.algorithm = w.Algorithm
@@ -427,7 +432,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 		return nil, r.err
 	}
 	w, m, gpu := r.w, r.m, r.gpu
-	n := job.Network
+	n := &job.Network
 	jobs := max(w.Jobs, 1)
 	gpus := n.GPUs / jobs // each job's share
 	if mp := w.modelParallel(); mp > gpus {
@@ -455,7 +460,8 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
-	fv := n.jobView(w, d)
+	fv := n.jobView(&w, d)
+	j.locals.d, fv.locals = d, &j.locals // this estimate's alone: not in jobView, whose views outlive it
 	// The compute efficiency depends on the workload and GPU alone: work
 	// it out once for every timing below.
 	wt := w
@@ -467,8 +473,8 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
 	}
 	if parts.Detail {
-		j.Effects = fabricEffects(wt, gpu, d, fv, dp, micro, j.Planned, j.effects[:0])
-		j.fixedBatch = timeFullPipeline(wt, gpu, d, fv, dp, micro)
+		j.Effects = fabricEffects(&wt, gpu, d, &fv, dp, micro, &j.Planned, j.effects[:0])
+		j.fixedBatch = timeFullPipeline(&wt, gpu, d, &fv, dp, micro)
 		j.Findings = j.findings()
 		if job.PlanFindings != nil {
 			j.Findings = append(j.Findings, job.PlanFindings(gpu, j.Planned.Classes)...)
@@ -488,7 +494,7 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 // estimate, and copying them was a fifth of its cost).
 func stepTime(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
 	if fv.othersBusy >= 0 || !fv.spread || fv.jobs <= 1 {
-		return stepOnce(w, gpu, d, fv, dp, micro, tr, classes)
+		return stepOnceFrom(w, gpu, d, fv, dp, micro, tr, classes, nil) // not through stepOnce: one copy of the step fewer
 	}
 	shared := *fv
 	shared.othersBusy = 1
@@ -518,7 +524,7 @@ func (s *StepTime) crossingS() float64 {
 // gradientSync times one data-parallel gradient exchange over group g
 // of a shard's gradients and parameters (bytes): an all-reduce, or with
 // a sharded optimizer (ZeRO stage zs) a reduce-scatter and all-gathers.
-func gradientSync(net *netModel, zs int, gradBytes, paramBytes float64, g commGroup) collTime {
+func gradientSync(net *netModel, zs int, gradBytes, paramBytes float64, g *commGroup) collTime {
 	if zs <= 0 {
 		return net.allReduce(gradBytes, g)
 	}
@@ -527,8 +533,7 @@ func gradientSync(net *netModel, zs int, gradBytes, paramBytes float64, g commGr
 	if zs == 3 {
 		gathers = 2
 	}
-	rs := net.reduceScatter(gradBytes, g)
-	ag := net.allGather(paramBytes, g)
+	rs, ag := net.reduceScatterPair(gradBytes, paramBytes, g)
 	return collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto, gatherS: gathers * ag.time}
 }
 
@@ -549,6 +554,44 @@ func stepEfficiency(w *Workload, gpu *GPUSpec, d *JCTData) float64 {
 // stepOnce times one step with the others' crossing time as fv gives it;
 // classes, w and fv as for stepTime.
 func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
+	return stepOnceFrom(w, gpu, d, fv, dp, micro, tr, classes, nil)
+}
+
+// stepReuse is a step timed before (from) on a view that differs from
+// the one being timed only in what can reach the classes of reach: the
+// other classes are copied from it, not timed again.
+type stepReuse struct {
+	from  *StepTime
+	reach classSet
+}
+
+// class is the class at place i of classOrder in r's step when r says
+// the change cannot reach it (nil: time it). By place, not name: a step
+// timed afresh asks for each class, and placing a name was most of it.
+func (r *stepReuse) class(i int) *TrafficClass {
+	if r == nil || r.reach&(1<<i) != 0 {
+		return nil
+	}
+	for k := range r.from.Classes {
+		if c := &r.from.Classes[k]; c.Name == classOrder[i] {
+			return c
+		}
+	}
+	return nil
+}
+
+// The places of the classes in classOrder.
+const (
+	tpAt = iota
+	dpAt
+	ppAt
+	cpAt
+	epAt
+)
+
+// stepOnceFrom is stepOnce, the classes r says are unchanged copied from
+// its step (nil: every class timed).
+func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass, r *stepReuse) StepTime {
 	c := &d.Collective
 	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
@@ -572,80 +615,118 @@ func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 		passes = 6
 	}
 	actBytes := float64(w.MicroBatch) * w.localSeq() * float64(w.Hidden) * c.ActivationBytes
+	var critical classSet // the places of the classes on the pipeline's critical path (addBubble)
 
 	// Tensor parallel: Megatron's all-reduces (or reduce-scatter +
 	// all-gather with sequence parallelism: the same volume) per layer.
 	if w.TP > 1 {
-		g := net.group(w.TP, 1)
-		one := net.allReduce(actBytes, g)
-		n := passes * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassTP, g, one, n, *w.OverlapTP))
+		if kc := r.class(tpAt); kc != nil {
+			st.Classes = append(st.Classes, *kc)
+		} else {
+			var g commGroup
+			net.groupInto(&g, w.TP, 1, false)
+			one := net.allReduce(actBytes, &g)
+			n := passes * layersPerStage * float64(micro)
+			st.Classes = append(st.Classes, net.class(ClassTP, &g, one, n, *w.OverlapTP))
+		}
+		critical |= 1 << (len(st.Classes) - 1)
 	}
 	// Data parallel: gradient reduce over dp ranks (stride tp), reduce-
 	// scatter + all-gather with a sharded optimizer.
 	if dp > 1 {
-		shard := w.ParamsB * 1e9 / float64(w.TP*w.PP*w.EP)
-		// Megatron reduces gradients over the data- and context-parallel
-		// ranks together (stride tp).
-		g := net.group(dp*w.cp(), w.TP)
-		zs := w.zeroStage()
-		t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, g)
-		cl := net.class(ClassDP, g, t, 1, *w.OverlapDP)
-		reduceW, gatherW := gradientWindows(d, w.Recompute, zs, st.ComputeS, micro)
-		exposeGradientSync(&cl, t.gatherS, reduceW, gatherW)
-		st.Classes = append(st.Classes, cl)
-		st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
+		if kc := r.class(dpAt); kc != nil {
+			st.Classes = append(st.Classes, *kc)
+			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = r.from.BusBWGBs, r.from.BusBWAlgo, r.from.BusBWProto
+		} else {
+			shard := w.ParamsB * 1e9 / float64(w.TP*w.PP*w.EP)
+			// Megatron reduces gradients over the data- and context-parallel
+			// ranks together (stride tp).
+			var g commGroup
+			net.groupInto(&g, dp*w.cp(), w.TP, false)
+			zs := w.zeroStage()
+			t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, &g)
+			cl := net.class(ClassDP, &g, t, 1, *w.OverlapDP)
+			reduceW, gatherW := gradientWindows(d, w.Recompute, zs, st.ComputeS, micro)
+			exposeGradientSync(&cl, t.gatherS, reduceW, gatherW)
+			st.Classes = append(st.Classes, cl)
+			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
+		}
 	}
 	// Pipeline parallel: one activation send forward and one gradient
 	// send backward per micro-batch and virtual stage; each TP rank sends
 	// its 1/tp slice (Megatron's scatter-gather).
 	if w.PP > 1 {
-		g := net.group(2, w.TP*w.cp()*dp)
-		one := net.p2p(actBytes/float64(w.TP), g)
-		n := 2 * float64(micro*w.VPP)
-		st.Classes = append(st.Classes, net.class(ClassPP, g, one, n, *w.OverlapPP))
+		if kc := r.class(ppAt); kc != nil {
+			st.Classes = append(st.Classes, *kc)
+		} else {
+			var g commGroup
+			net.groupInto(&g, 2, w.TP*w.cp()*dp, false)
+			one := net.p2p(actBytes/float64(w.TP), &g)
+			n := 2 * float64(micro*w.VPP)
+			st.Classes = append(st.Classes, net.class(ClassPP, &g, one, n, *w.OverlapPP))
+		}
 	}
 	// Context parallel: each GPU's K and V (kv_heads/heads of h wide)
 	// go round the cp ring, cp-1 sends per layer forward and twice that
 	// backward (K and V again, then their gradients), one more forward
 	// with recomputation (Megatron-Core's ring attention).
 	if cp := w.cp(); cp > 1 {
-		g := net.group(cp, w.TP)
-		kv := 2 * actBytes * w.kvShare() / float64(w.TP)
-		one := net.p2p(kv, g)
-		n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassCP, g, one, n, *w.OverlapCP))
+		if kc := r.class(cpAt); kc != nil {
+			st.Classes = append(st.Classes, *kc)
+		} else {
+			var g commGroup
+			net.groupInto(&g, cp, w.TP, false)
+			kv := 2 * actBytes * w.kvShare() / float64(w.TP)
+			one := net.p2p(kv, &g)
+			n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
+			st.Classes = append(st.Classes, net.class(ClassCP, &g, one, n, *w.OverlapCP))
+		}
+		critical |= 1 << (len(st.Classes) - 1)
 	}
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
 	if w.EP > 1 && w.Experts > 1 {
-		g := net.allToAllGroup(w.EP, w.TP)
-		if fv.epOnNVLink {
-			g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
+		if kc := r.class(epAt); kc != nil {
+			st.Classes = append(st.Classes, *kc)
+		} else {
+			var g commGroup
+			net.groupInto(&g, w.EP, w.TP, true)
+			if fv.epOnNVLink {
+				g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
+			}
+			bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
+			one := net.allToAllRouted(bytes, &g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
+			n := passes * layersPerStage * float64(micro)
+			st.Classes = append(st.Classes, net.class(ClassEP, &g, one, n, *w.OverlapEP))
 		}
-		bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
-		one := net.allToAllRouted(bytes, g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
-		n := passes * layersPerStage * float64(micro)
-		st.Classes = append(st.Classes, net.class(ClassEP, g, one, n, *w.OverlapEP))
+		critical |= 1 << (len(st.Classes) - 1)
 	}
 	st.limitOverlap()
-	// The pipeline bubble: (pp-1)/(vpp·m) of a stage's time per step,
-	// which holds its compute and the tensor-, context- and expert-parallel
-	// collectives on its critical path (Narayanan et al. SC21, eq. 2).
-	if w.PP > 1 {
-		frac := float64(w.PP-1) / float64(w.VPP*micro)
-		for i := range st.Classes {
-			if c := &st.Classes[i]; c.Name == ClassTP || c.Name == ClassEP || c.Name == ClassCP {
-				st.BubbleCommS += frac * c.ExposedS
-			}
-		}
-		st.BubbleS = frac*st.ComputeS + st.BubbleCommS
-	}
+	st.addBubble(w, micro, critical)
 	st.StepS = st.ComputeS + st.BubbleS + st.ExposedCommS()
 	st.TokensPerS = tokens / st.StepS
 	st.MFU = modelFLOPs / (st.StepS * usedGPUs * peak)
 	st.Days = w.TokensTotal / st.TokensPerS / 86400
 	return st
+}
+
+// addBubble adds the pipeline bubble of w's step over micro
+// micro-batches: (pp-1)/(vpp·m) of a stage's time per step, which holds
+// its compute and the tensor-, context- and expert-parallel collectives
+// on its critical path (Narayanan et al. SC21, eq. 2), the classes at
+// the places critical holds (by place, not by name: comparing each
+// class's name cost more than the sum).
+func (s *StepTime) addBubble(w *Workload, micro int, critical classSet) {
+	if w.PP <= 1 {
+		return
+	}
+	frac := float64(w.PP-1) / float64(w.VPP*micro)
+	for i := range s.Classes {
+		if critical&(1<<i) != 0 {
+			s.BubbleCommS += frac * s.Classes[i].ExposedS
+		}
+	}
+	s.BubbleS = frac*s.ComputeS + s.BubbleCommS
 }
 
 // maxClasses is the traffic classes a step can have: tensor, data,
@@ -756,16 +837,17 @@ type commGroup struct {
 	baseGBs float64
 }
 
-// treeGroup is g as NCCL's tree sees it, charged its own crossing share
+// treeGroup is *gp as NCCL's tree sees it, charged its own crossing share
 // (treeCrossing) where that share costs more than the ring's; counted
 // only for the groups that all-reduce, so the others pay nothing for it.
-func (m *netModel) treeGroup(g commGroup) commGroup {
+func (m *netModel) treeGroup(gp *commGroup) commGroup {
+	g := *gp
 	if !g.crossesSU || m.fv.spread || !m.fv.fracMatters() {
 		return g // the ring's share: every edge crosses, or any share fits
 	}
-	tf, tcf := m.treeCrossing(g, m.fv.serversPerUnit), 0.0
+	tf, tcf := m.treeCrossing(&g, m.fv.serversPerUnit), 0.0
 	if g.crossesCore {
-		tcf = m.treeCrossing(g, m.fv.podServers())
+		tcf = m.treeCrossing(&g, m.fv.podServers())
 	}
 	g.share = m.fv.hashedShare(tf, tcf)
 	g.netGBs = g.baseGBs * g.share
@@ -787,12 +869,19 @@ func (m *netModel) allToAllGroup(ranks, stride int) commGroup {
 	return m.groupOf(ranks, stride, true)
 }
 
-func (m *netModel) groupOf(ranks, stride int, allToAll bool) commGroup {
-	g := commGroup{ranks: ranks}
+func (m *netModel) groupOf(ranks, stride int, allToAll bool) (g commGroup) {
+	m.groupInto(&g, ranks, stride, allToAll)
+	return g
+}
+
+// groupInto is groupOf written into g, which must be zero: a step lays
+// out its groups in place (returned, a group was copied twice a class).
+func (m *netModel) groupInto(g *commGroup, ranks, stride int, allToAll bool) {
+	g.ranks = ranks
 	span := ranks * stride
 	if span <= m.domain {
 		g.perNode, g.nodes, g.local = ranks, 1, true
-		return g
+		return
 	}
 	g.perNode = min(ranks, max(1, m.domain/stride))
 	g.nodes = fabric.CeilDiv(ranks, g.perNode)
@@ -812,15 +901,14 @@ func (m *netModel) groupOf(ranks, stride int, allToAll bool) commGroup {
 		if g.crossesCore {
 			g.switchUS += 2 * m.perSwitchUS
 		}
-		frac, coreFrac := m.crossing(g, servers, m.fv.serversPerUnit, allToAll), 0.0
+		frac, coreFrac := m.crossing(g.nodes, servers, m.fv.serversPerUnit, allToAll), 0.0
 		if g.crossesCore {
-			coreFrac = m.crossing(g, servers, m.fv.podServers(), allToAll)
+			coreFrac = m.crossing(g.nodes, servers, m.fv.podServers(), allToAll)
 		}
 		g.share = m.fv.hashedShare(frac, coreFrac)
 		g.servers, g.baseGBs = servers, g.netGBs
 		g.netGBs *= g.share
 	}
-	return g
 }
 
 // podServers is the servers under one pod's spines; a pod of unknown
@@ -838,7 +926,7 @@ func (fv *fabricView) podServers() int {
 // treeCrossing is crossing for NCCL's tree: the share of its double
 // binary tree's edges that join two groups of perGroup servers (leaf
 // groups or pods), the nodes packed in order; all of them spread.
-func (m *netModel) treeCrossing(g commGroup, perGroup int) float64 {
+func (m *netModel) treeCrossing(g *commGroup, perGroup int) float64 {
 	if m.fv.spread || g.nodes <= 1 {
 		return 1
 	}
@@ -853,8 +941,8 @@ func (m *netModel) treeCrossing(g commGroup, perGroup int) float64 {
 // a leaf): groups/nodes of its edges. An all-to-all sends each of the
 // n-1 other domains an equal part, n-k of them outside its group of k:
 // (n-k)/(n-1) of its bytes.
-func (m *netModel) crossing(g commGroup, servers, perGroup int, allToAll bool) float64 {
-	n := float64(max(g.nodes, 1))
+func (m *netModel) crossing(nodes, servers, perGroup int, allToAll bool) float64 {
+	n := float64(max(nodes, 1))
 	if m.fv.spread || n <= 1 {
 		return 1
 	}
@@ -881,7 +969,7 @@ const us = 1e-6
 // byte over each rank's outgoing link, NVLink inside a domain and the back
 // end between domains, so the slower of the two sets the bus bandwidth
 // (busbw = min(server NIC share, NVLink); research A1.2).
-func (m *netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64) (float64, float64) {
+func (m *netModel) bwTime(bytes float64, g *commGroup, factor func(n int) float64) (float64, float64) {
 	busbw := m.nvlinkGBs
 	if !g.local {
 		busbw = min(busbw, g.netGBs)
@@ -892,9 +980,7 @@ func (m *netModel) bwTime(bytes float64, g commGroup, factor func(n int) float64
 func arFactor(n int) float64 { return 2 * float64(n-1) / float64(n) }
 func rsFactor(n int) float64 { return float64(n-1) / float64(n) }
 
-func (m *netModel) allGather(bytes float64, g commGroup) collTime { return m.reduceScatter(bytes, g) }
-
-func (m *netModel) allToAll(bytes float64, g commGroup) collTime {
+func (m *netModel) allToAll(bytes float64, g *commGroup) collTime {
 	return m.allToAllRouted(bytes, g, moeRouting{})
 }
 
@@ -911,7 +997,7 @@ type moeRouting struct {
 // remote destination domain, min(M, n(1-(1-1/n)^k)) destinations (k
 // experts spread evenly), each remote with probability (n-1)/n; without,
 // every copy whose expert lives in another domain, k(ranks-perNode)/ranks.
-func (r moeRouting) remoteCopies(g commGroup) float64 {
+func (r moeRouting) remoteCopies(g *commGroup) float64 {
 	k := float64(max(r.topK, 1))
 	if r.nodes <= 0 {
 		return k * float64(g.ranks-g.perNode) / float64(g.ranks)
@@ -924,7 +1010,7 @@ func (r moeRouting) remoteCopies(g commGroup) float64 {
 // remotePeers is the peers across the back end one GPU exchanges with:
 // every remote rank for NCCL's all-to-all (a send and a receive each);
 // the same-rail GPU of each destination domain with node forwarding.
-func (r moeRouting) remotePeers(g commGroup) int {
+func (r moeRouting) remotePeers(g *commGroup) int {
 	if r.nodes <= 0 {
 		return g.ranks - g.perNode
 	}
@@ -937,7 +1023,7 @@ func (r moeRouting) remotePeers(g commGroup) int {
 // crossing plus a per-peer cost for each remote peer (data/jct.toml
 // [collective] alltoall_peer_us). Its bus bandwidth is the logical one,
 // (n-1)/n of all copies over the time, as DeepEP reports it.
-func (m *netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) collTime {
+func (m *netModel) allToAllRouted(bytes float64, g *commGroup, r moeRouting) collTime {
 	c := m.d.Collective
 	if g.local {
 		t := rsFactor(g.ranks) * bytes / (m.nvlinkGBs * 1e9)
@@ -966,7 +1052,7 @@ func (m *netModel) allToAllRouted(bytes float64, g commGroup, r moeRouting) coll
 	return collTime{time: lat*us + t, busbw: rsFactor(g.ranks) * bytes / t / 1e9, proto: ProtoSimple}
 }
 
-func (m *netModel) p2p(bytes float64, g commGroup) collTime {
+func (m *netModel) p2p(bytes float64, g *commGroup) collTime {
 	c := m.d.Collective
 	if g.local {
 		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), busbw: m.nvlinkGBs, proto: ProtoSimple}
@@ -976,7 +1062,7 @@ func (m *netModel) p2p(bytes float64, g commGroup) collTime {
 }
 
 // perGPUGBs is one GPU's share of its server's back-end bandwidth.
-func (m *netModel) perGPUGBs(g commGroup) float64 {
+func (m *netModel) perGPUGBs(g *commGroup) float64 {
 	b := m.nodeGBs / float64(m.fv.gpusPerServer)
 	if g.crossesSU {
 		b *= g.share
@@ -986,7 +1072,7 @@ func (m *netModel) perGPUGBs(g commGroup) float64 {
 
 // class is a traffic class of count collectives timed as one, of which
 // overlap is hidden behind compute.
-func (m *netModel) class(name string, g commGroup, one collTime, count, overlap float64) TrafficClass {
+func (m *netModel) class(name string, g *commGroup, one collTime, count, overlap float64) TrafficClass {
 	t := one.time * count
 	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU,
 		BusBWGBs: one.busbw, Algorithm: one.algo, Protocol: one.proto, TimeS: t, ExposedS: t * (1 - overlap)}

@@ -39,7 +39,7 @@ func TestJCTCollectives(t *testing.T) {
 			v.algorithm = AlgoRing // nccl-tests rings (ASTRA-sim's validation too); NVLS has its own points
 			m := newNetModel(v, d.GPUs[tc.gpu], d, tc.transport)
 			g := m.group(tc.ranks, tc.stride)
-			got := m.allReduce(gib, g)
+			got := m.allReduce(gib, &g)
 			busbw := arFactor(tc.ranks) * gib / got.time / 1e9
 			e := (busbw - tc.want) / tc.want
 			t.Logf("| %s | %.1f GB/s | %.1f GB/s | %+.1f%% | %s |", tc.name, tc.want, busbw, 100*e, tc.source)

@@ -157,7 +157,7 @@ func cheapestMemoryFix(job Job, w Workload, gpu *GPUSpec, d *JCTData, gpus int, 
 	var classes []TrafficClass // each change's step's, read by none
 	for _, c := range memoryChanges(w, gpu, d, gpus, nvlinkDomain(job.Network.NVLinkDomain, gpu, job.Network.GPUsPerServer)) {
 		dp := gpus / c.w.modelParallel()
-		fv := job.Network.jobView(c.w, d)
+		fv := job.Network.jobView(&c.w, d)
 		st := stepOnce(&c.w, gpu, d, &fv, dp, microbatches(&c.w, dp), RDMA, classes)
 		classes = st.Classes
 		if st.StepS < bestS {

@@ -43,13 +43,13 @@ func TestNodeLimitedRouting(t *testing.T) {
 			m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
 			g := m.group(c.ep, 1)
 			r := moeRouting{topK: 8, nodes: c.limit}
-			if got := r.remoteCopies(g); math.Abs(got-c.copies) > 1e-3 {
+			if got := r.remoteCopies(&g); math.Abs(got-c.copies) > 1e-3 {
 				t.Errorf("%.4f copies leave the server, want %.4f", got, c.copies)
 			}
-			if got := r.remotePeers(g); got != c.remotePeers {
+			if got := r.remotePeers(&g); got != c.remotePeers {
 				t.Errorf("%d remote peers, want %d", got, c.remotePeers)
 			}
-			got := m.allToAllRouted(gib, g, r).time
+			got := m.allToAllRouted(gib, &g, r).time
 			bw := c.copies / 8 * gib / (400.0 / 8 * 0.92 * 1e9)
 			if c.limit > 0 { // every copy crosses NVLink once, at 450 x 0.8 GB/s
 				bw = math.Max(bw, gib/(450*0.8*1e9))

@@ -77,7 +77,7 @@ type Parts struct {
 type View struct{ fv fabricView }
 
 // Place puts the resolved workload w (JCT.Workload) on n.
-func (n Network) Place(w Workload, d *JCTData) View { return View{n.jobView(w, d)} }
+func (n Network) Place(w Workload, d *JCTData) View { return View{n.jobView(&w, d)} }
 
 // WithLoss is v with a failure: the fraction bwLost of the worst
 // server's back-end bandwidth lost, and upLost of the capacity above its

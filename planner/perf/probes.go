@@ -31,7 +31,8 @@ func AllReduceBusBW(d *JCTData, p AllReduceProbe) float64 {
 	if bytes == 0 {
 		bytes = 1 << 30
 	}
-	return arFactor(p.Ranks) * bytes / m.allReduce(bytes, m.group(p.Ranks, max(p.Stride, 1))).time / 1e9
+	g := m.group(p.Ranks, max(p.Stride, 1))
+	return arFactor(p.Ranks) * bytes / m.allReduce(bytes, &g).time / 1e9
 }
 
 // AllToAllBusBW is the RDMA bandwidth of a 1 GiB all-to-all over ep
@@ -42,14 +43,15 @@ func AllToAllBusBW(d *JCTData, ep int) float64 {
 	g := m.allToAllGroup(ep, 1)
 	const bytes = 1 << 30
 	remote := float64(ep-g.perNode) / float64(ep) * bytes
-	return remote / m.allToAll(bytes, g).time / 1e9
+	return remote / m.allToAll(bytes, &g).time / 1e9
 }
 
 // AllToAllLatencyUS is the time of an all-to-all of bytes per GPU over
 // ep H100s in eight-GPU servers on 400G InfiniBand, microseconds.
 func AllToAllLatencyUS(d *JCTData, ep int, bytes float64) float64 {
 	m := newNetModel(validationView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
-	return m.allToAll(bytes, m.allToAllGroup(ep, 1)).time / us
+	g := m.allToAllGroup(ep, 1)
+	return m.allToAll(bytes, &g).time / us
 }
 
 // validationView is a two-tier, non-blocking, adaptive fabric of servers
@@ -72,7 +74,8 @@ func CrossAllReduceBusBW(d *JCTData, static bool, qps float64, servers int) floa
 	fv.crossEff, fv.polarization = d.Crossing.Efficiency, d.ECMP.Polarization
 	fv.setJobSize(8*servers, 8)
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
-	return arFactor(servers) * (1 << 30) / m.allReduce(1<<30, m.group(servers, 8)).time / 1e9
+	g := m.group(servers, 8)
+	return arFactor(servers) * (1 << 30) / m.allReduce(1<<30, &g).time / 1e9
 }
 
 // RoutingProbe is an all-reduce over Ranks GPUs packed on servers of
@@ -102,7 +105,8 @@ func RoutingGain(d *JCTData, p RoutingProbe) float64 {
 		fv.crossEff, fv.polarization = d.Crossing.Efficiency, d.ECMP.Polarization
 		fv.setJobSize(p.Ranks, p.NICsPerServer)
 		m := newNetModel(fv, p.GPU, d, RDMA)
-		return m.allReduce(bytes, m.group(p.Ranks, 1)).busbw
+		g := m.group(p.Ranks, 1)
+		return m.allReduce(bytes, &g).busbw
 	}
 	return busbw(false) / busbw(true)
 }
@@ -144,5 +148,6 @@ func ColocatedAllReduceBusBW(d *JCTData, p ColocationProbe) float64 {
 	if bytes == 0 {
 		bytes = 1 << 30
 	}
-	return arFactor(p.Ranks) * bytes / m.allReduce(bytes, m.group(p.Ranks, 1)).time / 1e9
+	g := m.group(p.Ranks, 1)
+	return arFactor(p.Ranks) * bytes / m.allReduce(bytes, &g).time / 1e9
 }

@@ -50,7 +50,7 @@ func TestAllReduceProtocols(t *testing.T) {
 		{"1 GiB", 1 << 30, AlgoRing, ProtoSimple, 131.86e-6 + bwTerm(1<<30), 360},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := m.allReduce(c.bytes, g)
+			got := m.allReduce(c.bytes, &g)
 			if got.algo != c.algo || got.proto != c.proto {
 				t.Errorf("%s/%s ran, want %s/%s", got.algo, got.proto, c.algo, c.proto)
 			}
@@ -74,16 +74,16 @@ func TestProtocolChoiceBySize(t *testing.T) {
 	g := m.group(16, 1)
 	left := false
 	for bytes := 4.0; bytes <= 1<<32; bytes *= 4 {
-		got := m.allReduce(bytes, g)
+		got := m.allReduce(bytes, &g)
 		if got.proto != ProtoLL {
 			left = true
 		} else if left {
 			t.Errorf("%.0f bytes: back to LL", bytes)
 		}
-		bw, _ := m.bwTime(bytes, g, arFactor)
+		bw, _ := m.bwTime(bytes, &g, arFactor)
 		for _, p := range d.protocols {
-			ring := m.ringLatency(p, 30, 2, g) + bw/p.BWFraction
-			tree := m.treeLatency(p, g) + bw/(0.92*p.BWFraction)
+			ring := m.ringLatency(p, 30, 2, &g) + bw/p.BWFraction
+			tree := m.treeLatency(p, &g) + bw/(0.92*p.BWFraction)
 			if math.Min(ring, tree) < got.time-1e-15 {
 				t.Errorf("%.0f bytes: %s/%s at %.3g s, but %s is faster (ring %.3g, tree %.3g)", bytes, got.algo, got.proto, got.time, p.Name, ring, tree)
 			}

@@ -20,3 +20,15 @@ func testData(t testing.TB) *JCTData {
 	}
 	return d
 }
+
+// groupP and allToAllGroupP are group and allToAllGroup as a pointer,
+// for a test that lays out a group and times a collective on it at once.
+func (m *netModel) groupP(ranks, stride int) *commGroup {
+	g := m.group(ranks, stride)
+	return &g
+}
+
+func (m *netModel) allToAllGroupP(ranks, stride int) *commGroup {
+	g := m.allToAllGroup(ranks, stride)
+	return &g
+}

@@ -142,7 +142,7 @@ func treeShare(d *JCTData, fv fabricView, n int) (tree, ring float64) {
 	}
 	m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
 	g := m.group(n, 8)
-	return m.treeGroup(g).share, g.share
+	return m.treeGroup(&g).share, g.share
 }
 
 // TestTreeChargedItsOwnShare: under adaptive routing a crossing port
@@ -200,7 +200,7 @@ func TestTreeAllReduceSlowsWithItsShare(t *testing.T) {
 		fv.algorithm = algo
 		fv.setJobSize(8*8, 8)
 		m := newNetModel(fv, d.GPUs["h100"], d, RDMA)
-		return m.allReduce(1<<30, m.group(8, 8)).busbw
+		return m.allReduce(1<<30, m.groupP(8, 8)).busbw
 	}
 	if got := busbw(AlgoTree, 2) / busbw(AlgoTree, 1); math.Abs(got-0.7) > 1e-9 {
 		t.Errorf("tree at 2:1 keeps %.4f of its 1:1 busbw, want 0.7", got)

@@ -1,0 +1,98 @@
+package perf
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestStepReuseExact: an effect that copies the planned step's classes
+// its change cannot reach (the in-network effect, the experts' one)
+// times the very step that timing every class afresh does, on a SHARP
+// fabric (InfiniBand, a SHARP switch, 2:1, hashed), for jobs whose
+// changed classes differ: a sharded optimizer (only tensor parallelism
+// all-reduces), none (data parallelism all-reduces, on SHARP), mixture
+// of experts (ep 8 across domains) and context parallelism with a forced
+// tree. Each change is also checked to matter where it claims to: with
+// nothing timed afresh the step must differ when it differs at all.
+// Mutations caught: the in-network reach without data parallelism for a
+// job with no sharded optimizer (its SHARP all-reduce copied), without
+// tensor parallelism (its NVLS all-reduce copied), the experts' reach
+// without expert parallelism; a class copied into another's place (the
+// order of classes), the data-parallel bus bandwidth not copied with
+// its class.
+func TestStepReuseExact(t *testing.T) {
+	d := testData(t)
+	n := testNetwork(8192)
+	n.Oversub, n.Static, n.SHARP, n.SwitchKey = 2, true, true, d.InNetwork.SHARPSwitches[0]
+	noZeRO, moe, cp := NewWorkload(), NewWorkload(), NewWorkload()
+	noZeRO.ZeRO = false
+	moe.Model, moe.EP, moe.PP = "mixtral-8x7b", 8, 2
+	cp.CP, cp.Algorithm = 2, AlgoTree
+	changes := []struct {
+		name   string
+		change viewChange
+		reach  func(w *Workload) classSet
+	}{
+		{"in-network", noInNetwork, inNetworkReach},
+		{"experts", expertsOnNVLink, func(*Workload) classSet { return expertsReach }},
+	}
+	for _, tc := range []struct {
+		name string
+		w    Workload
+	}{{"llama3-70b, ZeRO", NewWorkload()}, {"llama3-70b, no ZeRO", noZeRO}, {"mixtral-8x7b, ep 8", moe}, {"cp 2, tree", cp}} {
+		r := resolveOnce(tc.w, d)
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		w := r.w
+		dp := n.GPUs / w.modelParallel()
+		micro := microbatches(&w, dp)
+		fv := n.jobView(&w, d)
+		planned := stepOnce(&w, r.gpu, d, &fv, dp, micro, RDMA, nil)
+		for _, c := range changes {
+			v := c.change.on(fv)
+			afresh := stepOnce(&w, r.gpu, d, &v, dp, micro, RDMA, nil)
+			reused := stepOnceFrom(&w, r.gpu, d, &v, dp, micro, RDMA, nil, &stepReuse{from: &planned, reach: c.reach(&w)})
+			if got, want := fmt.Sprintf("%+v", reused), fmt.Sprintf("%+v", afresh); got != want {
+				t.Errorf("%s, %s: classes copied\n%s\nafresh\n%s", tc.name, c.name, got, want)
+			}
+			all := stepOnceFrom(&w, r.gpu, d, &v, dp, micro, RDMA, nil, &stepReuse{from: &planned})
+			if changed := fmt.Sprint(afresh) != fmt.Sprint(planned); changed && fmt.Sprint(all) == fmt.Sprint(afresh) {
+				t.Errorf("%s, %s: the change moves the step, yet copying every class times it", tc.name, c.name)
+			}
+		}
+	}
+}
+
+// TestStepReuseSharing: a job spread over leaves shared with other jobs
+// in random phase has its planned step solved for the others' crossing
+// time, which the breakdown's view then holds as solved (not as the last
+// iterate timed): so no class of the planned step may be copied into an
+// effect's step. The in-network effect of such a job (llama3-70b, 4 jobs,
+// adaptive routing at 4:1, where the crossing share moves with the
+// others' time) equals the planned step less the step timed afresh on
+// the breakdown's view without in-network reduction. Mutation caught:
+// classes copied whatever the sharing (the planned step's data- and
+// pipeline-parallel classes, timed at the last iterate's crossing share,
+// in the effect's step).
+func TestStepReuseSharing(t *testing.T) {
+	d := testData(t)
+	job, w := everyEffectJob(d)
+	job.Network.Static, job.Network.Oversub = false, 4
+	w.Model, w.EP, w.PP, w.Phase = "llama3-70b", 1, 4, PhaseRandom
+	j, err := Estimate(job, w, d, Parts{Detail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fv := job.Network.jobView(&j.Workload, d)
+	fv.othersBusy = j.Planned.crossingS() / j.Planned.StepS
+	e, ok := effectNamed(j.Effects, EffectInNetwork)
+	if !ok {
+		t.Fatalf("no %s effect in %v", EffectInNetwork, j.Effects)
+	}
+	v := noInNetwork.on(fv)
+	alt := stepOnce(&j.Workload, j.GPU, d, &v, j.DP, j.Microbatches, RDMA, nil)
+	if want := j.Planned.StepS - alt.StepS; e.DeltaS != want {
+		t.Errorf("%g s, want the planned step less the step afresh, %g s", e.DeltaS, want)
+	}
+}
