@@ -152,3 +152,21 @@ func TestChunkPods(t *testing.T) {
 		}
 	}
 }
+
+// TestSpineRunAt walks spread runs of 3 spines of 5 links and 2 of 4
+// (SpreadLinks(23, 5)) by hand: indices 0-2 take 5 links and their run
+// ends at 3, 3-4 take 4 and end at 5; past the runs, no links. Mutations
+// caught: the end of the run before (start, not start + switches: the
+// core-group walk would not advance), the next run's links at a run's
+// last index (j <= start + switches), and an index past the runs given
+// the last run's links.
+func TestSpineRunAt(t *testing.T) {
+	runs := []Load{{3, 5, 0}, {2, 4, 0}}
+	for _, tc := range []struct{ j, down, end int }{
+		{0, 5, 3}, {2, 5, 3}, {3, 4, 5}, {4, 4, 5}, {5, 0, 6},
+	} {
+		if d, e := spineRunAt(runs, tc.j); d != tc.down || e != tc.end {
+			t.Errorf("spineRunAt(j=%d) = %d links, run ends %d; want %d, %d", tc.j, d, e, tc.down, tc.end)
+		}
+	}
+}
