@@ -170,3 +170,34 @@ func TestSpineRunAt(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialUnitText writes the partial unit's headroom and note for
+// TestSizeHandCounts' two-tier plane worked by hand: 100 servers on units
+// of 32 leave 4 in the partial unit, whose 8 leaves have 4 server ports
+// and 4 uplinks at 1:1 (a full leaf 32) over 16 spines, so each reaches
+// 4 of them; the headroom is 8 x 28 = 224 empty ports. Mutations caught:
+// the numbers swapped or dropped as the text is built without fmt (the
+// units' servers for the partial's, the full leaf's uplinks for the
+// partial's), the reach clause left out or written when a partial leaf
+// reaches every spine.
+func TestPartialUnitText(t *testing.T) {
+	spec := Spec{Servers: 100, Rails: 8, Radix: 64, Down: 32, Up: 32, RatioD: 1, RatioU: 1, RailOptimized: true}
+	pl, err := Size(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHead := Headroom{Tier: TierLeaf, Ports: 224, Reason: "the partial scalable unit has 4 of 32 servers: its leaves' empty server ports, for growth"}
+	if len(pl.Headroom) != 1 || pl.Headroom[0] != wantHead {
+		t.Errorf("headroom %+v, want [%+v]", pl.Headroom, wantHead)
+	}
+	note := PartialLeafNote(pl, spec.Up, "1:1")
+	want := "the partial scalable unit's leaves have 4 server ports and the 4 uplinks they need at 1:1, one link to each of 4 of the 16 spines (a full leaf has 32)"
+	if len(note) != 1 || note[0] != want {
+		t.Errorf("note %q, want %q", note, want)
+	}
+	pl.SpinesPerPod = 4 // a partial leaf with as many uplinks as spines reaches each
+	want = "the partial scalable unit's leaves have 4 server ports and the 4 uplinks they need at 1:1 (a full leaf has 32)"
+	if note := PartialLeafNote(pl, spec.Up, "1:1"); len(note) != 1 || note[0] != want {
+		t.Errorf("with 4 spines: note %q, want %q", note, want)
+	}
+}
