@@ -97,6 +97,10 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	nicLine.setPrice(s.partPrice(cat, nic.Key, nic.PriceUSD, nic.PriceRangeUSD, &nic.Pricing), s.Quotes)
 	add(nicLine)
 	for i := range p.SwitchTiers {
+		if sw := p.SwitchOf(p.SwitchTiers[i].Name); sw.Chassis == nil {
+			add(p.switchTierLine(cat, i, sw)) // a fixed switch: one line, no slice
+			continue
+		}
 		for _, l := range p.switchTierLines(cat, i) {
 			add(l)
 		}
@@ -148,12 +152,23 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 				"%g m is beyond the reach of %s at %dG (%d m)", t.Metres, cb.Key, g, reach)
 		}
 		p.LinkTiers[i].Cable = cb.Key
-		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: t.Name + " " + strconv.FormatFloat(t.Metres, 'g', -1, 64) + " m", Qty: t.Links, tier: t.Name,
+		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: cableWhere(t), Qty: t.Links, tier: t.Name,
 			UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
 		l.setPrice(s.cablePrice(cat, cb, t.Metres), s.Quotes)
 		add(l)
 	}
 	return p.finishBOM(cat, add)
+}
+
+// cableWhere is where a tier's cables go: "leaf_spine 50 m", written
+// into one string.
+func cableWhere(t LinkTier) string {
+	b := make([]byte, 0, 48)
+	b = append(b, t.Name...)
+	b = append(b, ' ')
+	b = strconv.AppendFloat(b, t.Metres, 'g', -1, 64)
+	b = append(b, " m"...)
+	return string(b)
 }
 
 // switchEndModules counts the switch-end modules per link tier
@@ -188,9 +203,7 @@ func (p *Plan) switchEndModules(pl fabric.Plane, planes int) [3][2]int {
 // between candidate fabrics compares (see priceFindings for the rest).
 func (p *Plan) finishBOM(cat *Catalog, add func(BOMLine)) error {
 	if rel := cat.Reliability; rel != nil {
-		for _, l := range p.spareLines(p.Scenario.Reliability.apply(*rel).Spares) {
-			add(l)
-		}
+		p.addSpares(p.Scenario.Reliability.apply(*rel).Spares, add)
 	}
 
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
@@ -318,18 +331,8 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 			continue
 		}
 		g := p.TierGbps(t.Name)
-		c := p.cageLinks(t.Name)
 		_, upper := p.linkEnds(t.Name)
-		best, bestUSD := Medium(""), 0.0
-		for _, m := range []Medium{DAC, ACC, AOC} {
-			cb := cat.Cables[string(m)]
-			if !cb.offers(n.Fabric, g, c) || float64(cb.Reach(g)) < t.Metres || p.tierLane(t.Name) == 0 {
-				continue
-			}
-			if usd := p.Scenario.cablePrice(cat, cb, t.Metres).USD; best == "" || usd < bestUSD {
-				best, bestUSD = m, usd
-			}
-		}
+		best, bestUSD := p.cheapestCable(cat, t, g)
 		if usd, ok := p.opticsPerLink(cat, *t); ok && (best == "" || usd < bestUSD) {
 			best = Optics
 		}
@@ -350,6 +353,29 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 		*mediumOf(&n.Media, t.Name) = best
 	}
 	return nil
+}
+
+// cheapestCable is the cheapest copper or AOC medium offered for tier
+// t's links at g Gb/s that reaches their length, with its price ("":
+// none).
+func (p *Plan) cheapestCable(cat *Catalog, t *LinkTier, g int) (best Medium, bestUSD float64) {
+	// A cable's two ends run one lane rate: none is a candidate where the
+	// ends share none (asked once, not per medium).
+	if p.tierLane(t.Name) == 0 {
+		return "", 0
+	}
+	f, c := p.Scenario.Network.Fabric, p.cageLinks(t.Name)
+	for _, m := range []Medium{DAC, ACC, AOC} {
+		cb := cat.Cables[string(m)]
+		// cb.offers, with the reach looked up once
+		if reach := cb.Reach(g); reach == 0 || cb.unavailable(f, g, c) != nil || float64(reach) < t.Metres {
+			continue
+		}
+		if usd := p.Scenario.cablePrice(cat, cb, t.Metres).USD; best == "" || usd < bestUSD {
+			best, bestUSD = m, usd
+		}
+	}
+	return best, bestUSD
 }
 
 // opticsPerLink is what one link of tier t costs with transceivers: the
@@ -447,7 +473,15 @@ type SpareParts struct {
 // drawing no power. It records the counts in p.Spares.
 func (p *Plan) spareLines(sp Spares) []BOMLine {
 	var out []BOMLine
-	for _, l := range p.BOM {
+	p.addSpares(sp, func(l BOMLine) { out = append(out, l) })
+	return out
+}
+
+// addSpares is spareLines handing each line to add as it is made, which
+// may append it to p.BOM: the lines looked at are those before the
+// first spare.
+func (p *Plan) addSpares(sp Spares, add func(BOMLine)) {
+	for _, l := range p.BOM[:len(p.BOM):len(p.BOM)] {
 		pct := 0.0
 		switch {
 		case l.Category == CatSwitch:
@@ -462,18 +496,17 @@ func (p *Plan) spareLines(sp Spares) []BOMLine {
 		}
 		l.Qty, l.Spare, l.UnitWatts = n, true, 0
 		l.Where = "spares, " + l.Where
-		out = append(out, l)
 		p.Spares.USD += float64(n) * l.UnitUSD
 		if l.Category == CatSwitch {
 			if !chassisPart(l.Key) { // a chassis's spare cards are parts, not switches
 				p.Spares.Switches += n
 			}
-			continue
+		} else {
+			*p.Spares.Optics.of(l.tier) += n
+			p.Spares.Optics.Total += n
 		}
-		*p.Spares.Optics.of(l.tier) += n
-		p.Spares.Optics.Total += n
+		add(l)
 	}
-	return out
 }
 
 // PriceDriver is one catalog item whose price range moves the plan's
