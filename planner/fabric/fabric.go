@@ -877,8 +877,15 @@ func mergedCount(k *groupKind, radix int) (m, cores int) {
 
 // fewestCores is the m for mergedCount over groups spine indices of
 // links each, with the cores it makes.
+//
+// No count of groups needs fewer cores than all the links over the radix
+// (nor fewer than one), so the search stops at the first m that reaches
+// that: no later m could do better, and ties keep the smallest. A spine
+// index's links of half a radix reach it at m = 2, where every m up to
+// the 128 spines of a pod was tried.
 func fewestCores(groups, links, radix int) (bestM, bestN int) {
 	cores := func(m int) int { return max(CeilDiv(m*links, radix), 1) }
+	floor := max(CeilDiv(groups*links, radix), 1)
 	for m := 1; m <= groups && cores(m) <= radix; m++ {
 		total := groups / m * cores(m)
 		if r := groups % m; r > 0 {
@@ -886,6 +893,9 @@ func fewestCores(groups, links, radix int) (bestM, bestN int) {
 		}
 		if bestM == 0 || total < bestN {
 			bestM, bestN = m, total
+		}
+		if bestN == floor {
+			break
 		}
 	}
 	return bestM, bestN

@@ -201,3 +201,25 @@ func TestPartialUnitText(t *testing.T) {
 		t.Errorf("with 4 spines: note %q, want %q", note, want)
 	}
 }
+
+// TestFewestCores joins spine indices into core groups by hand (links per
+// spine index, 128-port cores): 5 indices of 64 links in pairs are 2
+// groups of 128 links and one of 64, 3 cores, the floor of 320/128, at
+// m = 2; 3 indices of 80 links need 3 cores alone or in a pair and a
+// single (2 + 1), but 2 when all three join (240 links); 4 of 64 reach
+// the floor of 2 at m = 2 and again at m = 4, the smaller kept. Mutations
+// caught: the search stopped at the first m that does not improve (3
+// cores for the 80-link case), the floor taken without rounding up, a
+// tie won by the larger m.
+func TestFewestCores(t *testing.T) {
+	for _, tc := range []struct{ groups, links, m, cores int }{
+		{5, 64, 2, 3},
+		{3, 80, 3, 2},
+		{4, 64, 2, 2},
+		{1, 200, 1, 2},
+	} {
+		if m, n := fewestCores(tc.groups, tc.links, 128); m != tc.m || n != tc.cores {
+			t.Errorf("fewestCores(%d groups of %d links) = m %d, %d cores; want %d, %d", tc.groups, tc.links, m, n, tc.m, tc.cores)
+		}
+	}
+}
