@@ -166,9 +166,22 @@ func cableWhere(t LinkTier) string {
 	b := make([]byte, 0, 48)
 	b = append(b, t.Name...)
 	b = append(b, ' ')
-	b = strconv.AppendFloat(b, t.Metres, 'g', -1, 64)
+	b = appendMetres(b, t.Metres)
 	b = append(b, " m"...)
 	return string(b)
+}
+
+// appendMetres appends m as strconv.FormatFloat(m, 'g', -1, 64) writes
+// it. A whole number of metres under a million (every default length)
+// is written as the integer it is, which is what 'g' gives there (it
+// turns to an exponent from 1e6 on), without the shortest-digits search
+// that was 2% of a sweep; negative zero, fractions and the rest go to
+// strconv.
+func appendMetres(b []byte, m float64) []byte {
+	if m > -1e6 && m < 1e6 && m == math.Trunc(m) && !(m == 0 && math.Signbit(m)) {
+		return strconv.AppendInt(b, int64(m), 10)
+	}
+	return strconv.AppendFloat(b, m, 'g', -1, 64)
 }
 
 // switchEndModules counts the switch-end modules per link tier
