@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
@@ -343,29 +344,105 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 		if t.Medium != "" {
 			continue
 		}
-		g := p.TierGbps(t.Name)
-		_, upper := p.linkEnds(t.Name)
-		best, bestUSD := p.cheapestCable(cat, t, g)
-		if usd, ok := p.opticsPerLink(cat, *t); ok && (best == "" || usd < bestUSD) {
-			best = Optics
-		}
-		if best == "" {
-			if err := p.serverEndOffered(cat, t.Name); err != nil {
-				return err
-			}
-			_, longest := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), 0)
-			longest = min(longest, cat.Cables[fiberKey].Reach(g))
-			if longest == 0 {
-				return fielderr.New(tierSpeedField(t.Name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
-					"no cable or %s transceiver in the catalog carries %dG on %s for %g m (%s)", upper.Form, g, upper.Key, t.Metres, t.Name)
-			}
-			return fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
-				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, upper.Key, longest)
+		best, err := p.mediumFor(cat, t)
+		if err != nil {
+			return err
 		}
 		t.Medium = best
 		*mediumOf(&n.Media, t.Name) = best
 	}
 	return nil
+}
+
+// mediumFor is pickMedium through the media memo: a switch-to-switch
+// tier's choice is the same at every size of a sweep, the design
+// search's sizes and a GUI's replans (what it reads, mediaKey, does not
+// hold the size), and working it out was 8% of a sweep.
+func (p *Plan) mediumFor(cat *Catalog, t *LinkTier) (Medium, error) {
+	key, ok := p.mediaKeyOf(cat, t)
+	if ok {
+		mediaMemo.Lock()
+		m, hit := mediaMemo.m[key]
+		mediaMemo.Unlock()
+		if hit {
+			return m, nil
+		}
+	}
+	m, err := p.pickMedium(cat, t)
+	if err == nil && ok {
+		mediaMemo.Lock()
+		if mediaMemo.m == nil || len(mediaMemo.m) >= mediaMemoCap {
+			mediaMemo.m = make(map[mediaKey]Medium) // full: start again
+		}
+		mediaMemo.m[key] = m
+		mediaMemo.Unlock()
+	}
+	return m, err
+}
+
+// mediaMemoCap bounds the media choices kept (a few kilobytes).
+const mediaMemoCap = 64
+
+// mediaMemo holds recent media choices of switch-to-switch link tiers by
+// everything the choice reads. Its keys hold the catalog and switch
+// pointers, so those stay alive (and their addresses unique) while kept;
+// catalogs are not changed once loaded.
+var mediaMemo struct {
+	sync.Mutex
+	m map[mediaKey]Medium
+}
+
+// mediaKey is what pickMedium reads for a switch-to-switch tier: the
+// catalog, the leaf's model and the tier's end models, the tier and its
+// speed, the server port speed and the NIC's joined lane (tierLane
+// prefers it at the server speed), the fabric, the length and the price
+// basis.
+type mediaKey struct {
+	cat                *Catalog
+	leaf, lower, upper *Switch
+	tier               string
+	gbps, port, lane   int
+	fabric             Fabric
+	metres             float64
+	basis              string
+}
+
+// mediaKeyOf is tier t's media memo key; false where the choice is not
+// memoised: the server-leaf tier (its optics are priced per NIC port,
+// with the plan's counts) and scenarios with price overrides or quotes.
+func (p *Plan) mediaKeyOf(cat *Catalog, t *LinkTier) (mediaKey, bool) {
+	s := &p.Scenario
+	if t.Name == MediaTiers[0] || len(s.Prices) > 0 || s.Quotes != nil {
+		return mediaKey{}, false
+	}
+	lower, upper := p.linkEnds(t.Name)
+	return mediaKey{cat: cat, leaf: p.Switch, lower: lower, upper: upper, tier: t.Name, gbps: p.TierGbps(t.Name),
+		port: p.PortGbps, lane: p.LaneGbps, fabric: s.Network.Fabric, metres: t.Metres, basis: s.PriceBasis(cat)}, true
+}
+
+// pickMedium is the cheapest medium for tier t (see chooseMedia), or
+// why there is none.
+func (p *Plan) pickMedium(cat *Catalog, t *LinkTier) (Medium, error) {
+	g := p.TierGbps(t.Name)
+	_, upper := p.linkEnds(t.Name)
+	best, bestUSD := p.cheapestCable(cat, t, g)
+	if usd, ok := p.opticsPerLink(cat, *t); ok && (best == "" || usd < bestUSD) {
+		best = Optics
+	}
+	if best != "" {
+		return best, nil
+	}
+	if err := p.serverEndOffered(cat, t.Name); err != nil {
+		return "", err
+	}
+	_, longest := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), 0)
+	longest = min(longest, cat.Cables[fiberKey].Reach(g))
+	if longest == 0 {
+		return "", fielderr.New(tierSpeedField(t.Name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
+			"no cable or %s transceiver in the catalog carries %dG on %s for %g m (%s)", upper.Form, g, upper.Key, t.Metres, t.Name)
+	}
+	return "", fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
+		"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, upper.Key, longest)
 }
 
 // cheapestCable is the cheapest copper or AOC medium offered for tier
