@@ -354,49 +354,52 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 	return nil
 }
 
-// mediumFor is pickMedium through the media memo: a switch-to-switch
-// tier's choice is the same at every size of a sweep, the design
-// search's sizes and a GUI's replans (what it reads, mediaKey, does not
-// hold the size), and working it out was 8% of a sweep.
+// mediumFor is the cheapest medium for tier t (see chooseMedia), or why
+// there is none. What the choice prices (tierPrices) is the same at
+// every size of a sweep, the design search's sizes and a GUI's replans,
+// so it comes from the media memo where it is kept (mediaKeyOf); only
+// the server end's share of its modules is worked out per plan (it is
+// priced per NIC port with the plan's counts). Pricing it every time was
+// 8% of a sweep.
 func (p *Plan) mediumFor(cat *Catalog, t *LinkTier) (Medium, error) {
 	key, ok := p.mediaKeyOf(cat, t)
+	var tp tierPrices
+	hit := false
 	if ok {
 		mediaMemo.Lock()
-		m, hit := mediaMemo.m[key]
+		tp, hit = mediaMemo.m[key]
 		mediaMemo.Unlock()
-		if hit {
-			return m, nil
-		}
 	}
-	m, err := p.pickMedium(cat, t)
-	if err == nil && ok {
+	if !hit {
+		tp = p.tierPricesOf(cat, t)
+	}
+	if ok && !hit {
 		mediaMemo.Lock()
 		if mediaMemo.m == nil || len(mediaMemo.m) >= mediaMemoCap {
-			mediaMemo.m = make(map[mediaKey]Medium) // full: start again
+			mediaMemo.m = make(map[mediaKey]tierPrices) // full: start again
 		}
-		mediaMemo.m[key] = m
+		mediaMemo.m[key] = tp
 		mediaMemo.Unlock()
 	}
-	return m, err
+	return p.pickMedium(cat, t, tp)
 }
 
-// mediaMemoCap bounds the media choices kept (a few kilobytes).
+// mediaMemoCap bounds the tiers' prices kept (a few kilobytes).
 const mediaMemoCap = 64
 
-// mediaMemo holds recent media choices of switch-to-switch link tiers by
-// everything the choice reads. Its keys hold the catalog and switch
-// pointers, so those stay alive (and their addresses unique) while kept;
-// catalogs are not changed once loaded.
+// mediaMemo holds recent link tiers' prices (tierPrices) by everything
+// they read. Its keys hold the catalog and switch pointers, so those
+// stay alive (and their addresses unique) while kept; catalogs are not
+// changed once loaded.
 var mediaMemo struct {
 	sync.Mutex
-	m map[mediaKey]Medium
+	m map[mediaKey]tierPrices
 }
 
-// mediaKey is what pickMedium reads for a switch-to-switch tier: the
-// catalog, the leaf's model and the tier's end models, the tier and its
-// speed, the server port speed and the NIC's joined lane (tierLane
-// prefers it at the server speed), the fabric, the length and the price
-// basis.
+// mediaKey is what tierPricesOf reads: the catalog, the leaf's model and
+// the tier's end models, the tier and its speed, the server port speed
+// and the NIC's joined lane (tierLane prefers it at the server speed),
+// the fabric, the length and the price basis.
 type mediaKey struct {
 	cat                *Catalog
 	leaf, lower, upper *Switch
@@ -407,12 +410,11 @@ type mediaKey struct {
 	basis              string
 }
 
-// mediaKeyOf is tier t's media memo key; false where the choice is not
-// memoised: the server-leaf tier (its optics are priced per NIC port,
-// with the plan's counts) and scenarios with price overrides or quotes.
+// mediaKeyOf is tier t's media memo key; false where its prices are not
+// memoised: scenarios with price overrides or quotes.
 func (p *Plan) mediaKeyOf(cat *Catalog, t *LinkTier) (mediaKey, bool) {
 	s := &p.Scenario
-	if t.Name == MediaTiers[0] || len(s.Prices) > 0 || s.Quotes != nil {
+	if len(s.Prices) > 0 || s.Quotes != nil {
 		return mediaKey{}, false
 	}
 	lower, upper := p.linkEnds(t.Name)
@@ -420,13 +422,33 @@ func (p *Plan) mediaKeyOf(cat *Catalog, t *LinkTier) (mediaKey, bool) {
 		port: p.PortGbps, lane: p.LaneGbps, fabric: s.Network.Fabric, metres: t.Metres, basis: s.PriceBasis(cat)}, true
 }
 
-// pickMedium is the cheapest medium for tier t (see chooseMedia), or
-// why there is none.
-func (p *Plan) pickMedium(cat *Catalog, t *LinkTier) (Medium, error) {
+// tierPrices is what a link of tier t costs by medium, as far as it
+// holds at every size: the cheapest cable (cheapestCable) and, when
+// transceivers reach (optics), the fibre with the upper end's module
+// share (head) and the lower end's share (far; the server end's is the
+// plan's, see opticsUSD).
+type tierPrices struct {
+	cable     Medium
+	cableUSD  float64
+	optics    bool
+	head, far float64
+}
+
+// tierPricesOf works out tier t's prices.
+func (p *Plan) tierPricesOf(cat *Catalog, t *LinkTier) tierPrices {
+	var tp tierPrices
+	tp.cable, tp.cableUSD = p.cheapestCable(cat, t, p.TierGbps(t.Name))
+	tp.head, tp.far, tp.optics = p.opticsShares(cat, t)
+	return tp
+}
+
+// pickMedium is the cheapest medium for tier t priced at tp, or why
+// there is none.
+func (p *Plan) pickMedium(cat *Catalog, t *LinkTier, tp tierPrices) (Medium, error) {
 	g := p.TierGbps(t.Name)
 	_, upper := p.linkEnds(t.Name)
-	best, bestUSD := p.cheapestCable(cat, t, g)
-	if usd, ok := p.opticsPerLink(cat, *t); ok && (best == "" || usd < bestUSD) {
+	best, bestUSD := tp.cable, tp.cableUSD
+	if usd, ok := p.opticsUSD(cat, t, tp); ok && (best == "" || usd < bestUSD) {
 		best = Optics
 	}
 	if best != "" {
@@ -468,37 +490,52 @@ func (p *Plan) cheapestCable(cat *Catalog, t *LinkTier, g int) (best Medium, bes
 	return best, bestUSD
 }
 
-// opticsPerLink is what one link of tier t costs with transceivers: the
-// fibre and each end's module share; false when no module reaches.
-func (p *Plan) opticsPerLink(cat *Catalog, t LinkTier) (float64, bool) {
-	s := &p.Scenario
-	fiber := cat.Cables[fiberKey]
-	g := p.TierGbps(t.Name)
-	if float64(fiber.Reach(g)) < t.Metres {
+// opticsUSD is what one link of tier t costs with transceivers, from
+// the tier's prices tp: the fibre and each end's module share (the head,
+// then the lower end's: on the server-leaf tier the server end's modules
+// over the plan's NIC ports, else tp's far); false when no module
+// reaches.
+func (p *Plan) opticsUSD(cat *Catalog, t *LinkTier, tp tierPrices) (float64, bool) {
+	if !tp.optics {
 		return 0, false
 	}
-	lower, upper := p.linkEnds(t.Name)
-	sw, _ := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), t.Metres)
-	if sw == nil {
-		return 0, false
-	}
-	perLink := s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing).USD / float64(sw.Links)
-	far := perLink // the other end: another switch
-	if lower != nil && lower != upper {
-		low, _ := cat.Module(lower.Form, g, lower.LinksPerCage(g), p.endLane(t.Name, lower), t.Metres)
-		if low == nil || p.tierLane(t.Name) == 0 && !sameOptical(low, sw) {
-			return 0, false
-		}
-		far = s.partPrice(cat, low.Key, low.PriceUSD, low.PriceRangeUSD, &low.Pricing).USD / float64(low.Links)
-	}
+	far := tp.far
 	if t.Name == "server_leaf" {
 		mod, n, _, err := p.serverModules(cat, t.Metres)
 		if err != nil {
 			return 0, false
 		}
-		far = s.partPrice(cat, mod.Key, mod.PriceUSD, mod.PriceRangeUSD, &mod.Pricing).USD * float64(n) / float64(max(p.NICPorts, 1))
+		far = p.Scenario.partPrice(cat, mod.Key, mod.PriceUSD, mod.PriceRangeUSD, &mod.Pricing).USD * float64(n) / float64(max(p.NICPorts, 1))
 	}
-	return s.cablePrice(cat, fiber, t.Metres).USD + perLink + far, true
+	return tp.head + far, true
+}
+
+// opticsShares is what one link of tier t costs with transceivers, as
+// opticsUSD sums it: head the fibre and the upper end's module share,
+// far the lower end's (a switch's; the server end's is opticsUSD's);
+// false when no module reaches.
+func (p *Plan) opticsShares(cat *Catalog, t *LinkTier) (head, far float64, ok bool) {
+	s := &p.Scenario
+	fiber := cat.Cables[fiberKey]
+	g := p.TierGbps(t.Name)
+	if float64(fiber.Reach(g)) < t.Metres {
+		return 0, 0, false
+	}
+	lower, upper := p.linkEnds(t.Name)
+	sw, _ := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), t.Metres)
+	if sw == nil {
+		return 0, 0, false
+	}
+	perLink := s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing).USD / float64(sw.Links)
+	far = perLink // the other end: another switch
+	if lower != nil && lower != upper {
+		low, _ := cat.Module(lower.Form, g, lower.LinksPerCage(g), p.endLane(t.Name, lower), t.Metres)
+		if low == nil || p.tierLane(t.Name) == 0 && !sameOptical(low, sw) {
+			return 0, 0, false
+		}
+		far = s.partPrice(cat, low.Key, low.PriceUSD, low.PriceRangeUSD, &low.Pricing).USD / float64(low.Links)
+	}
+	return s.cablePrice(cat, fiber, t.Metres).USD + perLink, far, true
 }
 
 // mediumOf points at the medium field of a link tier.
