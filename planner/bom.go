@@ -317,8 +317,36 @@ func (p *Plan) serverEndOffered(cat *Catalog, tier string) error {
 }
 
 // switchModule is the transceiver of switch sw's end (the tier's
-// lower or upper switch) for one tier's links.
+// lower or upper switch) for one tier's links. The module found is kept
+// in the end-module memo by all it reads (the catalog's order picks it,
+// not the scenario's prices): the same at every size of a sweep.
 func (p *Plan) switchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
+	lower, upper := p.linkEnds(t.Name)
+	key := endModuleKey{mediaKey{cat: cat, leaf: p.Switch, lower: lower, upper: upper, tier: t.Name, gbps: p.TierGbps(t.Name),
+		port: p.PortGbps, lane: p.LaneGbps, metres: t.Metres}, sw}
+	if mod, hit := endModules.get(key); hit {
+		return mod, nil
+	}
+	mod, err := p.findSwitchModule(cat, t, sw)
+	if err == nil {
+		endModules.put(key, mod)
+	}
+	return mod, err
+}
+
+// endModules is the end-module memo: switchModule's finds by what they
+// read.
+var endModules recent[endModuleKey, *Transceiver]
+
+// endModuleKey is what switchModule reads: the tier as mediaKey holds
+// it, without the fabric and price basis, and the end's model.
+type endModuleKey struct {
+	tier mediaKey
+	end  *Switch
+}
+
+// findSwitchModule is switchModule without the memo.
+func (p *Plan) findSwitchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
 	g := p.TierGbps(t.Name)
 	c := sw.LinksPerCage(g)
 	mod, longest := cat.Module(sw.Form, g, c, p.endLane(t.Name, sw), t.Metres)
@@ -366,34 +394,53 @@ func (p *Plan) mediumFor(cat *Catalog, t *LinkTier) (Medium, error) {
 	var tp tierPrices
 	hit := false
 	if ok {
-		mediaMemo.Lock()
-		tp, hit = mediaMemo.m[key]
-		mediaMemo.Unlock()
+		tp, hit = mediaMemo.get(key)
 	}
 	if !hit {
 		tp = p.tierPricesOf(cat, t)
 	}
 	if ok && !hit {
-		mediaMemo.Lock()
-		if mediaMemo.m == nil || len(mediaMemo.m) >= mediaMemoCap {
-			mediaMemo.m = make(map[mediaKey]tierPrices) // full: start again
-		}
-		mediaMemo.m[key] = tp
-		mediaMemo.Unlock()
+		mediaMemo.put(key, tp)
 	}
 	return p.pickMedium(cat, t, tp)
 }
-
-// mediaMemoCap bounds the tiers' prices kept (a few kilobytes).
-const mediaMemoCap = 64
 
 // mediaMemo holds recent link tiers' prices (tierPrices) by everything
 // they read. Its keys hold the catalog and switch pointers, so those
 // stay alive (and their addresses unique) while kept; catalogs are not
 // changed once loaded.
-var mediaMemo struct {
+var mediaMemo recent[mediaKey, tierPrices]
+
+// recent keeps the last few values by key, looked up by comparing keys
+// (a plan has three link tiers; a map's hash of such a key cost as much
+// as the work it saved). Safe for concurrent use.
+type recent[K comparable, V any] struct {
 	sync.Mutex
-	m map[mediaKey]tierPrices
+	keys         [8]K
+	vals         [8]V
+	filled, next int // slots in use; the slot the next put takes
+}
+
+// get is the value kept for key.
+func (m *recent[K, V]) get(key K) (V, bool) {
+	m.Lock()
+	defer m.Unlock()
+	for i := range m.filled {
+		if m.keys[i] == key {
+			return m.vals[i], true
+		}
+	}
+	var zero V
+	return zero, false
+}
+
+// put keeps key's value in place of the oldest.
+func (m *recent[K, V]) put(key K, v V) {
+	m.Lock()
+	m.keys[m.next], m.vals[m.next] = key, v
+	m.next = (m.next + 1) % len(m.keys)
+	m.filled = min(m.filled+1, len(m.keys))
+	m.Unlock()
 }
 
 // mediaKey is what tierPricesOf reads: the catalog, the leaf's model and

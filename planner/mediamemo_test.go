@@ -1,6 +1,9 @@
 package planner
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // TestMediaMemo plans the same 4,096-GPU Tomahawk 6 fabric with its
 // leaf-spine links 2 m, 50 m and 2 m long again, then 2 m with a DAC
@@ -36,6 +39,30 @@ func TestMediaMemo(t *testing.T) {
 		}
 		if got := p.LinkTiers[1].Medium; got != tc.want {
 			t.Errorf("%g m, prices %v: leaf-spine medium %q, want %q", tc.metres, tc.prices, got, tc.want)
+		}
+	}
+}
+
+// TestRecent fills the eight-slot memo with nine keys: the first is
+// gone (the oldest is replaced), the other eight are found with their
+// values, and a key never put is not. Mutations caught: a put that
+// does not wrap (a ninth key past the slots), the newest replaced
+// instead of the oldest, a lookup past the slots filled (the zero key
+// found in an empty slot).
+func TestRecent(t *testing.T) {
+	var m recent[int, string]
+	if _, ok := m.get(0); ok {
+		t.Errorf("an empty memo found the zero key")
+	}
+	for k := 1; k <= 9; k++ {
+		m.put(k, strconv.Itoa(k*10))
+	}
+	if v, ok := m.get(1); ok {
+		t.Errorf("key 1, the oldest of nine in eight slots, still found (%q)", v)
+	}
+	for k := 2; k <= 9; k++ {
+		if v, ok := m.get(k); !ok || v != strconv.Itoa(k*10) {
+			t.Errorf("key %d: %q, %v; want %q", k, v, ok, strconv.Itoa(k*10))
 		}
 	}
 }
