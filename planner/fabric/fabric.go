@@ -342,7 +342,14 @@ func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near
 		return near, strict, true
 	}
 	raised := make([]Load, 0, len(lower)) // reused: only the count that fits is kept
+	hasFull := false
+	for _, l := range lower {
+		hasFull = hasFull || l.Up == full
+	}
 	for s := n; s <= avail; s++ {
+		if hasFull && RoundUp(full, s) > avail {
+			continue // a full switch's raised uplinks would not fit: the loop below finds the same
+		}
 		fits := true
 		t := 0
 		raised = raised[:0]
