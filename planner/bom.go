@@ -625,8 +625,9 @@ func (p *Plan) quoteNotes() {
 		p.Notes = append(p.Notes, fmt.Sprintf("the quotes file %q was not read: catalog prices are used", s.Pricing.Quotes))
 	}
 	seen := map[*Quote]bool{}
-	for _, l := range p.BOM {
-		if q := l.Quote; q != nil && l.QuoteExpired && !seen[q] {
+	for i := range p.BOM {
+		if l := &p.BOM[i]; l.Quote != nil && l.QuoteExpired && !seen[l.Quote] { // in place: a line is 200 bytes
+			q := l.Quote
 			seen[q] = true
 			p.Notes = append(p.Notes, fmt.Sprintf("the quote for %s from %s expired on %s (today %s): ask %s for a fresh one",
 				q.Part, q.Vendor, q.ValidUntil, p.Scenario.Quotes.Today.Format(dateLayout), q.Vendor))
@@ -655,19 +656,21 @@ func (p *Plan) spareLines(sp Spares) []BOMLine {
 // may append it to p.BOM: the lines looked at are those before the
 // first spare.
 func (p *Plan) addSpares(sp Spares, add func(BOMLine)) {
-	for _, l := range p.BOM[:len(p.BOM):len(p.BOM)] {
+	for i, lines := 0, len(p.BOM); i < lines; i++ {
+		src := &p.BOM[i] // read in place (a line is 200 bytes), copied only for a spare
 		pct := 0.0
 		switch {
-		case l.Category == CatSwitch:
+		case src.Category == CatSwitch:
 			pct = sp.SwitchesPct
-		case l.Category == CatTransceiver, l.Category == CatCable && l.Key == string(AOC):
+		case src.Category == CatTransceiver, src.Category == CatCable && src.Key == string(AOC):
 			pct = sp.OpticsPct
 		}
 		// The epsilon keeps 10% of 40 at 4, not 5, after float rounding.
-		n := int(math.Ceil(float64(l.Qty)*pct/100 - 1e-9))
+		n := int(math.Ceil(float64(src.Qty)*pct/100 - 1e-9))
 		if n <= 0 {
 			continue
 		}
+		l := *src
 		l.Qty, l.Spare, l.UnitWatts = n, true, 0
 		l.Where = "spares, " + l.Where
 		p.Spares.USD += float64(n) * l.UnitUSD
