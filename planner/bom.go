@@ -129,30 +129,30 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	// takes one module for up to two links. Each tier's links take the
 	// cheapest module that reaches their length.
 	ends := p.switchEndModules(pl, P)
-	for i, t := range p.LinkTiers {
-		if e := ends[i]; t.Medium == Optics && e[0]+e[1] > 0 {
+	for i := range p.LinkTiers {
+		if e := ends[i]; p.LinkTiers[i].Medium == Optics && e[0]+e[1] > 0 {
 			if err := p.addSwitchModules(cat, i, e, add); err != nil {
 				return err
 			}
 		}
 	}
 	// Cables: one per link.
-	for i, t := range p.LinkTiers {
+	for i := range p.LinkTiers {
+		t := &p.LinkTiers[i] // in place: a tier is 150 bytes
 		key := string(t.Medium)
 		if t.Medium == Optics {
 			key = fiberKey
 		}
 		cb := cat.Cables[key]
-		field := "network.media." + t.Name
 		g := p.TierGbps(t.Name)
 		if err := p.cableOffered(cb, t); err != nil {
 			return err
 		}
 		if reach := cb.Reach(g); t.Metres > float64(reach) {
-			return fielderr.New(field+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),
+			return fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),
 				"%g m is beyond the reach of %s at %dG (%d m)", t.Metres, cb.Key, g, reach)
 		}
-		p.LinkTiers[i].Cable = cb.Key
+		t.Cable = cb.Key
 		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: cableWhere(t), Qty: t.Links, tier: t.Name,
 			UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
 		l.setPrice(s.cablePrice(cat, cb, t.Metres), s.Quotes)
@@ -163,7 +163,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 
 // cableWhere is where a tier's cables go: "leaf_spine 50 m", written
 // into one string.
-func cableWhere(t LinkTier) string {
+func cableWhere(t *LinkTier) string {
 	b := make([]byte, 0, 48)
 	b = append(b, t.Name...)
 	b = append(b, ' ')

@@ -366,7 +366,7 @@ func switchSideWhere(tier string) string {
 // cableOffered checks a link tier's copper or AOC medium cb: offered at
 // the tier's speed and cages, between ends that share a lane rate.
 // Optics pass (each end takes its own module).
-func (p *Plan) cableOffered(cb *Cable, t LinkTier) error {
+func (p *Plan) cableOffered(cb *Cable, t *LinkTier) error {
 	if t.Medium == Optics {
 		return nil
 	}
