@@ -162,8 +162,29 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 }
 
 // cableWhere is where a tier's cables go: "leaf_spine 50 m", written
-// into one string.
+// into one string and kept (whereMemo): every size of a sweep writes
+// the same three.
 func cableWhere(t *LinkTier) string {
+	key := whereKey{t.Name, math.Float64bits(t.Metres)} // the bits: -0 is not 0 here
+	if w, ok := whereMemo.get(key); ok {
+		return w
+	}
+	w := writeCableWhere(t)
+	whereMemo.put(key, w)
+	return w
+}
+
+// whereKey is a cable line's tier and length (its float64 bits).
+type whereKey struct {
+	tier   string
+	metres uint64
+}
+
+// whereMemo keeps recent cable places by tier and length.
+var whereMemo recent[whereKey, string]
+
+// writeCableWhere is cableWhere without the memo.
+func writeCableWhere(t *LinkTier) string {
 	b := make([]byte, 0, 48)
 	b = append(b, t.Name...)
 	b = append(b, ' ')
