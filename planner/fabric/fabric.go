@@ -342,10 +342,7 @@ func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near
 		return near, strict, true
 	}
 	raised := make([]Load, 0, len(lower)) // reused: only the count that fits is kept
-	hasFull := false
-	for _, l := range lower {
-		hasFull = hasFull || l.Up == full
-	}
+	hasFull := hasUp(lower, full)
 	for s := n; s <= avail; s++ {
 		if hasFull && RoundUp(full, s) > avail {
 			continue // a full switch's raised uplinks would not fit: the loop below finds the same
@@ -370,6 +367,16 @@ func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near
 		return near, strict, true
 	}
 	return near, upperChoice{}, true
+}
+
+// hasUp reports whether some switch of the loads has up uplinks.
+func hasUp(loads []Load, up int) bool {
+	for _, l := range loads {
+		if l.Up == up {
+			return true
+		}
+	}
+	return false
 }
 
 // strictAsIs is upperOptions' strict sizing where no lower switch may
