@@ -251,7 +251,10 @@ func (spec Spec) leafLoads(spg, lpg int) []Load {
 	}
 	full := spec.Servers / spg
 	rem := spec.Servers - full*spg
-	var out []Load
+	if full == 0 && rem == 0 {
+		return nil
+	}
+	out := make([]Load, 0, 2) // full units and a partial one: one allocation
 	if full > 0 {
 		out = append(out, Load{full * lpg, spg * perServer, spec.Up})
 	}
