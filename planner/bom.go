@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
@@ -97,6 +98,10 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	nicLine.setPrice(s.partPrice(cat, nic.Key, nic.PriceUSD, nic.PriceRangeUSD, &nic.Pricing), s.Quotes)
 	add(nicLine)
 	for i := range p.SwitchTiers {
+		if sw := p.SwitchOf(p.SwitchTiers[i].Name); sw.Chassis == nil {
+			add(p.switchTierLine(cat, i, sw)) // a fixed switch: one line, no slice
+			continue
+		}
 		for _, l := range p.switchTierLines(cat, i) {
 			add(l)
 		}
@@ -124,36 +129,81 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	// takes one module for up to two links. Each tier's links take the
 	// cheapest module that reaches their length.
 	ends := p.switchEndModules(pl, P)
-	for i, t := range p.LinkTiers {
-		if e := ends[i]; t.Medium == Optics && e[0]+e[1] > 0 {
+	for i := range p.LinkTiers {
+		if e := ends[i]; p.LinkTiers[i].Medium == Optics && e[0]+e[1] > 0 {
 			if err := p.addSwitchModules(cat, i, e, add); err != nil {
 				return err
 			}
 		}
 	}
 	// Cables: one per link.
-	for i, t := range p.LinkTiers {
+	for i := range p.LinkTiers {
+		t := &p.LinkTiers[i] // in place: a tier is 150 bytes
 		key := string(t.Medium)
 		if t.Medium == Optics {
 			key = fiberKey
 		}
 		cb := cat.Cables[key]
-		field := "network.media." + t.Name
 		g := p.TierGbps(t.Name)
 		if err := p.cableOffered(cb, t); err != nil {
 			return err
 		}
 		if reach := cb.Reach(g); t.Metres > float64(reach) {
-			return fielderr.New(field+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),
+			return fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another medium", reach),
 				"%g m is beyond the reach of %s at %dG (%d m)", t.Metres, cb.Key, g, reach)
 		}
-		p.LinkTiers[i].Cable = cb.Key
-		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: t.Name + " " + strconv.FormatFloat(t.Metres, 'g', -1, 64) + " m", Qty: t.Links, tier: t.Name,
+		t.Cable = cb.Key
+		l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: cableWhere(t), Qty: t.Links, tier: t.Name,
 			UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
 		l.setPrice(s.cablePrice(cat, cb, t.Metres), s.Quotes)
 		add(l)
 	}
 	return p.finishBOM(cat, add)
+}
+
+// cableWhere is where a tier's cables go: "leaf_spine 50 m", written
+// into one string and kept (whereMemo): every size of a sweep writes
+// the same three.
+func cableWhere(t *LinkTier) string {
+	key := whereKey{t.Name, math.Float64bits(t.Metres)} // the bits: -0 is not 0 here
+	if w, ok := whereMemo.get(key); ok {
+		return w
+	}
+	w := writeCableWhere(t)
+	whereMemo.put(key, w)
+	return w
+}
+
+// whereKey is a cable line's tier and length (its float64 bits).
+type whereKey struct {
+	tier   string
+	metres uint64
+}
+
+// whereMemo keeps recent cable places by tier and length.
+var whereMemo recent[whereKey, string]
+
+// writeCableWhere is cableWhere without the memo.
+func writeCableWhere(t *LinkTier) string {
+	b := make([]byte, 0, 48)
+	b = append(b, t.Name...)
+	b = append(b, ' ')
+	b = appendMetres(b, t.Metres)
+	b = append(b, " m"...)
+	return string(b)
+}
+
+// appendMetres appends m as strconv.FormatFloat(m, 'g', -1, 64) writes
+// it. A whole number of metres under a million (every default length)
+// is written as the integer it is, which is what 'g' gives there (it
+// turns to an exponent from 1e6 on), without the shortest-digits search
+// that was 2% of a sweep; negative zero, fractions and the rest go to
+// strconv.
+func appendMetres(b []byte, m float64) []byte {
+	if m > -1e6 && m < 1e6 && m == math.Trunc(m) && !(m == 0 && math.Signbit(m)) {
+		return strconv.AppendInt(b, int64(m), 10)
+	}
+	return strconv.AppendFloat(b, m, 'g', -1, 64)
 }
 
 // switchEndModules counts the switch-end modules per link tier
@@ -188,9 +238,7 @@ func (p *Plan) switchEndModules(pl fabric.Plane, planes int) [3][2]int {
 // between candidate fabrics compares (see priceFindings for the rest).
 func (p *Plan) finishBOM(cat *Catalog, add func(BOMLine)) error {
 	if rel := cat.Reliability; rel != nil {
-		for _, l := range p.spareLines(p.Scenario.Reliability.apply(*rel).Spares) {
-			add(l)
-		}
+		p.addSpares(p.Scenario.Reliability.apply(*rel).Spares, add)
 	}
 
 	p.Cost.Total = p.Cost.NICs + p.Cost.Switches + p.Cost.Transceivers + p.Cost.Cables
@@ -290,8 +338,36 @@ func (p *Plan) serverEndOffered(cat *Catalog, tier string) error {
 }
 
 // switchModule is the transceiver of switch sw's end (the tier's
-// lower or upper switch) for one tier's links.
+// lower or upper switch) for one tier's links. The module found is kept
+// in the end-module memo by all it reads (the catalog's order picks it,
+// not the scenario's prices): the same at every size of a sweep.
 func (p *Plan) switchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
+	lower, upper := p.linkEnds(t.Name)
+	key := endModuleKey{mediaKey{cat: cat, leaf: p.Switch, lower: lower, upper: upper, tier: t.Name, gbps: p.TierGbps(t.Name),
+		port: p.PortGbps, lane: p.LaneGbps, metres: t.Metres}, sw}
+	if mod, hit := endModules.get(key); hit {
+		return mod, nil
+	}
+	mod, err := p.findSwitchModule(cat, t, sw)
+	if err == nil {
+		endModules.put(key, mod)
+	}
+	return mod, err
+}
+
+// endModules is the end-module memo: switchModule's finds by what they
+// read.
+var endModules recent[endModuleKey, *Transceiver]
+
+// endModuleKey is what switchModule reads: the tier as mediaKey holds
+// it, without the fabric and price basis, and the end's model.
+type endModuleKey struct {
+	tier mediaKey
+	end  *Switch
+}
+
+// findSwitchModule is switchModule without the memo.
+func (p *Plan) findSwitchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
 	g := p.TierGbps(t.Name)
 	c := sw.LinksPerCage(g)
 	mod, longest := cat.Module(sw.Form, g, c, p.endLane(t.Name, sw), t.Metres)
@@ -317,34 +393,9 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 		if t.Medium != "" {
 			continue
 		}
-		g := p.TierGbps(t.Name)
-		c := p.cageLinks(t.Name)
-		_, upper := p.linkEnds(t.Name)
-		best, bestUSD := Medium(""), 0.0
-		for _, m := range []Medium{DAC, ACC, AOC} {
-			cb := cat.Cables[string(m)]
-			if !cb.offers(n.Fabric, g, c) || float64(cb.Reach(g)) < t.Metres || p.tierLane(t.Name) == 0 {
-				continue
-			}
-			if usd := p.Scenario.cablePrice(cat, cb, t.Metres).USD; best == "" || usd < bestUSD {
-				best, bestUSD = m, usd
-			}
-		}
-		if usd, ok := p.opticsPerLink(cat, *t); ok && (best == "" || usd < bestUSD) {
-			best = Optics
-		}
-		if best == "" {
-			if err := p.serverEndOffered(cat, t.Name); err != nil {
-				return err
-			}
-			_, longest := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), 0)
-			longest = min(longest, cat.Cables[fiberKey].Reach(g))
-			if longest == 0 {
-				return fielderr.New(tierSpeedField(t.Name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
-					"no cable or %s transceiver in the catalog carries %dG on %s for %g m (%s)", upper.Form, g, upper.Key, t.Metres, t.Name)
-			}
-			return fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
-				"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, upper.Key, longest)
+		best, err := p.mediumFor(cat, t)
+		if err != nil {
+			return err
 		}
 		t.Medium = best
 		*mediumOf(&n.Media, t.Name) = best
@@ -352,37 +403,207 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 	return nil
 }
 
-// opticsPerLink is what one link of tier t costs with transceivers: the
-// fibre and each end's module share; false when no module reaches.
-func (p *Plan) opticsPerLink(cat *Catalog, t LinkTier) (float64, bool) {
+// mediumFor is the cheapest medium for tier t (see chooseMedia), or why
+// there is none. What the choice prices (tierPrices) is the same at
+// every size of a sweep, the design search's sizes and a GUI's replans,
+// so it comes from the media memo where it is kept (mediaKeyOf); only
+// the server end's share of its modules is worked out per plan (it is
+// priced per NIC port with the plan's counts). Pricing it every time was
+// 8% of a sweep.
+func (p *Plan) mediumFor(cat *Catalog, t *LinkTier) (Medium, error) {
+	key, ok := p.mediaKeyOf(cat, t)
+	var tp tierPrices
+	hit := false
+	if ok {
+		tp, hit = mediaMemo.get(key)
+	}
+	if !hit {
+		tp = p.tierPricesOf(cat, t)
+	}
+	if ok && !hit {
+		mediaMemo.put(key, tp)
+	}
+	return p.pickMedium(cat, t, tp)
+}
+
+// mediaMemo holds recent link tiers' prices (tierPrices) by everything
+// they read. Its keys hold the catalog and switch pointers, so those
+// stay alive (and their addresses unique) while kept; catalogs are not
+// changed once loaded.
+var mediaMemo recent[mediaKey, tierPrices]
+
+// recent keeps the last few values by key, looked up by comparing keys
+// (a plan has three link tiers; a map's hash of such a key cost as much
+// as the work it saved). Safe for concurrent use.
+type recent[K comparable, V any] struct {
+	sync.Mutex
+	keys         [8]K
+	vals         [8]V
+	filled, next int // slots in use; the slot the next put takes
+}
+
+// get is the value kept for key.
+func (m *recent[K, V]) get(key K) (V, bool) {
+	m.Lock()
+	defer m.Unlock()
+	for i := range m.filled {
+		if m.keys[i] == key {
+			return m.vals[i], true
+		}
+	}
+	var zero V
+	return zero, false
+}
+
+// put keeps key's value in place of the oldest.
+func (m *recent[K, V]) put(key K, v V) {
+	m.Lock()
+	m.keys[m.next], m.vals[m.next] = key, v
+	m.next = (m.next + 1) % len(m.keys)
+	m.filled = min(m.filled+1, len(m.keys))
+	m.Unlock()
+}
+
+// mediaKey is what tierPricesOf reads: the catalog, the leaf's model and
+// the tier's end models, the tier and its speed, the server port speed
+// and the NIC's joined lane (tierLane prefers it at the server speed),
+// the fabric, the length and the price basis.
+type mediaKey struct {
+	cat                *Catalog
+	leaf, lower, upper *Switch
+	tier               string
+	gbps, port, lane   int
+	fabric             Fabric
+	metres             float64
+	basis              string
+}
+
+// mediaKeyOf is tier t's media memo key; false where its prices are not
+// memoised: scenarios with price overrides or quotes.
+func (p *Plan) mediaKeyOf(cat *Catalog, t *LinkTier) (mediaKey, bool) {
 	s := &p.Scenario
-	fiber := cat.Cables[fiberKey]
-	g := p.TierGbps(t.Name)
-	if float64(fiber.Reach(g)) < t.Metres {
-		return 0, false
+	if len(s.Prices) > 0 || s.Quotes != nil {
+		return mediaKey{}, false
 	}
 	lower, upper := p.linkEnds(t.Name)
-	sw, _ := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), t.Metres)
-	if sw == nil {
+	return mediaKey{cat: cat, leaf: p.Switch, lower: lower, upper: upper, tier: t.Name, gbps: p.TierGbps(t.Name),
+		port: p.PortGbps, lane: p.LaneGbps, fabric: s.Network.Fabric, metres: t.Metres, basis: s.PriceBasis(cat)}, true
+}
+
+// tierPrices is what a link of tier t costs by medium, as far as it
+// holds at every size: the cheapest cable (cheapestCable) and, when
+// transceivers reach (optics), the fibre with the upper end's module
+// share (head) and the lower end's share (far; the server end's is the
+// plan's, see opticsUSD).
+type tierPrices struct {
+	cable     Medium
+	cableUSD  float64
+	optics    bool
+	head, far float64
+}
+
+// tierPricesOf works out tier t's prices.
+func (p *Plan) tierPricesOf(cat *Catalog, t *LinkTier) tierPrices {
+	var tp tierPrices
+	tp.cable, tp.cableUSD = p.cheapestCable(cat, t, p.TierGbps(t.Name))
+	tp.head, tp.far, tp.optics = p.opticsShares(cat, t)
+	return tp
+}
+
+// pickMedium is the cheapest medium for tier t priced at tp, or why
+// there is none.
+func (p *Plan) pickMedium(cat *Catalog, t *LinkTier, tp tierPrices) (Medium, error) {
+	g := p.TierGbps(t.Name)
+	_, upper := p.linkEnds(t.Name)
+	best, bestUSD := tp.cable, tp.cableUSD
+	if usd, ok := p.opticsUSD(cat, t, tp); ok && (best == "" || usd < bestUSD) {
+		best = Optics
+	}
+	if best != "" {
+		return best, nil
+	}
+	if err := p.serverEndOffered(cat, t.Name); err != nil {
+		return "", err
+	}
+	_, longest := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), 0)
+	longest = min(longest, cat.Cables[fiberKey].Reach(g))
+	if longest == 0 {
+		return "", fielderr.New(tierSpeedField(t.Name), "choose a speed the catalog has transceivers for, or add the module to the catalog",
+			"no cable or %s transceiver in the catalog carries %dG on %s for %g m (%s)", upper.Form, g, upper.Key, t.Metres, t.Name)
+	}
+	return "", fielderr.New("network.media."+t.Name+"_m", fmt.Sprintf("use %d m or less, or another switch", longest),
+		"no medium reaches %g m at %dG: transceivers for %s reach %d m at most", t.Metres, g, upper.Key, longest)
+}
+
+// cheapestCable is the cheapest copper or AOC medium offered for tier
+// t's links at g Gb/s that reaches their length, with its price ("":
+// none).
+func (p *Plan) cheapestCable(cat *Catalog, t *LinkTier, g int) (best Medium, bestUSD float64) {
+	// A cable's two ends run one lane rate: none is a candidate where the
+	// ends share none (asked once, not per medium).
+	if p.tierLane(t.Name) == 0 {
+		return "", 0
+	}
+	f, c := p.Scenario.Network.Fabric, p.cageLinks(t.Name)
+	for _, m := range []Medium{DAC, ACC, AOC} {
+		cb := cat.Cables[string(m)]
+		// cb.offers, with the reach looked up once
+		if reach := cb.Reach(g); reach == 0 || cb.unavailable(f, g, c) != nil || float64(reach) < t.Metres {
+			continue
+		}
+		if usd := p.Scenario.cablePrice(cat, cb, t.Metres).USD; best == "" || usd < bestUSD {
+			best, bestUSD = m, usd
+		}
+	}
+	return best, bestUSD
+}
+
+// opticsUSD is what one link of tier t costs with transceivers, from
+// the tier's prices tp: the fibre and each end's module share (the head,
+// then the lower end's: on the server-leaf tier the server end's modules
+// over the plan's NIC ports, else tp's far); false when no module
+// reaches.
+func (p *Plan) opticsUSD(cat *Catalog, t *LinkTier, tp tierPrices) (float64, bool) {
+	if !tp.optics {
 		return 0, false
 	}
-	perLink := s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing).USD / float64(sw.Links)
-	far := perLink // the other end: another switch
-	if lower != nil && lower != upper {
-		low, _ := cat.Module(lower.Form, g, lower.LinksPerCage(g), p.endLane(t.Name, lower), t.Metres)
-		if low == nil || p.tierLane(t.Name) == 0 && !sameOptical(low, sw) {
-			return 0, false
-		}
-		far = s.partPrice(cat, low.Key, low.PriceUSD, low.PriceRangeUSD, &low.Pricing).USD / float64(low.Links)
-	}
+	far := tp.far
 	if t.Name == "server_leaf" {
 		mod, n, _, err := p.serverModules(cat, t.Metres)
 		if err != nil {
 			return 0, false
 		}
-		far = s.partPrice(cat, mod.Key, mod.PriceUSD, mod.PriceRangeUSD, &mod.Pricing).USD * float64(n) / float64(max(p.NICPorts, 1))
+		far = p.Scenario.partPrice(cat, mod.Key, mod.PriceUSD, mod.PriceRangeUSD, &mod.Pricing).USD * float64(n) / float64(max(p.NICPorts, 1))
 	}
-	return s.cablePrice(cat, fiber, t.Metres).USD + perLink + far, true
+	return tp.head + far, true
+}
+
+// opticsShares is what one link of tier t costs with transceivers, as
+// opticsUSD sums it: head the fibre and the upper end's module share,
+// far the lower end's (a switch's; the server end's is opticsUSD's);
+// false when no module reaches.
+func (p *Plan) opticsShares(cat *Catalog, t *LinkTier) (head, far float64, ok bool) {
+	s := &p.Scenario
+	fiber := cat.Cables[fiberKey]
+	g := p.TierGbps(t.Name)
+	if float64(fiber.Reach(g)) < t.Metres {
+		return 0, 0, false
+	}
+	lower, upper := p.linkEnds(t.Name)
+	sw, _ := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), t.Metres)
+	if sw == nil {
+		return 0, 0, false
+	}
+	perLink := s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing).USD / float64(sw.Links)
+	far = perLink // the other end: another switch
+	if lower != nil && lower != upper {
+		low, _ := cat.Module(lower.Form, g, lower.LinksPerCage(g), p.endLane(t.Name, lower), t.Metres)
+		if low == nil || p.tierLane(t.Name) == 0 && !sameOptical(low, sw) {
+			return 0, 0, false
+		}
+		far = s.partPrice(cat, low.Key, low.PriceUSD, low.PriceRangeUSD, &low.Pricing).USD / float64(low.Links)
+	}
+	return s.cablePrice(cat, fiber, t.Metres).USD + perLink, far, true
 }
 
 // mediumOf points at the medium field of a link tier.
@@ -425,8 +646,9 @@ func (p *Plan) quoteNotes() {
 		p.Notes = append(p.Notes, fmt.Sprintf("the quotes file %q was not read: catalog prices are used", s.Pricing.Quotes))
 	}
 	seen := map[*Quote]bool{}
-	for _, l := range p.BOM {
-		if q := l.Quote; q != nil && l.QuoteExpired && !seen[q] {
+	for i := range p.BOM {
+		if l := &p.BOM[i]; l.Quote != nil && l.QuoteExpired && !seen[l.Quote] { // in place: a line is 200 bytes
+			q := l.Quote
 			seen[q] = true
 			p.Notes = append(p.Notes, fmt.Sprintf("the quote for %s from %s expired on %s (today %s): ask %s for a fresh one",
 				q.Part, q.Vendor, q.ValidUntil, p.Scenario.Quotes.Today.Format(dateLayout), q.Vendor))
@@ -447,33 +669,42 @@ type SpareParts struct {
 // drawing no power. It records the counts in p.Spares.
 func (p *Plan) spareLines(sp Spares) []BOMLine {
 	var out []BOMLine
-	for _, l := range p.BOM {
+	p.addSpares(sp, func(l BOMLine) { out = append(out, l) })
+	return out
+}
+
+// addSpares is spareLines handing each line to add as it is made, which
+// may append it to p.BOM: the lines looked at are those before the
+// first spare.
+func (p *Plan) addSpares(sp Spares, add func(BOMLine)) {
+	for i, lines := 0, len(p.BOM); i < lines; i++ {
+		src := &p.BOM[i] // read in place (a line is 200 bytes), copied only for a spare
 		pct := 0.0
 		switch {
-		case l.Category == CatSwitch:
+		case src.Category == CatSwitch:
 			pct = sp.SwitchesPct
-		case l.Category == CatTransceiver, l.Category == CatCable && l.Key == string(AOC):
+		case src.Category == CatTransceiver, src.Category == CatCable && src.Key == string(AOC):
 			pct = sp.OpticsPct
 		}
 		// The epsilon keeps 10% of 40 at 4, not 5, after float rounding.
-		n := int(math.Ceil(float64(l.Qty)*pct/100 - 1e-9))
+		n := int(math.Ceil(float64(src.Qty)*pct/100 - 1e-9))
 		if n <= 0 {
 			continue
 		}
+		l := *src
 		l.Qty, l.Spare, l.UnitWatts = n, true, 0
 		l.Where = "spares, " + l.Where
-		out = append(out, l)
 		p.Spares.USD += float64(n) * l.UnitUSD
 		if l.Category == CatSwitch {
 			if !chassisPart(l.Key) { // a chassis's spare cards are parts, not switches
 				p.Spares.Switches += n
 			}
-			continue
+		} else {
+			*p.Spares.Optics.of(l.tier) += n
+			p.Spares.Optics.Total += n
 		}
-		*p.Spares.Optics.of(l.tier) += n
-		p.Spares.Optics.Total += n
+		add(l)
 	}
-	return out
 }
 
 // PriceDriver is one catalog item whose price range moves the plan's

@@ -295,15 +295,21 @@ func (p *Plan) switchRate(tier string, base float64) float64 {
 // switchTierLines are the BOM lines of switch tier i: one line of its
 // model, or a chassis's parts.
 func (p *Plan) switchTierLines(cat *Catalog, i int) []BOMLine {
-	t, s := p.SwitchTiers[i], &p.Scenario
-	sw := p.SwitchOf(t.Name)
+	sw := p.SwitchOf(p.SwitchTiers[i].Name)
 	if sw.Chassis != nil {
-		return p.chassisLines(cat, sw, t, p.tierLoads[i])
+		return p.chassisLines(cat, sw, p.SwitchTiers[i], p.tierLoads[i])
 	}
+	return []BOMLine{p.switchTierLine(cat, i, sw)}
+}
+
+// switchTierLine is the one BOM line of switch tier i of fixed switches
+// sw.
+func (p *Plan) switchTierLine(cat *Catalog, i int, sw *Switch) BOMLine {
+	t, s := &p.SwitchTiers[i], &p.Scenario
 	l := BOMLine{Category: CatSwitch, Key: sw.Key, Name: sw.Name, Where: t.Name, Qty: t.Switches, tier: t.Name,
 		UnitWatts: sw.Watts, Source: sw.Source.Price, Estimate: sw.Source.Estimate}
 	l.setPrice(s.partPrice(cat, sw.Key, sw.PriceUSD, sw.PriceRangeUSD, &sw.Pricing), s.Quotes)
-	return []BOMLine{l}
+	return l
 }
 
 // addSwitchModules adds the switch-end transceivers of optical link tier
@@ -322,7 +328,7 @@ func (p *Plan) addSwitchModules(cat *Catalog, i int, e [2]int, add func(BOMLine)
 	lt.UpperModule, lt.UpperModules = mod.Key, e[1]
 	p.SwitchTransceivers += e[0] + e[1]
 	if lower == nil {
-		add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[1]))
+		add(p.moduleLine(cat, mod, switchSideWhere(t.Name), t.Name, e[1]))
 		return nil
 	}
 	low, err := p.switchModule(cat, t, lower)
@@ -335,7 +341,7 @@ func (p *Plan) addSwitchModules(cat *Catalog, i int, e [2]int, add func(BOMLine)
 	}
 	lt.LowerModule, lt.LowerModules = low.Key, e[0]
 	if low == mod {
-		add(p.moduleLine(cat, mod, "switch side, "+t.Name, t.Name, e[0]+e[1]))
+		add(p.moduleLine(cat, mod, switchSideWhere(t.Name), t.Name, e[0]+e[1]))
 		return nil
 	}
 	add(p.moduleLine(cat, low, "lower end ("+lower.Key+"), "+t.Name, t.Name, e[0]))
@@ -343,10 +349,24 @@ func (p *Plan) addSwitchModules(cat *Catalog, i int, e [2]int, add func(BOMLine)
 	return nil
 }
 
+// switchSideWhere is "switch side, " and the link tier, a constant for
+// the three tiers (no string made per line).
+func switchSideWhere(tier string) string {
+	switch tier {
+	case "server_leaf":
+		return "switch side, server_leaf"
+	case "leaf_spine":
+		return "switch side, leaf_spine"
+	case "spine_core":
+		return "switch side, spine_core"
+	}
+	return "switch side, " + tier
+}
+
 // cableOffered checks a link tier's copper or AOC medium cb: offered at
 // the tier's speed and cages, between ends that share a lane rate.
 // Optics pass (each end takes its own module).
-func (p *Plan) cableOffered(cb *Cable, t LinkTier) error {
+func (p *Plan) cableOffered(cb *Cable, t *LinkTier) error {
 	if t.Medium == Optics {
 		return nil
 	}

@@ -3,6 +3,7 @@ package fabric
 import (
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // Spec is what sizing one plane needs.
@@ -167,17 +168,17 @@ func size(spec Spec) (Plane, error) {
 		if p, ok := twoTier(spec, leaves); ok {
 			p.ServersPerGroup = spg
 			p.Layout.LeavesPerUnit, p.Layout.ServersPerUnit = lpg, spg
-			p.Headroom = append(spec.partialHeadroom(spg, lpg), p.Headroom...)
+			p.Headroom = spec.withPartialHeadroom(spg, lpg, p.Headroom)
 			return p, nil
 		}
 		if spec.Tiers == 2 {
 			return Plane{}, NoFitError{2}
 		}
 	}
-	if p, ok := threeTier(spec, spg, lpg); ok {
+	if p, ok := threeTier(spec, spg, lpg, leaves); ok {
 		p.ServersPerGroup = spg
 		p.Layout.LeavesPerUnit, p.Layout.ServersPerUnit = lpg, spg
-		p.Headroom = append(spec.partialHeadroom(spg, lpg), p.Headroom...)
+		p.Headroom = spec.withPartialHeadroom(spg, lpg, p.Headroom)
 		return p, nil
 	}
 	return Plane{}, NoFitError{3}
@@ -250,7 +251,10 @@ func (spec Spec) leafLoads(spg, lpg int) []Load {
 	}
 	full := spec.Servers / spg
 	rem := spec.Servers - full*spg
-	var out []Load
+	if full == 0 && rem == 0 {
+		return nil
+	}
+	out := make([]Load, 0, 2) // full units and a partial one: one allocation
 	if full > 0 {
 		out = append(out, Load{full * lpg, spg * perServer, spec.Up})
 	}
@@ -261,27 +265,35 @@ func (spec Spec) leafLoads(spg, lpg int) []Load {
 	return out
 }
 
-// partialHeadroom is what a reference design adds to a partial scalable
-// unit: its leaves' empty server ports, and the uplinks of a full unit.
-func (spec Spec) partialHeadroom(spg, lpg int) []Headroom {
+// withPartialHeadroom is hs after what a reference design adds to a
+// partial scalable unit: its leaves' empty server ports, and the uplinks
+// of a full unit. hs is returned as it is when there is none.
+func (spec Spec) withPartialHeadroom(spg, lpg int, hs []Headroom) []Headroom {
 	perServer := 1
 	if !spec.RailOptimized {
 		perServer = spec.Rails
 	}
 	rem := spec.Servers % spg
 	if rem == 0 || spec.Servers < spg && spec.Servers*spec.Rails <= spec.Radix {
-		return nil
+		return hs
 	}
 	d := rem * perServer
-	return []Headroom{{Tier: TierLeaf, Ports: lpg * (spg*perServer - d),
-		Reason: fmt.Sprintf("the partial scalable unit has %d of %d servers: its leaves' empty server ports, for growth", rem, spg)}}
+	b := make([]byte, 0, 128)
+	b = append(b, "the partial scalable unit has "...)
+	b = strconv.AppendInt(b, int64(rem), 10)
+	b = append(b, " of "...)
+	b = strconv.AppendInt(b, int64(spg), 10)
+	b = append(b, " servers: its leaves' empty server ports, for growth"...)
+	out := make([]Headroom, 0, 1+len(hs))
+	out = append(out, Headroom{Tier: TierLeaf, Ports: lpg * (spg*perServer - d), Reason: string(b)})
+	return append(out, hs...)
 }
 
 // upperChoice is how one upper tier serves a set of lower switches.
 type upperChoice struct {
 	n      int    // upper switches
 	lower  []Load // the lower switches with their uplinks as wired
-	upper  []Load // the upper switches by links taken from below
+	upper  spread // the upper switches by links taken from below
 	wiring string // WiringBalanced or WiringNear
 	strict int    // upper switches strict balance would need (0: impossible)
 }
@@ -319,7 +331,7 @@ func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near
 	if n > avail {
 		return upperChoice{}, upperChoice{}, false
 	}
-	near = upperChoice{n: n, wiring: WiringNear, lower: lower, upper: SpreadLinks(total, n)}
+	near = upperChoice{n: n, wiring: WiringNear, lower: lower, upper: spreadOf(total, n)}
 	if balanced(lower, full, n) {
 		near.wiring, near.strict = WiringBalanced, n
 		return near, near, true
@@ -327,8 +339,17 @@ func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near
 	// Strict balance: the same number of links from each full lower
 	// switch to each upper switch, its uplinks rounded up to a multiple
 	// of s; the others keep theirs.
+	if !raise {
+		strict = strictAsIs(near, lower, full, total, avail, capacity)
+		near.strict = strict.n
+		return near, strict, true
+	}
 	raised := make([]Load, 0, len(lower)) // reused: only the count that fits is kept
+	hasFull := hasUp(lower, full)
 	for s := n; s <= avail; s++ {
+		if hasFull && RoundUp(full, s) > avail {
+			continue // a full switch's raised uplinks would not fit: the loop below finds the same
+		}
 		fits := true
 		t := 0
 		raised = raised[:0]
@@ -345,10 +366,36 @@ func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near
 			continue
 		}
 		near.strict = s
-		strict = upperChoice{n: s, wiring: WiringBalanced, strict: s, upper: SpreadLinks(t, s), lower: raised}
+		strict = upperChoice{n: s, wiring: WiringBalanced, strict: s, upper: spreadOf(t, s), lower: raised}
 		return near, strict, true
 	}
 	return near, upperChoice{}, true
+}
+
+// hasUp reports whether some switch of the loads has up uplinks.
+func hasUp(loads []Load, up int) bool {
+	for _, l := range loads {
+		if l.Up == up {
+			return true
+		}
+	}
+	return false
+}
+
+// strictAsIs is upperOptions' strict sizing where no lower switch may
+// raise its uplinks: the lower switches as they are (shared, not
+// copied), on the fewest upper switches from near's count on that
+// balance them; n = 0 when none fits.
+func strictAsIs(near upperChoice, lower []Load, full, total, avail, capacity int) upperChoice {
+	if maxUp(lower) > avail {
+		return upperChoice{}
+	}
+	for s := near.n; s <= avail; s++ {
+		if total <= s*capacity && balanced(lower, full, s) {
+			return upperChoice{n: s, wiring: WiringBalanced, strict: s, upper: spreadOf(total, s), lower: lower}
+		}
+	}
+	return upperChoice{}
 }
 
 // balanced reports whether every lower switch's uplinks split evenly
@@ -371,18 +418,35 @@ func balanced(lower []Load, full, n int) bool {
 // SpreadLinks spreads links over n switches as evenly as possible: runs
 // of switches taking ceil and floor of links/n.
 func SpreadLinks(links, n int) []Load {
-	hi, lo := links%n, n-links%n
-	var out []Load
-	if hi > 0 {
-		out = append(out, Load{hi, links/n + 1, 0})
-	}
-	if lo > 0 && links/n > 0 {
-		out = append(out, Load{lo, links / n, 0})
-	} else if lo > 0 {
-		out = append(out, Load{lo, 0, 0})
-	}
-	return out
+	sp := spreadOf(links, n)
+	return append(make([]Load, 0, 2), sp.loads()...)
 }
+
+// spread is SpreadLinks' runs held in place: sizing a tier tries several
+// counts of upper switches, and a slice each was six allocations a
+// point of a sweep.
+type spread struct {
+	runs [2]Load
+	n    int
+}
+
+// spreadOf is SpreadLinks(links, n) as a spread.
+func spreadOf(links, n int) spread {
+	var sp spread
+	hi, lo := links%n, n-links%n
+	if hi > 0 {
+		sp.runs[sp.n] = Load{hi, links/n + 1, 0}
+		sp.n++
+	}
+	if lo > 0 {
+		sp.runs[sp.n] = Load{lo, links / n, 0}
+		sp.n++
+	}
+	return sp
+}
+
+// loads is the runs, the most loaded first.
+func (sp *spread) loads() []Load { return sp.runs[:sp.n] }
 
 // SumLinks is the links the loads cable up (up) or down (!up).
 func SumLinks(loads []Load, up bool) int {
@@ -406,14 +470,21 @@ func CountSwitches(loads []Load) int {
 	return n
 }
 
-// strictHeadroom reports the switches strict balance would add to a tier
-// that uses near-balanced wiring.
-func strictHeadroom(tier string, c upperChoice, groups int) []Headroom {
+// appendStrictHeadroom appends to hs the switches strict balance would
+// add to a tier that uses near-balanced wiring.
+func appendStrictHeadroom(hs []Headroom, tier string, c upperChoice, groups int) []Headroom {
 	if c.wiring != WiringNear || c.strict == 0 {
-		return nil
+		return hs
 	}
-	return []Headroom{{Tier: tier, Switches: groups * (c.strict - c.n),
-		Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs) needs %d %s switches per group where %d carry the links", c.strict, tier, c.n)}}
+	b := make([]byte, 0, 128)
+	b = append(b, "strictly balanced wiring (as NVIDIA's reference designs) needs "...)
+	b = strconv.AppendInt(b, int64(c.strict), 10)
+	b = append(b, ' ')
+	b = append(b, tier...)
+	b = append(b, " switches per group where "...)
+	b = strconv.AppendInt(b, int64(c.n), 10)
+	b = append(b, " carry the links"...)
+	return append(hs, Headroom{Tier: tier, Switches: groups * (c.strict - c.n), Reason: string(b)})
 }
 
 // unitUppers is how many upper switches one scalable unit's uplinks need:
@@ -425,8 +496,7 @@ func twoTier(spec Spec, leaves []Load) (Plane, bool) {
 	if !ok {
 		return Plane{}, false
 	}
-	spines := make([]Load, len(c.upper))
-	copy(spines, c.upper)
+	spines := slices.Clone(c.upper.loads())
 	return Plane{
 		Tiers:      2,
 		ServerLeaf: spec.Servers * spec.Rails,
@@ -435,15 +505,16 @@ func twoTier(spec Spec, leaves []Load) (Plane, bool) {
 		SpineLoads: spines,
 		Pods:       1, SpinesPerPod: c.n,
 		SpineWiring: c.wiring,
-		Headroom:    strictHeadroom(TierSpine, c, 1),
+		Headroom:    appendStrictHeadroom(nil, TierSpine, c, 1),
 		Layout:      Layout{Pods: []PodRun{{1, c.lower, c.n}}},
 	}, true
 }
 
 // threeTier groups leaves into pods of whole scalable units, each with its
 // own non-blocking spines, and joins spine j of every pod to core group j.
-// The last pod may be partial; it gets the spines its leaves need.
-func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
+// The last pod may be partial; it gets the spines its leaves need. all
+// is the plane's leaves (leafLoads), read and never written.
+func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	spineDown, spineUp := spec.SpinePorts() // a spine's ports toward its pod and toward the cores
 	var leavesPerPod int
 	switch {
@@ -454,7 +525,6 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 	default:
 		leavesPerPod = largestDivisorAtMost(lpg, spineDown) // a pod takes a subset of the rails
 	}
-	all := spec.leafLoads(spg, lpg)
 	byRail := spec.RailPods && leavesPerPod == spec.PodLeaves && lpg > 1
 	var pods []leafPod
 	if byRail {
@@ -462,7 +532,7 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 	} else {
 		pods = consecutivePods(all, leavesPerPod)
 	}
-	var leafLoads, spineLoads []Load
+	var leafLoads []Load
 	var spineWiring string
 	var headroom []Headroom
 	// Each kind of pod, how many of it, and how its spines are sized.
@@ -483,7 +553,7 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 		if spineWiring != WiringNear {
 			spineWiring = c.wiring
 		}
-		headroom = append(headroom, strictHeadroom(TierSpine, c, p.count)...)
+		headroom = appendStrictHeadroom(headroom, TierSpine, c, p.count)
 	}
 	// Core group j takes the uplinks of spine j of every pod; spines send
 	// up as many links as they take from below (non-blocking).
@@ -491,28 +561,38 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 	for _, p := range ps {
 		maxSpines = max(maxSpines, p.c.n)
 	}
-	var coreLoads []Load
 	coreWiring := ""
 	spineCore := 0
-	spineUps := make([][]Load, len(ps)) // per pod, spine runs with their uplinks
 	// Core groups see only a few kinds of spines (a full pod's, a partial
 	// pod's): count the groups of each kind, then size each kind once.
-	var kinds []*groupKind
-	lower, in := make([]Load, 0, len(ps)), make([]int, 0, len(ps)) // spine j's, reused
-	for j := 0; j < maxSpines; j++ {
-		lower, in = lower[:0], in[:0]
+	// Spine j's links change only where a pod's runs of spines end, so
+	// each stretch of alike indices is looked at once, not index by index
+	// (a pod has up to half a radix of spines: 128 on a 256-port switch;
+	// index by index was 14% of a 1,000-point sweep's instructions).
+	// A kind's spines and pods are kept in two shared buffers (slices
+	// of them stay valid when a buffer grows), spine j's at their ends.
+	var kinds []groupKind
+	lowers, ins := make([]Load, 0, 2*len(ps)), make([]int, 0, 2*len(ps))
+	for j := 0; j < maxSpines; {
+		at := len(lowers)
+		next := maxSpines // the first index past j where a pod's spines change
 		for i, p := range ps {
 			if j < p.c.n {
-				d := SpineDownAt(p.c.upper, j)
-				lower = append(lower, Load{p.count, d, spec.spineUpFor(d)})
-				in = append(in, i)
+				d, end := spineRunAt(p.c.upper.loads(), j)
+				lowers = append(lowers, Load{p.count, d, spec.spineUpFor(d)})
+				ins = append(ins, i)
+				next = min(next, end)
 			}
 		}
+		m := next - j
+		j = next
+		lower, in := lowers[at:len(lowers):len(lowers)], ins[at:len(ins):len(ins)]
 		if n := len(kinds); n > 0 && sameLoads(kinds[n-1].lower, lower) && slices.Equal(kinds[n-1].present, in) {
-			kinds[n-1].groups++ // spines of one kind are consecutive: runs of SpreadLinks
+			kinds[n-1].groups += m // spines of one kind are consecutive: runs of SpreadLinks
+			lowers, ins = lowers[:at], ins[:at]
 			continue
 		}
-		kinds = append(kinds, &groupKind{slices.Clone(lower), slices.Clone(in), 1})
+		kinds = append(kinds, groupKind{lower: lower, present: in, groups: m})
 	}
 	var lay Layout
 	if byRail {
@@ -526,17 +606,17 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 	if !ok {
 		return Plane{}, false
 	}
-	for _, g := range sized {
+	lay.CoreGroups = make([]CoreRun, 0, len(sized))
+	spineUps := make([]int, len(sized)*len(ps)) // every run's SpineUp, in one allocation
+	coreLoads := make([]Load, 0, 2*len(sized))  // SpreadLinks gives at most two runs
+	for gi, g := range sized {
 		k, c, m := g.kind, g.c, g.groups
-		run := CoreRun{Groups: m, Cores: c.n, Spines: g.spines, SpineUp: make([]int, len(ps))}
+		run := CoreRun{Groups: m, Cores: c.n, Spines: g.spines, SpineUp: spineUps[gi*len(ps) : (gi+1)*len(ps) : (gi+1)*len(ps)]}
 		for li, i := range k.present {
 			run.SpineUp[i] = c.lower[li].Up
 		}
 		lay.CoreGroups = append(lay.CoreGroups, run)
-		for li, i := range k.present {
-			spineUps[i] = append(spineUps[i], Load{c.lower[li].Switches * m, c.lower[li].Down, c.lower[li].Up})
-		}
-		for _, u := range c.upper {
+		for _, u := range c.upper.loads() {
 			coreLoads = append(coreLoads, Load{u.Switches * m, u.Down, u.Up})
 		}
 		spineCore += m * SumLinks(c.lower, true)
@@ -545,18 +625,19 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 		}
 	}
 	if extra > 0 {
-		headroom = append(headroom, Headroom{Tier: TierCore, Switches: extra,
-			Reason: fmt.Sprintf("strictly balanced wiring (as NVIDIA's reference designs: spine j of every pod to its own core group) needs %s more cores, more than one scalable unit's worth (%d)",
-				groupDigits(extra), unitUppers(spec.unitLeaves(), spec.Up, spec.CoreRadix()))})
+		b := make([]byte, 0, 192)
+		b = append(b, "strictly balanced wiring (as NVIDIA's reference designs: spine j of every pod to its own core group) needs "...)
+		b = append(b, groupDigits(extra)...)
+		b = append(b, " more cores, more than one scalable unit's worth ("...)
+		b = strconv.AppendInt(b, int64(unitUppers(spec.unitLeaves(), spec.Up, spec.CoreRadix())), 10)
+		b = append(b, ')')
+		headroom = append(headroom, Headroom{Tier: TierCore, Switches: extra, Reason: string(b)})
 	}
 	countPods := 0
 	for _, p := range pods {
 		countPods += p.count
 	}
-	for _, runs := range spineUps {
-		spineLoads = append(spineLoads, runs...)
-	}
-	spineLoads = mergeLoads(spineLoads)
+	spineLoads := spinesByPod(sized, len(ps))
 	return Plane{
 		Tiers:      3,
 		ServerLeaf: spec.Servers * spec.Rails,
@@ -568,6 +649,22 @@ func threeTier(spec Spec, spg, lpg int) (Plane, bool) {
 		Headroom: mergeHeadroom(headroom),
 		Layout:   lay,
 	}, true
+}
+
+// spinesByPod lists the spines of pods pod kinds with the uplinks the
+// core groups sized take from them: pod by pod, each pod's in the order
+// of its core groups (mergeLoads then joins alike runs).
+func spinesByPod(sized []sizedGroups, pods int) []Load {
+	out := make([]Load, 0, len(sized)*pods)
+	for i := 0; i < pods; i++ {
+		for _, g := range sized {
+			if li := slices.Index(g.kind.present, i); li >= 0 {
+				l := g.c.lower[li]
+				out = append(out, Load{l.Switches * g.groups, l.Down, l.Up})
+			}
+		}
+	}
+	return out
 }
 
 // leafPod is count identical pods holding leaves.
@@ -653,9 +750,25 @@ func SpineDownAt(runs []Load, j int) int {
 	return 0
 }
 
+// spineRunAt is SpineDownAt with the index just past the run of upper
+// switches j belongs to (every switch of that run takes the same links).
+func spineRunAt(runs []Load, j int) (down, end int) {
+	start := 0
+	for _, r := range runs {
+		if j < start+r.Switches {
+			return r.Down, start + r.Switches
+		}
+		start += r.Switches
+	}
+	return 0, j + 1
+}
+
 // mergeLoads joins runs with the same ports in use.
 func mergeLoads(loads []Load) []Load {
-	var out []Load
+	if len(loads) == 0 {
+		return nil
+	}
+	out := make([]Load, 0, len(loads))
 	for _, l := range loads {
 		merged := false
 		for i := range out {
@@ -669,12 +782,16 @@ func mergeLoads(loads []Load) []Load {
 			out = append(out, l)
 		}
 	}
+	if len(out) == 0 {
+		return nil // as before: no switches, no runs
+	}
 	return out
 }
 
 // mergeHeadroom adds up headroom lines of the same tier and reason kind.
+// It merges in place: hs is the caller's own.
 func mergeHeadroom(hs []Headroom) []Headroom {
-	var out []Headroom
+	out := hs[:0]
 	for _, h := range hs {
 		if n := len(out); n > 0 && out[n-1].Tier == h.Tier {
 			out[n-1].Switches += h.Switches
@@ -717,6 +834,7 @@ type groupKind struct {
 	lower   []Load // spine j of each pod that has one
 	present []int  // those pods (indexes of the pod kinds)
 	groups  int
+	nearM   int // spine indices per core group with near-balanced wiring (mergedCount)
 }
 
 // sizedGroups is a run of core groups as sized: groups of them, each
@@ -733,10 +851,11 @@ type sizedGroups struct {
 // of cores more than the fewest that carry the links; otherwise groups
 // join as many spine indices as makes the fewest cores, and extra is
 // the cores strict balance would add.
-func sizeCores(kinds []*groupKind, spec Spec, avail int) (sized []sizedGroups, extra int, ok bool) {
-	var strict, near []sizedGroups
+func sizeCores(kinds []groupKind, spec Spec, avail int) (sized []sizedGroups, extra int, ok bool) {
+	strict := make([]sizedGroups, 0, len(kinds))
 	strictN, nearN := 0, 0
-	for _, k := range kinds {
+	for i := range kinds {
+		k := &kinds[i]
 		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.CoreRadix())
 		if !ok {
 			return nil, 0, false
@@ -746,58 +865,81 @@ func sizeCores(kinds []*groupKind, spec Spec, avail int) (sized []sizedGroups, e
 		}
 		strict = append(strict, sizedGroups{k, k.groups, 1, s})
 		strictN += k.groups * s.n
-		runs, cores, ok := mergedGroups(k, spec.CoreRadix())
-		if !ok {
+		m, cores := mergedCount(k, spec.CoreRadix())
+		if m == 0 {
 			return nil, 0, false
 		}
-		near = append(near, runs...)
+		k.nearM = m
 		nearN += cores
 	}
 	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.Up, spec.CoreRadix()) {
 		return strict, 0, true
 	}
+	// Near-balanced groups are sized only when used (most planes keep
+	// strict balance).
+	near := make([]sizedGroups, 0, 2*len(kinds))
+	for i := range kinds {
+		near = mergedGroups(near, &kinds[i], spec.CoreRadix())
+	}
 	return near, strictN - nearN, true
 }
 
-// mergedGroups joins m consecutive spine indices of a kind per core
-// group, m chosen for the fewest cores (the smallest m on ties), with
-// near-balanced wiring. Where a group has more cores than a spine has
-// uplinks, each spine reaches as many cores as it has uplinks, one link
-// each, spread so that every pod reaches every core.
-func mergedGroups(k *groupKind, radix int) ([]sizedGroups, int, bool) {
-	top := maxUp(k.lower)
+// mergedCount is how many consecutive spine indices of a kind a core
+// group joins for the fewest cores (the smallest count on ties), and
+// those cores: what mergedGroups sizes. m = 0 when no group fits.
+func mergedCount(k *groupKind, radix int) (m, cores int) {
 	links := SumLinks(k.lower, true) // of one spine number
+	return fewestCores(k.groups, links, radix)
+}
+
+// fewestCores is the m for mergedCount over groups spine indices of
+// links each, with the cores it makes.
+//
+// No count of groups needs fewer cores than all the links over the radix
+// (nor fewer than one), so the search stops at the first m that reaches
+// that: no later m could do better, and ties keep the smallest. A spine
+// index's links of half a radix reach it at m = 2, where every m up to
+// the 128 spines of a pod was tried.
+func fewestCores(groups, links, radix int) (bestM, bestN int) {
 	cores := func(m int) int { return max(CeilDiv(m*links, radix), 1) }
-	// Count first (cheap), then size the chosen groups once.
-	bestM, bestN := 0, 0
-	for m := 1; m <= k.groups && cores(m) <= radix; m++ {
-		total := k.groups / m * cores(m)
-		if r := k.groups % m; r > 0 {
+	floor := max(CeilDiv(groups*links, radix), 1)
+	for m := 1; m <= groups && cores(m) <= radix; m++ {
+		total := groups / m * cores(m)
+		if r := groups % m; r > 0 {
 			total += cores(r)
 		}
 		if bestM == 0 || total < bestN {
 			bestM, bestN = m, total
 		}
+		if bestN == floor {
+			break
+		}
 	}
-	if bestM == 0 {
-		return nil, 0, false
-	}
-	size := func(m int) (upperChoice, bool) {
+	return bestM, bestN
+}
+
+// mergedGroups appends to runs the core groups of kind k joining k.nearM
+// (mergedCount's m, at least 1) consecutive spine indices each, with
+// near-balanced wiring. Where a group has more cores than a spine has
+// uplinks, each spine reaches as many cores as it has uplinks, one link
+// each, spread so that every pod reaches every core. Sizing cannot fail
+// there: a group of m spine indices, or of fewer, fits its cores in the
+// radix (mergedCount counted them so).
+func mergedGroups(runs []sizedGroups, k *groupKind, radix int) []sizedGroups {
+	top, bestM := maxUp(k.lower), k.nearM
+	size := func(m int) upperChoice {
 		lower := make([]Load, len(k.lower))
 		for i, l := range k.lower {
 			lower[i] = Load{l.Switches * m, l.Down, l.Up}
 		}
-		c, _, ok := upperOptions(lower, top, false, radix, radix)
-		return c, ok
+		c, _, _ := upperOptions(lower, top, false, radix, radix)
+		return c
 	}
-	c, ok := size(bestM)
-	runs := []sizedGroups{{k, k.groups / bestM, bestM, c}}
-	if r := k.groups % bestM; r > 0 && ok {
-		var cr upperChoice
-		cr, ok = size(r)
-		runs = append(runs, sizedGroups{k, 1, r, cr})
+	runs = append(runs, sizedGroups{k, k.groups / bestM, bestM, size(bestM)})
+	if r := k.groups % bestM; r > 0 {
+		runs = append(runs, sizedGroups{k, 1, r, size(r)})
 	}
-	return runs, bestN, ok
+	return runs
 }
 
 // unitLeaves is the leaves of one scalable unit as the balance rule
@@ -828,12 +970,24 @@ func PartialLeafNote(pl Plane, fullUp int, ratio string) []string {
 	}
 	for _, l := range pl.LeafLoads {
 		if l.Up < fullUp {
-			reach := ""
+			b := make([]byte, 0, 192)
+			b = append(b, "the partial scalable unit's leaves have "...)
+			b = strconv.AppendInt(b, int64(l.Down), 10)
+			b = append(b, " server ports and the "...)
+			b = strconv.AppendInt(b, int64(l.Up), 10)
+			b = append(b, " uplinks they need at "...)
+			b = append(b, ratio...)
 			if per := pl.SpinesPerPod; l.Up < per {
-				reach = fmt.Sprintf(", one link to each of %d of the %d spines", l.Up, per)
+				b = append(b, ", one link to each of "...)
+				b = strconv.AppendInt(b, int64(l.Up), 10)
+				b = append(b, " of the "...)
+				b = strconv.AppendInt(b, int64(per), 10)
+				b = append(b, " spines"...)
 			}
-			return []string{fmt.Sprintf("the partial scalable unit's leaves have %d server ports and the %d uplinks they need at %s%s (a full leaf has %d)",
-				l.Down, l.Up, ratio, reach, fullUp)}
+			b = append(b, " (a full leaf has "...)
+			b = strconv.AppendInt(b, int64(fullUp), 10)
+			b = append(b, ')')
+			return []string{string(b)}
 		}
 	}
 	return nil

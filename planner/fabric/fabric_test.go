@@ -152,3 +152,74 @@ func TestChunkPods(t *testing.T) {
 		}
 	}
 }
+
+// TestSpineRunAt walks spread runs of 3 spines of 5 links and 2 of 4
+// (SpreadLinks(23, 5)) by hand: indices 0-2 take 5 links and their run
+// ends at 3, 3-4 take 4 and end at 5; past the runs, no links. Mutations
+// caught: the end of the run before (start, not start + switches: the
+// core-group walk would not advance), the next run's links at a run's
+// last index (j <= start + switches), and an index past the runs given
+// the last run's links.
+func TestSpineRunAt(t *testing.T) {
+	runs := []Load{{3, 5, 0}, {2, 4, 0}}
+	for _, tc := range []struct{ j, down, end int }{
+		{0, 5, 3}, {2, 5, 3}, {3, 4, 5}, {4, 4, 5}, {5, 0, 6},
+	} {
+		if d, e := spineRunAt(runs, tc.j); d != tc.down || e != tc.end {
+			t.Errorf("spineRunAt(j=%d) = %d links, run ends %d; want %d, %d", tc.j, d, e, tc.down, tc.end)
+		}
+	}
+}
+
+// TestPartialUnitText writes the partial unit's headroom and note for
+// TestSizeHandCounts' two-tier plane worked by hand: 100 servers on units
+// of 32 leave 4 in the partial unit, whose 8 leaves have 4 server ports
+// and 4 uplinks at 1:1 (a full leaf 32) over 16 spines, so each reaches
+// 4 of them; the headroom is 8 x 28 = 224 empty ports. Mutations caught:
+// the numbers swapped or dropped as the text is built without fmt (the
+// units' servers for the partial's, the full leaf's uplinks for the
+// partial's), the reach clause left out or written when a partial leaf
+// reaches every spine.
+func TestPartialUnitText(t *testing.T) {
+	spec := Spec{Servers: 100, Rails: 8, Radix: 64, Down: 32, Up: 32, RatioD: 1, RatioU: 1, RailOptimized: true}
+	pl, err := Size(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHead := Headroom{Tier: TierLeaf, Ports: 224, Reason: "the partial scalable unit has 4 of 32 servers: its leaves' empty server ports, for growth"}
+	if len(pl.Headroom) != 1 || pl.Headroom[0] != wantHead {
+		t.Errorf("headroom %+v, want [%+v]", pl.Headroom, wantHead)
+	}
+	note := PartialLeafNote(pl, spec.Up, "1:1")
+	want := "the partial scalable unit's leaves have 4 server ports and the 4 uplinks they need at 1:1, one link to each of 4 of the 16 spines (a full leaf has 32)"
+	if len(note) != 1 || note[0] != want {
+		t.Errorf("note %q, want %q", note, want)
+	}
+	pl.SpinesPerPod = 4 // a partial leaf with as many uplinks as spines reaches each
+	want = "the partial scalable unit's leaves have 4 server ports and the 4 uplinks they need at 1:1 (a full leaf has 32)"
+	if note := PartialLeafNote(pl, spec.Up, "1:1"); len(note) != 1 || note[0] != want {
+		t.Errorf("with 4 spines: note %q, want %q", note, want)
+	}
+}
+
+// TestFewestCores joins spine indices into core groups by hand (links per
+// spine index, 128-port cores): 5 indices of 64 links in pairs are 2
+// groups of 128 links and one of 64, 3 cores, the floor of 320/128, at
+// m = 2; 3 indices of 80 links need 3 cores alone or in a pair and a
+// single (2 + 1), but 2 when all three join (240 links); 4 of 64 reach
+// the floor of 2 at m = 2 and again at m = 4, the smaller kept. Mutations
+// caught: the search stopped at the first m that does not improve (3
+// cores for the 80-link case), the floor taken without rounding up, a
+// tie won by the larger m.
+func TestFewestCores(t *testing.T) {
+	for _, tc := range []struct{ groups, links, m, cores int }{
+		{5, 64, 2, 3},
+		{3, 80, 3, 2},
+		{4, 64, 2, 2},
+		{1, 200, 1, 2},
+	} {
+		if m, n := fewestCores(tc.groups, tc.links, 128); m != tc.m || n != tc.cores {
+			t.Errorf("fewestCores(%d groups of %d links) = m %d, %d cores; want %d, %d", tc.groups, tc.links, m, n, tc.m, tc.cores)
+		}
+	}
+}
