@@ -382,7 +382,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 		return nil, err
 	}
 	if n.resilience {
-		best.analyseResilience(rel, cat.JCT)
+		best.analyseResilience(rel, cat.JCT, n.recall)
 	}
 	return best, nil
 }
@@ -429,7 +429,7 @@ func (p *Plan) sideNetworks(cat *Catalog, n need) *Reliability {
 		if p.Networks == nil { // else sized with the back end (buildBackEnd)
 			p.Networks = p.sizeNetworks(cat)
 		}
-		return p.networksJCT(cat)
+		return p.networksJCT(cat, n.recall)
 	case n.resilience:
 		return p.storageCheckpoint(cat)
 	}

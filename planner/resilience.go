@@ -142,8 +142,10 @@ const (
 )
 
 // analyseResilience fills p.Resilience from rel with the scenario's
-// overrides; the step times need p.JCT and the JCT constants d.
-func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
+// overrides; the step times need p.JCT and the JCT constants d. recall
+// takes the steps timed for the same job from the memo of recent shown
+// plans' jobs (jobmemo.go) and keeps those it times.
+func (p *Plan) analyseResilience(rel *Reliability, d *JCTData, recall bool) {
 	if rel == nil {
 		return
 	}
@@ -155,6 +157,10 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 	}
 	r := &Resilience{Inputs: in, PortFailover: failover}
 	st := newStepper(p, d)
+	if recall {
+		st.recall()
+		defer st.keep()
+	}
 	fabricFatal := s.Network.Fabric == Ethernet && s.Network.routing() == RouteStatic
 	fabricSource := srcIBReroute
 	if s.Network.Fabric == Ethernet {
@@ -365,6 +371,11 @@ type stepper struct {
 	// for every step: a failure changes only its losses.
 	view   perf.View
 	placed bool
+	// key is the job's memo key when the stepper recalls (keyed), and
+	// recalled the steps at the head of memo that came from the memo.
+	key      jobKey
+	keyed    bool
+	recalled int
 }
 
 // stepMemo is one step stepper.step timed: its losses, and the
@@ -383,6 +394,24 @@ func newStepper(p *Plan, d *JCTData) *stepper {
 		st.w = perf.WithComputeEfficiency(st.w, j.GPU, d)
 	}
 	return st
+}
+
+// recall starts the memo with the steps kept for the same job.
+func (st *stepper) recall() {
+	if !st.ok || hallMemoOff.Load() {
+		return
+	}
+	if st.key, st.keyed = jobKeyOf(st.p, st.d); st.keyed {
+		st.memo = recallSteps(&st.key, st.memo)
+		st.recalled = len(st.memo)
+	}
+}
+
+// keep keeps the steps timed, when any were timed beyond those recalled.
+func (st *stepper) keep() {
+	if st.keyed && len(st.memo) > st.recalled {
+		keepSteps(&st.key, st.memo)
+	}
 }
 
 // step is the step time with a fraction bwLost of the worst server's
