@@ -157,10 +157,8 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData, recall bool) {
 	}
 	r := &Resilience{Inputs: in, PortFailover: failover}
 	st := newStepper(p, d)
-	if recall {
-		st.recall()
-		defer st.keep()
-	}
+	st.recall(recall)
+	defer st.keep()
 	fabricFatal := s.Network.Fabric == Ethernet && s.Network.routing() == RouteStatic
 	fabricSource := srcIBReroute
 	if s.Network.Fabric == Ethernet {
@@ -396,9 +394,9 @@ func newStepper(p *Plan, d *JCTData) *stepper {
 	return st
 }
 
-// recall starts the memo with the steps kept for the same job.
-func (st *stepper) recall() {
-	if !st.ok || hallMemoOff.Load() {
+// recall starts the memo with the steps kept for the same job, when on.
+func (st *stepper) recall(on bool) {
+	if !on || !st.ok || hallMemoOff.Load() {
 		return
 	}
 	if st.key, st.keyed = jobKeyOf(st.p, st.d); st.keyed {
@@ -407,7 +405,8 @@ func (st *stepper) recall() {
 	}
 }
 
-// keep keeps the steps timed, when any were timed beyond those recalled.
+// keep keeps the steps timed, when the stepper recalled and timed any
+// beyond those recalled.
 func (st *stepper) keep() {
 	if st.keyed && len(st.memo) > st.recalled {
 		keepSteps(&st.key, st.memo)
