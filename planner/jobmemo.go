@@ -72,6 +72,21 @@ func workloadKeyOf(w Workload) workloadKey {
 	return k
 }
 
+// job writes into key the memo key of p's job timed with d and returns
+// key when n recalls (a shown plan's build, with the memos on) and p has
+// a JCT estimate; nil otherwise.
+func (n need) job(p *Plan, d *JCTData, key *jobKey) *jobKey {
+	if !n.recall || hallMemoOff.Load() {
+		return nil
+	}
+	k, ok := jobKeyOf(p, d)
+	if !ok {
+		return nil
+	}
+	*key = k
+	return key
+}
+
 // frontEndStep is one front-end step kept: the front end as sized and
 // the job's step on it.
 type frontEndStep struct {

@@ -42,9 +42,10 @@ const frontEndLabel = "the job on the front end alone (TCP over its NICs and lin
 // networksJCT times the job on the front end alone and derives the
 // checkpoint write time from the storage path; it returns the reliability
 // data the resilience model should use (rel with the derived write time
-// when the scenario sets none). recall takes the front-end step from the
-// memo of recent shown plans' jobs (jobmemo.go), or keeps it there.
-func (p *Plan) networksJCT(cat *Catalog, recall bool) *Reliability {
+// when the scenario sets none). With job, the job memo's key of p's job,
+// the front-end step is taken from the memo of recent shown plans' jobs
+// (jobmemo.go), or kept there.
+func (p *Plan) networksJCT(cat *Catalog, job *jobKey) *Reliability {
 	rel := cat.Reliability
 	n, j, d := p.Networks, p.JCT, cat.JCT
 	if n == nil || j == nil || d == nil {
@@ -53,7 +54,7 @@ func (p *Plan) networksJCT(cat *Catalog, recall bool) *Reliability {
 	r := n.defaults
 	fe := n.Net(NetFrontEnd)
 	if fe != nil && fe.Kind == NetSeparate {
-		st := p.frontEndStep(d, r, n.frontEndLS, recall)
+		st := p.frontEndStep(d, r, n.frontEndLS, job)
 		n.FrontEndJCT = &FrontEndJCT{StepS: st.StepS, BackEndStepS: j.Planned.StepS, Gain: st.StepS / j.Planned.StepS,
 			BusBWGBs: st.BusBWGBs, Days: st.Days, Label: frontEndLabel, Step: st}
 	}
@@ -62,23 +63,18 @@ func (p *Plan) networksJCT(cat *Catalog, recall bool) *Reliability {
 }
 
 // frontEndStep times the plan's job on its front end (r, ls) over TCP,
-// through the job memo when recall asks.
-func (p *Plan) frontEndStep(d *JCTData, r SideDefaults, ls sidenet.LeafSpine, recall bool) perf.StepTime {
+// through the job memo under job (nil: no memo).
+func (p *Plan) frontEndStep(d *JCTData, r SideDefaults, ls sidenet.LeafSpine, job *jobKey) perf.StepTime {
 	j := p.JCT
 	fe := frontEndOf(r, ls)
-	var key jobKey
-	keyed := false
-	if recall && !hallMemoOff.Load() {
-		key, keyed = jobKeyOf(p, d)
-	}
-	if keyed {
-		if st, ok := recallFrontEnd(&key, fe); ok {
+	if job != nil {
+		if st, ok := recallFrontEnd(job, fe); ok {
 			return st
 		}
 	}
 	st := perf.TimeStep(j.Workload, j.GPU, d, p.jobView(j.Workload, d).OnFrontEnd(fe), j.DP, j.Microbatches, TCP)
-	if keyed {
-		keepFrontEnd(&key, fe, st)
+	if job != nil {
+		keepFrontEnd(job, fe, st)
 	}
 	return st
 }

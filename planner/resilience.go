@@ -142,10 +142,11 @@ const (
 )
 
 // analyseResilience fills p.Resilience from rel with the scenario's
-// overrides; the step times need p.JCT and the JCT constants d. recall
-// takes the steps timed for the same job from the memo of recent shown
-// plans' jobs (jobmemo.go) and keeps those it times.
-func (p *Plan) analyseResilience(rel *Reliability, d *JCTData, recall bool) {
+// overrides; the step times need p.JCT and the JCT constants d. With
+// job, the job memo's key of p's job timed with d, the steps timed for
+// it are taken from the memo of recent shown plans' jobs (jobmemo.go),
+// and those timed afresh kept there.
+func (p *Plan) analyseResilience(rel *Reliability, d *JCTData, job *jobKey) {
 	if rel == nil {
 		return
 	}
@@ -157,8 +158,8 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData, recall bool) {
 	}
 	r := &Resilience{Inputs: in, PortFailover: failover}
 	st := newStepper(p, d)
-	st.recall(recall)
-	defer st.keep()
+	st.recall(job)
+	defer st.keep(job)
 	fabricFatal := s.Network.Fabric == Ethernet && s.Network.routing() == RouteStatic
 	fabricSource := srcIBReroute
 	if s.Network.Fabric == Ethernet {
@@ -369,10 +370,8 @@ type stepper struct {
 	// for every step: a failure changes only its losses.
 	view   perf.View
 	placed bool
-	// key is the job's memo key when the stepper recalls (keyed), and
-	// recalled the steps at the head of memo that came from the memo.
-	key      jobKey
-	keyed    bool
+	// recalled is the steps at the head of memo that came from the job
+	// memo.
 	recalled int
 }
 
@@ -394,22 +393,19 @@ func newStepper(p *Plan, d *JCTData) *stepper {
 	return st
 }
 
-// recall starts the memo with the steps kept for the same job, when on.
-func (st *stepper) recall(on bool) {
-	if !on || !st.ok || hallMemoOff.Load() {
-		return
-	}
-	if st.key, st.keyed = jobKeyOf(st.p, st.d); st.keyed {
-		st.memo = recallSteps(&st.key, st.memo)
+// recall starts the memo with the steps kept for job (nil: none).
+func (st *stepper) recall(job *jobKey) {
+	if job != nil && st.ok {
+		st.memo = recallSteps(job, st.memo)
 		st.recalled = len(st.memo)
 	}
 }
 
-// keep keeps the steps timed, when the stepper recalled and timed any
-// beyond those recalled.
-func (st *stepper) keep() {
-	if st.keyed && len(st.memo) > st.recalled {
-		keepSteps(&st.key, st.memo)
+// keep keeps under job (nil: nowhere) the steps timed, when any were
+// timed beyond those recalled.
+func (st *stepper) keep(job *jobKey) {
+	if job != nil && st.ok && len(st.memo) > st.recalled {
+		keepSteps(job, st.memo)
 	}
 }
 
