@@ -221,9 +221,7 @@ func (p *Plan) copyBackEnd() *Plan {
 	if n := p.Networks; n != nil {
 		c := *n
 		c.List = slices.Clone(n.List)
-		for i := range c.List {
-			c.List[i].Notes = slices.Clone(c.List[i].Notes)
-		}
+		cloneNotes(c.List)
 		q.Networks = &c
 	}
 	if p.media != nil {
@@ -252,5 +250,24 @@ func cloneRuns(tiers []LinkTier) {
 		at := len(buf)
 		buf = append(buf, r...)
 		tiers[i].Runs = buf[at:len(buf):len(buf)]
+	}
+}
+
+// cloneNotes gives each network its own copy of its notes, all in one
+// allocation, each capped at its length as in cloneRuns.
+func cloneNotes(list []SideNetwork) {
+	n := 0
+	for i := range list {
+		n += len(list[i].Notes)
+	}
+	buf := make([]string, 0, n)
+	for i := range list {
+		r := list[i].Notes
+		if r == nil {
+			continue // nil stays nil
+		}
+		at := len(buf)
+		buf = append(buf, r...)
+		list[i].Notes = buf[at:len(buf):len(buf)]
 	}
 }
