@@ -109,7 +109,7 @@ var jobMemo struct {
 	jobs []*jobTimes
 }
 
-// find returns the kept times of key's job, or nil. The caller holds
+// findJob returns the kept times of key's job, or nil. The caller holds
 // the lock.
 func findJob(key *jobKey) *jobTimes {
 	for i := len(jobMemo.jobs) - 1; i >= 0; i-- {
