@@ -25,10 +25,30 @@ const backEndMemoCap = 8
 
 // backEndMemo holds recent back ends by their inputs. The plans in it
 // are never handed out: a plan that matches gets a copy (copyBackEnd).
+// They are looked up by comparing keys, newest first: hashing a key
+// (about a kilobyte, with strings) cost twice a comparison that
+// matches, and a comparison that does not match stops early.
 var backEndMemo struct {
 	sync.Mutex
-	plans map[backEndKey]*Plan
+	plans []keptBackEnd
 	cages int
+}
+
+// keptBackEnd is one back end kept, with its inputs.
+type keptBackEnd struct {
+	key  backEndKey
+	plan *Plan
+}
+
+// keptPlan is the back end kept under key, or nil. The caller holds the
+// lock.
+func keptPlan(key *backEndKey) *Plan {
+	for i := len(backEndMemo.plans) - 1; i >= 0; i-- {
+		if k := &backEndMemo.plans[i]; k.key == *key {
+			return k.plan
+		}
+	}
+	return nil
 }
 
 // backEndKey is everything buildOn and sizeNetworks read. The catalog,
@@ -115,7 +135,7 @@ func buildBackEnd(rs Scenario, cat *Catalog, nic *NIC, n backEndNeed) (*Plan, bo
 	}
 	key := backEndKeyOf(&rs, cat, nic, n)
 	backEndMemo.Lock()
-	kept := backEndMemo.plans[key]
+	kept := keptPlan(&key)
 	backEndMemo.Unlock()
 	if kept != nil {
 		backEndHits.Add(1)
@@ -148,11 +168,14 @@ func keepBackEnd(key backEndKey, p *Plan) {
 	}
 	backEndMemo.Lock()
 	defer backEndMemo.Unlock()
-	if backEndMemo.plans == nil || len(backEndMemo.plans) >= backEndMemoCap || backEndMemo.cages+cages > hallMemoCages {
-		backEndMemo.plans, backEndMemo.cages = make(map[backEndKey]*Plan, backEndMemoCap), 0
+	if len(backEndMemo.plans) >= backEndMemoCap || backEndMemo.cages+cages > hallMemoCages {
+		backEndMemo.plans, backEndMemo.cages = nil, 0 // full: start again
 	}
-	if _, there := backEndMemo.plans[key]; !there {
-		backEndMemo.plans[key] = p
+	if backEndMemo.plans == nil {
+		backEndMemo.plans = make([]keptBackEnd, 0, backEndMemoCap)
+	}
+	if keptPlan(&key) == nil {
+		backEndMemo.plans = append(backEndMemo.plans, keptBackEnd{key: key, plan: p})
 		backEndMemo.cages += cages
 	}
 }
@@ -198,9 +221,7 @@ func (p *Plan) copyBackEnd() *Plan {
 	if n := p.Networks; n != nil {
 		c := *n
 		c.List = slices.Clone(n.List)
-		for i := range c.List {
-			c.List[i].Notes = slices.Clone(c.List[i].Notes)
-		}
+		cloneNotes(c.List)
 		q.Networks = &c
 	}
 	if p.media != nil {
@@ -229,5 +250,24 @@ func cloneRuns(tiers []LinkTier) {
 		at := len(buf)
 		buf = append(buf, r...)
 		tiers[i].Runs = buf[at:len(buf):len(buf)]
+	}
+}
+
+// cloneNotes gives each network its own copy of its notes, all in one
+// allocation, each capped at its length as in cloneRuns.
+func cloneNotes(list []SideNetwork) {
+	n := 0
+	for i := range list {
+		n += len(list[i].Notes)
+	}
+	buf := make([]string, 0, n)
+	for i := range list {
+		r := list[i].Notes
+		if r == nil {
+			continue // nil stays nil
+		}
+		at := len(buf)
+		buf = append(buf, r...)
+		list[i].Notes = buf[at:len(buf):len(buf)]
 	}
 }

@@ -160,8 +160,9 @@ func TestBackEndMemoMatchesFresh(t *testing.T) {
 // slices or maps shared with the memo by copyBackEnd.
 //
 // An append to one link tier's runs (their copies share one allocation)
-// leaves the next tier's alone. Mutation caught: the runs' slices not
-// capped at their lengths.
+// leaves the next tier's alone, and likewise one network's notes.
+// Mutation caught: the runs' or the notes' slices not capped at their
+// lengths.
 func TestBackEndMemoCopiesAreOwn(t *testing.T) {
 	cat := testCatalog(t)
 	s := ibScenario(3000)
@@ -180,6 +181,21 @@ func TestBackEndMemoCopiesAreOwn(t *testing.T) {
 		p.LinkTiers[0].Runs = append(p.LinkTiers[0].Runs, LinkRun{Links: -2})
 		if p.LinkTiers[1].Runs[0] != next {
 			t.Fatalf("an append to the first tier's runs wrote over the next tier's: %+v", p.LinkTiers[1].Runs[0])
+		}
+		var noted []int // the networks with notes: an append to one's (one allocation) leaves the next's alone
+		for i := range p.Networks.List {
+			if len(p.Networks.List[i].Notes) > 0 {
+				noted = append(noted, i)
+			}
+		}
+		if len(noted) < 2 {
+			t.Fatalf("%d networks have notes: an append to one cannot be checked against the next", len(noted))
+		}
+		a, b := &p.Networks.List[noted[0]], &p.Networks.List[noted[1]]
+		nextNote := b.Notes[0]
+		a.Notes = append(a.Notes, "appended")
+		if b.Notes[0] != nextNote {
+			t.Fatalf("an append to %s's notes wrote over %s's: %q", a.Name, b.Name, b.Notes[0])
 		}
 		p.Notes[0] = "edited"
 		p.SanityBands[0].Value = -1

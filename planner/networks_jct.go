@@ -42,8 +42,10 @@ const frontEndLabel = "the job on the front end alone (TCP over its NICs and lin
 // networksJCT times the job on the front end alone and derives the
 // checkpoint write time from the storage path; it returns the reliability
 // data the resilience model should use (rel with the derived write time
-// when the scenario sets none).
-func (p *Plan) networksJCT(cat *Catalog) *Reliability {
+// when the scenario sets none). With job, the job memo's key of p's job,
+// the front-end step is taken from the memo of recent shown plans' jobs
+// (jobmemo.go), or kept there.
+func (p *Plan) networksJCT(cat *Catalog, job *jobKey) *Reliability {
 	rel := cat.Reliability
 	n, j, d := p.Networks, p.JCT, cat.JCT
 	if n == nil || j == nil || d == nil {
@@ -52,13 +54,29 @@ func (p *Plan) networksJCT(cat *Catalog) *Reliability {
 	r := n.defaults
 	fe := n.Net(NetFrontEnd)
 	if fe != nil && fe.Kind == NetSeparate {
-		fv := p.frontEndView(j.Workload, d, r, n.frontEndLS)
-		st := perf.TimeStep(j.Workload, j.GPU, d, fv, j.DP, j.Microbatches, TCP)
+		st := p.frontEndStep(d, r, n.frontEndLS, job)
 		n.FrontEndJCT = &FrontEndJCT{StepS: st.StepS, BackEndStepS: j.Planned.StepS, Gain: st.StepS / j.Planned.StepS,
 			BusBWGBs: st.BusBWGBs, Days: st.Days, Label: frontEndLabel, Step: st}
 	}
 	n.Checkpoint = p.checkpoint(d, r, n.Net(NetStorage))
 	return p.withCheckpoint(rel, n.Checkpoint)
+}
+
+// frontEndStep times the plan's job on its front end (r, ls) over TCP,
+// through the job memo under job (nil: no memo).
+func (p *Plan) frontEndStep(d *JCTData, r SideDefaults, ls sidenet.LeafSpine, job *jobKey) perf.StepTime {
+	j := p.JCT
+	fe := frontEndOf(r, ls)
+	if job != nil {
+		if st, ok := recallFrontEnd(job, fe); ok {
+			return st
+		}
+	}
+	st := perf.TimeStep(j.Workload, j.GPU, d, p.jobView(j.Workload, d).OnFrontEnd(fe), j.DP, j.Microbatches, TCP)
+	if job != nil {
+		keepFrontEnd(job, fe, st)
+	}
+	return st
 }
 
 // storageCheckpoint is networksJCT's reliability data for a build that
@@ -117,12 +135,11 @@ func (p *Plan) CheckpointSource() string {
 	return ""
 }
 
-// frontEndView is the JCT model's view of the front end: its ports per
-// server at its speed, hashed (ECMP) Ethernet, its leaf ratio and the
-// servers under one leaf pair; the job's placement as on the back end.
-func (p *Plan) frontEndView(w Workload, d *JCTData, r SideDefaults, ls sidenet.LeafSpine) perf.View {
-	return p.jobView(w, d).OnFrontEnd(perf.FrontEnd{Ports: r.FrontEndPorts, Gbps: r.FrontEndGbps,
-		Down: ls.Down, Up: ls.Up, Spines: ls.Spines, Cores: ls.Cores})
+// frontEndOf is the JCT model's view of the front end r, ls: its ports
+// per server at its speed, its leaf ratio and tiers (the job is placed
+// as on the back end, on hashed (ECMP) Ethernet: perf.View.OnFrontEnd).
+func frontEndOf(r SideDefaults, ls sidenet.LeafSpine) perf.FrontEnd {
+	return perf.FrontEnd{Ports: r.FrontEndPorts, Gbps: r.FrontEndGbps, Down: ls.Down, Up: ls.Up, Spines: ls.Spines, Cores: ls.Cores}
 }
 
 // checkpoint is the write time of the model state over the storage path

@@ -374,7 +374,9 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	if err := best.estimateJCT(cat, n.jct); err != nil {
 		return nil, err
 	}
-	rel := best.sideNetworks(cat, n)
+	var key jobKey
+	job := n.job(best, cat.JCT, &key)
+	rel := best.sideNetworks(cat, n, job)
 	if n.packed { // after the side networks: its note is written in the plan's money scale
 		best.comparePacked(rs, cat)
 	}
@@ -382,7 +384,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 		return nil, err
 	}
 	if n.resilience {
-		best.analyseResilience(rel, cat.JCT)
+		best.analyseResilience(rel, cat.JCT, job)
 	}
 	return best, nil
 }
@@ -422,14 +424,15 @@ func buildOtherNIC(s Scenario, cat *Catalog, nic *NIC, bands bool, err error) (n
 // sideNetworks sizes the networks beside the back end when n asks for
 // them, and returns the reliability data the failure what-if uses: with
 // the checkpoint write time the storage network allows (sized alone when
-// only the what-if is asked for).
-func (p *Plan) sideNetworks(cat *Catalog, n need) *Reliability {
+// only the what-if is asked for). job is the job memo's key of p's job
+// (nil: no memo).
+func (p *Plan) sideNetworks(cat *Catalog, n need, job *jobKey) *Reliability {
 	switch {
 	case n.networks:
 		if p.Networks == nil { // else sized with the back end (buildBackEnd)
 			p.Networks = p.sizeNetworks(cat)
 		}
-		return p.networksJCT(cat)
+		return p.networksJCT(cat, job)
 	case n.resilience:
 		return p.storageCheckpoint(cat)
 	}

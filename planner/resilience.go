@@ -142,8 +142,11 @@ const (
 )
 
 // analyseResilience fills p.Resilience from rel with the scenario's
-// overrides; the step times need p.JCT and the JCT constants d.
-func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
+// overrides; the step times need p.JCT and the JCT constants d. With
+// job, the job memo's key of p's job timed with d, the steps timed for
+// it are taken from the memo of recent shown plans' jobs (jobmemo.go),
+// and those timed afresh kept there.
+func (p *Plan) analyseResilience(rel *Reliability, d *JCTData, job *jobKey) {
 	if rel == nil {
 		return
 	}
@@ -155,6 +158,8 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData) {
 	}
 	r := &Resilience{Inputs: in, PortFailover: failover}
 	st := newStepper(p, d)
+	st.recall(job)
+	defer st.keep(job)
 	fabricFatal := s.Network.Fabric == Ethernet && s.Network.routing() == RouteStatic
 	fabricSource := srcIBReroute
 	if s.Network.Fabric == Ethernet {
@@ -350,8 +355,9 @@ type stepper struct {
 	base float64
 	p    *Plan
 	d    *JCTData
-	// w is the job's resolved workload with its compute efficiency
-	// worked out once, for every step timed.
+	// w is the job's resolved workload; its compute efficiency is
+	// worked out once, with the view, when a step is first timed (a
+	// what-if whose steps all come from the job memo times none).
 	w Workload
 	// memo holds the steps timed so far: several failures lose the same
 	// share of the same plan, and idle GPUs that leave the same replicas
@@ -361,10 +367,14 @@ type stepper struct {
 	// memoBuf backs memo for the few steps a what-if times (five at
 	// 100,000 GPUs), so the memo does not grow on the heap step by step.
 	memoBuf [8]stepMemo
-	// view is the job placed on the plan's fabric (placed: yet), once
-	// for every step: a failure changes only its losses.
+	// view is the job placed on the plan's fabric (placed: yet, and w
+	// has its compute efficiency), once for every step: a failure
+	// changes only its losses.
 	view   perf.View
 	placed bool
+	// recalled is the steps at the head of memo that came from the job
+	// memo.
+	recalled int
 }
 
 // stepMemo is one step stepper.step timed: its losses, and the
@@ -380,9 +390,24 @@ func newStepper(p *Plan, d *JCTData) *stepper {
 	st.memo = st.memoBuf[:0]
 	if j := p.JCT; j != nil && d != nil {
 		st.ok, st.base, st.w = true, j.Planned.StepS, j.Workload
-		st.w = perf.WithComputeEfficiency(st.w, j.GPU, d)
 	}
 	return st
+}
+
+// recall starts the memo with the steps kept for job (nil: none).
+func (st *stepper) recall(job *jobKey) {
+	if job != nil && st.ok {
+		st.memo = recallSteps(job, st.memo)
+		st.recalled = len(st.memo)
+	}
+}
+
+// keep keeps under job (nil: nowhere) the steps timed, when any were
+// timed beyond those recalled.
+func (st *stepper) keep(job *jobKey) {
+	if job != nil && st.ok && len(st.memo) > st.recalled {
+		keepSteps(job, st.memo)
+	}
 }
 
 // step is the step time with a fraction bwLost of the worst server's
@@ -435,6 +460,7 @@ func (st *stepper) replicas(idle int) (dp, micro int) {
 // with the losses.
 func (st *stepper) timeAt(bwLost, upLost float64, dp, micro int) float64 {
 	if !st.placed {
+		st.w = perf.WithComputeEfficiency(st.w, st.p.JCT.GPU, st.d)
 		st.view, st.placed = st.p.jobView(st.w, st.d), true
 	}
 	return perf.StepSeconds(st.w, st.p.JCT.GPU, st.d, st.view.WithLoss(bwLost, upLost), dp, micro, RDMA)

@@ -364,7 +364,7 @@ func BenchmarkResilience100k(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		p.analyseResilience(cat.Reliability, cat.JCT)
+		p.analyseResilience(cat.Reliability, cat.JCT, nil)
 	}
 	b.ReportMetric(float64(len(p.Resilience.Cases)), "cases")
 }

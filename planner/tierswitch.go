@@ -423,8 +423,8 @@ func (p *Plan) SwitchModelsText() string {
 // switch-year (base where the catalog gives the model none).
 func (p *Plan) switchSpares(tier string, base float64) (spares, parts int, perYear float64) {
 	sw := p.SwitchOf(tier)
-	for _, l := range p.BOM {
-		if l.Spare && l.Category == CatSwitch && l.Key == sw.Key {
+	for i := range p.BOM { // by index: a line is over 200 bytes to copy
+		if l := &p.BOM[i]; l.Spare && l.Category == CatSwitch && l.Key == sw.Key {
 			spares += l.Qty
 		}
 	}
