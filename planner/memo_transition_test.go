@@ -1,0 +1,566 @@
+package planner
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fabricplan/data"
+	"fabricplan/planner/hall"
+)
+
+// A re-plan after an edit (warm: the memos hold the plan before it) must
+// show exactly what a plan of the edited scenario from nothing shows
+// (cold: every memo forgotten, a catalog of its own). The plans' JSON
+// reports (what plan --json prints) are compared byte for byte, for one
+// valid edit of every input of several shipped scenarios: every field of
+// the field table and, by reflection, every scenario figure the table
+// cannot reach (reliability rates, side networks' speeds, growth, the
+// facility's figures, ...), price overrides and vendor quotes. Each edit
+// is also undone (A, B, A equals a cold A) and interleaved with another
+// scenario (A, B, other, B) so a memo of the last value is exercised.
+// Mutations caught: any memo key that omits an input its result reads
+// (a back-end key without the reliability overrides or the network's
+// media, a hall key without the facility, a job memo without the
+// workload's batch, a media memo without the link length or price
+// basis), a memo hit that hands out a shared plan later edited (the undo
+// sees the edit), a takeInputs that forgets an input the key leaves out,
+// and a last-value memo keyed by pointer where a pointee changed.
+
+// forgetAllMemos empties every memo a plan reads through: the back-end
+// and hall memos (forgetHalls forgets the back ends too). The perf
+// package's last-workload memo and the fabric's sizing memo cannot be
+// reached from here; coldReport builds on a catalog of its own, so the
+// memos keyed by the catalog or its JCT data (perf's lastEstimate) miss,
+// and the sizing memo's key is the whole argument of a pure function.
+func forgetAllMemos() {
+	forgetHalls()
+}
+
+// memoScenario is a shipped scenario, with the edits that make it
+// exercise more (a non-power-of-two size, a [facility] table, side
+// networks, phases).
+type memoScenario struct {
+	name string
+	s    Scenario
+}
+
+func memoScenarios(t *testing.T) []memoScenario {
+	t.Helper()
+	load := func(file string) Scenario {
+		src, err := data.FS.ReadFile("scenarios/" + file + ".toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ScenarioFromData(src)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		return s
+	}
+	dgx := load("dgx-h100-superpod-4su") // InfiniBand DGX, 1,016 GPUs, [networks]
+	gb := load("gb300-nvl72-4k")         // GB300 NVL72, a workload
+	eth := load("eth-800g-16k")          // Ethernet, two planes
+	eth.Cluster.GPUs = 6144 + 8
+	eth.Facility = &hall.Facility{RackKW: 40} // a [facility] table: the hall laid out
+	ib := load("ib-ndr-1k")
+	ib.Cluster.GPUs = 1000
+	w := NewWorkload()
+	ib.Workload = &w
+	ib.Networks = &NetworksInputs{FrontEnd: "separate", Storage: "separate"}
+	ib.Phases = []Phase{{GPUs: 512}, {GPUs: 1000}}
+	ib.Growth = &Growth{RecableCrews: 2}
+	return []memoScenario{{"dgx-h100-superpod-4su", dgx}, {"gb300-nvl72-4k", gb}, {"eth-800g-16k@6152+facility", eth}, {"ib-ndr-1k@1000+networks+phases", ib}}
+}
+
+// planJSON is plan --json's output for s on cat: Build, then the
+// cheaper alternatives, then the report.
+func planJSON(s Scenario, cat *Catalog) ([]byte, error) {
+	p, err := Build(s, cat)
+	if err != nil {
+		return nil, err
+	}
+	p.FindCheaper(cat)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(p.Report()); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// coldReport is s planned from nothing.
+func coldReport(t *testing.T, s Scenario) ([]byte, error) {
+	forgetAllMemos()
+	return planJSON(s, testCatalog(t))
+}
+
+// memoEdit is one edit of a scenario.
+type memoEdit struct {
+	field string
+	apply func(*Scenario) error
+}
+
+// tableEdits are the candidate edits of field f of s, best first.
+func tableEdits(f Field, s Scenario, cat *Catalog) []memoEdit {
+	cur := f.Get(&s)
+	var texts []string
+	switch f.Kind {
+	case FieldText:
+		texts = []string{cur + " (edited)"}
+	case FieldToggle:
+		texts = []string{strconv.FormatBool(cur != "true")}
+	case FieldChoice:
+		texts = f.Choices
+		if texts == nil {
+			texts = catalogChoices(f.Key, cat)
+		}
+	case FieldCount, FieldNumber, FieldMoney:
+		texts = numberTexts(f, cur)
+	}
+	var out []memoEdit
+	for _, text := range texts {
+		if text == cur {
+			continue
+		}
+		out = append(out, memoEdit{f.Key + "=" + strconv.Quote(text), func(s *Scenario) error { return f.Set(s, text) }})
+	}
+	return out
+}
+
+// numberTexts are the candidate values of number field f at cur: near
+// it, then round figures and port speeds, inside f's limits.
+func numberTexts(f Field, cur string) []string {
+	var texts []string
+	v, _ := strconv.ParseFloat(strings.ReplaceAll(cur, ",", ""), 64)
+	for _, c := range []float64{v * 2, v + 1, v * 1.25, v / 2, v - 1, f.Min + 1, 2, 8, 1000, 0.5, f.Min, f.Max, 400, 800, 200, 512, 2048} {
+		if f.Kind == FieldCount {
+			c = float64(int(c))
+		}
+		if c < f.Min || (f.Max > 0 && c > f.Max) {
+			continue
+		}
+		texts = append(texts, strconv.FormatFloat(c, 'f', -1, 64))
+	}
+	if f.Optional && cur != "" {
+		texts = append(texts, "")
+	}
+	return texts
+}
+
+// catalogChoices are the catalog keys a choice of no fixed choices takes.
+func catalogChoices(key string, cat *Catalog) []string {
+	switch key {
+	case "cluster.system":
+		return cat.SystemKeys()
+	case "workload.model":
+		return SortedKeys(cat.JCT.Models)
+	case "workload.gpu":
+		return SortedKeys(cat.JCT.GPUs)
+	}
+	return append([]string{Auto}, cat.SwitchKeys()...)
+}
+
+// leafValues are a value's scalar leaves by path (pointers followed,
+// nil written as such).
+func leafValues(v reflect.Value, path string, out map[string]string) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		switch {
+		case !v.IsNil():
+			leafValues(v.Elem(), path, out)
+		case v.Type().Elem().Kind() == reflect.Struct:
+			leafValues(reflect.Zero(v.Type().Elem()), path, out) // a table made by an edit changes only what it sets
+		default:
+			out[path] = "nil"
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); f.IsExported() && f.Name != "Quotes" {
+				leafValues(v.Field(i), path+"."+f.Name, out)
+			}
+		}
+	case reflect.Slice:
+		out[path+".len"] = strconv.Itoa(v.Len())
+		for i := range v.Len() {
+			leafValues(v.Index(i), path+"["+strconv.Itoa(i)+"]", out)
+		}
+	case reflect.Map:
+		out[path+".len"] = strconv.Itoa(v.Len())
+		for _, k := range v.MapKeys() {
+			leafValues(v.MapIndex(k), path+"["+fmt.Sprint(k)+"]", out)
+		}
+	default:
+		out[path] = fmt.Sprint(v.Interface())
+	}
+}
+
+// changedLeaves are the leaves whose value differs between a and b.
+func changedLeaves(a, b Scenario) []string {
+	la, lb := map[string]string{}, map[string]string{}
+	leafValues(reflect.ValueOf(a), "", la)
+	leafValues(reflect.ValueOf(b), "", lb)
+	var out []string
+	for k, v := range lb {
+		if la[k] != v {
+			out = append(out, k)
+		}
+	}
+	for k := range la {
+		if _, ok := lb[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// scalarLeaf is a settable scalar of a Scenario: its path and the field
+// indices that reach it (through pointers to structs).
+type scalarLeaf struct {
+	path  string
+	index [][]int
+	typ   reflect.Type
+}
+
+// scenarioLeaves lists the scalar inputs of a Scenario the field table
+// may miss: those of its cluster, network, workload, reliability, side
+// networks, growth, facility and pricing (not its slices and maps:
+// phases, prices and quotes are edited by hand).
+func scenarioLeaves() []scalarLeaf {
+	var out []scalarLeaf
+	var walk func(t reflect.Type, path string, index [][]int)
+	walk = func(t reflect.Type, path string, index [][]int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			idx := append(slices.Clone(index[:len(index)-1]), append(slices.Clone(index[len(index)-1]), i))
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct {
+				walk(ft.Elem(), path+"."+f.Name, append(idx, nil))
+				continue
+			}
+			if ft.Kind() == reflect.Struct {
+				walk(ft, path+"."+f.Name, idx)
+				continue
+			}
+			if ft.Kind() == reflect.Slice || ft.Kind() == reflect.Map {
+				continue
+			}
+			out = append(out, scalarLeaf{path + "." + f.Name, idx, ft})
+		}
+	}
+	st := reflect.TypeFor[Scenario]()
+	for _, name := range []string{"Cluster", "Network", "Workload", "Reliability", "Networks", "Growth", "Facility", "Pricing"} {
+		f, _ := st.FieldByName(name)
+		if f.Type.Kind() == reflect.Pointer {
+			walk(f.Type.Elem(), "."+name, [][]int{{f.Index[0]}, nil})
+		} else {
+			walk(f.Type, "."+name, [][]int{{f.Index[0]}})
+		}
+	}
+	return out
+}
+
+// reach follows l's indices in s (a clone), making the structs on the
+// way that are nil (the workload the default job), and returns the leaf.
+func (l scalarLeaf) reach(s *Scenario) reflect.Value {
+	v := reflect.ValueOf(s).Elem()
+	for i, idx := range l.index {
+		if i > 0 { // through a pointer
+			if v.IsNil() {
+				if v.Type() == reflect.TypeFor[*Workload]() {
+					w := NewWorkload()
+					v.Set(reflect.ValueOf(&w))
+				} else {
+					v.Set(reflect.New(v.Type().Elem()))
+				}
+			}
+			v = v.Elem()
+		}
+		v = v.FieldByIndex(idx)
+	}
+	return v
+}
+
+// leafEdits are the candidate values of leaf l of s, best first.
+func leafEdits(l scalarLeaf, s Scenario) []memoEdit {
+	var vals []any
+	cur := reflect.Value{}
+	{
+		c := s.Clone()
+		cur = l.reach(&c)
+	}
+	t := l.typ
+	ptr := t.Kind() == reflect.Pointer
+	if ptr {
+		t = t.Elem()
+	}
+	if ptr && !cur.IsNil() {
+		cur = cur.Elem()
+	} else if ptr {
+		cur = reflect.Zero(t)
+	}
+	switch t.Kind() {
+	case reflect.Int:
+		v := cur.Int()
+		vals = []any{v * 2, v + 1, v - 1, int64(2), int64(8), int64(48), int64(1)}
+	case reflect.Float64:
+		v := cur.Float()
+		vals = []any{v * 1.25, v + 0.5, v * 0.8, 0.5, 1.0, 10.0, 0.05, 100.0}
+	case reflect.Bool:
+		vals = []any{!cur.Bool()}
+	case reflect.String:
+		if strings.HasSuffix(l.path, "Oversubscription") {
+			vals = []any{"2:1", "1:1"}
+		}
+		if strings.HasSuffix(l.path, ".NIC") {
+			vals = []any{Auto, "cx7-400", "cx8-800", "bf3-400"}
+		}
+		if strings.HasSuffix(l.path, "Pricing.Quotes") {
+			vals = []any{"other.csv"}
+		}
+		if t == reflect.TypeFor[Fabric]() {
+			vals = []any{string(Ethernet), string(InfiniBand)}
+		}
+	}
+	var out []memoEdit
+	for _, v := range vals {
+		nv := reflect.ValueOf(v).Convert(t)
+		if !ptr && nv.Equal(cur) {
+			continue
+		}
+		out = append(out, memoEdit{l.path + "=" + fmt.Sprint(v), func(s *Scenario) error {
+			leaf := l.reach(s)
+			if ptr {
+				p := reflect.New(t)
+				p.Elem().Set(nv)
+				leaf.Set(p)
+			} else {
+				leaf.Set(nv)
+			}
+			return nil
+		}})
+	}
+	return out
+}
+
+// firstDiff is the JSON path where a and b first differ.
+func firstDiff(a, b []byte) string {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return "(not JSON)"
+	}
+	return diffPath(va, vb, "$")
+}
+
+func diffPath(a, b any, path string) string {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return path
+		}
+		keys := make([]string, 0, len(x)+len(y))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		for k := range y {
+			if _, ok := x[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if d := diffPath(x[k], y[k], path+"."+k); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		y, ok := b.([]any)
+		if !ok {
+			return path
+		}
+		for i := range min(len(x), len(y)) {
+			if d := diffPath(x[i], y[i], path+"["+strconv.Itoa(i)+"]"); d != "" {
+				return d
+			}
+		}
+		if len(x) != len(y) {
+			return fmt.Sprintf("%s (length %d against %d)", path, len(x), len(y))
+		}
+		return ""
+	}
+	if !reflect.DeepEqual(a, b) {
+		return fmt.Sprintf("%s (%v against %v)", path, a, b)
+	}
+	return ""
+}
+
+// handEdits are the edits of the inputs that are neither table fields
+// nor scalars: price overrides, vendor quotes (a set loaded, then
+// another with another price) and the phases.
+func handEdits(s Scenario, base []byte) [][]memoEdit {
+	var rep Report
+	_ = json.Unmarshal(base, &rep)
+	var keys []string
+	for _, l := range rep.BOM {
+		if l.Key != "" && l.UnitUSD > 0 && !slices.Contains(keys, l.Key) && len(keys) < 2 {
+			keys = append(keys, l.Key)
+		}
+	}
+	var out [][]memoEdit
+	for _, k := range keys {
+		f := PriceField(k)
+		out = append(out, []memoEdit{{"prices." + k, func(s *Scenario) error { return f.Set(s, "12345") }}})
+	}
+	if len(keys) > 0 {
+		quote := func(usd float64) *Quotes {
+			return &Quotes{Path: "q.csv", Quotes: []Quote{{Part: keys[0], UnitPrice: usd, Currency: "USD", USDPer: 1,
+				Vendor: "Memo Test", Date: "2026-01-01", ValidUntil: "2099-12-31"}}}
+		}
+		out = append(out, []memoEdit{{"quotes(" + keys[0] + ")", func(s *Scenario) error {
+			if s.Quotes != nil {
+				s.Quotes = quote(s.Quotes.Quotes[0].UnitPrice + 1000) // another set, another price
+			} else {
+				s.Quotes = quote(4321)
+			}
+			return nil
+		}}})
+		out = append(out, []memoEdit{{"pricing.quotes", func(s *Scenario) error { s.Pricing.Quotes = "other.csv"; return nil }}})
+	}
+	if len(s.Phases) > 0 {
+		out = append(out, []memoEdit{{"phase[0].gpus", func(s *Scenario) error { s.Phases[0].GPUs /= 2; return nil }}})
+	}
+	return out
+}
+
+// pickEdit applies the first of candidates whose edited scenario plans
+// (preferring one whose cold report differs from base's), returning the
+// scenario, its cold report and the edit's name; ok is false when none
+// plans.
+func pickEdit(t *testing.T, s Scenario, base []byte, candidates []memoEdit) (Scenario, []byte, string, bool) {
+	var fall Scenario
+	var fallJSON []byte
+	fallName := ""
+	for i, e := range candidates {
+		if i == 6 {
+			break
+		}
+		edited := s.Clone()
+		if e.apply(&edited) != nil {
+			continue
+		}
+		cold, err := coldReport(t, edited)
+		if err != nil {
+			continue
+		}
+		if !bytes.Equal(cold, base) {
+			return edited, cold, e.field, true
+		}
+		if fallName == "" {
+			fall, fallJSON, fallName = edited, cold, e.field
+		}
+	}
+	return fall, fallJSON, fallName, fallName != ""
+}
+
+func TestMemoTransitions(t *testing.T) {
+	cat := testCatalog(t)
+	scens := memoScenarios(t)
+	colds := make([][]byte, len(scens))
+	for i, sc := range scens {
+		var err error
+		if colds[i], err = coldReport(t, sc.s); err != nil {
+			t.Fatalf("%s: %v", sc.name, err)
+		}
+	}
+	leaves := scenarioLeaves()
+	covered := tableReach(t, cat, leaves)
+	for i, sc := range scens {
+		other := (i + 1) % len(scens)
+		check := func(what string, s Scenario, want []byte) bool {
+			got, err := planJSON(s, cat)
+			if err != nil {
+				t.Errorf("%s: %s: warm plan fails: %v", sc.name, what, err)
+				return false
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: %s: the warm plan differs from the cold one at %s", sc.name, what, firstDiff(got, want))
+				return false
+			}
+			return true
+		}
+		run := func(candidates []memoEdit) bool {
+			edited, cold, name, ok := pickEdit(t, sc.s, colds[i], candidates)
+			if !ok {
+				return false
+			}
+			_, _ = planJSON(sc.s, cat) // the plan before the edit, memos live
+			_ = check("edit "+name, edited, cold) &&
+				check("undo "+name+" (A, B, A)", sc.s, colds[i]) &&
+				check("edit "+name+" after "+scens[other].name, edited, cold) &&
+				check(scens[other].name+" after edit "+name, scens[other].s, colds[other]) &&
+				check("edit "+name+" again after "+scens[other].name, edited, cold)
+			return true
+		}
+		edits, none := 0, []string{}
+		try := func(what string, candidates []memoEdit) {
+			if run(candidates) {
+				edits++
+			} else {
+				none = append(none, what)
+			}
+		}
+		for _, f := range Fields() {
+			try(f.Key, tableEdits(f, sc.s, cat))
+		}
+		for _, cands := range handEdits(sc.s, colds[i]) {
+			try(cands[0].field, cands)
+		}
+		for _, l := range leaves {
+			if !covered[l.path] {
+				try(l.path, leafEdits(l, sc.s))
+			}
+		}
+		t.Logf("%s: %d edits checked; no edit that plans: %v", sc.name, edits, none)
+	}
+}
+
+// tableReach is the scalar inputs the field table's edits change, found
+// on a scenario with every optional table present; the others are
+// edited by reflection (leafEdits). The test logs them: the inputs the
+// window cannot edit but a scenario file can.
+func tableReach(t *testing.T, cat *Catalog, leaves []scalarLeaf) map[string]bool {
+	full := ibScenario(1000)
+	w := NewWorkload()
+	full.Workload, full.Reliability, full.Networks, full.Growth, full.Facility = &w, &ReliabilityInputs{}, &NetworksInputs{}, &Growth{}, &hall.Facility{}
+	covered := map[string]bool{}
+	for _, f := range Fields() {
+		for _, e := range tableEdits(f, full, cat) {
+			edited := full.Clone()
+			if e.apply(&edited) == nil {
+				for _, l := range changedLeaves(full, edited) {
+					covered[l] = true
+				}
+			}
+		}
+	}
+	var lacking []string
+	for _, l := range leaves {
+		if !covered[l.path] {
+			lacking = append(lacking, l.path)
+		}
+	}
+	t.Logf("scenario inputs no field of the table sets, edited by reflection: %v", lacking)
+	return covered
+}
