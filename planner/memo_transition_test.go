@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,6 +93,56 @@ func planJSON(s Scenario, cat *Catalog) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// phasesJSON is a phased plan's JSON (plan --phases --json's body), or
+// its error's text: a phased build-out builds every phase through the
+// memos.
+func phasesJSON(s Scenario, cat *Catalog) []byte {
+	pp, err := PlanPhases(s, cat)
+	if err != nil {
+		return []byte("error: " + err.Error())
+	}
+	b, err := json.Marshal(pp)
+	if err != nil {
+		return []byte("error: " + err.Error())
+	}
+	return roundJSON(b)
+}
+
+// roundJSON is b with every number at 12 significant digits: a phase's
+// spend added and retired are summed over a map of BOM lines (compare in
+// phases.go), so their last digit changes from run to run, memos or not.
+func roundJSON(b []byte) []byte {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return b
+	}
+	var round func(any) any
+	round = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				x[k] = round(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = round(e)
+			}
+		case json.Number:
+			if f, err := x.Float64(); err == nil {
+				return json.Number(strconv.FormatFloat(f, 'g', 12, 64))
+			}
+		}
+		return v
+	}
+	out, err := json.MarshalIndent(round(v), "", "  ")
+	if err != nil {
+		return b
+	}
+	return out
 }
 
 // coldReport is s planned from nothing.
@@ -353,57 +402,67 @@ func leafEdits(l scalarLeaf, s Scenario) []memoEdit {
 	return out
 }
 
-// firstDiff is the JSON path where a and b first differ.
+// firstDiff is the JSON path where a and b first differ, in the
+// reports' order, with both values there.
 func firstDiff(a, b []byte) string {
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
-		return "(not JSON)"
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	type frame struct {
+		obj     bool
+		key     string
+		idx     int
+		wantKey bool
 	}
-	return diffPath(va, vb, "$")
-}
-
-func diffPath(a, b any, path string) string {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok {
-			return path
-		}
-		keys := make([]string, 0, len(x)+len(y))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		for k := range y {
-			if _, ok := x[k]; !ok {
-				keys = append(keys, k)
+	var stack []frame
+	path := func(stack []frame) string {
+		var p strings.Builder
+		p.WriteString("$")
+		for _, f := range stack {
+			if f.obj {
+				p.WriteString("." + f.key)
+			} else {
+				p.WriteString("[" + strconv.Itoa(f.idx) + "]")
 			}
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if d := diffPath(x[k], y[k], path+"."+k); d != "" {
-				return d
+		return p.String()
+	}
+	for {
+		ta, ea := da.Token()
+		tb, eb := db.Token()
+		if ea != nil || eb != nil {
+			if ea != nil && eb != nil {
+				return "(no difference)"
+			}
+			return path(stack) + " (one report ends first)"
+		}
+		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].wantKey {
+			if ta != tb {
+				return fmt.Sprintf("%s.{key %v against %v}", path(stack[:n-1]), ta, tb)
+			}
+			if k, ok := ta.(string); ok {
+				stack[n-1].key, stack[n-1].wantKey = k, false
+				continue
 			}
 		}
-		return ""
-	case []any:
-		y, ok := b.([]any)
-		if !ok {
-			return path
+		if ta != tb {
+			return fmt.Sprintf("%s (%v against %v)", path(stack), ta, tb)
 		}
-		for i := range min(len(x), len(y)) {
-			if d := diffPath(x[i], y[i], path+"["+strconv.Itoa(i)+"]"); d != "" {
-				return d
+		switch ta {
+		case json.Delim('{'), json.Delim('['):
+			stack = append(stack, frame{obj: ta == json.Delim('{'), wantKey: true})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if n := len(stack); n > 0 { // a value ended
+			if stack[n-1].obj {
+				stack[n-1].wantKey = true
+			} else {
+				stack[n-1].idx++
 			}
 		}
-		if len(x) != len(y) {
-			return fmt.Sprintf("%s (length %d against %d)", path, len(x), len(y))
-		}
-		return ""
 	}
-	if !reflect.DeepEqual(a, b) {
-		return fmt.Sprintf("%s (%v against %v)", path, a, b)
-	}
-	return ""
 }
 
 // handEdits are the edits of the inputs that are neither table fields
@@ -491,6 +550,11 @@ func TestMemoTransitions(t *testing.T) {
 	covered := tableReach(t, cat, leaves)
 	for i, sc := range scens {
 		other := (i + 1) % len(scens)
+		var coldPhases []byte
+		if len(sc.s.Phases) > 0 {
+			forgetAllMemos()
+			coldPhases = phasesJSON(sc.s, testCatalog(t))
+		}
 		check := func(what string, s Scenario, want []byte) bool {
 			got, err := planJSON(s, cat)
 			if err != nil {
@@ -514,6 +578,17 @@ func TestMemoTransitions(t *testing.T) {
 				check("edit "+name+" after "+scens[other].name, edited, cold) &&
 				check(scens[other].name+" after edit "+name, scens[other].s, colds[other]) &&
 				check("edit "+name+" again after "+scens[other].name, edited, cold)
+			if len(sc.s.Phases) > 0 {
+				forgetAllMemos()
+				cold := phasesJSON(edited, testCatalog(t))
+				_ = phasesJSON(sc.s, cat)
+				if warm := phasesJSON(edited, cat); !bytes.Equal(warm, cold) {
+					t.Errorf("%s: phases after edit %s: the warm plan differs from the cold one at %s", sc.name, name, firstDiff(warm, cold))
+				}
+				if warm := phasesJSON(sc.s, cat); !bytes.Equal(warm, coldPhases) {
+					t.Errorf("%s: phases after undoing %s: the warm plan differs from the cold one at %s", sc.name, name, firstDiff(warm, coldPhases))
+				}
+			}
 			return true
 		}
 		edits, none := 0, []string{}
@@ -566,4 +641,23 @@ func tableReach(t *testing.T, cat *Catalog, leaves []scalarLeaf) map[string]bool
 	}
 	t.Logf("scenario inputs no field of the table sets, edited by reflection: %v", lacking)
 	return covered
+}
+
+// firstDiff names the first place two reports differ, in their order.
+// Mutations caught: an array index not advanced after a nested object
+// (every later element named [0]), an object key kept from the previous
+// member, a difference past the first one named.
+func TestFirstDiff(t *testing.T) {
+	for _, tc := range []struct{ a, b, want string }{
+		{`{"a":1,"b":[1,2]}`, `{"a":1,"b":[1,3]}`, "$.b[1] (2 against 3)"},
+		{`{"z":[{"x":1},{"x":2}],"a":5}`, `{"z":[{"x":1},{"x":3}],"a":6}`, "$.z[1].x (2 against 3)"},
+		{`{"z":{"x":[1]},"a":5}`, `{"z":{"x":[1]},"a":6}`, "$.a (5 against 6)"},
+		{`{"a":1,"b":2}`, `{"a":1,"c":2}`, "$.{key b against c}"},
+		{`{"a":[1,2]}`, `{"a":[1]}`, "$.a[1] (2 against ])"},
+		{`{"a":1}`, `{"a":1}`, "(no difference)"},
+	} {
+		if got := firstDiff([]byte(tc.a), []byte(tc.b)); got != tc.want {
+			t.Errorf("firstDiff(%s, %s) = %q, want %q", tc.a, tc.b, got, tc.want)
+		}
+	}
 }
