@@ -68,6 +68,12 @@ func memoScenarios(t *testing.T) []memoScenario {
 	eth := load("eth-800g-16k")          // Ethernet, two planes
 	eth.Cluster.GPUs = 6144 + 8
 	eth.Facility = &hall.Facility{RackKW: 40} // a [facility] table: the hall laid out
+	// A mixture of experts, so the experts' figures plan.
+	for _, kv := range [][2]string{{"workload.model", "deepseek-v3"}, {"workload.ep", "8"}} {
+		if f, _ := FieldByKey(kv[0]); f.Set(&eth, kv[1]) != nil {
+			t.Fatalf("eth-800g-16k: %s = %s", kv[0], kv[1])
+		}
+	}
 	ib := load("ib-ndr-1k")
 	ib.Cluster.GPUs = 1000
 	w := NewWorkload()
@@ -75,7 +81,7 @@ func memoScenarios(t *testing.T) []memoScenario {
 	ib.Networks = &NetworksInputs{FrontEnd: "separate", Storage: "separate"}
 	ib.Phases = []Phase{{GPUs: 512}, {GPUs: 1000}}
 	ib.Growth = &Growth{RecableCrews: 2}
-	return []memoScenario{{"dgx-h100-superpod-4su", dgx}, {"gb300-nvl72-4k", gb}, {"eth-800g-16k@6152+facility", eth}, {"ib-ndr-1k@1000+networks+phases", ib}}
+	return []memoScenario{{"dgx-h100-superpod-4su", dgx}, {"gb300-nvl72-4k", gb}, {"eth-800g-16k@6152+facility+deepseek-v3", eth}, {"ib-ndr-1k@1000+networks+phases", ib}}
 }
 
 // planJSON is plan --json's output for s on cat: Build, then the
@@ -497,6 +503,15 @@ func handEdits(s Scenario, base []byte) [][]memoEdit {
 		}}})
 		out = append(out, []memoEdit{{"pricing.quotes", func(s *Scenario) error { s.Pricing.Quotes = "other.csv"; return nil }}})
 	}
+	other := Ethernet // the other fabric needs its own switches
+	if s.Network.Fabric == Ethernet {
+		other = InfiniBand
+	}
+	out = append(out, []memoEdit{{"network.fabric=" + string(other) + " with switch and NIC auto", func(s *Scenario) error {
+		s.Network.Fabric, s.Network.Switch, s.Network.NIC = other, Auto, Auto
+		s.Network.SpineSwitch, s.Network.CoreSwitch = "", ""
+		return nil
+	}}})
 	if len(s.Phases) > 0 {
 		out = append(out, []memoEdit{{"phase[0].gpus", func(s *Scenario) error { s.Phases[0].GPUs /= 2; return nil }}})
 	}
