@@ -151,6 +151,26 @@ func roundJSON(b []byte) []byte {
 	return out
 }
 
+// sweepJSON is a sweep of s over three sizes (one not a power of two):
+// every row's report or error. A sweep's sizes share the fabric's
+// sizing memo and the link media memo.
+func sweepJSON(s Scenario, cat *Catalog) []byte {
+	var b bytes.Buffer
+	for _, r := range Sweep(s, cat, []int{1000, 2048 + 8, 6144 + 8}) {
+		if r.Err != nil {
+			fmt.Fprintf(&b, "%d: error: %v\n", r.GPUs, r.Err)
+			continue
+		}
+		j, err := json.Marshal(r.Plan.Report())
+		if err != nil {
+			fmt.Fprintf(&b, "%d: %v\n", r.GPUs, err)
+		}
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
 // coldReport is s planned from nothing.
 func coldReport(t *testing.T, s Scenario) ([]byte, error) {
 	forgetAllMemos()
@@ -565,6 +585,7 @@ func TestMemoTransitions(t *testing.T) {
 	covered := tableReach(t, cat, leaves)
 	for i, sc := range scens {
 		other := (i + 1) % len(scens)
+		sweeps := 0
 		var coldPhases []byte
 		if len(sc.s.Phases) > 0 {
 			forgetAllMemos()
@@ -593,6 +614,14 @@ func TestMemoTransitions(t *testing.T) {
 				check("edit "+name+" after "+scens[other].name, edited, cold) &&
 				check(scens[other].name+" after edit "+name, scens[other].s, colds[other]) &&
 				check("edit "+name+" again after "+scens[other].name, edited, cold)
+			if sweeps++; sweeps%4 == 0 { // a sample: a sweep is twenty plans
+				forgetAllMemos()
+				cold := sweepJSON(edited, testCatalog(t))
+				_ = sweepJSON(sc.s, cat)
+				if warm := sweepJSON(edited, cat); !bytes.Equal(warm, cold) {
+					t.Errorf("%s: sweep after edit %s: the warm sweep differs from the cold one: %s", sc.name, name, firstLineDiff(warm, cold))
+				}
+			}
 			if len(sc.s.Phases) > 0 {
 				forgetAllMemos()
 				cold := phasesJSON(edited, testCatalog(t))
@@ -656,6 +685,18 @@ func tableReach(t *testing.T, cat *Catalog, leaves []scalarLeaf) map[string]bool
 	}
 	t.Logf("scenario inputs no field of the table sets, edited by reflection: %v", lacking)
 	return covered
+}
+
+// firstLineDiff is where two sweeps' rows first differ: the row's
+// size and the JSON path in its report.
+func firstLineDiff(a, b []byte) string {
+	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
+	for i := range min(len(la), len(lb)) {
+		if !bytes.Equal(la[i], lb[i]) {
+			return fmt.Sprintf("row %d at %s", i+1, firstDiff(la[i], lb[i]))
+		}
+	}
+	return "(row count)"
 }
 
 // firstDiff names the first place two reports differ, in their order.
