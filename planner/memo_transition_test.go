@@ -21,21 +21,26 @@ import (
 // valid edit of every input of several shipped scenarios: every field of
 // the field table and, by reflection, every scenario figure the table
 // cannot reach (reliability rates, side networks' speeds, growth, the
-// facility's figures, ...), price overrides and vendor quotes. Each edit
-// is also undone (A, B, A equals a cold A) and interleaved with another
-// scenario (A, B, other, B) so a memo of the last value is exercised.
-// Mutations caught: any memo key that omits an input its result reads
-// (a back-end key without the reliability overrides or the network's
-// media, a hall key without the facility, a job memo without the
-// workload's batch, a media memo without the link length or price
-// basis), a memo hit that hands out a shared plan later edited (the undo
-// sees the edit), a takeInputs that forgets an input the key leaves out,
-// and a last-value memo keyed by pointer where a pointee changed.
+// facility's figures, ...), price overrides, vendor quotes, the phases
+// and the fabric with its switch. Each edit is also undone (A, B, A
+// equals a cold A) and interleaved with another scenario (A, B, other,
+// B) so a memo of the last value is exercised; the phased build-out is
+// compared likewise, and a quarter of the edits are swept (three sizes)
+// after a sweep of the scenario before. Mutations caught (each tried:
+// the test fails): a back-end key without the reliability overrides, a
+// hall key without the facility's figures, a job memo key without the
+// workload's global batch and micro-batches, a media memo key without
+// the link length; and by construction any other memo key that omits an
+// input its result reads, a memo hit that hands out a shared plan later
+// edited (the undo sees the edit), a takeInputs that forgets an input
+// the key leaves out, and a last-value memo keyed by pointer where a
+// pointee changed.
 
-// forgetAllMemos empties every memo a plan reads through: the back-end
-// and hall memos (forgetHalls forgets the back ends too). The perf
+// forgetAllMemos empties every memo of this package a plan reads
+// through: the back-end and hall memos (forgetHalls forgets the back
+// ends too); a memo added here must be forgotten here. The perf
 // package's last-workload memo and the fabric's sizing memo cannot be
-// reached from here; coldReport builds on a catalog of its own, so the
+// reached from here: coldReport builds on a catalog of its own, so the
 // memos keyed by the catalog or its JCT data (perf's lastEstimate) miss,
 // and the sizing memo's key is the whole argument of a pure function.
 func forgetAllMemos() {
