@@ -589,77 +589,97 @@ func TestMemoTransitions(t *testing.T) {
 	leaves := scenarioLeaves()
 	covered := tableReach(t, cat, leaves)
 	for i, sc := range scens {
-		other := (i + 1) % len(scens)
-		sweeps := 0
-		var coldPhases []byte
+		o := (i + 1) % len(scens)
+		r := &memoRun{t: t, cat: cat, sc: sc, cold: colds[i], other: scens[o], otherCold: colds[o]}
 		if len(sc.s.Phases) > 0 {
 			forgetAllMemos()
-			coldPhases = phasesJSON(sc.s, testCatalog(t))
-		}
-		check := func(what string, s Scenario, want []byte) bool {
-			got, err := planJSON(s, cat)
-			if err != nil {
-				t.Errorf("%s: %s: warm plan fails: %v", sc.name, what, err)
-				return false
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s: %s: the warm plan differs from the cold one at %s", sc.name, what, firstDiff(got, want))
-				return false
-			}
-			return true
-		}
-		run := func(candidates []memoEdit) bool {
-			edited, cold, name, ok := pickEdit(t, sc.s, colds[i], candidates)
-			if !ok {
-				return false
-			}
-			_, _ = planJSON(sc.s, cat) // the plan before the edit, memos live
-			_ = check("edit "+name, edited, cold) &&
-				check("undo "+name+" (A, B, A)", sc.s, colds[i]) &&
-				check("edit "+name+" after "+scens[other].name, edited, cold) &&
-				check(scens[other].name+" after edit "+name, scens[other].s, colds[other]) &&
-				check("edit "+name+" again after "+scens[other].name, edited, cold)
-			if sweeps++; sweeps%4 == 0 { // a sample: a sweep is twenty plans
-				forgetAllMemos()
-				cold := sweepJSON(edited, testCatalog(t))
-				_ = sweepJSON(sc.s, cat)
-				if warm := sweepJSON(edited, cat); !bytes.Equal(warm, cold) {
-					t.Errorf("%s: sweep after edit %s: the warm sweep differs from the cold one: %s", sc.name, name, firstLineDiff(warm, cold))
-				}
-			}
-			if len(sc.s.Phases) > 0 {
-				forgetAllMemos()
-				cold := phasesJSON(edited, testCatalog(t))
-				_ = phasesJSON(sc.s, cat)
-				if warm := phasesJSON(edited, cat); !bytes.Equal(warm, cold) {
-					t.Errorf("%s: phases after edit %s: the warm plan differs from the cold one at %s", sc.name, name, firstDiff(warm, cold))
-				}
-				if warm := phasesJSON(sc.s, cat); !bytes.Equal(warm, coldPhases) {
-					t.Errorf("%s: phases after undoing %s: the warm plan differs from the cold one at %s", sc.name, name, firstDiff(warm, coldPhases))
-				}
-			}
-			return true
-		}
-		edits, none := 0, []string{}
-		try := func(what string, candidates []memoEdit) {
-			if run(candidates) {
-				edits++
-			} else {
-				none = append(none, what)
-			}
+			r.coldPhases = phasesJSON(sc.s, testCatalog(t))
 		}
 		for _, f := range Fields() {
-			try(f.Key, tableEdits(f, sc.s, cat))
+			r.try(f.Key, tableEdits(f, sc.s, cat))
 		}
 		for _, cands := range handEdits(sc.s, colds[i]) {
-			try(cands[0].field, cands)
+			r.try(cands[0].field, cands)
 		}
 		for _, l := range leaves {
 			if !covered[l.path] {
-				try(l.path, leafEdits(l, sc.s))
+				r.try(l.path, leafEdits(l, sc.s))
 			}
 		}
-		t.Logf("%s: %d edits checked; no edit that plans: %v", sc.name, edits, none)
+		t.Logf("%s: %d edits checked; no edit that plans: %v", sc.name, r.edits, r.none)
+	}
+}
+
+// memoRun checks the edits of one scenario, warm against cold.
+type memoRun struct {
+	t               *testing.T
+	cat             *Catalog
+	sc, other       memoScenario
+	cold, otherCold []byte // their plans' reports, cold
+	coldPhases      []byte // sc's phased build-out, cold (with phases)
+	edits, sweeps   int
+	none            []string // the inputs with no edit that plans
+}
+
+// try checks the first of candidates that plans, or notes that none does.
+func (r *memoRun) try(what string, candidates []memoEdit) {
+	edited, cold, name, ok := pickEdit(r.t, r.sc.s, r.cold, candidates)
+	if !ok {
+		r.none = append(r.none, what)
+		return
+	}
+	r.edits++
+	base, other := r.sc.s, r.other
+	_, _ = planJSON(base, r.cat) // the plan before the edit, memos live
+	_ = r.check("edit "+name, edited, cold) &&
+		r.check("undo "+name+" (A, B, A)", base, r.cold) &&
+		r.check("edit "+name+" after "+other.name, edited, cold) &&
+		r.check(other.name+" after edit "+name, other.s, r.otherCold) &&
+		r.check("edit "+name+" again after "+other.name, edited, cold)
+	if r.sweeps++; r.sweeps%4 == 0 { // a sample: a sweep is twenty plans
+		r.checkSweep(name, edited)
+	}
+	if len(base.Phases) > 0 {
+		r.checkPhases(name, edited)
+	}
+}
+
+// check says whether s planned warm prints want, and reports it if not.
+func (r *memoRun) check(what string, s Scenario, want []byte) bool {
+	got, err := planJSON(s, r.cat)
+	if err != nil {
+		r.t.Errorf("%s: %s: warm plan fails: %v", r.sc.name, what, err)
+		return false
+	}
+	if !bytes.Equal(got, want) {
+		r.t.Errorf("%s: %s: the warm plan differs from the cold one at %s", r.sc.name, what, firstDiff(got, want))
+		return false
+	}
+	return true
+}
+
+// checkSweep compares the sweep of edited after one of the scenario
+// before with its sweep cold.
+func (r *memoRun) checkSweep(name string, edited Scenario) {
+	forgetAllMemos()
+	cold := sweepJSON(edited, testCatalog(r.t))
+	_ = sweepJSON(r.sc.s, r.cat)
+	if warm := sweepJSON(edited, r.cat); !bytes.Equal(warm, cold) {
+		r.t.Errorf("%s: sweep after edit %s: the warm sweep differs from the cold one: %s", r.sc.name, name, firstLineDiff(warm, cold))
+	}
+}
+
+// checkPhases compares the phased build-out of edited after the
+// scenario's, and the scenario's again, with theirs cold.
+func (r *memoRun) checkPhases(name string, edited Scenario) {
+	forgetAllMemos()
+	cold := phasesJSON(edited, testCatalog(r.t))
+	_ = phasesJSON(r.sc.s, r.cat)
+	if warm := phasesJSON(edited, r.cat); !bytes.Equal(warm, cold) {
+		r.t.Errorf("%s: phases after edit %s: the warm plan differs from the cold one at %s", r.sc.name, name, firstDiff(warm, cold))
+	}
+	if warm := phasesJSON(r.sc.s, r.cat); !bytes.Equal(warm, r.coldPhases) {
+		r.t.Errorf("%s: phases after undoing %s: the warm plan differs from the cold one at %s", r.sc.name, name, firstDiff(warm, r.coldPhases))
 	}
 }
 
