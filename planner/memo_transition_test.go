@@ -38,13 +38,27 @@ import (
 
 // forgetAllMemos empties every memo of this package a plan reads
 // through: the back-end and hall memos (forgetHalls forgets the back
-// ends too); a memo added here must be forgotten here. The perf
+// ends too), the shown jobs' steps (forgetJobs), the link tiers' media
+// prices, the switch ends' modules and the cable lines' places; a memo added to the package must
+// be forgotten here. The perf
 // package's last-workload memo and the fabric's sizing memo cannot be
 // reached from here: coldReport builds on a catalog of its own, so the
 // memos keyed by the catalog or its JCT data (perf's lastEstimate) miss,
 // and the sizing memo's key is the whole argument of a pure function.
 func forgetAllMemos() {
 	forgetHalls()
+	forgetJobs()
+	mediaMemo.forget()
+	endModules.forget()
+	whereMemo.forget()
+}
+
+// forget empties m.
+func (m *recent[K, V]) forget() {
+	m.Lock()
+	defer m.Unlock()
+	m.keys, m.vals = [len(m.keys)]K{}, [len(m.vals)]V{}
+	m.filled, m.next = 0, 0
 }
 
 // memoScenario is a shipped scenario, with the edits that make it
@@ -118,42 +132,7 @@ func phasesJSON(s Scenario, cat *Catalog) []byte {
 	if err != nil {
 		return []byte("error: " + err.Error())
 	}
-	return roundJSON(b)
-}
-
-// roundJSON is b with every number at 12 significant digits: a phase's
-// spend added and retired are summed over a map of BOM lines (compare in
-// phases.go), so their last digit changes from run to run, memos or not.
-func roundJSON(b []byte) []byte {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return b
-	}
-	var round func(any) any
-	round = func(v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				x[k] = round(e)
-			}
-		case []any:
-			for i, e := range x {
-				x[i] = round(e)
-			}
-		case json.Number:
-			if f, err := x.Float64(); err == nil {
-				return json.Number(strconv.FormatFloat(f, 'g', 12, 64))
-			}
-		}
-		return v
-	}
-	out, err := json.MarshalIndent(round(v), "", "  ")
-	if err != nil {
-		return b
-	}
-	return out
+	return b
 }
 
 // sweepJSON is a sweep of s over three sizes (one not a power of two):

@@ -268,11 +268,12 @@ func finalPhaseJCT(pp *PhasedPlan, pinned Scenario, cat *Catalog, k, gpus int) *
 	return phaseJCT(pp.plans[k])
 }
 
-// power is the watts of a phase's lines (spares draw none).
+// power is the watts of a phase's lines (spares draw none), summed in
+// key order so the figure is the same on every run.
 func power(q map[bomKey]lineQty) float64 {
 	w := 0.0
-	for _, l := range q {
-		w += float64(l.qty) * l.watts
+	for _, k := range sortedBOMKeys(q) {
+		w += float64(q[k].qty) * q[k].watts
 	}
 	return w
 }

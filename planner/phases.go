@@ -1,10 +1,13 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"fabricplan/internal/fielderr"
@@ -269,10 +272,13 @@ type spend struct {
 	transceivers, cables int
 }
 
-// compare prices the change from prev to cur.
+// compare prices the change from prev to cur. It walks the lines in
+// key order: a float sum in a map's order differs in its last digit
+// from run to run.
 func compare(prev, cur map[bomKey]lineQty) spend {
 	var sp spend
-	for k, c := range cur {
+	for _, k := range sortedBOMKeys(cur) {
+		c := cur[k]
 		d := c.qty - prev[k].qty
 		if d <= 0 {
 			continue
@@ -285,12 +291,24 @@ func compare(prev, cur map[bomKey]lineQty) spend {
 			sp.cables += d
 		}
 	}
-	for k, p := range prev {
-		if d := p.qty - cur[k].qty; d > 0 {
-			sp.retired += float64(d) * p.usd
+	for _, k := range sortedBOMKeys(prev) {
+		if d := prev[k].qty - cur[k].qty; d > 0 {
+			sp.retired += float64(d) * prev[k].usd
 		}
 	}
 	return sp
+}
+
+// sortedBOMKeys is q's keys by category, key and place.
+func sortedBOMKeys(q map[bomKey]lineQty) []bomKey {
+	keys := make([]bomKey, 0, len(q))
+	for k := range q {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b bomKey) int {
+		return cmp.Or(strings.Compare(a.cat, b.cat), strings.Compare(a.key, b.key), strings.Compare(a.where, b.where))
+	})
+	return keys
 }
 
 // bomQty is a plan's bill of materials as quantities by line.

@@ -539,3 +539,31 @@ func FuzzPhases(f *testing.F) {
 		}
 	})
 }
+
+// TestPhaseSumsInKeyOrder: a phase's spend and power are float sums over
+// its bill's lines, which live in a map. Summed in the map's order
+// (the mutation: `for k, c := range cur`), 0.1 + 0.2 + 0.3 is
+// 0.6000000000000001 in some runs and 0.6 in others, so a plan's
+// cost_added_usd changed in its last digit from run to run. Summed in
+// key order (a, b, c) it is (0.1 + 0.2) + 0.3 = 0.6000000000000001
+// every time; fifty runs see the map in many orders.
+func TestPhaseSumsInKeyOrder(t *testing.T) {
+	cur := map[bomKey]lineQty{
+		{cat: "c", key: "a"}: {qty: 1, usd: 0.1, watts: 0.1},
+		{cat: "c", key: "b"}: {qty: 1, usd: 0.2, watts: 0.2},
+		{cat: "c", key: "c"}: {qty: 1, usd: 0.3, watts: 0.3},
+	}
+	a, b, c := 0.1, 0.2, 0.3 // float64 sums, not Go's exact constant arithmetic
+	want := (a + b) + c
+	for i := range 50 {
+		if got := compare(nil, cur).added; got != want {
+			t.Fatalf("run %d: added %v, want %v (the lines in key order)", i, got, want)
+		}
+		if got := compare(cur, nil).retired; got != want {
+			t.Fatalf("run %d: retired %v, want %v", i, got, want)
+		}
+		if got := power(cur); got != want {
+			t.Fatalf("run %d: power %v, want %v", i, got, want)
+		}
+	}
+}
