@@ -14,7 +14,7 @@ func (s Scenario) Clone() Scenario {
 	out := s
 	if s.Workload != nil {
 		w := *s.Workload
-		for _, p := range []**float64{&w.OverlapDP, &w.OverlapPP, &w.OverlapTP, &w.OverlapEP, &w.OverlapCP, &w.Polarization} {
+		for _, p := range optionalFigures(&w) {
 			if *p != nil {
 				v := **p
 				*p = &v
@@ -67,4 +67,11 @@ func (s Scenario) Equal(o Scenario) bool {
 		s.Prices, o.Prices = nil, nil
 	}
 	return reflect.DeepEqual(s, o)
+}
+
+// optionalFigures is the places of w's optional figures, the pointers a
+// copy must not share and a key must read by value (Clone, the job
+// memo's key, the finiteness check).
+func optionalFigures(w *Workload) [6]**float64 {
+	return [...]**float64{&w.Polarization, &w.OverlapDP, &w.OverlapPP, &w.OverlapTP, &w.OverlapEP, &w.OverlapCP}
 }

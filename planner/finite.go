@@ -59,8 +59,8 @@ func finiteWorkload(w *Workload) bool {
 	if !finiteAll(w.ParamsB, w.ActiveParamsB, w.TokensTotal, w.ComputeEfficiency, w.BackgroundLeaf, w.BackgroundSpine) {
 		return false
 	}
-	for _, f := range [...]*float64{w.Polarization, w.OverlapDP, w.OverlapPP, w.OverlapTP, w.OverlapEP, w.OverlapCP} {
-		if f != nil && !finiteAll(*f) {
+	for _, f := range optionalFigures(w) {
+		if *f != nil && !finiteAll(**f) {
 			return false
 		}
 	}

@@ -62,7 +62,7 @@ type workloadKey struct {
 // workloadKeyOf is w's memo key.
 func workloadKeyOf(w Workload) workloadKey {
 	var k workloadKey
-	for i, f := range [...]**float64{&w.Polarization, &w.OverlapDP, &w.OverlapPP, &w.OverlapTP, &w.OverlapEP, &w.OverlapCP} {
+	for i, f := range optionalFigures(&w) {
 		if *f != nil {
 			k.opt[i], k.set[i] = **f, true
 			*f = nil
