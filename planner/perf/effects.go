@@ -42,7 +42,7 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
 	}
-	t := effectTimer{w: *w, gpu: gpu, d: d, fv: *fv, dp: dp, micro: micro, stepS: st.StepS,
+	t := effectTimer{w: w, gpu: gpu, d: d, fv: *fv, dp: dp, micro: micro, stepS: st.StepS,
 		out: out[:0]}
 	if fv.sharing() {
 		t.fv.othersBusy = st.crossingS() / st.StepS // as solved for st
@@ -156,12 +156,14 @@ const maxEffects = 11
 
 // effectTimer times a planned step again with one effect of its fabric
 // removed at a time. It lives on its caller's stack: the steps it times
-// keep their traffic classes in scratch, read by none. It holds the
-// workload and view as copies: pointers to its caller's would put them
-// on the heap (what a step's classes hold and the effects' list leak,
-// and with them every pointer in the timer).
+// keep their traffic classes in scratch, read by none. It holds the view
+// as a copy: a pointer to its caller's would put it on the heap (what a
+// step's classes hold and the effects' list leak, and with them every
+// pointer in the timer). The workload it reads in place: it is the
+// estimate's resolution, on the heap already and never changed (a copy
+// was a fiftieth of an estimate).
 type effectTimer struct {
-	w         Workload
+	w         *Workload
 	gpu       *GPUSpec
 	d         *JCTData
 	fv        fabricView // as planned (the other jobs' crossing time as solved)
@@ -188,9 +190,9 @@ func (t *effectTimer) withoutIn(name, detail string, reach classSet, change view
 	change.apply(&v)
 	var alt StepTime
 	if t.planned != nil && reach != ^classSet(0) {
-		alt = stepOnceFrom(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0], &stepReuse{from: t.planned, reach: reach})
+		alt = stepOnceFrom(t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0], &stepReuse{from: t.planned, reach: reach})
 	} else {
-		alt = stepTime(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
+		alt = stepTime(t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
 	}
 	t.out = append(t.out, Effect{Name: name, Detail: detail, DeltaS: t.stepS - alt.StepS})
 	return &t.out[len(t.out)-1]

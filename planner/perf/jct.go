@@ -426,12 +426,14 @@ func fillOverlaps(w *Workload, d *JCTData) {
 // it is timed as entered (as if the memory were there), its Memory says
 // by how much it is over, and with parts.Fix, Fix holds the change that
 // fits at the least step time, timed.
-func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
-	r := parts.Memo.resolve(w, d)
+func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
+	r := parts.Memo.resolve(&in, d)
 	if r.err != nil {
 		return nil, r.err
 	}
-	w, m, gpu := r.w, r.m, r.gpu
+	// w is the resolution's, shared with the memo's other callers: read,
+	// never written (a copy of it was three of an estimate's copies).
+	w, m, gpu := &r.w, r.m, r.gpu
 	n := &job.Network
 	jobs := max(w.Jobs, 1)
 	gpus := n.GPUs / jobs // each job's share
@@ -454,27 +456,26 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	if err := checkBatch(w, dp); err != nil {
 		return nil, err
 	}
-	micro := microbatches(&w, dp)
-	mem := parts.Memo.memoryUse(w, gpu, d, dp)
-	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: n.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
+	micro := microbatches(w, dp)
+	mem := parts.Memo.memoryUse(r, gpu, d, dp)
+	j := &JCT{Workload: *w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: n.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
+	j.Workload.computeEff = 0 // the compute efficiency is the steps' alone: a caller may change the workload and time it again
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
-	fv := n.jobView(&w, d)
+	fv := n.jobView(w, d)
 	j.locals.d, fv.locals = d, &j.locals // this estimate's alone: not in jobView, whose views outlive it
-	// The compute efficiency depends on the workload and GPU alone: work
-	// it out once for every timing below.
-	wt := w
-	wt.computeEff = r.computeEff
-	j.Planned = stepTime(&wt, gpu, d, &fv, dp, micro, RDMA, j.classes[:0:maxClasses])
-	j.Baseline = stepTime(&wt, gpu, d, &fv, dp, micro, TCP, j.classes[maxClasses:maxClasses])
+	// The steps below read the compute efficiency the resolution worked
+	// out once (w.computeEff).
+	j.Planned = stepTime(w, gpu, d, &fv, dp, micro, RDMA, j.classes[:0:maxClasses])
+	j.Baseline = stepTime(w, gpu, d, &fv, dp, micro, TCP, j.classes[maxClasses:maxClasses])
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
 	if parts.Fix && !mem.Fits() {
-		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
+		j.Fix = cheapestMemoryFix(job, j.Workload, gpu, d, gpus, parts.Detail)
 	}
 	if parts.Detail {
-		j.Effects = fabricEffects(&wt, gpu, d, &fv, dp, micro, &j.Planned, j.effects[:0])
-		j.fixedBatch = timeFullPipeline(&wt, gpu, d, &fv, dp, micro)
+		j.Effects = fabricEffects(w, gpu, d, &fv, dp, micro, &j.Planned, j.effects[:0])
+		j.fixedBatch = timeFullPipeline(w, gpu, d, &fv, dp, micro)
 		j.Findings = j.findings()
 		if job.PlanFindings != nil {
 			j.Findings = append(j.Findings, job.PlanFindings(gpu, j.Planned.Classes)...)
