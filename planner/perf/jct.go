@@ -569,9 +569,15 @@ type stepReuse struct {
 // class is the class at place i of classOrder in r's step when r says
 // the change cannot reach it (nil: time it). By place, not name: a step
 // timed afresh asks for each class, and placing a name was most of it.
-func (r *stepReuse) class(i int) *TrafficClass {
+// at is where the step being timed puts it: the same place in r's step,
+// timed for the same workload and size (the same classes, in order),
+// which is looked at first.
+func (r *stepReuse) class(i, at int) *TrafficClass {
 	if r == nil || r.reach&(1<<i) != 0 {
 		return nil
+	}
+	if at < len(r.from.Classes) && r.from.Classes[at].Name == classOrder[i] {
+		return &r.from.Classes[at]
 	}
 	for k := range r.from.Classes {
 		if c := &r.from.Classes[k]; c.Name == classOrder[i] {
@@ -616,26 +622,30 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 		passes = 6
 	}
 	actBytes := float64(w.MicroBatch) * w.localSeq() * float64(w.Hidden) * c.ActivationBytes
-	var critical classSet // the places of the classes on the pipeline's critical path (addBubble)
+	var critical classSet // the places of the classes on the pipeline's critical path (finish)
+	dpIndex := -1         // the data-parallel class's place in st.Classes
 
+	// Each class is copied from r's step or timed into its place in
+	// st.Classes (a class built and then appended was copied twice).
 	// Tensor parallel: Megatron's all-reduces (or reduce-scatter +
 	// all-gather with sequence parallelism: the same volume) per layer.
 	if w.TP > 1 {
-		if kc := r.class(tpAt); kc != nil {
+		if kc := r.class(tpAt, len(st.Classes)); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
 			var g commGroup
 			net.groupInto(&g, w.TP, 1, false)
 			one := net.allReduce(actBytes, &g)
 			n := passes * layersPerStage * float64(micro)
-			st.Classes = append(st.Classes, net.class(ClassTP, &g, one, n, *w.OverlapTP))
+			net.classInto(st.addClass(), ClassTP, &g, &one, n, *w.OverlapTP)
 		}
 		critical |= 1 << (len(st.Classes) - 1)
 	}
 	// Data parallel: gradient reduce over dp ranks (stride tp), reduce-
 	// scatter + all-gather with a sharded optimizer.
 	if dp > 1 {
-		if kc := r.class(dpAt); kc != nil {
+		dpIndex = len(st.Classes)
+		if kc := r.class(dpAt, dpIndex); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = r.from.BusBWGBs, r.from.BusBWAlgo, r.from.BusBWProto
 		} else {
@@ -646,10 +656,10 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			net.groupInto(&g, dp*w.cp(), w.TP, false)
 			zs := w.zeroStage()
 			t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, &g)
-			cl := net.class(ClassDP, &g, t, 1, *w.OverlapDP)
+			cl := st.addClass()
+			net.classInto(cl, ClassDP, &g, &t, 1, *w.OverlapDP)
 			reduceW, gatherW := gradientWindows(d, w.Recompute, zs, st.ComputeS, micro)
-			exposeGradientSync(&cl, t.gatherS, reduceW, gatherW)
-			st.Classes = append(st.Classes, cl)
+			exposeGradientSync(cl, t.gatherS, reduceW, gatherW)
 			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
 		}
 	}
@@ -657,14 +667,14 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 	// send backward per micro-batch and virtual stage; each TP rank sends
 	// its 1/tp slice (Megatron's scatter-gather).
 	if w.PP > 1 {
-		if kc := r.class(ppAt); kc != nil {
+		if kc := r.class(ppAt, len(st.Classes)); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
 			var g commGroup
 			net.groupInto(&g, 2, w.TP*w.cp()*dp, false)
 			one := net.p2p(actBytes/float64(w.TP), &g)
 			n := 2 * float64(micro*w.VPP)
-			st.Classes = append(st.Classes, net.class(ClassPP, &g, one, n, *w.OverlapPP))
+			net.classInto(st.addClass(), ClassPP, &g, &one, n, *w.OverlapPP)
 		}
 	}
 	// Context parallel: each GPU's K and V (kv_heads/heads of h wide)
@@ -672,7 +682,7 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 	// backward (K and V again, then their gradients), one more forward
 	// with recomputation (Megatron-Core's ring attention).
 	if cp := w.cp(); cp > 1 {
-		if kc := r.class(cpAt); kc != nil {
+		if kc := r.class(cpAt, len(st.Classes)); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
 			var g commGroup
@@ -680,14 +690,14 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			kv := 2 * actBytes * w.kvShare() / float64(w.TP)
 			one := net.p2p(kv, &g)
 			n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
-			st.Classes = append(st.Classes, net.class(ClassCP, &g, one, n, *w.OverlapCP))
+			net.classInto(st.addClass(), ClassCP, &g, &one, n, *w.OverlapCP)
 		}
 		critical |= 1 << (len(st.Classes) - 1)
 	}
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
 	if w.EP > 1 && w.Experts > 1 {
-		if kc := r.class(epAt); kc != nil {
+		if kc := r.class(epAt, len(st.Classes)); kc != nil {
 			st.Classes = append(st.Classes, *kc)
 		} else {
 			var g commGroup
@@ -698,36 +708,60 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
 			one := net.allToAllRouted(bytes, &g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
 			n := passes * layersPerStage * float64(micro)
-			st.Classes = append(st.Classes, net.class(ClassEP, &g, one, n, *w.OverlapEP))
+			net.classInto(st.addClass(), ClassEP, &g, &one, n, *w.OverlapEP)
 		}
 		critical |= 1 << (len(st.Classes) - 1)
 	}
-	st.limitOverlap()
-	st.addBubble(w, micro, critical)
-	st.StepS = st.ComputeS + st.BubbleS + st.ExposedCommS()
+	st.finish(w, micro, critical, dpIndex)
 	st.TokensPerS = tokens / st.StepS
 	st.MFU = modelFLOPs / (st.StepS * usedGPUs * peak)
 	st.Days = w.TokensTotal / st.TokensPerS / 86400
 	return st
 }
 
-// addBubble adds the pipeline bubble of w's step over micro
-// micro-batches: (pp-1)/(vpp·m) of a stage's time per step, which holds
+// addClass makes room for one more class at the end of s.Classes and
+// returns it, for a class to be timed into its place.
+func (s *StepTime) addClass() *TrafficClass {
+	n := len(s.Classes)
+	if n < cap(s.Classes) {
+		s.Classes = s.Classes[:n+1]
+	} else {
+		s.Classes = append(s.Classes, TrafficClass{})
+	}
+	return &s.Classes[n]
+}
+
+// finish works out the step from its classes in one pass over them:
+// each class's hidden time capped at the compute (limitOverlap's rule,
+// but for the data-parallel class at place dpIndex, which
+// exposeGradientSync set), the pipeline bubble of w's step over micro
+// micro-batches, (pp-1)/(vpp·m) of a stage's time per step, which holds
 // its compute and the tensor-, context- and expert-parallel collectives
 // on its critical path (Narayanan et al. SC21, eq. 2), the classes at
 // the places critical holds (by place, not by name: comparing each
-// class's name cost more than the sum).
-func (s *StepTime) addBubble(w *Workload, micro int, critical classSet) {
-	if w.PP <= 1 {
-		return
+// class's name cost more than the sum), and the step: compute, bubble
+// and every class's exposed time (ExposedCommS), summed in class order
+// as three passes summed them.
+func (s *StepTime) finish(w *Workload, micro int, critical classSet, dpIndex int) {
+	frac := 0.0
+	if w.PP > 1 {
+		frac = float64(w.PP-1) / float64(w.VPP*micro)
 	}
-	frac := float64(w.PP-1) / float64(w.VPP*micro)
+	exposed := 0.0
 	for i := range s.Classes {
-		if critical&(1<<i) != 0 {
-			s.BubbleCommS += frac * s.Classes[i].ExposedS
+		c := &s.Classes[i]
+		if i != dpIndex && c.TimeS > 0 {
+			c.ExposedS = max(c.ExposedS, c.TimeS-s.ComputeS)
 		}
+		if w.PP > 1 && critical&(1<<i) != 0 {
+			s.BubbleCommS += frac * c.ExposedS
+		}
+		exposed += c.ExposedS
 	}
-	s.BubbleS = frac*s.ComputeS + s.BubbleCommS
+	if w.PP > 1 {
+		s.BubbleS = frac*s.ComputeS + s.BubbleCommS
+	}
+	s.StepS = s.ComputeS + s.BubbleS + exposed
 }
 
 // maxClasses is the traffic classes a step can have: tensor, data,
@@ -1071,10 +1105,11 @@ func (m *netModel) perGPUGBs(g *commGroup) float64 {
 	return b
 }
 
-// class is a traffic class of count collectives timed as one, of which
-// overlap is hidden behind compute.
-func (m *netModel) class(name string, g *commGroup, one collTime, count, overlap float64) TrafficClass {
+// classInto writes into c the traffic class of count collectives timed
+// as one, of which overlap is hidden behind compute; every field is set.
+func (m *netModel) classInto(c *TrafficClass, name string, g *commGroup, one *collTime, count, overlap float64) {
 	t := one.time * count
-	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU,
-		BusBWGBs: one.busbw, Algorithm: one.algo, Protocol: one.proto, TimeS: t, ExposedS: t * (1 - overlap)}
+	c.Name, c.Ranks, c.CrossesFabric, c.CrossesTier = name, g.ranks, !g.local, g.crossesSU
+	c.BusBWGBs, c.Algorithm, c.Protocol = one.busbw, one.algo, one.proto
+	c.TimeS, c.ExposedS = t, t*(1-overlap)
 }
