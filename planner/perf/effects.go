@@ -39,7 +39,7 @@ const (
 func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, st *StepTime, out []Effect) []Effect {
 	leaves, crossing, experts := classReach(st)
 	domain := nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
-	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
+	if !leaves.any() && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
 	}
 	t := effectTimer{w: w, gpu: gpu, d: d, fv: *fv, dp: dp, micro: micro, stepS: st.StepS,
@@ -57,8 +57,8 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 	if out == nil {
 		t.out = make([]Effect, 0, maxEffects)
 	}
-	if leaves {
-		t.without(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing", idealBackEnd)
+	if leaves.any() { // an ideal back end cannot reach a class inside the NVLink domain
+		t.withoutIn(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing", leaves, idealBackEnd)
 	}
 	if crossing.any() {
 		crossingEffects(&t, crossing)
@@ -233,13 +233,19 @@ func classIndex(name string) int {
 
 func (s classSet) any() bool { return s != 0 }
 
-// classReach reports whether any traffic class of st leaves the NVLink
-// domain, the classes crossing the tier above the leaves, and whether
-// expert traffic leaves the domain.
-func classReach(st *StepTime) (leaves bool, crossing classSet, experts bool) {
+// classReach reports the traffic classes of st that leave the NVLink
+// domain (the only ones an ideal back end can change: a group inside
+// one domain crosses no network), the classes crossing the tier above
+// the leaves (the only ones a change of that tier can: its ratio, lost
+// uplinks, crossing loss, hashing or background load reach a group's
+// share only where it crosses, crossOversub, coreLoad and hashedShare),
+// and whether expert traffic leaves the domain.
+func classReach(st *StepTime) (leaves, crossing classSet, experts bool) {
 	for i := range st.Classes {
 		c := &st.Classes[i]
-		leaves = leaves || c.CrossesFabric
+		if c.CrossesFabric {
+			leaves |= classBit(c.Name)
+		}
 		if c.CrossesTier {
 			crossing |= classBit(c.Name)
 		}
@@ -254,21 +260,21 @@ func classReach(st *StepTime) (leaves bool, crossing classSet, experts bool) {
 func crossingEffects(t *effectTimer, crossing classSet) {
 	fv := &t.fv
 	if load := fv.crossOversub(); load > 1 {
-		e := t.without(EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
-			noOversub)
+		e := t.withoutIn(EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
+			crossing, noOversub)
 		if e.DeltaS == 0 { // what leaves the leaf groups fits their uplinks (a packed ring's one edge per group)
 			t.out = t.out[:len(t.out)-1]
 		}
 	}
 	if fv.crossingEfficiency() < 1 {
-		t.without(EffectCrossing, crossingDetail(crossing, fv.crossingEfficiency()), noCrossingLoss)
+		t.withoutIn(EffectCrossing, crossingDetail(crossing, fv.crossingEfficiency()), crossing, noCrossingLoss)
 	}
 	if fv.ecmp() {
-		t.without(EffectECMP, staticDetail(*fv), adaptive)
+		t.withoutIn(EffectECMP, staticDetail(*fv), crossing, adaptive)
 	}
 	if fv.bgLeaf > 0 || fv.bgSpine > 0 {
-		t.without(EffectBackdrop, "other traffic holds "+fmtF0(100*fv.bgLeaf)+"% of the leaf uplinks and "+fmtF0(100*fv.bgSpine)+"% of the spine uplinks",
-			noBackdrop)
+		t.withoutIn(EffectBackdrop, "other traffic holds "+fmtF0(100*fv.bgLeaf)+"% of the leaf uplinks and "+fmtF0(100*fv.bgSpine)+"% of the spine uplinks",
+			crossing, noBackdrop)
 	}
 	if fv.spread {
 		e := t.without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
