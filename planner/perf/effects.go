@@ -190,9 +190,9 @@ func (t *effectTimer) withoutIn(name, detail string, reach classSet, change view
 	change.apply(&v)
 	var alt StepTime
 	if t.planned != nil && reach != ^classSet(0) {
-		alt = stepOnceFrom(t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0], &stepReuse{from: t.planned, reach: reach})
+		stepInto(&alt, t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0], &stepReuse{from: t.planned, reach: reach})
 	} else {
-		alt = stepTime(t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
+		stepTimeInto(&alt, t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
 	}
 	t.out = append(t.out, Effect{Name: name, Detail: detail, DeltaS: t.stepS - alt.StepS})
 	return &t.out[len(t.out)-1]

@@ -467,8 +467,8 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 	j.locals.d, fv.locals = d, &j.locals // this estimate's alone: not in jobView, whose views outlive it
 	// The steps below read the compute efficiency the resolution worked
 	// out once (w.computeEff).
-	j.Planned = stepTime(w, gpu, d, &fv, dp, micro, RDMA, j.classes[:0:maxClasses])
-	j.Baseline = stepTime(w, gpu, d, &fv, dp, micro, TCP, j.classes[maxClasses:maxClasses])
+	stepTimeInto(&j.Planned, w, gpu, d, &fv, dp, micro, RDMA, j.classes[:0:maxClasses])
+	stepTimeInto(&j.Baseline, w, gpu, d, &fv, dp, micro, TCP, j.classes[maxClasses:maxClasses])
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
 	if parts.Fix && !mem.Fits() {
 		j.Fix = cheapestMemoryFix(job, j.Workload, gpu, d, gpus, parts.Detail)
@@ -494,20 +494,28 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 // fv are read, never changed (pointers: a step is timed many times per
 // estimate, and copying them was a fifth of its cost).
 func stepTime(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
+	var st StepTime
+	stepTimeInto(&st, w, gpu, d, fv, dp, micro, tr, classes)
+	return st
+}
+
+// stepTimeInto is stepTime written into st (returned, a step was copied
+// once or twice on its way to where it is kept).
+func stepTimeInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) {
 	if fv.othersBusy >= 0 || !fv.spread || fv.jobs <= 1 {
-		return stepOnceFrom(w, gpu, d, fv, dp, micro, tr, classes, nil) // not through stepOnce: one copy of the step fewer
+		stepInto(st, w, gpu, d, fv, dp, micro, tr, classes, nil)
+		return
 	}
 	shared := *fv
 	shared.othersBusy = 1
-	st := stepOnce(w, gpu, d, &shared, dp, micro, tr, classes)
+	stepInto(st, w, gpu, d, &shared, dp, micro, tr, classes, nil)
 	if shared.aligned { // the others cross whenever this job does
-		return st
+		return
 	}
 	for range 4 {
 		shared.othersBusy = st.crossingS() / st.StepS
-		st = stepOnce(w, gpu, d, &shared, dp, micro, tr, st.Classes)
+		stepInto(st, w, gpu, d, &shared, dp, micro, tr, st.Classes, nil)
 	}
-	return st
 }
 
 // crossingS is the time per step the job's traffic crosses the tier above
@@ -558,12 +566,23 @@ func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 	return stepOnceFrom(w, gpu, d, fv, dp, micro, tr, classes, nil)
 }
 
-// stepReuse is a step timed before (from) on a view that differs from
-// the one being timed only in what can reach the classes of reach: the
-// other classes are copied from it, not timed again.
+// stepReuse is a step timed before (from), of the same workload, GPU,
+// data and size, on a view that differs from the one being timed only in
+// what can reach the classes of reach: the other classes, and the
+// compute, are copied from it, not timed again.
 type stepReuse struct {
 	from  *StepTime
 	reach classSet
+}
+
+// computeS is the compute time of a step of w on gpu of hwFLOPs on GPUs
+// of peakFLOPS in all: r's step's, timed for the same workload, GPU,
+// data and size (nil: worked out).
+func (r *stepReuse) computeS(w *Workload, gpu *GPUSpec, d *JCTData, hwFLOPs, peakFLOPS float64) float64 {
+	if r != nil {
+		return r.from.ComputeS
+	}
+	return hwFLOPs / (peakFLOPS * stepEfficiency(w, gpu, d))
 }
 
 // class is the class at place i of classOrder in r's step when r says
@@ -599,6 +618,14 @@ const (
 // stepOnceFrom is stepOnce, the classes r says are unchanged copied from
 // its step (nil: every class timed).
 func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass, r *stepReuse) StepTime {
+	var st StepTime
+	stepInto(&st, w, gpu, d, fv, dp, micro, tr, classes, r)
+	return st
+}
+
+// stepInto is stepOnceFrom written into st, whose classes, if any, must
+// not be r's step's nor classes (it is made afresh but for classes).
+func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass, r *stepReuse) {
 	c := &d.Collective
 	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
@@ -612,8 +639,8 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 		hwFLOPs *= 4.0 / 3
 	}
 	peak := gpu.PeakTFLOPS * 1e12
-	st := StepTime{Transport: tr, Classes: classBuffer(classes)}
-	st.ComputeS = hwFLOPs / (usedGPUs * peak * stepEfficiency(w, gpu, d))
+	*st = StepTime{Transport: tr, Classes: classBuffer(classes)}
+	st.ComputeS = r.computeS(w, gpu, d, hwFLOPs, usedGPUs*peak)
 
 	net := netModelOn(fv, gpu, d, tr)
 	layersPerStage := float64(w.Layers) / float64(w.PP)
@@ -716,7 +743,6 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 	st.TokensPerS = tokens / st.StepS
 	st.MFU = modelFLOPs / (st.StepS * usedGPUs * peak)
 	st.Days = w.TokensTotal / st.TokensPerS / 86400
-	return st
 }
 
 // addClass makes room for one more class at the end of s.Classes and
