@@ -188,11 +188,11 @@ func (t *effectTimer) without(name, detail string, change viewChange) *Effect {
 func (t *effectTimer) withoutIn(name, detail string, reach classSet, change viewChange) *Effect {
 	v := t.fv
 	change.apply(&v)
-	var alt StepTime
+	alt := StepTime{Classes: t.scratch[:0]}
 	if t.planned != nil && reach != ^classSet(0) {
-		stepInto(&alt, t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0], &stepReuse{from: t.planned, reach: reach})
+		stepInto(&alt, t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, &stepReuse{from: t.planned, reach: reach})
 	} else {
-		stepTimeInto(&alt, t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
+		stepTimeInto(&alt, t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA)
 	}
 	t.out = append(t.out, Effect{Name: name, Detail: detail, DeltaS: t.stepS - alt.StepS})
 	return &t.out[len(t.out)-1]

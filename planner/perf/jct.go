@@ -467,8 +467,9 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 	j.locals.d, fv.locals = d, &j.locals // this estimate's alone: not in jobView, whose views outlive it
 	// The steps below read the compute efficiency the resolution worked
 	// out once (w.computeEff).
-	stepTimeInto(&j.Planned, w, gpu, d, &fv, dp, micro, RDMA, j.classes[:0:maxClasses])
-	stepTimeInto(&j.Baseline, w, gpu, d, &fv, dp, micro, TCP, j.classes[maxClasses:maxClasses])
+	j.Planned.Classes, j.Baseline.Classes = j.classes[:0:maxClasses], j.classes[maxClasses:maxClasses]
+	stepTimeInto(&j.Planned, w, gpu, d, &fv, dp, micro, RDMA)
+	stepTimeInto(&j.Baseline, w, gpu, d, &fv, dp, micro, TCP)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
 	if parts.Fix && !mem.Fits() {
 		j.Fix = cheapestMemoryFix(job, j.Workload, gpu, d, gpus, parts.Detail)
@@ -494,27 +495,29 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 // fv are read, never changed (pointers: a step is timed many times per
 // estimate, and copying them was a fifth of its cost).
 func stepTime(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
-	var st StepTime
-	stepTimeInto(&st, w, gpu, d, fv, dp, micro, tr, classes)
+	st := StepTime{Classes: classBuffer(classes)}
+	stepTimeInto(&st, w, gpu, d, fv, dp, micro, tr)
 	return st
 }
 
-// stepTimeInto is stepTime written into st (returned, a step was copied
-// once or twice on its way to where it is kept).
-func stepTimeInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) {
+// stepTimeInto is stepTime written into st, its classes into st.Classes,
+// which must have room for every class (classBuffer). Written in place,
+// a step is not copied on its way to where it is kept (returned, it was
+// copied once or twice).
+func stepTimeInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport) {
 	if fv.othersBusy >= 0 || !fv.spread || fv.jobs <= 1 {
-		stepInto(st, w, gpu, d, fv, dp, micro, tr, classes, nil)
+		stepInto(st, w, gpu, d, fv, dp, micro, tr, nil)
 		return
 	}
 	shared := *fv
 	shared.othersBusy = 1
-	stepInto(st, w, gpu, d, &shared, dp, micro, tr, classes, nil)
+	stepInto(st, w, gpu, d, &shared, dp, micro, tr, nil)
 	if shared.aligned { // the others cross whenever this job does
 		return
 	}
 	for range 4 {
 		shared.othersBusy = st.crossingS() / st.StepS
-		stepInto(st, w, gpu, d, &shared, dp, micro, tr, st.Classes, nil)
+		stepInto(st, w, gpu, d, &shared, dp, micro, tr, nil)
 	}
 }
 
@@ -618,14 +621,17 @@ const (
 // stepOnceFrom is stepOnce, the classes r says are unchanged copied from
 // its step (nil: every class timed).
 func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass, r *stepReuse) StepTime {
-	var st StepTime
-	stepInto(&st, w, gpu, d, fv, dp, micro, tr, classes, r)
+	st := StepTime{Classes: classBuffer(classes)}
+	stepInto(&st, w, gpu, d, fv, dp, micro, tr, r)
 	return st
 }
 
-// stepInto is stepOnceFrom written into st, whose classes, if any, must
-// not be r's step's nor classes (it is made afresh but for classes).
-func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass, r *stepReuse) {
+// stepInto is stepOnceFrom written into st, every field set, its classes
+// into st.Classes, which must have room for every class (classBuffer)
+// and not be r's step's. It never stores a slice into st but st.Classes
+// resliced: a slice stored through st would leak its caller's buffer
+// (StepSeconds's, the effects' timer's) to the heap.
+func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, r *stepReuse) {
 	c := &d.Collective
 	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
@@ -639,7 +645,9 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 		hwFLOPs *= 4.0 / 3
 	}
 	peak := gpu.PeakTFLOPS * 1e12
-	*st = StepTime{Transport: tr, Classes: classBuffer(classes)}
+	st.Classes = st.Classes[:0]
+	st.Transport, st.BubbleS, st.BubbleCommS, st.StepS = tr, 0, 0, 0
+	st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = 0, "", ""
 	st.ComputeS = r.computeS(w, gpu, d, hwFLOPs, usedGPUs*peak)
 
 	net := netModelOn(fv, gpu, d, tr)
@@ -658,7 +666,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	// all-gather with sequence parallelism: the same volume) per layer.
 	if w.TP > 1 {
 		if kc := r.class(tpAt, len(st.Classes)); kc != nil {
-			st.Classes = append(st.Classes, *kc)
+			*st.addClass() = *kc
 		} else {
 			var g commGroup
 			net.groupInto(&g, w.TP, 1, false)
@@ -673,7 +681,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	if dp > 1 {
 		dpIndex = len(st.Classes)
 		if kc := r.class(dpAt, dpIndex); kc != nil {
-			st.Classes = append(st.Classes, *kc)
+			*st.addClass() = *kc
 			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = r.from.BusBWGBs, r.from.BusBWAlgo, r.from.BusBWProto
 		} else {
 			shard := w.ParamsB * 1e9 / float64(w.TP*w.PP*w.EP)
@@ -695,7 +703,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	// its 1/tp slice (Megatron's scatter-gather).
 	if w.PP > 1 {
 		if kc := r.class(ppAt, len(st.Classes)); kc != nil {
-			st.Classes = append(st.Classes, *kc)
+			*st.addClass() = *kc
 		} else {
 			var g commGroup
 			net.groupInto(&g, 2, w.TP*w.cp()*dp, false)
@@ -710,7 +718,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	// with recomputation (Megatron-Core's ring attention).
 	if cp := w.cp(); cp > 1 {
 		if kc := r.class(cpAt, len(st.Classes)); kc != nil {
-			st.Classes = append(st.Classes, *kc)
+			*st.addClass() = *kc
 		} else {
 			var g commGroup
 			net.groupInto(&g, cp, w.TP, false)
@@ -725,7 +733,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	// top-k copies, forward and backward, in every MoE layer.
 	if w.EP > 1 && w.Experts > 1 {
 		if kc := r.class(epAt, len(st.Classes)); kc != nil {
-			st.Classes = append(st.Classes, *kc)
+			*st.addClass() = *kc
 		} else {
 			var g commGroup
 			net.groupInto(&g, w.EP, w.TP, true)
@@ -746,14 +754,13 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 }
 
 // addClass makes room for one more class at the end of s.Classes and
-// returns it, for a class to be timed into its place.
+// returns it, for a class to be timed into its place. The room is
+// there: classBuffer gives a step room for every class. (Grown by
+// append, the classes would leak to the heap through s, and with them
+// every caller's buffer: StepSeconds's, the effects' timer.)
 func (s *StepTime) addClass() *TrafficClass {
 	n := len(s.Classes)
-	if n < cap(s.Classes) {
-		s.Classes = s.Classes[:n+1]
-	} else {
-		s.Classes = append(s.Classes, TrafficClass{})
-	}
+	s.Classes = s.Classes[:n+1]
 	return &s.Classes[n]
 }
 
@@ -795,9 +802,9 @@ func (s *StepTime) finish(w *Workload, micro int, critical classSet, dpIndex int
 const maxClasses = 5
 
 // classBuffer is classes emptied for a step's traffic classes, or new
-// room for them when nil.
+// room for them when nil or short of room for every class (addClass).
 func classBuffer(classes []TrafficClass) []TrafficClass {
-	if classes == nil {
+	if cap(classes) < maxClasses {
 		return make([]TrafficClass, 0, maxClasses)
 	}
 	return classes[:0]
