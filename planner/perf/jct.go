@@ -545,8 +545,11 @@ func gradientSync(net *netModel, zs int, gradBytes, paramBytes float64, g *commG
 	if zs == 3 {
 		gathers = 2
 	}
-	rs, ag := net.reduceScatterPair(gradBytes, paramBytes, g)
-	return collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto, gatherS: gathers * ag.time}
+	var t collTime
+	agS := net.reduceScatterPair(gradBytes, paramBytes, g, &t)
+	t.time += gathers * agS
+	t.gatherS = gathers * agS
+	return t
 }
 
 // stepEfficiency is the compute efficiency of w's step: the one the
