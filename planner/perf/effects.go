@@ -42,13 +42,15 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 	if !leaves.any() && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
 	}
-	t := effectTimer{w: w, gpu: gpu, d: d, fv: *fv, dp: dp, micro: micro, stepS: st.StepS,
+	t := effectTimer{w: w, gpu: gpu, d: d, dp: dp, micro: micro, stepS: st.StepS,
 		out: out[:0]}
 	if fv.sharing() {
-		t.fv.othersBusy = st.crossingS() / st.StepS // as solved for st
+		solved := *fv
+		solved.othersBusy = st.crossingS() / st.StepS // as solved for st
 		if fv.aligned {
-			t.fv.othersBusy = 1 // they cross whenever this job does
+			solved.othersBusy = 1 // they cross whenever this job does
 		}
+		fv = &solved
 	} else {
 		// st was timed once on fv as it is here (stepTime), so a change
 		// that cannot reach a class leaves it as st has it.
@@ -58,19 +60,19 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 		t.out = make([]Effect, 0, maxEffects)
 	}
 	if leaves.any() { // an ideal back end cannot reach a class inside the NVLink domain
-		t.withoutIn(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing", leaves, idealBackEnd)
+		t.withoutIn(fv, EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing", leaves, idealBackEnd)
 	}
 	if crossing.any() {
-		crossingEffects(&t, crossing)
+		crossingEffects(&t, fv, crossing)
 	}
 	if detail := inNetworkDetail(st); detail != "" {
-		t.withoutIn(EffectInNetwork, detail, inNetworkReach(w), noInNetwork)
+		t.withoutIn(fv, EffectInNetwork, detail, inNetworkReach(w), noInNetwork)
 	}
 	if experts {
-		t.withoutIn(EffectExperts, expertsDetail(w.EP, domain), expertsReach, expertsOnNVLink)
+		t.withoutIn(fv, EffectExperts, expertsDetail(w.EP, domain), expertsReach, expertsOnNVLink)
 	}
 	if domain > 8 {
-		t.without(EffectNVLink, "the "+strconv.Itoa(domain)+"-GPU domain against an 8-GPU server's (negative: time saved)", serverDomain)
+		t.without(fv, EffectNVLink, "the "+strconv.Itoa(domain)+"-GPU domain against an 8-GPU server's (negative: time saved)", serverDomain)
 	}
 	if st.BubbleCommS > 0 {
 		t.out = append(t.out, Effect{Name: EffectCritical, Detail: "collectives each pipeline stage waits for, repeated in the bubble", DeltaS: st.BubbleCommS})
@@ -156,17 +158,17 @@ const maxEffects = 11
 
 // effectTimer times a planned step again with one effect of its fabric
 // removed at a time. It lives on its caller's stack: the steps it times
-// keep their traffic classes in scratch, read by none. It holds the view
-// as a copy: a pointer to its caller's would put it on the heap (what a
-// step's classes hold and the effects' list leak, and with them every
-// pointer in the timer). The workload it reads in place: it is the
-// estimate's resolution, on the heap already and never changed (a copy
-// was a fiftieth of an estimate).
+// keep their traffic classes in scratch, read by none. It reads the
+// workload in place, never changing it: the estimate's resolution (a
+// copy was a fiftieth of an estimate). The view as planned (the other
+// jobs' crossing time as solved) each timing is given, and changes a
+// copy of: held in the timer, the caller's view would leak to the heap
+// with every pointer the timer holds (what a step's classes hold and
+// the effects' list leak).
 type effectTimer struct {
 	w         *Workload
 	gpu       *GPUSpec
 	d         *JCTData
-	fv        fabricView // as planned (the other jobs' crossing time as solved)
 	dp, micro int
 	stepS     float64 // the planned step
 	out       []Effect
@@ -177,16 +179,17 @@ type effectTimer struct {
 	planned *StepTime
 }
 
-// without times the step again with the view change makes and records
-// the difference as the named effect, which it returns.
-func (t *effectTimer) without(name, detail string, change viewChange) *Effect {
-	return t.withoutIn(name, detail, ^classSet(0), change)
+// without times the step again on fv (the view as planned, left as it
+// is) with the view change makes and records the difference as the
+// named effect, which it returns.
+func (t *effectTimer) without(fv *fabricView, name, detail string, change viewChange) *Effect {
+	return t.withoutIn(fv, name, detail, ^classSet(0), change)
 }
 
 // withoutIn is without for a change that can reach only the classes of
 // reach: the planned step's others are copied, not timed again.
-func (t *effectTimer) withoutIn(name, detail string, reach classSet, change viewChange) *Effect {
-	v := t.fv
+func (t *effectTimer) withoutIn(fv *fabricView, name, detail string, reach classSet, change viewChange) *Effect {
+	v := *fv
 	change.apply(&v)
 	alt := StepTime{Classes: t.scratch[:0]}
 	if t.planned != nil && reach != ^classSet(0) {
@@ -257,27 +260,26 @@ func classReach(st *StepTime) (leaves, crossing classSet, experts bool) {
 // crossingEffects times the effects of the tier above the leaves:
 // oversubscription, static hashing, background traffic, spreading over
 // shared leaves and the other jobs on them.
-func crossingEffects(t *effectTimer, crossing classSet) {
-	fv := &t.fv
+func crossingEffects(t *effectTimer, fv *fabricView, crossing classSet) {
 	if load := fv.crossOversub(); load > 1 {
-		e := t.withoutIn(EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
+		e := t.withoutIn(fv, EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
 			crossing, noOversub)
 		if e.DeltaS == 0 { // what leaves the leaf groups fits their uplinks (a packed ring's one edge per group)
 			t.out = t.out[:len(t.out)-1]
 		}
 	}
 	if fv.crossingEfficiency() < 1 {
-		t.withoutIn(EffectCrossing, crossingDetail(crossing, fv.crossingEfficiency()), crossing, noCrossingLoss)
+		t.withoutIn(fv, EffectCrossing, crossingDetail(crossing, fv.crossingEfficiency()), crossing, noCrossingLoss)
 	}
 	if fv.ecmp() {
-		t.withoutIn(EffectECMP, staticDetail(*fv), crossing, adaptive)
+		t.withoutIn(fv, EffectECMP, staticDetail(*fv), crossing, adaptive)
 	}
 	if fv.bgLeaf > 0 || fv.bgSpine > 0 {
-		t.withoutIn(EffectBackdrop, "other traffic holds "+fmtF0(100*fv.bgLeaf)+"% of the leaf uplinks and "+fmtF0(100*fv.bgSpine)+"% of the spine uplinks",
+		t.withoutIn(fv, EffectBackdrop, "other traffic holds "+fmtF0(100*fv.bgLeaf)+"% of the leaf uplinks and "+fmtF0(100*fv.bgSpine)+"% of the spine uplinks",
 			crossing, noBackdrop)
 	}
 	if fv.spread {
-		e := t.without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
+		e := t.without(fv, EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
 			packed)
 		if e.DeltaS < 0 {
 			e.Detail = "packed, this job fills its own leaves' uplinks; spread over leaves shared with " + strconv.Itoa(fv.jobs-1) +
@@ -289,7 +291,7 @@ func crossingEffects(t *effectTimer, crossing classSet) {
 		if !fv.aligned {
 			detail = strconv.Itoa(fv.jobs) + " jobs share the leaves; the others cross the tier " + fmtF0(100*fv.othersBusy) + "% of the time, in random phase"
 		}
-		t.without(EffectOtherJobs, detail,
+		t.without(fv, EffectOtherJobs, detail,
 			othersIdle)
 	}
 }
