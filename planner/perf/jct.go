@@ -653,7 +653,9 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = 0, "", ""
 	st.ComputeS = r.computeS(w, gpu, d, hwFLOPs, usedGPUs*peak)
 
-	net := netModelOn(fv, gpu, d, tr)
+	var net netModel
+	net.init(fv, gpu, d, tr)
+	net.fv = fv
 	layersPerStage := float64(w.Layers) / float64(w.PP)
 	passes := 4.0 // collectives per layer and micro-batch: 2 forward, 2 backward
 	if w.Recompute {
@@ -845,6 +847,16 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 // netModelOn is newNetModel reading fv in place, which must not change
 // while the model is in use.
 func netModelOn(fv *fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel {
+	var m netModel
+	m.init(fv, gpu, d, tr)
+	m.fv = fv
+	return m
+}
+
+// init makes m the model of fv for tr on gpu, every field set but m.fv,
+// which its caller sets to fv (a step builds its model in place:
+// returned, it was copied; stored here, fv would leak to the heap).
+func (m *netModel) init(fv *fabricView, gpu *GPUSpec, d *JCTData, tr Transport) {
 	perNIC := fv.nicGbps / 8 // GB/s
 	switch {
 	case tr == TCP:
@@ -857,17 +869,14 @@ func netModelOn(fv *fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 	if fv.ideal { // every GPU's share of the back end as fast as its NVLink
 		perNIC = gpu.NVLinkGBs * d.Efficiency.NVLink * float64(fv.gpusPerServer) / float64(max(fv.nicsPerServer, 1))
 	}
-	m := netModel{
-		fv: fv, d: d,
-		nvlinkGBs:    gpu.NVLinkGBs * d.Efficiency.NVLink,
-		nodeGBs:      perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost),
-		domain:       nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
-		netHopUS:     d.Collective.NetHopUS,
-		intraHopUS:   d.Collective.NVLinkHopUS,
-		perSwitchUS:  d.switchHopUS(fv.fabric),
-		nvlinkRawGBs: gpu.NVLinkGBs, nvlsEff: gpu.NVLSEfficiency, nicEff: 1,
-		nvlsTreeGBs: gpu.NVLSTreeChannelGBs,
-	}
+	m.d, m.protos = d, d.protocols
+	m.nvlinkGBs = gpu.NVLinkGBs * d.Efficiency.NVLink
+	m.nodeGBs = perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost)
+	m.domain = nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
+	m.netHopUS, m.intraHopUS, m.netExtraUS = d.Collective.NetHopUS, d.Collective.NVLinkHopUS, 0
+	m.perSwitchUS, m.ideal = d.switchHopUS(fv.fabric), false
+	m.nvlinkRawGBs, m.nvlsEff, m.nicEff = gpu.NVLinkGBs, gpu.NVLSEfficiency, 1
+	m.nvlsTreeGBs = gpu.NVLSTreeChannelGBs
 	if fv.noNVLS {
 		m.nvlsEff = 0
 	}
@@ -881,8 +890,6 @@ func netModelOn(fv *fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 	if fv.ideal {
 		m.netHopUS, m.perSwitchUS, m.ideal = 0, 0, true
 	}
-	m.protos = d.protocols
-	return m
 }
 
 // commGroup is one communicator as laid out on the cluster: Megatron
