@@ -246,13 +246,17 @@ func (s classSet) any() bool { return s != 0 }
 func classReach(st *StepTime) (leaves, crossing classSet, experts bool) {
 	for i := range st.Classes {
 		c := &st.Classes[i]
+		if !c.CrossesFabric && !c.CrossesTier {
+			continue
+		}
+		b := classBit(c.Name) // once: a switch on strings
 		if c.CrossesFabric {
-			leaves |= classBit(c.Name)
+			leaves |= b
 		}
 		if c.CrossesTier {
-			crossing |= classBit(c.Name)
+			crossing |= b
 		}
-		experts = experts || (c.Name == ClassEP && c.CrossesFabric)
+		experts = experts || (b == 1<<epAt && c.CrossesFabric)
 	}
 	return leaves, crossing, experts
 }

@@ -784,22 +784,30 @@ func (s *StepTime) finish(w *Workload, micro int, critical classSet, dpIndex int
 	frac := 0.0
 	if w.PP > 1 {
 		frac = float64(w.PP-1) / float64(w.VPP*micro)
+	} else {
+		critical = 0 // no bubble
 	}
-	exposed := 0.0
-	for i := range s.Classes {
-		c := &s.Classes[i]
+	// Summed in locals, not through s: its stores to the classes would
+	// make each sum a load and a store.
+	compute, bubbleComm, exposed := s.ComputeS, 0.0, 0.0
+	classes := s.Classes
+	for i := range classes {
+		c := &classes[i]
+		e := c.ExposedS
 		if i != dpIndex && c.TimeS > 0 {
-			c.ExposedS = max(c.ExposedS, c.TimeS-s.ComputeS)
+			e = max(e, c.TimeS-compute)
+			c.ExposedS = e
 		}
-		if w.PP > 1 && critical&(1<<i) != 0 {
-			s.BubbleCommS += frac * c.ExposedS
+		if critical&(1<<i) != 0 {
+			bubbleComm += frac * e
 		}
-		exposed += c.ExposedS
+		exposed += e
 	}
+	s.BubbleCommS = bubbleComm
 	if w.PP > 1 {
-		s.BubbleS = frac*s.ComputeS + s.BubbleCommS
+		s.BubbleS = frac*compute + bubbleComm
 	}
-	s.StepS = s.ComputeS + s.BubbleS + exposed
+	s.StepS = compute + s.BubbleS + exposed
 }
 
 // maxClasses is the traffic classes a step can have: tensor, data,
