@@ -970,7 +970,7 @@ func (m *netModel) groupInto(g *commGroup, ranks, stride int, allToAll bool) {
 		return
 	}
 	g.perNode = min(ranks, max(1, m.domain/stride))
-	g.nodes = fabric.CeilDiv(ranks, g.perNode)
+	g.nodes = ceilDiv(ranks, g.perNode)
 	g.netGBs = m.nodeGBs * float64(g.perNode) / float64(m.fv.gpusPerServer)
 	if m.domain > m.fv.gpusPerServer && m.fv.nicsPerServer > 0 { // rack-scale: the NICs its channels cross by
 		g.netGBs = min(g.netGBs, m.d.RackScale.NetChannels*m.nodeGBs/float64(m.fv.nicsPerServer))
@@ -979,7 +979,7 @@ func (m *netModel) groupInto(g *commGroup, ranks, stride int, allToAll bool) {
 	if m.ideal {
 		g.switchUS = 0
 	}
-	servers := fabric.CeilDiv(span, m.fv.gpusPerServer)
+	servers := ceilDiv(span, m.fv.gpusPerServer)
 	if m.fv.tiers >= 2 && (m.fv.spread || servers > m.fv.serversPerUnit) {
 		g.crossesSU = true
 		g.crossesCore = m.fv.tiers >= 3 && (m.fv.spread || servers > m.fv.podServers())
@@ -996,6 +996,11 @@ func (m *netModel) groupInto(g *commGroup, ranks, stride int, allToAll bool) {
 		g.netGBs *= g.share
 	}
 }
+
+// ceilDiv is a/b rounded up, for a >= 0 and b > 0 (fabric.CeilDiv's
+// answer there), divided unsigned: a signed division tests for b = -1
+// first, and a step lays out each group with two or three of them.
+func ceilDiv(a, b int) int { return int((uint(a) + uint(b) - 1) / uint(b)) }
 
 // podServers is the servers under one pod's spines; a pod of unknown
 // size (a front end's third tier, which sidenet sizes without pods) is
@@ -1033,7 +1038,7 @@ func (m *netModel) crossing(nodes, servers, perGroup int, allToAll bool) float64
 		return 1
 	}
 	if !allToAll {
-		return min(1, float64(fabric.CeilDiv(servers, max(perGroup, 1)))/n)
+		return min(1, float64(ceilDiv(servers, max(perGroup, 1)))/n)
 	}
 	k := min(n, n*float64(max(perGroup, 1))/float64(max(servers, 1)))
 	return max(0, n-k) / (n - 1)
