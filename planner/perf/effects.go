@@ -34,10 +34,11 @@ const (
 )
 
 // fabricEffects breaks the planned step st down by fabric effect: each is
-// timed again with that one effect removed.
+// timed again with that one effect removed. r is st's classes' reach
+// (reachOf).
 // out is room for them (nil: new room).
-func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, st *StepTime, out []Effect) []Effect {
-	leaves, crossing, experts := classReach(st)
+func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, st *StepTime, r stepReach, out []Effect) []Effect {
+	leaves, crossing, experts := r.leaves, r.crossing, r.experts
 	domain := nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
 	if !leaves.any() && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
@@ -235,6 +236,20 @@ func classIndex(name string) int {
 }
 
 func (s classSet) any() bool { return s != 0 }
+
+// stepReach is classReach's answer for a step.
+type stepReach struct {
+	leaves, crossing classSet
+	experts          bool
+}
+
+// reachOf is classReach of st, as one value (an estimate works it out
+// once, for its baseline and its effects: placing its classes' names
+// is a switch on strings each).
+func reachOf(st *StepTime) (r stepReach) {
+	r.leaves, r.crossing, r.experts = classReach(st)
+	return r
+}
 
 // classReach reports the traffic classes of st that leave the NVLink
 // domain (the only ones an ideal back end can change: a group inside

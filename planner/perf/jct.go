@@ -467,15 +467,13 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 	j.locals.d, fv.locals = d, &j.locals // this estimate's alone: not in jobView, whose views outlive it
 	// The steps below read the compute efficiency the resolution worked
 	// out once (w.computeEff).
-	j.Planned.Classes, j.Baseline.Classes = j.classes[:0:maxClasses], j.classes[maxClasses:maxClasses]
-	stepTimeInto(&j.Planned, w, gpu, d, &fv, dp, micro, RDMA)
-	stepTimeInto(&j.Baseline, w, gpu, d, &fv, dp, micro, TCP)
+	reach := j.timeSteps(w, gpu, d, &fv, dp, micro)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
 	if parts.Fix && !mem.Fits() {
 		j.Fix = cheapestMemoryFix(job, j.Workload, gpu, d, gpus, parts.Detail)
 	}
 	if parts.Detail {
-		j.Effects = fabricEffects(w, gpu, d, &fv, dp, micro, &j.Planned, j.effects[:0])
+		j.Effects = fabricEffects(w, gpu, d, &fv, dp, micro, &j.Planned, reach, j.effects[:0])
 		j.fixedBatch = timeFullPipeline(w, gpu, d, &fv, dp, micro)
 		j.Findings = j.findings()
 		if job.PlanFindings != nil {
@@ -483,6 +481,23 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 		}
 	}
 	return j, nil
+}
+
+// timeSteps times j's planned step and its TCP/IP baseline, each into
+// its place, and returns the planned step's classes' reach.
+func (j *JCT) timeSteps(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int) stepReach {
+	j.Planned.Classes, j.Baseline.Classes = j.classes[:0:maxClasses], j.classes[maxClasses:maxClasses]
+	stepTimeInto(&j.Planned, w, gpu, d, fv, dp, micro, RDMA)
+	reach := reachOf(&j.Planned)
+	if fv.othersBusy < 0 && fv.sharing() { // solved for the other jobs: nothing to copy
+		stepTimeInto(&j.Baseline, w, gpu, d, fv, dp, micro, TCP)
+		return reach
+	}
+	// TCP/IP reaches only the classes that leave the NVLink domain (a
+	// group inside one crosses no network): the others, and the compute,
+	// are the planned step's.
+	stepInto(&j.Baseline, w, gpu, d, fv, dp, micro, TCP, &stepReuse{from: &j.Planned, reach: reach.leaves})
+	return reach
 }
 
 // stepTime is the JCT model proper (research/jct-modelling.md A4):

@@ -111,3 +111,41 @@ func TestStepReuseSharing(t *testing.T) {
 		t.Errorf("%g s, want the planned step less the step afresh, %g s", e.DeltaS, want)
 	}
 }
+
+// TestBaselineCopiesLocalClasses: an estimate's TCP/IP baseline, which
+// copies from the planned step the classes that stay inside the NVLink
+// domain, is the TCP/IP step timed afresh, field for field: for Llama 3
+// 70B (tensor parallelism inside the server, data and pipeline
+// parallelism across the tier), Mixtral (expert parallelism leaving the
+// domain but not its leaf group), one server of 8 GPUs with tp 1 (data
+// parallelism inside the domain: every class copied) and jobs sharing
+// leaves (solved for the others' crossing: nothing copied). Mutations
+// caught (each tried): every class copied, the reach without data
+// parallelism, the reach taken as the classes crossing the tier (the
+// expert all-to-all copied).
+func TestBaselineCopiesLocalClasses(t *testing.T) {
+	d := testData(t)
+	moe, one := NewWorkload(), NewWorkload()
+	moe.Model, moe.EP, moe.PP = "mixtral-8x7b", 8, 2
+	one.TP, one.PP, one.VPP, one.GlobalBatchTokens = 1, 1, 1, 8192*8
+	job, shared := everyEffectJob(d)
+	shared.Model, shared.EP, shared.PP = "llama3-70b", 1, 4
+	for _, tc := range []struct {
+		name string
+		w    Workload
+		n    Network
+	}{{"llama3-70b", NewWorkload(), testNetwork(8192)}, {"mixtral-8x7b", moe, testNetwork(8192)}, {"one server, tp 1", one, testNetwork(8)}, {"shared leaves", shared, job.Network}} {
+		t.Run(tc.name, func(t *testing.T) {
+			j, err := Estimate(Job{Network: tc.n}, tc.w, d, Parts{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := resolveOnce(tc.w, d)
+			fv := tc.n.jobView(&r.w, d)
+			want := stepTime(&r.w, r.gpu, d, &fv, j.DP, j.Microbatches, TCP, nil)
+			if got, want := fmt.Sprintf("%+v", j.Baseline), fmt.Sprintf("%+v", want); got != want {
+				t.Errorf("baseline\n%s\nafresh\n%s", got, want)
+			}
+		})
+	}
+}
