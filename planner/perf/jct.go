@@ -295,7 +295,15 @@ func (n *Network) view() fabricView {
 
 // jobView is the network with the resolved workload w placed on it.
 func (n *Network) jobView(w *Workload, d *JCTData) fabricView {
-	fv := n.view()
+	var fv fabricView
+	n.placeInto(&fv, w, d)
+	return fv
+}
+
+// placeInto writes jobView's view into fv (an estimate's, in place:
+// returned, the view was copied twice).
+func (n *Network) placeInto(fv *fabricView, w *Workload, d *JCTData) {
+	*fv = n.view()
 	fv.spread = w.Placement == PlaceSpread
 	fv.jobs = max(w.Jobs, 1)
 	fv.qps = float64(w.QueuePairs)
@@ -315,7 +323,6 @@ func (n *Network) jobView(w *Workload, d *JCTData) fabricView {
 	fv.aligned = w.Phase == PhaseAligned
 	fv.algorithm = w.Algorithm
 	fv.setJobSize(max(n.GPUs/fv.jobs, 1), n.ServerPorts)
-	return fv
 }
 
 // setJobSize records the job's servers and the leaf uplinks its
@@ -463,7 +470,8 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
-	fv := n.jobView(w, d)
+	var fv fabricView
+	n.placeInto(&fv, w, d)
 	j.locals.d, fv.locals = d, &j.locals // this estimate's alone: not in jobView, whose views outlive it
 	// The steps below read the compute efficiency the resolution worked
 	// out once (w.computeEff).
