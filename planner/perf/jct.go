@@ -814,6 +814,7 @@ func (s *StepTime) finish(w *Workload, micro int, critical classSet, dpIndex int
 	// make each sum a load and a store.
 	compute, bubbleComm, exposed := s.ComputeS, 0.0, 0.0
 	classes := s.Classes
+	bit := classSet(1) // 1 << i, walked (a shift by a variable is tested for its width)
 	for i := range classes {
 		c := &classes[i]
 		e := c.ExposedS
@@ -821,10 +822,11 @@ func (s *StepTime) finish(w *Workload, micro int, critical classSet, dpIndex int
 			e = max(e, c.TimeS-compute)
 			c.ExposedS = e
 		}
-		if critical&(1<<i) != 0 {
+		if critical&bit != 0 {
 			bubbleComm += frac * e
 		}
 		exposed += e
+		bit <<= 1
 	}
 	s.BubbleCommS = bubbleComm
 	if w.PP > 1 {
@@ -1138,7 +1140,7 @@ func (r moeRouting) remotePeers(g *commGroup) int {
 // [collective] alltoall_peer_us). Its bus bandwidth is the logical one,
 // (n-1)/n of all copies over the time, as DeepEP reports it.
 func (m *netModel) allToAllRouted(bytes float64, g *commGroup, r moeRouting) collTime {
-	c := m.d.Collective
+	c := &m.d.Collective
 	if g.local {
 		t := rsFactor(g.ranks) * bytes / (m.nvlinkGBs * 1e9)
 		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + t, busbw: m.nvlinkGBs, proto: ProtoSimple}
@@ -1167,7 +1169,7 @@ func (m *netModel) allToAllRouted(bytes float64, g *commGroup, r moeRouting) col
 }
 
 func (m *netModel) p2p(bytes float64, g *commGroup) collTime {
-	c := m.d.Collective
+	c := &m.d.Collective
 	if g.local {
 		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), busbw: m.nvlinkGBs, proto: ProtoSimple}
 	}
