@@ -472,7 +472,14 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 	}
 	var fv fabricView
 	n.placeInto(&fv, w, d)
-	j.locals.d, fv.locals = d, &j.locals // this estimate's alone: not in jobView, whose views outlive it
+	if fv.sharing() {
+		// This estimate's alone: not in jobView, whose views outlive it.
+		// Only for jobs solved for others sharing their leaves, whose
+		// every step is timed whole: otherwise the baseline and the
+		// effects copy the planned step's classes inside the NVLink
+		// domain, and remembering them cost more than it saved.
+		j.locals.d, fv.locals = d, &j.locals
+	}
 	// The steps below read the compute efficiency the resolution worked
 	// out once (w.computeEff).
 	reach := j.timeSteps(w, gpu, d, &fv, dp, micro)
