@@ -10,7 +10,7 @@ import (
 // checkBatch requires at least one micro-batch per data-parallel rank:
 // a global batch smaller than seq_len x micro_batch x dp tokens leaves
 // ranks idle, and the model would time work that does not exist.
-func checkBatch(w Workload, dp int) error {
+func checkBatch(w *Workload, dp int) error {
 	need := float64(w.SeqLen) * float64(w.MicroBatch) * float64(dp)
 	if float64(w.GlobalBatchTokens) >= need {
 		return nil

@@ -204,3 +204,14 @@ func TestPipelineSendsCrossOnEveryPort(t *testing.T) {
 		}
 	}
 }
+
+// TestCeilDiv: a/b rounded up, by hand, at 0, below, at and past a
+// multiple, and for a divisor of 1. Mutations caught: the floor (7/2 as
+// 3), one too many at a multiple (8/2 as 5).
+func TestCeilDiv(t *testing.T) {
+	for _, c := range [][3]int{{0, 8, 0}, {1, 8, 1}, {7, 2, 4}, {8, 2, 4}, {9, 2, 5}, {16384, 8, 2048}, {16385, 8, 2049}, {5, 1, 5}} {
+		if got := ceilDiv(c[0], c[1]); got != c[2] {
+			t.Errorf("ceilDiv(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
+		}
+	}
+}

@@ -111,17 +111,36 @@ func TestInNetworkDetail(t *testing.T) {
 // TestCrossingDetailAsFmt: the tier-crossing effect's detail, written
 // into one buffer, reads as the fmt.Sprintf it replaced, for one class,
 // two, and all five (past the stack buffer's 256 bytes the append grows
-// it), at efficiencies that round up, down and to 100. Mutations caught:
-// a precision other than %.0f, the efficiency not times 100, a piece of
-// the text dropped.
+// it), at efficiencies that round up, down and to 100, each asked twice
+// in a row (the second from crossingDetails) and in two orders: every
+// efficiency for one set, then every set at one efficiency. Mutations
+// caught: a precision other than %.0f, the efficiency not times 100, a
+// piece of the text dropped; the kept detail's key missing the
+// efficiency (0.9's text for 0.855) or the set (one slot for every set:
+// the data-parallel detail for data and pipeline parallel at 0.9).
 func TestCrossingDetailAsFmt(t *testing.T) {
-	for _, set := range []classSet{classBit(ClassDP), classBit(ClassDP) | classBit(ClassPP), 1<<maxClasses - 1} {
-		for _, eff := range []float64{0.9, 0.855, 0.8449, 0.9996} {
-			want := fmt.Sprintf("%s cross it at %.0f%% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)", set, 100*eff)
+	sets := []classSet{classBit(ClassDP), classBit(ClassDP) | classBit(ClassPP), 1<<maxClasses - 1}
+	effs := []float64{0.9, 0.855, 0.8449, 0.9996}
+	check := func(set classSet, eff float64) {
+		want := fmt.Sprintf("%s cross it at %.0f%% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)", set, 100*eff)
+		for range 2 {
 			if got := crossingDetail(set, eff); got != want {
 				t.Errorf("%v at %g:\n%s\nwant\n%s", set, eff, got, want)
 			}
 		}
+	}
+	for _, set := range sets {
+		for _, eff := range effs {
+			check(set, eff)
+		}
+	}
+	for _, eff := range effs {
+		for _, set := range sets {
+			check(set, eff)
+		}
+	}
+	if got, want := crossingDetail(classBit(ClassDP), 0.95), "data parallel cross it at 95% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)"; got != want {
+		t.Errorf("by hand: %q, want %q", got, want) // the set named, 0.95 as 95
 	}
 }
 

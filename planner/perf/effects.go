@@ -2,8 +2,10 @@ package perf
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"fabricplan/internal/textfmt"
 )
@@ -32,21 +34,24 @@ const (
 )
 
 // fabricEffects breaks the planned step st down by fabric effect: each is
-// timed again with that one effect removed.
+// timed again with that one effect removed. r is st's classes' reach
+// (reachOf).
 // out is room for them (nil: new room).
-func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, st *StepTime, out []Effect) []Effect {
-	leaves, crossing, experts := classReach(st)
+func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, st *StepTime, r stepReach, out []Effect) []Effect {
+	leaves, crossing, experts := r.leaves, r.crossing, r.experts
 	domain := nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
-	if !leaves && st.BubbleCommS == 0 && domain <= 8 {
+	if !leaves.any() && st.BubbleCommS == 0 && domain <= 8 {
 		return nil
 	}
-	t := effectTimer{w: *w, gpu: gpu, d: d, fv: *fv, dp: dp, micro: micro, stepS: st.StepS,
+	t := effectTimer{w: w, gpu: gpu, d: d, dp: dp, micro: micro, stepS: st.StepS,
 		out: out[:0]}
 	if fv.sharing() {
-		t.fv.othersBusy = st.crossingS() / st.StepS // as solved for st
+		solved := *fv
+		solved.othersBusy = st.crossingS() / st.StepS // as solved for st
 		if fv.aligned {
-			t.fv.othersBusy = 1 // they cross whenever this job does
+			solved.othersBusy = 1 // they cross whenever this job does
 		}
+		fv = &solved
 	} else {
 		// st was timed once on fv as it is here (stepTime), so a change
 		// that cannot reach a class leaves it as st has it.
@@ -55,20 +60,20 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 	if out == nil {
 		t.out = make([]Effect, 0, maxEffects)
 	}
-	if leaves {
-		t.without(EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing", idealBackEnd)
+	if leaves.any() { // an ideal back end cannot reach a class inside the NVLink domain
+		t.withoutIn(fv, EffectBackEnd, "against a back end as fast as NVLink, with no latency, oversubscription, collisions or sharing", leaves, idealBackEnd)
 	}
 	if crossing.any() {
-		crossingEffects(&t, crossing)
+		crossingEffects(&t, fv, crossing)
 	}
 	if detail := inNetworkDetail(st); detail != "" {
-		t.withoutIn(EffectInNetwork, detail, inNetworkReach(w), noInNetwork)
+		t.withoutIn(fv, EffectInNetwork, detail, inNetworkReach(w), noInNetwork)
 	}
 	if experts {
-		t.withoutIn(EffectExperts, expertsDetail(w.EP, domain), expertsReach, expertsOnNVLink)
+		t.withoutIn(fv, EffectExperts, expertsDetail(w.EP, domain), expertsReach, expertsOnNVLink)
 	}
 	if domain > 8 {
-		t.without(EffectNVLink, "the "+strconv.Itoa(domain)+"-GPU domain against an 8-GPU server's (negative: time saved)", serverDomain)
+		t.without(fv, EffectNVLink, "the "+strconv.Itoa(domain)+"-GPU domain against an 8-GPU server's (negative: time saved)", serverDomain)
 	}
 	if st.BubbleCommS > 0 {
 		t.out = append(t.out, Effect{Name: EffectCritical, Detail: "collectives each pipeline stage waits for, repeated in the bubble", DeltaS: st.BubbleCommS})
@@ -154,15 +159,17 @@ const maxEffects = 11
 
 // effectTimer times a planned step again with one effect of its fabric
 // removed at a time. It lives on its caller's stack: the steps it times
-// keep their traffic classes in scratch, read by none. It holds the
-// workload and view as copies: pointers to its caller's would put them
-// on the heap (what a step's classes hold and the effects' list leak,
-// and with them every pointer in the timer).
+// keep their traffic classes in scratch, read by none. It reads the
+// workload in place, never changing it: the estimate's resolution (a
+// copy was a fiftieth of an estimate). The view as planned (the other
+// jobs' crossing time as solved) each timing is given, and changes a
+// copy of: held in the timer, the caller's view would leak to the heap
+// with every pointer the timer holds (what a step's classes hold and
+// the effects' list leak).
 type effectTimer struct {
-	w         Workload
+	w         *Workload
 	gpu       *GPUSpec
 	d         *JCTData
-	fv        fabricView // as planned (the other jobs' crossing time as solved)
 	dp, micro int
 	stepS     float64 // the planned step
 	out       []Effect
@@ -173,22 +180,23 @@ type effectTimer struct {
 	planned *StepTime
 }
 
-// without times the step again with the view change makes and records
-// the difference as the named effect, which it returns.
-func (t *effectTimer) without(name, detail string, change viewChange) *Effect {
-	return t.withoutIn(name, detail, ^classSet(0), change)
+// without times the step again on fv (the view as planned, left as it
+// is) with the view change makes and records the difference as the
+// named effect, which it returns.
+func (t *effectTimer) without(fv *fabricView, name, detail string, change viewChange) *Effect {
+	return t.withoutIn(fv, name, detail, ^classSet(0), change)
 }
 
 // withoutIn is without for a change that can reach only the classes of
 // reach: the planned step's others are copied, not timed again.
-func (t *effectTimer) withoutIn(name, detail string, reach classSet, change viewChange) *Effect {
-	v := t.fv
+func (t *effectTimer) withoutIn(fv *fabricView, name, detail string, reach classSet, change viewChange) *Effect {
+	v := *fv
 	change.apply(&v)
-	var alt StepTime
+	alt := StepTime{Classes: t.scratch[:0]}
 	if t.planned != nil && reach != ^classSet(0) {
-		alt = stepOnceFrom(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0], &stepReuse{from: t.planned, reach: reach})
+		stepInto(&alt, t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, &stepReuse{from: t.planned, reach: reach})
 	} else {
-		alt = stepTime(&t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA, t.scratch[:0])
+		stepTimeInto(&alt, t.w, t.gpu, t.d, &v, t.dp, t.micro, RDMA)
 	}
 	t.out = append(t.out, Effect{Name: name, Detail: detail, DeltaS: t.stepS - alt.StepS})
 	return &t.out[len(t.out)-1]
@@ -229,17 +237,41 @@ func classIndex(name string) int {
 
 func (s classSet) any() bool { return s != 0 }
 
-// classReach reports whether any traffic class of st leaves the NVLink
-// domain, the classes crossing the tier above the leaves, and whether
-// expert traffic leaves the domain.
-func classReach(st *StepTime) (leaves bool, crossing classSet, experts bool) {
+// stepReach is classReach's answer for a step.
+type stepReach struct {
+	leaves, crossing classSet
+	experts          bool
+}
+
+// reachOf is classReach of st, as one value (an estimate works it out
+// once, for its baseline and its effects: placing its classes' names
+// is a switch on strings each).
+func reachOf(st *StepTime) (r stepReach) {
+	r.leaves, r.crossing, r.experts = classReach(st)
+	return r
+}
+
+// classReach reports the traffic classes of st that leave the NVLink
+// domain (the only ones an ideal back end can change: a group inside
+// one domain crosses no network), the classes crossing the tier above
+// the leaves (the only ones a change of that tier can: its ratio, lost
+// uplinks, crossing loss, hashing or background load reach a group's
+// share only where it crosses, crossOversub, coreLoad and hashedShare),
+// and whether expert traffic leaves the domain.
+func classReach(st *StepTime) (leaves, crossing classSet, experts bool) {
 	for i := range st.Classes {
 		c := &st.Classes[i]
-		leaves = leaves || c.CrossesFabric
-		if c.CrossesTier {
-			crossing |= classBit(c.Name)
+		if !c.CrossesFabric && !c.CrossesTier {
+			continue
 		}
-		experts = experts || (c.Name == ClassEP && c.CrossesFabric)
+		b := classBit(c.Name) // once: a switch on strings
+		if c.CrossesFabric {
+			leaves |= b
+		}
+		if c.CrossesTier {
+			crossing |= b
+		}
+		experts = experts || (b == 1<<epAt && c.CrossesFabric)
 	}
 	return leaves, crossing, experts
 }
@@ -247,27 +279,26 @@ func classReach(st *StepTime) (leaves bool, crossing classSet, experts bool) {
 // crossingEffects times the effects of the tier above the leaves:
 // oversubscription, static hashing, background traffic, spreading over
 // shared leaves and the other jobs on them.
-func crossingEffects(t *effectTimer, crossing classSet) {
-	fv := &t.fv
+func crossingEffects(t *effectTimer, fv *fabricView, crossing classSet) {
 	if load := fv.crossOversub(); load > 1 {
-		e := t.without(EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
-			noOversub)
+		e := t.withoutIn(fv, EffectOversub, crossing.String()+" cross it at "+fmtG2(load)+":1 (the leaf's "+fmtG2(fv.oversub)+":1 x "+fmtF0(100*fv.crossLoad())+"% of its ports busy)",
+			crossing, noOversub)
 		if e.DeltaS == 0 { // what leaves the leaf groups fits their uplinks (a packed ring's one edge per group)
 			t.out = t.out[:len(t.out)-1]
 		}
 	}
 	if fv.crossingEfficiency() < 1 {
-		t.without(EffectCrossing, crossingDetail(crossing, fv.crossingEfficiency()), noCrossingLoss)
+		t.withoutIn(fv, EffectCrossing, crossingDetail(crossing, fv.crossingEfficiency()), crossing, noCrossingLoss)
 	}
 	if fv.ecmp() {
-		t.without(EffectECMP, staticDetail(*fv), adaptive)
+		t.withoutIn(fv, EffectECMP, staticDetail(*fv), crossing, adaptive)
 	}
 	if fv.bgLeaf > 0 || fv.bgSpine > 0 {
-		t.without(EffectBackdrop, "other traffic holds "+fmtF0(100*fv.bgLeaf)+"% of the leaf uplinks and "+fmtF0(100*fv.bgSpine)+"% of the spine uplinks",
-			noBackdrop)
+		t.withoutIn(fv, EffectBackdrop, "other traffic holds "+fmtF0(100*fv.bgLeaf)+"% of the leaf uplinks and "+fmtF0(100*fv.bgSpine)+"% of the spine uplinks",
+			crossing, noBackdrop)
 	}
 	if fv.spread {
-		e := t.without(EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
+		e := t.without(fv, EffectSpread, "every group leaving the NVLink domain crosses the tier above the leaves; packed, only groups wider than a leaf group would",
 			packed)
 		if e.DeltaS < 0 {
 			e.Detail = "packed, this job fills its own leaves' uplinks; spread over leaves shared with " + strconv.Itoa(fv.jobs-1) +
@@ -279,16 +310,47 @@ func crossingEffects(t *effectTimer, crossing classSet) {
 		if !fv.aligned {
 			detail = strconv.Itoa(fv.jobs) + " jobs share the leaves; the others cross the tier " + fmtF0(100*fv.othersBusy) + "% of the time, in random phase"
 		}
-		t.without(EffectOtherJobs, detail,
+		t.without(fv, EffectOtherJobs, detail,
 			othersIdle)
 	}
 }
 
 // crossingDetail is the tier-crossing effect's detail for the classes
-// crossing at efficiency eff, written into one buffer (%.0f by
-// strconv): joined with + it was a string for the number and another
-// for the whole, in every estimate that crosses the tier.
+// crossing at efficiency eff, the last one written for that set of
+// classes kept (crossingDetails): the efficiency is the data's, the
+// same in nearly every estimate, and writing the detail (a float
+// formatted, 170 bytes allocated) was a twentieth of an estimate that
+// crosses the tier.
 func crossingDetail(crossing classSet, eff float64) string {
+	if int(crossing) >= len(crossingDetails) {
+		return writeCrossingDetail(crossing, eff)
+	}
+	slot, bits := &crossingDetails[crossing], math.Float64bits(eff)
+	if k := slot.Load(); k != nil && k.effBits == bits {
+		return k.text
+	}
+	text := writeCrossingDetail(crossing, eff)
+	slot.Store(&keptDetail{effBits: bits, text: text})
+	return text
+}
+
+// crossingDetails holds, for each set of classes, the last crossing
+// detail written and the efficiency's bits it was written for: one
+// answer a set (32 in all), each replaced whole, never changed, so a
+// reader on another goroutine sees a key and its text together.
+var crossingDetails [1 << maxClasses]atomic.Pointer[keptDetail]
+
+// keptDetail is one detail text kept with the float bits it was
+// written for.
+type keptDetail struct {
+	effBits uint64
+	text    string
+}
+
+// writeCrossingDetail writes crossingDetail's text into one buffer (%.0f
+// by strconv): joined with + it was a string for the number and another
+// for the whole.
+func writeCrossingDetail(crossing classSet, eff float64) string {
 	const rest = "% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)"
 	var buf [256]byte // on the stack: the five classes' names, the number and rest fit
 	b := append(buf[:0], crossing.String()...)

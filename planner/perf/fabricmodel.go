@@ -365,7 +365,7 @@ func (fv *fabricView) fracMatters() bool {
 // ok is false where the GPU's NVSwitch has none or the group is not
 // local.
 func (m *netModel) nvlsAllReduce(bytes float64, g *commGroup) (collTime, bool) {
-	in := m.d.InNetwork
+	in := &m.d.InNetwork // by pointer: the constants are read, and copying them cost more than the reads
 	if !g.local || g.ranks < 2 || m.nvlsEff <= 0 {
 		return collTime{}, false
 	}
@@ -387,7 +387,7 @@ func (m *netModel) nvlsAllReduce(bytes float64, g *commGroup) (collTime, bool) {
 // one domain, where the GPU has no NVLS, or with fewer than 2 heads
 // ("NVLS/NVLStree needs at least 2 channels").
 func (m *netModel) nvlsTreeAllReduce(bytes float64, g *commGroup) (collTime, bool) {
-	in := m.d.InNetwork
+	in := &m.d.InNetwork // by pointer: the constants are read, and copying them cost more than the reads
 	if g.local || g.nodes < 2 || g.perNode < 2 || m.nvlsEff <= 0 || m.fv.nicsPerServer <= 0 {
 		return collTime{}, false
 	}
@@ -418,7 +418,7 @@ func (m *netModel) nvlsTreeAllReduce(bytes float64, g *commGroup) (collTime, boo
 // stages pipeline, so the slower sets the time. ok is false where the
 // switches have no SHARP or it is not enabled.
 func (m *netModel) sharpAllReduce(bytes float64, g *commGroup) (collTime, bool) {
-	in := m.d.InNetwork
+	in := &m.d.InNetwork // by pointer: the constants are read, and copying them cost more than the reads
 	if !m.fv.sharp || g.local || g.nodes < 2 {
 		return collTime{}, false
 	}

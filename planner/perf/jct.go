@@ -295,7 +295,15 @@ func (n *Network) view() fabricView {
 
 // jobView is the network with the resolved workload w placed on it.
 func (n *Network) jobView(w *Workload, d *JCTData) fabricView {
-	fv := n.view()
+	var fv fabricView
+	n.placeInto(&fv, w, d)
+	return fv
+}
+
+// placeInto writes jobView's view into fv (an estimate's, in place:
+// returned, the view was copied twice).
+func (n *Network) placeInto(fv *fabricView, w *Workload, d *JCTData) {
+	*fv = n.view()
 	fv.spread = w.Placement == PlaceSpread
 	fv.jobs = max(w.Jobs, 1)
 	fv.qps = float64(w.QueuePairs)
@@ -315,7 +323,6 @@ func (n *Network) jobView(w *Workload, d *JCTData) fabricView {
 	fv.aligned = w.Phase == PhaseAligned
 	fv.algorithm = w.Algorithm
 	fv.setJobSize(max(n.GPUs/fv.jobs, 1), n.ServerPorts)
-	return fv
 }
 
 // setJobSize records the job's servers and the leaf uplinks its
@@ -426,12 +433,14 @@ func fillOverlaps(w *Workload, d *JCTData) {
 // it is timed as entered (as if the memory were there), its Memory says
 // by how much it is over, and with parts.Fix, Fix holds the change that
 // fits at the least step time, timed.
-func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
-	r := parts.Memo.resolve(w, d)
+func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
+	r := parts.Memo.resolve(&in, d)
 	if r.err != nil {
 		return nil, r.err
 	}
-	w, m, gpu := r.w, r.m, r.gpu
+	// w is the resolution's, shared with the memo's other callers: read,
+	// never written (a copy of it was three of an estimate's copies).
+	w, m, gpu := &r.w, r.m, r.gpu
 	n := &job.Network
 	jobs := max(w.Jobs, 1)
 	gpus := n.GPUs / jobs // each job's share
@@ -454,33 +463,56 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 	if err := checkBatch(w, dp); err != nil {
 		return nil, err
 	}
-	micro := microbatches(&w, dp)
-	mem := parts.Memo.memoryUse(w, gpu, d, dp)
-	j := &JCT{Workload: w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: n.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
+	micro := microbatches(w, dp)
+	mem := parts.Memo.memoryUse(r, gpu, d, dp)
+	j := &JCT{Workload: *w, ModelName: m.Name, GPU: gpu, DP: dp, Microbatches: micro, IdleGPUs: n.GPUs - jobs*dp*w.modelParallel(), Memory: mem}
+	j.Workload.computeEff = 0 // the compute efficiency is the steps' alone: a caller may change the workload and time it again
 	if m.Key == "custom" {
 		j.ModelName = fmt.Sprintf("custom %.0fB", w.ParamsB)
 	}
-	fv := n.jobView(&w, d)
-	j.locals.d, fv.locals = d, &j.locals // this estimate's alone: not in jobView, whose views outlive it
-	// The compute efficiency depends on the workload and GPU alone: work
-	// it out once for every timing below.
-	wt := w
-	wt.computeEff = r.computeEff
-	j.Planned = stepTime(&wt, gpu, d, &fv, dp, micro, RDMA, j.classes[:0:maxClasses])
-	j.Baseline = stepTime(&wt, gpu, d, &fv, dp, micro, TCP, j.classes[maxClasses:maxClasses])
+	var fv fabricView
+	n.placeInto(&fv, w, d)
+	if fv.sharing() {
+		// This estimate's alone: not in jobView, whose views outlive it.
+		// Only for jobs solved for others sharing their leaves, whose
+		// every step is timed whole: otherwise the baseline and the
+		// effects copy the planned step's classes inside the NVLink
+		// domain, and remembering them cost more than it saved.
+		j.locals.d, fv.locals = d, &j.locals
+	}
+	// The steps below read the compute efficiency the resolution worked
+	// out once (w.computeEff).
+	reach := j.timeSteps(w, gpu, d, &fv, dp, micro)
 	j.Gain = j.Baseline.StepS / j.Planned.StepS
 	if parts.Fix && !mem.Fits() {
-		j.Fix = cheapestMemoryFix(job, w, gpu, d, gpus, parts.Detail)
+		j.Fix = cheapestMemoryFix(job, j.Workload, gpu, d, gpus, parts.Detail)
 	}
 	if parts.Detail {
-		j.Effects = fabricEffects(&wt, gpu, d, &fv, dp, micro, &j.Planned, j.effects[:0])
-		j.fixedBatch = timeFullPipeline(&wt, gpu, d, &fv, dp, micro)
+		j.Effects = fabricEffects(w, gpu, d, &fv, dp, micro, &j.Planned, reach, j.effects[:0])
+		j.fixedBatch = timeFullPipeline(w, gpu, d, &fv, dp, micro)
 		j.Findings = j.findings()
 		if job.PlanFindings != nil {
 			j.Findings = append(j.Findings, job.PlanFindings(gpu, j.Planned.Classes)...)
 		}
 	}
 	return j, nil
+}
+
+// timeSteps times j's planned step and its TCP/IP baseline, each into
+// its place, and returns the planned step's classes' reach.
+func (j *JCT) timeSteps(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int) stepReach {
+	j.Planned.Classes, j.Baseline.Classes = j.classes[:0:maxClasses], j.classes[maxClasses:maxClasses]
+	stepTimeInto(&j.Planned, w, gpu, d, fv, dp, micro, RDMA)
+	reach := reachOf(&j.Planned)
+	if fv.othersBusy < 0 && fv.sharing() { // solved for the other jobs: nothing to copy
+		stepTimeInto(&j.Baseline, w, gpu, d, fv, dp, micro, TCP)
+		return reach
+	}
+	// TCP/IP reaches only the classes that leave the NVLink domain (a
+	// group inside one crosses no network): the others, and the compute,
+	// are the planned step's.
+	stepInto(&j.Baseline, w, gpu, d, fv, dp, micro, TCP, &stepReuse{from: &j.Planned, reach: reach.leaves})
+	return reach
 }
 
 // stepTime is the JCT model proper (research/jct-modelling.md A4):
@@ -493,20 +525,30 @@ func Estimate(job Job, w Workload, d *JCTData, parts Parts) (*JCT, error) {
 // fv are read, never changed (pointers: a step is timed many times per
 // estimate, and copying them was a fifth of its cost).
 func stepTime(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass) StepTime {
+	st := StepTime{Classes: classBuffer(classes)}
+	stepTimeInto(&st, w, gpu, d, fv, dp, micro, tr)
+	return st
+}
+
+// stepTimeInto is stepTime written into st, its classes into st.Classes,
+// which must have room for every class (classBuffer). Written in place,
+// a step is not copied on its way to where it is kept (returned, it was
+// copied once or twice).
+func stepTimeInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport) {
 	if fv.othersBusy >= 0 || !fv.spread || fv.jobs <= 1 {
-		return stepOnceFrom(w, gpu, d, fv, dp, micro, tr, classes, nil) // not through stepOnce: one copy of the step fewer
+		stepInto(st, w, gpu, d, fv, dp, micro, tr, nil)
+		return
 	}
 	shared := *fv
 	shared.othersBusy = 1
-	st := stepOnce(w, gpu, d, &shared, dp, micro, tr, classes)
+	stepInto(st, w, gpu, d, &shared, dp, micro, tr, nil)
 	if shared.aligned { // the others cross whenever this job does
-		return st
+		return
 	}
 	for range 4 {
 		shared.othersBusy = st.crossingS() / st.StepS
-		st = stepOnce(w, gpu, d, &shared, dp, micro, tr, st.Classes)
+		stepInto(st, w, gpu, d, &shared, dp, micro, tr, nil)
 	}
-	return st
 }
 
 // crossingS is the time per step the job's traffic crosses the tier above
@@ -533,8 +575,11 @@ func gradientSync(net *netModel, zs int, gradBytes, paramBytes float64, g *commG
 	if zs == 3 {
 		gathers = 2
 	}
-	rs, ag := net.reduceScatterPair(gradBytes, paramBytes, g)
-	return collTime{time: rs.time + gathers*ag.time, busbw: rs.busbw, algo: rs.algo, proto: rs.proto, gatherS: gathers * ag.time}
+	var t collTime
+	agS := net.reduceScatterPair(gradBytes, paramBytes, g, &t)
+	t.time += gathers * agS
+	t.gatherS = gathers * agS
+	return t
 }
 
 // stepEfficiency is the compute efficiency of w's step: the one the
@@ -557,20 +602,37 @@ func stepOnce(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro i
 	return stepOnceFrom(w, gpu, d, fv, dp, micro, tr, classes, nil)
 }
 
-// stepReuse is a step timed before (from) on a view that differs from
-// the one being timed only in what can reach the classes of reach: the
-// other classes are copied from it, not timed again.
+// stepReuse is a step timed before (from), of the same workload, GPU,
+// data and size, on a view that differs from the one being timed only in
+// what can reach the classes of reach: the other classes, and the
+// compute, are copied from it, not timed again.
 type stepReuse struct {
 	from  *StepTime
 	reach classSet
 }
 
+// computeS is the compute time of a step of w on gpu of hwFLOPs on GPUs
+// of peakFLOPS in all: r's step's, timed for the same workload, GPU,
+// data and size (nil: worked out).
+func (r *stepReuse) computeS(w *Workload, gpu *GPUSpec, d *JCTData, hwFLOPs, peakFLOPS float64) float64 {
+	if r != nil {
+		return r.from.ComputeS
+	}
+	return hwFLOPs / (peakFLOPS * stepEfficiency(w, gpu, d))
+}
+
 // class is the class at place i of classOrder in r's step when r says
 // the change cannot reach it (nil: time it). By place, not name: a step
 // timed afresh asks for each class, and placing a name was most of it.
-func (r *stepReuse) class(i int) *TrafficClass {
+// at is where the step being timed puts it: the same place in r's step,
+// timed for the same workload and size (the same classes, in order),
+// which is looked at first.
+func (r *stepReuse) class(i, at int) *TrafficClass {
 	if r == nil || r.reach&(1<<i) != 0 {
 		return nil
+	}
+	if at < len(r.from.Classes) && r.from.Classes[at].Name == classOrder[i] {
+		return &r.from.Classes[at]
 	}
 	for k := range r.from.Classes {
 		if c := &r.from.Classes[k]; c.Name == classOrder[i] {
@@ -592,6 +654,17 @@ const (
 // stepOnceFrom is stepOnce, the classes r says are unchanged copied from
 // its step (nil: every class timed).
 func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, classes []TrafficClass, r *stepReuse) StepTime {
+	st := StepTime{Classes: classBuffer(classes)}
+	stepInto(&st, w, gpu, d, fv, dp, micro, tr, r)
+	return st
+}
+
+// stepInto is stepOnceFrom written into st, every field set, its classes
+// into st.Classes, which must have room for every class (classBuffer)
+// and not be r's step's. It never stores a slice into st but st.Classes
+// resliced: a slice stored through st would leak its caller's buffer
+// (StepSeconds's, the effects' timer's) to the heap.
+func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, tr Transport, r *stepReuse) {
 	c := &d.Collective
 	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
@@ -605,37 +678,45 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 		hwFLOPs *= 4.0 / 3
 	}
 	peak := gpu.PeakTFLOPS * 1e12
-	st := StepTime{Transport: tr, Classes: classBuffer(classes)}
-	st.ComputeS = hwFLOPs / (usedGPUs * peak * stepEfficiency(w, gpu, d))
+	st.Classes = st.Classes[:0]
+	st.Transport, st.BubbleS, st.BubbleCommS, st.StepS = tr, 0, 0, 0
+	st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = 0, "", ""
+	st.ComputeS = r.computeS(w, gpu, d, hwFLOPs, usedGPUs*peak)
 
-	net := netModelOn(fv, gpu, d, tr)
+	var net netModel
+	net.init(fv, gpu, d, tr)
+	net.fv = fv
 	layersPerStage := float64(w.Layers) / float64(w.PP)
 	passes := 4.0 // collectives per layer and micro-batch: 2 forward, 2 backward
 	if w.Recompute {
 		passes = 6
 	}
 	actBytes := float64(w.MicroBatch) * w.localSeq() * float64(w.Hidden) * c.ActivationBytes
-	var critical classSet // the places of the classes on the pipeline's critical path (addBubble)
+	var critical classSet // the places of the classes on the pipeline's critical path (finish)
+	dpIndex := -1         // the data-parallel class's place in st.Classes
 
+	// Each class is copied from r's step or timed into its place in
+	// st.Classes (a class built and then appended was copied twice).
 	// Tensor parallel: Megatron's all-reduces (or reduce-scatter +
 	// all-gather with sequence parallelism: the same volume) per layer.
 	if w.TP > 1 {
-		if kc := r.class(tpAt); kc != nil {
-			st.Classes = append(st.Classes, *kc)
+		if kc := r.class(tpAt, len(st.Classes)); kc != nil {
+			*st.addClass() = *kc
 		} else {
 			var g commGroup
 			net.groupInto(&g, w.TP, 1, false)
 			one := net.allReduce(actBytes, &g)
 			n := passes * layersPerStage * float64(micro)
-			st.Classes = append(st.Classes, net.class(ClassTP, &g, one, n, *w.OverlapTP))
+			net.classInto(st.addClass(), ClassTP, &g, &one, n, *w.OverlapTP)
 		}
 		critical |= 1 << (len(st.Classes) - 1)
 	}
 	// Data parallel: gradient reduce over dp ranks (stride tp), reduce-
 	// scatter + all-gather with a sharded optimizer.
 	if dp > 1 {
-		if kc := r.class(dpAt); kc != nil {
-			st.Classes = append(st.Classes, *kc)
+		dpIndex = len(st.Classes)
+		if kc := r.class(dpAt, dpIndex); kc != nil {
+			*st.addClass() = *kc
 			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = r.from.BusBWGBs, r.from.BusBWAlgo, r.from.BusBWProto
 		} else {
 			shard := w.ParamsB * 1e9 / float64(w.TP*w.PP*w.EP)
@@ -645,10 +726,10 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			net.groupInto(&g, dp*w.cp(), w.TP, false)
 			zs := w.zeroStage()
 			t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, &g)
-			cl := net.class(ClassDP, &g, t, 1, *w.OverlapDP)
+			cl := st.addClass()
+			net.classInto(cl, ClassDP, &g, &t, 1, *w.OverlapDP)
 			reduceW, gatherW := gradientWindows(d, w.Recompute, zs, st.ComputeS, micro)
-			exposeGradientSync(&cl, t.gatherS, reduceW, gatherW)
-			st.Classes = append(st.Classes, cl)
+			exposeGradientSync(cl, t.gatherS, reduceW, gatherW)
 			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
 		}
 	}
@@ -656,14 +737,14 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 	// send backward per micro-batch and virtual stage; each TP rank sends
 	// its 1/tp slice (Megatron's scatter-gather).
 	if w.PP > 1 {
-		if kc := r.class(ppAt); kc != nil {
-			st.Classes = append(st.Classes, *kc)
+		if kc := r.class(ppAt, len(st.Classes)); kc != nil {
+			*st.addClass() = *kc
 		} else {
 			var g commGroup
 			net.groupInto(&g, 2, w.TP*w.cp()*dp, false)
 			one := net.p2p(actBytes/float64(w.TP), &g)
 			n := 2 * float64(micro*w.VPP)
-			st.Classes = append(st.Classes, net.class(ClassPP, &g, one, n, *w.OverlapPP))
+			net.classInto(st.addClass(), ClassPP, &g, &one, n, *w.OverlapPP)
 		}
 	}
 	// Context parallel: each GPU's K and V (kv_heads/heads of h wide)
@@ -671,23 +752,23 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 	// backward (K and V again, then their gradients), one more forward
 	// with recomputation (Megatron-Core's ring attention).
 	if cp := w.cp(); cp > 1 {
-		if kc := r.class(cpAt); kc != nil {
-			st.Classes = append(st.Classes, *kc)
+		if kc := r.class(cpAt, len(st.Classes)); kc != nil {
+			*st.addClass() = *kc
 		} else {
 			var g commGroup
 			net.groupInto(&g, cp, w.TP, false)
 			kv := 2 * actBytes * w.kvShare() / float64(w.TP)
 			one := net.p2p(kv, &g)
 			n := (passes - 1) * float64(cp-1) * layersPerStage * float64(micro)
-			st.Classes = append(st.Classes, net.class(ClassCP, &g, one, n, *w.OverlapCP))
+			net.classInto(st.addClass(), ClassCP, &g, &one, n, *w.OverlapCP)
 		}
 		critical |= 1 << (len(st.Classes) - 1)
 	}
 	// Expert parallel: all-to-all dispatch and combine of each token's
 	// top-k copies, forward and backward, in every MoE layer.
 	if w.EP > 1 && w.Experts > 1 {
-		if kc := r.class(epAt); kc != nil {
-			st.Classes = append(st.Classes, *kc)
+		if kc := r.class(epAt, len(st.Classes)); kc != nil {
+			*st.addClass() = *kc
 		} else {
 			var g commGroup
 			net.groupInto(&g, w.EP, w.TP, true)
@@ -697,36 +778,68 @@ func stepOnceFrom(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mic
 			bytes := actBytes / float64(w.TP) * float64(max(w.TopK, 1))
 			one := net.allToAllRouted(bytes, &g, moeRouting{topK: w.TopK, nodes: w.RouteNodes})
 			n := passes * layersPerStage * float64(micro)
-			st.Classes = append(st.Classes, net.class(ClassEP, &g, one, n, *w.OverlapEP))
+			net.classInto(st.addClass(), ClassEP, &g, &one, n, *w.OverlapEP)
 		}
 		critical |= 1 << (len(st.Classes) - 1)
 	}
-	st.limitOverlap()
-	st.addBubble(w, micro, critical)
-	st.StepS = st.ComputeS + st.BubbleS + st.ExposedCommS()
+	st.finish(w, micro, critical, dpIndex)
 	st.TokensPerS = tokens / st.StepS
 	st.MFU = modelFLOPs / (st.StepS * usedGPUs * peak)
 	st.Days = w.TokensTotal / st.TokensPerS / 86400
-	return st
 }
 
-// addBubble adds the pipeline bubble of w's step over micro
-// micro-batches: (pp-1)/(vpp·m) of a stage's time per step, which holds
+// addClass makes room for one more class at the end of s.Classes and
+// returns it, for a class to be timed into its place. The room is
+// there: classBuffer gives a step room for every class. (Grown by
+// append, the classes would leak to the heap through s, and with them
+// every caller's buffer: StepSeconds's, the effects' timer.)
+func (s *StepTime) addClass() *TrafficClass {
+	n := len(s.Classes)
+	s.Classes = s.Classes[:n+1]
+	return &s.Classes[n]
+}
+
+// finish works out the step from its classes in one pass over them:
+// each class's hidden time capped at the compute (limitOverlap's rule,
+// but for the data-parallel class at place dpIndex, which
+// exposeGradientSync set), the pipeline bubble of w's step over micro
+// micro-batches, (pp-1)/(vpp·m) of a stage's time per step, which holds
 // its compute and the tensor-, context- and expert-parallel collectives
 // on its critical path (Narayanan et al. SC21, eq. 2), the classes at
 // the places critical holds (by place, not by name: comparing each
-// class's name cost more than the sum).
-func (s *StepTime) addBubble(w *Workload, micro int, critical classSet) {
-	if w.PP <= 1 {
-		return
+// class's name cost more than the sum), and the step: compute, bubble
+// and every class's exposed time (ExposedCommS), summed in class order
+// as three passes summed them.
+func (s *StepTime) finish(w *Workload, micro int, critical classSet, dpIndex int) {
+	frac := 0.0
+	if w.PP > 1 {
+		frac = float64(w.PP-1) / float64(w.VPP*micro)
+	} else {
+		critical = 0 // no bubble
 	}
-	frac := float64(w.PP-1) / float64(w.VPP*micro)
-	for i := range s.Classes {
-		if critical&(1<<i) != 0 {
-			s.BubbleCommS += frac * s.Classes[i].ExposedS
+	// Summed in locals, not through s: its stores to the classes would
+	// make each sum a load and a store.
+	compute, bubbleComm, exposed := s.ComputeS, 0.0, 0.0
+	classes := s.Classes
+	bit := classSet(1) // 1 << i, walked (a shift by a variable is tested for its width)
+	for i := range classes {
+		c := &classes[i]
+		e := c.ExposedS
+		if i != dpIndex && c.TimeS > 0 {
+			e = max(e, c.TimeS-compute)
+			c.ExposedS = e
 		}
+		if critical&bit != 0 {
+			bubbleComm += frac * e
+		}
+		exposed += e
+		bit <<= 1
 	}
-	s.BubbleS = frac*s.ComputeS + s.BubbleCommS
+	s.BubbleCommS = bubbleComm
+	if w.PP > 1 {
+		s.BubbleS = frac*compute + bubbleComm
+	}
+	s.StepS = compute + s.BubbleS + exposed
 }
 
 // maxClasses is the traffic classes a step can have: tensor, data,
@@ -734,9 +847,9 @@ func (s *StepTime) addBubble(w *Workload, micro int, critical classSet) {
 const maxClasses = 5
 
 // classBuffer is classes emptied for a step's traffic classes, or new
-// room for them when nil.
+// room for them when nil or short of room for every class (addClass).
 func classBuffer(classes []TrafficClass) []TrafficClass {
-	if classes == nil {
+	if cap(classes) < maxClasses {
 		return make([]TrafficClass, 0, maxClasses)
 	}
 	return classes[:0]
@@ -774,6 +887,16 @@ func newNetModel(fv fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 // netModelOn is newNetModel reading fv in place, which must not change
 // while the model is in use.
 func netModelOn(fv *fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel {
+	var m netModel
+	m.init(fv, gpu, d, tr)
+	m.fv = fv
+	return m
+}
+
+// init makes m the model of fv for tr on gpu, every field set but m.fv,
+// which its caller sets to fv (a step builds its model in place:
+// returned, it was copied; stored here, fv would leak to the heap).
+func (m *netModel) init(fv *fabricView, gpu *GPUSpec, d *JCTData, tr Transport) {
 	perNIC := fv.nicGbps / 8 // GB/s
 	switch {
 	case tr == TCP:
@@ -786,17 +909,14 @@ func netModelOn(fv *fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 	if fv.ideal { // every GPU's share of the back end as fast as its NVLink
 		perNIC = gpu.NVLinkGBs * d.Efficiency.NVLink * float64(fv.gpusPerServer) / float64(max(fv.nicsPerServer, 1))
 	}
-	m := netModel{
-		fv: fv, d: d,
-		nvlinkGBs:    gpu.NVLinkGBs * d.Efficiency.NVLink,
-		nodeGBs:      perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost),
-		domain:       nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer),
-		netHopUS:     d.Collective.NetHopUS,
-		intraHopUS:   d.Collective.NVLinkHopUS,
-		perSwitchUS:  d.switchHopUS(fv.fabric),
-		nvlinkRawGBs: gpu.NVLinkGBs, nvlsEff: gpu.NVLSEfficiency, nicEff: 1,
-		nvlsTreeGBs: gpu.NVLSTreeChannelGBs,
-	}
+	m.d, m.protos = d, d.protocols
+	m.nvlinkGBs = gpu.NVLinkGBs * d.Efficiency.NVLink
+	m.nodeGBs = perNIC * float64(fv.nicsPerServer) * (1 - fv.bwLost)
+	m.domain = nvlinkDomain(fv.nvlinkDomain, gpu, fv.gpusPerServer)
+	m.netHopUS, m.intraHopUS, m.netExtraUS = d.Collective.NetHopUS, d.Collective.NVLinkHopUS, 0
+	m.perSwitchUS, m.ideal = d.switchHopUS(fv.fabric), false
+	m.nvlinkRawGBs, m.nvlsEff, m.nicEff = gpu.NVLinkGBs, gpu.NVLSEfficiency, 1
+	m.nvlsTreeGBs = gpu.NVLSTreeChannelGBs
 	if fv.noNVLS {
 		m.nvlsEff = 0
 	}
@@ -810,8 +930,6 @@ func netModelOn(fv *fabricView, gpu *GPUSpec, d *JCTData, tr Transport) netModel
 	if fv.ideal {
 		m.netHopUS, m.perSwitchUS, m.ideal = 0, 0, true
 	}
-	m.protos = d.protocols
-	return m
 }
 
 // commGroup is one communicator as laid out on the cluster: Megatron
@@ -884,7 +1002,7 @@ func (m *netModel) groupInto(g *commGroup, ranks, stride int, allToAll bool) {
 		return
 	}
 	g.perNode = min(ranks, max(1, m.domain/stride))
-	g.nodes = fabric.CeilDiv(ranks, g.perNode)
+	g.nodes = ceilDiv(ranks, g.perNode)
 	g.netGBs = m.nodeGBs * float64(g.perNode) / float64(m.fv.gpusPerServer)
 	if m.domain > m.fv.gpusPerServer && m.fv.nicsPerServer > 0 { // rack-scale: the NICs its channels cross by
 		g.netGBs = min(g.netGBs, m.d.RackScale.NetChannels*m.nodeGBs/float64(m.fv.nicsPerServer))
@@ -893,7 +1011,7 @@ func (m *netModel) groupInto(g *commGroup, ranks, stride int, allToAll bool) {
 	if m.ideal {
 		g.switchUS = 0
 	}
-	servers := fabric.CeilDiv(span, m.fv.gpusPerServer)
+	servers := ceilDiv(span, m.fv.gpusPerServer)
 	if m.fv.tiers >= 2 && (m.fv.spread || servers > m.fv.serversPerUnit) {
 		g.crossesSU = true
 		g.crossesCore = m.fv.tiers >= 3 && (m.fv.spread || servers > m.fv.podServers())
@@ -910,6 +1028,11 @@ func (m *netModel) groupInto(g *commGroup, ranks, stride int, allToAll bool) {
 		g.netGBs *= g.share
 	}
 }
+
+// ceilDiv is a/b rounded up, for a >= 0 and b > 0 (fabric.CeilDiv's
+// answer there), divided unsigned: a signed division tests for b = -1
+// first, and a step lays out each group with two or three of them.
+func ceilDiv(a, b int) int { return int((uint(a) + uint(b) - 1) / uint(b)) }
 
 // podServers is the servers under one pod's spines; a pod of unknown
 // size (a front end's third tier, which sidenet sizes without pods) is
@@ -947,7 +1070,7 @@ func (m *netModel) crossing(nodes, servers, perGroup int, allToAll bool) float64
 		return 1
 	}
 	if !allToAll {
-		return min(1, float64(fabric.CeilDiv(servers, max(perGroup, 1)))/n)
+		return min(1, float64(ceilDiv(servers, max(perGroup, 1)))/n)
 	}
 	k := min(n, n*float64(max(perGroup, 1))/float64(max(servers, 1)))
 	return max(0, n-k) / (n - 1)
@@ -1024,7 +1147,7 @@ func (r moeRouting) remotePeers(g *commGroup) int {
 // [collective] alltoall_peer_us). Its bus bandwidth is the logical one,
 // (n-1)/n of all copies over the time, as DeepEP reports it.
 func (m *netModel) allToAllRouted(bytes float64, g *commGroup, r moeRouting) collTime {
-	c := m.d.Collective
+	c := &m.d.Collective
 	if g.local {
 		t := rsFactor(g.ranks) * bytes / (m.nvlinkGBs * 1e9)
 		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + t, busbw: m.nvlinkGBs, proto: ProtoSimple}
@@ -1053,7 +1176,7 @@ func (m *netModel) allToAllRouted(bytes float64, g *commGroup, r moeRouting) col
 }
 
 func (m *netModel) p2p(bytes float64, g *commGroup) collTime {
-	c := m.d.Collective
+	c := &m.d.Collective
 	if g.local {
 		return collTime{time: (c.BaseLatencyUS+m.intraHopUS)*us + bytes/(m.nvlinkGBs*1e9), busbw: m.nvlinkGBs, proto: ProtoSimple}
 	}
@@ -1070,10 +1193,11 @@ func (m *netModel) perGPUGBs(g *commGroup) float64 {
 	return b
 }
 
-// class is a traffic class of count collectives timed as one, of which
-// overlap is hidden behind compute.
-func (m *netModel) class(name string, g *commGroup, one collTime, count, overlap float64) TrafficClass {
+// classInto writes into c the traffic class of count collectives timed
+// as one, of which overlap is hidden behind compute; every field is set.
+func (m *netModel) classInto(c *TrafficClass, name string, g *commGroup, one *collTime, count, overlap float64) {
 	t := one.time * count
-	return TrafficClass{Name: name, Ranks: g.ranks, CrossesFabric: !g.local, CrossesTier: g.crossesSU,
-		BusBWGBs: one.busbw, Algorithm: one.algo, Protocol: one.proto, TimeS: t, ExposedS: t * (1 - overlap)}
+	c.Name, c.Ranks, c.CrossesFabric, c.CrossesTier = name, g.ranks, !g.local, g.crossesSU
+	c.BusBWGBs, c.Algorithm, c.Protocol = one.busbw, one.algo, one.proto
+	c.TimeS, c.ExposedS = t, t*(1-overlap)
 }

@@ -55,24 +55,24 @@ func TestLastEstimateKey(t *testing.T) {
 		for wi, w := range ws {
 			for di, d := range ds {
 				want := resolveOnce(w, d)
-				got := c.resolve(w, d)
-				if !reflect.DeepEqual(got, want) {
-					t.Fatalf("round %d workload %d data %d: resolved %+v, afresh %+v", round, wi, di, got, want)
+				got := c.resolve(&w, d)
+				if !reflect.DeepEqual(*got, want) {
+					t.Fatalf("round %d workload %d data %d: resolved %+v, afresh %+v", round, wi, di, *got, want)
 				}
 				if want.err != nil {
-					if again := c.resolve(w, d); again.err == got.err {
+					if again := c.resolve(&w, d); again.err == got.err {
 						t.Errorf("workload %d: the same error value handed out twice", wi)
 					}
 					continue
 				}
 				// Each question differs from the one before in one input.
-				a, b := want.gpu, d.GPUs["b200"]
+				a, b := got.gpu, d.GPUs["b200"]
 				for _, q := range []struct {
 					dp  int
 					d   *JCTData
 					gpu *GPUSpec
 				}{{8, ds[0], a}, {8, ds[0], b}, {8, ds[1], b}, {64, ds[1], b}, {64, ds[1], a}, {64, ds[0], a}} {
-					if got, want := c.memoryUse(want.w, q.gpu, q.d, q.dp), memoryUse(want.w, q.gpu, q.d, q.dp); got != want {
+					if got, want := c.memoryUse(got, q.gpu, q.d, q.dp), memoryUse(want.w, q.gpu, q.d, q.dp); got != want {
 						t.Errorf("round %d workload %d data %d: memory at dp %d on %s %+v, afresh %+v", round, wi, di, q.dp, q.gpu.Name, got, want)
 					}
 				}
@@ -82,7 +82,7 @@ func TestLastEstimateKey(t *testing.T) {
 	// Workloads that differ alone, asked at one size on one GPU.
 	for _, w := range []Workload{ws[0], ws[3], ws[6], ws[0]} {
 		r := resolveOnce(w, ds[0])
-		if got, want := c.memoryUse(r.w, r.gpu, ds[0], 8), memoryUse(r.w, r.gpu, ds[0], 8); got != want {
+		if got, want := c.memoryUse(&r, r.gpu, ds[0], 8), memoryUse(r.w, r.gpu, ds[0], 8); got != want {
 			t.Errorf("tp %d, micro-batch %d: memory %+v, afresh %+v", w.TP, w.MicroBatch, got, want)
 		}
 	}
@@ -103,7 +103,7 @@ func TestLastEstimateConcurrent(t *testing.T) {
 			for i := range 200 {
 				w := ws[(i+g)%len(ws)]
 				want := resolveOnce(w, d)
-				got := c.resolve(w, d)
+				got := c.resolve(&w, d)
 				if got.err != nil || want.err != nil {
 					if (got.err == nil) != (want.err == nil) {
 						t.Errorf("workload %d: error %v, afresh %v", (i+g)%len(ws), got.err, want.err)
@@ -111,11 +111,11 @@ func TestLastEstimateConcurrent(t *testing.T) {
 					}
 					continue
 				}
-				if got.computeEff != want.computeEff || !reflect.DeepEqual(got.w, want.w) {
+				if !reflect.DeepEqual(got.w, want.w) { // the compute efficiency (w.computeEff) included
 					t.Errorf("workload %d: %+v, afresh %+v", (i+g)%len(ws), got, want)
 					return
 				}
-				if m, wm := c.memoryUse(got.w, got.gpu, d, 8+i%3*8), memoryUse(got.w, got.gpu, d, 8+i%3*8); m != wm {
+				if m, wm := c.memoryUse(got, got.gpu, d, 8+i%3*8), memoryUse(got.w, got.gpu, d, 8+i%3*8); m != wm {
 					t.Errorf("workload %d: memory %+v, afresh %+v", (i+g)%len(ws), m, wm)
 					return
 				}

@@ -12,82 +12,94 @@ import "sync"
 type WorkloadMemo struct {
 	mu       sync.Mutex
 	d        *JCTData
-	resolved map[Workload]resolved
-	memory   map[Workload]map[int]MemoryUse // by resolved workload, then dp
+	resolved map[Workload]*resolved
+	// memory is by resolution (one per workload as given, never
+	// changed: its pointer stands for it), then dp.
+	memory map[*resolved]map[int]MemoryUse
 	// lastIn and lastOut are the workload resolved last and its answer,
-	// lastMemW and lastMem the workload whose memory was asked last and
-	// its answers: a sweep asks about one workload at every size, and
-	// comparing a workload costs less than hashing it (about 350 bytes).
+	// lastMemR and lastMem the resolution whose memory was asked last
+	// and its answers: a sweep asks about one workload at every size,
+	// and comparing a workload costs less than hashing it (about 350
+	// bytes).
 	lastIn   Workload
 	lastOut  *resolved
-	lastMemW Workload
+	lastMemR *resolved
 	lastMem  map[int]MemoryUse
 }
 
-// resolved is one workload as given, resolved against the data.
+// resolved is one workload as given, resolved against the data. The
+// memos hand it out by pointer, shared: it is never changed once made.
 type resolved struct {
-	w          Workload
-	m          *ModelSpec
-	gpu        *GPUSpec
-	computeEff float64 // the shapes' compute efficiency (0 when w gives its own)
-	err        error
+	// w is the workload resolved, its compute efficiency (computeEff)
+	// worked out when it gives none, for the steps to read.
+	w   Workload
+	m   *ModelSpec
+	gpu *GPUSpec
+	err error
 }
 
-// resolve is resolveWorkload with the compute efficiency, remembered.
-func (c *WorkloadMemo) resolve(w Workload, d *JCTData) resolved {
+// resolve is resolveWorkload with the compute efficiency, remembered;
+// the answer is shared and must not be changed.
+func (c *WorkloadMemo) resolve(w *Workload, d *JCTData) *resolved {
 	if c == nil {
 		return lastEstimate.resolve(w, d)
 	}
 	if !c.serves(d) {
-		return resolveOnce(w, d)
+		r := resolveOnce(*w, d)
+		return &r
 	}
 	c.mu.Lock()
-	if c.lastOut != nil && c.lastIn == w {
-		r := *c.lastOut
+	if c.lastOut != nil && c.lastIn == *w {
+		r := c.lastOut
 		c.mu.Unlock()
 		return r
 	}
-	r, ok := c.resolved[w]
+	r, ok := c.resolved[*w]
 	c.mu.Unlock()
 	if ok {
 		return r
 	}
-	if r = resolveOnce(w, d); r.err != nil {
+	fresh := resolveOnce(*w, d)
+	if fresh.err != nil {
 		// An error is never remembered: its caller may rewrite its
 		// field (the CLI names a file's line in it), which the next
 		// estimate would show.
-		return r
+		return &fresh
 	}
 	c.mu.Lock()
-	c.resolved[w] = r
-	c.lastIn, c.lastOut = w, &r
+	if r, ok = c.resolved[*w]; !ok { // another goroutine's, when it came first: one resolution a workload
+		r = &fresh
+		c.resolved[*w] = r
+	}
+	c.lastIn, c.lastOut = *w, r
 	c.mu.Unlock()
 	return r
 }
 
-// memoryUse is memoryUse, remembered.
-func (c *WorkloadMemo) memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
+// memoryUse is memoryUse of r's workload on gpu, remembered by r and dp
+// (gpu is r's).
+func (c *WorkloadMemo) memoryUse(r *resolved, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	if c == nil {
-		return lastEstimate.memoryUse(w, gpu, d, dp)
+		return lastEstimate.memoryUse(r, gpu, d, dp)
 	}
 	if !c.serves(d) {
-		return memoryUse(w, gpu, d, dp)
+		return memoryUse(r.w, gpu, d, dp)
 	}
 	c.mu.Lock()
 	byDP := c.lastMem
-	if byDP == nil || c.lastMemW != w {
-		if byDP = c.memory[w]; byDP == nil {
+	if byDP == nil || c.lastMemR != r {
+		if byDP = c.memory[r]; byDP == nil {
 			byDP = map[int]MemoryUse{}
-			c.memory[w] = byDP
+			c.memory[r] = byDP
 		}
-		c.lastMemW, c.lastMem = w, byDP
+		c.lastMemR, c.lastMem = r, byDP
 	}
 	m, ok := byDP[dp]
 	c.mu.Unlock()
 	if ok {
 		return m
 	}
-	m = memoryUse(w, gpu, d, dp)
+	m = memoryUse(r.w, gpu, d, dp)
 	c.mu.Lock()
 	byDP[dp] = m
 	c.mu.Unlock()
@@ -100,7 +112,7 @@ func (c *WorkloadMemo) serves(d *JCTData) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.d == nil {
-		c.d, c.resolved, c.memory = d, map[Workload]resolved{}, map[Workload]map[int]MemoryUse{}
+		c.d, c.resolved, c.memory = d, map[Workload]*resolved{}, map[*resolved]map[int]MemoryUse{}
 	}
 	return c.d == d
 }
@@ -110,7 +122,7 @@ func resolveOnce(w Workload, d *JCTData) resolved {
 	rw, m, gpu, err := resolveWorkload(w, d)
 	r := resolved{w: rw, m: m, gpu: gpu, err: err}
 	if err == nil && rw.ComputeEfficiency == 0 {
-		r.computeEff = computeEfficiency(rw, gpu, d)
+		r.w.computeEff = computeEfficiency(rw, gpu, d)
 	}
 	return r
 }

@@ -84,16 +84,17 @@ func TestWorkloadMemoKeepsNoError(t *testing.T) {
 	bad := NewWorkload()
 	bad.GPU = "no-such-gpu"
 	memo := new(WorkloadMemo)
-	first := memo.resolve(bad, d)
-	again := memo.resolve(bad, d)
+	first := memo.resolve(&bad, d)
+	again := memo.resolve(&bad, d)
 	if first.err == nil || again.err == nil {
 		t.Fatalf("errors %v, %v: want both to name the unknown GPU", first.err, again.err)
 	}
 	if first.err == again.err {
 		t.Error("the memo handed out the same error value twice")
 	}
-	good := memo.resolve(NewWorkload(), d)
-	if good.err != nil || memo.resolve(NewWorkload(), d).m != good.m {
+	llama := NewWorkload()
+	good := memo.resolve(&llama, d)
+	if good.err != nil || memo.resolve(&llama, d).m != good.m {
 		t.Errorf("a workload that resolves: %v, want it resolved and remembered", good.err)
 	}
 }

@@ -53,21 +53,6 @@ func exposeGradientSync(c *TrafficClass, gatherS, reduceWindow, gatherWindow flo
 	c.ExposedS = max(c.ExposedS, beyond)
 }
 
-// limitOverlap caps the hidden time of every class but data parallel
-// (exposeGradientSync sets it) at the step's compute: tensor-, expert-,
-// context- and pipeline-parallel communication hides behind the compute
-// of the same or another micro-batch, and no more of it hides than
-// there is compute to hide behind.
-func (s *StepTime) limitOverlap() {
-	for i := range s.Classes {
-		c := &s.Classes[i]
-		if c.Name == ClassDP || c.TimeS <= 0 {
-			continue
-		}
-		c.ExposedS = max(c.ExposedS, c.TimeS-s.ComputeS)
-	}
-}
-
 // checkOverlap checks the [overlap] shares and the backward pass's
 // compute over the forward's.
 func (d *JCTData) checkOverlap() error {

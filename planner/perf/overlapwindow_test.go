@@ -83,22 +83,28 @@ func TestExposeGradientSync(t *testing.T) {
 	}
 }
 
-// limitOverlap caps every class but data parallel at the step's compute:
-// 3 s of tensor-parallel time half hidden behind 1 s of compute exposes
-// 2 s; 1 s half hidden stays 0.5 s; the data-parallel class is left as
-// set. Mutations caught: the cap applied to data parallel too, the cap
-// taken against the class's own exposed time.
+// A step's finish caps every class but data parallel at the step's
+// compute: 3 s of tensor-parallel time half hidden behind 1 s of compute
+// exposes 2 s; 1 s half hidden stays 0.5 s; the data-parallel class (at
+// the place finish is given) is left as set; the step, with no
+// pipeline, is 1 + 2 + 0.5 + 1 = 4.5 s. Mutations caught: the cap
+// applied to data parallel too, the cap taken against the class's own
+// exposed time, a class's exposed time summed before its cap.
 func TestLimitOverlap(t *testing.T) {
 	st := StepTime{ComputeS: 1, Classes: []TrafficClass{
 		{Name: ClassTP, TimeS: 3, ExposedS: 1.5},
 		{Name: ClassEP, TimeS: 1, ExposedS: 0.5},
 		{Name: ClassDP, TimeS: 5, ExposedS: 1},
 	}}
-	st.limitOverlap()
+	w := Workload{PP: 1, VPP: 1}
+	st.finish(&w, 1, 0, 2)
 	for i, want := range []float64{2, 0.5, 1} {
 		if got := st.Classes[i].ExposedS; math.Abs(got-want) > 1e-12 {
 			t.Errorf("%s: exposed %.3f s, by hand %.3f", st.Classes[i].Name, got, want)
 		}
+	}
+	if st.StepS != 4.5 || st.BubbleS != 0 {
+		t.Errorf("step %g s, bubble %g s: by hand 4.5 s, none", st.StepS, st.BubbleS)
 	}
 }
 

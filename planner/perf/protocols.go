@@ -178,42 +178,44 @@ func (m *netModel) ringOrTree(bytes float64, g *commGroup, ring, tree bool) coll
 
 // reduceScatterPair times a reduce-scatter (or an all-gather, which
 // NCCL times alike) of a and of b bytes per rank over group g: a
-// sharded optimizer's gradient reduce-scatter and parameter all-gather.
-// Each runs every protocol on a ring, and NCCL's PAT algorithm (Simple,
-// latency logarithmic in the domains) when it crosses the network; the
-// fastest kept. The ring latencies and PAT's are worked out once for
-// both (timed one at a time, they were a tenth of an estimate).
-func (m *netModel) reduceScatterPair(a, b float64, g *commGroup) (collTime, collTime) {
+// sharded optimizer's gradient reduce-scatter, written into rs, and
+// parameter all-gather, whose time alone it returns (its algorithm,
+// protocol and bus bandwidth are read by none: building and returning
+// them was a tenth of the pair's cost). Each runs every protocol on a
+// ring, and NCCL's PAT algorithm (Simple, latency logarithmic in the
+// domains) when it crosses the network; the fastest kept. The ring
+// latencies and PAT's are worked out once for both (timed one at a
+// time, they were a tenth of an estimate).
+func (m *netModel) reduceScatterPair(a, b float64, g *commGroup, rs *collTime) (bS float64) {
 	bwA, busbw := m.bwTime(a, g, rsFactor)
 	bwB, _ := m.bwTime(b, g, rsFactor)
 	// The fastest ring, kept as its protocol and time (see allReduceOf).
-	var bestA, bestB *Protocol
+	var bestA *Protocol
 	tA, tB := 0.0, 0.0
-	for _, p := range m.protos {
+	for i, p := range m.protos {
 		lat := m.ringLatency(p, g.ranks-1, g.nodes-1, g)
-		if t := lat + bwA/p.BWFraction; bestA == nil || t < tA {
+		if t := lat + bwA/p.BWFraction; i == 0 || t < tA {
 			bestA, tA = p, t
 		}
-		if t := lat + bwB/p.BWFraction; bestB == nil || t < tB {
-			bestB, tB = p, t
+		if t := lat + bwB/p.BWFraction; i == 0 || t < tB {
+			tB = t
 		}
 	}
-	var rsA, rsB collTime
+	*rs = collTime{}
 	if bestA != nil {
-		rsA = collTime{time: tA, busbw: busbw * bestA.BWFraction, algo: AlgoRing, proto: bestA.Name}
-		rsB = collTime{time: tB, busbw: busbw * bestB.BWFraction, algo: AlgoRing, proto: bestB.Name}
+		*rs = collTime{time: tA, busbw: busbw * bestA.BWFraction, algo: AlgoRing, proto: bestA.Name}
 	}
 	if !g.local && g.nodes > 1 {
 		simple := m.protos[len(m.protos)-1]
 		lat := (simple.RingBaseUS + math.Log2(float64(g.nodes))*m.netHop(simple.RingNetHopUS, g)) * us
-		if t := lat + bwA; rsA.proto == "" || t < rsA.time { // pick's rule, no timing built to lose
-			rsA = collTime{time: t, busbw: busbw, algo: AlgoPAT, proto: simple.Name}
+		if t := lat + bwA; rs.proto == "" || t < rs.time { // pick's rule, no timing built to lose
+			*rs = collTime{time: t, busbw: busbw, algo: AlgoPAT, proto: simple.Name}
 		}
-		if t := lat + bwB; rsB.proto == "" || t < rsB.time {
-			rsB = collTime{time: t, busbw: busbw, algo: AlgoPAT, proto: simple.Name}
+		if t := lat + bwB; bestA == nil || t < tB {
+			tB = t
 		}
 	}
-	return rsA, rsB
+	return tB
 }
 
 // localMemo remembers, within one estimate, the all-reduces of groups

@@ -93,3 +93,33 @@ func TestProtocolChoiceBySize(t *testing.T) {
 		t.Error("LL chosen even at 4 GiB")
 	}
 }
+
+// TestReduceScatterPairGather: the pair's all-gather (b bytes, its time
+// alone) takes what the same bytes take as the pair's reduce-scatter
+// (NCCL times an all-gather as a reduce-scatter), for a group inside one
+// server, 2 servers and 64 servers, at sizes where a ring protocol wins
+// and where PAT (latency logarithmic in the servers) wins: the test
+// checks both win somewhere. Mutations caught: the all-gather's PAT
+// dropped (its ring time kept at 64 servers and 4 KiB), its ring's
+// first protocol skipped, its time taken from the reduce-scatter's
+// protocol.
+func TestReduceScatterPairGather(t *testing.T) {
+	d := testData(t)
+	m := newNetModel(collectiveView(8, 8, 400, InfiniBand), d.GPUs["h100"], d, RDMA)
+	won := map[string]bool{}
+	for _, ranks := range []int{8, 16, 512} {
+		g := m.group(ranks, 1)
+		for _, sizes := range [][2]float64{{4 << 10, 1 << 30}, {1 << 30, 4 << 10}, {64, 1 << 20}, {1 << 20, 64}} {
+			var rs, alone collTime
+			gotS := m.reduceScatterPair(sizes[0], sizes[1], &g, &rs)
+			m.reduceScatterPair(sizes[1], sizes[0], &g, &alone)
+			if gotS != alone.time {
+				t.Errorf("%d ranks, %.0f bytes beside %.0f: all-gather %.6g s, as a reduce-scatter %.6g s (%s/%s)", ranks, sizes[1], sizes[0], gotS, alone.time, alone.algo, alone.proto)
+			}
+			won[alone.algo] = true
+		}
+	}
+	if !won[AlgoPAT] || !won[AlgoRing] {
+		t.Errorf("algorithms that won: %v, want both ring and pat", won)
+	}
+}
