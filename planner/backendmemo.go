@@ -145,7 +145,9 @@ func buildBackEnd(rs Scenario, cat *Catalog, nic *NIC, n backEndNeed) (*Plan, bo
 	}
 	p, ok, err := buildBackEndFresh(rs, cat, nic, n)
 	if ok {
-		keepBackEnd(key, p.copyBackEnd())
+		kept := p.copyBackEnd()
+		kept.viewFabric() // its copies take the view with the rest
+		keepBackEnd(key, kept)
 	}
 	return p, ok, err
 }

@@ -10,6 +10,7 @@ import (
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/fabric"
 	"fabricplan/planner/hall"
+	"fabricplan/planner/perf"
 )
 
 // Tier names used in plans, BOMs and charts.
@@ -212,6 +213,13 @@ type Plan struct {
 	// hallRun carries the hall memo's key or find from layOut to the
 	// link walk (hallmemo.go).
 	hallRun *hallMemoRun
+	// fabricView is the back end as the JCT model sees it (perfNetwork),
+	// worked out once a build and read by its job estimate, job memo key,
+	// front-end step and what-if: nil on every plan handed out, whose
+	// fields a caller may change. A back end kept in the memo holds its
+	// own (never written once set), so a plan that takes it works out
+	// none.
+	fabricView *perf.Network
 }
 
 // Switches returns the switch count of a tier (0 when absent).
@@ -371,6 +379,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	}
 	best.Notes = append(notes, best.Notes...)
 	best.Notes = append(best.Notes, rackScaleHint(rs, cat)...)
+	best.viewFabric()
 	if err := best.estimateJCT(cat, n.jct); err != nil {
 		return nil, err
 	}
@@ -386,6 +395,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	if n.resilience {
 		best.analyseResilience(rel, cat.JCT, job)
 	}
+	best.fabricView = nil // the caller may change the plan's fabric
 	return best, nil
 }
 
