@@ -377,10 +377,15 @@ type stepper struct {
 	recalled int
 }
 
-// stepMemo is one step stepper.step timed: its losses, and the
-// data-parallel replicas and micro-batches each runs.
+// stepMemo is one step stepper.step timed: its losses, the GPUs left
+// idle, and the data-parallel replicas and micro-batches each runs
+// then. A step is found by its losses and idle GPUs before the replicas
+// are worked out: within one job (the job memo's key pins the GPU
+// count, workload, replicas and micro-batches) the idle GPUs decide the
+// replicas.
 type stepMemo struct {
 	bwLost, upLost float64
+	idle           int
 	dp, micro      int
 	stepS          float64
 }
@@ -419,17 +424,22 @@ func (st *stepper) step(bwLost, upLost float64, idle int) float64 {
 	if !st.ok {
 		return 0
 	}
+	for i := range st.memo {
+		if m := &st.memo[i]; m.bwLost == bwLost && m.upLost == upLost && m.idle == idle {
+			return m.stepS
+		}
+	}
 	dp, micro := st.replicas(idle)
 	if dp < 1 {
 		return math.Inf(1)
 	}
-	for _, m := range st.memo {
-		if m.bwLost == bwLost && m.upLost == upLost && m.dp == dp && m.micro == micro {
-			return m.stepS
+	for i := range st.memo {
+		if m := &st.memo[i]; m.bwLost == bwLost && m.upLost == upLost && m.dp == dp && m.micro == micro {
+			return m.stepS // other idle GPUs, the same replicas
 		}
 	}
 	s := st.timeAt(bwLost, upLost, dp, micro)
-	st.memo = append(st.memo, stepMemo{bwLost, upLost, dp, micro, s})
+	st.memo = append(st.memo, stepMemo{bwLost, upLost, idle, dp, micro, s})
 	return s
 }
 

@@ -176,7 +176,8 @@ func TestHasNICSpeed(t *testing.T) {
 // one step; 40 idle leave 3,123, another. Every step equals a fresh,
 // unremembered timing. Mutations caught: the memo keyed on the
 // replicas but not the losses or the micro-batches, or answering for
-// another replica count.
+// another replica count, or found by its losses without its idle GPUs
+// (40 idle answered with 8's step).
 func TestStepperSharesReplicas(t *testing.T) {
 	cat := testCatalog(t)
 	p, err := Build(planBenchScenario(100_000), cat)
