@@ -51,6 +51,7 @@ func forgetAllMemos() {
 	mediaMemo.forget()
 	endModules.forget()
 	whereMemo.forget()
+	nicMemo.forget()
 }
 
 // forget empties m.

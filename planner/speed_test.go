@@ -205,3 +205,50 @@ func TestStepperSharesReplicas(t *testing.T) {
 		t.Errorf("3,124 and 3,123 replicas time the same step: the table no longer tells replica counts apart")
 	}
 }
+
+// chooseNIC answers from its memo as the catalog would afresh, each
+// scenario after the one before it in the table: the cheapest NIC by
+// speed, fabric and split, read off the catalog by hand (400G: CX-7 at
+// $1,894, its two-cage 2x200G only split in two; 800G: CX-8 and Thor
+// Ultra at $1,904, by key, Thor Ultra alone running one Ethernet port;
+// BlueField-3 at $3,053 the 400G Ethernet NIC left when CX-7 is priced
+// out), and in a catalog of one NIC. Mutations caught (each applied to
+// nicKey and seen to fail): the key without the speed, the split, the
+// fabric or the catalog, and the memo read with price overrides.
+func TestChooseNICMemo(t *testing.T) {
+	cat := testCatalog(t)
+	one := &Catalog{NICs: map[string]*NIC{"solo": {Key: "solo", Gbps: 400, Cages: 1, InfiniBandPorts: []int{1}, EthernetPorts: []int{1}}}}
+	nicMemo.forget()
+	tests := []struct {
+		name   string
+		cat    *Catalog
+		gbps   int
+		splits int
+		fabric Fabric
+		prices map[string]float64
+		want   string
+	}{
+		{"400G InfiniBand", cat, 400, 0, InfiniBand, nil, "cx7-400"},
+		{"800G InfiniBand", cat, 800, 0, InfiniBand, nil, "cx8-800"},
+		{"800G Ethernet", cat, 800, 0, Ethernet, nil, "cx8-800"},
+		{"800G Ethernet, one port", cat, 800, 1, Ethernet, nil, "thor-ultra-800"},
+		{"800G InfiniBand, one port", cat, 800, 1, InfiniBand, nil, "cx8-800"},
+		{"400G Ethernet, split in two", cat, 400, 2, Ethernet, nil, "cx7-2x200"},
+		{"400G Ethernet", cat, 400, 0, Ethernet, nil, "cx7-400"},
+		{"400G Ethernet, CX-7 priced out", cat, 400, 0, Ethernet, map[string]float64{"cx7-400": 1e6}, "bf3-400"},
+		{"400G Ethernet, one NIC's catalog", one, 400, 0, Ethernet, nil, "solo"},
+	}
+	for _, tc := range tests {
+		s := NewScenario()
+		s.Network.NIC, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Fabric, s.Prices = Auto, tc.gbps, tc.splits, tc.fabric, tc.prices
+		for range 2 { // the first may fill the memo, the second reads it
+			got := "none"
+			if nic := s.chooseNIC(tc.cat); nic != nil {
+				got = nic.Key
+			}
+			if got != tc.want {
+				t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+			}
+		}
+	}
+}
