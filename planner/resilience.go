@@ -279,7 +279,7 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData, job *jobKey) {
 		}
 	}
 	r.Cases = cases
-	r.Goodput = goodput(cases, in, st, unit)
+	r.Goodput = goodput(cases, in, &st, unit)
 	p.Resilience = r
 }
 
@@ -363,10 +363,13 @@ type stepper struct {
 	// share of the same plan, and idle GPUs that leave the same replicas
 	// (a server's or a few: 100,000 GPUs at tp 8 x pp 4 keep 3,124 of
 	// their 3,125 replicas with 8 to 32 GPUs idle) time the same step.
-	memo []stepMemo
-	// memoBuf backs memo for the few steps a what-if times (five at
-	// 100,000 GPUs), so the memo does not grow on the heap step by step.
-	memoBuf [8]stepMemo
+	// The first n are in use: those the job memo kept (up to
+	// jobMemoSteps) and room for those a what-if times beside them (five
+	// at 100,000 GPUs); a step timed when it is full is not remembered.
+	// An array, not a slice into one, so that the stepper stays on the
+	// stack.
+	memo [jobMemoSteps + 8]stepMemo
+	n    int
 	// view is the job placed on the plan's fabric (placed: yet, and w
 	// has its compute efficiency), once for every step: a failure
 	// changes only its losses.
@@ -390,28 +393,30 @@ type stepMemo struct {
 	stepS          float64
 }
 
-func newStepper(p *Plan, d *JCTData) *stepper {
-	st := &stepper{p: p, d: d}
-	st.memo = st.memoBuf[:0]
+func newStepper(p *Plan, d *JCTData) stepper {
+	st := stepper{p: p, d: d}
 	if j := p.JCT; j != nil && d != nil {
 		st.ok, st.base, st.w = true, j.Planned.StepS, j.Workload
 	}
 	return st
 }
 
+// steps is the steps remembered so far.
+func (st *stepper) steps() []stepMemo { return st.memo[:st.n] }
+
 // recall starts the memo with the steps kept for job (nil: none).
 func (st *stepper) recall(job *jobKey) {
 	if job != nil && st.ok {
-		st.memo = recallSteps(job, st.memo)
-		st.recalled = len(st.memo)
+		st.n = recallSteps(job, st.memo[:])
+		st.recalled = st.n
 	}
 }
 
 // keep keeps under job (nil: nowhere) the steps timed, when any were
 // timed beyond those recalled.
 func (st *stepper) keep(job *jobKey) {
-	if job != nil && st.ok && len(st.memo) > st.recalled {
-		keepSteps(job, st.memo)
+	if job != nil && st.ok && st.n > st.recalled {
+		keepSteps(job, st.steps())
 	}
 }
 
@@ -424,7 +429,7 @@ func (st *stepper) step(bwLost, upLost float64, idle int) float64 {
 	if !st.ok {
 		return 0
 	}
-	for i := range st.memo {
+	for i := range st.n {
 		if m := &st.memo[i]; m.bwLost == bwLost && m.upLost == upLost && m.idle == idle {
 			return m.stepS
 		}
@@ -433,13 +438,16 @@ func (st *stepper) step(bwLost, upLost float64, idle int) float64 {
 	if dp < 1 {
 		return math.Inf(1)
 	}
-	for i := range st.memo {
+	for i := range st.n {
 		if m := &st.memo[i]; m.bwLost == bwLost && m.upLost == upLost && m.dp == dp && m.micro == micro {
 			return m.stepS // other idle GPUs, the same replicas
 		}
 	}
 	s := st.timeAt(bwLost, upLost, dp, micro)
-	st.memo = append(st.memo, stepMemo{bwLost, upLost, idle, dp, micro, s})
+	if st.n < len(st.memo) {
+		st.memo[st.n] = stepMemo{bwLost, upLost, idle, dp, micro, s}
+		st.n++
+	}
 	return s
 }
 

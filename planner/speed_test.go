@@ -134,7 +134,8 @@ func TestStepperPlacesOnce(t *testing.T) {
 	seen := map[float64]bool{}
 	for _, l := range losses {
 		got := st.time(l.bw, l.up, 0)
-		want := newStepper(p, cat.JCT).time(l.bw, l.up, 0)
+		fresh := newStepper(p, cat.JCT)
+		want := fresh.time(l.bw, l.up, 0)
 		if got != want {
 			t.Errorf("losses %v: step %g s, a fresh stepper's %g s", l, got, want)
 		}
@@ -194,12 +195,13 @@ func TestStepperSharesReplicas(t *testing.T) {
 	}{{0, 0, 8}, {0, 0, 16}, {0, 0, 32}, {0, 0, 40}, {0.5, 0, 8}, {0, 0.25, 16}, {0.5, 0, 0}, {0, 0, 8}}
 	for _, c := range calls {
 		got := st.step(c.bw, c.up, c.idle)
-		if want := newStepper(p, cat.JCT).time(c.bw, c.up, c.idle); got != want {
+		fresh := newStepper(p, cat.JCT)
+		if want := fresh.time(c.bw, c.up, c.idle); got != want {
 			t.Errorf("losses %g, %g with %d idle: step %g s, timed alone %g s", c.bw, c.up, c.idle, got, want)
 		}
 	}
-	if len(st.memo) != 5 { // 3,124 replicas unhurt; 3,123; 3,124 with each loss; 3,125 with the bandwidth loss
-		t.Errorf("%d steps timed for %d failures, want 5", len(st.memo), len(calls))
+	if st.n != 5 { // 3,124 replicas unhurt; 3,123; 3,124 with each loss; 3,125 with the bandwidth loss
+		t.Errorf("%d steps timed for %d failures, want 5", st.n, len(calls))
 	}
 	if st.step(0, 0, 8) == st.step(0, 0, 40) {
 		t.Errorf("3,124 and 3,123 replicas time the same step: the table no longer tells replica counts apart")
