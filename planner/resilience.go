@@ -288,14 +288,16 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData, job *jobKey) {
 // tier is optical; other parts have no spares here.
 func (p *Plan) repairTimes(cases []FailureCase, in Reliability) {
 	rec, rates := in.Recovery, in.Rates
+	var buf [4]int
+	spareLines := p.spareSwitchLines(buf[:0])
 	for i := range cases {
 		c := &cases[i]
 		spares, parts, perYear := 0, 0, 0.0
 		switch c.Component {
 		case FailLeaf, FailSpine, FailCore:
-			spares, parts, perYear = p.switchSpares(c.Component, rates.Switch)
+			spares, parts, perYear = p.switchSpares(c.Component, rates.Switch, spareLines)
 		case FailServerLink, FailLeafSpine, FailSpineCore:
-			tier := linkTierOf[c.Component]
+			tier := linkTierOf(c.Component)
 			spares, parts, perYear = *p.Spares.Optics.of(tier), c.Count, rates.Link
 			if t := p.linkTier(tier); t == nil || !t.optical() {
 				spares = 0
@@ -306,8 +308,19 @@ func (p *Plan) repairTimes(cases []FailureCase, in Reliability) {
 	}
 }
 
-// linkTierOf names the link tier of each link failure.
-var linkTierOf = map[string]string{FailServerLink: "server_leaf", FailLeafSpine: "leaf_spine", FailSpineCore: "spine_core"}
+// linkTierOf names the link tier of link failure component (a switch,
+// not a map: every what-if asks three times).
+func linkTierOf(component string) string {
+	switch component {
+	case FailServerLink:
+		return "server_leaf"
+	case FailLeafSpine:
+		return "leaf_spine"
+	case FailSpineCore:
+		return "spine_core"
+	}
+	return ""
+}
 
 // SpareCover is the chance a spare is on the shelf when one of parts
 // parts, each failing perYear times a year, fails, with spares bought
