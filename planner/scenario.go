@@ -477,13 +477,24 @@ func (s *Scenario) validateHardware(cat *Catalog) []error {
 		return nil
 	}
 	var errs []error
-	if !cat.hasNICSpeed(n.Fabric, n.NICGbps) { // the list only for the message: every plan asks
+	if !s.offersNICSpeed(cat) { // the list only for the message: every plan asks
 		return append(errs, fielderr.New("network.nic_gbps", "choose one of "+intList(cat.NICSpeeds(n.Fabric)),
 			"no %s NIC at %d Gb/s in the catalog", n.Fabric, n.NICGbps))
 	}
 	errs = append(errs, s.validateNIC(cat)...)
 	errs = append(errs, s.validateSwitch(cat)...)
 	return append(errs, s.validateTierSwitches(cat)...)
+}
+
+// offersNICSpeed is cat.hasNICSpeed at the scenario's fabric and NIC
+// speed: with NIC auto, a NIC chosen (chooseNIC, memoised) runs the
+// fabric at that speed, and answers without a walk of the catalog's NICs.
+func (s *Scenario) offersNICSpeed(cat *Catalog) bool {
+	n := &s.Network
+	if n.NIC == Auto && s.chooseNIC(cat) != nil {
+		return true
+	}
+	return cat.hasNICSpeed(n.Fabric, n.NICGbps)
 }
 
 // validateNIC checks the chosen NIC, or with "auto" that some NIC of the

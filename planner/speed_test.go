@@ -171,6 +171,25 @@ func TestHasNICSpeed(t *testing.T) {
 	}
 }
 
+// offersNICSpeed agrees with hasNICSpeed, the walk of the catalog, with
+// NIC auto and a NIC named, at speeds the catalog has and not (CX-7 is
+// a 400G NIC: 3,200G has none). Mutation caught: a named NIC taken as
+// the speed's (CX-7 named at 3,200G passes).
+func TestOffersNICSpeed(t *testing.T) {
+	cat := testCatalog(t)
+	for _, nic := range []string{Auto, "cx7-400"} {
+		for _, f := range []Fabric{InfiniBand, Ethernet} {
+			for _, g := range []int{200, 400, 800, 1600, 3200} {
+				s := NewScenario()
+				s.Network.NIC, s.Network.Fabric, s.Network.NICGbps = nic, f, g
+				if got, want := s.offersNICSpeed(cat), cat.hasNICSpeed(f, g); got != want {
+					t.Errorf("NIC %s, %s %dG: %v, the catalog says %v", nic, f, g, got, want)
+				}
+			}
+		}
+	}
+}
+
 // The failure what-if times a step once for each set of losses and
 // replicas: at 100,000 GPUs under tp 8 x pp 4 (32 GPUs a replica, 3,125
 // replicas), 8, 16 and 32 GPUs idle all leave 3,124 replicas and time
