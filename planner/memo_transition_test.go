@@ -52,6 +52,8 @@ func forgetAllMemos() {
 	endModules.forget()
 	whereMemo.forget()
 	nicMemo.forget()
+	hintMemo.forget()
+	batchNoteMemo.Store(nil)
 }
 
 // forget empties m.
