@@ -377,7 +377,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	if !ok {
 		return nil, err
 	}
-	best.Notes = append(notes, best.Notes...)
+	best.Notes = withNotes(notes, best.Notes)
 	best.Notes = append(best.Notes, rackScaleHint(rs, cat)...)
 	best.viewFabric()
 	if err := best.estimateJCT(cat, n.jct); err != nil {
@@ -397,6 +397,23 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	}
 	best.fabricView = nil // the caller may change the plan's fabric
 	return best, nil
+}
+
+// laterNotes is how many notes a build's plan has room for beyond the
+// resolved scenario's and the back end's: those added after them (a
+// rack-scale hint, the default workload's two, the checkpoint's), so
+// that they do not grow the slice one by one.
+const laterNotes = 4
+
+// withNotes is notes then the back end's, in a slice of their own with
+// room for the notes a build adds later; nil when both are empty, as
+// append gave (a plan without notes writes them as null).
+func withNotes(notes, backEnd []string) []string {
+	if len(notes)+len(backEnd) == 0 {
+		return nil
+	}
+	all := make([]string, 0, len(notes)+len(backEnd)+laterNotes)
+	return append(append(all, notes...), backEnd...)
 }
 
 // nicBuild is a plan built on another NIC than the cheapest, with the
