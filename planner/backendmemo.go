@@ -228,7 +228,7 @@ func (p *Plan) copyBackEnd() *Plan {
 	}
 	if p.media != nil {
 		m := *p.media
-		m.p, m.memo = &q, map[withKey]linkChoice{}
+		m.p, m.memo = &q, nil // made on its first choice: a re-plan seldom chooses
 		q.media = &m
 	}
 	q.hallRun = nil
