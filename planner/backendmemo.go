@@ -145,7 +145,9 @@ func buildBackEnd(rs Scenario, cat *Catalog, nic *NIC, n backEndNeed) (*Plan, bo
 	}
 	p, ok, err := buildBackEndFresh(rs, cat, nic, n)
 	if ok {
-		keepBackEnd(key, p.copyBackEnd())
+		kept := p.copyBackEnd()
+		kept.viewFabric() // its copies take the view with the rest
+		keepBackEnd(key, kept)
 	}
 	return p, ok, err
 }
@@ -226,7 +228,7 @@ func (p *Plan) copyBackEnd() *Plan {
 	}
 	if p.media != nil {
 		m := *p.media
-		m.p, m.memo = &q, map[withKey]linkChoice{}
+		m.p, m.memo = &q, nil // made on its first choice: a re-plan seldom chooses
 		q.media = &m
 	}
 	q.hallRun = nil

@@ -252,3 +252,38 @@ func TestBackEndMemoConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// A plan handed out works out its fabric afresh for the JCT model: a
+// caller that halves its NIC speed and estimates again gets a slower
+// step, from a plan built afresh and from one that took its back end
+// from the memo. Mutation caught: build leaves its fabricView on the
+// plan (the second estimate reads the view of the fabric as built and
+// equals the first).
+func TestFabricViewNotHandedOut(t *testing.T) {
+	cat := testCatalog(t)
+	s := ibScenario(3000)
+	s.Facility = &hall.Facility{}
+	forgetHalls()
+	for i, what := range []string{"built afresh", "from the memo"} {
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.fabricView != nil {
+			t.Errorf("%s: the plan holds the build's view of its fabric", what)
+		}
+		w := p.JCT.Workload
+		before, err := EstimateJCT(p, w, cat.JCT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Scenario.Network.NICGbps /= 2
+		after, err := EstimateJCT(p, w, cat.JCT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(after.Planned.StepS > before.Planned.StepS) {
+			t.Errorf("%s (build %d): step %g s at half the NIC speed, %g s before: the estimate did not see the change", what, i+1, after.Planned.StepS, before.Planned.StepS)
+		}
+	}
+}

@@ -45,3 +45,25 @@ func TestCheckpointNoteMemo(t *testing.T) {
 		})
 	}
 }
+
+// raisedBatchNote writes each batch in full, one after another and
+// again (the memo keeps the last): 3,125 replicas of 4,096 tokens are
+// 12,800,000 tokens, 31,250 are 128,000,000. Mutation caught: the memo
+// answering without comparing the tokens (the second note says the
+// first's batch).
+func TestRaisedBatchNoteMemo(t *testing.T) {
+	batchNoteMemo.Store(nil)
+	for _, tc := range []struct {
+		tokens int
+		want   string
+	}{
+		{3125 * 4096, "JCT: the default workload's batch is raised to 12,800,000 tokens, one micro-batch per data-parallel rank"},
+		{3125 * 4096, "JCT: the default workload's batch is raised to 12,800,000 tokens, one micro-batch per data-parallel rank"},
+		{31250 * 4096, "JCT: the default workload's batch is raised to 128,000,000 tokens, one micro-batch per data-parallel rank"},
+		{3125 * 4096, "JCT: the default workload's batch is raised to 12,800,000 tokens, one micro-batch per data-parallel rank"},
+	} {
+		if got := raisedBatchNote(tc.tokens); got != tc.want {
+			t.Errorf("%d tokens: %q, want %q", tc.tokens, got, tc.want)
+		}
+	}
+}

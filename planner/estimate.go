@@ -18,8 +18,25 @@ const (
 	RouteStatic = "static"
 )
 
-// perfNetwork is the plan's back-end network as the JCT model sees it.
+// perfNetwork is the plan's back-end network as the JCT model sees it:
+// the view a build worked out (fabricView), or worked out afresh.
 func (p *Plan) perfNetwork() perf.Network {
+	if v := p.fabricView; v != nil {
+		return *v
+	}
+	return p.perfNetworkFresh()
+}
+
+// viewFabric sets p.fabricView, when a kept back end did not bring it.
+func (p *Plan) viewFabric() {
+	if p.fabricView == nil {
+		v := p.perfNetworkFresh()
+		p.fabricView = &v
+	}
+}
+
+// perfNetworkFresh is perfNetwork worked out from the plan's fields.
+func (p *Plan) perfNetworkFresh() perf.Network {
 	n := p.Scenario.Network
 	d, u, _ := LeafRatio(n.Oversubscription)
 	pn := perf.Network{

@@ -176,15 +176,16 @@ func keepFrontEnd(key *jobKey, fe perf.FrontEnd, st perf.StepTime) {
 	jt.frontEnds = append(jt.frontEnds, frontEndStep{fe: fe, step: st})
 }
 
-// recallSteps appends the what-if steps kept for key's job to memo.
-func recallSteps(key *jobKey, memo []stepMemo) []stepMemo {
+// recallSteps copies the what-if steps kept for key's job into memo
+// (room for jobMemoSteps) and returns how many it copied.
+func recallSteps(key *jobKey, memo []stepMemo) int {
 	jobMemo.Lock()
 	defer jobMemo.Unlock()
 	if jt := findJob(key); jt != nil && len(jt.steps) > 0 {
-		memo = append(memo, jt.steps...)
 		jobHits.Add(1)
+		return copy(memo, jt.steps)
 	}
-	return memo
+	return 0
 }
 
 // keepSteps keeps the what-if steps of key's job in memo (those kept

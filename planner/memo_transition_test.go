@@ -51,6 +51,9 @@ func forgetAllMemos() {
 	mediaMemo.forget()
 	endModules.forget()
 	whereMemo.forget()
+	nicMemo.forget()
+	hintMemo.forget()
+	batchNoteMemo.Store(nil)
 }
 
 // forget empties m.

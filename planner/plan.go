@@ -10,6 +10,7 @@ import (
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/fabric"
 	"fabricplan/planner/hall"
+	"fabricplan/planner/perf"
 )
 
 // Tier names used in plans, BOMs and charts.
@@ -212,6 +213,13 @@ type Plan struct {
 	// hallRun carries the hall memo's key or find from layOut to the
 	// link walk (hallmemo.go).
 	hallRun *hallMemoRun
+	// fabricView is the back end as the JCT model sees it (perfNetwork),
+	// worked out once a build and read by its job estimate, job memo key,
+	// front-end step and what-if: nil on every plan handed out, whose
+	// fields a caller may change. A back end kept in the memo holds its
+	// own (never written once set), so a plan that takes it works out
+	// none.
+	fabricView *perf.Network
 }
 
 // Switches returns the switch count of a tier (0 when absent).
@@ -369,8 +377,9 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	if !ok {
 		return nil, err
 	}
-	best.Notes = append(notes, best.Notes...)
+	best.Notes = withNotes(notes, best.Notes)
 	best.Notes = append(best.Notes, rackScaleHint(rs, cat)...)
+	best.viewFabric()
 	if err := best.estimateJCT(cat, n.jct); err != nil {
 		return nil, err
 	}
@@ -386,7 +395,25 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	if n.resilience {
 		best.analyseResilience(rel, cat.JCT, job)
 	}
+	best.fabricView = nil // the caller may change the plan's fabric
 	return best, nil
+}
+
+// laterNotes is how many notes a build's plan has room for beyond the
+// resolved scenario's and the back end's: those added after them (a
+// rack-scale hint, the default workload's two, the checkpoint's), so
+// that they do not grow the slice one by one.
+const laterNotes = 4
+
+// withNotes is notes then the back end's, in a slice of their own with
+// room for the notes a build adds later; nil when both are empty, as
+// append gave (a plan without notes writes them as null).
+func withNotes(notes, backEnd []string) []string {
+	if len(notes)+len(backEnd) == 0 {
+		return nil
+	}
+	all := make([]string, 0, len(notes)+len(backEnd)+laterNotes)
+	return append(append(all, notes...), backEnd...)
 }
 
 // nicBuild is a plan built on another NIC than the cheapest, with the

@@ -279,7 +279,7 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData, job *jobKey) {
 		}
 	}
 	r.Cases = cases
-	r.Goodput = goodput(cases, in, st, unit)
+	r.Goodput = goodput(cases, in, &st, unit)
 	p.Resilience = r
 }
 
@@ -288,14 +288,16 @@ func (p *Plan) analyseResilience(rel *Reliability, d *JCTData, job *jobKey) {
 // tier is optical; other parts have no spares here.
 func (p *Plan) repairTimes(cases []FailureCase, in Reliability) {
 	rec, rates := in.Recovery, in.Rates
+	var buf [4]int
+	spareLines := p.spareSwitchLines(buf[:0])
 	for i := range cases {
 		c := &cases[i]
 		spares, parts, perYear := 0, 0, 0.0
 		switch c.Component {
 		case FailLeaf, FailSpine, FailCore:
-			spares, parts, perYear = p.switchSpares(c.Component, rates.Switch)
+			spares, parts, perYear = p.switchSpares(c.Component, rates.Switch, spareLines)
 		case FailServerLink, FailLeafSpine, FailSpineCore:
-			tier := linkTierOf[c.Component]
+			tier := linkTierOf(c.Component)
 			spares, parts, perYear = *p.Spares.Optics.of(tier), c.Count, rates.Link
 			if t := p.linkTier(tier); t == nil || !t.optical() {
 				spares = 0
@@ -306,8 +308,19 @@ func (p *Plan) repairTimes(cases []FailureCase, in Reliability) {
 	}
 }
 
-// linkTierOf names the link tier of each link failure.
-var linkTierOf = map[string]string{FailServerLink: "server_leaf", FailLeafSpine: "leaf_spine", FailSpineCore: "spine_core"}
+// linkTierOf names the link tier of link failure component (a switch,
+// not a map: every what-if asks three times).
+func linkTierOf(component string) string {
+	switch component {
+	case FailServerLink:
+		return "server_leaf"
+	case FailLeafSpine:
+		return "leaf_spine"
+	case FailSpineCore:
+		return "spine_core"
+	}
+	return ""
+}
 
 // SpareCover is the chance a spare is on the shelf when one of parts
 // parts, each failing perYear times a year, fails, with spares bought
@@ -363,10 +376,13 @@ type stepper struct {
 	// share of the same plan, and idle GPUs that leave the same replicas
 	// (a server's or a few: 100,000 GPUs at tp 8 x pp 4 keep 3,124 of
 	// their 3,125 replicas with 8 to 32 GPUs idle) time the same step.
-	memo []stepMemo
-	// memoBuf backs memo for the few steps a what-if times (five at
-	// 100,000 GPUs), so the memo does not grow on the heap step by step.
-	memoBuf [8]stepMemo
+	// The first n are in use: those the job memo kept (up to
+	// jobMemoSteps) and room for those a what-if times beside them (five
+	// at 100,000 GPUs); a step timed when it is full is not remembered.
+	// An array, not a slice into one, so that the stepper stays on the
+	// stack.
+	memo [jobMemoSteps + 8]stepMemo
+	n    int
 	// view is the job placed on the plan's fabric (placed: yet, and w
 	// has its compute efficiency), once for every step: a failure
 	// changes only its losses.
@@ -377,36 +393,43 @@ type stepper struct {
 	recalled int
 }
 
-// stepMemo is one step stepper.step timed: its losses, and the
-// data-parallel replicas and micro-batches each runs.
+// stepMemo is one step stepper.step timed: its losses, the GPUs left
+// idle, and the data-parallel replicas and micro-batches each runs
+// then. A step is found by its losses and idle GPUs before the replicas
+// are worked out: within one job (the job memo's key pins the GPU
+// count, workload, replicas and micro-batches) the idle GPUs decide the
+// replicas.
 type stepMemo struct {
 	bwLost, upLost float64
+	idle           int
 	dp, micro      int
 	stepS          float64
 }
 
-func newStepper(p *Plan, d *JCTData) *stepper {
-	st := &stepper{p: p, d: d}
-	st.memo = st.memoBuf[:0]
+func newStepper(p *Plan, d *JCTData) stepper {
+	st := stepper{p: p, d: d}
 	if j := p.JCT; j != nil && d != nil {
 		st.ok, st.base, st.w = true, j.Planned.StepS, j.Workload
 	}
 	return st
 }
 
+// steps is the steps remembered so far.
+func (st *stepper) steps() []stepMemo { return st.memo[:st.n] }
+
 // recall starts the memo with the steps kept for job (nil: none).
 func (st *stepper) recall(job *jobKey) {
 	if job != nil && st.ok {
-		st.memo = recallSteps(job, st.memo)
-		st.recalled = len(st.memo)
+		st.n = recallSteps(job, st.memo[:])
+		st.recalled = st.n
 	}
 }
 
 // keep keeps under job (nil: nowhere) the steps timed, when any were
 // timed beyond those recalled.
 func (st *stepper) keep(job *jobKey) {
-	if job != nil && st.ok && len(st.memo) > st.recalled {
-		keepSteps(job, st.memo)
+	if job != nil && st.ok && st.n > st.recalled {
+		keepSteps(job, st.steps())
 	}
 }
 
@@ -419,17 +442,25 @@ func (st *stepper) step(bwLost, upLost float64, idle int) float64 {
 	if !st.ok {
 		return 0
 	}
+	for i := range st.n {
+		if m := &st.memo[i]; m.bwLost == bwLost && m.upLost == upLost && m.idle == idle {
+			return m.stepS
+		}
+	}
 	dp, micro := st.replicas(idle)
 	if dp < 1 {
 		return math.Inf(1)
 	}
-	for _, m := range st.memo {
-		if m.bwLost == bwLost && m.upLost == upLost && m.dp == dp && m.micro == micro {
-			return m.stepS
+	for i := range st.n {
+		if m := &st.memo[i]; m.bwLost == bwLost && m.upLost == upLost && m.dp == dp && m.micro == micro {
+			return m.stepS // other idle GPUs, the same replicas
 		}
 	}
 	s := st.timeAt(bwLost, upLost, dp, micro)
-	st.memo = append(st.memo, stepMemo{bwLost, upLost, dp, micro, s})
+	if st.n < len(st.memo) {
+		st.memo[st.n] = stepMemo{bwLost, upLost, idle, dp, micro, s}
+		st.n++
+	}
 	return s
 }
 

@@ -226,6 +226,9 @@ func (m *mediaChooser) with(t int, med Medium, run float64) (linkChoice, bool) {
 			return linkChoice{}, false
 		}
 	}
+	if m.memo == nil { // a copied back end's chooser starts without one
+		m.memo = map[withKey]linkChoice{}
+	}
 	m.memo[k] = c
 	m.lastKey[t], m.last[t] = k, c
 	return c, true

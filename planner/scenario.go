@@ -477,13 +477,24 @@ func (s *Scenario) validateHardware(cat *Catalog) []error {
 		return nil
 	}
 	var errs []error
-	if !cat.hasNICSpeed(n.Fabric, n.NICGbps) { // the list only for the message: every plan asks
+	if !s.offersNICSpeed(cat) { // the list only for the message: every plan asks
 		return append(errs, fielderr.New("network.nic_gbps", "choose one of "+intList(cat.NICSpeeds(n.Fabric)),
 			"no %s NIC at %d Gb/s in the catalog", n.Fabric, n.NICGbps))
 	}
 	errs = append(errs, s.validateNIC(cat)...)
 	errs = append(errs, s.validateSwitch(cat)...)
 	return append(errs, s.validateTierSwitches(cat)...)
+}
+
+// offersNICSpeed is cat.hasNICSpeed at the scenario's fabric and NIC
+// speed: with NIC auto, a NIC chosen (chooseNIC, memoised) runs the
+// fabric at that speed, and answers without a walk of the catalog's NICs.
+func (s *Scenario) offersNICSpeed(cat *Catalog) bool {
+	n := &s.Network
+	if n.NIC == Auto && s.chooseNIC(cat) != nil {
+		return true
+	}
+	return cat.hasNICSpeed(n.Fabric, n.NICGbps)
 }
 
 // validateNIC checks the chosen NIC, or with "auto" that some NIC of the
@@ -622,6 +633,44 @@ func (s *Scenario) chooseNIC(cat *Catalog) *NIC {
 	if s.Network.NIC != Auto {
 		return cat.NICs[s.Network.NIC]
 	}
+	key, ok := s.nicKeyOf(cat)
+	if !ok {
+		return s.cheapestNIC(cat)
+	}
+	if nic, hit := nicMemo.get(key); hit {
+		return nic
+	}
+	nic := s.cheapestNIC(cat)
+	nicMemo.put(key, nic)
+	return nic
+}
+
+// nicMemo keeps the NICs chooseNIC picked with NIC auto: a build asks
+// three times (validation, Resolve, build), each a walk of the
+// catalog's NIC map, and a re-plan after an edit asks the same again.
+var nicMemo recent[nicKey, *NIC]
+
+// nicKey is what cheapestNIC reads without price overrides or quotes:
+// the catalog (by identity: a catalog is never changed once loaded),
+// and the scenario's NIC speed, fabric and port split (nicFits).
+type nicKey struct {
+	cat          *Catalog
+	gbps, splits int
+	fabric       Fabric
+}
+
+// nicKeyOf is the scenario's NIC memo key; false where its prices are
+// not memoised: scenarios with price overrides or quotes (nicPrice).
+func (s *Scenario) nicKeyOf(cat *Catalog) (nicKey, bool) {
+	if len(s.Prices) > 0 || s.Quotes != nil {
+		return nicKey{}, false
+	}
+	n := &s.Network
+	return nicKey{cat: cat, gbps: n.NICGbps, splits: n.PortsPerNIC, fabric: n.Fabric}, true
+}
+
+// cheapestNIC is chooseNIC with NIC auto, without the memo.
+func (s *Scenario) cheapestNIC(cat *Catalog) *NIC {
 	// nicCandidates' first, without listing and sorting them all: a
 	// build asks three to five times (a sweep's 5%).
 	var best *NIC

@@ -134,7 +134,8 @@ func TestStepperPlacesOnce(t *testing.T) {
 	seen := map[float64]bool{}
 	for _, l := range losses {
 		got := st.time(l.bw, l.up, 0)
-		want := newStepper(p, cat.JCT).time(l.bw, l.up, 0)
+		fresh := newStepper(p, cat.JCT)
+		want := fresh.time(l.bw, l.up, 0)
 		if got != want {
 			t.Errorf("losses %v: step %g s, a fresh stepper's %g s", l, got, want)
 		}
@@ -170,13 +171,33 @@ func TestHasNICSpeed(t *testing.T) {
 	}
 }
 
+// offersNICSpeed agrees with hasNICSpeed, the walk of the catalog, with
+// NIC auto and a NIC named, at speeds the catalog has and not (CX-7 is
+// a 400G NIC: 3,200G has none). Mutation caught: a named NIC taken as
+// the speed's (CX-7 named at 3,200G passes).
+func TestOffersNICSpeed(t *testing.T) {
+	cat := testCatalog(t)
+	for _, nic := range []string{Auto, "cx7-400"} {
+		for _, f := range []Fabric{InfiniBand, Ethernet} {
+			for _, g := range []int{200, 400, 800, 1600, 3200} {
+				s := NewScenario()
+				s.Network.NIC, s.Network.Fabric, s.Network.NICGbps = nic, f, g
+				if got, want := s.offersNICSpeed(cat), cat.hasNICSpeed(f, g); got != want {
+					t.Errorf("NIC %s, %s %dG: %v, the catalog says %v", nic, f, g, got, want)
+				}
+			}
+		}
+	}
+}
+
 // The failure what-if times a step once for each set of losses and
 // replicas: at 100,000 GPUs under tp 8 x pp 4 (32 GPUs a replica, 3,125
 // replicas), 8, 16 and 32 GPUs idle all leave 3,124 replicas and time
 // one step; 40 idle leave 3,123, another. Every step equals a fresh,
 // unremembered timing. Mutations caught: the memo keyed on the
 // replicas but not the losses or the micro-batches, or answering for
-// another replica count.
+// another replica count, or found by its losses without its idle GPUs
+// (40 idle answered with 8's step).
 func TestStepperSharesReplicas(t *testing.T) {
 	cat := testCatalog(t)
 	p, err := Build(planBenchScenario(100_000), cat)
@@ -193,14 +214,62 @@ func TestStepperSharesReplicas(t *testing.T) {
 	}{{0, 0, 8}, {0, 0, 16}, {0, 0, 32}, {0, 0, 40}, {0.5, 0, 8}, {0, 0.25, 16}, {0.5, 0, 0}, {0, 0, 8}}
 	for _, c := range calls {
 		got := st.step(c.bw, c.up, c.idle)
-		if want := newStepper(p, cat.JCT).time(c.bw, c.up, c.idle); got != want {
+		fresh := newStepper(p, cat.JCT)
+		if want := fresh.time(c.bw, c.up, c.idle); got != want {
 			t.Errorf("losses %g, %g with %d idle: step %g s, timed alone %g s", c.bw, c.up, c.idle, got, want)
 		}
 	}
-	if len(st.memo) != 5 { // 3,124 replicas unhurt; 3,123; 3,124 with each loss; 3,125 with the bandwidth loss
-		t.Errorf("%d steps timed for %d failures, want 5", len(st.memo), len(calls))
+	if st.n != 5 { // 3,124 replicas unhurt; 3,123; 3,124 with each loss; 3,125 with the bandwidth loss
+		t.Errorf("%d steps timed for %d failures, want 5", st.n, len(calls))
 	}
 	if st.step(0, 0, 8) == st.step(0, 0, 40) {
 		t.Errorf("3,124 and 3,123 replicas time the same step: the table no longer tells replica counts apart")
+	}
+}
+
+// chooseNIC answers from its memo as the catalog would afresh, each
+// scenario after the one before it in the table: the cheapest NIC by
+// speed, fabric and split, read off the catalog by hand (400G: CX-7 at
+// $1,894, its two-cage 2x200G only split in two; 800G: CX-8 and Thor
+// Ultra at $1,904, by key, Thor Ultra alone running one Ethernet port;
+// BlueField-3 at $3,053 the 400G Ethernet NIC left when CX-7 is priced
+// out), and in a catalog of one NIC. Mutations caught (each applied to
+// nicKey and seen to fail): the key without the speed, the split, the
+// fabric or the catalog, and the memo read with price overrides.
+func TestChooseNICMemo(t *testing.T) {
+	cat := testCatalog(t)
+	one := &Catalog{NICs: map[string]*NIC{"solo": {Key: "solo", Gbps: 400, Cages: 1, InfiniBandPorts: []int{1}, EthernetPorts: []int{1}}}}
+	nicMemo.forget()
+	tests := []struct {
+		name   string
+		cat    *Catalog
+		gbps   int
+		splits int
+		fabric Fabric
+		prices map[string]float64
+		want   string
+	}{
+		{"400G InfiniBand", cat, 400, 0, InfiniBand, nil, "cx7-400"},
+		{"800G InfiniBand", cat, 800, 0, InfiniBand, nil, "cx8-800"},
+		{"800G Ethernet", cat, 800, 0, Ethernet, nil, "cx8-800"},
+		{"800G Ethernet, one port", cat, 800, 1, Ethernet, nil, "thor-ultra-800"},
+		{"800G InfiniBand, one port", cat, 800, 1, InfiniBand, nil, "cx8-800"},
+		{"400G Ethernet, split in two", cat, 400, 2, Ethernet, nil, "cx7-2x200"},
+		{"400G Ethernet", cat, 400, 0, Ethernet, nil, "cx7-400"},
+		{"400G Ethernet, CX-7 priced out", cat, 400, 0, Ethernet, map[string]float64{"cx7-400": 1e6}, "bf3-400"},
+		{"400G Ethernet, one NIC's catalog", one, 400, 0, Ethernet, nil, "solo"},
+	}
+	for _, tc := range tests {
+		s := NewScenario()
+		s.Network.NIC, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Fabric, s.Prices = Auto, tc.gbps, tc.splits, tc.fabric, tc.prices
+		for range 2 { // the first may fill the memo, the second reads it
+			got := "none"
+			if nic := s.chooseNIC(tc.cat); nic != nil {
+				got = nic.Key
+			}
+			if got != tc.want {
+				t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+			}
+		}
 	}
 }

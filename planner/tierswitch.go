@@ -420,11 +420,12 @@ func (p *Plan) SwitchModelsText() string {
 // switches of its model (a spare Tomahawk leaf does not stand in for a
 // chassis spine, while spines and cores of one model share theirs), the
 // switches of that model in every tier, and the tier's failures per
-// switch-year (base where the catalog gives the model none).
-func (p *Plan) switchSpares(tier string, base float64) (spares, parts int, perYear float64) {
+// switch-year (base where the catalog gives the model none). spareLines
+// are the plan's spare switch lines (spareSwitchLines).
+func (p *Plan) switchSpares(tier string, base float64, spareLines []int) (spares, parts int, perYear float64) {
 	sw := p.SwitchOf(tier)
-	for i := range p.BOM { // by index: a line is over 200 bytes to copy
-		if l := &p.BOM[i]; l.Spare && l.Category == CatSwitch && l.Key == sw.Key {
+	for _, i := range spareLines {
+		if l := &p.BOM[i]; l.Key == sw.Key {
 			spares += l.Qty
 		}
 	}
@@ -434,6 +435,17 @@ func (p *Plan) switchSpares(tier string, base float64) (spares, parts int, perYe
 		}
 	}
 	return spares, parts, p.switchRate(tier, base)
+}
+
+// spareSwitchLines appends to buf the index of each spare switch line of
+// the bill (one a model at most), read once for every tier's switchSpares.
+func (p *Plan) spareSwitchLines(buf []int) []int {
+	for i := range p.BOM { // by index: a line is over 200 bytes to copy
+		if l := &p.BOM[i]; l.Spare && l.Category == CatSwitch {
+			buf = append(buf, i)
+		}
+	}
+	return buf
 }
 
 // noModuleAt is the error for link tier t (index) whose switch ends have

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
@@ -206,10 +207,32 @@ func (p *Plan) defaultWorkload(d *JCTData) Workload {
 	dp := p.GPUs / (w.TP * w.PP)
 	if need := m.SeqLen * w.MicroBatch * dp; need > w.GlobalBatchTokens {
 		w.GlobalBatchTokens = need
-		b := make([]byte, 0, 128)
-		b = append(b, "JCT: the default workload's batch is raised to "...)
-		b = textfmt.AppendInt(b, need)
-		p.Notes = append(p.Notes, string(append(b, " tokens, one micro-batch per data-parallel rank"...)))
+		p.Notes = append(p.Notes, raisedBatchNote(need))
 	}
 	return w
+}
+
+// raisedBatchNote says the default workload's batch is raised to tokens,
+// or is the last such note when tokens are the same: a re-plan of the
+// same size (most edits) takes the string kept instead of writing it
+// again. A string never changes, so plans may share it.
+func raisedBatchNote(tokens int) string {
+	if m := batchNoteMemo.Load(); m != nil && m.tokens == tokens {
+		return m.note
+	}
+	b := make([]byte, 0, 128)
+	b = append(b, "JCT: the default workload's batch is raised to "...)
+	b = textfmt.AppendInt(b, tokens)
+	note := string(append(b, " tokens, one micro-batch per data-parallel rank"...))
+	batchNoteMemo.Store(&batchNote{tokens, note})
+	return note
+}
+
+// batchNoteMemo is the last raisedBatchNote written, with its tokens.
+var batchNoteMemo atomic.Pointer[batchNote]
+
+// batchNote is a note kept with its key.
+type batchNote struct {
+	tokens int
+	note   string
 }
