@@ -440,15 +440,24 @@ type recent[K comparable, V any] struct {
 	keys         [8]K
 	vals         [8]V
 	filled, next int // slots in use; the slot the next put takes
+	after        int // the slot after the last one found: where get looks first
 }
 
-// get is the value kept for key.
+// get is the value kept for key. It looks from the slot after the one
+// found last, round: a plan asks for its tiers in order, as every plan
+// before it did, so the key asked is found at the first look, where
+// from the first slot a sweep's plans compared two or three keys (of
+// eleven fields, with strings) before it.
 func (m *recent[K, V]) get(key K) (V, bool) {
 	m.Lock()
 	defer m.Unlock()
-	for i := range m.filled {
-		if m.keys[i] == key {
-			return m.vals[i], true
+	for i, j := 0, m.after; i < m.filled; i, j = i+1, j+1 {
+		if j >= m.filled {
+			j = 0
+		}
+		if m.keys[j] == key {
+			m.after = j + 1
+			return m.vals[j], true
 		}
 	}
 	var zero V
