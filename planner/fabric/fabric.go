@@ -540,7 +540,8 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 		count int
 		c     upperChoice
 	}
-	ps := make([]podSpines, 0, len(pods))
+	var psBuf [3]podSpines // full pods, a partial one: on the stack
+	ps := psBuf[:0]
 	for _, p := range pods {
 		c, ok := chooseUpper(p.leaves, spec.Up, spec.Up, spineDown, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.Up, spineDown))
 		if !ok {
@@ -571,8 +572,10 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	// index by index was 14% of a 1,000-point sweep's instructions).
 	// A kind's spines and pods are kept in two shared buffers (slices
 	// of them stay valid when a buffer grows), spine j's at their ends.
-	var kinds []groupKind
-	lowers, ins := make([]Load, 0, 2*len(ps)), make([]int, 0, 2*len(ps))
+	// A pod's spines come in at most two runs (SpreadLinks), so there are
+	// at most two kinds a pod, each holding at most every pod.
+	kinds := make([]groupKind, 0, 2*len(ps))
+	lowers, ins := make([]Load, 0, 2*len(ps)*len(ps)), make([]int, 0, 2*len(ps)*len(ps))
 	for j := 0; j < maxSpines; {
 		at := len(lowers)
 		next := maxSpines // the first index past j where a pod's spines change
