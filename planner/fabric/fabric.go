@@ -772,12 +772,16 @@ func spineRunAt(runs []Load, j int) (down, end int) {
 	return 0, j + 1
 }
 
-// mergeLoads joins runs with the same ports in use.
+// mergeLoads joins runs with the same ports in use. It merges in place:
+// loads is the caller's own (threeTier's spines by pod and core loads,
+// each made for it), and a run is written at or before the place it is
+// read from, after it is read. A copy cost a three-tier sizing two
+// allocations.
 func mergeLoads(loads []Load) []Load {
 	if len(loads) == 0 {
 		return nil
 	}
-	out := make([]Load, 0, len(loads))
+	out := loads[:0]
 	for _, l := range loads {
 		merged := false
 		for i := range out {
