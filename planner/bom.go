@@ -211,27 +211,42 @@ func appendMetres(b []byte, m float64) []byte {
 // lower end, at the upper, over planes planes. Leaves' down ports run at
 // the server speed; their uplinks and the spines' down ports at the
 // uplink speed; the spines' up ports and the cores at the core speed.
+//
+// A tier the plan does not have gets no count (fillBOM reads none): a
+// cage's links are a map's, by the speed written out, and a sweep's
+// plans of one or two tiers looked up those of the tiers above.
 func (p *Plan) switchEndModules(pl fabric.Plane, planes int) [3][2]int {
-	gu, gc := p.TierGbps("leaf_spine"), p.TierGbps("spine_core")
-	c := p.Switch.LinksPerCage(p.PortGbps)
-	lu, su := p.Switch.LinksPerCage(gu), p.SwitchOf(TierSpine).LinksPerCage(gu)
-	sc, cc := p.SwitchOf(TierSpine).LinksPerCage(gc), p.SwitchOf(TierCore).LinksPerCage(gc)
-	mods := func(loads []fabric.Load, down bool, perCage int) int {
-		n := 0
-		for _, l := range loads {
-			if down {
-				n += l.Switches * ceilDiv(l.Down, perCage)
-			} else {
-				n += l.Switches * ceilDiv(l.Up, perCage)
-			}
+	var out [3][2]int
+	leaf, spine := p.Switch, p.SwitchOf(TierSpine)
+	c := leaf.LinksPerCage(p.PortGbps)
+	out[0][1] = cageModules(pl.LeafLoads, true, c, planes)
+	if len(p.LinkTiers) < 2 {
+		return out
+	}
+	gu := p.TierGbps("leaf_spine")
+	lu, su := leaf.LinksPerCage(gu), spine.LinksPerCage(gu)
+	out[1] = [2]int{cageModules(pl.LeafLoads, false, lu, planes), cageModules(pl.SpineLoads, true, su, planes)}
+	if len(p.LinkTiers) < 3 {
+		return out
+	}
+	gc := p.TierGbps("spine_core")
+	sc, cc := spine.LinksPerCage(gc), p.SwitchOf(TierCore).LinksPerCage(gc)
+	out[2] = [2]int{cageModules(pl.SpineLoads, false, sc, planes), cageModules(pl.CoreLoads, true, cc, planes)}
+	return out
+}
+
+// cageModules is the modules the switches of loads take at their down
+// (or up) ports, perCage links to a module, over planes planes.
+func cageModules(loads []fabric.Load, down bool, perCage, planes int) int {
+	n := 0
+	for _, l := range loads {
+		if down {
+			n += l.Switches * ceilDiv(l.Down, perCage)
+		} else {
+			n += l.Switches * ceilDiv(l.Up, perCage)
 		}
-		return n * planes
 	}
-	return [3][2]int{
-		{0, mods(pl.LeafLoads, true, c)},
-		{mods(pl.LeafLoads, false, lu), mods(pl.SpineLoads, true, su)},
-		{mods(pl.SpineLoads, false, sc), mods(pl.CoreLoads, true, cc)},
-	}
+	return n * planes
 }
 
 // finishBOM adds the spares and sums the cost and power: what a choice
@@ -440,15 +455,24 @@ type recent[K comparable, V any] struct {
 	keys         [8]K
 	vals         [8]V
 	filled, next int // slots in use; the slot the next put takes
+	after        int // the slot after the last one found: where get looks first
 }
 
-// get is the value kept for key.
+// get is the value kept for key. It looks from the slot after the one
+// found last, round: a plan asks for its tiers in order, as every plan
+// before it did, so the key asked is found at the first look, where
+// from the first slot a sweep's plans compared two or three keys (of
+// eleven fields, with strings) before it.
 func (m *recent[K, V]) get(key K) (V, bool) {
 	m.Lock()
 	defer m.Unlock()
-	for i := range m.filled {
-		if m.keys[i] == key {
-			return m.vals[i], true
+	for i, j := 0, m.after; i < m.filled; i, j = i+1, j+1 {
+		if j >= m.filled {
+			j = 0
+		}
+		if m.keys[j] == key {
+			m.after = j + 1
+			return m.vals[j], true
 		}
 	}
 	var zero V

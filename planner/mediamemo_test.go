@@ -66,3 +66,27 @@ func TestRecent(t *testing.T) {
 		}
 	}
 }
+
+// TestRecentLooksRound asks a memo of three keys in eight slots for its
+// keys in every order: get looks first after the slot it found last and
+// goes round, so each is found wherever the look starts, and the zero
+// key, never put, is not (it fills the empty slots). Mutations caught:
+// a look that does not go round (the key before the last found is
+// missed), one that goes round at the eight slots instead of the three
+// filled (the zero key found in an empty slot).
+func TestRecentLooksRound(t *testing.T) {
+	var m recent[int, string]
+	for _, k := range []int{1, 2, 3} {
+		m.put(k, strconv.Itoa(k*10))
+	}
+	for _, order := range [][]int{{1, 2, 3}, {3, 1, 2}, {2, 1, 3}, {3, 2, 1}, {3, 3, 1}} {
+		for _, k := range order {
+			if v, ok := m.get(k); !ok || v != strconv.Itoa(k*10) {
+				t.Errorf("order %v, key %d: %q, %v; want %q", order, k, v, ok, strconv.Itoa(k*10))
+			}
+		}
+		if v, ok := m.get(0); ok {
+			t.Errorf("order %v: the zero key, never put, found (%q)", order, v)
+		}
+	}
+}

@@ -532,7 +532,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	} else {
 		pods = consecutivePods(all, leavesPerPod)
 	}
-	var leafLoads []Load
+	leafLoads := make([]Load, 0, 2*len(pods)) // a pod's leaves: full and partial ones, at most
 	var spineWiring string
 	var headroom []Headroom
 	// Each kind of pod, how many of it, and how its spines are sized.
@@ -540,7 +540,8 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 		count int
 		c     upperChoice
 	}
-	ps := make([]podSpines, 0, len(pods))
+	var psBuf [3]podSpines // full pods, a partial one: on the stack
+	ps := psBuf[:0]
 	for _, p := range pods {
 		c, ok := chooseUpper(p.leaves, spec.Up, spec.Up, spineDown, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.Up, spineDown))
 		if !ok {
@@ -571,8 +572,10 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	// index by index was 14% of a 1,000-point sweep's instructions).
 	// A kind's spines and pods are kept in two shared buffers (slices
 	// of them stay valid when a buffer grows), spine j's at their ends.
-	var kinds []groupKind
-	lowers, ins := make([]Load, 0, 2*len(ps)), make([]int, 0, 2*len(ps))
+	// A pod's spines come in at most two runs (SpreadLinks), so there are
+	// at most two kinds a pod, each holding at most every pod.
+	kinds := make([]groupKind, 0, 2*len(ps))
+	lowers, ins := make([]Load, 0, 2*len(ps)*len(ps)), make([]int, 0, 2*len(ps)*len(ps))
 	for j := 0; j < maxSpines; {
 		at := len(lowers)
 		next := maxSpines // the first index past j where a pod's spines change
@@ -700,28 +703,34 @@ func railPodsOf(all []Load, lpg, per int) []leafPod {
 
 // chunkPods cuts runs of alike leaves, in order, into pods of per
 // leaves, each pod counted times (a pod of units counts once per rail).
+//
+// The pods' leaves are cut from one buffer, each pod's capped at its
+// end: leaves joined to the pod before are taken back, and a pod's stay
+// valid when the buffer grows. The pods and each new pod's leaves grew
+// from nil by appends instead (with leafLoads in threeTier, about five
+// allocations more a three-tier sizing).
 func chunkPods(runs []Load, per, times int) []leafPod {
-	var pods []leafPod
-	var cur []Load
-	curN := 0
+	pods := make([]leafPod, 0, 2)       // full pods, then a partial one
+	buf := make([]Load, 0, len(runs)+2) // every run once, and a run cut by a pod's end
+	at, curN := 0, 0                    // where the current pod's leaves start; its leaves
 	for _, r := range runs {
 		for n := r.Switches; n > 0; {
 			take := min(n, per-curN)
-			cur = append(cur, Load{take, r.Down, r.Up})
+			buf = append(buf, Load{take, r.Down, r.Up})
 			curN += take
 			n -= take
 			if curN == per {
 				n := len(pods)
-				if pods, curN = addPod(pods, cur, times), 0; len(pods) == n {
-					cur = cur[:0] // joined to the pod before: its leaves are free again (a pod each cost a sweep 2%)
+				if pods, curN = addPod(pods, buf[at:len(buf):len(buf)], times), 0; len(pods) == n {
+					buf = buf[:at] // joined to the pod before: its leaves are free again (a pod each cost a sweep 2%)
 				} else {
-					cur = nil // held by the new pod
+					at = len(buf) // held by the new pod
 				}
 			}
 		}
 	}
 	if curN > 0 {
-		pods = addPod(pods, cur, times)
+		pods = addPod(pods, buf[at:len(buf):len(buf)], times)
 	}
 	return pods
 }
@@ -763,12 +772,16 @@ func spineRunAt(runs []Load, j int) (down, end int) {
 	return 0, j + 1
 }
 
-// mergeLoads joins runs with the same ports in use.
+// mergeLoads joins runs with the same ports in use. It merges in place:
+// loads is the caller's own (threeTier's spines by pod and core loads,
+// each made for it), and a run is written at or before the place it is
+// read from, after it is read. A copy cost a three-tier sizing two
+// allocations.
 func mergeLoads(loads []Load) []Load {
 	if len(loads) == 0 {
 		return nil
 	}
-	out := make([]Load, 0, len(loads))
+	out := loads[:0]
 	for _, l := range loads {
 		merged := false
 		for i := range out {
