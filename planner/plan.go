@@ -332,6 +332,17 @@ type need struct {
 	// recent shown plans (backendmemo.go) when the inputs match, and
 	// keeps them otherwise.
 	recall bool
+	// check validates a sweep's point with what does not depend on its
+	// GPU count found once for the sweep; nil: Scenario.Validate.
+	check *sweepCheck
+}
+
+// validate is s.Validate(cat), by n.check where a sweep gives one.
+func (n need) validate(s *Scenario, cat *Catalog) error {
+	if n.check != nil {
+		return n.check.validate(s)
+	}
+	return s.Validate(cat)
 }
 
 // What builds ask for: a shown plan everything; a sweep what its rows
@@ -353,7 +364,7 @@ var (
 func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	s = s.Clone() // the plan keeps its own inputs: later edits of s never change it
 	s.Network = s.Network.withStyle()
-	if err := s.Validate(cat); err != nil {
+	if err := n.validate(&s, cat); err != nil {
 		return nil, err
 	}
 	if s.givesLengths() {

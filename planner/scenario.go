@@ -325,24 +325,44 @@ func (s *Scenario) Validate(cat *Catalog) error {
 
 // validate checks a scenario whose system is applied.
 func (s *Scenario) validate(cat *Catalog) error {
-	var errs []error
-	errs = append(errs, s.validateCluster()...)
-	errs = append(errs, s.validatePorts()...)
-	errs = append(errs, s.validateShape()...)
-	errs = append(errs, s.validateLayout()...)
+	return s.validateWith(s.fixedChecks(cat))
+}
+
+// fixedChecks are validate's findings that do not read the cluster's GPU
+// count, in validate's order: mid those between validateCluster and
+// validatePhases (the two that read it), tail those after. A sweep,
+// whose points differ only in the GPU count, finds them once
+// (sweepCheck).
+type fixedChecks struct{ mid, tail []error }
+
+// fixedChecks runs validate's checks that do not read Cluster.GPUs.
+func (s *Scenario) fixedChecks(cat *Catalog) fixedChecks {
+	var f fixedChecks
+	f.mid = append(f.mid, s.validatePorts()...)
+	f.mid = append(f.mid, s.validateShape()...)
+	f.mid = append(f.mid, s.validateLayout()...)
 	if s.Workload != nil {
-		errs = append(errs, validateWorkload(s.Workload, cat.JCT)...)
+		f.mid = append(f.mid, validateWorkload(s.Workload, cat.JCT)...)
 	}
-	errs = append(errs, s.Reliability.validate()...)
-	errs = append(errs, s.validateNetworks(cat)...)
+	f.mid = append(f.mid, s.Reliability.validate()...)
+	f.mid = append(f.mid, s.validateNetworks(cat)...)
+	f.tail = append(f.tail, s.Facility.Validate()...)
+	f.tail = append(f.tail, s.validateHardware(cat)...)
+	f.tail = append(f.tail, s.validateUplink(cat)...)
+	f.tail = append(f.tail, s.validateCoreUplink(cat)...)
+	f.tail = append(f.tail, s.validateMedia()...)
+	f.tail = append(f.tail, s.validatePricing(cat)...)
+	f.tail = append(f.tail, s.validatePrices(cat)...)
+	return f
+}
+
+// validateWith is validate with its GPU-free findings f given: it runs
+// the checks that read the GPU count and joins every finding in order.
+func (s *Scenario) validateWith(f fixedChecks) error {
+	errs := s.validateCluster()
+	errs = append(errs, f.mid...)
 	errs = append(errs, s.validatePhases()...)
-	errs = append(errs, s.Facility.Validate()...)
-	errs = append(errs, s.validateHardware(cat)...)
-	errs = append(errs, s.validateUplink(cat)...)
-	errs = append(errs, s.validateCoreUplink(cat)...)
-	errs = append(errs, s.validateMedia()...)
-	errs = append(errs, s.validatePricing(cat)...)
-	errs = append(errs, s.validatePrices(cat)...)
+	errs = append(errs, f.tail...)
 	if len(errs) > fielderr.MaxListed {
 		return fielderr.JoinCapped(errs[:fielderr.MaxListed], len(errs)-fielderr.MaxListed)
 	}
