@@ -75,16 +75,10 @@ func endModulesAfresh(p *Plan, pl fabric.Plane, planes int) [3][2]int {
 	c := p.Switch.LinksPerCage(p.PortGbps)
 	lu, su := p.Switch.LinksPerCage(gu), p.SwitchOf(TierSpine).LinksPerCage(gu)
 	sc, cc := p.SwitchOf(TierSpine).LinksPerCage(gc), p.SwitchOf(TierCore).LinksPerCage(gc)
+	// The count per tier is cageModules's; what changed is which tiers
+	// switchEndModules counts, so the reference counts all three.
 	mods := func(loads []fabric.Load, down bool, perCage int) int {
-		n := 0
-		for _, l := range loads {
-			if down {
-				n += l.Switches * ceilDiv(l.Down, perCage)
-			} else {
-				n += l.Switches * ceilDiv(l.Up, perCage)
-			}
-		}
-		return n * planes
+		return cageModules(loads, down, perCage, planes)
 	}
 	return [3][2]int{
 		{0, mods(pl.LeafLoads, true, c)},
