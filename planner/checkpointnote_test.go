@@ -52,7 +52,7 @@ func TestCheckpointNoteMemo(t *testing.T) {
 // answering without comparing the tokens (the second note says the
 // first's batch).
 func TestRaisedBatchNoteMemo(t *testing.T) {
-	batchNoteMemo.Store(nil)
+	batchNoteMemo.forget()
 	for _, tc := range []struct {
 		tokens int
 		want   string

@@ -53,7 +53,8 @@ func forgetAllMemos() {
 	whereMemo.forget()
 	nicMemo.forget()
 	hintMemo.forget()
-	batchNoteMemo.Store(nil)
+	batchNoteMemo.forget()
+	checkpointNoteMemo.forget()
 }
 
 // forget empties m.

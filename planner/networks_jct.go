@@ -3,7 +3,6 @@ package planner
 import (
 	"math"
 	"strconv"
-	"sync/atomic"
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/perf"
@@ -122,24 +121,18 @@ type checkpointNoteKey struct {
 // after an edit that leaves the storage path and the model alone (most)
 // takes the same string instead of formatting it again (~1.9k
 // instructions). A string never changes, so plans may share it.
-var checkpointNoteMemo atomic.Pointer[checkpointNoteEntry]
-
-// checkpointNoteEntry is a note kept with its key.
-type checkpointNoteEntry struct {
-	key  checkpointNoteKey
-	note string
-}
+var checkpointNoteMemo lastText[checkpointNoteKey]
 
 // checkpointNote says where the derived checkpoint write time came from,
 // written with strconv into one buffer, or the last note when cp's
 // figures are the same.
 func checkpointNote(cp *Checkpoint) string {
 	key := checkpointNoteKey{math.Float64bits(cp.WriteS), math.Float64bits(cp.BandwidthGBs), math.Float64bits(cp.StateGB), cp.Via}
-	if m := checkpointNoteMemo.Load(); m != nil && m.key == key {
-		return m.note
+	if note, ok := checkpointNoteMemo.get(key); ok {
+		return note
 	}
 	note := formatCheckpointNote(cp)
-	checkpointNoteMemo.Store(&checkpointNoteEntry{key, note})
+	checkpointNoteMemo.put(key, note)
 	return note
 }
 

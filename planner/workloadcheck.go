@@ -6,7 +6,6 @@ import (
 	"math"
 	"reflect"
 	"sync"
-	"sync/atomic"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
@@ -217,22 +216,16 @@ func (p *Plan) defaultWorkload(d *JCTData) Workload {
 // same size (most edits) takes the string kept instead of writing it
 // again. A string never changes, so plans may share it.
 func raisedBatchNote(tokens int) string {
-	if m := batchNoteMemo.Load(); m != nil && m.tokens == tokens {
-		return m.note
+	if note, ok := batchNoteMemo.get(tokens); ok {
+		return note
 	}
 	b := make([]byte, 0, 128)
 	b = append(b, "JCT: the default workload's batch is raised to "...)
 	b = textfmt.AppendInt(b, tokens)
 	note := string(append(b, " tokens, one micro-batch per data-parallel rank"...))
-	batchNoteMemo.Store(&batchNote{tokens, note})
+	batchNoteMemo.put(tokens, note)
 	return note
 }
 
 // batchNoteMemo is the last raisedBatchNote written, with its tokens.
-var batchNoteMemo atomic.Pointer[batchNote]
-
-// batchNote is a note kept with its key.
-type batchNote struct {
-	tokens int
-	note   string
-}
+var batchNoteMemo lastText[int]
