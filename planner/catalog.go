@@ -43,16 +43,13 @@ type Switch struct {
 	Form      string         `toml:"form" json:"form"`
 	Ports     map[string]int `toml:"ports" json:"ports"`
 	CageLinks map[string]int `toml:"cage_links" json:"cage_links"`
-	PriceUSD  float64        `toml:"price_usd" json:"price_usd"`
-	// PriceRangeUSD is the low and high price of one unit.
-	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
-	Watts         float64    `toml:"watts" json:"watts"`
+	UnitPrice
+	Watts float64 `toml:"watts" json:"watts"`
 	// FailuresPerYear is the model's own critical-failure rate per
 	// switch-year (a chassis fails more often than a single-chip box);
 	// 0: the reliability data's switch rate.
 	FailuresPerYear float64 `toml:"failures_per_year" json:"failures_per_year,omitempty"`
-	Source          Source  `toml:"source" json:"source"`
-	Pricing
+	Provenance
 
 	// Chassis is a modular switch's parts (nil: a fixed switch); its
 	// ports, price and power come from them.
@@ -96,20 +93,17 @@ func (s *Switch) Speeds() []int { return speeds(s.Ports) }
 // NIC is one network adapter model. InfiniBandPorts and EthernetPorts list
 // the port splits it supports in each mode (empty: mode not supported).
 type NIC struct {
-	Key             string  `toml:"-" json:"key"`
-	Name            string  `toml:"name" json:"name"`
-	LaneGbps        []int   `toml:"lane_gbps" json:"lane_gbps"` // SerDes lane rates the NIC runs
-	Gbps            int     `toml:"gbps" json:"gbps"`
-	Form            string  `toml:"form" json:"form"`
-	Cages           int     `toml:"cages" json:"cages"`
-	InfiniBandPorts []int   `toml:"infiniband_ports" json:"infiniband_ports"`
-	EthernetPorts   []int   `toml:"ethernet_ports" json:"ethernet_ports"`
-	PriceUSD        float64 `toml:"price_usd" json:"price_usd"`
-	// PriceRangeUSD is the low and high price of one unit.
-	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
-	Watts         float64    `toml:"watts" json:"watts"`
-	Source        Source     `toml:"source" json:"source"`
-	Pricing
+	Key             string `toml:"-" json:"key"`
+	Name            string `toml:"name" json:"name"`
+	LaneGbps        []int  `toml:"lane_gbps" json:"lane_gbps"` // SerDes lane rates the NIC runs
+	Gbps            int    `toml:"gbps" json:"gbps"`
+	Form            string `toml:"form" json:"form"`
+	Cages           int    `toml:"cages" json:"cages"`
+	InfiniBandPorts []int  `toml:"infiniband_ports" json:"infiniband_ports"`
+	EthernetPorts   []int  `toml:"ethernet_ports" json:"ethernet_ports"`
+	UnitPrice
+	Watts float64 `toml:"watts" json:"watts"`
+	Provenance
 }
 
 // PortSplits lists the ports-per-NIC values the NIC supports on fabric f.
@@ -136,13 +130,10 @@ type Transceiver struct {
 	// Fibre is the cable key of the fibre it takes: "" for single-mode
 	// ("fiber"), "fiber-mm" for a multimode module. Multimode modules
 	// are chosen only per link in a laid-out hall (FibreModule).
-	Fibre    string  `toml:"fibre" json:"fibre"`
-	PriceUSD float64 `toml:"price_usd" json:"price_usd"`
-	// PriceRangeUSD is the low and high price of one unit.
-	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
-	Watts         float64    `toml:"watts" json:"watts"`
-	Source        Source     `toml:"source" json:"source"`
-	Pricing
+	Fibre string `toml:"fibre" json:"fibre"`
+	UnitPrice
+	Watts float64 `toml:"watts" json:"watts"`
+	Provenance
 }
 
 // Cable is one cable medium priced by length: base + per metre.
@@ -162,8 +153,7 @@ type Cable struct {
 	// Unavailable lists where the medium is not offered although its
 	// speed is, each with the reason.
 	Unavailable []CableRule `toml:"unavailable" json:"unavailable"`
-	Source      Source      `toml:"source" json:"source"`
-	Pricing
+	Provenance
 }
 
 // CableRule says where a medium is not offered: on a fabric (empty: any)
@@ -311,11 +301,14 @@ func ParseCatalog(src []byte) (*Catalog, error) {
 	if err := c.indexSide(); err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
+	if err := c.checkPrices(); err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
 	return &c, nil
 }
 
-// check checks one catalog switch (k is its key): fabric, ports, lanes,
-// price, pricing and the splits its ports offer.
+// check checks one catalog switch (k is its key): fabric, ports, lanes
+// and the splits its ports offer (checkPrices checks its price).
 func (s *Switch) check(k string) error {
 	if s.Fabric != InfiniBand && s.Fabric != Ethernet {
 		return fmt.Errorf("switch %s: fabric %q", k, s.Fabric)
@@ -329,12 +322,6 @@ func (s *Switch) check(k string) error {
 	if err := checkLanes("switch "+k, s.LaneGbps); err != nil {
 		return err
 	}
-	if err := checkRange("switch "+k, s.PriceUSD, s.PriceRangeUSD); err != nil {
-		return err
-	}
-	if err := s.Pricing.check("switch "+k, s.PriceRangeUSD[0], s.PriceRangeUSD[1]); err != nil {
-		return err
-	}
 	for sp, n := range s.Ports {
 		if g, err := strconv.Atoi(sp); err != nil || g <= 0 || n < 2 {
 			return fmt.Errorf("switch %s: bad port entry %q = %d", k, sp, n)
@@ -346,6 +333,8 @@ func (s *Switch) check(k string) error {
 	return nil
 }
 
+// index keys and checks the back-end parts and systems, and indexes the
+// transceivers (checkPrices checks their prices).
 func (c *Catalog) index() error {
 	for k, s := range c.Switches {
 		s.Key = k
@@ -355,30 +344,53 @@ func (c *Catalog) index() error {
 	}
 	for k, n := range c.NICs {
 		n.Key = k
-		if n.Gbps <= 0 || n.Cages <= 0 {
-			return fmt.Errorf("nic %s: needs gbps and cages", k)
-		}
-		if err := checkLanes("nic "+k, n.LaneGbps); err != nil {
-			return err
-		}
-		if err := checkRange("nic "+k, n.PriceUSD, n.PriceRangeUSD); err != nil {
-			return err
-		}
-		if err := n.Pricing.check("nic "+k, n.PriceRangeUSD[0], n.PriceRangeUSD[1]); err != nil {
+		if err := n.check(k); err != nil {
 			return err
 		}
 	}
+	if err := c.indexModules(); err != nil {
+		return err
+	}
+	for k, cb := range c.Cables {
+		cb.Key = k
+	}
+	for k, sys := range c.Systems {
+		sys.Key = k
+		if k == CustomSystem {
+			return fmt.Errorf("system key %q is reserved for the scenario's own servers", k)
+		}
+		if err := sys.check(c); err != nil {
+			return err
+		}
+	}
+	for _, m := range []Medium{DAC, ACC, AOC} {
+		if c.Cables[string(m)] == nil {
+			return fmt.Errorf("cable %q missing", m)
+		}
+	}
+	if c.Cables[fiberKey] == nil {
+		return fmt.Errorf("cable %q missing", fiberKey)
+	}
+	return nil
+}
+
+// check checks one catalog NIC (k is its key): speed, cages and lanes.
+func (n *NIC) check(k string) error {
+	if n.Gbps <= 0 || n.Cages <= 0 {
+		return fmt.Errorf("nic %s: needs gbps and cages", k)
+	}
+	return checkLanes("nic "+k, n.LaneGbps)
+}
+
+// indexModules keys and checks the transceivers and indexes them by form,
+// link speed and links, cheapest first: single-mode in modules,
+// multimode in mmModules.
+func (c *Catalog) indexModules() error {
 	c.modules = make(map[moduleKey][]*Transceiver, len(c.Transceivers))
 	c.mmModules = map[moduleKey][]*Transceiver{}
 	for _, k := range SortedKeys(c.Transceivers) {
 		t := c.Transceivers[k]
 		t.Key = k
-		if err := checkRange("transceiver "+k, t.PriceUSD, t.PriceRangeUSD); err != nil {
-			return err
-		}
-		if err := t.Pricing.check("transceiver "+k, t.PriceRangeUSD[0], t.PriceRangeUSD[1]); err != nil {
-			return err
-		}
 		if t.ReachM <= 0 {
 			return fmt.Errorf("transceiver %s: needs reach_m", k)
 		}
@@ -403,34 +415,6 @@ func (c *Catalog) index() error {
 	}
 	if len(c.mmModules) > 0 && c.Cables[mmFiberKey] == nil {
 		return fmt.Errorf("cable %q missing for the multimode transceivers", mmFiberKey)
-	}
-	for k, cb := range c.Cables {
-		cb.Key = k
-		if f := cb.PriceRangeFactor; !(f[0] > 0 && f[0] <= 1 && f[1] >= 1) {
-			return fmt.Errorf("cable %s: price_range_factor %v must be [low <= 1, high >= 1]", k, f)
-		}
-		// A cable's sources price one length or one price for all, so its
-		// provenance is checked at the base price.
-		if err := cb.Pricing.check("cable "+k, cb.PriceBaseUSD*cb.PriceRangeFactor[0], cb.PriceBaseUSD*cb.PriceRangeFactor[1]); err != nil {
-			return err
-		}
-	}
-	for k, sys := range c.Systems {
-		sys.Key = k
-		if k == CustomSystem {
-			return fmt.Errorf("system key %q is reserved for the scenario's own servers", k)
-		}
-		if err := sys.check(c); err != nil {
-			return err
-		}
-	}
-	for _, m := range []Medium{DAC, ACC, AOC} {
-		if c.Cables[string(m)] == nil {
-			return fmt.Errorf("cable %q missing", m)
-		}
-	}
-	if c.Cables[fiberKey] == nil {
-		return fmt.Errorf("cable %q missing", fiberKey)
 	}
 	return nil
 }
@@ -516,18 +500,6 @@ func (c *Catalog) hasNICSpeed(f Fabric, gbps int) bool {
 		}
 	}
 	return false
-}
-
-// PriceKeys lists every key a scenario's [prices] table may override.
-func (c *Catalog) PriceKeys() []string {
-	var out []string
-	out = append(out, SortedKeys(c.Systems)...)
-	out = append(out, SortedKeys(c.Switches)...)
-	out = append(out, SortedKeys(c.NICs)...)
-	out = append(out, SortedKeys(c.Transceivers)...)
-	out = append(out, SortedKeys(c.Cables)...)
-	sort.Strings(out)
-	return out
 }
 
 // HasPriceKey says whether k names a catalog item with a price.

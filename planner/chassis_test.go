@@ -13,12 +13,15 @@ import (
 func testChassis(t testing.TB, cat *Catalog) *Switch {
 	t.Helper()
 	sw := &Switch{Key: "test-chassis", Name: "Test chassis", RackUnits: 16, Fabric: Ethernet, LaneGbps: []int{100}, Form: "osfp",
-		CageLinks: map[string]int{"400": 2}, Pricing: cat.Switches["tomahawk5"].Pricing,
+		CageLinks: map[string]int{"400": 2}, Provenance: Provenance{Pricing: cat.Switches["tomahawk5"].Pricing},
 		Chassis: &Chassis{Slots: 8, CardName: "test card", CardPorts: map[string]int{"400": 36},
 			CardUSD: 40000, CardRangeUSD: [2]float64{40000, 40000}, CardWatts: 500,
 			FabricModules: 6, FabricUSD: 8000, FabricRangeUSD: [2]float64{8000, 8000}, FabricWatts: 300,
 			BaseUSD: 50000, BaseRangeUSD: [2]float64{50000, 50000}, BaseWatts: 400}}
 	if err := sw.check(sw.Key); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkUnitPrice("switch "+sw.Key, sw); err != nil {
 		t.Fatal(err)
 	}
 	cat.Switches[sw.Key] = sw

@@ -79,40 +79,34 @@ type SideDefaults struct {
 
 // SideNIC is a front-end or storage adapter (catalog side_nics).
 type SideNIC struct {
-	Key           string     `toml:"-" json:"key"`
-	Name          string     `toml:"name" json:"name"`
-	Gbps          int        `toml:"gbps" json:"gbps"`
-	Ports         int        `toml:"ports" json:"ports"`
-	PriceUSD      float64    `toml:"price_usd" json:"price_usd"`
-	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
-	Watts         float64    `toml:"watts" json:"watts"`
-	Source        Source     `toml:"source" json:"source"`
-	Pricing
+	Key   string `toml:"-" json:"key"`
+	Name  string `toml:"name" json:"name"`
+	Gbps  int    `toml:"gbps" json:"gbps"`
+	Ports int    `toml:"ports" json:"ports"`
+	UnitPrice
+	Watts float64 `toml:"watts" json:"watts"`
+	Provenance
 }
 
 // SideLink is one link of a network beside the back end, both ends
 // included (catalog side_links); Modules is the transceivers it takes.
 type SideLink struct {
-	Key           string     `toml:"-" json:"key"`
-	Name          string     `toml:"name" json:"name"`
-	Gbps          int        `toml:"gbps" json:"gbps"`
-	Modules       int        `toml:"modules" json:"modules"`
-	PriceUSD      float64    `toml:"price_usd" json:"price_usd"`
-	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
-	Watts         float64    `toml:"watts" json:"watts"`
-	Source        Source     `toml:"source" json:"source"`
-	Pricing
+	Key     string `toml:"-" json:"key"`
+	Name    string `toml:"name" json:"name"`
+	Gbps    int    `toml:"gbps" json:"gbps"`
+	Modules int    `toml:"modules" json:"modules"`
+	UnitPrice
+	Watts float64 `toml:"watts" json:"watts"`
+	Provenance
 }
 
 // SideServer is a management server (catalog side_servers).
 type SideServer struct {
-	Key           string     `toml:"-" json:"key"`
-	Name          string     `toml:"name" json:"name"`
-	PriceUSD      float64    `toml:"price_usd" json:"price_usd"`
-	PriceRangeUSD [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
-	Watts         float64    `toml:"watts" json:"watts"`
-	Source        Source     `toml:"source" json:"source"`
-	Pricing
+	Key  string `toml:"-" json:"key"`
+	Name string `toml:"name" json:"name"`
+	UnitPrice
+	Watts float64 `toml:"watts" json:"watts"`
+	Provenance
 }
 
 // mgmtServerKey is the catalog key of the management server.
@@ -412,16 +406,8 @@ func (c *Catalog) sideNIC(gbps int) *SideNIC {
 	return n
 }
 
-// checkPrice checks a part's price against its range and its price's
-// condition, grade, date and currency conversion.
-func checkPrice(part string, usd float64, r [2]float64, p *Pricing) error {
-	if err := checkRange(part, usd, r); err != nil {
-		return err
-	}
-	return p.check(part, r[0], r[1])
-}
-
-// indexSide checks the catalog's side parts and defaults.
+// indexSide keys and checks the catalog's side parts and defaults
+// (checkPrices checks their prices).
 func (c *Catalog) indexSide() error {
 	for k, s := range c.SideSwitches {
 		s.Key = k
@@ -431,17 +417,11 @@ func (c *Catalog) indexSide() error {
 		if len(s.Ports) == 0 || s.Watts < 0 || (s.Fabric != InfiniBand && s.Fabric != Ethernet) {
 			return fmt.Errorf("side switch %s: needs fabric, ports and watts", k)
 		}
-		if err := checkPrice("side switch "+k, s.PriceUSD, s.PriceRangeUSD, &s.Pricing); err != nil {
-			return err
-		}
 	}
 	for k, n := range c.SideNICs {
 		n.Key = k
 		if n.Gbps <= 0 || n.Ports <= 0 {
 			return fmt.Errorf("side nic %s: needs gbps and ports", k)
-		}
-		if err := checkPrice("side nic "+k, n.PriceUSD, n.PriceRangeUSD, &n.Pricing); err != nil {
-			return err
 		}
 	}
 	for k, l := range c.SideLinks {
@@ -449,16 +429,16 @@ func (c *Catalog) indexSide() error {
 		if l.Gbps <= 0 || l.Modules < 0 {
 			return fmt.Errorf("side link %s: needs gbps", k)
 		}
-		if err := checkPrice("side link "+k, l.PriceUSD, l.PriceRangeUSD, &l.Pricing); err != nil {
-			return err
-		}
 	}
 	for k, sv := range c.SideServers {
 		sv.Key = k
-		if err := checkPrice("side server "+k, sv.PriceUSD, sv.PriceRangeUSD, &sv.Pricing); err != nil {
-			return err
-		}
 	}
+	return c.checkSideDefaults()
+}
+
+// checkSideDefaults checks each system's default networks beside the
+// back end, and that the scenario's own servers have them.
+func (c *Catalog) checkSideDefaults() error {
 	if len(c.SideDefaults) > 0 && c.SideDefaults[CustomSystem] == nil {
 		return fmt.Errorf("side_defaults: %q missing", CustomSystem)
 	}

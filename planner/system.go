@@ -39,22 +39,20 @@ type System struct {
 	// design joins them through such pods and core groups, three tiers,
 	// even where two would hold the nodes (GB200 SuperPOD: from 2 SU,
 	// RA-11338-001 Table 3); 0: the fewest tiers that fit.
-	ThreeTierUnits int        `toml:"three_tier_units" json:"three_tier_units"`
-	LayoutSource   string     `toml:"layout_source" json:"layout_source"`
-	ServerModule   string     `toml:"server_module" json:"server_module"`       // transceiver key of the back-end cages
-	ModulesPerNode int        `toml:"modules_per_node" json:"modules_per_node"` // of ServerModule
-	NICsIncluded   bool       `toml:"nics_included" json:"nics_included"`       // the price includes the NICs
-	PriceUSD       float64    `toml:"price_usd" json:"price_usd"`
-	PriceRangeUSD  [2]float64 `toml:"price_range_usd" json:"price_range_usd"` // low, high
-	Watts          float64    `toml:"watts" json:"watts"`
+	ThreeTierUnits int    `toml:"three_tier_units" json:"three_tier_units"`
+	LayoutSource   string `toml:"layout_source" json:"layout_source"`
+	ServerModule   string `toml:"server_module" json:"server_module"`       // transceiver key of the back-end cages
+	ModulesPerNode int    `toml:"modules_per_node" json:"modules_per_node"` // of ServerModule
+	NICsIncluded   bool   `toml:"nics_included" json:"nics_included"`       // the price includes the NICs
+	UnitPrice
+	Watts float64 `toml:"watts" json:"watts"`
 	// RackUnits is the height of one node (a server, or a rack-scale
 	// system's compute tray); Cooling "air" or "liquid"; SwitchTrays the
 	// NVLink switch trays in a rack-scale system's rack.
 	RackUnits   int    `toml:"rack_units" json:"rack_units"`
 	Cooling     string `toml:"cooling" json:"cooling"`
 	SwitchTrays int    `toml:"switch_trays" json:"switch_trays"`
-	Source      Source `toml:"source" json:"source"`
-	Pricing
+	Provenance
 }
 
 // GPUsPerNode is the GPUs of one compute node (tray or server).
@@ -68,13 +66,7 @@ func (s *System) check(c *Catalog) error {
 	if err := s.checkParts(c); err != nil {
 		return err
 	}
-	if err := s.checkLayout(); err != nil {
-		return err
-	}
-	if err := checkRange("system "+s.Key, s.PriceUSD, s.PriceRangeUSD); err != nil {
-		return err
-	}
-	return s.Pricing.check("system "+s.Key, s.PriceRangeUSD[0], s.PriceRangeUSD[1])
+	return s.checkLayout()
 }
 
 // checkParts checks the system's GPUs, nodes, NICs and modules, and that

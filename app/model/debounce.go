@@ -5,14 +5,35 @@ import (
 	"time"
 )
 
+// Clock starts the debouncer's timers: AfterFunc calls f on its own
+// goroutine once d has passed, as time.AfterFunc does.
+type Clock interface {
+	AfterFunc(d time.Duration, f func()) Timer
+}
+
+// Timer is a call a Clock will make; Stop cancels it and reports whether
+// it did so before the call started, as (*time.Timer).Stop does.
+type Timer interface {
+	Stop() bool
+}
+
+// realClock is the wall clock: time.AfterFunc.
+type realClock struct{}
+
+// AfterFunc is time.AfterFunc.
+func (realClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
 // Debouncer runs the latest job submitted once submissions pause for
 // Delay, on its own goroutine; jobs replaced before they start never run.
 type Debouncer struct {
 	Delay time.Duration
+	// Clock times the pause (nil: the wall clock); tests pass one they
+	// advance by hand.
+	Clock Clock
 
 	mu      sync.Mutex
 	idle    *sync.Cond
-	timer   *time.Timer
+	timer   Timer
 	pending int // jobs waiting or running
 }
 
@@ -24,10 +45,18 @@ func (d *Debouncer) Submit(job func()) {
 		d.pending-- // the job it replaces never runs
 	}
 	d.pending++
-	d.timer = time.AfterFunc(d.Delay, func() {
+	d.timer = d.clock().AfterFunc(d.Delay, func() {
 		defer d.done()
 		job()
 	})
+}
+
+// clock is d.Clock, or the wall clock when it is nil.
+func (d *Debouncer) clock() Clock {
+	if d.Clock == nil {
+		return realClock{}
+	}
+	return d.Clock
 }
 
 func (d *Debouncer) done() {

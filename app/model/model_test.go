@@ -2,9 +2,7 @@ package model
 
 import (
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"fabricplan/data"
 	"fabricplan/planner"
@@ -250,21 +248,6 @@ func TestSearchGoesStale(t *testing.T) {
 	m.Undo()
 	if stale, _ := m.SearchStale(); stale {
 		t.Error("undo back to the searched inputs still stale")
-	}
-}
-
-// The debouncer runs only the last of a burst. Mutation caught: running
-// every submitted job (a plan per keystroke).
-func TestDebouncerRunsTheLatest(t *testing.T) {
-	d := &Debouncer{Delay: 20 * time.Millisecond}
-	var ran atomic.Int64
-	var last atomic.Int64
-	for i := 1; i <= 5; i++ {
-		d.Submit(func() { ran.Add(1); last.Store(int64(i)) })
-	}
-	d.Wait()
-	if ran.Load() != 1 || last.Load() != 5 {
-		t.Errorf("ran %d jobs, last %d; want 1 job, the 5th", ran.Load(), last.Load())
 	}
 }
 
