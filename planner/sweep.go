@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/perf"
 )
@@ -53,7 +52,7 @@ func SweepWith(base Scenario, cat *Catalog, gpus []int, o SweepOptions) []SweepR
 		n = needSweep
 	}
 	n.jct.Memo = new(perf.WorkloadMemo) // the workload's own figures, once for every size
-	n.check = newSweepCheck(base.FlatLinks(), cat)
+	n.check = GPUCountCheck(base.FlatLinks(), cat)
 	for i, g := range gpus {
 		s := base.FlatLinks()
 		s.Cluster.GPUs = g
@@ -61,66 +60,6 @@ func SweepWith(base Scenario, cat *Catalog, gpus []int, o SweepOptions) []SweepR
 		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
 	}
 	return rows
-}
-
-// sweepCheck is Scenario.Validate for a sweep's points, whose scenarios
-// differ from the one it was made of only in the GPU count: what does not
-// read the count (the system's key, fixedChecks) is checked once, the
-// cluster and phase checks that do at every point. A point fails, with
-// the same text, exactly when its own Validate would.
-type sweepCheck struct {
-	sys   error    // validateSystem's first finding: Validate's only one
-	ws    Scenario // the base with its system applied, as Validate checks it
-	fixed fixedChecks
-}
-
-// newSweepCheck checks what base's sweep points share, as build
-// validates them (after withStyle).
-func newSweepCheck(base Scenario, cat *Catalog) *sweepCheck {
-	s := base.Clone()
-	s.Network = s.Network.withStyle()
-	c := &sweepCheck{}
-	if errs := s.validateSystem(cat); len(errs) > 0 {
-		c.sys = errs[0]
-		return c
-	}
-	c.ws = s.WithSystem(cat)
-	c.ws.Network = c.ws.Network.withStyle()
-	c.fixed = c.ws.fixedChecks(cat)
-	return c
-}
-
-// validate is s.Validate for a point of the sweep: the base at s's GPU
-// count. Each point gets its own copies of the shared findings: a caller
-// may edit a row's field errors (the CLI names the flag that set a
-// field).
-func (c *sweepCheck) validate(s *Scenario) error {
-	if c.sys != nil {
-		return copyFieldErr(c.sys)
-	}
-	c.ws.Cluster.GPUs = s.Cluster.GPUs // all that WithSystem and withStyle leave of s and the base differ in
-	return c.ws.validateWith(fixedChecks{mid: copyFieldErrs(c.fixed.mid), tail: copyFieldErrs(c.fixed.tail)})
-}
-
-// copyFieldErrs copies errs, each field error afresh; nil stays nil.
-func copyFieldErrs(errs []error) []error {
-	if len(errs) == 0 {
-		return nil
-	}
-	out := make([]error, len(errs))
-	for i, e := range errs {
-		out[i] = copyFieldErr(e)
-	}
-	return out
-}
-
-// copyFieldErr is e, a *fielderr.FieldError copied afresh.
-func copyFieldErr(e error) error {
-	if fe, ok := e.(*fielderr.FieldError); ok {
-		c := *fe
-		return &c
-	}
-	return e
 }
 
 // SkippedForMemory counts the sweep's sizes at which the workload does
