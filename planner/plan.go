@@ -385,17 +385,12 @@ func (n need) validate(s *Scenario, cat *Catalog) error {
 	return s.Validate(cat)
 }
 
-// What builds ask for: a shown plan everything; a sweep what its rows
-// and charts read (the goodput chart reads the failure what-if; the rows
-// name a memory fix), and a sweep's rows alone (fabricplan sweep) only
-// the memory fix; a check that a scenario plans, the search's
-// ranking and the tier-step bisection only the back end and the job's
-// steps.
+// What builds ask for: a shown plan everything; a check that a scenario
+// plans only the back end and the job's steps. (A sweep, the search and
+// the style comparison ask through BuildWith.)
 var (
-	needAll       = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}, bands: true, recall: true}
-	needSweep     = need{resilience: true, jct: jctParts{Fix: true}}
-	needSweepRows = need{jct: jctParts{Fix: true}}
-	needLean      = need{}
+	needAll  = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}, bands: true, recall: true}
+	needLean = need{}
 )
 
 // build is Build computing only what n asks for; what it leaves out

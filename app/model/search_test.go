@@ -8,22 +8,23 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // designsOf is a hand-made search result of three designs of base: an
 // 8,192-GPU one ($3M, 9 days), a 2,048-GPU one ($1M, 30 days) and a
 // 4,096-GPU one ($2M, 12 days), all on the front, the $2M one the pick.
-func designsOf(base planner.Scenario) *planner.SearchResult {
-	var ds []*planner.Design
+func designsOf(base planner.Scenario) *explore.SearchResult {
+	var ds []*explore.Design
 	for _, d := range []struct {
 		gpus       int
 		cost, days float64
 	}{{8192, 3e6, 9}, {2048, 1e6, 30}, {4096, 2e6, 12}} {
 		s := base.Clone()
 		s.Cluster.GPUs = d.gpus
-		ds = append(ds, &planner.Design{Label: textfmt.Int(d.gpus), Scenario: s, CostUSD: d.cost, Days: d.days, OnFront: true})
+		ds = append(ds, &explore.Design{Label: textfmt.Int(d.gpus), Scenario: s, CostUSD: d.cost, Days: d.days, OnFront: true})
 	}
-	return &planner.SearchResult{Designs: ds, Front: ds, Cheapest: ds[2], Target: 15}
+	return &explore.SearchResult{Designs: ds, Front: ds, Cheapest: ds[2], Target: 15}
 }
 
 // The table lists the front sorted by cost, then by the column asked
@@ -124,7 +125,7 @@ func TestUseDesignRefusesStaleAndMissing(t *testing.T) {
 func TestSearchDoneWithThePlanner(t *testing.T) {
 	m := testModel(t)
 	run, base := m.StartSearch()
-	res, err := planner.Search(context.Background(), base, m.Catalog(), planner.SearchOptions{WithinPct: 5})
+	res, err := explore.Search(context.Background(), base, m.Catalog(), explore.SearchOptions{WithinPct: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
