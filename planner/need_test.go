@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -184,4 +186,41 @@ func withoutDetail(full, got *JCT) JCT {
 		}
 	}
 	return out
+}
+
+// BuildWith with every option set answers as Build (the published
+// report, word for word), and with none leaves out what a lean build
+// does. Mutations caught: an option BuildWith does not pass on to the
+// build (the networks beside the back end, the sanity bands or the
+// failure what-if missing from the full report, or present in the lean
+// plan).
+func TestBuildWithAsBuild(t *testing.T) {
+	cat := testCatalog(t)
+	s := ibScenario(3000)
+	w := NewWorkload()
+	s.Workload = &w
+	full, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := BuildWith(s, cat, BuildOptions{Packed: true, Networks: true, Resilience: true,
+		JCT: jctParts{Fix: true, Detail: true}, Bands: true, Recall: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(full.Report())
+	got, _ := json.Marshal(all.Report())
+	if !bytes.Equal(got, want) {
+		t.Errorf("BuildWith every option differs from Build at %s", firstDiff(got, want))
+	}
+	lean, err := BuildWith(s, cat, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lean.Networks != nil || lean.Resilience != nil || lean.SanityBands != nil || lean.JCT.Effects != nil {
+		t.Errorf("lean build holds networks %v, what-if %v, bands %v, effects %v", lean.Networks != nil, lean.Resilience != nil, lean.SanityBands != nil, lean.JCT.Effects != nil)
+	}
+	if full.Networks == nil || full.Resilience == nil || full.SanityBands == nil {
+		t.Fatal("the full build no longer holds what this test compares")
+	}
 }
