@@ -14,6 +14,7 @@ import (
 
 	"fabricplan/app/model"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 	"fabricplan/planner/scenariofile"
 )
 
@@ -425,7 +426,7 @@ func TestSearchTabUseDesign(t *testing.T) {
 	// search said. Catches Use planning another design (or the old
 	// inputs), the search pricing its pick flat, and the plan left clean.
 	got := u.Plan()
-	if r.Cheapest.Priced != planner.PricedHall || got.Hall == nil || got.Cost.Total != r.Cheapest.CostUSD || !u.Dirty() {
+	if r.Cheapest.Priced != explore.PricedHall || got.Hall == nil || got.Cost.Total != r.Cheapest.CostUSD || !u.Dirty() {
 		t.Errorf("use design: the plan costs %v (hall %v), the search's %s design %v", got.Cost.Total, got.Hall != nil, r.Cheapest.Priced, r.Cheapest.CostUSD)
 	}
 	if got.Scenario.Network.Switch != r.Cheapest.Scenario.Network.Switch || got.Scenario.Network.Topology != r.Cheapest.Scenario.Network.Topology {

@@ -11,7 +11,7 @@ import (
 // Editing prices, pinning and exporting while a design search and a
 // report run in the background. Run under -race (scripts/test.sh does):
 // mutations caught are the ones the race detector saw before the view
-// model — the price editor writing the Prices map that planner.Search
+// model — the price editor writing the Prices map that explore.Search
 // read, and the report goroutine reading the window's live plan.
 func TestEditsDuringSearchAndReport(t *testing.T) {
 	u := newTestUI(t)

@@ -16,6 +16,7 @@ import (
 	"fabricplan/charts"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 	"fabricplan/planner/pricedraw"
 )
 
@@ -124,8 +125,8 @@ func newSearchTab(u *UI) *searchTab {
 }
 
 // options reads the target and budget fields.
-func (t *searchTab) options() (planner.SearchOptions, error) {
-	var opt planner.SearchOptions
+func (t *searchTab) options() (explore.SearchOptions, error) {
+	var opt explore.SearchOptions
 	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(t.target.Text), "%"), 64)
 	if strings.TrimSpace(t.target.Text) != "" {
 		if err != nil || v <= 0 {
@@ -187,9 +188,9 @@ func (t *searchTab) start() {
 	u.work.add()
 	go func() {
 		defer u.work.done()
-		var res *planner.SearchResult
+		var res *explore.SearchResult
 		err := protect("searching designs", func() (err error) {
-			res, err = planner.Search(ctx, base, cat, opt)
+			res, err = explore.Search(ctx, base, cat, opt)
 			return err
 		})
 		u.onUI(func() {

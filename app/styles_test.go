@@ -3,7 +3,7 @@ package app
 import (
 	"testing"
 
-	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // The Charts tab draws the styles chart off the UI goroutine from the
@@ -32,7 +32,7 @@ func TestChartsTabStyles(t *testing.T) {
 			t.Fatalf("%s: no cost series", when)
 		}
 		want := map[string]float64{}
-		for _, r := range planner.CompareStyles(u.m.Scenario(), u.cat).Built() {
+		for _, r := range explore.CompareStyles(u.m.Scenario(), u.cat).Built() {
 			want[r.Label()] = r.Plan.Cost.Total
 		}
 		for i, l := range cost.Labels {

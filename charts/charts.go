@@ -9,6 +9,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 	"fabricplan/planner/market"
 )
 
@@ -17,17 +18,17 @@ import (
 type Input struct {
 	Plan     *planner.Plan
 	Variants []planner.Variant // plans side by side (first: this plan); empty: Plan alone
-	Sweep    []planner.SweepRow
+	Sweep    []explore.SweepRow
 	// TierSteps are the exact sizes where the swept fabric changes tiers
-	// (planner.TierSteps); the scale chart marks them.
-	TierSteps []planner.TierStep
+	// (explore.TierSteps); the scale chart marks them.
+	TierSteps []explore.TierStep
 	Market    *market.Tables
 	// MarketYear picks the year of the market's device split to compare
 	// with the plan's NIC/switch spend; 0 takes DefaultMarketYear.
 	MarketYear int
 	// Search is a design search to draw (the search chart); SearchErr is
 	// why there is none, when one was run and failed.
-	Search    *planner.SearchResult
+	Search    *explore.SearchResult
 	SearchErr error
 	// InWindow says the figure is drawn in the window: its footnotes
 	// point the reader to the window's own table or button (the Designs
@@ -39,7 +40,7 @@ type Input struct {
 	PhasesErr error
 	// Styles is the cluster built in every design style (the styles
 	// chart).
-	Styles *planner.StyleComparison
+	Styles *explore.StyleComparison
 	// Focus is what the topology diagram draws expanded.
 	Focus Focus
 	// Tier is the link tier whose runs the floor plan draws over the
@@ -215,19 +216,19 @@ func (in *Input) AddParts(s planner.Scenario, cat *planner.Catalog, parts Parts)
 		}
 	}
 	if parts&(PartSweep|PartTierSteps) != 0 {
-		in.Sweep = planner.Sweep(s, cat, planner.ScaleSizes(s.Cluster.GPUs))
+		in.Sweep = explore.Sweep(s, cat, explore.ScaleSizes(s.Cluster.GPUs))
 	}
 	if parts&PartTierSteps != 0 {
-		in.TierSteps = planner.TierSteps(s, cat, in.Sweep)
+		in.TierSteps = explore.TierSteps(s, cat, in.Sweep)
 	}
 	if parts&PartPhases != 0 {
 		in.Phases, in.PhasesErr = planner.PlanPhases(s, cat)
 	}
 	if parts&PartStyles != 0 && in.Styles == nil {
-		in.Styles = planner.CompareStyles(s, cat)
+		in.Styles = explore.CompareStyles(s, cat)
 	}
 	if parts&PartSearch != 0 {
-		in.Search, in.SearchErr = planner.Search(context.Background(), s, cat, planner.SearchOptions{WithinPct: 5})
+		in.Search, in.SearchErr = explore.Search(context.Background(), s, cat, explore.SearchOptions{WithinPct: 5})
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 
 	"fabricplan/data"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 	"fabricplan/planner/hall"
 	"fabricplan/planner/market"
 )
@@ -50,8 +51,8 @@ func input(t testing.TB, s planner.Scenario, sizes []int) Input {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.Sweep = planner.Sweep(s, cat, sizes)
-	in.TierSteps = planner.TierSteps(s, cat, in.Sweep)
+	in.Sweep = explore.Sweep(s, cat, sizes)
+	in.TierSteps = explore.TierSteps(s, cat, in.Sweep)
 	return in
 }
 
@@ -66,11 +67,11 @@ func inputs(t testing.TB) map[string]Input {
 	flat := planner.NewScenario()
 	flat.Facility = &hall.Facility{Layout: hall.LayoutFlat}
 	return map[string]Input{
-		"flat":         input(t, flat, planner.ScaleSizes(1024)),
+		"flat":         input(t, flat, explore.ScaleSizes(1024)),
 		"small":        input(t, small, []int{8}),
-		"large":        input(t, large, planner.ScaleSizes(100_000)),
+		"large":        input(t, large, explore.ScaleSizes(100_000)),
 		"single-point": input(t, mid, []int{1024}),
-		"default":      input(t, mid, planner.ScaleSizes(1024)),
+		"default":      input(t, mid, explore.ScaleSizes(1024)),
 	}
 }
 
@@ -251,7 +252,7 @@ func TestScaleMarksExactTierSteps(t *testing.T) {
 func TestScaleMarksXDRStep(t *testing.T) {
 	s := planner.NewScenario()
 	s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = 100_000, 800, "q3400"
-	in := input(t, s, planner.ScaleSizes(100_000))
+	in := input(t, s, explore.ScaleSizes(100_000))
 	fig, err := Scale(in)
 	if err != nil {
 		t.Fatal(err)
@@ -269,7 +270,7 @@ func TestScaleMarksXDRStep(t *testing.T) {
 	if !found {
 		t.Errorf("markers %v %v, want 3 tiers from 10,369", steps.Labels, steps.Values)
 	}
-	for _, size := range planner.ScaleSizes(100_000) {
+	for _, size := range explore.ScaleSizes(100_000) {
 		if size == 10_369 {
 			t.Fatal("the sweep samples 10,369 itself: the test would not catch a first-sample marker")
 		}

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // A search that finds nothing leaves the search chart out with the
 // planner's reason, not a generic "needs a design search". Eight GPUs
 // cannot hold the default 32-GPU job, so no design has a JCT estimate
-// (planner.ErrNoDesigns). Mutation caught: NewInput dropping the
-// search's error (in.Search, _ = planner.Search(...)).
+// (explore.ErrNoDesigns). Mutation caught: NewInput dropping the
+// search's error (in.Search, _ = explore.Search(...)).
 func TestSearchChartSaysWhyTheSearchFailed(t *testing.T) {
 	s := planner.NewScenario()
 	s.Cluster.GPUs = 8
@@ -21,7 +22,7 @@ func TestSearchChartSaysWhyTheSearchFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = SearchChart(in)
-	if !errors.Is(err, ErrMissingInput) || !errors.Is(err, planner.ErrNoDesigns) || !strings.Contains(err.Error(), "8 GPUs") {
+	if !errors.Is(err, ErrMissingInput) || !errors.Is(err, explore.ErrNoDesigns) || !strings.Contains(err.Error(), "8 GPUs") {
 		t.Errorf("search chart of 8 GPUs: %v, want the search's ErrNoDesigns for 8 GPUs", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // Resilience draws the failure what-if of the plan: the step-time
@@ -34,7 +35,7 @@ func Resilience(in Input) (*Figure, error) {
 	}
 	panels := []*plot.Plot{slow}
 	weights := []float64{1.3}
-	var sizes []planner.SweepRow
+	var sizes []explore.SweepRow
 	for _, row := range in.Sweep {
 		if row.Err == nil && row.Plan != nil && row.Plan.Resilience != nil && row.Plan.JCT != nil {
 			sizes = append(sizes, row)
@@ -168,7 +169,7 @@ func pctText(f float64) string {
 }
 
 // goodputPlots draws ETTR and interruptions a day against cluster size.
-func goodputPlots(p *planner.Plan, rows []planner.SweepRow) (*plot.Plot, *plot.Plot, []Series, error) {
+func goodputPlots(p *planner.Plan, rows []explore.SweepRow) (*plot.Plot, *plot.Plot, []Series, error) {
 	ettr := make(plotter.XYs, len(rows))
 	rate := make(plotter.XYs, len(rows))
 	labels := make([]string, len(rows))

@@ -12,13 +12,13 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"fabricplan/internal/textfmt"
-	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // Scale draws total switches and cost per GPU against GPU count (log
 // axis) from a sweep, with a dashed line where the fabric gains a tier.
 func Scale(in Input) (*Figure, error) {
-	var rows []planner.SweepRow
+	var rows []explore.SweepRow
 	for _, r := range in.Sweep {
 		if r.Err == nil && r.Plan != nil {
 			rows = append(rows, r)
@@ -90,7 +90,7 @@ func Scale(in Input) (*Figure, error) {
 // scaleFootnote says what the sweep rows share (fabric, NIC speed,
 // switch, ratio, planes), their sizes, the tier steps and how many
 // sizes (dropped) need more than three tiers.
-func scaleFootnote(rows []planner.SweepRow, steps []planner.TierStep, dropped int) string {
+func scaleFootnote(rows []explore.SweepRow, steps []explore.TierStep, dropped int) string {
 	first := rows[0].Plan
 	planes := "1 plane"
 	if first.Planes != 1 {
@@ -115,7 +115,7 @@ func scaleFootnote(rows []planner.SweepRow, steps []planner.TierStep, dropped in
 	return foot
 }
 
-func switchName(rows []planner.SweepRow) string {
+func switchName(rows []explore.SweepRow) string {
 	name := rows[0].Plan.SwitchModelsText()
 	for _, r := range rows {
 		if r.Plan.SwitchModelsText() != name {
@@ -128,7 +128,7 @@ func switchName(rows []planner.SweepRow) string {
 // scalePlot draws xys against GPUs with the tier steps and the plan
 // marked. With log10Y the y values are log10 of the quantity: the axis is
 // labelled in the quantity and spans a decade's margin either side.
-func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []planner.TierStep, plan *plotter.XY) (*plot.Plot, error) {
+func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []explore.TierStep, plan *plotter.XY) (*plot.Plot, error) {
 	p := newPlot(title, "GPUs (log scale)", yLabel)
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = log2Ticks{}
@@ -187,7 +187,7 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []plann
 }
 
 // stepText names a tier step: "3 tiers from 2,049 GPUs".
-func stepText(st planner.TierStep) string {
+func stepText(st explore.TierStep) string {
 	if st.Tiers == 0 {
 		return fmt.Sprintf("over 3 tiers from %s GPUs", textfmt.Int(st.GPUs))
 	}

@@ -14,12 +14,12 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"fabricplan/internal/textfmt"
-	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // offFront is the designs off the Pareto front: those inside the axes
 // (xMax days, yMax US$), and those beyond, drawn at the edge.
-func offFront(designs []*planner.Design, xMax, yMax float64) (inside, beyond plotter.XYs) {
+func offFront(designs []*explore.Design, xMax, yMax float64) (inside, beyond plotter.XYs) {
 	for _, d := range designs {
 		if d.OnFront {
 			continue
@@ -50,9 +50,9 @@ func SearchChart(in Input) (*Figure, error) {
 	}
 	// One unit for every time on the chart, as in the app's status line.
 	unit := r.TimeUnit()
-	var plan *planner.Design
+	var plan *explore.Design
 	if in.Plan != nil && in.Plan.JCT != nil {
-		plan = &planner.Design{Label: "this plan", CostUSD: in.Plan.Cost.Total, Days: in.Plan.JCT.Planned.Days}
+		plan = &explore.Design{Label: "this plan", CostUSD: in.Plan.Cost.Total, Days: in.Plan.JCT.Planned.Days}
 	}
 	box := searchAxes(r, plan)
 	// And one scale for every cost, as in the app's status line and table.
@@ -104,7 +104,7 @@ func SearchChart(in Input) (*Figure, error) {
 	}
 	data := []Series{{Name: "front cost", Labels: names, Values: ys(front)}, {Name: "front days", Labels: names, Values: xs(front)}}
 
-	mark := func(d *planner.Design, name string, c color.Color, shape draw.GlyphDrawer, radius float64) error {
+	mark := func(d *explore.Design, name string, c color.Color, shape draw.GlyphDrawer, radius float64) error {
 		s, err := plotter.NewScatter(plotter.XYs{{X: d.Days, Y: d.CostUSD}})
 		if err != nil {
 			return err
@@ -164,7 +164,7 @@ func SearchChart(in Input) (*Figure, error) {
 // searchFootnote says what the search chart counts, what it leaves out
 // or draws at the edge (beyond designs past the axes), and how its
 // designs and this plan are priced.
-func searchFootnote(in Input, r *planner.SearchResult, box searchBox, beyond int, unit textfmt.DurationUnit, usd money, withPlan bool) string {
+func searchFootnote(in Input, r *explore.SearchResult, box searchBox, beyond int, unit textfmt.DurationUnit, usd money, withPlan bool) string {
 	listed := in.where("the Designs table", "fabricplan search")
 	foot := fmt.Sprintf("%s designs evaluated, %s buildable, %d on the front; a name with no free room at this size is left out (%s lists all). Cost and JCT are estimates (data/catalog.toml, data/jct.toml).",
 		textfmt.Int(r.Evaluated), textfmt.Int(len(r.Designs)), len(r.Front), listed)
@@ -198,7 +198,7 @@ func (t durationTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // searchTitle states what the search found.
-func searchTitle(r *planner.SearchResult, unit textfmt.DurationUnit, usd money) string {
+func searchTitle(r *explore.SearchResult, unit textfmt.DurationUnit, usd money) string {
 	switch {
 	case r.Cheapest != nil:
 		return fmt.Sprintf("Cheapest within %s: %s at %s", unit.Format(r.Target), r.Cheapest.Short, usd.text(r.Cheapest.CostUSD))
@@ -221,7 +221,7 @@ type searchBox struct {
 // picks, the target and the budget, with room around them. The other
 // designs widen the axes only up to their 90th percentile, so a few far
 // outliers do not shrink the front to a corner.
-func searchAxes(r *planner.SearchResult, plan *planner.Design) searchBox {
+func searchAxes(r *explore.SearchResult, plan *explore.Design) searchBox {
 	var b searchBox
 	lo, hi, top := math.Inf(1), 0.0, 0.0
 	keep := func(days, cost float64) {

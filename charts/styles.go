@@ -12,17 +12,18 @@ import (
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // styleMeasure is one panel of the styles chart: what it reads of a
 // style's plan, how its values and ticks are written, and its title.
 type styleMeasure struct {
 	name, yLabel string
-	value        func(r planner.StyleRow) float64
+	value        func(r explore.StyleRow) float64
 	format       func(v float64) string
 	ticks        plot.Ticker
 	// title states the panel's finding from the values by row.
-	title func(rows []planner.StyleRow, vals []float64, format func(float64) string) string
+	title func(rows []explore.StyleRow, vals []float64, format func(float64) string) string
 }
 
 // StylesChart draws the cluster built in every design style side by
@@ -36,7 +37,7 @@ func StylesChart(in Input) (*Figure, error) {
 	}
 	c := in.Styles
 	if c == nil {
-		return nil, fmt.Errorf("%w: the styles chart needs the design styles built (planner.CompareStyles)", ErrMissingInput)
+		return nil, fmt.Errorf("%w: the styles chart needs the design styles built (explore.CompareStyles)", ErrMissingInput)
 	}
 	rows := c.Built()
 	if len(rows) == 0 {
@@ -58,7 +59,7 @@ func StylesChart(in Input) (*Figure, error) {
 // styleMeasures are the chart's four panels, each in one scale for every
 // style: money in the comparison's money scale, power in kW or MW, job
 // time in the comparison's time unit.
-func styleMeasures(c *planner.StyleComparison) []styleMeasure {
+func styleMeasures(c *explore.StyleComparison) []styleMeasure {
 	usd := money{c.MoneyScale()}
 	unit := c.TimeUnit()
 	topW := 0.0
@@ -67,20 +68,20 @@ func styleMeasures(c *planner.StyleComparison) []styleMeasure {
 	}
 	pw := powerScaleFor(topW)
 	ms := []styleMeasure{
-		{name: "Fabric cost", yLabel: "US$", value: func(r planner.StyleRow) float64 { return r.Plan.Cost.Total },
+		{name: "Fabric cost", yLabel: "US$", value: func(r explore.StyleRow) float64 { return r.Plan.Cost.Total },
 			format: usd.text, ticks: usd, title: lowestTitle("Fabric cost", "lowest")},
-		{name: "Fabric power", yLabel: pw.name, value: func(r planner.StyleRow) float64 { return r.Plan.Power.Total / pw.div },
+		{name: "Fabric power", yLabel: pw.name, value: func(r explore.StyleRow) float64 { return r.Plan.Power.Total / pw.div },
 			format: pw.text, ticks: countTicks{}, title: lowestTitle("Fabric power", "lowest")},
-		{name: "Switches", yLabel: "switches", value: func(r planner.StyleRow) float64 { return float64(r.Plan.TotalSwitches()) },
+		{name: "Switches", yLabel: "switches", value: func(r explore.StyleRow) float64 { return float64(r.Plan.TotalSwitches()) },
 			format: func(v float64) string { return textfmt.Int(int(v)) }, ticks: countTicks{}, title: lowestTitle("Switches", "fewest")},
 	}
-	job := styleMeasure{name: "Job time", yLabel: unit.Name, value: planner.StyleRow.Days,
+	job := styleMeasure{name: "Job time", yLabel: unit.Name, value: explore.StyleRow.Days,
 		format: unit.Format, ticks: durationTicks{unit}, title: lowestTitle("Job time", "fastest")}
 	if !hasJobTime(c) {
 		// No estimate (too few GPUs for the workload): the optics
 		// instead, which the styles move most after the switches.
 		job = styleMeasure{name: "Transceivers", yLabel: "transceivers",
-			value: func(r planner.StyleRow) float64 {
+			value: func(r explore.StyleRow) float64 {
 				return float64(r.Plan.ServerTransceivers + r.Plan.SwitchTransceivers)
 			},
 			format: func(v float64) string { return textfmt.Int(int(v)) }, ticks: countTicks{}, title: lowestTitle("Transceivers", "fewest")}
@@ -89,7 +90,7 @@ func styleMeasures(c *planner.StyleComparison) []styleMeasure {
 }
 
 // hasJobTime says some style has a job-time estimate.
-func hasJobTime(c *planner.StyleComparison) bool {
+func hasJobTime(c *explore.StyleComparison) bool {
 	for _, r := range c.Built() {
 		if r.Days() > 0 {
 			return true
@@ -122,7 +123,7 @@ func (s powerScale) text(v float64) string {
 
 // stylePlot is one measure's bars, one per style that builds, the
 // scenario's own in colour and the others grey, each with its value.
-func stylePlot(m styleMeasure, rows []planner.StyleRow) (*plot.Plot, Series, error) {
+func stylePlot(m styleMeasure, rows []explore.StyleRow) (*plot.Plot, Series, error) {
 	own := make(plotter.Values, len(rows))
 	others := make(plotter.Values, len(rows))
 	vals := make([]float64, len(rows))
@@ -168,7 +169,7 @@ func stylePlot(m styleMeasure, rows []planner.StyleRow) (*plot.Plot, Series, err
 
 // styleLabel is a style's category label: its name, rail-optimized cut
 // to "rail-opt." so five names fit under a half-width panel.
-func styleLabel(r planner.StyleRow) string {
+func styleLabel(r explore.StyleRow) string {
 	if r.Style == planner.TopoRailOptimized {
 		return "rail-opt."
 	}
@@ -183,8 +184,8 @@ func styleLabel(r planner.StyleRow) string {
 // 84"; past one, their count): never as this plan alone, nor as another
 // style below this plan's equal bar. Ties among the others are left to
 // the bars, so the title keeps to two lines on a small export.
-func lowestTitle(name, least string) func([]planner.StyleRow, []float64, func(float64) string) string {
-	return func(rows []planner.StyleRow, vals []float64, format func(float64) string) string {
+func lowestTitle(name, least string) func([]explore.StyleRow, []float64, func(float64) string) string {
+	return func(rows []explore.StyleRow, vals []float64, format func(float64) string) string {
 		if allEqual(vals) && writtenAlike(vals, format) {
 			return fmt.Sprintf("%s: %s in every style", name, format(vals[0]))
 		}
@@ -203,7 +204,7 @@ func lowestTitle(name, least string) func([]planner.StyleRow, []float64, func(fl
 
 // lowestRow is the row a title names as lowest (this plan's where it is
 // written as the lowest value is) and this plan's row (-1: none).
-func lowestRow(rows []planner.StyleRow, vals []float64, format func(float64) string) (lo, ownI int) {
+func lowestRow(rows []explore.StyleRow, vals []float64, format func(float64) string) (lo, ownI int) {
 	lo, ownI = 0, -1
 	for i, v := range vals {
 		if v < vals[lo] {
@@ -221,7 +222,7 @@ func lowestRow(rows []planner.StyleRow, vals []float64, format func(float64) str
 
 // tiedWith names the other styles written as row lo's value: " and
 // ToR, 18/ToR", past one " and 2 others", "" when none.
-func tiedWith(rows []planner.StyleRow, vals []float64, format func(float64) string, lo int) string {
+func tiedWith(rows []explore.StyleRow, vals []float64, format func(float64) string, lo int) string {
 	var ties []string
 	for i, v := range vals {
 		if i != lo && format(v) == format(vals[lo]) {
@@ -263,7 +264,7 @@ func writtenAlike(vals []float64, format func(float64) string) bool {
 // links and transceivers), which styles do not build and why, and the
 // findings of those that do; the short form leaves out the per-style
 // builds.
-func stylesFootnote(p *planner.Plan, c *planner.StyleComparison) (full, short string) {
+func stylesFootnote(p *planner.Plan, c *explore.StyleComparison) (full, short string) {
 	var built []string
 	for _, r := range c.Built() {
 		q := r.Plan

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // The styles chart draws one bar per style that builds in each of its
@@ -25,7 +26,7 @@ func TestStylesChart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Input{Plan: plan, Styles: planner.CompareStyles(s, catalog(t))}
+	in := Input{Plan: plan, Styles: explore.CompareStyles(s, catalog(t))}
 	fig, err := StylesChart(in)
 	if err != nil {
 		t.Fatal(err)
@@ -71,13 +72,13 @@ func TestStylesChart(t *testing.T) {
 // lowest, a tie credited to another style while this plan is as low, a
 // tie shown as this plan alone.
 func TestStylesLowestTitle(t *testing.T) {
-	rows := []planner.StyleRow{{Style: "a"}, {Style: "b"}, {Style: "c", Own: true}}
+	rows := []explore.StyleRow{{Style: "a"}, {Style: "b"}, {Style: "c", Own: true}}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	title := lowestTitle("Cost", "lowest")
 	if got, want := title(rows, []float64{3, 2, 2}, f), "Cost: this plan (c) and b lowest, 2"; got != want {
 		t.Errorf("tie: %q, want %q", got, want)
 	}
-	four := []planner.StyleRow{{Style: "a", Own: true}, {Style: "b"}, {Style: "c"}, {Style: "d"}}
+	four := []explore.StyleRow{{Style: "a", Own: true}, {Style: "b"}, {Style: "c"}, {Style: "d"}}
 	if got, want := title(four, []float64{2, 2, 2, 3}, f), "Cost: this plan (a) and 2 others lowest, 2"; got != want {
 		t.Errorf("three-way tie: %q, want %q", got, want)
 	}

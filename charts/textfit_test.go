@@ -15,6 +15,7 @@ import (
 
 	"fabricplan/data"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 	"fabricplan/planner/scenariofile"
 )
 
@@ -52,15 +53,15 @@ func textFitInputs(t *testing.T) map[string]Input {
 			if err != nil {
 				t.Fatalf("%s: %v", p, err)
 			}
-			oddInputs[p] = input(t, s, planner.ScaleSizes(s.Cluster.GPUs))
+			oddInputs[p] = input(t, s, explore.ScaleSizes(s.Cluster.GPUs))
 		}
 		small := planner.NewScenario()
 		small.Cluster.GPUs = 8
-		oddInputs["8 GPUs"] = input(t, small, planner.ScaleSizes(8))
+		oddInputs["8 GPUs"] = input(t, small, explore.ScaleSizes(8))
 		long := planner.NewScenario()
 		long.Name = "Production training cluster for the frontier model programme, building 7 hall B, phase two expansion with spares"
 		long.Cluster.GPUs = 3000
-		oddInputs["long name, 3,000 GPUs"] = input(t, long, planner.ScaleSizes(3000))
+		oddInputs["long name, 3,000 GPUs"] = input(t, long, explore.ScaleSizes(3000))
 		_ = cat
 	})
 	return oddInputs

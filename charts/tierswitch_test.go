@@ -7,6 +7,7 @@ import (
 	"fabricplan/data"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // TestLabelsNameEachTiersSwitch: the cost chart's footnote and the scale
@@ -49,7 +50,7 @@ func TestLabelsNameEachTiersSwitch(t *testing.T) {
 			if f := variantFootnote(vs); !strings.Contains(f, ", "+c.foot+", ") {
 				t.Errorf("footnote %q lacks %q", f, c.foot)
 			}
-			if got := switchName([]planner.SweepRow{{GPUs: p.GPUs, Plan: p}}); got != c.label {
+			if got := switchName([]explore.SweepRow{{GPUs: p.GPUs, Plan: p}}); got != c.label {
 				t.Errorf("scale chart switch %q, want %q", got, c.label)
 			}
 		})

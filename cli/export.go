@@ -10,6 +10,7 @@ import (
 
 	"fabricplan/charts"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // errListed ends a command that only listed something.
@@ -38,7 +39,7 @@ func (f sizeFlags) size() (charts.Size, error) {
 // chartBytes draws chart for the scenario s, with the market year and
 // search options the flags gave (and the floor plan's tier runs and
 // rack), as format at size.
-func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, opt planner.SearchOptions, floor floorFlags, format string, size charts.Size) ([]byte, error) {
+func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, opt explore.SearchOptions, floor floorFlags, format string, size charts.Size) ([]byte, error) {
 	input, err := charts.NewInput(s, env.cat, env.market, year, false)
 	if err != nil {
 		return nil, err
@@ -96,7 +97,7 @@ func runExport(env *cliEnv, args []string) error {
 		chart  charts.Chart
 		format string
 		size   charts.Size
-		opt    planner.SearchOptions
+		opt    explore.SearchOptions
 	)
 	in, _, err := planArgs(env, fs, pf, args, func() (err error) {
 		if *list {

@@ -12,6 +12,7 @@ import (
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 	"fabricplan/planner/scenariofile"
 )
 
@@ -135,7 +136,7 @@ func (f phasesFlags) apply(s *planner.Scenario, set map[string]bool) error {
 // applyPhaseList writes the phases of list, in GPUs or in units, over
 // s; a list in GPUs also sets the final size unless --gpus is given.
 func applyPhaseList(s *planner.Scenario, list string, isUnits bool, set map[string]bool) error {
-	sizes, err := planner.ParseGPUList(list)
+	sizes, err := explore.ParseGPUList(list)
 	if err != nil {
 		return usagef("--phases: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 	"fabricplan/planner/pricedraw"
 )
 
@@ -23,7 +24,7 @@ func runSearch(env *cliEnv, args []string) error {
 	all := fs.Bool("all", false, "list every design, not only the Pareto front")
 	withFailures := fs.Bool("with-failures", false, "rank by JCT counting expected failures (fabricplan resilience), not the failure-free JCT")
 	format := addRowFormat(fs)
-	var opt planner.SearchOptions
+	var opt explore.SearchOptions
 	in, err := scenarioArgs(env, fs, pf, args, func() (err error) {
 		if err = format.check(); err == nil {
 			opt, err = searchOptions(*target, *within, *budget)
@@ -41,7 +42,7 @@ func runSearch(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := planner.Search(context.Background(), in.scenario, env.cat, opt)
+	res, err := explore.Search(context.Background(), in.scenario, env.cat, opt)
 	if err != nil {
 		if _, planErr := in.build(env.cat); planErr != nil {
 			return planErr // the scenario's hall fails too: its error, with the file's lines
@@ -67,8 +68,8 @@ const (
 	maxBudgetUSD  = 1e13
 )
 
-func searchOptions(target float64, within, budget string) (planner.SearchOptions, error) {
-	var opt planner.SearchOptions
+func searchOptions(target float64, within, budget string) (explore.SearchOptions, error) {
+	var opt explore.SearchOptions
 	// Written so NaN fails: every comparison with NaN is false.
 	if !(target >= 0 && target <= maxTargetDays) {
 		return opt, usagef("--target-days: %g is not a number of days; give one from 0 to %d", target, maxTargetDays)
@@ -123,7 +124,7 @@ type designJSON struct {
 	Priced string `json:"priced"`
 }
 
-func toDesignJSON(d *planner.Design) *designJSON {
+func toDesignJSON(d *explore.Design) *designJSON {
 	if d == nil {
 		return nil
 	}
@@ -134,7 +135,7 @@ func toDesignJSON(d *planner.Design) *designJSON {
 		ProbCheaper: d.ProbCheaper, CostVsPick: d.CostVsPick, Priced: d.Priced}
 }
 
-func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
+func searchJSON(r *explore.SearchResult, list []*explore.Design) any {
 	out := struct {
 		Evaluated       int           `json:"evaluated"`
 		Buildable       int           `json:"buildable"`
@@ -161,7 +162,7 @@ func searchJSON(r *planner.SearchResult, list []*planner.Design) any {
 	return out
 }
 
-func writeSearchCSV(w io.Writer, r *planner.SearchResult, list []*planner.Design) error {
+func writeSearchCSV(w io.Writer, r *explore.SearchResult, list []*explore.Design) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"label", "fabric", "nic_gbps", "ports_per_nic", "planes", "switch", "spine_switch", "core_switch", "oversubscription", "tiers", "switches",
 		"cost_usd", "power_w", "step_s", "jct_days", "on_front", "pick", "prob_cheaper_than_pick", "cost_vs_pick", "priced"})
@@ -176,7 +177,7 @@ func writeSearchCSV(w io.Writer, r *planner.SearchResult, list []*planner.Design
 	return cw.Error()
 }
 
-func pickName(r *planner.SearchResult, d *planner.Design) string {
+func pickName(r *explore.SearchResult, d *explore.Design) string {
 	var picks []string
 	if d == r.Cheapest {
 		picks = append(picks, "cheapest meeting target")
@@ -192,7 +193,7 @@ func pickName(r *planner.SearchResult, d *planner.Design) string {
 
 // vsPick says how sure the design's cost difference from the pick is:
 // "tie (P 0.43)", "cheaper (P 0.97)"; empty for the pick.
-func vsPick(r *planner.SearchResult, d *planner.Design) string {
+func vsPick(r *explore.SearchResult, d *explore.Design) string {
 	if d == r.Pick() {
 		return "pick"
 	}
@@ -202,7 +203,7 @@ func vsPick(r *planner.SearchResult, d *planner.Design) string {
 	return fmt.Sprintf("%s (P %.2f)", d.CostVsPick, d.ProbCheaper)
 }
 
-func writeSearchText(w io.Writer, r *planner.SearchResult, list []*planner.Design) error {
+func writeSearchText(w io.Writer, r *explore.SearchResult, list []*explore.Design) error {
 	fmt.Fprintf(w, "Searched %s designs (%s buildable) in %s; %d on the Pareto front of cost against JCT.\n",
 		textfmt.Int(r.Evaluated), textfmt.Int(len(r.Designs)), r.Elapsed.Round(1e5), len(r.Front))
 	if d := r.Cheapest; d != nil {
@@ -242,11 +243,11 @@ func writeSearchText(w io.Writer, r *planner.SearchResult, list []*planner.Desig
 }
 
 // searchForChart runs the design search the search chart draws.
-func searchForChart(chart string, s planner.Scenario, cat *planner.Catalog, opt planner.SearchOptions) (*planner.SearchResult, error) {
+func searchForChart(chart string, s planner.Scenario, cat *planner.Catalog, opt explore.SearchOptions) (*explore.SearchResult, error) {
 	if chart != "search" {
 		return nil, nil
 	}
-	res, err := planner.Search(context.Background(), s, cat, opt)
+	res, err := explore.Search(context.Background(), s, cat, opt)
 	if err != nil {
 		return nil, usageError{err}
 	}

@@ -11,6 +11,7 @@ import (
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 	"fabricplan/planner/pricedraw"
 )
 
@@ -63,9 +64,9 @@ func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
 	}
 	r.Fabric = string(p.Scenario.Network.Fabric)
 	r.NICGbps = p.Scenario.Network.NICGbps
-	r.Priced = planner.PricedFlat
+	r.Priced = explore.PricedFlat
 	if p.Hall != nil {
-		r.Priced = planner.PricedHall
+		r.Priced = explore.PricedHall
 	}
 	r.Switch = p.SwitchesText()
 	r.Servers, r.Tiers = p.Servers, p.Tiers
@@ -195,7 +196,7 @@ func runSweep(env *cliEnv, args []string) error {
 			return err
 		}
 		var err error
-		if sizes, err = planner.ParseGPUList(*gpus); err != nil {
+		if sizes, err = explore.ParseGPUList(*gpus); err != nil {
 			return usagef("--gpus: %v", err)
 		}
 		return nil
@@ -208,14 +209,14 @@ func runSweep(env *cliEnv, args []string) error {
 		return err
 	}
 	var rows []sweepRow
-	swept := planner.SweepWith(in.scenario, env.cat, sizes, planner.SweepOptions{}) // the rows read no failure what-if
+	swept := explore.SweepWith(in.scenario, env.cat, sizes, explore.SweepOptions{}) // the rows read no failure what-if
 	for _, r := range swept {
 		rows = append(rows, rowOf("", r.GPUs, r.Plan, r.Err))
 	}
 	if err := format.write(env.stdout, rows); err != nil {
 		return err
 	}
-	if n := planner.SkippedForMemory(swept); n > 0 {
+	if n := explore.SkippedForMemory(swept); n > 0 {
 		fmt.Fprintf(env.stderr, "%d of %s skipped: the workload does not fit in the GPUs' memory there (each row says why and what fits)\n",
 			n, textfmt.Plural(len(swept), "size"))
 	}
@@ -408,7 +409,7 @@ func jctVariants(kind, sizes string, base planner.Scenario, cat *planner.Catalog
 	}
 	switch kind {
 	case "gpus":
-		list, err := planner.ParseGPUList(sizes)
+		list, err := explore.ParseGPUList(sizes)
 		if err != nil {
 			return nil, usagef("--sizes: %v", err)
 		}

@@ -55,35 +55,6 @@ func benchBuilds(b *testing.B, s Scenario, cat *Catalog) {
 	reportCPU(b, cpu)
 }
 
-// BenchmarkSweep times a 1,000-point sweep from 256 to 1M GPUs. Target:
-// under 20 ms. "failures=off" is fabricplan sweep's (its rows read no
-// failure what-if), "failures=on" the charts' (the goodput chart reads
-// it; they sweep 56 sizes).
-func BenchmarkSweep(b *testing.B) {
-	cat := testCatalog(b)
-	sizes, err := ParseGPUList("256:1000000:1000")
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := NewScenario()
-	s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g" // the Tomahawk 6 a 400G ConnectX-7 joins
-	for _, failures := range []bool{false, true} {
-		b.Run(fmt.Sprintf("failures=%s", map[bool]string{false: "off", true: "on"}[failures]), func(b *testing.B) {
-			b.ReportAllocs()
-			cpu := cpuTime()
-			for i := 0; i < b.N; i++ {
-				for _, r := range SweepWith(s, cat, sizes, SweepOptions{Failures: failures}) {
-					if r.Err != nil {
-						b.Fatal(r.Err)
-					}
-				}
-			}
-			reportCPU(b, cpu)
-			b.ReportMetric(float64(len(sizes)), "points")
-		})
-	}
-}
-
 // BenchmarkJCT times one JCT evaluation (planned and TCP baseline, with
 // the breakdown by fabric effect and the findings) on a 16,384-GPU plan.
 // Target: under 5 µs. Llama 3 70B and Mixtral 8x7B (ep 8, pp 2) fit in

@@ -1,9 +1,13 @@
 // Package planner is Fabric Planner's engine: it reads scenarios and the
 // hardware catalog, sizes the back-end fabric (switches per tier, links,
 // cables, transceivers), prices it, estimates its power and the job
-// completion time of a training run on it, and searches and sweeps
-// designs. It is pure Go: no GUI, no plotting, and no file I/O beyond
-// decoding.
+// completion time of a training run on it. It is pure Go: no GUI, no
+// plotting, and no file I/O beyond decoding.
+//
+// The design search, the sweep over sizes and the style comparison are
+// planner/explore's, above the planner: they build plans through
+// BuildWith, asking only for what they read, and the planner never
+// imports them.
 //
 // The JCT, memory and compute model is planner/perf; the planner fills
 // its view of the plan (perf.Network) and keeps the model's types under

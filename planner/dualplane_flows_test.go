@@ -1,55 +1,8 @@
 package planner
 
 import (
-	"fmt"
 	"testing"
 )
-
-// TestMorePlanesNeverSlowAJob: spreading the same NICs over more planes
-// (multi-plane), or splitting each NIC over two (dual-plane), never
-// makes the job slower, on both fabrics, both routings and sizes off the
-// grid. Mutations caught: the job's uplinks counted once per plane
-// (more leaves hashed, a bigger maximum), a plane's flows hashed onto
-// another plane's uplinks.
-func TestMorePlanesNeverSlowAJob(t *testing.T) {
-	cat := testCatalog(t)
-	w := dpJob()
-	w.GlobalBatchTokens = 8192 << 12 // a sequence for each of up to 4,096 ranks
-	for _, gpus := range []int{1000, 3000, 6000} {
-		for _, f := range []Fabric{InfiniBand, Ethernet} {
-			for _, routing := range []string{RouteAdaptive, RouteStatic} {
-				t.Run(fmt.Sprintf("%d %s %s", gpus, f, routing), func(t *testing.T) {
-					// Flat lengths (flatLengths): more planes take more racks
-					// and longer wires, whose delay TestHallWireDelay checks.
-					s := flatLengths(NewScenario())
-					s.Cluster.GPUs, s.Cluster.System = gpus, "dgx-h100"
-					s.Network.Fabric, s.Network.Routing = f, routing
-					s.Workload = &w
-					step := func(v Scenario) (float64, bool) {
-						p, err := Build(v, cat)
-						if err != nil || p.JCT == nil {
-							return 0, false
-						}
-						return p.JCT.Planned.StepS, true
-					}
-					base, ok := step(s)
-					if !ok {
-						t.Fatal("one plane does not build")
-					}
-					for _, style := range []string{StyleMultiPlane, TopoDualPlane} {
-						got, ok := step(styleVariant(s, style))
-						if !ok && style == StyleMultiPlane {
-							t.Errorf("%s does not build", style)
-						}
-						if ok && got > base*(1+1e-9) {
-							t.Errorf("%s: step %.5f s, one plane %.5f s", style, got, base)
-						}
-					}
-				})
-			}
-		}
-	}
-}
 
 // TestPolarizationNeverSpeedsAJob: a second hashed stage that repeats
 // the first stage's hash reaches fewer links (perf's

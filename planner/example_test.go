@@ -28,9 +28,3 @@ func ExampleBuild() {
 	// leaf: 32 spine: 16
 	// links: 2048 transceivers: 2554
 }
-
-func ExampleParseGPUList() {
-	sizes, _ := planner.ParseGPUList("256:4096")
-	fmt.Println(sizes)
-	// Output: [256 512 1024 2048 4096]
-}

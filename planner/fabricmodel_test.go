@@ -1,11 +1,8 @@
 package planner
 
 import (
-	"context"
 	"fmt"
 	"testing"
-
-	"fabricplan/planner/hall"
 )
 
 // TestStaticRoutingOnInfiniBand: InfiniBand with static subnet-manager
@@ -117,58 +114,4 @@ func BenchmarkJCTEveryEffect(b *testing.B) {
 	}
 	reportCPU(b, cpu) // wall time on a shared machine counts the waits for a core
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/estimate")
-}
-
-// TestSearchPickFollowsRouting: the design search's pick changes where
-// published measurements say the fabric's routing decides. Case: Llama 3
-// 8B data-parallel over 4,096 H100 (tp 8, the default 80% of the
-// gradient reduce hidden), cheapest design within 5% of the fastest.
-// Meta (RoCE network for distributed AI training at scale, SIGCOMM 2024)
-// measured fragmented job placements under ECMP over 30% slower, and
-// E-ECMP with QP scaling up to 40% faster; Baidu (AIPod HPN, 2024)
-// measured ECMP at ~70% of a link where dynamic load balancing reached
-// ~95%. So a spread job on statically routed fabrics needs a faster
-// fabric than the same job with adaptive routing, while a packed job,
-// whose rings leave their leaf groups rarely (Baidu's affinity
-// scheduling), keeps the packed job's adaptive pick (an oversubscribed
-// one: a ring leaving a leaf group on one edge does not fill its
-// uplinks). Designs are priced at one
-// length per tier (layout = "flat"): in the hall a top-of-rack design
-// wins the adaptive search, and its rings leave their top-of-rack
-// leaves however the job is placed, which is another question than
-// this test's. Mutations caught: routing ignored by the search (the
-// same pick), collisions charged on packed rings as on spread ones.
-func TestSearchPickFollowsRouting(t *testing.T) {
-	cat := testCatalog(t)
-	pick := func(routing, place string) *Design {
-		s := searchScenario(4096)
-		s.Facility = &hall.Facility{Layout: hall.LayoutFlat}
-		s.Network.Routing = routing
-		w := dpJob()
-		w.OverlapDP, w.Placement = nil, place
-		s.Workload = &w
-		res, err := Search(context.Background(), s, cat, SearchOptions{WithinPct: 5})
-		if err != nil || res.Cheapest == nil {
-			t.Fatalf("%s %s: %v", routing, place, err)
-		}
-		return res.Cheapest
-	}
-	name := func(d *Design) string {
-		n := d.Scenario.Network
-		return fmt.Sprintf("%s %dG %s %s", n.Fabric, n.NICGbps, n.Oversubscription, d.Plan.Switch.Key)
-	}
-	adaptive := pick(RouteAdaptive, PlaceSpread)
-	static := pick(RouteStatic, PlaceSpread)
-	// Under static routing the pick must leave the hashed design: either
-	// a dearer, faster fabric, or one with no hashed tier at all (a
-	// one-tier rail-only fabric keeps each data-parallel ring on its
-	// rail's switch, so nothing is hashed).
-	noHashing := static.Plan.Tiers == 1
-	if name(static) == name(adaptive) || !(static.CostUSD > adaptive.CostUSD || noHashing) {
-		t.Errorf("spread job: static routing picks %s ($%.1fM, %d tiers), adaptive %s ($%.1fM): want a dearer, different pick or one without hashed uplinks",
-			name(static), static.CostUSD/1e6, static.Plan.Tiers, name(adaptive), adaptive.CostUSD/1e6)
-	}
-	if packed, want := pick(RouteStatic, PlacePacked), pick(RouteAdaptive, PlacePacked); name(packed) != name(want) {
-		t.Errorf("packed job on static routing picks %s, want the adaptive pick %s", name(packed), name(want))
-	}
 }

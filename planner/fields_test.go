@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -184,26 +183,6 @@ func offDefault(f Field, cur string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// TestSearchTriesTheOfferedChoices: every oversubscription the window
-// offers and every plane count validation allows up to the server's
-// ports is a design the search evaluates. Mutation caught: the search's
-// own list (1:1 to 3:1, planes to 16) when the window offers 4:1.
-func TestSearchTriesTheOfferedChoices(t *testing.T) {
-	cat := testCatalog(t)
-	s := NewScenario()
-	s.Cluster.GPUsPerServer = 32 // 32 ports a server: planes up to 32
-	seen := map[string]bool{}
-	for _, c := range candidates(s, cat) {
-		seen[c.Network.Oversubscription] = true
-		seen[fmt.Sprint("planes ", c.Network.Planes)] = true
-	}
-	for _, want := range []string{"1:1", "2:1", "3:1", "4:1", "planes 32"} {
-		if !seen[want] {
-			t.Errorf("the search never tries %s", want)
-		}
-	}
 }
 
 // FuzzParseInt: whatever is typed, ParseInt either refuses it or returns

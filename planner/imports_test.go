@@ -60,8 +60,11 @@ var importRules = []importRule{
 		never: []string{"internal/safefile/...", "os"}},
 	{name: "the engine never imports the GUI, charts, the CLI, Fyne or gonum/plot", pkgs: []string{"planner/..."},
 		never: []string{"app/...", "charts/...", "cli/...", "", "fyne.io/...", "gonum.org/v1/plot/..."}},
-	{name: "the view model imports only the planner, textfmt and fielderr", pkgs: []string{"app/model/..."},
-		onlyOurs: []string{"planner", "internal/textfmt", "internal/fielderr"}, never: []string{"fyne.io/..."}},
+	{name: "planner/explore imports only the planner and below", pkgs: []string{"planner/explore/..."},
+		onlyOurs: []string{"planner", "planner/perf", "planner/hall", "planner/pricedraw", "internal/textfmt", "internal/fielderr"}},
+	{name: "the planner never imports explore (explore imports the planner)", pkgs: []string{"planner"}, never: []string{"planner/explore/..."}},
+	{name: "the view model imports only the planner, explore, textfmt and fielderr", pkgs: []string{"app/model/..."},
+		onlyOurs: []string{"planner", "planner/explore", "internal/textfmt", "internal/fielderr"}, never: []string{"fyne.io/..."}},
 	{name: "charts never import the GUI or the CLI", pkgs: []string{"charts/..."},
 		never: []string{"app/...", "cli/...", "", "fyne.io/..."}},
 	{name: "the CLI never imports the GUI", pkgs: []string{"cli/..."}, never: []string{"app/...", "", "fyne.io/..."}},
@@ -201,10 +204,11 @@ func fileExists(p string) bool {
 // (planner/pricedraw) importing the planner, the engine importing the
 // validation points (planner/validation) or the market tables
 // (planner/market), the market tables or the vendor quotes
-// (planner/quotes) importing the planner.
+// (planner/quotes) importing the planner, the planner importing
+// planner/explore or explore importing anything above the planner.
 func TestImportsFlowOneWay(t *testing.T) {
 	graph := moduleGraph(t, "..")
-	for _, want := range []string{"", "planner", "planner/hall", "planner/sidenet", "planner/pricedraw", "planner/quotes", "planner/market", "planner/validation", "internal/datadoc", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
+	for _, want := range []string{"", "planner", "planner/hall", "planner/sidenet", "planner/pricedraw", "planner/quotes", "planner/market", "planner/validation", "planner/explore", "internal/datadoc", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
 		if _, ok := graph[want]; !ok {
 			t.Fatalf("package %s not found: the walk of the module is wrong", show(want))
 		}
@@ -244,6 +248,10 @@ func TestImportRulesBite(t *testing.T) {
 		{"the engine imports the validation points", map[string][]string{"planner": {"fabricplan/planner/validation"}}, "only cli and app run the validation points"},
 		{"the validation points import charts", map[string][]string{"planner/validation": {"fabricplan/planner", "fabricplan/charts"}}, "planner/validation imports only"},
 		{"the hall imports the fabric sizer", map[string][]string{"planner/hall": {"fabricplan/planner/fabric"}}, "planner/hall imports only"},
+		{"the planner imports explore", map[string][]string{"planner": {"fabricplan/planner/explore"}}, "the planner never imports explore"},
+		{"explore imports charts", map[string][]string{"planner/explore": {"fabricplan/planner", "fabricplan/charts"}}, "planner/explore imports only the planner and below"},
+		{"explore imports scenariofile", map[string][]string{"planner/explore": {"fabricplan/planner/scenariofile"}}, "planner/explore imports only the planner and below"},
+		{"the view model uses explore", map[string][]string{"app/model": {"fabricplan/planner", "fabricplan/planner/explore"}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := importViolations(tc.graph, importRules)

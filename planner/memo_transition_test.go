@@ -12,6 +12,7 @@ import (
 
 	"fabricplan/data"
 	"fabricplan/planner/hall"
+	"fabricplan/planner/perf"
 )
 
 // A re-plan after an edit (warm: the memos hold the plan before it) must
@@ -141,17 +142,25 @@ func phasesJSON(s Scenario, cat *Catalog) []byte {
 
 // sweepJSON is a sweep of s over three sizes (one not a power of two):
 // every row's report or error. A sweep's sizes share the fabric's
-// sizing memo and the link media memo.
+// sizing memo and the link media memo. The sweep (planner/explore,
+// which this package cannot import) is built here as explore.Sweep
+// builds its rows: flat links, the count checked by GPUCountCheck, one
+// workload memo, the memory fix and the failure what-if; explore's
+// TestSweepAfterEditAsCold checks the sweep itself warm against cold.
 func sweepJSON(s Scenario, cat *Catalog) []byte {
 	var b bytes.Buffer
-	for _, r := range Sweep(s, cat, []int{1000, 2048 + 8, 6144 + 8}) {
-		if r.Err != nil {
-			fmt.Fprintf(&b, "%d: error: %v\n", r.GPUs, r.Err)
+	o := BuildOptions{Resilience: true, JCT: jctParts{Fix: true, Memo: new(perf.WorkloadMemo)}, Check: GPUCountCheck(s.FlatLinks(), cat)}
+	for _, g := range []int{1000, 2048 + 8, 6144 + 8} {
+		p := s.FlatLinks()
+		p.Cluster.GPUs = g
+		r, err := BuildWith(p, cat, o)
+		if err != nil {
+			fmt.Fprintf(&b, "%d: error: %v\n", g, err)
 			continue
 		}
-		j, err := json.Marshal(r.Plan.Report())
+		j, err := json.Marshal(r.Report())
 		if err != nil {
-			fmt.Fprintf(&b, "%d: %v\n", r.GPUs, err)
+			fmt.Fprintf(&b, "%d: %v\n", g, err)
 		}
 		b.Write(j)
 		b.WriteByte('\n')

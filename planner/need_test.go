@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -24,8 +26,8 @@ func TestPartialBuildsAgree(t *testing.T) {
 		name string
 		n    need
 	}{
-		{"sweep", needSweep},
-		{"sweep rows", needSweepRows},
+		{"sweep", need{resilience: true, jct: jctParts{Fix: true}}}, // planner/explore's Sweep
+		{"sweep rows", need{jct: jctParts{Fix: true}}},              // and SweepWith without failures
 		{"lean", needLean},
 		{"search with failures", need{resilience: true}},
 		{"networks", need{networks: true}},
@@ -186,45 +188,39 @@ func withoutDetail(full, got *JCT) JCT {
 	return out
 }
 
-// A sweep without the failure what-if (fabricplan sweep's) gives every
-// size the plan of the sweep with it, less Plan.Resilience and the note
-// on the checkpoint write the what-if reads, over sizes that plan, fail
-// and run out of memory (Llama 3 405B at pp 1 needs 373 GB a GPU).
-// Mutations caught: SweepWith still running the what-if without
-// Failures (Resilience set), or dropping it with Failures; a rows-only
-// sweep that drops the memory fix its rows print, or any figure.
-func TestSweepWithoutFailures(t *testing.T) {
+// BuildWith with every option set answers as Build (the published
+// report, word for word), and with none leaves out what a lean build
+// does. Mutations caught: an option BuildWith does not pass on to the
+// build (the networks beside the back end, the sanity bands or the
+// failure what-if missing from the full report, or present in the lean
+// plan).
+func TestBuildWithAsBuild(t *testing.T) {
 	cat := testCatalog(t)
-	s := NewScenario()
-	s.Network.Switch = "qm9700" // 64 ports: 65,537 GPUs do not plan (three tiers reach 64³/4)
-	over := NewWorkload()
-	over.Model, over.PP = "llama3-405b", 1
-	sizes := []int{16, 1000, 3000, 70_000}
-	for _, w := range []*Workload{nil, &over} {
-		s.Workload = w
-		full := Sweep(s, cat, sizes)
-		rows := SweepWith(s, cat, sizes, SweepOptions{})
-		fixes := 0
-		for i, r := range rows {
-			f := full[i]
-			if r.GPUs != f.GPUs || fmt.Sprint(r.Err) != fmt.Sprint(f.Err) || (r.Plan == nil) != (f.Plan == nil) {
-				t.Fatalf("%d GPUs: row %d %v, with failures %d %v", sizes[i], r.GPUs, r.Err, f.GPUs, f.Err)
-			}
-			if r.Plan == nil {
-				continue
-			}
-			if f.Plan.Resilience == nil || r.Plan.Resilience != nil {
-				t.Errorf("%d GPUs: what-if %v with failures, %v without", sizes[i], f.Plan.Resilience != nil, r.Plan.Resilience != nil)
-			}
-			if j := r.Plan.JCT; j != nil && j.Fix != nil {
-				fixes++
-			}
-			n := needSweep
-			n.resilience = false
-			comparePartial(t, f.Plan, r.Plan, n)
-		}
-		if w != nil && fixes == 0 {
-			t.Errorf("no row over memory names a fix: the table no longer checks the fix")
-		}
+	s := ibScenario(3000)
+	w := NewWorkload()
+	s.Workload = &w
+	full, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := BuildWith(s, cat, BuildOptions{Packed: true, Networks: true, Resilience: true,
+		JCT: jctParts{Fix: true, Detail: true}, Bands: true, Recall: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(full.Report())
+	got, _ := json.Marshal(all.Report())
+	if !bytes.Equal(got, want) {
+		t.Errorf("BuildWith every option differs from Build at %s", firstDiff(got, want))
+	}
+	lean, err := BuildWith(s, cat, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lean.Networks != nil || lean.Resilience != nil || lean.SanityBands != nil || lean.JCT.Effects != nil {
+		t.Errorf("lean build holds networks %v, what-if %v, bands %v, effects %v", lean.Networks != nil, lean.Resilience != nil, lean.SanityBands != nil, lean.JCT.Effects != nil)
+	}
+	if full.Networks == nil || full.Resilience == nil || full.SanityBands == nil {
+		t.Fatal("the full build no longer holds what this test compares")
 	}
 }

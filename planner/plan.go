@@ -311,9 +311,49 @@ func Builds(s Scenario, cat *Catalog) error {
 	return err
 }
 
-// need says what a build computes besides what every plan has: the back
-// end's sizing, bill, cost and power, and the job's planned and baseline
-// step with its memory verdict. A caller asks only for what it reads.
+// BuildOptions say what a build computes besides what every plan has:
+// the back end's sizing, bill, cost and power, and the job's planned and
+// baseline step with its memory verdict. A caller asks only for what it
+// reads; what a build leaves out stays nil. The zero value is the
+// leanest build (Builds'); Build asks for everything.
+type BuildOptions struct {
+	// Packed prices the packed alternative of a rack-aligned plan
+	// (Plan.Cheaper).
+	Packed bool
+	// Networks sizes the networks beside the back end (Plan.Networks)
+	// and times the job on the front end.
+	Networks bool
+	// Resilience runs the failure what-if and goodput (Plan.Resilience),
+	// with the checkpoint write time the storage network allows when
+	// Networks sizes it.
+	Resilience bool
+	// JCT is what the job-time estimate holds beyond its steps: the
+	// memory fix, the breakdown and findings, and a memo of the
+	// workload's own figures shared by many builds of one workload.
+	JCT perf.Parts
+	// Bands puts the cost beside the analysts' bands and ranks the prices
+	// that move it most (Plan.SanityBands, Cost.Drivers).
+	Bands bool
+	// Recall takes the back end and its side networks from the memo of
+	// recent shown plans when the inputs match, and keeps them otherwise.
+	Recall bool
+	// Check, when set, validates the scenario in place of
+	// Scenario.Validate, given its GPU count: GPUCountCheck's check of
+	// a base the scenario differs from only in that count (a sweep's
+	// points).
+	Check func(gpus int) error
+}
+
+// BuildWith is Build computing only what o asks for; what it leaves out
+// stays nil (Plan.Resilience, Plan.Networks, Plan.Cheaper, JCT.Fix,
+// JCT.Effects, JCT.Findings) and adds no notes. Build(s, cat) is
+// BuildWith with every option set.
+func BuildWith(s Scenario, cat *Catalog, o BuildOptions) (*Plan, error) {
+	return build(s, cat, need{packed: o.Packed, networks: o.Networks, resilience: o.Resilience, jct: o.JCT,
+		bands: o.Bands, recall: o.Recall, check: o.Check})
+}
+
+// need is BuildOptions as build reads them (see there).
 type need struct {
 	// packed prices the packed alternative of a rack-aligned plan.
 	packed bool
@@ -334,28 +374,23 @@ type need struct {
 	recall bool
 	// check validates a sweep's point with what does not depend on its
 	// GPU count found once for the sweep; nil: Scenario.Validate.
-	check *sweepCheck
+	check func(gpus int) error
 }
 
 // validate is s.Validate(cat), by n.check where a sweep gives one.
 func (n need) validate(s *Scenario, cat *Catalog) error {
 	if n.check != nil {
-		return n.check.validate(s)
+		return n.check(s.Cluster.GPUs)
 	}
 	return s.Validate(cat)
 }
 
-// What builds ask for: a shown plan everything; a sweep what its rows
-// and charts read (the goodput chart reads the failure what-if; the rows
-// name a memory fix), and a sweep's rows alone (fabricplan sweep) only
-// the memory fix; a check that a scenario plans, the search's
-// ranking and the tier-step bisection only the back end and the job's
-// steps.
+// What builds ask for: a shown plan everything; a check that a scenario
+// plans only the back end and the job's steps. (A sweep, the search and
+// the style comparison ask through BuildWith.)
 var (
-	needAll       = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}, bands: true, recall: true}
-	needSweep     = need{resilience: true, jct: jctParts{Fix: true}}
-	needSweepRows = need{jct: jctParts{Fix: true}}
-	needLean      = need{}
+	needAll  = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}, bands: true, recall: true}
+	needLean = need{}
 )
 
 // build is Build computing only what n asks for; what it leaves out

@@ -369,26 +369,6 @@ func BenchmarkResilience100k(b *testing.B) {
 	b.ReportMetric(float64(len(p.Resilience.Cases)), "cases")
 }
 
-// A search with failures ranks designs by the JCT counting expected
-// failures: every design's Days is its plan's goodput-adjusted JCT, longer
-// than the failure-free one. Mutation caught: the option ignored.
-func TestSearchWithFailures(t *testing.T) {
-	s := NewScenario()
-	s.Cluster.GPUs = 4096
-	res, err := Search(t.Context(), s, testCatalog(t), SearchOptions{WithFailures: true, WithinPct: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Designs) == 0 {
-		t.Fatal("no designs")
-	}
-	for _, d := range res.Designs {
-		if d.Days != d.Plan.Resilience.Goodput.JCTDays || !(d.Days > d.Plan.JCT.Planned.Days) {
-			t.Fatalf("%s: %v days, goodput JCT %v, planned %v", d.Label, d.Days, d.Plan.Resilience.Goodput.JCTDays, d.Plan.JCT.Planned.Days)
-		}
-	}
-}
-
 // At 2:1 a 64-port qm9700 leaf has 42 ports down and 21 up (42:21): its
 // loss cuts one rail of 42 servers, 42 GPUs, and a restart idles 42 x 8
 // = 336; a lost leaf-spine link leaves the leaf 20 of its 21 uplinks.

@@ -31,23 +31,3 @@ func TestTooManyTiersSuggests(t *testing.T) {
 		t.Errorf("auto at 1M GPUs: %v", err)
 	}
 }
-
-func FuzzParseGPUList(f *testing.F) {
-	for _, s := range []string{"256:131072", "1,2,3", "8:8", "1k:1M:100", "", "0", "5:1", "a:b", "1:2:3:4"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, spec string) {
-		list, err := ParseGPUList(spec)
-		if err != nil {
-			return
-		}
-		if len(list) == 0 || len(list) > MaxSweepPoints+64 {
-			t.Fatalf("%q: %d points", spec, len(list))
-		}
-		for _, g := range list {
-			if g < 1 || g > MaxGPUs {
-				t.Fatalf("%q: count %d out of range", spec, g)
-			}
-		}
-	})
-}

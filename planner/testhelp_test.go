@@ -34,3 +34,17 @@ func flatLengths(s Scenario) Scenario {
 
 // flatIB is ibScenario at the flat per-tier lengths (see flatLengths).
 func flatIB(gpus int) Scenario { return flatLengths(ibScenario(gpus)) }
+
+// scenarioFile is the shipped scenario data/scenarios/name.toml.
+func scenarioFile(t testing.TB, name string) Scenario {
+	t.Helper()
+	src, err := data.FS.ReadFile("scenarios/" + name + ".toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ScenarioFromData(src)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s
+}

@@ -1,12 +1,10 @@
 package planner
 
 import (
-	"context"
 	"math"
 	"testing"
 
 	"fabricplan/internal/textfmt"
-	"fabricplan/planner/pricedraw"
 )
 
 // The comparison's edge cases by hand: the same design is a coin toss
@@ -88,32 +86,6 @@ func TestCompareIBAgainstRoCE(t *testing.T) {
 	}{{0.9, VerdictCheaper}, {0.899, VerdictTie}, {0.5, VerdictTie}, {0.101, VerdictTie}, {0.1, VerdictDearer}, {0, VerdictDearer}} {
 		if got := CostVerdict(tc.p); got != tc.want {
 			t.Errorf("CostVerdict(%v) = %s, want %s", tc.p, got, tc.want)
-		}
-	}
-}
-
-// A design search says how likely each design is to cost less than the
-// pick: the pick itself 0.5, and designs listed cheaper by point cost
-// are more likely cheaper than those listed dearer (probabilities fall,
-// loosely, as cost rises). Mutation caught: probabilities against the
-// wrong reference, or not set.
-func TestSearchCostProbabilities(t *testing.T) {
-	cat := testCatalog(t)
-	res, err := Search(context.Background(), searchScenario(4096), cat, SearchOptions{TargetDays: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pick := res.Pick()
-	if pick == nil || pick.ProbCheaper != 0.5 || pick.CostVsPick != VerdictTie {
-		t.Fatalf("pick %+v", pick)
-	}
-	first, last := res.Designs[0], res.Designs[len(res.Designs)-1]
-	if first.ProbCheaper < last.ProbCheaper || last.CostVsPick != VerdictDearer {
-		t.Errorf("cheapest design P %.3f, dearest P %.3f (%s)", first.ProbCheaper, last.ProbCheaper, last.CostVsPick)
-	}
-	for _, d := range res.Ties() {
-		if d == pick || d.ProbCheaper <= 1-pricedraw.SureCheaper || d.ProbCheaper >= pricedraw.SureCheaper {
-			t.Errorf("tie %s at P %.3f", d.Label, d.ProbCheaper)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"fabricplan/data"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 func testModel(t testing.TB) *Model {
@@ -236,7 +237,7 @@ func TestPinRefusedWhenStale(t *testing.T) {
 func TestSearchGoesStale(t *testing.T) {
 	m := testModel(t)
 	run, _ := m.StartSearch()
-	m.SearchDone(run, &planner.SearchResult{}, nil)
+	m.SearchDone(run, &explore.SearchResult{}, nil)
 	if stale, _ := m.SearchStale(); stale {
 		t.Fatal("fresh results stale")
 	}

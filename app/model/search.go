@@ -8,6 +8,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // SearchColumns are the columns of the designs table, in order; the
@@ -36,9 +37,9 @@ type searchState struct {
 	pending  bool              // the latest has not finished
 	base     planner.Scenario  // the inputs of run runs
 	searched *planner.Scenario // the inputs of the results held
-	result   *planner.SearchResult
+	result   *explore.SearchResult
 	err      error
-	rows     []*planner.Design
+	rows     []*explore.Design
 	showAll  bool
 	sortCol  int
 	selected int
@@ -61,7 +62,7 @@ func (m *Model) SearchRunning() bool { return m.search.pending }
 // started on, whatever has been edited since. A failed or cancelled run
 // records its error and leaves the results of the run before (with the
 // inputs they were for) in place.
-func (m *Model) SearchDone(run uint64, res *planner.SearchResult, err error) bool {
+func (m *Model) SearchDone(run uint64, res *explore.SearchResult, err error) bool {
 	if run != m.search.runs {
 		return false
 	}
@@ -78,10 +79,10 @@ func (m *Model) SearchDone(run uint64, res *planner.SearchResult, err error) boo
 
 // SearchResult is the last search's results (nil without any) and its
 // error.
-func (m *Model) SearchResult() (*planner.SearchResult, error) { return m.search.result, m.search.err }
+func (m *Model) SearchResult() (*explore.SearchResult, error) { return m.search.result, m.search.err }
 
 // SearchRows are the designs the table lists, sorted.
-func (m *Model) SearchRows() []*planner.Design { return m.search.rows }
+func (m *Model) SearchRows() []*explore.Design { return m.search.rows }
 
 // SetShowAll lists every design (true) or only the Pareto front; the
 // selection is cleared.
@@ -124,7 +125,7 @@ func (m *Model) CanUseDesign() bool {
 // UseDesign makes design i of the table the inputs, as one undoable
 // edit. It refuses a design of results run on other inputs
 // (ErrSearchStale) and a row the table does not have.
-func (m *Model) UseDesign(i int) (*planner.Design, error) {
+func (m *Model) UseDesign(i int) (*explore.Design, error) {
 	rows := m.search.rows
 	if i < 0 || i >= len(rows) {
 		return nil, fmt.Errorf("no design %d: the table lists %s", i+1, textfmt.Plural(len(rows), "design"))
@@ -143,7 +144,7 @@ func (m *Model) fillSearchRows() {
 	if s.result != nil {
 		s.rows = append(s.rows, s.result.Front...)
 		if s.showAll {
-			s.rows = append([]*planner.Design{}, s.result.Designs...)
+			s.rows = append([]*explore.Design{}, s.result.Designs...)
 		}
 	}
 	m.sortSearchRows()
@@ -151,7 +152,7 @@ func (m *Model) fillSearchRows() {
 
 func (m *Model) sortSearchRows() {
 	col := m.search.sortCol
-	key := func(d *planner.Design) (float64, string) {
+	key := func(d *explore.Design) (float64, string) {
 		switch col {
 		case SortBySwitches:
 			if d.Plan == nil {
@@ -185,7 +186,7 @@ func (m *Model) sortSearchRows() {
 
 // DesignPick is the table's last column for d: which pick it is, else
 // its cost against the pick and how sure that is.
-func (m *Model) DesignPick(d *planner.Design) string {
+func (m *Model) DesignPick(d *explore.Design) string {
 	r := m.search.result
 	if r == nil {
 		return ""

@@ -3,26 +3,28 @@ package model
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/explore"
 )
 
 // designsOf is a hand-made search result of three designs of base: an
 // 8,192-GPU one ($3M, 9 days), a 2,048-GPU one ($1M, 30 days) and a
 // 4,096-GPU one ($2M, 12 days), all on the front, the $2M one the pick.
-func designsOf(base planner.Scenario) *planner.SearchResult {
-	var ds []*planner.Design
+func designsOf(base planner.Scenario) *explore.SearchResult {
+	var ds []*explore.Design
 	for _, d := range []struct {
 		gpus       int
 		cost, days float64
 	}{{8192, 3e6, 9}, {2048, 1e6, 30}, {4096, 2e6, 12}} {
 		s := base.Clone()
 		s.Cluster.GPUs = d.gpus
-		ds = append(ds, &planner.Design{Label: textfmt.Int(d.gpus), Scenario: s, CostUSD: d.cost, Days: d.days, OnFront: true})
+		ds = append(ds, &explore.Design{Label: textfmt.Int(d.gpus), Scenario: s, CostUSD: d.cost, Days: d.days, OnFront: true})
 	}
-	return &planner.SearchResult{Designs: ds, Front: ds, Cheapest: ds[2], Target: 15}
+	return &explore.SearchResult{Designs: ds, Front: ds, Cheapest: ds[2], Target: 15}
 }
 
 // The table lists the front sorted by cost, then by the column asked
@@ -123,7 +125,7 @@ func TestUseDesignRefusesStaleAndMissing(t *testing.T) {
 func TestSearchDoneWithThePlanner(t *testing.T) {
 	m := testModel(t)
 	run, base := m.StartSearch()
-	res, err := planner.Search(context.Background(), base, m.Catalog(), planner.SearchOptions{WithinPct: 5})
+	res, err := explore.Search(context.Background(), base, m.Catalog(), explore.SearchOptions{WithinPct: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,5 +136,54 @@ func TestSearchDoneWithThePlanner(t *testing.T) {
 	m.SetShowAll(true)
 	if len(m.SearchRows()) != len(res.Designs) {
 		t.Errorf("show all: %d rows of %d designs", len(m.SearchRows()), len(res.Designs))
+	}
+}
+
+// An edit made while a search runs leaves the search's results stale
+// when they arrive: they are for the inputs the run started on, not the
+// edited ones, so "Use this design" refuses them until the inputs are
+// back. Between the edit and the result the earlier run's results (on
+// the unedited inputs) are already stale and refused. Mutation caught:
+// SearchDone recording the inputs current when the result arrives as
+// the searched ones (b := m.scenario.Clone() instead of s.base.Clone()):
+// the 1:1 results then look fresh over the 2:1 edit and UseDesign
+// applies a 1:1 design over it.
+func TestEditDuringSearchLeavesResultsStale(t *testing.T) {
+	m := testModel(t)
+	run, base := m.StartSearch()
+	m.SearchDone(run, designsOf(base), nil) // an earlier run on the same inputs
+	if stale, _ := m.SearchStale(); stale {
+		t.Fatal("results of the current inputs marked stale")
+	}
+
+	run, base = m.StartSearch()
+	mustSet(t, m, "network.oversubscription", "2:1") // edited while the search runs
+	m.SelectDesign(0)
+	if stale, _ := m.SearchStale(); !stale || !m.SearchRunning() || m.CanUseDesign() {
+		t.Errorf("between the edit and the result: stale %v, running %v, can use %v; want stale, running, refused",
+			stale, m.SearchRunning(), m.CanUseDesign())
+	}
+
+	if !m.SearchDone(run, designsOf(base), nil) {
+		t.Fatal("the latest run was dropped")
+	}
+	stale, why := m.SearchStale()
+	if !stale || !strings.Contains(why, "1:1 → 2:1") {
+		t.Errorf("results of the run started before the edit: stale %v (%q), want stale naming 1:1 → 2:1", stale, why)
+	}
+	m.SelectDesign(0)
+	if m.CanUseDesign() {
+		t.Error("a design of results run before the edit can be used")
+	}
+	if _, err := m.UseDesign(0); !errors.Is(err, ErrSearchStale) {
+		t.Errorf("UseDesign of results run before the edit: %v, want ErrSearchStale", err)
+	}
+	if n := m.Scenario().Network; n.Oversubscription != "2:1" || m.Scenario().Cluster.GPUs != 1024 {
+		t.Fatalf("a refused design changed the edited inputs: %s, %d GPUs", n.Oversubscription, m.Scenario().Cluster.GPUs)
+	}
+
+	m.Undo() // back to the inputs searched: the results fit them
+	if stale, _ := m.SearchStale(); stale {
+		t.Error("results still stale on the inputs they were run on")
 	}
 }

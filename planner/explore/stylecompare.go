@@ -1,9 +1,10 @@
-package planner
+package explore
 
 import (
 	"fmt"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner"
 )
 
 // StyleMultiPlane is the style comparison's name for a rail-optimized
@@ -18,17 +19,17 @@ const StyleMultiPlane = "multi-plane"
 const multiPlanes = 2
 
 // StyleOrder is the order of the style comparison's rows.
-var StyleOrder = []string{TopoRailOptimized, TopoToR, TopoRailOnly, TopoDualPlane, StyleMultiPlane}
+var StyleOrder = []string{planner.TopoRailOptimized, planner.TopoToR, planner.TopoRailOnly, planner.TopoDualPlane, StyleMultiPlane}
 
 // StyleRow is one design style built for a cluster: the scenario with the
 // style's settings, its plan, or why it does not build.
 type StyleRow struct {
-	Style    string   // one of StyleOrder
-	Scenario Scenario // the variant built
+	Style    string           // one of StyleOrder
+	Scenario planner.Scenario // the variant built
 	// Own says the row is the scenario's own design, built as given.
 	Own  bool
-	Plan *Plan // nil when the style does not build
-	Err  error // why it does not build (a finding, not a refusal)
+	Plan *planner.Plan // nil when the style does not build
+	Err  error         // why it does not build (a finding, not a refusal)
 	// Findings are what the style's plan leaves the job: traffic between
 	// rails without an NVLink path on a rail-only fabric.
 	Findings []string
@@ -38,9 +39,9 @@ type StyleRow struct {
 // its size ("top-of-rack, 16 per ToR", "multi-plane x2").
 func (r StyleRow) Label() string {
 	switch {
-	case r.Style == TopoToR && r.Plan != nil:
+	case r.Style == planner.TopoToR && r.Plan != nil:
 		return fmt.Sprintf("ToR, %d/ToR", r.Plan.ServersPerUnit)
-	case r.Style == TopoToR:
+	case r.Style == planner.TopoToR:
 		return "ToR"
 	case r.Style == StyleMultiPlane:
 		return fmt.Sprintf("multi-plane x%d", r.Scenario.Network.Planes)
@@ -105,9 +106,9 @@ func (c *StyleComparison) TimeUnit() textfmt.DurationUnit {
 // StyleOf is the comparison's style of a scenario: its design style,
 // with a rail-optimized fabric over more than one plane called
 // multi-plane.
-func StyleOf(s Scenario) string {
+func StyleOf(s planner.Scenario) string {
 	st := s.Network.Style()
-	if st == TopoRailOptimized && s.Network.Planes > 1 {
+	if st == planner.TopoRailOptimized && s.Network.Planes > 1 {
 		return StyleMultiPlane
 	}
 	return st
@@ -129,7 +130,7 @@ func StyleOf(s Scenario) string {
 // s is the scenario as given, not a plan's Scenario: a plan's has the
 // defaults of its own style filled in (a rail's cable length to the
 // leaf), which another style's variant would keep.
-func CompareStyles(s Scenario, cat *Catalog) *StyleComparison {
+func CompareStyles(s planner.Scenario, cat *planner.Catalog) *StyleComparison {
 	own := StyleOf(s)
 	c := &StyleComparison{}
 	for _, style := range StyleOrder {
@@ -138,15 +139,17 @@ func CompareStyles(s Scenario, cat *Catalog) *StyleComparison {
 			v = styleVariant(s, style)
 		}
 		row := StyleRow{Style: style, Scenario: v, Own: style == own}
-		row.Plan, row.Err = build(v, cat, needLean)
+		row.Plan, row.Err = planner.BuildWith(v, cat, planner.BuildOptions{})
 		if row.Err != nil && v.Network.UplinkGbps != s.Network.UplinkGbps {
 			// The switch cannot run its uplinks at the NIC's speed:
 			// the style at the split ports' speed.
 			row.Scenario.Network.UplinkGbps = s.Network.UplinkGbps
-			row.Plan, row.Err = build(row.Scenario, cat, needLean)
+			row.Plan, row.Err = planner.BuildWith(row.Scenario, cat, planner.BuildOptions{})
 		}
-		if p := row.Plan; p != nil && p.JCT != nil {
-			row.Findings = p.railOnlyFindings(p.JCT.GPU, p.JCT.Planned.Classes)
+		if p := row.Plan; p != nil {
+			if gap := p.RailOnlyGap(); gap != "" {
+				row.Findings = []string{gap}
+			}
 		}
 		c.Rows = append(c.Rows, row)
 	}
@@ -155,22 +158,22 @@ func CompareStyles(s Scenario, cat *Catalog) *StyleComparison {
 
 // styleVariant is s in style with that style's published defaults (see
 // CompareStyles).
-func styleVariant(s Scenario, style string) Scenario {
+func styleVariant(s planner.Scenario, style string) planner.Scenario {
 	n := &s.Network
 	n.Tiers, n.PodGPUs, n.ServersPerToR = 0, 0, 0
 	n.Topology, n.RailOptimized = "", true
 	n.Planes, n.PortsPerNIC = 1, 0
 	switch style {
-	case TopoToR:
+	case planner.TopoToR:
 		n.RailOptimized = false
-	case TopoRailOnly, TopoDualPlane:
+	case planner.TopoRailOnly, planner.TopoDualPlane:
 		n.Topology = style
 	case StyleMultiPlane:
 		n.Planes = multiPlanes
 	}
-	if style == TopoDualPlane {
-		if n.NIC != Auto {
-			n.NIC = Auto // a dual-port NIC of the same speed
+	if style == planner.TopoDualPlane {
+		if n.NIC != planner.Auto {
+			n.NIC = planner.Auto // a dual-port NIC of the same speed
 		}
 		if n.UplinkGbps == 0 {
 			n.UplinkGbps = n.NICGbps // HPN: 2 x 200G to the ToRs, 400G above them

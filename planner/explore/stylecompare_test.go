@@ -1,9 +1,11 @@
-package planner
+package explore
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"fabricplan/planner"
 )
 
 // styleRow is the comparison's row of a style (fails the test when absent).
@@ -27,30 +29,34 @@ func styleRow(t *testing.T, c *StyleComparison, style string) StyleRow {
 // drops the job estimate.
 func TestStyleCompareOwnRowIsTheBuild(t *testing.T) {
 	cat := testCatalog(t)
-	eth := func(gpus int) Scenario {
-		s := NewScenario()
-		s.Cluster.GPUs, s.Network.Fabric = gpus, Ethernet
+	eth := func(gpus int) planner.Scenario {
+		s := planner.NewScenario()
+		s.Cluster.GPUs, s.Network.Fabric = gpus, planner.Ethernet
 		return s
 	}
 	cases := []struct {
 		name  string
-		s     Scenario
+		s     planner.Scenario
 		style string
 	}{
-		{"IB 1000 rail-optimized", ibScenario(1000), TopoRailOptimized},
-		{"IB 3000 two planes", func() Scenario { s := ibScenario(3000); s.Network.Planes = 2; return s }(), StyleMultiPlane},
-		{"IB 520 ToR of 2", func() Scenario {
+		{"IB 1000 rail-optimized", ibScenario(1000), planner.TopoRailOptimized},
+		{"IB 3000 two planes", func() planner.Scenario { s := ibScenario(3000); s.Network.Planes = 2; return s }(), StyleMultiPlane},
+		{"IB 520 ToR of 2", func() planner.Scenario {
 			s := ibScenario(520)
 			s.Network.RailOptimized, s.Network.ServersPerToR = false, 2
 			return s
-		}(), TopoToR},
-		{"IB 512 rail-only", func() Scenario { s := ibScenario(512); s.Network.Topology = TopoRailOnly; return s }(), TopoRailOnly},
-		{"Ethernet 2400 dual-plane", func() Scenario { s := eth(2400); s.Network.Topology = TopoDualPlane; return s }(), TopoDualPlane},
-		{"Ethernet 6000 spines 3:1", func() Scenario { s := eth(6000); s.Network.Tiers, s.Network.SpineOversubscription = 3, "3:1"; return s }(), TopoRailOptimized},
+		}(), planner.TopoToR},
+		{"IB 512 rail-only", func() planner.Scenario { s := ibScenario(512); s.Network.Topology = planner.TopoRailOnly; return s }(), planner.TopoRailOnly},
+		{"Ethernet 2400 dual-plane", func() planner.Scenario { s := eth(2400); s.Network.Topology = planner.TopoDualPlane; return s }(), planner.TopoDualPlane},
+		{"Ethernet 6000 spines 3:1", func() planner.Scenario {
+			s := eth(6000)
+			s.Network.Tiers, s.Network.SpineOversubscription = 3, "3:1"
+			return s
+		}(), planner.TopoRailOptimized},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			want, err := Build(tc.s, cat)
+			want, err := planner.Build(tc.s, cat)
 			if err != nil {
 				t.Fatalf("build: %v", err)
 			}
@@ -85,11 +91,11 @@ func TestStyleCompareOwnRowIsTheBuild(t *testing.T) {
 // resets the NIC speed with the NIC.
 func TestStyleCompareKeepsTheCluster(t *testing.T) {
 	cat := testCatalog(t)
-	s := NewScenario()
-	s.Cluster.GPUs, s.Network.Fabric, s.Network.NICGbps = 2304, Ethernet, 800
+	s := planner.NewScenario()
+	s.Cluster.GPUs, s.Network.Fabric, s.Network.NICGbps = 2304, planner.Ethernet, 800
 	for _, r := range CompareStyles(s, cat).Rows {
 		n := r.Scenario.Network
-		if r.Scenario.Cluster.GPUs != 2304 || n.Fabric != Ethernet || n.NICGbps != 800 {
+		if r.Scenario.Cluster.GPUs != 2304 || n.Fabric != planner.Ethernet || n.NICGbps != 800 {
 			t.Errorf("%s: %d GPUs %s %dG, want 2304 Ethernet 800G", r.Style, r.Scenario.Cluster.GPUs, n.Fabric, n.NICGbps)
 		}
 		if r.Plan != nil && r.Plan.GPUs != 2304 {
@@ -123,15 +129,15 @@ func TestStyleCompareKeepsTheCluster(t *testing.T) {
 func TestStyleCompareHandWorked(t *testing.T) {
 	cat := testCatalog(t)
 	c := CompareStyles(ibScenario(512), cat)
-	ro := styleRow(t, c, TopoRailOptimized)
+	ro := styleRow(t, c, planner.TopoRailOptimized)
 	if ro.Plan == nil || ro.Plan.TotalSwitches() != 24 || ro.Plan.Tiers != 2 {
 		t.Errorf("rail-optimized: %+v, want 24 switches in 2 tiers", ro.Plan)
 	}
-	only := styleRow(t, c, TopoRailOnly)
-	if only.Plan == nil || only.Plan.TotalSwitches() != 8 || only.Plan.Tiers != 1 || only.Plan.Switches(TierSpine) != 0 {
+	only := styleRow(t, c, planner.TopoRailOnly)
+	if only.Plan == nil || only.Plan.TotalSwitches() != 8 || only.Plan.Tiers != 1 || only.Plan.Switches(planner.TierSpine) != 0 {
 		t.Errorf("rail-only: %+v (%v), want 8 switches, 1 tier, no spine", only.Plan, only.Err)
 	}
-	tor := styleRow(t, c, TopoToR)
+	tor := styleRow(t, c, planner.TopoToR)
 	if tor.Plan == nil || tor.Plan.ServersPerUnit != 4 || tor.Label() != "ToR, 4/ToR" {
 		t.Errorf("ToR: %q, want 4 servers per ToR", tor.Label())
 	}
@@ -139,13 +145,13 @@ func TestStyleCompareHandWorked(t *testing.T) {
 	if mp.Plan == nil || mp.Plan.Planes != 2 || mp.Plan.Links.ServerLeaf != 512 {
 		t.Errorf("multi-plane: %+v, want 2 planes with 512 server links", mp.Plan)
 	}
-	if dp := styleRow(t, c, TopoDualPlane).Plan; dp == nil || dp.TotalSwitches() != 24 || dp.Planes != 2 || dp.Links.ServerLeaf != 1024 {
+	if dp := styleRow(t, c, planner.TopoDualPlane).Plan; dp == nil || dp.TotalSwitches() != 24 || dp.Planes != 2 || dp.Links.ServerLeaf != 1024 {
 		t.Errorf("dual-plane: %+v, want 24 switches over 2 planes, 1,024 server links", dp)
 	}
 	dgx := ibScenario(512)
 	dgx.Cluster.System = "dgx-h100"
 	c = CompareStyles(dgx, cat)
-	dp := styleRow(t, c, TopoDualPlane)
+	dp := styleRow(t, c, planner.TopoDualPlane)
 	if dp.Plan != nil || dp.Err == nil || !strings.Contains(dp.Err.Error(), "ports_per_nic") {
 		t.Errorf("dual-plane on a DGX H100: plan %v err %v, want the NIC's ports as the reason", dp.Plan != nil, dp.Err)
 	}
@@ -164,17 +170,17 @@ func TestStyleCompareHandWorked(t *testing.T) {
 // them out.
 func TestStyleCompareProperties(t *testing.T) {
 	cat := testCatalog(t)
-	for _, fabric := range []Fabric{InfiniBand, Ethernet} {
+	for _, fabric := range []planner.Fabric{planner.InfiniBand, planner.Ethernet} {
 		for _, gpus := range []int{96, 520, 1000, 3000, 12_000, 40_000} {
 			t.Run(fmt.Sprintf("%s/%d", fabric, gpus), func(t *testing.T) {
-				s := NewScenario()
+				s := planner.NewScenario()
 				s.Cluster.GPUs, s.Network.Fabric = gpus, fabric
 				c := CompareStyles(s, cat)
-				ro := styleRow(t, c, TopoRailOptimized).Plan
+				ro := styleRow(t, c, planner.TopoRailOptimized).Plan
 				if ro == nil {
 					t.Fatalf("rail-optimized does not build")
 				}
-				if only := styleRow(t, c, TopoRailOnly).Plan; only != nil {
+				if only := styleRow(t, c, planner.TopoRailOnly).Plan; only != nil {
 					if only.Tiers > ro.Tiers {
 						t.Errorf("rail-only %d tiers > rail-optimized %d", only.Tiers, ro.Tiers)
 					}
@@ -182,12 +188,12 @@ func TestStyleCompareProperties(t *testing.T) {
 						t.Errorf("rail-only: %d networks for %d rails", only.Planes, only.ServerPorts)
 					}
 				}
-				if dp := styleRow(t, c, TopoDualPlane).Plan; dp != nil {
+				if dp := styleRow(t, c, planner.TopoDualPlane).Plan; dp != nil {
 					if dp.Links.ServerLeaf != 2*ro.Links.ServerLeaf {
 						t.Errorf("dual-plane %d server links, want 2 x %d", dp.Links.ServerLeaf, ro.Links.ServerLeaf)
 					}
-					if dp.Planes != 2 || dp.Switches(TierLeaf)%2 != 0 {
-						t.Errorf("dual-plane: %d planes, %d leaves; want 2 planes of equal leaves", dp.Planes, dp.Switches(TierLeaf))
+					if dp.Planes != 2 || dp.Switches(planner.TierLeaf)%2 != 0 {
+						t.Errorf("dual-plane: %d planes, %d leaves; want 2 planes of equal leaves", dp.Planes, dp.Switches(planner.TierLeaf))
 					}
 				}
 				if mp := styleRow(t, c, StyleMultiPlane).Plan; mp != nil && mp.Links.ServerLeaf != ro.Links.ServerLeaf {
@@ -204,8 +210,8 @@ func BenchmarkStyleCompare(b *testing.B) {
 	cat := testCatalog(b)
 	for _, g := range []int{1_024, 16_384, 100_000} {
 		b.Run(fmt.Sprintf("gpus=%d", g), func(b *testing.B) {
-			s := NewScenario()
-			s.Cluster.GPUs, s.Network.Fabric, s.Network.NICGbps = g, Ethernet, 800
+			s := planner.NewScenario()
+			s.Cluster.GPUs, s.Network.Fabric, s.Network.NICGbps = g, planner.Ethernet, 800
 			b.ReportAllocs()
 			cpu := cpuTime()
 			for i := 0; i < b.N; i++ {
@@ -215,5 +221,51 @@ func BenchmarkStyleCompare(b *testing.B) {
 			}
 			reportCPU(b, cpu)
 		})
+	}
+}
+
+// TestMorePlanesNeverSlowAJob: spreading the same NICs over more planes
+// (multi-plane), or splitting each NIC over two (dual-plane), never
+// makes the job slower, on both fabrics, both routings and sizes off the
+// grid. Mutations caught: the job's uplinks counted once per plane
+// (more leaves hashed, a bigger maximum), a plane's flows hashed onto
+// another plane's uplinks.
+func TestMorePlanesNeverSlowAJob(t *testing.T) {
+	cat := testCatalog(t)
+	w := dpJob()
+	w.GlobalBatchTokens = 8192 << 12 // a sequence for each of up to 4,096 ranks
+	for _, gpus := range []int{1000, 3000, 6000} {
+		for _, f := range []planner.Fabric{planner.InfiniBand, planner.Ethernet} {
+			for _, routing := range []string{planner.RouteAdaptive, planner.RouteStatic} {
+				t.Run(fmt.Sprintf("%d %s %s", gpus, f, routing), func(t *testing.T) {
+					// Flat lengths (flatLengths): more planes take more racks
+					// and longer wires, whose delay TestHallWireDelay checks.
+					s := flatLengths(planner.NewScenario())
+					s.Cluster.GPUs, s.Cluster.System = gpus, "dgx-h100"
+					s.Network.Fabric, s.Network.Routing = f, routing
+					s.Workload = &w
+					step := func(v planner.Scenario) (float64, bool) {
+						p, err := planner.Build(v, cat)
+						if err != nil || p.JCT == nil {
+							return 0, false
+						}
+						return p.JCT.Planned.StepS, true
+					}
+					base, ok := step(s)
+					if !ok {
+						t.Fatal("one plane does not build")
+					}
+					for _, style := range []string{StyleMultiPlane, planner.TopoDualPlane} {
+						got, ok := step(styleVariant(s, style))
+						if !ok && style == StyleMultiPlane {
+							t.Errorf("%s does not build", style)
+						}
+						if ok && got > base*(1+1e-9) {
+							t.Errorf("%s: step %.5f s, one plane %.5f s", style, got, base)
+						}
+					}
+				})
+			}
+		}
 	}
 }

@@ -1,6 +1,10 @@
-package planner
+package explore
 
-import "testing"
+import (
+	"testing"
+
+	"fabricplan/planner"
+)
 
 // Tier steps are the exact sizes where the fabric changes, worked out by
 // hand for 64-port switches at one port per GPU, eight per server:
@@ -13,7 +17,7 @@ import "testing"
 // ("3 tiers from 2,353" on the chart where 2,049 already need three).
 func TestTierStepsAreExact(t *testing.T) {
 	cat := testCatalog(t)
-	s := NewScenario()
+	s := planner.NewScenario()
 	s.Network.Switch = "qm9700"
 	rows := Sweep(s, cat, []int{1000, 1500, 2353, 30000, 70000})
 	got := TierSteps(s, cat, rows)

@@ -1,4 +1,4 @@
-package planner
+package explore
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner"
 	"fabricplan/planner/perf"
 )
 
@@ -17,7 +17,7 @@ const MaxSweepPoints = 10_000
 // SweepRow is one GPU count of a sweep: its plan, or why it has none.
 type SweepRow struct {
 	GPUs int
-	Plan *Plan
+	Plan *planner.Plan
 	Err  error
 }
 
@@ -30,7 +30,7 @@ type SweepRow struct {
 // and the job's breakdown by fabric effect and its findings.
 // Each tier's links are priced at one length (FlatLinks), not measured in
 // a hall.
-func Sweep(base Scenario, cat *Catalog, gpus []int) []SweepRow {
+func Sweep(base planner.Scenario, cat *planner.Catalog, gpus []int) []SweepRow {
 	return SweepWith(base, cat, gpus, SweepOptions{Failures: true})
 }
 
@@ -46,81 +46,25 @@ type SweepOptions struct {
 
 // SweepWith is Sweep computing only what o asks for beyond every row's
 // figures.
-func SweepWith(base Scenario, cat *Catalog, gpus []int, o SweepOptions) []SweepRow {
+func SweepWith(base planner.Scenario, cat *planner.Catalog, gpus []int, o SweepOptions) []SweepRow {
 	rows := make([]SweepRow, len(gpus))
-	n := needSweepRows
-	if o.Failures {
-		n = needSweep
-	}
-	n.jct.Memo = new(perf.WorkloadMemo) // the workload's own figures, once for every size
-	n.check = newSweepCheck(base.FlatLinks(), cat)
+	n := o.build()
+	n.JCT.Memo = new(perf.WorkloadMemo) // the workload's own figures, once for every size
+	n.Check = planner.GPUCountCheck(base.FlatLinks(), cat)
 	for i, g := range gpus {
 		s := base.FlatLinks()
 		s.Cluster.GPUs = g
-		p, err := build(s, cat, n)
+		p, err := planner.BuildWith(s, cat, n)
 		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
 	}
 	return rows
 }
 
-// sweepCheck is Scenario.Validate for a sweep's points, whose scenarios
-// differ from the one it was made of only in the GPU count: what does not
-// read the count (the system's key, fixedChecks) is checked once, the
-// cluster and phase checks that do at every point. A point fails, with
-// the same text, exactly when its own Validate would.
-type sweepCheck struct {
-	sys   error    // validateSystem's first finding: Validate's only one
-	ws    Scenario // the base with its system applied, as Validate checks it
-	fixed fixedChecks
-}
-
-// newSweepCheck checks what base's sweep points share, as build
-// validates them (after withStyle).
-func newSweepCheck(base Scenario, cat *Catalog) *sweepCheck {
-	s := base.Clone()
-	s.Network = s.Network.withStyle()
-	c := &sweepCheck{}
-	if errs := s.validateSystem(cat); len(errs) > 0 {
-		c.sys = errs[0]
-		return c
-	}
-	c.ws = s.WithSystem(cat)
-	c.ws.Network = c.ws.Network.withStyle()
-	c.fixed = c.ws.fixedChecks(cat)
-	return c
-}
-
-// validate is s.Validate for a point of the sweep: the base at s's GPU
-// count. Each point gets its own copies of the shared findings: a caller
-// may edit a row's field errors (the CLI names the flag that set a
-// field).
-func (c *sweepCheck) validate(s *Scenario) error {
-	if c.sys != nil {
-		return copyFieldErr(c.sys)
-	}
-	c.ws.Cluster.GPUs = s.Cluster.GPUs // all that WithSystem and withStyle leave of s and the base differ in
-	return c.ws.validateWith(fixedChecks{mid: copyFieldErrs(c.fixed.mid), tail: copyFieldErrs(c.fixed.tail)})
-}
-
-// copyFieldErrs copies errs, each field error afresh; nil stays nil.
-func copyFieldErrs(errs []error) []error {
-	if len(errs) == 0 {
-		return nil
-	}
-	out := make([]error, len(errs))
-	for i, e := range errs {
-		out[i] = copyFieldErr(e)
-	}
-	return out
-}
-
-// copyFieldErr is e, a *fielderr.FieldError copied afresh.
-func copyFieldErr(e error) error {
-	if fe, ok := e.(*fielderr.FieldError); ok {
-		c := *fe
-		return &c
-	}
-	return e
+// build is what a sweep's builds ask for: what its rows read (the
+// memory fix they name) and, with Failures, the failure what-if the
+// goodput chart reads.
+func (o SweepOptions) build() planner.BuildOptions {
+	return planner.BuildOptions{Resilience: o.Failures, JCT: perf.Parts{Fix: true}}
 }
 
 // SkippedForMemory counts the sweep's sizes at which the workload does
@@ -189,7 +133,7 @@ func ParseGPUList(spec string) ([]int, error) {
 
 // gpuCount reads one size of a sweep list.
 func gpuCount(s string) (int, error) {
-	n, err := textfmt.ParseCount(s, MaxGPUs)
+	n, err := textfmt.ParseCount(s, planner.MaxGPUs)
 	if err != nil {
 		return 0, fmt.Errorf("GPU count: %w", err)
 	}
@@ -218,7 +162,7 @@ func logSpaced(a, b, n int) []int {
 // log-spaced from 64 to four times gpus (at least 131,072, at most the
 // input limit), so tier changes on either side show.
 func ScaleSizes(gpus int) []int {
-	hi := min(max(4*gpus, 131072), MaxGPUs)
+	hi := min(max(4*gpus, 131072), planner.MaxGPUs)
 	return logSpaced(64, hi, 56)
 }
 
@@ -234,11 +178,11 @@ type TierStep struct {
 // count within a sweep of it: between two sizes of the sweep that differ,
 // the smallest size that differs from the smaller one is found by
 // bisection. A chart marks these, not the sweep's first sample past them.
-func TierSteps(base Scenario, cat *Catalog, rows []SweepRow) []TierStep {
+func TierSteps(base planner.Scenario, cat *planner.Catalog, rows []SweepRow) []TierStep {
 	tiers := func(g int) int {
 		s := base
 		s.Cluster.GPUs = g
-		p, err := build(s, cat, needLean) // only the tier count is read
+		p, err := planner.BuildWith(s, cat, planner.BuildOptions{}) // only the tier count is read
 		if err != nil {
 			return 0
 		}

@@ -1,21 +1,24 @@
-package planner
+package explore
 
 import (
 	"fmt"
 	"math"
 	"testing"
+
+	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
 // styleJob builds s in style (a ToR of torServers servers where style is
 // top-of-rack) with w and returns its plan.
-func styleJob(t *testing.T, s Scenario, style string, torServers int, w Workload) *Plan {
+func styleJob(t *testing.T, s planner.Scenario, style string, torServers int, w perf.Workload) *planner.Plan {
 	t.Helper()
 	s = styleVariant(s, style)
-	if style == TopoToR {
+	if style == planner.TopoToR {
 		s.Network.ServersPerToR = torServers
 	}
 	s.Workload = &w
-	p, err := Build(s, testCatalog(t))
+	p, err := planner.Build(s, testCatalog(t))
 	if err != nil {
 		t.Fatalf("%s: %v", style, err)
 	}
@@ -43,8 +46,8 @@ func TestToRSendsSameRailTrafficAcrossTheSpine(t *testing.T) {
 			s.Cluster.System = "dgx-h100"
 			w := dpJob()
 			w.Jobs = jobs
-			rail := styleJob(t, s, TopoRailOptimized, 0, w)
-			tor := styleJob(t, s, TopoToR, 4, w)
+			rail := styleJob(t, s, planner.TopoRailOptimized, 0, w)
+			tor := styleJob(t, s, planner.TopoToR, 4, w)
 			rdp, tdp := dpClass(t, rail.JCT.Planned), dpClass(t, tor.JCT.Planned)
 			if rdp.CrossesTier || math.Abs(rdp.BusBWGBs-46) > 0.3 {
 				t.Errorf("rail-optimized: dp crosses %v at %.2f GB/s, want under its leaf at 46", rdp.CrossesTier, rdp.BusBWGBs)
@@ -55,9 +58,9 @@ func TestToRSendsSameRailTrafficAcrossTheSpine(t *testing.T) {
 			if !(tor.JCT.Planned.StepS > rail.JCT.Planned.StepS) {
 				t.Errorf("ToR step %.4f s not above rail-optimized %.4f s", tor.JCT.Planned.StepS, rail.JCT.Planned.StepS)
 			}
-			s.Network.Routing = RouteStatic
-			torStatic := styleJob(t, s, TopoToR, 4, w)
-			railStatic := styleJob(t, s, TopoRailOptimized, 0, w)
+			s.Network.Routing = planner.RouteStatic
+			torStatic := styleJob(t, s, planner.TopoToR, 4, w)
+			railStatic := styleJob(t, s, planner.TopoRailOptimized, 0, w)
 			if got := dpClass(t, torStatic.JCT.Planned).BusBWGBs; !(got < tdp.BusBWGBs) {
 				t.Errorf("ToR, static routing: dp %.2f GB/s, want below adaptive's %.2f", got, tdp.BusBWGBs)
 			}
@@ -75,10 +78,10 @@ func TestToRSendsSameRailTrafficAcrossTheSpine(t *testing.T) {
 func TestDualPlaneStyleBuildsHPNUplinks(t *testing.T) {
 	cat := testCatalog(t)
 	for _, gpus := range []int{1000, 2400} {
-		s := NewScenario()
+		s := planner.NewScenario()
 		s.Cluster.GPUs = gpus
-		s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk5"
-		row := styleRow(t, CompareStyles(s, cat), TopoDualPlane)
+		s.Network.Fabric, s.Network.Switch = planner.Ethernet, "tomahawk5"
+		row := styleRow(t, CompareStyles(s, cat), planner.TopoDualPlane)
 		if row.Plan == nil {
 			t.Fatalf("%d GPUs: dual-plane does not build: %v", gpus, row.Err)
 		}

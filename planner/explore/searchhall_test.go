@@ -1,4 +1,4 @@
-package planner
+package explore
 
 import (
 	"context"
@@ -7,17 +7,18 @@ import (
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/planner"
 	"fabricplan/planner/hall"
 )
 
 // scenarioFile reads one of data/scenarios.
-func scenarioFile(t testing.TB, name string) Scenario {
+func scenarioFile(t testing.TB, name string) planner.Scenario {
 	t.Helper()
 	src, err := data.FS.ReadFile("scenarios/" + name + ".toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := ScenarioFromData(src)
+	s, err := planner.ScenarioFromData(src)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -29,10 +30,10 @@ func sameUSD(a, b float64) bool { return math.Abs(a-b) <= 1e-8*math.Max(1, math.
 
 // torScenario is 1,024 GPUs of DGX H100 on one 2-tier IB 200G ToR
 // fabric of QM9700, with racks of 40 kW (3 DGX of 10.2 kW each).
-func torScenario() Scenario {
-	s := NewScenario()
+func torScenario() planner.Scenario {
+	s := planner.NewScenario()
 	n := &s.Network
-	n.Fabric, n.NICGbps, n.Switch, n.Oversubscription, n.Tiers, n.Topology = InfiniBand, 200, "qm9700", "1:1", 2, TopoToR
+	n.Fabric, n.NICGbps, n.Switch, n.Oversubscription, n.Tiers, n.Topology = planner.InfiniBand, 200, "qm9700", "1:1", 2, planner.TopoToR
 	s.Facility = &hall.Facility{RackKW: 40}
 	return s
 }
@@ -55,7 +56,7 @@ func torScenario() Scenario {
 func TestToRDesignLaidOutByHand(t *testing.T) {
 	cat := testCatalog(t)
 	s := torScenario()
-	p, err := Build(s, cat)
+	p, err := planner.Build(s, cat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestToRDesignLaidOutByHand(t *testing.T) {
 	}
 	inRack, beyond := 0, 0
 	for _, r := range p.LinkTiers[0].Runs {
-		if r.Medium == DAC {
+		if r.Medium == planner.DAC {
 			inRack += r.Links
 			if r.Metres > 3 {
 				t.Errorf("a %g m DAC run: an in-rack link is at most 48 x 0.04445 + 0.5 = 2.63 m, sold as 3 m", r.Metres)
@@ -76,7 +77,7 @@ func TestToRDesignLaidOutByHand(t *testing.T) {
 	if inRack != 384 || beyond != 640 {
 		t.Errorf("server-leaf: %d DAC and %d beyond the rack, want 384 and 640 (runs %+v)", inRack, beyond, p.LinkTiers[0].Runs)
 	}
-	flat, err := Build(s.FlatLinks(), cat)
+	flat, err := planner.Build(s.FlatLinks(), cat)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestSearchFrontPricedInHall(t *testing.T) {
 	flat.Facility = &hall.Facility{Layout: hall.LayoutFlat}
 	cases := []struct {
 		name string
-		s    Scenario
+		s    planner.Scenario
 		want string // Priced of the front (PricedHall: or flat, where Build cannot cable the default hall)
 	}{
 		{"dgx-h100 1,000", searchScenario(1000), PricedHall},
@@ -145,7 +146,7 @@ func TestSearchFrontPricedInHall(t *testing.T) {
 		for _, d := range res.Ties() {
 			check[d] = true
 		}
-		perFabric := map[Fabric]int{}
+		perFabric := map[planner.Fabric]int{}
 		for _, d := range res.Designs {
 			if d.Priced == c.want && perFabric[d.Scenario.Network.Fabric] < 2 {
 				perFabric[d.Scenario.Network.Fabric]++
@@ -160,7 +161,7 @@ func TestSearchFrontPricedInHall(t *testing.T) {
 				t.Errorf("%s: %s priced %q, want %q", c.name, d.Label, d.Priced, c.want)
 				continue
 			}
-			p, err := Build(d.Scenario, cat)
+			p, err := planner.Build(d.Scenario, cat)
 			if err != nil {
 				t.Errorf("%s: %s does not build: %v", c.name, d.Label, err)
 				continue
@@ -185,7 +186,7 @@ func TestHallBoundNeverAboveHall(t *testing.T) {
 	cat := testCatalog(t)
 	gb := scenarioFile(t, "gb300-nvl72-4k")
 	gb.Workload, gb.Cluster.GPUs = nil, 144
-	cases := map[string]Scenario{"dgx-h100 200": searchScenario(200), "gb300-nvl72 144": gb}
+	cases := map[string]planner.Scenario{"dgx-h100 200": searchScenario(200), "gb300-nvl72 144": gb}
 	for name, base := range cases {
 		base = base.Clone()
 		checked := 0
@@ -205,10 +206,10 @@ func TestHallBoundNeverAboveHall(t *testing.T) {
 					name, fd.Label, fp.Cost.NICs, hp.Cost.NICs, fp.Cost.Switches, hp.Cost.Switches, fp.Links, hp.Links, fd.Days, hd.Days)
 			}
 			for _, tight := range []bool{false, true} {
-				b := boundInHall(fp, &c, cat, tight)
-				if b.usd > hp.Cost.Total*(1+1e-9) || b.lowUSD > hp.Cost.LowUSD*(1+1e-9) {
+				usd, low := fp.HallBound(&c, cat, tight)
+				if usd > hp.Cost.Total*(1+1e-9) || low > hp.Cost.LowUSD*(1+1e-9) {
 					t.Errorf("%s %s (tight %v): bound %.0f (low %.0f) above the hall's %.0f (low %.0f)",
-						name, fd.Label, tight, b.usd, b.lowUSD, hp.Cost.Total, hp.Cost.LowUSD)
+						name, fd.Label, tight, usd, low, hp.Cost.Total, hp.Cost.LowUSD)
 				}
 			}
 		}

@@ -1,10 +1,11 @@
-package planner
+package explore
 
 import (
 	"fmt"
 	"testing"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner"
 )
 
 // sweepCheckCases are sweeps whose points fail validation at some GPU
@@ -14,30 +15,30 @@ import (
 // cluster.gpus) and validatePorts (planes divide a server's 8 ports).
 var sweepCheckCases = []struct {
 	name  string
-	base  func() Scenario
+	base  func() planner.Scenario
 	first map[int]string // GPU count -> Validate's first field
 }{
-	{"counts out of range and off the server grid", func() Scenario { return flatIB(1024) },
-		map[int]string{0: "cluster.gpus", 1: "", 12: "", 1024: "", 3_000_000: "", MaxGPUs + 1: "cluster.gpus"}},
-	{"phases that fit only the larger sizes", func() Scenario {
+	{"counts out of range and off the server grid", func() planner.Scenario { return flatIB(1024) },
+		map[int]string{0: "cluster.gpus", 1: "", 12: "", 1024: "", 3_000_000: "", planner.MaxGPUs + 1: "cluster.gpus"}},
+	{"phases that fit only the larger sizes", func() planner.Scenario {
 		s := flatIB(1024)
-		s.Phases = []Phase{{GPUs: 512}, {GPUs: 2048}}
+		s.Phases = []planner.Phase{{GPUs: 512}, {GPUs: 2048}}
 		return s
 	}, map[int]string{256: "phase[1].gpus", 1024: "phase[2].gpus", 2048: "", 4096: ""}},
-	{"a pod size on a system, and a size over the catalog's reach", func() Scenario {
+	{"a pod size on a system, and a size over the catalog's reach", func() planner.Scenario {
 		s := flatIB(24576)
 		s.Cluster.System = "dgx-h100"
 		s.Network.PodGPUs = 1024
 		return s
 	}, map[int]string{512: "", 1024: "", 3000: "", 24576: "", 2_000_000: ""}},
-	{"fixed findings before and after the count's", func() Scenario {
+	{"fixed findings before and after the count's", func() planner.Scenario {
 		s := flatIB(1024)
 		s.Network.Planes = 3 // validatePorts: before the phases
-		s.Phases = []Phase{{GPUs: 2048}}
+		s.Phases = []planner.Phase{{GPUs: 2048}}
 		s.Network.Media.LeafSpineM = -1 // validateMedia: after them
 		return s
 	}, map[int]string{0: "cluster.gpus", 1024: "network.planes", 4096: "network.planes"}},
-	{"more findings than are listed", func() Scenario {
+	{"more findings than are listed", func() planner.Scenario {
 		s := flatIB(1024)
 		s.Prices = map[string]float64{}
 		for i := range fielderr.MaxListed {
@@ -45,7 +46,7 @@ var sweepCheckCases = []struct {
 		}
 		return s
 	}, map[int]string{0: "cluster.gpus", 1024: "prices.no-such-part-00"}},
-	{"an unknown system", func() Scenario {
+	{"an unknown system", func() planner.Scenario {
 		s := flatIB(1024)
 		s.Cluster.System = "no-such-system"
 		return s
@@ -73,8 +74,7 @@ func TestSweepCheckAsValidate(t *testing.T) {
 			for i, g := range gpus {
 				s := base.FlatLinks()
 				s.Cluster.GPUs = g
-				v := s.Clone()
-				v.Network = v.Network.withStyle()
+				v := s.Clone() // no case sets a style: build's withStyle leaves it as it is
 				verr := v.Validate(cat)
 				got := ""
 				if fes := fielderr.FieldErrors(verr); len(fes) > 0 {
@@ -83,7 +83,7 @@ func TestSweepCheckAsValidate(t *testing.T) {
 				if got != tc.first[g] {
 					t.Errorf("%d GPUs: Validate's first field %q, want %q (%v)", g, got, tc.first[g], verr)
 				}
-				_, want := build(s, cat, needSweepRows)
+				_, want := planner.BuildWith(s, cat, SweepOptions{}.build())
 				if verr != nil && (want == nil || want.Error() != verr.Error()) {
 					t.Fatalf("%d GPUs: build's error %v is not Validate's %v", g, want, verr)
 				}
@@ -103,10 +103,10 @@ func TestSweepCheckOwnErrors(t *testing.T) {
 	cat := testCatalog(t)
 	for _, tc := range []struct {
 		name string
-		edit func(*Scenario)
+		edit func(*planner.Scenario)
 	}{
-		{"a shared check's finding", func(s *Scenario) { s.Network.Planes = 3 }},
-		{"an unknown system", func(s *Scenario) { s.Cluster.System = "no-such-system" }},
+		{"a shared check's finding", func(s *planner.Scenario) { s.Network.Planes = 3 }},
+		{"an unknown system", func(s *planner.Scenario) { s.Cluster.System = "no-such-system" }},
 	} {
 		s := flatIB(1024)
 		tc.edit(&s)

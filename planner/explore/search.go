@@ -1,4 +1,4 @@
-package planner
+package explore
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner"
 	"fabricplan/planner/perf"
 	"fabricplan/planner/pricedraw"
 )
@@ -45,8 +46,8 @@ type SearchOptions struct {
 type Design struct {
 	Label    string
 	Short    string // a short name for chart labels: "IB 200G ×8, qm9700, 1 tier"
-	Scenario Scenario
-	Plan     *Plan
+	Scenario planner.Scenario
+	Plan     *planner.Plan
 	CostUSD  float64
 	PowerW   float64
 	Days     float64 // JCT for the workload's token budget (counting failures with SearchOptions.WithFailures)
@@ -65,7 +66,7 @@ type Design struct {
 	// searched is the candidate as the search built it, memo the
 	// workload's figures, to lay it out later; boundDays bounds its JCT
 	// from below (the failure-free JCT when ranking with failures).
-	searched    Scenario
+	searched    planner.Scenario
 	memo        *perf.WorkloadMemo
 	boundDays   float64
 	boundUSD    float64 // its cost's lower bound in the hall
@@ -108,10 +109,10 @@ var ErrNoDesigns = errors.New("no design in the catalog fits")
 // candidates enumerates the scenarios a search evaluates: fabric, NIC
 // speed, port split, planes, switch, oversubscription, tiers and the
 // design styles (styleVariants).
-func candidates(base Scenario, cat *Catalog) []Scenario {
-	var out []Scenario
+func candidates(base planner.Scenario, cat *planner.Catalog) []planner.Scenario {
+	var out []planner.Scenario
 	gps := base.Cluster.GPUsPerServer
-	for _, fabric := range []Fabric{InfiniBand, Ethernet} {
+	for _, fabric := range []planner.Fabric{planner.InfiniBand, planner.Ethernet} {
 		for _, speed := range cat.NICSpeeds(fabric) {
 			var splits []int
 			for _, nic := range cat.NICs {
@@ -131,16 +132,16 @@ func candidates(base Scenario, cat *Catalog) []Scenario {
 					nics = gps
 				}
 				serverPorts := nics * split
-				for planes := 1; planes <= min(serverPorts, MaxPlanes); planes++ {
+				for planes := 1; planes <= min(serverPorts, planner.MaxPlanes); planes++ {
 					if serverPorts%planes != 0 {
 						continue
 					}
-					for _, sw := range cat.autoSwitches(fabric, port) {
-						for _, ratio := range RatioChoices {
-							for tiers := 0; tiers <= MaxTiers; tiers++ {
+					for _, sw := range cat.AutoSwitches(fabric, port) {
+						for _, ratio := range planner.RatioChoices {
+							for tiers := 0; tiers <= planner.MaxTiers; tiers++ {
 								s := base
 								n := &s.Network
-								n.Fabric, n.NICGbps, n.NIC, n.PortsPerNIC, n.Planes = fabric, speed, Auto, split, planes
+								n.Fabric, n.NICGbps, n.NIC, n.PortsPerNIC, n.Planes = fabric, speed, planner.Auto, split, planes
 								n.Switch, n.Oversubscription, n.Tiers = sw.Key, ratio, tiers
 								out = append(out, styleVariants(s)...)
 							}
@@ -156,7 +157,7 @@ func candidates(base Scenario, cat *Catalog) []Scenario {
 // Search sizes, costs, powers and times every design the catalog allows
 // for base's GPU count and workload, on all cores, and keeps the Pareto
 // front of cost against JCT. It stops early when ctx is cancelled.
-func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions) (*SearchResult, error) {
+func Search(ctx context.Context, base planner.Scenario, cat *planner.Catalog, opt SearchOptions) (*SearchResult, error) {
 	start := time.Now()
 	base = base.Clone() // the caller may edit its scenario while we search
 	if err := base.Validate(cat); err != nil {
@@ -169,7 +170,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	}
 	// A scenario laid out in the hall prices its designs there; each is
 	// first bounded (see layOutDesigns).
-	hall := base.laysHall(cat)
+	hall := base.LaysHall(cat)
 	designs, err := evaluateAll(ctx, cands, cat, opt, workers, hall)
 	if err != nil {
 		return nil, err
@@ -177,7 +178,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	res := &SearchResult{Evaluated: len(cands)}
 	seen := map[string]bool{}
 	for _, d := range designs {
-		if d == nil || !isFinite(d.Days) || !isFinite(d.CostUSD) {
+		if d == nil || !finite(d.Days) || !finite(d.CostUSD) {
 			continue
 		}
 		// Forcing more tiers than needed can give the very same fabric as
@@ -197,12 +198,12 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 	}
 	if len(res.Designs) == 0 {
 		if base.Workload != nil {
-			p, err := Build(base, cat)
+			p, err := planner.Build(base, cat)
 			if err != nil {
 				return nil, err
 			}
 			if j := p.JCT; j != nil && !j.FitsMemory() {
-				return nil, fmt.Errorf("%w: %s", ErrNoMemory, j.MemoryFinding())
+				return nil, fmt.Errorf("%w: %s", perf.ErrNoMemory, j.MemoryFinding())
 			}
 		}
 		return nil, fmt.Errorf("%w: no buildable design for %s GPUs has a JCT estimate (does the workload fit the cluster?)", ErrNoDesigns, textfmt.Int(base.Cluster.GPUs))
@@ -229,7 +230,7 @@ func Search(ctx context.Context, base Scenario, cat *Catalog, opt SearchOptions)
 
 // evaluateAll evaluates the candidates on workers goroutines, priced
 // at one length per tier and, with hall, bounded in the hall.
-func evaluateAll(ctx context.Context, cands []Scenario, cat *Catalog, opt SearchOptions, workers int, hall bool) ([]*Design, error) {
+func evaluateAll(ctx context.Context, cands []planner.Scenario, cat *planner.Catalog, opt SearchOptions, workers int, hall bool) ([]*Design, error) {
 	designs := make([]*Design, len(cands))
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
@@ -266,12 +267,12 @@ func evaluateAll(ctx context.Context, cands []Scenario, cat *Catalog, opt Search
 // (FlatLinks): the hall's per-link walk for every candidate would cost
 // more than the whole search; else as Build plans it. memo keeps what
 // depends on the workload alone across the designs.
-func evaluate(s Scenario, cat *Catalog, withFailures bool, memo *perf.WorkloadMemo, flat bool) *Design {
+func evaluate(s planner.Scenario, cat *planner.Catalog, withFailures bool, memo *perf.WorkloadMemo, flat bool) *Design {
 	in, priced := s, PricedHall
-	if flat || !s.laysHall(cat) {
+	if flat || !s.LaysHall(cat) {
 		in, priced = s.FlatLinks(), PricedFlat
 	}
-	p, err := build(in, cat, need{resilience: withFailures, jct: jctParts{Memo: memo}})
+	p, err := planner.BuildWith(in, cat, planner.BuildOptions{Resilience: withFailures, JCT: perf.Parts{Memo: memo}})
 	if err != nil || p.JCT == nil || !p.JCT.FitsMemory() {
 		return nil
 	}
@@ -286,20 +287,18 @@ func evaluate(s Scenario, cat *Catalog, withFailures bool, memo *perf.WorkloadMe
 		days = p.Resilience.Goodput.JCTDays
 	}
 	// The design loads as a scenario laid out like the one searched.
-	sc := p.Scenario
-	sc.flatLinks, sc.Network.Media = s.flatLinks, s.Network.Media
-	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: sc, Plan: p, CostUSD: p.Cost.Total, PowerW: p.Power.Total,
+	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: p.Scenario.LaidOutAs(s), Plan: p, CostUSD: p.Cost.Total, PowerW: p.Power.Total,
 		Days: days, StepS: p.JCT.Planned.StepS, Priced: priced, searched: s, memo: memo, boundDays: p.JCT.Planned.Days}
 }
 
 // designLabel names a design: fabric, NIC, split, planes, switch, ratio,
 // and the style and spine ratio where they are not the default.
-func designLabel(p *Plan) string {
+func designLabel(p *planner.Plan) string {
 	return baseLabel(p) + styleLabel(p.Scenario.Network)
 }
 
 // baseLabel is designLabel without the style.
-func baseLabel(p *Plan) string {
+func baseLabel(p *planner.Plan) string {
 	n := p.Scenario.Network
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", n.Fabric.Short(), gbpsName(n.NICGbps))
@@ -319,7 +318,7 @@ func baseLabel(p *Plan) string {
 // shortDesignLabel names a design in a few words for a chart label:
 // fabric and NIC speed, planes (×N), switch, tiers, and the leaf ratio
 // when it is not 1:1.
-func shortDesignLabel(p *Plan) string {
+func shortDesignLabel(p *planner.Plan) string {
 	n := p.Scenario.Network
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", n.Fabric.Short(), gbpsName(n.NICGbps))
@@ -389,7 +388,7 @@ func (r *SearchResult) compareCosts() {
 			// lays out what its budget allows).
 			d.ProbCheaper, d.CostVsPick = 0, ""
 			if d.boundLowUSD > pick.Plan.Cost.HighUSD {
-				d.CostVsPick = VerdictDearer
+				d.CostVsPick = pricedraw.VerdictDearer
 			}
 			continue
 		}
@@ -405,7 +404,7 @@ func (r *SearchResult) compareCosts() {
 func (r *SearchResult) Ties() []*Design {
 	var out []*Design
 	for _, d := range r.Designs {
-		if d != r.Pick() && d.CostVsPick == VerdictTie {
+		if d != r.Pick() && d.CostVsPick == pricedraw.VerdictTie {
 			out = append(out, d)
 		}
 	}
@@ -453,3 +452,68 @@ func (r *SearchResult) pick(opt SearchOptions) {
 	}
 	r.Message = strings.Join(msgs, "; ")
 }
+
+// TimeUnit is the unit a search's times are written in, everywhere they
+// are shown: chosen from its target and the times on its Pareto front.
+func (r *SearchResult) TimeUnit() textfmt.DurationUnit {
+	days := []float64{r.Target}
+	for _, d := range r.Front {
+		days = append(days, d.Days)
+	}
+	return textfmt.DurationUnitFor(days...)
+}
+
+// MoneyScale is the scale a search's costs are written in, everywhere
+// they are shown (status line, table, chart): chosen from every design's
+// cost and the budget.
+func (r *SearchResult) MoneyScale() textfmt.MoneyScale {
+	usd := []float64{r.Budget}
+	for _, d := range r.Designs {
+		usd = append(usd, d.CostUSD)
+	}
+	return textfmt.MoneyScaleFor(usd...)
+}
+
+// styleVariants is a search candidate as given (rail-optimized, the
+// planner's default) and, for a non-blocking single-plane leaf, in the
+// other styles worth comparing: with the fewest tiers, top-of-rack and
+// rail-only; with three tiers, spines oversubscribed 7:1 (Meta's ratio
+// above its pods). Dual-plane is the rail-optimized candidate with two
+// ports per NIC over two planes, which the search already tries. The
+// variants are kept few so that a 100k-GPU search stays under a second.
+func styleVariants(s planner.Scenario) []planner.Scenario {
+	out := []planner.Scenario{s}
+	n := s.Network
+	if n.Oversubscription != "1:1" || n.Planes != 1 {
+		return out
+	}
+	switch n.Tiers {
+	case 0:
+		for _, style := range []string{planner.TopoToR, planner.TopoRailOnly} {
+			v := s
+			v.Network.Topology = style
+			out = append(out, v)
+		}
+	case 3:
+		v := s
+		v.Network.SpineOversubscription = "7:1"
+		out = append(out, v)
+	}
+	return out
+}
+
+// styleLabel names what a design changes from the default style: "" for
+// rail-optimized with non-blocking spines.
+func styleLabel(n planner.Network) string {
+	out := ""
+	if st := n.Style(); st != planner.TopoRailOptimized {
+		out += ", " + st
+	}
+	if r := n.SpineRatio(); r != "1:1" {
+		out += ", spines " + r
+	}
+	return out
+}
+
+// finite reports whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
