@@ -35,16 +35,13 @@ func (p *Plan) resilienceInput(rel resilience.Reliability, d *JCTData) resilienc
 	}
 	var buf [4]int
 	spareLines := p.spareSwitchLines(buf[:0])
-	switchTier := func(name string) *resilience.SwitchTier {
-		t := p.tier(name)
-		if t == nil {
-			return nil
-		}
-		spares, parts, perYear := p.switchSpares(name, in.Reliability.Rates.Switch, spareLines)
-		return &resilience.SwitchTier{Switches: t.Switches, DownPorts: t.DownPorts, UpPorts: t.UpPorts,
+	in.Tiers = len(p.SwitchTiers)
+	for i, dst := range []*resilience.SwitchTier{&in.Leaf, &in.Spine, &in.Core}[:in.Tiers] {
+		t := &p.SwitchTiers[i]
+		spares, parts, perYear := p.switchSpares(t.Name, in.Reliability.Rates.Switch, spareLines)
+		*dst = resilience.SwitchTier{Switches: t.Switches, DownPorts: t.DownPorts, UpPorts: t.UpPorts,
 			PerYear: perYear, Spares: spares, Parts: parts}
 	}
-	in.Leaf, in.Spine, in.Core = switchTier(TierLeaf), switchTier(TierSpine), switchTier(TierCore)
 	linkTier := func(name string) resilience.LinkTier {
 		lt := resilience.LinkTier{Links: *p.Links.of(name)}
 		if t := p.linkTier(name); t != nil && t.optical() {
@@ -54,20 +51,10 @@ func (p *Plan) resilienceInput(rel resilience.Reliability, d *JCTData) resilienc
 	}
 	in.ServerLeaf, in.LeafSpine, in.SpineCore = linkTier("server_leaf"), linkTier("leaf_spine"), linkTier("spine_core")
 	if j := p.JCT; j != nil {
-		in.Job = &resilience.Job{Network: p.perfNetwork(), Workload: j.Workload, GPU: j.GPU, Data: d,
-			DP: j.DP, Microbatches: j.Microbatches, StepS: j.Planned.StepS, Days: j.Planned.Days}
+		in.Job, in.HasJob = resilience.Job{Network: p.perfNetwork(), Workload: j.Workload, GPU: j.GPU, Data: d,
+			DP: j.DP, Microbatches: j.Microbatches, StepS: j.Planned.StepS, Days: j.Planned.Days}, true
 	}
 	return in
-}
-
-// tier returns the plan's switch tier called name, or nil.
-func (p *Plan) tier(name string) *SwitchTier {
-	for i := range p.SwitchTiers {
-		if p.SwitchTiers[i].Name == name {
-			return &p.SwitchTiers[i]
-		}
-	}
-	return nil
 }
 
 // linkTier returns the plan's link tier called name, or nil.

@@ -10,7 +10,8 @@ import (
 
 // goodput sums the interruptions of the fatal cases and the slowdown of
 // the survivable ones, and finds the checkpoint interval.
-func goodput(cases []FailureCase, in Reliability, st *stepper, unit int) Goodput {
+func goodput(cases []FailureCase, input *Input, st *stepper, unit int) Goodput {
+	in := &input.Reliability
 	g := Goodput{DegradedSlowdown: 1}
 	if n := fatalCases(cases); n > 0 { // nil without any, as JSON's null
 		g.ByComponent = make([]Interruptions, 0, n)
@@ -47,10 +48,10 @@ func goodput(cases []FailureCase, in Reliability, st *stepper, unit int) Goodput
 	}
 	g.ETTR = ETTR(lambda, u0, w, g.IntervalMin/60)
 	g.ETTRAtOptimum = ETTR(lambda, u0, w, g.OptimalMin/60)
-	if j := st.job; j != nil {
+	if input.HasJob {
 		g.JCTDays = math.Inf(1)
 		if g.ETTR > 0 {
-			g.JCTDays = j.Days * g.DegradedSlowdown / g.ETTR
+			g.JCTDays = input.Job.Days * g.DegradedSlowdown / g.ETTR
 		}
 	}
 	return g

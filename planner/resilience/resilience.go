@@ -155,14 +155,19 @@ type Input struct {
 	// RailsPerPlane ports in its plane.
 	RailOptimized bool
 	RailsPerPlane int
-	// Leaf, Spine and Core are the switch tiers (nil: the plan has no
-	// such tier).
-	Leaf, Spine, Core *SwitchTier
+	// Tiers is the switch tiers the plan has: 1 (leaves), 2 (leaves and
+	// spines) or 3 (and cores); Leaf, Spine and Core are those tiers
+	// (beyond Tiers, unused).
+	Tiers             int
+	Leaf, Spine, Core SwitchTier
 	// ServerLeaf, LeafSpine and SpineCore are the link tiers.
 	ServerLeaf, LeafSpine, SpineCore LinkTier
 	// Job is the training job whose step the what-if times again with a
-	// part lost (nil: the plan has no JCT estimate).
-	Job *Job
+	// part lost, when HasJob (the plan has a JCT estimate). Values, not
+	// pointers, throughout: an input built and analysed stays on the
+	// stack.
+	Job    Job
+	HasJob bool
 }
 
 // SwitchTier is one tier of switches as the what-if sees it.
@@ -221,27 +226,27 @@ const maxCases = 11
 // analysis is one run of the what-if: its input, the stepper that times
 // the job with a part lost, and the repair unit.
 type analysis struct {
-	in   *Input
-	st   stepper
-	unit int // the GPUs of a repair unit: a server, or a rack-scale system's rack
+	// in and st are held by value: a pointer to the caller's input here
+	// would send the input to the heap with what the steps timed leak
+	// (over 2 kB a plan).
+	in    Input
+	st    stepper
+	unit  int           // the GPUs of a repair unit: a server, or a rack-scale system's rack
+	cases []FailureCase // the cases so far
 }
 
 // Analyse runs the failure what-if of in: one case per kind of part the
 // plan has, each with what it cuts off, what the job does and how fast
 // it then trains, and the goodput they add up to.
 func Analyse(in Input) *Resilience {
-	a := analysis{in: &in, st: newStepper(&in), unit: in.GPUsPerServer}
+	a := analysis{in: in, unit: in.GPUsPerServer, cases: make([]FailureCase, 0, maxCases)}
+	a.st = newStepper(&a.in)
 	if in.NVLinkDomain > in.GPUsPerServer {
 		a.unit = in.NVLinkDomain
 	}
-	cases := make([]FailureCase, 0, maxCases)
-	add := func(c FailureCase) {
-		if c.Count > 0 {
-			cases = append(cases, c)
-		}
-	}
-	a.serverCases(add)
-	a.fabricCases(add)
+	a.serverCases()
+	a.fabricCases()
+	cases := a.cases
 	a.repairTimes(cases)
 	for i := range cases {
 		if a.st.ok && cases[i].StepS > 0 {
@@ -249,7 +254,14 @@ func Analyse(in Input) *Resilience {
 		}
 	}
 	return &Resilience{Inputs: in.Reliability, PortFailover: in.PortFailover, Cases: cases,
-		Goodput: goodput(cases, in.Reliability, &a.st, a.unit)}
+		Goodput: goodput(cases, &a.in, &a.st, a.unit)}
+}
+
+// add adds c to the cases when the plan has such parts.
+func (a *analysis) add(c FailureCase) {
+	if c.Count > 0 {
+		a.cases = append(a.cases, c)
+	}
 }
 
 // idleFor is the GPUs a restart leaves out when servers servers are
@@ -264,34 +276,34 @@ func perDay(count int, perYear float64) float64 { return float64(count) * perYea
 
 // serverCases adds the losses at the servers: a GPU, a server (or
 // tray), a rack-scale system's rack, a NIC, a server link.
-func (a *analysis) serverCases(add func(FailureCase)) {
-	in, st, rates := a.in, &a.st, a.in.Reliability.Rates
+func (a *analysis) serverCases() {
+	in, st, rates := &a.in, &a.st, a.in.Reliability.Rates
 	gps := in.GPUsPerServer
-	add(FailureCase{Component: FailGPU, Name: "GPU", Count: in.GPUs, GPUsAffected: 1, GPUsIdle: a.idleFor(1), BandwidthLeft: 0, UplinkLeft: 1,
+	a.add(FailureCase{Component: FailGPU, Name: "GPU", Count: in.GPUs, GPUsAffected: 1, GPUsIdle: a.idleFor(1), BandwidthLeft: 0, UplinkLeft: 1,
 		Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, a.idleFor(1)), PerDay: perDay(in.GPUs, rates.GPU), Source: srcHost})
 	hostName, hostSource := "server", srcHost
 	if a.unit > gps {
 		hostName, hostSource = "compute tray", srcRack
 	}
-	add(FailureCase{Component: FailHost, Name: hostName, Count: in.Servers, GPUsAffected: gps, GPUsIdle: a.idleFor(1), UplinkLeft: 1,
+	a.add(FailureCase{Component: FailHost, Name: hostName, Count: in.Servers, GPUsAffected: gps, GPUsIdle: a.idleFor(1), UplinkLeft: 1,
 		Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, a.idleFor(1)), PerDay: perDay(in.Servers, rates.Host), Source: hostSource})
 	if a.unit > gps {
-		add(FailureCase{Component: FailRack, Name: "rack (NVLink domain)", Count: in.Systems, GPUsAffected: a.unit, GPUsIdle: a.unit, UplinkLeft: 1,
+		a.add(FailureCase{Component: FailRack, Name: "rack (NVLink domain)", Count: in.Systems, GPUsAffected: a.unit, GPUsIdle: a.unit, UplinkLeft: 1,
 			Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, a.unit), Source: srcRack})
 	}
 	nicsPerServer := max(1, in.NICsPerServer)
 	// A whole NIC fails with all its ports: NCCL fails over ports, not
 	// NICs, so the job restarts.
-	add(a.portLoss(FailureCase{Component: FailNIC, Name: "NIC", Count: in.NICs, PerDay: perDay(in.NICs, rates.NIC)}, 1, in.ServerPorts/nicsPerServer, false))
-	add(a.portLoss(FailureCase{Component: FailServerLink, Name: "server link or optic", Count: in.ServerLeaf.Links,
+	a.add(a.portLoss(FailureCase{Component: FailNIC, Name: "NIC", Count: in.NICs, PerDay: perDay(in.NICs, rates.NIC)}, 1, in.ServerPorts/nicsPerServer, false))
+	a.add(a.portLoss(FailureCase{Component: FailServerLink, Name: "server link or optic", Count: in.ServerLeaf.Links,
 		PerDay: perDay(in.ServerLeaf.Links, rates.Link)}, 1, 1, true))
 }
 
 // fabricCases adds the losses in the fabric: a switch of each tier, a
 // link of each tier above the leaves, a whole plane.
-func (a *analysis) fabricCases(add func(FailureCase)) {
-	in, rates := a.in, a.in.Reliability.Rates
-	leaf, spine, core := in.Leaf, in.Spine, in.Core
+func (a *analysis) fabricCases() {
+	in, rates := &a.in, a.in.Reliability.Rates
+	leaf, spine, core := a.tier(1), a.tier(2), a.tier(3)
 	if leaf != nil {
 		// A rail-optimized leaf holds one port of each server of its unit;
 		// otherwise it holds all of a server's ports in its plane.
@@ -301,22 +313,22 @@ func (a *analysis) fabricCases(add func(FailureCase)) {
 			hit = ceilDiv(leaf.DownPorts, each)
 		}
 		hit = min(hit, in.Servers)
-		add(a.portLoss(FailureCase{Component: FailLeaf, Name: "leaf switch", Count: leaf.Switches,
+		a.add(a.portLoss(FailureCase{Component: FailLeaf, Name: "leaf switch", Count: leaf.Switches,
 			PerDay: perDay(leaf.Switches, leaf.PerYear)}, hit, each, true))
 	}
 	if spine != nil && leaf != nil {
 		perGroup := max(1, spine.Switches/(in.Planes*max(1, in.Pods)))
 		reach := max(1, min(perGroup, leaf.UpPorts))
-		add(a.fabricLoss(FailureCase{Component: FailSpine, Name: "spine switch", Count: spine.Switches,
+		a.add(a.fabricLoss(FailureCase{Component: FailSpine, Name: "spine switch", Count: spine.Switches,
 			PerDay: perDay(spine.Switches, spine.PerYear)}, 1/float64(reach)))
-		add(a.fabricLoss(FailureCase{Component: FailLeafSpine, Name: "leaf-spine link", Count: in.LeafSpine.Links,
+		a.add(a.fabricLoss(FailureCase{Component: FailLeafSpine, Name: "leaf-spine link", Count: in.LeafSpine.Links,
 			PerDay: perDay(in.LeafSpine.Links, rates.Link)}, 1/float64(max(1, leaf.UpPorts))))
 	}
 	if core != nil && spine != nil {
 		reach := max(1, min(core.Switches/in.Planes, spine.UpPorts))
-		add(a.fabricLoss(FailureCase{Component: FailCore, Name: "core switch", Count: core.Switches,
+		a.add(a.fabricLoss(FailureCase{Component: FailCore, Name: "core switch", Count: core.Switches,
 			PerDay: perDay(core.Switches, core.PerYear)}, 1/float64(reach)))
-		add(a.fabricLoss(FailureCase{Component: FailSpineCore, Name: "spine-core link", Count: in.SpineCore.Links,
+		a.add(a.fabricLoss(FailureCase{Component: FailSpineCore, Name: "spine-core link", Count: in.SpineCore.Links,
 			PerDay: perDay(in.SpineCore.Links, rates.Link)}, 1/float64(max(1, spine.UpPorts))))
 	}
 	if in.Planes > 1 {
@@ -328,8 +340,17 @@ func (a *analysis) fabricCases(add func(FailureCase)) {
 		} else {
 			c.Behaviour, c.Fatal, c.Source, c.StepS = Stops, true, srcPlaneStop, math.Inf(1)
 		}
-		add(c)
+		a.add(c)
 	}
+}
+
+// tier is the input's switch tier n (1 leaf, 2 spine, 3 core), or nil
+// when the plan has not so many tiers.
+func (a *analysis) tier(n int) *SwitchTier {
+	if n > a.in.Tiers {
+		return nil
+	}
+	return [...]*SwitchTier{&a.in.Leaf, &a.in.Spine, &a.in.Core}[n-1]
 }
 
 // portLoss is c, the loss of portsPerServer ports on each of serversHit
@@ -337,7 +358,7 @@ func (a *analysis) fabricCases(add func(FailureCase)) {
 // the job continues on the others, else it restarts without those
 // servers.
 func (a *analysis) portLoss(c FailureCase, serversHit, portsPerServer int, survivable bool) FailureCase {
-	in, sp := a.in, a.in.ServerPorts
+	in, sp := &a.in, a.in.ServerPorts
 	c.GPUsAffected = min(in.GPUs, int(math.Ceil(float64(serversHit*portsPerServer*in.GPUsPerServer)/float64(sp))))
 	c.BandwidthLeft, c.UplinkLeft = float64(sp-portsPerServer)/float64(sp), 1
 	if survivable && in.PortFailover && portsPerServer < sp {
@@ -355,7 +376,7 @@ func (a *analysis) portLoss(c FailureCase, serversHit, portsPerServer int, survi
 // uplink capacity above the worst-hit switch falls by lost (one plane of
 // P).
 func (a *analysis) fabricLoss(c FailureCase, lost float64) FailureCase {
-	in := a.in
+	in := &a.in
 	c.GPUsAffected = in.GPUs / in.Planes
 	c.BandwidthLeft, c.UplinkLeft = 1, 1-lost
 	fabricFatal := in.Ethernet && in.StaticRouting
@@ -387,16 +408,16 @@ func (a *analysis) repairTimes(cases []FailureCase) {
 // shelf, the parts that share them and their failures a year (none for
 // parts without spares).
 func (a *analysis) spares(c *FailureCase) (spares, parts int, perYear float64) {
-	in := a.in
+	in := &a.in
 	var sw *SwitchTier
 	var link *LinkTier
 	switch c.Component {
 	case FailLeaf:
-		sw = in.Leaf
+		sw = &in.Leaf
 	case FailSpine:
-		sw = in.Spine
+		sw = &in.Spine
 	case FailCore:
-		sw = in.Core
+		sw = &in.Core
 	case FailServerLink:
 		link = &in.ServerLeaf
 	case FailLeafSpine:

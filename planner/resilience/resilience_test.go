@@ -32,8 +32,9 @@ func testReliability(t testing.TB) Reliability {
 func ndrInput(rel Reliability) Input {
 	return Input{Reliability: rel, GPUs: 1024, GPUsPerServer: 8, Servers: 128, NICs: 1024, NICsPerServer: 8,
 		ServerPorts: 8, Planes: 1, Pods: 1, RailOptimized: true, RailsPerPlane: 8,
-		Leaf:       &SwitchTier{Switches: 32, DownPorts: 32, UpPorts: 32, PerYear: rel.Rates.Switch, Parts: 32},
-		Spine:      &SwitchTier{Switches: 16, DownPorts: 64, PerYear: rel.Rates.Switch, Parts: 16},
+		Tiers:      2,
+		Leaf:       SwitchTier{Switches: 32, DownPorts: 32, UpPorts: 32, PerYear: rel.Rates.Switch, Parts: 32},
+		Spine:      SwitchTier{Switches: 16, DownPorts: 64, PerYear: rel.Rates.Switch, Parts: 16},
 		ServerLeaf: LinkTier{Links: 1024}, LeafSpine: LinkTier{Links: 1024}}
 }
 
@@ -238,7 +239,7 @@ func TestGoodputByHand(t *testing.T) {
 	rel.Rates = FailureRates{Host: 0.365}
 	rel.Recovery.RepairHours = 24
 	in := ndrInput(rel)
-	in.Job = testJob(t, 1024)
+	in.Job, in.HasJob = testJob(t, 1024), true
 	r := Analyse(in)
 	g := r.Goodput
 	if math.Abs(g.GPUsDown-1.024) > 1e-9 || math.Abs(g.InterruptionsPerDay-0.128) > 1e-12 {

@@ -13,7 +13,7 @@ import (
 // with a global batch of 4,096 sequences of 8,192 tokens (two per
 // replica at 100,000 GPUs), estimated on a non-blocking 400G InfiniBand fabric of gpus GPUs in
 // eight-GPU servers, as the facade hands it to the what-if.
-func testJob(t testing.TB, gpus int) *Job {
+func testJob(t testing.TB, gpus int) Job {
 	t.Helper()
 	src, err := fs.ReadFile(data.FS, "jct.toml")
 	if err != nil {
@@ -31,7 +31,7 @@ func testJob(t testing.TB, gpus int) *Job {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Job{Network: n, Workload: j.Workload, GPU: j.GPU, Data: d, DP: j.DP, Microbatches: j.Microbatches,
+	return Job{Network: n, Workload: j.Workload, GPU: j.GPU, Data: d, DP: j.DP, Microbatches: j.Microbatches,
 		StepS: j.Planned.StepS, Days: j.Planned.Days}
 }
 
@@ -40,7 +40,7 @@ func testJob(t testing.TB, gpus int) *Job {
 // for that failure alone, and the losses move the step. Mutation
 // caught: the placed view keeping the first failure's losses.
 func TestStepperPlacesOnce(t *testing.T) {
-	in := Input{GPUs: 4096, Job: testJob(t, 4096)}
+	in := Input{GPUs: 4096, Job: testJob(t, 4096), HasJob: true}
 	losses := []struct{ bw, up float64 }{{0.5, 0}, {0, 0.25}, {0.125, 0.5}, {0, 0}}
 	st := newStepper(&in)
 	seen := map[float64]bool{}
@@ -66,7 +66,7 @@ func TestStepperPlacesOnce(t *testing.T) {
 // or found by its losses without its idle GPUs (40 idle answered with
 // 8's step).
 func TestStepperSharesReplicas(t *testing.T) {
-	in := Input{GPUs: 100_000, Job: testJob(t, 100_000)}
+	in := Input{GPUs: 100_000, Job: testJob(t, 100_000), HasJob: true}
 	if mp := in.Job.Workload.ModelParallel(); mp != 32 || in.Job.DP != 3125 {
 		t.Fatalf("replica of %d GPUs, %d replicas: the hand count needs 32 and 3,125", mp, in.Job.DP)
 	}
@@ -96,9 +96,9 @@ func TestStepperSharesReplicas(t *testing.T) {
 // with nil data, a replica count of 0 timed.
 func TestStepperEdges(t *testing.T) {
 	job := testJob(t, 64)
-	noData := *job
+	noData := job
 	noData.Data = nil
-	in := Input{GPUs: 64, Job: &noData}
+	in := Input{GPUs: 64, Job: noData, HasJob: true}
 	if st := newStepper(&in); st.step(0.5, 0, 8) != 0 {
 		t.Error("a step timed without the JCT constants")
 	}
