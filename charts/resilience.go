@@ -13,6 +13,7 @@ import (
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 	"fabricplan/planner/explore"
+	"fabricplan/planner/resilience"
 )
 
 // Resilience draws the failure what-if of the plan: the step-time
@@ -60,7 +61,7 @@ func Resilience(in Input) (*Figure, error) {
 
 // slowdownPlot is one horizontal bar per failure case: the per cent the
 // step time grows while the part is down, coloured by what the job does.
-func slowdownPlot(r *planner.Resilience) (*plot.Plot, []Series, string, error) {
+func slowdownPlot(r *resilience.Resilience) (*plot.Plot, []Series, string, error) {
 	cases := r.Cases
 	worst := -1
 	for i, c := range cases {
@@ -90,7 +91,7 @@ func slowdownPlot(r *planner.Resilience) (*plot.Plot, []Series, string, error) {
 			stopped = append(stopped, c.Name)
 			labels[row], values[row] = string(c.Behaviour), math.NaN()
 			continue
-		case c.Behaviour == planner.Continues:
+		case c.Behaviour == resilience.Continues:
 			cont[row] = v
 		default:
 			restart[row] = v

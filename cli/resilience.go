@@ -10,6 +10,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/resilience"
 )
 
 func runResilience(env *cliEnv, args []string) error {
@@ -42,7 +43,7 @@ var resilienceCSVHeader = []string{"component", "name", "count", "gpus_affected"
 
 // writeResilienceCSV writes plain numbers; a step time that cannot be
 // reached (no replica fits, or the job stops) is left empty.
-func writeResilienceCSV(w io.Writer, r *planner.Resilience) error {
+func writeResilienceCSV(w io.Writer, r *resilience.Resilience) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(resilienceCSVHeader); err != nil {
 		return err

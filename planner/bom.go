@@ -13,6 +13,7 @@ import (
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/fabric"
+	"fabricplan/planner/resilience"
 )
 
 // Component categories of a bill of materials.
@@ -691,7 +692,7 @@ type SpareParts struct {
 // spareLines are the spare switches and optics of sp for the BOM so far:
 // per line, pct per cent of its quantity rounded up, priced alike and
 // drawing no power. It records the counts in p.Spares.
-func (p *Plan) spareLines(sp Spares) []BOMLine {
+func (p *Plan) spareLines(sp resilience.Spares) []BOMLine {
 	var out []BOMLine
 	p.addSpares(sp, func(l BOMLine) { out = append(out, l) })
 	return out
@@ -700,7 +701,7 @@ func (p *Plan) spareLines(sp Spares) []BOMLine {
 // addSpares is spareLines handing each line to add as it is made, which
 // may append it to p.BOM: the lines looked at are those before the
 // first spare.
-func (p *Plan) addSpares(sp Spares, add func(BOMLine)) {
+func (p *Plan) addSpares(sp resilience.Spares, add func(BOMLine)) {
 	for i, lines := 0, len(p.BOM); i < lines; i++ {
 		src := &p.BOM[i] // read in place (a line is 200 bytes), copied only for a spare
 		pct := 0.0

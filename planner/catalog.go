@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"fabricplan/internal/datadoc"
+	"fabricplan/planner/resilience"
 )
 
 // Source says where a catalog figure came from and when. Estimate marks
@@ -233,7 +234,7 @@ type Catalog struct {
 	// Reliability holds failure rates and recovery times
 	// (data/reliability.toml); nil leaves plans without a resilience
 	// analysis.
-	Reliability *Reliability `toml:"-" json:"reliability"`
+	Reliability *resilience.Reliability `toml:"-" json:"reliability"`
 
 	// Prices holds the price bases and analyst bands (data/prices.toml);
 	// nil leaves plans on the street basis without bands.
@@ -273,7 +274,7 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read reliability data: %w", err)
 	}
-	if cat.Reliability, err = ParseReliability(rsrc); err != nil {
+	if cat.Reliability, err = resilience.ParseReliability(rsrc); err != nil {
 		return nil, err
 	}
 	psrc, err := fs.ReadFile(fsys, "prices.toml")

@@ -17,6 +17,10 @@
 // catalog); the planner builds its fabric.Spec from the scenario and
 // the switch, and multiplies the Plane it returns by the planes.
 //
+// The failure what-if and goodput are planner/resilience's, on a plain
+// input the planner fills from a plan (resilienceplan.go); it never
+// imports the planner, and Plan.Resilience holds what it returns.
+//
 // The JCT model's check against published points is planner/validation
 // and the 650 Group market tables are planner/market: both read the
 // planner's exported API or nothing of it, and the planner imports

@@ -47,6 +47,8 @@ var importRules = []importRule{
 	{name: "planner/pricedraw imports nothing of ours", pkgs: []string{"planner/pricedraw/..."}, onlyOurs: []string{}},
 	{name: "planner/perf never imports the planner facade", pkgs: []string{"planner/perf/..."},
 		never: []string{"planner", "planner/scenariofile/...", "app/...", "charts/...", "cli/..."}},
+	{name: "planner/resilience never imports the planner facade", pkgs: []string{"planner/resilience/..."},
+		never: []string{"planner", "app/...", "charts/...", "cli/..."}},
 	{name: "planner/quotes imports nothing of ours", pkgs: []string{"planner/quotes/..."}, onlyOurs: []string{}},
 	{name: "planner/market imports only datadoc of ours", pkgs: []string{"planner/market/..."}, onlyOurs: []string{"internal/datadoc"}},
 	{name: "the engine never reads the market tables (charts and the app do)", pkgs: []string{"planner"}, never: []string{"planner/market/..."}},
@@ -200,15 +202,16 @@ func fileExists(p string) bool {
 // safefile again, app/model importing Fyne or charts, charts importing
 // app, a leaf package (textfmt, fielderr) importing the planner, the
 // hall's geometry (planner/hall) importing the planner or the sizer, the
-// side-network sizer (planner/sidenet) or the price draws
-// (planner/pricedraw) importing the planner, the engine importing the
+// side-network sizer (planner/sidenet), the failure model
+// (planner/resilience) or the price draws (planner/pricedraw) importing
+// the planner, the engine importing the
 // validation points (planner/validation) or the market tables
 // (planner/market), the market tables or the vendor quotes
 // (planner/quotes) importing the planner, the planner importing
 // planner/explore or explore importing anything above the planner.
 func TestImportsFlowOneWay(t *testing.T) {
 	graph := moduleGraph(t, "..")
-	for _, want := range []string{"", "planner", "planner/hall", "planner/sidenet", "planner/pricedraw", "planner/quotes", "planner/market", "planner/validation", "planner/explore", "internal/datadoc", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
+	for _, want := range []string{"", "planner", "planner/hall", "planner/sidenet", "planner/resilience", "planner/pricedraw", "planner/quotes", "planner/market", "planner/validation", "planner/explore", "internal/datadoc", "internal/textfmt", "internal/fielderr", "app/model", "charts", "cli"} {
 		if _, ok := graph[want]; !ok {
 			t.Fatalf("package %s not found: the walk of the module is wrong", show(want))
 		}
@@ -242,6 +245,7 @@ func TestImportRulesBite(t *testing.T) {
 		{"the hall imports the planner", map[string][]string{"planner/hall": {"fabricplan/internal/fielderr", "fabricplan/planner"}}, "planner/hall imports only textfmt and fielderr of ours: fabricplan/planner/hall imports fabricplan/planner"},
 		{"the price draws import the planner", map[string][]string{"planner/pricedraw": {"fabricplan/planner"}}, "planner/pricedraw imports nothing of ours"},
 		{"the side-network sizer imports the planner", map[string][]string{"planner/sidenet": {"fabricplan/planner"}}, "planner/sidenet imports nothing of ours"},
+		{"the failure model imports the planner", map[string][]string{"planner/resilience": {"fabricplan/planner/perf", "fabricplan/planner"}}, "planner/resilience never imports the planner facade: fabricplan/planner/resilience imports fabricplan/planner"},
 		{"the quotes import the planner", map[string][]string{"planner/quotes": {"fabricplan/planner"}}, "planner/quotes imports nothing of ours"},
 		{"the market tables import the planner", map[string][]string{"planner/market": {"fabricplan/internal/datadoc", "fabricplan/planner"}}, "planner/market imports only datadoc of ours"},
 		{"the engine reads the market tables", map[string][]string{"planner": {"fabricplan/planner/market"}}, "the engine never reads the market tables"},

@@ -8,29 +8,26 @@ import (
 	"fabricplan/planner/perf"
 )
 
-// A shown plan times its job again beside the main estimate: on the
-// front end alone (networksJCT) and, for the failure what-if, on the
-// fabric with a part lost or GPUs left out (stepper). Those steps are
-// pure functions of the plan's fabric as the JCT model sees it
-// (perfNetwork), the estimate's resolved workload, GPU, replicas and
-// micro-batches, the JCT data, and the front end or the loss. The
-// window replans after every edit, most of which (prices, names, spares,
-// media, failure rates) change none of these, so the steps of recent
-// shown plans' jobs are kept here under exactly those inputs. Sweeps and
-// the search, whose plans are all different, keep nothing.
+// A shown plan times its job again beside the main estimate, on the
+// front end alone (networksJCT). That step is a pure function of the
+// plan's fabric as the JCT model sees it (perfNetwork), the estimate's
+// resolved workload, GPU, replicas and micro-batches, the JCT data, and
+// the front end. The window replans after every edit, most of which
+// (prices, names, spares, media, failure rates) change none of these,
+// so the front-end steps of recent shown plans' jobs are kept here under
+// exactly those inputs. Sweeps and the search, whose plans are all
+// different, keep nothing.
 
-// jobMemoCap bounds the jobs kept; jobMemoFrontEnds and jobMemoSteps the
-// front ends and what-if steps kept per job (a what-if times five to
-// seven steps; a front end changes only when the side networks do).
+// jobMemoCap bounds the jobs kept; jobMemoFrontEnds the front ends kept
+// per job (a front end changes only when the side networks do).
 const (
 	jobMemoCap       = 8
 	jobMemoFrontEnds = 4
-	jobMemoSteps     = 16
 )
 
-// jobKey is every input of a job's steps but the front end and the
-// loss: the catalog's JCT data by identity (a catalog is never changed
-// once loaded), as in backEndKey.
+// jobKey is every input of a job's steps but the front end: the
+// catalog's JCT data by identity (a catalog is never changed once
+// loaded), as in backEndKey.
 type jobKey struct {
 	net       perf.Network // the plan's fabric (perfNetwork)
 	w         workloadKey  // the estimate's resolved workload (JCT.Workload)
@@ -94,12 +91,10 @@ type frontEndStep struct {
 	step perf.StepTime
 }
 
-// jobTimes is what is kept of one job: its front-end steps and its
-// what-if steps (stepMemo: the losses, replicas and micro-batches).
+// jobTimes is what is kept of one job: its front-end steps.
 type jobTimes struct {
 	key       jobKey
 	frontEnds []frontEndStep
-	steps     []stepMemo
 }
 
 // jobMemo holds the jobs of recent shown plans, the newest last; a
@@ -174,25 +169,4 @@ func keepFrontEnd(key *jobKey, fe perf.FrontEnd, st perf.StepTime) {
 		jt.frontEnds = slices.Delete(jt.frontEnds, 0, 1)
 	}
 	jt.frontEnds = append(jt.frontEnds, frontEndStep{fe: fe, step: st})
-}
-
-// recallSteps copies the what-if steps kept for key's job into memo
-// (room for jobMemoSteps) and returns how many it copied.
-func recallSteps(key *jobKey, memo []stepMemo) int {
-	jobMemo.Lock()
-	defer jobMemo.Unlock()
-	if jt := findJob(key); jt != nil && len(jt.steps) > 0 {
-		jobHits.Add(1)
-		return copy(memo, jt.steps)
-	}
-	return 0
-}
-
-// keepSteps keeps the what-if steps of key's job in memo (those kept
-// first, then those timed since), up to jobMemoSteps.
-func keepSteps(key *jobKey, memo []stepMemo) {
-	jobMemo.Lock()
-	defer jobMemo.Unlock()
-	jt := jobFor(key)
-	jt.steps = append(jt.steps[:0:0], memo[:min(len(memo), jobMemoSteps)]...)
 }

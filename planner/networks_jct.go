@@ -6,6 +6,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/perf"
+	"fabricplan/planner/resilience"
 	"fabricplan/planner/sidenet"
 )
 
@@ -46,7 +47,7 @@ const frontEndLabel = "the job on the front end alone (TCP over its NICs and lin
 // when the scenario sets none). With job, the job memo's key of p's job,
 // the front-end step is taken from the memo of recent shown plans' jobs
 // (jobmemo.go), or kept there.
-func (p *Plan) networksJCT(cat *Catalog, job *jobKey) *Reliability {
+func (p *Plan) networksJCT(cat *Catalog, job *jobKey) *resilience.Reliability {
 	rel := cat.Reliability
 	n, j, d := p.Networks, p.JCT, cat.JCT
 	if n == nil || j == nil || d == nil {
@@ -83,7 +84,7 @@ func (p *Plan) frontEndStep(d *JCTData, r SideDefaults, ls sidenet.LeafSpine, jo
 // storageCheckpoint is networksJCT's reliability data for a build that
 // does not size the networks: the checkpoint write time from the storage
 // network alone.
-func (p *Plan) storageCheckpoint(cat *Catalog) *Reliability {
+func (p *Plan) storageCheckpoint(cat *Catalog) *resilience.Reliability {
 	rel, d := cat.Reliability, cat.JCT
 	if len(cat.SideDefaults) == 0 || p.JCT == nil || d == nil {
 		return rel
@@ -96,7 +97,7 @@ func (p *Plan) storageCheckpoint(cat *Catalog) *Reliability {
 
 // withCheckpoint is rel with the write time of cp, when the scenario sets
 // none (cp is then marked used and a note says so).
-func (p *Plan) withCheckpoint(rel *Reliability, cp *Checkpoint) *Reliability {
+func (p *Plan) withCheckpoint(rel *resilience.Reliability, cp *Checkpoint) *resilience.Reliability {
 	if cp == nil || rel == nil {
 		return rel
 	}

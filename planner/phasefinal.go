@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/resilience"
 )
 
 // finalTally counts, per phase (from 0), what of the final plan's fabric
@@ -140,7 +141,7 @@ func cumulate(v []int) []int {
 }
 
 // finalQty is phase k's quantity of every line of the final plan's BOM.
-func finalQty(final *Plan, t *finalTally, servers []int, k int, sp Spares) map[bomKey]lineQty {
+func finalQty(final *Plan, t *finalTally, servers []int, k int, sp resilience.Spares) map[bomKey]lineQty {
 	tierIndex := map[string]int{"server_leaf": tierServerLeaf, "leaf_spine": tierLeafSpine, "spine_core": tierSpineCore}
 	sum := func(v []int) int { return cumulate(v)[k] }
 	out := make(map[bomKey]lineQty, len(final.BOM))
@@ -198,7 +199,7 @@ func planFinalSize(pp *PhasedPlan, phases []Phase, pinned Scenario, cat *Catalog
 	if g.PrebuyPorts {
 		t.prebuy()
 	}
-	var spares Spares
+	var spares resilience.Spares
 	if rel := cat.Reliability; rel != nil {
 		spares = final.Scenario.Reliability.apply(*rel).Spares
 	}

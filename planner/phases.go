@@ -12,6 +12,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/resilience"
 )
 
 // Strategies of a phased build-out.
@@ -93,10 +94,10 @@ type Recabling struct {
 	// Behaviour is what the job does while a moved link is down (the
 	// worst over the tiers moved); Slowdown its step-time factor when it
 	// continues; UplinkLeft the capacity left above the worst-hit switch.
-	Behaviour  Behaviour `json:"behaviour,omitempty"`
-	Slowdown   float64   `json:"slowdown,omitempty"`
-	UplinkLeft float64   `json:"uplink_left,omitempty"`
-	Text       string    `json:"text"`
+	Behaviour  resilience.Behaviour `json:"behaviour,omitempty"`
+	Slowdown   float64              `json:"slowdown,omitempty"`
+	UplinkLeft float64              `json:"uplink_left,omitempty"`
+	Text       string               `json:"text"`
 }
 
 // StrategyPlan is one strategy over every phase.
@@ -474,12 +475,12 @@ func driftFindings(sp StrategyPlan, askedText string, asked float64) []string {
 func recabling(prev *Plan, moved Links, g Growth) *Recabling {
 	r := &Recabling{Moved: moved, MinPerLink: g.RecableMin, Crews: g.RecableCrews}
 	r.Hours = math.Ceil(float64(moved.Total)/float64(g.RecableCrews)) * g.RecableMin / 60
-	var worst *FailureCase
+	var worst *resilience.FailureCase
 	if res := prev.Resilience; res != nil {
 		for _, comp := range []struct {
 			name  string
 			links int
-		}{{FailServerLink, moved.ServerLeaf}, {FailLeafSpine, moved.LeafSpine}, {FailSpineCore, moved.SpineCore}} {
+		}{{resilience.FailServerLink, moved.ServerLeaf}, {resilience.FailLeafSpine, moved.LeafSpine}, {resilience.FailSpineCore, moved.SpineCore}} {
 			if comp.links == 0 {
 				continue
 			}
@@ -498,7 +499,7 @@ func recabling(prev *Plan, moved Links, g Growth) *Recabling {
 		return r
 	}
 	r.Behaviour, r.Slowdown, r.UplinkLeft = worst.Behaviour, worst.Slowdown, worst.UplinkLeft
-	if worst.Behaviour == Continues {
+	if worst.Behaviour == resilience.Continues {
 		r.Text = fmt.Sprintf("%s; the job keeps training while a link is out, as with a lost %s (%.0f%% of the worst-hit switch's uplinks left, step time %s)",
 			window, worst.Name, 100*worst.UplinkLeft, worst.SlowdownText())
 	} else {
@@ -510,8 +511,8 @@ func recabling(prev *Plan, moved Links, g Growth) *Recabling {
 
 // worse orders failure cases: stopping over restarting over continuing,
 // then the larger slowdown.
-func worse(a, b *FailureCase) bool {
-	rank := map[Behaviour]int{Continues: 0, Restarts: 1, Stops: 2}
+func worse(a, b *resilience.FailureCase) bool {
+	rank := map[resilience.Behaviour]int{resilience.Continues: 0, resilience.Restarts: 1, resilience.Stops: 2}
 	if rank[a.Behaviour] != rank[b.Behaviour] {
 		return rank[a.Behaviour] > rank[b.Behaviour]
 	}

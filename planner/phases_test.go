@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/resilience"
 )
 
 // dgxH100 is a DGX H100 SuperPOD scenario (QM9700, 1:1): one scalable
@@ -103,7 +104,7 @@ func TestPhasesRecablingCrews(t *testing.T) {
 	if rc == nil || rc.Hours != 9.75 || rc.Crews != 5 || rc.MinPerLink != 15 {
 		t.Fatalf("re-cabling = %+v, want 9.75 h for 5 crews at 15 min", rc)
 	}
-	if rc.Behaviour != Continues || !strings.Contains(rc.Text, "keeps training") {
+	if rc.Behaviour != resilience.Continues || !strings.Contains(rc.Text, "keeps training") {
 		t.Errorf("InfiniBand reroutes around a moved link: %+v", rc)
 	}
 }

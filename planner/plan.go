@@ -11,6 +11,7 @@ import (
 	"fabricplan/planner/fabric"
 	"fabricplan/planner/hall"
 	"fabricplan/planner/perf"
+	"fabricplan/planner/resilience"
 )
 
 // Tier names used in plans, BOMs and charts.
@@ -198,7 +199,7 @@ type Plan struct {
 	JCT *JCT
 	// Resilience is the failure what-if and goodput (nil without
 	// reliability data in the catalog).
-	Resilience *Resilience
+	Resilience *resilience.Resilience
 	// Networks is the whole cluster's networks beside the back end and
 	// what the back end adds (nil without side_defaults in the catalog).
 	Networks *Networks
@@ -439,7 +440,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 		return nil, err
 	}
 	if n.resilience {
-		best.analyseResilience(rel, cat.JCT, job)
+		best.analyseResilience(rel, cat.JCT)
 	}
 	best.fabricView = nil // the caller may change the plan's fabric
 	return best, nil
@@ -499,7 +500,7 @@ func buildOtherNIC(s Scenario, cat *Catalog, nic *NIC, bands bool, err error) (n
 // the checkpoint write time the storage network allows (sized alone when
 // only the what-if is asked for). job is the job memo's key of p's job
 // (nil: no memo).
-func (p *Plan) sideNetworks(cat *Catalog, n need, job *jobKey) *Reliability {
+func (p *Plan) sideNetworks(cat *Catalog, n need, job *jobKey) *resilience.Reliability {
 	switch {
 	case n.networks:
 		if p.Networks == nil { // else sized with the back end (buildBackEnd)

@@ -1,6 +1,9 @@
 package planner
 
-import "fabricplan/planner/hall"
+import (
+	"fabricplan/planner/hall"
+	"fabricplan/planner/resilience"
+)
 
 // Report is the JSON form of a plan that `fabricplan plan --json` prints.
 // Its keys are an interface other tools rely on (DESIGN.md): counts are
@@ -19,26 +22,26 @@ type Report struct {
 	UplinkGbps int `json:"uplink_gbps,omitempty"`
 	// CoreUplinkGbps is the spine-to-core port speed, given only in a
 	// three-tier fabric where it differs from the leaf-to-spine speed.
-	CoreUplinkGbps int          `json:"core_uplink_gbps,omitempty"`
-	Fabric         Fabric       `json:"fabric"`
-	NIC            string       `json:"nic"`
-	Switch         string       `json:"switch"`
-	Switches       SwitchCounts `json:"switches"`
-	SwitchPorts    PortCounts   `json:"switch_ports"`
-	Ports          []TierPorts  `json:"ports"`
-	Wiring         Wiring       `json:"wiring"`
-	Headroom       []Headroom   `json:"headroom"`
-	Links          Links        `json:"links"`
-	Transceivers   Transceivers `json:"transceivers"`
-	Cables         []CableCount `json:"cables"`
-	CostUSD        Money        `json:"cost_usd"`
-	PowerW         Watts        `json:"power_w"`
-	Spares         SpareParts   `json:"spares"`
-	PerSU          UnitBill     `json:"per_su"`
-	BOM            []BOMJSON    `json:"bom"`
-	Notes          []string     `json:"notes"`
-	JCT            *JCTReport   `json:"jct"`
-	Resilience     *Resilience  `json:"resilience,omitempty"`
+	CoreUplinkGbps int                    `json:"core_uplink_gbps,omitempty"`
+	Fabric         Fabric                 `json:"fabric"`
+	NIC            string                 `json:"nic"`
+	Switch         string                 `json:"switch"`
+	Switches       SwitchCounts           `json:"switches"`
+	SwitchPorts    PortCounts             `json:"switch_ports"`
+	Ports          []TierPorts            `json:"ports"`
+	Wiring         Wiring                 `json:"wiring"`
+	Headroom       []Headroom             `json:"headroom"`
+	Links          Links                  `json:"links"`
+	Transceivers   Transceivers           `json:"transceivers"`
+	Cables         []CableCount           `json:"cables"`
+	CostUSD        Money                  `json:"cost_usd"`
+	PowerW         Watts                  `json:"power_w"`
+	Spares         SpareParts             `json:"spares"`
+	PerSU          UnitBill               `json:"per_su"`
+	BOM            []BOMJSON              `json:"bom"`
+	Notes          []string               `json:"notes"`
+	JCT            *JCTReport             `json:"jct"`
+	Resilience     *resilience.Resilience `json:"resilience,omitempty"`
 	// SanityBands put the cost per GPU and the capex share beside the
 	// published analyst bands.
 	SanityBands []SanityCheck `json:"sanity_bands"`

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"fabricplan/data"
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/resilience"
 )
 
 func mustBuild(t testing.TB, s Scenario) *Plan {
@@ -22,7 +22,7 @@ func mustBuild(t testing.TB, s Scenario) *Plan {
 	return p
 }
 
-func failureCase(t testing.TB, p *Plan, component string) FailureCase {
+func failureCase(t testing.TB, p *Plan, component string) resilience.FailureCase {
 	t.Helper()
 	for _, c := range p.Resilience.Cases {
 		if c.Component == component {
@@ -30,7 +30,7 @@ func failureCase(t testing.TB, p *Plan, component string) FailureCase {
 		}
 	}
 	t.Fatalf("no %s case in %v", component, p.Resilience.Cases)
-	return FailureCase{}
+	return resilience.FailureCase{}
 }
 
 func f64(v float64) *float64 { return &v }
@@ -63,32 +63,32 @@ func TestPlaneLossLeavesNMinusOneOverN(t *testing.T) {
 		s := NewScenario()
 		s.Network.Planes = planes
 		p := mustBuild(t, s)
-		c := failureCase(t, p, FailPlane)
+		c := failureCase(t, p, resilience.FailPlane)
 		if want := float64(planes-1) / float64(planes); math.Abs(c.BandwidthLeft-want) > 1e-12 {
 			t.Errorf("%d planes: %v of the bandwidth left, want %v", planes, c.BandwidthLeft, want)
 		}
-		if c.Behaviour != Continues || c.Fatal || c.GPUsAffected != p.GPUs || !(c.Slowdown > 1) {
+		if c.Behaviour != resilience.Continues || c.Fatal || c.GPUsAffected != p.GPUs || !(c.Slowdown > 1) {
 			t.Errorf("%d planes: %+v", planes, c)
 		}
 		// Failover moves a lost port's traffic, not a lost NIC's: one
 		// NIC per GPU (8 per server), so a NIC loss cuts 1 GPU and the
 		// job restarts without its server. Mutation caught: a NIC failed
 		// over like a port.
-		if n := failureCase(t, p, FailNIC); n.Behaviour != Restarts || !n.Fatal || n.GPUsAffected != 1 || n.GPUsIdle != 8 {
+		if n := failureCase(t, p, resilience.FailNIC); n.Behaviour != resilience.Restarts || !n.Fatal || n.GPUsAffected != 1 || n.GPUsIdle != 8 {
 			t.Errorf("%d planes, NIC loss: %+v", planes, n)
 		}
-		if l := failureCase(t, p, FailServerLink); l.Behaviour != Continues || l.Fatal {
+		if l := failureCase(t, p, resilience.FailServerLink); l.Behaviour != resilience.Continues || l.Fatal {
 			t.Errorf("%d planes, server link loss: %+v", planes, l)
 		}
 		off := false
 		s.Reliability = &ReliabilityInputs{PortFailover: &off}
-		if c := failureCase(t, mustBuild(t, s), FailPlane); c.Behaviour != Stops || !c.Fatal {
+		if c := failureCase(t, mustBuild(t, s), resilience.FailPlane); c.Behaviour != resilience.Stops || !c.Fatal {
 			t.Errorf("%d planes without failover: %+v", planes, c)
 		}
 	}
 	if p := mustBuild(t, NewScenario()); p.Planes == 1 {
 		for _, c := range p.Resilience.Cases {
-			if c.Component == FailPlane {
+			if c.Component == resilience.FailPlane {
 				t.Error("a plane case in a one-plane design")
 			}
 		}
@@ -108,8 +108,8 @@ func TestLeafLossCutsOneRailOfOneSU(t *testing.T) {
 		s.Cluster.GPUs = gpus
 		s.Network.Switch = "qm9700"
 		p := mustBuild(t, s)
-		c := failureCase(t, p, FailLeaf)
-		if c.GPUsAffected != 32 || c.GPUsIdle != 256 || c.Behaviour != Restarts {
+		c := failureCase(t, p, resilience.FailLeaf)
+		if c.GPUsAffected != 32 || c.GPUsIdle != 256 || c.Behaviour != resilience.Restarts {
 			t.Errorf("%d GPUs: leaf loss affects %d, idles %d, %s; want 32, 256, restarts", gpus, c.GPUsAffected, c.GPUsIdle, c.Behaviour)
 		}
 		if math.Abs(c.BandwidthLeft-7.0/8) > 1e-12 {
@@ -135,13 +135,13 @@ func TestSpineLossByFabric(t *testing.T) {
 		fatal bool
 	}{{ib, false}, {roce, true}, {adaptive, false}} {
 		p := mustBuild(t, tc.s)
-		c := failureCase(t, p, FailSpine)
+		c := failureCase(t, p, resilience.FailSpine)
 		if c.Fatal != tc.fatal || c.GPUsAffected == 0 || !(c.UplinkLeft < 1) {
 			t.Errorf("%s/%s: %+v", tc.s.Network.Fabric, tc.s.Network.LoadBalancing, c)
 		}
 		counted := false
 		for _, b := range p.Resilience.Goodput.ByComponent {
-			counted = counted || b.Component == FailSpine
+			counted = counted || b.Component == resilience.FailSpine
 		}
 		if counted != tc.fatal {
 			t.Errorf("%s/%s: spine in interruptions = %v", tc.s.Network.Fabric, tc.s.Network.LoadBalancing, counted)
@@ -158,10 +158,10 @@ func TestRackScaleRepairUnit(t *testing.T) {
 	s.Cluster.GPUs = 4032
 	s = s.WithSystem(testCatalog(t))
 	p := mustBuild(t, s)
-	if c := failureCase(t, p, FailHost); c.GPUsIdle != 72 || c.Name != "compute tray" {
+	if c := failureCase(t, p, resilience.FailHost); c.GPUsIdle != 72 || c.Name != "compute tray" {
 		t.Errorf("tray loss: %+v", c)
 	}
-	if c := failureCase(t, p, FailRack); c.GPUsIdle != 72 || c.Count != p.Systems {
+	if c := failureCase(t, p, resilience.FailRack); c.GPUsIdle != 72 || c.Count != p.Systems {
 		t.Errorf("rack loss: %+v", c)
 	}
 }
@@ -180,43 +180,6 @@ func TestGoodputFallsWithSize(t *testing.T) {
 			t.Errorf("%d GPUs: ETTR %v after %v, interruptions %v after %v", gpus, g.ETTRAtOptimum, prev, g.InterruptionsPerDay, prevRate)
 		}
 		prev, prevRate = g.ETTRAtOptimum, g.InterruptionsPerDay
-	}
-}
-
-// ETTR rises to a maximum and falls as the checkpoint interval grows; the
-// maximum found by scanning is where OptimalCheckpointHours puts it, and
-// Young's sqrt(2w/lambda) is close. Worked example (Kokolis et al.): RSC-1
-// as one 16,000-GPU job, lambda = 13/day = 0.5417/h, u0 = 5 min, w ~ 0:
-// ETTR at 60 min = 1 - 0.5417 x (0.0833 + 0.5) = 0.684 (paper: 0.7), at
-// 5 min = 1 - 0.5417 x (0.0833 + 0.0417) = 0.932 (paper: 0.93).
-// Mutations caught: the interval's half (dt/2) dropped, the checkpoint
-// cost not divided by the interval, the optimum's sign.
-func TestETTRAgainstInterval(t *testing.T) {
-	lambda, u0 := 13.0/24, 5.0/60
-	for _, c := range []struct{ dt, want float64 }{{1, 0.684}, {5.0 / 60, 0.932}} {
-		if got := ETTR(lambda, u0, 0, c.dt); math.Abs(got-c.want) > 0.001 {
-			t.Errorf("ETTR at %.0f min = %.4f, want %.3f", c.dt*60, got, c.want)
-		}
-	}
-	w := 30.0 / 3600
-	opt := OptimalCheckpointHours(lambda, u0, w)
-	best, bestDT := 0.0, 0.0
-	var rising, falling bool
-	prev := 0.0
-	for dt := 0.001; dt < 3; dt += 0.001 {
-		e := ETTR(lambda, u0, w, dt)
-		if e > best {
-			best, bestDT = e, dt
-		}
-		rising = rising || e > prev && dt < opt
-		falling = falling || e < prev && dt > opt
-		prev = e
-	}
-	if !rising || !falling || math.Abs(bestDT-opt) > 0.002 {
-		t.Errorf("scan: best at %.3f h, optimum %.3f h, rising %v falling %v", bestDT, opt, rising, falling)
-	}
-	if young := math.Sqrt(2 * w / lambda); math.Abs(young-opt)/opt > 0.1 {
-		t.Errorf("Young %.3f h, optimum %.3f h", young, opt)
 	}
 }
 
@@ -293,7 +256,7 @@ func TestResilienceJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range back.Resilience.Cases {
-		if c.Component == FailPlane && c.StepS != nil {
+		if c.Component == resilience.FailPlane && c.StepS != nil {
 			t.Errorf("a stopped job's step time is %v, want null", *c.StepS)
 		}
 	}
@@ -333,25 +296,6 @@ func TestReliabilityOverridesValidated(t *testing.T) {
 	}
 }
 
-func FuzzParseReliability(f *testing.F) {
-	src, err := data.FS.ReadFile("reliability.toml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(src)
-	f.Add([]byte("schema = 1\n[rates]\ngpu_per_year = -1\n"))
-	f.Add([]byte("schema = 2"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := ParseReliability(b)
-		if err != nil {
-			return
-		}
-		if errs := r.fields().check(); len(errs) > 0 {
-			t.Fatalf("accepted out-of-range data: %v", errs)
-		}
-	})
-}
-
 // BenchmarkResilience100k times every failure case and the goodput of a
 // 100,000-GPU plan (target: under 5 ms).
 func BenchmarkResilience100k(b *testing.B) {
@@ -364,7 +308,7 @@ func BenchmarkResilience100k(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		p.analyseResilience(cat.Reliability, cat.JCT, nil)
+		p.analyseResilience(cat.Reliability, cat.JCT)
 	}
 	b.ReportMetric(float64(len(p.Resilience.Cases)), "cases")
 }
@@ -378,10 +322,10 @@ func TestOversubscribedLeafLoss(t *testing.T) {
 	s := NewScenario()
 	s.Cluster.GPUs, s.Network.Switch, s.Network.Oversubscription = 4096, "qm9700", "2:1"
 	p := mustBuild(t, s)
-	if c := failureCase(t, p, FailLeaf); c.GPUsAffected != 42 || c.GPUsIdle != 336 {
+	if c := failureCase(t, p, resilience.FailLeaf); c.GPUsAffected != 42 || c.GPUsIdle != 336 {
 		t.Errorf("2:1 leaf loss: %d GPUs hit, %d idle; want 42, 336", c.GPUsAffected, c.GPUsIdle)
 	}
-	if c := failureCase(t, p, FailLeafSpine); math.Abs(c.UplinkLeft-20.0/21) > 1e-12 || c.Fatal {
+	if c := failureCase(t, p, resilience.FailLeafSpine); math.Abs(c.UplinkLeft-20.0/21) > 1e-12 || c.Fatal {
 		t.Errorf("2:1 leaf-spine link loss: %v uplink left, want 20/21; %+v", c.UplinkLeft, c)
 	}
 }

@@ -4,28 +4,9 @@ import (
 	"math"
 	"strings"
 	"testing"
-)
 
-// SpareCover against Poisson sums by hand: 1,000 parts failing 0.00876
-// times a year, restocked in 1,000 h, have m = 1,000 x 0.00876 x 1,000 /
-// 8,760 = 1 part awaited on average. One spare is on hand when none is
-// awaited, e^-1 = 0.3679; three when at most two are, e^-1 x 2.5 =
-// 0.9197. Mutations caught: "at most spares" instead of "fewer than"
-// (0.7358 for one spare), the restock time in days.
-func TestSpareCoverPoisson(t *testing.T) {
-	for _, c := range []struct {
-		spares int
-		want   float64
-	}{{0, 0}, {1, math.Exp(-1)}, {3, 2.5 * math.Exp(-1)}, {50, 1}} {
-		if got := SpareCover(c.spares, 1000, 0.00876, 1000); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("%d spares: cover %.6f, want %.6f", c.spares, got, c.want)
-		}
-	}
-	// Parts that never fail always find a spare.
-	if got := SpareCover(1, 1000, 0, 24); got != 1 {
-		t.Errorf("no failures: cover %v, want 1", got)
-	}
-}
+	"fabricplan/planner/resilience"
+)
 
 // Spare lines round up per line and cover only switches, transceivers
 // and active optical cables: 10% of 40 switches is 4 (not 5 from float
@@ -40,7 +21,7 @@ func TestSpareLines(t *testing.T) {
 		{Category: CatCable, Key: string(AOC), Where: "spine_core 30 m", tier: "spine_core", Qty: 7, UnitUSD: 20},
 		{Category: CatCable, Key: string(DAC), Where: "server_leaf 2 m", tier: "server_leaf", Qty: 100, UnitUSD: 5},
 	}}
-	lines := p.spareLines(Spares{SwitchesPct: 10, OpticsPct: 10})
+	lines := p.spareLines(resilience.Spares{SwitchesPct: 10, OpticsPct: 10})
 	want := map[string]int{"sw": 4, "osfp": 4, string(AOC): 1}
 	if len(lines) != len(want) {
 		t.Fatalf("spare lines %+v, want %v", lines, want)
@@ -98,7 +79,7 @@ func TestSparesShortenRepairs(t *testing.T) {
 	without := mustBuild(t, s)
 	s.Reliability = &ReliabilityInputs{SpareSwitchesPct: f64(10), SpareOpticsPct: f64(10), SwapHours: f64(2), RepairHours: f64(24)}
 	with := mustBuild(t, s)
-	for _, comp := range []string{FailLeaf, FailSpine, FailServerLink, FailLeafSpine} {
+	for _, comp := range []string{resilience.FailLeaf, resilience.FailSpine, resilience.FailServerLink, resilience.FailLeafSpine} {
 		c := failureCase(t, with, comp)
 		if !(c.SpareCover > 0.999) || math.Abs(c.RepairHours-2) > 0.05 {
 			t.Errorf("%s with spares: cover %v, repair %v h, want about 2 h", comp, c.SpareCover, c.RepairHours)
@@ -107,7 +88,7 @@ func TestSparesShortenRepairs(t *testing.T) {
 			t.Errorf("%s without spares: cover %v, repair %v h, want 24 h", comp, c0.SpareCover, c0.RepairHours)
 		}
 	}
-	if c := failureCase(t, with, FailNIC); c.RepairHours != 24 {
+	if c := failureCase(t, with, resilience.FailNIC); c.RepairHours != 24 {
 		t.Errorf("NIC repair %v h with switch and optics spares, want 24 h", c.RepairHours)
 	}
 	g, g0 := with.Resilience.Goodput, without.Resilience.Goodput
@@ -120,7 +101,7 @@ func TestSparesShortenRepairs(t *testing.T) {
 
 	s.Network.Media.LeafSpine, s.Network.Media.LeafSpineM = DAC, 2
 	dac := mustBuild(t, s)
-	if c := failureCase(t, dac, FailLeafSpine); c.SpareCover != 0 || c.RepairHours != 24 {
+	if c := failureCase(t, dac, resilience.FailLeafSpine); c.SpareCover != 0 || c.RepairHours != 24 {
 		t.Errorf("DAC leaf-spine link with optics spares: cover %v, repair %v h, want 24 h", c.SpareCover, c.RepairHours)
 	}
 }
@@ -141,7 +122,7 @@ func TestGPUsDownByHand(t *testing.T) {
 	}
 	// 0.128 of a server out: the step time is 0.872 of the intact one
 	// and 0.128 of the one without a server.
-	one := failureCase(t, p, FailHost).Slowdown
+	one := failureCase(t, p, resilience.FailHost).Slowdown
 	if want := 0.872 + 0.128*one; math.Abs(g.DegradedSlowdown-want) > 1e-9 {
 		t.Errorf("degraded slowdown %v, want %v", g.DegradedSlowdown, want)
 	}

@@ -119,33 +119,6 @@ func TestFiniteWalkPrunes(t *testing.T) {
 	}
 }
 
-// The failure what-if places the job on the fabric once and times each
-// failure with its own losses: every step equals the step a fresh stepper
-// times for that failure alone, and the losses move the step. Mutation
-// caught: the placed view keeping the first failure's losses.
-func TestStepperPlacesOnce(t *testing.T) {
-	cat := testCatalog(t)
-	p, err := Build(ibScenario(4096), cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	losses := []struct{ bw, up float64 }{{0.5, 0}, {0, 0.25}, {0.125, 0.5}, {0, 0}}
-	st := newStepper(p, cat.JCT)
-	seen := map[float64]bool{}
-	for _, l := range losses {
-		got := st.time(l.bw, l.up, 0)
-		fresh := newStepper(p, cat.JCT)
-		want := fresh.time(l.bw, l.up, 0)
-		if got != want {
-			t.Errorf("losses %v: step %g s, a fresh stepper's %g s", l, got, want)
-		}
-		seen[got] = true
-	}
-	if len(seen) < 3 {
-		t.Errorf("the losses give %d steps: the table no longer tells them apart", len(seen))
-	}
-}
-
 // hasNICSpeed, the check every plan's validation makes, agrees with the
 // speed list its error message names, for speeds offered and not, in the
 // shipped catalog and in one whose 1,600G NIC runs InfiniBand alone.
@@ -187,43 +160,6 @@ func TestOffersNICSpeed(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// The failure what-if times a step once for each set of losses and
-// replicas: at 100,000 GPUs under tp 8 x pp 4 (32 GPUs a replica, 3,125
-// replicas), 8, 16 and 32 GPUs idle all leave 3,124 replicas and time
-// one step; 40 idle leave 3,123, another. Every step equals a fresh,
-// unremembered timing. Mutations caught: the memo keyed on the
-// replicas but not the losses or the micro-batches, or answering for
-// another replica count, or found by its losses without its idle GPUs
-// (40 idle answered with 8's step).
-func TestStepperSharesReplicas(t *testing.T) {
-	cat := testCatalog(t)
-	p, err := Build(planBenchScenario(100_000), cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if mp := p.JCT.Workload.ModelParallel(); mp != 32 || p.JCT.DP != 3125 {
-		t.Fatalf("replica of %d GPUs, %d replicas: the hand count needs 32 and 3,125", mp, p.JCT.DP)
-	}
-	st := newStepper(p, cat.JCT)
-	calls := []struct {
-		bw, up float64
-		idle   int
-	}{{0, 0, 8}, {0, 0, 16}, {0, 0, 32}, {0, 0, 40}, {0.5, 0, 8}, {0, 0.25, 16}, {0.5, 0, 0}, {0, 0, 8}}
-	for _, c := range calls {
-		got := st.step(c.bw, c.up, c.idle)
-		fresh := newStepper(p, cat.JCT)
-		if want := fresh.time(c.bw, c.up, c.idle); got != want {
-			t.Errorf("losses %g, %g with %d idle: step %g s, timed alone %g s", c.bw, c.up, c.idle, got, want)
-		}
-	}
-	if st.n != 5 { // 3,124 replicas unhurt; 3,123; 3,124 with each loss; 3,125 with the bandwidth loss
-		t.Errorf("%d steps timed for %d failures, want 5", st.n, len(calls))
-	}
-	if st.step(0, 0, 8) == st.step(0, 0, 40) {
-		t.Errorf("3,124 and 3,123 replicas time the same step: the table no longer tells replica counts apart")
 	}
 }
 

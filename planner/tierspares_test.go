@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fabricplan/planner/hall"
+	"fabricplan/planner/resilience"
 )
 
 // TestSparesPerSwitchModel: a failed switch draws on the spares of its
@@ -45,11 +46,11 @@ func TestSparesPerSwitchModel(t *testing.T) {
 			spares, parts int
 			rate          float64
 		}{
-			{FailLeaf, tenth(L), L, fleet},
-			{FailSpine, tenth(S) + tenth(C), S + C, chassis},
-			{FailCore, tenth(S) + tenth(C), S + C, chassis},
+			{resilience.FailLeaf, tenth(L), L, fleet},
+			{resilience.FailSpine, tenth(S) + tenth(C), S + C, chassis},
+			{resilience.FailCore, tenth(S) + tenth(C), S + C, chassis},
 		} {
-			want := SpareCover(c.spares, c.parts, c.rate, repair)
+			want := resilience.SpareCover(c.spares, c.parts, c.rate, repair)
 			if got := failureCase(t, p, c.comp).SpareCover; math.Abs(got-want) > 1e-12 {
 				t.Errorf("%d GPUs: %s cover %v, want %v (%d spares for %d switches at %g a year)", gpus, c.comp, got, want, c.spares, c.parts, c.rate)
 			}

@@ -14,9 +14,3 @@ func (p *Plan) MoneyScale() textfmt.MoneyScale {
 	}
 	return textfmt.MoneyScaleFor(usd...)
 }
-
-// UnitWith is the unit for the planned job time of j and the time
-// counting failures (g) written together.
-func (g Goodput) UnitWith(j *JCT) textfmt.DurationUnit {
-	return textfmt.DurationUnitFor(j.Planned.Days, g.JCTDays)
-}

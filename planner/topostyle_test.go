@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"fabricplan/planner/resilience"
 )
 
 // TestRailOnlyHandCount reproduces the rail-only design of Wang et al.,
@@ -203,7 +205,7 @@ func TestAlibabaHPNPod(t *testing.T) {
 	if o := p.BuiltOversubscription(); len(o) == 0 || math.Abs(o[0].Ratio-16.0/15) > 1e-9 {
 		t.Errorf("HPN ToR built %v, want 16:15 in bandwidth (128 x 200G over 60 x 400G)", o)
 	}
-	leaf := failureCase(t, p, FailLeaf)
+	leaf := failureCase(t, p, resilience.FailLeaf)
 	if leaf.GPUsIdle != 0 || leaf.Fatal || math.Abs(leaf.BandwidthLeft-15.0/16) > 1e-9 {
 		t.Errorf("one ToR lost: %d GPUs idle, fatal %v, %.4f of a host's bandwidth left, want 0, false, 0.9375", leaf.GPUsIdle, leaf.Fatal, leaf.BandwidthLeft)
 	}
@@ -235,7 +237,7 @@ func TestDualPlaneSurvivesToRLoss(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%d GPUs: %v", g, err)
 				}
-				leaf := failureCase(t, p, FailLeaf)
+				leaf := failureCase(t, p, resilience.FailLeaf)
 				ports := float64(p.ServerPorts)
 				if leaf.Fatal || leaf.GPUsIdle != 0 || leaf.BandwidthLeft < (ports-1)/ports-1e-9 {
 					t.Errorf("%d GPUs: one ToR lost: fatal %v, %d GPUs idle, %.3f bandwidth left of %d ports", g, leaf.Fatal, leaf.GPUsIdle, leaf.BandwidthLeft, p.ServerPorts)

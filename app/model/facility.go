@@ -22,8 +22,9 @@ func (m *Model) facilityHint(key string) (string, bool) {
 }
 
 // reliabilityDefault is the data file's value a [reliability] override
-// replaces.
-func reliabilityDefault(base planner.Reliability, key string) (float64, bool) {
+// replaces, in cat's reliability data (set).
+func reliabilityDefault(cat *planner.Catalog, key string) (float64, bool) {
+	base := cat.Reliability
 	by := map[string]float64{
 		"spare_switches_pct":      base.Spares.SwitchesPct,
 		"spare_optics_pct":        base.Spares.OpticsPct,
@@ -43,7 +44,7 @@ func (m *Model) reliabilityHint(key string) (string, bool) {
 	if !ok || m.cat.Reliability == nil {
 		return "", false
 	}
-	def, ok := reliabilityDefault(*m.cat.Reliability, r)
+	def, ok := reliabilityDefault(m.cat, r)
 	switch {
 	case !ok:
 		return "", false

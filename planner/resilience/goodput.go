@@ -1,0 +1,169 @@
+package resilience
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"fabricplan/internal/textfmt"
+)
+
+// goodput sums the interruptions of the fatal cases and the slowdown of
+// the survivable ones, and finds the checkpoint interval.
+func goodput(cases []FailureCase, input *Input, st *stepper, unit int) Goodput {
+	in := &input.Reliability
+	g := Goodput{DegradedSlowdown: 1}
+	if n := fatalCases(cases); n > 0 { // nil without any, as JSON's null
+		g.ByComponent = make([]Interruptions, 0, n)
+	}
+	for _, c := range cases {
+		if c.PerDay == 0 {
+			continue
+		}
+		down := c.PerDay / 24 * c.RepairHours // parts of this kind down at a time, on average
+		switch {
+		case c.Fatal:
+			g.InterruptionsPerDay += c.PerDay
+			g.ByComponent = append(g.ByComponent, Interruptions{Component: c.Component, Count: c.Count, PerDay: c.PerDay})
+			g.GPUsDown += down * float64(c.GPUsIdle)
+		case math.IsInf(c.StepS, 1):
+			g.DegradedSlowdown += down
+		case c.Slowdown > 1:
+			g.DegradedSlowdown += down * (c.Slowdown - 1)
+		}
+	}
+	g.DegradedSlowdown *= st.shrink(g.GPUsDown, unit)
+	lambda := g.InterruptionsPerDay / 24 // per hour
+	u0 := in.Recovery.RestartMin / 60
+	w := in.Recovery.CheckpointWriteS / 3600
+	g.MTBIHours = math.Inf(1)
+	if lambda > 0 {
+		g.MTBIHours = 1 / lambda
+		g.OptimalMin = OptimalCheckpointHours(lambda, u0, w) * 60
+		g.YoungMin = math.Sqrt(2*w/lambda) * 60
+	}
+	g.IntervalMin = in.Recovery.CheckpointInterval
+	if g.IntervalMin == 0 {
+		g.IntervalMin = g.OptimalMin
+	}
+	g.ETTR = ETTR(lambda, u0, w, g.IntervalMin/60)
+	g.ETTRAtOptimum = ETTR(lambda, u0, w, g.OptimalMin/60)
+	if input.HasJob {
+		g.JCTDays = math.Inf(1)
+		if g.ETTR > 0 {
+			g.JCTDays = input.Job.Days * g.DegradedSlowdown / g.ETTR
+		}
+	}
+	return g
+}
+
+// fatalCases counts the cases goodput lists by component: the fatal ones
+// that happen.
+func fatalCases(cases []FailureCase) int {
+	n := 0
+	for i := range cases {
+		if cases[i].Fatal && cases[i].PerDay != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// ETTR is the expected effective training time ratio of a job
+// interrupted lambda times an hour, restarting in u0 hours, checkpointing
+// every dt hours at a blocking cost of w hours (Kokolis et al., HPCA'25,
+// arXiv 2410.21680): (1 - lambda (u0 + dt/2)) / (1 + w/dt), at least 0.
+// Without interruptions (lambda 0) it is 1 less the checkpoint cost;
+// dt 0 means no checkpoints, which only an uninterrupted job survives.
+func ETTR(lambda, u0, w, dt float64) float64 {
+	if dt <= 0 {
+		if lambda > 0 {
+			return 0
+		}
+		return 1
+	}
+	e := (1 - lambda*(u0+dt/2)) / (1 + w/dt)
+	return math.Max(0, e)
+}
+
+// OptimalCheckpointHours is the interval that maximises ETTR: setting its
+// derivative to zero gives lambda dt^2/2 + lambda w dt - (1 - lambda u0) w
+// = 0, so dt = -w + sqrt(w^2 + 2 (1 - lambda u0) w / lambda). For small w
+// and u0 this is Young's sqrt(2 w / lambda). It is 0 when lambda is 0 (no
+// checkpoint needed) or restarts alone outrun the interruptions.
+func OptimalCheckpointHours(lambda, u0, w float64) float64 {
+	a := 1 - lambda*u0
+	if lambda <= 0 || a <= 0 {
+		return 0
+	}
+	return -w + math.Sqrt(w*w+2*a*w/lambda)
+}
+
+// String summarises the goodput in a line.
+func (g Goodput) String() string {
+	return fmt.Sprintf("%.2f interruptions/day (one every %s), ETTR %.1f%% with checkpoints every %.0f min",
+		g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.IntervalMin)
+}
+
+// JCTText is the JCT counting failures as the app prints it.
+func (g Goodput) JCTText() string {
+	if math.IsInf(g.JCTDays, 1) {
+		return "never (the job cannot make progress)"
+	}
+	return textfmt.Duration(g.JCTDays)
+}
+
+// StepText is the step time while the part is down as the app prints it:
+// "cannot train" when no model replica fits, "–" without a JCT estimate.
+func (c FailureCase) StepText() string {
+	switch {
+	case math.IsInf(c.StepS, 1):
+		return "cannot train"
+	case c.StepS <= 0:
+		return "–"
+	}
+	return textfmt.Seconds(c.StepS)
+}
+
+// SlowdownText is the slowdown as "1.033x", or "–" where there is none.
+func (c FailureCase) SlowdownText() string {
+	if c.StepS <= 0 || math.IsInf(c.StepS, 1) {
+		return "–"
+	}
+	return fmt.Sprintf("%.3fx", c.Slowdown)
+}
+
+// finite is v, or nil (JSON null) when v is infinite or not a number.
+func finite(v float64) *float64 {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+// MarshalJSON writes an infinite step time (no replica fits) as null.
+func (c FailureCase) MarshalJSON() ([]byte, error) {
+	type plain FailureCase
+	return json.Marshal(struct {
+		plain
+		StepS    *float64 `json:"step_s"`
+		Slowdown *float64 `json:"slowdown"`
+	}{plain(c), finite(c.StepS), finite(c.Slowdown)})
+}
+
+// MarshalJSON writes "never" (no interruptions) and "cannot finish" as
+// null.
+func (g Goodput) MarshalJSON() ([]byte, error) {
+	type plain Goodput
+	return json.Marshal(struct {
+		plain
+		MTBIHours *float64 `json:"mtbi_hours"`
+		JCTDays   *float64 `json:"jct_days_with_failures"`
+	}{plain(g), finite(g.MTBIHours), finite(g.JCTDays)})
+}
+
+// UnitWith is the unit for the planned job time of plannedDays and the
+// time counting failures (g) written together.
+func (g Goodput) UnitWith(plannedDays float64) textfmt.DurationUnit {
+	return textfmt.DurationUnitFor(plannedDays, g.JCTDays)
+}

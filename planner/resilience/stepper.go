@@ -1,0 +1,152 @@
+package resilience
+
+import (
+	"math"
+
+	"fabricplan/planner/perf"
+)
+
+// maxSteps bounds the steps one what-if remembers: every case times at
+// most one, and the goodput two more (a step timed when the table is
+// full is timed again when asked for again).
+const maxSteps = maxCases + 5
+
+// stepper times the plan's job on a degraded fabric.
+type stepper struct {
+	ok   bool // the plan has a JCT estimate and the JCT constants
+	base float64
+	// job is the input's job, copied (zero without one): the stepper
+	// keeps no pointer into the input.
+	job  Job
+	gpus int
+	// w is the job's resolved workload; its compute efficiency is
+	// worked out once, with the view, when a step is first timed.
+	w perf.Workload
+	// memo holds the steps timed so far: several failures lose the same
+	// share of the same plan, and idle GPUs that leave the same replicas
+	// (a server's or a few: 100,000 GPUs at tp 8 x pp 4 keep 3,124 of
+	// their 3,125 replicas with 8 to 32 GPUs idle) time the same step.
+	// The first n are in use. An array, not a slice into one, so that
+	// the stepper stays on the stack.
+	memo [maxSteps]stepMemo
+	n    int
+	// view is the job placed on the plan's fabric (placed: yet, and w
+	// has its compute efficiency), once for every step: a failure
+	// changes only its losses.
+	view   perf.View
+	placed bool
+}
+
+// stepMemo is one step stepper.step timed: its losses, the GPUs left
+// idle, and the data-parallel replicas and micro-batches each runs
+// then. A step is found by its losses and idle GPUs before the replicas
+// are worked out: within one job the idle GPUs decide the replicas.
+type stepMemo struct {
+	bwLost, upLost float64
+	idle           int
+	dp, micro      int
+	stepS          float64
+}
+
+func newStepper(in *Input) stepper {
+	st := stepper{gpus: in.GPUs}
+	if j := &in.Job; in.HasJob && j.Data != nil {
+		st.ok, st.base, st.w, st.job = true, j.StepS, j.Workload, *j
+	}
+	return st
+}
+
+// step is the step time with a fraction bwLost of the worst server's
+// back-end bandwidth lost, a fraction upLost of the capacity above its
+// leaf group lost, and idle GPUs left out (fewer data-parallel replicas,
+// each doing more micro-batches of the same global batch). It is 0
+// without a JCT estimate and +Inf when no replica fits.
+func (st *stepper) step(bwLost, upLost float64, idle int) float64 {
+	if !st.ok {
+		return 0
+	}
+	for i := range st.n {
+		if m := &st.memo[i]; m.bwLost == bwLost && m.upLost == upLost && m.idle == idle {
+			return m.stepS
+		}
+	}
+	dp, micro := st.replicas(idle)
+	if dp < 1 {
+		return math.Inf(1)
+	}
+	for i := range st.n {
+		if m := &st.memo[i]; m.bwLost == bwLost && m.upLost == upLost && m.dp == dp && m.micro == micro {
+			return m.stepS // other idle GPUs, the same replicas
+		}
+	}
+	s := st.timeAt(bwLost, upLost, dp, micro)
+	if st.n < len(st.memo) {
+		st.memo[st.n] = stepMemo{bwLost, upLost, idle, dp, micro, s}
+		st.n++
+	}
+	return s
+}
+
+// time is step without the memo.
+func (st *stepper) time(bwLost, upLost float64, idle int) float64 {
+	dp, micro := st.replicas(idle)
+	if dp < 1 {
+		return math.Inf(1)
+	}
+	return st.timeAt(bwLost, upLost, dp, micro)
+}
+
+// replicas is the job's data-parallel replicas and the micro-batches
+// each runs with idle GPUs left out (dp 0 when no replica fits): the
+// estimate's own without idle GPUs. With idle GPUs the step is timed
+// for the replicas left, counted again from the GPUs left with their
+// micro-batches recounted, on the view placed for the whole job: it can
+// come out faster than planned (BenchmarkPlan's 100,000-GPU plan, tp 8 x
+// pp 4: a GPU, server or NIC lost leaves 3,124 replicas of 3,125 and
+// times 4% under the planned step). Issue #45 is to fix that.
+func (st *stepper) replicas(idle int) (dp, micro int) {
+	j := &st.job
+	if idle <= 0 {
+		return j.DP, j.Microbatches
+	}
+	if dp = (st.gpus - idle) / st.w.ModelParallel(); dp < 1 {
+		return 0, 0
+	}
+	return dp, perf.Microbatches(st.w, dp)
+}
+
+// timeAt times a step of dp replicas running micro micro-batches each,
+// with the losses.
+func (st *stepper) timeAt(bwLost, upLost float64, dp, micro int) float64 {
+	j := &st.job
+	if !st.placed {
+		st.w = perf.WithComputeEfficiency(st.w, j.GPU, j.Data)
+		st.view, st.placed = j.Network.Place(st.w, j.Data), true
+	}
+	return perf.StepSeconds(st.w, j.GPU, j.Data, st.view.WithLoss(bwLost, upLost), dp, micro, perf.RDMA)
+}
+
+// shrink is the step-time factor of training without gpus GPUs (repair
+// units of unit GPUs), interpolated between whole units; when too few
+// are left for a replica the job waits that share of the time. It is 1
+// without a JCT estimate.
+func (st *stepper) shrink(gpus float64, unit int) float64 {
+	if !st.ok || gpus == 0 {
+		return 1
+	}
+	units := gpus / float64(unit)
+	lo := math.Floor(units)
+	f := units - lo
+	factor := func(n float64) float64 { return st.step(0, 0, int(n)*unit) / st.base }
+	sLo, sHi := 1.0, factor(lo+1)
+	if lo > 0 {
+		sLo = factor(lo)
+	}
+	switch {
+	case math.IsInf(sLo, 1):
+		return math.Inf(1)
+	case math.IsInf(sHi, 1):
+		return sLo / (1 - f) // the job waits a share f of the time
+	}
+	return (1-f)*sLo + f*sHi
+}
