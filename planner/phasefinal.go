@@ -59,39 +59,40 @@ func tallyFinal(final *Plan, servers []int) *finalTally {
 			}
 		}
 	}
-	final.walkLinkIDs(func(l *linkID) {
-		switch l.tier {
+	_ = final.WalkLinks(func(l *Link) error {
+		switch l.Tier {
 		case tierServerLeaf:
-			if l.plane != curPlane || l.leaf != curLeaf {
+			if l.Plane != curPlane || l.Upper.Device != curLeaf {
 				finish()
-				curPlane, curLeaf, up = l.plane, l.leaf, 0
+				curPlane, curLeaf, up = l.Plane, l.Upper.Device, 0
 				clear(down)
-				leafPhase = phaseOf(servers, l.leaf/lpu*spu)
+				leafPhase = phaseOf(servers, l.Upper.Device/lpu*spu)
 				t.leaves[leafPhase]++
 			}
-			k := phaseOf(servers, l.server)
+			k := phaseOf(servers, l.Lower.Device)
 			down[k]++
-			t.add(tierServerLeaf, k, -1, l.leafPort, c[tierServerLeaf])
+			t.add(tierServerLeaf, k, -1, l.Upper.Port, c[tierServerLeaf])
 		case tierLeafSpine:
 			k := leafPhase
 			up++
-			if podPhase[l.pod] < 0 {
-				podPhase[l.pod] = k
+			if podPhase[l.Pod] < 0 {
+				podPhase[l.Pod] = k
 			}
-			if l.spinePort == 0 {
+			if l.Upper.Port == 0 {
 				t.spines[k]++
 			}
-			t.add(tierLeafSpine, k, l.leafPort, l.spinePort, c[tierLeafSpine])
+			t.add(tierLeafSpine, k, l.Lower.Port, l.Upper.Port, c[tierLeafSpine])
 		default:
-			k := podPhase[l.pod]
+			k := podPhase[l.Pod]
 			if len(podPhase) > 1 {
 				k = max(k, podPhase[1])
 			}
-			if l.corePort == 0 {
+			if l.Upper.Port == 0 {
 				t.cores[k]++
 			}
-			t.add(tierSpineCore, k, l.spinePort, l.corePort, c[tierSpineCore])
+			t.add(tierSpineCore, k, l.Lower.Port, l.Upper.Port, c[tierSpineCore])
 		}
+		return nil
 	})
 	finish()
 	return t

@@ -5,126 +5,6 @@ import (
 	"slices"
 )
 
-// Link tiers by index, in the order a plan lists them.
-const (
-	tierServerLeaf = iota
-	tierLeafSpine
-	tierSpineCore
-	linkTierCount
-)
-
-// linkTierNames are the cable map's tier names by index.
-var linkTierNames = [linkTierCount]string{"server_leaf", "leaf_spine", "spine_core"}
-
-// linkID is one link of a plan by numbers instead of names: what
-// WalkCables names, in the same order, without building a string. Only
-// the fields of its tier are set.
-type linkID struct {
-	tier  int
-	plane int // from 1
-	// server_leaf: server (from 0) and its port (NIC port index over all
-	// planes, as WalkCables's U<NIC>/P<port>); leaf and its down port.
-	server, serverPort int
-	leaf, leafPort     int // leaf_spine: the leaf and its uplink port
-	pod, spine         int // leaf_spine: the spine; spine_core: the lower spine
-	spinePort          int
-	core, corePort     int
-}
-
-// walkLinkIDs calls fn once for every link of the plan, in WalkCables's
-// order and with the same devices and ports, as numbers. It follows the
-// plan's layout exactly as WalkCables does (a test holds the two to the
-// same links), so it costs a few nanoseconds a link instead of the names'
-// allocations. fn must not keep l: it is reused.
-func (p *Plan) walkLinkIDs(fn func(l *linkID)) {
-	lay := p.layout
-	cages := p.endCages()
-	rails, P := p.RailsPerPlane, p.Planes
-	lpu, spu := lay.LeavesPerUnit, lay.ServersPerUnit
-	var l linkID
-	var arrivals []int
-	for plane := 1; plane <= P; plane++ {
-		l.plane = plane
-		next, pod := 0, 0
-		for _, run := range lay.Pods {
-			for range run.Count {
-				n := run.Spines
-				arrivals = resize(arrivals, n)
-				base, k := 0, 0
-				for _, ld := range run.Leaves {
-					for range ld.Switches {
-						g := lay.LeafOf(pod, k, next)
-						first := g / lpu * spu
-						l.tier, l.leaf = tierServerLeaf, g
-						for k := range ld.Down {
-							server, r := first+k, g%lpu
-							if lpu == 1 {
-								server, r = first+k/rails, k%rails
-							}
-							l.server, l.serverPort, l.leafPort = server, r*P+plane-1, k
-							fn(&l)
-						}
-						if n > 0 {
-							l.tier, l.pod = tierLeafSpine, pod
-							up := upPort(ld.Down, 0, cages[tierServerLeaf][1], cages[tierLeafSpine][0])
-							for k := range ld.Up {
-								x := (base + k) % n
-								l.leafPort, l.spine, l.spinePort = up+k, x, arrivals[x]
-								arrivals[x]++
-								fn(&l)
-							}
-							base = (base + ld.Up) % n
-						}
-						next++
-						k++
-					}
-				}
-				pod++
-			}
-		}
-		arrivals = p.walkCoreIDs(&l, cages, arrivals, fn)
-	}
-}
-
-// walkCoreIDs is walkLinkIDs's spine-core part for one plane, as
-// cableWalk.coreLinks.
-func (p *Plan) walkCoreIDs(l *linkID, cages [linkTierCount][2]int, arrivals []int, fn func(l *linkID)) []int {
-	lay := p.layout
-	l.tier = tierSpineCore
-	j, firstCore := 0, 0
-	for _, run := range lay.CoreGroups {
-		n := run.Cores
-		for range run.Groups {
-			arrivals = resize(arrivals, n)
-			base := 0
-			for jj := j; jj < j+max(run.Spines, 1); jj++ {
-				pod := 0
-				for i, pr := range lay.Pods {
-					if run.SpineUp[i] == 0 {
-						pod += pr.Count
-						continue
-					}
-					up := upPort(spineDown(pr, jj), 0, cages[tierLeafSpine][1], cages[tierSpineCore][0])
-					for range pr.Count {
-						l.pod, l.spine = pod, jj
-						for k := range run.SpineUp[i] {
-							x := (base + k) % n
-							l.spinePort, l.core, l.corePort = up+k, firstCore+x, arrivals[x]
-							arrivals[x]++
-							fn(l)
-						}
-						base = (base + run.SpineUp[i]) % n
-						pod++
-					}
-				}
-			}
-			j += max(run.Spines, 1)
-			firstCore += n
-		}
-	}
-	return arrivals
-}
-
 // Device identities for comparing phases. A device keeps its identity
 // between phases when the cable map would give it the same name: a leaf
 // by plane and index with its rail naming, a spine by plane, pod (with
@@ -158,14 +38,14 @@ func spineLowerKey(plane, pod, j int) uint64 {
 
 // lowerUpper gives a link's lower and upper device keys (for a server
 // link, the server port stands for its lower device).
-func lowerUpper(l *linkID, serverPorts int, rails, tri bool) (lower, upper uint64) {
-	switch l.tier {
+func lowerUpper(l *Link, serverPorts int, rails, tri bool) (lower, upper uint64) {
+	switch l.Tier {
 	case tierServerLeaf:
-		return uint64(l.server*serverPorts+l.serverPort) | 1<<63, leafKey(l.plane, l.leaf, rails)
+		return uint64(l.Lower.Device*serverPorts+l.Lower.Port) | 1<<63, leafKey(l.Plane, l.Upper.Device, rails)
 	case tierLeafSpine:
-		return leafKey(l.plane, l.leaf, rails), spineKey(l.plane, l.pod, l.spine, tri)
+		return leafKey(l.Plane, l.Lower.Device, rails), spineKey(l.Plane, l.Pod, l.Upper.Device, tri)
 	}
-	return spineLowerKey(l.plane, l.pod, l.spine), coreKey(l.plane, l.core)
+	return spineLowerKey(l.Plane, l.Pod, l.Lower.Device), coreKey(l.Plane, l.Upper.Device)
 }
 
 // linkSet is a plan's links by their ends, for comparing consecutive
@@ -206,13 +86,13 @@ func newLinkSet(p *Plan) *linkSet {
 			slices.Sort(ls.ups[t][ls.start[t][n-1]:])
 		}
 	}
-	p.walkLinkIDs(func(l *linkID) {
-		t := l.tier
+	_ = p.WalkLinks(func(l *Link) error {
+		t := l.Tier
 		ls.links[t]++
 		lower, upper := lowerUpper(l, ls.serverPorts, rails, tri)
 		if t == tierServerLeaf {
 			ls.toLeaf[lower&^(1<<63)] = upper
-			return
+			return nil
 		}
 		if n := len(ls.lower[t]); n == 0 || ls.lower[t][n-1] != lower {
 			sortLast(t)
@@ -220,6 +100,7 @@ func newLinkSet(p *Plan) *linkSet {
 			ls.start[t] = append(ls.start[t], int32(len(ls.ups[t])))
 		}
 		ls.ups[t] = append(ls.ups[t], upper)
+		return nil
 	})
 	sortLast(tierLeafSpine)
 	sortLast(tierSpineCore)

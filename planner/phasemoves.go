@@ -37,9 +37,10 @@ func keptFlags(from, to *Plan) []bool {
 	want := map[[3]uint64]int{}
 	mark := func(p *Plan, fn func(key [3]uint64)) {
 		rails, tri := p.layout.LeavesPerUnit > 1, p.Tiers == 3
-		p.walkLinkIDs(func(l *linkID) {
+		_ = p.WalkLinks(func(l *Link) error {
 			lo, up := lowerUpper(l, p.ServerPorts, rails, tri)
-			fn([3]uint64{uint64(l.tier), lo, up})
+			fn([3]uint64{uint64(l.Tier), lo, up})
+			return nil
 		})
 	}
 	mark(to, func(k [3]uint64) { want[k]++ })
@@ -75,9 +76,10 @@ func movesBetween(from, to *Plan, phase int, fn func(m *LinkMove) error) error {
 	keptTo := keptFlags(to, from)
 	var keys [][2]uint64
 	rails, tri := to.layout.LeavesPerUnit > 1, to.Tiers == 3
-	to.walkLinkIDs(func(l *linkID) {
+	_ = to.WalkLinks(func(l *Link) error {
 		lo, _ := lowerUpper(l, to.ServerPorts, rails, tri)
-		keys = append(keys, [2]uint64{uint64(l.tier), lo})
+		keys = append(keys, [2]uint64{uint64(l.Tier), lo})
+		return nil
 	})
 	i := 0
 	if err := to.WalkCables(func(c *CableRun) error {
@@ -92,9 +94,10 @@ func movesBetween(from, to *Plan, phase int, fn func(m *LinkMove) error) error {
 	kept := keptFlags(from, to)
 	keys = keys[:0]
 	rails, tri = from.layout.LeavesPerUnit > 1, from.Tiers == 3
-	from.walkLinkIDs(func(l *linkID) {
+	_ = from.WalkLinks(func(l *Link) error {
 		lo, _ := lowerUpper(l, from.ServerPorts, rails, tri)
-		keys = append(keys, [2]uint64{uint64(l.tier), lo})
+		keys = append(keys, [2]uint64{uint64(l.Tier), lo})
+		return nil
 	})
 	i = 0
 	m := &LinkMove{Phase: phase}
