@@ -16,7 +16,7 @@ import (
 	"fabricplan/charts"
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
-	"fabricplan/planner"
+	"fabricplan/planner/phases"
 )
 
 // TabPhases is the phased build-out.
@@ -40,8 +40,8 @@ type phasesTab struct {
 	tables  [2]*widget.Table
 	finds   [2]*widget.Label // each strategy's findings
 	view    *chartView
-	pp      *planner.PhasedPlan // the phased plan shown
-	gen     uint64              // the last planning asked for
+	pp      *phases.PhasedPlan // the phased plan shown
+	gen     uint64             // the last planning asked for
 	filling bool
 	stale   bool
 }
@@ -87,7 +87,7 @@ func newPhasesTab(u *UI) *phasesTab {
 	return t
 }
 
-func (t *phasesTab) strategy(i int) *planner.StrategyPlan {
+func (t *phasesTab) strategy(i int) *phases.StrategyPlan {
 	if t.pp == nil || i >= len(t.pp.Strategies) {
 		return nil
 	}
@@ -191,9 +191,9 @@ func (t *phasesTab) redraw() {
 	u.work.add()
 	go func() {
 		defer u.work.done()
-		var pp *planner.PhasedPlan
+		var pp *phases.PhasedPlan
 		err := protect("planning the phases", func() (err error) {
-			pp, err = planner.PlanPhases(snap, cat)
+			pp, err = phases.PlanPhases(snap, cat)
 			return err
 		})
 		u.onUI(func() {
@@ -207,13 +207,13 @@ func (t *phasesTab) redraw() {
 }
 
 // show puts a phased plan (or why there is none) on screen.
-func (t *phasesTab) show(pp *planner.PhasedPlan, err error) {
+func (t *phasesTab) show(pp *phases.PhasedPlan, err error) {
 	if err != nil {
 		t.pp = nil
 		t.card.SetText("No phased plan: " + err.Error())
 	} else {
 		t.pp = pp
-		cmp := planner.ComparePhases(pp)
+		cmp := phases.ComparePhases(pp)
 		t.card.SetText(strings.ToUpper(cmp[:1]) + cmp[1:] + ".")
 	}
 	for i := range t.finds {
@@ -237,12 +237,12 @@ func (t *phasesTab) show(pp *planner.PhasedPlan, err error) {
 // ExportMoves writes the links growing as you go moves, phase by phase:
 // CSV, or JSON for a name ending .json. It streams into a temporary file
 // that replaces path only when whole, so it may run on any goroutine.
-func ExportMoves(pp *planner.PhasedPlan, path string) error {
-	write := planner.WriteMovesCSV
+func ExportMoves(pp *phases.PhasedPlan, path string) error {
+	write := phases.WriteMovesCSV
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
 	case ".json":
-		write = planner.WriteMovesJSON
+		write = phases.WriteMovesJSON
 	default:
 		return fmt.Errorf("cannot tell the format of %q: name it .csv or .json", filepath.Base(path))
 	}

@@ -12,6 +12,7 @@ import (
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/phases"
 	"fabricplan/planner/scenariofile"
 )
 
@@ -62,7 +63,7 @@ func runPhases(env *cliEnv, args []string) error {
 	if _, err := in.build(env.cat); err != nil {
 		return err
 	}
-	pp, err := planner.PlanPhases(in.scenario, env.cat)
+	pp, err := phases.PlanPhases(in.scenario, env.cat)
 	if err != nil {
 		return &fielderr.FileError{Path: in.path, Err: scenariofile.WithLines(err, in.src)}
 	}
@@ -81,7 +82,7 @@ func runPhases(env *cliEnv, args []string) error {
 type phasesJSON struct {
 	GPUs    int     `json:"final_gpus"`
 	CostUSD float64 `json:"final_cost_usd"`
-	*planner.PhasedPlan
+	*phases.PhasedPlan
 }
 
 func (f phasesFlags) check() error {
@@ -158,10 +159,10 @@ func applyPhaseList(s *planner.Scenario, list string, isUnits bool, set map[stri
 
 // writeMoves writes the moves as CSV (default) or JSON, to --out whole
 // or not at all.
-func (f phasesFlags) writeMoves(env *cliEnv, pp *planner.PhasedPlan) error {
-	write := planner.WriteMovesCSV
+func (f phasesFlags) writeMoves(env *cliEnv, pp *phases.PhasedPlan) error {
+	write := phases.WriteMovesCSV
 	if *f.asJSON {
-		write = planner.WriteMovesJSON
+		write = phases.WriteMovesJSON
 	}
 	if *f.out == "" {
 		return write(env.stdout, pp)
@@ -170,7 +171,7 @@ func (f phasesFlags) writeMoves(env *cliEnv, pp *planner.PhasedPlan) error {
 		return err
 	}
 	n := 0
-	for _, st := range pp.Strategy(planner.StrategyGrow).Steps {
+	for _, st := range pp.Strategy(phases.StrategyGrow).Steps {
 		n += st.LinksMoved.Total
 	}
 	fmt.Fprintf(env.stderr, "wrote %s (%s links to move)\n", *f.out, textfmt.Int(n))
@@ -181,7 +182,7 @@ var phasesCSVHeader = []string{"strategy", "phase", "date", "gpus", "servers", "
 	"switches_added", "links", "links_added", "links_moved", "transceivers_bought", "cables_bought",
 	"cost_added_usd", "cost_usd", "retired_usd", "power_w", "oversubscription", "ratio_holds", "step_s", "jct_days", "recable_hours"}
 
-func writePhasesCSV(w io.Writer, pp *planner.PhasedPlan) error {
+func writePhasesCSV(w io.Writer, pp *phases.PhasedPlan) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(phasesCSVHeader); err != nil {
 		return err
@@ -212,7 +213,7 @@ func writePhasesCSV(w io.Writer, pp *planner.PhasedPlan) error {
 
 // writePhasesText prints each strategy as a table, its findings, and the
 // comparison.
-func writePhasesText(w io.Writer, pp *planner.PhasedPlan) error {
+func writePhasesText(w io.Writer, pp *phases.PhasedPlan) error {
 	p := pp.Final
 	fmt.Fprintf(w, "Phased build-out of %s to %s GPUs (%s, %s, leaf %s)\n", planTitleText(p), textfmt.Int(p.GPUs),
 		p.SwitchesText(), textfmt.Plural(p.Tiers, "tier"), pp.Asked)
@@ -248,7 +249,7 @@ func writePhasesText(w io.Writer, pp *planner.PhasedPlan) error {
 			fmt.Fprintf(w, "  - %s\n", f)
 		}
 	}
-	fmt.Fprintf(w, "\nCOMPARED\n  %s\n", planner.ComparePhases(pp))
+	fmt.Fprintf(w, "\nCOMPARED\n  %s\n", phases.ComparePhases(pp))
 	fmt.Fprintln(w, "\nNOTES")
 	for _, n := range pp.Notes {
 		fmt.Fprintf(w, "  - %s\n", n)

@@ -43,7 +43,7 @@ type Recovery struct {
 	RepairHours float64 `toml:"repair_hours" json:"repair_hours"`
 	SwapHours   float64 `toml:"swap_hours" json:"swap_hours"`
 	// RecableMin is the minutes one crew takes to move one link when a
-	// phased build-out re-cables (an estimate; see PlanPhases).
+	// phased build-out re-cables (an estimate; see planner/phases).
 	RecableMin float64 `toml:"recable_min" json:"recable_min"`
 }
 

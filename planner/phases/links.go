@@ -1,7 +1,8 @@
-package planner
+package phases
 
 import (
 	"cmp"
+	"fabricplan/planner"
 	"slices"
 )
 
@@ -38,11 +39,11 @@ func spineLowerKey(plane, pod, j int) uint64 {
 
 // lowerUpper gives a link's lower and upper device keys (for a server
 // link, the server port stands for its lower device).
-func lowerUpper(l *Link, serverPorts int, rails, tri bool) (lower, upper uint64) {
+func lowerUpper(l *planner.Link, serverPorts int, rails, tri bool) (lower, upper uint64) {
 	switch l.Tier {
-	case tierServerLeaf:
+	case planner.LinkServerLeaf:
 		return uint64(l.Lower.Device*serverPorts+l.Lower.Port) | 1<<63, leafKey(l.Plane, l.Upper.Device, rails)
-	case tierLeafSpine:
+	case planner.LinkLeafSpine:
 		return leafKey(l.Plane, l.Lower.Device, rails), spineKey(l.Plane, l.Pod, l.Upper.Device, tri)
 	}
 	return spineLowerKey(l.Plane, l.Pod, l.Lower.Device), coreKey(l.Plane, l.Upper.Device)
@@ -59,10 +60,12 @@ type linkSet struct {
 	// For leaf_spine and spine_core: lower device keys ascending, where
 	// each one's uppers start in ups, and the upper keys (sorted per
 	// lower device).
-	lower [linkTierCount][]uint64
-	start [linkTierCount][]int32
-	ups   [linkTierCount][]uint64
-	links [linkTierCount]int
+	lower [planner.LinkTierCount][]uint64
+	start [planner.LinkTierCount][]int32
+	ups   [planner.LinkTierCount][]uint64
+	links [planner.LinkTierCount]int
+	// oversub is the worst leaf's down:up as wired (0 without uplinks).
+	oversub float64
 }
 
 // uppers returns the upper device keys of lower device i of tier t.
@@ -75,22 +78,24 @@ func (ls *linkSet) uppers(t, i int) []uint64 {
 }
 
 // newLinkSet collects the links of p by their ends.
-func newLinkSet(p *Plan) *linkSet {
+func newLinkSet(p *planner.Plan) *linkSet {
 	ls := &linkSet{serverPorts: p.ServerPorts, toLeaf: make([]uint64, p.Servers*p.ServerPorts)}
-	rails := p.layout.LeavesPerUnit > 1
+	rails := railLeaves(p)
 	tri := p.Tiers == 3
-	ls.ups[tierLeafSpine] = make([]uint64, 0, p.Links.LeafSpine)
-	ls.ups[tierSpineCore] = make([]uint64, 0, p.Links.SpineCore)
+	ls.ups[planner.LinkLeafSpine] = make([]uint64, 0, p.Links.LeafSpine)
+	ls.ups[planner.LinkSpineCore] = make([]uint64, 0, p.Links.SpineCore)
 	sortLast := func(t int) {
 		if n := len(ls.start[t]); n > 0 {
 			slices.Sort(ls.ups[t][ls.start[t][n-1]:])
 		}
 	}
-	_ = p.WalkLinks(func(l *Link) error {
+	var leaf oversubTally
+	_ = p.WalkLinks(func(l *planner.Link) error {
 		t := l.Tier
 		ls.links[t]++
+		leaf.add(l)
 		lower, upper := lowerUpper(l, ls.serverPorts, rails, tri)
-		if t == tierServerLeaf {
+		if t == planner.LinkServerLeaf {
 			ls.toLeaf[lower&^(1<<63)] = upper
 			return nil
 		}
@@ -102,10 +107,75 @@ func newLinkSet(p *Plan) *linkSet {
 		ls.ups[t] = append(ls.ups[t], upper)
 		return nil
 	})
-	sortLast(tierLeafSpine)
-	sortLast(tierSpineCore)
-	ls.sortLower(tierLeafSpine) // pods by rail walk leaves out of index order
+	sortLast(planner.LinkLeafSpine)
+	sortLast(planner.LinkSpineCore)
+	ls.sortLower(planner.LinkLeafSpine) // pods by rail walk leaves out of index order
+	ls.oversub = leaf.worstRatio()
 	return ls
+}
+
+// oversubTally finds the worst leaf's down:up as wired, from a walk's
+// links: a leaf's server links, then its uplinks, come together.
+type oversubTally struct {
+	leaf     [2]int // plane and index of the leaf being counted
+	down, up int
+	worst    float64
+	seen     bool
+}
+
+// add counts link l at its leaf.
+func (o *oversubTally) add(l *planner.Link) {
+	var at [2]int
+	switch l.Tier {
+	case planner.LinkServerLeaf:
+		at = [2]int{l.Plane, l.Upper.Device}
+	case planner.LinkLeafSpine:
+		at = [2]int{l.Plane, l.Lower.Device}
+	default:
+		return
+	}
+	if !o.seen || at != o.leaf {
+		o.finish()
+		o.leaf, o.down, o.up, o.seen = at, 0, 0, true
+	}
+	if l.Tier == planner.LinkServerLeaf {
+		o.down++
+	} else {
+		o.up++
+	}
+}
+
+// finish counts the leaf being counted (a leaf without uplinks counts
+// none).
+func (o *oversubTally) finish() {
+	if o.up > 0 {
+		o.worst = max(o.worst, float64(o.down)/float64(o.up))
+	}
+}
+
+// worstRatio is the worst leaf's down / up (0 without uplinks).
+func (o *oversubTally) worstRatio() float64 {
+	o.finish()
+	o.down, o.up = 0, 0
+	return o.worst
+}
+
+// railLeaves says whether p's leaves are a rail's each (a leaf group
+// of more than one leaf): their names carry the rail.
+func railLeaves(p *planner.Plan) bool {
+	leaves, _ := p.LeafGroup()
+	return leaves > 1
+}
+
+// tierLinks is the count of tier t (a Link.Tier) in l.
+func tierLinks(l *planner.Links, t int) *int {
+	switch t {
+	case planner.LinkServerLeaf:
+		return &l.ServerLeaf
+	case planner.LinkLeafSpine:
+		return &l.LeafSpine
+	}
+	return &l.SpineCore
 }
 
 // sortLower puts tier t's lower devices in ascending key order, each
@@ -135,19 +205,19 @@ type linkDiff struct {
 	// Kept links join the same two devices in both; Moved are the old
 	// phase's other links (their cables are re-plugged, or taken out when
 	// the new phase has fewer); Added are the new phase's links not kept.
-	Kept, Moved, Added Links
+	Kept, Moved, Added planner.Links
 }
 
 // diffLinks compares two phases' links by their ends.
 func diffLinks(old, cur *linkSet) linkDiff {
 	var d linkDiff
-	kept := [linkTierCount]int{}
+	kept := [planner.LinkTierCount]int{}
 	for i, o := range old.toLeaf {
 		if o != 0 && i < len(cur.toLeaf) && cur.toLeaf[i] == o {
-			kept[tierServerLeaf]++
+			kept[planner.LinkServerLeaf]++
 		}
 	}
-	for t := tierLeafSpine; t < linkTierCount; t++ {
+	for t := planner.LinkLeafSpine; t < planner.LinkTierCount; t++ {
 		a, b := old.lower[t], cur.lower[t]
 		i, j := 0, 0
 		for i < len(a) && j < len(b) {
@@ -163,12 +233,12 @@ func diffLinks(old, cur *linkSet) linkDiff {
 			}
 		}
 	}
-	for t := range linkTierCount {
-		*d.Kept.of(linkTierNames[t]) = kept[t]
-		*d.Moved.of(linkTierNames[t]) = old.links[t] - kept[t]
-		*d.Added.of(linkTierNames[t]) = cur.links[t] - kept[t]
+	for t := range planner.LinkTierCount {
+		*tierLinks(&d.Kept, t) = kept[t]
+		*tierLinks(&d.Moved, t) = old.links[t] - kept[t]
+		*tierLinks(&d.Added, t) = cur.links[t] - kept[t]
 	}
-	for _, l := range []*Links{&d.Kept, &d.Moved, &d.Added} {
+	for _, l := range []*planner.Links{&d.Kept, &d.Moved, &d.Added} {
 		l.Total = l.ServerLeaf + l.LeafSpine + l.SpineCore
 	}
 	return d
