@@ -178,30 +178,27 @@ func (f phasesFlags) writeMoves(env *cliEnv, pp *phases.PhasedPlan) error {
 	return nil
 }
 
-var phasesCSVHeader = []string{"strategy", "phase", "date", "gpus", "servers", "tiers", "leaf", "spine", "core",
-	"switches_added", "links", "links_added", "links_moved", "transceivers_bought", "cables_bought",
-	"cost_added_usd", "cost_usd", "retired_usd", "power_w", "oversubscription", "ratio_holds", "step_s", "jct_days", "recable_hours"}
-
+// writePhasesCSV writes both strategies' steps, a row each: the
+// strategy's key, then every column of phases.Columns but the sentences.
 func writePhasesCSV(w io.Writer, pp *phases.PhasedPlan) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(phasesCSVHeader); err != nil {
+	header := []string{"strategy"}
+	for _, c := range phases.Columns {
+		if c.Unit != phases.UnitSentence {
+			header = append(header, c.Key)
+		}
+	}
+	if err := cw.Write(header); err != nil {
 		return err
 	}
-	i := strconv.Itoa
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	for _, sp := range pp.Strategies {
 		for _, st := range sp.Steps {
-			step, days, hours := "", "", ""
-			if st.JCT != nil {
-				step, days = f(st.JCT.StepS), f(st.JCT.Days)
+			rec := []string{sp.Key}
+			for _, c := range phases.Columns {
+				if c.Unit != phases.UnitSentence {
+					rec = append(rec, csvCell(c.Unit, c.Value(&st)))
+				}
 			}
-			if st.Recabling != nil {
-				hours = f(st.Recabling.Hours)
-			}
-			rec := []string{sp.Key, i(st.Phase), textfmt.CSVText(st.Date), i(st.GPUs), i(st.Servers), i(st.Tiers),
-				i(st.Switches.Leaf), i(st.Switches.Spine), i(st.Switches.Core), i(st.SwitchesAdded.Total),
-				i(st.Links.Total), i(st.LinksAdded.Total), i(st.LinksMoved.Total), i(st.TransceiversBought), i(st.CablesBought),
-				f(st.CostAddedUSD), f(st.CostUSD), f(st.RetiredUSD), f(st.PowerW), f(st.Oversub), strconv.FormatBool(st.RatioHolds), step, days, hours}
 			if err := cw.Write(rec); err != nil {
 				return err
 			}
@@ -209,6 +206,45 @@ func writePhasesCSV(w io.Writer, pp *phases.PhasedPlan) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvCell writes a figure of unit u as the CSV has it: numbers in full,
+// nothing where the step has none.
+func csvCell(u phases.Unit, f phases.Figure) string {
+	switch {
+	case f.None:
+		return ""
+	case u == phases.UnitCount:
+		return strconv.Itoa(int(f.V))
+	case u == phases.UnitText:
+		return textfmt.CSVText(f.Text)
+	case u == phases.UnitBool:
+		return strconv.FormatBool(f.V != 0)
+	}
+	return strconv.FormatFloat(f.V, 'f', -1, 64)
+}
+
+// textCell writes a figure of unit u as the text table has it.
+func textCell(u phases.Unit, f phases.Figure) string {
+	switch {
+	case f.None:
+		return "-"
+	case u == phases.UnitCount:
+		return textfmt.Int(int(f.V))
+	case u == phases.UnitText:
+		return dash(textfmt.TerminalText(f.Text))
+	case u == phases.UnitUSD:
+		return textfmt.USD(f.V)
+	case u == phases.UnitWatts:
+		return textfmt.Watts(f.V)
+	case u == phases.UnitRatio && f.Over:
+		return textfmt.Oversub(f.V) + " !"
+	case u == phases.UnitRatio:
+		return textfmt.Oversub(f.V)
+	case u == phases.UnitSeconds:
+		return textfmt.Seconds(f.V)
+	}
+	return f.Text
 }
 
 // writePhasesText prints each strategy as a table, its findings, and the
@@ -220,22 +256,21 @@ func writePhasesText(w io.Writer, pp *phases.PhasedPlan) error {
 	for _, sp := range pp.Strategies {
 		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(sp.Name))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "PHASE\tDATE\tGPUS\tTIERS\tLEAF\tSPINE\tCORE\t+SWITCHES\tLINKS\t+LINKS\tMOVED\tOPTICS\tCABLES\tSPEND\tTO DATE\tPOWER\tRATIO\tSTEP\t")
+		var cols []phases.Column // the titled columns; the re-cabling sentences follow the table
+		var head strings.Builder
+		for _, c := range phases.Columns {
+			if c.Title != "" && c.Unit != phases.UnitSentence {
+				cols = append(cols, c)
+				head.WriteString(strings.ToUpper(c.Title) + "\t")
+			}
+		}
+		fmt.Fprintln(tw, head.String())
 		for _, st := range sp.Steps {
-			step := "-"
-			if st.JCT != nil {
-				step = textfmt.Seconds(st.JCT.StepS)
+			var row strings.Builder
+			for _, c := range cols {
+				row.WriteString(textCell(c.Unit, c.Value(&st)) + "\t")
 			}
-			ratio := textfmt.Oversub(st.Oversub)
-			if !st.RatioHolds {
-				ratio += " !"
-			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", st.Phase, dash(textfmt.TerminalText(st.Date)),
-				textfmt.Int(st.GPUs), st.Tiers, textfmt.Int(st.Switches.Leaf), textfmt.Int(st.Switches.Spine),
-				textfmt.Int(st.Switches.Core), textfmt.Int(st.SwitchesAdded.Total), textfmt.Int(st.Links.Total),
-				textfmt.Int(st.LinksAdded.Total), textfmt.Int(st.LinksMoved.Total), textfmt.Int(st.TransceiversBought),
-				textfmt.Int(st.CablesBought), textfmt.USD(st.CostAddedUSD), textfmt.USD(st.CostUSD),
-				textfmt.Watts(st.PowerW), ratio, step)
+			fmt.Fprintln(tw, row.String())
 		}
 		if err := tw.Flush(); err != nil {
 			return err
