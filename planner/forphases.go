@@ -26,10 +26,10 @@ func (s *Scenario) ReliabilityWith(cat *Catalog) (r Reliability, ok bool) {
 // Exported for planner/phases.
 func BuildLean(s Scenario, cat *Catalog) (*Plan, error) { return build(s, cat, needLean) }
 
-// Tier is the switch or link tier the line serves ("" for a line that
+// LineTier is the switch or link tier the line serves ("" for a line that
 // serves none, as the NICs).
 // Exported for planner/phases.
-func (l BOMLine) Tier() string { return l.tier }
+func (l BOMLine) LineTier() string { return l.tier }
 
 // EndCages are the links one cage carries at each end of each link tier,
 // by Link.Tier: [tier][0] the lower end's (0 at a server), [tier][1] the

@@ -156,16 +156,16 @@ func finalQty(final *planner.Plan, t *finalTally, servers []int, k int, sp plann
 		case planner.CatNIC:
 			q = servers[k] * (final.NICs / final.Servers)
 		case planner.CatSwitch:
-			q = sum(map[string][]int{planner.TierLeaf: t.leaves, planner.TierSpine: t.spines, planner.TierCore: t.cores}[l.Tier()])
+			q = sum(map[string][]int{planner.TierLeaf: t.leaves, planner.TierSpine: t.spines, planner.TierCore: t.cores}[l.LineTier()])
 		case planner.CatTransceiver:
 			if strings.HasPrefix(l.Where, "server side") {
 				q = servers[k] * (final.ServerTransceivers / final.Servers)
 			} else {
-				ti := tierIndex[l.Tier()]
+				ti := tierIndex[l.LineTier()]
 				q = sum(t.mods[ti][0]) + sum(t.mods[ti][1])
 			}
 		case planner.CatCable:
-			q = sum(t.links[tierIndex[l.Tier()]])
+			q = sum(t.links[tierIndex[l.LineTier()]])
 		}
 		parent[l.Category+"|"+l.Key+"|"+l.Where] = q
 		out[bomKey{l.Category, l.Key, l.Where}] = lineQty{qty: q, usd: l.UnitUSD, watts: l.UnitWatts, category: l.Category}
