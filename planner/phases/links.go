@@ -93,11 +93,16 @@ func newLinkSet(p *planner.Plan) *linkSet {
 	_ = p.WalkLinks(func(l *planner.Link) error {
 		t := l.Tier
 		ls.links[t]++
-		leaf.add(l)
 		lower, upper := lowerUpper(l, ls.serverPorts, rails, tri)
-		if t == planner.LinkServerLeaf {
+		switch t {
+		case planner.LinkServerLeaf:
 			ls.toLeaf[lower&^(1<<63)] = upper
+			leaf.at(upper)
+			leaf.down++
 			return nil
+		case planner.LinkLeafSpine:
+			leaf.at(lower)
+			leaf.up++
 		}
 		if n := len(ls.lower[t]); n == 0 || ls.lower[t][n-1] != lower {
 			sortLast(t)
@@ -117,31 +122,16 @@ func newLinkSet(p *planner.Plan) *linkSet {
 // oversubTally finds the worst leaf's down:up as wired, from a walk's
 // links: a leaf's server links, then its uplinks, come together.
 type oversubTally struct {
-	leaf     [2]int // plane and index of the leaf being counted
-	down, up int
+	leaf     uint64 // the key of the leaf being counted (0: none yet)
+	down, up int    // its server links and uplinks so far
 	worst    float64
-	seen     bool
 }
 
-// add counts link l at its leaf.
-func (o *oversubTally) add(l *planner.Link) {
-	var at [2]int
-	switch l.Tier {
-	case planner.LinkServerLeaf:
-		at = [2]int{l.Plane, l.Upper.Device}
-	case planner.LinkLeafSpine:
-		at = [2]int{l.Plane, l.Lower.Device}
-	default:
-		return
-	}
-	if !o.seen || at != o.leaf {
+// at moves the count to the leaf of key.
+func (o *oversubTally) at(key uint64) {
+	if key != o.leaf {
 		o.finish()
-		o.leaf, o.down, o.up, o.seen = at, 0, 0, true
-	}
-	if l.Tier == planner.LinkServerLeaf {
-		o.down++
-	} else {
-		o.up++
+		o.leaf, o.down, o.up = key, 0, 0
 	}
 }
 
