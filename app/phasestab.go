@@ -16,17 +16,38 @@ import (
 	"fabricplan/charts"
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
-	"fabricplan/planner"
+	"fabricplan/planner/phases"
 )
 
 // TabPhases is the phased build-out.
 const TabPhases = "Phases"
 
-// phaseColumns head both strategies' tables.
-var phaseColumns = []string{"Phase", "Date", "GPUs", "Tiers", "Leaf", "Spine", "Core", "+Switches", "Links", "+Links", "Moved",
-	"Optics", "Cables", "Spend", "To date", "Power", "Ratio", "Step", "Re-cabling"}
+// phaseColumns are the columns of phases.Columns both strategies' tables
+// show (those with a title), phaseTitles their headings.
+var phaseColumns, phaseTitles = titledColumns()
 
-var phaseWidths = []float32{60, 80, 80, 55, 60, 60, 60, 85, 80, 80, 75, 75, 75, 85, 85, 85, 65, 80, 320}
+func titledColumns() (cols []phases.Column, titles []string) {
+	for _, c := range phases.Columns {
+		if c.Title != "" {
+			cols, titles = append(cols, c), append(titles, c.Title)
+		}
+	}
+	return cols, titles
+}
+
+// phaseWidths are the tables' column widths by column key.
+var phaseWidths = map[string]float32{"phase": 60, "date": 80, "gpus": 80, "tiers": 55, "leaf": 60, "spine": 60, "core": 60,
+	"switches_added": 85, "links": 80, "links_added": 80, "links_moved": 75, "transceivers_bought": 75, "cables_bought": 75,
+	"cost_added_usd": 85, "cost_usd": 85, "power_w": 85, "oversubscription": 65, "step_s": 80, "recabling": 320}
+
+// phaseColumnWidths are phaseWidths in phaseColumns's order.
+func phaseColumnWidths() []float32 {
+	w := make([]float32, len(phaseColumns))
+	for i, c := range phaseColumns {
+		w[i] = phaseWidths[c.Key]
+	}
+	return w
+}
 
 // phasesTab plans the scenario's build-out two ways, off the UI
 // goroutine: the phase list to edit, the comparison, each strategy's
@@ -40,8 +61,8 @@ type phasesTab struct {
 	tables  [2]*widget.Table
 	finds   [2]*widget.Label // each strategy's findings
 	view    *chartView
-	pp      *planner.PhasedPlan // the phased plan shown
-	gen     uint64              // the last planning asked for
+	pp      *phases.PhasedPlan // the phased plan shown
+	gen     uint64             // the last planning asked for
 	filling bool
 	stale   bool
 }
@@ -69,7 +90,7 @@ func newPhasesTab(u *UI) *phasesTab {
 	t.card = widget.NewLabel("")
 	t.card.Wrapping = fyne.TextWrapWord
 	for i := range t.tables {
-		t.tables[i] = newTextTable(phaseColumns, phaseWidths, func() int { return t.rows(i) }, func(r, c int) string { return t.cell(i, r, c) })
+		t.tables[i] = newTextTable(phaseTitles, phaseColumnWidths(), func() int { return t.rows(i) }, func(r, c int) string { return t.cell(i, r, c) })
 		t.finds[i] = widget.NewLabel("")
 		t.finds[i].Wrapping = fyne.TextWrapWord
 	}
@@ -87,7 +108,7 @@ func newPhasesTab(u *UI) *phasesTab {
 	return t
 }
 
-func (t *phasesTab) strategy(i int) *planner.StrategyPlan {
+func (t *phasesTab) strategy(i int) *phases.StrategyPlan {
 	if t.pp == nil || i >= len(t.pp.Strategies) {
 		return nil
 	}
@@ -102,61 +123,28 @@ func (t *phasesTab) rows(i int) int {
 }
 
 func (t *phasesTab) cell(i, row, col int) string {
-	if row >= t.rows(i) {
+	if row >= t.rows(i) || col >= len(phaseColumns) {
 		return ""
 	}
-	st := t.strategy(i).Steps[row]
-	n := textfmt.Int
-	switch col {
-	case 0:
-		return n(st.Phase)
-	case 1:
-		return st.Date
-	case 2:
-		return n(st.GPUs)
-	case 3:
-		return n(st.Tiers)
-	case 4:
-		return n(st.Switches.Leaf)
-	case 5:
-		return n(st.Switches.Spine)
-	case 6:
-		return n(st.Switches.Core)
-	case 7:
-		return n(st.SwitchesAdded.Total)
-	case 8:
-		return n(st.Links.Total)
-	case 9:
-		return n(st.LinksAdded.Total)
-	case 10:
-		return n(st.LinksMoved.Total)
-	case 11:
-		return n(st.TransceiversBought)
-	case 12:
-		return n(st.CablesBought)
-	case 13:
-		return t.pp.MoneyScale().Format(st.CostAddedUSD) // one scale for the view, as the chart's
-	case 14:
-		return t.pp.MoneyScale().Format(st.CostUSD)
-	case 15:
-		return textfmt.Watts(st.PowerW)
-	case 16:
-		if !st.RatioHolds {
-			return textfmt.Oversub(st.Oversub) + " (over)"
-		}
-		return textfmt.Oversub(st.Oversub)
-	case 17:
-		if st.JCT == nil {
-			return "-"
-		}
-		return textfmt.Seconds(st.JCT.StepS)
-	case 18:
-		if st.Recabling == nil {
-			return "-"
-		}
-		return st.Recabling.Text
+	c := phaseColumns[col]
+	f := c.Value(&t.strategy(i).Steps[row])
+	switch {
+	case f.None:
+		return "-"
+	case c.Unit == phases.UnitCount:
+		return textfmt.Int(int(f.V))
+	case c.Unit == phases.UnitUSD:
+		return t.pp.MoneyScale().Format(f.V) // one scale for the view, as the chart's
+	case c.Unit == phases.UnitWatts:
+		return textfmt.Watts(f.V)
+	case c.Unit == phases.UnitRatio && f.Over:
+		return textfmt.Oversub(f.V) + " (over)"
+	case c.Unit == phases.UnitRatio:
+		return textfmt.Oversub(f.V)
+	case c.Unit == phases.UnitSeconds:
+		return textfmt.Seconds(f.V)
 	}
-	return ""
+	return f.Text
 }
 
 // fill shows the scenario's phase list and options, except in the entry
@@ -191,9 +179,9 @@ func (t *phasesTab) redraw() {
 	u.work.add()
 	go func() {
 		defer u.work.done()
-		var pp *planner.PhasedPlan
+		var pp *phases.PhasedPlan
 		err := protect("planning the phases", func() (err error) {
-			pp, err = planner.PlanPhases(snap, cat)
+			pp, err = phases.PlanPhases(snap, cat)
 			return err
 		})
 		u.onUI(func() {
@@ -207,13 +195,13 @@ func (t *phasesTab) redraw() {
 }
 
 // show puts a phased plan (or why there is none) on screen.
-func (t *phasesTab) show(pp *planner.PhasedPlan, err error) {
+func (t *phasesTab) show(pp *phases.PhasedPlan, err error) {
 	if err != nil {
 		t.pp = nil
 		t.card.SetText("No phased plan: " + err.Error())
 	} else {
 		t.pp = pp
-		cmp := planner.ComparePhases(pp)
+		cmp := phases.ComparePhases(pp)
 		t.card.SetText(strings.ToUpper(cmp[:1]) + cmp[1:] + ".")
 	}
 	for i := range t.finds {
@@ -237,12 +225,12 @@ func (t *phasesTab) show(pp *planner.PhasedPlan, err error) {
 // ExportMoves writes the links growing as you go moves, phase by phase:
 // CSV, or JSON for a name ending .json. It streams into a temporary file
 // that replaces path only when whole, so it may run on any goroutine.
-func ExportMoves(pp *planner.PhasedPlan, path string) error {
-	write := planner.WriteMovesCSV
+func ExportMoves(pp *phases.PhasedPlan, path string) error {
+	write := phases.WriteMovesCSV
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
 	case ".json":
-		write = planner.WriteMovesJSON
+		write = phases.WriteMovesJSON
 	default:
 		return fmt.Errorf("cannot tell the format of %q: name it .csv or .json", filepath.Base(path))
 	}

@@ -11,6 +11,7 @@ import (
 	"fabricplan/planner"
 	"fabricplan/planner/explore"
 	"fabricplan/planner/market"
+	"fabricplan/planner/phases"
 )
 
 // Input is everything a chart may draw from. Builders use what they need
@@ -36,7 +37,7 @@ type Input struct {
 	InWindow bool
 	// Phases is a phased build-out planned two ways (the phases chart);
 	// PhasesErr is why there is none, when the phases did not plan.
-	Phases    *planner.PhasedPlan
+	Phases    *phases.PhasedPlan
 	PhasesErr error
 	// Styles is the cluster built in every design style (the styles
 	// chart).
@@ -222,7 +223,7 @@ func (in *Input) AddParts(s planner.Scenario, cat *planner.Catalog, parts Parts)
 		in.TierSteps = explore.TierSteps(s, cat, in.Sweep)
 	}
 	if parts&PartPhases != 0 {
-		in.Phases, in.PhasesErr = planner.PlanPhases(s, cat)
+		in.Phases, in.PhasesErr = phases.PlanPhases(s, cat)
 	}
 	if parts&PartStyles != 0 && in.Styles == nil {
 		in.Styles = explore.CompareStyles(s, cat)

@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"fabricplan/internal/textfmt"
-	"fabricplan/planner"
+	"fabricplan/planner/phases"
 )
 
 // Phases draws a phased build-out's two strategies: cumulative spend
@@ -33,7 +33,7 @@ func Phases(in Input) (*Figure, error) {
 	}
 	p := pp.Final
 	foot := fmt.Sprintf("%s: %s, %s, leaf %s; %s. Spend counts parts bought, spares included. Re-cabling: %s.",
-		planTitle(p), p.SwitchesText(), textfmt.Plural(p.Tiers, "tier"), pp.Asked, planner.ComparePhases(pp), firstNote(pp))
+		planTitle(p), p.SwitchesText(), textfmt.Plural(p.Tiers, "tier"), pp.Asked, phases.ComparePhases(pp), firstNote(pp))
 	var data []Series
 	for _, sp := range pp.Strategies {
 		s := Series{Name: sp.Key + " cumulative spend"}
@@ -49,7 +49,7 @@ func Phases(in Input) (*Figure, error) {
 }
 
 // firstNote is the plan's re-cabling assumption.
-func firstNote(pp *planner.PhasedPlan) string {
+func firstNote(pp *phases.PhasedPlan) string {
 	for _, n := range pp.Notes {
 		if len(n) > 12 && n[:12] == "re-cabling: " {
 			return n[12:]
@@ -59,11 +59,11 @@ func firstNote(pp *planner.PhasedPlan) string {
 }
 
 // phaseSpendPlot is cumulative spend against GPUs online, per strategy.
-func phaseSpendPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
-	fs := pp.Strategy(planner.StrategyFinal)
+func phaseSpendPlot(pp *phases.PhasedPlan) (*plot.Plot, error) {
+	fs := pp.Strategy(phases.StrategyFinal)
 	usd := money{pp.MoneyScale()}
 	title := fmt.Sprintf("Spend to date: phase 1 %s for the final size", usd.text(fs.Steps[0].CostUSD))
-	if gr := pp.Strategy(planner.StrategyGrow); gr != nil {
+	if gr := pp.Strategy(phases.StrategyGrow); gr != nil {
 		title += fmt.Sprintf(", %s grown", usd.text(gr.Steps[0].CostUSD))
 	}
 	p := newPlot(title, "GPUs online", "US$ spent to date")
@@ -99,8 +99,8 @@ func phaseSpendPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
 
 // phaseMovesPlot is the links each phase moves, per strategy, as bars by
 // phase.
-func phaseMovesPlot(pp *planner.PhasedPlan) (*plot.Plot, error) {
-	gr := pp.Strategy(planner.StrategyGrow)
+func phaseMovesPlot(pp *phases.PhasedPlan) (*plot.Plot, error) {
+	gr := pp.Strategy(phases.StrategyGrow)
 	total, hours := 0, 0.0
 	for _, st := range gr.Steps {
 		total += st.LinksMoved.Total

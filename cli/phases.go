@@ -13,6 +13,7 @@ import (
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 	"fabricplan/planner/explore"
+	"fabricplan/planner/phases"
 	"fabricplan/planner/scenariofile"
 )
 
@@ -63,7 +64,7 @@ func runPhases(env *cliEnv, args []string) error {
 	if _, err := in.build(env.cat); err != nil {
 		return err
 	}
-	pp, err := planner.PlanPhases(in.scenario, env.cat)
+	pp, err := phases.PlanPhases(in.scenario, env.cat)
 	if err != nil {
 		return &fielderr.FileError{Path: in.path, Err: scenariofile.WithLines(err, in.src)}
 	}
@@ -82,7 +83,7 @@ func runPhases(env *cliEnv, args []string) error {
 type phasesJSON struct {
 	GPUs    int     `json:"final_gpus"`
 	CostUSD float64 `json:"final_cost_usd"`
-	*planner.PhasedPlan
+	*phases.PhasedPlan
 }
 
 func (f phasesFlags) check() error {
@@ -159,10 +160,10 @@ func applyPhaseList(s *planner.Scenario, list string, isUnits bool, set map[stri
 
 // writeMoves writes the moves as CSV (default) or JSON, to --out whole
 // or not at all.
-func (f phasesFlags) writeMoves(env *cliEnv, pp *planner.PhasedPlan) error {
-	write := planner.WriteMovesCSV
+func (f phasesFlags) writeMoves(env *cliEnv, pp *phases.PhasedPlan) error {
+	write := phases.WriteMovesCSV
 	if *f.asJSON {
-		write = planner.WriteMovesJSON
+		write = phases.WriteMovesJSON
 	}
 	if *f.out == "" {
 		return write(env.stdout, pp)
@@ -171,37 +172,34 @@ func (f phasesFlags) writeMoves(env *cliEnv, pp *planner.PhasedPlan) error {
 		return err
 	}
 	n := 0
-	for _, st := range pp.Strategy(planner.StrategyGrow).Steps {
+	for _, st := range pp.Strategy(phases.StrategyGrow).Steps {
 		n += st.LinksMoved.Total
 	}
 	fmt.Fprintf(env.stderr, "wrote %s (%s links to move)\n", *f.out, textfmt.Int(n))
 	return nil
 }
 
-var phasesCSVHeader = []string{"strategy", "phase", "date", "gpus", "servers", "tiers", "leaf", "spine", "core",
-	"switches_added", "links", "links_added", "links_moved", "transceivers_bought", "cables_bought",
-	"cost_added_usd", "cost_usd", "retired_usd", "power_w", "oversubscription", "ratio_holds", "step_s", "jct_days", "recable_hours"}
-
-func writePhasesCSV(w io.Writer, pp *planner.PhasedPlan) error {
+// writePhasesCSV writes both strategies' steps, a row each: the
+// strategy's key, then every column of phases.Columns but the sentences.
+func writePhasesCSV(w io.Writer, pp *phases.PhasedPlan) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(phasesCSVHeader); err != nil {
+	header := []string{"strategy"}
+	for _, c := range phases.Columns {
+		if c.Unit != phases.UnitSentence {
+			header = append(header, c.Key)
+		}
+	}
+	if err := cw.Write(header); err != nil {
 		return err
 	}
-	i := strconv.Itoa
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	for _, sp := range pp.Strategies {
 		for _, st := range sp.Steps {
-			step, days, hours := "", "", ""
-			if st.JCT != nil {
-				step, days = f(st.JCT.StepS), f(st.JCT.Days)
+			rec := []string{sp.Key}
+			for _, c := range phases.Columns {
+				if c.Unit != phases.UnitSentence {
+					rec = append(rec, csvCell(c.Unit, c.Value(&st)))
+				}
 			}
-			if st.Recabling != nil {
-				hours = f(st.Recabling.Hours)
-			}
-			rec := []string{sp.Key, i(st.Phase), textfmt.CSVText(st.Date), i(st.GPUs), i(st.Servers), i(st.Tiers),
-				i(st.Switches.Leaf), i(st.Switches.Spine), i(st.Switches.Core), i(st.SwitchesAdded.Total),
-				i(st.Links.Total), i(st.LinksAdded.Total), i(st.LinksMoved.Total), i(st.TransceiversBought), i(st.CablesBought),
-				f(st.CostAddedUSD), f(st.CostUSD), f(st.RetiredUSD), f(st.PowerW), f(st.Oversub), strconv.FormatBool(st.RatioHolds), step, days, hours}
 			if err := cw.Write(rec); err != nil {
 				return err
 			}
@@ -211,31 +209,69 @@ func writePhasesCSV(w io.Writer, pp *planner.PhasedPlan) error {
 	return cw.Error()
 }
 
+// csvCell writes a figure of unit u as the CSV has it: numbers in full,
+// nothing where the step has none.
+func csvCell(u phases.Unit, f phases.Figure) string {
+	switch {
+	case f.None:
+		return ""
+	case u == phases.UnitCount:
+		return strconv.Itoa(int(f.V))
+	case u == phases.UnitText:
+		return textfmt.CSVText(f.Text)
+	case u == phases.UnitBool:
+		return strconv.FormatBool(f.V != 0)
+	}
+	return strconv.FormatFloat(f.V, 'f', -1, 64)
+}
+
+// textCell writes a figure of unit u as the text table has it.
+func textCell(u phases.Unit, f phases.Figure) string {
+	switch {
+	case f.None:
+		return "-"
+	case u == phases.UnitCount:
+		return textfmt.Int(int(f.V))
+	case u == phases.UnitText:
+		return dash(textfmt.TerminalText(f.Text))
+	case u == phases.UnitUSD:
+		return textfmt.USD(f.V)
+	case u == phases.UnitWatts:
+		return textfmt.Watts(f.V)
+	case u == phases.UnitRatio && f.Over:
+		return textfmt.Oversub(f.V) + " !"
+	case u == phases.UnitRatio:
+		return textfmt.Oversub(f.V)
+	case u == phases.UnitSeconds:
+		return textfmt.Seconds(f.V)
+	}
+	return f.Text
+}
+
 // writePhasesText prints each strategy as a table, its findings, and the
 // comparison.
-func writePhasesText(w io.Writer, pp *planner.PhasedPlan) error {
+func writePhasesText(w io.Writer, pp *phases.PhasedPlan) error {
 	p := pp.Final
 	fmt.Fprintf(w, "Phased build-out of %s to %s GPUs (%s, %s, leaf %s)\n", planTitleText(p), textfmt.Int(p.GPUs),
 		p.SwitchesText(), textfmt.Plural(p.Tiers, "tier"), pp.Asked)
 	for _, sp := range pp.Strategies {
 		fmt.Fprintf(w, "\n%s\n", strings.ToUpper(sp.Name))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "PHASE\tDATE\tGPUS\tTIERS\tLEAF\tSPINE\tCORE\t+SWITCHES\tLINKS\t+LINKS\tMOVED\tOPTICS\tCABLES\tSPEND\tTO DATE\tPOWER\tRATIO\tSTEP\t")
+		var cols []phases.Column // the titled columns; the re-cabling sentences follow the table
+		var head strings.Builder
+		for _, c := range phases.Columns {
+			if c.Title != "" && c.Unit != phases.UnitSentence {
+				cols = append(cols, c)
+				head.WriteString(strings.ToUpper(c.Title) + "\t")
+			}
+		}
+		fmt.Fprintln(tw, head.String())
 		for _, st := range sp.Steps {
-			step := "-"
-			if st.JCT != nil {
-				step = textfmt.Seconds(st.JCT.StepS)
+			var row strings.Builder
+			for _, c := range cols {
+				row.WriteString(textCell(c.Unit, c.Value(&st)) + "\t")
 			}
-			ratio := textfmt.Oversub(st.Oversub)
-			if !st.RatioHolds {
-				ratio += " !"
-			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", st.Phase, dash(textfmt.TerminalText(st.Date)),
-				textfmt.Int(st.GPUs), st.Tiers, textfmt.Int(st.Switches.Leaf), textfmt.Int(st.Switches.Spine),
-				textfmt.Int(st.Switches.Core), textfmt.Int(st.SwitchesAdded.Total), textfmt.Int(st.Links.Total),
-				textfmt.Int(st.LinksAdded.Total), textfmt.Int(st.LinksMoved.Total), textfmt.Int(st.TransceiversBought),
-				textfmt.Int(st.CablesBought), textfmt.USD(st.CostAddedUSD), textfmt.USD(st.CostUSD),
-				textfmt.Watts(st.PowerW), ratio, step)
+			fmt.Fprintln(tw, row.String())
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -249,7 +285,7 @@ func writePhasesText(w io.Writer, pp *planner.PhasedPlan) error {
 			fmt.Fprintf(w, "  - %s\n", f)
 		}
 	}
-	fmt.Fprintf(w, "\nCOMPARED\n  %s\n", planner.ComparePhases(pp))
+	fmt.Fprintf(w, "\nCOMPARED\n  %s\n", phases.ComparePhases(pp))
 	fmt.Fprintln(w, "\nNOTES")
 	for _, n := range pp.Notes {
 		fmt.Fprintf(w, "  - %s\n", n)

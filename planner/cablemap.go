@@ -11,6 +11,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/fabric"
+	"fabricplan/planner/hall"
 )
 
 // CableRun is one link of a plan's cable map: its two ends, its tier and
@@ -38,20 +39,19 @@ type CableRun struct {
 	AU, BU       int
 	RunM         float64
 	// aID and bID number the ends' devices over the fabric, aPort and
-	// bPort their ports from 0 (for counting transceiver cages).
+	// bPort their ports from 0 as LinkEnd.Port (for counting transceiver
+	// cages).
 	aID, bID, aPort, bPort int
-	// aUp is a leaf's first uplink port (leaf-spine links).
-	aUp int
 	// aRack and bRack index the ends' racks in Hall.Racks.
 	aRack, bRack int32
 }
 
-// WalkCables calls fn once for every link of the plan, in a fixed order:
-// plane by plane; in each, pod by pod, each leaf's server links then its
-// uplinks; then, core group by core group, each spine's uplinks. It
-// keeps only a counter per switch of a group, never the links, so a
-// million-GPU fabric streams in flat memory. fn must not keep c: it is
-// reused. The walk stops at fn's first error.
+// WalkCables calls fn once for every link of the plan, in the order of
+// WalkLinks: plane by plane; in each, pod by pod, each leaf's server links
+// then its uplinks; then, core group by core group, each spine's
+// uplinks. Like WalkLinks it never holds the links, so a million-GPU fabric
+// streams in flat memory. fn must not keep c: it is reused. The walk
+// stops at fn's first error.
 //
 // Names: nodes su3-node7 (scalable unit 3, its 7th server or tray);
 // leaves p1-su3-leaf-r5 (plane 1, rail 5; p1-su3-leaf when a leaf holds
@@ -71,26 +71,27 @@ func (p *Plan) WalkCables(fn func(c *CableRun) error) error {
 func (p *Plan) walkCables(names bool, fn func(c *CableRun) error) error {
 	w := newCableWalk(p)
 	w.names = names
-	for plane := 1; plane <= p.Planes; plane++ {
-		if err := w.plane(plane, fn); err != nil {
+	return p.WalkLinks(func(l *Link) error {
+		if err := w.link(l); err != nil {
 			return err
 		}
-	}
-	return nil
+		return fn(&w.c)
+	})
 }
 
-// cableWalk holds what naming and wiring need, and the reused row.
+// cableWalk turns the links of WalkLinks into the cable map's rows: it
+// holds what naming and measuring need, and the reused row.
 type cableWalk struct {
-	p        *Plan
-	lay      fabric.Layout
-	perCage  int
-	perNIC   int
-	tiers    map[string]LinkTier
-	c        CableRun
-	arrivals []int // links so far per upper switch of the group being wired
-	names    bool
-	survey   bool         // only note each link's run and cages (chooseCageMedia)
-	rec      *linkRecords // with survey: what the BOM pass replays
+	p       *Plan
+	lay     fabric.Layout
+	perCage int
+	perNIC  int
+	tiers   map[string]LinkTier
+	c       CableRun
+	tier    int // the tier whose fixed columns c holds (-1: none yet)
+	names   bool
+	survey  bool         // only note each link's run and cages (chooseCageMedia)
+	rec     *linkRecords // with survey: what the BOM pass replays
 	// media picks each link's parts: the plan's chooser with a cache of
 	// the walk's own, so walks of one plan may run at once.
 	media *mediaChooser
@@ -102,11 +103,16 @@ type cableWalk struct {
 	// (Plan.endCages): a leaf's down ports are named by perCage
 	// (cages[0][1]), its uplinks by cages[1][0], and so on up.
 	cages [linkTierCount][2]int
+	// The last leaf and spine named, by plane and index (pod and index
+	// for a spine), and their names: a switch's links come together.
+	leafAt, spineAt [3]int
+	leafName        string
+	spineName       string
 }
 
 func newCableWalk(p *Plan) *cableWalk {
 	w := &cableWalk{p: p, lay: p.layout, cages: p.endCages(), perNIC: max(1, p.Scenario.Network.PortsPerNIC),
-		tiers: map[string]LinkTier{}}
+		tiers: map[string]LinkTier{}, tier: -1, leafAt: [3]int{-1}, spineAt: [3]int{-1}}
 	w.perCage = w.cages[tierServerLeaf][1]
 	for _, t := range p.LinkTiers {
 		w.tiers[t.Name] = t
@@ -124,8 +130,74 @@ func newCableWalk(p *Plan) *cableWalk {
 	return w
 }
 
-// switchPort names a switch's port by its index from 0.
-func (w *cableWalk) switchPort(i int) string { return portName(i, w.perCage) }
+// link fills the row of link l: its tier's fixed columns, its names
+// (when named) and, in a laid-out hall, its places, run and parts.
+func (w *cableWalk) link(l *Link) error {
+	c := &w.c
+	if l.Tier != w.tier || l.Plane != c.Plane {
+		w.set(l.Tier, l.Plane)
+	}
+	c.Rail = l.Rail
+	if w.names {
+		w.name(l)
+	}
+	if h := w.p.Hall; h != nil {
+		return w.place(l, h)
+	}
+	return nil
+}
+
+// name names link l's ends and ports.
+func (w *cableWalk) name(l *Link) {
+	c, lo, up := &w.c, &l.Lower, &l.Upper
+	c.BPort = portName(up.Port, w.cages[l.Tier][1])
+	if l.Tier == tierServerLeaf {
+		c.ADevice, c.APort, c.BDevice = w.node(lo.Device), w.nodePort(lo.Port), w.leafNamed(l.Plane, up.Device)
+		return
+	}
+	c.APort = portName(lo.Port, w.cages[l.Tier][0])
+	switch l.Tier {
+	case tierLeafSpine:
+		c.ADevice, c.BDevice = w.leafNamed(l.Plane, lo.Device), w.spine(l.Plane, l.Pod, up.Device)
+	default:
+		c.ADevice, c.BDevice = w.spineNamed(l.Plane, l.Pod, lo.Device), w.core(l.Plane, up.Device)
+	}
+}
+
+// leafNamed is leaf's name, kept while the walk stays on that leaf.
+func (w *cableWalk) leafNamed(plane, g int) string {
+	if at := [3]int{plane, g}; at != w.leafAt {
+		w.leafAt, w.leafName = at, w.leaf(plane, g)
+	}
+	return w.leafName
+}
+
+// spineNamed is spine's name, kept while the walk stays on that spine.
+func (w *cableWalk) spineNamed(plane, pod, j int) string {
+	if at := [3]int{plane, pod, j}; at != w.spineAt {
+		w.spineAt, w.spineName = at, w.spine(plane, pod, j)
+	}
+	return w.spineName
+}
+
+// place numbers link l's ends' devices and ports over the fabric (cage
+// counting), places them in hall h and measures the run.
+func (w *cableWalk) place(l *Link, h *hall.Hall) error {
+	c, plane, lo, up := &w.c, l.Plane, &l.Lower, &l.Upper
+	c.aPort, c.bPort = lo.Port, up.Port
+	switch l.Tier {
+	case tierServerLeaf:
+		c.aID, c.bID = lo.Device, w.leafID+(plane-1)*h.LeavesPerPlane()+up.Device
+		return w.measure(tierServerLeaf, h.NodePlace(lo.Device), h.LeafPlace(plane, up.Device))
+	case tierLeafSpine:
+		c.aID = w.leafID + (plane-1)*h.LeavesPerPlane() + lo.Device
+		c.bID = w.spineID + (plane-1)*h.SpinesPerPlane() + h.PodSpine(l.Pod) + up.Device
+		return w.measure(tierLeafSpine, h.LeafPlace(plane, lo.Device), h.SpinePlace(plane, l.Pod, up.Device))
+	}
+	c.aID = w.spineID + (plane-1)*h.SpinesPerPlane() + h.PodSpine(l.Pod) + lo.Device
+	c.bID = w.coreID + (plane-1)*h.CoresPerPlane() + up.Device
+	return w.measure(tierSpineCore, h.SpinePlace(plane, l.Pod, lo.Device), h.CorePlace(plane, up.Device))
+}
 
 // portName names port i (from 0) of a switch whose cages carry perCage
 // links each.
@@ -136,18 +208,10 @@ func portName(i, perCage int) string {
 	return "P" + strconv.Itoa(i/perCage+1) + "/" + strconv.Itoa(i%perCage+1)
 }
 
-// upName names uplink k (from 0) of a switch with down links below,
-// whose link tier's lower ends carry upCage links a cage and whose down
-// ports downCage: the uplinks start at the next whole cage (upPort).
-func upName(down, k, downCage, upCage int) string {
-	return portName(upPort(down, k, downCage, upCage), upCage)
-}
-
-// nodePort names the server port carrying rail (from 0) of plane (from
-// 1): ports alternate over the planes, so a multi-port NIC puts one port
-// in each plane.
-func (w *cableWalk) nodePort(plane, rail int) string {
-	x := rail*w.p.Planes + plane - 1
+// nodePort names server port x (Link's numbering: rail*planes +
+// plane-1): ports alternate over the planes, so a multi-port NIC puts
+// one port in each plane.
+func (w *cableWalk) nodePort(x int) string {
 	return "U" + strconv.Itoa(x/w.perNIC+1) + "/P" + strconv.Itoa(x%w.perNIC+1)
 }
 
@@ -198,184 +262,18 @@ func (w *cableWalk) core(plane, i int) string {
 	return "p" + strconv.Itoa(plane) + "-core-" + strconv.Itoa(i+1)
 }
 
-// rail is the rail (from 1) of leaf g's links, 0 when the leaf holds
-// whole servers.
-func (w *cableWalk) rail(g int) int {
-	if w.lay.LeavesPerUnit > 1 {
-		return g%w.lay.LeavesPerUnit + 1
-	}
-	return 0
-}
-
-// set fills the tier's fixed columns of the row.
-func (w *cableWalk) set(tier string, plane int) {
-	t := w.tiers[tier]
-	w.c.Tier, w.c.Gbps, w.c.Medium, w.c.Part, w.c.Metres, w.c.Plane = tier, w.p.TierGbps(tier), t.Medium, t.Cable, t.Metres, plane
-	w.c.AModule, w.c.BModule = t.LowerModule, t.UpperModule
+// set fills tier t's fixed columns of the row.
+func (w *cableWalk) set(t, plane int) {
+	tier := linkTierNames[t]
+	lt := w.tiers[tier]
+	w.tier = t
+	w.c.Tier, w.c.Gbps, w.c.Medium, w.c.Part, w.c.Metres, w.c.Plane = tier, w.p.TierGbps(tier), lt.Medium, lt.Cable, lt.Metres, plane
+	w.c.AModule, w.c.BModule = lt.LowerModule, lt.UpperModule
 	lower, upper := w.p.linkEnds(tier)
 	w.c.AModel, w.c.BModel = "", upper.Key
 	if lower != nil {
 		w.c.AModel = lower.Key
 	}
-}
-
-// plane walks one plane's links.
-func (w *cableWalk) plane(plane int, fn func(c *CableRun) error) error {
-	lay, c := w.lay, &w.c
-	next := 0 // leaves walked so far in the plane
-	pod := 0
-	for _, run := range lay.Pods {
-		for range run.Count {
-			n := run.Spines
-			w.arrivals = resize(w.arrivals, n)
-			base := 0 // links of the pod's leaves so far, mod n
-			k := 0    // leaf of the pod
-			for _, l := range run.Leaves {
-				for range l.Switches {
-					g := lay.LeafOf(pod, k, next) // leaf index in the plane
-					leaf := w.leaf(plane, g)
-					if err := w.serverLinks(plane, g, leaf, l.Down, fn); err != nil {
-						return err
-					}
-					if n > 0 {
-						w.set("leaf_spine", plane)
-						up := roundUp(l.Down, w.perCage) // the hall's cage count reads ports by the down cages
-						for k := range l.Up {
-							x := (base + k) % n
-							if w.names {
-								c.ADevice, c.APort = leaf, upName(l.Down, k, w.perCage, w.cages[tierLeafSpine][0])
-								c.BDevice, c.BPort = w.spine(plane, pod, x), portName(w.arrivals[x], w.cages[tierLeafSpine][1])
-							}
-							c.Rail = w.rail(g)
-							if h := w.p.Hall; h != nil {
-								c.aID, c.aPort, c.aUp = w.leafID+(plane-1)*h.LeavesPerPlane()+g, up+k, up
-								c.bID, c.bPort = w.spineID+(plane-1)*h.SpinesPerPlane()+h.PodSpine(pod)+x, w.arrivals[x]
-								if err := w.measure(1, h.LeafPlace(plane, g), h.SpinePlace(plane, pod, x)); err != nil {
-									return err
-								}
-							}
-							w.arrivals[x]++
-							if err := fn(c); err != nil {
-								return err
-							}
-						}
-						base = (base + l.Up) % n
-					}
-					next++
-					k++
-				}
-			}
-			pod++
-		}
-	}
-	return w.coreLinks(plane, fn)
-}
-
-// serverLinks walks the down links of leaf g of a plane, named leaf:
-// a rail's leaf takes that port of each server of its unit; a leaf
-// holding whole servers takes every port of each in turn.
-func (w *cableWalk) serverLinks(plane, g int, leaf string, down int, fn func(c *CableRun) error) error {
-	c := &w.c
-	rails := w.p.RailsPerPlane
-	lpu, spu := w.lay.LeavesPerUnit, w.lay.ServersPerUnit
-	w.set("server_leaf", plane)
-	first := g / lpu * spu
-	for k := range down {
-		server, r := first+k, g%lpu
-		if lpu == 1 {
-			server, r = first+k/rails, k%rails
-		}
-		if w.names {
-			c.ADevice, c.APort = w.node(server), w.nodePort(plane, r)
-			c.BDevice, c.BPort = leaf, w.switchPort(k)
-		}
-		c.Rail = r + 1
-		if h := w.p.Hall; h != nil {
-			c.aID, c.aPort, c.bID, c.bPort = server, r*w.p.Planes+plane-1, w.leafID+(plane-1)*h.LeavesPerPlane()+g, k
-			if err := w.measure(0, h.NodePlace(server), h.LeafPlace(plane, g)); err != nil {
-				return err
-			}
-		}
-		if err := fn(c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// coreLinks walks the spine-core links of one plane: a core group takes
-// its spine indices (spine j alone in reference designs) of every pod
-// that has them.
-func (w *cableWalk) coreLinks(plane int, fn func(c *CableRun) error) error {
-	lay, c := w.lay, &w.c
-	if len(lay.CoreGroups) == 0 {
-		return nil
-	}
-	w.set("spine_core", plane)
-	c.Rail = 0
-	j, firstCore := 0, 0
-	for _, run := range lay.CoreGroups {
-		n := run.Cores
-		for range run.Groups {
-			w.arrivals = resize(w.arrivals, n)
-			base := 0
-			for jj := j; jj < j+max(run.Spines, 1); jj++ {
-				pod := 0
-				for i, pr := range lay.Pods {
-					if run.SpineUp[i] == 0 {
-						pod += pr.Count
-						continue
-					}
-					down := spineDown(pr, jj)
-					for range pr.Count {
-						downCage := w.cages[tierLeafSpine][1]
-						spine, up := w.spine(plane, pod, jj), roundUp(down, downCage)
-						for k := range run.SpineUp[i] {
-							x := (base + k) % n
-							if w.names {
-								c.ADevice, c.APort = spine, upName(down, k, downCage, w.cages[tierSpineCore][0])
-								c.BDevice, c.BPort = w.core(plane, firstCore+x), portName(w.arrivals[x], w.cages[tierSpineCore][1])
-							}
-							if h := w.p.Hall; h != nil {
-								c.aID, c.aPort, c.aUp = w.spineID+(plane-1)*h.SpinesPerPlane()+h.PodSpine(pod)+jj, up+k, up
-								c.bID, c.bPort = w.coreID+(plane-1)*h.CoresPerPlane()+firstCore+x, w.arrivals[x]
-								if err := w.measure(2, h.SpinePlace(plane, pod, jj), h.CorePlace(plane, firstCore+x)); err != nil {
-									return err
-								}
-							}
-							w.arrivals[x]++
-							if err := fn(c); err != nil {
-								return err
-							}
-						}
-						base = (base + run.SpineUp[i]) % n
-						pod++
-					}
-				}
-			}
-			j += max(run.Spines, 1)
-			firstCore += n
-		}
-	}
-	return nil
-}
-
-// spineDown is the links spine j of a pod of run pr takes from its
-// leaves: the pod's uplinks spread over its spines, the first ones
-// taking one more.
-func spineDown(pr fabric.PodRun, j int) int {
-	t := fabric.SumLinks(pr.Leaves, true)
-	return fabric.SpineDownAt(fabric.SpreadLinks(t, pr.Spines), j)
-}
-
-// resize returns s with n zeros.
-func resize(s []int, n int) []int {
-	if cap(s) < n {
-		return make([]int, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
 }
 
 // CableCSVHeader heads the cable map's CSV columns.

@@ -78,18 +78,17 @@ func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 }
 
 // ends are the cage numbers of a link's two ends. A switch's uplinks
-// (from its port aUp on) run at their tier's speed, in the whole cages
+// run at their tier's speed, in the whole cages
 // after its down links', which run at the tier below's: a leaf's down links
 // at the server port speed, a spine's at the uplink speed (a core's
 // ports all run at the core speed).
 func (s *cageSets) ends(t int, c *CableRun) (a, b int32) {
-	var ca int
+	// A switch's port counts links (LinkEnd.Port): its uplinks start at
+	// the cage after its down links', so the cage is the port over the
+	// tier's links a cage.
+	ca := c.aPort / s.port[t].lowCage
 	if t == 0 {
 		ca = c.aPort / s.serverPerCage
-	} else {
-		// The a end is the upper end of the tier below (its down cages)
-		// and the lower end of this tier (its up cages).
-		ca = ceilDiv(c.aUp, s.port[t-1].highCage) + (c.aPort-c.aUp)/s.port[t].lowCage
 	}
 	return int32(s.grid.index(c.aID, ca)), int32(s.grid.index(c.bID, c.bPort/s.port[t].highCage))
 }

@@ -21,9 +21,5 @@ const (
 	WiringNear = fabric.WiringNear
 )
 
-// ceilDiv and roundUp are fabric's integer helpers under the names the
-// planner uses.
-var (
-	ceilDiv = fabric.CeilDiv
-	roundUp = fabric.RoundUp
-)
+// ceilDiv is fabric's integer helper under the name the planner uses.
+var ceilDiv = fabric.CeilDiv

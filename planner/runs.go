@@ -504,10 +504,8 @@ func (p *Plan) chooseCageMedia(grid cageGrid) (*linkRecords, error) {
 	m.sets = newCageSets(grid, m.port, m.serverPerCage)
 	w := newCableWalk(p)
 	w.survey, w.rec = true, newLinkRecords(p.Links.Total)
-	for plane := 1; plane <= p.Planes; plane++ {
-		if err := w.plane(plane, func(*CableRun) error { return nil }); err != nil {
-			return nil, err
-		}
+	if err := p.WalkLinks(w.link); err != nil {
+		return nil, err
 	}
 	return w.rec, m.sets.choose(p)
 }

@@ -97,7 +97,7 @@ type Scenario struct {
 	// system's defaults).
 	Networks *NetworksInputs `toml:"networks,omitempty,omitzero"`
 	// Phases is the phased build-out, [[phase]] tables in order (none:
-	// one build; see PlanPhases); Growth its options (nil: defaults).
+	// one build; see planner/phases); Growth its options (nil: defaults).
 	Phases []Phase `toml:"phase,omitempty,omitzero"`
 	Growth *Growth `toml:"growth,omitempty,omitzero"`
 	// Facility describes the data hall the cluster is laid out in (nil:

@@ -3,8 +3,8 @@ package planner
 // LaysHall reports whether a plan of s is laid out in the data hall
 // (Build measures its links there) rather than priced at one length per
 // tier: the catalog has facility data, s neither asks for flat links
-// nor fixes its lengths in network.media.
-// Exported for planner/explore.
+// nor fixes its lengths in network.media. The design search and the
+// phased build-out both ask it.
 func (s *Scenario) LaysHall(cat *Catalog) bool { return s.laysHall(cat) }
 
 // LaidOutAs is s laid out as o is: o's link media and lengths

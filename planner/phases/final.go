@@ -1,6 +1,7 @@
-package planner
+package phases
 
 import (
+	"fabricplan/planner"
 	"fmt"
 	"math"
 	"strings"
@@ -13,8 +14,8 @@ import (
 // each phase cables first: the links, switches and switch-side optics it
 // adds, and the worst leaf's down:up once it is built.
 type finalTally struct {
-	links  [linkTierCount][]int
-	mods   [linkTierCount][2][]int // per tier, lower and upper end
+	links  [planner.LinkTierCount][]int
+	mods   [planner.LinkTierCount][2][]int // per tier, lower and upper end
 	leaves []int
 	spines []int
 	cores  []int
@@ -23,7 +24,7 @@ type finalTally struct {
 
 func newFinalTally(n int) *finalTally {
 	t := &finalTally{leaves: make([]int, n), spines: make([]int, n), cores: make([]int, n), worst: make([]float64, n)}
-	for i := range linkTierCount {
+	for i := range planner.LinkTierCount {
 		t.links[i] = make([]int, n)
 		t.mods[i] = [2][]int{make([]int, n), make([]int, n)}
 	}
@@ -37,11 +38,11 @@ func newFinalTally(n int) *finalTally {
 // phase its pod is populated, or the second pod is (one pod needs no
 // core). Switches and switch-side cages arrive with their first link: a
 // switch fills its ports in order, so its first link is its earliest.
-func tallyFinal(final *Plan, servers []int) *finalTally {
+func tallyFinal(final *planner.Plan, servers []int) *finalTally {
 	n := len(servers)
 	t := newFinalTally(n)
-	c := final.endCages()
-	lpu, spu := final.layout.LeavesPerUnit, final.layout.ServersPerUnit
+	c := final.EndCages()
+	lpu, spu := final.LeafGroup()
 	podPhase := make([]int, max(1, final.Pods))
 	for i := range podPhase {
 		podPhase[i] = -1
@@ -60,39 +61,40 @@ func tallyFinal(final *Plan, servers []int) *finalTally {
 			}
 		}
 	}
-	final.walkLinkIDs(func(l *linkID) {
-		switch l.tier {
-		case tierServerLeaf:
-			if l.plane != curPlane || l.leaf != curLeaf {
+	_ = final.WalkLinks(func(l *planner.Link) error {
+		switch l.Tier {
+		case planner.LinkServerLeaf:
+			if l.Plane != curPlane || l.Upper.Device != curLeaf {
 				finish()
-				curPlane, curLeaf, up = l.plane, l.leaf, 0
+				curPlane, curLeaf, up = l.Plane, l.Upper.Device, 0
 				clear(down)
-				leafPhase = phaseOf(servers, l.leaf/lpu*spu)
+				leafPhase = phaseOf(servers, l.Upper.Device/lpu*spu)
 				t.leaves[leafPhase]++
 			}
-			k := phaseOf(servers, l.server)
+			k := phaseOf(servers, l.Lower.Device)
 			down[k]++
-			t.add(tierServerLeaf, k, -1, l.leafPort, c[tierServerLeaf])
-		case tierLeafSpine:
+			t.add(planner.LinkServerLeaf, k, -1, l.Upper.Port, c[planner.LinkServerLeaf])
+		case planner.LinkLeafSpine:
 			k := leafPhase
 			up++
-			if podPhase[l.pod] < 0 {
-				podPhase[l.pod] = k
+			if podPhase[l.Pod] < 0 {
+				podPhase[l.Pod] = k
 			}
-			if l.spinePort == 0 {
+			if l.Upper.Port == 0 {
 				t.spines[k]++
 			}
-			t.add(tierLeafSpine, k, l.leafPort, l.spinePort, c[tierLeafSpine])
+			t.add(planner.LinkLeafSpine, k, l.Lower.Port, l.Upper.Port, c[planner.LinkLeafSpine])
 		default:
-			k := podPhase[l.pod]
+			k := podPhase[l.Pod]
 			if len(podPhase) > 1 {
 				k = max(k, podPhase[1])
 			}
-			if l.corePort == 0 {
+			if l.Upper.Port == 0 {
 				t.cores[k]++
 			}
-			t.add(tierSpineCore, k, l.spinePort, l.corePort, c[tierSpineCore])
+			t.add(planner.LinkSpineCore, k, l.Lower.Port, l.Upper.Port, c[planner.LinkSpineCore])
 		}
+		return nil
 	})
 	finish()
 	return t
@@ -124,9 +126,9 @@ func (t *finalTally) prebuy() {
 	}
 	first(t.spines)
 	first(t.cores)
-	first(t.mods[tierLeafSpine][1])
-	first(t.mods[tierSpineCore][0])
-	first(t.mods[tierSpineCore][1])
+	first(t.mods[planner.LinkLeafSpine][1])
+	first(t.mods[planner.LinkSpineCore][0])
+	first(t.mods[planner.LinkSpineCore][1])
 }
 
 // cumulate turns per-phase additions into totals after each phase.
@@ -141,8 +143,8 @@ func cumulate(v []int) []int {
 }
 
 // finalQty is phase k's quantity of every line of the final plan's BOM.
-func finalQty(final *Plan, t *finalTally, servers []int, k int, sp resilience.Spares) map[bomKey]lineQty {
-	tierIndex := map[string]int{"server_leaf": tierServerLeaf, "leaf_spine": tierLeafSpine, "spine_core": tierSpineCore}
+func finalQty(final *planner.Plan, t *finalTally, servers []int, k int, sp resilience.Spares) map[bomKey]lineQty {
+	tierIndex := map[string]int{"server_leaf": planner.LinkServerLeaf, "leaf_spine": planner.LinkLeafSpine, "spine_core": planner.LinkSpineCore}
 	sum := func(v []int) int { return cumulate(v)[k] }
 	out := make(map[bomKey]lineQty, len(final.BOM))
 	parent := map[string]int{}
@@ -152,19 +154,19 @@ func finalQty(final *Plan, t *finalTally, servers []int, k int, sp resilience.Sp
 		}
 		var q int
 		switch l.Category {
-		case CatNIC:
+		case planner.CatNIC:
 			q = servers[k] * (final.NICs / final.Servers)
-		case CatSwitch:
-			q = sum(map[string][]int{TierLeaf: t.leaves, TierSpine: t.spines, TierCore: t.cores}[l.tier])
-		case CatTransceiver:
+		case planner.CatSwitch:
+			q = sum(map[string][]int{planner.TierLeaf: t.leaves, planner.TierSpine: t.spines, planner.TierCore: t.cores}[l.LineTier()])
+		case planner.CatTransceiver:
 			if strings.HasPrefix(l.Where, "server side") {
 				q = servers[k] * (final.ServerTransceivers / final.Servers)
 			} else {
-				ti := tierIndex[l.tier]
+				ti := tierIndex[l.LineTier()]
 				q = sum(t.mods[ti][0]) + sum(t.mods[ti][1])
 			}
-		case CatCable:
-			q = sum(t.links[tierIndex[l.tier]])
+		case planner.CatCable:
+			q = sum(t.links[tierIndex[l.LineTier()]])
 		}
 		parent[l.Category+"|"+l.Key+"|"+l.Where] = q
 		out[bomKey{l.Category, l.Key, l.Where}] = lineQty{qty: q, usd: l.UnitUSD, watts: l.UnitWatts, category: l.Category}
@@ -174,7 +176,7 @@ func finalQty(final *Plan, t *finalTally, servers []int, k int, sp resilience.Sp
 			continue
 		}
 		pct := sp.OpticsPct
-		if l.Category == CatSwitch {
+		if l.Category == planner.CatSwitch {
 			pct = sp.SwitchesPct
 		}
 		base := parent[l.Category+"|"+l.Key+"|"+strings.TrimPrefix(l.Where, "spares, ")]
@@ -186,22 +188,20 @@ func finalQty(final *Plan, t *finalTally, servers []int, k int, sp resilience.Sp
 
 // planFinalSize plans building for the final size: the final plan's
 // fabric, each phase cabling the part its GPUs need; nothing moves.
-func planFinalSize(pp *PhasedPlan, phases []Phase, pinned Scenario, cat *Catalog, g Growth) (StrategyPlan, error) {
+func planFinalSize(pp *PhasedPlan, phases []planner.Phase, pinned planner.Scenario, cat *planner.Catalog, g planner.Growth) (StrategyPlan, error) {
 	final := pp.Final
 	sp := StrategyPlan{Key: StrategyFinal, Name: "Build for the final size"}
 	servers := make([]int, len(phases))
-	ws := pinned.WithSystem(cat)
-	for i, ph := range phases {
-		ws.Cluster.GPUs = ph.GPUs
-		_, servers[i] = ws.nodes(cat)
+	for i, p := range pp.plans {
+		servers[i] = p.Servers // each phase's servers: its grow plan's, of the same size
 	}
 	t := tallyFinal(final, servers)
 	if g.PrebuyPorts {
 		t.prebuy()
 	}
 	var spares resilience.Spares
-	if rel := cat.Reliability; rel != nil {
-		spares = final.Scenario.Reliability.apply(*rel).Spares
+	if rel, ok := final.Scenario.ReliabilityWith(cat); ok {
+		spares = rel.Spares
 	}
 	asked := askedRatio(final)
 	var prevQty map[bomKey]lineQty
@@ -218,9 +218,9 @@ func planFinalSize(pp *PhasedPlan, phases []Phase, pinned Scenario, cat *Catalog
 			Oversub: t.worst[k]}
 		st.Switches.Total = st.Switches.Leaf + st.Switches.Spine + st.Switches.Core
 		st.SwitchesAdded = st.Switches.added(prevSw)
-		st.Links = Links{ServerLeaf: cumulate(t.links[0])[k], LeafSpine: cumulate(t.links[1])[k], SpineCore: cumulate(t.links[2])[k]}
+		st.Links = planner.Links{ServerLeaf: cumulate(t.links[0])[k], LeafSpine: cumulate(t.links[1])[k], SpineCore: cumulate(t.links[2])[k]}
 		st.Links.Total = st.Links.ServerLeaf + st.Links.LeafSpine + st.Links.SpineCore
-		st.LinksAdded = Links{ServerLeaf: t.links[0][k], LeafSpine: t.links[1][k], SpineCore: t.links[2][k]}
+		st.LinksAdded = planner.Links{ServerLeaf: t.links[0][k], LeafSpine: t.links[1][k], SpineCore: t.links[2][k]}
 		st.LinksAdded.Total = st.LinksAdded.ServerLeaf + st.LinksAdded.LeafSpine + st.LinksAdded.SpineCore
 		st.RatioHolds = ratioHolds(st.Oversub, asked)
 		st.JCT = finalPhaseJCT(pp, pinned, cat, k, ph.GPUs)
@@ -233,7 +233,7 @@ func planFinalSize(pp *PhasedPlan, phases []Phase, pinned Scenario, cat *Catalog
 }
 
 // finalFindings says what building for the final size commits to first.
-func finalFindings(final *Plan, sp StrategyPlan, g Growth) []string {
+func finalFindings(final *planner.Plan, sp StrategyPlan, g planner.Growth) []string {
 	first := sp.Steps[0]
 	var out []string
 	if final.Tiers > 1 {
@@ -241,8 +241,8 @@ func finalFindings(final *Plan, sp StrategyPlan, g Growth) []string {
 		if g.PrebuyPorts {
 			how = "all in phase 1 with the optics of every port the final size uses (ports pre-bought)"
 		}
-		upper := textfmt.Plural(final.Switches(TierSpine), "spine")
-		if c := final.Switches(TierCore); c > 0 {
+		upper := textfmt.Plural(final.Switches(planner.TierSpine), "spine")
+		if c := final.Switches(planner.TierCore); c > 0 {
 			upper += " and " + textfmt.Plural(c, "core")
 		}
 		out = append(out, fmt.Sprintf("the upper tiers are the final size's (%s), bought %s; phase 1 has %s for %s GPUs",
@@ -257,13 +257,13 @@ func finalFindings(final *Plan, sp StrategyPlan, g Growth) []string {
 
 // finalPhaseJCT is the job time on phase k's GPUs over a fabric of the
 // final plan's tiers; the grow plan's when that does not build.
-func finalPhaseJCT(pp *PhasedPlan, pinned Scenario, cat *Catalog, k, gpus int) *PhaseJCT {
+func finalPhaseJCT(pp *PhasedPlan, pinned planner.Scenario, cat *planner.Catalog, k, gpus int) *PhaseJCT {
 	if k == len(pp.plans)-1 {
 		return phaseJCT(pp.Final)
 	}
 	sc := pinned.Clone()
 	sc.Cluster.GPUs, sc.Network.Tiers = gpus, pp.Final.Tiers
-	if p, err := build(sc, cat, needLean); err == nil {
+	if p, err := planner.BuildLean(sc, cat); err == nil {
 		return phaseJCT(p)
 	}
 	return phaseJCT(pp.plans[k])

@@ -1,6 +1,7 @@
-package planner
+package phases
 
 import (
+	"fabricplan/planner"
 	"testing"
 
 	"fabricplan/planner/hall"
@@ -17,25 +18,25 @@ func BenchmarkPlanPhases(b *testing.B) {
 	cat := testCatalog(b)
 	for _, tc := range []struct {
 		name string
-		edit func(s *Scenario)
+		edit func(s *planner.Scenario)
 	}{
-		{"ib-xdr-q3400", func(s *Scenario) {
+		{"ib-xdr-q3400", func(s *planner.Scenario) {
 			s.Network.NICGbps, s.Network.Switch = 800, "q3400"
 		}},
-		{"ib-xdr-q3400-hall", func(s *Scenario) { // a [facility] table: the data hall laid out
+		{"ib-xdr-q3400-hall", func(s *planner.Scenario) { // a [facility] table: the data hall laid out
 			s.Network.NICGbps, s.Network.Switch = 800, "q3400"
 			s.Facility = &hall.Facility{}
 		}},
-		{"ethernet-tomahawk6-100g", func(s *Scenario) {
-			s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g" // the 100G-SerDes part joins a 400G ConnectX-7
+		{"ethernet-tomahawk6-100g", func(s *planner.Scenario) {
+			s.Network.Fabric, s.Network.Switch = planner.Ethernet, "tomahawk6-100g" // the 100G-SerDes part joins a 400G ConnectX-7
 		}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			s := NewScenario()
+			s := planner.NewScenario()
 			s.Cluster.GPUs = 100_000
 			tc.edit(&s)
 			for i := range 10 {
-				s.Phases = append(s.Phases, Phase{GPUs: (i + 1) * 10_000})
+				s.Phases = append(s.Phases, planner.Phase{GPUs: (i + 1) * 10_000})
 			}
 			b.ReportAllocs()
 			cpu := cpuTime()

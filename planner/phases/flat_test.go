@@ -1,6 +1,7 @@
-package planner
+package phases
 
 import (
+	"fabricplan/planner"
 	"reflect"
 	"strings"
 	"testing"
@@ -22,17 +23,17 @@ func TestPhasesFlatInHall(t *testing.T) {
 		name   string
 		gpus   int
 		phases []int
-		edit   func(s *Scenario)
+		edit   func(s *planner.Scenario)
 	}{
-		{"ib 3 phases", 1000, []int{256, 520}, func(s *Scenario) { s.Cluster.System = "dgx-h100" }},
-		{"ethernet", 3000, []int{1000, 2000}, func(s *Scenario) { s.Network.Fabric = Ethernet }},
-		{"three tiers", 9216, []int{2048, 6000}, func(s *Scenario) { s.Cluster.System, s.Network.Switch = "dgx-h100", "qm9700" }},
+		{"ib 3 phases", 1000, []int{256, 520}, func(s *planner.Scenario) { s.Cluster.System = "dgx-h100" }},
+		{"ethernet", 3000, []int{1000, 2000}, func(s *planner.Scenario) { s.Network.Fabric = planner.Ethernet }},
+		{"three tiers", 9216, []int{2048, 6000}, func(s *planner.Scenario) { s.Cluster.System, s.Network.Switch = "dgx-h100", "qm9700" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			flat := NewScenario()
+			flat := planner.NewScenario()
 			flat.Cluster.GPUs = tc.gpus
 			for _, g := range tc.phases {
-				flat.Phases = append(flat.Phases, Phase{GPUs: g})
+				flat.Phases = append(flat.Phases, planner.Phase{GPUs: g})
 			}
 			tc.edit(&flat)
 			laid := flat.Clone()

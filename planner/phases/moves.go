@@ -1,8 +1,10 @@
-package planner
+package phases
 
 import (
 	"bufio"
+	"encoding/csv"
 	"encoding/json"
+	"fabricplan/planner"
 	"io"
 	"strconv"
 )
@@ -19,7 +21,7 @@ type LinkMove struct {
 	From   [4]string // a_device, a_port, b_device, b_port
 	To     [4]string
 	Gbps   int
-	Medium Medium
+	Medium planner.Medium
 	Part   string
 	Metres float64
 }
@@ -33,13 +35,14 @@ const (
 // keptFlags marks, in walk order, the links of from that to keeps: for
 // each lower device, as many links to each upper device as both have,
 // the first ones in walk order.
-func keptFlags(from, to *Plan) []bool {
+func keptFlags(from, to *planner.Plan) []bool {
 	want := map[[3]uint64]int{}
-	mark := func(p *Plan, fn func(key [3]uint64)) {
-		rails, tri := p.layout.LeavesPerUnit > 1, p.Tiers == 3
-		p.walkLinkIDs(func(l *linkID) {
+	mark := func(p *planner.Plan, fn func(key [3]uint64)) {
+		rails, tri := railLeaves(p), p.Tiers == 3
+		_ = p.WalkLinks(func(l *planner.Link) error {
 			lo, up := lowerUpper(l, p.ServerPorts, rails, tri)
-			fn([3]uint64{uint64(l.tier), lo, up})
+			fn([3]uint64{uint64(l.Tier), lo, up})
+			return nil
 		})
 	}
 	mark(to, func(k [3]uint64) { want[k]++ })
@@ -69,18 +72,19 @@ func (pp *PhasedPlan) Moves(fn func(m *LinkMove) error) error {
 }
 
 // movesBetween streams the moves from plan from to plan to.
-func movesBetween(from, to *Plan, phase int, fn func(m *LinkMove) error) error {
+func movesBetween(from, to *planner.Plan, phase int, fn func(m *LinkMove) error) error {
 	// The new links not kept, by lower device key, as their names.
 	added := map[[2]uint64][][4]string{}
 	keptTo := keptFlags(to, from)
 	var keys [][2]uint64
-	rails, tri := to.layout.LeavesPerUnit > 1, to.Tiers == 3
-	to.walkLinkIDs(func(l *linkID) {
+	rails, tri := railLeaves(to), to.Tiers == 3
+	_ = to.WalkLinks(func(l *planner.Link) error {
 		lo, _ := lowerUpper(l, to.ServerPorts, rails, tri)
-		keys = append(keys, [2]uint64{uint64(l.tier), lo})
+		keys = append(keys, [2]uint64{uint64(l.Tier), lo})
+		return nil
 	})
 	i := 0
-	if err := to.WalkCables(func(c *CableRun) error {
+	if err := to.WalkCables(func(c *planner.CableRun) error {
 		if !keptTo[i] {
 			added[keys[i]] = append(added[keys[i]], [4]string{c.ADevice, c.APort, c.BDevice, c.BPort})
 		}
@@ -91,14 +95,15 @@ func movesBetween(from, to *Plan, phase int, fn func(m *LinkMove) error) error {
 	}
 	kept := keptFlags(from, to)
 	keys = keys[:0]
-	rails, tri = from.layout.LeavesPerUnit > 1, from.Tiers == 3
-	from.walkLinkIDs(func(l *linkID) {
+	rails, tri = railLeaves(from), from.Tiers == 3
+	_ = from.WalkLinks(func(l *planner.Link) error {
 		lo, _ := lowerUpper(l, from.ServerPorts, rails, tri)
-		keys = append(keys, [2]uint64{uint64(l.tier), lo})
+		keys = append(keys, [2]uint64{uint64(l.Tier), lo})
+		return nil
 	})
 	i = 0
 	m := &LinkMove{Phase: phase}
-	return from.WalkCables(func(c *CableRun) error {
+	return from.WalkCables(func(c *planner.CableRun) error {
 		j := i
 		i++
 		if kept[j] {
@@ -136,22 +141,28 @@ func WriteMovesCSV(w io.Writer, pp *PhasedPlan) error {
 
 // moveJSON is one move as the JSON list writes it.
 type moveJSON struct {
-	Phase  int       `json:"phase"`
-	Action string    `json:"action"`
-	Tier   string    `json:"tier"`
-	From   linkEnds  `json:"from"`
-	To     *linkEnds `json:"to,omitempty"`
-	Gbps   int       `json:"gbps"`
-	Medium Medium    `json:"medium"`
-	Part   string    `json:"part"`
-	Metres float64   `json:"length_m"`
-	Plane  int       `json:"plane"`
-	Rail   int       `json:"rail,omitempty"`
+	Phase  int            `json:"phase"`
+	Action string         `json:"action"`
+	Tier   string         `json:"tier"`
+	From   linkEnds       `json:"from"`
+	To     *linkEnds      `json:"to,omitempty"`
+	Gbps   int            `json:"gbps"`
+	Medium planner.Medium `json:"medium"`
+	Part   string         `json:"part"`
+	Metres float64        `json:"length_m"`
+	Plane  int            `json:"plane"`
+	Rail   int            `json:"rail,omitempty"`
 }
 
 type linkEnds struct {
 	A endJSON `json:"a"`
 	B endJSON `json:"b"`
+}
+
+// endJSON is one end of a link as the cable map's JSON names it.
+type endJSON struct {
+	Device string `json:"device"`
+	Port   string `json:"port"`
 }
 
 // WriteMovesJSON writes the grow strategy's moves as a JSON array, one
@@ -179,5 +190,24 @@ func WriteMovesJSON(w io.Writer, pp *PhasedPlan) error {
 		return err
 	}
 	bw.WriteString("\n]\n")
+	return bw.Flush()
+}
+
+// streamCSV writes header, then every record each hands to write,
+// through one buffer: rows stream out as they are made, whatever their
+// count.
+func streamCSV(w io.Writer, header []string, each func(write func([]string) error) error) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	cw := csv.NewWriter(bw)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	if err := each(cw.Write); err != nil {
+		return err
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
 	return bw.Flush()
 }

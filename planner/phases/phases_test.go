@@ -1,8 +1,9 @@
-package planner
+package phases
 
 import (
 	"encoding/json"
 	"errors"
+	"fabricplan/planner"
 	"fmt"
 	"math"
 	"strings"
@@ -16,18 +17,18 @@ import (
 // dgxH100 is a DGX H100 SuperPOD scenario (QM9700, 1:1): one scalable
 // unit is 32 DGX = 256 GPUs on 8 rail leaves of 32 down and 32 up ports
 // (NVIDIA DGX SuperPOD H100 reference architecture, compute fabric).
-func dgxH100(units ...int) Scenario {
-	s := NewScenario()
+func dgxH100(units ...int) planner.Scenario {
+	s := planner.NewScenario()
 	s.Cluster.System = "dgx-h100"
 	s.Network.Switch = "qm9700"
 	for _, u := range units {
-		s.Phases = append(s.Phases, Phase{Units: u})
+		s.Phases = append(s.Phases, planner.Phase{Units: u})
 	}
 	s.Cluster.GPUs = 256 * units[len(units)-1]
 	return s
 }
 
-func mustPhases(t *testing.T, s Scenario) *PhasedPlan {
+func mustPhases(t *testing.T, s planner.Scenario) *PhasedPlan {
 	t.Helper()
 	pp, err := PlanPhases(s, testCatalog(t))
 	if err != nil {
@@ -98,7 +99,7 @@ func TestPhasesDGXH100ByHand(t *testing.T) {
 // Catches crews ignored, or minutes per link taken per crew twice.
 func TestPhasesRecablingCrews(t *testing.T) {
 	s := dgxH100(1, 4)
-	s.Growth = &Growth{RecableMin: 15, RecableCrews: 5}
+	s.Growth = &planner.Growth{RecableMin: 15, RecableCrews: 5}
 	rc := mustPhases(t, s).Strategy(StrategyGrow).Steps[1].Recabling
 	// 192 links over 5 crews: 39 rounds of 15 min = 9.75 h.
 	if rc == nil || rc.Hours != 9.75 || rc.Crews != 5 || rc.MinPerLink != 15 {
@@ -115,7 +116,7 @@ func TestPhasesRecablingCrews(t *testing.T) {
 func TestPhasesPrebuy(t *testing.T) {
 	base := mustPhases(t, dgxH100(1, 4)).Strategy(StrategyFinal)
 	s := dgxH100(1, 4)
-	s.Growth = &Growth{PrebuyPorts: true}
+	s.Growth = &planner.Growth{PrebuyPorts: true}
 	pre := mustPhases(t, s).Strategy(StrategyFinal)
 	if math.Abs(pre.Last().CostUSD-base.Last().CostUSD) > 1e-6 {
 		t.Errorf("total %v with pre-buy, %v without: want equal", pre.Last().CostUSD, base.Last().CostUSD)
@@ -133,36 +134,36 @@ func TestPhasesPrebuy(t *testing.T) {
 }
 
 // phaseScenarios spans systems, styles, fabrics, ratios, planes and off-grid sizes.
-func phaseScenarios() []Scenario {
-	var out []Scenario
-	add := func(gpus int, phases []int, edit func(s *Scenario)) {
-		s := NewScenario()
+func phaseScenarios() []planner.Scenario {
+	var out []planner.Scenario
+	add := func(gpus int, phases []int, edit func(s *planner.Scenario)) {
+		s := planner.NewScenario()
 		s.Cluster.GPUs = gpus
 		for _, g := range phases {
-			s.Phases = append(s.Phases, Phase{GPUs: g})
+			s.Phases = append(s.Phases, planner.Phase{GPUs: g})
 		}
 		edit(&s)
 		out = append(out, s)
 	}
 	for _, ratio := range []string{"1:1", "2:1", "3:1", "5:3"} {
-		add(3000, []int{300, 1000, 2100}, func(s *Scenario) { s.Network.Oversubscription = ratio; s.Network.Switch = "qm9700" })
-		add(7777, []int{999, 4097}, func(s *Scenario) {
-			s.Network.Oversubscription, s.Network.Fabric, s.Network.Switch = ratio, Ethernet, "tomahawk5"
+		add(3000, []int{300, 1000, 2100}, func(s *planner.Scenario) { s.Network.Oversubscription = ratio; s.Network.Switch = "qm9700" })
+		add(7777, []int{999, 4097}, func(s *planner.Scenario) {
+			s.Network.Oversubscription, s.Network.Fabric, s.Network.Switch = ratio, planner.Ethernet, "tomahawk5"
 		})
 	}
-	add(5000, []int{8, 100, 1000, 4999}, func(s *Scenario) { s.Network.RailOptimized = false; s.Network.Switch = "qm9700" })
-	add(2500, []int{1000}, func(s *Scenario) { s.Network.RailOptimized = false; s.Network.Oversubscription = "2:1" })
-	add(20000, []int{700, 5000, 9000}, func(s *Scenario) {
-		s.Network.Fabric, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Planes = Ethernet, 800, 2, 2
+	add(5000, []int{8, 100, 1000, 4999}, func(s *planner.Scenario) { s.Network.RailOptimized = false; s.Network.Switch = "qm9700" })
+	add(2500, []int{1000}, func(s *planner.Scenario) { s.Network.RailOptimized = false; s.Network.Oversubscription = "2:1" })
+	add(20000, []int{700, 5000, 9000}, func(s *planner.Scenario) {
+		s.Network.Fabric, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Planes = planner.Ethernet, 800, 2, 2
 	})
 	for _, sys := range []string{"dgx-h100", "dgx-b200", "dgx-b300", "hgx-h100", "gb200-nvl72", "gb300-nvl72"} {
-		add(4100, []int{72, 1000, 2300}, func(s *Scenario) { s.Cluster.System = sys })
-		add(4100, []int{72, 1000, 2300}, func(s *Scenario) {
-			s.Cluster.System, s.Network.Fabric, s.Network.Oversubscription = sys, Ethernet, "2:1"
+		add(4100, []int{72, 1000, 2300}, func(s *planner.Scenario) { s.Cluster.System = sys })
+		add(4100, []int{72, 1000, 2300}, func(s *planner.Scenario) {
+			s.Cluster.System, s.Network.Fabric, s.Network.Oversubscription = sys, planner.Ethernet, "2:1"
 		})
 	}
-	add(40000, nil, func(s *Scenario) { s.Network.Tiers = 3; s.Network.Switch = "qm9700" })
-	add(1500, []int{200, 900}, func(s *Scenario) { s.Network.Tiers = 3; s.Network.Switch = "qm9700" })
+	add(40000, nil, func(s *planner.Scenario) { s.Network.Tiers = 3; s.Network.Switch = "qm9700" })
+	add(1500, []int{200, 900}, func(s *planner.Scenario) { s.Network.Tiers = 3; s.Network.Switch = "qm9700" })
 	return out
 }
 
@@ -208,7 +209,7 @@ func TestPhasesProperties(t *testing.T) {
 	}
 }
 
-func checkStrategy(t *testing.T, sp StrategyPlan, final *Plan) {
+func checkStrategy(t *testing.T, sp StrategyPlan, final *planner.Plan) {
 	t.Helper()
 	asked := askedRatio(final)
 	findings := strings.Join(sp.Findings, "\n")
@@ -248,7 +249,7 @@ func checkStrategy(t *testing.T, sp StrategyPlan, final *Plan) {
 func TestPhasesSpares(t *testing.T) {
 	s := dgxH100(1, 3)
 	pct := 10.0
-	s.Reliability = &ReliabilityInputs{SpareSwitchesPct: &pct}
+	s.Reliability = &planner.ReliabilityInputs{SpareSwitchesPct: &pct}
 	pp := mustPhases(t, s)
 	without := mustPhases(t, dgxH100(1, 3))
 	// 3 SU: 24 leaves and 16 spines -> ceil(2.4) + ceil(1.6) = 5 spare
@@ -256,7 +257,12 @@ func TestPhasesSpares(t *testing.T) {
 	if pp.Final.Spares.Switches != 5 {
 		t.Fatalf("final spares %d, want 5", pp.Final.Spares.Switches)
 	}
-	unit := pp.Final.Scenario.pointPrice("qm9700", pp.Final.Switch.PriceUSD, pp.Final.Switch.PriceRangeUSD).USD
+	unit := 0.0 // the switch's unit price, as the bill has it
+	for _, l := range pp.Final.BOM {
+		if l.Category == planner.CatSwitch && l.Key == "qm9700" && !l.Spare {
+			unit = l.UnitUSD
+		}
+	}
 	for i, want := range []float64{3 * unit, 2 * unit} {
 		got := pp.Strategy(StrategyFinal).Steps[i].CostAddedUSD - without.Strategy(StrategyFinal).Steps[i].CostAddedUSD
 		if math.Abs(got-want) > 1e-6 {
@@ -274,22 +280,22 @@ func TestPhaseValidation(t *testing.T) {
 	cat := testCatalog(t)
 	cases := []struct {
 		name   string
-		phases []Phase
-		growth *Growth
+		phases []planner.Phase
+		growth *planner.Growth
 		field  string
 		fix    string
 	}{
-		{"no size", []Phase{{GPUs: 256}, {Date: "2026"}}, nil, "phase[2].gpus", "give gpus"},
-		{"both", []Phase{{GPUs: 256, Units: 1}}, nil, "phase[1].units", "not both"},
-		{"past the cluster", []Phase{{GPUs: 5000}}, nil, "phase[1].gpus", "raise cluster.gpus"},
-		{"shrinks", []Phase{{GPUs: 512}, {GPUs: 512}}, nil, "phase[2].gpus", "more than the phase before"},
-		{"negative", []Phase{{GPUs: -3}}, nil, "phase[1].gpus", "give 1 to"},
-		{"bad date", []Phase{{GPUs: 256, Date: "next spring"}}, nil, "phase[1].date", "2026-Q3"},
-		{"bad month", []Phase{{GPUs: 256, Date: "2026-13"}}, nil, "phase[1].date", "2026-03"},
-		{"crews", []Phase{{GPUs: 256}}, &Growth{RecableCrews: -1}, "growth.recable_crews", "crews"},
-		{"minutes", []Phase{{GPUs: 256}}, &Growth{RecableMin: math.NaN()}, "growth.recable_min", "minutes"},
-		{"units past the cluster", []Phase{{Units: 5}}, nil, "phase[1].units", "raise cluster.gpus"},
-		{"units shrink", []Phase{{GPUs: 600}, {Units: 2}}, nil, "phase[2].units", "more than the phase before"},
+		{"no size", []planner.Phase{{GPUs: 256}, {Date: "2026"}}, nil, "phase[2].gpus", "give gpus"},
+		{"both", []planner.Phase{{GPUs: 256, Units: 1}}, nil, "phase[1].units", "not both"},
+		{"past the cluster", []planner.Phase{{GPUs: 5000}}, nil, "phase[1].gpus", "raise cluster.gpus"},
+		{"shrinks", []planner.Phase{{GPUs: 512}, {GPUs: 512}}, nil, "phase[2].gpus", "more than the phase before"},
+		{"negative", []planner.Phase{{GPUs: -3}}, nil, "phase[1].gpus", "give 1 to"},
+		{"bad date", []planner.Phase{{GPUs: 256, Date: "next spring"}}, nil, "phase[1].date", "2026-Q3"},
+		{"bad month", []planner.Phase{{GPUs: 256, Date: "2026-13"}}, nil, "phase[1].date", "2026-03"},
+		{"crews", []planner.Phase{{GPUs: 256}}, &planner.Growth{RecableCrews: -1}, "growth.recable_crews", "crews"},
+		{"minutes", []planner.Phase{{GPUs: 256}}, &planner.Growth{RecableMin: math.NaN()}, "growth.recable_min", "minutes"},
+		{"units past the cluster", []planner.Phase{{Units: 5}}, nil, "phase[1].units", "raise cluster.gpus"},
+		{"units shrink", []planner.Phase{{GPUs: 600}, {Units: 2}}, nil, "phase[2].units", "more than the phase before"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -306,7 +312,7 @@ func TestPhaseValidation(t *testing.T) {
 		})
 	}
 	s := ibScenario(1024)
-	s.Phases = []Phase{{GPUs: 100, Date: "2026-03-31"}, {Units: 2, Date: "2026-Q3"}, {GPUs: 700, Date: "2027"}}
+	s.Phases = []planner.Phase{{GPUs: 100, Date: "2026-03-31"}, {Units: 2, Date: "2026-Q3"}, {GPUs: 700, Date: "2027"}}
 	pp, err := PlanPhases(s, cat)
 	if err != nil {
 		t.Fatal(err)
@@ -321,67 +327,25 @@ func TestPhaseValidation(t *testing.T) {
 	}
 }
 
-// TestLinkIDsMatchCableMap holds the numeric walk to the cable map: link
-// by link the same devices and ports, so comparing phases by numbers is
-// comparing the cable maps; lower devices come sorted, as the merge in
-// diffLinks needs. Catches the two walks drifting apart (a changed wiring
-// rule in one only) and a key order the merge cannot use.
-func TestLinkIDsMatchCableMap(t *testing.T) {
+// TestLinkSetOrder: a phase's link set lists each tier's lower devices
+// in ascending key order, as the merge in diffLinks needs. Catches a
+// device key whose order the merge cannot use (a leaf keyed pod first
+// where pods by rail walk leaves out of index order) and sortLower
+// skipped.
+func TestLinkSetOrder(t *testing.T) {
 	cat := testCatalog(t)
 	for _, s := range phaseScenarios() {
-		// Every style, plane count and tier count at a size whose names
-		// bind quickly: the larger ones again at 3,000 GPUs.
 		s.Cluster.GPUs = min(s.Cluster.GPUs, 3000)
 		s.Phases = nil
-		p, err := Build(s, cat)
+		p, err := planner.Build(s, cat)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ids []linkID
-		p.walkLinkIDs(func(l *linkID) { ids = append(ids, *l) })
-		names := map[string]string{}
-		bind := func(a, b string) {
-			if prev, ok := names[a]; ok && prev != b {
-				t.Fatalf("%d GPUs: %s is both %s and %s", s.Cluster.GPUs, a, prev, b)
-			}
-			names[a] = b
-		}
-		i := 0
-		_ = p.WalkCables(func(c *CableRun) error {
-			if i >= len(ids) {
-				t.Fatalf("cable map has more links than the numeric walk")
-			}
-			l := ids[i]
-			i++
-			if linkTierNames[l.tier] != c.Tier || l.plane != c.Plane {
-				t.Fatalf("link %d: tier %s plane %d, cable map %s plane %d", i, linkTierNames[l.tier], l.plane, c.Tier, c.Plane)
-			}
-			var lower, upper string
-			switch l.tier {
-			case tierServerLeaf:
-				lower = fmt.Sprintf("server %d port %d", l.server, l.serverPort)
-				upper = fmt.Sprintf("leaf %d/%d port %d", l.plane, l.leaf, l.leafPort)
-			case tierLeafSpine:
-				lower = fmt.Sprintf("leaf %d/%d port %d", l.plane, l.leaf, l.leafPort)
-				upper = fmt.Sprintf("spine %d/%d/%d port %d", l.plane, l.pod, l.spine, l.spinePort)
-			default:
-				lower = fmt.Sprintf("spine %d/%d/%d port %d", l.plane, l.pod, l.spine, l.spinePort)
-				upper = fmt.Sprintf("core %d/%d port %d", l.plane, l.core, l.corePort)
-			}
-			bind(lower, c.ADevice+" "+c.APort)
-			bind(upper, c.BDevice+" "+c.BPort)
-			bind("name "+c.ADevice+" "+c.APort, lower)
-			bind("name "+c.BDevice+" "+c.BPort, upper)
-			return nil
-		})
-		if i != len(ids) || i != p.Links.Total {
-			t.Fatalf("%d GPUs: numeric walk %d links, cable map %d, plan %d", s.Cluster.GPUs, len(ids), i, p.Links.Total)
-		}
 		ls := newLinkSet(p)
-		for tier := tierLeafSpine; tier < linkTierCount; tier++ {
+		for tier := planner.LinkLeafSpine; tier < planner.LinkTierCount; tier++ {
 			for k := 1; k < len(ls.lower[tier]); k++ {
 				if ls.lower[tier][k] <= ls.lower[tier][k-1] {
-					t.Fatalf("%d GPUs: %s lower devices out of order at %d", s.Cluster.GPUs, linkTierNames[tier], k)
+					t.Fatalf("%d GPUs: tier %d lower devices out of order at %d", s.Cluster.GPUs, tier, k)
 				}
 			}
 		}
@@ -407,7 +371,7 @@ func TestDriftFinding(t *testing.T) {
 func TestPhasesCoreWithSecondPod(t *testing.T) {
 	s := ibScenario(4096)
 	s.Network.Tiers = 3
-	s.Phases = []Phase{{GPUs: 1000}, {GPUs: 1100}}
+	s.Phases = []planner.Phase{{GPUs: 1000}, {GPUs: 1100}}
 	fs := mustPhases(t, s).Strategy(StrategyFinal)
 	if st := fs.Steps[0]; st.Switches.Core != 0 || st.Links.SpineCore != 0 {
 		t.Errorf("phase 1 (one pod): %d cores, %d spine-core links, want none", st.Switches.Core, st.Links.SpineCore)
@@ -471,11 +435,11 @@ func TestPhaseMoves(t *testing.T) {
 // for 18 SU, phase 1 already has the 72 spines. Catches units resolved
 // with the wrong scalable unit, or a phase sized on another switch.
 func TestPhasesGrowFollowsB300Table(t *testing.T) {
-	s := NewScenario()
+	s := planner.NewScenario()
 	s.Cluster.System, s.Network.Switch = "dgx-b300", "q3400"
 	s.Cluster.GPUs = 18 * 72 * 8
 	for _, u := range []int{1, 2, 4, 8, 18} {
-		s.Phases = append(s.Phases, Phase{Units: u})
+		s.Phases = append(s.Phases, planner.Phase{Units: u})
 	}
 	pp := mustPhases(t, s)
 	leaves, spines := []int{8, 16, 32, 64, 144}, []int{4, 8, 18, 36, 72}
@@ -498,13 +462,13 @@ func TestPhasesGrowFollowsB300Table(t *testing.T) {
 // plan's), or a shrinking line counted as bought.
 func TestCompareRetires(t *testing.T) {
 	prev := map[bomKey]lineQty{
-		{CatTransceiver, "osfp", "x"}: {qty: 10, usd: 5, category: CatTransceiver},
-		{CatCable, "fiber", "y"}:      {qty: 4, usd: 2, category: CatCable},
+		{planner.CatTransceiver, "osfp", "x"}: {qty: 10, usd: 5, category: planner.CatTransceiver},
+		{planner.CatCable, "fiber", "y"}:      {qty: 4, usd: 2, category: planner.CatCable},
 	}
 	cur := map[bomKey]lineQty{
-		{CatTransceiver, "osfp", "x"}: {qty: 6, usd: 5, category: CatTransceiver},
-		{CatCable, "fiber", "y"}:      {qty: 9, usd: 2, category: CatCable},
-		{CatSwitch, "qm9700", "z"}:    {qty: 1, usd: 100, category: CatSwitch},
+		{planner.CatTransceiver, "osfp", "x"}: {qty: 6, usd: 5, category: planner.CatTransceiver},
+		{planner.CatCable, "fiber", "y"}:      {qty: 9, usd: 2, category: planner.CatCable},
+		{planner.CatSwitch, "qm9700", "z"}:    {qty: 1, usd: 100, category: planner.CatSwitch},
 	}
 	got := compare(prev, cur)
 	if got != (spend{added: 110, retired: 20, transceivers: 0, cables: 5}) {
@@ -520,7 +484,7 @@ func FuzzPhases(f *testing.F) {
 	f.Add("schema = 1\n[[phase]]\ngpus = 0\n[[phase]]\nunits = -1\n")
 	cat := testCatalog(f)
 	f.Fuzz(func(t *testing.T, doc string) {
-		s, err := ScenarioFromData([]byte(doc))
+		s, err := planner.ScenarioFromData([]byte(doc))
 		if err == nil {
 			err = s.Validate(cat)
 		}

@@ -1,7 +1,8 @@
-package planner
+package phases
 
 import (
 	"cmp"
+	"fabricplan/planner"
 	"fmt"
 	"math"
 	"runtime"
@@ -54,14 +55,14 @@ type PhaseStep struct {
 	Servers int    `json:"servers"`
 	Tiers   int    `json:"tiers"`
 
-	Switches      SwitchCount `json:"switches"`
-	SwitchesAdded SwitchCount `json:"switches_added"`
-	Links         Links       `json:"links"`
+	Switches      SwitchCount   `json:"switches"`
+	SwitchesAdded SwitchCount   `json:"switches_added"`
+	Links         planner.Links `json:"links"`
 	// LinksAdded are the links this phase cables that the one before did
 	// not have (the new ends of moved cables included); LinksMoved the
 	// links of the phase before that this phase re-cables or takes out.
-	LinksAdded Links `json:"links_added"`
-	LinksMoved Links `json:"links_moved"`
+	LinksAdded planner.Links `json:"links_added"`
+	LinksMoved planner.Links `json:"links_moved"`
 	// TransceiversBought and CablesBought are the parts this phase buys
 	// (spares included).
 	TransceiversBought int `json:"transceivers_bought"`
@@ -87,10 +88,10 @@ type PhaseStep struct {
 // the resilience model's rule for the lost link (one link per crew down
 // at a time).
 type Recabling struct {
-	Moved      Links   `json:"moved"`
-	MinPerLink float64 `json:"min_per_link"`
-	Crews      int     `json:"crews"`
-	Hours      float64 `json:"hours"`
+	Moved      planner.Links `json:"moved"`
+	MinPerLink float64       `json:"min_per_link"`
+	Crews      int           `json:"crews"`
+	Hours      float64       `json:"hours"`
 	// Behaviour is what the job does while a moved link is down (the
 	// worst over the tiers moved); Slowdown its step-time factor when it
 	// continues; UplinkLeft the capacity left above the worst-hit switch.
@@ -113,13 +114,13 @@ func (sp *StrategyPlan) Last() *PhaseStep { return &sp.Steps[len(sp.Steps)-1] }
 
 // PhasedPlan is a phased build-out planned two ways.
 type PhasedPlan struct {
-	Final *Plan `json:"-"` // the plan of the final size
+	Final *planner.Plan `json:"-"` // the plan of the final size
 	// Asked is the scenario's oversubscription (down:up at the leaf).
 	Asked      string         `json:"oversubscription"`
 	Strategies []StrategyPlan `json:"strategies"` // final size, then grow
 	Notes      []string       `json:"notes"`
 	// plans are the grow strategy's fabrics, one a phase.
-	plans []*Plan
+	plans []*planner.Plan
 }
 
 // Strategy returns the strategy of key (nil when absent).
@@ -142,12 +143,12 @@ func (pp *PhasedPlan) Strategy(key string) *StrategyPlan {
 // walk would cost seconds at 100,000 GPUs, and a strategy compares
 // phases line by line, so all of them, the final one too, are priced
 // alike.
-func PlanPhases(s Scenario, cat *Catalog) (*PhasedPlan, error) {
-	laid := s.laysHall(cat)
+func PlanPhases(s planner.Scenario, cat *planner.Catalog) (*PhasedPlan, error) {
+	laid := s.LaysHall(cat)
 	if laid {
 		s = s.FlatLinks()
 	}
-	final, err := Build(s, cat)
+	final, err := planner.Build(s, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +163,8 @@ func PlanPhases(s Scenario, cat *Catalog) (*PhasedPlan, error) {
 	}
 	pinned := s.Clone()
 	pinned.Network.Switch, pinned.Network.NIC, pinned.Phases = final.Switch.Key, final.NIC.Key, nil
-	pinned.Network.SpineSwitch, pinned.Network.CoreSwitch = final.SwitchOf(TierSpine).Key, final.SwitchOf(TierCore).Key // auto resolved once
-	pp.plans = make([]*Plan, len(phases))
+	pinned.Network.SpineSwitch, pinned.Network.CoreSwitch = final.SwitchOf(planner.TierSpine).Key, final.SwitchOf(planner.TierCore).Key // auto resolved once
+	pp.plans = make([]*planner.Plan, len(phases))
 	for i, ph := range phases {
 		if i == len(phases)-1 {
 			pp.plans[i] = final
@@ -171,7 +172,7 @@ func PlanPhases(s Scenario, cat *Catalog) (*PhasedPlan, error) {
 		}
 		sc := pinned.Clone()
 		sc.Cluster.GPUs = ph.GPUs
-		if pp.plans[i], err = Build(sc, cat); err != nil {
+		if pp.plans[i], err = planner.Build(sc, cat); err != nil {
 			return nil, fmt.Errorf("phase %d (%s GPUs): %w", i+1, textfmt.Int(ph.GPUs), err)
 		}
 	}
@@ -187,10 +188,10 @@ func PlanPhases(s Scenario, cat *Catalog) (*PhasedPlan, error) {
 }
 
 // growth returns the scenario's growth options with defaults filled in.
-func growth(s Scenario, cat *Catalog) Growth {
-	g := Growth{RecableCrews: 1}
-	if rel := cat.Reliability; rel != nil {
-		g.RecableMin = s.Reliability.apply(*rel).Recovery.RecableMin
+func growth(s planner.Scenario, cat *planner.Catalog) planner.Growth {
+	g := planner.Growth{RecableCrews: 1}
+	if rel, ok := s.ReliabilityWith(cat); ok {
+		g.RecableMin = rel.Recovery.RecableMin
 	}
 	if in := s.Growth; in != nil {
 		g.PrebuyPorts = in.PrebuyPorts
@@ -206,7 +207,7 @@ func growth(s Scenario, cat *Catalog) Growth {
 
 // resolvePhases turns the scenario's phases into GPU counts: units are
 // the final plan's scalable units; the final size ends the list.
-func resolvePhases(s Scenario, final *Plan) ([]Phase, []string, error) {
+func resolvePhases(s planner.Scenario, final *planner.Plan) ([]planner.Phase, []string, error) {
 	perUnit := final.ServersPerUnit * final.Scenario.Cluster.GPUsPerServer
 	var notes []string
 	in := s.Phases
@@ -214,7 +215,7 @@ func resolvePhases(s Scenario, final *Plan) ([]Phase, []string, error) {
 		in = defaultPhases(final.GPUs, perUnit)
 		notes = append(notes, fmt.Sprintf("no [[phase]] list: phases double from one scalable unit (%s GPUs) to the final size", textfmt.Int(perUnit)))
 	}
-	out := make([]Phase, 0, len(in)+1)
+	out := make([]planner.Phase, 0, len(in)+1)
 	for i, ph := range in {
 		if ph.Units > 0 {
 			ph.GPUs = ph.Units * perUnit
@@ -235,7 +236,7 @@ func resolvePhases(s Scenario, final *Plan) ([]Phase, []string, error) {
 		out = append(out, ph)
 	}
 	if len(out) == 0 || out[len(out)-1].GPUs < final.GPUs {
-		out = append(out, Phase{GPUs: final.GPUs})
+		out = append(out, planner.Phase{GPUs: final.GPUs})
 		if len(s.Phases) > 0 {
 			notes = append(notes, fmt.Sprintf("cluster.gpus (%s) adds a last phase: the phases stop short of the final size", textfmt.Int(final.GPUs)))
 		}
@@ -245,10 +246,10 @@ func resolvePhases(s Scenario, final *Plan) ([]Phase, []string, error) {
 
 // defaultPhases doubles from one scalable unit (NVIDIA's deployment
 // unit) below the final size, keeping the last few.
-func defaultPhases(final, perUnit int) []Phase {
-	var out []Phase
+func defaultPhases(final, perUnit int) []planner.Phase {
+	var out []planner.Phase
 	for g := perUnit; g < final && perUnit > 0; g *= 2 {
-		out = append(out, Phase{GPUs: g})
+		out = append(out, planner.Phase{GPUs: g})
 	}
 	if len(out) > maxDefaultPhases-1 {
 		out = out[len(out)-(maxDefaultPhases-1):]
@@ -286,9 +287,9 @@ func compare(prev, cur map[bomKey]lineQty) spend {
 		}
 		sp.added += float64(d) * c.usd
 		switch c.category {
-		case CatTransceiver:
+		case planner.CatTransceiver:
 			sp.transceivers += d
-		case CatCable:
+		case planner.CatCable:
 			sp.cables += d
 		}
 	}
@@ -313,7 +314,7 @@ func sortedBOMKeys(q map[bomKey]lineQty) []bomKey {
 }
 
 // bomQty is a plan's bill of materials as quantities by line.
-func bomQty(p *Plan) map[bomKey]lineQty {
+func bomQty(p *planner.Plan) map[bomKey]lineQty {
 	out := make(map[bomKey]lineQty, len(p.BOM))
 	for _, l := range p.BOM {
 		k := bomKey{l.Category, l.Key, l.Where}
@@ -326,8 +327,8 @@ func bomQty(p *Plan) map[bomKey]lineQty {
 }
 
 // switchCount reads a plan's switches by tier.
-func switchCount(p *Plan) SwitchCount {
-	c := SwitchCount{Leaf: p.Switches(TierLeaf), Spine: p.Switches(TierSpine), Core: p.Switches(TierCore)}
+func switchCount(p *planner.Plan) SwitchCount {
+	c := SwitchCount{Leaf: p.Switches(planner.TierLeaf), Spine: p.Switches(planner.TierSpine), Core: p.Switches(planner.TierCore)}
 	c.Total = c.Leaf + c.Spine + c.Core
 	return c
 }
@@ -339,22 +340,9 @@ func (c SwitchCount) added(prev SwitchCount) SwitchCount {
 	return a
 }
 
-// leafOversub is a plan's worst leaf down:up as wired (0 without uplinks).
-func leafOversub(p *Plan) float64 {
-	worst := 0.0
-	for _, pr := range p.layout.Pods {
-		for _, l := range pr.Leaves {
-			if l.Switches > 0 && l.Up > 0 {
-				worst = max(worst, float64(l.Down)/float64(l.Up))
-			}
-		}
-	}
-	return worst
-}
-
 // askedRatio is the scenario's down:up as a number.
-func askedRatio(p *Plan) float64 {
-	d, u, err := LeafRatio(p.Scenario.Network.Oversubscription)
+func askedRatio(p *planner.Plan) float64 {
+	d, u, err := planner.LeafRatio(p.Scenario.Network.Oversubscription)
 	if err != nil || u == 0 {
 		return 1
 	}
@@ -366,7 +354,7 @@ func askedRatio(p *Plan) float64 {
 func ratioHolds(built, asked float64) bool { return built <= asked*(1+1e-9) }
 
 // phaseJCT reads a plan's job time.
-func phaseJCT(p *Plan) *PhaseJCT {
+func phaseJCT(p *planner.Plan) *PhaseJCT {
 	if p == nil || p.JCT == nil {
 		return nil
 	}
@@ -375,7 +363,7 @@ func phaseJCT(p *Plan) *PhaseJCT {
 
 // planGrow plans growing as you go: each phase its own fabric, and the
 // links that move to reach it from the one before.
-func planGrow(pp *PhasedPlan, phases []Phase, g Growth) StrategyPlan {
+func planGrow(pp *PhasedPlan, phases []planner.Phase, g planner.Growth) StrategyPlan {
 	sp := StrategyPlan{Key: StrategyGrow, Name: "Grow as you go"}
 	asked := askedRatio(pp.Final)
 	var prevQty map[bomKey]lineQty
@@ -393,7 +381,7 @@ func planGrow(pp *PhasedPlan, phases []Phase, g Growth) StrategyPlan {
 			Switches: switchCount(p), Links: p.Links, LinksAdded: p.Links,
 			TransceiversBought: cost.transceivers, CablesBought: cost.cables,
 			CostAddedUSD: cost.added, CostUSD: cum, RetiredUSD: cost.retired, PowerW: p.Power.Total,
-			Oversub: leafOversub(p), JCT: phaseJCT(p)}
+			Oversub: set.oversub, JCT: phaseJCT(p)}
 		st.SwitchesAdded = st.Switches.added(prevSw)
 		st.RatioHolds = ratioHolds(st.Oversub, asked)
 		if prevSet != nil {
@@ -420,7 +408,7 @@ func planGrow(pp *PhasedPlan, phases []Phase, g Growth) StrategyPlan {
 
 // linkSets collects every phase's links by their ends, a phase per CPU
 // at a time.
-func linkSets(plans []*Plan) []*linkSet {
+func linkSets(plans []*planner.Plan) []*linkSet {
 	sets := make([]*linkSet, len(plans))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
@@ -472,7 +460,7 @@ func driftFindings(sp StrategyPlan, askedText string, asked float64) []string {
 // recabling estimates the window that moves links on the fabric of
 // prev (still running): crews move one link each at a time; a moved link
 // is down while it moves, as the resilience model's lost link.
-func recabling(prev *Plan, moved Links, g Growth) *Recabling {
+func recabling(prev *planner.Plan, moved planner.Links, g planner.Growth) *Recabling {
 	r := &Recabling{Moved: moved, MinPerLink: g.RecableMin, Crews: g.RecableCrews}
 	r.Hours = math.Ceil(float64(moved.Total)/float64(g.RecableCrews)) * g.RecableMin / 60
 	var worst *resilience.FailureCase
@@ -570,3 +558,6 @@ func ComparePhases(pp *PhasedPlan) string {
 	}
 	return s
 }
+
+// trimFloat writes a figure in at most four significant digits.
+func trimFloat(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.4g", v), ".0") }

@@ -1,0 +1,231 @@
+package planner
+
+import "fabricplan/planner/fabric"
+
+// Link tiers by index (Link.Tier), in the order a plan lists them.
+const (
+	LinkServerLeaf = iota
+	LinkLeafSpine
+	LinkSpineCore
+	// LinkTierCount is the number of link tiers.
+	LinkTierCount
+)
+
+// The planner's short names of the link tiers' indices.
+const (
+	tierServerLeaf = LinkServerLeaf
+	tierLeafSpine  = LinkLeafSpine
+	tierSpineCore  = LinkSpineCore
+	linkTierCount  = LinkTierCount
+)
+
+// linkTierNames are the cable map's tier names by index.
+var linkTierNames = [linkTierCount]string{"server_leaf", "leaf_spine", "spine_core"}
+
+// Link is one link of a plan by numbers: what the cable map names (and
+// WalkLinks walks), without a string. The walk reuses it: a callback must
+// not keep it.
+type Link struct {
+	// Tier is LinkServerLeaf, LinkLeafSpine or LinkSpineCore.
+	Tier  int
+	Plane int // from 1
+	// Rail is the cable map's rail column: a server link's rail (from
+	// 1), a rail leaf's uplinks' rail, 0 otherwise.
+	Rail int
+	// Pod is the spine's pod (from 0) of leaf_spine and spine_core links.
+	Pod int
+	// Lower is the server or the lower switch, Upper the upper switch.
+	Lower, Upper LinkEnd
+}
+
+// LinkEnd is one end of a Link: a device and its port.
+type LinkEnd struct {
+	// Device numbers the end's device: a server over the whole fabric,
+	// a leaf or a core in its plane, a spine in its pod.
+	Device int
+	// Port is the device's port from 0, as the cable map names it. A
+	// server's ports count its NIC ports over the planes (rail*planes +
+	// plane-1: U<NIC>/P<port>). A switch's count links: its down links
+	// take the first ports, its uplinks start at the next whole cage,
+	// and Port / (links a cage) is the port's cage.
+	Port int
+}
+
+// WalkLinks calls fn once for every link of the plan, in the cable map's
+// order: plane by plane; in each, pod by pod, each leaf's server links
+// then its uplinks; then, core group by core group, each spine's
+// uplinks. It keeps a counter per upper switch of a group, never the
+// links, so a million-GPU fabric streams in flat memory. Every walk of
+// the links (the cable map, the hall's runs and media, the phases'
+// changes) is built on it. The walk stops at fn's first error.
+func (p *Plan) WalkLinks(fn func(l *Link) error) error {
+	w := linkWalk{p: p, lay: p.layout, cages: p.endCages(), fn: fn}
+	for plane := 1; plane <= p.Planes; plane++ {
+		w.l.Plane = plane
+		if err := w.pods(); err != nil {
+			return err
+		}
+		if err := w.cores(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// linkWalk is the state of one WalkLinks walk.
+type linkWalk struct {
+	p     *Plan
+	lay   fabric.Layout
+	cages [linkTierCount][2]int // links a cage carries at each end (endCages)
+	fn    func(l *Link) error
+	l     Link
+	// arrivals are the links so far per upper switch of the group being
+	// wired: the next one's port.
+	arrivals []int
+}
+
+// pods walks one plane's server and leaf-spine links, pod by pod.
+func (w *linkWalk) pods() error {
+	lay := w.lay
+	next, pod := 0, 0 // leaves walked so far in the plane; the pod
+	for _, run := range lay.Pods {
+		for range run.Count {
+			n := run.Spines
+			w.arrivals = resize(w.arrivals, n)
+			base, k := 0, 0 // links of the pod's leaves so far, mod n; leaf of the pod
+			for _, ld := range run.Leaves {
+				for range ld.Switches {
+					g := lay.LeafOf(pod, k, next) // leaf index in the plane
+					if err := w.serverLinks(g, ld.Down); err != nil {
+						return err
+					}
+					if n > 0 {
+						if err := w.leafUplinks(g, pod, ld, base, n); err != nil {
+							return err
+						}
+						base = (base + ld.Up) % n
+					}
+					next++
+					k++
+				}
+			}
+			pod++
+		}
+	}
+	return nil
+}
+
+// serverLinks walks the down links of leaf g: a rail's leaf takes that
+// port of each server of its unit; a leaf holding whole servers takes
+// every port of each in turn.
+func (w *linkWalk) serverLinks(g, down int) error {
+	l, p := &w.l, w.p
+	lpu, spu, rails := w.lay.LeavesPerUnit, w.lay.ServersPerUnit, p.RailsPerPlane
+	l.Tier, l.Upper.Device = tierServerLeaf, g
+	first := g / lpu * spu
+	for k := range down {
+		server, r := first+k, g%lpu
+		if lpu == 1 {
+			server, r = first+k/rails, k%rails
+		}
+		l.Rail = r + 1
+		l.Lower = LinkEnd{server, r*p.Planes + l.Plane - 1}
+		l.Upper.Port = k
+		if err := w.fn(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leafUplinks walks the uplinks of leaf g of pod, of leaf run ld, to the
+// pod's n spines, starting base spines along.
+func (w *linkWalk) leafUplinks(g, pod int, ld fabric.Load, base, n int) error {
+	l := &w.l
+	l.Tier, l.Pod, l.Lower.Device, l.Rail = tierLeafSpine, pod, g, 0
+	if w.lay.LeavesPerUnit > 1 {
+		l.Rail = g%w.lay.LeavesPerUnit + 1
+	}
+	up := upPort(ld.Down, 0, w.cages[tierServerLeaf][1], w.cages[tierLeafSpine][0])
+	for k := range ld.Up {
+		x := (base + k) % n
+		l.Lower.Port, l.Upper = up+k, LinkEnd{x, w.arrivals[x]}
+		w.arrivals[x]++
+		if err := w.fn(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cores walks one plane's spine-core links: a core group takes its
+// spine indices (spine j alone in reference designs) of every pod that
+// has them.
+func (w *linkWalk) cores() error {
+	l := &w.l
+	l.Tier, l.Rail = tierSpineCore, 0
+	j, firstCore := 0, 0
+	for _, run := range w.lay.CoreGroups {
+		n := run.Cores
+		for range run.Groups {
+			w.arrivals = resize(w.arrivals, n)
+			base := 0
+			for jj := j; jj < j+max(run.Spines, 1); jj++ {
+				var err error
+				if base, err = w.spineUplinks(run, jj, firstCore, base); err != nil {
+					return err
+				}
+			}
+			j += max(run.Spines, 1)
+			firstCore += n
+		}
+	}
+	return nil
+}
+
+// spineUplinks walks the uplinks of spine jj of every pod that has it to
+// core group run, whose first core is firstCore, starting base cores
+// along; it returns where the next spine starts.
+func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, firstCore, base int) (int, error) {
+	l, n := &w.l, run.Cores
+	pod := 0
+	for i, pr := range w.lay.Pods {
+		if run.SpineUp[i] == 0 {
+			pod += pr.Count
+			continue
+		}
+		up := upPort(spineDown(pr, jj), 0, w.cages[tierLeafSpine][1], w.cages[tierSpineCore][0])
+		for range pr.Count {
+			l.Pod, l.Lower.Device = pod, jj
+			for k := range run.SpineUp[i] {
+				x := (base + k) % n
+				l.Lower.Port, l.Upper = up+k, LinkEnd{firstCore + x, w.arrivals[x]}
+				w.arrivals[x]++
+				if err := w.fn(l); err != nil {
+					return 0, err
+				}
+			}
+			base = (base + run.SpineUp[i]) % n
+			pod++
+		}
+	}
+	return base, nil
+}
+
+// spineDown is the links spine j of a pod of run pr takes from its
+// leaves: the pod's uplinks spread over its spines, the first ones
+// taking one more.
+func spineDown(pr fabric.PodRun, j int) int {
+	t := fabric.SumLinks(pr.Leaves, true)
+	return fabric.SpineDownAt(fabric.SpreadLinks(t, pr.Spines), j)
+}
+
+// resize returns s with n zeros.
+func resize(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
