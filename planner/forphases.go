@@ -16,12 +16,6 @@ func (s *Scenario) ReliabilityWith(cat *Catalog) (r resilience.Reliability, ok b
 	return s.Reliability.apply(*cat.Reliability), true
 }
 
-// BuildLean is Build without what a job-time or fabric comparison does
-// not read: Plan.Resilience, Plan.Networks, JCT.Fix, JCT.Effects and
-// JCT.Findings stay nil, and no notes are added.
-// Exported for planner/phases.
-func BuildLean(s Scenario, cat *Catalog) (*Plan, error) { return build(s, cat, needLean) }
-
 // LineTier is the switch or link tier the line serves ("" for a line that
 // serves none, as the NICs).
 // Exported for planner/phases.

@@ -263,7 +263,7 @@ func finalPhaseJCT(pp *PhasedPlan, pinned planner.Scenario, cat *planner.Catalog
 	}
 	sc := pinned.Clone()
 	sc.Cluster.GPUs, sc.Network.Tiers = gpus, pp.Final.Tiers
-	if p, err := planner.BuildLean(sc, cat); err == nil {
+	if p, err := planner.BuildWith(sc, cat, planner.BuildOptions{}); err == nil {
 		return phaseJCT(p)
 	}
 	return phaseJCT(pp.plans[k])
