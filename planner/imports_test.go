@@ -37,6 +37,7 @@ var importRules = []importRule{
 	{name: "fielderr imports nothing of ours", pkgs: []string{"internal/fielderr"}, onlyOurs: []string{}},
 	{name: "datadoc imports nothing of ours", pkgs: []string{"internal/datadoc"}, onlyOurs: []string{}},
 	{name: "tomledit imports nothing of ours", pkgs: []string{"internal/tomledit"}, onlyOurs: []string{}},
+	{name: "memo imports nothing of ours", pkgs: []string{"internal/memo"}, onlyOurs: []string{}},
 	{name: "safefile imports nothing of ours", pkgs: []string{"internal/safefile/..."}, onlyOurs: []string{"internal/safefile/..."}},
 	{name: "internal packages never import the engine, the GUI or the CLI", pkgs: []string{"internal/..."},
 		never: []string{"planner/...", "app/...", "charts/...", "cli/...", ""}},
