@@ -162,29 +162,8 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 }
 
 // cableWhere is where a tier's cables go: "leaf_spine 50 m", written
-// into one string and kept (whereMemo): every size of a sweep writes
-// the same three.
+// into one string.
 func cableWhere(t *LinkTier) string {
-	key := whereKey{t.Name, math.Float64bits(t.Metres)} // the bits: -0 is not 0 here
-	if w, ok := whereMemo.get(key); ok {
-		return w
-	}
-	w := writeCableWhere(t)
-	whereMemo.put(key, w)
-	return w
-}
-
-// whereKey is a cable line's tier and length (its float64 bits).
-type whereKey struct {
-	tier   string
-	metres uint64
-}
-
-// whereMemo keeps recent cable places by tier and length.
-var whereMemo recent[whereKey, string]
-
-// writeCableWhere is cableWhere without the memo.
-func writeCableWhere(t *LinkTier) string {
 	b := make([]byte, 0, 48)
 	b = append(b, t.Name...)
 	b = append(b, ' ')
@@ -353,36 +332,8 @@ func (p *Plan) serverEndOffered(cat *Catalog, tier string) error {
 }
 
 // switchModule is the transceiver of switch sw's end (the tier's
-// lower or upper switch) for one tier's links. The module found is kept
-// in the end-module memo by all it reads (the catalog's order picks it,
-// not the scenario's prices): the same at every size of a sweep.
+// lower or upper switch) for one tier's links.
 func (p *Plan) switchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
-	lower, upper := p.linkEnds(t.Name)
-	key := endModuleKey{mediaKey{cat: cat, leaf: p.Switch, lower: lower, upper: upper, tier: t.Name, gbps: p.TierGbps(t.Name),
-		port: p.PortGbps, lane: p.LaneGbps, metres: t.Metres}, sw}
-	if mod, hit := endModules.get(key); hit {
-		return mod, nil
-	}
-	mod, err := p.findSwitchModule(cat, t, sw)
-	if err == nil {
-		endModules.put(key, mod)
-	}
-	return mod, err
-}
-
-// endModules is the end-module memo: switchModule's finds by what they
-// read.
-var endModules recent[endModuleKey, *Transceiver]
-
-// endModuleKey is what switchModule reads: the tier as mediaKey holds
-// it, without the fabric and price basis, and the end's model.
-type endModuleKey struct {
-	tier mediaKey
-	end  *Switch
-}
-
-// findSwitchModule is switchModule without the memo.
-func (p *Plan) findSwitchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
 	g := p.TierGbps(t.Name)
 	c := sw.LinksPerCage(g)
 	mod, longest := cat.Module(sw.Form, g, c, p.endLane(t.Name, sw), t.Metres)

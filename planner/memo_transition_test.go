@@ -49,12 +49,6 @@ func forgetAllMemos() {
 	forgetHalls()
 	forgetJobs()
 	mediaMemo.forget()
-	endModules.forget()
-	whereMemo.forget()
-	nicMemo.forget()
-	hintMemo.forget()
-	batchNoteMemo.forget()
-	checkpointNoteMemo.forget()
 }
 
 // forget empties m.
