@@ -64,17 +64,31 @@ func Of(inputs ...any) Key {
 	e.buf, e.stack, e.nsame = e.buf[:0], e.stack[:0], 0
 	var k Key
 	for _, in := range inputs {
-		if s, ok := in.(same); ok {
-			e.addSame(&k, s.p)
-			continue
-		}
-		v := reflect.ValueOf(in)
-		if !v.IsValid() {
+		// The common plain inputs without reflection (a key is made on
+		// every re-plan, some on every point of a sweep), each tagged
+		// apart from a reflected one's type.
+		switch x := in.(type) {
+		case same:
+			e.addSame(&k, x.p)
+		case string:
+			e.buf = append(e.buf, tagString)
+			e.str(x)
+		case int:
+			e.buf = append(e.buf, tagInt)
+			e.buf = binary.AppendVarint(e.buf, int64(x))
+		case float64:
+			e.buf = append(e.buf, tagFloat)
+			e.float(x)
+		case bool:
+			e.buf = append(e.buf, tagBool, b2byte(x))
+		case nil:
 			e.buf = append(e.buf, tagNil)
-			continue
+		default:
+			v := reflect.ValueOf(in)
+			e.buf = append(e.buf, tagValue)
+			e.typ(v.Type())
+			e.value(v)
 		}
-		e.typ(v.Type())
-		e.value(v)
 	}
 	k.enc = string(e.buf)
 	if cap(e.buf) <= maxPooled {
@@ -99,12 +113,18 @@ type encoder struct {
 	nsame int
 }
 
-// Tags that start a value whose kind alone does not say how long it is.
+// Tags that start a value whose kind alone does not say how long it is,
+// and an input to Of by its kind.
 const (
 	tagNil byte = iota
 	tagSome
 	tagBack
 	tagSame
+	tagString
+	tagInt
+	tagFloat
+	tagBool
+	tagValue // any other input: its type, then its value
 )
 
 func (e *encoder) addSame(k *Key, p any) {
