@@ -2,10 +2,8 @@ package planner
 
 import (
 	"slices"
-	"sync"
-	"sync/atomic"
 
-	"fabricplan/planner/hall"
+	"fabricplan/internal/memo"
 )
 
 // A plan's back end (its sizing, hall, bill, cost, power and sanity
@@ -23,97 +21,41 @@ import (
 // so they also count in the hall memo's cage budget (hallMemoCages).
 const backEndMemoCap = 8
 
-// backEndMemo holds recent back ends by their inputs. The plans in it
-// are never handed out: a plan that matches gets a copy (copyBackEnd).
-// They are looked up by comparing keys, newest first: hashing a key
-// (about a kilobyte, with strings) cost twice a comparison that
-// matches, and a comparison that does not match stops early.
-var backEndMemo struct {
-	sync.Mutex
-	plans []keptBackEnd
-	cages int
-}
+// backEndMemo holds recent back ends by their inputs (backEndKeyOf),
+// the least recently used let go past backEndMemoCap back ends or
+// hallMemoCages cages. The plans in it are never handed out: a plan
+// that matches gets a copy (copyBackEnd).
+var backEndMemo = memo.NewWeighted(backEndMemoCap, hallMemoCages, (*Plan).keptCages)
 
-// keptBackEnd is one back end kept, with its inputs.
-type keptBackEnd struct {
-	key  backEndKey
-	plan *Plan
-}
-
-// keptPlan is the back end kept under key, or nil. The caller holds the
-// lock.
-func keptPlan(key *backEndKey) *Plan {
-	for i := len(backEndMemo.plans) - 1; i >= 0; i-- {
-		if k := &backEndMemo.plans[i]; k.key == *key {
-			return k.plan
-		}
+// keptCages is the transceiver cages back end p's media chooser holds.
+func (p *Plan) keptCages() int {
+	if p.media == nil || p.media.sets == nil {
+		return 0
 	}
-	return nil
-}
-
-// backEndKey is everything buildOn and sizeNetworks read. The catalog,
-// NIC and quotes count by identity, as in hallKey.
-type backEndKey struct {
-	cat         *Catalog
-	nic         *NIC
-	need        backEndNeed
-	networks    NetworksInputs
-	hasNetworks bool
-	schema      int
-	cluster     Cluster
-	network     Network
-	facility    hall.Facility
-	hasFacility bool
-	pricing     PriceSettings
-	prices      string // the price overrides, key=value sorted
-	quotes      *Quotes
-	reliability reliabilityKey
-	flatLinks   bool
-}
-
-// reliabilityKey is a scenario's reliability overrides by value (the
-// spare parts the bill holds follow them).
-type reliabilityKey struct {
-	given             bool // a [reliability] table, even empty
-	values            [12]float64
-	set               [12]bool
-	failover, failSet bool
-}
-
-// keyOf is the comparable value of reliability overrides in.
-func (in *ReliabilityInputs) keyOf() reliabilityKey {
-	if in == nil {
-		return reliabilityKey{}
-	}
-	k := reliabilityKey{given: true}
-	for i, v := range [...]*float64{in.GPUPerYear, in.HostPerYear, in.NICPerYear, in.LinkPerYear, in.SwitchPerYear,
-		in.RestartMin, in.CheckpointWriteS, in.CheckpointIntervalMin, in.RepairHours,
-		in.SwapHours, in.SpareSwitchesPct, in.SpareOpticsPct} {
-		if v != nil {
-			k.values[i], k.set[i] = *v, true
-		}
-	}
-	if in.PortFailover != nil {
-		k.failover, k.failSet = *in.PortFailover, true
-	}
-	return k
+	return len(p.media.sets.parent)
 }
 
 // backEndNeed is what of a back end a build asks for: the sanity bands
 // (need.bands) and the side networks sized (need.networks).
 type backEndNeed struct{ bands, networks bool }
 
-// backEndKeyOf is the memo key of rs's back end on nic.
-func backEndKeyOf(rs *Scenario, cat *Catalog, nic *NIC, n backEndNeed) backEndKey {
-	k := backEndKey{cat: cat, nic: nic, need: n, schema: rs.Schema, cluster: rs.Cluster, network: rs.Network,
-		pricing: rs.Pricing, prices: pricesKey(rs.Prices), quotes: rs.Quotes, reliability: rs.Reliability.keyOf(), flatLinks: rs.flatLinks}
-	if rs.Facility != nil {
-		k.facility, k.hasFacility = *rs.Facility, true
-	}
-	if rs.Networks != nil {
-		k.networks, k.hasNetworks = *rs.Networks, true
-	}
-	return k
+// backEndKeyOf is the memo key of rs's back end on nic: the resolved
+// scenario whole by value (backEndInputs), what is asked of it, and the
+// catalog, NIC and quotes by identity (never changed once loaded, as in
+// hallKeyOf).
+func backEndKeyOf(rs *Scenario, cat *Catalog, nic *NIC, n backEndNeed) memo.Key {
+	return memo.Of(memo.Same(cat), memo.Same(nic), memo.Same(rs.Quotes), n, backEndInputs(rs))
+}
+
+// backEndInputs is scenario rs less the fields the back end never reads
+// (buildOn and sizeNetworks), the one list of them, which takeInputs
+// hands to a copy: any other field, there now or added later, is in the
+// back end's key.
+func backEndInputs(rs *Scenario) Scenario {
+	in := *rs
+	in.Name, in.Workload, in.Phases, in.Growth = "", nil, nil, nil
+	in.Quotes = nil // by identity, beside
+	return in
 }
 
 // backEnd builds rs's back end on nic, through the memo when n.recall
@@ -134,11 +76,7 @@ func buildBackEnd(rs Scenario, cat *Catalog, nic *NIC, n backEndNeed) (*Plan, bo
 		return buildBackEndFresh(rs, cat, nic, n)
 	}
 	key := backEndKeyOf(&rs, cat, nic, n)
-	backEndMemo.Lock()
-	kept := keptPlan(&key)
-	backEndMemo.Unlock()
-	if kept != nil {
-		backEndHits.Add(1)
+	if kept, ok := backEndMemo.Get(key); ok {
 		p := kept.copyBackEnd()
 		p.takeInputs(&rs)
 		return p, true, nil
@@ -147,7 +85,7 @@ func buildBackEnd(rs Scenario, cat *Catalog, nic *NIC, n backEndNeed) (*Plan, bo
 	if ok {
 		kept := p.copyBackEnd()
 		kept.viewFabric() // its copies take the view with the rest
-		keepBackEnd(key, kept)
+		backEndMemo.Put(key, kept)
 	}
 	return p, ok, err
 }
@@ -161,37 +99,8 @@ func buildBackEndFresh(rs Scenario, cat *Catalog, nic *NIC, n backEndNeed) (*Pla
 	return p, ok, err
 }
 
-// keepBackEnd stores back end p under key, starting the memo again when
-// it is full.
-func keepBackEnd(key backEndKey, p *Plan) {
-	cages := 0
-	if p.media != nil && p.media.sets != nil {
-		cages = len(p.media.sets.parent)
-	}
-	backEndMemo.Lock()
-	defer backEndMemo.Unlock()
-	if len(backEndMemo.plans) >= backEndMemoCap || backEndMemo.cages+cages > hallMemoCages {
-		backEndMemo.plans, backEndMemo.cages = nil, 0 // full: start again
-	}
-	if backEndMemo.plans == nil {
-		backEndMemo.plans = make([]keptBackEnd, 0, backEndMemoCap)
-	}
-	if keptPlan(&key) == nil {
-		backEndMemo.plans = append(backEndMemo.plans, keptBackEnd{key: key, plan: p})
-		backEndMemo.cages += cages
-	}
-}
-
-// backEndHits counts the plans that took their back end from the memo
-// (for the tests: an input the key should leave out must hit).
-var backEndHits atomic.Int64
-
 // forgetBackEnds empties the memo.
-func forgetBackEnds() {
-	backEndMemo.Lock()
-	backEndMemo.plans, backEndMemo.cages = nil, 0
-	backEndMemo.Unlock()
-}
+func forgetBackEnds() { backEndMemo.Forget() }
 
 // takeInputs gives back end p, copied from a plan of equal keyed
 // inputs, the inputs of rs the key leaves out (or keeps by value): its

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"fabricplan/planner/hall"
 )
@@ -46,28 +47,28 @@ func samePlan(t *testing.T, what string, want, got *Plan) {
 }
 
 // Every scenario field is in the back-end memo's key, or named here as
-// one the back end never reads and takeInputs copies from the new
-// scenario. Catches a scenario field added later that the back end reads
-// but the key leaves out (a stale bill after its edit), and a field
-// left out of takeInputs (a plan showing another scenario's name or
-// workload).
+// one the back end never reads (cleared by backEndInputs) and
+// takeInputs copies from the new scenario: each field edited in turn
+// (by reflection, so a field added later is edited too) changes the key
+// exactly when it is not named. Mutations caught: backEndInputs
+// clearing a field the back end reads (the reliability overrides: their
+// edit keeps the key), a field left out of takeInputs (a plan showing
+// another scenario's name or workload).
 func TestBackEndKeyCoversScenario(t *testing.T) {
-	taken := []string{"Name", "Workload", "Networks", "Phases", "Growth", "Reliability", "Facility", "Prices", "Quotes"}
-	keyedAs := map[string]string{"Schema": "schema", "Cluster": "cluster", "Network": "network", "Facility": "facility",
-		"Pricing": "pricing", "Prices": "prices", "Quotes": "quotes", "Reliability": "reliability", "Networks": "networks", "flatLinks": "flatLinks"}
-	keyed := map[string]bool{}
-	kt := reflect.TypeFor[backEndKey]()
-	for i := range kt.NumField() {
-		keyed[kt.Field(i).Name] = true
-	}
+	notRead := []string{"Name", "Workload", "Phases", "Growth"}
+	taken := append(slices.Clone(notRead), "Networks", "Reliability", "Facility", "Prices", "Quotes") // by value in the key: the plan's own copies
+	cat := testCatalog(t)
+	nic := cat.NICs["cx7-400"]
+	plain := ibScenario(1000)
+	base := backEndKeyOf(&plain, cat, nic, backEndNeed{})
 	st := reflect.TypeFor[Scenario]()
 	for i := range st.NumField() {
 		name := st.Field(i).Name
-		if k, ok := keyedAs[name]; ok && keyed[k] {
-			continue
-		}
-		if !slices.Contains(taken, name) {
-			t.Errorf("scenario field %s is neither in the back-end memo's key nor taken from the new scenario", name)
+		rs := ibScenario(1000)
+		f := reflect.ValueOf(&rs).Elem().Field(i)
+		pokeValue(reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem())
+		if changed := backEndKeyOf(&rs, cat, nic, backEndNeed{}) != base; changed == slices.Contains(notRead, name) {
+			t.Errorf("scenario field %s: key changed %v, but it is listed as read by the back end %v", name, changed, !changed)
 		}
 	}
 	// takeInputs copies every field it is said to take.
@@ -135,12 +136,12 @@ func TestBackEndMemoMatchesFresh(t *testing.T) {
 			for _, e := range edits {
 				s := base.Clone()
 				e.edit(&s)
-				hits := backEndHits.Load()
+				hits := backEndMemo.Hits()
 				got, err := Build(s, cat)
 				if err != nil {
 					t.Fatalf("%s: %v", e.name, err)
 				}
-				if hit := backEndHits.Load() > hits; hit == e.keyed {
+				if hit := backEndMemo.Hits() > hits; hit == e.keyed {
 					t.Errorf("%s: memo hit %v, want %v", e.name, hit, !e.keyed)
 				}
 				want := walkedPlan(t, s, cat)

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
@@ -163,29 +162,8 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 }
 
 // cableWhere is where a tier's cables go: "leaf_spine 50 m", written
-// into one string and kept (whereMemo): every size of a sweep writes
-// the same three.
+// into one string.
 func cableWhere(t *LinkTier) string {
-	key := whereKey{t.Name, math.Float64bits(t.Metres)} // the bits: -0 is not 0 here
-	if w, ok := whereMemo.get(key); ok {
-		return w
-	}
-	w := writeCableWhere(t)
-	whereMemo.put(key, w)
-	return w
-}
-
-// whereKey is a cable line's tier and length (its float64 bits).
-type whereKey struct {
-	tier   string
-	metres uint64
-}
-
-// whereMemo keeps recent cable places by tier and length.
-var whereMemo recent[whereKey, string]
-
-// writeCableWhere is cableWhere without the memo.
-func writeCableWhere(t *LinkTier) string {
 	b := make([]byte, 0, 48)
 	b = append(b, t.Name...)
 	b = append(b, ' ')
@@ -354,36 +332,8 @@ func (p *Plan) serverEndOffered(cat *Catalog, tier string) error {
 }
 
 // switchModule is the transceiver of switch sw's end (the tier's
-// lower or upper switch) for one tier's links. The module found is kept
-// in the end-module memo by all it reads (the catalog's order picks it,
-// not the scenario's prices): the same at every size of a sweep.
+// lower or upper switch) for one tier's links.
 func (p *Plan) switchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
-	lower, upper := p.linkEnds(t.Name)
-	key := endModuleKey{mediaKey{cat: cat, leaf: p.Switch, lower: lower, upper: upper, tier: t.Name, gbps: p.TierGbps(t.Name),
-		port: p.PortGbps, lane: p.LaneGbps, metres: t.Metres}, sw}
-	if mod, hit := endModules.get(key); hit {
-		return mod, nil
-	}
-	mod, err := p.findSwitchModule(cat, t, sw)
-	if err == nil {
-		endModules.put(key, mod)
-	}
-	return mod, err
-}
-
-// endModules is the end-module memo: switchModule's finds by what they
-// read.
-var endModules recent[endModuleKey, *Transceiver]
-
-// endModuleKey is what switchModule reads: the tier as mediaKey holds
-// it, without the fabric and price basis, and the end's model.
-type endModuleKey struct {
-	tier mediaKey
-	end  *Switch
-}
-
-// findSwitchModule is switchModule without the memo.
-func (p *Plan) findSwitchModule(cat *Catalog, t LinkTier, sw *Switch) (*Transceiver, error) {
 	g := p.TierGbps(t.Name)
 	c := sw.LinksPerCage(g)
 	mod, longest := cat.Module(sw.Form, g, c, p.endLane(t.Name, sw), t.Metres)
@@ -420,99 +370,9 @@ func (p *Plan) chooseMedia(cat *Catalog) error {
 }
 
 // mediumFor is the cheapest medium for tier t (see chooseMedia), or why
-// there is none. What the choice prices (tierPrices) is the same at
-// every size of a sweep, the design search's sizes and a GUI's replans,
-// so it comes from the media memo where it is kept (mediaKeyOf); only
-// the server end's share of its modules is worked out per plan (it is
-// priced per NIC port with the plan's counts). Pricing it every time was
-// 8% of a sweep.
+// there is none.
 func (p *Plan) mediumFor(cat *Catalog, t *LinkTier) (Medium, error) {
-	key, ok := p.mediaKeyOf(cat, t)
-	var tp tierPrices
-	hit := false
-	if ok {
-		tp, hit = mediaMemo.get(key)
-	}
-	if !hit {
-		tp = p.tierPricesOf(cat, t)
-	}
-	if ok && !hit {
-		mediaMemo.put(key, tp)
-	}
-	return p.pickMedium(cat, t, tp)
-}
-
-// mediaMemo holds recent link tiers' prices (tierPrices) by everything
-// they read. Its keys hold the catalog and switch pointers, so those
-// stay alive (and their addresses unique) while kept; catalogs are not
-// changed once loaded.
-var mediaMemo recent[mediaKey, tierPrices]
-
-// recent keeps the last few values by key, looked up by comparing keys
-// (a plan has three link tiers; a map's hash of such a key cost as much
-// as the work it saved). Safe for concurrent use.
-type recent[K comparable, V any] struct {
-	sync.Mutex
-	keys         [8]K
-	vals         [8]V
-	filled, next int // slots in use; the slot the next put takes
-	after        int // the slot after the last one found: where get looks first
-}
-
-// get is the value kept for key. It looks from the slot after the one
-// found last, round: a plan asks for its tiers in order, as every plan
-// before it did, so the key asked is found at the first look, where
-// from the first slot a sweep's plans compared two or three keys (of
-// eleven fields, with strings) before it.
-func (m *recent[K, V]) get(key K) (V, bool) {
-	m.Lock()
-	defer m.Unlock()
-	for i, j := 0, m.after; i < m.filled; i, j = i+1, j+1 {
-		if j >= m.filled {
-			j = 0
-		}
-		if m.keys[j] == key {
-			m.after = j + 1
-			return m.vals[j], true
-		}
-	}
-	var zero V
-	return zero, false
-}
-
-// put keeps key's value in place of the oldest.
-func (m *recent[K, V]) put(key K, v V) {
-	m.Lock()
-	m.keys[m.next], m.vals[m.next] = key, v
-	m.next = (m.next + 1) % len(m.keys)
-	m.filled = min(m.filled+1, len(m.keys))
-	m.Unlock()
-}
-
-// mediaKey is what tierPricesOf reads: the catalog, the leaf's model and
-// the tier's end models, the tier and its speed, the server port speed
-// and the NIC's joined lane (tierLane prefers it at the server speed),
-// the fabric, the length and the price basis.
-type mediaKey struct {
-	cat                *Catalog
-	leaf, lower, upper *Switch
-	tier               string
-	gbps, port, lane   int
-	fabric             Fabric
-	metres             float64
-	basis              string
-}
-
-// mediaKeyOf is tier t's media memo key; false where its prices are not
-// memoised: scenarios with price overrides or quotes.
-func (p *Plan) mediaKeyOf(cat *Catalog, t *LinkTier) (mediaKey, bool) {
-	s := &p.Scenario
-	if len(s.Prices) > 0 || s.Quotes != nil {
-		return mediaKey{}, false
-	}
-	lower, upper := p.linkEnds(t.Name)
-	return mediaKey{cat: cat, leaf: p.Switch, lower: lower, upper: upper, tier: t.Name, gbps: p.TierGbps(t.Name),
-		port: p.PortGbps, lane: p.LaneGbps, fabric: s.Network.Fabric, metres: t.Metres, basis: s.PriceBasis(cat)}, true
+	return p.pickMedium(cat, t, p.tierPricesOf(cat, t))
 }
 
 // tierPrices is what a link of tier t costs by medium, as far as it

@@ -5,13 +5,12 @@ import (
 	"testing"
 )
 
-// TestCheckpointNoteMemo: after a note is kept, a checkpoint that differs
-// in any one input the note prints gets its own note, not the kept one;
-// the same figures get the kept note. Expected notes by hand (17.5 s
-// writes "17.50 s"; 0.0125 s "12.5 ms"). Mutations caught: the memo key
-// leaving out the write time, the bandwidth, the model state or the
-// path.
-func TestCheckpointNoteMemo(t *testing.T) {
+// TestCheckpointNote: a checkpoint that differs in any one input the
+// note prints gets its own note, after the base's. Expected notes by
+// hand (17.5 s writes "17.50 s"; 0.0125 s "12.5 ms"). Mutations caught:
+// the note leaving out the write time, the bandwidth, the model state
+// or the path; -0 written as 0.
+func TestCheckpointNote(t *testing.T) {
 	base := Checkpoint{StateGB: 1400, BandwidthGBs: 80, WriteS: 17.5, Via: "storage network"}
 	const baseNote = "checkpoint write 17.50 s: derived from the storage network bandwidth (80 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"
 	cases := []struct {
@@ -47,12 +46,10 @@ func TestCheckpointNoteMemo(t *testing.T) {
 }
 
 // raisedBatchNote writes each batch in full, one after another and
-// again (the memo keeps the last): 3,125 replicas of 4,096 tokens are
-// 12,800,000 tokens, 31,250 are 128,000,000. Mutation caught: the memo
-// answering without comparing the tokens (the second note says the
-// first's batch).
-func TestRaisedBatchNoteMemo(t *testing.T) {
-	batchNoteMemo.forget()
+// again: 3,125 replicas of 4,096 tokens are 12,800,000 tokens, 31,250
+// are 128,000,000. Mutation caught: a note that does not read the
+// tokens (the second note says the first's batch).
+func TestRaisedBatchNote(t *testing.T) {
 	for _, tc := range []struct {
 		tokens int
 		want   string

@@ -2,11 +2,9 @@ package planner
 
 import (
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
 	"sync/atomic"
 
+	"fabricplan/internal/memo"
 	"fabricplan/planner/hall"
 )
 
@@ -29,35 +27,14 @@ const (
 	hallMemoCages = 8 << 20
 )
 
-// hallMemo holds recent halls by their inputs.
-var hallMemo struct {
-	sync.Mutex
-	halls map[hallKey]*hallResult
-	cages int
-}
+// hallMemo holds recent halls by their inputs (hallKeyOf), the least
+// recently used let go past hallMemoCap halls or hallMemoCages cages.
+var hallMemo = memo.NewWeighted(hallMemoCap, hallMemoCages, (*hallResult).cages)
 
 // hallMemoOff makes every plan lay its hall out and walk its links
 // afresh (the reference the memo is tested against, and the cold
 // benchmarks).
 var hallMemoOff atomic.Bool
-
-// hallKey is everything a plan's hall results depend on. The catalog,
-// NIC, switch and quotes count by identity: a catalog and the quotes
-// given to Build are never changed afterwards (plans point into them).
-type hallKey struct {
-	cat      *Catalog
-	nic      *NIC
-	sw       *Switch
-	cluster  Cluster
-	network  Network
-	facility hall.Facility
-	// hasFacility tells a [facility] table of defaults from none (the
-	// default leaf placement falls back only when none was asked).
-	hasFacility bool
-	pricing     PriceSettings
-	prices      string // the price overrides, key=value sorted
-	quotes      *Quotes
-}
 
 // hallResult is what laying a plan out and walking its links produced.
 // Everything in it is read-only once stored: plans share the hall and
@@ -72,38 +49,35 @@ type hallResult struct {
 	media                           *mediaChooser
 }
 
+// cages is the transceiver cages r's media chooser holds: what the
+// memo's budget counts.
+func (r *hallResult) cages() int { return len(r.media.sets.parent) }
+
 // hallMemoRun is a plan's memo state between layOut and fillLinkBOM:
 // the key to store its results under, or the results found.
 type hallMemoRun struct {
-	key   hallKey
+	key   memo.Key
 	found *hallResult
 	notes []string
 }
 
-// hallKeyOf is the memo key of plan p's hall.
-func hallKeyOf(p *Plan, cat *Catalog) hallKey {
+// hallKeyOf is the memo key of plan p's hall: its scenario whole by
+// value (hallInputs), the catalog, the NIC, the switch and the quotes by
+// identity (a catalog and the quotes given to Build are never changed
+// afterwards; the NIC and switch are the catalog's).
+func hallKeyOf(p *Plan, cat *Catalog) memo.Key {
 	s := &p.Scenario
-	k := hallKey{cat: cat, nic: p.NIC, sw: p.Switch, cluster: s.Cluster, network: s.Network, pricing: s.Pricing, quotes: s.Quotes}
-	if s.Facility != nil {
-		k.facility, k.hasFacility = *s.Facility, true
-	}
-	k.prices = pricesKey(s.Prices)
-	return k
+	return memo.Of(memo.Same(cat), memo.Same(p.NIC), memo.Same(p.Switch), memo.Same(s.Quotes), hallInputs(s))
 }
 
-// pricesKey is price overrides as key=value, sorted by key ("" for none).
-func pricesKey(prices map[string]float64) string {
-	if len(prices) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	for _, key := range SortedKeys(prices) {
-		b.WriteString(key)
-		b.WriteByte('=')
-		b.WriteString(strconv.FormatFloat(prices[key], 'g', -1, 64))
-		b.WriteByte(';')
-	}
-	return b.String()
+// hallInputs is scenario s less the fields a hall never reads, the one
+// list of them: any other field, there now or added later, is in the
+// hall's key.
+func hallInputs(s *Scenario) Scenario {
+	in := *s
+	in.Schema, in.Name, in.Workload, in.Reliability, in.Networks, in.Phases, in.Growth, in.flatLinks = 0, "", nil, nil, nil, nil, nil, false
+	in.Quotes = nil // by identity, beside
+	return in
 }
 
 // recallHall starts plan p's memo run: with a hall kept for its inputs,
@@ -113,11 +87,9 @@ func (p *Plan) recallHall(cat *Catalog) bool {
 		return false
 	}
 	run := &hallMemoRun{key: hallKeyOf(p, cat)}
-	hallMemo.Lock()
-	r := hallMemo.halls[run.key]
-	hallMemo.Unlock()
+	r, ok := hallMemo.Get(run.key)
 	p.hallRun = run
-	if r == nil {
+	if !ok {
 		return false
 	}
 	run.found = r
@@ -168,14 +140,5 @@ func (p *Plan) keepHall(lines []BOMLine, switchAdded int) {
 	m := *p.media
 	m.p, m.memo = nil, nil
 	r.media = &m
-	cages := len(m.sets.parent)
-	hallMemo.Lock()
-	defer hallMemo.Unlock()
-	if hallMemo.halls == nil || len(hallMemo.halls) >= hallMemoCap || hallMemo.cages+cages > hallMemoCages {
-		hallMemo.halls, hallMemo.cages = make(map[hallKey]*hallResult, hallMemoCap), 0 // full: start again
-	}
-	if _, there := hallMemo.halls[run.key]; !there {
-		hallMemo.halls[run.key] = r
-		hallMemo.cages += cages
-	}
+	hallMemo.Put(run.key, r)
 }

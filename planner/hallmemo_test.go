@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"fabricplan/data"
 	"fabricplan/planner/hall"
@@ -18,9 +19,7 @@ import (
 
 // forgetHalls empties the hall memo.
 func forgetHalls() {
-	hallMemo.Lock()
-	hallMemo.halls, hallMemo.cages = nil, 0
-	hallMemo.Unlock()
+	hallMemo.Forget()
 	forgetBackEnds() // they hold halls too: a back end kept would skip the hall memo
 }
 
@@ -207,26 +206,62 @@ func TestHallMemoMatchesWalk(t *testing.T) {
 	}
 }
 
-// Every scenario field is either in the memo key or named here as one
-// the hall never reads. Catches a scenario field added later that the
-// hall reads but the key leaves out (stale halls after its edit).
+// Every scenario field is in the hall's key, or named here as one the
+// hall never reads (cleared by hallInputs): each field edited in turn
+// (by reflection, so a field added later is edited too) changes the key
+// exactly when it is not named. Mutations caught: hallInputs clearing a
+// field the hall reads (the facility: its edit keeps the key), or no
+// longer clearing one it never reads (the workload: a workload edit lays
+// the hall out again).
 func TestHallKeyCoversScenario(t *testing.T) {
 	notRead := []string{"Schema", "Name", "Workload", "Reliability", "Networks", "Phases", "Growth", "flatLinks"}
-	keyed := map[string]bool{}
-	kt := reflect.TypeFor[hallKey]()
-	for i := range kt.NumField() {
-		keyed[kt.Field(i).Name] = true
-	}
-	want := map[string]string{"Cluster": "cluster", "Network": "network", "Facility": "facility", "Pricing": "pricing", "Prices": "prices", "Quotes": "quotes"}
+	cat := testCatalog(t)
+	p := &Plan{Scenario: ibScenario(1000)}
+	base := hallKeyOf(p, cat)
 	st := reflect.TypeFor[Scenario]()
 	for i := range st.NumField() {
 		name := st.Field(i).Name
-		if slices.Contains(notRead, name) {
-			continue
+		q := &Plan{Scenario: ibScenario(1000)}
+		f := reflect.ValueOf(&q.Scenario).Elem().Field(i)
+		pokeValue(reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem())
+		if changed := hallKeyOf(q, cat) != base; changed == slices.Contains(notRead, name) {
+			t.Errorf("scenario field %s: key changed %v, but it is listed as read by the hall %v", name, changed, !changed)
 		}
-		if k, ok := want[name]; !ok || !keyed[k] {
-			t.Errorf("scenario field %s is neither in the hall memo's key nor listed as unread by the hall", name)
+	}
+}
+
+// pokeValue changes settable v to another value of its type: its first
+// field or element changed, a nil pointer, slice or map made non-nil.
+func pokeValue(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(v.Int() + 1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(v.Uint() + 1)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(v.Float() + 1)
+	case reflect.String:
+		v.SetString(v.String() + "x")
+	case reflect.Pointer:
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		} else {
+			pokeValue(v.Elem())
 		}
+	case reflect.Slice:
+		v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
+	case reflect.Map:
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(v.Type()))
+		}
+		v.SetMapIndex(reflect.Zero(v.Type().Key()), reflect.Zero(v.Type().Elem()))
+	case reflect.Struct:
+		f := v.Field(0)
+		pokeValue(reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem())
+	default:
+		panic("pokeValue: " + v.Kind().String())
 	}
 }
 
@@ -339,9 +374,7 @@ func TestHallMemoBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hallMemo.Lock()
-		n := len(hallMemo.halls)
-		hallMemo.Unlock()
+		n := hallMemo.Len()
 		if n > hallMemoCap || n == 0 {
 			t.Fatalf("after %d plans the memo holds %d halls, want 1 to %d", g+1, n, hallMemoCap)
 		}

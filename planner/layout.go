@@ -220,31 +220,6 @@ func rackScaleHint(s Scenario, cat *Catalog) []string {
 	if s.system(cat) != nil {
 		return nil
 	}
-	key := hintKey{cat: cat, gpusPerServer: s.Cluster.GPUsPerServer, nicsPerServer: s.Network.NICsPerServer}
-	if h, ok := hintMemo.get(key); ok {
-		return h
-	}
-	h := rackScaleHintFresh(s, cat)
-	hintMemo.put(key, h)
-	return h
-}
-
-// hintMemo keeps the rack-scale hints written (nil for most servers):
-// every plan of a custom server asks, each a walk of the catalog's
-// systems. The notes are shared: a caller copies them, never writes them.
-var hintMemo recent[hintKey, []string]
-
-// hintKey is what rackScaleHintFresh reads of a custom server: the
-// catalog (by identity: a catalog is never changed once loaded), the GPUs
-// per server it matches systems by, and the NICs per server it names.
-type hintKey struct {
-	cat                          *Catalog
-	gpusPerServer, nicsPerServer int
-}
-
-// rackScaleHintFresh is rackScaleHint for a custom server, without the
-// memo.
-func rackScaleHintFresh(s Scenario, cat *Catalog) []string {
 	var keys []string
 	for k, c := range cat.Systems { // only the matches are sorted: every plan asks
 		if c.RackScale() && c.GPUs == s.Cluster.GPUsPerServer {

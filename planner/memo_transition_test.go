@@ -28,10 +28,9 @@ import (
 // B) so a memo of the last value is exercised; the phased build-out is
 // compared likewise, and a quarter of the edits are swept (three sizes)
 // after a sweep of the scenario before. Mutations caught (each tried:
-// the test fails): a back-end key without the reliability overrides, a
-// hall key without the facility's figures, a job memo key without the
-// workload's global batch and micro-batches, a media memo key without
-// the link length; and by construction any other memo key that omits an
+// the test fails): backEndInputs clearing the reliability overrides,
+// hallInputs clearing the facility, a job memo key without the
+// workload's global batch and micro-batches; and by construction any other memo key that omits an
 // input its result reads, a memo hit that hands out a shared plan later
 // edited (the undo sees the edit), a takeInputs that forgets an input
 // the key leaves out, and a last-value memo keyed by pointer where a
@@ -39,31 +38,15 @@ import (
 
 // forgetAllMemos empties every memo of this package a plan reads
 // through: the back-end and hall memos (forgetHalls forgets the back
-// ends too), the shown jobs' steps (forgetJobs), the link tiers' media
-// prices, the switch ends' modules and the cable lines' places; a memo added to the package must
-// be forgotten here. The perf
-// package's last-workload memo and the fabric's sizing memo cannot be
-// reached from here: coldReport builds on a catalog of its own, so the
-// memos keyed by the catalog or its JCT data (perf's lastEstimate) miss,
-// and the sizing memo's key is the whole argument of a pure function.
+// ends too) and the shown jobs' steps (forgetJobs). A memo added to the
+// package must be forgotten here (TestNoHandKeyedCaches lists the
+// package-level memos there are). The price draws' memo (pricedraw) and
+// perf's collision table cannot be reached from here and need not be:
+// their keys are their functions' whole arguments, and probCache's
+// plans by identity (a cold plan is another pointer).
 func forgetAllMemos() {
 	forgetHalls()
 	forgetJobs()
-	mediaMemo.forget()
-	endModules.forget()
-	whereMemo.forget()
-	nicMemo.forget()
-	hintMemo.forget()
-	batchNoteMemo.forget()
-	checkpointNoteMemo.forget()
-}
-
-// forget empties m.
-func (m *recent[K, V]) forget() {
-	m.Lock()
-	defer m.Unlock()
-	m.keys, m.vals = [len(m.keys)]K{}, [len(m.vals)]V{}
-	m.filled, m.next = 0, 0
 }
 
 // memoScenario is a shipped scenario, with the edits that make it

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"math"
 	"strconv"
 
 	"fabricplan/internal/textfmt"
@@ -111,34 +110,9 @@ func (p *Plan) withCheckpoint(rel *resilience.Reliability, cp *Checkpoint) *resi
 	return rel
 }
 
-// checkpointNoteKey is every input of checkpointNote: the figures by
-// their bits (a -0 prints "-0", NaN never equals itself) and the path.
-type checkpointNoteKey struct {
-	writeS, bandwidth, state uint64
-	via                      string
-}
-
-// checkpointNoteMemo is the last note written and its key: a re-plan
-// after an edit that leaves the storage path and the model alone (most)
-// takes the same string instead of formatting it again (~1.9k
-// instructions). A string never changes, so plans may share it.
-var checkpointNoteMemo lastText[checkpointNoteKey]
-
 // checkpointNote says where the derived checkpoint write time came from,
-// written with strconv into one buffer, or the last note when cp's
-// figures are the same.
+// written with strconv into one buffer.
 func checkpointNote(cp *Checkpoint) string {
-	key := checkpointNoteKey{math.Float64bits(cp.WriteS), math.Float64bits(cp.BandwidthGBs), math.Float64bits(cp.StateGB), cp.Via}
-	if note, ok := checkpointNoteMemo.get(key); ok {
-		return note
-	}
-	note := formatCheckpointNote(cp)
-	checkpointNoteMemo.put(key, note)
-	return note
-}
-
-// formatCheckpointNote is checkpointNote written afresh.
-func formatCheckpointNote(cp *Checkpoint) string {
 	b := make([]byte, 0, 256)
 	b = append(b, "checkpoint write "...)
 	b = textfmt.AppendSeconds(b, cp.WriteS)

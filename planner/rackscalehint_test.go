@@ -13,9 +13,9 @@ import (
 // in 18 compute trays of 4 NICs. Mutations caught: the keys left
 // unsorted (map order changes the note from run to run), the first
 // system's trays named where the last one's are, a note for a named
-// system or for an 8- or 36-GPU server; the memo (hintMemo, the cases
-// one after another) keyed without the catalog (seven systems given
-// the shipped two), the GPUs or the NICs per server.
+// system or for an 8- or 36-GPU server; a hint that does not read the
+// catalog (seven systems given the shipped two), the GPUs or the NICs
+// per server (the cases one after another).
 func TestRackScaleHintText(t *testing.T) {
 	cat := testCatalog(t)
 	custom := func(gpusPerServer, nics int) Scenario {
@@ -56,7 +56,6 @@ func TestRackScaleHintText(t *testing.T) {
 	}{"seven systems", custom(72, 72), []string{"72 GPUs per server is a rack-scale system's NVLink domain: " +
 		"--system aa-nvl72, --system gb200-nvl72, --system gb300-nvl72, --system ha-nvl72, --system hb-nvl72, --system hc-nvl72 or --system zz-nvl72 " +
 		"plans it as 36 trays of 2 NICs each (2 rails), not one server of 72 rails"}})
-	hintMemo.forget()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cat := cat

@@ -653,43 +653,10 @@ func (s *Scenario) chooseNIC(cat *Catalog) *NIC {
 	if s.Network.NIC != Auto {
 		return cat.NICs[s.Network.NIC]
 	}
-	key, ok := s.nicKeyOf(cat)
-	if !ok {
-		return s.cheapestNIC(cat)
-	}
-	if nic, hit := nicMemo.get(key); hit {
-		return nic
-	}
-	nic := s.cheapestNIC(cat)
-	nicMemo.put(key, nic)
-	return nic
+	return s.cheapestNIC(cat)
 }
 
-// nicMemo keeps the NICs chooseNIC picked with NIC auto: a build asks
-// three times (validation, Resolve, build), each a walk of the
-// catalog's NIC map, and a re-plan after an edit asks the same again.
-var nicMemo recent[nicKey, *NIC]
-
-// nicKey is what cheapestNIC reads without price overrides or quotes:
-// the catalog (by identity: a catalog is never changed once loaded),
-// and the scenario's NIC speed, fabric and port split (nicFits).
-type nicKey struct {
-	cat          *Catalog
-	gbps, splits int
-	fabric       Fabric
-}
-
-// nicKeyOf is the scenario's NIC memo key; false where its prices are
-// not memoised: scenarios with price overrides or quotes (nicPrice).
-func (s *Scenario) nicKeyOf(cat *Catalog) (nicKey, bool) {
-	if len(s.Prices) > 0 || s.Quotes != nil {
-		return nicKey{}, false
-	}
-	n := &s.Network
-	return nicKey{cat: cat, gbps: n.NICGbps, splits: n.PortsPerNIC, fabric: n.Fabric}, true
-}
-
-// cheapestNIC is chooseNIC with NIC auto, without the memo.
+// cheapestNIC is chooseNIC with NIC auto.
 func (s *Scenario) cheapestNIC(cat *Catalog) *NIC {
 	// nicCandidates' first, without listing and sorting them all: a
 	// build asks three to five times (a sweep's 5%).

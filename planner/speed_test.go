@@ -163,19 +163,18 @@ func TestOffersNICSpeed(t *testing.T) {
 	}
 }
 
-// chooseNIC answers from its memo as the catalog would afresh, each
-// scenario after the one before it in the table: the cheapest NIC by
+// chooseNIC answers each scenario after the one before it in the
+// table (once a memo's order): the cheapest NIC by
 // speed, fabric and split, read off the catalog by hand (400G: CX-7 at
 // $1,894, its two-cage 2x200G only split in two; 800G: CX-8 and Thor
 // Ultra at $1,904, by key, Thor Ultra alone running one Ethernet port;
 // BlueField-3 at $3,053 the 400G Ethernet NIC left when CX-7 is priced
-// out), and in a catalog of one NIC. Mutations caught (each applied to
-// nicKey and seen to fail): the key without the speed, the split, the
-// fabric or the catalog, and the memo read with price overrides.
-func TestChooseNICMemo(t *testing.T) {
+// out), and in a catalog of one NIC. Mutations caught: a choice that
+// ignores the speed, the split, the fabric, the catalog or the price
+// overrides.
+func TestChooseNIC(t *testing.T) {
 	cat := testCatalog(t)
 	one := &Catalog{NICs: map[string]*NIC{"solo": {Key: "solo", Gbps: 400, Cages: 1, InfiniBandPorts: []int{1}, EthernetPorts: []int{1}}}}
-	nicMemo.forget()
 	tests := []struct {
 		name   string
 		cat    *Catalog

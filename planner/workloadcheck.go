@@ -211,21 +211,10 @@ func (p *Plan) defaultWorkload(d *JCTData) Workload {
 	return w
 }
 
-// raisedBatchNote says the default workload's batch is raised to tokens,
-// or is the last such note when tokens are the same: a re-plan of the
-// same size (most edits) takes the string kept instead of writing it
-// again. A string never changes, so plans may share it.
+// raisedBatchNote says the default workload's batch is raised to tokens.
 func raisedBatchNote(tokens int) string {
-	if note, ok := batchNoteMemo.get(tokens); ok {
-		return note
-	}
 	b := make([]byte, 0, 128)
 	b = append(b, "JCT: the default workload's batch is raised to "...)
 	b = textfmt.AppendInt(b, tokens)
-	note := string(append(b, " tokens, one micro-batch per data-parallel rank"...))
-	batchNoteMemo.put(tokens, note)
-	return note
+	return string(append(b, " tokens, one micro-batch per data-parallel rank"...))
 }
-
-// batchNoteMemo is the last raisedBatchNote written, with its tokens.
-var batchNoteMemo lastText[int]

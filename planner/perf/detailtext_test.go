@@ -112,12 +112,9 @@ func TestInNetworkDetail(t *testing.T) {
 // into one buffer, reads as the fmt.Sprintf it replaced, for one class,
 // two, and all five (past the stack buffer's 256 bytes the append grows
 // it), at efficiencies that round up, down and to 100, each asked twice
-// in a row (the second from crossingDetails) and in two orders: every
-// efficiency for one set, then every set at one efficiency. Mutations
-// caught: a precision other than %.0f, the efficiency not times 100, a
-// piece of the text dropped; the kept detail's key missing the
-// efficiency (0.9's text for 0.855) or the set (one slot for every set:
-// the data-parallel detail for data and pipeline parallel at 0.9).
+// in a row and in two orders: every efficiency for one set, then every
+// set at one efficiency. Mutations caught: a precision other than %.0f,
+// the efficiency not times 100, a piece of the text dropped.
 func TestCrossingDetailAsFmt(t *testing.T) {
 	sets := []classSet{classBit(ClassDP), classBit(ClassDP) | classBit(ClassPP), 1<<maxClasses - 1}
 	effs := []float64{0.9, 0.855, 0.8449, 0.9996}

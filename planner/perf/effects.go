@@ -2,10 +2,8 @@ package perf
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
-	"sync/atomic"
 
 	"fabricplan/internal/textfmt"
 )
@@ -316,41 +314,10 @@ func crossingEffects(t *effectTimer, fv *fabricView, crossing classSet) {
 }
 
 // crossingDetail is the tier-crossing effect's detail for the classes
-// crossing at efficiency eff, the last one written for that set of
-// classes kept (crossingDetails): the efficiency is the data's, the
-// same in nearly every estimate, and writing the detail (a float
-// formatted, 170 bytes allocated) was a twentieth of an estimate that
-// crosses the tier.
+// crossing at efficiency eff, written into one buffer (%.0f by strconv):
+// joined with + it was a string for the number and another for the
+// whole.
 func crossingDetail(crossing classSet, eff float64) string {
-	if int(crossing) >= len(crossingDetails) {
-		return writeCrossingDetail(crossing, eff)
-	}
-	slot, bits := &crossingDetails[crossing], math.Float64bits(eff)
-	if k := slot.Load(); k != nil && k.effBits == bits {
-		return k.text
-	}
-	text := writeCrossingDetail(crossing, eff)
-	slot.Store(&keptDetail{effBits: bits, text: text})
-	return text
-}
-
-// crossingDetails holds, for each set of classes, the last crossing
-// detail written and the efficiency's bits it was written for: one
-// answer a set (32 in all), each replaced whole, never changed, so a
-// reader on another goroutine sees a key and its text together.
-var crossingDetails [1 << maxClasses]atomic.Pointer[keptDetail]
-
-// keptDetail is one detail text kept with the float bits it was
-// written for.
-type keptDetail struct {
-	effBits uint64
-	text    string
-}
-
-// writeCrossingDetail writes crossingDetail's text into one buffer (%.0f
-// by strconv): joined with + it was a string for the number and another
-// for the whole.
-func writeCrossingDetail(crossing classSet, eff float64) string {
 	const rest = "% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)"
 	var buf [256]byte // on the stack: the five classes' names, the number and rest fit
 	b := append(buf[:0], crossing.String()...)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync"
 	"testing"
+
+	"fabricplan/internal/memo"
 )
 
 // TestMaxLoadMemoKey: the collision memo answers every question as
@@ -195,7 +197,7 @@ func effectNamed(es []Effect, name string) (Effect, bool) {
 // or written without its lock (a data race), a table that only grows,
 // an answer filed under another question's key.
 func TestSharedMaxLoads(t *testing.T) {
-	var table maxLoadTable
+	table := maxLoadTable{memo.New[float64](maxSharedLoads)}
 	stage := func(i int) [2]hashStage {
 		return [2]hashStage{{flows: float64(8 + i%50), p: 1.0 / 8, links: 8, groups: float64(1 + i/50)}, {}}
 	}
@@ -221,11 +223,11 @@ func TestSharedMaxLoads(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	var small maxLoadTable
+	small := maxLoadTable{memo.New[float64](maxSharedLoads)}
 	for i := range maxSharedLoads + 10 {
 		k := [2]hashStage{{flows: float64(i + 1), p: 1, links: 1, groups: 1}, {}}
 		small.get(k)
-		if n := len(small.loads); n > maxSharedLoads {
+		if n := small.c.Len(); n > maxSharedLoads {
 			t.Fatalf("%d answers held after %d questions, bound %d", n, i+1, maxSharedLoads)
 		}
 	}
@@ -249,9 +251,7 @@ func BenchmarkEstimateEveryEffect(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if first {
-					sharedMaxLoads.mu.Lock()
-					sharedMaxLoads.loads = nil
-					sharedMaxLoads.mu.Unlock()
+					sharedMaxLoads.c.Forget()
 				}
 				if _, err := Estimate(job, w, d, Parts{Detail: true}); err != nil {
 					b.Fatal(err)

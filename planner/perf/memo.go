@@ -6,8 +6,8 @@ import "sync"
 // what depends on the workload alone and not on the fabric: its presets
 // filled in, the compute efficiency its GEMM shapes reach, and its
 // memory per GPU at each data-parallel size. It is safe for concurrent
-// use; a nil memo remembers the last answers alone (lastEstimate). It
-// serves one JCTData, which must
+// use; a nil memo remembers nothing (one estimate's own figures are
+// worked out in microseconds). It serves one JCTData, which must
 // not change while the memo is in use (another JCTData bypasses it).
 type WorkloadMemo struct {
 	mu       sync.Mutex
@@ -41,10 +41,7 @@ type resolved struct {
 // resolve is resolveWorkload with the compute efficiency, remembered;
 // the answer is shared and must not be changed.
 func (c *WorkloadMemo) resolve(w *Workload, d *JCTData) *resolved {
-	if c == nil {
-		return lastEstimate.resolve(w, d)
-	}
-	if !c.serves(d) {
+	if c == nil || !c.serves(d) {
 		r := resolveOnce(*w, d)
 		return &r
 	}
@@ -79,10 +76,7 @@ func (c *WorkloadMemo) resolve(w *Workload, d *JCTData) *resolved {
 // memoryUse is memoryUse of r's workload on gpu, remembered by r and dp
 // (gpu is r's).
 func (c *WorkloadMemo) memoryUse(r *resolved, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
-	if c == nil {
-		return lastEstimate.memoryUse(r, gpu, d, dp)
-	}
-	if !c.serves(d) {
+	if c == nil || !c.serves(d) {
 		return memoryUse(r.w, gpu, d, dp)
 	}
 	c.mu.Lock()

@@ -5,7 +5,8 @@ import (
 	"iter"
 	"math"
 	"math/rand/v2"
-	"sync"
+
+	"fabricplan/internal/memo"
 )
 
 const (
@@ -57,21 +58,15 @@ type Line struct {
 	Low, Unit, High float64
 }
 
-type triangle struct {
-	key           string
-	n             int
-	low, mode, hi float64
-}
-
-// drawCache holds the draws computed so far, shared by every PriceDraws:
-// a part's uniform numbers by key and draw count, and prices by range.
-// The prices are dropped when maxCachedRanges are held (each is n
-// float64s); the arrays are never changed once made.
-var drawCache = struct {
-	sync.Mutex
-	uniform map[triangle][]float64
-	prices  map[triangle][]float64
-}{uniform: map[triangle][]float64{}, prices: map[triangle][]float64{}}
+// The draws computed so far, shared by every Draws, each keyed by the
+// arguments it is made from: a part's uniform numbers by its key and the
+// draw count (uniforms), its prices by those and its range (prices).
+// Each holds n float64s, never changed once made; the least recently
+// used are let go past maxCachedRanges.
+var (
+	uniforms = memo.New[[]float64](maxCachedRanges)
+	prices   = memo.New[[]float64](maxCachedRanges)
+)
 
 const maxCachedRanges = 512
 
@@ -114,15 +109,13 @@ func (d *Draws) Costs(bill iter.Seq[Line], dst []float64) []float64 {
 // draw is part key's price in each draw, triangular on [low, high] with
 // its mode at mode, at the part's shared uniform numbers.
 func (d *Draws) draw(key string, low, mode, high float64) []float64 {
-	t := triangle{key, d.n, low, mode, high}
-	drawCache.Lock()
-	defer drawCache.Unlock()
-	if v, ok := drawCache.prices[t]; ok {
+	pk := memo.Of(key, d.n, low, mode, high)
+	if v, ok := prices.Get(pk); ok {
 		return v
 	}
-	uk := triangle{key: key, n: d.n}
-	u := drawCache.uniform[uk]
-	if u == nil {
+	uk := memo.Of(key, d.n)
+	u, ok := uniforms.Get(uk)
+	if !ok {
 		h := fnv.New64a()
 		h.Write([]byte(key))
 		r := rand.New(rand.NewPCG(Seed, h.Sum64()))
@@ -130,16 +123,13 @@ func (d *Draws) draw(key string, low, mode, high float64) []float64 {
 		for i := range u {
 			u[i] = r.Float64()
 		}
-		drawCache.uniform[uk] = u
+		uniforms.Put(uk, u)
 	}
 	v := make([]float64, d.n)
 	for i, x := range u {
 		v[i] = triangular(x, low, mode, high)
 	}
-	if len(drawCache.prices) >= maxCachedRanges {
-		clear(drawCache.prices)
-	}
-	drawCache.prices[t] = v
+	prices.Put(pk, v)
 	return v
 }
 
