@@ -38,7 +38,7 @@ import (
 
 // forgetAllMemos empties every memo of this package a plan reads
 // through: the back-end and hall memos (forgetHalls forgets the back
-// ends too) and the shown jobs' steps (forgetJobs). A memo added to the
+// ends too). A memo added to the
 // package must be forgotten here (TestNoHandKeyedCaches lists the
 // package-level memos there are). The price draws' memo (pricedraw) and
 // perf's collision table cannot be reached from here and need not be:
@@ -46,7 +46,6 @@ import (
 // plans by identity (a cold plan is another pointer).
 func forgetAllMemos() {
 	forgetHalls()
-	forgetJobs()
 }
 
 // memoScenario is a shipped scenario, with the edits that make it

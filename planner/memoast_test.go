@@ -17,8 +17,6 @@ var memoName = regexp.MustCompile(`(Memo|memo)([A-Z]|$)|[Cc]ache|[Rr]ecent|[Kk]e
 // handKeyedAllowed are package-level memos not built on internal/memo,
 // each with why. Keep it short.
 var handKeyedAllowed = map[string]string{
-	"planner.jobMemo":            "the job memo (jobmemo.go): being reworked with resilience; converted next",
-	"planner.jobHits":            "the job memo's hit counter, for its tests",
 	"planner.hallMemoOff":        "a switch that turns the hall and back-end memos off, not a memo",
 	"planner.exportedFieldIndex": "keyed by the reflect.Type itself: the whole input, nothing written by hand",
 }

@@ -43,10 +43,8 @@ const frontEndLabel = "the job on the front end alone (TCP over its NICs and lin
 // networksJCT times the job on the front end alone and derives the
 // checkpoint write time from the storage path; it returns the reliability
 // data the resilience model should use (rel with the derived write time
-// when the scenario sets none). With job, the job memo's key of p's job,
-// the front-end step is taken from the memo of recent shown plans' jobs
-// (jobmemo.go), or kept there.
-func (p *Plan) networksJCT(cat *Catalog, job *jobKey) *resilience.Reliability {
+// when the scenario sets none).
+func (p *Plan) networksJCT(cat *Catalog) *resilience.Reliability {
 	rel := cat.Reliability
 	n, j, d := p.Networks, p.JCT, cat.JCT
 	if n == nil || j == nil || d == nil {
@@ -55,7 +53,7 @@ func (p *Plan) networksJCT(cat *Catalog, job *jobKey) *resilience.Reliability {
 	r := n.defaults
 	fe := n.Net(NetFrontEnd)
 	if fe != nil && fe.Kind == NetSeparate {
-		st := p.frontEndStep(d, r, n.frontEndLS, job)
+		st := p.frontEndStep(d, r, n.frontEndLS)
 		n.FrontEndJCT = &FrontEndJCT{StepS: st.StepS, BackEndStepS: j.Planned.StepS, Gain: st.StepS / j.Planned.StepS,
 			BusBWGBs: st.BusBWGBs, Days: st.Days, Label: frontEndLabel, Step: st}
 	}
@@ -63,21 +61,10 @@ func (p *Plan) networksJCT(cat *Catalog, job *jobKey) *resilience.Reliability {
 	return p.withCheckpoint(rel, n.Checkpoint)
 }
 
-// frontEndStep times the plan's job on its front end (r, ls) over TCP,
-// through the job memo under job (nil: no memo).
-func (p *Plan) frontEndStep(d *JCTData, r SideDefaults, ls sidenet.LeafSpine, job *jobKey) perf.StepTime {
+// frontEndStep times the plan's job on its front end (r, ls) over TCP.
+func (p *Plan) frontEndStep(d *JCTData, r SideDefaults, ls sidenet.LeafSpine) perf.StepTime {
 	j := p.JCT
-	fe := frontEndOf(r, ls)
-	if job != nil {
-		if st, ok := recallFrontEnd(job, fe); ok {
-			return st
-		}
-	}
-	st := perf.TimeStep(j.Workload, j.GPU, d, p.jobView(j.Workload, d).OnFrontEnd(fe), j.DP, j.Microbatches, TCP)
-	if job != nil {
-		keepFrontEnd(job, fe, st)
-	}
-	return st
+	return perf.TimeStep(j.Workload, j.GPU, d, p.jobView(j.Workload, d).OnFrontEnd(frontEndOf(r, ls)), j.DP, j.Microbatches, TCP)
 }
 
 // storageCheckpoint is networksJCT's reliability data for a build that

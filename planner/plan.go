@@ -215,8 +215,8 @@ type Plan struct {
 	// link walk (hallmemo.go).
 	hallRun *hallMemoRun
 	// fabricView is the back end as the JCT model sees it (perfNetwork),
-	// worked out once a build and read by its job estimate, job memo key,
-	// front-end step and what-if: nil on every plan handed out, whose
+	// worked out once a build and read by its job estimate, front-end
+	// step and what-if: nil on every plan handed out, whose
 	// fields a caller may change. A back end kept in the memo holds its
 	// own (never written once set), so a plan that takes it works out
 	// none.
@@ -430,9 +430,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	if err := best.estimateJCT(cat, n.jct); err != nil {
 		return nil, err
 	}
-	var key jobKey
-	job := n.job(best, cat.JCT, &key)
-	rel := best.sideNetworks(cat, n, job)
+	rel := best.sideNetworks(cat, n)
 	if n.packed { // after the side networks: its note is written in the plan's money scale
 		best.comparePacked(rs, cat)
 	}
@@ -498,15 +496,14 @@ func buildOtherNIC(s Scenario, cat *Catalog, nic *NIC, bands bool, err error) (n
 // sideNetworks sizes the networks beside the back end when n asks for
 // them, and returns the reliability data the failure what-if uses: with
 // the checkpoint write time the storage network allows (sized alone when
-// only the what-if is asked for). job is the job memo's key of p's job
-// (nil: no memo).
-func (p *Plan) sideNetworks(cat *Catalog, n need, job *jobKey) *resilience.Reliability {
+// only the what-if is asked for).
+func (p *Plan) sideNetworks(cat *Catalog, n need) *resilience.Reliability {
 	switch {
 	case n.networks:
 		if p.Networks == nil { // else sized with the back end (buildBackEnd)
 			p.Networks = p.sizeNetworks(cat)
 		}
-		return p.networksJCT(cat, job)
+		return p.networksJCT(cat)
 	case n.resilience:
 		return p.storageCheckpoint(cat)
 	}
