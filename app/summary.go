@@ -12,6 +12,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
 // card is one key figure: a caption, a large number and a detail line,
@@ -120,7 +121,7 @@ type summaryTab struct {
 	// The step-time breakdown of the JCT model.
 	step     *widget.Table
 	stepNote *widget.Label
-	steps    []planner.BreakdownRow
+	steps    []perf.BreakdownRow
 	lower    *container.AppTabs
 	// The cheaper design the plan found, one line and a button that
 	// loads it (hidden when there is none).
@@ -479,7 +480,7 @@ func (compactTheme) Size(n fyne.ThemeSizeName) float32 {
 // jctCard is the JCT card's value and detail: the gain and step, with
 // the memory verdict; for a job that does not fit, by how much and the
 // step with the cheapest change that fits, labelled.
-func jctCard(j *planner.JCT) (string, string) {
+func jctCard(j *perf.JCT) (string, string) {
 	m := j.Memory
 	detail := fmt.Sprintf("model, the protocol's share: step %s vs %s; %s vs %s (%s); memory %.0f of %.0f GB per GPU",
 		textfmt.Seconds(j.Planned.StepS), textfmt.Seconds(j.Baseline.StepS), j.TimeUnit().Format(j.Planned.Days),
@@ -489,9 +490,9 @@ func jctCard(j *planner.JCT) (string, string) {
 			100*j.BubbleShare(), textfmt.Plural(j.Microbatches, "micro-batch"), j.Workload.PP)
 	}
 	switch m.Status {
-	case planner.MemoryTight:
+	case perf.MemoryTight:
 		return textfmt.Gain(j.Gain), detail + fmt.Sprintf(", tight (within the %.0f%% margin)", 100*(m.TightGB/m.HBMGB-1))
-	case planner.MemoryOver:
+	case perf.MemoryOver:
 		over := fmt.Sprintf("%s does not fit: %.0f of %.0f GB per GPU, %.0f GB over", j.ModelName, m.TotalGB, m.HBMGB, m.OverGB())
 		if f := j.Fix; f != nil {
 			return "does not fit", over + fmt.Sprintf("; with %s (the cheapest change that fits): step %s, gain %s, %s",

@@ -6,6 +6,7 @@ import (
 
 	"fabricplan/app/model"
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
 // The Summary's step-time tab lists the JCT model's parts and effects,
@@ -31,13 +32,13 @@ func TestSummaryStepTime(t *testing.T) {
 	if part("compute") != 0 || part("step") < 0 || part("back end, all effects") < 0 {
 		t.Fatalf("rows %v", s.steps)
 	}
-	if part(planner.EffectECMP) >= 0 {
+	if part(perf.EffectECMP) >= 0 {
 		t.Error("static routing row on adaptive InfiniBand")
 	}
 	pick(u, "network.fabric", model.FabricEthernet)
 	pick(u, "network.load_balancing", planner.LBECMP)
 	u.WaitIdle()
-	i := part(planner.EffectECMP)
+	i := part(perf.EffectECMP)
 	if i < 0 || !strings.HasPrefix(s.stepCell(i, 1), "+") || !strings.Contains(s.stepCell(i, 2), "most loaded link") {
 		t.Fatalf("ECMP row %d in %v", i, s.steps)
 	}

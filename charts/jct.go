@@ -9,6 +9,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
 // JCT draws each variant's training step split into compute, pipeline
@@ -32,7 +33,7 @@ func JCT(in Input) (*Figure, error) {
 	}
 	type bar struct {
 		label string
-		st    planner.StepTime
+		st    perf.StepTime
 	}
 	var bars []bar
 	for _, v := range vs {
@@ -40,16 +41,16 @@ func JCT(in Input) (*Figure, error) {
 	}
 	series := []struct {
 		name  string
-		value func(st planner.StepTime) float64
+		value func(st perf.StepTime) float64
 	}{
-		{"compute", func(st planner.StepTime) float64 { return st.ComputeS }},
-		{"pipeline bubble", func(st planner.StepTime) float64 { return st.BubbleS }},
+		{"compute", func(st perf.StepTime) float64 { return st.ComputeS }},
+		{"pipeline bubble", func(st perf.StepTime) float64 { return st.BubbleS }},
 	}
-	for _, class := range []string{planner.ClassTP, planner.ClassDP, planner.ClassPP, planner.ClassEP} {
+	for _, class := range []string{perf.ClassTP, perf.ClassDP, perf.ClassPP, perf.ClassEP} {
 		series = append(series, struct {
 			name  string
-			value func(st planner.StepTime) float64
-		}{class + " (exposed)", func(st planner.StepTime) float64 {
+			value func(st perf.StepTime) float64
+		}{class + " (exposed)", func(st perf.StepTime) float64 {
 			for _, c := range st.Classes {
 				if c.Name == class {
 					return c.ExposedS

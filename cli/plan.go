@@ -10,6 +10,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
 func runPlan(env *cliEnv, args []string) error {
@@ -166,7 +167,7 @@ func writeCostPower(tw io.Writer, p *planner.Plan) {
 }
 
 // writeJobTime prints the job-time table of the plan's workload j.
-func writeJobTime(tw io.Writer, p *planner.Plan, j *planner.JCT) {
+func writeJobTime(tw io.Writer, p *planner.Plan, j *perf.JCT) {
 	fmt.Fprintln(tw, "\t")
 	fmt.Fprintf(tw, "JOB TIME (model)\t\t%s on %s, dp %d, %s\n", j.ModelName, j.GPU.Name, j.DP, textfmt.Plural(j.Microbatches, "micro-batch"))
 	caveat := ""

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"fabricplan/planner/hall"
+	"fabricplan/planner/perf"
 )
 
 // planPrint is a plan reduced to what DeepEqual can compare: the cheaper
@@ -72,7 +73,7 @@ func TestBackEndKeyCoversScenario(t *testing.T) {
 		}
 	}
 	// takeInputs copies every field it is said to take.
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	f, relOff := 2.0, false
 	rs := Scenario{Name: "n", Workload: &w, Networks: &NetworksInputs{}, Phases: []Phase{{GPUs: 8}}, Growth: &Growth{},
 		Reliability: &ReliabilityInputs{GPUPerYear: &f, PortFailover: &relOff}, Facility: &hall.Facility{}, Prices: map[string]float64{"x": 1}, Quotes: &Quotes{}}
@@ -103,7 +104,7 @@ func TestBackEndMemoMatchesFresh(t *testing.T) {
 		edit  func(s *Scenario)
 	}{
 		{"workload", false, func(s *Scenario) {
-			w := NewWorkload()
+			w := perf.NewWorkload()
 			w.GlobalBatchTokens *= 8
 			s.Workload = &w
 		}},

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"fmt"
 	"testing"
 	"time"
@@ -72,15 +73,15 @@ func BenchmarkJCT(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mixtral, big := NewWorkload(), NewWorkload()
+	mixtral, big := perf.NewWorkload(), perf.NewWorkload()
 	mixtral.Model, mixtral.EP, mixtral.PP = "mixtral-8x7b", 8, 2
 	big.Model, big.PP = "llama3-405b", 1
 	for _, tc := range []struct {
 		name string
-		w    Workload
+		w    perf.Workload
 		fix  bool
 	}{
-		{"llama3-70b", NewWorkload(), true},
+		{"llama3-70b", perf.NewWorkload(), true},
 		{"mixtral-8x7b", mixtral, true},
 		{"over-memory", big, true},
 		{"over-memory/no-fix", big, false},
@@ -112,7 +113,7 @@ func BenchmarkJCTSweep(b *testing.B) {
 		}
 		plans = append(plans, p)
 	}
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		for k := 0; k < 1000; k++ {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"fabricplan/internal/datadoc"
+	"fabricplan/planner/perf"
 	"fabricplan/planner/resilience"
 )
 
@@ -230,7 +231,7 @@ type Catalog struct {
 	// leaves plans without a hall layout.
 	Facility *FacilityData `toml:"-" json:"facility"`
 	// JCT holds the JCT model's constants and presets (data/jct.toml).
-	JCT *JCTData `toml:"-" json:"-"`
+	JCT *perf.JCTData `toml:"-" json:"-"`
 	// Reliability holds failure rates and recovery times
 	// (data/reliability.toml); nil leaves plans without a resilience
 	// analysis.
@@ -267,7 +268,7 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read jct data: %w", err)
 	}
-	if cat.JCT, err = ParseJCTData(jsrc); err != nil {
+	if cat.JCT, err = perf.ParseJCTData(jsrc); err != nil {
 		return nil, err
 	}
 	rsrc, err := fs.ReadFile(fsys, "reliability.toml")

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"reflect"
 	"slices"
 )
@@ -72,6 +73,6 @@ func (s Scenario) Equal(o Scenario) bool {
 // optionalFigures is the places of w's optional figures, the pointers a
 // copy must not share and a key must read by value (Clone, the job
 // memo's key, the finiteness check).
-func optionalFigures(w *Workload) [6]**float64 {
+func optionalFigures(w *perf.Workload) [6]**float64 {
 	return [...]**float64{&w.Polarization, &w.OverlapDP, &w.OverlapPP, &w.OverlapTP, &w.OverlapEP, &w.OverlapCP}
 }

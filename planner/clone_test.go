@@ -1,6 +1,9 @@
 package planner
 
-import "testing"
+import (
+	"fabricplan/planner/perf"
+	"testing"
+)
 
 // Editing a clone never reaches the original, and a plan keeps the inputs
 // it was built from. Mutations caught: a shallow Clone (shared Prices map,
@@ -10,7 +13,7 @@ func TestCloneIsDeep(t *testing.T) {
 	overlap := 0.5
 	s := NewScenario()
 	s.Prices = map[string]float64{"qm9700": 20000}
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	w.OverlapDP = &overlap
 	s.Workload = &w
 
@@ -49,7 +52,7 @@ func TestPlanKeepsItsOwnScenario(t *testing.T) {
 	cat := testCatalog(t)
 	s := NewScenario()
 	s.Prices = map[string]float64{"qm9700": 20000}
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	s.Workload = &w
 	p, err := Build(s, cat)
 	if err != nil {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"math"
 	"testing"
 )
@@ -33,7 +34,7 @@ func TestContextParallel(t *testing.T) {
 	} {
 		s := NewScenario()
 		s.Cluster.GPUs = 16
-		w := NewWorkload()
+		w := perf.NewWorkload()
 		w.Model, w.TP, w.PP, w.VPP, w.CP = "llama3-8b", c.tp, 1, 1, c.cp
 		s.Workload = &w
 		p, err := Build(s, cat)
@@ -46,7 +47,7 @@ func TestContextParallel(t *testing.T) {
 		}
 		var found bool
 		for _, cl := range j.Planned.Classes {
-			if cl.Name != ClassCP {
+			if cl.Name != perf.ClassCP {
 				continue
 			}
 			found = true

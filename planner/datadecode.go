@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"fmt"
 
 	"github.com/BurntSushi/toml"
@@ -14,7 +15,7 @@ import (
 // scenariofile.Check, which reports every problem with its line.
 func ScenarioFromData(src []byte) (Scenario, error) {
 	s := NewScenario()
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	s.Workload = &w
 	md, err := toml.Decode(string(src), &s)
 	if err != nil {

@@ -10,8 +10,8 @@
 // imports them.
 //
 // The JCT, memory and compute model is planner/perf; the planner fills
-// its view of the plan (perf.Network) and keeps the model's types under
-// their old names (Workload, JCT, JCTData ...) as aliases.
+// its view of the plan (perf.Network), and callers name the model's
+// types (perf.Workload, perf.JCT, perf.JCTData ...) there.
 //
 // Sizing one plane is planner/fabric's (pure integers, no scenario or
 // catalog); the planner builds its fabric.Spec from the scenario and

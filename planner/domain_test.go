@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"math"
 	"testing"
 )
@@ -33,9 +34,9 @@ func TestNVLinkDomainPerServer(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := NewScenario()
 			s.Cluster.GPUs, s.Cluster.GPUsPerServer = 96, c.perServer
-			w := NewWorkload()
+			w := perf.NewWorkload()
 			w.Model, w.TP, w.PP, w.VPP = "llama3-8b", c.tp, 1, 1
-			w.Algorithm = AlgoRing // the hand values are the ring's; NVLS is checked in fabricmodel_test.go
+			w.Algorithm = perf.AlgoRing // the hand values are the ring's; NVLS is checked in fabricmodel_test.go
 			s.Workload = &w
 			p, err := Build(s, cat)
 			if err != nil {
@@ -44,14 +45,14 @@ func TestNVLinkDomainPerServer(t *testing.T) {
 			j := p.JCT
 			for i, cl := range j.Planned.Classes {
 				switch cl.Name {
-				case ClassTP:
+				case perf.ClassTP:
 					if cl.CrossesFabric != c.tpCrosses || math.Abs(cl.BusBWGBs-c.tpBusBW) > 1e-6 {
 						t.Errorf("tp: crosses %v at %.1f GB/s, want %v at %.1f", cl.CrossesFabric, cl.BusBWGBs, c.tpCrosses, c.tpBusBW)
 					}
 					if tcp := j.Baseline.Classes[i]; c.tpCrosses && tcp.TimeS <= cl.TimeS*1.5 {
 						t.Errorf("tp over TCP %.4f s, RDMA %.4f s: the fabric is not charged", tcp.TimeS, cl.TimeS)
 					}
-				case ClassDP:
+				case perf.ClassDP:
 					if cl.BusBWGBs > c.dpBusBWAtMost+1e-6 {
 						t.Errorf("dp busbw %.1f GB/s above the NICs' %.1f", cl.BusBWGBs, c.dpBusBWAtMost)
 					}

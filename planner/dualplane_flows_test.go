@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"testing"
 )
 
@@ -22,7 +23,7 @@ func TestPolarizationNeverSpeedsAJob(t *testing.T) {
 		return &c
 	}
 	w := dpJob()
-	w.Placement = PlaceSpread
+	w.Placement = perf.PlaceSpread
 	w.GlobalBatchTokens = 8192 << 12
 	for _, tc := range []struct {
 		name    string

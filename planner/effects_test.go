@@ -10,7 +10,7 @@ import (
 
 // effectPlan plans gpus GPUs of 400G RoCE on Tomahawk 5, changed by
 // network, with w as its workload.
-func effectPlan(t *testing.T, gpus int, w Workload, network func(*Network)) *Plan {
+func effectPlan(t *testing.T, gpus int, w perf.Workload, network func(*Network)) *Plan {
 	t.Helper()
 	s := NewScenario()
 	s.Cluster.GPUs = gpus
@@ -26,7 +26,7 @@ func effectPlan(t *testing.T, gpus int, w Workload, network func(*Network)) *Pla
 
 // effectJob times w on effectPlan's fabric with ratio oversubscription
 // and load balancing lb.
-func effectJob(t *testing.T, gpus int, ratio, lb string, w Workload) *JCT {
+func effectJob(t *testing.T, gpus int, ratio, lb string, w perf.Workload) *perf.JCT {
 	t.Helper()
 	return effectPlan(t, gpus, w, func(n *Network) { n.Oversubscription, n.LoadBalancing = ratio, lb }).JCT
 }
@@ -34,8 +34,8 @@ func effectJob(t *testing.T, gpus int, ratio, lb string, w Workload) *JCT {
 // dpJob is Llama 3 8B data-parallel over the whole cluster (tp 8 in the
 // server, no pipeline), its gradient reduce fully exposed so that the
 // fabric shows.
-func dpJob() Workload {
-	w := NewWorkload()
+func dpJob() perf.Workload {
+	w := perf.NewWorkload()
 	w.Model, w.TP, w.PP, w.VPP = "llama3-8b", 8, 1, 1
 	w.GlobalBatchTokens = 4 << 20
 	none := 0.0
@@ -43,24 +43,24 @@ func dpJob() Workload {
 	return w
 }
 
-func effect(j *JCT, name string) (Effect, bool) {
+func effect(j *perf.JCT, name string) (perf.Effect, bool) {
 	for _, e := range j.Effects {
 		if e.Name == name {
 			return e, true
 		}
 	}
-	return Effect{}, false
+	return perf.Effect{}, false
 }
 
-func dpClass(t *testing.T, st StepTime) TrafficClass {
+func dpClass(t *testing.T, st perf.StepTime) perf.TrafficClass {
 	t.Helper()
 	for _, c := range st.Classes {
-		if c.Name == ClassDP {
+		if c.Name == perf.ClassDP {
 			return c
 		}
 	}
 	t.Fatal("no data-parallel class")
-	return TrafficClass{}
+	return perf.TrafficClass{}
 }
 
 // TestFabricEffectsMoveStep: each effect moves the step the right way,
@@ -81,7 +81,7 @@ func TestFabricEffectsMoveStep(t *testing.T) {
 			if dp := dpClass(t, ideal.Planned); !dp.CrossesTier || math.Abs(dp.BusBWGBs-46*0.95) > 0.3 {
 				t.Fatalf("1:1 adaptive: dp busbw %.1f GB/s crossing %v, want 43.7 crossing", dp.BusBWGBs, dp.CrossesTier)
 			}
-			for _, name := range []string{EffectOversub, EffectECMP, EffectSpread, EffectOtherJobs} {
+			for _, name := range []string{perf.EffectOversub, perf.EffectECMP, perf.EffectSpread, perf.EffectOtherJobs} {
 				if e, ok := effect(ideal, name); ok {
 					t.Errorf("1:1 adaptive lists %q (%+.3f s)", name, e.DeltaS)
 				}
@@ -97,17 +97,17 @@ func TestFabricEffectsMoveStep(t *testing.T) {
 			if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-46*0.95) > 0.3 {
 				t.Errorf("2:1 packed: dp busbw %.1f GB/s, want 43.7", dp.BusBWGBs)
 			}
-			if e, ok := effect(over, EffectOversub); ok {
+			if e, ok := effect(over, perf.EffectOversub); ok {
 				t.Errorf("2:1 packed lists %q (%+.3f s): its ring's crossing fits the uplinks", e.Name, e.DeltaS)
 			}
 			spreadW := w
-			spreadW.Placement = PlaceSpread
+			spreadW.Placement = perf.PlaceSpread
 			flat := effectJob(t, gpus, "1:1", LBAdaptive, spreadW)
 			over = effectJob(t, gpus, "2:1", LBAdaptive, spreadW)
 			if dp := dpClass(t, over.Planned); math.Abs(dp.BusBWGBs-23*0.95) > 0.3 {
 				t.Errorf("2:1 spread: dp busbw %.1f GB/s, want 21.85", dp.BusBWGBs)
 			}
-			if e, ok := effect(over, EffectOversub); !ok || e.DeltaS <= 0 || over.Planned.StepS <= flat.Planned.StepS {
+			if e, ok := effect(over, perf.EffectOversub); !ok || e.DeltaS <= 0 || over.Planned.StepS <= flat.Planned.StepS {
 				t.Errorf("2:1 spread: oversubscription effect %+v, step %.3f vs %.3f s non-blocking", e, over.Planned.StepS, flat.Planned.StepS)
 			}
 
@@ -134,7 +134,7 @@ func TestFabricEffectsMoveStep(t *testing.T) {
 	// servers, under one leaf group of 400G Tomahawk 5.
 	if j := effectJob(t, 128, "1:1", LBECMP, w); j.Effects != nil {
 		for _, e := range j.Effects {
-			if e.Name == EffectECMP {
+			if e.Name == perf.EffectECMP {
 				t.Errorf("128 GPUs in one leaf group: ECMP effect %+v", e)
 			}
 		}
@@ -154,7 +154,7 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 	if dp := dpClass(t, packed.Planned); dp.CrossesTier || math.Abs(dp.BusBWGBs-46) > 0.5 {
 		t.Fatalf("packed: dp busbw %.1f crossing %v, want 46 inside the leaf group", dp.BusBWGBs, dp.CrossesTier)
 	}
-	w.Placement = PlaceSpread
+	w.Placement = perf.PlaceSpread
 	spread := effectJob(t, gpus, "8:1", LBAdaptive, w)
 	dp := dpClass(t, spread.Planned)
 	if !dp.CrossesTier || spread.Planned.StepS <= packed.Planned.StepS {
@@ -176,10 +176,10 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 	if math.Abs(dp.BusBWGBs-want) > 0.3 || want > 40 || want < 7 {
 		t.Errorf("spread, 8 jobs: dp busbw %.1f GB/s, want %.1f (others busy %.2f) between the extremes", dp.BusBWGBs, want, b)
 	}
-	if _, ok := effect(spread, EffectSpread); !ok {
+	if _, ok := effect(spread, perf.EffectSpread); !ok {
 		t.Error("spread placement not listed")
 	}
-	if e, ok := effect(spread, EffectOtherJobs); !ok || e.DeltaS <= 0 {
+	if e, ok := effect(spread, perf.EffectOtherJobs); !ok || e.DeltaS <= 0 {
 		t.Errorf("other jobs: %+v, want a positive effect", e)
 	}
 	// One job alone, spread, meets the whole 8:1: its own ports are all
@@ -206,7 +206,7 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 // servers), or all-to-all always local.
 func TestExpertsAndNVLinkDomain(t *testing.T) {
 	cat := testCatalog(t)
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.TP, w.PP, w.VPP, w.EP = "mixtral-8x7b", 1, 1, 1, 16
 	w.GlobalBatchTokens, w.Recompute = 8<<20, true // 2,048 sequences: one per rank of up to 2,048
 
@@ -216,7 +216,7 @@ func TestExpertsAndNVLinkDomain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, ok := effect(p.JCT, EffectExperts)
+	e, ok := effect(p.JCT, perf.EffectExperts)
 	if !ok || e.DeltaS <= 0 {
 		t.Fatalf("ep 16 on 8-GPU servers: %+v, want a positive all-to-all effect", e)
 	}
@@ -228,10 +228,10 @@ func TestExpertsAndNVLinkDomain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := effect(q.JCT, EffectExperts); ok {
+	if _, ok := effect(q.JCT, perf.EffectExperts); ok {
 		t.Error("ep 16 inside a 72-GPU NVLink domain still crosses the back end")
 	}
-	d, ok := effect(q.JCT, EffectNVLink)
+	d, ok := effect(q.JCT, perf.EffectNVLink)
 	if !ok || d.DeltaS >= 0 {
 		t.Errorf("72-GPU domain: %+v, want a saving", d)
 	}
@@ -244,7 +244,7 @@ func TestExpertsAndNVLinkDomain(t *testing.T) {
 func TestCriticalPathAndIdealFabric(t *testing.T) {
 	cat := testCatalog(t)
 	s := ibScenario(1024)
-	w := NewWorkload() // Llama 3 70B, tp 8, pp 4, vpp 5
+	w := perf.NewWorkload() // Llama 3 70B, tp 8, pp 4, vpp 5
 	s.Workload = &w
 	p, err := Build(s, cat)
 	if err != nil {
@@ -254,7 +254,7 @@ func TestCriticalPathAndIdealFabric(t *testing.T) {
 	frac := float64(w.PP-1) / float64(w.VPP*j.Microbatches)
 	var tp float64
 	for _, c := range j.Planned.Classes {
-		if c.Name == ClassTP {
+		if c.Name == perf.ClassTP {
 			tp = c.ExposedS
 		}
 	}
@@ -262,7 +262,7 @@ func TestCriticalPathAndIdealFabric(t *testing.T) {
 		t.Errorf("bubble %.6f s, want %.6f (TP %.6f s on the critical path)", j.Planned.BubbleS, want, tp)
 	}
 	fv := p.jobView(j.Workload, cat.JCT).Ideal()
-	st := perf.TimeStep(j.Workload, j.GPU, cat.JCT, fv, j.DP, j.Microbatches, RDMA)
+	st := perf.TimeStep(j.Workload, j.GPU, cat.JCT, fv, j.DP, j.Microbatches, perf.RDMA)
 	// An ideal back end is as fast as NVLink (450 GB/s x 0.8 per GPU).
 	for _, c := range st.Classes {
 		if c.CrossesFabric && math.Abs(c.BusBWGBs-360) > 1e-6 {
@@ -272,7 +272,7 @@ func TestCriticalPathAndIdealFabric(t *testing.T) {
 	if st.StepS >= j.Planned.StepS || st.ComputeS != j.Planned.ComputeS {
 		t.Errorf("ideal step %.4f s not below planned %.4f", st.StepS, j.Planned.StepS)
 	}
-	if e, ok := effect(j, EffectBackEnd); !ok || math.Abs(e.DeltaS-(j.Planned.StepS-st.StepS)) > 1e-9 {
+	if e, ok := effect(j, perf.EffectBackEnd); !ok || math.Abs(e.DeltaS-(j.Planned.StepS-st.StepS)) > 1e-9 {
 		t.Errorf("back-end effect %+v, want %.4f s", e, j.Planned.StepS-st.StepS)
 	}
 }
@@ -285,7 +285,7 @@ func TestPlanesLeaveECMPAlone(t *testing.T) {
 	w := dpJob()
 	busbw := func(planes int) float64 {
 		p := effectPlan(t, 4096, w, func(n *Network) { n.LoadBalancing, n.Planes = LBECMP, planes })
-		if _, ok := effect(p.JCT, EffectECMP); !ok {
+		if _, ok := effect(p.JCT, perf.EffectECMP); !ok {
 			t.Fatalf("%d planes: no ECMP effect", planes)
 		}
 		return dpClass(t, p.JCT.Planned).BusBWGBs
@@ -311,12 +311,12 @@ func TestEffectSignsEverySystem(t *testing.T) {
 	for k := range cat.Systems {
 		systems = append(systems, k)
 	}
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.PP, w.VPP = "llama3-8b", 2, 1
 	for _, sys := range systems {
 		for _, fabric := range []Fabric{InfiniBand, Ethernet} {
 			for _, ratio := range []string{"1:1", "3:1"} {
-				for _, place := range []string{PlacePacked, PlaceSpread + "/1", PlaceSpread + "/3"} {
+				for _, place := range []string{perf.PlacePacked, perf.PlaceSpread + "/1", perf.PlaceSpread + "/3"} {
 					s := NewScenario()
 					s.Cluster.GPUs, s.Cluster.System = 3000, sys
 					s.Network.Fabric, s.Network.Oversubscription = fabric, ratio
@@ -324,9 +324,9 @@ func TestEffectSignsEverySystem(t *testing.T) {
 						s.Network.LoadBalancing = LBECMP
 					}
 					wl := w
-					wl.Placement, wl.Jobs = PlacePacked, 3
-					if place != PlacePacked {
-						wl.Placement, wl.Jobs = PlaceSpread, int(place[len(place)-1]-'0')
+					wl.Placement, wl.Jobs = perf.PlacePacked, 3
+					if place != perf.PlacePacked {
+						wl.Placement, wl.Jobs = perf.PlaceSpread, int(place[len(place)-1]-'0')
 					}
 					s.Workload = &wl
 					name := fmt.Sprintf("%s/%s/%s/%s", sys, fabric, ratio, place)
@@ -341,28 +341,28 @@ func TestEffectSignsEverySystem(t *testing.T) {
 	}
 }
 
-func checkEffectSigns(t *testing.T, name string, j *JCT, ecmp bool) {
+func checkEffectSigns(t *testing.T, name string, j *perf.JCT, ecmp bool) {
 	t.Helper()
-	backEnd, hasBackEnd := effect(j, EffectBackEnd)
+	backEnd, hasBackEnd := effect(j, perf.EffectBackEnd)
 	crosses := false
 	for _, c := range j.Planned.Classes {
 		crosses = crosses || c.CrossesTier
 	}
 	for _, e := range j.Effects {
 		switch e.Name {
-		case EffectNVLink:
+		case perf.EffectNVLink:
 			if e.DeltaS > 1e-12 {
 				t.Errorf("%s: %s costs %+.4g s, want a saving", name, e.Name, e.DeltaS)
 			}
-		case EffectSpread:
+		case perf.EffectSpread:
 			if e.DeltaS < -1e-12 && (j.Workload.Jobs <= 1 || !strings.Contains(e.Detail, "other jobs")) {
 				t.Errorf("%s: spreading saves %.4g s for a job alone, or without saying why: %q", name, -e.DeltaS, e.Detail)
 			}
-		case EffectInNetwork:
+		case perf.EffectInNetwork:
 			if e.DeltaS > 1e-12 {
 				t.Errorf("%s: in-network reduction costs %+.4g s, want a saving", name, e.DeltaS)
 			}
-		case EffectCritical, EffectBackEnd:
+		case perf.EffectCritical, perf.EffectBackEnd:
 			if e.DeltaS < 0 {
 				t.Errorf("%s: %s %+.4g s", name, e.Name, e.DeltaS)
 			}
@@ -370,12 +370,12 @@ func checkEffectSigns(t *testing.T, name string, j *JCT, ecmp bool) {
 			if e.DeltaS < -1e-12 {
 				t.Errorf("%s: %s saves %.4g s", name, e.Name, -e.DeltaS)
 			}
-			if hasBackEnd && e.Name != EffectExperts && e.DeltaS > backEnd.DeltaS+1e-12 {
+			if hasBackEnd && e.Name != perf.EffectExperts && e.DeltaS > backEnd.DeltaS+1e-12 {
 				t.Errorf("%s: %s %+.4g s is more than the whole back end's %+.4g", name, e.Name, e.DeltaS, backEnd.DeltaS)
 			}
 		}
 	}
-	if _, ok := effect(j, EffectECMP); ok != (ecmp && crosses) {
+	if _, ok := effect(j, perf.EffectECMP); ok != (ecmp && crosses) {
 		t.Errorf("%s: ECMP effect listed %v, want %v (RoCE ECMP %v, crossing %v)", name, ok, ecmp && crosses, ecmp, crosses)
 	}
 }

@@ -60,7 +60,7 @@ func (p *Plan) perfNetworkFresh() perf.Network {
 }
 
 // jobView is the plan's fabric with the resolved workload w placed on it.
-func (p *Plan) jobView(w Workload, d *JCTData) perf.View {
+func (p *Plan) jobView(w perf.Workload, d *perf.JCTData) perf.View {
 	return p.perfNetwork().Place(w, d)
 }
 
@@ -81,13 +81,13 @@ func (p *Plan) perfJob() perf.Job {
 // memory is a finding, not an error: it is timed as entered (as if the
 // memory were there), its Memory says by how much it is over, and Fix
 // holds the change that fits at the least step time, timed.
-func EstimateJCT(p *Plan, w Workload, d *JCTData) (*JCT, error) {
+func EstimateJCT(p *Plan, w perf.Workload, d *perf.JCTData) (*perf.JCT, error) {
 	return estimateJCT(p, w, d, true)
 }
 
 // estimateJCT is EstimateJCT; checkMemory false skips looking for a
 // memory fix.
-func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error) {
+func estimateJCT(p *Plan, w perf.Workload, d *perf.JCTData, checkMemory bool) (*perf.JCT, error) {
 	return estimateJCTWith(p, w, d, jctParts{Fix: checkMemory, Detail: true})
 }
 
@@ -96,7 +96,7 @@ func estimateJCT(p *Plan, w Workload, d *JCTData, checkMemory bool) (*JCT, error
 type jctParts = perf.Parts
 
 // estimateJCTWith is EstimateJCT computing what parts asks for.
-func estimateJCTWith(p *Plan, w Workload, d *JCTData, parts jctParts) (*JCT, error) {
+func estimateJCTWith(p *Plan, w perf.Workload, d *perf.JCTData, parts jctParts) (*perf.JCT, error) {
 	if p.System != nil {
 		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
 	}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"fmt"
 	"testing"
 )
@@ -12,8 +13,8 @@ import (
 func TestStaticRoutingOnInfiniBand(t *testing.T) {
 	cat := testCatalog(t)
 	w := dpJob()
-	w.Placement = PlaceSpread
-	step := func(routing string, f Fabric) (*JCT, float64) {
+	w.Placement = perf.PlaceSpread
+	step := func(routing string, f Fabric) (*perf.JCT, float64) {
 		p := effectPlan(t, 4000, w, func(n *Network) { n.Fabric, n.Routing, n.Switch = f, routing, Auto })
 		return p.JCT, dpClass(t, p.JCT.Planned).BusBWGBs
 	}
@@ -22,10 +23,10 @@ func TestStaticRoutingOnInfiniBand(t *testing.T) {
 	if bs >= ba*0.8 {
 		t.Errorf("static IB dp busbw %.1f GB/s, adaptive %.1f: want a collision loss", bs, ba)
 	}
-	if _, ok := effect(ibStatic, EffectECMP); !ok {
+	if _, ok := effect(ibStatic, perf.EffectECMP); !ok {
 		t.Error("static IB lists no collision effect")
 	}
-	if _, ok := effect(ibAdaptive, EffectECMP); ok {
+	if _, ok := effect(ibAdaptive, perf.EffectECMP); ok {
 		t.Error("adaptive IB lists a collision effect")
 	}
 	_ = cat
@@ -42,8 +43,8 @@ func TestColocatedJobNeverSpeedsUp(t *testing.T) {
 		for _, routing := range []string{RouteStatic, RouteAdaptive} {
 			for _, ratio := range []string{"1:1", "3:1"} {
 				w := dpJob()
-				w.Placement, w.Jobs = PlaceSpread, 3
-				build := func(change func(*Workload)) *JCT {
+				w.Placement, w.Jobs = perf.PlaceSpread, 3
+				build := func(change func(*perf.Workload)) *perf.JCT {
 					wl := w
 					change(&wl)
 					return effectPlan(t, 3000, wl, func(n *Network) {
@@ -51,10 +52,10 @@ func TestColocatedJobNeverSpeedsUp(t *testing.T) {
 					}).JCT
 				}
 				name := fmt.Sprintf("%s/%s/%s", f, routing, ratio)
-				random := build(func(*Workload) {})
-				aligned := build(func(w *Workload) { w.Phase = PhaseAligned })
-				busy := build(func(w *Workload) { w.BackgroundLeaf, w.BackgroundSpine = 0.3, 0.2 })
-				if e, ok := effect(random, EffectOtherJobs); !ok || e.DeltaS < 0 {
+				random := build(func(*perf.Workload) {})
+				aligned := build(func(w *perf.Workload) { w.Phase = perf.PhaseAligned })
+				busy := build(func(w *perf.Workload) { w.BackgroundLeaf, w.BackgroundSpine = 0.3, 0.2 })
+				if e, ok := effect(random, perf.EffectOtherJobs); !ok || e.DeltaS < 0 {
 					t.Errorf("%s: other jobs %+v, want a cost of 0 or more", name, e)
 				}
 				if aligned.Planned.StepS < random.Planned.StepS-1e-12 {
@@ -63,13 +64,13 @@ func TestColocatedJobNeverSpeedsUp(t *testing.T) {
 				if busy.Planned.StepS < random.Planned.StepS-1e-12 {
 					t.Errorf("%s: background load %.4f s, faster than %.4f", name, busy.Planned.StepS, random.Planned.StepS)
 				}
-				if e, ok := effect(busy, EffectBackdrop); !ok || e.DeltaS < 0 {
+				if e, ok := effect(busy, perf.EffectBackdrop); !ok || e.DeltaS < 0 {
 					t.Errorf("%s: background effect %+v, want a cost of 0 or more", name, e)
 				}
 				// Alone on its leaves, every port crossing: 30% of the
 				// uplinks held elsewhere must cost time.
-				alone := build(func(w *Workload) { w.Jobs = 1 })
-				aloneBusy := build(func(w *Workload) { w.Jobs, w.BackgroundLeaf = 1, 0.3 })
+				alone := build(func(w *perf.Workload) { w.Jobs = 1 })
+				aloneBusy := build(func(w *perf.Workload) { w.Jobs, w.BackgroundLeaf = 1, 0.3 })
 				if aloneBusy.Planned.StepS <= alone.Planned.StepS {
 					t.Errorf("%s: alone, background load %.4f s, not slower than %.4f", name, aloneBusy.Planned.StepS, alone.Planned.StepS)
 				}
@@ -91,9 +92,9 @@ func BenchmarkJCTEveryEffect(b *testing.B) {
 	s := NewScenario()
 	s.Cluster.GPUs = 65536
 	s.Network.Routing, s.Network.InNetworkReduction, s.Network.Oversubscription = RouteStatic, true, "2:1"
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.EP, w.PP = "mixtral-8x7b", 8, 2
-	w.Placement, w.Jobs, w.Phase = PlaceSpread, 4, PhaseAligned
+	w.Placement, w.Jobs, w.Phase = perf.PlaceSpread, 4, perf.PhaseAligned
 	w.BackgroundLeaf, w.BackgroundSpine = 0.2, 0.1
 	w.QueuePairs = 2
 	s.Workload = &w

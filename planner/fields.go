@@ -10,6 +10,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/hall"
+	"fabricplan/planner/perf"
 )
 
 // FieldKind is how an input's text is read.
@@ -295,9 +296,9 @@ func toggleField(key, label string, at func(*Scenario) *bool) Field {
 
 // workload is the scenario's [workload] table, made from the default job
 // when the scenario has none.
-func workload(s *Scenario) *Workload {
+func workload(s *Scenario) *perf.Workload {
 	if s.Workload == nil {
-		w := NewWorkload()
+		w := perf.NewWorkload()
 		s.Workload = &w
 	} else {
 		w := *s.Workload // never write through a snapshot's pointer
@@ -593,7 +594,7 @@ func workloadFields() []Field {
 		if err := pickPrecision(s, text); err != nil {
 			return err
 		}
-		if w := workload(s); w.Precision == PrecisionBF16 {
+		if w := workload(s); w.Precision == perf.PrecisionBF16 {
 			w.Precision = "" // the default, left out of the file
 		}
 		return nil
@@ -603,45 +604,45 @@ func workloadFields() []Field {
 		if p := workload(&c).Precision; p != "" {
 			return p
 		}
-		return PrecisionBF16
+		return perf.PrecisionBF16
 	}
-	placement := choiceField("workload.placement", "Placement", []string{PlacePacked, PlaceSpread}, func(s *Scenario) *string { return &workload(s).Placement })
+	placement := choiceField("workload.placement", "Placement", []string{perf.PlacePacked, perf.PlaceSpread}, func(s *Scenario) *string { return &workload(s).Placement })
 	placement.Get = func(s *Scenario) string {
 		c := *s
 		if p := workload(&c).Placement; p != "" {
 			return p
 		}
-		return PlacePacked
+		return perf.PlacePacked
 	}
-	w := func(at func(*Workload) *int) func(*Scenario) *int {
+	w := func(at func(*perf.Workload) *int) func(*Scenario) *int {
 		return func(s *Scenario) *int { return at(workload(s)) }
 	}
 	return []Field{
 		model,
 		choiceField("workload.gpu", "GPU", nil, func(s *Scenario) *string { return &workload(s).GPU }),
-		countField("workload.tp", "Tensor parallel (tp)", 1, MaxTP, false, "", w(func(w *Workload) *int { return &w.TP })),
-		countField("workload.pp", "Pipeline parallel (pp)", 1, MaxPP, false, "", w(func(w *Workload) *int { return &w.PP })),
-		countField("workload.vpp", "Virtual pipeline stages", 1, MaxVPP, false, "", w(func(w *Workload) *int { return &w.VPP })),
-		countField("workload.cp", "Context parallel (cp)", 1, MaxCP, true, "blank: 1; splits each sequence", w(func(w *Workload) *int { return &w.CP })),
-		countField("workload.ep", "Expert parallel (ep)", 1, MaxEP, false, "", w(func(w *Workload) *int { return &w.EP })),
-		countField("workload.micro_batch", "Micro-batch (sequences)", 1, MaxMicroBatch, false, "", w(func(w *Workload) *int { return &w.MicroBatch })),
-		countField("workload.global_batch_tokens", "Global batch (tokens)", 1, maxBatchTokens, false, "", w(func(w *Workload) *int { return &w.GlobalBatchTokens })),
+		countField("workload.tp", "Tensor parallel (tp)", 1, MaxTP, false, "", w(func(w *perf.Workload) *int { return &w.TP })),
+		countField("workload.pp", "Pipeline parallel (pp)", 1, MaxPP, false, "", w(func(w *perf.Workload) *int { return &w.PP })),
+		countField("workload.vpp", "Virtual pipeline stages", 1, MaxVPP, false, "", w(func(w *perf.Workload) *int { return &w.VPP })),
+		countField("workload.cp", "Context parallel (cp)", 1, MaxCP, true, "blank: 1; splits each sequence", w(func(w *perf.Workload) *int { return &w.CP })),
+		countField("workload.ep", "Expert parallel (ep)", 1, MaxEP, false, "", w(func(w *perf.Workload) *int { return &w.EP })),
+		countField("workload.micro_batch", "Micro-batch (sequences)", 1, MaxMicroBatch, false, "", w(func(w *perf.Workload) *int { return &w.MicroBatch })),
+		countField("workload.global_batch_tokens", "Global batch (tokens)", 1, maxBatchTokens, false, "", w(func(w *perf.Workload) *int { return &w.GlobalBatchTokens })),
 		numberField("workload.tokens_total", "Token budget", "", 1, MaxTokensTotal, false, func(s *Scenario) *float64 { return &workload(s).TokensTotal }),
 		toggleField("workload.zero", "Sharded optimizer (ZeRO / distributed optimizer)", func(s *Scenario) *bool { return &workload(s).ZeRO }),
-		countField("workload.zero_stage", "ZeRO stage", 1, MaxZeROStage, true, "1-3; blank: 1 when sharded", w(func(w *Workload) *int { return &w.ZeROStage })),
+		countField("workload.zero_stage", "ZeRO stage", 1, MaxZeROStage, true, "1-3; blank: 1 when sharded", w(func(w *perf.Workload) *int { return &w.ZeROStage })),
 		toggleField("workload.recompute", "Activation recomputation", func(s *Scenario) *bool { return &workload(s).Recompute }),
 		placement,
 		jobs,
 		precision,
-		countField("workload.kv_heads", "KV heads (grouped-query attention)", 1, MaxHeads, true, "blank: the model's", w(func(w *Workload) *int { return &w.KVHeads })),
-		countField("workload.route_nodes", "MoE: nodes a token may reach", 1, MaxRouteNodes, true, "node-limited routing; blank: the model's", w(func(w *Workload) *int { return &w.RouteNodes })),
-		countField("workload.qps_per_connection", "Queue pairs per connection", 1, MaxQueuePairs, true, "flows ECMP hashes; blank: NCCL's 1", w(func(w *Workload) *int { return &w.QueuePairs })),
+		countField("workload.kv_heads", "KV heads (grouped-query attention)", 1, MaxHeads, true, "blank: the model's", w(func(w *perf.Workload) *int { return &w.KVHeads })),
+		countField("workload.route_nodes", "MoE: nodes a token may reach", 1, MaxRouteNodes, true, "node-limited routing; blank: the model's", w(func(w *perf.Workload) *int { return &w.RouteNodes })),
+		countField("workload.qps_per_connection", "Queue pairs per connection", 1, MaxQueuePairs, true, "flows ECMP hashes; blank: NCCL's 1", w(func(w *perf.Workload) *int { return &w.QueuePairs })),
 		optionalNumberField("workload.polarization", "Hash polarization (static routing)", 0, 1,
 			"share of a spine's uplinks a leaf's flows cannot reach; blank: the data's estimate", func(s *Scenario) **float64 { return &workload(s).Polarization }),
-		choiceField("workload.phase", "Other jobs' phase", []string{"", PhaseAligned}, func(s *Scenario) *string { return &workload(s).Phase }),
+		choiceField("workload.phase", "Other jobs' phase", []string{"", perf.PhaseAligned}, func(s *Scenario) *string { return &workload(s).Phase }),
 		numberField("workload.background_leaf", "Background load, leaf uplinks", "", 0, MaxBackgroundLoad, true, func(s *Scenario) *float64 { return &workload(s).BackgroundLeaf }),
 		numberField("workload.background_spine", "Background load, spine uplinks", "", 0, MaxBackgroundLoad, true, func(s *Scenario) *float64 { return &workload(s).BackgroundSpine }),
-		choiceField("workload.algorithm", "All-reduce algorithm", append([]string{""}, Algorithms...), func(s *Scenario) *string { return &workload(s).Algorithm }),
+		choiceField("workload.algorithm", "All-reduce algorithm", append([]string{""}, perf.Algorithms...), func(s *Scenario) *string { return &workload(s).Algorithm }),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 )
 
 // countGrammar is the one grammar of counts, shared by the window, the
@@ -92,7 +93,7 @@ func TestFieldLimitsAreTheValidations(t *testing.T) {
 			cat := testCatalog(t)
 			f, _ := FieldByKey(tc.key)
 			s := NewScenario()
-			w := NewWorkload()
+			w := perf.NewWorkload()
 			s.Workload = &w
 			if err := f.Set(&s, textfmt.Int(tc.max)); err != nil {
 				t.Fatalf("the table refuses %s = %s: %v", tc.key, textfmt.Int(tc.max), err)

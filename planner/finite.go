@@ -1,5 +1,7 @@
 package planner
 
+import "fabricplan/planner/perf"
+
 // The typed finiteness walk: every float of a plan's cost, power and JCT
 // estimate that the reflective walk (nonFinite) reaches, read by name.
 // Every plan is checked, and the reflective walk was a tenth of a
@@ -43,7 +45,7 @@ func finiteWatts(w *Watts) bool {
 // finiteJCT walks the estimate itself: its workload, memory, planned
 // and baseline steps, effects and gain (not the GPU, a catalog entry, nor
 // the memory fix's own estimate, as nonFinite).
-func finiteJCT(j *JCT) bool {
+func finiteJCT(j *perf.JCT) bool {
 	if !finiteWorkload(&j.Workload) || !finiteMemory(&j.Memory) || !finiteStep(&j.Planned) || !finiteStep(&j.Baseline) || !finiteAll(j.Gain) {
 		return false
 	}
@@ -55,7 +57,7 @@ func finiteJCT(j *JCT) bool {
 	return true
 }
 
-func finiteWorkload(w *Workload) bool {
+func finiteWorkload(w *perf.Workload) bool {
 	if !finiteAll(w.ParamsB, w.ActiveParamsB, w.TokensTotal, w.ComputeEfficiency, w.BackgroundLeaf, w.BackgroundSpine) {
 		return false
 	}
@@ -67,11 +69,11 @@ func finiteWorkload(w *Workload) bool {
 	return true
 }
 
-func finiteMemory(m *MemoryUse) bool {
+func finiteMemory(m *perf.MemoryUse) bool {
 	return finiteAll(m.WeightsGB, m.GradientsGB, m.OptimizerGB, m.ActivationsGB, m.ReserveGB, m.TotalGB, m.HBMGB, m.TightGB)
 }
 
-func finiteStep(s *StepTime) bool {
+func finiteStep(s *perf.StepTime) bool {
 	if !finiteAll(s.ComputeS, s.BubbleS, s.BubbleCommS, s.StepS, s.TokensPerS, s.MFU, s.Days, s.BusBWGBs) {
 		return false
 	}

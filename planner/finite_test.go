@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"math"
 	"reflect"
 	"strconv"
@@ -50,7 +51,7 @@ func floatsWalked(t *testing.T, v reflect.Value, path string, root bool, out map
 // leaving another out.
 func TestFiniteWalkCoversFloats(t *testing.T) {
 	cat := testCatalog(t)
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	half := 0.5
 	w.Polarization, w.OverlapDP, w.OverlapPP, w.OverlapTP, w.OverlapEP, w.OverlapCP = &half, &half, &half, &half, &half, &half
 	s := planBenchScenario(4096)

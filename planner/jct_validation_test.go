@@ -49,7 +49,7 @@ func (r megatronRow) scenario() Scenario {
 	s.Network.NICGbps = 200
 	s.Network.Switch = "qm8700"
 	zero, none := 0.0, 0.0
-	s.Workload = &Workload{
+	s.Workload = &perf.Workload{
 		Model: "custom", GPU: "a100",
 		ParamsB: r.paramsB, Layers: r.layers, Hidden: r.hidden, SeqLen: 2048, Vocab: 51200,
 		GlobalBatchTokens: r.batch * 2048, MicroBatch: 1, TP: r.tp, PP: r.pp, VPP: 1, EP: 1,
@@ -93,7 +93,7 @@ func TestJCTLlama3(t *testing.T) {
 		s.Cluster.GPUs = tc.gpus
 		s.Network.Fabric = Ethernet
 		s.Network.Switch = "tomahawk5"
-		w := NewWorkload()
+		w := perf.NewWorkload()
 		w.Model, w.GPU, w.PP, w.VPP = "llama3-405b", "h100", 16, 8
 		noTP := 0.0
 		w.OverlapTP = &noTP // as data/validation.toml: fitted with TP exposed
@@ -123,7 +123,7 @@ func TestJCTLlama3(t *testing.T) {
 type fabricPoint struct {
 	name, source string
 	published    float64
-	model        func(t *testing.T, d *JCTData) float64
+	model        func(t *testing.T, d *perf.JCTData) float64
 	unit         string
 	fitted       bool    // used to choose a constant in data/jct.toml
 	tolerance    float64 // relative; wider where the model leaves out what the run did
@@ -131,21 +131,21 @@ type fabricPoint struct {
 
 var fabricPoints = []fabricPoint{
 	{"RoCE all-reduce, E-ECMP + QP scaling over plain ECMP", "Meta, RoCE network for distributed AI training at scale (SIGCOMM 2024): up to 40% more AllReduce bandwidth",
-		1.40, func(t *testing.T, d *JCTData) float64 {
+		1.40, func(t *testing.T, d *perf.JCTData) float64 {
 			return perf.CrossAllReduceBusBW(d, true, d.ECMP.MaxActiveQueuePairs, 0) / perf.CrossAllReduceBusBW(d, true, 1, 0)
 		}, "x", false, 0.15},
 	{"Spectrum-X adaptive routing over off-the-shelf Ethernet", "NVIDIA Spectrum-X: 1.6x AI workload performance [vendor claim; its baseline also lacks Spectrum-X's congestion control]",
-		1.6, func(t *testing.T, d *JCTData) float64 {
+		1.6, func(t *testing.T, d *perf.JCTData) float64 {
 			return perf.CrossAllReduceBusBW(d, false, 1, 0) / perf.CrossAllReduceBusBW(d, true, 1, 0)
 		}, "x", false, 0.25},
 	{"MoE all-to-all, 16 GPUs on 2 servers (DeepEP normal kernels)", "deepseek-ai/DeepEP README: internode EP16 dispatch 43 GB/s RDMA, H800 + CX7 400G IB",
-		43, func(t *testing.T, d *JCTData) float64 { return perf.AllToAllBusBW(d, 16) }, "GB/s", false, 0.15},
+		43, func(t *testing.T, d *perf.JCTData) float64 { return perf.AllToAllBusBW(d, 16) }, "GB/s", false, 0.15},
 	{"MoE all-to-all, 32 GPUs on 4 servers (DeepEP)", "DeepEP README: EP32 dispatch 58 GB/s RDMA (node-limited routing sends a token once per node, NVLink fans it out)",
-		58, func(t *testing.T, d *JCTData) float64 { return perf.AllToAllBusBW(d, 32) }, "GB/s", false, 0.25},
+		58, func(t *testing.T, d *perf.JCTData) float64 { return perf.AllToAllBusBW(d, 32) }, "GB/s", false, 0.25},
 	{"MoE all-to-all, 64 GPUs on 8 servers (DeepEP)", "DeepEP README: EP64 dispatch 51 GB/s RDMA",
-		51, func(t *testing.T, d *JCTData) float64 { return perf.AllToAllBusBW(d, 64) }, "GB/s", false, 0.15},
+		51, func(t *testing.T, d *perf.JCTData) float64 { return perf.AllToAllBusBW(d, 64) }, "GB/s", false, 0.15},
 	{"Llama 3 405B step, RoCE (adaptive) over InfiniBand, 24,576 H100", "Meta, Building Meta's GenAI infrastructure (2024): both 24k clusters trained large models without network bottlenecks",
-		1.0, func(t *testing.T, d *JCTData) float64 { return llamaStep(t, Ethernet) / llamaStep(t, InfiniBand) }, "x", true, 0.05},
+		1.0, func(t *testing.T, d *perf.JCTData) float64 { return llamaStep(t, Ethernet) / llamaStep(t, InfiniBand) }, "x", true, 0.05},
 }
 
 // llamaStep is the Llama 3 405B step (Meta's layout, memory check off) on
@@ -162,7 +162,7 @@ func llamaStep(t *testing.T, f Fabric) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.GPU, w.PP, w.VPP = "llama3-405b", "h100", 16, 8
 	noTP := 0.0
 	w.OverlapTP = &noTP

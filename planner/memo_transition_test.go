@@ -82,7 +82,7 @@ func memoScenarios(t *testing.T) []memoScenario {
 	}
 	ib := load("ib-ndr-1k")
 	ib.Cluster.GPUs = 1000
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	ib.Workload = &w
 	ib.Networks = &NetworksInputs{FrontEnd: "separate", Storage: "separate"}
 	ib.Phases = []Phase{{GPUs: 512}, {GPUs: 1000}}
@@ -332,8 +332,8 @@ func (l scalarLeaf) reach(s *Scenario) reflect.Value {
 	for i, idx := range l.index {
 		if i > 0 { // through a pointer
 			if v.IsNil() {
-				if v.Type() == reflect.TypeFor[*Workload]() {
-					w := NewWorkload()
+				if v.Type() == reflect.TypeFor[*perf.Workload]() {
+					w := perf.NewWorkload()
 					v.Set(reflect.ValueOf(&w))
 				} else {
 					v.Set(reflect.New(v.Type().Elem()))
@@ -664,7 +664,7 @@ func (r *memoRun) checkPhases(name string, edited Scenario) {
 // window cannot edit but a scenario file can.
 func tableReach(t *testing.T, cat *Catalog, leaves []scalarLeaf) map[string]bool {
 	full := ibScenario(1000)
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	full.Workload, full.Reliability, full.Networks, full.Growth, full.Facility = &w, &ReliabilityInputs{}, &NetworksInputs{}, &Growth{}, &hall.Facility{}
 	covered := map[string]bool{}
 	for _, f := range Fields() {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"math"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ func TestMemoryOverIsAFinding(t *testing.T) {
 	cat := testCatalog(t)
 	for _, c := range []struct {
 		name string
-		edit func(s *Scenario, w *Workload)
+		edit func(s *Scenario, w *perf.Workload)
 		// Hand-worked totals (GB): weights + gradients + optimizer +
 		// activations + reserve 5, on 1,024 H100 (dp 32 at tp 8 x pp 4).
 		over bool
@@ -28,24 +29,24 @@ func TestMemoryOverIsAFinding(t *testing.T) {
 		// (30.5 bytes per s.h/tp with 8 of 64 KV heads) + 5 = 113.6; at
 		// micro-batch 2 the activations halve (66.6). Recomputation fits
 		// too, at a third more compute.
-		{"micro-batch 4", func(_ *Scenario, w *Workload) { w.MicroBatch = 4 }, true, "micro_batch = 2", "recompute = true"},
+		{"micro-batch 4", func(_ *Scenario, w *perf.Workload) { w.MicroBatch = 4 }, true, "micro_batch = 2", "recompute = true"},
 		// 405B on tp 8 x pp 4: 25.6 + 51.2 + 4.8 + 73.5 + 5 = 160; ZeRO-3
 		// shards the 25.6 + 51.2 over dp 32 (85.7, tight); pp 64 fits
 		// too (81.5) but a 64-stage pipeline's bubble costs more.
-		{"405B on pp 4", func(_ *Scenario, w *Workload) { w.Model = "llama3-405b" }, true, "zero_stage = 3", "pp = 64 and vpp = 1"},
+		{"405B on pp 4", func(_ *Scenario, w *perf.Workload) { w.Model = "llama3-405b" }, true, "zero_stage = 3", "pp = 64 and vpp = 1"},
 		// 8B at tp 2 on a 200G, 4:1 fabric, spread: activations 4 x 18.75
 		// = 75 at micro-batch 4; ZeRO-3 (80.1, tight) gathers the
 		// weights twice over the slow uplinks, micro-batch 3 (85.4,
 		// tight) costs nothing on the wire.
-		{"8B tp 2, slow fabric", func(s *Scenario, w *Workload) {
+		{"8B tp 2, slow fabric", func(s *Scenario, w *perf.Workload) {
 			s.Network.NICGbps, s.Network.Oversubscription = 200, "4:1"
-			w.Model, w.TP, w.PP, w.VPP, w.MicroBatch, w.Placement = "llama3-8b", 2, 1, 1, 4, PlaceSpread
+			w.Model, w.TP, w.PP, w.VPP, w.MicroBatch, w.Placement = "llama3-8b", 2, 1, 1, 4, perf.PlaceSpread
 		}, true, "micro_batch = 3", "zero_stage = 3"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := NewScenario()
 			s.Cluster.GPUs = 1024
-			w := NewWorkload()
+			w := perf.NewWorkload()
 			c.edit(&s, &w)
 			s.Workload = &w
 			p, err := Build(s, cat)
@@ -56,7 +57,7 @@ func TestMemoryOverIsAFinding(t *testing.T) {
 				t.Fatalf("the fabric is missing: %d switches, $%.0f, %.0f W", p.TotalSwitches(), p.Cost.Total, p.Power.Total)
 			}
 			j := p.JCT
-			if j.Memory.Status != MemoryOver || j.FitsMemory() {
+			if j.Memory.Status != perf.MemoryOver || j.FitsMemory() {
 				t.Fatalf("status %q for %s", j.Memory.Status, j.Memory)
 			}
 			if j.Fix == nil || j.Fix.Change != c.fix {
@@ -83,7 +84,7 @@ func TestMemoryOverIsAFinding(t *testing.T) {
 			if f := strings.Join(j.Findings, " "); !strings.Contains(f, "does not fit") || !strings.Contains(f, c.fix) {
 				t.Errorf("findings %q", f)
 			}
-			if r := j.Report(); r.MemoryFix == nil || r.MemoryFix.Change != c.fix || r.Memory.Status != MemoryOver {
+			if r := j.Report(); r.MemoryFix == nil || r.MemoryFix.Change != c.fix || r.Memory.Status != perf.MemoryOver {
 				t.Errorf("JSON: %+v", r.MemoryFix)
 			}
 		})
@@ -91,7 +92,7 @@ func TestMemoryOverIsAFinding(t *testing.T) {
 }
 
 // applyFix applies a change as a fix names it ("a = 1 and b = 2").
-func applyFix(t *testing.T, w Workload, fix string) Workload {
+func applyFix(t *testing.T, w perf.Workload, fix string) perf.Workload {
 	t.Helper()
 	for _, part := range strings.Split(fix, " and ") {
 		key, val, _ := strings.Cut(part, " = ")
@@ -129,7 +130,7 @@ func TestMemoryLlama3LayoutTight(t *testing.T) {
 	cat := testCatalog(t)
 	s := NewScenario()
 	s.Cluster.GPUs = 8192
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.PP, w.VPP, w.ZeROStage = "llama3-405b", 16, 8, 2
 	s.Workload = &w
 	p, err := Build(s, cat)
@@ -137,7 +138,7 @@ func TestMemoryLlama3LayoutTight(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := p.JCT.Memory
-	if want := 84.08; math.Abs(m.TotalGB-want) > 0.05 || m.Status != MemoryTight {
+	if want := 84.08; math.Abs(m.TotalGB-want) > 0.05 || m.Status != perf.MemoryTight {
 		t.Errorf("Meta's layout: %s, status %q; want %.2f GB, tight", m, m.Status, want)
 	}
 	if f := strings.Join(p.JCT.Findings, " "); !strings.Contains(f, "tight") {

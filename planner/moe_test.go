@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"math"
 	"testing"
 )
@@ -17,7 +18,7 @@ func TestDeepSeekV3Step(t *testing.T) {
 	cat := testCatalog(t)
 	s := NewScenario()
 	s.Cluster.GPUs = 2048
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.TP, w.PP, w.VPP, w.EP = "deepseek-v3", 1, 16, 1, 64
 	w.GlobalBatchTokens = 15360 * 4096
 	s.Workload = &w

@@ -3,6 +3,7 @@ package planner
 import (
 	"bytes"
 	"encoding/json"
+	"fabricplan/planner/perf"
 	"fmt"
 	"reflect"
 	"slices"
@@ -70,7 +71,7 @@ type partialCase struct {
 // partialCases are sizes off the power-of-two grid on every system and
 // both fabrics, and a job over memory on each.
 func partialCases(cat *Catalog) []partialCase {
-	over := NewWorkload() // Llama 3 405B without pipeline stages: 373 GB per H100
+	over := perf.NewWorkload() // Llama 3 405B without pipeline stages: 373 GB per H100
 	over.Model, over.PP = "llama3-405b", 1
 	var cases []partialCase
 	for _, sys := range cat.SystemKeys() {
@@ -174,7 +175,7 @@ func partialWant(t *testing.T, full, got *Plan, n need) Plan {
 // withoutDetail is the full estimate's exported fields, less the
 // breakdown and findings a build without detail leaves out, over a copy
 // of got (nil: of full).
-func withoutDetail(full, got *JCT) JCT {
+func withoutDetail(full, got *perf.JCT) perf.JCT {
 	if got == nil {
 		got = full
 	}
@@ -197,7 +198,7 @@ func withoutDetail(full, got *JCT) JCT {
 func TestBuildWithAsBuild(t *testing.T) {
 	cat := testCatalog(t)
 	s := ibScenario(3000)
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	s.Workload = &w
 	full, err := Build(s, cat)
 	if err != nil {

@@ -17,10 +17,10 @@ type FrontEndJCT struct {
 	BackEndStepS float64 `json:"backend_step_s"`
 	Gain         float64 `json:"gain"`
 	// BusBWGBs is the data-parallel collective's bus bandwidth, GB/s.
-	BusBWGBs float64  `json:"busbw_gbs"`
-	Days     float64  `json:"days"`
-	Label    string   `json:"label"`
-	Step     StepTime `json:"-"`
+	BusBWGBs float64       `json:"busbw_gbs"`
+	Days     float64       `json:"days"`
+	Label    string        `json:"label"`
+	Step     perf.StepTime `json:"-"`
 }
 
 // Checkpoint is the checkpoint write time the storage path allows: the
@@ -62,9 +62,9 @@ func (p *Plan) networksJCT(cat *Catalog) *resilience.Reliability {
 }
 
 // frontEndStep times the plan's job on its front end (r, ls) over TCP.
-func (p *Plan) frontEndStep(d *JCTData, r SideDefaults, ls sidenet.LeafSpine) perf.StepTime {
+func (p *Plan) frontEndStep(d *perf.JCTData, r SideDefaults, ls sidenet.LeafSpine) perf.StepTime {
 	j := p.JCT
-	return perf.TimeStep(j.Workload, j.GPU, d, p.jobView(j.Workload, d).OnFrontEnd(frontEndOf(r, ls)), j.DP, j.Microbatches, TCP)
+	return perf.TimeStep(j.Workload, j.GPU, d, p.jobView(j.Workload, d).OnFrontEnd(frontEndOf(r, ls)), j.DP, j.Microbatches, perf.TCP)
 }
 
 // storageCheckpoint is networksJCT's reliability data for a build that
@@ -133,7 +133,7 @@ func frontEndOf(r SideDefaults, ls sidenet.LeafSpine) perf.FrontEnd {
 // checkpoint is the write time of the model state over the storage path
 // st (the storage network as sized): the smaller of the servers' storage
 // ports and the storage servers' ports, at the fabric's RDMA efficiency.
-func (p *Plan) checkpoint(d *JCTData, r SideDefaults, st *SideNetwork) *Checkpoint {
+func (p *Plan) checkpoint(d *perf.JCTData, r SideDefaults, st *SideNetwork) *Checkpoint {
 	if st == nil || st.Kind == NetNone || p.JCT == nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 	"fabricplan/planner/sidenet"
 )
 
@@ -326,7 +327,7 @@ func TestFrontEndOnlyJCT(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := ibScenario(tc.gpus)
 			s.Cluster.System = "dgx-h100"
-			w := NewWorkload()
+			w := perf.NewWorkload()
 			w.Model, w.TP, w.PP = "llama3-8b", 8, 1
 			s.Workload = &w
 			p := buildNets(t, s)

@@ -196,7 +196,7 @@ type Plan struct {
 	Cheaper []Cheaper
 	// JCT is the job-time estimate for the scenario's workload (or the
 	// default one); nil when the workload does not fit the cluster.
-	JCT *JCT
+	JCT *perf.JCT
 	// Resilience is the failure what-if and goodput (nil without
 	// reliability data in the catalog).
 	Resilience *resilience.Resilience
@@ -758,7 +758,7 @@ func (p *Plan) estimateJCT(cat *Catalog, parts jctParts) error {
 			p.Notes = append(p.Notes, fmt.Sprintf("JCT: %d GPUs stay idle (not a multiple of tp x pp)", j.IdleGPUs))
 		}
 		return nil
-	case !own && errors.Is(err, errNoJCT):
+	case !own && errors.Is(err, perf.ErrNoJCT):
 		p.Notes = append(p.Notes, "no JCT estimate: the default workload needs at least 32 GPUs")
 		return nil
 	}

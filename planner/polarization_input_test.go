@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/perf"
 )
 
 // polarizedStep is the step of a spread data-parallel job on a 3-tier
@@ -18,7 +19,7 @@ func polarizedStep(t *testing.T, cat *Catalog, gpus int, routing string, pol *fl
 	c := *cat
 	c.JCT = &d
 	w := dpJob()
-	w.Placement = PlaceSpread
+	w.Placement = perf.PlaceSpread
 	w.GlobalBatchTokens = 8192 << 12
 	w.Polarization = pol
 	s := NewScenario()
@@ -95,7 +96,7 @@ func TestPolarizationField(t *testing.T) {
 	} {
 		s := NewScenario()
 		start := 0.7
-		w := NewWorkload()
+		w := perf.NewWorkload()
 		w.Polarization = &start
 		s.Workload = &w
 		snapshot := s

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fabricplan/planner/perf"
 	"strings"
 	"testing"
 )
@@ -15,17 +16,17 @@ func TestPrecisionPerGPU(t *testing.T) {
 		gpu, precision string
 		ok             bool
 	}{
-		{"a100", PrecisionFP8, false},
-		{"h100", PrecisionFP8, true},
-		{"h100", PrecisionMXFP8, false},
-		{"h200", PrecisionFP4, false},
-		{"b200", PrecisionMXFP8, true},
-		{"b300", PrecisionFP4, true},
-		{"gb300", PrecisionFP4, true},
+		{"a100", perf.PrecisionFP8, false},
+		{"h100", perf.PrecisionFP8, true},
+		{"h100", perf.PrecisionMXFP8, false},
+		{"h200", perf.PrecisionFP4, false},
+		{"b200", perf.PrecisionMXFP8, true},
+		{"b300", perf.PrecisionFP4, true},
+		{"gb300", perf.PrecisionFP4, true},
 	} {
 		s := NewScenario()
 		s.Cluster.GPUs = 1024
-		w := NewWorkload()
+		w := perf.NewWorkload()
 		w.GPU = c.gpu
 		s.Workload = &w
 		base, err := Build(s, cat)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/perf"
 )
 
 // propertySizes is every GPU count up to 2,048 and then steps of about 1%
@@ -139,17 +140,17 @@ func checkMonotone(t *testing.T, a, b *Plan) {
 
 func TestJCTProperties(t *testing.T) {
 	cat := testCatalog(t)
-	workloads := map[string]func(w *Workload){
-		"llama3-70b":    func(w *Workload) {},
-		"gpt3-175b tp8": func(w *Workload) { w.Model, w.PP = "gpt3-175b", 8 },
-		"mixtral ep8":   func(w *Workload) { w.Model, w.EP, w.PP = "mixtral-8x7b", 8, 1 },
+	workloads := map[string]func(w *perf.Workload){
+		"llama3-70b":    func(w *perf.Workload) {},
+		"gpt3-175b tp8": func(w *perf.Workload) { w.Model, w.PP = "gpt3-175b", 8 },
+		"mixtral ep8":   func(w *perf.Workload) { w.Model, w.EP, w.PP = "mixtral-8x7b", 8, 1 },
 		// Plain data parallelism of 8B holds 144 GB of model state per
 		// GPU; ZeRO-2 shards gradients and optimizer to fit an H100.
-		"llama3-8b dp": func(w *Workload) {
+		"llama3-8b dp": func(w *perf.Workload) {
 			// 256M tokens: one 8,192-token sequence for each of 32,768 ranks.
 			w.Model, w.TP, w.PP, w.ZeRO, w.ZeROStage, w.GlobalBatchTokens = "llama3-8b", 1, 1, false, 2, 256<<20
 		},
-		"deepseek-v3 ep16": func(w *Workload) { w.Model, w.EP, w.PP, w.GPU = "deepseek-v3", 16, 8, "b200" },
+		"deepseek-v3 ep16": func(w *perf.Workload) { w.Model, w.EP, w.PP, w.GPU = "deepseek-v3", 16, 8, "b200" },
 	}
 	for name, wf := range workloads {
 		t.Run(name, func(t *testing.T) {
@@ -167,7 +168,7 @@ func TestJCTProperties(t *testing.T) {
 					// sub-microsecond effect) TestHallWireDelay checks.
 					s := flatLengths(NewScenario())
 					s.Cluster.GPUs = g
-					w := NewWorkload()
+					w := perf.NewWorkload()
 					wf(&w)
 					s.Workload = &w
 					variant(&s)
@@ -193,7 +194,7 @@ func TestJCTNoCommunicationGainOne(t *testing.T) {
 	cat := testCatalog(t)
 	s := NewScenario()
 	s.Cluster.GPUs = 8
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.PP = "llama3-8b", 1
 	s.Workload = &w
 	p, err := Build(s, cat)
@@ -216,7 +217,7 @@ func TestJCTNoCommunicationGainOne(t *testing.T) {
 func TestJCTComputeBoundSmallGain(t *testing.T) {
 	cat := testCatalog(t)
 	s := NewScenario()
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.PP, w.GlobalBatchTokens = "gpt3-175b", 8, 8<<20
 	s.Workload = &w
 	p, err := Build(s, cat)

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"encoding/json"
+	"fabricplan/planner/perf"
 	"fmt"
 	"sync"
 	"testing"
@@ -36,7 +37,7 @@ func TestReplanAfterEditMatchesCold(t *testing.T) {
 	s := NewScenario()
 	s.Cluster.GPUs = 4096
 	s.Network.Fabric, s.Network.Switch = Ethernet, "tomahawk6-100g"
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	fail := 20.0
 	failover := true // one plane: off unless asked
 	edits := []struct {
@@ -91,7 +92,7 @@ func TestReplanAfterEditMatchesCold(t *testing.T) {
 
 // cloneWorkload is a copy of w (nil stays nil), so that later edits of
 // the test's workload leave a built scenario's alone.
-func cloneWorkload(w *Workload) *Workload {
+func cloneWorkload(w *perf.Workload) *perf.Workload {
 	if w == nil {
 		return nil
 	}
@@ -109,7 +110,7 @@ func TestReplanConcurrent(t *testing.T) {
 	for _, g := range []int{1024, 2048} {
 		for _, tp := range []int{4, 8} {
 			s := planBenchScenario(g)
-			w := NewWorkload()
+			w := perf.NewWorkload()
 			w.TP = tp
 			s.Workload = &w
 			scenarios = append(scenarios, s)

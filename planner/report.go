@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fabricplan/planner/hall"
+	"fabricplan/planner/perf"
 	"fabricplan/planner/resilience"
 )
 
@@ -40,7 +41,7 @@ type Report struct {
 	PerSU          UnitBill               `json:"per_su"`
 	BOM            []BOMJSON              `json:"bom"`
 	Notes          []string               `json:"notes"`
-	JCT            *JCTReport             `json:"jct"`
+	JCT            *perf.JCTReport        `json:"jct"`
 	Resilience     *resilience.Resilience `json:"resilience,omitempty"`
 	// SanityBands put the cost per GPU and the capex share beside the
 	// published analyst bands.

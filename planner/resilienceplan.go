@@ -6,12 +6,13 @@ import (
 	"slices"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 	"fabricplan/planner/resilience"
 )
 
 // analyseResilience fills p.Resilience from rel with the scenario's
 // overrides; the step times need p.JCT and the JCT constants d.
-func (p *Plan) analyseResilience(rel *resilience.Reliability, d *JCTData) {
+func (p *Plan) analyseResilience(rel *resilience.Reliability, d *perf.JCTData) {
 	if rel == nil {
 		return
 	}
@@ -22,7 +23,7 @@ func (p *Plan) analyseResilience(rel *resilience.Reliability, d *JCTData) {
 // resilience.Input): its parts per tier, rel with the scenario's
 // overrides, the spares the bill buys and the job its JCT estimate timed
 // with d.
-func (p *Plan) resilienceInput(rel resilience.Reliability, d *JCTData) resilience.Input {
+func (p *Plan) resilienceInput(rel resilience.Reliability, d *perf.JCTData) resilience.Input {
 	s := &p.Scenario
 	in := resilience.Input{Reliability: s.Reliability.apply(rel), PortFailover: p.Planes > 1,
 		Ethernet: s.Network.Fabric == Ethernet, StaticRouting: s.Network.routing() == RouteStatic,

@@ -9,6 +9,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/planner/hall"
+	"fabricplan/planner/perf"
 )
 
 // SchemaVersion is the scenario file format this package reads and writes.
@@ -82,7 +83,7 @@ type Scenario struct {
 	Name     string             `toml:"name,omitempty,omitzero"`
 	Cluster  Cluster            `toml:"cluster"`
 	Network  Network            `toml:"network"`
-	Workload *Workload          `toml:"workload,omitempty,omitzero"`
+	Workload *perf.Workload     `toml:"workload,omitempty,omitzero"`
 	Prices   map[string]float64 `toml:"prices,omitempty,omitzero"`
 	// Pricing chooses the price basis and a vendor quotes file.
 	Pricing PriceSettings `toml:"pricing,omitempty,omitzero"`

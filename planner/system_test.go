@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 )
 
 func systemScenario(system string, gpus int, sw string) Scenario {
@@ -167,7 +168,7 @@ func near(a, b float64) bool { d := a - b; return d < 1e-9 && d > -1e-9 }
 // group does. Mutation caught: the GPU preset's domain (8) used for NVL72.
 func TestNVLinkDomainOfTheSystem(t *testing.T) {
 	cat := testCatalog(t)
-	w := NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.TP, w.PP, w.VPP, w.EP = "mixtral-8x7b", 4, 1, 1, 8 // EP spans 32 GPUs
 	crosses := func(system string) bool {
 		s := systemScenario(system, 1152, Auto)
@@ -177,7 +178,7 @@ func TestNVLinkDomainOfTheSystem(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range p.JCT.Planned.Classes {
-			if c.Name == ClassEP {
+			if c.Name == perf.ClassEP {
 				return c.CrossesFabric
 			}
 		}

@@ -6,6 +6,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 )
 
 // TestSpineRatioHandCount sizes a three-tier fabric with oversubscribed
@@ -170,14 +171,14 @@ func TestSpineRatioErrors(t *testing.T) {
 // by the job model, or applied to groups inside a pod.
 func TestSpineRatioJCT(t *testing.T) {
 	cat := testCatalog(t)
-	class := func(p *Plan, name string) TrafficClass {
+	class := func(p *Plan, name string) perf.TrafficClass {
 		for _, c := range p.JCT.Planned.Classes {
 			if strings.HasPrefix(c.Name, name) {
 				return c
 			}
 		}
 		t.Fatalf("no %s class", name)
-		return TrafficClass{}
+		return perf.TrafficClass{}
 	}
 	plans := map[string]*Plan{}
 	for _, r := range []string{"1:1", "7:1"} {

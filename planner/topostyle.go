@@ -5,6 +5,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 )
 
 // Design styles (network.topology).
@@ -66,7 +67,7 @@ func railOnlyNote(p *Plan, rails int) []string {
 // railOnlyFindings says where a rail-only fabric leaves traffic between
 // rails without a path: the GPUs of a server must share an NVLink domain
 // to forward to another rail's NIC.
-func (p *Plan) railOnlyFindings(gpu *GPUSpec, classes []TrafficClass) []string {
+func (p *Plan) railOnlyFindings(gpu *perf.GPUSpec, classes []perf.TrafficClass) []string {
 	rails := p.ServerPorts / max(p.Scenario.Network.Planes, 1)
 	if p.Scenario.Network.Style() != TopoRailOnly || rails < 2 {
 		return nil

@@ -9,6 +9,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 )
 
 // Floors of workload values that take a preset when 0. Below them the
@@ -27,7 +28,7 @@ const (
 // checkConsistency checks workload values against each other, with the
 // model preset's layers filled in: interleaving cannot split a pipeline
 // stage finer than its layers.
-func checkConsistency(w *Workload, d *JCTData) []error {
+func checkConsistency(w *perf.Workload, d *perf.JCTData) []error {
 	layers := w.Layers
 	if m := d.Model(w.Model); layers == 0 && m != nil {
 		layers = m.Layers
@@ -197,8 +198,8 @@ func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // than the batch has micro-batches (Llama 3 70B's 16M tokens fill 2,048
 // ranks), with a note saying so. A workload the user wrote is never
 // changed: checkBatch reports it instead.
-func (p *Plan) defaultWorkload(d *JCTData) Workload {
-	w := NewWorkload()
+func (p *Plan) defaultWorkload(d *perf.JCTData) perf.Workload {
+	w := perf.NewWorkload()
 	m := d.Model(w.Model)
 	if m == nil || p.Scenario.Workload != nil {
 		return w

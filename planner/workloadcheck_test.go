@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/perf"
 )
 
 // TestWorkloadFloorsAndConsistency: each row is one value a hostile user
@@ -23,35 +24,35 @@ func TestWorkloadFloorsAndConsistency(t *testing.T) {
 	cat := testCatalog(t)
 	for _, tc := range []struct {
 		name      string
-		edit      func(w *Workload)
+		edit      func(w *perf.Workload)
 		gpus      int
 		field     string // "" plans
 		fixSays   string
 		wantMicro int
 	}{
-		{name: "efficiency 1e-310", edit: func(w *Workload) { w.ComputeEfficiency = 1e-310 }, field: "workload.compute_efficiency", fixSays: "0.01 to 1"},
-		{name: "efficiency 0.0099", edit: func(w *Workload) { w.ComputeEfficiency = 0.0099 }, field: "workload.compute_efficiency"},
-		{name: "efficiency 0.01 plans", edit: func(w *Workload) { w.ComputeEfficiency = 0.01 }},
-		{name: "efficiency 0 is the preset", edit: func(w *Workload) { w.ComputeEfficiency = 0 }},
-		{name: "params 1e-300", edit: func(w *Workload) { w.ParamsB = 1e-300 }, field: "workload.params_b"},
+		{name: "efficiency 1e-310", edit: func(w *perf.Workload) { w.ComputeEfficiency = 1e-310 }, field: "workload.compute_efficiency", fixSays: "0.01 to 1"},
+		{name: "efficiency 0.0099", edit: func(w *perf.Workload) { w.ComputeEfficiency = 0.0099 }, field: "workload.compute_efficiency"},
+		{name: "efficiency 0.01 plans", edit: func(w *perf.Workload) { w.ComputeEfficiency = 0.01 }},
+		{name: "efficiency 0 is the preset", edit: func(w *perf.Workload) { w.ComputeEfficiency = 0 }},
+		{name: "params 1e-300", edit: func(w *perf.Workload) { w.ParamsB = 1e-300 }, field: "workload.params_b"},
 		// llama3-70b: 80 layers; pp 4 gives 20 a stage.
-		{name: "vpp 1024 on 20 layers a stage", edit: func(w *Workload) { w.VPP = 1024 }, field: "workload.vpp", fixSays: "1 to 20"},
-		{name: "vpp 21 on 20 layers a stage", edit: func(w *Workload) { w.VPP = 21 }, field: "workload.vpp"},
-		{name: "vpp 20 on 20 layers a stage", edit: func(w *Workload) { w.VPP = 20 }},
+		{name: "vpp 1024 on 20 layers a stage", edit: func(w *perf.Workload) { w.VPP = 1024 }, field: "workload.vpp", fixSays: "1 to 20"},
+		{name: "vpp 21 on 20 layers a stage", edit: func(w *perf.Workload) { w.VPP = 21 }, field: "workload.vpp"},
+		{name: "vpp 20 on 20 layers a stage", edit: func(w *perf.Workload) { w.VPP = 20 }},
 		// 126 layers on 16 stages: up to 8 a stage (Llama 3 405B, vpp 8).
-		{name: "llama3 405B layout", edit: func(w *Workload) {
+		{name: "llama3 405B layout", edit: func(w *perf.Workload) {
 			w.Model, w.TP, w.PP, w.VPP, w.Recompute, w.ZeROStage = "llama3-405b", 8, 16, 8, true, 3
 		}, gpus: 16384},
-		{name: "vpp 9 on 126/16 layers", edit: func(w *Workload) { w.Model, w.TP, w.PP, w.VPP = "llama3-405b", 8, 16, 9 }, gpus: 16384, field: "workload.vpp", fixSays: "1 to 8"},
+		{name: "vpp 9 on 126/16 layers", edit: func(w *perf.Workload) { w.Model, w.TP, w.PP, w.VPP = "llama3-405b", 8, 16, 9 }, gpus: 16384, field: "workload.vpp", fixSays: "1 to 8"},
 		// 1,024 GPUs / (tp 8 x pp 4) = 32 ranks: 32 x 8,192 = 262,144 tokens.
-		{name: "one-token batch", edit: func(w *Workload) { w.GlobalBatchTokens = 1 }, field: "workload.global_batch_tokens", fixSays: "262,144"},
-		{name: "one micro-batch short", edit: func(w *Workload) { w.GlobalBatchTokens = 262_143 }, field: "workload.global_batch_tokens"},
-		{name: "one micro-batch a rank", edit: func(w *Workload) { w.GlobalBatchTokens = 262_144 }, wantMicro: 1},
+		{name: "one-token batch", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 1 }, field: "workload.global_batch_tokens", fixSays: "262,144"},
+		{name: "one micro-batch short", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 262_143 }, field: "workload.global_batch_tokens"},
+		{name: "one micro-batch a rank", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 262_144 }, wantMicro: 1},
 		// micro_batch 2 doubles the floor: 524,288 tokens.
-		{name: "micro_batch 2", edit: func(w *Workload) { w.GlobalBatchTokens, w.MicroBatch = 262_144, 2 }, field: "workload.global_batch_tokens", fixSays: "524,288"},
+		{name: "micro_batch 2", edit: func(w *perf.Workload) { w.GlobalBatchTokens, w.MicroBatch = 262_144, 2 }, field: "workload.global_batch_tokens", fixSays: "524,288"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := NewWorkload()
+			w := perf.NewWorkload()
 			tc.edit(&w)
 			s := ibScenario(max(tc.gpus, 1024))
 			s.Network.Switch = Auto
@@ -102,8 +103,8 @@ func TestDefaultWorkloadFillsRanks(t *testing.T) {
 // nested slices too, and says where. Mutation caught: slices or nested
 // structs skipped, or Inf taken for finite.
 func TestNonFinite(t *testing.T) {
-	j := &JCT{Gain: 1.5}
-	j.Planned.Classes = []TrafficClass{{TimeS: 1}, {TimeS: math.Inf(1)}}
+	j := &perf.JCT{Gain: 1.5}
+	j.Planned.Classes = []perf.TrafficClass{{TimeS: 1}, {TimeS: math.Inf(1)}}
 	if got := nonFinite(reflect.ValueOf(j), "jct"); got != "jct.Planned.Classes[1].TimeS = +Inf" {
 		t.Errorf("got %q", got)
 	}

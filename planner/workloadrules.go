@@ -6,16 +6,17 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/perf"
 )
 
 // MaxBackgroundLoad is the largest background load a tier may carry.
 const MaxBackgroundLoad = 0.9
 
 // validateSharing checks the phase, background loads and algorithm.
-func validateSharing(w *Workload) []error {
+func validateSharing(w *perf.Workload) []error {
 	var errs []error
-	if w.Phase != "" && w.Phase != PhaseRandom && w.Phase != PhaseAligned {
-		errs = append(errs, fielderr.New("workload.phase", fmt.Sprintf("use %q or %q", PhaseRandom, PhaseAligned), "unknown phase %q", w.Phase))
+	if w.Phase != "" && w.Phase != perf.PhaseRandom && w.Phase != perf.PhaseAligned {
+		errs = append(errs, fielderr.New("workload.phase", fmt.Sprintf("use %q or %q", perf.PhaseRandom, perf.PhaseAligned), "unknown phase %q", w.Phase))
 	}
 	for _, b := range []struct {
 		name string
@@ -28,15 +29,15 @@ func validateSharing(w *Workload) []error {
 	if w.Polarization != nil && !inRange(*w.Polarization, 0, 1) {
 		errs = append(errs, fielderr.New("workload.polarization", "give a share from 0 (independent hashes) to 1 (the second stage never re-spreads), or leave it out for the data's", "%g", *w.Polarization))
 	}
-	if w.Algorithm != "" && !slices.Contains(Algorithms, w.Algorithm) {
-		errs = append(errs, fielderr.New("workload.algorithm", fmt.Sprintf("use one of %v, or leave it out for the fastest", Algorithms), "unknown algorithm %q", w.Algorithm))
+	if w.Algorithm != "" && !slices.Contains(perf.Algorithms, w.Algorithm) {
+		errs = append(errs, fielderr.New("workload.algorithm", fmt.Sprintf("use one of %v, or leave it out for the fastest", perf.Algorithms), "unknown algorithm %q", w.Algorithm))
 	}
 	return errs
 }
 
 // validateWorkload checks the [workload] table against the JCT data d and
 // returns every problem found.
-func validateWorkload(w *Workload, d *JCTData) []error {
+func validateWorkload(w *perf.Workload, d *perf.JCTData) []error {
 	var errs []error
 	add := func(field, fix, format string, args ...any) {
 		errs = append(errs, fielderr.New("workload."+field, fix, format, args...))
@@ -50,8 +51,8 @@ func validateWorkload(w *Workload, d *JCTData) []error {
 		add("precision", fmt.Sprintf("use one of %v", precisions), "unknown precision %q", w.Precision)
 	}
 	errs = append(errs, validateSharing(w)...)
-	if w.Placement != "" && w.Placement != PlacePacked && w.Placement != PlaceSpread {
-		add("placement", fmt.Sprintf("use %q or %q", PlacePacked, PlaceSpread), "unknown placement %q", w.Placement)
+	if w.Placement != "" && w.Placement != perf.PlacePacked && w.Placement != perf.PlaceSpread {
+		add("placement", fmt.Sprintf("use %q or %q", perf.PlacePacked, perf.PlaceSpread), "unknown placement %q", w.Placement)
 	}
 	errs = append(errs, checkConsistency(w, d)...)
 	errs = append(errs, workloadOverlapErrors(w)...)
@@ -60,7 +61,7 @@ func validateWorkload(w *Workload, d *JCTData) []error {
 
 // workloadModelErrors checks the model and GPU keys against the data d (when
 // given) and that a custom model gives its shape.
-func workloadModelErrors(w *Workload, d *JCTData) []error {
+func workloadModelErrors(w *perf.Workload, d *perf.JCTData) []error {
 	var errs []error
 	add := func(field, fix, format string, args ...any) {
 		errs = append(errs, fielderr.New("workload."+field, fix, format, args...))
@@ -81,7 +82,7 @@ func workloadModelErrors(w *Workload, d *JCTData) []error {
 
 // workloadRangeErrors checks the workload's numbers against their ranges; a
 // field with a preset may be 0 (the preset's value).
-func workloadRangeErrors(w *Workload) []error {
+func workloadRangeErrors(w *perf.Workload) []error {
 	var errs []error
 	add := func(field, fix, format string, args ...any) {
 		errs = append(errs, fielderr.New("workload."+field, fix, format, args...))
@@ -132,7 +133,7 @@ func workloadRangeErrors(w *Workload) []error {
 }
 
 // workloadOverlapErrors checks the overlaps given: fractions from 0 to 1.
-func workloadOverlapErrors(w *Workload) []error {
+func workloadOverlapErrors(w *perf.Workload) []error {
 	var errs []error
 	add := func(field, fix, format string, args ...any) {
 		errs = append(errs, fielderr.New("workload."+field, fix, format, args...))

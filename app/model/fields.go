@@ -8,6 +8,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
 // Kind is how an input is edited.
@@ -148,7 +149,7 @@ var screen = []onScreen{
 	{key: "workload.route_nodes", kind: Text, group: GroupWorkload},
 	{key: "workload.qps_per_connection", kind: Text, group: GroupWorkload},
 	{key: "workload.polarization", kind: Text, hint: "0 (independent hashes) to 1; blank: the data's estimate", group: GroupWorkload},
-	{key: "workload.phase", kind: Choice, hint: "aligned: they cross the tier when this job does", group: GroupWorkload, labels: map[string]string{"": planner.PhaseRandom}},
+	{key: "workload.phase", kind: Choice, hint: "aligned: they cross the tier when this job does", group: GroupWorkload, labels: map[string]string{"": perf.PhaseRandom}},
 	{key: "workload.background_leaf", kind: Text, hint: "fraction 0 to 0.9; blank: none", group: GroupWorkload},
 	{key: "workload.background_spine", kind: Text, hint: "fraction 0 to 0.9; blank: none", group: GroupWorkload},
 	{key: "workload.algorithm", kind: Choice, hint: "fastest: NCCL's pick among ring, tree, NVLS, SHARP", group: GroupWorkload, labels: map[string]string{"": AlgorithmFastest}},

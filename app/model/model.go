@@ -17,6 +17,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
 // Model is the state of one window.
@@ -364,7 +365,7 @@ var optionsOf = map[string]func(m *Model, s planner.Scenario) []string{
 		if g := m.cat.JCT.GPUs[m.Text("workload.gpu")]; g != nil {
 			return withCurrent(g.Precisions(), m.Text("workload.precision"))
 		}
-		return []string{planner.PrecisionBF16}
+		return []string{perf.PrecisionBF16}
 	},
 }
 

@@ -7,6 +7,7 @@ import (
 	"fabricplan/data"
 	"fabricplan/planner"
 	"fabricplan/planner/explore"
+	"fabricplan/planner/perf"
 )
 
 func testModel(t testing.TB) *Model {
@@ -323,7 +324,7 @@ func TestSparesInputs(t *testing.T) {
 // pair count not falling back to NCCL's default.
 func TestPlacementInputs(t *testing.T) {
 	m := testModel(t)
-	if got := m.Text("workload.placement"); got != planner.PlacePacked {
+	if got := m.Text("workload.placement"); got != perf.PlacePacked {
 		t.Errorf("placement %q before any edit, want packed", got)
 	}
 	if got := m.Text("workload.jobs"); got != "1" {
@@ -331,12 +332,12 @@ func TestPlacementInputs(t *testing.T) {
 	}
 	mustSet(t, m, "workload.model", "llama3-8b")
 	mustSet(t, m, "workload.pp", "1")
-	mustSet(t, m, "workload.placement", planner.PlaceSpread)
+	mustSet(t, m, "workload.placement", perf.PlaceSpread)
 	mustSet(t, m, "workload.jobs", "4")
 	mustSet(t, m, "workload.qps_per_connection", "8")
 	settle(t, m)
 	w := m.Scenario().Workload
-	if w == nil || w.Placement != planner.PlaceSpread || w.Jobs != 4 || w.QueuePairs != 8 {
+	if w == nil || w.Placement != perf.PlaceSpread || w.Jobs != 4 || w.QueuePairs != 8 {
 		t.Fatalf("workload %+v, want spread, 4 jobs, 8 QPs", w)
 	}
 	if p := m.Plan(); p == nil || p.JCT == nil || p.JCT.DP != 1024/4/8 {
@@ -431,16 +432,16 @@ func TestFabricEffectInputs(t *testing.T) {
 	mustSet(t, m, "workload.pp", "1")
 	mustSet(t, m, "network.routing", planner.RouteStatic)
 	mustSet(t, m, "network.in_network_reduction", "true")
-	mustSet(t, m, "workload.placement", planner.PlaceSpread)
+	mustSet(t, m, "workload.placement", perf.PlaceSpread)
 	mustSet(t, m, "workload.jobs", "2")
-	mustSet(t, m, "workload.phase", planner.PhaseAligned)
+	mustSet(t, m, "workload.phase", perf.PhaseAligned)
 	mustSet(t, m, "workload.background_leaf", "0.25")
-	mustSet(t, m, "workload.algorithm", planner.AlgoRing)
+	mustSet(t, m, "workload.algorithm", perf.AlgoRing)
 	settle(t, m)
 	s := m.Scenario()
 	w := s.Workload
-	if s.Network.Routing != planner.RouteStatic || !s.Network.InNetworkReduction || w.Phase != planner.PhaseAligned ||
-		w.BackgroundLeaf != 0.25 || w.Algorithm != planner.AlgoRing {
+	if s.Network.Routing != planner.RouteStatic || !s.Network.InNetworkReduction || w.Phase != perf.PhaseAligned ||
+		w.BackgroundLeaf != 0.25 || w.Algorithm != perf.AlgoRing {
 		t.Fatalf("network %+v, workload %+v", s.Network, w)
 	}
 	for key, want := range map[string]string{"network.routing": "static", "workload.background_leaf": "0.25", "workload.algorithm": "ring", "workload.phase": "aligned"} {

@@ -23,7 +23,7 @@ func TestSweepWithoutFailures(t *testing.T) {
 	cat := testCatalog(t)
 	s := planner.NewScenario()
 	s.Network.Switch = "qm9700" // 64 ports: 65,537 GPUs do not plan (three tiers reach 64³/4)
-	over := planner.NewWorkload()
+	over := perf.NewWorkload()
 	over.Model, over.PP = "llama3-405b", 1
 	sizes := []int{16, 1000, 3000, 70_000}
 	for _, w := range []*perf.Workload{nil, &over} {
@@ -129,7 +129,7 @@ func sweepText(t *testing.T, s planner.Scenario, cat *planner.Catalog, sizes []i
 func TestSweepAfterEditAsCold(t *testing.T) {
 	cat := testCatalog(t)
 	base := planner.NewScenario()
-	w := planner.NewWorkload()
+	w := perf.NewWorkload()
 	base.Workload = &w
 	sizes := []int{1000, 2048 + 8, 6144 + 8}
 	for _, tc := range []struct {

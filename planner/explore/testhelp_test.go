@@ -43,7 +43,7 @@ func flatIB(gpus int) planner.Scenario { return flatLengths(ibScenario(gpus)) }
 // dpJob is a data-parallel job of Llama 3 8B over TP 8 whose gradient
 // all-reduce overlaps nothing (planner's effects tests use the same).
 func dpJob() perf.Workload {
-	w := planner.NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.TP, w.PP, w.VPP = "llama3-8b", 8, 1, 1
 	w.GlobalBatchTokens = 4 << 20
 	none := 0.0

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
 // A scenario's polarization survives save and load at 0 (no
@@ -23,7 +24,7 @@ func TestPolarizationSurvivesTheFile(t *testing.T) {
 	}{{"none", nil}, {"zero", ptr(0)}, {"one", ptr(1)}, {"off grid", ptr(0.37)}} {
 		t.Run(c.name, func(t *testing.T) {
 			s := planner.NewScenario()
-			w := planner.NewWorkload()
+			w := perf.NewWorkload()
 			w.Polarization = c.pol
 			s.Workload = &w
 			path := filepath.Join(dir, c.name+".toml")
@@ -48,7 +49,7 @@ func TestPolarizationSurvivesTheFile(t *testing.T) {
 		})
 	}
 	old := planner.NewScenario()
-	w := planner.NewWorkload()
+	w := perf.NewWorkload()
 	old.Workload = &w
 	src, err := Encode(old)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"fabricplan/data"
 	"fabricplan/internal/fielderr"
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
 func TestExampleScenariosPlan(t *testing.T) {
@@ -43,7 +44,7 @@ func TestExampleScenariosPlan(t *testing.T) {
 func TestScenarioRoundTrip(t *testing.T) {
 	cat := testCatalog(t)
 	dir := t.TempDir()
-	w := planner.NewWorkload()
+	w := perf.NewWorkload()
 	w.Model, w.EP = "mixtral-8x7b", 8
 	half := 0.5
 	w.OverlapDP = &half

@@ -2,6 +2,7 @@ package scenariofile
 
 import (
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 	"math"
 	"os"
 	"path/filepath"
@@ -137,7 +138,7 @@ func TestEditScenarioExamples(t *testing.T) {
 			s.Network.Oversubscription = "2:1"
 			s.Name = "edited"
 			if s.Workload == nil {
-				w := planner.NewWorkload()
+				w := perf.NewWorkload()
 				s.Workload = &w
 			}
 			s.Workload.TP = 4

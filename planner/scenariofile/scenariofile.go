@@ -15,6 +15,7 @@ import (
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/safefile"
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 	"fabricplan/planner/quotes"
 )
 
@@ -143,7 +144,7 @@ func (d *strictDecoder) value(p toml.Primitive, f reflect.Value, name string) {
 // any other pointer to a table is nil unless the document has it ([reliability]:
 // nil means "no override").
 var tableStarts = map[reflect.Type]func() reflect.Value{
-	reflect.TypeOf(planner.Workload{}):       func() reflect.Value { return reflect.ValueOf(planner.NewWorkload()) },
+	reflect.TypeOf(perf.Workload{}):          func() reflect.Value { return reflect.ValueOf(perf.NewWorkload()) },
 	reflect.TypeOf(planner.Growth{}):         func() reflect.Value { return reflect.ValueOf(planner.Growth{}) },
 	reflect.TypeOf(planner.NetworksInputs{}): func() reflect.Value { return reflect.ValueOf(planner.NetworksInputs{}) },
 }

@@ -1,7 +1,6 @@
 package validation
 
 import (
-	"fabricplan/planner"
 	"fabricplan/planner/perf"
 )
 
@@ -14,7 +13,7 @@ const KindBisectionShare = "bisection_share"
 
 // bisectionShare is the model's static-routing share of the point's
 // random bisection: ranks servers, leaf_down of them per leaf.
-func (p Point) bisectionShare(d *planner.JCTData) float64 {
+func (p Point) bisectionShare(d *perf.JCTData) float64 {
 	return perf.BisectionShare(d, perf.BisectionProbe{Fabric: perf.Fabric(p.Fabric), NICGbps: p.NICGbps, Servers: p.Ranks, LeafDown: p.LeafDown})
 }
 

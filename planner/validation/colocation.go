@@ -45,7 +45,7 @@ func (p Point) colocationSlowdown(cat *planner.Catalog) (float64, error) {
 const KindColocationBusBW = "colocation_busbw"
 
 // colocationBusBW is the model's bus bandwidth for a co-location point.
-func (p Point) colocationBusBW(d *planner.JCTData) (float64, error) {
+func (p Point) colocationBusBW(d *perf.JCTData) (float64, error) {
 	gpu := d.GPUs[p.GPU]
 	if gpu == nil {
 		return 0, fmt.Errorf("unknown GPU %q", p.GPU)

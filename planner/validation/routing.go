@@ -3,7 +3,6 @@ package validation
 import (
 	"fmt"
 
-	"fabricplan/planner"
 	"fabricplan/planner/perf"
 )
 
@@ -15,7 +14,7 @@ const KindRoutingGain = "routing_gain"
 // routingGain is the model's adaptive-over-static all-reduce bandwidth
 // for the point's servers, NICs, NVLink domain, ranks and queue pairs,
 // on a non-blocking two-tier fabric of the point's fabric.
-func (p Point) routingGain(d *planner.JCTData) (float64, error) {
+func (p Point) routingGain(d *perf.JCTData) (float64, error) {
 	gpu := d.GPUs[p.GPU]
 	if gpu == nil {
 		return 0, fmt.Errorf("unknown GPU %q", p.GPU)

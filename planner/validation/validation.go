@@ -156,9 +156,9 @@ func (p Point) model(cat *planner.Catalog) (float64, error) {
 		if gpu == nil {
 			return 0, fmt.Errorf("unknown GPU %q", p.GPU)
 		}
-		tr := planner.RDMA
+		tr := perf.RDMA
 		if p.Transport == "tcp" {
-			tr = planner.TCP
+			tr = perf.TCP
 		}
 		return perf.AllReduceBusBW(d, perf.AllReduceProbe{GPU: gpu, Transport: tr, GPUsPerServer: p.GPUsPerServer, NICsPerServer: p.NICsPerServer,
 			NICGbps: p.NICGbps, Fabric: perf.Fabric(p.Fabric), Algorithm: p.Algorithm, NVLinkDomain: p.NVLinkDomain,
@@ -197,7 +197,7 @@ func (p Point) sharingModel(cat *planner.Catalog) (float64, error) {
 
 // stepOn builds the point's scenario on fabric f with switch sw ("" keeps
 // the scenario's) and returns its JCT.
-func (p Point) stepOn(cat *planner.Catalog, f planner.Fabric, sw string) (*planner.JCT, error) {
+func (p Point) stepOn(cat *planner.Catalog, f planner.Fabric, sw string) (*perf.JCT, error) {
 	s, err := planner.ScenarioFromData([]byte(p.Scenario))
 	if err == nil {
 		err = s.Validate(cat)
