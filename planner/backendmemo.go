@@ -36,7 +36,7 @@ func (p *Plan) keptCages() int {
 }
 
 // backEndNeed is what of a back end a build asks for: the sanity bands
-// (need.bands) and the side networks sized (need.networks).
+// (BuildOptions.Bands) and the side networks sized (BuildOptions.Networks).
 type backEndNeed struct{ bands, networks bool }
 
 // backEndKeyOf is the memo key of rs's back end on nic: the resolved
@@ -58,13 +58,13 @@ func backEndInputs(rs *Scenario) Scenario {
 	return in
 }
 
-// backEnd builds rs's back end on nic, through the memo when n.recall
-// asks (with the side networks when n.networks asks).
-func (n need) backEnd(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
-	if n.recall {
-		return buildBackEnd(rs, cat, nic, backEndNeed{bands: n.bands, networks: n.networks})
+// backEnd builds rs's back end on nic, through the memo when n.Recall
+// asks (with the side networks when n.Networks asks).
+func (n BuildOptions) backEnd(rs Scenario, cat *Catalog, nic *NIC) (*Plan, bool, error) {
+	if n.Recall {
+		return buildBackEnd(rs, cat, nic, backEndNeed{bands: n.Bands, networks: n.Networks})
 	}
-	return buildOn(rs, cat, nic, n.bands)
+	return buildOn(rs, cat, nic, n.Bands)
 }
 
 // buildBackEnd is buildOn, then the side networks sized when n asks for

@@ -25,15 +25,15 @@ func TestPartialBuildsAgree(t *testing.T) {
 	cat := testCatalog(t)
 	needs := []struct {
 		name string
-		n    need
+		n    BuildOptions
 	}{
-		{"sweep", need{resilience: true, jct: jctParts{Fix: true}}}, // planner/explore's Sweep
-		{"sweep rows", need{jct: jctParts{Fix: true}}},              // and SweepWith without failures
+		{"sweep", BuildOptions{Resilience: true, JCT: jctParts{Fix: true}}}, // planner/explore's Sweep
+		{"sweep rows", BuildOptions{JCT: jctParts{Fix: true}}},              // and SweepWith without failures
 		{"lean", needLean},
-		{"search with failures", need{resilience: true}},
-		{"networks", need{networks: true}},
-		{"fix without detail", need{jct: jctParts{Fix: true}}},
-		{"bands alone", need{bands: true}},
+		{"search with failures", BuildOptions{Resilience: true}},
+		{"networks", BuildOptions{Networks: true}},
+		{"fix without detail", BuildOptions{JCT: jctParts{Fix: true}}},
+		{"bands alone", BuildOptions{Bands: true}},
 	}
 	cases := partialCases(cat)
 	fixes, built := 0, 0
@@ -50,7 +50,7 @@ func TestPartialBuildsAgree(t *testing.T) {
 					return
 				}
 				built++
-				if full.JCT != nil && full.JCT.Fix != nil && nd.n.jct.Fix {
+				if full.JCT != nil && full.JCT.Fix != nil && nd.n.JCT.Fix {
 					fixes++
 				}
 				comparePartial(t, full, got, nd.n)
@@ -101,7 +101,7 @@ func partialCases(cat *Catalog) []partialCase {
 // comparePartial compares a build that asked for n with the full build:
 // equal in everything but what n leaves out, which must stay nil, and
 // notes the full build has too.
-func comparePartial(t *testing.T, full, got *Plan, n need) {
+func comparePartial(t *testing.T, full, got *Plan, n BuildOptions) {
 	t.Helper()
 	want := partialWant(t, full, got, n)
 	for _, note := range got.Notes {
@@ -132,33 +132,33 @@ func comparePartial(t *testing.T, full, got *Plan, n need) {
 // partialWant is the full build with what n leaves out taken away. The
 // memory fix of a build without the job's breakdown is compared on its
 // change, step and memory, then taken as got's.
-func partialWant(t *testing.T, full, got *Plan, n need) Plan {
+func partialWant(t *testing.T, full, got *Plan, n BuildOptions) Plan {
 	t.Helper()
 	want := *full
-	if !n.networks {
+	if !n.Networks {
 		want.Networks = nil
 	}
-	if !n.resilience {
+	if !n.Resilience {
 		want.Resilience = nil
 	}
-	if !n.packed {
+	if !n.Packed {
 		want.Cheaper = nil
 	}
-	if !n.bands {
+	if !n.Bands {
 		want.SanityBands, want.Cost.Drivers = nil, nil
 	}
 	if full.JCT == nil {
 		return want
 	}
 	wj := *full.JCT
-	if !n.jct.Fix {
+	if !n.JCT.Fix {
 		wj.Fix = nil
 	}
-	if !n.jct.Detail {
+	if !n.JCT.Detail {
 		// The exported fields of the full estimate, less the detail, over
 		// got's (its unexported ones, the detail's cache, stay got's).
 		wj = withoutDetail(full.JCT, got.JCT)
-		if !n.jct.Fix {
+		if !n.JCT.Fix {
 			wj.Fix = nil
 		}
 	}

@@ -350,38 +350,13 @@ type BuildOptions struct {
 // JCT.Effects, JCT.Findings) and adds no notes. Build(s, cat) is
 // BuildWith with every option set.
 func BuildWith(s Scenario, cat *Catalog, o BuildOptions) (*Plan, error) {
-	return build(s, cat, need{packed: o.Packed, networks: o.Networks, resilience: o.Resilience, jct: o.JCT,
-		bands: o.Bands, recall: o.Recall, check: o.Check})
+	return build(s, cat, o)
 }
 
-// need is BuildOptions as build reads them (see there).
-type need struct {
-	// packed prices the packed alternative of a rack-aligned plan.
-	packed bool
-	// networks sizes the networks beside the back end (Plan.Networks)
-	// and times the job on the front end.
-	networks bool
-	// resilience runs the failure what-if and goodput (Plan.Resilience),
-	// with the checkpoint write time the storage network allows.
-	resilience bool
-	// jct is what the job-time estimate holds beyond its steps.
-	jct jctParts
-	// bands puts the cost beside the analysts' bands and ranks the prices
-	// that move it most (Plan.SanityBands, Cost.Drivers).
-	bands bool
-	// recall takes the back end and its side networks from the memo of
-	// recent shown plans (backendmemo.go) when the inputs match, and
-	// keeps them otherwise.
-	recall bool
-	// check validates a sweep's point with what does not depend on its
-	// GPU count found once for the sweep; nil: Scenario.Validate.
-	check func(gpus int) error
-}
-
-// validate is s.Validate(cat), by n.check where a sweep gives one.
-func (n need) validate(s *Scenario, cat *Catalog) error {
-	if n.check != nil {
-		return n.check(s.Cluster.GPUs)
+// validate is s.Validate(cat), by n.Check where a sweep gives one.
+func (n BuildOptions) validate(s *Scenario, cat *Catalog) error {
+	if n.Check != nil {
+		return n.Check(s.Cluster.GPUs)
 	}
 	return s.Validate(cat)
 }
@@ -390,14 +365,14 @@ func (n need) validate(s *Scenario, cat *Catalog) error {
 // plans only the back end and the job's steps. (A sweep, the search and
 // the style comparison ask through BuildWith.)
 var (
-	needAll  = need{packed: true, networks: true, resilience: true, jct: jctParts{Fix: true, Detail: true}, bands: true, recall: true}
-	needLean = need{}
+	needAll  = BuildOptions{Packed: true, Networks: true, Resilience: true, JCT: jctParts{Fix: true, Detail: true}, Bands: true, Recall: true}
+	needLean = BuildOptions{}
 )
 
 // build is Build computing only what n asks for; what it leaves out
 // stays nil (Plan.Resilience, Plan.Networks, JCT.Fix, JCT.Effects,
 // JCT.Findings) and adds no notes.
-func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
+func build(s Scenario, cat *Catalog, n BuildOptions) (*Plan, error) {
 	s = s.Clone() // the plan keeps its own inputs: later edits of s never change it
 	s.Network = s.Network.withStyle()
 	if err := n.validate(&s, cat); err != nil {
@@ -417,7 +392,7 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	// modules do not match), the next one that does is used.
 	if !ok && s.Network.NIC == Auto && s.system(cat) == nil {
 		var alt nicBuild
-		if alt, ok, err = buildOtherNIC(s, cat, nic, n.bands, err); ok {
+		if alt, ok, err = buildOtherNIC(s, cat, nic, n.Bands, err); ok {
 			best, rs, notes = alt.plan, alt.rs, alt.notes
 		}
 	}
@@ -427,17 +402,17 @@ func build(s Scenario, cat *Catalog, n need) (*Plan, error) {
 	best.Notes = withNotes(notes, best.Notes)
 	best.Notes = append(best.Notes, rackScaleHint(rs, cat)...)
 	best.viewFabric()
-	if err := best.estimateJCT(cat, n.jct); err != nil {
+	if err := best.estimateJCT(cat, n.JCT); err != nil {
 		return nil, err
 	}
 	rel := best.sideNetworks(cat, n)
-	if n.packed { // after the side networks: its note is written in the plan's money scale
+	if n.Packed { // after the side networks: its note is written in the plan's money scale
 		best.comparePacked(rs, cat)
 	}
 	if err := best.checkFinite(); err != nil {
 		return nil, err
 	}
-	if n.resilience {
+	if n.Resilience {
 		best.analyseResilience(rel, cat.JCT)
 	}
 	best.fabricView = nil // the caller may change the plan's fabric
@@ -497,14 +472,14 @@ func buildOtherNIC(s Scenario, cat *Catalog, nic *NIC, bands bool, err error) (n
 // them, and returns the reliability data the failure what-if uses: with
 // the checkpoint write time the storage network allows (sized alone when
 // only the what-if is asked for).
-func (p *Plan) sideNetworks(cat *Catalog, n need) *resilience.Reliability {
+func (p *Plan) sideNetworks(cat *Catalog, n BuildOptions) *resilience.Reliability {
 	switch {
-	case n.networks:
+	case n.Networks:
 		if p.Networks == nil { // else sized with the back end (buildBackEnd)
 			p.Networks = p.sizeNetworks(cat)
 		}
 		return p.networksJCT(cat)
-	case n.resilience:
+	case n.Resilience:
 		return p.storageCheckpoint(cat)
 	}
 	return cat.Reliability
@@ -768,7 +743,7 @@ func (p *Plan) estimateJCT(cat *Catalog, parts jctParts) error {
 // buildOn sizes the fabric with the given NIC on the scenario's switch,
 // or on every switch of the fabric at the port speed with switch auto
 // (the cheapest plan wins); ok is false with the reason when none fits.
-// bands asks for the cost's sanity bands and drivers (need.bands).
+// bands asks for the cost's sanity bands and drivers (BuildOptions.Bands).
 func buildOn(rs Scenario, cat *Catalog, nic *NIC, bands bool) (*Plan, bool, error) {
 	if n := rs.Network; n.SpineSwitch == Auto || n.CoreSwitch == Auto {
 		return buildTierAuto(rs, cat, nic, bands) // spine or core auto: one build per candidate
