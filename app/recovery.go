@@ -163,7 +163,7 @@ func (r *recovery) write(seq uint64, rf recoveryFile) error {
 	if err := os.MkdirAll(r.dir, 0o700); err != nil {
 		return err
 	}
-	if err := safefile.Write(r.path, b.Bytes()); err != nil {
+	if err := safefile.WriteDocument(r.path, b.Bytes()); err != nil {
 		return err
 	}
 	r.written = seq
@@ -235,7 +235,7 @@ func processAlive(pid int) bool {
 // readRecovery reads and decodes a recovery file.
 func readRecovery(path string) (recoveryFile, error) {
 	var rf recoveryFile
-	src, err := safefile.Read(path, safefile.ScenarioLimit)
+	src, err := safefile.ReadDocument(path, safefile.ScenarioLimit)
 	if err != nil {
 		return rf, err
 	}

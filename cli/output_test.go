@@ -128,3 +128,72 @@ func TestWriteOutInterrupted(t *testing.T) {
 		t.Errorf("left in the folder: %v", ents)
 	}
 }
+
+// TestOutputNeverOverAnyInput: no command writes over any file it reads,
+// not only the scenario named on the command line: the quotes file given
+// by --quotes or named by the scenario's pricing.quotes, also through a
+// link; and phases --moves checks its --out like every other command.
+// The input stays whole and the exit is a usage error. Mutations
+// caught: the output check comparing only the positional arguments
+// (issue 48: `cables --csv --quotes q.csv --out q.csv` replaced the
+// quotes file and exited 0), phases --moves skipping the output check
+// (it wrote CSV over the scenario and into m.png).
+func TestOutputNeverOverAnyInput(t *testing.T) {
+	const body = "schema = 1\n[cluster]\ngpus = 64\n"
+	const quotes = "part,unit_price,currency,vendor,date,valid_until\nqm9700,30000,USD,Acme Networks,2026-10-01,2026-12-31\n"
+	for _, tc := range []struct {
+		name string
+		args func(dir, scenario, quoted, q string) []string
+		kept func(scenario, q string) string // the input that must stay whole
+	}{
+		{"--quotes file as --out", func(_, s, _, q string) []string {
+			return []string{"cables", s, "--csv", "--quotes", q, "--out", q}
+		}, func(_, q string) string { return q }},
+		{"--quotes file through a link", func(dir, s, _, q string) []string {
+			l := filepath.Join(dir, "link.csv")
+			if err := os.Symlink(q, l); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"cables", s, "--csv", "--quotes", q, "--out", l}
+		}, func(_, q string) string { return q }},
+		{"pricing.quotes as --out", func(_, _, quoted, q string) []string {
+			return []string{"cables", quoted, "--csv", "--out", q}
+		}, func(_, q string) string { return q }},
+		{"pricing.quotes as a report's --out", func(dir, _, quoted, q string) []string {
+			pdf := filepath.Join(dir, "q.pdf")
+			if err := os.Link(q, pdf); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"report", "--out", pdf, quoted}
+		}, func(_, q string) string { return q }},
+		{"phases --moves over the scenario", func(_, s, _, _ string) []string {
+			return []string{"phases", s, "--moves", "--out", s}
+		}, func(s, _ string) string { return s }},
+		{"phases --moves into a PNG name", func(dir, s, _, _ string) []string {
+			return []string{"phases", s, "--moves", "--out", filepath.Join(dir, "m.png")}
+		}, func(s, _ string) string { return s }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := writeScenario(t, dir, "s.toml", body)
+			q := writeScenario(t, dir, "q.csv", quotes)
+			quoted := writeScenario(t, dir, "quoted.toml", "schema = 1\n[cluster]\ngpus = 64\n[pricing]\nquotes = \"q.csv\"\n")
+			args := tc.args(dir, s, quoted, q)
+			kept := tc.kept(s, q)
+			before, err := os.ReadFile(kept)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, errOut, code := runArgs(t, args...)
+			if code != ExitUsage {
+				t.Errorf("%v: exit %d, want %d: %s", args, code, ExitUsage, errOut)
+			}
+			if after, _ := os.ReadFile(kept); string(after) != string(before) {
+				t.Errorf("%v: %s changed: %q", args, filepath.Base(kept), after)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "m.png")); err == nil {
+				t.Errorf("%v: m.png was written", args)
+			}
+		})
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"fabricplan/internal/fielderr"
-	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 	"fabricplan/planner/explore"
@@ -47,8 +46,14 @@ func runPhases(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	env.inputs = append(env.inputs, pos...)
 	if err := f.check(); err != nil {
 		return err
+	}
+	if *f.out != "" {
+		if err := checkOutput(*f.out, env.inputs, f.movesExt()); err != nil {
+			return err
+		}
 	}
 	path, err := onePositional(pos)
 	if err != nil {
@@ -158,6 +163,14 @@ func applyPhaseList(s *planner.Scenario, list string, isUnits bool, set map[stri
 	return nil
 }
 
+// movesExt is the extension --out takes for the moves' format.
+func (f phasesFlags) movesExt() string {
+	if *f.asJSON {
+		return ".json"
+	}
+	return ".csv"
+}
+
 // writeMoves writes the moves as CSV (default) or JSON, to --out whole
 // or not at all.
 func (f phasesFlags) writeMoves(env *cliEnv, pp *phases.PhasedPlan) error {
@@ -168,14 +181,14 @@ func (f phasesFlags) writeMoves(env *cliEnv, pp *phases.PhasedPlan) error {
 	if *f.out == "" {
 		return write(env.stdout, pp)
 	}
-	if err := safefile.WriteWith(*f.out, func(w io.Writer) error { return write(w, pp) }); err != nil {
+	if err := writeOut(*f.out, func(w io.Writer) error { return write(w, pp) }); err != nil {
 		return err
 	}
 	n := 0
 	for _, st := range pp.Strategy(phases.StrategyGrow).Steps {
 		n += st.LinksMoved.Total
 	}
-	fmt.Fprintf(env.stderr, "wrote %s (%s links to move)\n", *f.out, textfmt.Int(n))
+	wrote(env, *f.out, textfmt.Int(n)+" links to move")
 	return nil
 }
 

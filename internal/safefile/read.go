@@ -16,8 +16,17 @@ const ScenarioLimit = 1 << 20
 // Read returns the contents of the regular file at path, or an error
 // wrapping ErrRefused when path is not a regular file (a FIFO, a device
 // such as /dev/zero, a folder) or holds more than limit bytes. It opens
-// without blocking, so a FIFO with no writer cannot hang the caller.
-func Read(path string, limit int64) ([]byte, error) {
+// without blocking, so a FIFO with no writer cannot hang the caller. The
+// file is noted as an input, which no later write of this process
+// replaces (see WriteContext).
+func Read(path string, limit int64) ([]byte, error) { return read(path, limit, false) }
+
+// ReadDocument is Read for a document (a scenario, the recovery file):
+// WriteDocument may save over it, other writes may not.
+func ReadDocument(path string, limit int64) ([]byte, error) { return read(path, limit, true) }
+
+// read is Read, noting the file as a document when doc is set.
+func read(path string, limit int64, doc bool) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -33,6 +42,7 @@ func Read(path string, limit int64) ([]byte, error) {
 	if info.Size() > limit {
 		return nil, tooLarge(path, limit)
 	}
+	noteRead(path, info, doc)
 	// The size can grow while reading, or be 0 for generated files: read
 	// one byte past the limit to tell.
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))

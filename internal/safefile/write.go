@@ -53,7 +53,27 @@ func WriteWith(path string, produce func(io.Writer) error) error {
 // the temporary file is removed and the target stays as it was. A hard-
 // linked target is rewritten under an advisory lock (flock), so two
 // writers never interleave in it.
+//
+// A target this process has read as input (through Read) is refused
+// (ErrRefused), so no command or dialog writes over what it reads;
+// WriteDocument saves a document over itself.
 func WriteContext(ctx context.Context, path string, produce func(io.Writer) error) error {
+	return write(ctx, path, produce, false)
+}
+
+// WriteDocument is Write for a document (a scenario file, the recovery
+// file): the one write that may replace a file this process read, and
+// only one it read as a document (ReadDocument), never a data input such
+// as a quotes file.
+func WriteDocument(path string, data []byte) error {
+	return write(context.Background(), path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}, true)
+}
+
+// write is WriteContext; doc lets it replace a file read as a document.
+func write(ctx context.Context, path string, produce func(io.Writer) error, doc bool) error {
 	target, err := resolve(path)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
@@ -72,6 +92,13 @@ func WriteContext(ctx context.Context, path string, produce func(io.Writer) erro
 		if err := writable(target, info); err != nil {
 			return fmt.Errorf("save %s: %w", path, err)
 		}
+		if err := checkNotInput(path, info, doc); err != nil {
+			return fmt.Errorf("save %s: %w", path, err)
+		}
+	}
+	wasInput := false
+	if doc && info != nil {
+		_, wasInput = readAs(info)
 	}
 	tmp, err := writeTemp(filepath.Dir(target), info, func(w io.Writer) error {
 		return produce(&ctxWriter{ctx: ctx, w: w})
@@ -91,6 +118,11 @@ func WriteContext(ctx context.Context, path string, produce func(io.Writer) erro
 	}
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
+	}
+	if wasInput { // the document is still this run's input, now under a new inode
+		if now, err := os.Stat(target); err == nil {
+			noteRead(path, now, true)
+		}
 	}
 	if err := syncDir(filepath.Dir(target)); err != nil {
 		return fmt.Errorf("save %s: the file is written but its folder could not be synced: %w", path, err)

@@ -46,7 +46,7 @@ func SaveEdit(path string, src []byte, old, s planner.Scenario) ([]byte, error) 
 			return nil, err
 		}
 	}
-	if err := safefile.Write(path, data); err != nil {
+	if err := safefile.WriteDocument(path, data); err != nil {
 		return nil, err
 	}
 	return data, nil

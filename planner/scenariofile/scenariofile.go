@@ -491,7 +491,7 @@ func LeadingComments(src []byte) string {
 // Read reads the bytes of a scenario file within the size
 // limit; FIFOs, devices and folders are refused.
 func Read(path string) ([]byte, error) {
-	src, err := safefile.Read(path, safefile.ScenarioLimit)
+	src, err := safefile.ReadDocument(path, safefile.ScenarioLimit)
 	if err != nil {
 		return nil, fmt.Errorf("open scenario: %w", err)
 	}
@@ -517,7 +517,7 @@ func encode(s planner.Scenario, header string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Save writes s to path through safefile.Write: the old file
+// Save writes s to path through safefile.WriteDocument: the old file
 // stays whole if anything fails, and keeps its mode, owner and links.
 func Save(path string, s planner.Scenario) error { return SaveFile(path, s, "") }
 
@@ -533,7 +533,7 @@ func SaveFile(path string, s planner.Scenario, header string) error {
 	if err != nil {
 		return err
 	}
-	return safefile.Write(path, data)
+	return safefile.WriteDocument(path, data)
 }
 
 var badTypeRE = regexp.MustCompile(`incompatible types: TOML value has type (\S+); destination has type (\S+)`)
