@@ -13,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+
+	"fabricplan/internal/workers"
 )
 
 // PanicError is a panic recovered in the window's background work or in
@@ -59,15 +61,21 @@ func buildVersion() string {
 	return v
 }
 
-// protect runs f and turns a panic in it into a *PanicError naming what;
-// every background job of the window runs its work through it.
+// protect runs f and turns a panic in it into a *PanicError naming what,
+// as it does a panic the engine's workers recovered and returned
+// (workers.PanicError); every background job of the window runs its
+// work through it.
 func protect(what string, f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &PanicError{What: what, Value: r, Stack: debug.Stack()}
 		}
 	}()
-	return f()
+	err = f()
+	if wp, ok := errors.AsType[*workers.PanicError](err); ok {
+		return &PanicError{What: what, Value: wp.Value, Stack: wp.Stack}
+	}
+	return err
 }
 
 // background runs work as one counted background job (WaitIdle waits

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 	"fabricplan/charts"
 	"fabricplan/data"
+	"fabricplan/internal/workers"
 	"fabricplan/planner"
 	"fabricplan/planner/market"
 )
@@ -138,5 +140,24 @@ func TestInterruptedKeepsEdits(t *testing.T) {
 	rf, err := readRecovery(filepath.Join(dir, "recovery-"+strconv.Itoa(os.Getpid())+".toml"))
 	if err != nil || rf.Scenario.Cluster.GPUs != 4096 {
 		t.Fatalf("recovery file after the signal: %v, %d GPUs", err, rf.Scenario.Cluster.GPUs)
+	}
+}
+
+// A panic the engine's workers recovered (workers.PanicError, returned
+// by a search or a phased plan run on goroutines of the engine's own)
+// reaches the window as its own *PanicError, named for what was running,
+// with the worker's value and stack: the crash dialog shows it and the
+// window stays. Mutations caught: protect passing the worker's error on
+// as a plain error (no crash report), the worker's stack or value lost.
+func TestWorkerPanicBecomesCrashReport(t *testing.T) {
+	g := workers.NewGroup(2)
+	g.Go(func() { panic("a worker broke") })
+	err := protect("searching designs", g.Wait)
+	pe, ok := errors.AsType[*PanicError](err)
+	if !ok || pe.What != "searching designs" || pe.Value != "a worker broke" || !strings.Contains(string(pe.Stack), "crash_test.go") {
+		t.Fatalf("protect = %#v, want the window's crash report of the worker's panic", err)
+	}
+	if err := protect("planning the phases", func() error { return errors.New("plain") }); err == nil || err.Error() != "plain" {
+		t.Errorf("a plain error became %v", err)
 	}
 }

@@ -9,11 +9,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/internal/workers"
 	"fabricplan/planner"
 	"fabricplan/planner/perf"
 	"fabricplan/planner/pricedraw"
@@ -228,17 +228,15 @@ func Search(ctx context.Context, base planner.Scenario, cat *planner.Catalog, op
 	return res, nil
 }
 
-// evaluateAll evaluates the candidates on workers goroutines, priced
+// evaluateAll evaluates the candidates on that many goroutines, priced
 // at one length per tier and, with hall, bounded in the hall.
-func evaluateAll(ctx context.Context, cands []planner.Scenario, cat *planner.Catalog, opt SearchOptions, workers int, hall bool) ([]*Design, error) {
+func evaluateAll(ctx context.Context, cands []planner.Scenario, cat *planner.Catalog, opt SearchOptions, goroutines int, hall bool) ([]*Design, error) {
 	designs := make([]*Design, len(cands))
 	var next, done atomic.Int64
-	var wg sync.WaitGroup
+	g := workers.NewGroup(0)
 	memo := new(perf.WorkloadMemo) // the workload's own figures, once for every design
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range goroutines {
+		g.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(cands) || ctx.Err() != nil {
@@ -252,9 +250,11 @@ func evaluateAll(ctx context.Context, cands []planner.Scenario, cat *planner.Cat
 					opt.Progress(n, len(cands))
 				}
 			}
-		}()
+		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("search cancelled: %w", err)
 	}

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"fabricplan/internal/textfmt"
+	"fabricplan/internal/workers"
 	"fabricplan/planner"
 )
 
@@ -178,19 +178,20 @@ func (q *boundQueue) Pop() any {
 	return d
 }
 
-// layOutBatch lays the designs out at once, one goroutine each.
+// layOutBatch lays the designs out at once, one goroutine each; a panic
+// in one comes back as an error.
 func layOutBatch(ctx context.Context, batch []*Design, cat *planner.Catalog, opt SearchOptions) error {
-	var wg sync.WaitGroup
+	g := workers.NewGroup(0)
 	for _, d := range batch {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go(func() {
 			if ctx.Err() == nil {
 				d.layOut(cat, opt.WithFailures)
 			}
-		}()
+		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
 	return ctx.Err()
 }
 

@@ -2,17 +2,17 @@ package phases
 
 import (
 	"cmp"
-	"fabricplan/planner"
 	"fmt"
 	"math"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/internal/workers"
+	"fabricplan/planner"
 	"fabricplan/planner/resilience"
 )
 
@@ -181,7 +181,11 @@ func PlanPhases(s planner.Scenario, cat *planner.Catalog) (*PhasedPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	pp.Strategies = append(pp.Strategies, fs, planGrow(pp, phases, g))
+	grow, err := planGrow(pp, phases, g)
+	if err != nil {
+		return nil, err
+	}
+	pp.Strategies = append(pp.Strategies, fs, grow)
 	pp.Notes = append(pp.Notes, fmt.Sprintf("re-cabling: %s min a link for one crew (estimate: no published figure), %s; labour is not priced",
 		trimFloat(g.RecableMin), textfmt.Plural(g.RecableCrews, "crew")))
 	return pp, nil
@@ -363,11 +367,14 @@ func phaseJCT(p *planner.Plan) *PhaseJCT {
 
 // planGrow plans growing as you go: each phase its own fabric, and the
 // links that move to reach it from the one before.
-func planGrow(pp *PhasedPlan, phases []planner.Phase, g planner.Growth) StrategyPlan {
+func planGrow(pp *PhasedPlan, phases []planner.Phase, g planner.Growth) (StrategyPlan, error) {
 	sp := StrategyPlan{Key: StrategyGrow, Name: "Grow as you go"}
 	asked := askedRatio(pp.Final)
 	var prevQty map[bomKey]lineQty
-	sets := linkSets(pp.plans)
+	sets, err := linkSets(pp.plans)
+	if err != nil {
+		return StrategyPlan{}, err
+	}
 	var prevSet *linkSet
 	var prevSw SwitchCount
 	cum := 0.0
@@ -403,26 +410,21 @@ func planGrow(pp *PhasedPlan, phases []planner.Phase, g planner.Growth) Strategy
 		sp.Findings = append(sp.Findings, fmt.Sprintf("%s links move over the build-out; %s of parts bought earlier are retired",
 			textfmt.Int(moved), textfmt.USD(totalRetired(sp))))
 	}
-	return sp
+	return sp, nil
 }
 
 // linkSets collects every phase's links by their ends, a phase per CPU
-// at a time.
-func linkSets(plans []*planner.Plan) []*linkSet {
+// at a time; a panic in a worker comes back as an error.
+func linkSets(plans []*planner.Plan) ([]*linkSet, error) {
 	sets := make([]*linkSet, len(plans))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
+	g := workers.NewGroup(runtime.GOMAXPROCS(0))
 	for i, p := range plans {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			sets[i] = newLinkSet(p)
-			<-sem
-		}()
+		g.Go(func() { sets[i] = newLinkSet(p) })
 	}
-	wg.Wait()
-	return sets
+	if err := g.Wait(); err != nil {
+		return nil, fmt.Errorf("phases: %w", err)
+	}
+	return sets, nil
 }
 
 func totalMoved(sp StrategyPlan) int {
