@@ -74,49 +74,15 @@ func WriteDocument(path string, data []byte) error {
 
 // write is WriteContext; doc lets it replace a file read as a document.
 func write(ctx context.Context, path string, produce func(io.Writer) error, doc bool) error {
-	target, err := resolve(path)
+	target, info, err := checkTarget(path, doc)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if dir, err := os.Stat(filepath.Dir(target)); err != nil || !dir.IsDir() {
-		return fmt.Errorf("save %s: %w: the folder %s does not exist (no such file or directory); create it or choose another",
-			path, ErrRefused, filepath.Dir(target))
-	}
-	info, err := os.Stat(target)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		info = nil
-	case err != nil:
-		return fmt.Errorf("save %s: %w", path, err)
-	default:
-		if err := writable(target, info); err != nil {
-			return fmt.Errorf("save %s: %w", path, err)
-		}
-		if err := checkNotInput(path, info, doc); err != nil {
-			return fmt.Errorf("save %s: %w", path, err)
-		}
 	}
 	wasInput := false
 	if doc && info != nil {
 		_, wasInput = readAs(info)
 	}
-	tmp, err := writeTemp(filepath.Dir(target), info, func(w io.Writer) error {
-		return produce(&ctxWriter{ctx: ctx, w: w})
-	})
-	if err == nil && ctx.Err() != nil {
-		os.Remove(tmp)
-		err = context.Cause(ctx)
-	}
-	if err != nil {
-		return fmt.Errorf("save %s: %w", path, err)
-	}
-	if info != nil && linkCount(info) > 1 {
-		err = rewriteInPlace(target, tmp)
-		os.Remove(tmp)
-	} else if err = os.Rename(tmp, target); err != nil {
-		os.Remove(tmp)
-	}
-	if err != nil {
+	if err := replace(ctx, target, info, produce); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
 	if wasInput { // the document is still this run's input, now under a new inode
@@ -128,6 +94,57 @@ func write(ctx context.Context, path string, produce func(io.Writer) error, doc 
 		return fmt.Errorf("save %s: the file is written but its folder could not be synced: %w", path, err)
 	}
 	return nil
+}
+
+// checkTarget resolves path to the file a write replaces and checks it may:
+// its folder exists, and a file there is writable and no input of this
+// run (a document write, doc, may replace a document read). info is the
+// file's, nil when there is none yet.
+func checkTarget(path string, doc bool) (target string, info fs.FileInfo, err error) {
+	if target, err = resolve(path); err != nil {
+		return "", nil, err
+	}
+	if dir, err := os.Stat(filepath.Dir(target)); err != nil || !dir.IsDir() {
+		return "", nil, fmt.Errorf("%w: the folder %s does not exist (no such file or directory); create it or choose another",
+			ErrRefused, filepath.Dir(target))
+	}
+	info, err = os.Stat(target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return target, nil, nil
+	case err != nil:
+		return "", nil, err
+	}
+	if err := writable(target, info); err != nil {
+		return "", nil, err
+	}
+	if err := checkNotInput(path, info, doc); err != nil {
+		return "", nil, err
+	}
+	return target, info, nil
+}
+
+// replace puts what produce writes in place of target (info: the file
+// there, nil for none) through a synced temporary file: renamed over it,
+// or copied into it in place when it has other hard links.
+func replace(ctx context.Context, target string, info fs.FileInfo, produce func(io.Writer) error) error {
+	tmp, err := writeTemp(filepath.Dir(target), info, func(w io.Writer) error {
+		return produce(&ctxWriter{ctx: ctx, w: w})
+	})
+	if err == nil && ctx.Err() != nil {
+		os.Remove(tmp)
+		err = context.Cause(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	if info != nil && linkCount(info) > 1 {
+		err = rewriteInPlace(target, tmp)
+		os.Remove(tmp)
+	} else if err = os.Rename(tmp, target); err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 // resolve follows symbolic links at path (also dangling ones, whose target
