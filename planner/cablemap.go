@@ -283,7 +283,7 @@ var CableCSVHeader = []string{"a_device", "a_port", "b_device", "b_port", "tier"
 // WriteCablesCSV streams the cable map as CSV, one row per link.
 func WriteCablesCSV(w io.Writer, p *Plan) error {
 	rec := make([]string, len(CableCSVHeader))
-	return streamCSV(w, CableCSVHeader, func(write func([]string) error) error {
+	return StreamCSV(w, CableCSVHeader, func(write func([]string) error) error {
 		return p.WalkCables(func(c *CableRun) error {
 			rec[0], rec[1], rec[2], rec[3], rec[4] = c.ADevice, c.APort, c.BDevice, c.BPort, c.Tier
 			rec[5], rec[6], rec[7], rec[8], rec[9] = strconv.Itoa(c.Gbps), string(c.Medium), c.Part, c.AModule, c.BModule
@@ -300,10 +300,10 @@ func WriteCablesCSV(w io.Writer, p *Plan) error {
 	})
 }
 
-// streamCSV writes header, then every record each hands to write,
+// StreamCSV writes header, then every record each hands to write,
 // through one buffer: rows stream out as they are made, whatever their
-// count.
-func streamCSV(w io.Writer, header []string, each func(write func([]string) error) error) error {
+// count. The cable map and the phases' moves write through it.
+func StreamCSV(w io.Writer, header []string, each func(write func([]string) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	cw := csv.NewWriter(bw)
 	if err := cw.Write(header); err != nil {

@@ -144,12 +144,12 @@ func show(pkg string) string {
 	return module + "/" + pkg
 }
 
-// moduleGraph reads the imports of every non-test Go file of the module
-// under root, whatever its build tags, by package directory.
-func moduleGraph(t *testing.T, root string) map[string][]string {
+// walkModuleGo calls fn with every Go file of the module under root and
+// its package directory relative to the module ("" for the root),
+// whatever its build tags, skipping data, hidden folders and other
+// modules (tools/).
+func walkModuleGo(t *testing.T, root string, fn func(file, pkg string) error) {
 	t.Helper()
-	graph := map[string][]string{}
-	fset := token.NewFileSet()
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -157,16 +157,12 @@ func moduleGraph(t *testing.T, root string) map[string][]string {
 		name := d.Name()
 		if d.IsDir() {
 			if p != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || fileExists(filepath.Join(p, "go.mod"))) {
-				return filepath.SkipDir // data, hidden, or another module (tools/)
+				return filepath.SkipDir
 			}
 			return nil
 		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+		if !strings.HasSuffix(name, ".go") {
 			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
 		}
 		rel, err := filepath.Rel(root, filepath.Dir(p))
 		if err != nil {
@@ -175,6 +171,27 @@ func moduleGraph(t *testing.T, root string) map[string][]string {
 		pkg := path.Clean(filepath.ToSlash(rel))
 		if pkg == "." {
 			pkg = ""
+		}
+		return fn(p, pkg)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// moduleGraph reads the imports of every non-test Go file of the module
+// under root, whatever its build tags, by package directory.
+func moduleGraph(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	graph := map[string][]string{}
+	fset := token.NewFileSet()
+	walkModuleGo(t, root, func(p, pkg string) error {
+		if strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
 		}
 		for _, is := range f.Imports {
 			imp, err := strconv.Unquote(is.Path.Value)
@@ -190,9 +207,6 @@ func moduleGraph(t *testing.T, root string) map[string][]string {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return graph
 }
 

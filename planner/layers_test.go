@@ -4,9 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -134,45 +131,22 @@ func facadeImportName(f *ast.File) string {
 }
 
 // moduleFiles parses every Go file of the module under root, tests
-// included, whatever its build tags, by package directory.
+// included, whatever its build tags, by package directory; the facade's
+// own tests are left out (they read what they like).
 func moduleFiles(t *testing.T, root string, fset *token.FileSet) map[string][]*ast.File {
 	t.Helper()
 	files := map[string][]*ast.File{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			name := d.Name()
-			if p != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || fileExists(filepath.Join(p, "go.mod"))) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") {
+	walkModuleGo(t, root, func(p, pkg string) error {
+		if strings.HasSuffix(p, "_test.go") && pkg == "planner" {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, p, nil, parser.ParseComments)
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(root, filepath.Dir(p))
-		if err != nil {
-			return err
-		}
-		pkg := path.Clean(filepath.ToSlash(rel))
-		if pkg == "." {
-			pkg = ""
-		}
-		if strings.HasSuffix(p, "_test.go") && pkg == "planner" {
-			return nil // the facade's own tests read what they like
-		}
 		files[pkg] = append(files[pkg], f)
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return files
 }
 

@@ -2,7 +2,6 @@ package phases
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fabricplan/planner"
 	"io"
@@ -127,7 +126,7 @@ var MovesCSVHeader = []string{"phase", "action", "tier", "from_a_device", "from_
 // WriteMovesCSV writes the grow strategy's moves as CSV, one row a link.
 func WriteMovesCSV(w io.Writer, pp *PhasedPlan) error {
 	rec := make([]string, len(MovesCSVHeader))
-	return streamCSV(w, MovesCSVHeader, func(write func([]string) error) error {
+	return planner.StreamCSV(w, MovesCSVHeader, func(write func([]string) error) error {
 		return pp.Moves(func(m *LinkMove) error {
 			rec[0], rec[1], rec[2] = strconv.Itoa(m.Phase), m.Action, m.Tier
 			copy(rec[3:7], m.From[:])
@@ -190,24 +189,5 @@ func WriteMovesJSON(w io.Writer, pp *PhasedPlan) error {
 		return err
 	}
 	bw.WriteString("\n]\n")
-	return bw.Flush()
-}
-
-// streamCSV writes header, then every record each hands to write,
-// through one buffer: rows stream out as they are made, whatever their
-// count.
-func streamCSV(w io.Writer, header []string, each func(write func([]string) error) error) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	cw := csv.NewWriter(bw)
-	if err := cw.Write(header); err != nil {
-		return err
-	}
-	if err := each(cw.Write); err != nil {
-		return err
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
 	return bw.Flush()
 }
