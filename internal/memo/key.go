@@ -189,35 +189,46 @@ func (e *encoder) value(v reflect.Value) {
 			e.value(v.Index(i))
 		}
 	case reflect.Slice:
-		if v.IsNil() {
-			e.buf = append(e.buf, tagNil)
-			return
-		}
-		e.buf = append(e.buf, tagSome)
-		e.uint(uint64(v.Len()))
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			e.buf = append(e.buf, v.Bytes()...)
-			return
-		}
-		for i := range v.Len() {
-			e.value(v.Index(i))
-		}
+		e.slice(v)
 	case reflect.Map:
 		e.mapValue(v)
 	case reflect.Pointer:
 		e.pointer(v)
 	case reflect.Interface:
-		if v.IsNil() {
-			e.buf = append(e.buf, tagNil)
-			return
-		}
-		el := v.Elem()
-		e.buf = append(e.buf, tagSome)
-		e.typ(el.Type())
-		e.value(el)
+		e.iface(v)
 	default:
 		panic(fmt.Sprintf("memo.Of: cannot key a %s", v.Type()))
 	}
+}
+
+// slice writes slice v: nil apart from empty, its length, then its
+// elements (bytes as they are).
+func (e *encoder) slice(v reflect.Value) {
+	if v.IsNil() {
+		e.buf = append(e.buf, tagNil)
+		return
+	}
+	e.buf = append(e.buf, tagSome)
+	e.uint(uint64(v.Len()))
+	if v.Type().Elem().Kind() == reflect.Uint8 {
+		e.buf = append(e.buf, v.Bytes()...)
+		return
+	}
+	for i := range v.Len() {
+		e.value(v.Index(i))
+	}
+}
+
+// iface writes interface v: nil, or its dynamic type and value.
+func (e *encoder) iface(v reflect.Value) {
+	if v.IsNil() {
+		e.buf = append(e.buf, tagNil)
+		return
+	}
+	el := v.Elem()
+	e.buf = append(e.buf, tagSome)
+	e.typ(el.Type())
+	e.value(el)
 }
 
 // pointer writes what non-nil pointer v points at, or where up the
