@@ -49,7 +49,7 @@ func (g gemm) shapeFactor(half float64) float64 {
 // twice; g is kv_heads/heads (grouped-query attention narrows the K and
 // V projections). Larger micro-batches, longer sequences and narrower tensor
 // parallelism move it, as well as the hidden size.
-func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
+func computeEfficiency(w *Workload, gpu *GPUSpec, d *JCTData) float64 {
 	c := d.Compute
 	h, tp := float64(w.Hidden), float64(w.TP)
 	s, b := float64(w.SeqLen), float64(w.MicroBatch)
@@ -60,7 +60,7 @@ func computeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) float64 {
 		gemm{tokens, h, h / tp, 1},
 		gemm{sl, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence: local queries against all keys
 	)
-	if f := expertWidth(&w); f > 0 {
+	if f := expertWidth(w); f > 0 {
 		ep := float64(max(w.EP, 1))
 		local := float64(w.Experts) / ep // experts on one GPU
 		perExpert := tokens * float64(max(w.TopK, 1)) / local

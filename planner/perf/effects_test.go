@@ -15,7 +15,7 @@ func TestComputeEfficiencyShapes(t *testing.T) {
 	eff := func(change func(*Workload)) float64 {
 		w := base
 		change(&w)
-		return computeEfficiency(w, gpu, d)
+		return computeEfficiency(&w, gpu, d)
 	}
 	b1 := eff(func(*Workload) {})
 	if b4 := eff(func(w *Workload) { w.MicroBatch = 4 }); b4 <= b1 {

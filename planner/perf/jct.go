@@ -352,31 +352,38 @@ var ErrNoJCT = errors.New("workload does not fit")
 
 // resolveWorkload fills preset values into w.
 func resolveWorkload(w Workload, d *JCTData) (Workload, *ModelSpec, *GPUSpec, error) {
+	m, gpu, err := resolveInPlace(&w, d)
+	return w, m, gpu, err
+}
+
+// resolveInPlace is resolveWorkload filling *w itself (an estimate's
+// resolution is written where it is kept, not copied there).
+func resolveInPlace(w *Workload, d *JCTData) (*ModelSpec, *GPUSpec, error) {
 	gpu := d.GPUs[w.GPU]
 	if gpu == nil {
-		return w, nil, nil, fielderr.New("workload.gpu", "use one of "+textfmt.KeyList(d.GPUs), "unknown GPU %q", w.GPU)
+		return nil, nil, fielderr.New("workload.gpu", "use one of "+textfmt.KeyList(d.GPUs), "unknown GPU %q", w.GPU)
 	}
 	m := d.Models[w.Model]
 	if m == nil {
 		m = &ModelSpec{Key: "custom", Name: "custom model"}
 	}
-	fillPresets(&w, m)
-	fillOverlaps(&w, d)
+	fillPresets(w, m)
+	fillOverlaps(w, d)
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
-		return w, nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
+		return nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
 	}
 	var runs [4]string // every precision: no allocation
 	if !slices.Contains(gpu.appendPrecisions(runs[:0]), precisionOrBF16(w.Precision)) {
-		return w, nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
+		return nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
 			"%s has no %s tensor cores", gpu.Name, w.Precision)
 	}
 	if w.SeqLen%w.cp() != 0 {
-		return w, nil, nil, fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
+		return nil, nil, fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
 	}
 	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
-		return w, nil, nil, fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+		return nil, nil, fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
 	}
-	return w, m, gpu, nil
+	return m, gpu, nil
 }
 
 // fillPresets fills the model shape w leaves at zero from the preset m.
@@ -591,7 +598,7 @@ func stepEfficiency(w *Workload, gpu *GPUSpec, d *JCTData) float64 {
 		eff = w.computeEff
 	}
 	if eff == 0 {
-		eff = computeEfficiency(*w, gpu, d)
+		eff = computeEfficiency(w, gpu, d)
 	}
 	return eff
 }

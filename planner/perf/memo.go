@@ -42,8 +42,9 @@ type resolved struct {
 // the answer is shared and must not be changed.
 func (c *WorkloadMemo) resolve(w *Workload, d *JCTData) *resolved {
 	if c == nil || !c.serves(d) {
-		r := resolveOnce(*w, d)
-		return &r
+		r := &resolved{w: *w}
+		r.finish(d)
+		return r
 	}
 	c.mu.Lock()
 	if c.lastOut != nil && c.lastIn == *w {
@@ -56,7 +57,8 @@ func (c *WorkloadMemo) resolve(w *Workload, d *JCTData) *resolved {
 	if ok {
 		return r
 	}
-	fresh := resolveOnce(*w, d)
+	fresh := resolved{w: *w}
+	fresh.finish(d)
 	if fresh.err != nil {
 		// An error is never remembered: its caller may rewrite its
 		// field (the CLI names a file's line in it), which the next
@@ -111,12 +113,11 @@ func (c *WorkloadMemo) serves(d *JCTData) bool {
 	return c.d == d
 }
 
-// resolveOnce resolves w against d and works out its compute efficiency.
-func resolveOnce(w Workload, d *JCTData) resolved {
-	rw, m, gpu, err := resolveWorkload(w, d)
-	r := resolved{w: rw, m: m, gpu: gpu, err: err}
-	if err == nil && rw.ComputeEfficiency == 0 {
-		r.w.computeEff = computeEfficiency(rw, gpu, d)
+// finish resolves r.w, the workload as given, against d in place and
+// works out its compute efficiency.
+func (r *resolved) finish(d *JCTData) {
+	r.m, r.gpu, r.err = resolveInPlace(&r.w, d)
+	if r.err == nil && r.w.ComputeEfficiency == 0 {
+		r.w.computeEff = computeEfficiency(&r.w, r.gpu, d)
 	}
-	return r
 }

@@ -147,7 +147,7 @@ func StepSeconds(w Workload, gpu *GPUSpec, d *JCTData, v View, dp, micro int, tr
 // many ways (unchanged when w gives its own).
 func WithComputeEfficiency(w Workload, gpu *GPUSpec, d *JCTData) Workload {
 	if w.ComputeEfficiency == 0 {
-		w.computeEff = computeEfficiency(w, gpu, d)
+		w.computeEff = computeEfficiency(&w, gpu, d)
 	}
 	return w
 }

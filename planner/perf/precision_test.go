@@ -32,7 +32,7 @@ func TestFP8ComputeByHand(t *testing.T) {
 		{PrecisionFP8, (lin + att) / (989e12 * (lin/(1979e12*0.6*0.9) + att/(989e12*0.6)))},
 	} {
 		w.Precision = c.precision
-		if got := computeEfficiency(w, gpu, &d); math.Abs(got-c.want) > 1e-9 {
+		if got := computeEfficiency(&w, gpu, &d); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("%q: efficiency %.6f of the BF16 peak, want %.6f", c.precision, got, c.want)
 		}
 	}

@@ -32,3 +32,10 @@ func (m *netModel) allToAllGroupP(ranks, stride int) *commGroup {
 	g := m.allToAllGroup(ranks, stride)
 	return &g
 }
+
+// resolveOnce resolves w against d as one estimate does, by value.
+func resolveOnce(w Workload, d *JCTData) resolved {
+	r := resolved{w: w}
+	r.finish(d)
+	return r
+}
