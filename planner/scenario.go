@@ -498,21 +498,30 @@ func (s *Scenario) validateHardware(cat *Catalog) []error {
 		return nil
 	}
 	var errs []error
-	if !s.offersNICSpeed(cat) { // the list only for the message: every plan asks
+	// Chosen once: the NIC speed and the switches' port speed read it.
+	nic := s.chooseNIC(cat)
+	if !s.offersNICSpeedOn(cat, nic) { // the list only for the message: every plan asks
 		return append(errs, fielderr.New("network.nic_gbps", "choose one of "+intList(cat.NICSpeeds(n.Fabric)),
 			"no %s NIC at %d Gb/s in the catalog", n.Fabric, n.NICGbps))
 	}
 	errs = append(errs, s.validateNIC(cat)...)
-	errs = append(errs, s.validateSwitch(cat)...)
-	return append(errs, s.validateTierSwitches(cat)...)
+	port := s.portGbpsOn(nic)
+	errs = append(errs, s.validateSwitch(cat, port)...)
+	return append(errs, s.validateTierSwitches(cat, port)...)
 }
 
 // offersNICSpeed is cat.hasNICSpeed at the scenario's fabric and NIC
 // speed: with NIC auto, a NIC chosen (chooseNIC, memoised) runs the
 // fabric at that speed, and answers without a walk of the catalog's NICs.
 func (s *Scenario) offersNICSpeed(cat *Catalog) bool {
+	return s.offersNICSpeedOn(cat, s.chooseNIC(cat))
+}
+
+// offersNICSpeedOn is offersNICSpeed with the scenario's NIC chosen
+// (chooseNIC's nic).
+func (s *Scenario) offersNICSpeedOn(cat *Catalog, nic *NIC) bool {
 	n := &s.Network
-	if n.NIC == Auto && s.chooseNIC(cat) != nil {
+	if n.NIC == Auto && nic != nil {
 		return true
 	}
 	return cat.hasNICSpeed(n.Fabric, n.NICGbps)
@@ -545,13 +554,12 @@ func (s *Scenario) validateNIC(cat *Catalog) []error {
 }
 
 // validateSwitch checks the chosen switch against the fabric and the
-// port speed.
-func (s *Scenario) validateSwitch(cat *Catalog) []error {
+// port speed (portGbps).
+func (s *Scenario) validateSwitch(cat *Catalog, port int) []error {
 	var errs []error
 	n := s.Network
 	if n.Switch != Auto {
 		sw := cat.Switches[n.Switch]
-		port := s.portGbps(cat)
 		switch {
 		case sw == nil:
 			errs = append(errs, fielderr.New("network.switch", `use "auto" or one of `+strings.Join(cat.SwitchKeys(), ", "), "unknown switch %q", n.Switch))
@@ -637,9 +645,18 @@ func cmpNIC(a *NIC, pa float64, b *NIC, pb float64) int {
 
 // portGbps is the per-port speed: the NIC speed over the ports per NIC.
 func (s *Scenario) portGbps(cat *Catalog) int {
+	if s.Network.PortsPerNIC == 0 {
+		return s.portGbpsOn(s.chooseNIC(cat))
+	}
+	return s.portGbpsOn(nil) // the NIC is not read
+}
+
+// portGbpsOn is portGbps with the scenario's NIC chosen (chooseNIC's
+// nic, nil when none matches).
+func (s *Scenario) portGbpsOn(nic *NIC) int {
 	ppn := s.Network.PortsPerNIC
 	if ppn == 0 {
-		if nic := s.chooseNIC(cat); nic != nil {
+		if nic != nil {
 			ppn = defaultSplit(nic, s.Network.Fabric)
 		} else {
 			ppn = 1

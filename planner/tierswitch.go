@@ -83,10 +83,10 @@ func (s *Scenario) tierSwitches(cat *Catalog, sw *Switch) (spine, core *Switch) 
 // validateTierSwitches checks spine_switch and core_switch: a catalog
 // switch of the scenario's fabric with ports at the tier's speeds (a
 // spine's toward the leaves, and toward the cores in three tiers; a
-// core's toward the spines).
-func (s *Scenario) validateTierSwitches(cat *Catalog) []error {
+// core's toward the spines), from port, the scenario's port speed
+// (portGbps).
+func (s *Scenario) validateTierSwitches(cat *Catalog, port int) []error {
 	n := s.Network
-	port := s.portGbps(cat)
 	uplink := n.UplinkSpeed(port)
 	core := n.CoreSpeed(uplink)
 	var errs []error
