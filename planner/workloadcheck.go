@@ -27,13 +27,15 @@ const (
 
 // checkConsistency checks workload values against each other, with the
 // model preset's layers filled in: interleaving cannot split a pipeline
-// stage finer than its layers.
+// stage finer than its layers. Without a pipeline (pp 1) there is no
+// stage to split and the model reads no vpp, so the default vpp (or any)
+// is no error there.
 func checkConsistency(w *perf.Workload, d *perf.JCTData) []error {
 	layers := w.Layers
 	if m := d.Model(w.Model); layers == 0 && m != nil {
 		layers = m.Layers
 	}
-	if layers < 1 || w.PP < 1 || w.VPP < 1 || w.PP > layers {
+	if layers < 1 || w.PP <= 1 || w.VPP < 1 || w.PP > layers {
 		return nil // reported by the range checks or the JCT estimate
 	}
 	// Stages may hold a layer more than others (Llama 3 405B puts 126

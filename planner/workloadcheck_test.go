@@ -19,7 +19,9 @@ import (
 // stage plans), the batch not checked against the data-parallel ranks (a
 // one-token batch plans a 3.21x gain over 214,654 weeks), the vpp bound
 // rounded down (Meta's Llama 3 405B layout of 126 layers on 16 stages
-// with vpp 8 refused), a 0 efficiency (the preset) refused by the floor.
+// with vpp 8 refused), a 0 efficiency (the preset) refused by the floor,
+// vpp checked without a pipeline (issue 47: a 4-layer custom model at
+// tp 1, pp 1 was refused for the default vpp 5 it never typed).
 func TestWorkloadFloorsAndConsistency(t *testing.T) {
 	cat := testCatalog(t)
 	for _, tc := range []struct {
@@ -44,6 +46,17 @@ func TestWorkloadFloorsAndConsistency(t *testing.T) {
 			w.Model, w.TP, w.PP, w.VPP, w.Recompute, w.ZeROStage = "llama3-405b", 8, 16, 8, true, 3
 		}, gpus: 16384},
 		{name: "vpp 9 on 126/16 layers", edit: func(w *perf.Workload) { w.Model, w.TP, w.PP, w.VPP = "llama3-405b", 8, 16, 9 }, gpus: 16384, field: "workload.vpp", fixSays: "1 to 8"},
+		// A 4-layer custom model: pp 1 has no stage to interleave, so the
+		// default vpp 5 (or 9) is no error; pp 2 gives 2 layers a stage.
+		{name: "4 layers at tp 1, pp 1, default vpp", edit: func(w *perf.Workload) {
+			w.Model, w.ParamsB, w.Layers, w.Hidden, w.Heads, w.SeqLen, w.TP, w.PP = "custom", 0.5, 4, 2048, 16, 2048, 1, 1
+		}},
+		{name: "4 layers at pp 1, vpp 9", edit: func(w *perf.Workload) {
+			w.Model, w.ParamsB, w.Layers, w.Hidden, w.Heads, w.SeqLen, w.TP, w.PP, w.VPP = "custom", 0.5, 4, 2048, 16, 2048, 1, 1, 9
+		}},
+		{name: "4 layers at pp 2, default vpp 5", edit: func(w *perf.Workload) {
+			w.Model, w.ParamsB, w.Layers, w.Hidden, w.Heads, w.SeqLen, w.TP, w.PP = "custom", 0.5, 4, 2048, 16, 2048, 1, 2
+		}, field: "workload.vpp", fixSays: "1 to 2"},
 		// 1,024 GPUs / (tp 8 x pp 4) = 32 ranks: 32 x 8,192 = 262,144 tokens.
 		{name: "one-token batch", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 1 }, field: "workload.global_batch_tokens", fixSays: "262,144"},
 		{name: "one micro-batch short", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 262_143 }, field: "workload.global_batch_tokens"},
