@@ -17,7 +17,7 @@ func reportCPU(b *testing.B, start time.Duration) {
 // BenchmarkPlan times one full plan: sizing, media, BOM, cost, power,
 // sanity bands, JCT with its effects and findings, the networks beside
 // the back end, the failure what-if and goodput, the packed alternative.
-// Targets: under 20 µs at every size; with the switch chosen
+// Targets: under 50 µs of CPU at every size; with the switch chosen
 // automatically, under 60 µs.
 func BenchmarkPlan(b *testing.B) {
 	cat := testCatalog(b)
