@@ -348,13 +348,25 @@ type endJSON struct {
 // WriteCablesJSON streams the cable map as a JSON array, one link an
 // element (a line each), without holding the links.
 func WriteCablesJSON(w io.Writer, p *Plan) error {
+	return StreamJSON(w, func(write func(v any) error) error {
+		return p.WalkCables(func(c *CableRun) error {
+			return write(cableJSON{A: endJSON{c.ADevice, c.APort, c.AModule, c.AModel, c.ARack, c.ARow, c.AU},
+				B:    endJSON{c.BDevice, c.BPort, c.BModule, c.BModel, c.BRack, c.BRow, c.BU},
+				Tier: c.Tier, Gbps: c.Gbps, Medium: c.Medium, Part: c.Part, Metres: c.Metres, Plane: c.Plane, Rail: c.Rail, RunM: math.Round(c.RunM*100) / 100})
+		})
+	})
+}
+
+// StreamJSON writes a JSON array of the values each hands to write, one
+// a line, through one buffer: elements stream out as they are made,
+// whatever their count. The cable map and the phases' moves write
+// through it.
+func StreamJSON(w io.Writer, each func(write func(v any) error) error) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString("[")
 	sep := "\n"
-	err := p.WalkCables(func(c *CableRun) error {
-		b, err := json.Marshal(cableJSON{A: endJSON{c.ADevice, c.APort, c.AModule, c.AModel, c.ARack, c.ARow, c.AU},
-			B:    endJSON{c.BDevice, c.BPort, c.BModule, c.BModel, c.BRack, c.BRow, c.BU},
-			Tier: c.Tier, Gbps: c.Gbps, Medium: c.Medium, Part: c.Part, Metres: c.Metres, Plane: c.Plane, Rail: c.Rail, RunM: math.Round(c.RunM*100) / 100})
+	err := each(func(v any) error {
+		b, err := json.Marshal(v)
 		if err != nil {
 			return err
 		}

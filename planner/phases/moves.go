@@ -1,8 +1,6 @@
 package phases
 
 import (
-	"bufio"
-	"encoding/json"
 	"fabricplan/planner"
 	"io"
 	"strconv"
@@ -167,27 +165,14 @@ type endJSON struct {
 // WriteMovesJSON writes the grow strategy's moves as a JSON array, one
 // link an element (a line each), streamed.
 func WriteMovesJSON(w io.Writer, pp *PhasedPlan) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.WriteString("[")
-	sep := "\n"
-	err := pp.Moves(func(m *LinkMove) error {
-		j := moveJSON{Phase: m.Phase, Action: m.Action, Tier: m.Tier, From: linkEnds{endJSON{Device: m.From[0], Port: m.From[1]}, endJSON{Device: m.From[2], Port: m.From[3]}},
-			Gbps: m.Gbps, Medium: m.Medium, Part: m.Part, Metres: m.Metres, Plane: m.Plane, Rail: m.Rail}
-		if m.Action == MoveAction {
-			j.To = &linkEnds{endJSON{Device: m.To[0], Port: m.To[1]}, endJSON{Device: m.To[2], Port: m.To[3]}}
-		}
-		b, err := json.Marshal(j)
-		if err != nil {
-			return err
-		}
-		bw.WriteString(sep)
-		sep = ",\n"
-		_, err = bw.Write(b)
-		return err
+	return planner.StreamJSON(w, func(write func(v any) error) error {
+		return pp.Moves(func(m *LinkMove) error {
+			j := moveJSON{Phase: m.Phase, Action: m.Action, Tier: m.Tier, From: linkEnds{endJSON{Device: m.From[0], Port: m.From[1]}, endJSON{Device: m.From[2], Port: m.From[3]}},
+				Gbps: m.Gbps, Medium: m.Medium, Part: m.Part, Metres: m.Metres, Plane: m.Plane, Rail: m.Rail}
+			if m.Action == MoveAction {
+				j.To = &linkEnds{endJSON{Device: m.To[0], Port: m.To[1]}, endJSON{Device: m.To[2], Port: m.To[3]}}
+			}
+			return write(j)
+		})
 	})
-	if err != nil {
-		return err
-	}
-	bw.WriteString("\n]\n")
-	return bw.Flush()
 }
