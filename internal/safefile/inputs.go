@@ -100,22 +100,3 @@ func checkNotInput(path string, info fs.FileInfo, doc bool) error {
 	}
 	return fmt.Errorf("%w: %s is a file this run reads as input%s; write to another file", ErrRefused, path, same)
 }
-
-// ForgetInputs forgets every file read so far: for tests that read and
-// then write the same file in one process on purpose.
-func ForgetInputs() {
-	readFiles.Lock()
-	defer readFiles.Unlock()
-	clear(readFiles.paths)
-}
-
-// IsInput reports whether the file at path exists and was read by this
-// process through Read (followed through links, by identity).
-func IsInput(path string) bool {
-	info, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
-	_, seen := readAs(info)
-	return seen
-}
