@@ -88,15 +88,18 @@ func sameID(info fs.FileInfo, id fileID) bool {
 
 // checkNotInput refuses target, an existing file to be replaced, when
 // this process read it as input; a document write (doc) may replace a
-// file read as a document.
-func checkNotInput(path string, info fs.FileInfo, doc bool) error {
+// file read as a document, and then reports that it did (wasInput).
+func checkNotInput(path string, info fs.FileInfo, doc bool) (wasInput bool, err error) {
 	in, seen := readAs(info)
-	if !seen || doc && in.document {
-		return nil
+	if !seen {
+		return false, nil
+	}
+	if doc && in.document {
+		return true, nil
 	}
 	same := ""
 	if in.path != path {
 		same = fmt.Sprintf(" (the same file as %s)", in.path)
 	}
-	return fmt.Errorf("%w: %s is a file this run reads as input%s; write to another file", ErrRefused, path, same)
+	return false, fmt.Errorf("%w: %s is a file this run reads as input%s; write to another file", ErrRefused, path, same)
 }

@@ -74,13 +74,9 @@ func WriteDocument(path string, data []byte) error {
 
 // write is WriteContext; doc lets it replace a file read as a document.
 func write(ctx context.Context, path string, produce func(io.Writer) error, doc bool) error {
-	target, info, err := checkTarget(path, doc)
+	target, info, wasInput, err := checkTarget(path, doc)
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
-	}
-	wasInput := false
-	if doc && info != nil {
-		_, wasInput = readAs(info)
 	}
 	if err := replace(ctx, target, info, produce); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
@@ -98,30 +94,30 @@ func write(ctx context.Context, path string, produce func(io.Writer) error, doc 
 
 // checkTarget resolves path to the file a write replaces and checks it may:
 // its folder exists, and a file there is writable and no input of this
-// run (a document write, doc, may replace a document read). info is the
-// file's, nil when there is none yet.
-func checkTarget(path string, doc bool) (target string, info fs.FileInfo, err error) {
+// run (a document write, doc, may replace a document read, and then
+// wasInput says it does). info is the file's, nil when there is none yet.
+func checkTarget(path string, doc bool) (target string, info fs.FileInfo, wasInput bool, err error) {
 	if target, err = resolve(path); err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
 	if dir, err := os.Stat(filepath.Dir(target)); err != nil || !dir.IsDir() {
-		return "", nil, fmt.Errorf("%w: the folder %s does not exist (no such file or directory); create it or choose another",
+		return "", nil, false, fmt.Errorf("%w: the folder %s does not exist (no such file or directory); create it or choose another",
 			ErrRefused, filepath.Dir(target))
 	}
 	info, err = os.Stat(target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return target, nil, nil
+		return target, nil, false, nil
 	case err != nil:
-		return "", nil, err
+		return "", nil, false, err
 	}
 	if err := writable(target, info); err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
-	if err := checkNotInput(path, info, doc); err != nil {
-		return "", nil, err
+	if wasInput, err = checkNotInput(path, info, doc); err != nil {
+		return "", nil, false, err
 	}
-	return target, info, nil
+	return target, info, wasInput, nil
 }
 
 // replace puts what produce writes in place of target (info: the file
