@@ -7,6 +7,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
+	"fabricplan/planner/fabric"
 	"fabricplan/planner/sidenet"
 )
 
@@ -65,6 +66,10 @@ type SideDefaults struct {
 	RackOOBPorts    int `toml:"rack_oob_ports" json:"rack_oob_ports"`       // other devices a rack puts on the OOB network
 	RackOOBSwitches int `toml:"rack_oob_switches" json:"rack_oob_switches"` // OOB switches built into each rack
 	UFMPerFabric    int `toml:"ufm_per_fabric" json:"ufm_per_fabric"`       // UFM hosts per InfiniBand fabric
+	// UFMNodeSlots is the node slots of the last scalable unit an
+	// InfiniBand back end leaves for UFM connectivity: their leaf ports
+	// are cabled to the UFM hosts (0: none reserved).
+	UFMNodeSlots int `toml:"ufm_node_slots,omitempty" json:"ufm_node_slots,omitempty"`
 	// NetworkRackDevices is the switches and management servers one
 	// network rack holds (switches built into compute racks aside), and
 	// NetworkRackPDUs its PDUs, each on the OOB network.
@@ -453,4 +458,28 @@ func (c *Catalog) checkSideDefaults() error {
 		}
 	}
 	return nil
+}
+
+// ufmNodeSlots is the node slots the back end's last scalable unit keeps
+// for UFM connectivity: the system's default on an InfiniBand back end,
+// none on Ethernet (no UFM hosts).
+func (s *Scenario) ufmNodeSlots(cat *Catalog) int {
+	if s.Network.Fabric != InfiniBand {
+		return 0
+	}
+	return s.resolveNetworks(cat).UFMNodeSlots
+}
+
+// ufmSlotNote says where the UFM hosts meet the back end: in the slots a
+// partial last unit keeps for them, or, when every unit is full, that
+// they need leaf ports the design has not left.
+func ufmSlotNote(spec fabric.Spec, spg, tiers int) []string {
+	if spec.ReservedSlots == 0 || tiers < 2 || spg == 0 {
+		return nil
+	}
+	slots := textfmt.Plural(spec.ReservedSlots, "node slot")
+	if spec.Servers%spg == 0 {
+		return []string{fmt.Sprintf("every scalable unit is full: the UFM hosts need the leaf ports of %s (NVIDIA's SuperPOD leaves them free in its last unit, 127 DGX H100 in 4 SU): plan one node fewer, or give them ports elsewhere", slots)}
+	}
+	return []string{fmt.Sprintf("the last scalable unit keeps %s for UFM connectivity: its leaves carry their ports and uplinks, as in NVIDIA's SuperPOD", slots)}
 }

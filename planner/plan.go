@@ -600,7 +600,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	spineSw, coreSw := s.tierSwitches(cat, sw)
 	spec := fabricSpec{fabric.Spec{Servers: servers, Rails: rails, Radix: radix, Down: leafDown, Up: leafUp, RatioD: down, RatioU: up,
 		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: orSwitch(spineSw, sw).Radix(uplink), CoreRadixAt: orSwitch(coreSw, sw).Radix(core),
-		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core)}}
+		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core), ReservedSlots: s.ufmNodeSlots(cat)}}
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
 	if err != nil {
 		return nil, err
@@ -639,6 +639,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		p.Notes = append(p.Notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
 	}
 	p.Notes = append(p.Notes, fabric.PartialLeafNote(pl, spec.Up, n.Oversubscription)...)
+	p.Notes = append(p.Notes, ufmSlotNote(spec.Spec, pl.ServersPerGroup, pl.Tiers)...)
 	p.Notes = append(p.Notes, spineRatioNote(n, pl.Tiers)...)
 	p.Notes = append(p.Notes, railOnlyNote(p, networks)...)
 	p.Notes = append(p.Notes, dualPlaneNote(n)...)

@@ -42,19 +42,51 @@ func TestDGXB200SuperPOD(t *testing.T) {
 }
 
 // TestDGXH100SuperPOD checks NVIDIA's DGX H100 SuperPOD RA (RA-11333-001,
-// 2023-09), compute fabric: 1-4 SU of 32 DGX H100 on QM9700. The RA has
-// 31/63/95/127 DGX plus a UFM port per SU; we size full SUs: 3 SU needs 16
-// spines, not 12, because every leaf's 32 uplinks must split evenly.
+// 2023-09, Tables 4 and 8), compute fabric on QM9700: 1-4 SU hold
+// 31/63/95/127 DGX H100, one node slot of the last SU left for UFM
+// connectivity, so every leaf keeps its 32 uplinks: 8/16/24/32 leaves,
+// 4/8/16/16 spines, 256/512/768/1,024 leaf-spine links (32 a leaf), and
+// at 4 SU 1,536 switch OSFP transceivers. Full SUs (32 DGX each) size
+// the same switches; 3 SU needs 16 spines, not 12, because every leaf's
+// 32 uplinks must split evenly. Catches: the partial unit's leaves given
+// only their servers' uplinks (1,016 leaf-spine links at 127 DGX, the
+// regression of issue 46); the slot reserved on an Ethernet back end
+// (no UFM: 31 uplinks a leaf there).
 func TestDGXH100SuperPOD(t *testing.T) {
 	cat := testCatalog(t)
-	for _, tc := range []struct{ sus, leaf, spine int }{{1, 8, 4}, {2, 16, 8}, {3, 24, 16}, {4, 32, 16}} {
-		p, err := Build(ibScenario(tc.sus*256), cat)
+	dgxH100 := func(gpus int) Scenario {
+		s := ibScenario(gpus)
+		s.Cluster.System = "dgx-h100"
+		return s
+	}
+	for _, tc := range []struct {
+		gpus, leaf, spine, leafSpine, switchXcvr int
+	}{
+		{248, 8, 4, 256, 0}, {504, 16, 8, 512, 0}, {760, 24, 16, 768, 0}, {1016, 32, 16, 1024, 1536},
+		{256, 8, 4, 256, 0}, {512, 16, 8, 512, 0}, {768, 24, 16, 768, 0}, {1024, 32, 16, 1024, 0},
+	} {
+		p, err := Build(dgxH100(tc.gpus), cat)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Switches(TierLeaf) != tc.leaf || p.Switches(TierSpine) != tc.spine {
-			t.Errorf("%d SU: leaf %d spine %d, want %d %d", tc.sus, p.Switches(TierLeaf), p.Switches(TierSpine), tc.leaf, tc.spine)
+		if p.Switches(TierLeaf) != tc.leaf || p.Switches(TierSpine) != tc.spine || p.Links.LeafSpine != tc.leafSpine {
+			t.Errorf("%d GPUs: leaf %d spine %d leaf-spine links %d, want %d %d %d", tc.gpus,
+				p.Switches(TierLeaf), p.Switches(TierSpine), p.Links.LeafSpine, tc.leaf, tc.spine, tc.leafSpine)
 		}
+		if tc.switchXcvr != 0 && p.SwitchTransceivers != tc.switchXcvr {
+			t.Errorf("%d GPUs: %d switch transceivers, want %d", tc.gpus, p.SwitchTransceivers, tc.switchXcvr)
+		}
+	}
+	// On Ethernet there is no UFM: 127 DGX at 1:1 leave each leaf of
+	// the last unit 31 uplinks (8 x 31 + 3 x 8 x 32 = 1,016 links).
+	s := dgxH100(1016)
+	s.Network.Fabric, s.Network.Switch = Ethernet, "sn5600"
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Links.LeafSpine != p.Links.ServerLeaf {
+		t.Errorf("Ethernet 127 DGX: %d leaf-spine links, want %d (no UFM slot reserved)", p.Links.LeafSpine, p.Links.ServerLeaf)
 	}
 }
 

@@ -33,6 +33,11 @@ type Spec struct {
 	// at the uplink speed, cores every port at the core speed.
 	UpRadix, CoreRadixAt int
 	LeafW, SpineW        Weights
+	// ReservedSlots is the node slots of the last scalable unit held for
+	// management hosts cabled to its leaves (NVIDIA's SuperPODs leave
+	// one DGX slot for UFM connectivity): a partial unit's leaves get
+	// the uplinks of those ports too, as if nodes stood there.
+	ReservedSlots int
 }
 
 // Load is a run of switches of one tier with the same ports in use.
@@ -260,9 +265,16 @@ func (spec Spec) leafLoads(spg, lpg int) []Load {
 	}
 	if rem > 0 {
 		d := rem * perServer
-		out = append(out, Load{lpg, d, max(spec.UpFor(d), 1)})
+		out = append(out, Load{lpg, d, max(spec.UpFor(spec.reservedFor(rem, spg)*perServer), 1)})
 	}
 	return out
+}
+
+// reservedFor is the node slots whose leaf ports a partial unit of rem
+// nodes (of spg a full unit) cables: its nodes and the reserved slots
+// that fit beside them.
+func (spec Spec) reservedFor(rem, spg int) int {
+	return min(rem+spec.ReservedSlots, spg)
 }
 
 // withPartialHeadroom is hs after what a reference design adds to a
@@ -277,15 +289,28 @@ func (spec Spec) withPartialHeadroom(spg, lpg int, hs []Headroom) []Headroom {
 	if rem == 0 || spec.Servers < spg && spec.Servers*spec.Rails <= spec.Radix {
 		return hs
 	}
-	d := rem * perServer
-	b := make([]byte, 0, 128)
+	held := spec.reservedFor(rem, spg)
+	if held == spg {
+		return hs // the reserved slots fill the unit
+	}
+	b := make([]byte, 0, 160)
 	b = append(b, "the partial scalable unit has "...)
 	b = strconv.AppendInt(b, int64(rem), 10)
 	b = append(b, " of "...)
 	b = strconv.AppendInt(b, int64(spg), 10)
-	b = append(b, " servers: its leaves' empty server ports, for growth"...)
+	b = append(b, " servers"...)
+	if held > rem {
+		b = append(b, " and "...)
+		b = strconv.AppendInt(b, int64(held-rem), 10)
+		b = append(b, " node slot"...)
+		if held-rem > 1 {
+			b = append(b, 's')
+		}
+		b = append(b, " reserved for management hosts"...)
+	}
+	b = append(b, ": its leaves' empty server ports, for growth"...)
 	out := make([]Headroom, 0, 1+len(hs))
-	out = append(out, Headroom{Tier: TierLeaf, Ports: lpg * (spg*perServer - d), Reason: string(b)})
+	out = append(out, Headroom{Tier: TierLeaf, Ports: lpg * (spg - held) * perServer, Reason: string(b)})
 	return append(out, hs...)
 }
 
