@@ -131,6 +131,105 @@ func (t *finalTally) prebuy() {
 	first(t.mods[planner.LinkSpineCore][1])
 }
 
+// cumulate2 is cumulate of the sum of a tier's lower and upper ends.
+func cumulate2(ends [2][]int) []int {
+	out := cumulate(ends[0])
+	for i, v := range cumulate(ends[1]) {
+		out[i] += v
+	}
+	return out
+}
+
+// lineShares gives every line of the final plan's BOM that links or
+// servers bring (cables, switch-side and server-side optics) its
+// quantity after each phase. A tier laid out in a hall has several such
+// lines (one per medium, part and length): the tier's phases take them
+// in one fixed interleaved order (apportion), so every line only grows,
+// a phase's lines add up to what the tier has cabled by then, and the
+// last phase has exactly the final plan's. With one line a tier the
+// line is the tier.
+func lineShares(final *planner.Plan, t *finalTally, servers []int) map[int][]int {
+	tierIndex := map[string]int{"server_leaf": planner.LinkServerLeaf, "leaf_spine": planner.LinkLeafSpine, "spine_core": planner.LinkSpineCore}
+	type group struct {
+		lines []int // BOM indices
+		done  []int // the tier's count after each phase
+	}
+	groups := map[string]*group{}
+	join := func(name string, i int, done []int) {
+		g := groups[name]
+		if g == nil {
+			g = &group{done: done}
+			groups[name] = g
+		}
+		g.lines = append(g.lines, i)
+	}
+	for i, l := range final.BOM {
+		switch {
+		case l.Spare:
+		case l.Category == planner.CatCable:
+			join("cable "+l.LineTier(), i, cumulate(t.links[tierIndex[l.LineTier()]]))
+		case l.Category == planner.CatTransceiver && strings.HasPrefix(l.Where, "server side"):
+			join("server optics", i, servers) // in a hall some servers' runs are copper
+		case l.Category == planner.CatTransceiver:
+			join("switch optics "+l.LineTier(), i, cumulate2(t.mods[tierIndex[l.LineTier()]]))
+		}
+	}
+	out := map[int][]int{}
+	for _, g := range groups {
+		qty := make([]int, len(g.lines))
+		for j, i := range g.lines {
+			qty[j] = final.BOM[i].Qty
+		}
+		for j, v := range apportion(qty, g.done) {
+			out[g.lines[j]] = v
+		}
+	}
+	return out
+}
+
+// apportion splits the lines' quantities over phases whose cumulative
+// counts are done (the last one all of it): the items of all lines are
+// taken in one fixed order, each next item from the line furthest behind
+// its share, and phase k takes the first round(total x done[k] / done[last])
+// of them. Each line's count never falls from phase to phase and the
+// counts of a phase add up to its share of the total exactly.
+func apportion(qty, done []int) [][]int {
+	out := make([][]int, len(qty))
+	for i := range out {
+		out[i] = make([]int, len(done))
+	}
+	total := 0
+	for _, q := range qty {
+		total += q
+	}
+	last := done[len(done)-1]
+	if total == 0 || last == 0 {
+		return out
+	}
+	taken := make([]int, len(qty))
+	n := 0
+	for k, d := range done {
+		target := int(math.Round(float64(total) * float64(d) / float64(last)))
+		for ; n < target; n++ {
+			best, gap := -1, math.Inf(-1)
+			for i, q := range qty {
+				if taken[i] == q {
+					continue
+				}
+				// How far line i is behind its share after n+1 items.
+				if g := float64(q)*float64(n+1)/float64(total) - float64(taken[i]); g > gap {
+					best, gap = i, g
+				}
+			}
+			taken[best]++
+		}
+		for i := range qty {
+			out[i][k] = taken[i]
+		}
+	}
+	return out
+}
+
 // cumulate turns per-phase additions into totals after each phase.
 func cumulate(v []int) []int {
 	out := make([]int, len(v))
@@ -142,13 +241,13 @@ func cumulate(v []int) []int {
 	return out
 }
 
-// finalQty is phase k's quantity of every line of the final plan's BOM.
-func finalQty(final *planner.Plan, t *finalTally, servers []int, k int, sp resilience.Spares) map[bomKey]lineQty {
-	tierIndex := map[string]int{"server_leaf": planner.LinkServerLeaf, "leaf_spine": planner.LinkLeafSpine, "spine_core": planner.LinkSpineCore}
+// finalQty is phase k's quantity of every line of the final plan's BOM;
+// shares are the link lines' quantities (lineShares).
+func finalQty(final *planner.Plan, t *finalTally, servers []int, k int, shares map[int][]int, sp resilience.Spares) map[bomKey]lineQty {
 	sum := func(v []int) int { return cumulate(v)[k] }
 	out := make(map[bomKey]lineQty, len(final.BOM))
 	parent := map[string]int{}
-	for _, l := range final.BOM {
+	for i, l := range final.BOM {
 		if l.Spare {
 			continue
 		}
@@ -158,18 +257,12 @@ func finalQty(final *planner.Plan, t *finalTally, servers []int, k int, sp resil
 			q = servers[k] * (final.NICs / final.Servers)
 		case planner.CatSwitch:
 			q = sum(map[string][]int{planner.TierLeaf: t.leaves, planner.TierSpine: t.spines, planner.TierCore: t.cores}[l.LineTier()])
-		case planner.CatTransceiver:
-			if strings.HasPrefix(l.Where, "server side") {
-				q = servers[k] * (final.ServerTransceivers / final.Servers)
-			} else {
-				ti := tierIndex[l.LineTier()]
-				q = sum(t.mods[ti][0]) + sum(t.mods[ti][1])
-			}
-		case planner.CatCable:
-			q = sum(t.links[tierIndex[l.LineTier()]])
+		case planner.CatTransceiver, planner.CatCable:
+			q = shares[i][k]
 		}
-		parent[l.Category+"|"+l.Key+"|"+l.Where] = q
-		out[bomKey{l.Category, l.Key, l.Where}] = lineQty{qty: q, usd: l.UnitUSD, watts: l.UnitWatts, category: l.Category}
+		parent[l.Category+"|"+l.Key+"|"+l.Where] += q
+		key := bomKey{l.Category, l.Key, l.Where}
+		out[key] = lineQty{qty: out[key].qty + q, usd: l.UnitUSD, watts: l.UnitWatts, category: l.Category} // a tier's two ends may share a line
 	}
 	for _, l := range final.BOM {
 		if !l.Spare {
@@ -204,11 +297,12 @@ func planFinalSize(pp *PhasedPlan, phases []planner.Phase, pinned planner.Scenar
 		spares = rel.Spares
 	}
 	asked := askedRatio(final)
+	shares := lineShares(final, t, servers)
 	var prevQty map[bomKey]lineQty
 	var prevSw SwitchCount
 	cum := 0.0
 	for k, ph := range phases {
-		q := finalQty(final, t, servers, k, spares)
+		q := finalQty(final, t, servers, k, shares, spares)
 		cost := compare(prevQty, q)
 		cum += cost.added
 		st := PhaseStep{Phase: k + 1, GPUs: ph.GPUs, Date: ph.Date, Servers: servers[k], Tiers: final.Tiers,
@@ -229,6 +323,9 @@ func planFinalSize(pp *PhasedPlan, phases []planner.Phase, pinned planner.Scenar
 	}
 	sp.Findings = append(sp.Findings, driftFindings(sp, pp.Asked, asked)...)
 	sp.Findings = append(sp.Findings, finalFindings(final, sp, g)...)
+	if final.Hall != nil {
+		sp.Findings = append(sp.Findings, "estimate: each phase buys its share of every cable and optic length of the final hall, in proportion to the links of each tier it cables (which runs come first is not modelled); the last phase buys exactly the final plan's")
+	}
 	return sp, nil
 }
 

@@ -137,17 +137,11 @@ func (pp *PhasedPlan) Strategy(key string) *StrategyPlan {
 // and growing as you go. The final size is cluster.gpus; the phases are
 // the scenario's [[phase]] list (one more for cluster.gpus when the list
 // stops short), or, without one, one scalable unit doubling to the final
-// size. Every phase uses the final plan's switch and NIC. A scenario
-// laid out in a data hall has its phases priced with flat links (each
-// tier's links at one length, Scenario.FlatLinks): every phase's hall
-// walk would cost seconds at 100,000 GPUs, and a strategy compares
-// phases line by line, so all of them, the final one too, are priced
-// alike.
+// size. Every phase uses the final plan's switch and NIC and is priced as
+// plan prices it: a scenario laid out in a data hall has each phase's
+// links measured in that phase's own hall, so the final phase is the
+// plan, at the plan's price.
 func PlanPhases(s planner.Scenario, cat *planner.Catalog) (*PhasedPlan, error) {
-	laid := s.LaysHall(cat)
-	if laid {
-		s = s.FlatLinks()
-	}
 	final, err := planner.Build(s, cat)
 	if err != nil {
 		return nil, err
@@ -158,9 +152,6 @@ func PlanPhases(s planner.Scenario, cat *planner.Catalog) (*PhasedPlan, error) {
 		return nil, err
 	}
 	pp.Notes = notes
-	if laid {
-		pp.Notes = append(pp.Notes, "phases are priced with each tier's links at one length, not the data hall's measured runs (the Layout tab and fabricplan layout price the final plan's links one by one)")
-	}
 	pinned := s.Clone()
 	pinned.Network.Switch, pinned.Network.NIC, pinned.Phases = final.Switch.Key, final.NIC.Key, nil
 	pinned.Network.SpineSwitch, pinned.Network.CoreSwitch = final.SwitchOf(planner.TierSpine).Key, final.SwitchOf(planner.TierCore).Key // auto resolved once
