@@ -244,7 +244,6 @@ func cumulate(v []int) []int {
 // finalQty is phase k's quantity of every line of the final plan's BOM;
 // shares are the link lines' quantities (lineShares).
 func finalQty(final *planner.Plan, t *finalTally, servers []int, k int, shares map[int][]int, sp resilience.Spares) map[bomKey]lineQty {
-	sum := func(v []int) int { return cumulate(v)[k] }
 	out := make(map[bomKey]lineQty, len(final.BOM))
 	parent := map[string]int{}
 	for i, l := range final.BOM {
@@ -256,7 +255,12 @@ func finalQty(final *planner.Plan, t *finalTally, servers []int, k int, shares m
 		case planner.CatNIC:
 			q = servers[k] * (final.NICs / final.Servers)
 		case planner.CatSwitch:
-			q = sum(map[string][]int{planner.TierLeaf: t.leaves, planner.TierSpine: t.spines, planner.TierCore: t.cores}[l.LineTier()])
+			// A chassis tier has lines for its line cards and fabric
+			// modules too, so many a switch: each in proportion.
+			bought := cumulate(map[string][]int{planner.TierLeaf: t.leaves, planner.TierSpine: t.spines, planner.TierCore: t.cores}[l.LineTier()])
+			if all := bought[len(bought)-1]; all > 0 {
+				q = l.Qty * bought[k] / all
+			}
 		case planner.CatTransceiver, planner.CatCable:
 			q = shares[i][k]
 		}
