@@ -238,7 +238,14 @@ func kind(m fs.FileMode) string {
 // closed, with the mode and owner of old (nil: 0666 less the umask), and
 // returns its path. The name is short so any valid target name works.
 func writeTemp(dir string, old fs.FileInfo, produce func(io.Writer) error) (path string, err error) {
-	f, err := createTemp(dir)
+	return writeTempPerm(dir, 0o666, old, produce)
+}
+
+// writeTempPerm is writeTemp creating the file with perm (less the umask)
+// rather than 0666, so a private file is never readable by others, not
+// even while empty.
+func writeTempPerm(dir string, perm fs.FileMode, old fs.FileInfo, produce func(io.Writer) error) (path string, err error) {
+	f, err := createTemp(dir, perm)
 	if err != nil {
 		return "", err
 	}
@@ -266,16 +273,17 @@ func writeTemp(dir string, old fs.FileInfo, produce func(io.Writer) error) (path
 	return f.Name(), nil
 }
 
-// createTemp makes a new file ".fp-XXXXXXXX.tmp" in dir, created with mode
-// 0666 so the umask applies as it does to any new file.
-func createTemp(dir string) (*os.File, error) {
+// createTemp makes a new file ".fp-XXXXXXXX.tmp" in dir, created with
+// perm (0666 for an ordinary file) so the umask applies as it does to any
+// new file.
+func createTemp(dir string, perm fs.FileMode) (*os.File, error) {
 	for range 100 {
 		var b [4]byte
 		if _, err := rand.Read(b[:]); err != nil {
 			return nil, err
 		}
 		name := filepath.Join(dir, ".fp-"+hex.EncodeToString(b[:])+".tmp")
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
