@@ -28,7 +28,8 @@ func WritePrivate(path string, data []byte) error {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
 	dir := filepath.Dir(path)
-	tmp, err := writeTempPerm(dir, privateMode, nil, func(w io.Writer) error {
+	removeStale(dir)
+	tmp, release, err := writeTempAs(dir, tempSuffix, privateMode, nil, func(w io.Writer) error {
 		if f, ok := w.(*os.File); ok { // exactly 0600, whatever the umask
 			if err := f.Chmod(privateMode); err != nil {
 				return err
@@ -40,6 +41,7 @@ func WritePrivate(path string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
+	defer release()
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("save %s: %w", path, err)
