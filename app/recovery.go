@@ -50,6 +50,11 @@ const recoveryEnd = "# end of recovery file, sha256 "
 // is refused rather than searched at length.
 const recoveryTried = 1000
 
+// recoveryWork bounds the bytes all those attempts decode together, so a
+// damaged file of many lines near the size limit is refused in well under
+// a second instead of decoded a thousand times over.
+const recoveryWork = 16 << 20
+
 // recoveryNamed bounds how many missing keys a partial-recovery question
 // names before it counts the rest.
 const recoveryNamed = 8
@@ -310,8 +315,10 @@ func decodeRecovery(src []byte, base func(file string) planner.Scenario) (rf rec
 	if n := len(lines); n > 0 && !bytes.HasSuffix(lines[n-1], []byte("\n")) {
 		lines = lines[:n-1] // a line cut short may still parse, to a wrong value ("gpus = 20" of 2048)
 	}
-	for n, tried := len(lines), 0; n > 0 && tried < recoveryTried; n, tried = n-1, tried+1 {
+	work := 0
+	for n, tried := len(lines), 0; n > 0 && tried < recoveryTried && work < recoveryWork; n, tried = n-1, tried+1 {
 		part := bytes.Join(lines[:n], nil)
+		work += len(part)
 		var probe recoveryFile
 		if _, err := toml.Decode(string(part), &probe); err != nil {
 			continue
@@ -326,7 +333,7 @@ func decodeRecovery(src []byte, base func(file string) planner.Scenario) (rf rec
 		}
 		return rf, recoveryMissing(rf, md), nil
 	}
-	return rf, nil, errors.New("recovery file: damaged from its start; nothing in it could be read")
+	return rf, nil, errors.New("recovery file: damaged too far back; nothing of it could be read")
 }
 
 // cutRecoveryEnd splits off the completeness line; whole when it is there

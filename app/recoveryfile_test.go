@@ -25,7 +25,7 @@ func recoveryBase(string) planner.Scenario {
 
 // recoveryText is the recovery file of edits to 2048 GPUs with one
 // typed input, as this version writes it.
-func recoveryText(t *testing.T, schema int) []byte {
+func recoveryText(t testing.TB, schema int) []byte {
 	t.Helper()
 	s := defaultScenario()
 	s.Cluster.GPUs = 2048
@@ -66,7 +66,7 @@ func TestDecodeRecoveryStrict(t *testing.T) {
 		{"later schema, cut", recoveryText(t, recoverySchema+1)[:gpus], 0, "", "later version"},
 		{"unknown key, whole", reEnd(t, bytes.Replace(body, []byte("schema = 1\n"), []byte("schema = 1\nsurprise = 1\n"), 1)), 0, "", "unknown key surprise"},
 		{"no schema, whole", reEnd(t, bytes.Replace(body, []byte("schema = 1\n"), nil, 1)), 0, "", "no schema"},
-		{"nothing readable", []byte("= = =\n"), 0, "", "damaged from its start"},
+		{"nothing readable", []byte("= = =\n"), 0, "", "damaged too far back"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rf, missing, err := decodeRecovery(tc.src, recoveryBase)
@@ -146,4 +146,33 @@ func TestRecoveryFilePrivate(t *testing.T) {
 	if title != "Recover partial edits?" || !strings.Contains(asked, "scenario.cluster.gpus") {
 		t.Errorf("asked %q: %q", title, asked)
 	}
+}
+
+// FuzzDecodeRecovery: any bytes either are refused or decode to a file
+// of a schema this version reads; a file read as whole has a matching
+// completeness line and holds exactly what it says; a partial one names
+// what it lacks. Seeded with a whole file, cuts of it and the strict
+// test's cases. Catches a cut file offered as whole, a later schema
+// let by, a panic on damaged TOML.
+func FuzzDecodeRecovery(f *testing.F) {
+	whole := recoveryText(f, recoverySchema)
+	for _, n := range []int{0, 10, len(whole) / 3, len(whole) / 2, len(whole) - 2, len(whole)} {
+		f.Add(whole[:n])
+	}
+	f.Add(recoveryText(f, recoverySchema+1))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		rf, missing, err := decodeRecovery(src, recoveryBase)
+		if err != nil {
+			return
+		}
+		_, isWhole := cutRecoveryEnd(src)
+		switch {
+		case rf.Schema > recoverySchema:
+			t.Fatalf("schema %d accepted", rf.Schema)
+		case isWhole != (missing == nil):
+			t.Fatalf("whole %v but missing %v", isWhole, missing)
+		case missing != nil && len(missing) == 0:
+			t.Fatal("partial without saying what is missing")
+		}
+	})
 }
