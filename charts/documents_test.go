@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/xml"
 	"image/color"
+	"log"
 	"math"
 	"os"
 	"os/exec"
@@ -84,7 +85,10 @@ func TestPDFColourNotPremultiplied(t *testing.T) {
 		{"opaque blue", Palette[0], 0x00, 0x72, 0xb2, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newPDFCanvas(100, 100)
+			c, err := newPDFCanvas(100, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if c.doc == nil {
 				t.Fatal("the PDF canvas cannot reach its document")
 			}
@@ -204,4 +208,33 @@ func wrappedIn(text, part string) bool {
 		at += i + len(w)
 	}
 	return true
+}
+
+// TestPDFWithoutTempDir: with TMPDIR a folder that does not exist, a PDF
+// export fails (the report draws through the same canvas) with an error
+// naming the folder and the fix, and nothing is logged (issue #48: a raw
+// "vgpdf: could not generate font data" log line). A PDF is drawn first,
+// so the fonts are cached and the check cannot lean on their being made.
+// Mutation caught: newPDFCanvas without checkPDFTempDir (no error here;
+// in a fresh process, vgpdf's log line and error).
+func TestPDFWithoutTempDir(t *testing.T) {
+	f, err := Topology(textFitInputs(t)["scenarios/ib-xdr-100k.toml"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Bytes("pdf", DefaultSize); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "gone")
+	t.Setenv("TMPDIR", missing)
+	var logged bytes.Buffer
+	log.SetOutput(&logged)
+	defer log.SetOutput(os.Stderr)
+	_, err = f.Bytes("pdf", DefaultSize)
+	if err == nil || !strings.Contains(err.Error(), missing+" cannot hold one (no such file or directory); create it, or set TMPDIR") {
+		t.Errorf("err = %v", err)
+	}
+	if logged.Len() > 0 {
+		t.Errorf("logged %q", logged.String())
+	}
 }

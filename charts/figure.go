@@ -226,7 +226,11 @@ func (f *Figure) Render(w io.Writer, format string, size Size) (err error) {
 	case "svg":
 		c = newSVGCanvas(wPt, hPt)
 	case "pdf":
-		c = newPDFCanvas(wPt, hPt)
+		pc, err := newPDFCanvas(wPt, hPt)
+		if err != nil {
+			return err
+		}
+		c = pc
 	default:
 		return errUnknownFormat(format)
 	}

@@ -1,7 +1,10 @@
 package charts
 
 import (
+	"errors"
+	"fmt"
 	"image/color"
+	"os"
 	"unicode/utf8"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -26,10 +29,28 @@ type pdfCanvas struct {
 	registered map[string]bool // fonts added to it under their own file
 }
 
-func newPDFCanvas(w, h vg.Length) pdfCanvas {
+// newPDFCanvas is a PDF canvas of w by h, or the error that the
+// temporary folder the fonts are made in is unusable (checkPDFTempDir).
+func newPDFCanvas(w, h vg.Length) (pdfCanvas, error) {
+	if err := checkPDFTempDir(); err != nil {
+		return pdfCanvas{}, err
+	}
 	c := vgpdf.New(w, h)
 	c.EmbedFonts(true)
-	return pdfCanvas{Canvas: c, doc: fpdfOf(c), registered: map[string]bool{}}
+	return pdfCanvas{Canvas: c, doc: fpdfOf(c), registered: map[string]bool{}}, nil
+}
+
+// checkPDFTempDir makes and removes a folder in the temporary folder
+// (os.TempDir: TMPDIR, else /tmp), where the PDF font maker writes each
+// font's files (makePDFFont, and vgpdf itself). Without this check a
+// missing TMPDIR surfaced as vgpdf's raw log line and its error.
+func checkPDFTempDir() error {
+	dir, err := os.MkdirTemp("", "fabricplan-pdfcheck-")
+	if err != nil {
+		return fmt.Errorf("a PDF needs a temporary folder to make its fonts in, and %s cannot hold one (%w); create it, or set TMPDIR to a folder you may write",
+			os.TempDir(), errors.Unwrap(err))
+	}
+	return os.Remove(dir)
 }
 
 // FillString draws s at pt, as vg.Canvas's FillString does.

@@ -43,7 +43,10 @@ func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done
 		}
 		figs = append(figs, f)
 	}
-	pc := newPDFCanvas(reportW, reportH)
+	pc, err := newPDFCanvas(reportW, reportH)
+	if err != nil {
+		return err
+	}
 	pg := &pager{c: pc}
 	total := 1 + len(figs) + 3
 	done := func() {

@@ -248,7 +248,11 @@ func (f *Figure) record(format string, size Size) (rec *textRecorder, w, h vg.Le
 	case "svg":
 		c = newSVGCanvas(w, h)
 	case "pdf":
-		c = newPDFCanvas(w, h)
+		pc, err := newPDFCanvas(w, h)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		c = pc
 	default:
 		return nil, 0, 0, errUnknownFormat(format)
 	}

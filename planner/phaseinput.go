@@ -3,6 +3,9 @@ package planner
 import (
 	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
+	"time"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
@@ -48,11 +51,19 @@ func (s *Scenario) validatePhases() []error {
 	if len(s.Phases) > MaxPhases {
 		errs = append(errs, fielderr.New("phase", fmt.Sprintf("give at most %d phases", MaxPhases), "%d phases", len(s.Phases)))
 	}
-	prev := 0
+	prev, prevDate := 0, -1
 	for i, ph := range s.Phases[:min(len(s.Phases), MaxPhases)] {
 		errs = append(errs, s.checkPhase(i, ph, prev)...)
 		if ph.GPUs > 0 {
 			prev = ph.GPUs
+		}
+		if ph.Date == "" {
+			continue
+		}
+		if err := s.checkPhaseDate(i, prevDate); err != nil {
+			errs = append(errs, err)
+		} else {
+			prevDate = i
 		}
 	}
 	if g := s.Growth; g != nil {
@@ -81,10 +92,59 @@ func (s *Scenario) checkPhase(i int, ph Phase, prev int) []error {
 		errs = append(errs, fielderr.New(key+".gpus", fmt.Sprintf("give more than the phase before (%d): phases list the GPUs online after each, growing", prev),
 			"%d GPUs", ph.GPUs))
 	}
-	if ph.Date != "" && !phaseDateRE.MatchString(ph.Date) {
-		errs = append(errs, fielderr.New(key+".date", `write a date as "2026", "2026-03", "2026-03-31" or "2026-Q3"`, "%q is not a date", textfmt.DisplayName(ph.Date)))
-	}
 	return errs
+}
+
+// phaseDateFix is the fix for a phase date that is not one.
+const phaseDateFix = `write a date as "2026", "2026-03", "2026-03-31" or "2026-Q3"`
+
+// phaseSpan is the days a phase date covers, from its first to the day
+// after its last: a year, a month, a quarter or a day. ok is false for
+// text that is not such a date, or a day the calendar lacks (2026-02-30).
+func phaseSpan(date string) (from, to time.Time, ok bool) {
+	if !phaseDateRE.MatchString(date) {
+		return from, to, false
+	}
+	year, _ := strconv.Atoi(date[:4])
+	switch rest := date[4:]; {
+	case rest == "":
+		from = time.Date(year, time.January, 1, 0, 0, 0, 0, time.UTC)
+		return from, from.AddDate(1, 0, 0), true
+	case strings.HasPrefix(rest, "-Q"):
+		q := int(rest[2] - '0')
+		from = time.Date(year, time.Month(3*q-2), 1, 0, 0, 0, 0, time.UTC)
+		return from, from.AddDate(0, 3, 0), true
+	case len(rest) == len("-03"):
+		month, _ := strconv.Atoi(rest[1:])
+		from = time.Date(year, time.Month(month), 1, 0, 0, 0, 0, time.UTC)
+		return from, from.AddDate(0, 1, 0), true
+	}
+	day, err := time.Parse(time.DateOnly, date) // refuses 2026-02-30, which the pattern lets by
+	if err != nil {
+		return from, to, false
+	}
+	return day, day.AddDate(0, 0, 1), true
+}
+
+// checkPhaseDate checks the date of phase i (from 0): a real date, not
+// wholly before that of phase prev, the last dated phase before it (-1:
+// none). Dates of different lengths overlap as the spans they name, so
+// "2026-Q3" may follow "2026-08-15" (the same quarter) but not "2026-10".
+func (s *Scenario) checkPhaseDate(i int, prev int) error {
+	key := fmt.Sprintf("phase[%d].date", i+1)
+	date := s.Phases[i].Date
+	_, to, ok := phaseSpan(date)
+	if !ok {
+		return fielderr.New(key, phaseDateFix, "%q is not a date", textfmt.DisplayName(date))
+	}
+	if prev < 0 {
+		return nil
+	}
+	if from, _, _ := phaseSpan(s.Phases[prev].Date); !to.After(from) {
+		return fielderr.New(key, fmt.Sprintf("give a date from phase %d's (%s) on: phases are listed in the order they are built", prev+1, s.Phases[prev].Date),
+			"%s is before phase %d's date %s", date, prev+1, s.Phases[prev].Date)
+	}
+	return nil
 }
 
 // validate checks the [growth] table: recabling minutes and crews.

@@ -1,6 +1,19 @@
 package planner
 
-import "fabricplan/planner/resilience"
+import (
+	"fmt"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/planner/resilience"
+)
+
+// minCheckpointMin is the shortest checkpoint interval a scenario may
+// set, in minutes (0 keeps its meaning: the optimum): one minute. A
+// checkpoint of a large model takes tens of seconds to write
+// (data/reliability.toml recovery.checkpoint_write_s), so a shorter
+// interval would spend most of the time writing; below it a number is a
+// typo (issue #48: 1e-300 printed job times of 297 digits).
+const minCheckpointMin = 1
 
 // ReliabilityInputs is a scenario's [reliability] table: any rate or time
 // set replaces the data file's; PortFailover says whether a GPU whose NIC
@@ -56,7 +69,13 @@ func (in *ReliabilityInputs) validate() []error {
 	}
 	// Check only what is set: apply onto a valid base, then check.
 	base := resilience.Reliability{Recovery: resilience.Recovery{CheckpointWriteS: 1}}
-	return in.apply(base).Check()
+	errs := in.apply(base).Check()
+	if v := in.CheckpointIntervalMin; v != nil && *v > 0 && *v < minCheckpointMin {
+		errs = append(errs, fielderr.New("reliability.checkpoint_interval_min",
+			fmt.Sprintf("give 0 for the optimum, or %d to %d minutes", minCheckpointMin, maxMinutes),
+			"%g minutes is shorter than a checkpoint takes to write", *v))
+	}
+	return errs
 }
 
 // maxMinutes bounds a scenario's recabling minutes (growth.recable_min)

@@ -2,8 +2,10 @@
 // files. A write never leaves a file half-written and never loses the old
 // contents: the new bytes go to a temporary file in the same folder, are
 // synced, and replace the target by a rename, after which the folder is
-// synced too. A read takes regular files only, up to a size limit, and
-// never blocks on a FIFO or a device.
+// synced too; the temporary files of earlier writes into that folder that
+// were killed before they finished are removed first. A read takes
+// regular files only, up to a size limit, and never blocks on a FIFO or a
+// device.
 package safefile
 
 import (
@@ -78,6 +80,7 @@ func write(ctx context.Context, path string, produce func(io.Writer) error, doc 
 	if err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
+	removeStale(filepath.Dir(target))
 	if err := replace(ctx, target, info, produce); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
@@ -124,15 +127,16 @@ func checkTarget(path string, doc bool) (target string, info fs.FileInfo, wasInp
 // there, nil for none) through a synced temporary file: renamed over it,
 // or copied into it in place when it has other hard links.
 func replace(ctx context.Context, target string, info fs.FileInfo, produce func(io.Writer) error) error {
-	tmp, err := writeTemp(filepath.Dir(target), info, func(w io.Writer) error {
+	tmp, release, err := writeTemp(filepath.Dir(target), info, func(w io.Writer) error {
 		return produce(&ctxWriter{ctx: ctx, w: w})
 	})
-	if err == nil && ctx.Err() != nil {
-		os.Remove(tmp)
-		err = context.Cause(ctx)
-	}
 	if err != nil {
 		return err
+	}
+	defer release()
+	if ctx.Err() != nil {
+		os.Remove(tmp)
+		return context.Cause(ctx)
 	}
 	if info != nil && linkCount(info) > 1 {
 		err = rewriteInPlace(target, tmp)
@@ -234,54 +238,96 @@ func kind(m fs.FileMode) string {
 	return "a special file"
 }
 
+// Temporary files are named ".fp-" and eight hex digits, then tempSuffix
+// for a new file's contents or backupSuffix for the old contents of a
+// hard-linked file being rewritten (kept when restoring them fails, so
+// never removed as stale; see removeStale).
+const (
+	tempPrefix   = ".fp-"
+	tempSuffix   = ".tmp"
+	backupSuffix = ".bak"
+)
+
 // writeTemp writes produce's output to a new file in dir, synced and
 // closed, with the mode and owner of old (nil: 0666 less the umask), and
-// returns its path. The name is short so any valid target name works.
-func writeTemp(dir string, old fs.FileInfo, produce func(io.Writer) error) (path string, err error) {
-	f, err := createTemp(dir)
+// returns its path and the release of its lock (see createTemp), to call
+// once the file is renamed or removed. The name is short so any valid
+// target name works.
+func writeTemp(dir string, old fs.FileInfo, produce func(io.Writer) error) (path string, release func(), err error) {
+	return writeTempAs(dir, tempSuffix, 0o666, old, produce)
+}
+
+// writeTempAs is writeTemp naming the file with suffix and creating it
+// with perm (less the umask) rather than 0666, so a private file is
+// never readable by others, not even while empty.
+func writeTempAs(dir, suffix string, perm fs.FileMode, old fs.FileInfo, produce func(io.Writer) error) (path string, release func(), err error) {
+	f, unlock, err := createTemp(dir, suffix, perm)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
 			os.Remove(f.Name())
+			unlock()
 		}
 	}()
 	if err = produce(f); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err = f.Sync(); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if old != nil {
 		if err = f.Chmod(old.Mode().Perm()); err != nil {
-			return "", err
+			return "", nil, err
 		}
 		keepOwner(f, old)
 	}
 	if err = f.Close(); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return f.Name(), nil
+	return f.Name(), unlock, nil
 }
 
-// createTemp makes a new file ".fp-XXXXXXXX.tmp" in dir, created with mode
-// 0666 so the umask applies as it does to any new file.
-func createTemp(dir string) (*os.File, error) {
+// createTemp makes a new file ".fp-XXXXXXXX" and suffix in dir, created
+// with perm (0666 for an ordinary file) so the umask applies as it does
+// to any new file. It holds an exclusive advisory lock (flock) on the
+// file, kept by a duplicate descriptor past the file's Close until
+// release, so removeStale in another process never takes a file still
+// being written for stale; where the file system cannot lock, release
+// does nothing and the file's age alone protects it.
+func createTemp(dir, suffix string, perm fs.FileMode) (f *os.File, release func(), err error) {
 	for range 100 {
 		var b [4]byte
 		if _, err := rand.Read(b[:]); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		name := filepath.Join(dir, ".fp-"+hex.EncodeToString(b[:])+".tmp")
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		name := filepath.Join(dir, tempPrefix+hex.EncodeToString(b[:])+suffix)
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
-		return f, err
+		if err != nil {
+			return nil, nil, err
+		}
+		return f, holdLock(f), nil
 	}
-	return nil, errors.New("no free temporary file name")
+	return nil, nil, errors.New("no free temporary file name")
+}
+
+// holdLock takes f's advisory lock without waiting (f is new: no one else
+// holds it) on a duplicate of its descriptor, and returns the release.
+func holdLock(f *os.File) func() {
+	fd, err := syscall.Dup(int(f.Fd()))
+	if err != nil {
+		return func() {}
+	}
+	if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		syscall.Close(fd)
+		return func() {}
+	}
+	return func() { syscall.Close(fd) }
 }
 
 // keepOwner gives f the owner and group of old where the process may;
@@ -312,10 +358,11 @@ func rewriteInPlace(target, src string) error {
 		return err
 	}
 	defer unlock()
-	backup, err := writeTemp(filepath.Dir(target), nil, func(w io.Writer) error { return copyFile(w, target) })
+	backup, release, err := writeTempAs(filepath.Dir(target), backupSuffix, 0o666, nil, func(w io.Writer) error { return copyFile(w, target) })
 	if err != nil {
 		return fmt.Errorf("back up before rewriting a hard-linked file: %w", err)
 	}
+	defer release()
 	if err := overwrite(target, src); err != nil {
 		if rerr := overwrite(target, backup); rerr != nil {
 			return fmt.Errorf("%w; restoring the old contents failed too (%v): they are in %s", err, rerr, backup)

@@ -292,6 +292,12 @@ func TestPhaseValidation(t *testing.T) {
 		{"negative", []planner.Phase{{GPUs: -3}}, nil, "phase[1].gpus", "give 1 to"},
 		{"bad date", []planner.Phase{{GPUs: 256, Date: "next spring"}}, nil, "phase[1].date", "2026-Q3"},
 		{"bad month", []planner.Phase{{GPUs: 256, Date: "2026-13"}}, nil, "phase[1].date", "2026-03"},
+		// February 2026 has 28 days (2026 is not divisible by 4).
+		{"no such day", []planner.Phase{{GPUs: 256, Date: "2026-02-29"}}, nil, "phase[1].date", "2026-03-31"},
+		{"day 30 of February", []planner.Phase{{GPUs: 256, Date: "2026-01-31"}, {GPUs: 512, Date: "2026-02-30"}}, nil, "phase[2].date", "2026-03-31"},
+		{"backwards", []planner.Phase{{GPUs: 256, Date: "2026-06-01"}, {GPUs: 512, Date: "2026-05-31"}}, nil, "phase[2].date", "from phase 1's (2026-06-01) on"},
+		{"backwards past an undated phase", []planner.Phase{{GPUs: 256, Date: "2027"}, {GPUs: 300}, {GPUs: 512, Date: "2026-Q4"}}, nil, "phase[3].date", "from phase 1's (2027) on"},
+		{"a quarter before a month", []planner.Phase{{GPUs: 256, Date: "2026-10"}, {GPUs: 512, Date: "2026-Q3"}}, nil, "phase[2].date", "from phase 1's"},
 		{"crews", []planner.Phase{{GPUs: 256}}, &planner.Growth{RecableCrews: -1}, "growth.recable_crews", "crews"},
 		{"minutes", []planner.Phase{{GPUs: 256}}, &planner.Growth{RecableMin: math.NaN()}, "growth.recable_min", "minutes"},
 		{"units past the cluster", []planner.Phase{{Units: 5}}, nil, "phase[1].units", "raise cluster.gpus"},
@@ -311,7 +317,14 @@ func TestPhaseValidation(t *testing.T) {
 			}
 		})
 	}
+	// Dates that overlap are in order: a day, then its own quarter;
+	// 2028-02-29 is a real day (a leap year). Catches an order check
+	// by first days only ("2026-Q3" starts before "2026-08-15").
 	s := ibScenario(1024)
+	s.Phases = []planner.Phase{{GPUs: 100, Date: "2026-08-15"}, {GPUs: 200, Date: "2026-Q3"}, {GPUs: 300, Date: "2026-09"}, {GPUs: 400, Date: "2028-02-29"}}
+	if _, err := PlanPhases(s, cat); err != nil {
+		t.Errorf("overlapping dates in order: %v", err)
+	}
 	s.Phases = []planner.Phase{{GPUs: 100, Date: "2026-03-31"}, {Units: 2, Date: "2026-Q3"}, {GPUs: 700, Date: "2027"}}
 	pp, err := PlanPhases(s, cat)
 	if err != nil {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"fabricplan/internal/textfmt"
 )
 
 // Quote is one vendor's price for one catalog part: a firm unit price, in
@@ -53,6 +55,30 @@ func (q *Quote) Words(today time.Time) string {
 
 const dateLayout = "2006-01-02"
 
+// The floors and caps of a quote's figures: outside them a figure is a
+// typo or a wrong rate, never a price (issue #48: usd_per = 1e-300
+// priced a $30k switch at $0).
+const (
+	// minUSDPer is the fewest US dollars per unit of a currency accepted
+	// as a rate: 1e-8, a hundred times below the weakest currency in use
+	// (the Iranian rial traded near 1,000,000 to the US dollar in 2025,
+	// 1e-6 US dollars per rial; xe.com, 2025-11).
+	minUSDPer = 1e-8
+	// maxUSDPer is the most: 100, some thirty times the strongest
+	// currency in use (the Kuwaiti dinar, about 3.3 US dollars in 2025;
+	// xe.com, 2025-11).
+	maxUSDPer = 100.0
+	// minUSD is the lowest unit price in US dollars: one cent, the
+	// smallest amount a price list carries. The cheapest part a plan
+	// buys, a DAC cable, lists at tens of dollars (data/catalog.toml).
+	minUSD = 0.01
+)
+
+// maxListed is how many bad quotes Parse names; the rest are counted, so
+// a file of 100,000 bad rows gets a readable answer (the scenario's own
+// cap, fielderr.MaxListed, is the same).
+const maxListed = 50
+
 // Set is a loaded quotes file: where it came from, its quotes, and the
 // day their validity is checked against (the caller's clock).
 type Set struct {
@@ -92,8 +118,11 @@ var columns = []string{"part", "unit_price", "currency", "vendor", "date", "vali
 // against maxUSD (the highest price the caller accepts); errors name
 // the line.
 func Parse(name string, src []byte, maxUSD float64) ([]Quote, error) {
+	src, err := textfmt.UTF8(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	var qs []Quote
-	var err error
 	if strings.EqualFold(filepath.Ext(name), ".toml") {
 		qs, err = parseTOML(src)
 	} else {
@@ -106,10 +135,16 @@ func Parse(name string, src []byte, maxUSD float64) ([]Quote, error) {
 		return nil, fmt.Errorf("%s: no quotes; give one row per part", name)
 	}
 	var errs []error
+	bad := 0
 	for i := range qs {
 		if err := qs[i].check(maxUSD); err != nil {
-			errs = append(errs, fmt.Errorf("%s line %d: %w", name, qs[i].Line, err))
+			if bad++; bad <= maxListed {
+				errs = append(errs, fmt.Errorf("%s line %d: %w", name, qs[i].Line, err))
+			}
 		}
+	}
+	if bad > maxListed {
+		errs = append(errs, fmt.Errorf("%s: and %d more bad quotes not listed; fix the ones above first", name, bad-maxListed))
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -153,7 +188,7 @@ func tableLines(src []byte) []int {
 }
 
 func parseCSV(src []byte) ([]Quote, error) {
-	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(src, []byte("\ufeff"))))
+	r := csv.NewReader(bytes.NewReader(src))
 	r.FieldsPerRecord = -1
 	r.TrimLeadingSpace = true
 	r.Comment = '#'
@@ -236,6 +271,9 @@ func (q *Quote) check(maxUSD float64) error {
 	switch {
 	case !(q.UnitPrice > 0) || !(q.USD() <= maxUSD):
 		return fmt.Errorf("unit_price %g: give a price above 0 and at most $%.0f", q.UnitPrice, maxUSD)
+	case !(q.USD() >= minUSD):
+		return fmt.Errorf("unit_price %g %s is $%.2g: give a price of at least $%.2f (a cent) in US dollars; check the price and usd_per",
+			q.UnitPrice, q.Currency, q.USD(), minUSD)
 	case derr != nil:
 		return fmt.Errorf("date %q: write the day it was quoted as YYYY-MM-DD", q.Date)
 	case uerr != nil:
@@ -252,8 +290,11 @@ func (q *Quote) checkCurrency() error {
 	switch {
 	case len(q.Currency) != 3 || strings.Trim(q.Currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "":
 		return fmt.Errorf("currency %q: give a three-letter code such as USD or EUR", q.Currency)
-	case q.Currency != "USD" && !(q.USDPer > 0 && q.USDPer < 1e6):
+	case q.Currency != "USD" && q.USDPer == 0:
 		return fmt.Errorf("usd_per: %s needs the US dollars per %s it was converted at", q.Currency, q.Currency)
+	case q.Currency != "USD" && !(q.USDPer >= minUSDPer && q.USDPer <= maxUSDPer):
+		return fmt.Errorf("usd_per %g: give the US dollars per %s it was converted at, from %g to %g (rates of the weakest and strongest currencies, with a margin)",
+			q.USDPer, q.Currency, minUSDPer, maxUSDPer)
 	case q.Currency == "USD" && q.USDPer != 0 && q.USDPer != 1:
 		return fmt.Errorf("usd_per %g for a USD price; leave it out or write 1", q.USDPer)
 	}

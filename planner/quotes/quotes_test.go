@@ -31,7 +31,49 @@ var quoteCases = []struct {
 	{"bad currency", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,euro,A,2026-01-01,2026-02-01\n", `currency "EURO"`},
 	{"toml unknown key", "q.toml", "[[quote]]\npart = \"qm9700\"\nprice = 5\n", `unknown key "quote.price"`},
 	{"toml syntax", "q.toml", "[[quote]\n", "q.toml: line 2: expected end of table array"},
+	{"rate 1e-300 (a $30k switch at $0)", "q.csv", "part,unit_price,currency,vendor,date,valid_until,usd_per\nqm9700,30000,EUR,A,2026-01-01,2026-02-01,1e-300\n", "line 2: usd_per 1e-300: give the US dollars per EUR it was converted at, from 1e-08 to 100"},
+	{"rate just under the floor", "q.csv", "part,unit_price,currency,vendor,date,valid_until,usd_per\nqm9700,30000,IRR,A,2026-01-01,2026-02-01,9e-9\n", "usd_per 9e-09"},
+	{"rate above the cap", "q.csv", "part,unit_price,currency,vendor,date,valid_until,usd_per\nqm9700,30000,KWD,A,2026-01-01,2026-02-01,101\n", "usd_per 101"},
+	{"rate infinite", "q.csv", "part,unit_price,currency,vendor,date,valid_until,usd_per\nqm9700,30000,EUR,A,2026-01-01,2026-02-01,Inf\n", "usd_per +Inf"},
+	{"price under a cent", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,0.001,USD,A,2026-01-01,2026-02-01\n", "unit_price 0.001 USD is $0.001: give a price of at least $0.01"},
+	{"price a cent in a weak currency", "q.csv", "part,unit_price,currency,vendor,date,valid_until,usd_per\nqm9700,100,IRR,A,2026-01-01,2026-02-01,1e-6\n", "unit_price 100 IRR is $0.0001"},
+	{"price NaN", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,NaN,USD,A,2026-01-01,2026-02-01\n", "unit_price NaN"},
+	{"not a calendar day", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,USD,A,2026-02-30,2026-03-01\n", `date "2026-02-30"`},
+	{"UTF-16LE with BOM", "q.csv", "\xff\xfe" + utf16le("part,unit_price,currency,vendor,date,valid_until\nqm9700,30000,USD,Acme,2026-10-01,2026-12-31\n"), ""},
+	{"UTF-16LE without BOM", "q.csv", utf16le("part,unit_price,currency,vendor,date,valid_until\nqm9700,30000,USD,Acme,2026-10-01,2026-12-31\n"), ""},
+	{"UTF-16 lone surrogate", "q.csv", "\xff\xfe" + utf16le("part") + "\x00\xd8", "q.csv: the file is UTF-16LE text with a broken character"},
+	{"toml UTF-8 BOM", "q.toml", "\ufeff[[quote]]\npart = \"qm9700\"\nunit_price = 30000.0\ncurrency = \"USD\"\nvendor = \"Acme\"\ndate = \"2026-10-01\"\nvalid_until = \"2026-12-31\"\n", ""},
 	{"toml second bad", "q.toml", "[[quote]]\npart = \"a\"\nunit_price = 1.0\nvendor = \"A\"\ndate = \"2026-01-01\"\nvalid_until = \"2026-01-02\"\n[[quote]]\npart = \"b\"\nunit_price = 1.0\ndate = \"2026-01-01\"\nvalid_until = \"2026-01-02\"\n", "q.toml line 7: vendor"},
+}
+
+// utf16le is ASCII text s in UTF-16LE: each byte followed by a NUL.
+func utf16le(s string) string {
+	var b strings.Builder
+	for i := range len(s) {
+		b.WriteByte(s[i])
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// TestParseCapsErrors gives 100,000 bad rows (issue #48: 10 MB of
+// errors). By hand: 50 listed, then "and 99950 more". Mutations caught:
+// every error listed, the count left out or off by the listed ones.
+func TestParseCapsErrors(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("part,unit_price,currency,vendor,date,valid_until\n")
+	for range 100_000 {
+		b.WriteString("qm9700,-1,USD,A,2026-01-01,2026-02-01\n")
+	}
+	_, err := Parse("q.csv", []byte(b.String()), maxUSD)
+	if err == nil {
+		t.Fatal("accepted 100,000 bad rows")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != 51 || !strings.Contains(lines[49], "line 51:") ||
+		lines[50] != "q.csv: and 99950 more bad quotes not listed; fix the ones above first" {
+		t.Errorf("%d lines, ending %q", len(lines), lines[len(lines)-2:])
+	}
 }
 
 // The parser accepts good files and names the line and field of every
@@ -54,8 +96,32 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// FuzzParse: any document either parses into quotes that pass
-// their own checks or fails with an error; nothing panics.
+// checkAccepted asserts what every accepted quote holds, restated from
+// the floors' reasons rather than from check: a finite US dollar price
+// from a cent to maxUSD, a rate (other currencies) from 1e-8 to 100,
+// real calendar days in order, a part and a vendor.
+func checkAccepted(t *testing.T, q Quote) {
+	t.Helper()
+	usd := q.USD()
+	if math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0.01 || usd > maxUSD {
+		t.Errorf("accepted a price of $%g: %+v", usd, q)
+	}
+	if q.Currency != "USD" && !(q.USDPer >= 1e-8 && q.USDPer <= 100) {
+		t.Errorf("accepted a rate of %g: %+v", q.USDPer, q)
+	}
+	from, ferr := time.Parse("2006-01-02", q.Date)
+	until, uerr := time.Parse("2006-01-02", q.ValidUntil)
+	if ferr != nil || uerr != nil || until.Before(from) {
+		t.Errorf("accepted dates %q to %q", q.Date, q.ValidUntil)
+	}
+	if q.Vendor == "" || q.Part == "" {
+		t.Errorf("accepted a quote without a part or vendor: %+v", q)
+	}
+}
+
+// FuzzParse: any document either parses into quotes whose figures are
+// finite and within their floors and caps (checkAccepted), or fails with
+// at most maxListed errors and a count; nothing panics.
 func FuzzParse(f *testing.F) {
 	for _, tc := range quoteCases {
 		f.Add(tc.file, tc.doc)
@@ -63,12 +129,13 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name, doc string) {
 		qs, err := Parse(name, []byte(doc), maxUSD)
 		if err != nil {
+			if j, ok := err.(interface{ Unwrap() []error }); ok && len(j.Unwrap()) > maxListed+1 {
+				t.Errorf("%d errors listed, want at most %d and a count", len(j.Unwrap()), maxListed+1)
+			}
 			return
 		}
 		for _, q := range qs {
-			if !(q.USD() > 0) || q.Vendor == "" || q.Part == "" {
-				t.Errorf("accepted a bad quote %+v", q)
-			}
+			checkAccepted(t, q)
 		}
 	})
 }

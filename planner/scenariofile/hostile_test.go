@@ -152,3 +152,51 @@ func TestLargeDocumentBounded(t *testing.T) {
 		t.Errorf("allocated %d MiB for a 1 MiB document", alloc>>20)
 	}
 }
+
+// TestInvisibleAndEncodings names what a user cannot see: an invisible
+// character in a key, quoted or bare, and a file in UTF-16. Mutations
+// caught: the unknown-key message with its useless suggestion ("unknown
+// key cluster.gpus, did you mean cluster.gpus?", issue #48), the key
+// named with the invisible character still in it, the bare key named
+// without its table, UTF-16 reported as a NUL byte or a syntax error.
+func TestInvisibleAndEncodings(t *testing.T) {
+	utf16 := func(s string, big bool) string {
+		var b strings.Builder
+		for i := range len(s) {
+			if big {
+				b.WriteByte(0)
+			}
+			b.WriteByte(s[i])
+			if !big {
+				b.WriteByte(0)
+			}
+		}
+		return b.String()
+	}
+	const doc = "schema = 1\n[cluster]\ngpus = 1024\n"
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"quoted key, zero width space", "schema = 1\n[cluster]\n\"gp\u200bus\" = 1024\n",
+			"cluster.gpus (line 3): the key contains an invisible U+200B (zero width space); delete the key and type it again"},
+		{"quoted key, word joiner", "schema = 1\n[network]\n\"planes\u2060\" = 2\n",
+			"network.planes (line 3): the key contains an invisible U+2060 (word joiner)"},
+		{"bare key, zero width space", "schema = 1\n[cluster]\nsystem = \"dgx-h100\"\ngp\u200bus = 1024\n",
+			"file (line 4): key cluster.gpus contains an invisible U+200B (zero width space)"},
+		{"UTF-16LE with BOM", "\xff\xfe" + utf16(doc, false), "file (line 1): the file is UTF-16LE text (as Windows Notepad saves Unicode); save it as UTF-8"},
+		{"UTF-16BE without BOM", utf16(doc, true), "file (line 1): the file is UTF-16BE text"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v\nwant it to say %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "did you mean") || strings.ContainsRune(err.Error(), '\u200b') {
+				t.Errorf("err = %q names the key as typed", err)
+			}
+		})
+	}
+	if _, err := Parse([]byte("\ufeff" + doc)); err != nil {
+		t.Errorf("UTF-8 with a byte-order mark: %v", err)
+	}
+}

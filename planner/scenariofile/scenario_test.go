@@ -1,6 +1,8 @@
 package scenariofile
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -153,6 +155,11 @@ func FuzzParseScenario(f *testing.F) {
 	f.Add("schema = 1\n[prices]\nqm9700 = nan\n[workload]\nhidden = 9223372036854775807\n")
 	f.Add("schema = 1\nx = {a={a={a={a=1}}}}\n[a.b.c.d]\n")
 	f.Add(string(src) + "\n[facility]\nrack_kw = 40.8\nracks_per_row = 3\nleaf_placement = \"tor\"\ntray_height_m = 1e308\n")
+	f.Add(string(src) + "\n[reliability]\ncheckpoint_interval_min = 1e-300\n")
+	f.Add(string(src) + "\n[[phase]]\ngpus = 256\ndate = \"2026-02-30\"\n[[phase]]\ngpus = 512\ndate = \"2026-Q1\"\n")
+	f.Add(string(src) + "\n[[phase]]\ngpus = 256\ndate = \"2026-Q3\"\n[[phase]]\ngpus = 512\ndate = \"2026-08-15\"\n")
+	f.Add("schema = 1\n[cluster]\n\"gp\u200bus\" = 1024\n")
+	f.Add("\xff\xfes\x00c\x00h\x00e\x00m\x00a\x00 \x00=\x00 \x001\x00\n\x00")
 	cat := testCatalog(f)
 	f.Fuzz(func(t *testing.T, doc string) {
 		start := time.Now()
@@ -168,6 +175,7 @@ func FuzzParseScenario(f *testing.F) {
 			}
 			return
 		}
+		assertAcceptedScenario(t, s)
 		p, err := planner.Build(s, cat)
 		if err != nil {
 			return
@@ -177,6 +185,59 @@ func FuzzParseScenario(f *testing.F) {
 		}
 		assertFinite(t, p)
 	})
+}
+
+// assertAcceptedScenario asserts what every accepted scenario holds,
+// restated from the fields' documented bounds rather than from the
+// checks: prices finite from $0 to $100M, a checkpoint interval of 0
+// (the optimum) or 1 to 10,080 minutes, phase dates real days of the
+// calendar (time.Parse) whose spans never run backwards.
+func assertAcceptedScenario(t *testing.T, s planner.Scenario) {
+	t.Helper()
+	for k, v := range s.Prices {
+		if math.IsNaN(v) || v < 0 || v > 100e6 {
+			t.Fatalf("accepted prices.%s = %g", k, v)
+		}
+	}
+	if r := s.Reliability; r != nil && r.CheckpointIntervalMin != nil {
+		if v := *r.CheckpointIntervalMin; v != 0 && !(v >= 1 && v <= 10080) {
+			t.Fatalf("accepted checkpoint_interval_min = %g", v)
+		}
+	}
+	var last time.Time
+	for i, ph := range s.Phases {
+		if ph.Date == "" {
+			continue
+		}
+		from, to, ok := dateSpan(ph.Date)
+		if !ok {
+			t.Fatalf("accepted phase[%d].date %q", i+1, ph.Date)
+		}
+		if !last.IsZero() && !to.After(last) {
+			t.Fatalf("accepted phase[%d].date %q before the phase before's", i+1, ph.Date)
+		}
+		last = from
+	}
+}
+
+// dateSpan is the days a phase date names (the test's own reading of
+// "2026", "2026-03", "2026-Q3", "2026-03-31").
+func dateSpan(d string) (from, to time.Time, ok bool) {
+	if t, err := time.Parse("2006-01-02", d); err == nil {
+		return t, t.AddDate(0, 0, 1), true
+	}
+	if t, err := time.Parse("2006-01", d); err == nil && len(d) == 7 {
+		return t, t.AddDate(0, 1, 0), true
+	}
+	if t, err := time.Parse("2006", d); err == nil && len(d) == 4 {
+		return t, t.AddDate(1, 0, 0), true
+	}
+	var y, q int
+	if n, _ := fmt.Sscanf(d, "%4d-Q%1d", &y, &q); n == 2 && q >= 1 && q <= 4 && len(d) == 7 {
+		t := time.Date(y, time.Month(3*q-2), 1, 0, 0, 0, 0, time.UTC)
+		return t, t.AddDate(0, 3, 0), true
+	}
+	return time.Time{}, time.Time{}, false
 }
 
 // Saving keeps the file's own leading comments; only comment lines are

@@ -14,6 +14,7 @@ import (
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/safefile"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 	"fabricplan/planner/perf"
 	"fabricplan/planner/quotes"
@@ -44,6 +45,10 @@ func Parse(src []byte) (planner.Scenario, error) {
 // decode, so the caller can apply overrides and report the catalog checks
 // too (CheckDecoded). On a syntax error the scenario is empty.
 func Decode(src []byte) (planner.Scenario, error) {
+	if enc := textfmt.Encoding(src); strings.HasPrefix(enc, "UTF-16") {
+		return planner.Scenario{}, &undecodedError{&fielderr.FieldError{Field: "file", Line: 1,
+			Problem: "the file is " + enc + " text (as Windows Notepad saves Unicode)", Fix: "save it as UTF-8"}}
+	}
 	if err := checkShape(src); err != nil {
 		return planner.Scenario{}, err
 	}
@@ -52,6 +57,9 @@ func Decode(src []byte) (planner.Scenario, error) {
 	if err != nil {
 		// Nothing decoded: report this error only, not the checks of an
 		// empty scenario (Unreadable).
+		if ie := invisibleKeyError(src, err); ie != nil {
+			return planner.Scenario{}, &undecodedError{ie}
+		}
 		return planner.Scenario{}, &undecodedError{tomlError(err)}
 	}
 	d := &strictDecoder{md: md, lines: keyLines(src)}
@@ -103,6 +111,11 @@ func (d *strictDecoder) table(prims map[string]toml.Primitive, dst reflect.Value
 	for _, key := range planner.SortedKeys(prims) {
 		name := prefix + key
 		i, ok := fields[key]
+		if r, bad := textfmt.Invisible(key); !ok && bad {
+			d.add(&fielderr.FieldError{Field: visible(name), Line: d.lines[name],
+				Problem: "the key contains " + textfmt.InvisibleWords(r), Fix: invisibleFix})
+			continue
+		}
 		if !ok {
 			fix := "remove it or check the spelling"
 			if len(d.errs) < fielderr.MaxListed {
@@ -537,6 +550,51 @@ func SaveFile(path string, s planner.Scenario, header string) error {
 }
 
 var badTypeRE = regexp.MustCompile(`incompatible types: TOML value has type (\S+); destination has type (\S+)`)
+
+// invisibleFix is the fix for a key holding an invisible character.
+const invisibleFix = "delete the key and type it again (it was likely pasted from a web page or a chat)"
+
+// visible is key without the characters textfmt.Invisible finds, as it
+// shows on screen.
+func visible(key string) string {
+	return strings.Map(func(r rune) rune {
+		if _, bad := textfmt.Invisible(string(r)); bad {
+			return -1
+		}
+		return r
+	}, key)
+}
+
+// invisibleKeyError names the invisible character in the key of the line
+// a TOML syntax error stopped at (an unquoted key cannot hold one, so the
+// decoder reports only an unexpected character); nil when that line
+// holds none before its '='.
+func invisibleKeyError(src []byte, err error) error {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return nil
+	}
+	lines := strings.Split(string(src), "\n")
+	if pe.Position.Line < 1 || pe.Position.Line > len(lines) {
+		return nil
+	}
+	key, _, _ := strings.Cut(lines[pe.Position.Line-1], "=")
+	r, bad := textfmt.Invisible(key)
+	if !bad {
+		return nil
+	}
+	name := strings.TrimSpace(visible(key))
+	for i := pe.Position.Line - 2; i >= 0; i-- { // the table the key is in
+		if h := strings.TrimSpace(lines[i]); strings.HasPrefix(h, "[") && !strings.HasPrefix(h, "[[") {
+			if end := strings.Index(h, "]"); end > 0 {
+				name = unquoteDotted(h[1:end]) + "." + name
+			}
+			break
+		}
+	}
+	return &fielderr.FieldError{Field: "file", Line: pe.Position.Line,
+		Problem: fmt.Sprintf("key %s contains %s", name, textfmt.InvisibleWords(r)), Fix: invisibleFix}
+}
 
 // tomlError turns a decoder error into a fielderr.FieldError when it names a key.
 func tomlError(err error) error {
