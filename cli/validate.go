@@ -339,7 +339,7 @@ func writeValidationMarkdown(w io.Writer, rep *validationReport) error {
 			errorCell(r.Error, r.Problem), status, strings.Join(r.NotModelled, "; "), strings.Join(r.Assumed, "; "))
 	}
 	fmt.Fprintln(w)
-	return writeAccuracyMarkdown(w, "Runs", "Runs", rep.RunAccuracy)
+	return writeAccuracyMarkdown(w, "Split and kind", "Runs", rep.RunAccuracy)
 }
 
 func writeAccuracyMarkdown(w io.Writer, group, count string, acc []validation.Accuracy) error {
