@@ -208,8 +208,8 @@ const ratchetHeader = `# The validation ratchet (planner/validation, issue #47):
 # validation point's and published run's |error| against what was
 # published, in percent, as last recorded. ` + "`fabricplan validate`" + ` exits 1
 # when an error grows past its record by more than epsilon_pp, when a
-# point or run has no record or no figure, or when a record names
-# nothing that exists. Misses stay listed with their error: the ratchet
+# point or run has no record, when one loses the figure it had, or when
+# a record names nothing that exists. Misses stay listed with their error: the ratchet
 # keeps them from growing, it does not hide them.
 #
 # Rewrite it with ` + "`fabricplan validate --update-ratchet data/validation-ratchet.toml`" + `,
@@ -217,9 +217,9 @@ const ratchetHeader = `# The validation ratchet (planner/validation, issue #47):
 # of removed ones, and refuses while any error is worse. Written by the
 # program; do not edit by hand.
 #
-# epsilon_pp: an error may grow by half a percentage point (rounding of
-# the tenth kept here, and float noise from a refactor) before it fails
-# [project rule, issue #47].
+# epsilon_pp: an error may grow by half a percentage point before it
+# fails (float noise and refactors that move a figure slightly; errors
+# are kept rounded up to the tenth) [project rule, issue #47].
 `
 
 // Marshal is the ratchet as the file holds it: sorted keys, one tenth
