@@ -32,7 +32,7 @@ func validationCell(r validation.Result, col int) string {
 	case 3:
 		return fmt.Sprintf("%+.1f%%", 100*r.Error())
 	case 4:
-		return fmt.Sprintf("±%.0f%%", 100*p.Tolerance)
+		return fmt.Sprintf("±%.0f%%", 100*validation.Tolerance(p.Kind))
 	case 5:
 		return p.FittedText()
 	case 6:

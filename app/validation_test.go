@@ -45,7 +45,7 @@ func TestModelValidationDialog(t *testing.T) {
 		sawFitted = sawFitted || strings.HasPrefix(cell.Text, "yes: ")
 		sawUnfitted = sawUnfitted || cell.Text == "no"
 		tb.UpdateCell(widget.TableCellID{Row: r, Col: 6}, cell)
-		if cell.Text != "ok" && cell.Text != validation.StatusWithinGap && cell.Text != validation.StatusKnownMiss {
+		if cell.Text != "ok" && cell.Text != validation.StatusMiss {
 			t.Errorf("row %d status %q", r, cell.Text)
 		}
 	}

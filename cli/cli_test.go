@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"image/png"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -434,40 +435,72 @@ func TestPlanMemoryFinding(t *testing.T) {
 	}
 }
 
-// validate prints every published point with its source and fit, exits 0
-// while the unfitted points hold, and fails (exit 1) when the model
-// drifts: with InfiniBand's efficiency halved the unfitted DeepEP points
-// leave their tolerance. Mutations caught: validate always exiting 0,
-// the fitted column or sources left out, drift in fitted points failing.
+// validate prints every published point with its source, class and
+// ratchet verdict, accuracy by class, and the published runs with
+// accuracy by split and kind; it exits 0 on the shipped model, and 1
+// when the model is made worse: with the H100's GEMM ceiling (gpus.h100
+// efficiency_max) scaled by 0.9, H100 points and runs grow past their
+// records. --update-ratchet writes the checked-in file unchanged on the
+// shipped model (the file is current) and refuses on the worse one.
+// Mutations caught: validate always exiting 0, the classes or the
+// held-out split left out of the JSON, an update that records a worse
+// model.
 func TestValidateCommand(t *testing.T) {
 	out, errOut, code := runArgs(t, "validate")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"GPT 1.7B", "Llama 3 405B", "DeepSeek-V3", "MT-NLG 530B", "All-reduce busbw", "DeepEP", "yes: efficiency.infiniband", "SOURCES", "gap:"} {
+	for _, want := range []string{"GPT 1.7B", "Llama 3 405B", "DeepSeek-V3", "MT-NLG 530B", "All-reduce busbw", "DeepEP", "yes: efficiency.infiniband", "SOURCES", "gap:",
+		"ACCURACY BY CLASS", "independent", "heldout moe", "not modelled: ", "every error held or fell"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("validate lacks %q", want)
 		}
 	}
 	out, _, code = runArgs(t, "validate", "--json")
-	var rows []validationRow
-	if err := json.Unmarshal([]byte(out), &rows); err != nil || code != 0 || len(rows) < 25 {
-		t.Fatalf("JSON: %v, exit %d, %d rows", err, code, len(rows))
+	var rep validationReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Points) < 25 || len(rep.Runs) < 30 {
+		t.Fatalf("JSON: %v, exit %d, %d points, %d runs", err, code, len(rep.Points), len(rep.Runs))
+	}
+	groups := map[string]bool{}
+	for _, a := range append(rep.PointAccuracy, rep.RunAccuracy...) {
+		groups[a.Group] = a.Count > 0
+	}
+	for _, g := range []string{"fitted", "neighbour", "independent", "dev dense", "dev moe", "heldout dense", "heldout moe"} {
+		if !groups[g] {
+			t.Errorf("JSON accuracy lacks %q: %v", g, groups)
+		}
 	}
 	if out, _, _ := runArgs(t, "validate", "--markdown"); !strings.HasPrefix(out, "| Published point |") {
 		t.Errorf("markdown: %.60q", out)
+	}
+	path := filepath.Join(t.TempDir(), "ratchet.toml")
+	if _, errOut, code := runArgs(t, "validate", "--update-ratchet", path); code != 0 {
+		t.Fatalf("update: exit %d: %s", code, errOut)
+	}
+	got, err1 := os.ReadFile(path)
+	shipped, err2 := os.ReadFile("../data/validation-ratchet.toml")
+	if err1 != nil || err2 != nil || !bytes.Equal(got, shipped) {
+		t.Errorf("the shipped model's ratchet differs from data/validation-ratchet.toml (%v, %v): rerun validate --update-ratchet", err1, err2)
 	}
 	cat, market, err := loadData()
 	if err != nil {
 		t.Fatal(err)
 	}
 	jd := *cat.JCT
-	jd.Efficiency.InfiniBand /= 2
+	jd.GPUs = maps.Clone(jd.GPUs)
+	h100 := *jd.GPUs["h100"]
+	h100.EfficiencyMax *= 0.9
+	jd.GPUs["h100"] = &h100
 	cat.JCT = &jd
 	var o, e bytes.Buffer
 	err = runValidate(&cliEnv{stdout: &o, stderr: &e, cat: cat, market: market}, nil)
-	if code := report(&e, "validate", err); code != ExitFailure || !strings.Contains(o.String(), "DRIFTED") {
-		t.Errorf("drifted model: exit %d, %v", code, err)
+	if code := report(&e, "validate", err); code != ExitFailure || !strings.Contains(o.String(), ": WORSE, now ") {
+		t.Errorf("worse model: exit %d, %v", code, err)
+	}
+	o.Reset()
+	err = runValidate(&cliEnv{stdout: &o, stderr: &e, cat: cat, market: market}, []string{"--update-ratchet", path})
+	if err == nil || !strings.Contains(err.Error(), "only moves down") {
+		t.Errorf("update on a worse model: %v", err)
 	}
 }
 

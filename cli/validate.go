@@ -2,6 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"math"
+	"strings"
 	"text/tabwriter"
 
 	"fabricplan/data"
@@ -13,28 +16,74 @@ import (
 type validationRow struct {
 	Name      string  `json:"name"`
 	Kind      string  `json:"kind"`
+	Class     string  `json:"class"` // fitted, neighbour or independent
 	Published float64 `json:"published"`
 	Model     float64 `json:"model"`
 	Unit      string  `json:"unit"`
 	Error     float64 `json:"error"`     // relative, model against published
-	Tolerance float64 `json:"tolerance"` // relative
+	Tolerance float64 `json:"tolerance"` // relative, by kind
 	Fitted    string  `json:"fitted"`    // the constants it was used to fit; "" when none
 	Within    bool    `json:"within"`
-	Drifted   bool    `json:"drifted"` // unfitted and past its tolerance: validate fails
+	Status    string  `json:"status"`
+	Ratchet   string  `json:"ratchet"` // the ratchet's verdict
 	Source    string  `json:"source"`
 	Gap       string  `json:"gap,omitempty"`
 	Problem   string  `json:"problem,omitempty"`
-	status    string
 	fitted    string
 }
 
-// runValidate prints every published point the JCT model is checked
-// against, and fails when a point not used to fit a constant drifts past
-// its tolerance.
+// runRow is one published run in validate's JSON.
+type runRow struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Split       string   `json:"split"`
+	Kind        string   `json:"kind"` // dense or moe
+	Metric      string   `json:"metric"`
+	Published   float64  `json:"published"`
+	Model       float64  `json:"model"`
+	Unit        string   `json:"unit"`
+	Error       float64  `json:"error"`
+	Within      bool     `json:"within"`
+	Ratchet     string   `json:"ratchet"`
+	NotModelled []string `json:"not_modelled,omitempty"`
+	Assumed     []string `json:"assumed,omitempty"`
+	Problem     string   `json:"problem,omitempty"`
+	Source      string   `json:"source"`
+}
+
+// validationReport is validate's JSON: the points, their accuracy by
+// class, the published runs and their accuracy by split and kind, and
+// the ratchet's failures.
+type validationReport struct {
+	RunTolerance        float64                `json:"run_tolerance"`
+	CollectiveTolerance float64                `json:"collective_tolerance"`
+	Points              []validationRow        `json:"points"`
+	PointAccuracy       []validation.Accuracy  `json:"point_accuracy"`
+	Runs                []runRow               `json:"runs"`
+	RunAccuracy         []validation.Accuracy  `json:"run_accuracy"`
+	RatchetEpsilonPP    float64                `json:"ratchet_epsilon_pp"`
+	RatchetFailures     []validationRatchetRow `json:"ratchet_failures"`
+}
+
+// validationRatchetRow is a ratchet verdict that fails validate.
+type validationRatchetRow struct {
+	Key      string   `json:"key"`
+	Status   string   `json:"status"`
+	Now      *float64 `json:"now_pct,omitempty"`
+	Recorded *float64 `json:"recorded_pct,omitempty"`
+}
+
+// runValidate prints every published point and run the JCT model is
+// checked against with its error, accuracy by class and by split, and
+// fails when the ratchet (data/validation-ratchet.toml) says an error
+// grew, a point or run is not recorded, or a recorded figure is lost.
+// --update-ratchet PATH writes the ratchet lowered to today's errors,
+// and refuses while any error is worse.
 func runValidate(env *cliEnv, args []string) error {
-	fs := newFlagSet(env, "validate", "[--json|--markdown]")
+	fs := newFlagSet(env, "validate", "[--json|--markdown] [--update-ratchet data/validation-ratchet.toml]")
 	asJSON := fs.Bool("json", false, "print JSON")
-	md := fs.Bool("markdown", false, "print the table as Markdown (docs/jct-validation.md)")
+	md := fs.Bool("markdown", false, "print the tables as Markdown (docs/jct-validation.md)")
+	update := fs.String("update-ratchet", "", "write the ratchet, lowered to today's errors, to this `path` (data/validation-ratchet.toml)")
 	if _, err := parseWithScenario(fs, args); err != nil {
 		return err
 	}
@@ -45,64 +94,260 @@ func runValidate(env *cliEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	results := validation.Run(points, env.cat)
-	rows := make([]validationRow, len(results))
-	drifted := 0
-	for i, r := range results {
-		p := r.Point
-		rows[i] = validationRow{Name: p.Name, Kind: p.Kind, Published: p.Published, Model: r.Model, Unit: p.Unit, Error: r.Error(),
-			Tolerance: p.Tolerance, Fitted: p.Fitted, Within: r.Within(), Drifted: r.Drifted(), Source: p.Source, Gap: p.Gap,
-			status: r.Status(), fitted: p.FittedText()}
-		if r.Err != nil {
-			rows[i].Problem, rows[i].Model, rows[i].Error = r.Err.Error(), 0, 0
-		}
-		if r.Drifted() {
-			drifted++
-		}
+	runs, err := validation.LoadRuns(data.FS)
+	if err != nil {
+		return err
 	}
+	ratchet, err := validation.LoadRatchet(data.FS)
+	if err != nil {
+		return err
+	}
+	results := validation.Run(points, env.cat)
+	runResults := validation.TimeRuns(runs, env.cat)
+	measures := validation.Measures(results, runResults)
+	if *update != "" {
+		return updateRatchet(env, ratchet, measures, *update)
+	}
+	verdicts := ratchet.Check(measures)
+	rep := validationReport{RunTolerance: validation.RunTolerance, CollectiveTolerance: validation.CollectiveTolerance,
+		Points: pointRows(results, verdicts), PointAccuracy: validation.PointAccuracy(results),
+		Runs: runRows(runResults, verdicts[len(results):]), RunAccuracy: validation.RunAccuracy(runResults),
+		RatchetEpsilonPP: ratchet.EpsilonPP, RatchetFailures: ratchetFailures(verdicts)}
 	switch {
 	case *asJSON:
-		err = writeJSON(env.stdout, rows)
+		err = writeJSON(env.stdout, rep)
 	case *md:
-		err = writeValidationMarkdown(env, rows)
+		err = writeValidationMarkdown(env.stdout, &rep)
 	default:
-		err = writeValidationText(env, rows)
+		err = writeValidationText(env, &rep)
 	}
 	if err != nil {
 		return err
 	}
-	if drifted > 0 {
-		return fmt.Errorf("%s of %s not used to fit a constant drifted past their tolerance", textfmt.Plural(drifted, "point"), textfmt.Plural(len(rows), "point"))
+	if n := len(rep.RatchetFailures); n > 0 {
+		return fmt.Errorf("the validation ratchet fails on %s of %s (worse, new, stale or without the figure recorded); see RATCHET",
+			textfmt.Int(n), textfmt.Plural(len(rep.Points)+len(rep.Runs), "point and run"))
 	}
 	return nil
 }
 
-func writeValidationText(env *cliEnv, rows []validationRow) error {
-	tw := tabwriter.NewWriter(env.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "POINT\tPUBLISHED\tMODEL\tERROR\tTOLERANCE\tFITTED\tSTATUS\t")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.4g %s\t%.4g\t%+.1f%%\t±%.0f%%\t%s\t%s\t\n", r.Name, r.Published, r.Unit, r.Model, 100*r.Error, 100*r.Tolerance, r.fitted, r.status)
+// updateRatchet writes the ratchet lowered to the measures to path.
+func updateRatchet(env *cliEnv, r *validation.Ratchet, ms []validation.Measure, path string) error {
+	next, err := r.Updated(ms)
+	if err != nil {
+		return err
+	}
+	if err := writeOut(path, func(w io.Writer) error { _, err := w.Write(next.Marshal()); return err }); err != nil {
+		return err
+	}
+	wrote(env, path, fmt.Sprintf("%d errors recorded, %d without a figure", len(next.ErrorPct), len(next.NoFigure)))
+	return nil
+}
+
+// ratchetText is a verdict as a table cell.
+func ratchetText(v validation.Verdict) string {
+	switch {
+	case v.Status == validation.RatchetNoFigure:
+		return v.Status
+	case math.IsNaN(v.Recorded):
+		return v.Status
+	}
+	return fmt.Sprintf("%s (%.1f%%)", v.Status, v.Recorded)
+}
+
+func pointRows(results []validation.Result, verdicts []validation.Verdict) []validationRow {
+	rows := make([]validationRow, len(results))
+	for i, r := range results {
+		p := r.Point
+		rows[i] = validationRow{Name: p.Name, Kind: p.Kind, Class: p.Class, Published: p.Published, Model: r.Model, Unit: p.Unit, Error: r.Error(),
+			Tolerance: validation.Tolerance(p.Kind), Fitted: p.Fitted, Within: r.Within(), Status: r.Status(), Ratchet: ratchetText(verdicts[i]),
+			Source: p.Source, Gap: p.Gap, fitted: p.FittedText()}
+		if r.Err != nil {
+			rows[i].Problem, rows[i].Model, rows[i].Error = r.Err.Error(), 0, 0
+		}
+	}
+	return rows
+}
+
+func runRows(results []validation.RunResult, verdicts []validation.Verdict) []runRow {
+	rows := make([]runRow, len(results))
+	for i, r := range results {
+		x := r.Run
+		rows[i] = runRow{ID: x.ID, Name: x.Name, Split: x.Split, Kind: x.Kind, Metric: x.Metric, Published: x.Published, Model: r.Model,
+			Unit: x.Unit, Error: r.Error(), Within: r.Within(), Ratchet: ratchetText(verdicts[i]), NotModelled: x.NotModelled,
+			Assumed: x.Assumed, Source: x.Source}
+		if r.Err != nil {
+			rows[i].Problem, rows[i].Model, rows[i].Error = r.Err.Error(), 0, 0
+		}
+	}
+	return rows
+}
+
+func ratchetFailures(verdicts []validation.Verdict) []validationRatchetRow {
+	out := []validationRatchetRow{}
+	pct := func(v float64) *float64 {
+		if math.IsNaN(v) {
+			return nil
+		}
+		return &v
+	}
+	for _, v := range verdicts {
+		if v.Fails() {
+			out = append(out, validationRatchetRow{Key: v.Key, Status: v.Status, Now: pct(v.Now), Recorded: pct(v.Recorded)})
+		}
+	}
+	return out
+}
+
+// runStatus is a run's verdict: ok, MISS, or no figure and why.
+func runStatus(r runRow) string {
+	switch {
+	case r.Problem != "":
+		return "no figure"
+	case r.Within:
+		return "ok"
+	}
+	return validation.StatusMiss
+}
+
+// errorCell is a relative error as a table cell ("–" without a figure).
+func errorCell(e float64, problem string) string {
+	if problem != "" {
+		return "–"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*e)
+}
+
+// toleranceNote states the tolerances and what the classes mean.
+const toleranceNote = "Tolerance by kind, never per point: whole runs 10%, collectives and fabric effects 25%. " +
+	"Fitted: a constant was chosen to meet the point; neighbour: from the same source table or series as a fitted point; " +
+	"independent: nothing was fitted to its series."
+
+func writeValidationText(env *cliEnv, rep *validationReport) error {
+	w := env.stdout
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "POINT\tPUBLISHED\tMODEL\tERROR\tTOLERANCE\tCLASS\tFITTED\tSTATUS\tRATCHET\t")
+	for _, r := range rep.Points {
+		fmt.Fprintf(tw, "%s\t%.4g %s\t%.4g\t%s\t±%.0f%%\t%s\t%s\t%s\t%s\t\n", r.Name, r.Published, r.Unit, r.Model, errorCell(r.Error, r.Problem),
+			100*r.Tolerance, r.Class, r.fitted, r.Status, r.Ratchet)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(env.stdout, "\nSOURCES")
-	for i, r := range rows {
-		fmt.Fprintf(env.stdout, "  %d. %s: %s\n", i+1, r.Name, r.Source)
-		if r.Gap != "" {
-			fmt.Fprintf(env.stdout, "     gap: %s\n", r.Gap)
+	fmt.Fprintf(w, "\nACCURACY BY CLASS (|error|). %s\n", toleranceNote)
+	writeAccuracyText(w, "CLASS", "POINTS", rep.PointAccuracy)
+	fmt.Fprintln(w, "\nPUBLISHED RUNS NEVER FITTED (data/runs: dev, and held-out, on which nothing may be tuned; tolerance 10%)")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tSPLIT\tKIND\tPUBLISHED\tMODEL\tERROR\tSTATUS\tRATCHET\t")
+	for _, r := range rep.Runs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.4g %s\t%.4g\t%s\t%s\t%s\t\n", r.ID, r.Split, r.Kind, r.Published, r.Unit, r.Model, errorCell(r.Error, r.Problem),
+			runStatus(r), r.Ratchet)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nACCURACY ON RUNS (|error|)")
+	writeAccuracyText(w, "SPLIT", "RUNS", rep.RunAccuracy)
+	fmt.Fprintln(w, "\nWHAT EACH RUN HAS THAT THE MODEL DOES NOT TAKE")
+	for i, r := range rep.Runs {
+		fmt.Fprintf(w, "  %d. %s (%s): %s\n", i+1, r.ID, r.Split, r.Source)
+		if r.Problem != "" {
+			fmt.Fprintf(w, "     no figure: %s\n", r.Problem)
 		}
+		if len(r.NotModelled) > 0 {
+			fmt.Fprintf(w, "     not modelled: %s\n", strings.Join(r.NotModelled, "; "))
+		}
+		if len(r.Assumed) > 0 {
+			fmt.Fprintf(w, "     assumed: %s\n", strings.Join(r.Assumed, "; "))
+		}
+	}
+	fmt.Fprintln(w, "\nSOURCES")
+	for i, r := range rep.Points {
+		fmt.Fprintf(w, "  %d. %s: %s\n", i+1, r.Name, r.Source)
+		if r.Gap != "" {
+			fmt.Fprintf(w, "     gap: %s\n", r.Gap)
+		}
+	}
+	fmt.Fprintf(w, "\nRATCHET (data/validation-ratchet.toml; fails when an error grows by more than %.1f percentage points, or a point or run is not recorded)\n",
+		rep.RatchetEpsilonPP)
+	if len(rep.RatchetFailures) == 0 {
+		fmt.Fprintln(w, "  every error held or fell")
+	}
+	for _, f := range rep.RatchetFailures {
+		fmt.Fprintf(w, "  %s: %s%s\n", f.Key, f.Status, ratchetFigures(f))
 	}
 	return nil
 }
 
-func writeValidationMarkdown(env *cliEnv, rows []validationRow) error {
-	w := env.stdout
-	fmt.Fprintln(w, "| Published point | Published | Model | Error | Tolerance | Fitted | Source |")
-	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- |")
-	for _, r := range rows {
-		if _, err := fmt.Fprintf(w, "| %s | %.4g %s | %.4g | %+.1f%% | ±%.0f%% | %s | %s |\n", r.Name, r.Published, r.Unit, r.Model, 100*r.Error,
-			100*r.Tolerance, r.fitted, r.Source); err != nil {
+// ratchetFigures is a failure's figures: now and as recorded.
+func ratchetFigures(f validationRatchetRow) string {
+	var parts []string
+	if f.Now != nil {
+		parts = append(parts, fmt.Sprintf("now %.1f%%", *f.Now))
+	}
+	if f.Recorded != nil {
+		parts = append(parts, fmt.Sprintf("recorded %.1f%%", *f.Recorded))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(parts, ", ")
+}
+
+func writeAccuracyText(w io.Writer, group, count string, acc []validation.Accuracy) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\t%s\tMEAN\tWORST\tWITHIN TOLERANCE\tNO FIGURE\t\n", group, count)
+	for _, a := range acc {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d of %d\t%d\t\n", a.Group, a.Count, pctCell(a.MeanAbsError, a.Count), worstCell(a), a.Within, a.Count, a.NoFigure)
+	}
+	_ = tw.Flush()
+}
+
+// pctCell is a relative figure in percent, "–" over no points.
+func pctCell(v float64, n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f%%", 100*v)
+}
+
+// worstCell is the worst |error| and whose it is.
+func worstCell(a validation.Accuracy) string {
+	if a.Count == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f%% (%s)", 100*a.WorstAbsError, a.Worst)
+}
+
+func writeValidationMarkdown(w io.Writer, rep *validationReport) error {
+	fmt.Fprintln(w, "| Published point | Published | Model | Error | Tolerance | Class | Fitted | Status | Source |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	for _, r := range rep.Points {
+		fmt.Fprintf(w, "| %s | %.4g %s | %.4g | %s | ±%.0f%% | %s | %s | %s | %s |\n", r.Name, r.Published, r.Unit, r.Model, errorCell(r.Error, r.Problem),
+			100*r.Tolerance, r.Class, r.fitted, r.Status, r.Source)
+	}
+	fmt.Fprintf(w, "\n%s\n\n", toleranceNote)
+	writeAccuracyMarkdown(w, "Class", "Points", rep.PointAccuracy)
+	fmt.Fprintln(w, "\n| Published run (data/runs) | Split | Kind | Published | Model | Error | Status | Not modelled | Assumed |")
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	for _, r := range rep.Runs {
+		status := runStatus(r)
+		if r.Problem != "" {
+			status += ": " + r.Problem
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %.4g %s | %.4g | %s | %s | %s | %s |\n", r.Name, r.Split, r.Kind, r.Published, r.Unit, r.Model,
+			errorCell(r.Error, r.Problem), status, strings.Join(r.NotModelled, "; "), strings.Join(r.Assumed, "; "))
+	}
+	fmt.Fprintln(w)
+	return writeAccuracyMarkdown(w, "Split and kind", "Runs", rep.RunAccuracy)
+}
+
+func writeAccuracyMarkdown(w io.Writer, group, count string, acc []validation.Accuracy) error {
+	fmt.Fprintf(w, "| %s | %s | Mean \\|error\\| | Worst | Within tolerance | No figure |\n", group, count)
+	fmt.Fprintln(w, "| --- | --- | --- | --- | --- | --- |")
+	for _, a := range acc {
+		if _, err := fmt.Fprintf(w, "| %s | %d | %s | %s | %d of %d | %d |\n", a.Group, a.Count, pctCell(a.MeanAbsError, a.Count), worstCell(a),
+			a.Within, a.Count, a.NoFigure); err != nil {
 			return err
 		}
 	}

@@ -9,7 +9,7 @@ import "embed"
 // FS holds catalog.toml, market.toml, jct.toml, reliability.toml,
 // prices.toml, facility.toml, validation.toml and scenarios/*.toml.
 //
-//go:embed *.toml scenarios/*.toml
+//go:embed *.toml scenarios/*.toml runs/*.toml
 var FS embed.FS
 
 // DefaultScenario is the path in FS of the scenario used when none is given.

@@ -15,7 +15,7 @@ import (
 // accepted, the kind not dispatched to its probe (unknown kind), the
 // probe's fabric or sizes not passed through.
 func TestBisectionSharePoint(t *testing.T) {
-	base := Point{Name: "p", Source: "s", Published: 0.6, Tolerance: 0.15, Kind: KindBisectionShare,
+	base := Point{Name: "p", Source: "s", Published: 0.6, Series: "s", Kind: KindBisectionShare,
 		Fabric: planner.InfiniBand, NICGbps: 20, Ranks: 566, LeafDown: 12}
 	for _, c := range []struct {
 		name   string

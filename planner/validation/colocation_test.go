@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -48,7 +49,7 @@ func TestColocationSlowdownPoint(t *testing.T) {
 	cat := testCatalog(t)
 	slowdown := func(jobs int, placement, phase, lb string) float64 {
 		t.Helper()
-		p := Point{Name: "p", Source: "s", Published: 1.1, Tolerance: 0.1, Kind: KindColocationSlowdown,
+		p := Point{Name: "p", Source: "s", Published: 1.1, Series: "s", Kind: KindColocationSlowdown,
 			Scenario: colocationScenario(jobs, placement, phase, lb)}
 		if err := p.check(0); err != nil {
 			t.Fatal(err)
@@ -77,7 +78,7 @@ func TestColocationSlowdownPoint(t *testing.T) {
 			t.Errorf("%s: slowdown %.6f, want 1", c.name, got)
 		}
 	}
-	if err := (&Point{Name: "p", Source: "s", Published: 1, Tolerance: 0.1, Kind: KindColocationSlowdown}).check(0); err == nil {
+	if err := (&Point{Name: "p", Source: "s", Published: 1, Series: "s", Kind: KindColocationSlowdown}).check(0); err == nil {
 		t.Error("a point without a scenario accepted")
 	}
 }
@@ -98,7 +99,7 @@ func TestColocationBackgroundPoint(t *testing.T) {
 		if bg > 0 {
 			sc += fmt.Sprintf("background_leaf = %g\n", bg)
 		}
-		p := Point{Name: "p", Source: "s", Published: 1.1, Tolerance: 0.1, Kind: KindColocationSlowdown, Metric: metric, Scenario: sc}
+		p := Point{Name: "p", Source: "s", Published: 1.1, Series: "s", Kind: KindColocationSlowdown, Metric: metric, Scenario: sc}
 		if err := p.check(0); err != nil {
 			t.Fatal(err)
 		}
@@ -122,35 +123,42 @@ func TestColocationBackgroundPoint(t *testing.T) {
 		}
 		prev = ratio
 	}
-	bad := Point{Name: "p", Source: "s", Published: 1, Tolerance: 0.1, Kind: KindColocationSlowdown, Metric: "ratio",
+	bad := Point{Name: "p", Source: "s", Published: 1, Series: "s", Kind: KindColocationSlowdown, Metric: "ratio",
 		Scenario: colocationScenario(1, "packed", "random", "ecmp")}
 	if err := bad.check(0); err == nil {
 		t.Error(`metric "ratio" accepted`)
 	}
 }
 
-// The status reads ok within 15%, "within gap" past 15% inside a
-// tolerance a gap widens, a known miss past 50% inside one, DRIFTED past an unfitted point's tolerance
-// and "off (fitted)" past a fitted one's. Mutations caught: a point 99%
-// off shown as plain ok or as "within gap", a fitted point shown as drifted.
+// The status reads ok within the tolerance of the point's kind (10% for
+// a whole run, 25% for the rest) and MISS outside it, whether or not the
+// point was fitted or has a gap. Mutations caught: a per-point or
+// gap-widened tolerance (a run 24% off shown as ok), a fitted point's
+// miss hidden, the boundary moved.
 func TestValidationStatus(t *testing.T) {
 	for _, c := range []struct {
-		model, tol float64
-		fitted     string
-		want       string
+		kind   string
+		model  float64
+		fitted string
+		want   string
 	}{
-		{1.1, 0.15, "", "ok"},
-		{0.8, 0.25, "", StatusWithinGap},
-		{0.003, 1, "", StatusKnownMiss},
-		{0.45, 1, "", StatusKnownMiss}, // 55% off
-		{0.55, 1, "", StatusWithinGap}, // 45% off
-		{0.5, 0.15, "", "DRIFTED"},
-		{0.5, 0.15, "x", "off (fitted)"},
+		{KindStep, 1.099, "", "ok"},
+		{KindStep, 0.901, "x", "ok"},
+		{KindStep, 1.11, "", StatusMiss},
+		{KindStep, 0.76, "", StatusMiss},
+		{KindStep, 0.76, "x", StatusMiss},
+		{KindAllReduceBusBW, 1.24, "", "ok"},
+		{KindColocationSlowdown, 0.76, "", "ok"},
+		{KindAllToAllRDMA, 1.26, "", StatusMiss},
+		{KindColocationSlowdown, 0.003, "", StatusMiss},
 	} {
-		r := Result{Point: Point{Published: 1, Tolerance: c.tol, Fitted: c.fitted, Gap: "g"}, Model: c.model}
+		r := Result{Point: Point{Kind: c.kind, Published: 1, Fitted: c.fitted, Gap: "g"}, Model: c.model}
 		if got := r.Status(); got != c.want {
-			t.Errorf("model %g, tolerance %g, fitted %q: status %q, want %q", c.model, c.tol, c.fitted, got, c.want)
+			t.Errorf("%s, model %g, fitted %q: status %q, want %q", c.kind, c.model, c.fitted, got, c.want)
 		}
+	}
+	if got := (Result{Point: Point{Kind: KindStep, Published: 1}, Err: errors.New("no GPU")}).Status(); got != "cannot run: no GPU" {
+		t.Errorf("status %q", got)
 	}
 }
 
@@ -166,7 +174,7 @@ func TestValidationStatus(t *testing.T) {
 // the leaf's ratio not taken from its ports, a point without jobs, with
 // one job or without uplinks accepted, the kind not dispatched.
 func TestColocationBusBWPoint(t *testing.T) {
-	base := Point{Name: "p", Source: "s", Published: 4.28, Tolerance: 0.15, Kind: KindColocationBusBW,
+	base := Point{Name: "p", Source: "s", Published: 4.28, Series: "s", Kind: KindColocationBusBW,
 		GPU: "a100", GPUsPerServer: 2, NICsPerServer: 2, NICGbps: 50, Fabric: planner.Ethernet, LeafDown: 4, LeafUp: 2,
 		Jobs: 2, Ranks: 4, Channels: 2, QueuePairs: 1, Routing: "adaptive", Bytes: 1 << 27}
 	for _, c := range []struct {

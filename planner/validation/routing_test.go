@@ -18,7 +18,7 @@ import (
 // pairs past the active cap counted.
 func TestRoutingGainPoint(t *testing.T) {
 	d := testCatalog(t).JCT
-	base := Point{Name: "p", Source: "s", Published: 1.7, Tolerance: 0.15, Kind: KindRoutingGain,
+	base := Point{Name: "p", Source: "s", Published: 1.7, Series: "s", Kind: KindRoutingGain,
 		GPU: "gb300", GPUsPerServer: 4, NICsPerServer: 4, NICGbps: 800, Fabric: planner.Ethernet, NVLinkDomain: 72, Ranks: 288, QueuePairs: 4}
 	for _, c := range []struct {
 		name   string

@@ -1,0 +1,101 @@
+package validation
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"fabricplan/data"
+)
+
+// runDoc is a run file of one run: the lines given, after the keys
+// every run has.
+func runDoc(split string, lines ...string) []byte {
+	return []byte("schema = 1\nsplit = \"" + split + "\"\n[[run]]\nid = \"r\"\nname = \"R\"\nsource = \"s\"\ngpu = \"h100\"\ngpu_count = 64\n" +
+		strings.Join(lines, "\n") + "\n")
+}
+
+// A run maps to the scenario of what the model takes, lists every field
+// it does not (never folded into another input) and every input it had
+// to take, and counts Megatron-LM's FLOPs for a TFLOP/s figure. By hand
+// (training.py's count): s 1024, L 2, h 1024, 8 heads of which 2 KV, ffn
+// 4096, GELU, vocab 50,000 padded to 50,176 (a multiple of 128 x tp 2),
+// 8 sequences: 12 x 8 x 1024 x 2 x 1024^2 x (1 + 4 + 0.25 + 1 + 12.25)
+// = 3.813930958848e12; SwiGLU makes the MLP term 6: 4.226247819264e12.
+// Mutations caught: FSDP not taken as ZeRO-3, selective recomputation
+// taken as full, a field dropped without a word, micro_batch or vpp
+// defaulted silently, the vocabulary not padded, the gated MLP's 3/2
+// left out, an unknown metric or split accepted.
+func TestParseRuns(t *testing.T) {
+	shape := []string{"kind = \"dense\"", "metric = \"tflops_per_gpu\"", "published = 400", "unit = \"TFLOP/s\"", "layers = 2", "hidden = 1024",
+		"heads = 8", "kv_heads = 2", "ffn_hidden = 4096", "vocab = 50000", "seq_len = 1024", "global_batch_tokens = 8192", "tp = 2", "pp = 2",
+		"fsdp = true", "recompute = \"selective (attn)\"", "framework = \"X\"", "dp = 16", "also_mfu = 0.4"}
+	for _, c := range []struct {
+		mlp  string
+		want float64
+	}{{"gelu", 3.813930958848e12}, {"swiglu", 4.226247819264e12}} {
+		runs, err := ParseRuns(runDoc(SplitDev, append(shape, "mlp = \""+c.mlp+"\"")...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := runs[0]
+		if math.Abs(r.flopsPerStep/c.want-1) > 1e-12 || r.NoFigure != "" {
+			t.Errorf("%s: FLOPs %g, want %g (%s)", c.mlp, r.flopsPerStep, c.want, r.NoFigure)
+		}
+		for _, line := range []string{"gpus = 64", "zero_stage = 3", "recompute = false", "micro_batch = 1", "vpp = 1", "kv_heads = 2", "tp = 2", "pp = 2"} {
+			if !strings.Contains(r.Scenario, line+"\n") {
+				t.Errorf("scenario lacks %q:\n%s", line, r.Scenario)
+			}
+		}
+		wantNM := []string{`recompute = "selective (attn)"`, "ffn_hidden = 4096", `framework = "X"`, `mlp = "` + c.mlp + `"`}
+		if !slices.Equal(r.NotModelled, wantNM) {
+			t.Errorf("not modelled %q, want %q", r.NotModelled, wantNM)
+		}
+		if len(r.Assumed) != 2 || !strings.HasPrefix(r.Assumed[0], "micro_batch") || !strings.HasPrefix(r.Assumed[1], "vpp") {
+			t.Errorf("assumed %q", r.Assumed)
+		}
+	}
+	moe, err := ParseRuns(runDoc(SplitHeldOut, "kind = \"moe\"", "metric = \"tflops_per_gpu\"", "published = 400", "experts = 8", "top_k = 2",
+		"micro_batch = 1", "fabric = \"omni-path\"", "recompute = \"full\""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := moe[0]; r.NoFigure == "" || r.Split != SplitHeldOut || !strings.Contains(r.Scenario, "recompute = true\n") ||
+		!slices.Contains(r.NotModelled, `fabric = "omni-path"`) || !slices.ContainsFunc(r.Assumed, func(s string) bool { return strings.HasPrefix(s, "active_params_b") }) {
+		t.Errorf("MoE run %+v", r)
+	}
+	for _, bad := range [][]byte{runDoc("test", "kind = \"dense\"", "metric = \"step_s\"", "published = 1"),
+		runDoc(SplitDev, "kind = \"dense\"", "metric = \"mfu\"", "published = 1"),
+		runDoc(SplitDev, "kind = \"hybrid\"", "metric = \"step_s\"", "published = 1"),
+		runDoc(SplitDev, "kind = \"dense\"", "metric = \"step_s\"", "published = 0"),
+		runDoc(SplitDev, "kind = \"dense\"", "metric = \"step_s\"", "published = 1", "tp = 1.5")} {
+		if _, err := ParseRuns(bad); err == nil {
+			t.Errorf("accepted:\n%s", bad)
+		}
+	}
+}
+
+// The shipped run files load: 21 dev runs (12 dense, 9 MoE) and 12
+// held-out (7 dense, 5 MoE), as data/runs/README.md counts them, and
+// every run with a figure times on the model. Mutations caught: a split
+// read from the wrong file, a run dropped.
+func TestShippedRuns(t *testing.T) {
+	runs, err := LoadRuns(data.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, r := range TimeRuns(runs, testCatalog(t)) {
+		count[r.Run.Split+" "+r.Run.Kind]++
+		if r.Err == nil && !(r.Model > 0) {
+			t.Errorf("%s: model %g", r.Run.ID, r.Model)
+		}
+	}
+	want := map[string]int{"dev dense": 12, "dev moe": 9, "heldout dense": 7, "heldout moe": 5}
+	for k, n := range want {
+		if count[k] != n {
+			t.Errorf("%s: %d runs, want %d", k, count[k], n)
+		}
+	}
+}
