@@ -66,6 +66,7 @@ type serverCounter struct {
 	longestRun []float32
 	medium     []int8
 	use        []cageUse
+	links      []unitLink
 }
 
 // countServerLinks counts p's server links into t by unit (see above)
@@ -248,9 +249,13 @@ func (c *serverCounter) unitLinks(u int) (links []unitLink, size int) {
 	sets := c.sets
 	perServer, perCage := sets.grid.serverCages, sets.port[tierServerLeaf].highCage
 	leafCages := 0
+	n := 0 // the unit's links in a plane
 	for r := range c.lpu {
-		leafCages = max(leafCages, ceilDiv(max(c.down[u*c.lpu+r], 0), perCage))
+		d := max(c.down[u*c.lpu+r], 0)
+		leafCages = max(leafCages, ceilDiv(d, perCage))
+		n += d
 	}
+	links = slices.Grow(c.links[:0], n*c.p.Planes)
 	size = len(c.servers)*perServer + len(c.leaves)*leafCages
 	c.parent, c.longestRun = resize32(c.parent, size), slices.Grow(c.longestRun[:0], size)[:size]
 	clear(c.longestRun)
@@ -271,6 +276,7 @@ func (c *serverCounter) unitLinks(u int) (links []unitLink, size int) {
 			links = append(links, l)
 		}
 	}
+	c.links = links
 	return links, size
 }
 
@@ -289,6 +295,8 @@ func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
 	}
 	c.use = slices.Grow(c.use[:0], size)[:size]
 	clear(c.use)
+	var last tallyKey // links come in runs of one part and length: most skip the map
+	lastN := 0
 	for _, l := range links {
 		med := Medium("")
 		if i := c.medium[c.find(l.a)]; i >= 0 {
@@ -301,7 +309,13 @@ func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
 			return nil, fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run",
 				linkTierNames[tierServerLeaf], h.Racks[h.NodePlace(s).Rack].Name, h.Racks[c.leaves[l.leaf].Rack].Name, l.run)
 		}
-		r.cables[tallyKey{tierServerLeaf, int8(slices.Index(allMedia, ch.medium)), ch.cable, ch.metres}]++
+		if k := (tallyKey{tierServerLeaf, int8(slices.Index(allMedia, ch.medium)), ch.cable, ch.metres}); k != last || lastN == 0 {
+			if lastN > 0 {
+				r.cables[last] += lastN
+			}
+			last, lastN = k, 0
+		}
+		lastN++
 		r.links++
 		r.runSum += ch.metres
 		if lg := &r.longest[l.leaf]; lg.k < 0 || ch.metres > lg.ch.metres {
@@ -312,6 +326,9 @@ func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
 			c.cage(l.a, cageUse{um, tierServerLeaf, false, true, mm})
 			c.cage(l.b, cageUse{um, tierServerLeaf, true, false, mm})
 		}
+	}
+	if lastN > 0 {
+		r.cables[last] += lastN
 	}
 	r.uses = countUses(c.use)
 	return r, nil
