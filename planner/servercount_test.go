@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"maps"
+	"sync"
 	"testing"
 
 	"fabricplan/planner/hall"
@@ -117,6 +118,64 @@ func compareCounted(t *testing.T, got, want *linkTally) {
 		}
 		if g := got.longest[i]; key(g) != key(w) {
 			t.Errorf("tier %d longest link %s, the walk's %s", i, key(g), key(w))
+		}
+	}
+}
+
+// Plans that share a kept hall (the window's plan beside a comparison's)
+// write their links out at once: each walk gives every link its set's
+// medium, the sets surveyed once for all of them, and the cable map
+// agrees with the BOM's runs (links by tier, part and length sold). Run
+// under -race: catches the full sets built without the once (two walks
+// writing them together), and a walk given the counted sets (the server
+// links with no medium: the walk fails).
+func TestLinkMediaConcurrent(t *testing.T) {
+	cat := testCatalog(t)
+	forgetHalls()
+	s := ibScenario(3001)
+	s.Facility = &hall.Facility{}
+	plans := make([]*Plan, 2)
+	for i := range plans {
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans[i] = p
+	}
+	if plans[0].media.sets != plans[1].media.sets || !plans[0].media.sets.counted {
+		t.Fatal("the plans do not share counted sets from the memo")
+	}
+	type runKey struct {
+		tier, part string
+		metres     float64
+	}
+	want := map[runKey]int{}
+	for _, lt := range plans[0].LinkTiers {
+		for _, r := range lt.Runs {
+			want[runKey{lt.Name, r.Part, r.Metres}] += r.Links
+		}
+	}
+	got := make([]map[runKey]int, 4)
+	errs := make([]error, len(got))
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = map[runKey]int{}
+			errs[i] = plans[i%2].WalkCables(func(c *CableRun) error {
+				got[i][runKey{c.Tier, c.Part, c.Metres}]++
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if !maps.Equal(got[i], want) {
+			t.Errorf("walk %d: runs %v, the BOM's %v", i, got[i], want)
 		}
 	}
 }
