@@ -110,15 +110,19 @@ type cableWalk struct {
 	spineName       string
 }
 
-func newCableWalk(p *Plan) *cableWalk {
+func newCableWalk(p *Plan) *cableWalk { return newCableWalkOn(p, p.linkMedia()) }
+
+// newCableWalkOn is newCableWalk giving the links media's parts (a copy
+// with a cache of its own; nil: no parts).
+func newCableWalkOn(p *Plan, media *mediaChooser) *cableWalk {
 	w := &cableWalk{p: p, lay: p.layout, cages: p.endCages(), perNIC: max(1, p.Scenario.Network.PortsPerNIC),
 		tiers: map[string]LinkTier{}, tier: -1, leafAt: [3]int{-1}, spineAt: [3]int{-1}}
 	w.perCage = w.cages[tierServerLeaf][1]
 	for _, t := range p.LinkTiers {
 		w.tiers[t.Name] = t
 	}
-	if p.media != nil {
-		m := *p.media
+	if media != nil {
+		m := *media
 		m.memo, m.lastKey, m.last = map[withKey]linkChoice{}, [3]withKey{}, [3]linkChoice{}
 		w.media = &m
 	}

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"fabricplan/internal/fielderr"
 )
@@ -22,6 +23,12 @@ type cageSets struct {
 	port [3]tierPort
 	// serverPerCage is the server ports one server-side module serves.
 	serverPerCage int
+	// counted: the server links were counted by unit, not joined here
+	// (their cages hold no set); a walk that writes links out takes
+	// every link's sets, surveyed once on first need (Plan.linkMedia).
+	counted  bool
+	fullOnce sync.Once
+	full     *cageSets
 }
 
 // cageGrid numbers every cage of a fabric: each server's cages, then

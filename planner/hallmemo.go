@@ -21,7 +21,9 @@ import (
 // 3.5 million (Tomahawk 6, 400G ports), so at most about 85 MB: two
 // million-GPU halls, or the window's pins and a comparison's scenarios
 // at 100,000 GPUs (350,000 cages each). The plans that hold a hall
-// share it with the memo.
+// share it with the memo. A hall whose links a walk has written out
+// (a cable map, a rack's ends) also keeps every link's cage sets
+// (Plan.linkMedia): about 10 bytes a cage more, not in the budget.
 const (
 	hallMemoCap   = 8
 	hallMemoCages = 8 << 20

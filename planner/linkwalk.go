@@ -59,7 +59,13 @@ type LinkEnd struct {
 // the links (the cable map, the hall's runs and media, the phases'
 // changes) is built on it. The walk stops at fn's first error.
 func (p *Plan) WalkLinks(fn func(l *Link) error) error {
-	w := linkWalk{p: p, lay: p.layout, cages: p.endCages(), fn: fn}
+	return p.walkLinks(true, fn)
+}
+
+// walkLinks is WalkLinks; without servers it leaves the server links
+// out (they are counted by unit: countServerLinks).
+func (p *Plan) walkLinks(servers bool, fn func(l *Link) error) error {
+	w := linkWalk{p: p, lay: p.layout, cages: p.endCages(), fn: fn, noServers: !servers}
 	for plane := 1; plane <= p.Planes; plane++ {
 		w.l.Plane = plane
 		if err := w.pods(); err != nil {
@@ -81,7 +87,8 @@ type linkWalk struct {
 	l     Link
 	// arrivals are the links so far per upper switch of the group being
 	// wired: the next one's port.
-	arrivals []int
+	arrivals  []int
+	noServers bool // leave the server links out
 }
 
 // pods walks one plane's server and leaf-spine links, pod by pod.
@@ -96,8 +103,10 @@ func (w *linkWalk) pods() error {
 			for _, ld := range run.Leaves {
 				for range ld.Switches {
 					g := lay.LeafOf(pod, k, next) // leaf index in the plane
-					if err := w.serverLinks(g, ld.Down); err != nil {
-						return err
+					if !w.noServers {
+						if err := w.serverLinks(g, ld.Down); err != nil {
+							return err
+						}
 					}
 					if n > 0 {
 						if err := w.leafUplinks(g, pod, ld, base, n); err != nil {

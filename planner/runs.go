@@ -398,7 +398,7 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	h := p.Hall
 	grid := newCageGrid(p.Servers, ceilDiv(p.ServerPorts, m.serverPerCage),
 		[3]int{h.LeavesPerPlane() * p.Planes, h.SpinesPerPlane() * p.Planes, h.CoresPerPlane() * p.Planes}, m.switchCages())
-	recs, err := p.chooseCageMedia(grid)
+	recs, err := p.chooseCageMedia(grid, false)
 	if err != nil {
 		return err
 	}
@@ -408,7 +408,11 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err != nil {
 		return err
 	}
-	mods, err := m.countModules(tally.cages)
+	servers, err := p.countServerLinks(tally)
+	if err != nil {
+		return err
+	}
+	mods, err := m.countModules(servers, tally.cages)
 	if err != nil {
 		return err
 	}
@@ -423,10 +427,12 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 }
 
 // countModules counts the modules the optical cages take, by tier, end
-// and part. Neighbouring cages mostly serve alike (a switch's cages in
-// order, one server after another), so runs of equal uses are counted
-// first and each distinct use picks its module once.
-func (m *mediaChooser) countModules(cages []cageUse) (map[moduleCount]int, error) {
+// and part: the counted uses (the server links' cages, counted by
+// unit), then every cage walked. Neighbouring cages mostly serve alike
+// (a switch's cages in order, one server after another), so runs of
+// equal uses are counted first and each distinct use picks its module
+// once.
+func (m *mediaChooser) countModules(counted []cageCount, cages []cageUse) (map[moduleCount]int, error) {
 	uses := map[cageUse]int{}
 	var order []cageUse // distinct uses as first met: the first error is the walk's
 	note := func(u cageUse, n int) {
@@ -437,6 +443,9 @@ func (m *mediaChooser) countModules(cages []cageUse) (map[moduleCount]int, error
 			order = append(order, u)
 		}
 		uses[u] += n
+	}
+	for _, c := range counted {
+		note(c.use, c.n)
 	}
 	var run cageUse
 	n := 0
@@ -498,16 +507,56 @@ func (m *mediaChooser) switchCages() [3]int {
 
 // chooseCageMedia surveys every link's run and gives each set of links
 // joined by twin-port cages the cheapest medium that reaches the
-// longest of them.
-func (p *Plan) chooseCageMedia(grid cageGrid) (*linkRecords, error) {
-	m := p.media
+// longest of them; the plan's media take the sets. With servers false
+// the server links are left out (countServerLinks counts them by unit)
+// and the sets say so: a walk that writes links out surveys them all
+// again (linkMedia).
+func (p *Plan) chooseCageMedia(grid cageGrid, servers bool) (*linkRecords, error) {
+	sets, recs, err := p.surveySets(grid, servers, true)
+	p.media.sets = sets
+	return recs, err
+}
+
+// surveySets surveys the plan's links (the server links too with
+// servers) on a copy of its media and returns the sets they form, each
+// with its medium chosen, and with record the survey's records.
+func (p *Plan) surveySets(grid cageGrid, servers, record bool) (*cageSets, *linkRecords, error) {
+	m := *p.media
 	m.sets = newCageSets(grid, m.port, m.serverPerCage)
-	w := newCableWalk(p)
-	w.survey, w.rec = true, newLinkRecords(p.Links.Total)
-	if err := p.WalkLinks(w.link); err != nil {
-		return nil, err
+	m.sets.counted = !servers
+	w := newCableWalkOn(p, &m)
+	w.survey = true
+	if record {
+		w.rec = newLinkRecords(p.Links.Total)
 	}
-	return w.rec, m.sets.choose(p)
+	if err := p.walkLinks(servers, w.link); err != nil {
+		return nil, nil, err
+	}
+	return m.sets, w.rec, m.sets.choose(p)
+}
+
+// linkMedia is the media a walk that writes links out gives them: the
+// plan's, or a copy with every link's cage set when the plan's counted
+// its server links (their cages joined nothing): surveyed on the first
+// walk and kept with the sets (plans that share a hall share them).
+// Nil without media.
+func (p *Plan) linkMedia() *mediaChooser {
+	m := p.media
+	if m == nil || m.sets == nil || !m.sets.counted {
+		return m
+	}
+	s := m.sets
+	s.fullOnce.Do(func() {
+		if full, _, err := p.surveySets(s.grid, true, false); err == nil {
+			s.full = full
+		}
+	})
+	if s.full == nil {
+		return m // the counted sets: measure names the link no medium reaches
+	}
+	full := *m
+	full.sets = s.full
+	return &full
 }
 
 // SortedGroups orders the cable groups by tier, medium, part and length.
@@ -625,7 +674,7 @@ func (p *Plan) cableLine(cb *Cable, tier string, metres float64, qty int) BOMLin
 func (w *cableWalk) measure(t int, a, b hall.Place) error {
 	c, h := &w.c, w.p.Hall
 	run := h.Run(a, b)
-	sets := w.p.media.sets
+	sets := w.media.sets
 	ca, cb := sets.ends(t, c)
 	if w.survey {
 		sets.join(t, ca, cb, run)

@@ -1,0 +1,455 @@
+package planner
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+
+	"fabricplan/planner/hall"
+)
+
+// The server links are most of a fabric's links, and they are counted by
+// scalable unit rather than walked one by one: a unit's server links
+// join only its own servers and leaves, so the cages they share (and
+// the medium each set of them takes) stay within the unit, and units
+// that sit alike in the hall (the same heights, the same racks shared,
+// the same distances between each server rack and each leaf rack) have
+// the same runs, media, parts and cage uses. Each distinct unit is
+// walked once; the others are counted. The count is exact: equal to the
+// walk's, link for link (TestServerCountMatchesWalk).
+
+// cageCount is n optical cages of one use.
+type cageCount struct {
+	use cageUse
+	n   int
+}
+
+// unitCount is what one unit's server links add to the BOM's tally.
+type unitCount struct {
+	cables map[tallyKey]int
+	uses   []cageCount // the unit's optical cage uses, as first met in cage order
+	links  int
+	runSum float64
+	// longest is, per leaf of the unit ((plane-1)*leaves a unit + its
+	// rail), its longest link: the first of them in walk order.
+	longest []unitLongest
+}
+
+// unitLongest is a leaf's longest server link: its down port (-1: the
+// leaf has none), parts and run.
+type unitLongest struct {
+	k   int
+	ch  linkChoice
+	run float64
+}
+
+// serverCounter counts the server links of a laid-out plan by unit.
+type serverCounter struct {
+	p    *Plan
+	h    *hall.Hall
+	sets *cageSets
+	// lpu, spu and rails are a unit's leaves and servers and the server
+	// ports of a plane; down is each leaf's server links (by its index
+	// in the plane; -1: no such leaf), order the leaves in walk order.
+	lpu, spu, rails int
+	down            []int
+	order           []int
+	byKey           map[string]*unitCount
+	key             []byte
+	// Scratch for one unit's walk: places, cages, the union-find.
+	servers, leaves []hall.Place
+	// chosen is the medium (index into allMedia) of a set by its
+	// longest run: the sets of a unit's links repeat.
+	chosen     map[float32]int8
+	parent     []int32
+	longestRun []float32
+	medium     []int8
+	use        []cageUse
+	links      []unitLink
+}
+
+// countServerLinks counts p's server links into t by unit (see above)
+// and returns the cage uses they add, for countModules.
+func (p *Plan) countServerLinks(t *linkTally) ([]cageCount, error) {
+	c := &serverCounter{p: p, h: p.Hall, sets: p.media.sets, lpu: max(p.layout.LeavesPerUnit, 1), spu: p.layout.ServersPerUnit,
+		rails: max(p.RailsPerPlane, 1), byKey: map[string]*unitCount{}, chosen: map[float32]int8{}}
+	c.leafDowns()
+	units := ceilDiv(len(c.down), c.lpu)
+	of := make([]*unitCount, units)
+	n := map[*unitCount]int{}
+	var distinct []*unitCount
+	for u := range units {
+		r, err := c.unit(u)
+		if err != nil {
+			return nil, err
+		}
+		if n[r] == 0 {
+			distinct = append(distinct, r)
+		}
+		n[r]++
+		of[u] = r
+	}
+	var uses []cageCount
+	for _, r := range distinct {
+		k := n[r]
+		for key, links := range r.cables {
+			t.cables[cableGroup{int(key.tier), allMedia[key.medium], key.cable.Key, key.metres}] += k * links
+		}
+		for _, cu := range r.uses {
+			uses = append(uses, cageCount{cu.use, k * cu.n})
+		}
+		t.links[tierServerLeaf] += k * r.links
+		t.runSum[tierServerLeaf] += float64(k) * r.runSum
+	}
+	c.longest(t, of)
+	return uses, nil
+}
+
+// leafDowns lists each leaf's server links and the leaves in walk order
+// (a plane's; every plane walks its leaves alike).
+func (c *serverCounter) leafDowns() {
+	lay := c.p.layout
+	n := c.h.LeavesPerPlane()
+	c.down = make([]int, ceilDiv(n, c.lpu)*c.lpu)
+	for i := range c.down {
+		c.down[i] = -1
+	}
+	next, pod := 0, 0
+	for _, run := range lay.Pods {
+		for range run.Count {
+			k := 0
+			for _, ld := range run.Leaves {
+				for range ld.Switches {
+					g := lay.LeafOf(pod, k, next)
+					c.down[g] = ld.Down
+					c.order = append(c.order, g)
+					next++
+					k++
+				}
+			}
+			pod++
+		}
+	}
+}
+
+// server is the server and port of leaf g's down link k in plane.
+func (c *serverCounter) server(plane, g, k int) (server, port int) {
+	first, r := g/c.lpu*c.spu, g%c.lpu
+	server = first + k
+	if c.lpu == 1 {
+		server, r = first+k/c.rails, k%c.rails
+	}
+	return server, r*c.p.Planes + plane - 1
+}
+
+// unitServers is the servers unit u's leaves reach.
+func (c *serverCounter) unitServers(u int) int {
+	n := 0
+	for r := range c.lpu {
+		d := c.down[u*c.lpu+r]
+		if c.lpu == 1 {
+			d = ceilDiv(d, c.rails)
+		}
+		n = max(n, d)
+	}
+	return n
+}
+
+// unit is unit u's count: the one kept for a unit that sits alike, else
+// its links walked.
+func (c *serverCounter) unit(u int) (*unitCount, error) {
+	h, planes := c.h, c.p.Planes
+	first, ns := u*c.spu, c.unitServers(u)
+	c.servers = c.servers[:0]
+	for s := range ns {
+		c.servers = append(c.servers, h.NodePlace(first+s))
+	}
+	c.leaves = c.leaves[:0]
+	for plane := 1; plane <= planes; plane++ {
+		for r := range c.lpu {
+			if c.down[u*c.lpu+r] < 0 {
+				c.leaves = append(c.leaves, hall.Place{Rack: -1})
+				continue
+			}
+			c.leaves = append(c.leaves, h.LeafPlace(plane, u*c.lpu+r))
+		}
+	}
+	key := c.unitKey(u)
+	if r, ok := c.byKey[string(key)]; ok {
+		return r, nil
+	}
+	r, err := c.walkUnit(u)
+	if err != nil {
+		return nil, err
+	}
+	c.byKey[string(key)] = r
+	return r, nil
+}
+
+// unitKey is what unit u's count depends on: each leaf's links, each
+// server's and leaf's height and rack (numbered within the unit, so
+// that the racks shared are the same), and the distances along and
+// across the rows between each server rack and each leaf rack (as the
+// hall measures them, to the last bit).
+func (c *serverCounter) unitKey(u int) []byte {
+	key := c.key[:0]
+	var racks []int32
+	local := func(r int32) uint64 {
+		i := slices.Index(racks, r)
+		if i < 0 {
+			i = len(racks)
+			racks = append(racks, r)
+		}
+		return uint64(i)
+	}
+	for r := range c.lpu {
+		key = binary.LittleEndian.AppendUint64(key, uint64(c.down[u*c.lpu+r]))
+	}
+	for _, pl := range c.servers {
+		key = binary.LittleEndian.AppendUint64(key, local(pl.Rack))
+		key = binary.LittleEndian.AppendUint64(key, math.Float64bits(pl.H))
+	}
+	serverRacks := len(racks)
+	var leafRacks []int32
+	for _, pl := range c.leaves {
+		if pl.Rack < 0 {
+			key = binary.LittleEndian.AppendUint64(key, math.MaxUint64)
+			continue
+		}
+		key = binary.LittleEndian.AppendUint64(key, local(pl.Rack))
+		key = binary.LittleEndian.AppendUint64(key, math.Float64bits(pl.H))
+		if !slices.Contains(leafRacks, pl.Rack) {
+			leafRacks = append(leafRacks, pl.Rack)
+		}
+	}
+	for _, a := range racks[:serverRacks] {
+		for _, b := range leafRacks {
+			ra, rb := &c.h.Racks[a], &c.h.Racks[b]
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(math.Abs(ra.X-rb.X)))
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(math.Abs(ra.Y-rb.Y)))
+		}
+	}
+	c.key = key
+	return key
+}
+
+// unitLink is one server link of a unit: its leaf (index in the
+// unit's leaves), down port, run and cages (numbered within the unit).
+type unitLink struct {
+	leaf, k int
+	run     float64
+	a, b    int32
+}
+
+// unitLinks lists unit u's server links, their cages numbered within
+// the unit (each server's, then each leaf's), joined into sets; size
+// is the unit's cages.
+func (c *serverCounter) unitLinks(u int) (links []unitLink, size int) {
+	sets := c.sets
+	perServer, perCage := sets.grid.serverCages, sets.port[tierServerLeaf].highCage
+	leafCages := 0
+	n := 0 // the unit's links in a plane
+	for r := range c.lpu {
+		d := max(c.down[u*c.lpu+r], 0)
+		leafCages = max(leafCages, ceilDiv(d, perCage))
+		n += d
+	}
+	links = slices.Grow(c.links[:0], n*c.p.Planes)
+	size = len(c.servers)*perServer + len(c.leaves)*leafCages
+	c.parent, c.longestRun = resize32(c.parent, size), slices.Grow(c.longestRun[:0], size)[:size]
+	clear(c.longestRun)
+	for i := range c.parent {
+		c.parent[i] = int32(i)
+	}
+	for li, pl := range c.leaves {
+		if pl.Rack < 0 {
+			continue
+		}
+		plane, g := li/c.lpu+1, u*c.lpu+li%c.lpu
+		for k := range c.down[g] {
+			s, port := c.server(plane, g, k)
+			s -= u * c.spu
+			l := unitLink{leaf: li, k: k, run: c.h.Run(c.servers[s], pl),
+				a: int32(s*perServer + port/sets.serverPerCage), b: int32(len(c.servers)*perServer + li*leafCages + k/perCage)}
+			c.join(l.a, l.b, l.run)
+			links = append(links, l)
+		}
+	}
+	c.links = links
+	return links, size
+}
+
+// walkUnit walks unit u's server links as the fabric's walk does: it
+// joins the cages they share, gives each set the cheapest medium that
+// reaches its longest run and counts the parts.
+func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
+	h, m := c.h, c.p.media
+	links, size := c.unitLinks(u)
+	if err := c.chooseUnit(); err != nil {
+		return nil, err
+	}
+	r := &unitCount{cables: map[tallyKey]int{}, longest: make([]unitLongest, len(c.leaves))}
+	for i := range r.longest {
+		r.longest[i].k = -1
+	}
+	c.use = slices.Grow(c.use[:0], size)[:size]
+	clear(c.use)
+	var last tallyKey // links come in runs of one part and length: most skip the map
+	lastN := 0
+	for _, l := range links {
+		med := Medium("")
+		if i := c.medium[c.find(l.a)]; i >= 0 {
+			med = allMedia[i]
+		}
+		ch, ok := m.with(tierServerLeaf, med, l.run)
+		if !ok {
+			plane, g := l.leaf/c.lpu+1, u*c.lpu+l.leaf%c.lpu
+			s, _ := c.server(plane, g, l.k)
+			return nil, fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run",
+				linkTierNames[tierServerLeaf], h.Racks[h.NodePlace(s).Rack].Name, h.Racks[c.leaves[l.leaf].Rack].Name, l.run)
+		}
+		if k := (tallyKey{tierServerLeaf, int8(slices.Index(allMedia, ch.medium)), ch.cable, ch.metres}); k != last || lastN == 0 {
+			if lastN > 0 {
+				r.cables[last] += lastN
+			}
+			last, lastN = k, 0
+		}
+		lastN++
+		r.links++
+		r.runSum += ch.metres
+		if lg := &r.longest[l.leaf]; lg.k < 0 || ch.metres > lg.ch.metres {
+			*lg = unitLongest{l.k, ch, l.run}
+		}
+		if ch.medium == Optics || ch.medium == Multimode {
+			um, mm := float32(ch.metres), ch.medium == Multimode
+			c.cage(l.a, cageUse{um, tierServerLeaf, false, true, mm})
+			c.cage(l.b, cageUse{um, tierServerLeaf, true, false, mm})
+		}
+	}
+	if lastN > 0 {
+		r.cables[last] += lastN
+	}
+	r.uses = countUses(c.use)
+	return r, nil
+}
+
+// countUses counts the optical cage uses (metres above 0) as first met.
+func countUses(cages []cageUse) []cageCount {
+	var out []cageCount
+	at := map[cageUse]int{}
+	for _, u := range cages {
+		if u.metres == 0 {
+			continue
+		}
+		i, ok := at[u]
+		if !ok {
+			i = len(out)
+			at[u] = i
+			out = append(out, cageCount{use: u})
+		}
+		out[i].n++
+	}
+	return out
+}
+
+// cage notes use u of the unit's cage a: its longest link's (as
+// linkTally.cage).
+func (c *serverCounter) cage(a int32, u cageUse) {
+	if at := &c.use[a]; at.metres < u.metres {
+		*at = u
+	}
+}
+
+func (c *serverCounter) find(x int32) int32 {
+	for c.parent[x] != x {
+		c.parent[x] = c.parent[c.parent[x]]
+		x = c.parent[x]
+	}
+	return x
+}
+
+// join notes a link of run metres between the unit's cages a and b (as
+// cageSets.join).
+func (c *serverCounter) join(a, b int32, run float64) {
+	r := float32(run)
+	c.longestRun[a] = max(c.longestRun[a], r)
+	c.longestRun[b] = max(c.longestRun[b], r)
+	ra, rb := c.find(a), c.find(b)
+	if ra != rb {
+		c.parent[rb] = ra
+		c.longestRun[ra] = max(c.longestRun[ra], c.longestRun[rb])
+	}
+}
+
+// chooseUnit gives every set of the unit's cages the cheapest medium
+// that reaches its longest run (as cageSets.choose).
+func (c *serverCounter) chooseUnit() error {
+	m := c.p.media
+	c.medium = slices.Grow(c.medium[:0], len(c.parent))[:len(c.parent)]
+	for i := range c.parent {
+		x := int32(i)
+		c.medium[x] = -1
+		if c.parent[x] != x || c.longestRun[x] == 0 {
+			continue
+		}
+		run := c.longestRun[x]
+		med, ok := c.chosen[run]
+		if !ok {
+			ch, found := m.choose(tierServerLeaf, float64(run))
+			if !found {
+				return m.unreachable(tierServerLeaf, float64(run))
+			}
+			med = int8(slices.Index(allMedia, ch.medium))
+			c.chosen[run] = med
+		}
+		c.medium[x] = med
+	}
+	return nil
+}
+
+// longest sets the tally's longest server link: the first, in walk
+// order (plane by plane, each plane's leaves in order), of the longest
+// sold; of gives each unit its count.
+func (c *serverCounter) longest(t *linkTally, of []*unitCount) {
+	most := 0.0
+	for _, r := range of {
+		for _, l := range r.longest {
+			if l.k >= 0 {
+				most = max(most, l.ch.metres)
+			}
+		}
+	}
+	if most <= 0 {
+		return
+	}
+	h, p := c.h, c.p
+	for plane := 1; plane <= p.Planes; plane++ {
+		for _, g := range c.order {
+			u := g / c.lpu
+			l := of[u].longest[(plane-1)*c.lpu+g%c.lpu]
+			if l.k < 0 || l.ch.metres != most {
+				continue
+			}
+			s, _ := c.server(plane, g, l.k)
+			a, b := h.NodePlace(s).Rack, h.LeafPlace(plane, g).Rack
+			ra, rb := &h.Racks[a], &h.Racks[b]
+			tier := linkTierNames[tierServerLeaf]
+			run := CableRun{Tier: tier, Gbps: p.TierGbps(tier), Medium: l.ch.medium, Part: l.ch.cable.Key, Metres: l.ch.metres, RunM: l.run,
+				ARack: ra.Name, ARow: ra.Row + 1, BRack: rb.Name, BRow: rb.Row + 1, aRack: a, bRack: b}
+			if l.ch.lower != nil {
+				run.AModule, run.BModule = l.ch.lower.Key, l.ch.upper.Key
+			}
+			t.longest[tierServerLeaf] = run
+			return
+		}
+	}
+}
+
+// resize32 returns s with n elements (contents unset).
+func resize32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}

@@ -1,0 +1,181 @@
+package planner
+
+import (
+	"fmt"
+	"maps"
+	"sync"
+	"testing"
+
+	"fabricplan/planner/hall"
+)
+
+// countCases are the replay's plans and more off the grid: every
+// system shape (servers, rack-scale trays), leaves at the middle, at the
+// end and top of rack, network rows first, planes, three tiers and
+// partial units.
+func countCases(t *testing.T) map[string]Scenario {
+	out := replayCases(t)
+	for _, name := range []string{"gb200-nvl72-superpod", "ib-xdr-100k"} {
+		out[name] = scenarioFile(t, name)
+	}
+	add := func(name string, gpus int, edit func(s *Scenario)) {
+		s := ibScenario(gpus)
+		s.Facility = &hall.Facility{}
+		edit(&s)
+		out[name] = s
+	}
+	add("h100-1016", 1016, func(s *Scenario) { s.Cluster.System = "dgx-h100" })
+	add("gb200-6152", 6152, func(s *Scenario) { s.Cluster.System, s.Network.Switch = "gb200-nvl72", Auto })
+	add("ndr-2999-end", 2999, func(s *Scenario) { s.Facility.LeafPlacement = hall.PlaceEnd })
+	add("ndr-5001-netfirst-rows13", 5001, func(s *Scenario) { s.Facility.RowOrder, s.Facility.RacksPerRow = hall.RowsNetFirst, 13 })
+	add("ndr-4001-rows7-hot3m", 4001, func(s *Scenario) { s.Facility.RacksPerRow, s.Facility.HotAisleM = 7, 3 })
+	add("ndr-777-tor", 777, func(s *Scenario) { s.Facility.LeafPlacement = hall.PlaceToR; s.Network.RailOptimized = false })
+	add("ndr-20011-4planes-3tiers", 20011, func(s *Scenario) { s.Network.Planes, s.Network.Tiers = 4, 3 })
+	add("th6-100003", 100_003, func(s *Scenario) { *s = planBenchScenario(100_003); s.Facility = &hall.Facility{} })
+	add("b200-3333-roce", 3333, func(s *Scenario) {
+		s.Cluster.System, s.Network.Fabric, s.Network.Switch, s.Network.NIC = "dgx-b200", Ethernet, Auto, Auto
+	})
+	return out
+}
+
+// The server links counted by unit give the BOM every figure walking
+// them gives: cables by tier, medium, part and length; links and
+// lengths per tier; the modules the cages take, by tier, end and part;
+// each tier's longest link (the first of the longest in walk order,
+// with its parts, run and racks). Mutations caught (each checked to fail
+// here): a unit counted once whatever its multiplicity (every case);
+// the unit key without the distances along the rows (units at
+// different places in their rows counted alike: ndr-2999-end,
+// ndr-4104-2planes, ndr-5001-netfirst-rows13, ndr-10369-3tiers,
+// ndr-20011-4planes-3tiers, gb300-nvl72-4k, gb200-6152,
+// gb200-nvl72-superpod); the last longest link of a leaf kept instead of
+// the first (ib-ndr-1k, ndr-1000, h100-1016, gb200-6152,
+// dgx-h100-superpod-4su and more); cages never joined into sets, each
+// link taking the medium of its own run (ndr-1000, ndr-4104-2planes,
+// roce-2056, eth-800g-16k, th6-100003 and more). Dropping the distances
+// across the rows from the key fails no case here (units that span
+// rows sit alike in these halls), though the key needs them.
+func TestServerCountMatchesWalk(t *testing.T) {
+	cat := testCatalog(t)
+	hallMemoOff.Store(true)
+	defer hallMemoOff.Store(false)
+	for name, s := range countCases(t) {
+		t.Run(name, func(t *testing.T) {
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Hall == nil || p.media == nil || p.media.sets == nil {
+				t.Fatal("not laid out in a hall")
+			}
+			if !p.media.sets.counted {
+				t.Error("the plan's server links were walked, not counted")
+			}
+			want := walkedTally(t, p)
+			wantMods, err := p.media.countModules(nil, want.cages)
+			if err != nil {
+				t.Fatal(err)
+			}
+			grid := p.media.sets.grid
+			recs, err := p.chooseCageMedia(grid, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := newLinkTally(grid)
+			if err := recs.replay(p, got); err != nil {
+				t.Fatal(err)
+			}
+			uses, err := p.countServerLinks(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gotMods, err := p.media.countModules(uses, got.cages)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareCounted(t, got, want)
+			if !maps.Equal(gotMods, wantMods) {
+				t.Errorf("modules %v, the walk's %v", gotMods, wantMods)
+			}
+		})
+	}
+}
+
+// compareCounted is compareTallies without the cages (a count keeps
+// their uses, compared as modules).
+func compareCounted(t *testing.T, got, want *linkTally) {
+	t.Helper()
+	if !maps.Equal(got.cables, want.cables) {
+		t.Errorf("cable groups %v, the walk's %v", got.cables, want.cables)
+	}
+	if got.links != want.links || got.runSum != want.runSum {
+		t.Errorf("links %v, lengths %v; the walk has %v, %v", got.links, got.runSum, want.links, want.runSum)
+	}
+	for i, w := range want.longest {
+		key := func(c CableRun) string {
+			return fmt.Sprintf("%s %dG %s %s %s/%s %gm run %.6f %s(row %d)>%s(row %d) racks %d>%d",
+				c.Tier, c.Gbps, c.Medium, c.Part, c.AModule, c.BModule, c.Metres, c.RunM, c.ARack, c.ARow, c.BRack, c.BRow, c.aRack, c.bRack)
+		}
+		if g := got.longest[i]; key(g) != key(w) {
+			t.Errorf("tier %d longest link %s, the walk's %s", i, key(g), key(w))
+		}
+	}
+}
+
+// Plans that share a kept hall (the window's plan beside a comparison's)
+// write their links out at once: each walk gives every link its set's
+// medium, the sets surveyed once for all of them, and the cable map
+// agrees with the BOM's runs (links by tier, part and length sold). Run
+// under -race: catches the full sets built without the once (two walks
+// writing them together), and a walk given the counted sets (the server
+// links with no medium: the walk fails).
+func TestLinkMediaConcurrent(t *testing.T) {
+	cat := testCatalog(t)
+	forgetHalls()
+	s := ibScenario(3001)
+	s.Facility = &hall.Facility{}
+	plans := make([]*Plan, 2)
+	for i := range plans {
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plans[i] = p
+	}
+	if plans[0].media.sets != plans[1].media.sets || !plans[0].media.sets.counted {
+		t.Fatal("the plans do not share counted sets from the memo")
+	}
+	type runKey struct {
+		tier, part string
+		metres     float64
+	}
+	want := map[runKey]int{}
+	for _, lt := range plans[0].LinkTiers {
+		for _, r := range lt.Runs {
+			want[runKey{lt.Name, r.Part, r.Metres}] += r.Links
+		}
+	}
+	got := make([]map[runKey]int, 4)
+	errs := make([]error, len(got))
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = map[runKey]int{}
+			errs[i] = plans[i%2].WalkCables(func(c *CableRun) error {
+				got[i][runKey{c.Tier, c.Part, c.Metres}]++
+				return nil
+			})
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if !maps.Equal(got[i], want) {
+			t.Errorf("walk %d: runs %v, the BOM's %v", i, got[i], want)
+		}
+	}
+}
