@@ -1,0 +1,186 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// viewFigures is one design as a view shows it: its cost, switches and
+// links.
+type viewFigures struct {
+	Cost     float64
+	Switches int
+	Links    int
+}
+
+// crossViewDesigns is every example scenario and designs off the grid
+// drawn with a fixed seed: odd GPU counts, every system and none, both
+// fabrics, each NIC speed a system takes, ratios and plane counts. Each
+// is written to a scenario file, as a user would have it.
+func crossViewDesigns(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob("../data/scenarios/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example scenarios: %v", err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		out[filepath.Base(f)] = f
+	}
+	type system struct {
+		key  string
+		nics []int // NIC speeds, Gb/s, the system is planned with
+	}
+	systems := []system{{"", []int{400, 800}}, {"dgx-h100", []int{400}}, {"hgx-h100", []int{400}}, {"dgx-b200", []int{400}},
+		{"dgx-b300", []int{800}}, {"gb200-nvl72", []int{400}}, {"gb300-nvl72", []int{800}}}
+	ratios := []string{"1:1", "2:1", "3:1", "5:3"}
+	r := rand.New(rand.NewPCG(45, 2026))
+	dir := t.TempDir()
+	for i := range 14 {
+		sys := systems[i%len(systems)]
+		fabric := []string{"infiniband", "ethernet"}[r.IntN(2)]
+		gpus := 72*(3+r.IntN(200)) + 8*r.IntN(9) // odd sizes from 216 to 14,400
+		if sys.key == "" || sys.key == "dgx-h100" || sys.key == "hgx-h100" {
+			gpus = 8 * (37 + r.IntN(3000)) // servers of 8, not a power of two
+		}
+		src := fmt.Sprintf("schema = 1\nname = \"off-grid %d\"\n\n[cluster]\ngpus = %d\n", i, gpus)
+		if sys.key != "" {
+			src += fmt.Sprintf("system = %q\n", sys.key)
+		}
+		src += fmt.Sprintf("\n[network]\nfabric = %q\nnic_gbps = %d\noversubscription = %q\nplanes = %d\n",
+			fabric, sys.nics[r.IntN(len(sys.nics))], ratios[r.IntN(len(ratios))], []int{1, 1, 2}[r.IntN(3)])
+		path := filepath.Join(dir, fmt.Sprintf("offgrid-%02d.toml", i))
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out[fmt.Sprintf("offgrid-%02d (%s %s %d GPUs)", i, sys.key, fabric, gpus)] = path
+	}
+	return out
+}
+
+// runJSON runs a command and decodes its JSON into v; ok is false (and
+// the test told) when it fails.
+func runJSON(t *testing.T, v any, args ...string) bool {
+	t.Helper()
+	out, errOut, code := runArgs(t, args...)
+	if code != 0 {
+		t.Errorf("%v: exit %d: %s", args, code, errOut)
+		return false
+	}
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Errorf("%v: %v", args, err)
+		return false
+	}
+	return true
+}
+
+// TestOneDesignOneAnswer holds the same design to one answer in every
+// view a user reads it in (issue 45): the cost, switches and links of
+// `plan` equal those of `sweep` at the plan's size, of `compare`, and
+// the final size of `phases` (and what building for it spends), over
+// every example scenario and designs off the grid; the plan's bill adds
+// up to its total. The sweep still prices each tier's links at one
+// length where plan measures them in the hall: until it does, its row
+// must say "flat" and the test logs the gap (run with -v to read it).
+// Catches: phases priced flat (the final phase $82.40M against plan's
+// $65.04M for 8,192 H100 GPUs on QM9700); a chassis tier's cards bought
+// one a chassis when building for the final size (Meta 24k: $562.29M
+// against $601.53M); compare building the design another way; a sweep
+// row priced flat without saying so; a BOM line left out of the total
+// (or counted twice).
+func TestOneDesignOneAnswer(t *testing.T) {
+	for name, path := range crossViewDesigns(t) {
+		t.Run(name, func(t *testing.T) {
+			var plan struct {
+				GPUs int `json:"gpus"`
+				Cost struct {
+					Total float64 `json:"total"`
+				} `json:"cost_usd"`
+				Switches struct {
+					Total int `json:"total"`
+				} `json:"switches"`
+				Links struct {
+					Total int `json:"total"`
+				} `json:"links"`
+				BOM []struct {
+					Qty   int     `json:"qty"`
+					Total float64 `json:"total_usd"`
+				} `json:"bom"`
+				Facility *struct{} `json:"facility"`
+			}
+			if !runJSON(t, &plan, "plan", path, "--json") {
+				return
+			}
+			want := viewFigures{plan.Cost.Total, plan.Switches.Total, plan.Links.Total}
+			sum := 0.0
+			for _, l := range plan.BOM {
+				sum += l.Total
+			}
+			if math.Abs(sum-want.Cost) > 0.01 {
+				t.Errorf("the bill adds up to $%.2f, the plan's total is $%.2f", sum, want.Cost)
+			}
+			var sweep []struct {
+				Cost     float64 `json:"cost_usd"`
+				Switches int     `json:"switches"`
+				Links    int     `json:"links"`
+				Priced   string  `json:"priced"`
+			}
+			if runJSON(t, &sweep, "sweep", path, "--gpus", strconv.Itoa(plan.GPUs), "--json") && len(sweep) == 1 {
+				got := viewFigures{sweep[0].Cost, sweep[0].Switches, sweep[0].Links}
+				switch {
+				case got.Switches != want.Switches || got.Links != want.Links:
+					t.Errorf("sweep at %d GPUs: %+v, plan: %+v", plan.GPUs, got, want)
+				case sweep[0].Priced == "flat" && plan.Facility != nil:
+					// Not yet one answer (issue 45 stays open): the sweep
+					// prices each tier's links at one length and says so;
+					// the gap is shown, never absorbed.
+					t.Logf("sweep at %d GPUs priced flat: $%.0f against the plan's hall-measured $%.0f (%+.1f%%)",
+						plan.GPUs, got.Cost, want.Cost, 100*(got.Cost/want.Cost-1))
+				case !same(got, want):
+					t.Errorf("sweep at %d GPUs (priced %q): %+v, plan: %+v", plan.GPUs, sweep[0].Priced, got, want)
+				}
+			}
+			var cmp []struct {
+				Cost     float64 `json:"cost_usd"`
+				Switches int     `json:"switches"`
+				Links    int     `json:"links"`
+			}
+			if runJSON(t, &cmp, "compare", path, path, "--json") && len(cmp) == 2 {
+				if got := (viewFigures{cmp[0].Cost, cmp[0].Switches, cmp[0].Links}); !same(got, want) {
+					t.Errorf("compare: %+v, plan: %+v", got, want)
+				}
+			}
+			var ph struct {
+				Cost       float64 `json:"final_cost_usd"`
+				Strategies []struct {
+					Key   string `json:"key"`
+					Steps []struct {
+						Cost float64 `json:"cost_usd"`
+					} `json:"phases"`
+				} `json:"strategies"`
+			}
+			if runJSON(t, &ph, "phases", path, "--json") {
+				if math.Abs(ph.Cost-want.Cost) > 0.01 {
+					t.Errorf("phases' final size costs $%.2f, the plan $%.2f", ph.Cost, want.Cost)
+				}
+				for _, s := range ph.Strategies {
+					if n := len(s.Steps); s.Key == "final_size" && n > 0 && math.Abs(s.Steps[n-1].Cost-want.Cost) > 1e-6*want.Cost {
+						t.Errorf("building for the final size spends $%.2f, the plan costs $%.2f", s.Steps[n-1].Cost, want.Cost)
+					}
+				}
+			}
+		})
+	}
+}
+
+// same reports whether two views show one design alike: equal counts,
+// and costs within a cent.
+func same(a, b viewFigures) bool {
+	return a.Switches == b.Switches && a.Links == b.Links && math.Abs(a.Cost-b.Cost) <= 0.01
+}
