@@ -113,22 +113,35 @@ func (st *stepper) replicas(idle int) int {
 }
 
 // timeAt times a step of dp replicas, with the losses. The job keeps
-// its global batch and the micro-batches each replica runs (its
-// gradient accumulation): the replicas left share the batch the planned
-// ones did, each micro-batch larger by the planned replicas over dp, as
-// the estimate spreads a batch over its replicas. A lost replica so
-// adds compute and never takes any away. Recounting the micro-batches
-// from the replicas left (ceil(sequences / (micro_batch x dp))) would
-// not keep the batch: 3,125 sequences on 3,124 replicas count two
-// micro-batches each, half the bubble over the same compute, and timed
-// the 100,000-GPU example's step 12% under the planned one (issue #45).
+// its global batch: the replicas left share the sequences the planned
+// ones did, each running the whole micro-batches its share holds (at
+// least the planned micro-batches, each then a little larger), as the
+// estimate spreads a batch over its replicas. A lost replica so adds
+// compute, micro-batches and bubble, and never takes any away.
+// Recounting the micro-batches rounded up (perf.Microbatches: ceil
+// (sequences / (micro_batch x dp))) did not keep the batch: 3,125
+// sequences on 3,124 replicas counted two micro-batches each, half the
+// bubble over the same compute, and timed the 100,000-GPU example's step
+// 12% under the planned one (issue #45).
 func (st *stepper) timeAt(bwLost, upLost float64, dp int) float64 {
 	j := &st.job
 	if !st.placed {
 		st.w = perf.WithComputeEfficiency(st.w, j.GPU, j.Data)
 		st.view, st.placed = j.Network.Place(st.w, j.Data), true
 	}
-	return perf.StepSeconds(st.w, j.GPU, j.Data, st.view.WithLoss(bwLost, upLost), dp, j.Microbatches, perf.RDMA)
+	return perf.StepSeconds(st.w, j.GPU, j.Data, st.view.WithLoss(bwLost, upLost), dp, st.microbatches(dp), perf.RDMA)
+}
+
+// microbatches is the micro-batches each of dp replicas runs to keep the
+// job's global batch: the whole micro-batches of micro_batch sequences
+// its share of the batch holds, never fewer than the estimate's.
+func (st *stepper) microbatches(dp int) int {
+	w := &st.w
+	if dp >= st.job.DP || w.SeqLen <= 0 || w.MicroBatch <= 0 {
+		return st.job.Microbatches
+	}
+	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
+	return max(st.job.Microbatches, int(seqs/float64(w.MicroBatch*dp)))
 }
 
 // shrink is the step-time factor of training without gpus GPUs (repair

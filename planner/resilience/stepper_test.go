@@ -147,3 +147,33 @@ func TestStepperReplicasByHand(t *testing.T) {
 		})
 	}
 }
+
+// The micro-batches each replica left runs, by hand (micro_batch 1):
+// 2,048 sequences on 32 replicas run 64 each; on 24 (a leaf's unit
+// lost) 2,048 / 24 = 85.3, so 85 whole ones; on 31, 66. 3,125 on 3,124
+// replicas stay at one (1.0003 holds one whole micro-batch), and 4,096
+// on 3,124 keep the planned two (1.31 holds one). Mutations caught: the
+// count rounded up (two for 3,125 on 3,124: half the bubble, issue
+// #45), fewer micro-batches than planned.
+func TestStepperMicrobatchesByHand(t *testing.T) {
+	cases := []struct {
+		seqs, dp0, micro0, dp, want int
+	}{
+		{2048, 32, 64, 24, 85},
+		{2048, 32, 64, 31, 66},
+		{2048, 32, 64, 32, 64},
+		{3125, 3125, 1, 3124, 1},
+		{4096, 3125, 2, 3124, 2},
+	}
+	job := testJob(t, 64)
+	for _, tc := range cases {
+		j := job
+		j.Workload.GlobalBatchTokens, j.Workload.MicroBatch = tc.seqs*j.Workload.SeqLen, 1
+		j.DP, j.Microbatches = tc.dp0, tc.micro0
+		in := Input{GPUs: tc.dp0 * 32, Job: j, HasJob: true}
+		st := newStepper(&in)
+		if got := st.microbatches(tc.dp); got != tc.want {
+			t.Errorf("%d sequences on %d replicas (planned %d x %d): %d micro-batches, want %d", tc.seqs, tc.dp, tc.dp0, tc.micro0, got, tc.want)
+		}
+	}
+}
