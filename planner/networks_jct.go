@@ -109,7 +109,7 @@ func (p *Plan) withCheckpoint(rel *resilience.Reliability, cp *Checkpoint) *resi
 func checkpointNote(cp *Checkpoint) string {
 	b := make([]byte, 0, 256)
 	b = append(b, "checkpoint write "...)
-	b = textfmt.AppendSeconds(b, cp.WriteS)
+	b = textfmt.AppendInterval(b, cp.WriteS) // as every view writes it
 	b = append(b, ": derived from the "...)
 	b = append(b, cp.limit()...)
 	b = append(b, " bandwidth ("...)

@@ -46,16 +46,22 @@ func Hours(h float64) string {
 // for a value that is not finite and non-negative. Checkpoint intervals
 // and write times are written with it wherever they are shown.
 func Interval(s float64) string {
+	var buf [32]byte
+	return string(AppendInterval(buf[:0], s))
+}
+
+// AppendInterval appends s as Interval writes it to dst.
+func AppendInterval(dst []byte, s float64) []byte {
 	const minute, hour = 60.0, 3600.0
 	switch {
 	case math.IsNaN(s) || math.IsInf(s, 0) || s < 0:
-		return "–"
+		return append(dst, "–"...)
 	case s < 0.9995:
-		return Seconds(s)
+		return AppendSeconds(dst, s)
 	case s < minute-0.5:
-		return strconv.FormatFloat(s, 'f', 0, 64) + " s"
+		return append(strconv.AppendFloat(dst, s, 'f', 0, 64), " s"...)
 	case s < hour-minute/2:
-		return strconv.FormatFloat(s/minute, 'f', 0, 64) + " min"
+		return append(strconv.AppendFloat(dst, s/minute, 'f', 0, 64), " min"...)
 	}
-	return strconv.FormatFloat(s/hour, 'f', 1, 64) + " hours"
+	return append(strconv.AppendFloat(dst, s/hour, 'f', 1, 64), " hours"...)
 }
