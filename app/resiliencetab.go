@@ -94,8 +94,8 @@ func goodputCard(p *planner.Plan) string {
 		return "No reliability data."
 	}
 	g := r.Goodput
-	msg := fmt.Sprintf("%.2f job interruptions a day (one every %s). Goodput %.1f%% with checkpoints every %.0f min (optimum %.0f min, Young %.0f min).",
-		g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.IntervalMin, g.OptimalMin, g.YoungMin)
+	msg := fmt.Sprintf("%.2f job interruptions a day (one every %s). Goodput %.1f%% with %s.",
+		g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.CheckpointText())
 	if p.JCT != nil {
 		unit := g.UnitWith(p.JCT.Planned.Days)
 		with := g.JCTText() // "never ..." when the job cannot progress

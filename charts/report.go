@@ -251,7 +251,7 @@ func summaryPage(pg *pager, in Input, charts int) {
 		g := r.Goodput
 		rows = append(rows, []string{"Failures (estimate)", fmt.Sprintf("%.2f job interruptions a day (one every %s)",
 			g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours))})
-		text := fmt.Sprintf("%.1f%% with checkpoints every %.0f min", 100*g.ETTR, g.IntervalMin)
+		text := fmt.Sprintf("%.1f%% with %s", 100*g.ETTR, g.IntervalText())
 		if p.JCT != nil {
 			text += "; JCT counting failures " + g.JCTText()
 		}

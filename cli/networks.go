@@ -41,8 +41,12 @@ func writeNetworks(w io.Writer, p *planner.Plan) error {
 			textfmt.Seconds(f.StepS), textfmt.Seconds(f.BackEndStepS), textfmt.Gain(f.Gain))
 	}
 	if c := n.Checkpoint; c != nil {
-		fmt.Fprintf(w, "Checkpoint write: %s (%.0f GB of model state at %.0f GB/s over the %s)\n",
-			textfmt.Seconds(c.WriteS), c.StateGB, c.BandwidthGBs, c.Via)
+		bound := ""
+		if c.BoundBy == planner.BoundStorage {
+			bound = ", the storage's write bandwidth,"
+		}
+		fmt.Fprintf(w, "Checkpoint write: %s (%.0f GB of model state at %.0f GB/s%s over the %s)\n",
+			textfmt.Interval(c.WriteS), c.StateGB, c.BandwidthGBs, bound, c.Via)
 	}
 	_, err := fmt.Fprintln(w, "Sources: "+n.Source+"; prices are estimates, see 'fabricplan catalog'")
 	return err

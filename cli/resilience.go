@@ -88,8 +88,8 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 		fmt.Fprintf(w, "  %-16s %10s  %.4f a day\n", b.Component, textfmt.Int(b.Count), b.PerDay)
 	}
 	in := r.Inputs.Recovery
-	fmt.Fprintf(w, "Goodput (ETTR): %.1f%% with checkpoints every %.0f min (optimum %.0f min, Young %.0f min; restart %.0f min, checkpoint write %.0f s%s).\n",
-		100*g.ETTR, g.IntervalMin, g.OptimalMin, g.YoungMin, in.RestartMin, in.CheckpointWriteS, p.CheckpointSource())
+	fmt.Fprintf(w, "Goodput (ETTR): %.1f%% with %s; restart %.0f min, checkpoint write %s%s.\n",
+		100*g.ETTR, g.CheckpointText(), in.RestartMin, in.WriteText(), p.CheckpointSource())
 	if g.DegradedSlowdown > 1 {
 		fmt.Fprintf(w, "Parts down until repaired slow the job by %.2g%% on average (%.1f GPUs out awaiting repair; the rest on the paths left).\n",
 			100*(g.DegradedSlowdown-1), g.GPUsDown)

@@ -53,7 +53,7 @@ func backEndKeyOf(rs *Scenario, cat *Catalog, nic *NIC, n backEndNeed) memo.Key 
 // back end's key.
 func backEndInputs(rs *Scenario) Scenario {
 	in := *rs
-	in.Name, in.Workload, in.Phases, in.Growth = "", nil, nil, nil
+	in.Name, in.Workload, in.Phases, in.Growth, in.Storage = "", nil, nil, nil, nil
 	in.Quotes = nil // by identity, beside
 	return in
 }
@@ -104,11 +104,11 @@ func forgetBackEnds() { backEndMemo.Forget() }
 
 // takeInputs gives back end p, copied from a plan of equal keyed
 // inputs, the inputs of rs the key leaves out (or keeps by value): its
-// name, workload, side networks, phases, and its own copies of the
-// keyed tables. A fresh build's plan holds rs's very pointers.
+// name, workload, side networks, phases, storage, and its own copies
+// of the keyed tables. A fresh build's plan holds rs's very pointers.
 func (p *Plan) takeInputs(rs *Scenario) {
 	s := &p.Scenario
-	s.Name, s.Workload, s.Networks, s.Phases, s.Growth = rs.Name, rs.Workload, rs.Networks, rs.Phases, rs.Growth
+	s.Name, s.Workload, s.Networks, s.Phases, s.Growth, s.Storage = rs.Name, rs.Workload, rs.Networks, rs.Phases, rs.Growth, rs.Storage
 	s.Reliability, s.Facility, s.Prices, s.Quotes = rs.Reliability, rs.Facility, rs.Prices, rs.Quotes
 }
 

@@ -56,7 +56,7 @@ func samePlan(t *testing.T, what string, want, got *Plan) {
 // edit keeps the key), a field left out of takeInputs (a plan showing
 // another scenario's name or workload).
 func TestBackEndKeyCoversScenario(t *testing.T) {
-	notRead := []string{"Name", "Workload", "Phases", "Growth"}
+	notRead := []string{"Name", "Workload", "Phases", "Growth", "Storage"}
 	taken := append(slices.Clone(notRead), "Networks", "Reliability", "Facility", "Prices", "Quotes") // by value in the key: the plan's own copies
 	cat := testCatalog(t)
 	nic := cat.NICs["cx7-400"]
@@ -75,7 +75,7 @@ func TestBackEndKeyCoversScenario(t *testing.T) {
 	// takeInputs copies every field it is said to take.
 	w := perf.NewWorkload()
 	f, relOff := 2.0, false
-	rs := Scenario{Name: "n", Workload: &w, Networks: &NetworksInputs{}, Phases: []Phase{{GPUs: 8}}, Growth: &Growth{},
+	rs := Scenario{Name: "n", Workload: &w, Networks: &NetworksInputs{}, Phases: []Phase{{GPUs: 8}}, Growth: &Growth{}, Storage: &StorageInputs{WriteGBs: 9},
 		Reliability: &ReliabilityInputs{GPUPerYear: &f, PortFailover: &relOff}, Facility: &hall.Facility{}, Prices: map[string]float64{"x": 1}, Quotes: &Quotes{}}
 	var p Plan
 	p.takeInputs(&rs)

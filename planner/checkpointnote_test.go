@@ -7,12 +7,13 @@ import (
 
 // TestCheckpointNote: a checkpoint that differs in any one input the
 // note prints gets its own note, after the base's. Expected notes by
-// hand (17.5 s writes "17.50 s"; 0.0125 s "12.5 ms"). Mutations caught:
+// hand (17.5 s writes "18 s", whole seconds below a minute as every view
+// writes a checkpoint write; 0.0125 s "12.5 ms"). Mutations caught:
 // the note leaving out the write time, the bandwidth, the model state
 // or the path; -0 written as 0.
 func TestCheckpointNote(t *testing.T) {
 	base := Checkpoint{StateGB: 1400, BandwidthGBs: 80, WriteS: 17.5, Via: "storage network"}
-	const baseNote = "checkpoint write 17.50 s: derived from the storage network bandwidth (80 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"
+	const baseNote = "checkpoint write 18 s: derived from the storage network bandwidth (80 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"
 	cases := []struct {
 		name string
 		edit func(*Checkpoint)
@@ -22,13 +23,13 @@ func TestCheckpointNote(t *testing.T) {
 		{"write time", func(c *Checkpoint) { c.WriteS = 0.0125 },
 			"checkpoint write 12.5 ms: derived from the storage network bandwidth (80 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"},
 		{"bandwidth", func(c *Checkpoint) { c.BandwidthGBs = 40 },
-			"checkpoint write 17.50 s: derived from the storage network bandwidth (40 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"},
+			"checkpoint write 18 s: derived from the storage network bandwidth (40 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"},
 		{"state", func(c *Checkpoint) { c.StateGB = 700 },
-			"checkpoint write 17.50 s: derived from the storage network bandwidth (80 GB/s for 700 GB of model state); set reliability.checkpoint_write_s to override"},
+			"checkpoint write 18 s: derived from the storage network bandwidth (80 GB/s for 700 GB of model state); set reliability.checkpoint_write_s to override"},
 		{"path", func(c *Checkpoint) { c.Via = "front end" },
-			"checkpoint write 17.50 s: derived from the front end bandwidth (80 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"},
+			"checkpoint write 18 s: derived from the front end bandwidth (80 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"},
 		{"negative zero", func(c *Checkpoint) { c.StateGB = math.Copysign(0, -1) },
-			"checkpoint write 17.50 s: derived from the storage network bandwidth (80 GB/s for -0 GB of model state); set reliability.checkpoint_write_s to override"},
+			"checkpoint write 18 s: derived from the storage network bandwidth (80 GB/s for -0 GB of model state); set reliability.checkpoint_write_s to override"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -43,6 +43,10 @@ func (s Scenario) Clone() Scenario {
 		n := *s.Networks
 		out.Networks = &n
 	}
+	if s.Storage != nil {
+		st := *s.Storage
+		out.Storage = &st
+	}
 	out.Phases = slices.Clone(s.Phases)
 	if s.Growth != nil {
 		g := *s.Growth

@@ -77,7 +77,7 @@ func hallKeyOf(p *Plan, cat *Catalog) memo.Key {
 // hall's key.
 func hallInputs(s *Scenario) Scenario {
 	in := *s
-	in.Schema, in.Name, in.Workload, in.Reliability, in.Networks, in.Phases, in.Growth, in.flatLinks = 0, "", nil, nil, nil, nil, nil, false
+	in.Schema, in.Name, in.Workload, in.Reliability, in.Networks, in.Storage, in.Phases, in.Growth, in.flatLinks = 0, "", nil, nil, nil, nil, nil, nil, false
 	in.Quotes = nil // by identity, beside
 	return in
 }

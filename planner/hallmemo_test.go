@@ -214,7 +214,7 @@ func TestHallMemoMatchesWalk(t *testing.T) {
 // longer clearing one it never reads (the workload: a workload edit lays
 // the hall out again).
 func TestHallKeyCoversScenario(t *testing.T) {
-	notRead := []string{"Schema", "Name", "Workload", "Reliability", "Networks", "Phases", "Growth", "flatLinks"}
+	notRead := []string{"Schema", "Name", "Workload", "Reliability", "Networks", "Storage", "Phases", "Growth", "flatLinks"}
 	cat := testCatalog(t)
 	p := &Plan{Scenario: ibScenario(1000)}
 	base := hallKeyOf(p, cat)

@@ -79,7 +79,11 @@ type SideDefaults struct {
 	// StorageWriteShare is the storage's write bandwidth over its read
 	// bandwidth (StorageGBsPerGPU); it bounds the checkpoint write.
 	StorageWriteShare float64 `toml:"storage_write_share" json:"storage_write_share"`
-	Source            string  `toml:"source" json:"source"`
+	// StorageWriteMaxGBs is the most the storage writes, GB/s for the
+	// whole cluster, however many GPUs: per-GPU guidance scaled to 100,000
+	// GPUs is storage no one has published (0: no ceiling).
+	StorageWriteMaxGBs float64 `toml:"storage_write_max_gbs" json:"storage_write_max_gbs"`
+	Source             string  `toml:"source" json:"source"`
 }
 
 // SideNIC is a front-end or storage adapter (catalog side_nics).
@@ -455,6 +459,9 @@ func (c *Catalog) checkSideDefaults() error {
 			if _, _, err := Ratio(r); err != nil {
 				return fmt.Errorf("side_defaults %s: %w", k, err)
 			}
+		}
+		if !inRange(d.StorageWriteShare, 0, 1) || !inRange(d.StorageWriteMaxGBs, 0, maxStorageWriteGBs) {
+			return fmt.Errorf("side_defaults %s: storage_write_share must be 0 to 1 and storage_write_max_gbs 0 to %g GB/s", k, maxStorageWriteGBs)
 		}
 	}
 	return nil

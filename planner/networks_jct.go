@@ -25,12 +25,19 @@ type FrontEndJCT struct {
 
 // Checkpoint is the checkpoint write time the storage path allows: the
 // model state (weights and optimizer) written at the smaller of the
-// storage network's bandwidth and the storage's write bandwidth (its read
-// bandwidth per GPU times its write share).
+// network's bandwidth to the storage and the storage's own write
+// bandwidth ([storage] write_gbs, else the system's default: its read
+// bandwidth per GPU times its write share, at most its ceiling).
 type Checkpoint struct {
 	StateGB      float64 `json:"state_gb"`
 	BandwidthGBs float64 `json:"bandwidth_gbs"`
-	WriteS       float64 `json:"write_s"`
+	// NetworkGBs is the network path's bandwidth and StorageGBs the
+	// storage's write bandwidth (0: unbounded); BoundBy says which of
+	// them BandwidthGBs is (BoundNetwork or BoundStorage).
+	NetworkGBs float64 `json:"network_gbs"`
+	StorageGBs float64 `json:"storage_write_gbs"`
+	BoundBy    string  `json:"bound_by"`
+	WriteS     float64 `json:"write_s"`
 	// Used says the resilience model takes WriteS (the scenario sets no
 	// reliability.checkpoint_write_s).
 	Used bool   `json:"used"`
@@ -102,9 +109,9 @@ func (p *Plan) withCheckpoint(rel *resilience.Reliability, cp *Checkpoint) *resi
 func checkpointNote(cp *Checkpoint) string {
 	b := make([]byte, 0, 256)
 	b = append(b, "checkpoint write "...)
-	b = textfmt.AppendSeconds(b, cp.WriteS)
+	b = textfmt.AppendInterval(b, cp.WriteS) // as every view writes it
 	b = append(b, ": derived from the "...)
-	b = append(b, cp.Via...)
+	b = append(b, cp.limit()...)
 	b = append(b, " bandwidth ("...)
 	b = strconv.AppendFloat(b, cp.BandwidthGBs, 'f', 0, 64)
 	b = append(b, " GB/s for "...)
@@ -113,11 +120,25 @@ func checkpointNote(cp *Checkpoint) string {
 	return string(b)
 }
 
+// limit names what bounds the checkpoint write: the network it crosses
+// ("storage network"), or "storage's write" when the storage's own
+// bandwidth is the smaller.
+func (cp *Checkpoint) limit() string {
+	if cp.BoundBy == BoundStorage {
+		return "storage's write"
+	}
+	return cp.Via
+}
+
 // CheckpointSource says where the resilience model's checkpoint write
-// time came from: " (derived from the storage network)" when the plan
-// derived it, "" when it is the scenario's or data/reliability.toml's.
+// time came from: " (derived from the storage network)" or " (derived
+// from the storage's write bandwidth)" when the plan derived it, ""
+// when it is the scenario's or data/reliability.toml's.
 func (p *Plan) CheckpointSource() string {
 	if n := p.Networks; n != nil && n.Checkpoint != nil && n.Checkpoint.Used {
+		if n.Checkpoint.BoundBy == BoundStorage {
+			return " (derived from the storage's write bandwidth)"
+		}
 		return " (derived from the " + n.Checkpoint.Via + ")"
 	}
 	return ""
@@ -131,8 +152,9 @@ func frontEndOf(r SideDefaults, ls sidenet.LeafSpine) perf.FrontEnd {
 }
 
 // checkpoint is the write time of the model state over the storage path
-// st (the storage network as sized): the smaller of the servers' storage
-// ports and the storage servers' ports, at the fabric's RDMA efficiency.
+// st (the storage network as sized) into the storage: the smallest of the
+// servers' storage ports and the storage servers' ports, at the fabric's
+// RDMA efficiency, and the storage's write bandwidth (storageWriteGBs).
 func (p *Plan) checkpoint(d *perf.JCTData, r SideDefaults, st *SideNetwork) *Checkpoint {
 	if st == nil || st.Kind == NetNone || p.JCT == nil {
 		return nil
@@ -150,9 +172,11 @@ func (p *Plan) checkpoint(d *perf.JCTData, r SideDefaults, st *SideNetwork) *Che
 	}
 	w := p.JCT.Workload
 	cp.StateGB = w.ParamsB * (d.Memory.WeightBytes + d.Memory.OptimizerBytes)
-	cp.BandwidthGBs = min(nodeGbps, serverGbps) / 8 * eff
-	if r.StorageWriteShare > 0 {
-		cp.BandwidthGBs = min(cp.BandwidthGBs, float64(p.GPUs)*r.StorageGBsPerGPU*r.StorageWriteShare)
+	cp.NetworkGBs = min(nodeGbps, serverGbps) / 8 * eff
+	cp.StorageGBs = p.Scenario.storageWriteGBs(r, p.GPUs)
+	cp.BandwidthGBs, cp.BoundBy = cp.NetworkGBs, BoundNetwork
+	if cp.StorageGBs > 0 && cp.StorageGBs < cp.NetworkGBs {
+		cp.BandwidthGBs, cp.BoundBy = cp.StorageGBs, BoundStorage
 	}
 	if cp.BandwidthGBs <= 0 {
 		return nil

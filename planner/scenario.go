@@ -97,6 +97,9 @@ type Scenario struct {
 	// Networks chooses the networks beside the back end (nil: the
 	// system's defaults).
 	Networks *NetworksInputs `toml:"networks,omitempty,omitzero"`
+	// Storage describes the storage the checkpoints are written to (nil:
+	// the system's defaults).
+	Storage *StorageInputs `toml:"storage,omitempty,omitzero"`
 	// Phases is the phased build-out, [[phase]] tables in order (none:
 	// one build; see planner/phases); Growth its options (nil: defaults).
 	Phases []Phase `toml:"phase,omitempty,omitzero"`
@@ -347,6 +350,7 @@ func (s *Scenario) fixedChecks(cat *Catalog) fixedChecks {
 	}
 	f.mid = append(f.mid, s.Reliability.validate()...)
 	f.mid = append(f.mid, s.validateNetworks(cat)...)
+	f.mid = append(f.mid, s.Storage.validate()...)
 	f.tail = append(f.tail, s.Facility.Validate()...)
 	f.tail = append(f.tail, s.validateHardware(cat)...)
 	f.tail = append(f.tail, s.validateUplink(cat)...)

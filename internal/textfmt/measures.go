@@ -3,6 +3,7 @@ package textfmt
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -35,4 +36,32 @@ func Hours(h float64) string {
 		return "never"
 	}
 	return Duration(h / 24)
+}
+
+// Interval writes a wall-clock interval given in seconds in the unit a
+// planner reads it in: milliseconds below a second ("494.2 ms"), whole
+// seconds below a minute ("43 s"), whole minutes below an hour ("38
+// min"), hours to one decimal beyond ("2.5 hours"); a value that rounds
+// up to the next unit is written in it (59.7 s is "1 min"). It is "–"
+// for a value that is not finite and non-negative. Checkpoint intervals
+// and write times are written with it wherever they are shown.
+func Interval(s float64) string {
+	var buf [32]byte
+	return string(AppendInterval(buf[:0], s))
+}
+
+// AppendInterval appends s as Interval writes it to dst.
+func AppendInterval(dst []byte, s float64) []byte {
+	const minute, hour = 60.0, 3600.0
+	switch {
+	case math.IsNaN(s) || math.IsInf(s, 0) || s < 0:
+		return append(dst, "–"...)
+	case s < 0.9995:
+		return AppendSeconds(dst, s)
+	case s < minute-0.5:
+		return append(strconv.AppendFloat(dst, s, 'f', 0, 64), " s"...)
+	case s < hour-minute/2:
+		return append(strconv.AppendFloat(dst, s/minute, 'f', 0, 64), " min"...)
+	}
+	return append(strconv.AppendFloat(dst, s/hour, 'f', 1, 64), " hours"...)
 }

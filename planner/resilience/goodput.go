@@ -101,9 +101,34 @@ func OptimalCheckpointHours(lambda, u0, w float64) float64 {
 
 // String summarises the goodput in a line.
 func (g Goodput) String() string {
-	return fmt.Sprintf("%.2f interruptions/day (one every %s), ETTR %.1f%% with checkpoints every %.0f min",
-		g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.IntervalMin)
+	return fmt.Sprintf("%.2f interruptions/day (one every %s), ETTR %.1f%% with %s",
+		g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.IntervalText())
 }
+
+// IntervalText is the checkpoint interval as every view writes it:
+// "checkpoints every 38 min" (textfmt.Interval's units: "every 43 s",
+// "every 2.5 hours"), or "no checkpoints (no interruptions)" when the
+// interval is 0 (the job is never interrupted, so the optimum is none).
+func (g Goodput) IntervalText() string {
+	if g.IntervalMin <= 0 {
+		return "no checkpoints (no interruptions)"
+	}
+	return "checkpoints every " + textfmt.Interval(g.IntervalMin*60)
+}
+
+// CheckpointText is IntervalText with the optimum and Young's
+// approximation beside it: "checkpoints every 38 min (optimum 38 min,
+// Young 37 min)"; without interruptions there is neither.
+func (g Goodput) CheckpointText() string {
+	if g.OptimalMin <= 0 {
+		return g.IntervalText()
+	}
+	return g.IntervalText() + " (optimum " + textfmt.Interval(g.OptimalMin*60) + ", Young " + textfmt.Interval(g.YoungMin*60) + ")"
+}
+
+// WriteText is the checkpoint write time as every view writes it
+// ("494.2 ms", "30 s", "2 min": textfmt.Interval).
+func (r Recovery) WriteText() string { return textfmt.Interval(r.CheckpointWriteS) }
 
 // JCTText is the JCT counting failures as the app prints it.
 func (g Goodput) JCTText() string {

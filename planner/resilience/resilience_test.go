@@ -283,3 +283,29 @@ func TestInfinitiesWritten(t *testing.T) {
 		t.Errorf("JCT text %q", g.JCTText())
 	}
 }
+
+// The checkpoint figures as every view writes them, by hand: 38 min
+// with the optimum 38.4 and Young 37; 0.65 min is 39 s; 150 min is 2.5
+// hours; a 30 min interval the scenario sets without interruptions
+// stands alone; none at all says why; a 0.4942 s write is 494.2 ms.
+// Mutations caught: "%.0f min" ("every 0 min", issue #45), the optimum
+// shown as "0 s" without interruptions.
+func TestCheckpointTexts(t *testing.T) {
+	for _, tc := range []struct {
+		g    Goodput
+		want string
+	}{
+		{Goodput{IntervalMin: 38, OptimalMin: 38.4, YoungMin: 37}, "checkpoints every 38 min (optimum 38 min, Young 37 min)"},
+		{Goodput{IntervalMin: 0.65, OptimalMin: 0.65, YoungMin: 0.72}, "checkpoints every 39 s (optimum 39 s, Young 43 s)"},
+		{Goodput{IntervalMin: 150, OptimalMin: 150, YoungMin: 150}, "checkpoints every 2.5 hours (optimum 2.5 hours, Young 2.5 hours)"},
+		{Goodput{IntervalMin: 30}, "checkpoints every 30 min"},
+		{Goodput{}, "no checkpoints (no interruptions)"},
+	} {
+		if got := tc.g.CheckpointText(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.g, got, tc.want)
+		}
+	}
+	if got := (Recovery{CheckpointWriteS: 0.4942}).WriteText(); got != "494.2 ms" {
+		t.Errorf("a 0.4942 s write: %q, want 494.2 ms", got)
+	}
+}

@@ -38,13 +38,13 @@ type stepper struct {
 }
 
 // stepMemo is one step stepper.step timed: its losses, the GPUs left
-// idle, and the data-parallel replicas and micro-batches each runs
-// then. A step is found by its losses and idle GPUs before the replicas
-// are worked out: within one job the idle GPUs decide the replicas.
+// idle and the data-parallel replicas left then. A step is found by its
+// losses and idle GPUs before the replicas are worked out: within one
+// job the idle GPUs decide the replicas.
 type stepMemo struct {
 	bwLost, upLost float64
 	idle           int
-	dp, micro      int
+	dp             int
 	stepS          float64
 }
 
@@ -58,9 +58,9 @@ func newStepper(in *Input) stepper {
 
 // step is the step time with a fraction bwLost of the worst server's
 // back-end bandwidth lost, a fraction upLost of the capacity above its
-// leaf group lost, and idle GPUs left out (fewer data-parallel replicas,
-// each doing more micro-batches of the same global batch). It is 0
-// without a JCT estimate and +Inf when no replica fits.
+// leaf group lost, and idle GPUs left out (fewer data-parallel replicas
+// sharing the same global batch: replicas). It is 0 without a JCT
+// estimate and +Inf when no replica fits.
 func (st *stepper) step(bwLost, upLost float64, idle int) float64 {
 	if !st.ok {
 		return 0
@@ -70,18 +70,18 @@ func (st *stepper) step(bwLost, upLost float64, idle int) float64 {
 			return m.stepS
 		}
 	}
-	dp, micro := st.replicas(idle)
+	dp := st.replicas(idle)
 	if dp < 1 {
 		return math.Inf(1)
 	}
 	for i := range st.n {
-		if m := &st.memo[i]; m.bwLost == bwLost && m.upLost == upLost && m.dp == dp && m.micro == micro {
+		if m := &st.memo[i]; m.bwLost == bwLost && m.upLost == upLost && m.dp == dp {
 			return m.stepS // other idle GPUs, the same replicas
 		}
 	}
-	s := st.timeAt(bwLost, upLost, dp, micro)
+	s := st.timeAt(bwLost, upLost, dp)
 	if st.n < len(st.memo) {
-		st.memo[st.n] = stepMemo{bwLost, upLost, idle, dp, micro, s}
+		st.memo[st.n] = stepMemo{bwLost, upLost, idle, dp, s}
 		st.n++
 	}
 	return s
@@ -89,41 +89,59 @@ func (st *stepper) step(bwLost, upLost float64, idle int) float64 {
 
 // time is step without the memo.
 func (st *stepper) time(bwLost, upLost float64, idle int) float64 {
-	dp, micro := st.replicas(idle)
+	dp := st.replicas(idle)
 	if dp < 1 {
 		return math.Inf(1)
 	}
-	return st.timeAt(bwLost, upLost, dp, micro)
+	return st.timeAt(bwLost, upLost, dp)
 }
 
-// replicas is the job's data-parallel replicas and the micro-batches
-// each runs with idle GPUs left out (dp 0 when no replica fits): the
-// estimate's own without idle GPUs. With idle GPUs the step is timed
-// for the replicas left, counted again from the GPUs left with their
-// micro-batches recounted, on the view placed for the whole job: it can
-// come out faster than planned (BenchmarkPlan's 100,000-GPU plan, tp 8 x
-// pp 4: a GPU, server or NIC lost leaves 3,124 replicas of 3,125 and
-// times 4% under the planned step). Issue #45 is to fix that.
-func (st *stepper) replicas(idle int) (dp, micro int) {
+// replicas is the job's data-parallel replicas with idle GPUs left out
+// (0 when no replica fits): the estimate's own without idle GPUs, else
+// those whole replicas the job's GPUs less the idle ones still hold
+// (the job's share of the cluster when jobs share it: the idle GPUs are
+// one job's), never more than the estimate's. GPUs the estimate left
+// over (the cluster not a multiple of a replica) take the place of idle
+// ones first.
+func (st *stepper) replicas(idle int) int {
 	j := &st.job
 	if idle <= 0 {
-		return j.DP, j.Microbatches
+		return j.DP
 	}
-	if dp = (st.gpus - idle) / st.w.ModelParallel(); dp < 1 {
-		return 0, 0
-	}
-	return dp, perf.Microbatches(st.w, dp)
+	perJob := st.gpus / max(1, st.w.Jobs)
+	return min(j.DP, max(0, (perJob-idle)/st.w.ModelParallel()))
 }
 
-// timeAt times a step of dp replicas running micro micro-batches each,
-// with the losses.
-func (st *stepper) timeAt(bwLost, upLost float64, dp, micro int) float64 {
+// timeAt times a step of dp replicas, with the losses. The job keeps
+// its global batch: the replicas left share the sequences the planned
+// ones did, each running the whole micro-batches its share holds (at
+// least the planned micro-batches, each then a little larger), as the
+// estimate spreads a batch over its replicas. A lost replica so adds
+// compute, micro-batches and bubble, and never takes any away.
+// Recounting the micro-batches rounded up (perf.Microbatches: ceil
+// (sequences / (micro_batch x dp))) did not keep the batch: 3,125
+// sequences on 3,124 replicas counted two micro-batches each, half the
+// bubble over the same compute, and timed the 100,000-GPU example's step
+// 12% under the planned one (issue #45).
+func (st *stepper) timeAt(bwLost, upLost float64, dp int) float64 {
 	j := &st.job
 	if !st.placed {
 		st.w = perf.WithComputeEfficiency(st.w, j.GPU, j.Data)
 		st.view, st.placed = j.Network.Place(st.w, j.Data), true
 	}
-	return perf.StepSeconds(st.w, j.GPU, j.Data, st.view.WithLoss(bwLost, upLost), dp, micro, perf.RDMA)
+	return perf.StepSeconds(st.w, j.GPU, j.Data, st.view.WithLoss(bwLost, upLost), dp, st.microbatches(dp), perf.RDMA)
+}
+
+// microbatches is the micro-batches each of dp replicas runs to keep the
+// job's global batch: the whole micro-batches of micro_batch sequences
+// its share of the batch holds, never fewer than the estimate's.
+func (st *stepper) microbatches(dp int) int {
+	w := &st.w
+	if dp >= st.job.DP || w.SeqLen <= 0 || w.MicroBatch <= 0 {
+		return st.job.Microbatches
+	}
+	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
+	return max(st.job.Microbatches, int(seqs/float64(w.MicroBatch*dp)))
 }
 
 // shrink is the step-time factor of training without gpus GPUs (repair

@@ -111,3 +111,69 @@ func TestStepperEdges(t *testing.T) {
 		t.Errorf("nothing lost: step %g s, planned %g s", s, job.StepS)
 	}
 }
+
+// The replicas a restart keeps, by hand, tp 8 x pp 4 (32 GPUs a
+// replica): 100,000 GPUs hold 3,125; a server's 8 idle leave 3,124 and a
+// leaf's 576 leave 3,107. 1,016 GPUs hold 31 with 24 left over, which
+// take a server's place (31 kept) but not a replica's 32 (30). Two jobs
+// on 4,096 GPUs hold 64 each; 8 idle GPUs are one job's and leave it 63.
+// Mutation caught: the idle GPUs taken from the whole cluster when jobs
+// share it (the job keeping its 64).
+func TestStepperReplicasByHand(t *testing.T) {
+	cases := []struct {
+		name       string
+		gpus, jobs int
+		dp         int // the estimate's
+		idle, want int
+	}{
+		{"100k, nothing idle", 100_000, 1, 3125, 0, 3125},
+		{"100k, a server", 100_000, 1, 3125, 8, 3124},
+		{"100k, a leaf", 100_000, 1, 3125, 576, 3107},
+		{"1016, a server", 1016, 1, 31, 8, 31},
+		{"1016, a replica", 1016, 1, 31, 32, 30},
+		{"two jobs on 4096, a server", 4096, 2, 64, 8, 63},
+		{"64, too few left", 64, 1, 2, 40, 0},
+	}
+	job := testJob(t, 64)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			j := job
+			j.DP, j.Workload.Jobs = tc.dp, tc.jobs
+			in := Input{GPUs: tc.gpus, Job: j, HasJob: true}
+			st := newStepper(&in)
+			if got := st.replicas(tc.idle); got != tc.want {
+				t.Errorf("%d GPUs, %d idle: %d replicas, want %d", tc.gpus, tc.idle, got, tc.want)
+			}
+		})
+	}
+}
+
+// The micro-batches each replica left runs, by hand (micro_batch 1):
+// 2,048 sequences on 32 replicas run 64 each; on 24 (a leaf's unit
+// lost) 2,048 / 24 = 85.3, so 85 whole ones; on 31, 66. 3,125 on 3,124
+// replicas stay at one (1.0003 holds one whole micro-batch), and 4,096
+// on 3,124 keep the planned two (1.31 holds one). Mutations caught: the
+// count rounded up (two for 3,125 on 3,124: half the bubble, issue
+// #45), fewer micro-batches than planned.
+func TestStepperMicrobatchesByHand(t *testing.T) {
+	cases := []struct {
+		seqs, dp0, micro0, dp, want int
+	}{
+		{2048, 32, 64, 24, 85},
+		{2048, 32, 64, 31, 66},
+		{2048, 32, 64, 32, 64},
+		{3125, 3125, 1, 3124, 1},
+		{4096, 3125, 2, 3124, 2},
+	}
+	job := testJob(t, 64)
+	for _, tc := range cases {
+		j := job
+		j.Workload.GlobalBatchTokens, j.Workload.MicroBatch = tc.seqs*j.Workload.SeqLen, 1
+		j.DP, j.Microbatches = tc.dp0, tc.micro0
+		in := Input{GPUs: tc.dp0 * 32, Job: j, HasJob: true}
+		st := newStepper(&in)
+		if got := st.microbatches(tc.dp); got != tc.want {
+			t.Errorf("%d sequences on %d replicas (planned %d x %d): %d micro-batches, want %d", tc.seqs, tc.dp, tc.dp0, tc.micro0, got, tc.want)
+		}
+	}
+}

@@ -664,6 +664,7 @@ var knownKeys = []string{
 	"networks.storage", "networks.storage_fabric", "networks.storage_ports", "networks.storage_gbps",
 	"networks.storage_oversubscription", "networks.storage_gbs_per_gpu", "networks.storage_server_ports",
 	"networks.oob", "networks.management_servers",
+	"storage.write_gbs",
 }
 
 // suggestKey proposes a known key in the same table with the closest name.
