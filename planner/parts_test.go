@@ -1,0 +1,172 @@
+package planner
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPublishedPartsDesigns enters designs built from 2020 on with the
+// parts of their day (HDR InfiniBand, 12.8T/25.6T Ethernet, AMD GPU
+// servers) as a user would, and checks switches and links per tier and
+// the scalable unit against hand counts from the rules the designs state
+// (k-port switch, two tiers non-blocking: leaves of k/2 down and k/2 up,
+// up to k^2/2 ports; three tiers up to k^3/4, pods of k/2 leaves under
+// k/2 spines).
+//
+//   - HDR 200G on QM8700 (40 x 200G): 800 GPUs = 100 servers, one rail
+//     of 100 ports = 5 leaves of 20 down, 40 leaves; 800 uplinks on
+//     spines of 40 = 20 (40^2/2 = 800, the two-tier limit). Off the grid,
+//     456 GPUs: 57 servers a rail = 3 leaves (20 + 20 + 17), 24 leaves;
+//     456 uplinks on 40-port spines = 12. The SU is the 20 servers one
+//     leaf holds.
+//   - HDR100 on the same switch (80 x 100G over splitters): 3,200 GPUs =
+//     80^2/2, 80 leaves of 40 down, 40 spines; the SU is 40 servers.
+//   - ByteDance MegaScale (NSDI 2024) on the Tomahawk 4 it was built on
+//     (64 x 400G; 200G NICs split from 400G ToR ports; 1:1): the counts
+//     of TestPublishedDesignsNotBuiltOn's QM9700 stand-in, now on
+//     Ethernet: 160 leaves, 160 spines, 80 cores. NIC auto takes the
+//     ConnectX-6 (QSFP56, 50G lanes): the ConnectX-7 200G's OSFP has no
+//     200G module on 50G lanes and no AOC reaches a split QSFP-DD cage.
+//   - A Tomahawk 4 400G RoCE cluster of 2,048 GPUs: 64^2/2 = 2,048, 64
+//     leaves of 32 down, 32 spines.
+//   - Spectrum-2 SN3700 (32 x 200G) at 2,048 GPUs: past 32^2/2 = 512,
+//     three tiers: 128 leaves of 16 down, pods of 16 leaves (256 ports)
+//     under 16 spines, 8 pods = 128 spines, 2,048 uplinks on 32-port
+//     cores = 64.
+//   - MI300X on 400G RoCE (8 x 400G per server, as Azure ND MI300X v5):
+//     1,024 GPUs on Tomahawk 5 (128 x 400G), 16 leaves of 64 down and 8
+//     spines; 1,000 GPUs on SN5400 (64 x 400G), 125 servers a rail = 4
+//     leaves of 32 down (the last 29), 32 leaves, 1,000 uplinks on 16
+//     spines.
+//   - MI355X with Pollara 400 NICs (Crusoe's MLPerf system) on Tomahawk
+//     5, 4,096 GPUs: 64 leaves, 32 spines.
+//
+// Mutations caught: a radix read at the wrong speed (the QM8700's 80
+// HDR100 ports used at 200G: 20 leaves, 10 spines), a 100G port taken
+// from the 200G radix (HDR100 3,200 in three tiers), a new switch whose
+// lanes no NIC joins (no plan), an AMD system sized or timed as an H100
+// (its GPU preset or NIC ignored).
+func TestPublishedPartsDesigns(t *testing.T) {
+	cat := testCatalog(t)
+	custom := func(gpus, nicGbps int, f Fabric, sw string) func(s *Scenario) {
+		return func(s *Scenario) {
+			s.Cluster.System, s.Cluster.GPUs, s.Cluster.GPUsPerServer = CustomSystem, gpus, 8
+			s.Network.Fabric, s.Network.NICGbps, s.Network.Switch = f, nicGbps, sw
+		}
+	}
+	system := func(sys string, gpus int, f Fabric, sw string) func(s *Scenario) {
+		return func(s *Scenario) {
+			s.Cluster.System, s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch = sys, gpus, f, sw
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(s *Scenario)
+		su   int    // servers of one scalable unit
+		want string // tiers, leaf/spine/core switches, links per tier
+		nic  string
+		gpu  string // the JCT's GPU preset name holds it
+	}{
+		{"HDR 200G 800 on QM8700", custom(800, 200, InfiniBand, "qm8700"), 20,
+			"2 tiers, 40/20/0 switches, links 800/800/0", "cx7-200", "H100"},
+		{"HDR 200G 456 on QM8700", custom(456, 200, InfiniBand, "qm8700"), 20,
+			"2 tiers, 24/12/0 switches, links 456/456/0", "cx7-200", "H100"},
+		{"HDR100 3,200 on QM8700", custom(3200, 100, InfiniBand, "qm8700"), 40,
+			"2 tiers, 80/40/0 switches, links 3200/3200/0", "cx6-hdr100", "H100"},
+		{"MegaScale 10,240 on Tomahawk 4", func(s *Scenario) {
+			custom(10240, 200, Ethernet, "tomahawk4")(s)
+			s.Network.UplinkGbps = 400
+		}, 64, "3 tiers, 160/160/80 switches, links 10240/5120/5120", "cx6-200", "H100"},
+		{"RoCE 400G 2,048 on Tomahawk 4", custom(2048, 400, Ethernet, "tomahawk4"), 32,
+			"2 tiers, 64/32/0 switches, links 2048/2048/0", "cx7-400", "H100"},
+		{"RoCE 200G 2,048 on SN3700", custom(2048, 200, Ethernet, "sn3700"), 16,
+			"3 tiers, 128/128/64 switches, links 2048/2048/2048", "cx7-200", "H100"},
+		{"MI300X 1,024 on Tomahawk 5", system("mi300x", 1024, Ethernet, "tomahawk5"), 64,
+			"2 tiers, 16/8/0 switches, links 1024/1024/0", "cx7-400", "MI300X"},
+		{"MI300X 1,000 on SN5400", system("mi300x", 1000, Ethernet, "sn5400"), 32,
+			"2 tiers, 32/16/0 switches, links 1000/1000/0", "cx7-400", "MI300X"},
+		{"MI355X 4,096 on Tomahawk 5", system("mi355x", 4096, Ethernet, "tomahawk5"), 64,
+			"2 tiers, 64/32/0 switches, links 4096/4096/0", "pollara-400", "MI355X"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := flatLengths(NewScenario())
+			tc.edit(&s)
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tierCounts(p); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+			if p.ServersPerUnit != tc.su {
+				t.Errorf("scalable unit %d servers, want %d", p.ServersPerUnit, tc.su)
+			}
+			if p.NIC.Key != tc.nic {
+				t.Errorf("NIC %s, want %s", p.NIC.Key, tc.nic)
+			}
+			if p.JCT == nil || p.JCT.GPU == nil {
+				t.Fatal("no JCT")
+			}
+			if !strings.Contains(p.JCT.GPU.Name, tc.gpu) {
+				t.Errorf("JCT GPU %s, want %s", p.JCT.GPU.Name, tc.gpu)
+			}
+			checkPlanInvariants(t, p.GPUs, p)
+		})
+	}
+}
+
+// TestNewPartsSourced: every part added for designs of 2020 on is in the
+// catalog, passes the catalog's own checks (it loaded), and labels each
+// figure no source gives: a price graded "estimate" says "estimate:" and
+// its rule, a price_date names the month of the source the rule scales
+// (never "undated" for a rule on a dated price), and watts without a
+// vendor figure say "estimate". Mutations caught: a new part missing, an
+// estimated price or wattage with no label (a silent number), a rule's
+// price left undated.
+func TestNewPartsSourced(t *testing.T) {
+	cat := testCatalog(t)
+	type part struct {
+		src  Source
+		pr   Pricing
+		what string
+	}
+	var parts []part
+	for _, k := range []string{"tomahawk3", "tomahawk4", "sn3700", "sn4700", "sn5400"} {
+		if sw := cat.Switches[k]; sw != nil {
+			parts = append(parts, part{sw.Source, sw.Pricing, "switch " + k})
+		} else {
+			t.Errorf("switch %s missing", k)
+		}
+	}
+	for _, k := range []string{"cx6-200", "cx6-hdr100", "pollara-400"} {
+		if n := cat.NICs[k]; n != nil {
+			parts = append(parts, part{n.Source, n.Pricing, "nic " + k})
+		} else {
+			t.Errorf("nic %s missing", k)
+		}
+	}
+	for _, k := range []string{"mi300x", "mi325x", "mi355x"} {
+		if sys := cat.Systems[k]; sys != nil {
+			parts = append(parts, part{sys.Source, sys.Pricing, "system " + k})
+			if cat.JCT.GPUs[sys.GPU] == nil {
+				t.Errorf("system %s: GPU preset %q missing", k, sys.GPU)
+			}
+		} else {
+			t.Errorf("system %s missing", k)
+		}
+	}
+	for _, p := range parts {
+		if p.pr.Grade == GradeEstimate && !strings.HasPrefix(p.src.Price, "estimate:") {
+			t.Errorf("%s: an estimated price without its label and rule: %q", p.what, p.src.Price)
+		}
+		if p.pr.Date == Undated {
+			t.Errorf("%s: a rule on a dated price must carry that date", p.what)
+		}
+		if !strings.Contains(p.src.Watts, "grade") && !strings.HasPrefix(p.src.Watts, "estimate") {
+			t.Errorf("%s: watts neither graded nor labelled an estimate: %q", p.what, p.src.Watts)
+		}
+		if p.src.AsOf == "" || p.src.Range == "" || p.src.Ports == "" {
+			t.Errorf("%s: needs as_of, range and ports sources", p.what)
+		}
+	}
+}
