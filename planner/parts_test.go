@@ -3,6 +3,8 @@ package planner
 import (
 	"strings"
 	"testing"
+
+	"fabricplan/planner/perf"
 )
 
 // TestPublishedPartsDesigns enters designs built from 2020 on with the
@@ -38,8 +40,11 @@ import (
 //     spines; 1,000 GPUs on SN5400 (64 x 400G), 125 servers a rail = 4
 //     leaves of 32 down (the last 29), 32 leaves, 1,000 uplinks on 16
 //     spines.
-//   - MI355X with Pollara 400 NICs (Crusoe's MLPerf system) on Tomahawk
-//     5, 4,096 GPUs: 64 leaves, 32 spines.
+//   - MI355X with Pollara 400 NICs (Crusoe's MLPerf system, entered as
+//     custom 8-GPU servers with the MI355X workload GPU) on Tomahawk 5,
+//     4,096 GPUs: 64 leaves, 32 spines. The catalog's MI355X platform on
+//     QM9700 (64 x 400G) at 1,000 GPUs: as MI300X on SN5400, 32 leaves
+//     and 16 spines.
 //
 // Mutations caught: a radix read at the wrong speed (the QM8700's 80
 // HDR100 ports used at 200G: 20 leaves, 10 spines), a 100G port taken
@@ -85,8 +90,15 @@ func TestPublishedPartsDesigns(t *testing.T) {
 			"2 tiers, 16/8/0 switches, links 1024/1024/0", "cx7-400", "MI300X"},
 		{"MI300X 1,000 on SN5400", system("mi300x", 1000, Ethernet, "sn5400"), 32,
 			"2 tiers, 32/16/0 switches, links 1000/1000/0", "cx7-400", "MI300X"},
-		{"MI355X 4,096 on Tomahawk 5", system("mi355x", 4096, Ethernet, "tomahawk5"), 64,
-			"2 tiers, 64/32/0 switches, links 4096/4096/0", "pollara-400", "MI355X"},
+		{"MI355X 4,096 with Pollara on Tomahawk 5", func(s *Scenario) {
+			custom(4096, 400, Ethernet, "tomahawk5")(s)
+			s.Network.NIC = "pollara-400"
+			w := perf.NewWorkload()
+			w.GPU = "mi355x"
+			s.Workload = &w
+		}, 64, "2 tiers, 64/32/0 switches, links 4096/4096/0", "pollara-400", "MI355X"},
+		{"MI355X platform 1,000 on QM9700", system("mi355x", 1000, InfiniBand, "qm9700"), 32,
+			"2 tiers, 32/16/0 switches, links 1000/1000/0", "cx7-400", "MI355X"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := flatLengths(NewScenario())
@@ -168,5 +180,47 @@ func TestNewPartsSourced(t *testing.T) {
 		if p.src.AsOf == "" || p.src.Range == "" || p.src.Ports == "" {
 			t.Errorf("%s: needs as_of, range and ports sources", p.what)
 		}
+	}
+}
+
+// TestBandsSayRulePrices: the plan's analyst bands say the price basis
+// they compare on and how much of the cost no dated source prices. HDR
+// 200G, 800 GPUs on QM8700 at flat lengths, by hand: 800 ConnectX-7 200G
+// at $1,864 (priced as the 2-port card, an estimate), 60 QM8700 at
+// $11,250 (scaled from the QM9700, an estimate) and 1,600 QSFP56 HDR
+// modules at $300 (unsourced, an estimate) = $2,646,200 of $4,743,800
+// (those plus 800 AOC at $2,522, sourced, and 800 fibres at $100) = 56%;
+// with the QM8700's price given in [prices], $1,971,200 = 42%; on the
+// list basis the words say "list basis". Mutations caught: overridden
+// prices still counted as rules, the basis left out of the bands, a
+// sourced part (the AOC) counted as a rule.
+func TestBandsSayRulePrices(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		name   string
+		prices map[string]float64
+		basis  string
+		want   string
+	}{
+		{"catalog prices", nil, "", "street basis; $2.65M (56%) of the cost priced by stated rules, no dated source: cx7-200, qm8700, qsfp56-200x1"},
+		{"QM8700 priced by the user", map[string]float64{"qm8700": 11250}, "", "street basis; $1.97M (42%) of the cost priced by stated rules, no dated source: cx7-200, qsfp56-200x1"},
+		{"list basis", nil, BasisList, "list basis; "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := flatLengths(NewScenario())
+			s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch, s.Prices, s.Pricing.Basis = 800, 200, "qm8700", tc.prices, tc.basis
+			p, err := BuildWith(s, cat, BuildOptions{Bands: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.SanityBands) == 0 {
+				t.Fatal("no bands")
+			}
+			for _, b := range p.SanityBands {
+				if !strings.HasPrefix(b.Basis, tc.want) {
+					t.Errorf("%s: basis %q, want %q", b.What, b.Basis, tc.want)
+				}
+			}
+		})
 	}
 }
