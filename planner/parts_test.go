@@ -21,6 +21,8 @@ import (
 //     456 GPUs: 57 servers a rail = 3 leaves (20 + 20 + 17), 24 leaves;
 //     456 uplinks on 40-port spines = 12. The SU is the 20 servers one
 //     leaf holds.
+//   - The same leaves under CS8500 directors (800 x 200G): 1,600 GPUs,
+//     80 leaves of 20 down, 1,600 uplinks on 2 directors of 800.
 //   - HDR100 on the same switch (80 x 100G over splitters): 3,200 GPUs =
 //     80^2/2, 80 leaves of 40 down, 40 spines; the SU is 40 servers.
 //   - ByteDance MegaScale (NSDI 2024) on the Tomahawk 4 it was built on
@@ -76,6 +78,10 @@ func TestPublishedPartsDesigns(t *testing.T) {
 			"2 tiers, 40/20/0 switches, links 800/800/0", "cx7-200", "H100"},
 		{"HDR 200G 456 on QM8700", custom(456, 200, InfiniBand, "qm8700"), 20,
 			"2 tiers, 24/12/0 switches, links 456/456/0", "cx7-200", "H100"},
+		{"HDR 200G 1,600 on QM8700 under CS8500 spines", func(s *Scenario) {
+			custom(1600, 200, InfiniBand, "qm8700")(s)
+			s.Network.SpineSwitch = "cs8500"
+		}, 20, "2 tiers, 80/2/0 switches, links 1600/1600/0", "cx7-200", "H100"},
 		{"HDR100 3,200 on QM8700", custom(3200, 100, InfiniBand, "qm8700"), 40,
 			"2 tiers, 80/40/0 switches, links 3200/3200/0", "cx6-hdr100", "H100"},
 		{"MegaScale 10,240 on Tomahawk 4", func(s *Scenario) {
@@ -143,7 +149,7 @@ func TestNewPartsSourced(t *testing.T) {
 		what string
 	}
 	var parts []part
-	for _, k := range []string{"tomahawk3", "tomahawk4", "sn3700", "sn4700", "sn5400"} {
+	for _, k := range []string{"tomahawk3", "tomahawk4", "sn3700", "sn4700", "sn5400", "cs8500"} {
 		if sw := cat.Switches[k]; sw != nil {
 			parts = append(parts, part{sw.Source, sw.Pricing, "switch " + k})
 		} else {
