@@ -185,7 +185,7 @@ var planFlagNames = []struct{ name, usage string }{
 	{"gpus", "GPU count"},
 	{"gpus-per-server", "GPUs per server"},
 	{"nics-per-server", "back-end NICs per server (default: one per GPU)"},
-	{"nic-gbps", "NIC speed in Gb/s: 200, 400, 800 or 1600"},
+	{"nic-gbps", "NIC speed in Gb/s: 100, 200, 400, 800 or 1600"},
 	{"ports-per-nic", "ports each NIC splits into"},
 	{"planes", "independent fabric planes"},
 	{"fabric", "infiniband or ethernet"},

@@ -202,6 +202,58 @@ func TestCatalogJSONKeys(t *testing.T) {
 	}
 }
 
+// catalog --json gives every priced part its price basis and its
+// source's date, the parts published 2020-on designs used among them:
+// each part's basis as its condition makes it (the QM8700 and the AMD
+// platforms are priced by a stated rule on street prices; the AOC is a
+// vendor list price), and a date as YYYY-MM or "undated". Mutations
+// caught: the basis left out of the JSON (no tag, or never filled), a
+// list price shown on the street basis, a new part missing.
+func TestCatalogJSONBasis(t *testing.T) {
+	out, _, code := runArgs(t, "catalog", "--json")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	doc := map[string]map[string]map[string]any{}
+	for _, kind := range []string{"systems", "switches", "nics", "transceivers", "cables"} {
+		var parts map[string]map[string]any
+		if err := json.Unmarshal(raw[kind], &parts); err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		doc[kind] = parts
+		for k, p := range parts {
+			if b := p["price_basis"]; b != "street" && b != "list" {
+				t.Errorf("%s %s: price_basis %v", kind, k, b)
+			}
+			if d, _ := p["price_date"].(string); d != "undated" && (len(d) < 7 || d[4] != '-') {
+				t.Errorf("%s %s: price_date %q", kind, k, d)
+			}
+		}
+	}
+	for _, tc := range []struct{ kind, key, basis, date string }{
+		{"switches", "qm8700", "street", "2024-08"},
+		{"switches", "tomahawk4", "street", "2025-10"},
+		{"switches", "sn5400", "street", "2025-10"},
+		{"nics", "cx6-200", "street", "2026-09"},
+		{"systems", "mi300x", "street", "2024-03"},
+		{"systems", "mi355x", "street", "2024-12"},
+		{"cables", "aoc", "list", "2023-11"},
+	} {
+		p, ok := doc[tc.kind][tc.key]
+		if !ok {
+			t.Errorf("%s %s missing", tc.kind, tc.key)
+			continue
+		}
+		if p["price_basis"] != tc.basis || p["price_date"] != tc.date {
+			t.Errorf("%s %s: basis %v, date %v; want %s, %s", tc.kind, tc.key, p["price_basis"], p["price_date"], tc.basis, tc.date)
+		}
+	}
+}
+
 func FuzzPlanFlags(f *testing.F) {
 	for _, s := range []string{"--gpus 1024", "--gpus abc", "--planes 3 --nic-gbps 800", "--fabric ethernet --switch qm9700",
 		"--oversubscription 2:1 --tiers 3", "--ports-per-nic 0", "x.toml --gpus 8", "--gpus=-5", "--tiers 9"} {

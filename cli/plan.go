@@ -161,6 +161,9 @@ func writeCostPower(tw io.Writer, p *planner.Plan) {
 	for _, b := range p.SanityBands {
 		fmt.Fprintf(tw, "  Beside analysts\t%s\t%s\n", b.Position, b.Words(bandFormat(b)))
 	}
+	if len(p.SanityBands) > 0 {
+		fmt.Fprintf(tw, "  Bands' basis\t\t%s\n", p.SanityBands[0].Basis)
+	}
 	pw := p.Power
 	fmt.Fprintf(tw, "POWER (estimates)\t%s\tNICs %s, switches %s, transceivers %s, cables %s\n", textfmt.Watts(pw.Total),
 		textfmt.Watts(pw.NICs), textfmt.Watts(pw.Switches), textfmt.Watts(pw.Transceivers), textfmt.Watts(pw.Cables))

@@ -15,29 +15,49 @@ const cheaperShare = 0.10
 // the plan's fabric, NIC, oversubscription and leaf alignment (so the
 // same ports per GPU at the same ratio) — other planes, port splits,
 // switches and the fewest tiers each needs — for one that costs at least
-// 10% less. The cheapest such design goes to p.Cheaper with a note. It
-// sizes a few dozen fabrics, so plan and the Summary call it on demand;
-// sweeps do not.
+// 10% less. The cheapest such design goes to p.Cheaper with a note; when
+// it changes the switch, the cheapest that changes only the plane count
+// (one plane per rail, say, on the plan's own switch) follows with its
+// own note, as published designs on older switches were built. It sizes
+// a few dozen fabrics, so plan and the Summary call it on demand; sweeps
+// do not.
 func (p *Plan) FindCheaper(cat *Catalog) {
-	best, design := p.cheaperDesign(cat)
+	best, design := p.cheaperDesign(cat, false)
 	if best == nil {
 		return
 	}
+	usd := p.MoneyScale() // the scale of the view the note sits in
+	saving := p.offerCheaper(best, design)
+	p.Notes = append(p.Notes, fmt.Sprintf("cheaper with the same ports and %s: %s for %s, %s (%.0f%%) less than this plan's %s of %s at %s",
+		p.Scenario.Network.Oversubscription, design, usd.Format(best.Cost.Total), usd.Format(saving), 100*saving/p.Cost.Total,
+		shapeWords(p), p.Switch.Key, usd.Format(p.Cost.Total)))
+	if best.Switch == p.Switch {
+		return
+	}
+	if alt, design := p.cheaperDesign(cat, true); alt != nil {
+		saving := p.offerCheaper(alt, design)
+		p.Notes = append(p.Notes, fmt.Sprintf("cheaper on %s itself: %s for %s (%s against %d), %s (%.0f%%) less than this plan's %s",
+			p.Switch.Key, design, usd.Format(alt.Cost.Total), textfmt.Plural(alt.TotalSwitches(), "switch"), p.TotalSwitches(),
+			usd.Format(saving), 100*saving/p.Cost.Total, shapeWords(p)))
+	}
+}
+
+// offerCheaper adds best, described as design, to p.Cheaper and returns
+// its saving.
+func (p *Plan) offerCheaper(best *Plan, design string) float64 {
 	saving := p.Cost.Total - best.Cost.Total
 	planes, split, sw := best.Planes, best.Scenario.Network.PortsPerNIC, best.Switch.Key
 	p.Cheaper = append(p.Cheaper, Cheaper{Design: design, CostUSD: best.Cost.Total, SavingUSD: saving,
 		apply: func(s *Scenario) {
 			s.Network.Planes, s.Network.PortsPerNIC, s.Network.Switch, s.Network.Tiers = planes, split, sw, 0
 		}})
-	usd := p.MoneyScale() // the scale of the view the note sits in
-	p.Notes = append(p.Notes, fmt.Sprintf("cheaper with the same ports and %s: %s for %s, %s (%.0f%%) less than this plan's %s of %s at %s",
-		p.Scenario.Network.Oversubscription, design, usd.Format(best.Cost.Total), usd.Format(saving), 100*saving/p.Cost.Total,
-		shapeWords(p), p.Switch.Key, usd.Format(p.Cost.Total)))
+	return saving
 }
 
 // cheaperDesign is the cheapest candidate saving at least cheaperShare,
-// with its description; nil when none does.
-func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
+// with its description; nil when none does. planesOnly keeps the plan's
+// switch and port split: only the plane count (and so the tiers) varies.
+func (p *Plan) cheaperDesign(cat *Catalog, planesOnly bool) (*Plan, string) {
 	s := p.Scenario
 	n := s.Network
 	var options []designOption
@@ -50,6 +70,9 @@ func (p *Plan) cheaperDesign(cat *Catalog) (*Plan, string) {
 			for _, sw := range cat.autoSwitches(n.Fabric, n.NICGbps/split) {
 				if planes == p.Planes && split == n.PortsPerNIC && sw == p.Switch && (n.Tiers == 0 || n.Tiers == p.Tiers) {
 					continue // this plan
+				}
+				if planesOnly && (sw != p.Switch || split != n.PortsPerNIC) {
+					continue
 				}
 				c := s
 				c.Network.PortsPerNIC, c.Network.Planes, c.Network.Tiers, c.Network.Switch = split, planes, 0, sw.Key

@@ -63,3 +63,48 @@ func TestFindCheaper(t *testing.T) {
 		t.Errorf("2,048 GPUs: %d tiers, cheaper %+v; want 2 tiers and nothing", p.Tiers, p.Cheaper)
 	}
 }
+
+// The HDR case: 3,200 GPUs of 200G on the 40-port QM8700 need
+// three tiers in one plane (two tiers reach 40^2/2 = 800 ports; three
+// tiers at least 160 leaves of 20 down, 160 spines and 3,200 / 40 = 80
+// cores, 400 switches), while planes of at most 800 ports each (4 or 8:
+// one per rail) stay at two tiers: 160 leaves and 80 spines, 240
+// switches, about half. The cheapest design overall moves to the
+// QM9700; FindCheaper then also names the plane count on the QM8700
+// itself, with its switch count. Where the cheapest design keeps the
+// switch (2,056 GPUs on QM9700, TestFindCheaper) no second note is
+// added. Mutations caught: the second search not kept to the plan's
+// switch (it names the QM9700 again), the second note left out.
+func TestFindCheaperPlanesOnItsSwitch(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario() // in the hall, as plan prices it (at flat lengths 4 planes on the QM8700 is the cheapest overall)
+	s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = 3200, 200, "qm8700"
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Tiers != 3 || p.TotalSwitches() < 400 {
+		t.Fatalf("one plane: %d tiers, %d switches; want 3 and at least 400", p.Tiers, p.TotalSwitches())
+	}
+	p.FindCheaper(cat)
+	if len(p.Cheaper) != 2 {
+		t.Fatalf("cheaper designs %+v, want two", p.Cheaper)
+	}
+	if d := p.Cheaper[0].Design; !strings.Contains(d, "qm9700") {
+		t.Errorf("first design %q, want the QM9700", d)
+	}
+	own := p.Cheaper[1]
+	if strings.Contains(own.Design, "qm9700") || !strings.Contains(own.Design, "planes at 2 tiers") {
+		t.Errorf("second design %q, want more planes at 2 tiers on qm8700", own.Design)
+	}
+	if !strings.Contains(strings.Join(p.Notes, "\n"), "cheaper on qm8700 itself: "+own.Design) ||
+		!strings.Contains(strings.Join(p.Notes, "\n"), "(240 switches against ") {
+		t.Errorf("notes %q", p.Notes)
+	}
+	applied := s
+	own.Apply(&applied)
+	r, err := Build(applied, cat)
+	if err != nil || r.Switch.Key != "qm8700" || r.Tiers != 2 || r.TotalSwitches() != 240 {
+		t.Errorf("applied: %+v (%v)", applied.Network, err)
+	}
+}

@@ -129,13 +129,16 @@ func checkUnitPrice(part string, p priced) error {
 	return p.provenance().check(part, u.PriceRangeUSD[0], u.PriceRangeUSD[1])
 }
 
-// checkPrices checks the price fields of every priced part of every kind.
+// checkPrices checks the price fields of every priced part of every kind
+// and fills in each price's basis.
 func (c *Catalog) checkPrices() error {
 	for _, kind := range pricedKinds {
 		for k, p := range kind.parts(c) {
 			if err := kind.check(kind.what+" "+k, p); err != nil {
 				return err
 			}
+			pv := p.provenance()
+			pv.Basis = basisOf(pv.Condition)
 		}
 	}
 	return nil

@@ -52,6 +52,19 @@ type Pricing struct {
 	// (compatible) part: the "list" basis multiplies it by the sourced
 	// branded premium.
 	ListPremium bool `toml:"list_premium" json:"list_premium"`
+	// Basis is the price basis the catalog figure belongs to (BasisList
+	// for a vendor list price, else BasisStreet: a plan on the street
+	// basis takes it as it is), derived from Condition when the catalog
+	// loads, for catalog --json.
+	Basis string `toml:"-" json:"price_basis"`
+}
+
+// basisOf is the price basis of a catalog price of condition cond.
+func basisOf(cond string) string {
+	if cond == CondList {
+		return BasisList
+	}
+	return BasisStreet
 }
 
 // FX converts a source's price range from another currency: Low and High

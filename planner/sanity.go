@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"fabricplan/internal/textfmt"
@@ -26,6 +27,9 @@ type SanityCheck struct {
 	Position string  `json:"position"` // below, within or above
 	Note     string  `json:"note,omitempty"`
 	Source   string  `json:"source"`
+	// Basis is the price basis the plan's figure is on and the share of
+	// its cost that no dated source prices (RuleWords).
+	Basis string `json:"basis"`
 }
 
 // Words is the check in a line: "$4,690 per GPU without NICs, above the
@@ -48,6 +52,15 @@ func (p *Plan) Sanity(cat *Catalog) []SanityCheck {
 		return nil
 	}
 	var out []SanityCheck
+	basis := p.Cost.Basis + " basis"
+	if w := p.RuleWords(cat); w != "" {
+		basis += "; " + w
+	}
+	defer func() {
+		for i := range out {
+			out[i].Basis = basis
+		}
+	}()
 	if b := d.Band(p.GPUs); b != nil {
 		c := SanityCheck{What: "network cost per GPU without NICs", Value: (p.Cost.Total - p.Cost.NICs) / float64(p.GPUsBought()),
 			Low: b.LowUSD, High: b.HighUSD, Band: b.Name, Source: b.Source}
@@ -67,6 +80,33 @@ func (p *Plan) Sanity(cat *Catalog) []SanityCheck {
 		out = append(out, c)
 	}
 	return out
+}
+
+// RuleWords says how much of the plan's cost is priced by a stated rule
+// rather than a dated source (catalog parts whose price grade is
+// "estimate", neither overridden nor quoted), and which parts: "$675.0k
+// (15%) of the cost priced by stated rules, no dated source: qm8700";
+// "" when none is.
+func (p *Plan) RuleWords(cat *Catalog) string {
+	var usd float64
+	var keys []string
+	for _, l := range p.BOM {
+		key, _, _ := strings.Cut(l.Key, "/") // a chassis part is priced by its switch's rule
+		if _, over := p.Scenario.Prices[l.Key]; over || l.Quote != nil || l.TotalUSD == 0 {
+			continue
+		}
+		if ip, ok := cat.ItemPrice(key); ok && ip.Pricing.Grade == GradeEstimate {
+			usd += l.TotalUSD
+			if !slices.Contains(keys, key) {
+				keys = append(keys, key)
+			}
+		}
+	}
+	if usd == 0 || p.Cost.Total <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s (%.0f%%) of the cost priced by stated rules, no dated source: %s",
+		textfmt.USD(usd), 100*usd/p.Cost.Total, strings.Join(keys, ", "))
 }
 
 func position(v, lo, hi float64) string {

@@ -604,8 +604,8 @@ func (s *Scenario) validateMedia() []error {
 
 // nicCandidates lists the NICs that match the scenario's speed, fabric and
 // port split (or all splits when PortsPerNIC is 0, leaving out cards of
-// several cages, whose ports only a split design uses), cheapest first
-// (by key among equal prices).
+// several cages, whose ports only a split design uses), in cmpNIC's
+// order: cheapest first.
 func (s *Scenario) nicCandidates(cat *Catalog) []*NIC {
 	var out []*NIC
 	for _, nic := range cat.NICs { // ordered below: sorting every key first cost a sweep 6%
@@ -639,9 +639,14 @@ func (s *Scenario) nicPrice(nic *NIC) float64 {
 }
 
 // cmpNIC orders candidates a and b, priced pa and pb: cheaper first, then
-// by key.
+// the one running more lane rates (a ConnectX-7 joins 100G- and 50G-lane
+// switches where a ConnectX-6 of the same price joins only the second),
+// then by key.
 func cmpNIC(a *NIC, pa float64, b *NIC, pb float64) int {
 	if c := cmpFloat(pa, pb); c != 0 {
+		return c
+	}
+	if c := len(b.LaneGbps) - len(a.LaneGbps); c != 0 {
 		return c
 	}
 	return strings.Compare(a.Key, b.Key)

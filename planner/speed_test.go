@@ -168,10 +168,13 @@ func TestOffersNICSpeed(t *testing.T) {
 // speed, fabric and split, read off the catalog by hand (400G: CX-7 at
 // $1,894, its two-cage 2x200G only split in two; 800G: CX-8 and Thor
 // Ultra at $1,904, by key, Thor Ultra alone running one Ethernet port;
-// BlueField-3 at $3,053 the 400G Ethernet NIC left when CX-7 is priced
-// out), and in a catalog of one NIC. Mutations caught: a choice that
-// ignores the speed, the split, the fabric, the catalog or the price
-// overrides.
+// Pollara 400 at $1,894, then BlueField-3 at $3,053, the 400G Ethernet
+// NICs left when CX-7 is priced out; 200G: ConnectX-7 and ConnectX-6 at
+// $1,864, ConnectX-7 running two lane rates to ConnectX-6's one; 100G:
+// ConnectX-6 HDR100 alone), and in a catalog of one NIC. Mutations
+// caught: a choice that ignores the speed, the split, the fabric, the
+// catalog or the price overrides; a price tie broken by key alone (picks
+// cx6-200, which cannot join the 100G-lane QM9700).
 func TestChooseNIC(t *testing.T) {
 	cat := testCatalog(t)
 	one := &Catalog{NICs: map[string]*NIC{"solo": {Key: "solo", Gbps: 400, Cages: 1, InfiniBandPorts: []int{1}, EthernetPorts: []int{1}}}}
@@ -191,7 +194,12 @@ func TestChooseNIC(t *testing.T) {
 		{"800G InfiniBand, one port", cat, 800, 1, InfiniBand, nil, "cx8-800"},
 		{"400G Ethernet, split in two", cat, 400, 2, Ethernet, nil, "cx7-2x200"},
 		{"400G Ethernet", cat, 400, 0, Ethernet, nil, "cx7-400"},
-		{"400G Ethernet, CX-7 priced out", cat, 400, 0, Ethernet, map[string]float64{"cx7-400": 1e6}, "bf3-400"},
+		{"400G Ethernet, CX-7 priced out", cat, 400, 0, Ethernet, map[string]float64{"cx7-400": 1e6}, "pollara-400"},
+		{"400G Ethernet, CX-7 and Pollara priced out", cat, 400, 0, Ethernet, map[string]float64{"cx7-400": 1e6, "pollara-400": 1e6}, "bf3-400"},
+		{"200G InfiniBand", cat, 200, 0, InfiniBand, nil, "cx7-200"},
+		{"200G Ethernet", cat, 200, 0, Ethernet, nil, "cx7-200"},
+		{"200G InfiniBand, CX-7 priced out", cat, 200, 0, InfiniBand, map[string]float64{"cx7-200": 1e6}, "cx6-200"},
+		{"100G InfiniBand", cat, 100, 0, InfiniBand, nil, "cx6-hdr100"},
 		{"400G Ethernet, one NIC's catalog", one, 400, 0, Ethernet, nil, "solo"},
 	}
 	for _, tc := range tests {

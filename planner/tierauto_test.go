@@ -11,9 +11,9 @@ import (
 // costs what the cheapest of the same scenario with each candidate named
 // costs, and names that model, over both fabrics, two and three tiers and
 // sizes off the grid. The candidates are listed by hand: every switch of
-// the fabric with ports at the tier's speed (400G Ethernet: Tomahawk 5,
-// SN5600, both Tomahawk 6 options and the 7808R3 chassis; 400G
-// InfiniBand: QM9700 and Q3400).
+// the fabric with ports at the tier's speed (400G Ethernet: Tomahawk 3,
+// 4 and 5, SN4700, SN5400, SN5600, both Tomahawk 6 options and the
+// 7808R3 chassis; 400G InfiniBand: QM9700 and Q3400).
 // Mutations caught: "auto" read as the leaf's model, the first candidate
 // taken, the cheapest switch price taken instead of the cheapest plan,
 // chassis left out of a spine's candidates, the cores left on the
@@ -23,7 +23,9 @@ func TestTierSwitchAuto(t *testing.T) {
 	meta := scenarioFile(t, "meta-roce-24k")
 	meta = flatLengths(meta)
 	meta.Cluster.GPUs = 7001
-	eth := []string{"tomahawk5", "sn5600", "tomahawk6", "tomahawk6-100g", "arista-7808r3"}
+	// By key: of equal plans (SN4700 and Tomahawk 3 are one price and
+	// shape) the first key wins, as in auto.
+	eth := []string{"arista-7808r3", "sn4700", "sn5400", "sn5600", "tomahawk3", "tomahawk4", "tomahawk5", "tomahawk6", "tomahawk6-100g"}
 	roce := flatLengths(NewScenario())
 	roce.Cluster.GPUs, roce.Network.Fabric, roce.Network.Switch = 2999, Ethernet, "tomahawk5"
 	ib := flatIB(1500)

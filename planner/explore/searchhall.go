@@ -252,7 +252,8 @@ func (d *Design) tighten(cat *planner.Catalog) {
 }
 
 // layOut lays out the designs that can reach the Pareto front (see
-// layOutDesigns) and drops those the hall cannot cable.
+// layOutDesigns) and drops those the hall cannot cable; all of them when
+// none laid out builds, so that Search's front is never empty.
 func (r *SearchResult) layOut(ctx context.Context, cat *planner.Catalog, opt SearchOptions, workers int, budget *int) error {
 	dropped, n, undecided, err := layOutDesigns(ctx, r.Designs, cat, opt, workers, budget)
 	if err != nil {
@@ -263,6 +264,11 @@ func (r *SearchResult) layOut(ctx context.Context, cat *planner.Catalog, opt Sea
 	r.Designs = slices.DeleteFunc(r.Designs, func(d *Design) bool {
 		return dropped[d] || !finite(d.CostUSD)
 	})
+	if !slices.ContainsFunc(r.Designs, func(d *Design) bool { return d.Priced != PricedBound }) {
+		// Every design tried failed its hall and the budget left the rest
+		// at their bound: none is known to build (Search reports none).
+		r.Designs = nil
+	}
 	return nil
 }
 
