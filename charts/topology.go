@@ -427,7 +427,10 @@ func (d *topoDiagram) drawSummaries(g topoGeom) {
 	if more := d.units1 - 1; more > 0 {
 		stack(c, g.at(sx, yLeaf-boxH/2), g.at(0.98, yLeaf+boxH/2))
 		markTarget(c, TargetNextUnit, g.at(sx, yLeaf-boxH/2), g.at(0.98, yLeaf+boxH/2+0.02))
-		text(c, g.at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", textfmt.Plural(more, "more "+d.unitWord()), podWord(p)), tickSize, true, Ink, draw.XCenter)
+		// Fitted to the stack, as the planes' line below: "4-rack
+		// groups" is longer than "racks".
+		fitted(c, g.at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", textfmt.Plural(more, "more "+d.unitWord()), podWord(p)), tickSize, true, Ink, draw.XCenter,
+			g.W*vg.Length(0.98-sx)*0.94, g.H*vg.Length(boxH))
 	}
 	if p.Tiers == 3 && d.pods1 > 1 {
 		y := 0.58
