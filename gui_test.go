@@ -186,3 +186,57 @@ func TestNoDisplayOneLine(t *testing.T) {
 		t.Errorf("stderr %q, want one line saying there is no display", msg)
 	}
 }
+
+// TestSummaryKeyFiguresOnScreen opens the real window in screenshot mode
+// on the Summary tab at 1024x640 and 1280x800, for the default scenario,
+// the NVL72 examples, 100,000 GPUs and the Meta Llama 3 example: the
+// screenshot mode fails when one of the six key figures (GPUs, switches,
+// cost, cost per GPU, power, JCT gain) is not wholly inside the window
+// without scrolling. Mutation caught: the key figures laid out after the
+// other cards or the whole cluster's line (the old Summary, where cost,
+// power and the JCT gain needed scrolling at 1024x640 and the third row
+// was hidden at 1280x800).
+func TestSummaryKeyFiguresOnScreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "fabricplan")
+	if out, err := exec.Command("go", "build", "-tags", "migrated_fynedo screenshot", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	scenarios := []string{""} // the default
+	for _, pattern := range []string{"data/scenarios/*nvl72*.toml", "data/scenarios/*100k*.toml", "docs/scenarios/meta-*.toml"} {
+		found, err := filepath.Glob(pattern)
+		if err != nil || len(found) == 0 {
+			t.Fatalf("no scenario %s: %v", pattern, err)
+		}
+		scenarios = append(scenarios, found...)
+	}
+	display, _ := ownDisplay(t)
+	for _, sc := range scenarios {
+		name := strings.TrimSuffix(filepath.Base(sc), ".toml")
+		if sc == "" {
+			name = "default"
+		}
+		t.Run(name, func(t *testing.T) {
+			home := filepath.Join(dir, name)
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"--screenshot", filepath.Join(dir, name+".png"), "--tab", "Summary", "--size", "1024x640", "--then-sizes", "1280x800"}
+			if sc != "" {
+				args = append(args, sc)
+			}
+			cmd := exec.Command(bin, args...)
+			cmd.Env = append(os.Environ(), "LANG=en_US.UTF-8", "HOME="+home, "DISPLAY="+display)
+			out, err := cmd.CombinedOutput()
+			if err != nil || bytes.Contains(out, []byte("off-screen")) {
+				t.Errorf("%v\n%s", err, out)
+			}
+			if n := bytes.Count(out, []byte("wrote ")); n != 2 {
+				t.Errorf("%d screenshots, want 1024x640 and 1280x800:\n%s", n, out)
+			}
+		})
+	}
+}

@@ -110,12 +110,12 @@ func (s *shot) take(w fyne.Window, ui *app.UI, stderr io.Writer) int {
 // passes and one that stays cut off fails with what it cuts off.
 func (s *shot) captureSettled(w fyne.Window, ui *app.UI, tab, path string, stderr io.Writer) int {
 	var msg bytes.Buffer
-	code := s.capture(w, tab, path, &msg)
+	code := s.capture(w, ui, tab, path, &msg)
 	for try := 1; code != cli.ExitOK && try <= 3; try++ {
 		time.Sleep(time.Duration(try) * time.Second)
 		ui.WaitIdle()
 		msg.Reset()
-		code = s.capture(w, tab, path, &msg)
+		code = s.capture(w, ui, tab, path, &msg)
 	}
 	_, _ = stderr.Write(msg.Bytes())
 	return code
@@ -137,16 +137,21 @@ func (s *shot) pathFor(size fyne.Size, tab string, allTabs bool) string {
 // tabAll, given to --tab, shoots every tab.
 const tabAll = "all"
 
-// capture writes the window as a PNG to path and checks what it cuts off.
-func (s *shot) capture(w fyne.Window, tab, path string, stderr io.Writer) int {
+// capture writes the window as a PNG to path and checks what it cuts off
+// and, on the Summary tab, that every key figure is on screen.
+func (s *shot) capture(w fyne.Window, ui *app.UI, tab, path string, stderr io.Writer) int {
 	var img image.Image
 	var size fyne.Size
 	var scale float32
 	var problems []uicheck.Problem
+	var hidden []string
 	fyne.DoAndWait(func() {
 		img = w.Canvas().Capture()
 		size, scale = w.Canvas().Size(), w.Canvas().Scale()
 		problems = uicheck.Check(w.Canvas())
+		if tab == app.TabSummary {
+			hidden = ui.HiddenKeyFigures()
+		}
 	})
 	if blank(img) {
 		// Under Xvfb the GL front buffer reads back empty: take the
@@ -180,6 +185,11 @@ func (s *shot) capture(w fyne.Window, tab, path string, stderr io.Writer) int {
 	}
 	for _, p := range problems {
 		fmt.Fprintf(stderr, "fabricplan: screenshot: %s tab: cut off: %s\n", tab, p)
+		code = cli.ExitFailure
+	}
+	// The key figures must be read without scrolling, at every size.
+	for _, name := range hidden {
+		fmt.Fprintf(stderr, "fabricplan: screenshot: %s tab: the key figure %q is off-screen\n", tab, name)
 		code = cli.ExitFailure
 	}
 	return code

@@ -31,7 +31,7 @@ func TestTypingGPUsUpdatesSummary(t *testing.T) {
 		t.Fatalf("plan has %d GPUs, state %v", u.Plan().GPUs, u.State().Status)
 	}
 	f := u.Figures()
-	if f["Servers"] != "512" || f["Back-end NIC ports"] != "4,096" {
+	if f["Servers"] != "512" || f["Back-end NIC ports"] != "4,096" || f["GPUs"] != "4,096" {
 		t.Errorf("summary after typing 4096: %v", f)
 	}
 	test.Tap(findButton(t, u.inputs.content, "32,768"))

@@ -16,7 +16,7 @@ import (
 )
 
 // card is one key figure: a caption, a large number and a detail line,
-// set tight so that all nine and the bill of materials fit at 1280x800.
+// set tight; the six key figures come first (keyFigures).
 type card struct {
 	value  *canvas.Text
 	detail *widget.Label
@@ -59,8 +59,10 @@ func (l *insetLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 
 // cardsOverTable gives the cards (objs[0], a scroller) the height they
 // need, up to what leaves the table below (objs[1]) tableRoom or, in a
-// short window, 60% of the tab; the cards scroll past that.
-type cardsOverTable struct{ cards fyne.CanvasObject }
+// short window, 60% of the tab; the cards scroll past that. The key
+// figures at their top (key) always get their height, so they never
+// need scrolling (unless the tab itself is shorter).
+type cardsOverTable struct{ cards, key fyne.CanvasObject }
 
 // tableRoom is the height the lower tables keep: their tab bar, header,
 // four rows and the detail line.
@@ -69,6 +71,7 @@ const tableRoom = 290
 func (l *cardsOverTable) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	need := l.cards.MinSize().Height
 	h := min(need, max(size.Height*0.4, size.Height-tableRoom))
+	h = min(max(h, l.key.MinSize().Height), size.Height)
 	objs[0].Move(fyne.NewPos(0, 0))
 	objs[0].Resize(fyne.NewSize(size.Width, h))
 	objs[1].Move(fyne.NewPos(0, h))
@@ -134,10 +137,18 @@ type summaryTab struct {
 	nets *networksView
 	// details show a table's selected row in full under it.
 	details []*rowDetail
+	// keyGrid holds the key figures' cards, at the top of cardScroll.
+	keyGrid    *fyne.Container
+	cardScroll *container.Scroll
 }
 
-var summaryCards = []string{"Servers", "Back-end NIC ports", "Switches", "Links (cables)", "Transceivers",
-	"Fabric cost", "Cost per GPU", "Power", "JCT gain over TCP/IP"}
+// keyFigures are the cards the Summary shows first, where a 1024x640
+// window shows them without scrolling: what a planner reads first.
+var keyFigures = []string{"GPUs", "Switches", "Fabric cost", "Cost per GPU", "Power", "JCT gain over TCP/IP"}
+
+// moreFigures are the cards after the key figures and the whole cluster's
+// line.
+var moreFigures = []string{"Servers", "Back-end NIC ports", "Links (cables)", "Transceivers"}
 
 // bomWidths are the BOM's column widths.
 var bomWidths = []float32{230, 150, 70, 100, 90, 90, 520}
@@ -149,11 +160,17 @@ var stepColumns = []string{"Part of the step (RDMA)", "Time", "How"}
 
 func newSummaryTab(u *UI) *summaryTab {
 	t := &summaryTab{u: u, cards: map[string]*card{}, nets: newNetworksView()}
-	grid := container.NewGridWithColumns(3)
-	for _, name := range summaryCards {
-		c := newCard(name)
-		t.cards[name] = c
-		grid.Add(c.box)
+	key := container.NewGridWithColumns(len(keyFigures) / 2)
+	more := container.NewGridWithColumns(len(moreFigures))
+	for _, names := range []struct {
+		grid  *fyne.Container
+		names []string
+	}{{key, keyFigures}, {more, moreFigures}} {
+		for _, name := range names.names {
+			c := newCard(name)
+			t.cards[name] = c
+			names.grid.Add(c.box)
+		}
 	}
 	t.bom = widget.NewTableWithHeaders(
 		func() (int, int) { return len(t.rows), len(bomHeaders) },
@@ -215,8 +232,10 @@ func newSummaryTab(u *UI) *summaryTab {
 	t.cheaperBar = container.NewBorder(nil, nil, nil, t.cheaperLoad, t.cheaper)
 	t.cheaperBar.Hide()
 	lower := container.NewBorder(t.cheaperBar, nil, nil, nil, t.lower)
-	top := container.NewVBox(t.nets.adds, grid)
-	t.content = container.New(&cardsOverTable{cards: top}, container.NewVScroll(container.NewThemeOverride(top, compactTheme{})),
+	top := container.NewVBox(key, t.nets.adds, more)
+	t.keyGrid = key
+	t.cardScroll = container.NewVScroll(container.NewThemeOverride(top, compactTheme{}))
+	t.content = container.New(&cardsOverTable{cards: top, key: key}, t.cardScroll,
 		container.NewThemeOverride(lower, compactTheme{}))
 	return t
 }
@@ -305,6 +324,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 		servers = fmt.Sprintf("%s GPUs in %s", textfmt.Int(p.GPUs), sys.Key)
 	}
 	c["Servers"].set(textfmt.Int(p.Servers), servers)
+	c["GPUs"].set(textfmt.Int(p.GPUs), gpusDetail(p))
 	node := "server"
 	if p.System != nil && p.System.RackScale() {
 		node = "tray"
@@ -389,6 +409,45 @@ func (t *summaryTab) update(p *planner.Plan) {
 	// refreshing (and measuring) every label below.
 	box := t.content.(*fyne.Container)
 	box.Layout.Layout(box.Objects, box.Size())
+}
+
+// gpusDetail is the GPUs card's line: the nodes that hold them, and the
+// GPUs bought where whole servers or racks hold more than were asked.
+func gpusDetail(p *planner.Plan) string {
+	node := "server"
+	if p.System != nil && p.System.RackScale() {
+		node = "compute tray"
+	}
+	text := fmt.Sprintf("in %s", textfmt.Plural(p.Servers, node))
+	if b := p.GPUsBought(); b != p.GPUs {
+		text += fmt.Sprintf("; %s bought", textfmt.Int(b))
+	}
+	return text
+}
+
+// HiddenKeyFigures names the key figures whose number the Summary tab
+// does not show whole in its window as laid out (scrolled away, cut by
+// the cards' scroller or past the window's edge), for the screenshot
+// check and tests; nil when the tab is not shown.
+func (u *UI) HiddenKeyFigures() []string {
+	t := u.summary
+	if !t.content.Visible() || t.cardScroll.Size().Height <= 0 {
+		return nil
+	}
+	d := fyne.CurrentApp().Driver()
+	view := d.AbsolutePositionForObject(t.cardScroll)
+	viewEnd := view.Add(t.cardScroll.Size())
+	win := u.win.Canvas().Size()
+	var hidden []string
+	for _, name := range keyFigures {
+		v := t.cards[name].value
+		at := d.AbsolutePositionForObject(v)
+		end := at.Add(v.MinSize())
+		if at.X < view.X || at.Y < view.Y || end.X > min(viewEnd.X, win.Width)+0.5 || end.Y > min(viewEnd.Y, win.Height)+0.5 {
+			hidden = append(hidden, name)
+		}
+	}
+	return hidden
 }
 
 // stepCell is one cell of the step-time breakdown.

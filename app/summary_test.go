@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+
 	"fabricplan/app/model"
 	"fabricplan/planner"
 	"fabricplan/planner/perf"
@@ -194,5 +196,45 @@ func TestBOMTotalsShareOneScale(t *testing.T) {
 	}
 	if !found {
 		t.Error("no row reads $0.576M (the 16 spines at $36,000)")
+	}
+}
+
+// The six key figures sit where a 1024x640 or 1280x800 window shows them
+// without scrolling, for plans whose cards carry long details (100,000
+// GPUs on XDR with a fabric-share band, GB200 NVL72 racks) as well as
+// the default. The headless twin of the root package's screenshot
+// check (TestSummaryKeyFiguresOnScreen). Mutation caught: the key cards
+// after the whole cluster's line and the other cards, their height not
+// kept (cost per GPU, power and the JCT gain scrolled away, the old
+// Summary).
+func TestSummaryKeyFiguresWithoutScrolling(t *testing.T) {
+	u := newTestUI(t)
+	for _, tc := range []struct {
+		name string
+		edit func()
+	}{
+		{"default", func() {}},
+		{"100k XDR", func() {
+			typeIn(u, "cluster.gpus", "100000")
+			pick(u, "network.nic_gbps", "800G")
+		}},
+		{"gb200 nvl72 4,608", func() {
+			pick(u, "cluster.system", "gb200-nvl72")
+			typeIn(u, "cluster.gpus", "4608")
+		}},
+	} {
+		tc.edit()
+		u.WaitIdle()
+		if p := u.Plan(); p == nil || u.State().Status != model.Current {
+			t.Fatalf("%s: no current plan", tc.name)
+		}
+		t.Logf("%s: %d GPUs at %dG, system %v", tc.name, u.Plan().GPUs, u.Plan().Scenario.Network.NICGbps, u.Plan().System != nil)
+		u.SelectTab(TabSummary)
+		for _, size := range []fyne.Size{{Width: 1024, Height: 640}, {Width: 1280, Height: 800}} {
+			u.win.Resize(size)
+			if hidden := u.HiddenKeyFigures(); len(hidden) > 0 {
+				t.Errorf("%s at %.0fx%.0f: %v need scrolling", tc.name, size.Width, size.Height, hidden)
+			}
+		}
 	}
 }

@@ -32,10 +32,12 @@ var powerComponents = []component{
 	{"active cables", func(p *planner.Plan) float64 { return p.Power.Cables }},
 }
 
-// stackedPlot draws one stacked bar per variant, scaled by scale(plan),
-// with the total over each bar.
-func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, scale func(p *planner.Plan) float64,
-	ticks plot.Ticker, format func(float64) string, data *[]Series) (*plot.Plot, error) {
+// stackedPlot draws one stacked bar per variant of the figure fig: its
+// components, each divided by fig.per(plan), and over each bar the
+// figure's own value, written as the title writes it.
+func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, fig figure,
+	ticks plot.Ticker, data *[]Series) (*plot.Plot, error) {
+	scale := fig.per
 	p := newPlot(title, "", yLabel)
 	p.Y.Tick.Marker = ticks
 	var prev *plotter.BarChart
@@ -67,7 +69,7 @@ func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, 
 	texts := make([]string, len(vs))
 	maxY := 0.0
 	for i, t := range totals {
-		texts[i] = format(t)
+		texts[i] = fig.text(vs[i].Plan)
 		maxY = max(maxY, t)
 	}
 	l, err := valueLabels(prev, texts)
@@ -108,9 +110,53 @@ func variantNames(vs []planner.Variant) []string {
 	return out
 }
 
+// figure is one amount a chart shows for a plan, in bars and in words:
+// value is the plan's own figure (never a sum the chart makes again),
+// per what its bars' components are divided by, and format writes it.
+// Title and bar both write text(p): one rounding per figure.
+type figure struct {
+	value  func(p *planner.Plan) float64
+	per    func(p *planner.Plan) float64
+	format func(float64) string
+}
+
+// text is the figure for p as every part of a chart writes it.
+func (f figure) text(p *planner.Plan) string { return f.format(f.value(p)) }
+
 func one(*planner.Plan) float64 { return 1 }
 
-func perGPU(p *planner.Plan) float64 { return float64(p.GPUs) }
+// gpusBought is what cost per GPU divides by (planner.Plan.GPUsBought:
+// whole servers or racks), as the plan's Cost.PerGPU does.
+func gpusBought(p *planner.Plan) float64 { return float64(p.GPUsBought()) }
+
+// gpusAsked is what power per GPU divides by, as the summary does.
+func gpusAsked(p *planner.Plan) float64 { return float64(p.GPUs) }
+
+// sumFigure is the figure whose value is the sum of comps (a count of
+// ports, say, that the plan does not total itself).
+func sumFigure(comps []component, format func(float64) string) figure {
+	return figure{func(p *planner.Plan) float64 {
+		t := 0.0
+		for _, c := range comps {
+			t += c.value(p)
+		}
+		return t
+	}, one, format}
+}
+
+// intText writes a whole count with thousands separators.
+func intText(v float64) string { return textfmt.Int(int(v)) }
+
+// wattsPerKW draws power bars in kW.
+const wattsPerKW = 1000
+
+// The figures of the cost and power charts (the total cost's format is
+// the chart's money scale, set where the chart knows its amounts).
+var (
+	costPerGPU = figure{func(p *planner.Plan) float64 { return p.Cost.PerGPU }, gpusBought, wholeDollars.text}
+	powerTotal = figure{func(p *planner.Plan) float64 { return p.Power.Total }, func(*planner.Plan) float64 { return wattsPerKW }, textfmt.Watts}
+	powerPer   = figure{func(p *planner.Plan) float64 { return p.Power.Total / float64(p.GPUs) }, gpusAsked, textfmt.Watts}
+)
 
 // Cost draws fabric cost stacked by component, in total and per GPU, for
 // each variant side by side.
@@ -127,16 +173,17 @@ func Cost(in Input) (*Figure, error) {
 		totals[i] = v.Plan.Cost.Total
 	}
 	usd := moneyFor(totals...)
-	total, err := stackedPlot("Back-end fabric cost", "US$", vs, costComponents, one, usd, usd.text, &data)
+	costTotal := figure{func(p *planner.Plan) float64 { return p.Cost.Total }, one, usd.text}
+	total, err := stackedPlot("Back-end fabric cost", "US$", vs, costComponents, costTotal, usd, &data)
 	if err != nil {
 		return nil, err
 	}
-	per, err := stackedPlot("Cost per GPU", "US$ per GPU", vs, costComponents, perGPU, wholeDollars, wholeDollars.text, &data)
+	per, err := stackedPlot("Cost per GPU", "US$ per GPU", vs, costComponents, costPerGPU, wholeDollars, &data)
 	if err != nil {
 		return nil, err
 	}
-	total.Title.Text = totalFinding("Fabric cost", vs, func(p *planner.Plan) float64 { return p.Cost.Total }, usd.text)
-	per.Title.Text = shareFinding("Cost per GPU", in.Plan, costComponents, wholeDollars.text(in.Plan.Cost.PerGPU))
+	total.Title.Text = totalFinding("Fabric cost", vs, costTotal.value, usd.text)
+	per.Title.Text = shareFinding("Cost per GPU", in.Plan, costComponents, costPerGPU.text(in.Plan))
 	return &Figure{Name: "cost", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) + costCertainty(vs) +
 		"\nPrices are estimates from data/catalog.toml (each with its source and date, " + in.Plan.Cost.Basis + " basis); 'fabricplan catalog' lists them." + in.unplannedNote()}, nil
 }
@@ -164,19 +211,17 @@ func Power(in Input) (*Figure, error) {
 		return nil, err
 	}
 	vs := in.variants()
-	kw := func(p *planner.Plan) float64 { return 1000 }
 	var data []Series
-	total, err := stackedPlot("Back-end fabric power", "kW", vs, powerComponents, kw, countTicks{},
-		func(v float64) string { return textfmt.Watts(v * 1000) }, &data)
+	total, err := stackedPlot("Back-end fabric power", "kW", vs, powerComponents, powerTotal, countTicks{}, &data)
 	if err != nil {
 		return nil, err
 	}
-	per, err := stackedPlot("Power per GPU", "W per GPU", vs, powerComponents, perGPU, countTicks{}, textfmt.Watts, &data)
+	per, err := stackedPlot("Power per GPU", "W per GPU", vs, powerComponents, powerPer, countTicks{}, &data)
 	if err != nil {
 		return nil, err
 	}
-	total.Title.Text = totalFinding("Fabric power", vs, func(p *planner.Plan) float64 { return p.Power.Total }, textfmt.Watts)
-	per.Title.Text = shareFinding("Power per GPU", in.Plan, powerComponents, textfmt.Watts(in.Plan.Power.Total/float64(in.Plan.GPUs)))
+	total.Title.Text = totalFinding("Fabric power", vs, powerTotal.value, powerTotal.format)
+	per.Title.Text = shareFinding("Power per GPU", in.Plan, powerComponents, powerPer.text(in.Plan))
 	return &Figure{Name: "power", Panels: [][]*plot.Plot{{total, per}}, Data: data, Footnote: variantFootnote(vs) +
 		"\nSwitch watts are estimates without optics; transceiver watts are NVIDIA LinkX figures where published (data/catalog.toml)." + in.unplannedNote()}, nil
 }

@@ -3,6 +3,10 @@ package charts
 import (
 	"strings"
 	"testing"
+
+	"fabricplan/internal/textfmt"
+	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // The cost chart's alternatives say how sure the ranking is: the default
@@ -20,5 +24,61 @@ func TestCostChartCertainty(t *testing.T) {
 		if !strings.Contains(fig.Footnote, want) {
 			t.Errorf("footnote lacks %q:\n%s", want, fig.Footnote)
 		}
+	}
+}
+
+// The cost chart's title and its bar write one value for cost per GPU:
+// the plan's cost over the GPUs bought (whole racks or servers), so at
+// 4,000 GB300 GPUs (56 racks, 4,032 bought) and 1,020 DGX H100 GPUs
+// (128 servers, 1,024 bought) the figure appears in the title and over
+// the bar, and the cost over the GPUs asked appears nowhere. Likewise
+// power: the title's total and per-GPU watts are the bars'. Mutation
+// caught: bars divided by the GPUs asked while the title divides by the
+// GPUs bought ("$13,572 per GPU" over a "$13,589" bar, the old code).
+func TestCostChartOneValuePerFigure(t *testing.T) {
+	for _, tc := range []struct {
+		name, src     string
+		asked, bought int
+	}{
+		{"gb300 4,000", "[cluster]\nsystem = \"gb300-nvl72\"\ngpus = 4000\n[network]\nfabric = \"infiniband\"\nswitch = \"q3400\"\n", 4000, 4032},
+		{"dgx-h100 1,020", "[cluster]\nsystem = \"dgx-h100\"\ngpus = 1020\n", 1020, 1024},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := scenariofile.Parse([]byte("schema = 1\n" + tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := planner.Build(s, catalog(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.GPUs != tc.asked || p.GPUsBought() != tc.bought {
+				t.Fatalf("plan has %d GPUs, %d bought: want %d, %d", p.GPUs, p.GPUsBought(), tc.asked, tc.bought)
+			}
+			for _, c := range []struct {
+				chart     func(Input) (*Figure, error)
+				want, not string
+			}{
+				{Cost, textfmt.USDExact(p.Cost.Total / float64(tc.bought)), textfmt.USDExact(p.Cost.Total / float64(tc.asked))},
+				{Power, textfmt.Watts(p.Power.Total / float64(tc.asked)), ""},
+				{Power, textfmt.Watts(p.Power.Total), ""},
+			} {
+				fig, err := c.chart(Input{Plan: p})
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := fig.Bytes("svg", DefaultSize)
+				if err != nil {
+					t.Fatal(err)
+				}
+				svg := string(b)
+				if n := strings.Count(svg, c.want); n < 2 {
+					t.Errorf("%s: %q appears %d times, want the title and the bar", fig.Name, c.want, n)
+				}
+				if c.not != "" && c.not != c.want && strings.Contains(svg, c.not) {
+					t.Errorf("%s: %q (over the GPUs asked) is drawn", fig.Name, c.not)
+				}
+			}
+		})
 	}
 }

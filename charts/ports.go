@@ -175,8 +175,7 @@ func PortsCompare(in Input) (*Figure, error) {
 		{"core ports", tierPorts(planner.TierCore)},
 	}
 	var data []Series
-	total, err := stackedPlot("Back-end ports in use by tier", "ports", vs, comps, one, countTicks{},
-		func(v float64) string { return textfmt.Int(int(v)) }, &data)
+	total, err := stackedPlot("Back-end ports in use by tier", "ports", vs, comps, sumFigure(comps, intText), countTicks{}, &data)
 	if err != nil {
 		return nil, err
 	}
@@ -185,8 +184,7 @@ func PortsCompare(in Input) (*Figure, error) {
 		{in.otherNetworks(), func(*planner.Plan) float64 { return front }},
 		{"back-end (RDMA)", func(p *planner.Plan) float64 { return float64(p.ServerPorts) }},
 	}
-	server, err := stackedPlot("Network ports per server", "ports", vs, perServer, one, countTicks{},
-		func(v float64) string { return textfmt.Int(int(v)) }, &data)
+	server, err := stackedPlot("Network ports per server", "ports", vs, perServer, sumFigure(perServer, intText), countTicks{}, &data)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"fmt"
+	"image"
 	"image/color"
 	"io"
 	"sort"
@@ -9,6 +10,7 @@ import (
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -43,49 +45,128 @@ func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done
 		}
 		figs = append(figs, f)
 	}
+	// The summary's page index comes from the pages as laid out: lay the
+	// report out on a canvas that draws nothing until the index it is
+	// given is the one it finds (the index's own length can move a note
+	// to the next page), then draw it.
+	idx := reportIndex{}
+	for range maxLayoutPasses {
+		got := layOutReport(&pager{c: blankPages{}}, in, cat, figs, idx, nil)
+		if got == idx {
+			break
+		}
+		idx = got
+	}
 	pc, err := newPDFCanvas(reportW, reportH)
 	if err != nil {
 		return err
 	}
 	pg := &pager{c: pc}
-	total := 1 + len(figs) + 3
-	done := func() {
+	layOutReport(pg, in, cat, figs, idx, func() {
 		if progress != nil {
-			progress(pg.pages, max(total, pg.pages))
+			progress(pg.pages, max(idx.total, pg.pages))
 		}
-	}
-	pg.start()
-	summaryPage(pg, in, len(figs))
-	done()
-	for _, f := range figs {
-		pg.newPage()
-		dc := draw.New(pc)
-		dc.Max.Y -= vg.Points(10)
-		dc.Min.Y += vg.Points(26) // keep clear of the page footer
-		f.Draw(dc)
-		pg.footer()
-		done()
-	}
-	pg.newPage()
-	bomPage(pg, in.Plan)
-	done()
-	pg.newPage()
-	assumptionsPage(pg, in)
-	done()
-	pg.newPage()
-	sourcesPage(pg, in, cat)
-	done()
+	})
 	_, err = pc.WriteTo(w)
 	return err
+}
+
+// maxLayoutPasses bounds the dry runs that settle the page index: the
+// first finds the pages, the second checks them; a third covers an index
+// whose new length moved a line.
+const maxLayoutPasses = 3
+
+// reportIndex is where each part of the report starts and ends (1-based
+// pages; zero where the part is absent).
+type reportIndex struct {
+	notes, charts, bom, inputs, sources pageSpan
+	total                               int
+}
+
+// pageSpan is a part's first and last page.
+type pageSpan struct{ first, last int }
+
+// text is "page 5" or "pages 5 to 7".
+func (s pageSpan) text() string {
+	if s.last <= s.first {
+		return fmt.Sprintf("page %d", s.first)
+	}
+	return fmt.Sprintf("pages %d to %d", s.first, s.last)
+}
+
+// layOutReport lays the whole report out on pg, the summary's index
+// reading idx, and returns the index of the pages as laid out. done, if
+// not nil, is called after each page.
+func layOutReport(pg *pager, in Input, cat *planner.Catalog, figs []*Figure, idx reportIndex, done func()) reportIndex {
+	if done == nil {
+		done = func() {}
+	}
+	var got reportIndex
+	section := func(span *pageSpan, draw func()) {
+		pg.newPage()
+		span.first = pg.pages
+		draw()
+		span.last = pg.pages
+		done()
+	}
+	pg.start()
+	rest := summaryPage(pg, in, len(figs), idx)
+	done()
+	if len(rest) > 0 {
+		section(&got.notes, func() { notesPage(pg, rest) })
+	}
+	got.charts.first = pg.pages + 1
+	for _, f := range figs {
+		pg.newPage()
+		if _, dry := pg.c.(blankPages); !dry { // a chart fills its one page
+			dc := draw.New(pg.c)
+			dc.Max.Y -= vg.Points(10)
+			dc.Min.Y += vg.Points(26) // keep clear of the page footer
+			f.Draw(dc)
+		}
+		done()
+	}
+	got.charts.last = pg.pages
+	section(&got.bom, func() { bomPage(pg, in.Plan) })
+	section(&got.inputs, func() { assumptionsPage(pg, in) })
+	section(&got.sources, func() { sourcesPage(pg, in, cat) })
+	pg.footer()
+	got.total = pg.pages
+	return got
 }
 
 // pager writes text top-down on report pages and starts a new page when
 // one fills up.
 type pager struct {
-	c     pdfCanvas
+	c     pageCanvas
 	y     vg.Length
 	pages int
 }
+
+// pageCanvas is a canvas of report pages: the PDF, or blankPages.
+type pageCanvas interface {
+	vg.CanvasSizer
+	NextPage()
+}
+
+// blankPages is a pageCanvas that draws nothing: the report is laid out
+// on it to find which page each part lands on.
+type blankPages struct{}
+
+func (blankPages) SetLineWidth(vg.Length)                 {}
+func (blankPages) SetLineDash([]vg.Length, vg.Length)     {}
+func (blankPages) SetColor(color.Color)                   {}
+func (blankPages) Rotate(float64)                         {}
+func (blankPages) Translate(vg.Point)                     {}
+func (blankPages) Scale(float64, float64)                 {}
+func (blankPages) Push()                                  {}
+func (blankPages) Pop()                                   {}
+func (blankPages) Stroke(vg.Path)                         {}
+func (blankPages) Fill(vg.Path)                           {}
+func (blankPages) FillString(font.Face, vg.Point, string) {}
+func (blankPages) DrawImage(vg.Rectangle, image.Image)    {}
+func (blankPages) Size() (w, h vg.Length)                 { return reportW, reportH }
+func (blankPages) NextPage()                              {}
 
 const margin = 0.6 * vg.Inch
 
@@ -218,18 +299,41 @@ func fit(s string, width vg.Length, sty draw.TextStyle) string {
 }
 
 // summaryPage is the report's first page: what a reader who stops there
-// needs to know, in sentences, with every figure labelled an estimate.
-func summaryPage(pg *pager, in Input, charts int) {
-	p := in.Plan
-	pg.line("Fabric Planner report", 24, true)
-	for _, l := range wrapToWidth(planTitle(p), reportW-2*margin, textStyle(16, false)) {
-		pg.line(l, 16, false)
+// needs to know, in sentences, with every figure labelled an estimate,
+// and the index of the pages after it (idx). It keeps to its one page:
+// the notes that do not fit before the index are returned, for a page
+// of their own.
+func summaryPage(pg *pager, in Input, charts int, idx reportIndex) (rest []string) {
+	// Notes move to a page of their own first; only when what is left
+	// still does not fit does the type get smaller, a step at a time.
+	k := vg.Length(1)
+	for ; k > summaryMinScale; k -= summaryScaleStep {
+		trial := &pager{c: blankPages{}}
+		trial.start()
+		summaryAt(trial, in, charts, idx, k)
+		if trial.pages == 1 {
+			break
+		}
 	}
-	pg.line("Generated "+in.generated().Format("2006-01-02 15:04 MST"), 10, false)
-	pg.gap(12)
-	pg.line("The answer", 13, true)
-	pg.para(answer(p), 13)
-	pg.gap(8)
+	return summaryAt(pg, in, charts, idx, k)
+}
+
+// The summary's type may shrink to summaryMinScale of its size, in steps
+// of summaryScaleStep, to keep it on its one page.
+const summaryMinScale, summaryScaleStep = 0.75, 0.05
+
+// summaryAt is summaryPage with its type at k times its size.
+func summaryAt(pg *pager, in Input, charts int, idx reportIndex, k vg.Length) (rest []string) {
+	p := in.Plan
+	pg.line("Fabric Planner report", 24*k, true)
+	for _, l := range wrapToWidth(planTitle(p), reportW-2*margin, textStyle(16*k, false)) {
+		pg.line(l, 16*k, false)
+	}
+	pg.line("Generated "+in.generated().Format("2006-01-02 15:04 MST"), 10*k, false)
+	pg.gap(12 * k)
+	pg.line("The answer", 13*k, true)
+	pg.para(answer(p), 13*k)
+	pg.gap(8 * k)
 	rows := [][]string{
 		{"Cost (estimate)", fmt.Sprintf("%s, %s", planMoney(p).text(p.Cost.Total), p.PerGPUText())},
 		{"Cost range", fmt.Sprintf("%s to %s with every part at its catalog low or high price", planMoney(p).text(p.Cost.LowUSD), planMoney(p).text(p.Cost.HighUSD))},
@@ -257,30 +361,72 @@ func summaryPage(pg *pager, in Input, charts int) {
 		}
 		rows = append(rows, []string{"Goodput (estimate)", text}, []string{"Spares", p.SparesLine()})
 	}
-	pg.tableAt(11, nil, rows, []vg.Length{190, 560}, nil)
-	pg.gap(10)
-	pg.line("What drives cost", 13, true)
+	// A long figure wraps in its cell rather than being cut.
+	pg.wrappedTable(11*k, nil, rows, []vg.Length{190, 560}, nil, map[int]bool{1: true})
+	pg.gap(10 * k)
+	pg.line("What drives cost", 13*k, true)
 	drivers := p.CostSensitivity()
 	if len(drivers) == 0 {
-		pg.line("Every price is fixed by the scenario: no part has a price range.", 10, false)
+		pg.line("Every price is fixed by the scenario: no part has a price range.", 10*k, false)
 	}
 	for i, d := range drivers {
 		if i == 3 {
 			break
 		}
 		pg.para(fmt.Sprintf("%d. %s (%s of them): the total moves from %s to %s across its price range.",
-			i+1, d.Name, textfmt.Int(d.Qty), planMoney(p).text(d.LowUSD), planMoney(p).text(d.HighUSD)), 11)
+			i+1, d.Name, textfmt.Int(d.Qty), planMoney(p).text(d.LowUSD), planMoney(p).text(d.HighUSD)), 11*k)
 	}
+	index := indexText(charts, idx)
+	noteSize, indexSize := 9.5*k, 9.5*k
 	if len(p.Notes) > 0 {
-		pg.gap(8)
-		pg.line("Notes", 11, true)
-		for _, n := range p.Notes {
-			pg.para("- "+n, 9.5)
+		pg.gap(8 * k)
+		pg.line("Notes", 11*k, true)
+		// Room for the index, and for a line that says where the
+		// notes that do not fit went.
+		reserve := 8*k + pg.height(index, indexSize) + pg.height(moreNotes(len(p.Notes), idx), noteSize)
+		for i, n := range p.Notes {
+			if pg.y-pg.height("- "+n, noteSize)-reserve < margin {
+				rest = p.Notes[i:]
+				break
+			}
+			pg.para("- "+n, noteSize)
+		}
+		if len(rest) > 0 {
+			pg.para(moreNotes(len(rest), idx), noteSize)
 		}
 	}
-	pg.gap(8)
-	pg.para(fmt.Sprintf("Then: %s (pages 2 to %d), the bill of materials (page %d), the inputs (page %d) and the sources of every price and figure (page %d).",
-		textfmt.Plural(charts, "chart"), charts+1, charts+2, charts+3, charts+4), 9.5)
+	pg.gap(8 * k)
+	pg.para(index, indexSize)
+	return rest
+}
+
+// indexText is the summary's last line: the page each part of the
+// report starts on, as idx found them laid out.
+func indexText(charts int, idx reportIndex) string {
+	var parts []string
+	if idx.notes.first > 0 {
+		parts = append(parts, "the notes continued ("+idx.notes.text()+")")
+	}
+	if charts > 0 {
+		parts = append(parts, fmt.Sprintf("%s (%s)", textfmt.Plural(charts, "chart"), idx.charts.text()))
+	}
+	parts = append(parts, "the bill of materials ("+idx.bom.text()+")", "the inputs ("+idx.inputs.text()+")",
+		"the sources of every price and figure ("+idx.sources.text()+")")
+	return "Then: " + textfmt.JoinAnd(parts) + "."
+}
+
+// moreNotes says where n notes that do not fit on the summary are.
+func moreNotes(n int, idx reportIndex) string {
+	return fmt.Sprintf("%s on %s.", textfmt.Plural(n, "more note"), idx.notes.text())
+}
+
+// notesPage continues the summary's notes.
+func notesPage(pg *pager, notes []string) {
+	pg.line("Notes, continued from page 1", 16, true)
+	pg.gap(4)
+	for _, n := range notes {
+		pg.para("- "+n, 9.5)
+	}
 }
 
 // answer says in one sentence what the back-end network adds.
@@ -302,6 +448,25 @@ func answer(p *planner.Plan) string {
 		switches, textfmt.Plural(p.Tiers, "tier"),
 		textfmt.Plural(p.NICPorts, "NIC port"), textfmt.Plural(p.Links.Total, "cable"),
 		textfmt.Plural(p.ServerTransceivers+p.SwitchTransceivers, "transceiver"))
+}
+
+// height is the height para takes to write text in size-point type.
+func (pg *pager) height(text string, size vg.Length) vg.Length {
+	n := len(wrapToWidth(text, reportW-2*margin, textStyle(size, false)))
+	return vg.Length(n)*size*1.45 + size*0.05
+}
+
+// sourceIndent sets a source's lines in under its item, in points.
+const sourceIndent vg.Length = 10 // about the four spaces it replaces
+
+// indented writes text wrapped to the page width, set in by sourceIndent.
+func (pg *pager) indented(text string, size vg.Length) {
+	for _, l := range wrapToWidth(text, reportW-2*margin-sourceIndent, textStyle(size, false)) {
+		pg.room(size * 1.5)
+		dc := draw.New(pg.c)
+		dc.FillText(textStyle(size, false), vg.Point{X: margin + sourceIndent, Y: pg.y - size}, l)
+		pg.y -= size * 1.45
+	}
 }
 
 // para writes text wrapped to the page width.
@@ -335,7 +500,9 @@ func assumptionsPage(pg *pager, in Input) {
 		rows = append(rows, []string{"Workload", j.ModelName + " on " + j.GPU.Name, "Parallelism", fmt.Sprintf("tp %d, pp %d (vpp %d), dp %d, ep %d", w.TP, w.PP, w.VPP, j.DP, w.EP)},
 			[]string{"Batch", textfmt.Int(w.GlobalBatchTokens) + " tokens", "Token budget", textfmt.Tokens(w.TokensTotal)})
 	}
-	pg.table(nil, rows, []vg.Length{130, 230, 140, 250}, nil)
+	// Values wrap in their cells rather than being cut.
+	values := map[int]bool{1: true, 3: true}
+	pg.wrappedTable(9.5, nil, rows, []vg.Length{130, 230, 140, 250}, nil, values)
 	pg.gap(10)
 	pg.line("What the back-end network adds", 13, true)
 	key := [][]string{
@@ -350,7 +517,7 @@ func assumptionsPage(pg *pager, in Input) {
 		key = append(key, []string{"Step time", fmt.Sprintf("%s (TCP/IP: %s)", textfmt.Seconds(j.Planned.StepS), textfmt.Seconds(j.Baseline.StepS)),
 			"JCT gain (model)", fmt.Sprintf("%s: %s vs %s", textfmt.Gain(j.Gain), j.TimeUnit().Format(j.Planned.Days), j.TimeUnit().Format(j.Baseline.Days))})
 	}
-	pg.table(nil, key, []vg.Length{130, 230, 140, 250}, nil)
+	pg.wrappedTable(9.5, nil, key, []vg.Length{130, 230, 140, 250}, nil, values)
 }
 
 func tiersAsked(t int) string {
@@ -419,9 +586,11 @@ func unitBillSection(pg *pager, b planner.UnitBill) {
 			g = ""
 		}
 		group = r.Group
-		rows = append(rows, []string{g, textfmt.Clip(r.Item, 70), r.UnitText(), textfmt.Int(r.Cluster)})
+		rows = append(rows, []string{g, r.Item, r.UnitText(), textfmt.Int(r.Cluster)})
 	}
-	pg.table([]string{"", "Item", "One SU", "Cluster"}, rows, []vg.Length{85, 360, 90, 85}, map[int]bool{2: true, 3: true})
+	// An item's whole name wraps in its cell, as the BOM's parts do.
+	pg.wrappedTable(9.5, []string{"", "Item", "One SU", "Cluster"}, rows, []vg.Length{85, 360, 90, 85},
+		map[int]bool{2: true, 3: true}, map[int]bool{1: true})
 	if b.Shares() {
 		pg.line(planner.ShareNote, 8.5, false)
 	}
@@ -460,9 +629,7 @@ func sourcesPage(pg *pager, in Input, cat *planner.Catalog) {
 		}
 		pg.line(fmt.Sprintf("%s (as of %s)", k, asOf), 9.5, true)
 		for _, s := range src {
-			for _, wrapped := range wrap(s, 150) {
-				pg.line("    "+wrapped, 8.5, false)
-			}
+			pg.indented(s, 8.5)
 		}
 	}
 	pg.gap(6)
@@ -472,11 +639,9 @@ func sourcesPage(pg *pager, in Input, cat *planner.Catalog) {
 	}
 	if j := in.Plan.JCT; j != nil {
 		pg.line("Job-time model", 11, true)
-		for _, s := range wrap("Alpha-beta collective model (nccl-tests PERFORMANCE.md bus-bandwidth factors; NCCL 2.30 tuning.cc latencies). "+
+		pg.para("Alpha-beta collective model (nccl-tests PERFORMANCE.md bus-bandwidth factors; NCCL 2.30 tuning.cc latencies). "+
 			"Constants in data/jct.toml with their sources; validated against Megatron-LM (SC21) Table 1, Llama 3 405B (2024) and nccl-tests "+
-			"measurements, see the README. GPU: "+j.GPU.Source, 170) {
-			pg.line(s, 9, false)
-		}
+			"measurements, see the README. GPU: "+j.GPU.Source, 9)
 	}
 }
 
@@ -504,18 +669,4 @@ func sourceOf(cat *planner.Catalog, key string) ([]string, string) {
 		}
 	}
 	return out, s.AsOf
-}
-
-// wrap breaks s into lines of at most n characters at spaces.
-func wrap(s string, n int) []string {
-	var out []string
-	for len(s) > n {
-		cut := strings.LastIndex(s[:n], " ")
-		if cut <= 0 {
-			cut = n
-		}
-		out = append(out, s[:cut])
-		s = strings.TrimSpace(s[cut:])
-	}
-	return append(out, s)
 }

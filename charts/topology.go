@@ -180,9 +180,14 @@ func (d *topoDiagram) podLabel() string {
 func (d *topoDiagram) nodeText(gps int) string {
 	p := d.p
 	nodeText := fmt.Sprintf("SU %d: %s × %d GPUs", d.globalUnit()+1, textfmt.Plural(d.unitNodes, "node"), gps)
-	if per := racksPerSU(p); per > 0 {
+	if per := unitsPerSU(p); per > 0 {
 		g := d.globalUnit()
-		nodeText = fmt.Sprintf("SU %d, rack %d: %s × %d GPUs", g/per+1, g%per+1, textfmt.Plural(d.unitNodes, "node"), gps)
+		racks := "rack " + fmt.Sprint(g%per+1)
+		if _, span := planRacks(p); span > 1 {
+			first := g%per*span + 1
+			racks = fmt.Sprintf("racks %d–%d", first, first+span-1)
+		}
+		nodeText = fmt.Sprintf("SU %d, %s: %s × %d GPUs", g/per+1, racks, textfmt.Plural(d.unitNodes, "node"), gps)
 	}
 	return nodeText
 }
@@ -422,7 +427,10 @@ func (d *topoDiagram) drawSummaries(g topoGeom) {
 	if more := d.units1 - 1; more > 0 {
 		stack(c, g.at(sx, yLeaf-boxH/2), g.at(0.98, yLeaf+boxH/2))
 		markTarget(c, TargetNextUnit, g.at(sx, yLeaf-boxH/2), g.at(0.98, yLeaf+boxH/2+0.02))
-		text(c, g.at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", textfmt.Plural(more, "more "+d.unitWord()), podWord(p)), tickSize, true, Ink, draw.XCenter)
+		// Fitted to the stack, as the planes' line below: "4-rack
+		// groups" is longer than "racks".
+		fitted(c, g.at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", textfmt.Plural(more, "more "+d.unitWord()), podWord(p)), tickSize, true, Ink, draw.XCenter,
+			g.W*vg.Length(0.98-sx)*0.94, g.H*vg.Length(boxH))
 	}
 	if p.Tiers == 3 && d.pods1 > 1 {
 		y := 0.58
@@ -500,8 +508,8 @@ func (d *topoDiagram) totals() []string {
 	add(p.Switches(planner.TierLeaf)/P, "leaf switch")
 	add(p.Switches(planner.TierSpine)/P, "spine switch")
 	add(p.Switches(planner.TierCore)/P, "core switch")
-	if racksPerSU(p) > 0 {
-		add(p.Units, "rack")
+	if racks, _ := planRacks(p); racks > 0 {
+		add(racks, "rack")
 		add(p.UnitCount(), "scalable unit")
 	} else {
 		add(p.Units, "scalable unit")
@@ -512,14 +520,26 @@ func (d *topoDiagram) totals() []string {
 	return out
 }
 
-// racksPerSU is the racks of the reference SU where each rack's nodes
-// have their own leaves (an NVL72 SuperPOD: 8), so that the diagram's
-// unit is a rack; 0 otherwise.
-func racksPerSU(p *planner.Plan) int {
+// unitsPerSU is the diagram's units (leaf groups) in the reference SU
+// where the leaves take whole racks (an NVL72 SuperPOD: 8 racks of 18
+// trays on QM9700 leaves; 2 groups of 4 racks on Q3400 leaves), so that
+// the diagram names racks; 0 otherwise.
+func unitsPerSU(p *planner.Plan) int {
 	if p.Unit.LeafAlignment != planner.AlignRack || p.ServersPerUnit <= 0 || p.Unit.Servers <= p.ServersPerUnit || p.Unit.Servers%p.ServersPerUnit != 0 {
 		return 0
 	}
 	return p.Unit.Servers / p.ServersPerUnit
+}
+
+// planRacks is the plan's racks, each the system's rack_nodes nodes (a
+// partial last rack counted), and the racks one diagram unit spans,
+// where unitsPerSU names racks; 0, 0 otherwise.
+func planRacks(p *planner.Plan) (racks, perUnit int) {
+	sys := p.System
+	if unitsPerSU(p) == 0 || sys == nil || sys.RackNodes <= 0 || p.ServersPerUnit%sys.RackNodes != 0 {
+		return 0, 0
+	}
+	return (p.Servers + sys.RackNodes - 1) / sys.RackNodes, p.ServersPerUnit / sys.RackNodes
 }
 
 func podWord(p *planner.Plan) string {

@@ -8,6 +8,7 @@ import (
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
+	"fabricplan/planner/scenariofile"
 )
 
 // topologyCases are plans the diagram must draw: one and three tiers,
@@ -226,5 +227,61 @@ func TestTopologyTargets(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The rack labels count the plan's racks: an NVL72 rack is 18 trays of
+// 4 GPUs (data/catalog.toml rack_nodes), so N GPUs take ceil(N/72)
+// racks, and a leaf group spans down ports / 18 racks: a Q3400 (144 x
+// 800G, 72 down at 1:1) takes 4 racks, a QM9700 (64 x 400G, 32 down,
+// rack-aligned to 18) one, 8 racks a pod (the SuperPOD SU, unit_nodes
+// 144 / 18). Mutation caught: the diagram's units (leaf
+// groups) counted as racks ("14 racks, rack 1: 72 nodes x 4 GPUs" for
+// the 56-rack GB300 4k scenario, the old code).
+func TestTopologyRacksAreThePlans(t *testing.T) {
+	for _, tc := range []struct {
+		name, system, sw string
+		gpus             int
+		want, not        []string
+	}{
+		{"gb300 4,032 on q3400", "gb300-nvl72", "q3400", 4032,
+			[]string{"56 racks", "SU 1, racks 1–4: 72 nodes × 4 GPUs", "× 13 more 4-rack groups"}, []string{"14 racks", "rack 1:"}},
+		{"gb300 4,000 on q3400 (a partial rack)", "gb300-nvl72", "q3400", 4000,
+			[]string{"56 racks", "racks 1–4: 72 nodes"}, []string{"14 racks"}},
+		{"gb200 1,152 on qm9700", "gb200-nvl72", "qm9700", 1152,
+			[]string{"16 racks", "SU 1, rack 1: 18 nodes × 4 GPUs", "× 7 more racks in this pod"}, []string{"racks 1–"}},
+		{"gb200 2,952 on qm9700 (41 racks)", "gb200-nvl72", "qm9700", 2952,
+			[]string{"41 racks", "rack 1: 18 nodes × 4 GPUs"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := fmt.Sprintf("schema = 1\n[cluster]\nsystem = %q\ngpus = %d\n[network]\nfabric = \"infiniband\"\nswitch = %q\n", tc.system, tc.gpus, tc.sw)
+			s, err := scenariofile.Parse([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := planner.Build(s, catalog(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			fig, err := Topology(Input{Plan: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := fig.Bytes("svg", DefaultSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			svg := string(b)
+			for _, w := range tc.want {
+				if !strings.Contains(svg, w) {
+					t.Errorf("the drawing does not say %q", w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(svg, w) {
+					t.Errorf("the drawing says %q", w)
+				}
+			}
+		})
 	}
 }

@@ -59,9 +59,16 @@ func (d *topoDiagram) leafLook(i int) (color.Color, string) {
 }
 
 // unitWord is what the diagram calls its expanded unit: a ToR's rack,
-// a rack-aligned SU's rack, else an SU.
+// a rack-aligned SU's rack or group of racks ("4-rack group"), else an
+// SU.
 func (d *topoDiagram) unitWord() string {
-	if d.isToR() || racksPerSU(d.p) > 0 {
+	if d.isToR() {
+		return "rack"
+	}
+	if racks, span := planRacks(d.p); racks > 0 {
+		if span > 1 {
+			return fmt.Sprintf("%d-rack group", span)
+		}
 		return "rack"
 	}
 	return "SU"

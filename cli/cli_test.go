@@ -157,6 +157,64 @@ func TestCompareAndJCT(t *testing.T) {
 	}
 }
 
+// jct --sweep fabric and nic compare each design's cost with the first
+// one's, as compare does: every row after the first has a probability
+// and a verdict, the first reads "first", and RoCE adaptive and RoCE
+// ECMP (one set of hardware, different load balancing) get the same
+// probability from the shared draws. A sweep of sizes leaves it out (a
+// larger cluster costs more). Mutation caught: jct never filling the
+// comparison ("–" in every "Cost vs first" cell, the old code).
+func TestJCTSweepCostVsFirst(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		filled bool
+	}{
+		{[]string{"jct", "../data/scenarios/eth-800g-16k.toml", "--sweep", "fabric"}, true},
+		{[]string{"jct", "../data/scenarios/rail-only-512.toml", "--sweep", "fabric"}, true},
+		{[]string{"jct", "--gpus", "1000", "--sweep", "nic"}, true},
+		{[]string{"jct", "--sweep", "gpus", "--sizes", "512,1000"}, false},
+	} {
+		t.Run(strings.Join(tc.args[1:], " "), func(t *testing.T) {
+			out, errOut, code := runArgs(t, append(tc.args, "--json")...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var rows []sweepRow
+			if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) < 2 {
+				t.Fatalf("%v: %s", err, out)
+			}
+			for i, r := range rows {
+				switch {
+				case !tc.filled && (r.ProbCheaperThanFirst != nil || r.CostVsFirst != ""):
+					t.Errorf("row %d (%s): sizes compared on cost: %q", i, r.Label, r.CostVsFirst)
+				case tc.filled && r.Error == "" && r.ProbCheaperThanFirst == nil:
+					t.Errorf("row %d (%s): no cost comparison", i, r.Label)
+				case tc.filled && i == 0 && r.CostVsFirst != "first":
+					t.Errorf("row 0: %q, want first", r.CostVsFirst)
+				case tc.filled && i > 0 && r.Error == "" && !strings.Contains("cheaper dearer tie", r.CostVsFirst):
+					t.Errorf("row %d (%s): verdict %q", i, r.Label, r.CostVsFirst)
+				}
+			}
+			if tc.args[len(tc.args)-1] == "fabric" && rows[1].Label == "RoCE adaptive" && rows[2].Label == "RoCE ECMP" &&
+				*rows[1].ProbCheaperThanFirst != *rows[2].ProbCheaperThanFirst {
+				t.Errorf("one set of hardware, two probabilities: %v and %v", *rows[1].ProbCheaperThanFirst, *rows[2].ProbCheaperThanFirst)
+			}
+			unplanned := 0 // a column that does not plan shows "–" throughout
+			for _, r := range rows {
+				if r.Error != "" {
+					unplanned++
+				}
+			}
+			text, _, _ := runArgs(t, tc.args...)
+			for _, l := range strings.Split(text, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(l), "Cost vs first ") && tc.filled && strings.Count(l, "–") != unplanned {
+					t.Errorf("a cell of a planned column is empty: %s", l)
+				}
+			}
+		})
+	}
+}
+
 func TestCatalog(t *testing.T) {
 	out, _, code := runArgs(t, "catalog")
 	if code != 0 {

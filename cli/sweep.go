@@ -247,8 +247,7 @@ func runCompare(env *cliEnv, args []string) error {
 	}
 	var rows []sweepRow
 	var first *planner.Plan
-	var draws *pricedraw.Draws // shared by every comparison with the first
-	var firstCosts []float64
+	var vs costVsFirst
 	var errs []error // every bad file, each with all its problems
 	for _, path := range pos {
 		in, err := loadScenario(path, nil, nil)
@@ -268,14 +267,8 @@ func runCompare(env *cliEnv, args []string) error {
 		r := rowOf(label, p.GPUs, p, nil)
 		if first == nil {
 			first = p
-			draws = pricedraw.New(pricedraw.N)
-			firstCosts = draws.Costs(p.PriceLines(), nil)
 		}
-		prob := pricedraw.ProbCheaper(draws.Costs(p.PriceLines(), nil), firstCosts)
-		r.ProbCheaperThanFirst, r.CostVsFirst = &prob, pricedraw.Verdict(prob)
-		if p == first {
-			r.CostVsFirst = "first"
-		}
+		vs.mark(&r, p)
 		if p.JCT != nil && first.JCT != nil {
 			// The first scenario is the baseline: gain > 1 means this
 			// design finishes the first scenario's job sooner.
@@ -290,6 +283,29 @@ func runCompare(env *cliEnv, args []string) error {
 		return format.write(env.stdout, rows)
 	}
 	return writeCompareText(env.stdout, rows)
+}
+
+// costVsFirst compares each plan's cost with the first one it marks,
+// over price draws shared by every comparison (compare, jct --sweep
+// fabric or nic).
+type costVsFirst struct {
+	draws      *pricedraw.Draws
+	firstCosts []float64
+}
+
+// mark sets r's probability that p costs less than the first plan
+// marked, and its verdict ("first" for the first itself).
+func (c *costVsFirst) mark(r *sweepRow, p *planner.Plan) {
+	first := c.draws == nil
+	if first {
+		c.draws = pricedraw.New(pricedraw.N)
+		c.firstCosts = c.draws.Costs(p.PriceLines(), nil)
+	}
+	prob := pricedraw.ProbCheaper(c.draws.Costs(p.PriceLines(), nil), c.firstCosts)
+	r.ProbCheaperThanFirst, r.CostVsFirst = &prob, pricedraw.Verdict(prob)
+	if first {
+		r.CostVsFirst = "first"
+	}
 }
 
 // writeCompareText puts scenarios in columns.
@@ -320,7 +336,10 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	line("Cost", func(r sweepRow) string { return textfmt.USD(r.CostUSD) })
 	line("Cost per GPU", func(r sweepRow) string { return textfmt.USDExact(r.CostPerGPU) })
 	line("Cost vs first", func(r sweepRow) string {
-		if r.ProbCheaperThanFirst == nil || r.CostVsFirst == "first" {
+		if r.CostVsFirst == "first" {
+			return "first" // the baseline, as in the CSV and JSON
+		}
+		if r.ProbCheaperThanFirst == nil {
 			return "–"
 		}
 		return fmt.Sprintf("%s (P %.2f)", r.CostVsFirst, *r.ProbCheaperThanFirst)
@@ -377,6 +396,7 @@ func runJCT(env *cliEnv, args []string) error {
 	}
 	var rows []sweepRow
 	var first *planner.Plan
+	var vs costVsFirst
 	for _, v := range variants {
 		p, err := planner.Build(v.scenario, env.cat)
 		r := rowOf(v.label, v.scenario.Cluster.GPUs, p, err)
@@ -385,6 +405,12 @@ func runJCT(env *cliEnv, args []string) error {
 				first = p
 			}
 			r.GainVsFirst = first.JCT.Planned.Days / p.JCT.Planned.Days
+			// Designs of one cluster compare their cost with the
+			// first's; a sweep of sizes does not (a larger cluster
+			// costs more, which says nothing).
+			if *sweep != "gpus" {
+				vs.mark(&r, p)
+			}
 		}
 		rows = append(rows, r)
 	}
