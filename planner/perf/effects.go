@@ -29,6 +29,10 @@ const (
 	EffectExperts   = "expert all-to-all beyond NVLink"
 	EffectNVLink    = "NVLink domain"
 	EffectCritical  = "TP/EP on the pipeline's critical path"
+	EffectRouter    = "MoE router"
+	EffectPermute   = "MoE token permutation"
+	EffectGrouped   = "MoE grouped GEMM per expert"
+	EffectImbalance = "MoE load imbalance"
 )
 
 // fabricEffects breaks the planned step st down by fabric effect: each is
@@ -77,6 +81,27 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 		t.out = append(t.out, Effect{Name: EffectCritical, Detail: "collectives each pipeline stage waits for, repeated in the bubble", DeltaS: st.BubbleCommS})
 	}
 	return t.out
+}
+
+// moeEffects appends to out what each part of an MoE layer adds to the
+// planned step st: its share of the layer's compute seconds, of the
+// step's compute and of the bubble's compute (the step without that
+// part, the overlap windows held). None for a dense layer or a compute
+// efficiency the workload gives.
+func moeEffects(w *Workload, gpu *GPUSpec, d *JCTData, st *StepTime, out []Effect) []Effect {
+	if w.ComputeEfficiency != 0 || expertWidth(w) <= 0 {
+		return out
+	}
+	l := layerCompute(w, gpu, d)
+	per := (st.ComputeS + st.BubbleS - st.BubbleCommS) / l.seconds // step seconds per layer second
+	tokens := float64(w.MicroBatch) * w.localSeq()
+	local := float64(w.Experts) / float64(max(w.EP, 1))
+	return append(out,
+		Effect{Name: EffectRouter, Detail: fmt.Sprintf("a [tokens x %d] x [%d x %d] product per layer at BF16, forward and backward", w.Hidden, w.Hidden, w.Experts), DeltaS: per * l.moe.router},
+		Effect{Name: EffectPermute, Detail: fmt.Sprintf("%d copies of each token permuted to their experts and back, memory-bound at %g TB/s, BF16 in every precision", max(w.TopK, 1), gpu.HBMTBs), DeltaS: per * l.moe.permute},
+		Effect{Name: EffectGrouped, Detail: fmt.Sprintf("%g us per expert product and pass (fitted), %.0f local experts of %.0f tokens each per micro-batch", d.MoE.GroupedGEMMUS, local, tokens*float64(max(w.TopK, 1))/local), DeltaS: per * l.moe.grouped},
+		Effect{Name: EffectImbalance, Detail: fmt.Sprintf("the most loaded of %d GPUs at %.3f x the mean (uniform k-of-e routing: a lower bound)", max(w.EP, 1), imbalance(w, tokens)), DeltaS: per * l.moe.imbalance},
+	)
 }
 
 // viewChange is one property of the fabric, or of the job's place on
@@ -152,7 +177,9 @@ var expertsReach = classBit(ClassEP)
 func (fv *fabricView) sharing() bool { return fv.spread && fv.jobs > 1 }
 
 // maxEffects is room for every effect one breakdown can hold: each
-// named effect once.
+// named fabric effect once. An MoE layer's four go after them and may
+// grow the list past it (room for them too would lift a JCT out of its
+// size class, TestJCTSizeClass).
 const maxEffects = 11
 
 // effectTimer times a planned step again with one effect of its fabric

@@ -496,6 +496,13 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 	}
 	if parts.Detail {
 		j.Effects = fabricEffects(w, gpu, d, &fv, dp, micro, &j.Planned, reach, j.effects[:0])
+		if j.Effects == nil {
+			j.Effects = j.effects[:0]
+		}
+		j.Effects = moeEffects(w, gpu, d, &j.Planned, j.Effects)
+		if len(j.Effects) == 0 {
+			j.Effects = nil // no effect: as before, none listed
+		}
 		j.fixedBatch = timeFullPipeline(w, gpu, d, &fv, dp, micro)
 		j.Findings = j.findings()
 		if job.PlanFindings != nil {
