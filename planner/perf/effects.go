@@ -83,6 +83,16 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 	return t.out
 }
 
+// The MoE effects' details: fixed text, so the breakdown of an MoE job
+// formats nothing more (a dense JCT estimate with its breakdown stays
+// under 5 µs, BenchmarkJCT; an MoE one near it).
+const (
+	routerDetail    = "the router's [tokens x hidden] x [hidden x experts] product per layer, at BF16 speed in every precision"
+	permuteDetail   = "each token's top-k copies permuted to their experts and back, memory-bound at HBM bandwidth, BF16 in every precision"
+	groupedDetail   = "[moe] grouped_gemm_us per expert product and pass (fitted on dev runs) for each GPU's local experts"
+	imbalanceDetail = "the expert-parallel group waits for its most loaded GPU: max/mean load of uniform top-k routing (a lower bound)"
+)
+
 // moeEffects appends to out what each part of an MoE layer adds to the
 // planned step st: its share of the layer's compute seconds, of the
 // step's compute and of the bubble's compute (the step without that
@@ -94,13 +104,11 @@ func moeEffects(w *Workload, gpu *GPUSpec, d *JCTData, st *StepTime, out []Effec
 	}
 	l := layerCompute(w, gpu, d)
 	per := (st.ComputeS + st.BubbleS - st.BubbleCommS) / l.seconds // step seconds per layer second
-	tokens := float64(w.MicroBatch) * w.localSeq()
-	local := float64(w.Experts) / float64(max(w.EP, 1))
 	return append(out,
-		Effect{Name: EffectRouter, Detail: fmt.Sprintf("a [tokens x %d] x [%d x %d] product per layer at BF16, forward and backward", w.Hidden, w.Hidden, w.Experts), DeltaS: per * l.moe.router},
-		Effect{Name: EffectPermute, Detail: fmt.Sprintf("%d copies of each token permuted to their experts and back, memory-bound at %g TB/s, BF16 in every precision", max(w.TopK, 1), gpu.HBMTBs), DeltaS: per * l.moe.permute},
-		Effect{Name: EffectGrouped, Detail: fmt.Sprintf("%g us per expert product and pass (fitted), %.0f local experts of %.0f tokens each per micro-batch", d.MoE.GroupedGEMMUS, local, tokens*float64(max(w.TopK, 1))/local), DeltaS: per * l.moe.grouped},
-		Effect{Name: EffectImbalance, Detail: fmt.Sprintf("the most loaded of %d GPUs at %.3f x the mean (uniform k-of-e routing: a lower bound)", max(w.EP, 1), imbalance(w, tokens)), DeltaS: per * l.moe.imbalance},
+		Effect{Name: EffectRouter, Detail: routerDetail, DeltaS: per * l.moe.router},
+		Effect{Name: EffectPermute, Detail: permuteDetail, DeltaS: per * l.moe.permute},
+		Effect{Name: EffectGrouped, Detail: groupedDetail, DeltaS: per * l.moe.grouped},
+		Effect{Name: EffectImbalance, Detail: imbalanceDetail, DeltaS: per * l.moe.imbalance},
 	)
 }
 
