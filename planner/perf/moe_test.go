@@ -171,3 +171,19 @@ func TestMoEEffects(t *testing.T) {
 		}
 	}
 }
+
+// [moe] grouped_gemm_us is a time per expert product: a negative one
+// would speed the layer up, and one past a millisecond is a typo in
+// microseconds. Mutation caught: the check left out.
+func TestMoEDataChecked(t *testing.T) {
+	for _, c := range []struct {
+		us float64
+		ok bool
+	}{{0, true}, {40, true}, {999.5, true}, {-1, false}, {1500, false}} {
+		d := *testData(t)
+		d.MoE.GroupedGEMMUS = c.us
+		if err := d.checkCompute(); (err == nil) != c.ok {
+			t.Errorf("grouped_gemm_us %g: error %v", c.us, err)
+		}
+	}
+}
