@@ -1,5 +1,7 @@
 package perf
 
+import "math"
+
 // expertWidth is the hidden width f of one expert's MLP in a mixture of
 // experts, from total = dense + e·x and active = dense + k·x parameters,
 // x = layers · 3·h·f (three h x f matrices per layer, as in Mixtral and
@@ -40,7 +42,7 @@ func (g gemm) shapeFactor(half float64) float64 {
 //
 //	attention:  [bs x h]·[h x (1+2g)h/tp], [bs x h/tp]·[h/tp x h], scores 2·[s x h/tp]·[h/tp x s] per sequence
 //	MLP:        [bs x h]·[h x 4h/tp], [bs x 4h/tp]·[4h/tp x h]
-//	MoE MLP:    k·ep/e·bs tokens per local expert, three h x f/tp products
+//	MoE MLP:    k·ep/e·bs tokens per local expert, three h x f/tp products (moeLayer adds the rest)
 //
 // each at efficiency_max x its shape factor (the linear layers at the
 // FP8 or FP4 peak x low_precision_ceiling in those precisions), plus the element-wise work
@@ -50,6 +52,32 @@ func (g gemm) shapeFactor(half float64) float64 {
 // V projections). Larger micro-batches, longer sequences and narrower tensor
 // parallelism move it, as well as the hidden size.
 func computeEfficiency(w *Workload, gpu *GPUSpec, d *JCTData) float64 {
+	l := layerCompute(w, gpu, d)
+	return l.flops / (gpu.PeakTFLOPS * 1e12 * l.seconds)
+}
+
+// layerCost is one transformer layer's compute on one GPU for one
+// micro-batch, forward and backward: the FLOPs of its products, the
+// seconds they and the memory-bound work take, and of those seconds
+// what a mixture of experts' parts add (zero for a dense layer).
+type layerCost struct {
+	flops, seconds float64
+	moe            moeParts
+}
+
+// moeParts are the seconds an MoE layer's parts add to a layer's
+// compute, forward and backward, per micro-batch on one GPU.
+type moeParts struct {
+	router    float64 // the router's [bs x h]·[h x e] product, at BF16
+	permute   float64 // permuting token copies to their experts and back, memory-bound
+	grouped   float64 // the grouped GEMM's fixed cost per expert product over a dense GEMM of the same shape
+	imbalance float64 // waiting for the most loaded GPU of the expert-parallel group
+}
+
+func (p moeParts) total() float64 { return p.router + p.permute + p.grouped + p.imbalance }
+
+// layerCompute is computeEfficiency's layer: its FLOPs and seconds.
+func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 	c := d.Compute
 	h, tp := float64(w.Hidden), float64(w.TP)
 	s, b := float64(w.SeqLen), float64(w.MicroBatch)
@@ -60,11 +88,10 @@ func computeEfficiency(w *Workload, gpu *GPUSpec, d *JCTData) float64 {
 		gemm{tokens, h, h / tp, 1},
 		gemm{sl, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence: local queries against all keys
 	)
-	if f := expertWidth(w); f > 0 {
-		ep := float64(max(w.EP, 1))
-		local := float64(w.Experts) / ep // experts on one GPU
-		perExpert := tokens * float64(max(w.TopK, 1)) / local
-		gemms = append(gemms, gemm{perExpert, f / tp, h, 2 * local}, gemm{perExpert, h, f / tp, local})
+	f := expertWidth(w)
+	if f > 0 {
+		eg := expertGEMMs(w, tokens, f)
+		gemms = append(gemms, eg[0], eg[1])
 	} else {
 		gemms = append(gemms, gemm{tokens, 4 * h / tp, h, 1}, gemm{tokens, h, 4 * h / tp, 1})
 	}
@@ -75,24 +102,99 @@ func computeEfficiency(w *Workload, gpu *GPUSpec, d *JCTData) float64 {
 	if p := precisionOrBF16(w.Precision); p != PrecisionBF16 {
 		linearPeak, linearEff = gpu.gemmPeakTFLOPS(p)*1e12, gpu.EfficiencyMax*c.LowPrecisionCeiling
 	}
-	var flops, seconds float64
+	var l layerCost
+	var expertS float64 // the expert products' seconds, forward only
 	for i, g := range gemms {
 		pk, eff := linearPeak, linearEff
 		if i == 2 {
 			pk, eff = peak, gpu.EfficiencyMax
 		}
-		flops += g.flops()
-		seconds += g.flops() / (pk * eff * g.shapeFactor(c.GEMMDimHalf))
+		t := g.flops() / (pk * eff * g.shapeFactor(c.GEMMDimHalf))
+		l.flops += g.flops()
+		l.seconds += t
+		if i >= 3 && f > 0 {
+			expertS += t
+		}
 	}
 	// Forward and backward (twice the forward's products); element-wise
 	// bytes count both passes.
-	flops, seconds = 3*flops, 3*seconds
+	l.flops, l.seconds = 3*l.flops, 3*l.seconds
 	ew := c.ElementwiseBytes
 	if gpu.ElementwiseBytes > 0 {
 		ew = gpu.ElementwiseBytes
 	}
-	seconds += ew * tokens * h / tp / (gpu.HBMTBs * 1e12)
-	return flops / (peak * seconds)
+	l.seconds += ew * tokens * h / tp / (gpu.HBMTBs * 1e12)
+	if f > 0 {
+		l.moe = moeLayer(w, gpu, d, tokens, 3*expertS)
+		l.seconds += l.moe.total()
+	}
+	return l
+}
+
+// expertGEMMs are an MoE layer's expert products on one GPU: each of its
+// e/ep local experts receives k·ep/e of every GPU's tokens and runs
+// three h x f/tp products (gate and up, then down).
+func expertGEMMs(w *Workload, tokens, f float64) [2]gemm {
+	h, tp := float64(w.Hidden), float64(w.TP)
+	local := float64(w.Experts) / float64(max(w.EP, 1)) // experts on one GPU
+	perExpert := tokens * float64(max(w.TopK, 1)) / local
+	return [2]gemm{{perExpert, f / tp, h, 2 * local}, {perExpert, h, f / tp, local}}
+}
+
+// moeLayer is what an MoE layer's parts add to its compute on one GPU,
+// per micro-batch forward and backward, for tokens tokens on the GPU
+// (its tensor-parallel group's) and expertS seconds of expert products
+// (forward and backward, as dense GEMMs of their shapes):
+//
+//   - router: [bs x h]·[h x e] at the BF16 ceiling and its shape factor,
+//     forward and backward (3x), whatever the linear layers' precision;
+//   - permute: each token's k copies gathered into expert order and
+//     scattered back (a read and a write of the copies and of the token,
+//     (1 + k)·bs·h/tp elements each way), forward and again backward, at
+//     the GPU's HBM bandwidth, in BF16;
+//   - grouped: [moe] grouped_gemm_us per expert product per pass (three
+//     products per local expert, three passes): the grouped GEMM's cost
+//     that does not shrink with its tokens, so its efficiency falls with
+//     tokens per expert and with a faster (FP8, FP4) product;
+//   - imbalance: the expert-parallel group waits for its most loaded GPU
+//     (imbalance's max/mean), charged on the expert products.
+func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS float64) moeParts {
+	h, tp := float64(w.Hidden), float64(w.TP)
+	e, k := float64(w.Experts), float64(max(w.TopK, 1))
+	local := e / float64(max(w.EP, 1))
+	router := gemm{tokens, e, h, 1}
+	var p moeParts
+	p.router = 3 * router.flops() / (gpu.PeakTFLOPS * 1e12 * gpu.EfficiencyMax * router.shapeFactor(d.Compute.GEMMDimHalf))
+	elements := (1 + k) * tokens * h / tp
+	p.permute = permutePasses * 2 * elements * d.Collective.ActivationBytes / (gpu.HBMTBs * 1e12)
+	p.grouped = 3 * 3 * local * d.MoE.GroupedGEMMUS * 1e-6
+	p.imbalance = (expertS + p.grouped) * (imbalance(w, tokens) - 1)
+	return p
+}
+
+// permutePasses are the permutations of an MoE layer per micro-batch:
+// dispatch and combine forward, and their gradients backward.
+const permutePasses = 4
+
+// imbalance is the expected max/mean load of the GPUs of an expert-
+// parallel group of ep when tokens tokens on each pick k of e experts at
+// random (e/ep experts on each GPU): a GPU's share of one token's k
+// picks is hypergeometric (mean k/ep, variance k·(1/ep)(1-1/ep)(e-k)/
+// (e-1)); over the group's ep·tokens tokens a GPU's load is near normal,
+// and the largest of ep such loads lies about sqrt(2 ln ep) standard
+// deviations above the mean. Uniform routing: a lower bound, as a
+// trained router's balance loss leaves its loads more skewed. 1 with
+// no expert parallelism.
+func imbalance(w *Workload, tokens float64) float64 {
+	ep := float64(max(w.EP, 1))
+	e, k := float64(w.Experts), float64(max(w.TopK, 1))
+	if ep <= 1 || e <= 1 {
+		return 1
+	}
+	q := 1 / ep
+	mean := tokens * k // ep·tokens tokens x k/ep picks each
+	variance := ep * tokens * k * q * (1 - q) * (e - k) / (e - 1)
+	return 1 + math.Sqrt(2*math.Log(ep)*variance)/mean
 }
 
 // precisionOrBF16 is p, or BF16 for "".

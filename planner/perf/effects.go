@@ -29,6 +29,10 @@ const (
 	EffectExperts   = "expert all-to-all beyond NVLink"
 	EffectNVLink    = "NVLink domain"
 	EffectCritical  = "TP/EP on the pipeline's critical path"
+	EffectRouter    = "MoE router"
+	EffectPermute   = "MoE token permutation"
+	EffectGrouped   = "MoE grouped GEMM per expert"
+	EffectImbalance = "MoE load imbalance"
 )
 
 // fabricEffects breaks the planned step st down by fabric effect: each is
@@ -77,6 +81,35 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 		t.out = append(t.out, Effect{Name: EffectCritical, Detail: "collectives each pipeline stage waits for, repeated in the bubble", DeltaS: st.BubbleCommS})
 	}
 	return t.out
+}
+
+// The MoE effects' details: fixed text, so the breakdown of an MoE job
+// formats nothing more (a dense JCT estimate with its breakdown stays
+// under 5 µs, BenchmarkJCT; an MoE one near it).
+const (
+	routerDetail    = "the router's [tokens x hidden] x [hidden x experts] product per layer, at BF16 speed in every precision"
+	permuteDetail   = "each token's top-k copies permuted to their experts and back, memory-bound at HBM bandwidth, BF16 in every precision"
+	groupedDetail   = "[moe] grouped_gemm_us per expert product and pass (fitted on dev runs) for each GPU's local experts"
+	imbalanceDetail = "the expert-parallel group waits for its most loaded GPU: max/mean load of uniform top-k routing (a lower bound)"
+)
+
+// moeEffects appends to out what each part of an MoE layer adds to the
+// planned step st: its share of the layer's compute seconds, of the
+// step's compute and of the bubble's compute (the step without that
+// part, the overlap windows held). None for a dense layer or a compute
+// efficiency the workload gives.
+func moeEffects(w *Workload, gpu *GPUSpec, d *JCTData, st *StepTime, out []Effect) []Effect {
+	if w.ComputeEfficiency != 0 || expertWidth(w) <= 0 {
+		return out
+	}
+	l := layerCompute(w, gpu, d)
+	per := (st.ComputeS + st.BubbleS - st.BubbleCommS) / l.seconds // step seconds per layer second
+	return append(out,
+		Effect{Name: EffectRouter, Detail: routerDetail, DeltaS: per * l.moe.router},
+		Effect{Name: EffectPermute, Detail: permuteDetail, DeltaS: per * l.moe.permute},
+		Effect{Name: EffectGrouped, Detail: groupedDetail, DeltaS: per * l.moe.grouped},
+		Effect{Name: EffectImbalance, Detail: imbalanceDetail, DeltaS: per * l.moe.imbalance},
+	)
 }
 
 // viewChange is one property of the fabric, or of the job's place on
@@ -152,7 +185,9 @@ var expertsReach = classBit(ClassEP)
 func (fv *fabricView) sharing() bool { return fv.spread && fv.jobs > 1 }
 
 // maxEffects is room for every effect one breakdown can hold: each
-// named effect once.
+// named fabric effect once. An MoE layer's four go after them and may
+// grow the list past it (room for them too would lift a JCT out of its
+// size class, TestJCTSizeClass).
 const maxEffects = 11
 
 // effectTimer times a planned step again with one effect of its fabric

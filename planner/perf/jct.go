@@ -495,7 +495,7 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 		j.Fix = cheapestMemoryFix(job, j.Workload, gpu, d, gpus, parts.Detail)
 	}
 	if parts.Detail {
-		j.Effects = fabricEffects(w, gpu, d, &fv, dp, micro, &j.Planned, reach, j.effects[:0])
+		j.Effects = j.stepEffects(w, gpu, d, &fv, dp, micro, reach)
 		j.fixedBatch = timeFullPipeline(w, gpu, d, &fv, dp, micro)
 		j.Findings = j.findings()
 		if job.PlanFindings != nil {
@@ -503,6 +503,19 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 		}
 	}
 	return j, nil
+}
+
+// stepEffects is the breakdown of j's planned step: its fabric effects,
+// then an MoE layer's parts; nil when there are none.
+func (j *JCT) stepEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, micro int, reach stepReach) []Effect {
+	out := fabricEffects(w, gpu, d, fv, dp, micro, &j.Planned, reach, j.effects[:0])
+	if out == nil {
+		out = j.effects[:0]
+	}
+	if out = moeEffects(w, gpu, d, &j.Planned, out); len(out) == 0 {
+		return nil // no effect: none listed
+	}
+	return out
 }
 
 // timeSteps times j's planned step and its TCP/IP baseline, each into

@@ -67,6 +67,13 @@ type JCTData struct {
 		// (efficiency_max) its FP8 and FP4 GEMMs reach.
 		LowPrecisionCeiling float64 `toml:"low_precision_ceiling"`
 	} `toml:"compute"`
+	// MoE holds the constants of a mixture-of-experts layer's parts
+	// (compute.go moeLayer).
+	MoE struct {
+		// GroupedGEMMUS is a grouped GEMM's cost per expert product and
+		// pass that does not shrink with its tokens, in microseconds.
+		GroupedGEMMUS float64 `toml:"grouped_gemm_us"`
+	} `toml:"moe"`
 	Memory MemoryConstants `toml:"memory"`
 	// protocols are Collective.Protocols in protocolKeys' order.
 	protocols []*Protocol
@@ -249,14 +256,25 @@ func (d *JCTData) checkRuntime() error {
 	if err := d.Crossing.check(d.ECMP.Polarization); err != nil {
 		return err
 	}
-	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 || c.LowPrecisionCeiling <= 0 || c.LowPrecisionCeiling > 1 {
-		return fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more and low_precision_ceiling in (0,1]")
+	if err := d.checkCompute(); err != nil {
+		return err
 	}
 	e := d.Efficiency
 	for _, v := range []float64{e.InfiniBand, e.RoCEAdaptive, e.NVLink, d.TCP.LineRateFraction} {
 		if v <= 0 || v > 1 {
 			return fmt.Errorf("jct data: efficiencies must be in (0,1]")
 		}
+	}
+	return nil
+}
+
+// checkCompute checks [compute] and [moe].
+func (d *JCTData) checkCompute() error {
+	if c := d.Compute; c.GEMMDimHalf < 0 || c.ElementwiseBytes < 0 || c.LowPrecisionCeiling <= 0 || c.LowPrecisionCeiling > 1 {
+		return fmt.Errorf("jct data: [compute] needs gemm_dim_half and elementwise_bytes of 0 or more and low_precision_ceiling in (0,1]")
+	}
+	if g := d.MoE.GroupedGEMMUS; !inRange(g, 0, 1000) {
+		return fmt.Errorf("jct data: [moe] grouped_gemm_us must be 0 to 1000")
 	}
 	return nil
 }

@@ -60,3 +60,130 @@ func TestNodeLimitedRouting(t *testing.T) {
 		})
 	}
 }
+
+// An MoE layer's parts by hand, one H100 (989 TFLOP/s BF16, 1,979 FP8,
+// 3.35 TB/s) with the test's own ceiling 0.6, no shape loss (half 0) and
+// 25 us per expert product: hidden 2,048, 128 experts, top-8, ep 8 (16
+// local experts), one sequence of 4,096 tokens, tp 1.
+//
+//	router:    3 x 2 x 4,096 x 128 x 2,048 FLOPs at 989 x 0.6    = 10.86 us
+//	permute:   4 passes x 2 (read, write) x (1+8) x 4,096 x 2,048 x 2 B / 3.35 TB/s = 360.6 us
+//	grouped:   3 products x 3 passes x 16 experts x 25 us          = 3.6 ms
+//	imbalance: 1 + sqrt(2 ln 8 x 32,768 x 7/8 x 120/127) / 32,768 = 1.010244,
+//	           charged on 10 ms of expert products + the 3.6 ms
+//
+// The router and the permutation stay at BF16 speed in FP8. Mutations
+// caught: the router run at the FP8 peak, the permutation's backward
+// pass or its read left out, the fixed cost not per local expert, the
+// imbalance's sqrt(2 ln ep) left out, the imbalance charged on nothing.
+func TestMoELayerByHand(t *testing.T) {
+	d := *testData(t)
+	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 25
+	h := *d.GPUs["h100"]
+	h.EfficiencyMax = 0.6
+	w := Workload{Hidden: 2048, Experts: 128, TopK: 8, EP: 8, TP: 1, MicroBatch: 1, SeqLen: 4096}
+	imb := 1 + math.Sqrt(2*math.Log(8)*32768*7.0/8*120/127)/32768
+	if got := imbalance(&w, 4096); math.Abs(got-imb) > 1e-12 || math.Abs(got-1.010244) > 1e-6 {
+		t.Errorf("imbalance %.6f, want %.6f", got, imb)
+	}
+	want := moeParts{
+		router:    3 * 2 * 4096 * 128 * 2048 / (989e12 * 0.6),
+		permute:   4 * 2 * 9 * 4096 * 2048 * 2 / 3.35e12,
+		grouped:   3 * 3 * 16 * 25e-6,
+		imbalance: (0.01 + 3.6e-3) * (imb - 1),
+	}
+	for _, p := range []string{PrecisionBF16, PrecisionFP8} {
+		w.Precision = p
+		got := moeLayer(&w, &h, &d, 4096, 0.01)
+		for _, c := range []struct {
+			name      string
+			got, want float64
+		}{{"router", got.router, want.router}, {"permute", got.permute, want.permute}, {"grouped", got.grouped, want.grouped}, {"imbalance", got.imbalance, want.imbalance}} {
+			if math.Abs(c.got/c.want-1) > 1e-9 {
+				t.Errorf("%s: %s %.4g s, want %.4g", p, c.name, c.got, c.want)
+			}
+		}
+	}
+}
+
+// With no expert parallelism every expert is on the GPU: no wait for
+// another. Two odd groups by hand: ep 3 of 9 experts, top-2, 1,000
+// tokens: 1 + sqrt(2 ln 3 x 3,000 x 2 x (1/3)(2/3)(7/8)) / 2,000; ep 64
+// of 256, top-8, 4,096 tokens: 1 + sqrt(2 ln 64 x 262,144 x 8 x
+// (1/64)(63/64)(248/255)) / 32,768. Mutations caught: the group's ep
+// tokens left out of the variance, the without-replacement factor
+// (e-k)/(e-1) left out.
+func TestImbalanceByHand(t *testing.T) {
+	for _, c := range []struct {
+		ep, e, k int
+		tokens   float64
+		want     float64
+	}{
+		{1, 128, 8, 4096, 1},
+		{3, 9, 2, 1000, 1 + math.Sqrt(2*math.Log(3)*3000*2*(1.0/3)*(2.0/3)*(7.0/8))/2000},
+		{64, 256, 8, 4096, 1 + math.Sqrt(2*math.Log(64)*262144*8*(1.0/64)*(63.0/64)*(248.0/255))/32768},
+	} {
+		w := Workload{Experts: c.e, TopK: c.k, EP: c.ep}
+		if got := imbalance(&w, c.tokens); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("ep %d, %d experts, top-%d: %.6f, want %.6f", c.ep, c.e, c.k, got, c.want)
+		}
+	}
+}
+
+// The breakdown names each MoE part, and together they are the MoE
+// share of the step's compute and of its bubble's: planned compute plus
+// the bubble's compute times the parts' seconds over the layer's. A
+// dense job lists none of them. Mutations caught: an effect left out,
+// the bubble's compute left out, MoE effects on a dense job.
+func TestMoEEffects(t *testing.T) {
+	d := testData(t)
+	job, w := everyEffectJob(d)
+	j, err := Estimate(job, w, d, Parts{Detail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := resolveOnce(w, d)
+	l := layerCompute(&r.w, j.GPU, d)
+	p := j.Planned
+	wantSum := (p.ComputeS + p.BubbleS - p.BubbleCommS) * l.moe.total() / l.seconds
+	var sum float64
+	names := map[string]bool{}
+	for _, e := range j.Effects {
+		switch e.Name {
+		case EffectRouter, EffectPermute, EffectGrouped, EffectImbalance:
+			names[e.Name] = true
+			sum += e.DeltaS
+			if !(e.DeltaS > 0) || e.Detail == "" {
+				t.Errorf("%s: %g s, %q", e.Name, e.DeltaS, e.Detail)
+			}
+		}
+	}
+	if len(names) != 4 || math.Abs(sum/wantSum-1) > 1e-9 {
+		t.Errorf("MoE effects %v sum %.4g s, want all four summing to %.4g", names, sum, wantSum)
+	}
+	dense, err := Estimate(job, NewWorkload(), d, Parts{Detail: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range dense.Effects {
+		if e.Name == EffectRouter || e.Name == EffectPermute || e.Name == EffectGrouped || e.Name == EffectImbalance {
+			t.Errorf("dense job lists %s", e.Name)
+		}
+	}
+}
+
+// [moe] grouped_gemm_us is a time per expert product: a negative one
+// would speed the layer up, and one past a millisecond is a typo in
+// microseconds. Mutation caught: the check left out.
+func TestMoEDataChecked(t *testing.T) {
+	for _, c := range []struct {
+		us float64
+		ok bool
+	}{{0, true}, {40, true}, {999.5, true}, {-1, false}, {1500, false}} {
+		d := *testData(t)
+		d.MoE.GroupedGEMMUS = c.us
+		if err := d.checkCompute(); (err == nil) != c.ok {
+			t.Errorf("grouped_gemm_us %g: error %v", c.us, err)
+		}
+	}
+}

@@ -270,10 +270,35 @@ func writeRunWorkload(b *strings.Builder, f *runFields) (notModelled, assumed []
 		fmt.Fprintf(b, "precision = %q\n", p)
 	}
 	if f.str("kind") == RunMoE && !f.has("active_params_b") {
-		assumed = append(assumed, "active_params_b not published: the model takes every parameter as active")
+		if a, ok := derivedActiveParamsB(f); ok {
+			fmt.Fprintf(b, "active_params_b = %s\n", strconv.FormatFloat(a, 'g', 6, 64))
+			assumed = append(assumed, fmt.Sprintf("active_params_b not published: %.4g derived from params_b, experts, top_k, expert_ffn_hidden, layers (less dense_layers) and hidden", a))
+		} else {
+			assumed = append(assumed, "active_params_b not published: the model takes every parameter as active")
+		}
 	}
 	assumed = append(assumed, writeRunDefaults(b, f)...)
 	return writeRunMemory(b, f), assumed
+}
+
+// derivedActiveParamsB is an MoE run's active parameters in billions
+// where the source gives the architecture but not the count: all
+// parameters less the experts a token does not reach, (experts - top_k)
+// x 3·h·f per MoE layer (three h x f matrices per expert, the gated MLP
+// the model's expert width assumes, planner/perf expertWidth), over
+// layers - dense_layers MoE layers. False when a field is missing.
+func derivedActiveParamsB(f *runFields) (float64, bool) {
+	for _, k := range []string{"params_b", "experts", "top_k", "expert_ffn_hidden", "layers", "hidden"} {
+		if !f.has(k) {
+			return 0, false
+		}
+	}
+	moeLayers := float64(f.integer("layers") - f.integer("dense_layers"))
+	idle := float64(f.integer("experts") - f.integer("top_k"))
+	perExpert := 3 * float64(f.integer("hidden")) * f.num("expert_ffn_hidden")
+	a := f.num("params_b") - moeLayers*idle*perExpert/1e9
+	f.used["expert_ffn_hidden"], f.used["dense_layers"] = false, false // read for the count; the model takes neither, so both stay listed
+	return a, a > 0 && idle > 0
 }
 
 // writeRunDefaults writes the inputs the model needs that a run may not

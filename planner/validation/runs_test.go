@@ -65,6 +65,21 @@ func TestParseRuns(t *testing.T) {
 		!slices.Contains(r.NotModelled, `fabric = "omni-path"`) || !slices.ContainsFunc(r.Assumed, func(s string) bool { return strings.HasPrefix(s, "active_params_b") }) {
 		t.Errorf("MoE run %+v", r)
 	}
+	// Grok-1's and GPT-OSS's sources give the architecture, not the
+	// active count. By hand: 10B less (8 - 2) idle experts x 3 x 1000 x
+	// 1000 over 4 - 1 MoE layers = 10 - 0.054 = 9.946B. Mutations caught:
+	// every parameter taken as active, dense layers counted as MoE ones,
+	// the derived value not said.
+	derived, err := ParseRuns(runDoc(SplitDev, "kind = \"moe\"", "metric = \"step_s\"", "published = 1", "params_b = 10", "experts = 8",
+		"top_k = 2", "expert_ffn_hidden = 1000", "layers = 4", "dense_layers = 1", "hidden = 1000", "micro_batch = 1", "ep = 1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := derived[0]; !strings.Contains(r.Scenario, "active_params_b = 9.946\n") ||
+		!slices.ContainsFunc(r.Assumed, func(s string) bool { return strings.Contains(s, "9.946 derived") }) ||
+		!slices.Contains(r.NotModelled, "expert_ffn_hidden = 1000") || !slices.Contains(r.NotModelled, "dense_layers = 1") {
+		t.Errorf("derived active parameters: %q %q\n%s", r.Assumed, r.NotModelled, r.Scenario)
+	}
 	for _, bad := range [][]byte{runDoc("test", "kind = \"dense\"", "metric = \"step_s\"", "published = 1"),
 		runDoc(SplitDev, "kind = \"dense\"", "metric = \"mfu\"", "published = 1"),
 		runDoc(SplitDev, "kind = \"hybrid\"", "metric = \"step_s\"", "published = 1"),
