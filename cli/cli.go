@@ -341,9 +341,12 @@ func newFlagSet(env *cliEnv, name, args string) *flag.FlagSet {
 type scenarioInput struct {
 	scenario  planner.Scenario
 	decodeErr error // key and type errors of the file, reported with the catalog checks
-	src       []byte
-	path      string
-	set       map[string]bool
+	// command is the subcommand planning it, whose memory use per GPU
+	// checkMemory weighs.
+	command string
+	src     []byte
+	path    string
+	set     map[string]bool
 }
 
 // defaultScenarioName names the embedded default scenario in messages.
@@ -352,7 +355,10 @@ const defaultScenarioName = "default scenario"
 // loadScenario reads path (empty: the embedded default) and applies the
 // set plan flags.
 func loadScenario(path string, pf *planFlags, fs *flag.FlagSet) (*scenarioInput, error) {
-	in := &scenarioInput{path: path, set: map[string]bool{}}
+	in := &scenarioInput{path: path, set: map[string]bool{}, command: "plan"}
+	if fs != nil {
+		in.command = fs.Name()
+	}
 	var err error
 	if path == "" {
 		in.path = defaultScenarioName
@@ -439,6 +445,9 @@ func (in *scenarioInput) buildAs(s planner.Scenario, cat *planner.Catalog) (*pla
 	err := scenariofile.CheckDecoded(in.scenario, in.decodeErr, cat, in.src)
 	if !in.set["system"] && err == nil {
 		err = scenariofile.SystemConflicts(in.scenario, cat, in.src) // a --system flag overrides the file's packaging
+	}
+	if err == nil {
+		err = checkMemory(in.command, s.Cluster.GPUs)
 	}
 	if err == nil {
 		if p, err = planner.Build(s, cat); err == nil {

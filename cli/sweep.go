@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -207,6 +208,11 @@ func runSweep(env *cliEnv, args []string) error {
 	// Whether the job fits in memory depends on the GPU count too.
 	if err != nil && (in == nil || len(fielderr.FieldErrors(err)) > 0 && !onlyGPUErrors(err)) {
 		return err
+	}
+	if len(sizes) > 0 {
+		if err := checkMemory("sweep", slices.Max(sizes)); err != nil {
+			return err
+		}
 	}
 	var rows []sweepRow
 	swept := explore.SweepWith(in.scenario, env.cat, sizes, explore.SweepOptions{}) // the rows read no failure what-if

@@ -39,6 +39,7 @@ var importRules = []importRule{
 	{name: "tomledit imports nothing of ours", pkgs: []string{"internal/tomledit"}, onlyOurs: []string{}},
 	{name: "workers imports nothing of ours", pkgs: []string{"internal/workers"}, onlyOurs: []string{}},
 	{name: "memo imports nothing of ours", pkgs: []string{"internal/memo"}, onlyOurs: []string{}},
+	{name: "memguard imports nothing of ours", pkgs: []string{"internal/memguard"}, onlyOurs: []string{}},
 	{name: "safefile imports nothing of ours", pkgs: []string{"internal/safefile/..."}, onlyOurs: []string{"internal/safefile/..."}},
 	{name: "internal packages never import the engine, the GUI or the CLI", pkgs: []string{"internal/..."},
 		never: []string{"planner/...", "app/...", "charts/...", "cli/...", ""}},
