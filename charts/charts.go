@@ -237,14 +237,31 @@ func (in *Input) AddParts(s planner.Scenario, cat *planner.Catalog, parts Parts)
 // phases and, withSearch, a design search: the input of every chart and
 // of the report. It fails only when s does not plan.
 func NewInput(s planner.Scenario, cat *planner.Catalog, m *market.Tables, year int, withSearch bool) (Input, error) {
-	vs, err := planner.Alternatives(s, cat)
-	if err != nil {
-		return Input{}, err
-	}
-	in := Input{Plan: vs[0].Plan, Variants: vs, Market: m, MarketYear: year}
-	parts := PartSweep | PartTierSteps | PartPhases | PartStyles
+	parts := PartVariants | PartSweep | PartTierSteps | PartPhases | PartStyles
 	if withSearch {
 		parts |= PartSearch
+	}
+	return NewInputWith(s, cat, m, year, parts)
+}
+
+// NewInputWith plans s and adds only the parts asked for (a chart's:
+// PartsOf), as the window builds a chart's input: a cost chart plans the
+// alternatives and no sweep, a topology nothing beyond the plan. It
+// fails only when s does not plan.
+func NewInputWith(s planner.Scenario, cat *planner.Catalog, m *market.Tables, year int, parts Parts) (Input, error) {
+	in := Input{Market: m, MarketYear: year}
+	if parts&PartVariants != 0 {
+		vs, err := planner.Alternatives(s, cat)
+		if err != nil {
+			return Input{}, err
+		}
+		in.Plan, in.Variants = vs[0].Plan, vs
+	} else {
+		p, err := planner.Build(s, cat)
+		if err != nil {
+			return Input{}, err
+		}
+		in.Plan = p
 	}
 	in.AddParts(s, cat, parts)
 	return in, nil

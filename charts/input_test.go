@@ -55,3 +55,45 @@ func TestPartsOfEachChart(t *testing.T) {
 		}
 	}
 }
+
+// A chart drawn from NewInputWith and its PartsOf (what export and the
+// window build) is byte for byte the chart drawn from the full input of
+// every part, for every chart, on an off-grid GB300 NVL72 plan of 4,100
+// GPUs. Catches: a chart that reads a part PartsOf does not list (it
+// would draw without it, or fail); NewInputWith's plan differing from
+// the alternatives' first plan.
+func TestInputWithDrawsAsTheFullInput(t *testing.T) {
+	cat := catalog(t)
+	s := planner.NewScenario()
+	s.Cluster.System, s.Cluster.GPUs, s.Network.NICGbps = "gb300-nvl72", 4100, 800
+	full, err := NewInput(s, cat, nil, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range All() {
+		lean, err := NewInputWith(s, cat, nil, 0, PartsOf(c.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, errA := c.Build(full)
+		b, errB := c.Build(lean)
+		if (errA == nil) != (errB == nil) {
+			t.Errorf("%s: full input %v, its parts %v", c.Name, errA, errB)
+			continue
+		}
+		if errA != nil {
+			continue
+		}
+		x, err := a.Bytes("svg", Size{WidthPx: 900, HeightPx: 600, DPI: 96})
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := b.Bytes("svg", Size{WidthPx: 900, HeightPx: 600, DPI: 96})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(x) != string(y) {
+			t.Errorf("%s: drawn from its parts differs from the full input", c.Name)
+		}
+	}
+}

@@ -40,7 +40,9 @@ func (f sizeFlags) size() (charts.Size, error) {
 // search options the flags gave (and the floor plan's tier runs and
 // rack), as format at size.
 func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, opt explore.SearchOptions, floor floorFlags, format string, size charts.Size) ([]byte, error) {
-	input, err := charts.NewInput(s, env.cat, env.market, year, false)
+	// Only what this chart draws (the window's PartsOf path); a search
+	// runs with the flags' options below.
+	input, err := charts.NewInputWith(s, env.cat, env.market, year, charts.PartsOf(chart.Name)&^charts.PartSearch)
 	if err != nil {
 		return nil, err
 	}
