@@ -180,7 +180,10 @@ type TierStep struct {
 // bisection. A chart marks these, not the sweep's first sample past them.
 func TierSteps(base planner.Scenario, cat *planner.Catalog, rows []SweepRow) []TierStep {
 	tiers := func(g int) int {
-		s := base
+		// Built as the sweep's rows are (links at one length): the tier
+		// count never depends on the hall, and laying one out for each
+		// bisection step cost most of a scale chart at 100k GPUs.
+		s := base.FlatLinks()
 		s.Cluster.GPUs = g
 		p, err := planner.BuildWith(s, cat, planner.BuildOptions{}) // only the tier count is read
 		if err != nil {
