@@ -226,6 +226,9 @@ func runSweep(env *cliEnv, args []string) error {
 		fmt.Fprintf(env.stderr, "%d of %s skipped: the workload does not fit in the GPUs' memory there (each row says why and what fits)\n",
 			n, textfmt.Plural(len(swept), "size"))
 	}
+	if in.scenario.LaysHall(env.cat) {
+		fmt.Fprintln(env.stderr, "estimate: each size is priced with each tier's links at one length (20/50/150 m; priced = flat in CSV and JSON), where fabricplan plan measures every link in the data hall, so a size's cost here differs from its plan's")
+	}
 	return nil
 }
 
