@@ -223,3 +223,47 @@ func TestFewestCores(t *testing.T) {
 		}
 	}
 }
+
+// TestReservedSlots sizes a partial unit beside node slots held for
+// management hosts (NVIDIA's UFM slot), by hand on 64-port leaves of 32
+// down and 32 up, rail-optimized, 8 rails:
+//   - 127 servers, 1 slot: 3 full units and one of 31 servers; the slot
+//     fills the unit, so its 8 leaves keep 32 uplinks (1,024 leaf-spine
+//     links, as NVIDIA's 4-SU SuperPOD) and no headroom is listed.
+//   - 100 servers, 1 slot: a unit of 4 servers and the slot, 5 uplinks a
+//     leaf: 24 x 32 + 8 x 5 = 808 links; headroom 8 leaves x (32 - 5) =
+//     216 ports, the reason naming the reserved slot.
+//   - 100 servers, 2 slots: 6 uplinks a leaf, 816 links, 208 ports,
+//     "2 node slots".
+//   - 128 servers, 1 slot: every unit full; nothing is added (1,024).
+//
+// Mutations caught: the slots ignored (1,016 and 800 links); a slot added
+// to a full unit (a 33rd uplink); the headroom counting the slot as empty
+// (224); the plural left out.
+func TestReservedSlots(t *testing.T) {
+	for _, tc := range []struct {
+		servers, slots, leafSpine, headroom int
+		reason                              string
+	}{
+		{127, 1, 1024, 0, ""},
+		{100, 1, 808, 216, "the partial scalable unit has 4 of 32 servers and 1 node slot reserved for management hosts: its leaves' empty server ports, for growth"},
+		{100, 2, 816, 208, "the partial scalable unit has 4 of 32 servers and 2 node slots reserved for management hosts: its leaves' empty server ports, for growth"},
+		{128, 1, 1024, 0, ""},
+	} {
+		spec := Spec{Servers: tc.servers, Rails: 8, Radix: 64, Down: 32, Up: 32, RatioD: 1, RatioU: 1, RailOptimized: true, ReservedSlots: tc.slots}
+		pl, err := Size(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ports, reason := 0, ""
+		for _, h := range pl.Headroom {
+			if h.Tier == TierLeaf {
+				ports, reason = ports+h.Ports, h.Reason
+			}
+		}
+		if pl.LeafSpine != tc.leafSpine || ports != tc.headroom || reason != tc.reason {
+			t.Errorf("%d servers, %d slots: %d leaf-spine links, leaf headroom %d %q; want %d, %d %q",
+				tc.servers, tc.slots, pl.LeafSpine, ports, reason, tc.leafSpine, tc.headroom, tc.reason)
+		}
+	}
+}
