@@ -183,6 +183,11 @@ func TestInvisibleAndEncodings(t *testing.T) {
 			"network.planes (line 3): the key contains an invisible U+2060 (word joiner)"},
 		{"bare key, zero width space", "schema = 1\n[cluster]\nsystem = \"dgx-h100\"\ngp\u200bus = 1024\n",
 			"file (line 4): key cluster.gpus contains an invisible U+200B (zero width space)"},
+		// A bare key under the second [[phase]] header is that phase's,
+		// not the last [table]'s (caught: [[...]] headers skipped, which
+		// named it network.gpus).
+		{"bare key in an array of tables", "schema = 1\n[network]\nplanes = 1\n[[phase]]\ngpus = 256\n[[phase]]\ngp\u200bus = 512\n",
+			"file (line 7): key phase[2].gpus contains an invisible U+200B (zero width space)"},
 		{"UTF-16LE with BOM", "\xff\xfe" + utf16(doc, false), "file (line 1): the file is UTF-16LE text (as Windows Notepad saves Unicode); save it as UTF-8"},
 		{"UTF-16BE without BOM", utf16(doc, true), "file (line 1): the file is UTF-16BE text"},
 	} {

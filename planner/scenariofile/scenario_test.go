@@ -200,7 +200,7 @@ func assertAcceptedScenario(t *testing.T, s planner.Scenario) {
 		}
 	}
 	if r := s.Reliability; r != nil && r.CheckpointIntervalMin != nil {
-		if v := *r.CheckpointIntervalMin; v != 0 && !(v >= 1 && v <= 10080) {
+		if v := *r.CheckpointIntervalMin; v != 0 && !(v >= 1.0/60 && v <= 10080) {
 			t.Fatalf("accepted checkpoint_interval_min = %g", v)
 		}
 	}

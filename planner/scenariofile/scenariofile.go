@@ -584,16 +584,42 @@ func invisibleKeyError(src []byte, err error) error {
 		return nil
 	}
 	name := strings.TrimSpace(visible(key))
-	for i := pe.Position.Line - 2; i >= 0; i-- { // the table the key is in
-		if h := strings.TrimSpace(lines[i]); strings.HasPrefix(h, "[") && !strings.HasPrefix(h, "[[") {
-			if end := strings.Index(h, "]"); end > 0 {
-				name = unquoteDotted(h[1:end]) + "." + name
-			}
-			break
-		}
+	if table := tableAt(lines, pe.Position.Line-2); table != "" {
+		name = table + "." + name
 	}
 	return &fielderr.FieldError{Field: "file", Line: pe.Position.Line,
 		Problem: fmt.Sprintf("key %s contains %s", name, textfmt.InvisibleWords(r)), Fix: invisibleFix}
+}
+
+// tableAt names the table line i (from 0) is in: "network" under
+// [network], "phase[2]" under the second [[phase]] header; "" at the
+// top level.
+func tableAt(lines []string, i int) string {
+	for ; i >= 0; i-- {
+		h := strings.TrimSpace(lines[i])
+		if array, ok := strings.CutPrefix(h, "[["); ok {
+			end := strings.Index(array, "]]")
+			if end < 0 {
+				return ""
+			}
+			name, n := unquoteDotted(array[:end]), 1
+			for _, l := range lines[:i] { // earlier headers of the same array
+				if a, ok := strings.CutPrefix(strings.TrimSpace(l), "[["); ok {
+					if e := strings.Index(a, "]]"); e >= 0 && unquoteDotted(a[:e]) == name {
+						n++
+					}
+				}
+			}
+			return fmt.Sprintf("%s[%d]", name, n)
+		}
+		if strings.HasPrefix(h, "[") {
+			if end := strings.Index(h, "]"); end > 0 {
+				return unquoteDotted(h[1:end])
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // tomlError turns a decoder error into a fielderr.FieldError when it names a key.
