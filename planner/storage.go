@@ -18,19 +18,22 @@ type StorageInputs struct {
 	WriteGBs float64 `toml:"write_gbs,omitempty,omitzero" json:"write_gbs,omitempty"`
 }
 
-// maxStorageWriteGBs bounds [storage] write_gbs: a petabyte a second is
-// 500 times the 2 TB/s Llama 3's storage sustained; beyond it a number
-// is a typo.
-const maxStorageWriteGBs = 1e6
+// [storage] write_gbs bounds: a petabyte a second is 500 times the
+// 2 TB/s Llama 3's storage sustained; a tenth of a GB/s is half of what
+// one hard disk writes. Beyond them a number is a typo.
+const (
+	maxStorageWriteGBs = 1e6
+	minStorageWriteGBs = 0.1
+)
 
 // validate checks the [storage] table, naming each bad field.
 func (in *StorageInputs) validate() []error {
 	if in == nil || in.WriteGBs == 0 {
 		return nil
 	}
-	if !inRange(in.WriteGBs, 0, maxStorageWriteGBs) || in.WriteGBs <= 0 {
+	if !inRange(in.WriteGBs, minStorageWriteGBs, maxStorageWriteGBs) {
 		return []error{fielderr.New("storage.write_gbs",
-			fmt.Sprintf("give the storage's sustained write bandwidth in GB/s, above 0 to %s, or leave it out for the system's default", textfmt.Int(maxStorageWriteGBs)),
+			fmt.Sprintf("give the storage's sustained write bandwidth in GB/s, %g to %s, or leave it out for the system's default", minStorageWriteGBs, textfmt.Int(maxStorageWriteGBs)),
 			"%g GB/s is out of range", in.WriteGBs)}
 	}
 	return nil

@@ -83,7 +83,7 @@ func TestCheckpointStorageBound(t *testing.T) {
 // bound (1e300 GB/s writes in no time).
 func TestStorageValidation(t *testing.T) {
 	cat := testCatalog(t)
-	for _, v := range []float64{-1, math.NaN(), math.Inf(1), 2e6} {
+	for _, v := range []float64{-1, 0.001, 0.099, math.NaN(), math.Inf(1), 2e6} { // 0.001: a write of 274 hours (caught: only the sign checked)
 		s := ibScenario(512)
 		s.Storage = &StorageInputs{WriteGBs: v}
 		_, err := Build(s, cat)
@@ -95,10 +95,12 @@ func TestStorageValidation(t *testing.T) {
 			t.Errorf("write_gbs %g: err %v, want storage.write_gbs with a fix", v, err)
 		}
 	}
-	s := ibScenario(512)
-	s.Storage = &StorageInputs{WriteGBs: 1e6}
-	if _, err := Build(s, cat); err != nil {
-		t.Errorf("write_gbs 1,000,000: %v", err)
+	for _, v := range []float64{0.1, 1e6} {
+		s := ibScenario(512)
+		s.Storage = &StorageInputs{WriteGBs: v}
+		if _, err := Build(s, cat); err != nil {
+			t.Errorf("write_gbs %g: %v", v, err)
+		}
 	}
 }
 

@@ -74,9 +74,12 @@ func fatalCases(cases []FailureCase) int {
 // every dt hours at a blocking cost of w hours (Kokolis et al., HPCA'25,
 // arXiv 2410.21680): (1 - lambda (u0 + dt/2)) / (1 + w/dt), at least 0.
 // Without interruptions (lambda 0) it is 1 less the checkpoint cost;
-// dt 0 means no checkpoints, which only an uninterrupted job survives.
+// dt 0 means no checkpoints, which only an uninterrupted job survives,
+// and a checkpoint that takes as long as the mean time between
+// interruptions (w >= 1/lambda) mostly never completes: 0, where the
+// first-order formula would still promise progress.
 func ETTR(lambda, u0, w, dt float64) float64 {
-	if dt <= 0 {
+	if dt <= 0 || lambda > 0 && w*lambda >= 1 {
 		if lambda > 0 {
 			return 0
 		}

@@ -185,6 +185,13 @@ func TestETTRAgainstInterval(t *testing.T) {
 			t.Errorf("ETTR at %.0f min = %.4f, want %.3f", c.dt*60, got, c.want)
 		}
 	}
+	// A write as long as the time between interruptions (1/lambda =
+	// 1.85 h) never completes: no progress (caught: the first-order
+	// formula's 1.8% for a 2 h write every 4 h, [storage] write_gbs =
+	// 0.001 in issue 48's review).
+	if got := ETTR(lambda, u0, 2, 4); got != 0 {
+		t.Errorf("ETTR with a 2 h write and 1.85 h between interruptions = %.4f, want 0", got)
+	}
 	w := 30.0 / 3600
 	opt := OptimalCheckpointHours(lambda, u0, w)
 	best, bestDT := 0.0, 0.0
