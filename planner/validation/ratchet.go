@@ -134,6 +134,8 @@ func (r *Ratchet) verdict(m Measure) Verdict {
 	switch {
 	case m.Err != nil && !ok && slices.Contains(r.NoFigure, m.Key):
 		v.Status, v.Now = RatchetNoFigure, math.NaN()
+	case m.Err != nil && !ok:
+		v.Status, v.Now = RatchetNew, math.NaN() // new, and without a figure: nothing was lost
 	case m.Err != nil:
 		v.Status, v.Now = RatchetLost, math.NaN()
 	case !ok:

@@ -14,19 +14,20 @@ import (
 // The ratchet's verdicts, by hand against records of 10% and 20% with
 // an epsilon of 0.5 percentage points: 10.5% holds (the epsilon), 10.6%
 // is worse, 9.9% rounds up to the 10.0% recorded and holds, 9.8% is
-// better; an unrecorded key is new, a recorded one without a figure is
-// lost, a listed one without a figure holds, and a record nothing
-// measures is stale. Mutations caught: the epsilon ignored or applied
-// twice, a new point passing, a lost figure passing, stale records
-// ignored.
+// better; an unrecorded key is new, with a figure or without one (then
+// nothing was lost), a recorded one without a figure is lost, a listed
+// one without a figure holds, and a record nothing measures is stale.
+// Mutations caught: the epsilon ignored or applied twice, a new point
+// passing, a new point without a figure called lost, a lost figure
+// passing, stale records ignored.
 func TestRatchetCheck(t *testing.T) {
 	r := &Ratchet{EpsilonPP: 0.5, ErrorPct: map[string]float64{"a": 10, "b": 10, "c": 10, "d": 10, "lost": 20, "gone": 20},
 		NoFigure: []string{"none"}}
 	noFig := errors.New("no GPU")
 	ms := []Measure{{Key: "a", AbsErrorPct: 10.5}, {Key: "b", AbsErrorPct: 10.6}, {Key: "c", AbsErrorPct: 9.91}, {Key: "d", AbsErrorPct: 9.8},
-		{Key: "new", AbsErrorPct: 1}, {Key: "lost", Err: noFig}, {Key: "none", Err: noFig}}
+		{Key: "new", AbsErrorPct: 1}, {Key: "new-none", Err: noFig}, {Key: "lost", Err: noFig}, {Key: "none", Err: noFig}}
 	want := map[string]string{"a": RatchetHeld, "b": RatchetWorse, "c": RatchetHeld, "d": RatchetBetter, "new": RatchetNew,
-		"lost": RatchetLost, "none": RatchetNoFigure, "gone": RatchetStale}
+		"new-none": RatchetNew, "lost": RatchetLost, "none": RatchetNoFigure, "gone": RatchetStale}
 	got := r.Check(ms)
 	if len(got) != len(want) {
 		t.Fatalf("%d verdicts, want %d", len(got), len(want))
