@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -86,21 +87,96 @@ func (s System) Free() Budget {
 	return b
 }
 
-// cgroup reads the process's cgroup memory limit and use: cgroup v2's
-// memory.max and memory.current, else v1's limit_in_bytes and
-// usage_in_bytes. ok is false without a limit.
+// cgroup reads the tightest cgroup memory bound on the process: for each
+// cgroup from the process's own (/proc/self/cgroup) up to the root, v2's
+// memory.max less memory.current, or v1's limit_in_bytes less
+// usage_in_bytes; the use less the page cache the kernel would reclaim
+// first (inactive_file in memory.stat), so a build's cache does not read
+// as memory taken. ok is false without a limit anywhere.
 func (s System) cgroup() (limit, used uint64, ok bool) {
-	for _, f := range [][2]string{
-		{"sys/fs/cgroup/memory.max", "sys/fs/cgroup/memory.current"},
-		{"sys/fs/cgroup/memory/memory.limit_in_bytes", "sys/fs/cgroup/memory/memory.usage_in_bytes"},
-	} {
-		l, lok := s.number(f[0])
-		u, uok := s.number(f[1])
-		if lok && uok && l < 1<<60 { // v1 writes a huge number for "no limit"
-			return l, u, true
+	best := uint64(math.MaxUint64)
+	for _, g := range s.cgroupDirs() {
+		l, lok := s.number(g.dir + "/" + g.limit)
+		u, uok := s.number(g.dir + "/" + g.usage)
+		if !lok || !uok || l >= 1<<60 { // v1 writes a huge number for "no limit"
+			continue
+		}
+		if cache, ok := s.stat(g.dir+"/memory.stat", g.inactive); ok {
+			u = sub(u, cache)
+		}
+		if room := sub(l, u); !ok || room < best {
+			limit, used, ok, best = l, u, true, room
 		}
 	}
-	return 0, 0, false
+	return limit, used, ok
+}
+
+// cgroupDir is one cgroup's folder and the names of its files.
+type cgroupDir struct{ dir, limit, usage, inactive string }
+
+// cgroupDirs lists the process's memory cgroups, its own first, then
+// each parent to the mount's root: v2 from the "0::" line of
+// /proc/self/cgroup, v1 from the memory controller's line. A path that
+// is not under the mount (a container's own namespace) is read at the
+// mount's root.
+func (s System) cgroupDirs() []cgroupDir {
+	v2 := cgroupDir{"sys/fs/cgroup", "memory.max", "memory.current", "inactive_file"}
+	v1 := cgroupDir{"sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file"}
+	paths := map[string]string{}
+	if b, err := fs.ReadFile(s.FS, "proc/self/cgroup"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			parts := strings.SplitN(line, ":", 3)
+			if len(parts) != 3 {
+				continue
+			}
+			switch {
+			case parts[0] == "0" && parts[1] == "":
+				paths["v2"] = parts[2]
+			case slices.Contains(strings.Split(parts[1], ","), "memory"):
+				paths["v1"] = parts[2]
+			}
+		}
+	}
+	var out []cgroupDir
+	for _, base := range []struct {
+		g    cgroupDir
+		path string
+	}{{v2, paths["v2"]}, {v1, paths["v1"]}} {
+		p := strings.Trim(base.path, "/")
+		for {
+			g := base.g
+			if p != "" {
+				g.dir += "/" + p
+			}
+			if _, err := fs.Stat(s.FS, g.dir); err == nil {
+				out = append(out, g)
+			}
+			if p == "" {
+				break
+			}
+			if i := strings.LastIndex(p, "/"); i >= 0 {
+				p = p[:i]
+			} else {
+				p = ""
+			}
+		}
+	}
+	return out
+}
+
+// stat reads a "key N" line of a cgroup's memory.stat, in bytes.
+func (s System) stat(name, key string) (uint64, bool) {
+	b, err := fs.ReadFile(s.FS, name)
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, " "); ok && k == key {
+			n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
 }
 
 // number reads a file holding one integer ("max" or a missing file:
