@@ -463,9 +463,17 @@ func (c *Catalog) checkSideDefaults() error {
 		if !inRange(d.StorageWriteShare, 0, 1) || !inRange(d.StorageWriteMaxGBs, 0, maxStorageWriteGBs) {
 			return fmt.Errorf("side_defaults %s: storage_write_share must be 0 to 1 and storage_write_max_gbs 0 to %g GB/s", k, maxStorageWriteGBs)
 		}
+		if d.UFMNodeSlots < 0 || d.UFMNodeSlots > maxUFMNodeSlots {
+			return fmt.Errorf("side_defaults %s: ufm_node_slots must be 0 to %d (node slots a unit leaves for UFM)", k, maxUFMNodeSlots)
+		}
 	}
 	return nil
 }
+
+// maxUFMNodeSlots bounds side_defaults ufm_node_slots: NVIDIA's
+// SuperPODs leave one; a handful would be a different design, more a
+// typo (a negative count would take uplinks away).
+const maxUFMNodeSlots = 4
 
 // ufmNodeSlots is the node slots the back end's last scalable unit keeps
 // for UFM connectivity: the system's default on an InfiniBand back end,
@@ -488,5 +496,5 @@ func ufmSlotNote(spec fabric.Spec, spg, tiers int) []string {
 	if spec.Servers%spg == 0 {
 		return []string{fmt.Sprintf("every scalable unit is full: the UFM hosts need the leaf ports of %s (NVIDIA's SuperPOD leaves them free in its last unit, 127 DGX H100 in 4 SU): plan one node fewer, or give them ports elsewhere", slots)}
 	}
-	return []string{fmt.Sprintf("the last scalable unit keeps %s for UFM connectivity: its leaves carry their ports and uplinks, as in NVIDIA's SuperPOD", slots)}
+	return []string{fmt.Sprintf("the last scalable unit keeps %s for UFM connectivity: its leaves keep those ports and their uplinks, as in NVIDIA's SuperPOD (the UFM hosts' own cables and optics are not in this bill)", slots)}
 }

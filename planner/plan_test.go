@@ -2,7 +2,10 @@ package planner
 
 import (
 	"errors"
+	"strings"
 	"testing"
+
+	"fabricplan/data"
 )
 
 // TestDGXB200SuperPOD checks the switch and cable counts of NVIDIA's DGX
@@ -199,6 +202,22 @@ func TestDGXB300Tables(t *testing.T) {
 		}
 		if p.Switches(TierLeaf) != tc.leaf || p.Switches(TierSpine) != tc.spine || p.Tiers != 2 {
 			t.Errorf("Spectrum-X %d SU: leaf %d spine %d (%d tiers), want %d %d", tc.sus, p.Switches(TierLeaf), p.Switches(TierSpine), p.Tiers, tc.leaf, tc.spine)
+		}
+	}
+}
+
+// The catalog refuses a ufm_node_slots no reference design has: below 0
+// (a partial unit would lose uplinks) or above 4. Catches: the range
+// check dropped (a negative count taken through reservedFor).
+func TestUFMNodeSlotsRange(t *testing.T) {
+	src, err := data.FS.ReadFile("catalog.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"-1", "5"} {
+		bad := strings.Replace(string(src), "ufm_node_slots = 1", "ufm_node_slots = "+v, 1)
+		if _, err := ParseCatalog([]byte(bad)); err == nil || !strings.Contains(err.Error(), "ufm_node_slots") {
+			t.Errorf("ufm_node_slots = %s: %v, want refused", v, err)
 		}
 	}
 }
