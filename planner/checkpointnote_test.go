@@ -10,10 +10,11 @@ import (
 // hand (17.5 s writes "18 s", whole seconds below a minute as every view
 // writes a checkpoint write; 0.0125 s "12.5 ms"). Mutations caught:
 // the note leaving out the write time, the bandwidth, the model state
-// or the path; -0 written as 0.
+// or the path; figures written without their thousands separators
+// ("1400 GB"); -0 written as "-0" (a user reads 0 GB).
 func TestCheckpointNote(t *testing.T) {
 	base := Checkpoint{StateGB: 1400, BandwidthGBs: 80, WriteS: 17.5, Via: "storage network"}
-	const baseNote = "checkpoint write 18 s: derived from the storage network bandwidth (80 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"
+	const baseNote = "checkpoint write 18 s: derived from the storage network bandwidth (80 GB/s for 1,400 GB of model state); set reliability.checkpoint_write_s to override"
 	cases := []struct {
 		name string
 		edit func(*Checkpoint)
@@ -21,15 +22,15 @@ func TestCheckpointNote(t *testing.T) {
 	}{
 		{"same", func(*Checkpoint) {}, baseNote},
 		{"write time", func(c *Checkpoint) { c.WriteS = 0.0125 },
-			"checkpoint write 12.5 ms: derived from the storage network bandwidth (80 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"},
+			"checkpoint write 12.5 ms: derived from the storage network bandwidth (80 GB/s for 1,400 GB of model state); set reliability.checkpoint_write_s to override"},
 		{"bandwidth", func(c *Checkpoint) { c.BandwidthGBs = 40 },
-			"checkpoint write 18 s: derived from the storage network bandwidth (40 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"},
+			"checkpoint write 18 s: derived from the storage network bandwidth (40 GB/s for 1,400 GB of model state); set reliability.checkpoint_write_s to override"},
 		{"state", func(c *Checkpoint) { c.StateGB = 700 },
 			"checkpoint write 18 s: derived from the storage network bandwidth (80 GB/s for 700 GB of model state); set reliability.checkpoint_write_s to override"},
 		{"path", func(c *Checkpoint) { c.Via = "front end" },
-			"checkpoint write 18 s: derived from the front end bandwidth (80 GB/s for 1400 GB of model state); set reliability.checkpoint_write_s to override"},
+			"checkpoint write 18 s: derived from the front end bandwidth (80 GB/s for 1,400 GB of model state); set reliability.checkpoint_write_s to override"},
 		{"negative zero", func(c *Checkpoint) { c.StateGB = math.Copysign(0, -1) },
-			"checkpoint write 18 s: derived from the storage network bandwidth (80 GB/s for -0 GB of model state); set reliability.checkpoint_write_s to override"},
+			"checkpoint write 18 s: derived from the storage network bandwidth (80 GB/s for 0 GB of model state); set reliability.checkpoint_write_s to override"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

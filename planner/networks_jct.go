@@ -1,7 +1,7 @@
 package planner
 
 import (
-	"strconv"
+	"math"
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/perf"
@@ -105,7 +105,7 @@ func (p *Plan) withCheckpoint(rel *resilience.Reliability, cp *Checkpoint) *resi
 }
 
 // checkpointNote says where the derived checkpoint write time came from,
-// written with strconv into one buffer.
+// written into one buffer.
 func checkpointNote(cp *Checkpoint) string {
 	b := make([]byte, 0, 256)
 	b = append(b, "checkpoint write "...)
@@ -113,9 +113,9 @@ func checkpointNote(cp *Checkpoint) string {
 	b = append(b, ": derived from the "...)
 	b = append(b, cp.limit()...)
 	b = append(b, " bandwidth ("...)
-	b = strconv.AppendFloat(b, cp.BandwidthGBs, 'f', 0, 64)
+	b = textfmt.AppendInt(b, int(math.Round(cp.BandwidthGBs))) // "2,000", as every figure is grouped
 	b = append(b, " GB/s for "...)
-	b = strconv.AppendFloat(b, cp.StateGB, 'f', 0, 64)
+	b = textfmt.AppendInt(b, int(math.Round(cp.StateGB)))
 	b = append(b, " GB of model state); set reliability.checkpoint_write_s to override"...)
 	return string(b)
 }

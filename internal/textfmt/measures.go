@@ -63,5 +63,8 @@ func AppendInterval(dst []byte, s float64) []byte {
 	case s < hour-minute/2:
 		return append(strconv.AppendFloat(dst, s/minute, 'f', 0, 64), " min"...)
 	}
-	return append(strconv.AppendFloat(dst, s/hour, 'f', 1, 64), " hours"...)
+	if h := strconv.AppendFloat(nil, s/hour, 'f', 1, 64); string(h) != "1.0" {
+		return append(append(dst, h...), " hours"...)
+	}
+	return append(dst, "1 hour"...)
 }
