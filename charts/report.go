@@ -62,19 +62,25 @@ func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done
 		return err
 	}
 	pg := &pager{c: pc}
-	layOutReport(pg, in, cat, figs, idx, func() {
+	drawn := layOutReport(pg, in, cat, figs, idx, func() {
 		if progress != nil {
 			progress(pg.pages, max(idx.total, pg.pages))
 		}
 	})
+	if drawn != idx {
+		// The dry runs did not settle: the summary's index would name
+		// pages the report does not have. Refuse rather than mislead.
+		return fmt.Errorf("report: the page index did not settle in %d layouts (it says %+v, the pages are %+v)", maxLayoutPasses, idx, drawn)
+	}
 	_, err = pc.WriteTo(w)
 	return err
 }
 
 // maxLayoutPasses bounds the dry runs that settle the page index: the
 // first finds the pages, the second checks them; a third covers an index
-// whose new length moved a line.
-const maxLayoutPasses = 3
+// whose new length moved a line. A variable so that a test can starve
+// the settling and see the report refuse.
+var maxLayoutPasses = 3
 
 // reportIndex is where each part of the report starts and ends (1-based
 // pages; zero where the part is absent).

@@ -159,3 +159,21 @@ func TestReportUnitBillKeepsWholeItems(t *testing.T) {
 		t.Errorf("the longest item has %d characters: the test no longer reaches one the table would cut", longest)
 	}
 }
+
+// A report whose page index has not settled is refused, never drawn with
+// an index naming pages it does not have: with no dry run allowed the
+// index stays empty and the pages drawn disagree with it. Catches: the
+// drawn layout's index not compared with the one printed.
+func TestReportRefusesAnUnsettledIndex(t *testing.T) {
+	defer func(n int) { maxLayoutPasses = n }(maxLayoutPasses)
+	maxLayoutPasses = 0
+	in := inputs(t)["default"]
+	var buf bytes.Buffer
+	err := WriteReport(&buf, in, catalog(t), nil)
+	if err == nil || !strings.Contains(err.Error(), "page index did not settle") {
+		t.Errorf("err = %v, want the unsettled index refused", err)
+	}
+	if buf.Len() != 0 {
+		t.Errorf("%d bytes written for a refused report", buf.Len())
+	}
+}
