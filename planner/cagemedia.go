@@ -14,11 +14,10 @@ import (
 // over every device's cages) form a set; a set takes the medium that
 // reaches its longest run.
 type cageSets struct {
-	parent  []int32
-	longest []float32 // per cage, then per set root: the longest run
-	medium  []int8    // per set root, once chosen: index into allMedia, -1 none
-	tier    []int8    // per cage: the tier of its links
-	grid    cageGrid
+	runSets
+	medium []int8 // per set root, once chosen: index into allMedia, -1 none
+	tier   []int8 // per cage: the tier of its links
+	grid   cageGrid
 	// port is each tier's port speed and links per switch cage.
 	port [3]tierPort
 	// serverPerCage is the server ports one server-side module serves.
@@ -72,14 +71,12 @@ func (g cageGrid) index(dev, cage int) int {
 
 func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 	n := grid.size
-	s := &cageSets{parent: make([]int32, n), longest: make([]float32, n), tier: make([]int8, n), grid: grid, port: port, serverPerCage: max(serverPerCage, 1)}
+	s := &cageSets{tier: make([]int8, n), grid: grid, port: port, serverPerCage: max(serverPerCage, 1)}
+	s.reset(n)
 	for t := range s.port {
 		s.port[t].cageLinks = max(s.port[t].cageLinks, 1)
 		s.port[t].lowCage = max(s.port[t].lowCage, 1)
 		s.port[t].highCage = max(s.port[t].highCage, 1)
-	}
-	for i := range s.parent {
-		s.parent[i] = int32(i)
 	}
 	return s
 }
@@ -100,7 +97,41 @@ func (s *cageSets) ends(t int, c *CableRun) (a, b int32) {
 	return int32(s.grid.index(c.aID, ca)), int32(s.grid.index(c.bID, c.bPort/s.port[t].highCage))
 }
 
-func (s *cageSets) find(x int32) int32 {
+// join notes a link of tier t and run metres between cages a and b.
+func (s *cageSets) join(t int, a, b int32, run float64) {
+	s.tier[a], s.tier[b] = int8(t), int8(t)
+	s.runSets.join(a, b, run)
+}
+
+// runSets joins cages that share links into sets (union-find), keeping
+// each cage's and then each set root's longest run: a set takes the
+// cheapest medium that reaches it. The fabric's cage sets and one
+// unit's server cages (serverCounter) are both kept in one.
+type runSets struct {
+	parent  []int32
+	longest []float32 // per cage, then per set root: the longest run
+}
+
+// reset makes n cages, each its own set, with no run yet; it reuses the
+// slices' memory.
+func (s *runSets) reset(n int) {
+	s.parent = resize32(s.parent, n)
+	s.longest = slices.Grow(s.longest[:0], n)[:n]
+	clear(s.longest)
+	for i := range s.parent {
+		s.parent[i] = int32(i)
+	}
+}
+
+// resize32 returns s with n elements (contents unset).
+func resize32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
+func (s *runSets) find(x int32) int32 {
 	for s.parent[x] != x {
 		s.parent[x] = s.parent[s.parent[x]]
 		x = s.parent[x]
@@ -108,10 +139,9 @@ func (s *cageSets) find(x int32) int32 {
 	return x
 }
 
-// join notes a link of tier t and run metres between cages a and b.
-func (s *cageSets) join(t int, a, b int32, run float64) {
+// join notes a link of run metres between cages a and b.
+func (s *runSets) join(a, b int32, run float64) {
 	r := float32(run)
-	s.tier[a], s.tier[b] = int8(t), int8(t)
 	s.longest[a] = max(s.longest[a], r)
 	s.longest[b] = max(s.longest[b], r)
 	ra, rb := s.find(a), s.find(b)

@@ -61,12 +61,11 @@ type serverCounter struct {
 	servers, leaves []hall.Place
 	// chosen is the medium (index into allMedia) of a set by its
 	// longest run: the sets of a unit's links repeat.
-	chosen     map[float32]int8
-	parent     []int32
-	longestRun []float32
-	medium     []int8
-	use        []cageUse
-	links      []unitLink
+	chosen map[float32]int8
+	runs   runSets
+	medium []int8
+	use    []cageUse
+	links  []unitLink
 }
 
 // countServerLinks counts p's server links into t by unit (see above)
@@ -257,11 +256,7 @@ func (c *serverCounter) unitLinks(u int) (links []unitLink, size int) {
 	}
 	links = slices.Grow(c.links[:0], n*c.p.Planes)
 	size = len(c.servers)*perServer + len(c.leaves)*leafCages
-	c.parent, c.longestRun = resize32(c.parent, size), slices.Grow(c.longestRun[:0], size)[:size]
-	clear(c.longestRun)
-	for i := range c.parent {
-		c.parent[i] = int32(i)
-	}
+	c.runs.reset(size)
 	for li, pl := range c.leaves {
 		if pl.Rack < 0 {
 			continue
@@ -272,7 +267,7 @@ func (c *serverCounter) unitLinks(u int) (links []unitLink, size int) {
 			s -= u * c.spu
 			l := unitLink{leaf: li, k: k, run: c.h.Run(c.servers[s], pl),
 				a: int32(s*perServer + port/sets.serverPerCage), b: int32(len(c.servers)*perServer + li*leafCages + k/perCage)}
-			c.join(l.a, l.b, l.run)
+			c.runs.join(l.a, l.b, l.run)
 			links = append(links, l)
 		}
 	}
@@ -299,7 +294,7 @@ func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
 	lastN := 0
 	for _, l := range links {
 		med := Medium("")
-		if i := c.medium[c.find(l.a)]; i >= 0 {
+		if i := c.medium[c.runs.find(l.a)]; i >= 0 {
 			med = allMedia[i]
 		}
 		ch, ok := m.with(tierServerLeaf, med, l.run)
@@ -361,39 +356,18 @@ func (c *serverCounter) cage(a int32, u cageUse) {
 	}
 }
 
-func (c *serverCounter) find(x int32) int32 {
-	for c.parent[x] != x {
-		c.parent[x] = c.parent[c.parent[x]]
-		x = c.parent[x]
-	}
-	return x
-}
-
-// join notes a link of run metres between the unit's cages a and b (as
-// cageSets.join).
-func (c *serverCounter) join(a, b int32, run float64) {
-	r := float32(run)
-	c.longestRun[a] = max(c.longestRun[a], r)
-	c.longestRun[b] = max(c.longestRun[b], r)
-	ra, rb := c.find(a), c.find(b)
-	if ra != rb {
-		c.parent[rb] = ra
-		c.longestRun[ra] = max(c.longestRun[ra], c.longestRun[rb])
-	}
-}
-
 // chooseUnit gives every set of the unit's cages the cheapest medium
 // that reaches its longest run (as cageSets.choose).
 func (c *serverCounter) chooseUnit() error {
 	m := c.p.media
-	c.medium = slices.Grow(c.medium[:0], len(c.parent))[:len(c.parent)]
-	for i := range c.parent {
+	c.medium = slices.Grow(c.medium[:0], len(c.runs.parent))[:len(c.runs.parent)]
+	for i := range c.runs.parent {
 		x := int32(i)
 		c.medium[x] = -1
-		if c.parent[x] != x || c.longestRun[x] == 0 {
+		if c.runs.parent[x] != x || c.runs.longest[x] == 0 {
 			continue
 		}
-		run := c.longestRun[x]
+		run := c.runs.longest[x]
 		med, ok := c.chosen[run]
 		if !ok {
 			ch, found := m.choose(tierServerLeaf, float64(run))
@@ -444,12 +418,4 @@ func (c *serverCounter) longest(t *linkTally, of []*unitCount) {
 			return
 		}
 	}
-}
-
-// resize32 returns s with n elements (contents unset).
-func resize32(s []int32, n int) []int32 {
-	if cap(s) < n {
-		return make([]int32, n)
-	}
-	return s[:n]
 }
