@@ -193,6 +193,9 @@ func lineShares(final *planner.Plan, t *finalTally, servers []int) map[int][]int
 // its share, and phase k takes the first round(total x done[k] / done[last])
 // of them. Each line's count never falls from phase to phase and the
 // counts of a phase add up to its share of the total exactly.
+// (The planner's largest-remainder apportion is not used: as the total
+// grows it can take an item back from a line, which would retire a
+// cable bought a phase earlier.)
 func apportion(qty, done []int) [][]int {
 	out := make([][]int, len(qty))
 	for i := range out {
