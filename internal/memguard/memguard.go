@@ -28,9 +28,6 @@ type Budget struct {
 	From string
 }
 
-// Unbounded reports whether no bound was found.
-func (b Budget) Unbounded() bool { return b.Bytes == math.MaxUint64 }
-
 // System reads the bounds of a process of this machine: its files under
 // /sys/fs/cgroup and /proc, and its address-space limit.
 type System struct {
