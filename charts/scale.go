@@ -59,11 +59,15 @@ func Scale(in Input) (*Figure, error) {
 	if plan != nil {
 		logPlan = &plotter.XY{X: plan.X, Y: math.Log10(plan.Y)}
 	}
-	sw, err := scalePlot(swTitle, "switches (log scale)", logSwitches, true, in.TierSteps, logPlan)
+	sw, err := scalePlot(swTitle, "switches (log scale)", logSwitches, true, in.TierSteps, logPlan, nil)
 	if err != nil {
 		return nil, err
 	}
-	cost, err := scalePlot(costTitle, "US$ per GPU", perGPU, false, in.TierSteps, planCost)
+	flat := make([]bool, len(rows)) // priced with each tier's links at one length
+	for i, r := range rows {
+		flat[i] = r.Plan.Hall == nil
+	}
+	cost, err := scalePlot(costTitle, "US$ per GPU", perGPU, false, in.TierSteps, planCost, flat)
 	if err != nil {
 		return nil, err
 	}
@@ -109,8 +113,12 @@ func scaleFootnote(rows []explore.SweepRow, steps []explore.TierStep, dropped in
 	if dropped > 0 {
 		foot += fmt.Sprintf(" %d larger sizes need more than three tiers and are not drawn.", dropped)
 	}
-	if first.Hall == nil {
+	switch flat := explore.PricedFlatRows(rows); {
+	case flat == len(rows):
 		foot += " Each size is priced with each tier's links at one length, not laid out in a data hall."
+	case flat > 0:
+		foot += fmt.Sprintf(" Rings (dashed): %s priced with each tier's links at one length, too many links to lay out in the hall in time; dots (solid): laid out in the hall, as the plan is.",
+			textfmt.Plural(flat, "size"))
 	}
 	return foot
 }
@@ -128,7 +136,7 @@ func switchName(rows []explore.SweepRow) string {
 // scalePlot draws xys against GPUs with the tier steps and the plan
 // marked. With log10Y the y values are log10 of the quantity: the axis is
 // labelled in the quantity and spans a decade's margin either side.
-func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []explore.TierStep, plan *plotter.XY) (*plot.Plot, error) {
+func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []explore.TierStep, plan *plotter.XY, hollow []bool) (*plot.Plot, error) {
 	p := newPlot(title, "GPUs (log scale)", yLabel)
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = log2Ticks{}
@@ -136,13 +144,12 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []explo
 	if log10Y {
 		p.Y.Tick.Marker = exp10Ticks{}
 	}
-	line, points, err := plotter.NewLinePoints(xys)
-	if err != nil {
+	if err := addScaleLines(p, xys, hollow); err != nil {
 		return nil, err
 	}
-	line.Color, line.Width = colour(0), vg.Points(2)
-	points.Color, points.Shape, points.Radius = colour(0), draw.CircleGlyph{}, vg.Points(2.5)
-	p.Add(line, points)
+	if err := addScalePoints(p, xys, hollow); err != nil {
+		return nil, err
+	}
 	maxY := 0.0
 	for _, xy := range xys {
 		maxY = max(maxY, xy.Y)
@@ -184,6 +191,62 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []explo
 		p.X.Min, p.X.Max = xys[0].X/2, xys[0].X*2
 	}
 	return p, nil
+}
+
+// addScaleLines joins neighbouring sizes priced alike: a solid line
+// through the sizes laid out in the hall, a thin dashed one through
+// those priced with each tier's links at one length (hollow); a size is
+// never joined to one priced the other way.
+func addScaleLines(p *plot.Plot, xys plotter.XYs, hollow []bool) error {
+	flat := func(i int) bool { return i < len(hollow) && hollow[i] }
+	for start := 0; start < len(xys); {
+		end := start + 1
+		for end < len(xys) && flat(end) == flat(start) {
+			end++
+		}
+		if end-start > 1 {
+			l, err := plotter.NewLine(xys[start:end])
+			if err != nil {
+				return err
+			}
+			l.Color, l.Width = colour(0), vg.Points(2)
+			if flat(start) {
+				l.Width, l.Dashes = vg.Points(1.2), []vg.Length{vg.Points(4), vg.Points(3)}
+			}
+			p.Add(l)
+		}
+		start = end
+	}
+	return nil
+}
+
+// addScalePoints marks each size: a filled dot, or a ring where hollow
+// says so (a size priced with each tier's links at one length).
+func addScalePoints(p *plot.Plot, xys plotter.XYs, hollow []bool) error {
+	var filled, rings plotter.XYs
+	for i, xy := range xys {
+		if i < len(hollow) && hollow[i] {
+			rings = append(rings, xy)
+		} else {
+			filled = append(filled, xy)
+		}
+	}
+	for _, set := range []struct {
+		xys    plotter.XYs
+		shape  draw.GlyphDrawer
+		radius vg.Length
+	}{{filled, draw.CircleGlyph{}, vg.Points(2.5)}, {rings, draw.RingGlyph{}, vg.Points(2.5)}} {
+		if len(set.xys) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(set.xys)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: colour(0), Radius: set.radius, Shape: set.shape}
+		p.Add(sc)
+	}
+	return nil
 }
 
 // stepText names a tier step: "3 tiers from 2,049 GPUs".

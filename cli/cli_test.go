@@ -129,14 +129,15 @@ func TestSweepCSV(t *testing.T) {
 		t.Fatalf("unexpected CSV:\n%s", out)
 	}
 	// 131,072 GPUs on 400G QM9700 is past three tiers: the row says so in
-	// its error column (then memory, and how the row is priced: a sweep
-	// prices every size flat, and says so; an error row is not priced).
+	// its error column (then memory, and how the row is priced: these
+	// sizes fit the sweep's budget, so each is laid out in the hall as
+	// its plan is; an error row is not priced).
 	n := len(recs[0])
 	if recs[0][n-3] != "error" || recs[10][n-3] == "" {
 		t.Errorf("last row has no error: %v", recs[10])
 	}
-	if recs[0][n-1] != "priced" || recs[1][n-1] != "flat" || recs[10][n-1] != "" {
-		t.Errorf("priced column: header %q, first %q, last %q; want priced, flat and empty", recs[0][n-1], recs[1][n-1], recs[10][n-1])
+	if recs[0][n-1] != "priced" || recs[1][n-1] != "hall" || recs[10][n-1] != "" {
+		t.Errorf("priced column: header %q, first %q, last %q; want priced, hall and empty", recs[0][n-1], recs[1][n-1], recs[10][n-1])
 	}
 }
 

@@ -190,8 +190,10 @@ func runSweep(env *cliEnv, args []string) error {
 	fs := newFlagSet(env, "sweep", "[SCENARIO.toml] --gpus FROM:TO|a,b,c [plan flags] [--csv|--json]")
 	pf := addPlanFlags(fs, "gpus")
 	gpus := fs.String("gpus", "256:131072", "GPU counts: FROM:TO doubles, FROM:TO:N takes N log-spaced points, or a comma list")
+	pricingFlag := fs.String("pricing", "auto", "hall: lay every size out in the data hall, as plan does; flat: each tier's links at one length; auto: the hall while the sweep's links total at most 3,000,000")
 	format := addRowFormat(fs)
 	var sizes []int
+	var pricing string
 	in, _, err := planArgs(env, fs, pf, args, func() error {
 		if err := format.check(); err != nil {
 			return err
@@ -199,6 +201,9 @@ func runSweep(env *cliEnv, args []string) error {
 		var err error
 		if sizes, err = explore.ParseGPUList(*gpus); err != nil {
 			return usagef("--gpus: %v", err)
+		}
+		if pricing, err = explore.ParsePricing(*pricingFlag); err != nil {
+			return usagef("--pricing: %v", err)
 		}
 		return nil
 	})
@@ -215,7 +220,7 @@ func runSweep(env *cliEnv, args []string) error {
 		}
 	}
 	var rows []sweepRow
-	swept := explore.SweepWith(in.scenario, env.cat, sizes, explore.SweepOptions{}) // the rows read no failure what-if
+	swept := explore.SweepWith(in.scenario, env.cat, sizes, explore.SweepOptions{Pricing: pricing}) // the rows read no failure what-if
 	for _, r := range swept {
 		rows = append(rows, rowOf("", r.GPUs, r.Plan, r.Err))
 	}
@@ -226,8 +231,9 @@ func runSweep(env *cliEnv, args []string) error {
 		fmt.Fprintf(env.stderr, "%d of %s skipped: the workload does not fit in the GPUs' memory there (each row says why and what fits)\n",
 			n, textfmt.Plural(len(swept), "size"))
 	}
-	if in.scenario.LaysHall(env.cat) {
-		fmt.Fprintln(env.stderr, "estimate: each size is priced with each tier's links at one length (20/50/150 m; priced = flat in CSV and JSON), where fabricplan plan measures every link in the data hall, so a size's cost here differs from its plan's")
+	if n := explore.PricedFlatRows(swept); n > 0 && in.scenario.LaysHall(env.cat) {
+		fmt.Fprintf(env.stderr, "estimate: %s of %d priced with each tier's links at one length (20/50/150 m; priced = flat in CSV and JSON), where fabricplan plan measures every link in the data hall, so their cost differs from their plan's; --pricing hall measures them as plan does (slower)\n",
+			textfmt.Plural(n, "size"), len(swept))
 	}
 	return nil
 }

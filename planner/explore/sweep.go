@@ -1,8 +1,10 @@
 package explore
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,8 +30,8 @@ type SweepRow struct {
 // beside the back end (Plan.Networks is nil), the packed alternative,
 // the cost's sanity bands and drivers (Plan.SanityBands, Cost.Drivers)
 // and the job's breakdown by fabric effect and its findings.
-// Each tier's links are priced at one length (FlatLinks), not measured in
-// a hall.
+// Its links are priced as SweepOptions.Pricing says: by default in the
+// data hall, as plan prices them, when the sweep is small enough.
 func Sweep(base planner.Scenario, cat *planner.Catalog, gpus []int) []SweepRow {
 	return SweepWith(base, cat, gpus, SweepOptions{Failures: true})
 }
@@ -42,6 +44,48 @@ type SweepOptions struct {
 	// network allows), as the goodput chart reads them. Without it
 	// Plan.Resilience is nil: the sweep's rows never read it.
 	Failures bool
+	// Pricing is how the sizes' links are priced: PricingAuto (empty)
+	// lays the sizes out in the data hall, as plan does, nearest the
+	// scenario's own first, while their links fit sweepHallLinks, and
+	// prices the others' links at one length per tier; PricingHall lays
+	// every size out, PricingFlat none. A scenario that lays out no hall (layout = "flat",
+	// lengths given) is priced as its plan is either way.
+	Pricing string
+	// HallLinks is automatic pricing's budget of links laid out in the
+	// hall (0: sweepHallLinks).
+	HallLinks int
+	// Known is base's plan at its own size, if the caller has it (built
+	// with at least these options): the row of that size takes it, at
+	// no cost to the budget.
+	Known *planner.Plan
+}
+
+// How a sweep prices its sizes' links (SweepOptions.Pricing).
+const (
+	PricingAuto = ""
+	PricingHall = "hall"
+	PricingFlat = "flat"
+)
+
+// sweepHallLinks is how many links an automatic sweep measures in the
+// hall at most (summed over its sizes): about a second of one core, as
+// a 100,000-GPU plan of some 250,000 links takes about 35 ms of CPU
+// laid out afresh (BenchmarkPlanCold). Past it a sweep prices the
+// sizes farthest from the scenario's with each tier's links at one
+// length, and says so (their SweepRow.Plan.Hall is nil).
+const sweepHallLinks = 3_000_000
+
+// ParsePricing reads a sweep's --pricing: auto, hall or flat.
+func ParsePricing(s string) (string, error) {
+	switch strings.TrimSpace(s) {
+	case "auto", "":
+		return PricingAuto, nil
+	case PricingHall:
+		return PricingHall, nil
+	case PricingFlat:
+		return PricingFlat, nil
+	}
+	return "", fmt.Errorf("pricing %q: write auto, hall or flat", s)
 }
 
 // SweepWith is Sweep computing only what o asks for beyond every row's
@@ -51,13 +95,64 @@ func SweepWith(base planner.Scenario, cat *planner.Catalog, gpus []int, o SweepO
 	n := o.build()
 	n.JCT.Memo = new(perf.WorkloadMemo) // the workload's own figures, once for every size
 	n.Check = planner.GPUCountCheck(base.FlatLinks(), cat)
-	for i, g := range gpus {
-		s := base.FlatLinks()
-		s.Cluster.GPUs = g
+	if o.Pricing != PricingHall {
+		for i, g := range gpus {
+			s := base.FlatLinks()
+			s.Cluster.GPUs = g
+			p, err := planner.BuildWith(s, cat, n)
+			rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
+		}
+	}
+	for _, i := range o.hallRows(base, cat, rows) {
+		if k := o.Known; k != nil && k.Scenario.Cluster.GPUs == gpus[i] {
+			rows[i] = SweepRow{GPUs: gpus[i], Plan: k}
+			continue
+		}
+		s := base
+		s.Cluster.GPUs = gpus[i]
 		p, err := planner.BuildWith(s, cat, n)
-		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
+		rows[i] = SweepRow{GPUs: gpus[i], Plan: p, Err: err}
 	}
 	return rows
+}
+
+// hallRows are the rows (indices) a sweep of base lays out in the hall,
+// its rows planned flat (unless o.Pricing is PricingHall). Automatic
+// pricing spends its budget of links on the sizes with fewest links
+// first (o.Known's free): the sizes up to some size are priced as their
+// plans are, the larger ones with each tier's links at one length, each
+// row saying which.
+func (o SweepOptions) hallRows(base planner.Scenario, cat *planner.Catalog, rows []SweepRow) []int {
+	if o.Pricing == PricingFlat || !base.LaysHall(cat) {
+		return nil
+	}
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	if o.Pricing == PricingHall {
+		return order
+	}
+	links := func(i int) int {
+		if p := rows[i].Plan; p != nil {
+			return p.Links.Total
+		}
+		return 0
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(links(a), links(b)) })
+	left := cmp.Or(o.HallLinks, sweepHallLinks)
+	var out []int
+	for _, i := range order {
+		p := rows[i].Plan
+		switch {
+		case p == nil || o.Known != nil && o.Known.Scenario.Cluster.GPUs == rows[i].GPUs:
+			out = append(out, i) // no links to lay out, or laid out already
+		case p.Links.Total <= left:
+			out = append(out, i)
+			left -= p.Links.Total
+		}
+	}
+	return out
 }
 
 // build is what a sweep's builds ask for: what its rows read (the
@@ -65,6 +160,18 @@ func SweepWith(base planner.Scenario, cat *planner.Catalog, gpus []int, o SweepO
 // goodput chart reads.
 func (o SweepOptions) build() planner.BuildOptions {
 	return planner.BuildOptions{Resilience: o.Failures, JCT: perf.Parts{Fix: true}}
+}
+
+// PricedFlatRows counts the sweep's planned sizes whose links were
+// priced at one length per tier, not laid out in the hall.
+func PricedFlatRows(rows []SweepRow) int {
+	n := 0
+	for _, r := range rows {
+		if r.Plan != nil && r.Plan.Hall == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // SkippedForMemory counts the sweep's sizes at which the workload does
@@ -160,10 +267,15 @@ func logSpaced(a, b, n int) []int {
 
 // ScaleSizes are the GPU counts of a scale chart around a cluster of gpus:
 // log-spaced from 64 to four times gpus (at least 131,072, at most the
-// input limit), so tier changes on either side show.
+// input limit), so tier changes on either side show, and gpus itself,
+// so that the chart's curve passes through the plan.
 func ScaleSizes(gpus int) []int {
 	hi := min(max(4*gpus, 131072), planner.MaxGPUs)
-	return logSpaced(64, hi, 56)
+	sizes := logSpaced(64, hi, 56)
+	if i, found := slices.BinarySearch(sizes, gpus); !found && gpus > 64 && gpus < hi {
+		sizes = slices.Insert(sizes, i, gpus)
+	}
+	return sizes
 }
 
 // TierStep is a cluster size at which the fabric changes: from GPUs on
