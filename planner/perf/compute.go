@@ -158,7 +158,8 @@ func expertTokens(w *Workload, tokens float64) float64 {
 // (its tensor-parallel group's) and expertS seconds of expert products
 // (forward and backward, as dense GEMMs of their shapes):
 //
-//   - router: [bs x h]·[h x e] at the BF16 ceiling and its shape factor,
+//   - router: [bs/tp x h]·[h x e] on the GPU's sequence-parallel slice of the
+//     tokens (Megatron-Core runs it there), at the BF16 ceiling and its shape factor,
 //     forward and backward (3x), whatever the linear layers' precision;
 //   - permute: each token's k copies gathered into expert order and
 //     scattered back (a read and a write of the copies and of the token,
@@ -174,7 +175,7 @@ func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS float64) mo
 	h, tp := float64(w.Hidden), float64(w.TP)
 	e, k := float64(w.Experts), float64(max(w.TopK, 1))
 	local := e / float64(max(w.EP, 1))
-	router := gemm{tokens, e, h, 1}
+	router := gemm{tokens / tp, e, h, 1} // its sequence-parallel slice
 	var p moeParts
 	p.router = 3 * router.flops() / (gpu.PeakTFLOPS * 1e12 * gpu.EfficiencyMax * router.shapeFactor(d.Compute.GEMMDimHalf))
 	elements := (1 + k) * tokens * h / tp
