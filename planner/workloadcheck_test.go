@@ -21,7 +21,8 @@ import (
 // rounded down (Meta's Llama 3 405B layout of 126 layers on 16 stages
 // with vpp 8 refused), a 0 efficiency (the preset) refused by the floor,
 // vpp checked without a pipeline (issue 47: a 4-layer custom model at
-// tp 1, pp 1 was refused for the default vpp 5 it never typed).
+// tp 1, pp 1 was refused for the default vpp 5 it never typed), etp
+// not bounded (a negative expert tensor size plans as tp).
 func TestWorkloadFloorsAndConsistency(t *testing.T) {
 	cat := testCatalog(t)
 	for _, tc := range []struct {
@@ -57,6 +58,8 @@ func TestWorkloadFloorsAndConsistency(t *testing.T) {
 		{name: "4 layers at pp 2, default vpp 5", edit: func(w *perf.Workload) {
 			w.Model, w.ParamsB, w.Layers, w.Hidden, w.Heads, w.SeqLen, w.TP, w.PP = "custom", 0.5, 4, 2048, 16, 2048, 1, 2
 		}, field: "workload.vpp", fixSays: "1 to 2"},
+		{name: "etp -1", edit: func(w *perf.Workload) { w.ETP = -1 }, field: "workload.etp", fixSays: "leave it out"},
+		{name: "etp 0 is tp", edit: func(w *perf.Workload) { w.ETP = 0 }},
 		// 1,024 GPUs / (tp 8 x pp 4) = 32 ranks: 32 x 8,192 = 262,144 tokens.
 		{name: "one-token batch", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 1 }, field: "workload.global_batch_tokens", fixSays: "262,144"},
 		{name: "one micro-batch short", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 262_143 }, field: "workload.global_batch_tokens"},

@@ -113,6 +113,7 @@ func workloadRangeErrors(w *perf.Workload) []error {
 		{"pp", float64(w.PP), 1, MaxPP, false, "4"},
 		{"vpp", float64(w.VPP), 1, MaxVPP, false, "1"},
 		{"ep", float64(w.EP), 1, MaxEP, false, "1"},
+		{"etp", float64(w.ETP), 1, MaxTP, true, "1"},
 		{"cp", float64(w.CP), 0, MaxCP, true, "2"},
 		{"tokens_total", w.TokensTotal, 1, MaxTokensTotal, false, "1e12"},
 		{"compute_efficiency", w.ComputeEfficiency, minComputeEfficiency, 1, true, "0.45"},

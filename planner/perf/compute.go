@@ -42,7 +42,7 @@ func (g gemm) shapeFactor(half float64) float64 {
 //
 //	attention:  [bs x h]·[h x (1+2g)h/tp], [bs x h/tp]·[h/tp x h], scores 2·[s x h/tp]·[h/tp x s] per sequence
 //	MLP:        [bs x h]·[h x 4h/tp], [bs x 4h/tp]·[4h/tp x h]
-//	MoE MLP:    k·ep/e·bs tokens per local expert, three h x f/tp products (moeLayer adds the rest)
+//	MoE MLP:    k·ep·etp/(e·tp)·bs tokens per local expert, three h x f/etp products (moeLayer adds the rest)
 //
 // each at efficiency_max x its shape factor (the linear layers at the
 // FP8 or FP4 peak x low_precision_ceiling in those precisions), plus the element-wise work
@@ -132,13 +132,25 @@ func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 }
 
 // expertGEMMs are an MoE layer's expert products on one GPU: each of its
-// e/ep local experts receives k·ep/e of every GPU's tokens and runs
-// three h x f/tp products (gate and up, then down).
+// e/ep local experts runs three h x f/etp products (gate and up, then
+// down) on its share of the stage's token copies. A stage's tp x cp x dp
+// GPUs hold dp·cp tensor groups of tokens tokens each; their k copies
+// spread over e experts, each expert on etp GPUs and replicated over
+// tp·cp·dp/(etp·ep) expert data-parallel ranks, so each local expert
+// gets tokens·k·ep·etp/(e·tp) (with etp = tp, k·ep/e of its tensor
+// group's tokens).
 func expertGEMMs(w *Workload, tokens, f float64) [2]gemm {
-	h, tp := float64(w.Hidden), float64(w.TP)
+	h, etp := float64(w.Hidden), float64(w.etp())
 	local := float64(w.Experts) / float64(max(w.EP, 1)) // experts on one GPU
-	perExpert := tokens * float64(max(w.TopK, 1)) / local
-	return [2]gemm{{perExpert, f / tp, h, 2 * local}, {perExpert, h, f / tp, local}}
+	perExpert := expertTokens(w, tokens) * float64(max(w.TopK, 1)) / local
+	return [2]gemm{{perExpert, f / etp, h, 2 * local}, {perExpert, h, f / etp, local}}
+}
+
+// expertTokens is the tokens whose copies one GPU's experts take, for
+// tokens tokens on its tensor group: tokens·etp/tp (all of them with
+// etp = tp; a 1/tp slice with etp = 1).
+func expertTokens(w *Workload, tokens float64) float64 {
+	return tokens * float64(w.etp()) / float64(w.TP)
 }
 
 // moeLayer is what an MoE layer's parts add to its compute on one GPU,
@@ -146,7 +158,8 @@ func expertGEMMs(w *Workload, tokens, f float64) [2]gemm {
 // (its tensor-parallel group's) and expertS seconds of expert products
 // (forward and backward, as dense GEMMs of their shapes):
 //
-//   - router: [bs x h]·[h x e] at the BF16 ceiling and its shape factor,
+//   - router: [bs/tp x h]·[h x e] on the GPU's sequence-parallel slice of the
+//     tokens (Megatron-Core runs it there), at the BF16 ceiling and its shape factor,
 //     forward and backward (3x), whatever the linear layers' precision;
 //   - permute: each token's k copies gathered into expert order and
 //     scattered back (a read and a write of the copies and of the token,
@@ -162,13 +175,13 @@ func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS float64) mo
 	h, tp := float64(w.Hidden), float64(w.TP)
 	e, k := float64(w.Experts), float64(max(w.TopK, 1))
 	local := e / float64(max(w.EP, 1))
-	router := gemm{tokens, e, h, 1}
+	router := gemm{tokens / tp, e, h, 1} // its sequence-parallel slice
 	var p moeParts
 	p.router = 3 * router.flops() / (gpu.PeakTFLOPS * 1e12 * gpu.EfficiencyMax * router.shapeFactor(d.Compute.GEMMDimHalf))
 	elements := (1 + k) * tokens * h / tp
 	p.permute = permutePasses * 2 * elements * d.Collective.ActivationBytes / (gpu.HBMTBs * 1e12)
 	p.grouped = 3 * 3 * local * d.MoE.GroupedGEMMUS * 1e-6
-	p.imbalance = (expertS + p.grouped) * (imbalance(w, tokens) - 1)
+	p.imbalance = (expertS + p.grouped) * (imbalance(w, expertTokens(w, tokens)) - 1)
 	return p
 }
 
@@ -177,7 +190,7 @@ func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS float64) mo
 const permutePasses = 4
 
 // imbalance is the expected max/mean load of the GPUs of an expert-
-// parallel group of ep when tokens tokens on each pick k of e experts at
+// parallel group of ep when tokens tokens on each (expertTokens) pick k of e experts at
 // random (e/ep experts on each GPU): a GPU's share of one token's k
 // picks is hypergeometric (mean k/ep, variance k·(1/ep)(1-1/ep)(e-k)/
 // (e-1)); over the group's ep·tokens tokens a GPU's load is near normal,

@@ -463,9 +463,9 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 		return nil, fielderr.New("workload.pp", "use at most one stage per layer", "%d stages for %d layers", w.PP, w.Layers)
 	}
 	dp := gpus / w.modelParallel()
-	if w.EP > dp || dp%w.EP != 0 {
-		return nil, fmt.Errorf("%w: %w", ErrNoJCT, fielderr.New("workload.ep", fmt.Sprintf("use an ep that divides the data-parallel size %d", dp),
-			"ep %d does not divide dp %d", w.EP, dp))
+	if !w.expertsFold(dp) {
+		return nil, fmt.Errorf("%w: %w", ErrNoJCT, fielderr.New("workload.ep", fmt.Sprintf("use an ep that divides tp x cp x dp / etp = %d", w.TP*w.cp()*dp/w.etp()),
+			"ep %d x etp %d does not divide tp %d x cp %d x dp %d", w.EP, w.etp(), w.TP, w.cp(), dp))
 	}
 	if err := checkBatch(w, dp); err != nil {
 		return nil, err
@@ -726,7 +726,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 			var g commGroup
 			net.groupInto(&g, w.TP, 1, false)
 			one := net.allReduce(actBytes, &g)
-			n := passes * layersPerStage * float64(micro)
+			n := passes * layersPerStage * float64(micro) * tpBlocks(w)
 			net.classInto(st.addClass(), ClassTP, &g, &one, n, *w.OverlapTP)
 		}
 		critical |= 1 << (len(st.Classes) - 1)
@@ -791,7 +791,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 			*st.addClass() = *kc
 		} else {
 			var g commGroup
-			net.groupInto(&g, w.EP, w.TP, true)
+			net.groupInto(&g, w.EP, w.etp(), true) // ranks etp apart: Megatron orders the expert ranks etp, ep, expert dp
 			if fv.epOnNVLink {
 				g = commGroup{ranks: w.EP, perNode: w.EP, nodes: 1, local: true}
 			}
@@ -806,6 +806,21 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	st.TokensPerS = tokens / st.StepS
 	st.MFU = modelFLOPs / (st.StepS * usedGPUs * peak)
 	st.Days = w.TokensTotal / st.TokensPerS / 86400
+}
+
+// tpBlocks is the share of a layer's two blocks (attention, MLP) that
+// run tensor-parallel collectives: both, but in an MoE layer whose
+// experts are not tensor-parallel (etp 1) only attention: the expert
+// block takes its sequence-parallel slice of the tokens straight into
+// the expert all-to-all, with no all-gather or reduce-scatter over the
+// tensor group (Megatron-Core MoE token dispatcher: its gather over the
+// expert tensor group is skipped when that group is one GPU; Liu et al.,
+// MoE Parallel Folding, arXiv 2504.14960, section 3).
+func tpBlocks(w *Workload) float64 {
+	if w.etp() == 1 && expertWidth(w) > 0 {
+		return 0.5
+	}
+	return 1
 }
 
 // addClass makes room for one more class at the end of s.Classes and

@@ -41,7 +41,7 @@ func memoryChanges(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) []mem
 			return false
 		}
 		dp := gpus / v.modelParallel()
-		if v.EP > dp || dp%v.EP != 0 {
+		if !v.expertsFold(dp) {
 			return false
 		}
 		return memoryUse(v, gpu, d, dp).Fits()

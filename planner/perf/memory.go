@@ -107,7 +107,8 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	body := max(total-experts-2*embed, 0) // the builtin: math.Max is not inlined, and a job over memory sizes a hundred candidates
 	// The optimizer shards over the data- and context-parallel ranks.
 	shardDP := float64(dp * w.cp())
-	expertDP := max(shardDP/float64(max(w.EP, 1)), 1)
+	// The experts' optimizer shards over the expert data-parallel ranks.
+	expertDP := w.expertDP(dp)
 
 	// Model state per parameter, by what the ZeRO stage shards over the
 	// data-parallel group (Rajbhandari et al. 2020, section 5).
@@ -143,7 +144,7 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	stage := func(name string, embeds float64, inFlight float64, withLogits bool) MemoryUse {
 		m := MemoryUse{Stage: name, ReserveGB: mc.ReserveGB, HBMGB: gpu.HBMGB, TightGB: gpu.HBMGB * (1 + mc.TightMargin)}
 		dw, dg, do := state((body/pp+embeds)/tp, shardDP)
-		ew, eg, eo := state(experts/(pp*tp*float64(max(w.EP, 1))), expertDP)
+		ew, eg, eo := state(experts/(pp*float64(w.etp()*max(w.EP, 1))), expertDP)
 		m.WeightsGB, m.GradientsGB, m.OptimizerGB = (dw+ew)/gb, (dg+eg)/gb, (do+eo)/gb
 		act := layersPerStage * inFlight * perLayer
 		if w.Recompute {

@@ -187,3 +187,25 @@ func TestMoEDataChecked(t *testing.T) {
 		}
 	}
 }
+
+// With tensor parallelism the router runs on each GPU's sequence-
+// parallel slice of the tokens (Megatron-Core's MoE layer takes the
+// [s/tp, b, h] slice; it refuses tp without sequence parallelism in
+// training), not on the whole tensor group's: by hand, H100 at the
+// test's ceiling 0.6 and no shape loss, hidden 2,048, 128 experts,
+// 4,095 tokens on the tensor group: 3 x 2 x (4,095/tp) x 128 x 2,048
+// FLOPs at 989 x 0.6 TFLOP/s, for tp 1, 3 and 4. Mutation caught: the
+// router on the tensor group's tokens (tp times the cost).
+func TestRouterOnSequenceSlice(t *testing.T) {
+	d := *testData(t)
+	d.Compute.GEMMDimHalf = 0
+	h := *d.GPUs["h100"]
+	h.EfficiencyMax = 0.6
+	for _, tp := range []int{1, 3, 4} {
+		w := Workload{Hidden: 2048, Experts: 128, TopK: 8, EP: 8, TP: tp, MicroBatch: 1, SeqLen: 4095}
+		want := 3 * 2 * 4095 / float64(tp) * 128 * 2048 / (989e12 * 0.6)
+		if got := moeLayer(&w, &h, &d, 4095, 0.01).router; math.Abs(got/want-1) > 1e-9 {
+			t.Errorf("tp %d: router %.4g s, want %.4g", tp, got, want)
+		}
+	}
+}

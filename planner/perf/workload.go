@@ -34,10 +34,17 @@ type Workload struct {
 	TP                int `toml:"tp"`
 	// CP is context parallelism: each sequence split over cp GPUs, which
 	// pass K and V around a ring (0 is 1).
-	CP   int  `toml:"cp,omitempty,omitzero"`
-	PP   int  `toml:"pp"`
-	VPP  int  `toml:"vpp"` // virtual pipeline stages (interleaving)
-	EP   int  `toml:"ep"`
+	CP  int `toml:"cp,omitempty,omitzero"`
+	PP  int `toml:"pp"`
+	VPP int `toml:"vpp"` // virtual pipeline stages (interleaving)
+	EP  int `toml:"ep"`
+	// ETP is the expert layers' tensor parallelism (Megatron-Core's
+	// expert_tensor_parallel_size): each expert's MLP split over etp
+	// GPUs; 0 takes tp, Megatron-LM's default. The expert layers fold
+	// etp x ep x expert data parallel over the tp x cp x dp GPUs of a
+	// pipeline stage (MoE parallel folding), so with etp below tp the
+	// expert-parallel group may reach past dp into the tensor group.
+	ETP  int  `toml:"etp,omitempty,omitzero"`
 	ZeRO bool `toml:"zero"`
 	// ZeROStage is 0-3: what the data-parallel group shards (1 the
 	// optimizer, 2 also gradients, 3 also weights); 0 takes 1 with zero
@@ -162,6 +169,35 @@ func (g *GPUSpec) gemmPeakTFLOPS(p string) float64 {
 // 350 bytes, and a value receiver copied it whole at each call, inlined
 // or not (a step reads them a dozen times).
 func (w *Workload) cp() int { return max(w.CP, 1) }
+
+// etp is the expert layers' tensor-parallel size: ETP, or tp when it is
+// not set (Megatron-LM megatron/training/arguments.py: "if
+// args.expert_tensor_parallel_size is None: args.expert_tensor_parallel_size
+// = args.tensor_model_parallel_size").
+func (w *Workload) etp() int {
+	if w.ETP > 0 {
+		return w.ETP
+	}
+	return w.TP
+}
+
+// expertsFold says whether the expert layers fold onto a stage of dp
+// data-parallel ranks: etp x ep must divide the stage's tp x cp x dp
+// GPUs, the rest being the experts' data parallelism (Megatron-Core
+// megatron/core/parallel_state.py: expert_data_parallel_size = world /
+// (expert_tensor x expert_model x pipeline parallel sizes); Liu et al.,
+// MoE Parallel Folding, arXiv 2504.14960). With etp = tp this is ep
+// dividing cp x dp.
+func (w *Workload) expertsFold(dp int) bool {
+	stage, experts := w.TP*w.cp()*dp, w.etp()*max(w.EP, 1)
+	return experts <= stage && stage%experts == 0
+}
+
+// expertDP is the expert layers' data-parallel size on a stage of dp
+// data-parallel ranks: tp x cp x dp / (etp x ep), at least 1.
+func (w *Workload) expertDP(dp int) float64 {
+	return max(float64(w.TP*w.cp()*dp)/float64(w.etp()*max(w.EP, 1)), 1)
+}
 
 // modelParallel is the GPUs one data-parallel rank spans: tp x cp x pp.
 func (w *Workload) modelParallel() int { return w.TP * w.cp() * w.PP }
