@@ -527,7 +527,11 @@ func (p *Plan) surveySets(grid cageGrid, servers, record bool) (*cageSets, *link
 	w := newCableWalkOn(p, &m)
 	w.survey = true
 	if record {
-		w.rec = newLinkRecords(p.Links.Total)
+		walked := p.Links.Total // the walk's links: the server links only with servers
+		if !servers {
+			walked -= p.Links.ServerLeaf
+		}
+		w.rec = newLinkRecords(walked)
 	}
 	if err := p.walkLinks(servers, w.link); err != nil {
 		return nil, nil, err
