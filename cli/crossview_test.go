@@ -6,10 +6,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"fabricplan/internal/textfmt"
 )
 
 // viewFigures is one design as a view shows it: its cost, switches and
@@ -100,7 +103,8 @@ func TestOneDesignOneAnswer(t *testing.T) {
 			var plan struct {
 				GPUs int `json:"gpus"`
 				Cost struct {
-					Total float64 `json:"total"`
+					Total  float64 `json:"total"`
+					PerGPU float64 `json:"per_gpu"`
 				} `json:"cost_usd"`
 				Switches struct {
 					Total int `json:"total"`
@@ -137,6 +141,7 @@ func TestOneDesignOneAnswer(t *testing.T) {
 					t.Errorf("sweep at %d GPUs (priced %q): %+v, plan (hall %v): %+v", plan.GPUs, sweep[0].Priced, got, plan.Facility != nil, want)
 				}
 			}
+			reportPageOne(t, path, plan.Cost.PerGPU, want)
 			var cmp []struct {
 				Cost     float64 `json:"cost_usd"`
 				Switches int     `json:"switches"`
@@ -167,6 +172,35 @@ func TestOneDesignOneAnswer(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// reportPageOne reads page 1 of the design's report back (pdftotext)
+// and finds the plan's switches, cables and cost on it as the report
+// writes them: "need 48 ... switches", "2,048 cables", "Cost (estimate)
+// $5.99M, $5,846 per GPU" (whole dollars, per GPU bought). Catches: a
+// report that plans the design again another way (priced flat, or
+// without its hall), or rounds a figure once more than the plan does.
+func reportPageOne(t *testing.T, path string, perGPU float64, want viewFigures) {
+	t.Helper()
+	pdf := filepath.Join(t.TempDir(), "report.pdf")
+	if _, errOut, code := runArgs(t, "report", "--out", pdf, path); code != ExitOK {
+		t.Errorf("report: exit %d: %s", code, errOut)
+		return
+	}
+	out, err := exec.Command("pdftotext", "-layout", "-f", "1", "-l", "1", pdf, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	page := strings.Join(strings.Fields(string(out)), " ")
+	for _, w := range []string{
+		" need " + textfmt.Int(want.Switches) + " ",
+		textfmt.Plural(want.Links, "cable"),
+		"Cost (estimate) " + textfmt.USD(want.Cost) + ", $" + textfmt.Int(int(math.Round(perGPU))) + " per GPU",
+	} {
+		if !strings.Contains(page, w) {
+			t.Errorf("report page 1 lacks %q; it reads:\n%s", w, page)
+		}
 	}
 }
 
