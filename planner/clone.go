@@ -47,6 +47,14 @@ func (s Scenario) Clone() Scenario {
 		st := *s.Storage
 		out.Storage = &st
 	}
+	if s.Inference != nil {
+		in := *s.Inference
+		out.Inference = &in
+	}
+	if s.RL != nil {
+		r := *s.RL
+		out.RL = &r
+	}
 	out.Phases = slices.Clone(s.Phases)
 	if s.Growth != nil {
 		g := *s.Growth
