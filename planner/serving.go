@@ -50,26 +50,19 @@ func (s *Scenario) validateServing() []error {
 	return append(errs, s.servingPoolErrors()...)
 }
 
-// servingPoolErrors checks that the pools the [inference] or [rl] table
-// gives fit in the cluster.
+// servingPoolErrors checks that a decode instance fits its pool. Pools
+// larger than the cluster are not errors: a sweep or a phase plans the
+// scenario at fewer GPUs, and the model scales the pools to fit.
 func (s *Scenario) servingPoolErrors() []error {
-	var errs []error
-	gpus := s.Cluster.GPUs
-	if in := s.Inference; in != nil {
-		if in.PrefillGPUs+in.DecodeGPUs > gpus {
-			errs = append(errs, fielderr.New("inference.decode_gpus", fmt.Sprintf("give pools of %d GPUs or fewer in all", gpus),
-				"prefill_gpus + decode_gpus = %d exceeds the cluster's %d GPUs", in.PrefillGPUs+in.DecodeGPUs, gpus))
-		}
-		if w := max(in.DecodeEP, 1) * max(in.DecodeTP, 1); in.DecodeGPUs > 0 && w > in.DecodeGPUs {
-			errs = append(errs, fielderr.New("inference.decode_ep", fmt.Sprintf("give decode_ep x decode_tp of %d or fewer, or a larger decode pool", in.DecodeGPUs),
-				"one decode instance of %d GPUs does not fit the %d-GPU decode pool", w, in.DecodeGPUs))
-		}
+	in := s.Inference
+	if in == nil {
+		return nil
 	}
-	if r := s.RL; r != nil && r.TrainerGPUs+r.RolloutGPUs > gpus {
-		errs = append(errs, fielderr.New("rl.rollout_gpus", fmt.Sprintf("give pools of %d GPUs or fewer in all", gpus),
-			"trainer_gpus + rollout_gpus = %d exceeds the cluster's %d GPUs", r.TrainerGPUs+r.RolloutGPUs, gpus))
+	if w := max(in.DecodeEP, 1) * max(in.DecodeTP, 1); in.DecodeGPUs > 0 && w > in.DecodeGPUs {
+		return []error{fielderr.New("inference.decode_ep", fmt.Sprintf("give decode_ep x decode_tp of %d or fewer, or a larger decode pool", in.DecodeGPUs),
+			"one decode instance of %d GPUs does not fit the %d-GPU decode pool", w, in.DecodeGPUs)}
 	}
-	return errs
+	return nil
 }
 
 // estimateServing fills p.Inference or p.RL for a scenario of that kind,

@@ -377,6 +377,11 @@ func (e *estimator) throughput(r *Result, computed float64) {
 		r.PrefillGPUs, r.DecodeGPUs = gpus, gpus
 	} else {
 		p, dc := in.PrefillGPUs, in.DecodeGPUs
+		if p+dc > gpus { // a sweep or a phase at fewer GPUs: the pools in proportion
+			scale := float64(gpus) / float64(p+dc)
+			p, dc = int(float64(p)*scale), int(float64(dc)*scale)
+			r.Findings = append(r.Findings, fmt.Sprintf("the pools given exceed the cluster's %d GPUs: planned as %d prefill and %d decode GPUs", gpus, p, dc))
+		}
 		if p == 0 && dc == 0 {
 			p = max(1, int(math.Round(float64(gpus)*pfWork/(pfWork+dcWork))))
 			dc = max(1, gpus-p)

@@ -89,6 +89,10 @@ func (r RL) withDefaults(gpus int) RL {
 		r.TrainerGPUs = max(gpus/2, 1)
 		r.RolloutGPUs = max(gpus-r.TrainerGPUs, 1)
 	}
+	if sum := r.TrainerGPUs + r.RolloutGPUs; sum > gpus && gpus > 0 { // a sweep or a phase at fewer GPUs
+		r.TrainerGPUs = r.TrainerGPUs * gpus / sum
+		r.RolloutGPUs = gpus - r.TrainerGPUs
+	}
 	r.TrainerGPUs, r.RolloutGPUs = max(r.TrainerGPUs, 1), max(r.RolloutGPUs, 1)
 	return r
 }
