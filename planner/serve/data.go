@@ -89,16 +89,37 @@ func ParseData(src []byte) (*Data, error) {
 
 // check says whether every constant is in its range.
 func (d *Data) check() error {
-	frac := func(v float64) bool { return v > 0 && v <= 1 }
-	p, c, k, r, e := d.Prefill, d.Decode, d.KV, d.RL, d.Economics
+	for _, c := range []func() error{d.checkServing, d.checkRL} {
+		if err := c(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// frac says whether v is a share in (0, 1].
+func frac(v float64) bool { return v > 0 && v <= 1 }
+
+// checkServing checks [prefill], [decode] and [kv_transfer].
+func (d *Data) checkServing() error {
+	p, c, k := d.Prefill, d.Decode, d.KV
 	switch {
 	case p.TokensHalf < 0 || !frac(p.MoEEfficiency):
 		return fmt.Errorf("[prefill] needs tokens_half >= 0 and moe_efficiency in (0,1]")
-	case !frac(c.HBMEfficiency) || !frac(c.ComputeEfficiency) || c.EPOverlap < 0 || c.EPOverlap >= 1 ||
-		c.StepOverheadUS < 0 || c.DispatchBytes <= 0 || c.CombineBytes <= 0 || c.TPAllReduceUS < 0:
-		return fmt.Errorf("[decode] needs efficiencies in (0,1], ep_overlap in [0,1) and positive bytes")
+	case !frac(c.HBMEfficiency) || !frac(c.ComputeEfficiency) || c.EPOverlap < 0 || c.EPOverlap >= 1:
+		return fmt.Errorf("[decode] needs efficiencies in (0,1] and ep_overlap in [0,1)")
+	case c.StepOverheadUS < 0 || c.DispatchBytes <= 0 || c.CombineBytes <= 0 || c.TPAllReduceUS < 0:
+		return fmt.Errorf("[decode] needs positive bytes and latencies of 0 or more")
 	case k.AlphaUS < 0 || k.TCPCapGBsPerNode <= 0 || k.RDMACapGBsPerNode <= 0:
 		return fmt.Errorf("[kv_transfer] needs alpha_us >= 0 and positive caps")
+	}
+	return nil
+}
+
+// checkRL checks [rl] and [economics].
+func (d *Data) checkRL() error {
+	r, e := d.RL, d.Economics
+	switch {
 	case r.SyncOverheadS < 0 || r.ReloadGBsPerGPU <= 0 || r.DefaultStepS <= 0:
 		return fmt.Errorf("[rl] needs sync_overhead_s >= 0 and positive reload_gbs_per_gpu and default_step_s")
 	case e.LifeYears <= 0 || e.USDPerKWh < 0 || e.PUE < 1:

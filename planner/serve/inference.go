@@ -201,7 +201,7 @@ func (s step) effects() []Effect {
 	return []Effect{
 		{"decode", "weights read from HBM", s.weights}, {"decode", "KV cache read from HBM", s.kv},
 		{"decode", "GEMMs beyond the memory time", s.gemmExtra},
-		{"decode", "EP all-to-all beyond the NVLink domain (exposed)", s.epNet},
+		{"decode", whatEPNet, s.epNet},
 		{"decode", "EP all-to-all inside the NVLink domain (exposed)", s.epNVL},
 		{"decode", "TP all-reduces", s.tp}, {"decode", "step overhead", s.overhead},
 	}
@@ -441,18 +441,14 @@ func (e *estimator) baselines(r *Result, plan setting) {
 	}
 }
 
-// findings adds what a planner should read first.
+// findings adds what a planner should read first: where the decode's
+// all-to-all runs, the KV move, the pools' balance, the targets and the
+// memory.
 func (e *estimator) findings(r *Result, plan setting) {
 	add := func(format string, args ...any) { r.Findings = append(r.Findings, fmt.Sprintf(format, args...)) }
 	if ep := plan.decodeEP; ep > e.c.NVLinkDomain && e.m.moe() {
-		var net float64
-		for _, x := range r.Effects {
-			if x.What == "EP all-to-all beyond the NVLink domain (exposed)" {
-				net = x.S
-			}
-		}
 		add("decode EP %d leaves the %d-GPU NVLink domain: its all-to-all crosses the back end, %.1f ms of each %.1f ms step",
-			ep, e.c.NVLinkDomain, net*1e3, r.Decode.TPOTS*1e3)
+			ep, e.c.NVLinkDomain, effectS(r.Effects, whatEPNet)*1e3, r.Decode.TPOTS*1e3)
 	}
 	if r.KV.SPerRequest > 0 {
 		add("each request moves %.0f MB of KV cache in %.1f ms (%s, %.0f GB/s): %.0f%% of the TTFT",
@@ -463,6 +459,14 @@ func (e *estimator) findings(r *Result, plan setting) {
 			add("the prefill pool limits throughput: the decode pool runs at %.0f%% of its rate; move GPUs to prefill", 100*used)
 		}
 	}
+	e.targetFindings(r, add)
+	if gb := e.memoryGB(r.Decode.Batch, plan.decodeEP); gb > e.c.GPU.HBMGB {
+		add("decode batch %d needs %.0f GB per GPU, more than the %.0f GB of HBM", r.Decode.Batch, gb, e.c.GPU.HBMGB)
+	}
+}
+
+// targetFindings says which of the scenario's targets r misses.
+func (e *estimator) targetFindings(r *Result, add func(format string, args ...any)) {
 	if t := e.in.TargetTPOTS; t > 0 && r.Decode.TPOTS > t {
 		add("the TPOT target %.3f s is not met even at batch 1 (%.3f s)", t, r.Decode.TPOTS)
 	}
@@ -472,7 +476,18 @@ func (e *estimator) findings(r *Result, plan setting) {
 	if t := e.in.TargetRequestsS; t > 0 && r.RequestsS < t {
 		add("the cluster serves %.0f requests/s, short of the %.0f target", r.RequestsS, t)
 	}
-	if e.memoryGB(r.Decode.Batch, plan.decodeEP) > e.c.GPU.HBMGB {
-		add("decode batch %d needs %.0f GB per GPU, more than the %.0f GB of HBM", r.Decode.Batch, e.memoryGB(r.Decode.Batch, plan.decodeEP), e.c.GPU.HBMGB)
+}
+
+// whatEPNet names the exposed EP all-to-all over the back end in a
+// step's effects.
+const whatEPNet = "EP all-to-all beyond the NVLink domain (exposed)"
+
+// effectS is the seconds of the effect named what in es (0: none).
+func effectS(es []Effect, what string) float64 {
+	for _, x := range es {
+		if x.What == what {
+			return x.S
+		}
 	}
+	return 0
 }
