@@ -413,19 +413,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 	for _, d := range t.details {
 		d.refresh()
 	}
-	notes := ""
-	if j := p.JCT; j != nil {
-		for _, f := range j.Findings {
-			notes += "• JCT: " + f + "\n"
-		}
-	}
-	for _, f := range servingFindings(p) {
-		notes += "• " + f + "\n"
-	}
-	for _, n := range p.Notes {
-		notes += "• " + n + "\n"
-	}
-	if notes != t.notes.Text {
+	if notes := planNotes(p); notes != t.notes.Text {
 		t.notes.SetText(notes)
 	}
 	// The cards' height follows their text: lay out again, without
@@ -461,6 +449,24 @@ func (t *summaryTab) showServing(p *planner.Plan) {
 	} else {
 		t.serving.Hide()
 	}
+}
+
+// planNotes is the Notes tab's text: the JCT's findings, the inference
+// or RL estimate's, then the plan's notes, one bullet each.
+func planNotes(p *planner.Plan) string {
+	notes := ""
+	if j := p.JCT; j != nil {
+		for _, f := range j.Findings {
+			notes += "• JCT: " + f + "\n"
+		}
+	}
+	for _, f := range servingFindings(p) {
+		notes += "• " + f + "\n"
+	}
+	for _, n := range p.Notes {
+		notes += "• " + n + "\n"
+	}
+	return notes
 }
 
 // servingFindings are the inference or RL estimate's findings, each
