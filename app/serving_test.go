@@ -43,3 +43,28 @@ func TestSummaryServingCards(t *testing.T) {
 		t.Error("a training plan shows the serving cards")
 	}
 }
+
+// TestWorkloadKindChoice: choosing inference in the window plans the
+// default serving workload and shows its cards; RL the sync card; back
+// to training hides them and leaves no serving table in the scenario.
+// Mutations caught: the choice setting the kind without its table (the
+// plan refused); training keeping the [inference] table.
+func TestWorkloadKindChoice(t *testing.T) {
+	u := newTestUI(t)
+	typeIn(u, "cluster.gpus", "512")
+	pick(u, "workload.kind", "inference")
+	u.WaitIdle()
+	if p := u.Plan(); p == nil || p.Inference == nil || !u.summary.cards[cardTokensPerGPU].box.Visible() {
+		t.Fatalf("inference: plan %v", p)
+	}
+	pick(u, "workload.kind", "rl")
+	u.WaitIdle()
+	if p := u.Plan(); p == nil || p.RL == nil || p.Inference != nil || !u.summary.cards[cardWeightSync].box.Visible() {
+		t.Fatalf("rl: plan %v", p)
+	}
+	pick(u, "workload.kind", "training")
+	u.WaitIdle()
+	if s := u.Scenario(); s.Inference != nil || s.RL != nil || u.summary.serving.Visible() {
+		t.Errorf("training keeps a serving table (%v, %v) or its cards", s.Inference, s.RL)
+	}
+}

@@ -129,3 +129,29 @@ func FuzzServingTables(f *testing.F) {
 		assertServingFinite(t, p)
 	})
 }
+
+// TestEditAddsTheServingTable: a training scenario file edited to kind
+// inference in the window gains the kind and the [inference] table,
+// keeps its comments, and reads back as the edited scenario. Mutation
+// caught: the edit writing only workload.kind (the file then refused).
+func TestEditAddsTheServingTable(t *testing.T) {
+	cat := testCatalog(t)
+	src := []byte("# my cluster\n" + servingBase)
+	old, err := Check(src, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := old.Clone()
+	f, _ := planner.FieldByKey("workload.kind")
+	if err := f.Set(&s, "inference"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Edit(src, old, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Check(out, cat)
+	if err != nil || !strings.HasPrefix(string(out), "# my cluster\n") || back.Inference == nil || !back.Equal(s) {
+		t.Errorf("edited file (%v):\n%s", err, out)
+	}
+}

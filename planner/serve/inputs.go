@@ -99,6 +99,21 @@ type Inference struct {
 	TargetRequestsS float64 `toml:"target_requests_s,omitempty,omitzero"`
 }
 
+// Traffic of a serving workload chosen in the window before any is
+// typed [estimate: a chat turn of the shares DeepSeek's service
+// reported, 3.6 input tokens per output token, deepseek-ai/open-infra-index,
+// 2025-03-01].
+const (
+	DefaultInputTokens  = 2000
+	DefaultOutputTokens = 550
+)
+
+// NewInference is the serving workload a kind switched to inference
+// starts from: the default traffic, every other field at its default.
+func NewInference() Inference {
+	return Inference{InputTokens: DefaultInputTokens, OutputTokens: DefaultOutputTokens}
+}
+
 // RL is a reinforcement-learning post-training workload: the trainer and
 // rollout pools (or colocated), how the weights go from one to the
 // other, and how often.
