@@ -248,13 +248,12 @@ func newSummaryTab(u *UI) *summaryTab {
 	t.cheaperBar.Hide()
 	lower := container.NewBorder(t.cheaperBar, nil, nil, nil, t.lower)
 	t.serving.Hide()
-	// The serving row sits with the key figures: the layout gives both
-	// their height (a hidden row takes none).
-	keyRows := container.NewVBox(key, t.serving)
-	top := container.NewVBox(keyRows, t.nets.adds, more)
+	// The serving row follows the key figures, in the scrolled cards (a
+	// hidden row takes no height).
+	top := container.NewVBox(key, t.serving, t.nets.adds, more)
 	t.keyGrid = key
 	t.cardScroll = container.NewVScroll(container.NewThemeOverride(top, compactTheme{}))
-	t.content = container.New(&cardsOverTable{cards: top, key: keyRows}, t.cardScroll,
+	t.content = container.New(&cardsOverTable{cards: top, key: key}, t.cardScroll,
 		container.NewThemeOverride(lower, compactTheme{}))
 	return t
 }
