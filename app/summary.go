@@ -137,6 +137,9 @@ type summaryTab struct {
 	nets *networksView
 	// details show a table's selected row in full under it.
 	details []*rowDetail
+	// serving holds the inference or RL cards, under the key figures;
+	// hidden for a training plan.
+	serving *fyne.Container
 	// keyGrid holds the key figures' cards, at the top of cardScroll.
 	keyGrid    *fyne.Container
 	cardScroll *container.Scroll
@@ -150,6 +153,17 @@ var keyFigures = []string{"GPUs", "Switches", "Fabric cost", "Cost per GPU", "Po
 // line.
 var moreFigures = []string{"Servers", "Back-end NIC ports", "Links (cables)", "Transceivers"}
 
+// servingFigures are the cards of an inference or RL plan ([workload]
+// kind), shown under the key figures for those kinds only.
+var servingFigures = []string{cardTokensPerGPU, cardTokensPerDollar, cardWeightSync}
+
+// The serving cards' captions.
+const (
+	cardTokensPerGPU    = "Tokens/s per GPU"
+	cardTokensPerDollar = "Tokens per dollar"
+	cardWeightSync      = "RL weight sync"
+)
+
 // bomWidths are the BOM's column widths.
 var bomWidths = []float32{230, 150, 70, 100, 90, 90, 520}
 
@@ -162,10 +176,11 @@ func newSummaryTab(u *UI) *summaryTab {
 	t := &summaryTab{u: u, cards: map[string]*card{}, nets: newNetworksView()}
 	key := container.NewGridWithColumns(len(keyFigures) / 2)
 	more := container.NewGridWithColumns(len(moreFigures))
+	t.serving = container.NewGridWithColumns(len(servingFigures))
 	for _, names := range []struct {
 		grid  *fyne.Container
 		names []string
-	}{{key, keyFigures}, {more, moreFigures}} {
+	}{{key, keyFigures}, {more, moreFigures}, {t.serving, servingFigures}} {
 		for _, name := range names.names {
 			c := newCard(name)
 			t.cards[name] = c
@@ -232,7 +247,10 @@ func newSummaryTab(u *UI) *summaryTab {
 	t.cheaperBar = container.NewBorder(nil, nil, nil, t.cheaperLoad, t.cheaper)
 	t.cheaperBar.Hide()
 	lower := container.NewBorder(t.cheaperBar, nil, nil, nil, t.lower)
-	top := container.NewVBox(key, t.nets.adds, more)
+	t.serving.Hide()
+	// The serving row follows the key figures, in the scrolled cards (a
+	// hidden row takes no height).
+	top := container.NewVBox(key, t.serving, t.nets.adds, more)
 	t.keyGrid = key
 	t.cardScroll = container.NewVScroll(container.NewThemeOverride(top, compactTheme{}))
 	t.content = container.New(&cardsOverTable{cards: top, key: key}, t.cardScroll,
@@ -366,6 +384,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 	} else {
 		c["JCT gain over TCP/IP"].set("–", "no estimate: the workload does not fit this cluster")
 	}
+	t.showServing(p)
 	t.steps, t.stepNote.Text = nil, "No JCT estimate: the workload does not fit this cluster."
 	if j := p.JCT; j != nil {
 		t.steps = j.Breakdown()
@@ -393,22 +412,77 @@ func (t *summaryTab) update(p *planner.Plan) {
 	for _, d := range t.details {
 		d.refresh()
 	}
-	notes := ""
-	if j := p.JCT; j != nil {
-		for _, f := range j.Findings {
-			notes += "• JCT: " + f + "\n"
-		}
-	}
-	for _, n := range p.Notes {
-		notes += "• " + n + "\n"
-	}
-	if notes != t.notes.Text {
+	if notes := planNotes(p); notes != t.notes.Text {
 		t.notes.SetText(notes)
 	}
 	// The cards' height follows their text: lay out again, without
 	// refreshing (and measuring) every label below.
 	box := t.content.(*fyne.Container)
 	box.Layout.Layout(box.Objects, box.Size())
+}
+
+// showServing shows the inference cards (output tokens/s per GPU and
+// per dollar) of an inference plan, the weight-sync card of an RL plan,
+// and hides the row for training.
+func (t *summaryTab) showServing(p *planner.Plan) {
+	c := t.cards
+	inf, rl := p.Inference, p.RL
+	for _, name := range servingFigures {
+		c[name].box.Hide()
+	}
+	switch {
+	case inf != nil:
+		c[cardTokensPerGPU].set(fmt.Sprintf("%.0f", inf.TokensSPerGPU), fmt.Sprintf("model: output tokens/s per GPU of the whole cluster (%s prefill, %s decode GPUs); decode %.0f per GPU at TPOT %s, TTFT %s",
+			textfmt.Int(inf.PrefillGPUs), textfmt.Int(inf.DecodeGPUs), inf.Decode.TokensSPerGPU, textfmt.Seconds(inf.Decode.TPOTS), textfmt.Seconds(inf.TTFTS)))
+		c[cardTokensPerDollar].set(textfmt.Int(int(inf.TokensPerDollar)), fmt.Sprintf("estimate: output tokens per dollar of compute and back end over %.0f years, with energy; %s per kWh",
+			inf.LifeYears, textfmt.Int(int(inf.TokensPerKWh))))
+		c[cardTokensPerGPU].box.Show()
+		c[cardTokensPerDollar].box.Show()
+	case rl != nil:
+		c[cardWeightSync].set(textfmt.Seconds(rl.WeightSyncS), fmt.Sprintf("model: %.0f GB %s, %.1f%% of the time between syncs; network %s, reload %s",
+			rl.SyncGB, rl.Mode, 100*rl.ShareOfStep, textfmt.Seconds(rl.NetworkS), textfmt.Seconds(rl.ReloadS)))
+		c[cardWeightSync].box.Show()
+	}
+	if inf != nil || rl != nil {
+		t.serving.Show()
+	} else {
+		t.serving.Hide()
+	}
+}
+
+// planNotes is the Notes tab's text: the JCT's findings, the inference
+// or RL estimate's, then the plan's notes, one bullet each.
+func planNotes(p *planner.Plan) string {
+	notes := ""
+	if j := p.JCT; j != nil {
+		for _, f := range j.Findings {
+			notes += "• JCT: " + f + "\n"
+		}
+	}
+	for _, f := range servingFindings(p) {
+		notes += "• " + f + "\n"
+	}
+	for _, n := range p.Notes {
+		notes += "• " + n + "\n"
+	}
+	return notes
+}
+
+// servingFindings are the inference or RL estimate's findings, each
+// labelled with its kind.
+func servingFindings(p *planner.Plan) []string {
+	var out []string
+	if r := p.Inference; r != nil {
+		for _, f := range r.Findings {
+			out = append(out, "Inference: "+f)
+		}
+	}
+	if r := p.RL; r != nil {
+		for _, f := range r.Findings {
+			out = append(out, "RL: "+f)
+		}
+	}
+	return out
 }
 
 // gpusDetail is the GPUs card's line: the nodes that hold them, and the

@@ -51,6 +51,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	if j := p.JCT; j != nil {
 		writeJobTime(tw, p, j)
 	}
+	writeServing(tw, p)
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -63,6 +63,10 @@ type validationReport struct {
 	RunAccuracy         []validation.Accuracy  `json:"run_accuracy"`
 	RatchetEpsilonPP    float64                `json:"ratchet_epsilon_pp"`
 	RatchetFailures     []validationRatchetRow `json:"ratchet_failures"`
+	// Serving is the inference model's published points and
+	// ServingHeldOut their held-out accuracy by kind; outside the ratchet.
+	Serving        []servingRow      `json:"serving,omitempty"`
+	ServingHeldOut []servingAccuracy `json:"serving_held_out,omitempty"`
 }
 
 // validationRatchetRow is a ratchet verdict that fails validate.
@@ -113,6 +117,9 @@ func runValidate(env *cliEnv, args []string) error {
 		Points: pointRows(results, verdicts), PointAccuracy: validation.PointAccuracy(results),
 		Runs: runRows(runResults, verdicts[len(results):]), RunAccuracy: validation.RunAccuracy(runResults),
 		RatchetEpsilonPP: ratchet.EpsilonPP, RatchetFailures: ratchetFailures(verdicts)}
+	if rep.Serving, rep.ServingHeldOut, err = servingValidation(env.cat); err != nil {
+		return err
+	}
 	switch {
 	case *asJSON:
 		err = writeJSON(env.stdout, rep)
@@ -267,6 +274,9 @@ func writeValidationText(env *cliEnv, rep *validationReport) error {
 		if r.Gap != "" {
 			fmt.Fprintf(w, "     gap: %s\n", r.Gap)
 		}
+	}
+	if err := writeServingText(w, rep.Serving, rep.ServingHeldOut); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "\nRATCHET (data/validation-ratchet.toml; fails when an error grows by more than %.1f percentage points, or a point or run is not recorded)\n",
 		rep.RatchetEpsilonPP)

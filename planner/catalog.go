@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"fabricplan/internal/datadoc"
 	"fabricplan/planner/perf"
 	"fabricplan/planner/resilience"
+	"fabricplan/planner/serve"
 )
 
 // Source says where a catalog figure came from and when. Estimate marks
@@ -232,6 +234,10 @@ type Catalog struct {
 	Facility *FacilityData `toml:"-" json:"facility"`
 	// JCT holds the JCT model's constants and presets (data/jct.toml).
 	JCT *perf.JCTData `toml:"-" json:"-"`
+	// Serve holds the inference and RL model's constants
+	// (data/inference.toml); nil leaves inference and RL scenarios
+	// without their estimates.
+	Serve *serve.Data `toml:"-" json:"-"`
 	// Reliability holds failure rates and recovery times
 	// (data/reliability.toml); nil leaves plans without a resilience
 	// analysis.
@@ -271,6 +277,9 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 	if cat.JCT, err = perf.ParseJCTData(jsrc); err != nil {
 		return nil, err
 	}
+	if cat.Serve, err = loadServe(fsys); err != nil {
+		return nil, err
+	}
 	rsrc, err := fs.ReadFile(fsys, "reliability.toml")
 	if err != nil {
 		return nil, fmt.Errorf("read reliability data: %w", err)
@@ -289,6 +298,18 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 		return nil, err
 	}
 	return cat, nil
+}
+
+// loadServe reads inference.toml from fsys, nil when fsys has none.
+func loadServe(fsys fs.FS) (*serve.Data, error) {
+	src, err := fs.ReadFile(fsys, "inference.toml")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read inference data: %w", err)
+	}
+	return serve.ParseData(src)
 }
 
 // ParseCatalog decodes and checks a catalog document.

@@ -47,6 +47,7 @@ func (s Scenario) Clone() Scenario {
 		st := *s.Storage
 		out.Storage = &st
 	}
+	out.Inference, out.RL = clonePtr(s.Inference), clonePtr(s.RL)
 	out.Phases = slices.Clone(s.Phases)
 	if s.Growth != nil {
 		g := *s.Growth
@@ -79,4 +80,14 @@ func (s Scenario) Equal(o Scenario) bool {
 // memo's key, the finiteness check).
 func optionalFigures(w *perf.Workload) [6]**float64 {
 	return [...]**float64{&w.Polarization, &w.OverlapDP, &w.OverlapPP, &w.OverlapTP, &w.OverlapEP, &w.OverlapCP}
+}
+
+// clonePtr is a pointer to a copy of *p (nil for nil), for the tables
+// whose fields are all values.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }

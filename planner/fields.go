@@ -11,6 +11,7 @@ import (
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/hall"
 	"fabricplan/planner/perf"
+	"fabricplan/planner/serve"
 )
 
 // FieldKind is how an input's text is read.
@@ -618,6 +619,7 @@ func workloadFields() []Field {
 		return func(s *Scenario) *int { return at(workload(s)) }
 	}
 	return []Field{
+		kindField(),
 		model,
 		choiceField("workload.gpu", "GPU", nil, func(s *Scenario) *string { return &workload(s).GPU }),
 		countField("workload.tp", "Tensor parallel (tp)", 1, MaxTP, false, "", w(func(w *perf.Workload) *int { return &w.TP })),
@@ -644,6 +646,39 @@ func workloadFields() []Field {
 		numberField("workload.background_spine", "Background load, spine uplinks", "", 0, MaxBackgroundLoad, true, func(s *Scenario) *float64 { return &workload(s).BackgroundSpine }),
 		choiceField("workload.algorithm", "All-reduce algorithm", append([]string{""}, perf.Algorithms...), func(s *Scenario) *string { return &workload(s).Algorithm }),
 	}
+}
+
+// kindField is workload.kind: training, inference or RL. Choosing
+// inference or RL adds that kind's table with its defaults (keeping one
+// already there) and drops the other's; training drops both.
+func kindField() Field {
+	kinds := []string{serve.KindTraining, serve.KindInference, serve.KindRL}
+	f := choiceField("workload.kind", "Workload kind", kinds, func(s *Scenario) *string { return &workload(s).Kind })
+	f.Help = "training times a step; inference and rl add their table ([inference], [rl]) with defaults"
+	f.Optional = false
+	f.Get = func(s *Scenario) string { return s.kind() }
+	f.Set = func(s *Scenario, text string) error {
+		k := strings.TrimSpace(text)
+		if !slices.Contains(kinds, k) {
+			return fmt.Errorf("%q is not a choice: %s", k, choiceList(kinds))
+		}
+		if k == s.kind() {
+			return nil
+		}
+		w := workload(s)
+		w.Kind, s.Inference, s.RL = k, nil, nil
+		switch k {
+		case serve.KindTraining:
+			w.Kind = "" // the default, left out of the file
+		case serve.KindInference:
+			in := serve.NewInference()
+			s.Inference = &in
+		case serve.KindRL:
+			s.RL = &serve.RL{}
+		}
+		return nil
+	}
+	return f
 }
 
 func reliabilityFields() []Field {

@@ -50,6 +50,8 @@ var importRules = []importRule{
 	{name: "planner/pricedraw imports only memo of ours", pkgs: []string{"planner/pricedraw/..."}, onlyOurs: []string{"internal/memo"}},
 	{name: "planner/perf never imports the planner facade", pkgs: []string{"planner/perf/..."},
 		never: []string{"planner", "planner/scenariofile/...", "app/...", "charts/...", "cli/..."}},
+	{name: "planner/serve imports only perf, fielderr and datadoc of ours", pkgs: []string{"planner/serve/..."},
+		onlyOurs: []string{"planner/perf", "internal/fielderr", "internal/datadoc"}},
 	{name: "planner/resilience never imports the planner facade", pkgs: []string{"planner/resilience/..."},
 		never: []string{"planner", "app/...", "charts/...", "cli/..."}},
 	{name: "planner/quotes imports only textfmt of ours", pkgs: []string{"planner/quotes/..."}, onlyOurs: []string{"internal/textfmt"}},

@@ -12,6 +12,7 @@ import (
 	"fabricplan/planner/hall"
 	"fabricplan/planner/perf"
 	"fabricplan/planner/resilience"
+	"fabricplan/planner/serve"
 )
 
 // Tier names used in plans, BOMs and charts.
@@ -197,6 +198,11 @@ type Plan struct {
 	// JCT is the job-time estimate for the scenario's workload (or the
 	// default one); nil when the workload does not fit the cluster.
 	JCT *perf.JCT
+	// Inference and RL are the serving and RL estimates of a scenario of
+	// that workload kind (nil otherwise, or without
+	// data/inference.toml).
+	Inference *serve.Result
+	RL        *serve.RLResult
 	// Resilience is the failure what-if and goodput (nil without
 	// reliability data in the catalog).
 	Resilience *resilience.Resilience
@@ -409,6 +415,7 @@ func build(s Scenario, cat *Catalog, n BuildOptions) (*Plan, error) {
 	if n.Packed { // after the side networks: its note is written in the plan's money scale
 		best.comparePacked(rs, cat)
 	}
+	best.estimateServing(cat)
 	if err := best.checkFinite(); err != nil {
 		return nil, err
 	}

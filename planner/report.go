@@ -4,6 +4,7 @@ import (
 	"fabricplan/planner/hall"
 	"fabricplan/planner/perf"
 	"fabricplan/planner/resilience"
+	"fabricplan/planner/serve"
 )
 
 // Report is the JSON form of a plan that `fabricplan plan --json` prints.
@@ -23,26 +24,30 @@ type Report struct {
 	UplinkGbps int `json:"uplink_gbps,omitempty"`
 	// CoreUplinkGbps is the spine-to-core port speed, given only in a
 	// three-tier fabric where it differs from the leaf-to-spine speed.
-	CoreUplinkGbps int                    `json:"core_uplink_gbps,omitempty"`
-	Fabric         Fabric                 `json:"fabric"`
-	NIC            string                 `json:"nic"`
-	Switch         string                 `json:"switch"`
-	Switches       SwitchCounts           `json:"switches"`
-	SwitchPorts    PortCounts             `json:"switch_ports"`
-	Ports          []TierPorts            `json:"ports"`
-	Wiring         Wiring                 `json:"wiring"`
-	Headroom       []Headroom             `json:"headroom"`
-	Links          Links                  `json:"links"`
-	Transceivers   Transceivers           `json:"transceivers"`
-	Cables         []CableCount           `json:"cables"`
-	CostUSD        Money                  `json:"cost_usd"`
-	PowerW         Watts                  `json:"power_w"`
-	Spares         SpareParts             `json:"spares"`
-	PerSU          UnitBill               `json:"per_su"`
-	BOM            []BOMJSON              `json:"bom"`
-	Notes          []string               `json:"notes"`
-	JCT            *perf.JCTReport        `json:"jct"`
-	Resilience     *resilience.Resilience `json:"resilience,omitempty"`
+	CoreUplinkGbps int             `json:"core_uplink_gbps,omitempty"`
+	Fabric         Fabric          `json:"fabric"`
+	NIC            string          `json:"nic"`
+	Switch         string          `json:"switch"`
+	Switches       SwitchCounts    `json:"switches"`
+	SwitchPorts    PortCounts      `json:"switch_ports"`
+	Ports          []TierPorts     `json:"ports"`
+	Wiring         Wiring          `json:"wiring"`
+	Headroom       []Headroom      `json:"headroom"`
+	Links          Links           `json:"links"`
+	Transceivers   Transceivers    `json:"transceivers"`
+	Cables         []CableCount    `json:"cables"`
+	CostUSD        Money           `json:"cost_usd"`
+	PowerW         Watts           `json:"power_w"`
+	Spares         SpareParts      `json:"spares"`
+	PerSU          UnitBill        `json:"per_su"`
+	BOM            []BOMJSON       `json:"bom"`
+	Notes          []string        `json:"notes"`
+	JCT            *perf.JCTReport `json:"jct"`
+	// Inference and RL are the serving and RL estimates of a scenario
+	// of that kind (absent otherwise).
+	Inference  *serve.Result          `json:"inference,omitempty"`
+	RL         *serve.RLResult        `json:"rl,omitempty"`
+	Resilience *resilience.Resilience `json:"resilience,omitempty"`
 	// SanityBands put the cost per GPU and the capex share beside the
 	// published analyst bands.
 	SanityBands []SanityCheck `json:"sanity_bands"`
@@ -213,6 +218,7 @@ func (p *Plan) Report() Report {
 		r.JCT = &j
 	}
 	r.Resilience = p.Resilience
+	r.Inference, r.RL = p.Inference, p.RL
 	r.Layout, r.Oversubscription, r.GPUsBought = p.Unit, p.BuiltOversubscription(), p.GPUsBought()
 	r.Cheaper = append([]Cheaper{}, p.Cheaper...)
 	if n := p.Networks; n != nil {

@@ -10,6 +10,7 @@ import (
 	"fabricplan/internal/fielderr"
 	"fabricplan/planner/hall"
 	"fabricplan/planner/perf"
+	"fabricplan/planner/serve"
 )
 
 // SchemaVersion is the scenario file format this package reads and writes.
@@ -79,12 +80,16 @@ const Auto = "auto"
 
 // Scenario is one plan's inputs, as saved in a TOML file.
 type Scenario struct {
-	Schema   int                `toml:"schema"`
-	Name     string             `toml:"name,omitempty,omitzero"`
-	Cluster  Cluster            `toml:"cluster"`
-	Network  Network            `toml:"network"`
-	Workload *perf.Workload     `toml:"workload,omitempty,omitzero"`
-	Prices   map[string]float64 `toml:"prices,omitempty,omitzero"`
+	Schema   int            `toml:"schema"`
+	Name     string         `toml:"name,omitempty,omitzero"`
+	Cluster  Cluster        `toml:"cluster"`
+	Network  Network        `toml:"network"`
+	Workload *perf.Workload `toml:"workload,omitempty,omitzero"`
+	// Inference and RL are the serving and RL workloads of [workload]
+	// kind = "inference" or "rl" (nil for training).
+	Inference *serve.Inference   `toml:"inference,omitempty"`
+	RL        *serve.RL          `toml:"rl,omitempty"`
+	Prices    map[string]float64 `toml:"prices,omitempty,omitzero"`
 	// Pricing chooses the price basis and a vendor quotes file.
 	Pricing PriceSettings `toml:"pricing,omitempty,omitzero"`
 	// Quotes are the quotes loaded from Pricing.Quotes (or a --quotes
@@ -348,6 +353,7 @@ func (s *Scenario) fixedChecks(cat *Catalog) fixedChecks {
 	if s.Workload != nil {
 		f.mid = append(f.mid, validateWorkload(s.Workload, cat.JCT)...)
 	}
+	f.mid = append(f.mid, s.validateServing()...)
 	f.mid = append(f.mid, s.Reliability.validate()...)
 	f.mid = append(f.mid, s.validateNetworks(cat)...)
 	f.mid = append(f.mid, s.Storage.validate()...)

@@ -129,6 +129,7 @@ var screen = []onScreen{
 	{key: "network.media.leaf_spine_m", kind: Text, hint: "default length", group: GroupMore},
 	{key: "network.media.spine_core", kind: Choice, group: GroupMore, labels: mediaLabels},
 	{key: "network.media.spine_core_m", kind: Text, hint: "default length", group: GroupMore},
+	{key: "workload.kind", kind: Choice, hint: "inference and rl add their table with defaults; edit it in the scenario file", group: GroupWorkload},
 	{key: "workload.model", kind: Choice, group: GroupWorkload},
 	{key: "workload.gpu", kind: Choice, group: GroupWorkload},
 	{key: "workload.tp", kind: Text, group: GroupWorkload},

@@ -5,6 +5,10 @@ package perf
 // parallelism. Zero numeric fields take the preset's value; nil overlaps
 // take data/jct.toml's defaults.
 type Workload struct {
+	// Kind is what the cluster runs: "training" ("" too), "inference"
+	// or "rl" (planner/serve times the last two; this package times
+	// the training step of every kind's [workload]).
+	Kind  string `toml:"kind,omitempty"`
 	Model string `toml:"model"`
 	GPU   string `toml:"gpu"`
 

@@ -1,0 +1,70 @@
+package app
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSummaryServingCards: an inference scenario shows the tokens/s per
+// GPU and tokens per dollar cards with the plan's figures and its
+// findings in the Notes; an RL scenario the weight-sync card; a training
+// scenario neither. Mutations caught: the cards never shown, or left
+// showing a previous plan's kind; the findings left out of the Notes.
+func TestSummaryServingCards(t *testing.T) {
+	u := newTestUI(t)
+	shown := func(name string) bool { return u.summary.serving.Visible() && u.summary.cards[name].box.Visible() }
+	if err := u.OpenPath("../data/scenarios/inference-deepseek-h100.toml"); err != nil {
+		t.Fatal(err)
+	}
+	u.WaitIdle()
+	p := u.Plan()
+	if p == nil || p.Inference == nil {
+		t.Fatalf("plan %v", p)
+	}
+	f := u.Figures()
+	if !shown(cardTokensPerGPU) || !shown(cardTokensPerDollar) || shown(cardWeightSync) || f[cardTokensPerGPU] == "" || f[cardTokensPerGPU] == "0" {
+		t.Errorf("inference cards: %q, %q", f[cardTokensPerGPU], f[cardTokensPerDollar])
+	}
+	if !strings.Contains(u.summary.notes.Text, "Inference: decode EP 72") {
+		t.Errorf("notes lack the inference findings: %q", u.summary.notes.Text)
+	}
+	if err := u.OpenPath("../data/scenarios/rl-kimi-gb200.toml"); err != nil {
+		t.Fatal(err)
+	}
+	u.WaitIdle()
+	if !shown(cardWeightSync) || shown(cardTokensPerGPU) || !strings.HasSuffix(u.Figures()[cardWeightSync], " s") {
+		t.Errorf("RL card: %q", u.Figures()[cardWeightSync])
+	}
+	if err := u.OpenPath("../data/scenarios/ib-ndr-1k.toml"); err != nil {
+		t.Fatal(err)
+	}
+	u.WaitIdle()
+	if u.summary.serving.Visible() {
+		t.Error("a training plan shows the serving cards")
+	}
+}
+
+// TestWorkloadKindChoice: choosing inference in the window plans the
+// default serving workload and shows its cards; RL the sync card; back
+// to training hides them and leaves no serving table in the scenario.
+// Mutations caught: the choice setting the kind without its table (the
+// plan refused); training keeping the [inference] table.
+func TestWorkloadKindChoice(t *testing.T) {
+	u := newTestUI(t)
+	typeIn(u, "cluster.gpus", "512")
+	pick(u, "workload.kind", "inference")
+	u.WaitIdle()
+	if p := u.Plan(); p == nil || p.Inference == nil || !u.summary.cards[cardTokensPerGPU].box.Visible() {
+		t.Fatalf("inference: plan %v", p)
+	}
+	pick(u, "workload.kind", "rl")
+	u.WaitIdle()
+	if p := u.Plan(); p == nil || p.RL == nil || p.Inference != nil || !u.summary.cards[cardWeightSync].box.Visible() {
+		t.Fatalf("rl: plan %v", p)
+	}
+	pick(u, "workload.kind", "training")
+	u.WaitIdle()
+	if s := u.Scenario(); s.Inference != nil || s.RL != nil || u.summary.serving.Visible() {
+		t.Errorf("training keeps a serving table (%v, %v) or its cards", s.Inference, s.RL)
+	}
+}
