@@ -189,9 +189,11 @@ func TestNoDisplayOneLine(t *testing.T) {
 
 // TestSummaryKeyFiguresOnScreen opens the real window in screenshot mode
 // on the Summary tab at 1024x640 and 1280x800, for the default scenario,
-// the NVL72 examples, 100,000 GPUs and the Meta Llama 3 example: the
-// screenshot mode fails when one of the six key figures (GPUs, switches,
-// cost, cost per GPU, power, JCT gain) is not wholly inside the window
+// the NVL72 examples, 100,000 GPUs, the Meta Llama 3 example and the
+// inference and RL examples: the screenshot mode fails when one of the
+// six key figures (GPUs, switches, cost, cost per GPU, power, and the
+// workload's headline: JCT gain, tokens/s per GPU or the RL weight sync)
+// is not wholly inside the window
 // without scrolling. Mutation caught: the key figures laid out after the
 // other cards or the whole cluster's line (the old Summary, where cost,
 // power and the JCT gain needed scrolling at 1024x640 and the third row
@@ -206,7 +208,8 @@ func TestSummaryKeyFiguresOnScreen(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	scenarios := []string{""} // the default
-	for _, pattern := range []string{"data/scenarios/*nvl72*.toml", "data/scenarios/*100k*.toml", "docs/scenarios/meta-*.toml"} {
+	for _, pattern := range []string{"data/scenarios/*nvl72*.toml", "data/scenarios/*100k*.toml", "docs/scenarios/meta-*.toml",
+		"data/scenarios/inference-*.toml", "data/scenarios/rl-*.toml"} {
 		found, err := filepath.Glob(pattern)
 		if err != nil || len(found) == 0 {
 			t.Fatalf("no scenario %s: %v", pattern, err)

@@ -5,14 +5,32 @@ import (
 	"testing"
 )
 
-// TestSummaryServingCards: an inference scenario shows the tokens/s per
-// GPU and tokens per dollar cards with the plan's figures and its
-// findings in the Notes; an RL scenario the weight-sync card; a training
-// scenario neither. Mutations caught: the cards never shown, or left
-// showing a previous plan's kind; the findings left out of the Notes.
+// TestSummaryServingCards: an inference scenario shows its tokens/s per
+// GPU in the key figures' sixth place (where training shows its JCT
+// gain) and tokens per dollar under them, with the plan's figures and
+// its findings in the Notes; an RL scenario the weight sync there; a
+// training scenario the JCT gain and no serving row. Mutations caught:
+// the cards never shown, or left showing a previous plan's kind; a
+// training JCT gain shown as an inference plan's headline; the findings
+// left out of the Notes.
 func TestSummaryServingCards(t *testing.T) {
 	u := newTestUI(t)
-	shown := func(name string) bool { return u.summary.serving.Visible() && u.summary.cards[name].box.Visible() }
+	shown := func(name string) bool {
+		visible := u.summary.cards[name].box.Visible()
+		if name == cardTokensPerDollar {
+			visible = visible && u.summary.serving.Visible()
+		}
+		return visible
+	}
+	headline := func() []string { // the key figures' sixth place: one card
+		var on []string
+		for _, name := range headlineFigures {
+			if shown(name) {
+				on = append(on, name)
+			}
+		}
+		return on
+	}
 	if err := u.OpenPath("../data/scenarios/inference-deepseek-h100.toml"); err != nil {
 		t.Fatal(err)
 	}
@@ -22,8 +40,8 @@ func TestSummaryServingCards(t *testing.T) {
 		t.Fatalf("plan %v", p)
 	}
 	f := u.Figures()
-	if !shown(cardTokensPerGPU) || !shown(cardTokensPerDollar) || shown(cardWeightSync) || f[cardTokensPerGPU] == "" || f[cardTokensPerGPU] == "0" {
-		t.Errorf("inference cards: %q, %q", f[cardTokensPerGPU], f[cardTokensPerDollar])
+	if h := headline(); len(h) != 1 || h[0] != cardTokensPerGPU || !shown(cardTokensPerDollar) || f[cardTokensPerGPU] == "" || f[cardTokensPerGPU] == "0" {
+		t.Errorf("inference: headline %v, cards %q, %q", h, f[cardTokensPerGPU], f[cardTokensPerDollar])
 	}
 	if !strings.Contains(u.summary.notes.Text, "Inference: decode EP 72") {
 		t.Errorf("notes lack the inference findings: %q", u.summary.notes.Text)
@@ -32,15 +50,15 @@ func TestSummaryServingCards(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.WaitIdle()
-	if !shown(cardWeightSync) || shown(cardTokensPerGPU) || !strings.HasSuffix(u.Figures()[cardWeightSync], " s") {
-		t.Errorf("RL card: %q", u.Figures()[cardWeightSync])
+	if h := headline(); len(h) != 1 || h[0] != cardWeightSync || shown(cardTokensPerDollar) || !strings.HasSuffix(u.Figures()[cardWeightSync], " s") {
+		t.Errorf("RL: headline %v, card %q", h, u.Figures()[cardWeightSync])
 	}
 	if err := u.OpenPath("../data/scenarios/ib-ndr-1k.toml"); err != nil {
 		t.Fatal(err)
 	}
 	u.WaitIdle()
-	if u.summary.serving.Visible() {
-		t.Error("a training plan shows the serving cards")
+	if h := headline(); u.summary.serving.Visible() || len(h) != 1 || h[0] != cardJCTGain {
+		t.Errorf("a training plan shows headline %v, serving row %v", h, u.summary.serving.Visible())
 	}
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"image/color"
+	"math"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -146,19 +147,27 @@ type summaryTab struct {
 }
 
 // keyFigures are the cards the Summary shows first, where a 1024x640
-// window shows them without scrolling: what a planner reads first.
-var keyFigures = []string{"GPUs", "Switches", "Fabric cost", "Cost per GPU", "Power", "JCT gain over TCP/IP"}
+// window shows them without scrolling: what a planner reads first. The
+// sixth is the workload's headline (headlineFigures): the JCT gain of a
+// training plan, the tokens/s per GPU of an inference plan, the weight
+// sync of an RL plan.
+var keyFigures = []string{"GPUs", "Switches", "Fabric cost", "Cost per GPU", "Power", cardJCTGain}
+
+// headlineFigures are the cards that take the key figures' sixth place,
+// one at a time, by the plan's workload kind.
+var headlineFigures = []string{cardJCTGain, cardTokensPerGPU, cardWeightSync}
 
 // moreFigures are the cards after the key figures and the whole cluster's
 // line.
 var moreFigures = []string{"Servers", "Back-end NIC ports", "Links (cables)", "Transceivers"}
 
-// servingFigures are the cards of an inference or RL plan ([workload]
-// kind), shown under the key figures for those kinds only.
-var servingFigures = []string{cardTokensPerGPU, cardTokensPerDollar, cardWeightSync}
+// servingFigures are the cards of an inference plan beyond its headline,
+// shown under the key figures for that kind only.
+var servingFigures = []string{cardTokensPerDollar}
 
-// The serving cards' captions.
+// The headline and serving cards' captions.
 const (
+	cardJCTGain         = "JCT gain over TCP/IP"
 	cardTokensPerGPU    = "Tokens/s per GPU"
 	cardTokensPerDollar = "Tokens per dollar"
 	cardWeightSync      = "RL weight sync"
@@ -180,7 +189,7 @@ func newSummaryTab(u *UI) *summaryTab {
 	for _, names := range []struct {
 		grid  *fyne.Container
 		names []string
-	}{{key, keyFigures}, {more, moreFigures}, {t.serving, servingFigures}} {
+	}{{key, append(keyFigures[:len(keyFigures)-1:len(keyFigures)-1], headlineFigures...)}, {more, moreFigures}, {t.serving, servingFigures}} {
 		for _, name := range names.names {
 			c := newCard(name)
 			t.cards[name] = c
@@ -248,6 +257,9 @@ func newSummaryTab(u *UI) *summaryTab {
 	t.cheaperBar.Hide()
 	lower := container.NewBorder(t.cheaperBar, nil, nil, nil, t.lower)
 	t.serving.Hide()
+	for _, name := range headlineFigures[1:] {
+		t.cards[name].box.Hide() // until an inference or RL plan
+	}
 	// The serving row follows the key figures, in the scrolled cards (a
 	// hidden row takes no height).
 	top := container.NewVBox(key, t.serving, t.nets.adds, more)
@@ -380,9 +392,9 @@ func (t *summaryTab) update(p *planner.Plan) {
 		parts.Format(p.Cost.Switches), parts.Format(p.Cost.Transceivers), parts.Format(p.Cost.Cables), perGPUBand))
 	c["Power"].set(textfmt.Watts(p.Power.Total), fmt.Sprintf("estimate; %s per GPU", textfmt.Watts(p.Power.Total/float64(p.GPUs))))
 	if j := p.JCT; j != nil {
-		c["JCT gain over TCP/IP"].set(jctCard(j))
+		c[cardJCTGain].set(jctCard(j))
 	} else {
-		c["JCT gain over TCP/IP"].set("–", "no estimate: the workload does not fit this cluster")
+		c[cardJCTGain].set("–", "no estimate: the workload does not fit this cluster")
 	}
 	t.showServing(p)
 	t.steps, t.stepNote.Text = nil, "No JCT estimate: the workload does not fit this cluster."
@@ -421,19 +433,32 @@ func (t *summaryTab) update(p *planner.Plan) {
 	box.Layout.Layout(box.Objects, box.Size())
 }
 
-// showServing shows the inference cards (output tokens/s per GPU and
-// per dollar) of an inference plan, the weight-sync card of an RL plan,
-// and hides the row for training.
+// showServing shows the headline of the plan's workload kind in the key
+// figures' sixth place (the JCT gain of training, the output tokens/s
+// per GPU of inference, the weight sync of RL) and, for inference, the
+// tokens per dollar under the key figures; the serving row is hidden for
+// the other kinds.
 func (t *summaryTab) showServing(p *planner.Plan) {
 	c := t.cards
 	inf, rl := p.Inference, p.RL
-	for _, name := range servingFigures {
-		c[name].box.Hide()
-	}
+	headline := cardJCTGain
 	switch {
 	case inf != nil:
-		c[cardTokensPerGPU].set(fmt.Sprintf("%.0f", inf.TokensSPerGPU), fmt.Sprintf("model: output tokens/s per GPU of the whole cluster (%s prefill, %s decode GPUs); decode %.0f per GPU at TPOT %s, TTFT %s",
-			textfmt.Int(inf.PrefillGPUs), textfmt.Int(inf.DecodeGPUs), inf.Decode.TokensSPerGPU, textfmt.Seconds(inf.Decode.TPOTS), textfmt.Seconds(inf.TTFTS)))
+		headline = cardTokensPerGPU
+	case rl != nil:
+		headline = cardWeightSync
+	}
+	relayout := !c[headline].box.Visible()
+	for _, name := range headlineFigures {
+		if name != headline {
+			c[name].box.Hide()
+		}
+	}
+	c[headline].box.Show()
+	switch {
+	case inf != nil:
+		c[cardTokensPerGPU].set(textfmt.Int(int(math.Round(inf.TokensSPerGPU))), fmt.Sprintf("model: output tokens/s per GPU of the whole cluster (%s prefill, %s decode GPUs); decode %s per GPU at TPOT %s, TTFT %s",
+			textfmt.Int(inf.PrefillGPUs), textfmt.Int(inf.DecodeGPUs), textfmt.Int(int(math.Round(inf.Decode.TokensSPerGPU))), textfmt.Seconds(inf.Decode.TPOTS), textfmt.Seconds(inf.TTFTS)))
 		c[cardTokensPerDollar].set(textfmt.Int(int(inf.TokensPerDollar)), fmt.Sprintf("estimate: output tokens per dollar of compute and back end over %.0f years, with energy; %s per kWh",
 			inf.LifeYears, textfmt.Int(int(inf.TokensPerKWh))))
 		c[cardTokensPerGPU].box.Show()
@@ -443,10 +468,13 @@ func (t *summaryTab) showServing(p *planner.Plan) {
 			rl.SyncGB, rl.Mode, 100*rl.ShareOfStep, textfmt.Seconds(rl.NetworkS), textfmt.Seconds(rl.ReloadS)))
 		c[cardWeightSync].box.Show()
 	}
-	if inf != nil || rl != nil {
+	if inf != nil {
 		t.serving.Show()
 	} else {
 		t.serving.Hide()
+	}
+	if relayout { // another kind's headline took the sixth place
+		t.keyGrid.Refresh()
 	}
 }
 
@@ -513,7 +541,10 @@ func (u *UI) HiddenKeyFigures() []string {
 	viewEnd := view.Add(t.cardScroll.Size())
 	win := u.win.Canvas().Size()
 	var hidden []string
-	for _, name := range keyFigures {
+	for _, name := range append(keyFigures[:len(keyFigures)-1:len(keyFigures)-1], headlineFigures...) {
+		if !t.cards[name].box.Visible() {
+			continue // another kind's headline
+		}
 		v := t.cards[name].value
 		at := d.AbsolutePositionForObject(v)
 		end := at.Add(v.MinSize())

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
@@ -15,11 +16,11 @@ func writeServing(tw io.Writer, p *planner.Plan) {
 		fmt.Fprintln(tw, "\t")
 		fmt.Fprintf(tw, "INFERENCE (model)\t\t%s prefill GPUs, %s decode GPUs (EP %d, batch %d per GPU)\n",
 			textfmt.Int(r.PrefillGPUs), textfmt.Int(r.DecodeGPUs), r.Decode.EP, r.Decode.Batch)
-		fmt.Fprintf(tw, "  Output tokens/s per GPU\t%.0f\tthe whole cluster; %.1f requests/s\n", r.TokensSPerGPU, r.RequestsS)
+		fmt.Fprintf(tw, "  Output tokens/s per GPU\t%s\tthe whole cluster; %.1f requests/s\n", wholeCount(r.TokensSPerGPU), r.RequestsS)
 		fmt.Fprintf(tw, "  Tokens per dollar\t%s\tcapex (compute and back end) over %.0f years plus energy; %s tokens per kWh\n",
 			textfmt.Int(int(r.TokensPerDollar)), r.LifeYears, textfmt.Int(int(r.TokensPerKWh)))
-		fmt.Fprintf(tw, "  Prefill\t%.0f tokens/s\tper GPU, computed prompt tokens\n", r.Prefill.TokensSPerGPU)
-		fmt.Fprintf(tw, "  Decode\t%.0f tokens/s\tper GPU; TPOT %s\n", r.Decode.TokensSPerGPU, textfmt.Seconds(r.Decode.TPOTS))
+		fmt.Fprintf(tw, "  Prefill\t%s tokens/s\tper GPU, computed prompt tokens\n", wholeCount(r.Prefill.TokensSPerGPU))
+		fmt.Fprintf(tw, "  Decode\t%s tokens/s\tper GPU; TPOT %s\n", wholeCount(r.Decode.TokensSPerGPU), textfmt.Seconds(r.Decode.TPOTS))
 		fmt.Fprintf(tw, "  TTFT\t%s\tKV move %s per request (%.0f MB, %s, %.0f%% of TTFT)\n", textfmt.Seconds(r.TTFTS),
 			textfmt.Seconds(r.KV.SPerRequest), r.KV.BytesPerRequest/1e6, r.KV.Via, 100*r.KV.ShareOfTTFT)
 		for _, e := range r.Effects {
@@ -32,7 +33,7 @@ func writeServing(tw io.Writer, p *planner.Plan) {
 			if b.Note != "" {
 				note = "; " + b.Note
 			}
-			fmt.Fprintf(tw, "  Baseline\t%.0f tokens/s\tper GPU with %s: the back end buys %s%s\n", b.TokensSPerGPU, b.Label, textfmt.Gain(b.Gain), note)
+			fmt.Fprintf(tw, "  Baseline\t%s tokens/s\tper GPU with %s: the back end buys %s%s\n", wholeCount(b.TokensSPerGPU), b.Label, textfmt.Gain(b.Gain), note)
 		}
 		for _, f := range r.Findings {
 			fmt.Fprintf(tw, "  Finding\t\t%s\n", f)
@@ -48,3 +49,7 @@ func writeServing(tw io.Writer, p *planner.Plan) {
 		}
 	}
 }
+
+// wholeCount is a rate rounded to a whole number, digits grouped
+// ("1,250").
+func wholeCount(v float64) string { return textfmt.Int(int(math.Round(v))) }
