@@ -83,7 +83,7 @@ func Scale(in Input) (*Figure, error) {
 	for _, st := range in.TierSteps {
 		label := fmt.Sprintf("%d tiers", st.Tiers)
 		if st.Tiers == 0 {
-			label = "over 3 tiers"
+			label = map[bool]string{false: "no plan", true: "over 3 tiers"}[st.TooLarge]
 		}
 		step.Labels, step.Values = append(step.Labels, label), append(step.Values, float64(st.GPUs))
 	}
@@ -111,7 +111,7 @@ func scaleFootnote(rows []explore.SweepRow, steps []explore.TierStep, dropped in
 		foot += " Tier steps (dashed): " + strings.Join(named, "; ") + "."
 	}
 	if dropped > 0 {
-		foot += fmt.Sprintf(" %d larger sizes need more than three tiers and are not drawn.", dropped)
+		foot += fmt.Sprintf(" %d larger sizes do not plan (more than three tiers, or an input's limit) and are not drawn.", dropped)
 	}
 	switch flat := explore.PricedFlatRows(rows); {
 	case flat == len(rows):
@@ -251,8 +251,11 @@ func addScalePoints(p *plot.Plot, xys plotter.XYs, hollow []bool) error {
 
 // stepText names a tier step: "3 tiers from 2,049 GPUs".
 func stepText(st explore.TierStep) string {
-	if st.Tiers == 0 {
+	if st.Tiers == 0 && st.TooLarge {
 		return fmt.Sprintf("over 3 tiers from %s GPUs", textfmt.Int(st.GPUs))
+	}
+	if st.Tiers == 0 {
+		return fmt.Sprintf("no plan from %s GPUs", textfmt.Int(st.GPUs))
 	}
 	return fmt.Sprintf("%d tiers from %s GPUs", st.Tiers, textfmt.Int(st.GPUs))
 }

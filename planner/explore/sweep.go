@@ -2,6 +2,7 @@ package explore
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -284,6 +285,15 @@ func ScaleSizes(gpus int) []int {
 type TierStep struct {
 	GPUs  int
 	Tiers int
+	// TooLarge says why a step with Tiers 0 no longer plans: the fabric
+	// needs more than three tiers (else another input's limit).
+	TooLarge bool
+}
+
+// withGPUs is s at gpus GPUs.
+func withGPUs(s planner.Scenario, gpus int) planner.Scenario {
+	s.Cluster.GPUs = gpus
+	return s
 }
 
 // TierSteps finds the exact GPU counts at which base's fabric changes tier
@@ -295,9 +305,7 @@ func TierSteps(base planner.Scenario, cat *planner.Catalog, rows []SweepRow) []T
 		// Built as the sweep's rows are (links at one length): the tier
 		// count never depends on the hall, and laying one out for each
 		// bisection step cost most of a scale chart at 100k GPUs.
-		s := base.FlatLinks()
-		s.Cluster.GPUs = g
-		p, err := planner.BuildWith(s, cat, planner.BuildOptions{}) // only the tier count is read
+		p, err := planner.BuildWith(withGPUs(base.FlatLinks(), g), cat, planner.BuildOptions{}) // only the tier count is read
 		if err != nil {
 			return 0
 		}
@@ -325,7 +333,12 @@ func TierSteps(base planner.Scenario, cat *planner.Catalog, rows []SweepRow) []T
 				hi = mid
 			}
 		}
-		steps = append(steps, TierStep{GPUs: hi, Tiers: tiers(hi)})
+		st := TierStep{GPUs: hi, Tiers: tiers(hi)}
+		if st.Tiers == 0 {
+			_, err := planner.BuildWith(withGPUs(base.FlatLinks(), hi), cat, planner.BuildOptions{})
+			st.TooLarge = errors.Is(err, planner.ErrTooLarge)
+		}
+		steps = append(steps, st)
 	}
 	return steps
 }

@@ -13,15 +13,17 @@ import (
 //	servers, 2,056 ports) need three;
 //	three tiers reach 64³/4 = 65,536 ports: 65,537 GPUs do not plan.
 //
-// Mutation caught: marking the first sample of the sweep past the step
-// ("3 tiers from 2,353" on the chart where 2,049 already need three).
+// Mutations caught: marking the first sample of the sweep past the step
+// ("3 tiers from 2,353" on the chart where 2,049 already need three);
+// a size that stops planning not said to need more than three tiers
+// when that is why (the chart would read "no plan").
 func TestTierStepsAreExact(t *testing.T) {
 	cat := testCatalog(t)
 	s := planner.NewScenario()
 	s.Network.Switch = "qm9700"
 	rows := Sweep(s, cat, []int{1000, 1500, 2353, 30000, 70000})
 	got := TierSteps(s, cat, rows)
-	want := []TierStep{{2049, 3}, {65537, 0}}
+	want := []TierStep{{2049, 3, false}, {65537, 0, true}} // 65,537 on one plane of QM9700: over three tiers (ErrTooLarge)
 	if len(got) != len(want) {
 		t.Fatalf("steps %v, want %v", got, want)
 	}
