@@ -193,15 +193,10 @@ func (s *cageSets) choose(p *Plan) error {
 	return nil
 }
 
-// mediumOf is the medium of the set holding cage a. choose leaves
-// every cage pointing at its set's root, so this only reads: walks of
-// one plan may run at once.
-func (s *cageSets) mediumOf(a int32) Medium {
-	if i := s.medium[s.parent[a]]; i >= 0 {
-		return allMedia[i]
-	}
-	return ""
-}
+// mediumIndexOf is the medium of the set holding cage a, as its index
+// into allMedia (-1: none). choose leaves every cage pointing at its
+// set's root, so this only reads: walks of one plan may run at once.
+func (s *cageSets) mediumIndexOf(a int32) int8 { return s.medium[s.parent[a]] }
 
 // unreachable is the error for a run of tier t beyond every medium.
 func (m *mediaChooser) unreachable(t int, run float64) error {
