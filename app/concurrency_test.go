@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+
+	"fabricplan/internal/cputime"
 )
 
 // Editing prices, pinning and exporting while a design search and a
@@ -65,6 +67,8 @@ func TestEditsDuringSearchAndReport(t *testing.T) {
 // under 16 ms, one frame) and with the Charts tab showing the cost chart
 // redrawn too ("chart", target under 100 ms). The debounce pause is not
 // counted; typing never waits for either (both run off the UI goroutine).
+// cpu-ms/op is the CPU time of one edit, every goroutine's (the wall
+// time on a shared machine also counts the waits for a core).
 func BenchmarkInputChange(b *testing.B) {
 	for _, tab := range []string{TabSummary, TabCharts} {
 		b.Run(tab, func(b *testing.B) {
@@ -75,9 +79,14 @@ func BenchmarkInputChange(b *testing.B) {
 			u.WaitIdle()
 			e := entry(u, "cluster.gpus")
 			texts := []string{"100000", "100008"}
+			c0, n := cputime.Used(), 0
 			for i := 0; b.Loop(); i++ {
 				e.SetText(texts[i%2])
 				u.WaitIdle()
+				n++
+			}
+			if cpu := cputime.Used() - c0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n), "cpu-ms/op")
 			}
 			if p := u.Plan(); p == nil || p.GPUs < 100000 {
 				b.Fatal("not planned")

@@ -270,6 +270,9 @@ func NewInputWith(s planner.Scenario, cat *planner.Catalog, m *market.Tables, ye
 		}
 		in.Plan = p
 	}
+	if parts&PartStyles != 0 {
+		in.Styles = explore.CompareStylesWith(s, cat, in.Plan) // s's own style is in.Plan
+	}
 	in.AddParts(s, cat, parts)
 	return in, nil
 }

@@ -46,18 +46,40 @@ func fpdfOf(c *vgpdf.Canvas) *fpdf.Fpdf {
 	return (*fpdf.Fpdf)(unsafe.Pointer(v.Pointer()))
 }
 
-// registerFont adds f to the document under its name, once.
+// vgpdfFontsOf is the set of fonts a vgpdf canvas has added to its
+// document, keyed by font and size, nil when vgpdf keeps it otherwise
+// than this code knows (then vgpdf adds each font itself).
+func vgpdfFontsOf(c *vgpdf.Canvas) map[font.Font]struct{} {
+	v := reflect.ValueOf(c).Elem().FieldByName("fonts")
+	if !v.IsValid() || v.Type() != reflect.TypeOf(map[font.Font]struct{}(nil)) || v.IsNil() {
+		return nil
+	}
+	return *(*map[font.Font]struct{})(unsafe.Pointer(v.UnsafeAddr()))
+}
+
+// registerFont adds f to the document under its name, once, and tells
+// vgpdf that f at its size is in. vgpdf keys the fonts it has added by
+// size as well as name, and for each new size it runs the PDF font
+// maker again (some 40 ms of CPU) only to add the result under a name
+// the document already has, which the writer ignores; the report's
+// dozen sizes made that half a second.
 func (c pdfCanvas) registerFont(f font.Face) {
-	name := f.Name()
-	if c.registered[name] || c.doc == nil {
+	if c.doc == nil {
 		return
 	}
-	c.registered[name] = true
-	def := pdfFontDefFor(name, f)
-	if def.err != nil {
-		return // vgpdf registers it as it would have
+	name := f.Name()
+	ok, seen := c.registered[name]
+	if !seen {
+		def := pdfFontDefFor(name, f)
+		ok = def.err == nil // if not, vgpdf registers it as it would have
+		if ok {
+			c.doc.AddFontFromBytes(name, "", def.json, def.z)
+		}
+		c.registered[name] = ok
 	}
-	c.doc.AddFontFromBytes(name, "", def.json, def.z)
+	if ok && c.vgFonts != nil {
+		c.vgFonts[f.Font] = struct{}{}
+	}
 }
 
 // pdfFontDefFor makes (once) the PDF definition of face f named name.

@@ -25,8 +25,9 @@ import (
 // glyph outline from the same font, so any name the font covers renders.
 type pdfCanvas struct {
 	*vgpdf.Canvas
-	doc        *fpdf.Fpdf      // the document vgpdf writes (nil: unknown)
-	registered map[string]bool // fonts added to it under their own file
+	doc        *fpdf.Fpdf             // the document vgpdf writes (nil: unknown)
+	registered map[string]bool        // font name -> added under its own file (false: left to vgpdf)
+	vgFonts    map[font.Font]struct{} // vgpdf's fonts added (vgpdfFontsOf; nil: unknown)
 }
 
 // newPDFCanvas is a PDF canvas of w by h, or the error that the
@@ -37,7 +38,7 @@ func newPDFCanvas(w, h vg.Length) (pdfCanvas, error) {
 	}
 	c := vgpdf.New(w, h)
 	c.EmbedFonts(true)
-	return pdfCanvas{Canvas: c, doc: fpdfOf(c), registered: map[string]bool{}}, nil
+	return pdfCanvas{Canvas: c, doc: fpdfOf(c), registered: map[string]bool{}, vgFonts: vgpdfFontsOf(c)}, nil
 }
 
 // checkPDFTempDir makes and removes a folder in the temporary folder

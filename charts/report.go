@@ -50,8 +50,9 @@ func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done
 	// given is the one it finds (the index's own length can move a note
 	// to the next page), then draw it.
 	idx := reportIndex{}
+	text := newTextMeasures()
 	for range maxLayoutPasses {
-		got := layOutReport(&pager{c: blankPages{}}, in, cat, figs, idx, nil)
+		got := layOutReport(&pager{c: blankPages{}, text: text}, in, cat, figs, idx, nil)
 		if got == idx {
 			break
 		}
@@ -61,7 +62,7 @@ func WriteReport(w io.Writer, in Input, cat *planner.Catalog, progress func(done
 	if err != nil {
 		return err
 	}
-	pg := &pager{c: pc}
+	pg := &pager{c: pc, text: text}
 	drawn := layOutReport(pg, in, cat, figs, idx, func() {
 		if progress != nil {
 			progress(pg.pages, max(idx.total, pg.pages))
@@ -147,6 +148,7 @@ type pager struct {
 	c     pageCanvas
 	y     vg.Length
 	pages int
+	text  *textMeasures // shared by every layout of one report (nil: none kept)
 }
 
 // pageCanvas is a canvas of report pages: the PDF, or blankPages.
@@ -256,18 +258,18 @@ func (pg *pager) wrappedTable(size vg.Length, header []string, rows [][]string, 
 		for i, cell := range cells {
 			styles[i] = sty
 			if !wrap[i] {
-				lines[i] = []string{fit(cell, widths[i], sty)}
+				lines[i] = []string{pg.fit(cell, widths[i], sty)}
 				continue
 			}
 			// A little smaller type first (to 85%), then more lines.
 			for k := 1.0; k >= 0.85-1e-9; k -= 0.05 {
 				styles[i] = textStyle(size*vg.Length(k), bold)
-				if styles[i].Width(cell) <= widths[i]-vg.Points(10) {
+				if pg.text.width(cell, styles[i]) <= widths[i]-vg.Points(10) {
 					break
 				}
 			}
-			for _, l := range wrapToWidth(cell, widths[i]-vg.Points(10), styles[i]) {
-				lines[i] = append(lines[i], fit(l, widths[i], styles[i]))
+			for _, l := range pg.text.wrap(cell, widths[i]-vg.Points(10), styles[i]) {
+				lines[i] = append(lines[i], pg.fit(l, widths[i], styles[i]))
 			}
 			n = max(n, len(lines[i]))
 		}
@@ -297,8 +299,8 @@ func (pg *pager) wrappedTable(size vg.Length, header []string, rows [][]string, 
 }
 
 // fit shortens text with "..." to fit width.
-func fit(s string, width vg.Length, sty draw.TextStyle) string {
-	for len(s) > 3 && sty.Width(s) > width-vg.Points(10) {
+func (pg *pager) fit(s string, width vg.Length, sty draw.TextStyle) string {
+	for len(s) > 3 && pg.text.width(s, sty) > width-vg.Points(10) {
 		s = s[:len(s)-4] + "..."
 	}
 	return s
@@ -314,7 +316,7 @@ func summaryPage(pg *pager, in Input, charts int, idx reportIndex) (rest []strin
 	// still does not fit does the type get smaller, a step at a time.
 	k := vg.Length(1)
 	for ; k > summaryMinScale; k -= summaryScaleStep {
-		trial := &pager{c: blankPages{}}
+		trial := &pager{c: blankPages{}, text: pg.text}
 		trial.start()
 		summaryAt(trial, in, charts, idx, k)
 		if trial.pages == 1 {
@@ -332,7 +334,7 @@ const summaryMinScale, summaryScaleStep = 0.75, 0.05
 func summaryAt(pg *pager, in Input, charts int, idx reportIndex, k vg.Length) (rest []string) {
 	p := in.Plan
 	pg.line("Fabric Planner report", 24*k, true)
-	for _, l := range wrapToWidth(planTitle(p), reportW-2*margin, textStyle(16*k, false)) {
+	for _, l := range pg.text.wrap(planTitle(p), reportW-2*margin, textStyle(16*k, false)) {
 		pg.line(l, 16*k, false)
 	}
 	pg.line("Generated "+in.generated().Format("2006-01-02 15:04 MST"), 10*k, false)
@@ -458,7 +460,7 @@ func answer(p *planner.Plan) string {
 
 // height is the height para takes to write text in size-point type.
 func (pg *pager) height(text string, size vg.Length) vg.Length {
-	n := len(wrapToWidth(text, reportW-2*margin, textStyle(size, false)))
+	n := len(pg.text.wrap(text, reportW-2*margin, textStyle(size, false)))
 	return vg.Length(n)*size*1.45 + size*0.05
 }
 
@@ -467,7 +469,7 @@ const sourceIndent vg.Length = 10 // about the four spaces it replaces
 
 // indented writes text wrapped to the page width, set in by sourceIndent.
 func (pg *pager) indented(text string, size vg.Length) {
-	for _, l := range wrapToWidth(text, reportW-2*margin-sourceIndent, textStyle(size, false)) {
+	for _, l := range pg.text.wrap(text, reportW-2*margin-sourceIndent, textStyle(size, false)) {
 		pg.room(size * 1.5)
 		dc := draw.New(pg.c)
 		dc.FillText(textStyle(size, false), vg.Point{X: margin + sourceIndent, Y: pg.y - size}, l)
@@ -477,7 +479,7 @@ func (pg *pager) indented(text string, size vg.Length) {
 
 // para writes text wrapped to the page width.
 func (pg *pager) para(text string, size vg.Length) {
-	for _, l := range wrapToWidth(text, reportW-2*margin, textStyle(size, false)) {
+	for _, l := range pg.text.wrap(text, reportW-2*margin, textStyle(size, false)) {
 		pg.line(l, size, false)
 	}
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -155,29 +156,30 @@ func (s *runSets) join(a, b int32, run float64) {
 // run (the runs of a tier's sets repeat, so choices are cached).
 func (s *cageSets) choose(p *Plan) error {
 	s.medium = make([]int8, len(s.parent))
-	type key struct {
-		tier int
-		run  float32
-	}
-	memo := map[key]int8{}
-	lastKey, lastMed := key{-1, 0}, int8(-1)
+	// The memo's key is the tier and the run's bits in one word: a map
+	// of a struct holding a float hashes it field by field, which at
+	// 1,000,000 GPUs (millions of sets) cost a fifth of the plan. Runs
+	// are positive, so equal bits are equal runs.
+	key := func(t int, run float32) uint64 { return uint64(t)<<32 | uint64(math.Float32bits(run)) }
+	memo := map[uint64]int8{}
+	lastKey, lastMed := uint64(math.MaxUint64), int8(-1)
 	for i := range s.parent {
 		x := int32(i)
 		if s.parent[x] != x || s.longest[x] == 0 {
 			s.medium[x] = -1
 			continue
 		}
-		t := int(s.tier[x])
-		k := key{t, s.longest[x]}
+		t, run := int(s.tier[x]), s.longest[x]
+		k := key(t, run)
 		if k == lastKey {
 			s.medium[x] = lastMed
 			continue
 		}
 		med, ok := memo[k]
 		if !ok {
-			ch, found := p.media.choose(t, float64(k.run))
+			ch, found := p.media.choose(t, float64(run))
 			if !found {
-				return p.media.unreachable(t, float64(k.run))
+				return p.media.unreachable(t, float64(run))
 			}
 			med = int8(slices.Index(allMedia, ch.medium))
 			memo[k] = med
@@ -191,15 +193,10 @@ func (s *cageSets) choose(p *Plan) error {
 	return nil
 }
 
-// mediumOf is the medium of the set holding cage a. choose leaves
-// every cage pointing at its set's root, so this only reads: walks of
-// one plan may run at once.
-func (s *cageSets) mediumOf(a int32) Medium {
-	if i := s.medium[s.parent[a]]; i >= 0 {
-		return allMedia[i]
-	}
-	return ""
-}
+// mediumIndexOf is the medium of the set holding cage a, as its index
+// into allMedia (-1: none). choose leaves every cage pointing at its
+// set's root, so this only reads: walks of one plan may run at once.
+func (s *cageSets) mediumIndexOf(a int32) int8 { return s.medium[s.parent[a]] }
 
 // unreachable is the error for a run of tier t beyond every medium.
 func (m *mediaChooser) unreachable(t int, run float64) error {

@@ -71,12 +71,13 @@ func (r *linkRecords) replay(p *Plan, t *linkTally) error {
 	var longestCh [3]linkChoice
 	for i, t8 := range r.tier {
 		ti, ca, cb := int(t8), r.cages[2*i], r.cages[2*i+1]
-		ch, ok := m.with(ti, m.sets.mediumOf(ca), r.run[i])
+		mi := m.sets.mediumIndexOf(ca)
+		ch, ok := m.withIndex(ti, int(mi), r.run[i])
 		if !ok {
 			return fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run",
 				linkTierNames[ti], h.Racks[r.racks[2*i]].Name, h.Racks[r.racks[2*i+1]].Name, r.run[i])
 		}
-		k := tallyKey{t8, int8(slices.Index(allMedia, ch.medium)), ch.cable, ch.metres}
+		k := tallyKey{t8, mi, ch.cable, ch.metres} // withIndex's medium is allMedia[mi]
 		if k != last || lastN == 0 {
 			if lastN > 0 {
 				counts[last] += lastN

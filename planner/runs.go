@@ -200,10 +200,16 @@ func (m *mediaChooser) forcedOffered() error {
 // with is a link of tier t on medium med, for a run that med reaches
 // (choices are cached by the length sold).
 func (m *mediaChooser) with(t int, med Medium, run float64) (linkChoice, bool) {
-	mi := slices.Index(allMedia, med)
+	return m.withIndex(t, slices.Index(allMedia, med), run)
+}
+
+// withIndex is with for the medium allMedia[mi] (mi < 0: none), as the
+// cage sets keep it: the walks ask it once a link.
+func (m *mediaChooser) withIndex(t, mi int, run float64) (linkChoice, bool) {
 	if mi < 0 {
 		return linkChoice{}, false
 	}
+	med := allMedia[mi]
 	cb := m.cables[mi]
 	if cb == nil {
 		return linkChoice{}, false
@@ -691,7 +697,7 @@ func (w *cableWalk) measure(t int, a, b hall.Place) error {
 	c.ARack, c.ARow, c.AU = ra.Name, ra.Row+1, a.U
 	c.BRack, c.BRow, c.BU = rb.Name, rb.Row+1, b.U
 	c.RunM, c.aRack, c.bRack = run, a.Rack, b.Rack
-	ch, ok := w.media.with(t, sets.mediumOf(ca), run)
+	ch, ok := w.media.withIndex(t, int(sets.mediumIndexOf(ca)), run)
 	if !ok {
 		return fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run", linkTierNames[t], ra.Name, rb.Name, run)
 	}

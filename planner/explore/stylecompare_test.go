@@ -26,7 +26,8 @@ func styleRow(t *testing.T, c *StyleComparison, style string) StyleRow {
 // Mutations caught: the own row rebuilt with the style's defaults (a
 // 2-plane SuperPOD compared as one plane, a ToR size of 2 replaced by the
 // radix's), the own row flagged on the wrong style, a lean build that
-// drops the job estimate.
+// drops the job estimate; with Build's plan given (CompareStylesWith),
+// that plan ignored or put in every style's row.
 func TestStyleCompareOwnRowIsTheBuild(t *testing.T) {
 	cat := testCatalog(t)
 	eth := func(gpus int) planner.Scenario {
@@ -80,6 +81,20 @@ func TestStyleCompareOwnRowIsTheBuild(t *testing.T) {
 			}
 			if n := len(c.Rows); n != len(StyleOrder) {
 				t.Errorf("%d rows, want one per style (%d)", n, len(StyleOrder))
+			}
+			// Given Build's plan, the own row is that plan and the
+			// others are the rows built here.
+			cw := CompareStylesWith(tc.s, cat, want)
+			for i, r := range cw.Rows {
+				b := c.Rows[i]
+				switch {
+				case r.Own && r.Plan != want:
+					t.Errorf("CompareStylesWith: own row %s is not the plan given", r.Style)
+				case !r.Own && (r.Plan == nil) != (b.Plan == nil):
+					t.Errorf("CompareStylesWith: %s builds %v, CompareStyles %v", r.Style, r.Plan != nil, b.Plan != nil)
+				case !r.Own && r.Plan != nil && (r.Plan.Cost.Total != b.Plan.Cost.Total || r.Plan.Links != b.Plan.Links):
+					t.Errorf("CompareStylesWith: %s row $%.0f %+v, CompareStyles $%.0f %+v", r.Style, r.Plan.Cost.Total, r.Plan.Links, b.Plan.Cost.Total, b.Plan.Links)
+				}
 			}
 		})
 	}

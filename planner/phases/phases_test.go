@@ -545,3 +545,45 @@ func TestPhaseSumsInKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// The final-size strategy times each phase's job on a fabric of the
+// final plan's tiers: for 1,000, 3,000 and 5,000 GPUs on QM9700 (64
+// ports: two tiers hold 2,048 server ports, so the 1,000-GPU phase grows
+// on two and the final needs three), each phase's job time is that of
+// the phase's GPUs built with tiers = 3, whether the grow plan of that
+// phase has two tiers (built again) or three (its own plan taken).
+// Mutations caught: the grow plan taken whatever its tiers (phase 1 timed
+// on two tiers), the final plan's job time given to every phase.
+func TestFinalPhaseJCTOnTheFinalTiers(t *testing.T) {
+	cat := testCatalog(t)
+	s := ibScenario(5000)
+	s.Phases = []planner.Phase{{GPUs: 1000}, {GPUs: 3000}}
+	pp := mustPhases(t, s)
+	if pp.Final.Tiers != 3 {
+		t.Fatalf("final plan has %d tiers, want 3", pp.Final.Tiers)
+	}
+	steps := pp.Strategy(StrategyFinal).Steps
+	if len(steps) != 3 {
+		t.Fatalf("%d steps, want 3", len(steps))
+	}
+	for i, gpus := range []int{1000, 3000, 5000} {
+		sc := s.Clone()
+		sc.Phases = nil
+		sc.Cluster.GPUs, sc.Network.Tiers = gpus, 3
+		sc.Network.NIC = pp.Final.NIC.Key
+		want, err := planner.Build(sc, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := steps[i].JCT
+		if got == nil || want.JCT == nil || got.StepS != want.JCT.Planned.StepS {
+			t.Errorf("phase %d (%d GPUs): job %+v, want step %v s on three tiers", i+1, gpus, got, want.JCT.Planned.StepS)
+		}
+		if i == 0 {
+			two, err := planner.Build(func() planner.Scenario { sc.Network.Tiers = 0; return sc }(), cat)
+			if err != nil || two.Tiers != 2 || two.JCT.Planned.StepS == want.JCT.Planned.StepS {
+				t.Fatalf("1,000 GPUs on their own: %v tiers, step %v s: the case does not tell two tiers from three", two.Tiers, two.JCT.Planned.StepS)
+			}
+		}
+	}
+}
