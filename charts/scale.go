@@ -63,11 +63,7 @@ func Scale(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	flat := make([]bool, len(rows)) // priced with each tier's links at one length
-	for i, r := range rows {
-		flat[i] = r.Plan.Hall == nil
-	}
-	cost, err := scalePlot(costTitle, "US$ per GPU", perGPU, false, in.TierSteps, planCost, flat)
+	cost, err := scalePlot(costTitle, "US$ per GPU", perGPU, false, in.TierSteps, planCost, pricedFlat(rows))
 	if err != nil {
 		return nil, err
 	}
@@ -191,6 +187,16 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []explo
 		p.X.Min, p.X.Max = xys[0].X/2, xys[0].X*2
 	}
 	return p, nil
+}
+
+// pricedFlat says, row by row, whether a size was priced with each
+// tier's links at one length (not laid out in the hall).
+func pricedFlat(rows []explore.SweepRow) []bool {
+	flat := make([]bool, len(rows))
+	for i, r := range rows {
+		flat[i] = r.Plan.Hall == nil
+	}
+	return flat
 }
 
 // addScaleLines joins neighbouring sizes priced alike: a solid line
