@@ -2,7 +2,6 @@ package charts
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -38,18 +37,22 @@ func TokensChart(in Input) (*Figure, error) {
 	}
 	vals := make([]float64, len(rows))
 	labels := make([]string, len(rows))
-	texts := make([]string, len(rows))
 	top := 0.0
 	for i, v := range rows {
-		t := v.Plan.Inference.TokensPerDollar
-		vals[i], labels[i], texts[i] = t, v.Label, tokensText(t)
-		top = max(top, t)
+		vals[i], labels[i] = v.Plan.Inference.TokensPerDollar, v.Label
+		top = max(top, vals[i])
 	}
 	n := rows[0].Plan.Scenario.Network
 	labels[0] = fmt.Sprintf("%s (%s %dG)", rows[0].Label, n.Fabric.Short(), n.NICGbps)
-	own, others := ownBars(vals)
-	p := newPlot(tokensTitle(rows, vals), "", "output tokens per US$")
-	p.Y.Tick.Marker = tokenTicks{}
+	u := tokenUnitFor(top)
+	scaled := make([]float64, len(vals))
+	texts := make([]string, len(vals))
+	for i, v := range vals {
+		scaled[i], texts[i] = v/u.div, sig3(v/u.div)
+	}
+	own, others := ownBars(scaled)
+	p := newPlot(tokensTitle(rows, vals, u), "", u.axis)
+	p.Y.Tick.Marker = countTicks{}
 	base, err := newBars(others)
 	if err != nil {
 		return nil, err
@@ -67,9 +70,9 @@ func TokensChart(in Input) (*Figure, error) {
 	}
 	p.Add(&fittedBars{categories: len(rows), groups: [][]*plotter.BarChart{{base, mine}}, labels: []*plotter.Labels{l}}, l)
 	nominal(p, labels...)
-	headroom(p, top, 0)
-	foot := tokensFootnote(in.Plan, rows, failed)
-	return &Figure{Name: "tokens", Panels: [][]*plot.Plot{{p}}, Footnote: foot,
+	headroom(p, top/u.div, 0)
+	foot, short := tokensFootnote(in.Plan, rows, failed)
+	return &Figure{Name: "tokens", Panels: [][]*plot.Plot{{p}}, Footnote: foot, FootnoteShort: short,
 		Data: []Series{{Name: "Output tokens per US$", Labels: labels, Values: vals}}}, nil
 }
 
@@ -83,47 +86,38 @@ func ownBars(vals []float64) (own, others plotter.Values) {
 	return own, others
 }
 
+// tokenUnit is the unit a tokens chart writes its counts in: millions,
+// thousands or single tokens per US$, whichever keeps the largest under
+// a thousand.
+type tokenUnit struct {
+	div        float64
+	word, axis string
+}
+
+func tokenUnitFor(top float64) tokenUnit {
+	switch {
+	case top >= 1e6:
+		return tokenUnit{1e6, " million", "million output tokens per US$"}
+	case top >= 1e3:
+		return tokenUnit{1e3, " thousand", "thousand output tokens per US$"}
+	}
+	return tokenUnit{1, "", "output tokens per US$"}
+}
+
 // tokensTitle names the design with the most tokens per dollar and this
-// plan's figure where another is higher.
-func tokensTitle(rows []planner.Variant, vals []float64) string {
+// plan's figure where another is higher, in unit u.
+func tokensTitle(rows []planner.Variant, vals []float64, u tokenUnit) string {
+	text := func(v float64) string { return sig3(v/u.div) + u.word }
 	best := 0
 	for i, v := range vals {
 		if v > vals[best] {
 			best = i
 		}
 	}
-	if best == 0 || tokensText(vals[best]) == tokensText(vals[0]) {
-		return fmt.Sprintf("Output tokens per US$: this plan most, %s", tokensText(vals[0]))
+	if best == 0 || text(vals[best]) == text(vals[0]) {
+		return fmt.Sprintf("Output tokens per US$: this plan most, %s", text(vals[0]))
 	}
-	return fmt.Sprintf("Output tokens per US$: most %s, %s; this plan %s", rows[best].Label, tokensText(vals[best]), tokensText(vals[0]))
-}
-
-// tokensText writes a count of tokens with three significant figures:
-// "3.77M", "512k", "980".
-func tokensText(v float64) string {
-	for _, u := range []struct {
-		div    float64
-		suffix string
-	}{{1e9, "B"}, {1e6, "M"}, {1e3, "k"}} {
-		if v >= u.div {
-			return sig3(v/u.div) + u.suffix
-		}
-	}
-	return sig3(v)
-}
-
-// tickTokens writes a tick's token count without trailing zeros: "0",
-// "500k", "2M", "2.5M".
-func tickTokens(v float64) string {
-	for _, u := range []struct {
-		div    float64
-		suffix string
-	}{{1e9, "B"}, {1e6, "M"}, {1e3, "k"}} {
-		if v >= u.div {
-			return strconv.FormatFloat(v/u.div, 'g', 3, 64) + u.suffix
-		}
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
+	return fmt.Sprintf("Output tokens per US$: most %s, %s; this plan %s", rows[best].Label, text(vals[best]), text(vals[0]))
 }
 
 // sig3 writes v (at least 1, or 0) with three significant figures,
@@ -138,23 +132,10 @@ func sig3(v float64) string {
 	return fmt.Sprintf("%.0f", v)
 }
 
-// tokenTicks labels a token axis in tokensText's units.
-type tokenTicks struct{}
-
-// Ticks returns countTicks' positions labelled as token counts.
-func (tokenTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = tickTokens(ticks[i].Value)
-		}
-	}
-	return ticks
-}
-
 // tokensFootnote says what was compared, the model's assumptions, that
-// the figures are estimates, and which variants do not plan.
-func tokensFootnote(p *planner.Plan, rows, failed []planner.Variant) string {
+// the figures are estimates, and which variants do not plan; the short
+// form keeps the assumptions in a line and the variants not drawn.
+func tokensFootnote(p *planner.Plan, rows, failed []planner.Variant) (full, short string) {
 	r := p.Inference
 	var lines []string
 	lines = append(lines, fmt.Sprintf("%s: %s GPUs serving %s, %s input and %s output tokens per request; the scenario's own design in colour.",
@@ -167,12 +148,18 @@ func tokensFootnote(p *planner.Plan, rows, failed []planner.Variant) string {
 		tpots = append(tpots, fmt.Sprintf("%s %.0f ms", v.Label, v.Plan.Inference.Decode.TPOTS*1e3))
 	}
 	lines = append(lines, "TPOT: "+strings.Join(tpots, ", ")+".")
+	notDrawn := ""
 	if len(failed) > 0 {
 		var parts []string
 		for _, v := range failed {
 			parts = append(parts, v.Label+" ("+textfmt.Clip(buildProblem(v.Err), 90)+")")
 		}
-		lines = append(lines, "Not drawn, they do not plan: "+strings.Join(parts, "; ")+".")
+		notDrawn = "Not drawn, they do not plan: " + strings.Join(parts, "; ") + "."
+		lines = append(lines, notDrawn)
 	}
-	return strings.Join(lines, "\n")
+	short = fmt.Sprintf("Estimates (data/inference.toml): output tokens over a %g-year life per US$ of capex and energy; the scenario's own design in colour.", r.LifeYears)
+	if notDrawn != "" {
+		short += "\n" + notDrawn
+	}
+	return strings.Join(lines, "\n"), short
 }

@@ -10,6 +10,10 @@ import (
 	"fabricplan/planner/scenariofile"
 )
 
+// servingCharts need an inference scenario; the other tests' inputs
+// are training scenarios, so TestTokensChart draws them.
+var servingCharts = map[string]bool{"tokens": true}
+
 // servingInput is the inference example's tokens-chart input, as the
 // window and `fabricplan export --chart tokens` build it.
 func servingInput(t *testing.T) (planner.Scenario, Input) {
