@@ -39,3 +39,50 @@ func TestOtherScaleSystems(t *testing.T) {
 		}
 	}
 }
+
+// The inference example is weighed against the other fabric (RoCE
+// 400G), the other NIC speed (800G, which the DGX H100 does not take:
+// kept with its error), the other leaf ratio (2:1) and, in a catalog
+// with an H100 NVL72, that rack; each variant is planned as labelled
+// and carries its own serving estimate. A training scenario is refused.
+// Mutations caught: the ratio variant left at 1:1, the NVL72 variant
+// planned on the scenario's own system.
+func TestServingVariants(t *testing.T) {
+	cat := testCatalog(t)
+	with := *cat
+	with.Systems = maps.Clone(cat.Systems)
+	rack := *cat.Systems["gb200-nvl72"]
+	rack.Key, rack.GPU = "h100-nvl72", "h100"
+	with.Systems[rack.Key] = &rack
+	s := inferenceScenario()
+	vs, err := ServingVariants(s, &with)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, v := range vs {
+		labels = append(labels, v.Label)
+	}
+	if want := []string{"This plan", "RoCE 400G", "IB 800G", "leaf 2:1", "h100-nvl72"}; !slices.Equal(labels, want) {
+		t.Fatalf("variants %v, want %v", labels, want)
+	}
+	if vs[2].Err == nil {
+		t.Error("IB 800G planned on a DGX H100, whose NICs are 400G")
+	}
+	for _, c := range []struct {
+		i      int
+		ratio  string
+		system string
+	}{{0, "1:1", "dgx-h100"}, {1, "1:1", "dgx-h100"}, {3, "2:1", "dgx-h100"}} {
+		p := vs[c.i].Plan
+		if p == nil || p.Inference == nil || p.Scenario.Network.Oversubscription != c.ratio || p.System.Key != c.system {
+			t.Errorf("%s: plan %v, want %s on %s with a serving estimate", labels[c.i], p != nil, c.ratio, c.system)
+		}
+	}
+	if v := vs[4]; v.Plan != nil && v.Plan.System.Key != "h100-nvl72" || v.Plan == nil && v.Err == nil {
+		t.Errorf("h100-nvl72: plan %v, err %v", v.Plan, v.Err)
+	}
+	if _, err := ServingVariants(flatIB(256), cat); err == nil {
+		t.Error("a training scenario has serving variants")
+	}
+}

@@ -59,13 +59,10 @@ func TestRankServing(t *testing.T) {
 	}
 }
 
-// A search of an inference scenario ranks every design it keeps, each
-// with its own plan's tokens per dollar (what plan --json prints for
-// that design), those meeting the SLO first and each group most first;
-// a training search ranks none. Mutation caught: tokens per dollar read
-// from the pick's plan for every design.
-func TestSearchRanksInference(t *testing.T) {
-	cat := testCatalog(t)
+// inferenceScenario is the inference example's scenario (DeepSeek-V3 on
+// 256 DGX H100 over 400G InfiniBand, disaggregated, TPOT 100 ms) priced
+// flat.
+func inferenceScenario() planner.Scenario {
 	s := flatIB(256)
 	s.Cluster.System = "dgx-h100"
 	w := perf.NewWorkload() // the inference example's [workload]
@@ -74,7 +71,17 @@ func TestSearchRanksInference(t *testing.T) {
 	in := serve.NewInference()
 	in.KVLatent, in.WeightPrecision, in.DecodeEP, in.PrefillGPUs, in.DecodeGPUs, in.TargetTPOTS = 576, "fp8", 72, 112, 144, 0.1
 	s.Inference = &in
-	res, err := Search(context.Background(), s, cat, SearchOptions{Workers: 1})
+	return s
+}
+
+// A search of an inference scenario ranks every design it keeps, each
+// with its own plan's tokens per dollar (what plan --json prints for
+// that design), those meeting the SLO first and each group most first;
+// a training search ranks none. Mutation caught: tokens per dollar read
+// from the pick's plan for every design.
+func TestSearchRanksInference(t *testing.T) {
+	cat := testCatalog(t)
+	res, err := Search(context.Background(), inferenceScenario(), cat, SearchOptions{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
