@@ -227,7 +227,7 @@ type chartsTab struct {
 	stale   bool
 }
 
-var planCharts = []string{"ports", "cost", "sensitivity", "power", "scale", "jct", "styles"}
+var planCharts = []string{"ports", "cost", "sensitivity", "power", "scale", "jct", "styles", "tokens"}
 
 func newChartsTab(u *UI) *chartsTab {
 	t := &chartsTab{u: u, view: newChartView(u)}

@@ -12,6 +12,7 @@ import (
 	"fabricplan/planner/explore"
 	"fabricplan/planner/market"
 	"fabricplan/planner/phases"
+	"fabricplan/planner/serve"
 )
 
 // Input is everything a chart may draw from. Builders use what they need
@@ -42,6 +43,9 @@ type Input struct {
 	// Styles is the cluster built in every design style (the styles
 	// chart).
 	Styles *explore.StyleComparison
+	// Serving is an inference scenario planned across its fabric choices
+	// (explore.ServingVariants, first: this plan; the tokens chart).
+	Serving []planner.Variant
 	// Focus is what the topology diagram draws expanded.
 	Focus Focus
 	// Tier is the link tier whose runs the floor plan draws over the
@@ -98,6 +102,7 @@ func All() []Chart {
 		{"market", "RDMA market (650 Group) with this plan", MarketChart},
 		{"search", "Design search: cost against job time", SearchChart},
 		{"styles", "Design styles side by side: cost, power, switches and job time", StylesChart},
+		{"tokens", "Inference: output tokens/s per dollar across fabric choices", TokensChart},
 		{"sensitivity", "Cost sensitivity: total cost as each price moves across its range", Tornado},
 		{"resilience", "Failure what-if: slowdown per failure, goodput and interruptions", Resilience},
 		{"topology", "Topology: planes, pods, scalable units and switch layers with link bundles", Topology},
@@ -192,6 +197,7 @@ const (
 	PartPhases                      // the phased build-out (phases chart)
 	PartSearch                      // a design search within 5% of the fastest (search chart)
 	PartStyles                      // the cluster in every design style (styles chart)
+	PartServing                     // an inference scenario across its fabric choices (tokens chart)
 )
 
 // chartParts are the parts each chart draws; charts not named draw the
@@ -199,7 +205,7 @@ const (
 var chartParts = map[string]Parts{
 	"cost": PartVariants, "power": PartVariants, "jct": PartVariants,
 	"scale": PartSweep | PartTierSteps, "resilience": PartSweep, "phases": PartPhases, "search": PartSearch,
-	"styles": PartStyles,
+	"styles": PartStyles, "tokens": PartServing,
 }
 
 // chartHallLinks is how many links a scale chart's sweep lays out in the
@@ -235,6 +241,9 @@ func (in *Input) AddParts(s planner.Scenario, cat *planner.Catalog, parts Parts)
 	if parts&PartStyles != 0 && in.Styles == nil {
 		in.Styles = explore.CompareStyles(s, cat)
 	}
+	if parts&PartServing != 0 && in.Serving == nil && s.Workload != nil && s.Workload.Kind == serve.KindInference {
+		in.Serving, _ = explore.ServingVariants(s, cat) // nil when s does not plan: the chart draws the plan alone
+	}
 	if parts&PartSearch != 0 {
 		in.Search, in.SearchErr = explore.Search(context.Background(), s, cat, explore.SearchOptions{WithinPct: 5})
 	}
@@ -244,7 +253,7 @@ func (in *Input) AddParts(s planner.Scenario, cat *planner.Catalog, parts Parts)
 // phases and, withSearch, a design search: the input of every chart and
 // of the report. It fails only when s does not plan.
 func NewInput(s planner.Scenario, cat *planner.Catalog, m *market.Tables, year int, withSearch bool) (Input, error) {
-	parts := PartVariants | PartSweep | PartTierSteps | PartPhases | PartStyles
+	parts := PartVariants | PartSweep | PartTierSteps | PartPhases | PartStyles | PartServing
 	if withSearch {
 		parts |= PartSearch
 	}

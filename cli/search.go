@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -13,6 +14,7 @@ import (
 	"fabricplan/planner"
 	"fabricplan/planner/explore"
 	"fabricplan/planner/pricedraw"
+	"fabricplan/planner/serve"
 )
 
 func runSearch(env *cliEnv, args []string) error {
@@ -59,7 +61,52 @@ func runSearch(env *cliEnv, args []string) error {
 	case *format.csv:
 		return writeSearchCSV(env.stdout, res, list)
 	}
-	return writeSearchText(env.stdout, res, list)
+	if err := writeSearchText(env.stdout, res, list); err != nil {
+		return err
+	}
+	return writeServingRank(env.stdout, res, in.scenario.Inference, *all)
+}
+
+// rankedShown is how many designs the tokens-per-dollar ranking lists
+// without --all.
+const rankedShown = 10
+
+// writeServingRank lists an inference scenario's designs by output
+// tokens per US$ at its SLO, those that miss it marked and last; nothing
+// for a training scenario.
+func writeServingRank(w io.Writer, r *explore.SearchResult, in *serve.Inference, all bool) error {
+	if len(r.Ranked) == 0 || in == nil {
+		return nil
+	}
+	list := r.Ranked
+	if !all {
+		list = list[:min(len(list), rankedShown)]
+	}
+	var slo []string
+	if in.TargetTPOTS > 0 {
+		slo = append(slo, fmt.Sprintf("TPOT <= %.3f s", in.TargetTPOTS))
+	}
+	if in.TargetTTFTS > 0 {
+		slo = append(slo, fmt.Sprintf("TTFT <= %.3f s", in.TargetTTFTS))
+	}
+	target := "no TPOT or TTFT target"
+	if len(slo) > 0 {
+		target = strings.Join(slo, ", ")
+	}
+	fmt.Fprintf(w, "\nRanked by output tokens per US$ of the whole cluster at the SLO (%s; designs that miss it last, marked): %d of %s (estimates; --all lists every one).\n",
+		target, len(list), textfmt.Int(len(r.Ranked)))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tDESIGN\tTOKENS/US$\tTOKENS/S/GPU\tTPOT\tTTFT\tCOST\tSLO")
+	for i, d := range list {
+		e := d.Plan.Inference
+		slo := "met"
+		if d.SLOMiss != "" {
+			slo = "MISSES " + d.SLOMiss
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%.1f ms\t%.0f ms\t%s\t%s\n", i+1, d.Label, textfmt.Int(int(math.Round(d.TokensPerDollar))),
+			e.TokensSPerGPU, e.Decode.TPOTS*1e3, e.TTFTS*1e3, d.CostText(textfmt.USD), slo)
+	}
+	return tw.Flush()
 }
 
 // Bounds on search flags: a century of training, ten trillion dollars.
@@ -122,6 +169,12 @@ type designJSON struct {
 	// length per tier, as the scenario's plans) or "lower bound" (not
 	// laid out: a laid-out design beats it).
 	Priced string `json:"priced"`
+	// TokensPerDollar is an inference design's output tokens per US$ of
+	// the whole cluster; MeetsSLO says it meets the TPOT and TTFT
+	// targets, SLOMiss what it misses (all left out for training).
+	TokensPerDollar float64 `json:"tokens_per_dollar,omitempty"`
+	MeetsSLO        *bool   `json:"meets_slo,omitempty"`
+	SLOMiss         string  `json:"slo_miss,omitempty"`
 }
 
 func toDesignJSON(d *explore.Design) *designJSON {
@@ -129,10 +182,15 @@ func toDesignJSON(d *explore.Design) *designJSON {
 		return nil
 	}
 	n := d.Scenario.Network
-	return &designJSON{Label: d.Label, Fabric: string(n.Fabric), NICGbps: n.NICGbps, Ports: n.PortsPerNIC, Planes: n.Planes,
+	j := &designJSON{Label: d.Label, Fabric: string(n.Fabric), NICGbps: n.NICGbps, Ports: n.PortsPerNIC, Planes: n.Planes,
 		Switch: d.Plan.Switch.Key, SpineSwitch: d.Plan.TierSwitchKey(planner.TierSpine), CoreSwitch: d.Plan.TierSwitchKey(planner.TierCore), Ratio: n.Oversubscription, Tiers: d.Plan.Tiers, Switches: d.Plan.TotalSwitches(),
 		CostUSD: d.CostUSD, PowerW: d.PowerW, StepS: d.StepS, Days: d.Days, OnFront: d.OnFront,
 		ProbCheaper: d.ProbCheaper, CostVsPick: d.CostVsPick, Priced: d.Priced}
+	if d.Plan.Inference != nil {
+		meets := d.SLOMiss == ""
+		j.TokensPerDollar, j.MeetsSLO, j.SLOMiss = d.TokensPerDollar, &meets, d.SLOMiss
+	}
+	return j
 }
 
 func searchJSON(r *explore.SearchResult, list []*explore.Design) any {
@@ -152,12 +210,18 @@ func searchJSON(r *explore.SearchResult, list []*explore.Design) any {
 		SureCheaper     float64       `json:"sure_cheaper"`
 		Draws           int           `json:"price_draws"`
 		Designs         []*designJSON `json:"designs"`
+		// Ranked is an inference scenario's designs by tokens per US$ at
+		// its SLO, those missing it last (explore.SearchResult.Ranked).
+		Ranked []*designJSON `json:"ranked_by_tokens_per_dollar,omitempty"`
 	}{Evaluated: r.Evaluated, Buildable: len(r.Designs), ElapsedS: r.Elapsed.Seconds(), TargetDays: r.Target,
 		Cheapest: toDesignJSON(r.Cheapest), FastestInBudget: toDesignJSON(r.FastestInBudget), Fastest: toDesignJSON(r.Fastest), Message: r.Message,
 		LaidOut: r.LaidOut, Undecided: r.Undecided, Pricing: r.PricingNote(),
 		Pick: toDesignJSON(r.Pick()), SureCheaper: pricedraw.SureCheaper, Draws: pricedraw.N}
 	for _, d := range list {
 		out.Designs = append(out.Designs, toDesignJSON(d))
+	}
+	for _, d := range r.Ranked {
+		out.Ranked = append(out.Ranked, toDesignJSON(d))
 	}
 	return out
 }

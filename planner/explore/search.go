@@ -62,6 +62,11 @@ type Design struct {
 	// Priced says how the figures were priced: PricedFlat, PricedHall
 	// or PricedBound (not laid out: CostUSD is a lower bound).
 	Priced string
+	// TokensPerDollar is an inference scenario's output tokens per US$
+	// of the whole cluster (the plan's serving estimate; 0 for training);
+	// SLOMiss names the TPOT and TTFT targets it misses ("": none).
+	TokensPerDollar float64
+	SLOMiss         string
 
 	// searched is the candidate as the search built it, memo the
 	// workload's figures, to lay it out later; boundDays bounds its JCT
@@ -100,6 +105,11 @@ type SearchResult struct {
 	Elapsed   time.Duration
 	// Message explains an unmet target or budget, naming the closest design.
 	Message string
+	// Ranked is an inference scenario's designs by output tokens per
+	// US$ at its SLO: those meeting the TPOT and TTFT targets first, then
+	// those missing one (Design.SLOMiss), each by tokens per dollar, most
+	// first. Nil for a training scenario.
+	Ranked []*Design
 }
 
 // ErrNoDesigns is returned when the catalog can build nothing for the
@@ -224,6 +234,7 @@ func Search(ctx context.Context, base planner.Scenario, cat *planner.Catalog, op
 		}
 	}
 	res.compareCosts()
+	res.rankServing()
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

@@ -236,3 +236,17 @@ func oneOf(v string, choices ...string) bool {
 
 // inRange says whether v is finite and in [lo, hi].
 func inRange(v, lo, hi float64) bool { return v >= lo && v <= hi }
+
+// SLOMisses names the service-level targets of in that r misses, each
+// with the estimate and the target ("TPOT 0.120 s > 0.100 s"); nil when
+// it meets every one (or in sets none).
+func (in Inference) SLOMisses(r *Result) []string {
+	var out []string
+	if t := in.TargetTPOTS; t > 0 && r.Decode.TPOTS > t {
+		out = append(out, fmt.Sprintf("TPOT %.3f s > %.3f s", r.Decode.TPOTS, t))
+	}
+	if t := in.TargetTTFTS; t > 0 && r.TTFTS > t {
+		out = append(out, fmt.Sprintf("TTFT %.3f s > %.3f s", r.TTFTS, t))
+	}
+	return out
+}
