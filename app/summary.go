@@ -464,8 +464,8 @@ func (t *summaryTab) showServing(p *planner.Plan) {
 		c[cardTokensPerGPU].box.Show()
 		c[cardTokensPerDollar].box.Show()
 	case rl != nil:
-		c[cardWeightSync].set(textfmt.Seconds(rl.WeightSyncS), fmt.Sprintf("model: %.0f GB %s, %.1f%% of the time between syncs; network %s, reload %s",
-			rl.SyncGB, rl.Mode, 100*rl.ShareOfStep, textfmt.Seconds(rl.NetworkS), textfmt.Seconds(rl.ReloadS)))
+		c[cardWeightSync].set(textfmt.Seconds(rl.WeightSyncS), fmt.Sprintf("model: %s GB %s, %.1f%% of the time between syncs; network %s, reload %s",
+			textfmt.Int(int(math.Round(rl.SyncGB))), rl.Mode, 100*rl.ShareOfStep, textfmt.Seconds(rl.NetworkS), textfmt.Seconds(rl.ReloadS)))
 		c[cardWeightSync].box.Show()
 	}
 	if inf != nil {

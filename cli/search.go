@@ -103,8 +103,8 @@ func writeServingRank(w io.Writer, r *explore.SearchResult, in *serve.Inference,
 		if d.SLOMiss != "" {
 			slo = "MISSES " + d.SLOMiss
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%.1f ms\t%.0f ms\t%s\t%s\n", i+1, d.Label, textfmt.Int(int(math.Round(d.TokensPerDollar))),
-			e.TokensSPerGPU, e.Decode.TPOTS*1e3, e.TTFTS*1e3, d.CostText(textfmt.USD), slo)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.1f ms\t%.0f ms\t%s\t%s\n", i+1, d.Label, textfmt.Int(int(math.Round(d.TokensPerDollar))),
+			wholeCount(e.TokensSPerGPU), e.Decode.TPOTS*1e3, e.TTFTS*1e3, d.CostText(textfmt.USD), slo)
 	}
 	return tw.Flush()
 }

@@ -41,8 +41,8 @@ func writeServing(tw io.Writer, p *planner.Plan) {
 	}
 	if r := p.RL; r != nil {
 		fmt.Fprintln(tw, "\t")
-		fmt.Fprintf(tw, "RL WEIGHT SYNC (model)\t%s\t%.0f GB %s: network %s, reload %s, overhead %s; %.1f%% of the time between syncs\n",
-			textfmt.Seconds(r.WeightSyncS), r.SyncGB, r.Mode, textfmt.Seconds(r.NetworkS), textfmt.Seconds(r.ReloadS),
+		fmt.Fprintf(tw, "RL WEIGHT SYNC (model)\t%s\t%s GB %s: network %s, reload %s, overhead %s; %.1f%% of the time between syncs\n",
+			textfmt.Seconds(r.WeightSyncS), wholeCount(r.SyncGB), r.Mode, textfmt.Seconds(r.NetworkS), textfmt.Seconds(r.ReloadS),
 			textfmt.Seconds(r.OverheadS), 100*r.ShareOfStep)
 		for _, f := range r.Findings {
 			fmt.Fprintf(tw, "  Finding\t\t%s\n", f)
