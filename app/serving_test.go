@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
 )
 
 // TestSummaryServingCards: an inference scenario shows its tokens/s per
@@ -84,5 +86,39 @@ func TestWorkloadKindChoice(t *testing.T) {
 	u.WaitIdle()
 	if s := u.Scenario(); s.Inference != nil || s.RL != nil || u.summary.serving.Visible() {
 		t.Errorf("training keeps a serving table (%v, %v) or its cards", s.Inference, s.RL)
+	}
+}
+
+// TestServingInputsFollowTheKind: the [inference] and [rl] inputs are
+// locked under another kind and unlocked by choosing theirs; an edit
+// then reaches the plan (a decode batch of 16 typed is the batch the
+// estimate runs; a scatter sync is the sync's mode). Mutations caught:
+// the inputs left editable under training (an edit lost with the table
+// the kind leaves out); Enabled never updated when the kind changes;
+// the fields wired to the wrong table.
+func TestServingInputsFollowTheKind(t *testing.T) {
+	u := newTestUI(t)
+	locked := func(key string) bool {
+		d, ok := u.inputs.byKey[key].widget.(fyne.Disableable)
+		return ok && d.Disabled()
+	}
+	if !locked("inference.decode_batch") || !locked("rl.sync_mode") || locked("workload.kind") {
+		t.Fatalf("training: decode batch locked %v, sync mode locked %v", locked("inference.decode_batch"), locked("rl.sync_mode"))
+	}
+	pick(u, "workload.kind", "inference")
+	if locked("inference.decode_batch") || !locked("rl.sync_mode") {
+		t.Fatalf("inference: decode batch locked %v, sync mode locked %v", locked("inference.decode_batch"), locked("rl.sync_mode"))
+	}
+	typeIn(u, "inference.decode_batch", "16")
+	if p := u.Plan(); p == nil || p.Inference == nil || p.Inference.Decode.Batch != 16 {
+		t.Fatalf("inference plan after a batch of 16: %+v", p)
+	}
+	pick(u, "workload.kind", "rl")
+	if !locked("inference.decode_batch") || locked("rl.sync_mode") {
+		t.Fatalf("rl: decode batch locked %v, sync mode locked %v", locked("inference.decode_batch"), locked("rl.sync_mode"))
+	}
+	pick(u, "rl.sync_mode", "scatter")
+	if p := u.Plan(); p == nil || p.RL == nil || p.RL.Mode != "scatter" {
+		t.Fatalf("rl plan after scatter: %+v", p)
 	}
 }

@@ -397,6 +397,7 @@ func buildFieldTable() []Field {
 	fs := clusterFields()
 	fs = append(fs, mediaFields()...)
 	fs = append(fs, workloadFields()...)
+	fs = append(fs, servingFields()...)
 	fs = append(fs, reliabilityFields()...)
 	fs = append(fs, networksFields()...)
 	return append(fs, facilityFields()...)

@@ -135,10 +135,30 @@ func TestFieldsTouchOnlyTheirKey(t *testing.T) {
 	for _, f := range Fields() {
 		before[f.Key] = f.Get(&base)
 	}
-	if base.Workload != nil || base.Facility != nil || base.Networks != nil || base.Reliability != nil {
+	if base.Workload != nil || base.Facility != nil || base.Networks != nil || base.Reliability != nil || base.Inference != nil || base.RL != nil {
 		t.Fatal("Get added a table to the scenario it read")
 	}
+	// An [inference] or [rl] input is edited under its kind: its base has
+	// the kind chosen (and the table it adds), read back the same way.
+	bases := map[string]Scenario{"": base}
+	befores := map[string]map[string]string{"": before}
+	for _, kind := range []string{"inference", "rl"} {
+		s := base.Clone()
+		kf, _ := FieldByKey("workload.kind")
+		if err := kf.Set(&s, kind); err != nil {
+			t.Fatal(err)
+		}
+		bases[kind], befores[kind] = s, map[string]string{}
+		for _, f := range Fields() {
+			befores[kind][f.Key] = f.Get(&s)
+		}
+	}
 	for _, f := range Fields() {
+		kind, _, _ := strings.Cut(f.Key, ".")
+		if kind != "inference" && kind != "rl" {
+			kind = ""
+		}
+		base, before := bases[kind], befores[kind]
 		text, ok := offDefault(f, before[f.Key])
 		if !ok {
 			continue

@@ -264,7 +264,7 @@ func (m *Model) Enabled(key string) bool {
 	case "network.servers_per_tor":
 		return m.scenario.Network.Style() == planner.TopoToR
 	}
-	return true
+	return m.scenario.KindAllows(key) // an [inference] or [rl] input under its own kind only
 }
 
 // Hint is the text an empty entry shows.

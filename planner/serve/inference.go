@@ -219,7 +219,7 @@ func (e *estimator) decode(ep int) (int, step) {
 		}
 		return e.in.TargetTPOTS <= 0 || e.decodeStep(b, ep).total() <= e.in.TargetTPOTS
 	}
-	lo, hi := 1, maxBatch
+	lo, hi := 1, MaxBatch
 	if !fits(lo) {
 		return lo, e.decodeStep(lo, ep)
 	}

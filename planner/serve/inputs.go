@@ -49,14 +49,14 @@ const (
 
 // Limits of the inputs: larger values are typing mistakes.
 const (
-	maxTokens   = 1 << 24 // tokens of one prompt or answer
-	maxWidth    = 1 << 16 // GPUs of one instance or one EP group
-	maxBatch    = 1 << 16 // requests per decode GPU
-	maxLatent   = 1 << 16 // MLA latent elements per token and layer
-	maxTargetS  = 3600.0  // a latency target, seconds
-	maxRequests = 1e9     // requests per second
-	maxSteps    = 1 << 20 // RL steps between syncs
-	maxStepS    = 1e6     // one RL step, seconds
+	MaxTokens   = 1 << 24 // tokens of one prompt or answer
+	MaxWidth    = 1 << 16 // GPUs of one instance or one EP group
+	MaxBatch    = 1 << 16 // requests per decode GPU
+	MaxLatent   = 1 << 16 // MLA latent elements per token and layer
+	MaxTargetS  = 3600.0  // a latency target, seconds
+	MaxRequests = 1e9     // requests per second
+	MaxSteps    = 1 << 20 // RL steps between syncs
+	MaxStepS    = 1e6     // one RL step, seconds
 )
 
 // Inference is a serving workload: the traffic (prompt and answer
@@ -145,11 +145,11 @@ func (in *Inference) Validate(table string) []error {
 		key       string
 		v, lo, hi int
 	}{
-		{"input_tokens", in.InputTokens, 1, maxTokens}, {"output_tokens", in.OutputTokens, 1, maxTokens},
-		{"kv_latent", in.KVLatent, 0, maxLatent}, {"head_dim", in.HeadDim, 0, maxLatent},
+		{"input_tokens", in.InputTokens, 1, MaxTokens}, {"output_tokens", in.OutputTokens, 1, MaxTokens},
+		{"kv_latent", in.KVLatent, 0, MaxLatent}, {"head_dim", in.HeadDim, 0, MaxLatent},
 		{"prefill_gpus", in.PrefillGPUs, 0, math.MaxInt32}, {"decode_gpus", in.DecodeGPUs, 0, math.MaxInt32},
-		{"prefill_tp", in.PrefillTP, 0, maxWidth}, {"decode_tp", in.DecodeTP, 0, maxWidth},
-		{"decode_ep", in.DecodeEP, 0, maxWidth}, {"decode_batch", in.DecodeBatch, 0, maxBatch},
+		{"prefill_tp", in.PrefillTP, 0, MaxWidth}, {"decode_tp", in.DecodeTP, 0, MaxWidth},
+		{"decode_ep", in.DecodeEP, 0, MaxWidth}, {"decode_batch", in.DecodeBatch, 0, MaxBatch},
 	}
 	for _, c := range counts {
 		if c.v < c.lo || c.v > c.hi {
@@ -163,7 +163,7 @@ func (in *Inference) Validate(table string) []error {
 		key string
 		v   float64
 		hi  float64
-	}{{"target_tpot_s", in.TargetTPOTS, maxTargetS}, {"target_ttft_s", in.TargetTTFTS, maxTargetS}, {"target_requests_s", in.TargetRequestsS, maxRequests}} {
+	}{{"target_tpot_s", in.TargetTPOTS, MaxTargetS}, {"target_ttft_s", in.TargetTTFTS, MaxTargetS}, {"target_requests_s", in.TargetRequestsS, MaxRequests}} {
 		if !inRange(t.v, 0, t.hi) {
 			add(t.key, fmt.Sprintf("give seconds or a rate from 0 to %g", t.hi), "%g is out of range", t.v)
 		}
@@ -201,13 +201,13 @@ func (r *RL) Validate(table string) []error {
 	for _, c := range []struct {
 		key    string
 		v, max int
-	}{{"trainer_gpus", r.TrainerGPUs, math.MaxInt32}, {"rollout_gpus", r.RolloutGPUs, math.MaxInt32}, {"rollout_tp", r.RolloutTP, maxWidth}, {"steps_per_sync", r.StepsPerSync, maxSteps}} {
+	}{{"trainer_gpus", r.TrainerGPUs, math.MaxInt32}, {"rollout_gpus", r.RolloutGPUs, math.MaxInt32}, {"rollout_tp", r.RolloutTP, MaxWidth}, {"steps_per_sync", r.StepsPerSync, MaxSteps}} {
 		if c.v < 0 || c.v > c.max {
 			add(c.key, fmt.Sprintf("give a whole number from 0 to %d (0: the default)", c.max), "%d is out of range", c.v)
 		}
 	}
-	if !inRange(r.StepS, 0, maxStepS) {
-		add("step_s", fmt.Sprintf("give seconds from 0 to %g", maxStepS), "%g is out of range", r.StepS)
+	if !inRange(r.StepS, 0, MaxStepS) {
+		add("step_s", fmt.Sprintf("give seconds from 0 to %g", MaxStepS), "%g is out of range", r.StepS)
 	}
 	if !oneOf(r.SyncMode, SyncBroadcast, SyncScatter) {
 		add("sync_mode", `write "broadcast" or "scatter"`, "unknown sync mode %q", r.SyncMode)
