@@ -24,6 +24,11 @@ type System struct {
 	NICsPerNode  int    `toml:"nics_per_node" json:"nics_per_node"`
 	NIC          string `toml:"nic" json:"nic"`
 	NVLinkDomain int    `toml:"nvlink_domain" json:"nvlink_domain"`
+	// Generation names the GPU generation an 8-GPU server and a
+	// rack-scale system share though their GPU presets differ (HGX B200
+	// and GB200 NVL72: "blackwell"); the serving comparison weighs one
+	// against the other. Empty: the GPU preset alone pairs systems.
+	Generation string `toml:"generation,omitempty" json:"generation,omitempty"`
 	// RackNodes is the nodes of one rack that the reference design puts
 	// on one leaf per rail (rack-aligned leaves); 0: no rack alignment.
 	RackNodes int `toml:"rack_nodes" json:"rack_nodes"`

@@ -17,7 +17,8 @@ const rackScaleDomain = 8
 // NIC speed (planner.Alternatives), the other leaf ratio (2:1 for a
 // non-blocking leaf, else 1:1), and, for the same GPU count, each system
 // of the catalog with the same GPU on the other side of rack scale
-// (NVL72 against 8-GPU servers). The first variant is the scenario's own;
+// (NVL72 against 8-GPU servers), or of its generation (GB200 NVL72
+// against DGX B200). The first variant is the scenario's own;
 // a variant that does not plan keeps its Err. s must be an inference
 // scenario and must plan.
 func ServingVariants(s planner.Scenario, cat *planner.Catalog) ([]planner.Variant, error) {
@@ -46,8 +47,9 @@ func ServingVariants(s planner.Scenario, cat *planner.Catalog) ([]planner.Varian
 	return append(out, vs...), nil
 }
 
-// otherScaleSystems are the catalog's systems with p's GPU on the other
-// side of rack scale from p's system, by key; none for a custom server.
+// otherScaleSystems are the catalog's systems with p's GPU, or of its
+// GPU generation (System.Generation), on the other side of rack scale
+// from p's system, by key; none for a custom server.
 func otherScaleSystems(p *planner.Plan, cat *planner.Catalog) []string {
 	own := p.System
 	if own == nil {
@@ -55,7 +57,8 @@ func otherScaleSystems(p *planner.Plan, cat *planner.Catalog) []string {
 	}
 	var keys []string
 	for k, sys := range cat.Systems {
-		if sys.GPU == own.GPU && (sys.NVLinkDomain > rackScaleDomain) != (own.NVLinkDomain > rackScaleDomain) {
+		peer := sys.GPU == own.GPU || own.Generation != "" && sys.Generation == own.Generation
+		if peer && (sys.NVLinkDomain > rackScaleDomain) != (own.NVLinkDomain > rackScaleDomain) {
 			keys = append(keys, k)
 		}
 	}

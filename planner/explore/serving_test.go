@@ -20,7 +20,7 @@ func TestOtherScaleSystems(t *testing.T) {
 	with := *cat
 	with.Systems = maps.Clone(cat.Systems)
 	rack := *cat.Systems["gb200-nvl72"]
-	rack.Key, rack.GPU = "h100-nvl72", "h100"
+	rack.Key, rack.GPU, rack.Generation = "h100-nvl72", "h100", "" // a Hopper rack: no Blackwell peer
 	with.Systems[rack.Key] = &rack
 	for _, c := range []struct {
 		cat    *planner.Catalog
@@ -30,7 +30,12 @@ func TestOtherScaleSystems(t *testing.T) {
 		{&with, "dgx-h100", []string{"h100-nvl72"}},
 		{&with, "h100-nvl72", []string{"dgx-h100", "hgx-h100"}},
 		{cat, "dgx-h100", nil},
-		{cat, "gb200-nvl72", nil},
+		// One generation across rack scale (data/catalog.toml's
+		// generation, from NVIDIA's product pages): GB200 NVL72 against
+		// DGX B200, GB300 NVL72 against DGX B300.
+		{cat, "gb200-nvl72", []string{"dgx-b200"}},
+		{cat, "dgx-b200", []string{"gb200-nvl72"}},
+		{cat, "dgx-b300", []string{"gb300-nvl72"}},
 		{cat, "", nil},
 	} {
 		p := &planner.Plan{System: c.cat.Systems[c.system]}
@@ -52,7 +57,7 @@ func TestServingVariants(t *testing.T) {
 	with := *cat
 	with.Systems = maps.Clone(cat.Systems)
 	rack := *cat.Systems["gb200-nvl72"]
-	rack.Key, rack.GPU = "h100-nvl72", "h100"
+	rack.Key, rack.GPU, rack.Generation = "h100-nvl72", "h100", "" // a Hopper rack: no Blackwell peer
 	with.Systems[rack.Key] = &rack
 	s := inferenceScenario()
 	vs, err := ServingVariants(s, &with)
