@@ -308,25 +308,24 @@ func workload(s *Scenario) *perf.Workload {
 	return s.Workload
 }
 
-func facility(s *Scenario) *hall.Facility {
-	f := hall.Facility{}
-	if s.Facility != nil {
-		f = *s.Facility
+// ownTable gives *p a table of its own to edit: a copy of the one it
+// points to (never written through: a snapshot of the scenario may share
+// it), or an empty one where there is none.
+func ownTable[T any](p **T) *T {
+	var t T
+	if *p != nil {
+		t = **p
 	}
-	s.Facility = &f
-	return s.Facility
+	*p = &t
+	return *p
 }
+
+// facility is the scenario's [facility] table (ownTable).
+func facility(s *Scenario) *hall.Facility { return ownTable(&s.Facility) }
 
 // networks is the scenario's [networks] table; tidyNetworks drops it
 // again when every key is back to its default.
-func networks(s *Scenario) *NetworksInputs {
-	in := NetworksInputs{}
-	if s.Networks != nil {
-		in = *s.Networks
-	}
-	s.Networks = &in
-	return s.Networks
-}
+func networks(s *Scenario) *NetworksInputs { return ownTable(&s.Networks) }
 
 func tidyNetworks(f Field) Field {
 	set := f.Set

@@ -10,19 +10,20 @@ import (
 
 // servingFields are the [inference] and [rl] inputs the window edits.
 // Each is edited only under its own workload kind (forKind): choosing
-// the kind (workload.kind) adds its table with defaults first.
+// the kind (workload.kind) adds its table with defaults first; a read
+// under another kind sees an empty table (ownTable on the copy read).
 func servingFields() []Field {
 	in := func(at func(*serve.Inference) *int) func(*Scenario) *int {
-		return func(s *Scenario) *int { return at(inferenceTable(s)) }
+		return func(s *Scenario) *int { return at(ownTable(&s.Inference)) }
 	}
 	inNum := func(at func(*serve.Inference) *float64) func(*Scenario) *float64 {
-		return func(s *Scenario) *float64 { return at(inferenceTable(s)) }
+		return func(s *Scenario) *float64 { return at(ownTable(&s.Inference)) }
 	}
 	inText := func(at func(*serve.Inference) *string) func(*Scenario) *string {
-		return func(s *Scenario) *string { return at(inferenceTable(s)) }
+		return func(s *Scenario) *string { return at(ownTable(&s.Inference)) }
 	}
 	rl := func(at func(*serve.RL) *int) func(*Scenario) *int {
-		return func(s *Scenario) *int { return at(rlTable(s)) }
+		return func(s *Scenario) *int { return at(ownTable(&s.RL)) }
 	}
 	precisions := []string{serve.PrecisionBF16, serve.PrecisionFP8}
 	fs := []Field{
@@ -44,10 +45,10 @@ func servingFields() []Field {
 		countField("rl.trainer_gpus", "RL trainer GPUs", 1, math.MaxInt32, true, "blank: half the cluster", rl(func(r *serve.RL) *int { return &r.TrainerGPUs })),
 		countField("rl.rollout_gpus", "RL rollout GPUs", 1, math.MaxInt32, true, "blank: half the cluster", rl(func(r *serve.RL) *int { return &r.RolloutGPUs })),
 		countField("rl.rollout_tp", "RL rollout instance GPUs", 1, serve.MaxWidth, true, "blank: 8", rl(func(r *serve.RL) *int { return &r.RolloutTP })),
-		withDefault(choiceField("rl.sync_mode", "RL weight sync", []string{serve.SyncBroadcast, serve.SyncScatter}, func(s *Scenario) *string { return &rlTable(s).SyncMode }), serve.SyncBroadcast),
-		withDefault(choiceField("rl.sync_precision", "RL sync precision", precisions, func(s *Scenario) *string { return &rlTable(s).SyncPrecision }), serve.PrecisionBF16),
+		withDefault(choiceField("rl.sync_mode", "RL weight sync", []string{serve.SyncBroadcast, serve.SyncScatter}, func(s *Scenario) *string { return &ownTable(&s.RL).SyncMode }), serve.SyncBroadcast),
+		withDefault(choiceField("rl.sync_precision", "RL sync precision", precisions, func(s *Scenario) *string { return &ownTable(&s.RL).SyncPrecision }), serve.PrecisionBF16),
 		countField("rl.steps_per_sync", "RL steps between syncs", 1, serve.MaxSteps, true, "blank: 1", rl(func(r *serve.RL) *int { return &r.StepsPerSync })),
-		numberField("rl.step_s", "RL step (rollout and training)", "s", 0, serve.MaxStepS, true, func(s *Scenario) *float64 { return &rlTable(s).StepS }),
+		numberField("rl.step_s", "RL step (rollout and training)", "s", 0, serve.MaxStepS, true, func(s *Scenario) *float64 { return &ownTable(&s.RL).StepS }),
 	}
 	for i := range fs {
 		fs[i] = forKind(fs[i])
@@ -93,26 +94,4 @@ func forKind(f Field) Field {
 		return set(s, text)
 	}
 	return f
-}
-
-// inferenceTable is the scenario's [inference] table, copied so that an
-// edit never writes through a snapshot's pointer; a scenario without one
-// gets an empty one (forKind refuses edits there, so only reads see it).
-func inferenceTable(s *Scenario) *serve.Inference {
-	in := serve.Inference{}
-	if s.Inference != nil {
-		in = *s.Inference
-	}
-	s.Inference = &in
-	return s.Inference
-}
-
-// rlTable is inferenceTable for the [rl] table.
-func rlTable(s *Scenario) *serve.RL {
-	r := serve.RL{}
-	if s.RL != nil {
-		r = *s.RL
-	}
-	s.RL = &r
-	return s.RL
 }
