@@ -301,15 +301,19 @@ func withGPUs(s planner.Scenario, gpus int) planner.Scenario {
 // the smallest size that differs from the smaller one is found by
 // bisection. A chart marks these, not the sweep's first sample past them.
 func TierSteps(base planner.Scenario, cat *planner.Catalog, rows []SweepRow) []TierStep {
-	tiers := func(g int) int {
+	tiersErr := func(g int) (int, error) {
 		// Built as the sweep's rows are (links at one length): the tier
 		// count never depends on the hall, and laying one out for each
 		// bisection step cost most of a scale chart at 100k GPUs.
 		p, err := planner.BuildWith(withGPUs(base.FlatLinks(), g), cat, planner.BuildOptions{}) // only the tier count is read
 		if err != nil {
-			return 0
+			return 0, err
 		}
-		return p.Tiers
+		return p.Tiers, nil
+	}
+	tiers := func(g int) int {
+		t, _ := tiersErr(g)
+		return t
 	}
 	of := func(r SweepRow) int {
 		if r.Err != nil || r.Plan == nil {
@@ -333,12 +337,8 @@ func TierSteps(base planner.Scenario, cat *planner.Catalog, rows []SweepRow) []T
 				hi = mid
 			}
 		}
-		st := TierStep{GPUs: hi, Tiers: tiers(hi)}
-		if st.Tiers == 0 {
-			_, err := planner.BuildWith(withGPUs(base.FlatLinks(), hi), cat, planner.BuildOptions{})
-			st.TooLarge = errors.Is(err, planner.ErrTooLarge)
-		}
-		steps = append(steps, st)
+		t, err := tiersErr(hi)
+		steps = append(steps, TierStep{GPUs: hi, Tiers: t, TooLarge: errors.Is(err, planner.ErrTooLarge)})
 	}
 	return steps
 }
