@@ -76,7 +76,7 @@ func stackedPlot(title, yLabel string, vs []planner.Variant, comps []component, 
 	if err != nil {
 		return nil, err
 	}
-	p.Add(&fittedBars{categories: len(vs), groups: [][]*plotter.BarChart{stack}, labels: []*plotter.Labels{l}}, l)
+	p.Add(&fittedBars{categories: len(vs), groups: [][]*plotter.BarChart{stack}, labels: []*plotter.Labels{l}})
 	nominal(p, variantLabels(vs)...)
 	headroom(p, maxY, len(comps))
 	p.Legend.Top = true

@@ -40,9 +40,9 @@ type Figure struct {
 	// readers who want the numbers.
 	Data []Series
 
-	titles      map[*plot.Plot]string    // each panel's title as built, before fitting
-	legendSizes map[*plot.Plot]vg.Length // each panel's legend text size as built
-	noFit       bool                     // draw text as given (tests of the fitting)
+	titles map[*plot.Plot]string     // each panel's title as built, before fitting
+	built  map[*plot.Plot]panelBuilt // what fitting changes in each panel, as built
+	noFit  bool                      // draw text as given (tests of the fitting)
 	// rendering is held while the figure draws: drawing fits titles and
 	// legends into the plots, so the window's redraw and an export in
 	// the background take turns.
@@ -134,6 +134,9 @@ func (f *Figure) drawOn(dc draw.Canvas, paint bool) {
 		dc.Fill(dc.Rectangle.Path())
 	}
 	f.panelRects = f.panelRects[:0]
+	if !f.noFit {
+		f.restoreBuilt()
+	}
 	if f.Footnote != "" {
 		sty := footStyle()
 		lh := sty.Height("Xg")

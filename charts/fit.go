@@ -402,6 +402,58 @@ func (f *Figure) drawPanel(p *plot.Plot, c draw.Canvas) {
 	p.Draw(c)
 }
 
+// panelBuilt is what fitting changes in a panel, as the panel was built.
+type panelBuilt struct {
+	legendSize, legendXOffs vg.Length
+	yMax                    float64
+}
+
+// restoreBuilt puts back what an earlier draw's fitting changed in each
+// panel (the legend's text size and offset, the y axis's top, the axes'
+// thinning), keeping the values as built the first time it sees a panel.
+// Every draw starts from it, before anything measures a panel, so a
+// redraw (the window's, an export's) draws what the first draw did at
+// that size.
+func (f *Figure) restoreBuilt() {
+	for _, row := range f.Panels {
+		for _, p := range row {
+			if p != nil {
+				f.restorePanel(p)
+			}
+		}
+	}
+}
+
+// restorePanel is restoreBuilt for one panel.
+func (f *Figure) restorePanel(p *plot.Plot) {
+	if f.built == nil {
+		f.built = map[*plot.Plot]panelBuilt{}
+	}
+	b, ok := f.built[p]
+	if !ok {
+		f.built[p] = panelBuilt{p.Legend.TextStyle.Font.Size, p.Legend.XOffs, p.Y.Max}
+		return
+	}
+	p.Legend.TextStyle.Font.Size, p.Legend.XOffs, p.Y.Max = b.legendSize, b.legendXOffs, b.yMax
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		if t, ok := ax.Tick.Marker.(*thinTicks); ok {
+			t.reset()
+		}
+	}
+}
+
+// reset puts the axis back as built, unthinned: its tick font size and
+// label, with no length or name width fitted yet.
+func (t *thinTicks) reset() {
+	t.length, t.nameWidth = 0, 0
+	if t.fontSize > 0 {
+		t.axis.Tick.Label.Font.Size = t.fontSize
+	}
+	if t.labelKept {
+		t.axis.Label.Text = t.label
+	}
+}
+
 // fitLegend shrinks a top-left legend's text (to no less than
 // minLegendShare of its size as built) until it fits between the data's
 // left edge and the panel's right edge, then moves it left if it still
@@ -414,15 +466,7 @@ func (f *Figure) fitLegend(p *plot.Plot, c draw.Canvas) {
 		f.fitRightLegend(p, c)
 		return
 	}
-	if f.legendSizes == nil {
-		f.legendSizes = map[*plot.Plot]vg.Length{}
-	}
-	size, ok := f.legendSizes[p]
-	if !ok {
-		size = p.Legend.TextStyle.Font.Size
-		f.legendSizes[p] = size
-	}
-	p.Legend.TextStyle.Font.Size = size
+	size := p.Legend.TextStyle.Font.Size // as built: restoreBuilt put it back
 	da := p.DataCanvas(c)
 	room := c.Max.X - da.Min.X - p.Legend.XOffs
 	width := func() vg.Length { r := p.Legend.Rectangle(da); return r.Max.X - r.Min.X }
@@ -437,15 +481,7 @@ func (f *Figure) fitLegend(p *plot.Plot, c draw.Canvas) {
 // minLegendShare of its size as built) until it fits within the data
 // area's width, so it never reaches over the y axis.
 func (f *Figure) fitRightLegend(p *plot.Plot, c draw.Canvas) {
-	if f.legendSizes == nil {
-		f.legendSizes = map[*plot.Plot]vg.Length{}
-	}
-	size, ok := f.legendSizes[p]
-	if !ok {
-		size = p.Legend.TextStyle.Font.Size
-		f.legendSizes[p] = size
-	}
-	p.Legend.TextStyle.Font.Size = size
+	size := p.Legend.TextStyle.Font.Size // as built: restoreBuilt put it back
 	da := p.DataCanvas(c)
 	room := da.Max.X - da.Min.X + p.Legend.XOffs - vg.Points(4)
 	r := p.Legend.Rectangle(da)

@@ -13,6 +13,7 @@ import (
 // fittedBars draws bar charts with widths fitted to the plot's width at
 // draw time, so bars and their category labels suit any export or window
 // size. Bars in one group stand side by side; stacked bars share a slot.
+// It draws its labels itself (add it to a plot without them).
 type fittedBars struct {
 	categories int
 	groups     [][]*plotter.BarChart // side by side; each inner slice is one stack, bottom first
@@ -52,6 +53,43 @@ func (f *fittedBars) Plot(c draw.Canvas, p *plot.Plot) {
 	for _, l := range f.inner {
 		f.fitLabels(l, w-vg.Points(2))
 	}
+	for _, l := range f.allLabels() {
+		l.Plot(c, p)
+	}
+}
+
+// allLabels are the labels over the bars and inside them, each once.
+func (f *fittedBars) allLabels() []*plotter.Labels {
+	var out []*plotter.Labels
+	seen := map[*plotter.Labels]bool{}
+	for _, l := range append(append([]*plotter.Labels(nil), f.labels...), f.inner...) {
+		if l != nil && !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// GlyphBoxes are the boxes of the labels over the bars as built, whatever
+// an earlier draw fitted them to: the layout measures them before this
+// draw fits them, so every draw lays the panel out as the first did (a
+// window's redraw and an export at the same size draw the same picture).
+// Labels inside the bars are fitted to the bars' width and need no room
+// of their own.
+func (f *fittedBars) GlyphBoxes(p *plot.Plot) []plot.GlyphBox {
+	var boxes []plot.GlyphBox
+	for _, l := range f.labels {
+		if l == nil {
+			continue
+		}
+		built := *l
+		if sty, ok := f.built[l]; ok {
+			built.Labels, built.TextStyle = f.texts[l], sty
+		}
+		boxes = append(boxes, built.GlyphBoxes(p)...)
+	}
+	return boxes
 }
 
 // fitLabels fits each of l's texts, as built, to room: a little smaller
@@ -90,16 +128,23 @@ func fitLabel(s string, room vg.Length, sty draw.TextStyle) (string, draw.TextSt
 	return strings.Join(fitLines(s, room, sty), "\n"), sty
 }
 
-// DataRange spans every bar.
+// DataRange spans every bar and label.
 func (f *fittedBars) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmin, ymin = math.Inf(1), math.Inf(1)
 	xmax, ymax = math.Inf(-1), math.Inf(-1)
+	var ranges []plot.DataRanger
 	for _, stack := range f.groups {
 		for _, b := range stack {
-			x0, x1, y0, y1 := b.DataRange()
-			xmin, xmax = math.Min(xmin, x0), math.Max(xmax, x1)
-			ymin, ymax = math.Min(ymin, y0), math.Max(ymax, y1)
+			ranges = append(ranges, b)
 		}
+	}
+	for _, l := range f.allLabels() {
+		ranges = append(ranges, l)
+	}
+	for _, r := range ranges {
+		x0, x1, y0, y1 := r.DataRange()
+		xmin, xmax = math.Min(xmin, x0), math.Max(xmax, x1)
+		ymin, ymax = math.Min(ymin, y0), math.Max(ymax, y1)
 	}
 	return xmin, xmax, ymin, ymax
 }

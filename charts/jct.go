@@ -110,7 +110,7 @@ func JCT(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	step.Add(&fittedBars{categories: len(bars), groups: [][]*plotter.BarChart{stack}, labels: []*plotter.Labels{l}}, l)
+	step.Add(&fittedBars{categories: len(bars), groups: [][]*plotter.BarChart{stack}, labels: []*plotter.Labels{l}})
 	pairedNominal(step, labels, variantNames(vs))
 	headroom(step, maxY, 3)
 
@@ -148,7 +148,7 @@ func JCT(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	days.Add(&fittedBars{categories: len(vs), groups: [][]*plotter.BarChart{{bt}, {br}}, labels: []*plotter.Labels{gl}}, gl)
+	days.Add(&fittedBars{categories: len(vs), groups: [][]*plotter.BarChart{{bt}, {br}}, labels: []*plotter.Labels{gl}})
 	vl := variantNames(vs)
 	nominal(days, vl...)
 	headroom(days, maxD, 2)

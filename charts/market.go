@@ -157,7 +157,7 @@ func MarketChart(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	split.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{{bn, bs}}, inner: []*plotter.Labels{l}}, l)
+	split.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{{bn, bs}}, inner: []*plotter.Labels{l}})
 	nominal(split, cats...)
 	split.Y.Min, split.Y.Max = 0, 118
 	if len(nicShare) == 2 {

@@ -134,7 +134,7 @@ func portsPerServerPlot(p *planner.Plan, n *planner.Networks) (*plot.Plot, []Ser
 	if err != nil {
 		return nil, nil, err
 	}
-	pl.Add(&fittedBars{categories: 2, groups: [][]*plotter.BarChart{bars}, labels: []*plotter.Labels{labels}}, labels)
+	pl.Add(&fittedBars{categories: 2, groups: [][]*plotter.BarChart{bars}, labels: []*plotter.Labels{labels}})
 	nominal(pl, cats...)
 	headroom(pl, float64(with), len(names))
 	return pl, data, nil
@@ -195,7 +195,7 @@ func networkCostPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 		return nil, nil, err
 	}
 	labels = append(labels, l)
-	pl.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{mergeStacks(stacks)}, labels: labels}, l)
+	pl.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{mergeStacks(stacks)}, labels: labels})
 	nominal(pl, cats...)
 	headroom(pl, maxY, 2)
 	return pl, []Series{{Name: "network cost US$", Labels: names, Values: values}}, nil
@@ -302,7 +302,7 @@ func spendPlot(n *planner.Networks) (*plot.Plot, []Series, error) {
 	if be < n.Total.CostUSD*0.08 {
 		inside.Labels[1] = ""
 	}
-	pl.Add(&fittedBars{categories: 1, groups: [][]*plotter.BarChart{{ob, bb}}, labels: []*plotter.Labels{l}, inner: []*plotter.Labels{inside}}, l, inside)
+	pl.Add(&fittedBars{categories: 1, groups: [][]*plotter.BarChart{{ob, bb}}, labels: []*plotter.Labels{l}, inner: []*plotter.Labels{inside}})
 	nominal(pl, "This plan")
 	// One category: a name wider than the data area would be both the
 	// leftmost and the rightmost glyph, and gonum/plot's padding then

@@ -63,7 +63,7 @@ func Ports(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	tiers.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{bars}, labels: []*plotter.Labels{labels}}, labels)
+	tiers.Add(&fittedBars{categories: len(cats), groups: [][]*plotter.BarChart{bars}, labels: []*plotter.Labels{labels}})
 	nominal(tiers, cats...)
 	headroom(tiers, maxY, 3)
 
@@ -86,7 +86,7 @@ func Ports(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	server.Add(&fittedBars{categories: 2, groups: [][]*plotter.BarChart{{fe, be}}, labels: []*plotter.Labels{perServer}}, perServer)
+	server.Add(&fittedBars{categories: 2, groups: [][]*plotter.BarChart{{fe, be}}, labels: []*plotter.Labels{perServer}})
 	nominal(server, strings.ReplaceAll(in.withoutBackEnd(), " ", "\n"), "with\nback-end")
 	headroom(server, front+float64(p.ServerPorts), 2)
 

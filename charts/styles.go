@@ -157,7 +157,7 @@ func stylePlot(m styleMeasure, rows []explore.StyleRow) (*plot.Plot, Series, err
 	if err != nil {
 		return nil, Series{}, err
 	}
-	p.Add(&fittedBars{categories: len(rows), groups: [][]*plotter.BarChart{{base, mine}}, labels: []*plotter.Labels{l}}, l)
+	p.Add(&fittedBars{categories: len(rows), groups: [][]*plotter.BarChart{{base, mine}}, labels: []*plotter.Labels{l}})
 	nominal(p, labels...)
 	headroom(p, top, 0)
 	names := make([]string, len(rows))

@@ -68,7 +68,7 @@ func TokensChart(in Input) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.Add(&fittedBars{categories: len(rows), groups: [][]*plotter.BarChart{{base, mine}}, labels: []*plotter.Labels{l}}, l)
+	p.Add(&fittedBars{categories: len(rows), groups: [][]*plotter.BarChart{{base, mine}}, labels: []*plotter.Labels{l}})
 	nominal(p, labels...)
 	headroom(p, top/u.div, 0)
 	foot, short := tokensFootnote(in.Plan, rows, failed)
