@@ -1,10 +1,8 @@
 package charts
 
 import (
-	"errors"
 	"fmt"
 	"image/color"
-	"sort"
 	"testing"
 
 	"gonum.org/v1/plot/vg"
@@ -90,35 +88,15 @@ func backed(marks []Mark, m Mark, b TextBox) bool {
 // bar, a point's name placed through the target line or another point,
 // a tick label through its axis.
 func TestChartTextClearsMarks(t *testing.T) {
-	ins := textFitInputs(t)
-	names := make([]string, 0, len(ins))
-	for n := range ins {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		for _, c := range All() {
-			fig, err := c.Build(ins[name])
-			if errors.Is(err, ErrMissingInput) {
-				continue
-			}
-			if err != nil {
-				t.Errorf("%s/%s: %v", name, c.Name, err)
-				continue
-			}
-			for _, size := range fitSizes {
-				d, err := fig.Record("png", size)
-				if err != nil {
-					t.Errorf("%s/%s: %v", name, c.Name, err)
-					continue
-				}
-				if len(d.Marks) == 0 {
-					t.Errorf("%s/%s: no marks recorded", name, c.Name)
-				}
-				for _, msg := range markClashes(d) {
-					t.Errorf("%s/%s %dx%d: %s", name, c.Name, size.WidthPx, size.HeightPx, msg)
-				}
-			}
+	for _, fd := range fitDrawings(t) {
+		if fd.format != "png" {
+			continue // the marks are the same in every format
+		}
+		if len(fd.d.Marks) == 0 {
+			t.Errorf("%s: no marks recorded", fd)
+		}
+		for _, msg := range markClashes(fd.d) {
+			t.Errorf("%s: %s", fd, msg)
 		}
 	}
 }

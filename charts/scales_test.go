@@ -1,7 +1,6 @@
 package charts
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -97,32 +96,12 @@ func describe(s map[string][]string) string {
 // tornado), a footnote amount in a scale of its own, and short count
 // ticks ("8k") beside a title's "400,000".
 func TestChartsKeepOneScalePerQuantity(t *testing.T) {
-	ins := textFitInputs(t)
-	names := make([]string, 0, len(ins))
-	for n := range ins {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		for _, c := range All() {
-			fig, err := c.Build(ins[name])
-			if errors.Is(err, ErrMissingInput) {
-				continue
-			}
-			if err != nil {
-				t.Errorf("%s/%s: %v", name, c.Name, err)
-				continue
-			}
-			for _, size := range fitSizes {
-				boxes, _, _, err := fig.TextBoxes("png", size)
-				if err != nil {
-					t.Errorf("%s/%s: %v", name, c.Name, err)
-					continue
-				}
-				for _, msg := range scaleMix(boxes, fig.panelRects) {
-					t.Errorf("%s/%s %dx%d: %s", name, c.Name, size.WidthPx, size.HeightPx, msg)
-				}
-			}
+	for _, fd := range fitDrawings(t) {
+		if fd.format != "png" {
+			continue // the text is the same in every format
+		}
+		for _, msg := range scaleMix(fd.d.Text, fd.panels) {
+			t.Errorf("%s: %s", fd, msg)
 		}
 	}
 }
@@ -170,39 +149,22 @@ const maxFootLines = 5
 // switch name cut under its bar ("tomahaw…" at 760x460), the market's
 // full footnote drawn in 7 lines at 760x460.
 func TestChartsCutNoTextAndKeepFootnotesShort(t *testing.T) {
-	ins := textFitInputs(t)
-	names := make([]string, 0, len(ins))
-	for n := range ins {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	small := fitSizes[len(fitSizes)-1]
-	for _, name := range names {
-		for _, c := range All() {
-			fig, err := c.Build(ins[name])
-			if errors.Is(err, ErrMissingInput) {
-				continue
+	for _, fd := range fitDrawings(t) {
+		if fd.format != "png" {
+			continue // the text is the same in every format
+		}
+		for _, b := range fd.d.Text {
+			if strings.Contains(b.Text, "…") && b.Text != "…" {
+				t.Errorf("%s: %q is cut short", fd, b.Text)
 			}
-			if err != nil {
-				t.Errorf("%s/%s: %v", name, c.Name, err)
-				continue
-			}
-			for _, size := range fitSizes {
-				boxes, _, _, err := fig.TextBoxes("png", size)
-				if err != nil {
-					t.Errorf("%s/%s: %v", name, c.Name, err)
-					continue
-				}
-				for _, b := range boxes {
-					if strings.Contains(b.Text, "…") && b.Text != "…" {
-						t.Errorf("%s/%s %dx%d: %q is cut short", name, c.Name, size.WidthPx, size.HeightPx, b.Text)
-					}
-				}
-			}
-			w, h := small.points()
-			if n := len(fig.footLines(vg.Rectangle{Max: vg.Point{X: w, Y: h}}, footStyle())); fig.Footnote != "" && n > maxFootLines {
-				t.Errorf("%s/%s %dx%d: the footnote takes %d lines, want at most %d", name, c.Name, small.WidthPx, small.HeightPx, n, maxFootLines)
-			}
+		}
+		if fd.size != small {
+			continue
+		}
+		w, h := small.points()
+		if n := len(fd.fig.footLines(vg.Rectangle{Max: vg.Point{X: w, Y: h}}, footStyle())); fd.fig.Footnote != "" && n > maxFootLines {
+			t.Errorf("%s: the footnote takes %d lines, want at most %d", fd, n, maxFootLines)
 		}
 	}
 }

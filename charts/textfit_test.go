@@ -93,41 +93,83 @@ func clashes(boxes []TextBox, w, h vg.Length) []string {
 // ("0%5%10%"), a summary line longer than the topology's box, search
 // labels placed over each other.
 func TestChartTextFits(t *testing.T) {
-	ins := textFitInputs(t)
-	names := make([]string, 0, len(ins))
-	for n := range ins {
-		names = append(names, n)
+	for _, fd := range fitDrawings(t) {
+		if fd.size == fitSizes[0] && fd.format == Formats[0] {
+			dumpChart(t, fd.scenario, fd.chart, fd.fig)
+		}
+		if len(fd.d.Text) == 0 {
+			t.Errorf("%s: no text recorded", fd)
+		}
+		for _, msg := range clashes(fd.d.Text, fd.d.W, fd.d.H) {
+			t.Errorf("%s: %s", fd, msg)
+		}
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		in := ins[name]
-		for _, c := range All() {
-			fig, err := c.Build(in)
-			if errors.Is(err, ErrMissingInput) {
-				continue // e.g. 8 GPUs: the workload does not fit, no JCT
-			}
-			if err != nil {
-				t.Errorf("%s/%s: %v", name, c.Name, err)
-				continue
-			}
-			dumpChart(t, name, c.Name, fig)
-			for _, format := range Formats {
-				for _, size := range fitSizes {
-					boxes, w, h, err := fig.TextBoxes(format, size)
-					if err != nil {
-						t.Errorf("%s/%s/%s: %v", name, c.Name, format, err)
-						continue
-					}
-					if len(boxes) == 0 {
-						t.Errorf("%s/%s/%s: no text recorded", name, c.Name, format)
-					}
-					for _, msg := range clashes(boxes, w, h) {
-						t.Errorf("%s/%s/%s %dx%d: %s", name, c.Name, format, size.WidthPx, size.HeightPx, msg)
+}
+
+// fitDrawing is one chart of one scenario (every example and the odd
+// ones) drawn in one format at one of fitSizes and recorded: the text,
+// mark and scale checks read the same drawing instead of drawing it
+// again each.
+type fitDrawing struct {
+	scenario, chart, format string
+	size                    Size
+	fig                     *Figure        // as built, after this drawing
+	d                       Drawing        // what it drew
+	panels                  []vg.Rectangle // where this drawing put each panel
+}
+
+func (fd fitDrawing) String() string {
+	return fmt.Sprintf("%s/%s/%s %dx%d", fd.scenario, fd.chart, fd.format, fd.size.WidthPx, fd.size.HeightPx)
+}
+
+var (
+	fitDrawingsOnce sync.Once
+	fitDrawingsAll  []fitDrawing
+	fitDrawingsErrs []string
+)
+
+// fitDrawings draws every chart of textFitInputs in every format at
+// every fit size, once per test binary. Charts that lack an input (8
+// GPUs: no JCT) are left out; a chart that fails to build or draw fails
+// the test that asks.
+func fitDrawings(t *testing.T) []fitDrawing {
+	t.Helper()
+	ins := textFitInputs(t)
+	fitDrawingsOnce.Do(func() {
+		names := make([]string, 0, len(ins))
+		for n := range ins {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			for _, c := range All() {
+				fig, err := c.Build(ins[name])
+				if errors.Is(err, ErrMissingInput) {
+					continue // e.g. 8 GPUs: the workload does not fit, no JCT
+				}
+				if err != nil {
+					fitDrawingsErrs = append(fitDrawingsErrs, fmt.Sprintf("%s/%s: %v", name, c.Name, err))
+					continue
+				}
+				for _, format := range Formats {
+					for _, size := range fitSizes {
+						fd := fitDrawing{scenario: name, chart: c.Name, format: format, size: size, fig: fig}
+						fd.d, err = fig.Record(format, size)
+						if err != nil {
+							fitDrawingsErrs = append(fitDrawingsErrs, fmt.Sprintf("%s: %v", fd, err))
+							continue
+						}
+						fd.panels = append([]vg.Rectangle(nil), fig.panelRects...)
+						fitDrawingsAll = append(fitDrawingsAll, fd)
 					}
 				}
 			}
 		}
+	})
+	for _, e := range fitDrawingsErrs {
+		t.Error(e)
 	}
+	return fitDrawingsAll
 }
 
 // The check itself: a deliberately long title, left unwrapped, is
