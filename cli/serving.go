@@ -29,11 +29,11 @@ func writeServing(tw io.Writer, p *planner.Plan) {
 			}
 		}
 		for _, b := range r.Baselines {
-			note := ""
-			if b.Note != "" {
-				note = "; " + b.Note
+			if !b.Fits {
+				fmt.Fprintf(tw, "  Baseline\tcannot serve\twith %s: %s\n", b.Label, b.Note)
+				continue
 			}
-			fmt.Fprintf(tw, "  Baseline\t%s tokens/s\tper GPU with %s: the back end buys %s%s\n", wholeCount(b.TokensSPerGPU), b.Label, textfmt.Gain(b.Gain), note)
+			fmt.Fprintf(tw, "  Baseline\t%s tokens/s\tper GPU with %s: the back end buys %s\n", wholeCount(b.TokensSPerGPU), b.Label, textfmt.Gain(b.Gain))
 		}
 		for _, f := range r.Findings {
 			fmt.Fprintf(tw, "  Finding\t\t%s\n", f)

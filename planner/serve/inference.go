@@ -65,8 +65,11 @@ type Baseline struct {
 	KVSPerRequest float64 `json:"kv_s_per_request"`
 	// Gain is the planned tokens/s per GPU over the baseline's.
 	Gain float64 `json:"gain"`
-	// Note says when the baseline's decode does not fit in HBM even at
-	// one request per GPU (it is timed as if it did).
+	// Fits is false when the baseline's decode does not fit in HBM even
+	// at one request per GPU: it serves nothing, so its tokens/s and gain
+	// are 0 and Note says by how much it is over.
+	Fits bool `json:"fits"`
+	// Note says why a baseline does not fit.
 	Note string `json:"note,omitempty"`
 }
 
@@ -420,12 +423,15 @@ func (e *estimator) economics(r *Result, tokS float64) {
 func (e *estimator) baselines(r *Result, plan setting) {
 	add := func(key, label string, s setting) {
 		b := e.run(s)
-		bl := Baseline{Key: key, Label: label, TokensSPerGPU: b.TokensSPerGPU, TTFTS: b.TTFTS, TPOTS: b.Decode.TPOTS, KVSPerRequest: b.KV.SPerRequest}
-		if b.TokensSPerGPU > 0 {
-			bl.Gain = r.TokensSPerGPU / b.TokensSPerGPU
-		}
+		bl := Baseline{Key: key, Label: label, TokensSPerGPU: b.TokensSPerGPU, TTFTS: b.TTFTS, TPOTS: b.Decode.TPOTS, KVSPerRequest: b.KV.SPerRequest, Fits: true}
 		if gb := e.memoryGB(1, s.decodeEP); gb > e.c.GPU.HBMGB {
-			bl.Note = fmt.Sprintf("does not fit: %.0f GB per decode GPU at one request, over the %.0f GB of HBM", gb, e.c.GPU.HBMGB)
+			// A decode that cannot hold one request serves no token:
+			// no rate to compare, whatever its timing would be.
+			bl = Baseline{Key: key, Label: label,
+				Note: fmt.Sprintf("does not fit: %.0f GB per decode GPU at one request, over the %.0f GB of HBM", gb, e.c.GPU.HBMGB)}
+		}
+		if bl.TokensSPerGPU > 0 {
+			bl.Gain = r.TokensSPerGPU / bl.TokensSPerGPU
 		}
 		r.Baselines = append(r.Baselines, bl)
 	}

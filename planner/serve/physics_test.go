@@ -2,6 +2,7 @@ package serve
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"fabricplan/planner/perf"
@@ -214,5 +215,36 @@ func TestHeldOutAccuracy(t *testing.T) {
 	for _, k := range []string{PointDecode, PointKVRDMA, PointKVTCP, PointRLSync} {
 		e, n := HeldOutError(cs, k)
 		t.Logf("held out %s: %d points, mean |error| %.1f%%", k, n, 100*e)
+	}
+}
+
+// TestBaselineThatCannotFitServesNothing: DeepSeek-V3 in FP8 with its
+// decode EP kept in an 8-GPU NVLink domain holds 671 GB / 8 = 84 GB of
+// weights per H100, over its 80 GB of HBM before any KV cache (by hand),
+// so that baseline serves no token: it is marked not fitting, with 0
+// tokens/s and no gain, while the planned EP 64 (10.5 GB of weights a
+// GPU) fits and has a rate. Mutation caught: a baseline timed as if it
+// fit, printing a tokens/s figure and "the back end buys 33x" for a
+// decode that cannot load its weights.
+func TestBaselineThatCannotFitServesNothing(t *testing.T) {
+	d, jd := testData(t)
+	in := Inference{InputTokens: 2000, OutputTokens: 200, KVLatent: 576, WeightPrecision: PrecisionFP8, DecodeEP: 64, DecodeBatch: 32}
+	r := Estimate(in, deepseek, cluster(jd, 8, 32, 1), jd, d)
+	if r.TokensSPerGPU <= 0 {
+		t.Fatalf("the planned EP 64 decode serves %.0f tokens/s per GPU, want a rate", r.TokensSPerGPU)
+	}
+	found := false
+	for _, b := range r.Baselines {
+		if b.Key != BaselineEPNVLink {
+			continue
+		}
+		found = true
+		if b.Fits || b.TokensSPerGPU != 0 || b.Gain != 0 || !strings.Contains(b.Note, "does not fit") {
+			t.Errorf("EP kept in NVLink: fits %v, %.0f tokens/s, gain %.2f, note %q; want not fitting, 0, 0 and why",
+				b.Fits, b.TokensSPerGPU, b.Gain, b.Note)
+		}
+	}
+	if !found {
+		t.Fatal("no EP-in-NVLink baseline for EP 64 on 8-GPU domains")
 	}
 }
