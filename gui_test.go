@@ -17,6 +17,43 @@ import (
 	"fabricplan/cli"
 )
 
+// TestMain removes the screenshot binary the tests shared.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+var (
+	binOnce sync.Once
+	binDir  string // holds the screenshot binary, removed by TestMain
+	binPath string
+	binErr  error
+)
+
+// screenshotBinary builds fabricplan in screenshot mode once for every
+// test that runs the real window (a link of the GUI binary takes tens of
+// seconds of CPU).
+func screenshotBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		binDir, binErr = os.MkdirTemp("", "fabricplan-bin-")
+		if binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "fabricplan")
+		if out, err := exec.Command("go", "build", "-tags", "migrated_fynedo screenshot", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
 // screenshotSizes are the window sizes every tab must fit: a small
 // laptop, a common laptop and a full-HD screen.
 var screenshotSizes = []struct{ w, h int }{{1024, 640}, {1280, 720}, {1920, 1080}}
@@ -37,10 +74,7 @@ func TestScreenshotsFitTheWindow(t *testing.T) {
 		t.Skip("short mode")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "fabricplan")
-	if out, err := exec.Command("go", "build", "-tags", "migrated_fynedo screenshot", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := screenshotBinary(t)
 	keep := os.Getenv("FABRICPLAN_SCREENSHOTS")
 	if keep == "" {
 		keep = filepath.Join(os.TempDir(), "fabricplan-screenshots")
@@ -203,10 +237,7 @@ func TestSummaryKeyFiguresOnScreen(t *testing.T) {
 		t.Skip("short mode")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "fabricplan")
-	if out, err := exec.Command("go", "build", "-tags", "migrated_fynedo screenshot", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := screenshotBinary(t)
 	scenarios := []string{""} // the default
 	for _, pattern := range []string{"data/scenarios/*nvl72*.toml", "data/scenarios/*100k*.toml", "docs/scenarios/meta-*.toml",
 		"data/scenarios/inference-*.toml", "data/scenarios/rl-*.toml"} {
