@@ -1,3 +1,5 @@
+//go:build !nogui
+
 package main
 
 import (
@@ -37,18 +39,6 @@ type screenshotter interface {
 	// take waits for the window to draw, writes the PNG and returns the
 	// exit code; it runs off the UI goroutine.
 	take(w fyne.Window, ui *app.UI, stderr io.Writer) int
-}
-
-// isGUIArgs says whether the arguments ask for the window: none, a
-// scenario file, or the window flags.
-func isGUIArgs(args []string) bool {
-	if len(args) == 0 {
-		return true
-	}
-	a := args[0]
-	return strings.HasSuffix(strings.ToLower(a), ".toml") ||
-		strings.HasPrefix(a, "--screenshot") || strings.HasPrefix(a, "-screenshot") ||
-		strings.HasPrefix(a, "--tab") || strings.HasPrefix(a, "--size") || strings.HasPrefix(a, "-size")
 }
 
 // runGUI opens the window (and, built with the screenshot tag and given

@@ -1,4 +1,4 @@
-//go:build screenshot
+//go:build screenshot && !nogui
 
 package main
 
