@@ -2,8 +2,8 @@ package planner
 
 import (
 	"fmt"
-	"math"
 	"iter"
+	"math"
 	"sort"
 )
 
