@@ -51,7 +51,7 @@ func TestVolumePricesHaveDatedSources(t *testing.T) {
 func TestNewPartsHaveDatedSources(t *testing.T) {
 	var doc struct {
 		Switches map[string]struct {
-			Date   string            `toml:"price_date"`
+			Date   string         `toml:"price_date"`
 			Source map[string]any `toml:"source"`
 		} `toml:"switches"`
 	}
