@@ -95,10 +95,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	nic := p.NIC
 	// NIC, switches, server and switch modules and cables, each maybe spared.
 	p.BOM = make([]BOMLine, 0, 2*(2+len(p.SwitchTiers)+2*len(p.LinkTiers)))
-	p.Cost.Basis, p.volume = s.PriceBasis(cat), nil
-	if p.Cost.Basis == BasisVolume {
-		p.volume = cat.Prices
-	}
+	p.setBasis(cat)
 	nicLine := BOMLine{Category: CatNIC, Key: nic.Key, Name: nic.Name, Where: "servers", Qty: p.NICs,
 		UnitWatts: nic.Watts, Source: nic.Source.Price, Estimate: nic.Source.Estimate}
 	nicLine.setPrice(s.partPrice(cat, nic.Key, nic.PriceUSD, nic.PriceRangeUSD, &nic.Pricing), s.Quotes)
@@ -277,6 +274,15 @@ func (p *Plan) fabricShare(cat *Catalog) {
 	}
 	p.Cost.ComputeUSD = compute * float64(units)
 	p.Cost.FabricShare = p.Cost.Total / (p.Cost.Total + p.Cost.ComputeUSD)
+}
+
+// setBasis records the price basis the plan is priced on and, on the
+// volume basis, the price data its systems and cables are priced by.
+func (p *Plan) setBasis(cat *Catalog) {
+	p.Cost.Basis, p.volume = p.Scenario.PriceBasis(cat), nil
+	if p.Cost.Basis == BasisVolume {
+		p.volume = cat.Prices
+	}
 }
 
 // ComputeUnitUSD is the price of one server (custom) or one system, as
