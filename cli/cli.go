@@ -169,7 +169,7 @@ default scenario is used):
   --ports-per-nic N  --planes N  --fabric infiniband|ethernet
   --switch KEY|auto  --oversubscription D:U  --tiers N  --leaf-alignment rack|packed
   --routing static|adaptive  --in-network-reduction true|false  --polarization 0..1
-  --price-basis street|list  --quotes FILE.csv|FILE.toml
+  --price-basis street|list|volume  --quotes FILE.csv|FILE.toml
 
 Run 'fabricplan COMMAND -h' for a command's flags.`)
 }
@@ -200,7 +200,7 @@ var planFlagNames = []struct{ name, usage string }{
 	{"core-uplink-gbps", "three tiers: spine-to-core port speed in Gb/s, e.g. 800 (default: the uplink speed)"},
 	{"topology", "design style: rail-optimized, top-of-rack, rail-only or dual-plane"},
 	{"tiers", "switch tiers: 0 (fewest that fit), 1, 2 or 3"},
-	{"price-basis", "street (third-party optics, retail prices) or list (branded optics at the vendor premium)"},
+	{"price-basis", "street (third-party optics, retail prices), list (branded optics at the vendor premium) or volume (hyperscale prices: sourced ASPs, else street less a stated discount)"},
 	{"quotes", "vendor quotes file (.csv or .toml) whose prices override the catalog's"},
 	{"leaf-alignment", "rack (whole racks of a rail per leaf, the NVL72 reference layout) or packed"},
 	{"routing", "static (ECMP hashing, subnet-manager routes) or adaptive, on either fabric"},

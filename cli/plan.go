@@ -381,8 +381,11 @@ func bandFormat(b planner.SanityCheck) func(float64) string {
 
 // basisWords says what a price basis means.
 func basisWords(basis string) string {
-	if basis == planner.BasisList {
+	switch basis {
+	case planner.BasisList:
 		return "list basis: branded optics at the vendor premium"
+	case planner.BasisVolume:
+		return "volume basis: hyperscale ASPs where sourced, else street less a stated discount"
 	}
 	return "street basis: third-party optics, retail prices"
 }

@@ -45,6 +45,9 @@ type BOMLine struct {
 	QuoteExpired bool
 	// Premium says the list basis's branded premium is in the price.
 	Premium bool
+	// VolumeRule says the volume basis's discount rule, an estimate, is
+	// in the price (the part has no volume price of its own).
+	VolumeRule bool `json:",omitempty"`
 	// Spare lines are parts on the shelf (they draw no power).
 	Spare bool
 	tier  string // the switch or link tier the line serves
@@ -92,7 +95,7 @@ func (p *Plan) fillBOM(cat *Catalog, pl fabric.Plane) error {
 	nic := p.NIC
 	// NIC, switches, server and switch modules and cables, each maybe spared.
 	p.BOM = make([]BOMLine, 0, 2*(2+len(p.SwitchTiers)+2*len(p.LinkTiers)))
-	p.Cost.Basis = s.PriceBasis(cat)
+	p.setBasis(cat)
 	nicLine := BOMLine{Category: CatNIC, Key: nic.Key, Name: nic.Name, Where: "servers", Qty: p.NICs,
 		UnitWatts: nic.Watts, Source: nic.Source.Price, Estimate: nic.Source.Estimate}
 	nicLine.setPrice(s.partPrice(cat, nic.Key, nic.PriceUSD, nic.PriceRangeUSD, &nic.Pricing), s.Quotes)
@@ -273,8 +276,18 @@ func (p *Plan) fabricShare(cat *Catalog) {
 	p.Cost.FabricShare = p.Cost.Total / (p.Cost.Total + p.Cost.ComputeUSD)
 }
 
+// setBasis records the price basis the plan is priced on and, on the
+// volume basis, the price data its systems and cables are priced by.
+func (p *Plan) setBasis(cat *Catalog) {
+	p.Cost.Basis, p.volume = p.Scenario.PriceBasis(cat), nil
+	if p.Cost.Basis == BasisVolume {
+		p.volume = cat.Prices
+	}
+}
+
 // ComputeUnitUSD is the price of one server (custom) or one system, as
-// the scenario gives it or the catalog lists it, and how many the plan
+// the scenario gives it or the catalog lists it (on the volume basis, the
+// system's volume price or the discount rule), and how many the plan
 // has; 0 when no price is known.
 func (p *Plan) ComputeUnitUSD() (price float64, units int) {
 	s := &p.Scenario
@@ -282,7 +295,11 @@ func (p *Plan) ComputeUnitUSD() (price float64, units int) {
 	if sys := p.System; sys != nil {
 		units = p.Systems
 		if price == 0 {
-			price = s.pointPrice(sys.Key, sys.PriceUSD, sys.PriceRangeUSD).USD
+			pp := s.pointPrice(sys.Key, sys.PriceUSD, sys.PriceRangeUSD)
+			if !pp.Override && pp.Quote == nil && p.volume != nil {
+				pp = p.volume.volumePrice(sys.Key, sys.PriceUSD, sys.PriceRangeUSD)
+			}
+			price = pp.USD
 		}
 	}
 	return price, units
@@ -521,6 +538,11 @@ func (l *BOMLine) setPrice(pp PartPrice, qs *Quotes) {
 		l.Source, l.Estimate = "the scenario's [prices] table", false
 	case pp.Premium:
 		l.Source += "; list basis: branded premium applied"
+	case pp.Volume != nil:
+		l.Source = fmt.Sprintf("volume basis: %s (%s, %s)", pp.Volume.Source, pp.Volume.Grade, pp.Volume.Date)
+	case pp.VolumeRule:
+		l.VolumeRule, l.Estimate = true, true
+		l.Source += "; volume basis: street price less the volume discount rule (estimate)"
 	}
 }
 

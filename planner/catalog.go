@@ -294,6 +294,9 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 	if cat.Prices, err = ParsePriceData(psrc); err != nil {
 		return nil, err
 	}
+	if err := cat.attachVolume(); err != nil {
+		return nil, err
+	}
 	if cat.Facility, err = loadFacility(fsys); err != nil {
 		return nil, err
 	}

@@ -474,7 +474,7 @@ func clusterFields() []Field {
 		choiceField("network.routing", "Routing (both fabrics)", []string{"", RouteStatic, RouteAdaptive}, func(s *Scenario) *string { return &s.Network.Routing }),
 		toggleField("network.in_network_reduction", "In-network reduction (SHARP)", func(s *Scenario) *bool { return &s.Network.InNetworkReduction }),
 		numberField("cluster.server_price_usd", "Server price", "", 0, MaxPriceUSD, true, func(s *Scenario) *float64 { return &s.Cluster.ServerPriceUSD }),
-		choiceField("pricing.basis", "Price basis", []string{"", BasisStreet, BasisList}, func(s *Scenario) *string { return &s.Pricing.Basis }),
+		choiceField("pricing.basis", "Price basis", []string{"", BasisStreet, BasisList, BasisVolume}, func(s *Scenario) *string { return &s.Pricing.Basis }),
 	}, styleFields()...)
 }
 

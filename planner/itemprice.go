@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"iter"
+	"math"
 	"sort"
 )
 
@@ -179,3 +180,37 @@ func (c *Catalog) PriceKeys() []string {
 	sort.Strings(out)
 	return out
 }
+
+// attachVolume checks that every volume price names a priced catalog part
+// other than a cable (a cable is priced by length, a volume price per
+// unit), and gives every priced part its price on the volume basis, for
+// catalog --json: its own volume price, else its street price (a cable's
+// at its base length) less the discount rule.
+func (c *Catalog) attachVolume() error {
+	d := c.Prices
+	if d == nil {
+		return nil
+	}
+	for _, v := range d.VolumePrices {
+		if _, ok := c.Cables[v.Part]; ok || !c.HasPriceKey(v.Part) {
+			return fmt.Errorf("price data: volume_price for %q, which is no priced catalog part other than a cable ('fabricplan catalog' lists them)", v.Part)
+		}
+	}
+	rule := d.Volume
+	for _, kind := range pricedKinds {
+		for k, p := range kind.parts(c) {
+			u, pv := p.unitPrice(), p.provenance()
+			pp := d.volumePrice(k, u.PriceUSD, u.PriceRangeUSD)
+			w := &VolumeWords{USD: cents(pp.USD), RangeUSD: [2]float64{cents(pp.LowUSD), cents(pp.HighUSD)}, Rule: pp.VolumeRule,
+				Grade: GradeEstimate, Date: rule.AsOf, Source: "estimate: the street price less the volume discount rule; " + rule.Source}
+			if v := pp.Volume; v != nil {
+				w.Grade, w.Date, w.Source = v.Grade, v.Date, v.Source
+			}
+			pv.Volume = w
+		}
+	}
+	return nil
+}
+
+// cents rounds usd to the cent, as a price list shows it.
+func cents(usd float64) float64 { return math.Round(usd*100) / 100 }

@@ -145,6 +145,9 @@ type Plan struct {
 	// Servers the compute nodes (servers or trays) the fabric connects.
 	System  *System
 	Systems int
+	// volume is the price data a plan on the volume basis prices its
+	// systems by (nil: another basis), set when the plan is priced.
+	volume *PriceData
 	// SanityBands put the plan's cost per GPU and capex share beside the
 	// published analyst bands (data/prices.toml).
 	SanityBands []SanityCheck

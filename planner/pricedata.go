@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 
 	"fabricplan/internal/datadoc"
 )
@@ -14,7 +15,14 @@ const (
 	// BasisList multiplies the parts marked list_premium (third-party
 	// optics) by the branded vendor premium.
 	BasisList = "list"
+	// BasisVolume prices every part as a hyperscale buyer pays: the
+	// part's volume price (data/prices.toml [[volume_price]]) where a
+	// dated source gives one, else street less the volume discount rule.
+	BasisVolume = "volume"
 )
+
+// bases lists the price bases a scenario or the price data may name.
+var bases = []string{BasisStreet, BasisList, BasisVolume}
 
 // PriceData holds the price bases and the analyst bands of
 // data/prices.toml.
@@ -24,6 +32,23 @@ type PriceData struct {
 	ListPremium  Premium   `toml:"list_premium" json:"list_premium"`
 	PerGPU       []GPUBand `toml:"per_gpu" json:"per_gpu"`
 	CapexShare   ShareBand `toml:"capex_share" json:"capex_share"`
+	// Volume is the volume basis's discount rule for parts no volume
+	// price names; VolumePrices are the parts' own volume prices.
+	Volume       Premium       `toml:"volume" json:"volume"`
+	VolumePrices []VolumePrice `toml:"volume_price" json:"volume_prices"`
+}
+
+// VolumePrice is what a hyperscale buyer pays for one unit of a catalog
+// part (an ASP or a volume quote a dated public source gives), with its
+// range and provenance, on the volume basis.
+type VolumePrice struct {
+	Part      string     `toml:"part" json:"part"`
+	USD       float64    `toml:"price_usd" json:"price_usd"`
+	RangeUSD  [2]float64 `toml:"price_range_usd" json:"price_range_usd"`
+	Condition string     `toml:"price_condition" json:"price_condition"`
+	Grade     string     `toml:"price_grade" json:"price_grade"`
+	Date      string     `toml:"price_date" json:"price_date"` // YYYY-MM of the source, or "undated"
+	Source    string     `toml:"source" json:"source"`
 }
 
 // Premium is a price factor with its range and source.
@@ -65,6 +90,9 @@ func ParsePriceData(src []byte) (*PriceData, error) {
 	if err := d.checkBands(); err != nil {
 		return nil, err
 	}
+	if err := d.checkVolume(); err != nil {
+		return nil, err
+	}
 	return &d, nil
 }
 
@@ -85,8 +113,8 @@ func (d *PriceData) Band(gpus int) *GPUBand {
 // share, each with its source.
 func (d *PriceData) checkConstants() error {
 	switch p := d.ListPremium; {
-	case d.DefaultBasis != BasisStreet && d.DefaultBasis != BasisList:
-		return fmt.Errorf("price data: default_basis %q; write %q or %q", d.DefaultBasis, BasisStreet, BasisList)
+	case !slices.Contains(bases, d.DefaultBasis):
+		return fmt.Errorf("price data: default_basis %q; write one of %s", d.DefaultBasis, quoteList(bases))
 	case !(p.Range[0] >= 1 && p.Range[0] <= p.Factor && p.Factor <= p.Range[1]) || p.Source == "":
 		return fmt.Errorf("price data: list_premium factor %g must lie in its range %v (each at least 1) and name its source", p.Factor, p.Range)
 	case !(d.CapexShare.Low > 0 && d.CapexShare.Low <= d.CapexShare.High && d.CapexShare.High < 1) || d.CapexShare.Source == "":
@@ -103,4 +131,56 @@ func (d *PriceData) checkBands() error {
 		}
 	}
 	return nil
+}
+
+// checkVolume checks the volume discount rule (a factor of at most 1 in
+// its range, with a source) and every volume price: a part named once,
+// 0 < low <= usd <= high, a condition, grade and date as a catalog
+// price's, and a source.
+func (d *PriceData) checkVolume() error {
+	if v := d.Volume; !(v.Range[0] > 0 && v.Range[0] <= v.Factor && v.Factor <= v.Range[1] && v.Range[1] <= 1) || v.Source == "" {
+		return fmt.Errorf("price data: volume factor %g must lie in its range %v (each above 0 and at most 1) and name its source", v.Factor, v.Range)
+	}
+	seen := map[string]bool{}
+	for i, v := range d.VolumePrices {
+		what := fmt.Sprintf("price data: volume_price %d (%q)", i+1, v.Part)
+		switch {
+		case v.Part == "" || seen[v.Part]:
+			return fmt.Errorf("%s: name a catalog part, once", what)
+		case !(v.RangeUSD[0] > 0 && v.RangeUSD[0] <= v.USD && v.USD <= v.RangeUSD[1]):
+			return fmt.Errorf("%s: price_usd %g must lie in price_range_usd %v, above 0", what, v.USD, v.RangeUSD)
+		case v.Source == "":
+			return fmt.Errorf("%s: name the source", what)
+		}
+		pr := Pricing{Condition: v.Condition, Grade: v.Grade, Date: v.Date}
+		if err := pr.check(what, v.RangeUSD[0], v.RangeUSD[1]); err != nil {
+			return err
+		}
+		seen[v.Part] = true
+	}
+	return nil
+}
+
+// VolumeFor is the volume price of the part key names, or nil.
+func (d *PriceData) VolumeFor(key string) *VolumePrice {
+	if d == nil {
+		return nil
+	}
+	for i := range d.VolumePrices {
+		if d.VolumePrices[i].Part == key {
+			return &d.VolumePrices[i]
+		}
+	}
+	return nil
+}
+
+// volumePrice is a part's unit price on the volume basis: its own volume
+// price, else the street price usd (range r) less the volume discount
+// rule.
+func (d *PriceData) volumePrice(key string, usd float64, r [2]float64) PartPrice {
+	if v := d.VolumeFor(key); v != nil {
+		return PartPrice{USD: v.USD, LowUSD: v.RangeUSD[0], HighUSD: v.RangeUSD[1], Volume: v}
+	}
+	f := d.Volume
+	return PartPrice{USD: usd * f.Factor, LowUSD: r[0] * f.Range[0], HighUSD: r[1] * f.Range[1], VolumeRule: true}
 }

@@ -57,6 +57,23 @@ type Pricing struct {
 	// basis takes it as it is), derived from Condition when the catalog
 	// loads, for catalog --json.
 	Basis string `toml:"-" json:"price_basis"`
+	// Volume is the part's price on the volume basis, filled in when the
+	// catalog loads with its price data, for catalog --json.
+	Volume *VolumeWords `toml:"-" json:"volume_price,omitempty"`
+}
+
+// VolumeWords is a part's price on the volume basis as catalog --json
+// lists it: the price and range, and how it was reached (the part's own
+// dated source, or the stated discount rule on the street price).
+type VolumeWords struct {
+	USD      float64    `json:"price_usd"`
+	RangeUSD [2]float64 `json:"price_range_usd"`
+	// Rule says the price is the street price less the volume discount
+	// rule (an estimate); else Date and Source are the part's own.
+	Rule   bool   `json:"rule"`
+	Grade  string `json:"price_grade"`
+	Date   string `json:"price_date"`
+	Source string `json:"source"`
 }
 
 // basisOf is the price basis of a catalog price of condition cond.
@@ -176,6 +193,11 @@ type PartPrice struct {
 	Override bool
 	// Premium says the list basis's branded premium is applied.
 	Premium bool
+	// Volume is the part's own volume price on the volume basis (nil:
+	// none applied); VolumeRule says the volume basis's discount rule is
+	// applied to the street price instead.
+	Volume     *VolumePrice
+	VolumeRule bool
 }
 
 // pointPrice is a part's price where no basis applies: the scenario's
@@ -193,20 +215,32 @@ func (s *Scenario) pointPrice(key string, usd float64, r [2]float64) PartPrice {
 
 // partPrice is pointPrice with the price basis: on the list basis a
 // catalog price marked list_premium takes the branded premium (its factor
-// on the price, its range on the range). Overrides and quotes are what
-// the buyer pays and stay as they are.
+// on the price, its range on the range); on the volume basis every part
+// takes its volume price, or the volume discount rule where it has none.
+// Overrides and quotes are what the buyer pays and stay as they are.
 func (s *Scenario) partPrice(cat *Catalog, key string, usd float64, r [2]float64, pr *Pricing) PartPrice {
 	pp := s.pointPrice(key, usd, r)
-	if pp.Override || pp.Quote != nil || !pr.ListPremium || cat.Prices == nil || s.PriceBasis(cat) != BasisList {
+	if pp.Override || pp.Quote != nil || cat.Prices == nil {
 		return pp
 	}
-	f := cat.Prices.ListPremium
-	return PartPrice{USD: usd * f.Factor, LowUSD: r[0] * f.Range[0], HighUSD: r[1] * f.Range[1], Premium: true}
+	switch s.PriceBasis(cat) {
+	case BasisList:
+		if !pr.ListPremium {
+			return pp
+		}
+		f := cat.Prices.ListPremium
+		return PartPrice{USD: usd * f.Factor, LowUSD: r[0] * f.Range[0], HighUSD: r[1] * f.Range[1], Premium: true}
+	case BasisVolume:
+		return cat.Prices.volumePrice(key, usd, r)
+	}
+	return pp
 }
 
 // cablePrice is the price of one cable of cb, metres long.
 func (s *Scenario) cablePrice(cat *Catalog, cb *Cable, metres float64) PartPrice {
 	usd := cb.PriceUSD(metres)
+	// A cable is priced by length: the volume basis takes it by the rule
+	// (the catalog's check keeps volume prices off cables).
 	return s.partPrice(cat, cb.Key, usd, [2]float64{usd * cb.PriceRangeFactor[0], usd * cb.PriceRangeFactor[1]}, &cb.Pricing)
 }
 
@@ -214,8 +248,8 @@ func (s *Scenario) cablePrice(cat *Catalog, cb *Cable, metres float64) PartPrice
 // part.
 func (s *Scenario) validatePricing(cat *Catalog) []error {
 	var errs []error
-	if b := s.Pricing.Basis; b != "" && b != BasisStreet && b != BasisList {
-		errs = append(errs, fielderr.New("pricing.basis", fmt.Sprintf("write %q (third-party optics, retail prices) or %q (branded optics at the vendor premium)", BasisStreet, BasisList),
+	if b := s.Pricing.Basis; b != "" && !slices.Contains(bases, b) {
+		errs = append(errs, fielderr.New("pricing.basis", fmt.Sprintf("write %q (third-party optics, retail prices), %q (branded optics at the vendor premium) or %q (hyperscale volume prices)", BasisStreet, BasisList, BasisVolume),
 			"unknown price basis %q", b))
 	}
 	if s.Quotes != nil {

@@ -675,6 +675,8 @@ func (p *Plan) cableLine(cb *Cable, tier string, metres float64, qty int) BOMLin
 		UnitUSD: unit, UnitLowUSD: unit * f[0], UnitHighUSD: unit * f[1], UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
 	if o, ok := p.Scenario.Prices[cb.Key]; ok {
 		l.UnitUSD, l.UnitLowUSD, l.UnitHighUSD = o, o, o
+	} else if p.volume != nil {
+		l.setPrice(p.volume.volumePrice(cb.Key, unit, [2]float64{l.UnitLowUSD, l.UnitHighUSD}), nil)
 	}
 	return l
 }

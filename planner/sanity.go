@@ -56,6 +56,9 @@ func (p *Plan) Sanity(cat *Catalog) []SanityCheck {
 	if w := p.RuleWords(cat); w != "" {
 		basis += "; " + w
 	}
+	if w := p.VolumeRuleWords(); w != "" {
+		basis += "; " + w
+	}
 	defer func() {
 		for i := range out {
 			out[i].Basis = basis
@@ -109,6 +112,33 @@ func (p *Plan) RuleWords(cat *Catalog) string {
 		textfmt.USD(usd), 100*usd/p.Cost.Total, strings.Join(keys, ", "))
 }
 
+// VolumeRuleWords says, on the volume basis, how much of the plan's cost
+// is priced by the volume discount rule (street less a stated discount,
+// an estimate) because no dated source gives the part's volume price, and
+// which parts: "$1.2M (40%) at street less the volume discount rule, no
+// volume source: sn5600, cx8-800"; "" on another basis or when none is.
+func (p *Plan) VolumeRuleWords() string {
+	if p.Cost.Basis != BasisVolume || p.Cost.Total <= 0 {
+		return ""
+	}
+	var usd float64
+	var keys []string
+	for _, l := range p.BOM {
+		if !l.VolumeRule || l.TotalUSD == 0 {
+			continue
+		}
+		usd += l.TotalUSD
+		if key, _, _ := strings.Cut(l.Key, "/"); !slices.Contains(keys, key) {
+			keys = append(keys, key)
+		}
+	}
+	if usd == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s (%.0f%%) at street less the volume discount rule, no volume source: %s",
+		textfmt.USD(usd), 100*usd/p.Cost.Total, strings.Join(keys, ", "))
+}
+
 func position(v, lo, hi float64) string {
 	switch {
 	case v < lo:
@@ -130,7 +160,7 @@ func (p *Plan) perGPUWhy(pos string) string {
 		if p.Cost.Basis == BasisList {
 			why = append(why, "branded optics at the vendor-list premium (list basis)")
 		}
-		if net > 0 && p.Cost.Transceivers/net >= 0.4 {
+		if net > 0 && p.Cost.Transceivers/net >= 0.4 && p.Cost.Basis != BasisVolume {
 			why = append(why, fmt.Sprintf("optics are %.0f%% of it, at single-unit retail prices where the sources assume volume prices", 100*p.Cost.Transceivers/net))
 		}
 		if net > 0 && p.Cost.Switches/net >= 0.4 {
