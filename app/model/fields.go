@@ -55,6 +55,7 @@ const (
 	WorkloadNone   = "default (Llama 3 70B)"
 	BasisStreet    = "street (third-party optics)"
 	BasisList      = "list (branded optics, vendor premium)"
+	BasisVolume    = "volume (hyperscale prices, partly estimated)"
 	// AlignReference is the leaf-alignment choice that follows the
 	// system's reference layout (network.leaf_alignment left out).
 	AlignReference = "reference"
@@ -86,7 +87,7 @@ type onScreen struct {
 
 var (
 	fabricLabels = map[string]string{string(planner.InfiniBand): FabricIB, string(planner.Ethernet): FabricEthernet}
-	basisLabels  = map[string]string{planner.BasisStreet: BasisStreet, planner.BasisList: BasisList}
+	basisLabels  = map[string]string{planner.BasisStreet: BasisStreet, planner.BasisList: BasisList, planner.BasisVolume: BasisVolume}
 	mediaLabels  = map[string]string{"": MediumDefault}
 	hallLabels   = map[string]string{"": HallDefault}
 	sideLabels   = map[string]string{"": NetworkDefault}

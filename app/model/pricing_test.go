@@ -48,6 +48,14 @@ func TestCompareCostVerdictAndBasis(t *testing.T) {
 	if m.Scenario().Pricing.Basis != "list" || m.Plan().Cost.Basis != "list" || !(m.Plan().Cost.Total > street) {
 		t.Errorf("list basis: scenario %q, plan %q, cost %.0f vs street %.0f", m.Scenario().Pricing.Basis, m.Plan().Cost.Basis, m.Plan().Cost.Total, street)
 	}
+	// The volume basis has a label of its own and prices below street.
+	// Mutation caught: a basis missing from basisLabels (the choice shows
+	// the raw key and the current label is blank).
+	mustSet(t, m, "pricing.basis", BasisVolume)
+	settle(t, m)
+	if m.Text("pricing.basis") != BasisVolume || m.Plan().Cost.Basis != "volume" || !(m.Plan().Cost.Total < street) {
+		t.Errorf("volume basis: shown %q, plan %q, cost %.0f vs street %.0f", m.Text("pricing.basis"), m.Plan().Cost.Basis, m.Plan().Cost.Total, street)
+	}
 	if _, err := m.Set("pricing.basis", "wholesale"); err == nil {
 		t.Error("an unknown basis was accepted")
 	}
