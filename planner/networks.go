@@ -324,12 +324,10 @@ func (s *Scenario) sideReference(cat *Catalog) *sidenet.Reference {
 	}
 	ref := sidenet.Reference{UnitNodes: r.UnitNodes, Units: r.Units, Storage: r.StorageSwitches, FrontEnd: r.FrontEndSwitches, OOB: r.OOBSwitches}
 	if in := s.Networks; in != nil {
-		storage := in.Storage != "" || in.StorageFabric != "" || in.StoragePorts != 0 || in.StorageGbps != 0 ||
-			in.StorageOversubscription != "" || in.StorageGBsPerGPU != 0 || in.StorageServerPorts != 0
-		if storage {
-			ref.Storage = 0
+		if in.setsStorage() {
+			ref.Storage, ref.FrontEnd = 0, 0
 		}
-		if storage || in.FrontEnd != "" || in.FrontEndPorts != 0 || in.FrontEndGbps != 0 || in.FrontEndOversubscription != "" {
+		if in.setsFrontEnd() {
 			ref.FrontEnd = 0
 		}
 		if in.OOB != "" || in.ManagementServers != 0 {
@@ -340,6 +338,18 @@ func (s *Scenario) sideReference(cat *Catalog) *sidenet.Reference {
 		return nil
 	}
 	return &ref
+}
+
+// setsStorage says the [networks] table sets a field of the storage
+// network.
+func (in *NetworksInputs) setsStorage() bool {
+	return in.Storage != "" || in.StorageFabric != "" || in.StoragePorts != 0 || in.StorageGbps != 0 ||
+		in.StorageOversubscription != "" || in.StorageGBsPerGPU != 0 || in.StorageServerPorts != 0
+}
+
+// setsFrontEnd says the [networks] table sets a field of the front end.
+func (in *NetworksInputs) setsFrontEnd() bool {
+	return in.FrontEnd != "" || in.FrontEndPorts != 0 || in.FrontEndGbps != 0 || in.FrontEndOversubscription != ""
 }
 
 // Limits on [networks] inputs.
@@ -530,14 +540,21 @@ func (c *Catalog) checkSideDefaults() error {
 		if !inRange(d.StorageWriteShare, 0, 1) || !inRange(d.StorageWriteMaxGBs, 0, maxStorageWriteGBs) {
 			return fmt.Errorf("side_defaults %s: storage_write_share must be 0 to 1 and storage_write_max_gbs 0 to %g GB/s", k, maxStorageWriteGBs)
 		}
-		if r := d.Reference; r != nil {
-			if err := r.check(); err != nil {
-				return fmt.Errorf("side_defaults %s: %w", k, err)
-			}
+		if err := d.checkUnits(); err != nil {
+			return fmt.Errorf("side_defaults %s: %w", k, err)
 		}
-		if d.UFMNodeSlots < 0 || d.UFMNodeSlots > maxUFMNodeSlots {
-			return fmt.Errorf("side_defaults %s: ufm_node_slots must be 0 to %d (node slots a unit leaves for UFM)", k, maxUFMNodeSlots)
-		}
+	}
+	return nil
+}
+
+// checkUnits checks the defaults' scalable-unit facts: the node slots
+// left for UFM and the published design's reference.
+func (d *SideDefaults) checkUnits() error {
+	if d.UFMNodeSlots < 0 || d.UFMNodeSlots > maxUFMNodeSlots {
+		return fmt.Errorf("ufm_node_slots must be 0 to %d (node slots a unit leaves for UFM)", maxUFMNodeSlots)
+	}
+	if d.Reference != nil {
+		return d.Reference.check()
 	}
 	return nil
 }

@@ -117,3 +117,34 @@ func TestSideReferenceYieldsToInputs(t *testing.T) {
 		})
 	}
 }
+
+// TestSideReferenceCheck: a reference needs its design's size, back-end
+// fabric and source (an unsourced count is not a published one), and no
+// negative count. Mutations caught: the source not required; a negative
+// count accepted (it would take switches away); the catalog not checking
+// its references.
+func TestSideReferenceCheck(t *testing.T) {
+	good := SideReference{UnitNodes: 32, Units: 4, BackEnd: InfiniBand, StorageSwitches: 12, Source: "RA"}
+	for _, tc := range []struct {
+		name string
+		edit func(*SideReference)
+		ok   bool
+	}{
+		{"complete", func(*SideReference) {}, true},
+		{"no source", func(r *SideReference) { r.Source = "" }, false},
+		{"no unit size", func(r *SideReference) { r.UnitNodes = 0 }, false},
+		{"no units", func(r *SideReference) { r.Units = 0 }, false},
+		{"unknown back end", func(r *SideReference) { r.BackEnd = "nvlink" }, false},
+		{"negative count", func(r *SideReference) { r.OOBSwitches = -2 }, false},
+	} {
+		r := good
+		tc.edit(&r)
+		if err := r.check(); (err == nil) != tc.ok {
+			t.Errorf("%s: check %v, want ok %v", tc.name, err, tc.ok)
+		}
+		d := SideDefaults{Reference: &r}
+		if err := d.checkUnits(); (err == nil) != tc.ok {
+			t.Errorf("%s: checkUnits %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
