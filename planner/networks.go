@@ -315,17 +315,21 @@ func (s *Scenario) resolveNetworks(cat *Catalog) SideDefaults {
 // take (nil: none): the system's reference, with the back end on its
 // fabric, each network's count kept only while the scenario's
 // [networks] leaves that network's fields unset (storage's: its own;
-// the front end's: its own and storage's, which may converge onto it;
+// the front end's: its own, and storage's when storage converges onto it;
 // the OOB network's: its own and the management servers).
 func (s *Scenario) sideReference(cat *Catalog) *sidenet.Reference {
-	r := s.resolveNetworks(cat).Reference
+	d := s.resolveNetworks(cat)
+	r := d.Reference
 	if r == nil || s.Network.Fabric != r.BackEnd {
 		return nil
 	}
 	ref := sidenet.Reference{UnitNodes: r.UnitNodes, Units: r.Units, Storage: r.StorageSwitches, FrontEnd: r.FrontEndSwitches, OOB: r.OOBSwitches}
 	if in := s.Networks; in != nil {
 		if in.setsStorage() {
-			ref.Storage, ref.FrontEnd = 0, 0
+			ref.Storage = 0
+			if d.Storage == NetConverged {
+				ref.FrontEnd = 0
+			}
 		}
 		if in.setsFrontEnd() {
 			ref.FrontEnd = 0

@@ -161,7 +161,7 @@ func (c *clusterSizer) storage(net sidenet.Net) SideNetwork {
 	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.StoragePorts, r.StorageGbps)
 	b.fill(&n)
-	c.fromReference(&n, func(r sidenet.Reference) int { return r.Storage })
+	c.fromReference(&n, net, func(r sidenet.Reference) int { return r.Storage })
 	n.Notes = append(n.Notes, fmt.Sprintf("%s storage-server ports at %dG (storage servers not priced)", textfmt.Int(net.StorageServerPorts), r.StorageGbps))
 	return n
 }
@@ -182,7 +182,7 @@ func (c *clusterSizer) frontEnd(net sidenet.Net) SideNetwork {
 	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.FrontEndPorts, g)
 	b.fill(&n)
-	c.fromReference(&n, func(r sidenet.Reference) int { return r.FrontEnd })
+	c.fromReference(&n, net, func(r sidenet.Reference) int { return r.FrontEnd })
 	return n
 }
 
@@ -200,7 +200,7 @@ func (c *clusterSizer) oob(net sidenet.Net) SideNetwork {
 	b.sw(sw, n.Switches)
 	b.links(link, n.Links)
 	b.fill(&n)
-	c.fromReference(&n, func(r sidenet.Reference) int { return r.OOB })
+	c.fromReference(&n, net, func(r sidenet.Reference) int { return r.OOB })
 	return n
 }
 
@@ -208,7 +208,7 @@ func (c *clusterSizer) oob(net sidenet.Net) SideNetwork {
 // switches when the system's reference gives them (figure picks its
 // count): its own count at its size, else scaled per unit begun, an
 // estimate.
-func (c *clusterSizer) fromReference(n *SideNetwork, figure func(sidenet.Reference) int) {
+func (c *clusterSizer) fromReference(n *SideNetwork, net sidenet.Net, figure func(sidenet.Reference) int) {
 	ref := c.p.Scenario.sideReference(c.cat)
 	if ref == nil || figure(*ref) == 0 {
 		return
@@ -220,16 +220,16 @@ func (c *clusterSizer) fromReference(n *SideNetwork, figure func(sidenet.Referen
 	case !c.be:
 		return
 	case units == ref.Units:
-		n.Notes = append(n.Notes, fmt.Sprintf("%s: %s%s", textfmt.Plural(n.Switches, "switch"), design, splitNote(n)))
+		n.Notes = append(n.Notes, fmt.Sprintf("%s: %s%s", textfmt.Plural(n.Switches, "switch"), design, splitNote(net)))
 	default:
-		n.Notes = append(n.Notes, fmt.Sprintf("%s: %s, scaled to %d and rounded up (estimate)%s", textfmt.Plural(n.Switches, "switch"), design, units, splitNote(n)))
+		n.Notes = append(n.Notes, fmt.Sprintf("%s: %s, scaled to %d and rounded up (estimate)%s", textfmt.Plural(n.Switches, "switch"), design, units, splitNote(net)))
 	}
 }
 
-// splitNote says where a referenced network's tiers come from: the
-// published count gives none.
-func splitNote(n *SideNetwork) string {
-	if n.Spines == 0 {
+// splitNote says where a referenced network's tiers come from when its
+// count is not the sizing's: the published count gives none.
+func splitNote(net sidenet.Net) string {
+	if !net.Rescaled || net.Spines == 0 {
 		return ""
 	}
 	return "; its leaf-spine split and links scaled from the planner's own sizing (estimate)"

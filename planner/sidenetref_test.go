@@ -82,12 +82,14 @@ func TestSideNetworksByReference(t *testing.T) {
 
 // TestSideReferenceYieldsToInputs: a published count holds only for the
 // design it describes. A DGX B200 of 4 SU whose scenario sets the
-// storage ports gets the planner's storage and front end (the front end
-// may carry storage) but keeps the reference's OOB 16; one that sets
-// the OOB network or the management servers, the planner's OOB; an
-// Ethernet back end, no reference at all (the design is InfiniBand).
-// Mutations caught: the reference applied whatever the scenario sets;
-// the reference kept on an Ethernet back end.
+// storage-server ports gets the planner's storage and keeps the
+// reference's front end and OOB; storage converged onto the front end,
+// the planner's front end too; one that sets the OOB network or the
+// management servers, the planner's OOB; an Ethernet back end, no
+// reference at all (the design is InfiniBand). Mutations caught: the
+// reference applied whatever the scenario sets; the reference kept on an
+// Ethernet back end; the front end's reference dropped for separate
+// storage's inputs.
 func TestSideReferenceYieldsToInputs(t *testing.T) {
 	for _, tc := range []struct {
 		name              string
@@ -96,7 +98,8 @@ func TestSideReferenceYieldsToInputs(t *testing.T) {
 		oob               bool
 	}{
 		{"as published", func(*Scenario) {}, true, true, true},
-		{"storage ports set", func(s *Scenario) { s.Networks = &NetworksInputs{StorageServerPorts: 48} }, false, false, true},
+		{"storage-server ports set", func(s *Scenario) { s.Networks = &NetworksInputs{StorageServerPorts: 48} }, false, true, true},
+		{"storage converged", func(s *Scenario) { s.Networks = &NetworksInputs{Storage: NetConverged} }, false, false, true},
 		{"front-end speed set", func(s *Scenario) { s.Networks = &NetworksInputs{FrontEndGbps: 200} }, true, false, true},
 		{"management servers set", func(s *Scenario) { s.Networks = &NetworksInputs{ManagementServers: 3} }, true, true, false},
 		{"Ethernet back end", func(s *Scenario) { s.Network.Fabric = Ethernet; s.Network.Switch = "sn5600" }, false, false, false},

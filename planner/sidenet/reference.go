@@ -55,11 +55,11 @@ func referenced(in Inputs) forced {
 // split and the links beyond the device ports' scale with the count (a
 // published count gives no split), the ports stay.
 func (n Net) force(switches int) Net {
-	if switches <= 0 || n.Switches == 0 {
+	if switches <= 0 || n.Switches == 0 || switches == n.Switches {
 		return n
 	}
 	spines := (n.Spines*switches + n.Switches/2) / n.Switches
 	inner := ((n.Links-n.Ports)*switches + n.Switches/2) / n.Switches
-	n.Leaves, n.Spines, n.Switches, n.Links = switches-spines, spines, switches, n.Ports+inner
+	n.Leaves, n.Spines, n.Switches, n.Links, n.Rescaled = switches-spines, spines, switches, n.Ports+inner, true
 	return n
 }

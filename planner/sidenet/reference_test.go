@@ -50,7 +50,7 @@ func TestReferenceForcesHandCluster(t *testing.T) {
 	in := handCluster
 	in.Reference = &Reference{UnitNodes: 32, Units: 1, Storage: 12, FrontEnd: 3, OOB: 8}
 	got := Size(in)
-	if want := (Net{Ports: 35, StorageServerPorts: 3, Leaves: 7, Spines: 5, Switches: 12, Links: 77}); got.Storage != want {
+	if want := (Net{Ports: 35, StorageServerPorts: 3, Leaves: 7, Spines: 5, Switches: 12, Links: 77, Rescaled: true}); got.Storage != want {
 		t.Errorf("storage %+v, want %+v", got.Storage, want)
 	}
 	if got.FrontEnd.Ports != 88 || got.FrontEnd.Switches != 3 || got.OOB.Switches != 8 {

@@ -93,6 +93,9 @@ type Net struct {
 	StorageServerPorts int
 	// Spines counts the spines and, past two tiers, the cores.
 	Leaves, Spines, Switches, Links int
+	// Rescaled says a reference's count replaced the sizing's: the tier
+	// split and the links beyond the device ports' scale with it.
+	Rescaled bool
 }
 
 // Networks are a cluster's networks beside the back end, sized.
