@@ -53,12 +53,13 @@ func referenced(in Inputs) forced {
 
 // force gives n switches switches in place of those sized: the tier
 // split and the links beyond the device ports' scale with the count (a
-// published count gives no split), the ports stay.
+// published count gives no split), the spines to the nearest pair (they
+// come in pairs) and at most half; the ports stay.
 func (n Net) force(switches int) Net {
 	if switches <= 0 || n.Switches == 0 || switches == n.Switches {
 		return n
 	}
-	spines := (n.Spines*switches + n.Switches/2) / n.Switches
+	spines := min(2*((n.Spines*switches+n.Switches)/(2*n.Switches)), switches/2)
 	inner := ((n.Links-n.Ports)*switches + n.Switches/2) / n.Switches
 	n.Leaves, n.Spines, n.Switches, n.Links, n.Rescaled = switches-spines, spines, switches, n.Ports+inner, true
 	return n

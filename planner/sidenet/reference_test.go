@@ -37,20 +37,22 @@ func TestReferenceScaled(t *testing.T) {
 // TestReferenceForcesHandCluster: the hand cluster (TestSizeHand) with a
 // reference of 1 unit of 32 nodes giving 12 storage, 3 front-end and 8
 // OOB switches. With the back end: storage 12 in place of 10 (its 4
-// spines of 10 become 12 x 4 / 10 = 4.8 -> 5, leaves 7; its 35 ports
-// stay, the 35 leaf-spine links become 35 x 12 / 10 = 42: 77 links);
+// spines of 10 become 12 x 4 / 10 = 4.8, to the nearest pair 4, leaves
+// 8; its 35 ports stay, the 35 leaf-spine links become 35 x 12 / 10 =
+// 42: 77 links);
 // OOB 8 in place of 6, so the front end carries 8 x 2 = 16 uplinks: 64 +
 // 8 + 16 = 88 ports, on 3 switches. Without the back end the counts drop
 // by what the planner's sizing says the back end adds: storage 10 - 10
 // = 0 -> 12, front end 2 - 2 = 0 -> 3, OOB 6 - 4 = 2 -> 6. Mutations
-// caught: the reference's counts not taken, the OOB uplinks counted on
-// the sized OOB switches (84 front-end ports), the back end's share
-// kept without it (OOB 8, so the back end adds none).
+// caught: the reference's counts not taken, spines not in pairs (5), the
+// OOB uplinks counted on the sized OOB switches (84 front-end ports),
+// the back end's share kept without it (OOB 8, so the back end adds
+// none).
 func TestReferenceForcesHandCluster(t *testing.T) {
 	in := handCluster
 	in.Reference = &Reference{UnitNodes: 32, Units: 1, Storage: 12, FrontEnd: 3, OOB: 8}
 	got := Size(in)
-	if want := (Net{Ports: 35, StorageServerPorts: 3, Leaves: 7, Spines: 5, Switches: 12, Links: 77, Rescaled: true}); got.Storage != want {
+	if want := (Net{Ports: 35, StorageServerPorts: 3, Leaves: 8, Spines: 4, Switches: 12, Links: 77, Rescaled: true}); got.Storage != want {
 		t.Errorf("storage %+v, want %+v", got.Storage, want)
 	}
 	if got.FrontEnd.Ports != 88 || got.FrontEnd.Switches != 3 || got.OOB.Switches != 8 {
