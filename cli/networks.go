@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -48,8 +49,28 @@ func writeNetworks(w io.Writer, p *planner.Plan) error {
 		fmt.Fprintf(w, "Checkpoint write: %s (%.0f GB of model state at %.0f GB/s%s over the %s)\n",
 			textfmt.Interval(c.WriteS), c.StateGB, c.BandwidthGBs, bound, c.Via)
 	}
+	writeSwitchSources(w, n)
 	_, err := fmt.Fprintln(w, "Sources: "+n.Source+"; prices are estimates, see 'fabricplan catalog'")
 	return err
+}
+
+// writeSwitchSources names the published designs the switch counts come
+// from, each with what it gives each network (its note, the first).
+func writeSwitchSources(w io.Writer, n *planner.Networks) {
+	var sources []string
+	for _, s := range n.List {
+		if s.SwitchesSource != "" && !slices.Contains(sources, s.SwitchesSource) {
+			sources = append(sources, s.SwitchesSource)
+		}
+	}
+	for _, src := range sources {
+		fmt.Fprintf(w, "Switch counts from %s:\n", src)
+		for _, s := range n.List {
+			if s.SwitchesSource == src && len(s.Notes) > 0 {
+				fmt.Fprintf(w, "  %s: %s\n", s.Name, s.Notes[0])
+			}
+		}
+	}
 }
 
 // backEndAddsLine says what the back end adds to the cluster without it.

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -84,6 +85,38 @@ type SideDefaults struct {
 	// GPUs is storage no one has published (0: no ceiling).
 	StorageWriteMaxGBs float64 `toml:"storage_write_max_gbs" json:"storage_write_max_gbs"`
 	Source             string  `toml:"source" json:"source"`
+	// Reference is the switch counts of the system's published design
+	// beside its back end (nil: the planner's sizing alone).
+	Reference *SideReference `toml:"reference,omitempty" json:"reference,omitempty"`
+}
+
+// SideReference is a system's published design beside the back end
+// (catalog side_defaults.<system>.reference): the storage, front-end
+// (in-band) and out-of-band switches of a design of Units scalable units
+// of UnitNodes node slots, with a BackEnd back end. A zero count is not
+// published: the planner sizes that network. A cluster gets the counts
+// per unit it begins, rounded up (sidenet.Reference), while the scenario
+// leaves the network's [networks] fields and the back-end fabric as the
+// design has them.
+type SideReference struct {
+	UnitNodes        int    `toml:"unit_nodes" json:"unit_nodes"`
+	Units            int    `toml:"units" json:"units"`
+	BackEnd          Fabric `toml:"backend" json:"backend"`
+	StorageSwitches  int    `toml:"storage_switches" json:"storage_switches,omitempty"`
+	FrontEndSwitches int    `toml:"frontend_switches" json:"frontend_switches,omitempty"`
+	OOBSwitches      int    `toml:"oob_switches" json:"oob_switches,omitempty"`
+	Source           string `toml:"source" json:"source"`
+}
+
+// check says what is wrong with the reference, nil when nothing.
+func (r *SideReference) check() error {
+	if r.UnitNodes < 1 || r.Units < 1 || r.Source == "" || (r.BackEnd != InfiniBand && r.BackEnd != Ethernet) {
+		return errors.New("reference: needs unit_nodes, units, backend and source")
+	}
+	if r.StorageSwitches < 0 || r.FrontEndSwitches < 0 || r.OOBSwitches < 0 {
+		return errors.New("reference: switch counts must be 0 or more")
+	}
+	return nil
 }
 
 // SideNIC is a front-end or storage adapter (catalog side_nics).
@@ -145,10 +178,13 @@ type SideNetwork struct {
 	CostUSD      float64 `json:"cost_usd"`
 	PowerW       float64 `json:"power_w"`
 	// LowUSD and HighUSD bound CostUSD with every price at its range ends.
-	LowUSD  float64  `json:"low_usd"`
-	HighUSD float64  `json:"high_usd"`
-	Source  string   `json:"source,omitempty"`
-	Notes   []string `json:"notes,omitempty"`
+	LowUSD  float64 `json:"low_usd"`
+	HighUSD float64 `json:"high_usd"`
+	Source  string  `json:"source,omitempty"`
+	// SwitchesSource is the published design its switch count comes from
+	// (the system's reference), when one gives it; its note says how.
+	SwitchesSource string   `json:"switches_source,omitempty"`
+	Notes          []string `json:"notes,omitempty"`
 }
 
 // Increment is what one part of the cluster adds: device ports, switches,
@@ -273,6 +309,51 @@ func (s *Scenario) resolveNetworks(cat *Catalog) SideDefaults {
 		setI(&o.ManagementServers, in.ManagementServers)
 	}
 	return out
+}
+
+// sideReference is the published design's counts the scenario's networks
+// take (nil: none): the system's reference, with the back end on its
+// fabric, each network's count kept only while the scenario's
+// [networks] leaves that network's fields unset (storage's: its own;
+// the front end's: its own, and storage's when storage converges onto it;
+// the OOB network's: its own and the management servers).
+func (s *Scenario) sideReference(cat *Catalog) *sidenet.Reference {
+	d := s.resolveNetworks(cat)
+	r := d.Reference
+	if r == nil || s.Network.Fabric != r.BackEnd {
+		return nil
+	}
+	ref := sidenet.Reference{UnitNodes: r.UnitNodes, Units: r.Units, Storage: r.StorageSwitches, FrontEnd: r.FrontEndSwitches, OOB: r.OOBSwitches}
+	if in := s.Networks; in != nil {
+		if in.setsStorage() {
+			ref.Storage = 0
+			if d.Storage == NetConverged {
+				ref.FrontEnd = 0
+			}
+		}
+		if in.setsFrontEnd() {
+			ref.FrontEnd = 0
+		}
+		if in.OOB != "" || in.ManagementServers != 0 {
+			ref.OOB = 0
+		}
+	}
+	if ref.Storage == 0 && ref.FrontEnd == 0 && ref.OOB == 0 {
+		return nil
+	}
+	return &ref
+}
+
+// setsStorage says the [networks] table sets a field of the storage
+// network.
+func (in *NetworksInputs) setsStorage() bool {
+	return in.Storage != "" || in.StorageFabric != "" || in.StoragePorts != 0 || in.StorageGbps != 0 ||
+		in.StorageOversubscription != "" || in.StorageGBsPerGPU != 0 || in.StorageServerPorts != 0
+}
+
+// setsFrontEnd says the [networks] table sets a field of the front end.
+func (in *NetworksInputs) setsFrontEnd() bool {
+	return in.FrontEnd != "" || in.FrontEndPorts != 0 || in.FrontEndGbps != 0 || in.FrontEndOversubscription != ""
 }
 
 // Limits on [networks] inputs.
@@ -463,9 +544,21 @@ func (c *Catalog) checkSideDefaults() error {
 		if !inRange(d.StorageWriteShare, 0, 1) || !inRange(d.StorageWriteMaxGBs, 0, maxStorageWriteGBs) {
 			return fmt.Errorf("side_defaults %s: storage_write_share must be 0 to 1 and storage_write_max_gbs 0 to %g GB/s", k, maxStorageWriteGBs)
 		}
-		if d.UFMNodeSlots < 0 || d.UFMNodeSlots > maxUFMNodeSlots {
-			return fmt.Errorf("side_defaults %s: ufm_node_slots must be 0 to %d (node slots a unit leaves for UFM)", k, maxUFMNodeSlots)
+		if err := d.checkUnits(); err != nil {
+			return fmt.Errorf("side_defaults %s: %w", k, err)
 		}
+	}
+	return nil
+}
+
+// checkUnits checks the defaults' scalable-unit facts: the node slots
+// left for UFM and the published design's reference.
+func (d *SideDefaults) checkUnits() error {
+	if d.UFMNodeSlots < 0 || d.UFMNodeSlots > maxUFMNodeSlots {
+		return fmt.Errorf("ufm_node_slots must be 0 to %d (node slots a unit leaves for UFM)", maxUFMNodeSlots)
+	}
+	if d.Reference != nil {
+		return d.Reference.check()
 	}
 	return nil
 }

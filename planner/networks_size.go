@@ -99,10 +99,10 @@ func (c *clusterSizer) inputs() sidenet.Inputs {
 		StorageGBsPerGPU: r.StorageGBsPerGPU, StorageServerPorts: r.StorageServerPorts,
 		OOB: r.OOB, OOBPortsPerNode: r.OOBPortsPerNode, PDUsPerRack: r.PDUsPerRack, RackOOBPorts: r.RackOOBPorts, RackOOBSwitches: r.RackOOBSwitches,
 		UFMPerFabric: r.UFMPerFabric, ManagementServers: r.ManagementServers,
-		NetworkRackDevices: r.NetworkRackDevices, NetworkRackPDUs: r.NetworkRackPDUs}
-	if c.be {
-		in.BackEndSwitches = p.TotalSwitches()
-	}
+		NetworkRackDevices: r.NetworkRackDevices, NetworkRackPDUs: r.NetworkRackPDUs,
+		// The back end's switches even when sized without it: a reference
+		// sizes the cluster with it to see what it adds.
+		BackEndSwitches: p.TotalSwitches(), Reference: p.Scenario.sideReference(c.cat)}
 	in.FrontEndDown, in.FrontEndUp, _ = Ratio(r.FrontEndOversubscription)
 	in.StorageDown, in.StorageUp, _ = Ratio(r.StorageOversubscription)
 	// The radix of each network built, at its speed.
@@ -161,6 +161,7 @@ func (c *clusterSizer) storage(net sidenet.Net) SideNetwork {
 	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.StoragePorts, r.StorageGbps)
 	b.fill(&n)
+	c.fromReference(&n, net, func(r sidenet.Reference) int { return r.Storage })
 	n.Notes = append(n.Notes, fmt.Sprintf("%s storage-server ports at %dG (storage servers not priced)", textfmt.Int(net.StorageServerPorts), r.StorageGbps))
 	return n
 }
@@ -181,6 +182,7 @@ func (c *clusterSizer) frontEnd(net sidenet.Net) SideNetwork {
 	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.FrontEndPorts, g)
 	b.fill(&n)
+	c.fromReference(&n, net, func(r sidenet.Reference) int { return r.FrontEnd })
 	return n
 }
 
@@ -198,7 +200,39 @@ func (c *clusterSizer) oob(net sidenet.Net) SideNetwork {
 	b.sw(sw, n.Switches)
 	b.links(link, n.Links)
 	b.fill(&n)
+	c.fromReference(&n, net, func(r sidenet.Reference) int { return r.OOB })
 	return n
+}
+
+// fromReference names the published design as the source of n's
+// switches when the system's reference gives them (figure picks its
+// count): its own count at its size, else scaled per unit begun, an
+// estimate.
+func (c *clusterSizer) fromReference(n *SideNetwork, net sidenet.Net, figure func(sidenet.Reference) int) {
+	ref := c.p.Scenario.sideReference(c.cat)
+	if ref == nil || figure(*ref) == 0 {
+		return
+	}
+	pub, units := figure(*ref), ref.UnitsOf(c.nodes)
+	n.SwitchesSource = c.r.Reference.Source
+	design := fmt.Sprintf("the published design's %d at %s of %d node slots", pub, textfmt.Plural(ref.Units, "scalable unit"), ref.UnitNodes)
+	switch {
+	case !c.be:
+		return
+	case units == ref.Units:
+		n.Notes = append(n.Notes, fmt.Sprintf("%s: %s%s", textfmt.Plural(n.Switches, "switch"), design, splitNote(net)))
+	default:
+		n.Notes = append(n.Notes, fmt.Sprintf("%s: %s, scaled to %d and rounded up (estimate)%s", textfmt.Plural(n.Switches, "switch"), design, units, splitNote(net)))
+	}
+}
+
+// splitNote says where a referenced network's tiers come from when its
+// count is not the sizing's: the published count gives none.
+func splitNote(net sidenet.Net) string {
+	if !net.Rescaled || net.Spines == 0 {
+		return ""
+	}
+	return "; its leaf-spine split and links scaled from the planner's own sizing (estimate)"
 }
 
 // mgmt is the management servers as a line of the list.

@@ -76,6 +76,10 @@ type Inputs struct {
 	// (the front end's on Ethernet, a separate storage fabric's on
 	// StorageFabric, the OOB's on Ethernet at OOBGbps).
 	FrontEndRadix, StorageRadix, OOBRadix int
+	// Reference, when set, is the system's published design: the storage,
+	// front-end and OOB networks take its switch counts (those it gives)
+	// in place of the sizing's, their ports sized as before.
+	Reference *Reference
 }
 
 // Net is one network sized: every device port it connects, its
@@ -89,6 +93,9 @@ type Net struct {
 	StorageServerPorts int
 	// Spines counts the spines and, past two tiers, the cores.
 	Leaves, Spines, Switches, Links int
+	// Rescaled says a reference's count replaced the sizing's: the tier
+	// split and the links beyond the device ports' scale with it.
+	Rescaled bool
 }
 
 // Networks are a cluster's networks beside the back end, sized.
@@ -104,7 +111,8 @@ type Networks struct {
 
 // sizer sizes the networks of one cluster.
 type sizer struct {
-	in Inputs
+	in    Inputs
+	force forced
 }
 
 // Size sizes every network; the front end and the OOB network depend on
@@ -112,7 +120,7 @@ type sizer struct {
 // OOB), so they are sized until the counts settle (at most four rounds;
 // then the front end as the last OOB network leaves it).
 func Size(in Inputs) Networks {
-	s := sizer{in: in}
+	s := newSizer(in)
 	out := Networks{UFMHosts: s.ufmHosts(), MgmtServers: s.mgmtServers()}
 	out.Storage = s.storage()
 	backEnd := 0
@@ -133,6 +141,16 @@ func Size(in Inputs) Networks {
 		_, out.FrontEndLS = s.frontEnd(out.OOB.Switches, out.Storage)
 	}
 	return out
+}
+
+// newSizer is the sizer of in, with the switch counts its reference
+// gives.
+func newSizer(in Inputs) sizer {
+	s := sizer{in: in}
+	if in.Reference != nil {
+		s.force = referenced(in)
+	}
+	return s
 }
 
 // storagePorts is the switch ports the storage servers take at gbps:
@@ -172,7 +190,7 @@ func (s *sizer) storage() Net {
 	nodePorts := in.Nodes * in.StoragePorts
 	storPorts := s.storagePorts(in.StorageGbps)
 	ls := SizeLeafSpine([]Group{{nodePorts, in.StorageDown, in.StorageUp}, {storPorts, 1, 1}}, in.StorageRadix, in.StorageFabric == Ethernet)
-	return ls.net(nodePorts+storPorts, storPorts)
+	return ls.net(nodePorts+storPorts, storPorts).force(s.force.storage)
 }
 
 // frontEnd sizes the front end with the OOB switches' uplinks and the
@@ -188,7 +206,7 @@ func (s *sizer) frontEnd(oobSwitches int, storage Net) (Net, LeafSpine) {
 		other += storage.StorageServerPorts
 	}
 	ls := SizeLeafSpine([]Group{{nodePorts + other, in.FrontEndDown, in.FrontEndUp}}, in.FrontEndRadix, true)
-	return ls.net(nodePorts+other, 0), ls
+	return ls.net(nodePorts+other, 0).force(s.force.frontEnd), ls
 }
 
 // net is a network of ports device ports (storage of them storage
@@ -228,6 +246,9 @@ func (s *sizer) oob(otherSwitches, oobSwitches int) Net {
 	switches := ceilDiv(ports, in.OOBRadix)
 	switches += switches % 2
 	switches = max(switches, in.Racks*in.RackOOBSwitches)
+	if s.force.oob > 0 {
+		switches = s.force.oob
+	}
 	return Net{Ports: ports, Leaves: switches, Switches: switches, Links: ports}
 }
 
@@ -235,6 +256,6 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // SizeStorage sizes the storage network alone, as Size does.
 func SizeStorage(in Inputs) Net {
-	s := sizer{in: in}
+	s := newSizer(in)
 	return s.storage()
 }
