@@ -8,9 +8,12 @@ import (
 )
 
 // sideBill adds up one network's parts: cost (and its range), power and
-// transceivers, with the scenario's price overrides.
+// transceivers, with the scenario's price overrides and quotes, on the
+// volume basis at volume prices as the back end and the servers are (the
+// list premium is the back end's branded optics and leaves them alone).
 type sideBill struct {
 	s                    *Scenario
+	cat                  *Catalog
 	cost, low, high, pow float64
 	modules              int
 }
@@ -20,6 +23,9 @@ func (b *sideBill) add(key string, qty int, price float64, r [2]float64, watts f
 		return
 	}
 	pp := b.s.pointPrice(key, price, r)
+	if !pp.Override && pp.Quote == nil && b.cat != nil && b.cat.Prices != nil && b.s.PriceBasis(b.cat) == BasisVolume {
+		pp = b.cat.Prices.volumePrice(key, price, r)
+	}
 	n := float64(qty)
 	b.cost += n * pp.USD
 	b.low += n * pp.LowUSD
@@ -156,7 +162,7 @@ func (c *clusterSizer) storage(net sidenet.Net) SideNetwork {
 	sw, link := c.parts(r.StorageFabric, r.StorageGbps)
 	n.Fabric, n.PortsPerServer, n.PortGbps = r.StorageFabric, r.StoragePorts, r.StorageGbps
 	n.Ports, n.Leaves, n.Spines, n.Switches, n.Switch, n.Links = net.Ports, net.Leaves, net.Spines, net.Switches, sw.Key, net.Links
-	b := sideBill{s: &c.p.Scenario}
+	b := sideBill{s: &c.p.Scenario, cat: c.cat}
 	b.sw(sw, n.Switches)
 	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.StoragePorts, r.StorageGbps)
@@ -177,7 +183,7 @@ func (c *clusterSizer) frontEnd(net sidenet.Net) SideNetwork {
 	sw, link := c.parts(Ethernet, g)
 	n.Fabric, n.PortsPerServer, n.PortGbps = Ethernet, r.FrontEndPorts, g
 	n.Ports, n.Leaves, n.Spines, n.Switches, n.Switch, n.Links = net.Ports, net.Leaves, net.Spines, net.Switches, sw.Key, net.Links
-	b := sideBill{s: &c.p.Scenario}
+	b := sideBill{s: &c.p.Scenario, cat: c.cat}
 	b.sw(sw, n.Switches)
 	b.links(link, n.Links)
 	b.nics(c.cat, r.NICsIncluded, c.nodes, r.FrontEndPorts, g)
@@ -196,7 +202,7 @@ func (c *clusterSizer) oob(net sidenet.Net) SideNetwork {
 	sw, link := c.parts(Ethernet, sidenet.OOBGbps)
 	n.Fabric, n.PortsPerServer, n.PortGbps = Ethernet, r.OOBPortsPerNode, sidenet.OOBGbps
 	n.Ports, n.Leaves, n.Switches, n.Switch, n.Links = net.Ports, net.Leaves, net.Switches, sw.Key, net.Links
-	b := sideBill{s: &c.p.Scenario}
+	b := sideBill{s: &c.p.Scenario, cat: c.cat}
 	b.sw(sw, n.Switches)
 	b.links(link, n.Links)
 	b.fill(&n)
@@ -239,7 +245,7 @@ func splitNote(net sidenet.Net) string {
 func (c *clusterSizer) mgmt(k, ufm int) SideNetwork {
 	n := SideNetwork{Name: NetMgmt, Kind: "servers", Source: c.r.Source}
 	if sv := c.cat.SideServers[mgmtServerKey]; sv != nil && k > 0 {
-		b := sideBill{s: &c.p.Scenario}
+		b := sideBill{s: &c.p.Scenario, cat: c.cat}
 		b.add(sv.Key, k, sv.PriceUSD, sv.PriceRangeUSD, sv.Watts)
 		b.fill(&n)
 	}

@@ -118,6 +118,40 @@ func TestVolumeBasisPricesSystems(t *testing.T) {
 	}
 }
 
+// The side networks are bought on the same basis as the back end: on the
+// volume basis the out-of-band network and the management servers,
+// whose parts have no volume price of their own, cost the street total
+// less the rule (x 0.75), as a hand calculation over any street total
+// gives. Mutation caught: the side networks priced at street on the
+// volume basis (the whole cluster then mixes two bases).
+func TestVolumeBasisPricesSideNetworks(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.System, s.Cluster.GPUs = "dgx-h100", 1016
+	s.Network.Switch = "qm9700"
+	street, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Pricing.Basis = BasisVolume
+	volume, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if street.Networks == nil || volume.Networks == nil {
+		t.Fatal("no side networks sized")
+	}
+	for _, name := range []string{NetOOB, NetMgmt} {
+		st, vo := street.Networks.Net(name), volume.Networks.Net(name)
+		if st == nil || vo == nil || st.CostUSD <= 0 {
+			t.Fatalf("%s: not sized (street %v, volume %v)", name, st, vo)
+		}
+		if !near(vo.CostUSD, st.CostUSD*volRule) {
+			t.Errorf("%s: $%.2f on the volume basis, want street $%.2f x 0.75 = $%.2f", name, vo.CostUSD, st.CostUSD, st.CostUSD*volRule)
+		}
+	}
+}
+
 // A scenario's price overrides stay what the buyer pays on the volume
 // basis. Mutation caught: the volume price replacing an override.
 func TestVolumeBasisKeepsOverrides(t *testing.T) {
