@@ -433,6 +433,9 @@ func (j *JCT) Breakdown() []BreakdownRow {
 	if e := j.Workload.ComputeEfficiency; e > 0 {
 		rows[0].Detail = fmt.Sprintf("MFU %.1f%%; efficiency %.0f%% of peak, as the workload sets it", 100*st.MFU, 100*e)
 	}
+	if f := j.Workload.Framework; f != "" {
+		rows[0].Detail += "; stack " + f + ": its kernels and the overlaps not set (data/jct.toml [frameworks])"
+	}
 	if st.BubbleS > 0 {
 		rows = append(rows, BreakdownRow{Part: "pipeline bubble", Seconds: st.BubbleS,
 			Detail: fmt.Sprintf("pp %d, %s, vpp %d", j.Workload.PP, textfmt.Plural(j.Microbatches, "micro-batch"), j.Workload.VPP)})

@@ -363,6 +363,9 @@ func resolveInPlace(w *Workload, d *JCTData) (*ModelSpec, *GPUSpec, error) {
 	if gpu == nil {
 		return nil, nil, fielderr.New("workload.gpu", "use one of "+textfmt.KeyList(d.GPUs), "unknown GPU %q", w.GPU)
 	}
+	if w.Framework != "" && d.Frameworks[w.Framework] == nil {
+		return nil, nil, fielderr.New("workload.framework", `leave it out or use one of `+textfmt.KeyList(d.Frameworks), "unknown training stack %q", w.Framework)
+	}
 	m := d.Models[w.Model]
 	if m == nil {
 		m = &ModelSpec{Key: "custom", Name: "custom model"}
@@ -414,9 +417,14 @@ func fillPresets(w *Workload, m *ModelSpec) {
 	filli(&w.RouteNodes, m.RouteNodes)
 }
 
-// fillOverlaps fills the overlaps w leaves unset from the data's
-// defaults.
+// fillOverlaps fills the overlaps w leaves unset from its training
+// stack's ([frameworks]) where it names one, else from the data's
+// [overlap] defaults; context parallelism's always from [overlap].
 func fillOverlaps(w *Workload, d *JCTData) {
+	o := d.Overlap
+	if f := d.framework(w); f != nil {
+		o.DP, o.PP, o.TP, o.EP = f.OverlapDP, f.OverlapPP, f.OverlapTP, f.OverlapEP
+	}
 	var defs *[5]float64 // one allocation holds every overlap the defaults fill
 	ov := func(v **float64, i int, def float64) {
 		if *v == nil {
@@ -427,11 +435,11 @@ func fillOverlaps(w *Workload, d *JCTData) {
 			*v = &defs[i]
 		}
 	}
-	ov(&w.OverlapDP, 0, d.Overlap.DP)
-	ov(&w.OverlapPP, 1, d.Overlap.PP)
-	ov(&w.OverlapTP, 2, d.Overlap.TP)
-	ov(&w.OverlapEP, 3, d.Overlap.EP)
-	ov(&w.OverlapCP, 4, d.Overlap.CP)
+	ov(&w.OverlapDP, 0, o.DP)
+	ov(&w.OverlapPP, 1, o.PP)
+	ov(&w.OverlapTP, 2, o.TP)
+	ov(&w.OverlapEP, 3, o.EP)
+	ov(&w.OverlapCP, 4, o.CP)
 }
 
 // Estimate times one training step of w on job's network, over RDMA

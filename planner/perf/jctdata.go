@@ -82,6 +82,10 @@ type JCTData struct {
 	switchHops [2]float64
 	GPUs       map[string]*GPUSpec   `toml:"gpus"`
 	Models     map[string]*ModelSpec `toml:"models"`
+	// Frameworks are the training stacks a workload may name, and
+	// Kernels the kernel classes they run (framework.go).
+	Frameworks map[string]*FrameworkSpec `toml:"frameworks"`
+	Kernels    map[string]*KernelClass   `toml:"kernels"`
 }
 
 // MemoryConstants are the memory model's bytes per parameter and per
@@ -126,7 +130,12 @@ type GPUSpec struct {
 	// NVLSTreeChannelGBs is NCCL's NVLS tree ceiling per channel for the
 	// generation, on 2 nodes and on more (GB/s, NCCL's graph units).
 	NVLSTreeChannelGBs [2]float64 `toml:"nvls_tree_channel_gbs"`
-	Source             string     `toml:"source"`
+	// PowerW is the GPU's power cap (board power), W, and BoostMHz its
+	// boost clock, where the part's entry gives them (0: not given).
+	// Shown with the part; its peaks already hold their effect.
+	PowerW   float64 `toml:"power_w"`
+	BoostMHz float64 `toml:"boost_mhz"`
+	Source   string  `toml:"source"`
 }
 
 // ModelSpec is one model preset.
@@ -169,7 +178,7 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 // check runs the checks of every table of the JCT data, in file order,
 // and returns the first problem.
 func (d *JCTData) check() error {
-	for _, c := range []func() error{d.checkGPUs, d.checkModels, d.checkMemory, d.checkCollective, d.checkRuntime, d.checkOverlap} {
+	for _, c := range []func() error{d.checkGPUs, d.checkModels, d.checkMemory, d.checkCollective, d.checkRuntime, d.checkOverlap, d.checkFrameworks} {
 		if err := c(); err != nil {
 			return err
 		}
