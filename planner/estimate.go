@@ -97,10 +97,22 @@ type jctParts = perf.Parts
 
 // estimateJCTWith is EstimateJCT computing what parts asks for.
 func estimateJCTWith(p *Plan, w perf.Workload, d *perf.JCTData, parts jctParts) (*perf.JCT, error) {
-	if p.System != nil {
-		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
-	}
+	w.GPU = p.jobGPU(w.GPU, d)
 	return perf.Estimate(p.perfJob(), w, d, parts)
+}
+
+// jobGPU is the GPU a workload naming key runs on in the plan: the
+// system's, whatever the workload names, unless key is a variant of it
+// (data/jct.toml variant_of: an H800 or a 96 GB H100 in a DGX H100's
+// place); key itself without a system.
+func (p *Plan) jobGPU(key string, d *perf.JCTData) string {
+	if p.System == nil {
+		return key
+	}
+	if g := d.GPUs[key]; g != nil && g.VariantOf == p.System.GPU {
+		return key
+	}
+	return p.System.GPU
 }
 
 // routing is the network's routing: routing when given, else static for

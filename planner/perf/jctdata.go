@@ -133,9 +133,13 @@ type GPUSpec struct {
 	// PowerW is the GPU's power cap (board power), W, and BoostMHz its
 	// boost clock, where the part's entry gives them (0: not given).
 	// Shown with the part; its peaks already hold their effect.
-	PowerW   float64 `toml:"power_w"`
-	BoostMHz float64 `toml:"boost_mhz"`
-	Source   string  `toml:"source"`
+	PowerW float64 `toml:"power_w"`
+	// VariantOf is the GPU this part is a variant of (another memory,
+	// power cap or NVLink in the same server): a workload that names
+	// it is timed on it in that GPU's systems (planner.JobGPU).
+	VariantOf string  `toml:"variant_of"`
+	BoostMHz  float64 `toml:"boost_mhz"`
+	Source    string  `toml:"source"`
 }
 
 // ModelSpec is one model preset.
@@ -195,6 +199,9 @@ func (d *JCTData) checkGPUs() error {
 		}
 		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 || g.HBMGB <= 0 || g.HBMTBs <= 0 {
 			return fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs, hbm_gb, hbm_tbs and efficiency_max in (0,1]", k)
+		}
+		if base, ok := d.GPUs[g.VariantOf]; g.VariantOf != "" && (!ok || base.VariantOf != "" || base.NVLinkDomain != g.NVLinkDomain) {
+			return fmt.Errorf("jct data: gpu %s: variant_of %q must name a base GPU of the same NVLink domain", k, g.VariantOf)
 		}
 	}
 	return nil
