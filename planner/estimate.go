@@ -42,6 +42,7 @@ func (p *Plan) perfNetworkFresh() perf.Network {
 	pn := perf.Network{
 		GPUs: p.GPUs, GPUsPerServer: p.Scenario.Cluster.GPUsPerServer, NICsPerServer: n.NICsPerServer, ServerPorts: p.ServerPorts,
 		NICGbps: float64(n.NICGbps), Fabric: perf.Fabric(n.Fabric), Static: n.routing() == RouteStatic,
+		Spray:   n.Fabric == Ethernet && n.LoadBalancing == LBSpray,
 		Oversub: float64(d) / float64(u), ServersPerUnit: p.ServersPerUnit, Tiers: p.Tiers, Planes: p.Planes,
 		NVLinkDomain: p.System.domain(), WireUS: p.wireUS(),
 		SpineRatio: p.spineRatio(), ServersPerPod: cmp.Or(p.podServers(), ceilDiv(p.Servers, max(p.Pods, 1))),
@@ -137,6 +138,9 @@ func (n Network) validateRouting() *fielderr.FieldError {
 	}
 	if n.Fabric == Ethernet && n.Routing == RouteAdaptive && n.LoadBalancing == LBECMP {
 		return fielderr.New("network.routing", `drop load_balancing = "ecmp" or write routing = "static"`, "adaptive routing with ECMP load balancing")
+	}
+	if n.Fabric == Ethernet && n.Routing == RouteStatic && n.LoadBalancing == LBSpray {
+		return fielderr.New("network.routing", `drop routing = "static" or write load_balancing = "ecmp"`, "static routing with packet spraying (spraying sends each packet on its own path)")
 	}
 	return nil
 }

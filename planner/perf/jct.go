@@ -202,6 +202,7 @@ type fabricView struct {
 	nicGbps        float64
 	fabric         Fabric
 	static         bool    // static routing: flows hashed (ECMP) or pinned by the subnet manager
+	spray          bool    // packets sprayed over every path (adaptive, named in the breakdown)
 	oversub        float64 // D/U at the leaf
 	spineRatio     float64 // D/U at the spine (three tiers; 1 below)
 	serversPerPod  int     // servers under one pod's spines (three tiers)
@@ -284,7 +285,7 @@ func (fv *fabricView) crossOversub() float64 {
 func (n *Network) view() fabricView {
 	return fabricView{
 		gpusPerServer: n.GPUsPerServer, nicsPerServer: n.NICsPerServer,
-		nicGbps: n.NICGbps, fabric: n.Fabric, static: n.Static,
+		nicGbps: n.NICGbps, fabric: n.Fabric, static: n.Static, spray: n.Spray,
 		oversub: n.Oversub, serversPerUnit: n.ServersPerUnit, tiers: n.Tiers, planes: n.Planes,
 		nvlinkDomain: n.NVLinkDomain, jobs: 1, qps: 1, othersBusy: -1, wireUS: n.WireUS,
 		spineRatio: n.SpineRatio, serversPerPod: n.ServersPerPod,
