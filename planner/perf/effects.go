@@ -458,7 +458,7 @@ func (j *JCT) Breakdown() []BreakdownRow {
 		if c.TimeS > c.ExposedS {
 			hidden = fmt.Sprintf("%s of %s hidden", textfmt.Seconds(c.TimeS-c.ExposedS), textfmt.Seconds(c.TimeS))
 		}
-		hidden += j.Workload.windowNote(c)
+		hidden += j.Workload.windowNote(c) + j.Workload.overlapOrigin(c.Name)
 		how := c.Protocol
 		if c.Algorithm != "" {
 			how = c.Algorithm + "/" + c.Protocol

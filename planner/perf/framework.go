@@ -63,6 +63,28 @@ func (d *JCTData) framework(w *Workload) *FrameworkSpec {
 	return d.Frameworks[w.Framework]
 }
 
+// overlapClasses are the traffic classes in fillOverlaps' order (the
+// bits of Workload.defaulted).
+var overlapClasses = [5]string{ClassDP, ClassPP, ClassTP, ClassEP, ClassCP}
+
+// overlapOrigin is, for a traffic class whose overlap w did not set,
+// where the overlap came from, as the breakdown shows it: its stack's
+// entry, or [overlap]'s default; "" where w set it.
+func (w *Workload) overlapOrigin(class string) string {
+	for i, c := range overlapClasses {
+		if c != class || w.defaulted&(1<<i) == 0 {
+			continue
+		}
+		v := [5]*float64{w.OverlapDP, w.OverlapPP, w.OverlapTP, w.OverlapEP, w.OverlapCP}[i]
+		from := "data/jct.toml [overlap]"
+		if w.Framework != "" && class != ClassCP {
+			from = "stack " + w.Framework
+		}
+		return fmt.Sprintf(" (overlap %g from %s)", *v, from)
+	}
+	return ""
+}
+
 // elementwiseBytes is the bytes w's element-wise work moves per element
 // on gpu: its stack's kernel class where it names one, else the GPU's
 // own figure, else [compute]'s.

@@ -116,3 +116,39 @@ func TestGPUVariants(t *testing.T) {
 		t.Error("gb300 FP4 no higher than gb200's: treated as GB200/B200")
 	}
 }
+
+// The breakdown names where each overlap the workload did not set came
+// from (issue 47: every derived default shown with its origin): its
+// stack's entry, [overlap]'s default without a stack (and for context
+// parallelism always), and nothing for one the workload typed.
+// Mutations caught: the origin shown for a typed overlap, a stack's
+// overlap credited to [overlap].
+func TestOverlapOrigin(t *testing.T) {
+	d := testData(t)
+	typed := 0.25
+	for _, c := range []struct {
+		name, framework, class, want string
+		typedTP                      bool
+	}{
+		{"no stack", "", ClassTP, " (overlap 0.5 from data/jct.toml [overlap])", false},
+		{"legacy stack", "megatron-legacy", ClassTP, " (overlap 0 from stack megatron-legacy)", false},
+		{"stack's dp", "fsdp", ClassDP, " (overlap 0.8 from stack fsdp)", false},
+		{"cp from [overlap] under a stack", "fsdp", ClassCP, " (overlap 0.5 from data/jct.toml [overlap])", false},
+		{"typed", "megatron-legacy", ClassTP, "", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := NewWorkload()
+			w.Framework = c.framework
+			if c.typedTP {
+				w.OverlapTP = &typed
+			}
+			r, _, _, err := resolveWorkload(w, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.overlapOrigin(c.class); got != c.want {
+				t.Errorf("origin %q, want %q", got, c.want)
+			}
+		})
+	}
+}

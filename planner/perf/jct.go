@@ -434,6 +434,7 @@ func fillOverlaps(w *Workload, d *JCTData) {
 			}
 			defs[i] = def
 			*v = &defs[i]
+			w.defaulted |= 1 << i
 		}
 	}
 	ov(&w.OverlapDP, 0, o.DP)

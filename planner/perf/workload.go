@@ -59,6 +59,9 @@ type Workload struct {
 	// Recompute sits beside ZeRO so the two bools share a word: a
 	// Workload keeps a JCT within its size class (TestJCTSizeClass).
 	Recompute bool `toml:"recompute"`
+	// defaulted marks the overlaps fillOverlaps filled (bit i for
+	// overlapClasses[i]): the breakdown names where they came from.
+	defaulted uint8
 	// ZeROStage is 0-3: what the data-parallel group shards (1 the
 	// optimizer, 2 also gradients, 3 also weights); 0 takes 1 with zero
 	// = true, else none.
