@@ -152,3 +152,20 @@ func TestOverlapOrigin(t *testing.T) {
 		})
 	}
 }
+
+// A variant must name a base GPU of its own NVLink domain: an 8-GPU H800
+// cannot stand for a 72-GPU GB200 rack, nor a variant for another
+// variant. Mutation caught: variant_of not checked.
+func TestCheckVariant(t *testing.T) {
+	d := testData(t)
+	for _, c := range []struct {
+		base string
+		ok   bool
+	}{{"h100", true}, {"gb200", false}, {"h800", false}, {"nope", false}} {
+		g := *d.GPUs["h800"]
+		g.VariantOf = c.base
+		if err := d.checkVariant(&g); (err == nil) != c.ok {
+			t.Errorf("variant_of %q: %v, want ok %v", c.base, err, c.ok)
+		}
+	}
+}

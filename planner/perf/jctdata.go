@@ -200,9 +200,21 @@ func (d *JCTData) checkGPUs() error {
 		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 || g.HBMGB <= 0 || g.HBMTBs <= 0 {
 			return fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs, hbm_gb, hbm_tbs and efficiency_max in (0,1]", k)
 		}
-		if base, ok := d.GPUs[g.VariantOf]; g.VariantOf != "" && (!ok || base.VariantOf != "" || base.NVLinkDomain != g.NVLinkDomain) {
-			return fmt.Errorf("jct data: gpu %s: variant_of %q must name a base GPU of the same NVLink domain", k, g.VariantOf)
+		if err := d.checkVariant(g); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// checkVariant checks that a variant's variant_of names a base GPU (not
+// itself a variant) of the same NVLink domain.
+func (d *JCTData) checkVariant(g *GPUSpec) error {
+	if g.VariantOf == "" {
+		return nil
+	}
+	if base, ok := d.GPUs[g.VariantOf]; !ok || base.VariantOf != "" || base.NVLinkDomain != g.NVLinkDomain {
+		return fmt.Errorf("jct data: gpu %s: variant_of %q must name a base GPU of the same NVLink domain", g.Key, g.VariantOf)
 	}
 	return nil
 }
