@@ -97,8 +97,7 @@ type JCT struct {
 	Gain     float64
 	// Fix is, for a job that does not fit in memory, the change that fits
 	// at the least step time (nil when the job fits or no change does).
-	Fix        *MemoryFix
-	fixedBatch *batchStep // the step with pp micro-batches per pipeline, when short
+	Fix *MemoryFix
 	// classes holds the traffic classes of Planned (the first
 	// maxClasses) and Baseline (the rest): the estimate's one
 	// allocation holds them.
@@ -506,8 +505,7 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 	}
 	if parts.Detail {
 		j.Effects = j.stepEffects(w, gpu, d, &fv, dp, micro, reach)
-		j.fixedBatch = timeFullPipeline(w, gpu, d, &fv, dp, micro)
-		j.Findings = j.findings()
+		j.Findings = j.findings(timeFullPipeline(w, gpu, d, &fv, dp, micro))
 		if job.PlanFindings != nil {
 			j.Findings = append(j.Findings, job.PlanFindings(gpu, j.Planned.Classes)...)
 		}
