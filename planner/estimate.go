@@ -42,6 +42,7 @@ func (p *Plan) perfNetworkFresh() perf.Network {
 	pn := perf.Network{
 		GPUs: p.GPUs, GPUsPerServer: p.Scenario.Cluster.GPUsPerServer, NICsPerServer: n.NICsPerServer, ServerPorts: p.ServerPorts,
 		NICGbps: float64(n.NICGbps), Fabric: perf.Fabric(n.Fabric), Static: n.routing() == RouteStatic,
+		Spray:   n.Fabric == Ethernet && n.LoadBalancing == LBSpray,
 		Oversub: float64(d) / float64(u), ServersPerUnit: p.ServersPerUnit, Tiers: p.Tiers, Planes: p.Planes,
 		NVLinkDomain: p.System.domain(), WireUS: p.wireUS(),
 		SpineRatio: p.spineRatio(), ServersPerPod: cmp.Or(p.podServers(), ceilDiv(p.Servers, max(p.Pods, 1))),
@@ -97,10 +98,22 @@ type jctParts = perf.Parts
 
 // estimateJCTWith is EstimateJCT computing what parts asks for.
 func estimateJCTWith(p *Plan, w perf.Workload, d *perf.JCTData, parts jctParts) (*perf.JCT, error) {
-	if p.System != nil {
-		w.GPU = p.System.GPU // the system's GPUs, whatever the workload names
-	}
+	w.GPU = p.jobGPU(w.GPU, d)
 	return perf.Estimate(p.perfJob(), w, d, parts)
+}
+
+// jobGPU is the GPU a workload naming key runs on in the plan: the
+// system's, whatever the workload names, unless key is a variant of it
+// (data/jct.toml variant_of: an H800 or a 96 GB H100 in a DGX H100's
+// place); key itself without a system.
+func (p *Plan) jobGPU(key string, d *perf.JCTData) string {
+	if p.System == nil {
+		return key
+	}
+	if g := d.GPUs[key]; g != nil && g.VariantOf == p.System.GPU {
+		return key
+	}
+	return p.System.GPU
 }
 
 // routing is the network's routing: routing when given, else static for
@@ -125,6 +138,9 @@ func (n Network) validateRouting() *fielderr.FieldError {
 	}
 	if n.Fabric == Ethernet && n.Routing == RouteAdaptive && n.LoadBalancing == LBECMP {
 		return fielderr.New("network.routing", `drop load_balancing = "ecmp" or write routing = "static"`, "adaptive routing with ECMP load balancing")
+	}
+	if n.Fabric == Ethernet && n.Routing == RouteStatic && n.LoadBalancing == LBSpray {
+		return fielderr.New("network.routing", `drop routing = "static" or write load_balancing = "ecmp"`, "static routing with packet spraying (spraying sends each packet on its own path)")
 	}
 	return nil
 }

@@ -469,7 +469,7 @@ func clusterFields() []Field {
 			}},
 		railOptimized,
 		countField("network.nics_per_server", "NICs per server", 1, MaxNICsPerServer, true, "blank: one per GPU", func(s *Scenario) *int { return &s.Network.NICsPerServer }),
-		choiceField("network.load_balancing", "RoCE load balancing", []string{LBAdaptive, LBECMP}, func(s *Scenario) *string { return &s.Network.LoadBalancing }),
+		choiceField("network.load_balancing", "RoCE load balancing", []string{LBAdaptive, LBECMP, LBSpray}, func(s *Scenario) *string { return &s.Network.LoadBalancing }),
 		choiceField("network.leaf_alignment", "Leaf alignment", []string{"", AlignRack, AlignPacked}, func(s *Scenario) *string { return &s.Network.LeafAlignment }),
 		choiceField("network.routing", "Routing (both fabrics)", []string{"", RouteStatic, RouteAdaptive}, func(s *Scenario) *string { return &s.Network.Routing }),
 		toggleField("network.in_network_reduction", "In-network reduction (SHARP)", func(s *Scenario) *bool { return &s.Network.InNetworkReduction }),

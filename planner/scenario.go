@@ -69,10 +69,17 @@ const Multimode Medium = "multimode"
 
 const mmFiberKey = "fiber-mm"
 
-// RoCEv2 load balancing.
+// RoCEv2 load balancing. LBSpray is per-packet spraying over every
+// path (Ultra Ethernet's packet spraying; Spectrum-X's adaptive routing
+// with reordering at the SuperNIC): no flow is hashed onto one uplink,
+// so it routes as adaptive (Network.routing), and the share of a link
+// its packets reach crossing the spines is data/jct.toml [crossing]
+// efficiency, which a sprayed fabric's measurement set (NVIDIA: 95%
+// effective bandwidth for Spectrum-X at scale).
 const (
 	LBAdaptive = "adaptive"
 	LBECMP     = "ecmp"
+	LBSpray    = "spray"
 )
 
 // Auto asks the planner to choose (switch, NIC).
@@ -202,7 +209,8 @@ type Network struct {
 	// (the system's reference layout: rack for rack-scale systems).
 	LeafAlignment string `toml:"leaf_alignment,omitempty"`
 	// LoadBalancing is how a RoCEv2 fabric spreads flows: "adaptive"
-	// (adaptive routing or enhanced ECMP with QP scaling) or "ecmp".
+	// (adaptive routing or enhanced ECMP with QP scaling), "ecmp" or
+	// "spray" (per-packet spraying over every path).
 	LoadBalancing string `toml:"load_balancing"`
 	// Routing is how flows find their path above the leaves on either
 	// fabric: "adaptive" (InfiniBand adaptive routing, Spectrum-X, DLB)
@@ -469,8 +477,8 @@ func (s *Scenario) validateLayout() []error {
 	if n.LeafAlignment != "" && n.LeafAlignment != AlignRack && n.LeafAlignment != AlignPacked {
 		add(fielderr.New("network.leaf_alignment", `write "rack" or "packed" (or leave it out for the system's reference layout)`, "unknown leaf alignment %q", n.LeafAlignment))
 	}
-	if n.LoadBalancing != LBAdaptive && n.LoadBalancing != LBECMP {
-		add(fielderr.New("network.load_balancing", `write "adaptive" or "ecmp"`, "unknown load balancing %q", n.LoadBalancing))
+	if n.LoadBalancing != LBAdaptive && n.LoadBalancing != LBECMP && n.LoadBalancing != LBSpray {
+		add(fielderr.New("network.load_balancing", `write "adaptive", "ecmp" or "spray"`, "unknown load balancing %q", n.LoadBalancing))
 	}
 	if err := n.validateRouting(); err != nil {
 		add(err)

@@ -87,12 +87,10 @@ func (p *Plan) estimateServing(cat *Catalog) {
 	}
 }
 
-// servingGPU is the GPU the plan serves on: its system's, else key's.
+// servingGPU is the GPU the plan serves on: its system's (or the
+// variant of it key names), else key's.
 func (p *Plan) servingGPU(d *perf.JCTData, key string) *perf.GPUSpec {
-	if p.System != nil {
-		key = p.System.GPU
-	}
-	return d.GPUs[key]
+	return d.GPUs[p.jobGPU(key, d)]
 }
 
 // servingCluster is the plan as the serving model reads it: its back end

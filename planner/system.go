@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"fabricplan/internal/fielderr"
@@ -166,11 +167,39 @@ func (s *Scenario) ConflictsWithSystem(cat *Catalog, defined func(key string) bo
 				"%s is fixed by system %s at %s", c.got, sys.Key, c.want))
 		}
 	}
-	if s.Workload != nil && defined("workload.gpu") && s.Workload.GPU != sys.GPU {
-		errs = append(errs, fielderr.New("workload.gpu", fmt.Sprintf("remove it or write %q", sys.GPU),
+	if s.Workload != nil && defined("workload.gpu") && s.Workload.GPU != sys.GPU && !isVariantOf(cat, s.Workload.GPU, sys.GPU) {
+		fix := fmt.Sprintf("remove it or write %q", sys.GPU)
+		if v := variantList(cat, sys.GPU); v != "" {
+			fix += " (or a variant of it: " + v + ")"
+		}
+		errs = append(errs, fielderr.New("workload.gpu", fix,
 			"%s is not the GPU of %s (%s)", s.Workload.GPU, sys.Key, sys.GPU))
 	}
 	return errs
+}
+
+// isVariantOf says whether GPU key is a variant of base in the JCT data
+// (data/jct.toml variant_of): an H800 may stand in a DGX H100's place.
+func isVariantOf(cat *Catalog, key, base string) bool {
+	if cat.JCT == nil {
+		return false
+	}
+	g := cat.JCT.GPUs[key]
+	return g != nil && g.VariantOf == base
+}
+
+// variantList lists base's variants, "" where it has none.
+func variantList(cat *Catalog, base string) string {
+	var out []string
+	if cat.JCT != nil {
+		for k, g := range cat.JCT.GPUs {
+			if g.VariantOf == base {
+				out = append(out, k)
+			}
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
 }
 
 // nodes is how many catalog systems hold the scenario's GPUs (whole

@@ -73,6 +73,9 @@ func workloadModelErrors(w *perf.Workload, d *perf.JCTData) []error {
 		if _, ok := d.GPUs[w.GPU]; !ok {
 			add("gpu", "use one of "+textfmt.KeyList(d.GPUs), "unknown GPU %q", w.GPU)
 		}
+		if _, ok := d.Frameworks[w.Framework]; !ok && w.Framework != "" {
+			add("framework", "leave it out or use one of "+textfmt.KeyList(d.Frameworks), "unknown training stack %q", w.Framework)
+		}
 	}
 	if w.Model == "custom" && (w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0) {
 		add("model", "give params_b, layers, hidden and seq_len", "a custom model needs its shape")

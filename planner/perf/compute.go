@@ -119,11 +119,7 @@ func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 	// Forward and backward (twice the forward's products); element-wise
 	// bytes count both passes.
 	l.flops, l.seconds = 3*l.flops, 3*l.seconds
-	ew := c.ElementwiseBytes
-	if gpu.ElementwiseBytes > 0 {
-		ew = gpu.ElementwiseBytes
-	}
-	l.seconds += ew * tokens * h / tp / (gpu.HBMTBs * 1e12)
+	l.seconds += d.elementwiseBytes(w, gpu) * tokens * h / tp / (gpu.HBMTBs * 1e12)
 	if f > 0 {
 		l.moe = moeLayer(w, gpu, d, tokens, 3*expertS)
 		l.seconds += l.moe.total()

@@ -121,7 +121,7 @@ func TestCrossingDetailAsFmt(t *testing.T) {
 	check := func(set classSet, eff float64) {
 		want := fmt.Sprintf("%s cross it at %.0f%% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)", set, 100*eff)
 		for range 2 {
-			if got := crossingDetail(set, eff); got != want {
+			if got := crossingDetail(set, eff, false); got != want {
 				t.Errorf("%v at %g:\n%s\nwant\n%s", set, eff, got, want)
 			}
 		}
@@ -136,7 +136,7 @@ func TestCrossingDetailAsFmt(t *testing.T) {
 			check(set, eff)
 		}
 	}
-	if got, want := crossingDetail(classBit(ClassDP), 0.95), "data parallel cross it at 95% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)"; got != want {
+	if got, want := crossingDetail(classBit(ClassDP), 0.95, false), "data parallel cross it at 95% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)"; got != want {
 		t.Errorf("by hand: %q, want %q", got, want) // the set named, 0.95 as 95
 	}
 }

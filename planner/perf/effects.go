@@ -321,7 +321,7 @@ func crossingEffects(t *effectTimer, fv *fabricView, crossing classSet) {
 		}
 	}
 	if fv.crossingEfficiency() < 1 {
-		t.withoutIn(fv, EffectCrossing, crossingDetail(crossing, fv.crossingEfficiency()), crossing, noCrossingLoss)
+		t.withoutIn(fv, EffectCrossing, crossingDetail(crossing, fv.crossingEfficiency(), fv.spray), crossing, noCrossingLoss)
 	}
 	if fv.ecmp() {
 		t.withoutIn(fv, EffectECMP, staticDetail(*fv), crossing, adaptive)
@@ -351,13 +351,19 @@ func crossingEffects(t *effectTimer, fv *fabricView, crossing classSet) {
 // crossingDetail is the tier-crossing effect's detail for the classes
 // crossing at efficiency eff, written into one buffer (%.0f by strconv):
 // joined with + it was a string for the number and another for the
-// whole.
-func crossingDetail(crossing classSet, eff float64) string {
+// whole. With spray the packets are sprayed over every path, and the
+// detail says the figure is a sprayed fabric's measurement.
+func crossingDetail(crossing classSet, eff float64, spray bool) string {
 	const rest = "% of a link even balanced: flows from many leaves queue at each spine (under one leaf they would not)"
+	const sprayRest = "% of a link, packets sprayed over every path (no hash collisions; Spectrum-X's measured effective bandwidth at scale): they still queue at each spine"
 	var buf [256]byte // on the stack: the five classes' names, the number and rest fit
 	b := append(buf[:0], crossing.String()...)
 	b = append(b, " cross it at "...)
 	b = strconv.AppendFloat(b, 100*eff, 'f', 0, 64)
+	if spray {
+		b = append(b, sprayRest...)
+		return string(b)
+	}
 	b = append(b, rest...)
 	return string(b)
 }
@@ -433,6 +439,9 @@ func (j *JCT) Breakdown() []BreakdownRow {
 	if e := j.Workload.ComputeEfficiency; e > 0 {
 		rows[0].Detail = fmt.Sprintf("MFU %.1f%%; efficiency %.0f%% of peak, as the workload sets it", 100*st.MFU, 100*e)
 	}
+	if f := j.Workload.Framework; f != "" {
+		rows[0].Detail += "; stack " + f + ": its kernels and the overlaps not set (data/jct.toml [frameworks])"
+	}
 	if st.BubbleS > 0 {
 		rows = append(rows, BreakdownRow{Part: "pipeline bubble", Seconds: st.BubbleS,
 			Detail: fmt.Sprintf("pp %d, %s, vpp %d", j.Workload.PP, textfmt.Plural(j.Microbatches, "micro-batch"), j.Workload.VPP)})
@@ -449,7 +458,7 @@ func (j *JCT) Breakdown() []BreakdownRow {
 		if c.TimeS > c.ExposedS {
 			hidden = fmt.Sprintf("%s of %s hidden", textfmt.Seconds(c.TimeS-c.ExposedS), textfmt.Seconds(c.TimeS))
 		}
-		hidden += j.Workload.windowNote(c)
+		hidden += j.Workload.windowNote(c) + j.Workload.overlapOrigin(c.Name)
 		how := c.Protocol
 		if c.Algorithm != "" {
 			how = c.Algorithm + "/" + c.Protocol

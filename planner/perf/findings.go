@@ -8,13 +8,16 @@ import (
 )
 
 // findings lists what a planner should know about the estimate: the
-// memory verdict, and a pipeline with fewer micro-batches than stages.
-func (j *JCT) findings() []string {
+// memory verdict, and a pipeline with fewer micro-batches than stages
+// (fixed: the step with pp micro-batches per pipeline, nil when not
+// short; passed, not kept in the JCT, whose allocation it would push
+// past its size class).
+func (j *JCT) findings(fixed *batchStep) []string {
 	var out []string
 	if f := j.MemoryFinding(); f != "" {
 		out = append(out, f)
 	}
-	if f := j.shortPipelineFinding(); f != "" {
+	if f := j.shortPipelineFinding(fixed); f != "" {
 		out = append(out, f)
 	}
 	return out
@@ -40,8 +43,8 @@ func (j *JCT) BubbleShare() float64 {
 // shortPipelineFinding calls out a pipeline short of micro-batches with
 // both ways out: the global batch that gives every pipeline pp micro-
 // batches, timed (tokens per second, since the step grows with the
-// batch), or the most data-parallel ranks the batch keeps busy.
-func (j *JCT) shortPipelineFinding() string {
+// batch, fixed), or the most data-parallel ranks the batch keeps busy.
+func (j *JCT) shortPipelineFinding(fixed *batchStep) string {
 	if !j.ShortPipeline() {
 		return ""
 	}
@@ -62,7 +65,7 @@ func (j *JCT) shortPipelineFinding() string {
 	b = append(b, ", so the bubble is "...)
 	b = strconv.AppendFloat(b, 100*j.BubbleShare(), 'f', 0, 64)
 	b = append(b, "% of the step ((pp-1)/(vpp x m) of the compute)"...)
-	if fb := j.fixedBatch; fb != nil {
+	if fb := fixed; fb != nil {
 		b = append(b, "; give each of the "...)
 		b = textfmt.AppendInt(b, j.DP)
 		b = append(b, " data-parallel ranks "...)

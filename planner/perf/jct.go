@@ -97,8 +97,7 @@ type JCT struct {
 	Gain     float64
 	// Fix is, for a job that does not fit in memory, the change that fits
 	// at the least step time (nil when the job fits or no change does).
-	Fix        *MemoryFix
-	fixedBatch *batchStep // the step with pp micro-batches per pipeline, when short
+	Fix *MemoryFix
 	// classes holds the traffic classes of Planned (the first
 	// maxClasses) and Baseline (the rest): the estimate's one
 	// allocation holds them.
@@ -202,6 +201,7 @@ type fabricView struct {
 	nicGbps        float64
 	fabric         Fabric
 	static         bool    // static routing: flows hashed (ECMP) or pinned by the subnet manager
+	spray          bool    // packets sprayed over every path (adaptive, named in the breakdown)
 	oversub        float64 // D/U at the leaf
 	spineRatio     float64 // D/U at the spine (three tiers; 1 below)
 	serversPerPod  int     // servers under one pod's spines (three tiers)
@@ -284,7 +284,7 @@ func (fv *fabricView) crossOversub() float64 {
 func (n *Network) view() fabricView {
 	return fabricView{
 		gpusPerServer: n.GPUsPerServer, nicsPerServer: n.NICsPerServer,
-		nicGbps: n.NICGbps, fabric: n.Fabric, static: n.Static,
+		nicGbps: n.NICGbps, fabric: n.Fabric, static: n.Static, spray: n.Spray,
 		oversub: n.Oversub, serversPerUnit: n.ServersPerUnit, tiers: n.Tiers, planes: n.Planes,
 		nvlinkDomain: n.NVLinkDomain, jobs: 1, qps: 1, othersBusy: -1, wireUS: n.WireUS,
 		spineRatio: n.SpineRatio, serversPerPod: n.ServersPerPod,
@@ -363,6 +363,9 @@ func resolveInPlace(w *Workload, d *JCTData) (*ModelSpec, *GPUSpec, error) {
 	if gpu == nil {
 		return nil, nil, fielderr.New("workload.gpu", "use one of "+textfmt.KeyList(d.GPUs), "unknown GPU %q", w.GPU)
 	}
+	if w.Framework != "" && d.Frameworks[w.Framework] == nil {
+		return nil, nil, fielderr.New("workload.framework", `leave it out or use one of `+textfmt.KeyList(d.Frameworks), "unknown training stack %q", w.Framework)
+	}
 	m := d.Models[w.Model]
 	if m == nil {
 		m = &ModelSpec{Key: "custom", Name: "custom model"}
@@ -414,9 +417,14 @@ func fillPresets(w *Workload, m *ModelSpec) {
 	filli(&w.RouteNodes, m.RouteNodes)
 }
 
-// fillOverlaps fills the overlaps w leaves unset from the data's
-// defaults.
+// fillOverlaps fills the overlaps w leaves unset from its training
+// stack's ([frameworks]) where it names one, else from the data's
+// [overlap] defaults; context parallelism's always from [overlap].
 func fillOverlaps(w *Workload, d *JCTData) {
+	o := d.Overlap
+	if f := d.framework(w); f != nil {
+		o.DP, o.PP, o.TP, o.EP = f.OverlapDP, f.OverlapPP, f.OverlapTP, f.OverlapEP
+	}
 	var defs *[5]float64 // one allocation holds every overlap the defaults fill
 	ov := func(v **float64, i int, def float64) {
 		if *v == nil {
@@ -425,13 +433,14 @@ func fillOverlaps(w *Workload, d *JCTData) {
 			}
 			defs[i] = def
 			*v = &defs[i]
+			w.defaulted |= 1 << i
 		}
 	}
-	ov(&w.OverlapDP, 0, d.Overlap.DP)
-	ov(&w.OverlapPP, 1, d.Overlap.PP)
-	ov(&w.OverlapTP, 2, d.Overlap.TP)
-	ov(&w.OverlapEP, 3, d.Overlap.EP)
-	ov(&w.OverlapCP, 4, d.Overlap.CP)
+	ov(&w.OverlapDP, 0, o.DP)
+	ov(&w.OverlapPP, 1, o.PP)
+	ov(&w.OverlapTP, 2, o.TP)
+	ov(&w.OverlapEP, 3, o.EP)
+	ov(&w.OverlapCP, 4, o.CP)
 }
 
 // Estimate times one training step of w on job's network, over RDMA
@@ -496,8 +505,7 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 	}
 	if parts.Detail {
 		j.Effects = j.stepEffects(w, gpu, d, &fv, dp, micro, reach)
-		j.fixedBatch = timeFullPipeline(w, gpu, d, &fv, dp, micro)
-		j.Findings = j.findings()
+		j.Findings = j.findings(timeFullPipeline(w, gpu, d, &fv, dp, micro))
 		if job.PlanFindings != nil {
 			j.Findings = append(j.Findings, job.PlanFindings(gpu, j.Planned.Classes)...)
 		}

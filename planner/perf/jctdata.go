@@ -82,6 +82,10 @@ type JCTData struct {
 	switchHops [2]float64
 	GPUs       map[string]*GPUSpec   `toml:"gpus"`
 	Models     map[string]*ModelSpec `toml:"models"`
+	// Frameworks are the training stacks a workload may name, and
+	// Kernels the kernel classes they run (framework.go).
+	Frameworks map[string]*FrameworkSpec `toml:"frameworks"`
+	Kernels    map[string]*KernelClass   `toml:"kernels"`
 }
 
 // MemoryConstants are the memory model's bytes per parameter and per
@@ -126,7 +130,16 @@ type GPUSpec struct {
 	// NVLSTreeChannelGBs is NCCL's NVLS tree ceiling per channel for the
 	// generation, on 2 nodes and on more (GB/s, NCCL's graph units).
 	NVLSTreeChannelGBs [2]float64 `toml:"nvls_tree_channel_gbs"`
-	Source             string     `toml:"source"`
+	// PowerW is the GPU's power cap (board power), W, and BoostMHz its
+	// boost clock, where the part's entry gives them (0: not given).
+	// Shown with the part; its peaks already hold their effect.
+	PowerW float64 `toml:"power_w"`
+	// VariantOf is the GPU this part is a variant of (another memory,
+	// power cap or NVLink in the same server): a workload that names
+	// it is timed on it in that GPU's systems (planner.JobGPU).
+	VariantOf string  `toml:"variant_of"`
+	BoostMHz  float64 `toml:"boost_mhz"`
+	Source    string  `toml:"source"`
 }
 
 // ModelSpec is one model preset.
@@ -169,7 +182,7 @@ func ParseJCTData(src []byte) (*JCTData, error) {
 // check runs the checks of every table of the JCT data, in file order,
 // and returns the first problem.
 func (d *JCTData) check() error {
-	for _, c := range []func() error{d.checkGPUs, d.checkModels, d.checkMemory, d.checkCollective, d.checkRuntime, d.checkOverlap} {
+	for _, c := range []func() error{d.checkGPUs, d.checkModels, d.checkMemory, d.checkCollective, d.checkRuntime, d.checkOverlap, d.checkFrameworks} {
 		if err := c(); err != nil {
 			return err
 		}
@@ -187,6 +200,21 @@ func (d *JCTData) checkGPUs() error {
 		if g.PeakTFLOPS <= 0 || g.NVLinkDomain < 1 || g.NVLinkGBs <= 0 || g.EfficiencyMax <= 0 || g.EfficiencyMax > 1 || g.HBMGB <= 0 || g.HBMTBs <= 0 {
 			return fmt.Errorf("jct data: gpu %s: needs peak_tflops, nvlink_domain, nvlink_gbs, hbm_gb, hbm_tbs and efficiency_max in (0,1]", k)
 		}
+		if err := d.checkVariant(g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkVariant checks that a variant's variant_of names a base GPU (not
+// itself a variant) of the same NVLink domain.
+func (d *JCTData) checkVariant(g *GPUSpec) error {
+	if g.VariantOf == "" {
+		return nil
+	}
+	if base, ok := d.GPUs[g.VariantOf]; !ok || base.VariantOf != "" || base.NVLinkDomain != g.NVLinkDomain {
+		return fmt.Errorf("jct data: gpu %s: variant_of %q must name a base GPU of the same NVLink domain", g.Key, g.VariantOf)
 	}
 	return nil
 }

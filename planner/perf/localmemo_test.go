@@ -95,9 +95,15 @@ func TestLocalMemoKey(t *testing.T) {
 // byte size class, the next being 2,688: the memo was added within it
 // (maxEffects 12 to 11, the memo's answers by index). Mutation caught:
 // a memo of four slots, or of its answers as collTimes (strings), which
-// made every estimate allocate 384 bytes more for the collector.
+// made every estimate allocate 384 bytes more for the collector. Go
+// (1.22 on) puts an 8-byte header before an object of more than 512
+// bytes that holds pointers (runtime/mbitmap.go, mallocHeaderSize), so
+// the JCT itself may take 2,296: at 2,304 (a training stack added to
+// the Workload) the estimate allocated 2,688 (BenchmarkJCT 2,960 ->
+// 3,344 B/op), which this test, checking 2,304, let through.
 func TestJCTSizeClass(t *testing.T) {
-	if n := unsafe.Sizeof(JCT{}); n > 2304 {
-		t.Errorf("a JCT is %d bytes, over the 2,304-byte size class", n)
+	const mallocHeader = 8
+	if n := unsafe.Sizeof(JCT{}) + mallocHeader; n > 2304 {
+		t.Errorf("a JCT is %d bytes with its malloc header, over the 2,304-byte size class", n)
 	}
 }

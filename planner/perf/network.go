@@ -26,7 +26,10 @@ type Network struct {
 	Fabric        Fabric
 	// Static is static routing: flows hashed (ECMP) or pinned by the
 	// subnet manager.
-	Static         bool
+	Static bool
+	// Spray is per-packet spraying over every path (load_balancing =
+	// "spray"): routed as adaptive (Static false); the breakdown names it.
+	Spray          bool
 	Oversub        float64 // D/U at the leaf
 	SpineRatio     float64 // D/U at the spine (three tiers; 1 below)
 	ServersPerPod  int     // servers under one pod's spines (three tiers)

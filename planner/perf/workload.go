@@ -25,6 +25,12 @@ type Workload struct {
 	// and no KV heads means one per query head.
 	Heads   int `toml:"heads,omitempty,omitzero"`
 	KVHeads int `toml:"kv_heads,omitempty,omitzero"`
+	// Framework is the training stack that runs the job (a key of
+	// data/jct.toml [frameworks]: "megatron-te", "megatron-legacy",
+	// "fsdp", "fsdp2", "deepspeed", "composer", "torchtitan", ...): it
+	// sets the overlaps the workload leaves unset and the class of its
+	// kernels. "" takes [overlap]'s defaults and the GPU's kernels.
+	Framework string `toml:"framework,omitempty"`
 	// Precision is the GEMMs' number format: "bf16" (or ""), "fp8",
 	// "mxfp8" (block-scaled, Blackwell) or "fp4", where the GPU has it.
 	Precision string `toml:"precision,omitempty"`
@@ -50,11 +56,16 @@ type Workload struct {
 	// expert-parallel group may reach past dp into the tensor group.
 	ETP  int  `toml:"etp,omitempty,omitzero"`
 	ZeRO bool `toml:"zero"`
+	// Recompute sits beside ZeRO so the two bools share a word: a
+	// Workload keeps a JCT within its size class (TestJCTSizeClass).
+	Recompute bool `toml:"recompute"`
+	// defaulted marks the overlaps fillOverlaps filled (bit i for
+	// overlapClasses[i]): the breakdown names where they came from.
+	defaulted uint8
 	// ZeROStage is 0-3: what the data-parallel group shards (1 the
 	// optimizer, 2 also gradients, 3 also weights); 0 takes 1 with zero
 	// = true, else none.
 	ZeROStage   int     `toml:"zero_stage,omitempty,omitzero"`
-	Recompute   bool    `toml:"recompute"`
 	TokensTotal float64 `toml:"tokens_total"`
 	// ComputeEfficiency overrides the GPU's achieved fraction of peak on
 	// the model's GEMMs (0: the GPU preset's curve).

@@ -255,7 +255,8 @@ func writeRunNetwork(b *strings.Builder, f *runFields) (notModelled []string) {
 // GPU, batch, parallelism and precision. It returns the fields the
 // model cannot take and the inputs it had to assume.
 func writeRunWorkload(b *strings.Builder, f *runFields) (notModelled, assumed []string) {
-	fmt.Fprintf(b, "[workload]\nmodel = \"custom\"\ngpu = %q\n", f.str("gpu"))
+	b.WriteString("[workload]\nmodel = \"custom\"\n")
+	assumed = writeRunStack(b, f)
 	for _, k := range []string{"layers", "hidden", "heads", "kv_heads", "seq_len", "vocab", "experts", "top_k", "global_batch_tokens", "tp", "pp", "cp"} {
 		if f.has(k) {
 			fmt.Fprintf(b, "%s = %d\n", k, f.integer(k))
