@@ -1,6 +1,9 @@
 package explore
 
 import (
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -107,5 +110,77 @@ func TestScaleSizesIncludeThePlan(t *testing.T) {
 		if n != 1 || len(sizes) > 57 {
 			t.Errorf("%d GPUs: the plan's size %d times in %d sizes; want once in at most 57", gpus, n, len(sizes))
 		}
+	}
+}
+
+// sweepPlanDesigns are designs off the reference grid for
+// TestSweepHallEqualsPlan: every system, both fabrics, leaf ratios 1:1
+// to 3:1, 1 to 8 planes, two and three tiers (tiers 0: the fewest that
+// fit).
+var sweepPlanDesigns = []struct {
+	system        string
+	fabric        planner.Fabric
+	ratio         string
+	planes, tiers int
+}{
+	{"dgx-h100", planner.InfiniBand, "1:1", 1, 0},
+	{"dgx-h100", planner.Ethernet, "2:1", 2, 3},
+	{"dgx-b200", planner.InfiniBand, "3:1", 1, 0},
+	{"dgx-b300", planner.Ethernet, "1:1", 4, 0},
+	{"hgx-h100", planner.Ethernet, "1:1", 8, 0},
+	{"gb200-nvl72", planner.InfiniBand, "1:1", 1, 3},
+	{"gb300-nvl72", planner.Ethernet, "2:1", 2, 0},
+	{"mi300x", planner.Ethernet, "1:1", 1, 0},
+	{"mi355x", planner.Ethernet, "3:1", 2, 3},
+}
+
+// A sweep priced in the hall gives each size the cost, switches and
+// links a plan of that size gives (issue 45: one design, one answer),
+// at odd sizes drawn from a fixed seed between 200 and 200,000 GPUs over
+// sweepPlanDesigns; a size that does not plan fails alike in both, and
+// all but a few sizes plan.
+// Mutations caught: the hall rows built from the flat-links scenario
+// (every cost off by the hall's media and lengths); hallRows leaving out
+// the rows of a hall sweep (they stay unplanned); a row taking its
+// neighbour's plan.
+func TestSweepHallEqualsPlan(t *testing.T) {
+	cat := testCatalog(t)
+	rng := rand.New(rand.NewPCG(45, 48))
+	planned, sizesRun := 0, 0
+	for _, d := range sweepPlanDesigns {
+		s := planner.NewScenario()
+		s.Cluster.System, s.Network.Fabric, s.Network.Oversubscription = d.system, d.fabric, d.ratio
+		s.Network.Planes, s.Network.Tiers = d.planes, d.tiers
+		sizes := []int{200 + rng.IntN(800), 1000 + rng.IntN(9000), 10000 + rng.IntN(190000)}
+		slices.Sort(sizes)
+		s.Cluster.GPUs = sizes[1]
+		name := fmt.Sprintf("%s/%s/%s/planes=%d/tiers=%d", d.system, d.fabric, d.ratio, d.planes, d.tiers)
+		rows := SweepWith(s, cat, sizes, SweepOptions{Pricing: PricingHall})
+		for i, g := range sizes {
+			sizesRun++
+			p := s
+			p.Cluster.GPUs = g
+			want, err := planner.Build(p, cat)
+			got := rows[i]
+			if err != nil || got.Err != nil {
+				if fmt.Sprint(err) != fmt.Sprint(got.Err) {
+					t.Errorf("%s at %d GPUs: sweep error %v, plan error %v", name, g, got.Err, err)
+				}
+				continue
+			}
+			if got.Plan == nil || got.Plan.Hall == nil {
+				t.Errorf("%s at %d GPUs: the sweep row is not laid out in the hall", name, g)
+				continue
+			}
+			planned++
+			if gc, wc := got.Plan.Cost.Total, want.Cost.Total; math.Abs(gc-wc) > 1e-6*wc || got.Plan.TotalSwitches() != want.TotalSwitches() ||
+				got.Plan.Links.Total != want.Links.Total {
+				t.Errorf("%s at %d GPUs: sweep $%.2f, %d switches, %d links; plan $%.2f, %d, %d", name, g,
+					gc, got.Plan.TotalSwitches(), got.Plan.Links.Total, wc, want.TotalSwitches(), want.Links.Total)
+			}
+		}
+	}
+	if planned < sizesRun-3 {
+		t.Errorf("only %d of %d sizes planned: the designs no longer test the hall", planned, sizesRun)
 	}
 }
