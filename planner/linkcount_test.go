@@ -1,0 +1,86 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"fabricplan/planner/hall"
+)
+
+// countedCases are countCases (the example scenarios and issue 45's
+// table) and seeded random designs off the grid: every system, both
+// fabrics, ratios 1:1 to 3:1, 1 to 8 planes, two and three tiers, odd
+// sizes from 200 to 500,000.
+func countedCases(t *testing.T) map[string]Scenario {
+	out := countCases(t)
+	systems := []string{"dgx-h100", "dgx-b200", "dgx-b300", "hgx-h100", "gb200-nvl72", "gb300-nvl72", "mi300x", "mi325x", "mi355x"}
+	fabrics := []Fabric{InfiniBand, Ethernet}
+	ratios := []string{"1:1", "2:1", "3:1"}
+	planes := []int{1, 2, 4, 8}
+	r := rand.New(rand.NewPCG(45, 2))
+	for i := range 24 {
+		s := NewScenario()
+		// Log-uniform odd sizes: most small, a few past 100k.
+		s.Cluster.GPUs = int(200*math.Pow(2500, r.Float64())) | 1
+		s.Cluster.System = systems[i%len(systems)]
+		s.Network.Fabric, s.Network.Switch, s.Network.NIC = fabrics[r.IntN(2)], Auto, Auto
+		s.Network.Oversubscription, s.Network.Planes = ratios[r.IntN(3)], planes[r.IntN(4)]
+		if r.IntN(3) == 0 {
+			s.Network.Tiers = 3
+		}
+		s.Facility = &hall.Facility{}
+		name := fmt.Sprintf("rand%02d-%s-%d-%s-%s-%dplanes-%dtiers", i, s.Cluster.System, s.Cluster.GPUs, s.Network.Fabric,
+			s.Network.Oversubscription, s.Network.Planes, s.Network.Tiers)
+		out[name] = s
+	}
+	return out
+}
+
+// A plan whose links are counted (Scenario.CountedLinks) has the
+// walked plan's switches and links, and its total cost within 0.5% of
+// the walk's. Designs a seeded draw picks that do not plan (a size past
+// a system's reach) are skipped, walked and counted alike.
+func TestCountedLinksNearWalk(t *testing.T) {
+	cat := testCatalog(t)
+	hallMemoOff.Store(true)
+	defer hallMemoOff.Store(false)
+	const tolerance = 0.005
+	worst, n := 0.0, 0
+	for name, s := range countedCases(t) {
+		t.Run(name, func(t *testing.T) {
+			want, werr := Build(s, cat)
+			got, gerr := Build(s.CountedLinks(), cat)
+			if (werr == nil) != (gerr == nil) {
+				t.Fatalf("walked: %v; counted: %v", werr, gerr)
+			}
+			if werr != nil {
+				t.Skipf("does not plan: %v", werr)
+			}
+			if want.Hall == nil || !got.LinksCounted() {
+				t.Fatalf("walked in a hall %v, counted %v", want.Hall != nil, got.LinksCounted())
+			}
+			if got.TotalSwitches() != want.TotalSwitches() || got.Links != want.Links {
+				t.Errorf("switches %d, links %+v; walked %d, %+v", got.TotalSwitches(), got.Links, want.TotalSwitches(), want.Links)
+			}
+			cables := 0
+			for _, l := range got.BOM {
+				if l.Category == CatCable && !l.Spare {
+					cables += l.Qty
+				}
+			}
+			if cables != want.Links.Total {
+				t.Errorf("%d cables for %d links", cables, want.Links.Total)
+			}
+			off := math.Abs(got.Cost.Total-want.Cost.Total) / want.Cost.Total
+			worst = max(worst, off)
+			n++
+			t.Logf("%s: counted $%.0f, walked $%.0f (%+.3f%%)", name, got.Cost.Total, want.Cost.Total, 100*(got.Cost.Total/want.Cost.Total-1))
+			if off > tolerance {
+				t.Errorf("counted $%.0f, walked $%.0f: %.3f%% off (at most %.1f%%)", got.Cost.Total, want.Cost.Total, 100*off, 100*tolerance)
+			}
+		})
+	}
+	t.Logf("%d designs, worst %.3f%%", n, 100*worst)
+}
