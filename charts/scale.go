@@ -113,8 +113,12 @@ func scaleFootnote(rows []explore.SweepRow, steps []explore.TierStep, dropped in
 	case flat == len(rows):
 		foot += " Each size is priced with each tier's links at one length, not laid out in a data hall."
 	case flat > 0:
-		foot += fmt.Sprintf(" Rings (dashed): %s priced with each tier's links at one length, too many links to lay out in the hall in time; dots (solid): laid out in the hall, as the plan is.",
+		foot += fmt.Sprintf(" Rings (dashed): %s priced with each tier's links at one length; dots (solid): laid out in the hall.",
 			textfmt.Plural(flat, "size"))
+	}
+	if n := explore.PricedCountedRows(rows); n > 0 {
+		foot += fmt.Sprintf(" Estimate: %s laid out in the data hall with their links counted by rack pair, within 0.5%% of walking every link as the plan does (the plan's own size is walked).",
+			textfmt.Plural(n, "size"))
 	}
 	return foot
 }

@@ -28,7 +28,7 @@ func BenchmarkSweep(b *testing.B) {
 	for _, bc := range []struct {
 		failures bool
 		pricing  string
-	}{{false, PricingFlat}, {true, PricingFlat}, {false, PricingAuto}, {false, PricingHall}} {
+	}{{false, PricingFlat}, {true, PricingFlat}, {false, PricingAuto}, {false, PricingCounted}, {false, PricingHall}} {
 		name := fmt.Sprintf("failures=%s/pricing=%s", map[bool]string{false: "off", true: "on"}[bc.failures], cmp.Or(bc.pricing, "auto"))
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
