@@ -226,6 +226,14 @@ func runSweep(env *cliEnv, args []string) error {
 	if err := format.write(env.stdout, rows); err != nil {
 		return err
 	}
+	sweepNotes(env, swept, in.scenario.LaysHall(env.cat))
+	return nil
+}
+
+// sweepNotes closes a sweep with what its rows leave out or estimate:
+// sizes whose job does not fit, sizes priced by counting their links,
+// and (when the scenario lays a hall out) sizes priced flat.
+func sweepNotes(env *cliEnv, swept []explore.SweepRow, laysHall bool) {
 	if n := explore.SkippedForMemory(swept); n > 0 {
 		fmt.Fprintf(env.stderr, "%d of %s skipped: the workload does not fit in the GPUs' memory there (each row says why and what fits)\n",
 			n, textfmt.Plural(len(swept), "size"))
@@ -234,11 +242,10 @@ func runSweep(env *cliEnv, args []string) error {
 		fmt.Fprintf(env.stderr, "estimate: %s of %d priced in the data hall by counting links by rack pair rather than walking each (priced = %q in CSV and JSON; within 0.5%% of plan's cost in tests); --pricing hall walks every link as plan does (slower)\n",
 			textfmt.Plural(n, "size"), len(swept), explore.PricedCounted)
 	}
-	if n := explore.PricedFlatRows(swept); n > 0 && in.scenario.LaysHall(env.cat) {
+	if n := explore.PricedFlatRows(swept); n > 0 && laysHall {
 		fmt.Fprintf(env.stderr, "estimate: %s of %d priced with each tier's links at one length (20/50/150 m; priced = flat in CSV and JSON), where fabricplan plan measures every link in the data hall, so their cost differs from their plan's; --pricing hall measures them as plan does (slower)\n",
 			textfmt.Plural(n, "size"), len(swept))
 	}
-	return nil
 }
 
 func onlyGPUErrors(err error) bool {

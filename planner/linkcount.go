@@ -280,20 +280,8 @@ func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, 
 	}
 	b := runBuckets{m: m, t: t, at: map[float64]*runBucket{}}
 	for _, d := range sortedKeys(u.dist) {
-		links := u.dist[d]
-		for i := 0; i < len(drop); {
-			r, err := b.of(d + drop[i])
-			if err != nil {
-				return nil, err
-			}
-			// The drops whose runs fall in the bucket: up to its end.
-			j := i + 1 + sort.SearchFloat64s(drop[i+1:], r.end+soldSlack-d+1e-12)
-			for j < len(drop) && d+drop[j] <= r.end+soldSlack {
-				j++
-			}
-			r.links += links * (cum[j] - cum[i])
-			r.run = max(r.run, d+drop[j-1])
-			i = j
+		if err := b.fill(d, u.dist[d], drop, cum); err != nil {
+			return nil, err
 		}
 	}
 	c := countedTier{cables: map[tallyKey]float64{}, cages: map[cageUse]float64{}}
@@ -317,17 +305,43 @@ func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, 
 	}
 	tally.links[t] = c.round(t, tally)
 	if longest != nil {
-		h, ch := p.Hall, longest.ch
-		ra, rb := &h.Racks[u.a], &h.Racks[u.b]
-		tier := linkTierNames[t]
-		run := CableRun{Tier: tier, Gbps: p.TierGbps(tier), Medium: ch.medium, Part: ch.cable.Key, Metres: ch.metres, RunM: longest.run,
-			ARack: ra.Name, ARow: ra.Row + 1, BRack: rb.Name, BRow: rb.Row + 1, aRack: u.a, bRack: u.b}
-		if ch.lower != nil {
-			run.AModule, run.BModule = ch.lower.Key, ch.upper.Key
-		}
-		tally.longest[t] = run
+		tally.longest[t] = p.countedLongest(t, u, longest)
 	}
 	return c.uses(), nil
+}
+
+// fill counts links links at distance d into their runs' buckets, the
+// drops (shortest first, cum their cumulative shares) spread over them.
+func (b *runBuckets) fill(d, links float64, drop, cum []float64) error {
+	for i := 0; i < len(drop); {
+		r, err := b.of(d + drop[i])
+		if err != nil {
+			return err
+		}
+		// The drops whose runs fall in the bucket: up to its end.
+		j := i + 1 + sort.SearchFloat64s(drop[i+1:], r.end+soldSlack-d+1e-12)
+		for j < len(drop) && d+drop[j] <= r.end+soldSlack {
+			j++
+		}
+		r.links += links * (cum[j] - cum[i])
+		r.run = max(r.run, d+drop[j-1])
+		i = j
+	}
+	return nil
+}
+
+// countedLongest is tier t's longest link as counted: the longest
+// length sold (bucket r) between the racks farthest apart.
+func (p *Plan) countedLongest(t int, u *upperCount, r *runBucket) CableRun {
+	h, ch := p.Hall, r.ch
+	ra, rb := &h.Racks[u.a], &h.Racks[u.b]
+	tier := linkTierNames[t]
+	run := CableRun{Tier: tier, Gbps: p.TierGbps(tier), Medium: ch.medium, Part: ch.cable.Key, Metres: ch.metres, RunM: r.run,
+		ARack: ra.Name, ARow: ra.Row + 1, BRack: rb.Name, BRow: rb.Row + 1, aRack: u.a, bRack: u.b}
+	if ch.lower != nil {
+		run.AModule, run.BModule = ch.lower.Key, ch.upper.Key
+	}
+	return run
 }
 
 // round adds the tier's cables to the tally in whole links, rounded so

@@ -39,9 +39,19 @@ func countedCases(t *testing.T) map[string]Scenario {
 }
 
 // A plan whose links are counted (Scenario.CountedLinks) has the
-// walked plan's switches and links, and its total cost within 0.5% of
-// the walk's. Designs a seeded draw picks that do not plan (a size past
-// a system's reach) are skipped, walked and counted alike.
+// walked plan's switches and links, a cable for every link, and its
+// total cost within 0.5% of the walk's; a plan with at most
+// walkUpperLinks leaf-spine and spine-core links walks them (exact).
+// Designs a seeded draw picks that do not plan (a size past a system's
+// reach) are skipped, walked and counted alike. Mutations caught (each
+// checked to fail here, then reverted): the distance across the rows
+// left out of a rack pair's (th6-100003 2.8% under, mi355x-200003 4.2%,
+// rand07, rand12 and more); a lower switch's cages counted at the upper
+// switch's links a cage (meta-roce-24k 2.3% over); the cables rounded
+// down without the largest remainders (fewer cables than links:
+// rand20, hgx-h100-30011 and more). Counting every plan, small ones too
+// (walkUpperLinks 0), passes here (worst 0.47%) but fails
+// explore.TestSweepAutoNearPlan (a 411-GPU GB200 NVL72 0.78% under).
 func TestCountedLinksNearWalk(t *testing.T) {
 	cat := testCatalog(t)
 	hallMemoOff.Store(true)
