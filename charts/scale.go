@@ -359,7 +359,7 @@ func (s *stepNames) placePlan(c draw.Canvas, x, y vg.Length, stepXs []vg.Length,
 	sty.Font.Size = tickSize
 	sty.YAlign = draw.YCenter
 	at := vg.Point{X: x, Y: y}
-	r := vg.Points(6) // the mark's half width, with a little air
+	r := vg.Points(8) // the mark's half width (its drawn tip reaches past 6 pt), with air
 	mark := vg.Rectangle{Min: vg.Point{X: x - r, Y: y - r}, Max: vg.Point{X: x + r, Y: y + r}}
 	overlaps := func(b vg.Rectangle) bool {
 		if hitsData(b) || b.Min.X < mark.Max.X && mark.Min.X < b.Max.X && b.Min.Y < mark.Max.Y && mark.Min.Y < b.Max.Y {
