@@ -208,12 +208,6 @@ var chartParts = map[string]Parts{
 	"styles": PartStyles, "tokens": PartServing,
 }
 
-// chartHallLinks is how many links a scale chart's sweep lays out in the
-// hall beside the plan's own (about 0.15 s of CPU): the sizes nearest
-// the plan's are priced as it is, the others with each tier's links at
-// one length (drawn as rings).
-const chartHallLinks = 500_000
-
 // PartsOf is what the chart named name draws beyond the plan.
 func PartsOf(name string) Parts { return chartParts[name] }
 
@@ -230,7 +224,7 @@ func (in *Input) AddParts(s planner.Scenario, cat *planner.Catalog, parts Parts)
 	}
 	if parts&(PartSweep|PartTierSteps) != 0 {
 		in.Sweep = explore.SweepWith(s, cat, explore.ScaleSizes(s.Cluster.GPUs),
-			explore.SweepOptions{Failures: true, HallLinks: chartHallLinks, Known: in.Plan})
+			explore.SweepOptions{Failures: true, Known: in.Plan})
 	}
 	if parts&PartTierSteps != 0 {
 		in.TierSteps = explore.TierSteps(s, cat, in.Sweep)

@@ -51,7 +51,7 @@ func input(t testing.TB, s planner.Scenario, sizes []int) Input {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.Sweep = explore.SweepWith(s, cat, sizes, explore.SweepOptions{Failures: true, HallLinks: chartHallLinks, Known: in.Plan}) // as AddParts sweeps
+	in.Sweep = explore.SweepWith(s, cat, sizes, explore.SweepOptions{Failures: true, Known: in.Plan}) // as AddParts sweeps
 	in.TierSteps = explore.TierSteps(s, cat, in.Sweep)
 	return in
 }

@@ -113,8 +113,12 @@ func scaleFootnote(rows []explore.SweepRow, steps []explore.TierStep, dropped in
 	case flat == len(rows):
 		foot += " Each size is priced with each tier's links at one length, not laid out in a data hall."
 	case flat > 0:
-		foot += fmt.Sprintf(" Rings (dashed): %s priced with each tier's links at one length, too many links to lay out in the hall in time; dots (solid): laid out in the hall, as the plan is.",
+		foot += fmt.Sprintf(" Rings (dashed): %s priced with each tier's links at one length; dots (solid): laid out in the hall.",
 			textfmt.Plural(flat, "size"))
+	}
+	if n := explore.PricedCountedRows(rows); n > 0 {
+		foot += fmt.Sprintf(" Estimate: %s laid out in the data hall with their links counted by rack pair, within 0.5%% of walking every link as the plan does (the plan's own size is walked).",
+			textfmt.Plural(n, "size"))
 	}
 	return foot
 }
@@ -355,7 +359,7 @@ func (s *stepNames) placePlan(c draw.Canvas, x, y vg.Length, stepXs []vg.Length,
 	sty.Font.Size = tickSize
 	sty.YAlign = draw.YCenter
 	at := vg.Point{X: x, Y: y}
-	r := vg.Points(6) // the mark's half width, with a little air
+	r := vg.Points(8) // the mark's half width (its drawn tip reaches past 6 pt), with air
 	mark := vg.Rectangle{Min: vg.Point{X: x - r, Y: y - r}, Max: vg.Point{X: x + r, Y: y + r}}
 	overlaps := func(b vg.Rectangle) bool {
 		if hitsData(b) || b.Min.X < mark.Max.X && mark.Min.X < b.Max.X && b.Min.Y < mark.Max.Y && mark.Min.Y < b.Max.Y {

@@ -211,33 +211,34 @@ func same(a, b viewFigures) bool {
 }
 
 // A sweep of a scenario whose plan lays out in its hall says on screen
-// when its sizes are priced with flat links: forced flat, or too many
-// links to measure (the automatic budget is 3,000,000 links: 60 sizes
-// from 32,768 to 65,536 GPUs of one NIC port each have over 5.9 million,
-// three a GPU at three tiers); one that measures them, or
-// whose links are flat anyway, says nothing. Catches: the approximation
-// shown only in JSON's priced column; the note printed where plan is flat
-// too, or where the sweep measured every link; the budget ignored.
-func TestSweepSaysItIsPricedFlat(t *testing.T) {
+// how its sizes are priced when not as plan prices them: with flat links
+// (forced flat), or counted (60 sizes from 32,768 to 65,536 GPUs of one
+// NIC port each have two to three links a GPU above the servers, past
+// the 8,192 a counted plan walks); one that walks every link (512 and
+// 1,000 GPUs: under 8,192 upper links), or whose links are flat
+// anyway, says nothing. Catches: the approximation shown only in JSON's
+// priced column; the note printed where plan is flat too, or where the
+// sweep walked every link; large sizes priced flat, not counted.
+func TestSweepSaysHowItIsPriced(t *testing.T) {
 	const ndr = "../data/scenarios/ib-ndr-1k.toml"
 	for _, tc := range []struct {
-		args   []string
-		note   bool
-		priced string
+		args          []string
+		flat, counted bool
+		priced        string
 	}{
-		{[]string{"sweep", ndr, "--gpus", "512,1000"}, false, "hall"},
-		{[]string{"sweep", ndr, "--gpus", "512,1000", "--pricing", "flat"}, true, "flat"},
-		{[]string{"sweep", ndr, "--gpus", "32768:65536:60"}, true, "flat"},
-		{[]string{"sweep", ndr, "--gpus", "512,1000", "--link-layout", "flat"}, false, "flat"},
+		{[]string{"sweep", ndr, "--gpus", "512,1000"}, false, false, "hall"},
+		{[]string{"sweep", ndr, "--gpus", "512,1000", "--pricing", "flat"}, true, false, "flat"},
+		{[]string{"sweep", ndr, "--gpus", "32768:65536:60"}, false, true, `"hall, counted (approx.)"`},
+		{[]string{"sweep", ndr, "--gpus", "512,1000", "--link-layout", "flat"}, false, false, "flat"},
 	} {
 		out, errOut, code := runArgs(t, append(tc.args, "--csv")...)
-		if code != ExitOK || strings.Contains(errOut, "priced with each tier's links at one length") != tc.note {
-			t.Errorf("%v: exit %d, stderr %q; want the flat-pricing note %v", tc.args, code, errOut, tc.note)
+		if code != ExitOK || strings.Contains(errOut, "priced with each tier's links at one length") != tc.flat ||
+			strings.Contains(errOut, "priced in the data hall by counting links") != tc.counted {
+			t.Errorf("%v: exit %d, stderr %q; want the flat-pricing note %v, the counting note %v", tc.args, code, errOut, tc.flat, tc.counted)
 		}
-		// The last row: the largest size, the first an automatic
-		// sweep prices flat when its budget runs short.
+		// The last row: the largest size.
 		if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) < 2 || !strings.HasSuffix(lines[len(lines)-1], ","+tc.priced) {
-			t.Errorf("%v: last row %q, want priced %q", tc.args, lines[len(lines)-1], tc.priced)
+			t.Errorf("%v: last row %q, want priced %s", tc.args, lines[len(lines)-1], tc.priced)
 		}
 	}
 	if _, errOut, code := runArgs(t, "sweep", ndr, "--gpus", "512", "--pricing", "roughly"); code != ExitUsage || !strings.Contains(errOut, "--pricing") {

@@ -52,8 +52,10 @@ type sweepRow struct {
 	// job's times are left out (skipped).
 	Memory string `json:"memory,omitempty"`
 	// Priced is how the links were priced: "hall" (each link at its
-	// data-hall run) or "flat" (each tier's links at one length, as a
-	// sweep prices every size).
+	// data-hall run), "hall, counted (approx.)" (in the data hall, the
+	// links counted by class: within 0.5% of plan's walk, as a sweep
+	// prices every size but the scenario's own) or "flat" (each tier's
+	// links at one length).
 	Priced string `json:"priced,omitempty"`
 }
 
@@ -65,10 +67,7 @@ func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
 	}
 	r.Fabric = string(p.Scenario.Network.Fabric)
 	r.NICGbps = p.Scenario.Network.NICGbps
-	r.Priced = explore.PricedFlat
-	if p.Hall != nil {
-		r.Priced = explore.PricedHall
-	}
+	r.Priced = explore.SweepRow{Plan: p}.Priced()
 	r.Switch = p.SwitchesText()
 	r.Servers, r.Tiers = p.Servers, p.Tiers
 	r.Leaf, r.Spine, r.Core = p.Switches(planner.TierLeaf), p.Switches(planner.TierSpine), p.Switches(planner.TierCore)
@@ -190,7 +189,7 @@ func runSweep(env *cliEnv, args []string) error {
 	fs := newFlagSet(env, "sweep", "[SCENARIO.toml] --gpus FROM:TO|a,b,c [plan flags] [--csv|--json]")
 	pf := addPlanFlags(fs, "gpus")
 	gpus := fs.String("gpus", "256:131072", "GPU counts: FROM:TO doubles, FROM:TO:N takes N log-spaced points, or a comma list")
-	pricingFlag := fs.String("pricing", "auto", "hall: lay every size out in the data hall, as plan does; flat: each tier's links at one length; auto: the hall while the sweep's links total at most 3,000,000")
+	pricingFlag := fs.String("pricing", "auto", "auto: every size in the data hall, the scenario's own walked as plan does, the others counted (within 0.5%); hall: walk every size (slow); counted: count every size; flat: each tier's links at one length")
 	format := addRowFormat(fs)
 	var sizes []int
 	var pricing string
@@ -227,15 +226,26 @@ func runSweep(env *cliEnv, args []string) error {
 	if err := format.write(env.stdout, rows); err != nil {
 		return err
 	}
+	sweepNotes(env, swept, in.scenario.LaysHall(env.cat))
+	return nil
+}
+
+// sweepNotes closes a sweep with what its rows leave out or estimate:
+// sizes whose job does not fit, sizes priced by counting their links,
+// and (when the scenario lays a hall out) sizes priced flat.
+func sweepNotes(env *cliEnv, swept []explore.SweepRow, laysHall bool) {
 	if n := explore.SkippedForMemory(swept); n > 0 {
 		fmt.Fprintf(env.stderr, "%d of %s skipped: the workload does not fit in the GPUs' memory there (each row says why and what fits)\n",
 			n, textfmt.Plural(len(swept), "size"))
 	}
-	if n := explore.PricedFlatRows(swept); n > 0 && in.scenario.LaysHall(env.cat) {
+	if n := explore.PricedCountedRows(swept); n > 0 {
+		fmt.Fprintf(env.stderr, "estimate: %s of %d priced in the data hall by counting links by rack pair rather than walking each (priced = %q in CSV and JSON; within 0.5%% of plan's cost in tests); --pricing hall walks every link as plan does (slower)\n",
+			textfmt.Plural(n, "size"), len(swept), explore.PricedCounted)
+	}
+	if n := explore.PricedFlatRows(swept); n > 0 && laysHall {
 		fmt.Fprintf(env.stderr, "estimate: %s of %d priced with each tier's links at one length (20/50/150 m; priced = flat in CSV and JSON), where fabricplan plan measures every link in the data hall, so their cost differs from their plan's; --pricing hall measures them as plan does (slower)\n",
 			textfmt.Plural(n, "size"), len(swept))
 	}
-	return nil
 }
 
 func onlyGPUErrors(err error) bool {

@@ -67,7 +67,7 @@ func switchPeakKW(cat *Catalog, sw *Switch, gbps, lane int) float64 {
 // catalog.
 func (p *Plan) layOut(cat *Catalog) error {
 	s := &p.Scenario
-	if !s.laysHall(cat) || p.recallHall(cat) {
+	if !s.laysHall(cat) || !s.countedLinks && p.recallHall(cat) {
 		return nil
 	}
 	notes := len(p.Notes)

@@ -220,6 +220,9 @@ type Plan struct {
 	// media picks each link's medium in it.
 	Hall  *hall.Hall
 	media *mediaChooser
+	// linksCounted: the upper tiers' links were counted by class, not
+	// walked (LinksCounted).
+	linksCounted bool
 	// hallRun carries the hall memo's key or find from layOut to the
 	// link walk (hallmemo.go).
 	hallRun *hallMemoRun

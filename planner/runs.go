@@ -382,6 +382,9 @@ type moduleCount struct {
 // medium and length; it sets each link tier's runs, module counts and
 // the hall's cable figures.
 func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
+	if p.Scenario.countedLinks {
+		return p.countLinkBOM(cat, add)
+	}
 	if p.replayLinks(add) {
 		return nil
 	}

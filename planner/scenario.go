@@ -124,6 +124,9 @@ type Scenario struct {
 	// for scenarios that give their lengths (givesLengths) and by the
 	// callers that read totals only (FlatLinks).
 	flatLinks bool
+	// countedLinks prices the hall's links by counting them by class
+	// rather than walking each (CountedLinks).
+	countedLinks bool
 }
 
 // FlatLinks returns s priced without the data hall: each tier's links at
@@ -132,6 +135,16 @@ type Scenario struct {
 // link in the hall otherwise.
 func (s Scenario) FlatLinks() Scenario {
 	s.flatLinks = true
+	return s
+}
+
+// CountedLinks returns s laid out in the data hall as Build lays it out,
+// its links priced by counting them by unit and by rack-pair class
+// rather than walking each: the server links exactly, the leaf-spine
+// and spine-core links approximately (within 0.5% of the walk's total
+// cost; Plan.LinksCounted says so), as sweeps price their many sizes.
+func (s Scenario) CountedLinks() Scenario {
+	s.countedLinks = true
 	return s
 }
 

@@ -35,6 +35,21 @@ func countCases(t *testing.T) map[string]Scenario {
 	add("b200-3333-roce", 3333, func(s *Scenario) {
 		s.Cluster.System, s.Network.Fabric, s.Network.Switch, s.Network.NIC = "dgx-b200", Ethernet, Auto, Auto
 	})
+	// Issue 45's table: every system, both fabrics, ratios 1:1 to 3:1,
+	// 1 to 8 planes, two and three tiers, odd sizes to 200k.
+	sys := func(system string, fabric Fabric, ratio string, planes, tiers int) func(s *Scenario) {
+		return func(s *Scenario) {
+			s.Cluster.System, s.Network.Fabric, s.Network.Switch, s.Network.NIC = system, fabric, Auto, Auto
+			s.Network.Oversubscription, s.Network.Planes, s.Network.Tiers = ratio, planes, tiers
+		}
+	}
+	add("b300-4099-roce-2to1-8planes", 4099, sys("dgx-b300", Ethernet, "2:1", 8, 0))
+	add("hgx-h100-30011-roce-3to1", 30011, sys("hgx-h100", Ethernet, "3:1", 1, 0))
+	add("b200-1999-ib-3to1-2planes-3tiers", 1999, sys("dgx-b200", InfiniBand, "3:1", 2, 3))
+	add("gb300-9001-roce-2planes", 9001, sys("gb300-nvl72", Ethernet, "1:1", 2, 0))
+	add("mi300x-2047-roce-4planes", 2047, sys("mi300x", Ethernet, "1:1", 4, 0))
+	add("mi325x-611-roce-2to1-3tiers", 611, sys("mi325x", Ethernet, "2:1", 1, 3))
+	add("mi355x-200003-roce", 200_003, sys("mi355x", Ethernet, "1:1", 2, 0))
 	return out
 }
 
@@ -54,7 +69,10 @@ func countCases(t *testing.T) map[string]Scenario {
 // link taking the medium of its own run (ndr-1000, ndr-4104-2planes,
 // roce-2056, eth-800g-16k, th6-100003 and more). Dropping the distances
 // across the rows from the key fails no case here (units that span
-// rows sit alike in these halls), though the key needs them.
+// rows sit alike in these halls), though the key needs them. Issue 45's
+// rows (every system, both fabrics, ratios, 8 planes, sizes to 200k)
+// catch the unit counted once (all but mi325x-611, one unit) and the
+// cages never joined (all of them).
 func TestServerCountMatchesWalk(t *testing.T) {
 	cat := testCatalog(t)
 	hallMemoOff.Store(true)

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -32,7 +31,8 @@ type SweepRow struct {
 // the cost's sanity bands and drivers (Plan.SanityBands, Cost.Drivers)
 // and the job's breakdown by fabric effect and its findings.
 // Its links are priced as SweepOptions.Pricing says: by default in the
-// data hall, as plan prices them, when the sweep is small enough.
+// data hall, the scenario's own size as plan prices it, the others by
+// counting their links (within 0.5% of plan's price).
 func Sweep(base planner.Scenario, cat *planner.Catalog, gpus []int) []SweepRow {
 	return SweepWith(base, cat, gpus, SweepOptions{Failures: true})
 }
@@ -46,47 +46,46 @@ type SweepOptions struct {
 	// Plan.Resilience is nil: the sweep's rows never read it.
 	Failures bool
 	// Pricing is how the sizes' links are priced: PricingAuto (empty)
-	// lays the sizes out in the data hall, as plan does, nearest the
-	// scenario's own first, while their links fit sweepHallLinks, and
-	// prices the others' links at one length per tier; PricingHall lays
-	// every size out, PricingFlat none. A scenario that lays out no hall (layout = "flat",
+	// lays every size out in the data hall, the scenario's own size
+	// priced as plan prices it (every link walked), the others by
+	// counting (planner.Scenario.CountedLinks: the server links exactly,
+	// the upper tiers' by rack-pair class, within 0.5% of the walk);
+	// PricingCounted counts every size, PricingHall walks every size
+	// (slow: about 50 s of CPU for 1,000 sizes to 1M GPUs), PricingFlat
+	// lays none out. A scenario that lays out no hall (layout = "flat",
 	// lengths given) is priced as its plan is either way.
 	Pricing string
-	// HallLinks is automatic pricing's budget of links laid out in the
-	// hall (0: sweepHallLinks).
-	HallLinks int
 	// Known is base's plan at its own size, if the caller has it (built
-	// with at least these options): the row of that size takes it, at
-	// no cost to the budget.
+	// with at least these options): the row of that size takes it,
+	// unless the sweep is priced flat.
 	Known *planner.Plan
 }
 
 // How a sweep prices its sizes' links (SweepOptions.Pricing).
 const (
-	PricingAuto = ""
-	PricingHall = "hall"
-	PricingFlat = "flat"
+	PricingAuto    = ""
+	PricingHall    = "hall"
+	PricingCounted = "counted"
+	PricingFlat    = "flat"
 )
 
-// sweepHallLinks is how many links an automatic sweep measures in the
-// hall at most (summed over its sizes): about a second of one core, as
-// a 100,000-GPU plan of some 250,000 links takes about 35 ms of CPU
-// laid out afresh (BenchmarkPlanCold). Past it a sweep prices the
-// sizes farthest from the scenario's with each tier's links at one
-// length, and says so (their SweepRow.Plan.Hall is nil).
-const sweepHallLinks = 3_000_000
+// PricedCounted is how a row whose links were counted, not walked, says
+// it was priced (in CSV and JSON beside PricedHall and PricedFlat).
+const PricedCounted = "hall, counted (approx.)"
 
-// ParsePricing reads a sweep's --pricing: auto, hall or flat.
+// ParsePricing reads a sweep's --pricing: auto, hall, counted or flat.
 func ParsePricing(s string) (string, error) {
 	switch strings.TrimSpace(s) {
 	case "auto", "":
 		return PricingAuto, nil
 	case PricingHall:
 		return PricingHall, nil
+	case PricingCounted:
+		return PricingCounted, nil
 	case PricingFlat:
 		return PricingFlat, nil
 	}
-	return "", fmt.Errorf("pricing %q: write auto, hall or flat", s)
+	return "", fmt.Errorf("pricing %q: write auto, hall, counted or flat", s)
 }
 
 // SweepWith is Sweep computing only what o asks for beyond every row's
@@ -96,64 +95,38 @@ func SweepWith(base planner.Scenario, cat *planner.Catalog, gpus []int, o SweepO
 	n := o.build()
 	n.JCT.Memo = new(perf.WorkloadMemo) // the workload's own figures, once for every size
 	n.Check = planner.GPUCountCheck(base.FlatLinks(), cat)
-	if o.Pricing != PricingHall {
-		for i, g := range gpus {
-			s := base.FlatLinks()
-			s.Cluster.GPUs = g
-			p, err := planner.BuildWith(s, cat, n)
-			rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
-		}
-	}
-	for _, i := range o.hallRows(base, cat, rows) {
-		if k := o.Known; k != nil && k.Scenario.Cluster.GPUs == gpus[i] {
-			rows[i] = SweepRow{GPUs: gpus[i], Plan: k}
+	laid := o.Pricing != PricingFlat && base.LaysHall(cat)
+	for i, g := range gpus {
+		if k := o.Known; laid && k != nil && k.Scenario.Cluster.GPUs == g {
+			rows[i] = SweepRow{GPUs: g, Plan: k}
 			continue
 		}
 		s := base
-		s.Cluster.GPUs = gpus[i]
+		s.Cluster.GPUs = g
+		switch {
+		case !laid:
+			s = s.FlatLinks()
+		case o.Pricing == PricingCounted || o.Pricing == PricingAuto && g != base.Cluster.GPUs:
+			s = s.CountedLinks()
+		}
 		p, err := planner.BuildWith(s, cat, n)
-		rows[i] = SweepRow{GPUs: gpus[i], Plan: p, Err: err}
+		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
 	}
 	return rows
 }
 
-// hallRows are the rows (indices) a sweep of base lays out in the hall,
-// its rows planned flat (unless o.Pricing is PricingHall). Automatic
-// pricing spends its budget of links on the sizes with fewest links
-// first (o.Known's free): the sizes up to some size are priced as their
-// plans are, the larger ones with each tier's links at one length, each
-// row saying which.
-func (o SweepOptions) hallRows(base planner.Scenario, cat *planner.Catalog, rows []SweepRow) []int {
-	if o.Pricing == PricingFlat || !base.LaysHall(cat) {
-		return nil
+// Priced is how row r's links were priced: PricedHall (walked in the
+// data hall), PricedCounted or PricedFlat; empty without a plan.
+func (r SweepRow) Priced() string {
+	switch p := r.Plan; {
+	case p == nil:
+		return ""
+	case p.LinksCounted():
+		return PricedCounted
+	case p.Hall != nil:
+		return PricedHall
 	}
-	order := make([]int, len(rows))
-	for i := range order {
-		order[i] = i
-	}
-	if o.Pricing == PricingHall {
-		return order
-	}
-	links := func(i int) int {
-		if p := rows[i].Plan; p != nil {
-			return p.Links.Total
-		}
-		return 0
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(links(a), links(b)) })
-	left := cmp.Or(o.HallLinks, sweepHallLinks)
-	var out []int
-	for _, i := range order {
-		p := rows[i].Plan
-		switch {
-		case p == nil || o.Known != nil && o.Known.Scenario.Cluster.GPUs == rows[i].GPUs:
-			out = append(out, i) // no links to lay out, or laid out already
-		case p.Links.Total <= left:
-			out = append(out, i)
-			left -= p.Links.Total
-		}
-	}
-	return out
+	return PricedFlat
 }
 
 // build is what a sweep's builds ask for: what its rows read (the
@@ -161,6 +134,18 @@ func (o SweepOptions) hallRows(base planner.Scenario, cat *planner.Catalog, rows
 // goodput chart reads.
 func (o SweepOptions) build() planner.BuildOptions {
 	return planner.BuildOptions{Resilience: o.Failures, JCT: perf.Parts{Fix: true}}
+}
+
+// PricedCountedRows counts the sweep's planned sizes whose links were
+// priced in the hall by counting (an approximation of plan's price).
+func PricedCountedRows(rows []SweepRow) int {
+	n := 0
+	for _, r := range rows {
+		if r.Plan != nil && r.Plan.LinksCounted() {
+			n++
+		}
+	}
+	return n
 }
 
 // PricedFlatRows counts the sweep's planned sizes whose links were

@@ -1,0 +1,456 @@
+package planner
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+)
+
+// The counted link pricing (Scenario.CountedLinks) prices a laid-out
+// plan's links without walking them: the server links are counted by
+// unit, exactly (countServerLinks); the leaf-spine and spine-core links
+// by class. A class is the links between two racks at one distance
+// along and across the rows, with the ends' port heights taken as
+// spread like the tier's, independently of the distance: a tier's run
+// is (tray - lower height) + (tray - upper height) + distance + slack,
+// so its runs are the distances' histogram convolved with the heights'.
+// The distances come from the hall's racks and the fabric's wiring
+// (each lower switch's uplinks spread evenly over its group's upper
+// switches) by rack pair, not by link. Each link takes the cheapest
+// medium that reaches its own run and each cage holds links of one
+// class: the walk's twin-port cage sets, which give every link joined
+// through shared cages the medium of the longest, are left out. The
+// cost is an approximation, tested to stay within 0.5% of the walk's
+// (TestCountedLinksNearWalk); the switch and link counts are exact.
+
+// classHist is a histogram of lengths (metres) weighted by links.
+type classHist map[float64]float64
+
+// upperCount is the counted classes of one upper link tier.
+type upperCount struct {
+	dist    classHist // rack-to-rack distances (along + across)
+	lowH    classHist // the lower ends' tray-to-port drops
+	highH   classHist // the upper ends' tray-to-port drops, slack added
+	longest float64   // the longest distance
+	a, b    int32     // the racks it joins
+}
+
+// addPair notes links links between racks ra and rb.
+func (u *upperCount) addPair(p *Plan, ra, rb int32, links float64) {
+	if links == 0 {
+		return
+	}
+	h := p.Hall
+	x, y := &h.Racks[ra], &h.Racks[rb]
+	d := math.Abs(x.X-y.X) + math.Abs(x.Y-y.Y)
+	u.dist[d] += links
+	if d > u.longest || u.dist[d] == links && len(u.dist) == 1 {
+		u.longest, u.a, u.b = d, ra, rb
+	}
+}
+
+func newUpperCount() *upperCount {
+	return &upperCount{dist: classHist{}, lowH: classHist{}, highH: classHist{}}
+}
+
+// rackLinks is links from (or to) each rack, in the order first met.
+type rackLinks struct {
+	racks []int32
+	links []float64
+}
+
+func (r *rackLinks) reset() { r.racks, r.links = r.racks[:0], r.links[:0] }
+
+func (r *rackLinks) add(rack int32, links float64) {
+	if n := len(r.racks); n > 0 && r.racks[n-1] == rack {
+		r.links[n-1] += links
+		return
+	}
+	if i := slices.Index(r.racks, rack); i >= 0 {
+		r.links[i] += links
+		return
+	}
+	r.racks, r.links = append(r.racks, rack), append(r.links, links)
+}
+
+// countLeafSpine counts the leaf-spine classes: in each plane and pod,
+// every leaf's uplinks spread over the pod's spines.
+func (p *Plan) countLeafSpine() *upperCount {
+	h, lay, f := p.Hall, p.layout, p.Hall.Facility
+	u := newUpperCount()
+	var leaves, spines rackLinks
+	for plane := 1; plane <= p.Planes; plane++ {
+		next, pod := 0, 0
+		for _, run := range lay.Pods {
+			for range run.Count {
+				leaves.reset()
+				spines.reset()
+				k, up := 0, 0
+				for _, ld := range run.Leaves {
+					for range ld.Switches {
+						g := lay.LeafOf(pod, k, next)
+						if ld.Up > 0 && run.Spines > 0 {
+							pl := h.LeafPlace(plane, g)
+							leaves.add(pl.Rack, float64(ld.Up))
+							u.lowH[f.TrayHeightM-pl.H] += float64(ld.Up)
+							up += ld.Up
+						}
+						next++
+						k++
+					}
+				}
+				for j := range run.Spines {
+					pl := h.SpinePlace(plane, pod, j)
+					share := float64(up) / float64(run.Spines)
+					spines.add(pl.Rack, share)
+					u.highH[f.TrayHeightM-pl.H+f.SlackM] += share
+				}
+				u.addPairs(p, &leaves, &spines, float64(up))
+				pod++
+			}
+		}
+	}
+	return u
+}
+
+// addPairs notes the links between every lower rack and every upper
+// rack of a group of total links: each lower rack's spread over the
+// upper racks as their shares of total.
+func (u *upperCount) addPairs(p *Plan, lower, upper *rackLinks, total float64) {
+	if total == 0 {
+		return
+	}
+	for i, a := range lower.racks {
+		for j, b := range upper.racks {
+			u.addPair(p, a, b, lower.links[i]*upper.links[j]/total)
+		}
+	}
+}
+
+// countSpineCore counts the spine-core classes: in each plane and core
+// group, every spine's uplinks spread over the group's cores.
+func (p *Plan) countSpineCore() *upperCount {
+	h, lay, f := p.Hall, p.layout, p.Hall.Facility
+	u := newUpperCount()
+	var spines, cores rackLinks
+	for plane := 1; plane <= p.Planes; plane++ {
+		j, firstCore := 0, 0
+		for _, run := range lay.CoreGroups {
+			n := run.Cores
+			for range run.Groups {
+				spines.reset()
+				cores.reset()
+				up := 0
+				for jj := j; jj < j+max(run.Spines, 1); jj++ {
+					pod := 0
+					for i, pr := range lay.Pods {
+						for range pr.Count {
+							if s := run.SpineUp[i]; s > 0 {
+								pl := h.SpinePlace(plane, pod, jj)
+								spines.add(pl.Rack, float64(s))
+								u.lowH[f.TrayHeightM-pl.H] += float64(s)
+								up += s
+							}
+							pod++
+						}
+					}
+				}
+				for x := range n {
+					pl := h.CorePlace(plane, firstCore+x)
+					share := float64(up) / float64(n)
+					cores.add(pl.Rack, share)
+					u.highH[f.TrayHeightM-pl.H+f.SlackM] += share
+				}
+				u.addPairs(p, &spines, &cores, float64(up))
+				j += max(run.Spines, 1)
+				firstCore += n
+			}
+		}
+	}
+	return u
+}
+
+// heights is the convolution of the two ends' drops, as shares of the
+// tier's links, in increasing order of length.
+func (u *upperCount) heights() (drop, share []float64) {
+	var low, high float64
+	for _, w := range u.lowH {
+		low += w
+	}
+	for _, w := range u.highH {
+		high += w
+	}
+	sum := classHist{}
+	for a, wa := range u.lowH {
+		for b, wb := range u.highH {
+			sum[a+b] += wa / low * wb / high
+		}
+	}
+	drop = sortedKeys(sum)
+	share = make([]float64, len(drop))
+	for i, d := range drop {
+		share[i] = sum[d]
+	}
+	return drop, share
+}
+
+// sortedKeys is h's lengths, shortest first.
+func sortedKeys(h classHist) []float64 {
+	out := make([]float64, 0, len(h))
+	for k := range h {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// countedTier is one upper tier's links priced by class: cables by
+// group and cage uses by kind, as fractions of links until rounded.
+type countedTier struct {
+	cables map[tallyKey]float64
+	cages  map[cageUse]float64
+}
+
+// runBucket is the runs of a tier that take one medium and length sold:
+// those up to end metres (and above the bucket before), and the links
+// counted in it.
+type runBucket struct {
+	end   float64
+	mi    int8
+	ch    linkChoice
+	links float64
+	run   float64 // the longest run counted in it
+}
+
+// runBuckets finds each run's bucket: a link's medium and parts depend
+// on its run only through each medium's length sold, so every run up to
+// the shortest of those lengths takes the same.
+type runBuckets struct {
+	m     *mediaChooser
+	t     int
+	at    map[float64]*runBucket
+	order []*runBucket
+}
+
+// of is run's bucket for tier t.
+func (b *runBuckets) of(run float64) (*runBucket, error) {
+	m, end := b.m, math.Inf(1)
+	for i, cb := range m.cables {
+		if cb == nil {
+			continue
+		}
+		if l, ok := cb.soldWithin(run, m.reach[b.t][i]); ok {
+			end = min(end, l)
+		}
+	}
+	if r, ok := b.at[end]; ok {
+		return r, nil
+	}
+	ch, found := m.choose(b.t, run)
+	if !found || math.IsInf(end, 1) {
+		return nil, m.unreachable(b.t, run)
+	}
+	mi := slices.Index(allMedia, ch.medium)
+	if ch, found = m.withIndex(b.t, mi, run); !found {
+		return nil, m.unreachable(b.t, run)
+	}
+	r := &runBucket{end: end, mi: int8(mi), ch: ch}
+	b.at[end] = r
+	b.order = append(b.order, r)
+	return r, nil
+}
+
+// soldSlack is the tolerance of Cable.soldWithin: a run this much over
+// a length is sold at it.
+const soldSlack = 1e-9
+
+// priceUpper prices tier t's counted classes into the tally: each
+// class's links at the cheapest medium reaching its run. It returns
+// the cage uses they add, for countModules.
+func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, error) {
+	m := p.media
+	if len(u.dist) == 0 {
+		return nil, nil
+	}
+	drop, share := u.heights()
+	cum := make([]float64, len(drop)+1)
+	for i, s := range share {
+		cum[i+1] = cum[i] + s
+	}
+	b := runBuckets{m: m, t: t, at: map[float64]*runBucket{}}
+	for _, d := range sortedKeys(u.dist) {
+		if err := b.fill(d, u.dist[d], drop, cum); err != nil {
+			return nil, err
+		}
+	}
+	c := countedTier{cables: map[tallyKey]float64{}, cages: map[cageUse]float64{}}
+	pt := m.sets.port[t]
+	var longest *runBucket
+	for _, r := range b.order {
+		if r.links == 0 {
+			continue
+		}
+		ch := r.ch
+		c.cables[tallyKey{int8(t), r.mi, ch.cable, ch.metres}] += r.links
+		tally.runSum[t] += r.links * ch.metres
+		if longest == nil || ch.metres > longest.ch.metres {
+			longest = r
+		}
+		if ch.medium == Optics || ch.medium == Multimode {
+			um, mm := float32(ch.metres), ch.medium == Multimode
+			c.cages[cageUse{um, int8(t), false, false, mm}] += r.links / float64(pt.lowCage)
+			c.cages[cageUse{um, int8(t), true, false, mm}] += r.links / float64(pt.highCage)
+		}
+	}
+	tally.links[t] = c.round(t, tally)
+	if longest != nil {
+		tally.longest[t] = p.countedLongest(t, u, longest)
+	}
+	return c.uses(), nil
+}
+
+// fill counts links links at distance d into their runs' buckets, the
+// drops (shortest first, cum their cumulative shares) spread over them.
+func (b *runBuckets) fill(d, links float64, drop, cum []float64) error {
+	for i := 0; i < len(drop); {
+		r, err := b.of(d + drop[i])
+		if err != nil {
+			return err
+		}
+		// The drops whose runs fall in the bucket: up to its end.
+		j := i + 1 + sort.SearchFloat64s(drop[i+1:], r.end+soldSlack-d+1e-12)
+		for j < len(drop) && d+drop[j] <= r.end+soldSlack {
+			j++
+		}
+		r.links += links * (cum[j] - cum[i])
+		r.run = max(r.run, d+drop[j-1])
+		i = j
+	}
+	return nil
+}
+
+// countedLongest is tier t's longest link as counted: the longest
+// length sold (bucket r) between the racks farthest apart.
+func (p *Plan) countedLongest(t int, u *upperCount, r *runBucket) CableRun {
+	h, ch := p.Hall, r.ch
+	ra, rb := &h.Racks[u.a], &h.Racks[u.b]
+	tier := linkTierNames[t]
+	run := CableRun{Tier: tier, Gbps: p.TierGbps(tier), Medium: ch.medium, Part: ch.cable.Key, Metres: ch.metres, RunM: r.run,
+		ARack: ra.Name, ARow: ra.Row + 1, BRack: rb.Name, BRow: rb.Row + 1, aRack: u.a, bRack: u.b}
+	if ch.lower != nil {
+		run.AModule, run.BModule = ch.lower.Key, ch.upper.Key
+	}
+	return run
+}
+
+// round adds the tier's cables to the tally in whole links, rounded so
+// that they sum to the tier's links (largest remainders first), and
+// returns that sum.
+func (c *countedTier) round(t int, tally *linkTally) int {
+	total := 0.0
+	keys := make([]tallyKey, 0, len(c.cables))
+	for k, w := range c.cables {
+		total += w
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b tallyKey) int {
+		ra, rb := c.cables[a]-math.Floor(c.cables[a]), c.cables[b]-math.Floor(c.cables[b])
+		return cmp.Or(cmp.Compare(rb, ra), cmp.Compare(a.medium, b.medium), cmp.Compare(a.metres, b.metres), cmp.Compare(a.cable.Key, b.cable.Key))
+	})
+	want := int(math.Round(total))
+	n := make([]int, len(keys))
+	have := 0
+	for i, k := range keys {
+		n[i] = int(math.Floor(c.cables[k] + 1e-6))
+		have += n[i]
+	}
+	for i := 0; have < want && i < len(keys); i++ {
+		if float64(n[i]) < c.cables[keys[i]] {
+			n[i]++
+			have++
+		}
+	}
+	for i, k := range keys {
+		if n[i] > 0 {
+			tally.cables[cableGroup{t, allMedia[k.medium], k.cable.Key, k.metres}] += n[i]
+		}
+	}
+	return have
+}
+
+// uses is the tier's optical cage uses, each rounded up to whole cages,
+// in a fixed order (countModules names the first it cannot fill).
+func (c *countedTier) uses() []cageCount {
+	out := make([]cageCount, 0, len(c.cages))
+	for u, n := range c.cages {
+		out = append(out, cageCount{u, int(math.Ceil(n - 1e-6))})
+	}
+	slices.SortFunc(out, func(a, b cageCount) int {
+		return cmp.Or(cmp.Compare(a.use.metres, b.use.metres), cmp.Compare(boolInt(a.use.upper), boolInt(b.use.upper)), cmp.Compare(boolInt(a.use.mm), boolInt(b.use.mm)))
+	})
+	return out
+}
+
+// countLinkBOM is walkLinkBOM by counting (see above): the server links
+// by unit, the upper tiers by class.
+func (p *Plan) countLinkBOM(cat *Catalog, add func(BOMLine)) error {
+	if p.Links.LeafSpine+p.Links.SpineCore <= walkUpperLinks {
+		return p.walkLinkBOM(cat, add)
+	}
+	p.linksCounted = true
+	m := newMediaChooser(p, cat)
+	p.media = m
+	if err := m.forcedOffered(); err != nil {
+		return err
+	}
+	h := p.Hall
+	grid := newCageGrid(p.Servers, ceilDiv(p.ServerPorts, m.serverPerCage),
+		[3]int{h.LeavesPerPlane() * p.Planes, h.SpinesPerPlane() * p.Planes, h.CoresPerPlane() * p.Planes}, m.switchCages())
+	// The sets hold no cage: the server links are counted by unit and
+	// the upper tiers by class.
+	sets := &cageSets{grid: grid, port: m.port, serverPerCage: max(m.serverPerCage, 1), counted: true}
+	for t := range sets.port {
+		sets.port[t].cageLinks = max(sets.port[t].cageLinks, 1)
+		sets.port[t].lowCage = max(sets.port[t].lowCage, 1)
+		sets.port[t].highCage = max(sets.port[t].highCage, 1)
+	}
+	m.sets = sets
+	tally := &linkTally{cables: map[cableGroup]int{}, grid: grid}
+	uses, err := p.countServerLinks(tally)
+	if err != nil {
+		return err
+	}
+	for t, u := range []*upperCount{p.countLeafSpine(), p.countSpineCore()} {
+		more, err := p.priceUpper(t+1, u, tally)
+		if err != nil {
+			return err
+		}
+		uses = append(uses, more...)
+	}
+	mods, err := m.countModules(uses, nil)
+	if err != nil {
+		return err
+	}
+	p.tierRuns(tally, mods)
+	p.moduleLines(cat, mods, add)
+	groups := SortedGroups(tally.cables)
+	for _, g := range groups {
+		add(p.cableLine(cat.Cables[g.key], linkTierNames[g.tier], g.metres, tally.cables[g]))
+	}
+	p.cableFigures(tally, groups)
+	return nil
+}
+
+// walkUpperLinks is how many leaf-spine and spine-core links a counted
+// plan walks rather than counts: a small fabric's twin-port cage sets
+// (which the count leaves out) weigh most in its price (a 411-GPU
+// GB200 NVL72 fabric counted is 0.78% under its walk), and walking it
+// costs little (about 4 ms of CPU at 8,192 links).
+const walkUpperLinks = 8192
+
+// LinksCounted reports whether the plan's leaf-spine and spine-core
+// links were priced by counting them by class (Scenario.CountedLinks),
+// an approximation of the walk's price (within 0.5%), rather than
+// walked one by one.
+func (p *Plan) LinksCounted() bool { return p.linksCounted }
