@@ -84,10 +84,9 @@ func formatWord(ext string) string {
 func writeOut(path string, produce func(io.Writer) error) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	go func() {
-		<-ctx.Done()
-		stop() // the next signal kills as it would without us
-	}()
+	// Once a signal has stopped the write, the next one kills as it
+	// would without us.
+	context.AfterFunc(ctx, stop)
 	err := safefile.WriteContext(ctx, path, produce)
 	if ctx.Err() != nil && err != nil {
 		return fmt.Errorf("%w (%v): %s was not written", errInterrupted, context.Cause(ctx), textfmt.TerminalText(path))

@@ -5,7 +5,8 @@
 #     engine's workers in fabricplan/internal/workers), whole;
 #   - in every other package, only the tests and fuzz targets defined in
 #     test files that start goroutines themselves (go statements or
-#     t.Parallel), as one -run pattern.
+#     t.Parallel) or send the process a signal (syscall.Kill: the handler
+#     runs on another goroutine), as one -run pattern.
 #
 # A test that starts no goroutine and calls no code that does cannot
 # race, so running it under -race only costs time (the charts package
@@ -21,6 +22,7 @@ cd "$(dirname "$0")/.."
 
 module=$(go list -m)
 goroutine='^[[:space:]]*(go (func|[A-Za-z_][A-Za-z0-9_.]*[(])|t[.]Parallel[(][)])'
+concurrent="$goroutine|syscall[.]Kill[(]"
 whole=()
 partial=()
 names=()
@@ -37,7 +39,7 @@ while IFS='|' read -r pkg dir imports gofiles testfiles; do
 	fi
 	found=no
 	for f in $testfiles; do
-		grep -Eq "$goroutine" "$dir/$f" || continue
+		grep -Eq "$concurrent" "$dir/$f" || continue
 		found=yes
 		while read -r name; do
 			names+=("$name")

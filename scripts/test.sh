@@ -35,9 +35,9 @@ scripts/gates.sh cyclo || gates=1
 scripts/gates.sh coverage "$covlog" || gates=1
 [ "$gates" -eq 0 ] || { echo "test.sh: a gate failed (see above)" >&2; exit 1; }
 # The race detector over what can race: the packages whose code starts
-# goroutines (the window, background opens, search, phases, the CLI's
-# interrupt watch) and, elsewhere, the tests that start goroutines
-# themselves; scripts/race-targets.sh says which and why.
+# goroutines (the window, background opens, search, phases) and,
+# elsewhere, the tests that start goroutines or send a signal (the CLI's
+# interrupted writes); scripts/race-targets.sh says which and why.
 while read -r -a targets; do
 	xvfb-run -a -s "-screen 0 1600x1000x24" go test -race -timeout 60m -tags migrated_fynedo -count=1 "${targets[@]}"
 done < <(scripts/race-targets.sh)
