@@ -35,6 +35,34 @@ func (g gemm) shapeFactor(half float64) float64 {
 	return f
 }
 
+// groupedFactor is the fraction of the GEMM ceiling an expert product of
+// these dimensions reaches in a grouped GEMM: its N and K shape factors
+// times [moe] grouped_gemm_efficiency at its M (groupedEfficiency), which
+// takes the place of the M shape factor: the curve is published against
+// a dense GEMM of M = 4,096, near the ceiling efficiency_max stands for.
+func (g gemm) groupedFactor(d *JCTData) float64 {
+	half := d.Compute.GEMMDimHalf
+	return g.n / (g.n + half) * g.k / (g.k + half) * groupedEfficiency(d, g.m)
+}
+
+// groupedEfficiency is [moe] grouped_gemm_efficiency at m tokens per
+// expert, interpolated in log m between the published points; below the
+// first the product's time stays the first's (the efficiency falls as
+// m), past the last the efficiency is the last's.
+func groupedEfficiency(d *JCTData, m float64) float64 {
+	ms, es := d.MoE.GroupedGEMMTokens, d.MoE.GroupedGEMMEfficiency
+	if m <= ms[0] {
+		return es[0] * max(m, 0) / ms[0]
+	}
+	for i := 1; i < len(ms); i++ {
+		if m <= ms[i] {
+			x := math.Log(m/ms[i-1]) / math.Log(ms[i]/ms[i-1])
+			return es[i-1] + x*(es[i]-es[i-1])
+		}
+	}
+	return es[len(es)-1]
+}
+
 // computeEfficiency is the fraction of the GPU's peak a transformer layer
 // reaches, from the shapes its matrix products have on one GPU after
 // tensor parallelism (Megatron-LM's column- and row-parallel layers),
@@ -70,11 +98,14 @@ type layerCost struct {
 type moeParts struct {
 	router    float64 // the router's [bs x h]·[h x e] product, at BF16
 	permute   float64 // permuting token copies to their experts and back, memory-bound
-	grouped   float64 // the grouped GEMM's fixed cost per expert product over a dense GEMM of the same shape
+	grouped   float64 // the grouped GEMM over dense GEMMs of the same shapes: its efficiency by tokens per expert, and a fixed cost per expert product
 	imbalance float64 // waiting for the most loaded GPU of the expert-parallel group
+	quantize  float64 // casting the expert products' inputs to FP8 or FP4, memory-bound (0 in BF16)
 }
 
-func (p moeParts) total() float64 { return p.router + p.permute + p.grouped + p.imbalance }
+func (p moeParts) total() float64 {
+	return p.router + p.permute + p.grouped + p.imbalance + p.quantize
+}
 
 // layerCompute is computeEfficiency's layer: its FLOPs and seconds.
 func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
@@ -103,7 +134,7 @@ func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 		linearPeak, linearEff = gpu.gemmPeakTFLOPS(p)*1e12, gpu.EfficiencyMax*c.LowPrecisionCeiling
 	}
 	var l layerCost
-	var expertS float64 // the expert products' seconds, forward only
+	var expertS, groupedS float64 // the expert products' seconds as dense GEMMs, and what grouping adds; forward only
 	for i, g := range gemms {
 		pk, eff := linearPeak, linearEff
 		if i == 2 {
@@ -114,6 +145,7 @@ func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 		l.seconds += t
 		if i >= 3 && f > 0 {
 			expertS += t
+			groupedS += g.flops()/(pk*eff*g.groupedFactor(d)) - t
 		}
 	}
 	// Forward and backward (twice the forward's products); element-wise
@@ -121,7 +153,7 @@ func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 	l.flops, l.seconds = 3*l.flops, 3*l.seconds
 	l.seconds += d.elementwiseBytes(w, gpu) * tokens * h / tp / (gpu.HBMTBs * 1e12)
 	if f > 0 {
-		l.moe = moeLayer(w, gpu, d, tokens, 3*expertS)
+		l.moe = moeLayer(w, gpu, d, tokens, 3*expertS, 3*groupedS)
 		l.seconds += l.moe.total()
 	}
 	return l
@@ -151,8 +183,10 @@ func expertTokens(w *Workload, tokens float64) float64 {
 
 // moeLayer is what an MoE layer's parts add to its compute on one GPU,
 // per micro-batch forward and backward, for tokens tokens on the GPU
-// (its tensor-parallel group's) and expertS seconds of expert products
-// (forward and backward, as dense GEMMs of their shapes):
+// (its tensor-parallel group's), expertS seconds of expert products
+// (forward and backward, as dense GEMMs of their shapes) and curveS
+// seconds the grouped GEMM's efficiency curve adds to them
+// (groupedFactor against shapeFactor, forward and backward):
 //
 //   - router: [bs/tp x h]·[h x e] on the GPU's sequence-parallel slice of the
 //     tokens (Megatron-Core runs it there), at the BF16 ceiling and its shape factor,
@@ -161,13 +195,15 @@ func expertTokens(w *Workload, tokens float64) float64 {
 //     scattered back (a read and a write of the copies and of the token,
 //     (1 + k)·bs·h/tp elements each way), forward and again backward, at
 //     the GPU's HBM bandwidth, in BF16;
-//   - grouped: [moe] grouped_gemm_us per expert product per pass (three
-//     products per local expert, three passes): the grouped GEMM's cost
-//     that does not shrink with its tokens, so its efficiency falls with
-//     tokens per expert and with a faster (FP8, FP4) product;
+//   - grouped: curveS, plus [moe] grouped_gemm_us per expert product per
+//     pass (three products per local expert, three passes): the grouped
+//     GEMM's cost that does not shrink with its tokens, so its efficiency
+//     falls with tokens per expert and with a faster (FP8, FP4) product;
 //   - imbalance: the expert-parallel group waits for its most loaded GPU
-//     (imbalance's max/mean), charged on the expert products.
-func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS float64) moeParts {
+//     (imbalance's max/mean), charged on the expert products;
+//   - quantize: in FP8 and FP4 only, each input of an expert product cast
+//     from BF16 (quantizeSeconds).
+func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS, curveS float64) moeParts {
 	h, tp := float64(w.Hidden), float64(w.TP)
 	e, k := float64(w.Experts), float64(max(w.TopK, 1))
 	local := e / float64(max(w.EP, 1))
@@ -176,9 +212,46 @@ func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS float64) mo
 	p.router = 3 * router.flops() / (gpu.PeakTFLOPS * 1e12 * gpu.EfficiencyMax * router.shapeFactor(d.Compute.GEMMDimHalf))
 	elements := (1 + k) * tokens * h / tp
 	p.permute = permutePasses * 2 * elements * d.Collective.ActivationBytes / (gpu.HBMTBs * 1e12)
-	p.grouped = 3 * 3 * local * d.MoE.GroupedGEMMUS * 1e-6
+	p.grouped = 3*3*local*d.MoE.GroupedGEMMUS*1e-6 + curveS
 	p.imbalance = (expertS + p.grouped) * (imbalance(w, expertTokens(w, tokens)) - 1)
+	p.quantize = quantizeSeconds(w, gpu, d, expertTokens(w, tokens)*k)
 	return p
+}
+
+// quantizeSeconds is the time to cast an MoE layer's expert-product
+// inputs to the workload's FP8 or FP4 for copies token copies on the GPU,
+// forward and backward, memory-bound at its HBM bandwidth (0 in BF16):
+// forward the first product's input (h) and the second's (f/etp),
+// backward the second's output gradient (h) and the first's (2f/etp,
+// gate and up), each element read in BF16 ([moe] cast_read_bytes) and
+// written [moe] cast_copies times at the precision's width (row- and
+// column-wise, for the forward and the weight-gradient products). The
+// dense layers' casts are not charged here: their kernels fuse them
+// (the FP8 fit of [compute] low_precision_ceiling holds them).
+func quantizeSeconds(w *Workload, gpu *GPUSpec, d *JCTData, copies float64) float64 {
+	width := precisionBytes(precisionOrBF16(w.Precision))
+	if width >= bf16Bytes {
+		return 0
+	}
+	h, f := float64(w.Hidden), expertWidth(w)/float64(w.etp())
+	elements := copies * (2*h + 3*f)
+	return elements * (d.MoE.CastReadBytes + d.MoE.CastCopies*width) / (gpu.HBMTBs * 1e12)
+}
+
+// bf16Bytes is the width of a BF16 element.
+const bf16Bytes = 2
+
+// precisionBytes is the width in bytes of one element of a GEMM input in
+// precision p: 1 for FP8 (E4M3, block-scaled MXFP8 alike; the scales are
+// not counted), half for FP4, 2 for BF16.
+func precisionBytes(p string) float64 {
+	switch p {
+	case PrecisionFP8, PrecisionMXFP8:
+		return 1
+	case PrecisionFP4:
+		return 0.5
+	}
+	return bf16Bytes
 }
 
 // permutePasses are the permutations of an MoE layer per micro-batch:

@@ -33,6 +33,7 @@ const (
 	EffectPermute   = "MoE token permutation"
 	EffectGrouped   = "MoE grouped GEMM per expert"
 	EffectImbalance = "MoE load imbalance"
+	EffectQuantize  = "MoE FP8/FP4 casts"
 )
 
 // fabricEffects breaks the planned step st down by fabric effect: each is
@@ -89,8 +90,9 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 const (
 	routerDetail    = "the router's [tokens x hidden] x [hidden x experts] product per layer, at BF16 speed in every precision"
 	permuteDetail   = "each token's top-k copies permuted to their experts and back, memory-bound at HBM bandwidth, BF16 in every precision"
-	groupedDetail   = "[moe] grouped_gemm_us per expert product and pass (fitted on dev runs) for each GPU's local experts"
+	groupedDetail   = "grouped GEMM efficiency by tokens per expert (DeepGEMM's published curve) against dense GEMMs, plus [moe] grouped_gemm_us per expert product and pass (fitted on dev runs)"
 	imbalanceDetail = "the expert-parallel group waits for its most loaded GPU: max/mean load of uniform top-k routing (a lower bound)"
+	quantizeDetail  = "each expert product's input and output gradient cast from BF16 to FP8 or FP4 (row- and column-wise), memory-bound at HBM bandwidth"
 )
 
 // moeEffects appends to out what each part of an MoE layer adds to the
@@ -104,12 +106,16 @@ func moeEffects(w *Workload, gpu *GPUSpec, d *JCTData, st *StepTime, out []Effec
 	}
 	l := layerCompute(w, gpu, d)
 	per := (st.ComputeS + st.BubbleS - st.BubbleCommS) / l.seconds // step seconds per layer second
-	return append(out,
+	out = append(out,
 		Effect{Name: EffectRouter, Detail: routerDetail, DeltaS: per * l.moe.router},
 		Effect{Name: EffectPermute, Detail: permuteDetail, DeltaS: per * l.moe.permute},
 		Effect{Name: EffectGrouped, Detail: groupedDetail, DeltaS: per * l.moe.grouped},
 		Effect{Name: EffectImbalance, Detail: imbalanceDetail, DeltaS: per * l.moe.imbalance},
 	)
+	if l.moe.quantize > 0 { // FP8 and FP4 only
+		out = append(out, Effect{Name: EffectQuantize, Detail: quantizeDetail, DeltaS: per * l.moe.quantize})
+	}
+	return out
 }
 
 // viewChange is one property of the fabric, or of the job's place on
@@ -185,7 +191,7 @@ var expertsReach = classBit(ClassEP)
 func (fv *fabricView) sharing() bool { return fv.spread && fv.jobs > 1 }
 
 // maxEffects is room for every effect one breakdown can hold: each
-// named fabric effect once. An MoE layer's four go after them and may
+// named fabric effect once. An MoE layer's four (five in FP8 or FP4) go after them and may
 // grow the list past it (room for them too would lift a JCT out of its
 // size class, TestJCTSizeClass).
 const maxEffects = 11

@@ -73,6 +73,17 @@ type JCTData struct {
 		// GroupedGEMMUS is a grouped GEMM's cost per expert product and
 		// pass that does not shrink with its tokens, in microseconds.
 		GroupedGEMMUS float64 `toml:"grouped_gemm_us"`
+		// GroupedGEMMTokens are tokens per expert (a grouped GEMM's M),
+		// rising, and GroupedGEMMEfficiency the grouped GEMM's
+		// efficiency at each, as a fraction of a dense GEMM of the same
+		// N x K at M = groupedRefTokens (groupedEfficiency).
+		GroupedGEMMTokens     []float64 `toml:"grouped_gemm_tokens"`
+		GroupedGEMMEfficiency []float64 `toml:"grouped_gemm_efficiency"`
+		// CastReadBytes are the bytes read per element cast to FP8 or
+		// FP4 (its BF16 source) and CastCopies the cast copies written
+		// (quantizeSeconds).
+		CastReadBytes float64 `toml:"cast_read_bytes"`
+		CastCopies    float64 `toml:"cast_copies"`
 	} `toml:"moe"`
 	Memory MemoryConstants `toml:"memory"`
 	// protocols are Collective.Protocols in protocolKeys' order.
@@ -303,6 +314,28 @@ func (d *JCTData) checkCompute() error {
 	}
 	if g := d.MoE.GroupedGEMMUS; !inRange(g, 0, 1000) {
 		return fmt.Errorf("jct data: [moe] grouped_gemm_us must be 0 to 1000")
+	}
+	if m := d.MoE; !inRange(m.CastReadBytes, 0, 4) || !inRange(m.CastCopies, 0, 4) {
+		return fmt.Errorf("jct data: [moe] cast_read_bytes and cast_copies must be 0 to 4")
+	}
+	return d.checkGroupedCurve()
+}
+
+// checkGroupedCurve checks [moe] grouped_gemm_tokens and
+// grouped_gemm_efficiency: as many of each, at least one, tokens
+// rising from 1, efficiencies in (0,1].
+func (d *JCTData) checkGroupedCurve() error {
+	m, e := d.MoE.GroupedGEMMTokens, d.MoE.GroupedGEMMEfficiency
+	if len(m) == 0 || len(m) != len(e) {
+		return fmt.Errorf("jct data: [moe] grouped_gemm_tokens and grouped_gemm_efficiency need as many values each, at least one (%d and %d)", len(m), len(e))
+	}
+	for i := range m {
+		if m[i] < 1 || (i > 0 && m[i] <= m[i-1]) {
+			return fmt.Errorf("jct data: [moe] grouped_gemm_tokens must rise from 1 or more (%g at %d)", m[i], i)
+		}
+		if e[i] <= 0 || e[i] > 1 {
+			return fmt.Errorf("jct data: [moe] grouped_gemm_efficiency must be in (0,1] (%g at %d)", e[i], i)
+		}
 	}
 	return nil
 }

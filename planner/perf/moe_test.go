@@ -68,14 +68,16 @@ func TestNodeLimitedRouting(t *testing.T) {
 //
 //	router:    3 x 2 x 4,096 x 128 x 2,048 FLOPs at 989 x 0.6    = 10.86 us
 //	permute:   4 passes x 2 (read, write) x (1+8) x 4,096 x 2,048 x 2 B / 3.35 TB/s = 360.6 us
-//	grouped:   3 products x 3 passes x 16 experts x 25 us          = 3.6 ms
+//	grouped:   3 products x 3 passes x 16 experts x 25 us          = 3.6 ms,
+//	           plus the 2 ms the efficiency curve adds
 //	imbalance: 1 + sqrt(2 ln 8 x 32,768 x 7/8 x 120/127) / 32,768 = 1.010244,
-//	           charged on 10 ms of expert products + the 3.6 ms
+//	           charged on 10 ms of expert products + the 5.6 ms
 //
 // The router and the permutation stay at BF16 speed in FP8. Mutations
 // caught: the router run at the FP8 peak, the permutation's backward
 // pass or its read left out, the fixed cost not per local expert, the
-// imbalance's sqrt(2 ln ep) left out, the imbalance charged on nothing.
+// imbalance's sqrt(2 ln ep) left out, the imbalance charged on nothing,
+// the curve's seconds dropped.
 func TestMoELayerByHand(t *testing.T) {
 	d := *testData(t)
 	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 25
@@ -89,12 +91,12 @@ func TestMoELayerByHand(t *testing.T) {
 	want := moeParts{
 		router:    3 * 2 * 4096 * 128 * 2048 / (989e12 * 0.6),
 		permute:   4 * 2 * 9 * 4096 * 2048 * 2 / 3.35e12,
-		grouped:   3 * 3 * 16 * 25e-6,
-		imbalance: (0.01 + 3.6e-3) * (imb - 1),
+		grouped:   3*3*16*25e-6 + 2e-3,
+		imbalance: (0.01 + 5.6e-3) * (imb - 1),
 	}
 	for _, p := range []string{PrecisionBF16, PrecisionFP8} {
 		w.Precision = p
-		got := moeLayer(&w, &h, &d, 4096, 0.01)
+		got := moeLayer(&w, &h, &d, 4096, 0.01, 2e-3)
 		for _, c := range []struct {
 			name      string
 			got, want float64
@@ -204,8 +206,133 @@ func TestRouterOnSequenceSlice(t *testing.T) {
 	for _, tp := range []int{1, 3, 4} {
 		w := Workload{Hidden: 2048, Experts: 128, TopK: 8, EP: 8, TP: tp, MicroBatch: 1, SeqLen: 4095}
 		want := 3 * 2 * 4095 / float64(tp) * 128 * 2048 / (989e12 * 0.6)
-		if got := moeLayer(&w, &h, &d, 4095, 0.01).router; math.Abs(got/want-1) > 1e-9 {
+		if got := moeLayer(&w, &h, &d, 4095, 0.01, 0).router; math.Abs(got/want-1) > 1e-9 {
 			t.Errorf("tp %d: router %.4g s, want %.4g", tp, got, want)
+		}
+	}
+}
+
+// deepGEMMShare is the grouped GEMM's efficiency at M tokens per expert
+// as DeepGEMM's README (commit 327ec92, H800 FP8) publishes it: the mean
+// of its two shapes' TFLOPS (N 4,096 x K 7,168 and N 7,168 x K 2,048)
+// over the dense GEMM of the same shape at M 4,096 (1,410 and 1,168).
+func deepGEMMShare(a, b float64) float64 { return (a/1410 + b/1168) / 2 }
+
+// The grouped GEMM's efficiency curve by hand from DeepGEMM's published
+// TFLOPS (not from data/jct.toml): at a published M it is that M's
+// share; between two it is interpolated in log M (M 2,048 halfway
+// between 1,024 and 4,096; M 362 about halfway between 256 and 512);
+// below M 64 the product's time stays M 64's (M 20: 20/64 of its
+// share); past M 8,192 it stays M 8,192's (the 4,096 rows' 1,346 and
+// 1,214, capped at the dense GEMM's). Tolerance 0.001: the data keep
+// three decimals. Mutations caught: interpolation linear in M, the
+// efficiency below M 64 held at M 64's, the curve's end not held.
+func TestGroupedEfficiencyByHand(t *testing.T) {
+	d := testData(t)
+	m1024, m4096 := deepGEMMShare(1233, 925), deepGEMMShare(1346, 1214)
+	m256, m512 := deepGEMMShare(932, 815), deepGEMMShare(1040, 916)
+	for _, c := range []struct {
+		m, want float64
+	}{
+		{20, deepGEMMShare(287, 295) * 20 / 64},
+		{128, deepGEMMShare(533, 510)},
+		{256, m256},
+		{362, m256 + math.Log(362.0/256)/math.Log(2)*(m512-m256)},
+		{2048, (m1024 + m4096) / 2},
+		{20000, m4096},
+	} {
+		if got := groupedEfficiency(d, c.m); math.Abs(got-c.want) > 1e-3 {
+			t.Errorf("M %g: %.4f, want %.4f", c.m, got, c.want)
+		}
+	}
+}
+
+// The grouped GEMM's curve reaches the layer: an MoE layer on one H100
+// at the test's ceiling 0.6, no shape loss (half 0), no fixed cost:
+// hidden 2,048, expert width 768 (1 layer, 128 experts, top-8: total
+// minus active 120 x 3 x 2,048 x 768 parameters), ep 8 (16 local
+// experts), one sequence of 4,096 tokens, tp 1, BF16. Each local expert
+// gets 4,096 x 8 / 16 = 2,048 tokens; its three products are
+// 3 x 2 x 2,048 x 768 x 2,048 FLOPs, forward and backward 3x, so the 16
+// experts' dense seconds are 16 x 3 x 3 x 2 x 2,048^2 x 768 / (989e12 x
+// 0.6) = 1.5633 ms, and the curve adds 1.5633 ms x (1/e - 1) with e the
+// efficiency at M 2,048 by hand. Mutation caught: the curve left out of
+// the grouped part (the dense shape factor kept for expert products).
+func TestGroupedCurveInLayer(t *testing.T) {
+	d := *testData(t)
+	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 0
+	h := *d.GPUs["h100"]
+	h.EfficiencyMax = 0.6
+	perExpert := 3 * 2048 * 768.0
+	w := Workload{Hidden: 2048, Layers: 1, Experts: 128, TopK: 8, EP: 8, TP: 1, MicroBatch: 1, SeqLen: 4096,
+		ActiveParamsB: 1, ParamsB: 1 + 120*perExpert/1e9, Precision: PrecisionBF16}
+	e := (deepGEMMShare(1233, 925) + deepGEMMShare(1346, 1214)) / 2
+	dense := 16 * 3 * 3 * 2 * 2048.0 * 2048 * 768 / (989e12 * 0.6)
+	want := dense * (1/e - 1)
+	if got := layerCompute(&w, &h, &d).moe.grouped; math.Abs(got/want-1) > 2e-3 {
+		t.Errorf("grouped %.4g s, want %.4g (dense %.4g s at efficiency %.4f)", got, want, dense, e)
+	}
+}
+
+// [moe] grouped_gemm_tokens and grouped_gemm_efficiency: as many of
+// each, tokens rising, efficiencies in (0,1]. Mutations caught: each
+// check left out.
+func TestGroupedCurveChecked(t *testing.T) {
+	for _, c := range []struct {
+		m, e []float64
+		ok   bool
+	}{
+		{[]float64{64, 4096}, []float64{0.2, 1}, true},
+		{[]float64{64, 4096}, []float64{0.2}, false},
+		{nil, nil, false},
+		{[]float64{4096, 64}, []float64{0.2, 1}, false},
+		{[]float64{0.5, 64}, []float64{0.2, 1}, false},
+		{[]float64{64, 4096}, []float64{0, 1}, false},
+		{[]float64{64, 4096}, []float64{0.2, 1.1}, false},
+	} {
+		d := *testData(t)
+		d.MoE.GroupedGEMMTokens, d.MoE.GroupedGEMMEfficiency = c.m, c.e
+		if err := d.checkCompute(); (err == nil) != c.ok {
+			t.Errorf("tokens %v, efficiency %v: error %v", c.m, c.e, err)
+		}
+	}
+}
+
+// The FP8 and FP4 casts of an MoE layer's expert inputs by hand: hidden
+// 2,048, expert width 768, top-8, 4,096 tokens on the GPU, so 32,768 token
+// copies; per copy forward 2,048 + 768/etp and backward 2,048 + 2 x
+// 768/etp elements, each read in BF16 (2 B) and written twice at 1 B
+// (FP8, MXFP8) or 0.5 B (FP4):
+//
+//	H100 FP8, etp 1:  32,768 x 6,400 x 4 B / 3.35 TB/s  = 250.4 us
+//	H100 FP8, etp 3 (tp 3): only the tokens' third reaches this GPU's slice:
+//	                  expert tokens 4,096 x 3/3, widths 768/3:
+//	                  32,768 x (4,096 + 768) x 4 B / 3.35 TB/s = 190.2 us
+//	B200 MXFP8:       32,768 x 6,400 x 4 B / 8 TB/s     = 104.9 us
+//	B200 FP4:         32,768 x 6,400 x 3 B / 8 TB/s     = 78.6 us
+//	BF16:             nothing
+//
+// Mutations caught: the casts charged in BF16, one copy written instead
+// of two, the FP4 width taken as FP8's, the expert width not split by etp.
+func TestQuantizeByHand(t *testing.T) {
+	d := testData(t)
+	perExpert := 3 * 2048 * 768.0
+	for _, c := range []struct {
+		gpu, precision string
+		tp             int
+		want           float64
+	}{
+		{"h100", PrecisionFP8, 1, 32768 * 6400 * 4 / 3.35e12},
+		{"h100", PrecisionFP8, 3, 32768 * (4096 + 768) * 4 / 3.35e12},
+		{"b200", PrecisionMXFP8, 1, 32768 * 6400 * 4 / 8e12},
+		{"b200", PrecisionFP4, 1, 32768 * 6400 * 3 / 8e12},
+		{"h100", PrecisionBF16, 1, 0},
+	} {
+		w := Workload{Hidden: 2048, Layers: 1, Experts: 128, TopK: 8, EP: 8, TP: c.tp, MicroBatch: 1, SeqLen: 4096,
+			ActiveParamsB: 1, ParamsB: 1 + 120*perExpert/1e9, Precision: c.precision}
+		got := quantizeSeconds(&w, d.GPUs[c.gpu], d, expertTokens(&w, 4096)*8)
+		if math.Abs(got-c.want) > 1e-9*max(c.want, 1) {
+			t.Errorf("%s %s tp %d: %.4g s, want %.4g", c.gpu, c.precision, c.tp, got, c.want)
 		}
 	}
 }

@@ -191,6 +191,7 @@ func mapRun(m map[string]any) (TrainingRun, error) {
 	if f.has("gpus_per_server") {
 		fmt.Fprintf(&b, "gpus_per_server = %d\n", f.integer("gpus_per_server"))
 	}
+	r.NotModelled = append(r.NotModelled, writeRunSystem(&b, f)...)
 	r.NotModelled = append(r.NotModelled, writeRunNetwork(&b, f)...)
 	notModelled, assumed := writeRunWorkload(&b, f)
 	r.NotModelled, r.Assumed = append(r.NotModelled, notModelled...), assumed
@@ -233,6 +234,29 @@ func (f *runFields) unused() []string {
 // writeRunNetwork writes the run's [network]: the fabric and NICs where
 // it names them (the scenario's defaults otherwise); it returns what
 // the model cannot take.
+// rackSystems are the catalog's rack-scale systems by GPU and NVLink
+// domain: a run that publishes that domain for that GPU runs on the
+// system (its domain, trays and NICs); another domain is not modelled.
+var rackSystems = map[string]map[int]string{
+	"gb200": {72: "gb200-nvl72"},
+	"gb300": {72: "gb300-nvl72"},
+}
+
+// writeRunSystem writes the run's system into [cluster] where its
+// nvlink_domain names one of rackSystems; it returns nvlink_domain as
+// not modelled otherwise.
+func writeRunSystem(b *strings.Builder, f *runFields) (notModelled []string) {
+	if !f.has("nvlink_domain") {
+		return nil
+	}
+	d := f.integer("nvlink_domain")
+	if sys, ok := rackSystems[f.str("gpu")][d]; ok {
+		fmt.Fprintf(b, "system = %q\n", sys)
+		return nil
+	}
+	return []string{"nvlink_domain = " + strconv.Itoa(d)}
+}
+
 func writeRunNetwork(b *strings.Builder, f *runFields) (notModelled []string) {
 	b.WriteString("[network]\n")
 	if fab := f.str("fabric"); fab != "" {

@@ -3,6 +3,7 @@ package validation
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,8 +92,8 @@ func TestParseRuns(t *testing.T) {
 	}
 }
 
-// The shipped run files load: 21 dev runs (12 dense, 9 MoE) and 12
-// held-out (7 dense, 5 MoE), as data/runs/README.md counts them, and
+// The shipped run files load: 25 dev runs (12 dense, 13 MoE) and 14
+// held-out (7 dense, 7 MoE), as data/runs/README.md counts them, and
 // every run with a figure times on the model. Mutations caught: a split
 // read from the wrong file, a run dropped.
 func TestShippedRuns(t *testing.T) {
@@ -107,10 +108,47 @@ func TestShippedRuns(t *testing.T) {
 			t.Errorf("%s: model %g", r.Run.ID, r.Model)
 		}
 	}
-	want := map[string]int{"dev dense": 12, "dev moe": 9, "heldout dense": 7, "heldout moe": 5}
+	want := map[string]int{"dev dense": 12, "dev moe": 13, "heldout dense": 7, "heldout moe": 7}
 	for k, n := range want {
 		if count[k] != n {
 			t.Errorf("%s: %d runs, want %d", k, count[k], n)
+		}
+	}
+}
+
+// A published NVLink domain of a rack-scale system runs the run on that
+// catalog system (DGX GB200 is the GB200 NVL72 rack: 72 GPUs on one
+// NVLink domain, so EP 8 over two 4-GPU trays stays on NVLink); any other
+// domain stays "not modelled" and names no system. Mutations caught: the
+// domain dropped without a word (as before), a system named for a domain
+// the catalog does not have, the GPU not checked.
+func TestRunNVLinkDomain(t *testing.T) {
+	for _, c := range []struct {
+		gpu      string
+		domain   int
+		system   string
+		modelled bool
+	}{
+		{"gb200", 72, "gb200-nvl72", true},
+		{"gb300", 72, "gb300-nvl72", true},
+		{"gb200", 36, "", false},
+		{"h100", 72, "", false},
+	} {
+		doc := "schema = 1\nsplit = \"dev\"\n[[run]]\nid = \"r\"\nname = \"R\"\nsource = \"s\"\nkind = \"dense\"\nmetric = \"step_s\"\npublished = 1\nunit = \"s\"\n" +
+			"gpu = \"" + c.gpu + "\"\ngpu_count = 8\ngpus_per_server = 4\nnvlink_domain = " + strconv.Itoa(c.domain) + "\n" +
+			"layers = 2\nhidden = 1024\nheads = 8\nseq_len = 1024\nglobal_batch_tokens = 8192\nmicro_batch = 1\nvpp = 1\n"
+		runs, err := ParseRuns([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := runs[0]
+		hasSystem := strings.Contains(r.Scenario, "system = ")
+		if c.system != "" && !strings.Contains(r.Scenario, "system = \""+c.system+"\"\n") || c.system == "" && hasSystem {
+			t.Errorf("%s, domain %d: scenario\n%s", c.gpu, c.domain, r.Scenario)
+		}
+		nm := slices.Contains(r.NotModelled, "nvlink_domain = "+strconv.Itoa(c.domain))
+		if nm == c.modelled {
+			t.Errorf("%s, domain %d: not modelled %q", c.gpu, c.domain, r.NotModelled)
 		}
 	}
 }
