@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -192,11 +193,12 @@ func TestLaidOutDesignsReplayMatchPlainWalk(t *testing.T) {
 				return out
 			}
 			fast := figures()
+			replay := countLinks
 			countLinks = func(p *Plan, _ *linkRecords, tally *linkTally) error {
 				return walkLinks(p, tally, !p.media.sets.counted)
 			}
 			plain := figures()
-			countLinks = func(p *Plan, recs *linkRecords, tally *linkTally) error { return recs.replay(p, tally) }
+			countLinks = replay
 			if laid < 2 {
 				t.Fatalf("only %d designs laid out in the hall", laid)
 			}
@@ -228,5 +230,64 @@ func TestCageGridPerTier(t *testing.T) {
 		if got := g.index(c.dev, c.cage); got != c.want {
 			t.Errorf("device %d cage %d: %d, want %d", c.dev, c.cage, got, c.want)
 		}
+	}
+}
+
+// Past recordLinksMax the survey keeps no records and the BOM pass walks
+// the fabric again (rewalk): it must count what the replay counts, the
+// server links counted by unit or walked, and a plan built either way
+// must answer the same to the last digit (cost, power, the hall's
+// figures: cable kilometres, length bins, longest links). Mutations
+// caught: the walk again taking the server links when the sets counted
+// them (more links), a link's cages swapped (modules at the wrong end),
+// the last of the longest links kept instead of the first, the last
+// group's count not added.
+func TestRewalkMatchesReplay(t *testing.T) {
+	cat := testCatalog(t)
+	hallMemoOff.Store(true)
+	defer hallMemoOff.Store(false)
+	figures := func(t *testing.T, s Scenario) string {
+		t.Helper()
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Hall == nil {
+			t.Fatal("not laid out in a hall")
+		}
+		js, err := json.Marshal(p.Hall.Figures)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("$%.6f low $%.6f %.6f W %d links %v\n%s", p.Cost.Total, p.Cost.LowUSD, p.Power.Total, p.Links.Total, p.LinkTiers, js)
+	}
+	for name, s := range replayCases(t) {
+		t.Run(name, func(t *testing.T) {
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, servers := range []bool{false, true} {
+				recs, err := p.chooseCageMedia(p.media.sets.grid, servers)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := newLinkTally(p.media.sets.grid)
+				if err := recs.replay(p, want); err != nil {
+					t.Fatal(err)
+				}
+				got := newLinkTally(p.media.sets.grid)
+				if err := rewalk(p, got); err != nil {
+					t.Fatal(err)
+				}
+				compareTallies(t, got, want)
+			}
+			replayed := figures(t, s)
+			defer func(n int) { recordLinksMax = n }(recordLinksMax)
+			recordLinksMax = 0
+			if walked := figures(t, s); walked != replayed {
+				t.Errorf("walked again:\n%s\nreplayed:\n%s", walked, replayed)
+			}
+		})
 	}
 }

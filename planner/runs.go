@@ -353,7 +353,7 @@ type linkTally struct {
 	cages []cageUse
 	grid  cageGrid
 	// longest is the longest link of each tier: its tier, speed,
-	// medium, parts, length, run and racks (linkRecords.longestRun).
+	// medium, parts, length, run and racks (longLink.cableRun).
 	longest [3]CableRun
 	runSum  [3]float64 // sum of sold lengths per tier
 	links   [3]int
@@ -413,7 +413,9 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	}
 	tally := newLinkTally(grid)
 	err = countLinks(p, recs, tally)
-	recs.release()
+	if recs != nil {
+		recs.release()
+	}
 	if err != nil {
 		return err
 	}
@@ -528,7 +530,8 @@ func (p *Plan) chooseCageMedia(grid cageGrid, servers bool) (*linkRecords, error
 
 // surveySets surveys the plan's links (the server links too with
 // servers) on a copy of its media and returns the sets they form, each
-// with its medium chosen, and with record the survey's records.
+// with its medium chosen, and with record the survey's records (none past
+// recordLinksMax: the BOM pass then walks again).
 func (p *Plan) surveySets(grid cageGrid, servers, record bool) (*cageSets, *linkRecords, error) {
 	m := *p.media
 	m.sets = newCageSets(grid, m.port, m.serverPerCage)
@@ -540,7 +543,9 @@ func (p *Plan) surveySets(grid cageGrid, servers, record bool) (*cageSets, *link
 		if !servers {
 			walked -= p.Links.ServerLeaf
 		}
-		w.rec = newLinkRecords(walked)
+		if walked <= recordLinksMax {
+			w.rec = newLinkRecords(walked)
+		}
 	}
 	if err := p.walkLinks(servers, w.link); err != nil {
 		return nil, nil, err
@@ -691,6 +696,9 @@ func (w *cableWalk) measure(t int, a, b hall.Place) error {
 	run := h.Run(a, b)
 	sets := w.media.sets
 	ca, cb := sets.ends(t, c)
+	if w.visit != nil {
+		return w.visit(int8(t), run, ca, cb, a.Rack, b.Rack)
+	}
 	if w.survey {
 		sets.join(t, ca, cb, run)
 		if w.rec != nil {
