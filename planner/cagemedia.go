@@ -16,8 +16,11 @@ import (
 // reaches its longest run.
 type cageSets struct {
 	runSets
-	medium []int8 // per set root, once chosen: index into allMedia, -1 none
-	tier   []int8 // per cage: the tier of its links
+	// medium is each cage's set's medium once chosen (index into
+	// allMedia, -1 none); the union-find (runSets) and tier, each cage's
+	// links' tier, are let go then.
+	medium []int8
+	tier   []int8
 	grid   cageGrid
 	// port is each tier's port speed and links per switch cage.
 	port [3]tierPort
@@ -187,16 +190,21 @@ func (s *cageSets) choose(p *Plan) error {
 		s.medium[x] = med
 		lastKey, lastMed = k, med
 	}
+	// Every cage takes its set's medium, and the union-find is let go:
+	// a byte a cage is what the walks read, against ten while joining
+	// (33 MB at 1,000,000 GPUs, held as long as the plan). A root keeps
+	// its own medium, so the cages can be set in place.
 	for i := range s.parent {
-		s.parent[i] = s.find(int32(i))
+		s.medium[i] = s.medium[s.find(int32(i))]
 	}
+	s.runSets, s.tier = runSets{}, nil
 	return nil
 }
 
 // mediumIndexOf is the medium of the set holding cage a, as its index
-// into allMedia (-1: none). choose leaves every cage pointing at its
-// set's root, so this only reads: walks of one plan may run at once.
-func (s *cageSets) mediumIndexOf(a int32) int8 { return s.medium[s.parent[a]] }
+// into allMedia (-1: none). choose gives every cage its set's medium, so
+// this only reads: walks of one plan may run at once.
+func (s *cageSets) mediumIndexOf(a int32) int8 { return s.medium[a] }
 
 // unreachable is the error for a run of tier t beyond every medium.
 func (m *mediaChooser) unreachable(t int, run float64) error {
