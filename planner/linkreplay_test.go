@@ -122,8 +122,8 @@ func compareTallies(t *testing.T, got, want *linkTally) {
 		t.Fatalf("%d cages, the walk has %d", len(got.cages), len(want.cages))
 	}
 	for i := range want.cages {
-		if got.cages[i] != want.cages[i] {
-			t.Fatalf("cage %d: %+v, the walk has %+v", i, got.cages[i], want.cages[i])
+		if got.use(i) != want.use(i) {
+			t.Fatalf("cage %d: %+v, the walk has %+v", i, got.use(i), want.use(i))
 		}
 	}
 	for i, w := range want.longest {
@@ -289,5 +289,33 @@ func TestRewalkMatchesReplay(t *testing.T) {
 				t.Errorf("walked again:\n%s\nreplayed:\n%s", walked, replayed)
 			}
 		})
+	}
+}
+
+// A tally keeps each cage's longest link's use, as an index into its
+// distinct uses: by hand, cage 0 gets a 5 m lower-end use then a 5 m
+// upper-end one (equal lengths: the first stays), cage 1 the upper 5 m,
+// a 30 m multimode and a 5 m lower (the 30 m stays), cage 2 the upper
+// 5 m only; three distinct uses besides none. Mutations caught: an
+// equal length replacing the use kept, the latest use found reused for
+// a different one, a use added twice to the table.
+func TestLinkTallyKeepsLongestUse(t *testing.T) {
+	tl := newLinkTally(newCageGrid(0, 0, [3]int{4, 0, 0}, [3]int{1, 0, 0}))
+	lower := cageUse{metres: 5, tier: tierLeafSpine}
+	upper := cageUse{metres: 5, tier: tierLeafSpine, upper: true}
+	long := cageUse{metres: 30, tier: tierLeafSpine, mm: true}
+	tl.cage(0, lower)
+	tl.cage(0, upper)
+	tl.cage(1, upper)
+	tl.cage(1, long)
+	tl.cage(1, lower)
+	tl.cage(2, upper)
+	for i, want := range []cageUse{lower, long, upper, {}} {
+		if got := tl.use(i); got != want {
+			t.Errorf("cage %d: %+v, want %+v", i, got, want)
+		}
+	}
+	if len(tl.uses) != 4 {
+		t.Errorf("%d uses in the table, want 4 (none and three)", len(tl.uses))
 	}
 }
