@@ -133,6 +133,9 @@ const cleanKeep = 64 << 10
 func (c *cleanWriter) Write(p []byte) (int, error) {
 	buf := append(append(c.in[:0], c.pending...), p...)
 	out := c.out[:0]
+	if cap(out) < len(buf) {
+		out = make([]byte, 0, len(buf))
+	}
 	i := 0
 	for i < len(buf) {
 		b := buf[i]
