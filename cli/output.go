@@ -136,6 +136,23 @@ func (c *cleanWriter) Write(p []byte) (int, error) {
 	if cap(out) < len(buf) {
 		out = make([]byte, 0, len(buf))
 	}
+	out, i := cleanText(out, buf)
+	c.pending = append(c.pending[:0], buf[i:]...)
+	c.in, c.out = nil, nil
+	if cap(buf) <= cleanKeep && cap(out) <= cleanKeep {
+		c.in, c.out = buf, out
+	}
+	if _, err := c.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// cleanText appends buf to out without control characters (but newline
+// and tab) and bidi controls, bytes that are not UTF-8 as U+FFFD; it
+// stops before a character buf holds only the start of, and returns
+// how much of buf it took.
+func cleanText(out, buf []byte) ([]byte, int) {
 	i := 0
 	for i < len(buf) {
 		b := buf[i]
@@ -158,13 +175,5 @@ func (c *cleanWriter) Write(p []byte) (int, error) {
 		}
 		i += size
 	}
-	c.pending = append(c.pending[:0], buf[i:]...)
-	c.in, c.out = nil, nil
-	if cap(buf) <= cleanKeep && cap(out) <= cleanKeep {
-		c.in, c.out = buf, out
-	}
-	if _, err := c.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	return out, i
 }
