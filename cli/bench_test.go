@@ -2,7 +2,13 @@ package cli
 
 import (
 	"io"
+	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,4 +58,73 @@ func BenchmarkCommands100k(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkBytesPerGPU runs plan --json, layout --json and cables --csv
+// on the 100,000-GPU XDR example resized to 1,000, 100,000 and 1,000,000
+// GPUs (10,000,000 too with FABRICPLAN_BENCH_10M set: minutes and about
+// a gigabyte on a small machine), each as the command line does it, and
+// reports its memory per GPU: peak-B/GPU, the most live heap sampled
+// during the run (every millisecond, runtime/metrics) above the heap
+// before it, and alloc-B/GPU, all it allocated. Issue 48's bound: a
+// peak flat per GPU from 100,000 on, a 1,000,000-GPU command in 64 MB
+// of heap.
+func BenchmarkBytesPerGPU(b *testing.B) {
+	sizes := []int{1_000, 100_000, 1_000_000}
+	if os.Getenv("FABRICPLAN_BENCH_10M") != "" {
+		sizes = append(sizes, 10_000_000)
+	}
+	for _, cmd := range [][]string{{"plan", "--json"}, {"layout", "--json"}, {"cables", "--csv"}} {
+		for _, gpus := range sizes {
+			args := append(slices.Clone(cmd), xdr100k, "--gpus", strconv.Itoa(gpus), "--nic-gbps", "800", "--switch", "q3400", "--planes", "2")
+			b.Run(cmd[0]+"-"+strconv.Itoa(gpus), func(b *testing.B) {
+				var peak, alloc uint64
+				n := 0
+				for b.Loop() {
+					p, a := heapDuring(func() {
+						if code := Run(args, io.Discard, io.Discard); code != ExitOK {
+							b.Fatalf("%v: exit %d", args, code)
+						}
+					})
+					peak, alloc, n = max(peak, p), alloc+a, n+1
+				}
+				b.ReportMetric(float64(peak)/float64(gpus), "peak-B/GPU")
+				b.ReportMetric(float64(alloc)/float64(n)/float64(gpus), "alloc-B/GPU")
+			})
+		}
+	}
+}
+
+// heapDuring runs fn and returns the most live heap sampled while it
+// ran above the heap before it, and the bytes it allocated.
+func heapDuring(fn func()) (peak, alloc uint64) {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	base, alloc0 := s[0].Value.Uint64(), s[1].Value.Uint64()
+	done := make(chan struct{})
+	var top atomic.Uint64
+	go func() {
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		probe := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				metrics.Read(probe)
+				if v := probe[0].Value.Uint64(); v > top.Load() {
+					top.Store(v)
+				}
+			}
+		}
+	}()
+	fn()
+	close(done)
+	metrics.Read(s)
+	if t := top.Load(); t > base {
+		peak = t - base
+	}
+	return peak, s[1].Value.Uint64() - alloc0
 }

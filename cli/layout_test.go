@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fabricplan/planner"
+	"fabricplan/planner/hall"
 )
 
 // fabricplan layout: the text, CSV and JSON of one DGX H100 SU at 40.8
@@ -108,4 +112,57 @@ func TestPlanFacilityJSONAndIBNL(t *testing.T) {
 			t.Errorf("IBNL: %v", err)
 		}
 	}
+}
+
+// layout --json writes its racks one by one: the bytes must be the
+// whole layout encoded at once, for halls of every shape (one system's
+// SU, off-grid sizes, ToR leaves, three tiers, two planes). Mutations
+// caught: a rack's lines indented one level short, the comma between
+// racks dropped or put after the last, the closing newline lost.
+func TestLayoutJSONStreamsAsEncoded(t *testing.T) {
+	cat, _, err := loadData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, edit := range map[string]func(s *planner.Scenario){
+		"ndr-1000":           func(s *planner.Scenario) { s.Cluster.GPUs = 1000 },
+		"ndr-3001-tor":       func(s *planner.Scenario) { s.Cluster.GPUs, s.Network.RailOptimized = 3001, false },
+		"ndr-10369-3tiers":   func(s *planner.Scenario) { s.Cluster.GPUs, s.Network.Tiers = 10369, 3 },
+		"ndr-4104-2planes":   func(s *planner.Scenario) { s.Cluster.GPUs, s.Network.Planes = 4104, 2 },
+		"ndr-17-leaf-at-end": func(s *planner.Scenario) { s.Cluster.GPUs, s.Facility.LeafPlacement = 17, "end" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := planner.NewScenario()
+			s.Facility = &hall.Facility{}
+			edit(&s)
+			p, err := planner.Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := p.Hall
+			if h == nil || len(h.Racks) < 2 {
+				t.Fatal("not laid out in a hall of two racks or more")
+			}
+			var want, got bytes.Buffer
+			if err := writeJSON(&want, layoutJSON{Figures: h.Figures, Facility: h.Facility, WidthM: h.WidthM, LengthM: h.LengthM, Rows: h.Rows, Racks: h.Racks}); err != nil {
+				t.Fatal(err)
+			}
+			if err := writeLayoutJSON(&got, h); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("streamed %d bytes, encoded %d; first difference at %d", got.Len(), want.Len(), firstDiff(got.Bytes(), want.Bytes()))
+			}
+		})
+	}
+}
+
+// firstDiff is the first index where a and b differ.
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }

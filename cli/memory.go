@@ -9,16 +9,18 @@ import (
 
 // residentPerGPU is the resident memory a command adds per GPU planned,
 // bytes: measured with /usr/bin/time -f %M on a 1,000,000-GPU, two-plane
-// XDR plan on Q3400 (2026-11-28), less the 35 MB a run that plans
-// nothing holds. A command not listed holds about what plan holds.
+// XDR plan on Q3400 (`--gpus 1000000 --nic-gbps 800 --switch q3400
+// --planes 2`, 2026-11-29, the larger of two runs; export: its largest
+// chart, styles), less the 35 MB a run that plans nothing holds. A
+// command not listed holds about what plan holds.
 var residentPerGPU = map[string]float64{
-	"plan":   137,
-	"cables": 278,
-	"layout": 193,
-	"search": 244,
-	"phases": 300,
-	"report": 1268,
-	"export": 1082,
+	"plan":   40,
+	"cables": 60,
+	"layout": 42,
+	"search": 118,
+	"phases": 88,
+	"report": 268,
+	"export": 129,
 }
 
 // hostMemory is the machine commands check their memory against (a test

@@ -120,11 +120,38 @@ func glyphNote(env *cliEnv, cmd, name string) {
 type cleanWriter struct {
 	w       io.Writer
 	pending []byte
+	// in and out are the last write's buffers, kept for the next when
+	// small: a cable map's 460 MB in 4 kB writes would otherwise
+	// allocate it twice over.
+	in, out []byte
 }
 
+// cleanKeep is the largest buffer a cleanWriter keeps between writes.
+const cleanKeep = 64 << 10
+
 func (c *cleanWriter) Write(p []byte) (int, error) {
-	buf := append(append([]byte(nil), c.pending...), p...)
-	out := make([]byte, 0, len(buf))
+	buf := append(append(c.in[:0], c.pending...), p...)
+	out := c.out[:0]
+	if cap(out) < len(buf) {
+		out = make([]byte, 0, len(buf))
+	}
+	out, i := cleanText(out, buf)
+	c.pending = append(c.pending[:0], buf[i:]...)
+	c.in, c.out = nil, nil
+	if cap(buf) <= cleanKeep && cap(out) <= cleanKeep {
+		c.in, c.out = buf, out
+	}
+	if _, err := c.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// cleanText appends buf to out without control characters (but newline
+// and tab) and bidi controls, bytes that are not UTF-8 as U+FFFD; it
+// stops before a character buf holds only the start of, and returns
+// how much of buf it took.
+func cleanText(out, buf []byte) ([]byte, int) {
 	i := 0
 	for i < len(buf) {
 		b := buf[i]
@@ -147,9 +174,5 @@ func (c *cleanWriter) Write(p []byte) (int, error) {
 		}
 		i += size
 	}
-	c.pending = buf[i:]
-	if _, err := c.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(p), nil
+	return out, i
 }

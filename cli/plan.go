@@ -32,9 +32,13 @@ func runPlan(env *cliEnv, args []string) error {
 	return writePlanText(env.stdout, p)
 }
 
+// jsonIndent is one level of the commands' JSON indent.
+const jsonIndent = "  "
+
+// writeJSON writes v as JSON, indented, with a newline after.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	enc.SetIndent("", jsonIndent)
 	return enc.Encode(v)
 }
 

@@ -74,6 +74,27 @@ func TestCleanWriterSplitCharacters(t *testing.T) {
 	}
 }
 
+// TestCleanWriterReusesBuffers: the writer keeps its buffers from one
+// write to the next (below cleanKeep) and each write passes on only its
+// own bytes: a long write, a short one, a character split over the
+// next two, a write past cleanKeep, then a short one. Mutations caught:
+// the kept buffer not emptied (the short write passes the long one's
+// tail again), the pending bytes kept in the buffer the next write
+// overwrites.
+func TestCleanWriterReusesBuffers(t *testing.T) {
+	var b bytes.Buffer
+	w := &cleanWriter{w: &b}
+	big := strings.Repeat("x", cleanKeep+1)
+	parts := []string{"a long first write\n", "ok\n", "\xc3", "\xa9\x1b!\n", big, "end\n"}
+	for _, p := range parts {
+		w.Write([]byte(p))
+	}
+	want := "a long first write\nok\né!\n" + big + "end\n"
+	if got := b.String(); got != want {
+		t.Errorf("got %d bytes %.60q, want %d bytes %.60q", len(got), got, len(want), want)
+	}
+}
+
 // TestReportNamesUndrawableGlyphs: a report whose scenario name holds
 // characters the PDF font lacks says which, on stderr. Mutation caught:
 // CJK characters dropped from the PDF without a word (issue 26).

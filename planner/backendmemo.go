@@ -32,7 +32,7 @@ func (p *Plan) keptCages() int {
 	if p.media == nil || p.media.sets == nil {
 		return 0
 	}
-	return len(p.media.sets.parent)
+	return p.media.sets.grid.size
 }
 
 // backEndNeed is what of a back end a build asks for: the sanity bands

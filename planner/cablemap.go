@@ -92,6 +92,9 @@ type cableWalk struct {
 	names   bool
 	survey  bool         // only note each link's run and cages (chooseCageMedia)
 	rec     *linkRecords // with survey: what the BOM pass replays
+	// visit, when set, takes each link's tier, run, cages and racks in
+	// place of measuring it (the BOM pass walking again: rewalk).
+	visit func(t int8, run float64, ca, cb, ra, rb int32) error
 	// media picks each link's parts: the plan's chooser with a cache of
 	// the walk's own, so walks of one plan may run at once.
 	media *mediaChooser

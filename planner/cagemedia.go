@@ -16,8 +16,11 @@ import (
 // reaches its longest run.
 type cageSets struct {
 	runSets
-	medium []int8 // per set root, once chosen: index into allMedia, -1 none
-	tier   []int8 // per cage: the tier of its links
+	// medium is each cage's set's medium once chosen (index into
+	// allMedia, -1 none); the union-find (runSets) and tier, each cage's
+	// links' tier, are let go then.
+	medium []int8
+	tier   []int8
 	grid   cageGrid
 	// port is each tier's port speed and links per switch cage.
 	port [3]tierPort
@@ -105,24 +108,28 @@ func (s *cageSets) join(t int, a, b int32, run float64) {
 }
 
 // runSets joins cages that share links into sets (union-find), keeping
-// each cage's and then each set root's longest run: a set takes the
-// cheapest medium that reaches it. The fabric's cage sets and one
-// unit's server cages (serverCounter) are both kept in one.
+// each set's longest run at its root: a set takes the cheapest medium
+// that reaches it. The fabric's cage sets and one unit's server cages
+// (serverCounter) are both kept in one. A cage is one int32: its
+// parent's number, or at a root the bits of the set's longest run
+// (float32, positive: bits below 2^31) complemented, so negative. Four
+// bytes a cage, not eight: the union-find is the largest thing a
+// 1,000,000-GPU walk holds.
 type runSets struct {
-	parent  []int32
-	longest []float32 // per cage, then per set root: the longest run
+	up []int32
 }
 
 // reset makes n cages, each its own set, with no run yet; it reuses the
-// slices' memory.
+// slice's memory.
 func (s *runSets) reset(n int) {
-	s.parent = resize32(s.parent, n)
-	s.longest = slices.Grow(s.longest[:0], n)[:n]
-	clear(s.longest)
-	for i := range s.parent {
-		s.parent[i] = int32(i)
+	s.up = resize32(s.up, n)
+	for i := range s.up {
+		s.up[i] = ^int32(0) // a root of run 0
 	}
 }
+
+// size is the number of cages.
+func (s *runSets) size() int { return len(s.up) }
 
 // resize32 returns s with n elements (contents unset).
 func resize32(s []int32, n int) []int32 {
@@ -132,30 +139,49 @@ func resize32(s []int32, n int) []int32 {
 	return s[:n]
 }
 
+// find is the root of cage x's set, halving the path as it goes.
 func (s *runSets) find(x int32) int32 {
-	for s.parent[x] != x {
-		s.parent[x] = s.parent[s.parent[x]]
-		x = s.parent[x]
+	for {
+		px := s.up[x]
+		if px < 0 {
+			return x
+		}
+		ppx := s.up[px]
+		if ppx < 0 {
+			return px
+		}
+		s.up[x] = ppx
+		x = ppx
 	}
-	return x
 }
 
-// join notes a link of run metres between cages a and b.
-func (s *runSets) join(a, b int32, run float64) {
-	r := float32(run)
-	s.longest[a] = max(s.longest[a], r)
-	s.longest[b] = max(s.longest[b], r)
-	ra, rb := s.find(a), s.find(b)
-	if ra != rb {
-		s.parent[rb] = ra
-		s.longest[ra] = max(s.longest[ra], s.longest[rb])
+// rootRun is the longest run of the set x roots, and true; false when x
+// is not a root.
+func (s *runSets) rootRun(x int32) (float32, bool) {
+	if v := s.up[x]; v < 0 {
+		return math.Float32frombits(uint32(^v)), true
 	}
+	return 0, false
+}
+
+// join notes a link of run metres between cages a and b: one set, whose
+// longest run takes it.
+func (s *runSets) join(a, b int32, run float64) {
+	ra, rb := s.find(a), s.find(b)
+	la, _ := s.rootRun(ra)
+	longest := max(la, float32(run))
+	if ra != rb {
+		lb, _ := s.rootRun(rb)
+		longest = max(longest, lb)
+		s.up[rb] = ra
+	}
+	s.up[ra] = ^int32(math.Float32bits(longest))
 }
 
 // choose gives every set the cheapest medium that reaches its longest
 // run (the runs of a tier's sets repeat, so choices are cached).
 func (s *cageSets) choose(p *Plan) error {
-	s.medium = make([]int8, len(s.parent))
+	s.medium = make([]int8, s.size())
 	// The memo's key is the tier and the run's bits in one word: a map
 	// of a struct holding a float hashes it field by field, which at
 	// 1,000,000 GPUs (millions of sets) cost a fifth of the plan. Runs
@@ -163,13 +189,14 @@ func (s *cageSets) choose(p *Plan) error {
 	key := func(t int, run float32) uint64 { return uint64(t)<<32 | uint64(math.Float32bits(run)) }
 	memo := map[uint64]int8{}
 	lastKey, lastMed := uint64(math.MaxUint64), int8(-1)
-	for i := range s.parent {
+	for i := range s.up {
 		x := int32(i)
-		if s.parent[x] != x || s.longest[x] == 0 {
+		run, root := s.rootRun(x)
+		if !root || run == 0 {
 			s.medium[x] = -1
 			continue
 		}
-		t, run := int(s.tier[x]), s.longest[x]
+		t := int(s.tier[x])
 		k := key(t, run)
 		if k == lastKey {
 			s.medium[x] = lastMed
@@ -187,16 +214,21 @@ func (s *cageSets) choose(p *Plan) error {
 		s.medium[x] = med
 		lastKey, lastMed = k, med
 	}
-	for i := range s.parent {
-		s.parent[i] = s.find(int32(i))
+	// Every cage takes its set's medium, and the union-find is let go:
+	// a byte a cage is what the walks read, against six while joining
+	// (20 MB at 1,000,000 GPUs, held as long as the plan). A root keeps
+	// its own medium, so the cages can be set in place.
+	for i := range s.up {
+		s.medium[i] = s.medium[s.find(int32(i))]
 	}
+	s.runSets, s.tier = runSets{}, nil
 	return nil
 }
 
 // mediumIndexOf is the medium of the set holding cage a, as its index
-// into allMedia (-1: none). choose leaves every cage pointing at its
-// set's root, so this only reads: walks of one plan may run at once.
-func (s *cageSets) mediumIndexOf(a int32) int8 { return s.medium[s.parent[a]] }
+// into allMedia (-1: none). choose gives every cage its set's medium, so
+// this only reads: walks of one plan may run at once.
+func (s *cageSets) mediumIndexOf(a int32) int8 { return s.medium[a] }
 
 // unreachable is the error for a run of tier t beyond every medium.
 func (m *mediaChooser) unreachable(t int, run float64) error {

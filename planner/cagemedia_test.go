@@ -139,3 +139,49 @@ func TestCagesHoldOneTier(t *testing.T) {
 		})
 	}
 }
+
+// Once the sets' media are chosen, every cage reads its set's medium
+// and the union-find is let go (a byte a cage kept, not six): by hand,
+// nine leaf-spine cages: 0-1 joined by a 3 m link and 1-2 by a 30 m one
+// (one set, its longest 30 m); 3 alone with a 3 m link; 5-6 and 7-4 by
+// 3 m links, then 6-4 by a 30 m one, a link between two cages each
+// already in a set and neither its set's root (one set 4-5-6-7, its
+// longest 30 m); 8 with none. Cages 0, 1, 5, 7 take the 30 m medium
+// although their own links are 3 m; cage 3 the 3 m one; cage 8 none.
+// Mutations caught: the medium left at the set's root only
+// (cages 0 and 1 without one), a cage given the medium of its own
+// longest link, the union-find kept after choosing, a link between two
+// non-root cages left out of its set's longest (the 5-6-7-4 set on
+// 3 m media that do not reach its 30 m link).
+func TestChosenMediaPerCage(t *testing.T) {
+	p := buildHall(t, hallScenario(1000, hall.Facility{}))
+	short, ok1 := p.media.choose(tierLeafSpine, 3)
+	long, ok2 := p.media.choose(tierLeafSpine, 30)
+	if !ok1 || !ok2 || short.medium == long.medium {
+		t.Fatalf("3 m takes %s, 30 m %s: the case needs two media", short.medium, long.medium)
+	}
+	s := newCageSets(newCageGrid(0, 0, [3]int{9, 0, 0}, [3]int{1, 0, 0}), p.media.port, 1)
+	s.join(tierLeafSpine, 0, 1, 3)
+	s.join(tierLeafSpine, 1, 2, 30)
+	s.join(tierLeafSpine, 3, 3, 3)
+	s.join(tierLeafSpine, 5, 6, 3)
+	s.join(tierLeafSpine, 7, 4, 3)
+	s.join(tierLeafSpine, 6, 4, 30)
+	if err := s.choose(p); err != nil {
+		t.Fatal(err)
+	}
+	l, sh := long.medium, short.medium
+	want := []Medium{l, l, l, sh, l, l, l, l, ""}
+	for a, w := range want {
+		got := Medium("")
+		if i := s.mediumIndexOf(int32(a)); i >= 0 {
+			got = allMedia[i]
+		}
+		if got != w {
+			t.Errorf("cage %d: %q, want %q", a, got, w)
+		}
+	}
+	if s.up != nil || s.tier != nil {
+		t.Error("the union-find is kept after choosing")
+	}
+}

@@ -53,7 +53,7 @@ type hallResult struct {
 
 // cages is the transceiver cages r's media chooser holds: what the
 // memo's budget counts.
-func (r *hallResult) cages() int { return len(r.media.sets.parent) }
+func (r *hallResult) cages() int { return r.media.sets.grid.size }
 
 // hallMemoRun is a plan's memo state between layOut and fillLinkBOM:
 // the key to store its results under, or the results found.

@@ -46,10 +46,23 @@ func (r *linkRecords) add(t int, run float64, ca, cb, ra, rb int32) {
 	r.racks = append(r.racks, ra, rb)
 }
 
+// recordLinksMax is the most links a survey records for the BOM pass
+// to replay (25 bytes a link: 13 MB at the cap, the links of about
+// 250,000 GPUs); a larger fabric is walked again in their place
+// (rewalk), so a plan's memory stays flat per GPU past that size at the
+// cost of a second walk.
+var recordLinksMax = 1 << 19
+
 // countLinks counts a laid-out plan's links into a tally: the survey's
-// records replayed (tests put the fabric walked again in its place, the
-// reference the replay is checked against).
-var countLinks = func(p *Plan, recs *linkRecords, t *linkTally) error { return recs.replay(p, t) }
+// records replayed, or the fabric walked again when the survey kept
+// none (recordLinksMax; tests put the walk in the replay's place too,
+// the reference the replay is checked against).
+var countLinks = func(p *Plan, recs *linkRecords, t *linkTally) error {
+	if recs == nil {
+		return rewalk(p, t)
+	}
+	return recs.replay(p, t)
+}
 
 // tallyKey is a count of links by tier, medium (index into allMedia),
 // part and length sold: a cableGroup without strings to hash.
@@ -59,65 +72,116 @@ type tallyKey struct {
 	metres       float64
 }
 
-// replay gives every recorded link its set's medium (the cheapest that
-// reaches the set's longest run, as chosen) and counts it into t:
-// cables by group, runs, cages filled, and each tier's longest link
-// (the first of the longest, in walk order).
-func (r *linkRecords) replay(p *Plan, t *linkTally) error {
-	m, h := p.media, p.Hall
-	counts := map[tallyKey]int{}
-	var last tallyKey
-	lastN, longest := 0, [3]int{-1, -1, -1}
-	var longestCh [3]linkChoice
-	for i, t8 := range r.tier {
-		ti, ca, cb := int(t8), r.cages[2*i], r.cages[2*i+1]
-		mi := m.sets.mediumIndexOf(ca)
-		ch, ok := m.withIndex(ti, int(mi), r.run[i])
-		if !ok {
-			return fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run",
-				linkTierNames[ti], h.Racks[r.racks[2*i]].Name, h.Racks[r.racks[2*i+1]].Name, r.run[i])
-		}
-		k := tallyKey{t8, mi, ch.cable, ch.metres} // withIndex's medium is allMedia[mi]
-		if k != last || lastN == 0 {
-			if lastN > 0 {
-				counts[last] += lastN
-			}
-			last, lastN = k, 0
-		}
-		lastN++
-		t.links[ti]++
-		t.runSum[ti] += ch.metres
-		if longest[ti] < 0 || ch.metres > longestCh[ti].metres {
-			longest[ti], longestCh[ti] = i, ch
-		}
-		if ch.medium == Optics || ch.medium == Multimode {
-			u, mm := float32(ch.metres), ch.medium == Multimode
-			t.cage(ca, cageUse{u, t8, false, ti == 0, mm})
-			t.cage(cb, cageUse{u, t8, true, false, mm})
-		}
+// linkCounter counts links into a tally one at a time, in walk order:
+// each link given its set's medium (the cheapest that reaches the set's
+// longest run, as chosen) and counted: cables by group, runs, cages
+// filled, and each tier's longest link (the first of the longest, in
+// walk order).
+type linkCounter struct {
+	p      *Plan
+	t      *linkTally
+	counts map[tallyKey]int
+	last   tallyKey
+	lastN  int
+	// longest is each tier's longest link so far (found: one counted).
+	longest [3]longLink
+}
+
+// longLink is a counted link kept as its tier's longest: its tier, run,
+// racks and choice.
+type longLink struct {
+	found  bool
+	tier   int8
+	run    float64
+	ra, rb int32
+	ch     linkChoice
+}
+
+func newLinkCounter(p *Plan, t *linkTally) *linkCounter {
+	return &linkCounter{p: p, t: t, counts: map[tallyKey]int{}}
+}
+
+// add counts one link of tier t8 and run metres between cages ca and cb
+// of racks ra and rb.
+func (c *linkCounter) add(t8 int8, run float64, ca, cb, ra, rb int32) error {
+	m, t, ti := c.p.media, c.t, int(t8)
+	mi := m.sets.mediumIndexOf(ca)
+	ch, ok := m.withIndex(ti, int(mi), run)
+	if !ok {
+		h := c.p.Hall
+		return fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run",
+			linkTierNames[ti], h.Racks[ra].Name, h.Racks[rb].Name, run)
 	}
-	if lastN > 0 {
-		counts[last] += lastN
-	}
-	for k, n := range counts {
-		t.cables[cableGroup{int(k.tier), allMedia[k.medium], k.cable.Key, k.metres}] += n
-	}
-	for ti, i := range longest {
-		if i >= 0 && longestCh[ti].metres > 0 {
-			t.longest[ti] = r.longestRun(p, i, longestCh[ti])
+	k := tallyKey{t8, mi, ch.cable, ch.metres} // withIndex's medium is allMedia[mi]
+	if k != c.last || c.lastN == 0 {
+		if c.lastN > 0 {
+			c.counts[c.last] += c.lastN
 		}
+		c.last, c.lastN = k, 0
+	}
+	c.lastN++
+	t.links[ti]++
+	t.runSum[ti] += ch.metres
+	if l := &c.longest[ti]; !l.found || ch.metres > l.ch.metres {
+		*l = longLink{true, t8, run, ra, rb, ch}
+	}
+	if ch.medium == Optics || ch.medium == Multimode {
+		u, mm := float32(ch.metres), ch.medium == Multimode
+		t.cage(ca, cageUse{u, t8, false, ti == 0, mm})
+		t.cage(cb, cageUse{u, t8, true, false, mm})
 	}
 	return nil
 }
 
-// longestRun is recorded link i, of choice ch, as the walk's CableRun
-// with the fields a tier's longest link is read for (its tier, speed,
-// parts, length, run and racks).
-func (r *linkRecords) longestRun(p *Plan, i int, ch linkChoice) CableRun {
-	h, tier := p.Hall, linkTierNames[r.tier[i]]
-	ra, rb := &h.Racks[r.racks[2*i]], &h.Racks[r.racks[2*i+1]]
-	c := CableRun{Tier: tier, Gbps: p.TierGbps(tier), Medium: ch.medium, Part: ch.cable.Key, Metres: ch.metres, RunM: r.run[i],
-		ARack: ra.Name, ARow: ra.Row + 1, BRack: rb.Name, BRow: rb.Row + 1, aRack: r.racks[2*i], bRack: r.racks[2*i+1]}
+// done adds the counts still held to the tally, and each tier's longest
+// link.
+func (c *linkCounter) done() {
+	if c.lastN > 0 {
+		c.counts[c.last] += c.lastN
+	}
+	for k, n := range c.counts {
+		c.t.cables[cableGroup{int(k.tier), allMedia[k.medium], k.cable.Key, k.metres}] += n
+	}
+	for ti, l := range c.longest {
+		if l.found && l.ch.metres > 0 {
+			c.t.longest[ti] = l.cableRun(c.p)
+		}
+	}
+}
+
+// replay counts every recorded link into t (linkCounter).
+func (r *linkRecords) replay(p *Plan, t *linkTally) error {
+	c := newLinkCounter(p, t)
+	for i, t8 := range r.tier {
+		if err := c.add(t8, r.run[i], r.cages[2*i], r.cages[2*i+1], r.racks[2*i], r.racks[2*i+1]); err != nil {
+			return err
+		}
+	}
+	c.done()
+	return nil
+}
+
+// rewalk counts into t the links the plan's survey walked, walking the
+// fabric again (linkCounter): what replay counts, without the records.
+func rewalk(p *Plan, t *linkTally) error {
+	c := newLinkCounter(p, t)
+	w := newCableWalkOn(p, p.media)
+	w.visit = c.add
+	if err := p.walkLinks(!p.media.sets.counted, w.link); err != nil {
+		return err
+	}
+	c.done()
+	return nil
+}
+
+// cableRun is the link as the walk's CableRun with the fields a tier's
+// longest link is read for (its tier, speed, parts, length, run and
+// racks).
+func (l *longLink) cableRun(p *Plan) CableRun {
+	h, tier, ch := p.Hall, linkTierNames[l.tier], l.ch
+	ra, rb := &h.Racks[l.ra], &h.Racks[l.rb]
+	c := CableRun{Tier: tier, Gbps: p.TierGbps(tier), Medium: ch.medium, Part: ch.cable.Key, Metres: ch.metres, RunM: l.run,
+		ARack: ra.Name, ARow: ra.Row + 1, BRack: rb.Name, BRow: rb.Row + 1, aRack: l.ra, bRack: l.rb}
 	if ch.lower != nil {
 		c.AModule, c.BModule = ch.lower.Key, ch.upper.Key
 	}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -121,8 +122,8 @@ func compareTallies(t *testing.T, got, want *linkTally) {
 		t.Fatalf("%d cages, the walk has %d", len(got.cages), len(want.cages))
 	}
 	for i := range want.cages {
-		if got.cages[i] != want.cages[i] {
-			t.Fatalf("cage %d: %+v, the walk has %+v", i, got.cages[i], want.cages[i])
+		if got.use(i) != want.use(i) {
+			t.Fatalf("cage %d: %+v, the walk has %+v", i, got.use(i), want.use(i))
 		}
 	}
 	for i, w := range want.longest {
@@ -192,11 +193,12 @@ func TestLaidOutDesignsReplayMatchPlainWalk(t *testing.T) {
 				return out
 			}
 			fast := figures()
+			replay := countLinks
 			countLinks = func(p *Plan, _ *linkRecords, tally *linkTally) error {
 				return walkLinks(p, tally, !p.media.sets.counted)
 			}
 			plain := figures()
-			countLinks = func(p *Plan, recs *linkRecords, tally *linkTally) error { return recs.replay(p, tally) }
+			countLinks = replay
 			if laid < 2 {
 				t.Fatalf("only %d designs laid out in the hall", laid)
 			}
@@ -228,5 +230,92 @@ func TestCageGridPerTier(t *testing.T) {
 		if got := g.index(c.dev, c.cage); got != c.want {
 			t.Errorf("device %d cage %d: %d, want %d", c.dev, c.cage, got, c.want)
 		}
+	}
+}
+
+// Past recordLinksMax the survey keeps no records and the BOM pass walks
+// the fabric again (rewalk): it must count what the replay counts, the
+// server links counted by unit or walked, and a plan built either way
+// must answer the same to the last digit (cost, power, the hall's
+// figures: cable kilometres, length bins, longest links). Mutations
+// caught: the walk again taking the server links when the sets counted
+// them (more links), a link's cages swapped (modules at the wrong end),
+// the last of the longest links kept instead of the first, the last
+// group's count not added.
+func TestRewalkMatchesReplay(t *testing.T) {
+	cat := testCatalog(t)
+	hallMemoOff.Store(true)
+	defer hallMemoOff.Store(false)
+	figures := func(t *testing.T, s Scenario) string {
+		t.Helper()
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Hall == nil {
+			t.Fatal("not laid out in a hall")
+		}
+		js, err := json.Marshal(p.Hall.Figures)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("$%.6f low $%.6f %.6f W %d links %v\n%s", p.Cost.Total, p.Cost.LowUSD, p.Power.Total, p.Links.Total, p.LinkTiers, js)
+	}
+	for name, s := range replayCases(t) {
+		t.Run(name, func(t *testing.T) {
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, servers := range []bool{false, true} {
+				recs, err := p.chooseCageMedia(p.media.sets.grid, servers)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := newLinkTally(p.media.sets.grid)
+				if err := recs.replay(p, want); err != nil {
+					t.Fatal(err)
+				}
+				got := newLinkTally(p.media.sets.grid)
+				if err := rewalk(p, got); err != nil {
+					t.Fatal(err)
+				}
+				compareTallies(t, got, want)
+			}
+			replayed := figures(t, s)
+			defer func(n int) { recordLinksMax = n }(recordLinksMax)
+			recordLinksMax = 0
+			if walked := figures(t, s); walked != replayed {
+				t.Errorf("walked again:\n%s\nreplayed:\n%s", walked, replayed)
+			}
+		})
+	}
+}
+
+// A tally keeps each cage's longest link's use, as an index into its
+// distinct uses: by hand, cage 0 gets a 5 m lower-end use then a 5 m
+// upper-end one (equal lengths: the first stays), cage 1 the upper 5 m,
+// a 30 m multimode and a 5 m lower (the 30 m stays), cage 2 the upper
+// 5 m only; three distinct uses besides none. Mutations caught: an
+// equal length replacing the use kept, the latest use found reused for
+// a different one, a use added twice to the table.
+func TestLinkTallyKeepsLongestUse(t *testing.T) {
+	tl := newLinkTally(newCageGrid(0, 0, [3]int{4, 0, 0}, [3]int{1, 0, 0}))
+	lower := cageUse{metres: 5, tier: tierLeafSpine}
+	upper := cageUse{metres: 5, tier: tierLeafSpine, upper: true}
+	long := cageUse{metres: 30, tier: tierLeafSpine, mm: true}
+	tl.cage(0, lower)
+	tl.cage(0, upper)
+	tl.cage(1, upper)
+	tl.cage(1, long)
+	tl.cage(1, lower)
+	tl.cage(2, upper)
+	for i, want := range []cageUse{lower, long, upper, {}} {
+		if got := tl.use(i); got != want {
+			t.Errorf("cage %d: %+v, want %+v", i, got, want)
+		}
+	}
+	if len(tl.uses) != 4 {
+		t.Errorf("%d uses in the table, want 4 (none and three)", len(tl.uses))
 	}
 }

@@ -349,26 +349,49 @@ type cageUse struct {
 type linkTally struct {
 	cables map[cableGroup]int
 	// cages holds every device's cages, stride a device (device
-	// numbers: cableWalk's leafID, spineID, coreID).
-	cages []cageUse
+	// numbers: cableWalk's leafID, spineID, coreID): each its use, as
+	// an index into uses. A use is eight bytes and a hall's distinct
+	// uses are few (sold lengths by tier and end), so a cage takes
+	// four, not eight (13 MB at 1,000,000 GPUs, not 27).
+	cages []uint32
+	// uses are the distinct uses met, uses[0] none (a cage without
+	// optics); useAt finds one, last is the latest found.
+	uses  []cageUse
+	useAt map[cageUse]uint32
+	last  uint32
 	grid  cageGrid
 	// longest is the longest link of each tier: its tier, speed,
-	// medium, parts, length, run and racks (linkRecords.longestRun).
+	// medium, parts, length, run and racks (longLink.cableRun).
 	longest [3]CableRun
 	runSum  [3]float64 // sum of sold lengths per tier
 	links   [3]int
 }
 
 func newLinkTally(grid cageGrid) *linkTally {
-	return &linkTally{cables: map[cableGroup]int{}, cages: make([]cageUse, grid.size), grid: grid}
+	return &linkTally{cables: map[cableGroup]int{}, cages: make([]uint32, grid.size), grid: grid,
+		uses: []cageUse{{}}, useAt: map[cageUse]uint32{{}: 0}}
 }
 
+// cage notes use u of cage at32: a cage keeps its longest link's use.
 func (t *linkTally) cage(at32 int32, u cageUse) {
 	at := &t.cages[at32]
-	if at.metres < u.metres {
-		*at = u
+	if t.uses[*at].metres >= u.metres {
+		return
 	}
+	if t.uses[t.last] != u {
+		i, ok := t.useAt[u]
+		if !ok {
+			i = uint32(len(t.uses))
+			t.uses = append(t.uses, u)
+			t.useAt[u] = i
+		}
+		t.last = i
+	}
+	*at = t.last
 }
+
+// use is the use of cage i.
+func (t *linkTally) use(i int) cageUse { return t.uses[t.cages[i]] }
 
 // moduleCount keys the module tally: tier, end and module.
 type moduleCount struct {
@@ -413,7 +436,9 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	}
 	tally := newLinkTally(grid)
 	err = countLinks(p, recs, tally)
-	recs.release()
+	if recs != nil {
+		recs.release()
+	}
 	if err != nil {
 		return err
 	}
@@ -421,7 +446,7 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err != nil {
 		return err
 	}
-	mods, err := m.countModules(servers, tally.cages)
+	mods, err := m.countModules(servers, tally)
 	if err != nil {
 		return err
 	}
@@ -437,11 +462,11 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 
 // countModules counts the modules the optical cages take, by tier, end
 // and part: the counted uses (the server links' cages, counted by
-// unit), then every cage walked. Neighbouring cages mostly serve alike
-// (a switch's cages in order, one server after another), so runs of
-// equal uses are counted first and each distinct use picks its module
-// once.
-func (m *mediaChooser) countModules(counted []cageCount, cages []cageUse) (map[moduleCount]int, error) {
+// unit), then every cage walked (t; nil: none walked). Neighbouring
+// cages mostly serve alike (a switch's cages in order, one server after
+// another), so runs of equal uses are counted first and each distinct
+// use picks its module once.
+func (m *mediaChooser) countModules(counted []cageCount, t *linkTally) (map[moduleCount]int, error) {
 	uses := map[cageUse]int{}
 	var order []cageUse // distinct uses as first met: the first error is the walk's
 	note := func(u cageUse, n int) {
@@ -456,17 +481,19 @@ func (m *mediaChooser) countModules(counted []cageCount, cages []cageUse) (map[m
 	for _, c := range counted {
 		note(c.use, c.n)
 	}
-	var run cageUse
-	n := 0
-	for _, u := range cages {
-		if u == run {
-			n++
-			continue
+	if t != nil {
+		var run uint32
+		n := 0
+		for _, u := range t.cages {
+			if u == run {
+				n++
+				continue
+			}
+			note(t.uses[run], n)
+			run, n = u, 1
 		}
-		note(run, n)
-		run, n = u, 1
+		note(t.uses[run], n)
 	}
-	note(run, n)
 	mods := map[moduleCount]int{}
 	for _, u := range order {
 		var mod *Transceiver
@@ -528,7 +555,8 @@ func (p *Plan) chooseCageMedia(grid cageGrid, servers bool) (*linkRecords, error
 
 // surveySets surveys the plan's links (the server links too with
 // servers) on a copy of its media and returns the sets they form, each
-// with its medium chosen, and with record the survey's records.
+// with its medium chosen, and with record the survey's records (none past
+// recordLinksMax: the BOM pass then walks again).
 func (p *Plan) surveySets(grid cageGrid, servers, record bool) (*cageSets, *linkRecords, error) {
 	m := *p.media
 	m.sets = newCageSets(grid, m.port, m.serverPerCage)
@@ -540,7 +568,9 @@ func (p *Plan) surveySets(grid cageGrid, servers, record bool) (*cageSets, *link
 		if !servers {
 			walked -= p.Links.ServerLeaf
 		}
-		w.rec = newLinkRecords(walked)
+		if walked <= recordLinksMax {
+			w.rec = newLinkRecords(walked)
+		}
 	}
 	if err := p.walkLinks(servers, w.link); err != nil {
 		return nil, nil, err
@@ -691,6 +721,9 @@ func (w *cableWalk) measure(t int, a, b hall.Place) error {
 	run := h.Run(a, b)
 	sets := w.media.sets
 	ca, cb := sets.ends(t, c)
+	if w.visit != nil {
+		return w.visit(int8(t), run, ca, cb, a.Rack, b.Rack)
+	}
 	if w.survey {
 		sets.join(t, ca, cb, run)
 		if w.rec != nil {

@@ -360,14 +360,15 @@ func (c *serverCounter) cage(a int32, u cageUse) {
 // that reaches its longest run (as cageSets.choose).
 func (c *serverCounter) chooseUnit() error {
 	m := c.p.media
-	c.medium = slices.Grow(c.medium[:0], len(c.runs.parent))[:len(c.runs.parent)]
-	for i := range c.runs.parent {
+	n := c.runs.size()
+	c.medium = slices.Grow(c.medium[:0], n)[:n]
+	for i := range n {
 		x := int32(i)
 		c.medium[x] = -1
-		if c.runs.parent[x] != x || c.runs.longest[x] == 0 {
+		run, root := c.runs.rootRun(x)
+		if !root || run == 0 {
 			continue
 		}
-		run := c.runs.longest[x]
 		med, ok := c.chosen[run]
 		if !ok {
 			ch, found := m.choose(tierServerLeaf, float64(run))

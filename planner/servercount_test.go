@@ -90,7 +90,7 @@ func TestServerCountMatchesWalk(t *testing.T) {
 				t.Error("the plan's server links were walked, not counted")
 			}
 			want := walkedTally(t, p)
-			wantMods, err := p.media.countModules(nil, want.cages)
+			wantMods, err := p.media.countModules(nil, want)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,7 +107,7 @@ func TestServerCountMatchesWalk(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			gotMods, err := p.media.countModules(uses, got.cages)
+			gotMods, err := p.media.countModules(uses, got)
 			if err != nil {
 				t.Fatal(err)
 			}
