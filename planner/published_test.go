@@ -123,7 +123,8 @@ func TestPublishedDesignsNotBuiltOn(t *testing.T) {
 // Meta's Llama 3 rack switches: "T0-T1 links are undersubscribed by 2:1"
 // (Lockwood's reading of the Llama 3 clusters, research/facility.md),
 // 2 servers (16 x 400G) per RTSW, zones of 3,072 GPUs, 7:1 above. Hand
-// counts on the 256 x 400G Tomahawk 6 of docs/scenarios/meta-llama3-roce-24k.toml
+// counts on the 256 x 400G Tomahawk 6 (the spines and cores of
+// docs/scenarios/meta-llama3-roce-24k.toml; every tier here)
 // at 1:2: 1,536 RTSWs of 16 down and 32 up = 49,152 leaf-spine links; a
 // zone's 192 x 32 = 6,144 uplinks on spines of 224 down, 32 up (7:1 of
 // 256) = ceil(6,144 / 224) = 28 spines, 224 in 8 zones, each sending up
