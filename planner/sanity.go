@@ -164,7 +164,12 @@ func (p *Plan) perGPUWhy(pos string) string {
 			why = append(why, fmt.Sprintf("optics are %.0f%% of it, at single-unit retail prices where the sources assume volume prices", 100*p.Cost.Transceivers/net))
 		}
 		if net > 0 && p.Cost.Switches/net >= 0.4 {
-			why = append(why, fmt.Sprintf("switches are %.0f%% of it (%s at %s each)", 100*p.Cost.Switches/net, p.SwitchesText(), textfmt.USDExact(p.Cost.Switches/float64(max(p.TotalSwitches(), 1)))))
+			each := "at %s each"
+			if p.MixedSwitches() {
+				each = "averaging %s a switch" // one price would read as every tier's
+			}
+			why = append(why, fmt.Sprintf("switches are %.0f%% of it (%s "+each+")", 100*p.Cost.Switches/net, p.SwitchesText(),
+				textfmt.USDExact(p.Cost.Switches/float64(max(p.TotalSwitches(), 1)))))
 		}
 		if g := p.Scenario.Network.NICGbps; g > 400 {
 			why = append(why, fmt.Sprintf("%dG per GPU against the sources' 400G fabrics", g))

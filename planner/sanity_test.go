@@ -107,3 +107,26 @@ func TestDeepSeekTopologyCosts(t *testing.T) {
 		}
 	}
 }
+
+// A plan whose tiers run different switches says the average price a
+// switch, not one price "each": Meta's 24K example (Tomahawk 4 rack
+// switches at $85,000, Tomahawk 6 spines and cores at $300,000) averages
+// (1,536 x 85,000 + 126 x 300,000) / 1,662 = $101,300 by hand, a price
+// no switch of it has. Mutation caught: the mixed plan's note reading
+// "at $101,300 each".
+func TestMixedSwitchesPriceIsAnAverage(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.System, s.Cluster.GPUs = "dgx-h100", 24576
+	n := &s.Network
+	n.Fabric, n.Switch, n.SpineSwitch, n.SpineOversubscription, n.Tiers, n.PodGPUs = Ethernet, "tomahawk4", "tomahawk6-100g", "7:1", 3, 3072
+	n.RailOptimized, n.ServersPerToR = false, 2
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := p.perGPUWhy(BandAbove)
+	if !strings.Contains(why, "averaging $101,300 a switch") || strings.Contains(why, "each") {
+		t.Errorf("mixed switches: %q, want the $101,300 average named as an average", why)
+	}
+}
