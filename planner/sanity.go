@@ -164,12 +164,7 @@ func (p *Plan) perGPUWhy(pos string) string {
 			why = append(why, fmt.Sprintf("optics are %.0f%% of it, at single-unit retail prices where the sources assume volume prices", 100*p.Cost.Transceivers/net))
 		}
 		if net > 0 && p.Cost.Switches/net >= 0.4 {
-			each := "at %s each"
-			if p.MixedSwitches() {
-				each = "averaging %s a switch" // one price would read as every tier's
-			}
-			why = append(why, fmt.Sprintf("switches are %.0f%% of it (%s "+each+")", 100*p.Cost.Switches/net, p.SwitchesText(),
-				textfmt.USDExact(p.Cost.Switches/float64(max(p.TotalSwitches(), 1)))))
+			why = append(why, p.switchShareWords(net))
 		}
 		if g := p.Scenario.Network.NICGbps; g > 400 {
 			why = append(why, fmt.Sprintf("%dG per GPU against the sources' 400G fabrics", g))
@@ -189,4 +184,16 @@ func (p *Plan) perGPUWhy(pos string) string {
 		return "the plan buys fewer or cheaper parts per GPU than the sources' fabrics"
 	}
 	return strings.Join(why, "; ")
+}
+
+// switchShareWords says what share of net the switches take and at what
+// price: one price each, or their average where the tiers run different
+// models (one price would read as every tier's).
+func (p *Plan) switchShareWords(net float64) string {
+	each := "at %s each"
+	if p.MixedSwitches() {
+		each = "averaging %s a switch"
+	}
+	return fmt.Sprintf("switches are %.0f%% of it (%s "+each+")", 100*p.Cost.Switches/net, p.SwitchesText(),
+		textfmt.USDExact(p.Cost.Switches/float64(max(p.TotalSwitches(), 1))))
 }
