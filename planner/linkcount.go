@@ -428,18 +428,7 @@ func (p *Plan) countLinkBOM(cat *Catalog, add func(BOMLine)) error {
 		}
 		uses = append(uses, more...)
 	}
-	mods, err := m.countModules(uses, nil)
-	if err != nil {
-		return err
-	}
-	p.tierRuns(tally, mods)
-	p.moduleLines(cat, mods, add)
-	groups := SortedGroups(tally.cables)
-	for _, g := range groups {
-		add(p.cableLine(cat.Cables[g.key], linkTierNames[g.tier], g.metres, tally.cables[g]))
-	}
-	p.cableFigures(tally, groups)
-	return nil
+	return p.addLinkLines(cat, m, uses, nil, tally, add)
 }
 
 // walkUpperLinks is how many leaf-spine and spine-core links a counted

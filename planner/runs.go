@@ -446,7 +446,15 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err != nil {
 		return err
 	}
-	mods, err := m.countModules(servers, tally)
+	return p.addLinkLines(cat, m, servers, tally, tally, add)
+}
+
+// addLinkLines ends a link bill, counted or walked: the modules of the
+// counted cage uses and (walked, nil when none was) of every cage
+// walked, the tiers' runs, then the module and cable lines and the
+// cable figures from tally.
+func (p *Plan) addLinkLines(cat *Catalog, m *mediaChooser, counted []cageCount, walked, tally *linkTally, add func(BOMLine)) error {
+	mods, err := m.countModules(counted, walked)
 	if err != nil {
 		return err
 	}
