@@ -109,3 +109,51 @@ func TestCountedLinksNearWalk(t *testing.T) {
 		t.Errorf("only %d designs counted: the table no longer tests the count", counted)
 	}
 }
+
+// Designs off TestCountedLinksNearWalk's table on which the count
+// misses the walk by more than its 0.5%, each with the miss measured
+// when it was found: shown, not hidden behind a wider tolerance. The
+// count leaves out what the walk's cage sets do (every link of a set
+// of shared cages takes the medium of its longest run) and takes the
+// ends' heights as independent of the distance between them; these
+// designs are where that tells. The test fails when a miss grows past
+// its record (a count drifting further from the walk) and says so when
+// one falls within 0.5%, to move it into the main table. Mutation
+// caught: the leaf-spine slack left out of the spines' end (-0.613%).
+func TestCountedLinksKnownMisses(t *testing.T) {
+	cat := testCatalog(t)
+	hallMemoOff.Store(true)
+	defer hallMemoOff.Store(false)
+	for _, tc := range []struct {
+		name string
+		edit func(n *Network)
+		miss float64 // counted against walked, as measured (%)
+	}{
+		// Found by the 100,000-GPU design search, 2026-11-29: the walk
+		// gives 138,400 transceivers, the count 137,506.
+		{"IB 200G, 8 planes, qm9700, 4:1, 2 tiers, 100,000 GPUs", func(n *Network) {
+			n.NICGbps, n.Planes, n.Switch, n.Oversubscription, n.Tiers = 200, 8, "qm9700", "4:1", 2
+		}, -0.563},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := xdr100k(t)
+			tc.edit(&s.Network)
+			want, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Build(s.CountedLinks(), cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			miss := 100 * (got.Cost.Total/want.Cost.Total - 1)
+			t.Logf("counted $%.0f, walked $%.0f: %+.3f%% (recorded %+.3f%%)", got.Cost.Total, want.Cost.Total, miss, tc.miss)
+			switch {
+			case math.Abs(miss) > math.Abs(tc.miss)+0.005:
+				t.Errorf("the count misses the walk by %+.3f%%, more than the %+.3f%% recorded", miss, tc.miss)
+			case math.Abs(miss) <= 0.5:
+				t.Logf("now within 0.5%%: move it to TestCountedLinksNearWalk's table")
+			}
+		})
+	}
+}
