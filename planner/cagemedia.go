@@ -3,7 +3,6 @@ package planner
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 
 	"fabricplan/internal/fielderr"
@@ -184,10 +183,8 @@ func (s *cageSets) choose(p *Plan) error {
 	s.medium = make([]int8, s.size())
 	// The memo's key is the tier and the run's bits in one word: a map
 	// of a struct holding a float hashes it field by field, which at
-	// 1,000,000 GPUs (millions of sets) cost a fifth of the plan. Runs
-	// are positive, so equal bits are equal runs.
-	key := func(t int, run float32) uint64 { return uint64(t)<<32 | uint64(math.Float32bits(run)) }
-	memo := map[uint64]int8{}
+	// 1,000,000 GPUs (millions of sets) cost a fifth of the plan.
+	memo := newMediumMemo(p.media)
 	lastKey, lastMed := uint64(math.MaxUint64), int8(-1)
 	for i := range s.up {
 		x := int32(i)
@@ -197,19 +194,14 @@ func (s *cageSets) choose(p *Plan) error {
 			continue
 		}
 		t := int(s.tier[x])
-		k := key(t, run)
+		k := memoKey(t, run)
 		if k == lastKey {
 			s.medium[x] = lastMed
 			continue
 		}
-		med, ok := memo[k]
-		if !ok {
-			ch, found := p.media.choose(t, float64(run))
-			if !found {
-				return p.media.unreachable(t, float64(run))
-			}
-			med = int8(slices.Index(allMedia, ch.medium))
-			memo[k] = med
+		med, err := memo.of(t, run)
+		if err != nil {
+			return err
 		}
 		s.medium[x] = med
 		lastKey, lastMed = k, med

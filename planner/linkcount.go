@@ -223,9 +223,8 @@ type runBucket struct {
 	run   float64 // the longest run counted in it
 }
 
-// runBuckets finds each run's bucket: a link's medium and parts depend
-// on its run only through each medium's length sold, so every run up to
-// the shortest of those lengths takes the same.
+// runBuckets finds each run's bucket: the runs of one soldEnd, which
+// take the same medium and parts.
 type runBuckets struct {
 	m     *mediaChooser
 	t     int
@@ -235,15 +234,7 @@ type runBuckets struct {
 
 // of is run's bucket for tier t.
 func (b *runBuckets) of(run float64) (*runBucket, error) {
-	m, end := b.m, math.Inf(1)
-	for i, cb := range m.cables {
-		if cb == nil {
-			continue
-		}
-		if l, ok := cb.soldWithin(run, m.reach[b.t][i]); ok {
-			end = min(end, l)
-		}
-	}
+	m, end := b.m, b.m.soldEnd(b.t, run)
 	if r, ok := b.at[end]; ok {
 		return r, nil
 	}

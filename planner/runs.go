@@ -176,6 +176,61 @@ func (m *mediaChooser) choose(t int, run float64) (linkChoice, bool) {
 	return best, found
 }
 
+// soldEnd is the shortest length any medium sells a run of tier t in
+// (+Inf when none reaches it). A link's medium and parts depend on its
+// run only through each medium's length sold, and every run with the
+// same soldEnd has the same length sold in every medium: a medium's
+// length steps up only at one of its lengths, which would be a shorter
+// soldEnd for the runs below it.
+func (m *mediaChooser) soldEnd(t int, run float64) float64 {
+	end := math.Inf(1)
+	for i, cb := range m.cables {
+		if cb == nil {
+			continue
+		}
+		if l, ok := cb.soldWithin(run, m.reach[t][i]); ok {
+			end = min(end, l)
+		}
+	}
+	return end
+}
+
+// mediumMemo is the medium (index into allMedia) choose picks for a
+// run, kept by the run's bits and, for runs not met yet, by their
+// soldEnd: a hall's runs are many distinct lengths, its soldEnds few.
+type mediumMemo struct {
+	m            *mediaChooser
+	byRun, byEnd map[uint64]int8
+}
+
+func newMediumMemo(m *mediaChooser) *mediumMemo {
+	return &mediumMemo{m: m, byRun: map[uint64]int8{}, byEnd: map[uint64]int8{}}
+}
+
+// memoKey is a tier and a length in one word (lengths are positive or
+// +Inf, so equal bits are equal lengths).
+func memoKey(t int, metres float32) uint64 { return uint64(t)<<32 | uint64(math.Float32bits(metres)) }
+
+// of is the medium of a set of tier t whose longest run is run.
+func (c *mediumMemo) of(t int, run float32) (int8, error) {
+	k := memoKey(t, run)
+	if med, ok := c.byRun[k]; ok {
+		return med, nil
+	}
+	ek := memoKey(t, float32(c.m.soldEnd(t, float64(run))))
+	med, ok := c.byEnd[ek]
+	if !ok {
+		ch, found := c.m.choose(t, float64(run))
+		if !found {
+			return -1, c.m.unreachable(t, float64(run))
+		}
+		med = int8(slices.Index(allMedia, ch.medium))
+		c.byEnd[ek] = med
+	}
+	c.byRun[k] = med
+	return med, nil
+}
+
 // forcedOffered checks that each copper or AOC medium the scenario
 // forces on a tier is offered at the plan's port speed and cages.
 func (m *mediaChooser) forcedOffered() error {
@@ -355,10 +410,11 @@ type linkTally struct {
 	// four, not eight (13 MB at 1,000,000 GPUs, not 27).
 	cages []uint32
 	// uses are the distinct uses met, uses[0] none (a cage without
-	// optics); useAt finds one, last is the latest found.
+	// optics); useAt finds one, last is the latest found for each end
+	// (lower, upper: a link notes both, so one would miss every time).
 	uses  []cageUse
 	useAt map[cageUse]uint32
-	last  uint32
+	last  [2]uint32
 	grid  cageGrid
 	// longest is the longest link of each tier: its tier, speed,
 	// medium, parts, length, run and racks (longLink.cableRun).
@@ -378,16 +434,17 @@ func (t *linkTally) cage(at32 int32, u cageUse) {
 	if t.uses[*at].metres >= u.metres {
 		return
 	}
-	if t.uses[t.last] != u {
+	last := &t.last[boolInt(u.upper)]
+	if t.uses[*last] != u {
 		i, ok := t.useAt[u]
 		if !ok {
 			i = uint32(len(t.uses))
 			t.uses = append(t.uses, u)
 			t.useAt[u] = i
 		}
-		t.last = i
+		*last = i
 	}
-	*at = t.last
+	*at = *last
 }
 
 // use is the use of cage i.

@@ -61,7 +61,7 @@ type serverCounter struct {
 	servers, leaves []hall.Place
 	// chosen is the medium (index into allMedia) of a set by its
 	// longest run: the sets of a unit's links repeat.
-	chosen map[float32]int8
+	chosen *mediumMemo
 	runs   runSets
 	medium []int8
 	use    []cageUse
@@ -72,7 +72,7 @@ type serverCounter struct {
 // and returns the cage uses they add, for countModules.
 func (p *Plan) countServerLinks(t *linkTally) ([]cageCount, error) {
 	c := &serverCounter{p: p, h: p.Hall, sets: p.media.sets, lpu: max(p.layout.LeavesPerUnit, 1), spu: p.layout.ServersPerUnit,
-		rails: max(p.RailsPerPlane, 1), byKey: map[string]*unitCount{}, chosen: map[float32]int8{}}
+		rails: max(p.RailsPerPlane, 1), byKey: map[string]*unitCount{}, chosen: newMediumMemo(p.media)}
 	c.leafDowns()
 	units := ceilDiv(len(c.down), c.lpu)
 	of := make([]*unitCount, units)
@@ -359,7 +359,6 @@ func (c *serverCounter) cage(a int32, u cageUse) {
 // chooseUnit gives every set of the unit's cages the cheapest medium
 // that reaches its longest run (as cageSets.choose).
 func (c *serverCounter) chooseUnit() error {
-	m := c.p.media
 	n := c.runs.size()
 	c.medium = slices.Grow(c.medium[:0], n)[:n]
 	for i := range n {
@@ -369,14 +368,9 @@ func (c *serverCounter) chooseUnit() error {
 		if !root || run == 0 {
 			continue
 		}
-		med, ok := c.chosen[run]
-		if !ok {
-			ch, found := m.choose(tierServerLeaf, float64(run))
-			if !found {
-				return m.unreachable(tierServerLeaf, float64(run))
-			}
-			med = int8(slices.Index(allMedia, ch.medium))
-			c.chosen[run] = med
+		med, err := c.chosen.of(tierServerLeaf, run)
+		if err != nil {
+			return err
 		}
 		c.medium[x] = med
 	}
