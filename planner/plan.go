@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/internal/memo"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/fabric"
 	"fabricplan/planner/hall"
@@ -622,7 +623,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	if err != nil {
 		var nf fabric.NoFitError
 		if errors.As(err, &nf) {
-			return nil, tooLarge(s, cat, sw, port, radix, servers*rails, nf.Tiers)
+			return nil, tooLarge(s, cat, sw, port, radix, spec.Spec, nf.Tiers)
 		}
 		return nil, fielderr.New("network.rail_optimized", "", "%s: %v", sw.Key, err)
 	}
@@ -701,17 +702,18 @@ func (p *Plan) addTiers(pl fabric.Plane, m Media, radix int) {
 	}
 }
 
-// tooLarge explains a fabric that does not fit the asked tiers and
-// suggests what would.
-func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers int) error {
+// tooLarge explains a fabric of spec that does not fit the asked tiers
+// and suggests what would.
+func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix int, spec fabric.Spec, tiers int) error {
+	perPlane := spec.Servers * spec.Rails
 	if s.Network.Tiers != 0 && tiers < 3 {
 		return fielderr.New("network.tiers", "set tiers = 0 to use the fewest that fit",
 			"%d server ports per plane do not fit in %d tiers of %s (%d x %dG)", perPlane, tiers, sw.Key, radix, port)
 	}
 	var tips []string
-	reach := radix * radix * radix / 4
-	if need := ceilDiv(perPlane, reach); s.Network.Planes*need <= maxPlanes {
-		tips = append(tips, fmt.Sprintf("about %d times the planes (network.planes, with ports_per_nic to split NIC ports)", need))
+	reach := threeTierReach(spec)
+	if tip := morePlanes(s.Network, ceilDiv(perPlane, max(reach, 1))); reach > 0 && tip != "" {
+		tips = append(tips, tip)
 	}
 	for _, alt := range cat.SwitchesFor(s.Network.Fabric, port) {
 		if r := alt.Radix(port); r > radix && SharedLane(alt.LaneGbps, sw.LaneGbps) > 0 { // the NIC joins sw at one of these lanes
@@ -719,9 +721,59 @@ func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, tiers
 		}
 	}
 	tips = append(tips, "fewer GPUs per fabric (split the cluster)")
-	return fmt.Errorf("%w: %s server ports per plane exceed what three tiers of %s (%d x %dG, up to about %s ports non-blocking) can reach; try %s",
-		ErrTooLarge, textfmt.Int(perPlane), sw.Key, radix, port, textfmt.Int(reach), strings.Join(tips, "; or "))
+	return fmt.Errorf("%w: %s server ports per plane exceed the %s that three tiers of %s (%d x %dG) reach as this fabric is built (its leaf groups, alignment and ratios; %s in theory, every port used); try %s",
+		ErrTooLarge, textfmt.Int(perPlane), textfmt.Int(reach), sw.Key, radix, port, textfmt.Int(radix*radix*radix/4), strings.Join(tips, "; or "))
 }
+
+// morePlanes suggests the planes that split a fabric need times over
+// ("" when past maxPlanes): the fewest that divide a server's back-end
+// ports, or else the split of each NIC's ports that makes room for them.
+func morePlanes(n Network, need int) string {
+	want, ports := n.Planes*need, n.NICsPerServer*n.PortsPerNIC
+	if want > maxPlanes {
+		return ""
+	}
+	for planes := want; planes <= ports; planes++ {
+		if ports%planes == 0 {
+			return fmt.Sprintf("%d planes (network.planes: each plane takes %d of the %d ports a server has, %d times fewer ports a plane)", planes, ports/planes, ports, planes/n.Planes)
+		}
+	}
+	return fmt.Sprintf("at least %d planes, splitting each NIC's ports (network.ports_per_nic) so that they divide a server's ports", want)
+}
+
+// threeTierReach is the most server ports a plane of spec holds in at
+// most three tiers as fabric.Size builds them (its leaf groups, their
+// alignment to racks or units, its ratios and reserved ports), found by
+// bisection over the servers up to radix³; 0 when not even one server
+// fits. It is what a planner can enter, where radix³/4 is the ideal fat
+// tree's. It does not depend on spec.Servers, and a sweep past it asks
+// for it at every size: it is kept by the rest of spec.
+func threeTierReach(spec fabric.Spec) int {
+	spec.Servers = 0
+	k := memo.Of(spec)
+	if r, ok := reachMemo.Get(k); ok {
+		return r
+	}
+	fits := func(servers int) bool {
+		spec.Servers = servers
+		_, err := fabric.Size(spec)
+		return err == nil
+	}
+	lo, hi := 0, spec.Radix*spec.Radix*spec.Radix // lo fits (none trivially); hi is past any fabric of radix
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; fits(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	r := lo * spec.Rails
+	reachMemo.Put(k, r)
+	return r
+}
+
+// reachMemo keeps threeTierReach by its spec.
+var reachMemo = memo.New[int](16)
 
 // estimateJCT fills p.JCT for the scenario's workload, or for the default
 // workload when the scenario has none. A default workload too large for

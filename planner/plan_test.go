@@ -2,6 +2,7 @@ package planner
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -219,5 +220,54 @@ func TestUFMNodeSlotsRange(t *testing.T) {
 		if _, err := ParseCatalog([]byte(bad)); err == nil || !strings.Contains(err.Error(), "ufm_node_slots") {
 			t.Errorf("ufm_node_slots = %s: %v, want refused", v, err)
 		}
+	}
+}
+
+// A fabric past three tiers is refused with the reach of three tiers as
+// this fabric is built and a plane count that divides a server's ports;
+// that plane count must then plan. By hand: one plane of 8 GPUs a
+// server on QM9700 (64 x 400G) reaches 64 x 64/2 x 64/2 = 65,536 ports,
+// so 300,000 GPUs need 300,000 / 65,536 = 4.6, 8 planes of the 8 ports
+// (5 would not divide them). A GB200 NVL72 fabric whose leaves take
+// whole racks of a rail reaches fewer than the 65,536 (a 72-GPU rack's
+// 18 trays fill 18 of a leaf's 32 down ports), so its tip is not "1
+// times the planes", the old tip from radix³/4 alone. Mutations caught:
+// the reach from radix³/4 (the GB200 tip 1x and 30,024 over 65,536 in
+// one sentence), a tip of planes that do not divide the ports (5).
+func TestTooLargeSuggestsPlanesThatPlan(t *testing.T) {
+	cat := testCatalog(t)
+	gb := NewScenario()
+	gb.Cluster.System, gb.Cluster.GPUs = "gb200-nvl72", 30001
+	gb.Network.Switch, gb.Network.LeafAlignment = "qm9700", "rack"
+	for _, tc := range []struct {
+		name   string
+		s      Scenario
+		planes int
+		reach  string // "" to skip: a figure of the sizer's leaf groups
+	}{
+		{"300,000 GPUs, 8 a server, QM9700", ibScenario(300000), 8, "65,536"},
+		{"GB200 NVL72, 30,001 GPUs, rack-aligned leaves", gb, 4, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Build(tc.s, cat)
+			if !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("err = %v, want ErrTooLarge", err)
+			}
+			msg := err.Error()
+			if want := fmt.Sprintf("try %d planes", tc.planes); !strings.Contains(msg, want) {
+				t.Errorf("%q: want %q", msg, want)
+			}
+			if tc.reach != "" && !strings.Contains(msg, "exceed the "+tc.reach+" ") {
+				t.Errorf("%q: want the reach %s", msg, tc.reach)
+			}
+			if strings.Contains(msg, "exceed the 65,536") && tc.reach == "" {
+				t.Errorf("%q: the ideal reach where this fabric's leaf groups reach less", msg)
+			}
+			s := tc.s
+			s.Network.Planes = tc.planes
+			if _, err := Build(s, cat); err != nil {
+				t.Errorf("the tip's %d planes: %v", tc.planes, err)
+			}
+		})
 	}
 }
