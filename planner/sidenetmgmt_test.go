@@ -131,3 +131,27 @@ func TestManagementRules(t *testing.T) {
 		}
 	}
 }
+
+// TestGB200EthernetFabricParts: the DGX GB200 SuperPOD's storage and
+// in-band Ethernet fabric (the planner's front end, storage converged on
+// it) has at least the SN5600s the RA names, RA-11338-001 V01 §4.3: per
+// SU "two SN5600 switches as the aggregation layer or spine layer" and
+// "one additional pair of SN5600 switches" for storage appliances and
+// control-plane nodes, with DGX-facing leaves (at least one a SU; their
+// count is only in Figure 4.6); Table 4.2: 4 super spines at 4 SU, 8 at 8
+// SU, 14 at 16 SU. At least 1 SU: 2 + 2 + 1 = 5; 2 SU: 10 (no super
+// spines published below 4 SU); 4 SU: 8 + 8 + 4 + 4 = 24; 8 SU: 16 + 16 +
+// 8 + 8 = 48; 16 SU: 32 + 32 + 16 + 14 = 94. The published fabric is
+// not fully known, so this is a floor, not the count. Mutation caught:
+// the trays' second front-end port left off (28 and 52 SN5600 at 8 and
+// 16 SU).
+func TestGB200EthernetFabricParts(t *testing.T) {
+	for _, tc := range []struct{ gpus, least int }{{576, 5}, {1152, 10}, {2304, 24}, {4608, 48}, {9216, 94}} {
+		s := ibScenario(tc.gpus)
+		s.Cluster.System = "gb200-nvl72"
+		fe := buildNets(t, s).Networks.Net(NetFrontEnd)
+		if fe.Switches < tc.least || fe.Switch != "sn5600" {
+			t.Errorf("%d GPUs: %d %s, below the RA's %d SN5600", tc.gpus, fe.Switches, fe.Switch, tc.least)
+		}
+	}
+}
