@@ -50,6 +50,7 @@ func writeNetworks(w io.Writer, p *planner.Plan) error {
 			textfmt.Interval(c.WriteS), c.StateGB, c.BandwidthGBs, bound, c.Via)
 	}
 	writeSwitchSources(w, n)
+	writeMgmtSource(w, n)
 	_, err := fmt.Fprintln(w, "Sources: "+n.Source+"; prices are estimates, see 'fabricplan catalog'")
 	return err
 }
@@ -69,6 +70,17 @@ func writeSwitchSources(w io.Writer, n *planner.Networks) {
 			if s.SwitchesSource == src && len(s.Notes) > 0 {
 				fmt.Fprintf(w, "  %s: %s\n", s.Name, s.Notes[0])
 			}
+		}
+	}
+}
+
+// writeMgmtSource names where the management servers' count comes from
+// when that is not the networks' own source (a rule by the cluster's
+// size, or the scenario).
+func writeMgmtSource(w io.Writer, n *planner.Networks) {
+	for _, s := range n.List {
+		if s.Name == planner.NetMgmt && s.Source != n.Source && len(s.Notes) > 0 {
+			fmt.Fprintf(w, "%s; from %s\n", s.Notes[0], s.Source)
 		}
 	}
 }

@@ -88,3 +88,44 @@ func TestPlanNetworksText(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanNetworksMgmtSource: plan --networks names where the management
+// servers come from, and plan --json carries it as the management line's
+// source: the DGX H100 SuperPOD RA's Table 7 (4 head nodes + 4 UFM) at 4
+// SU, the DGX B300 RA (RA-11339-001: 2 BCM + 3 Kubernetes + 2 Slurm
+// login, + 2 UFM) at 1 SU of 64 DGX. Mutations caught: the management
+// line's source left as the networks' own; its text line not printed.
+func TestPlanNetworksMgmtSource(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		note string
+		src  string
+	}{
+		{[]string{superPODFile(t)}, "8 management servers: 4 head and control nodes, 4 UFM hosts", "RA-11333-001 V11 (2023-09-22), Table 7"},
+		{[]string{"--system", "dgx-b300", "--gpus", "512", "--switch", "q3400", "--nic-gbps", "800"}, "9 management servers: 7 head and control nodes, 2 UFM hosts", "RA-11339-001"},
+	} {
+		out, errOut, code := runArgs(t, append([]string{"plan", "--networks"}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var line string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, tc.note+"; from ") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, tc.src) {
+			t.Errorf("no line %q naming %q:\n%s", tc.note+"; from ...", tc.src, out)
+		}
+		out, _, _ = runArgs(t, append([]string{"plan", "--json"}, tc.args...)...)
+		var r struct {
+			Networks []map[string]any `json:"networks"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if src, _ := r.Networks[len(r.Networks)-1]["source"].(string); !strings.Contains(src, tc.src) {
+			t.Errorf("management line's source %q, want %q", src, tc.src)
+		}
+	}
+}

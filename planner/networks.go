@@ -85,6 +85,15 @@ type SideDefaults struct {
 	// GPUs is storage no one has published (0: no ceiling).
 	StorageWriteMaxGBs float64 `toml:"storage_write_max_gbs" json:"storage_write_max_gbs"`
 	Source             string  `toml:"source" json:"source"`
+	// Management is the head and control nodes by the cluster's size,
+	// smallest first: the first rule whose MaxNodes holds the cluster's
+	// compute servers (0: any size) gives ManagementServers, with its
+	// source, unless the scenario sets management_servers. None:
+	// ManagementServers for every size.
+	Management []ManagementRule `toml:"management,omitempty" json:"management,omitempty"`
+	// mgmtSource is where the resolved ManagementServers come from (empty:
+	// Source).
+	mgmtSource string
 	// Reference is the switch counts of the system's published design
 	// beside its back end (nil: the planner's sizing alone).
 	Reference *SideReference `toml:"reference,omitempty" json:"reference,omitempty"`
@@ -106,6 +115,55 @@ type SideReference struct {
 	FrontEndSwitches int    `toml:"frontend_switches" json:"frontend_switches,omitempty"`
 	OOBSwitches      int    `toml:"oob_switches" json:"oob_switches,omitempty"`
 	Source           string `toml:"source" json:"source"`
+}
+
+// ManagementRule is the head and control nodes (UFM hosts aside) of a
+// cluster of at most MaxNodes compute servers (0: any size), from Source.
+type ManagementRule struct {
+	MaxNodes int    `toml:"max_nodes" json:"max_nodes,omitempty"`
+	Servers  int    `toml:"servers" json:"servers"`
+	Source   string `toml:"source" json:"source"`
+}
+
+// clusterNetworks is the networks a cluster of nodes compute servers
+// gets: the scenario's [networks] over the system's defaults, with the
+// management servers of its size.
+func (s *Scenario) clusterNetworks(cat *Catalog, nodes int) SideDefaults {
+	return s.resolveNetworks(cat).forSize(nodes, s.Networks != nil && s.Networks.ManagementServers != 0)
+}
+
+// forSize is d with the management servers of a cluster of nodes compute
+// servers: the first rule that holds it, unless set (the scenario gives
+// them); none holds it, d's own.
+func (d SideDefaults) forSize(nodes int, set bool) SideDefaults {
+	if set {
+		d.mgmtSource = "the scenario's management_servers"
+		return d
+	}
+	for _, r := range d.Management {
+		if r.MaxNodes == 0 || nodes <= r.MaxNodes {
+			d.ManagementServers, d.mgmtSource = r.Servers, r.Source
+			break
+		}
+	}
+	return d
+}
+
+// checkManagement says what is wrong with the management rules: each
+// needs its source and 0 to maxSideServers servers, their sizes rising,
+// an any-size rule (0) only last.
+func (d *SideDefaults) checkManagement() error {
+	last := 0
+	for i, r := range d.Management {
+		if r.Source == "" || r.Servers < 0 || r.Servers > maxSideServers || r.MaxNodes < 0 {
+			return fmt.Errorf("management rule %d: needs a source, 0 to %d servers and max_nodes 0 or more", i+1, maxSideServers)
+		}
+		if (i > 0 && last == 0) || (r.MaxNodes != 0 && r.MaxNodes <= last) {
+			return fmt.Errorf("management rule %d: max_nodes must rise, any size (0) last", i+1)
+		}
+		last = r.MaxNodes
+	}
+	return nil
 }
 
 // check says what is wrong with the reference, nil when nothing.
@@ -556,6 +614,9 @@ func (c *Catalog) checkSideDefaults() error {
 func (d *SideDefaults) checkUnits() error {
 	if d.UFMNodeSlots < 0 || d.UFMNodeSlots > maxUFMNodeSlots {
 		return fmt.Errorf("ufm_node_slots must be 0 to %d (node slots a unit leaves for UFM)", maxUFMNodeSlots)
+	}
+	if err := d.checkManagement(); err != nil {
+		return err
 	}
 	if d.Reference != nil {
 		return d.Reference.check()

@@ -244,6 +244,9 @@ func splitNote(net sidenet.Net) string {
 // mgmt is the management servers as a line of the list.
 func (c *clusterSizer) mgmt(k, ufm int) SideNetwork {
 	n := SideNetwork{Name: NetMgmt, Kind: "servers", Source: c.r.Source}
+	if c.r.mgmtSource != "" {
+		n.Source = c.r.mgmtSource
+	}
 	if sv := c.cat.SideServers[mgmtServerKey]; sv != nil && k > 0 {
 		b := sideBill{s: &c.p.Scenario, cat: c.cat}
 		b.add(sv.Key, k, sv.PriceUSD, sv.PriceRangeUSD, sv.Watts)
@@ -278,7 +281,7 @@ func (p *Plan) sizeNetworks(cat *Catalog) *Networks {
 	if len(cat.SideDefaults) == 0 {
 		return nil
 	}
-	r := p.Scenario.resolveNetworks(cat)
+	r := p.Scenario.clusterNetworks(cat, p.Servers)
 	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: ceilDiv(p.Servers, r.NodesPerRack), be: true}
 	with := c.size()
 	n := &Networks{List: with, Total: sumNetworks(with), Racks: c.racks, Source: r.Source, defaults: r, frontEndLS: c.frontEndLS}

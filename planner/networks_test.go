@@ -101,14 +101,19 @@ func TestSuperPODNetworks(t *testing.T) {
 // counts: an NVL72 rack carries two SN2201 out-of-band switches and puts
 // at least 55 devices on them (NVIDIA Enterprise RA NVL72 AI Factory,
 // Components; Mission Control N-S guide: 18 tray BMCs + 9 NVLink trays x 3
-// + 8 power shelves + 2 switches, networks.md 4 and 7); a DGX H100 BasePOD
+// + 8 power shelves + 2 switches, networks.md 4 and 7). A DGX GB200 SU
+// cables 3 OOB ports a tray (its BMC and two BlueField BMCs, RA-11338-001
+// V01 §3.1.1, §3.5.5), 89 a rack with the NVLink trays and power
+// shelves, so the rack's two SN2201 (96 ports) hold little else: the SU
+// adds "one additional pair of SN2201 switches ... to connect all legacy
+// devices requiring RJ45 connections" (§4.3), 8 x 2 + 2 = 18. A DGX H100 BasePOD
 // of 16 DGX has 2 SN2201 for IPMI (NVIDIA Air "DGX H100 BasePOD" demo,
-// networks.md 4). No storage, in-band or OOB switch table of a DGX B200,
-// B300 or GB200 SuperPOD could be read (their RAs' Appendix BOMs are not
-// in any stored text; docs/superpod.md lists what was searched), so the
-// whole-cluster counts of those systems are not checked here beyond
-// these. Mutations caught: rack-scale OOB switches not per rack, NVLink
-// trays and power shelves left off the OOB network.
+// networks.md 4). No storage, in-band or OOB switch table of a DGX B300
+// SuperPOD could be read, and the GB200 RA gives no count of its DGX-side
+// Ethernet leaves (docs/networks.md §1c), so the whole-cluster counts of
+// those systems are not checked here beyond these. Mutations caught:
+// rack-scale OOB switches not per rack, NVLink trays and power shelves
+// left off the OOB network, the trays' BlueField BMCs left off.
 func TestPublishedRackAndPODCounts(t *testing.T) {
 	for _, tc := range []struct {
 		name, system     string
@@ -116,7 +121,7 @@ func TestPublishedRackAndPODCounts(t *testing.T) {
 		oobSwitches      int
 		minOOBPortsPerRk int
 	}{
-		{"GB200 NVL72, 8 racks (1 SU)", "gb200-nvl72", 576, 16, 55},
+		{"GB200 NVL72, 8 racks (1 SU)", "gb200-nvl72", 576, 18, 55},
 		{"GB300 NVL72, 3 racks", "gb300-nvl72", 216, 6, 55},
 		{"DGX H100 BasePOD, 16 DGX", "dgx-h100", 128, 2, 0},
 	} {
@@ -267,13 +272,13 @@ func TestBackEndAddsIsTheDifference(t *testing.T) {
 // rackPDUs is the PDUs of the network racks a cluster's switches (list:
 // back end, front end, storage, OOB) and management servers fill.
 func rackPDUs(p *Plan, cat *Catalog, list []SideNetwork, backEnd bool) int {
-	r := p.Scenario.resolveNetworks(cat)
+	r := p.Scenario.clusterNetworks(cat, p.Servers)
 	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: p.Networks.Racks, be: backEnd}
 	return sidenet.NetworkRacks(c.inputs(), list[0].Switches+list[1].Switches+list[2].Switches, list[3].Switches) * r.NetworkRackPDUs
 }
 
 func networksWithout(p *Plan, cat *Catalog) []SideNetwork {
-	r := p.Scenario.resolveNetworks(cat)
+	r := p.Scenario.clusterNetworks(cat, p.Servers)
 	c := clusterSizer{p: p, cat: cat, r: r, nodes: p.Servers, racks: p.Networks.Racks}
 	return c.size()
 }
