@@ -93,11 +93,17 @@ func (s *cageSets) ends(t int, c *CableRun) (a, b int32) {
 	// A switch's port counts links (LinkEnd.Port): its uplinks start at
 	// the cage after its down links', so the cage is the port over the
 	// tier's links a cage.
-	ca := c.aPort / s.port[t].lowCage
+	return s.endsAt(t, c.aID, c.aPort, c.bID, c.bPort)
+}
+
+// endsAt is ends for a link of tier t from port aPort of device aID to
+// port bPort of device bID (device numbers: cableWalk's).
+func (s *cageSets) endsAt(t, aID, aPort, bID, bPort int) (a, b int32) {
+	ca := aPort / s.port[t].lowCage
 	if t == 0 {
-		ca = c.aPort / s.serverPerCage
+		ca = aPort / s.serverPerCage
 	}
-	return int32(s.grid.index(c.aID, ca)), int32(s.grid.index(c.bID, c.bPort/s.port[t].highCage))
+	return int32(s.grid.index(aID, ca)), int32(s.grid.index(bID, bPort/s.port[t].highCage))
 }
 
 // join notes a link of tier t and run metres between cages a and b.

@@ -165,9 +165,15 @@ func (r *linkRecords) replay(p *Plan, t *linkTally) error {
 // fabric again (linkCounter): what replay counts, without the records.
 func rewalk(p *Plan, t *linkTally) error {
 	c := newLinkCounter(p, t)
-	w := newCableWalkOn(p, p.media)
-	w.visit = c.add
-	if err := p.walkLinks(!p.media.sets.counted, w.link); err != nil {
+	var err error
+	if p.media.sets.counted {
+		err = p.walkUpper(p.media.sets, c.add)
+	} else {
+		w := newCableWalkOn(p, p.media)
+		w.visit = c.add
+		err = p.walkLinks(true, w.link)
+	}
+	if err != nil {
 		return err
 	}
 	c.done()

@@ -626,21 +626,34 @@ func (p *Plan) surveySets(grid cageGrid, servers, record bool) (*cageSets, *link
 	m := *p.media
 	m.sets = newCageSets(grid, m.port, m.serverPerCage)
 	m.sets.counted = !servers
-	w := newCableWalkOn(p, &m)
-	w.survey = true
+	var rec *linkRecords
 	if record {
 		walked := p.Links.Total // the walk's links: the server links only with servers
 		if !servers {
 			walked -= p.Links.ServerLeaf
 		}
 		if walked <= recordLinksMax {
-			w.rec = newLinkRecords(walked)
+			rec = newLinkRecords(walked)
 		}
 	}
-	if err := p.walkLinks(servers, w.link); err != nil {
+	var err error
+	if servers {
+		w := newCableWalkOn(p, &m)
+		w.survey, w.rec = true, rec
+		err = p.walkLinks(true, w.link)
+	} else {
+		err = p.walkUpper(m.sets, func(t int8, run float64, ca, cb, ra, rb int32) error {
+			m.sets.join(int(t), ca, cb, run)
+			if rec != nil {
+				rec.add(int(t), run, ca, cb, ra, rb)
+			}
+			return nil
+		})
+	}
+	if err != nil {
 		return nil, nil, err
 	}
-	return m.sets, w.rec, m.sets.choose(p)
+	return m.sets, rec, m.sets.choose(p)
 }
 
 // linkMedia is the media a walk that writes links out gives them: the
