@@ -425,7 +425,9 @@ func megatronFLOPs(f *runFields, kind, metric string) (float64, string) {
 // them). Latent attention (MLA) is counted from head widths a run does
 // not record, so such a run gets none; it says why.
 func megatronMoEFLOPs(f *runFields) (float64, string) {
-	if strings.HasPrefix(f.str("attention"), "mla") {
+	mla := strings.HasPrefix(f.str("attention"), "mla")
+	f.used["attention"] = false // read here; the model does not take it, so it stays listed
+	if mla {
 		return 0, "published in TFLOP/s by Megatron-LM's count, which for latent attention (MLA) needs its query, key and value head widths, not recorded"
 	}
 	need := []string{"heads", "expert_ffn_hidden", "top_k", "vocab", "tp", "layers", "hidden", "seq_len"}
@@ -459,7 +461,7 @@ func megatronMoEFLOPs(f *runFields) (float64, string) {
 	mlp := x * (f.num("ffn_hidden")*dense + (f.num("expert_ffn_hidden")*float64(f.integer("top_k"))+shared)*(l-dense))
 	attention := l * (h*(q+2*v) + q*s + q*h)
 	// the count reads these; the model takes none of them, so they stay listed
-	for _, k := range []string{"attention", "ffn_hidden", "expert_ffn_hidden", "dense_layers", "head_dim", "shared_experts", "shared_expert_ffn_hidden"} {
+	for _, k := range []string{"ffn_hidden", "expert_ffn_hidden", "dense_layers", "head_dim", "shared_experts", "shared_expert_ffn_hidden"} {
 		f.used[k] = false
 	}
 	sequences := float64(f.integer("global_batch_tokens")) / s

@@ -103,7 +103,8 @@ func TestParseRuns(t *testing.T) {
 // = 4.05874409472e12. A latent-attention (MLA) run has no figure.
 // Mutations caught: head_dim ignored (hidden / heads taken), the
 // causal half of the scores left out, the shared expert or the dense
-// layer dropped, the routed experts not multiplied by top_k.
+// layer dropped, the routed experts not multiplied by top_k, an MLA
+// run's attention field dropped from the not-modelled list.
 func TestParseRunsMoEFLOPs(t *testing.T) {
 	shape := []string{"kind = \"moe\"", "metric = \"tflops_per_gpu\"", "published = 400", "layers = 2", "dense_layers = 1", "hidden = 1024",
 		"heads = 8", "kv_heads = 2", "head_dim = 256", "ffn_hidden = 4096", "expert_ffn_hidden = 512", "experts = 8", "top_k = 2",
@@ -119,8 +120,8 @@ func TestParseRunsMoEFLOPs(t *testing.T) {
 		}
 		r := runs[0]
 		if c.want == 0 {
-			if r.NoFigure == "" || r.flopsPerStep != 0 {
-				t.Errorf("%s: FLOPs %g, want no figure", c.extra, r.flopsPerStep)
+			if r.NoFigure == "" || r.flopsPerStep != 0 || !slices.Contains(r.NotModelled, c.extra) {
+				t.Errorf("%s: FLOPs %g, want no figure and the attention listed as not modelled (%q)", c.extra, r.flopsPerStep, r.NotModelled)
 			}
 			continue
 		}
