@@ -251,7 +251,7 @@ func TestCriticalPathAndIdealFabric(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := p.JCT
-	frac := float64(w.PP-1) / float64(w.VPP*j.Microbatches)
+	frac := float64(w.PP-1) / float64(j.Workload.VPP*j.Microbatches) // the default vpp, 5
 	var tp float64
 	for _, c := range j.Planned.Classes {
 		if c.Name == perf.ClassTP {

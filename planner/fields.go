@@ -624,7 +624,7 @@ func workloadFields() []Field {
 		choiceField("workload.gpu", "GPU", nil, func(s *Scenario) *string { return &workload(s).GPU }),
 		countField("workload.tp", "Tensor parallel (tp)", 1, MaxTP, false, "", w(func(w *perf.Workload) *int { return &w.TP })),
 		countField("workload.pp", "Pipeline parallel (pp)", 1, MaxPP, false, "", w(func(w *perf.Workload) *int { return &w.PP })),
-		countField("workload.vpp", "Virtual pipeline stages", 1, MaxVPP, false, "", w(func(w *perf.Workload) *int { return &w.VPP })),
+		countField("workload.vpp", "Virtual pipeline stages", 1, MaxVPP, true, "blank: 5 with a pipeline (at most a stage's layers), 1 without", w(func(w *perf.Workload) *int { return &w.VPP })),
 		countField("workload.cp", "Context parallel (cp)", 1, MaxCP, true, "blank: 1; splits each sequence", w(func(w *perf.Workload) *int { return &w.CP })),
 		countField("workload.ep", "Expert parallel (ep)", 1, MaxEP, false, "", w(func(w *perf.Workload) *int { return &w.EP })),
 		countField("workload.micro_batch", "Micro-batch (sequences)", 1, MaxMicroBatch, false, "", w(func(w *perf.Workload) *int { return &w.MicroBatch })),

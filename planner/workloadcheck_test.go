@@ -21,7 +21,8 @@ import (
 // rounded down (Meta's Llama 3 405B layout of 126 layers on 16 stages
 // with vpp 8 refused), a 0 efficiency (the preset) refused by the floor,
 // vpp checked without a pipeline (issue 47: a 4-layer custom model at
-// tp 1, pp 1 was refused for the default vpp 5 it never typed), etp
+// tp 1, pp 1 was refused for the default vpp 5 it never typed), the
+// default vpp refused at pp 2 on 4 layers (checked as if typed), etp
 // not bounded (a negative expert tensor size plans as tp).
 func TestWorkloadFloorsAndConsistency(t *testing.T) {
 	cat := testCatalog(t)
@@ -48,15 +49,20 @@ func TestWorkloadFloorsAndConsistency(t *testing.T) {
 		}, gpus: 16384},
 		{name: "vpp 9 on 126/16 layers", edit: func(w *perf.Workload) { w.Model, w.TP, w.PP, w.VPP = "llama3-405b", 8, 16, 9 }, gpus: 16384, field: "workload.vpp", fixSays: "1 to 8"},
 		// A 4-layer custom model: pp 1 has no stage to interleave, so the
-		// default vpp 5 (or 9) is no error; pp 2 gives 2 layers a stage.
+		// default vpp 5 (or 9) is no error; pp 2 gives 2 layers a stage,
+		// so a typed vpp 5 is refused there and the default (never typed)
+		// takes 2 (perf fillVPP).
 		{name: "4 layers at tp 1, pp 1, default vpp", edit: func(w *perf.Workload) {
 			w.Model, w.ParamsB, w.Layers, w.Hidden, w.Heads, w.SeqLen, w.TP, w.PP = "custom", 0.5, 4, 2048, 16, 2048, 1, 1
 		}},
 		{name: "4 layers at pp 1, vpp 9", edit: func(w *perf.Workload) {
 			w.Model, w.ParamsB, w.Layers, w.Hidden, w.Heads, w.SeqLen, w.TP, w.PP, w.VPP = "custom", 0.5, 4, 2048, 16, 2048, 1, 1, 9
 		}},
-		{name: "4 layers at pp 2, default vpp 5", edit: func(w *perf.Workload) {
+		{name: "4 layers at pp 2, default vpp", edit: func(w *perf.Workload) {
 			w.Model, w.ParamsB, w.Layers, w.Hidden, w.Heads, w.SeqLen, w.TP, w.PP = "custom", 0.5, 4, 2048, 16, 2048, 1, 2
+		}},
+		{name: "4 layers at pp 2, vpp 5 typed", edit: func(w *perf.Workload) {
+			w.Model, w.ParamsB, w.Layers, w.Hidden, w.Heads, w.SeqLen, w.TP, w.PP, w.VPP = "custom", 0.5, 4, 2048, 16, 2048, 1, 2, 5
 		}, field: "workload.vpp", fixSays: "1 to 2"},
 		{name: "etp -1", edit: func(w *perf.Workload) { w.ETP = -1 }, field: "workload.etp", fixSays: "leave it out"},
 		{name: "etp 0 is tp", edit: func(w *perf.Workload) { w.ETP = 0 }},

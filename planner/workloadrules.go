@@ -114,7 +114,7 @@ func workloadRangeErrors(w *perf.Workload) []error {
 		{"micro_batch", float64(w.MicroBatch), 1, MaxMicroBatch, false, "1"},
 		{"tp", float64(w.TP), 1, MaxTP, false, "8"},
 		{"pp", float64(w.PP), 1, MaxPP, false, "4"},
-		{"vpp", float64(w.VPP), 1, MaxVPP, false, "1"},
+		{"vpp", float64(w.VPP), 1, MaxVPP, true, "1"},
 		{"ep", float64(w.EP), 1, MaxEP, false, "1"},
 		{"etp", float64(w.ETP), 1, MaxTP, true, "1"},
 		{"cp", float64(w.CP), 0, MaxCP, true, "2"},

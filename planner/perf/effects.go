@@ -450,7 +450,7 @@ func (j *JCT) Breakdown() []BreakdownRow {
 	}
 	if st.BubbleS > 0 {
 		rows = append(rows, BreakdownRow{Part: "pipeline bubble", Seconds: st.BubbleS,
-			Detail: fmt.Sprintf("pp %d, %s, vpp %d", j.Workload.PP, textfmt.Plural(j.Microbatches, "micro-batch"), j.Workload.VPP)})
+			Detail: fmt.Sprintf("pp %d, %s, vpp %d%s", j.Workload.PP, textfmt.Plural(j.Microbatches, "micro-batch"), j.Workload.VPP, j.Workload.vppOrigin())})
 	}
 	for _, c := range st.Classes {
 		where := "NVLink"

@@ -85,7 +85,9 @@ func TestFrameworkUnknown(t *testing.T) {
 // (NVIDIA A100 datasheet: 312 TFLOPS BF16, 40 GB at 1,555 GB/s, 400 W),
 // H800 SXM (H100's tensor cores, NVLink 400 GB/s both ways), H20 (148
 // TFLOPS BF16, 296 FP8, 96 GB at 4.0 TB/s, 400 W), the 96 GB H100 at a
-// 500 W cap ([estimate]: 0.9 of H100 SXM's 989 TFLOPS), and GB300 with
+// 500 W cap ([estimate]: 0.9 of H100 SXM's 989 TFLOPS; 96 GB HBM2e at
+// 2.4 TB/s, pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md),
+// and GB300 with
 // its own FP4 (1,080 PFLOPS dense per 72 GPUs = 15 each) above GB200's
 // 10. Mutation caught: a variant left equal to its base part.
 func TestGPUVariants(t *testing.T) {
@@ -98,7 +100,7 @@ func TestGPUVariants(t *testing.T) {
 		{"a100-40gb", 312, 0, 0, 40, 1.555, 300, 400},
 		{"h800", 989, 1979, 0, 80, 3.35, 200, 700},
 		{"h20", 148, 296, 0, 96, 4.0, 450, 400},
-		{"h100-96gb", 890, 1780, 0, 96, 3.35, 450, 500},
+		{"h100-96gb", 890, 1780, 0, 96, 2.4, 450, 500},
 		{"gb300", 2500, 5000, 15000, 288, 8, 900, 0},
 	} {
 		g := d.GPUs[c.key]

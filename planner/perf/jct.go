@@ -372,6 +372,7 @@ func resolveInPlace(w *Workload, d *JCTData) (*ModelSpec, *GPUSpec, error) {
 	}
 	fillPresets(w, m)
 	fillOverlaps(w, d)
+	fillVPP(w)
 	if w.ParamsB <= 0 || w.Layers <= 0 || w.Hidden <= 0 || w.SeqLen <= 0 {
 		return nil, nil, fielderr.New("workload.model", "give params_b, layers, hidden and seq_len", "the model's shape is incomplete")
 	}

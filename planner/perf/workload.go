@@ -1,5 +1,7 @@
 package perf
 
+import "fmt"
+
 // Workload is the training job the JCT model times: a model (a preset from
 // data/jct.toml, with any field overridden), a GPU, the batch and the
 // parallelism. Zero numeric fields take the preset's value; nil overlaps
@@ -44,9 +46,11 @@ type Workload struct {
 	TP                int `toml:"tp"`
 	// CP is context parallelism: each sequence split over cp GPUs, which
 	// pass K and V around a ring (0 is 1).
-	CP  int `toml:"cp,omitempty,omitzero"`
-	PP  int `toml:"pp"`
-	VPP int `toml:"vpp"` // virtual pipeline stages (interleaving)
+	CP int `toml:"cp,omitempty,omitzero"`
+	PP int `toml:"pp"`
+	// VPP is the virtual pipeline stages per pipeline stage
+	// (interleaving); 0 takes DefaultVPP with a pipeline (fillVPP).
+	VPP int `toml:"vpp"`
 	EP  int `toml:"ep"`
 	// ETP is the expert layers' tensor parallelism (Megatron-Core's
 	// expert_tensor_parallel_size): each expert's MLP split over etp
@@ -60,7 +64,8 @@ type Workload struct {
 	// Workload keeps a JCT within its size class (TestJCTSizeClass).
 	Recompute bool `toml:"recompute"`
 	// defaulted marks the overlaps fillOverlaps filled (bit i for
-	// overlapClasses[i]): the breakdown names where they came from.
+	// overlapClasses[i]) and the vpp fillVPP derived (vppDefaulted,
+	// vppCapped): the breakdown names where they came from.
 	defaulted uint8
 	// ZeROStage is 0-3: what the data-parallel group shards (1 the
 	// optimizer, 2 also gradients, 3 also weights); 0 takes 1 with zero
@@ -115,13 +120,13 @@ type Workload struct {
 
 // NewWorkload returns the default job: Llama 3 70B on H100, tensor
 // parallel 8 inside the server, pipeline parallel 4 with 5 virtual
-// stages, 16M-token batches (Llama 3's), distributed optimizer, one
-// trillion tokens.
+// stages (DefaultVPP, derived: VPP is left at 0), 16M-token batches
+// (Llama 3's), distributed optimizer, one trillion tokens.
 func NewWorkload() Workload {
 	return Workload{
 		Model: "llama3-70b", GPU: "h100",
 		GlobalBatchTokens: 16 << 20, MicroBatch: 1,
-		TP: 8, PP: 4, VPP: 5, EP: 1, ZeRO: true,
+		TP: 8, PP: 4, EP: 1, ZeRO: true,
 		TokensTotal: 1e12,
 	}
 }
@@ -177,6 +182,53 @@ func (g *GPUSpec) gemmPeakTFLOPS(p string) float64 {
 		return g.FP4TFLOPS
 	}
 	return g.PeakTFLOPS
+}
+
+// DefaultVPP is the virtual stages per pipeline stage a workload with a
+// pipeline takes when it gives no vpp: the default job's (Llama 3 70B,
+// 80 layers at pp 4 in 5 virtual stages of 4 layers, NewWorkload).
+const DefaultVPP = 5
+
+// Bits of Workload.defaulted past the overlaps': vpp was not given
+// (vppDefaulted), and DefaultVPP was more than a stage's layers
+// (vppCapped).
+const (
+	vppDefaulted = 1 << (len(overlapClasses) + iota)
+	vppCapped
+)
+
+// fillVPP gives a workload without a vpp (0) one it can run, and marks
+// it derived: 1 without a pipeline (no stage to interleave), else
+// DefaultVPP, capped at the layers one stage holds (rounded up, the
+// bound checkConsistency holds a typed vpp to), so a default the user
+// never typed never refuses a shallow model.
+func fillVPP(w *Workload) {
+	if w.VPP > 0 {
+		return
+	}
+	w.defaulted |= vppDefaulted
+	if w.PP <= 1 {
+		w.VPP = 1
+		return
+	}
+	perStage := max((w.Layers+w.PP-1)/w.PP, 1)
+	w.VPP = DefaultVPP
+	if perStage < DefaultVPP {
+		w.VPP = perStage
+		w.defaulted |= vppCapped
+	}
+}
+
+// vppOrigin says where a derived vpp came from, for the breakdown: ""
+// for a vpp the workload gave.
+func (w *Workload) vppOrigin() string {
+	switch {
+	case w.defaulted&vppCapped != 0:
+		return fmt.Sprintf(" (default %d, capped at the %d layers a stage holds)", DefaultVPP, w.VPP)
+	case w.defaulted&vppDefaulted != 0:
+		return " (default)"
+	}
+	return ""
 }
 
 // cp is the context-parallel size, at least 1. It and the other small

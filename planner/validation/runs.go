@@ -378,16 +378,16 @@ func writeRunMemory(b *strings.Builder, f *runFields) (notModelled []string) {
 // 2024 (Megatron-Core r0.6-r0.8): 12 B s L h^2 (1 + (f/h) g + q/a + s/h
 // + V/(2 L h)), with B sequences per step, q key/value heads of a
 // query heads, g = 3/2 for SwiGLU, V the vocabulary padded to a
-// multiple of 128 x tp. It counts no recomputation. For MoE shapes
-// (routed and shared experts, dense layers, latent attention) later
-// releases count differently, so an MoE run has no figure here; it
-// returns why not instead.
+// multiple of 128 x tp. It counts no recomputation. An MoE run is
+// counted by the later form that has routed and shared experts
+// (megatronMoEFLOPs). Where a figure cannot be counted it returns why
+// not instead.
 func megatronFLOPs(f *runFields, kind, metric string) (float64, string) {
 	if metric != MetricTFLOPSGPU {
 		return 0, ""
 	}
 	if kind != RunDense {
-		return 0, "published in TFLOP/s by Megatron-LM's MoE FLOP count, which is not reproduced here"
+		return megatronMoEFLOPs(f)
 	}
 	for _, k := range []string{"heads", "kv_heads", "ffn_hidden", "mlp", "vocab", "tp"} {
 		if !f.has(k) {
@@ -406,6 +406,66 @@ func megatronFLOPs(f *runFields, kind, metric string) (float64, string) {
 	q, a := float64(f.integer("kv_heads")), float64(f.integer("heads"))
 	sequences := float64(f.integer("global_batch_tokens")) / s
 	return 12 * sequences * s * l * h * h * (1 + ffn/h*g + q/a + s/h + v/(2*l*h)), ""
+}
+
+// megatronMoEFLOPs is Megatron-LM's model FLOP count of one step of an
+// MoE run: NVIDIA/Megatron-LM megatron/training/training.py,
+// num_floating_point_operations, transformer_flops (commit 001b00c,
+// 2026, the form MoE runs of 2025-26 were published with), for B
+// sequences of s tokens, L layers of width h, D of them dense:
+//
+//	B s (6 h (x f D + x fe k (L-D) + x fs (L-D)) + 6 L (h (q + 2 v) + q s + q h) + 6 h V)
+//
+// with x = 3 for SwiGLU (2 otherwise), f the dense layers' width, fe
+// an expert's, k experts per token, fs the shared experts' total width,
+// q = heads x head_dim and v = kv_heads x head_dim (head_dim hidden /
+// heads where not published), the causal half of the s x s scores
+// counted, and V the vocabulary padded as megatronFLOPs does. No
+// multi-token prediction layers are counted (a run does not record
+// them). Latent attention (MLA) is counted from head widths a run does
+// not record, so such a run gets none; it says why.
+func megatronMoEFLOPs(f *runFields) (float64, string) {
+	mla := strings.HasPrefix(f.str("attention"), "mla")
+	f.used["attention"] = false // read here; the model does not take it, so it stays listed
+	if mla {
+		return 0, "published in TFLOP/s by Megatron-LM's count, which for latent attention (MLA) needs its query, key and value head widths, not recorded"
+	}
+	need := []string{"heads", "expert_ffn_hidden", "top_k", "vocab", "tp", "layers", "hidden", "seq_len"}
+	if f.integer("dense_layers") > 0 {
+		need = append(need, "ffn_hidden")
+	}
+	for _, k := range need {
+		if !f.has(k) {
+			return 0, "Megatron-LM's FLOP count needs " + k + ", not published"
+		}
+	}
+	s, l, h := float64(f.integer("seq_len")), float64(f.integer("layers")), float64(f.integer("hidden"))
+	dense := float64(f.integer("dense_layers"))
+	heads := float64(f.integer("heads"))
+	kvHeads := heads
+	if f.has("kv_heads") {
+		kvHeads = float64(f.integer("kv_heads"))
+	}
+	headDim := h / heads
+	if f.has("head_dim") {
+		headDim = float64(f.integer("head_dim"))
+	}
+	x := 2.0
+	if mlp, _ := f.m["mlp"].(string); mlp == "swiglu" {
+		x = 3
+	}
+	shared := float64(f.integer("shared_experts")) * f.num("shared_expert_ffn_hidden")
+	q, v := heads*headDim, kvHeads*headDim
+	pad := float64(megatronVocabPad * f.integer("tp"))
+	vocab := math.Ceil(float64(f.integer("vocab"))/pad) * pad
+	mlp := x * (f.num("ffn_hidden")*dense + (f.num("expert_ffn_hidden")*float64(f.integer("top_k"))+shared)*(l-dense))
+	attention := l * (h*(q+2*v) + q*s + q*h)
+	// the count reads these; the model takes none of them, so they stay listed
+	for _, k := range []string{"ffn_hidden", "expert_ffn_hidden", "dense_layers", "head_dim", "shared_experts", "shared_expert_ffn_hidden"} {
+		f.used[k] = false
+	}
+	sequences := float64(f.integer("global_batch_tokens")) / s
+	return sequences * s * (6*h*mlp + 6*attention + 6*h*vocab), ""
 }
 
 // showValue is a run field's value as the report shows it.

@@ -92,6 +92,48 @@ func TestParseRuns(t *testing.T) {
 	}
 }
 
+// An MoE run published in TFLOP/s is counted by Megatron-LM's later
+// form (training.py transformer_flops). By hand: s 1024, L 2 of which 1
+// dense (ffn 4096), h 1024, 8 heads of head_dim 256 (q 2048, wider than
+// h) and 2 KV heads (v 512), experts 512 wide, top 2, one shared expert
+// 256 wide, SwiGLU, vocab 50,000 padded to 50,176 (tp 2), 8 sequences:
+// MLP 3 x (4096 x 1 + (512 x 2 + 256) x 1) = 16,128; attention 2 x
+// (1024 x (2048 + 1024) + 2048 x 1024 + 2048 x 1024) = 14,680,064;
+// 8 x 1024 x (6 x 1024 x 16,128 + 6 x 14,680,064 + 6 x 1024 x 50,176)
+// = 4.05874409472e12. A latent-attention (MLA) run has no figure.
+// Mutations caught: head_dim ignored (hidden / heads taken), the
+// causal half of the scores left out, the shared expert or the dense
+// layer dropped, the routed experts not multiplied by top_k, an MLA
+// run's attention field dropped from the not-modelled list.
+func TestParseRunsMoEFLOPs(t *testing.T) {
+	shape := []string{"kind = \"moe\"", "metric = \"tflops_per_gpu\"", "published = 400", "layers = 2", "dense_layers = 1", "hidden = 1024",
+		"heads = 8", "kv_heads = 2", "head_dim = 256", "ffn_hidden = 4096", "expert_ffn_hidden = 512", "experts = 8", "top_k = 2",
+		"shared_experts = 1", "shared_expert_ffn_hidden = 256", "mlp = \"swiglu\"", "vocab = 50000", "seq_len = 1024",
+		"global_batch_tokens = 8192", "tp = 2", "micro_batch = 1", "ep = 2"}
+	for _, c := range []struct {
+		extra string
+		want  float64
+	}{{"", 4.05874409472e12}, {"attention = \"mla (q_lora_rank 1536, kv_lora_rank 512)\"", 0}} {
+		runs, err := ParseRuns(runDoc(SplitDev, append(shape, c.extra)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := runs[0]
+		if c.want == 0 {
+			if r.NoFigure == "" || r.flopsPerStep != 0 || !slices.Contains(r.NotModelled, c.extra) {
+				t.Errorf("%s: FLOPs %g, want no figure and the attention listed as not modelled (%q)", c.extra, r.flopsPerStep, r.NotModelled)
+			}
+			continue
+		}
+		if math.Abs(r.flopsPerStep/c.want-1) > 1e-12 || r.NoFigure != "" {
+			t.Errorf("FLOPs %g, want %g (%s)", r.flopsPerStep, c.want, r.NoFigure)
+		}
+		if !slices.Contains(r.NotModelled, "head_dim = 256") || !slices.Contains(r.NotModelled, "shared_expert_ffn_hidden = 256") {
+			t.Errorf("fields the count reads must stay listed as not modelled: %q", r.NotModelled)
+		}
+	}
+}
+
 // The shipped run files load: 25 dev runs (12 dense, 13 MoE) and 14
 // held-out (7 dense, 7 MoE), as data/runs/README.md counts them, and
 // every run with a figure times on the model. Mutations caught: a split
