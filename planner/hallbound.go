@@ -140,15 +140,16 @@ func (m *mediaChooser) opticsPrice(t int, c linkChoice, price func(PartPrice) fl
 }
 
 // boundHall is the hall p's design would be laid out in, without its
-// cables: racks placed as layOut places them (top-of-rack leaves that
-// were only the default move to leaf racks when they do not fit); nil
-// when it cannot be laid out.
+// cables (hall.NewGeometry: no names, draw or figures): racks placed as
+// layOut places them (top-of-rack leaves that were only the default
+// move to leaf racks when they do not fit); nil when it cannot be laid
+// out.
 func (p *Plan) boundHall(s *Scenario, cat *Catalog) *hall.Hall {
 	f := s.Facility.Resolve(cat.Facility.Defaults, leafInRack(s))
-	h, err := hall.New(p.layoutInputs(f, cat), f, cat.Facility.Constants)
+	h, err := hall.NewGeometry(p.layoutInputs(f, cat), f, cat.Facility.Constants)
 	if err != nil && f.LeafPlacement == hall.PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") {
 		f.LeafPlacement = cat.Facility.Defaults.LeafPlacement
-		h, err = hall.New(p.layoutInputs(f, cat), f, cat.Facility.Constants)
+		h, err = hall.NewGeometry(p.layoutInputs(f, cat), f, cat.Facility.Constants)
 	}
 	if err != nil {
 		return nil

@@ -87,6 +87,8 @@ type Hall struct {
 	// how many stand in one of their racks (a chassis spine stands
 	// taller than the leaves: network.spine_switch).
 	upperUnits, upperPerRack [2]int
+	// geometry: laid out by NewGeometry (no names, draw or figures).
+	geometry bool
 }
 
 // Place is where one end of a link stands: its rack (index into Racks)
@@ -129,8 +131,18 @@ type Inputs struct {
 
 // New lays a plan's racks out on the hall floor: f is the facility
 // with every field resolved (see Facility.Resolve), k the constants.
-func New(in Inputs, f Facility, k Constants) (*Hall, error) {
-	h := &Hall{Facility: f, Constants: k, serversPerUnit: in.ServersPerUnit, servers: in.Servers, nodeUnits: in.NodeUnits, switchUnits: in.SwitchUnits, leavesPerUnit: in.LeavesPerUnit,
+func New(in Inputs, f Facility, k Constants) (*Hall, error) { return layOut(in, f, k, false) }
+
+// NewGeometry lays the racks out as New does, without what only a
+// plan's figures and views read: the racks' names and draw and the
+// hall's Figures. It is for bounds on the links' runs, which read the
+// racks' places, kinds and contents alone (a design search bounds
+// hundreds of designs).
+func NewGeometry(in Inputs, f Facility, k Constants) (*Hall, error) { return layOut(in, f, k, true) }
+
+// layOut is New, or NewGeometry with geometry.
+func layOut(in Inputs, f Facility, k Constants, geometry bool) (*Hall, error) {
+	h := &Hall{geometry: geometry, Facility: f, Constants: k, serversPerUnit: in.ServersPerUnit, servers: in.Servers, nodeUnits: in.NodeUnits, switchUnits: in.SwitchUnits, leavesPerUnit: in.LeavesPerUnit,
 		planes: in.Planes, spinesPerPlane: in.SpinesPerPlane, coresPerPlane: in.CoresPerPlane, leavesPerPlane: in.LeavesPerPlane,
 		rackScale: in.NodesPerSystem > 1, switchTrays: in.SwitchTrays}
 	free := f.RackUnits - f.ReservedUnits
@@ -161,9 +173,20 @@ func New(in Inputs, f Facility, k Constants) (*Hall, error) {
 			return nil, err
 		}
 	}
-	h.power(in)
-	h.rackFigures()
+	if !geometry {
+		h.nameRacks()
+		h.power(in)
+		h.rackFigures()
+	}
 	return h, nil
+}
+
+// nameRacks names every rack by its row and slot.
+func (h *Hall) nameRacks() {
+	for i := range h.Racks {
+		r := &h.Racks[i]
+		r.Name = rackName(r.Row+1, r.Slot+1)
+	}
 }
 
 // sizeRacks sets how many nodes a compute rack holds: a rack-scale
@@ -359,8 +382,7 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
 		x0 := edge + float64(col)*(rowW+edge)
 		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: len(rp.racks), Y: y, X: x0})
 		for s, kp := range rp.racks {
-			rk := Rack{Name: rackName(r+1, s+1), Kind: kp.kind, Row: r, Slot: s,
-				X: x0 + (float64(s)+0.5)*f.RackWidthM, Y: y, Cooling: "air"}
+			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: x0 + (float64(s)+0.5)*f.RackWidthM, Y: y, Cooling: "air"}
 			idx := int32(len(h.Racks))
 			switch kp.kind {
 			case RackCompute:
@@ -418,7 +440,7 @@ func (h *Hall) placeToR(in Inputs, free int) error {
 			r.UsedUnits += in.SwitchUnits
 			if r.UsedUnits > free {
 				return fielderr.New("facility.leaf_placement", `use "middle" or "end" (leaf racks in the row), or more rack_units`,
-					"top-of-rack leaves need %d U in rack %s; %d are free", r.UsedUnits, r.Name, free)
+					"top-of-rack leaves need %d U in rack %s; %d are free", r.UsedUnits, rackName(r.Row+1, r.Slot+1), free)
 			}
 		}
 	}

@@ -235,3 +235,39 @@ func TestNewRefuses(t *testing.T) {
 		})
 	}
 }
+
+// NewGeometry places every rack as New does (place, kind, contents and
+// units, the hall's size), leaving out names, draw and figures, for the
+// hand hall and for it with top-of-rack leaves. Mutations caught:
+// NewGeometry skipping the top-of-rack leaves' placement (their racks'
+// switches 0), the hall's width or length left unset (a bound's
+// "cabled surely" reads them).
+func TestNewGeometryPlacesAsNew(t *testing.T) {
+	tor := handFacility
+	tor.LeafPlacement = PlaceToR
+	for name, f := range map[string]Facility{"end of row": handFacility, "top of rack": tor} {
+		t.Run(name, func(t *testing.T) {
+			full, err := New(handServers, f, handConstants)
+			if err != nil {
+				t.Fatal(err)
+			}
+			geo, err := NewGeometry(handServers, f, handConstants)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(geo.Racks) != len(full.Racks) || geo.WidthM != full.WidthM || geo.LengthM != full.LengthM {
+				t.Fatalf("%d racks, %g x %g m; New: %d, %g x %g m", len(geo.Racks), geo.WidthM, geo.LengthM, len(full.Racks), full.WidthM, full.LengthM)
+			}
+			for i, g := range geo.Racks {
+				w := full.Racks[i]
+				if g.Name != "" || g.PeakKW != 0 {
+					t.Errorf("rack %d named %q at %g kW: geometry has neither", i, g.Name, g.PeakKW)
+				}
+				w.Name, w.PeakKW, w.TypicalKW = "", 0, 0
+				if g != w {
+					t.Errorf("rack %d: %+v, New's %+v", i, g, w)
+				}
+			}
+		})
+	}
+}
