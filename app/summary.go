@@ -198,20 +198,14 @@ func newSummaryTab(u *UI) *summaryTab {
 	}
 	t.bom = widget.NewTableWithHeaders(
 		func() (int, int) { return len(t.rows), len(bomHeaders) },
-		func() fyne.CanvasObject {
-			return widget.NewLabel("")
-		},
+		func() fyne.CanvasObject { return newTextCell(t.bom) },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			l := o.(*widget.Label)
 			imp := widget.MediumImportance
 			if t.dimmed {
 				imp = widget.LowImportance
 			}
 			// Measuring text is what a refresh costs: set only what changed.
-			if text := fitText(t.bomCell(id.Row, id.Col), bomWidths[id.Col]); text != l.Text || imp != l.Importance {
-				l.Importance = imp
-				l.SetText(text)
-			}
+			setTextCell(o, fitText(t.bomCell(id.Row, id.Col), bomWidths[id.Col]), imp)
 		})
 	t.bom.ShowHeaderColumn = false
 	t.bom.CreateHeader = func() fyne.CanvasObject {
