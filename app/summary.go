@@ -116,8 +116,12 @@ type summaryTab struct {
 	rows    []planner.BOMLine
 	// totalScale writes the BOM's totals, all in one scale.
 	totalScale textfmt.MoneyScale
-	notes      *widget.Label
-	dimmed     bool
+	// notes is the Notes tab's text, laid out (wrapped) only while that
+	// tab shows: in a hidden tab, at the 16 pixels it was given, each
+	// changed bullet was measured word by word.
+	notes    *widget.Label
+	notesTab *container.TabItem
+	dimmed   bool
 	// The per-SU table: its heading and note, and its rows.
 	perSU     *widget.Table
 	suHeading *widget.Label
@@ -237,11 +241,12 @@ func newSummaryTab(u *UI) *summaryTab {
 		func() int { return len(t.unitBill.Rows) }, t.unitCell)
 	step, stepDetail := withRowDetail(t.step, stepColumns, func() int { return len(t.steps) }, t.stepCell)
 	t.details = []*rowDetail{bomDetail, suDetail, stepDetail}
+	t.notesTab = container.NewTabItem("Notes", container.NewVScroll(t.notes))
 	t.lower = container.NewAppTabs(
 		container.NewTabItem("Bill of materials (* estimate)", bom),
 		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, perSU)),
 		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, step)),
-		container.NewTabItem("Notes", container.NewVScroll(t.notes)),
+		t.notesTab,
 		container.NewTabItem("Networks", t.nets.table),
 	)
 	t.cheaper = widget.NewLabel("")
@@ -419,7 +424,10 @@ func (t *summaryTab) update(p *planner.Plan) {
 		d.refresh()
 	}
 	if notes := planNotes(p); notes != t.notes.Text {
-		t.notes.SetText(notes)
+		t.notes.Text = notes
+		if t.lower.Selected() == t.notesTab { // else laid out when selected: AppTabs refreshes its contents then
+			t.notes.Refresh()
+		}
 	}
 	// The cards' height follows their text: lay out again, without
 	// refreshing (and measuring) every label below.
