@@ -68,7 +68,9 @@ func TestEditsDuringSearchAndReport(t *testing.T) {
 // redrawn too ("Charts", target under 100 ms). "Summary" and "Charts"
 // toggle between two counts, so every string they show was measured
 // before; "Summary-fresh" types a new count each time (100,000 + 8i), as
-// a user does, so every figure that changes is a new string to measure.
+// a user does, so every figure that changes is a new string to measure;
+// "Summary-networks" toggles with the Networks table showing below the
+// cards (its cells truncate, shaping their text on every SetText).
 // The debounce pause is not counted; typing never waits for either (both
 // run off the UI goroutine). cpu-ms/op is the CPU time of one edit, every
 // goroutine's (the wall time on a shared machine also counts the waits
@@ -77,7 +79,10 @@ func BenchmarkInputChange(b *testing.B) {
 	for _, bc := range []struct {
 		name, tab string
 		fresh     bool
-	}{{TabSummary, TabSummary, false}, {TabCharts, TabCharts, false}, {TabSummary + "-fresh", TabSummary, true}} {
+	}{
+		{TabSummary, TabSummary, false}, {TabCharts, TabCharts, false},
+		{TabSummary + "-fresh", TabSummary, true}, {TabSummary + "-networks", TabSummary + "/Networks", false},
+	} {
 		b.Run(bc.name, func(b *testing.B) {
 			u := newTestUI(b)
 			pick(u, "network.nic_gbps", "800G")

@@ -216,8 +216,8 @@ func newSummaryTab(u *UI) *summaryTab {
 		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	t.bom.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Row < 0 && id.Col >= 0 {
-			o.(*widget.Label).SetText(bomHeaders[id.Col])
+		if l := o.(*widget.Label); id.Row < 0 && id.Col >= 0 && l.Text != bomHeaders[id.Col] {
+			l.SetText(bomHeaders[id.Col])
 		}
 	}
 	for i, w := range bomWidths {
