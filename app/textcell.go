@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// newTextCell is a cell of table for one line of text, drawn as a Label
+// newTextCell is a cell of table, one line of text, drawn as a Label
 // draws it (at the inner padding of the table's theme, in the text size
 // and the colour of its importance) but made of no widget. Fyne 2.7.2
 // builds a new template cell on every Table.Refresh and, under a
@@ -17,14 +17,15 @@ import (
 // label on the Summary was measured, wrapped and shaped again. A cell
 // without a widget leaves the cache alone.
 func newTextCell(table fyne.Widget) fyne.CanvasObject {
-	t := canvas.NewText("", theme.ColorForWidget(theme.ColorNameForeground, table))
-	t.TextSize = theme.SizeForWidget(theme.SizeNameText, table)
-	return &fyne.Container{Layout: &textCellLayout{scope: table}, Objects: []fyne.CanvasObject{t}}
+	c := &fyne.Container{Layout: &textCellLayout{scope: table}, Objects: []fyne.CanvasObject{&canvas.Text{}}}
+	setTextCell(c, "", widget.MediumImportance)
+	return c
 }
 
 // setTextCell shows text in a cell of newTextCell in the colour of
 // importance imp, as a Label would (LowImportance is the disabled
-// colour, any other the foreground), refreshing only what changed.
+// colour, any other the foreground) and in the theme's text size,
+// refreshing only what changed.
 func setTextCell(o fyne.CanvasObject, text string, imp widget.Importance) {
 	c := o.(*fyne.Container)
 	t := c.Objects[0].(*canvas.Text)
@@ -33,11 +34,11 @@ func setTextCell(o fyne.CanvasObject, text string, imp widget.Importance) {
 	if imp == widget.LowImportance {
 		name = theme.ColorNameDisabled
 	}
-	col := theme.ColorForWidget(name, scope)
-	if text == t.Text && col == t.Color {
+	col, size := theme.ColorForWidget(name, scope), theme.SizeForWidget(theme.SizeNameText, scope)
+	if text == t.Text && col == t.Color && size == t.TextSize {
 		return
 	}
-	t.Text, t.Color = text, col
+	t.Text, t.Color, t.TextSize = text, col, size
 	t.Resize(t.MinSize())
 	t.Refresh()
 }
