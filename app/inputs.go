@@ -102,7 +102,12 @@ func (in *inputsPanel) bind(f model.Field) *input {
 	case model.Text:
 		e := widget.NewEntry()
 		e.OnChanged = onChange
-		it.widget, it.enable, it.hint = e, enabler(e), e.SetPlaceHolder
+		it.widget, it.enable = e, enabler(e)
+		it.hint = func(h string) {
+			if h != e.PlaceHolder { // setting it lays the hint out again
+				e.SetPlaceHolder(h)
+			}
+		}
 		it.show = func(t string) {
 			if e.Text != t {
 				e.SetText(t)

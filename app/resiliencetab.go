@@ -136,12 +136,18 @@ func newTextTable(columns []string, widths []float32, rows func() int, cell func
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
-		func(id widget.TableCellID, o fyne.CanvasObject) { o.(*widget.Label).SetText(cell(id.Row, id.Col)) })
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			// A label that truncates shapes its text again on every
+			// SetText, measured or not: set only what changed.
+			if l, text := o.(*widget.Label), cell(id.Row, id.Col); text != l.Text {
+				l.SetText(text)
+			}
+		})
 	t.ShowHeaderColumn = false
 	t.CreateHeader = func() fyne.CanvasObject { return widget.NewLabel("") }
 	t.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Row < 0 && id.Col >= 0 {
-			o.(*widget.Label).SetText(columns[id.Col])
+		if l := o.(*widget.Label); id.Row < 0 && id.Col >= 0 && l.Text != columns[id.Col] {
+			l.SetText(columns[id.Col])
 		}
 	}
 	for i, w := range widths {

@@ -116,8 +116,12 @@ type summaryTab struct {
 	rows    []planner.BOMLine
 	// totalScale writes the BOM's totals, all in one scale.
 	totalScale textfmt.MoneyScale
-	notes      *widget.Label
-	dimmed     bool
+	// notes is the Notes tab's text, laid out (wrapped) only while that
+	// tab shows: in a hidden tab, at the 16 pixels it was given, each
+	// changed bullet was measured word by word.
+	notes    *widget.Label
+	notesTab *container.TabItem
+	dimmed   bool
 	// The per-SU table: its heading and note, and its rows.
 	perSU     *widget.Table
 	suHeading *widget.Label
@@ -198,28 +202,22 @@ func newSummaryTab(u *UI) *summaryTab {
 	}
 	t.bom = widget.NewTableWithHeaders(
 		func() (int, int) { return len(t.rows), len(bomHeaders) },
-		func() fyne.CanvasObject {
-			return widget.NewLabel("")
-		},
+		func() fyne.CanvasObject { return newTextCell(t.bom) },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			l := o.(*widget.Label)
 			imp := widget.MediumImportance
 			if t.dimmed {
 				imp = widget.LowImportance
 			}
 			// Measuring text is what a refresh costs: set only what changed.
-			if text := fitText(t.bomCell(id.Row, id.Col), bomWidths[id.Col]); text != l.Text || imp != l.Importance {
-				l.Importance = imp
-				l.SetText(text)
-			}
+			setTextCell(o, fitText(t.bomCell(id.Row, id.Col), bomWidths[id.Col]), imp)
 		})
 	t.bom.ShowHeaderColumn = false
 	t.bom.CreateHeader = func() fyne.CanvasObject {
 		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	t.bom.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		if id.Row < 0 && id.Col >= 0 {
-			o.(*widget.Label).SetText(bomHeaders[id.Col])
+		if l := o.(*widget.Label); id.Row < 0 && id.Col >= 0 && l.Text != bomHeaders[id.Col] {
+			l.SetText(bomHeaders[id.Col])
 		}
 	}
 	for i, w := range bomWidths {
@@ -243,11 +241,12 @@ func newSummaryTab(u *UI) *summaryTab {
 		func() int { return len(t.unitBill.Rows) }, t.unitCell)
 	step, stepDetail := withRowDetail(t.step, stepColumns, func() int { return len(t.steps) }, t.stepCell)
 	t.details = []*rowDetail{bomDetail, suDetail, stepDetail}
+	t.notesTab = container.NewTabItem("Notes", container.NewVScroll(t.notes))
 	t.lower = container.NewAppTabs(
 		container.NewTabItem("Bill of materials (* estimate)", bom),
 		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, perSU)),
 		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, step)),
-		container.NewTabItem("Notes", container.NewVScroll(t.notes)),
+		t.notesTab,
 		container.NewTabItem("Networks", t.nets.table),
 	)
 	t.cheaper = widget.NewLabel("")
@@ -425,7 +424,10 @@ func (t *summaryTab) update(p *planner.Plan) {
 		d.refresh()
 	}
 	if notes := planNotes(p); notes != t.notes.Text {
-		t.notes.SetText(notes)
+		t.notes.Text = notes
+		if t.lower.Selected() == t.notesTab { // else laid out when selected: AppTabs refreshes its contents then
+			t.notes.Refresh()
+		}
 	}
 	// The cards' height follows their text: lay out again, without
 	// refreshing (and measuring) every label below.

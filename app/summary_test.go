@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/app/model"
 	"fabricplan/planner"
@@ -236,5 +238,43 @@ func TestSummaryKeyFiguresWithoutScrolling(t *testing.T) {
 				t.Errorf("%s at %.0fx%.0f: %v need scrolling", tc.name, size.Width, size.Height, hidden)
 			}
 		}
+	}
+}
+
+// The Notes tab's label is laid out only while the tab shows: an edit
+// with another tab showing keeps the new notes (Text) without wrapping
+// them, and selecting the tab lays them out; an edit while it shows lays
+// them out at once. Mutations caught: the notes wrapped on every edit
+// whatever the tab (SetText; wrapped at the 16 px of a hidden tab, a
+// changed bullet was measured word by word), the tab showing old notes
+// when selected (no layout on selection), an edit not shown in the open
+// tab.
+func TestSummaryNotesLaidOutWhenShown(t *testing.T) {
+	u := newTestUI(t)
+	s := u.summary
+	drawn := func() string {
+		return test.WidgetRenderer(s.notes).Objects()[0].(*widget.RichText).String()
+	}
+	const idle = "GPUs stay idle" // 4,100 GPUs are not a multiple of tp x pp = 32
+	typeIn(u, "cluster.gpus", "4096")
+	u.SelectTab("Summary/Notes")
+	if got := drawn(); strings.Contains(got, idle) || got != s.notes.Text {
+		t.Fatalf("4,096 GPUs, Notes showing: drawn %q, notes %q", got, s.notes.Text)
+	}
+	u.SelectTab("Summary/Bill")
+	typeIn(u, "cluster.gpus", "4100")
+	if !strings.Contains(s.notes.Text, idle) {
+		t.Fatalf("4,100 GPUs: notes %q lack %q", s.notes.Text, idle)
+	}
+	if strings.Contains(drawn(), idle) {
+		t.Error("the notes were laid out while their tab was hidden")
+	}
+	u.SelectTab("Summary/Notes")
+	if got := drawn(); got != s.notes.Text {
+		t.Errorf("Notes selected: drawn %q, want %q", got, s.notes.Text)
+	}
+	typeIn(u, "cluster.gpus", "4096")
+	if got := drawn(); strings.Contains(got, idle) || got != s.notes.Text {
+		t.Errorf("4,096 GPUs again, Notes showing: drawn %q, notes %q", got, s.notes.Text)
 	}
 }
