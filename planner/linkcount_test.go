@@ -41,6 +41,12 @@ func countedCases(t *testing.T) map[string]Scenario {
 			s.Network.Oversubscription, s.Network.Planes, s.Network.Tiers)
 		out[name] = s
 	}
+	// Found by the 100,000-GPU design search (2026-11-29), 0.563% under
+	// its walk until the count gave each switch its part-full last cage
+	// (13,400 transceiver cages, not 12,500).
+	s, _ := xdr100k(t)
+	s.Network.NICGbps, s.Network.Planes, s.Network.Switch, s.Network.Oversubscription, s.Network.Tiers = 200, 8, "qm9700", "4:1", 2
+	out["xdr100k-ndr-200g-8planes-4to1-2tiers"] = s
 	return out
 }
 
@@ -55,7 +61,8 @@ func countedCases(t *testing.T) map[string]Scenario {
 // rand07, rand12 and more); a lower switch's cages counted at the upper
 // switch's links a cage (meta-roce-24k 2.3% over); the cables rounded
 // down without the largest remainders (fewer cables than links:
-// rand20, hgx-h100-30011 and more). Counting every plan, small ones too
+// rand20, hgx-h100-30011 and more); each switch's part-full last cage
+// left out (xdr100k-ndr-200g-8planes 0.563% under). Counting every plan, small ones too
 // (walkUpperLinks 0), passes here (worst 0.47%) but fails
 // explore.TestSweepAutoNearPlan (a 411-GPU GB200 NVL72 0.78% under).
 func TestCountedLinksNearWalk(t *testing.T) {
@@ -107,53 +114,5 @@ func TestCountedLinksNearWalk(t *testing.T) {
 	t.Logf("%d designs (%d counted, the others walked: few upper links), worst %.3f%%", n, counted, 100*worst)
 	if counted < 40 {
 		t.Errorf("only %d designs counted: the table no longer tests the count", counted)
-	}
-}
-
-// Designs off TestCountedLinksNearWalk's table on which the count
-// misses the walk by more than its 0.5%, each with the miss measured
-// when it was found: shown, not hidden behind a wider tolerance. The
-// count leaves out what the walk's cage sets do (every link of a set
-// of shared cages takes the medium of its longest run) and takes the
-// ends' heights as independent of the distance between them; these
-// designs are where that tells. The test fails when a miss grows past
-// its record (a count drifting further from the walk) and says so when
-// one falls within 0.5%, to move it into the main table. Mutation
-// caught: the leaf-spine slack left out of the spines' end (-0.613%).
-func TestCountedLinksKnownMisses(t *testing.T) {
-	cat := testCatalog(t)
-	hallMemoOff.Store(true)
-	defer hallMemoOff.Store(false)
-	for _, tc := range []struct {
-		name string
-		edit func(n *Network)
-		miss float64 // counted against walked, as measured (%)
-	}{
-		// Found by the 100,000-GPU design search, 2026-11-29: the walk
-		// gives 138,400 transceivers, the count 137,506.
-		{"IB 200G, 8 planes, qm9700, 4:1, 2 tiers, 100,000 GPUs", func(n *Network) {
-			n.NICGbps, n.Planes, n.Switch, n.Oversubscription, n.Tiers = 200, 8, "qm9700", "4:1", 2
-		}, -0.563},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s, _ := xdr100k(t)
-			tc.edit(&s.Network)
-			want, err := Build(s, cat)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := Build(s.CountedLinks(), cat)
-			if err != nil {
-				t.Fatal(err)
-			}
-			miss := 100 * (got.Cost.Total/want.Cost.Total - 1)
-			t.Logf("counted $%.0f, walked $%.0f: %+.3f%% (recorded %+.3f%%)", got.Cost.Total, want.Cost.Total, miss, tc.miss)
-			switch {
-			case math.Abs(miss) > math.Abs(tc.miss)+0.005:
-				t.Errorf("the count misses the walk by %+.3f%%, more than the %+.3f%% recorded", miss, tc.miss)
-			case math.Abs(miss) <= 0.5:
-				t.Logf("now within 0.5%%: move it to TestCountedLinksNearWalk's table")
-			}
-		})
 	}
 }
