@@ -293,11 +293,7 @@ func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
 	var last tallyKey // links come in runs of one part and length: most skip the map
 	lastN := 0
 	for _, l := range links {
-		med := Medium("")
-		if i := c.medium[c.runs.find(l.a)]; i >= 0 {
-			med = allMedia[i]
-		}
-		ch, ok := m.with(tierServerLeaf, med, l.run)
+		ch, ok := m.withIndex(tierServerLeaf, int(c.medium[c.runs.find(l.a)]), l.run)
 		if !ok {
 			plane, g := l.leaf/c.lpu+1, u*c.lpu+l.leaf%c.lpu
 			s, _ := c.server(plane, g, l.k)
@@ -330,20 +326,23 @@ func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
 }
 
 // countUses counts the optical cage uses (metres above 0) as first met.
+// A unit's distinct uses are few (its lengths sold by end), so each is
+// found by a scan from the last one found, not a map's hash.
 func countUses(cages []cageUse) []cageCount {
 	var out []cageCount
-	at := map[cageUse]int{}
+	last := -1
 	for _, u := range cages {
 		if u.metres == 0 {
 			continue
 		}
-		i, ok := at[u]
-		if !ok {
-			i = len(out)
-			at[u] = i
-			out = append(out, cageCount{use: u})
+		if last < 0 || out[last].use != u {
+			last = slices.IndexFunc(out, func(c cageCount) bool { return c.use == u })
+			if last < 0 {
+				last = len(out)
+				out = append(out, cageCount{use: u})
+			}
 		}
-		out[i].n++
+		out[last].n++
 	}
 	return out
 }
