@@ -75,8 +75,8 @@ func TestEqualCapacitySwitchesDoNotTie(t *testing.T) {
 		}
 	}
 	// The Ethernet plans of the issue: SN5600 (Sesterce default $120k)
-	// and Tomahawk 5 (LuxOptx $150k low end): 30,000 x the switch count
-	// apart at equal counts.
+	// and Tomahawk 5 (Sesterce V5 800GbE default $150k, LuxOptx's low
+	// end): 30,000 x the switch count apart at equal counts.
 	var costs []float64
 	for _, sw := range []string{"sn5600", "tomahawk5"} {
 		s := NewScenario()
@@ -98,6 +98,44 @@ func capacityGbps(s *Switch) int {
 		best = max(best, g*s.Radix(g))
 	}
 	return best
+}
+
+// The 51.2T and 102.4T Ethernet switches are priced from a dated figure,
+// and a derived price says so with its arithmetic. Tomahawk 5: Sesterce's
+// V5 calculator (repository HEAD 2025-10-05) prices a 64 x 800GbE
+// "Ethernet RoCEv2" switch at $150,000 and LuxOptx (undated, another
+// author) puts a generic 64 x 800G switch at $150k-250k: two sources, one
+// dated, so "two-source", 2025-10. Tomahawk 6 (both SerDes parts): no
+// source prices a 102.4T box, so the dated figure per 800G port, by hand
+// $150,000 / 64 = $2,343.75, times the 128 800G ports of 102.4 Tb/s =
+// $300,000, graded an estimate and dated 2025-10, the month of the figure
+// it scales. Mutations caught: a Tomahawk price left "undated" or dated
+// other than its figure, the derived price graded as if a source named
+// it, its source line without the arithmetic.
+func TestWideEthernetPricesFromDatedFigures(t *testing.T) {
+	cat := testCatalog(t)
+	const perPort = 150000.0 / 64 // Sesterce V5, 64 x 800GbE, 2025-10-05
+	for _, tc := range []struct {
+		key, grade, cond, date, says string
+		usd                          float64
+	}{
+		{"tomahawk5", GradeTwoSource, CondTool, "2025-10", "2025-10-05", 64 * perPort},
+		{"tomahawk6", GradeEstimate, CondEstimate, "2025-10", "$150,000 / 64 = $2,343.75 per 800G port x 128", 128 * perPort},
+		{"tomahawk6-100g", GradeEstimate, CondEstimate, "2025-10", "$150,000 / 64 = $2,343.75 per 800G port x 128", 128 * perPort},
+	} {
+		sw := cat.Switches[tc.key]
+		if sw == nil {
+			t.Errorf("switch %s missing", tc.key)
+			continue
+		}
+		if sw.PriceUSD != tc.usd || sw.Pricing.Date != tc.date || sw.Pricing.Grade != tc.grade || sw.Pricing.Condition != tc.cond {
+			t.Errorf("%s: %s, %s, %s, %s; want %s, %s, %s, %s", tc.key, textfmt.USDExact(sw.PriceUSD), sw.Pricing.Date, sw.Pricing.Grade,
+				sw.Pricing.Condition, textfmt.USDExact(tc.usd), tc.date, tc.grade, tc.cond)
+		}
+		if !strings.Contains(sw.Source.Price, tc.says) {
+			t.Errorf("%s: source %q does not give %q", tc.key, sw.Source.Price, tc.says)
+		}
+	}
 }
 
 // Every grade the catalog uses agrees with its price source: a
