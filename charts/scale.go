@@ -198,7 +198,7 @@ func scalePlot(title, yLabel string, xys plotter.XYs, log10Y bool, steps []explo
 func pricedFlat(rows []explore.SweepRow) []bool {
 	flat := make([]bool, len(rows))
 	for i, r := range rows {
-		flat[i] = r.Plan.Hall == nil
+		flat[i] = r.Priced() == explore.PricedFlat
 	}
 	return flat
 }

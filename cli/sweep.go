@@ -221,7 +221,11 @@ func runSweep(env *cliEnv, args []string) error {
 	var rows []sweepRow
 	swept := explore.SweepWith(in.scenario, env.cat, sizes, explore.SweepOptions{Pricing: pricing}) // the rows read no failure what-if
 	for _, r := range swept {
-		rows = append(rows, rowOf("", r.GPUs, r.Plan, r.Err))
+		row := rowOf("", r.GPUs, r.Plan, r.Err)
+		if r.Err == nil {
+			row.Priced = r.Priced() // as built: the row's plan keeps no hall
+		}
+		rows = append(rows, row)
 	}
 	if err := format.write(env.stdout, rows); err != nil {
 		return err

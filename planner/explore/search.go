@@ -298,7 +298,7 @@ func evaluate(s planner.Scenario, cat *planner.Catalog, withFailures bool, memo 
 		days = p.Resilience.Goodput.JCTDays
 	}
 	// The design loads as a scenario laid out like the one searched.
-	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: p.Scenario.LaidOutAs(s), Plan: p, CostUSD: p.Cost.Total, PowerW: p.Power.Total,
+	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: p.Scenario.LaidOutAs(s), Plan: p.FiguresOnly(), CostUSD: p.Cost.Total, PowerW: p.Power.Total,
 		Days: days, StepS: p.JCT.Planned.StepS, Priced: priced, searched: s, memo: memo, boundDays: p.JCT.Planned.Days}
 }
 

@@ -21,6 +21,10 @@ type SweepRow struct {
 	GPUs int
 	Plan *planner.Plan
 	Err  error
+	// priced is how the row's links were priced (Priced), kept as the
+	// plan was built: a row keeps its plan's figures, not its hall
+	// (planner.Plan.FiguresOnly).
+	priced string
 }
 
 // Sweep plans base at every GPU count in gpus. Sizes that fail keep their
@@ -110,7 +114,10 @@ func SweepWith(base planner.Scenario, cat *planner.Catalog, gpus []int, o SweepO
 			s = s.CountedLinks()
 		}
 		p, err := planner.BuildWith(s, cat, n)
-		rows[i] = SweepRow{GPUs: g, Plan: p, Err: err}
+		rows[i] = SweepRow{GPUs: g, Err: err}
+		if p != nil {
+			rows[i].Plan, rows[i].priced = p.FiguresOnly(), linksPriced(p)
+		}
 	}
 	return rows
 }
@@ -118,9 +125,20 @@ func SweepWith(base planner.Scenario, cat *planner.Catalog, gpus []int, o SweepO
 // Priced is how row r's links were priced: PricedHall (walked in the
 // data hall), PricedCounted or PricedFlat; empty without a plan.
 func (r SweepRow) Priced() string {
-	switch p := r.Plan; {
-	case p == nil:
+	switch {
+	case r.Plan == nil:
 		return ""
+	case r.priced != "":
+		return r.priced
+	}
+	return linksPriced(r.Plan)
+}
+
+// linksPriced is how p's links were priced: PricedCounted, PricedHall
+// (walked in the data hall) or PricedFlat (one length per tier, or a
+// default hall that cannot be cabled, as Build then plans it).
+func linksPriced(p *planner.Plan) string {
+	switch {
 	case p.LinksCounted():
 		return PricedCounted
 	case p.Hall != nil:
@@ -141,7 +159,7 @@ func (o SweepOptions) build() planner.BuildOptions {
 func PricedCountedRows(rows []SweepRow) int {
 	n := 0
 	for _, r := range rows {
-		if r.Plan != nil && r.Plan.LinksCounted() {
+		if r.Priced() == PricedCounted {
 			n++
 		}
 	}
@@ -153,7 +171,7 @@ func PricedCountedRows(rows []SweepRow) int {
 func PricedFlatRows(rows []SweepRow) int {
 	n := 0
 	for _, r := range rows {
-		if r.Plan != nil && r.Plan.Hall == nil {
+		if r.Priced() == PricedFlat {
 			n++
 		}
 	}
