@@ -252,14 +252,10 @@ func (m *mediaChooser) forcedOffered() error {
 	return nil
 }
 
-// with is a link of tier t on medium med, for a run that med reaches
-// (choices are cached by the length sold).
-func (m *mediaChooser) with(t int, med Medium, run float64) (linkChoice, bool) {
-	return m.withIndex(t, slices.Index(allMedia, med), run)
-}
-
-// withIndex is with for the medium allMedia[mi] (mi < 0: none), as the
-// cage sets keep it: the walks ask it once a link.
+// withIndex is a link of tier t on the medium allMedia[mi] (mi < 0:
+// none), as the cage sets keep it, for a run that medium reaches
+// (choices are cached by the length sold): the walks ask it once a
+// link.
 func (m *mediaChooser) withIndex(t, mi int, run float64) (linkChoice, bool) {
 	if mi < 0 {
 		return linkChoice{}, false
