@@ -187,6 +187,9 @@ func hostileCases() []hostileCase {
 			args:  []string{"plan", "{d}/s.toml"}, code: ExitUsage, stderr: []string{"pricing.quotes", "is a folder"}},
 
 		// Flags past their floors and caps.
+		// Caught: --units errors named --phases (and counted GPUs).
+		{name: "phases --units 10^12", files: map[string]string{"s.toml": ndr1k},
+			args: []string{"phases", "{d}/s.toml", "--units", "1000000000000"}, code: ExitUsage, stderr: []string{"--units: scalable units"}},
 		{name: "sweep to 10^12 GPUs", args: []string{"sweep", "--gpus", "1:1000000000000", "--csv"}, code: ExitUsage, stderr: []string{"--gpus", "1 to 10,000,000"}},
 		{name: "search --budget NaN", args: []string{"search", "--budget", "NaN"}, code: ExitUsage, stderr: []string{"--budget"}},
 		{name: "search --target-days -1", args: []string{"search", "--target-days", "-1"}, code: ExitUsage, stderr: []string{"target-days"}},
