@@ -190,6 +190,14 @@ func hostileCases() []hostileCase {
 		// Caught: --units errors named --phases (and counted GPUs).
 		{name: "phases --units 10^12", files: map[string]string{"s.toml": ndr1k},
 			args: []string{"phases", "{d}/s.toml", "--units", "1000000000000"}, code: ExitUsage, stderr: []string{"--units: scalable units"}},
+		// Caught: a --year without a market split failed after planning
+		// with exit 1 (export) or was taken without a word (report).
+		{name: "export --year 99999", files: map[string]string{"s.toml": ndr1k},
+			args: []string{"export", "--chart", "market", "--out", "{d}/m.png", "{d}/s.toml", "--year", "99999"}, code: ExitUsage,
+			stderr: []string{"--year 99999", "2021 to 2028"}, absent: []string{"m.png"}},
+		{name: "report --year 2020", files: map[string]string{"s.toml": ndr1k},
+			args: []string{"report", "--out", "{d}/r.pdf", "{d}/s.toml", "--year", "2020"}, code: ExitUsage,
+			stderr: []string{"--year 2020"}, absent: []string{"r.pdf"}},
 		{name: "sweep to 10^12 GPUs", args: []string{"sweep", "--gpus", "1:1000000000000", "--csv"}, code: ExitUsage, stderr: []string{"--gpus", "1 to 10,000,000"}},
 		{name: "search --budget NaN", args: []string{"search", "--budget", "NaN"}, code: ExitUsage, stderr: []string{"--budget"}},
 		{name: "search --target-days -1", args: []string{"search", "--target-days", "-1"}, code: ExitUsage, stderr: []string{"target-days"}},
