@@ -3,6 +3,7 @@ package scenariofile
 import (
 	"fabricplan/internal/fielderr"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -203,5 +204,49 @@ func TestInvisibleAndEncodings(t *testing.T) {
 	}
 	if _, err := Parse([]byte("\ufeff" + doc)); err != nil {
 		t.Errorf("UTF-8 with a byte-order mark: %v", err)
+	}
+}
+
+// Hostile cases H48 'save a 2 MB name' and 'save a name that is not
+// UTF-8'. Mutation caught: SaveFile writing whatever encode gives, so a
+// file that opened was replaced by one Load refuses (over the 1 MiB
+// limit, or invalid UTF-8): the old file is to stay as it was.
+func TestSaveRefusesWhatLoadRefuses(t *testing.T) {
+	cat := testCatalog(t)
+	base, err := Load("../../data/scenarios/ib-ndr-1k.toml", cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, scenarioName, want string
+	}{
+		{"2 MB name", strings.Repeat("x", 2<<20), "over the 1,048,576 bytes"},
+		{"name not UTF-8", "rack \xff", "not UTF-8"},
+		{"name just under the limit", strings.Repeat("x", 1<<19), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.toml")
+			if err := Save(path, base); err != nil {
+				t.Fatal(err)
+			}
+			s := base
+			s.Name = tc.scenarioName
+			err := Save(path, s)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("save: %v", err)
+				}
+				if _, err := Load(path, cat); err != nil {
+					t.Errorf("saved file does not open: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("save error %v, want one containing %q", err, tc.want)
+			}
+			if _, err := Load(path, cat); err != nil {
+				t.Errorf("the file saved before no longer opens: %v", err)
+			}
+		})
 	}
 }

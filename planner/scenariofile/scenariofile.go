@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -546,7 +547,25 @@ func SaveFile(path string, s planner.Scenario, header string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkReadable(data); err != nil {
+		return fmt.Errorf("save %s: %w", filepath.Base(path), err)
+	}
 	return safefile.WriteDocument(path, data)
+}
+
+// checkReadable refuses a document Read would refuse back: larger than
+// safefile.ScenarioLimit (a name pasted whole from a 2 MB log) or text
+// that is not UTF-8. Saving it would replace a file that opens with one
+// that does not.
+func checkReadable(data []byte) error {
+	if len(data) > safefile.ScenarioLimit {
+		return fmt.Errorf("the scenario would be %s bytes, over the %s bytes a scenario file may hold to open again; shorten its name or notes",
+			textfmt.Int(len(data)), textfmt.Int(safefile.ScenarioLimit))
+	}
+	if !utf8.Valid(data) {
+		return errors.New("the scenario holds text that is not UTF-8 (a name or a note) and would not open again; retype it")
+	}
+	return nil
 }
 
 var badTypeRE = regexp.MustCompile(`incompatible types: TOML value has type (\S+); destination has type (\S+)`)
