@@ -3,6 +3,7 @@ package scenariofile
 import (
 	"fabricplan/internal/fielderr"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -208,7 +209,8 @@ func TestInvisibleAndEncodings(t *testing.T) {
 }
 
 // Hostile cases H48 'save a 2 MB name' and 'save a name that is not
-// UTF-8'. Mutation caught: SaveFile writing whatever encode gives, so a
+// UTF-8'. Mutation caught: SaveFile or SaveEdit (the window's save)
+// writing whatever the encoder or the editor gives, so a
 // file that opened was replaced by one Load refuses (over the 1 MiB
 // limit, or invalid UTF-8): the old file is to stay as it was.
 func TestSaveRefusesWhatLoadRefuses(t *testing.T) {
@@ -229,9 +231,17 @@ func TestSaveRefusesWhatLoadRefuses(t *testing.T) {
 			if err := Save(path, base); err != nil {
 				t.Fatal(err)
 			}
+			saved, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
 			s := base
 			s.Name = tc.scenarioName
-			err := Save(path, s)
+			err = Save(path, s)
+			// The window saves through SaveEdit: the same check.
+			if _, editErr := SaveEdit(path, saved, base, s); (editErr == nil) != (err == nil) {
+				t.Errorf("SaveEdit error %v, Save error %v: want both or neither", editErr, err)
+			}
 			if tc.want == "" {
 				if err != nil {
 					t.Fatalf("save: %v", err)
