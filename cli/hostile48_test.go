@@ -119,6 +119,11 @@ func hostileCases() []hostileCase {
 			args:  []string{"cables", "{d}/s.toml", "--csv", "--out", "{d}/f.csv"}, code: ExitUsage, stderr: []string{"is a FIFO"}},
 		{name: "cables --out in a folder that is not there", files: map[string]string{"s.toml": ndr1k},
 			args: []string{"cables", "{d}/s.toml", "--csv", "--out", "{d}/none/x.csv"}, code: ExitUsage, stderr: []string{"does not exist"}},
+		// Caught: "--out x.csv/: this output is CSV; end the name in
+		// .csv" for a name that ends in .csv and a slash.
+		{name: "cables --out with a trailing slash", files: map[string]string{"s.toml": ndr1k},
+			args: []string{"cables", "{d}/s.toml", "--csv", "--out", "{d}/x.csv/"}, code: ExitUsage,
+			stderr: []string{"ends in a slash", "give a file name"}, absent: []string{"x.csv"}},
 		{name: "a killed run's temporary file removed by the next write", files: map[string]string{"s.toml": ndr1k, ".fp-0badc0de.tmp": "half"},
 			setup: func(t *testing.T, dir string) {
 				old := time.Now().Add(-2 * time.Hour)
