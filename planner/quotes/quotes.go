@@ -205,6 +205,9 @@ func parseCSV(src []byte) ([]Quote, error) {
 		if !slices.Contains(columns, h) {
 			return nil, fmt.Errorf("line 1: unknown column %q; the columns are %s", h, strings.Join(columns, ","))
 		}
+		if j, seen := col[h]; seen {
+			return nil, fmt.Errorf("line 1: column %q appears twice (columns %d and %d); keep one", h, j+1, i+1)
+		}
 		col[h] = i
 	}
 	for _, c := range columns[:6] {

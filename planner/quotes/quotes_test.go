@@ -22,6 +22,9 @@ var quoteCases = []struct {
 	{"empty", "q.csv", "", "empty file"},
 	{"missing column", "q.csv", "part,unit_price,currency,vendor,date\nqm9700,1,USD,A,2026-01-01\n", `no "valid_until" column`},
 	{"unknown column", "q.csv", "part,price\n", `unknown column "price"`},
+	// Hostile case H48 'quotes CSV with a column twice'. Caught: the
+	// last copy of the column taken without a word.
+	{"column twice", "q.csv", "part,unit_price,currency,vendor,date,valid_until,part\nqm9700,30000,USD,A,2026-10-01,2026-12-31,x\n", `line 1: column "part" appears twice (columns 1 and 7)`},
 	{"price text", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,cheap,USD,A,2026-01-01,2026-02-01\n", `line 2: unit_price "cheap" is not a number`},
 	{"negative price", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,-5,USD,A,2026-01-01,2026-02-01\n", "line 2: unit_price -5"},
 	{"no vendor", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,USD,,2026-01-01,2026-02-01\n", "line 2: vendor: empty"},
