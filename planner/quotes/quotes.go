@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,7 +163,7 @@ func parseTOML(src []byte) ([]Quote, error) {
 		if errors.As(err, &pe) {
 			return nil, fmt.Errorf("line %d: %s", pe.Position.Line, pe.Message)
 		}
-		return nil, err
+		return nil, typeError(err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		return nil, fmt.Errorf("unknown key %q; a quote has %s", und[0].String(), strings.Join(columns, ", "))
@@ -174,6 +175,29 @@ func parseTOML(src []byte) ([]Quote, error) {
 		}
 	}
 	return doc.Quote, nil
+}
+
+// badTypeRE matches the TOML decoder's error for a value of the wrong
+// type, which it gives as plain text.
+var badTypeRE = regexp.MustCompile(`^toml: line (\d+) \(last key "(?:quote\.)?([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)`)
+
+// typeError says in a quote's terms what the decoder's type error means:
+// a bare TOML date (date = 2026-10-01) where the quote wants text, or
+// text where it wants a number. Other errors pass as they are.
+func typeError(err error) error {
+	m := badTypeRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	line, key, got := m[1], m[2], m[3]
+	if m[4] == "string" {
+		what := "a TOML " + got
+		if got == "time.Time" {
+			what = "a bare TOML date"
+		}
+		return fmt.Errorf("line %s: %s is %s; write it as text in double quotes, such as %s = \"2026-10-01\"", line, key, what, key)
+	}
+	return fmt.Errorf("line %s: %s must be a number; write it without quotes, such as %s = 30000", line, key, key)
 }
 
 // tableLines lists the lines of the [[quote]] headers.
