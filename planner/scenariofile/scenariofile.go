@@ -469,11 +469,29 @@ func ReadQuotes(s *planner.Scenario, scenarioPath string, today time.Time) error
 	}
 	qs, err := LoadQuotes(q, today)
 	if err != nil {
-		return fielderr.New("pricing.quotes", "check the path (relative to the scenario file) or leave the key out", "%v", err)
+		fix := QuotesPathFix
+		var ce quotesContentError
+		if errors.As(err, &ce) {
+			fix = QuotesContentFix
+		}
+		return fielderr.New("pricing.quotes", fix, "%v", err)
 	}
 	s.Quotes = qs
 	return nil
 }
+
+// The fixes of a pricing.quotes error: the file could not be read, or
+// it was read and its text is wrong (the error says where).
+const (
+	QuotesPathFix    = "check the path (relative to the scenario file) or leave the key out"
+	QuotesContentFix = "correct the quotes file where the error says"
+)
+
+// quotesContentError marks an error in a quotes file's text, as against
+// one in reading it.
+type quotesContentError struct{ error }
+
+func (e quotesContentError) Unwrap() error { return e.error }
 
 // LeadingComments is the block of comment lines (and blank lines between
 // them) at the top of a scenario file, with its newlines: what a user
@@ -824,7 +842,7 @@ func LoadQuotes(path string, today time.Time) (*planner.Quotes, error) {
 	}
 	qs, err := quotes.Parse(path, src, planner.MaxPriceUSD)
 	if err != nil {
-		return nil, err
+		return nil, quotesContentError{err}
 	}
 	return &planner.Quotes{Path: path, Quotes: qs, Today: today}, nil
 }
