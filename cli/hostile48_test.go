@@ -167,7 +167,7 @@ func hostileCases() []hostileCase {
 		{name: "gpus NaN", files: map[string]string{"s.toml": strings.Replace(ndr1k, "gpus = 1024", "gpus = nan", 1)},
 			args: []string{"plan", "{d}/s.toml"}, code: ExitUsage, stderr: []string{"cluster.gpus", "whole number"}},
 		{name: "server price 1e308", files: map[string]string{"s.toml": strings.Replace(ndr1k, "300000", "1e308", 1)},
-			args: []string{"plan", "{d}/s.toml", "--json"}, code: ExitUsage, stderr: []string{"cluster.server_price_usd", "from 0 to"}},
+			args: []string{"plan", "{d}/s.toml", "--json"}, code: ExitUsage, stderr: []string{"cluster.server_price_usd", "0 or from 0.01 to 100000000"}},
 		{name: "server price -inf", files: map[string]string{"s.toml": strings.Replace(ndr1k, "300000", "-inf", 1)},
 			args: []string{"compare", "{d}/s.toml", "{d}/s.toml"}, code: ExitUsage, stderr: []string{"cluster.server_price_usd"}},
 		// Caught: a floor of 0 on storage_gbs_per_gpu: 1e-300 GB/s made

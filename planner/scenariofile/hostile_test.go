@@ -22,6 +22,12 @@ func TestNonFiniteAndHugeValuesRejected(t *testing.T) {
 		{"NaN price", "[prices]\nqm9700 = nan\n", "prices.qm9700"},
 		{"Inf price", "[prices]\nqm9700 = inf\n", "prices.qm9700"},
 		{"1e308 price", "[prices]\nqm9700 = 1e308\n", "prices.qm9700"},
+		// Hostile case H48 '[prices] qm9700 = 1e-300'. Caught: a floor of
+		// 0, which priced a $30k switch at $0 (quotes had a floor of a
+		// cent; the overrides did not).
+		{"1e-300 price", "[prices]\nqm9700 = 1e-300\n", "prices.qm9700"},
+		{"price under a cent", "[prices]\nqm9700 = 0.009\n", "prices.qm9700"},
+		{"1e-300 server price", "[cluster]\nserver_price_usd = 1e-300\n", "cluster.server_price_usd"},
 		{"NaN server price", "[cluster]\nserver_price_usd = nan\n", "cluster.server_price_usd"},
 		{"-Inf server price", "[cluster]\nserver_price_usd = -inf\n", "cluster.server_price_usd"},
 		{"NaN cable length", "[network.media]\nleaf_spine_m = nan\n", "network.media.leaf_spine_m"},
