@@ -147,7 +147,7 @@ func hostileCases() []hostileCase {
 		{name: "scenario NUL byte", files: map[string]string{"s.toml": "schema = 1\nname = \"a\x00b\"\n"},
 			args: []string{"plan", "{d}/s.toml"}, code: ExitUsage, stderr: []string{"NUL"}},
 		{name: "duplicate table", files: map[string]string{"s.toml": ndr1k + "[cluster]\ngpus = 8\n"},
-			args: []string{"sweep", "{d}/s.toml", "--gpus", "64,128"}, code: ExitUsage, stderr: []string{"already been defined", "line 15"}},
+			args: []string{"sweep", "{d}/s.toml", "--gpus", "64,128"}, code: ExitUsage, stderr: []string{"already been defined", "line 15", "the table is written twice"}},
 		{name: "deep nesting", files: map[string]string{"s.toml": "schema = 1\nx = " + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "\n"},
 			args: []string{"plan", "{d}/s.toml"}, code: ExitUsage, stderr: []string{"nested more than"}},
 		{name: "2 MB name", files: map[string]string{"s.toml": "schema = 1\nname = \"" + strings.Repeat("a", 2<<20) + "\"\n"},

@@ -198,6 +198,11 @@ func TestInvisibleAndEncodings(t *testing.T) {
 			"file (line 7): key phase[2].gpus contains an invisible U+200B (zero width space)"},
 		{"UTF-16LE with BOM", "\xff\xfe" + utf16(doc, false), "file (line 1): the file is UTF-16LE text (as Windows Notepad saves Unicode); save it as UTF-8"},
 		{"UTF-16BE without BOM", utf16(doc, true), "file (line 1): the file is UTF-16BE text"},
+		// Hostile cases H48 'key written twice' and 'table written
+		// twice'. Caught: "check the value's type and quotes" and "fix
+		// the syntax at that line", fixes that do not fit the fault.
+		{"key written twice", doc + "gpus = 2048\n", "cluster.gpus (line 4): Key 'cluster.gpus' has already been defined.; the key is written twice: keep one of the two lines"},
+		{"table written twice", doc + "[cluster]\n", "file (line 4): not valid TOML: Key 'cluster' has already been defined.; the table is written twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.src))

@@ -667,13 +667,21 @@ func tomlError(err error) error {
 			return &fielderr.FieldError{Field: "file", Line: pe.Position.Line, Problem: "not valid TOML: " + pe.Message, Fix: fix}
 		}
 		if pe.LastKey != "" {
-			return &fielderr.FieldError{Field: pe.LastKey, Line: pe.Position.Line, Problem: pe.Message, Fix: "check the value's type and quotes"}
+			fix := "check the value's type and quotes"
+			if strings.Contains(pe.Message, "has already been defined") {
+				fix = "the key is written twice: keep one of the two lines"
+			}
+			return &fielderr.FieldError{Field: pe.LastKey, Line: pe.Position.Line, Problem: pe.Message, Fix: fix}
 		}
 		line := pe.Position.Line
 		if strings.Contains(pe.Message, `'\n'`) && line > 1 {
 			line-- // the parser stopped at the end of the faulty line
 		}
-		return &fielderr.FieldError{Field: "file", Line: line, Problem: "not valid TOML: " + pe.Message, Fix: "fix the syntax at that line"}
+		fix := "fix the syntax at that line"
+		if strings.Contains(pe.Message, "has already been defined") {
+			fix = "the table is written twice: move its lines under the first header and delete this one"
+		}
+		return &fielderr.FieldError{Field: "file", Line: line, Problem: "not valid TOML: " + pe.Message, Fix: fix}
 	}
 	msg := err.Error()
 	key, line := "", 0
