@@ -427,6 +427,12 @@ const (
 	minStorageGBsGPU = 0.01
 )
 
+// validStorageGBs says whether v is a storage read bandwidth per GPU:
+// 0 (the system's default) or minStorageGBsGPU to maxStorageGBsGPU.
+func validStorageGBs(v float64) bool {
+	return v == 0 || inRange(v, minStorageGBsGPU, maxStorageGBsGPU)
+}
+
 // validateNetworks checks the [networks] table, naming each bad field.
 func (s *Scenario) validateNetworks(cat *Catalog) []error {
 	in := s.Networks
@@ -462,7 +468,7 @@ func (s *Scenario) validateNetworks(cat *Catalog) []error {
 			add(fielderr.New("networks."+f.name, fmt.Sprintf("give 0 to %d, or leave it out", maxSideServers), "%d", f.v))
 		}
 	}
-	if in.StorageGBsPerGPU != 0 && !inRange(in.StorageGBsPerGPU, minStorageGBsGPU, maxStorageGBsGPU) {
+	if !validStorageGBs(in.StorageGBsPerGPU) {
 		add(fielderr.New("networks.storage_gbs_per_gpu", fmt.Sprintf("give GB/s per GPU from %g to %d, or leave it out", minStorageGBsGPU, maxStorageGBsGPU), "%g GB/s", in.StorageGBsPerGPU))
 	}
 	for _, f := range []struct{ name, v string }{{"frontend_oversubscription", in.FrontEndOversubscription}, {"storage_oversubscription", in.StorageOversubscription}} {

@@ -223,21 +223,9 @@ func parseCSV(src []byte) ([]Quote, error) {
 	if err != nil {
 		return nil, err
 	}
-	col := map[string]int{}
-	for i, h := range head {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if !slices.Contains(columns, h) {
-			return nil, fmt.Errorf("line 1: unknown column %q; the columns are %s", h, strings.Join(columns, ","))
-		}
-		if j, seen := col[h]; seen {
-			return nil, fmt.Errorf("line 1: column %q appears twice (columns %d and %d); keep one", h, j+1, i+1)
-		}
-		col[h] = i
-	}
-	for _, c := range columns[:6] {
-		if _, ok := col[c]; !ok {
-			return nil, fmt.Errorf("line 1: no %q column; the columns are %s", c, strings.Join(columns, ","))
-		}
+	col, err := csvColumns(head)
+	if err != nil {
+		return nil, err
 	}
 	var out []Quote
 	for {
@@ -267,6 +255,28 @@ func parseCSV(src []byte) ([]Quote, error) {
 		}
 		out = append(out, q)
 	}
+}
+
+// csvColumns maps a quotes CSV's header row to each column's index:
+// every column known, none twice, all but usd_per present.
+func csvColumns(head []string) (map[string]int, error) {
+	col := map[string]int{}
+	for i, h := range head {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if !slices.Contains(columns, h) {
+			return nil, fmt.Errorf("line 1: unknown column %q; the columns are %s", h, strings.Join(columns, ","))
+		}
+		if j, seen := col[h]; seen {
+			return nil, fmt.Errorf("line 1: column %q appears twice (columns %d and %d); keep one", h, j+1, i+1)
+		}
+		col[h] = i
+	}
+	for _, c := range columns[:6] {
+		if _, ok := col[c]; !ok {
+			return nil, fmt.Errorf("line 1: no %q column; the columns are %s", c, strings.Join(columns, ","))
+		}
+	}
+	return col, nil
 }
 
 func parseNumber(s string) (float64, error) {
