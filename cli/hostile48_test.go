@@ -124,6 +124,10 @@ func hostileCases() []hostileCase {
 		{name: "cables --out with a trailing slash", files: map[string]string{"s.toml": ndr1k},
 			args: []string{"cables", "{d}/s.toml", "--csv", "--out", "{d}/x.csv/"}, code: ExitUsage,
 			stderr: []string{"ends in a slash", "give a file name"}, absent: []string{"x.csv"}},
+		// Caught: --out .csv wrote a hidden file named only ".csv".
+		{name: "cables --out a name that is only the extension", files: map[string]string{"s.toml": ndr1k},
+			args: []string{"cables", "{d}/s.toml", "--csv", "--out", "{d}/.csv"}, code: ExitUsage,
+			stderr: []string{"has no name before .csv"}, absent: []string{".csv"}},
 		{name: "a killed run's temporary file removed by the next write", files: map[string]string{"s.toml": ndr1k, ".fp-0badc0de.tmp": "half"},
 			setup: func(t *testing.T, dir string) {
 				old := time.Now().Add(-2 * time.Hour)
