@@ -19,6 +19,8 @@ import (
 	"golang.org/x/image/font/sfnt"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
+
+	"fabricplan/internal/safefile/fulldisk"
 )
 
 // The PDF of a chart with regular and bold text embeds each font in its
@@ -274,5 +276,36 @@ func TestPDFWithoutTempDir(t *testing.T) {
 	}
 	if logged.Len() > 0 {
 		t.Errorf("logged %q", logged.String())
+	}
+}
+
+// TestPDFWithFullTempDir: hostile case H48 'report with TMPDIR on a full
+// disk'. With TMPDIR on a 256 KiB tmpfs a PDF fails with an error naming
+// the folder, the lack of space and the fix, and nothing is logged.
+// Mutation caught: checkPDFTempDir making the folder without writing the
+// room the font maker needs (a fresh process then printed vgpdf's raw
+// "could not generate font data ... no space left on device" log line).
+func TestPDFWithFullTempDir(t *testing.T) {
+	full, ok := fulldisk.Mount(t, "256k")
+	if !ok {
+		t.Skip("needs root to mount a small tmpfs")
+	}
+	f, err := Topology(textFitInputs(t)["scenarios/ib-xdr-100k.toml"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", full)
+	var logged bytes.Buffer
+	log.SetOutput(&logged)
+	defer log.SetOutput(os.Stderr)
+	_, err = f.Bytes("pdf", DefaultSize)
+	if err == nil || !strings.Contains(err.Error(), full+" has not got it (no space left on device); free some space there, or set TMPDIR") {
+		t.Errorf("err = %v", err)
+	}
+	if logged.Len() > 0 {
+		t.Errorf("logged %q", logged.String())
+	}
+	if entries, _ := os.ReadDir(full); len(entries) > 0 {
+		t.Errorf("left %d files in the temporary folder", len(entries))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"os"
+	"path/filepath"
 	"unicode/utf8"
 
 	"codeberg.org/go-pdf/fpdf"
@@ -41,17 +42,30 @@ func newPDFCanvas(w, h vg.Length) (pdfCanvas, error) {
 	return pdfCanvas{Canvas: c, doc: fpdfOf(c), registered: map[string]bool{}, vgFonts: vgpdfFontsOf(c)}, nil
 }
 
-// checkPDFTempDir makes and removes a folder in the temporary folder
-// (os.TempDir: TMPDIR, else /tmp), where the PDF font maker writes each
-// font's files (makePDFFont, and vgpdf itself). Without this check a
-// missing TMPDIR surfaced as vgpdf's raw log line and its error.
+// pdfFontScratchBytes is the room the PDF font maker needs in the
+// temporary folder: measured on a report, TMPDIR on a 768 KiB tmpfs
+// held it and 512 KiB did not (Liberation Sans's TrueType file, about
+// 400 kB, and the maker's compressed copy of it); 1 MiB leaves a margin.
+const pdfFontScratchBytes = 1 << 20
+
+// checkPDFTempDir makes a folder in the temporary folder (os.TempDir:
+// TMPDIR, else /tmp), where the PDF font maker writes each font's files
+// (makePDFFont, and vgpdf itself), writes pdfFontScratchBytes into it and
+// removes it. Without this check a missing or full TMPDIR surfaced as
+// vgpdf's raw log line ("vgpdf: could not generate font data") and its
+// error.
 func checkPDFTempDir() error {
 	dir, err := os.MkdirTemp("", "fabricplan-pdfcheck-")
 	if err != nil {
 		return fmt.Errorf("a PDF needs a temporary folder to make its fonts in, and %s cannot hold one (%w); create it, or set TMPDIR to a folder you may write",
 			os.TempDir(), errors.Unwrap(err))
 	}
-	return os.Remove(dir)
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "room"), make([]byte, pdfFontScratchBytes), 0o600); err != nil {
+		return fmt.Errorf("a PDF needs %d KiB in the temporary folder to make its fonts in, and %s has not got it (%w); free some space there, or set TMPDIR to a folder with room",
+			pdfFontScratchBytes>>10, os.TempDir(), errors.Unwrap(err))
+	}
+	return nil
 }
 
 // FillString draws s at pt, as vg.Canvas's FillString does.

@@ -416,7 +416,10 @@ func (in *scenarioInput) loadQuotes() error {
 	if err := scenariofile.ReadQuotes(&in.scenario, base, today()); err != nil {
 		if in.set["quotes"] {
 			for _, fe := range fielderr.FieldErrors(err) {
-				fe.Field, fe.Fix = "--quotes", "check the path"
+				fe.Field = "--quotes"
+				if fe.Fix == scenariofile.QuotesPathFix {
+					fe.Fix = "check the path"
+				}
 			}
 			return usageError{err}
 		}

@@ -126,6 +126,9 @@ func runExport(env *cliEnv, args []string) error {
 		if size, err = sf.size(); err != nil {
 			return err
 		}
+		if err := checkMarketYear(env, *year); err != nil {
+			return err
+		}
 		opt, err = searchOptions(*target, *within, *budget)
 		return err
 	})
@@ -147,6 +150,20 @@ func runExport(env *cliEnv, args []string) error {
 	return nil
 }
 
+// checkMarketYear refuses, before any work, a --year the market tables
+// have no device split for: the export failed after planning (exit 1)
+// and the report took it without a word. 0 means the default year.
+func checkMarketYear(env *cliEnv, year int) error {
+	if year == 0 {
+		return nil
+	}
+	if _, _, ok := env.market.DeviceSplit(year); !ok {
+		ys := env.market.Device.Years
+		return usagef("--year %d: the market tables split device spend for %d to %d only; choose one of those years", year, ys[0], ys[len(ys)-1])
+	}
+	return nil
+}
+
 func runReport(env *cliEnv, args []string) error {
 	fs := newFlagSet(env, "report", "--out FILE.pdf [SCENARIO.toml] [plan flags] [--year Y]")
 	pf := addPlanFlags(fs)
@@ -155,6 +172,9 @@ func runReport(env *cliEnv, args []string) error {
 	in, _, err := planArgs(env, fs, pf, args, func() error {
 		if *out == "" {
 			return usagef("report needs --out FILE.pdf")
+		}
+		if err := checkMarketYear(env, *year); err != nil {
+			return err
 		}
 		return checkOutput(*out, env.inputs, ".pdf")
 	})

@@ -31,12 +31,17 @@ var errInterrupted = errors.New("interrupted")
 // units is close); longer names are a usage error, said before any work.
 const maxNameBytes = 255
 
-// checkOutput refuses, before any work, an --out whose extension does not
-// match the format the command writes (wantExt, with the dot, any of
-// them), whose name is longer than the file system takes, or that is one
+// checkOutput refuses, before any work, an --out that ends in a slash (a
+// folder), whose extension does not match the format the command writes
+// (wantExt, with the dot, any of them) or is all its name, whose name is
+// longer than the file system takes, or that is one
 // of the command's input files (the same file by device and inode, so a
 // link or another spelling of the path is caught too).
 func checkOutput(out string, inputs []string, wantExt ...string) error {
+	if strings.HasSuffix(out, "/") || strings.HasSuffix(out, string(filepath.Separator)) {
+		return usagef("--out %s ends in a slash, which names a folder: give a file name, such as %s",
+			textfmt.TerminalText(out), textfmt.TerminalText(filepath.Join(out, "fabricplan"+wantExt[0])))
+	}
 	if len(filepath.Base(out)) > maxNameBytes {
 		return usagef("--out: the file name is %d bytes; most file systems take at most %d", len(filepath.Base(out)), maxNameBytes)
 	}
@@ -47,6 +52,10 @@ func checkOutput(out string, inputs []string, wantExt ...string) error {
 	}
 	if !ok {
 		return usagef("--out %s: this output is %s; end the name in %s", textfmt.TerminalText(filepath.Base(out)), formatWord(wantExt[0]), strings.Join(wantExt, " or "))
+	}
+	if len(filepath.Base(out)) == len(ext) {
+		return usagef("--out %s has no name before %s (it would be a hidden file named only %s); give one, such as %s",
+			textfmt.TerminalText(out), ext, ext, textfmt.TerminalText(filepath.Join(filepath.Dir(out), "fabricplan"+ext)))
 	}
 	outInfo, err := os.Stat(out)
 	if err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -142,12 +143,20 @@ func (f phasesFlags) apply(s *planner.Scenario, set map[string]bool) error {
 // applyPhaseList writes the phases of list, in GPUs or in units, over
 // s; a list in GPUs also sets the final size unless --gpus is given.
 func applyPhaseList(s *planner.Scenario, list string, isUnits bool, set map[string]bool) error {
+	flagName := "--phases"
+	if isUnits {
+		flagName = "--units"
+	}
 	sizes, err := explore.ParseGPUList(list)
 	if err != nil {
-		return usagef("--phases: %v", err)
+		if isUnits {
+			// The list parser counts GPUs; here each number is units.
+			err = errors.New(strings.Replace(err.Error(), "GPU count", "scalable units", 1))
+		}
+		return usagef("%s: %v", flagName, err)
 	}
 	if len(sizes) > planner.MaxPhases {
-		return usagef("--phases: %d phases; give at most %d", len(sizes), planner.MaxPhases)
+		return usagef("%s: %d phases; give at most %d", flagName, len(sizes), planner.MaxPhases)
 	}
 	s.Phases = s.Phases[:0]
 	for _, n := range sizes {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -94,6 +95,11 @@ func runValidate(env *cliEnv, args []string) error {
 	if *asJSON && *md {
 		return usagef("choose --json or --markdown, not both")
 	}
+	if *update != "" {
+		if err := checkRatchetTarget(*update); err != nil {
+			return err
+		}
+	}
 	points, err := validation.Load(data.FS)
 	if err != nil {
 		return err
@@ -149,6 +155,49 @@ func updateRatchet(env *cliEnv, r *validation.Ratchet, ms []validation.Measure, 
 	}
 	wrote(env, path, fmt.Sprintf("%d errors recorded, %d without a figure", len(next.ErrorPct), len(next.NoFigure)))
 	return nil
+}
+
+// checkRatchetTarget refuses, before any work, a --update-ratchet path
+// that does not end in .toml or names a regular file that is not a
+// validation ratchet: the ratchet replaces whatever is there, and a
+// scenario or any other file named by mistake would be lost. A new
+// file, or one the write refuses for its kind (a folder, a FIFO), passes.
+func checkRatchetTarget(path string) error {
+	if err := checkOutput(path, nil, ".toml"); err != nil {
+		return usagef("--update-ratchet%s", strings.TrimPrefix(err.Error(), "--out"))
+	}
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	src, err := readAtMost(path, ratchetReadLimit)
+	if err == nil {
+		_, err = validation.ParseRatchet(src)
+	}
+	if err != nil {
+		return usagef("--update-ratchet %s: the file there is not a validation ratchet (%v): it would be replaced; give the ratchet's path (data/%s) or a new file",
+			textfmt.TerminalText(path), err, validation.RatchetFile)
+	}
+	return nil
+}
+
+// ratchetReadLimit is the most of an existing --update-ratchet target
+// read to see that it is a ratchet: the ratchet is a few kB; 1 MiB, the
+// scenario limit, leaves it room to grow a hundredfold.
+const ratchetReadLimit = 1 << 20
+
+// readAtMost reads path, or fails when it holds more than limit bytes.
+func readAtMost(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		err = fmt.Errorf("larger than %d bytes", limit)
+	}
+	return b, err
 }
 
 // ratchetText is a verdict as a table cell.

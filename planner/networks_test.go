@@ -400,6 +400,10 @@ func TestNetworksValidation(t *testing.T) {
 		{"storage speed", NetworksInputs{Storage: NetSeparate, StorageGbps: 37}, "networks.storage_gbps"},
 		{"storage fabric", NetworksInputs{StorageFabric: "fibrechannel"}, "networks.storage_fabric"},
 		{"bandwidth", NetworksInputs{StorageGBsPerGPU: -1}, "networks.storage_gbs_per_gpu"},
+		// Caught: a floor of 0 (any positive value), where 1e-300 GB/s
+		// made goodput +Inf and `plan --json` fail with a raw JSON error.
+		{"bandwidth 1e-300", NetworksInputs{StorageGBsPerGPU: 1e-300}, "networks.storage_gbs_per_gpu"},
+		{"bandwidth just under the floor", NetworksInputs{StorageGBsPerGPU: 0.0099}, "networks.storage_gbs_per_gpu"},
 		{"ratio", NetworksInputs{FrontEndOversubscription: "1:3"}, "networks.frontend_oversubscription"},
 		{"ports", NetworksInputs{FrontEndPorts: 99}, "networks.frontend_ports"},
 	} {

@@ -260,6 +260,10 @@ const (
 	// MaxPriceUSD bounds any one price: a whole rack-scale system lists
 	// at a few million dollars.
 	MaxPriceUSD = 100e6
+	// minPriceUSD is the lowest price but 0 (a part already owned): one
+	// cent, the smallest amount a price list carries, as for quotes
+	// (planner/quotes); 1e-300 priced a $30k switch at $0.
+	minPriceUSD = 0.01
 )
 
 // inRange reports whether v is a finite number from lo to hi; NaN fails
@@ -415,7 +419,7 @@ func (s *Scenario) validateCluster() []error {
 	if c.GPUsPerServer < 1 || c.GPUsPerServer > maxGPUsPerServer {
 		add(fielderr.New("cluster.gpus_per_server", "typical values are 4, 8, 16, 32 or 72", "%d is not a server size", c.GPUsPerServer))
 	}
-	if !inRange(c.ServerPriceUSD, 0, MaxPriceUSD) {
+	if !validPrice(c.ServerPriceUSD) {
 		add(fielderr.New("cluster.server_price_usd", priceFix, "%g is not a price", c.ServerPriceUSD))
 	}
 	return errs
@@ -507,14 +511,18 @@ func (s *Scenario) validatePrices(cat *Catalog) []error {
 		switch {
 		case !cat.HasPriceKey(k):
 			add(fielderr.New("prices."+k, "use a catalog key (fabricplan catalog lists them)", "no catalog item %q", k))
-		case !inRange(s.Prices[k], 0, MaxPriceUSD):
+		case !validPrice(s.Prices[k]):
 			add(fielderr.New("prices."+k, priceFix, "%g is not a price", s.Prices[k]))
 		}
 	}
 	return errs
 }
 
-var priceFix = fmt.Sprintf("give a price in US dollars from 0 to %.0f, or leave it out", MaxPriceUSD)
+var priceFix = fmt.Sprintf("give a price in US dollars, 0 or from %g to %.0f, or leave it out", minPriceUSD, MaxPriceUSD)
+
+// validPrice says whether v is a price: 0, or minPriceUSD to
+// MaxPriceUSD (NaN is not).
+func validPrice(v float64) bool { return v == 0 || inRange(v, minPriceUSD, MaxPriceUSD) }
 
 // validateHardware checks the NIC speed, NIC, port split and switch.
 func (s *Scenario) validateHardware(cat *Catalog) []error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,7 +163,7 @@ func parseTOML(src []byte) ([]Quote, error) {
 		if errors.As(err, &pe) {
 			return nil, fmt.Errorf("line %d: %s", pe.Position.Line, pe.Message)
 		}
-		return nil, err
+		return nil, typeError(err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		return nil, fmt.Errorf("unknown key %q; a quote has %s", und[0].String(), strings.Join(columns, ", "))
@@ -174,6 +175,29 @@ func parseTOML(src []byte) ([]Quote, error) {
 		}
 	}
 	return doc.Quote, nil
+}
+
+// badTypeRE matches the TOML decoder's error for a value of the wrong
+// type, which it gives as plain text.
+var badTypeRE = regexp.MustCompile(`^toml: line (\d+) \(last key "(?:quote\.)?([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)`)
+
+// typeError says in a quote's terms what the decoder's type error means:
+// a bare TOML date (date = 2026-10-01) where the quote wants text, or
+// text where it wants a number. Other errors pass as they are.
+func typeError(err error) error {
+	m := badTypeRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	line, key, got := m[1], m[2], m[3]
+	if m[4] == "string" {
+		what := "a TOML " + got
+		if got == "time.Time" {
+			what = "a bare TOML date"
+		}
+		return fmt.Errorf("line %s: %s is %s; write it as text in double quotes, such as %s = \"2026-10-01\"", line, key, what, key)
+	}
+	return fmt.Errorf("line %s: %s must be a number; write it without quotes, such as %s = 30000", line, key, key)
 }
 
 // tableLines lists the lines of the [[quote]] headers.
@@ -199,18 +223,9 @@ func parseCSV(src []byte) ([]Quote, error) {
 	if err != nil {
 		return nil, err
 	}
-	col := map[string]int{}
-	for i, h := range head {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if !slices.Contains(columns, h) {
-			return nil, fmt.Errorf("line 1: unknown column %q; the columns are %s", h, strings.Join(columns, ","))
-		}
-		col[h] = i
-	}
-	for _, c := range columns[:6] {
-		if _, ok := col[c]; !ok {
-			return nil, fmt.Errorf("line 1: no %q column; the columns are %s", c, strings.Join(columns, ","))
-		}
+	col, err := csvColumns(head)
+	if err != nil {
+		return nil, err
 	}
 	var out []Quote
 	for {
@@ -240,6 +255,28 @@ func parseCSV(src []byte) ([]Quote, error) {
 		}
 		out = append(out, q)
 	}
+}
+
+// csvColumns maps a quotes CSV's header row to each column's index:
+// every column known, none twice, all but usd_per present.
+func csvColumns(head []string) (map[string]int, error) {
+	col := map[string]int{}
+	for i, h := range head {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if !slices.Contains(columns, h) {
+			return nil, fmt.Errorf("line 1: unknown column %q; the columns are %s", h, strings.Join(columns, ","))
+		}
+		if j, seen := col[h]; seen {
+			return nil, fmt.Errorf("line 1: column %q appears twice (columns %d and %d); keep one", h, j+1, i+1)
+		}
+		col[h] = i
+	}
+	for _, c := range columns[:6] {
+		if _, ok := col[c]; !ok {
+			return nil, fmt.Errorf("line 1: no %q column; the columns are %s", c, strings.Join(columns, ","))
+		}
+	}
+	return col, nil
 }
 
 func parseNumber(s string) (float64, error) {

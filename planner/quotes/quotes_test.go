@@ -22,6 +22,14 @@ var quoteCases = []struct {
 	{"empty", "q.csv", "", "empty file"},
 	{"missing column", "q.csv", "part,unit_price,currency,vendor,date\nqm9700,1,USD,A,2026-01-01\n", `no "valid_until" column`},
 	{"unknown column", "q.csv", "part,price\n", `unknown column "price"`},
+	// Hostile case H48 'quotes CSV with a column twice'. Caught: the
+	// last copy of the column taken without a word.
+	{"column twice", "q.csv", "part,unit_price,currency,vendor,date,valid_until,part\nqm9700,30000,USD,A,2026-10-01,2026-12-31,x\n", `line 1: column "part" appears twice (columns 1 and 7)`},
+	// Hostile case H48 'TOML quote with a bare date'. Caught: the
+	// decoder's "incompatible types: TOML value has type time.Time;
+	// destination has type string" passed on raw.
+	{"toml bare date", "q.toml", "[[quote]]\npart = \"qm9700\"\nunit_price = 30000.0\ncurrency = \"USD\"\nvendor = \"Acme\"\ndate = 2026-10-01\nvalid_until = \"2026-12-31\"\n", `line 6: date is a bare TOML date; write it as text in double quotes`},
+	{"toml price in quotes", "q.toml", "[[quote]]\npart = \"qm9700\"\nunit_price = \"30000\"\ncurrency = \"USD\"\nvendor = \"Acme\"\ndate = \"2026-10-01\"\nvalid_until = \"2026-12-31\"\n", `line 3: unit_price must be a number`},
 	{"price text", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,cheap,USD,A,2026-01-01,2026-02-01\n", `line 2: unit_price "cheap" is not a number`},
 	{"negative price", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,-5,USD,A,2026-01-01,2026-02-01\n", "line 2: unit_price -5"},
 	{"no vendor", "q.csv", "part,unit_price,currency,vendor,date,valid_until\nqm9700,5,USD,,2026-01-01,2026-02-01\n", "line 2: vendor: empty"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -45,6 +46,9 @@ func SaveEdit(path string, src []byte, old, s planner.Scenario) ([]byte, error) 
 		if data, err = encode(s, header); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkReadable(data); err != nil {
+		return nil, fmt.Errorf("save %s: %w", filepath.Base(path), err)
 	}
 	if err := safefile.WriteDocument(path, data); err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package scenariofile
 import (
 	"fabricplan/internal/fielderr"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -20,6 +22,12 @@ func TestNonFiniteAndHugeValuesRejected(t *testing.T) {
 		{"NaN price", "[prices]\nqm9700 = nan\n", "prices.qm9700"},
 		{"Inf price", "[prices]\nqm9700 = inf\n", "prices.qm9700"},
 		{"1e308 price", "[prices]\nqm9700 = 1e308\n", "prices.qm9700"},
+		// Hostile case H48 '[prices] qm9700 = 1e-300'. Caught: a floor of
+		// 0, which priced a $30k switch at $0 (quotes had a floor of a
+		// cent; the overrides did not).
+		{"1e-300 price", "[prices]\nqm9700 = 1e-300\n", "prices.qm9700"},
+		{"price under a cent", "[prices]\nqm9700 = 0.009\n", "prices.qm9700"},
+		{"1e-300 server price", "[cluster]\nserver_price_usd = 1e-300\n", "cluster.server_price_usd"},
 		{"NaN server price", "[cluster]\nserver_price_usd = nan\n", "cluster.server_price_usd"},
 		{"-Inf server price", "[cluster]\nserver_price_usd = -inf\n", "cluster.server_price_usd"},
 		{"NaN cable length", "[network.media]\nleaf_spine_m = nan\n", "network.media.leaf_spine_m"},
@@ -190,6 +198,11 @@ func TestInvisibleAndEncodings(t *testing.T) {
 			"file (line 7): key phase[2].gpus contains an invisible U+200B (zero width space)"},
 		{"UTF-16LE with BOM", "\xff\xfe" + utf16(doc, false), "file (line 1): the file is UTF-16LE text (as Windows Notepad saves Unicode); save it as UTF-8"},
 		{"UTF-16BE without BOM", utf16(doc, true), "file (line 1): the file is UTF-16BE text"},
+		// Hostile cases H48 'key written twice' and 'table written
+		// twice'. Caught: "check the value's type and quotes" and "fix
+		// the syntax at that line", fixes that do not fit the fault.
+		{"key written twice", doc + "gpus = 2048\n", "cluster.gpus (line 4): Key 'cluster.gpus' has already been defined.; the key is written twice: keep one of the two lines"},
+		{"table written twice", doc + "[cluster]\n", "file (line 4): not valid TOML: Key 'cluster' has already been defined.; the table is written twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.src))
@@ -203,5 +216,58 @@ func TestInvisibleAndEncodings(t *testing.T) {
 	}
 	if _, err := Parse([]byte("\ufeff" + doc)); err != nil {
 		t.Errorf("UTF-8 with a byte-order mark: %v", err)
+	}
+}
+
+// Hostile cases H48 'save a 2 MB name' and 'save a name that is not
+// UTF-8'. Mutation caught: SaveFile or SaveEdit (the window's save)
+// writing whatever the encoder or the editor gives, so a
+// file that opened was replaced by one Load refuses (over the 1 MiB
+// limit, or invalid UTF-8): the old file is to stay as it was.
+func TestSaveRefusesWhatLoadRefuses(t *testing.T) {
+	cat := testCatalog(t)
+	base, err := Load("../../data/scenarios/ib-ndr-1k.toml", cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, scenarioName, want string
+	}{
+		{"2 MB name", strings.Repeat("x", 2<<20), "over the 1,048,576 bytes"},
+		{"name not UTF-8", "rack \xff", "not UTF-8"},
+		{"name just under the limit", strings.Repeat("x", 1<<19), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.toml")
+			if err := Save(path, base); err != nil {
+				t.Fatal(err)
+			}
+			saved, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := base
+			s.Name = tc.scenarioName
+			err = Save(path, s)
+			// The window saves through SaveEdit: the same check.
+			if _, editErr := SaveEdit(path, saved, base, s); (editErr == nil) != (err == nil) {
+				t.Errorf("SaveEdit error %v, Save error %v: want both or neither", editErr, err)
+			}
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("save: %v", err)
+				}
+				if _, err := Load(path, cat); err != nil {
+					t.Errorf("saved file does not open: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("save error %v, want one containing %q", err, tc.want)
+			}
+			if _, err := Load(path, cat); err != nil {
+				t.Errorf("the file saved before no longer opens: %v", err)
+			}
+		})
 	}
 }

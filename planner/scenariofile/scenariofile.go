@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -468,11 +469,29 @@ func ReadQuotes(s *planner.Scenario, scenarioPath string, today time.Time) error
 	}
 	qs, err := LoadQuotes(q, today)
 	if err != nil {
-		return fielderr.New("pricing.quotes", "check the path (relative to the scenario file) or leave the key out", "%v", err)
+		fix := QuotesPathFix
+		var ce quotesContentError
+		if errors.As(err, &ce) {
+			fix = QuotesContentFix
+		}
+		return fielderr.New("pricing.quotes", fix, "%v", err)
 	}
 	s.Quotes = qs
 	return nil
 }
+
+// The fixes of a pricing.quotes error: the file could not be read, or
+// it was read and its text is wrong (the error says where).
+const (
+	QuotesPathFix    = "check the path (relative to the scenario file) or leave the key out"
+	QuotesContentFix = "correct the quotes file where the error says"
+)
+
+// quotesContentError marks an error in a quotes file's text, as against
+// one in reading it.
+type quotesContentError struct{ error }
+
+func (e quotesContentError) Unwrap() error { return e.error }
 
 // LeadingComments is the block of comment lines (and blank lines between
 // them) at the top of a scenario file, with its newlines: what a user
@@ -546,7 +565,25 @@ func SaveFile(path string, s planner.Scenario, header string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkReadable(data); err != nil {
+		return fmt.Errorf("save %s: %w", filepath.Base(path), err)
+	}
 	return safefile.WriteDocument(path, data)
+}
+
+// checkReadable refuses a document Read would refuse back: larger than
+// safefile.ScenarioLimit (a name pasted whole from a 2 MB log) or text
+// that is not UTF-8. Saving it would replace a file that opens with one
+// that does not.
+func checkReadable(data []byte) error {
+	if len(data) > safefile.ScenarioLimit {
+		return fmt.Errorf("the scenario would be %s bytes, over the %s bytes a scenario file may hold to open again; shorten its name or notes",
+			textfmt.Int(len(data)), textfmt.Int(safefile.ScenarioLimit))
+	}
+	if !utf8.Valid(data) {
+		return errors.New("the scenario holds text that is not UTF-8 (a name or a note) and would not open again; retype it")
+	}
+	return nil
 }
 
 var badTypeRE = regexp.MustCompile(`incompatible types: TOML value has type (\S+); destination has type (\S+)`)
@@ -630,13 +667,21 @@ func tomlError(err error) error {
 			return &fielderr.FieldError{Field: "file", Line: pe.Position.Line, Problem: "not valid TOML: " + pe.Message, Fix: fix}
 		}
 		if pe.LastKey != "" {
-			return &fielderr.FieldError{Field: pe.LastKey, Line: pe.Position.Line, Problem: pe.Message, Fix: "check the value's type and quotes"}
+			fix := "check the value's type and quotes"
+			if strings.Contains(pe.Message, "has already been defined") {
+				fix = "the key is written twice: keep one of the two lines"
+			}
+			return &fielderr.FieldError{Field: pe.LastKey, Line: pe.Position.Line, Problem: pe.Message, Fix: fix}
 		}
 		line := pe.Position.Line
 		if strings.Contains(pe.Message, `'\n'`) && line > 1 {
 			line-- // the parser stopped at the end of the faulty line
 		}
-		return &fielderr.FieldError{Field: "file", Line: line, Problem: "not valid TOML: " + pe.Message, Fix: "fix the syntax at that line"}
+		fix := "fix the syntax at that line"
+		if strings.Contains(pe.Message, "has already been defined") {
+			fix = "the table is written twice: move its lines under the first header and delete this one"
+		}
+		return &fielderr.FieldError{Field: "file", Line: line, Problem: "not valid TOML: " + pe.Message, Fix: fix}
 	}
 	msg := err.Error()
 	key, line := "", 0
@@ -805,7 +850,7 @@ func LoadQuotes(path string, today time.Time) (*planner.Quotes, error) {
 	}
 	qs, err := quotes.Parse(path, src, planner.MaxPriceUSD)
 	if err != nil {
-		return nil, err
+		return nil, quotesContentError{err}
 	}
 	return &planner.Quotes{Path: path, Quotes: qs, Today: today}, nil
 }

@@ -57,6 +57,11 @@ const (
 	MaxRequests = 1e9     // requests per second
 	MaxSteps    = 1 << 20 // RL steps between syncs
 	MaxStepS    = 1e6     // one RL step, seconds
+	// MinStepS is the shortest RL step taken: a step rolls out and
+	// trains on a model whose weights are then synced, which a
+	// millisecond does not hold; under it the step is a typing mistake
+	// (1e-300 s showed every sync as 100.0% of the time between syncs).
+	MinStepS = 1e-3
 )
 
 // Inference is a serving workload: the traffic (prompt and answer
@@ -206,8 +211,8 @@ func (r *RL) Validate(table string) []error {
 			add(c.key, fmt.Sprintf("give a whole number from 0 to %d (0: the default)", c.max), "%d is out of range", c.v)
 		}
 	}
-	if !inRange(r.StepS, 0, MaxStepS) {
-		add("step_s", fmt.Sprintf("give seconds from 0 to %g", MaxStepS), "%g is out of range", r.StepS)
+	if r.StepS != 0 && !inRange(r.StepS, MinStepS, MaxStepS) {
+		add("step_s", fmt.Sprintf("give seconds from %g to %g, or 0 for the estimate", MinStepS, MaxStepS), "%g is out of range", r.StepS)
 	}
 	if !oneOf(r.SyncMode, SyncBroadcast, SyncScatter) {
 		add("sync_mode", `write "broadcast" or "scatter"`, "unknown sync mode %q", r.SyncMode)

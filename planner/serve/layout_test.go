@@ -83,6 +83,9 @@ func TestInputsNameTheirFields(t *testing.T) {
 		field string
 	}{
 		{RL{StepS: -1}, "rl.step_s"}, {RL{RolloutTP: -8}, "rl.rollout_tp"}, {RL{SyncPrecision: "fp4"}, "rl.sync_precision"},
+		// Hostile case H48 'rl.step_s = 1e-300'. Caught: a floor of 0,
+		// where the sync showed as 100.0% of the time between syncs.
+		{RL{StepS: 1e-300}, "rl.step_s"}, {RL{StepS: 0.0009}, "rl.step_s"}, {RL{StepS: math.NaN()}, "rl.step_s"},
 	} {
 		errs := tc.r.Validate("rl")
 		if len(errs) != 1 || len(fielderr.FieldErrors(errs[0])) != 1 || fielderr.FieldErrors(errs[0])[0].Field != tc.field {
