@@ -49,3 +49,36 @@ func TestMoreGPUsNeverCostLess(t *testing.T) {
 		}
 	}
 }
+
+// A core tier sized near-balanced joins spine indices into core groups
+// by what the cores see of the spines, their uplinks, not by the links
+// each spine takes from below (issue 45, found by a held-out check:
+// 6,667 GPUs took 116 switches, 6,675 GPUs 114). Hand case: DGX B200 on
+// SN5600 (128 x 400G), RoCE, two planes, leaf 2:1, spines 7:1, three
+// tiers: each plane has 15 spines taking 111 or 112 links from the
+// leaves and sending 16 up (112/7), 240 links a plane, which two
+// 128-port cores carry: 4 cores in all, at 834 servers as at 835.
+// Catches: spines of 111 and 112 down links kept as two kinds of core
+// group, each rounding its cores up (12 x 16 = 192 links on 2 cores and
+// 3 x 16 = 48 on 1: 6 cores in all, 2 more than one server later).
+func TestCoreGroupsBySpineUplinks(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		gpus, cores int
+	}{
+		{6667, 4}, // 834 servers: one partial unit's spines take 111 links
+		{6675, 4}, // 835 servers
+	} {
+		s := flatLengths(NewScenario())
+		s.Cluster.System, s.Cluster.GPUs = "dgx-b200", tc.gpus
+		s.Network.Fabric, s.Network.Switch, s.Network.Oversubscription = Ethernet, "sn5600", "2:1"
+		s.Network.Planes, s.Network.Tiers, s.Network.SpineOversubscription = 2, 3, "7:1"
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatalf("%d GPUs: %v", tc.gpus, err)
+		}
+		if got := p.Switches(TierCore); got != tc.cores || p.Links.SpineCore != 480 {
+			t.Errorf("%d GPUs: %d cores for %d spine-core links, want %d for 480", tc.gpus, got, p.Links.SpineCore, tc.cores)
+		}
+	}
+}

@@ -557,7 +557,8 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	} else {
 		pods = consecutivePods(all, leavesPerPod)
 	}
-	leafLoads := make([]Load, 0, 2*len(pods)) // a pod's leaves: full and partial ones, at most
+	leafLoads := make([]Load, 0, 2*len(pods))  // a pod's leaves: full and partial ones, at most
+	spineLoads := make([]Load, 0, 2*len(pods)) // and its spines: SpreadLinks gives at most two runs
 	var spineWiring string
 	var headroom []Headroom
 	// Each kind of pod, how many of it, and how its spines are sized.
@@ -573,6 +574,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 			return Plane{}, false
 		}
 		ps = append(ps, podSpines{p.count, c})
+		spineLoads = spec.appendSpines(spineLoads, p.count, c)
 		for _, l := range c.lower {
 			leafLoads = append(leafLoads, Load{l.Switches * p.count, l.Down, l.Up})
 		}
@@ -615,7 +617,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 		m := next - j
 		j = next
 		lower, in := lowers[at:len(lowers):len(lowers)], ins[at:len(ins):len(ins)]
-		if n := len(kinds); n > 0 && sameLoads(kinds[n-1].lower, lower) && slices.Equal(kinds[n-1].present, in) {
+		if n := len(kinds); n > 0 && sameUplinks(kinds[n-1].lower, lower) && slices.Equal(kinds[n-1].present, in) {
 			kinds[n-1].groups += m // spines of one kind are consecutive: runs of SpreadLinks
 			lowers, ins = lowers[:at], ins[:at]
 			continue
@@ -665,7 +667,6 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	for _, p := range pods {
 		countPods += p.count
 	}
-	spineLoads := spinesByPod(sized, len(ps))
 	return Plane{
 		Tiers:      3,
 		ServerLeaf: spec.Servers * spec.Rails,
@@ -679,20 +680,14 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	}, true
 }
 
-// spinesByPod lists the spines of pods pod kinds with the uplinks the
-// core groups sized take from them: pod by pod, each pod's in the order
-// of its core groups (mergeLoads then joins alike runs).
-func spinesByPod(sized []sizedGroups, pods int) []Load {
-	out := make([]Load, 0, len(sized)*pods)
-	for i := 0; i < pods; i++ {
-		for _, g := range sized {
-			if li := slices.Index(g.kind.present, i); li >= 0 {
-				l := g.c.lower[li]
-				out = append(out, Load{l.Switches * g.groups, l.Down, l.Up})
-			}
-		}
+// appendSpines appends to loads the spines of count alike pods whose
+// spine tier is c: each run of them with the links it takes from the
+// leaves and sends up (the core tier never changes a spine's uplinks).
+func (spec Spec) appendSpines(loads []Load, count int, c upperChoice) []Load {
+	for _, u := range c.upper.loads() {
+		loads = append(loads, Load{u.Switches * count, u.Down, spec.spineUpFor(u.Down)})
 	}
-	return out
+	return loads
 }
 
 // leafPod is count identical pods holding leaves.
@@ -771,6 +766,13 @@ func sameLoads(a, b []Load) bool {
 		}
 	}
 	return true
+}
+
+// sameUplinks reports whether two lists of spines send the same uplinks:
+// what sizing a core group sees of them (the links a spine takes from
+// below do not matter to the cores).
+func sameUplinks(a, b []Load) bool {
+	return slices.EqualFunc(a, b, func(x, y Load) bool { return x.Switches == y.Switches && x.Up == y.Up })
 }
 
 // SpineDownAt is the links the j-th upper switch of spread runs takes.
@@ -869,7 +871,7 @@ func LeafPorts(radix, down, up int) (d, u int) {
 // groupKind is the spines a core group joins: spine j of each pod that
 // has one; groups is how many consecutive spine indices look alike.
 type groupKind struct {
-	lower   []Load // spine j of each pod that has one
+	lower   []Load // spine j of each pod that has one (the first index's down links: cores see only the uplinks)
 	present []int  // those pods (indexes of the pod kinds)
 	groups  int
 	nearM   int // spine indices per core group with near-balanced wiring (mergedCount)
