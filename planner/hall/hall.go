@@ -87,8 +87,6 @@ type Hall struct {
 	// how many stand in one of their racks (a chassis spine stands
 	// taller than the leaves: network.spine_switch).
 	upperUnits, upperPerRack [2]int
-	// geometry: laid out by NewGeometry (no names, draw or figures).
-	geometry bool
 }
 
 // Place is where one end of a link stands: its rack (index into Racks)
@@ -142,7 +140,7 @@ func NewGeometry(in Inputs, f Facility, k Constants) (*Hall, error) { return lay
 
 // layOut is New, or NewGeometry with geometry.
 func layOut(in Inputs, f Facility, k Constants, geometry bool) (*Hall, error) {
-	h := &Hall{geometry: geometry, Facility: f, Constants: k, serversPerUnit: in.ServersPerUnit, servers: in.Servers, nodeUnits: in.NodeUnits, switchUnits: in.SwitchUnits, leavesPerUnit: in.LeavesPerUnit,
+	h := &Hall{Facility: f, Constants: k, serversPerUnit: in.ServersPerUnit, servers: in.Servers, nodeUnits: in.NodeUnits, switchUnits: in.SwitchUnits, leavesPerUnit: in.LeavesPerUnit,
 		planes: in.Planes, spinesPerPlane: in.SpinesPerPlane, coresPerPlane: in.CoresPerPlane, leavesPerPlane: in.LeavesPerPlane,
 		rackScale: in.NodesPerSystem > 1, switchTrays: in.SwitchTrays}
 	free := f.RackUnits - f.ReservedUnits
