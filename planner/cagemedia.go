@@ -73,9 +73,17 @@ func (g cageGrid) index(dev, cage int) int {
 }
 
 func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
-	n := grid.size
-	s := &cageSets{tier: make([]int8, n), grid: grid, port: port, serverPerCage: max(serverPerCage, 1)}
-	s.reset(n)
+	s := newCageCounts(grid, port, serverPerCage)
+	s.tier = make([]int8, grid.size)
+	s.reset(grid.size)
+	return s
+}
+
+// newCageCounts is cage sets that hold no cage: the grid and each tier's
+// ports, every links-a-cage at least 1, for a bill that counts its links
+// (countLinkBOM) rather than joining them.
+func newCageCounts(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
+	s := &cageSets{grid: grid, port: port, serverPerCage: max(serverPerCage, 1)}
 	for t := range s.port {
 		s.port[t].cageLinks = max(s.port[t].cageLinks, 1)
 		s.port[t].lowCage = max(s.port[t].lowCage, 1)

@@ -431,23 +431,14 @@ func (p *Plan) countLinkBOM(cat *Catalog, add func(BOMLine)) error {
 		return p.walkLinkBOM(cat, add)
 	}
 	p.linksCounted = true
-	m := newMediaChooser(p, cat)
-	p.media = m
-	if err := m.forcedOffered(); err != nil {
+	m, grid, err := p.startLinkBOM(cat)
+	if err != nil {
 		return err
 	}
-	h := p.Hall
-	grid := newCageGrid(p.Servers, ceilDiv(p.ServerPorts, m.serverPerCage),
-		[3]int{h.LeavesPerPlane() * p.Planes, h.SpinesPerPlane() * p.Planes, h.CoresPerPlane() * p.Planes}, m.switchCages())
 	// The sets hold no cage: the server links are counted by unit and
 	// the upper tiers by class.
-	sets := &cageSets{grid: grid, port: m.port, serverPerCage: max(m.serverPerCage, 1), counted: true}
-	for t := range sets.port {
-		sets.port[t].cageLinks = max(sets.port[t].cageLinks, 1)
-		sets.port[t].lowCage = max(sets.port[t].lowCage, 1)
-		sets.port[t].highCage = max(sets.port[t].highCage, 1)
-	}
-	m.sets = sets
+	m.sets = newCageCounts(grid, m.port, m.serverPerCage)
+	m.sets.counted = true
 	tally := &linkTally{cables: map[cableGroup]int{}, grid: grid}
 	uses, err := p.countServerLinks(tally)
 	if err != nil {

@@ -475,14 +475,10 @@ func (p *Plan) fillLinkBOM(cat *Catalog, add func(BOMLine)) error {
 
 // walkLinkBOM is fillLinkBOM without the memo: it walks every link.
 func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
-	m := newMediaChooser(p, cat)
-	p.media = m
-	if err := m.forcedOffered(); err != nil {
+	m, grid, err := p.startLinkBOM(cat)
+	if err != nil {
 		return err
 	}
-	h := p.Hall
-	grid := newCageGrid(p.Servers, ceilDiv(p.ServerPorts, m.serverPerCage),
-		[3]int{h.LeavesPerPlane() * p.Planes, h.SpinesPerPlane() * p.Planes, h.CoresPerPlane() * p.Planes}, m.switchCages())
 	recs, err := p.chooseCageMedia(grid, false)
 	if err != nil {
 		return err
@@ -500,6 +496,21 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 		return err
 	}
 	return p.addLinkLines(cat, m, servers, tally, tally, add)
+}
+
+// startLinkBOM starts a link bill, walked or counted: the plan's media
+// chooser, its forced media checked, and the numbering of every cage in
+// the hall.
+func (p *Plan) startLinkBOM(cat *Catalog) (*mediaChooser, cageGrid, error) {
+	m := newMediaChooser(p, cat)
+	p.media = m
+	if err := m.forcedOffered(); err != nil {
+		return nil, cageGrid{}, err
+	}
+	h := p.Hall
+	grid := newCageGrid(p.Servers, ceilDiv(p.ServerPorts, m.serverPerCage),
+		[3]int{h.LeavesPerPlane() * p.Planes, h.SpinesPerPlane() * p.Planes, h.CoresPerPlane() * p.Planes}, m.switchCages())
+	return m, grid, nil
 }
 
 // addLinkLines ends a link bill, counted or walked: the modules of the
