@@ -59,15 +59,16 @@ type sweepRow struct {
 	Priced string `json:"priced,omitempty"`
 }
 
-func rowOf(label string, gpus int, p *planner.Plan, err error) sweepRow {
-	r := sweepRow{Label: label, GPUs: gpus}
+func rowOf(label string, sr explore.SweepRow) sweepRow {
+	p, err := sr.Plan, sr.Err
+	r := sweepRow{Label: label, GPUs: sr.GPUs}
 	if err != nil {
 		r.Error = err.Error()
 		return r
 	}
 	r.Fabric = string(p.Scenario.Network.Fabric)
 	r.NICGbps = p.Scenario.Network.NICGbps
-	r.Priced = explore.SweepRow{Plan: p}.Priced()
+	r.Priced = sr.Priced()
 	r.Switch = p.SwitchesText()
 	r.Servers, r.Tiers = p.Servers, p.Tiers
 	r.Leaf, r.Spine, r.Core = p.Switches(planner.TierLeaf), p.Switches(planner.TierSpine), p.Switches(planner.TierCore)
@@ -221,11 +222,7 @@ func runSweep(env *cliEnv, args []string) error {
 	var rows []sweepRow
 	swept := explore.SweepWith(in.scenario, env.cat, sizes, explore.SweepOptions{Pricing: pricing}) // the rows read no failure what-if
 	for _, r := range swept {
-		row := rowOf("", r.GPUs, r.Plan, r.Err)
-		if r.Err == nil {
-			row.Priced = r.Priced() // as built: the row's plan keeps no hall
-		}
-		rows = append(rows, row)
+		rows = append(rows, rowOf("", r))
 	}
 	if err := format.write(env.stdout, rows); err != nil {
 		return err
@@ -293,7 +290,7 @@ func runCompare(env *cliEnv, args []string) error {
 		if label == "" {
 			label = path
 		}
-		r := rowOf(label, p.GPUs, p, nil)
+		r := rowOf(label, explore.SweepRow{GPUs: p.GPUs, Plan: p})
 		if first == nil {
 			first = p
 		}
@@ -428,7 +425,7 @@ func runJCT(env *cliEnv, args []string) error {
 	var vs costVsFirst
 	for _, v := range variants {
 		p, err := planner.Build(v.scenario, env.cat)
-		r := rowOf(v.label, v.scenario.Cluster.GPUs, p, err)
+		r := rowOf(v.label, explore.SweepRow{GPUs: v.scenario.Cluster.GPUs, Plan: p, Err: err})
 		if err == nil && p.JCT != nil {
 			if first == nil {
 				first = p

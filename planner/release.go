@@ -10,6 +10,9 @@ package planner
 // from 285-314 MB to 212-251 MB).
 // Exported for planner/explore.
 func (p *Plan) FiguresOnly() *Plan {
+	if p.Hall == nil && p.media == nil {
+		return p // a plan priced flat holds nothing to let go
+	}
 	q := *p
 	q.Hall, q.media = nil, nil
 	return &q

@@ -156,22 +156,17 @@ func (o SweepOptions) build() planner.BuildOptions {
 
 // PricedCountedRows counts the sweep's planned sizes whose links were
 // priced in the hall by counting (an approximation of plan's price).
-func PricedCountedRows(rows []SweepRow) int {
-	n := 0
-	for _, r := range rows {
-		if r.Priced() == PricedCounted {
-			n++
-		}
-	}
-	return n
-}
+func PricedCountedRows(rows []SweepRow) int { return pricedRows(rows, PricedCounted) }
 
 // PricedFlatRows counts the sweep's planned sizes whose links were
 // priced at one length per tier, not laid out in the hall.
-func PricedFlatRows(rows []SweepRow) int {
+func PricedFlatRows(rows []SweepRow) int { return pricedRows(rows, PricedFlat) }
+
+// pricedRows counts the rows priced as priced.
+func pricedRows(rows []SweepRow, priced string) int {
 	n := 0
 	for _, r := range rows {
-		if r.Priced() == PricedFlat {
+		if r.Priced() == priced {
 			n++
 		}
 	}
