@@ -96,14 +96,10 @@ func runLayout(env *cliEnv, args []string) error {
 	return writeLayoutText(env.stdout, p)
 }
 
-// layoutJSON is the layout command's JSON.
+// layoutJSON is the layout command's JSON: its head, then its racks.
 type layoutJSON struct {
-	Figures  hall.Figures  `json:"figures"`
-	Facility hall.Facility `json:"facility"`
-	WidthM   float64       `json:"width_m"`
-	LengthM  float64       `json:"length_m"`
-	Rows     []hall.Row    `json:"rows"`
-	Racks    []hall.Rack   `json:"racks"`
+	layoutHead
+	Racks []hall.Rack `json:"racks"`
 }
 
 // layoutHead is the layout's JSON before its racks.
@@ -115,15 +111,20 @@ type layoutHead struct {
 	Rows     []hall.Row    `json:"rows"`
 }
 
+// headOf is hall h's layout JSON before its racks.
+func headOf(h *hall.Hall) layoutHead {
+	return layoutHead{Figures: h.Figures, Facility: h.Facility, WidthM: h.WidthM, LengthM: h.LengthM, Rows: h.Rows}
+}
+
 // writeLayoutJSON writes the layout as writeJSON writes a layoutJSON,
 // byte for byte, but rack by rack: a 1,000,000-GPU hall's 30,000 racks
 // are 9 MB of JSON, which the encoder would hold several times over
 // (the value, then indented).
 func writeLayoutJSON(w io.Writer, h *hall.Hall) error {
 	if len(h.Racks) == 0 {
-		return writeJSON(w, layoutJSON{Figures: h.Figures, Facility: h.Facility, WidthM: h.WidthM, LengthM: h.LengthM, Rows: h.Rows, Racks: h.Racks})
+		return writeJSON(w, layoutJSON{headOf(h), h.Racks})
 	}
-	head, err := json.MarshalIndent(layoutHead{Figures: h.Figures, Facility: h.Facility, WidthM: h.WidthM, LengthM: h.LengthM, Rows: h.Rows}, "", jsonIndent)
+	head, err := json.MarshalIndent(headOf(h), "", jsonIndent)
 	if err != nil {
 		return err
 	}

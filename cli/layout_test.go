@@ -144,7 +144,7 @@ func TestLayoutJSONStreamsAsEncoded(t *testing.T) {
 				t.Fatal("not laid out in a hall of two racks or more")
 			}
 			var want, got bytes.Buffer
-			if err := writeJSON(&want, layoutJSON{Figures: h.Figures, Facility: h.Facility, WidthM: h.WidthM, LengthM: h.LengthM, Rows: h.Rows, Racks: h.Racks}); err != nil {
+			if err := writeJSON(&want, layoutJSON{layoutHead{Figures: h.Figures, Facility: h.Facility, WidthM: h.WidthM, LengthM: h.LengthM, Rows: h.Rows}, h.Racks}); err != nil {
 				t.Fatal(err)
 			}
 			if err := writeLayoutJSON(&got, h); err != nil {
