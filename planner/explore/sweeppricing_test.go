@@ -150,24 +150,15 @@ func TestSweepHallEqualsPlan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 48))
 	planned, sizesRun := 0, 0
 	for _, d := range sweepPlanDesigns {
-		s := planner.NewScenario()
-		s.Cluster.System, s.Network.Fabric, s.Network.Oversubscription = d.system, d.fabric, d.ratio
-		s.Network.Planes, s.Network.Tiers = d.planes, d.tiers
 		sizes := []int{200 + rng.IntN(800), 1000 + rng.IntN(9000), 10000 + rng.IntN(190000)}
 		slices.Sort(sizes)
-		s.Cluster.GPUs = sizes[1]
-		name := fmt.Sprintf("%s/%s/%s/planes=%d/tiers=%d", d.system, d.fabric, d.ratio, d.planes, d.tiers)
+		s, name := designScenario(d.system, d.fabric, d.ratio, d.planes, d.tiers, sizes[1])
 		rows := SweepWith(s, cat, sizes, SweepOptions{Pricing: PricingHall})
 		for i, g := range sizes {
 			sizesRun++
-			p := s
-			p.Cluster.GPUs = g
-			want, err := planner.Build(p, cat)
 			got := rows[i]
-			if err != nil || got.Err != nil {
-				if fmt.Sprint(err) != fmt.Sprint(got.Err) {
-					t.Errorf("%s at %d GPUs: sweep error %v, plan error %v", name, g, got.Err, err)
-				}
+			want, ok := planBeside(t, cat, s, got, name)
+			if !ok {
 				continue
 			}
 			if got.Plan == nil || got.Priced() != PricedHall { // a row keeps its plan's figures, not its hall
@@ -199,22 +190,13 @@ func TestSweepAutoNearPlan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 49))
 	planned, counted := 0, 0
 	for _, d := range sweepPlanDesigns {
-		s := planner.NewScenario()
-		s.Cluster.System, s.Network.Fabric, s.Network.Oversubscription = d.system, d.fabric, d.ratio
-		s.Network.Planes, s.Network.Tiers = d.planes, d.tiers
 		sizes := []int{201 + 2*rng.IntN(400), 1001 + 2*rng.IntN(4500), 10001 + 2*rng.IntN(95000)}
-		s.Cluster.GPUs = sizes[1]
-		name := fmt.Sprintf("%s/%s/%s/planes=%d/tiers=%d", d.system, d.fabric, d.ratio, d.planes, d.tiers)
+		s, name := designScenario(d.system, d.fabric, d.ratio, d.planes, d.tiers, sizes[1])
 		rows := SweepWith(s, cat, sizes, SweepOptions{})
 		for i, g := range sizes {
-			p := s
-			p.Cluster.GPUs = g
-			want, err := planner.Build(p, cat)
 			got := rows[i]
-			if err != nil || got.Err != nil {
-				if fmt.Sprint(err) != fmt.Sprint(got.Err) {
-					t.Errorf("%s at %d GPUs: sweep error %v, plan error %v", name, g, got.Err, err)
-				}
+			want, ok := planBeside(t, cat, s, got, name)
+			if !ok {
 				continue
 			}
 			planned++
@@ -240,4 +222,28 @@ func TestSweepAutoNearPlan(t *testing.T) {
 	if planned < 3*len(sweepPlanDesigns)-3 || counted < len(sweepPlanDesigns)-2 {
 		t.Errorf("%d sizes planned, %d counted: the designs no longer test the count", planned, counted)
 	}
+}
+
+// designScenario is a design of sweepPlanDesigns as a scenario of gpus
+// GPUs, and its name.
+func designScenario(system string, fabric planner.Fabric, ratio string, planes, tiers, gpus int) (planner.Scenario, string) {
+	s := planner.NewScenario()
+	s.Cluster.System, s.Network.Fabric, s.Network.Oversubscription = system, fabric, ratio
+	s.Network.Planes, s.Network.Tiers, s.Cluster.GPUs = planes, tiers, gpus
+	return s, fmt.Sprintf("%s/%s/%s/planes=%d/tiers=%d", system, fabric, ratio, planes, tiers)
+}
+
+// planBeside builds s at sweep row got's size as plan does; false when
+// either fails (an error the other does not share is reported).
+func planBeside(t *testing.T, cat *planner.Catalog, s planner.Scenario, got SweepRow, name string) (*planner.Plan, bool) {
+	t.Helper()
+	s.Cluster.GPUs = got.GPUs
+	want, err := planner.Build(s, cat)
+	if err != nil || got.Err != nil {
+		if fmt.Sprint(err) != fmt.Sprint(got.Err) {
+			t.Errorf("%s at %d GPUs: sweep error %v, plan error %v", name, got.GPUs, got.Err, err)
+		}
+		return nil, false
+	}
+	return want, true
 }
