@@ -78,3 +78,61 @@ func (g *Group) Wait() error {
 	}
 	return nil
 }
+
+// Budget is an amount of memory, in bytes, that work started with
+// GoWithin takes while it runs: heavy work (a plan laid out in its
+// hall at a million GPUs allocates some 50 MB) waits until what it
+// weighs fits beside the work already running, so the process's peak
+// stays bounded however many designs are laid out at once.
+type Budget struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	size int64 // the bytes there are
+	used int64 // the bytes taken
+}
+
+// NewBudget is a budget of size bytes.
+func NewBudget(size int64) *Budget {
+	b := &Budget{size: max(size, 1)}
+	b.cond = sync.NewCond(&b.mu)
+	return b
+}
+
+// Memory is the engine's budget for the work it lays out at once:
+// 48 MiB, which at 1,000,000 GPUs lets one plan's hall be walked at a
+// time and at 100,000 GPUs seven (issue 48: a 1M-GPU search or report
+// peaks under 128 MiB resident).
+var Memory = NewBudget(48 << 20)
+
+// take waits until n bytes fit (n is clamped to the budget's size, so
+// work heavier than the whole budget runs alone) and takes them.
+func (b *Budget) take(n int64) int64 {
+	n = min(max(n, 0), b.size)
+	b.mu.Lock()
+	for b.used+n > b.size {
+		b.cond.Wait()
+	}
+	b.used += n
+	b.mu.Unlock()
+	return n
+}
+
+// give returns n bytes taken.
+func (b *Budget) give(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+// GoWithin runs fn as Go does, once n bytes of budget b are free (the
+// caller waits for them); fn gives them back when it returns or panics.
+// Work holding bytes of a budget must never wait for more of the same
+// budget.
+func (g *Group) GoWithin(b *Budget, n int64, fn func()) {
+	taken := b.take(n)
+	g.Go(func() {
+		defer b.give(taken)
+		fn()
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // A panic in a worker comes back from Wait as a *PanicError with its
@@ -66,4 +67,46 @@ func TestLimitAndWait(t *testing.T) {
 	if done.Load() != 20 {
 		t.Errorf("Wait returned with %d of 20 done", done.Load())
 	}
+}
+
+// Work started within a budget never holds more than the budget at
+// once, work heavier than the whole budget runs alone, and a panic
+// gives its bytes back. Mutations caught: take not waiting (the held
+// bytes pass the budget), no clamp (the heavy work waits forever: the
+// test times out), give skipped on a panic (the next GoWithin
+// deadlocks).
+func TestBudgetBoundsWorkAtOnce(t *testing.T) {
+	b := NewBudget(100)
+	var held, most atomic.Int64
+	g := NewGroup(0)
+	for i := range 30 {
+		n := int64(10 + 15*(i%4)) // 10, 25, 40, 55
+		if i == 7 {
+			n = 250 // heavier than the whole budget
+		}
+		g.GoWithin(b, n, func() {
+			h := held.Add(min(n, 100))
+			for {
+				m := most.Load()
+				if h <= m || most.CompareAndSwap(m, h) {
+					break
+				}
+			}
+			time.Sleep(time.Millisecond) // long enough for the others to start
+			held.Add(-min(n, 100))
+			if i == 12 {
+				panic("worker 12 broke")
+			}
+		})
+	}
+	var pe *PanicError
+	if err := g.Wait(); !errors.As(err, &pe) {
+		t.Fatalf("Wait = %v, want worker 12's panic", err)
+	}
+	if most.Load() > 100 {
+		t.Errorf("work held %d bytes at once of a budget of 100", most.Load())
+	}
+	done := make(chan bool)
+	go func() { g2 := NewGroup(0); g2.GoWithin(b, 100, func() {}); _ = g2.Wait(); done <- true }()
+	<-done // the whole budget is free again after the panic
 }
