@@ -17,3 +17,15 @@ func (p *Plan) FiguresOnly() *Plan {
 	q.Hall, q.media = nil, nil
 	return &q
 }
+
+// layoutBytesPerGPU is the memory a plan laid out in its hall allocates
+// while it is built, per GPU: BenchmarkPlanCold's B/op at 100,000 GPUs
+// (6.4 MB, 64 bytes a GPU) and 1,000,000 GPUs (47.1 MB), 2026-11-29,
+// the larger per GPU.
+const layoutBytesPerGPU = 64
+
+// LayoutBytes is the memory laying out a plan of gpus GPUs in its hall
+// allocates while it runs: the weight of one such build in
+// workers.Memory.
+// Exported for planner/explore.
+func LayoutBytes(gpus int) int64 { return int64(max(gpus, 0)) * layoutBytesPerGPU }

@@ -178,12 +178,13 @@ func (q *boundQueue) Pop() any {
 	return d
 }
 
-// layOutBatch lays the designs out at once, one goroutine each; a panic
-// in one comes back as an error.
+// layOutBatch lays the designs out at once, one goroutine each, as
+// many as the engine's memory budget holds (at 1,000,000 GPUs one at a
+// time); a panic in one comes back as an error.
 func layOutBatch(ctx context.Context, batch []*Design, cat *planner.Catalog, opt SearchOptions) error {
 	g := workers.NewGroup(0)
 	for _, d := range batch {
-		g.Go(func() {
+		g.GoWithin(workers.Memory, planner.LayoutBytes(d.Plan.GPUs), func() {
 			if ctx.Err() == nil {
 				d.layOut(cat, opt.WithFailures)
 			}
