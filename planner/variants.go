@@ -18,7 +18,8 @@ type Variant struct {
 // other fabric (InfiniBand or RoCEv2 Ethernet) and the other NIC speed
 // (400G or 800G), each with the switch chosen automatically. An
 // alternative the catalog cannot build is returned with its Err, so a
-// chart can say why it is missing; s itself must plan.
+// chart can say why it is missing; s itself must plan. The alternatives
+// keep their figures only (FiguresOnly): no view draws their halls.
 func Alternatives(s Scenario, cat *Catalog) ([]Variant, error) {
 	base, err := Build(s, cat)
 	if err != nil {
@@ -44,6 +45,9 @@ func Alternatives(s Scenario, cat *Catalog) ([]Variant, error) {
 			continue
 		}
 		p, err := Build(v, cat)
+		if p != nil {
+			p = p.FiguresOnly() // the comparison charts read figures alone
+		}
 		out = append(out, Variant{Label: label, Plan: p, Err: err})
 	}
 	return out, nil

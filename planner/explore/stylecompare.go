@@ -164,6 +164,9 @@ func CompareStylesWith(s planner.Scenario, cat *planner.Catalog, plan *planner.P
 			if gap := p.RailOnlyGap(); gap != "" {
 				row.Findings = []string{gap}
 			}
+			if p != plan {
+				row.Plan = p.FiguresOnly() // the comparison reads figures alone
+			}
 		}
 		c.Rows = append(c.Rows, row)
 	}
