@@ -18,22 +18,18 @@ import (
 // Sweeps and the search, whose plans are all different, keep nothing.
 
 // backEndMemoCap bounds the back ends kept. Each holds its plan's hall,
-// so they also count in the hall memo's cage budget (hallMemoCages).
+// so they also count in a budget of the hall memo's size
+// (hallMemoBytes).
 const backEndMemoCap = 8
 
 // backEndMemo holds recent back ends by their inputs (backEndKeyOf),
 // the least recently used let go past backEndMemoCap back ends or
-// hallMemoCages cages. The plans in it are never handed out: a plan
+// hallMemoBytes bytes. The plans in it are never handed out: a plan
 // that matches gets a copy (copyBackEnd).
-var backEndMemo = memo.NewWeighted(backEndMemoCap, hallMemoCages, (*Plan).keptCages)
+var backEndMemo = memo.NewWeighted(backEndMemoCap, hallMemoBytes, (*Plan).keptBytes)
 
-// keptCages is the transceiver cages back end p's media chooser holds.
-func (p *Plan) keptCages() int {
-	if p.media == nil || p.media.sets == nil {
-		return 0
-	}
-	return p.media.sets.grid.size
-}
+// keptBytes is the memory back end p's hall and media chooser hold.
+func (p *Plan) keptBytes() int { return keptBytes(p.Hall, p.media) }
 
 // backEndNeed is what of a back end a build asks for: the sanity bands
 // (BuildOptions.Bands) and the side networks sized (BuildOptions.Networks).

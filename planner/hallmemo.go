@@ -3,6 +3,7 @@ package planner
 import (
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"fabricplan/internal/memo"
 	"fabricplan/planner/hall"
@@ -16,22 +17,24 @@ import (
 // of these, so recent halls are kept and a plan whose inputs match one
 // takes its results instead of walking every link again.
 
-// hallMemoCap bounds the halls kept, hallMemoCages their transceiver
-// cages: about 10 bytes are kept per cage, and a million-GPU hall has
-// 3.5 million (Tomahawk 6, 400G ports), so at most about 85 MB: two
-// million-GPU halls, or the window's pins and a comparison's scenarios
-// at 100,000 GPUs (350,000 cages each). The plans that hold a hall
-// share it with the memo. A hall whose links a walk has written out
-// (a cable map, a rack's ends) also keeps every link's cage sets
-// (Plan.linkMedia): about 10 bytes a cage more, not in the budget.
+// hallMemoCap bounds the halls kept, hallMemoBytes what they hold: a
+// hall's racks (about 128 bytes each) and its links' cage sets (a byte
+// a transceiver cage). A million-GPU hall (30,000 racks, 3.5 million
+// cages: 7 MB measured after a collection) leaves room for one more;
+// the window's pins and a comparison's scenarios at 100,000 GPUs
+// (under 1 MB each) all fit. The budget bounds what a process keeps
+// whatever the size (issue 48: a 1M-GPU report under 128 MiB); the
+// plans that hold a hall share it with the memo. A hall whose links a
+// walk has written out (a cable map, a rack's ends) also keeps every
+// link's cage sets (Plan.linkMedia), not in the budget.
 const (
 	hallMemoCap   = 8
-	hallMemoCages = 8 << 20
+	hallMemoBytes = 16 << 20
 )
 
 // hallMemo holds recent halls by their inputs (hallKeyOf), the least
-// recently used let go past hallMemoCap halls or hallMemoCages cages.
-var hallMemo = memo.NewWeighted(hallMemoCap, hallMemoCages, (*hallResult).cages)
+// recently used let go past hallMemoCap halls or hallMemoBytes bytes.
+var hallMemo = memo.NewWeighted(hallMemoCap, hallMemoBytes, (*hallResult).bytes)
 
 // hallMemoOff makes every plan lay its hall out and walk its links
 // afresh (the reference the memo is tested against, and the cold
@@ -51,9 +54,22 @@ type hallResult struct {
 	media                           *mediaChooser
 }
 
-// cages is the transceiver cages r's media chooser holds: what the
-// memo's budget counts.
-func (r *hallResult) cages() int { return r.media.sets.grid.size }
+// bytes is what r holds in the memo's budget: its hall's racks and its
+// media chooser's cages.
+func (r *hallResult) bytes() int { return keptBytes(r.hall, r.media) }
+
+// keptBytes is the memory a laid-out hall h and its media chooser m
+// hold: a Rack a rack and a byte (the tier) a cage.
+func keptBytes(h *hall.Hall, m *mediaChooser) int {
+	n := 0
+	if h != nil {
+		n += len(h.Racks) * int(unsafe.Sizeof(hall.Rack{}))
+	}
+	if m != nil && m.sets != nil {
+		n += m.sets.grid.size
+	}
+	return n
+}
 
 // hallMemoRun is a plan's memo state between layOut and fillLinkBOM:
 // the key to store its results under, or the results found.
