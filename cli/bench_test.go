@@ -60,8 +60,8 @@ func BenchmarkCommands100k(b *testing.B) {
 	}
 }
 
-// BenchmarkBytesPerGPU runs plan --json, layout --json and cables --csv
-// on the 100,000-GPU XDR example resized to 1,000, 100,000 and 1,000,000
+// BenchmarkBytesPerGPU runs plan --json, layout --json, cables --csv,
+// search and report on the 100,000-GPU XDR example resized to 1,000, 100,000 and 1,000,000
 // GPUs (10,000,000 too with FABRICPLAN_BENCH_10M set: minutes and about
 // a gigabyte on a small machine), each as the command line does it, and
 // reports its memory per GPU: peak-B/GPU, the most live heap sampled
@@ -74,7 +74,8 @@ func BenchmarkBytesPerGPU(b *testing.B) {
 	if os.Getenv("FABRICPLAN_BENCH_10M") != "" {
 		sizes = append(sizes, 10_000_000)
 	}
-	for _, cmd := range [][]string{{"plan", "--json"}, {"layout", "--json"}, {"cables", "--csv"}} {
+	report := filepath.Join(b.TempDir(), "report.pdf")
+	for _, cmd := range [][]string{{"plan", "--json"}, {"layout", "--json"}, {"cables", "--csv"}, {"search"}, {"report", "--out", report}} {
 		for _, gpus := range sizes {
 			args := append(slices.Clone(cmd), xdr100k, "--gpus", strconv.Itoa(gpus), "--nic-gbps", "800", "--switch", "q3400", "--planes", "2")
 			b.Run(cmd[0]+"-"+strconv.Itoa(gpus), func(b *testing.B) {
