@@ -35,7 +35,7 @@ func TestLabelsNameEachTiersSwitch(t *testing.T) {
 		s                planner.Scenario
 		bar, label, foot string
 	}{
-		{"meta", meta, "tomahawk6-100g", "tomahawk6-100g + arista-7808r3", "leaf tomahawk6-100g, spine arista-7808r3, core arista-7808r3"},
+		{"meta", meta, "tomahawk4", "tomahawk4 + arista-7808r3", "leaf tomahawk4, spine arista-7808r3, core arista-7808r3"},
 		{"plain", plain, "qm9700", "qm9700", "qm9700"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -33,7 +33,7 @@ func TestSweepNamesEachTiersSwitch(t *testing.T) {
 	if col < 0 || len(recs) != 4 {
 		t.Fatalf("no switch column or not 3 rows:\n%s", out)
 	}
-	const want = "leaf tomahawk6-100g, spine arista-7808r3, core arista-7808r3"
+	const want = "leaf tomahawk4, spine arista-7808r3, core arista-7808r3"
 	for _, r := range recs[1:] {
 		if r[col] != want {
 			t.Errorf("%s GPUs: switch %q, want %q", r[1], r[col], want)
