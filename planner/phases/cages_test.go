@@ -44,6 +44,10 @@ func cageCases(t *testing.T) map[string]planner.Scenario {
 	}
 	meta.Cluster.GPUs = 7000 // three pods of chassis spines, quicker than 24k
 	out["meta chassis spines 7000"] = meta
+	// OSFP leaves on 100G lanes under the QSFP-DD chassis: the ends share
+	// no lane rate, so each takes its own module.
+	meta.Network.Switch = "tomahawk6-100g"
+	out["meta chassis spines 7000, tomahawk 6 leaves"] = meta
 	return out
 }
 
