@@ -458,7 +458,7 @@ func (r *SearchResult) pick(opt SearchOptions) {
 		if r.FastestInBudget == nil {
 			cheapest := r.Front[0]
 			msgs = append(msgs, fmt.Sprintf("no design costs %s or less; the cheapest, %s, costs %s",
-				usd.Format(opt.BudgetUSD), cheapest.Label, usd.Format(cheapest.CostUSD)))
+				textfmt.USD(opt.BudgetUSD), cheapest.Label, usd.Format(cheapest.CostUSD))) // the budget as asked, however small
 		}
 	}
 	r.Message = strings.Join(msgs, "; ")
