@@ -2,7 +2,9 @@
 // with no arguments (or a scenario file) it opens the desktop app; with a
 // subcommand it runs headless (package cli). Built with the nogui tag it
 // is the headless commands alone: no GUI package is linked or
-// initialised, for scripts and servers that start it many times.
+// initialised, for scripts and servers that start it many times. With
+// nocharts as well, no chart package is either (gonum/plot, the PDF
+// writer): export and report then say how to get them.
 package main
 
 import (

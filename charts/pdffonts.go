@@ -93,8 +93,9 @@ func pdfFontDefFor(name string, f font.Face) *pdfFontDef {
 	return actual.(*pdfFontDef)
 }
 
-// fileSafe keeps the characters a font file name may use.
-var fileSafe = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+// fileSafe keeps the characters a font file name may use; compiled on
+// first use, so a start that writes no PDF does not pay for it.
+var fileSafe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]`) })
 
 // makePDFFont runs the PDF writer's font maker over f's TrueType data
 // with the Windows-1252 code page (the encoding pdfCanvas writes text in),
@@ -125,7 +126,7 @@ func makePDFFont(name string, f font.Face) (def, z []byte, err error) {
 	if z, err = os.ReadFile(filepath.Join(dir, "font.z")); err != nil {
 		return nil, nil, err
 	}
-	file := fileSafe.ReplaceAllString(name, "_") + ".z"
+	file := fileSafe().ReplaceAllString(name, "_") + ".z"
 	def = bytes.Replace(def, []byte(`"File":"font.z"`), []byte(`"File":"`+file+`"`), 1)
 	return def, z, nil
 }

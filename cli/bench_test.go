@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -128,4 +129,44 @@ func heapDuring(fn func()) (peak, alloc uint64) {
 		peak = t - base
 	}
 	return peak, s[1].Value.Uint64() - alloc0
+}
+
+// BenchmarkStart3072 runs what a headless `plan --json` on Calculon's
+// 3,072-GPU example does after the process starts (issue 49's side by
+// side: scripts/calculon-compare.sh), and its first step alone, and
+// reports the CPU time of one run: "load-data" is loadData (the
+// shipped catalog and market tables, decoded at build time), "plan-json"
+// the whole command as Run does it. The process's own start (the
+// runtime and package init, about 1.5 ms in the headless build) is not
+// counted, nor encoding/json's encoder for each type, built once per
+// process (about 1.5 ms of a process's plan --json).
+func BenchmarkStart3072(b *testing.B) {
+	const scenario = "../docs/scenarios/calculon-megatron-1t-3072.toml"
+	for _, tc := range []struct {
+		name string
+		run  func() error
+	}{
+		{"load-data", func() error { _, _, err := loadData(); return err }},
+		{"plan-json", func() error {
+			if code := Run([]string{"plan", "--json", scenario}, io.Discard, io.Discard); code != ExitOK {
+				return fmt.Errorf("plan --json %s: exit %d", scenario, code)
+			}
+			return nil
+		}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var cpu time.Duration
+			n := 0
+			for b.Loop() {
+				c0 := cputime.Used()
+				if err := tc.run(); err != nil {
+					b.Fatal(err)
+				}
+				cpu, n = cpu+cputime.Used()-c0, n+1
+			}
+			if cpu > 0 {
+				b.ReportMetric(float64(cpu.Microseconds())/1000/float64(n), "cpu-ms/op")
+			}
+		})
+	}
 }

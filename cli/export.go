@@ -1,7 +1,10 @@
+//go:build !nocharts
+
 package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,12 +12,21 @@ import (
 	"strings"
 
 	"fabricplan/charts"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner"
 	"fabricplan/planner/explore"
 )
 
 // errListed ends a command that only listed something.
 var errListed = errors.New("listed")
+
+// glyphNote tells on stderr which characters of the scenario's name the
+// chart font cannot draw, so they are never dropped without a word.
+func glyphNote(env *cliEnv, cmd, name string) {
+	if w := charts.GlyphWarning(name); w != "" {
+		fmt.Fprintf(env.stderr, "fabricplan %s: note: %s\n", cmd, textfmt.TerminalText(w))
+	}
+}
 
 type sizeFlags struct{ w, h, dpi, scale *int }
 
@@ -58,6 +70,18 @@ func chartBytes(env *cliEnv, s planner.Scenario, chart charts.Chart, year int, o
 		return nil, err
 	}
 	return fig.Bytes(format, size)
+}
+
+// searchForChart runs the design search the search chart draws.
+func searchForChart(chart string, s planner.Scenario, cat *planner.Catalog, opt explore.SearchOptions) (*explore.SearchResult, error) {
+	if chart != "search" {
+		return nil, nil
+	}
+	res, err := explore.Search(context.Background(), s, cat, opt)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return res, nil
 }
 
 // floorFlags are export's floor plan options: a link tier's runs and

@@ -13,7 +13,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"fabricplan/charts"
 	"fabricplan/internal/safefile"
 	"fabricplan/internal/textfmt"
 )
@@ -110,14 +109,6 @@ func wrote(env *cliEnv, path, what string) {
 		what = " (" + what + ")"
 	}
 	fmt.Fprintf(env.stderr, "wrote %s%s\n", textfmt.TerminalText(path), what)
-}
-
-// glyphNote tells on stderr which characters of the scenario's name the
-// chart font cannot draw, so they are never dropped without a word.
-func glyphNote(env *cliEnv, cmd, name string) {
-	if w := charts.GlyphWarning(name); w != "" {
-		fmt.Fprintf(env.stderr, "fabricplan %s: note: %s\n", cmd, textfmt.TerminalText(w))
-	}
 }
 
 // cleanWriter passes text on without control characters (but newline and

@@ -305,15 +305,3 @@ func writeSearchText(w io.Writer, r *explore.SearchResult, list []*explore.Desig
 	}
 	return tw.Flush()
 }
-
-// searchForChart runs the design search the search chart draws.
-func searchForChart(chart string, s planner.Scenario, cat *planner.Catalog, opt explore.SearchOptions) (*explore.SearchResult, error) {
-	if chart != "search" {
-		return nil, nil
-	}
-	res, err := explore.Search(context.Background(), s, cat, opt)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return res, nil
-}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 
+	"fabricplan/internal/builtdoc"
 	"fabricplan/internal/datadoc"
 	"fabricplan/planner/perf"
 	"fabricplan/planner/resilience"
@@ -315,10 +316,19 @@ func loadServe(fsys fs.FS) (*serve.Data, error) {
 	return serve.ParseData(src)
 }
 
-// ParseCatalog decodes and checks a catalog document.
+// builtCatalog is data/catalog.toml decoded when the program was built
+// (built_catalog.go, rewritten by go generate); nil without that file,
+// when every catalog is decoded from its TOML.
+var builtCatalog *builtdoc.Doc[Catalog]
+
+// ParseCatalog decodes and checks a catalog document: the shipped
+// catalog's bytes come back decoded at build time, without their TOML
+// decoded again, any other bytes are decoded.
+//
+//go:generate go test -run ^TestBuiltDocs$ . -args -write-built
 func ParseCatalog(src []byte) (*Catalog, error) {
-	var c Catalog
-	if err := datadoc.Decode("catalog", src, &c, &c.Schema); err != nil {
+	c, err := builtdoc.Decode(builtCatalog, src, decodeCatalog)
+	if err != nil {
 		return nil, err
 	}
 	if err := c.index(); err != nil {
@@ -329,6 +339,15 @@ func ParseCatalog(src []byte) (*Catalog, error) {
 	}
 	if err := c.checkPrices(); err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	return c, nil
+}
+
+// decodeCatalog decodes a catalog document without checking it.
+func decodeCatalog(src []byte) (*Catalog, error) {
+	var c Catalog
+	if err := datadoc.Decode("catalog", src, &c, &c.Schema); err != nil {
+		return nil, err
 	}
 	return &c, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"fabricplan/internal/builtdoc"
 	"fabricplan/internal/datadoc"
 	"fabricplan/planner/hall"
 )
@@ -32,10 +33,11 @@ func loadFacility(fsys fs.FS) (*FacilityData, error) {
 	return ParseFacilityData(src)
 }
 
-// ParseFacilityData decodes and checks data/facility.toml.
+// ParseFacilityData decodes and checks data/facility.toml (the shipped
+// file's bytes decoded at build time, as ParseCatalog).
 func ParseFacilityData(src []byte) (*FacilityData, error) {
-	var d FacilityData
-	if err := datadoc.Decode("facility data", src, &d, &d.Schema); err != nil {
+	d, err := builtdoc.Decode(builtFacilityData, src, decodeFacilityData)
+	if err != nil {
 		return nil, err
 	}
 	k := d.Constants
@@ -54,6 +56,21 @@ func ParseFacilityData(src []byte) (*FacilityData, error) {
 		if v <= 0 {
 			return nil, errors.New("facility data: every default must be set")
 		}
+	}
+	return d, nil
+}
+
+// builtFacilityData is data/facility.toml decoded when the program was
+// built (built_facility.go, rewritten by go generate); nil without that
+// file, when the facility data is decoded from its TOML.
+var builtFacilityData *builtdoc.Doc[FacilityData]
+
+// decodeFacilityData decodes a facility data document without checking
+// it.
+func decodeFacilityData(src []byte) (*FacilityData, error) {
+	var d FacilityData
+	if err := datadoc.Decode("facility data", src, &d, &d.Schema); err != nil {
+		return nil, err
 	}
 	return &d, nil
 }

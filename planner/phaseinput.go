@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"fabricplan/internal/fielderr"
@@ -41,8 +42,11 @@ const MaxPhases = 64
 // maxCrews bounds growth.recable_crews: more crews than that is a typo.
 const maxCrews = 1000
 
-// phaseDateRE accepts 2026, 2026-03, 2026-03-31 and 2026-Q3.
-var phaseDateRE = regexp.MustCompile(`^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?|-Q[1-4])?$`)
+// phaseDateRE accepts 2026, 2026-03, 2026-03-31 and 2026-Q3; compiled on
+// first use, so a start that plans no phases does not pay for it.
+var phaseDateRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?|-Q[1-4])?$`)
+})
 
 // validatePhases checks the [[phase]] list and [growth]: each phase gives
 // GPUs or units (not both), sizes only grow and never pass cluster.gpus.
@@ -102,7 +106,7 @@ const phaseDateFix = `write a date as "2026", "2026-03", "2026-03-31" or "2026-Q
 // after its last: a year, a month, a quarter or a day. ok is false for
 // text that is not such a date, or a day the calendar lacks (2026-02-30).
 func phaseSpan(date string) (from, to time.Time, ok bool) {
-	if !phaseDateRE.MatchString(date) {
+	if !phaseDateRE().MatchString(date) {
 		return from, to, false
 	}
 	year, _ := strconv.Atoi(date[:4])

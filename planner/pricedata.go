@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"fabricplan/internal/builtdoc"
 	"fabricplan/internal/datadoc"
 )
 
@@ -78,10 +79,11 @@ type ShareBand struct {
 	Source string  `toml:"source" json:"source"`
 }
 
-// ParsePriceData decodes and checks data/prices.toml.
+// ParsePriceData decodes and checks data/prices.toml (the shipped
+// file's bytes decoded at build time, as ParseCatalog).
 func ParsePriceData(src []byte) (*PriceData, error) {
-	var d PriceData
-	if err := datadoc.Decode("price data", src, &d, &d.Schema); err != nil {
+	d, err := builtdoc.Decode(builtPriceData, src, decodePriceData)
+	if err != nil {
 		return nil, err
 	}
 	if err := d.checkConstants(); err != nil {
@@ -91,6 +93,20 @@ func ParsePriceData(src []byte) (*PriceData, error) {
 		return nil, err
 	}
 	if err := d.checkVolume(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// builtPriceData is data/prices.toml decoded when the program was built
+// (built_prices.go, rewritten by go generate); nil without that file,
+// when the price data is decoded from its TOML.
+var builtPriceData *builtdoc.Doc[PriceData]
+
+// decodePriceData decodes a price data document without checking it.
+func decodePriceData(src []byte) (*PriceData, error) {
+	var d PriceData
+	if err := datadoc.Decode("price data", src, &d, &d.Schema); err != nil {
 		return nil, err
 	}
 	return &d, nil

@@ -20,6 +20,7 @@ unformatted=$(gofmt -l .)
 go vet -tags migrated_fynedo ./...
 go vet -tags "migrated_fynedo screenshot" . # the screenshot mode, built for tests and docs only
 go vet -tags "migrated_fynedo nogui" .      # the headless build, with no GUI package
+go vet -tags "migrated_fynedo nogui nocharts" . ./cli # the lean build: no chart package either
 # staticcheck, pinned; staticcheck.conf turns every check on, package
 # comments included.
 GOBIN="$(go env GOPATH)/bin" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2

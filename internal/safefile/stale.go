@@ -4,14 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"syscall"
 	"time"
 )
 
 // staleName matches the temporary files of a write (createTemp with
 // tempSuffix) and nothing else: not a backup (backupSuffix), which may
-// hold the only copy of a file's old contents.
-var staleName = regexp.MustCompile(`^\.fp-[0-9a-f]{8}\.tmp$`)
+// hold the only copy of a file's old contents. Compiled on first use,
+// so a start that writes no file does not pay for it.
+var staleName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.fp-[0-9a-f]{8}\.tmp$`) })
 
 // processStart is when this process started, near enough: a temporary
 // file last written before it was written by another process.
@@ -36,7 +38,7 @@ func removeStale(dir string) {
 		return
 	}
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !staleName.MatchString(e.Name()) {
+		if !e.Type().IsRegular() || !staleName().MatchString(e.Name()) {
 			continue
 		}
 		info, err := e.Info()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"fabricplan/internal/builtdoc"
 	"fabricplan/internal/datadoc"
 )
 
@@ -60,14 +61,17 @@ func (m *Tables) DeviceSplit(year int) (nics, switching float64, ok bool) {
 	return 0, 0, false
 }
 
-// Load reads and checks market.toml from fsys.
+// Load reads and checks market.toml from fsys: the shipped file's bytes
+// come back decoded at build time, any other bytes are decoded.
+//
+//go:generate go test -run ^TestBuiltDocs$ . -args -write-built
 func Load(fsys fs.FS) (*Tables, error) {
 	src, err := fs.ReadFile(fsys, "market.toml")
 	if err != nil {
 		return nil, fmt.Errorf("read market data: %w", err)
 	}
-	var m Tables
-	if err := datadoc.Decode("market data", src, &m, nil); err != nil {
+	m, err := builtdoc.Decode(builtTables, src, decodeTables)
+	if err != nil {
 		return nil, err
 	}
 	n := len(m.Technology.Years)
@@ -84,6 +88,20 @@ func Load(fsys fs.FS) (*Tables, error) {
 	}
 	if n == 0 || m.Servers.FrontEndPortsPerServer < 1 {
 		return nil, fmt.Errorf("market data: needs device years and front_end_ports_per_server")
+	}
+	return m, nil
+}
+
+// builtTables is data/market.toml decoded when the program was built
+// (built_market.go, rewritten by go generate); nil without that file,
+// when the tables are decoded from their TOML.
+var builtTables *builtdoc.Doc[Tables]
+
+// decodeTables decodes a market data document without checking it.
+func decodeTables(src []byte) (*Tables, error) {
+	var m Tables
+	if err := datadoc.Decode("market data", src, &m, nil); err != nil {
+		return nil, err
 	}
 	return &m, nil
 }

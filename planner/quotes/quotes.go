@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -178,14 +179,17 @@ func parseTOML(src []byte) ([]Quote, error) {
 }
 
 // badTypeRE matches the TOML decoder's error for a value of the wrong
-// type, which it gives as plain text.
-var badTypeRE = regexp.MustCompile(`^toml: line (\d+) \(last key "(?:quote\.)?([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)`)
+// type, which it gives as plain text. Compiled on first use, so a
+// start that reads no quotes file does not pay for it.
+var badTypeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^toml: line (\d+) \(last key "(?:quote\.)?([^"]+)"\): incompatible types: TOML value has type (\S+); destination has type (\S+)`)
+})
 
 // typeError says in a quote's terms what the decoder's type error means:
 // a bare TOML date (date = 2026-10-01) where the quote wants text, or
 // text where it wants a number. Other errors pass as they are.
 func typeError(err error) error {
-	m := badTypeRE.FindStringSubmatch(err.Error())
+	m := badTypeRE().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package resilience
 import (
 	"fmt"
 
+	"fabricplan/internal/builtdoc"
 	"fabricplan/internal/datadoc"
 	"fabricplan/internal/fielderr"
 )
@@ -56,8 +57,30 @@ const (
 	maxSparePct    = 100.0 // a second fabric on the shelf
 )
 
-// ParseReliability decodes and checks data/reliability.toml.
+// ParseReliability decodes and checks data/reliability.toml: the
+// shipped file's bytes come back decoded at build time, any other bytes
+// are decoded.
+//
+//go:generate go test -run ^TestBuiltDocs$ . -args -write-built
 func ParseReliability(src []byte) (*Reliability, error) {
+	r, err := builtdoc.Decode(builtReliability, src, decodeReliability)
+	if err != nil {
+		return nil, err
+	}
+	if errs := r.Check(); len(errs) > 0 {
+		return nil, fmt.Errorf("reliability data: %w", errs[0])
+	}
+	return r, nil
+}
+
+// builtReliability is data/reliability.toml decoded when the program
+// was built (built_reliability.go, rewritten by go generate); nil
+// without that file, when the reliability data is decoded from its TOML.
+var builtReliability *builtdoc.Doc[Reliability]
+
+// decodeReliability decodes a reliability data document without
+// checking its figures.
+func decodeReliability(src []byte) (*Reliability, error) {
 	var doc struct {
 		Schema int `toml:"schema"`
 		Reliability
@@ -65,11 +88,7 @@ func ParseReliability(src []byte) (*Reliability, error) {
 	if err := datadoc.Decode("reliability data", src, &doc, &doc.Schema); err != nil {
 		return nil, err
 	}
-	r := doc.Reliability
-	if errs := r.Check(); len(errs) > 0 {
-		return nil, fmt.Errorf("reliability data: %w", errs[0])
-	}
-	return &r, nil
+	return &doc.Reliability, nil
 }
 
 // relField is one reliability number with its key, value and range.

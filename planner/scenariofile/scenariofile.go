@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -251,7 +252,7 @@ func tomlKind(kind string) string {
 // typeError words a decode error of one key.
 func (d *strictDecoder) typeError(name string, err error) *fielderr.FieldError {
 	fe := &fielderr.FieldError{Field: name, Line: d.lines[name], Problem: strings.TrimPrefix(err.Error(), "toml: "), Fix: "check the value's type and quotes"}
-	if m := badTypeRE.FindStringSubmatch(err.Error()); m != nil {
+	if m := badTypeRE().FindStringSubmatch(err.Error()); m != nil {
 		fe.Problem = fmt.Sprintf("expected %s, got %s", typeWord(m[2]), typeWord(m[1]))
 		fe.Fix = "write the value as " + typeWord(m[2])
 	}
@@ -586,7 +587,11 @@ func checkReadable(data []byte) error {
 	return nil
 }
 
-var badTypeRE = regexp.MustCompile(`incompatible types: TOML value has type (\S+); destination has type (\S+)`)
+// badTypeRE matches the TOML decoder's error for a value of the wrong
+// type; compiled on first use, so a file without one does not pay for it.
+var badTypeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`incompatible types: TOML value has type (\S+); destination has type (\S+)`)
+})
 
 // invisibleFix is the fix for a key holding an invisible character.
 const invisibleFix = "delete the key and type it again (it was likely pasted from a web page or a chat)"
@@ -691,7 +696,7 @@ func tomlError(err error) error {
 	} else if m := regexp.MustCompile(`\(last key "([^"]+)"\)`).FindStringSubmatch(msg); m != nil {
 		key = m[1]
 	}
-	if m := badTypeRE.FindStringSubmatch(msg); m != nil && key != "" {
+	if m := badTypeRE().FindStringSubmatch(msg); m != nil && key != "" {
 		return &fielderr.FieldError{Field: key, Line: line, Problem: fmt.Sprintf("expected %s, got %s", typeWord(m[2]), typeWord(m[1])),
 			Fix: "write the value as " + typeWord(m[2])}
 	}

@@ -3,6 +3,7 @@ package serve
 import (
 	"fmt"
 
+	"fabricplan/internal/builtdoc"
 	"fabricplan/internal/datadoc"
 )
 
@@ -75,14 +76,32 @@ const (
 	PointRLSync  = "rl_sync"
 )
 
-// ParseData decodes and checks data/inference.toml.
+// ParseData decodes and checks data/inference.toml: the shipped file's
+// bytes come back decoded at build time, any other bytes are decoded.
+//
+//go:generate go test -run ^TestBuiltDocs$ . -args -write-built
 func ParseData(src []byte) (*Data, error) {
-	var d Data
-	if err := datadoc.Decode("inference data", src, &d, &d.Schema); err != nil {
+	d, err := builtdoc.Decode(builtData, src, decodeData)
+	if err != nil {
 		return nil, err
 	}
 	if err := d.check(); err != nil {
 		return nil, fmt.Errorf("inference data: %w", err)
+	}
+	return d, nil
+}
+
+// builtData is data/inference.toml decoded when the program was built
+// (built_inference.go, rewritten by go generate); nil without that
+// file, when the inference data is decoded from its TOML.
+var builtData *builtdoc.Doc[Data]
+
+// decodeData decodes an inference data document without checking its
+// figures.
+func decodeData(src []byte) (*Data, error) {
+	var d Data
+	if err := datadoc.Decode("inference data", src, &d, &d.Schema); err != nil {
+		return nil, err
 	}
 	return &d, nil
 }

@@ -1,0 +1,27 @@
+package perf
+
+import (
+	"flag"
+	"testing"
+
+	"fabricplan/data"
+	"fabricplan/internal/builtdoc"
+)
+
+var writeBuilt = flag.Bool("write-built", false, "rewrite the built_*.go files from data/ (go generate)")
+
+// TestBuiltDocs: the JCT data built into the program is what
+// data/jct.toml decodes to, and its generated file is up to date.
+// Mutations caught: a constant edited in data/jct.toml (or the
+// generated file) without the other, a field the generated file leaves
+// out.
+func TestBuiltDocs(t *testing.T) {
+	src, err := data.FS.ReadFile("jct.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := builtdoc.File{Path: "built_jctdata.go", PkgPath: "fabricplan/planner/perf", Var: "builtJCTData", From: "data/jct.toml", Gen: "go generate ./planner/perf"}
+	if err := builtdoc.Check(builtJCTData, src, decodeJCTData, f, *writeBuilt); err != nil {
+		t.Error(err)
+	}
+}
