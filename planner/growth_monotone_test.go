@@ -82,3 +82,73 @@ func TestCoreGroupsBySpineUplinks(t *testing.T) {
 		}
 	}
 }
+
+// Core groups that join spine indices of several kinds (issue 45) are
+// cabled as sized: hand counts in fabric.TestCoresAcrossKinds. DGX H100
+// on QM9700 (64 ports, a spine's 32 uplinks): 13,584 GPUs send 13,592
+// spine-core links, on 213 cores at least (212.4); one DGX more sends
+// 13,600, 213 again (212.5). 18,000 generic GPUs in two planes: 9,000
+// links a plane, 141 cores each, 282 (140.6); 18,008: 9,004, 282 again.
+// The walk of the links (cable map, hall) must give each spine as many
+// links up as it takes from its leaves (non-blocking spines), no core
+// more links than its ports, and every link the plan counts. Mutations
+// caught: the walk sending every spine of a group its first kind's
+// uplinks (CoreRun.UpAt ignoring Then: spines of the second kind send
+// 18 where they take 17); kinds sized on their own (214 and 284 cores).
+func TestCoreGroupsAcrossKindsWalk(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		system       string
+		gpus, planes int
+		cores        int
+	}{
+		{"dgx-h100", 13584, 1, 213},
+		{"dgx-h100", 13592, 1, 213},
+		{"", 18000, 2, 282},
+		{"", 18008, 2, 282},
+	} {
+		s := flatLengths(NewScenario())
+		s.Cluster.System, s.Cluster.GPUs, s.Network.Switch, s.Network.Planes = tc.system, tc.gpus, "qm9700", tc.planes
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatalf("%d GPUs: %v", tc.gpus, err)
+		}
+		if got := p.Switches(TierCore); got != tc.cores {
+			t.Errorf("%d GPUs: %d cores, want %d", tc.gpus, got, tc.cores)
+		}
+		type spine struct{ plane, pod, j int }
+		down, up := map[spine]int{}, map[spine]int{}
+		core := map[[2]int]int{}
+		walked := 0
+		err = p.WalkLinks(func(l *Link) error {
+			switch l.Tier {
+			case LinkLeafSpine:
+				down[spine{l.Plane, l.Pod, l.Upper.Device}]++
+			case LinkSpineCore:
+				up[spine{l.Plane, l.Pod, l.Lower.Device}]++
+				core[[2]int{l.Plane, l.Upper.Device}]++
+				walked++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if walked != p.Links.SpineCore {
+			t.Errorf("%d GPUs: walked %d spine-core links, plan has %d", tc.gpus, walked, p.Links.SpineCore)
+		}
+		for sp, d := range down {
+			if up[sp] != d {
+				t.Fatalf("%d GPUs: spine %+v takes %d links from its leaves and sends %d up", tc.gpus, sp, d, up[sp])
+			}
+		}
+		for c, n := range core {
+			if n > 64 {
+				t.Fatalf("%d GPUs: core %v has %d links on 64 ports", tc.gpus, c, n)
+			}
+		}
+		if len(core) != tc.cores {
+			t.Errorf("%d GPUs: links reach %d cores, want %d", tc.gpus, len(core), tc.cores)
+		}
+	}
+}

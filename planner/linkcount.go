@@ -164,11 +164,11 @@ func (p *Plan) countSpineCore() *upperCount {
 				spines.reset()
 				cores.reset()
 				up := 0
-				for jj := j; jj < j+max(run.Spines, 1); jj++ {
-					pod := 0
+				for k := range run.SpineCount() {
+					jj, pod := j+k, 0
 					for i, pr := range lay.Pods {
 						for range pr.Count {
-							if s := run.SpineUp[i]; s > 0 {
+							if s := run.UpAt(k, i); s > 0 {
 								pl := h.SpinePlace(plane, pod, jj)
 								spines.add(pl.Rack, float64(s))
 								u.lowH[f.TrayHeightM-pl.H] += float64(s)
@@ -189,7 +189,7 @@ func (p *Plan) countSpineCore() *upperCount {
 					u.highPer[l.Down] += l.Switches
 				}
 				u.addPairs(p, &spines, &cores, float64(up))
-				j += max(run.Spines, 1)
+				j += run.SpineCount()
 				firstCore += n
 			}
 		}

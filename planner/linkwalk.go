@@ -178,43 +178,45 @@ func (w *linkWalk) cores() error {
 		n := run.Cores
 		for range run.Groups {
 			w.arrivals = resize(w.arrivals, n)
-			base := 0
-			for jj := j; jj < j+max(run.Spines, 1); jj++ {
+			base, spines := 0, run.SpineCount()
+			for k := range spines {
 				var err error
-				if base, err = w.spineUplinks(run, jj, firstCore, base); err != nil {
+				if base, err = w.spineUplinks(run, j+k, k, firstCore, base); err != nil {
 					return err
 				}
 			}
-			j += max(run.Spines, 1)
+			j += spines
 			firstCore += n
 		}
 	}
 	return nil
 }
 
-// spineUplinks walks the uplinks of spine jj of every pod that has it to
-// core group run, whose first core is firstCore, starting base cores
-// along; it returns where the next spine starts.
-func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, firstCore, base int) (int, error) {
+// spineUplinks walks the uplinks of spine jj (the group's k-th spine
+// index) of every pod that has it to core group run, whose first core is
+// firstCore, starting base cores along; it returns where the next spine
+// starts.
+func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, k, firstCore, base int) (int, error) {
 	l, n := &w.l, run.Cores
 	pod := 0
 	for i, pr := range w.lay.Pods {
-		if run.SpineUp[i] == 0 {
+		ups := run.UpAt(k, i)
+		if ups == 0 {
 			pod += pr.Count
 			continue
 		}
 		up := upPort(spineDown(pr, jj), 0, w.cages[tierLeafSpine][1], w.cages[tierSpineCore][0])
 		for range pr.Count {
 			l.Pod, l.Lower.Device = pod, jj
-			for k := range run.SpineUp[i] {
-				x := (base + k) % n
-				l.Lower.Port, l.Upper = up+k, LinkEnd{firstCore + x, w.arrivals[x]}
+			for u := range ups {
+				x := (base + u) % n
+				l.Lower.Port, l.Upper = up+u, LinkEnd{firstCore + x, w.arrivals[x]}
 				w.arrivals[x]++
 				if err := w.fn(l); err != nil {
 					return 0, err
 				}
 			}
-			base = (base + run.SpineUp[i]) % n
+			base = (base + ups) % n
 			pod++
 		}
 	}

@@ -69,12 +69,12 @@ func (p *Plan) Layout() (pods []PodRun, cores []CoreRun, leavesPerUnit, nodesPer
 			pr.ByRail, pr.leavesPerUnit, pr.Units, pr.Nodes = true, 1, pr.Leaves, fabric.SumLinks(r.Leaves, false)
 		}
 		for _, c := range lay.CoreGroups {
-			pr.SpineCore += c.Groups * max(c.Spines, 1) * c.SpineUp[i]
+			pr.SpineCore += c.Groups * c.UpFrom(i)
 		}
 		pods = append(pods, pr)
 	}
 	for _, c := range lay.CoreGroups {
-		cores = append(cores, CoreRun{Groups: c.Groups, Cores: c.Cores, Spines: max(c.Spines, 1)})
+		cores = append(cores, CoreRun{Groups: c.Groups, Cores: c.Cores, Spines: c.SpineCount()})
 	}
 	return pods, cores, lay.LeavesPerUnit, lay.ServersPerUnit
 }

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -56,13 +57,14 @@ const (
 	WiringNear = "near-balanced"
 )
 
-// Strict balance may add at most one scalable unit's worth of switches
-// to an upper tier (the switches one more unit's uplinks would need);
-// past that, near-balanced wiring is used and the difference is reported
-// as headroom. NVIDIA's reference designs add just that much: DGX H100
+// Strict balance may add at most one scalable unit's worth of spines
+// (the switches one more unit's uplinks would need); past that,
+// near-balanced wiring is used and the difference is reported as
+// headroom. NVIDIA's reference designs add just that much: DGX H100
 // SuperPOD, 3 SU: 16 spines where 12 carry the links (one SU's 4 more);
 // DGX B300 XDR, 4 SU: 18 where 16 do. The bound keeps growth smooth: one
-// more server never adds more than a unit of switches to a tier.
+// more server never adds more than a unit of switches to a tier. The
+// core tier keeps strict balance only where it costs no more (sizeCores).
 
 // Headroom is what a reference design provisions beyond the minimal
 // plan, reported beside the counts and never in them.
@@ -133,12 +135,62 @@ type PodRun struct {
 // a core group takes the next `spines` spine indices of every pod run
 // with spineUp[i] > 0, that many links from each such spine. Reference
 // designs join spine j of every pod to its own core group (spines = 1);
-// where that rounds cores up per group past one unit's worth, groups
-// join several spine indices so that the cores carry their links.
+// where that rounds cores up per group past the fewest, groups join
+// several spine indices (and Then, spine indices of other kinds) so
+// that fewer cores carry their links.
 type CoreRun struct {
 	Groups, Cores int
 	Spines        int   // spine indices a group joins (j, j+1, ...), at least 1
 	SpineUp       []int // per pod run, from each spine
+	// Then is further spine indices each group joins after its first
+	// Spines, whose spines send other uplinks: a near-balanced core tier
+	// sized across kinds of spine (a partial pod's spines sending fewer
+	// links than a full pod's, or none) has groups that join both. Empty
+	// where every group joins spines of one kind, as reference designs.
+	Then []CoreStretch
+}
+
+// CoreStretch is Spines consecutive spine indices a core group joins
+// after those before it, spine j of each pod of pod run i sending
+// SpineUp[i] links to the group (0: the run has no spine j).
+type CoreStretch struct {
+	Spines  int
+	SpineUp []int
+}
+
+// SpineCount is the spine indices one group of the run joins.
+func (r CoreRun) SpineCount() int {
+	n := max(r.Spines, 1)
+	for _, st := range r.Then {
+		n += st.Spines
+	}
+	return n
+}
+
+// UpAt is the links spine k (from 0) of the group's spine indices sends
+// to the group from each pod of pod run i; 0 when the run has none.
+func (r CoreRun) UpAt(k, i int) int {
+	if k < max(r.Spines, 1) {
+		return r.SpineUp[i]
+	}
+	k -= max(r.Spines, 1)
+	for _, st := range r.Then {
+		if k < st.Spines {
+			return st.SpineUp[i]
+		}
+		k -= st.Spines
+	}
+	return 0
+}
+
+// UpFrom is the links one pod of pod run i sends to one group of the
+// run: every spine index the group joins.
+func (r CoreRun) UpFrom(i int) int {
+	n := max(r.Spines, 1) * r.SpineUp[i]
+	for _, st := range r.Then {
+		n += st.Spines * st.SpineUp[i]
+	}
+	return n
 }
 
 // NoFitError says a fabric of the given tiers cannot hold the plane.
@@ -642,8 +694,18 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	for gi, g := range sized {
 		k, c, m := g.kind, g.c, g.groups
 		run := CoreRun{Groups: m, Cores: c.n, Spines: g.spines, SpineUp: spineUps[gi*len(ps) : (gi+1)*len(ps) : (gi+1)*len(ps)]}
-		for li, i := range k.present {
+		li := 0 // c.lower lists each part's spines in turn, a kind's pods in order
+		for _, i := range k.present {
 			run.SpineUp[i] = c.lower[li].Up
+			li++
+		}
+		for _, part := range g.more {
+			st := CoreStretch{Spines: part.spines, SpineUp: make([]int, len(ps))}
+			for _, i := range part.kind.present {
+				st.SpineUp[i] = c.lower[li].Up
+				li++
+			}
+			run.Then = append(run.Then, st)
 		}
 		lay.CoreGroups = append(lay.CoreGroups, run)
 		for _, u := range c.upper.loads() {
@@ -658,9 +720,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 		b := make([]byte, 0, 192)
 		b = append(b, "strictly balanced wiring (as NVIDIA's reference designs: spine j of every pod to its own core group) needs "...)
 		b = append(b, groupDigits(extra)...)
-		b = append(b, " more cores, more than one scalable unit's worth ("...)
-		b = strconv.AppendInt(b, int64(unitUppers(spec.unitLeaves(), spec.Up, spec.CoreRadix())), 10)
-		b = append(b, ')')
+		b = append(b, " more cores than near-balanced groups"...)
 		headroom = append(headroom, Headroom{Tier: TierCore, Switches: extra, Reason: string(b)})
 	}
 	countPods := 0
@@ -875,65 +935,146 @@ type groupKind struct {
 	present []int  // those pods (indexes of the pod kinds)
 	groups  int
 	nearM   int // spine indices per core group with near-balanced wiring (mergedCount)
+	links   int // the uplinks of one spine index: SumLinks(lower, true)
+}
+
+// groupPart is spines consecutive spine indices of one kind that a core
+// group joins.
+type groupPart struct {
+	kind   *groupKind
+	spines int
 }
 
 // sizedGroups is a run of core groups as sized: groups of them, each
-// joining spines spine indices of a kind.
+// joining spines spine indices of a kind and then the parts of more (a
+// group across kinds; nil otherwise).
 type sizedGroups struct {
 	kind           *groupKind
 	groups, spines int
 	c              upperChoice
+	more           []groupPart
 }
 
-// sizeCores sizes the core tier over the spine kinds. Strict balance
-// (spine j of every pod to its own group, the same links from each spine
-// to each core; avail is a spine's ports toward the cores) is kept when it costs at most one scalable unit's worth
-// of cores more than the fewest that carry the links; otherwise groups
-// join as many spine indices as makes the fewest cores, and extra is
-// the cores strict balance would add.
+// sizeCores sizes the core tier over the spine kinds (in spine index
+// order) by cost: the fewest cores that carry the links, strictly
+// balanced (spine j of every pod to its own group, the same links from
+// each spine to each core, as NVIDIA's reference designs; avail is a
+// spine's ports toward the cores) when that costs no more, else
+// near-balanced. Near-balanced groups join consecutive spine indices:
+// within each kind (mergedGroups), or, where that rounds each kind's
+// cores up on its own past the fewest the links need, across kinds:
+// blocks of kinds cut into groups of one length each (joinKinds), or
+// where those still round up, groups each as long as suits it
+// (cutIndices). extra is the cores strict balance would add.
+//
+// The links do not depend on the grouping (a spine sends up what it
+// takes from below), so the fewest cores is the cheapest core tier. A
+// core tier kept strict for up to a unit's worth of cores more fell by
+// as much where one more server tipped it past that (DGX H100 on
+// QM9700, 2,304 to 2,312 GPUs: 40 cores to 37).
 func sizeCores(kinds []groupKind, spec Spec, avail int) (sized []sizedGroups, extra int, ok bool) {
+	radix := spec.CoreRadix()
 	strict := make([]sizedGroups, 0, len(kinds))
-	strictN, nearN := 0, 0
+	strictN, nearN, links := 0, 0, 0
 	for i := range kinds {
 		k := &kinds[i]
-		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, spec.CoreRadix())
+		n, s, ok := upperOptions(k.lower, maxUp(k.lower), false, avail, radix)
 		if !ok {
 			return nil, 0, false
 		}
 		if s.n == 0 {
 			s = n
 		}
-		strict = append(strict, sizedGroups{k, k.groups, 1, s})
+		strict = append(strict, sizedGroups{k, k.groups, 1, s, nil})
 		strictN += k.groups * s.n
-		m, cores := mergedCount(k, spec.CoreRadix())
+		k.links = SumLinks(k.lower, true)
+		links += k.groups * k.links
+		m, cores := fewestCores(k.groups, k.links, radix)
 		if m == 0 {
 			return nil, 0, false
 		}
 		k.nearM = m
 		nearN += cores
 	}
-	if strictN-nearN <= unitUppers(spec.unitLeaves(), spec.Up, spec.CoreRadix()) {
+	var blocks []kindBlock
+	var cuts []int
+	floor := max(CeilDiv(links, radix), 1)
+	if nearN > floor {
+		if bs, n := joinKinds(kinds, radix); n < nearN {
+			blocks, nearN = bs, n
+		}
+	}
+	if nearN > floor {
+		if cs, n := cutIndices(kinds, radix); n < nearN {
+			blocks, cuts, nearN = nil, cs, n
+		}
+	}
+	if strictN <= nearN {
 		return strict, 0, true
 	}
-	// Near-balanced groups are sized only when used (most planes keep
-	// strict balance).
+	// Near-balanced groups are sized only when used.
 	near := make([]sizedGroups, 0, 2*len(kinds))
+	if cuts != nil {
+		return cutGroups(near, kinds, cuts, radix), strictN - nearN, true
+	}
+	for _, b := range blocks {
+		near = jointGroups(near, kinds[b.from:b.to], b.m, radix)
+	}
+	if blocks != nil {
+		return near, strictN - nearN, true
+	}
 	for i := range kinds {
-		near = mergedGroups(near, &kinds[i], spec.CoreRadix())
+		near = mergedGroups(near, &kinds[i], radix)
 	}
 	return near, strictN - nearN, true
 }
 
-// mergedCount is how many consecutive spine indices of a kind a core
-// group joins for the fewest cores (the smallest count on ties), and
-// those cores: what mergedGroups sizes. m = 0 when no group fits.
-func mergedCount(k *groupKind, radix int) (m, cores int) {
-	links := SumLinks(k.lower, true) // of one spine number
-	return fewestCores(k.groups, links, radix)
+// kindBlock is consecutive kinds, from up to to, whose spine indices
+// core groups of m join across kinds (acrossKinds).
+type kindBlock struct{ from, to, m int }
+
+// joinKinds cuts the kinds, in order, into blocks whose groups join
+// across kinds, for the fewest cores in all (the first cut found on
+// ties), and returns the blocks with those cores. One m over every
+// kind suits neither a kind whose spine indices pair up well nor one
+// that wants them in fives: 13,584 DGX H100 GPUs on QM9700 have two
+// kinds of 8 indices of 434 and 433 links, best in groups of five,
+// and 16 of 416, best in pairs; fives across the first two and pairs
+// in the third make 213 cores, the fewest that carry the links, where
+// each kind alone made 214 and one m for all more.
+func joinKinds(kinds []groupKind, radix int) ([]kindBlock, int) {
+	const none = -1
+	n := len(kinds)
+	best := make([]int, n+1) // the fewest cores of kinds[:i]
+	from := make([]int, n+1) // where the last block of that best starts
+	ms := make([]int, n+1)   // and its m
+	for i := 1; i <= n; i++ {
+		best[i] = none
+		for a := range i {
+			if best[a] == none {
+				continue
+			}
+			m, c := acrossKinds(kinds[a:i], radix)
+			if m > 0 && (best[i] == none || best[a]+c < best[i]) {
+				best[i], from[i], ms[i] = best[a]+c, a, m
+			}
+		}
+	}
+	if best[n] == none {
+		return nil, math.MaxInt
+	}
+	var out []kindBlock
+	for i := n; i > 0; i = from[i] {
+		out = append(out, kindBlock{from[i], i, ms[i]})
+	}
+	slices.Reverse(out)
+	return out, best[n]
 }
 
-// fewestCores is the m for mergedCount over groups spine indices of
-// links each, with the cores it makes.
+// fewestCores is how many consecutive spine indices of a kind (groups
+// of them, links each) a core group joins for the fewest cores (the
+// smallest count on ties), and those cores: what mergedGroups sizes.
+// m = 0 when no group fits.
 //
 // No count of groups needs fewer cores than all the links over the radix
 // (nor fewer than one), so the search stops at the first m that reaches
@@ -958,13 +1099,189 @@ func fewestCores(groups, links, radix int) (bestM, bestN int) {
 	return bestM, bestN
 }
 
+// acrossKinds is fewestCores over every kind's spine indices in order:
+// the m for core groups of m consecutive indices whatever their kind
+// (the last group taking what is left), with the cores they make; m = 0
+// when no group fits. Kinds rounded up each on their own take up to one
+// core a kind more than the links need, and that excess comes and goes
+// as a partial pod's spines change: 2,328 to 2,336 GPUs on QM9700
+// (8-GPU servers) took 38 cores, then 37.
+func acrossKinds(kinds []groupKind, radix int) (bestM, bestN int) {
+	indices, links := 0, 0
+	for _, k := range kinds {
+		indices += k.groups
+		links += k.groups * k.links
+	}
+	floor := max(CeilDiv(links, radix), 1)
+	for m := 1; m <= indices; m++ {
+		total := 0
+		fits := eachGroup(kinds, m, func(groups int, _ []groupPart, links int) bool {
+			n := max(CeilDiv(links, radix), 1)
+			total += groups * n
+			return n <= radix
+		})
+		if !fits {
+			break // larger groups take more links still
+		}
+		if bestM == 0 || total < bestN {
+			bestM, bestN = m, total
+		}
+		if bestN == floor {
+			break
+		}
+	}
+	return bestM, bestN
+}
+
+// cutIndices is the fewest cores of core groups of consecutive spine
+// indices, each group as long as suits it, for where joinKinds' blocks
+// (one group length each) still round up past the fewest the links
+// need. 18,000 GPUs on QM9700 in two planes: a plane's 8 spine indices
+// of 282 links and 24 of 281 carry 9,000 links, 141 cores at least;
+// seven of 282, then one of 282 with four of 281, then fives of 281
+// make 141, where one length for all makes 142. It returns where each
+// group ends, in order, and the cores (math.MaxInt when no cut fits).
+// A group's cores fit in the radix, so each end looks back over at
+// most radix² links' worth of indices (14 of 282 links on 64 ports).
+func cutIndices(kinds []groupKind, radix int) ([]int, int) {
+	at := make([]int, 1, 64) // at[i]: links of the spine indices before index i
+	for _, k := range kinds {
+		for range k.groups {
+			at = append(at, at[len(at)-1]+k.links)
+		}
+	}
+	n := len(at) - 1
+	best := make([]int, n+1) // the fewest cores of indices [0, e)
+	from := make([]int, n+1) // where the last group of that best starts
+	for e := 1; e <= n; e++ {
+		best[e] = math.MaxInt
+		for st := e - 1; st >= 0; st-- {
+			c := max(CeilDiv(at[e]-at[st], radix), 1)
+			if c > radix {
+				break // a longer group takes more links still
+			}
+			if best[st] != math.MaxInt && best[st]+c < best[e] {
+				best[e], from[e] = best[st]+c, st
+			}
+		}
+	}
+	if best[n] == math.MaxInt {
+		return nil, math.MaxInt
+	}
+	var ends []int
+	for e := n; e > 0; e = from[e] {
+		ends = append(ends, e)
+	}
+	slices.Reverse(ends)
+	return ends, best[n]
+}
+
+// cutGroups appends to runs the near-balanced core groups that end at
+// ends (cutIndices' cuts), alike groups in a row joined into one run.
+func cutGroups(runs []sizedGroups, kinds []groupKind, ends []int, radix int) []sizedGroups {
+	var buf [8]groupPart
+	ki, off, st := 0, 0, 0 // the kind and its index where the next group starts
+	for _, e := range ends {
+		parts := buf[:0]
+		for need := e - st; need > 0; {
+			k := &kinds[ki]
+			take := min(need, k.groups-off)
+			parts = append(parts, groupPart{k, take})
+			need -= take
+			if off += take; off == k.groups {
+				ki, off = ki+1, 0
+			}
+		}
+		st = e
+		if n := len(runs); n > 0 && sameParts(runs[n-1], parts) {
+			runs[n-1].groups++
+			continue
+		}
+		runs = append(runs, sizeGroup(parts, 1, radix))
+	}
+	return runs
+}
+
+// sameParts reports whether a group of run g joins the same spine
+// indices of the same kinds as parts.
+func sameParts(g sizedGroups, parts []groupPart) bool {
+	if g.kind != parts[0].kind || g.spines != parts[0].spines || len(g.more) != len(parts)-1 {
+		return false
+	}
+	return slices.Equal(g.more, parts[1:])
+}
+
+// sizeGroup is groups core groups each joining parts, near-balanced.
+func sizeGroup(parts []groupPart, groups, radix int) sizedGroups {
+	var lower []Load
+	for _, p := range parts {
+		for _, l := range p.kind.lower {
+			lower = append(lower, Load{l.Switches * p.spines, l.Down, l.Up})
+		}
+	}
+	c, _, _ := upperOptions(lower, maxUp(lower), false, radix, radix)
+	g := sizedGroups{parts[0].kind, groups, parts[0].spines, c, nil}
+	if len(parts) > 1 {
+		g.more = slices.Clone(parts[1:])
+	}
+	return g
+}
+
+// eachGroup cuts the spine indices of kinds, in order, into groups of m
+// (the last taking what is left) and calls fn with each run of alike
+// groups: how many, the parts of each (valid during the call), and one
+// group's links. It returns false as soon as fn does.
+func eachGroup(kinds []groupKind, m int, fn func(groups int, parts []groupPart, links int) bool) bool {
+	var buf [8]groupPart // a group across kinds: a few kinds a plane
+	ki, off := 0, 0      // the kind and its index where the next group starts
+	next := func(take int) {
+		if off += take; off == kinds[ki].groups {
+			ki, off = ki+1, 0
+		}
+	}
+	for ki < len(kinds) {
+		k := &kinds[ki]
+		if q := (k.groups - off) / m; q > 0 {
+			buf[0] = groupPart{k, m}
+			if !fn(q, buf[:1], m*k.links) {
+				return false
+			}
+			next(q * m)
+			continue
+		}
+		parts, links := buf[:0], 0
+		for need := m; need > 0 && ki < len(kinds); {
+			k := &kinds[ki]
+			take := min(need, k.groups-off)
+			parts = append(parts, groupPart{k, take})
+			links += take * k.links
+			need -= take
+			next(take)
+		}
+		if !fn(1, parts, links) {
+			return false
+		}
+	}
+	return true
+}
+
+// jointGroups appends to runs the core groups of m consecutive spine
+// indices across kinds (acrossKinds' m), near-balanced.
+func jointGroups(runs []sizedGroups, kinds []groupKind, m, radix int) []sizedGroups {
+	eachGroup(kinds, m, func(groups int, parts []groupPart, _ int) bool {
+		runs = append(runs, sizeGroup(parts, groups, radix))
+		return true
+	})
+	return runs
+}
+
 // mergedGroups appends to runs the core groups of kind k joining k.nearM
-// (mergedCount's m, at least 1) consecutive spine indices each, with
+// (fewestCores' m, at least 1) consecutive spine indices each, with
 // near-balanced wiring. Where a group has more cores than a spine has
 // uplinks, each spine reaches as many cores as it has uplinks, one link
 // each, spread so that every pod reaches every core. Sizing cannot fail
 // there: a group of m spine indices, or of fewer, fits its cores in the
-// radix (mergedCount counted them so).
+// radix (fewestCores counted them so).
 func mergedGroups(runs []sizedGroups, k *groupKind, radix int) []sizedGroups {
 	top, bestM := maxUp(k.lower), k.nearM
 	size := func(m int) upperChoice {
@@ -975,9 +1292,9 @@ func mergedGroups(runs []sizedGroups, k *groupKind, radix int) []sizedGroups {
 		c, _, _ := upperOptions(lower, top, false, radix, radix)
 		return c
 	}
-	runs = append(runs, sizedGroups{k, k.groups / bestM, bestM, size(bestM)})
+	runs = append(runs, sizedGroups{k, k.groups / bestM, bestM, size(bestM), nil})
 	if r := k.groups % bestM; r > 0 {
-		runs = append(runs, sizedGroups{k, 1, r, size(r)})
+		runs = append(runs, sizedGroups{k, 1, r, size(r), nil})
 	}
 	return runs
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -220,6 +221,80 @@ func TestFewestCores(t *testing.T) {
 	} {
 		if m, n := fewestCores(tc.groups, tc.links, 128); m != tc.m || n != tc.cores {
 			t.Errorf("fewestCores(%d groups of %d links) = m %d, %d cores; want %d, %d", tc.groups, tc.links, m, n, tc.m, tc.cores)
+		}
+	}
+}
+
+// TestCoresAcrossKinds sizes near-balanced core groups over kinds of
+// spine index by hand, on 64-port cores, each spine with 32 ports up:
+//
+//   - 13,584 DGX H100 on QM9700: 13 full pods of 32 spines sending 32
+//     links each, and a partial pod whose 16 spines send 18 (the first
+//     8) or 17: spine indices of 434 links (8), 433 (8) and 416 (16),
+//     13,592 links, 213 cores at least (212.4). Kind by kind: 434 x 5 =
+//     2,170 links on 34 cores and 434 x 3 = 1,302 on 21, the same for
+//     433, and 416 x 2 = 832 on 13 (8 pairs, 104): 214. Fives across
+//     the first two kinds: 5 x 434 = 2,170 on 34, 3 x 434 + 2 x 433 =
+//     2,168 on 34, 5 x 433 = 2,165 on 34 and 433 on 7, 109; pairs in
+//     the third: 213. Strict balance needs 8 cores an index (the
+//     fewest from 7 that divide 32): 256, 43 more.
+//
+//   - 18,000 GPUs in two planes on QM9700: 8 full pods of 32 spines of
+//     32 links, a partial pod's 32 spines sending 26 (8) or 25: indices
+//     of 282 (8) and 281 (24), 9,000 links, 141 cores at least (140.6).
+//     Kind by kind: pairs of 282 (564 on 9) x 4, fives of 281 (1,405
+//     on 22) x 4 and a four (1,124 on 18): 142. Groups of one length
+//     across both kinds make 142 too (twelves: 3,380 on 53, 3,372 on
+//     53, 2,248 on 36). Cut each as suits it: 7 x 282 = 1,974 on 31,
+//     282 + 4 x 281 = 1,406 on 22, four fives of 281 on 22: 141.
+//
+//     Strict balance: 8 cores an index again (5 at least, a divisor of
+//     32): 256, 115 more.
+//
+// Mutations caught: kinds sized each on their own (214 and 142 cores),
+// one group length over every kind (142 in the second case).
+func TestCoresAcrossKinds(t *testing.T) {
+	kindsOf := func(spec [][3]int) []groupKind {
+		var out []groupKind
+		for _, k := range spec { // full pods, their spines' links; the partial pod's (0: none); indices
+			g := groupKind{lower: []Load{{k[0], 32, 32}}, present: []int{0}, groups: k[2]}
+			if k[1] > 0 {
+				g.lower, g.present = append(g.lower, Load{1, k[1], k[1]}), []int{0, 1}
+			}
+			out = append(out, g)
+		}
+		return out
+	}
+	spec := Spec{Radix: 64}
+	for _, tc := range []struct {
+		name         string
+		kinds        [][3]int
+		cores, extra int
+		groupsOf     []int // spine indices of each group, in order
+	}{
+		{"13,584 DGX H100", [][3]int{{13, 18, 8}, {13, 17, 8}, {13, 0, 16}}, 213, 43,
+			[]int{5, 5, 5, 1, 2, 2, 2, 2, 2, 2, 2, 2}},
+		{"18,000 GPUs, two planes", [][3]int{{8, 26, 8}, {8, 25, 24}}, 141, 115,
+			[]int{7, 5, 5, 5, 5, 5}},
+	} {
+		kinds := kindsOf(tc.kinds)
+		sized, extra, ok := sizeCores(kinds, spec, 32)
+		if !ok {
+			t.Fatalf("%s: no core tier", tc.name)
+		}
+		cores, per := 0, []int{}
+		for _, g := range sized {
+			n := g.spines
+			for _, p := range g.more {
+				n += p.spines
+			}
+			for range g.groups {
+				per = append(per, n)
+			}
+			cores += g.groups * g.c.n
+		}
+		if cores != tc.cores || extra != tc.extra || !slices.Equal(per, tc.groupsOf) {
+			t.Errorf("%s: %d cores, %d more for strict balance, groups of %v spine indices; want %d, %d, %v", tc.name, cores, extra, per, tc.cores, tc.extra, tc.groupsOf)
 		}
 	}
 }
