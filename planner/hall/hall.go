@@ -510,6 +510,18 @@ func (h *Hall) NodePlace(n int) Place {
 	return Place{Rack: h.computeRack[c], U: u, H: h.unitH(u, h.nodeUnits)}
 }
 
+// NodeRacks appends to racks the racks (indexes into Racks) holding
+// nodes first to first+n-1, in order, each once: every node's
+// NodePlace rack without a place per node. n 0 appends none.
+func (h *Hall) NodeRacks(racks []int32, first, n int) []int32 {
+	if n <= 0 {
+		return racks
+	}
+	a, _ := h.rackOf(first)
+	b, _ := h.rackOf(first + n - 1)
+	return append(racks, h.computeRack[a:b+1]...)
+}
+
 // switchPlace is the place of the i-th switch (from 0) of a network rack
 // group starting at rack first: switches stack down from the rack's top
 // free unit, a rack full moving to the next.
