@@ -19,7 +19,10 @@ import (
 // so its runs are the distances' histogram convolved with the heights'.
 // The distances come from the hall's racks and the fabric's wiring
 // (each lower switch's uplinks spread evenly over its group's upper
-// switches) by rack pair, not by link. Each link takes the cheapest
+// switches) by rack pair, not by link, to the nanometre (gapKey: the
+// same gaps in blocks of rows at different places on the floor differ
+// in their last bits, and a million-GPU hall's 33,000 rack pairs would
+// otherwise be as many distances). Each link takes the cheapest
 // medium that reaches its own run and each cage holds links of one
 // class: the walk's twin-port cage sets, which give every link joined
 // through shared cages the medium of the longest, are left out. The
@@ -51,7 +54,7 @@ func (u *upperCount) addPair(p *Plan, ra, rb int32, links float64) {
 	}
 	h := p.Hall
 	x, y := &h.Racks[ra], &h.Racks[rb]
-	d := math.Abs(x.X-y.X) + math.Abs(x.Y-y.Y)
+	d := float64(gapKey(math.Abs(x.X-y.X)+math.Abs(x.Y-y.Y))) * gapGrainM // to the nanometre: few distances
 	u.dist[d] += links
 	if d > u.longest || u.dist[d] == links && len(u.dist) == 1 {
 		u.longest, u.a, u.b = d, ra, rb
