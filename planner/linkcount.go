@@ -52,9 +52,9 @@ func (u *upperCount) addPair(p *Plan, ra, rb int32, links float64) {
 	if links == 0 {
 		return
 	}
-	h := p.Hall
-	x, y := &h.Racks[ra], &h.Racks[rb]
-	d := float64(gapKey(math.Abs(x.X-y.X)+math.Abs(x.Y-y.Y))) * gapGrainM // to the nanometre: few distances
+	xa, ya := p.Hall.RackPos(ra)
+	xb, yb := p.Hall.RackPos(rb)
+	d := float64(gapKey(math.Abs(xa-xb)+math.Abs(ya-yb))) * gapGrainM // to the nanometre: few distances
 	u.dist[d] += links
 	if d > u.longest || u.dist[d] == links && len(u.dist) == 1 {
 		u.longest, u.a, u.b = d, ra, rb
@@ -369,10 +369,11 @@ func (b *runBuckets) fill(d, links float64, drop, cum []float64) error {
 // length sold (bucket r) between the racks farthest apart.
 func (p *Plan) countedLongest(t int, u *upperCount, r *runBucket) CableRun {
 	h, ch := p.Hall, r.ch
-	ra, rb := &h.Racks[u.a], &h.Racks[u.b]
+	aName, aRow := h.RackName(u.a)
+	bName, bRow := h.RackName(u.b)
 	tier := linkTierNames[t]
 	run := CableRun{Tier: tier, Gbps: p.TierGbps(tier), Medium: ch.medium, Part: ch.cable.Key, Metres: ch.metres, RunM: r.run,
-		ARack: ra.Name, ARow: ra.Row + 1, BRack: rb.Name, BRow: rb.Row + 1, aRack: u.a, bRack: u.b}
+		ARack: aName, ARow: aRow + 1, BRack: bName, BRow: bRow + 1, aRack: u.a, bRack: u.b}
 	if ch.lower != nil {
 		run.AModule, run.BModule = ch.lower.Key, ch.upper.Key
 	}
@@ -430,7 +431,7 @@ func (c *countedTier) uses() []cageCount {
 // countLinkBOM is walkLinkBOM by counting (see above): the server links
 // by unit, the upper tiers by class.
 func (p *Plan) countLinkBOM(cat *Catalog, add func(BOMLine)) error {
-	if p.Links.LeafSpine+p.Links.SpineCore <= walkUpperLinks {
+	if !p.countsUpper() {
 		return p.walkLinkBOM(cat, add)
 	}
 	p.linksCounted = true
@@ -455,6 +456,14 @@ func (p *Plan) countLinkBOM(cat *Catalog, add func(BOMLine)) error {
 		uses = append(uses, more...)
 	}
 	return p.addLinkLines(cat, m, uses, nil, tally, add)
+}
+
+// countsUpper reports whether p's links are counted (Scenario.
+// CountedLinks) and its leaf-spine and spine-core links too many to walk
+// (walkUpperLinks): such a plan is laid out without a rack list
+// (hall.NewCounting), which only counting reads.
+func (p *Plan) countsUpper() bool {
+	return p.Scenario.countedLinks && p.Links.LeafSpine+p.Links.SpineCore > walkUpperLinks
 }
 
 // walkUpperLinks is how many leaf-spine and spine-core links a counted

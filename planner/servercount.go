@@ -227,9 +227,10 @@ func (c *serverCounter) unitKey(u, first, ns int) []byte {
 	}
 	for _, a := range racks[:serverRacks] {
 		for _, b := range leafRacks {
-			ra, rb := &c.h.Racks[a], &c.h.Racks[b]
-			key = binary.LittleEndian.AppendUint64(key, gapKey(ra.X-rb.X))
-			key = binary.LittleEndian.AppendUint64(key, gapKey(ra.Y-rb.Y))
+			xa, ya := c.h.RackPos(a)
+			xb, yb := c.h.RackPos(b)
+			key = binary.LittleEndian.AppendUint64(key, gapKey(xa-xb))
+			key = binary.LittleEndian.AppendUint64(key, gapKey(ya-yb))
 		}
 	}
 	c.key, c.racks, c.leafRacks = key, racks, leafRacks
@@ -312,8 +313,10 @@ func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
 		if !ok {
 			plane, g := l.leaf/c.lpu+1, u*c.lpu+l.leaf%c.lpu
 			s, _ := c.server(plane, g, l.k)
+			a, _ := h.RackName(h.NodePlace(s).Rack)
+			b, _ := h.RackName(c.leaves[l.leaf].Rack)
 			return nil, fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run",
-				linkTierNames[tierServerLeaf], h.Racks[h.NodePlace(s).Rack].Name, h.Racks[c.leaves[l.leaf].Rack].Name, l.run)
+				linkTierNames[tierServerLeaf], a, b, l.run)
 		}
 		if k := (tallyKey{tierServerLeaf, int8(slices.Index(allMedia, ch.medium)), ch.cable, ch.metres}); k != last || lastN == 0 {
 			if lastN > 0 {
@@ -416,10 +419,11 @@ func (c *serverCounter) longest(t *linkTally, of []*unitCount) {
 			}
 			s, _ := c.server(plane, g, l.k)
 			a, b := h.NodePlace(s).Rack, h.LeafPlace(plane, g).Rack
-			ra, rb := &h.Racks[a], &h.Racks[b]
+			aName, aRow := h.RackName(a)
+			bName, bRow := h.RackName(b)
 			tier := linkTierNames[tierServerLeaf]
 			run := CableRun{Tier: tier, Gbps: p.TierGbps(tier), Medium: l.ch.medium, Part: l.ch.cable.Key, Metres: l.ch.metres, RunM: l.run,
-				ARack: ra.Name, ARow: ra.Row + 1, BRack: rb.Name, BRow: rb.Row + 1, aRack: a, bRack: b}
+				ARack: aName, ARow: aRow + 1, BRack: bName, BRow: bRow + 1, aRack: a, bRack: b}
 			if l.ch.lower != nil {
 				run.AModule, run.BModule = l.ch.lower.Key, l.ch.upper.Key
 			}

@@ -51,8 +51,10 @@ type Row struct {
 type Hall struct {
 	Facility  Facility // every field resolved
 	Constants Constants
-	Racks     []Rack
-	Rows      []Row
+	// Racks is every rack, in rows; nil in a hall laid out for counting
+	// (NewCounting), whose racks RackPos and RackName give.
+	Racks []Rack
+	Rows  []Row
 	// WidthM and LengthM bound the racks and aisles with a perimeter
 	// aisle; AreaM2 is their product.
 	WidthM, LengthM, AreaM2 float64
@@ -87,7 +89,24 @@ type Hall struct {
 	// how many stand in one of their racks (a chassis spine stands
 	// taller than the leaves: network.spine_switch).
 	upperUnits, upperPerRack [2]int
+
+	// slots is, for a hall laid out for counting (Racks nil), each
+	// rack's row and slot.
+	slots []rackSlot
 }
+
+// rackSlot is a rack's row and slot (from 0) in a hall laid out for
+// counting.
+type rackSlot struct{ row, slot int32 }
+
+// detail is how much of a hall layOut fills in.
+type detail int8
+
+const (
+	detailFull     detail = iota // New: every rack, named, with its draw
+	detailGeometry               // NewGeometry: the racks without names or draw
+	detailCounting               // NewCounting: the figures, no rack list
+)
 
 // Place is where one end of a link stands: its rack (index into Racks)
 // and the height of its port above the floor.
@@ -129,17 +148,33 @@ type Inputs struct {
 
 // New lays a plan's racks out on the hall floor: f is the facility
 // with every field resolved (see Facility.Resolve), k the constants.
-func New(in Inputs, f Facility, k Constants) (*Hall, error) { return layOut(in, f, k, false) }
+func New(in Inputs, f Facility, k Constants) (*Hall, error) { return layOut(in, f, k, detailFull) }
 
 // NewGeometry lays the racks out as New does, without what only a
 // plan's figures and views read: the racks' names and draw and the
 // hall's Figures. It is for bounds on the links' runs, which read the
 // racks' places, kinds and contents alone (a design search bounds
 // hundreds of designs).
-func NewGeometry(in Inputs, f Facility, k Constants) (*Hall, error) { return layOut(in, f, k, true) }
+func NewGeometry(in Inputs, f Facility, k Constants) (*Hall, error) {
+	return layOut(in, f, k, detailGeometry)
+}
 
-// layOut is New, or NewGeometry with geometry.
-func layOut(in Inputs, f Facility, k Constants, geometry bool) (*Hall, error) {
+// NewCounting lays the racks out as New does, with every place, row and
+// figure New gives (and so its notes), but without the list of racks:
+// Racks is nil and RackPos and RackName give each rack's centre, name
+// and row. It is for pricing a plan's links by counting them, which
+// reads no rack's contents: a million-GPU hall's 27,000 racks take
+// 3.5 MB as Racks, 220 kB here. A top-of-rack hall keeps its Racks (its
+// leaves fill the compute racks after they are placed).
+func NewCounting(in Inputs, f Facility, k Constants) (*Hall, error) {
+	return layOut(in, f, k, detailCounting)
+}
+
+// layOut is New, NewGeometry or NewCounting, by d.
+func layOut(in Inputs, f Facility, k Constants, d detail) (*Hall, error) {
+	if d == detailCounting && f.LeafPlacement == PlaceToR {
+		d = detailFull
+	}
 	h := &Hall{Facility: f, Constants: k, serversPerUnit: in.ServersPerUnit, servers: in.Servers, nodeUnits: in.NodeUnits, switchUnits: in.SwitchUnits, leavesPerUnit: in.LeavesPerUnit,
 		planes: in.Planes, spinesPerPlane: in.SpinesPerPlane, coresPerPlane: in.CoresPerPlane, leavesPerPlane: in.LeavesPerPlane,
 		rackScale: in.NodesPerSystem > 1, switchTrays: in.SwitchTrays}
@@ -165,19 +200,45 @@ func layOut(in Inputs, f Facility, k Constants, geometry bool) (*Hall, error) {
 	}
 	rows := h.computeRows(in)
 	net := h.networkRows(in)
-	h.placeRows(rows, net, in)
+	h.placeRows(rows, net, in, d == detailCounting)
 	if f.LeafPlacement == PlaceToR {
 		if err := h.placeToR(in, free); err != nil {
 			return nil, err
 		}
 	}
-	if !geometry {
+	if d == detailFull {
 		h.nameRacks()
 		h.power(in)
 		h.rackFigures()
 	}
 	return h, nil
 }
+
+// RackPos is rack i's centre on the floor, metres: Racks[i].X and Y, or
+// in a hall laid out for counting the same figures from its row.
+func (h *Hall) RackPos(i int32) (x, y float64) {
+	if h.Racks != nil {
+		r := &h.Racks[i]
+		return r.X, r.Y
+	}
+	rs := h.slots[i]
+	row := &h.Rows[rs.row]
+	return rackX(row.X, int(rs.slot), h.Facility.RackWidthM), row.Y
+}
+
+// RackName is rack i's name and row (from 0): Racks[i].Name and Row, or
+// in a hall laid out for counting the same from its row and slot.
+func (h *Hall) RackName(i int32) (name string, row int) {
+	if h.Racks != nil {
+		r := &h.Racks[i]
+		return r.Name, r.Row
+	}
+	rs := h.slots[i]
+	return rackName(int(rs.row)+1, int(rs.slot)+1), int(rs.row)
+}
+
+// rackX is the centre of the rack in slot s of a row starting at x0.
+func rackX(x0 float64, s int, widthM float64) float64 { return x0 + (float64(s)+0.5)*widthM }
 
 // nameRacks names every rack by its row and slot.
 func (h *Hall) nameRacks() {
@@ -338,7 +399,9 @@ func orderRows(compute, network []rowPlan, rowOrder string) []rowPlan {
 
 // placeRows orders the rows (network rows first, last or in the
 // middle), gives every rack its floor position and fills the indexes.
-func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
+// With counting it keeps each rack's row and slot, not the rack, and
+// sums the racks' draw and figures as it goes.
+func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 	f := h.Facility
 	order := orderRows(compute, network, f.RowOrder)
 	edge := f.ColdAisleM // perimeter aisle, and the cross aisle between blocks
@@ -362,7 +425,14 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
 	for i := 1; i < len(in.PodSpines); i++ {
 		h.podSpine[i] = h.podSpine[i-1] + in.PodSpines[i-1]
 	}
-	h.Racks, h.Rows = make([]Rack, 0, racksIn(order)), make([]Row, 0, len(order))
+	h.Rows = make([]Row, 0, len(order))
+	if counting {
+		h.slots = make([]rackSlot, 0, racksIn(order))
+		h.startFigures()
+	} else {
+		h.Racks = make([]Rack, 0, racksIn(order))
+	}
+	racks := int32(0)
 	for r, rp := range order {
 		col := colOf[r]
 		if r == 0 || col != colOf[r-1] {
@@ -380,8 +450,9 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
 		x0 := edge + float64(col)*(rowW+edge)
 		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: len(rp.racks), Y: y, X: x0})
 		for s, kp := range rp.racks {
-			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: x0 + (float64(s)+0.5)*f.RackWidthM, Y: y, Cooling: "air"}
-			idx := int32(len(h.Racks))
+			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: rackX(x0, s, f.RackWidthM), Y: y, Cooling: "air"}
+			idx := racks
+			racks++
 			switch kp.kind {
 			case RackCompute:
 				h.computeRack[kp.index] = idx
@@ -416,12 +487,22 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
 			if rk.Switches > 0 {
 				rk.UsedUnits = rk.Switches * h.unitsIn(rk.Kind)
 			}
+			if counting {
+				h.slots = append(h.slots, rackSlot{int32(r), int32(s)})
+				h.rackPower(&rk, in)
+				h.addRackFigures(&rk)
+				continue
+			}
 			h.Racks = append(h.Racks, rk)
 		}
 	}
 	h.WidthM = 2*edge + float64(cols)*rowW + float64(cols-1)*edge
 	h.LengthM = colLen + f.RackDepthM/2 + edge
 	h.AreaM2 = h.WidthM * h.LengthM
+	if counting {
+		h.Figures.Racks = int(racks)
+		h.endFigures()
+	}
 }
 
 // placeToR puts each unit's leaves in the compute racks that hold its
@@ -447,13 +528,17 @@ func (h *Hall) placeToR(in Inputs, free int) error {
 
 // power sums each rack's and row's peak and typical draw.
 func (h *Hall) power(in Inputs) {
-	typ := h.Facility.TypicalPct / 100
 	for i := range h.Racks {
-		r := &h.Racks[i]
-		r.PeakKW = float64(r.Nodes)*in.NodeKW + float64(r.Switches)*in.kwIn(r.Kind)
-		r.TypicalKW = r.PeakKW * typ
-		h.Rows[r.Row].PeakKW += r.PeakKW
+		h.rackPower(&h.Racks[i], in)
 	}
+}
+
+// rackPower sets rack r's peak and typical draw and adds its peak to its
+// row's.
+func (h *Hall) rackPower(r *Rack, in Inputs) {
+	r.PeakKW = float64(r.Nodes)*in.NodeKW + float64(r.Switches)*in.kwIn(r.Kind)
+	r.TypicalKW = r.PeakKW * (h.Facility.TypicalPct / 100)
+	h.Rows[r.Row].PeakKW += r.PeakKW
 }
 
 // rackOf is the compute rack (numbered over the hall) of node n and its
@@ -571,8 +656,9 @@ func (h *Hall) Run(a, b Place) float64 {
 	if a.Rack == b.Rack {
 		return math.Abs(a.H-b.H) + f.RackSlackM
 	}
-	ra, rb := &h.Racks[a.Rack], &h.Racks[b.Rack]
-	return (f.TrayHeightM - a.H) + (f.TrayHeightM - b.H) + math.Abs(ra.X-rb.X) + math.Abs(ra.Y-rb.Y) + f.SlackM
+	xa, ya := h.RackPos(a.Rack)
+	xb, yb := h.RackPos(b.Rack)
+	return (f.TrayHeightM - a.H) + (f.TrayHeightM - b.H) + math.Abs(xa-xb) + math.Abs(ya-yb) + f.SlackM
 }
 
 // RackSlot is one device drawn in a rack elevation: what it is, its
