@@ -81,13 +81,21 @@ func (h *Hall) startFigures() {
 	f := &h.Figures
 	f.NodesPerRack, f.RackKWBudget = h.nodesPerRack, h.Facility.RackKW
 	f.RacksByKind = map[string]int{}
+	h.kindRacks = [len(rackKinds)]int{}
 }
+
+// rackKinds are the kinds of rack, in the order kindRacks counts them.
+var rackKinds = [...]string{RackCompute, RackLeaf, RackSpine, RackCore}
 
 // addRackFigures adds rack r, its draw set, to the figures (a rack over
 // budget by its name, from its row and slot if it has none yet).
 func (h *Hall) addRackFigures(r *Rack) {
 	f := &h.Figures
-	f.RacksByKind[r.Kind]++
+	if i := slices.Index(rackKinds[:], r.Kind); i >= 0 {
+		h.kindRacks[i]++ // a hall's thousands of racks skip the map
+	} else {
+		f.RacksByKind[r.Kind]++
+	}
 	f.RackKWMax = max(f.RackKWMax, r.PeakKW)
 	f.RackKWTypicalMax = max(f.RackKWTypicalMax, r.TypicalKW)
 	if r.PeakKW > h.Facility.RackKW+1e-9 {
@@ -112,6 +120,11 @@ func (h *Hall) addRackFigures(r *Rack) {
 func (h *Hall) endFigures() {
 	f := &h.Figures
 	f.Rows, f.AreaM2 = len(h.Rows), h.AreaM2
+	for i, n := range h.kindRacks {
+		if n > 0 {
+			f.RacksByKind[rackKinds[i]] = n
+		}
+	}
 	for _, r := range h.Rows {
 		f.RowKWMax = max(f.RowKWMax, r.PeakKW)
 	}

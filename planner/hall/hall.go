@@ -93,6 +93,9 @@ type Hall struct {
 	// slots is, for a hall laid out for counting (Racks nil), each
 	// rack's row and slot.
 	slots []rackSlot
+	// kindRacks counts the racks of each of rackKinds while the figures
+	// are summed.
+	kindRacks [len(rackKinds)]int
 }
 
 // rackSlot is a rack's row and slot (from 0) in a hall laid out for
