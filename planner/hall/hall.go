@@ -456,40 +456,7 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: rackX(x0, s, f.RackWidthM), Y: y, Cooling: "air"}
 			idx := racks
 			racks++
-			switch kp.kind {
-			case RackCompute:
-				h.computeRack[kp.index] = idx
-				rk.Nodes = h.rackNodes(kp.index)
-				rk.UsedUnits = rk.Nodes * in.NodeUnits
-				if h.rackScale {
-					rk.UsedUnits += in.SwitchTrays
-				}
-				rk.Cooling = in.Cooling
-			case RackLeaf:
-				if kp.nth == 0 {
-					for i, u := range rp.units {
-						h.unitLeafRack[u], h.unitLeafOff[u] = idx, int32(i*in.LeavesPerUnit*in.Planes)
-					}
-				}
-				rk.Switches = min(h.leavesPerRack, len(rp.units)*in.LeavesPerUnit*in.Planes-kp.nth*h.leavesPerRack)
-				rk.firstSwitch = kp.nth * h.leavesPerRack
-			case RackSpine, RackCore:
-				if kp.kind == RackSpine && h.spineRack < 0 {
-					h.spineRack = int(idx)
-				}
-				if kp.kind == RackCore && h.coreRack < 0 {
-					h.coreRack = int(idx)
-				}
-				total, up := in.SpinesPerPlane*in.Planes, 0
-				if kp.kind == RackCore {
-					total, up = in.CoresPerPlane*in.Planes, 1
-				}
-				rk.Switches = min(h.upperPerRack[up], total-kp.index)
-				rk.firstSwitch = kp.index
-			}
-			if rk.Switches > 0 {
-				rk.UsedUnits = rk.Switches * h.unitsIn(rk.Kind)
-			}
+			h.fillRack(&rk, kp, rp.units, idx, in)
 			if counting {
 				h.slots = append(h.slots, rackSlot{int32(r), int32(s)})
 				h.rackPower(&rk, in)
@@ -505,6 +472,47 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 	if counting {
 		h.Figures.Racks = int(racks)
 		h.endFigures()
+	}
+}
+
+// fillRack fills rack rk (index idx) as planned by kp, in a row whose
+// leaf racks hold the leaves of units, and notes where the rack stands
+// in the indexes (a compute rack's nodes, a unit's first leaf rack, the
+// first spine and core rack).
+func (h *Hall) fillRack(rk *Rack, kp rackPlan, units []int, idx int32, in Inputs) {
+	switch kp.kind {
+	case RackCompute:
+		h.computeRack[kp.index] = idx
+		rk.Nodes = h.rackNodes(kp.index)
+		rk.UsedUnits = rk.Nodes * in.NodeUnits
+		if h.rackScale {
+			rk.UsedUnits += in.SwitchTrays
+		}
+		rk.Cooling = in.Cooling
+	case RackLeaf:
+		if kp.nth == 0 {
+			for i, u := range units {
+				h.unitLeafRack[u], h.unitLeafOff[u] = idx, int32(i*in.LeavesPerUnit*in.Planes)
+			}
+		}
+		rk.Switches = min(h.leavesPerRack, len(units)*in.LeavesPerUnit*in.Planes-kp.nth*h.leavesPerRack)
+		rk.firstSwitch = kp.nth * h.leavesPerRack
+	case RackSpine, RackCore:
+		if kp.kind == RackSpine && h.spineRack < 0 {
+			h.spineRack = int(idx)
+		}
+		if kp.kind == RackCore && h.coreRack < 0 {
+			h.coreRack = int(idx)
+		}
+		total, up := in.SpinesPerPlane*in.Planes, 0
+		if kp.kind == RackCore {
+			total, up = in.CoresPerPlane*in.Planes, 1
+		}
+		rk.Switches = min(h.upperPerRack[up], total-kp.index)
+		rk.firstSwitch = kp.index
+	}
+	if rk.Switches > 0 {
+		rk.UsedUnits = rk.Switches * h.unitsIn(rk.Kind)
 	}
 }
 
