@@ -273,21 +273,46 @@ func (h *Hall) sizeRacks(in Inputs, free int) error {
 	return nil
 }
 
-// rowPlan is one row before placement: its racks' kinds in order, with
-// the compute rack or unit each stands for.
+// rowPlan is one row before placement: a network row's racks, or a
+// compute row's run of compute racks with its leaf racks among them
+// (rack gives each slot's).
 type rowPlan struct {
 	network bool
-	racks   []rackPlan
-	units   []int // units whose leaves stand in the row's leaf racks
+	racks   []rackPlan // a network row's
+	// A compute row holds computes compute racks numbered from first,
+	// and leafRacks leaf racks from slot leafAt.
+	first, computes, leafRacks, leafAt int
+	units                              []int // units whose leaves stand in the row's leaf racks
 	// continues: the row's first racks belong to a unit begun in the row
 	// before, so the two must stand in the same block of rows.
 	continues bool
 }
 
+// size is the racks of the row.
+func (rp *rowPlan) size() int {
+	if rp.network {
+		return len(rp.racks)
+	}
+	return rp.computes + rp.leafRacks
+}
+
+// rack is the rack in slot s of the row.
+func (rp *rowPlan) rack(s int) rackPlan {
+	switch {
+	case rp.network:
+		return rp.racks[s]
+	case s < rp.leafAt:
+		return rackPlan{kind: RackCompute, index: rp.first + s}
+	case s < rp.leafAt+rp.leafRacks:
+		return rackPlan{kind: RackLeaf, nth: s - rp.leafAt}
+	}
+	return rackPlan{kind: RackCompute, index: rp.first + s - rp.leafRacks}
+}
+
 type rackPlan struct {
 	kind  string
-	index int // compute rack number, or unit for a leaf rack, or switch index
-	nth   int // which of the unit's leaf racks
+	index int // compute rack number, or switch index
+	nth   int // which of the row's leaf racks
 }
 
 // computeRows packs the scalable units into rows: whole units side by
@@ -305,43 +330,35 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 	h.unitLeafRack = make([]int32, in.Units)
 	h.unitLeafOff = make([]int32, in.Units)
 	var rows []rowPlan
-	cur := make([]rackPlan, 0, min(perRow, len(h.computeRack))) // compute racks of the row being filled
-	var units []int                                             // units whose leaves the row holds
-	midUnit := false                                            // the row being filled continues the row before's unit
+	cur := 0         // compute racks of the row being filled, up to next
+	var units []int  // units whose leaves the row holds
+	midUnit := false // the row being filled continues the row before's unit
 	leafRacks := func(units int) int { return ceilDiv(units*unitLeaves, h.leavesPerRack) }
+	next := 0 // first compute rack not yet placed
 	flush := func() {
-		if len(cur)+len(units) == 0 {
+		if cur+len(units) == 0 {
 			return
 		}
-		var leaves []rackPlan
-		for j := range leafRacks(len(units)) {
-			leaves = append(leaves, rackPlan{kind: RackLeaf, index: len(rows), nth: j})
-		}
-		row := rowPlan{units: units, continues: midUnit, racks: make([]rackPlan, 0, len(cur)+len(leaves))}
-		switch f.LeafPlacement {
-		case PlaceMiddle:
-			half := (len(cur) + 1) / 2
-			row.racks = append(append(append(row.racks, cur[:half]...), leaves...), cur[half:]...)
-		default:
-			row.racks = append(append(row.racks, cur...), leaves...)
+		row := rowPlan{units: units, continues: midUnit, first: next - cur, computes: cur, leafRacks: leafRacks(len(units)), leafAt: cur}
+		if f.LeafPlacement == PlaceMiddle {
+			row.leafAt = (cur + 1) / 2
 		}
 		rows = append(rows, row)
-		cur, units = cur[:0], nil // row.racks holds a copy
+		cur, units = 0, nil
 	}
-	next := 0 // first compute rack not yet placed
 	for u := range in.Units {
 		_, last := h.unitRackSpan(u)
-		if len(cur)+max(last-next+1, 0)+leafRacks(len(units)+1) > perRow {
+		if cur+max(last-next+1, 0)+leafRacks(len(units)+1) > perRow {
 			flush()
 		}
-		midUnit = len(cur) > 0 && midUnit // a new row starts with this unit
+		midUnit = cur > 0 && midUnit // a new row starts with this unit
 		units = append(units, u)
 		for ; next <= last; next++ {
-			if len(cur)+leafRacks(len(units)) >= perRow && len(cur) > 0 {
+			if cur+leafRacks(len(units)) >= perRow && cur > 0 {
 				flush()
 				midUnit = true
 			}
-			cur = append(cur, rackPlan{kind: RackCompute, index: next})
+			cur++
 		}
 	}
 	flush()
@@ -410,7 +427,7 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 	edge := f.ColdAisleM // perimeter aisle, and the cross aisle between blocks
 	widest := 0
 	for _, rp := range order {
-		widest = max(widest, len(rp.racks))
+		widest = max(widest, rp.size())
 	}
 	rowW := float64(widest) * f.RackWidthM
 	// Blocks of rows side by side, as many as keep the hall about
@@ -451,8 +468,9 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 		}
 		colLen = max(colLen, y)
 		x0 := edge + float64(col)*(rowW+edge)
-		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: len(rp.racks), Y: y, X: x0})
-		for s, kp := range rp.racks {
+		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: rp.size(), Y: y, X: x0})
+		for s := range rp.size() {
+			kp := rp.rack(s)
 			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: rackX(x0, s, f.RackWidthM), Y: y, Cooling: "air"}
 			idx := racks
 			racks++
