@@ -236,12 +236,18 @@ func (u *upperCount) heights() (drop, share []float64) {
 }
 
 // sortedKeys is h's lengths, shortest first.
+// The lengths are sorted by their bits: a non-negative float's bits
+// order as it does, and integers sort faster.
 func sortedKeys(h classHist) []float64 {
-	out := make([]float64, 0, len(h))
+	bits := make([]uint64, 0, len(h))
 	for k := range h {
-		out = append(out, math.Float64frombits(k))
+		bits = append(bits, k)
 	}
-	slices.Sort(out)
+	slices.Sort(bits)
+	out := make([]float64, len(bits))
+	for i, k := range bits {
+		out[i] = math.Float64frombits(k)
+	}
 	return out
 }
 
