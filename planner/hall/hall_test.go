@@ -345,3 +345,37 @@ func TestNewCountingAsNew(t *testing.T) {
 		})
 	}
 }
+
+// NodeRacks lists the racks of a run of nodes once each, in order. The
+// hand hall's units of 10 servers take 3 racks each (4, 4, 2: racks 0-2
+// and 3-5); servers 12-14 are unit 1's third to fifth (racks 3 and 4).
+// Two 18-tray systems fill racks 0 and 1: trays 9-26 straddle both.
+// Mutations caught (each checked to fail here): the rack after the last
+// node's listed (rackOf(first+n)), the first node's rack left out.
+func TestNodeRacks(t *testing.T) {
+	scale := Inputs{Servers: 36, Units: 2, ServersPerUnit: 18, LeavesPerUnit: 1, Planes: 1, LeavesPerPlane: 2, NodeKW: 7, NodeUnits: 1,
+		NodesPerSystem: 18, SwitchTrays: 9, Cooling: "liquid", SwitchUnits: 1, SwitchKW: 1, UpperUnits: [2]int{1, 1}}
+	for _, tc := range []struct {
+		name     string
+		in       Inputs
+		first, n int
+		want     []int32
+	}{
+		{"unit 0", handServers, 0, 10, []int32{0, 1, 2}},
+		{"unit 1", handServers, 10, 10, []int32{3, 4, 5}},
+		{"servers 12-14", handServers, 12, 3, []int32{3, 4}},
+		{"one server", handServers, 19, 1, []int32{5}},
+		{"none", handServers, 4, 0, nil},
+		{"trays 9-26", scale, 9, 18, []int32{0, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := New(tc.in, handFacility, handConstants)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := h.NodeRacks(nil, tc.first, tc.n); !slices.Equal(got, tc.want) {
+				t.Errorf("NodeRacks(%d, %d) = %v, want %v", tc.first, tc.n, got, tc.want)
+			}
+		})
+	}
+}
