@@ -30,6 +30,8 @@ import (
 // last cage part full (wholeCages), shared among the classes. The
 // cost is an approximation, tested to stay within 0.5% of the walk's
 // (TestCountedLinksNearWalk); the switch and link counts are exact.
+// Such a plan's hall is laid out without its rack list
+// (hall.NewCounting): the count reads places, rack centres and names.
 
 // classHist is a histogram of lengths (metres) weighted by links, each
 // length keyed by its bits: a map hashes a uint64 several times faster
