@@ -38,12 +38,8 @@ import (
 // than a float64 (a million-GPU hall notes 33,000 rack pairs).
 type classHist map[uint64]float64
 
-// add adds links at length m and returns the links at m.
-func (h classHist) add(m, links float64) float64 {
-	k := math.Float64bits(m)
-	h[k] += links
-	return h[k]
-}
+// add adds links at length m.
+func (h classHist) add(m, links float64) { h[math.Float64bits(m)] += links }
 
 // at is the links at length m.
 func (h classHist) at(m float64) float64 { return h[math.Float64bits(m)] }
@@ -69,7 +65,9 @@ func (u *upperCount) addPair(p *Plan, ra, rb int32, links float64) {
 	xa, ya := p.Hall.RackPos(ra)
 	xb, yb := p.Hall.RackPos(rb)
 	d := float64(gapKey(math.Abs(xa-xb)+math.Abs(ya-yb))) * gapGrainM // to the nanometre: few distances
-	if at := u.dist.add(d, links); d > u.longest || at == links && len(u.dist) == 1 {
+	first := len(u.dist) == 0
+	u.dist.add(d, links)
+	if d > u.longest || first {
 		u.longest, u.a, u.b = d, ra, rb
 	}
 }
