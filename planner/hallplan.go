@@ -72,13 +72,17 @@ func (p *Plan) layOut(cat *Catalog) error {
 	}
 	notes := len(p.Notes)
 	f := s.Facility.Resolve(cat.Facility.Defaults, leafInRack(s))
-	h, err := hall.New(p.layoutInputs(f, cat), f, cat.Facility.Constants)
+	newHall := hall.New
+	if p.countsUpper() {
+		newHall = hall.NewCounting // its links are counted: no rack list
+	}
+	h, err := newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants)
 	var fe *fielderr.FieldError
 	if err != nil && f.LeafPlacement == hall.PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") && errors.As(err, &fe) && fe.Field == "facility.leaf_placement" {
 		// Top of rack was the default, not asked: leaves that do not
 		// fit in the compute racks go to leaf racks in the row.
 		f.LeafPlacement = cat.Facility.Defaults.LeafPlacement
-		if h, err = hall.New(p.layoutInputs(f, cat), f, cat.Facility.Constants); err == nil {
+		if h, err = newHall(p.layoutInputs(f, cat), f, cat.Facility.Constants); err == nil {
 			p.Notes = append(p.Notes, fmt.Sprintf("leaves in leaf racks at the %s of each row: %s", f.LeafPlacement, fe.Problem))
 		}
 	}

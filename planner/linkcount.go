@@ -19,7 +19,10 @@ import (
 // so its runs are the distances' histogram convolved with the heights'.
 // The distances come from the hall's racks and the fabric's wiring
 // (each lower switch's uplinks spread evenly over its group's upper
-// switches) by rack pair, not by link. Each link takes the cheapest
+// switches) by rack pair, not by link, to the nanometre (gapKey: the
+// same gaps in blocks of rows at different places on the floor differ
+// in their last bits, and a million-GPU hall's 33,000 rack pairs would
+// otherwise be as many distances). Each link takes the cheapest
 // medium that reaches its own run and each cage holds links of one
 // class: the walk's twin-port cage sets, which give every link joined
 // through shared cages the medium of the longest, are left out. The
@@ -27,9 +30,19 @@ import (
 // last cage part full (wholeCages), shared among the classes. The
 // cost is an approximation, tested to stay within 0.5% of the walk's
 // (TestCountedLinksNearWalk); the switch and link counts are exact.
+// Such a plan's hall is laid out without its rack list
+// (hall.NewCounting): the count reads places, rack centres and names.
 
-// classHist is a histogram of lengths (metres) weighted by links.
-type classHist map[float64]float64
+// classHist is a histogram of lengths (metres) weighted by links, each
+// length keyed by its bits: a map hashes a uint64 several times faster
+// than a float64 (a million-GPU hall notes 33,000 rack pairs).
+type classHist map[uint64]float64
+
+// add adds links at length m.
+func (h classHist) add(m, links float64) { h[math.Float64bits(m)] += links }
+
+// at is the links at length m.
+func (h classHist) at(m float64) float64 { return h[math.Float64bits(m)] }
 
 // upperCount is the counted classes of one upper link tier.
 type upperCount struct {
@@ -49,11 +62,12 @@ func (u *upperCount) addPair(p *Plan, ra, rb int32, links float64) {
 	if links == 0 {
 		return
 	}
-	h := p.Hall
-	x, y := &h.Racks[ra], &h.Racks[rb]
-	d := math.Abs(x.X-y.X) + math.Abs(x.Y-y.Y)
-	u.dist[d] += links
-	if d > u.longest || u.dist[d] == links && len(u.dist) == 1 {
+	xa, ya := p.Hall.RackPos(ra)
+	xb, yb := p.Hall.RackPos(rb)
+	d := float64(gapKey(math.Abs(xa-xb)+math.Abs(ya-yb))) * gapGrainM // to the nanometre: few distances
+	first := len(u.dist) == 0
+	u.dist.add(d, links)
+	if d > u.longest || first {
 		u.longest, u.a, u.b = d, ra, rb
 	}
 }
@@ -111,7 +125,7 @@ func (p *Plan) countLeafSpine() *upperCount {
 						if ld.Up > 0 && run.Spines > 0 {
 							pl := h.LeafPlace(plane, g)
 							leaves.add(pl.Rack, float64(ld.Up))
-							u.lowH[f.TrayHeightM-pl.H] += float64(ld.Up)
+							u.lowH.add(f.TrayHeightM-pl.H, float64(ld.Up))
 							u.lowPer[ld.Up]++
 							up += ld.Up
 						}
@@ -123,7 +137,7 @@ func (p *Plan) countLeafSpine() *upperCount {
 					pl := h.SpinePlace(plane, pod, j)
 					share := float64(up) / float64(run.Spines)
 					spines.add(pl.Rack, share)
-					u.highH[f.TrayHeightM-pl.H+f.SlackM] += share
+					u.highH.add(f.TrayHeightM-pl.H+f.SlackM, share)
 				}
 				for _, l := range fabric.SpreadLinks(up, run.Spines) { // the walk's round robin
 					u.highPer[l.Down] += l.Switches
@@ -171,7 +185,7 @@ func (p *Plan) countSpineCore() *upperCount {
 							if s := run.UpAt(k, i); s > 0 {
 								pl := h.SpinePlace(plane, pod, jj)
 								spines.add(pl.Rack, float64(s))
-								u.lowH[f.TrayHeightM-pl.H] += float64(s)
+								u.lowH.add(f.TrayHeightM-pl.H, float64(s))
 								u.lowPer[s]++
 								up += s
 							}
@@ -183,7 +197,7 @@ func (p *Plan) countSpineCore() *upperCount {
 					pl := h.CorePlace(plane, firstCore+x)
 					share := float64(up) / float64(n)
 					cores.add(pl.Rack, share)
-					u.highH[f.TrayHeightM-pl.H+f.SlackM] += share
+					u.highH.add(f.TrayHeightM-pl.H+f.SlackM, share)
 				}
 				for _, l := range fabric.SpreadLinks(up, n) {
 					u.highPer[l.Down] += l.Switches
@@ -210,24 +224,30 @@ func (u *upperCount) heights() (drop, share []float64) {
 	sum := classHist{}
 	for a, wa := range u.lowH {
 		for b, wb := range u.highH {
-			sum[a+b] += wa / low * wb / high
+			sum.add(math.Float64frombits(a)+math.Float64frombits(b), wa/low*wb/high)
 		}
 	}
 	drop = sortedKeys(sum)
 	share = make([]float64, len(drop))
 	for i, d := range drop {
-		share[i] = sum[d]
+		share[i] = sum.at(d)
 	}
 	return drop, share
 }
 
 // sortedKeys is h's lengths, shortest first.
+// The lengths are sorted by their bits: a non-negative float's bits
+// order as it does, and integers sort faster.
 func sortedKeys(h classHist) []float64 {
-	out := make([]float64, 0, len(h))
+	bits := make([]uint64, 0, len(h))
 	for k := range h {
-		out = append(out, k)
+		bits = append(bits, k)
 	}
-	slices.Sort(out)
+	slices.Sort(bits)
+	out := make([]float64, len(bits))
+	for i, k := range bits {
+		out[i] = math.Float64frombits(k)
+	}
 	return out
 }
 
@@ -256,12 +276,23 @@ type runBuckets struct {
 	t     int
 	at    map[float64]*runBucket
 	order []*runBucket
+	// last is the bucket of (every run from lo to) the run before.
+	last *runBucket
+	lo   float64
 }
 
-// of is run's bucket for tier t.
+// of is run's bucket for tier t. A run from the last one's up to its
+// bucket's end is in that bucket: soldEnd never falls as the run grows
+// (each part's length sold does not), so such a run's is the end (runs
+// come shortest first from each distance, the distances shortest
+// first, and most stay in the bucket before).
 func (b *runBuckets) of(run float64) (*runBucket, error) {
+	if r := b.last; r != nil && run >= b.lo && run <= r.end {
+		return r, nil
+	}
 	m, end := b.m, b.m.soldEnd(b.t, run)
 	if r, ok := b.at[end]; ok {
+		b.last, b.lo = r, run
 		return r, nil
 	}
 	ch, found := m.choose(b.t, run)
@@ -275,6 +306,7 @@ func (b *runBuckets) of(run float64) (*runBucket, error) {
 	r := &runBucket{end: end, mi: int8(mi), ch: ch}
 	b.at[end] = r
 	b.order = append(b.order, r)
+	b.last, b.lo = r, run
 	return r, nil
 }
 
@@ -297,7 +329,7 @@ func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, 
 	}
 	b := runBuckets{m: m, t: t, at: map[float64]*runBucket{}}
 	for _, d := range sortedKeys(u.dist) {
-		if err := b.fill(d, u.dist[d], drop, cum); err != nil {
+		if err := b.fill(d, u.dist.at(d), drop, cum); err != nil {
 			return nil, err
 		}
 	}
@@ -366,10 +398,11 @@ func (b *runBuckets) fill(d, links float64, drop, cum []float64) error {
 // length sold (bucket r) between the racks farthest apart.
 func (p *Plan) countedLongest(t int, u *upperCount, r *runBucket) CableRun {
 	h, ch := p.Hall, r.ch
-	ra, rb := &h.Racks[u.a], &h.Racks[u.b]
+	aName, aRow := h.RackName(u.a)
+	bName, bRow := h.RackName(u.b)
 	tier := linkTierNames[t]
 	run := CableRun{Tier: tier, Gbps: p.TierGbps(tier), Medium: ch.medium, Part: ch.cable.Key, Metres: ch.metres, RunM: r.run,
-		ARack: ra.Name, ARow: ra.Row + 1, BRack: rb.Name, BRow: rb.Row + 1, aRack: u.a, bRack: u.b}
+		ARack: aName, ARow: aRow + 1, BRack: bName, BRow: bRow + 1, aRack: u.a, bRack: u.b}
 	if ch.lower != nil {
 		run.AModule, run.BModule = ch.lower.Key, ch.upper.Key
 	}
@@ -427,7 +460,7 @@ func (c *countedTier) uses() []cageCount {
 // countLinkBOM is walkLinkBOM by counting (see above): the server links
 // by unit, the upper tiers by class.
 func (p *Plan) countLinkBOM(cat *Catalog, add func(BOMLine)) error {
-	if p.Links.LeafSpine+p.Links.SpineCore <= walkUpperLinks {
+	if !p.countsUpper() {
 		return p.walkLinkBOM(cat, add)
 	}
 	p.linksCounted = true
@@ -452,6 +485,14 @@ func (p *Plan) countLinkBOM(cat *Catalog, add func(BOMLine)) error {
 		uses = append(uses, more...)
 	}
 	return p.addLinkLines(cat, m, uses, nil, tally, add)
+}
+
+// countsUpper reports whether p's links are counted (Scenario.
+// CountedLinks) and its leaf-spine and spine-core links too many to walk
+// (walkUpperLinks): such a plan is laid out without a rack list
+// (hall.NewCounting), which only counting reads.
+func (p *Plan) countsUpper() bool {
+	return p.Scenario.countedLinks && p.Links.LeafSpine+p.Links.SpineCore > walkUpperLinks
 }
 
 // walkUpperLinks is how many leaf-spine and spine-core links a counted

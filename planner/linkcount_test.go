@@ -116,3 +116,43 @@ func TestCountedLinksNearWalk(t *testing.T) {
 		t.Errorf("only %d designs counted: the table no longer tests the count", counted)
 	}
 }
+
+// Every run's bucket is the one of its length sold (soldEnd), though
+// runBuckets.of keeps the last bucket for the runs after it: runs come
+// as priceUpper's do, each distance's drops shortest first and the
+// distances shortest first, so a distance's first run falls below the
+// run before; among them runs a hair over a whole metre (within
+// soldSlack: sold at it) and just past it (sold at the next length).
+// Mutation caught (checked to fail here): the last bucket kept for a run
+// below the first run it was found for (no lo).
+func TestRunBucketsAsSoldEnd(t *testing.T) {
+	cat := testCatalog(t)
+	s := planBenchScenario(100_003)
+	s.Facility = &hall.Facility{}
+	p, err := Build(s.CountedLinks(), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drops := []float64{0.35, 0.9, 1.55, 2.05}
+	for tier := range 3 {
+		b := runBuckets{m: p.media, t: tier, at: map[float64]*runBucket{}}
+		n := 0
+		for d := 0.0; d < 120; d += 0.25 {
+			for _, drop := range drops {
+				for _, run := range []float64{d + drop, math.Ceil(d+drop) + soldSlack/2, math.Ceil(d+drop) + 2*soldSlack} {
+					r, err := b.of(run)
+					if err != nil {
+						break // past every part's reach
+					}
+					n++
+					if want := p.media.soldEnd(tier, run); r.end != want {
+						t.Fatalf("tier %d: a %.10f m run in the bucket sold at %g m, want %g m", tier, run, r.end, want)
+					}
+				}
+			}
+		}
+		if n < 100 {
+			t.Errorf("tier %d: %d runs bucketed: the test reaches too few", tier, n)
+		}
+	}
+}

@@ -57,6 +57,9 @@ type serverCounter struct {
 	order           []int
 	byKey           map[string]*unitCount
 	key             []byte
+	// racks and leafRacks are scratch for a unit's key: its server
+	// racks then its leaves' other racks, and its leaves' racks.
+	racks, leafRacks []int32
 	// Scratch for one unit's walk: places, cages, the union-find.
 	servers, leaves []hall.Place
 	// chosen is the medium (index into allMedia) of a set by its
@@ -160,10 +163,6 @@ func (c *serverCounter) unitServers(u int) int {
 func (c *serverCounter) unit(u int) (*unitCount, error) {
 	h, planes := c.h, c.p.Planes
 	first, ns := u*c.spu, c.unitServers(u)
-	c.servers = c.servers[:0]
-	for s := range ns {
-		c.servers = append(c.servers, h.NodePlace(first+s))
-	}
 	c.leaves = c.leaves[:0]
 	for plane := 1; plane <= planes; plane++ {
 		for r := range c.lpu {
@@ -174,9 +173,13 @@ func (c *serverCounter) unit(u int) (*unitCount, error) {
 			c.leaves = append(c.leaves, h.LeafPlace(plane, u*c.lpu+r))
 		}
 	}
-	key := c.unitKey(u)
+	key := c.unitKey(u, first, ns)
 	if r, ok := c.byKey[string(key)]; ok {
 		return r, nil
+	}
+	c.servers = c.servers[:0]
+	for s := range ns {
+		c.servers = append(c.servers, h.NodePlace(first+s))
 	}
 	r, err := c.walkUnit(u)
 	if err != nil {
@@ -186,37 +189,37 @@ func (c *serverCounter) unit(u int) (*unitCount, error) {
 	return r, nil
 }
 
-// unitKey is what unit u's count depends on: each leaf's links, each
-// server's and leaf's height and rack (numbered within the unit, so
-// that the racks shared are the same), and the distances along and
-// across the rows between each server rack and each leaf rack (as the
-// hall measures them, to the last bit).
-func (c *serverCounter) unitKey(u int) []byte {
+// unitKey is what unit u's count depends on: each leaf's links, its
+// servers (ns of them from server first), each leaf's height and rack
+// (numbered within the unit, so that the racks shared are the same),
+// and the distances along and across the rows between each server rack
+// and each leaf rack (as the hall measures them, to the nanometre:
+// gapKey). The servers' racks and heights follow from how many they
+// are and the first one's place in its rack (its U): a unit of servers
+// starts a rack, a rack-scale system's trays fill racks in order.
+func (c *serverCounter) unitKey(u, first, ns int) []byte {
 	key := c.key[:0]
-	var racks []int32
-	local := func(r int32) uint64 {
-		i := slices.Index(racks, r)
-		if i < 0 {
-			i = len(racks)
-			racks = append(racks, r)
-		}
-		return uint64(i)
-	}
 	for r := range c.lpu {
 		key = binary.LittleEndian.AppendUint64(key, uint64(c.down[u*c.lpu+r]))
 	}
-	for _, pl := range c.servers {
-		key = binary.LittleEndian.AppendUint64(key, local(pl.Rack))
-		key = binary.LittleEndian.AppendUint64(key, math.Float64bits(pl.H))
+	key = binary.LittleEndian.AppendUint64(key, uint64(ns))
+	racks := c.h.NodeRacks(c.racks[:0], first, ns)
+	if ns > 0 {
+		key = binary.LittleEndian.AppendUint64(key, uint64(c.h.NodePlace(first).U))
 	}
 	serverRacks := len(racks)
-	var leafRacks []int32
+	leafRacks := c.leafRacks[:0]
 	for _, pl := range c.leaves {
 		if pl.Rack < 0 {
 			key = binary.LittleEndian.AppendUint64(key, math.MaxUint64)
 			continue
 		}
-		key = binary.LittleEndian.AppendUint64(key, local(pl.Rack))
+		i := slices.Index(racks, pl.Rack)
+		if i < 0 {
+			i = len(racks)
+			racks = append(racks, pl.Rack)
+		}
+		key = binary.LittleEndian.AppendUint64(key, uint64(i))
 		key = binary.LittleEndian.AppendUint64(key, math.Float64bits(pl.H))
 		if !slices.Contains(leafRacks, pl.Rack) {
 			leafRacks = append(leafRacks, pl.Rack)
@@ -224,14 +227,27 @@ func (c *serverCounter) unitKey(u int) []byte {
 	}
 	for _, a := range racks[:serverRacks] {
 		for _, b := range leafRacks {
-			ra, rb := &c.h.Racks[a], &c.h.Racks[b]
-			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(math.Abs(ra.X-rb.X)))
-			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(math.Abs(ra.Y-rb.Y)))
+			xa, ya := c.h.RackPos(a)
+			xb, yb := c.h.RackPos(b)
+			key = binary.LittleEndian.AppendUint64(key, gapKey(xa-xb))
+			key = binary.LittleEndian.AppendUint64(key, gapKey(ya-yb))
 		}
 	}
-	c.key = key
+	c.key, c.racks, c.leafRacks = key, racks, leafRacks
 	return key
 }
+
+// gapGrainM is the grain of the distances a unit key holds, metres.
+// The same rack gaps measured in blocks of rows that start at different
+// places on the floor differ in their last bits (a 1M-GPU hall of 18
+// blocks had 40 unit shapes by the bit, 3 by the nanometre); runs that
+// differ by less than a grain take the same length and medium unless a
+// length sold (to soldSlack) falls between them.
+const gapGrainM = 1e-9
+
+// gapKey is the distance between two racks' centres along or across the
+// rows, d their difference, in grains for a unit key.
+func gapKey(d float64) uint64 { return uint64(math.Round(math.Abs(d) / gapGrainM)) }
 
 // unitLink is one server link of a unit: its leaf (index in the
 // unit's leaves), down port, run and cages (numbered within the unit).
@@ -297,8 +313,10 @@ func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
 		if !ok {
 			plane, g := l.leaf/c.lpu+1, u*c.lpu+l.leaf%c.lpu
 			s, _ := c.server(plane, g, l.k)
+			a, _ := h.RackName(h.NodePlace(s).Rack)
+			b, _ := h.RackName(c.leaves[l.leaf].Rack)
 			return nil, fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run",
-				linkTierNames[tierServerLeaf], h.Racks[h.NodePlace(s).Rack].Name, h.Racks[c.leaves[l.leaf].Rack].Name, l.run)
+				linkTierNames[tierServerLeaf], a, b, l.run)
 		}
 		if k := (tallyKey{tierServerLeaf, int8(slices.Index(allMedia, ch.medium)), ch.cable, ch.metres}); k != last || lastN == 0 {
 			if lastN > 0 {
@@ -401,10 +419,11 @@ func (c *serverCounter) longest(t *linkTally, of []*unitCount) {
 			}
 			s, _ := c.server(plane, g, l.k)
 			a, b := h.NodePlace(s).Rack, h.LeafPlace(plane, g).Rack
-			ra, rb := &h.Racks[a], &h.Racks[b]
+			aName, aRow := h.RackName(a)
+			bName, bRow := h.RackName(b)
 			tier := linkTierNames[tierServerLeaf]
 			run := CableRun{Tier: tier, Gbps: p.TierGbps(tier), Medium: l.ch.medium, Part: l.ch.cable.Key, Metres: l.ch.metres, RunM: l.run,
-				ARack: ra.Name, ARow: ra.Row + 1, BRack: rb.Name, BRow: rb.Row + 1, aRack: a, bRack: b}
+				ARack: aName, ARow: aRow + 1, BRack: bName, BRow: bRow + 1, aRack: a, bRack: b}
 			if l.ch.lower != nil {
 				run.AModule, run.BModule = l.ch.lower.Key, l.ch.upper.Key
 			}

@@ -65,7 +65,9 @@ func countCases(t *testing.T) map[string]Scenario {
 // ndr-20011-4planes-3tiers, gb300-nvl72-4k, gb200-6152,
 // gb200-nvl72-superpod); the last longest link of a leaf kept instead of
 // the first (ib-ndr-1k, ndr-1000, h100-1016, gb200-6152,
-// dgx-h100-superpod-4su and more); cages never joined into sets, each
+// dgx-h100-superpod-4su and more); the gaps keyed to the metre, not the
+// nanometre (gapGrainM 1: gb200-nvl72-superpod, th6-100003,
+// hgx-h100-30011-roce-3to1, alibaba-hpn-pod); cages never joined into sets, each
 // link taking the medium of its own run (ndr-1000, ndr-4104-2planes,
 // roce-2056, eth-800g-16k, th6-100003 and more). Dropping the distances
 // across the rows from the key fails no case here (units that span

@@ -67,24 +67,62 @@ const maxOverBudgetNames = 5
 
 // rackFigures sums the racks, rows, floor, power and cooling.
 func (h *Hall) rackFigures() {
+	h.startFigures()
+	for i := range h.Racks {
+		h.addRackFigures(&h.Racks[i])
+	}
+	h.Figures.Racks = len(h.Racks)
+	h.endFigures()
+}
+
+// startFigures starts the figures before the racks are added
+// (addRackFigures).
+func (h *Hall) startFigures() {
 	f := &h.Figures
-	f.Racks, f.Rows, f.AreaM2, f.NodesPerRack = len(h.Racks), len(h.Rows), h.AreaM2, h.nodesPerRack
-	f.RackKWBudget = h.Facility.RackKW
+	f.NodesPerRack, f.RackKWBudget = h.nodesPerRack, h.Facility.RackKW
 	f.RacksByKind = map[string]int{}
-	for _, r := range h.Racks {
+	h.kindRacks = [len(rackKinds)]int{}
+}
+
+// rackKinds are the kinds of rack, in the order kindRacks counts them.
+var rackKinds = [...]string{RackCompute, RackLeaf, RackSpine, RackCore}
+
+// addRackFigures adds rack r, its draw set, to the figures (a rack over
+// budget by its name, from its row and slot if it has none yet).
+func (h *Hall) addRackFigures(r *Rack) {
+	f := &h.Figures
+	if i := slices.Index(rackKinds[:], r.Kind); i >= 0 {
+		h.kindRacks[i]++ // a hall's thousands of racks skip the map
+	} else {
 		f.RacksByKind[r.Kind]++
-		f.RackKWMax = max(f.RackKWMax, r.PeakKW)
-		f.RackKWTypicalMax = max(f.RackKWTypicalMax, r.TypicalKW)
-		if r.PeakKW > h.Facility.RackKW+1e-9 {
-			f.RacksOverBudget++
-			if len(f.OverBudget) < maxOverBudgetNames {
-				f.OverBudget = append(f.OverBudget, fmt.Sprintf("%s (%.1f kW)", r.Name, r.PeakKW))
+	}
+	f.RackKWMax = max(f.RackKWMax, r.PeakKW)
+	f.RackKWTypicalMax = max(f.RackKWTypicalMax, r.TypicalKW)
+	if r.PeakKW > h.Facility.RackKW+1e-9 {
+		f.RacksOverBudget++
+		if len(f.OverBudget) < maxOverBudgetNames {
+			name := r.Name
+			if name == "" {
+				name = rackName(r.Row+1, r.Slot+1)
 			}
+			f.OverBudget = append(f.OverBudget, fmt.Sprintf("%s (%.1f kW)", name, r.PeakKW))
 		}
-		if r.Cooling == "liquid" {
-			f.LiquidRacks++
-		} else {
-			f.AirRacks++
+	}
+	if r.Cooling == "liquid" {
+		f.LiquidRacks++
+	} else {
+		f.AirRacks++
+	}
+}
+
+// endFigures ends the figures once every rack is added and the floor
+// laid out: the rows, their draw and the floor's area.
+func (h *Hall) endFigures() {
+	f := &h.Figures
+	f.Rows, f.AreaM2 = len(h.Rows), h.AreaM2
+	for i, n := range h.kindRacks {
+		if n > 0 {
+			f.RacksByKind[rackKinds[i]] = n
 		}
 	}
 	for _, r := range h.Rows {

@@ -51,8 +51,10 @@ type Row struct {
 type Hall struct {
 	Facility  Facility // every field resolved
 	Constants Constants
-	Racks     []Rack
-	Rows      []Row
+	// Racks is every rack, in rows; nil in a hall laid out for counting
+	// (NewCounting), whose racks RackPos and RackName give.
+	Racks []Rack
+	Rows  []Row
 	// WidthM and LengthM bound the racks and aisles with a perimeter
 	// aisle; AreaM2 is their product.
 	WidthM, LengthM, AreaM2 float64
@@ -87,7 +89,27 @@ type Hall struct {
 	// how many stand in one of their racks (a chassis spine stands
 	// taller than the leaves: network.spine_switch).
 	upperUnits, upperPerRack [2]int
+
+	// slots is, for a hall laid out for counting (Racks nil), each
+	// rack's row and slot.
+	slots []rackSlot
+	// kindRacks counts the racks of each of rackKinds while the figures
+	// are summed.
+	kindRacks [len(rackKinds)]int
 }
+
+// rackSlot is a rack's row and slot (from 0) in a hall laid out for
+// counting.
+type rackSlot struct{ row, slot int32 }
+
+// detail is how much of a hall layOut fills in.
+type detail int8
+
+const (
+	detailFull     detail = iota // New: every rack, named, with its draw
+	detailGeometry               // NewGeometry: the racks without names or draw
+	detailCounting               // NewCounting: the figures, no rack list
+)
 
 // Place is where one end of a link stands: its rack (index into Racks)
 // and the height of its port above the floor.
@@ -129,17 +151,33 @@ type Inputs struct {
 
 // New lays a plan's racks out on the hall floor: f is the facility
 // with every field resolved (see Facility.Resolve), k the constants.
-func New(in Inputs, f Facility, k Constants) (*Hall, error) { return layOut(in, f, k, false) }
+func New(in Inputs, f Facility, k Constants) (*Hall, error) { return layOut(in, f, k, detailFull) }
 
 // NewGeometry lays the racks out as New does, without what only a
 // plan's figures and views read: the racks' names and draw and the
 // hall's Figures. It is for bounds on the links' runs, which read the
 // racks' places, kinds and contents alone (a design search bounds
 // hundreds of designs).
-func NewGeometry(in Inputs, f Facility, k Constants) (*Hall, error) { return layOut(in, f, k, true) }
+func NewGeometry(in Inputs, f Facility, k Constants) (*Hall, error) {
+	return layOut(in, f, k, detailGeometry)
+}
 
-// layOut is New, or NewGeometry with geometry.
-func layOut(in Inputs, f Facility, k Constants, geometry bool) (*Hall, error) {
+// NewCounting lays the racks out as New does, with every place, row and
+// figure New gives (and so its notes), but without the list of racks:
+// Racks is nil and RackPos and RackName give each rack's centre, name
+// and row. It is for pricing a plan's links by counting them, which
+// reads no rack's contents: a million-GPU hall's 27,000 racks take
+// 3.5 MB as Racks, 220 kB here. A top-of-rack hall keeps its Racks (its
+// leaves fill the compute racks after they are placed).
+func NewCounting(in Inputs, f Facility, k Constants) (*Hall, error) {
+	return layOut(in, f, k, detailCounting)
+}
+
+// layOut is New, NewGeometry or NewCounting, by d.
+func layOut(in Inputs, f Facility, k Constants, d detail) (*Hall, error) {
+	if d == detailCounting && f.LeafPlacement == PlaceToR {
+		d = detailFull
+	}
 	h := &Hall{Facility: f, Constants: k, serversPerUnit: in.ServersPerUnit, servers: in.Servers, nodeUnits: in.NodeUnits, switchUnits: in.SwitchUnits, leavesPerUnit: in.LeavesPerUnit,
 		planes: in.Planes, spinesPerPlane: in.SpinesPerPlane, coresPerPlane: in.CoresPerPlane, leavesPerPlane: in.LeavesPerPlane,
 		rackScale: in.NodesPerSystem > 1, switchTrays: in.SwitchTrays}
@@ -165,19 +203,45 @@ func layOut(in Inputs, f Facility, k Constants, geometry bool) (*Hall, error) {
 	}
 	rows := h.computeRows(in)
 	net := h.networkRows(in)
-	h.placeRows(rows, net, in)
+	h.placeRows(rows, net, in, d == detailCounting)
 	if f.LeafPlacement == PlaceToR {
 		if err := h.placeToR(in, free); err != nil {
 			return nil, err
 		}
 	}
-	if !geometry {
+	if d == detailFull {
 		h.nameRacks()
 		h.power(in)
 		h.rackFigures()
 	}
 	return h, nil
 }
+
+// RackPos is rack i's centre on the floor, metres: Racks[i].X and Y, or
+// in a hall laid out for counting the same figures from its row.
+func (h *Hall) RackPos(i int32) (x, y float64) {
+	if h.Racks != nil {
+		r := &h.Racks[i]
+		return r.X, r.Y
+	}
+	rs := h.slots[i]
+	row := &h.Rows[rs.row]
+	return rackX(row.X, int(rs.slot), h.Facility.RackWidthM), row.Y
+}
+
+// RackName is rack i's name and row (from 0): Racks[i].Name and Row, or
+// in a hall laid out for counting the same from its row and slot.
+func (h *Hall) RackName(i int32) (name string, row int) {
+	if h.Racks != nil {
+		r := &h.Racks[i]
+		return r.Name, r.Row
+	}
+	rs := h.slots[i]
+	return rackName(int(rs.row)+1, int(rs.slot)+1), int(rs.row)
+}
+
+// rackX is the centre of the rack in slot s of a row starting at x0.
+func rackX(x0 float64, s int, widthM float64) float64 { return x0 + (float64(s)+0.5)*widthM }
 
 // nameRacks names every rack by its row and slot.
 func (h *Hall) nameRacks() {
@@ -209,21 +273,46 @@ func (h *Hall) sizeRacks(in Inputs, free int) error {
 	return nil
 }
 
-// rowPlan is one row before placement: its racks' kinds in order, with
-// the compute rack or unit each stands for.
+// rowPlan is one row before placement: a network row's racks, or a
+// compute row's run of compute racks with its leaf racks among them
+// (rack gives each slot's).
 type rowPlan struct {
 	network bool
-	racks   []rackPlan
-	units   []int // units whose leaves stand in the row's leaf racks
+	racks   []rackPlan // a network row's
+	// A compute row holds computes compute racks numbered from first,
+	// and leafRacks leaf racks from slot leafAt.
+	first, computes, leafRacks, leafAt int
+	units                              []int // units whose leaves stand in the row's leaf racks
 	// continues: the row's first racks belong to a unit begun in the row
 	// before, so the two must stand in the same block of rows.
 	continues bool
 }
 
+// size is the racks of the row.
+func (rp *rowPlan) size() int {
+	if rp.network {
+		return len(rp.racks)
+	}
+	return rp.computes + rp.leafRacks
+}
+
+// rack is the rack in slot s of the row.
+func (rp *rowPlan) rack(s int) rackPlan {
+	switch {
+	case rp.network:
+		return rp.racks[s]
+	case s < rp.leafAt:
+		return rackPlan{kind: RackCompute, index: rp.first + s}
+	case s < rp.leafAt+rp.leafRacks:
+		return rackPlan{kind: RackLeaf, nth: s - rp.leafAt}
+	}
+	return rackPlan{kind: RackCompute, index: rp.first + s - rp.leafRacks}
+}
+
 type rackPlan struct {
 	kind  string
-	index int // compute rack number, or unit for a leaf rack, or switch index
-	nth   int // which of the unit's leaf racks
+	index int // compute rack number, or switch index
+	nth   int // which of the row's leaf racks
 }
 
 // computeRows packs the scalable units into rows: whole units side by
@@ -241,43 +330,35 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 	h.unitLeafRack = make([]int32, in.Units)
 	h.unitLeafOff = make([]int32, in.Units)
 	var rows []rowPlan
-	cur := make([]rackPlan, 0, min(perRow, len(h.computeRack))) // compute racks of the row being filled
-	var units []int                                             // units whose leaves the row holds
-	midUnit := false                                            // the row being filled continues the row before's unit
+	cur := 0         // compute racks of the row being filled, up to next
+	var units []int  // units whose leaves the row holds
+	midUnit := false // the row being filled continues the row before's unit
 	leafRacks := func(units int) int { return ceilDiv(units*unitLeaves, h.leavesPerRack) }
+	next := 0 // first compute rack not yet placed
 	flush := func() {
-		if len(cur)+len(units) == 0 {
+		if cur+len(units) == 0 {
 			return
 		}
-		var leaves []rackPlan
-		for j := range leafRacks(len(units)) {
-			leaves = append(leaves, rackPlan{kind: RackLeaf, index: len(rows), nth: j})
-		}
-		row := rowPlan{units: units, continues: midUnit, racks: make([]rackPlan, 0, len(cur)+len(leaves))}
-		switch f.LeafPlacement {
-		case PlaceMiddle:
-			half := (len(cur) + 1) / 2
-			row.racks = append(append(append(row.racks, cur[:half]...), leaves...), cur[half:]...)
-		default:
-			row.racks = append(append(row.racks, cur...), leaves...)
+		row := rowPlan{units: units, continues: midUnit, first: next - cur, computes: cur, leafRacks: leafRacks(len(units)), leafAt: cur}
+		if f.LeafPlacement == PlaceMiddle {
+			row.leafAt = (cur + 1) / 2
 		}
 		rows = append(rows, row)
-		cur, units = cur[:0], nil // row.racks holds a copy
+		cur, units = 0, nil
 	}
-	next := 0 // first compute rack not yet placed
 	for u := range in.Units {
 		_, last := h.unitRackSpan(u)
-		if len(cur)+max(last-next+1, 0)+leafRacks(len(units)+1) > perRow {
+		if cur+max(last-next+1, 0)+leafRacks(len(units)+1) > perRow {
 			flush()
 		}
-		midUnit = len(cur) > 0 && midUnit // a new row starts with this unit
+		midUnit = cur > 0 && midUnit // a new row starts with this unit
 		units = append(units, u)
 		for ; next <= last; next++ {
-			if len(cur)+leafRacks(len(units)) >= perRow && len(cur) > 0 {
+			if cur+leafRacks(len(units)) >= perRow && cur > 0 {
 				flush()
 				midUnit = true
 			}
-			cur = append(cur, rackPlan{kind: RackCompute, index: next})
+			cur++
 		}
 	}
 	flush()
@@ -338,13 +419,15 @@ func orderRows(compute, network []rowPlan, rowOrder string) []rowPlan {
 
 // placeRows orders the rows (network rows first, last or in the
 // middle), gives every rack its floor position and fills the indexes.
-func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
+// With counting it keeps each rack's row and slot, not the rack, and
+// sums the racks' draw and figures as it goes.
+func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 	f := h.Facility
 	order := orderRows(compute, network, f.RowOrder)
 	edge := f.ColdAisleM // perimeter aisle, and the cross aisle between blocks
 	widest := 0
 	for _, rp := range order {
-		widest = max(widest, len(rp.racks))
+		widest = max(widest, rp.size())
 	}
 	rowW := float64(widest) * f.RackWidthM
 	// Blocks of rows side by side, as many as keep the hall about
@@ -362,7 +445,14 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
 	for i := 1; i < len(in.PodSpines); i++ {
 		h.podSpine[i] = h.podSpine[i-1] + in.PodSpines[i-1]
 	}
-	h.Racks, h.Rows = make([]Rack, 0, racksIn(order)), make([]Row, 0, len(order))
+	h.Rows = make([]Row, 0, len(order))
+	if counting {
+		h.slots = make([]rackSlot, 0, racksIn(order))
+		h.startFigures()
+	} else {
+		h.Racks = make([]Rack, 0, racksIn(order))
+	}
+	racks := int32(0)
 	for r, rp := range order {
 		col := colOf[r]
 		if r == 0 || col != colOf[r-1] {
@@ -378,43 +468,18 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
 		}
 		colLen = max(colLen, y)
 		x0 := edge + float64(col)*(rowW+edge)
-		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: len(rp.racks), Y: y, X: x0})
-		for s, kp := range rp.racks {
-			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: x0 + (float64(s)+0.5)*f.RackWidthM, Y: y, Cooling: "air"}
-			idx := int32(len(h.Racks))
-			switch kp.kind {
-			case RackCompute:
-				h.computeRack[kp.index] = idx
-				rk.Nodes = h.rackNodes(kp.index)
-				rk.UsedUnits = rk.Nodes * in.NodeUnits
-				if h.rackScale {
-					rk.UsedUnits += in.SwitchTrays
-				}
-				rk.Cooling = in.Cooling
-			case RackLeaf:
-				if kp.nth == 0 {
-					for i, u := range rp.units {
-						h.unitLeafRack[u], h.unitLeafOff[u] = idx, int32(i*in.LeavesPerUnit*in.Planes)
-					}
-				}
-				rk.Switches = min(h.leavesPerRack, len(rp.units)*in.LeavesPerUnit*in.Planes-kp.nth*h.leavesPerRack)
-				rk.firstSwitch = kp.nth * h.leavesPerRack
-			case RackSpine, RackCore:
-				if kp.kind == RackSpine && h.spineRack < 0 {
-					h.spineRack = int(idx)
-				}
-				if kp.kind == RackCore && h.coreRack < 0 {
-					h.coreRack = int(idx)
-				}
-				total, up := in.SpinesPerPlane*in.Planes, 0
-				if kp.kind == RackCore {
-					total, up = in.CoresPerPlane*in.Planes, 1
-				}
-				rk.Switches = min(h.upperPerRack[up], total-kp.index)
-				rk.firstSwitch = kp.index
-			}
-			if rk.Switches > 0 {
-				rk.UsedUnits = rk.Switches * h.unitsIn(rk.Kind)
+		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: rp.size(), Y: y, X: x0})
+		for s := range rp.size() {
+			kp := rp.rack(s)
+			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: rackX(x0, s, f.RackWidthM), Y: y, Cooling: "air"}
+			idx := racks
+			racks++
+			h.fillRack(&rk, kp, rp.units, idx, in)
+			if counting {
+				h.slots = append(h.slots, rackSlot{int32(r), int32(s)})
+				h.rackPower(&rk, in)
+				h.addRackFigures(&rk)
+				continue
 			}
 			h.Racks = append(h.Racks, rk)
 		}
@@ -422,6 +487,51 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs) {
 	h.WidthM = 2*edge + float64(cols)*rowW + float64(cols-1)*edge
 	h.LengthM = colLen + f.RackDepthM/2 + edge
 	h.AreaM2 = h.WidthM * h.LengthM
+	if counting {
+		h.Figures.Racks = int(racks)
+		h.endFigures()
+	}
+}
+
+// fillRack fills rack rk (index idx) as planned by kp, in a row whose
+// leaf racks hold the leaves of units, and notes where the rack stands
+// in the indexes (a compute rack's nodes, a unit's first leaf rack, the
+// first spine and core rack).
+func (h *Hall) fillRack(rk *Rack, kp rackPlan, units []int, idx int32, in Inputs) {
+	switch kp.kind {
+	case RackCompute:
+		h.computeRack[kp.index] = idx
+		rk.Nodes = h.rackNodes(kp.index)
+		rk.UsedUnits = rk.Nodes * in.NodeUnits
+		if h.rackScale {
+			rk.UsedUnits += in.SwitchTrays
+		}
+		rk.Cooling = in.Cooling
+	case RackLeaf:
+		if kp.nth == 0 {
+			for i, u := range units {
+				h.unitLeafRack[u], h.unitLeafOff[u] = idx, int32(i*in.LeavesPerUnit*in.Planes)
+			}
+		}
+		rk.Switches = min(h.leavesPerRack, len(units)*in.LeavesPerUnit*in.Planes-kp.nth*h.leavesPerRack)
+		rk.firstSwitch = kp.nth * h.leavesPerRack
+	case RackSpine, RackCore:
+		if kp.kind == RackSpine && h.spineRack < 0 {
+			h.spineRack = int(idx)
+		}
+		if kp.kind == RackCore && h.coreRack < 0 {
+			h.coreRack = int(idx)
+		}
+		total, up := in.SpinesPerPlane*in.Planes, 0
+		if kp.kind == RackCore {
+			total, up = in.CoresPerPlane*in.Planes, 1
+		}
+		rk.Switches = min(h.upperPerRack[up], total-kp.index)
+		rk.firstSwitch = kp.index
+	}
+	if rk.Switches > 0 {
+		rk.UsedUnits = rk.Switches * h.unitsIn(rk.Kind)
+	}
 }
 
 // placeToR puts each unit's leaves in the compute racks that hold its
@@ -447,13 +557,17 @@ func (h *Hall) placeToR(in Inputs, free int) error {
 
 // power sums each rack's and row's peak and typical draw.
 func (h *Hall) power(in Inputs) {
-	typ := h.Facility.TypicalPct / 100
 	for i := range h.Racks {
-		r := &h.Racks[i]
-		r.PeakKW = float64(r.Nodes)*in.NodeKW + float64(r.Switches)*in.kwIn(r.Kind)
-		r.TypicalKW = r.PeakKW * typ
-		h.Rows[r.Row].PeakKW += r.PeakKW
+		h.rackPower(&h.Racks[i], in)
 	}
+}
+
+// rackPower sets rack r's peak and typical draw and adds its peak to its
+// row's.
+func (h *Hall) rackPower(r *Rack, in Inputs) {
+	r.PeakKW = float64(r.Nodes)*in.NodeKW + float64(r.Switches)*in.kwIn(r.Kind)
+	r.TypicalKW = r.PeakKW * (h.Facility.TypicalPct / 100)
+	h.Rows[r.Row].PeakKW += r.PeakKW
 }
 
 // rackOf is the compute rack (numbered over the hall) of node n and its
@@ -510,6 +624,18 @@ func (h *Hall) NodePlace(n int) Place {
 	return Place{Rack: h.computeRack[c], U: u, H: h.unitH(u, h.nodeUnits)}
 }
 
+// NodeRacks appends to racks the racks (indexes into Racks) holding
+// nodes first to first+n-1, in order, each once: every node's
+// NodePlace rack without a place per node. n 0 appends none.
+func (h *Hall) NodeRacks(racks []int32, first, n int) []int32 {
+	if n <= 0 {
+		return racks
+	}
+	a, _ := h.rackOf(first)
+	b, _ := h.rackOf(first + n - 1)
+	return append(racks, h.computeRack[a:b+1]...)
+}
+
 // switchPlace is the place of the i-th switch (from 0) of a network rack
 // group starting at rack first: switches stack down from the rack's top
 // free unit, a rack full moving to the next.
@@ -559,8 +685,9 @@ func (h *Hall) Run(a, b Place) float64 {
 	if a.Rack == b.Rack {
 		return math.Abs(a.H-b.H) + f.RackSlackM
 	}
-	ra, rb := &h.Racks[a.Rack], &h.Racks[b.Rack]
-	return (f.TrayHeightM - a.H) + (f.TrayHeightM - b.H) + math.Abs(ra.X-rb.X) + math.Abs(ra.Y-rb.Y) + f.SlackM
+	xa, ya := h.RackPos(a.Rack)
+	xb, yb := h.RackPos(b.Rack)
+	return (f.TrayHeightM - a.H) + (f.TrayHeightM - b.H) + math.Abs(xa-xb) + math.Abs(ya-yb) + f.SlackM
 }
 
 // RackSlot is one device drawn in a rack elevation: what it is, its

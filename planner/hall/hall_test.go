@@ -3,6 +3,7 @@ package hall
 import (
 	"errors"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -267,6 +268,113 @@ func TestNewGeometryPlacesAsNew(t *testing.T) {
 				if g != w {
 					t.Errorf("rack %d: %+v, New's %+v", i, g, w)
 				}
+			}
+		})
+	}
+}
+
+// A hall laid out for counting (NewCounting) has New's rows, floor,
+// figures and notes, and every rack's centre, name and row and every
+// device's place as New's, to the bit, without the rack list: the hand
+// hall, a rack-scale hall at the middle of its rows with racks over
+// budget, and a larger hall over several blocks of rows with the
+// network rows first. Mutations caught (each checked to fail here): a
+// counted rack's centre a slot off (RackPos), the figures' rows and
+// area taken before the rows are laid out (every case), a rack over
+// budget named a slot off ("R1-02" for R1-01).
+func TestNewCountingAsNew(t *testing.T) {
+	scale := handFacility
+	scale.LeafPlacement = PlaceMiddle
+	blocks := handFacility
+	blocks.RacksPerRow, blocks.RowOrder = 7, RowsNetFirst
+	for _, tc := range []struct {
+		name string
+		in   Inputs
+		f    Facility
+	}{
+		{"hand hall", handServers, handFacility},
+		{"rack-scale, middle of row, over budget", Inputs{Servers: 90, Units: 5, ServersPerUnit: 18, LeavesPerUnit: 1, Planes: 2,
+			LeavesPerPlane: 5, SpinesPerPlane: 3, PodSpines: []int{3}, NodeKW: 7, NodeUnits: 1, NodesPerSystem: 18, SwitchTrays: 9,
+			Cooling: "liquid", SwitchUnits: 1, SwitchKW: 1, UpperUnits: [2]int{2, 1}, UpperKW: [2]float64{2, 1}}, scale},
+		{"1,003 servers in blocks, network first", Inputs{Servers: 1003, Units: 32, ServersPerUnit: 32, LeavesPerUnit: 4, Planes: 1,
+			LeavesPerPlane: 128, SpinesPerPlane: 64, CoresPerPlane: 32, PodSpines: []int{32, 32}, NodeKW: 10, NodeUnits: 8,
+			NodesPerSystem: 1, Cooling: "air", SwitchUnits: 1, SwitchKW: 1, UpperUnits: [2]int{1, 1}, UpperKW: [2]float64{1, 1}}, blocks},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			full, err := New(tc.in, tc.f, handConstants)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := NewCounting(tc.in, tc.f, handConstants)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Racks != nil {
+				t.Fatalf("%d racks listed: a hall laid out for counting lists none", len(c.Racks))
+			}
+			if !slices.Equal(c.Rows, full.Rows) || c.WidthM != full.WidthM || c.LengthM != full.LengthM {
+				t.Errorf("rows %+v, %g x %g m; New: %+v, %g x %g m", c.Rows, c.WidthM, c.LengthM, full.Rows, full.WidthM, full.LengthM)
+			}
+			if !reflect.DeepEqual(c.Figures, full.Figures) || !slices.Equal(c.Notes(), full.Notes()) {
+				t.Errorf("figures %+v, notes %q; New: %+v, %q", c.Figures, c.Notes(), full.Figures, full.Notes())
+			}
+			for i, r := range full.Racks {
+				x, y := c.RackPos(int32(i))
+				name, row := c.RackName(int32(i))
+				if x != r.X || y != r.Y || name != r.Name || row != r.Row {
+					t.Errorf("rack %d at (%v, %v), %s row %d; New: (%v, %v), %s row %d", i, x, y, name, row, r.X, r.Y, r.Name, r.Row)
+				}
+			}
+			for n := range tc.in.Servers {
+				if c.NodePlace(n) != full.NodePlace(n) {
+					t.Errorf("node %d at %+v, New's %+v", n, c.NodePlace(n), full.NodePlace(n))
+				}
+			}
+			for plane := 1; plane <= tc.in.Planes; plane++ {
+				for g := range tc.in.LeavesPerPlane {
+					if a, b := c.LeafPlace(plane, g), full.LeafPlace(plane, g); a != b || c.Run(c.NodePlace(0), a) != full.Run(full.NodePlace(0), b) {
+						t.Errorf("plane %d leaf %d at %+v, New's %+v", plane, g, a, b)
+					}
+				}
+				for i := range tc.in.CoresPerPlane {
+					if a, b := c.CorePlace(plane, i), full.CorePlace(plane, i); a != b {
+						t.Errorf("plane %d core %d at %+v, New's %+v", plane, i, a, b)
+					}
+				}
+			}
+		})
+	}
+}
+
+// NodeRacks lists the racks of a run of nodes once each, in order. The
+// hand hall's units of 10 servers take 3 racks each (4, 4, 2: racks 0-2
+// and 3-5); servers 12-14 are unit 1's third to fifth (racks 3 and 4).
+// Two 18-tray systems fill racks 0 and 1: trays 9-26 straddle both.
+// Mutations caught (each checked to fail here): the rack after the last
+// node's listed (rackOf(first+n)), the first node's rack left out.
+func TestNodeRacks(t *testing.T) {
+	scale := Inputs{Servers: 36, Units: 2, ServersPerUnit: 18, LeavesPerUnit: 1, Planes: 1, LeavesPerPlane: 2, NodeKW: 7, NodeUnits: 1,
+		NodesPerSystem: 18, SwitchTrays: 9, Cooling: "liquid", SwitchUnits: 1, SwitchKW: 1, UpperUnits: [2]int{1, 1}}
+	for _, tc := range []struct {
+		name     string
+		in       Inputs
+		first, n int
+		want     []int32
+	}{
+		{"unit 0", handServers, 0, 10, []int32{0, 1, 2}},
+		{"unit 1", handServers, 10, 10, []int32{3, 4, 5}},
+		{"servers 12-14", handServers, 12, 3, []int32{3, 4}},
+		{"one server", handServers, 19, 1, []int32{5}},
+		{"none", handServers, 4, 0, nil},
+		{"trays 9-26", scale, 9, 18, []int32{0, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, err := New(tc.in, handFacility, handConstants)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := h.NodeRacks(nil, tc.first, tc.n); !slices.Equal(got, tc.want) {
+				t.Errorf("NodeRacks(%d, %d) = %v, want %v", tc.first, tc.n, got, tc.want)
 			}
 		})
 	}

@@ -22,7 +22,7 @@ func rackName(row, slot int) string {
 func racksIn(rows []rowPlan) int {
 	n := 0
 	for _, rp := range rows {
-		n += len(rp.racks)
+		n += rp.size()
 	}
 	return n
 }
