@@ -60,9 +60,9 @@ func TestSparesPerSwitchModel(t *testing.T) {
 
 // TestChassisInstalledPortsAndPeak: a semi-populated chassis installs
 // only its bought cards' ports and draws only their power. The Meta
-// scenario (Tomahawk 6 ToRs at 256 x 400G, Arista 7808R3 spines and
+// scenario (Tomahawk 4 ToRs at 64 x 400G, Arista 7808R3 spines and
 // cores of 7800R3A-36D cards, 36 x 400G each), by hand: ports installed
-// = ToRs x 256 + chassis cards x 36; a spine rack's peak = its spines x
+// = ToRs x 64 + chassis cards x 36; a spine rack's peak = its spines x
 // (300 W base + 6 x 370 W fabric modules + cards x (533 W + 36 x the
 // 400G QSFP-DD module's watts)), cards those of the fullest spine; a
 // core rack's alike (Meta's spines run nearly full, its cores do not).
@@ -85,8 +85,8 @@ func TestChassisInstalledPortsAndPeak(t *testing.T) {
 				cards += l.Qty
 			}
 		}
-		if want := p.Switches(TierLeaf)*256 + cards*36; p.PortsTotal != want {
-			t.Errorf("%d GPUs: %d ports installed, want %d ToRs x 256 + %d cards x 36 = %d", gpus, p.PortsTotal, p.Switches(TierLeaf), cards, want)
+		if want := p.Switches(TierLeaf)*64 + cards*36; p.PortsTotal != want {
+			t.Errorf("%d GPUs: %d ports installed, want %d ToRs x 64 + %d cards x 36 = %d", gpus, p.PortsTotal, p.Switches(TierLeaf), cards, want)
 		}
 		mod, _ := cat.Module("qsfp-dd", 400, 1, p.endLane("leaf_spine", cat.Switches["arista-7808r3"]), 0)
 		racks := 0
