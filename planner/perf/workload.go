@@ -63,6 +63,13 @@ type Workload struct {
 	// Recompute sits beside ZeRO so the two bools share a word: a
 	// Workload keeps a JCT within its size class (TestJCTSizeClass).
 	Recompute bool `toml:"recompute"`
+	// CUDAGraphs says the stack replays captured CUDA graphs of the
+	// layers' kernels (Megatron-Core --external-cuda-graph or
+	// --cuda-graph-impl with its scopes, NeMo enable_cuda_graphs)
+	// rather than launching each from the host: an MoE layer's expert
+	// products then cost [moe] graphed_gemm_us each, not
+	// grouped_gemm_us. Beside the bools: one more byte, no more words.
+	CUDAGraphs bool `toml:"cuda_graphs,omitempty"`
 	// defaulted marks the overlaps fillOverlaps filled (bit i for
 	// overlapClasses[i]) and the vpp fillVPP derived (vppDefaulted,
 	// vppCapped): the breakdown names where they came from.
