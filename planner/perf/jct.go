@@ -387,6 +387,9 @@ func resolveInPlace(w *Workload, d *JCTData) (*ModelSpec, *GPUSpec, error) {
 	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
 		return nil, nil, fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
 	}
+	if int(w.RecomputeLayers) > w.Layers {
+		return nil, nil, fielderr.New("workload.recompute_layers", fmt.Sprintf("give at most the model's %d layers", w.Layers), "%d layers recomputed of %d", w.RecomputeLayers, w.Layers)
+	}
 	return m, gpu, nil
 }
 
@@ -699,13 +702,12 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	tokens := float64(w.GlobalBatchTokens)
 
 	// Compute: model FLOPs per token 6N + 12·L·h·s (PaLM, appendix B);
-	// recomputation replays the forward pass (x4/3).
+	// recomputation replays the forward pass (x4/3 with every layer, a
+	// third of the recomputed layers' share with some).
 	flopsPerToken := 6*w.ActiveParamsB*1e9 + 12*float64(w.Layers*w.Hidden*w.SeqLen)
 	modelFLOPs := flopsPerToken * tokens
 	hwFLOPs := modelFLOPs
-	if w.Recompute {
-		hwFLOPs *= 4.0 / 3
-	}
+	hwFLOPs *= 1 + w.recomputeShare()/3
 	peak := gpu.PeakTFLOPS * 1e12
 	st.Classes = st.Classes[:0]
 	st.Transport, st.BubbleS, st.BubbleCommS, st.StepS = tr, 0, 0, 0
@@ -716,10 +718,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	net.init(fv, gpu, d, tr)
 	net.fv = fv
 	layersPerStage := float64(w.Layers) / float64(w.PP)
-	passes := 4.0 // collectives per layer and micro-batch: 2 forward, 2 backward
-	if w.Recompute {
-		passes = 6
-	}
+	passes := 4 + 2*w.recomputeShare() // collectives per layer and micro-batch: 2 forward, 2 backward, 2 more in a replayed forward
 	actBytes := float64(w.MicroBatch) * w.localSeq() * float64(w.Hidden) * c.ActivationBytes
 	var critical classSet // the places of the classes on the pipeline's critical path (finish)
 	dpIndex := -1         // the data-parallel class's place in st.Classes
@@ -757,7 +756,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 			t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, &g)
 			cl := st.addClass()
 			net.classInto(cl, ClassDP, &g, &t, 1, *w.OverlapDP)
-			reduceW, gatherW := gradientWindows(d, w.Recompute, zs, st.ComputeS, micro)
+			reduceW, gatherW := gradientWindows(d, w.recomputeShare(), zs, st.ComputeS, micro)
 			exposeGradientSync(cl, t.gatherS, reduceW, gatherW)
 			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
 		}
