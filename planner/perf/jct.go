@@ -381,16 +381,26 @@ func resolveInPlace(w *Workload, d *JCTData) (*ModelSpec, *GPUSpec, error) {
 		return nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
 			"%s has no %s tensor cores", gpu.Name, w.Precision)
 	}
-	if w.SeqLen%w.cp() != 0 {
-		return nil, nil, fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
-	}
-	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
-		return nil, nil, fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
-	}
-	if int(w.RecomputeLayers) > w.Layers {
-		return nil, nil, fielderr.New("workload.recompute_layers", fmt.Sprintf("give at most the model's %d layers", w.Layers), "%d layers recomputed of %d", w.RecomputeLayers, w.Layers)
+	if err := checkShapeFit(w); err != nil {
+		return nil, nil, err
 	}
 	return m, gpu, nil
+}
+
+// checkShapeFit checks what a resolved workload's parallelism and
+// recomputation ask of its model's shape: cp divides the sequence, KV
+// heads divide the query heads, no more layers recompute than it has.
+func checkShapeFit(w *Workload) error {
+	if w.SeqLen%w.cp() != 0 {
+		return fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
+	}
+	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
+		return fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+	}
+	if int(w.RecomputeLayers) > w.Layers {
+		return fielderr.New("workload.recompute_layers", fmt.Sprintf("give at most the model's %d layers", w.Layers), "%d layers recomputed of %d", w.RecomputeLayers, w.Layers)
+	}
+	return nil
 }
 
 // fillPresets fills the model shape w leaves at zero from the preset m.
