@@ -195,8 +195,7 @@ func expertTokens(w *Workload, tokens float64) float64 {
 //     scattered back (a read and a write of the copies and of the token,
 //     (1 + k)·bs·h/tp elements each way), forward and again backward, at
 //     the GPU's HBM bandwidth, in BF16;
-//   - grouped: curveS, plus [moe] grouped_gemm_us (graphed_gemm_us where
-//     the stack replays CUDA graphs, expertProductUS) per expert product per
+//   - grouped: curveS, plus [moe] grouped_gemm_us per expert product per
 //     pass (three products per local expert, three passes): the grouped
 //     GEMM's cost that does not shrink with its tokens, so its efficiency
 //     falls with tokens per expert and with a faster (FP8, FP4) product;
@@ -213,21 +212,10 @@ func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS, curveS flo
 	p.router = 3 * router.flops() / (gpu.PeakTFLOPS * 1e12 * gpu.EfficiencyMax * router.shapeFactor(d.Compute.GEMMDimHalf))
 	elements := (1 + k) * tokens * h / tp
 	p.permute = permutePasses * 2 * elements * d.Collective.ActivationBytes / (gpu.HBMTBs * 1e12)
-	p.grouped = 3*3*local*expertProductUS(w, d)*1e-6 + curveS
+	p.grouped = 3*3*local*d.MoE.GroupedGEMMUS*1e-6 + curveS
 	p.imbalance = (expertS + p.grouped) * (imbalance(w, expertTokens(w, tokens)) - 1)
 	p.quantize = quantizeSeconds(w, gpu, d, expertTokens(w, tokens)*k)
 	return p
-}
-
-// expertProductUS is the cost of one expert product and pass that does
-// not shrink with its tokens, in microseconds: [moe] grouped_gemm_us
-// with each kernel launched from the host, graphed_gemm_us where the
-// stack replays CUDA graphs.
-func expertProductUS(w *Workload, d *JCTData) float64 {
-	if w.CUDAGraphs {
-		return d.MoE.GraphedGEMMUS
-	}
-	return d.MoE.GroupedGEMMUS
 }
 
 // quantizeSeconds is the time to cast an MoE layer's expert-product

@@ -91,7 +91,6 @@ const (
 	routerDetail    = "the router's [tokens x hidden] x [hidden x experts] product per layer, at BF16 speed in every precision"
 	permuteDetail   = "each token's top-k copies permuted to their experts and back, memory-bound at HBM bandwidth, BF16 in every precision"
 	groupedDetail   = "grouped GEMM efficiency by tokens per expert (DeepGEMM's published curve) against dense GEMMs, plus [moe] grouped_gemm_us per expert product and pass (fitted on dev runs)"
-	graphedDetail   = "grouped GEMM efficiency by tokens per expert (DeepGEMM's published curve) against dense GEMMs, plus [moe] graphed_gemm_us per expert product and pass, the stack replaying CUDA graphs (fitted on dev runs)"
 	imbalanceDetail = "the expert-parallel group waits for its most loaded GPU: max/mean load of uniform top-k routing (a lower bound)"
 	quantizeDetail  = "each expert product's input and output gradient cast from BF16 to FP8 or FP4 (row- and column-wise), memory-bound at HBM bandwidth"
 )
@@ -107,14 +106,10 @@ func moeEffects(w *Workload, gpu *GPUSpec, d *JCTData, st *StepTime, out []Effec
 	}
 	l := layerCompute(w, gpu, d)
 	per := (st.ComputeS + st.BubbleS - st.BubbleCommS) / l.seconds // step seconds per layer second
-	grouped := groupedDetail
-	if w.CUDAGraphs {
-		grouped = graphedDetail
-	}
 	out = append(out,
 		Effect{Name: EffectRouter, Detail: routerDetail, DeltaS: per * l.moe.router},
 		Effect{Name: EffectPermute, Detail: permuteDetail, DeltaS: per * l.moe.permute},
-		Effect{Name: EffectGrouped, Detail: grouped, DeltaS: per * l.moe.grouped},
+		Effect{Name: EffectGrouped, Detail: groupedDetail, DeltaS: per * l.moe.grouped},
 		Effect{Name: EffectImbalance, Detail: imbalanceDetail, DeltaS: per * l.moe.imbalance},
 	)
 	if l.moe.quantize > 0 { // FP8 and FP4 only

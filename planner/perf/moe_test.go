@@ -2,7 +2,6 @@ package perf
 
 import (
 	"math"
-	"strings"
 	"testing"
 )
 
@@ -184,58 +183,9 @@ func TestMoEDataChecked(t *testing.T) {
 		ok bool
 	}{{0, true}, {40, true}, {999.5, true}, {-1, false}, {1500, false}} {
 		d := *testData(t)
-		d.MoE.GroupedGEMMUS, d.MoE.GraphedGEMMUS = c.us, 0 // graphed within 0 to grouped: TestGraphedExpertCost
+		d.MoE.GroupedGEMMUS = c.us
 		if err := d.checkCompute(); (err == nil) != c.ok {
 			t.Errorf("grouped_gemm_us %g: error %v", c.us, err)
-		}
-	}
-}
-
-// A stack that replays CUDA graphs pays [moe] graphed_gemm_us per
-// expert product and pass, not grouped_gemm_us: by hand, 16 local
-// experts (128 over ep 8), three products, three passes, at 38 us eager
-// and 11 us graphed (test values), plus the curve's 2 ms either way; the
-// breakdown's grouped row then names graphed_gemm_us. The data check
-// refuses a graphed cost below 0 or above the eager one. Mutations
-// caught: the flag ignored (38 us graphed), the graphed cost charged
-// eager, the detail left naming grouped_gemm_us, the check left out.
-func TestGraphedExpertCost(t *testing.T) {
-	d := *testData(t)
-	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS, d.MoE.GraphedGEMMUS = 0, 38, 11
-	h := *d.GPUs["h100"]
-	for _, c := range []struct {
-		graphs bool
-		us     float64
-	}{{false, 38}, {true, 11}} {
-		w := Workload{Hidden: 2048, Experts: 128, TopK: 8, EP: 8, TP: 1, MicroBatch: 1, SeqLen: 4096, CUDAGraphs: c.graphs}
-		got := moeLayer(&w, &h, &d, 4096, 0.01, 2e-3).grouped
-		if want := 3*3*16*c.us*1e-6 + 2e-3; math.Abs(got/want-1) > 1e-9 {
-			t.Errorf("cuda graphs %t: grouped %.6g s, want %.6g", c.graphs, got, want)
-		}
-	}
-	job, w := everyEffectJob(testData(t))
-	w.CUDAGraphs = true
-	j, err := Estimate(job, w, testData(t), Parts{Detail: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	found := false
-	for _, e := range j.Effects {
-		if e.Name == EffectGrouped {
-			found = strings.Contains(e.Detail, "graphed_gemm_us") && !strings.Contains(e.Detail, "grouped_gemm_us")
-		}
-	}
-	if !found {
-		t.Errorf("graphed job's grouped row does not name graphed_gemm_us: %+v", j.Effects)
-	}
-	for _, c := range []struct {
-		us float64
-		ok bool
-	}{{0, true}, {11, true}, {38, true}, {-1, false}, {38.5, false}} {
-		dd := *testData(t)
-		dd.MoE.GroupedGEMMUS, dd.MoE.GraphedGEMMUS = 38, c.us
-		if err := dd.checkCompute(); (err == nil) != c.ok {
-			t.Errorf("graphed_gemm_us %g: error %v", c.us, err)
 		}
 	}
 }

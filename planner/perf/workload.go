@@ -63,13 +63,6 @@ type Workload struct {
 	// Recompute sits beside ZeRO so the two bools share a word: a
 	// Workload keeps a JCT within its size class (TestJCTSizeClass).
 	Recompute bool `toml:"recompute"`
-	// CUDAGraphs says the stack replays captured CUDA graphs of the
-	// layers' kernels (Megatron-Core --external-cuda-graph or
-	// --cuda-graph-impl with its scopes, NeMo enable_cuda_graphs)
-	// rather than launching each from the host: an MoE layer's expert
-	// products then cost [moe] graphed_gemm_us each, not
-	// grouped_gemm_us. Beside the bools: one more byte, no more words.
-	CUDAGraphs bool `toml:"cuda_graphs,omitempty"`
 	// RecomputeLayers is how many of the model's layers recompute their
 	// forward pass in the backward one, where recompute leaves them not
 	// all (Megatron-LM --recompute-granularity full --recompute-method

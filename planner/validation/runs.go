@@ -302,9 +302,6 @@ func writeRunWorkload(b *strings.Builder, f *runFields) (notModelled, assumed []
 			assumed = append(assumed, "active_params_b not published: the model takes every parameter as active")
 		}
 	}
-	if f.str("cuda_graphs") != "" {
-		b.WriteString("cuda_graphs = true\n")
-	}
 	assumed = append(assumed, writeRunDefaults(b, f)...)
 	return writeRunMemory(b, f), assumed
 }

@@ -195,39 +195,6 @@ func TestRunNVLinkDomain(t *testing.T) {
 	}
 }
 
-// A run whose source publishes CUDA graphs (cuda_graphs, the scopes or
-// how they were turned on) runs the model's workload with cuda_graphs =
-// true, and the field is taken, not listed as not modelled; a run
-// without it (or with it empty) sets nothing. Mutations caught: the
-// field left unread (listed as not modelled, no line), the line written
-// for every run.
-func TestRunCUDAGraphs(t *testing.T) {
-	for _, c := range []struct {
-		field string
-		want  bool
-	}{
-		{"cuda_graphs = \"attn, moe_router, moe_preprocess\"\n", true},
-		{"cuda_graphs = \"\"\n", false},
-		{"", false},
-	} {
-		doc := "schema = 1\nsplit = \"dev\"\n[[run]]\nid = \"r\"\nname = \"R\"\nsource = \"s\"\nkind = \"dense\"\nmetric = \"step_s\"\npublished = 1\nunit = \"s\"\n" +
-			"gpu = \"h100\"\ngpu_count = 8\ngpus_per_server = 8\nlayers = 2\nhidden = 1024\nheads = 8\nseq_len = 1024\nglobal_batch_tokens = 8192\nmicro_batch = 1\n" + c.field
-		runs, err := ParseRuns([]byte(doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := runs[0]
-		if got := strings.Contains(r.Scenario, "cuda_graphs = true\n"); got != c.want {
-			t.Errorf("%q: cuda_graphs in the scenario %t, want %t:\n%s", c.field, got, c.want, r.Scenario)
-		}
-		for _, nm := range r.NotModelled {
-			if strings.HasPrefix(nm, "cuda_graphs") {
-				t.Errorf("%q: listed as not modelled: %q", c.field, r.NotModelled)
-			}
-		}
-	}
-}
-
 // A partial recomputation whose source counts the layers
 // (recompute_layers: Primus's default, one layer per virtual stage, 32
 // of DeepSeek-V3's 61) runs with recompute_layers and is not listed as
