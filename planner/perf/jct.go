@@ -381,13 +381,26 @@ func resolveInPlace(w *Workload, d *JCTData) (*ModelSpec, *GPUSpec, error) {
 		return nil, nil, fielderr.New("workload.precision", fmt.Sprintf("use one of %v on %s", gpu.Precisions(), gpu.Name),
 			"%s has no %s tensor cores", gpu.Name, w.Precision)
 	}
-	if w.SeqLen%w.cp() != 0 {
-		return nil, nil, fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
-	}
-	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
-		return nil, nil, fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+	if err := checkShapeFit(w); err != nil {
+		return nil, nil, err
 	}
 	return m, gpu, nil
+}
+
+// checkShapeFit checks what a resolved workload's parallelism and
+// recomputation ask of its model's shape: cp divides the sequence, KV
+// heads divide the query heads, no more layers recompute than it has.
+func checkShapeFit(w *Workload) error {
+	if w.SeqLen%w.cp() != 0 {
+		return fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
+	}
+	if w.KVHeads > 0 && w.Heads > 0 && (w.KVHeads > w.Heads || w.Heads%w.KVHeads != 0) {
+		return fielderr.New("workload.kv_heads", fmt.Sprintf("give a divisor of the model's %d heads", w.Heads), "%d KV heads for %d query heads", w.KVHeads, w.Heads)
+	}
+	if int(w.RecomputeLayers) > w.Layers {
+		return fielderr.New("workload.recompute_layers", fmt.Sprintf("give at most the model's %d layers", w.Layers), "%d layers recomputed of %d", w.RecomputeLayers, w.Layers)
+	}
+	return nil
 }
 
 // fillPresets fills the model shape w leaves at zero from the preset m.
@@ -699,13 +712,12 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	tokens := float64(w.GlobalBatchTokens)
 
 	// Compute: model FLOPs per token 6N + 12·L·h·s (PaLM, appendix B);
-	// recomputation replays the forward pass (x4/3).
+	// recomputation replays the forward pass (x4/3 with every layer, a
+	// third of the recomputed layers' share with some).
 	flopsPerToken := 6*w.ActiveParamsB*1e9 + 12*float64(w.Layers*w.Hidden*w.SeqLen)
 	modelFLOPs := flopsPerToken * tokens
 	hwFLOPs := modelFLOPs
-	if w.Recompute {
-		hwFLOPs *= 4.0 / 3
-	}
+	hwFLOPs *= 1 + w.recomputeShare()/3
 	peak := gpu.PeakTFLOPS * 1e12
 	st.Classes = st.Classes[:0]
 	st.Transport, st.BubbleS, st.BubbleCommS, st.StepS = tr, 0, 0, 0
@@ -716,10 +728,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	net.init(fv, gpu, d, tr)
 	net.fv = fv
 	layersPerStage := float64(w.Layers) / float64(w.PP)
-	passes := 4.0 // collectives per layer and micro-batch: 2 forward, 2 backward
-	if w.Recompute {
-		passes = 6
-	}
+	passes := 4 + 2*w.recomputeShare() // collectives per layer and micro-batch: 2 forward, 2 backward, 2 more in a replayed forward
 	actBytes := float64(w.MicroBatch) * w.localSeq() * float64(w.Hidden) * c.ActivationBytes
 	var critical classSet // the places of the classes on the pipeline's critical path (finish)
 	dpIndex := -1         // the data-parallel class's place in st.Classes
@@ -757,7 +766,7 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 			t := gradientSync(&net, zs, shard*c.GradBytes, shard*c.ParamBytes, &g)
 			cl := st.addClass()
 			net.classInto(cl, ClassDP, &g, &t, 1, *w.OverlapDP)
-			reduceW, gatherW := gradientWindows(d, w.Recompute, zs, st.ComputeS, micro)
+			reduceW, gatherW := gradientWindows(d, w.recomputeShare(), zs, st.ComputeS, micro)
 			exposeGradientSync(cl, t.gatherS, reduceW, gatherW)
 			st.BusBWGBs, st.BusBWAlgo, st.BusBWProto = t.busbw, t.algo, t.proto
 		}

@@ -134,10 +134,8 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	// Grouped-query attention keeps K and V kv_heads/heads as wide.
 	attention := mc.AttentionActivation - mc.KVActivation*(1-w.kvShare())
 	full := s * b * h / tp * (attention + mc.MLPActivation*mlpScale)
-	perLayer := full
-	if w.Recompute {
-		perLayer = s * b * h / tp * mc.RecomputeActivation
-	}
+	rc := w.recomputeShare() // layers that keep only their input, the rest all
+	perLayer := rc*s*b*h/tp*mc.RecomputeActivation + (1-rc)*full
 	layersPerStage := float64(w.Layers) / pp
 	logits := mc.LogitBytes * s * b * float64(w.Vocab) / tp
 
@@ -147,7 +145,7 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 		ew, eg, eo := state(experts/(pp*float64(w.etp()*max(w.EP, 1))), expertDP)
 		m.WeightsGB, m.GradientsGB, m.OptimizerGB = (dw+ew)/gb, (dg+eg)/gb, (do+eo)/gb
 		act := layersPerStage * inFlight * perLayer
-		if w.Recompute {
+		if rc > 0 {
 			act += full
 		}
 		if withLogits {

@@ -24,16 +24,13 @@ var errOverlapData = errors.New("jct data: [overlap] needs dp, pp, tp, ep and cp
 // gradient accumulation, bucket by bucket during that pass), a sharded
 // optimizer's parameter all-gather behind the forward pass of the first
 // micro-batch (ZeRO-3's second gather behind the backward). computeS is
-// the step's compute on one GPU, over micro micro-batches, with or
-// without recomputation, under optimizer sharding zeroStage; the split of
-// a micro-batch's compute into forward and backward is data/jct.toml
-// [overlap] backward_per_forward, plus one forward replayed inside the
-// backward with recomputation.
-func gradientWindows(d *JCTData, recompute bool, zeroStage int, computeS float64, micro int) (reduce, gather float64) {
-	fwd, bwd := 1.0, d.Overlap.BackwardPerForward
-	if recompute {
-		bwd++
-	}
+// the step's compute on one GPU, over micro micro-batches, with a share
+// recompute of the layers recomputing (Workload.recomputeShare), under
+// optimizer sharding zeroStage; the split of a micro-batch's compute into
+// forward and backward is data/jct.toml [overlap] backward_per_forward,
+// plus the recomputing layers' forward replayed inside the backward.
+func gradientWindows(d *JCTData, recompute float64, zeroStage int, computeS float64, micro int) (reduce, gather float64) {
+	fwd, bwd := 1.0, d.Overlap.BackwardPerForward+recompute
 	perMicro := computeS / float64(max(micro, 1))
 	reduce = perMicro * bwd / (fwd + bwd)
 	gather = perMicro * fwd / (fwd + bwd)

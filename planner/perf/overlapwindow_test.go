@@ -15,11 +15,12 @@ import (
 // forward (data/jct.toml backward_per_forward 2) splits it 4/3 s
 // backward (the reduce's window) and 2/3 s forward (the all-gather's);
 // recomputation replays the forward in the backward: 3 of 4 parts,
-// 1.5 s and 0.5 s; ZeRO-3 gathers again in the backward: the whole
-// micro-batch, 2 s. Mutations caught: the window taken over the whole
-// step (6 s: gradients reduced after every micro-batch), the forward
-// and backward swapped, recomputation ignored, ZeRO-3's second gather
-// given no window.
+// 1.5 s and 0.5 s; with 30 of 60 layers recomputing, half a forward:
+// 2.5 of 3.5 parts, 10/7 s and 4/7 s; ZeRO-3 gathers again in the
+// backward: the whole micro-batch, 2 s. Mutations caught: the window
+// taken over the whole step (6 s: gradients reduced after every
+// micro-batch), the forward and backward swapped, recomputation ignored
+// (whole or partial), ZeRO-3's second gather given no window.
 func TestGradientWindows(t *testing.T) {
 	d := testData(t)
 	for _, c := range []struct {
@@ -29,15 +30,16 @@ func TestGradientWindows(t *testing.T) {
 	}{
 		{"plain", Workload{}, 4.0 / 3, 2.0 / 3},
 		{"recompute", Workload{Recompute: true}, 1.5, 0.5},
+		{"recompute 30 of 60 layers", Workload{Layers: 60, RecomputeLayers: 30}, 10.0 / 7, 4.0 / 7},
 		{"zero 1", Workload{ZeROStage: 1}, 4.0 / 3, 2.0 / 3},
 		{"zero 3", Workload{ZeROStage: 3}, 4.0 / 3, 2},
 	} {
-		r, g := gradientWindows(d, c.w.Recompute, c.w.zeroStage(), 6, 3)
+		r, g := gradientWindows(d, c.w.recomputeShare(), c.w.zeroStage(), 6, 3)
 		if math.Abs(r-c.reduce) > 1e-12 || math.Abs(g-c.gather) > 1e-12 {
 			t.Errorf("%s: windows %.4f s and %.4f s, by hand %.4f and %.4f", c.name, r, g, c.reduce, c.gather)
 		}
 	}
-	if r, _ := gradientWindows(d, false, 0, 6, 0); math.Abs(r-4) > 1e-12 {
+	if r, _ := gradientWindows(d, 0, 0, 6, 0); math.Abs(r-4) > 1e-12 {
 		t.Errorf("no micro-batch count: reduce window %.4f, want one micro-batch's 4 s", r)
 	}
 }

@@ -63,6 +63,13 @@ type Workload struct {
 	// Recompute sits beside ZeRO so the two bools share a word: a
 	// Workload keeps a JCT within its size class (TestJCTSizeClass).
 	Recompute bool `toml:"recompute"`
+	// RecomputeLayers is how many of the model's layers recompute their
+	// forward pass in the backward one, where recompute leaves them not
+	// all (Megatron-LM --recompute-granularity full --recompute-method
+	// block --recompute-num-layers n: n per virtual stage, n·pp·vpp in
+	// all); 0 with recompute = false is none. At most layers. Two bytes
+	// beside the bools: no more words.
+	RecomputeLayers uint16 `toml:"recompute_layers,omitempty,omitzero"`
 	// defaulted marks the overlaps fillOverlaps filled (bit i for
 	// overlapClasses[i]) and the vpp fillVPP derived (vppDefaulted,
 	// vppCapped): the breakdown names where they came from.
@@ -275,6 +282,18 @@ func (w *Workload) localSeq() float64 { return float64(w.SeqLen) / float64(w.cp(
 
 // maxBatchTokens is the largest global batch the inputs accept.
 const maxBatchTokens = 1 << 40
+
+// recomputeShare is the share of the layers that recompute their
+// forward pass: 1 with recompute, else recompute_layers of layers.
+func (w *Workload) recomputeShare() float64 {
+	if w.Recompute {
+		return 1
+	}
+	if w.RecomputeLayers == 0 || w.Layers <= 0 {
+		return 0
+	}
+	return min(float64(w.RecomputeLayers)/float64(w.Layers), 1)
+}
 
 // kvShare is the fraction of the query heads' width K and V have:
 // kv_heads / heads with grouped-query attention, else 1.

@@ -352,8 +352,9 @@ func writeRunDefaults(b *strings.Builder, f *runFields) (assumed []string) {
 }
 
 // writeRunMemory writes the run's sharding (FSDP as ZeRO-3) and
-// recomputation (full only), and returns what the model cannot take:
-// a selective or partial recomputation.
+// recomputation (full, or of recompute_layers whole layers where the
+// source counts them), and returns what the model cannot take: a
+// selective recomputation, or a partial one with no count of layers.
 func writeRunMemory(b *strings.Builder, f *runFields) (notModelled []string) {
 	zero := f.integer("zero_stage")
 	if fsdp, _ := f.m["fsdp"].(bool); fsdp && zero == 0 {
@@ -365,7 +366,11 @@ func writeRunMemory(b *strings.Builder, f *runFields) (notModelled []string) {
 	}
 	rc := f.str("recompute")
 	full := rc == "full" || strings.HasPrefix(rc, "full ")
-	if rc != "" && !full {
+	partial := !full && f.has("recompute_layers")
+	if n := f.integer("recompute_layers"); partial { // read either way: a full one needs no count
+		fmt.Fprintf(b, "recompute_layers = %d\n", n)
+	}
+	if rc != "" && !full && !partial {
 		notModelled = append(notModelled, "recompute = "+strconv.Quote(rc))
 	}
 	fmt.Fprintf(b, "recompute = %t\ntokens_total = %g\n", full, runTokensTotal)

@@ -194,3 +194,41 @@ func TestRunNVLinkDomain(t *testing.T) {
 		}
 	}
 }
+
+// A partial recomputation whose source counts the layers
+// (recompute_layers: Primus's default, one layer per virtual stage, 32
+// of DeepSeek-V3's 61) runs with recompute_layers and is not listed as
+// not modelled; one without a count (selective, by module) stays listed
+// and runs none; a full one runs recompute = true and writes no count.
+// Mutations caught: the count left unread, written for a full
+// recomputation, or the selective one dropped from the list.
+func TestRunPartialRecompute(t *testing.T) {
+	for _, c := range []struct {
+		fields      string
+		line        string // in the scenario
+		notModelled bool
+	}{
+		{"recompute = \"1 recomputed layer per virtual stage (default)\"\nrecompute_layers = 32\n", "recompute_layers = 32\nrecompute = false\n", false},
+		{"recompute = \"selective (norm, act)\"\n", "recompute = false\n", true},
+		{"recompute = \"full\"\nrecompute_layers = 61\n", "recompute = true\n", false},
+	} {
+		doc := "schema = 1\nsplit = \"dev\"\n[[run]]\nid = \"r\"\nname = \"R\"\nsource = \"s\"\nkind = \"dense\"\nmetric = \"step_s\"\npublished = 1\nunit = \"s\"\n" +
+			"gpu = \"h100\"\ngpu_count = 8\ngpus_per_server = 8\nlayers = 61\nhidden = 1024\nheads = 8\nseq_len = 1024\nglobal_batch_tokens = 8192\nmicro_batch = 1\n" + c.fields
+		runs, err := ParseRuns([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := runs[0]
+		counted := strings.Contains(r.Scenario, "recompute_layers")
+		if !strings.Contains(r.Scenario, c.line) || counted != strings.Contains(c.line, "recompute_layers") {
+			t.Errorf("%q: scenario\n%s", c.fields, r.Scenario)
+		}
+		listed := false
+		for _, nm := range r.NotModelled {
+			listed = listed || strings.HasPrefix(nm, "recompute")
+		}
+		if listed != c.notModelled {
+			t.Errorf("%q: not modelled %q", c.fields, r.NotModelled)
+		}
+	}
+}
