@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtJCTData = &builtdoc.Doc[JCTData]{
-		SHA256: "ef645fdeebdc15406212cc26dfc924203f37b586eb21be259d12e69c133ca441",
+		SHA256: "b0835b41a26a70a2ce19edb9239031f4d707293461e630d0d09cf8b7c5e323a0",
 		New: func() *JCTData {
 			return &JCTData{
 				Schema: 1,
