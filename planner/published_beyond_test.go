@@ -1,6 +1,12 @@
 package planner
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fabricplan/planner/hall"
+)
 
 // TestPublishedBeyondNVIDIA enters published back-end designs outside
 // NVIDIA's reference architectures, as a user would, and checks the
@@ -26,10 +32,24 @@ import "testing"
 //     down, 32 up) = 32 leaves; 1,024 uplinks on 64-port spines = 16
 //     spines. It needs the 25G-lane 100G parts (ce8850-64cq, e810-100):
 //     HDR100's 50G lanes do not join a QSFP28 switch.
+//   - Meta's Research SuperCluster, phase 2 (Meta, "RSC" update, 2022-23,
+//     as quoted by thomarite.uk from HPCwire, 2023-05: 2,000 DGX A100,
+//     16,000 A100 GPUs, "48,000 links and 2,000 switches", a flat HDR
+//     InfiniBand fabric): exactly the three-level fat tree of k = 40-port
+//     switches (Al-Fares et al., SIGCOMM 2008): k^3/4 = 16,000 hosts,
+//     k^2/2 = 800 leaves and 800 spines in k = 40 pods of k/2 = 20 leaves,
+//     k^2/4 = 400 cores, three tiers of 16,000 links. Entered with the
+//     textbook pod (pod_gpus = 400: 20 leaves of 20 GPUs), which cuts
+//     across the 8-leaf units; whole-unit pods (16 leaves) take 1,000
+//     spines.
+//   - The same fat tree with two pods (tiers = 3, 800 GPUs): 40 leaves, 2
+//     pods of 20 under 20 spines each, 800 spine uplinks on 40-port cores
+//     = 20 cores.
 //
 // Mutations caught: the 64 x 100G switch given a 128-port (12.8T) radix
 // (16 leaves and 8 spines), the 100G adapter on 50G lanes (refused: no
-// lane rate in common with the switch); both checked.
+// lane rate in common with the switch), a pod of whole leaves sized as
+// whole units (2,200 switches for RSC); each checked.
 func TestPublishedBeyondNVIDIA(t *testing.T) {
 	cat := testCatalog(t)
 	for _, tc := range []struct {
@@ -46,6 +66,10 @@ func TestPublishedBeyondNVIDIA(t *testing.T) {
 			n.Fabric, n.NICGbps, n.NIC, n.Switch = Ethernet, 100, "e810-100", "ce8850-64cq"
 			return s
 		}, "2 tiers, 32/16/0 switches, links 1024/1024/0"},
+		{"Meta RSC, 16,000 A100 on HDR", func() Scenario { return hdrFatTree(16000, 0) },
+			"3 tiers, 800/800/400 switches, links 16000/16000/16000"},
+		{"HDR fat tree of two pods, 800 GPUs", func() Scenario { return hdrFatTree(800, 3) },
+			"3 tiers, 40/40/20 switches, links 800/800/800"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := tc.s()
@@ -58,5 +82,104 @@ func TestPublishedBeyondNVIDIA(t *testing.T) {
 			}
 			checkPlanInvariants(t, p.GPUs, p)
 		})
+	}
+}
+
+// hdrFatTree is gpus on 8-GPU servers of eight 200G HDR ports on the
+// 40-port QM8700, in pods of the textbook fat tree's k/2 = 20 leaves (400
+// GPUs).
+func hdrFatTree(gpus, tiers int) Scenario {
+	s := NewScenario()
+	s.Cluster.GPUs, s.Cluster.GPUsPerServer = gpus, 8
+	n := &s.Network
+	n.NICGbps, n.Switch, n.PodGPUs, n.Tiers = 200, "qm8700", 400, tiers
+	return s
+}
+
+// TestPodLeaves: pods of whole leaves that are not whole units, by hand.
+// 8-GPU servers on 8 rails, 20 servers a leaf (a unit is 160 GPUs on 8
+// leaves, a leaf 20 GPUs): 400 GPUs are 20 leaves, within a 20-down
+// spine; 420 are 21, past it; 410 is not whole leaves; 320 is whole
+// units (the units rule's); a top-of-rack leaf (one per group) and the
+// reference pods of a rack-scale system (rail pods) never split. GB200
+// trays (4 GPUs, 4 rails, 18 trays a leaf): a unit is 72 GPUs on 4
+// leaves, a leaf 18 GPUs; 54 GPUs are 3 leaves. Mutations caught: the
+// spine's down ports not checked, whole units taken by this rule, the
+// leaf's GPUs taken as the unit's.
+func TestPodLeaves(t *testing.T) {
+	for _, tc := range []struct {
+		name                              string
+		pod, spg, lpg, perNode, spineDown int
+		railPods                          bool
+		want                              int
+		ok                                bool
+	}{
+		{"20 leaves", 400, 20, 8, 8, 20, false, 20, true},
+		{"past the spine", 420, 20, 8, 8, 20, false, 0, false},
+		{"not whole leaves", 410, 20, 8, 8, 20, false, 0, false},
+		{"whole units", 320, 20, 8, 8, 20, false, 0, false},
+		{"top of rack", 40, 2, 1, 8, 20, false, 0, false},
+		{"rail pods", 400, 20, 8, 8, 20, true, 0, false},
+		{"GB200 trays", 54, 18, 4, 4, 32, false, 3, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := podLeaves(tc.pod, tc.spg, tc.lpg, tc.perNode, tc.spineDown, tc.railPods)
+			if got != tc.want || ok != tc.ok {
+				t.Errorf("podLeaves = %d, %v; want %d, %v", got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+// TestLeafPodsOffGrid: pods of whole leaves that cut across units, on
+// off-grid sizes, one and two planes, flat and laid out in a hall: every
+// plan builds, keeps the plan invariants (each link counted once at each
+// end, no switch past its ports), gives the hall the same switches and
+// links as the flat plan, and never has more spines than whole-unit pods
+// of the same fabric when the pod fills a spine's down ports. A pod too
+// small to reach every port in three tiers is refused as past three
+// tiers, which is the answer. Mutation caught: pod_gpus held to whole
+// units as before (every size here refused); checked.
+func TestLeafPodsOffGrid(t *testing.T) {
+	cat := testCatalog(t)
+	for _, planes := range []int{1, 2} {
+		leafGPUs := 20 * planes // 20 servers a leaf; a leaf takes 8/planes GPUs' ports of each
+		for _, gpus := range []int{800, 1001, 2999, 7777, 16000} {
+			for _, leaves := range []int{3, 7, 12, 20} {
+				pod := leaves * leafGPUs
+				if pod%(160) == 0 {
+					continue // whole units: the units rule
+				}
+				name := fmt.Sprintf("%d GPUs, %d planes, pods of %d leaves", gpus, planes, leaves)
+				s := hdrFatTree(gpus, 3)
+				s.Network.Planes, s.Network.PodGPUs = planes, pod
+				p, err := Build(s, cat)
+				if err != nil && strings.Contains(err.Error(), "more than three tiers") {
+					continue // small pods reach fewer ports: the refusal is the answer
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				checkPlanInvariants(t, gpus, p)
+				s.Facility = &hall.Facility{}
+				h, err := Build(s, cat)
+				if err != nil {
+					t.Fatalf("%s, in a hall: %v", name, err)
+				}
+				if a, b := tierCounts(h), tierCounts(p); a != b {
+					t.Errorf("%s: hall %s, flat %s", name, a, b)
+				}
+				if leaves == 20 && planes == 1 {
+					s.Facility, s.Network.PodGPUs = nil, 0
+					u, err := Build(s, cat)
+					if err != nil {
+						t.Fatalf("%s, whole units: %v", name, err)
+					}
+					if p.Switches(TierSpine) > u.Switches(TierSpine) {
+						t.Errorf("%s: %d spines, more than whole-unit pods' %d", name, p.Switches(TierSpine), u.Switches(TierSpine))
+					}
+				}
+			}
+		}
 	}
 }
