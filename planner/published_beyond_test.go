@@ -2,6 +2,9 @@ package planner
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,8 +14,10 @@ import (
 // TestPublishedBeyondNVIDIA enters published back-end designs outside
 // NVIDIA's reference architectures, as a user would, and checks the
 // switches and links per tier against the counts the sources give or
-// state the rule for. README's "Published designs checked" lists them
-// beside the earlier ones, and the designs that do not reproduce, and why.
+// state the rule for; each one entered from a file is docs/scenarios/
+// published-*.toml, every such file is checked here. README's "Published
+// designs checked" lists them beside the earlier ones, and the designs
+// that do not reproduce, and why.
 //
 //   - Alibaba HPN, one pod (Qian et al., "Alibaba HPN: A Data Center
 //     Network for Large Language Model Training", SIGCOMM 2024; the
@@ -74,48 +79,36 @@ import (
 // whole units (2,200 switches for RSC); each checked.
 func TestPublishedBeyondNVIDIA(t *testing.T) {
 	cat := testCatalog(t)
-	for _, tc := range []struct {
-		name string
-		s    func() Scenario
-		want string
-	}{
+	cases := []publishedCase{
 		{"Alibaba HPN pod, 15,360 GPUs", func() Scenario { return scenarioFile(t, "alibaba-hpn-pod") },
 			"2 tiers, 240/120/0 switches, links 30720/14400/0"},
-		{"Huawei AI Fabric, 1,024 servers at 100GE", func() Scenario {
-			s := NewScenario()
-			s.Cluster.GPUs, s.Cluster.GPUsPerServer = 1024, 1
-			n := &s.Network
-			n.Fabric, n.NICGbps, n.Switch = Ethernet, 100, "ce8850-64cq" // the NIC auto: e810-100, the one adapter whose lanes meet it
-			return s
-		}, "2 tiers, 32/16/0 switches, links 1024/1024/0"},
-		{"held out: Asterfusion rail-only, 128 GPUs", func() Scenario {
-			s := NewScenario()
-			s.Cluster.GPUs, s.Cluster.GPUsPerServer = 128, 4
-			n := &s.Network
-			n.Fabric, n.Switch, n.Topology = Ethernet, "tomahawk3", TopoRailOnly
-			return s
-		}, "1 tiers, 4/0/0 switches, links 128/0/0"},
-		{"held out: losslessnetwork 1,024 GPUs at 2:1", func() Scenario {
-			s := NewScenario()
-			s.Cluster.System, s.Cluster.GPUs = "dgx-h100", 1024
-			n := &s.Network
-			n.Fabric, n.Switch, n.Oversubscription = Ethernet, "tomahawk4", "2:1"
-			return s
-		}, "2 tiers, 32/8/0 switches, links 1024/512/0"},
-		{"held out: Asterfusion 256K, 8 rails of 2 x 200G planes", func() Scenario {
-			s := NewScenario()
-			s.Cluster.GPUs, s.Cluster.GPUsPerServer = 262144, 8
-			n := &s.Network
-			n.Fabric, n.Switch, n.Topology, n.PortsPerNIC, n.Planes = Ethernet, "tomahawk5", TopoRailOnly, 2, 2
-			return s
-		}, "2 tiers, 4096/2048/0 switches, links 524288/524288/0"},
-		{"Meta RSC, 16,000 A100 on HDR", func() Scenario { return hdrFatTree(16000, 0) },
-			"3 tiers, 800/800/400 switches, links 16000/16000/16000"},
+		{"published-huawei-aifabric-1024", nil, "2 tiers, 32/16/0 switches, links 1024/1024/0"},
+		{"published-meta-rsc-16k", nil, "3 tiers, 800/800/400 switches, links 16000/16000/16000"},
 		{"HDR fat tree of two pods, 800 GPUs", func() Scenario { return hdrFatTree(800, 3) },
 			"3 tiers, 40/40/20 switches, links 800/800/800"},
-	} {
+		// Held out.
+		{"published-asterfusion-rail-only-128", nil, "1 tiers, 4/0/0 switches, links 128/0/0"},
+		{"published-losslessnetwork-1024", nil, "2 tiers, 32/8/0 switches, links 1024/512/0"},
+		{"published-asterfusion-256k", nil, "2 tiers, 4096/2048/0 switches, links 524288/524288/0"},
+	}
+	files, err := filepath.Glob("../docs/scenarios/published-*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no docs/scenarios/published-*.toml: %v", err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".toml")
+		if !slices.ContainsFunc(cases, func(c publishedCase) bool { return c.name == name }) {
+			t.Errorf("%s has no counts to check here", f)
+		}
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := tc.s()
+			var s Scenario
+			if tc.s != nil {
+				s = tc.s()
+			} else {
+				s = docScenario(t, tc.name)
+			}
 			p, err := Build(s, cat)
 			if err != nil {
 				t.Fatal(err)
@@ -126,6 +119,29 @@ func TestPublishedBeyondNVIDIA(t *testing.T) {
 			checkPlanInvariants(t, p.GPUs, p)
 		})
 	}
+}
+
+// publishedCase is a published design and its counts: a scenario built
+// by s, or (s nil) docs/scenarios/NAME.toml; want as tierCounts writes it.
+type publishedCase struct {
+	name string
+	s    func() Scenario
+	want string
+}
+
+// docScenario decodes docs/scenarios/NAME.toml, an example the product
+// documents but does not ship.
+func docScenario(t *testing.T, name string) Scenario {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "docs", "scenarios", name+".toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ScenarioFromData(src)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return s
 }
 
 // hdrFatTree is gpus on 8-GPU servers of eight 200G HDR ports on the
