@@ -22,6 +22,7 @@ const cheaperShare = 0.10
 // a few dozen fabrics, so plan and the Summary call it on demand; sweeps
 // do not.
 func (p *Plan) FindCheaper(cat *Catalog) {
+	p.offerLeafPods(cat)
 	best, design := p.cheaperDesign(cat, false)
 	if best == nil {
 		return

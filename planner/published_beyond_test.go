@@ -242,3 +242,53 @@ func TestLeafPodsOffGrid(t *testing.T) {
 		}
 	}
 }
+
+// TestLeafPodsOffered: a plan whose pods of whole units leave spine down
+// ports empty names the pod of whole leaves that fills them, with its
+// cost, as a cheaper design the window can apply; one whose pods fill
+// the spines (DGX H100 on the 64-port QM9700: 8-leaf units, 32-down
+// spines) or that sets pod_gpus itself gets none. RSC by hand: pods of
+// 20 leaves, 800 spines against 1,000. Mutations caught: the pod sized
+// without dividing by the unit's leaves (pod_gpus = 3,200, past a
+// spine), the offer never made; both checked.
+func TestLeafPodsOffered(t *testing.T) {
+	cat := testCatalog(t)
+	offers := func(s Scenario) (*Plan, []Cheaper) {
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.FindCheaper(cat)
+		var out []Cheaper
+		for _, c := range p.Cheaper {
+			if strings.HasPrefix(c.Design, "pod_gpus") {
+				out = append(out, c)
+			}
+		}
+		return p, out
+	}
+	rsc := hdrFatTree(16000, 0)
+	rsc.Network.PodGPUs = 0
+	p, got := offers(rsc)
+	if len(got) != 1 || got[0].Design != "pod_gpus = 400" {
+		t.Fatalf("RSC without pod_gpus: offers %+v, want pod_gpus = 400", got)
+	}
+	if !slices.ContainsFunc(p.Notes, func(n string) bool {
+		return strings.Contains(n, "pod_gpus = 400") && strings.Contains(n, "800 spines against 1,000")
+	}) {
+		t.Errorf("RSC: no note naming pod_gpus = 400 and 800 spines against 1,000 in %q", p.Notes)
+	}
+	s := rsc
+	got[0].Apply(&s)
+	if a, err := Build(s, cat); err != nil || a.Switches(TierSpine) != 800 {
+		t.Errorf("RSC with the offer applied: %v spines, err %v; want 800", a, err)
+	}
+	if _, got := offers(hdrFatTree(16000, 0)); len(got) != 0 {
+		t.Errorf("RSC with pod_gpus set: offers %+v, want none", got)
+	}
+	h := ibScenario(4096)
+	h.Cluster.System = "dgx-h100"
+	if _, got := offers(h); len(got) != 0 {
+		t.Errorf("DGX H100 4,096 on QM9700: offers %+v, want none", got)
+	}
+}
