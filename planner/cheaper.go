@@ -18,10 +18,13 @@ const cheaperShare = 0.10
 // 10% less. The cheapest such design goes to p.Cheaper with a note; when
 // it changes the switch, the cheapest that changes only the plane count
 // (one plane per rail, say, on the plan's own switch) follows with its
-// own note, as published designs on older switches were built. It sizes
+// own note, as published designs on older switches were built; last, the
+// pods of whole leaves that fill the spines, where whole units leave
+// spine ports empty (offerLeafPods). It sizes
 // a few dozen fabrics, so plan and the Summary call it on demand; sweeps
 // do not.
 func (p *Plan) FindCheaper(cat *Catalog) {
+	defer p.offerLeafPods(cat) // after the designs above: the shape the plan keeps, its pods filled
 	best, design := p.cheaperDesign(cat, false)
 	if best == nil {
 		return

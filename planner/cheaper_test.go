@@ -87,6 +87,9 @@ func TestFindCheaperPlanesOnItsSwitch(t *testing.T) {
 		t.Fatalf("one plane: %d tiers, %d switches; want 3 and at least 400", p.Tiers, p.TotalSwitches())
 	}
 	p.FindCheaper(cat)
+	if len(p.Cheaper) == 3 && strings.HasPrefix(p.Cheaper[2].Design, "pod_gpus") {
+		p.Cheaper = p.Cheaper[:2] // then the pods of whole leaves that fill its spines (TestLeafPodsOffered)
+	}
 	if len(p.Cheaper) != 2 {
 		t.Fatalf("cheaper designs %+v, want two", p.Cheaper)
 	}

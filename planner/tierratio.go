@@ -98,7 +98,8 @@ func (spec *fabricSpec) setToR(n Network, sw *Switch, port int) error {
 }
 
 // setPod sets the leaves of a three-tier pod from pod_gpus: whole leaf
-// groups, no more than a spine's down ports serve.
+// groups, or whole leaves (podLeaves), no more than a spine's down ports
+// serve.
 func (spec *fabricSpec) setPod(n Network, gpusPerNode int) error {
 	if n.PodGPUs == 0 {
 		return nil
@@ -109,9 +110,13 @@ func (spec *fabricSpec) setPod(n Network, gpusPerNode int) error {
 	}
 	groupGPUs := spg * gpusPerNode
 	spineDown, _ := spec.SpinePorts()
+	if leaves, ok := podLeaves(n.PodGPUs, spg, lpg, gpusPerNode, spineDown, spec.RailPods); ok {
+		spec.PodLeaves = leaves
+		return nil
+	}
 	if n.PodGPUs%groupGPUs != 0 || n.PodGPUs/groupGPUs*lpg > spineDown {
-		return fielderr.New("network.pod_gpus", fmt.Sprintf("use a multiple of %d GPUs (one leaf group) up to %s (a spine's %d down ports)",
-			groupGPUs, textfmt.Int(spineDown/lpg*groupGPUs), spineDown), "%s GPUs per pod", textfmt.Int(n.PodGPUs))
+		return fielderr.New("network.pod_gpus", fmt.Sprintf("use a multiple of %d GPUs (one leaf group) up to %s (a spine's %d down ports)%s",
+			groupGPUs, textfmt.Int(spineDown/lpg*groupGPUs), spineDown, podLeavesHint(spg, lpg, gpusPerNode, spineDown, spec.RailPods)), "%s GPUs per pod", textfmt.Int(n.PodGPUs))
 	}
 	spec.PodLeaves = n.PodGPUs / groupGPUs * lpg
 	return nil

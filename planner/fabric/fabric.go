@@ -17,8 +17,10 @@ type Spec struct {
 	RatioU        int
 	RailOptimized bool
 	Tiers         int // 0: fewest that fit
-	// PodLeaves is the leaves of a three-tier pod in the system's
-	// reference layout (0: as many whole units as half a spine's ports
+	// PodLeaves is the leaves of a three-tier pod: the system's reference
+	// layout's (whole units when RailPods), or the scenario's, which may
+	// cut across units (the textbook fat tree's k/2 leaves); at most a
+	// spine's down ports (0: as many whole units as half a spine's ports
 	// serve).
 	PodLeaves int
 	// RailPods says a three-tier pod of podLeaves takes one rail's
@@ -595,8 +597,8 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	spineDown, spineUp := spec.SpinePorts() // a spine's ports toward its pod and toward the cores
 	var leavesPerPod int
 	switch {
-	case spec.PodLeaves > 0 && spec.PodLeaves <= spineDown && spec.PodLeaves%lpg == 0:
-		leavesPerPod = spec.PodLeaves // the reference layout's pod
+	case spec.PodLeaves > 0 && spec.PodLeaves <= spineDown && (spec.PodLeaves%lpg == 0 || !spec.RailPods):
+		leavesPerPod = spec.PodLeaves // the reference layout's pod, or the scenario's whole leaves
 	case lpg <= spineDown:
 		leavesPerPod = spineDown / lpg * lpg // whole scalable units per pod
 	default:
