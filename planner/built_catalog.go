@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtCatalog = &builtdoc.Doc[Catalog]{
-		SHA256: "eea61c4eb15c9046a63548395e70a10489e535fe54a92af168a3ee4a03808bf2",
+		SHA256: "4266022b8938c5ebf09b060a034ae36982eac58a843ee33ec8d430b4aa4bfba9",
 		New: func() *Catalog {
 			return &Catalog{
 				Schema: 1,
@@ -400,6 +400,40 @@ func init() {
 							},
 						},
 					},
+					"ce8850-64cq": {
+						Name:      "Huawei CloudEngine CE8850-64CQ-EI (6.4T Ethernet, 64 x 100GE QSFP28)",
+						RackUnits: 2,
+						Fabric:    "ethernet",
+						LaneGbps:  []int{25},
+						Form:      "qsfp28",
+						Ports: map[string]int{
+							"100": 64,
+						},
+						CageLinks: map[string]int{
+							"100": 1,
+						},
+						UnitPrice: UnitPrice{
+							PriceUSD:      21250,
+							PriceRangeUSD: [2]float64{15000, 31250},
+						},
+						Watts: 125,
+						Provenance: Provenance{
+							Source: Source{
+								Ports:     "Huawei AI Fabric HPC design guide, 'Recommended Networking' (support.huawei.com/enterprise/en/doc/EDOC1100155250): CE8850-64CQ-EI as leaf and spine, 'providing 64 x 100GE ports' (grade A); 100GE QSFP28 runs 4 x 25G NRZ lanes (IEEE 802.3bm/802.3cd class)",
+								Price:     "estimate: no price found for any 6.4T box (SN3700, CE8850-64CQ-EI); the Sesterce 64 x 400G 'Ethernet RoCEv2' default ($85,000, 2025-10-05) scaled to 6.4 Tb/s (a quarter)",
+								Range:     "estimate: the 51.2T range $120,000-250,000 (Sesterce 2025-09; LuxOptx, undated) scaled to 6.4 Tb/s (an eighth)",
+								Watts:     "estimate: the Tomahawk 5 system estimate (1,000 W for 51.2 Tb/s) scaled to 6.4 Tb/s, without optics; no vendor figure found",
+								AsOf:      "2026-11",
+								RackUnits: "estimate: no height read; 2U as the 64-cage boxes above",
+								Estimate:  true,
+							},
+							Pricing: Pricing{
+								Condition: "planner estimate",
+								Grade:     "estimate",
+								Date:      "2025-10",
+							},
+						},
+					},
 					"cs8500": {
 						Name:      "NVIDIA CS8500 (HDR director, 20 x 40-port leaf modules)",
 						RackUnits: 29,
@@ -578,7 +612,7 @@ func init() {
 						Provenance: Provenance{
 							Source: Source{
 								Ports:     "mellanox/mlxsw wiki '5.13 Release notes': 32 x 200GbE ports (grade B); 100G and 50G split counts not found, so none listed",
-								Price:     "estimate: no SN3700 price found; the Sesterce 64 x 400G 'Ethernet RoCEv2' default ($85,000, 2025-10-05) scaled to 6.4 Tb/s (a quarter)",
+								Price:     "estimate: no price found for any 6.4T box (SN3700, CE8850-64CQ-EI); the Sesterce 64 x 400G 'Ethernet RoCEv2' default ($85,000, 2025-10-05) scaled to 6.4 Tb/s (a quarter)",
 								Range:     "estimate: the 51.2T range $120,000-250,000 (Sesterce 2025-09; LuxOptx, undated) scaled to 6.4 Tb/s (an eighth)",
 								Watts:     "estimate: the Tomahawk 5 system estimate (1,000 W for 51.2 Tb/s) scaled to 6.4 Tb/s, without optics; no vendor figure found",
 								AsOf:      "2026-11",
@@ -1116,6 +1150,35 @@ func init() {
 								Price:    "estimate: no ConnectX-9 listing found; twice the ConnectX-8 median for twice the bandwidth",
 								Range:    "estimate: twice the ConnectX-8's retailer range",
 								Watts:    "estimate",
+								AsOf:     "2026-11",
+								Estimate: true,
+							},
+							Pricing: Pricing{
+								Condition: "planner estimate",
+								Grade:     "estimate",
+								Date:      "2026-09",
+							},
+						},
+					},
+					"e810-100": {
+						Name:            "Intel Ethernet E810-CQDA2 (100GbE QSFP28, one port cabled)",
+						LaneGbps:        []int{25},
+						Gbps:            100,
+						Form:            "qsfp28",
+						Cages:           1,
+						InfiniBandPorts: []int{},
+						EthernetPorts:   []int{1},
+						UnitPrice: UnitPrice{
+							PriceUSD:      1599,
+							PriceRangeUSD: [2]float64{1200, 2129},
+						},
+						Watts: 17,
+						Provenance: Provenance{
+							Source: Source{
+								Ports:    "ServeTheHome E810-CQDA2 review (grade C): 2 x 100GbE QSFP28 on PCIe Gen4 x16, RoCEv2 and iWARP. One port cabled to the back end; QSFP28 100GbE runs 4 x 25G NRZ lanes",
+								Price:    "estimate: no E810 price found; as the cx6-hdr100 estimate for a 100G adapter (the low end of the ConnectX-7 200G card's retailer prices, NADDOD $1,599, 2026-09-15)",
+								Range:    "estimate: as cx6-hdr100",
+								Watts:    "ServeTheHome measured 16.6-20.7 W with DAC and SR optics (grade C); the low end, the card without optics",
 								AsOf:     "2026-11",
 								Estimate: true,
 							},
