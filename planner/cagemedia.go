@@ -249,4 +249,8 @@ func (m *mediaChooser) unreachable(t int, run float64) error {
 }
 
 // allMedia lists every medium a link can take (keys the choice cache).
-var allMedia = []Medium{DAC, ACC, AOC, Optics, Multimode}
+var allMedia = mediaOrder[:]
+
+// mediaOrder is allMedia as an array: tables with a slot a medium are
+// sized by it.
+var mediaOrder = [...]Medium{DAC, ACC, AOC, Optics, Multimode}

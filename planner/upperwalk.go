@@ -1,6 +1,10 @@
 package planner
 
-import "fabricplan/planner/hall"
+import (
+	"math/bits"
+
+	"fabricplan/planner/hall"
+)
 
 // upperWalk visits a laid-out plan's leaf-spine and spine-core links in
 // walk order, each as the bill reads it: its tier, run, end cages and
@@ -17,16 +21,42 @@ type upperWalk struct {
 	// coreID, held in first).
 	places [3][]hall.Place
 	first  [3]int
-	visit  func(t int8, run float64, ca, cb, ra, rb int32) error
+	// base is each switch tier's first cage and cages its cages per
+	// switch (the sets' grid); lowCage and highCage are each link
+	// tier's links a lower and an upper cage carries.
+	base, cages       [3]int32
+	lowCage, highCage [linkTierCount]cageDivisor
+	// visit takes each link; nil: the link is joined into sets and
+	// recorded in rec (nil: not recorded), the survey's work done here
+	// rather than through a call a link.
+	visit func(t int8, run float64, ca, cb, ra, rb int32) error
+	rec   *linkRecords
 }
 
 // walkUpper calls visit for every leaf-spine and spine-core link of p,
 // laid out in its hall with its cage sets' grid, in walk order.
 func (p *Plan) walkUpper(sets *cageSets, visit func(t int8, run float64, ca, cb, ra, rb int32) error) error {
+	return p.newUpperWalk(sets, visit).walk(p)
+}
+
+// surveyUpper joins every leaf-spine and spine-core link of p into sets
+// by its run, in walk order, recording each in rec (nil: none).
+func (p *Plan) surveyUpper(sets *cageSets, rec *linkRecords) error {
+	u := p.newUpperWalk(sets, nil)
+	u.rec = rec
+	return u.walk(p)
+}
+
+func (p *Plan) newUpperWalk(sets *cageSets, visit func(t int8, run float64, ca, cb, ra, rb int32) error) *upperWalk {
 	h := p.Hall
 	u := &upperWalk{h: h, sets: sets, visit: visit}
 	lpp, spp, cpp := h.LeavesPerPlane(), h.SpinesPerPlane(), h.CoresPerPlane()
 	u.first = [3]int{p.Servers, p.Servers + lpp*p.Planes, p.Servers + (lpp+spp)*p.Planes}
+	g := sets.grid
+	for t := range u.base {
+		u.base[t], u.cages[t] = int32(g.base[t]), int32(g.cages[t])
+		u.lowCage[t], u.highCage[t] = newCageDivisor(sets.port[t].lowCage), newCageDivisor(sets.port[t].highCage)
+	}
 	for t, n := range [3]int{lpp, spp, cpp} {
 		u.places[t] = make([]hall.Place, n*p.Planes)
 	}
@@ -41,8 +71,11 @@ func (p *Plan) walkUpper(sets *cageSets, visit func(t int8, run float64, ca, cb,
 			u.places[2][(plane-1)*cpp+i] = h.CorePlace(plane, i)
 		}
 	}
-	return p.walkLinks(false, u.link)
+	return u
 }
+
+// walk walks p's upper links.
+func (u *upperWalk) walk(p *Plan) error { return p.walkLinks(false, u.link) }
 
 // link visits one upper link l: its ends' switches by tier (0 leaf, 1
 // spine, 2 core) and number in all planes.
@@ -59,6 +92,40 @@ func (u *upperWalk) link(l *Link) error {
 	}
 	pa, pb := u.places[lo][a], u.places[lo+1][b]
 	run := h.Run(pa, pb)
-	ca, cb := u.sets.endsAt(l.Tier, u.first[lo]+a, l.Lower.Port, u.first[lo+1]+b, l.Upper.Port)
-	return u.visit(int8(l.Tier), run, ca, cb, pa.Rack, pb.Rack)
+	// The cages as the grid numbers them (cageSets.endsAt), each
+	// switch's tier known.
+	ca := u.base[lo] + int32(a)*u.cages[lo] + u.lowCage[l.Tier].of(l.Lower.Port)
+	cb := u.base[lo+1] + int32(b)*u.cages[lo+1] + u.highCage[l.Tier].of(l.Upper.Port)
+	if u.visit != nil {
+		return u.visit(int8(l.Tier), run, ca, cb, pa.Rack, pb.Rack)
+	}
+	u.sets.join(l.Tier, ca, cb, run)
+	if u.rec != nil {
+		u.rec.add(l.Tier, run, ca, cb, pa.Rack, pb.Rack)
+	}
+	return nil
+}
+
+// cageDivisor finds the cage of a port: the port over the links a cage
+// carries, by a shift when that is a power of two (one link or two a
+// cage, as most switches' are), saving a division a link.
+type cageDivisor struct {
+	links int32
+	shift int8 // -1: not a power of two
+}
+
+func newCageDivisor(links int) cageDivisor {
+	d := cageDivisor{links: int32(max(links, 1)), shift: -1}
+	if d.links&(d.links-1) == 0 {
+		d.shift = int8(bits.TrailingZeros32(uint32(d.links)))
+	}
+	return d
+}
+
+// of is the cage of port (from 0).
+func (d cageDivisor) of(port int) int32 {
+	if d.shift >= 0 {
+		return int32(port) >> d.shift
+	}
+	return int32(port) / d.links
 }
