@@ -677,10 +677,9 @@ func (p *Plan) addLinkLines(cat *Catalog, m *mediaChooser, counted []cageCount, 
 
 // countModules counts the modules the optical cages take, by tier, end
 // and part: the counted uses (the server links' cages, counted by
-// unit), then every cage walked (t; nil: none walked). Neighbouring
-// cages mostly serve alike (a switch's cages in order, one server after
-// another), so runs of equal uses are counted first and each distinct
-// use picks its module once.
+// unit), then every cage walked (t; nil: none walked), its uses in the
+// order their first cages come. Each distinct use picks its module
+// once.
 func (m *mediaChooser) countModules(counted []cageCount, t *linkTally) (map[moduleCount]int, error) {
 	uses := map[cageUse]int{}
 	var order []cageUse // distinct uses as first met: the first error is the walk's
@@ -697,17 +696,19 @@ func (m *mediaChooser) countModules(counted []cageCount, t *linkTally) (map[modu
 		note(c.use, c.n)
 	}
 	if t != nil {
-		var run uint32
-		n := 0
+		// Cages by use (an index into t.uses), each use's first cage in
+		// cage order: a count a cage, with no key to hash.
+		byUse := make([]int, len(t.uses))
+		var first []uint32
 		for _, u := range t.cages {
-			if u == run {
-				n++
-				continue
+			if byUse[u] == 0 {
+				first = append(first, u)
 			}
-			note(t.uses[run], n)
-			run, n = u, 1
+			byUse[u]++
 		}
-		note(t.uses[run], n)
+		for _, u := range first {
+			note(t.uses[u], byUse[u])
+		}
 	}
 	mods := map[moduleCount]int{}
 	for _, u := range order {
