@@ -16,8 +16,8 @@ import (
 type cageSets struct {
 	runSets
 	// medium is each cage's set's medium once chosen (index into
-	// allMedia, -1 none); the union-find (runSets) and tier, each cage's
-	// links' tier, are let go then.
+	// allMedia, -1 none); the union-find (runSets) and tier, the tier
+	// of each set's links at its root, are let go then.
 	medium []int8
 	tier   []int8
 	grid   cageGrid
@@ -130,9 +130,11 @@ func (s *cageSets) endsAt(t, aID, aPort, bID, bPort int) (a, b int32) {
 }
 
 // join notes a link of tier t and run metres between cages a and b.
+// The tier is written at the set's root only, where choose reads it:
+// every join of a set leaves its root so written, and a set's links
+// are of one tier (a cage serves one).
 func (s *cageSets) join(t int, a, b int32, run float64) {
-	s.tier[a], s.tier[b] = int8(t), int8(t)
-	s.runSets.join(a, b, run)
+	s.tier[s.runSets.join(a, b, run)] = int8(t)
 }
 
 // runSets joins cages that share links into sets (union-find), keeping
@@ -193,8 +195,8 @@ func (s *runSets) rootRun(x int32) (float32, bool) {
 }
 
 // join notes a link of run metres between cages a and b: one set, whose
-// longest run takes it.
-func (s *runSets) join(a, b int32, run float64) {
+// longest run takes it; it returns the set's root.
+func (s *runSets) join(a, b int32, run float64) int32 {
 	ra, rb := s.find(a), s.find(b)
 	la, _ := s.rootRun(ra)
 	longest := max(la, float32(run))
@@ -204,6 +206,7 @@ func (s *runSets) join(a, b int32, run float64) {
 		s.up[rb] = ra
 	}
 	s.up[ra] = ^int32(math.Float32bits(longest))
+	return ra
 }
 
 // choose gives every set the cheapest medium that reaches its longest
