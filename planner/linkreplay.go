@@ -82,6 +82,8 @@ type tallyKey struct {
 type linkCounter struct {
 	p *Plan
 	t *linkTally
+	// medium is the plan's sets' medium of each cage.
+	medium []int8
 	// sold is each tier's lengths sold on each medium (index into
 	// allMedia), made on first need.
 	sold [linkTierCount][len(mediaOrder)]*soldLengths
@@ -170,13 +172,13 @@ type longLink struct {
 }
 
 func newLinkCounter(p *Plan, t *linkTally) *linkCounter {
-	return &linkCounter{p: p, t: t, groupAt: map[tallyKey]int32{}}
+	return &linkCounter{p: p, t: t, medium: p.media.sets.medium, groupAt: map[tallyKey]int32{}}
 }
 
 // add counts one link of tier t8 and run metres between cages ca and cb
 // of racks ra and rb.
 func (c *linkCounter) add(t8 int8, run float64, ca, cb, ra, rb int32) error {
-	mi := c.p.media.sets.mediumIndexOf(ca)
+	mi := c.medium[ca] // the sets' mediumIndexOf
 	var sc *soldChoice
 	if mi >= 0 {
 		sl := c.sold[t8][mi]

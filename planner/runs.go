@@ -717,16 +717,31 @@ func (m *mediaChooser) countModules(counted []cageCount, t *linkTally) (map[modu
 		note(c.use, c.n)
 	}
 	if t != nil {
-		// Cages by use (an index into t.uses), each use's first cage in
-		// cage order: a count a cage, with no key to hash.
+		// Cages by use (an index into t.uses), in runs of equal uses
+		// (a switch's cages in order, one server after another), with
+		// each use's first cage in cage order: no key to hash.
 		byUse := make([]int, len(t.uses))
 		var first []uint32
-		for _, u := range t.cages {
+		add := func(u uint32, n int) {
+			if n == 0 {
+				return
+			}
 			if byUse[u] == 0 {
 				first = append(first, u)
 			}
-			byUse[u]++
+			byUse[u] += n
 		}
+		var run uint32
+		n := 0
+		for _, u := range t.cages {
+			if u == run {
+				n++
+				continue
+			}
+			add(run, n)
+			run, n = u, 1
+		}
+		add(run, n)
 		for _, u := range first {
 			note(t.uses[u], byUse[u])
 		}
