@@ -717,31 +717,7 @@ func (m *mediaChooser) countModules(counted []cageCount, t *linkTally) (map[modu
 		note(c.use, c.n)
 	}
 	if t != nil {
-		// Cages by use (an index into t.uses), in runs of equal uses
-		// (a switch's cages in order, one server after another), with
-		// each use's first cage in cage order: no key to hash.
-		byUse := make([]int, len(t.uses))
-		var first []uint32
-		add := func(u uint32, n int) {
-			if n == 0 {
-				return
-			}
-			if byUse[u] == 0 {
-				first = append(first, u)
-			}
-			byUse[u] += n
-		}
-		var run uint32
-		n := 0
-		for _, u := range t.cages {
-			if u == run {
-				n++
-				continue
-			}
-			add(run, n)
-			run, n = u, 1
-		}
-		add(run, n)
+		first, byUse := t.cagesByUse()
 		for _, u := range first {
 			note(t.uses[u], byUse[u])
 		}
@@ -769,6 +745,35 @@ func (m *mediaChooser) countModules(counted []cageCount, t *linkTally) (map[modu
 		mods[moduleCount{int(u.tier), u.upper, mod.Key}] += uses[u]
 	}
 	return mods, nil
+}
+
+// cagesByUse counts the cages by use (an index into t.uses), each use
+// listed in first where its first cage comes. Neighbouring cages mostly
+// serve alike (a switch's cages in order, one server after another), so
+// runs of equal uses are counted first: no key to hash.
+func (t *linkTally) cagesByUse() (first []uint32, byUse []int) {
+	byUse = make([]int, len(t.uses))
+	add := func(u uint32, n int) {
+		if n == 0 {
+			return
+		}
+		if byUse[u] == 0 {
+			first = append(first, u)
+		}
+		byUse[u] += n
+	}
+	var run uint32
+	n := 0
+	for _, u := range t.cages {
+		if u == run {
+			n++
+			continue
+		}
+		add(run, n)
+		run, n = u, 1
+	}
+	add(run, n)
+	return first, byUse
 }
 
 // switchCages bounds the cages of one switch of each tier (leaf, spine,
