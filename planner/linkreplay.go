@@ -115,9 +115,9 @@ type soldLengths struct {
 	// reach, or is sold by the metre).
 	steps lengthSteps
 	// byMetre: no lengths are listed, a run is sold rounded up to a
-	// whole metre; unsorted: the lengths are not shortest first, so
-	// soldWithin reads them in their order.
-	byMetre, unsorted bool
+	// whole metre; linear: the lengths are not shortest first or do
+	// not fit a table (stepsFit), so soldWithin reads them in order.
+	byMetre, linear bool
 	// choices are each length's (by its index in steps or the cable's
 	// lengths; by the metre, by metres), filled on first need.
 	choices []soldChoice
@@ -129,8 +129,8 @@ func newSoldLengths(cb *Cable, reach float64) *soldLengths {
 	case cb == nil:
 	case len(cb.LengthsM) == 0:
 		s.byMetre = true
-	case !slices.IsSorted(cb.LengthsM):
-		s.unsorted = true
+	case !slices.IsSorted(cb.LengthsM) || !stepsFit(withinReach(cb.LengthsM, reach)):
+		s.linear = true
 		s.choices = make([]soldChoice, len(cb.LengthsM))
 	default:
 		s.steps = newLengthSteps(withinReach(cb.LengthsM, reach))
@@ -142,7 +142,7 @@ func newSoldLengths(cb *Cable, reach float64) *soldLengths {
 // at is the choice of the length a run is sold in, as soldWithin finds
 // it; nil when the medium does not reach.
 func (s *soldLengths) at(run float64) *soldChoice {
-	if !s.byMetre && !s.unsorted {
+	if !s.byMetre && !s.linear {
 		if j := s.steps.first(run); j >= 0 {
 			return &s.choices[j]
 		}
@@ -152,7 +152,7 @@ func (s *soldLengths) at(run float64) *soldChoice {
 	if !ok {
 		return nil
 	}
-	if s.unsorted {
+	if s.linear {
 		return &s.choices[slices.Index(s.cb.LengthsM, l)]
 	}
 	if j := int(l); j >= len(s.choices) {

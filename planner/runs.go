@@ -67,7 +67,22 @@ type lengthSteps struct {
 	from    []int32 // by whole metres up to the longest length
 }
 
-// newLengthSteps is the steps of lengths, shortest first.
+// lengthStepsMaxM bounds the lengths a lengthSteps table takes (its
+// table has a slot a whole metre): a catalog's longest is 500 m.
+const lengthStepsMaxM = 1 << 16
+
+// stepsFit reports whether lengths (shortest first) fit a lengthSteps
+// table: each a number from 0 to lengthStepsMaxM.
+func stepsFit(lengths []float64) bool {
+	for _, l := range lengths {
+		if !(l >= 0 && l <= lengthStepsMaxM) {
+			return false
+		}
+	}
+	return true
+}
+
+// newLengthSteps is the steps of lengths, shortest first (stepsFit).
 func newLengthSteps(lengths []float64) lengthSteps {
 	s := lengthSteps{lengths: lengths}
 	if len(lengths) == 0 {
@@ -258,8 +273,9 @@ func (m *mediaChooser) soldEnd(t int, run float64) float64 {
 // run, kept by the run's soldEnd: a hall's runs are many distinct
 // lengths, its soldEnds few. Each tier's soldEnds are the lengths every
 // medium sells within reach, so a table (ends) finds a run's without a
-// map; a tier without one (lengths not shortest first, or sold by the
-// metre past endStepsMaxM) keeps its runs by their bits.
+// map; a tier without one (lengths not shortest first or past
+// lengthStepsMaxM, or sold by the metre past endStepsMaxM) keeps its
+// runs by their bits.
 type mediumMemo struct {
 	m            *mediaChooser
 	byRun, byEnd map[uint64]int8
@@ -284,8 +300,8 @@ func newMediumMemo(m *mediaChooser) *mediumMemo {
 
 // soldEndsOf is tier t's soldEnds: the lengths, within reach, of every
 // medium (whole metres from 1 for one sold by the metre); nil when a
-// medium's lengths are not shortest first or it is sold by the metre
-// farther than endStepsMaxM.
+// medium's lengths are not shortest first or do not fit a table
+// (stepsFit), or it is sold by the metre farther than endStepsMaxM.
 func (m *mediaChooser) soldEndsOf(t int) *soldEnds {
 	var all []float64
 	for i, cb := range m.cables {
@@ -306,6 +322,9 @@ func (m *mediaChooser) soldEndsOf(t int) *soldEnds {
 		default:
 			all = append(all, withinReach(cb.LengthsM, reach)...)
 		}
+	}
+	if !stepsFit(all) {
+		return nil
 	}
 	slices.Sort(all)
 	all = slices.Compact(all)

@@ -24,7 +24,7 @@ func soldAt(t *testing.T, s *soldLengths, run float64) (float64, bool) {
 		t.Fatalf("run %g: a choice outside the table", run)
 	case s.byMetre:
 		return float64(j), true
-	case s.unsorted:
+	case s.linear:
 		return s.cb.LengthsM[j], true
 	}
 	return s.steps.lengths[j], true
@@ -43,6 +43,7 @@ var soldCables = []struct {
 	{"fibre-cut", []float64{1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 70, 100, 150, 200, 300, 500}, 100},
 	{"twice", []float64{1, 1, 2, 2.5}, 30},
 	{"unsorted", []float64{3, 1, 2}, 10},
+	{"too-long", []float64{1, 2, 1e12}, 2e12},
 	{"by-metre", nil, 30},
 }
 
@@ -51,13 +52,15 @@ var soldCables = []struct {
 // nanometre over 1.5 m still takes it (the hall's float slack), one 2 nm
 // over takes 2 m; 3.01 m is beyond the DAC; a fibre cut at 100 m sells
 // 70.5 m as 100 m and nothing for 100.5 m (150 m is out of reach); the
-// unsorted list's first fit for 0.5 m is its first, 3 m; sold by the
-// metre, 2.3 m is 3 m, 0.2 m is 1 m and 30.5 m is past reach. Then every
-// run on a 1 cm grid and at each length and a hair either side answers
-// as soldWithin. Mutations caught: the step from the table's first
-// length to the run's own left out (1.2 m sold as 1 m), the slack left
-// out (1.5 m + 0.5 nm sold as 2 m), lengths past reach kept (100.5 m
-// sold as 150 m).
+// unsorted list's first fit for 0.5 m is its first, 3 m; a 10^9 km
+// length (too long for a table: read in order) still sells a 3 m run;
+// sold by the metre, 2.3 m is 3 m, 0.2 m is 1 m and 30.5 m is past
+// reach. Then every run on a 1 cm grid and at each length and a hair
+// either side answers as soldWithin. Mutations caught: the step from
+// the table's first length to the run's own left out (1.2 m sold as
+// 1 m), the slack left out (1.5 m + 0.5 nm sold as 2 m), lengths past
+// reach kept (100.5 m sold as 150 m), a table made for lengths too long
+// for one (its metres not bounded).
 func TestSoldLengthsAsSoldWithin(t *testing.T) {
 	type want struct {
 		cable  string
@@ -69,7 +72,7 @@ func TestSoldLengthsAsSoldWithin(t *testing.T) {
 		{"dac", 3, 3, true}, {"dac", 3.01, 0, false},
 		{"fibre-cut", 70.5, 100, true}, {"fibre-cut", 100.5, 0, false}, {"fibre-cut", 4, 5, true},
 		{"twice", 0.7, 1, true}, {"twice", 2.2, 2.5, true},
-		{"unsorted", 0.5, 3, true}, {"unsorted", 3.5, 0, false},
+		{"unsorted", 0.5, 3, true}, {"unsorted", 3.5, 0, false}, {"too-long", 3, 1e12, true}, {"too-long", 1.5, 2, true},
 		{"by-metre", 2.3, 3, true}, {"by-metre", 0.2, 1, true}, {"by-metre", 7, 7, true}, {"by-metre", 30.5, 0, false},
 	} {
 		for _, c := range soldCables {
