@@ -117,11 +117,15 @@ type summaryTab struct {
 	// totalScale writes the BOM's totals, all in one scale.
 	totalScale textfmt.MoneyScale
 	// notes is the Notes tab's text, laid out (wrapped) only while that
-	// tab shows: in a hidden tab, at the 16 pixels it was given, each
-	// changed bullet was measured word by word.
+	// tab shows (setInTab): in a hidden tab, at the 16 pixels it was
+	// given, each changed bullet was measured word by word.
 	notes    *widget.Label
 	notesTab *container.TabItem
-	dimmed   bool
+	// stepTab and suTab hold the step note and the per-SU heading, laid
+	// out only while they show as the notes are (each edit of the count
+	// changes both).
+	stepTab, suTab *container.TabItem
+	dimmed         bool
 	// The per-SU table: its heading and note, and its rows.
 	perSU     *widget.Table
 	suHeading *widget.Label
@@ -242,10 +246,12 @@ func newSummaryTab(u *UI) *summaryTab {
 	step, stepDetail := withRowDetail(t.step, stepColumns, func() int { return len(t.steps) }, t.stepCell)
 	t.details = []*rowDetail{bomDetail, suDetail, stepDetail}
 	t.notesTab = container.NewTabItem("Notes", container.NewVScroll(t.notes))
+	t.suTab = container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, perSU))
+	t.stepTab = container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, step))
 	t.lower = container.NewAppTabs(
 		container.NewTabItem("Bill of materials (* estimate)", bom),
-		container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, perSU)),
-		container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, step)),
+		t.suTab,
+		t.stepTab,
 		t.notesTab,
 		container.NewTabItem("Networks", t.nets.table),
 	)
@@ -283,10 +289,12 @@ func (t *summaryTab) showCheaper(p *planner.Plan) {
 	}
 	what := fmt.Sprintf("%s for %s, %s (%.0f%%) less", t.offer.Design, p.MoneyScale().Format(t.offer.CostUSD), p.MoneyScale().Format(t.offer.SavingUSD),
 		100*t.offer.SavingUSD/p.Cost.Total)
+	text := fmt.Sprintf("Cheaper with the same ports and %s: %s.", p.Scenario.Network.Oversubscription, what)
 	if t.offer.Caveat != "" {
-		t.cheaper.SetText(fmt.Sprintf("Cheaper with the same ports and %s: %s; %s.", p.Scenario.Network.Oversubscription, what, t.offer.Caveat))
-	} else {
-		t.cheaper.SetText(fmt.Sprintf("Cheaper with the same ports and %s: %s.", p.Scenario.Network.Oversubscription, what))
+		text = fmt.Sprintf("Cheaper with the same ports and %s: %s; %s.", p.Scenario.Network.Oversubscription, what, t.offer.Caveat)
+	}
+	if text != t.cheaper.Text {
+		t.cheaper.SetText(text)
 	}
 	t.cheaperBar.Show()
 }
@@ -396,17 +404,18 @@ func (t *summaryTab) update(p *planner.Plan) {
 		c[cardJCTGain].set("–", "no estimate: the workload does not fit this cluster")
 	}
 	t.showServing(p)
-	t.steps, t.stepNote.Text = nil, "No JCT estimate: the workload does not fit this cluster."
+	t.steps = nil
+	stepNote := "No JCT estimate: the workload does not fit this cluster."
 	if j := p.JCT; j != nil {
 		t.steps = j.Breakdown()
-		t.stepNote.Text = fmt.Sprintf("%s on %s, dp %s. Effects are shares of the parts above them: the step minus the step with that one effect made ideal.",
+		stepNote = fmt.Sprintf("%s on %s, dp %s. Effects are shares of the parts above them: the step minus the step with that one effect made ideal.",
 			j.ModelName, j.GPU.Name, textfmt.Int(j.DP))
 		if c := j.StepCaveat(); c != "" {
-			t.stepNote.Text = fmt.Sprintf("%s on %s, dp %s. Step: %s (the Notes tab says why and the fix). Effects are shares of the parts above them.",
+			stepNote = fmt.Sprintf("%s on %s, dp %s. Step: %s (the Notes tab says why and the fix). Effects are shares of the parts above them.",
 				j.ModelName, j.GPU.Name, textfmt.Int(j.DP), c)
 		}
 	}
-	t.stepNote.Refresh()
+	t.setInTab(t.stepNote, t.stepTab, stepNote)
 	t.step.Refresh()
 	t.rows = p.BOM
 	t.totalScale = cost
@@ -417,22 +426,31 @@ func (t *summaryTab) update(p *planner.Plan) {
 	if t.unitBill.Shares() {
 		heading += " " + planner.ShareNote
 	}
-	t.suHeading.SetText(heading)
+	t.setInTab(t.suHeading, t.suTab, heading)
 	t.perSU.Refresh()
 	t.showCheaper(p)
 	for _, d := range t.details {
 		d.refresh()
 	}
-	if notes := planNotes(p); notes != t.notes.Text {
-		t.notes.Text = notes
-		if t.lower.Selected() == t.notesTab { // else laid out when selected: AppTabs refreshes its contents then
-			t.notes.Refresh()
-		}
-	}
+	t.setInTab(t.notes, t.notesTab, planNotes(p))
 	// The cards' height follows their text: lay out again, without
 	// refreshing (and measuring) every label below.
 	box := t.content.(*fyne.Container)
 	box.Layout.Layout(box.Objects, box.Size())
+}
+
+// setInTab sets the text of l, a label in the lower tab tab, laying it
+// out (and so measuring it) only while that tab shows: AppTabs
+// refreshes a tab's contents when it is selected. Text unchanged is not
+// set again.
+func (t *summaryTab) setInTab(l *widget.Label, tab *container.TabItem, text string) {
+	if text == l.Text {
+		return
+	}
+	l.Text = text
+	if t.lower.Selected() == tab {
+		l.Refresh()
+	}
 }
 
 // showServing shows the headline of the plan's workload kind in the key

@@ -241,40 +241,53 @@ func TestSummaryKeyFiguresWithoutScrolling(t *testing.T) {
 	}
 }
 
-// The Notes tab's label is laid out only while the tab shows: an edit
-// with another tab showing keeps the new notes (Text) without wrapping
-// them, and selecting the tab lays them out; an edit while it shows lays
-// them out at once. Mutations caught: the notes wrapped on every edit
-// whatever the tab (SetText; wrapped at the 16 px of a hidden tab, a
-// changed bullet was measured word by word), the tab showing old notes
-// when selected (no layout on selection), an edit not shown in the open
-// tab.
-func TestSummaryNotesLaidOutWhenShown(t *testing.T) {
-	u := newTestUI(t)
-	s := u.summary
-	drawn := func() string {
-		return test.WidgetRenderer(s.notes).Objects()[0].(*widget.RichText).String()
-	}
-	const idle = "GPUs stay idle" // 4,100 GPUs are not a multiple of tp x pp = 32
-	typeIn(u, "cluster.gpus", "4096")
-	u.SelectTab("Summary/Notes")
-	if got := drawn(); strings.Contains(got, idle) || got != s.notes.Text {
-		t.Fatalf("4,096 GPUs, Notes showing: drawn %q, notes %q", got, s.notes.Text)
-	}
-	u.SelectTab("Summary/Bill")
-	typeIn(u, "cluster.gpus", "4100")
-	if !strings.Contains(s.notes.Text, idle) {
-		t.Fatalf("4,100 GPUs: notes %q lack %q", s.notes.Text, idle)
-	}
-	if strings.Contains(drawn(), idle) {
-		t.Error("the notes were laid out while their tab was hidden")
-	}
-	u.SelectTab("Summary/Notes")
-	if got := drawn(); got != s.notes.Text {
-		t.Errorf("Notes selected: drawn %q, want %q", got, s.notes.Text)
-	}
-	typeIn(u, "cluster.gpus", "4096")
-	if got := drawn(); strings.Contains(got, idle) || got != s.notes.Text {
-		t.Errorf("4,096 GPUs again, Notes showing: drawn %q, notes %q", got, s.notes.Text)
+// The lower tabs' labels whose text an edit of the count changes (the
+// notes, the step note, the per-SU heading) are laid out only while
+// their tab shows: an edit with another tab showing keeps the new text
+// (Text) without wrapping it, and selecting the tab lays it out; an
+// edit while it shows lays it out at once. Mutations caught: a label
+// wrapped on every edit whatever the tab (SetText; wrapped at the 16 px
+// of a hidden tab, a changed bullet was measured word by word), the tab
+// showing old text when selected (no layout on selection), an edit not
+// shown in the open tab.
+func TestSummaryLowerLabelsLaidOutWhenShown(t *testing.T) {
+	for _, tc := range []struct {
+		tab   string
+		label func(*summaryTab) *widget.Label
+		a, b  string // two counts whose texts differ
+	}{
+		{"Summary/Notes", func(s *summaryTab) *widget.Label { return s.notes }, "4096", "4100"}, // 4,100 leave GPUs idle
+		{"Summary/Step", func(s *summaryTab) *widget.Label { return s.stepNote }, "4096", "8192"},
+		{"Summary/Per", func(s *summaryTab) *widget.Label { return s.suHeading }, "4096", "8192"},
+	} {
+		t.Run(tc.tab, func(t *testing.T) {
+			u := newTestUI(t)
+			l := tc.label(u.summary)
+			drawn := func() string {
+				return test.WidgetRenderer(l).Objects()[0].(*widget.RichText).String()
+			}
+			typeIn(u, "cluster.gpus", tc.a)
+			u.SelectTab(tc.tab)
+			first := l.Text
+			if got := drawn(); got != first {
+				t.Fatalf("%s GPUs, tab showing: drawn %q, text %q", tc.a, got, first)
+			}
+			u.SelectTab("Summary/Bill")
+			typeIn(u, "cluster.gpus", tc.b)
+			if l.Text == first {
+				t.Fatalf("%s and %s GPUs: the same text %q", tc.a, tc.b, first)
+			}
+			if got := drawn(); got != first {
+				t.Errorf("laid out while the tab was hidden: drawn %q", got)
+			}
+			u.SelectTab(tc.tab)
+			if got := drawn(); got != l.Text {
+				t.Errorf("tab selected: drawn %q, want %q", got, l.Text)
+			}
+			typeIn(u, "cluster.gpus", tc.a)
+			if got := drawn(); got != first || l.Text != first {
+				t.Errorf("%s GPUs again, tab showing: drawn %q, text %q, want %q", tc.a, got, l.Text, first)
+			}
+		})
 	}
 }

@@ -16,8 +16,8 @@ import (
 type cageSets struct {
 	runSets
 	// medium is each cage's set's medium once chosen (index into
-	// allMedia, -1 none); the union-find (runSets) and tier, each cage's
-	// links' tier, are let go then.
+	// allMedia, -1 none); the union-find (runSets) and tier, the tier
+	// of each set's links at its root, are let go then.
 	medium []int8
 	tier   []int8
 	grid   cageGrid
@@ -74,10 +74,25 @@ func (g cageGrid) index(dev, cage int) int {
 
 func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 	s := newCageCounts(grid, port, serverPerCage)
-	s.tier = make([]int8, grid.size)
+	u := unionPool.Get().(*unionMemory)
+	s.up, s.tier = u.up, u.tier
+	if cap(s.tier) < grid.size {
+		s.tier = make([]int8, grid.size)
+	}
+	s.tier = s.tier[:grid.size] // read only at a set's root, which a join wrote
 	s.reset(grid.size)
 	return s
 }
+
+// unionMemory is the union-find's memory (runSets.up, cageSets.tier),
+// kept in unionPool between surveys once choose lets it go: a
+// 100,000-GPU survey's is 1.7 MB, made and cleared for every plan.
+type unionMemory struct {
+	up   []int32
+	tier []int8
+}
+
+var unionPool = sync.Pool{New: func() any { return new(unionMemory) }}
 
 // newCageCounts is cage sets that hold no cage: the grid and each tier's
 // ports, every links-a-cage at least 1, for a bill that counts its links
@@ -115,9 +130,11 @@ func (s *cageSets) endsAt(t, aID, aPort, bID, bPort int) (a, b int32) {
 }
 
 // join notes a link of tier t and run metres between cages a and b.
+// The tier is written at the set's root only, where choose reads it:
+// every join of a set leaves its root so written, and a set's links
+// are of one tier (a cage serves one).
 func (s *cageSets) join(t int, a, b int32, run float64) {
-	s.tier[a], s.tier[b] = int8(t), int8(t)
-	s.runSets.join(a, b, run)
+	s.tier[s.runSets.join(a, b, run)] = int8(t)
 }
 
 // runSets joins cages that share links into sets (union-find), keeping
@@ -178,8 +195,8 @@ func (s *runSets) rootRun(x int32) (float32, bool) {
 }
 
 // join notes a link of run metres between cages a and b: one set, whose
-// longest run takes it.
-func (s *runSets) join(a, b int32, run float64) {
+// longest run takes it; it returns the set's root.
+func (s *runSets) join(a, b int32, run float64) int32 {
 	ra, rb := s.find(a), s.find(b)
 	la, _ := s.rootRun(ra)
 	longest := max(la, float32(run))
@@ -189,6 +206,7 @@ func (s *runSets) join(a, b int32, run float64) {
 		s.up[rb] = ra
 	}
 	s.up[ra] = ^int32(math.Float32bits(longest))
+	return ra
 }
 
 // choose gives every set the cheapest medium that reaches its longest
@@ -227,6 +245,7 @@ func (s *cageSets) choose(p *Plan) error {
 	for i := range s.up {
 		s.medium[i] = s.medium[s.find(int32(i))]
 	}
+	unionPool.Put(&unionMemory{s.up, s.tier})
 	s.runSets, s.tier = runSets{}, nil
 	return nil
 }
@@ -249,4 +268,8 @@ func (m *mediaChooser) unreachable(t int, run float64) error {
 }
 
 // allMedia lists every medium a link can take (keys the choice cache).
-var allMedia = []Medium{DAC, ACC, AOC, Optics, Multimode}
+var allMedia = mediaOrder[:]
+
+// mediaOrder is allMedia as an array: tables with a slot a medium are
+// sized by it.
+var mediaOrder = [...]Medium{DAC, ACC, AOC, Optics, Multimode}

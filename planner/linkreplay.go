@@ -76,15 +76,89 @@ type tallyKey struct {
 // each link given its set's medium (the cheapest that reaches the set's
 // longest run, as chosen) and counted: cables by group, runs, cages
 // filled, and each tier's longest link (the first of the longest, in
-// walk order).
+// walk order). A link's parts, group and cage uses follow from its
+// tier, medium and length sold alone: they are found once for each
+// (soldLengths), not once a link.
 type linkCounter struct {
-	p      *Plan
-	t      *linkTally
-	counts map[tallyKey]int
-	last   tallyKey
-	lastN  int
+	p *Plan
+	t *linkTally
+	// medium is the plan's sets' medium of each cage.
+	medium []int8
+	// sold is each tier's lengths sold on each medium (index into
+	// allMedia), made on first need.
+	sold [linkTierCount][len(mediaOrder)]*soldLengths
+	// groups are the tally's keys met, counts their links.
+	groups  []tallyKey
+	counts  []int
+	groupAt map[tallyKey]int32
 	// longest is each tier's longest link so far (found: one counted).
 	longest [3]longLink
+}
+
+// soldChoice is what a link of one tier, medium and length sold takes:
+// its parts, its group (index into linkCounter.groups) and, optical,
+// the use each of its cages notes (indices into linkTally.uses; 0 none).
+// ok: found.
+type soldChoice struct {
+	ok    bool
+	group int32
+	use   [2]uint32
+	ch    linkChoice
+}
+
+// soldLengths is Cable.soldWithin for one medium and reach as a table,
+// with each length's soldChoice.
+type soldLengths struct {
+	cb    *Cable
+	reach float64
+	// steps are the cable's lengths within reach (none: it does not
+	// reach, or is sold by the metre).
+	steps lengthSteps
+	// byMetre: no lengths are listed, a run is sold rounded up to a
+	// whole metre; linear: the lengths are not shortest first or do
+	// not fit a table (stepsFit), so soldWithin reads them in order.
+	byMetre, linear bool
+	// choices are each length's (by its index in steps or the cable's
+	// lengths; by the metre, by metres), filled on first need.
+	choices []soldChoice
+}
+
+func newSoldLengths(cb *Cable, reach float64) *soldLengths {
+	s := &soldLengths{cb: cb, reach: reach}
+	switch {
+	case cb == nil:
+	case len(cb.LengthsM) == 0:
+		s.byMetre = true
+	case !slices.IsSorted(cb.LengthsM) || !stepsFit(withinReach(cb.LengthsM, reach)):
+		s.linear = true
+		s.choices = make([]soldChoice, len(cb.LengthsM))
+	default:
+		s.steps = newLengthSteps(withinReach(cb.LengthsM, reach))
+		s.choices = make([]soldChoice, len(s.steps.lengths))
+	}
+	return s
+}
+
+// at is the choice of the length a run is sold in, as soldWithin finds
+// it; nil when the medium does not reach.
+func (s *soldLengths) at(run float64) *soldChoice {
+	if !s.byMetre && !s.linear {
+		if j := s.steps.first(run); j >= 0 {
+			return &s.choices[j]
+		}
+		return nil
+	}
+	l, ok := s.cb.soldWithin(run, s.reach)
+	if !ok {
+		return nil
+	}
+	if s.linear {
+		return &s.choices[slices.Index(s.cb.LengthsM, l)]
+	}
+	if j := int(l); j >= len(s.choices) {
+		s.choices = append(s.choices, make([]soldChoice, j+1-len(s.choices))...)
+	}
+	return &s.choices[int(l)]
 }
 
 // longLink is a counted link kept as its tier's longest: its tier, run,
@@ -98,49 +172,75 @@ type longLink struct {
 }
 
 func newLinkCounter(p *Plan, t *linkTally) *linkCounter {
-	return &linkCounter{p: p, t: t, counts: map[tallyKey]int{}}
+	return &linkCounter{p: p, t: t, medium: p.media.sets.medium, groupAt: map[tallyKey]int32{}}
 }
 
 // add counts one link of tier t8 and run metres between cages ca and cb
 // of racks ra and rb.
 func (c *linkCounter) add(t8 int8, run float64, ca, cb, ra, rb int32) error {
-	m, t, ti := c.p.media, c.t, int(t8)
-	mi := m.sets.mediumIndexOf(ca)
-	ch, ok := m.withIndex(ti, int(mi), run)
-	if !ok {
+	mi := c.medium[ca] // the sets' mediumIndexOf
+	var sc *soldChoice
+	if mi >= 0 {
+		sl := c.sold[t8][mi]
+		if sl == nil {
+			sl = c.soldOn(t8, mi)
+		}
+		sc = sl.at(run)
+	}
+	if sc == nil || !sc.ok && !c.choose(sc, t8, mi, run) {
 		h := c.p.Hall
 		return fmt.Errorf("%s link from rack %s to rack %s: no medium chosen for its %.1f m run",
-			linkTierNames[ti], h.Racks[ra].Name, h.Racks[rb].Name, run)
+			linkTierNames[t8], h.Racks[ra].Name, h.Racks[rb].Name, run)
 	}
-	k := tallyKey{t8, mi, ch.cable, ch.metres} // withIndex's medium is allMedia[mi]
-	if k != c.last || c.lastN == 0 {
-		if c.lastN > 0 {
-			c.counts[c.last] += c.lastN
-		}
-		c.last, c.lastN = k, 0
-	}
-	c.lastN++
+	t, ti := c.t, int(t8)
+	c.counts[sc.group]++
 	t.links[ti]++
-	t.runSum[ti] += ch.metres
-	if l := &c.longest[ti]; !l.found || ch.metres > l.ch.metres {
-		*l = longLink{true, t8, run, ra, rb, ch}
+	t.runSum[ti] += sc.ch.metres
+	if l := &c.longest[ti]; !l.found || sc.ch.metres > l.ch.metres {
+		*l = longLink{true, t8, run, ra, rb, sc.ch}
 	}
-	if ch.medium == Optics || ch.medium == Multimode {
-		u, mm := float32(ch.metres), ch.medium == Multimode
-		t.cage(ca, cageUse{u, t8, false, ti == 0, mm})
-		t.cage(cb, cageUse{u, t8, true, false, mm})
+	if sc.use[0] != 0 {
+		u := float32(sc.ch.metres)
+		t.cageAt(ca, sc.use[0], u)
+		t.cageAt(cb, sc.use[1], u)
 	}
 	return nil
 }
 
-// done adds the counts still held to the tally, and each tier's longest
-// link.
-func (c *linkCounter) done() {
-	if c.lastN > 0 {
-		c.counts[c.last] += c.lastN
+// soldOn makes the lengths sold of tier t8 on medium mi.
+func (c *linkCounter) soldOn(t8, mi int8) *soldLengths {
+	m := c.p.media
+	sl := newSoldLengths(m.cables[mi], m.reach[t8][mi])
+	c.sold[t8][mi] = sl
+	return sl
+}
+
+// choose fills sc, the parts of a link of tier t8 on medium mi whose run
+// is sold at sc's length; false when that medium does not reach it.
+func (c *linkCounter) choose(sc *soldChoice, t8, mi int8, run float64) bool {
+	ch, ok := c.p.media.withIndex(int(t8), int(mi), run)
+	if !ok {
+		return false
 	}
-	for k, n := range c.counts {
-		c.t.cables[cableGroup{int(k.tier), allMedia[k.medium], k.cable.Key, k.metres}] += n
+	k := tallyKey{t8, mi, ch.cable, ch.metres} // withIndex's medium is allMedia[mi]
+	g, seen := c.groupAt[k]
+	if !seen {
+		g = int32(len(c.groups))
+		c.groupAt[k] = g
+		c.groups, c.counts = append(c.groups, k), append(c.counts, 0)
+	}
+	*sc = soldChoice{ok: true, group: g, ch: ch}
+	if ch.medium == Optics || ch.medium == Multimode {
+		u, mm := float32(ch.metres), ch.medium == Multimode
+		sc.use = [2]uint32{c.t.useIndex(cageUse{u, t8, false, t8 == tierServerLeaf, mm}), c.t.useIndex(cageUse{u, t8, true, false, mm})}
+	}
+	return true
+}
+
+// done adds the counts to the tally, and each tier's longest link.
+func (c *linkCounter) done() {
+	for g, k := range c.groups {
+		c.t.cables[cableGroup{int(k.tier), allMedia[k.medium], k.cable.Key, k.metres}] += c.counts[g]
 	}
 	for ti, l := range c.longest {
 		if l.found && l.ch.metres > 0 {

@@ -89,6 +89,9 @@ type linkWalk struct {
 	// wired: the next one's port.
 	arrivals  []int
 	noServers bool // leave the server links out
+	// upper, when set, takes each switch's uplinks at once in place of
+	// fn a link (a walk without servers: upperWalk).
+	upper *upperWalk
 }
 
 // pods walks one plane's server and leaf-spine links, pod by pod.
@@ -156,6 +159,9 @@ func (w *linkWalk) leafUplinks(g, pod int, ld fabric.Load, base, n int) error {
 		l.Rail = g%w.lay.LeavesPerUnit + 1
 	}
 	up := upPort(ld.Down, 0, w.cages[tierServerLeaf][1], w.cages[tierLeafSpine][0])
+	if w.upper != nil {
+		return w.upper.leafUplinks(l.Plane, g, pod, up, ld.Up, base, w.arrivals)
+	}
 	for k := range ld.Up {
 		x := (base + k) % n
 		l.Lower.Port, l.Upper = up+k, LinkEnd{x, w.arrivals[x]}
@@ -206,6 +212,14 @@ func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, k, firstCore, base int) 
 			continue
 		}
 		up := upPort(spineDown(pr, jj), 0, w.cages[tierLeafSpine][1], w.cages[tierSpineCore][0])
+		if w.upper != nil {
+			var err error
+			if base, err = w.upper.spineUplinks(l.Plane, pod, pr.Count, jj, up, run.SpineUp[i], firstCore, base, w.arrivals); err != nil {
+				return 0, err
+			}
+			pod += pr.Count
+			continue
+		}
 		for range pr.Count {
 			l.Pod, l.Lower.Device = pod, jj
 			for u := range ups {

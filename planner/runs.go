@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/planner/hall"
@@ -36,21 +37,94 @@ func (c *Cable) Sold(run float64, gbps int) (float64, bool) {
 	return c.soldWithin(run, float64(c.Reach(gbps)))
 }
 
+// soldSlackM is how far a run may pass a length sold and still take it
+// (float error in the hall's sums, not a length).
+const soldSlackM = 1e-9
+
 // soldWithin is Sold for a medium that reaches reach metres.
 func (c *Cable) soldWithin(run, reach float64) (float64, bool) {
 	if len(c.LengthsM) == 0 {
-		l := math.Max(1, math.Ceil(run-1e-9))
+		l := math.Max(1, math.Ceil(run-soldSlackM))
 		return l, l <= reach
 	}
 	for _, l := range c.LengthsM {
 		if l > reach {
 			break
 		}
-		if l >= run-1e-9 {
+		if l >= run-soldSlackM {
 			return l, true
 		}
 	}
 	return 0, false
+}
+
+// lengthSteps finds the length a run is sold in among some lengths,
+// shortest first, as soldWithin does (the first at or above the run
+// less soldSlackM), in a step or two: by the run's whole metres, a
+// table gives the first length at or above them.
+type lengthSteps struct {
+	lengths []float64
+	from    []int32 // by whole metres up to the longest length
+}
+
+// lengthStepsMaxM bounds the lengths a lengthSteps table takes (its
+// table has a slot a whole metre): a catalog's longest is 500 m.
+const lengthStepsMaxM = 1 << 16
+
+// stepsFit reports whether lengths (shortest first) fit a lengthSteps
+// table: each a number from 0 to lengthStepsMaxM.
+func stepsFit(lengths []float64) bool {
+	for _, l := range lengths {
+		if !(l >= 0 && l <= lengthStepsMaxM) {
+			return false
+		}
+	}
+	return true
+}
+
+// newLengthSteps is the steps of lengths, shortest first (stepsFit).
+func newLengthSteps(lengths []float64) lengthSteps {
+	s := lengthSteps{lengths: lengths}
+	if len(lengths) == 0 {
+		return s
+	}
+	s.from = make([]int32, int(lengths[len(lengths)-1])+1)
+	j := int32(0)
+	for b := range s.from {
+		for lengths[j] < float64(b) {
+			j++
+		}
+		s.from[b] = j
+	}
+	return s
+}
+
+// first is the index of the length a run is sold in; -1 when the
+// lengths fall short of it. The comparisons are soldWithin's, less
+// those of lengths the table skips (each below the run's whole metres).
+func (s *lengthSteps) first(run float64) int {
+	x := run - soldSlackM
+	if len(s.lengths) == 0 || !(x <= s.lengths[len(s.lengths)-1]) {
+		return -1
+	}
+	j := int32(0)
+	if x > 0 {
+		j = s.from[int(x)]
+	}
+	for s.lengths[j] < x {
+		j++
+	}
+	return int(j)
+}
+
+// withinReach is lengths (shortest first) up to reach metres: those
+// soldWithin reads.
+func withinReach(lengths []float64, reach float64) []float64 {
+	n := 0
+	for n < len(lengths) && lengths[n] <= reach {
+		n++
+	}
+	return lengths[:n]
 }
 
 // linkChoice is the medium and parts of one link.
@@ -196,15 +270,69 @@ func (m *mediaChooser) soldEnd(t int, run float64) float64 {
 }
 
 // mediumMemo is the medium (index into allMedia) choose picks for a
-// run, kept by the run's bits and, for runs not met yet, by their
-// soldEnd: a hall's runs are many distinct lengths, its soldEnds few.
+// run, kept by the run's soldEnd: a hall's runs are many distinct
+// lengths, its soldEnds few. Each tier's soldEnds are the lengths every
+// medium sells within reach, so a table (ends) finds a run's without a
+// map; a tier without one (lengths not shortest first or past
+// lengthStepsMaxM, or sold by the metre past endStepsMaxM) keeps its
+// runs by their bits.
 type mediumMemo struct {
 	m            *mediaChooser
 	byRun, byEnd map[uint64]int8
+	ends         [linkTierCount]*soldEnds
+	endsMade     [linkTierCount]bool
 }
+
+// soldEnds are a tier's soldEnds as steps, and the medium each takes
+// (-1: not chosen yet).
+type soldEnds struct {
+	steps lengthSteps
+	med   []int8
+}
+
+// endStepsMaxM bounds the whole metres a medium sold by the metre adds
+// to a tier's soldEnds table.
+const endStepsMaxM = 1 << 12
 
 func newMediumMemo(m *mediaChooser) *mediumMemo {
 	return &mediumMemo{m: m, byRun: map[uint64]int8{}, byEnd: map[uint64]int8{}}
+}
+
+// soldEndsOf is tier t's soldEnds: the lengths, within reach, of every
+// medium (whole metres from 1 for one sold by the metre); nil when a
+// medium's lengths are not shortest first or do not fit a table
+// (stepsFit), or it is sold by the metre farther than endStepsMaxM.
+func (m *mediaChooser) soldEndsOf(t int) *soldEnds {
+	var all []float64
+	for i, cb := range m.cables {
+		if cb == nil {
+			continue
+		}
+		reach := m.reach[t][i]
+		switch {
+		case len(cb.LengthsM) == 0:
+			if reach > endStepsMaxM {
+				return nil
+			}
+			for l := 1.0; l <= reach; l++ {
+				all = append(all, l)
+			}
+		case !slices.IsSorted(cb.LengthsM):
+			return nil
+		default:
+			all = append(all, withinReach(cb.LengthsM, reach)...)
+		}
+	}
+	if !stepsFit(all) {
+		return nil
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	e := &soldEnds{steps: newLengthSteps(all), med: make([]int8, len(all))}
+	for i := range e.med {
+		e.med[i] = -1
+	}
+	return e
 }
 
 // memoKey is a tier and a length in one word (lengths are positive or
@@ -213,6 +341,29 @@ func memoKey(t int, metres float32) uint64 { return uint64(t)<<32 | uint64(math.
 
 // of is the medium of a set of tier t whose longest run is run.
 func (c *mediumMemo) of(t int, run float32) (int8, error) {
+	if !c.endsMade[t] {
+		c.ends[t], c.endsMade[t] = c.m.soldEndsOf(t), true
+	}
+	e := c.ends[t]
+	if e == nil {
+		return c.byBits(t, run)
+	}
+	k := e.steps.first(float64(run))
+	if k < 0 { // nothing reaches: choose says why
+		return c.byBits(t, run)
+	}
+	if med := e.med[k]; med >= 0 {
+		return med, nil
+	}
+	med, err := c.byBits(t, run)
+	if err == nil {
+		e.med[k] = med
+	}
+	return med, err
+}
+
+// byBits is of, keeping runs by their bits and soldEnds in a map.
+func (c *mediumMemo) byBits(t int, run float32) (int8, error) {
 	k := memoKey(t, run)
 	if med, ok := c.byRun[k]; ok {
 		return med, nil
@@ -420,8 +571,27 @@ type linkTally struct {
 }
 
 func newLinkTally(grid cageGrid) *linkTally {
-	return &linkTally{cables: map[cableGroup]int{}, cages: make([]uint32, grid.size), grid: grid,
+	var cages []uint32
+	if kept, ok := tallyCagesPool.Get().(*[]uint32); ok && cap(*kept) >= grid.size {
+		cages = (*kept)[:grid.size]
+		clear(cages)
+	} else {
+		cages = make([]uint32, grid.size)
+	}
+	return &linkTally{cables: map[cableGroup]int{}, cages: cages, grid: grid,
 		uses: []cageUse{{}}, useAt: map[cageUse]uint32{{}: 0}}
+}
+
+// tallyCagesPool keeps a released tally's cages (linkTally.release):
+// 1.4 MB at 100,000 GPUs, made for every plan a walk bills.
+var tallyCagesPool sync.Pool
+
+// release gives t's cages back for another walk: t's cages must not be
+// read after.
+func (t *linkTally) release() {
+	cages := t.cages
+	tallyCagesPool.Put(&cages)
+	t.cages = nil
 }
 
 // cage notes use u of cage at32: a cage keeps its longest link's use.
@@ -432,15 +602,27 @@ func (t *linkTally) cage(at32 int32, u cageUse) {
 	}
 	last := &t.last[boolInt(u.upper)]
 	if t.uses[*last] != u {
-		i, ok := t.useAt[u]
-		if !ok {
-			i = uint32(len(t.uses))
-			t.uses = append(t.uses, u)
-			t.useAt[u] = i
-		}
-		*last = i
+		*last = t.useIndex(u)
 	}
 	*at = *last
+}
+
+// useIndex is the index of use u in t.uses, added when new.
+func (t *linkTally) useIndex(u cageUse) uint32 {
+	i, ok := t.useAt[u]
+	if !ok {
+		i = uint32(len(t.uses))
+		t.uses = append(t.uses, u)
+		t.useAt[u] = i
+	}
+	return i
+}
+
+// cageAt is cage for the use t.uses[i], whose length is metres.
+func (t *linkTally) cageAt(at32 int32, i uint32, metres float32) {
+	if at := &t.cages[at32]; t.uses[*at].metres < metres {
+		*at = i
+	}
 }
 
 // use is the use of cage i.
@@ -484,6 +666,7 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 		return err
 	}
 	tally := newLinkTally(grid)
+	defer tally.release()
 	err = countLinks(p, recs, tally)
 	if recs != nil {
 		recs.release()
@@ -534,10 +717,9 @@ func (p *Plan) addLinkLines(cat *Catalog, m *mediaChooser, counted []cageCount, 
 
 // countModules counts the modules the optical cages take, by tier, end
 // and part: the counted uses (the server links' cages, counted by
-// unit), then every cage walked (t; nil: none walked). Neighbouring
-// cages mostly serve alike (a switch's cages in order, one server after
-// another), so runs of equal uses are counted first and each distinct
-// use picks its module once.
+// unit), then every cage walked (t; nil: none walked), its uses in the
+// order their first cages come. Each distinct use picks its module
+// once.
 func (m *mediaChooser) countModules(counted []cageCount, t *linkTally) (map[moduleCount]int, error) {
 	uses := map[cageUse]int{}
 	var order []cageUse // distinct uses as first met: the first error is the walk's
@@ -554,17 +736,10 @@ func (m *mediaChooser) countModules(counted []cageCount, t *linkTally) (map[modu
 		note(c.use, c.n)
 	}
 	if t != nil {
-		var run uint32
-		n := 0
-		for _, u := range t.cages {
-			if u == run {
-				n++
-				continue
-			}
-			note(t.uses[run], n)
-			run, n = u, 1
+		first, byUse := t.cagesByUse()
+		for _, u := range first {
+			note(t.uses[u], byUse[u])
 		}
-		note(t.uses[run], n)
 	}
 	mods := map[moduleCount]int{}
 	for _, u := range order {
@@ -589,6 +764,35 @@ func (m *mediaChooser) countModules(counted []cageCount, t *linkTally) (map[modu
 		mods[moduleCount{int(u.tier), u.upper, mod.Key}] += uses[u]
 	}
 	return mods, nil
+}
+
+// cagesByUse counts the cages by use (an index into t.uses), each use
+// listed in first where its first cage comes. Neighbouring cages mostly
+// serve alike (a switch's cages in order, one server after another), so
+// runs of equal uses are counted first: no key to hash.
+func (t *linkTally) cagesByUse() (first []uint32, byUse []int) {
+	byUse = make([]int, len(t.uses))
+	add := func(u uint32, n int) {
+		if n == 0 {
+			return
+		}
+		if byUse[u] == 0 {
+			first = append(first, u)
+		}
+		byUse[u] += n
+	}
+	var run uint32
+	n := 0
+	for _, u := range t.cages {
+		if u == run {
+			n++
+			continue
+		}
+		add(run, n)
+		run, n = u, 1
+	}
+	add(run, n)
+	return first, byUse
 }
 
 // switchCages bounds the cages of one switch of each tier (leaf, spine,
@@ -649,13 +853,7 @@ func (p *Plan) surveySets(grid cageGrid, servers, record bool) (*cageSets, *link
 		w.survey, w.rec = true, rec
 		err = p.walkLinks(true, w.link)
 	} else {
-		err = p.walkUpper(m.sets, func(t int8, run float64, ca, cb, ra, rb int32) error {
-			m.sets.join(int(t), ca, cb, run)
-			if rec != nil {
-				rec.add(int(t), run, ca, cb, ra, rb)
-			}
-			return nil
-		})
+		err = p.surveyUpper(m.sets, rec)
 	}
 	if err != nil {
 		return nil, nil, err

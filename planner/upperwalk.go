@@ -1,32 +1,61 @@
 package planner
 
-import "fabricplan/planner/hall"
+import (
+	"math/bits"
+
+	"fabricplan/planner/hall"
+)
 
 // upperWalk visits a laid-out plan's leaf-spine and spine-core links in
 // walk order, each as the bill reads it: its tier, run, end cages and
 // racks. It is what a cableWalk gives the survey and the count of a
 // plan whose server links are counted by unit (countServerLinks), at a
-// fraction of the cost: every switch's place is looked up once, not at
-// each of its links, and no cable map row is filled. The cable map
-// walks with cableWalk.
+// fraction of the cost: it takes each switch's uplinks at once from
+// WalkLinks' order (linkWalk.upper), every switch's place and cages
+// found once, not at each of its links, and no cable map row is filled.
+// The cable map walks with cableWalk.
 type upperWalk struct {
 	h    *hall.Hall
 	sets *cageSets
 	// places are every leaf's, spine's and core's, all planes, by its
 	// device number less its tier's first (cableWalk's leafID, spineID,
-	// coreID, held in first).
+	// coreID).
 	places [3][]hall.Place
-	first  [3]int
-	visit  func(t int8, run float64, ca, cb, ra, rb int32) error
+	// base is each switch tier's first cage and cages its cages per
+	// switch (the sets' grid); lowCage and highCage are each link
+	// tier's links a lower and an upper cage carries.
+	base, cages       [3]int32
+	lowCage, highCage [linkTierCount]cageDivisor
+	// visit takes each link; nil: the link is joined into sets and
+	// recorded in rec (nil: not recorded), the survey's work done here
+	// rather than through a call a link.
+	visit func(t int8, run float64, ca, cb, ra, rb int32) error
+	rec   *linkRecords
 }
 
 // walkUpper calls visit for every leaf-spine and spine-core link of p,
 // laid out in its hall with its cage sets' grid, in walk order.
 func (p *Plan) walkUpper(sets *cageSets, visit func(t int8, run float64, ca, cb, ra, rb int32) error) error {
+	return p.newUpperWalk(sets, visit).walk(p)
+}
+
+// surveyUpper joins every leaf-spine and spine-core link of p into sets
+// by its run, in walk order, recording each in rec (nil: none).
+func (p *Plan) surveyUpper(sets *cageSets, rec *linkRecords) error {
+	u := p.newUpperWalk(sets, nil)
+	u.rec = rec
+	return u.walk(p)
+}
+
+func (p *Plan) newUpperWalk(sets *cageSets, visit func(t int8, run float64, ca, cb, ra, rb int32) error) *upperWalk {
 	h := p.Hall
 	u := &upperWalk{h: h, sets: sets, visit: visit}
 	lpp, spp, cpp := h.LeavesPerPlane(), h.SpinesPerPlane(), h.CoresPerPlane()
-	u.first = [3]int{p.Servers, p.Servers + lpp*p.Planes, p.Servers + (lpp+spp)*p.Planes}
+	g := sets.grid
+	for t := range u.base {
+		u.base[t], u.cages[t] = int32(g.base[t]), int32(g.cages[t])
+		u.lowCage[t], u.highCage[t] = newCageDivisor(sets.port[t].lowCage), newCageDivisor(sets.port[t].highCage)
+	}
 	for t, n := range [3]int{lpp, spp, cpp} {
 		u.places[t] = make([]hall.Place, n*p.Planes)
 	}
@@ -41,24 +70,114 @@ func (p *Plan) walkUpper(sets *cageSets, visit func(t int8, run float64, ca, cb,
 			u.places[2][(plane-1)*cpp+i] = h.CorePlace(plane, i)
 		}
 	}
-	return p.walkLinks(false, u.link)
+	return u
 }
 
-// link visits one upper link l: its ends' switches by tier (0 leaf, 1
-// spine, 2 core) and number in all planes.
-func (u *upperWalk) link(l *Link) error {
-	h, lo := u.h, l.Tier-1 // the lower end's switch tier
-	var a, b int
-	switch l.Tier {
-	case tierLeafSpine:
-		a = (l.Plane-1)*h.LeavesPerPlane() + l.Lower.Device
-		b = (l.Plane-1)*h.SpinesPerPlane() + h.PodSpine(l.Pod) + l.Upper.Device
-	default:
-		a = (l.Plane-1)*h.SpinesPerPlane() + h.PodSpine(l.Pod) + l.Lower.Device
-		b = (l.Plane-1)*h.CoresPerPlane() + l.Upper.Device
+// walk walks p's upper links, each switch's uplinks at once.
+func (u *upperWalk) walk(p *Plan) error {
+	w := linkWalk{p: p, lay: p.layout, cages: p.endCages(), noServers: true, upper: u}
+	for plane := 1; plane <= p.Planes; plane++ {
+		w.l.Plane = plane
+		if err := w.pods(); err != nil {
+			return err
+		}
+		if err := w.cores(); err != nil {
+			return err
+		}
 	}
-	pa, pb := u.places[lo][a], u.places[lo+1][b]
-	run := h.Run(pa, pb)
-	ca, cb := u.sets.endsAt(l.Tier, u.first[lo]+a, l.Lower.Port, u.first[lo+1]+b, l.Upper.Port)
-	return u.visit(int8(l.Tier), run, ca, cb, pa.Rack, pb.Rack)
+	return nil
+}
+
+// leafUplinks takes the uplinks of leaf g of plane and pod: count links
+// from port up on, to the pod's spines from base on (spine x's next port
+// arrivals[x]), as linkWalk.leafUplinks walks them. The leaf's place and
+// cages are found once, not at each link.
+func (u *upperWalk) leafUplinks(plane, g, pod, up, count, base int, arrivals []int) error {
+	h, n := u.h, len(arrivals)
+	a := (plane-1)*h.LeavesPerPlane() + g
+	b0 := (plane-1)*h.SpinesPerPlane() + h.PodSpine(pod)
+	pa, ca0 := u.places[0][a], u.base[0]+int32(a)*u.cages[0]
+	low, high := u.lowCage[tierLeafSpine], u.highCage[tierLeafSpine]
+	x := base
+	for k := range count {
+		b := b0 + x
+		pb := u.places[1][b]
+		cb := u.base[1] + int32(b)*u.cages[1] + high.of(arrivals[x])
+		arrivals[x]++
+		if err := u.take(tierLeafSpine, h.Run(pa, pb), ca0+low.of(up+k), cb, pa.Rack, pb.Rack); err != nil {
+			return err
+		}
+		if x++; x == n {
+			x = 0
+		}
+	}
+	return nil
+}
+
+// spineUplinks takes the uplinks of spine jj of pods pods from pod on:
+// each count links from port up, to a core group whose first core is
+// firstCore, from base cores on (core x's next port arrivals[x]), as
+// linkWalk.spineUplinks walks them; it returns where the next spine
+// starts.
+func (u *upperWalk) spineUplinks(plane, pod, pods, jj, up, count, firstCore, base int, arrivals []int) (int, error) {
+	h, n := u.h, len(arrivals)
+	c0 := (plane-1)*h.CoresPerPlane() + firstCore
+	low, high := u.lowCage[tierSpineCore], u.highCage[tierSpineCore]
+	for range pods {
+		a := (plane-1)*h.SpinesPerPlane() + h.PodSpine(pod) + jj
+		pa, ca0 := u.places[1][a], u.base[1]+int32(a)*u.cages[1]
+		x := base
+		for k := range count {
+			b := c0 + x
+			pb := u.places[2][b]
+			cb := u.base[2] + int32(b)*u.cages[2] + high.of(arrivals[x])
+			arrivals[x]++
+			if err := u.take(tierSpineCore, h.Run(pa, pb), ca0+low.of(up+k), cb, pa.Rack, pb.Rack); err != nil {
+				return 0, err
+			}
+			if x++; x == n {
+				x = 0
+			}
+		}
+		base = (base + count) % n
+		pod++
+	}
+	return base, nil
+}
+
+// take is one link of tier t, run metres, between cages ca and cb of
+// racks ra and rb (the cages as the grid numbers them: cageSets.endsAt).
+func (u *upperWalk) take(t int, run float64, ca, cb, ra, rb int32) error {
+	if u.visit != nil {
+		return u.visit(int8(t), run, ca, cb, ra, rb)
+	}
+	u.sets.join(t, ca, cb, run)
+	if u.rec != nil {
+		u.rec.add(t, run, ca, cb, ra, rb)
+	}
+	return nil
+}
+
+// cageDivisor finds the cage of a port: the port over the links a cage
+// carries, by a shift when that is a power of two (one link or two a
+// cage, as most switches' are), saving a division a link.
+type cageDivisor struct {
+	links int32
+	shift int8 // -1: not a power of two
+}
+
+func newCageDivisor(links int) cageDivisor {
+	d := cageDivisor{links: int32(max(links, 1)), shift: -1}
+	if d.links&(d.links-1) == 0 {
+		d.shift = int8(bits.TrailingZeros32(uint32(d.links)))
+	}
+	return d
+}
+
+// of is the cage of port (from 0).
+func (d cageDivisor) of(port int) int32 {
+	if d.shift >= 0 {
+		return int32(port) >> d.shift
+	}
+	return int32(port) / d.links
 }
