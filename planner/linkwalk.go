@@ -214,7 +214,7 @@ func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, k, firstCore, base int) 
 		up := upPort(spineDown(pr, jj), 0, w.cages[tierLeafSpine][1], w.cages[tierSpineCore][0])
 		if w.upper != nil {
 			var err error
-			if base, err = w.upper.spineUplinks(l.Plane, pod, pr.Count, jj, up, run.SpineUp[i], firstCore, base, w.arrivals); err != nil {
+			if base, err = w.upper.spineUplinks(l.Plane, pod, pr.Count, jj, up, ups, firstCore, base, w.arrivals); err != nil {
 				return 0, err
 			}
 			pod += pr.Count
