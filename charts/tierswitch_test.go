@@ -59,7 +59,7 @@ func TestLabelsNameEachTiersSwitch(t *testing.T) {
 
 // TestPortsChartCountsBoughtCards: the ports chart counts a chassis's
 // installed ports as its bought cards' ports. The Meta scenario at 7,001
-// GPUs, by hand: 7,008 NIC ports (876 DGX H100 x 8) + 438 ToRs x 256 +
+// GPUs, by hand: 7,008 NIC ports (876 DGX H100 x 8) + 438 ToRs x 64 +
 // the BOM's 7800R3A-36D cards x 36.
 // Mutation caught: the chart counting every slot of a chassis (288
 // ports each) while the plan counts the cards bought.
@@ -88,7 +88,7 @@ func TestPortsChartCountsBoughtCards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := textfmt.Int(7008+438*256+cards*36) + " back-end ports"
+	want := textfmt.Int(7008+438*64+cards*36) + " back-end ports" // Tomahawk 4 ToRs, 64 x 400G
 	if title := fig.Panels[0][0].Title.Text; !strings.Contains(title, want) {
 		t.Errorf("title %q, want %q", title, want)
 	}
