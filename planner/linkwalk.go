@@ -66,7 +66,12 @@ func (p *Plan) WalkLinks(fn func(l *Link) error) error {
 // out (they are counted by unit: countServerLinks).
 func (p *Plan) walkLinks(servers bool, fn func(l *Link) error) error {
 	w := linkWalk{p: p, lay: p.layout, cages: p.endCages(), fn: fn, noServers: !servers}
-	for plane := 1; plane <= p.Planes; plane++ {
+	return w.planes()
+}
+
+// planes walks every plane's links, the pods' and then the cores'.
+func (w *linkWalk) planes() error {
+	for plane := 1; plane <= w.p.Planes; plane++ {
 		w.l.Plane = plane
 		if err := w.pods(); err != nil {
 			return err

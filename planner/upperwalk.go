@@ -76,16 +76,7 @@ func (p *Plan) newUpperWalk(sets *cageSets, visit func(t int8, run float64, ca, 
 // walk walks p's upper links, each switch's uplinks at once.
 func (u *upperWalk) walk(p *Plan) error {
 	w := linkWalk{p: p, lay: p.layout, cages: p.endCages(), noServers: true, upper: u}
-	for plane := 1; plane <= p.Planes; plane++ {
-		w.l.Plane = plane
-		if err := w.pods(); err != nil {
-			return err
-		}
-		if err := w.cores(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.planes()
 }
 
 // leafUplinks takes the uplinks of leaf g of plane and pod: count links
