@@ -589,21 +589,26 @@ func twoTier(spec Spec, leaves []Load) (Plane, bool) {
 	}, true
 }
 
+// podLeaves is the leaves of one three-tier pod whose spines have
+// spineDown ports toward it, of a fabric of lpg leaves a unit.
+func (spec Spec) podLeaves(lpg, spineDown int) int {
+	switch {
+	case spec.PodLeaves > 0 && spec.PodLeaves <= spineDown && (spec.PodLeaves%lpg == 0 || !spec.RailPods):
+		return spec.PodLeaves // the reference layout's pod, or the scenario's whole leaves
+	case lpg <= spineDown:
+		return spineDown / lpg * lpg // whole scalable units per pod
+	default:
+		return largestDivisorAtMost(lpg, spineDown) // a pod takes a subset of the rails
+	}
+}
+
 // threeTier groups leaves into pods of whole scalable units, each with its
 // own non-blocking spines, and joins spine j of every pod to core group j.
 // The last pod may be partial; it gets the spines its leaves need. all
 // is the plane's leaves (leafLoads), read and never written.
 func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	spineDown, spineUp := spec.SpinePorts() // a spine's ports toward its pod and toward the cores
-	var leavesPerPod int
-	switch {
-	case spec.PodLeaves > 0 && spec.PodLeaves <= spineDown && (spec.PodLeaves%lpg == 0 || !spec.RailPods):
-		leavesPerPod = spec.PodLeaves // the reference layout's pod, or the scenario's whole leaves
-	case lpg <= spineDown:
-		leavesPerPod = spineDown / lpg * lpg // whole scalable units per pod
-	default:
-		leavesPerPod = largestDivisorAtMost(lpg, spineDown) // a pod takes a subset of the rails
-	}
+	leavesPerPod := spec.podLeaves(lpg, spineDown)
 	byRail := spec.RailPods && leavesPerPod == spec.PodLeaves && lpg > 1
 	var pods []leafPod
 	if byRail {
