@@ -95,12 +95,12 @@ func writePlanHeader(w io.Writer, p *planner.Plan) {
 			textfmt.Int(p.GPUs), textfmt.Int(p.Systems), sys.Name, textfmt.Int(p.Servers), sys.GPUsPerNode(),
 			n.NICsPerServer, p.NIC.Name, nicPorts(n.PortsPerNIC, p.PortGbps), sys.NVLinkDomain)
 	} else {
-		kind := "servers"
+		servers := textfmt.Plural(p.Servers, "server")
 		if sys != nil {
-			kind = sys.Name
+			servers = textfmt.Int(p.Servers) + " " + sys.Name
 		}
-		fmt.Fprintf(w, "  %s GPUs in %s %s of %d; %d x %s per server (%s each)\n",
-			textfmt.Int(p.GPUs), textfmt.Int(p.Servers), kind, s.Cluster.GPUsPerServer,
+		fmt.Fprintf(w, "  %s in %s of %d; %d x %s per server (%s each)\n",
+			textfmt.Plural(p.GPUs, "GPU"), servers, s.Cluster.GPUsPerServer,
 			n.NICsPerServer, p.NIC.Name, nicPorts(n.PortsPerNIC, p.PortGbps))
 	}
 	planes := textfmt.Plural(p.Planes, "plane")
