@@ -270,8 +270,11 @@ func newSummaryTab(u *UI) *summaryTab {
 	top := container.NewVBox(key, t.serving, t.nets.adds, more)
 	t.keyGrid = key
 	t.cardScroll = container.NewVScroll(container.NewThemeOverride(top, compactTheme{}))
+	// The tables scroll as a whole where the key figures leave them less
+	// than their least height (a small window on a plan whose cards say
+	// much): clipped, not drawn over the cards and tab bar above.
 	t.content = container.New(&cardsOverTable{cards: top, key: key}, t.cardScroll,
-		container.NewThemeOverride(lower, compactTheme{}))
+		container.NewVScroll(container.NewThemeOverride(lower, compactTheme{})))
 	return t
 }
 

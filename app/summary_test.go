@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -205,10 +206,11 @@ func TestBOMTotalsShareOneScale(t *testing.T) {
 // without scrolling, for plans whose cards carry long details (100,000
 // GPUs on XDR with a fabric-share band, GB200 NVL72 racks) as well as
 // the default. The headless twin of the root package's screenshot
-// check (TestSummaryKeyFiguresOnScreen). Mutation caught: the key cards
-// after the whole cluster's line and the other cards, their height not
-// kept (cost per GPU, power and the JCT gain scrolled away, the old
-// Summary).
+// check (TestSummaryKeyFiguresOnScreen). Mutations caught: the key
+// cards after the whole cluster's line and the other cards, their height
+// not kept (cost per GPU, power and the JCT gain scrolled away, the old
+// Summary); the tables below not in a scroll (given less than their
+// least height, the BOM's hint was drawn over the tab bar).
 func TestSummaryKeyFiguresWithoutScrolling(t *testing.T) {
 	u := newTestUI(t)
 	for _, tc := range []struct {
@@ -236,6 +238,15 @@ func TestSummaryKeyFiguresWithoutScrolling(t *testing.T) {
 			u.win.Resize(size)
 			if hidden := u.HiddenKeyFigures(); len(hidden) > 0 {
 				t.Errorf("%s at %.0fx%.0f: %v need scrolling", tc.name, size.Width, size.Height, hidden)
+			}
+			// The tables below keep their least height and scroll, rather
+			// than lay their hint out over their own tab bar.
+			lower := u.summary.content.(*fyne.Container).Objects[1]
+			if sc, ok := lower.(*container.Scroll); ok {
+				lower = sc.Content
+			}
+			if got, least := lower.Size().Height, lower.MinSize().Height; got < least-0.5 {
+				t.Errorf("%s at %.0fx%.0f: the tables get %.0f px of their least %.0f", tc.name, size.Width, size.Height, got, least)
 			}
 		}
 	}
