@@ -16,30 +16,22 @@ var writeBuilt = flag.Bool("write-built", false, "rewrite the built_*.go files f
 // its generated file) without the other, a field the generated file
 // leaves out.
 func TestBuiltDocs(t *testing.T) {
-	const gen = "go generate ./planner"
-	file := func(name, doc, v string) builtdoc.File {
-		return builtdoc.File{Path: name, PkgPath: "fabricplan/planner", Var: v, From: "data/" + doc, Gen: gen}
+	file := func(name, v string) builtdoc.File {
+		return builtdoc.File{Path: name, PkgPath: "fabricplan/planner", Var: v, Gen: "go generate ./planner"}
 	}
-	for _, tc := range []struct {
-		doc   string
-		check func(src []byte) error
-	}{
-		{"catalog.toml", func(src []byte) error {
-			return builtdoc.Check(builtCatalog, src, decodeCatalog, file("built_catalog.go", "catalog.toml", "builtCatalog"), *writeBuilt)
-		}},
-		{"prices.toml", func(src []byte) error {
-			return builtdoc.Check(builtPriceData, src, decodePriceData, file("built_prices.go", "prices.toml", "builtPriceData"), *writeBuilt)
-		}},
-		{"facility.toml", func(src []byte) error {
-			return builtdoc.Check(builtFacilityData, src, decodeFacilityData, file("built_facility.go", "facility.toml", "builtFacilityData"), *writeBuilt)
-		}},
+	for doc, check := range map[string]func() error{
+		"catalog.toml": func() error {
+			return builtdoc.CheckData(data.FS, "catalog.toml", builtCatalog, decodeCatalog, file("built_catalog.go", "builtCatalog"), *writeBuilt)
+		},
+		"prices.toml": func() error {
+			return builtdoc.CheckData(data.FS, "prices.toml", builtPriceData, decodePriceData, file("built_prices.go", "builtPriceData"), *writeBuilt)
+		},
+		"facility.toml": func() error {
+			return builtdoc.CheckData(data.FS, "facility.toml", builtFacilityData, decodeFacilityData, file("built_facility.go", "builtFacilityData"), *writeBuilt)
+		},
 	} {
-		t.Run(tc.doc, func(t *testing.T) {
-			src, err := data.FS.ReadFile(tc.doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := tc.check(src); err != nil {
+		t.Run(doc, func(t *testing.T) {
+			if err := check(); err != nil {
 				t.Error(err)
 			}
 		})

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"reflect"
 )
@@ -80,4 +81,18 @@ func Check[T any](d *Doc[T], src []byte, decode func([]byte) (*T, error), f File
 		return fmt.Errorf("%s: %s differs from what the TOML decodes to (a value Source cannot write)", f.Path, f.Var)
 	}
 	return nil
+}
+
+// CheckData is Check for the document named doc in fsys (the embedded
+// data/ folder): it reads the document, and f's header names it
+// "data/" + doc unless f.From says otherwise.
+func CheckData[T any](fsys fs.FS, doc string, d *Doc[T], decode func([]byte) (*T, error), f File, write bool) error {
+	src, err := fs.ReadFile(fsys, doc)
+	if err != nil {
+		return err
+	}
+	if f.From == "" {
+		f.From = "data/" + doc
+	}
+	return Check(d, src, decode, f, write)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
@@ -302,5 +303,26 @@ func TestSourceOrdersKeys(t *testing.T) {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("Source wrote\n%s\nwant it to hold\n%s", got, want)
 		}
+	}
+}
+
+// CheckData reads its document from the file system it is given and
+// names it in the header as data/ + its name: a missing document is an
+// error, not a pass. Mutations caught: the read error dropped, From left
+// empty in the file written.
+func TestCheckDataReadsTheDocument(t *testing.T) {
+	decode := func(src []byte) (*struct{ A int }, error) { return &struct{ A int }{A: len(src)}, nil }
+	var d *Doc[struct{ A int }]
+	f := File{Path: filepath.Join(t.TempDir(), "built_x.go"), PkgPath: "example.com/x", Var: "builtX", Gen: "go generate"}
+	if err := CheckData(fstest.MapFS{}, "x.toml", d, decode, f, false); err == nil {
+		t.Error("a missing document checked as fresh")
+	}
+	fsys := fstest.MapFS{"x.toml": {Data: []byte("a = 1\n")}}
+	if err := CheckData(fsys, "x.toml", d, decode, f, true); err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(f.Path)
+	if err != nil || !strings.Contains(string(text), "data/x.toml") {
+		t.Errorf("written file %q (%v) does not name data/x.toml", text, err)
 	}
 }

@@ -15,12 +15,8 @@ var writeBuilt = flag.Bool("write-built", false, "rewrite the built_*.go files f
 // Mutations caught: a figure edited in data/market.toml (or in the generated
 // file) without the other, a field the generated file leaves out.
 func TestBuiltDocs(t *testing.T) {
-	src, err := data.FS.ReadFile("market.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := builtdoc.File{Path: "built_market.go", PkgPath: "fabricplan/planner/market", Var: "builtTables", From: "data/market.toml", Gen: "go generate ./planner/market"}
-	if err := builtdoc.Check(builtTables, src, decodeTables, f, *writeBuilt); err != nil {
+	f := builtdoc.File{Path: "built_market.go", PkgPath: "fabricplan/planner/market", Var: "builtTables", Gen: "go generate ./planner/market"}
+	if err := builtdoc.CheckData(data.FS, "market.toml", builtTables, decodeTables, f, *writeBuilt); err != nil {
 		t.Error(err)
 	}
 }

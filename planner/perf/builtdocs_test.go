@@ -16,12 +16,8 @@ var writeBuilt = flag.Bool("write-built", false, "rewrite the built_*.go files f
 // generated file) without the other, a field the generated file leaves
 // out.
 func TestBuiltDocs(t *testing.T) {
-	src, err := data.FS.ReadFile("jct.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := builtdoc.File{Path: "built_jctdata.go", PkgPath: "fabricplan/planner/perf", Var: "builtJCTData", From: "data/jct.toml", Gen: "go generate ./planner/perf"}
-	if err := builtdoc.Check(builtJCTData, src, decodeJCTData, f, *writeBuilt); err != nil {
+	f := builtdoc.File{Path: "built_jctdata.go", PkgPath: "fabricplan/planner/perf", Var: "builtJCTData", Gen: "go generate ./planner/perf"}
+	if err := builtdoc.CheckData(data.FS, "jct.toml", builtJCTData, decodeJCTData, f, *writeBuilt); err != nil {
 		t.Error(err)
 	}
 }

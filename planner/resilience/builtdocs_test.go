@@ -15,12 +15,8 @@ var writeBuilt = flag.Bool("write-built", false, "rewrite the built_*.go files f
 // Mutations caught: a figure edited in data/reliability.toml (or in the generated
 // file) without the other, a field the generated file leaves out.
 func TestBuiltDocs(t *testing.T) {
-	src, err := data.FS.ReadFile("reliability.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := builtdoc.File{Path: "built_reliability.go", PkgPath: "fabricplan/planner/resilience", Var: "builtReliability", From: "data/reliability.toml", Gen: "go generate ./planner/resilience"}
-	if err := builtdoc.Check(builtReliability, src, decodeReliability, f, *writeBuilt); err != nil {
+	f := builtdoc.File{Path: "built_reliability.go", PkgPath: "fabricplan/planner/resilience", Var: "builtReliability", Gen: "go generate ./planner/resilience"}
+	if err := builtdoc.CheckData(data.FS, "reliability.toml", builtReliability, decodeReliability, f, *writeBuilt); err != nil {
 		t.Error(err)
 	}
 }
