@@ -342,7 +342,7 @@ type scenarioInput struct {
 	scenario  planner.Scenario
 	decodeErr error // key and type errors of the file, reported with the catalog checks
 	// command is the subcommand planning it, whose memory use per GPU
-	// checkMemory weighs.
+	// budgetMemory weighs.
 	command string
 	src     []byte
 	path    string
@@ -450,7 +450,7 @@ func (in *scenarioInput) buildAs(s planner.Scenario, cat *planner.Catalog) (*pla
 		err = scenariofile.SystemConflicts(in.scenario, cat, in.src) // a --system flag overrides the file's packaging
 	}
 	if err == nil {
-		err = checkMemory(in.command, s.Cluster.GPUs)
+		err = budgetMemory(in.command, s.Cluster.GPUs)
 	}
 	if err == nil {
 		if p, err = planner.Build(s, cat); err == nil {

@@ -30,11 +30,12 @@ var residentPerGPU = map[string]float64{
 // puts a fake in its place).
 var hostMemory = memguard.Host
 
-// checkMemory refuses, before any work starts, a command whose plan of
+// budgetMemory refuses, before any work starts, a command whose plan of
 // gpus GPUs would not fit in the memory the machine lets the process
 // have: a clear exit 1 in place of the runtime's "out of memory" halfway
-// through (issue 48).
-func checkMemory(command string, gpus int) error {
+// through (issue 48). A command that fits gets its heap limit
+// (limitHeap) from the same need.
+func budgetMemory(command string, gpus int) error {
 	per, ok := residentPerGPU[command]
 	if !ok {
 		per = residentPerGPU["plan"]

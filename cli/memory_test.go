@@ -54,7 +54,7 @@ func TestMemoryRefusedBeforeWork(t *testing.T) {
 // Mutations caught: no limit set (the 1M report peaked at 161-188 MiB),
 // the floor alone at every size (a 10M report's collector would run
 // without pause), GOMEMLIMIT overridden.
-func TestCheckMemoryLimitsTheHeap(t *testing.T) {
+func TestBudgetMemoryLimitsTheHeap(t *testing.T) {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	defer func(h func() memguard.System) { hostMemory = h }(hostMemory)
 	hostMemory = func() memguard.System {
@@ -75,7 +75,7 @@ func TestCheckMemoryLimitsTheHeap(t *testing.T) {
 	} {
 		t.Setenv("GOMEMLIMIT", tc.env)
 		debug.SetMemoryLimit(12345)
-		if err := checkMemory("report", tc.gpus); err != nil {
+		if err := budgetMemory("report", tc.gpus); err != nil {
 			t.Fatalf("%d GPUs: %v", tc.gpus, err)
 		}
 		if got := debug.SetMemoryLimit(-1); got != tc.want {

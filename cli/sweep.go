@@ -215,7 +215,7 @@ func runSweep(env *cliEnv, args []string) error {
 		return err
 	}
 	if len(sizes) > 0 {
-		if err := checkMemory("sweep", slices.Max(sizes)); err != nil {
+		if err := budgetMemory("sweep", slices.Max(sizes)); err != nil {
 			return err
 		}
 	}
