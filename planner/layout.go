@@ -67,6 +67,7 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 		return u, ""
 	}
 	u.refNodes = sys.UnitNodes
+	spec.StrictSpines = sys.StrictSpines
 	if sys.UnitNodes > 0 {
 		u.Reference = "the " + sys.Key + " SuperPOD unit"
 	}

@@ -182,11 +182,15 @@ type Plan struct {
 	SpineWiring, CoreWiring string
 	// Headroom lists what a reference design provisions beyond this
 	// minimal plan, with the reason; never included in the counts.
-	Headroom   []Headroom
-	LinkTiers  []LinkTier // server_leaf first
-	Links      Links
-	PortsUsed  int // switch ports with a link
-	PortsTotal int // switch ports installed
+	Headroom []Headroom
+	// StrictSpines is the spines (all planes) the system's reference
+	// design adds by keeping strict balance at any count, over the
+	// fewest that carry the links; included in the counts.
+	StrictSpines int
+	LinkTiers    []LinkTier // server_leaf first
+	Links        Links
+	PortsUsed    int // switch ports with a link
+	PortsTotal   int // switch ports installed
 
 	ServerTransceivers, SwitchTransceivers int
 	// Spares are the spare parts the BOM holds beside those in use.
@@ -649,9 +653,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 				textfmt.Int(s.Cluster.GPUs), systems, sys.Name, textfmt.Int(held), textfmt.Int(held-s.Cluster.GPUs), textfmt.Int(servers)))
 		}
 	}
-	if pl.SpineWiring == WiringNear || pl.CoreWiring == WiringNear {
-		p.Notes = append(p.Notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
-	}
+	p.Notes = append(p.Notes, wiringNotes(p, pl)...)
 	p.Notes = append(p.Notes, fabric.PartialLeafNote(pl, spec.Up, n.Oversubscription)...)
 	p.Notes = append(p.Notes, ufmSlotNote(spec.Spec, pl.ServersPerGroup, pl.Tiers)...)
 	p.Notes = append(p.Notes, spineRatioNote(n, pl.Tiers)...)
@@ -693,6 +695,7 @@ func (p *Plan) addTiers(pl fabric.Plane, m Media, radix int) {
 		p.LinkTiers = append(p.LinkTiers, LinkTier{Name: "spine_core", Links: pl.SpineCore * P, Medium: m.SpineCore, Metres: m.SpineCoreM})
 	}
 	p.SpineWiring, p.CoreWiring = pl.SpineWiring, pl.CoreWiring
+	p.StrictSpines = pl.StrictAdded * P
 	p.layout = pl.Layout
 	p.tierLoads = [][]fabric.Load{pl.LeafLoads, pl.SpineLoads, pl.CoreLoads}[:len(p.SwitchTiers)]
 	for _, h := range pl.Headroom {
@@ -700,6 +703,22 @@ func (p *Plan) addTiers(pl fabric.Plane, m Media, radix int) {
 		h.Ports *= P
 		p.Headroom = append(p.Headroom, h)
 	}
+}
+
+// wiringNotes says how the upper tiers are wired where it is not
+// strict balance at the fewest switches: near-balanced (strict balance
+// listed as headroom), or strict balance at any count as the system's
+// reference design keeps it (the spines that adds, in the counts).
+func wiringNotes(p *Plan, pl fabric.Plane) []string {
+	var notes []string
+	if pl.SpineWiring == WiringNear || pl.CoreWiring == WiringNear {
+		notes = append(notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
+	}
+	if p.StrictSpines > 0 && p.System != nil {
+		notes = append(notes, fmt.Sprintf("spines strictly balanced as the %s reference design: every full leaf sends each spine the same number of links, which takes %s more than the fewest that carry the links (near-balanced wiring; the reference's own tables keep strict balance at any size)",
+			p.System.Key, textfmt.Plural(p.StrictSpines, "spine switch")))
+	}
+	return notes
 }
 
 // tooLarge explains a fabric of spec that does not fit the asked tiers

@@ -207,6 +207,55 @@ func TestDGXB300Tables(t *testing.T) {
 	}
 }
 
+// The Quantum-X800 SuperPODs (DGX B300 XDR, GB300 NVL72) keep every
+// leaf's 72 uplinks split evenly over the spines at any size, as the DGX
+// B300 XDR RA's Table 3 does (4 SU on 18 spines where 16 carry the
+// links, 8 SU on 36 where 32 do): 16 SU, 128 leaves and 9,216 uplinks,
+// take the smallest divisor of 72 that carries them, 72 spines (one
+// link from each leaf, 128 of 144 ports), not 64; 12 SU (96 leaves,
+// 6,912 links, 48 would carry them) take 72 too. A generic server keeps
+// the bound of one unit's spines: 64 at 16 SU. Mutations caught: the
+// system's strict_spines ignored (64 spines at 16 SU); strict balance
+// for every design (72 for the generic server); the added spines left
+// unsaid (the note's count).
+func TestQuantumX800StrictSpines(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		system       string
+		sus, spine   int
+		added, nodes int
+	}{
+		{"dgx-b300", 1, 4, 0, 72}, {"dgx-b300", 4, 18, 2, 72}, {"dgx-b300", 8, 36, 4, 72},
+		{"dgx-b300", 12, 72, 24, 72}, {"dgx-b300", 16, 72, 8, 72}, {"dgx-b300", 18, 72, 0, 72},
+		{"gb300-nvl72", 16, 72, 8, 144}, {"gb300-nvl72", 13, 72, 20, 144},
+		{"", 16, 64, 0, 72},
+	} {
+		s := NewScenario()
+		s.Cluster.System = tc.system
+		s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = tc.sus*576, 800, "q3400"
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Switches(TierLeaf) != tc.sus*8 || p.Switches(TierSpine) != tc.spine {
+			t.Errorf("%q %d SU: leaf %d spine %d, want %d %d", tc.system, tc.sus, p.Switches(TierLeaf), p.Switches(TierSpine), tc.sus*8, tc.spine)
+		}
+		want := ""
+		if tc.added > 0 {
+			want = fmt.Sprintf("takes %d spine switches more than the fewest", tc.added)
+		}
+		got := ""
+		for _, n := range p.Notes {
+			if strings.HasPrefix(n, "spines strictly balanced") {
+				got = n
+			}
+		}
+		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+			t.Errorf("%q %d SU: strict-balance note %q, want one saying %q", tc.system, tc.sus, got, want)
+		}
+	}
+}
+
 // The catalog refuses a ufm_node_slots no reference design has: below 0
 // (a partial unit would lose uplinks) or above 4. Catches: the range
 // check dropped (a negative count taken through reservedFor).

@@ -41,6 +41,10 @@ type Spec struct {
 	// one DGX slot for UFM connectivity): a partial unit's leaves get
 	// the uplinks of those ports too, as if nodes stood there.
 	ReservedSlots int
+	// StrictSpines keeps every full leaf's uplinks split evenly over its
+	// spines whatever it adds (the system's reference design does);
+	// false: strict balance may add at most a unit's worth of spines.
+	StrictSpines bool
 }
 
 // Load is a run of switches of one tier with the same ports in use.
@@ -65,8 +69,11 @@ const (
 // headroom. NVIDIA's reference designs add just that much: DGX H100
 // SuperPOD, 3 SU: 16 spines where 12 carry the links (one SU's 4 more);
 // DGX B300 XDR, 4 SU: 18 where 16 do. The bound keeps growth smooth: one
-// more server never adds more than a unit of switches to a tier. The
-// core tier keeps strict balance only where it costs no more (sizeCores).
+// more server never adds more than a unit of switches to a tier. A
+// system whose reference design balances at any count (Spec.StrictSpines:
+// the Quantum-X800 SuperPODs, 8 SU on 36 spines where 32 carry the
+// links) lifts the bound on its spines. The core tier keeps strict
+// balance only where it costs no more (sizeCores).
 
 // Headroom is what a reference design provisions beyond the minimal
 // plan, reported beside the counts and never in them.
@@ -91,7 +98,11 @@ type Plane struct {
 	SpineWiring          string // WiringBalanced or WiringNear (leaf to spine)
 	CoreWiring           string // spine to core
 	Headroom             []Headroom
-	Layout               Layout // pod by pod, for the cable map and diagram
+	// StrictAdded is the spines (all pods) that strict balance adds
+	// over the fewest carrying the links where the reference design
+	// keeps it at any count (Spec.StrictSpines); 0 elsewhere.
+	StrictAdded int
+	Layout      Layout // pod by pod, for the cable map and diagram
 }
 
 // Layout is how a plane's switches are wired, compactly: runs of
@@ -375,6 +386,7 @@ type upperChoice struct {
 	upper  spread // the upper switches by links taken from below
 	wiring string // WiringBalanced or WiringNear
 	strict int    // upper switches strict balance would need (0: impossible)
+	fewest int    // upper switches that carry the links (near-balanced)
 }
 
 // chooseUpper sizes the upper tier over lower switches whose uplink
@@ -393,6 +405,7 @@ func chooseUpper(lower []Load, full, avail, capacity, maxExtra int) (upperChoice
 		return upperChoice{}, false
 	}
 	if strict.n > 0 && strict.n-near.n <= maxExtra {
+		strict.fewest = near.n
 		return strict, true
 	}
 	return near, true
@@ -570,8 +583,28 @@ func appendStrictHeadroom(hs []Headroom, tier string, c upperChoice, groups int)
 // what strict balance may add to a tier.
 func unitUppers(lpg, up, capacity int) int { return max(CeilDiv(lpg*up, capacity), 1) }
 
+// strictAdded is the spines strict balance adds to groups alike spine
+// tiers c over the fewest that carry the links, counted only where the
+// reference keeps strict balance at any count (Plane.StrictAdded).
+func (spec Spec) strictAdded(c upperChoice, groups int) int {
+	if !spec.StrictSpines || c.fewest == 0 {
+		return 0
+	}
+	return groups * (c.n - c.fewest)
+}
+
+// spineExtra is how many spines strict balance may add over the fewest
+// that carry the links: unbounded where the reference design keeps it
+// (StrictSpines), else one unit's worth (unitUppers of lpg leaves).
+func (spec Spec) spineExtra(lpg, capacity int) int {
+	if spec.StrictSpines {
+		return math.MaxInt
+	}
+	return unitUppers(lpg, spec.Up, capacity)
+}
+
 func twoTier(spec Spec, leaves []Load) (Plane, bool) {
-	c, ok := chooseUpper(leaves, spec.Up, spec.Up, spec.UplinkRadix(), unitUppers(spec.unitLeaves(), spec.Up, spec.UplinkRadix()))
+	c, ok := chooseUpper(leaves, spec.Up, spec.Up, spec.UplinkRadix(), spec.spineExtra(spec.unitLeaves(), spec.UplinkRadix()))
 	if !ok {
 		return Plane{}, false
 	}
@@ -585,6 +618,7 @@ func twoTier(spec Spec, leaves []Load) (Plane, bool) {
 		Pods:       1, SpinesPerPod: c.n,
 		SpineWiring: c.wiring,
 		Headroom:    appendStrictHeadroom(nil, TierSpine, c, 1),
+		StrictAdded: spec.strictAdded(c, 1),
 		Layout:      Layout{Pods: []PodRun{{1, c.lower, c.n}}},
 	}, true
 }
@@ -620,6 +654,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	spineLoads := make([]Load, 0, 2*len(pods)) // and its spines: SpreadLinks gives at most two runs
 	var spineWiring string
 	var headroom []Headroom
+	strictAdded := 0
 	// Each kind of pod, how many of it, and how its spines are sized.
 	type podSpines struct {
 		count int
@@ -628,7 +663,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	var psBuf [3]podSpines // full pods, a partial one: on the stack
 	ps := psBuf[:0]
 	for _, p := range pods {
-		c, ok := chooseUpper(p.leaves, spec.Up, spec.Up, spineDown, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.Up, spineDown))
+		c, ok := chooseUpper(p.leaves, spec.Up, spec.Up, spineDown, spec.spineExtra(min(spec.unitLeaves(), leavesPerPod), spineDown))
 		if !ok {
 			return Plane{}, false
 		}
@@ -641,6 +676,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 			spineWiring = c.wiring
 		}
 		headroom = appendStrictHeadroom(headroom, TierSpine, c, p.count)
+		strictAdded += spec.strictAdded(c, p.count)
 	}
 	// Core group j takes the uplinks of spine j of every pod; spines send
 	// up as many links as they take from below (non-blocking).
@@ -742,8 +778,8 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 		LeafLoads:  leafLoads, SpineLoads: mergeLoads(spineLoads), CoreLoads: mergeLoads(coreLoads),
 		Pods: countPods, SpinesPerPod: ps[0].c.n,
 		SpineWiring: spineWiring, CoreWiring: coreWiring,
-		Headroom: mergeHeadroom(headroom),
-		Layout:   lay,
+		Headroom: mergeHeadroom(headroom), StrictAdded: strictAdded,
+		Layout: lay,
 	}, true
 }
 
