@@ -169,6 +169,9 @@ func (p *Plan) perGPUWhy(pos string) string {
 		if g := p.Scenario.Network.NICGbps; g > 400 {
 			why = append(why, fmt.Sprintf("%dG per GPU against the sources' 400G fabrics", g))
 		}
+		if len(why) == 0 && p.Tiers >= 3 && p.GPUs > 0 {
+			why = append(why, fmt.Sprintf("%d switch tiers: %s switches, one per %.1f GPUs", p.Tiers, textfmt.Int(p.TotalSwitches()), float64(p.GPUs)/float64(max(p.TotalSwitches(), 1))))
+		}
 	} else {
 		if d, u, _ := LeafRatio(p.Scenario.Network.Oversubscription); d > u {
 			why = append(why, "oversubscribed leaves ("+p.Scenario.Network.Oversubscription+") need fewer uplinks than the sources' non-blocking fabrics")
@@ -179,6 +182,9 @@ func (p *Plan) perGPUWhy(pos string) string {
 		if net > 0 && p.Cost.Transceivers/net < 0.2 {
 			why = append(why, "mostly copper links instead of optics")
 		}
+	}
+	if len(why) == 0 && pos == BandAbove {
+		return "the plan buys more or dearer parts per GPU than the sources' fabrics"
 	}
 	if len(why) == 0 {
 		return "the plan buys fewer or cheaper parts per GPU than the sources' fabrics"

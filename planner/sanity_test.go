@@ -130,3 +130,30 @@ func TestMixedSwitchesPriceIsAnAverage(t *testing.T) {
 		t.Errorf("mixed switches: %q, want the $101,300 average named as an average", why)
 	}
 }
+
+// A plan above the analysts' band is never explained as buying fewer or
+// cheaper parts (issue 45's "none tells an impossible one"): 4,096 GPUs
+// on 40-port HDR switches at 200G take three tiers, 571 switches by
+// hand (208 leaves, 260 spines, 103 cores), one per 7.2 GPUs, and the
+// reason names them (where nothing else does). A plan above the band with none of the named
+// causes says it buys more or dearer parts. Mutations caught: the
+// below-band fallback ("fewer or cheaper") used for both directions;
+// the tier count left out of the reasons.
+func TestAboveBandReasonsPointUp(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = 4096, 200, "qm8700"
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := p.perGPUWhy(BandAbove)
+	if strings.Contains(why, "fewer or cheaper") || !strings.Contains(why, "3 switch tiers: 571 switches, one per 7.2 GPUs") {
+		t.Errorf("above the band: %q, want the three tiers' 571 switches named and nothing 'fewer or cheaper'", why)
+	}
+	q := *p
+	q.Tiers, q.Cost.Transceivers, q.Cost.Switches = 2, 0, 0
+	if why := q.perGPUWhy(BandAbove); why != "the plan buys more or dearer parts per GPU than the sources' fabrics" {
+		t.Errorf("above the band, no named cause: %q", why)
+	}
+}
