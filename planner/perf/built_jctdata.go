@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtJCTData = &builtdoc.Doc[JCTData]{
-		SHA256: "b0835b41a26a70a2ce19edb9239031f4d707293461e630d0d09cf8b7c5e323a0",
+		SHA256: "a25c499fa3b4951aa202730885d2bd8d5a345d6a0d8332b2909228463f109e16",
 		New: func() *JCTData {
 			return &JCTData{
 				Schema: 1,
@@ -499,8 +499,19 @@ func init() {
 						Kernels:   "fused",
 						Source:    "pytorch/torchtitan docs: FSDP2 prefetching as fsdp2 [estimate]; parallelism.enable_async_tensor_parallel (off by default) is the only TP overlap, so 0; its MoE all-to-all runs between the expert GEMMs without overlap, so 0 [published practice, torchtitan torchtitan/config/job_config.py defaults]",
 					},
+					"torchtitan-eager": {
+						Name:      "torchtitan without torch.compile (eager element-wise ops)",
+						OverlapDP: 0.8,
+						Kernels:   "eager",
+						Source:    "As torchtitan for the overlaps [published practice, as there]; with compile off (training.compile = false, its default at the end of 2024) its norms, RoPE and SwiGLU run as eager PyTorch ops, not fused [published practice, torchtitan torchtitan/config/job_config.py]",
+					},
 				},
 				Kernels: map[string]*KernelClass{
+					"eager": {
+						Name:             "eager PyTorch element-wise ops (no torch.compile) beside FlashAttention",
+						ElementwiseBytes: 430,
+						Source:           "Counted for a Llama block run eagerly (torchtitan without torch.compile), per element of s·b·h per layer in BF16: two RMSNorms cast to FP32 and back (~28 bytes each), RoPE on q and k in FP32 (1.25 h, ~30), SwiGLU's silu and product on the 3.5 h-wide gate and up (~35), two residual adds (~12), the copies SDPA's layout needs for q, k, v and its output (~10): ~143 forward; backward about twice the forward (each op reads its inputs and the output's gradient and writes its input's): ~430 [estimate, counted 2026-11-29; against 150 fused and 650 for 2021 Megatron-LM]",
+					},
 					"fused": {
 						Name:             "fused kernels (Transformer Engine or FlashAttention-era PyTorch)",
 						ElementwiseBytes: 150,

@@ -303,7 +303,8 @@ func writeRunWorkload(b *strings.Builder, f *runFields) (notModelled, assumed []
 		}
 	}
 	assumed = append(assumed, writeRunDefaults(b, f)...)
-	return writeRunMemory(b, f), assumed
+	notModelled, sac := writeRunMemory(b, f)
+	return notModelled, append(assumed, sac...)
 }
 
 // derivedActiveParamsB is an MoE run's active parameters in billions
@@ -353,9 +354,11 @@ func writeRunDefaults(b *strings.Builder, f *runFields) (assumed []string) {
 
 // writeRunMemory writes the run's sharding (FSDP as ZeRO-3) and
 // recomputation (full, or of recompute_layers whole layers where the
-// source counts them), and returns what the model cannot take: a
-// selective recomputation, or a partial one with no count of layers.
-func writeRunMemory(b *strings.Builder, f *runFields) (notModelled []string) {
+// source counts them, or torchtitan's per-op selective one as the whole
+// layers it costs, perOpSACLayers), and returns what the model cannot
+// take: another selective recomputation, or a partial one with no count
+// of layers; and what it assumed.
+func writeRunMemory(b *strings.Builder, f *runFields) (notModelled, assumed []string) {
 	zero := f.integer("zero_stage")
 	if fsdp, _ := f.m["fsdp"].(bool); fsdp && zero == 0 {
 		zero = 3 // FSDP shards weights, gradients and optimizer: ZeRO-3
@@ -370,11 +373,57 @@ func writeRunMemory(b *strings.Builder, f *runFields) (notModelled []string) {
 	if n := f.integer("recompute_layers"); partial { // read either way: a full one needs no count
 		fmt.Fprintf(b, "recompute_layers = %d\n", n)
 	}
-	if rc != "" && !full && !partial {
+	sac := false
+	if !full && !partial && strings.HasPrefix(rc, perOpSAC) {
+		var n int
+		if n, sac = perOpSACLayers(f); sac {
+			fmt.Fprintf(b, "recompute_layers = %d\n", n)
+			assumed = append(assumed, fmt.Sprintf("recompute %q taken as %d whole layers: every second matrix product of each block recomputed (wk, wo, w3), as many FLOPs", rc, n))
+		}
+	}
+	if rc != "" && !full && !partial && !sac {
 		notModelled = append(notModelled, "recompute = "+strconv.Quote(rc))
 	}
 	fmt.Fprintf(b, "recompute = %t\ntokens_total = %g\n", full, runTokensTotal)
-	return notModelled
+	return notModelled, assumed
+}
+
+// perOpSAC is how a run names torchtitan's per-op selective activation
+// checkpointing (activation_checkpoint.mode "selective", selective_ac_option
+// "op").
+const perOpSAC = "selective (per-op SAC"
+
+// perOpSACLayers is torchtitan's per-op selective recomputation of a
+// Llama block (gated MLP) as the whole layers of the same forward FLOPs,
+// the form the model takes (recompute_layers). torchtitan's policy
+// (torchtitan/distributed/activation_checkpoint.py, _custom_policy: "Saves
+// output of all compute ops, except every second mm", counted per block)
+// recomputes the 2nd, 4th and 6th of a block's seven products, in the
+// order its Llama forward runs them (wq, wk, wv, wo, w1, w3, w2): wk
+// (h x kv), wo (q x h) and w3 (h x ffn), per token, of a layer's forward
+// h (q + 2 kv) + q h + 3 h ffn + 2 s q (the score products as the model
+// counts them, every key), with q = h and kv = kv_heads x h/heads; the
+// saved attention and the cheap element-wise ops aside. Layers times that
+// share, rounded. False where the run lacks a field or its MLP is not
+// gated (another block, another order).
+func perOpSACLayers(f *runFields) (int, bool) {
+	for _, k := range []string{"layers", "hidden", "heads", "ffn_hidden", "seq_len"} {
+		if !f.has(k) {
+			return 0, false
+		}
+	}
+	if mlp, _ := f.m["mlp"].(string); mlp != "swiglu" {
+		return 0, false
+	}
+	h, s, ffn := float64(f.integer("hidden")), float64(f.integer("seq_len")), f.num("ffn_hidden")
+	f.used["ffn_hidden"] = false // read for the share; the model does not take it, so it stays listed
+	kv := h
+	if f.has("kv_heads") {
+		kv = h * float64(f.integer("kv_heads")) / float64(f.integer("heads"))
+	}
+	recomputed := h*kv + h*h + h*ffn
+	layer := h*(h+2*kv) + h*h + 3*h*ffn + 2*s*h
+	return int(math.Round(float64(f.integer("layers")) * recomputed / layer)), true
 }
 
 // megatronFLOPs is Megatron-LM's model FLOP count of one step for a

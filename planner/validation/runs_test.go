@@ -232,3 +232,44 @@ func TestRunPartialRecompute(t *testing.T) {
 		}
 	}
 }
+
+// torchtitan's per-op selective recomputation runs as the whole layers
+// of the same forward FLOPs. By hand, Llama 3.1 8B (h 4,096, 32 heads of
+// which 8 KV: kv 1,024; ffn 14,336; s 8,192; 32 layers): recomputed wk,
+// wo, w3 = 4,194,304 + 16,777,216 + 58,720,256 = 79,691,776 per token;
+// the layer's forward 25,165,824 + 16,777,216 + 176,160,768 + 67,108,864
+// = 285,212,672; 32 x 0.2794 = 8.94: 9 layers. An odd shape (h 1,000,
+// 10 heads of which 5 KV: kv 500; ffn 3,000; s 3,000; 7 layers): 500,000
+// + 1,000,000 + 3,000,000 = 4,500,000 of 2,000,000 + 1,000,000 +
+// 9,000,000 + 6,000,000 = 18,000,000: 7 x 0.25 = 1.75: 2. A GELU block
+// (not torchtitan's Llama order) stays listed and runs none. Mutations
+// caught: the odd products recomputed (wq, wv, w1, w2: 16 layers, not 9),
+// the scores left out of the layer (12), the label left listed.
+func TestRunPerOpSAC(t *testing.T) {
+	for _, c := range []struct {
+		name, shape string
+		line        string // in the scenario
+		notModelled bool
+	}{
+		{"llama 3.1 8b", "layers = 32\nhidden = 4096\nheads = 32\nkv_heads = 8\nffn_hidden = 14336\nseq_len = 8192\nmlp = \"swiglu\"\n", "recompute_layers = 9\nrecompute = false\n", false},
+		{"odd shape", "layers = 7\nhidden = 1000\nheads = 10\nkv_heads = 5\nffn_hidden = 3000\nseq_len = 3000\nmlp = \"swiglu\"\n", "recompute_layers = 2\nrecompute = false\n", false},
+		{"gelu block", "layers = 32\nhidden = 4096\nheads = 32\nffn_hidden = 16384\nseq_len = 2048\nmlp = \"gelu\"\n", "recompute = false\n", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := "schema = 1\nsplit = \"dev\"\n[[run]]\nid = \"r\"\nname = \"R\"\nsource = \"s\"\nkind = \"dense\"\nmetric = \"step_s\"\npublished = 1\nunit = \"s\"\n" +
+				"gpu = \"h100\"\ngpu_count = 8\ngpus_per_server = 8\nglobal_batch_tokens = 65536\nmicro_batch = 1\nrecompute = \"selective (per-op SAC)\"\n" + c.shape
+			runs, err := ParseRuns([]byte(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := runs[0]
+			if !strings.Contains(r.Scenario, c.line) || strings.Contains(r.Scenario, "recompute_layers") != strings.Contains(c.line, "recompute_layers") {
+				t.Errorf("scenario\n%s\nwant it to hold %q", r.Scenario, c.line)
+			}
+			listed := slices.ContainsFunc(r.NotModelled, func(nm string) bool { return strings.HasPrefix(nm, "recompute") })
+			if listed != c.notModelled {
+				t.Errorf("not modelled %q: recompute listed %t, want %t", r.NotModelled, listed, c.notModelled)
+			}
+		})
+	}
+}

@@ -64,6 +64,19 @@ func writeRunStack(b *strings.Builder, f *runFields) (assumed []string) {
 		f.used["framework"] = false
 		return nil
 	}
+	assumed = []string{fmt.Sprintf("framework %q read as the model's stack %q", pub, stack)}
+	if eager, ok := eagerStacks[stack]; ok {
+		if compiled, isBool := f.m["torch_compile"].(bool); isBool && !compiled {
+			f.used["torch_compile"] = true
+			assumed = append(assumed, fmt.Sprintf("torch_compile = false: stack %q, its element-wise ops eager", eager))
+			stack = eager
+		}
+	}
 	fmt.Fprintf(b, "framework = %q\n", stack)
-	return []string{fmt.Sprintf("framework %q read as the model's stack %q", pub, stack)}
+	return assumed
 }
+
+// eagerStacks are the model's stacks for runs that record torch_compile
+// = false, by the stack their framework maps to: the same overlaps, with
+// eager element-wise kernels (data/jct.toml [kernels.eager]).
+var eagerStacks = map[string]string{"torchtitan": "torchtitan-eager"}

@@ -58,3 +58,43 @@ func TestRunGPUVariant(t *testing.T) {
 		}
 	}
 }
+
+// A torchtitan run that records torch_compile = false runs on the eager
+// stack (the same overlaps, eager element-wise kernels) and says so; a
+// compiled one, or one that does not say, stays on torchtitan, and the
+// flag means nothing to a stack with no eager twin (it stays listed).
+// Mutations caught: the flag ignored, read as "compiled", or taken for
+// Megatron-Core's stack.
+func TestRunEagerStack(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		framework string
+		compile   any // nil: not recorded
+		want      string
+		listed    bool // torch_compile left not modelled
+	}{
+		{"torchtitan eager", "torchtitan (FSDP2)", false, `framework = "torchtitan-eager"`, false},
+		{"torchtitan compiled", "torchtitan (FSDP2)", true, `framework = "torchtitan"`, true},
+		{"torchtitan unsaid", "torchtitan (FSDP2)", nil, `framework = "torchtitan"`, false},
+		{"megatron eager", "NeMo", false, `framework = "megatron-te"`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := map[string]any{"gpu": "h100", "framework": c.framework}
+			if c.compile != nil {
+				m["torch_compile"] = c.compile
+			}
+			f := &runFields{m: m, used: map[string]bool{}}
+			var b strings.Builder
+			assumed := writeRunStack(&b, f)
+			if !strings.Contains(b.String(), c.want+"\n") {
+				t.Errorf("wrote %q, want %s", b.String(), c.want)
+			}
+			if listed := len(f.unused()) > 0; listed != c.listed {
+				t.Errorf("unused %v, want torch_compile listed %t", f.unused(), c.listed)
+			}
+			if eager := strings.Contains(strings.Join(assumed, "; "), "torch_compile"); eager != strings.Contains(c.want, "eager") {
+				t.Errorf("assumed %q", assumed)
+			}
+		})
+	}
+}
