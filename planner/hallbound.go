@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 
+	"fabricplan/internal/memo"
+
 	"fabricplan/planner/hall"
 )
 
@@ -146,16 +148,45 @@ func (m *mediaChooser) opticsPrice(t int, c linkChoice, price func(PartPrice) fl
 // out.
 func (p *Plan) boundHall(s *Scenario, cat *Catalog) *hall.Hall {
 	f := s.Facility.Resolve(cat.Facility.Defaults, leafInRack(s))
-	h, err := hall.NewGeometry(p.layoutInputs(f, cat), f, cat.Facility.Constants)
-	if err != nil && f.LeafPlacement == hall.PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") {
+	h := geometry(p.layoutInputs(f, cat), f, cat.Facility.Constants)
+	if h == nil && f.LeafPlacement == hall.PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") {
 		f.LeafPlacement = cat.Facility.Defaults.LeafPlacement
-		h, err = hall.NewGeometry(p.layoutInputs(f, cat), f, cat.Facility.Constants)
-	}
-	if err != nil {
-		return nil
+		h = geometry(p.layoutInputs(f, cat), f, cat.Facility.Constants)
 	}
 	return h
 }
+
+// geometry is hall.NewGeometry's hall for these inputs, nil when they
+// cannot be laid out, kept by the inputs (geometryMemo): a design
+// search bounds hundreds of designs, and designs that differ only where
+// the hall does not look (the switch model's name and price, its
+// oversubscription when the counts come out the same) share one. The
+// hall is read only.
+func geometry(in hall.Inputs, f hall.Facility, k hall.Constants) *hall.Hall {
+	key := memo.Of(in, f, k)
+	if h, ok := geometryMemo.Get(key); ok {
+		return h
+	}
+	h, err := hall.NewGeometry(in, f, k)
+	if err != nil {
+		h = nil
+	}
+	geometryMemo.Put(key, h)
+	return h
+}
+
+// geometryMemoCap bounds the halls geometryMemo keeps, geometryMemoBytes
+// their racks (about 128 bytes each): some 30 halls at 100,000 GPUs, two
+// at 1,000,000.
+const (
+	geometryMemoCap   = 8
+	geometryMemoBytes = 4 << 20
+)
+
+// geometryMemo keeps recent bound halls by their inputs (geometry), the
+// least recently used let go past geometryMemoCap halls or
+// geometryMemoBytes bytes.
+var geometryMemo = memo.NewWeighted(geometryMemoCap, geometryMemoBytes, func(h *hall.Hall) int { return keptBytes(h, nil) })
 
 // runBin is a number of links whose runs are at least metres.
 type runBin struct {
