@@ -392,10 +392,15 @@ func (r *SearchResult) countedDesigns() int {
 	return n
 }
 
-// CostText is d's cost as the views show it: "≥ " before a lower bound.
+// CostText is d's cost as the views show it: "≥ " before a lower bound,
+// "≈ " before a cost whose links were counted (PricedCounted: within
+// 0.5% of the plan's).
 func (d *Design) CostText(format func(float64) string) string {
-	if d.Priced == PricedBound {
+	switch d.Priced {
+	case PricedBound:
 		return "≥ " + format(d.CostUSD)
+	case PricedCounted:
+		return "≈ " + format(d.CostUSD)
 	}
 	return format(d.CostUSD)
 }

@@ -380,3 +380,24 @@ func TestPricingNoteSaysCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestCostText: the cost cell marks a lower bound with ≥ and a cost
+// whose links were counted with ≈, and leaves a walked or flat cost
+// plain. Mutations caught: a counted cost shown as exact, a bound shown
+// as a cost.
+func TestCostText(t *testing.T) {
+	format := func(usd float64) string { return fmt.Sprintf("$%.0f", usd) }
+	for _, c := range []struct {
+		priced, want string
+	}{
+		{PricedHall, "$1234"},
+		{PricedFlat, "$1234"},
+		{PricedCounted, "≈ $1234"},
+		{PricedBound, "≥ $1234"},
+	} {
+		d := &Design{Priced: c.priced, CostUSD: 1234}
+		if got := d.CostText(format); got != c.want {
+			t.Errorf("%s: %q, want %q", c.priced, got, c.want)
+		}
+	}
+}
