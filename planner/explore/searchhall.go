@@ -36,10 +36,11 @@ const (
 
 // hallLayoutLinks is how many links a search lays out in the hall at
 // most (the sum of the laid-out designs' links): walked, about a second
-// of one core (a 100,000-GPU design of some 100,000 links took about
-// 40 ms of CPU); a large design's links are now counted
-// (countLinksAbove), and the budget stays in links so that the same
-// designs are laid out.
+// of one core (a 100,000-GPU design of some 100,000 links takes about
+// 40 ms of CPU). A design of more than countLinksAbove links is counted
+// rather than walked, in a fraction of that; the budget still counts
+// its links, so that counting changes which designs are laid out only
+// through their counted figures.
 // Small clusters lay out every design that can reach the front or tie
 // with the pick; a large one stops there and says how many it left
 // (SearchResult.Undecided).
