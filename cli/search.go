@@ -165,9 +165,11 @@ type designJSON struct {
 	// design costs less than the pick; CostVsPick names it.
 	ProbCheaper float64 `json:"prob_cheaper_than_pick"`
 	CostVsPick  string  `json:"cost_vs_pick"`
-	// Priced is how cost_usd was priced: "hall" (laid out), "flat" (one
-	// length per tier, as the scenario's plans) or "lower bound" (not
-	// laid out: a laid-out design beats it).
+	// Priced is how cost_usd was priced: "hall" (laid out), "hall,
+	// counted (approx.)" (laid out, its links counted by class: within
+	// 0.5% of the plan's walk), "flat" (one length per tier, as the
+	// scenario's plans) or "lower bound" (not laid out: a laid-out design
+	// beats it).
 	Priced string `json:"priced"`
 	// TokensPerDollar is an inference design's output tokens per US$ of
 	// the whole cluster; MeetsSLO says it meets the TPOT and TTFT

@@ -3,6 +3,9 @@ package planner
 import (
 	"math"
 	"slices"
+	"unsafe"
+
+	"fabricplan/internal/memo"
 
 	"fabricplan/planner/hall"
 )
@@ -64,7 +67,7 @@ func boundInHall(p *Plan, s *Scenario, cat *Catalog, tight bool) (b hallBound) {
 	var bins [3][]runBin
 	var h *hall.Hall
 	if tight {
-		h = p.boundHall(s, cat)
+		h = p.boundHall(s, cat, m)
 	}
 	if h != nil && cabledSurely(h, m) {
 		bins = p.tierRunBounds(h)
@@ -140,21 +143,84 @@ func (m *mediaChooser) opticsPrice(t int, c linkChoice, price func(PartPrice) fl
 }
 
 // boundHall is the hall p's design would be laid out in, without its
-// cables (hall.NewGeometry: no names, draw or figures): racks placed as
-// layOut places them (top-of-rack leaves that were only the default
-// move to leaf racks when they do not fit); nil when it cannot be laid
-// out.
-func (p *Plan) boundHall(s *Scenario, cat *Catalog) *hall.Hall {
+// cables: racks placed as layOut places them (top-of-rack leaves that
+// were only the default move to leaf racks when they do not fit); nil
+// when it cannot be laid out. A hall whose every run is not surely in
+// reach of m's media (cabledSurely) is bounded loosely, from its floor
+// alone: it comes without its rack list (see boundFloor).
+func (p *Plan) boundHall(s *Scenario, cat *Catalog, m *mediaChooser) *hall.Hall {
 	f := s.Facility.Resolve(cat.Facility.Defaults, leafInRack(s))
-	h, err := hall.NewGeometry(p.layoutInputs(f, cat), f, cat.Facility.Constants)
-	if err != nil && f.LeafPlacement == hall.PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") {
+	h := boundFloor(p.layoutInputs(f, cat), f, cat.Facility.Constants, m)
+	if h == nil && f.LeafPlacement == hall.PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") {
 		f.LeafPlacement = cat.Facility.Defaults.LeafPlacement
-		h, err = hall.NewGeometry(p.layoutInputs(f, cat), f, cat.Facility.Constants)
-	}
-	if err != nil {
-		return nil
+		h = boundFloor(p.layoutInputs(f, cat), f, cat.Facility.Constants, m)
 	}
 	return h
+}
+
+// boundFloor is the hall of these inputs for a bound, nil when they
+// cannot be laid out: first its floor (hall.NewCounting, which lays the
+// rows out as NewGeometry does, with the same width, length and errors,
+// in about 40% of its CPU and 30% of its memory, but keeps no rack
+// list), and only when every run that floor can hold is in reach of m's
+// media (cabledSurely) the racks themselves (hall.NewGeometry), which
+// the tight bound then reads. A large hall is mostly not surely cabled:
+// at 100,000 GPUs no design of a search is. A top-of-rack hall is laid
+// out with its racks at once (NewCounting lays such a hall out in full).
+func boundFloor(in hall.Inputs, f hall.Facility, k hall.Constants, m *mediaChooser) *hall.Hall {
+	if f.LeafPlacement != hall.PlaceToR {
+		floor := keptHall(false, in, f, k)
+		if floor == nil || !cabledSurely(floor, m) {
+			return floor
+		}
+	}
+	return keptHall(true, in, f, k)
+}
+
+// keptHall is the hall of these inputs, with its racks
+// (hall.NewGeometry) or its floor alone (hall.NewCounting), nil when
+// they cannot be laid out, kept by the inputs and which of the two it
+// is (boundHallMemo): a design search bounds hundreds of designs, and
+// designs that differ only where the hall does not look (the switch
+// model's name and price, its oversubscription when the counts come out
+// the same) share one. The hall is read only.
+func keptHall(racks bool, in hall.Inputs, f hall.Facility, k hall.Constants) *hall.Hall {
+	key := memo.Of(racks, in, f, k)
+	if h, ok := boundHallMemo.Get(key); ok {
+		return h
+	}
+	lay := hall.NewCounting
+	if racks {
+		lay = hall.NewGeometry
+	}
+	h, err := lay(in, f, k)
+	if err != nil {
+		h = nil
+	}
+	boundHallMemo.Put(key, h)
+	return h
+}
+
+// boundHallMemoCap bounds the halls boundHallMemo keeps,
+// boundHallMemoBytes their racks (about 128 bytes each, less for a
+// floor): some 8 halls at 100,000 GPUs, one at 1,000,000.
+const (
+	boundHallMemoCap   = 8
+	boundHallMemoBytes = 4 << 20
+)
+
+// boundHallMemo keeps recent bound halls by their inputs (keptHall),
+// the least recently used let go past boundHallMemoCap halls or
+// boundHallMemoBytes bytes.
+var boundHallMemo = memo.NewWeighted(boundHallMemoCap, boundHallMemoBytes, boundHallBytes)
+
+// boundHallBytes is what a bound hall holds at most: a Rack a rack (a
+// floor's racks, kept by row and slot, hold less).
+func boundHallBytes(h *hall.Hall) int {
+	if h == nil {
+		return 0
+	}
+	return max(len(h.Racks), h.Figures.Racks) * int(unsafe.Sizeof(hall.Rack{}))
 }
 
 // runBin is a number of links whose runs are at least metres.

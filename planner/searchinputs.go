@@ -9,11 +9,11 @@ func (s *Scenario) LaysHall(cat *Catalog) bool { return s.laysHall(cat) }
 
 // LaidOutAs is s laid out as o is: o's link media and lengths
 // (network.media) and whether its links are priced at one length per
-// tier (FlatLinks). A design search gives its designs, built flat, the
-// layout of the scenario searched.
+// tier (FlatLinks) or counted (CountedLinks). A design search gives its
+// designs, built flat or counted, the layout of the scenario searched.
 // Exported for planner/explore.
 func (s Scenario) LaidOutAs(o Scenario) Scenario {
-	s.flatLinks, s.Network.Media = o.flatLinks, o.Network.Media
+	s.flatLinks, s.countedLinks, s.Network.Media = o.flatLinks, o.countedLinks, o.Network.Media
 	return s
 }
 

@@ -59,8 +59,10 @@ type Design struct {
 	// tie (CostVerdict).
 	ProbCheaper float64
 	CostVsPick  string
-	// Priced says how the figures were priced: PricedFlat, PricedHall
-	// or PricedBound (not laid out: CostUSD is a lower bound).
+	// Priced says how the figures were priced: PricedFlat, PricedHall,
+	// PricedCounted (laid out, its links counted: within 0.5% of what
+	// Build of Scenario, which walks them, gives) or PricedBound (not
+	// laid out: CostUSD is a lower bound).
 	Priced string
 	// TokensPerDollar is an inference scenario's output tokens per US$
 	// of the whole cluster (the plan's serving estimate; 0 for training);
@@ -253,7 +255,7 @@ func evaluateAll(ctx context.Context, cands []planner.Scenario, cat *planner.Cat
 				if i >= len(cands) || ctx.Err() != nil {
 					return
 				}
-				designs[i] = evaluate(cands[i], cat, opt.WithFailures, memo, true)
+				designs[i] = evaluate(cands[i], cat, opt.WithFailures, memo, PricedFlat)
 				if d := designs[i]; d != nil && hall {
 					d.bound(cat)
 				}
@@ -274,21 +276,31 @@ func evaluateAll(ctx context.Context, cands []planner.Scenario, cat *planner.Cat
 
 // evaluate plans one candidate; nil when the catalog cannot build it, it
 // has no JCT estimate, or (withFailures) it cannot finish for failures.
-// With flat, it is priced with each tier's links at one length
-// (FlatLinks): the hall's per-link walk for every candidate would cost
-// more than the whole search; else as Build plans it. memo keeps what
-// depends on the workload alone across the designs.
-func evaluate(s planner.Scenario, cat *planner.Catalog, withFailures bool, memo *perf.WorkloadMemo, flat bool) *Design {
+// how says how to price it: PricedFlat, with each tier's links at one
+// length (FlatLinks: the hall's per-link walk for every candidate would
+// cost more than the whole search); PricedHall, as Build plans it;
+// PricedCounted, laid out as Build lays it out with its links counted
+// (CountedLinks: a fabric of more upper links than the planner walks is
+// counted, within 0.5% of the walk, and says so; a smaller one is
+// walked, as Build walks it). memo keeps what depends on the workload
+// alone across the designs.
+func evaluate(s planner.Scenario, cat *planner.Catalog, withFailures bool, memo *perf.WorkloadMemo, how string) *Design {
 	in, priced := s, PricedHall
-	if flat || !s.LaysHall(cat) {
+	switch {
+	case how == PricedFlat || !s.LaysHall(cat):
 		in, priced = s.FlatLinks(), PricedFlat
+	case how == PricedCounted:
+		in = s.CountedLinks()
 	}
 	p, err := planner.BuildWith(in, cat, planner.BuildOptions{Resilience: withFailures, JCT: perf.Parts{Memo: memo}})
 	if err != nil || p.JCT == nil || !p.JCT.FitsMemory() {
 		return nil
 	}
-	if priced == PricedHall && p.Hall == nil {
+	switch {
+	case priced == PricedHall && p.Hall == nil:
 		priced = PricedFlat // the default hall cannot be cabled: Build plans it flat
+	case priced == PricedHall && p.LinksCounted():
+		priced = PricedCounted
 	}
 	days := p.JCT.Planned.Days
 	if withFailures {

@@ -113,10 +113,12 @@ func TestToRDesignLaidOutByHand(t *testing.T) {
 // TestSearchFrontPricedInHall: every design the search shows as laid
 // out (the front, the pick, the ties, and the laid-out designs of both
 // fabrics) costs what Build of its scenario costs, at odd sizes and on
-// two systems; a flat scenario stays flat. Mutations caught: the front
-// priced at one length per tier, a laid-out design keeping its bound or
-// its flat plan's power, Design.Scenario that builds another fabric
-// (media or links flag lost), a bound design put on the front.
+// two systems, exactly when walked and within 0.5% when its links were
+// counted (and says so); a flat scenario stays flat. Mutations caught:
+// the front priced at one length per tier, a laid-out design keeping
+// its bound or its flat plan's power, Design.Scenario that builds
+// another fabric (media or links flag lost, or counting kept), a bound
+// design put on the front, a counted design shown as walked.
 func TestSearchFrontPricedInHall(t *testing.T) {
 	cat := testCatalog(t)
 	gb := scenarioFile(t, "gb300-nvl72-4k")
@@ -124,15 +126,17 @@ func TestSearchFrontPricedInHall(t *testing.T) {
 	flat := searchScenario(3000)
 	flat.Facility = &hall.Facility{Layout: hall.LayoutFlat}
 	cases := []struct {
-		name string
-		s    planner.Scenario
-		want string // Priced of the front (PricedHall: or flat, where Build cannot cable the default hall)
+		name    string
+		s       planner.Scenario
+		want    string // Priced of the front (PricedHall: or flat, where Build cannot cable the default hall; or counted)
+		counted bool   // some design checked is counted (more than countLinksAbove links)
 	}{
-		{"dgx-h100 1,000", searchScenario(1000), PricedHall},
-		{"dgx-h100 3,000", searchScenario(3000), PricedHall},
-		{"dgx-h100 24,576", searchScenario(24576), PricedHall},
-		{"gb300-nvl72 4,032", gb, PricedHall},
-		{"flat 3,000", flat, PricedFlat},
+		{"dgx-h100 1,000", searchScenario(1000), PricedHall, false},
+		{"dgx-h100 3,000", searchScenario(3000), PricedHall, false},
+		{"dgx-h100 24,576", searchScenario(24576), PricedHall, false},
+		{"dgx-h100 100,003", searchScenario(100003), PricedHall, true},
+		{"gb300-nvl72 4,032", gb, PricedHall, false},
+		{"flat 3,000", flat, PricedFlat, false},
 	}
 	for _, c := range cases {
 		res, err := Search(context.Background(), c.s, cat, SearchOptions{WithinPct: 10})
@@ -156,8 +160,9 @@ func TestSearchFrontPricedInHall(t *testing.T) {
 				t.Errorf("%s: %s on the front at a lower bound", c.name, d.Label)
 			}
 		}
+		counted := 0
 		for d := range check {
-			if d.Priced != c.want && (c.want != PricedHall || d.Priced != PricedFlat) {
+			if d.Priced != c.want && (c.want != PricedHall || d.Priced != PricedFlat && d.Priced != PricedCounted) {
 				t.Errorf("%s: %s priced %q, want %q", c.name, d.Label, d.Priced, c.want)
 				continue
 			}
@@ -166,12 +171,32 @@ func TestSearchFrontPricedInHall(t *testing.T) {
 				t.Errorf("%s: %s does not build: %v", c.name, d.Label, err)
 				continue
 			}
-			if !sameUSD(d.CostUSD, p.Cost.Total) || !sameUSD(d.PowerW, p.Power.Total) || d.Days != p.JCT.Planned.Days || (p.Hall != nil) != (d.Priced == PricedHall) {
-				t.Errorf("%s: %s: search %.0f US$ %.0f W, Build %.0f US$ %.0f W (hall %v)", c.name, d.Label, d.CostUSD, d.PowerW, p.Cost.Total, p.Power.Total, p.Hall != nil)
+			if p.LinksCounted() {
+				t.Errorf("%s: %s: Build of the design's scenario counts its links, want them walked", c.name, d.Label)
 			}
+			same := func(a, b float64) bool { return sameUSD(a, b) }
+			if d.Priced == PricedCounted { // counted links: within 0.5% of Build's walk (issue 45)
+				counted++
+				same = func(a, b float64) bool { return math.Abs(a-b) <= countedTolerance*b }
+			}
+			laid := d.Priced == PricedHall || d.Priced == PricedCounted
+			if !same(d.CostUSD, p.Cost.Total) || !same(d.PowerW, p.Power.Total) || !same(d.Days, p.JCT.Planned.Days) || (p.Hall != nil) != laid {
+				t.Errorf("%s: %s (%s): search %.0f US$ %.0f W, Build %.0f US$ %.0f W (hall %v)", c.name, d.Label, d.Priced, d.CostUSD, d.PowerW, p.Cost.Total, p.Power.Total, p.Hall != nil)
+			}
+		}
+		// A design of more than countLinksAbove links is counted:
+		// 100,003 GPUs (every design at least 100,003 server links)
+		// has such designs on the front, the smaller clusters none.
+		if (counted > 0) != c.counted {
+			t.Errorf("%s: %d designs checked priced counted, want some: %v", c.name, counted, c.counted)
 		}
 	}
 }
+
+// countedTolerance is how far a figure priced by counting the links may
+// be from the walk's: 0.5% (issue 45's rule for a view that
+// approximates).
+const countedTolerance = 0.005
 
 // TestHallBoundNeverAboveHall bounds every candidate of small odd
 // clusters on two systems and lays each out: the loose and the tight
@@ -191,11 +216,11 @@ func TestHallBoundNeverAboveHall(t *testing.T) {
 		base = base.Clone()
 		checked := 0
 		for _, c := range candidates(base, cat) {
-			fd := evaluate(c, cat, false, nil, true)
+			fd := evaluate(c, cat, false, nil, PricedFlat)
 			if fd == nil {
 				continue
 			}
-			hd := evaluate(c, cat, false, nil, false)
+			hd := evaluate(c, cat, false, nil, PricedHall)
 			if hd == nil {
 				continue
 			}
@@ -240,7 +265,7 @@ func TestSearchHallFrontExact(t *testing.T) {
 		var all []*Design
 		seen := map[string]bool{}
 		for _, c := range candidates(base.Clone(), cat) {
-			if d := evaluate(c, cat, false, nil, false); d != nil {
+			if d := evaluate(c, cat, false, nil, PricedHall); d != nil {
 				k := fmt.Sprintf("%s|%d|%.2f|%.6g", d.Label, d.Plan.Tiers, d.CostUSD, d.Days)
 				if !seen[k] {
 					seen[k] = true
@@ -319,9 +344,60 @@ func TestPricingBrief(t *testing.T) {
 		{"all laid out", SearchResult{Designs: designs(PricedHall, PricedHall, PricedFlat), LaidOut: 2}, "In the data hall: 2 laid out."},
 		{"bounds", SearchResult{Designs: designs(PricedHall, PricedBound, PricedBound, PricedFlat), LaidOut: 1}, "In the data hall: 1 laid out, 2 at a lower bound (≥)."},
 		{"undecided", SearchResult{Designs: designs(PricedHall, PricedBound), LaidOut: 1, Undecided: 1}, "In the data hall: 1 laid out, 1 at a lower bound (≥), 1 undecided at the walk's limit."},
+		{"counted", SearchResult{Designs: designs(PricedCounted, PricedHall, PricedCounted, PricedBound), LaidOut: 3}, "In the data hall: 3 laid out (2 counted, ≈), 1 at a lower bound (≥)."},
 	} {
 		if got := c.r.PricingBrief(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestPricingNoteSaysCounted: the note beside the search's table and
+// chart says how many laid-out designs had their links counted (an
+// approximation, within 0.5% of the walk), and nothing of it when none
+// was. Mutations caught: counted designs not said, bound or walked
+// designs counted as counted.
+func TestPricingNoteSaysCounted(t *testing.T) {
+	designs := func(priced ...string) []*Design {
+		var ds []*Design
+		for _, p := range priced {
+			ds = append(ds, &Design{Priced: p})
+		}
+		return ds
+	}
+	for _, c := range []struct {
+		name string
+		r    SearchResult
+		want string
+	}{
+		{"walked", SearchResult{Designs: designs(PricedHall, PricedBound), LaidOut: 1},
+			"Priced in the data hall: 1 design laid out, 1 at a lower bound of cost and JCT (not laid out)."},
+		{"counted", SearchResult{Designs: designs(PricedCounted, PricedHall, PricedCounted, PricedBound, PricedFlat), LaidOut: 3},
+			"Priced in the data hall: 3 designs laid out (2 with their links counted by class, not walked: within 0.5% of the walk's cost), 1 at a lower bound of cost and JCT (not laid out)."},
+	} {
+		if got := c.r.PricingNote(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCostText: the cost cell marks a lower bound with ≥ and a cost
+// whose links were counted with ≈, and leaves a walked or flat cost
+// plain. Mutations caught: a counted cost shown as exact, a bound shown
+// as a cost.
+func TestCostText(t *testing.T) {
+	format := func(usd float64) string { return fmt.Sprintf("$%.0f", usd) }
+	for _, c := range []struct {
+		priced, want string
+	}{
+		{PricedHall, "$1234"},
+		{PricedFlat, "$1234"},
+		{PricedCounted, "≈ $1234"},
+		{PricedBound, "≥ $1234"},
+	} {
+		d := &Design{Priced: c.priced, CostUSD: 1234}
+		if got := d.CostText(format); got != c.want {
+			t.Errorf("%s: %q, want %q", c.priced, got, c.want)
 		}
 	}
 }
