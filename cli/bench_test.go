@@ -9,6 +9,7 @@ import (
 	"runtime/metrics"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,11 +38,16 @@ func BenchmarkCommands100k(b *testing.B) {
 		{"report", []string{"report", "--out", filepath.Join(dir, "r.pdf"), xdr100k}},
 		{"plan-json-1M", []string{"plan", "--json", xdr100k, "--gpus", "1000000", "--planes", "2"}},
 	}
+	inference := inference100k(b, dir)
 	for _, c := range charts.All() {
+		scenario, extra := xdr100k, []string(nil)
+		if c.Name == "tokens" { // the serving chart needs an inference workload
+			scenario, extra = inference, []string{"--planes", "2"}
+		}
 		cases = append(cases, struct {
 			name string
 			args []string
-		}{"export-" + c.Name, []string{"export", "--chart", c.Name, "--out", filepath.Join(dir, c.Name+".png"), xdr100k}})
+		}{"export-" + c.Name, append([]string{"export", "--chart", c.Name, "--out", filepath.Join(dir, c.Name+".png"), scenario}, extra...)})
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
@@ -59,6 +65,30 @@ func BenchmarkCommands100k(b *testing.B) {
 			}
 		})
 	}
+}
+
+// inference100k writes the DeepSeek-V3 serving example at 100,000 GPUs
+// to dir: its fine-tuning batch raised to 1 Gi tokens, which gives each
+// of the data-parallel ranks a micro-batch (its own 4 Mi tokens would
+// not), so the tokens chart is timed at the size the others are.
+func inference100k(b *testing.B, dir string) string {
+	b.Helper()
+	src, err := os.ReadFile("../data/scenarios/inference-deepseek-h100.toml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := string(src)
+	for _, r := range [][2]string{{"\ngpus = 256\n", "\ngpus = 100000\n"}, {"\nglobal_batch_tokens = 4194304\n", "\nglobal_batch_tokens = 1073741824\n"}} {
+		if !strings.Contains(text, r[0]) {
+			b.Fatalf("inference example: %q not found", r[0])
+		}
+		text = strings.Replace(text, r[0], r[1], 1)
+	}
+	path := filepath.Join(dir, "inference-100k.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
 }
 
 // BenchmarkBytesPerGPU runs plan --json, layout --json, cables --csv,
