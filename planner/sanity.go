@@ -151,45 +151,59 @@ func position(v, lo, hi float64) string {
 
 // perGPUWhy names what in the plan puts its cost outside a band.
 func (p *Plan) perGPUWhy(pos string) string {
-	if pos == BandWithin {
-		return ""
-	}
-	net := p.Cost.Total - p.Cost.NICs
-	var why []string
-	if pos == BandAbove {
-		if p.Cost.Basis == BasisList {
-			why = append(why, "branded optics at the vendor-list premium (list basis)")
+	switch pos {
+	case BandAbove:
+		if why := p.aboveWhy(); len(why) > 0 {
+			return strings.Join(why, "; ")
 		}
-		if net > 0 && p.Cost.Transceivers/net >= 0.4 && p.Cost.Basis != BasisVolume {
-			why = append(why, fmt.Sprintf("optics are %.0f%% of it, at single-unit retail prices where the sources assume volume prices", 100*p.Cost.Transceivers/net))
-		}
-		if net > 0 && p.Cost.Switches/net >= 0.4 {
-			why = append(why, p.switchShareWords(net))
-		}
-		if g := p.Scenario.Network.NICGbps; g > 400 {
-			why = append(why, fmt.Sprintf("%dG per GPU against the sources' 400G fabrics", g))
-		}
-		if len(why) == 0 && p.Tiers >= 3 && p.GPUs > 0 {
-			why = append(why, fmt.Sprintf("%d switch tiers: %s switches, one per %.1f GPUs", p.Tiers, textfmt.Int(p.TotalSwitches()), float64(p.GPUs)/float64(max(p.TotalSwitches(), 1))))
-		}
-	} else {
-		if d, u, _ := LeafRatio(p.Scenario.Network.Oversubscription); d > u {
-			why = append(why, "oversubscribed leaves ("+p.Scenario.Network.Oversubscription+") need fewer uplinks than the sources' non-blocking fabrics")
-		}
-		if p.Tiers == 1 {
-			why = append(why, "one switch tier")
-		}
-		if net > 0 && p.Cost.Transceivers/net < 0.2 {
-			why = append(why, "mostly copper links instead of optics")
-		}
-	}
-	if len(why) == 0 && pos == BandAbove {
 		return "the plan buys more or dearer parts per GPU than the sources' fabrics"
-	}
-	if len(why) == 0 {
+	case BandBelow:
+		if why := p.belowWhy(); len(why) > 0 {
+			return strings.Join(why, "; ")
+		}
 		return "the plan buys fewer or cheaper parts per GPU than the sources' fabrics"
 	}
-	return strings.Join(why, "; ")
+	return ""
+}
+
+// aboveWhy is what puts the plan's cost per GPU above a band: the price
+// basis, optics or switches that dominate, faster NICs, or else its
+// switch tiers.
+func (p *Plan) aboveWhy() []string {
+	net := p.Cost.Total - p.Cost.NICs
+	var why []string
+	if p.Cost.Basis == BasisList {
+		why = append(why, "branded optics at the vendor-list premium (list basis)")
+	}
+	if net > 0 && p.Cost.Transceivers/net >= 0.4 && p.Cost.Basis != BasisVolume {
+		why = append(why, fmt.Sprintf("optics are %.0f%% of it, at single-unit retail prices where the sources assume volume prices", 100*p.Cost.Transceivers/net))
+	}
+	if net > 0 && p.Cost.Switches/net >= 0.4 {
+		why = append(why, p.switchShareWords(net))
+	}
+	if g := p.Scenario.Network.NICGbps; g > 400 {
+		why = append(why, fmt.Sprintf("%dG per GPU against the sources' 400G fabrics", g))
+	}
+	if len(why) == 0 && p.Tiers >= 3 && p.GPUs > 0 {
+		why = append(why, fmt.Sprintf("%d switch tiers: %s switches, one per %.1f GPUs", p.Tiers, textfmt.Int(p.TotalSwitches()), float64(p.GPUs)/float64(max(p.TotalSwitches(), 1))))
+	}
+	return why
+}
+
+// belowWhy is what puts the plan's cost per GPU below a band.
+func (p *Plan) belowWhy() []string {
+	net := p.Cost.Total - p.Cost.NICs
+	var why []string
+	if d, u, _ := LeafRatio(p.Scenario.Network.Oversubscription); d > u {
+		why = append(why, "oversubscribed leaves ("+p.Scenario.Network.Oversubscription+") need fewer uplinks than the sources' non-blocking fabrics")
+	}
+	if p.Tiers == 1 {
+		why = append(why, "one switch tier")
+	}
+	if net > 0 && p.Cost.Transceivers/net < 0.2 {
+		why = append(why, "mostly copper links instead of optics")
+	}
+	return why
 }
 
 // switchShareWords says what share of net the switches take and at what
