@@ -397,3 +397,41 @@ func TestOneLocalExpertDense(t *testing.T) {
 		}
 	}
 }
+
+// The breakdown says which form the expert products and the wait took:
+// Mixtral 8x7B at ep 8 holds one expert a GPU (dense GEMMs, no curve), at
+// ep 4 two (the grouped curve); with token_drop the wait is named as
+// none and is 0 s. Mutations caught: the grouped detail kept on one
+// expert, the wait's detail kept (or its seconds charged) with token
+// dropping.
+func TestMoEEffectDetails(t *testing.T) {
+	d := testData(t)
+	job, base := everyEffectJob(d)
+	for _, c := range []struct {
+		ep            int
+		drop          bool
+		grouped, wait string
+	}{
+		{8, false, oneExpertDetail, imbalanceDetail},
+		{4, false, groupedDetail, imbalanceDetail},
+		{8, true, oneExpertDetail, tokenDropDetail},
+	} {
+		w := base
+		w.EP, w.TokenDrop = c.ep, c.drop
+		j, err := Estimate(job, w, d, Parts{Detail: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]Effect{}
+		for _, e := range j.Effects {
+			got[e.Name] = e
+		}
+		if g := got[EffectGrouped]; g.Detail != c.grouped {
+			t.Errorf("ep %d: grouped detail %q, want %q", c.ep, g.Detail, c.grouped)
+		}
+		wait := got[EffectImbalance]
+		if wait.Detail != c.wait || (wait.DeltaS == 0) != c.drop {
+			t.Errorf("ep %d, token_drop %v: wait %q, %g s", c.ep, c.drop, wait.Detail, wait.DeltaS)
+		}
+	}
+}
