@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtJCTData = &builtdoc.Doc[JCTData]{
-		SHA256: "a25c499fa3b4951aa202730885d2bd8d5a345d6a0d8332b2909228463f109e16",
+		SHA256: "57bf51408adf2bda1cb3a4ce182a8fcd3c95f7cb0ce757c8e7fcb7124d9b1a1a",
 		New: func() *JCTData {
 			return &JCTData{
 				Schema: 1,

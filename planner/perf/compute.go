@@ -135,6 +135,10 @@ func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 	}
 	var l layerCost
 	var expertS, groupedS float64 // the expert products' seconds as dense GEMMs, and what grouping adds; forward only
+	// A GPU holding one expert runs its products as dense GEMMs of their
+	// shapes (Transformer Engine's GroupedLinear with one GEMM is one
+	// cuBLAS call): the grouped curve applies from two local experts.
+	grouped := f > 0 && w.Experts > max(w.EP, 1)
 	for i, g := range gemms {
 		pk, eff := linearPeak, linearEff
 		if i == 2 {
@@ -145,7 +149,9 @@ func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 		l.seconds += t
 		if i >= 3 && f > 0 {
 			expertS += t
-			groupedS += g.flops()/(pk*eff*g.groupedFactor(d)) - t
+			if grouped {
+				groupedS += g.flops()/(pk*eff*g.groupedFactor(d)) - t
+			}
 		}
 	}
 	// Forward and backward (twice the forward's products); element-wise
@@ -195,12 +201,14 @@ func expertTokens(w *Workload, tokens float64) float64 {
 //     scattered back (a read and a write of the copies and of the token,
 //     (1 + k)·bs·h/tp elements each way), forward and again backward, at
 //     the GPU's HBM bandwidth, in BF16;
-//   - grouped: curveS, plus [moe] grouped_gemm_us per expert product per
+//   - grouped: curveS (0 on a GPU of one expert, whose products run
+//     as dense GEMMs), plus [moe] grouped_gemm_us per expert product per
 //     pass (three products per local expert, three passes): the grouped
 //     GEMM's cost that does not shrink with its tokens, so its efficiency
 //     falls with tokens per expert and with a faster (FP8, FP4) product;
 //   - imbalance: the expert-parallel group waits for its most loaded GPU
-//     (imbalance's max/mean), charged on the expert products;
+//     (imbalance's max/mean), charged on the expert products; none with
+//     token_drop, where every expert takes exactly its mean load;
 //   - quantize: in FP8 and FP4 only, each input of an expert product cast
 //     from BF16 (quantizeSeconds).
 func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS, curveS float64) moeParts {
@@ -213,7 +221,9 @@ func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS, curveS flo
 	elements := (1 + k) * tokens * h / tp
 	p.permute = permutePasses * 2 * elements * d.Collective.ActivationBytes / (gpu.HBMTBs * 1e12)
 	p.grouped = 3*3*local*d.MoE.GroupedGEMMUS*1e-6 + curveS
-	p.imbalance = (expertS + p.grouped) * (imbalance(w, expertTokens(w, tokens)) - 1)
+	if !w.TokenDrop {
+		p.imbalance = (expertS + p.grouped) * (imbalance(w, expertTokens(w, tokens)) - 1)
+	}
 	p.quantize = quantizeSeconds(w, gpu, d, expertTokens(w, tokens)*k)
 	return p
 }
@@ -265,8 +275,13 @@ const permutePasses = 4
 // (e-1)); over the group's ep·tokens tokens a GPU's load is near normal,
 // and the largest of ep such loads lies about sqrt(2 ln ep) standard
 // deviations above the mean. Uniform routing: a lower bound, as a
-// trained router's balance loss leaves its loads more skewed. 1 with
-// no expert parallelism.
+// trained router's balance loss leaves its loads more skewed, and the
+// routing of Megatron-Core's --moe-router-force-load-balancing, which
+// benchmark runs set, as it replaces the router's scores with random
+// ones (megatron/core/transformer/moe/router.py, apply_random_logits);
+// the spread shrinks as the square root of the tokens routed, so a
+// group routing fewer tokens per expert waits longer. 1 with no expert
+// parallelism.
 func imbalance(w *Workload, tokens float64) float64 {
 	ep := float64(max(w.EP, 1))
 	e, k := float64(w.Experts), float64(max(w.TopK, 1))

@@ -93,6 +93,10 @@ const (
 	groupedDetail   = "grouped GEMM efficiency by tokens per expert (DeepGEMM's published curve) against dense GEMMs, plus [moe] grouped_gemm_us per expert product and pass (fitted on dev runs)"
 	imbalanceDetail = "the expert-parallel group waits for its most loaded GPU: max/mean load of uniform top-k routing (a lower bound)"
 	quantizeDetail  = "each expert product's input and output gradient cast from BF16 to FP8 or FP4 (row- and column-wise), memory-bound at HBM bandwidth"
+	// tokenDropDetail replaces imbalanceDetail with workload.token_drop.
+	tokenDropDetail = "none: token_drop drops and pads each expert's tokens to its mean load (Megatron-Core capacity factor 1), so no GPU waits for a more loaded one"
+	// oneExpertDetail replaces groupedDetail on a GPU holding one expert.
+	oneExpertDetail = "one expert on the GPU: its products run as dense GEMMs of their shapes, no grouped curve; [moe] grouped_gemm_us per expert product and pass (fitted on dev runs)"
 )
 
 // moeEffects appends to out what each part of an MoE layer adds to the
@@ -106,11 +110,18 @@ func moeEffects(w *Workload, gpu *GPUSpec, d *JCTData, st *StepTime, out []Effec
 	}
 	l := layerCompute(w, gpu, d)
 	per := (st.ComputeS + st.BubbleS - st.BubbleCommS) / l.seconds // step seconds per layer second
+	grouped, wait := groupedDetail, imbalanceDetail
+	if w.Experts <= max(w.EP, 1) {
+		grouped = oneExpertDetail
+	}
+	if w.TokenDrop {
+		wait = tokenDropDetail
+	}
 	out = append(out,
 		Effect{Name: EffectRouter, Detail: routerDetail, DeltaS: per * l.moe.router},
 		Effect{Name: EffectPermute, Detail: permuteDetail, DeltaS: per * l.moe.permute},
-		Effect{Name: EffectGrouped, Detail: groupedDetail, DeltaS: per * l.moe.grouped},
-		Effect{Name: EffectImbalance, Detail: imbalanceDetail, DeltaS: per * l.moe.imbalance},
+		Effect{Name: EffectGrouped, Detail: grouped, DeltaS: per * l.moe.grouped},
+		Effect{Name: EffectImbalance, Detail: wait, DeltaS: per * l.moe.imbalance},
 	)
 	if l.moe.quantize > 0 { // FP8 and FP4 only
 		out = append(out, Effect{Name: EffectQuantize, Detail: quantizeDetail, DeltaS: per * l.moe.quantize})

@@ -336,3 +336,102 @@ func TestQuantizeByHand(t *testing.T) {
 		}
 	}
 }
+
+// Token dropping at a capacity factor of 1, padded (NeMo's
+// MegatronTokenDropCallback defaults, which its Grok-1 performance
+// recipe adds), gives every expert exactly its mean load: nothing waits.
+// TestMoELayerByHand's layer (16 local experts of 128, top-8, ep 8): the
+// wait is (10 ms + 5.6 ms) x 0.010244 = 0.1598 ms dropless, 0 with
+// token_drop; the other parts stay as they were. Mutation caught:
+// token_drop ignored (the wait charged on a padded layer).
+func TestTokenDropNoWait(t *testing.T) {
+	d := *testData(t)
+	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 25
+	h := *d.GPUs["h100"]
+	h.EfficiencyMax = 0.6
+	imb := 1 + math.Sqrt(2*math.Log(8)*32768*7.0/8*120/127)/32768
+	for _, c := range []struct {
+		drop bool
+		want float64
+	}{{false, (0.01 + 5.6e-3) * (imb - 1)}, {true, 0}} {
+		w := Workload{Hidden: 2048, Experts: 128, TopK: 8, EP: 8, TP: 1, MicroBatch: 1, SeqLen: 4096, TokenDrop: c.drop}
+		got := moeLayer(&w, &h, &d, 4096, 0.01, 2e-3)
+		if math.Abs(got.imbalance-c.want) > 1e-12 {
+			t.Errorf("token_drop %v: wait %.4g s, want %.4g", c.drop, got.imbalance, c.want)
+		}
+		if want := 3*3*16*25e-6 + 2e-3; math.Abs(got.grouped/want-1) > 1e-9 {
+			t.Errorf("token_drop %v: grouped %.4g s, want %.4g", c.drop, got.grouped, want)
+		}
+	}
+}
+
+// A GPU holding one expert runs its products as dense GEMMs: the grouped
+// curve adds nothing. By hand, hidden 2,048, expert width 768, 8 experts,
+// top-1, one sequence of 1,024 tokens, tp 1, no shape loss (half 0), no
+// per-expert cost, the test's ceiling 0.6 on an H100 (989 TFLOP/s): at
+// ep 8 the GPU's one expert takes 1,024 x 8/8 = 1,024 tokens, dense, so
+// the grouped part is 0; at ep 4 each of its 2 experts takes 1,024 x 4/8
+// = 512 tokens, whose 3 products forward and backward are 18 x 512 x 768
+// x 2,048 FLOPs each, 2 x 1.44956e10 / (989e12 x 0.6) = 48.86 us as dense
+// GEMMs, and the curve at M 512 (DeepGEMM's 1,040 and 916 TFLOPS against
+// 1,410 and 1,168) adds 48.86 us x (1/0.7609 - 1) = 15.35 us. Mutations
+// caught: the curve charged on a single expert (2,048 tokens x ... at M
+// 1,024: 0.833), or not charged on two.
+func TestOneLocalExpertDense(t *testing.T) {
+	d := *testData(t)
+	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 0
+	h := *d.GPUs["h100"]
+	h.EfficiencyMax = 0.6
+	perExpert := 3 * 2048 * 768.0
+	e512 := deepGEMMShare(1040, 916)
+	dense2 := 2 * 18 * 512 * 768 * 2048.0 / (989e12 * 0.6)
+	for _, c := range []struct {
+		ep   int
+		want float64
+	}{{8, 0}, {4, dense2 * (1/e512 - 1)}} {
+		w := Workload{Hidden: 2048, Layers: 1, Experts: 8, TopK: 1, EP: c.ep, TP: 1, MicroBatch: 1, SeqLen: 1024,
+			ActiveParamsB: 1, ParamsB: 1 + 7*perExpert/1e9, Precision: PrecisionBF16}
+		got := layerCompute(&w, &h, &d).moe.grouped
+		if math.Abs(got-c.want) > 1e-3*c.want+1e-12 {
+			t.Errorf("ep %d: grouped %.4g s, want %.4g", c.ep, got, c.want)
+		}
+	}
+}
+
+// The breakdown says which form the expert products and the wait took:
+// Mixtral 8x7B at ep 8 holds one expert a GPU (dense GEMMs, no curve), at
+// ep 4 two (the grouped curve); with token_drop the wait is named as
+// none and is 0 s. Mutations caught: the grouped detail kept on one
+// expert, the wait's detail kept (or its seconds charged) with token
+// dropping.
+func TestMoEEffectDetails(t *testing.T) {
+	d := testData(t)
+	job, base := everyEffectJob(d)
+	for _, c := range []struct {
+		ep            int
+		drop          bool
+		grouped, wait string
+	}{
+		{8, false, oneExpertDetail, imbalanceDetail},
+		{4, false, groupedDetail, imbalanceDetail},
+		{8, true, oneExpertDetail, tokenDropDetail},
+	} {
+		w := base
+		w.EP, w.TokenDrop = c.ep, c.drop
+		j, err := Estimate(job, w, d, Parts{Detail: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]Effect{}
+		for _, e := range j.Effects {
+			got[e.Name] = e
+		}
+		if g := got[EffectGrouped]; g.Detail != c.grouped {
+			t.Errorf("ep %d: grouped detail %q, want %q", c.ep, g.Detail, c.grouped)
+		}
+		wait := got[EffectImbalance]
+		if wait.Detail != c.wait || (wait.DeltaS == 0) != c.drop {
+			t.Errorf("ep %d, token_drop %v: wait %q, %g s", c.ep, c.drop, wait.Detail, wait.DeltaS)
+		}
+	}
+}

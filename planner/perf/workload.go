@@ -70,6 +70,16 @@ type Workload struct {
 	// all); 0 with recompute = false is none. At most layers. Two bytes
 	// beside the bools: no more words.
 	RecomputeLayers uint16 `toml:"recompute_layers,omitempty,omitzero"`
+	// TokenDrop is Megatron-Core's token dropping with padding at a
+	// capacity factor of 1 (moe_expert_capacity_factor = 1.0 with
+	// moe_pad_expert_input_to_capacity, the defaults of NeMo's
+	// MegatronTokenDropCallback, which its performance recipes add):
+	// each expert takes exactly its mean load, the tokens past it
+	// dropped and the room below it padded, so no GPU of the
+	// expert-parallel group waits for a more loaded one. false is
+	// dropless (every token computed, the wait charged). A byte beside
+	// the bools: no more words.
+	TokenDrop bool `toml:"token_drop,omitempty"`
 	// defaulted marks the overlaps fillOverlaps filled (bit i for
 	// overlapClasses[i]) and the vpp fillVPP derived (vppDefaulted,
 	// vppCapped): the breakdown names where they came from.

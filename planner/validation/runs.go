@@ -281,7 +281,7 @@ func writeRunNetwork(b *strings.Builder, f *runFields) (notModelled []string) {
 func writeRunWorkload(b *strings.Builder, f *runFields) (notModelled, assumed []string) {
 	b.WriteString("[workload]\nmodel = \"custom\"\n")
 	assumed = writeRunStack(b, f)
-	for _, k := range []string{"layers", "hidden", "heads", "kv_heads", "seq_len", "vocab", "experts", "top_k", "global_batch_tokens", "tp", "pp", "cp"} {
+	for _, k := range []string{"layers", "hidden", "heads", "kv_heads", "seq_len", "vocab", "experts", "top_k", "global_batch_tokens", "tp", "pp", "cp", "etp"} {
 		if f.has(k) {
 			fmt.Fprintf(b, "%s = %d\n", k, f.integer(k))
 		}
@@ -294,6 +294,10 @@ func writeRunWorkload(b *strings.Builder, f *runFields) (notModelled, assumed []
 	if p := f.str("precision"); p != "" {
 		fmt.Fprintf(b, "precision = %q\n", p)
 	}
+	if drop, _ := f.m["token_drop"].(bool); drop {
+		b.WriteString("token_drop = true\n")
+	}
+	f.used["token_drop"] = true
 	if f.str("kind") == RunMoE && !f.has("active_params_b") {
 		if a, ok := derivedActiveParamsB(f); ok {
 			fmt.Fprintf(b, "active_params_b = %s\n", strconv.FormatFloat(a, 'g', 6, 64))

@@ -273,3 +273,44 @@ func TestRunPerOpSAC(t *testing.T) {
 		})
 	}
 }
+
+// A run's expert tensor parallelism (etp) and token dropping reach the
+// model (workload etp and token_drop) and are not listed as not
+// modelled; a run without them writes neither (etp then defaults to
+// tp, Megatron-LM's default, and routing is dropless). Mutations caught:
+// etp left unwritten (as before: Megatron's etp = tp taken against the
+// published 1), token_drop left unwritten or written as false.
+func TestRunExpertFolding(t *testing.T) {
+	for _, c := range []struct {
+		fields string
+		lines  []string // in the scenario
+		absent []string // not in it
+	}{
+		{"etp = 1\ntoken_drop = true\n", []string{"etp = 1\n", "token_drop = true\n"}, nil},
+		{"etp = 4\n", []string{"etp = 4\n"}, []string{"token_drop"}},
+		{"token_drop = false\n", nil, []string{"etp", "token_drop"}},
+	} {
+		runs, err := ParseRuns(runDoc(SplitDev, "kind = \"moe\"", "metric = \"step_s\"", "published = 1", "unit = \"s\"", "gpus_per_server = 8",
+			"layers = 4", "hidden = 1024", "heads = 8", "seq_len = 1024", "experts = 8", "top_k = 2", "params_b = 3", "active_params_b = 1",
+			"global_batch_tokens = 65536", "micro_batch = 1", "tp = 4", "ep = 8", c.fields))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := runs[0]
+		for _, l := range c.lines {
+			if !strings.Contains(r.Scenario, l) {
+				t.Errorf("%q: scenario lacks %q:\n%s", c.fields, l, r.Scenario)
+			}
+		}
+		for _, l := range c.absent {
+			if strings.Contains(r.Scenario, l) {
+				t.Errorf("%q: scenario has %q:\n%s", c.fields, l, r.Scenario)
+			}
+		}
+		for _, nm := range r.NotModelled {
+			if strings.HasPrefix(nm, "etp") || strings.HasPrefix(nm, "token_drop") {
+				t.Errorf("%q: %q listed as not modelled", c.fields, nm)
+			}
+		}
+	}
+}
