@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"maps"
+	"strings"
 	"sync"
 	"testing"
 
@@ -197,5 +198,76 @@ func TestLinkMediaConcurrent(t *testing.T) {
 		if !maps.Equal(got[i], want) {
 			t.Errorf("walk %d: runs %v, the BOM's %v", i, got[i], want)
 		}
+	}
+}
+
+// A counted plan that takes its units' counts from the plans counted
+// before it (unitShapesMemo) has the bill it has counted cold, line for
+// line: plans of one scenario at several sizes share their units, and
+// the same sizes with multimode fibre at $100,000 a cable (ACC or
+// single-mode fibre then chosen, the racks and units placed alike)
+// share none with them. Mutation caught (checked to fail here): the
+// context without the scenario (the dear-fibre plans take the plain
+// plans' media: th6 and ndr at every size). Sharing the units of walked
+// plans too is not caught (their counts equal), but sharedUnits says
+// why it must not.
+func TestSharedUnitsAsCold(t *testing.T) {
+	cat := testCatalog(t)
+	cheapAOC := func(s Scenario) Scenario {
+		s.Prices = map[string]float64{"fiber-mm": 1e5}
+		return s
+	}
+	bases := map[string]Scenario{"th6": planBenchScenario(0), "ndr": ibScenario(0)}
+	sizes := []int{9_001, 20_011, 33_333, 60_007}
+	type design struct {
+		name string
+		s    Scenario
+	}
+	var designs []design
+	for name, b := range bases {
+		for _, g := range sizes {
+			s := b
+			s.Cluster.GPUs = g
+			designs = append(designs, design{fmt.Sprintf("%s-%d", name, g), s.CountedLinks()},
+				design{fmt.Sprintf("%s-%d-dearmm", name, g), cheapAOC(s).CountedLinks()})
+		}
+	}
+	cold := map[string]*Plan{}
+	hallMemoOff.Store(true)
+	for _, d := range designs {
+		p, err := BuildWith(d.s, cat, BuildOptions{}) // no recall: every plan counts its links
+		if err != nil {
+			hallMemoOff.Store(false)
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		cold[d.name] = p
+	}
+	hallMemoOff.Store(false)
+	unitShapesMemo.Forget()
+	for _, d := range designs {
+		t.Run(d.name, func(t *testing.T) {
+			got, err := BuildWith(d.s, cat, BuildOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := cold[d.name]
+			if plain, ok := cold[strings.TrimSuffix(d.name, "-dearmm")]; ok && plain != want && plain.Cost.Total == want.Cost.Total {
+				t.Errorf("Dear multimode fibre costs the same as the plain design: the case tests nothing")
+			}
+			if len(got.BOM) != len(want.BOM) {
+				t.Fatalf("%d BOM lines, cold %d", len(got.BOM), len(want.BOM))
+			}
+			for i, l := range got.BOM {
+				if w := want.BOM[i]; l.Key != w.Key || l.Where != w.Where || l.Qty != w.Qty || l.TotalUSD != w.TotalUSD {
+					t.Errorf("line %d: %s %q x%d $%.0f; cold %s %q x%d $%.0f", i, l.Key, l.Where, l.Qty, l.TotalUSD, w.Key, w.Where, w.Qty, w.TotalUSD)
+				}
+			}
+			if got.Cost.Total != want.Cost.Total {
+				t.Errorf("cost $%.2f, cold $%.2f", got.Cost.Total, want.Cost.Total)
+			}
+		})
+	}
+	if unitShapesMemo.Hits() == 0 {
+		t.Error("no plan shared its units: the test no longer tests the sharing")
 	}
 }
