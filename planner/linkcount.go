@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"fabricplan/planner/fabric"
+	"fabricplan/planner/hall"
 )
 
 // The counted link pricing (Scenario.CountedLinks) prices a laid-out
@@ -44,57 +45,137 @@ func (h classHist) add(m, links float64) { h[math.Float64bits(m)] += links }
 // at is the links at length m.
 func (h classHist) at(m float64) float64 { return h[math.Float64bits(m)] }
 
+// gapHist is a histogram of rack-to-rack distances in grains (gapKey)
+// weighted by links: an open-addressed table, as a million-GPU hall
+// notes 33,000 rack pairs at a few hundred distances and a map hashes
+// each several times slower (a 1,000-size sweep to a million GPUs
+// notes 2.8 million).
+type gapHist struct {
+	keys []uint64 // grains + 1; 0 is an empty slot
+	w    []float64
+	n    int
+}
+
+// gapHistMin is the slots a gapHist starts with (a power of two).
+const gapHistMin = 1024
+
+// add adds links at distance g grains.
+func (h *gapHist) add(g uint64, links float64) {
+	if 2*(h.n+1) > len(h.keys) {
+		h.grow()
+	}
+	i := h.slot(g)
+	if h.keys[i] == 0 {
+		h.keys[i] = g + 1
+		h.n++
+	}
+	h.w[i] += links
+}
+
+// grow doubles h's slots, keeping what it holds.
+func (h *gapHist) grow() {
+	keys, w := h.keys, h.w
+	n := max(gapHistMin, 2*len(keys))
+	h.keys, h.w, h.n = make([]uint64, n), make([]float64, n), 0
+	for i, k := range keys {
+		if k != 0 {
+			h.add(k-1, w[i])
+		}
+	}
+}
+
+// slot is the slot of distance g grains in h: where it is, or the
+// empty slot where it would go.
+func (h *gapHist) slot(g uint64) int {
+	k, mask := g+1, uint64(len(h.keys)-1)
+	i := (k * 0x9E3779B97F4A7C15 >> 32) & mask
+	for h.keys[i] != k && h.keys[i] != 0 {
+		i = (i + 1) & mask
+	}
+	return int(i)
+}
+
+// sorted is h's distances (metres), shortest first, and the links at
+// each.
+func (h *gapHist) sorted() (dist, links []float64) {
+	grains := make([]uint64, 0, h.n)
+	for _, k := range h.keys {
+		if k != 0 {
+			grains = append(grains, k-1)
+		}
+	}
+	slices.Sort(grains)
+	dist, links = make([]float64, len(grains)), make([]float64, len(grains))
+	for i, g := range grains {
+		dist[i], links[i] = float64(g)*gapGrainM, h.w[h.slot(g)]
+	}
+	return dist, links
+}
+
 // upperCount is the counted classes of one upper link tier.
 type upperCount struct {
-	dist    classHist // rack-to-rack distances (along + across)
-	lowH    classHist // the lower ends' tray-to-port drops
-	highH   classHist // the upper ends' tray-to-port drops, slack added
-	longest float64   // the longest distance
-	a, b    int32     // the racks it joins
+	dist    gapHist                   // rack-to-rack distances (along + across)
+	lowH    fewHist[float64, float64] // the lower ends' tray-to-port drops
+	highH   fewHist[float64, float64] // the upper ends' tray-to-port drops, slack added
+	longest uint64                    // the longest distance, grains
+	a, b    int32                     // the racks it joins
 	// lowPer and highPer count the lower and the upper switches by
 	// their links of the tier: each switch fills whole cages, the last
 	// one part full (switchCages).
-	lowPer, highPer map[int]int
-}
-
-// addPair notes links links between racks ra and rb.
-func (u *upperCount) addPair(p *Plan, ra, rb int32, links float64) {
-	if links == 0 {
-		return
-	}
-	xa, ya := p.Hall.RackPos(ra)
-	xb, yb := p.Hall.RackPos(rb)
-	d := float64(gapKey(math.Abs(xa-xb)+math.Abs(ya-yb))) * gapGrainM // to the nanometre: few distances
-	first := len(u.dist) == 0
-	u.dist.add(d, links)
-	if d > u.longest || first {
-		u.longest, u.a, u.b = d, ra, rb
-	}
+	lowPer, highPer fewHist[int, int]
 }
 
 func newUpperCount() *upperCount {
-	return &upperCount{dist: classHist{}, lowH: classHist{}, highH: classHist{}, lowPer: map[int]int{}, highPer: map[int]int{}}
+	return &upperCount{}
+}
+
+// fewHist is a histogram of few distinct keys (a tier's port heights,
+// its switches' links), weighted: a list, in the order first met,
+// searched from the key met last (keys come in runs, once a switch,
+// and a map hashes each several times slower).
+type fewHist[K comparable, W int | float64] struct {
+	keys []K
+	w    []W
+	last int
+}
+
+// add adds w at key k.
+func (h *fewHist[K, W]) add(k K, w W) {
+	if h.last < len(h.keys) && h.keys[h.last] == k {
+		h.w[h.last] += w
+		return
+	}
+	if i := slices.Index(h.keys, k); i >= 0 {
+		h.last = i
+		h.w[i] += w
+		return
+	}
+	h.last = len(h.keys)
+	h.keys, h.w = append(h.keys, k), append(h.w, w)
 }
 
 // switchCages is the cages switches counted by their links (per) take
 // at perCage links a cage, each switch's last cage part full.
-func switchCages(per map[int]int, perCage int) int {
+func switchCages(per *fewHist[int, int], perCage int) int {
 	n := 0
-	for links, switches := range per {
-		n += switches * ceilDiv(links, perCage)
+	for i, links := range per.keys {
+		n += per.w[i] * ceilDiv(links, perCage)
 	}
 	return n
 }
 
-// rackLinks is links from (or to) each rack, in the order first met.
+// rackLinks is links from (or to) each rack, in the order first met,
+// and each rack's centre (Hall.RackPos).
 type rackLinks struct {
 	racks []int32
 	links []float64
+	x, y  []float64
 }
 
-func (r *rackLinks) reset() { r.racks, r.links = r.racks[:0], r.links[:0] }
+func (r *rackLinks) reset() { r.racks, r.links, r.x, r.y = r.racks[:0], r.links[:0], r.x[:0], r.y[:0] }
 
-func (r *rackLinks) add(rack int32, links float64) {
+// add adds links to rack of hall h.
+func (r *rackLinks) add(h *hall.Hall, rack int32, links float64) {
 	if n := len(r.racks); n > 0 && r.racks[n-1] == rack {
 		r.links[n-1] += links
 		return
@@ -103,7 +184,8 @@ func (r *rackLinks) add(rack int32, links float64) {
 		r.links[i] += links
 		return
 	}
-	r.racks, r.links = append(r.racks, rack), append(r.links, links)
+	x, y := h.RackPos(rack)
+	r.racks, r.links, r.x, r.y = append(r.racks, rack), append(r.links, links), append(r.x, x), append(r.y, y)
 }
 
 // countLeafSpine counts the leaf-spine classes: in each plane and pod,
@@ -124,9 +206,9 @@ func (p *Plan) countLeafSpine() *upperCount {
 						g := lay.LeafOf(pod, k, next)
 						if ld.Up > 0 && run.Spines > 0 {
 							pl := h.LeafPlace(plane, g)
-							leaves.add(pl.Rack, float64(ld.Up))
+							leaves.add(h, pl.Rack, float64(ld.Up))
 							u.lowH.add(f.TrayHeightM-pl.H, float64(ld.Up))
-							u.lowPer[ld.Up]++
+							u.lowPer.add(ld.Up, 1)
 							up += ld.Up
 						}
 						next++
@@ -136,13 +218,13 @@ func (p *Plan) countLeafSpine() *upperCount {
 				for j := range run.Spines {
 					pl := h.SpinePlace(plane, pod, j)
 					share := float64(up) / float64(run.Spines)
-					spines.add(pl.Rack, share)
+					spines.add(h, pl.Rack, share)
 					u.highH.add(f.TrayHeightM-pl.H+f.SlackM, share)
 				}
 				for _, l := range fabric.SpreadLinks(up, run.Spines) { // the walk's round robin
-					u.highPer[l.Down] += l.Switches
+					u.highPer.add(l.Down, l.Switches)
 				}
-				u.addPairs(p, &leaves, &spines, float64(up))
+				u.addPairs(&leaves, &spines, float64(up))
 				pod++
 			}
 		}
@@ -153,13 +235,24 @@ func (p *Plan) countLeafSpine() *upperCount {
 // addPairs notes the links between every lower rack and every upper
 // rack of a group of total links: each lower rack's spread over the
 // upper racks as their shares of total.
-func (u *upperCount) addPairs(p *Plan, lower, upper *rackLinks, total float64) {
+// The distance is kept to the grain (gapKey: the same gaps in blocks
+// of rows at different places on the floor differ in their last bits).
+func (u *upperCount) addPairs(lower, upper *rackLinks, total float64) {
 	if total == 0 {
 		return
 	}
-	for i, a := range lower.racks {
-		for j, b := range upper.racks {
-			u.addPair(p, a, b, lower.links[i]*upper.links[j]/total)
+	for i, xa := range lower.x {
+		ya := lower.y[i]
+		for j, xb := range upper.x {
+			links := lower.links[i] * upper.links[j] / total
+			if links == 0 {
+				continue
+			}
+			g := gapKey(math.Abs(xa-xb) + math.Abs(ya-upper.y[j]))
+			if g > u.longest || u.dist.n == 0 {
+				u.longest, u.a, u.b = g, lower.racks[i], upper.racks[j]
+			}
+			u.dist.add(g, links)
 		}
 	}
 }
@@ -184,9 +277,9 @@ func (p *Plan) countSpineCore() *upperCount {
 						for range pr.Count {
 							if s := run.UpAt(k, i); s > 0 {
 								pl := h.SpinePlace(plane, pod, jj)
-								spines.add(pl.Rack, float64(s))
+								spines.add(h, pl.Rack, float64(s))
 								u.lowH.add(f.TrayHeightM-pl.H, float64(s))
-								u.lowPer[s]++
+								u.lowPer.add(s, 1)
 								up += s
 							}
 							pod++
@@ -196,13 +289,13 @@ func (p *Plan) countSpineCore() *upperCount {
 				for x := range n {
 					pl := h.CorePlace(plane, firstCore+x)
 					share := float64(up) / float64(n)
-					cores.add(pl.Rack, share)
+					cores.add(h, pl.Rack, share)
 					u.highH.add(f.TrayHeightM-pl.H+f.SlackM, share)
 				}
 				for _, l := range fabric.SpreadLinks(up, n) {
-					u.highPer[l.Down] += l.Switches
+					u.highPer.add(l.Down, l.Switches)
 				}
-				u.addPairs(p, &spines, &cores, float64(up))
+				u.addPairs(&spines, &cores, float64(up))
 				j += run.SpineCount()
 				firstCore += n
 			}
@@ -215,16 +308,16 @@ func (p *Plan) countSpineCore() *upperCount {
 // tier's links, in increasing order of length.
 func (u *upperCount) heights() (drop, share []float64) {
 	var low, high float64
-	for _, w := range u.lowH {
+	for _, w := range u.lowH.w {
 		low += w
 	}
-	for _, w := range u.highH {
+	for _, w := range u.highH.w {
 		high += w
 	}
 	sum := classHist{}
-	for a, wa := range u.lowH {
-		for b, wb := range u.highH {
-			sum.add(math.Float64frombits(a)+math.Float64frombits(b), wa/low*wb/high)
+	for i, a := range u.lowH.keys {
+		for j, b := range u.highH.keys {
+			sum.add(a+b, u.lowH.w[i]/low*u.highH.w[j]/high)
 		}
 	}
 	drop = sortedKeys(sum)
@@ -319,7 +412,7 @@ const soldSlack = 1e-9
 // the cage uses they add, for countModules.
 func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, error) {
 	m := p.media
-	if len(u.dist) == 0 {
+	if u.dist.n == 0 {
 		return nil, nil
 	}
 	drop, share := u.heights()
@@ -328,8 +421,9 @@ func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, 
 		cum[i+1] = cum[i] + s
 	}
 	b := runBuckets{m: m, t: t, at: map[float64]*runBucket{}}
-	for _, d := range sortedKeys(u.dist) {
-		if err := b.fill(d, u.dist.at(d), drop, cum); err != nil {
+	dist, links := u.dist.sorted()
+	for i, d := range dist {
+		if err := b.fill(d, links[i], drop, cum); err != nil {
 			return nil, err
 		}
 	}
@@ -356,7 +450,7 @@ func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, 
 	if longest != nil {
 		tally.longest[t] = p.countedLongest(t, u, longest)
 	}
-	c.wholeCages(tally.links[t], [2]int{switchCages(u.lowPer, pt.lowCage), switchCages(u.highPer, pt.highCage)}, [2]int{pt.lowCage, pt.highCage})
+	c.wholeCages(tally.links[t], [2]int{switchCages(&u.lowPer, pt.lowCage), switchCages(&u.highPer, pt.highCage)}, [2]int{pt.lowCage, pt.highCage})
 	return c.uses(), nil
 }
 
