@@ -471,9 +471,14 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: rp.size(), Y: y, X: x0})
 		for s := range rp.size() {
 			kp := rp.rack(s)
-			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: rackX(x0, s, f.RackWidthM), Y: y, Cooling: "air"}
 			idx := racks
 			racks++
+			if counting && kp.kind == RackCompute {
+				h.slots = append(h.slots, rackSlot{int32(r), int32(s)})
+				h.countCompute(kp.index, idx, r, s, in)
+				continue
+			}
+			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: rackX(x0, s, f.RackWidthM), Y: y, Cooling: "air"}
 			h.fillRack(&rk, kp, rp.units, idx, in)
 			if counting {
 				h.slots = append(h.slots, rackSlot{int32(r), int32(s)})
@@ -531,6 +536,33 @@ func (h *Hall) fillRack(rk *Rack, kp rackPlan, units []int, idx int32, in Inputs
 	}
 	if rk.Switches > 0 {
 		rk.UsedUnits = rk.Switches * h.unitsIn(rk.Kind)
+	}
+}
+
+// countCompute adds compute rack c (index idx, in slot s of row r) to a
+// hall laid out for counting: its place in the indexes, its draw to its
+// row's and to the figures, as fillRack, rackPower and addRackFigures
+// do for a listed rack, without making one (most of a hall's racks are
+// compute racks, and a sweep lays out millions).
+func (h *Hall) countCompute(c int, idx int32, r, s int, in Inputs) {
+	h.computeRack[c] = idx
+	peak := float64(h.rackNodes(c)) * in.NodeKW
+	typical := peak * (h.Facility.TypicalPct / 100)
+	h.Rows[r].PeakKW += peak
+	f := &h.Figures
+	h.kindRacks[0]++ // rackKinds[0] is RackCompute
+	f.RackKWMax = max(f.RackKWMax, peak)
+	f.RackKWTypicalMax = max(f.RackKWTypicalMax, typical)
+	if peak > h.Facility.RackKW+1e-9 {
+		f.RacksOverBudget++
+		if len(f.OverBudget) < maxOverBudgetNames {
+			f.OverBudget = append(f.OverBudget, fmt.Sprintf("%s (%.1f kW)", rackName(r+1, s+1), peak))
+		}
+	}
+	if in.Cooling == "liquid" {
+		f.LiquidRacks++
+	} else {
+		f.AirRacks++
 	}
 }
 
