@@ -98,16 +98,20 @@ func (h *gapHist) slot(g uint64) int {
 // sorted is h's distances (metres), shortest first, and the links at
 // each.
 func (h *gapHist) sorted() (dist, links []float64) {
-	grains := make([]uint64, 0, h.n)
-	for _, k := range h.keys {
+	type entry struct {
+		grains uint64
+		links  float64
+	}
+	all := make([]entry, 0, h.n)
+	for i, k := range h.keys {
 		if k != 0 {
-			grains = append(grains, k-1)
+			all = append(all, entry{k - 1, h.w[i]})
 		}
 	}
-	slices.Sort(grains)
-	dist, links = make([]float64, len(grains)), make([]float64, len(grains))
-	for i, g := range grains {
-		dist[i], links[i] = float64(g)*gapGrainM, h.w[h.slot(g)]
+	slices.SortFunc(all, func(a, b entry) int { return cmp.Compare(a.grains, b.grains) })
+	dist, links = make([]float64, len(all)), make([]float64, len(all))
+	for i, e := range all {
+		dist[i], links[i] = float64(e.grains)*gapGrainM, e.links
 	}
 	return dist, links
 }

@@ -360,8 +360,18 @@ func (c *serverCounter) unitKey(u, first, ns int) []byte {
 const gapGrainM = 1e-9
 
 // gapKey is the distance between two racks' centres along or across the
-// rows, d their difference, in grains for a unit key.
-func gapKey(d float64) uint64 { return uint64(math.Round(math.Abs(d) / gapGrainM)) }
+// rows, d their difference, in grains for a unit key: |d| / gapGrainM
+// rounded half away from zero, as math.Round does (a whole number n of
+// grains and the rest; the rest is exact, n being at least half the
+// quotient), without its call (a sweep keys millions of gaps).
+func gapKey(d float64) uint64 {
+	q := math.Abs(d) / gapGrainM
+	n := uint64(q)
+	if q-float64(n) >= 0.5 {
+		n++
+	}
+	return n
+}
 
 // unitLink is one server link of a unit: its leaf (index in the
 // unit's leaves), down port, run and cages (numbered within the unit).

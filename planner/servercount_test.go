@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"maps"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -269,5 +271,27 @@ func TestSharedUnitsAsCold(t *testing.T) {
 	}
 	if unitShapesMemo.Hits() == 0 {
 		t.Error("no plan shared its units: the test no longer tests the sharing")
+	}
+}
+
+// gapKey rounds as math.Round (the rule it stands for: half a grain
+// away from zero) at random gaps from a nanometre to 2 km and at odd
+// half grains (5e-10 m times an odd number: many divide to exactly a
+// half), both signs. Mutations caught (each checked to fail here): a
+// half grain rounded down (> 0.5 for >= 0.5), the sign kept (no
+// math.Abs).
+func TestGapKeyAsRound(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 9))
+	for i := range 200_000 {
+		d := (r.Float64() - 0.5) * 4000 * math.Pow(10, -float64(r.IntN(12)))
+		if i%2 == 0 {
+			d = float64(2*r.IntN(1_000_000_000)+1) * 5e-10
+			if i%4 == 0 {
+				d = -d
+			}
+		}
+		if got, want := gapKey(d), uint64(math.Round(math.Abs(d)/gapGrainM)); got != want {
+			t.Fatalf("gapKey(%v) = %d, math.Round gives %d", d, got, want)
+		}
 	}
 }
