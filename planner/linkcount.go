@@ -57,7 +57,7 @@ type gapHist struct {
 }
 
 // gapHistMin is the slots a gapHist starts with (a power of two).
-const gapHistMin = 1024
+const gapHistMin = 256
 
 // add adds links at distance g grains.
 func (h *gapHist) add(g uint64, links float64) {

@@ -330,8 +330,14 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 	h.unitLeafRack = make([]int32, in.Units)
 	h.unitLeafOff = make([]int32, in.Units)
 	var rows []rowPlan
-	cur := 0         // compute racks of the row being filled, up to next
-	var units []int  // units whose leaves the row holds
+	cur := 0 // compute racks of the row being filled, up to next
+	// units are the units whose leaves the row holds: a run of ids (the
+	// units are placed in order), shared by the rows, not a list a row.
+	var units []int
+	ids := make([]int, in.Units)
+	for i := range ids {
+		ids[i] = i
+	}
 	midUnit := false // the row being filled continues the row before's unit
 	leafRacks := func(units int) int { return ceilDiv(units*unitLeaves, h.leavesPerRack) }
 	next := 0 // first compute rack not yet placed
@@ -351,8 +357,8 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 		if cur+max(last-next+1, 0)+leafRacks(len(units)+1) > perRow {
 			flush()
 		}
-		midUnit = cur > 0 && midUnit // a new row starts with this unit
-		units = append(units, u)
+		midUnit = cur > 0 && midUnit          // a new row starts with this unit
+		units = ids[u-len(units) : u+1 : u+1] // the run grown by u
 		for ; next <= last; next++ {
 			if cur+leafRacks(len(units)) >= perRow && cur > 0 {
 				flush()
