@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	"fabricplan/planner/fabric"
 	"fabricplan/planner/hall"
@@ -49,11 +50,31 @@ func (h classHist) at(m float64) float64 { return h[math.Float64bits(m)] }
 // weighted by links: an open-addressed table, as a million-GPU hall
 // notes 33,000 rack pairs at a few hundred distances and a map hashes
 // each several times slower (a 1,000-size sweep to a million GPUs
-// notes 2.8 million).
+// notes 2.8 million). The tables are reused (gapHists): a sweep's
+// plans would otherwise grow a table each, tier by tier.
 type gapHist struct {
 	keys []uint64 // grains + 1; 0 is an empty slot
 	w    []float64
 	n    int
+	used []int32 // the slots filled, as filled
+}
+
+// gapHists are tables emptied for reuse (release).
+var gapHists = sync.Pool{New: func() any { return new(gapHist) }}
+
+// release empties h and gives it for reuse.
+func (h *gapHist) release() {
+	h.reset()
+	gapHists.Put(h)
+}
+
+// reset empties h, slot by slot filled (a table of the sweep's largest
+// plan is emptied as fast as a small plan fills it).
+func (h *gapHist) reset() {
+	for _, i := range h.used {
+		h.keys[i], h.w[i] = 0, 0
+	}
+	h.used, h.n = h.used[:0], 0
 }
 
 // gapHistMin is the slots a gapHist starts with (a power of two).
@@ -68,19 +89,18 @@ func (h *gapHist) add(g uint64, links float64) {
 	if h.keys[i] == 0 {
 		h.keys[i] = g + 1
 		h.n++
+		h.used = append(h.used, int32(i))
 	}
 	h.w[i] += links
 }
 
 // grow doubles h's slots, keeping what it holds.
 func (h *gapHist) grow() {
-	keys, w := h.keys, h.w
+	keys, w, used := h.keys, h.w, slices.Clone(h.used)
 	n := max(gapHistMin, 2*len(keys))
-	h.keys, h.w, h.n = make([]uint64, n), make([]float64, n), 0
-	for i, k := range keys {
-		if k != 0 {
-			h.add(k-1, w[i])
-		}
+	h.keys, h.w, h.n, h.used = make([]uint64, n), make([]float64, n), 0, h.used[:0]
+	for _, i := range used {
+		h.add(keys[i]-1, w[i])
 	}
 }
 
@@ -106,10 +126,8 @@ const slotBits = 20
 // pairs by a function).
 func (h *gapHist) sorted() (dist, links []float64) {
 	packed := make([]uint64, 0, h.n)
-	for i, k := range h.keys {
-		if k == 0 {
-			continue
-		}
+	for _, i := range h.used {
+		k := h.keys[i]
 		if k-1 >= 1<<(64-slotBits) || i >= 1<<slotBits {
 			return h.sortedPairs()
 		}
@@ -130,10 +148,8 @@ func (h *gapHist) sortedPairs() (dist, links []float64) {
 		links  float64
 	}
 	all := make([]entry, 0, h.n)
-	for i, k := range h.keys {
-		if k != 0 {
-			all = append(all, entry{k - 1, h.w[i]})
-		}
+	for _, i := range h.used {
+		all = append(all, entry{h.keys[i] - 1, h.w[i]})
 	}
 	slices.SortFunc(all, func(a, b entry) int { return cmp.Compare(a.grains, b.grains) })
 	dist, links = make([]float64, len(all)), make([]float64, len(all))
@@ -145,7 +161,7 @@ func (h *gapHist) sortedPairs() (dist, links []float64) {
 
 // upperCount is the counted classes of one upper link tier.
 type upperCount struct {
-	dist    gapHist                   // rack-to-rack distances (along + across)
+	dist    *gapHist                  // rack-to-rack distances (along + across)
 	lowH    fewHist[float64, float64] // the lower ends' tray-to-port drops
 	highH   fewHist[float64, float64] // the upper ends' tray-to-port drops, slack added
 	longest uint64                    // the longest distance, grains
@@ -157,7 +173,7 @@ type upperCount struct {
 }
 
 func newUpperCount() *upperCount {
-	return &upperCount{}
+	return &upperCount{dist: gapHists.Get().(*gapHist)}
 }
 
 // fewHist is a histogram of few distinct keys (a tier's port heights,
@@ -602,7 +618,13 @@ func (p *Plan) countLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err != nil {
 		return err
 	}
-	for t, u := range []*upperCount{p.countLeafSpine(), p.countSpineCore()} {
+	upper := []*upperCount{p.countLeafSpine(), p.countSpineCore()}
+	defer func() {
+		for _, u := range upper {
+			u.dist.release()
+		}
+	}()
+	for t, u := range upper {
 		more, err := p.priceUpper(t+1, u, tally)
 		if err != nil {
 			return err
