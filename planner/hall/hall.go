@@ -329,7 +329,9 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 	h.computeRack = make([]int32, h.computeRacks())
 	h.unitLeafRack = make([]int32, in.Units)
 	h.unitLeafOff = make([]int32, in.Units)
-	var rows []rowPlan
+	// Rows full of compute racks, twice over (the leaf racks and the
+	// room a unit leaves at a row's end): the rows seldom grow the list.
+	rows := make([]rowPlan, 0, 2*ceilDiv(len(h.computeRack), perRow)+1)
 	cur := 0 // compute racks of the row being filled, up to next
 	// units are the units whose leaves the row holds: a run of ids (the
 	// units are placed in order), shared by the rows, not a list a row.
