@@ -74,6 +74,7 @@ type serverCounter struct {
 	// racks and leafRacks are scratch for a unit's key: its server
 	// racks then its leaves' other racks, and its leaves' racks.
 	racks, leafRacks []int32
+	leafX, leafY     []float64 // the leaf racks' centres
 	// Scratch for one unit's walk: places, cages, the union-find.
 	servers, leaves []hall.Place
 	// chosen is the medium (index into allMedia) of a set by its
@@ -339,12 +340,16 @@ func (c *serverCounter) unitKey(u, first, ns int) []byte {
 			leafRacks = append(leafRacks, pl.Rack)
 		}
 	}
+	c.leafX, c.leafY = c.leafX[:0], c.leafY[:0]
+	for _, b := range leafRacks {
+		xb, yb := c.h.RackPos(b)
+		c.leafX, c.leafY = append(c.leafX, xb), append(c.leafY, yb)
+	}
 	for _, a := range racks[:serverRacks] {
-		for _, b := range leafRacks {
-			xa, ya := c.h.RackPos(a)
-			xb, yb := c.h.RackPos(b)
+		xa, ya := c.h.RackPos(a)
+		for j, xb := range c.leafX {
 			key = binary.LittleEndian.AppendUint64(key, gapKey(xa-xb))
-			key = binary.LittleEndian.AppendUint64(key, gapKey(ya-yb))
+			key = binary.LittleEndian.AppendUint64(key, gapKey(ya-c.leafY[j]))
 		}
 	}
 	c.key, c.racks, c.leafRacks = key, racks, leafRacks
