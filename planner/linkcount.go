@@ -161,11 +161,11 @@ func (h *gapHist) sortedPairs() (dist, links []float64) {
 
 // upperCount is the counted classes of one upper link tier.
 type upperCount struct {
-	dist    *gapHist                  // rack-to-rack distances (along + across)
-	lowH    fewHist[float64, float64] // the lower ends' tray-to-port drops
-	highH   fewHist[float64, float64] // the upper ends' tray-to-port drops, slack added
-	longest uint64                    // the longest distance, grains
-	a, b    int32                     // the racks it joins
+	dist    *gapHist // rack-to-rack distances (along + across)
+	lowH    dropHist // the lower ends' tray-to-port drops
+	highH   dropHist // the upper ends' tray-to-port drops, slack added
+	longest uint64   // the longest distance, grains
+	a, b    int32    // the racks it joins
 	// lowPer and highPer count the lower and the upper switches by
 	// their links of the tier: each switch fills whole cages, the last
 	// one part full (switchCages).
@@ -176,8 +176,27 @@ func newUpperCount() *upperCount {
 	return &upperCount{dist: gapHists.Get().(*gapHist)}
 }
 
-// fewHist is a histogram of few distinct keys (a tier's port heights,
-// its switches' links), weighted: a list, in the order first met,
+// dropHist is one end's tray-to-port drops of a tier weighted by links,
+// by the lowest U of the switch they drop to: the switches of an end
+// are of one height, so their U gives their drop (Hall.SwitchPlace's
+// H), and a tier notes one a switch (an array by U, not a search).
+type dropHist struct {
+	drop, w []float64 // by U
+	has     []bool    // a drop noted at U (perhaps of no links)
+}
+
+// add adds links at the drop (metres) of a switch whose lowest U is u.
+func (d *dropHist) add(u int, drop, links float64) {
+	if u >= len(d.w) {
+		n := u + 1
+		d.drop, d.w, d.has = slices.Grow(d.drop, n-len(d.drop))[:n], slices.Grow(d.w, n-len(d.w))[:n], slices.Grow(d.has, n-len(d.has))[:n]
+	}
+	d.drop[u], d.has[u] = drop, true
+	d.w[u] += links
+}
+
+// fewHist is a histogram of few distinct keys (a tier's switches by
+// their links), weighted: a list, in the order first met,
 // searched from the key met last (keys come in runs, once a switch,
 // and a map hashes each several times slower).
 type fewHist[K comparable, W int | float64] struct {
@@ -217,19 +236,29 @@ type rackLinks struct {
 	racks []int32
 	links []float64
 	x, y  []float64
+	// rising: the racks were met in increasing order, so a rack past
+	// the last is new (a group's spines and cores stand in racks in
+	// order: most skip the search).
+	rising bool
 }
 
-func (r *rackLinks) reset() { r.racks, r.links, r.x, r.y = r.racks[:0], r.links[:0], r.x[:0], r.y[:0] }
+func (r *rackLinks) reset() {
+	r.racks, r.links, r.x, r.y, r.rising = r.racks[:0], r.links[:0], r.x[:0], r.y[:0], true
+}
 
 // add adds links to rack of hall h.
 func (r *rackLinks) add(h *hall.Hall, rack int32, links float64) {
-	if n := len(r.racks); n > 0 && r.racks[n-1] == rack {
+	n := len(r.racks)
+	if n > 0 && r.racks[n-1] == rack {
 		r.links[n-1] += links
 		return
 	}
-	if i := slices.Index(r.racks, rack); i >= 0 {
-		r.links[i] += links
-		return
+	if rising := n == 0 || rack > r.racks[n-1]; !rising || !r.rising {
+		if i := slices.Index(r.racks, rack); i >= 0 {
+			r.links[i] += links
+			return
+		}
+		r.rising = r.rising && rising
 	}
 	x, y := h.RackPos(rack)
 	r.racks, r.links, r.x, r.y = append(r.racks, rack), append(r.links, links), append(r.x, x), append(r.y, y)
@@ -254,7 +283,7 @@ func (p *Plan) countLeafSpine() *upperCount {
 						if ld.Up > 0 && run.Spines > 0 {
 							pl := h.LeafPlace(plane, g)
 							leaves.add(h, pl.Rack, float64(ld.Up))
-							u.lowH.add(f.TrayHeightM-pl.H, float64(ld.Up))
+							u.lowH.add(pl.U, f.TrayHeightM-pl.H, float64(ld.Up))
 							u.lowPer.add(ld.Up, 1)
 							up += ld.Up
 						}
@@ -266,7 +295,7 @@ func (p *Plan) countLeafSpine() *upperCount {
 					pl := h.SpinePlace(plane, pod, j)
 					share := float64(up) / float64(run.Spines)
 					spines.add(h, pl.Rack, share)
-					u.highH.add(f.TrayHeightM-pl.H+f.SlackM, share)
+					u.highH.add(pl.U, f.TrayHeightM-pl.H+f.SlackM, share)
 				}
 				for _, l := range fabric.SpreadLinks(up, run.Spines) { // the walk's round robin
 					u.highPer.add(l.Down, l.Switches)
@@ -325,7 +354,7 @@ func (p *Plan) countSpineCore() *upperCount {
 							if s := run.UpAt(k, i); s > 0 {
 								pl := h.SpinePlace(plane, pod, jj)
 								spines.add(h, pl.Rack, float64(s))
-								u.lowH.add(f.TrayHeightM-pl.H, float64(s))
+								u.lowH.add(pl.U, f.TrayHeightM-pl.H, float64(s))
 								u.lowPer.add(s, 1)
 								up += s
 							}
@@ -337,7 +366,7 @@ func (p *Plan) countSpineCore() *upperCount {
 					pl := h.CorePlace(plane, firstCore+x)
 					share := float64(up) / float64(n)
 					cores.add(h, pl.Rack, share)
-					u.highH.add(f.TrayHeightM-pl.H+f.SlackM, share)
+					u.highH.add(pl.U, f.TrayHeightM-pl.H+f.SlackM, share)
 				}
 				for _, l := range fabric.SpreadLinks(up, n) {
 					u.highPer.add(l.Down, l.Switches)
@@ -362,9 +391,14 @@ func (u *upperCount) heights() (drop, share []float64) {
 		high += w
 	}
 	sum := classHist{}
-	for i, a := range u.lowH.keys {
-		for j, b := range u.highH.keys {
-			sum.add(a+b, u.lowH.w[i]/low*u.highH.w[j]/high)
+	for i, a := range u.lowH.drop {
+		if !u.lowH.has[i] {
+			continue
+		}
+		for j, b := range u.highH.drop {
+			if u.highH.has[j] {
+				sum.add(a+b, u.lowH.w[i]/low*u.highH.w[j]/high)
+			}
 		}
 	}
 	drop = sortedKeys(sum)
