@@ -324,21 +324,25 @@ func (c *serverCounter) unitKey(u, first, ns int) []byte {
 	}
 	serverRacks := len(racks)
 	leafRacks := c.leafRacks[:0]
+	last, lastI := int32(-1), 0 // a unit's leaves share racks in runs: most skip the search
 	for _, pl := range c.leaves {
 		if pl.Rack < 0 {
 			key = binary.LittleEndian.AppendUint64(key, math.MaxUint64)
 			continue
 		}
-		i := slices.Index(racks, pl.Rack)
-		if i < 0 {
-			i = len(racks)
-			racks = append(racks, pl.Rack)
+		i := lastI
+		if pl.Rack != last {
+			if i = slices.Index(racks, pl.Rack); i < 0 {
+				i = len(racks)
+				racks = append(racks, pl.Rack)
+			}
+			if !slices.Contains(leafRacks, pl.Rack) {
+				leafRacks = append(leafRacks, pl.Rack)
+			}
+			last, lastI = pl.Rack, i
 		}
 		key = binary.LittleEndian.AppendUint64(key, uint64(i))
 		key = binary.LittleEndian.AppendUint64(key, math.Float64bits(pl.H))
-		if !slices.Contains(leafRacks, pl.Rack) {
-			leafRacks = append(leafRacks, pl.Rack)
-		}
 	}
 	c.leafX, c.leafY = c.leafX[:0], c.leafY[:0]
 	for _, b := range leafRacks {
