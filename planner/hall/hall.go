@@ -361,12 +361,18 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 		}
 		midUnit = cur > 0 && midUnit          // a new row starts with this unit
 		units = ids[u-len(units) : u+1 : u+1] // the run grown by u
-		for ; next <= last; next++ {
-			if cur+leafRacks(len(units)) >= perRow && cur > 0 {
+		// The unit's racks fill the row until it and its leaf racks
+		// reach perRow, then a new row takes the rest: rows at a time,
+		// not racks (a million GPUs take 31,000 compute racks).
+		lr := leafRacks(len(units))
+		for next <= last {
+			if cur+lr >= perRow && cur > 0 {
 				flush()
-				midUnit = true
+				midUnit, lr = true, 0
 			}
-			cur++
+			k := min(max(perRow-lr-cur, 1), last-next+1)
+			cur += k
+			next += k
 		}
 	}
 	flush()
