@@ -5,8 +5,10 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	"fabricplan/planner/fabric"
+	"fabricplan/planner/hall"
 )
 
 // The counted link pricing (Scenario.CountedLinks) prices a laid-out
@@ -44,66 +46,222 @@ func (h classHist) add(m, links float64) { h[math.Float64bits(m)] += links }
 // at is the links at length m.
 func (h classHist) at(m float64) float64 { return h[math.Float64bits(m)] }
 
+// gapHist is a histogram of rack-to-rack distances in grains (gapKey)
+// weighted by links: an open-addressed table, as a million-GPU hall
+// notes 33,000 rack pairs at a few hundred distances and a map hashes
+// each several times slower (a 1,000-size sweep to a million GPUs
+// notes 2.8 million). The tables are reused (gapHists): a sweep's
+// plans would otherwise grow a table each, tier by tier.
+type gapHist struct {
+	keys []uint64 // grains + 1; 0 is an empty slot
+	w    []float64
+	n    int
+	used []int32 // the slots filled, as filled
+}
+
+// gapHists are tables emptied for reuse (release).
+var gapHists = sync.Pool{New: func() any { return new(gapHist) }}
+
+// release empties h and gives it for reuse.
+func (h *gapHist) release() {
+	h.reset()
+	gapHists.Put(h)
+}
+
+// reset empties h, slot by slot filled (a table of the sweep's largest
+// plan is emptied as fast as a small plan fills it).
+func (h *gapHist) reset() {
+	for _, i := range h.used {
+		h.keys[i], h.w[i] = 0, 0
+	}
+	h.used, h.n = h.used[:0], 0
+}
+
+// gapHistMin is the slots a gapHist starts with (a power of two).
+const gapHistMin = 256
+
+// add adds links at distance g grains.
+func (h *gapHist) add(g uint64, links float64) {
+	if 2*(h.n+1) > len(h.keys) {
+		h.grow()
+	}
+	i := h.slot(g)
+	if h.keys[i] == 0 {
+		h.keys[i] = g + 1
+		h.n++
+		h.used = append(h.used, int32(i))
+	}
+	h.w[i] += links
+}
+
+// grow doubles h's slots, keeping what it holds.
+func (h *gapHist) grow() {
+	keys, w, used := h.keys, h.w, slices.Clone(h.used)
+	n := max(gapHistMin, 2*len(keys))
+	h.keys, h.w, h.n, h.used = make([]uint64, n), make([]float64, n), 0, h.used[:0]
+	for _, i := range used {
+		h.add(keys[i]-1, w[i])
+	}
+}
+
+// slot is the slot of distance g grains in h: where it is, or the
+// empty slot where it would go.
+func (h *gapHist) slot(g uint64) int {
+	k, mask := g+1, uint64(len(h.keys)-1)
+	i := (k * 0x9E3779B97F4A7C15 >> 32) & mask
+	for h.keys[i] != k && h.keys[i] != 0 {
+		i = (i + 1) & mask
+	}
+	return int(i)
+}
+
+// slotBits is the bits of a gapHist slot's index packed below its
+// grains for sorting (sorted): a million slots, and distances up to
+// 2^44 grains (17 km).
+const slotBits = 20
+
+// sorted is h's distances (metres), shortest first, and the links at
+// each. Each distance is sorted with its slot packed below it, as one
+// integer (a sweep sorts millions, and integers sort faster than
+// pairs by a function).
+func (h *gapHist) sorted() (dist, links []float64) {
+	packed := make([]uint64, 0, h.n)
+	for _, i := range h.used {
+		k := h.keys[i]
+		if k-1 >= 1<<(64-slotBits) || i >= 1<<slotBits {
+			return h.sortedPairs()
+		}
+		packed = append(packed, (k-1)<<slotBits|uint64(i))
+	}
+	slices.Sort(packed)
+	dist, links = make([]float64, len(packed)), make([]float64, len(packed))
+	for i, p := range packed {
+		dist[i], links[i] = float64(p>>slotBits)*gapGrainM, h.w[p&(1<<slotBits-1)]
+	}
+	return dist, links
+}
+
+// sortedPairs is sorted for a table too large to pack.
+func (h *gapHist) sortedPairs() (dist, links []float64) {
+	type entry struct {
+		grains uint64
+		links  float64
+	}
+	all := make([]entry, 0, h.n)
+	for _, i := range h.used {
+		all = append(all, entry{h.keys[i] - 1, h.w[i]})
+	}
+	slices.SortFunc(all, func(a, b entry) int { return cmp.Compare(a.grains, b.grains) })
+	dist, links = make([]float64, len(all)), make([]float64, len(all))
+	for i, e := range all {
+		dist[i], links[i] = float64(e.grains)*gapGrainM, e.links
+	}
+	return dist, links
+}
+
 // upperCount is the counted classes of one upper link tier.
 type upperCount struct {
-	dist    classHist // rack-to-rack distances (along + across)
-	lowH    classHist // the lower ends' tray-to-port drops
-	highH   classHist // the upper ends' tray-to-port drops, slack added
-	longest float64   // the longest distance
-	a, b    int32     // the racks it joins
+	dist    *gapHist // rack-to-rack distances (along + across)
+	lowH    dropHist // the lower ends' tray-to-port drops
+	highH   dropHist // the upper ends' tray-to-port drops, slack added
+	longest uint64   // the longest distance, grains
+	a, b    int32    // the racks it joins
 	// lowPer and highPer count the lower and the upper switches by
 	// their links of the tier: each switch fills whole cages, the last
 	// one part full (switchCages).
-	lowPer, highPer map[int]int
-}
-
-// addPair notes links links between racks ra and rb.
-func (u *upperCount) addPair(p *Plan, ra, rb int32, links float64) {
-	if links == 0 {
-		return
-	}
-	xa, ya := p.Hall.RackPos(ra)
-	xb, yb := p.Hall.RackPos(rb)
-	d := float64(gapKey(math.Abs(xa-xb)+math.Abs(ya-yb))) * gapGrainM // to the nanometre: few distances
-	first := len(u.dist) == 0
-	u.dist.add(d, links)
-	if d > u.longest || first {
-		u.longest, u.a, u.b = d, ra, rb
-	}
+	lowPer, highPer fewHist[int, int]
 }
 
 func newUpperCount() *upperCount {
-	return &upperCount{dist: classHist{}, lowH: classHist{}, highH: classHist{}, lowPer: map[int]int{}, highPer: map[int]int{}}
+	return &upperCount{dist: gapHists.Get().(*gapHist)}
+}
+
+// dropHist is one end's tray-to-port drops of a tier weighted by links,
+// by the lowest U of the switch they drop to: the switches of an end
+// are of one height, so their U gives their drop (Hall.SwitchPlace's
+// H), and a tier notes one a switch (an array by U, not a search).
+type dropHist struct {
+	drop, w []float64 // by U
+	has     []bool    // a drop noted at U (perhaps of no links)
+}
+
+// add adds links at the drop (metres) of a switch whose lowest U is u.
+func (d *dropHist) add(u int, drop, links float64) {
+	if u >= len(d.w) {
+		n := u + 1
+		d.drop, d.w, d.has = slices.Grow(d.drop, n-len(d.drop))[:n], slices.Grow(d.w, n-len(d.w))[:n], slices.Grow(d.has, n-len(d.has))[:n]
+	}
+	d.drop[u], d.has[u] = drop, true
+	d.w[u] += links
+}
+
+// fewHist is a histogram of few distinct keys (a tier's switches by
+// their links), weighted: a list, in the order first met,
+// searched from the key met last (keys come in runs, once a switch,
+// and a map hashes each several times slower).
+type fewHist[K comparable, W int | float64] struct {
+	keys []K
+	w    []W
+	last int
+}
+
+// add adds w at key k.
+func (h *fewHist[K, W]) add(k K, w W) {
+	if h.last < len(h.keys) && h.keys[h.last] == k {
+		h.w[h.last] += w
+		return
+	}
+	if i := slices.Index(h.keys, k); i >= 0 {
+		h.last = i
+		h.w[i] += w
+		return
+	}
+	h.last = len(h.keys)
+	h.keys, h.w = append(h.keys, k), append(h.w, w)
 }
 
 // switchCages is the cages switches counted by their links (per) take
 // at perCage links a cage, each switch's last cage part full.
-func switchCages(per map[int]int, perCage int) int {
+func switchCages(per *fewHist[int, int], perCage int) int {
 	n := 0
-	for links, switches := range per {
-		n += switches * ceilDiv(links, perCage)
+	for i, links := range per.keys {
+		n += per.w[i] * ceilDiv(links, perCage)
 	}
 	return n
 }
 
-// rackLinks is links from (or to) each rack, in the order first met.
+// rackLinks is links from (or to) each rack, in the order first met,
+// and each rack's centre (Hall.RackPos).
 type rackLinks struct {
 	racks []int32
 	links []float64
+	x, y  []float64
+	// rising: the racks were met in increasing order, so a rack past
+	// the last is new (a group's spines and cores stand in racks in
+	// order: most skip the search).
+	rising bool
 }
 
-func (r *rackLinks) reset() { r.racks, r.links = r.racks[:0], r.links[:0] }
+func (r *rackLinks) reset() {
+	r.racks, r.links, r.x, r.y, r.rising = r.racks[:0], r.links[:0], r.x[:0], r.y[:0], true
+}
 
-func (r *rackLinks) add(rack int32, links float64) {
-	if n := len(r.racks); n > 0 && r.racks[n-1] == rack {
+// add adds links to rack of hall h.
+func (r *rackLinks) add(h *hall.Hall, rack int32, links float64) {
+	n := len(r.racks)
+	if n > 0 && r.racks[n-1] == rack {
 		r.links[n-1] += links
 		return
 	}
-	if i := slices.Index(r.racks, rack); i >= 0 {
-		r.links[i] += links
-		return
+	if rising := n == 0 || rack > r.racks[n-1]; !rising || !r.rising {
+		if i := slices.Index(r.racks, rack); i >= 0 {
+			r.links[i] += links
+			return
+		}
+		r.rising = r.rising && rising
 	}
-	r.racks, r.links = append(r.racks, rack), append(r.links, links)
+	x, y := h.RackPos(rack)
+	r.racks, r.links, r.x, r.y = append(r.racks, rack), append(r.links, links), append(r.x, x), append(r.y, y)
 }
 
 // countLeafSpine counts the leaf-spine classes: in each plane and pod,
@@ -124,9 +282,9 @@ func (p *Plan) countLeafSpine() *upperCount {
 						g := lay.LeafOf(pod, k, next)
 						if ld.Up > 0 && run.Spines > 0 {
 							pl := h.LeafPlace(plane, g)
-							leaves.add(pl.Rack, float64(ld.Up))
-							u.lowH.add(f.TrayHeightM-pl.H, float64(ld.Up))
-							u.lowPer[ld.Up]++
+							leaves.add(h, pl.Rack, float64(ld.Up))
+							u.lowH.add(pl.U, f.TrayHeightM-pl.H, float64(ld.Up))
+							u.lowPer.add(ld.Up, 1)
 							up += ld.Up
 						}
 						next++
@@ -136,13 +294,13 @@ func (p *Plan) countLeafSpine() *upperCount {
 				for j := range run.Spines {
 					pl := h.SpinePlace(plane, pod, j)
 					share := float64(up) / float64(run.Spines)
-					spines.add(pl.Rack, share)
-					u.highH.add(f.TrayHeightM-pl.H+f.SlackM, share)
+					spines.add(h, pl.Rack, share)
+					u.highH.add(pl.U, f.TrayHeightM-pl.H+f.SlackM, share)
 				}
 				for _, l := range fabric.SpreadLinks(up, run.Spines) { // the walk's round robin
-					u.highPer[l.Down] += l.Switches
+					u.highPer.add(l.Down, l.Switches)
 				}
-				u.addPairs(p, &leaves, &spines, float64(up))
+				u.addPairs(&leaves, &spines, float64(up))
 				pod++
 			}
 		}
@@ -153,13 +311,24 @@ func (p *Plan) countLeafSpine() *upperCount {
 // addPairs notes the links between every lower rack and every upper
 // rack of a group of total links: each lower rack's spread over the
 // upper racks as their shares of total.
-func (u *upperCount) addPairs(p *Plan, lower, upper *rackLinks, total float64) {
+// The distance is kept to the grain (gapKey: the same gaps in blocks
+// of rows at different places on the floor differ in their last bits).
+func (u *upperCount) addPairs(lower, upper *rackLinks, total float64) {
 	if total == 0 {
 		return
 	}
-	for i, a := range lower.racks {
-		for j, b := range upper.racks {
-			u.addPair(p, a, b, lower.links[i]*upper.links[j]/total)
+	for i, xa := range lower.x {
+		ya := lower.y[i]
+		for j, xb := range upper.x {
+			links := lower.links[i] * upper.links[j] / total
+			if links == 0 {
+				continue
+			}
+			g := gapKey(math.Abs(xa-xb) + math.Abs(ya-upper.y[j]))
+			if g > u.longest || u.dist.n == 0 {
+				u.longest, u.a, u.b = g, lower.racks[i], upper.racks[j]
+			}
+			u.dist.add(g, links)
 		}
 	}
 }
@@ -184,9 +353,9 @@ func (p *Plan) countSpineCore() *upperCount {
 						for range pr.Count {
 							if s := run.UpAt(k, i); s > 0 {
 								pl := h.SpinePlace(plane, pod, jj)
-								spines.add(pl.Rack, float64(s))
-								u.lowH.add(f.TrayHeightM-pl.H, float64(s))
-								u.lowPer[s]++
+								spines.add(h, pl.Rack, float64(s))
+								u.lowH.add(pl.U, f.TrayHeightM-pl.H, float64(s))
+								u.lowPer.add(s, 1)
 								up += s
 							}
 							pod++
@@ -196,13 +365,13 @@ func (p *Plan) countSpineCore() *upperCount {
 				for x := range n {
 					pl := h.CorePlace(plane, firstCore+x)
 					share := float64(up) / float64(n)
-					cores.add(pl.Rack, share)
-					u.highH.add(f.TrayHeightM-pl.H+f.SlackM, share)
+					cores.add(h, pl.Rack, share)
+					u.highH.add(pl.U, f.TrayHeightM-pl.H+f.SlackM, share)
 				}
 				for _, l := range fabric.SpreadLinks(up, n) {
-					u.highPer[l.Down] += l.Switches
+					u.highPer.add(l.Down, l.Switches)
 				}
-				u.addPairs(p, &spines, &cores, float64(up))
+				u.addPairs(&spines, &cores, float64(up))
 				j += run.SpineCount()
 				firstCore += n
 			}
@@ -215,16 +384,21 @@ func (p *Plan) countSpineCore() *upperCount {
 // tier's links, in increasing order of length.
 func (u *upperCount) heights() (drop, share []float64) {
 	var low, high float64
-	for _, w := range u.lowH {
+	for _, w := range u.lowH.w {
 		low += w
 	}
-	for _, w := range u.highH {
+	for _, w := range u.highH.w {
 		high += w
 	}
 	sum := classHist{}
-	for a, wa := range u.lowH {
-		for b, wb := range u.highH {
-			sum.add(math.Float64frombits(a)+math.Float64frombits(b), wa/low*wb/high)
+	for i, a := range u.lowH.drop {
+		if !u.lowH.has[i] {
+			continue
+		}
+		for j, b := range u.highH.drop {
+			if u.highH.has[j] {
+				sum.add(a+b, u.lowH.w[i]/low*u.highH.w[j]/high)
+			}
 		}
 	}
 	drop = sortedKeys(sum)
@@ -319,7 +493,7 @@ const soldSlack = 1e-9
 // the cage uses they add, for countModules.
 func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, error) {
 	m := p.media
-	if len(u.dist) == 0 {
+	if u.dist.n == 0 {
 		return nil, nil
 	}
 	drop, share := u.heights()
@@ -328,8 +502,9 @@ func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, 
 		cum[i+1] = cum[i] + s
 	}
 	b := runBuckets{m: m, t: t, at: map[float64]*runBucket{}}
-	for _, d := range sortedKeys(u.dist) {
-		if err := b.fill(d, u.dist.at(d), drop, cum); err != nil {
+	dist, links := u.dist.sorted()
+	for i, d := range dist {
+		if err := b.fill(d, links[i], drop, cum); err != nil {
 			return nil, err
 		}
 	}
@@ -356,7 +531,7 @@ func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, 
 	if longest != nil {
 		tally.longest[t] = p.countedLongest(t, u, longest)
 	}
-	c.wholeCages(tally.links[t], [2]int{switchCages(u.lowPer, pt.lowCage), switchCages(u.highPer, pt.highCage)}, [2]int{pt.lowCage, pt.highCage})
+	c.wholeCages(tally.links[t], [2]int{switchCages(&u.lowPer, pt.lowCage), switchCages(&u.highPer, pt.highCage)}, [2]int{pt.lowCage, pt.highCage})
 	return c.uses(), nil
 }
 
@@ -477,7 +652,13 @@ func (p *Plan) countLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err != nil {
 		return err
 	}
-	for t, u := range []*upperCount{p.countLeafSpine(), p.countSpineCore()} {
+	upper := []*upperCount{p.countLeafSpine(), p.countSpineCore()}
+	defer func() {
+		for _, u := range upper {
+			u.dist.release()
+		}
+	}()
+	for t, u := range upper {
 		more, err := p.priceUpper(t+1, u, tally)
 		if err != nil {
 			return err

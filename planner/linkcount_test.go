@@ -156,3 +156,54 @@ func TestRunBucketsAsSoldEnd(t *testing.T) {
 		}
 	}
 }
+
+// gapHist sums the links at each distance and gives the distances
+// shortest first, in metres, however many it holds (past its first
+// slots: grown) and however far (past 2^44 grains, 17.6 km: sorted as
+// pairs), and emptied for reuse. Hand figures: 3 m twice (1 + 2
+// links), 1.5 m, 0, 20 km.
+// Mutations caught (each checked to fail here): the slot packed below
+// the distance read back unmasked; a table past the packing sorted
+// packed (20 km read as another distance); a table emptied for reuse
+// keeping its links (reset clearing the keys alone).
+func TestGapHistSorted(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		extra  int // distances added 1 mm apart from 100 m, a link each
+		far    bool
+		reused bool // emptied (reset) after 5,000 other distances first
+	}{{"few", 0, false, false}, {"grown", 5000, false, false}, {"past the packing", 10, true, false}, {"reused", 0, false, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var h gapHist
+			if tc.reused {
+				for i := range 5000 {
+					h.add(uint64(i)*7_000_000, 2)
+				}
+				h.add(3_000_000_000, 9)
+				h.reset()
+			}
+			h.add(3_000_000_000, 1)
+			h.add(1_500_000_000, 4)
+			h.add(0, 0.5)
+			h.add(3_000_000_000, 2)
+			wantD, wantL := []float64{0, 1.5, 3}, []float64{0.5, 4, 3}
+			for i := range tc.extra {
+				h.add(uint64(100_000_000_000+i*1_000_000), 1)
+				wantD, wantL = append(wantD, 100+float64(i)*0.001), append(wantL, 1)
+			}
+			if tc.far {
+				h.add(20_000_000_000_000, 7)
+				wantD, wantL = append(wantD, 20_000), append(wantL, 7)
+			}
+			d, l := h.sorted()
+			if len(d) != len(wantD) {
+				t.Fatalf("%d distances, want %d", len(d), len(wantD))
+			}
+			for i := range d {
+				if math.Abs(d[i]-wantD[i]) > 1e-9 || l[i] != wantL[i] {
+					t.Fatalf("distance %d: %v m with %v links, want %v m with %v", i, d[i], l[i], wantD[i], wantL[i])
+				}
+			}
+		})
+	}
+}

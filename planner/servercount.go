@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
+	"unsafe"
 
+	"fabricplan/internal/memo"
 	"fabricplan/planner/hall"
 )
 
@@ -18,6 +21,14 @@ import (
 // the same runs, media, parts and cage uses. Each distinct unit is
 // walked once; the others are counted. The count is exact: equal to the
 // walk's, link for link (TestServerCountMatchesWalk).
+//
+// A plan priced by counting (Scenario.CountedLinks) also shares its
+// units' counts with the plans counted in the same context before it
+// (unitShapesMemo): a sweep's sizes lay their units out in the same
+// rows, so a 1,000-size sweep to a million GPUs walks 192 distinct
+// units where its sizes alone walk 2,405. A plan priced by walking
+// keeps its units to itself: its price never depends on the plans
+// built before it.
 
 // cageCount is n optical cages of one use.
 type cageCount struct {
@@ -56,10 +67,14 @@ type serverCounter struct {
 	down            []int
 	order           []int
 	byKey           map[string]*unitCount
-	key             []byte
+	// shapes are the units shared with plans counted in the same
+	// context (nil: the plan's own alone).
+	shapes *unitShapes
+	key    []byte
 	// racks and leafRacks are scratch for a unit's key: its server
 	// racks then its leaves' other racks, and its leaves' racks.
 	racks, leafRacks []int32
+	leafX, leafY     []float64 // the leaf racks' centres
 	// Scratch for one unit's walk: places, cages, the union-find.
 	servers, leaves []hall.Place
 	// chosen is the medium (index into allMedia) of a set by its
@@ -75,7 +90,7 @@ type serverCounter struct {
 // and returns the cage uses they add, for countModules.
 func (p *Plan) countServerLinks(t *linkTally) ([]cageCount, error) {
 	c := &serverCounter{p: p, h: p.Hall, sets: p.media.sets, lpu: max(p.layout.LeavesPerUnit, 1), spu: p.layout.ServersPerUnit,
-		rails: max(p.RailsPerPlane, 1), byKey: map[string]*unitCount{}, chosen: newMediumMemo(p.media)}
+		rails: max(p.RailsPerPlane, 1), byKey: map[string]*unitCount{}, chosen: newMediumMemo(p.media), shapes: p.sharedUnits()}
 	c.leafDowns()
 	units := ceilDiv(len(c.down), c.lpu)
 	of := make([]*unitCount, units)
@@ -177,6 +192,10 @@ func (c *serverCounter) unit(u int) (*unitCount, error) {
 	if r, ok := c.byKey[string(key)]; ok {
 		return r, nil
 	}
+	if r := c.shapes.get(key); r != nil {
+		c.byKey[string(key)] = r
+		return r, nil
+	}
 	c.servers = c.servers[:0]
 	for s := range ns {
 		c.servers = append(c.servers, h.NodePlace(first+s))
@@ -186,7 +205,103 @@ func (c *serverCounter) unit(u int) (*unitCount, error) {
 		return nil, err
 	}
 	c.byKey[string(key)] = r
+	c.shapes.put(key, r)
 	return r, nil
+}
+
+// unitShapes are the counts of distinct units (by unitKey) shared by
+// the counted plans of one context (unitContextOf). The counts are
+// read-only once kept; a set stops keeping new units past
+// unitShapesBytes.
+type unitShapes struct {
+	mu    sync.Mutex
+	byKey map[string]*unitCount
+	bytes int
+}
+
+// Bounds of the shared unit counts: unitShapesCap contexts (a sweep
+// has one a switch model), each at most unitShapesBytes of keys and
+// counts (a 1,000-size sweep to a million GPUs keeps 192 units, about
+// 200 kB).
+const (
+	unitShapesCap   = 8
+	unitShapesBytes = 1 << 20
+)
+
+// unitShapesMemo holds the shared unit counts of recent contexts, the
+// least recently used let go past unitShapesCap.
+var unitShapesMemo = memo.New[*unitShapes](unitShapesCap)
+
+// sharedUnits is the unit counts p shares with plans counted before it
+// in its context: nil for a plan priced by walking (its price never
+// depends on the plans before it) or with the hall memo off (the cold
+// reference).
+func (p *Plan) sharedUnits() *unitShapes {
+	if !p.Scenario.countedLinks || hallMemoOff.Load() {
+		return nil
+	}
+	key := unitContextOf(p)
+	if s, ok := unitShapesMemo.Get(key); ok {
+		return s
+	}
+	s := &unitShapes{byKey: map[string]*unitCount{}}
+	unitShapesMemo.Put(key, s)
+	return s
+}
+
+// unitContextOf is the memo key of what a unit's count depends on
+// beyond its unitKey: the scenario whole by value less its GPU count
+// (each unit's servers and leaves are in its own key), the catalog,
+// NIC, switch and quotes by identity (as hallKeyOf), the hall's
+// facility and constants as resolved (a leaf placement falls back by
+// size), the server ports and planes, the server-leaf tier's port,
+// cages and server module as the media chooser holds them.
+func unitContextOf(p *Plan) memo.Key {
+	s, m, h := &p.Scenario, p.media, p.Hall
+	in := hallInputs(s)
+	in.Cluster.GPUs = 0
+	mod := ""
+	if m.serverMod != nil {
+		mod = m.serverMod.Key
+	}
+	return memo.Of(memo.Same(m.cat), memo.Same(p.NIC), memo.Same(p.Switch), memo.Same(s.Quotes), in, h.Facility, h.Constants,
+		p.ServerPorts, p.PortGbps, p.LaneGbps, p.Planes, p.RailsPerPlane, p.Tiers, p.layout.LeavesPerUnit,
+		m.port[tierServerLeaf], m.forced[tierServerLeaf], mod, m.serverModsPerPort, m.serverPerCage, m.sets.grid.serverCages)
+}
+
+// get is the count kept for a unit of key; nil when none is (or s is
+// nil).
+func (s *unitShapes) get(key []byte) *unitCount {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byKey[string(key)]
+}
+
+// put keeps r as the count of a unit of key, while s has room.
+func (s *unitShapes) put(key []byte, r *unitCount) {
+	if s == nil {
+		return
+	}
+	n := len(key) + r.bytes()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bytes+n > unitShapesBytes {
+		return
+	}
+	if _, ok := s.byKey[string(key)]; !ok {
+		s.byKey[string(key)] = r
+		s.bytes += n
+	}
+}
+
+// bytes is about what r holds: itself, its cables (a map entry about
+// twice its key and value), cage uses and longest links.
+func (r *unitCount) bytes() int {
+	return int(unsafe.Sizeof(*r)) + 2*len(r.cables)*int(unsafe.Sizeof(tallyKey{})+unsafe.Sizeof(0)) +
+		cap(r.uses)*int(unsafe.Sizeof(cageCount{})) + cap(r.longest)*int(unsafe.Sizeof(unitLongest{}))
 }
 
 // unitKey is what unit u's count depends on: each leaf's links, its
@@ -209,28 +324,36 @@ func (c *serverCounter) unitKey(u, first, ns int) []byte {
 	}
 	serverRacks := len(racks)
 	leafRacks := c.leafRacks[:0]
+	last, lastI := int32(-1), 0 // a unit's leaves share racks in runs: most skip the search
 	for _, pl := range c.leaves {
 		if pl.Rack < 0 {
 			key = binary.LittleEndian.AppendUint64(key, math.MaxUint64)
 			continue
 		}
-		i := slices.Index(racks, pl.Rack)
-		if i < 0 {
-			i = len(racks)
-			racks = append(racks, pl.Rack)
+		i := lastI
+		if pl.Rack != last {
+			if i = slices.Index(racks, pl.Rack); i < 0 {
+				i = len(racks)
+				racks = append(racks, pl.Rack)
+			}
+			if !slices.Contains(leafRacks, pl.Rack) {
+				leafRacks = append(leafRacks, pl.Rack)
+			}
+			last, lastI = pl.Rack, i
 		}
 		key = binary.LittleEndian.AppendUint64(key, uint64(i))
 		key = binary.LittleEndian.AppendUint64(key, math.Float64bits(pl.H))
-		if !slices.Contains(leafRacks, pl.Rack) {
-			leafRacks = append(leafRacks, pl.Rack)
-		}
+	}
+	c.leafX, c.leafY = c.leafX[:0], c.leafY[:0]
+	for _, b := range leafRacks {
+		xb, yb := c.h.RackPos(b)
+		c.leafX, c.leafY = append(c.leafX, xb), append(c.leafY, yb)
 	}
 	for _, a := range racks[:serverRacks] {
-		for _, b := range leafRacks {
-			xa, ya := c.h.RackPos(a)
-			xb, yb := c.h.RackPos(b)
+		xa, ya := c.h.RackPos(a)
+		for j, xb := range c.leafX {
 			key = binary.LittleEndian.AppendUint64(key, gapKey(xa-xb))
-			key = binary.LittleEndian.AppendUint64(key, gapKey(ya-yb))
+			key = binary.LittleEndian.AppendUint64(key, gapKey(ya-c.leafY[j]))
 		}
 	}
 	c.key, c.racks, c.leafRacks = key, racks, leafRacks
@@ -246,8 +369,18 @@ func (c *serverCounter) unitKey(u, first, ns int) []byte {
 const gapGrainM = 1e-9
 
 // gapKey is the distance between two racks' centres along or across the
-// rows, d their difference, in grains for a unit key.
-func gapKey(d float64) uint64 { return uint64(math.Round(math.Abs(d) / gapGrainM)) }
+// rows, d their difference, in grains for a unit key: |d| / gapGrainM
+// rounded half away from zero, as math.Round does (a whole number n of
+// grains and the rest; the rest is exact, n being at least half the
+// quotient), without its call (a sweep keys millions of gaps).
+func gapKey(d float64) uint64 {
+	q := math.Abs(d) / gapGrainM
+	n := uint64(q)
+	if q-float64(n) >= 0.5 {
+		n++
+	}
+	return n
+}
 
 // unitLink is one server link of a unit: its leaf (index in the
 // unit's leaves), down port, run and cages (numbered within the unit).

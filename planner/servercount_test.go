@@ -3,6 +3,9 @@ package planner
 import (
 	"fmt"
 	"maps"
+	"math"
+	"math/rand/v2"
+	"strings"
 	"sync"
 	"testing"
 
@@ -196,6 +199,99 @@ func TestLinkMediaConcurrent(t *testing.T) {
 		}
 		if !maps.Equal(got[i], want) {
 			t.Errorf("walk %d: runs %v, the BOM's %v", i, got[i], want)
+		}
+	}
+}
+
+// A counted plan that takes its units' counts from the plans counted
+// before it (unitShapesMemo) has the bill it has counted cold, line for
+// line: plans of one scenario at several sizes share their units, and
+// the same sizes with multimode fibre at $100,000 a cable (ACC or
+// single-mode fibre then chosen, the racks and units placed alike)
+// share none with them. Mutation caught (checked to fail here): the
+// context without the scenario (the dear-fibre plans take the plain
+// plans' media: th6 and ndr at every size). Sharing the units of walked
+// plans too is not caught (their counts equal), but sharedUnits says
+// why it must not.
+func TestSharedUnitsAsCold(t *testing.T) {
+	cat := testCatalog(t)
+	cheapAOC := func(s Scenario) Scenario {
+		s.Prices = map[string]float64{"fiber-mm": 1e5}
+		return s
+	}
+	bases := map[string]Scenario{"th6": planBenchScenario(0), "ndr": ibScenario(0)}
+	sizes := []int{9_001, 20_011, 33_333, 60_007}
+	type design struct {
+		name string
+		s    Scenario
+	}
+	var designs []design
+	for name, b := range bases {
+		for _, g := range sizes {
+			s := b
+			s.Cluster.GPUs = g
+			designs = append(designs, design{fmt.Sprintf("%s-%d", name, g), s.CountedLinks()},
+				design{fmt.Sprintf("%s-%d-dearmm", name, g), cheapAOC(s).CountedLinks()})
+		}
+	}
+	cold := map[string]*Plan{}
+	hallMemoOff.Store(true)
+	for _, d := range designs {
+		p, err := BuildWith(d.s, cat, BuildOptions{}) // no recall: every plan counts its links
+		if err != nil {
+			hallMemoOff.Store(false)
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		cold[d.name] = p
+	}
+	hallMemoOff.Store(false)
+	unitShapesMemo.Forget()
+	for _, d := range designs {
+		t.Run(d.name, func(t *testing.T) {
+			got, err := BuildWith(d.s, cat, BuildOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := cold[d.name]
+			if plain, ok := cold[strings.TrimSuffix(d.name, "-dearmm")]; ok && plain != want && plain.Cost.Total == want.Cost.Total {
+				t.Errorf("Dear multimode fibre costs the same as the plain design: the case tests nothing")
+			}
+			if len(got.BOM) != len(want.BOM) {
+				t.Fatalf("%d BOM lines, cold %d", len(got.BOM), len(want.BOM))
+			}
+			for i, l := range got.BOM {
+				if w := want.BOM[i]; l.Key != w.Key || l.Where != w.Where || l.Qty != w.Qty || l.TotalUSD != w.TotalUSD {
+					t.Errorf("line %d: %s %q x%d $%.0f; cold %s %q x%d $%.0f", i, l.Key, l.Where, l.Qty, l.TotalUSD, w.Key, w.Where, w.Qty, w.TotalUSD)
+				}
+			}
+			if got.Cost.Total != want.Cost.Total {
+				t.Errorf("cost $%.2f, cold $%.2f", got.Cost.Total, want.Cost.Total)
+			}
+		})
+	}
+	if unitShapesMemo.Hits() == 0 {
+		t.Error("no plan shared its units: the test no longer tests the sharing")
+	}
+}
+
+// gapKey rounds as math.Round (the rule it stands for: half a grain
+// away from zero) at random gaps from a nanometre to 2 km and at odd
+// half grains (5e-10 m times an odd number: many divide to exactly a
+// half), both signs. Mutations caught (each checked to fail here): a
+// half grain rounded down (> 0.5 for >= 0.5), the sign kept (no
+// math.Abs).
+func TestGapKeyAsRound(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 9))
+	for i := range 200_000 {
+		d := (r.Float64() - 0.5) * 4000 * math.Pow(10, -float64(r.IntN(12)))
+		if i%2 == 0 {
+			d = float64(2*r.IntN(1_000_000_000)+1) * 5e-10
+			if i%4 == 0 {
+				d = -d
+			}
+		}
+		if got, want := gapKey(d), uint64(math.Round(math.Abs(d)/gapGrainM)); got != want {
+			t.Fatalf("gapKey(%v) = %d, math.Round gives %d", d, got, want)
 		}
 	}
 }

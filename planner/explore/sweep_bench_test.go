@@ -17,10 +17,14 @@ import (
 // walked), "pricing=counted" counts every size, "pricing=hall" walks
 // every size's links: issue 45's target is under 50 ms of CPU with the
 // hall priced, and cpu-ms/op says how far it is (run it with
-// -benchtime 1x: one op lays out 121M GPUs' fabrics). Measured on the
-// shared 2-core machine: flat 28 ms, counted 1.4 s (3.8 s before the
-// counted halls lost their rack list and their units and distances
-// were keyed to the nanometre, 2026-11-29), hall 48.6 s.
+// -benchtime 1x: one op lays out 121M GPUs' fabrics; a counted plan's
+// units are shared with the plans counted before it in the process, so
+// run one sub-benchmark a process for a cold figure). Measured on the
+// shared 2-core machine (load 11-12), 2026-11-29 10:10 UTC: flat 28-32
+// ms, counted 0.76-0.80 s, auto 0.77-0.84 s (1.30-1.33 s and 1.35-1.41
+// s the same minutes before units were shared across sizes and the
+// rack pairs noted in a table, 3.8 s before the counted halls lost
+// their rack list), hall 48.6 s.
 func BenchmarkSweep(b *testing.B) {
 	cat := testCatalog(b)
 	sizes, err := ParseGPUList("256:1000000:1000")

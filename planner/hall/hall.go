@@ -329,9 +329,17 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 	h.computeRack = make([]int32, h.computeRacks())
 	h.unitLeafRack = make([]int32, in.Units)
 	h.unitLeafOff = make([]int32, in.Units)
-	var rows []rowPlan
-	cur := 0         // compute racks of the row being filled, up to next
-	var units []int  // units whose leaves the row holds
+	// Rows full of compute racks, twice over (the leaf racks and the
+	// room a unit leaves at a row's end): the rows seldom grow the list.
+	rows := make([]rowPlan, 0, 2*ceilDiv(len(h.computeRack), perRow)+1)
+	cur := 0 // compute racks of the row being filled, up to next
+	// units are the units whose leaves the row holds: a run of ids (the
+	// units are placed in order), shared by the rows, not a list a row.
+	var units []int
+	ids := make([]int, in.Units)
+	for i := range ids {
+		ids[i] = i
+	}
 	midUnit := false // the row being filled continues the row before's unit
 	leafRacks := func(units int) int { return ceilDiv(units*unitLeaves, h.leavesPerRack) }
 	next := 0 // first compute rack not yet placed
@@ -351,14 +359,20 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 		if cur+max(last-next+1, 0)+leafRacks(len(units)+1) > perRow {
 			flush()
 		}
-		midUnit = cur > 0 && midUnit // a new row starts with this unit
-		units = append(units, u)
-		for ; next <= last; next++ {
-			if cur+leafRacks(len(units)) >= perRow && cur > 0 {
+		midUnit = cur > 0 && midUnit          // a new row starts with this unit
+		units = ids[u-len(units) : u+1 : u+1] // the run grown by u
+		// The unit's racks fill the row until it and its leaf racks
+		// reach perRow, then a new row takes the rest: rows at a time,
+		// not racks (a million GPUs take 31,000 compute racks).
+		lr := leafRacks(len(units))
+		for next <= last {
+			if cur+lr >= perRow && cur > 0 {
 				flush()
-				midUnit = true
+				midUnit, lr = true, 0
 			}
-			cur++
+			k := min(max(perRow-lr-cur, 1), last-next+1)
+			cur += k
+			next += k
 		}
 	}
 	flush()
@@ -471,9 +485,14 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: rp.size(), Y: y, X: x0})
 		for s := range rp.size() {
 			kp := rp.rack(s)
-			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: rackX(x0, s, f.RackWidthM), Y: y, Cooling: "air"}
 			idx := racks
 			racks++
+			if counting && kp.kind == RackCompute {
+				h.slots = append(h.slots, rackSlot{int32(r), int32(s)})
+				h.countCompute(kp.index, idx, r, s, in)
+				continue
+			}
+			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: rackX(x0, s, f.RackWidthM), Y: y, Cooling: "air"}
 			h.fillRack(&rk, kp, rp.units, idx, in)
 			if counting {
 				h.slots = append(h.slots, rackSlot{int32(r), int32(s)})
@@ -531,6 +550,33 @@ func (h *Hall) fillRack(rk *Rack, kp rackPlan, units []int, idx int32, in Inputs
 	}
 	if rk.Switches > 0 {
 		rk.UsedUnits = rk.Switches * h.unitsIn(rk.Kind)
+	}
+}
+
+// countCompute adds compute rack c (index idx, in slot s of row r) to a
+// hall laid out for counting: its place in the indexes, its draw to its
+// row's and to the figures, as fillRack, rackPower and addRackFigures
+// do for a listed rack, without making one (most of a hall's racks are
+// compute racks, and a sweep lays out millions).
+func (h *Hall) countCompute(c int, idx int32, r, s int, in Inputs) {
+	h.computeRack[c] = idx
+	peak := float64(h.rackNodes(c)) * in.NodeKW
+	typical := peak * (h.Facility.TypicalPct / 100)
+	h.Rows[r].PeakKW += peak
+	f := &h.Figures
+	h.kindRacks[0]++ // rackKinds[0] is RackCompute
+	f.RackKWMax = max(f.RackKWMax, peak)
+	f.RackKWTypicalMax = max(f.RackKWTypicalMax, typical)
+	if peak > h.Facility.RackKW+1e-9 {
+		f.RacksOverBudget++
+		if len(f.OverBudget) < maxOverBudgetNames {
+			f.OverBudget = append(f.OverBudget, fmt.Sprintf("%s (%.1f kW)", rackName(r+1, s+1), peak))
+		}
+	}
+	if in.Cooling == "liquid" {
+		f.LiquidRacks++
+	} else {
+		f.AirRacks++
 	}
 }
 
