@@ -20,15 +20,14 @@ import (
 // set tight; the six key figures come first (keyFigures).
 type card struct {
 	value  *canvas.Text
-	detail *widget.Label
+	detail *wrapLabel
 	box    fyne.CanvasObject
 }
 
 func newCard(caption string) *card {
-	c := &card{value: canvas.NewText("–", theme.Color(theme.ColorNameForeground)), detail: widget.NewLabel("")}
+	c := &card{value: canvas.NewText("–", theme.Color(theme.ColorNameForeground)), detail: newWrapLabel("")}
 	c.value.TextSize = 22
 	c.value.TextStyle.Bold = true
-	c.detail.Wrapping = fyne.TextWrapWord
 	c.detail.SizeName = theme.SizeNameCaptionText
 	title := canvas.NewText(caption, theme.Color(theme.ColorNamePlaceHolder))
 	title.TextSize = theme.CaptionTextSize()
