@@ -34,6 +34,10 @@ type textMeasurer struct {
 	sizes  map[measureKey]fyne.Size
 }
 
+// measureFonts is how many HarfBuzz fonts the shaper keeps: the
+// regular, bold, italic and bold italic theme fonts.
+const measureFonts = 4
+
 // measureCacheEntries bounds the sizes a textMeasurer keeps: several
 // edits' worth of the Summary's rows and the words they wrap at.
 const measureCacheEntries = 8192
@@ -86,6 +90,7 @@ func (m *textMeasurer) shape(text string, size float32, style fyne.TextStyle) (f
 	}
 	res := theme.Current().Font(style)
 	face := m.face(res)
+	m.shaper.SetFontCacheSize(measureFonts) // its default, 0, keeps none
 	if face == nil {
 		return fyne.Size{}, false
 	}

@@ -34,10 +34,41 @@ func newCard(caption string) *card {
 	title.TextStyle.Bold = true
 	bg := canvas.NewRectangle(color.NRGBA{0x80, 0x80, 0x80, 0x18})
 	bg.CornerRadius = 6
-	head := container.New(&insetLayout{left: 8, top: 6, right: 8}, container.NewVBox(title, c.value))
+	head := container.New(&insetLayout{left: 8, top: 6, right: 8}, container.NewVBox(title, newFigureText(c.value)))
 	c.box = container.NewStack(bg, container.NewBorder(head, nil, nil, nil, c.detail))
 	return c
 }
+
+// figureText shows a card's large number, text, as the text alone
+// would show (at the place and size its parent gives it) but with its
+// least size from measurer: each edit changes the numbers, and every
+// layout of the cards asked Fyne to shape each new one again.
+type figureText struct {
+	widget.BaseWidget
+	text *canvas.Text
+}
+
+func newFigureText(text *canvas.Text) *figureText {
+	f := &figureText{text: text}
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (f *figureText) CreateRenderer() fyne.WidgetRenderer { return &figureRenderer{f.text} }
+
+// figureRenderer lays a figureText's text over the whole widget.
+type figureRenderer struct{ text *canvas.Text }
+
+func (r *figureRenderer) Layout(size fyne.Size) {
+	r.text.Move(fyne.NewPos(0, 0))
+	r.text.Resize(size)
+}
+
+func (r *figureRenderer) MinSize() fyne.Size           { return minSize(r.text) }
+func (r *figureRenderer) Refresh()                     { r.text.Refresh() }
+func (r *figureRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.text} }
+func (r *figureRenderer) Destroy()                     {}
 
 // insetLayout places one object inside margins.
 type insetLayout struct{ left, top, right, bottom float32 }
@@ -118,7 +149,7 @@ type summaryTab struct {
 	// notes is the Notes tab's text, laid out (wrapped) only while that
 	// tab shows (setInTab): in a hidden tab, at the 16 pixels it was
 	// given, each changed bullet was measured word by word.
-	notes    *widget.Label
+	notes    *wrapLabel
 	notesTab *container.TabItem
 	// stepTab and suTab hold the step note and the per-SU heading, laid
 	// out only while they show as the notes are (each edit of the count
@@ -127,16 +158,16 @@ type summaryTab struct {
 	dimmed         bool
 	// The per-SU table: its heading and note, and its rows.
 	perSU     *widget.Table
-	suHeading *widget.Label
+	suHeading *wrapLabel
 	unitBill  planner.UnitBill
 	// The step-time breakdown of the JCT model.
 	step     *widget.Table
-	stepNote *widget.Label
+	stepNote *wrapLabel
 	steps    []perf.BreakdownRow
 	lower    *container.AppTabs
 	// The cheaper design the plan found, one line and a button that
 	// loads it (hidden when there is none).
-	cheaper     *widget.Label
+	cheaper     *wrapLabel
 	cheaperLoad *widget.Button
 	cheaperBar  *fyne.Container
 	offer       *planner.Cheaper
@@ -226,14 +257,11 @@ func newSummaryTab(u *UI) *summaryTab {
 	for i, w := range bomWidths {
 		t.bom.SetColumnWidth(i, w)
 	}
-	t.notes = widget.NewLabel("")
-	t.notes.Wrapping = fyne.TextWrapWord
-	t.suHeading = widget.NewLabel("")
-	t.suHeading.Wrapping = fyne.TextWrapWord
+	t.notes = newWrapLabel("")
+	t.suHeading = newWrapLabel("")
 	t.perSU = newTextTable([]string{"", "Item", "One SU", "Cluster"}, []float32{120, 470, 130, 110},
 		func() int { return len(t.unitBill.Rows) }, t.unitCell)
-	t.stepNote = widget.NewLabel("")
-	t.stepNote.Wrapping = fyne.TextWrapWord
+	t.stepNote = newWrapLabel("")
 	t.step = newTextTable(stepColumns, []float32{270, 95, 700},
 		func() int { return len(t.steps) }, t.stepCell)
 	// Cards above, as tall as they need up to a share of the tab (and
@@ -254,8 +282,7 @@ func newSummaryTab(u *UI) *summaryTab {
 		t.notesTab,
 		container.NewTabItem("Networks", t.nets.table),
 	)
-	t.cheaper = widget.NewLabel("")
-	t.cheaper.Wrapping = fyne.TextWrapWord
+	t.cheaper = newWrapLabel("")
 	t.cheaperLoad = widget.NewButton("Load this design", t.loadCheaper)
 	t.cheaperBar = container.NewBorder(nil, nil, nil, t.cheaperLoad, t.cheaper)
 	t.cheaperBar.Hide()
@@ -445,7 +472,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 // out (and so measuring it) only while that tab shows: AppTabs
 // refreshes a tab's contents when it is selected. Text unchanged is not
 // set again.
-func (t *summaryTab) setInTab(l *widget.Label, tab *container.TabItem, text string) {
+func (t *summaryTab) setInTab(l *wrapLabel, tab *container.TabItem, text string) {
 	if text == l.Text {
 		return
 	}

@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/app/model"
 	"fabricplan/planner"
@@ -264,18 +263,18 @@ func TestSummaryKeyFiguresWithoutScrolling(t *testing.T) {
 func TestSummaryLowerLabelsLaidOutWhenShown(t *testing.T) {
 	for _, tc := range []struct {
 		tab   string
-		label func(*summaryTab) *widget.Label
+		label func(*summaryTab) *wrapLabel
 		a, b  string // two counts whose texts differ
 	}{
-		{"Summary/Notes", func(s *summaryTab) *widget.Label { return s.notes }, "4096", "4100"}, // 4,100 leave GPUs idle
-		{"Summary/Step", func(s *summaryTab) *widget.Label { return s.stepNote }, "4096", "8192"},
-		{"Summary/Per", func(s *summaryTab) *widget.Label { return s.suHeading }, "4096", "8192"},
+		{"Summary/Notes", func(s *summaryTab) *wrapLabel { return s.notes }, "4096", "4100"}, // 4,100 leave GPUs idle
+		{"Summary/Step", func(s *summaryTab) *wrapLabel { return s.stepNote }, "4096", "8192"},
+		{"Summary/Per", func(s *summaryTab) *wrapLabel { return s.suHeading }, "4096", "8192"},
 	} {
 		t.Run(tc.tab, func(t *testing.T) {
 			u := newTestUI(t)
 			l := tc.label(u.summary)
 			drawn := func() string {
-				return test.WidgetRenderer(l).Objects()[0].(*widget.RichText).String()
+				return test.WidgetRenderer(l).(*wrapLabelRenderer).text
 			}
 			typeIn(u, "cluster.gpus", tc.a)
 			u.SelectTab(tc.tab)

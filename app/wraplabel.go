@@ -70,20 +70,7 @@ func (r *wrapLabelRenderer) look() (size float32, col fyne.ThemeColorName, pad f
 	if name == "" {
 		name = theme.SizeNameText
 	}
-	col = theme.ColorNameForeground
-	switch l.Importance {
-	case widget.LowImportance:
-		col = theme.ColorNameDisabled
-	case widget.HighImportance:
-		col = theme.ColorNamePrimary
-	case widget.DangerImportance:
-		col = theme.ColorNameError
-	case widget.WarningImportance:
-		col = theme.ColorNameWarning
-	case widget.SuccessImportance:
-		col = theme.ColorNameSuccess
-	}
-	return theme.SizeForWidget(name, l), col, theme.SizeForWidget(theme.SizeNameInnerPadding, l)
+	return theme.SizeForWidget(name, l), importanceColor(l.Importance), theme.SizeForWidget(theme.SizeNameInnerPadding, l)
 }
 
 // wrap splits the text into rows at the label's width, as a Label does

@@ -142,3 +142,59 @@ func summaryTexts(t *testing.T) []string {
 	}
 	return out
 }
+
+// An ellipsisLabel draws what a Label cut with an ellipsis draws: each
+// line cut where the Label cuts it, with the ellipsis, at the same place
+// and size, in the importance's colour, with the same least size, at
+// odd widths, for the status line's texts and odd ones, and through a
+// Label for text the theme's font lacks. Mutations caught: the ellipsis
+// not counted in the cut (one rune too many), the least size with the
+// padding on its width, lines not cut at a width under the padding
+// (a Label leaves them whole), the colour of the importance not
+// followed, a width change not cutting again.
+func TestEllipsisLabelDrawsAsLabel(t *testing.T) {
+	cases := []string{
+		"", "Ready.", "100,008 GPUs, 3 tiers, 5,121 switches, $2.24B — planned.",
+		"Switch qm9700 does not build 100,008 GPUs at 2 tiers: back to auto. 100,008 GPUs, 3 tiers — planned.",
+		"two lines\nthe second one longer than the first", "日本語のファイル.toml を開けません", "Ready.",
+	}
+	widths := []float32{0, 9, 31, 57.5, 133, 301, 640, 1600}
+	for _, imp := range []widget.Importance{widget.MediumImportance, widget.WarningImportance, widget.DangerImportance} {
+		t.Run(fmt.Sprint(imp), func(t *testing.T) {
+			test.NewTempApp(t)
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			l.Importance = imp
+			e := newEllipsisLabel("")
+			e.Importance = imp
+			test.NewTempWindow(t, container.NewVBox(l, e))
+			for _, text := range cases {
+				l.SetText(text)
+				e.SetText(text)
+				for _, width := range widths {
+					size := fyne.NewSize(width, 80)
+					l.Resize(size)
+					e.Resize(size)
+					what := fmt.Sprintf("%q at %v", text, width)
+					if got, want := e.MinSize(), l.MinSize(); got != want {
+						t.Errorf("%s: least size %v, a Label's %v", what, got, want)
+					}
+					var got, want []*canvas.Text
+					collectTexts(e, &got)
+					collectTexts(l, &want)
+					if len(got) != len(want) {
+						t.Errorf("%s: %d rows %q, a Label's %d %q", what, len(got), texts(got), len(want), texts(want))
+						continue
+					}
+					for i := range got {
+						g, x := got[i], want[i]
+						if g.Text != x.Text || g.Position() != x.Position() || g.Size() != x.Size() || g.Color != x.Color || g.TextSize != x.TextSize {
+							t.Errorf("%s, row %d: %q at %v size %v %v %v, a Label's %q at %v size %v %v %v", what, i,
+								g.Text, g.Position(), g.Size(), g.Color, g.TextSize, x.Text, x.Position(), x.Size(), x.Color, x.TextSize)
+						}
+					}
+				}
+			}
+		})
+	}
+}
