@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"github.com/go-text/typesetting/di"
 	"github.com/go-text/typesetting/font"
+	"github.com/go-text/typesetting/language"
 	"github.com/go-text/typesetting/shaping"
 	"golang.org/x/image/math/fixed"
 )
@@ -32,6 +33,7 @@ type textMeasurer struct {
 	faces  map[fyne.Resource]*font.Face
 	line   map[lineKey]float32 // the line height by size and font
 	sizes  map[measureKey]fyne.Size
+	run    [1]shaping.Input // the one run of text oneRun settles
 }
 
 // measureFonts is how many HarfBuzz fonts the shaper keeps: the
@@ -114,8 +116,16 @@ func (m *textMeasurer) shape(text string, size float32, style fyne.TextStyle) (f
 		return fyne.NewSize(0, height), true
 	}
 	in := shaping.Input{Text: runes, RunEnd: len(runes), Direction: di.DirectionLTR, Face: face, Size: textSize}
+	var runs []shaping.Input
+	if script, ok := oneRun(runes); ok {
+		in.Script = script
+		m.run[0] = in
+		runs = m.run[:]
+	} else {
+		runs = m.seg.Split(in, oneFace{face})
+	}
 	x := float32(0)
-	for _, run := range m.seg.Split(in, oneFace{face}) {
+	for _, run := range runs {
 		var adv fixed.Int26_6
 		for _, g := range m.shaper.Shape(run).Glyphs {
 			if g.GlyphID == 0 {
@@ -145,6 +155,33 @@ func (m *textMeasurer) face(res fyne.Resource) *font.Face {
 	m.faces[res] = f
 	return f
 }
+
+// oneRun is the script of text the go-text segmenter leaves in one
+// left-to-right run: printable ASCII and the signs of oneRunSigns, all
+// of the Latin or the common script and none right-to-left; Latin if it
+// has a letter, else common (as the segmenter resolves them). false for
+// other text, which the segmenter splits. Splitting is bidirectional
+// ordering and a fifth of a measurement.
+func oneRun(text []rune) (language.Script, bool) {
+	script := language.Common
+	for _, r := range text {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+			script = language.Latin
+		case r >= ' ' && r <= '~':
+		case strings.ContainsRune(oneRunSigns, r):
+		default:
+			return 0, false
+		}
+	}
+	return script, true
+}
+
+// oneRunSigns are the signs beyond ASCII the window's figures and notes
+// use that keep a text in one run: dashes, bullet, ellipsis, times,
+// approximately, micro, quotes, degree, plus-minus, at most and at
+// least, arrow, no-break space.
+const oneRunSigns = "–—•…×≈µ‘’“”°±≤≥→ "
 
 // oneFace resolves every rune to one face, as Fyne's font map does for
 // text its first face covers.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -10,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/go-text/typesetting/di"
+	"github.com/go-text/typesetting/shaping"
 )
 
 // measureText gives fyne.MeasureText's size to the bit, for text in
@@ -196,5 +199,50 @@ func TestEllipsisLabelDrawsAsLabel(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// oneRun gives text the one run go-text's segmenter gives it (whole,
+// left to right, in the script it resolves) wherever it answers, for
+// every printable ASCII rune and sign it knows alone and in company,
+// and declines text the segmenter splits or gives another script.
+// Mutations caught: a text of digits and signs called Latin (the
+// segmenter leaves it common), a Greek letter let through (its own
+// script and run).
+func TestOneRunAsSegmenter(t *testing.T) {
+	test.NewTempApp(t)
+	face := measurer.face(theme.Current().Font(fyne.TextStyle{}))
+	var texts []string
+	for r := ' '; r <= '~'; r++ {
+		texts = append(texts, string(r), "a"+string(r)+"1", "("+string(r)+")")
+	}
+	for _, r := range oneRunSigns {
+		texts = append(texts, string(r), "12"+string(r)+"34", "x "+string(r)+" y")
+	}
+	texts = append(texts, "100,008", "$2.24B", "(1) [2] {3}", "estimate, hall basis, $2.06B–$2.52B; 8.3%",
+		"• JCT: step 1.9 s vs 2.3 s — ≈ ×1.2, 5 µs …", "αβγ", "x = α", "שלום world", "日本")
+	var seg shaping.Segmenter
+	for _, text := range texts {
+		runes := []rune(text)
+		in := shaping.Input{Text: runes, RunEnd: len(runes), Direction: di.DirectionLTR, Face: face, Size: float32ToFixed266(14)}
+		runs := seg.Split(in, oneFace{face})
+		script, ok := oneRun(runes)
+		if !ok {
+			if strings.ContainsAny(text, "αβγשלום日本") {
+				continue
+			}
+			t.Errorf("%q: not settled as one run", text)
+			continue
+		}
+		in.Script = script
+		if len(runs) != 1 {
+			t.Errorf("%q: one run, the segmenter's %d", text, len(runs))
+			continue
+		}
+		got := runs[0]
+		if got.RunStart != in.RunStart || got.RunEnd != in.RunEnd || got.Direction != in.Direction || got.Face != in.Face ||
+			got.Size != in.Size || got.Script != in.Script || got.Language != in.Language || len(got.FontFeatures) != 0 {
+			t.Errorf("%q: one run %+v, the segmenter's %+v", text, in, got)
+		}
 	}
 }
