@@ -105,20 +105,12 @@ func (w *wrapper) row(low, lineEnd int) (int, bool) {
 	if unicode.IsSpace(w.text[low]) {
 		return 0, false
 	}
-	w.cands = w.cands[:0]
-	guess := float32(0)
-	for i := low; ; {
-		j := i
-		for j < lineEnd && !unicode.IsSpace(w.text[j]) {
-			j++
-		}
-		guess += w.measure(string(w.text[i:j]))
-		w.cands = append(w.cands, candidate{j, guess})
-		if j == lineEnd || guess > w.width {
+	first := w.wordEnd(low, lineEnd)
+	w.cands = append(w.cands[:0], candidate{first, w.measure(string(w.text[low:first]))})
+	for w.cands[len(w.cands)-1].guess <= w.width {
+		if !w.more(lineEnd) {
 			break
 		}
-		guess += w.measure(string(w.text[j : j+1]))
-		i = j + 1
 	}
 	at := 0
 	for at+1 < len(w.cands) && w.cands[at+1].guess <= w.width {
@@ -130,34 +122,32 @@ func (w *wrapper) row(low, lineEnd int) (int, bool) {
 	if at < 0 {
 		return 0, false // the first word alone is too wide
 	}
-	for {
-		if at+1 == len(w.cands) {
-			if !w.more(lineEnd) {
-				break
-			}
-		}
-		if !w.fits(low, w.cands[at+1].at) {
-			break
-		}
+	for (at+1 < len(w.cands) || w.more(lineEnd)) && w.fits(low, w.cands[at+1].at) {
 		at++
 	}
 	return w.cands[at].at, true
 }
 
-// more adds the next candidate past the last, false at the line's end.
+// more adds the next candidate past the last, with its guessed width;
+// false at the line's end.
 func (w *wrapper) more(lineEnd int) bool {
 	last := w.cands[len(w.cands)-1]
 	if last.at == lineEnd {
 		return false
 	}
 	i := last.at + 1
-	j := i
-	for j < lineEnd && !unicode.IsSpace(w.text[j]) {
-		j++
-	}
+	j := w.wordEnd(i, lineEnd)
 	guess := last.guess + w.measure(string(w.text[last.at:i])) + w.measure(string(w.text[i:j]))
 	w.cands = append(w.cands, candidate{j, guess})
 	return true
+}
+
+// wordEnd is where the word from i ends: the next space, or lineEnd.
+func (w *wrapper) wordEnd(i, lineEnd int) int {
+	for i < lineEnd && !unicode.IsSpace(w.text[i]) {
+		i++
+	}
+	return i
 }
 
 // splitLines is the text's lines between newlines, as Fyne's

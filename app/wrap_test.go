@@ -11,8 +11,8 @@ import (
 // wrapWords gives the rows Fyne's own word wrapping gives, here a
 // transcription of Fyne 2.7.2's widget.lineBounds (TextWrapWord, no
 // truncation) made independently of wrapWords' steps, under measures
-// whose widths are not the sum of their words' (kerned pairs across a
-// space, as a shaped font's are), at odd widths from one rune to past
+// whose widths are not the sum of their words' (pairs across a space
+// kerned closer or wider, as a shaped font's are), at odd widths from one rune to past
 // the whole text. Mutations caught: the guessed row taken without the
 // exact checks (a row one word too long or short where kerning moves
 // the edge), the check of the next word dropped, the space after a row
@@ -34,7 +34,8 @@ func TestWrapWordsAsFyne(t *testing.T) {
 		m    func(string) float32
 	}{
 		{"even runes", func(s string) float32 { return float32(len([]rune(s))) * 7 }},
-		{"kerned", kernedWidth},
+		{"kerned tight", func(s string) float32 { return kernedWidth(s, -0.6) }},
+		{"kerned loose", func(s string) float32 { return kernedWidth(s, 0.6) }},
 	}
 	for _, ms := range measures {
 		for _, text := range texts {
@@ -53,8 +54,9 @@ func TestWrapWordsAsFyne(t *testing.T) {
 
 // kernedWidth is a proportional width (narrow i, l and punctuation,
 // wide m and w) with pairs kerned across a space (a letter before or
-// after a space 0.6 narrower), so a row's width is not its words'.
-func kernedWidth(s string) float32 {
+// after a space kern wider or, negative, narrower), so a row's width is
+// not its words'.
+func kernedWidth(s string, kern float32) float32 {
 	w := float32(0)
 	runes := []rune(s)
 	for i, r := range runes {
@@ -69,7 +71,7 @@ func kernedWidth(s string) float32 {
 			w += 7
 		}
 		if i > 0 && unicode.IsSpace(r) != unicode.IsSpace(runes[i-1]) {
-			w -= 0.6
+			w += kern
 		}
 	}
 	return w
