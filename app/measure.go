@@ -24,7 +24,7 @@ import (
 // made measuring half the cost of laying out a wrapped label. Text the
 // theme's own font does not cover (Fyne falls back to other fonts),
 // tabs, carriage returns and symbol fonts are left to fyne.MeasureText.
-// Each size is kept by string, size and style (up to
+// Each size is kept by string, size, style and font (up to
 // measureCacheEntries; then the cache starts again).
 type textMeasurer struct {
 	mu     sync.Mutex
@@ -48,6 +48,7 @@ type measureKey struct {
 	text  string
 	size  float32
 	style fyne.TextStyle
+	font  fyne.Resource // the theme's for style
 }
 
 type lineKey struct {
@@ -69,11 +70,12 @@ func measureText(text string, size float32, style fyne.TextStyle) fyne.Size {
 func (m *textMeasurer) measure(text string, size float32, style fyne.TextStyle) fyne.Size {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	key := measureKey{text, size, style}
+	res := theme.Current().Font(style)
+	key := measureKey{text, size, style, res}
 	if s, ok := m.sizes[key]; ok {
 		return s
 	}
-	s, ok := m.shape(text, size, style)
+	s, ok := m.shape(text, size, style, res)
 	if !ok {
 		s = fyne.MeasureText(text, size, style)
 	}
@@ -84,13 +86,12 @@ func (m *textMeasurer) measure(text string, size float32, style fyne.TextStyle) 
 	return s
 }
 
-// shape measures text with the theme's font for style, false when that
-// font alone does not give Fyne's answer (see textMeasurer).
-func (m *textMeasurer) shape(text string, size float32, style fyne.TextStyle) (fyne.Size, bool) {
+// shape measures text with res, the theme's font for style; false when
+// that font alone does not give Fyne's answer (see textMeasurer).
+func (m *textMeasurer) shape(text string, size float32, style fyne.TextStyle, res fyne.Resource) (fyne.Size, bool) {
 	if style.Symbol || strings.ContainsAny(text, "\t\r") {
 		return fyne.Size{}, false
 	}
-	res := theme.Current().Font(style)
 	face := m.face(res)
 	m.shaper.SetFontCacheSize(measureFonts) // its default, 0, keeps none
 	if face == nil {

@@ -32,13 +32,13 @@ func newNetworksView() *networksView {
 	return v
 }
 
-// update shows p's networks, or says the catalog sized none.
+// update shows p's networks, or says the catalog sized none; the
+// caller refreshes the table (while it shows).
 func (v *networksView) update(p *planner.Plan) {
 	n := p.Networks
 	if n == nil {
 		v.rows = nil
 		v.adds.SetText("")
-		v.table.Refresh()
 		return
 	}
 	v.rows, v.total, v.per, v.usd = n.List, n.Total, n.PortsPerServer(), p.MoneyScale()
@@ -52,7 +52,6 @@ func (v *networksView) update(p *planner.Plan) {
 	if text != v.adds.Text {
 		v.adds.SetText(text)
 	}
-	v.table.Refresh()
 }
 
 // dim greys the line out while the plan is stale.

@@ -153,9 +153,10 @@ type summaryTab struct {
 	notesTab *container.TabItem
 	// stepTab and suTab hold the step note and the per-SU heading, laid
 	// out only while they show as the notes are (each edit of the count
-	// changes both).
-	stepTab, suTab *container.TabItem
-	dimmed         bool
+	// changes both); they, bomTab and netsTab hold the tables, refreshed
+	// only while they show (refreshInTab).
+	stepTab, suTab, bomTab, netsTab *container.TabItem
+	dimmed                          bool
 	// The per-SU table: its heading and note, and its rows.
 	perSU     *widget.Table
 	suHeading *wrapLabel
@@ -275,13 +276,9 @@ func newSummaryTab(u *UI) *summaryTab {
 	t.notesTab = container.NewTabItem("Notes", container.NewVScroll(t.notes))
 	t.suTab = container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, perSU))
 	t.stepTab = container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, step))
-	t.lower = container.NewAppTabs(
-		container.NewTabItem("Bill of materials (* estimate)", bom),
-		t.suTab,
-		t.stepTab,
-		t.notesTab,
-		container.NewTabItem("Networks", t.nets.table),
-	)
+	t.bomTab = container.NewTabItem("Bill of materials (* estimate)", bom)
+	t.netsTab = container.NewTabItem("Networks", t.nets.table)
+	t.lower = container.NewAppTabs(t.bomTab, t.suTab, t.stepTab, t.notesTab, t.netsTab)
 	t.cheaper = newWrapLabel("")
 	t.cheaperLoad = widget.NewButton("Load this design", t.loadCheaper)
 	t.cheaperBar = container.NewBorder(nil, nil, nil, t.cheaperLoad, t.cheaper)
@@ -445,18 +442,19 @@ func (t *summaryTab) update(p *planner.Plan) {
 		}
 	}
 	t.setInTab(t.stepNote, t.stepTab, stepNote)
-	t.step.Refresh()
+	t.refreshInTab(t.step, t.stepTab)
 	t.rows = p.BOM
 	t.totalScale = cost
-	t.bom.Refresh()
+	t.refreshInTab(t.bom, t.bomTab)
 	t.nets.update(p)
+	t.refreshInTab(t.nets.table, t.netsTab)
 	t.unitBill = p.UnitBill()
 	heading := t.unitBill.Heading()
 	if t.unitBill.Shares() {
 		heading += " " + planner.ShareNote
 	}
 	t.setInTab(t.suHeading, t.suTab, heading)
-	t.perSU.Refresh()
+	t.refreshInTab(t.perSU, t.suTab)
 	t.showCheaper(p)
 	for _, d := range t.details {
 		d.refresh()
@@ -479,6 +477,17 @@ func (t *summaryTab) setInTab(l *wrapLabel, tab *container.TabItem, text string)
 	l.Text = text
 	if t.lower.Selected() == tab {
 		l.Refresh()
+	}
+}
+
+// refreshInTab refreshes table, in the lower tab tab, only while that
+// tab shows: selecting any tab refreshes every tab's contents (AppTabs'
+// theme pass), so a hidden table shows the plan's rows when it is shown
+// again. A table shown once and then hidden kept its cells, and every
+// edit set each changed one again, shaping its text.
+func (t *summaryTab) refreshInTab(table fyne.CanvasObject, tab *container.TabItem) {
+	if t.lower.Selected() == tab {
+		table.Refresh()
 	}
 }
 
