@@ -70,23 +70,32 @@ func TestEditsDuringSearchAndReport(t *testing.T) {
 // before; "Summary-fresh" types a new count each time (100,000 + 8i), as
 // a user does, so every figure that changes is a new string to measure;
 // "Summary-networks" toggles with the Networks table showing below the
-// cards (its cells truncate, shaping their text on every SetText).
+// cards (its cells truncate, shaping their text on every SetText);
+// "Summary-fresh-toured" types new counts after each lower tab was shown
+// once, as in a session, the bill of materials showing again (a hidden
+// table that had been shown was refreshed, cell by cell, on every edit).
 // The debounce pause is not counted; typing never waits for either (both
 // run off the UI goroutine). cpu-ms/op is the CPU time of one edit, every
 // goroutine's (the wall time on a shared machine also counts the waits
 // for a core).
 func BenchmarkInputChange(b *testing.B) {
 	for _, bc := range []struct {
-		name, tab string
-		fresh     bool
+		name, tab     string
+		fresh, toured bool
 	}{
-		{TabSummary, TabSummary, false}, {TabCharts, TabCharts, false},
-		{TabSummary + "-fresh", TabSummary, true}, {TabSummary + "-networks", TabSummary + "/Networks", false},
+		{TabSummary, TabSummary, false, false}, {TabCharts, TabCharts, false, false},
+		{TabSummary + "-fresh", TabSummary, true, false}, {TabSummary + "-networks", TabSummary + "/Networks", false, false},
+		{TabSummary + "-fresh-toured", TabSummary + "/Bill", true, true},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			u := newTestUI(b)
 			pick(u, "network.nic_gbps", "800G")
 			typeIn(u, "cluster.gpus", "100000")
+			if bc.toured {
+				for _, tab := range []string{"/Per", "/Step", "/Notes", "/Networks"} {
+					u.SelectTab(TabSummary + tab)
+				}
+			}
 			u.SelectTab(bc.tab)
 			u.WaitIdle()
 			e := entry(u, "cluster.gpus")

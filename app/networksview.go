@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
 	"fabricplan/internal/textfmt"
@@ -15,7 +14,7 @@ import (
 // table of every network (the back end, front end, storage, out-of-band
 // and management servers).
 type networksView struct {
-	adds  *widget.Label
+	adds  *wrapLabel
 	table *widget.Table
 	rows  []planner.SideNetwork
 	total planner.Increment
@@ -26,21 +25,20 @@ type networksView struct {
 var networkColumns = []string{"Network", "Kind", "Ports/server", "Speed", "Ports", "Switches", "Links", "Optics", "Cost", "Power"}
 
 func newNetworksView() *networksView {
-	v := &networksView{adds: widget.NewLabel("")}
-	v.adds.Wrapping = fyne.TextWrapWord
+	v := &networksView{adds: newWrapLabel("")}
 	v.adds.TextStyle.Bold = true
 	v.table = newTextTable(networkColumns, []float32{170, 90, 95, 60, 80, 75, 75, 70, 90, 85},
 		func() int { return len(v.rows) + min(len(v.rows), 1) }, v.cell)
 	return v
 }
 
-// update shows p's networks, or says the catalog sized none.
+// update shows p's networks, or says the catalog sized none; the
+// caller refreshes the table (while it shows).
 func (v *networksView) update(p *planner.Plan) {
 	n := p.Networks
 	if n == nil {
 		v.rows = nil
 		v.adds.SetText("")
-		v.table.Refresh()
 		return
 	}
 	v.rows, v.total, v.per, v.usd = n.List, n.Total, n.PortsPerServer(), p.MoneyScale()
@@ -54,7 +52,6 @@ func (v *networksView) update(p *planner.Plan) {
 	if text != v.adds.Text {
 		v.adds.SetText(text)
 	}
-	v.table.Refresh()
 }
 
 // dim greys the line out while the plan is stale.

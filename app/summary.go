@@ -20,25 +20,55 @@ import (
 // set tight; the six key figures come first (keyFigures).
 type card struct {
 	value  *canvas.Text
-	detail *widget.Label
+	detail *wrapLabel
 	box    fyne.CanvasObject
 }
 
 func newCard(caption string) *card {
-	c := &card{value: canvas.NewText("–", theme.Color(theme.ColorNameForeground)), detail: widget.NewLabel("")}
+	c := &card{value: canvas.NewText("–", theme.Color(theme.ColorNameForeground)), detail: newWrapLabel("")}
 	c.value.TextSize = 22
 	c.value.TextStyle.Bold = true
-	c.detail.Wrapping = fyne.TextWrapWord
 	c.detail.SizeName = theme.SizeNameCaptionText
 	title := canvas.NewText(caption, theme.Color(theme.ColorNamePlaceHolder))
 	title.TextSize = theme.CaptionTextSize()
 	title.TextStyle.Bold = true
 	bg := canvas.NewRectangle(color.NRGBA{0x80, 0x80, 0x80, 0x18})
 	bg.CornerRadius = 6
-	head := container.New(&insetLayout{left: 8, top: 6, right: 8}, container.NewVBox(title, c.value))
+	head := container.New(&insetLayout{left: 8, top: 6, right: 8}, container.NewVBox(title, newFigureText(c.value)))
 	c.box = container.NewStack(bg, container.NewBorder(head, nil, nil, nil, c.detail))
 	return c
 }
+
+// figureText shows a card's large number, text, as the text alone
+// would show (at the place and size its parent gives it) but with its
+// least size from measurer: each edit changes the numbers, and every
+// layout of the cards asked Fyne to shape each new one again.
+type figureText struct {
+	widget.BaseWidget
+	text *canvas.Text
+}
+
+func newFigureText(text *canvas.Text) *figureText {
+	f := &figureText{text: text}
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (f *figureText) CreateRenderer() fyne.WidgetRenderer { return &figureRenderer{f.text} }
+
+// figureRenderer lays a figureText's text over the whole widget.
+type figureRenderer struct{ text *canvas.Text }
+
+func (r *figureRenderer) Layout(size fyne.Size) {
+	r.text.Move(fyne.NewPos(0, 0))
+	r.text.Resize(size)
+}
+
+func (r *figureRenderer) MinSize() fyne.Size           { return minSize(r.text) }
+func (r *figureRenderer) Refresh()                     { r.text.Refresh() }
+func (r *figureRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.text} }
+func (r *figureRenderer) Destroy()                     {}
 
 // insetLayout places one object inside margins.
 type insetLayout struct{ left, top, right, bottom float32 }
@@ -119,25 +149,26 @@ type summaryTab struct {
 	// notes is the Notes tab's text, laid out (wrapped) only while that
 	// tab shows (setInTab): in a hidden tab, at the 16 pixels it was
 	// given, each changed bullet was measured word by word.
-	notes    *widget.Label
+	notes    *wrapLabel
 	notesTab *container.TabItem
 	// stepTab and suTab hold the step note and the per-SU heading, laid
 	// out only while they show as the notes are (each edit of the count
-	// changes both).
-	stepTab, suTab *container.TabItem
-	dimmed         bool
+	// changes both); they, bomTab and netsTab hold the tables, refreshed
+	// only while they show (refreshInTab).
+	stepTab, suTab, bomTab, netsTab *container.TabItem
+	dimmed                          bool
 	// The per-SU table: its heading and note, and its rows.
 	perSU     *widget.Table
-	suHeading *widget.Label
+	suHeading *wrapLabel
 	unitBill  planner.UnitBill
 	// The step-time breakdown of the JCT model.
 	step     *widget.Table
-	stepNote *widget.Label
+	stepNote *wrapLabel
 	steps    []perf.BreakdownRow
 	lower    *container.AppTabs
 	// The cheaper design the plan found, one line and a button that
 	// loads it (hidden when there is none).
-	cheaper     *widget.Label
+	cheaper     *wrapLabel
 	cheaperLoad *widget.Button
 	cheaperBar  *fyne.Container
 	offer       *planner.Cheaper
@@ -227,14 +258,11 @@ func newSummaryTab(u *UI) *summaryTab {
 	for i, w := range bomWidths {
 		t.bom.SetColumnWidth(i, w)
 	}
-	t.notes = widget.NewLabel("")
-	t.notes.Wrapping = fyne.TextWrapWord
-	t.suHeading = widget.NewLabel("")
-	t.suHeading.Wrapping = fyne.TextWrapWord
+	t.notes = newWrapLabel("")
+	t.suHeading = newWrapLabel("")
 	t.perSU = newTextTable([]string{"", "Item", "One SU", "Cluster"}, []float32{120, 470, 130, 110},
 		func() int { return len(t.unitBill.Rows) }, t.unitCell)
-	t.stepNote = widget.NewLabel("")
-	t.stepNote.Wrapping = fyne.TextWrapWord
+	t.stepNote = newWrapLabel("")
 	t.step = newTextTable(stepColumns, []float32{270, 95, 700},
 		func() int { return len(t.steps) }, t.stepCell)
 	// Cards above, as tall as they need up to a share of the tab (and
@@ -248,15 +276,10 @@ func newSummaryTab(u *UI) *summaryTab {
 	t.notesTab = container.NewTabItem("Notes", container.NewVScroll(t.notes))
 	t.suTab = container.NewTabItem("Per scalable unit", container.NewBorder(t.suHeading, nil, nil, nil, perSU))
 	t.stepTab = container.NewTabItem("Step time", container.NewBorder(t.stepNote, nil, nil, nil, step))
-	t.lower = container.NewAppTabs(
-		container.NewTabItem("Bill of materials (* estimate)", bom),
-		t.suTab,
-		t.stepTab,
-		t.notesTab,
-		container.NewTabItem("Networks", t.nets.table),
-	)
-	t.cheaper = widget.NewLabel("")
-	t.cheaper.Wrapping = fyne.TextWrapWord
+	t.bomTab = container.NewTabItem("Bill of materials (* estimate)", bom)
+	t.netsTab = container.NewTabItem("Networks", t.nets.table)
+	t.lower = container.NewAppTabs(t.bomTab, t.suTab, t.stepTab, t.notesTab, t.netsTab)
+	t.cheaper = newWrapLabel("")
 	t.cheaperLoad = widget.NewButton("Load this design", t.loadCheaper)
 	t.cheaperBar = container.NewBorder(nil, nil, nil, t.cheaperLoad, t.cheaper)
 	t.cheaperBar.Hide()
@@ -419,18 +442,19 @@ func (t *summaryTab) update(p *planner.Plan) {
 		}
 	}
 	t.setInTab(t.stepNote, t.stepTab, stepNote)
-	t.step.Refresh()
+	t.refreshInTab(t.step, t.stepTab)
 	t.rows = p.BOM
 	t.totalScale = cost
-	t.bom.Refresh()
+	t.refreshInTab(t.bom, t.bomTab)
 	t.nets.update(p)
+	t.refreshInTab(t.nets.table, t.netsTab)
 	t.unitBill = p.UnitBill()
 	heading := t.unitBill.Heading()
 	if t.unitBill.Shares() {
 		heading += " " + planner.ShareNote
 	}
 	t.setInTab(t.suHeading, t.suTab, heading)
-	t.perSU.Refresh()
+	t.refreshInTab(t.perSU, t.suTab)
 	t.showCheaper(p)
 	for _, d := range t.details {
 		d.refresh()
@@ -446,13 +470,24 @@ func (t *summaryTab) update(p *planner.Plan) {
 // out (and so measuring it) only while that tab shows: AppTabs
 // refreshes a tab's contents when it is selected. Text unchanged is not
 // set again.
-func (t *summaryTab) setInTab(l *widget.Label, tab *container.TabItem, text string) {
+func (t *summaryTab) setInTab(l *wrapLabel, tab *container.TabItem, text string) {
 	if text == l.Text {
 		return
 	}
 	l.Text = text
 	if t.lower.Selected() == tab {
 		l.Refresh()
+	}
+}
+
+// refreshInTab refreshes table, in the lower tab tab, only while that
+// tab shows: selecting any tab refreshes every tab's contents (AppTabs'
+// theme pass), so a hidden table shows the plan's rows when it is shown
+// again. A table shown once and then hidden kept its cells, and every
+// edit set each changed one again, shaping its text.
+func (t *summaryTab) refreshInTab(table fyne.CanvasObject, tab *container.TabItem) {
+	if t.lower.Selected() == tab {
+		table.Refresh()
 	}
 }
 

@@ -1,10 +1,12 @@
 package app
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -264,18 +266,18 @@ func TestSummaryKeyFiguresWithoutScrolling(t *testing.T) {
 func TestSummaryLowerLabelsLaidOutWhenShown(t *testing.T) {
 	for _, tc := range []struct {
 		tab   string
-		label func(*summaryTab) *widget.Label
+		label func(*summaryTab) *wrapLabel
 		a, b  string // two counts whose texts differ
 	}{
-		{"Summary/Notes", func(s *summaryTab) *widget.Label { return s.notes }, "4096", "4100"}, // 4,100 leave GPUs idle
-		{"Summary/Step", func(s *summaryTab) *widget.Label { return s.stepNote }, "4096", "8192"},
-		{"Summary/Per", func(s *summaryTab) *widget.Label { return s.suHeading }, "4096", "8192"},
+		{"Summary/Notes", func(s *summaryTab) *wrapLabel { return s.notes }, "4096", "4100"}, // 4,100 leave GPUs idle
+		{"Summary/Step", func(s *summaryTab) *wrapLabel { return s.stepNote }, "4096", "8192"},
+		{"Summary/Per", func(s *summaryTab) *wrapLabel { return s.suHeading }, "4096", "8192"},
 	} {
 		t.Run(tc.tab, func(t *testing.T) {
 			u := newTestUI(t)
 			l := tc.label(u.summary)
 			drawn := func() string {
-				return test.WidgetRenderer(l).Objects()[0].(*widget.RichText).String()
+				return test.WidgetRenderer(l).(*wrapLabelRenderer).text
 			}
 			typeIn(u, "cluster.gpus", tc.a)
 			u.SelectTab(tc.tab)
@@ -301,4 +303,72 @@ func TestSummaryLowerLabelsLaidOutWhenShown(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The Summary's lower tables are refreshed only while their tab shows:
+// an edit with the table showing shows the new plan's rows at once; an
+// edit with another tab showing leaves a table shown before as it was
+// (each changed cell of a hidden table was set and shaped again); and
+// selecting the tab shows the new rows. Mutations caught: a hidden
+// table refreshed on every edit, a showing table not refreshed, the
+// wrong tab's table refreshed.
+func TestSummaryTablesRefreshedWhenShown(t *testing.T) {
+	for _, tc := range []struct {
+		tab   string
+		table func(*summaryTab) *widget.Table
+	}{
+		{"Summary/Per", func(s *summaryTab) *widget.Table { return s.perSU }},
+		{"Summary/Step", func(s *summaryTab) *widget.Table { return s.step }},
+		{"Summary/Networks", func(s *summaryTab) *widget.Table { return s.nets.table }},
+		{"Summary/Bill", func(s *summaryTab) *widget.Table { return s.bom }},
+	} {
+		t.Run(tc.tab, func(t *testing.T) {
+			u := newTestUI(t)
+			table := tc.table(u.summary)
+			other := "Summary/Notes"
+			u.SelectTab(tc.tab)
+			typeIn(u, "cluster.gpus", "4096")
+			first := cellTexts(table)
+			typeIn(u, "cluster.gpus", "8192")
+			second := cellTexts(table)
+			if slices.Equal(first, second) {
+				t.Fatalf("the table showing kept its 4,096-GPU cells at 8,192: %q", second)
+			}
+			u.SelectTab(other)
+			typeIn(u, "cluster.gpus", "4096")
+			if got := cellTexts(table); !slices.Equal(got, second) {
+				t.Errorf("refreshed while hidden: %q, want the 8,192-GPU cells %q", got, second)
+			}
+			u.SelectTab(tc.tab)
+			if got := cellTexts(table); !slices.Equal(got, first) {
+				t.Errorf("shown again: %q, want the 4,096-GPU cells %q", got, first)
+			}
+		})
+	}
+}
+
+// cellTexts is the text table's cells show, sorted (cells are reused in
+// any order).
+func cellTexts(table *widget.Table) []string {
+	var out []string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *widget.Label:
+			out = append(out, x.Text)
+		case *canvas.Text:
+			out = append(out, x.Text)
+		case *fyne.Container:
+			for _, c := range x.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(table)
+	slices.Sort(out)
+	return out
 }

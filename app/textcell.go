@@ -39,7 +39,7 @@ func setTextCell(o fyne.CanvasObject, text string, imp widget.Importance) {
 		return
 	}
 	t.Text, t.Color, t.TextSize = text, col, size
-	t.Resize(t.MinSize())
+	t.Resize(minSize(t))
 	t.Refresh()
 }
 
@@ -58,14 +58,23 @@ func (l *textCellLayout) Layout(objs []fyne.CanvasObject, _ fyne.Size) {
 	p := l.pad()
 	for _, o := range objs {
 		o.Move(fyne.NewPos(p, p))
-		o.Resize(o.MinSize())
+		o.Resize(minSize(o))
 	}
 }
 
 func (l *textCellLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var m fyne.Size
 	for _, o := range objs {
-		m = m.Max(o.MinSize())
+		m = m.Max(minSize(o))
 	}
 	return m.Add(fyne.NewSquareSize(2 * l.pad()))
+}
+
+// minSize is o's least size, a text's through measurer (the size its
+// MinSize gives, without Fyne shaping it again).
+func minSize(o fyne.CanvasObject) fyne.Size {
+	if t, ok := o.(*canvas.Text); ok && t.FontSource == nil {
+		return measureText(t.Text, t.TextSize, t.TextStyle)
+	}
+	return o.MinSize()
 }

@@ -72,7 +72,7 @@ type UI struct {
 	layout    *layoutTab
 	tabs      *container.AppTabs
 	views     []*chartView // every chart view, drawn again when the theme changes
-	status    *widget.Label
+	status    *ellipsisLabel
 	banner    *widget.Label
 	bannerBox fyne.CanvasObject
 
@@ -149,8 +149,7 @@ func newUI(a fyne.App, w fyne.Window, cat *planner.Catalog, mkt *market.Tables, 
 		container.NewTabItem(TabLayout, u.layout.content),
 	)
 	u.tabs.OnSelected = func(*container.TabItem) { u.refreshVisible() }
-	u.status = widget.NewLabel("")
-	u.status.Truncation = fyne.TextTruncateEllipsis
+	u.status = newEllipsisLabel("")
 	u.banner = widget.NewLabel("")
 	u.banner.Wrapping = fyne.TextWrapWord
 	u.banner.Importance = widget.DangerImportance

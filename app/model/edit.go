@@ -41,7 +41,7 @@ func (m *Model) resets(before, after planner.Scenario, key string) string {
 		if _, typed := m.typed[f.Key]; typed {
 			continue
 		}
-		if a, b := m.textOf(before, f.Key), m.textOf(after, f.Key); a != b {
+		if a, b := m.textOf(&before, f.Key), m.textOf(&after, f.Key); a != b {
 			parts = append(parts, fmt.Sprintf("%s %s → %s", f.Label, a, b))
 		}
 	}

@@ -173,20 +173,22 @@ func (m *Model) Text(key string) string {
 	if t, ok := m.typed[key]; ok {
 		return t
 	}
-	return m.textOf(m.scenario, key)
+	return m.textOf(&m.scenario, key)
 }
 
 // textOf is the display text of key in scenario s: the planner's value
-// in the window's words.
-func (m *Model) textOf(s planner.Scenario, key string) string {
+// in the window's words. s is read, never changed: by pointer, as a
+// copy of the whole scenario for each of some 170 inputs was a quarter
+// of an edit's garbage besides the plan's.
+func (m *Model) textOf(s *planner.Scenario, key string) string {
 	if show := shownOf[key]; show != nil {
-		return show(m, s)
+		return show(m, *s)
 	}
 	f, ok := planner.FieldByKey(key)
 	if !ok {
 		return ""
 	}
-	return shown(key, f.Get(&s))
+	return shown(key, f.Get(s))
 }
 
 // shownOf are the inputs whose text depends on the catalog: what a

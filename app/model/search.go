@@ -222,7 +222,7 @@ func (m *Model) SearchStale() (bool, string) {
 	}
 	var parts []string
 	for _, f := range fields {
-		if a, b := m.textOf(*searched, f.Key), m.textOf(m.scenario, f.Key); a != b {
+		if a, b := m.textOf(searched, f.Key), m.textOf(&m.scenario, f.Key); a != b {
 			parts = append(parts, f.Label+" "+a+" → "+b)
 		}
 	}
