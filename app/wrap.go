@@ -31,6 +31,9 @@ type wrapper struct {
 	width   float32
 	measure func(string) float32
 	cands   []candidate
+	// stepsOnly skips the guessed rows and takes Fyne's steps alone
+	// (the slow path every row falls back to): the rows must be the same.
+	stepsOnly bool
 }
 
 // candidate is where a row may end (a space, or the end of the line)
@@ -55,7 +58,7 @@ func (w *wrapper) wrap() []span {
 		}
 		low, high := l.begin, l.end
 		for low < high {
-			if high == l.end {
+			if high == l.end && !w.stepsOnly {
 				if end, ok := w.row(low, l.end); ok {
 					rows = append(rows, span{low, end})
 					low, high = w.next(end, l.end)
