@@ -199,7 +199,7 @@ func (p *Plan) countSpineCore() *upperCount {
 					cores.add(pl.Rack, share)
 					u.highH.add(f.TrayHeightM-pl.H+f.SlackM, share)
 				}
-				for _, l := range fabric.SpreadLinks(up, n) {
+				for _, l := range run.CoreLoads(up) { // the walk's dealing
 					u.highPer[l.Down] += l.Switches
 				}
 				u.addPairs(p, &spines, &cores, float64(up))

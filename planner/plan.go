@@ -614,7 +614,8 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	spineSw, coreSw := s.tierSwitches(cat, sw)
 	spec := fabricSpec{fabric.Spec{Servers: servers, Rails: rails, Radix: radix, Down: leafDown, Up: leafUp, RatioD: down, RatioU: up,
 		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: orSwitch(spineSw, sw).Radix(uplink), CoreRadixAt: orSwitch(coreSw, sw).Radix(core),
-		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core), ReservedSlots: s.ufmNodeSlots(cat)}}
+		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core), ReservedSlots: s.ufmNodeSlots(cat),
+		CoreCage: orSwitch(coreSw, sw).LinksPerCage(core)}}
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
 	if err != nil {
 		return nil, err

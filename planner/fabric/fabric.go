@@ -41,6 +41,10 @@ type Spec struct {
 	// one DGX slot for UFM connectivity): a partial unit's leaves get
 	// the uplinks of those ports too, as if nodes stood there.
 	ReservedSlots int
+	// CoreCage is the links one of a core's cages carries at the core
+	// speed (two: a twin-port OSFP cage); 0 or 1: one. A core group's
+	// links are dealt to its cores a cage at a time (CoreRun.Deal).
+	CoreCage int
 }
 
 // Load is a run of switches of one tier with the same ports in use.
@@ -150,6 +154,9 @@ type CoreRun struct {
 	// links than a full pod's, or none) has groups that join both. Empty
 	// where every group joins spines of one kind, as reference designs.
 	Then []CoreStretch
+	// Deal is the links each core of a group takes at a time (DealLinks):
+	// its cage's links; 0 or 1, one at a time (round robin).
+	Deal int
 }
 
 // CoreStretch is Spines consecutive spine indices a core group joins
@@ -194,6 +201,19 @@ func (r CoreRun) UpFrom(i int) int {
 	}
 	return n
 }
+
+// CoreAt is the core (from 0, of the group's Cores) that takes link v
+// (from 0) of a group, its links counted spine by spine in walk order:
+// the cores are dealt Deal links at a time in turn (DealLinks).
+func (r CoreRun) CoreAt(v int) int { return v / max(r.Deal, 1) % r.Cores }
+
+// Cycle is the links after which a group's dealing comes back to its
+// first core: CoreAt(v + Cycle()) = CoreAt(v).
+func (r CoreRun) Cycle() int { return r.Cores * max(r.Deal, 1) }
+
+// CoreLoads is the group's cores by the links they take when the group
+// has links links in all (DealLinks).
+func (r CoreRun) CoreLoads(links int) []Load { return DealLinks(links, r.Cores, r.Deal) }
 
 // NoFitError says a fabric of the given tiers cannot hold the plane.
 type NoFitError struct{ Tiers int }
@@ -501,6 +521,46 @@ func SpreadLinks(links, n int) []Load {
 	return append(make([]Load, 0, 2), sp.loads()...)
 }
 
+// DealLinks is how links spread over n upper switches dealt deal links
+// at a time in turn (0 or 1: one at a time, SpreadLinks): runs of
+// switches by the links they take, the most loaded first. It is how a
+// cabling engineer wires a core group's twin-port cages: the links
+// coming up from the spines fill each core's cage, both of its ports,
+// before the next core takes any, so every cage but the group's last
+// holds a full module. Dealt one at a time, every core of a group of
+// odd share (63 links on 64 ports) leaves a cage half used, and which
+// cores do changes with every regrouping: the modules of a larger
+// cluster could fall (QM9700, 11,128 to 11,136 GPUs: 72 odd cores to
+// 16, 24 fewer modules). Dealt by cages, the group's cores take
+// ceil(links/deal) modules, at most one of them half used, and a core
+// takes at most deal-1 links more than one at a time gives it: where
+// deal divides the radix, CeilDiv(links, radix) cores still hold the
+// links (deal*ceil(links/(deal*n)) <= radix when links <= n*radix).
+func DealLinks(links, n, deal int) []Load {
+	deal = max(deal, 1)
+	chunks, part := CeilDiv(links, deal), links%deal // the last chunk holds part links (0: a full one)
+	q, r := chunks/n, chunks%n
+	out := make([]Load, 0, 3)
+	add := func(switches, down int) {
+		if switches > 0 {
+			out = append(out, Load{switches, down, 0})
+		}
+	}
+	switch {
+	case part == 0:
+		add(r, (q+1)*deal)
+		add(n-r, q*deal)
+	case r > 0: // the last chunk, part full, goes to core r-1, the last of those taking q+1
+		add(r-1, (q+1)*deal)
+		add(1, q*deal+part)
+		add(n-r, q*deal)
+	default: // to core n-1, one of q chunks
+		add(n-1, q*deal)
+		add(1, (q-1)*deal+part)
+	}
+	return out
+}
+
 // spread is SpreadLinks' runs held in place: sizing a tier tries several
 // counts of upper switches, and a slice each was six allocations a
 // point of a sweep.
@@ -696,11 +756,12 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 		return Plane{}, false
 	}
 	lay.CoreGroups = make([]CoreRun, 0, len(sized))
+	deal := spec.coreDeal()
 	spineUps := make([]int, len(sized)*len(ps)) // every run's SpineUp, in one allocation
 	coreLoads := make([]Load, 0, 2*len(sized))  // SpreadLinks gives at most two runs
 	for gi, g := range sized {
 		k, c, m := g.kind, g.c, g.groups
-		run := CoreRun{Groups: m, Cores: c.n, Spines: g.spines, SpineUp: spineUps[gi*len(ps) : (gi+1)*len(ps) : (gi+1)*len(ps)]}
+		run := CoreRun{Groups: m, Cores: c.n, Spines: g.spines, SpineUp: spineUps[gi*len(ps) : (gi+1)*len(ps) : (gi+1)*len(ps)], Deal: deal}
 		li := 0 // c.lower lists each part's spines in turn, a kind's pods in order
 		for _, i := range k.present {
 			run.SpineUp[i] = c.lower[li].Up
@@ -715,10 +776,11 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 			run.Then = append(run.Then, st)
 		}
 		lay.CoreGroups = append(lay.CoreGroups, run)
-		for _, u := range c.upper.loads() {
+		links := SumLinks(c.lower, true)
+		for _, u := range run.CoreLoads(links) {
 			coreLoads = append(coreLoads, Load{u.Switches * m, u.Down, u.Up})
 		}
-		spineCore += m * SumLinks(c.lower, true)
+		spineCore += m * links
 		if coreWiring != WiringNear {
 			coreWiring = c.wiring
 		}
@@ -745,6 +807,17 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 		Headroom: mergeHeadroom(headroom),
 		Layout:   lay,
 	}, true
+}
+
+// coreDeal is the links a core group deals its cores at a time: a
+// core's cage's links (CoreCage) where they divide its ports at the
+// core speed, so that a core dealt whole cages stays within its ports;
+// else one.
+func (spec Spec) coreDeal() int {
+	if c := spec.CoreCage; c > 1 && spec.CoreRadix()%c == 0 {
+		return c
+	}
+	return 1
 }
 
 // appendSpines appends to loads the spines of count alike pods whose

@@ -342,3 +342,59 @@ func TestReservedSlots(t *testing.T) {
 		}
 	}
 }
+
+// TestDealLinks spreads a core group's links over its cores a cage at a
+// time, by hand:
+//   - 3,132 links (9 spine indices of 348) on 49 cores of 32 twin-port
+//     cages: 1,566 pairs, 31 to each core and 47 cores one more: 47 of
+//     64 links and 2 of 62, every cage full. One at a time: 45 of 64 and
+//     4 of 63, four cages half used.
+//   - 27 links on 11 cores, pairs: 13 pairs and a single, 14 deals; one
+//     round of 11 and 3 more, the third of which is the single: 2 cores
+//     of 4 links, 1 of 3, 8 of 2 (one cage half used, 14 modules; one at
+//     a time, 5 of 3 and 6 of 2: 16).
+//   - 9 links on 5 cores, pairs: 5 deals, the last the single, which
+//     lands on the last core: 4 of 2 and 1 of 1.
+//   - 0 links: every core empty; 7 on 3 dealt one at a time: SpreadLinks.
+//
+// Mutations caught: the single dealt as a whole pair (28 and 10 links
+// counted), the last deal's core taken from the round robin of links
+// (core r rather than r-1), deal ignored (one at a time).
+func TestDealLinks(t *testing.T) {
+	for _, tc := range []struct {
+		links, n, deal int
+		want           []Load
+	}{
+		{3132, 49, 2, []Load{{47, 64, 0}, {2, 62, 0}}},
+		{27, 11, 2, []Load{{2, 4, 0}, {1, 3, 0}, {8, 2, 0}}},
+		{9, 5, 2, []Load{{4, 2, 0}, {1, 1, 0}}},
+		{0, 4, 2, []Load{{4, 0, 0}}},
+		{7, 3, 1, []Load{{1, 3, 0}, {2, 2, 0}}},
+		{7, 3, 0, []Load{{1, 3, 0}, {2, 2, 0}}},
+	} {
+		got := DealLinks(tc.links, tc.n, tc.deal)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("DealLinks(%d, %d, %d) = %v, want %v", tc.links, tc.n, tc.deal, got, tc.want)
+		}
+		// The walk's dealing (CoreAt) gives every core what DealLinks counts.
+		r := CoreRun{Cores: tc.n, Deal: tc.deal}
+		per := make([]int, tc.n)
+		for v := range tc.links {
+			per[r.CoreAt(v)]++
+		}
+		if SumLinks(got, false) != tc.links || CountSwitches(got) != tc.n {
+			t.Errorf("DealLinks(%d, %d, %d) = %v: not every link on every core", tc.links, tc.n, tc.deal, got)
+		}
+		for _, l := range got {
+			k := 0
+			for _, x := range per {
+				if x == l.Down {
+					k++
+				}
+			}
+			if k != l.Switches {
+				t.Errorf("%d links on %d cores by %d: the walk puts %d links on %d cores, DealLinks on %d", tc.links, tc.n, tc.deal, l.Down, k, l.Switches)
+			}
+		}
+	}
+}
