@@ -651,7 +651,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		}
 	}
 	if pl.SpineWiring == WiringNear || pl.CoreWiring == WiringNear {
-		p.Notes = append(p.Notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
+		p.Notes = append(p.Notes, nearNote(pl.Layout))
 	}
 	p.Notes = append(p.Notes, fabric.PartialLeafNote(pl, spec.Up, n.Oversubscription)...)
 	p.Notes = append(p.Notes, ufmSlotNote(spec.Spec, pl.ServersPerGroup, pl.Tiers)...)

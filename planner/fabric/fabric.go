@@ -782,7 +782,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 		}
 		spineCore += m * links
 		if coreWiring != WiringNear {
-			coreWiring = c.wiring
+			coreWiring = dealtWiring(c, run.Deal)
 		}
 	}
 	if extra > 0 {
@@ -829,6 +829,22 @@ func groupDeal(g sizedGroups, deal int) int {
 		return 1
 	}
 	return deal
+}
+
+// dealtWiring is the wiring of a core group sized as c whose links are
+// dealt deal at a time: c's, unless dealing by cages leaves a spine's
+// counts to its cores apart (its uplinks not whole rounds of deal links
+// to each core), which is near-balanced.
+func dealtWiring(c upperChoice, deal int) string {
+	if deal <= 1 {
+		return c.wiring
+	}
+	for _, l := range c.lower {
+		if l.Up%(deal*c.n) != 0 {
+			return WiringNear
+		}
+	}
+	return c.wiring
 }
 
 // appendSpines appends to loads the spines of count alike pods whose
