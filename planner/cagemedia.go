@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/fabric"
 )
 
 // cageSets groups a walk's links by the transceiver cages they share: a
@@ -273,3 +274,23 @@ var allMedia = mediaOrder[:]
 // mediaOrder is allMedia as an array: tables with a slot a medium are
 // sized by it.
 var mediaOrder = [...]Medium{DAC, ACC, AOC, Optics, Multimode}
+
+// nearNote is the plan's note on near-balanced wiring. Where core
+// groups take their links a twin-port cage at a time (fabric.DealLinks:
+// a core's cage filled before the next core takes any), a spine's
+// counts to the cores it reaches differ by up to a cage's links, and
+// the note says so.
+func nearNote(lay fabric.Layout) string {
+	const (
+		head = "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one"
+		tail = ", and a full leaf reaches every spine of its group (strict balance would add the headroom listed)"
+	)
+	deal := 1
+	for _, r := range lay.CoreGroups {
+		deal = max(deal, r.Deal)
+	}
+	if deal == 1 {
+		return head + tail
+	}
+	return head + fmt.Sprintf(" (a spine's to the cores by at most %d: a core group's links fill each core's %d-link cages in turn)", deal, deal) + tail
+}

@@ -152,3 +152,77 @@ func TestCoreGroupsAcrossKindsWalk(t *testing.T) {
 		}
 	}
 }
+
+// A core group's links are dealt to its cores a twin-port cage at a
+// time, so that a group leaves at most one cage half used (issue 45).
+// Hand counts, 8-GPU servers (no system) on QM9700 (64 NDR ports in 32
+// twin-port cages), one plane, rail-optimized, 11 pods (10 full of 32 spines sending 32 links, and a
+// partial one):
+//   - 11,128 GPUs: the partial pod's spines send 28 (24) and 27 (8);
+//     core groups of 9 spine indices (2 groups: 9 x 348 = 3,132 links on
+//     49 cores), of 6 (1: 2,088 on 33) and of 2 (4: 2 x 347 = 694 on
+//     11); every group's links even, so 11,128 / 2 = 5,564 core-end
+//     modules, and the spines' ends 320 x 16 + 24 x 14 + 8 x 14 = 5,568.
+//   - 11,136 GPUs: the partial pod's 32 spines send 28; groups of 9 (3:
+//     3,132 on 49) and of 5 (1: 1,740 on 28): 5,568 core-end modules,
+//     and 5,568 at the spines.
+//
+// The walk (cable map, hall) must cable the cores as counted: no core
+// past its 64 ports, one cage half used at most a group, every cage's
+// module counted. Mutation caught: links dealt one at a time (deal 1):
+// 45 of a 49-core group's cores take 64 links and 4 take 63, and the
+// cores' ends count 5,600 modules at 11,128 GPUs and 5,576 at 11,136.
+func TestCoreCagesFill(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		gpus, cores, spineEnd, coreEnd int
+	}{
+		{11128, 175, 5568, 5564},
+		{11136, 175, 5568, 5568},
+	} {
+		s := flatLengths(NewScenario())
+		s.Cluster.GPUs, s.Network.Switch = tc.gpus, "qm9700"
+		p, err := Build(s, cat)
+		if err != nil {
+			t.Fatalf("%d GPUs: %v", tc.gpus, err)
+		}
+		sc := p.LinkTiers[tierSpineCore]
+		if p.Switches(TierCore) != tc.cores || sc.LowerModules != tc.spineEnd || sc.UpperModules != tc.coreEnd {
+			t.Errorf("%d GPUs: %d cores, spine-core modules %d at the spines and %d at the cores; want %d, %d, %d",
+				tc.gpus, p.Switches(TierCore), sc.LowerModules, sc.UpperModules, tc.cores, tc.spineEnd, tc.coreEnd)
+		}
+		perCore := map[int]int{}
+		err = p.WalkLinks(func(l *Link) error {
+			if l.Tier == LinkSpineCore {
+				perCore[l.Upper.Device]++
+				if l.Upper.Port != perCore[l.Upper.Device]-1 {
+					t.Fatalf("%d GPUs: core %d takes port %d as its link %d", tc.gpus, l.Upper.Device, l.Upper.Port, perCore[l.Upper.Device])
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		modules, first := 0, 0
+		for _, run := range p.layout.CoreGroups {
+			for range run.Groups {
+				half := 0
+				for c := first; c < first+run.Cores; c++ {
+					if perCore[c] > 64 {
+						t.Fatalf("%d GPUs: core %d has %d links on 64 ports", tc.gpus, c, perCore[c])
+					}
+					modules += (perCore[c] + 1) / 2
+					half += perCore[c] % 2
+				}
+				if half > 1 {
+					t.Errorf("%d GPUs: a group of %d cores from core %d leaves %d cages half used", tc.gpus, run.Cores, first, half)
+				}
+				first += run.Cores
+			}
+		}
+		if modules != tc.coreEnd {
+			t.Errorf("%d GPUs: the walk fills %d core cages, want %d", tc.gpus, modules, tc.coreEnd)
+		}
+	}
+}

@@ -368,7 +368,7 @@ func (p *Plan) countSpineCore() *upperCount {
 					cores.add(h, pl.Rack, share)
 					u.highH.add(pl.U, f.TrayHeightM-pl.H+f.SlackM, share)
 				}
-				for _, l := range fabric.SpreadLinks(up, n) {
+				for _, l := range run.CoreLoads(up) { // the walk's dealing
 					u.highPer.add(l.Down, l.Switches)
 				}
 				u.addPairs(&spines, &cores, float64(up))

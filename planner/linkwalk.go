@@ -205,10 +205,10 @@ func (w *linkWalk) cores() error {
 
 // spineUplinks walks the uplinks of spine jj (the group's k-th spine
 // index) of every pod that has it to core group run, whose first core is
-// firstCore, starting base cores along; it returns where the next spine
-// starts.
+// firstCore, from the group's link base on (run.CoreAt deals them to
+// the cores); it returns where the next spine starts.
 func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, k, firstCore, base int) (int, error) {
-	l, n := &w.l, run.Cores
+	l := &w.l
 	pod := 0
 	for i, pr := range w.lay.Pods {
 		ups := run.UpAt(k, i)
@@ -219,7 +219,7 @@ func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, k, firstCore, base int) 
 		up := upPort(spineDown(pr, jj), 0, w.cages[tierLeafSpine][1], w.cages[tierSpineCore][0])
 		if w.upper != nil {
 			var err error
-			if base, err = w.upper.spineUplinks(l.Plane, pod, pr.Count, jj, up, ups, firstCore, base, w.arrivals); err != nil {
+			if base, err = w.upper.spineUplinks(l.Plane, pod, pr.Count, jj, up, ups, firstCore, base, run, w.arrivals); err != nil {
 				return 0, err
 			}
 			pod += pr.Count
@@ -228,14 +228,14 @@ func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, k, firstCore, base int) 
 		for range pr.Count {
 			l.Pod, l.Lower.Device = pod, jj
 			for u := range ups {
-				x := (base + u) % n
+				x := run.CoreAt(base + u)
 				l.Lower.Port, l.Upper = up+u, LinkEnd{firstCore + x, w.arrivals[x]}
 				w.arrivals[x]++
 				if err := w.fn(l); err != nil {
 					return 0, err
 				}
 			}
-			base = (base + ups) % n
+			base = (base + ups) % run.Cycle()
 			pod++
 		}
 	}

@@ -618,7 +618,8 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	spineSw, coreSw := s.tierSwitches(cat, sw)
 	spec := fabricSpec{fabric.Spec{Servers: servers, Rails: rails, Radix: radix, Down: leafDown, Up: leafUp, RatioD: down, RatioU: up,
 		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: orSwitch(spineSw, sw).Radix(uplink), CoreRadixAt: orSwitch(coreSw, sw).Radix(core),
-		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core), ReservedSlots: s.ufmNodeSlots(cat)}}
+		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core), ReservedSlots: s.ufmNodeSlots(cat),
+		CoreCage: orSwitch(coreSw, sw).LinksPerCage(core)}}
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
 	if err != nil {
 		return nil, err
@@ -712,7 +713,7 @@ func (p *Plan) addTiers(pl fabric.Plane, m Media, radix int) {
 func wiringNotes(p *Plan, pl fabric.Plane) []string {
 	var notes []string
 	if pl.SpineWiring == WiringNear || pl.CoreWiring == WiringNear {
-		notes = append(notes, "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one, and a full leaf reaches every spine of its group (strict balance would add the headroom listed)")
+		notes = append(notes, nearNote(pl.Layout))
 	}
 	if p.StrictSpines > 0 && p.System != nil {
 		notes = append(notes, fmt.Sprintf("spines strictly balanced as the %s reference design: every full leaf sends each spine the same number of links, which takes %s more than the fewest that carry the links (near-balanced wiring; the reference's own tables keep strict balance at any size)",

@@ -146,21 +146,24 @@ func checkMonotone(t *testing.T, a, b *Plan) {
 	}
 }
 
-// TestSwitchesEveryServer: switches never fall as GPUs grow (issue 45),
-// one server at a time to 40,000 GPUs over the designs of
-// TestFabricProperties, where three-tier core groups change with every
-// server of a partial pod. Links are held too. Mutations caught: core
-// groups sized kind by kind, each kind of spine (a partial pod's
-// spines sending more or fewer links than a full pod's) rounding its
-// cores up on its own (the NDR rail design: 38 cores at 2,328 GPUs,
-// 37 at 2,336); groups of one length over every kind (two planes: 284
-// cores at 18,000 GPUs, 282 at 18,008); a core tier kept strictly
-// balanced for up to a unit's worth of cores more (the ToR design: 45
-// cores at 10,608 GPUs, 44 at 10,616).
-// Transceivers and cost are held on TestFabricProperties' sizes: one
-// server at a time the twin-port modules on near-balanced cores (a
-// core taking an odd number of links leaves half a module idle) come
-// and go as core groups are cut anew, a few modules either way.
+// TestSwitchesEveryServer: switches, switch-side transceivers and cost
+// never fall as GPUs grow (issue 45), one server at a time to 40,000
+// GPUs over the designs of TestFabricProperties (flat lengths), where
+// three-tier core groups change with every server of a partial pod.
+// Links are held too. Mutations caught: core groups sized kind by kind,
+// each kind of spine (a partial pod's spines sending more or fewer
+// links than a full pod's) rounding its cores up on its own (the NDR
+// rail design: 38 cores at 2,328 GPUs, 37 at 2,336); groups of one
+// length over every kind (two planes: 284 cores at 18,000 GPUs, 282 at
+// 18,008); a core tier kept strictly balanced for up to a unit's worth
+// of cores more (the ToR design: 45 cores at 10,608 GPUs, 44 at
+// 10,616); a core group's links dealt to its cores one at a time, not
+// a twin-port cage at a time (fabric.DealLinks with deal 1: every core
+// of odd share leaves a cage half used, and as core groups are cut anew
+// those come and go: the NDR rail design's switch-side modules 7,344 at
+// 2,920 GPUs, 7,340 at 2,928; its cost $27,432 less at 11,136 GPUs than
+// at 11,128, 5,576 core-end modules for 5,600; 119 cost falls over the
+// designs).
 func TestSwitchesEveryServer(t *testing.T) {
 	cat := testCatalog(t)
 	for name, cfg := range propertyConfigs() {
@@ -182,6 +185,12 @@ func TestSwitchesEveryServer(t *testing.T) {
 					}
 					if p.Tiers < prev.Tiers || p.Links.Total < prev.Links.Total {
 						t.Fatalf("tiers or links fell as GPUs grew %d -> %d", prev.GPUs, p.GPUs)
+					}
+					if p.SwitchTransceivers < prev.SwitchTransceivers {
+						t.Fatalf("switch-side transceivers fell from %d to %d as GPUs grew %d -> %d", prev.SwitchTransceivers, p.SwitchTransceivers, prev.GPUs, p.GPUs)
+					}
+					if p.Cost.Total < prev.Cost.Total-1e-6 {
+						t.Fatalf("cost fell as GPUs grew %d -> %d: $%.0f -> $%.0f", prev.GPUs, p.GPUs, prev.Cost.Total, p.Cost.Total)
 					}
 				}
 				prev = p

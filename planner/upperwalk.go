@@ -3,6 +3,7 @@ package planner
 import (
 	"math/bits"
 
+	"fabricplan/planner/fabric"
 	"fabricplan/planner/hall"
 )
 
@@ -106,19 +107,20 @@ func (u *upperWalk) leafUplinks(plane, g, pod, up, count, base int, arrivals []i
 }
 
 // spineUplinks takes the uplinks of spine jj of pods pods from pod on:
-// each count links from port up, to a core group whose first core is
-// firstCore, from base cores on (core x's next port arrivals[x]), as
+// each count links from port up, to a core group of run whose first
+// core is firstCore, from the group's link base on (run.CoreAt; core
+// x's next port arrivals[x]), as
 // linkWalk.spineUplinks walks them; it returns where the next spine
 // starts.
-func (u *upperWalk) spineUplinks(plane, pod, pods, jj, up, count, firstCore, base int, arrivals []int) (int, error) {
-	h, n := u.h, len(arrivals)
+func (u *upperWalk) spineUplinks(plane, pod, pods, jj, up, count, firstCore, base int, run fabric.CoreRun, arrivals []int) (int, error) {
+	h := u.h
 	c0 := (plane-1)*h.CoresPerPlane() + firstCore
 	low, high := u.lowCage[tierSpineCore], u.highCage[tierSpineCore]
 	for range pods {
 		a := (plane-1)*h.SpinesPerPlane() + h.PodSpine(pod) + jj
 		pa, ca0 := u.places[1][a], u.base[1]+int32(a)*u.cages[1]
-		x := base
 		for k := range count {
+			x := run.CoreAt(base + k)
 			b := c0 + x
 			pb := u.places[2][b]
 			cb := u.base[2] + int32(b)*u.cages[2] + high.of(arrivals[x])
@@ -126,11 +128,8 @@ func (u *upperWalk) spineUplinks(plane, pod, pods, jj, up, count, firstCore, bas
 			if err := u.take(tierSpineCore, h.Run(pa, pb), ca0+low.of(up+k), cb, pa.Rack, pb.Rack); err != nil {
 				return 0, err
 			}
-			if x++; x == n {
-				x = 0
-			}
 		}
-		base = (base + count) % n
+		base = (base + count) % run.Cycle()
 		pod++
 	}
 	return base, nil

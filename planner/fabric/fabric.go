@@ -45,6 +45,10 @@ type Spec struct {
 	// spines whatever it adds (the system's reference design does);
 	// false: strict balance may add at most a unit's worth of spines.
 	StrictSpines bool
+	// CoreCage is the links one of a core's cages carries at the core
+	// speed (two: a twin-port OSFP cage); 0 or 1: one. A core group's
+	// links are dealt to its cores a cage at a time (CoreRun.Deal).
+	CoreCage int
 }
 
 // Load is a run of switches of one tier with the same ports in use.
@@ -161,6 +165,9 @@ type CoreRun struct {
 	// links than a full pod's, or none) has groups that join both. Empty
 	// where every group joins spines of one kind, as reference designs.
 	Then []CoreStretch
+	// Deal is the links each core of a group takes at a time (DealLinks):
+	// its cage's links; 0 or 1, one at a time (round robin).
+	Deal int
 }
 
 // CoreStretch is Spines consecutive spine indices a core group joins
@@ -205,6 +212,19 @@ func (r CoreRun) UpFrom(i int) int {
 	}
 	return n
 }
+
+// CoreAt is the core (from 0, of the group's Cores) that takes link v
+// (from 0) of a group, its links counted spine by spine in walk order:
+// the cores are dealt Deal links at a time in turn (DealLinks).
+func (r CoreRun) CoreAt(v int) int { return v / max(r.Deal, 1) % r.Cores }
+
+// Cycle is the links after which a group's dealing comes back to its
+// first core: CoreAt(v + Cycle()) = CoreAt(v).
+func (r CoreRun) Cycle() int { return r.Cores * max(r.Deal, 1) }
+
+// CoreLoads is the group's cores by the links they take when the group
+// has links links in all (DealLinks).
+func (r CoreRun) CoreLoads(links int) []Load { return DealLinks(links, r.Cores, r.Deal) }
 
 // NoFitError says a fabric of the given tiers cannot hold the plane.
 type NoFitError struct{ Tiers int }
@@ -514,6 +534,46 @@ func SpreadLinks(links, n int) []Load {
 	return append(make([]Load, 0, 2), sp.loads()...)
 }
 
+// DealLinks is how links spread over n upper switches dealt deal links
+// at a time in turn (0 or 1: one at a time, SpreadLinks): runs of
+// switches by the links they take, the most loaded first. It is how a
+// cabling engineer wires a core group's twin-port cages: the links
+// coming up from the spines fill each core's cage, both of its ports,
+// before the next core takes any, so every cage but the group's last
+// holds a full module. Dealt one at a time, every core of a group of
+// odd share (63 links on 64 ports) leaves a cage half used, and which
+// cores do changes with every regrouping: the modules of a larger
+// cluster could fall (QM9700, 11,128 to 11,136 GPUs: 72 odd cores to
+// 16, 24 fewer modules). Dealt by cages, the group's cores take
+// ceil(links/deal) modules, at most one of them half used, and a core
+// takes at most deal-1 links more than one at a time gives it: where
+// deal divides the radix, CeilDiv(links, radix) cores still hold the
+// links (deal*ceil(links/(deal*n)) <= radix when links <= n*radix).
+func DealLinks(links, n, deal int) []Load {
+	deal = max(deal, 1)
+	chunks, part := CeilDiv(links, deal), links%deal // the last chunk holds part links (0: a full one)
+	q, r := chunks/n, chunks%n
+	out := make([]Load, 0, 3)
+	add := func(switches, down int) {
+		if switches > 0 {
+			out = append(out, Load{switches, down, 0})
+		}
+	}
+	switch {
+	case part == 0:
+		add(r, (q+1)*deal)
+		add(n-r, q*deal)
+	case r > 0: // the last chunk, part full, goes to core r-1, the last of those taking q+1
+		add(r-1, (q+1)*deal)
+		add(1, q*deal+part)
+		add(n-r, q*deal)
+	default: // to core n-1, one of q chunks
+		add(n-1, q*deal)
+		add(1, (q-1)*deal+part)
+	}
+	return out
+}
+
 // spread is SpreadLinks' runs held in place: sizing a tier tries several
 // counts of upper switches, and a slice each was six allocations a
 // point of a sweep.
@@ -732,11 +792,12 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 		return Plane{}, false
 	}
 	lay.CoreGroups = make([]CoreRun, 0, len(sized))
+	deal := spec.coreDeal()
 	spineUps := make([]int, len(sized)*len(ps)) // every run's SpineUp, in one allocation
 	coreLoads := make([]Load, 0, 2*len(sized))  // SpreadLinks gives at most two runs
 	for gi, g := range sized {
 		k, c, m := g.kind, g.c, g.groups
-		run := CoreRun{Groups: m, Cores: c.n, Spines: g.spines, SpineUp: spineUps[gi*len(ps) : (gi+1)*len(ps) : (gi+1)*len(ps)]}
+		run := CoreRun{Groups: m, Cores: c.n, Spines: g.spines, SpineUp: spineUps[gi*len(ps) : (gi+1)*len(ps) : (gi+1)*len(ps)], Deal: groupDeal(g, deal)}
 		li := 0 // c.lower lists each part's spines in turn, a kind's pods in order
 		for _, i := range k.present {
 			run.SpineUp[i] = c.lower[li].Up
@@ -751,12 +812,13 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 			run.Then = append(run.Then, st)
 		}
 		lay.CoreGroups = append(lay.CoreGroups, run)
-		for _, u := range c.upper.loads() {
+		links := SumLinks(c.lower, true)
+		for _, u := range run.CoreLoads(links) {
 			coreLoads = append(coreLoads, Load{u.Switches * m, u.Down, u.Up})
 		}
-		spineCore += m * SumLinks(c.lower, true)
+		spineCore += m * links
 		if coreWiring != WiringNear {
-			coreWiring = c.wiring
+			coreWiring = dealtWiring(c, run.Deal)
 		}
 	}
 	if extra > 0 {
@@ -781,6 +843,44 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 		Headroom: mergeHeadroom(headroom), StrictAdded: strictAdded,
 		Layout: lay,
 	}, true
+}
+
+// coreDeal is the links a core group deals its cores at a time: a
+// core's cage's links (CoreCage) where they divide its ports at the
+// core speed, so that a core dealt whole cages stays within its ports;
+// else one.
+func (spec Spec) coreDeal() int {
+	if c := spec.CoreCage; c > 1 && spec.CoreRadix()%c == 0 {
+		return c
+	}
+	return 1
+}
+
+// groupDeal is the links a core group g deals its cores at a time: one
+// where g is strictly balanced (as NVIDIA's reference designs: every
+// core takes the same links from each spine, whatever its cages), else
+// deal (DealLinks).
+func groupDeal(g sizedGroups, deal int) int {
+	if g.strict {
+		return 1
+	}
+	return deal
+}
+
+// dealtWiring is the wiring of a core group sized as c whose links are
+// dealt deal at a time: c's, unless dealing by cages leaves a spine's
+// counts to its cores apart (its uplinks not whole rounds of deal links
+// to each core), which is near-balanced.
+func dealtWiring(c upperChoice, deal int) string {
+	if deal <= 1 {
+		return c.wiring
+	}
+	for _, l := range c.lower {
+		if l.Up%(deal*c.n) != 0 {
+			return WiringNear
+		}
+	}
+	return c.wiring
 }
 
 // appendSpines appends to loads the spines of count alike pods whose
@@ -996,6 +1096,10 @@ type sizedGroups struct {
 	groups, spines int
 	c              upperChoice
 	more           []groupPart
+	// strict: spine j of every pod to its own group, each spine's
+	// uplinks split evenly over the group's cores (reference designs),
+	// whose links go to the cores one at a time (groupDeal).
+	strict bool
 }
 
 // sizeCores sizes the core tier over the spine kinds (in spine index
@@ -1028,11 +1132,11 @@ func sizeCores(kinds []groupKind, spec Spec, avail int) (sized []sizedGroups, ex
 		if s.n == 0 {
 			s = n
 		}
-		strict = append(strict, sizedGroups{k, k.groups, 1, s, nil})
+		strict = append(strict, sizedGroups{k, k.groups, 1, s, nil, s.wiring == WiringBalanced})
 		strictN += k.groups * s.n
 		k.links = SumLinks(k.lower, true)
 		links += k.groups * k.links
-		m, cores := fewestCores(k.groups, k.links, radix)
+		m, cores := fewestCores(k.groups, k.links, radix, spec.coreDeal())
 		if m == 0 {
 			return nil, 0, false
 		}
@@ -1115,27 +1219,38 @@ func joinKinds(kinds []groupKind, radix int) ([]kindBlock, int) {
 }
 
 // fewestCores is how many consecutive spine indices of a kind (groups
-// of them, links each) a core group joins for the fewest cores (the
-// smallest count on ties), and those cores: what mergedGroups sizes.
-// m = 0 when no group fits.
+// of them, links each) a core group joins for the fewest cores, and
+// those cores: what mergedGroups sizes. m = 0 when no group fits. On
+// ties it keeps the m whose groups leave the fewest cages half used (a
+// group of an odd count of links, dealt deal links a cage: DealLinks),
+// then the smallest: the same cores with fewer modules. 228,448 GPUs of
+// 100G-lane Tomahawk 6 (400G, rail) have 96 spine indices of 1,785
+// links, 7 cores each alone or 14 a pair; alone, each group left a cage
+// half used, 48 modules more than pairs, which 8 GPUs more then saved.
 //
 // No count of groups needs fewer cores than all the links over the radix
-// (nor fewer than one), so the search stops at the first m that reaches
-// that: no later m could do better, and ties keep the smallest. A spine
-// index's links of half a radix reach it at m = 2, where every m up to
-// the 128 spines of a pod was tried.
-func fewestCores(groups, links, radix int) (bestM, bestN int) {
+// (nor fewer than one), nor leaves fewer cages half used than none (one
+// where all the links are odd), so the search stops at the first m that
+// reaches both: no later m could do better, and ties keep the smallest.
+// A spine index's links of half a radix reach it at m = 2, where every m
+// up to the 128 spines of a pod was tried.
+func fewestCores(groups, links, radix, deal int) (bestM, bestN int) {
+	deal = max(deal, 1)
 	cores := func(m int) int { return max(CeilDiv(m*links, radix), 1) }
+	half := func(m int) int { return min(m*links%deal, 1) }
 	floor := max(CeilDiv(groups*links, radix), 1)
+	least := half(groups) // every link in one group
+	bestHalf := 0
 	for m := 1; m <= groups && cores(m) <= radix; m++ {
-		total := groups / m * cores(m)
+		total, halves := groups/m*cores(m), groups/m*half(m)
 		if r := groups % m; r > 0 {
 			total += cores(r)
+			halves += half(r)
 		}
-		if bestM == 0 || total < bestN {
-			bestM, bestN = m, total
+		if bestM == 0 || total < bestN || total == bestN && halves < bestHalf {
+			bestM, bestN, bestHalf = m, total, halves
 		}
-		if bestN == floor {
+		if bestN == floor && bestHalf == least {
 			break
 		}
 	}
@@ -1263,7 +1378,7 @@ func sizeGroup(parts []groupPart, groups, radix int) sizedGroups {
 		}
 	}
 	c, _, _ := upperOptions(lower, maxUp(lower), false, radix, radix)
-	g := sizedGroups{parts[0].kind, groups, parts[0].spines, c, nil}
+	g := sizedGroups{parts[0].kind, groups, parts[0].spines, c, nil, false}
 	if len(parts) > 1 {
 		g.more = slices.Clone(parts[1:])
 	}
@@ -1335,9 +1450,9 @@ func mergedGroups(runs []sizedGroups, k *groupKind, radix int) []sizedGroups {
 		c, _, _ := upperOptions(lower, top, false, radix, radix)
 		return c
 	}
-	runs = append(runs, sizedGroups{k, k.groups / bestM, bestM, size(bestM), nil})
+	runs = append(runs, sizedGroups{k, k.groups / bestM, bestM, size(bestM), nil, false})
 	if r := k.groups % bestM; r > 0 {
-		runs = append(runs, sizedGroups{k, 1, r, size(r), nil})
+		runs = append(runs, sizedGroups{k, 1, r, size(r), nil, false})
 	}
 	return runs
 }

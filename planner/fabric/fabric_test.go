@@ -208,19 +208,36 @@ func TestPartialUnitText(t *testing.T) {
 // groups of 128 links and one of 64, 3 cores, the floor of 320/128, at
 // m = 2; 3 indices of 80 links need 3 cores alone or in a pair and a
 // single (2 + 1), but 2 when all three join (240 links); 4 of 64 reach
-// the floor of 2 at m = 2 and again at m = 4, the smaller kept. Mutations
-// caught: the search stopped at the first m that does not improve (3
-// cores for the 80-link case), the floor taken without rounding up, a
-// tie won by the larger m.
+// the floor of 2 at m = 2 and again at m = 4, the smaller kept.
+//
+// Ties are broken by half-used cages, twin-port cages (deal 2), on
+// 256-port cores: 96 indices of 1,785 links (6.97 cores each) take 7
+// cores an index whatever m (up to 36, past which a group needs 258
+// cores), 672; alone each group's 1,785 links leave a cage half used,
+// in pairs (3,570) none: m = 2. Dealt one at a time no cage is half
+// used and the smallest m, 1, is kept. 3 indices of 85 links on 128
+// ports: a core each alone (3), a pair and a single (2 + 1), all three
+// together on 2 (255 links), the floor, one cage half used, which no m
+// avoids (255 is odd).
+//
+// Mutations caught: the search stopped at the first m that does not
+// improve (3 cores for the 80-link case), the floor taken without
+// rounding up, a tie won by the larger m, ties not broken by half-used
+// cages (m = 1 for 1,785 links), the search run on past the floor when
+// every m leaves a cage half used (no harm) or stopped at the floor
+// with cages half used that a larger m avoids.
 func TestFewestCores(t *testing.T) {
-	for _, tc := range []struct{ groups, links, m, cores int }{
-		{5, 64, 2, 3},
-		{3, 80, 3, 2},
-		{4, 64, 2, 2},
-		{1, 200, 1, 2},
+	for _, tc := range []struct{ groups, links, radix, deal, m, cores int }{
+		{5, 64, 128, 2, 2, 3},
+		{3, 80, 128, 2, 3, 2},
+		{4, 64, 128, 2, 2, 2},
+		{1, 200, 128, 2, 1, 2},
+		{96, 1785, 256, 2, 2, 672},
+		{96, 1785, 256, 1, 1, 672},
+		{3, 85, 128, 2, 3, 2},
 	} {
-		if m, n := fewestCores(tc.groups, tc.links, 128); m != tc.m || n != tc.cores {
-			t.Errorf("fewestCores(%d groups of %d links) = m %d, %d cores; want %d, %d", tc.groups, tc.links, m, n, tc.m, tc.cores)
+		if m, n := fewestCores(tc.groups, tc.links, tc.radix, tc.deal); m != tc.m || n != tc.cores {
+			t.Errorf("fewestCores(%d groups of %d links on %d ports, deal %d) = m %d, %d cores; want %d, %d", tc.groups, tc.links, tc.radix, tc.deal, m, n, tc.m, tc.cores)
 		}
 	}
 }
@@ -340,5 +357,84 @@ func TestReservedSlots(t *testing.T) {
 			t.Errorf("%d servers, %d slots: %d leaf-spine links, leaf headroom %d %q; want %d, %d %q",
 				tc.servers, tc.slots, pl.LeafSpine, ports, reason, tc.leafSpine, tc.headroom, tc.reason)
 		}
+	}
+}
+
+// TestDealLinks spreads a core group's links over its cores a cage at a
+// time, by hand:
+//   - 3,132 links (9 spine indices of 348) on 49 cores of 32 twin-port
+//     cages: 1,566 pairs, 31 to each core and 47 cores one more: 47 of
+//     64 links and 2 of 62, every cage full. One at a time: 45 of 64 and
+//     4 of 63, four cages half used.
+//   - 27 links on 11 cores, pairs: 13 pairs and a single, 14 deals; one
+//     round of 11 and 3 more, the third of which is the single: 2 cores
+//     of 4 links, 1 of 3, 8 of 2 (one cage half used, 14 modules; one at
+//     a time, 5 of 3 and 6 of 2: 16).
+//   - 9 links on 5 cores, pairs: 5 deals, the last the single, which
+//     lands on the last core: 4 of 2 and 1 of 1.
+//   - 0 links: every core empty; 7 on 3 dealt one at a time: SpreadLinks.
+//
+// Mutations caught: the single dealt as a whole pair (28 and 10 links
+// counted), the last deal's core taken from the round robin of links
+// (core r rather than r-1), deal ignored (one at a time).
+func TestDealLinks(t *testing.T) {
+	for _, tc := range []struct {
+		links, n, deal int
+		want           []Load
+	}{
+		{3132, 49, 2, []Load{{47, 64, 0}, {2, 62, 0}}},
+		{27, 11, 2, []Load{{2, 4, 0}, {1, 3, 0}, {8, 2, 0}}},
+		{9, 5, 2, []Load{{4, 2, 0}, {1, 1, 0}}},
+		{0, 4, 2, []Load{{4, 0, 0}}},
+		{7, 3, 1, []Load{{1, 3, 0}, {2, 2, 0}}},
+		{7, 3, 0, []Load{{1, 3, 0}, {2, 2, 0}}},
+	} {
+		got := DealLinks(tc.links, tc.n, tc.deal)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("DealLinks(%d, %d, %d) = %v, want %v", tc.links, tc.n, tc.deal, got, tc.want)
+		}
+		// The walk's dealing (CoreAt) gives every core what DealLinks counts.
+		r := CoreRun{Cores: tc.n, Deal: tc.deal}
+		per := make([]int, tc.n)
+		for v := range tc.links {
+			per[r.CoreAt(v)]++
+		}
+		if SumLinks(got, false) != tc.links || CountSwitches(got) != tc.n {
+			t.Errorf("DealLinks(%d, %d, %d) = %v: not every link on every core", tc.links, tc.n, tc.deal, got)
+		}
+		for _, l := range got {
+			k := 0
+			for _, x := range per {
+				if x == l.Down {
+					k++
+				}
+			}
+			if k != l.Switches {
+				t.Errorf("%d links on %d cores by %d: the walk puts %d links on %d cores, DealLinks on %d", tc.links, tc.n, tc.deal, l.Down, k, l.Switches)
+			}
+		}
+	}
+}
+
+// TestStrictGroupsOneAtATime keeps a strictly balanced core group's
+// links one at a time, whatever the cores' cages: spine j of 3 pods,
+// each spine sending 2 links, on 4-port cores of twin-port cages: 6
+// links on 2 cores, one link from each spine to each core (3 a core,
+// a cage of each half used), as the reference designs wire them; near
+// groups would need as many cores, so strict is kept. Dealt two at a
+// time the cores would take 4 and 2, a spine's 2 links to one core.
+// Mutation caught: every group dealt by cages (strict ignored: loads
+// 4 and 2).
+func TestStrictGroupsOneAtATime(t *testing.T) {
+	kinds := []groupKind{{lower: []Load{{3, 2, 2}}, present: []int{0}, groups: 1}}
+	spec := Spec{Radix: 4, CoreCage: 2}
+	sized, extra, ok := sizeCores(kinds, spec, 2)
+	if !ok || len(sized) != 1 || extra != 0 {
+		t.Fatalf("sizeCores: %d runs, %d extra, ok %v; want one strict run", len(sized), extra, ok)
+	}
+	g := sized[0]
+	got := DealLinks(SumLinks(g.c.lower, true), g.c.n, groupDeal(g, spec.coreDeal()))
+	if want := []Load{{2, 3, 0}}; !g.strict || !slices.Equal(got, want) {
+		t.Errorf("strict %v, cores %v; want strict, %v", g.strict, got, want)
 	}
 }
