@@ -516,6 +516,8 @@ func styleFields() []Field {
 			}
 			if t != TopoToR {
 				n.ServersPerToR = 0
+			} else {
+				n.ServersPerLeaf = 0 // a rail leaf's size; a ToR's is servers_per_tor
 			}
 			return nil
 		}}

@@ -654,6 +654,8 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	}
 	p.Notes = append(p.Notes, fabric.PartialLeafNote(pl, spec.Up, n.Oversubscription)...)
 	p.Notes = append(p.Notes, ufmSlotNote(spec.Spec, pl.ServersPerGroup, pl.Tiers)...)
+	p.Notes = append(p.Notes, leafServersNote(n, spec.Spec, pl.Tiers)...)
+	p.Notes = append(p.Notes, minSpinesNote(n, spec.Spec, pl)...)
 	p.Notes = append(p.Notes, spineRatioNote(n, pl.Tiers)...)
 	p.Notes = append(p.Notes, railOnlyNote(p, networks)...)
 	p.Notes = append(p.Notes, dualPlaneNote(n)...)

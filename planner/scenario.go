@@ -201,6 +201,18 @@ type Network struct {
 	// PodGPUs is the GPUs of one three-tier pod (Meta's AI zone: 3,072);
 	// 0: as many whole units as a spine's down ports serve.
 	PodGPUs int `toml:"pod_gpus,omitempty,omitzero"`
+	// ServersPerLeaf is the servers a rail leaf (rail-optimized,
+	// rail-only or dual-plane) takes one port of: the leaf keeps that
+	// many server ports and the uplinks the leaf ratio asks for them,
+	// its other ports idle (losslessnetwork's 32 servers a 64-port leaf
+	// at 2:1); 0: as many as the leaf's down ports hold. A top-of-rack
+	// leaf's is ServersPerToR. See planner/leafshape.go.
+	ServersPerLeaf int `toml:"servers_per_leaf,omitempty,omitzero"`
+	// MinSpines is the fewest spines of each plane's two-tier fabric (of
+	// each pod, with three tiers), as designs built for growth keep
+	// (Juniper's AI data center designs: at least 4); 0: as many as the
+	// links need.
+	MinSpines int `toml:"min_spines,omitempty,omitzero"`
 	// UplinkGbps is the speed of the switch-to-switch ports (leaf to
 	// spine, spine to core unless core_uplink_gbps says) in Gb/s, a speed
 	// the switch offers, faster or slower than the server ports (a Q3400 leaf with 400G server ports and
@@ -476,6 +488,7 @@ func (s *Scenario) validateShape() []error {
 	} else if n.ServersPerToR > 0 && n.Style() != TopoToR {
 		add(fielderr.New("network.servers_per_tor", "set rail_optimized = false for a top-of-rack design, or leave servers_per_tor out", "a ToR size needs top-of-rack leaves"))
 	}
+	errs = append(errs, n.validateLeafShape()...)
 	return errs
 }
 

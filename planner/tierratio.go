@@ -134,6 +134,9 @@ func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, server
 	if err := spec.setToR(n, sw, port); err != nil {
 		return UnitLayout{}, "", err
 	}
+	if err := spec.setLeafServers(s, cat, sw, port); err != nil {
+		return UnitLayout{}, "", err
+	}
 	unit, note := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
 	// A pod is whole servers of the system's size: a cluster of 65 GPUs
 	// on 8-GPU servers still has 8 per server, not 65/9.
@@ -142,6 +145,9 @@ func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, server
 		perServer = s.Cluster.GPUs / max(servers, 1)
 	}
 	if err := spec.setPod(n, perServer); err != nil {
+		return UnitLayout{}, "", err
+	}
+	if err := spec.setMinSpines(n); err != nil {
 		return UnitLayout{}, "", err
 	}
 	return unit, note, nil

@@ -41,6 +41,10 @@ type Spec struct {
 	// one DGX slot for UFM connectivity): a partial unit's leaves get
 	// the uplinks of those ports too, as if nodes stood there.
 	ReservedSlots int
+	// MinSpines is the fewest spines of a two-tier plane, or of each
+	// three-tier pod (0: as many as the links need); at most a full
+	// leaf's uplinks, which reach every spine.
+	MinSpines int
 }
 
 // Load is a run of switches of one tier with the same ports in use.
@@ -386,9 +390,9 @@ type upperChoice struct {
 // switch with fewer uplinks than there are upper switches reaches that
 // many, one link each; a full one reaches every upper switch. Strict
 // balance is kept when it needs at most maxExtra more upper switches
-// than near-balanced wiring.
-func chooseUpper(lower []Load, full, avail, capacity, maxExtra int) (upperChoice, bool) {
-	near, strict, ok := upperOptions(lower, full, true, avail, capacity)
+// than near-balanced wiring. There are at least least upper switches.
+func chooseUpper(lower []Load, full, avail, capacity, maxExtra, least int) (upperChoice, bool) {
+	near, strict, ok := upperOptionsFrom(lower, full, true, avail, capacity, least)
 	if !ok {
 		return upperChoice{}, false
 	}
@@ -405,8 +409,14 @@ func chooseUpper(lower []Load, full, avail, capacity, maxExtra int) (upperChoice
 // raise says full switches may take more uplinks than they need (leaves;
 // a spine never sends up more than it takes from below).
 func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near, strict upperChoice, ok bool) {
+	return upperOptionsFrom(lower, full, raise, avail, capacity, 1)
+}
+
+// upperOptionsFrom is upperOptions with at least least upper switches
+// (Spec.MinSpines).
+func upperOptionsFrom(lower []Load, full int, raise bool, avail, capacity, least int) (near, strict upperChoice, ok bool) {
 	total := SumLinks(lower, true)
-	n := max(CeilDiv(total, capacity), 1)
+	n := max(CeilDiv(total, capacity), least, 1)
 	if n > avail {
 		return upperChoice{}, upperChoice{}, false
 	}
@@ -571,7 +581,7 @@ func appendStrictHeadroom(hs []Headroom, tier string, c upperChoice, groups int)
 func unitUppers(lpg, up, capacity int) int { return max(CeilDiv(lpg*up, capacity), 1) }
 
 func twoTier(spec Spec, leaves []Load) (Plane, bool) {
-	c, ok := chooseUpper(leaves, spec.Up, spec.Up, spec.UplinkRadix(), unitUppers(spec.unitLeaves(), spec.Up, spec.UplinkRadix()))
+	c, ok := chooseUpper(leaves, spec.Up, spec.Up, spec.UplinkRadix(), unitUppers(spec.unitLeaves(), spec.Up, spec.UplinkRadix()), spec.MinSpines)
 	if !ok {
 		return Plane{}, false
 	}
@@ -628,7 +638,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	var psBuf [3]podSpines // full pods, a partial one: on the stack
 	ps := psBuf[:0]
 	for _, p := range pods {
-		c, ok := chooseUpper(p.leaves, spec.Up, spec.Up, spineDown, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.Up, spineDown))
+		c, ok := chooseUpper(p.leaves, spec.Up, spec.Up, spineDown, unitUppers(min(spec.unitLeaves(), leavesPerPod), spec.Up, spineDown), spec.MinSpines)
 		if !ok {
 			return Plane{}, false
 		}
