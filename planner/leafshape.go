@@ -38,7 +38,8 @@ const (
 
 // validateLeafShape checks servers_per_leaf and min_spines: in range,
 // and servers_per_leaf only on rail leaves (a top-of-rack leaf's size
-// is servers_per_tor).
+// is servers_per_tor); and the storage on the leaves
+// (validateLeafStorage).
 func (n Network) validateLeafShape() []error {
 	var errs []error
 	add := func(e *fielderr.FieldError) { errs = append(errs, e) }
@@ -51,7 +52,7 @@ func (n Network) validateLeafShape() []error {
 	if n.MinSpines < 0 || n.MinSpines > MaxMinSpines {
 		add(fielderr.New("network.min_spines", "give the fewest spines a plane keeps, e.g. 4, or leave it out", "%d spines", n.MinSpines))
 	}
-	return errs
+	return append(errs, n.validateLeafStorage()...)
 }
 
 // setLeafServers keeps a rail leaf to servers_per_leaf servers: that

@@ -187,6 +187,9 @@ type Plan struct {
 	Links      Links
 	PortsUsed  int // switch ports with a link
 	PortsTotal int // switch ports installed
+	// LeafStorage is the storage nodes cabled to the compute leaves
+	// (network.storage_nodes); nil: none.
+	LeafStorage *LeafStorage
 
 	ServerTransceivers, SwitchTransceivers int
 	// Spares are the spare parts the BOM holds beside those in use.
@@ -612,7 +615,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	serverPorts := n.NICsPerServer * n.PortsPerNIC
 	networks, rails := railNetworks(n, serverPorts/n.Planes)
 	spineSw, coreSw := s.tierSwitches(cat, sw)
-	spec := fabricSpec{fabric.Spec{Servers: servers, Rails: rails, Radix: radix, Down: leafDown, Up: leafUp, RatioD: down, RatioU: up,
+	spec := fabricSpec{Spec: fabric.Spec{Servers: servers, Rails: rails, Radix: radix, Down: leafDown, Up: leafUp, RatioD: down, RatioU: up,
 		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: orSwitch(spineSw, sw).Radix(uplink), CoreRadixAt: orSwitch(coreSw, sw).Radix(core),
 		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core), ReservedSlots: s.ufmNodeSlots(cat)}}
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
@@ -666,6 +669,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
 	p.PortsTotal = p.TotalSwitches() * radix
+	p.addLeafStorage(spec)
 	p.setTierSpeeds(spec)
 	if err := p.checkTierLanes(cat); err != nil {
 		return nil, err

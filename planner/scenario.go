@@ -213,6 +213,14 @@ type Network struct {
 	// (Juniper's AI data center designs: at least 4); 0: as many as the
 	// links need.
 	MinSpines int `toml:"min_spines,omitempty,omitzero"`
+	// StorageNodes is the storage nodes cabled to the compute leaves (a
+	// converged back end: storage on the compute fabric rather than its
+	// own network), StorageNodePorts each node's back-end ports at the
+	// server port speed (0: one a plane), spread over the planes and the
+	// full units' leaves, which keep those ports before their uplinks
+	// are sized (planner/leafstorage.go); 0: none.
+	StorageNodes     int `toml:"storage_nodes,omitempty,omitzero"`
+	StorageNodePorts int `toml:"storage_node_ports,omitempty,omitzero"`
 	// UplinkGbps is the speed of the switch-to-switch ports (leaf to
 	// spine, spine to core unless core_uplink_gbps says) in Gb/s, a speed
 	// the switch offers, faster or slower than the server ports (a Q3400 leaf with 400G server ports and
