@@ -67,63 +67,90 @@ func (n Network) validateLeafStorage() []error {
 }
 
 // setLeafStorage keeps storage ports on the full units' leaves, fewest a
-// leaf first: with k a leaf, a leaf keeps d servers (the most that fit
-// beside k ports at the ratio, or the scenario's fixed leaf size) and
-// sizes its uplinks for d + k ports; k grows until the full units'
-// leaves hold the plane's storage ports. fixed says the leaf's servers
-// are set (servers_per_leaf, servers_per_tor, whole racks). A plane one
-// switch holds keeps the ports on it, or is given leaves and spines when
-// the storage ports do not fit beside its servers; a plane of fewer
-// servers than a filled leaf takes is one unit of its servers.
+// leaf first (storageOnLeaves), or on the one switch that holds a plane
+// (storageOnOneSwitch). fixed says the leaf's servers are set by the
+// system's whole racks; servers_per_leaf and servers_per_tor set them
+// too.
 func (spec *fabricSpec) setLeafStorage(n Network, fixed bool) error {
 	if n.StorageNodes == 0 {
 		return nil
 	}
 	ports := cmp.Or(n.StorageNodePorts, n.Planes)
-	perPlane := n.StorageNodes * ports / n.Planes
-	ls := LeafStorage{Nodes: n.StorageNodes, PortsEach: ports, perPlane: perPlane}
-	if endpoints := spec.Servers * spec.Rails; endpoints <= spec.Radix && spec.Tiers <= 1 {
-		if endpoints+perPlane <= spec.Radix {
-			ls.PortsPerLeaf, ls.leavesPerPlane, ls.serverPorts = perPlane, 1, endpoints
-			spec.storage = ls
-			return nil
-		}
-		if spec.Tiers == 1 {
-			return fielderr.New("network.storage_nodes", fmt.Sprintf("give at most %d storage ports a plane, or tiers = 0 for leaves and spines", spec.Radix-endpoints),
-				"%d storage ports beside %d server ports on one %d-port switch", perPlane, endpoints, spec.Radix)
-		}
-		spec.Tiers = 2 // the storage ports do not fit beside the servers on one switch
+	ls := LeafStorage{Nodes: n.StorageNodes, PortsEach: ports, perPlane: n.StorageNodes * ports / n.Planes}
+	if done, err := spec.storageOnOneSwitch(ls); done || err != nil {
+		return err
 	}
+	return spec.storageOnLeaves(ls, n.Oversubscription, fixed || n.ServersPerLeaf > 0 || n.ServersPerToR > 0)
+}
+
+// storageOnOneSwitch keeps a plane's storage ports on the one switch
+// that holds its servers (done), or, when they do not fit beside them,
+// asks for leaves and spines (tiers = 1 asked is an error naming the
+// field). A plane past one switch is left to storageOnLeaves.
+func (spec *fabricSpec) storageOnOneSwitch(ls LeafStorage) (done bool, err error) {
+	endpoints := spec.Servers * spec.Rails
+	if endpoints > spec.Radix || spec.Tiers > 1 {
+		return false, nil
+	}
+	if endpoints+ls.perPlane <= spec.Radix {
+		ls.PortsPerLeaf, ls.leavesPerPlane, ls.serverPorts = ls.perPlane, 1, endpoints
+		spec.storage = ls
+		return true, nil
+	}
+	if spec.Tiers == 1 {
+		return false, fielderr.New("network.storage_nodes", fmt.Sprintf("give at most %d storage ports a plane, or tiers = 0 for leaves and spines", spec.Radix-endpoints),
+			"%d storage ports beside %d server ports on one %d-port switch", ls.perPlane, endpoints, spec.Radix)
+	}
+	spec.Tiers = 2 // the storage ports do not fit beside the servers on one switch
+	return false, nil
+}
+
+// storageOnLeaves finds the fewest storage ports k a full leaf keeps: with
+// k, a leaf takes d server ports (storageLeafPorts) with d + k down and
+// UpFor(d + k) up; k grows until the full units' leaves hold the plane's
+// storage ports. No leaf size that holds them is an error naming the
+// field, as is a fixed leaf size the plane fills no unit of.
+func (spec *fabricSpec) storageOnLeaves(ls LeafStorage, ratio string, fixed bool) error {
 	perServer, lpg := 1, spec.Rails
 	if !spec.RailOptimized {
 		perServer, lpg = spec.Rails, 1
 	}
-	fixed = fixed || n.ServersPerLeaf > 0 || n.ServersPerToR > 0
 	for k := 1; ; k++ {
-		d := spec.Down / perServer * perServer
-		if !fixed {
-			d = min(d, spec.Servers*perServer) // a plane smaller than a unit is one unit of its servers
-		}
-		for !fixed && d >= perServer && !fabric.Fits(spec.Radix, spec.LeafW, d+k, spec.UpFor(d+k)) {
-			d -= perServer
-		}
+		d := spec.storageLeafPorts(k, perServer, fixed)
 		if d < perServer || !fabric.Fits(spec.Radix, spec.LeafW, d+k, spec.UpFor(d+k)) {
 			return fielderr.New("network.storage_nodes", "give fewer storage nodes or ports, a larger switch, a lower ratio or fewer servers a leaf",
 				"%s storage ports a plane do not fit on the compute leaves beside their servers (%d a leaf: past a %d-port leaf at %s)",
-				textfmt.Int(perPlane), k, spec.Radix, n.Oversubscription)
+				textfmt.Int(ls.perPlane), k, spec.Radix, ratio)
 		}
 		leaves := spec.Servers / (d / perServer) * lpg
 		if fixed && leaves == 0 {
 			return fielderr.New("network.storage_nodes", "leave the leaf's size out, or add servers to fill a unit",
 				"storage nodes go on the full units' leaves: the plane's %d servers fill no unit of %d", spec.Servers, d/perServer)
 		}
-		if leaves*k >= perPlane {
+		if leaves*k >= ls.perPlane {
 			spec.Down, spec.Up = d, spec.UpFor(d+k)
 			ls.PortsPerLeaf, ls.leavesPerPlane, ls.serverPorts = k, leaves, d
 			spec.storage = ls
 			return nil
 		}
 	}
+}
+
+// storageLeafPorts is the server ports a leaf keeping k storage ports
+// takes, whole servers of perServer ports: the fixed leaf's, or the most
+// that fit beside them at the ratio, no more than the plane's servers (a
+// plane smaller than a unit is one unit of its servers); below perServer
+// when none fit.
+func (spec *fabricSpec) storageLeafPorts(k, perServer int, fixed bool) int {
+	d := spec.Down / perServer * perServer
+	if fixed {
+		return d
+	}
+	d = min(d, spec.Servers*perServer)
+	for d >= perServer && !fabric.Fits(spec.Radix, spec.LeafW, d+k, spec.UpFor(d+k)) {
+		d -= perServer
+	}
+	return d
 }
 
 // addLeafStorage records the storage links the leaves keep, all planes,
