@@ -130,6 +130,9 @@ func writeBackEndAdds(tw io.Writer, p *planner.Plan) {
 		fmt.Fprintf(tw, "  Storage links	%s	%s storage nodes of %d ports on %s leaves, up to %d a leaf (beside the links above)\n",
 			textfmt.Int(ls.Links), textfmt.Int(ls.Nodes), ls.PortsEach, textfmt.Int(ls.Leaves), ls.PortsPerLeaf)
 	}
+	if lp := p.LeafPairs; lp != nil {
+		fmt.Fprintf(tw, "  Peer links\t%s\t%s leaf pairs, %d ports a leaf (beside the links above)\n", textfmt.Int(lp.PeerLinks), textfmt.Int(lp.Pairs), lp.PeerPortsEach)
+	}
 	fmt.Fprintf(tw, "  Transceivers\t%s\tserver side %s, switch side %s\n", textfmt.Int(p.ServerTransceivers+p.SwitchTransceivers),
 		textfmt.Int(p.ServerTransceivers), textfmt.Int(p.SwitchTransceivers))
 	fmt.Fprintf(tw, "  Scalable units\t%s\t%s\n", textfmt.Int(p.UnitCount()), p.UnitWords())

@@ -237,6 +237,9 @@ func (p *Plan) finishBOM(cat *Catalog, add func(BOMLine)) error {
 	if err := p.addLeafStorageLines(cat, add); err != nil {
 		return err
 	}
+	if err := p.addLeafPairLines(cat, add); err != nil {
+		return err
+	}
 	if rel := cat.Reliability; rel != nil {
 		p.addSpares(p.Scenario.Reliability.apply(*rel).Spares, add)
 	}

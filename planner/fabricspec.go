@@ -5,10 +5,12 @@ import "fabricplan/planner/fabric"
 // fabricSpec is the sizing spec of one plane as the scenario shapes it:
 // fabric.Spec, with the methods (setSpineRatio, setToR, setPod, align,
 // shape) that read the scenario, the catalog and the switch to set it,
-// and the storage ports the leaves keep (setLeafStorage).
+// the storage ports the leaves keep (setLeafStorage) and their pairs
+// (setLeafPairs).
 type fabricSpec struct {
 	fabric.Spec
 	storage LeafStorage
+	pairs   LeafPairs
 }
 
 // Headroom is what a reference design provisions beyond the minimal

@@ -190,6 +190,9 @@ type Plan struct {
 	// LeafStorage is the storage nodes cabled to the compute leaves
 	// (network.storage_nodes); nil: none.
 	LeafStorage *LeafStorage
+	// LeafPairs is the top-of-rack leaves' pairs and peer links
+	// (network.leaf_pairs); nil: none.
+	LeafPairs *LeafPairs
 
 	ServerTransceivers, SwitchTransceivers int
 	// Spares are the spare parts the BOM holds beside those in use.
@@ -630,6 +633,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		}
 		return nil, fielderr.New("network.rail_optimized", "", "%s: %v", sw.Key, err)
 	}
+	pl = spec.pairedPlane(pl, rails)
 	p := &Plan{
 		Scenario: s, NIC: nic, Switch: sw, SpineSwitch: spineSw, CoreSwitch: coreSw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
@@ -670,6 +674,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
 	p.PortsTotal = p.TotalSwitches() * radix
 	p.addLeafStorage(spec)
+	p.addLeafPairs(spec)
 	p.setTierSpeeds(spec)
 	if err := p.checkTierLanes(cat); err != nil {
 		return nil, err

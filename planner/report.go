@@ -77,6 +77,9 @@ type Report struct {
 	// LeafStorage is the storage nodes on the compute leaves, given only
 	// when network.storage_nodes asks for them.
 	LeafStorage *LeafStorage `json:"leaf_storage,omitempty"`
+	// LeafPairs is the leaf pairs and their peer links, given only when
+	// network.leaf_pairs asks for them.
+	LeafPairs *LeafPairs `json:"leaf_pairs,omitempty"`
 }
 
 // TierOversub is the oversubscription built at one tier: its links
@@ -110,6 +113,9 @@ type TierPorts struct {
 	// Storage is the leaves' ports cabled to storage nodes
 	// (network.storage_nodes), given only when there are any.
 	Storage int `json:"storage,omitempty"`
+	// Peer is the leaves' ports on their pairs' peer links
+	// (network.leaf_pairs), given only when there are any.
+	Peer int `json:"peer,omitempty"`
 	// DownGbps and UpGbps are the tier's port speeds, given only when
 	// uplink_gbps runs the switch-to-switch ports at another speed.
 	DownGbps int `json:"down_gbps,omitempty"`
@@ -204,6 +210,9 @@ func (p *Plan) Report() Report {
 		if ls := p.LeafStorage; ls != nil && t.Name == TierLeaf {
 			tp.Storage, tp.Idle = ls.Links, tp.Idle-ls.Links
 		}
+		if lp := p.LeafPairs; lp != nil && t.Name == TierLeaf {
+			tp.Peer, tp.Idle = 2*lp.PeerLinks, tp.Idle-2*lp.PeerLinks
+		}
 		if p.MixedSpeeds() {
 			tp.DownGbps, tp.UpGbps = t.DownGbps, t.UpGbps
 			if t.UpLinks == 0 {
@@ -231,7 +240,7 @@ func (p *Plan) Report() Report {
 	r.Inference, r.RL = p.Inference, p.RL
 	r.Layout, r.Oversubscription, r.GPUsBought = p.Unit, p.BuiltOversubscription(), p.GPUsBought()
 	r.Cheaper = append([]Cheaper{}, p.Cheaper...)
-	r.LeafStorage = p.LeafStorage
+	r.LeafStorage, r.LeafPairs = p.LeafStorage, p.LeafPairs
 	if n := p.Networks; n != nil {
 		r.Networks = append([]SideNetwork{}, n.List...)
 		adds := n.BackEndAdds

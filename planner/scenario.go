@@ -221,6 +221,13 @@ type Network struct {
 	// are sized (planner/leafstorage.go); 0: none.
 	StorageNodes     int `toml:"storage_nodes,omitempty,omitzero"`
 	StorageNodePorts int `toml:"storage_node_ports,omitempty,omitzero"`
+	// LeafPairs dual-homes an Ethernet top-of-rack design's servers to
+	// pairs of leaves (MLAG or ESI-LAG): each server's ports a plane
+	// split over its pair, PeerLinkPorts of each leaf's ports on the link
+	// joining the pair (0: none, ESI-LAG), the rest split at the leaf
+	// ratio (planner/leafpairs.go).
+	LeafPairs     bool `toml:"leaf_pairs,omitempty,omitzero"`
+	PeerLinkPorts int  `toml:"peer_link_ports,omitempty,omitzero"`
 	// UplinkGbps is the speed of the switch-to-switch ports (leaf to
 	// spine, spine to core unless core_uplink_gbps says) in Gb/s, a speed
 	// the switch offers, faster or slower than the server ports (a Q3400 leaf with 400G server ports and
@@ -497,6 +504,7 @@ func (s *Scenario) validateShape() []error {
 		add(fielderr.New("network.servers_per_tor", "set rail_optimized = false for a top-of-rack design, or leave servers_per_tor out", "a ToR size needs top-of-rack leaves"))
 	}
 	errs = append(errs, n.validateLeafShape()...)
+	errs = append(errs, s.validateLeafPairs()...)
 	return errs
 }
 

@@ -144,6 +144,9 @@ func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, server
 	if perServer <= 0 {
 		perServer = s.Cluster.GPUs / max(servers, 1)
 	}
+	if err := spec.setLeafPairs(n, sw, port); err != nil {
+		return UnitLayout{}, "", err
+	}
 	if err := spec.setLeafStorage(n, unit.LeafAlignment == AlignRack); err != nil {
 		return UnitLayout{}, "", err
 	}
