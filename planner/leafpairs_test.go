@@ -42,15 +42,24 @@ func pairScenario(servers, gpusPerServer, nics, nicGbps int, sw string, peer int
 //     plane; uplinks 6 x 41 + 2 x 2 (4 ports at 2:1) = 250 a plane on 2
 //     spines; 16 leaves, 4 spines, 500 uplinks, 32 peer links; 1,000 + 2
 //     x 500 + 64 = 2,064.
+//   - servers_per_tor = 30 on pairs of 2 x 100GE servers (1 peer port):
+//     each leaf 30 down and 30 up of its 63, where one leaf taking both
+//     ports (60 + 60) would not fit; 256 servers are 8 pairs and 16
+//     servers, 18 leaves; uplinks 16 x 30 + 2 x 16 = 512 need 8 spines,
+//     strict balance of a full leaf's 30 takes 10 (3 to each), within a
+//     unit's 4 more; 9 peer links; 512 + 2 x 512 + 2 x 9 = 1,554 ports.
 //
 // Mutations caught: the peer ports left in the leaf's split (32 servers
 // a pair in case one: 16 pairs and 32 leaves), the pair's servers left
 // as the stand-ins sizing sees (80 and 82 servers a unit in cases three
-// and four); both checked.
+// and four), servers_per_tor checked as one leaf's (refused: 60 + 60
+// ports); each checked.
 func TestLeafPairs(t *testing.T) {
 	cat := testCatalog(t)
 	twoPlanes := pairScenario(125, 8, 8, 400, "tomahawk5", 4, "2:1")
 	twoPlanes.Network.Planes = 2
+	torPairs := pairScenario(256, 1, 2, 100, "ce8850-64cq", 1, "1:1")
+	torPairs.Network.ServersPerToR = 30
 	for _, tc := range []struct {
 		name                string
 		s                   Scenario
@@ -61,6 +70,7 @@ func TestLeafPairs(t *testing.T) {
 		{"ESI-LAG, 512 x 2 x 100GE", pairScenario(512, 1, 2, 100, "ce8850-64cq", 0, "1:1"), "2 tiers, 32/16/0 switches, links 1024/1024/0", 0, 3072, 32},
 		{"125 x 8 x 400G at 2:1", pairScenario(125, 8, 8, 400, "tomahawk5", 4, "2:1"), "2 tiers, 14/4/0 switches, links 1000/500/0", 28, 2056, 20},
 		{"2 planes", twoPlanes, "2 tiers, 16/4/0 switches, links 1000/500/0", 32, 2064, 41},
+		{"servers_per_tor = 30 a pair", torPairs, "2 tiers, 18/10/0 switches, links 512/512/0", 9, 1554, 30},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := Build(tc.s, cat)
