@@ -234,6 +234,12 @@ func cageModules(loads []fabric.Load, down bool, perCage, planes int) int {
 // finishBOM adds the spares and sums the cost and power: what a choice
 // between candidate fabrics compares (see priceFindings for the rest).
 func (p *Plan) finishBOM(cat *Catalog, add func(BOMLine)) error {
+	if err := p.addLeafStorageLines(cat, add); err != nil {
+		return err
+	}
+	if err := p.addLeafPairLines(cat, add); err != nil {
+		return err
+	}
 	if rel := cat.Reliability; rel != nil {
 		p.addSpares(p.Scenario.Reliability.apply(*rel).Spares, add)
 	}

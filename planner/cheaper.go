@@ -20,11 +20,13 @@ const cheaperShare = 0.10
 // (one plane per rail, say, on the plan's own switch) follows with its
 // own note, as published designs on older switches were built; last, the
 // pods of whole leaves that fill the spines, where whole units leave
-// spine ports empty (offerLeafPods). It sizes
+// spine ports empty (offerLeafPods), and the plan without the leaf
+// shapes it asks for (offerLeafShapes). It sizes
 // a few dozen fabrics, so plan and the Summary call it on demand; sweeps
 // do not.
 func (p *Plan) FindCheaper(cat *Catalog) {
-	defer p.offerLeafPods(cat) // after the designs above: the shape the plan keeps, its pods filled
+	defer p.offerLeafPods(cat)   // after the designs above: the shape the plan keeps, its pods filled
+	defer p.offerLeafShapes(cat) // and the leaf shapes the scenario asks for, left out
 	best, design := p.cheaperDesign(cat, false)
 	if best == nil {
 		return

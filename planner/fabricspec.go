@@ -4,8 +4,14 @@ import "fabricplan/planner/fabric"
 
 // fabricSpec is the sizing spec of one plane as the scenario shapes it:
 // fabric.Spec, with the methods (setSpineRatio, setToR, setPod, align,
-// shape) that read the scenario, the catalog and the switch to set it.
-type fabricSpec struct{ fabric.Spec }
+// shape) that read the scenario, the catalog and the switch to set it,
+// the storage ports the leaves keep (setLeafStorage) and their pairs
+// (setLeafPairs).
+type fabricSpec struct {
+	fabric.Spec
+	storage LeafStorage
+	pairs   LeafPairs
+}
 
 // Headroom is what a reference design provisions beyond the minimal
 // plan, reported beside the counts and never in them.

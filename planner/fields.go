@@ -516,6 +516,9 @@ func styleFields() []Field {
 			}
 			if t != TopoToR {
 				n.ServersPerToR = 0
+				n.LeafPairs, n.PeerLinkPorts = false, 0 // pairs are top-of-rack
+			} else {
+				n.ServersPerLeaf = 0 // a rail leaf's size; a ToR's is servers_per_tor
 			}
 			return nil
 		}}

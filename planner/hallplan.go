@@ -109,7 +109,7 @@ func leafInRack(s *Scenario) bool {
 // laysHall reports whether a plan of s is laid out in the hall (see
 // layOut).
 func (s *Scenario) laysHall(cat *Catalog) bool {
-	return cat.Facility != nil && !s.flatLinks && !s.givesLengths() && (s.Facility == nil || s.Facility.Layout != hall.LayoutFlat)
+	return cat.Facility != nil && !s.flatLinks && !s.givesLengths() && (s.Facility == nil || s.Facility.Layout != hall.LayoutFlat) && !s.Network.LeafPairs
 }
 
 // givesLengths reports whether the scenario fixes its link lengths in

@@ -132,19 +132,18 @@ func (w *linkWalk) pods() error {
 	return nil
 }
 
-// serverLinks walks the down links of leaf g: a rail's leaf takes that
-// port of each server of its unit; a leaf holding whole servers takes
-// every port of each in turn.
+// serverLinks walks the down links of leaf g: each leaf of a unit takes
+// rails/leaves ports of each server of its unit in turn (a rail's leaf
+// one port, that rail's; a leaf holding whole servers every port; each
+// leaf of a pair half of them).
 func (w *linkWalk) serverLinks(g, down int) error {
 	l, p := &w.l, w.p
 	lpu, spu, rails := w.lay.LeavesPerUnit, w.lay.ServersPerUnit, p.RailsPerPlane
 	l.Tier, l.Upper.Device = tierServerLeaf, g
 	first := g / lpu * spu
+	per := max(rails/max(lpu, 1), 1) // ports of a server on one leaf
 	for k := range down {
-		server, r := first+k, g%lpu
-		if lpu == 1 {
-			server, r = first+k/rails, k%rails
-		}
+		server, r := first+k/per, g%lpu*per+k%per
 		l.Rail = r + 1
 		l.Lower = LinkEnd{server, r*p.Planes + l.Plane - 1}
 		l.Upper.Port = k

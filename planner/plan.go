@@ -191,6 +191,12 @@ type Plan struct {
 	Links        Links
 	PortsUsed    int // switch ports with a link
 	PortsTotal   int // switch ports installed
+	// LeafStorage is the storage nodes cabled to the compute leaves
+	// (network.storage_nodes); nil: none.
+	LeafStorage *LeafStorage
+	// LeafPairs is the top-of-rack leaves' pairs and peer links
+	// (network.leaf_pairs); nil: none.
+	LeafPairs *LeafPairs
 
 	ServerTransceivers, SwitchTransceivers int
 	// Spares are the spare parts the BOM holds beside those in use.
@@ -616,7 +622,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	serverPorts := n.NICsPerServer * n.PortsPerNIC
 	networks, rails := railNetworks(n, serverPorts/n.Planes)
 	spineSw, coreSw := s.tierSwitches(cat, sw)
-	spec := fabricSpec{fabric.Spec{Servers: servers, Rails: rails, Radix: radix, Down: leafDown, Up: leafUp, RatioD: down, RatioU: up,
+	spec := fabricSpec{Spec: fabric.Spec{Servers: servers, Rails: rails, Radix: radix, Down: leafDown, Up: leafUp, RatioD: down, RatioU: up,
 		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: orSwitch(spineSw, sw).Radix(uplink), CoreRadixAt: orSwitch(coreSw, sw).Radix(core),
 		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core), ReservedSlots: s.ufmNodeSlots(cat),
 		CoreCage: orSwitch(coreSw, sw).LinksPerCage(core)}}
@@ -632,6 +638,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		}
 		return nil, fielderr.New("network.rail_optimized", "", "%s: %v", sw.Key, err)
 	}
+	pl = spec.pairedPlane(pl, rails)
 	p := &Plan{
 		Scenario: s, NIC: nic, Switch: sw, SpineSwitch: spineSw, CoreSwitch: coreSw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,
@@ -657,6 +664,8 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Notes = append(p.Notes, wiringNotes(p, pl)...)
 	p.Notes = append(p.Notes, fabric.PartialLeafNote(pl, spec.Up, n.Oversubscription)...)
 	p.Notes = append(p.Notes, ufmSlotNote(spec.Spec, pl.ServersPerGroup, pl.Tiers)...)
+	p.Notes = append(p.Notes, leafServersNote(n, spec.Spec, pl.Tiers)...)
+	p.Notes = append(p.Notes, minSpinesNote(n, spec.Spec, pl)...)
 	p.Notes = append(p.Notes, spineRatioNote(n, pl.Tiers)...)
 	p.Notes = append(p.Notes, railOnlyNote(p, networks)...)
 	p.Notes = append(p.Notes, dualPlaneNote(n)...)
@@ -667,6 +676,8 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
 	p.PortsTotal = p.TotalSwitches() * radix
+	p.addLeafStorage(spec)
+	p.addLeafPairs(spec)
 	p.setTierSpeeds(spec)
 	if err := p.checkTierLanes(cat); err != nil {
 		return nil, err

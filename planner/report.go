@@ -73,6 +73,13 @@ type Report struct {
 	// only where they differ from the leaves' switch.
 	SpineSwitch string `json:"spine_switch,omitempty"`
 	CoreSwitch  string `json:"core_switch,omitempty"`
+
+	// LeafStorage is the storage nodes on the compute leaves, given only
+	// when network.storage_nodes asks for them.
+	LeafStorage *LeafStorage `json:"leaf_storage,omitempty"`
+	// LeafPairs is the leaf pairs and their peer links, given only when
+	// network.leaf_pairs asks for them.
+	LeafPairs *LeafPairs `json:"leaf_pairs,omitempty"`
 }
 
 // TierOversub is the oversubscription built at one tier: its links
@@ -103,6 +110,12 @@ type TierPorts struct {
 	Down int    `json:"down"`
 	Up   int    `json:"up"`
 	Idle int    `json:"idle"`
+	// Storage is the leaves' ports cabled to storage nodes
+	// (network.storage_nodes), given only when there are any.
+	Storage int `json:"storage,omitempty"`
+	// Peer is the leaves' ports on their pairs' peer links
+	// (network.leaf_pairs), given only when there are any.
+	Peer int `json:"peer,omitempty"`
 	// DownGbps and UpGbps are the tier's port speeds, given only when
 	// uplink_gbps runs the switch-to-switch ports at another speed.
 	DownGbps int `json:"down_gbps,omitempty"`
@@ -194,6 +207,12 @@ func (p *Plan) Report() Report {
 	}
 	for _, t := range p.SwitchTiers {
 		tp := TierPorts{Tier: t.Name, Down: t.DownLinks, Up: t.UpLinks, Idle: t.Switches*t.Radix - t.DownLinks - t.UpLinks}
+		if ls := p.LeafStorage; ls != nil && t.Name == TierLeaf {
+			tp.Storage, tp.Idle = ls.Links, tp.Idle-ls.Links
+		}
+		if lp := p.LeafPairs; lp != nil && t.Name == TierLeaf {
+			tp.Peer, tp.Idle = 2*lp.PeerLinks, tp.Idle-2*lp.PeerLinks
+		}
 		if p.MixedSpeeds() {
 			tp.DownGbps, tp.UpGbps = t.DownGbps, t.UpGbps
 			if t.UpLinks == 0 {
@@ -221,6 +240,7 @@ func (p *Plan) Report() Report {
 	r.Inference, r.RL = p.Inference, p.RL
 	r.Layout, r.Oversubscription, r.GPUsBought = p.Unit, p.BuiltOversubscription(), p.GPUsBought()
 	r.Cheaper = append([]Cheaper{}, p.Cheaper...)
+	r.LeafStorage, r.LeafPairs = p.LeafStorage, p.LeafPairs
 	if n := p.Networks; n != nil {
 		r.Networks = append([]SideNetwork{}, n.List...)
 		adds := n.BackEndAdds

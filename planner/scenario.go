@@ -201,6 +201,33 @@ type Network struct {
 	// PodGPUs is the GPUs of one three-tier pod (Meta's AI zone: 3,072);
 	// 0: as many whole units as a spine's down ports serve.
 	PodGPUs int `toml:"pod_gpus,omitempty,omitzero"`
+	// ServersPerLeaf is the servers a rail leaf (rail-optimized,
+	// rail-only or dual-plane) takes one port of: the leaf keeps that
+	// many server ports and the uplinks the leaf ratio asks for them,
+	// its other ports idle (losslessnetwork's 32 servers a 64-port leaf
+	// at 2:1); 0: as many as the leaf's down ports hold. A top-of-rack
+	// leaf's is ServersPerToR. See planner/leafshape.go.
+	ServersPerLeaf int `toml:"servers_per_leaf,omitempty,omitzero"`
+	// MinSpines is the fewest spines of each plane's two-tier fabric (of
+	// each pod, with three tiers), as designs built for growth keep
+	// (Juniper's AI data center designs: at least 4); 0: as many as the
+	// links need.
+	MinSpines int `toml:"min_spines,omitempty,omitzero"`
+	// StorageNodes is the storage nodes cabled to the compute leaves (a
+	// converged back end: storage on the compute fabric rather than its
+	// own network), StorageNodePorts each node's back-end ports at the
+	// server port speed (0: one a plane), spread over the planes and the
+	// full units' leaves, which keep those ports before their uplinks
+	// are sized (planner/leafstorage.go); 0: none.
+	StorageNodes     int `toml:"storage_nodes,omitempty,omitzero"`
+	StorageNodePorts int `toml:"storage_node_ports,omitempty,omitzero"`
+	// LeafPairs dual-homes an Ethernet top-of-rack design's servers to
+	// pairs of leaves (MLAG or ESI-LAG): each server's ports a plane
+	// split over its pair, PeerLinkPorts of each leaf's ports on the link
+	// joining the pair (0: none, ESI-LAG), the rest split at the leaf
+	// ratio (planner/leafpairs.go).
+	LeafPairs     bool `toml:"leaf_pairs,omitempty,omitzero"`
+	PeerLinkPorts int  `toml:"peer_link_ports,omitempty,omitzero"`
 	// UplinkGbps is the speed of the switch-to-switch ports (leaf to
 	// spine, spine to core unless core_uplink_gbps says) in Gb/s, a speed
 	// the switch offers, faster or slower than the server ports (a Q3400 leaf with 400G server ports and
@@ -476,6 +503,8 @@ func (s *Scenario) validateShape() []error {
 	} else if n.ServersPerToR > 0 && n.Style() != TopoToR {
 		add(fielderr.New("network.servers_per_tor", "set rail_optimized = false for a top-of-rack design, or leave servers_per_tor out", "a ToR size needs top-of-rack leaves"))
 	}
+	errs = append(errs, n.validateLeafShape()...)
+	errs = append(errs, s.validateLeafPairs()...)
 	return errs
 }
 

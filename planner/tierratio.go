@@ -82,9 +82,10 @@ func (p *Plan) podServers() int {
 }
 
 // setToR sizes a top-of-rack leaf for servers_per_tor servers: every
-// port of those servers down, and the uplinks the leaf ratio asks.
+// port of those servers down, and the uplinks the leaf ratio asks (a
+// leaf of a pair takes half of them: setLeafPairs).
 func (spec *fabricSpec) setToR(n Network, sw *Switch, port int) error {
-	if n.ServersPerToR == 0 || spec.RailOptimized {
+	if n.ServersPerToR == 0 || spec.RailOptimized || n.LeafPairs {
 		return nil
 	}
 	down := n.ServersPerToR * spec.Rails
@@ -123,15 +124,21 @@ func (spec *fabricSpec) setPod(n Network, gpusPerNode int) error {
 }
 
 // shape sets what the scenario asks of the fabric's shape beyond the
-// leaf's ports: the spines' ratio, a ToR size, the leaf alignment of a
-// system's reference layout and a pod size, in that order (the pod is
-// whole leaf groups, which the ToR size and alignment decide).
+// leaf's ports: the spines' ratio, a ToR size, a rail leaf's servers,
+// the leaf alignment of a system's reference layout, leaf pairs, the
+// storage ports the leaves keep, a pod size and a floor under the
+// spines, in that order (the pod is whole leaf groups, which the sizes,
+// alignment, pairs and storage decide; the floor is held to the leaf's
+// uplinks).
 func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, servers int) (UnitLayout, string, error) {
 	n := s.Network
 	if err := spec.setSpineRatio(n, sw, port); err != nil {
 		return UnitLayout{}, "", err
 	}
 	if err := spec.setToR(n, sw, port); err != nil {
+		return UnitLayout{}, "", err
+	}
+	if err := spec.setLeafServers(s, cat, sw, port); err != nil {
 		return UnitLayout{}, "", err
 	}
 	unit, note := spec.align(s.system(cat), s.leafAlignment(s.system(cat)), servers)
@@ -141,7 +148,16 @@ func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, server
 	if perServer <= 0 {
 		perServer = s.Cluster.GPUs / max(servers, 1)
 	}
+	if err := spec.setLeafPairs(n, sw, port); err != nil {
+		return UnitLayout{}, "", err
+	}
+	if err := spec.setLeafStorage(n, unit.LeafAlignment == AlignRack); err != nil {
+		return UnitLayout{}, "", err
+	}
 	if err := spec.setPod(n, perServer); err != nil {
+		return UnitLayout{}, "", err
+	}
+	if err := spec.setMinSpines(n); err != nil {
 		return UnitLayout{}, "", err
 	}
 	return unit, note, nil

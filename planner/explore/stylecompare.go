@@ -177,7 +177,8 @@ func CompareStylesWith(s planner.Scenario, cat *planner.Catalog, plan *planner.P
 // CompareStyles).
 func styleVariant(s planner.Scenario, style string) planner.Scenario {
 	n := &s.Network
-	n.Tiers, n.PodGPUs, n.ServersPerToR = 0, 0, 0
+	n.Tiers, n.PodGPUs, n.ServersPerToR, n.ServersPerLeaf = 0, 0, 0, 0
+	n.LeafPairs, n.PeerLinkPorts = false, 0
 	n.Topology, n.RailOptimized = "", true
 	n.Planes, n.PortsPerNIC = 1, 0
 	switch style {

@@ -49,6 +49,10 @@ type Spec struct {
 	// speed (two: a twin-port OSFP cage); 0 or 1: one. A core group's
 	// links are dealt to its cores a cage at a time (CoreRun.Deal).
 	CoreCage int
+	// MinSpines is the fewest spines of a two-tier plane, or of each
+	// three-tier pod (0: as many as the links need); at most a full
+	// leaf's uplinks, which reach every spine.
+	MinSpines int
 }
 
 // Load is a run of switches of one tier with the same ports in use.
@@ -418,9 +422,9 @@ type upperChoice struct {
 // switch with fewer uplinks than there are upper switches reaches that
 // many, one link each; a full one reaches every upper switch. Strict
 // balance is kept when it needs at most maxExtra more upper switches
-// than near-balanced wiring.
-func chooseUpper(lower []Load, full, avail, capacity, maxExtra int) (upperChoice, bool) {
-	near, strict, ok := upperOptions(lower, full, true, avail, capacity)
+// than near-balanced wiring. There are at least least upper switches.
+func chooseUpper(lower []Load, full, avail, capacity, maxExtra, least int) (upperChoice, bool) {
+	near, strict, ok := upperOptionsFrom(lower, full, true, avail, capacity, least)
 	if !ok {
 		return upperChoice{}, false
 	}
@@ -438,8 +442,14 @@ func chooseUpper(lower []Load, full, avail, capacity, maxExtra int) (upperChoice
 // raise says full switches may take more uplinks than they need (leaves;
 // a spine never sends up more than it takes from below).
 func upperOptions(lower []Load, full int, raise bool, avail, capacity int) (near, strict upperChoice, ok bool) {
+	return upperOptionsFrom(lower, full, raise, avail, capacity, 1)
+}
+
+// upperOptionsFrom is upperOptions with at least least upper switches
+// (Spec.MinSpines).
+func upperOptionsFrom(lower []Load, full int, raise bool, avail, capacity, least int) (near, strict upperChoice, ok bool) {
 	total := SumLinks(lower, true)
-	n := max(CeilDiv(total, capacity), 1)
+	n := max(CeilDiv(total, capacity), least, 1)
 	if n > avail {
 		return upperChoice{}, upperChoice{}, false
 	}
@@ -664,7 +674,7 @@ func (spec Spec) spineExtra(lpg, capacity int) int {
 }
 
 func twoTier(spec Spec, leaves []Load) (Plane, bool) {
-	c, ok := chooseUpper(leaves, spec.Up, spec.Up, spec.UplinkRadix(), spec.spineExtra(spec.unitLeaves(), spec.UplinkRadix()))
+	c, ok := chooseUpper(leaves, spec.Up, spec.Up, spec.UplinkRadix(), spec.spineExtra(spec.unitLeaves(), spec.UplinkRadix()), spec.MinSpines)
 	if !ok {
 		return Plane{}, false
 	}
@@ -723,7 +733,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 	var psBuf [3]podSpines // full pods, a partial one: on the stack
 	ps := psBuf[:0]
 	for _, p := range pods {
-		c, ok := chooseUpper(p.leaves, spec.Up, spec.Up, spineDown, spec.spineExtra(min(spec.unitLeaves(), leavesPerPod), spineDown))
+		c, ok := chooseUpper(p.leaves, spec.Up, spec.Up, spineDown, spec.spineExtra(min(spec.unitLeaves(), leavesPerPod), spineDown), spec.MinSpines)
 		if !ok {
 			return Plane{}, false
 		}

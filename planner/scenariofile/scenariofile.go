@@ -727,7 +727,7 @@ func typeWord(t string) string {
 var knownKeys = []string{
 	"schema", "name", "cluster.system", "cluster.gpus", "cluster.gpus_per_server", "cluster.server_price_usd",
 	"network.fabric", "network.nic_gbps", "network.nic", "network.nics_per_server", "network.ports_per_nic",
-	"network.planes", "network.switch", "network.oversubscription", "network.spine_oversubscription", "network.topology", "network.servers_per_tor", "network.pod_gpus", "network.uplink_gbps", "network.core_uplink_gbps", "network.tiers", "network.rail_optimized", "network.leaf_alignment",
+	"network.planes", "network.switch", "network.oversubscription", "network.spine_oversubscription", "network.topology", "network.servers_per_tor", "network.servers_per_leaf", "network.min_spines", "network.storage_nodes", "network.storage_node_ports", "network.leaf_pairs", "network.peer_link_ports", "network.pod_gpus", "network.uplink_gbps", "network.core_uplink_gbps", "network.tiers", "network.rail_optimized", "network.leaf_alignment",
 	"network.load_balancing", "workload.model", "workload.gpu", "workload.framework", "workload.params_b", "workload.active_params_b",
 	"workload.layers", "workload.hidden", "workload.seq_len", "workload.vocab", "workload.experts", "workload.top_k",
 	"workload.global_batch_tokens", "workload.micro_batch", "workload.tp", "workload.pp", "workload.vpp", "workload.ep",

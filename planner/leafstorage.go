@@ -1,0 +1,221 @@
+package planner
+
+import (
+	"cmp"
+	"fmt"
+
+	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
+	"fabricplan/planner/fabric"
+)
+
+// Storage on the compute leaves (issue 46): a converged back end cables
+// its storage nodes to the compute fabric's leaves instead of a storage
+// network of their own. Each storage port takes a leaf port at the
+// server port speed, and a leaf that keeps k of them sizes its uplinks
+// for its servers and those k ports at the leaf ratio, so the storage
+// traffic has its share of the way up. The ports spread over the planes
+// as a server's do, then evenly over the leaves of the plane's full
+// units (some take one fewer where they do not divide); the leaves of a
+// partial unit take none. Where keeping k ports leaves a filled leaf
+// fewer server ports, the units shrink to match, as many times as it
+// takes: the fewest ports a leaf, the most servers.
+
+// LeafStorage is the storage nodes on the compute leaves, as sized.
+type LeafStorage struct {
+	Nodes     int `json:"nodes"`
+	PortsEach int `json:"ports_each"` // back-end ports of one node, all planes
+	// Links is the storage links, all planes: one leaf port and one
+	// cable each, at the server port speed.
+	Links int `json:"links"`
+	// Leaves is the leaves that take them, all planes: the full units'.
+	Leaves int `json:"leaves"`
+	// PortsPerLeaf is the ports each of those leaves keeps for storage
+	// (some take one fewer where they do not divide).
+	PortsPerLeaf int `json:"ports_per_leaf"`
+	// perPlane and leavesPerPlane are one plane's ports and leaves;
+	// serverPorts is a full leaf's server ports beside them.
+	perPlane, leavesPerPlane, serverPorts int
+}
+
+// MaxStoragePortsEach bounds network.storage_node_ports: more back-end
+// ports than any storage node has (a generous bound, as the NIC ports).
+const MaxStoragePortsEach = maxNICsPerServer
+
+// validateLeafStorage checks network.storage_nodes and
+// storage_node_ports: in range, the ports splitting evenly over the
+// planes, and a style whose leaves a storage node can join (a rail-only
+// fabric is one network a rail, which no storage node spans).
+func (n Network) validateLeafStorage() []error {
+	var errs []error
+	add := func(e *fielderr.FieldError) { errs = append(errs, e) }
+	if n.StorageNodes < 0 || n.StorageNodes > MaxGPUs {
+		add(fielderr.New("network.storage_nodes", "give the storage nodes cabled to the compute leaves, e.g. 16, or leave it out", "%d storage nodes", n.StorageNodes))
+	}
+	ports := n.StorageNodePorts
+	switch {
+	case ports < 0 || ports > MaxStoragePortsEach:
+		add(fielderr.New("network.storage_node_ports", fmt.Sprintf("give 1 to %d back-end ports a storage node, or leave it out (one a plane)", MaxStoragePortsEach), "%d ports", ports))
+	case n.StorageNodes > 0 && ports > 0 && n.Planes > 0 && ports%n.Planes != 0:
+		add(fielderr.New("network.storage_node_ports", fmt.Sprintf("give a multiple of the %d planes", n.Planes), "%d ports a storage node do not split over %d planes", ports, n.Planes))
+	}
+	if n.StorageNodes > 0 && n.Style() == TopoRailOnly {
+		add(fielderr.New("network.storage_nodes", "use a rail-optimized, dual-plane or top-of-rack design, or a storage network beside the back end ([networks] storage)",
+			"a rail-only fabric is one network a rail: a storage node on its leaves would reach one rail"))
+	}
+	return errs
+}
+
+// setLeafStorage keeps storage ports on the full units' leaves, fewest a
+// leaf first (storageOnLeaves), or on the one switch that holds a plane
+// (storageOnOneSwitch). fixed says the leaf's servers are set by the
+// system's whole racks; servers_per_leaf and servers_per_tor set them
+// too.
+func (spec *fabricSpec) setLeafStorage(n Network, fixed bool) error {
+	if n.StorageNodes == 0 {
+		return nil
+	}
+	ports := cmp.Or(n.StorageNodePorts, n.Planes)
+	ls := LeafStorage{Nodes: n.StorageNodes, PortsEach: ports, perPlane: n.StorageNodes * ports / n.Planes}
+	if done, err := spec.storageOnOneSwitch(ls); done || err != nil {
+		return err
+	}
+	return spec.storageOnLeaves(ls, n.Oversubscription, fixed || n.ServersPerLeaf > 0 || n.ServersPerToR > 0)
+}
+
+// storageOnOneSwitch keeps a plane's storage ports on the one switch
+// that holds its servers (done), or, when they do not fit beside them,
+// asks for leaves and spines (tiers = 1 asked is an error naming the
+// field). A plane past one switch is left to storageOnLeaves.
+func (spec *fabricSpec) storageOnOneSwitch(ls LeafStorage) (done bool, err error) {
+	endpoints := spec.Servers * spec.Rails
+	if endpoints > spec.Radix || spec.Tiers > 1 {
+		return false, nil
+	}
+	if endpoints+ls.perPlane <= spec.Radix {
+		ls.PortsPerLeaf, ls.leavesPerPlane, ls.serverPorts = ls.perPlane, 1, endpoints
+		spec.storage = ls
+		return true, nil
+	}
+	if spec.Tiers == 1 {
+		return false, fielderr.New("network.storage_nodes", fmt.Sprintf("give at most %d storage ports a plane, or tiers = 0 for leaves and spines", spec.Radix-endpoints),
+			"%d storage ports beside %d server ports on one %d-port switch", ls.perPlane, endpoints, spec.Radix)
+	}
+	spec.Tiers = 2 // the storage ports do not fit beside the servers on one switch
+	return false, nil
+}
+
+// storageOnLeaves finds the fewest storage ports k a full leaf keeps: with
+// k, a leaf takes d server ports (storageLeafPorts) with d + k down and
+// UpFor(d + k) up; k grows until the full units' leaves hold the plane's
+// storage ports. No leaf size that holds them is an error naming the
+// field, as is a fixed leaf size the plane fills no unit of.
+func (spec *fabricSpec) storageOnLeaves(ls LeafStorage, ratio string, fixed bool) error {
+	perServer, lpg := 1, spec.Rails
+	if !spec.RailOptimized {
+		perServer, lpg = spec.Rails, 1
+	}
+	for k := 1; ; k++ {
+		d := spec.storageLeafPorts(k, perServer, fixed)
+		if d < perServer || !fabric.Fits(spec.Radix, spec.LeafW, d+k, spec.UpFor(d+k)) {
+			return fielderr.New("network.storage_nodes", "give fewer storage nodes or ports, a larger switch, a lower ratio or fewer servers a leaf",
+				"%s storage ports a plane do not fit on the compute leaves beside their servers (%d a leaf: past a %d-port leaf at %s)",
+				textfmt.Int(ls.perPlane), k, spec.Radix, ratio)
+		}
+		leaves := spec.Servers / (d / perServer) * lpg
+		if fixed && leaves == 0 {
+			return fielderr.New("network.storage_nodes", "leave the leaf's size out, or add servers to fill a unit",
+				"storage nodes go on the full units' leaves: the plane's %d servers fill no unit of %d", spec.Servers, d/perServer)
+		}
+		if leaves*k >= ls.perPlane {
+			spec.Down, spec.Up = d, spec.UpFor(d+k)
+			ls.PortsPerLeaf, ls.leavesPerPlane, ls.serverPorts = k, leaves, d
+			spec.storage = ls
+			return nil
+		}
+	}
+}
+
+// storageLeafPorts is the server ports a leaf keeping k storage ports
+// takes, whole servers of perServer ports: the fixed leaf's, or the most
+// that fit beside them at the ratio, no more than the plane's servers (a
+// plane smaller than a unit is one unit of its servers); below perServer
+// when none fit.
+func (spec *fabricSpec) storageLeafPorts(k, perServer int, fixed bool) int {
+	d := spec.Down / perServer * perServer
+	if fixed {
+		return d
+	}
+	d = min(d, spec.Servers*perServer)
+	for d >= perServer && !fabric.Fits(spec.Radix, spec.LeafW, d+k, spec.UpFor(d+k)) {
+		d -= perServer
+	}
+	return d
+}
+
+// addLeafStorage records the storage links the leaves keep, all planes,
+// as switch ports in use, with a note saying where they went.
+func (p *Plan) addLeafStorage(spec fabricSpec) {
+	ls := spec.storage
+	if ls.perPlane == 0 {
+		return
+	}
+	ls.Links, ls.Leaves = ls.perPlane*p.Planes, ls.leavesPerPlane*p.Planes
+	p.LeafStorage = &ls
+	p.PortsUsed += ls.Links
+	where := fmt.Sprintf("the full units' %s leaves, up to %s each, which size their uplinks for them: %d server ports and %s a full leaf",
+		textfmt.Int(ls.Leaves), textfmt.Plural(ls.PortsPerLeaf, "port"), spec.Down, textfmt.Plural(spec.Up, "uplink"))
+	if p.Tiers == 1 {
+		where = "the one switch of each plane, beside the servers"
+	}
+	p.Notes = append(p.Notes, fmt.Sprintf("storage on the compute leaves: %s storage nodes of %d ports, %s links at %dG on %s; cabled and priced as the server-leaf links (their node-end modules counted with the servers'); a storage network beside the back end (plan --networks) is still sized unless networks.storage = %q",
+		textfmt.Int(ls.Nodes), ls.PortsEach, textfmt.Int(ls.Links), p.PortGbps, where, NetNone))
+}
+
+// addLeafStorageLines adds the storage links' cables and modules to the
+// bill: the server-leaf tier's cable (its commonest, at its longest
+// length in a laid-out hall), its node-end module one a link (a storage
+// port a module) and its leaf-end module for the cages the storage
+// ports add beside a leaf's server ports (a twin-port cage half used by
+// the servers takes one storage port for free). Spares count them with
+// the server links.
+func (p *Plan) addLeafStorageLines(cat *Catalog, add func(BOMLine)) error {
+	ls := p.LeafStorage
+	if ls == nil || len(p.LinkTiers) == 0 {
+		return nil
+	}
+	t := p.LinkTiers[0]
+	cb := cat.Cables[t.Cable]
+	if cb == nil {
+		return fmt.Errorf("storage links: the server-leaf tier has no cable to copy (%q)", t.Cable)
+	}
+	const tier = "server_leaf" // spares count them with the server links
+	l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: "storage_leaf " + string(appendMetres(nil, t.Metres)) + " m", Qty: ls.Links, tier: tier,
+		UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
+	l.setPrice(p.Scenario.cablePrice(cat, cb, t.Metres), p.Scenario.Quotes)
+	add(l)
+	if mod := cat.Transceivers[t.LowerModule]; mod != nil {
+		add(p.moduleLine(cat, mod, "storage nodes", tier, ls.Links))
+		p.ServerTransceivers += ls.Links
+	}
+	if mod := cat.Transceivers[t.UpperModule]; mod != nil {
+		n := p.Planes * leafStorageModules(ls.perPlane, ls.leavesPerPlane, ls.serverPorts, p.Switch.LinksPerCage(p.PortGbps))
+		add(p.moduleLine(cat, mod, "switch side, storage_leaf", tier, n))
+		p.SwitchTransceivers += n
+	}
+	return nil
+}
+
+// leafStorageModules is the leaf-end modules one plane's storage ports
+// add, spread evenly over leaves leaves of serverPorts server ports
+// each, perCage links a module: the cages a leaf's server and storage
+// ports fill less those its server ports fill, for the leaves that take
+// one storage port more and for the rest.
+func leafStorageModules(ports, leaves, serverPorts, perCage int) int {
+	if leaves == 0 {
+		return 0
+	}
+	more, each := ports%leaves, ports/leaves
+	added := func(k int) int { return ceilDiv(serverPorts+k, perCage) - ceilDiv(serverPorts, perCage) }
+	return more*added(each+1) + (leaves-more)*added(each)
+}
