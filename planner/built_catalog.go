@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtCatalog = &builtdoc.Doc[Catalog]{
-		SHA256: "2863f018f713acb33e7084843e7538e020a23b0caf3759a85eb33e4b2373e55d",
+		SHA256: "4c7e339877296cee3d4e08c398a20b33ba7decd9bc76e70e1f89596d4c5b54ab",
 		New: func() *Catalog {
 			return &Catalog{
 				Schema: 1,
@@ -62,7 +62,7 @@ func init() {
 						NVLinkDomain:   8,
 						Generation:     "blackwell-ultra",
 						UnitNodes:      72,
-						StrictSpines:   true,
+						StrictSpinesOn: "q3400",
 						LayoutSource:   "NVIDIA DGX SuperPOD RA, DGX B300 with Quantum-X800 (RA-11339-001), Table 3: SU = 72 DGX B300, 8 leaves and 4 spines per SU; every leaf's 72 uplinks split evenly over the spines at any size: 4 SU on 18 spines where 16 carry the links, 8 SU on 36 where 32 do, 18 SU on 72 (docs.nvidia.com/dgx-superpod/reference-architecture/scalable-infrastructure-b300-xdr/latest/dgx-superpod-architecture.html, read 2026-11-29)",
 						ServerModule:   "osfp-800x1",
 						ModulesPerNode: 8,
@@ -181,7 +181,7 @@ func init() {
 						Generation:     "blackwell-ultra",
 						RackNodes:      18,
 						UnitNodes:      144,
-						StrictSpines:   true,
+						StrictSpinesOn: "q3400",
 						LayoutSource:   "NVIDIA SuperPOD RAs: SU = 8 NVL72 racks (576 GPUs) as for GB200 (RA-11338-001); on Quantum-X800 a 144-port leaf takes 4 whole racks of one rail, 8 leaves and 4 spines per SU as the DGX B300 XDR RA's 576-GPU SU (docs.nvidia.com/dgx-superpod/reference-architecture/scalable-infrastructure-b300-xdr/latest/dgx-superpod-architecture.html, Table 3), whose spines split every leaf's 72 uplinks evenly at any size (4 SU 18 spines, 8 SU 36, 18 SU 72): 16 SU on 72 spines, as the GB300 RA",
 						ServerModule:   "osfp-800x1",
 						ModulesPerNode: 4,

@@ -67,7 +67,6 @@ func (spec *fabricSpec) align(sys *System, alignment string, servers int) (UnitL
 		return u, ""
 	}
 	u.refNodes = sys.UnitNodes
-	spec.StrictSpines = sys.StrictSpines
 	if sys.UnitNodes > 0 {
 		u.Reference = "the " + sys.Key + " SuperPOD unit"
 	}

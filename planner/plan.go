@@ -626,6 +626,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		RailOptimized: n.RailOptimized, Tiers: n.Tiers, UpRadix: orSwitch(spineSw, sw).Radix(uplink), CoreRadixAt: orSwitch(coreSw, sw).Radix(core),
 		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core), ReservedSlots: s.ufmNodeSlots(cat),
 		CoreCage: orSwitch(coreSw, sw).LinksPerCage(core)}}
+	spec.StrictSpines = strictSpinesOn(s.system(cat), sw, spineSw)
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
 	if err != nil {
 		return nil, err
@@ -715,6 +716,13 @@ func (p *Plan) addTiers(pl fabric.Plane, m Media, radix int) {
 		h.Ports *= P
 		p.Headroom = append(p.Headroom, h)
 	}
+}
+
+// strictSpinesOn reports whether the system's reference design keeps
+// strict spine balance at any count for this fabric: its leaves and
+// spines both the reference's switch (System.StrictSpinesOn).
+func strictSpinesOn(sys *System, leaf, spine *Switch) bool {
+	return sys != nil && sys.StrictSpinesOn != "" && leaf.Key == sys.StrictSpinesOn && orSwitch(spine, leaf).Key == sys.StrictSpinesOn
 }
 
 // wiringNotes says how the upper tiers are wired where it is not

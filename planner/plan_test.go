@@ -207,32 +207,35 @@ func TestDGXB300Tables(t *testing.T) {
 	}
 }
 
-// The Quantum-X800 SuperPODs (DGX B300 XDR, GB300 NVL72) keep every
-// leaf's 72 uplinks split evenly over the spines at any size, as the DGX
-// B300 XDR RA's Table 3 does (4 SU on 18 spines where 16 carry the
-// links, 8 SU on 36 where 32 do): 16 SU, 128 leaves and 9,216 uplinks,
-// take the smallest divisor of 72 that carries them, 72 spines (one
-// link from each leaf, 128 of 144 ports), not 64; 12 SU (96 leaves,
-// 6,912 links, 48 would carry them) take 72 too. A generic server keeps
-// the bound of one unit's spines: 64 at 16 SU. Mutations caught: the
-// system's strict_spines ignored (64 spines at 16 SU); strict balance
-// for every design (72 for the generic server); the added spines left
-// unsaid (the note's count).
+// The Quantum-X800 SuperPODs (DGX B300 XDR, GB300 NVL72) on Q3400 keep
+// every leaf's 72 uplinks split evenly over the spines at any size, as
+// the DGX B300 XDR RA's Table 3 does (4 SU on 18 spines where 16 carry
+// the links, 8 SU on 36 where 32 do: both within the one-unit bound, 4,
+// that every design keeps, so no note): 16 SU, 128 leaves and 9,216
+// uplinks, take the smallest divisor of 72 that carries them, 72
+// spines (one link from each leaf, 128 of 144 ports), not 64, and the
+// note counts the 8 only the reference's rule adds; 12 SU (96 leaves,
+// 6,912 links, 48 would carry them) take 72 too (24 added). A generic
+// server keeps the bound: 64 at 16 SU; so does a DGX B300 whose leaves
+// or spines are another switch. Mutations caught: the system's strict_spines_on
+// ignored (64 spines at 16 SU); strict balance for every design or
+// switch (72 for the generic server; the rule kept with QM9700 spines); the note
+// counting spines the usual bound adds too (2 at 4 SU).
 func TestQuantumX800StrictSpines(t *testing.T) {
 	cat := testCatalog(t)
 	for _, tc := range []struct {
-		system       string
-		sus, spine   int
-		added, nodes int
+		system, spines string
+		sus, spine     int
+		added          int
 	}{
-		{"dgx-b300", 1, 4, 0, 72}, {"dgx-b300", 4, 18, 2, 72}, {"dgx-b300", 8, 36, 4, 72},
-		{"dgx-b300", 12, 72, 24, 72}, {"dgx-b300", 16, 72, 8, 72}, {"dgx-b300", 18, 72, 0, 72},
-		{"gb300-nvl72", 16, 72, 8, 144}, {"gb300-nvl72", 13, 72, 20, 144},
-		{"", 16, 64, 0, 72},
+		{"dgx-b300", "", 1, 4, 0}, {"dgx-b300", "", 4, 18, 0}, {"dgx-b300", "", 8, 36, 0},
+		{"dgx-b300", "", 12, 72, 24}, {"dgx-b300", "", 16, 72, 8}, {"dgx-b300", "", 18, 72, 0},
+		{"gb300-nvl72", "", 16, 72, 8}, {"gb300-nvl72", "", 13, 72, 20},
+		{"", "", 16, 64, 0},
 	} {
 		s := NewScenario()
 		s.Cluster.System = tc.system
-		s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch = tc.sus*576, 800, "q3400"
+		s.Cluster.GPUs, s.Network.NICGbps, s.Network.Switch, s.Network.SpineSwitch = tc.sus*576, 800, "q3400", tc.spines
 		p, err := Build(s, cat)
 		if err != nil {
 			t.Fatal(err)
@@ -253,6 +256,19 @@ func TestQuantumX800StrictSpines(t *testing.T) {
 		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
 			t.Errorf("%q %d SU: strict-balance note %q, want one saying %q", tc.system, tc.sus, got, want)
 		}
+	}
+	b300 := cat.Systems["dgx-b300"]
+	q3400, qm9700 := cat.Switches["q3400"], cat.Switches["qm9700"]
+	for _, tc := range []struct {
+		leaf, spine *Switch
+		want        bool
+	}{{q3400, nil, true}, {q3400, q3400, true}, {q3400, qm9700, false}, {qm9700, nil, false}} {
+		if got := strictSpinesOn(b300, tc.leaf, tc.spine); got != tc.want {
+			t.Errorf("dgx-b300 strict spines on leaf %s, spine %v: %v, want %v", tc.leaf.Key, tc.spine, got, tc.want)
+		}
+	}
+	if strictSpinesOn(nil, q3400, nil) {
+		t.Error("strict spines without a system")
 	}
 }
 

@@ -46,12 +46,13 @@ type System struct {
 	// even where two would hold the nodes (GB200 SuperPOD: from 2 SU,
 	// RA-11338-001 Table 3); 0: the fewest tiers that fit.
 	ThreeTierUnits int `toml:"three_tier_units" json:"three_tier_units"`
-	// StrictSpines says the reference design splits every full leaf's
-	// uplinks evenly over its spines however many more spines that
-	// takes than the links need (the DGX B300 XDR RA: 4 SU on 18 spines
-	// where 16 carry the links, 8 SU on 36 where 32 do); false: strict
-	// balance may add at most a unit's worth of spines.
-	StrictSpines   bool   `toml:"strict_spines" json:"strict_spines,omitempty"`
+	// StrictSpinesOn is the switch (catalog key) on which the reference
+	// design splits every full leaf's uplinks evenly over its spines
+	// however many more spines that takes than the links need (the DGX
+	// B300 XDR RA on Q3400: 4 SU on 18 spines where 16 carry the links,
+	// 8 SU on 36 where 32 do); "" or another switch: strict balance may
+	// add at most a unit's worth of spines.
+	StrictSpinesOn string `toml:"strict_spines_on" json:"strict_spines_on,omitempty"`
 	LayoutSource   string `toml:"layout_source" json:"layout_source"`
 	ServerModule   string `toml:"server_module" json:"server_module"`       // transceiver key of the back-end cages
 	ModulesPerNode int    `toml:"modules_per_node" json:"modules_per_node"` // of ServerModule

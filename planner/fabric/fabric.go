@@ -654,13 +654,15 @@ func appendStrictHeadroom(hs []Headroom, tier string, c upperChoice, groups int)
 func unitUppers(lpg, up, capacity int) int { return max(CeilDiv(lpg*up, capacity), 1) }
 
 // strictAdded is the spines strict balance adds to groups alike spine
-// tiers c over the fewest that carry the links, counted only where the
-// reference keeps strict balance at any count (Plane.StrictAdded).
-func (spec Spec) strictAdded(c upperChoice, groups int) int {
-	if !spec.StrictSpines || c.fewest == 0 {
+// tiers c over the fewest that carry the links where only the
+// reference's rule (StrictSpines) keeps it: more than the unit's worth
+// (unitUppers of lpg leaves) the usual bound allows; 0 elsewhere.
+func (spec Spec) strictAdded(c upperChoice, groups, lpg, capacity int) int {
+	extra := c.n - c.fewest
+	if !spec.StrictSpines || c.fewest == 0 || extra <= unitUppers(lpg, spec.Up, capacity) {
 		return 0
 	}
-	return groups * (c.n - c.fewest)
+	return groups * extra
 }
 
 // spineExtra is how many spines strict balance may add over the fewest
@@ -688,7 +690,7 @@ func twoTier(spec Spec, leaves []Load) (Plane, bool) {
 		Pods:       1, SpinesPerPod: c.n,
 		SpineWiring: c.wiring,
 		Headroom:    appendStrictHeadroom(nil, TierSpine, c, 1),
-		StrictAdded: spec.strictAdded(c, 1),
+		StrictAdded: spec.strictAdded(c, 1, spec.unitLeaves(), spec.UplinkRadix()),
 		Layout:      Layout{Pods: []PodRun{{1, c.lower, c.n}}},
 	}, true
 }
@@ -746,7 +748,7 @@ func threeTier(spec Spec, spg, lpg int, all []Load) (Plane, bool) {
 			spineWiring = c.wiring
 		}
 		headroom = appendStrictHeadroom(headroom, TierSpine, c, p.count)
-		strictAdded += spec.strictAdded(c, p.count)
+		strictAdded += spec.strictAdded(c, p.count, min(spec.unitLeaves(), leavesPerPod), spineDown)
 	}
 	// Core group j takes the uplinks of spine j of every pod; spines send
 	// up as many links as they take from below (non-blocking).
@@ -882,7 +884,7 @@ func groupDeal(g sizedGroups, deal int) int {
 // counts to its cores apart (its uplinks not whole rounds of deal links
 // to each core), which is near-balanced.
 func dealtWiring(c upperChoice, deal int) string {
-	if deal <= 1 {
+	if deal <= 1 || c.n == 1 { // one core takes every link: nothing to balance
 		return c.wiring
 	}
 	for _, l := range c.lower {
