@@ -1,12 +1,12 @@
 package app
 
 import (
+	"sort"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/go-text/typesetting/di"
-	"github.com/go-text/typesetting/shaping"
 )
 
 // ellipsisLabel is a label whose lines are cut with an ellipsis where
@@ -206,40 +206,18 @@ func (m *textMeasurer) covers(text string, style fyne.TextStyle) bool {
 	return true
 }
 
-// truncate is Fyne 2.7.2's widget.truncateLimit for text in the theme's
-// regular font at size, which covers it (covers): how many runes of
-// text show in limit pixels, the ellipsis counted among them when it is
-// cut, and whether it shows whole; measured with go-text's line wrapper
-// as Fyne does, but with the measurer's shaper.
+// truncate is how many runes of text, in the theme's regular font at
+// size, show in limit pixels, and whether it shows whole: the whole text
+// when its advance fits, else the longest beginning that fits with an
+// ellipsis after it (advances grow with every rune added, so a binary
+// search finds it), as a Label cut with an ellipsis shows it.
 func (m *textMeasurer) truncate(text string, size float32, limit int) (int, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	face := m.face(theme.Current().Font(fyne.TextStyle{}))
-	m.shaper.SetFontCacheSize(measureFonts)
-	ellipsis := []rune{'…'}
+	fits := func(s string) bool { return m.measure(s, size, fyne.TextStyle{}).Width <= float32(limit) }
 	runes := []rune(text)
-	in := shaping.Input{Text: ellipsis, RunEnd: len(ellipsis), Direction: di.DirectionLTR, Face: face, Size: float32ToFixed266(size)}
-	conf := shaping.WrapConfig{}
-	conf = conf.WithTruncator(&m.shaper, in)
-	conf.BreakPolicy = shaping.WhenNecessary
-	conf.TruncateAfterLines = 1
-	in.Text, in.RunEnd = runes, len(runes)
-	ins := m.seg.Split(in, oneFace{face})
-	outs := make([]shaping.Output, len(ins))
-	for i, run := range ins {
-		outs[i] = m.shaper.Shape(run)
+	if fits(text) {
+		return len(runes), true
 	}
-	var lw shaping.LineWrapper
-	lw.Prepare(conf, runes, shaping.NewSliceIterator(outs))
-	wrapped, done := lw.WrapNextLine(limit)
-	count := len(runes)
-	if wrapped.Truncated != 0 {
-		count -= wrapped.Truncated
-		count += len(ellipsis)
-	}
-	full := done && count == len(runes)
-	if !full {
-		count--
-	}
-	return count, full
+	// The first count whose beginning and ellipsis no longer fit.
+	over := sort.Search(len(runes), func(k int) bool { return !fits(string(runes[:k]) + "…") })
+	return max(over-1, 0), false
 }

@@ -30,8 +30,8 @@ type textMeasurer struct {
 	mu     sync.Mutex
 	shaper shaping.HarfbuzzShaper
 	seg    shaping.Segmenter
-	faces  map[fyne.Resource]*font.Face
-	line   map[lineKey]float32 // the line height by size and font
+	faces  map[string]*font.Face // by resource name, as Fyne keys its fonts
+	line   map[lineKey]float32   // the line height by size and font
 	sizes  map[measureKey]fyne.Size
 	run    [1]shaping.Input // the one run of text oneRun settles
 }
@@ -48,12 +48,12 @@ type measureKey struct {
 	text  string
 	size  float32
 	style fyne.TextStyle
-	font  fyne.Resource // the theme's for style
+	font  string // the name of the theme's font for style
 }
 
 type lineKey struct {
 	size float32
-	font fyne.Resource
+	font string // the font resource's name
 }
 
 // measurer is the window's text measurer; it is used on the UI
@@ -71,7 +71,7 @@ func (m *textMeasurer) measure(text string, size float32, style fyne.TextStyle) 
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	res := theme.Current().Font(style)
-	key := measureKey{text, size, style, res}
+	key := measureKey{text, size, style, res.Name()}
 	if s, ok := m.sizes[key]; ok {
 		return s
 	}
@@ -104,14 +104,14 @@ func (m *textMeasurer) shape(text string, size float32, style fyne.TextStyle, re
 		}
 	}
 	textSize := float32ToFixed266(size)
-	height, ok := m.line[lineKey{size, res}]
+	height, ok := m.line[lineKey{size, res.Name()}]
 	if !ok {
 		out := m.shaper.Shape(shaping.Input{Text: []rune{' '}, RunEnd: 1, Direction: di.DirectionLTR, Face: face, Size: textSize})
 		height = fixed266ToFloat32(out.LineBounds.LineThickness())
 		if m.line == nil {
 			m.line = map[lineKey]float32{}
 		}
-		m.line[lineKey{size, res}] = height
+		m.line[lineKey{size, res.Name()}] = height
 	}
 	if len(runes) == 0 {
 		return fyne.NewSize(0, height), true
@@ -142,7 +142,7 @@ func (m *textMeasurer) shape(text string, size float32, style fyne.TextStyle, re
 // face is the font of resource res, parsed once; nil when it does not
 // parse (Fyne then falls back to its own font).
 func (m *textMeasurer) face(res fyne.Resource) *font.Face {
-	if f, ok := m.faces[res]; ok {
+	if f, ok := m.faces[res.Name()]; ok {
 		return f
 	}
 	f, err := font.ParseTTF(bytes.NewReader(res.Content()))
@@ -151,9 +151,9 @@ func (m *textMeasurer) face(res fyne.Resource) *font.Face {
 		f = nil
 	}
 	if m.faces == nil {
-		m.faces = map[fyne.Resource]*font.Face{}
+		m.faces = map[string]*font.Face{}
 	}
-	m.faces[res] = f
+	m.faces[res.Name()] = f
 	return f
 }
 

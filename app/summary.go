@@ -658,7 +658,7 @@ func (t *summaryTab) dim(on bool) {
 	} else {
 		t.cheaperLoad.Enable()
 	}
-	t.bom.Refresh()
+	t.refreshInTab(t.bom, t.bomTab)
 	t.nets.dim(on)
 }
 

@@ -1,6 +1,9 @@
 package app
 
-import "unicode"
+import (
+	"sort"
+	"unicode"
+)
 
 // span is one row of wrapped text: the runes [begin, end).
 type span struct{ begin, end int }
@@ -167,40 +170,25 @@ func splitLines(text []rune) []span {
 	return append(lines, span{low, len(text)})
 }
 
-// bisect is Fyne's widget.binarySearch: the rune index as close to the
-// row's width as it finds, from low up to maxHigh.
+// bisect is the end of the longest text from low, to at most maxHigh,
+// that fits (widths grow with every rune added, so a binary search
+// finds it); low when none does.
 func bisect(fits func(int, int) bool, low, maxHigh int) int {
 	if low >= maxHigh {
 		return low
 	}
-	if fits(low, maxHigh) {
-		return maxHigh
-	}
-	high := low
-	delta := maxHigh - low
-	for delta > 0 {
-		delta /= 2
-		if fits(low, high+delta) {
-			high += delta
-		}
-	}
-	for high < maxHigh && fits(low, high+1) {
-		high++
-	}
-	return high
+	// The first length past low that no longer fits.
+	over := sort.Search(maxHigh-low+1, func(n int) bool { return n > 0 && !fits(low, low+n) })
+	return low + max(over-1, 0)
 }
 
-// lastSpace is Fyne's widget.findSpaceIndex: the index of the last
-// space in text at or before fallback, or fallback when there is none.
+// lastSpace is where a too-long row is cut back to: the last space of
+// text at or before fallback, or fallback itself when there is none.
 func lastSpace(text []rune, fallback int) int {
-	i := fallback
-	for ; i >= 0; i-- {
+	for i := fallback; i >= 0; i-- {
 		if unicode.IsSpace(text[i]) {
-			break
+			return i
 		}
 	}
-	if i < 0 {
-		return fallback
-	}
-	return i
+	return fallback
 }

@@ -185,19 +185,22 @@ func boundFloor(in hall.Inputs, f hall.Facility, k hall.Constants, m *mediaChoos
 // model's name and price, its oversubscription when the counts come out
 // the same) share one. The hall is read only.
 func keptHall(racks bool, in hall.Inputs, f hall.Facility, k hall.Constants) *hall.Hall {
-	key := memo.Of(racks, in, f, k)
-	if h, ok := boundHallMemo.Get(key); ok {
-		return h
-	}
 	lay := hall.NewCounting
 	if racks {
 		lay = hall.NewGeometry
+	}
+	kept := !hallMemoOff.Load() // off: the cold reference lays every hall out anew
+	key := memo.Of(racks, in, f, k)
+	if h, ok := boundHallMemo.Get(key); ok && kept {
+		return h
 	}
 	h, err := lay(in, f, k)
 	if err != nil {
 		h = nil
 	}
-	boundHallMemo.Put(key, h)
+	if kept {
+		boundHallMemo.Put(key, h)
+	}
 	return h
 }
 

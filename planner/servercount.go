@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"fabricplan/internal/memo"
@@ -277,8 +278,16 @@ func (s *unitShapes) get(key []byte) *unitCount {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.byKey[string(key)]
+	r := s.byKey[string(key)]
+	if r != nil {
+		unitShapeHits.Add(1)
+	}
+	return r
 }
+
+// unitShapeHits counts the units whose count a plan took from one kept
+// before (for tests: sharing that finds contexts but no unit is none).
+var unitShapeHits atomic.Int64
 
 // put keeps r as the count of a unit of key, while s has room.
 func (s *unitShapes) put(key []byte, r *unitCount) {

@@ -294,10 +294,12 @@ func writeRunWorkload(b *strings.Builder, f *runFields) (notModelled, assumed []
 	if p := f.str("precision"); p != "" {
 		fmt.Fprintf(b, "precision = %q\n", p)
 	}
-	if drop, _ := f.m["token_drop"].(bool); drop {
-		b.WriteString("token_drop = true\n")
+	if drop, ok := f.m["token_drop"].(bool); ok {
+		f.used["token_drop"] = true // any other type is listed as not taken
+		if drop {
+			b.WriteString("token_drop = true\n")
+		}
 	}
-	f.used["token_drop"] = true
 	if f.str("kind") == RunMoE && !f.has("active_params_b") {
 		if a, ok := derivedActiveParamsB(f); ok {
 			fmt.Fprintf(b, "active_params_b = %s\n", strconv.FormatFloat(a, 'g', 6, 64))
