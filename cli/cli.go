@@ -195,6 +195,12 @@ var planFlagNames = []struct{ name, usage string }{
 	{"oversubscription", "leaf down:up ratio, e.g. 1:1 or 2:1; 1:2 under-subscribes (more uplinks than downlinks)"},
 	{"spine-oversubscription", "three-tier spines' down:up ratio toward the cores, e.g. 7:1 (default 1:1)"},
 	{"servers-per-tor", "top-of-rack designs: servers one leaf in their rack serves (sets rail_optimized = false)"},
+	{"servers-per-leaf", "rail-optimized designs: servers one rail leaf takes a port of, e.g. 32 (default: as many as its ports hold)"},
+	{"leaf-pairs", "true: Ethernet top-of-rack leaves in MLAG/ESI-LAG pairs, each server's ports split over its pair (sets rail_optimized = false)"},
+	{"peer-link-ports", "with --leaf-pairs: ports each leaf gives the link to its peer, e.g. 2 (default 0: ESI-LAG)"},
+	{"min-spines", "the fewest spines a plane (a pod, in three tiers) keeps, e.g. 4 (default: those the links need)"},
+	{"storage-nodes", "storage nodes cabled to the back end's compute leaves, e.g. 16"},
+	{"storage-node-ports", "with --storage-nodes: back-end ports a storage node, a multiple of the planes (default: one a plane)"},
 	{"pod-gpus", "GPUs of one three-tier pod, e.g. 3072"},
 	{"uplink-gbps", "switch-to-switch port speed in Gb/s, e.g. 800, or 200 below 400G server ports (default: the server port speed)"},
 	{"core-uplink-gbps", "three tiers: spine-to-core port speed in Gb/s, e.g. 800 (default: the uplink speed)"},
@@ -254,6 +260,31 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 	// or one is dropped without a word.
 	if set["servers-per-tor"] && set["topology"] && s.Network.Style() != planner.TopoToR {
 		return usagef("--servers-per-tor: a ToR size needs --topology top-of-rack, not %s; leave one of them out", s.Network.Style())
+	}
+	pairs, _ := planner.ParseToggle(pf.value("leaf-pairs")) // applied above: a bad value returned its error
+	return leafFlagsAgree(s, set, strings.ToLower(pf.value("topology")), pairs)
+}
+
+// value is the text given to flag name, trimmed ("" when the command
+// has no such flag).
+func (pf *planFlags) value(name string) string {
+	if v := pf.values[name]; v != nil {
+		return strings.TrimSpace(*v)
+	}
+	return ""
+}
+
+// leafFlagsAgree refuses leaf-shape flags another flag undid: leaf pairs
+// make the design top-of-rack, which clears a rail leaf's size, so
+// --servers-per-leaf beside --leaf-pairs or --servers-per-tor, and
+// --leaf-pairs beside another --topology, would drop one without a word.
+func leafFlagsAgree(s *planner.Scenario, set map[string]bool, topology string, pairs bool) error {
+	n := s.Network
+	if set["leaf-pairs"] && set["topology"] && pairs && topology != planner.TopoToR {
+		return usagef("--leaf-pairs: leaf pairs need --topology top-of-rack, not %s; leave one of them out", topology)
+	}
+	if set["servers-per-leaf"] && n.ServersPerLeaf == 0 && n.Style() == planner.TopoToR {
+		return usagef("--servers-per-leaf: a rail leaf's size, but the design is top-of-rack (--servers-per-tor, --leaf-pairs or --topology); leave one of them out")
 	}
 	return nil
 }
@@ -479,6 +510,8 @@ var fieldFlag = map[string]string{
 	"network.routing": "routing", "network.in_network_reduction": "in-network-reduction",
 	"workload.polarization": "polarization",
 	"network.spine_switch":  "spine-switch", "network.core_switch": "core-switch",
+	"network.servers_per_leaf": "servers-per-leaf", "network.leaf_pairs": "leaf-pairs", "network.peer_link_ports": "peer-link-ports",
+	"network.min_spines": "min-spines", "network.storage_nodes": "storage-nodes", "network.storage_node_ports": "storage-node-ports",
 }
 
 func onePositional(pos []string) (string, error) {

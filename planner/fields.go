@@ -531,12 +531,15 @@ func styleFields() []Field {
 		}
 		if s.Network.ServersPerToR > 0 { // a ToR size makes the design top-of-rack
 			s.Network.RailOptimized, s.Network.Topology = false, ""
+			s.Network.ServersPerLeaf = 0 // a rail leaf's size
 		}
 		return nil
 	}
-	style.Also = []string{"network.rail_optimized", "network.servers_per_tor"}
-	tor.Also = []string{"network.rail_optimized", "network.topology"}
-	return []Field{spine, style, tor,
+	style.Also = []string{"network.rail_optimized", "network.servers_per_tor", "network.servers_per_leaf", "network.leaf_pairs", "network.peer_link_ports"}
+	tor.Also = []string{"network.rail_optimized", "network.topology", "network.servers_per_leaf"}
+	fs := []Field{spine, style, tor}
+	fs = append(fs, leafShapeFields()...)
+	return append(fs,
 		countField("network.pod_gpus", "GPUs per pod (3 tiers)", 1, MaxGPUs, true, "as many as a spine serves",
 			func(s *Scenario) *int { return &s.Network.PodGPUs }),
 		countField("network.uplink_gbps", "Uplink speed (Gb/s)", 1, MaxUplinkGbps, true, "the server port speed",
@@ -547,6 +550,62 @@ func styleFields() []Field {
 			func(s *Scenario) *string { return &s.Network.SpineSwitch }),
 		tierSwitchField("network.core_switch", "Core switch (3 tiers)", "the cores' switch catalog key, or auto for the cheapest that fits (blank: the spines')",
 			func(s *Scenario) *string { return &s.Network.CoreSwitch }),
+	)
+}
+
+// leafShapeFields are the leaf shapes of issue 46 (leafshape.go,
+// leafstorage.go, leafpairs.go): a rail leaf's fixed size, leaf pairs
+// and their peer links, the fewest spines, and storage nodes on the
+// compute leaves. Blank (or off) is the leaf the planner fills. Leaf
+// pairs are top-of-rack (turning them on makes the design so, as a ToR
+// size does); a peer link and a storage node's ports mean nothing
+// without pairs or nodes, so clearing those clears them. Conflicts the
+// Set does not resolve (pairs on InfiniBand, storage nodes beside
+// pairs) are refused by validation, naming the field and the fix.
+func leafShapeFields() []Field {
+	leaf := countField("network.servers_per_leaf", "Servers per rail leaf", 1, MaxServersPerLeaf, true,
+		"rail-optimized: servers one leaf takes a port of (blank: as many as its ports hold)",
+		func(s *Scenario) *int { return &s.Network.ServersPerLeaf })
+	pairs := toggleField("network.leaf_pairs", "Leaf pairs (MLAG / ESI-LAG, Ethernet top-of-rack)", func(s *Scenario) *bool { return &s.Network.LeafPairs })
+	pairsSet := pairs.Set
+	pairs.Set = func(s *Scenario, text string) error {
+		if err := pairsSet(s, text); err != nil {
+			return err
+		}
+		n := &s.Network
+		if n.LeafPairs { // pairs dual-home top-of-rack servers
+			n.RailOptimized, n.Topology, n.ServersPerLeaf = false, "", 0
+		} else {
+			n.PeerLinkPorts = 0 // a peer link joins a pair
+		}
+		return nil
+	}
+	pairs.Also = []string{"network.rail_optimized", "network.topology", "network.servers_per_leaf", "network.peer_link_ports"}
+	peer := countField("network.peer_link_ports", "Peer-link ports per paired leaf", 1, MaxPeerLinkPorts, true,
+		"leaf pairs: ports each leaf gives the link to its peer (blank: ESI-LAG, no peer link)",
+		func(s *Scenario) *int { return &s.Network.PeerLinkPorts })
+	nodes := countField("network.storage_nodes", "Storage nodes on the compute leaves", 1, MaxGPUs, true,
+		"storage nodes cabled to the back end's leaves at the server port speed",
+		func(s *Scenario) *int { return &s.Network.StorageNodes })
+	nodesSet := nodes.Set
+	nodes.Set = func(s *Scenario, text string) error {
+		if err := nodesSet(s, text); err != nil {
+			return err
+		}
+		if s.Network.StorageNodes == 0 {
+			s.Network.StorageNodePorts = 0 // a node's ports, with no node
+		}
+		return nil
+	}
+	nodes.Also = []string{"network.storage_node_ports"}
+	return []Field{leaf, pairs, peer,
+		countField("network.min_spines", "Fewest spines a plane", 1, MaxMinSpines, true,
+			"spines a plane (a pod, in three tiers) keeps at least, for growth (blank: those the links need)",
+			func(s *Scenario) *int { return &s.Network.MinSpines }),
+		nodes,
+		countField("network.storage_node_ports", "Back-end ports per storage node", 1, MaxStoragePortsEach, true,
+			"a multiple of the planes (blank: one a plane)",
+			func(s *Scenario) *int { return &s.Network.StorageNodePorts }),
 	}
 }
 

@@ -129,7 +129,10 @@ var afterEdit = map[string]func(m *Model, before planner.Scenario, s *planner.Sc
 		n := &s.Network
 		n.Topology = "" // the toggle chooses between rail-optimized and top-of-rack
 		if n.RailOptimized {
-			n.ServersPerToR = 0 // a ToR size belongs to top-of-rack leaves
+			n.ServersPerToR = 0                     // a ToR size belongs to top-of-rack leaves
+			n.LeafPairs, n.PeerLinkPorts = false, 0 // and so do leaf pairs
+		} else {
+			n.ServersPerLeaf = 0 // a rail leaf's size
 		}
 	},
 	"network.nic_gbps": func(m *Model, before planner.Scenario, s *planner.Scenario) {
@@ -145,6 +148,9 @@ var afterEdit = map[string]func(m *Model, before planner.Scenario, s *planner.Sc
 		if f := s.Network.Fabric; f != before.Network.Fabric {
 			*s = planner.AutoHardware(*s) // the other fabric's switches and NICs differ
 			s.Network.Fabric = f
+			if f != planner.Ethernet { // MLAG and ESI-LAG pairs are Ethernet
+				s.Network.LeafPairs, s.Network.PeerLinkPorts = false, 0
+			}
 		}
 	},
 	"network.ports_per_nic": func(m *Model, before planner.Scenario, s *planner.Scenario) {

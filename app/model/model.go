@@ -265,6 +265,14 @@ func (m *Model) Enabled(key string) bool {
 		return !m.systemFixed(m.scenario)
 	case "network.servers_per_tor":
 		return m.scenario.Network.Style() == planner.TopoToR
+	case "network.servers_per_leaf":
+		return m.scenario.Network.Style() != planner.TopoToR
+	case "network.leaf_pairs":
+		return m.scenario.Network.Fabric == planner.Ethernet // MLAG and ESI-LAG are Ethernet
+	case "network.peer_link_ports":
+		return m.scenario.Network.LeafPairs
+	case "network.storage_node_ports":
+		return m.scenario.Network.StorageNodes > 0
 	}
 	return m.scenario.KindAllows(key) // an [inference] or [rl] input under its own kind only
 }
