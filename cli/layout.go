@@ -82,7 +82,7 @@ func runLayout(env *cliEnv, args []string) error {
 	}
 	h := p.Hall
 	if h == nil {
-		return fmt.Errorf("layout: the catalog has no facility data")
+		return fmt.Errorf("no hall to show: %s", in.scenario.NoHallReason(env.cat))
 	}
 	if *tier != "" {
 		return writeTierRuns(env.stdout, p, *tier, *longest, *asCSV, *asJSON)

@@ -57,6 +57,25 @@ func TestLayoutCommand(t *testing.T) {
 	}
 }
 
+// fabricplan layout on a plan that is not laid out says which input
+// keeps the hall away (leaf pairs, flat lengths, lengths given), never
+// that the catalog lacks facility data, which it has. Mutation caught:
+// the one old message for every reason.
+func TestLayoutSaysWhyNoHall(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--system", "dgx-h100", "--gpus", "968", "--fabric", "ethernet", "--switch", "sn5600", "--leaf-pairs", "true"}, "network.leaf_pairs"},
+		{[]string{"--gpus", "968", "--link-layout", "flat"}, "--link-layout flat"},
+	} {
+		_, errOut, code := runArgs(t, append([]string{"layout"}, tc.args...)...)
+		if code == 0 || !strings.Contains(errOut, "no hall to show") || !strings.Contains(errOut, tc.want) || strings.Contains(errOut, "facility data") {
+			t.Errorf("%v: exit %d, %q; want the reason naming %s", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
 // plan --json carries the facility figures when the plan is laid out
 // (and none without), and cables --topo --out writes the IBNL files
 // beside the topology. Catches: the facility key missing, the length

@@ -112,6 +112,23 @@ func (s *Scenario) laysHall(cat *Catalog) bool {
 	return cat.Facility != nil && !s.flatLinks && !s.givesLengths() && (s.Facility == nil || s.Facility.Layout != hall.LayoutFlat) && !s.Network.LeafPairs
 }
 
+// NoHallReason says why a plan of s is not laid out in a hall, naming
+// the input that decides it; "" when it is.
+func (s *Scenario) NoHallReason(cat *Catalog) string {
+	switch {
+	case s.laysHall(cat):
+		return ""
+	case cat.Facility == nil:
+		return "the catalog has no facility data"
+	case s.Network.LeafPairs:
+		return "leaf pairs (network.leaf_pairs) are not laid out in a hall yet: each tier's links are priced at one length"
+	case s.flatLinks || s.Facility != nil && s.Facility.Layout == hall.LayoutFlat:
+		return "the links are priced at flat lengths (facility.layout = \"flat\" or --link-layout flat): remove it to lay the hall out"
+	default:
+		return "the scenario fixes its link lengths (network.media): remove them, or add a [facility] table, to lay the hall out"
+	}
+}
+
 // givesLengths reports whether the scenario fixes its link lengths in
 // network.media without a [facility] table: those lengths are kept
 // (no hall is laid out).
