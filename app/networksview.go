@@ -43,9 +43,13 @@ func (v *networksView) update(p *planner.Plan) {
 	}
 	v.rows, v.total, v.per, v.usd = n.List, n.Total, n.PortsPerServer(), p.MoneyScale()
 	a := n.BackEndAdds
-	text := fmt.Sprintf("Whole cluster: the back end adds %s ports, %s switches, %s optics, %s (%s of the network spend) and %s; %d of %d ports per %s.",
+	text := fmt.Sprintf("Whole cluster: the back end adds %s ports, %s switches, %s optics, %s (%s of the network spend) and %s",
 		textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers), v.usd.Format(a.CostUSD),
-		percent(a.CostUSD, n.Total.CostUSD), textfmt.Watts(a.PowerW), p.ServerPorts, v.per, nodeName(p))
+		percent(a.CostUSD, n.Total.CostUSD), textfmt.Watts(a.PowerW))
+	if b := n.BesideText("optics"); b != "" {
+		text += ", " + b
+	}
+	text += fmt.Sprintf("; %d of %d ports per %s.", p.ServerPorts, v.per, nodeName(p))
 	if f := n.FrontEndJCT; f != nil {
 		text += fmt.Sprintf(" On the front end alone (TCP) the job is %s slower.", textfmt.Gain(f.Gain))
 	}

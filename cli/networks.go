@@ -92,9 +92,13 @@ func backEndAddsLine(n *planner.Networks) string {
 	if n.Total.CostUSD > 0 {
 		share = fmt.Sprintf(" (%.0f%% of the network spend)", 100*a.CostUSD/n.Total.CostUSD)
 	}
-	return fmt.Sprintf("The back end adds %s ports, %s switches, %s transceivers, %s%s and %s to the cluster without it",
+	beside := ""
+	if b := n.BesideText("transceivers"); b != "" {
+		beside = " (" + b + ")"
+	}
+	return fmt.Sprintf("The back end adds %s ports, %s switches, %s transceivers, %s%s and %s to the cluster without it%s",
 		textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers),
-		textfmt.USD(a.CostUSD), share, textfmt.Watts(a.PowerW))
+		textfmt.USD(a.CostUSD), share, textfmt.Watts(a.PowerW), beside)
 }
 
 // writeSideCatalog lists the parts of the networks beside the back end

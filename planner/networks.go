@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
@@ -253,6 +254,41 @@ type Increment struct {
 	Transceivers int     `json:"transceivers"`
 	CostUSD      float64 `json:"cost_usd"`
 	PowerW       float64 `json:"power_w"`
+}
+
+// Beside is what the back end adds to the other networks, beyond its
+// own switches and transceivers: out-of-band ports for its switches,
+// the uplinks they take, its management hosts' links (BackEndAdds less
+// the back end's own); zero without a back end listed.
+func (n *Networks) Beside() Increment {
+	if n == nil {
+		return Increment{}
+	}
+	be := n.Net(NetBackEnd)
+	if be == nil {
+		return Increment{}
+	}
+	return Increment{Switches: n.BackEndAdds.Switches - be.Switches, Transceivers: n.BackEndAdds.Transceivers - be.Transceivers}
+}
+
+// BesideText says how many of the switches and transceivers (optics:
+// the word for them) the back end adds are in the other networks that
+// serve it, "" when none are: a page listing the back end's own counts
+// beside the whole-cluster ones would otherwise read as two answers
+// (the 100k example: 3,562 switches added, 3,480 in the back end).
+func (n *Networks) BesideText(optics string) string {
+	b := n.Beside()
+	var parts []string
+	if b.Switches != 0 {
+		parts = append(parts, textfmt.Plural(b.Switches, "switch"))
+	}
+	if b.Transceivers != 0 {
+		parts = append(parts, textfmt.Int(b.Transceivers)+" "+optics)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, " and ") + " of them in the other networks that serve it"
 }
 
 func (a Increment) minus(b Increment) Increment {

@@ -249,6 +249,16 @@ func TestBackEndAddsIsTheDifference(t *testing.T) {
 			without := networksWithout(p, cat)
 			oobDrop := n.Net(NetOOB).Switches - without[3].Switches
 			otherDrop := n.Net(NetFrontEnd).Switches - without[1].Switches + n.Net(NetStorage).Switches - without[2].Switches
+			// The switches it adds beside its own are the other networks'
+			// (issue 45: the plan's header and its table showed 3,562 and
+			// 3,480 for the 100k example with nothing between them).
+			// Mutation caught: the split taken from the back end alone.
+			b := n.Beside()
+			if b.Switches != oobDrop+otherDrop || be.Switches+b.Switches != a.Switches || be.Transceivers+b.Transceivers != a.Transceivers {
+				t.Errorf("beside %+v, want the other networks' %d switches (+%d own = %d added; transceivers %d own of %d)", b, oobDrop+otherDrop, be.Switches, a.Switches, be.Transceivers, a.Transceivers)
+			} else if text := n.BesideText("optics"); b.Switches > 0 != strings.Contains(text, textfmt.Plural(b.Switches, "switch")+" ") || (b == Increment{}) != (text == "") {
+				t.Errorf("beside text %q for %+v", text, b)
+			}
 			// And on the OOB network the PDUs of the network racks its
 			// switches fill, and one back-to-back cable per UFM pair.
 			pdus := rackPDUs(p, cat, n.List, true) - rackPDUs(p, cat, without, false)
