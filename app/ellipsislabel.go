@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -49,10 +48,8 @@ func (l *ellipsisLabel) CreateRenderer() fyne.WidgetRenderer {
 // ellipsisRenderer lays an ellipsisLabel's lines out, cut for the width
 // it was last given; or a Label's, for text measurer leaves to Fyne.
 type ellipsisRenderer struct {
-	l     *ellipsisLabel
-	rows  []*canvas.Text
-	sizes []fyne.Size
-	objs  []fyne.CanvasObject
+	l *ellipsisLabel
+	textRows
 	// fallback draws text the theme's font does not cover.
 	fallback *widget.Label
 	// text, width and size are what the rows were cut for.
@@ -86,11 +83,7 @@ func (r *ellipsisRenderer) cut() {
 		r.cutOnce, r.text, r.width, r.size = true, l.Text, width, size
 		runes := []rune(l.Text)
 		lines := splitLines(runes)
-		r.objs, r.sizes = r.objs[:0], r.sizes[:0]
-		for len(r.rows) < len(lines) {
-			r.rows = append(r.rows, &canvas.Text{})
-		}
-		r.rows = r.rows[:len(lines)]
+		r.setRows(len(lines))
 		for i, ln := range lines {
 			text := string(runes[ln.begin:ln.end])
 			if width >= 0 && ln.begin < ln.end {
@@ -100,9 +93,7 @@ func (r *ellipsisRenderer) cut() {
 					text += "…"
 				}
 			}
-			r.rows[i].Text = text
-			r.sizes = append(r.sizes, measureText(text, size, fyne.TextStyle{}))
-			r.objs = append(r.objs, r.rows[i])
+			r.add(i, text, measureText(text, size, fyne.TextStyle{}))
 		}
 	}
 	for _, t := range r.rows {
@@ -130,12 +121,7 @@ func (r *ellipsisRenderer) Layout(size fyne.Size) {
 		return
 	}
 	_, _, pad := r.look()
-	y := pad
-	for i, t := range r.rows {
-		t.Resize(r.sizes[i])
-		t.Move(fyne.NewPos(pad, y))
-		y += r.sizes[i].Height
-	}
+	r.stack(pad)
 }
 
 // MinSize is a cut Label's: an "M" and an ellipsis wide, its lines high
@@ -145,10 +131,7 @@ func (r *ellipsisRenderer) MinSize() fyne.Size {
 		return r.fallback.MinSize()
 	}
 	size, _, pad := r.look()
-	h := float32(0)
-	for _, s := range r.sizes {
-		h += s.Height
-	}
+	h := r.height()
 	if len(r.sizes) == 0 {
 		h = measureText("M", size, fyne.TextStyle{}).Height
 	}
@@ -165,12 +148,6 @@ func (r *ellipsisRenderer) Refresh() {
 		t.Refresh()
 	}
 }
-
-// Objects is part of fyne.WidgetRenderer.
-func (r *ellipsisRenderer) Objects() []fyne.CanvasObject { return r.objs }
-
-// Destroy is part of fyne.WidgetRenderer.
-func (r *ellipsisRenderer) Destroy() {}
 
 // importanceColor is the colour a Label of importance imp draws in.
 func importanceColor(imp widget.Importance) fyne.ThemeColorName {

@@ -2,7 +2,6 @@ package app
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -51,10 +50,8 @@ func (l *wrapLabel) CreateRenderer() fyne.WidgetRenderer {
 // wrapLabelRenderer lays a wrapLabel's rows out for the width it was
 // last given.
 type wrapLabelRenderer struct {
-	l     *wrapLabel
-	rows  []*canvas.Text
-	objs  []fyne.CanvasObject
-	sizes []fyne.Size // each row's measured size
+	l *wrapLabel
+	textRows
 	// text, wrapAt, size and style are what the rows were wrapped for.
 	text        string
 	wrapAt      float32
@@ -86,17 +83,10 @@ func (r *wrapLabelRenderer) wrap() {
 		style := l.TextStyle
 		runes := []rune(l.Text)
 		spans := wrapWords(runes, wrapAt, func(s string) float32 { return measureText(s, size, style).Width })
-		for len(r.rows) < len(spans) {
-			r.rows = append(r.rows, &canvas.Text{})
-		}
-		r.rows = r.rows[:len(spans)]
-		r.objs = r.objs[:0]
-		r.sizes = r.sizes[:0]
+		r.setRows(len(spans))
 		for i, s := range spans {
-			t := r.rows[i]
-			t.Text = string(runes[s.begin:s.end])
-			r.sizes = append(r.sizes, measureText(t.Text, size, style))
-			r.objs = append(r.objs, t)
+			text := string(runes[s.begin:s.end])
+			r.add(i, text, measureText(text, size, style))
 		}
 	}
 	for _, t := range r.rows {
@@ -109,23 +99,14 @@ func (r *wrapLabelRenderer) wrap() {
 func (r *wrapLabelRenderer) Layout(fyne.Size) {
 	r.wrap()
 	_, _, pad := r.look()
-	y := pad
-	for i, t := range r.rows {
-		t.Resize(r.sizes[i])
-		t.Move(fyne.NewPos(pad, y))
-		y += r.sizes[i].Height
-	}
+	r.stack(pad)
 }
 
 // MinSize is a wrapped Label's: its rows' height, and no width, with the
 // padding around.
 func (r *wrapLabelRenderer) MinSize() fyne.Size {
 	_, _, pad := r.look()
-	h := float32(0)
-	for _, s := range r.sizes {
-		h += s.Height
-	}
-	return fyne.NewSize(2*pad, h+2*pad)
+	return fyne.NewSize(2*pad, r.height()+2*pad)
 }
 
 // Refresh wraps the text again and redraws the rows.
@@ -135,9 +116,3 @@ func (r *wrapLabelRenderer) Refresh() {
 		t.Refresh()
 	}
 }
-
-// Objects is part of fyne.WidgetRenderer.
-func (r *wrapLabelRenderer) Objects() []fyne.CanvasObject { return r.objs }
-
-// Destroy is part of fyne.WidgetRenderer.
-func (r *wrapLabelRenderer) Destroy() {}
