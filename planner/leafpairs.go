@@ -174,16 +174,11 @@ func (p *Plan) addLeafPairLines(cat *Catalog, add func(BOMLine)) error {
 	if lp == nil || lp.PeerLinks == 0 || len(p.LinkTiers) == 0 {
 		return nil
 	}
-	t := p.LinkTiers[0]
-	cb := cat.Cables[t.Cable]
-	if cb == nil {
-		return fmt.Errorf("peer links: the server-leaf tier has no cable to copy (%q)", t.Cable)
+	t, err := p.addServerLeafCables(cat, add, "peer links", "leaf_peer", lp.PeerLinks)
+	if err != nil {
+		return err
 	}
 	const tier = "server_leaf" // spares count them with the server links
-	l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: "leaf_peer " + string(appendMetres(nil, t.Metres)) + " m", Qty: lp.PeerLinks, tier: tier,
-		UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
-	l.setPrice(p.Scenario.cablePrice(cat, cb, t.Metres), p.Scenario.Quotes)
-	add(l)
 	if mod := cat.Transceivers[t.UpperModule]; mod != nil {
 		n := 2 * lp.Pairs * ceilDiv(lp.PeerPortsEach, p.Switch.LinksPerCage(p.PortGbps))
 		add(p.moduleLine(cat, mod, "switch side, leaf_peer", tier, n))

@@ -172,6 +172,23 @@ func (p *Plan) addLeafStorage(spec fabricSpec) {
 		textfmt.Int(ls.Nodes), ls.PortsEach, textfmt.Int(ls.Links), p.PortGbps, where, NetNone))
 }
 
+// addServerLeafCables adds qty links of the server-leaf tier's cable at
+// its length, where names them in the bill (what, in an error), and
+// returns the tier: the peer and storage links beside the servers' are
+// cabled as the servers' are. Spares count them with the server links.
+func (p *Plan) addServerLeafCables(cat *Catalog, add func(BOMLine), what, where string, qty int) (LinkTier, error) {
+	t := p.LinkTiers[0]
+	cb := cat.Cables[t.Cable]
+	if cb == nil {
+		return t, fmt.Errorf("%s: the server-leaf tier has no cable to copy (%q)", what, t.Cable)
+	}
+	l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: where + " " + string(appendMetres(nil, t.Metres)) + " m", Qty: qty, tier: "server_leaf",
+		UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
+	l.setPrice(p.Scenario.cablePrice(cat, cb, t.Metres), p.Scenario.Quotes)
+	add(l)
+	return t, nil
+}
+
 // addLeafStorageLines adds the storage links' cables and modules to the
 // bill: the server-leaf tier's cable (its commonest, at its longest
 // length in a laid-out hall), its node-end module one a link (a storage
@@ -184,16 +201,11 @@ func (p *Plan) addLeafStorageLines(cat *Catalog, add func(BOMLine)) error {
 	if ls == nil || len(p.LinkTiers) == 0 {
 		return nil
 	}
-	t := p.LinkTiers[0]
-	cb := cat.Cables[t.Cable]
-	if cb == nil {
-		return fmt.Errorf("storage links: the server-leaf tier has no cable to copy (%q)", t.Cable)
+	t, err := p.addServerLeafCables(cat, add, "storage links", "storage_leaf", ls.Links)
+	if err != nil {
+		return err
 	}
 	const tier = "server_leaf" // spares count them with the server links
-	l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: "storage_leaf " + string(appendMetres(nil, t.Metres)) + " m", Qty: ls.Links, tier: tier,
-		UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
-	l.setPrice(p.Scenario.cablePrice(cat, cb, t.Metres), p.Scenario.Quotes)
-	add(l)
 	if mod := cat.Transceivers[t.LowerModule]; mod != nil {
 		add(p.moduleLine(cat, mod, "storage nodes", tier, ls.Links))
 		p.ServerTransceivers += ls.Links
