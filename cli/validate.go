@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -104,31 +105,15 @@ func runValidate(env *cliEnv, args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	md := fs.Bool("markdown", false, "print the tables as Markdown (docs/jct-validation.md)")
 	update := fs.String("update-ratchet", "", "write the ratchet, lowered to today's errors, to this `path` (data/validation-ratchet.toml)")
-	var accepts, whys []string
-	fs.Func("accept", "with --update-ratchet: record this run's (id) or point's growth past its record, with the `RUN_ID`'s --why; repeat for more", func(s string) error {
-		accepts = append(accepts, s)
-		return nil
-	})
-	fs.Func("why", "the `REASON` the --accept before it grew (its source); one for each --accept", func(s string) error {
-		if strings.TrimSpace(s) == "" {
-			return errors.New("an empty reason")
-		}
-		whys = append(whys, s)
-		return nil
-	})
+	acc := acceptFlags(fs)
 	if _, err := parseWithScenario(fs, args); err != nil {
 		return err
 	}
 	if *asJSON && *md {
 		return usagef("choose --json or --markdown, not both")
 	}
-	if len(accepts) != len(whys) || (len(accepts) > 0 && *update == "") {
-		return usagef("--accept needs --update-ratchet and one --why for each (%d --accept, %d --why)", len(accepts), len(whys))
-	}
-	if *update != "" {
-		if err := checkRatchetTarget(*update); err != nil {
-			return err
-		}
+	if err := acc.check(*update); err != nil {
+		return err
 	}
 	points, err := validation.Load(data.FS)
 	if err != nil {
@@ -146,15 +131,7 @@ func runValidate(env *cliEnv, args []string) error {
 	runResults := validation.TimeRuns(runs, env.cat)
 	measures := validation.Measures(results, runResults)
 	if *update != "" {
-		accept := map[string]string{}
-		for i, id := range accepts {
-			key, err := validation.AcceptKey(measures, id)
-			if err != nil {
-				return usagef("%v", err)
-			}
-			accept[key] = whys[i]
-		}
-		return updateRatchet(env, ratchet, measures, accept, *update)
+		return updateRatchet(env, ratchet, measures, acc, *update)
 	}
 	verdicts := ratchet.Check(measures)
 	rep := validationReport{RunTolerance: validation.RunTolerance, CollectiveTolerance: validation.CollectiveTolerance,
@@ -182,8 +159,59 @@ func runValidate(env *cliEnv, args []string) error {
 	return nil
 }
 
-// updateRatchet writes the ratchet lowered to the measures to path.
-func updateRatchet(env *cliEnv, r *validation.Ratchet, ms []validation.Measure, accept map[string]string, path string) error {
+// acceptList is validate's --accept and --why flags, in order.
+type acceptList struct{ ids, whys []string }
+
+// acceptFlags defines --accept and --why on fs.
+func acceptFlags(fs *flag.FlagSet) *acceptList {
+	a := &acceptList{}
+	fs.Func("accept", "with --update-ratchet: record this run's (id) or point's growth past its record, with the `RUN_ID`'s --why; repeat for more", func(s string) error {
+		a.ids = append(a.ids, s)
+		return nil
+	})
+	fs.Func("why", "the `REASON` the --accept before it grew (its source); one for each --accept", func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("an empty reason")
+		}
+		a.whys = append(a.whys, s)
+		return nil
+	})
+	return a
+}
+
+// check refuses --accept without --update-ratchet or without one --why
+// for each, and an --update-ratchet target that is not a ratchet
+// (checkRatchetTarget), before any work.
+func (a *acceptList) check(update string) error {
+	if len(a.ids) != len(a.whys) || (len(a.ids) > 0 && update == "") {
+		return usagef("--accept needs --update-ratchet and one --why for each (%d --accept, %d --why)", len(a.ids), len(a.whys))
+	}
+	if update != "" {
+		return checkRatchetTarget(update)
+	}
+	return nil
+}
+
+// keys are the accepted ratchet keys among ms, each with its reason.
+func (a *acceptList) keys(ms []validation.Measure) (map[string]string, error) {
+	out := map[string]string{}
+	for i, id := range a.ids {
+		key, err := validation.AcceptKey(ms, id)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		out[key] = a.whys[i]
+	}
+	return out, nil
+}
+
+// updateRatchet writes the ratchet lowered to the measures to path,
+// with the growth of the keys acc accepts recorded.
+func updateRatchet(env *cliEnv, r *validation.Ratchet, ms []validation.Measure, acc *acceptList, path string) error {
+	accept, err := acc.keys(ms)
+	if err != nil {
+		return err
+	}
 	next, err := r.Updated(ms, accept)
 	if err != nil {
 		return err

@@ -217,32 +217,8 @@ func (r *Ratchet) Updated(ms []Measure, accept map[string]string) (*Ratchet, err
 	out := &Ratchet{EpsilonPP: r.EpsilonPP, ErrorPct: map[string]float64{}, Accepted: map[string]Acceptance{}}
 	var bad []string
 	for _, m := range ms {
-		rec, ok := r.ErrorPct[m.Key]
-		why, accepting := accept[m.Key]
-		worse := ok && m.Err == nil && m.AbsErrorPct > rec+r.EpsilonPP
-		switch {
-		case accepting && !worse:
-			bad = append(bad, m.Key+" (accepted, but it did not grow past its record)")
-		case m.Err != nil && ok:
-			bad = append(bad, m.Key+" (no figure: "+m.Err.Error()+")")
-		case m.Err != nil:
-			out.NoFigure = append(out.NoFigure, m.Key)
-		case worse && accepting:
-			from := rec
-			if a, was := r.Accepted[m.Key]; was {
-				from = a.FromPct // growth on growth: still measured from the first record
-			}
-			out.ErrorPct[m.Key] = recorded(m.AbsErrorPct)
-			out.Accepted[m.Key] = Acceptance{FromPct: from, Why: why}
-		case worse:
-			bad = append(bad, fmt.Sprintf("%s (%.1f%%, recorded %.1f%%)", m.Key, m.AbsErrorPct, rec))
-		case ok:
-			out.ErrorPct[m.Key] = min(rec, recorded(m.AbsErrorPct))
-			if a, was := r.Accepted[m.Key]; was && out.ErrorPct[m.Key] > a.FromPct {
-				out.Accepted[m.Key] = a
-			}
-		default:
-			out.ErrorPct[m.Key] = recorded(m.AbsErrorPct)
+		if refused := r.update(out, m, accept); refused != "" {
+			bad = append(bad, refused)
 		}
 	}
 	for k := range accept {
@@ -256,6 +232,45 @@ func (r *Ratchet) Updated(ms []Measure, accept map[string]string) (*Ratchet, err
 		return nil, fmt.Errorf("the ratchet only moves down, but for a growth accepted with its reason; worse or without a figure: %s", strings.Join(bad, "; "))
 	}
 	return out, nil
+}
+
+// update records m in out, as Updated does; it returns why m is
+// refused ("" when it is not).
+func (r *Ratchet) update(out *Ratchet, m Measure, accept map[string]string) (refused string) {
+	rec, ok := r.ErrorPct[m.Key]
+	why, accepting := accept[m.Key]
+	worse := ok && m.Err == nil && m.AbsErrorPct > rec+r.EpsilonPP
+	switch {
+	case accepting && !worse:
+		return m.Key + " (accepted, but it did not grow past its record)"
+	case m.Err != nil && ok:
+		return m.Key + " (no figure: " + m.Err.Error() + ")"
+	case m.Err != nil:
+		out.NoFigure = append(out.NoFigure, m.Key)
+	case worse && accepting:
+		from := rec
+		if a, was := r.Accepted[m.Key]; was {
+			from = a.FromPct // growth on growth: still measured from the first record
+		}
+		out.ErrorPct[m.Key] = recorded(m.AbsErrorPct)
+		out.Accepted[m.Key] = Acceptance{FromPct: from, Why: why}
+	case worse:
+		return fmt.Sprintf("%s (%.1f%%, recorded %.1f%%)", m.Key, m.AbsErrorPct, rec)
+	case ok:
+		out.ErrorPct[m.Key] = min(rec, recorded(m.AbsErrorPct))
+		r.keepAcceptance(out, m.Key)
+	default:
+		out.ErrorPct[m.Key] = recorded(m.AbsErrorPct)
+	}
+	return ""
+}
+
+// keepAcceptance carries key's accepted growth into out while its new
+// record stays above the record before the growth.
+func (r *Ratchet) keepAcceptance(out *Ratchet, key string) {
+	if a, was := r.Accepted[key]; was && out.ErrorPct[key] > a.FromPct {
+		out.Accepted[key] = a
+	}
 }
 
 // AcceptKey is the ratchet key --accept id names among ms: the key
