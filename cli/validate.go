@@ -488,7 +488,26 @@ func writeValidationMarkdown(w io.Writer, rep *validationReport) error {
 			errorCell(r.Error, r.Problem), status, strings.Join(r.NotModelled, "; "), strings.Join(r.Assumed, "; "))
 	}
 	fmt.Fprintln(w)
-	return writeAccuracyMarkdown(w, "Split and kind", "Runs", rep.RunAccuracy)
+	if err := writeAccuracyMarkdown(w, "Split and kind", "Runs", rep.RunAccuracy); err != nil {
+		return err
+	}
+	return writeGrowthMarkdown(w, rep.RatchetGrowth)
+}
+
+// writeGrowthMarkdown lists the accepted growths under the tables, as
+// the text does: a miss that grew on purpose stays on the page.
+func writeGrowthMarkdown(w io.Writer, rows []validationGrowthRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nGrown on purpose (`validate --update-ratchet --accept`), each with its reason:")
+	fmt.Fprintln(w)
+	for _, g := range rows {
+		if _, err := fmt.Fprintf(w, "- %s: grew from %.1f%% to %.1f%%: %s\n", g.Key, g.FromPct, g.Recorded, g.Why); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func writeAccuracyMarkdown(w io.Writer, group, count string, acc []validation.Accuracy) error {

@@ -16,9 +16,10 @@ import (
 // or naming no run; and a ratchet whose record for the Nemotron-4 15B
 // run was lowered to 1% (so the shipped model "grew" from 1% to 22.8%)
 // written with --accept for it holds that growth with the reason, while
-// the text printer says "grew from 1.0% to ...: reason". Mutations
-// caught: --accept taken without --why or without --update-ratchet,
-// an accepted growth printed without its reason or figures.
+// the text and Markdown printers say "grew from 1.0% to ...: reason".
+// Mutations caught: --accept taken without --why or without
+// --update-ratchet, an accepted growth printed without its reason or
+// figures, or left off the page.
 func TestValidateAccept(t *testing.T) {
 	const id = "dgxc-nemotron4-15b-16xh100-bf16"
 	path := filepath.Join(t.TempDir(), "ratchet.toml")
@@ -58,9 +59,13 @@ func TestValidateAccept(t *testing.T) {
 	if !bytes.Contains(next.Marshal(), []byte(`"`+key+`" = 22.8 # grew from 1.0%`)) {
 		t.Error("the file does not say the growth beside the record")
 	}
-	var b bytes.Buffer
-	writeGrowthText(&b, ratchetGrowth(next.Check(ms)))
+	var b, md bytes.Buffer
+	rows := ratchetGrowth(next.Check(ms))
+	writeGrowthText(&b, rows)
 	if want := key + ": grew from 1.0% to 22.8%: " + why; !strings.Contains(b.String(), want) {
 		t.Errorf("text %q lacks %q", b.String(), want)
+	}
+	if err := writeGrowthMarkdown(&md, rows); err != nil || !strings.Contains(md.String(), "- "+key+": grew from 1.0% to 22.8%: "+why) {
+		t.Errorf("markdown %q (%v)", md.String(), err)
 	}
 }
