@@ -69,7 +69,7 @@ func commands() []command {
 		{"export", "--chart NAME --out FILE [SCENARIO.toml] [plan flags] [--width --height --dpi --scale 2] | --list", "export a chart as PNG, SVG or PDF (--scale 2: twice the pixels)", runExport},
 		{"report", "--out FILE.pdf [SCENARIO.toml] [plan flags]", "a multi-page PDF report of the plan", runReport},
 		{"catalog", "[--json]", "the hardware catalog with prices and sources", runCatalog},
-		{"validate", "[--json|--markdown] [--update-ratchet PATH]", "every published point and run the JCT model is checked against: error, class, ratchet", runValidate},
+		{"validate", "[--json|--markdown] [--update-ratchet PATH [--accept RUN_ID --why REASON]...]", "every published point and run the JCT model is checked against: error, class, ratchet", runValidate},
 	}
 }
 

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -64,10 +66,23 @@ type validationReport struct {
 	RunAccuracy         []validation.Accuracy  `json:"run_accuracy"`
 	RatchetEpsilonPP    float64                `json:"ratchet_epsilon_pp"`
 	RatchetFailures     []validationRatchetRow `json:"ratchet_failures"`
+	// RatchetGrowth are the records raised with --accept: misses shown,
+	// never hidden.
+	RatchetGrowth []validationGrowthRow `json:"ratchet_growth"`
 	// Serving is the inference model's published points and
 	// ServingHeldOut their held-out accuracy by kind; outside the ratchet.
 	Serving        []servingRow      `json:"serving,omitempty"`
 	ServingHeldOut []servingAccuracy `json:"serving_held_out,omitempty"`
+}
+
+// validationGrowthRow is an accepted growth in validate's JSON: a
+// point's or run's record raised on purpose, from what, and why.
+type validationGrowthRow struct {
+	Key      string  `json:"key"`
+	FromPct  float64 `json:"from_pct"`
+	Recorded float64 `json:"recorded_pct"`
+	Now      float64 `json:"now_pct"`
+	Why      string  `json:"why"`
 }
 
 // validationRatchetRow is a ratchet verdict that fails validate.
@@ -83,22 +98,22 @@ type validationRatchetRow struct {
 // fails when the ratchet (data/validation-ratchet.toml) says an error
 // grew, a point or run is not recorded, or a recorded figure is lost.
 // --update-ratchet PATH writes the ratchet lowered to today's errors,
-// and refuses while any error is worse.
+// and refuses while any error is worse but those named by --accept, each
+// with its --why, in order; those it records raised, with the reason.
 func runValidate(env *cliEnv, args []string) error {
-	fs := newFlagSet(env, "validate", "[--json|--markdown] [--update-ratchet data/validation-ratchet.toml]")
+	fs := newFlagSet(env, "validate", "[--json|--markdown] [--update-ratchet data/validation-ratchet.toml [--accept RUN_ID --why REASON]...]")
 	asJSON := fs.Bool("json", false, "print JSON")
 	md := fs.Bool("markdown", false, "print the tables as Markdown (docs/jct-validation.md)")
 	update := fs.String("update-ratchet", "", "write the ratchet, lowered to today's errors, to this `path` (data/validation-ratchet.toml)")
+	acc := acceptFlags(fs)
 	if _, err := parseWithScenario(fs, args); err != nil {
 		return err
 	}
 	if *asJSON && *md {
 		return usagef("choose --json or --markdown, not both")
 	}
-	if *update != "" {
-		if err := checkRatchetTarget(*update); err != nil {
-			return err
-		}
+	if err := acc.check(*update); err != nil {
+		return err
 	}
 	points, err := validation.Load(data.FS)
 	if err != nil {
@@ -116,13 +131,13 @@ func runValidate(env *cliEnv, args []string) error {
 	runResults := validation.TimeRuns(runs, env.cat)
 	measures := validation.Measures(results, runResults)
 	if *update != "" {
-		return updateRatchet(env, ratchet, measures, *update)
+		return updateRatchet(env, ratchet, measures, acc, *update)
 	}
 	verdicts := ratchet.Check(measures)
 	rep := validationReport{RunTolerance: validation.RunTolerance, CollectiveTolerance: validation.CollectiveTolerance,
 		Points: pointRows(results, verdicts), PointAccuracy: validation.PointAccuracy(results),
 		Runs: runRows(runResults, verdicts[len(results):]), RunAccuracy: validation.RunAccuracy(runResults),
-		RatchetEpsilonPP: ratchet.EpsilonPP, RatchetFailures: ratchetFailures(verdicts)}
+		RatchetEpsilonPP: ratchet.EpsilonPP, RatchetFailures: ratchetFailures(verdicts), RatchetGrowth: ratchetGrowth(verdicts)}
 	if rep.Serving, rep.ServingHeldOut, err = servingValidation(env.cat); err != nil {
 		return err
 	}
@@ -144,16 +159,67 @@ func runValidate(env *cliEnv, args []string) error {
 	return nil
 }
 
-// updateRatchet writes the ratchet lowered to the measures to path.
-func updateRatchet(env *cliEnv, r *validation.Ratchet, ms []validation.Measure, path string) error {
-	next, err := r.Updated(ms)
+// acceptList is validate's --accept and --why flags, in order.
+type acceptList struct{ ids, whys []string }
+
+// acceptFlags defines --accept and --why on fs.
+func acceptFlags(fs *flag.FlagSet) *acceptList {
+	a := &acceptList{}
+	fs.Func("accept", "with --update-ratchet: record this run's (id) or point's growth past its record, with the `RUN_ID`'s --why; repeat for more", func(s string) error {
+		a.ids = append(a.ids, s)
+		return nil
+	})
+	fs.Func("why", "the `REASON` the --accept before it grew (its source); one for each --accept", func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("an empty reason")
+		}
+		a.whys = append(a.whys, s)
+		return nil
+	})
+	return a
+}
+
+// check refuses --accept without --update-ratchet or without one --why
+// for each, and an --update-ratchet target that is not a ratchet
+// (checkRatchetTarget), before any work.
+func (a *acceptList) check(update string) error {
+	if len(a.ids) != len(a.whys) || (len(a.ids) > 0 && update == "") {
+		return usagef("--accept needs --update-ratchet and one --why for each (%d --accept, %d --why)", len(a.ids), len(a.whys))
+	}
+	if update != "" {
+		return checkRatchetTarget(update)
+	}
+	return nil
+}
+
+// keys are the accepted ratchet keys among ms, each with its reason.
+func (a *acceptList) keys(ms []validation.Measure) (map[string]string, error) {
+	out := map[string]string{}
+	for i, id := range a.ids {
+		key, err := validation.AcceptKey(ms, id)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		out[key] = a.whys[i]
+	}
+	return out, nil
+}
+
+// updateRatchet writes the ratchet lowered to the measures to path,
+// with the growth of the keys acc accepts recorded.
+func updateRatchet(env *cliEnv, r *validation.Ratchet, ms []validation.Measure, acc *acceptList, path string) error {
+	accept, err := acc.keys(ms)
+	if err != nil {
+		return err
+	}
+	next, err := r.Updated(ms, accept)
 	if err != nil {
 		return err
 	}
 	if err := writeOut(path, func(w io.Writer) error { _, err := w.Write(next.Marshal()); return err }); err != nil {
 		return err
 	}
-	wrote(env, path, fmt.Sprintf("%d errors recorded, %d without a figure", len(next.ErrorPct), len(next.NoFigure)))
+	wrote(env, path, fmt.Sprintf("%d errors recorded (%d an accepted growth), %d without a figure", len(next.ErrorPct), len(next.Accepted), len(next.NoFigure)))
 	return nil
 }
 
@@ -255,6 +321,17 @@ func ratchetFailures(verdicts []validation.Verdict) []validationRatchetRow {
 	return out
 }
 
+// ratchetGrowth is every verdict's accepted growth, in order.
+func ratchetGrowth(verdicts []validation.Verdict) []validationGrowthRow {
+	out := []validationGrowthRow{}
+	for _, v := range verdicts {
+		if v.Grew != nil {
+			out = append(out, validationGrowthRow{Key: v.Key, FromPct: v.Grew.FromPct, Recorded: v.Recorded, Now: v.Now, Why: v.Grew.Why})
+		}
+	}
+	return out
+}
+
 // runStatus is a run's verdict: ok, MISS, or no figure and why.
 func runStatus(r runRow) string {
 	switch {
@@ -335,7 +412,20 @@ func writeValidationText(env *cliEnv, rep *validationReport) error {
 	for _, f := range rep.RatchetFailures {
 		fmt.Fprintf(w, "  %s: %s%s\n", f.Key, f.Status, ratchetFigures(f))
 	}
+	writeGrowthText(w, rep.RatchetGrowth)
 	return nil
+}
+
+// writeGrowthText lists the accepted growths: a miss that grew on
+// purpose is said so on every run, with its reason.
+func writeGrowthText(w io.Writer, rows []validationGrowthRow) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "  accepted growth (validate --update-ratchet --accept):")
+	for _, g := range rows {
+		fmt.Fprintf(w, "  %s: grew from %.1f%% to %.1f%%: %s\n", g.Key, g.FromPct, g.Recorded, g.Why)
+	}
 }
 
 // ratchetFigures is a failure's figures: now and as recorded.
@@ -398,7 +488,26 @@ func writeValidationMarkdown(w io.Writer, rep *validationReport) error {
 			errorCell(r.Error, r.Problem), status, strings.Join(r.NotModelled, "; "), strings.Join(r.Assumed, "; "))
 	}
 	fmt.Fprintln(w)
-	return writeAccuracyMarkdown(w, "Split and kind", "Runs", rep.RunAccuracy)
+	if err := writeAccuracyMarkdown(w, "Split and kind", "Runs", rep.RunAccuracy); err != nil {
+		return err
+	}
+	return writeGrowthMarkdown(w, rep.RatchetGrowth)
+}
+
+// writeGrowthMarkdown lists the accepted growths under the tables, as
+// the text does: a miss that grew on purpose stays on the page.
+func writeGrowthMarkdown(w io.Writer, rows []validationGrowthRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nGrown on purpose (`validate --update-ratchet --accept`), each with its reason:")
+	fmt.Fprintln(w)
+	for _, g := range rows {
+		if _, err := fmt.Fprintf(w, "- %s: grew from %.1f%% to %.1f%%: %s\n", g.Key, g.FromPct, g.Recorded, g.Why); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func writeAccuracyMarkdown(w io.Writer, group, count string, acc []validation.Accuracy) error {

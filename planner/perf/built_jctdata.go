@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtJCTData = &builtdoc.Doc[JCTData]{
-		SHA256: "57bf51408adf2bda1cb3a4ce182a8fcd3c95f7cb0ce757c8e7fcb7124d9b1a1a",
+		SHA256: "235153f94482585187a4a60512854d45fcb0132c14f87e76d2322f5b617fb4f0",
 		New: func() *JCTData {
 			return &JCTData{
 				Schema: 1,
@@ -485,13 +485,14 @@ func init() {
 						Source:  "Narayanan et al., Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (SC21): the tensor-parallel all-reduces sit on the critical path between the layer's GEMMs (section 2.3), the gradient all-reduce runs after the backward pass (no --overlap-grad-reduce before Megatron-LM's 2023 distributed optimizer) and the 1F1B sends are blocking; data/validation.toml's SC21 points set all three to 0 [published practice]",
 					},
 					"megatron-te": {
-						Name:      "Megatron-LM / NeMo (Megatron-Core) with Transformer Engine",
-						OverlapDP: 0.8,
-						OverlapPP: 0.5,
-						OverlapTP: 0.5,
-						OverlapEP: 0.9,
-						Kernels:   "fused",
-						Source:    "Megatron-Core arguments --overlap-grad-reduce, --overlap-param-gather and --tp-comm-overlap (Transformer Engine userbuffers), on in NeMo's performance recipes, and its MoE all-to-all overlap (Megatron-Core MoE, arXiv 2603.07685): the [overlap] defaults, which were set from this practice [estimate from that practice]",
+						Name:       "Megatron-LM / NeMo (Megatron-Core) with Transformer Engine",
+						OverlapDP:  0.8,
+						OverlapPP:  0.5,
+						OverlapTP:  0.5,
+						OverlapEP:  0.9,
+						Kernels:    "fused",
+						ExpertGEMM: "per_expert",
+						Source:     "Megatron-Core arguments --overlap-grad-reduce, --overlap-param-gather and --tp-comm-overlap (Transformer Engine userbuffers), on in NeMo's performance recipes, and its MoE all-to-all overlap (Megatron-Core MoE, arXiv 2603.07685): the [overlap] defaults, which were set from this practice [estimate from that practice]; expert_gemm per_expert: Megatron-Core's grouped experts (--moe-grouped-gemm, TEGroupedMLP) run Transformer Engine's GroupedLinear, whose default path reads the per-expert token counts on the host, quantizes per expert and launches one cuBLAS GEMM per expert on a pool of CUDA streams (Transformer Engine MoE documentation, 'Grouped GEMM', per-expert path; nvte_multi_tensor_gemm in transformer_engine/common/gemm/cublaslt_gemm.cu calls multi_stream_cublas_gemm unless NVTE_USE_CUTLASS_GROUPED_GEMM=1, BF16 on Hopper only; read 2026-11-29) [published]",
 					},
 					"torchtitan": {
 						Name:      "torchtitan (FSDP2, optional TP, PP and EP)",

@@ -137,8 +137,10 @@ func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 	var expertS, groupedS float64 // the expert products' seconds as dense GEMMs, and what grouping adds; forward only
 	// A GPU holding one expert runs its products as dense GEMMs of their
 	// shapes (Transformer Engine's GroupedLinear with one GEMM is one
-	// cuBLAS call): the grouped curve applies from two local experts.
-	grouped := f > 0 && w.Experts > max(w.EP, 1)
+	// cuBLAS call), and so does a stack that launches one GEMM per
+	// expert: the grouped curve applies from two local experts, on a
+	// grouped kernel (groupedExperts).
+	grouped := f > 0 && d.groupedExperts(w)
 	for i, g := range gemms {
 		pk, eff := linearPeak, linearEff
 		if i == 2 {
@@ -201,8 +203,8 @@ func expertTokens(w *Workload, tokens float64) float64 {
 //     scattered back (a read and a write of the copies and of the token,
 //     (1 + k)·bs·h/tp elements each way), forward and again backward, at
 //     the GPU's HBM bandwidth, in BF16;
-//   - grouped: curveS (0 on a GPU of one expert, whose products run
-//     as dense GEMMs), plus [moe] grouped_gemm_us per expert product per
+//   - grouped: curveS (0 on a GPU of one expert, or on a stack that
+//     runs one GEMM per expert, whose products run as dense GEMMs), plus [moe] grouped_gemm_us per expert product per
 //     pass (three products per local expert, three passes): the grouped
 //     GEMM's cost that does not shrink with its tokens, so its efficiency
 //     falls with tokens per expert and with a faster (FP8, FP4) product;

@@ -97,6 +97,9 @@ const (
 	tokenDropDetail = "none: token_drop drops and pads each expert's tokens to its mean load (Megatron-Core capacity factor 1), so no GPU waits for a more loaded one"
 	// oneExpertDetail replaces groupedDetail on a GPU holding one expert.
 	oneExpertDetail = "one expert on the GPU: its products run as dense GEMMs of their shapes, no grouped curve; [moe] grouped_gemm_us per expert product and pass (fitted on dev runs)"
+	// perExpertDetail replaces groupedDetail on a stack that runs one
+	// GEMM per expert ([frameworks] expert_gemm = "per_expert").
+	perExpertDetail = "one GEMM per expert (the stack's expert_gemm, Transformer Engine's GroupedLinear): dense GEMMs of their shapes, no grouped curve; [moe] grouped_gemm_us per expert product and pass (fitted on dev runs)"
 )
 
 // moeEffects appends to out what each part of an MoE layer adds to the
@@ -111,8 +114,11 @@ func moeEffects(w *Workload, gpu *GPUSpec, d *JCTData, st *StepTime, out []Effec
 	l := layerCompute(w, gpu, d)
 	per := (st.ComputeS + st.BubbleS - st.BubbleCommS) / l.seconds // step seconds per layer second
 	grouped, wait := groupedDetail, imbalanceDetail
-	if w.Experts <= max(w.EP, 1) {
+	switch {
+	case w.Experts <= max(w.EP, 1):
 		grouped = oneExpertDetail
+	case !d.groupedExperts(w):
+		grouped = perExpertDetail
 	}
 	if w.TokenDrop {
 		wait = tokenDropDetail

@@ -18,8 +18,19 @@ type FrameworkSpec struct {
 	OverlapEP float64 `toml:"overlap_ep"`
 	// Kernels names the stack's kernel class ([kernels]).
 	Kernels string `toml:"kernels"`
-	Source  string `toml:"source"`
+	// ExpertGEMM is how the stack runs a GPU's expert products:
+	// ExpertGEMMGrouped ("" too), one grouped kernel whose efficiency
+	// falls with the tokens each expert gets ([moe] grouped_gemm_*), or
+	// ExpertGEMMPerExpert, one dense GEMM per expert.
+	ExpertGEMM string `toml:"expert_gemm"`
+	Source     string `toml:"source"`
 }
+
+// How a stack runs a GPU's expert products (FrameworkSpec.ExpertGEMM).
+const (
+	ExpertGEMMGrouped   = "grouped"
+	ExpertGEMMPerExpert = "per_expert"
+)
 
 // KernelClass is a class of kernels a stack runs (data/jct.toml
 // [kernels]): the bytes its element-wise work moves per element of
@@ -49,6 +60,9 @@ func (d *JCTData) checkFrameworks() error {
 		}
 		if d.Kernels[f.Kernels] == nil || f.Source == "" {
 			return fmt.Errorf("jct data: framework %s: kernels %q is not in [kernels], or no source", k, f.Kernels)
+		}
+		if f.ExpertGEMM != "" && f.ExpertGEMM != ExpertGEMMGrouped && f.ExpertGEMM != ExpertGEMMPerExpert {
+			return fmt.Errorf("jct data: framework %s: expert_gemm %q, want %q or %q", k, f.ExpertGEMM, ExpertGEMMGrouped, ExpertGEMMPerExpert)
 		}
 	}
 	return nil
@@ -83,6 +97,17 @@ func (w *Workload) overlapOrigin(class string) string {
 		return fmt.Sprintf(" (overlap %g from %s)", *v, from)
 	}
 	return ""
+}
+
+// groupedExperts says whether w's expert products run as one grouped
+// kernel on the [moe] efficiency curve: on a GPU of two experts or more,
+// where its stack does not run one GEMM per expert.
+func (d *JCTData) groupedExperts(w *Workload) bool {
+	if w.Experts <= max(w.EP, 1) {
+		return false // one expert: one dense GEMM per product
+	}
+	f := d.framework(w)
+	return f == nil || f.ExpertGEMM != ExpertGEMMPerExpert
 }
 
 // elementwiseBytes is the bytes w's element-wise work moves per element

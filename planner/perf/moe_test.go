@@ -2,6 +2,7 @@ package perf
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -400,24 +401,27 @@ func TestOneLocalExpertDense(t *testing.T) {
 
 // The breakdown says which form the expert products and the wait took:
 // Mixtral 8x7B at ep 8 holds one expert a GPU (dense GEMMs, no curve), at
-// ep 4 two (the grouped curve); with token_drop the wait is named as
-// none and is 0 s. Mutations caught: the grouped detail kept on one
-// expert, the wait's detail kept (or its seconds charged) with token
-// dropping.
+// ep 4 two (the grouped curve), on Megatron-Core's stack one GEMM per
+// expert; with token_drop the wait is named as none and is 0 s.
+// Mutations caught: the grouped detail kept on one expert or on a
+// per-expert stack, the wait's detail kept (or its seconds charged) with
+// token dropping.
 func TestMoEEffectDetails(t *testing.T) {
 	d := testData(t)
 	job, base := everyEffectJob(d)
 	for _, c := range []struct {
 		ep            int
 		drop          bool
+		framework     string
 		grouped, wait string
 	}{
-		{8, false, oneExpertDetail, imbalanceDetail},
-		{4, false, groupedDetail, imbalanceDetail},
-		{8, true, oneExpertDetail, tokenDropDetail},
+		{8, false, "", oneExpertDetail, imbalanceDetail},
+		{4, false, "", groupedDetail, imbalanceDetail},
+		{4, false, "megatron-te", perExpertDetail, imbalanceDetail},
+		{8, true, "", oneExpertDetail, tokenDropDetail},
 	} {
 		w := base
-		w.EP, w.TokenDrop = c.ep, c.drop
+		w.EP, w.TokenDrop, w.Framework = c.ep, c.drop, c.framework
 		j, err := Estimate(job, w, d, Parts{Detail: true})
 		if err != nil {
 			t.Fatal(err)
@@ -433,5 +437,50 @@ func TestMoEEffectDetails(t *testing.T) {
 		if wait.Detail != c.wait || (wait.DeltaS == 0) != c.drop {
 			t.Errorf("ep %d, token_drop %v: wait %q, %g s", c.ep, c.drop, wait.Detail, wait.DeltaS)
 		}
+	}
+}
+
+// A stack that launches one GEMM per expert ([frameworks] expert_gemm =
+// "per_expert", Transformer Engine's GroupedLinear in Megatron-Core)
+// runs a GPU's two experts as dense GEMMs: no grouped curve, only the
+// per-expert cost. By hand, TestOneLocalExpertDense's job at ep 4 (two
+// experts of 512 tokens) with [moe] grouped_gemm_us 10: 3 products x 3
+// passes x 2 experts x 10 us = 180 us on the per-expert stack; on a
+// grouped one (expert_gemm "grouped", or unset, or no stack) the curve's
+// 15.35 us at M 512 more. Megatron-Core's entry in data/jct.toml says
+// per_expert (its source: Transformer Engine's MoE documentation,
+// per-expert path). Mutations caught: expert_gemm ignored (the curve
+// charged on the per-expert stack), the per-expert cost dropped with
+// the curve, an unknown expert_gemm accepted by the data check.
+func TestPerExpertGEMM(t *testing.T) {
+	d := *testData(t)
+	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 10
+	h := *d.GPUs["h100"]
+	h.EfficiencyMax = 0.6
+	fsdp := *d.Frameworks["fsdp"]
+	perExpert, grouped, unset := fsdp, fsdp, fsdp
+	perExpert.ExpertGEMM, grouped.ExpertGEMM, unset.ExpertGEMM = ExpertGEMMPerExpert, ExpertGEMMGrouped, ""
+	d.Frameworks = map[string]*FrameworkSpec{"pe": &perExpert, "gr": &grouped, "un": &unset}
+	curve := 2 * 18 * 512 * 768 * 2048.0 / (989e12 * 0.6) * (1/deepGEMMShare(1040, 916) - 1)
+	const fixed = 3 * 3 * 2 * 10e-6
+	for _, c := range []struct {
+		framework string
+		want      float64
+	}{{"pe", fixed}, {"gr", fixed + curve}, {"un", fixed + curve}, {"", fixed + curve}} {
+		w := Workload{Hidden: 2048, Layers: 1, Experts: 8, TopK: 1, EP: 4, TP: 1, MicroBatch: 1, SeqLen: 1024, Framework: c.framework,
+			ActiveParamsB: 1, ParamsB: 1 + 7*3*2048*768.0/1e9, Precision: PrecisionBF16}
+		if got := layerCompute(&w, &h, &d).moe.grouped; math.Abs(got-c.want) > 1e-3*c.want {
+			t.Errorf("framework %q: grouped %.5g s, want %.5g", c.framework, got, c.want)
+		}
+	}
+	if f := testData(t).Frameworks["megatron-te"]; f.ExpertGEMM != ExpertGEMMPerExpert {
+		t.Errorf("megatron-te expert_gemm %q, want %q (Transformer Engine's GroupedLinear)", f.ExpertGEMM, ExpertGEMMPerExpert)
+	}
+	bad := *testData(t)
+	odd := fsdp
+	odd.ExpertGEMM = "cutlass"
+	bad.Frameworks = map[string]*FrameworkSpec{"odd": &odd}
+	if err := bad.checkFrameworks(); err == nil || !strings.Contains(err.Error(), "expert_gemm") {
+		t.Errorf("expert_gemm %q passed the check: %v", odd.ExpertGEMM, err)
 	}
 }

@@ -31,6 +31,19 @@ type Ratchet struct {
 	// NoFigure lists the keys recorded as having no figure (a run the
 	// model cannot take yet): held while they still have none.
 	NoFigure []string `toml:"no_figure"`
+	// Accepted are the records raised on purpose, by key: a sourced
+	// change that lowered the errors overall grew these, and
+	// validate --update-ratchet --accept KEY --why REASON recorded the
+	// growth with its reason. validate prints each one on every run
+	// until the error falls back to where it was.
+	Accepted map[string]Acceptance `toml:"accepted"`
+}
+
+// Acceptance is one recorded growth: the |error| in percent recorded
+// before it grew, and why the growth was accepted.
+type Acceptance struct {
+	FromPct float64 `toml:"from_pct"`
+	Why     string  `toml:"why"`
 }
 
 // Measure is one point's or run's |error| now, under its ratchet key.
@@ -60,6 +73,9 @@ type Verdict struct {
 	// Now and Recorded are |error| in percent; Recorded is NaN when the
 	// key has no record, Now NaN when it has no figure.
 	Now, Recorded float64
+	// Grew is the key's accepted growth (nil when none): validate says
+	// what it grew from and why beside its verdict.
+	Grew *Acceptance
 }
 
 // Fails says whether the verdict fails validate.
@@ -99,6 +115,17 @@ func ParseRatchet(src []byte) (*Ratchet, error) {
 			return nil, fmt.Errorf("validation ratchet: %q: error %g, want 0 or more", k, v)
 		}
 	}
+	for k, a := range doc.Accepted {
+		rec, ok := doc.ErrorPct[k]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("validation ratchet: accepted %q has no record in error_pct", k)
+		case !inRange(a.FromPct, 0, rec) || a.FromPct == rec:
+			return nil, fmt.Errorf("validation ratchet: accepted %q: from %g%%, want 0 or more and below its record %g%%", k, a.FromPct, rec)
+		case strings.TrimSpace(a.Why) == "":
+			return nil, fmt.Errorf("validation ratchet: accepted %q gives no reason (why)", k)
+		}
+	}
 	if doc.ErrorPct == nil {
 		doc.ErrorPct = map[string]float64{}
 	}
@@ -128,6 +155,9 @@ func (r *Ratchet) Check(ms []Measure) []Verdict {
 func (r *Ratchet) verdict(m Measure) Verdict {
 	rec, ok := r.ErrorPct[m.Key]
 	v := Verdict{Key: m.Key, Now: m.AbsErrorPct, Recorded: rec}
+	if a, grew := r.Accepted[m.Key]; grew {
+		v.Grew = &a
+	}
 	if !ok {
 		v.Recorded = math.NaN()
 	}
@@ -179,30 +209,87 @@ func (r *Ratchet) stale(seen map[string]bool) []Verdict {
 // value, every new key added (a new one without a figure to NoFigure)
 // and every stale record dropped. It refuses while any error is worse
 // than recorded or a recorded figure is lost: the ratchet only moves
-// down.
-func (r *Ratchet) Updated(ms []Measure) (*Ratchet, error) {
-	out := &Ratchet{EpsilonPP: r.EpsilonPP, ErrorPct: map[string]float64{}}
+// down, but for the keys of accept (key: reason), whose growth is
+// recorded with its reason in Accepted; each must name a key that grew.
+// An accepted growth stays listed until its error falls back to what
+// was recorded before it.
+func (r *Ratchet) Updated(ms []Measure, accept map[string]string) (*Ratchet, error) {
+	out := &Ratchet{EpsilonPP: r.EpsilonPP, ErrorPct: map[string]float64{}, Accepted: map[string]Acceptance{}}
 	var bad []string
 	for _, m := range ms {
-		rec, ok := r.ErrorPct[m.Key]
-		switch {
-		case m.Err != nil && ok:
-			bad = append(bad, m.Key+" (no figure: "+m.Err.Error()+")")
-		case m.Err != nil:
-			out.NoFigure = append(out.NoFigure, m.Key)
-		case ok && m.AbsErrorPct > rec+r.EpsilonPP:
-			bad = append(bad, fmt.Sprintf("%s (%.1f%%, recorded %.1f%%)", m.Key, m.AbsErrorPct, rec))
-		case ok:
-			out.ErrorPct[m.Key] = min(rec, recorded(m.AbsErrorPct))
-		default:
-			out.ErrorPct[m.Key] = recorded(m.AbsErrorPct)
+		if refused := r.update(out, m, accept); refused != "" {
+			bad = append(bad, refused)
+		}
+	}
+	for k := range accept {
+		if !slices.ContainsFunc(ms, func(m Measure) bool { return m.Key == k }) {
+			bad = append(bad, k+" (accepted, but no point or run has that key)")
 		}
 	}
 	slices.Sort(out.NoFigure)
+	slices.Sort(bad)
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("the ratchet only moves down; worse or without a figure: %s", strings.Join(bad, "; "))
+		return nil, fmt.Errorf("the ratchet only moves down, but for a growth accepted with its reason; worse or without a figure: %s", strings.Join(bad, "; "))
 	}
 	return out, nil
+}
+
+// update records m in out, as Updated does; it returns why m is
+// refused ("" when it is not).
+func (r *Ratchet) update(out *Ratchet, m Measure, accept map[string]string) (refused string) {
+	rec, ok := r.ErrorPct[m.Key]
+	why, accepting := accept[m.Key]
+	worse := ok && m.Err == nil && m.AbsErrorPct > rec+r.EpsilonPP
+	switch {
+	case accepting && !worse:
+		return m.Key + " (accepted, but it did not grow past its record)"
+	case m.Err != nil && ok:
+		return m.Key + " (no figure: " + m.Err.Error() + ")"
+	case m.Err != nil:
+		out.NoFigure = append(out.NoFigure, m.Key)
+	case worse && accepting:
+		from := rec
+		if a, was := r.Accepted[m.Key]; was {
+			from = a.FromPct // growth on growth: still measured from the first record
+		}
+		out.ErrorPct[m.Key] = recorded(m.AbsErrorPct)
+		out.Accepted[m.Key] = Acceptance{FromPct: from, Why: why}
+	case worse:
+		return fmt.Sprintf("%s (%.1f%%, recorded %.1f%%)", m.Key, m.AbsErrorPct, rec)
+	case ok:
+		out.ErrorPct[m.Key] = min(rec, recorded(m.AbsErrorPct))
+		r.keepAcceptance(out, m.Key)
+	default:
+		out.ErrorPct[m.Key] = recorded(m.AbsErrorPct)
+	}
+	return ""
+}
+
+// keepAcceptance carries key's accepted growth into out while its new
+// record stays above the record before the growth.
+func (r *Ratchet) keepAcceptance(out *Ratchet, key string) {
+	if a, was := r.Accepted[key]; was && out.ErrorPct[key] > a.FromPct {
+		out.Accepted[key] = a
+	}
+}
+
+// AcceptKey is the ratchet key --accept id names among ms: the key
+// itself, or a run's id (under either split) or a point's name; an
+// error when it names none or more than one.
+func AcceptKey(ms []Measure, id string) (string, error) {
+	var found []string
+	for _, m := range ms {
+		if m.Key == id || m.Key == RunKey(SplitDev, id) || m.Key == RunKey(SplitHeldOut, id) || m.Key == PointKey(id) {
+			found = append(found, m.Key)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Errorf("--accept %q names no run, point or ratchet key", id)
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("--accept %q names %d keys (%s): give the whole key", id, len(found), strings.Join(found, ", "))
 }
 
 // ratchetHeader opens the file Marshal writes.
@@ -216,8 +303,10 @@ const ratchetHeader = `# The validation ratchet (planner/validation, issue #47):
 #
 # Rewrite it with ` + "`fabricplan validate --update-ratchet data/validation-ratchet.toml`" + `,
 # which lowers errors that fell, adds new points and runs, drops records
-# of removed ones, and refuses while any error is worse. Written by the
-# program; do not edit by hand.
+# of removed ones, and refuses while any error is worse; with
+# --accept KEY --why REASON it records that key's growth, and why, in
+# [accepted] (from_pct: its record before), and validate prints it on
+# every run. Written by the program; do not edit by hand.
 #
 # epsilon_pp: an error may grow by half a percentage point before it
 # fails (float noise and refactors that move a figure slightly; errors
@@ -244,7 +333,19 @@ func (r *Ratchet) Marshal() []byte {
 	}
 	b.WriteString("\n[error_pct]\n")
 	for _, k := range keys {
-		fmt.Fprintf(&b, "%s = %.1f\n", strconv.Quote(k), r.ErrorPct[k])
+		fmt.Fprintf(&b, "%s = %.1f", strconv.Quote(k), r.ErrorPct[k])
+		if a, ok := r.Accepted[k]; ok {
+			fmt.Fprintf(&b, " # grew from %.1f%%: accepted, see [accepted]", a.FromPct)
+		}
+		b.WriteString("\n")
+	}
+	if len(r.Accepted) > 0 {
+		b.WriteString("\n# Growth recorded on purpose (validate --update-ratchet --accept KEY --why\n# REASON): the record before it, and why.\n[accepted]\n")
+		for _, k := range keys {
+			if a, ok := r.Accepted[k]; ok {
+				fmt.Fprintf(&b, "%s = { from_pct = %.1f, why = %s }\n", strconv.Quote(k), a.FromPct, strconv.Quote(a.Why))
+			}
+		}
 	}
 	return b.Bytes()
 }

@@ -52,7 +52,7 @@ func TestRatchetCheck(t *testing.T) {
 func TestRatchetUpdate(t *testing.T) {
 	r := &Ratchet{EpsilonPP: 0.5, ErrorPct: map[string]float64{"held": 10, "fell": 10, "gone": 3}}
 	next, err := r.Updated([]Measure{{Key: "held", AbsErrorPct: 10.3}, {Key: "fell", AbsErrorPct: 4.21}, {Key: "new", AbsErrorPct: 7},
-		{Key: "none", Err: errors.New("x")}})
+		{Key: "none", Err: errors.New("x")}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestRatchetUpdate(t *testing.T) {
 		t.Errorf("read back %+v (%v)", back, err)
 	}
 	for _, bad := range [][]Measure{{{Key: "held", AbsErrorPct: 10.6}}, {{Key: "held", Err: errors.New("x")}}} {
-		if _, err := r.Updated(bad); err == nil || !strings.Contains(err.Error(), "only moves down") {
+		if _, err := r.Updated(bad, nil); err == nil || !strings.Contains(err.Error(), "only moves down") {
 			t.Errorf("%+v: %v, want a refusal", bad, err)
 		}
 	}
@@ -81,6 +81,68 @@ func TestRatchetUpdate(t *testing.T) {
 		if _, err := ParseRatchet([]byte(src)); err == nil {
 			t.Errorf("%q accepted", src)
 		}
+	}
+}
+
+// An accepted growth, by hand against records of 10% (a, b) and 20%
+// (c, accepted before from 15% "old"), epsilon 0.5: a grows to 12.34%
+// and is accepted, so its record is 12.4% (rounded up) with from 10 and
+// the reason; b grows to 10.6% unaccepted and the update refuses, naming
+// b alone; c falls to 14.9%, below its first record, and its acceptance
+// goes; accepting a key that did not grow (b at 10.2%) or that nothing
+// measures is refused. The file reads back with the acceptance, and
+// Check carries it on a's verdict. A growth on top of an accepted one
+// keeps the first record. Mutations caught: --accept recording without
+// the reason or the old figure, accepting an unchanged point, an
+// acceptance kept after the error fell back, growth re-based on the
+// raised record, the accepted table lost on the round trip.
+func TestRatchetAccept(t *testing.T) {
+	r := &Ratchet{EpsilonPP: 0.5, ErrorPct: map[string]float64{"a": 10, "b": 10, "c": 20},
+		Accepted: map[string]Acceptance{"c": {FromPct: 15, Why: "old"}}}
+	why := map[string]string{"a": "sourced: causal attention"}
+	if _, err := r.Updated([]Measure{{Key: "a", AbsErrorPct: 12.34}, {Key: "b", AbsErrorPct: 10.6}, {Key: "c", AbsErrorPct: 14.9}}, why); err == nil ||
+		!strings.Contains(err.Error(), "b (10.6%") || strings.Contains(err.Error(), "a (") {
+		t.Errorf("b grew unaccepted: %v", err)
+	}
+	next, err := r.Updated([]Measure{{Key: "a", AbsErrorPct: 12.34}, {Key: "b", AbsErrorPct: 10.2}, {Key: "c", AbsErrorPct: 14.9}}, why)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.ErrorPct["a"] != 12.4 || next.Accepted["a"] != (Acceptance{FromPct: 10, Why: why["a"]}) || next.ErrorPct["c"] != 14.9 || len(next.Accepted) != 1 {
+		t.Errorf("records %v, accepted %v", next.ErrorPct, next.Accepted)
+	}
+	back, err := ParseRatchet(next.Marshal())
+	if err != nil || back.Accepted["a"] != next.Accepted["a"] || len(back.Accepted) != 1 {
+		t.Fatalf("read back %+v (%v)", back, err)
+	}
+	v := back.Check([]Measure{{Key: "a", AbsErrorPct: 12.34}, {Key: "b", AbsErrorPct: 10}, {Key: "c", AbsErrorPct: 14.9}})
+	if v[0].Status != RatchetHeld || v[0].Grew == nil || v[0].Grew.FromPct != 10 || v[1].Grew != nil {
+		t.Errorf("verdicts %+v", v)
+	}
+	again, err := back.Updated([]Measure{{Key: "a", AbsErrorPct: 13.5}, {Key: "b", AbsErrorPct: 10}, {Key: "c", AbsErrorPct: 14.9}}, map[string]string{"a": "more"})
+	if err != nil || again.Accepted["a"].FromPct != 10 || again.ErrorPct["a"] != 13.5 {
+		t.Errorf("growth on growth: %+v (%v)", again, err)
+	}
+	for _, acc := range []map[string]string{{"b": "no growth"}, {"zz": "nothing"}} {
+		if _, err := r.Updated([]Measure{{Key: "a", AbsErrorPct: 10}, {Key: "b", AbsErrorPct: 10.2}, {Key: "c", AbsErrorPct: 20}}, acc); err == nil {
+			t.Errorf("accepting %v passed", acc)
+		}
+	}
+	for _, src := range []string{
+		"schema = 1\nepsilon_pp = 0.5\n[error_pct]\na = 5\n[accepted]\na = { from_pct = 4, why = \"\" }\n",
+		"schema = 1\nepsilon_pp = 0.5\n[error_pct]\na = 5\n[accepted]\na = { from_pct = 6, why = \"x\" }\n",
+		"schema = 1\nepsilon_pp = 0.5\n[error_pct]\na = 5\n[accepted]\nb = { from_pct = 4, why = \"x\" }\n",
+	} {
+		if _, err := ParseRatchet([]byte(src)); err == nil {
+			t.Errorf("%q read", src)
+		}
+	}
+	ms := []Measure{{Key: RunKey(SplitDev, "x")}, {Key: PointKey("y")}}
+	if k, err := AcceptKey(ms, "x"); k != "dev: x" || err != nil {
+		t.Errorf("AcceptKey x: %q %v", k, err)
+	}
+	if _, err := AcceptKey(ms, "z"); err == nil {
+		t.Error("AcceptKey z passed")
 	}
 }
 
