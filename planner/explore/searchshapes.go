@@ -13,8 +13,9 @@ import (
 // reason (Design.Reason):
 //
 //   - director chassis spines: the spine layer (and, at three tiers, the
-//     core) on a modular chassis above fixed leaves, as Meta's 7800R3
-//     spines and the HDR clusters' CS8500 directors were built;
+//     core) on a modular chassis above fixed leaves (rail or top-of-rack),
+//     as Meta's 7800R3 spines and the HDR clusters' CS8500 directors were
+//     built;
 //   - a collapsed core: two tiers whose spines are one pair of chassis a
 //     plane, every leaf on both (the enterprise designs' two-box core);
 //   - leaf pairs: an Ethernet top-of-rack design's servers dual-homed
@@ -47,16 +48,19 @@ func chassisSpines(cat *planner.Catalog, f planner.Fabric, gbps int) []*planner.
 }
 
 // shapeVariants is s (fewest tiers, non-blocking, one plane) in the
-// published shapes its inputs allow: leaf pairs on Ethernet, and for
-// each chassis its spines and a collapsed core. A scenario naming its
-// own spine switch keeps it; one asking for more spines than a pair
-// gets no collapsed core.
+// published shapes its inputs allow: leaf pairs on Ethernet, and, for
+// each chassis, its spines and a collapsed core above s's leaves and
+// above top-of-rack leaves (the HDR clusters' CS8500 spines above ToR
+// switches). A scenario naming its own spine switch keeps it; one
+// asking for more spines than a pair gets no collapsed core.
 func shapeVariants(s planner.Scenario, chassis []*planner.Switch) []planner.Scenario {
 	var out []planner.Scenario
 	n := s.Network
+	tor := s
+	tor.Network.Topology, tor.Network.RailOptimized = planner.TopoToR, false
 	if n.Fabric == planner.Ethernet && n.PodGPUs == 0 && n.StorageNodes == 0 {
-		v := s
-		v.Network.Topology, v.Network.RailOptimized, v.Network.LeafPairs = planner.TopoToR, false, true
+		v := tor
+		v.Network.LeafPairs = true
 		if !n.LeafPairs {
 			v.Network.PeerLinkPorts = 0 // ESI-LAG: no peer link
 		}
@@ -66,12 +70,14 @@ func shapeVariants(s planner.Scenario, chassis []*planner.Switch) []planner.Scen
 		return out
 	}
 	for _, ch := range chassis {
-		v := s
-		v.Network.SpineSwitch = ch.Key
-		out = append(out, v)
-		if n.MinSpines <= collapsedSpines {
-			v.Network.Tiers, v.Network.MinSpines = 2, collapsedSpines
+		for _, leaves := range []planner.Scenario{s, tor} {
+			v := leaves
+			v.Network.SpineSwitch = ch.Key
 			out = append(out, v)
+			if n.MinSpines <= collapsedSpines {
+				v.Network.Tiers, v.Network.MinSpines = 2, collapsedSpines
+				out = append(out, v)
+			}
 		}
 	}
 	return out
