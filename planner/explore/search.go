@@ -126,9 +126,11 @@ var ErrNoDesigns = errors.New("no design in the catalog fits")
 
 // candidates enumerates the scenarios a search evaluates: fabric, NIC
 // speed, port split, planes, switch, oversubscription, tiers, the
-// design styles and the published shapes (styleVariants).
+// design styles and the published shapes (styleVariants; those a hall
+// bound holds for where base is laid out in the hall).
 func candidates(base planner.Scenario, cat *planner.Catalog) []planner.Scenario {
 	var out []planner.Scenario
+	hall := base.LaysHall(cat)
 	gps := base.Cluster.GPUsPerServer
 	for _, fabric := range []planner.Fabric{planner.InfiniBand, planner.Ethernet} {
 		for _, speed := range cat.NICSpeeds(fabric) {
@@ -162,7 +164,7 @@ func candidates(base planner.Scenario, cat *planner.Catalog) []planner.Scenario 
 								n := &s.Network
 								n.Fabric, n.NICGbps, n.NIC, n.PortsPerNIC, n.Planes = fabric, speed, planner.Auto, split, planes
 								n.Switch, n.Oversubscription, n.Tiers = sw.Key, ratio, tiers
-								out = append(out, styleVariants(s, chassis)...)
+								out = append(out, styleVariants(s, chassis, hall)...)
 							}
 						}
 					}
@@ -510,12 +512,13 @@ func (r *SearchResult) MoneyScale() textfmt.MoneyScale {
 // planner's default) and, for a non-blocking single-plane leaf, in the
 // other styles and shapes worth comparing: with the fewest tiers,
 // top-of-rack, rail-only and the published shapes on chassis, the
-// spines of the fabric's port speed (shapeVariants); with three tiers,
+// spines of the fabric's port speed (shapeVariants; fewer where the
+// search is priced in the hall); with three tiers,
 // zones joined by spines oversubscribed zoneCoreRatio. Dual-plane is
 // the rail-optimized candidate with two ports per NIC over two planes,
 // which the search already tries. The variants are kept few so that a
 // 100k-GPU search stays under a second.
-func styleVariants(s planner.Scenario, chassis []*planner.Switch) []planner.Scenario {
+func styleVariants(s planner.Scenario, chassis []*planner.Switch, hall bool) []planner.Scenario {
 	out := []planner.Scenario{s}
 	n := s.Network
 	if n.Oversubscription != "1:1" || n.Planes != 1 {
@@ -528,7 +531,7 @@ func styleVariants(s planner.Scenario, chassis []*planner.Switch) []planner.Scen
 			v.Network.Topology = style
 			out = append(out, v)
 		}
-		out = append(out, shapeVariants(s, chassis)...)
+		out = append(out, shapeVariants(s, chassis, hall)...)
 	case 3:
 		v := s
 		v.Network.SpineOversubscription = zoneCoreRatio

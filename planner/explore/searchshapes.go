@@ -53,12 +53,24 @@ func chassisSpines(cat *planner.Catalog, f planner.Fabric, gbps int) []*planner.
 // above top-of-rack leaves (the HDR clusters' CS8500 spines above ToR
 // switches). A scenario naming its own spine switch keeps it; one
 // asking for more spines than a pair gets no collapsed core.
-func shapeVariants(s planner.Scenario, chassis []*planner.Switch) []planner.Scenario {
+//
+// A search priced in the hall (hall) tries only the shapes whose hall
+// bound holds (layOutDesigns prunes by it): not leaf pairs, which are
+// never laid out (each tier at one length, leafpairs.go), nor chassis
+// above top-of-rack leaves, whose tight bound comes out up to 3% above
+// the hall's cost with split NIC ports (a 200-GPU DGX H100 cluster at
+// 800G as 2 x 400G on SN5600 ToRs under a 7808R3 pair: $2,610,852
+// against $2,535,052), so every design of a search is priced one way.
+func shapeVariants(s planner.Scenario, chassis []*planner.Switch, hall bool) []planner.Scenario {
 	var out []planner.Scenario
 	n := s.Network
 	tor := s
 	tor.Network.Topology, tor.Network.RailOptimized = planner.TopoToR, false
-	if n.Fabric == planner.Ethernet && n.PodGPUs == 0 && n.StorageNodes == 0 {
+	leaves := []planner.Scenario{s, tor}
+	if hall {
+		leaves = leaves[:1]
+	}
+	if !hall && n.Fabric == planner.Ethernet && n.PodGPUs == 0 && n.StorageNodes == 0 {
 		v := tor
 		v.Network.LeafPairs = true
 		if !n.LeafPairs {
@@ -70,8 +82,8 @@ func shapeVariants(s planner.Scenario, chassis []*planner.Switch) []planner.Scen
 		return out
 	}
 	for _, ch := range chassis {
-		for _, leaves := range []planner.Scenario{s, tor} {
-			v := leaves
+		for _, below := range leaves {
+			v := below
 			v.Network.SpineSwitch = ch.Key
 			out = append(out, v)
 			if n.MinSpines <= collapsedSpines {

@@ -77,7 +77,7 @@ func TestSearchShapesByHand(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var found *Design
-			for _, v := range styleVariants(tc.s, chassisSpines(cat, tc.s.Network.Fabric, tc.s.Network.NICGbps)) {
+			for _, v := range styleVariants(tc.s, chassisSpines(cat, tc.s.Network.Fabric, tc.s.Network.NICGbps), false) {
 				if tc.pick(v.Network) {
 					found = evaluate(v, cat, false, memo, PricedFlat)
 					break
@@ -137,5 +137,42 @@ func TestSearchPicksCollapsedCore(t *testing.T) {
 	}
 	if !strings.HasPrefix(pick.Reason, "collapsed core: ") {
 		t.Errorf("reason %q", pick.Reason)
+	}
+}
+
+// TestSearchShapesInTheHall: a search priced in the hall tries only the
+// shapes its hall bound holds for (shapeVariants): chassis above the
+// candidate's own leaves, no leaf pairs (never laid out) and no chassis
+// above top-of-rack leaves; priced flat, it tries both. Mutation caught:
+// the hall ignored (TestHallBoundNeverAboveHall then fails on 200 DGX
+// H100 GPUs: a bound 3% above the hall's cost); checked.
+func TestSearchShapesInTheHall(t *testing.T) {
+	cat := testCatalog(t)
+	s := shapeScenario(1000, 8, planner.Ethernet, 400, "tomahawk5")
+	chassis := chassisSpines(cat, planner.Ethernet, 400)
+	if len(chassis) == 0 {
+		t.Fatal("no Ethernet chassis at 400G in the catalog")
+	}
+	count := func(hall bool) (pairs, torChassis, railChassis int) {
+		for _, v := range styleVariants(s, chassis, hall) {
+			n := v.Network
+			switch {
+			case n.LeafPairs:
+				pairs++
+			case n.SpineSwitch != "" && n.Style() == planner.TopoToR:
+				torChassis++
+			case n.SpineSwitch != "":
+				railChassis++
+			}
+		}
+		return
+	}
+	for _, tc := range []struct {
+		hall                 bool
+		pairs, torCh, railCh int
+	}{{false, 1, 2 * len(chassis), 2 * len(chassis)}, {true, 0, 0, 2 * len(chassis)}} {
+		if p, tor, rail := count(tc.hall); p != tc.pairs || tor != tc.torCh || rail != tc.railCh {
+			t.Errorf("hall %v: %d pair, %d ToR-chassis, %d rail-chassis variants; want %d, %d, %d", tc.hall, p, tor, rail, tc.pairs, tc.torCh, tc.railCh)
+		}
 	}
 }
