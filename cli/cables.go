@@ -49,7 +49,11 @@ func runCables(env *cliEnv, args []string) error {
 	if err := writeOut(*out, func(w io.Writer) error { return write(w, p) }); err != nil {
 		return err
 	}
-	wrote(env, *out, textfmt.Int(p.Links.Total)+" links")
+	links := p.Links.Total
+	if !*asTopo {
+		links += p.SideLinks() // the storage and peer links (planner.WalkCableMap)
+	}
+	wrote(env, *out, textfmt.Int(links)+" links")
 	if *asTopo {
 		return writeIBNL(env, p, *out)
 	}

@@ -177,6 +177,9 @@ type designJSON struct {
 	TokensPerDollar float64 `json:"tokens_per_dollar,omitempty"`
 	MeetsSLO        *bool   `json:"meets_slo,omitempty"`
 	SLOMiss         string  `json:"slo_miss,omitempty"`
+	// Reason says why the search tried a published shape (chassis
+	// spines, collapsed core, leaf pairs, zones): explore.Design.Reason.
+	Reason string `json:"reason,omitempty"`
 }
 
 func toDesignJSON(d *explore.Design) *designJSON {
@@ -187,7 +190,7 @@ func toDesignJSON(d *explore.Design) *designJSON {
 	j := &designJSON{Label: d.Label, Fabric: string(n.Fabric), NICGbps: n.NICGbps, Ports: n.PortsPerNIC, Planes: n.Planes,
 		Switch: d.Plan.Switch.Key, SpineSwitch: d.Plan.TierSwitchKey(planner.TierSpine), CoreSwitch: d.Plan.TierSwitchKey(planner.TierCore), Ratio: n.Oversubscription, Tiers: d.Plan.Tiers, Switches: d.Plan.TotalSwitches(),
 		CostUSD: d.CostUSD, PowerW: d.PowerW, StepS: d.StepS, Days: d.Days, OnFront: d.OnFront,
-		ProbCheaper: d.ProbCheaper, CostVsPick: d.CostVsPick, Priced: d.Priced}
+		ProbCheaper: d.ProbCheaper, CostVsPick: d.CostVsPick, Priced: d.Priced, Reason: d.Reason}
 	if d.Plan.Inference != nil {
 		meets := d.SLOMiss == ""
 		j.TokensPerDollar, j.MeetsSLO, j.SLOMiss = d.TokensPerDollar, &meets, d.SLOMiss
@@ -231,13 +234,13 @@ func searchJSON(r *explore.SearchResult, list []*explore.Design) any {
 func writeSearchCSV(w io.Writer, r *explore.SearchResult, list []*explore.Design) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"label", "fabric", "nic_gbps", "ports_per_nic", "planes", "switch", "spine_switch", "core_switch", "oversubscription", "tiers", "switches",
-		"cost_usd", "power_w", "step_s", "jct_days", "on_front", "pick", "prob_cheaper_than_pick", "cost_vs_pick", "priced"})
+		"cost_usd", "power_w", "step_s", "jct_days", "on_front", "pick", "prob_cheaper_than_pick", "cost_vs_pick", "priced", "reason"})
 	f := func(v float64, p int) string { return strconv.FormatFloat(v, 'f', p, 64) }
 	for _, d := range list {
 		j := toDesignJSON(d)
 		cw.Write([]string{textfmt.CSVText(j.Label), j.Fabric, strconv.Itoa(j.NICGbps), strconv.Itoa(j.Ports), strconv.Itoa(j.Planes), j.Switch, j.SpineSwitch, j.CoreSwitch, j.Ratio,
 			strconv.Itoa(j.Tiers), strconv.Itoa(j.Switches), f(j.CostUSD, 0), f(j.PowerW, 0), f(j.StepS, 4), f(j.Days, 3),
-			strconv.FormatBool(j.OnFront), pickName(r, d), f(j.ProbCheaper, 4), j.CostVsPick, j.Priced})
+			strconv.FormatBool(j.OnFront), pickName(r, d), f(j.ProbCheaper, 4), j.CostVsPick, j.Priced, textfmt.CSVText(j.Reason)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -305,5 +308,25 @@ func writeSearchText(w io.Writer, r *explore.SearchResult, list []*explore.Desig
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", d.Label, textfmt.Int(d.Plan.TotalSwitches()), d.CostText(textfmt.USD),
 			vsPick(r, d), textfmt.Watts(d.PowerW), textfmt.Seconds(d.StepS), d.Days, pickName(r, d))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeShapeReasons(w, list)
+}
+
+// writeShapeReasons says, under the table, why each listed design of a
+// published shape (chassis spines, collapsed core, leaf pairs, zones)
+// was tried; nothing when none is listed.
+func writeShapeReasons(w io.Writer, list []*explore.Design) error {
+	head := "\nShapes beyond the styles, priced as every other design:\n"
+	for _, d := range list {
+		if d.Reason == "" {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "%s  %s: %s.\n", head, d.Label, d.Reason); err != nil {
+			return err
+		}
+		head = ""
+	}
+	return nil
 }

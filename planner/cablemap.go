@@ -20,7 +20,7 @@ import (
 type CableRun struct {
 	ADevice, APort string
 	BDevice, BPort string
-	Tier           string // "server_leaf", "leaf_spine" or "spine_core"
+	Tier           string // "server_leaf", "leaf_spine" or "spine_core"; beside them CableTierStorage, CableTierPeer
 	Gbps           int
 	Medium         Medium
 	Part           string // the cable's catalog key (the fibre for transceiver links)
@@ -287,11 +287,12 @@ func (w *cableWalk) set(t, plane int) {
 var CableCSVHeader = []string{"a_device", "a_port", "b_device", "b_port", "tier", "gbps", "medium", "part", "a_module", "b_module",
 	"length_m", "plane", "rail", "a_rack", "a_row", "a_u", "b_rack", "b_row", "b_u", "run_m", "a_model", "b_model"}
 
-// WriteCablesCSV streams the cable map as CSV, one row per link.
+// WriteCablesCSV streams the cable map as CSV, one row per link
+// (WalkCableMap: the fabric's, then the storage and peer links).
 func WriteCablesCSV(w io.Writer, p *Plan) error {
 	rec := make([]string, len(CableCSVHeader))
 	return StreamCSV(w, CableCSVHeader, func(write func([]string) error) error {
-		return p.WalkCables(func(c *CableRun) error {
+		return p.WalkCableMap(func(c *CableRun) error {
 			rec[0], rec[1], rec[2], rec[3], rec[4] = c.ADevice, c.APort, c.BDevice, c.BPort, c.Tier
 			rec[5], rec[6], rec[7], rec[8], rec[9] = strconv.Itoa(c.Gbps), string(c.Medium), c.Part, c.AModule, c.BModule
 			rec[10], rec[11], rec[12] = strconv.FormatFloat(c.Metres, 'f', -1, 64), strconv.Itoa(c.Plane), strconv.Itoa(c.Rail)
@@ -353,10 +354,10 @@ type endJSON struct {
 }
 
 // WriteCablesJSON streams the cable map as a JSON array, one link an
-// element (a line each), without holding the links.
+// element (a line each; WalkCableMap's), without holding the links.
 func WriteCablesJSON(w io.Writer, p *Plan) error {
 	return StreamJSON(w, func(write func(v any) error) error {
-		return p.WalkCables(func(c *CableRun) error {
+		return p.WalkCableMap(func(c *CableRun) error {
 			return write(cableJSON{A: endJSON{c.ADevice, c.APort, c.AModule, c.AModel, c.ARack, c.ARow, c.AU},
 				B:    endJSON{c.BDevice, c.BPort, c.BModule, c.BModel, c.BRack, c.BRow, c.BU},
 				Tier: c.Tier, Gbps: c.Gbps, Medium: c.Medium, Part: c.Part, Metres: c.Metres, Plane: c.Plane, Rail: c.Rail, RunM: math.Round(c.RunM*100) / 100})

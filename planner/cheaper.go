@@ -48,21 +48,60 @@ func (p *Plan) FindCheaper(cat *Catalog) {
 }
 
 // offerCheaper adds best, described as design, to p.Cheaper and returns
-// its saving.
+// its saving. A design at tiers = 2 where the reference layout builds
+// three (refTwoTiers) keeps its tiers, with compareTwoTiers's caveat.
 func (p *Plan) offerCheaper(best *Plan, design string) float64 {
 	saving := p.Cost.Total - best.Cost.Total
-	planes, split, sw := best.Planes, best.Scenario.Network.PortsPerNIC, best.Switch.Key
-	p.Cheaper = append(p.Cheaper, Cheaper{Design: design, CostUSD: best.Cost.Total, SavingUSD: saving,
+	planes, split, sw, tiers := best.Planes, best.Scenario.Network.PortsPerNIC, best.Switch.Key, best.Scenario.Network.Tiers
+	c := Cheaper{Design: design, CostUSD: best.Cost.Total, SavingUSD: saving,
 		apply: func(s *Scenario) {
-			s.Network.Planes, s.Network.PortsPerNIC, s.Network.Switch, s.Network.Tiers = planes, split, sw, 0
-		}})
+			s.Network.Planes, s.Network.PortsPerNIC, s.Network.Switch, s.Network.Tiers = planes, split, sw, tiers
+		}}
+	if tiers != 0 {
+		c.Caveat = refTwoTiersCaveat
+	}
+	p.Cheaper = append(p.Cheaper, c)
 	return saving
+}
+
+// refTwoTiersCaveat is what two tiers give up where the reference layout
+// builds three.
+const refTwoTiersCaveat = "SUs share spines, unlike the reference's spine-leaf groups"
+
+// cheaperTiers are the tiers the cheaper-design check asks of each
+// option: the fewest that fit (0), and, where the plan's three tiers are
+// the reference layout's (GB200 and GB300 SuperPODs from 4 SU), two
+// tiers as well: the reference would build three again, at any plane
+// count (4,032 GB200 GPUs on the QM9700: one plane a rail holds each
+// plane's 1,008 trays in two tiers, $30.4M against $45.6M at flat
+// lengths, which tiers = 0 does not find).
+func (p *Plan) cheaperTiers() []int {
+	if p.Unit.refTiers == 3 && p.Scenario.Network.Tiers == 0 {
+		return []int{0, 2}
+	}
+	return []int{0}
 }
 
 // cheaperDesign is the cheapest candidate saving at least cheaperShare,
 // with its description; nil when none does. planesOnly keeps the plan's
 // switch and port split: only the plane count (and so the tiers) varies.
 func (p *Plan) cheaperDesign(cat *Catalog, planesOnly bool) (*Plan, string) {
+	best := p.cheapestBelow(cat, p.cheaperOptions(cat, planesOnly), 1-cheaperShare)
+	if best == nil {
+		return nil, ""
+	}
+	design := designWords(p, best)
+	if best.Scenario.Network.Tiers != 0 {
+		design += fmt.Sprintf(" (tiers = %d: %s)", best.Scenario.Network.Tiers, refTwoTiersCaveat)
+	}
+	return best, design
+}
+
+// cheaperOptions are the designs cheaperDesign prices: each port split,
+// plane count dividing a server's ports and auto switch (only the plan's
+// switch and split with planesOnly), at each of cheaperTiers, but for
+// the plan itself and its own two tiers (compareTwoTiers offers them).
+func (p *Plan) cheaperOptions(cat *Catalog, planesOnly bool) []designOption {
 	s := p.Scenario
 	n := s.Network
 	var options []designOption
@@ -73,24 +112,21 @@ func (p *Plan) cheaperDesign(cat *Catalog, planesOnly bool) (*Plan, string) {
 				continue
 			}
 			for _, sw := range cat.autoSwitches(n.Fabric, n.NICGbps/split) {
-				if planes == p.Planes && split == n.PortsPerNIC && sw == p.Switch && (n.Tiers == 0 || n.Tiers == p.Tiers) {
-					continue // this plan
-				}
 				if planesOnly && (sw != p.Switch || split != n.PortsPerNIC) {
 					continue
 				}
-				c := s
-				c.Network.PortsPerNIC, c.Network.Planes, c.Network.Tiers, c.Network.Switch = split, planes, 0, sw.Key
-				options = append(options, designOption{c, sw})
+				for _, tiers := range p.cheaperTiers() {
+					if planes == p.Planes && split == n.PortsPerNIC && sw == p.Switch && (tiers != 0 || n.Tiers == 0 || n.Tiers == p.Tiers) {
+						continue
+					}
+					c := s
+					c.Network.PortsPerNIC, c.Network.Planes, c.Network.Tiers, c.Network.Switch = split, planes, tiers, sw.Key
+					options = append(options, designOption{c, sw})
+				}
 			}
 		}
 	}
-	best := p.cheapestBelow(cat, options, 1-cheaperShare)
-	if best == nil {
-		return nil, ""
-	}
-	design := designWords(p, best)
-	return best, design
+	return options
 }
 
 // designWords says how best differs from the plan p: planes, ports per

@@ -111,3 +111,49 @@ func TestFindCheaperPlanesOnItsSwitch(t *testing.T) {
 		t.Errorf("applied: %+v (%v)", applied.Network, err)
 	}
 }
+
+// TestFindCheaperPlanesAtTwoTiers: where the plan's three tiers are the
+// reference layout's, the planes are tried at two tiers too. 4,032
+// GB200 GPUs (56 racks of 18 trays, 4 NICs a tray) on the QM9700 get the
+// reference's three tiers in one plane (4,032 ports a plane are past the
+// 2,048 two tiers of 64-port switches reach); in 4 planes, one a rail,
+// each plane's 1,008 trays fit two tiers, but tiers = 0 asks the
+// reference again, which builds three. By hand, a plane at two tiers: a
+// rack-aligned leaf takes one rack's 18 trays of its rail (18 down, 18
+// up), 56 leaves; a leaf's 18 uplinks divide evenly over 18 spines
+// (1,008 / 64 needs 16, which 18 does not divide), so 74 a plane and 296
+// in all, 224 leaves and 72 spines. Mutation caught: the planes tried
+// at tiers = 0 only (no such design offered); checked.
+func TestFindCheaperPlanesAtTwoTiers(t *testing.T) {
+	cat := testCatalog(t)
+	s := NewScenario()
+	s.Cluster.System, s.Cluster.GPUs, s.Network.Switch = "gb200-nvl72", 4032, "qm9700"
+	s = flatLengths(s.WithSystem(cat))
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Tiers != 3 || p.Planes != 1 {
+		t.Fatalf("%d tiers, %d planes; want the reference's 3 in 1 plane", p.Tiers, p.Planes)
+	}
+	p.FindCheaper(cat)
+	var offer *Cheaper
+	for i, c := range p.Cheaper {
+		if strings.HasPrefix(c.Design, "4 planes at 2 tiers (tiers = 2") {
+			offer = &p.Cheaper[i]
+		}
+	}
+	if offer == nil || offer.Caveat == "" {
+		t.Fatalf("cheaper designs %+v; want 4 planes at 2 tiers with the reference's caveat", p.Cheaper)
+	}
+	applied := s
+	offer.Apply(&applied)
+	q, err := Build(applied, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Planes != 4 || q.Tiers != 2 || q.Switches(TierLeaf) != 224 || q.Switches(TierSpine) != 72 || !near(q.Cost.Total, offer.CostUSD) {
+		t.Errorf("applied: %d planes, %d tiers, %d leaves, %d spines, $%.0f; want 4, 2, 224, 72, $%.0f",
+			q.Planes, q.Tiers, q.Switches(TierLeaf), q.Switches(TierSpine), q.Cost.Total, offer.CostUSD)
+	}
+}

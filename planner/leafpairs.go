@@ -40,6 +40,8 @@ type LeafPairs struct {
 	PeerLinks int `json:"peer_links"`
 	// serverPorts is a full leaf's server ports, for the modules.
 	serverPorts int
+	// cable is how the peer links are cabled, as the BOM prices them.
+	cable sideCable
 }
 
 // validateLeafPairs checks network.leaf_pairs and peer_link_ports: pairs
@@ -160,26 +162,26 @@ func (p *Plan) addLeafPairs(spec fabricSpec) {
 	p.PortsUsed += 2 * lp.PeerLinks
 	peer := "no peer link (ESI-LAG)"
 	if lp.PeerPortsEach > 0 {
-		peer = fmt.Sprintf("%s between the two (%d ports a leaf), cabled and priced as the server-leaf links; not in the cable map", textfmt.Plural(lp.PeerLinks, "peer link"), lp.PeerPortsEach)
+		peer = fmt.Sprintf("%s between the two (%d ports a leaf), cabled and priced as the server-leaf links' longest run, in the cable map as tier %q", textfmt.Plural(lp.PeerLinks, "peer link"), lp.PeerPortsEach, CableTierPeer)
 	}
 	p.Notes = append(p.Notes, fmt.Sprintf("leaf pairs: %s pairs of top-of-rack leaves, each server's %d ports a plane split over its pair (%d to each leaf), %d server ports and %s a full leaf, every leaf reaching every spine; %s; no hall layout for pairs yet (each tier's links at one length)",
 		textfmt.Int(lp.Pairs), p.RailsPerPlane, p.RailsPerPlane/2, lp.serverPorts, textfmt.Plural(spec.Up, "uplink"), peer))
 }
 
 // addLeafPairLines adds the peer links' cables and modules to the bill:
-// the server-leaf tier's cable at its length and its leaf-end module at
-// both ends, a leaf's peer ports in cages of their own.
+// the server-leaf tier's longest run (serverLeafSide) and its leaf-end
+// module at both ends, a leaf's peer ports in cages of their own.
 func (p *Plan) addLeafPairLines(cat *Catalog, add func(BOMLine)) error {
 	lp := p.LeafPairs
 	if lp == nil || lp.PeerLinks == 0 || len(p.LinkTiers) == 0 {
 		return nil
 	}
-	t, err := p.addServerLeafCables(cat, add, "peer links", "leaf_peer", lp.PeerLinks)
-	if err != nil {
+	lp.cable = p.serverLeafSide(cat)
+	if err := p.addServerLeafCables(cat, add, lp.cable, "peer links", "leaf_peer", lp.PeerLinks); err != nil {
 		return err
 	}
 	const tier = "server_leaf" // spares count them with the server links
-	if mod := cat.Transceivers[t.UpperModule]; mod != nil {
+	if mod := cat.Transceivers[lp.cable.Upper]; mod != nil {
 		n := 2 * lp.Pairs * ceilDiv(lp.PeerPortsEach, p.Switch.LinksPerCage(p.PortGbps))
 		add(p.moduleLine(cat, mod, "switch side, leaf_peer", tier, n))
 		p.SwitchTransceivers += n

@@ -36,6 +36,8 @@ type LeafStorage struct {
 	// perPlane and leavesPerPlane are one plane's ports and leaves;
 	// serverPorts is a full leaf's server ports beside them.
 	perPlane, leavesPerPlane, serverPorts int
+	// cable is how the links are cabled, as the BOM prices them.
+	cable sideCable
 }
 
 // MaxStoragePortsEach bounds network.storage_node_ports: more back-end
@@ -172,45 +174,98 @@ func (p *Plan) addLeafStorage(spec fabricSpec) {
 		textfmt.Int(ls.Nodes), ls.PortsEach, textfmt.Int(ls.Links), p.PortGbps, where, NetNone))
 }
 
-// addServerLeafCables adds qty links of the server-leaf tier's cable at
-// its length, where names them in the bill (what, in an error), and
-// returns the tier: the peer and storage links beside the servers' are
-// cabled as the servers' are. Spares count them with the server links.
-func (p *Plan) addServerLeafCables(cat *Catalog, add func(BOMLine), what, where string, qty int) (LinkTier, error) {
+// sideCable is how the links beside the servers' on the server-leaf
+// tier (storage and peer links) are cabled: the tier's longest run (its
+// medium, cable and length sold; the tier's one medium without a hall
+// layout) with the tier's transceivers for that run's fibre at each end
+// ("" for copper and AOC). The BOM prices them so and the cable map
+// lists them so (WalkCableMap).
+type sideCable struct {
+	Medium       Medium
+	Cable        string
+	Metres       float64
+	Lower, Upper string
+}
+
+// serverLeafSide is the server-leaf tier's sideCable. A laid-out tier
+// mixing media takes its longest run, not its commonest medium at the
+// longest length (an ACC priced with transceivers, as the bill had it).
+func (p *Plan) serverLeafSide(cat *Catalog) sideCable {
 	t := p.LinkTiers[0]
-	cb := cat.Cables[t.Cable]
-	if cb == nil {
-		return t, fmt.Errorf("%s: the server-leaf tier has no cable to copy (%q)", what, t.Cable)
+	sc := sideCable{Medium: t.Medium, Cable: t.Cable, Metres: t.Metres, Lower: t.LowerModule, Upper: t.UpperModule}
+	if len(t.Runs) == 0 {
+		return sc
 	}
-	l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: where + " " + string(appendMetres(nil, t.Metres)) + " m", Qty: qty, tier: "server_leaf",
+	longest := t.Runs[0]
+	for _, r := range t.Runs[1:] {
+		if r.Metres > longest.Metres {
+			longest = r
+		}
+	}
+	sc.Medium, sc.Cable, sc.Metres = longest.Medium, longest.Part, longest.Metres
+	if sc.Medium != Optics && sc.Medium != Multimode {
+		sc.Lower, sc.Upper = "", ""
+		return sc
+	}
+	fibre := ""
+	if sc.Medium == Multimode {
+		fibre = mmFiberKey
+	}
+	sc.Lower, sc.Upper = moduleFor(cat, t.LowerParts, fibre, t.LowerModule), moduleFor(cat, t.UpperParts, fibre, t.UpperModule)
+	return sc
+}
+
+// moduleFor is the commonest of parts (transceivers by key, with their
+// counts) that takes fibre ("" single-mode, fiber-mm multimode); or, when
+// none does, or.
+func moduleFor(cat *Catalog, parts map[string]int, fibre, or string) string {
+	best, n := or, 0
+	for _, k := range SortedKeys(parts) {
+		if m := cat.Transceivers[k]; m != nil && m.Fibre == fibre && parts[k] > n {
+			best, n = k, parts[k]
+		}
+	}
+	return best
+}
+
+// addServerLeafCables adds qty links cabled as sc at its length, where
+// names them in the bill (what, in an error): the peer and storage links
+// beside the servers' are cabled as the server-leaf tier's longest run
+// (serverLeafSide). Spares count them with the server links.
+func (p *Plan) addServerLeafCables(cat *Catalog, add func(BOMLine), sc sideCable, what, where string, qty int) error {
+	cb := cat.Cables[sc.Cable]
+	if cb == nil {
+		return fmt.Errorf("%s: the server-leaf tier has no cable to copy (%q)", what, sc.Cable)
+	}
+	l := BOMLine{Category: CatCable, Key: cb.Key, Name: cb.Name, Where: where + " " + string(appendMetres(nil, sc.Metres)) + " m", Qty: qty, tier: "server_leaf",
 		UnitWatts: cb.Watts, Source: cb.Source.Price, Estimate: cb.Source.Estimate}
-	l.setPrice(p.Scenario.cablePrice(cat, cb, t.Metres), p.Scenario.Quotes)
+	l.setPrice(p.Scenario.cablePrice(cat, cb, sc.Metres), p.Scenario.Quotes)
 	add(l)
-	return t, nil
+	return nil
 }
 
 // addLeafStorageLines adds the storage links' cables and modules to the
-// bill: the server-leaf tier's cable (its commonest, at its longest
-// length in a laid-out hall), its node-end module one a link (a storage
-// port a module) and its leaf-end module for the cages the storage
-// ports add beside a leaf's server ports (a twin-port cage half used by
-// the servers takes one storage port for free). Spares count them with
-// the server links.
+// bill: the server-leaf tier's longest run (serverLeafSide), its
+// node-end module one a link (a storage port a module) and its leaf-end
+// module for the cages the storage ports add beside a leaf's server
+// ports (a twin-port cage half used by the servers takes one storage
+// port for free). Spares count them with the server links.
 func (p *Plan) addLeafStorageLines(cat *Catalog, add func(BOMLine)) error {
 	ls := p.LeafStorage
 	if ls == nil || len(p.LinkTiers) == 0 {
 		return nil
 	}
-	t, err := p.addServerLeafCables(cat, add, "storage links", "storage_leaf", ls.Links)
-	if err != nil {
+	ls.cable = p.serverLeafSide(cat)
+	t := ls.cable
+	if err := p.addServerLeafCables(cat, add, t, "storage links", "storage_leaf", ls.Links); err != nil {
 		return err
 	}
 	const tier = "server_leaf" // spares count them with the server links
-	if mod := cat.Transceivers[t.LowerModule]; mod != nil {
+	if mod := cat.Transceivers[t.Lower]; mod != nil {
 		add(p.moduleLine(cat, mod, "storage nodes", tier, ls.Links))
 		p.ServerTransceivers += ls.Links
 	}
-	if mod := cat.Transceivers[t.UpperModule]; mod != nil {
+	if mod := cat.Transceivers[t.Upper]; mod != nil {
 		n := p.Planes * leafStorageModules(ls.perPlane, ls.leavesPerPlane, ls.serverPorts, p.Switch.LinksPerCage(p.PortGbps))
 		add(p.moduleLine(cat, mod, "switch side, storage_leaf", tier, n))
 		p.SwitchTransceivers += n

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -69,6 +70,11 @@ type Design struct {
 	// SLOMiss names the TPOT and TTFT targets it misses ("": none).
 	TokensPerDollar float64
 	SLOMiss         string
+	// Reason says why the search tried the design's shape where it is
+	// one of the published shapes beyond the styles (searchshapes.go):
+	// chassis spines, a collapsed core, leaf pairs, zones joined by a
+	// reduced core; "" for the others.
+	Reason string
 
 	// searched is the candidate as the search built it, memo the
 	// workload's figures, to lay it out later; boundDays bounds its JCT
@@ -119,10 +125,12 @@ type SearchResult struct {
 var ErrNoDesigns = errors.New("no design in the catalog fits")
 
 // candidates enumerates the scenarios a search evaluates: fabric, NIC
-// speed, port split, planes, switch, oversubscription, tiers and the
-// design styles (styleVariants).
+// speed, port split, planes, switch, oversubscription, tiers, the
+// design styles and the published shapes (styleVariants; those a hall
+// bound holds for where base is laid out in the hall).
 func candidates(base planner.Scenario, cat *planner.Catalog) []planner.Scenario {
 	var out []planner.Scenario
+	hall := base.LaysHall(cat)
 	gps := base.Cluster.GPUsPerServer
 	for _, fabric := range []planner.Fabric{planner.InfiniBand, planner.Ethernet} {
 		for _, speed := range cat.NICSpeeds(fabric) {
@@ -144,6 +152,7 @@ func candidates(base planner.Scenario, cat *planner.Catalog) []planner.Scenario 
 					nics = gps
 				}
 				serverPorts := nics * split
+				chassis := chassisSpines(cat, fabric, cmp.Or(base.Network.UplinkGbps, port))
 				for planes := 1; planes <= min(serverPorts, planner.MaxPlanes); planes++ {
 					if serverPorts%planes != 0 {
 						continue
@@ -155,7 +164,7 @@ func candidates(base planner.Scenario, cat *planner.Catalog) []planner.Scenario 
 								n := &s.Network
 								n.Fabric, n.NICGbps, n.NIC, n.PortsPerNIC, n.Planes = fabric, speed, planner.Auto, split, planes
 								n.Switch, n.Oversubscription, n.Tiers = sw.Key, ratio, tiers
-								out = append(out, styleVariants(s)...)
+								out = append(out, styleVariants(s, chassis, hall)...)
 							}
 						}
 					}
@@ -310,14 +319,16 @@ func evaluate(s planner.Scenario, cat *planner.Catalog, withFailures bool, memo 
 		days = p.Resilience.Goodput.JCTDays
 	}
 	// The design loads as a scenario laid out like the one searched.
+	_, reason := designShape(p)
 	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: p.Scenario.LaidOutAs(s), Plan: p.FiguresOnly(), CostUSD: p.Cost.Total, PowerW: p.Power.Total,
-		Days: days, StepS: p.JCT.Planned.StepS, Priced: priced, searched: s, memo: memo, boundDays: p.JCT.Planned.Days}
+		Days: days, StepS: p.JCT.Planned.StepS, Priced: priced, Reason: reason, searched: s, memo: memo, boundDays: p.JCT.Planned.Days}
 }
 
 // designLabel names a design: fabric, NIC, split, planes, switch, ratio,
-// and the style and spine ratio where they are not the default.
+// and the style, spine ratio and published shape where they are not the
+// default.
 func designLabel(p *planner.Plan) string {
-	return baseLabel(p) + styleLabel(p.Scenario.Network)
+	return baseLabel(p) + styleLabel(p.Scenario.Network) + shapeLabel(p)
 }
 
 // baseLabel is designLabel without the style.
@@ -352,7 +363,7 @@ func shortDesignLabel(p *planner.Plan) string {
 	if n.Oversubscription != "1:1" {
 		fmt.Fprintf(&b, ", %s", n.Oversubscription)
 	}
-	return b.String() + styleLabel(n)
+	return b.String() + styleLabel(n) + shapeLabel(p)
 }
 
 func gbpsName(g int) string {
@@ -499,12 +510,15 @@ func (r *SearchResult) MoneyScale() textfmt.MoneyScale {
 
 // styleVariants is a search candidate as given (rail-optimized, the
 // planner's default) and, for a non-blocking single-plane leaf, in the
-// other styles worth comparing: with the fewest tiers, top-of-rack and
-// rail-only; with three tiers, spines oversubscribed 7:1 (Meta's ratio
-// above its pods). Dual-plane is the rail-optimized candidate with two
-// ports per NIC over two planes, which the search already tries. The
-// variants are kept few so that a 100k-GPU search stays under a second.
-func styleVariants(s planner.Scenario) []planner.Scenario {
+// other styles and shapes worth comparing: with the fewest tiers,
+// top-of-rack, rail-only and the published shapes on chassis, the
+// spines of the fabric's port speed (shapeVariants; fewer where the
+// search is priced in the hall); with three tiers,
+// zones joined by spines oversubscribed zoneCoreRatio. Dual-plane is
+// the rail-optimized candidate with two ports per NIC over two planes,
+// which the search already tries. The variants are kept few so that a
+// 100k-GPU search stays under a second.
+func styleVariants(s planner.Scenario, chassis []*planner.Switch, hall bool) []planner.Scenario {
 	out := []planner.Scenario{s}
 	n := s.Network
 	if n.Oversubscription != "1:1" || n.Planes != 1 {
@@ -517,9 +531,10 @@ func styleVariants(s planner.Scenario) []planner.Scenario {
 			v.Network.Topology = style
 			out = append(out, v)
 		}
+		out = append(out, shapeVariants(s, chassis, hall)...)
 	case 3:
 		v := s
-		v.Network.SpineOversubscription = "7:1"
+		v.Network.SpineOversubscription = zoneCoreRatio
 		out = append(out, v)
 	}
 	return out
