@@ -163,8 +163,9 @@ func TestCompareAndJCT(t *testing.T) {
 // and a verdict, the first reads "first", and RoCE adaptive and RoCE
 // ECMP (one set of hardware, different load balancing) get the same
 // probability from the shared draws. A sweep of sizes leaves it out (a
-// larger cluster costs more). Mutation caught: jct never filling the
-// comparison ("–" in every "Cost vs first" cell, the old code).
+// larger cluster costs more), in the text too. Mutations caught: jct
+// never filling the comparison ("–" in every "Cost vs first" cell, the
+// old code); the text printing that row of dashes for a sweep of sizes.
 func TestJCTSweepCostVsFirst(t *testing.T) {
 	for _, tc := range []struct {
 		args   []string
@@ -208,8 +209,12 @@ func TestJCTSweepCostVsFirst(t *testing.T) {
 			}
 			text, _, _ := runArgs(t, tc.args...)
 			for _, l := range strings.Split(text, "\n") {
-				if strings.HasPrefix(strings.TrimSpace(l), "Cost vs first ") && tc.filled && strings.Count(l, "–") != unplanned {
+				row := strings.HasPrefix(strings.TrimSpace(l), "Cost vs first ")
+				if row && tc.filled && strings.Count(l, "–") != unplanned {
 					t.Errorf("a cell of a planned column is empty: %s", l)
+				}
+				if row && !tc.filled {
+					t.Errorf("a sweep of sizes prints a row of empty cost comparisons: %s", l)
 				}
 			}
 		})

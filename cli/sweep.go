@@ -334,7 +334,6 @@ func (c *costVsFirst) mark(r *sweepRow, p *planner.Plan) {
 	}
 }
 
-// writeCompareText puts scenarios in columns.
 // writeCompareText lays rows out side by side; a column that does not
 // plan shows "–" (never $0 or 0 W) and its reason is printed below.
 func writeCompareText(w io.Writer, rows []sweepRow) error {
@@ -361,15 +360,13 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	line("Transceivers", func(r sweepRow) string { return textfmt.Int(r.Transceivers) })
 	line("Cost", func(r sweepRow) string { return textfmt.USD(r.CostUSD) })
 	line("Cost per GPU", func(r sweepRow) string { return textfmt.USDExact(r.CostPerGPU) })
-	line("Cost vs first", func(r sweepRow) string {
-		if r.CostVsFirst == "first" {
-			return "first" // the baseline, as in the CSV and JSON
-		}
-		if r.ProbCheaperThanFirst == nil {
-			return "–"
-		}
-		return fmt.Sprintf("%s (P %.2f)", r.CostVsFirst, *r.ProbCheaperThanFirst)
-	})
+	// A sweep of sizes compares no prices (a bigger cluster costs more
+	// by construction): the row and its note show only where some
+	// column was marked against the first.
+	marked := slices.ContainsFunc(rows, func(r sweepRow) bool { return r.CostVsFirst != "" })
+	if marked {
+		line("Cost vs first", costVsFirstText)
+	}
 	line("Power", func(r sweepRow) string { return textfmt.Watts(r.PowerW) })
 	line("Step time", func(r sweepRow) string { return stepText(r.StepS) })
 	line("Job time", func(r sweepRow) string { return textfmt.Duration(r.JCTDays) })
@@ -383,10 +380,12 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "Cost vs first: P is the share of %s price draws, each part's price within its sourced range\n"+
-		"(shared by parts both use), in which the fabric costs less than the first; cheaper at P >= %.1f,\n"+
-		"dearer at P <= %.1f, otherwise a tie: the difference is inside the prices' uncertainty.\n",
-		textfmt.Int(pricedraw.N), pricedraw.SureCheaper, 1-pricedraw.SureCheaper)
+	if marked {
+		fmt.Fprintf(w, "Cost vs first: P is the share of %s price draws, each part's price within its sourced range\n"+
+			"(shared by parts both use), in which the fabric costs less than the first; cheaper at P >= %.1f,\n"+
+			"dearer at P <= %.1f, otherwise a tie: the difference is inside the prices' uncertainty.\n",
+			textfmt.Int(pricedraw.N), pricedraw.SureCheaper, 1-pricedraw.SureCheaper)
+	}
 	for _, r := range rows {
 		if r.Error != "" {
 			fmt.Fprintf(w, "%s: not planned: %s\n", textfmt.DisplayName(r.Label), r.Error)
@@ -490,4 +489,17 @@ func jctVariants(kind, sizes string, base planner.Scenario, cat *planner.Catalog
 		return nil, usagef("--sweep: %q is not gpus, nic or fabric", kind)
 	}
 	return out, nil
+}
+
+// costVsFirstText is a column's "Cost vs first" cell: "first" for the
+// baseline, the verdict with its probability, or "–" where none was
+// drawn.
+func costVsFirstText(r sweepRow) string {
+	if r.CostVsFirst == "first" {
+		return "first" // the baseline, as in the CSV and JSON
+	}
+	if r.ProbCheaperThanFirst == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%s (P %.2f)", r.CostVsFirst, *r.ProbCheaperThanFirst)
 }
