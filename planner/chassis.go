@@ -41,14 +41,27 @@ type ChassisSource struct {
 	Estimate bool   `toml:"estimate" json:"estimate"`
 }
 
+// maxChassisSlots bounds a chassis's line-card slots: a distributed
+// switch of one spine stage joins as many leaves (its "cards") as a
+// spine has fabric ports, 128 for the Arista 7720R4-128PE (catalog
+// switches.arista-7700r4); the largest frame chassis has 20 (CS8500).
+const maxChassisSlots = 128
+
+// frameless says the chassis has no frame of its own (no base price,
+// range or watts): a distributed switch whose leaves and spines are
+// separate boxes, each counted as a card or a fabric module.
+func (c *Chassis) frameless() bool {
+	return c.BaseUSD == 0 && c.BaseRangeUSD == [2]float64{} && c.BaseWatts == 0
+}
+
 // cardPorts is a card's ports at gbps (0: none).
 func (c *Chassis) cardPorts(gbps int) int { return c.CardPorts[speedKey(gbps)] }
 
 // fill derives sw's ports, price, range and power from its chassis
 // with every slot filled; it checks the parts first.
 func (c *Chassis) fill(sw *Switch) error {
-	if c.Slots < 1 || c.Slots > 64 || c.FabricModules < 0 || len(c.CardPorts) == 0 {
-		return fmt.Errorf("chassis: needs 1 to 64 slots, card ports and no negative fabric modules")
+	if c.Slots < 1 || c.Slots > maxChassisSlots || c.FabricModules < 0 || len(c.CardPorts) == 0 {
+		return fmt.Errorf("chassis: needs 1 to %d slots, card ports and no negative fabric modules", maxChassisSlots)
 	}
 	for _, v := range []float64{c.CardUSD, c.CardWatts, c.FabricUSD, c.FabricWatts, c.BaseUSD, c.BaseWatts} {
 		if !inRange(v, 0, MaxPriceUSD) {
@@ -60,6 +73,9 @@ func (c *Chassis) fill(sw *Switch) error {
 		usd  float64
 		rng  [2]float64
 	}{{"card", c.CardUSD, c.CardRangeUSD}, {"fabric module", c.FabricUSD, c.FabricRangeUSD}, {"base", c.BaseUSD, c.BaseRangeUSD}} {
+		if r.what == "base" && c.frameless() {
+			continue
+		}
 		if err := checkRange("chassis "+r.what, r.usd, r.rng); err != nil {
 			return err
 		}
@@ -118,7 +134,10 @@ func (p *Plan) chassisLines(cat *Catalog, sw *Switch, t SwitchTier, loads []fabr
 		l.setPrice(s.partPrice(cat, key, usd, rng, &sw.Pricing), s.Quotes)
 		return l
 	}
-	out := []BOMLine{part(sw.Key, "Chassis, supervisors, fans: "+sw.Name, t.Switches, c.BaseUSD, c.BaseRangeUSD, c.BaseWatts, c.Source.Base)}
+	var out []BOMLine
+	if !c.frameless() {
+		out = append(out, part(sw.Key, "Chassis, supervisors, fans: "+sw.Name, t.Switches, c.BaseUSD, c.BaseRangeUSD, c.BaseWatts, c.Source.Base))
+	}
 	if c.FabricModules > 0 {
 		out = append(out, part(sw.Key+chassisFabric, "Fabric module: "+sw.Name, t.Switches*c.FabricModules,
 			c.FabricUSD, c.FabricRangeUSD, c.FabricWatts, c.Source.Fabric))

@@ -233,3 +233,57 @@ func TestChassisOverFixedLeaves(t *testing.T) {
 		t.Errorf("DAC between 100G- and 50G-lane ends: error %v, want one naming network.media.leaf_spine", err)
 	}
 }
+
+// TestDistributedSwitchEntry: the Arista 7700R4 DES as the catalog
+// enters it, a frameless chassis of leaf "cards" and spine "fabric
+// modules", against the figures its sources publish (Arista Engineers'
+// Exchange 2026.1: a 7700R4C-38PE leaf has 18 x 800G (36 x 400G) host
+// ports and 20 x 800G fabric ports, a 7720R4-128PE spine 128 x 800G
+// fabric ports). By hand: one spine stage joins 128 leaves on 20 spines,
+// 128 x 18 = 2,304 x 800G and 4,608 x 400G host ports; price 20 x
+// $81,000 + 128 x $42,200 = $7,021,600; power 20 x 2,000 + 128 x 600 =
+// 116,800 W. Plans naming it as the switch, one logical hop (one tier):
+// 2,048 GPUs of one 800G port each: ceil(2,048 / 18) = 114 leaves and
+// the 20 spines; 1,000 GPUs at 400G: ceil(1,000 / 36) = 28 leaves; no
+// chassis-frame line (a DES has none). Mutations caught: the slot bound
+// left at 64 (the catalog refuses the entry), the leaf's 38 ports all
+// taken as host ports (2,048 / 38: 54 leaves), a $0 frame line in the
+// BOM, the 400G host ports read at 800G (1,000 / 18: 56 leaves).
+func TestDistributedSwitchEntry(t *testing.T) {
+	cat := testCatalog(t)
+	sw := cat.Switches["arista-7700r4"]
+	if sw == nil || sw.Chassis == nil {
+		t.Fatal("no arista-7700r4 distributed switch in the catalog")
+	}
+	if sw.Radix(800) != 2304 || sw.Radix(400) != 4608 || sw.Chassis.FabricModules != 20 {
+		t.Errorf("7700R4: %d x 800G, %d x 400G, %d spines; want 2,304, 4,608, 20", sw.Radix(800), sw.Radix(400), sw.Chassis.FabricModules)
+	}
+	if sw.PriceUSD != 7021600 || sw.Watts != 116800 {
+		t.Errorf("7700R4: $%.0f, %.0f W; want $7,021,600, 116,800 W", sw.PriceUSD, sw.Watts)
+	}
+	for _, tc := range []struct {
+		gpus, nicGbps, leaves int
+	}{
+		{2048, 800, 114},
+		{1000, 400, 28},
+	} {
+		s := NewScenario()
+		s.Cluster.System, s.Cluster.GPUs, s.Cluster.GPUsPerServer = CustomSystem, tc.gpus, 8
+		s.Network.Fabric, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Switch = Ethernet, tc.nicGbps, 1, sw.Key
+		p, err := Build(flatLengths(s), cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Tiers != 1 || p.Switches(TierLeaf) != 1 {
+			t.Errorf("%d GPUs: %s; want one tier of one distributed switch", tc.gpus, tierCounts(p))
+		}
+		qty := map[string]int{}
+		for _, l := range p.BOM {
+			qty[l.Key] += l.Qty
+		}
+		if qty[sw.Key+chassisCard] != tc.leaves || qty[sw.Key+chassisFabric] != 20 || qty[sw.Key] != 0 {
+			t.Errorf("%d GPUs at %dG: %d leaves, %d spines, %d frames; want %d, 20, 0", tc.gpus, tc.nicGbps,
+				qty[sw.Key+chassisCard], qty[sw.Key+chassisFabric], qty[sw.Key], tc.leaves)
+		}
+	}
+}
