@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -243,7 +244,8 @@ func TestChassisOverFixedLeaves(t *testing.T) {
 // 128 x 18 = 2,304 x 800G and 4,608 x 400G host ports; price 20 x
 // $81,000 + 128 x $42,200 = $7,021,600; power 20 x 2,000 + 128 x 600 =
 // 116,800 W. Plans naming it as the switch, one logical hop (one tier):
-// 2,048 GPUs of one 800G port each: ceil(2,048 / 18) = 114 leaves and
+// 2,048 GPUs of one 800G port each (docs/scenarios/
+// example-arista-7700r4-des-2k.toml): ceil(2,048 / 18) = 114 leaves and
 // the 20 spines; 1,000 GPUs at 400G: ceil(1,000 / 36) = 28 leaves; no
 // chassis-frame line (a DES has none). Mutations caught: the slot bound
 // left at 64 (the catalog refuses the entry), the leaf's 38 ports all
@@ -261,21 +263,25 @@ func TestDistributedSwitchEntry(t *testing.T) {
 	if sw.PriceUSD != 7021600 || sw.Watts != 116800 {
 		t.Errorf("7700R4: $%.0f, %.0f W; want $7,021,600, 116,800 W", sw.PriceUSD, sw.Watts)
 	}
+	entered := func(gpus, nicGbps int) Scenario {
+		s := NewScenario()
+		s.Cluster.System, s.Cluster.GPUs, s.Cluster.GPUsPerServer = CustomSystem, gpus, 8
+		s.Network.Fabric, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Switch = Ethernet, nicGbps, 1, sw.Key
+		return s
+	}
 	for _, tc := range []struct {
+		s                     Scenario
 		gpus, nicGbps, leaves int
 	}{
-		{2048, 800, 114},
-		{1000, 400, 28},
+		{docScenario(t, "example-arista-7700r4-des-2k"), 2048, 800, 114},
+		{entered(1000, 400), 1000, 400, 28},
 	} {
-		s := NewScenario()
-		s.Cluster.System, s.Cluster.GPUs, s.Cluster.GPUsPerServer = CustomSystem, tc.gpus, 8
-		s.Network.Fabric, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Switch = Ethernet, tc.nicGbps, 1, sw.Key
-		p, err := Build(flatLengths(s), cat)
+		p, err := Build(flatLengths(tc.s), cat)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Tiers != 1 || p.Switches(TierLeaf) != 1 {
-			t.Errorf("%d GPUs: %s; want one tier of one distributed switch", tc.gpus, tierCounts(p))
+		if want := fmt.Sprintf("1 tiers, 1/0/0 switches, links %d/0/0", tc.gpus); tierCounts(p) != want || p.SwitchTiers[0].DownGbps != tc.nicGbps {
+			t.Errorf("%d GPUs: %s at %dG; want %s at %dG", tc.gpus, tierCounts(p), p.SwitchTiers[0].DownGbps, want, tc.nicGbps)
 		}
 		qty := map[string]int{}
 		for _, l := range p.BOM {
