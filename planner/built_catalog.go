@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtCatalog = &builtdoc.Doc[Catalog]{
-		SHA256: "d077872681c577772c0e828ecd801893f5e0b988179868b4603699572687822c",
+		SHA256: "1c527cd1b1f674f33d2af0273140a4b6207847eed6e1f314baf4da653f9890df",
 		New: func() *Catalog {
 			return &Catalog{
 				Schema: 1,
@@ -383,18 +383,20 @@ func init() {
 								"400": 36,
 								"800": 18,
 							},
-							CardUSD:        42200,
-							CardRangeUSD:   [2]float64{33750, 70300},
-							CardWatts:      600,
-							FabricModules:  20,
-							FabricUSD:      81000,
-							FabricRangeUSD: [2]float64{64800, 135000},
-							FabricWatts:    2000,
+							CardUSD:            42200,
+							CardRangeUSD:       [2]float64{33750, 70300},
+							CardWatts:          600,
+							FabricModules:      20,
+							FabricUSD:          81000,
+							FabricRangeUSD:     [2]float64{64800, 135000},
+							FabricWatts:        2000,
+							FabricLinksPerCard: 20,
+							FabricLinkModule:   "osfp-800x1-dr8",
 							Source: ChassisSource{
 								Slots:    "derived: one spine stage joins at most 128 leaves, a 7720R4-128PE's 128 fabric ports one to each leaf (Arista Engineers' Exchange 2026.1, grade C); Arista's 'single-hop connectivity for up to 4,096 GPUs' (same newsletter) fits 128 x 36 = 4,608 host ports at 400G",
 								Card:     "estimate: a leaf's 18 x 800G host ports priced as the dated 51.2T box per 800G port ($150,000 / 64 = $2,344, Sesterce V5 calculator 2025-10-05: 18 x $2,344 = $42,200; range $120,000-250,000 / 64 x 18 = $33,750-70,300, Sesterce 2025-09 to LuxOptx, undated), the 7808R3 card's figure for the same 14.4 Tb/s; 600 W: the Tomahawk 5 system estimate (1,000 W for 51.2 Tb/s) scaled to the leaf's 38 x 800G (30.4 Tb/s), without optics",
 								Fabric:   "estimate: 20 spines, one per leaf fabric port (Arista Engineers' Exchange 2026.1: 20 x 800G fabric ports a leaf, grade C); priced as the frame premium (Meta: frame switches add about 30% to network cost, Gangidi et al. SIGCOMM 2024): 30% of 128 leaves' $42,200 = $1,620,480 over 20 spines = $81,000 (range 30% of $33,750-70,300 x 128 / 20 = $64,800-135,000); 2,000 W as the Tomahawk 6 estimate for the same 102.4 Tb/s",
-								Base:     "none: a DES has no frame; each leaf and spine is its own box, its supplies and fans counted in its price and watts",
+								Base:     "none: a DES has no frame; each leaf and spine is its own box, its supplies and fans counted in its price and watts. The leaf-spine fabric links are cables, not a backplane: each leaf's 20 x 800G fabric ports (Arista Engineers' Exchange 2026.1) take an 800G OSFP DR8 module at each end and a fibre (estimate: the module a DES fabric link takes was not found; the catalog's 800G single-link OSFP), bought with the leaves",
 								Estimate: true,
 							},
 						},

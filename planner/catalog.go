@@ -399,6 +399,13 @@ func (c *Catalog) index() error {
 	for k, cb := range c.Cables {
 		cb.Key = k
 	}
+	for k, s := range c.Switches {
+		if s.Chassis != nil {
+			if err := s.Chassis.checkFabricLinks(c); err != nil {
+				return fmt.Errorf("switch %s: %w", k, err)
+			}
+		}
+	}
 	for k, sys := range c.Systems {
 		sys.Key = k
 		if k == CustomSystem {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -29,7 +30,14 @@ type Chassis struct {
 	BaseUSD        float64        `toml:"base_price_usd" json:"base_price_usd"` // chassis, supervisors, fans, supplies
 	BaseRangeUSD   [2]float64     `toml:"base_price_range_usd" json:"base_price_range_usd"`
 	BaseWatts      float64        `toml:"base_watts" json:"base_watts"`
-	Source         ChassisSource  `toml:"source" json:"source"`
+	// FabricLinksPerCard is the cabled links from each line card to the
+	// fabric modules, in a distributed switch whose leaves and spines
+	// are separate boxes (0: a backplane joins them); FabricLinkModule
+	// is the transceiver at each end of such a link, joined by its
+	// fibre. A plan buys them with the cards.
+	FabricLinksPerCard int           `toml:"fabric_links_per_card" json:"fabric_links_per_card,omitempty"`
+	FabricLinkModule   string        `toml:"fabric_link_module" json:"fabric_link_module,omitempty"`
+	Source             ChassisSource `toml:"source" json:"source"`
 }
 
 // ChassisSource says where each chassis figure came from.
@@ -143,7 +151,44 @@ func (p *Plan) chassisLines(cat *Catalog, sw *Switch, t SwitchTier, loads []fabr
 			c.FabricUSD, c.FabricRangeUSD, c.FabricWatts, c.Source.Fabric))
 	}
 	cards := chassisCards(c, t, loads, p.Planes)
-	return append(out, part(sw.Key+chassisCard, c.CardName, cards, c.CardUSD, c.CardRangeUSD, c.CardWatts, c.Source.Card))
+	out = append(out, part(sw.Key+chassisCard, c.CardName, cards, c.CardUSD, c.CardRangeUSD, c.CardWatts, c.Source.Card))
+	if c.FabricLinksPerCard > 0 {
+		out = append(out, p.fabricLinkLines(cat, c, t.Name, cards)...)
+	}
+	return out
+}
+
+// fabricLinkLines are the cabled links between the cards (leaves) and
+// fabric modules (spines) of a tier of distributed switches that bought
+// cards cards: a transceiver at each end of each link and its fibre,
+// counted among the switch-side transceivers.
+func (p *Plan) fabricLinkLines(cat *Catalog, c *Chassis, tier string, cards int) []BOMLine {
+	links := cards * c.FabricLinksPerCard
+	mod := cat.Transceivers[c.FabricLinkModule]
+	fib := cat.Cables[cmp.Or(mod.Fibre, fiberKey)]
+	where := "fabric links, " + tier
+	p.SwitchTransceivers += 2 * links
+	l := BOMLine{Category: CatCable, Key: fib.Key, Name: fib.Name, Where: where, Qty: links, tier: tier,
+		UnitWatts: fib.Watts, Source: fib.Source.Price, Estimate: fib.Source.Estimate}
+	l.setPrice(p.Scenario.cablePrice(cat, fib, 0), p.Scenario.Quotes)
+	return []BOMLine{p.moduleLine(cat, mod, where, tier, 2*links), l}
+}
+
+// checkFabricLinks says what is wrong with a chassis's cabled fabric
+// links against the catalog's transceivers: a module at the links'
+// speed (the cards' fastest), one link a module, and its fibre.
+func (c *Chassis) checkFabricLinks(cat *Catalog) error {
+	if c.FabricLinksPerCard < 0 || (c.FabricLinksPerCard > 0) != (c.FabricLinkModule != "") {
+		return fmt.Errorf("chassis: fabric_links_per_card and fabric_link_module go together")
+	}
+	if c.FabricLinksPerCard == 0 {
+		return nil
+	}
+	mod := cat.Transceivers[c.FabricLinkModule]
+	if mod == nil || mod.Links != 1 || mod.LinkGbps != speeds(c.CardPorts)[0] || cat.Cables[cmp.Or(mod.Fibre, fiberKey)] == nil {
+		return fmt.Errorf("chassis: fabric_link_module %q must be a one-link transceiver at the cards' fastest speed, with its fibre in the catalog", c.FabricLinkModule)
+	}
+	return nil
 }
 
 // autoSwitches are the switches "auto", the design search and the

@@ -247,10 +247,14 @@ func TestChassisOverFixedLeaves(t *testing.T) {
 // 2,048 GPUs of one 800G port each (docs/scenarios/
 // example-arista-7700r4-des-2k.toml): ceil(2,048 / 18) = 114 leaves and
 // the 20 spines; 1,000 GPUs at 400G: ceil(1,000 / 36) = 28 leaves; no
-// chassis-frame line (a DES has none). Mutations caught: the slot bound
-// left at 64 (the catalog refuses the entry), the leaf's 38 ports all
-// taken as host ports (2,048 / 38: 54 leaves), a $0 frame line in the
-// BOM, the 400G host ports read at 800G (1,000 / 18: 56 leaves).
+// chassis-frame line (a DES has none); each leaf's 20 fabric links cabled
+// with a module at each end: 2,280 fibres and 4,560 modules, 560 and
+// 1,120. Mutations caught: the slot bound left at 64 (the catalog
+// refuses the entry), the leaf's 38 ports all taken as host ports
+// (2,048 / 38: 54 leaves), a $0 frame line in the BOM, the 400G host
+// ports read at 800G (1,000 / 18: 56 leaves), the fabric links left out
+// (as a backplane: no modules, and the DES undercuts a 400G Tomahawk or
+// Spectrum fabric in TestAutoPicksTheCheapestSwitch).
 func TestDistributedSwitchEntry(t *testing.T) {
 	cat := testCatalog(t)
 	sw := cat.Switches["arista-7700r4"]
@@ -290,6 +294,50 @@ func TestDistributedSwitchEntry(t *testing.T) {
 		if qty[sw.Key+chassisCard] != tc.leaves || qty[sw.Key+chassisFabric] != 20 || qty[sw.Key] != 0 {
 			t.Errorf("%d GPUs at %dG: %d leaves, %d spines, %d frames; want %d, 20, 0", tc.gpus, tc.nicGbps,
 				qty[sw.Key+chassisCard], qty[sw.Key+chassisFabric], qty[sw.Key], tc.leaves)
+		}
+		var fabricMods, fabricFibres int
+		for _, l := range p.BOM {
+			if strings.HasPrefix(l.Where, "fabric links") {
+				switch l.Category {
+				case CatTransceiver:
+					fabricMods += l.Qty
+				case CatCable:
+					fabricFibres += l.Qty
+				}
+			}
+		}
+		if links := 20 * tc.leaves; fabricFibres != links || fabricMods != 2*links {
+			t.Errorf("%d GPUs: fabric links %d fibres, %d modules; want %d, %d", tc.gpus, fabricFibres, fabricMods, links, 2*links)
+		}
+	}
+}
+
+// TestChassisFabricLinkCheck: a distributed switch's cabled fabric links
+// need a module the catalog has, carrying one link at the cards'
+// fastest speed (the 7700R4's 800G), and the two fields together.
+// Mutations caught: an unknown module accepted (a nil module at BOM
+// time), a twin-port module accepted (half the modules counted), links
+// without a module accepted.
+func TestChassisFabricLinkCheck(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		name   string
+		links  int
+		module string
+		ok     bool
+	}{
+		{"as catalogued", 20, "osfp-800x1-dr8", true},
+		{"backplane", 0, "", true},
+		{"unknown module", 20, "osfp-9000", false},
+		{"twin-port module", 20, "osfp-800x2", false},
+		{"module at another speed", 20, "osfp-400x1", false},
+		{"links without a module", 20, "", false},
+		{"a module without links", 0, "osfp-800x1-dr8", false},
+	} {
+		c := *cat.Switches["arista-7700r4"].Chassis
+		c.FabricLinksPerCard, c.FabricLinkModule = tc.links, tc.module
+		if err := c.checkFabricLinks(cat); (err == nil) != tc.ok {
+			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
 		}
 	}
 }
