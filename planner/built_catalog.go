@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtCatalog = &builtdoc.Doc[Catalog]{
-		SHA256: "1c527cd1b1f674f33d2af0273140a4b6207847eed6e1f314baf4da653f9890df",
+		SHA256: "a99f967fe295275c40f9ce4e834fd8fc61840fe085b5a0b8ed1dfd750f03e8de",
 		New: func() *Catalog {
 			return &Catalog{
 				Schema: 1,
@@ -363,7 +363,7 @@ func init() {
 						Provenance: Provenance{
 							Source: Source{
 								Ports:     "Arista Engineers' Exchange 2026.1 (Arista channel engineers' newsletter, March 2026, in a public GitHub repository; grade C): '7720R4-128PE: 128x800G or 256x400G fabric ports, 102Tbps total throughput'; '7700R4C-36PE [the 38PE]: 18x800G/36x400G or 20x800G/40x400G fabric ports', read as 18 x 800G host and 20 x 800G fabric ports (38 in all, as the model name DCS-DL-7700R4C-38PE-B in Arista's ANTA test data says); arista.com 7700R4 series page: 'over 27,000 800GbE ports', leaf and spine systems combined into one distributed switch (grade A, undated); 800G OSFP on 100G lanes (Jericho3-AI 106G SerDes: NextPlatform 2023-04-26 'Broadcom Takes On InfiniBand With Jericho3-AI' and TechInsights 'Broadcom Retargets Jericho at AI Clusters', grade C)",
-								Price:     "estimate: no dated public price for any 7700R4 or 7800R4 box (searched 2026-11-29); see the chassis table: per 800G host port the dated 51.2T box price ($150,000 / 64, Sesterce V5 2025-10-05), the spines 30% on top",
+								Price:     "estimate: no dated public price for any 7700R4 or 7800R4 box (searched 2026-11-29); see the chassis table: per 800G host port the dated 51.2T box price ($150,000 / 64, Sesterce V5 2025-10-05), the spines 30% on top; the figure is the boxes only, a plan adds each leaf's 20 fabric links (a module at each end, a fibre)",
 								Range:     "estimate: see the chassis table",
 								Watts:     "estimate: see the chassis table",
 								AsOf:      "2026-11",
