@@ -399,12 +399,8 @@ func (c *Catalog) index() error {
 	for k, cb := range c.Cables {
 		cb.Key = k
 	}
-	for k, s := range c.Switches {
-		if s.Chassis != nil {
-			if err := s.Chassis.checkFabricLinks(c); err != nil {
-				return fmt.Errorf("switch %s: %w", k, err)
-			}
-		}
+	if err := c.checkChassisLinks(); err != nil {
+		return err
 	}
 	for k, sys := range c.Systems {
 		sys.Key = k

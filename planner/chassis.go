@@ -174,6 +174,20 @@ func (p *Plan) fabricLinkLines(cat *Catalog, c *Chassis, tier string, cards int)
 	return []BOMLine{p.moduleLine(cat, mod, where, tier, 2*links), l}
 }
 
+// checkChassisLinks checks every chassis switch's cabled fabric links
+// against the catalog's transceivers and cables (indexed first).
+func (c *Catalog) checkChassisLinks() error {
+	for k, s := range c.Switches {
+		if s.Chassis == nil {
+			continue
+		}
+		if err := s.Chassis.checkFabricLinks(c); err != nil {
+			return fmt.Errorf("switch %s: %w", k, err)
+		}
+	}
+	return nil
+}
+
 // checkFabricLinks says what is wrong with a chassis's cabled fabric
 // links against the catalog's transceivers: a module at the links'
 // speed (the cards' fastest), one link a module, and its fibre.

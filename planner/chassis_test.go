@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"fabricplan/data"
 )
 
 // testChassis adds to cat a chassis with round figures for hand sums: 8
@@ -317,7 +319,7 @@ func TestDistributedSwitchEntry(t *testing.T) {
 // fastest speed (the 7700R4's 800G), and the two fields together.
 // Mutations caught: an unknown module accepted (a nil module at BOM
 // time), a twin-port module accepted (half the modules counted), links
-// without a module accepted.
+// without a module accepted, the catalog load not checking its chassis.
 func TestChassisFabricLinkCheck(t *testing.T) {
 	cat := testCatalog(t)
 	for _, tc := range []struct {
@@ -339,5 +341,13 @@ func TestChassisFabricLinkCheck(t *testing.T) {
 		if err := c.checkFabricLinks(cat); (err == nil) != tc.ok {
 			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
 		}
+	}
+	src, err := data.FS.ReadFile("catalog.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(src), `fabric_link_module = "osfp-800x1-dr8"`, `fabric_link_module = "osfp-9000"`, 1)
+	if _, err := ParseCatalog([]byte(bad)); err == nil || !strings.Contains(err.Error(), "fabric_link_module") {
+		t.Errorf("the catalog took an unknown fabric-link module: %v", err)
 	}
 }
