@@ -302,8 +302,9 @@ func TestCatalogJSONBasis(t *testing.T) {
 		{"switches", "qm8700", "street", "2024-08"},
 		{"switches", "tomahawk4", "street", "2025-10"},
 		{"switches", "sn5400", "street", "2025-10"},
-		{"switches", "tomahawk5", "street", "2025-10"}, // Sesterce V5 calculator, 2025-10-05
-		{"switches", "tomahawk6", "street", "2025-10"}, // its rule scales that figure
+		{"switches", "tomahawk5", "street", "2025-10"},     // Sesterce V5 calculator, 2025-10-05
+		{"switches", "tomahawk6", "street", "2025-10"},     // its rule scales that figure
+		{"switches", "arista-7700r4", "street", "2025-10"}, // Jericho3-AI DES: its rule scales the 51.2T figure
 		{"nics", "cx6-200", "street", "2026-09"},
 		{"systems", "mi300x", "street", "2024-03"},
 		{"systems", "mi355x", "street", "2024-12"},

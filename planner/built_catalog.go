@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtCatalog = &builtdoc.Doc[Catalog]{
-		SHA256: "4c7e339877296cee3d4e08c398a20b33ba7decd9bc76e70e1f89596d4c5b54ab",
+		SHA256: "a99f967fe295275c40f9ce4e834fd8fc61840fe085b5a0b8ed1dfd750f03e8de",
 		New: func() *Catalog {
 			return &Catalog{
 				Schema: 1,
@@ -350,6 +350,57 @@ func init() {
 					},
 				},
 				Switches: map[string]*Switch{
+					"arista-7700r4": {
+						Name:      "Arista 7700R4 DES (7700R4C-38PE leaves, 7720R4-128PE spines)",
+						RackUnits: 336,
+						Fabric:    "ethernet",
+						LaneGbps:  []int{100},
+						Form:      "osfp",
+						CageLinks: map[string]int{
+							"400": 2,
+							"800": 1,
+						},
+						Provenance: Provenance{
+							Source: Source{
+								Ports:     "Arista Engineers' Exchange 2026.1 (Arista channel engineers' newsletter, March 2026, in a public GitHub repository; grade C): '7720R4-128PE: 128x800G or 256x400G fabric ports, 102Tbps total throughput'; '7700R4C-36PE [the 38PE]: 18x800G/36x400G or 20x800G/40x400G fabric ports', read as 18 x 800G host and 20 x 800G fabric ports (38 in all, as the model name DCS-DL-7700R4C-38PE-B in Arista's ANTA test data says); arista.com 7700R4 series page: 'over 27,000 800GbE ports', leaf and spine systems combined into one distributed switch (grade A, undated); 800G OSFP on 100G lanes (Jericho3-AI 106G SerDes: NextPlatform 2023-04-26 'Broadcom Takes On InfiniBand With Jericho3-AI' and TechInsights 'Broadcom Retargets Jericho at AI Clusters', grade C)",
+								Price:     "estimate: no dated public price for any 7700R4 or 7800R4 box (searched 2026-11-29); see the chassis table: per 800G host port the dated 51.2T box price ($150,000 / 64, Sesterce V5 2025-10-05), the spines 30% on top; the figure is the boxes only, a plan adds each leaf's 20 fabric links (a module at each end, a fibre)",
+								Range:     "estimate: see the chassis table",
+								Watts:     "estimate: see the chassis table",
+								AsOf:      "2026-11",
+								RackUnits: "estimate: no height found for either box; the full DES's 128 leaves at 2U (38 OSFP cages, as the 2U 64-cage Tomahawk 5 boxes) and 20 spines at 4U (102.4 Tb/s, as the 4U Tomahawk 6 7060XE7): 128 x 2 + 20 x 4 = 336U, one figure for a system spread over many racks",
+								Estimate:  true,
+							},
+							Pricing: Pricing{
+								Condition: "planner estimate",
+								Grade:     "estimate",
+								Date:      "2025-10",
+							},
+						},
+						Chassis: &Chassis{
+							Slots:    128,
+							CardName: "Arista 7700R4C-38PE DES leaf (Jericho3-AI; 18 x 800G host ports, 20 x 800G fabric ports)",
+							CardPorts: map[string]int{
+								"400": 36,
+								"800": 18,
+							},
+							CardUSD:            42200,
+							CardRangeUSD:       [2]float64{33750, 70300},
+							CardWatts:          600,
+							FabricModules:      20,
+							FabricUSD:          81000,
+							FabricRangeUSD:     [2]float64{64800, 135000},
+							FabricWatts:        2000,
+							FabricLinksPerCard: 20,
+							FabricLinkModule:   "osfp-800x1-dr8",
+							Source: ChassisSource{
+								Slots:    "derived: one spine stage joins at most 128 leaves, a 7720R4-128PE's 128 fabric ports one to each leaf (Arista Engineers' Exchange 2026.1, grade C); Arista's 'single-hop connectivity for up to 4,096 GPUs' (same newsletter) fits 128 x 36 = 4,608 host ports at 400G",
+								Card:     "estimate: a leaf's 18 x 800G host ports priced as the dated 51.2T box per 800G port ($150,000 / 64 = $2,344, Sesterce V5 calculator 2025-10-05: 18 x $2,344 = $42,200; range $120,000-250,000 / 64 x 18 = $33,750-70,300, Sesterce 2025-09 to LuxOptx, undated), the 7808R3 card's figure for the same 14.4 Tb/s; 600 W: the Tomahawk 5 system estimate (1,000 W for 51.2 Tb/s) scaled to the leaf's 38 x 800G (30.4 Tb/s), without optics",
+								Fabric:   "estimate: 20 spines, one per leaf fabric port (Arista Engineers' Exchange 2026.1: 20 x 800G fabric ports a leaf, grade C); priced as the frame premium (Meta: frame switches add about 30% to network cost, Gangidi et al. SIGCOMM 2024): 30% of 128 leaves' $42,200 = $1,620,480 over 20 spines = $81,000 (range 30% of $33,750-70,300 x 128 / 20 = $64,800-135,000); 2,000 W as the Tomahawk 6 estimate for the same 102.4 Tb/s",
+								Base:     "none: a DES has no frame; each leaf and spine is its own box, its supplies and fans counted in its price and watts. The leaf-spine fabric links are cables, not a backplane: each leaf's 20 x 800G fabric ports (Arista Engineers' Exchange 2026.1) take an 800G OSFP DR8 module at each end and a fibre (estimate: the module a DES fabric link takes was not found; the catalog's 800G single-link OSFP), bought with the leaves",
+								Estimate: true,
+							},
+						},
+					},
 					"arista-7808r3": {
 						Name:      "Arista 7808R3 (8-slot chassis, 7800R3A-36D line cards)",
 						RackUnits: 16,

@@ -399,6 +399,9 @@ func (c *Catalog) index() error {
 	for k, cb := range c.Cables {
 		cb.Key = k
 	}
+	if err := c.checkChassisLinks(); err != nil {
+		return err
+	}
 	for k, sys := range c.Systems {
 		sys.Key = k
 		if k == CustomSystem {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -29,7 +30,14 @@ type Chassis struct {
 	BaseUSD        float64        `toml:"base_price_usd" json:"base_price_usd"` // chassis, supervisors, fans, supplies
 	BaseRangeUSD   [2]float64     `toml:"base_price_range_usd" json:"base_price_range_usd"`
 	BaseWatts      float64        `toml:"base_watts" json:"base_watts"`
-	Source         ChassisSource  `toml:"source" json:"source"`
+	// FabricLinksPerCard is the cabled links from each line card to the
+	// fabric modules, in a distributed switch whose leaves and spines
+	// are separate boxes (0: a backplane joins them); FabricLinkModule
+	// is the transceiver at each end of such a link, joined by its
+	// fibre. A plan buys them with the cards.
+	FabricLinksPerCard int           `toml:"fabric_links_per_card" json:"fabric_links_per_card,omitempty"`
+	FabricLinkModule   string        `toml:"fabric_link_module" json:"fabric_link_module,omitempty"`
+	Source             ChassisSource `toml:"source" json:"source"`
 }
 
 // ChassisSource says where each chassis figure came from.
@@ -41,14 +49,27 @@ type ChassisSource struct {
 	Estimate bool   `toml:"estimate" json:"estimate"`
 }
 
+// maxChassisSlots bounds a chassis's line-card slots: a distributed
+// switch of one spine stage joins as many leaves (its "cards") as a
+// spine has fabric ports, 128 for the Arista 7720R4-128PE (catalog
+// switches.arista-7700r4); the largest frame chassis has 20 (CS8500).
+const maxChassisSlots = 128
+
+// frameless says the chassis has no frame of its own (no base price,
+// range or watts): a distributed switch whose leaves and spines are
+// separate boxes, each counted as a card or a fabric module.
+func (c *Chassis) frameless() bool {
+	return c.BaseUSD == 0 && c.BaseRangeUSD == [2]float64{} && c.BaseWatts == 0
+}
+
 // cardPorts is a card's ports at gbps (0: none).
 func (c *Chassis) cardPorts(gbps int) int { return c.CardPorts[speedKey(gbps)] }
 
 // fill derives sw's ports, price, range and power from its chassis
 // with every slot filled; it checks the parts first.
 func (c *Chassis) fill(sw *Switch) error {
-	if c.Slots < 1 || c.Slots > 64 || c.FabricModules < 0 || len(c.CardPorts) == 0 {
-		return fmt.Errorf("chassis: needs 1 to 64 slots, card ports and no negative fabric modules")
+	if c.Slots < 1 || c.Slots > maxChassisSlots || c.FabricModules < 0 || len(c.CardPorts) == 0 {
+		return fmt.Errorf("chassis: needs 1 to %d slots, card ports and no negative fabric modules", maxChassisSlots)
 	}
 	for _, v := range []float64{c.CardUSD, c.CardWatts, c.FabricUSD, c.FabricWatts, c.BaseUSD, c.BaseWatts} {
 		if !inRange(v, 0, MaxPriceUSD) {
@@ -60,6 +81,9 @@ func (c *Chassis) fill(sw *Switch) error {
 		usd  float64
 		rng  [2]float64
 	}{{"card", c.CardUSD, c.CardRangeUSD}, {"fabric module", c.FabricUSD, c.FabricRangeUSD}, {"base", c.BaseUSD, c.BaseRangeUSD}} {
+		if r.what == "base" && c.frameless() {
+			continue
+		}
 		if err := checkRange("chassis "+r.what, r.usd, r.rng); err != nil {
 			return err
 		}
@@ -118,13 +142,67 @@ func (p *Plan) chassisLines(cat *Catalog, sw *Switch, t SwitchTier, loads []fabr
 		l.setPrice(s.partPrice(cat, key, usd, rng, &sw.Pricing), s.Quotes)
 		return l
 	}
-	out := []BOMLine{part(sw.Key, "Chassis, supervisors, fans: "+sw.Name, t.Switches, c.BaseUSD, c.BaseRangeUSD, c.BaseWatts, c.Source.Base)}
+	var out []BOMLine
+	if !c.frameless() {
+		out = append(out, part(sw.Key, "Chassis, supervisors, fans: "+sw.Name, t.Switches, c.BaseUSD, c.BaseRangeUSD, c.BaseWatts, c.Source.Base))
+	}
 	if c.FabricModules > 0 {
 		out = append(out, part(sw.Key+chassisFabric, "Fabric module: "+sw.Name, t.Switches*c.FabricModules,
 			c.FabricUSD, c.FabricRangeUSD, c.FabricWatts, c.Source.Fabric))
 	}
 	cards := chassisCards(c, t, loads, p.Planes)
-	return append(out, part(sw.Key+chassisCard, c.CardName, cards, c.CardUSD, c.CardRangeUSD, c.CardWatts, c.Source.Card))
+	out = append(out, part(sw.Key+chassisCard, c.CardName, cards, c.CardUSD, c.CardRangeUSD, c.CardWatts, c.Source.Card))
+	if c.FabricLinksPerCard > 0 {
+		out = append(out, p.fabricLinkLines(cat, c, t.Name, cards)...)
+	}
+	return out
+}
+
+// fabricLinkLines are the cabled links between the cards (leaves) and
+// fabric modules (spines) of a tier of distributed switches that bought
+// cards cards: a transceiver at each end of each link and its fibre,
+// counted among the switch-side transceivers.
+func (p *Plan) fabricLinkLines(cat *Catalog, c *Chassis, tier string, cards int) []BOMLine {
+	links := cards * c.FabricLinksPerCard
+	mod := cat.Transceivers[c.FabricLinkModule]
+	fib := cat.Cables[cmp.Or(mod.Fibre, fiberKey)]
+	where := "fabric links, " + tier
+	p.SwitchTransceivers += 2 * links
+	l := BOMLine{Category: CatCable, Key: fib.Key, Name: fib.Name, Where: where, Qty: links, tier: tier,
+		UnitWatts: fib.Watts, Source: fib.Source.Price, Estimate: fib.Source.Estimate}
+	l.setPrice(p.Scenario.cablePrice(cat, fib, 0), p.Scenario.Quotes)
+	return []BOMLine{p.moduleLine(cat, mod, where, tier, 2*links), l}
+}
+
+// checkChassisLinks checks every chassis switch's cabled fabric links
+// against the catalog's transceivers and cables (indexed first).
+func (c *Catalog) checkChassisLinks() error {
+	for k, s := range c.Switches {
+		if s.Chassis == nil {
+			continue
+		}
+		if err := s.Chassis.checkFabricLinks(c); err != nil {
+			return fmt.Errorf("switch %s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// checkFabricLinks says what is wrong with a chassis's cabled fabric
+// links against the catalog's transceivers: a module at the links'
+// speed (the cards' fastest), one link a module, and its fibre.
+func (c *Chassis) checkFabricLinks(cat *Catalog) error {
+	if c.FabricLinksPerCard < 0 || (c.FabricLinksPerCard > 0) != (c.FabricLinkModule != "") {
+		return fmt.Errorf("chassis: fabric_links_per_card and fabric_link_module go together")
+	}
+	if c.FabricLinksPerCard == 0 {
+		return nil
+	}
+	mod := cat.Transceivers[c.FabricLinkModule]
+	if mod == nil || mod.Links != 1 || mod.LinkGbps != speeds(c.CardPorts)[0] || cat.Cables[cmp.Or(mod.Fibre, fiberKey)] == nil {
+		return fmt.Errorf("chassis: fabric_link_module %q must be a one-link transceiver at the cards' fastest speed, with its fibre in the catalog", c.FabricLinkModule)
+	}
+	return nil
 }
 
 // autoSwitches are the switches "auto", the design search and the

@@ -1,9 +1,12 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"fabricplan/data"
 )
 
 // testChassis adds to cat a chassis with round figures for hand sums: 8
@@ -231,5 +234,120 @@ func TestChassisOverFixedLeaves(t *testing.T) {
 	_, err := Build(dac, cat)
 	if err == nil || !strings.Contains(err.Error(), "network.media.leaf_spine") {
 		t.Errorf("DAC between 100G- and 50G-lane ends: error %v, want one naming network.media.leaf_spine", err)
+	}
+}
+
+// TestDistributedSwitchEntry: the Arista 7700R4 DES as the catalog
+// enters it, a frameless chassis of leaf "cards" and spine "fabric
+// modules", against the figures its sources publish (Arista Engineers'
+// Exchange 2026.1: a 7700R4C-38PE leaf has 18 x 800G (36 x 400G) host
+// ports and 20 x 800G fabric ports, a 7720R4-128PE spine 128 x 800G
+// fabric ports). By hand: one spine stage joins 128 leaves on 20 spines,
+// 128 x 18 = 2,304 x 800G and 4,608 x 400G host ports; price 20 x
+// $81,000 + 128 x $42,200 = $7,021,600; power 20 x 2,000 + 128 x 600 =
+// 116,800 W. Plans naming it as the switch, one logical hop (one tier):
+// 2,048 GPUs of one 800G port each (docs/scenarios/
+// example-arista-7700r4-des-2k.toml): ceil(2,048 / 18) = 114 leaves and
+// the 20 spines; 1,000 GPUs at 400G: ceil(1,000 / 36) = 28 leaves; no
+// chassis-frame line (a DES has none); each leaf's 20 fabric links cabled
+// with a module at each end: 2,280 fibres and 4,560 modules, 560 and
+// 1,120. Mutations caught: the slot bound left at 64 (the catalog
+// refuses the entry), the leaf's 38 ports all taken as host ports
+// (2,048 / 38: 54 leaves), a $0 frame line in the BOM, the 400G host
+// ports read at 800G (1,000 / 18: 56 leaves), the fabric links left out
+// (as a backplane: no modules, and the DES undercuts a 400G Tomahawk or
+// Spectrum fabric in TestAutoPicksTheCheapestSwitch).
+func TestDistributedSwitchEntry(t *testing.T) {
+	cat := testCatalog(t)
+	sw := cat.Switches["arista-7700r4"]
+	if sw == nil || sw.Chassis == nil {
+		t.Fatal("no arista-7700r4 distributed switch in the catalog")
+	}
+	if sw.Radix(800) != 2304 || sw.Radix(400) != 4608 || sw.Chassis.FabricModules != 20 {
+		t.Errorf("7700R4: %d x 800G, %d x 400G, %d spines; want 2,304, 4,608, 20", sw.Radix(800), sw.Radix(400), sw.Chassis.FabricModules)
+	}
+	if sw.PriceUSD != 7021600 || sw.Watts != 116800 {
+		t.Errorf("7700R4: $%.0f, %.0f W; want $7,021,600, 116,800 W", sw.PriceUSD, sw.Watts)
+	}
+	entered := func(gpus, nicGbps int) Scenario {
+		s := NewScenario()
+		s.Cluster.System, s.Cluster.GPUs, s.Cluster.GPUsPerServer = CustomSystem, gpus, 8
+		s.Network.Fabric, s.Network.NICGbps, s.Network.PortsPerNIC, s.Network.Switch = Ethernet, nicGbps, 1, sw.Key
+		return s
+	}
+	for _, tc := range []struct {
+		s                     Scenario
+		gpus, nicGbps, leaves int
+	}{
+		{docScenario(t, "example-arista-7700r4-des-2k"), 2048, 800, 114},
+		{entered(1000, 400), 1000, 400, 28},
+	} {
+		p, err := Build(flatLengths(tc.s), cat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("1 tiers, 1/0/0 switches, links %d/0/0", tc.gpus); tierCounts(p) != want || p.SwitchTiers[0].DownGbps != tc.nicGbps {
+			t.Errorf("%d GPUs: %s at %dG; want %s at %dG", tc.gpus, tierCounts(p), p.SwitchTiers[0].DownGbps, want, tc.nicGbps)
+		}
+		qty := map[string]int{}
+		for _, l := range p.BOM {
+			qty[l.Key] += l.Qty
+		}
+		if qty[sw.Key+chassisCard] != tc.leaves || qty[sw.Key+chassisFabric] != 20 || qty[sw.Key] != 0 {
+			t.Errorf("%d GPUs at %dG: %d leaves, %d spines, %d frames; want %d, 20, 0", tc.gpus, tc.nicGbps,
+				qty[sw.Key+chassisCard], qty[sw.Key+chassisFabric], qty[sw.Key], tc.leaves)
+		}
+		var fabricMods, fabricFibres int
+		for _, l := range p.BOM {
+			if strings.HasPrefix(l.Where, "fabric links") {
+				switch l.Category {
+				case CatTransceiver:
+					fabricMods += l.Qty
+				case CatCable:
+					fabricFibres += l.Qty
+				}
+			}
+		}
+		if links := 20 * tc.leaves; fabricFibres != links || fabricMods != 2*links {
+			t.Errorf("%d GPUs: fabric links %d fibres, %d modules; want %d, %d", tc.gpus, fabricFibres, fabricMods, links, 2*links)
+		}
+	}
+}
+
+// TestChassisFabricLinkCheck: a distributed switch's cabled fabric links
+// need a module the catalog has, carrying one link at the cards'
+// fastest speed (the 7700R4's 800G), and the two fields together.
+// Mutations caught: an unknown module accepted (a nil module at BOM
+// time), a twin-port module accepted (half the modules counted), links
+// without a module accepted, the catalog load not checking its chassis.
+func TestChassisFabricLinkCheck(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		name   string
+		links  int
+		module string
+		ok     bool
+	}{
+		{"as catalogued", 20, "osfp-800x1-dr8", true},
+		{"backplane", 0, "", true},
+		{"unknown module", 20, "osfp-9000", false},
+		{"twin-port module", 20, "osfp-800x2", false},
+		{"module at another speed", 20, "osfp-400x1", false},
+		{"links without a module", 20, "", false},
+		{"a module without links", 0, "osfp-800x1-dr8", false},
+	} {
+		c := *cat.Switches["arista-7700r4"].Chassis
+		c.FabricLinksPerCard, c.FabricLinkModule = tc.links, tc.module
+		if err := c.checkFabricLinks(cat); (err == nil) != tc.ok {
+			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+	src, err := data.FS.ReadFile("catalog.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(src), `fabric_link_module = "osfp-800x1-dr8"`, `fabric_link_module = "osfp-9000"`, 1)
+	if _, err := ParseCatalog([]byte(bad)); err == nil || !strings.Contains(err.Error(), "fabric_link_module") {
+		t.Errorf("the catalog took an unknown fabric-link module: %v", err)
 	}
 }

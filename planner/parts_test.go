@@ -149,7 +149,7 @@ func TestNewPartsSourced(t *testing.T) {
 		what string
 	}
 	var parts []part
-	for _, k := range []string{"tomahawk3", "tomahawk4", "sn3700", "sn4700", "sn5400", "cs8500"} {
+	for _, k := range []string{"tomahawk3", "tomahawk4", "sn3700", "sn4700", "sn5400", "cs8500", "arista-7700r4"} {
 		if sw := cat.Switches[k]; sw != nil {
 			parts = append(parts, part{sw.Source, sw.Pricing, "switch " + k})
 		} else {
