@@ -82,7 +82,7 @@ func newSearchTab(u *UI) *searchTab {
 	t.progress.Hide()
 	t.info = widget.NewLabel("Enumerates fabric, NIC speed, port split, planes, switch, oversubscription and tiers for this GPU count and workload.")
 	t.info.Wrapping = fyne.TextWrapWord
-	t.table = newTextTable(searchColumns, []float32{380, 90, 100, 100, 90, 100, 220}, t.rowCount, t.cell)
+	t.table = newTextTable(searchColumns, []float32{380, 90, 100, 100, 90, 100, 220, 360}, t.rowCount, t.cell)
 	// Headers are buttons that sort by their column.
 	t.table.CreateHeader = func() fyne.CanvasObject { return widget.NewButton("", nil) }
 	t.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
@@ -291,8 +291,10 @@ func (t *searchTab) cell(row, col int) string {
 			return res.TimeUnit().Format(d.Days)
 		}
 		return ""
+	case 6:
+		return t.u.m.DesignPick(d)
 	}
-	return t.u.m.DesignPick(d)
+	return d.Reason // why the search tried a shape beyond the usual
 }
 
 // useSelected loads the selected design into the inputs; the model

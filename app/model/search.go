@@ -13,7 +13,7 @@ import (
 
 // SearchColumns are the columns of the designs table, in order; the
 // sort column is an index into them.
-var SearchColumns = []string{"Design", "Switches", "Cost", "Power", "Step", "JCT", "Pick / cost vs pick"}
+var SearchColumns = []string{"Design", "Switches", "Cost", "Power", "Step", "JCT", "Pick / cost vs pick", "Why tried"}
 
 // Sort columns of the designs table.
 const (
@@ -24,6 +24,7 @@ const (
 	SortByStep
 	SortByJCT
 	SortByPick
+	SortByReason
 )
 
 // ErrSearchStale refuses a design of a search run on other inputs.
@@ -169,6 +170,8 @@ func (m *Model) sortSearchRows() {
 			return d.Days, ""
 		case SortByPick:
 			return 0, m.DesignPick(d) + "~"
+		case SortByReason:
+			return 0, d.Reason + "~" // designs of the usual shapes last
 		}
 		return 0, d.Label
 	}

@@ -13,23 +13,27 @@ import (
 
 // designsOf is a hand-made search result of three designs of base: an
 // 8,192-GPU one ($3M, 9 days), a 2,048-GPU one ($1M, 30 days) and a
-// 4,096-GPU one ($2M, 12 days), all on the front, the $2M one the pick.
+// 4,096-GPU one ($2M, 12 days), all on the front, the $2M one the pick;
+// the first two carry a reason for their shape, the third none.
 func designsOf(base planner.Scenario) *explore.SearchResult {
 	var ds []*explore.Design
 	for _, d := range []struct {
 		gpus       int
 		cost, days float64
-	}{{8192, 3e6, 9}, {2048, 1e6, 30}, {4096, 2e6, 12}} {
+		reason     string
+	}{{8192, 3e6, 9, "b: chassis spines"}, {2048, 1e6, 30, "a: zones"}, {4096, 2e6, 12, ""}} {
 		s := base.Clone()
 		s.Cluster.GPUs = d.gpus
-		ds = append(ds, &explore.Design{Label: textfmt.Int(d.gpus), Scenario: s, CostUSD: d.cost, Days: d.days, OnFront: true})
+		ds = append(ds, &explore.Design{Label: textfmt.Int(d.gpus), Scenario: s, CostUSD: d.cost, Days: d.days, OnFront: true, Reason: d.reason})
 	}
 	return &explore.SearchResult{Designs: ds, Front: ds, Cheapest: ds[2], Target: 15}
 }
 
 // The table lists the front sorted by cost, then by the column asked
 // for; sorting clears the selection. Mutations caught: rows left in the
-// planner's order, and a selection kept on a row that moved.
+// planner's order, a selection kept on a row that moved, and the "Why
+// tried" column sorted as another (designs without a reason must come
+// last, not first as an empty string sorts).
 func TestSearchRowsSortAndSelect(t *testing.T) {
 	m := testModel(t)
 	run, base := m.StartSearch()
@@ -48,6 +52,7 @@ func TestSearchRowsSortAndSelect(t *testing.T) {
 	}{
 		{SortByCost, [3]string{"2,048", "4,096", "8,192"}},
 		{SortByJCT, [3]string{"8,192", "4,096", "2,048"}},
+		{SortByReason, [3]string{"2,048", "8,192", "4,096"}},
 		{SortByLabel, [3]string{"2,048", "4,096", "8,192"}},
 	} {
 		m.SelectDesign(1)
