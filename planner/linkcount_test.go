@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"fabricplan/planner/hall"
@@ -166,6 +167,54 @@ func TestRunBucketsAsSoldEnd(t *testing.T) {
 // the distance read back unmasked; a table past the packing sorted
 // packed (20 km read as another distance); a table emptied for reuse
 // keeping its links (reset clearing the keys alone).
+// TestRadixSortAsSort holds radixSort to slices.Sort over distances
+// spread over few and many digits, from a shared lowest digit to 2^43
+// grains, their slots packed below. It fails with a pass left out (the
+// loop stopped at hi-lo's top digit, not past it), the grains' least
+// value not taken off (the digits of a narrow spread far from 0 read
+// wrong) or the slot read as part of the grains' lowest digit.
+func TestRadixSortAsSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 1))
+	for _, tc := range []struct {
+		name   string
+		n      int
+		from   uint64 // the least distance, grains
+		spread uint64 // the distances' range, grains
+	}{
+		{"one digit", 200, 0, 255},
+		{"two digits", 300, 0, 1 << 12},
+		{"far, narrow", 250, 90_000_064_312, 1 << 9}, // crossing 2^16 grains 200 in,
+		{"a hall", 7400, 1_000_000, 400_000_000_000},
+		{"every digit", 1000, 0, 1 << 43},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			seen := map[uint64]bool{}
+			var packed []uint64
+			for len(packed) < tc.n {
+				g := tc.from + rng.Uint64N(tc.spread+1)
+				if seen[g] {
+					continue
+				}
+				seen[g] = true
+				packed = append(packed, g<<slotBits|uint64(rng.IntN(1<<slotBits)))
+			}
+			want := slices.Clone(packed)
+			slices.Sort(want)
+			var spare []uint64
+			for range 2 { // the second time with the first's buffer
+				got := slices.Clone(packed)
+				spare = radixSort(got, spare)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d distances not in slices.Sort's order", tc.n)
+				}
+				if &spare[0] == &got[0] {
+					t.Fatal("the buffer returned is the sorted slice")
+				}
+			}
+		})
+	}
+}
+
 func TestGapHistSorted(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
