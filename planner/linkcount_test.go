@@ -215,6 +215,55 @@ func TestRadixSortAsSort(t *testing.T) {
 	}
 }
 
+// TestRackLinksReused notes a core group's spine racks as countSpineCore
+// meets them (pod by pod, again for each spine), then a second group
+// after a reset, then a third from the pool after a release: each rack once, in the
+// order first met, with its links summed and its centre. It fails with
+// reset leaving the racks' indexes set (the second group's racks found
+// at the first's places).
+func TestRackLinksReused(t *testing.T) {
+	s := NewScenario()
+	s.Cluster.GPUs = 2048
+	h := buildHall(t, s).Hall
+	if len(h.Racks) < 12 {
+		t.Fatalf("%d racks: the test needs 12", len(h.Racks))
+	}
+	type noted struct {
+		rack  int32
+		links float64
+	}
+	for _, tc := range []struct {
+		name string
+		add  []noted // in order
+		want []noted
+	}{
+		{"a group", []noted{{3, 1}, {5, 2}, {9, 1}, {3, 4}, {5, 1}, {9, 0.5}, {3, 1}}, []noted{{3, 6}, {5, 3}, {9, 1.5}}},
+		{"another group", []noted{{5, 1}, {2, 2}, {5, 2}, {11, 1}}, []noted{{5, 3}, {2, 2}, {11, 1}}},
+		{"the first racks again", []noted{{9, 2}, {3, 1}, {9, 1}}, []noted{{9, 3}, {3, 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRackLinks()
+			defer r.release()
+			for group := range 2 {
+				r.reset()
+				for _, n := range tc.add {
+					r.add(h, n.rack, n.links)
+				}
+				if len(r.racks) != len(tc.want) {
+					t.Fatalf("group %d: racks %v, want %v", group, r.racks, tc.want)
+				}
+				for i, w := range tc.want {
+					x, y := h.RackPos(w.rack)
+					if r.racks[i] != w.rack || r.links[i] != w.links || r.x[i] != x || r.y[i] != y {
+						t.Fatalf("group %d: rack %d with %v links at (%v, %v), want rack %d with %v at (%v, %v)",
+							group, r.racks[i], r.links[i], r.x[i], r.y[i], w.rack, w.links, x, y)
+					}
+				}
+			}
+		})
+	}
+}
+
 func TestGapHistSorted(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
