@@ -531,6 +531,29 @@ type runBuckets struct {
 	// last is the bucket of (every run from lo to) the run before.
 	last *runBucket
 	lo   float64
+	// lastAt and loAt are last and lo for each drop (ofAt): a
+	// distance's first runs fall below the distance before's last, so
+	// last missed at every distance, but each drop's runs rise with the
+	// distances and most stay in the bucket of the distance before.
+	lastAt []*runBucket
+	loAt   []float64
+}
+
+// ofAt is of for a run at drop i (fill's drops, from 0): the bucket of
+// the drop's run before, if run is in it.
+func (b *runBuckets) ofAt(i int, run float64) (*runBucket, error) {
+	if i >= len(b.lastAt) {
+		b.lastAt, b.loAt = slices.Grow(b.lastAt, i+1-len(b.lastAt))[:i+1], slices.Grow(b.loAt, i+1-len(b.loAt))[:i+1]
+	}
+	if r := b.lastAt[i]; r != nil && run >= b.loAt[i] && run <= r.end {
+		return r, nil
+	}
+	r, err := b.of(run)
+	if err != nil {
+		return nil, err
+	}
+	b.lastAt[i], b.loAt[i] = r, run
+	return r, nil
 }
 
 // of is run's bucket for tier t. A run from the last one's up to its
@@ -631,7 +654,7 @@ func (c *countedTier) wholeCages(links int, cages, perCage [2]int) {
 // drops (shortest first, cum their cumulative shares) spread over them.
 func (b *runBuckets) fill(d, links float64, drop, cum []float64) error {
 	for i := 0; i < len(drop); {
-		r, err := b.of(d + drop[i])
+		r, err := b.ofAt(i, d+drop[i])
 		if err != nil {
 			return err
 		}

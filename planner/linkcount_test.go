@@ -124,8 +124,10 @@ func TestCountedLinksNearWalk(t *testing.T) {
 // distances shortest first, so a distance's first run falls below the
 // run before; among them runs a hair over a whole metre (within
 // soldSlack: sold at it) and just past it (sold at the next length).
-// Mutation caught (checked to fail here): the last bucket kept for a run
-// below the first run it was found for (no lo).
+// runBuckets.ofAt, keeping each drop's last bucket, is held alike, each
+// drop's runs rising with the distance.
+// Mutations caught (checked to fail here): the last bucket kept for a run
+// below the first run it was found for (no lo), in of or in ofAt.
 func TestRunBucketsAsSoldEnd(t *testing.T) {
 	cat := testCatalog(t)
 	s := planBenchScenario(100_003)
@@ -137,17 +139,22 @@ func TestRunBucketsAsSoldEnd(t *testing.T) {
 	drops := []float64{0.35, 0.9, 1.55, 2.05}
 	for tier := range 3 {
 		b := runBuckets{m: p.media, t: tier, at: map[float64]*runBucket{}}
+		byDrop := runBuckets{m: p.media, t: tier, at: map[float64]*runBucket{}}
 		n := 0
 		for d := 0.0; d < 120; d += 0.25 {
-			for _, drop := range drops {
+			for i, drop := range drops {
 				for _, run := range []float64{d + drop, math.Ceil(d+drop) + soldSlack/2, math.Ceil(d+drop) + 2*soldSlack} {
 					r, err := b.of(run)
 					if err != nil {
 						break // past every part's reach
 					}
+					at, err := byDrop.ofAt(i, run)
+					if err != nil {
+						t.Fatalf("tier %d: a %.10f m run: %v by drop, bucketed alone", tier, run, err)
+					}
 					n++
-					if want := p.media.soldEnd(tier, run); r.end != want {
-						t.Fatalf("tier %d: a %.10f m run in the bucket sold at %g m, want %g m", tier, run, r.end, want)
+					if want := p.media.soldEnd(tier, run); r.end != want || at.end != want {
+						t.Fatalf("tier %d: a %.10f m run in the bucket sold at %g m (%g m by drop), want %g m", tier, run, r.end, at.end, want)
 					}
 				}
 			}
