@@ -165,40 +165,35 @@ func TestRunBucketsAsSoldEnd(t *testing.T) {
 	}
 }
 
-// gapHist sums the links at each distance and gives the distances
-// shortest first, in metres, however many it holds (past its first
-// slots: grown) and however far (past 2^44 grains, 17.6 km: sorted as
-// pairs), and emptied for reuse. Hand figures: 3 m twice (1 + 2
-// links), 1.5 m, 0, 20 km.
-// Mutations caught (each checked to fail here): the slot packed below
-// the distance read back unmasked; a table past the packing sorted
-// packed (20 km read as another distance); a table emptied for reuse
-// keeping its links (reset clearing the keys alone).
 // TestRadixSortAsSort holds radixSort to slices.Sort over distances
 // spread over few and many digits, from a shared lowest digit to 2^43
-// grains, their slots packed below. It fails with a pass left out (the
-// loop stopped at hi-lo's top digit, not past it), the grains' least
-// value not taken off (the digits of a narrow spread far from 0 read
-// wrong) or the slot read as part of the grains' lowest digit.
+// grains, on a grid of 0.1 m or with only a high digit differing, their
+// slots packed below. It fails with a pass left out (the loop stopped
+// at hi-lo's top digit, not past it), the grains' least value not taken
+// off (the digits of a narrow spread far from 0 read wrong) or the slot
+// read as part of the grains' lowest digit.
 func TestRadixSortAsSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 1))
 	for _, tc := range []struct {
 		name   string
 		n      int
 		from   uint64 // the least distance, grains
-		spread uint64 // the distances' range, grains
+		spread uint64 // the distances' range, in steps
+		step   uint64 // grains
 	}{
-		{"one digit", 200, 0, 255},
-		{"two digits", 300, 0, 1 << 12},
-		{"far, narrow", 250, 90_000_064_312, 1 << 9}, // crossing 2^16 grains 200 in,
-		{"a hall", 7400, 1_000_000, 400_000_000_000},
-		{"every digit", 1000, 0, 1 << 43},
+		{"one digit", 200, 0, 255, 1},
+		{"two digits", 300, 0, 1 << 12, 1},
+		{"far, narrow", 250, 90_000_064_312, 1 << 9, 1}, // crossing 2^16 grains 200 in
+		{"a hall", 7400, 1_000_000, 400_000_000_000, 1},
+		{"every digit", 1000, 0, 1 << 43, 1},
+		{"the low digits shared", 200, 5, 255, 1 << 16}, // only the third digit differs
+		{"a hall's grid", 3000, 300_000_000, 1 << 14, 100_000_000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			seen := map[uint64]bool{}
 			var packed []uint64
 			for len(packed) < tc.n {
-				g := tc.from + rng.Uint64N(tc.spread+1)
+				g := tc.from + rng.Uint64N(tc.spread+1)*tc.step
 				if seen[g] {
 					continue
 				}
@@ -271,6 +266,15 @@ func TestRackLinksReused(t *testing.T) {
 	}
 }
 
+// gapHist sums the links at each distance and gives the distances
+// shortest first, in metres, however many it holds (past its first
+// slots: grown) and however far (past 2^44 grains, 17.6 km: sorted as
+// pairs), and emptied for reuse. Hand figures: 3 m twice (1 + 2
+// links), 1.5 m, 0, 20 km.
+// Mutations caught (each checked to fail here): the slot packed below
+// the distance read back unmasked; a table past the packing sorted
+// packed (20 km read as another distance); a table emptied for reuse
+// keeping its links (reset clearing the keys alone).
 func TestGapHistSorted(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
