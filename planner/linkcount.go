@@ -57,6 +57,10 @@ type gapHist struct {
 	w    []float64
 	n    int
 	used []int32 // the slots filled, as filled
+	// packed and spare are sorted's buffers, dist and links what it
+	// returns (valid to the table's release), kept with the table.
+	packed, spare []uint64
+	dist, links   []float64
 }
 
 // gapHists are tables emptied for reuse (release).
@@ -121,11 +125,11 @@ func (h *gapHist) slot(g uint64) int {
 const slotBits = 20
 
 // sorted is h's distances (metres), shortest first, and the links at
-// each. Each distance is sorted with its slot packed below it, as one
+// each, valid until h is released. Each distance is sorted with its slot packed below it, as one
 // integer (a sweep sorts millions, and integers sort faster than
 // pairs by a function).
 func (h *gapHist) sorted() (dist, links []float64) {
-	packed := make([]uint64, 0, h.n)
+	packed := h.packed[:0]
 	for _, i := range h.used {
 		k := h.keys[i]
 		if k-1 >= 1<<(64-slotBits) || i >= 1<<slotBits {
@@ -133,12 +137,65 @@ func (h *gapHist) sorted() (dist, links []float64) {
 		}
 		packed = append(packed, (k-1)<<slotBits|uint64(i))
 	}
-	slices.Sort(packed)
-	dist, links = make([]float64, len(packed)), make([]float64, len(packed))
+	if len(packed) < radixMin {
+		slices.Sort(packed)
+	} else {
+		h.spare = radixSort(packed, h.spare)
+	}
+	h.packed = packed
+	h.dist, h.links = slices.Grow(h.dist[:0], len(packed))[:len(packed)], slices.Grow(h.links[:0], len(packed))[:len(packed)]
+	dist, links = h.dist, h.links
 	for i, p := range packed {
 		dist[i], links[i] = float64(p>>slotBits)*gapGrainM, h.w[p&(1<<slotBits-1)]
 	}
 	return dist, links
+}
+
+// radixMin is the distances from which sorted sorts by radix: below
+// it a comparison sort is as fast.
+const radixMin = 64
+
+// radixDigit is the bits radixSort sorts by a pass.
+const radixDigit = 8
+
+// radixSort sorts packed (a gapHist's distances, grains above slotBits
+// of slot, each distance once) by its grains, least significant digit
+// first, and returns the buffer it used (spare, grown to fit, for the
+// next call). Only the digits in which the grains differ are passed
+// over: a tier's distances span a few hundred metres, 40 bits of
+// grains, and a sort by comparison took a tenth of a counted sweep's
+// CPU. The grains are distinct, so the order is slices.Sort's.
+func radixSort(packed, spare []uint64) []uint64 {
+	lo, hi := packed[0]>>slotBits, packed[0]>>slotBits
+	for _, p := range packed {
+		lo, hi = min(lo, p>>slotBits), max(hi, p>>slotBits)
+	}
+	if cap(spare) < len(packed) {
+		spare = make([]uint64, len(packed))
+	}
+	src, dst := packed, spare[:len(packed)]
+	var count [1 << radixDigit]int
+	for shift := 0; shift < 64 && (hi-lo)>>shift > 0; shift += radixDigit {
+		count = [1 << radixDigit]int{}
+		for _, p := range src {
+			count[((p>>slotBits)-lo)>>shift&(1<<radixDigit-1)]++
+		}
+		at := 0
+		for d, n := range count {
+			count[d], at = at, at+n
+		}
+		for _, p := range src {
+			d := ((p >> slotBits) - lo) >> shift & (1<<radixDigit - 1)
+			dst[count[d]] = p
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &packed[0] {
+		copy(packed, src)
+		return src
+	}
+	return dst
 }
 
 // sortedPairs is sorted for a table too large to pack.
@@ -231,37 +288,54 @@ func switchCages(per *fewHist[int, int], perCage int) int {
 }
 
 // rackLinks is links from (or to) each rack, in the order first met,
-// and each rack's centre (Hall.RackPos).
+// and each rack's centre (Hall.RackPos). They are reused (newRackLinks,
+// release): a sweep's plans would otherwise grow their lists anew.
 type rackLinks struct {
 	racks []int32
 	links []float64
 	x, y  []float64
-	// rising: the racks were met in increasing order, so a rack past
-	// the last is new (a group's spines and cores stand in racks in
-	// order: most skip the search).
-	rising bool
+	// at is each rack's index in racks plus one, by rack (0: not met):
+	// a core group's spines are met pod by pod for each spine of the
+	// group, so most of its racks come again, and a search of the
+	// racks met was quadratic in the pods.
+	at []int32
 }
 
+// rackLinksPool is rackLinks emptied for reuse.
+var rackLinksPool = sync.Pool{New: func() any { return new(rackLinks) }}
+
+// newRackLinks is an empty rackLinks, to release when done.
+func newRackLinks() *rackLinks { return rackLinksPool.Get().(*rackLinks) }
+
+// release empties r and gives it for reuse.
+func (r *rackLinks) release() {
+	r.reset()
+	rackLinksPool.Put(r)
+}
+
+// reset empties r, its index entry by entry noted.
 func (r *rackLinks) reset() {
-	r.racks, r.links, r.x, r.y, r.rising = r.racks[:0], r.links[:0], r.x[:0], r.y[:0], true
+	for _, k := range r.racks {
+		r.at[k] = 0
+	}
+	r.racks, r.links, r.x, r.y = r.racks[:0], r.links[:0], r.x[:0], r.y[:0]
 }
 
 // add adds links to rack of hall h.
 func (r *rackLinks) add(h *hall.Hall, rack int32, links float64) {
-	n := len(r.racks)
-	if n > 0 && r.racks[n-1] == rack {
-		r.links[n-1] += links
-		return
-	}
-	if rising := n == 0 || rack > r.racks[n-1]; !rising || !r.rising {
-		if i := slices.Index(r.racks, rack); i >= 0 {
-			r.links[i] += links
+	at := r.at
+	if int(rack) < len(at) {
+		if i := at[rack]; i > 0 {
+			r.links[i-1] += links
 			return
 		}
-		r.rising = r.rising && rising
+	} else {
+		at = slices.Grow(at, int(rack)+1-len(at))[:rack+1] // zeroed: entries past the length were never set
+		r.at = at
 	}
 	x, y := h.RackPos(rack)
 	r.racks, r.links, r.x, r.y = append(r.racks, rack), append(r.links, links), append(r.x, x), append(r.y, y)
+	at[rack] = int32(len(r.racks))
 }
 
 // countLeafSpine counts the leaf-spine classes: in each plane and pod,
@@ -269,7 +343,9 @@ func (r *rackLinks) add(h *hall.Hall, rack int32, links float64) {
 func (p *Plan) countLeafSpine() *upperCount {
 	h, lay, f := p.Hall, p.layout, p.Hall.Facility
 	u := newUpperCount()
-	var leaves, spines rackLinks
+	leaves, spines := newRackLinks(), newRackLinks()
+	defer leaves.release()
+	defer spines.release()
 	for plane := 1; plane <= p.Planes; plane++ {
 		next, pod := 0, 0
 		for _, run := range lay.Pods {
@@ -300,7 +376,7 @@ func (p *Plan) countLeafSpine() *upperCount {
 				for _, l := range fabric.SpreadLinks(up, run.Spines) { // the walk's round robin
 					u.highPer.add(l.Down, l.Switches)
 				}
-				u.addPairs(&leaves, &spines, float64(up))
+				u.addPairs(leaves, spines, float64(up))
 				pod++
 			}
 		}
@@ -338,7 +414,9 @@ func (u *upperCount) addPairs(lower, upper *rackLinks, total float64) {
 func (p *Plan) countSpineCore() *upperCount {
 	h, lay, f := p.Hall, p.layout, p.Hall.Facility
 	u := newUpperCount()
-	var spines, cores rackLinks
+	spines, cores := newRackLinks(), newRackLinks()
+	defer spines.release()
+	defer cores.release()
 	for plane := 1; plane <= p.Planes; plane++ {
 		j, firstCore := 0, 0
 		for _, run := range lay.CoreGroups {
@@ -371,7 +449,7 @@ func (p *Plan) countSpineCore() *upperCount {
 				for _, l := range run.CoreLoads(up) { // the walk's dealing
 					u.highPer.add(l.Down, l.Switches)
 				}
-				u.addPairs(&spines, &cores, float64(up))
+				u.addPairs(spines, cores, float64(up))
 				j += run.SpineCount()
 				firstCore += n
 			}
@@ -453,6 +531,29 @@ type runBuckets struct {
 	// last is the bucket of (every run from lo to) the run before.
 	last *runBucket
 	lo   float64
+	// lastAt and loAt are last and lo for each drop (ofAt): a
+	// distance's first runs fall below the distance before's last, so
+	// last missed at every distance, but each drop's runs rise with the
+	// distances and most stay in the bucket of the distance before.
+	lastAt []*runBucket
+	loAt   []float64
+}
+
+// ofAt is of for a run at drop i (fill's drops, from 0): the bucket of
+// the drop's run before, if run is in it.
+func (b *runBuckets) ofAt(i int, run float64) (*runBucket, error) {
+	if i >= len(b.lastAt) {
+		b.lastAt, b.loAt = slices.Grow(b.lastAt, i+1-len(b.lastAt))[:i+1], slices.Grow(b.loAt, i+1-len(b.loAt))[:i+1]
+	}
+	if r := b.lastAt[i]; r != nil && run >= b.loAt[i] && run <= r.end {
+		return r, nil
+	}
+	r, err := b.of(run)
+	if err != nil {
+		return nil, err
+	}
+	b.lastAt[i], b.loAt[i] = r, run
+	return r, nil
 }
 
 // of is run's bucket for tier t. A run from the last one's up to its
@@ -553,7 +654,7 @@ func (c *countedTier) wholeCages(links int, cages, perCage [2]int) {
 // drops (shortest first, cum their cumulative shares) spread over them.
 func (b *runBuckets) fill(d, links float64, drop, cum []float64) error {
 	for i := 0; i < len(drop); {
-		r, err := b.of(d + drop[i])
+		r, err := b.ofAt(i, d+drop[i])
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"fabricplan/planner/hall"
@@ -123,8 +124,10 @@ func TestCountedLinksNearWalk(t *testing.T) {
 // distances shortest first, so a distance's first run falls below the
 // run before; among them runs a hair over a whole metre (within
 // soldSlack: sold at it) and just past it (sold at the next length).
-// Mutation caught (checked to fail here): the last bucket kept for a run
-// below the first run it was found for (no lo).
+// runBuckets.ofAt, keeping each drop's last bucket, is held alike, each
+// drop's runs rising with the distance.
+// Mutations caught (checked to fail here): the last bucket kept for a run
+// below the first run it was found for (no lo), in of or in ofAt.
 func TestRunBucketsAsSoldEnd(t *testing.T) {
 	cat := testCatalog(t)
 	s := planBenchScenario(100_003)
@@ -136,17 +139,22 @@ func TestRunBucketsAsSoldEnd(t *testing.T) {
 	drops := []float64{0.35, 0.9, 1.55, 2.05}
 	for tier := range 3 {
 		b := runBuckets{m: p.media, t: tier, at: map[float64]*runBucket{}}
+		byDrop := runBuckets{m: p.media, t: tier, at: map[float64]*runBucket{}}
 		n := 0
 		for d := 0.0; d < 120; d += 0.25 {
-			for _, drop := range drops {
+			for i, drop := range drops {
 				for _, run := range []float64{d + drop, math.Ceil(d+drop) + soldSlack/2, math.Ceil(d+drop) + 2*soldSlack} {
 					r, err := b.of(run)
 					if err != nil {
 						break // past every part's reach
 					}
+					at, err := byDrop.ofAt(i, run)
+					if err != nil {
+						t.Fatalf("tier %d: a %.10f m run: %v by drop, bucketed alone", tier, run, err)
+					}
 					n++
-					if want := p.media.soldEnd(tier, run); r.end != want {
-						t.Fatalf("tier %d: a %.10f m run in the bucket sold at %g m, want %g m", tier, run, r.end, want)
+					if want := p.media.soldEnd(tier, run); r.end != want || at.end != want {
+						t.Fatalf("tier %d: a %.10f m run in the bucket sold at %g m (%g m by drop), want %g m", tier, run, r.end, at.end, want)
 					}
 				}
 			}
@@ -154,6 +162,107 @@ func TestRunBucketsAsSoldEnd(t *testing.T) {
 		if n < 100 {
 			t.Errorf("tier %d: %d runs bucketed: the test reaches too few", tier, n)
 		}
+	}
+}
+
+// TestRadixSortAsSort holds radixSort to slices.Sort over distances
+// spread over few and many digits, from a shared lowest digit to 2^43
+// grains, on a grid of 0.1 m or with only a high digit differing, their
+// slots packed below. It fails with a pass left out (the loop stopped
+// at hi-lo's top digit, not past it), the grains' least value not taken
+// off (the digits of a narrow spread far from 0 read wrong) or the slot
+// read as part of the grains' lowest digit.
+func TestRadixSortAsSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 1))
+	for _, tc := range []struct {
+		name   string
+		n      int
+		from   uint64 // the least distance, grains
+		spread uint64 // the distances' range, in steps
+		step   uint64 // grains
+	}{
+		{"one digit", 200, 0, 255, 1},
+		{"two digits", 300, 0, 1 << 12, 1},
+		{"far, narrow", 250, 90_000_064_312, 1 << 9, 1}, // crossing 2^16 grains 200 in
+		{"a hall", 7400, 1_000_000, 400_000_000_000, 1},
+		{"every digit", 1000, 0, 1 << 43, 1},
+		{"the low digits shared", 200, 5, 255, 1 << 16}, // only the third digit differs
+		{"a hall's grid", 3000, 300_000_000, 1 << 14, 100_000_000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			seen := map[uint64]bool{}
+			var packed []uint64
+			for len(packed) < tc.n {
+				g := tc.from + rng.Uint64N(tc.spread+1)*tc.step
+				if seen[g] {
+					continue
+				}
+				seen[g] = true
+				packed = append(packed, g<<slotBits|uint64(rng.IntN(1<<slotBits)))
+			}
+			want := slices.Clone(packed)
+			slices.Sort(want)
+			var spare []uint64
+			for range 2 { // the second time with the first's buffer
+				got := slices.Clone(packed)
+				spare = radixSort(got, spare)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d distances not in slices.Sort's order", tc.n)
+				}
+				if &spare[0] == &got[0] {
+					t.Fatal("the buffer returned is the sorted slice")
+				}
+			}
+		})
+	}
+}
+
+// TestRackLinksReused notes a core group's spine racks as countSpineCore
+// meets them (pod by pod, again for each spine), then a second group
+// after a reset, then a third from the pool after a release: each rack once, in the
+// order first met, with its links summed and its centre. It fails with
+// reset leaving the racks' indexes set (the second group's racks found
+// at the first's places).
+func TestRackLinksReused(t *testing.T) {
+	s := NewScenario()
+	s.Cluster.GPUs = 2048
+	h := buildHall(t, s).Hall
+	if len(h.Racks) < 12 {
+		t.Fatalf("%d racks: the test needs 12", len(h.Racks))
+	}
+	type noted struct {
+		rack  int32
+		links float64
+	}
+	for _, tc := range []struct {
+		name string
+		add  []noted // in order
+		want []noted
+	}{
+		{"a group", []noted{{3, 1}, {5, 2}, {9, 1}, {3, 4}, {5, 1}, {9, 0.5}, {3, 1}}, []noted{{3, 6}, {5, 3}, {9, 1.5}}},
+		{"another group", []noted{{5, 1}, {2, 2}, {5, 2}, {11, 1}}, []noted{{5, 3}, {2, 2}, {11, 1}}},
+		{"the first racks again", []noted{{9, 2}, {3, 1}, {9, 1}}, []noted{{9, 3}, {3, 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRackLinks()
+			defer r.release()
+			for group := range 2 {
+				r.reset()
+				for _, n := range tc.add {
+					r.add(h, n.rack, n.links)
+				}
+				if len(r.racks) != len(tc.want) {
+					t.Fatalf("group %d: racks %v, want %v", group, r.racks, tc.want)
+				}
+				for i, w := range tc.want {
+					x, y := h.RackPos(w.rack)
+					if r.racks[i] != w.rack || r.links[i] != w.links || r.x[i] != x || r.y[i] != y {
+						t.Fatalf("group %d: rack %d with %v links at (%v, %v), want rack %d with %v at (%v, %v)",
+							group, r.racks[i], r.links[i], r.x[i], r.y[i], w.rack, w.links, x, y)
+					}
+				}
+			}
+		})
 	}
 }
 

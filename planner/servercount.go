@@ -90,8 +90,10 @@ type serverCounter struct {
 // countServerLinks counts p's server links into t by unit (see above)
 // and returns the cage uses they add, for countModules.
 func (p *Plan) countServerLinks(t *linkTally) ([]cageCount, error) {
-	c := &serverCounter{p: p, h: p.Hall, sets: p.media.sets, lpu: max(p.layout.LeavesPerUnit, 1), spu: p.layout.ServersPerUnit,
-		rails: max(p.RailsPerPlane, 1), byKey: map[string]*unitCount{}, chosen: newMediumMemo(p.media), shapes: p.sharedUnits()}
+	c := serverCounters.Get().(*serverCounter)
+	defer c.release()
+	c.p, c.h, c.sets, c.lpu, c.spu = p, p.Hall, p.media.sets, max(p.layout.LeavesPerUnit, 1), p.layout.ServersPerUnit
+	c.rails, c.chosen, c.shapes = max(p.RailsPerPlane, 1), newMediumMemo(p.media), p.sharedUnits()
 	c.leafDowns()
 	units := ceilDiv(len(c.down), c.lpu)
 	of := make([]*unitCount, units)
@@ -124,12 +126,27 @@ func (p *Plan) countServerLinks(t *linkTally) ([]cageCount, error) {
 	return uses, nil
 }
 
+// serverCounters are counters released for reuse, their scratch kept:
+// a sweep's plans would otherwise grow it each (a fifth of a counted
+// sweep's allocations).
+var serverCounters = sync.Pool{New: func() any { return &serverCounter{byKey: map[string]*unitCount{}} }}
+
+// release forgets the plan c counted and gives c, its scratch emptied,
+// for reuse.
+func (c *serverCounter) release() {
+	clear(c.byKey)
+	c.p, c.h, c.sets, c.chosen, c.shapes = nil, nil, nil, nil, nil
+	c.down, c.order = c.down[:0], c.order[:0]
+	serverCounters.Put(c)
+}
+
 // leafDowns lists each leaf's server links and the leaves in walk order
 // (a plane's; every plane walks its leaves alike).
 func (c *serverCounter) leafDowns() {
 	lay := c.p.layout
 	n := c.h.LeavesPerPlane()
-	c.down = make([]int, ceilDiv(n, c.lpu)*c.lpu)
+	c.down = slices.Grow(c.down[:0], ceilDiv(n, c.lpu)*c.lpu)[:ceilDiv(n, c.lpu)*c.lpu]
+	c.order = c.order[:0]
 	for i := range c.down {
 		c.down[i] = -1
 	}

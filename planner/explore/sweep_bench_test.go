@@ -20,11 +20,15 @@ import (
 // -benchtime 1x: one op lays out 121M GPUs' fabrics; a counted plan's
 // units are shared with the plans counted before it in the process, so
 // run one sub-benchmark a process for a cold figure). Measured on the
-// shared 2-core machine (load 11-12), 2026-11-29 10:10 UTC: flat 28-32
-// ms, counted 0.76-0.80 s, auto 0.77-0.84 s (1.30-1.33 s and 1.35-1.41
-// s the same minutes before units were shared across sizes and the
-// rack pairs noted in a table, 3.8 s before the counted halls lost
-// their rack list), hall 48.6 s.
+// shared 2-core machine (load 11-13), 2026-11-29 12:34 UTC, four runs
+// each alternating with main's (077d447): counted 0.67-0.76 s (main
+// 0.80-0.91 s; two more pairs minutes later 0.86-0.87 s against
+// 0.76-1.00 s), auto 0.68-0.75 s (main 0.80-0.94 s), flat 33-42 ms;
+// cachegrind counts a counted op's instructions at 5.39G (main 5.73G).
+// 10:10 UTC the same day: flat 28-32 ms, counted 0.76-0.80 s (1.30-1.33
+// s before units were shared across sizes and the rack pairs noted in
+// a table, 3.8 s before the counted halls lost their rack list), hall
+// 48.6 s.
 func BenchmarkSweep(b *testing.B) {
 	cat := testCatalog(b)
 	sizes, err := ParseGPUList("256:1000000:1000")
