@@ -217,7 +217,7 @@ func same(a, b viewFigures) bool {
 // the 8,192 a counted plan walks); one that walks every link (512 and
 // 1,000 GPUs: under 8,192 upper links), or whose links are flat
 // anyway, says nothing. Catches: the approximation shown only in JSON's
-// priced column; the note printed where plan is flat too, or where the
+// priced column, or only in the note (no row marked ≈ in the table); the note printed where plan is flat too, or where the
 // sweep walked every link; large sizes priced flat, not counted.
 func TestSweepSaysHowItIsPriced(t *testing.T) {
 	const ndr = "../data/scenarios/ib-ndr-1k.toml"
@@ -239,6 +239,14 @@ func TestSweepSaysHowItIsPriced(t *testing.T) {
 		// The last row: the largest size.
 		if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) < 2 || !strings.HasSuffix(lines[len(lines)-1], ","+tc.priced) {
 			t.Errorf("%v: last row %q, want priced %s", tc.args, lines[len(lines)-1], tc.priced)
+		}
+		// On screen each counted row marks its optics, cost and cost a
+		// GPU, and no other row does.
+		text, _, _ := runArgs(t, tc.args...)
+		for _, l := range strings.Split(text, "\n") {
+			if f := strings.Fields(l); len(f) > 9 && f[0] != "GPUS" && strings.Count(l, "≈") != map[bool]int{true: 3}[tc.counted] {
+				t.Errorf("%v: row %q marks %d figures ≈", tc.args, l, strings.Count(l, "≈"))
+			}
 		}
 	}
 	if _, errOut, code := runArgs(t, "sweep", ndr, "--gpus", "512", "--pricing", "roughly"); code != ExitUsage || !strings.Contains(errOut, "--pricing") {

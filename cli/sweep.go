@@ -161,9 +161,15 @@ func writeRowsText(w io.Writer, rows []sweepRow) error {
 		if r.StepS > 0 {
 			step, gain = textfmt.Seconds(r.StepS), textfmt.Gain(r.Gain)
 		}
+		// A size priced by counting its links (within 0.5% of the walk)
+		// marks the figures the count sets, as the note below says.
+		approx := ""
+		if r.Priced == explore.PricedCounted {
+			approx = "≈"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", textfmt.DisplayName(r.Label), textfmt.Int(r.GPUs), r.Switch, r.Tiers,
 			textfmt.Int(r.Leaf), textfmt.Int(r.Spine), textfmt.Int(r.Core), textfmt.Int(r.Links),
-			textfmt.Int(r.Transceivers), textfmt.USD(r.CostUSD), textfmt.USDExact(r.CostPerGPU),
+			approx+textfmt.Int(r.Transceivers), approx+textfmt.USD(r.CostUSD), approx+textfmt.USDExact(r.CostPerGPU),
 			textfmt.Watts(r.PowerW), step, gain)
 	}
 	if err := tw.Flush(); err != nil {
@@ -240,7 +246,7 @@ func sweepNotes(env *cliEnv, swept []explore.SweepRow, laysHall bool) {
 			n, textfmt.Plural(len(swept), "size"))
 	}
 	if n := explore.PricedCountedRows(swept); n > 0 {
-		fmt.Fprintf(env.stderr, "estimate: %s of %d priced in the data hall by counting links by rack pair rather than walking each (priced = %q in CSV and JSON; within 0.5%% of plan's cost in tests); --pricing hall walks every link as plan does (slower)\n",
+		fmt.Fprintf(env.stderr, "estimate: %s of %d (marked ≈) priced in the data hall by counting links by rack pair rather than walking each (priced = %q in CSV and JSON; within 0.5%% of plan's cost in tests); --pricing hall walks every link as plan does (slower)\n",
 			textfmt.Plural(n, "size"), len(swept), explore.PricedCounted)
 	}
 	if n := explore.PricedFlatRows(swept); n > 0 && laysHall {
