@@ -660,24 +660,36 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err != nil {
 		return err
 	}
-	recs, err := p.chooseCageMedia(grid, false)
-	if err != nil {
-		return err
-	}
 	tally := newLinkTally(grid)
 	defer tally.release()
-	err = countLinks(p, recs, tally)
-	if recs != nil {
-		recs.release()
-	}
+	counted, err := p.countUniformUpper(grid, tally)
 	if err != nil {
 		return err
+	}
+	if !counted {
+		if err := p.surveyAndCount(grid, tally); err != nil {
+			return err
+		}
 	}
 	servers, err := p.countServerLinks(tally)
 	if err != nil {
 		return err
 	}
 	return p.addLinkLines(cat, m, servers, tally, tally, add)
+}
+
+// surveyAndCount gives the plan's media their cage sets (the upper
+// links surveyed) and counts the upper links into tally.
+func (p *Plan) surveyAndCount(grid cageGrid, tally *linkTally) error {
+	recs, err := p.chooseCageMedia(grid, false)
+	if err != nil {
+		return err
+	}
+	err = countLinks(p, recs, tally)
+	if recs != nil {
+		recs.release()
+	}
+	return err
 }
 
 // startLinkBOM starts a link bill, walked or counted: the plan's media
