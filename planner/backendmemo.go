@@ -2,6 +2,7 @@ package planner
 
 import (
 	"slices"
+	"sync"
 
 	"fabricplan/internal/memo"
 )
@@ -177,4 +178,53 @@ func cloneNotes(list []SideNetwork) {
 		buf = append(buf, r...)
 		list[i].Notes = buf[at:len(buf):len(buf)]
 	}
+}
+
+// keptBufferMaxBytes bounds a walk buffer kept between builds (keep):
+// those of a plan of about 250,000 GPUs, as recordLinksMax bounds the
+// records.
+const keptBufferMaxBytes = 16 << 20
+
+// keep holds a released walk buffer (the survey's records, the
+// union-find's memory, a tally's cages) for the next build. A sync.Pool
+// alone lets go of what it holds at every other garbage collection, and
+// the window, whose heap is large, collects during most re-plans: a
+// 100,000-GPU edit made its 9 MB of buffers again nearly every time,
+// and the collector ran the more often for it. One buffer up to
+// keptBufferMaxBytes stays; others (a larger one, or one of builds
+// running at once) go to the pool as before.
+type keep[T any] struct {
+	mu   sync.Mutex
+	kept *T
+	pool sync.Pool
+}
+
+// get is a kept buffer, or a new one.
+func (k *keep[T]) get() *T {
+	k.mu.Lock()
+	x := k.kept
+	k.kept = nil
+	k.mu.Unlock()
+	if x != nil {
+		return x
+	}
+	if x, ok := k.pool.Get().(*T); ok {
+		return x
+	}
+	return new(T)
+}
+
+// put gives buffer x, holding bytes bytes, back for another build; x
+// must not be used after.
+func (k *keep[T]) put(x *T, bytes int) {
+	if bytes <= keptBufferMaxBytes {
+		k.mu.Lock()
+		if k.kept == nil {
+			k.kept = x
+			k.mu.Unlock()
+			return
+		}
+		k.mu.Unlock()
+	}
+	k.pool.Put(x)
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"reflect"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -287,5 +288,34 @@ func TestFabricViewNotHandedOut(t *testing.T) {
 		if !(after.Planned.StepS > before.Planned.StepS) {
 			t.Errorf("%s (build %d): step %g s at half the NIC speed, %g s before: the estimate did not see the change", what, i+1, after.Planned.StepS, before.Planned.StepS)
 		}
+	}
+}
+
+// A released walk buffer outlives garbage collections until the next
+// build takes it (the window collects during most re-plans, and a pool
+// alone let its buffers go), one at a time; one past
+// keptBufferMaxBytes is not held. Mutations caught: every buffer given
+// to the pool only (gone after two collections), the kept buffer handed
+// out twice, a buffer of any size held.
+func TestKeepHoldsOneBufferThroughCollections(t *testing.T) {
+	var k keep[[]int]
+	a, b := &[]int{1}, &[]int{2}
+	k.put(a, 8)
+	k.put(b, 8) // one is held already: to the pool
+	runtime.GC()
+	runtime.GC()
+	if got := k.get(); got != a {
+		t.Fatalf("got %v after two collections, want the buffer kept", *got)
+	}
+	if got := k.get(); got == a {
+		t.Fatal("the kept buffer handed out twice")
+	}
+	var big keep[[]int]
+	huge := &[]int{3}
+	big.put(huge, keptBufferMaxBytes+1)
+	runtime.GC()
+	runtime.GC()
+	if got := big.get(); got == huge {
+		t.Fatal("a buffer past keptBufferMaxBytes was held through two collections")
 	}
 }

@@ -75,7 +75,7 @@ func (g cageGrid) index(dev, cage int) int {
 
 func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 	s := newCageCounts(grid, port, serverPerCage)
-	u := unionPool.Get().(*unionMemory)
+	u := unionKeep.get()
 	s.up, s.tier = u.up, u.tier
 	if cap(s.tier) < grid.size {
 		s.tier = make([]int8, grid.size)
@@ -86,14 +86,14 @@ func newCageSets(grid cageGrid, port [3]tierPort, serverPerCage int) *cageSets {
 }
 
 // unionMemory is the union-find's memory (runSets.up, cageSets.tier),
-// kept in unionPool between surveys once choose lets it go: a
+// kept in unionKeep between surveys once choose lets it go: a
 // 100,000-GPU survey's is 1.7 MB, made and cleared for every plan.
 type unionMemory struct {
 	up   []int32
 	tier []int8
 }
 
-var unionPool = sync.Pool{New: func() any { return new(unionMemory) }}
+var unionKeep keep[unionMemory]
 
 // newCageCounts is cage sets that hold no cage: the grid and each tier's
 // ports, every links-a-cage at least 1, for a bill that counts its links
@@ -219,7 +219,17 @@ func (s *cageSets) choose(p *Plan) error {
 	// 1,000,000 GPUs (millions of sets) cost a fifth of the plan.
 	memo := newMediumMemo(p.media)
 	lastKey, lastMed := uint64(math.MaxUint64), int8(-1)
-	for i := range s.up {
+	// Sets that counted their server links by unit joined none of the
+	// servers' cages (the grid numbers them first): each is a set of no
+	// run, of no medium.
+	from := 0
+	if s.counted {
+		from = min(s.grid.base[0], len(s.up))
+	}
+	for i := range from {
+		s.medium[i] = -1
+	}
+	for i := from; i < len(s.up); i++ {
 		x := int32(i)
 		run, root := s.rootRun(x)
 		if !root || run == 0 {
@@ -243,10 +253,10 @@ func (s *cageSets) choose(p *Plan) error {
 	// a byte a cage is what the walks read, against six while joining
 	// (20 MB at 1,000,000 GPUs, held as long as the plan). A root keeps
 	// its own medium, so the cages can be set in place.
-	for i := range s.up {
+	for i := from; i < len(s.up); i++ {
 		s.medium[i] = s.medium[s.find(int32(i))]
 	}
-	unionPool.Put(&unionMemory{s.up, s.tier})
+	unionKeep.put(&unionMemory{s.up, s.tier}, 4*cap(s.up)+cap(s.tier))
 	s.runSets, s.tier = runSets{}, nil
 	return nil
 }

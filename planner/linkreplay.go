@@ -3,7 +3,6 @@ package planner
 import (
 	"fmt"
 	"slices"
-	"sync"
 )
 
 // The BOM walk of a laid-out plan needs every link's run twice: once to
@@ -22,13 +21,13 @@ type linkRecords struct {
 	racks []int32
 }
 
-// linkRecordsPool keeps released records' buffers: the designs a search
+// linkRecordsKeep keeps released records' buffers: the designs a search
 // lays out, and the plans the window builds, reuse them.
-var linkRecordsPool = sync.Pool{New: func() any { return new(linkRecords) }}
+var linkRecordsKeep keep[linkRecords]
 
 // newLinkRecords is empty records with room for links links.
 func newLinkRecords(links int) *linkRecords {
-	r := linkRecordsPool.Get().(*linkRecords)
+	r := linkRecordsKeep.get()
 	r.tier, r.run = slices.Grow(r.tier[:0], links), slices.Grow(r.run[:0], links)
 	r.cages, r.racks = slices.Grow(r.cages[:0], 2*links), slices.Grow(r.racks[:0], 2*links)
 	return r
@@ -36,7 +35,9 @@ func newLinkRecords(links int) *linkRecords {
 
 // release gives r's buffers back for another walk; r must not be used
 // after.
-func (r *linkRecords) release() { linkRecordsPool.Put(r) }
+func (r *linkRecords) release() {
+	linkRecordsKeep.put(r, cap(r.tier)+8*cap(r.run)+4*cap(r.cages)+4*cap(r.racks))
+}
 
 // add records one link of tier t.
 func (r *linkRecords) add(t int, run float64, ca, cb, ra, rb int32) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/planner/hall"
@@ -572,7 +571,7 @@ type linkTally struct {
 
 func newLinkTally(grid cageGrid) *linkTally {
 	var cages []uint32
-	if kept, ok := tallyCagesPool.Get().(*[]uint32); ok && cap(*kept) >= grid.size {
+	if kept := tallyCagesKeep.get(); cap(*kept) >= grid.size {
 		cages = (*kept)[:grid.size]
 		clear(cages)
 	} else {
@@ -582,15 +581,15 @@ func newLinkTally(grid cageGrid) *linkTally {
 		uses: []cageUse{{}}, useAt: map[cageUse]uint32{{}: 0}}
 }
 
-// tallyCagesPool keeps a released tally's cages (linkTally.release):
+// tallyCagesKeep keeps a released tally's cages (linkTally.release):
 // 1.4 MB at 100,000 GPUs, made for every plan a walk bills.
-var tallyCagesPool sync.Pool
+var tallyCagesKeep keep[[]uint32]
 
 // release gives t's cages back for another walk: t's cages must not be
 // read after.
 func (t *linkTally) release() {
 	cages := t.cages
-	tallyCagesPool.Put(&cages)
+	tallyCagesKeep.put(&cages, 4*cap(cages))
 	t.cages = nil
 }
 
@@ -661,24 +660,36 @@ func (p *Plan) walkLinkBOM(cat *Catalog, add func(BOMLine)) error {
 	if err != nil {
 		return err
 	}
-	recs, err := p.chooseCageMedia(grid, false)
-	if err != nil {
-		return err
-	}
 	tally := newLinkTally(grid)
 	defer tally.release()
-	err = countLinks(p, recs, tally)
-	if recs != nil {
-		recs.release()
-	}
+	counted, err := p.countUniformUpper(grid, tally)
 	if err != nil {
 		return err
+	}
+	if !counted {
+		if err := p.surveyAndCount(grid, tally); err != nil {
+			return err
+		}
 	}
 	servers, err := p.countServerLinks(tally)
 	if err != nil {
 		return err
 	}
 	return p.addLinkLines(cat, m, servers, tally, tally, add)
+}
+
+// surveyAndCount gives the plan's media their cage sets (the upper
+// links surveyed) and counts the upper links into tally.
+func (p *Plan) surveyAndCount(grid cageGrid, tally *linkTally) error {
+	recs, err := p.chooseCageMedia(grid, false)
+	if err != nil {
+		return err
+	}
+	err = countLinks(p, recs, tally)
+	if recs != nil {
+		recs.release()
+	}
+	return err
 }
 
 // startLinkBOM starts a link bill, walked or counted: the plan's media

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"math"
 	"math/bits"
 
 	"fabricplan/planner/fabric"
@@ -18,10 +19,13 @@ import (
 type upperWalk struct {
 	h    *hall.Hall
 	sets *cageSets
-	// places are every leaf's, spine's and core's, all planes, by its
-	// device number less its tier's first (cableWalk's leafID, spineID,
-	// coreID).
-	places [3][]hall.Place
+	// ends are every leaf's, spine's and core's place, all planes, by
+	// its device number less its tier's first (cableWalk's leafID,
+	// spineID, coreID), as a run reads it (runEnd).
+	ends [3][]runEnd
+	// rackSlack and slack are the hall's slack inside a rack and
+	// between racks (hall.Run's).
+	rackSlack, slack float64
 	// base is each switch tier's first cage and cages its cages per
 	// switch (the sets' grid); lowCage and highCage are each link
 	// tier's links a lower and an upper cage carries.
@@ -50,7 +54,7 @@ func (p *Plan) surveyUpper(sets *cageSets, rec *linkRecords) error {
 
 func (p *Plan) newUpperWalk(sets *cageSets, visit func(t int8, run float64, ca, cb, ra, rb int32) error) *upperWalk {
 	h := p.Hall
-	u := &upperWalk{h: h, sets: sets, visit: visit}
+	u := &upperWalk{h: h, sets: sets, visit: visit, rackSlack: h.Facility.RackSlackM, slack: h.Facility.SlackM}
 	lpp, spp, cpp := h.LeavesPerPlane(), h.SpinesPerPlane(), h.CoresPerPlane()
 	g := sets.grid
 	for t := range u.base {
@@ -58,20 +62,42 @@ func (p *Plan) newUpperWalk(sets *cageSets, visit func(t int8, run float64, ca, 
 		u.lowCage[t], u.highCage[t] = newCageDivisor(sets.port[t].lowCage), newCageDivisor(sets.port[t].highCage)
 	}
 	for t, n := range [3]int{lpp, spp, cpp} {
-		u.places[t] = make([]hall.Place, n*p.Planes)
+		u.ends[t] = make([]runEnd, n*p.Planes)
 	}
 	for plane := 1; plane <= p.Planes; plane++ {
 		for g := range lpp {
-			u.places[0][(plane-1)*lpp+g] = h.LeafPlace(plane, g)
+			u.ends[0][(plane-1)*lpp+g] = newRunEnd(h, h.LeafPlace(plane, g))
 		}
 		for j := range spp { // spine j of the plane: pod 0 starts at spine 0
-			u.places[1][(plane-1)*spp+j] = h.SpinePlace(plane, 0, j)
+			u.ends[1][(plane-1)*spp+j] = newRunEnd(h, h.SpinePlace(plane, 0, j))
 		}
 		for i := range cpp {
-			u.places[2][(plane-1)*cpp+i] = h.CorePlace(plane, i)
+			u.ends[2][(plane-1)*cpp+i] = newRunEnd(h, h.CorePlace(plane, i))
 		}
 	}
 	return u
+}
+
+// runEnd is a switch's place as a run reads it: its rack, the rack's
+// centre (x, y), its port height h and the drop from the cable tray to
+// it (the tray's height less h).
+type runEnd struct {
+	x, y, h, drop float64
+	rack          int32
+}
+
+func newRunEnd(h *hall.Hall, pl hall.Place) runEnd {
+	x, y := h.RackPos(pl.Rack)
+	return runEnd{x: x, y: y, h: pl.H, drop: h.Facility.TrayHeightM - pl.H, rack: pl.Rack}
+}
+
+// run is hall.Run between a and b, each end's rack centre and drop
+// found once: the same sums in the same order, so the same bits.
+func (u *upperWalk) run(a, b *runEnd) float64 {
+	if a.rack == b.rack {
+		return math.Abs(a.h-b.h) + u.rackSlack
+	}
+	return a.drop + b.drop + math.Abs(a.x-b.x) + math.Abs(a.y-b.y) + u.slack
 }
 
 // walk walks p's upper links, each switch's uplinks at once.
@@ -88,15 +114,15 @@ func (u *upperWalk) leafUplinks(plane, g, pod, up, count, base int, arrivals []i
 	h, n := u.h, len(arrivals)
 	a := (plane-1)*h.LeavesPerPlane() + g
 	b0 := (plane-1)*h.SpinesPerPlane() + h.PodSpine(pod)
-	pa, ca0 := u.places[0][a], u.base[0]+int32(a)*u.cages[0]
+	pa, ca0 := &u.ends[0][a], u.base[0]+int32(a)*u.cages[0]
 	low, high := u.lowCage[tierLeafSpine], u.highCage[tierLeafSpine]
 	x := base
 	for k := range count {
 		b := b0 + x
-		pb := u.places[1][b]
+		pb := &u.ends[1][b]
 		cb := u.base[1] + int32(b)*u.cages[1] + high.of(arrivals[x])
 		arrivals[x]++
-		if err := u.take(tierLeafSpine, h.Run(pa, pb), ca0+low.of(up+k), cb, pa.Rack, pb.Rack); err != nil {
+		if err := u.take(tierLeafSpine, u.run(pa, pb), ca0+low.of(up+k), cb, pa.rack, pb.rack); err != nil {
 			return err
 		}
 		if x++; x == n {
@@ -118,14 +144,14 @@ func (u *upperWalk) spineUplinks(plane, pod, pods, jj, up, count, firstCore, bas
 	low, high := u.lowCage[tierSpineCore], u.highCage[tierSpineCore]
 	for range pods {
 		a := (plane-1)*h.SpinesPerPlane() + h.PodSpine(pod) + jj
-		pa, ca0 := u.places[1][a], u.base[1]+int32(a)*u.cages[1]
+		pa, ca0 := &u.ends[1][a], u.base[1]+int32(a)*u.cages[1]
 		for k := range count {
 			x := run.CoreAt(base + k)
 			b := c0 + x
-			pb := u.places[2][b]
+			pb := &u.ends[2][b]
 			cb := u.base[2] + int32(b)*u.cages[2] + high.of(arrivals[x])
 			arrivals[x]++
-			if err := u.take(tierSpineCore, h.Run(pa, pb), ca0+low.of(up+k), cb, pa.Rack, pb.Rack); err != nil {
+			if err := u.take(tierSpineCore, u.run(pa, pb), ca0+low.of(up+k), cb, pa.rack, pb.rack); err != nil {
 				return 0, err
 			}
 		}
