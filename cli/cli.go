@@ -473,9 +473,31 @@ func (in *scenarioInput) check(cat *planner.Catalog) error {
 	return err
 }
 
-// buildAs is build of s, the scenario or a variant of it.
+// buildAs is build of s, the scenario or a variant of it. A switch the
+// default scenario gave that the flags rule out is replaced by the
+// cheapest that fits, with a note saying so.
 func (in *scenarioInput) buildAs(s planner.Scenario, cat *planner.Catalog) (*planner.Plan, error) {
-	var p *planner.Plan
+	if err := in.flagConflicts(cat); err != nil {
+		return nil, err
+	}
+	p, err := in.buildOnce(s, cat)
+	why := switchError(err)
+	if why == nil || !in.switchFromDefault() || in.scenario.Network.Switch == planner.Auto {
+		return p, in.withLines(err)
+	}
+	was := in.scenario.Network.Switch
+	in.scenario.Network.Switch, s.Network.Switch = planner.Auto, planner.Auto
+	in.scenario.Name = describeScenario(in.scenario) // flags on the default: its title names no switch now
+	s.Name = in.scenario.Name
+	if p, err = in.buildOnce(s, cat); err != nil {
+		return nil, in.withLines(err)
+	}
+	p.Notes = append(p.Notes, autoSwitchNote(was, why, p))
+	return p, nil
+}
+
+// buildOnce checks and plans s; its field errors are left without lines.
+func (in *scenarioInput) buildOnce(s planner.Scenario, cat *planner.Catalog) (*planner.Plan, error) {
 	err := scenariofile.CheckDecoded(in.scenario, in.decodeErr, cat, in.src)
 	if !in.set["system"] && err == nil {
 		err = scenariofile.SystemConflicts(in.scenario, cat, in.src) // a --system flag overrides the file's packaging
@@ -483,20 +505,20 @@ func (in *scenarioInput) buildAs(s planner.Scenario, cat *planner.Catalog) (*pla
 	if err == nil {
 		err = budgetMemory(in.command, s.Cluster.GPUs)
 	}
-	if err == nil {
-		if p, err = planner.Build(s, cat); err == nil {
-			return p, nil
-		}
+	if err != nil {
+		return nil, err
 	}
-	if fes := fielderr.FieldErrors(err); len(fes) > 0 {
-		for _, fe := range fes {
-			if flagName, ok := fieldFlag[fe.Field]; ok && in.set[flagName] {
-				fe.Field = "--" + flagName
-			}
-		}
-		return nil, &fielderr.FileError{Path: in.path, Err: scenariofile.WithLines(err, in.src)}
+	return planner.Build(s, cat)
+}
+
+// withLines puts err's field errors in the user's words: a field a flag
+// set named as the flag, the others with their line in the file.
+func (in *scenarioInput) withLines(err error) error {
+	if len(fielderr.FieldErrors(err)) == 0 {
+		return err
 	}
-	return nil, err
+	in.flagUserWords(err)
+	return &fielderr.FileError{Path: in.path, Err: scenariofile.WithLines(err, in.src)}
 }
 
 var fieldFlag = map[string]string{
