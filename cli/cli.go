@@ -321,6 +321,9 @@ func applyFlag(s *planner.Scenario, name, key, v string) error {
 	if !ok {
 		return usagef("--%s: not an input", name)
 	}
+	if name == "storage-nodes" && v == "0" {
+		v = "" // none, as docs/scenario.md allows: the field's blank
+	}
 	if f.Kind == planner.FieldChoice && f.Choices != nil || key == "cluster.system" {
 		v = strings.ToLower(v)
 	}
@@ -615,7 +618,7 @@ func LoadData() (*planner.Catalog, *market.Tables, error) { return loadData() }
 // describeScenario titles a flag-driven run by what it plans: "513 GPUs
 // of dgx-b300, Ethernet, sn5600".
 func describeScenario(s planner.Scenario) string {
-	parts := []string{textfmt.Int(s.Cluster.GPUs) + " GPUs"}
+	parts := []string{textfmt.Plural(s.Cluster.GPUs, "GPU")}
 	if sys := s.Cluster.System; sys != "" && sys != planner.CustomSystem {
 		parts[0] += " of " + sys
 	} else {

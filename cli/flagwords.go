@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/planner"
@@ -83,7 +84,9 @@ func (in *scenarioInput) flagUserWords(err error) {
 
 // keyAssign matches "key = value" in a fix, the key with or without its
 // table and the value with or without quotes.
-var keyAssign = regexp.MustCompile(`\b(?:[a-z]+\.)?([a-z_]+) = "?([A-Za-z0-9:._-]+)"?`)
+var keyAssign = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:[a-z]+\.)?([a-z_]+) = "?([A-Za-z0-9:._-]+)"?`)
+})
 
 // flagFix is a fix written for a scenario file ("set tiers = 0") in
 // flags ("set --tiers 0"); assignments to keys no flag sets stay.
@@ -92,8 +95,9 @@ func flagFix(fix string) string {
 	for key, name := range fieldFlag {
 		short[key[strings.LastIndex(key, ".")+1:]] = name
 	}
-	return keyAssign.ReplaceAllStringFunc(fix, func(m string) string {
-		sub := keyAssign.FindStringSubmatch(m)
+	re := keyAssign()
+	return re.ReplaceAllStringFunc(fix, func(m string) string {
+		sub := re.FindStringSubmatch(m)
 		name, ok := short[sub[1]]
 		if !ok {
 			return m
