@@ -251,7 +251,7 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 		if !set[name] {
 			continue
 		}
-		if err := applyFlag(s, name, keyOf[name], strings.TrimSpace(*pf.values[name])); err != nil {
+		if err := applyFlag(s, name, keyOf[name], flagText(name, *pf.values[name])); err != nil {
 			return err
 		}
 	}
@@ -263,6 +263,17 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 	}
 	pairs, _ := planner.ParseToggle(pf.value("leaf-pairs")) // applied above: a bad value returned its error
 	return leafFlagsAgree(s, set, strings.ToLower(pf.value("topology")), pairs)
+}
+
+// flagText is the text of flag name as its input field reads it:
+// trimmed, and --storage-nodes 0 as the field's blank (none, as
+// docs/scenario.md allows 0).
+func flagText(name, v string) string {
+	v = strings.TrimSpace(v)
+	if name == "storage-nodes" && v == "0" {
+		return ""
+	}
+	return v
 }
 
 // value is the text given to flag name, trimmed ("" when the command
@@ -320,9 +331,6 @@ func applyFlag(s *planner.Scenario, name, key, v string) error {
 	f, ok := planner.FieldByKey(key)
 	if !ok {
 		return usagef("--%s: not an input", name)
-	}
-	if name == "storage-nodes" && v == "0" {
-		v = "" // none, as docs/scenario.md allows: the field's blank
 	}
 	if f.Kind == planner.FieldChoice && f.Choices != nil || key == "cluster.system" {
 		v = strings.ToLower(v)

@@ -244,7 +244,7 @@ func TestRackScaleRackBudget(t *testing.T) {
 // if left out.
 // Mutation caught: Plural replaced by Int+"s" in describeScenario,
 // backEndAddsLine or computeWords; countValue.String giving "" for the
-// zero Value ("(default 1) (default 0)"); applyFlag passing "0" to the
+// zero Value ("(default 1) (default 0)"); flagText passing "0" to the
 // storage-nodes field (min 1).
 func TestSmallWords(t *testing.T) {
 	checkWords(t, []wordCase{
