@@ -491,7 +491,11 @@ func (in *scenarioInput) buildAs(s planner.Scenario, cat *planner.Catalog) (*pla
 	if err := in.flagConflicts(cat); err != nil {
 		return nil, err
 	}
+	fabricNote := in.fabricFromSwitch(&s, cat)
 	p, err := in.buildOnce(s, cat)
+	if err == nil && fabricNote != "" {
+		p.Notes = append(p.Notes, fabricNote)
+	}
 	why := switchError(err)
 	if why == nil || !in.switchFromDefault() || in.scenario.Network.Switch == planner.Auto {
 		return p, in.withLines(err)

@@ -74,12 +74,15 @@ func TestFlagsTheSystemFixes(t *testing.T) {
 // way to switch = auto when the flags rule it out, with a note; on
 // Ethernet it is an Ethernet switch, for a DGX B300's or GB300 NVL72's
 // 800G ports the catalog's one 800G InfiniBand switch, the Quantum-X800
-// Q3400. A --switch the user gave, or a file's switch, keeps its error:
+// Q3400. Likewise the default's InfiniBand gives way to the fabric of a
+// --switch the user named (the Spectrum-4 SN5600 is Ethernet). A --switch the user gave, or a file's switch, keeps its error:
 // named as the flag (no line of a file the user cannot see) with
 // --switch auto offered, or as the file's key and line.
 // Mutation caught: buildAs returning the switch error without the auto
 // retry (the buyer's "qm9700 is an infiniband switch" on --fabric
-// ethernet), and flagUserWords keeping the default file's line 15.
+// ethernet), flagUserWords keeping the default file's line 15, and
+// fabricFromSwitch left out (--switch sn5600 refused on the default's
+// InfiniBand, a fabric the user never chose).
 func TestDefaultScenarioSwitchGoesAuto(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "eth.toml")
@@ -96,6 +99,10 @@ func TestDefaultScenarioSwitchGoesAuto(t *testing.T) {
 			[]string{"of q3400", "switch = auto chose q3400"}, nil},
 		{"switch the user set", []string{"plan", "--fabric", "ethernet", "--switch", "qm9700"}, ExitUsage,
 			[]string{"--switch: qm9700 is an infiniband switch", "or --switch auto"}, []string{"line 15", "network.switch"}},
+		{"fabric follows --switch", []string{"plan", "--switch", "sn5600"}, ExitOK,
+			[]string{"Ethernet (RoCEv2), 2 tiers, 1 plane of sn5600", "the fabric of --switch sn5600"}, nil},
+		{"--fabric and --switch disagree", []string{"plan", "--switch", "sn5600", "--fabric", "infiniband"}, ExitUsage,
+			[]string{"--switch: sn5600 is an ethernet switch, the fabric is infiniband"}, nil},
 		{"switch a file set", []string{"plan", file}, ExitUsage,
 			[]string{"network.switch (line 8): qm9700 is an infiniband switch"}, []string{"--switch"}},
 	})

@@ -39,6 +39,26 @@ func (in *scenarioInput) switchFromDefault() bool {
 	return in.path == defaultScenarioName && !in.set["switch"]
 }
 
+// fabricFromSwitch makes the fabric the one of the switch a flag named
+// where the fabric is the embedded default scenario's (InfiniBand), one
+// the user neither saw nor set: --switch sn5600 plans Ethernet. It
+// changes s and the input alike and returns the note saying so, "" when
+// it changed nothing.
+func (in *scenarioInput) fabricFromSwitch(s *planner.Scenario, cat *planner.Catalog) string {
+	if in.path != defaultScenarioName || !in.set["switch"] || in.set["fabric"] {
+		return ""
+	}
+	sw := cat.Switches[in.scenario.Network.Switch]
+	if sw == nil || sw.Fabric == in.scenario.Network.Fabric {
+		return ""
+	}
+	was := in.scenario.Network.Fabric
+	in.scenario.Network.Fabric, s.Network.Fabric = sw.Fabric, sw.Fabric
+	in.scenario.Name = describeScenario(in.scenario)
+	s.Name = in.scenario.Name
+	return fmt.Sprintf("fabric %s, the fabric of --switch %s: the default scenario's %s does not run on it; --fabric picks one", sw.Fabric.Name(), sw.Key, was.Name())
+}
+
 // switchError is the first field error of err about the leaf switch, nil
 // when it has none.
 func switchError(err error) *fielderr.FieldError {
