@@ -60,6 +60,11 @@ type fitFix struct {
 // ports split stays unpriced, and splitting the cluster always comes
 // last. A change that still does not fit is left out.
 func fitFixes(s Scenario, cat *Catalog, nic *NIC, sw *Switch, port, radix, perPlane, reach int) []string {
+	// One price for a fix whoever asks (plan, a sweep's row, a check
+	// without the hall): laid out in the hall unless the scenario gives
+	// its lengths, its links counted (CountedLinks: within 0.5% of the
+	// walk, and cheap at the sizes that do not fit).
+	s.flatLinks, s.countedLinks = s.givesLengths(), true
 	var fixes []fitFix
 	if s.system(cat) != nil && s.Network.LeafAlignment != AlignPacked {
 		c := s
