@@ -251,7 +251,7 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 		if !set[name] {
 			continue
 		}
-		if err := applyFlag(s, name, keyOf[name], strings.TrimSpace(*pf.values[name])); err != nil {
+		if err := applyFlag(s, name, keyOf[name], flagText(name, *pf.values[name])); err != nil {
 			return err
 		}
 	}
@@ -263,6 +263,17 @@ func (pf *planFlags) apply(s *planner.Scenario, set map[string]bool) error {
 	}
 	pairs, _ := planner.ParseToggle(pf.value("leaf-pairs")) // applied above: a bad value returned its error
 	return leafFlagsAgree(s, set, strings.ToLower(pf.value("topology")), pairs)
+}
+
+// flagText is the text of flag name as its input field reads it:
+// trimmed, and --storage-nodes 0 as the field's blank (none, as
+// docs/scenario.md allows 0).
+func flagText(name, v string) string {
+	v = strings.TrimSpace(v)
+	if name == "storage-nodes" && v == "0" {
+		return ""
+	}
+	return v
 }
 
 // value is the text given to flag name, trimmed ("" when the command
@@ -473,9 +484,35 @@ func (in *scenarioInput) check(cat *planner.Catalog) error {
 	return err
 }
 
-// buildAs is build of s, the scenario or a variant of it.
+// buildAs is build of s, the scenario or a variant of it. A switch the
+// default scenario gave that the flags rule out is replaced by the
+// cheapest that fits, with a note saying so.
 func (in *scenarioInput) buildAs(s planner.Scenario, cat *planner.Catalog) (*planner.Plan, error) {
-	var p *planner.Plan
+	if err := in.flagConflicts(cat); err != nil {
+		return nil, err
+	}
+	fabricNote := in.fabricFromSwitch(&s, cat)
+	p, err := in.buildOnce(s, cat)
+	if err == nil && fabricNote != "" {
+		p.Notes = append(p.Notes, fabricNote)
+	}
+	why := switchError(err)
+	if why == nil || !in.switchFromDefault() || in.scenario.Network.Switch == planner.Auto {
+		return p, in.withLines(err)
+	}
+	was := in.scenario.Network.Switch
+	in.scenario.Network.Switch, s.Network.Switch = planner.Auto, planner.Auto
+	in.scenario.Name = describeScenario(in.scenario) // flags on the default: its title names no switch now
+	s.Name = in.scenario.Name
+	if p, err = in.buildOnce(s, cat); err != nil {
+		return nil, in.withLines(err)
+	}
+	p.Notes = append(p.Notes, autoSwitchNote(was, why, p))
+	return p, nil
+}
+
+// buildOnce checks and plans s; its field errors are left without lines.
+func (in *scenarioInput) buildOnce(s planner.Scenario, cat *planner.Catalog) (*planner.Plan, error) {
 	err := scenariofile.CheckDecoded(in.scenario, in.decodeErr, cat, in.src)
 	if !in.set["system"] && err == nil {
 		err = scenariofile.SystemConflicts(in.scenario, cat, in.src) // a --system flag overrides the file's packaging
@@ -483,20 +520,20 @@ func (in *scenarioInput) buildAs(s planner.Scenario, cat *planner.Catalog) (*pla
 	if err == nil {
 		err = budgetMemory(in.command, s.Cluster.GPUs)
 	}
-	if err == nil {
-		if p, err = planner.Build(s, cat); err == nil {
-			return p, nil
-		}
+	if err != nil {
+		return nil, err
 	}
-	if fes := fielderr.FieldErrors(err); len(fes) > 0 {
-		for _, fe := range fes {
-			if flagName, ok := fieldFlag[fe.Field]; ok && in.set[flagName] {
-				fe.Field = "--" + flagName
-			}
-		}
-		return nil, &fielderr.FileError{Path: in.path, Err: scenariofile.WithLines(err, in.src)}
+	return planner.Build(s, cat)
+}
+
+// withLines puts err's field errors in the user's words: a field a flag
+// set named as the flag, the others with their line in the file.
+func (in *scenarioInput) withLines(err error) error {
+	if len(fielderr.FieldErrors(err)) == 0 {
+		return err
 	}
-	return nil, err
+	in.flagUserWords(err)
+	return &fielderr.FileError{Path: in.path, Err: scenariofile.WithLines(err, in.src)}
 }
 
 var fieldFlag = map[string]string{
@@ -593,7 +630,7 @@ func LoadData() (*planner.Catalog, *market.Tables, error) { return loadData() }
 // describeScenario titles a flag-driven run by what it plans: "513 GPUs
 // of dgx-b300, Ethernet, sn5600".
 func describeScenario(s planner.Scenario) string {
-	parts := []string{textfmt.Int(s.Cluster.GPUs) + " GPUs"}
+	parts := []string{textfmt.Plural(s.Cluster.GPUs, "GPU")}
 	if sys := s.Cluster.System; sys != "" && sys != planner.CustomSystem {
 		parts[0] += " of " + sys
 	} else {

@@ -92,7 +92,7 @@ func TestBadInputExit2(t *testing.T) {
 		{[]string{"plan", "--gpus", "abc"}, "--gpus"},
 		{[]string{"plan", "--gpus", "0"}, "--gpus"},
 		{[]string{"plan", "--fabric", "token-ring"}, "--fabric"},
-		{[]string{"plan", "--switch", "sn5600"}, "--switch"},
+		{[]string{"plan", "--switch", "sn5600", "--fabric", "infiniband"}, "--switch"}, // alone, --switch sn5600 takes its Ethernet fabric
 		{[]string{"plan", bad}, "cluster.gpus (line 3)"},
 		{[]string{"plan", filepath.Join(dir, "missing.toml")}, "open scenario"},
 		{[]string{"plan", "--gpus", "2000000", "--switch", "qm9700"}, "three tiers"},

@@ -96,8 +96,8 @@ func backEndAddsLine(n *planner.Networks) string {
 	if b := n.BesideText("transceivers"); b != "" {
 		beside = " (" + b + ")"
 	}
-	return fmt.Sprintf("The back end adds %s ports, %s switches, %s transceivers, %s%s and %s to the cluster without it%s",
-		textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers),
+	return fmt.Sprintf("The back end adds %s, %s, %s, %s%s and %s to the cluster without it%s",
+		textfmt.Plural(a.Ports, "port"), textfmt.Plural(a.Switches, "switch"), textfmt.Plural(a.Transceivers, "transceiver"),
 		textfmt.USD(a.CostUSD), share, textfmt.Watts(a.PowerW), beside)
 }
 

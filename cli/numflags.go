@@ -16,9 +16,12 @@ type countValue struct {
 	lo, hi int
 }
 
+// String is the flag's value; the zero Value (flag's check for a
+// default worth printing) reads "0", so a default of 0 is not printed as
+// "(default 0)".
 func (v countValue) String() string {
 	if v.p == nil {
-		return ""
+		return "0"
 	}
 	return strconv.Itoa(*v.p)
 }
@@ -38,9 +41,11 @@ type numberValue struct {
 	lo, hi float64
 }
 
+// String is the flag's value; the zero Value reads "0" (see
+// countValue.String).
 func (v numberValue) String() string {
 	if v.p == nil {
-		return ""
+		return "0"
 	}
 	return strconv.FormatFloat(*v.p, 'g', -1, 64)
 }

@@ -419,7 +419,7 @@ func computeWords(p *planner.Plan) string {
 		}
 		return w
 	}
-	return fmt.Sprintf("%s servers at %s", textfmt.Int(units), textfmt.USD(price))
+	return fmt.Sprintf("%s at %s", textfmt.Plural(units, "server"), textfmt.USD(price))
 }
 
 // nicPorts says how a NIC's ports split: "one 400G port", "2 x 200G ports".

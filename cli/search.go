@@ -151,16 +151,21 @@ type designJSON struct {
 	Switch  string `json:"switch"`
 	// SpineSwitch and CoreSwitch are the spines' and cores' models where
 	// they differ from the leaves' (switch).
-	SpineSwitch string  `json:"spine_switch,omitempty"`
-	CoreSwitch  string  `json:"core_switch,omitempty"`
-	Ratio       string  `json:"oversubscription"`
-	Tiers       int     `json:"tiers"`
-	Switches    int     `json:"switches"`
-	CostUSD     float64 `json:"cost_usd"`
-	PowerW      float64 `json:"power_w"`
-	StepS       float64 `json:"step_s"`
-	Days        float64 `json:"jct_days"`
-	OnFront     bool    `json:"on_front"`
+	SpineSwitch string `json:"spine_switch,omitempty"`
+	CoreSwitch  string `json:"core_switch,omitempty"`
+	Ratio       string `json:"oversubscription"`
+	// Topology is the design's style (rail-optimized, top-of-rack, ...)
+	// and SpineRatio the spines' down:up ratio toward the cores, fields
+	// of their own where the label only names them.
+	Topology   string  `json:"topology"`
+	SpineRatio string  `json:"spine_oversubscription"`
+	Tiers      int     `json:"tiers"`
+	Switches   int     `json:"switches"`
+	CostUSD    float64 `json:"cost_usd"`
+	PowerW     float64 `json:"power_w"`
+	StepS      float64 `json:"step_s"`
+	Days       float64 `json:"jct_days"`
+	OnFront    bool    `json:"on_front"`
 	// ProbCheaper is the probability over shared price draws that the
 	// design costs less than the pick; CostVsPick names it.
 	ProbCheaper float64 `json:"prob_cheaper_than_pick"`
@@ -188,7 +193,7 @@ func toDesignJSON(d *explore.Design) *designJSON {
 	}
 	n := d.Scenario.Network
 	j := &designJSON{Label: d.Label, Fabric: string(n.Fabric), NICGbps: n.NICGbps, Ports: n.PortsPerNIC, Planes: n.Planes,
-		Switch: d.Plan.Switch.Key, SpineSwitch: d.Plan.TierSwitchKey(planner.TierSpine), CoreSwitch: d.Plan.TierSwitchKey(planner.TierCore), Ratio: n.Oversubscription, Tiers: d.Plan.Tiers, Switches: d.Plan.TotalSwitches(),
+		Switch: d.Plan.Switch.Key, SpineSwitch: d.Plan.TierSwitchKey(planner.TierSpine), CoreSwitch: d.Plan.TierSwitchKey(planner.TierCore), Ratio: n.Oversubscription, Topology: n.Style(), SpineRatio: n.SpineRatio(), Tiers: d.Plan.Tiers, Switches: d.Plan.TotalSwitches(),
 		CostUSD: d.CostUSD, PowerW: d.PowerW, StepS: d.StepS, Days: d.Days, OnFront: d.OnFront,
 		ProbCheaper: d.ProbCheaper, CostVsPick: d.CostVsPick, Priced: d.Priced, Reason: d.Reason}
 	if d.Plan.Inference != nil {

@@ -10,7 +10,7 @@ import (
 
 func init() {
 	builtFacilityData = &builtdoc.Doc[FacilityData]{
-		SHA256: "1a730accebb32382df3227dd20e8c9443cb97c30ec18e07c76ff4b71770ed5e6",
+		SHA256: "70f6b277cd969d0ff889ad2e0a01aa387386c28535dca73d483162af29423f25",
 		New: func() *FacilityData {
 			return &FacilityData{
 				Schema: 1,
@@ -37,6 +37,9 @@ func init() {
 					PropagationNsPerM: 5,
 					CopperKgPerM:      0.045,
 					FibreKgPerM:       0.009,
+				},
+				RackScale: RackScaleDefaults{
+					SystemRackKW: true,
 				},
 			}
 		},

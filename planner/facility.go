@@ -19,6 +19,31 @@ type FacilityData struct {
 	Schema    int            `toml:"schema" json:"schema"`
 	Defaults  hall.Facility  `toml:"defaults" json:"defaults"`
 	Constants hall.Constants `toml:"constants" json:"constants"`
+	// RackScale is how the defaults follow a rack-scale system.
+	RackScale RackScaleDefaults `toml:"rack_scale" json:"rack_scale"`
+}
+
+// RackScaleDefaults say how the hall's defaults follow a rack-scale
+// system (data/facility.toml [rack_scale]).
+type RackScaleDefaults struct {
+	// SystemRackKW makes a rack-scale system's own rack peak the rack
+	// budget where the scenario gives none.
+	SystemRackKW bool `toml:"system_rack_kw" json:"system_rack_kw"`
+}
+
+// hallDefaults is the hall's defaults for s: data/facility.toml's, with
+// a rack-scale system's own rack peak (its watts over its racks) as the
+// rack budget where [rack_scale] asks for it. A scenario's own rack_kw
+// overrides it as any default (hall.Facility.Resolve).
+func (s *Scenario) hallDefaults(cat *Catalog) hall.Facility {
+	d := cat.Facility.Defaults
+	sys := s.system(cat)
+	if !cat.Facility.RackScale.SystemRackKW || sys == nil || !sys.RackScale() || sys.RackNodes <= 0 || sys.Watts <= 0 {
+		return d
+	}
+	racks := ceilDiv(sys.Nodes, sys.RackNodes)
+	d.RackKW = sys.Watts / wattsPerKW / float64(racks)
+	return d
 }
 
 // loadFacility reads facility.toml from fsys; nil without one.
@@ -74,3 +99,6 @@ func decodeFacilityData(src []byte) (*FacilityData, error) {
 	}
 	return &d, nil
 }
+
+// wattsPerKW converts the catalog's watts to the hall's kW.
+const wattsPerKW = 1000

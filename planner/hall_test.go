@@ -213,11 +213,11 @@ func TestHallCrossingLinkPicksLongReach(t *testing.T) {
 }
 
 // NVL72 racks draw 132 kW (catalog: yobitel 120-132 kW); in a hall of
-// 60 kW racks (the default) every compute rack is over budget and the
-// plan says so. Catches: a budget never compared, network racks only,
+// 60 kW racks (the scenario's rack_kw, which wins over the system's own
+// rack budget) every compute rack is over budget and the plan says so. Catches: a budget never compared, network racks only,
 // the count off by the partial rack.
 func TestHallRackOverBudget(t *testing.T) {
-	s := hallScenario(720, hall.Facility{})
+	s := hallScenario(720, hall.Facility{RackKW: 60})
 	s.Cluster.System = "gb200-nvl72"
 	p := buildHall(t, s)
 	f := p.Hall.Figures

@@ -74,7 +74,7 @@ func boundInHall(p *Plan, s *Scenario, cat *Catalog, tight bool) (b hallBound) {
 	} else {
 		// The hall may not be laid out (the plan then keeps one length
 		// per tier, as p): the bound is p's or the shortest runs'.
-		runs := shortestRuns(s.Facility.Resolve(cat.Facility.Defaults, leafInRack(s)), cat.Facility.Constants)
+		runs := shortestRuns(s.Facility.Resolve(s.hallDefaults(cat), leafInRack(s)), cat.Facility.Constants)
 		for _, t := range p.LinkTiers {
 			bins[tierIndex(t.Name)] = []runBin{{runs[tierIndex(t.Name)], t.Links}}
 		}
@@ -149,7 +149,7 @@ func (m *mediaChooser) opticsPrice(t int, c linkChoice, price func(PartPrice) fl
 // reach of m's media (cabledSurely) is bounded loosely, from its floor
 // alone: it comes without its rack list (see boundFloor).
 func (p *Plan) boundHall(s *Scenario, cat *Catalog, m *mediaChooser) *hall.Hall {
-	f := s.Facility.Resolve(cat.Facility.Defaults, leafInRack(s))
+	f := s.Facility.Resolve(s.hallDefaults(cat), leafInRack(s))
 	h := boundFloor(p.layoutInputs(f, cat), f, cat.Facility.Constants, m)
 	if h == nil && f.LeafPlacement == hall.PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") {
 		f.LeafPlacement = cat.Facility.Defaults.LeafPlacement

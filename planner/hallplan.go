@@ -71,7 +71,7 @@ func (p *Plan) layOut(cat *Catalog) error {
 		return nil
 	}
 	notes := len(p.Notes)
-	f := s.Facility.Resolve(cat.Facility.Defaults, leafInRack(s))
+	f := s.Facility.Resolve(s.hallDefaults(cat), leafInRack(s))
 	newHall := hall.New
 	if p.countsUpper() {
 		newHall = hall.NewCounting // its links are counted: no rack list

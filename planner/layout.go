@@ -34,7 +34,7 @@ func (p *Plan) UnitCount() int { return ceilDiv(p.Servers, max(p.Unit.Servers, 1
 // UnitWords describes one unit: "of 144 nodes (576 GPUs), leaves
 // rack-aligned (gb200-nvl72 reference unit)".
 func (p *Plan) UnitWords() string {
-	s := fmt.Sprintf("of %s nodes (%s GPUs) per plane", textfmt.Int(p.Unit.Servers), textfmt.Int(p.Unit.GPUs))
+	s := fmt.Sprintf("of %s (%s) per plane", textfmt.Plural(p.Unit.Servers, "node"), textfmt.Plural(p.Unit.GPUs, "GPU"))
 	if p.Unit.LeafAlignment == AlignRack {
 		s += ", leaves rack-aligned"
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/memo"
@@ -635,7 +634,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	if err != nil {
 		var nf fabric.NoFitError
 		if errors.As(err, &nf) {
-			return nil, tooLarge(s, cat, sw, port, radix, spec.Spec, nf.Tiers)
+			return nil, tooLarge(s, cat, nic, sw, port, radix, spec.Spec, nf.Tiers)
 		}
 		return nil, fielderr.New("network.rail_optimized", "", "%s: %v", sw.Key, err)
 	}
@@ -739,45 +738,6 @@ func wiringNotes(p *Plan, pl fabric.Plane) []string {
 			p.System.Key, textfmt.Plural(p.StrictSpines, "spine switch")))
 	}
 	return notes
-}
-
-// tooLarge explains a fabric of spec that does not fit the asked tiers
-// and suggests what would.
-func tooLarge(s Scenario, cat *Catalog, sw *Switch, port, radix int, spec fabric.Spec, tiers int) error {
-	perPlane := spec.Servers * spec.Rails
-	if s.Network.Tiers != 0 && tiers < 3 {
-		return fielderr.New("network.tiers", "set tiers = 0 to use the fewest that fit",
-			"%d server ports per plane do not fit in %d tiers of %s (%d x %dG)", perPlane, tiers, sw.Key, radix, port)
-	}
-	var tips []string
-	reach := threeTierReach(spec)
-	if tip := morePlanes(s.Network, ceilDiv(perPlane, max(reach, 1))); reach > 0 && tip != "" {
-		tips = append(tips, tip)
-	}
-	for _, alt := range cat.SwitchesFor(s.Network.Fabric, port) {
-		if r := alt.Radix(port); r > radix && SharedLane(alt.LaneGbps, sw.LaneGbps) > 0 { // the NIC joins sw at one of these lanes
-			tips = append(tips, fmt.Sprintf("a higher-radix switch: %s has %d x %dG", alt.Key, r, port))
-		}
-	}
-	tips = append(tips, "fewer GPUs per fabric (split the cluster)")
-	return fmt.Errorf("%w: %s server ports per plane exceed the %s that three tiers of %s (%d x %dG) reach as this fabric is built (its leaf groups, alignment and ratios; %s in theory, every port used); try %s",
-		ErrTooLarge, textfmt.Int(perPlane), textfmt.Int(reach), sw.Key, radix, port, textfmt.Int(radix*radix*radix/4), strings.Join(tips, "; or "))
-}
-
-// morePlanes suggests the planes that split a fabric need times over
-// ("" when past maxPlanes): the fewest that divide a server's back-end
-// ports, or else the split of each NIC's ports that makes room for them.
-func morePlanes(n Network, need int) string {
-	want, ports := n.Planes*need, n.NICsPerServer*n.PortsPerNIC
-	if want > maxPlanes {
-		return ""
-	}
-	for planes := want; planes <= ports; planes++ {
-		if ports%planes == 0 {
-			return fmt.Sprintf("%d planes (network.planes: each plane takes %d of the %d ports a server has, %d times fewer ports a plane)", planes, ports/planes, ports, planes/n.Planes)
-		}
-	}
-	return fmt.Sprintf("at least %d planes, splitting each NIC's ports (network.ports_per_nic) so that they divide a server's ports", want)
 }
 
 // threeTierReach is the most server ports a plane of spec holds in at

@@ -319,7 +319,7 @@ func TestTooLargeSuggestsPlanesThatPlan(t *testing.T) {
 				t.Fatalf("err = %v, want ErrTooLarge", err)
 			}
 			msg := err.Error()
-			if want := fmt.Sprintf("try %d planes", tc.planes); !strings.Contains(msg, want) {
+			if want := fmt.Sprintf("%d planes (network.planes", tc.planes); !strings.Contains(msg, want) {
 				t.Errorf("%q: want %q", msg, want)
 			}
 			if tc.reach != "" && !strings.Contains(msg, "exceed the "+tc.reach+" ") {

@@ -39,7 +39,7 @@ func (b UnitBill) Heading() string {
 	if b.Partial && b.Units > 1 {
 		cluster += ", the last partial"
 	}
-	return fmt.Sprintf("%s: %s, %s GPUs, all planes. The cluster: %s.", su, textfmt.Plural(b.Nodes, "node"), textfmt.Int(b.GPUs), cluster)
+	return fmt.Sprintf("%s: %s, %s, all planes. The cluster: %s.", su, textfmt.Plural(b.Nodes, "node"), textfmt.Plural(b.GPUs, "GPU"), cluster)
 }
 
 // UnitBillRow is one line of a UnitBill.
