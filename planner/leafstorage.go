@@ -165,6 +165,7 @@ func (p *Plan) addLeafStorage(spec fabricSpec) {
 	ls.Links, ls.Leaves = ls.perPlane*p.Planes, ls.leavesPerPlane*p.Planes
 	p.LeafStorage = &ls
 	p.PortsUsed += ls.Links
+	p.Links.Storage = ls.Links
 	where := fmt.Sprintf("the full units' %s leaves, up to %s each, which size their uplinks for them: %d server ports and %s a full leaf",
 		textfmt.Int(ls.Leaves), textfmt.Plural(ls.PortsPerLeaf, "port"), spec.Down, textfmt.Plural(spec.Up, "uplink"))
 	if p.Tiers == 1 {

@@ -82,7 +82,30 @@ type Links struct {
 	ServerLeaf int `json:"server_leaf"`
 	LeafSpine  int `json:"leaf_spine"`
 	SpineCore  int `json:"spine_core"`
-	Total      int `json:"total"`
+	// Storage is the storage nodes' links to the compute leaves and Peer
+	// the leaf pairs' peer links: cables the BOM buys and the cable map
+	// lists beside the tiers' (SideLinks).
+	Storage int `json:"storage,omitempty"`
+	Peer    int `json:"peer,omitempty"`
+	// Total is every cable: the tiers', storage and peer links.
+	Total int `json:"total"`
+}
+
+// Fabric is the links of the fabric's tiers: Total less the storage and
+// peer links, the links WalkCables walks.
+func (l Links) Fabric() int { return l.ServerLeaf + l.LeafSpine + l.SpineCore }
+
+// Parts names the links of each kind: the tiers', then the storage and
+// peer links where the plan has them.
+func (l Links) Parts() string {
+	s := fmt.Sprintf("server-leaf %s, leaf-spine %s, spine-core %s", textfmt.Int(l.ServerLeaf), textfmt.Int(l.LeafSpine), textfmt.Int(l.SpineCore))
+	if l.Storage > 0 {
+		s += ", storage " + textfmt.Int(l.Storage)
+	}
+	if l.Peer > 0 {
+		s += ", peer " + textfmt.Int(l.Peer)
+	}
+	return s
 }
 
 // of points at the count of the link tier called name (server_leaf,
@@ -674,11 +697,11 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Notes = append(p.Notes, slowUplinkNote(p)...)
 	P := p.Planes
 	p.Links = Links{ServerLeaf: pl.ServerLeaf * P, LeafSpine: pl.LeafSpine * P, SpineCore: pl.SpineCore * P}
-	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
 	p.PortsTotal = p.TotalSwitches() * radix
 	p.addLeafStorage(spec)
 	p.addLeafPairs(spec)
+	p.Links.Total = p.Links.Fabric() + p.Links.Storage + p.Links.Peer
 	p.setTierSpeeds(spec)
 	if err := p.checkTierLanes(cat); err != nil {
 		return nil, err
