@@ -99,3 +99,53 @@ func TestOneLinkCount(t *testing.T) {
 		})
 	}
 }
+
+// TestRackScaleUnitTexts: a rack-scale system's scalable-unit texts use
+// the plan's units: an NVL72 rack is 18 trays of 4 GPUs, the GB300
+// SuperPOD SU 144 trays (8 racks), a Q3400 leaf group 72 trays (4
+// racks, 72 down ports at 1:1). By hand: 5,000 GPUs take 70 racks, 1,260
+// trays, 9 SUs, the last 108 of 144 and its last group 36 of 72; 2,100
+// take 30 racks, 540 trays, 4 SUs, the last 108 (36 of 72); 2,500 take
+// 35 racks, 630 trays, 5 SUs, the last 54 (54 of 72); 4,032 take 56
+// racks, whole SUs of groups: no partial text.
+//
+// Mutation caught: fabric's leaf-group words kept ("the partial scalable
+// unit has 36 of 72 servers" beside "9 SUs of 144 nodes": buyer item 7);
+// checked.
+func TestRackScaleUnitTexts(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		gpus, servers, units int
+		want                 string // "" no partial unit
+	}{
+		{5000, 1260, 9, "the partial scalable unit has 108 of 144 nodes, its last leaf group 36 of 72: "},
+		{2100, 540, 4, "the partial scalable unit has 108 of 144 nodes, its last leaf group 36 of 72: "},
+		{2500, 630, 5, "the partial scalable unit has 54 of 144 nodes, its last leaf group 54 of 72: "},
+		{4032, 1008, 7, ""},
+	} {
+		s := NewScenario()
+		s.Cluster.System, s.Cluster.GPUs = "gb300-nvl72", tc.gpus
+		s.Network.Fabric, s.Network.Switch = InfiniBand, "q3400"
+		p, err := Build(flatLengths(s), cat)
+		if err != nil {
+			t.Fatalf("%d GPUs: %v", tc.gpus, err)
+		}
+		if p.Servers != tc.servers || p.UnitCount() != tc.units || p.Unit.Servers != 144 {
+			t.Errorf("%d GPUs: %d trays, %d units of %d; want %d, %d of 144", tc.gpus, p.Servers, p.UnitCount(), p.Unit.Servers, tc.servers, tc.units)
+		}
+		got := ""
+		for _, h := range p.Headroom {
+			if strings.HasPrefix(h.Reason, partialUnitPrefix) {
+				got = h.Reason
+			}
+		}
+		if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("%d GPUs: headroom %q, want %q...", tc.gpus, got, tc.want)
+		}
+		for _, n := range p.Notes {
+			if strings.Contains(n, "the partial scalable unit's leaves") {
+				t.Errorf("%d GPUs: note %q names the unit's leaves for its last group's", tc.gpus, n)
+			}
+		}
+	}
+}
