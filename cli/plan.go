@@ -126,8 +126,8 @@ func writeBackEndAdds(tw io.Writer, p *planner.Plan) {
 	fmt.Fprintf(tw, "  Switch ports\t%s\tused of %s installed\n", textfmt.Int(p.PortsUsed), textfmt.Int(p.PortsTotal))
 	fmt.Fprintf(tw, "  Links (cables)\t%s\t%s\n", textfmt.Int(p.Links.Total), p.Links.Parts())
 	if ls := p.LeafStorage; ls != nil {
-		fmt.Fprintf(tw, "  Storage links	%s	%s storage nodes of %d ports on %s leaves, up to %d a leaf (counted in the links above)\n",
-			textfmt.Int(ls.Links), textfmt.Int(ls.Nodes), ls.PortsEach, textfmt.Int(ls.Leaves), ls.PortsPerLeaf)
+		fmt.Fprintf(tw, "  Storage links	%s	%s storage nodes of %s on %s leaves, up to %d a leaf (counted in the links above)\n",
+			textfmt.Int(ls.Links), textfmt.Int(ls.Nodes), textfmt.Plural(ls.PortsEach, "port"), textfmt.Int(ls.Leaves), ls.PortsPerLeaf)
 	}
 	if lp := p.LeafPairs; lp != nil {
 		fmt.Fprintf(tw, "  Peer links\t%s\t%s leaf pairs, %d ports a leaf (beside the links above)\n", textfmt.Int(lp.PeerLinks), textfmt.Int(lp.Pairs), lp.PeerPortsEach)
