@@ -396,8 +396,7 @@ func (t *summaryTab) update(p *planner.Plan) {
 	c["Switches"].set(textfmt.Int(p.TotalSwitches()), fmt.Sprintf("%s: leaf %s, spine %s, core %s; %s, %s", p.SwitchesText(),
 		textfmt.Int(p.Switches(planner.TierLeaf)), textfmt.Int(p.Switches(planner.TierSpine)), textfmt.Int(p.Switches(planner.TierCore)),
 		textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Planes, "plane"))+ratiosLine(p))
-	c["Links (cables)"].set(textfmt.Int(p.Links.Total), fmt.Sprintf("server-leaf %s, leaf-spine %s, spine-core %s",
-		textfmt.Int(p.Links.ServerLeaf), textfmt.Int(p.Links.LeafSpine), textfmt.Int(p.Links.SpineCore)))
+	c["Links (cables)"].set(textfmt.Int(p.Links.Total), p.Links.Parts())
 	c["Transceivers"].set(textfmt.Int(p.ServerTransceivers+p.SwitchTransceivers), fmt.Sprintf("server side %s, switch side %s",
 		textfmt.Int(p.ServerTransceivers), textfmt.Int(p.SwitchTransceivers)))
 	share, perGPUBand := "", ""

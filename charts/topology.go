@@ -429,7 +429,7 @@ func (d *topoDiagram) drawSummaries(g topoGeom) {
 		markTarget(c, TargetNextUnit, g.at(sx, yLeaf-boxH/2), g.at(0.98, yLeaf+boxH/2+0.02))
 		// Fitted to the stack, as the planes' line below: "4-rack
 		// groups" is longer than "racks".
-		fitted(c, g.at((sx+0.98)/2, yLeaf), fmt.Sprintf("× %s in this %s", textfmt.Plural(more, "more "+d.unitWord()), podWord(p)), tickSize, true, Ink, draw.XCenter,
+		fitted(c, g.at((sx+0.98)/2, yLeaf), d.moreUnitsText(more), tickSize, true, Ink, draw.XCenter,
 			g.W*vg.Length(0.98-sx)*0.94, g.H*vg.Length(boxH))
 	}
 	if p.Tiers == 3 && d.pods1 > 1 {
@@ -530,6 +530,28 @@ func unitsPerSU(p *planner.Plan) int {
 	}
 	return p.Unit.Servers / p.ServersPerUnit
 }
+
+// moreUnitsText is the line on the stack of the pod's other units:
+// "× 17 more 4-rack groups in this fabric", and, where the pod's last
+// unit is a short group of racks, its racks, so that the racks named add
+// up to the plan's ("(the last 2 racks)").
+func (d *topoDiagram) moreUnitsText(more int) string {
+	s := fmt.Sprintf("× %s in this %s", textfmt.Plural(more, "more "+d.unitWord()), podWord(d.p))
+	racks, span := planRacks(d.p)
+	if racks == 0 || span <= 1 || d.isToR() {
+		return s
+	}
+	last := d.globalUnit() - d.unit + d.units1 - 1 // the pod's last unit in the plane
+	if nodes := d.p.Servers - last*d.npu; nodes > 0 {
+		if n := ceilDivInt(nodes, d.p.System.RackNodes); n < span {
+			s += fmt.Sprintf(" (the last %s)", textfmt.Plural(n, "rack"))
+		}
+	}
+	return s
+}
+
+// ceilDivInt is a / b rounded up, for positive b.
+func ceilDivInt(a, b int) int { return (a + b - 1) / b }
 
 // planRacks is the plan's racks, each the system's rack_nodes nodes (a
 // partial last rack counted), and the racks one diagram unit spans,

@@ -237,7 +237,9 @@ func TestTopologyTargets(t *testing.T) {
 // rack-aligned to 18) one, 8 racks a pod (the SuperPOD SU, unit_nodes
 // 144 / 18). Mutation caught: the diagram's units (leaf
 // groups) counted as racks ("14 racks, rack 1: 72 nodes x 4 GPUs" for
-// the 56-rack GB300 4k scenario, the old code).
+// the 56-rack GB300 4k scenario, the old code); the stack of the other
+// units counting whole groups where the last is short ("× 17 more
+// 4-rack groups" for 70 racks, 72 named: buyer item 7; checked).
 func TestTopologyRacksAreThePlans(t *testing.T) {
 	for _, tc := range []struct {
 		name, system, sw string
@@ -248,6 +250,12 @@ func TestTopologyRacksAreThePlans(t *testing.T) {
 			[]string{"56 racks", "SU 1, racks 1–4: 72 nodes × 4 GPUs", "× 13 more 4-rack groups"}, []string{"14 racks", "rack 1:"}},
 		{"gb300 4,000 on q3400 (a partial rack)", "gb300-nvl72", "q3400", 4000,
 			[]string{"56 racks", "racks 1–4: 72 nodes"}, []string{"14 racks"}},
+		{"gb300 5,000 on q3400 (70 racks: 17 groups of 4 and 2)", "gb300-nvl72", "q3400", 5000,
+			[]string{"70 racks", "× 17 more 4-rack groups in this fabric (the last 2 racks)"}, []string{"72 racks"}},
+		{"gb300 2,100 on q3400 (30 racks: 7 groups of 4 and 2)", "gb300-nvl72", "q3400", 2100,
+			[]string{"30 racks", "× 7 more 4-rack groups in this fabric (the last 2 racks)"}, nil},
+		{"gb300 2,500 on q3400 (35 racks: 8 groups of 4 and 3)", "gb300-nvl72", "q3400", 2500,
+			[]string{"35 racks", "× 8 more 4-rack groups in this fabric (the last 3 racks)"}, nil},
 		{"gb200 1,152 on qm9700", "gb200-nvl72", "qm9700", 1152,
 			[]string{"16 racks", "SU 1, rack 1: 18 nodes × 4 GPUs", "× 7 more racks in this pod"}, []string{"racks 1–"}},
 		{"gb200 2,952 on qm9700 (41 racks)", "gb200-nvl72", "qm9700", 2952,

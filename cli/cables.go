@@ -49,9 +49,9 @@ func runCables(env *cliEnv, args []string) error {
 	if err := writeOut(*out, func(w io.Writer) error { return write(w, p) }); err != nil {
 		return err
 	}
-	links := p.Links.Total
-	if !*asTopo {
-		links += p.SideLinks() // the storage and peer links (planner.WalkCableMap)
+	links := p.Links.Total // the storage and peer links too (planner.WalkCableMap)
+	if *asTopo {
+		links = p.Links.Fabric() // the fabric's links only (planner.WriteTopoFile)
 	}
 	wrote(env, *out, textfmt.Int(links)+" links")
 	if *asTopo {

@@ -124,11 +124,10 @@ func writeBackEndAdds(tw io.Writer, p *planner.Plan) {
 	fmt.Fprintf(tw, "  Switches\t%s\tleaf %s, spine %s, core %s\n", textfmt.Int(p.TotalSwitches()),
 		textfmt.Int(p.Switches(planner.TierLeaf)), textfmt.Int(p.Switches(planner.TierSpine)), textfmt.Int(p.Switches(planner.TierCore)))
 	fmt.Fprintf(tw, "  Switch ports\t%s\tused of %s installed\n", textfmt.Int(p.PortsUsed), textfmt.Int(p.PortsTotal))
-	fmt.Fprintf(tw, "  Links (cables)\t%s\tserver-leaf %s, leaf-spine %s, spine-core %s\n", textfmt.Int(p.Links.Total),
-		textfmt.Int(p.Links.ServerLeaf), textfmt.Int(p.Links.LeafSpine), textfmt.Int(p.Links.SpineCore))
+	fmt.Fprintf(tw, "  Links (cables)\t%s\t%s\n", textfmt.Int(p.Links.Total), p.Links.Parts())
 	if ls := p.LeafStorage; ls != nil {
-		fmt.Fprintf(tw, "  Storage links	%s	%s storage nodes of %d ports on %s leaves, up to %d a leaf (beside the links above)\n",
-			textfmt.Int(ls.Links), textfmt.Int(ls.Nodes), ls.PortsEach, textfmt.Int(ls.Leaves), ls.PortsPerLeaf)
+		fmt.Fprintf(tw, "  Storage links	%s	%s storage nodes of %s on %s leaves, up to %d a leaf (counted in the links above)\n",
+			textfmt.Int(ls.Links), textfmt.Int(ls.Nodes), textfmt.Plural(ls.PortsEach, "port"), textfmt.Int(ls.Leaves), ls.PortsPerLeaf)
 	}
 	if lp := p.LeafPairs; lp != nil {
 		fmt.Fprintf(tw, "  Peer links\t%s\t%s leaf pairs, %d ports a leaf (beside the links above)\n", textfmt.Int(lp.PeerLinks), textfmt.Int(lp.Pairs), lp.PeerPortsEach)

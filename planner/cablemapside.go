@@ -135,7 +135,7 @@ func (s *sideWalk) extraPort(g, down, j int, fill bool) int {
 
 // storage walks plane's storage links: the plane's share of each node's
 // ports in turn, spread over the full units' leaves (the plane's first)
-// as the sizing spreads them (the first leaves take one more where they
+// or the partial unit's (from ls.firstLeaf) as the sizing spreads them (the first leaves take one more where they
 // do not divide), each beside a full leaf's server ports.
 func (s *sideWalk) storage(plane int) error {
 	ls := s.p.LeafStorage
@@ -155,7 +155,7 @@ func (s *sideWalk) storage(plane int) error {
 		c := s.row(CableTierStorage, plane, ls.cable)
 		c.AModule = ls.cable.Lower
 		c.ADevice, c.APort = "storage-node"+strconv.Itoa(node+1), "U"+strconv.Itoa(r*planes+plane)+"/P1"
-		c.BDevice, c.BPort = s.w.leaf(plane, g), portName(s.extraPort(g, ls.serverPorts, j, true), dc)
+		c.BDevice, c.BPort = s.w.leaf(plane, ls.firstLeaf+g), portName(s.extraPort(ls.firstLeaf+g, ls.serverPorts, j, true), dc)
 		j++
 		if err := s.fn(c); err != nil {
 			return err

@@ -160,6 +160,7 @@ func (p *Plan) addLeafPairs(spec fabricSpec) {
 	lp.PeerLinks = lp.Pairs * lp.PeerPortsEach
 	p.LeafPairs = &lp
 	p.PortsUsed += 2 * lp.PeerLinks
+	p.Links.Peer = lp.PeerLinks
 	peer := "no peer link (ESI-LAG)"
 	if lp.PeerPortsEach > 0 {
 		peer = fmt.Sprintf("%s between the two (%d ports a leaf), cabled and priced as the server-leaf links' longest run, in the cable map as tier %q", textfmt.Plural(lp.PeerLinks, "peer link"), lp.PeerPortsEach, CableTierPeer)

@@ -15,11 +15,16 @@ import (
 // server port speed, and a leaf that keeps k of them sizes its uplinks
 // for its servers and those k ports at the leaf ratio, so the storage
 // traffic has its share of the way up. The ports spread over the planes
-// as a server's do, then evenly over the leaves of the plane's full
-// units (some take one fewer where they do not divide); the leaves of a
-// partial unit take none. Where keeping k ports leaves a filled leaf
-// fewer server ports, the units shrink to match, as many times as it
-// takes: the fewest ports a leaf, the most servers.
+// as a server's do. Where the partial unit's leaves have the idle server
+// ports to hold them all, they go there, evenly over its leaves, which
+// take the uplinks they need: the units keep their size (a design
+// engineer cables storage to the ports a partial unit leaves empty
+// before cutting a unit). Otherwise they spread evenly over the leaves
+// of the plane's full units (some take one fewer where they do not
+// divide), first on the ports a full leaf has spare beside its servers
+// and uplinks; where keeping k ports leaves a filled leaf fewer server
+// ports, the units shrink to match, as many times as it takes: the
+// fewest ports a leaf, the most servers.
 
 // LeafStorage is the storage nodes on the compute leaves, as sized.
 type LeafStorage struct {
@@ -28,14 +33,19 @@ type LeafStorage struct {
 	// Links is the storage links, all planes: one leaf port and one
 	// cable each, at the server port speed.
 	Links int `json:"links"`
-	// Leaves is the leaves that take them, all planes: the full units'.
+	// Leaves is the leaves that take them, all planes: the full units',
+	// or the partial unit's (PartialUnit).
 	Leaves int `json:"leaves"`
+	// PartialUnit says the ports are on the partial unit's idle server
+	// ports, the units at their size.
+	PartialUnit bool `json:"partial_unit,omitempty"`
 	// PortsPerLeaf is the ports each of those leaves keeps for storage
 	// (some take one fewer where they do not divide).
 	PortsPerLeaf int `json:"ports_per_leaf"`
 	// perPlane and leavesPerPlane are one plane's ports and leaves;
-	// serverPorts is a full leaf's server ports beside them.
-	perPlane, leavesPerPlane, serverPorts int
+	// serverPorts is the server ports (and reserved slots') of a leaf
+	// beside them; firstLeaf is the plane's first leaf that takes them.
+	perPlane, leavesPerPlane, serverPorts, firstLeaf int
 	// cable is how the links are cabled, as the BOM prices them.
 	cable sideCable
 }
@@ -117,6 +127,9 @@ func (spec *fabricSpec) storageOnLeaves(ls LeafStorage, ratio string, fixed bool
 	if !spec.RailOptimized {
 		perServer, lpg = spec.Rails, 1
 	}
+	if spec.storageOnPartial(ls, perServer, lpg) {
+		return nil
+	}
 	for k := 1; ; k++ {
 		d := spec.storageLeafPorts(k, perServer, fixed)
 		if d < perServer || !fabric.Fits(spec.Radix, spec.LeafW, d+k, spec.UpFor(d+k)) {
@@ -136,6 +149,28 @@ func (spec *fabricSpec) storageOnLeaves(ls LeafStorage, ratio string, fixed bool
 			return nil
 		}
 	}
+}
+
+// storageOnPartial keeps the plane's storage ports on the partial unit's
+// idle server ports when they all fit there, up to ceil(ports / leaves)
+// on each of its leaves beside its nodes and reserved slots, and says
+// so; its leaves take the uplinks for them (fabric.Spec.PartialPorts).
+// false, changing nothing, without a partial unit or room on it.
+func (spec *fabricSpec) storageOnPartial(ls LeafStorage, perServer, lpg int) bool {
+	spg := spec.Down / perServer
+	if spg == 0 || spec.Servers%spg == 0 {
+		return false
+	}
+	each := ceilDiv(ls.perPlane, lpg)
+	used := min(spec.Servers%spg+spec.ReservedSlots, spg) * perServer
+	if used+each > spec.Down {
+		return false
+	}
+	spec.PartialPorts = each
+	ls.PortsPerLeaf, ls.leavesPerPlane, ls.serverPorts, ls.firstLeaf = each, lpg, used, spec.Servers/spg*lpg
+	ls.PartialUnit = true
+	spec.storage = ls
+	return true
 }
 
 // storageLeafPorts is the server ports a leaf keeping k storage ports
@@ -165,13 +200,18 @@ func (p *Plan) addLeafStorage(spec fabricSpec) {
 	ls.Links, ls.Leaves = ls.perPlane*p.Planes, ls.leavesPerPlane*p.Planes
 	p.LeafStorage = &ls
 	p.PortsUsed += ls.Links
+	p.Links.Storage = ls.Links
 	where := fmt.Sprintf("the full units' %s leaves, up to %s each, which size their uplinks for them: %d server ports and %s a full leaf",
 		textfmt.Int(ls.Leaves), textfmt.Plural(ls.PortsPerLeaf, "port"), spec.Down, textfmt.Plural(spec.Up, "uplink"))
+	if ls.PartialUnit {
+		where = fmt.Sprintf("the partial scalable unit's %s leaves, up to %s each on server ports its servers leave empty, which take the uplinks for them: the units keep their %s",
+			textfmt.Int(ls.Leaves), textfmt.Plural(ls.PortsPerLeaf, "port"), textfmt.Plural(spec.Down, "server port")+" a full leaf")
+	}
 	if p.Tiers == 1 {
 		where = "the one switch of each plane, beside the servers"
 	}
-	p.Notes = append(p.Notes, fmt.Sprintf("storage on the compute leaves: %s storage nodes of %d ports, %s links at %dG on %s; cabled and priced as the server-leaf links (their node-end modules counted with the servers'); a storage network beside the back end (plan --networks) is still sized unless networks.storage = %q",
-		textfmt.Int(ls.Nodes), ls.PortsEach, textfmt.Int(ls.Links), p.PortGbps, where, NetNone))
+	p.Notes = append(p.Notes, fmt.Sprintf("storage on the compute leaves: %s storage nodes of %s, %s links at %dG on %s; cabled and priced as the server-leaf links (their node-end modules counted with the servers'); a storage network beside the back end (plan --networks) is still sized unless networks.storage = %q",
+		textfmt.Int(ls.Nodes), textfmt.Plural(ls.PortsEach, "port"), textfmt.Int(ls.Links), p.PortGbps, where, NetNone))
 }
 
 // sideCable is how the links beside the servers' on the server-leaf

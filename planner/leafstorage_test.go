@@ -8,35 +8,45 @@ import (
 	"fabricplan/internal/fielderr"
 )
 
-// TestLeafStorage: storage nodes on the compute leaves, by hand. A leaf
-// keeping k storage ports takes d servers' ports with d + k down and
-// UpFor(d + k) up within its ports; k grows until the full units'
-// leaves hold the plane's storage ports; partial units take none.
+// TestLeafStorage: storage nodes on the compute leaves, by hand. Where
+// the partial unit's leaves have the idle server ports for the plane's
+// storage ports (ceil(ports / its leaves) each beside its servers), they
+// go there and its leaves take UpFor(servers + k) uplinks: the units keep
+// their size. Otherwise a leaf keeping k storage ports takes d servers'
+// ports with d + k down and UpFor(d + k) up within its ports; k grows
+// until the full units' leaves hold the plane's storage ports.
 //
 //   - 1,000 GPUs (125 servers) on the 64-port QM9700 at 1:1, 16 nodes of
-//     2 ports: 32 ports. k = 1: d = 31 (31 + 1 down, 32 up); units of 31
-//     servers, 4 full and 1 server: 32 full leaves hold the 32 ports, 40
-//     leaves. Uplinks 32 x 32 + 8 x 1 = 1,032; switch ports in use 1,000
-//   - 2 x 1,032 + 32 = 3,096.
+//     2 ports: 32 ports, past the partial unit's 8 x 3 idle ports. k = 1:
+//     d = 31 (31 + 1 down, 32 up); units of 31 servers, 4 full and 1
+//     server: 32 full leaves hold the 32 ports, 40 leaves. Uplinks 32 x 32
+//   - 8 x 1 = 1,032; switch ports in use 1,000 + 2 x 1,032 + 32 = 3,096.
+//   - 1,000 GPUs, 16 nodes of 1: 16 ports on the partial unit's 8 leaves
+//     (29 servers, 3 idle ports each), 2 each: units of 32, 32 leaves;
+//     uplinks 24 x 32 + 8 x 31 = 1,016; in use 1,000 + 2,032 + 16 = 3,048.
+//   - 1,368 GPUs (171 servers: 5 units of 32 and 11), 100 nodes of 1: 13
+//     a partial leaf (11 + 13 = 24 of 32), 48 leaves; uplinks 40 x 32 +
+//     8 x 24 = 1,472; in use 1,368 + 2,944 + 100 = 4,412.
 //   - 2,024 GPUs (253 servers) of 2 x 200G NICs in 2 planes on the QM9700
-//     at 200G (128 ports), 10 nodes of 4 ports: 20 ports a plane. k = 1:
-//     d = 63, 4 full units and 1 server, 32 full leaves a plane (20 take
-//     a port), 40 leaves a plane, 80; uplinks 32 x 64 + 8 x 1 = 2,056 a
-//     plane, 4,112; storage links 40.
-//   - Top of rack, the same 1,000 GPUs on the QM9700 (8 ports a server),
-//     3 nodes of 1 port: k = 1 leaves room for 3 servers (24 + 1 down, 25
-//     up; 4 servers would need 33 + 33), 41 full ToRs and 2 servers: 42
-//     leaves; uplinks 41 x 25 + 16 = 1,041.
+//     at 200G (128 ports, units of 64), 10 nodes of 4 ports: 20 ports a
+//     plane on the partial unit's 8 leaves (61 servers, 3 idle ports
+//     each), 3 each: 32 leaves a plane, 64; uplinks 24 x 64 + 8 x 64 =
+//     2,048 a plane, 4,096; storage links 40 on 16 leaves.
+//   - Top of rack, the same 1,000 GPUs on the QM9700 (8 ports a server, 4
+//     servers a leaf), 3 nodes of 1 port: the partial ToR holds 1 server
+//     (8 ports) and the 3: 32 leaves; uplinks 31 x 32 + 11 = 1,003.
 //   - One switch: 56 GPUs (56 ports) and 2 nodes of 2 ports fit a 64-port
 //     QM9700 (60 ports in use); 64 GPUs and the same 4 ports do not (68),
-//     so leaves and spines: the 8 servers are one unit (fewer than the 31
-//     a leaf beside 1 storage port holds), 8 leaves of 8 + 1 down and 9
-//     up, 4 of them with a storage port; 72 uplinks.
+//     so leaves and spines: the 8 servers are one partial unit, 8 leaves
+//     of 8 + 1 down and 9 up, 4 of them with a storage port; 72 uplinks.
 //
 // Mutations caught: the storage ports left out of the uplinks (1,000,
 // 4,048, 1,000 and 64 uplinks), the leaf not shrunk for them (refused:
 // 32 + 1 down and 33 up is past 64 ports), the one switch overfilled
-// (64 GPUs on one switch with 68 ports in use); each checked.
+// (64 GPUs on one switch with 68 ports in use), the partial unit's
+// leaves not given the uplinks for its storage ports (1,000 GPUs + 16
+// nodes: 1,000 uplinks, 8 x 29 on the partial leaves), the partial unit
+// passed over (40 leaves for 16 nodes of 1); each checked.
 func TestLeafStorage(t *testing.T) {
 	cat := testCatalog(t)
 	twoPlanes := leafShapeScenario(2024, InfiniBand, 400, "qm9700", "1:1")
@@ -51,8 +61,10 @@ func TestLeafStorage(t *testing.T) {
 		links, storageLeaves, perLeaf int
 	}{
 		{"1,000 GPUs, 16 nodes of 2", leafShapeScenario(1000, InfiniBand, 400, "qm9700", "1:1"), 16, 2, 40, 1032, 3096, 32, 32, 1},
-		{"2 planes, 10 nodes of 4", twoPlanes, 10, 4, 80, 4112, 4048 + 2*4112 + 40, 40, 64, 1},
-		{"top of rack, 3 nodes of 1", tor, 3, 1, 42, 1041, 1000 + 2*1041 + 3, 3, 41, 1},
+		{"1,000 GPUs, 16 nodes of 1", leafShapeScenario(1000, InfiniBand, 400, "qm9700", "1:1"), 16, 1, 32, 1016, 3048, 16, 8, 2},
+		{"1,368 GPUs, 100 nodes of 1", leafShapeScenario(1368, InfiniBand, 400, "qm9700", "1:1"), 100, 1, 48, 1472, 4412, 100, 8, 13},
+		{"2 planes, 10 nodes of 4", twoPlanes, 10, 4, 64, 4096, 4048 + 2*4096 + 40, 40, 16, 3},
+		{"top of rack, 3 nodes of 1", tor, 3, 1, 32, 1003, 1000 + 2*1003 + 3, 3, 1, 3},
 		{"one switch, 2 nodes of 2", leafShapeScenario(56, InfiniBand, 400, "qm9700", "1:1"), 2, 2, 1, 0, 60, 4, 1, 4},
 		{"past one switch, 2 nodes of 2", leafShapeScenario(64, InfiniBand, 400, "qm9700", "1:1"), 2, 2, 8, 72, 64 + 2*72 + 4, 4, 8, 1},
 	} {
@@ -150,5 +162,53 @@ func TestLeafStorageRefused(t *testing.T) {
 				t.Errorf("err = %v; want %s saying %q", err, tc.field, tc.fix)
 			}
 		})
+	}
+}
+
+// TestLeafStorageCostGrows: more storage nodes never cost less nor take
+// fewer switches, and storage that fits on the partial unit's idle
+// ports never adds a leaf, over odd sizes, rail-optimized and top of
+// rack, 0 to 80 nodes of 1 port. Hand count of the idle ports: 1,000
+// GPUs (125 servers, units of 32) leave 3 a leaf on the partial unit's
+// 8 leaves, 24; 1,736 GPUs (217 servers) leave 7, 56; 1,368 GPUs (171)
+// leave 21, 168; top of rack, 1,000 GPUs leave 24 on the one partial
+// ToR.
+//
+// Mutations caught: the units shrunk for storage while the partial unit
+// has room (the 1,000 GPUs + 16 nodes: 40 leaves for 32);
+// storage placed on the partial unit past its idle ports (the check
+// dropped: 1,000 GPUs + 25 nodes puts 4 beside 29 servers, 33 ports on
+// a 32-port leaf side); each checked.
+func TestLeafStorageCostGrows(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		gpus, idle int
+		rail       bool
+	}{{1000, 24, true}, {1736, 56, true}, {1368, 168, true}, {1000, 24, false}} {
+		prev := (*Plan)(nil)
+		leaves0 := 0
+		for nodes := 0; nodes <= 80; nodes++ {
+			s := flatLengths(leafShapeScenario(tc.gpus, InfiniBand, 400, "qm9700", "1:1"))
+			s.Network.RailOptimized = tc.rail
+			s.Network.StorageNodes = nodes
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatalf("%d GPUs, %d nodes: %v", tc.gpus, nodes, err)
+			}
+			if nodes == 0 {
+				leaves0 = p.Switches(TierLeaf)
+			}
+			if nodes <= tc.idle && p.Switches(TierLeaf) != leaves0 {
+				t.Errorf("%d GPUs (rail %v), %d nodes: %d leaves, %d without storage", tc.gpus, tc.rail, nodes, p.Switches(TierLeaf), leaves0)
+			}
+			if nodes > tc.idle && p.LeafStorage.PartialUnit {
+				t.Errorf("%d GPUs (rail %v), %d nodes: on the partial unit past its %d idle ports", tc.gpus, tc.rail, nodes, tc.idle)
+			}
+			if prev != nil && (p.Cost.Total < prev.Cost.Total || p.TotalSwitches() < prev.TotalSwitches()) {
+				t.Errorf("%d GPUs (rail %v), %d nodes: $%.0f, %d switches; %d nodes: $%.0f, %d", tc.gpus, tc.rail, nodes, p.Cost.Total, p.TotalSwitches(),
+					nodes-1, prev.Cost.Total, prev.TotalSwitches())
+			}
+			prev = p
+		}
 	}
 }

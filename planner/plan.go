@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/memo"
@@ -81,7 +82,30 @@ type Links struct {
 	ServerLeaf int `json:"server_leaf"`
 	LeafSpine  int `json:"leaf_spine"`
 	SpineCore  int `json:"spine_core"`
-	Total      int `json:"total"`
+	// Storage is the storage nodes' links to the compute leaves and Peer
+	// the leaf pairs' peer links: cables the BOM buys and the cable map
+	// lists beside the tiers' (SideLinks).
+	Storage int `json:"storage,omitempty"`
+	Peer    int `json:"peer,omitempty"`
+	// Total is every cable: the tiers', storage and peer links.
+	Total int `json:"total"`
+}
+
+// Fabric is the links of the fabric's tiers: Total less the storage and
+// peer links, the links WalkCables walks.
+func (l Links) Fabric() int { return l.ServerLeaf + l.LeafSpine + l.SpineCore }
+
+// Parts names the links of each kind: the tiers', then the storage and
+// peer links where the plan has them.
+func (l Links) Parts() string {
+	s := fmt.Sprintf("server-leaf %s, leaf-spine %s, spine-core %s", textfmt.Int(l.ServerLeaf), textfmt.Int(l.LeafSpine), textfmt.Int(l.SpineCore))
+	if l.Storage > 0 {
+		s += ", storage " + textfmt.Int(l.Storage)
+	}
+	if l.Peer > 0 {
+		s += ", peer " + textfmt.Int(l.Peer)
+	}
+	return s
 }
 
 // of points at the count of the link tier called name (server_leaf,
@@ -655,6 +679,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		p.Pods = 1
 	}
 	p.addTiers(pl, n.Media, radix)
+	p.unitHeadroom()
 	if sys := p.System; sys != nil {
 		if held := systems * sys.GPUs; held != s.Cluster.GPUs {
 			p.Notes = append(p.Notes, fmt.Sprintf("%s GPUs need %d %s (%s GPUs, %s more than asked): the fabric connects all %s nodes",
@@ -662,7 +687,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		}
 	}
 	p.Notes = append(p.Notes, wiringNotes(p, pl)...)
-	p.Notes = append(p.Notes, fabric.PartialLeafNote(pl, spec.Up, n.Oversubscription)...)
+	p.Notes = append(p.Notes, p.unitWords(fabric.PartialLeafNote(pl, spec.Up, n.Oversubscription))...)
 	p.Notes = append(p.Notes, ufmSlotNote(spec.Spec, pl.ServersPerGroup, pl.Tiers)...)
 	p.Notes = append(p.Notes, leafServersNote(n, spec.Spec, pl.Tiers)...)
 	p.Notes = append(p.Notes, minSpinesNote(n, spec.Spec, pl)...)
@@ -673,11 +698,11 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	p.Notes = append(p.Notes, slowUplinkNote(p)...)
 	P := p.Planes
 	p.Links = Links{ServerLeaf: pl.ServerLeaf * P, LeafSpine: pl.LeafSpine * P, SpineCore: pl.SpineCore * P}
-	p.Links.Total = p.Links.ServerLeaf + p.Links.LeafSpine + p.Links.SpineCore
 	p.PortsUsed = p.Links.ServerLeaf + 2*p.Links.LeafSpine + 2*p.Links.SpineCore
 	p.PortsTotal = p.TotalSwitches() * radix
 	p.addLeafStorage(spec)
 	p.addLeafPairs(spec)
+	p.Links.Total = p.Links.Fabric() + p.Links.Storage + p.Links.Peer
 	p.setTierSpeeds(spec)
 	if err := p.checkTierLanes(cat); err != nil {
 		return nil, err
@@ -689,6 +714,42 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// partialUnitPrefix opens the leaf headroom of a partial scalable unit
+// (fabric's, in its leaf groups).
+const partialUnitPrefix = "the partial scalable unit has "
+
+// unitHeadroom says the partial scalable unit's leaf headroom in the
+// plan's units where a unit is several leaf groups (a rack-scale
+// system's reference SU, p.Unit): its nodes of the unit's, then its last
+// leaf group's, which hold the empty ports; as fabric said it otherwise.
+func (p *Plan) unitHeadroom() {
+	if p.ServersPerUnit <= 0 || p.Unit.Servers <= p.ServersPerUnit {
+		return
+	}
+	for i, h := range p.Headroom {
+		if h.Tier != TierLeaf || !strings.HasPrefix(h.Reason, partialUnitPrefix) {
+			continue
+		}
+		_, rest, _ := strings.Cut(h.Reason[len(partialUnitPrefix):], " servers")
+		last := p.Servers - (p.UnitCount()-1)*p.Unit.Servers
+		p.Headroom[i].Reason = fmt.Sprintf("%s%s of %s nodes, its last leaf group %s of %s%s", partialUnitPrefix, textfmt.Int(last), textfmt.Int(p.Unit.Servers),
+			textfmt.Int(p.Servers%p.ServersPerUnit), textfmt.Int(p.ServersPerUnit), rest)
+	}
+}
+
+// unitWords names the partial scalable unit's leaves in notes as its
+// last leaf group's where a unit is several leaf groups (unitHeadroom):
+// the unit's first groups are full.
+func (p *Plan) unitWords(notes []string) []string {
+	if p.ServersPerUnit <= 0 || p.Unit.Servers <= p.ServersPerUnit {
+		return notes
+	}
+	for i, n := range notes {
+		notes[i] = strings.Replace(n, "the partial scalable unit's leaves", "the partial scalable unit's last leaf group's leaves", 1)
+	}
+	return notes
 }
 
 // addTiers adds the plane's switch and link tiers, times the planes, to

@@ -150,12 +150,50 @@ type Transceivers struct {
 	Total  int `json:"total"`
 }
 
-// CableCount is one tier's cables.
+// CableCount is one run of a tier's cables as the BOM buys them: a
+// medium and length sold (and, from a hall layout, the cable part), or
+// the tier's one medium and length without one. The storage and peer
+// links beside the servers' are rows of their own (CableTierStorage,
+// CableTierPeer).
 type CableCount struct {
 	Tier   string  `json:"tier"`
 	Medium Medium  `json:"medium"`
+	Part   string  `json:"part,omitempty"`
 	Metres float64 `json:"metres"`
 	Count  int     `json:"count"`
+}
+
+// cableCounts is the plan's cables, run by run as the BOM prices them:
+// each tier's runs where the hall is laid out (its one medium and length
+// without), then the storage and peer links at the server-leaf run they
+// are cabled as (serverLeafSide).
+func (p *Plan) cableCounts() []CableCount {
+	var out []CableCount
+	for _, t := range p.LinkTiers {
+		if len(t.Runs) == 0 {
+			out = append(out, CableCount{Tier: t.Name, Medium: t.Medium, Metres: t.Metres, Count: t.Links})
+			continue
+		}
+		for _, r := range t.Runs {
+			out = append(out, CableCount{Tier: t.Name, Medium: r.Medium, Part: r.Part, Metres: r.Metres, Count: r.Links})
+		}
+	}
+	side := func(tier string, sc sideCable, n int) {
+		if n > 0 {
+			c := CableCount{Tier: tier, Medium: sc.Medium, Metres: sc.Metres, Count: n}
+			if len(p.LinkTiers) > 0 && len(p.LinkTiers[0].Runs) > 0 {
+				c.Part = sc.Cable
+			}
+			out = append(out, c)
+		}
+	}
+	if ls := p.LeafStorage; ls != nil {
+		side(CableTierStorage, ls.cable, ls.Links)
+	}
+	if lp := p.LeafPairs; lp != nil {
+		side(CableTierPeer, lp.cable, lp.PeerLinks)
+	}
+	return out
 }
 
 // BOMJSON is one bill-of-materials line.
@@ -221,9 +259,7 @@ func (p *Plan) Report() Report {
 		}
 		r.Ports = append(r.Ports, tp)
 	}
-	for _, t := range p.LinkTiers {
-		r.Cables = append(r.Cables, CableCount{Tier: t.Name, Medium: t.Medium, Metres: t.Metres, Count: t.Links})
-	}
+	r.Cables = p.cableCounts()
 	for _, l := range p.BOM {
 		b := BOMJSON{Category: l.Category, Key: l.Key, Name: l.Name, Where: l.Where, Qty: l.Qty,
 			UnitUSD: l.UnitUSD, TotalUSD: l.TotalUSD, Watts: l.TotalWatts, Source: l.Source, Estimate: l.Estimate, Spare: l.Spare, ListPremium: l.Premium}

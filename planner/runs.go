@@ -850,7 +850,7 @@ func (p *Plan) surveySets(grid cageGrid, servers, record bool) (*cageSets, *link
 	m.sets.counted = !servers
 	var rec *linkRecords
 	if record {
-		walked := p.Links.Total // the walk's links: the server links only with servers
+		walked := p.Links.Fabric() // the walk's links: the server links only with servers
 		if !servers {
 			walked -= p.Links.ServerLeaf
 		}

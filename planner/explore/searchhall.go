@@ -107,7 +107,7 @@ func (l *hallLayout) drain(ctx context.Context, q *boundQueue, count bool) error
 		var batch []*Design
 		for q.Len() > 0 && len(batch) < l.workers {
 			if d := heap.Pop(q).(*Design); l.take(d, q, count) {
-				*l.budget -= d.Plan.Links.Total
+				*l.budget -= d.Plan.Links.Fabric()
 				l.tried[d] = true
 				batch = append(batch, d)
 			}
@@ -147,7 +147,7 @@ func (l *hallLayout) take(d *Design, q *boundQueue, count bool) bool {
 		d.tighten(l.cat)
 		heap.Push(q, d)
 		return false
-	case l.laidOut > 0 && d.Plan.Links.Total > *l.budget:
+	case l.laidOut > 0 && d.Plan.Links.Fabric() > *l.budget:
 		l.spent = true
 		if count {
 			l.undecided++
@@ -215,7 +215,7 @@ func layOutBatch(ctx context.Context, batch []*Design, cat *planner.Catalog, opt
 // the hall cannot cable it or it has no JCT there.
 func (d *Design) layOut(cat *planner.Catalog, withFailures bool) {
 	how := PricedHall
-	if d.Plan.Links.Total > countLinksAbove {
+	if d.Plan.Links.Fabric() > countLinksAbove {
 		how = PricedCounted
 	}
 	hd := evaluate(d.searched, cat, withFailures, d.memo, how)
@@ -304,8 +304,8 @@ func (r *SearchResult) layOutTies(ctx context.Context, cat *planner.Catalog, opt
 		if d.Priced == PricedBound && !d.tight && d.boundLowUSD <= pick.Plan.Cost.HighUSD {
 			d.tighten(cat)
 		}
-		if d.Priced == PricedBound && d.boundLowUSD <= pick.Plan.Cost.HighUSD && d.Plan.Links.Total <= *budget {
-			*budget -= d.Plan.Links.Total
+		if d.Priced == PricedBound && d.boundLowUSD <= pick.Plan.Cost.HighUSD && d.Plan.Links.Fabric() <= *budget {
+			*budget -= d.Plan.Links.Fabric()
 			todo = append(todo, d)
 		}
 	}

@@ -41,6 +41,10 @@ type Spec struct {
 	// one DGX slot for UFM connectivity): a partial unit's leaves get
 	// the uplinks of those ports too, as if nodes stood there.
 	ReservedSlots int
+	// PartialPorts is the ports each leaf of the partial scalable unit
+	// cables beside its nodes and reserved slots (storage nodes' ports on
+	// its idle server ports): its uplinks cover them at the ratio.
+	PartialPorts int
 	// StrictSpines keeps every full leaf's uplinks split evenly over its
 	// spines whatever it adds (the system's reference design does);
 	// false: strict balance may add at most a unit's worth of spines.
@@ -354,7 +358,7 @@ func (spec Spec) leafLoads(spg, lpg int) []Load {
 	}
 	if rem > 0 {
 		d := rem * perServer
-		out = append(out, Load{lpg, d, max(spec.UpFor(spec.reservedFor(rem, spg)*perServer), 1)})
+		out = append(out, Load{lpg, d, max(spec.UpFor(spec.reservedFor(rem, spg)*perServer+spec.PartialPorts), 1)})
 	}
 	return out
 }
