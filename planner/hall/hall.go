@@ -97,6 +97,9 @@ type Hall struct {
 	// compute rows (rowcount.go).
 	rowStart []int32
 	runs     []computeRun
+	// runsPerRack and rowsPerRack scale a compute rack's number and a
+	// rack's index to a first guess at its run and row (guessRows).
+	runsPerRack, rowsPerRack float64
 	// kindRacks counts the racks of each of rackKinds while the figures
 	// are summed.
 	kindRacks [len(rackKinds)]int
@@ -168,9 +171,9 @@ func NewGeometry(in Inputs, f Facility, k Constants) (*Hall, error) {
 // and row. It is for pricing a plan's links by counting them, which
 // reads no rack's contents: a million-GPU hall's 27,000 racks take
 // 3.5 MB as Racks; here its compute rows are runs of racks, a few
-// kilobytes, and no compute rack is visited (rowcount.go). A top-of-rack
-// hall keeps its Racks (its leaves fill the compute racks after they
-// are placed).
+// kilobytes, their racks' draw summed a stretch of one draw at a time
+// (rowcount.go). A top-of-rack hall keeps its Racks (its leaves fill
+// the compute racks after they are placed).
 func NewCounting(in Inputs, f Facility, k Constants) (*Hall, error) {
 	return layOut(in, f, k, detailCounting)
 }
@@ -521,6 +524,7 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 	h.AreaM2 = h.WidthM * h.LengthM
 	if counting {
 		h.rowStart = append(h.rowStart, racks)
+		h.guessRows()
 		h.Figures.Racks = int(racks)
 		h.endFigures()
 	}

@@ -35,7 +35,7 @@ func (cr *computeRun) rackIndex(c int, rowStart []int32) int32 {
 // average, walked to the run (the rows hold about as many racks each).
 func (h *Hall) countedRun(c int) int {
 	runs := h.runs
-	i := min(len(runs)-1, c*len(runs)/max(h.computeTotal, 1))
+	i := min(len(runs)-1, int(float64(c)*h.runsPerRack))
 	for int(runs[i].first) > c {
 		i--
 	}
@@ -57,8 +57,7 @@ func (h *Hall) computeIndex(c int) int32 {
 // counting: a guess from the racks a row holds on average, walked to
 // the row.
 func (h *Hall) slotOf(i int32) (row, slot int) {
-	rows := len(h.Rows)
-	r := min(rows-1, int(i)*rows/max(int(h.rowStart[rows]), 1))
+	r := min(len(h.Rows)-1, int(float64(i)*h.rowsPerRack))
 	for h.rowStart[r] > i {
 		r--
 	}
@@ -66,6 +65,14 @@ func (h *Hall) slotOf(i int32) (row, slot int) {
 		r++
 	}
 	return r, int(i - h.rowStart[r])
+}
+
+// guessRows sets the guesses' scales (countedRun, slotOf): the runs a
+// compute rack, the rows a rack (a float's product is cheaper than an
+// integer division, and a lookup is made for every rack a link meets).
+func (h *Hall) guessRows() {
+	h.runsPerRack = float64(len(h.runs)) / float64(max(h.computeTotal, 1))
+	h.rowsPerRack = float64(len(h.Rows)) / float64(max(int(h.rowStart[len(h.Rows)]), 1))
 }
 
 // appendComputeRacks appends the indexes of compute racks a to b
