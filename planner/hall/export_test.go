@@ -16,7 +16,7 @@ func (h *Hall) UnitRacks(u int) []int {
 	first, last := h.unitRackSpan(u)
 	var out []int
 	for c := first; c <= last; c++ {
-		out = append(out, int(h.computeRack[c]))
+		out = append(out, int(h.computeIndex(c)))
 	}
 	return out
 }

@@ -70,8 +70,10 @@ type Hall struct {
 	rackScale                             bool // a rack-scale system: one system per rack
 	switchTrays                           int  // NVLink switch trays of a rack-scale rack
 	switchUnits                           int
-	// computeRack maps compute rack c (node / nodesPerRack) to Racks.
-	computeRack []int32
+	// computeRack maps compute rack c (node / nodesPerRack) to Racks;
+	// nil in a hall laid out for counting, whose runs give the same.
+	computeRack  []int32
+	computeTotal int // compute racks
 	// unitLeafRack is, per unit, the first leaf rack (middle/end) or the
 	// first compute rack holding its nodes (ToR); unitRacks the compute
 	// racks of a unit for ToR leaves.
@@ -90,17 +92,18 @@ type Hall struct {
 	// taller than the leaves: network.spine_switch).
 	upperUnits, upperPerRack [2]int
 
-	// slots is, for a hall laid out for counting (Racks nil), each
-	// rack's row and slot.
-	slots []rackSlot
+	// rowStart is, for a hall laid out for counting (Racks nil), the
+	// index of each row's first rack and, last, the racks; runs are its
+	// compute rows (rowcount.go).
+	rowStart []int32
+	runs     []computeRun
+	// runsPerRack and rowsPerRack scale a compute rack's number and a
+	// rack's index to a first guess at its run and row (guessRows).
+	runsPerRack, rowsPerRack float64
 	// kindRacks counts the racks of each of rackKinds while the figures
 	// are summed.
 	kindRacks [len(rackKinds)]int
 }
-
-// rackSlot is a rack's row and slot (from 0) in a hall laid out for
-// counting.
-type rackSlot struct{ row, slot int32 }
 
 // detail is how much of a hall layOut fills in.
 type detail int8
@@ -167,8 +170,10 @@ func NewGeometry(in Inputs, f Facility, k Constants) (*Hall, error) {
 // Racks is nil and RackPos and RackName give each rack's centre, name
 // and row. It is for pricing a plan's links by counting them, which
 // reads no rack's contents: a million-GPU hall's 27,000 racks take
-// 3.5 MB as Racks, 220 kB here. A top-of-rack hall keeps its Racks (its
-// leaves fill the compute racks after they are placed).
+// 3.5 MB as Racks; here its compute rows are runs of racks, a few
+// kilobytes, their racks' draw summed a stretch of one draw at a time
+// (rowcount.go). A top-of-rack hall keeps its Racks (its leaves fill
+// the compute racks after they are placed).
 func NewCounting(in Inputs, f Facility, k Constants) (*Hall, error) {
 	return layOut(in, f, k, detailCounting)
 }
@@ -224,9 +229,9 @@ func (h *Hall) RackPos(i int32) (x, y float64) {
 		r := &h.Racks[i]
 		return r.X, r.Y
 	}
-	rs := h.slots[i]
-	row := &h.Rows[rs.row]
-	return rackX(row.X, int(rs.slot), h.Facility.RackWidthM), row.Y
+	r, s := h.slotOf(i)
+	row := &h.Rows[r]
+	return rackX(row.X, s, h.Facility.RackWidthM), row.Y
 }
 
 // RackName is rack i's name and row (from 0): Racks[i].Name and Row, or
@@ -236,8 +241,8 @@ func (h *Hall) RackName(i int32) (name string, row int) {
 		r := &h.Racks[i]
 		return r.Name, r.Row
 	}
-	rs := h.slots[i]
-	return rackName(int(rs.row)+1, int(rs.slot)+1), int(rs.row)
+	r, s := h.slotOf(i)
+	return rackName(r+1, s+1), r
 }
 
 // rackX is the centre of the rack in slot s of a row starting at x0.
@@ -337,12 +342,12 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 	if f.LeafPlacement != PlaceToR {
 		unitLeaves = in.LeavesPerUnit * in.Planes
 	}
-	h.computeRack = make([]int32, h.computeRacks())
+	h.computeTotal = h.computeRacks()
 	h.unitLeafRack = make([]int32, in.Units)
 	h.unitLeafOff = make([]int32, in.Units)
 	// Rows full of compute racks, twice over (the leaf racks and the
 	// room a unit leaves at a row's end): the rows seldom grow the list.
-	rows := make([]rowPlan, 0, 2*ceilDiv(len(h.computeRack), perRow)+1)
+	rows := make([]rowPlan, 0, 2*ceilDiv(h.computeTotal, perRow)+1)
 	cur := 0 // compute racks of the row being filled, up to next
 	// units are the units whose leaves the row holds: a run of ids (the
 	// units are placed in order), shared by the rows, not a list a row.
@@ -461,8 +466,9 @@ func orderRows(compute, network []rowPlan, rowOrder string, cols, perCol int) []
 
 // placeRows orders the rows (network rows first, last or in the
 // middle), gives every rack its floor position and fills the indexes.
-// With counting it keeps each rack's row and slot, not the rack, and
-// sums the racks' draw and figures as it goes.
+// With counting it keeps each row's first rack and each compute row's
+// run of compute racks, not the racks, and sums the racks' draw and
+// figures as it goes, a compute row's racks a run at a time.
 func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 	f := h.Facility
 	edge := f.ColdAisleM // perimeter aisle, and the cross aisle between blocks
@@ -486,9 +492,11 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 	}
 	h.Rows = make([]Row, 0, len(order))
 	if counting {
-		h.slots = make([]rackSlot, 0, racksIn(order))
+		h.rowStart = make([]int32, 0, len(order)+1)
+		h.runs = make([]computeRun, 0, len(compute))
 		h.startFigures()
 	} else {
+		h.computeRack = make([]int32, h.computeTotal)
 		h.Racks = make([]Rack, 0, racksIn(order))
 	}
 	racks := int32(0)
@@ -508,32 +516,49 @@ func (h *Hall) placeRows(compute, network []rowPlan, in Inputs, counting bool) {
 		colLen = max(colLen, y)
 		x0 := edge + float64(col)*(rowW+edge)
 		h.Rows = append(h.Rows, Row{Index: r, Network: rp.network, Racks: rp.size(), Y: y, X: x0})
-		for s := range rp.size() {
-			kp := rp.rack(s)
-			idx := racks
-			racks++
-			if counting && kp.kind == RackCompute {
-				h.slots = append(h.slots, rackSlot{int32(r), int32(s)})
-				h.countCompute(kp.index, idx, r, s, in)
-				continue
-			}
-			rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: rackX(x0, s, f.RackWidthM), Y: y, Cooling: "air"}
-			h.fillRack(&rk, kp, rp.units, idx, in)
-			if counting {
-				h.slots = append(h.slots, rackSlot{int32(r), int32(s)})
-				h.rackPower(&rk, in)
-				h.addRackFigures(&rk)
-				continue
-			}
-			h.Racks = append(h.Racks, rk)
-		}
+		h.placeRow(r, &order[r], racks, in, counting)
+		racks += int32(rp.size())
 	}
 	h.WidthM = 2*edge + float64(cols)*rowW + float64(cols-1)*edge
 	h.LengthM = colLen + f.RackDepthM/2 + edge
 	h.AreaM2 = h.WidthM * h.LengthM
 	if counting {
+		h.rowStart = append(h.rowStart, racks)
+		h.guessRows()
 		h.Figures.Racks = int(racks)
 		h.endFigures()
+	}
+}
+
+// placeRow places the racks of row r, laid out as rp, the first
+// numbered first: each rack with its place in the indexes, or with
+// counting the row's first rack, a compute row's run of compute racks
+// (rowcount.go) and its leaf racks, and their draw and figures.
+func (h *Hall) placeRow(r int, rp *rowPlan, first int32, in Inputs, counting bool) {
+	row := &h.Rows[r]
+	lo, hi := 0, rp.size()
+	if counting {
+		h.rowStart = append(h.rowStart, first)
+		if !rp.network {
+			lo, hi = rp.leafAt, rp.leafAt+rp.leafRacks
+			h.runs = append(h.runs, computeRun{first: int32(rp.first), computes: int32(rp.computes), leafAt: int32(rp.leafAt),
+				leafRacks: int32(rp.leafRacks), row: int32(r)})
+			h.countComputes(rp.first, rp.leafAt, r, 0, in) // the racks before the leaf racks
+		}
+	}
+	for s := lo; s < hi; s++ {
+		kp := rp.rack(s)
+		rk := Rack{Kind: kp.kind, Row: r, Slot: s, X: rackX(row.X, s, h.Facility.RackWidthM), Y: row.Y, Cooling: "air"}
+		h.fillRack(&rk, kp, rp.units, first+int32(s), in)
+		if counting {
+			h.rackPower(&rk, in)
+			h.addRackFigures(&rk)
+			continue
+		}
+		h.Racks = append(h.Racks, rk)
+	}
+	if counting && !rp.network {
+		h.countComputes(rp.first+rp.leafAt, rp.computes-rp.leafAt, r, hi, in) // the racks after the leaf racks
 	}
 }
 
@@ -586,33 +611,6 @@ func (h *Hall) fillRack(rk *Rack, kp rackPlan, units []int, idx int32, in Inputs
 	}
 	if rk.Switches > 0 {
 		rk.UsedUnits = rk.Switches * h.unitsIn(rk.Kind)
-	}
-}
-
-// countCompute adds compute rack c (index idx, in slot s of row r) to a
-// hall laid out for counting: its place in the indexes, its draw to its
-// row's and to the figures, as fillRack, rackPower and addRackFigures
-// do for a listed rack, without making one (most of a hall's racks are
-// compute racks, and a sweep lays out millions).
-func (h *Hall) countCompute(c int, idx int32, r, s int, in Inputs) {
-	h.computeRack[c] = idx
-	peak := float64(h.rackNodes(c)) * in.NodeKW
-	typical := peak * (h.Facility.TypicalPct / 100)
-	h.Rows[r].PeakKW += peak
-	f := &h.Figures
-	h.kindRacks[0]++ // rackKinds[0] is RackCompute
-	f.RackKWMax = max(f.RackKWMax, peak)
-	f.RackKWTypicalMax = max(f.RackKWTypicalMax, typical)
-	if peak > h.Facility.RackKW+1e-9 {
-		f.RacksOverBudget++
-		if len(f.OverBudget) < maxOverBudgetNames {
-			f.OverBudget = append(f.OverBudget, fmt.Sprintf("%s (%.1f kW)", rackName(r+1, s+1), peak))
-		}
-	}
-	if in.Cooling == "liquid" {
-		f.LiquidRacks++
-	} else {
-		f.AirRacks++
 	}
 }
 
@@ -712,7 +710,7 @@ func (h *Hall) NodePlace(n int) Place {
 	if h.rackScale && k >= (h.nodesPerRack+1)/2 {
 		u += h.switchTrays
 	}
-	return Place{Rack: h.computeRack[c], U: u, H: h.unitH(u, h.nodeUnits)}
+	return Place{Rack: h.computeIndex(c), U: u, H: h.unitH(u, h.nodeUnits)}
 }
 
 // NodeRacks appends to racks the racks (indexes into Racks) holding
@@ -724,7 +722,7 @@ func (h *Hall) NodeRacks(racks []int32, first, n int) []int32 {
 	}
 	a, _ := h.rackOf(first)
 	b, _ := h.rackOf(first + n - 1)
-	return append(racks, h.computeRack[a:b+1]...)
+	return h.appendComputeRacks(racks, a, b)
 }
 
 // switchPlace is the place of the i-th switch (from 0) of a network rack

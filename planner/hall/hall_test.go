@@ -3,7 +3,6 @@ package hall
 import (
 	"errors"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -300,49 +299,7 @@ func TestNewCountingAsNew(t *testing.T) {
 			LeavesPerPlane: 128, SpinesPerPlane: 64, CoresPerPlane: 32, PodSpines: []int{32, 32}, NodeKW: 10, NodeUnits: 8,
 			NodesPerSystem: 1, Cooling: "air", SwitchUnits: 1, SwitchKW: 1, UpperUnits: [2]int{1, 1}, UpperKW: [2]float64{1, 1}}, blocks},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			full, err := New(tc.in, tc.f, handConstants)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := NewCounting(tc.in, tc.f, handConstants)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.Racks != nil {
-				t.Fatalf("%d racks listed: a hall laid out for counting lists none", len(c.Racks))
-			}
-			if !slices.Equal(c.Rows, full.Rows) || c.WidthM != full.WidthM || c.LengthM != full.LengthM {
-				t.Errorf("rows %+v, %g x %g m; New: %+v, %g x %g m", c.Rows, c.WidthM, c.LengthM, full.Rows, full.WidthM, full.LengthM)
-			}
-			if !reflect.DeepEqual(c.Figures, full.Figures) || !slices.Equal(c.Notes(), full.Notes()) {
-				t.Errorf("figures %+v, notes %q; New: %+v, %q", c.Figures, c.Notes(), full.Figures, full.Notes())
-			}
-			for i, r := range full.Racks {
-				x, y := c.RackPos(int32(i))
-				name, row := c.RackName(int32(i))
-				if x != r.X || y != r.Y || name != r.Name || row != r.Row {
-					t.Errorf("rack %d at (%v, %v), %s row %d; New: (%v, %v), %s row %d", i, x, y, name, row, r.X, r.Y, r.Name, r.Row)
-				}
-			}
-			for n := range tc.in.Servers {
-				if c.NodePlace(n) != full.NodePlace(n) {
-					t.Errorf("node %d at %+v, New's %+v", n, c.NodePlace(n), full.NodePlace(n))
-				}
-			}
-			for plane := 1; plane <= tc.in.Planes; plane++ {
-				for g := range tc.in.LeavesPerPlane {
-					if a, b := c.LeafPlace(plane, g), full.LeafPlace(plane, g); a != b || c.Run(c.NodePlace(0), a) != full.Run(full.NodePlace(0), b) {
-						t.Errorf("plane %d leaf %d at %+v, New's %+v", plane, g, a, b)
-					}
-				}
-				for i := range tc.in.CoresPerPlane {
-					if a, b := c.CorePlace(plane, i), full.CorePlace(plane, i); a != b {
-						t.Errorf("plane %d core %d at %+v, New's %+v", plane, i, a, b)
-					}
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { countingAsNew(t, tc.in, tc.f) })
 	}
 }
 
