@@ -14,18 +14,17 @@ import (
 // tooLargeError is the error of a fabric that does not fit three tiers:
 // what does not fit, then every change that makes it fit, cheapest
 // first. The changes are priced by building them, which only a reader
-// of the message needs: they are found when Error is first called, so a
-// sweep or an auto switch that only tests errors.Is(err, ErrTooLarge)
-// never builds them.
+// of the message needs: the message is found when Error is first
+// called, so a search, a sweep or an auto switch that only tests
+// errors.Is(err, ErrTooLarge) never builds them nor finds the reach.
 type tooLargeError struct {
-	head  string          // what does not fit
-	fixes func() []string // the changes to try, in the order given
-	once  sync.Once
-	text  string
+	explain func() string // what does not fit, and the changes to try
+	once    sync.Once
+	text    string
 }
 
 func (e *tooLargeError) Error() string {
-	e.once.Do(func() { e.text = e.head + "; try " + strings.Join(e.fixes(), "; or ") })
+	e.once.Do(func() { e.text = e.explain() })
 	return e.text
 }
 
@@ -39,10 +38,15 @@ func tooLarge(s Scenario, cat *Catalog, nic *NIC, sw *Switch, port, radix int, s
 		return fielderr.New("network.tiers", "set tiers = 0 to use the fewest that fit",
 			"%s server ports per plane do not fit in %s of %s (%d x %dG)", textfmt.Int(perPlane), textfmt.Plural(tiers, "tier"), sw.Key, radix, port)
 	}
-	reach := threeTierReach(spec)
-	head := fmt.Sprintf("%s: %s server ports per plane exceed the %s that three tiers of %s (%d x %dG) reach as this fabric is built (its leaf groups, alignment and ratios; %s in theory, every port used)",
-		ErrTooLarge, textfmt.Int(perPlane), textfmt.Int(reach), sw.Key, radix, port, textfmt.Int(radix*radix*radix/4))
-	return &tooLargeError{head: head, fixes: func() []string { return fitFixes(s, cat, nic, sw, port, radix, perPlane, reach) }}
+	// The reach (a search over pod sizes) is found with the rest of the
+	// message: a design search meets many fabrics too large and reads
+	// none of their messages.
+	return &tooLargeError{explain: func() string {
+		reach := threeTierReach(spec)
+		head := fmt.Sprintf("%s: %s server ports per plane exceed the %s that three tiers of %s (%d x %dG) reach as this fabric is built (its leaf groups, alignment and ratios; %s in theory, every port used)",
+			ErrTooLarge, textfmt.Int(perPlane), textfmt.Int(reach), sw.Key, radix, port, textfmt.Int(radix*radix*radix/4))
+		return head + "; try " + strings.Join(fitFixes(s, cat, nic, sw, port, radix, perPlane, reach), "; or ")
+	}}
 }
 
 // fitFix is one change that may make a fabric too large for three tiers
