@@ -288,8 +288,8 @@ var mediaOrder = [...]Medium{DAC, ACC, AOC, Optics, Multimode}
 // nearNote is the plan's note on near-balanced wiring. Where core
 // groups take their links a twin-port cage at a time (fabric.DealLinks:
 // a core's cage filled before the next core takes any), a spine's
-// counts to the cores it reaches differ by up to a cage's links, and
-// the note says so.
+// counts to the cores it reaches differ by up to fabric.DealtSpread,
+// and the note says so.
 func nearNote(lay fabric.Layout) string {
 	const (
 		head = "near-balanced wiring: a switch's link counts to the upper switches it reaches differ by at most one"
@@ -302,5 +302,5 @@ func nearNote(lay fabric.Layout) string {
 	if deal == 1 {
 		return head + tail
 	}
-	return head + fmt.Sprintf(" (a spine's to the cores by at most %d: a core group's links fill each core's %d-link cages in turn)", deal, deal) + tail
+	return head + fmt.Sprintf(" (a spine's to the cores by at most %d: a core group's links fill each core's %d-link cages in turn)", fabric.DealtSpread(deal), deal) + tail
 }

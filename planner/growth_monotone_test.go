@@ -167,8 +167,9 @@ func TestCoreGroupsAcrossKindsWalk(t *testing.T) {
 //     3,132 on 49) and of 5 (1: 1,740 on 28): 5,568 core-end modules,
 //     and 5,568 at the spines.
 //
-// The walk (cable map, hall) must cable the cores as counted: no core
-// past its 64 ports, one cage half used at most a group, every cage's
+// The walk (cable map, hall) must cable the cores as counted: each
+// core's links on its first ports, each port once, no core past its 64
+// ports, one cage half used at most a group, every cage's
 // module counted. Mutation caught: links dealt one at a time (deal 1):
 // 45 of a 49-core group's cores take 64 links and 4 take 63, and the
 // cores' ends count 5,600 modules at 11,128 GPUs and 5,576 at 11,136.
@@ -191,18 +192,27 @@ func TestCoreCagesFill(t *testing.T) {
 			t.Errorf("%d GPUs: %d cores, spine-core modules %d at the spines and %d at the cores; want %d, %d, %d",
 				tc.gpus, p.Switches(TierCore), sc.LowerModules, sc.UpperModules, tc.cores, tc.spineEnd, tc.coreEnd)
 		}
-		perCore := map[int]int{}
+		perCore, ports := map[int]int{}, map[[2]int]bool{}
 		err = p.WalkLinks(func(l *Link) error {
 			if l.Tier == LinkSpineCore {
 				perCore[l.Upper.Device]++
-				if l.Upper.Port != perCore[l.Upper.Device]-1 {
-					t.Fatalf("%d GPUs: core %d takes port %d as its link %d", tc.gpus, l.Upper.Device, l.Upper.Port, perCore[l.Upper.Device])
+				k := [2]int{l.Upper.Device, l.Upper.Port}
+				if ports[k] {
+					t.Fatalf("%d GPUs: core %d takes port %d twice", tc.gpus, l.Upper.Device, l.Upper.Port)
 				}
+				ports[k] = true
 			}
 			return nil
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+		// A core's ports fill from its first: its n links on ports 0 to
+		// n-1 (fabric.CageDeal takes them out of walk order).
+		for k := range ports {
+			if k[1] >= perCore[k[0]] {
+				t.Fatalf("%d GPUs: core %d takes port %d with %d links", tc.gpus, k[0], k[1], perCore[k[0]])
+			}
 		}
 		modules, first := 0, 0
 		for _, run := range p.layout.CoreGroups {

@@ -127,7 +127,11 @@ const (
 	// (core groups cut anew with every server, a partial pod's uplinks
 	// spread again), so a link moved under a medium's reach: a copper
 	// cable for a fibre and its two modules, or multimode within 50 m
-	// for single-mode.
+	// for single-mode. Since core groups deal a spine's whole cages
+	// each onto one core cage (fabric.CageDeal), a spine-core link is
+	// on fibre within copper's reach only as an odd link sharing its
+	// core cage with a longer run (chainedLinks, oddLinks): what moves
+	// is which core a cage pair lands on.
 	causeRedealt = "links re-dealt among switches and servers that stand where they stood"
 	// causeCopper: a switch or server moved, and more of the bigger
 	// plan's links on some tier stand within copper reach.
@@ -199,6 +203,50 @@ func copperLinks(p *Plan) map[string]int {
 	return n
 }
 
+// chainedLinks counts p's spine-core links bought on fibre at a length
+// no longer than its longest spine-core copper: links whose medium was
+// set by a longer run sharing their cages.
+func chainedLinks(p *Plan) int {
+	copper := 0.0
+	for _, l := range p.BOM {
+		var m float64
+		if l.Category == CatCable && !l.Spare && strings.HasPrefix(l.Where, TierSpine+"_"+TierCore) && !strings.HasPrefix(l.Key, "fiber") {
+			if _, err := fmtSscan(l.Where, &m); err == nil {
+				copper = max(copper, m)
+			}
+		}
+	}
+	n := 0
+	for _, l := range p.BOM {
+		var m float64
+		if l.Category == CatCable && !l.Spare && strings.HasPrefix(l.Where, TierSpine+"_"+TierCore) && strings.HasPrefix(l.Key, "fiber") {
+			if _, err := fmtSscan(l.Where, &m); err == nil && m <= copper {
+				n += l.Qty
+			}
+		}
+	}
+	return n
+}
+
+// oddLinks counts p's spine-core links outside their spine's whole
+// cages where core groups deal cages (fabric.CageDeal): the only links
+// that share a core cage with another spine's link, and so the only
+// ones a longer run can put on fibre.
+func oddLinks(p *Plan) int {
+	n := 0
+	for _, run := range p.layout.CoreGroups {
+		if run.Deal <= 1 {
+			continue
+		}
+		for k := range run.SpineCount() {
+			for i, pr := range p.layout.Pods {
+				n += run.Groups * pr.Count * (run.UpAt(k, i) % run.Deal)
+			}
+		}
+	}
+	return n * p.Planes
+}
+
 // hallEveryServerGPUs is how far TestHallCostEveryServer adds servers
 // one at a time: past two blocks of rows on the NDR rail design (14
 // rows at 6,500 GPUs).
@@ -214,17 +262,27 @@ const hallEveryServerGPUs = 8192
 // fabric dealt its links anew, out of the hall's hands), and
 // causeCopper for modules alone (a switch moved and more links stand
 // within copper reach, each trading two modules for a copper cable,
-// while the cost rose). Mutations caught (each checked to fail here): a
-// partial last unit packed by its own size (NDR rail: 2,256 GPUs
-// $14,653 cheaper than 2,248, the partial unit's racks moved from the
-// last row's far end to a row of their own); its leaf rack set by its
-// own racks (2,432 GPUs $11,999 cheaper than 2,424). TestHallScan
-// (FABRICPLAN_HALLSCAN=40000) runs the scan further: to 40,000 GPUs
-// every cost fall left is causeRedealt's (NDR rail 69, tomahawk6-100g
-// 71 from 33,072 GPUs, sn5600 ToR 32, two planes 2: spine-core links
-// re-dealt onto adjacent racks' copper, and on tomahawk6-100g from
-// 39,200 GPUs leaf-spine links across the 50 m multimode reach), and
-// module-only falls are causeRedealt's or causeCopper's.
+// while the cost rose). causeRedealt no longer covers chained cages:
+// in both plans of every fall, the spine-core links on fibre within
+// copper's reach are at most the odd links (fabric.CageDeal). Mutations
+// caught (each checked to fail here): a partial last unit packed by its
+// own size (NDR rail: 2,256 GPUs $14,653 cheaper than 2,248, the
+// partial unit's racks moved from the last row's far end to a row of
+// their own); its leaf rack set by its own racks (2,432 GPUs $11,999
+// cheaper than 2,424); a core group's links dealt in walk order
+// (CageDeal's whole cages not kept apart from the odd links: NDR rail
+// 2,232 GPUs with 74 spine-core links on fibre at 5 m, 4 odd links,
+// $4,589 dearer than 2,240). TestHallScan (FABRICPLAN_HALLSCAN=40000)
+// runs the scan further: to 40,000 GPUs every cost fall left is
+// causeRedealt's, and module-only falls are causeRedealt's or
+// causeCopper's. Cost falls to 40,000 GPUs dealt in walk order, then
+// with CageDeal: NDR rail 69 (-$731,556 in all, largest -$38,415) then
+// 3 (-$11,461, largest -$8,744); tomahawk6-100g spine-core falls from
+// 33,072 GPUs 36 (-$2.87M) then 8 from 36,056 (-$0.55M), and 35 from
+// 39,200 GPUs (leaf-spine links across the 50 m multimode reach, not
+// the cores' dealing) both times; sn5600 ToR 32 (-$281,077) then 12
+// (-$105,327); two planes 2 both times. What is left is which core a
+// spine's cage pair lands on as the positions shift.
 func TestHallCostEveryServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 10,000 plans")
@@ -238,6 +296,11 @@ func TestHallCostEveryServer(t *testing.T) {
 				if f.cause == "" || cheaper && f.cause != causeRedealt {
 					t.Errorf("%s", f)
 					continue
+				}
+				for _, p := range []*Plan{f.prev, f.next} {
+					if c, odd := chainedLinks(p), oddLinks(p); c > odd {
+						t.Errorf("%d GPUs: %d spine-core links on fibre within copper's reach, %d odd links (fabric.CageDeal): cages chained; %s", p.GPUs, c, odd, f)
+					}
 				}
 				causes[f.cause]++
 			}

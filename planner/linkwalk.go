@@ -187,11 +187,9 @@ func (w *linkWalk) cores() error {
 	for _, run := range w.lay.CoreGroups {
 		n := run.Cores
 		for range run.Groups {
-			w.arrivals = resize(w.arrivals, n)
-			base, spines := 0, run.SpineCount()
+			deal, spines := w.lay.DealOf(run), run.SpineCount()
 			for k := range spines {
-				var err error
-				if base, err = w.spineUplinks(run, j+k, k, firstCore, base); err != nil {
+				if err := w.spineUplinks(run, j+k, k, firstCore, &deal); err != nil {
 					return err
 				}
 			}
@@ -204,9 +202,10 @@ func (w *linkWalk) cores() error {
 
 // spineUplinks walks the uplinks of spine jj (the group's k-th spine
 // index) of every pod that has it to core group run, whose first core is
-// firstCore, from the group's link base on (run.CoreAt deals them to
-// the cores); it returns where the next spine starts.
-func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, k, firstCore, base int) (int, error) {
+// firstCore, as deal deals them to the cores (fabric.CageDeal: a
+// spine's whole cages each to one core cage, its odd links after every
+// spine's whole cages).
+func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, k, firstCore int, deal *fabric.CageDeal) error {
 	l := &w.l
 	pod := 0
 	for i, pr := range w.lay.Pods {
@@ -217,28 +216,26 @@ func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, k, firstCore, base int) 
 		}
 		up := upPort(spineDown(pr, jj), 0, w.cages[tierLeafSpine][1], w.cages[tierSpineCore][0])
 		if w.upper != nil {
-			var err error
-			if base, err = w.upper.spineUplinks(l.Plane, pod, pr.Count, jj, up, ups, firstCore, base, run, w.arrivals); err != nil {
-				return 0, err
+			if err := w.upper.spineUplinks(l.Plane, pod, pr.Count, jj, up, ups, firstCore, deal); err != nil {
+				return err
 			}
 			pod += pr.Count
 			continue
 		}
 		for range pr.Count {
 			l.Pod, l.Lower.Device = pod, jj
+			sd := deal.Spine(ups)
 			for u := range ups {
-				x := run.CoreAt(base + u)
-				l.Lower.Port, l.Upper = up+u, LinkEnd{firstCore + x, w.arrivals[x]}
-				w.arrivals[x]++
+				x, port := sd.Link(u)
+				l.Lower.Port, l.Upper = up+u, LinkEnd{firstCore + x, port}
 				if err := w.fn(l); err != nil {
-					return 0, err
+					return err
 				}
 			}
-			base = (base + ups) % run.Cycle()
 			pod++
 		}
 	}
-	return base, nil
+	return nil
 }
 
 // spineDown is the links spine j of a pod of run pr takes from its

@@ -133,32 +133,29 @@ func (u *upperWalk) leafUplinks(plane, g, pod, up, count, base int, arrivals []i
 }
 
 // spineUplinks takes the uplinks of spine jj of pods pods from pod on:
-// each count links from port up, to a core group of run whose first
-// core is firstCore, from the group's link base on (run.CoreAt; core
-// x's next port arrivals[x]), as
-// linkWalk.spineUplinks walks them; it returns where the next spine
-// starts.
-func (u *upperWalk) spineUplinks(plane, pod, pods, jj, up, count, firstCore, base int, run fabric.CoreRun, arrivals []int) (int, error) {
+// each count links from port up, to a core group whose first core is
+// firstCore, as deal deals them (fabric.CageDeal), as
+// linkWalk.spineUplinks walks them.
+func (u *upperWalk) spineUplinks(plane, pod, pods, jj, up, count, firstCore int, deal *fabric.CageDeal) error {
 	h := u.h
 	c0 := (plane-1)*h.CoresPerPlane() + firstCore
 	low, high := u.lowCage[tierSpineCore], u.highCage[tierSpineCore]
 	for range pods {
 		a := (plane-1)*h.SpinesPerPlane() + h.PodSpine(pod) + jj
 		pa, ca0 := &u.ends[1][a], u.base[1]+int32(a)*u.cages[1]
+		sd := deal.Spine(count)
 		for k := range count {
-			x := run.CoreAt(base + k)
+			x, port := sd.Link(k)
 			b := c0 + x
 			pb := &u.ends[2][b]
-			cb := u.base[2] + int32(b)*u.cages[2] + high.of(arrivals[x])
-			arrivals[x]++
+			cb := u.base[2] + int32(b)*u.cages[2] + high.of(port)
 			if err := u.take(tierSpineCore, u.run(pa, pb), ca0+low.of(up+k), cb, pa.rack, pb.rack); err != nil {
-				return 0, err
+				return err
 			}
 		}
-		base = (base + count) % run.Cycle()
 		pod++
 	}
-	return base, nil
+	return nil
 }
 
 // take is one link of tier t, run metres, between cages ca and cb of

@@ -221,14 +221,10 @@ func (r CoreRun) UpFrom(i int) int {
 	return n
 }
 
-// CoreAt is the core (from 0, of the group's Cores) that takes link v
-// (from 0) of a group, its links counted spine by spine in walk order:
-// the cores are dealt Deal links at a time in turn (DealLinks).
+// CoreAt is the core (from 0, of the group's Cores) that takes the
+// link at position v (from 0) of a group's dealing (CageDeal): the
+// cores are dealt Deal links at a time in turn (DealLinks).
 func (r CoreRun) CoreAt(v int) int { return v / max(r.Deal, 1) % r.Cores }
-
-// Cycle is the links after which a group's dealing comes back to its
-// first core: CoreAt(v + Cycle()) = CoreAt(v).
-func (r CoreRun) Cycle() int { return r.Cores * max(r.Deal, 1) }
 
 // CoreLoads is the group's cores by the links they take when the group
 // has links links in all (DealLinks).
