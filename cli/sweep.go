@@ -63,7 +63,7 @@ func rowOf(label string, sr explore.SweepRow) sweepRow {
 	p, err := sr.Plan, sr.Err
 	r := sweepRow{Label: label, GPUs: sr.GPUs}
 	if err != nil {
-		r.Error = err.Error()
+		r.Error = planner.RowError(err) // the short form: every fix that fits by sizing, unpriced
 		return r
 	}
 	r.Fabric = string(p.Scenario.Network.Fabric)

@@ -625,11 +625,36 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 
 // sizeWith is buildWith without the fallback.
 func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
+	z, err := sizePlane(s, cat, nic, sw)
+	if err != nil {
+		return nil, err
+	}
+	return z.plan(s, cat, nic, sw)
+}
+
+// planeSizing is a fabric sized on one switch model before it is built:
+// its plane as fabric.Size gives it and what went into its spec.
+type planeSizing struct {
+	spec                            fabricSpec
+	pl                              fabric.Plane
+	port, radix, lane, uplink, core int
+	systems, servers, serverPorts   int
+	networks, rails                 int
+	spineSw, coreSw                 *Switch
+	unit                            UnitLayout
+	alignNote                       string
+}
+
+// sizePlane sizes s's plane on sw (fabric.Size on its spec): the cheap
+// first half of sizeWith, with no hall, links or BOM. A plane too large
+// for three tiers is a tooLarge error.
+func sizePlane(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (planeSizing, error) {
+	var z planeSizing
 	n := s.Network
 	port := n.NICGbps / n.PortsPerNIC
 	lane, err := joinLanes(cat, nic, sw, port)
 	if err != nil {
-		return nil, err
+		return z, err
 	}
 	radix := sw.Radix(port)
 	uplink := n.UplinkSpeed(port)
@@ -638,7 +663,7 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	down, up, _ := LeafRatio(n.Oversubscription)
 	leafDown, leafUp := fabric.SplitPorts(radix, leafW, down, up)
 	if leafDown == 0 {
-		return nil, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix/leafW.Up),
+		return z, fielderr.New("network.oversubscription", fmt.Sprintf("use a ratio whose parts add up to at most %d", radix/leafW.Up),
 			"%s needs %d ports per leaf; %s has %d at %dG", n.Oversubscription, down+up, sw.Key, radix, port)
 	}
 	systems, servers := s.nodes(cat)
@@ -652,17 +677,28 @@ func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	spec.StrictSpines = strictSpinesOn(s.system(cat), sw, spineSw)
 	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
 	if err != nil {
-		return nil, err
+		return z, err
 	}
 	pl, err := fabric.Size(spec.Spec)
 	if err != nil {
 		var nf fabric.NoFitError
 		if errors.As(err, &nf) {
-			return nil, tooLarge(s, cat, nic, sw, port, radix, spec.Spec, nf.Tiers)
+			return z, tooLarge(s, cat, nic, sw, port, radix, spec.Spec, nf.Tiers)
 		}
-		return nil, fielderr.New("network.rail_optimized", "", "%s: %v", sw.Key, err)
+		return z, fielderr.New("network.rail_optimized", "", "%s: %v", sw.Key, err)
 	}
-	pl = spec.pairedPlane(pl, rails)
+	return planeSizing{spec: spec, pl: spec.pairedPlane(pl, rails), port: port, radix: radix, lane: lane, uplink: uplink, core: core,
+		systems: systems, servers: servers, serverPorts: serverPorts, networks: networks, rails: rails,
+		spineSw: spineSw, coreSw: coreSw, unit: unit, alignNote: alignNote}, nil
+}
+
+// plan builds the sized plane z into s's plan: its tiers, notes, links,
+// hall and BOM (the second half of sizeWith).
+func (z planeSizing) plan(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
+	n, spec, pl := s.Network, z.spec, z.pl
+	port, radix, lane, uplink, core := z.port, z.radix, z.lane, z.uplink, z.core
+	systems, servers, serverPorts, networks, rails := z.systems, z.servers, z.serverPorts, z.networks, z.rails
+	spineSw, coreSw, unit, alignNote := z.spineSw, z.coreSw, z.unit, z.alignNote
 	p := &Plan{
 		Scenario: s, NIC: nic, Switch: sw, SpineSwitch: spineSw, CoreSwitch: coreSw, System: s.system(cat), Systems: systems,
 		GPUs: s.Cluster.GPUs, Servers: servers, ServerPorts: serverPorts,

@@ -21,6 +21,9 @@ type tooLargeError struct {
 	explain func() string // what does not fit, and the changes to try
 	once    sync.Once
 	text    string
+	// short is the message a row of many sizes shows (RowError): the
+	// changes that fit by sizing alone, unpriced.
+	short func() string
 }
 
 func (e *tooLargeError) Error() string {
@@ -41,12 +44,32 @@ func tooLarge(s Scenario, cat *Catalog, nic *NIC, sw *Switch, port, radix int, s
 	// The reach (a search over pod sizes) is found with the rest of the
 	// message: a design search meets many fabrics too large and reads
 	// none of their messages.
-	return &tooLargeError{explain: func() string {
+	head := func() (string, int) {
 		reach := threeTierReach(spec)
-		head := fmt.Sprintf("%s: %s server ports per plane exceed the %s that three tiers of %s (%d x %dG) reach as this fabric is built (its leaf groups, alignment and ratios; %s in theory, every port used)",
-			ErrTooLarge, textfmt.Int(perPlane), textfmt.Int(reach), sw.Key, radix, port, textfmt.Int(radix*radix*radix/4))
-		return head + "; try " + strings.Join(fitFixes(s, cat, nic, sw, port, radix, perPlane, reach), "; or ")
+		return fmt.Sprintf("%s: %s server ports per plane exceed the %s that three tiers of %s (%d x %dG) reach as this fabric is built (its leaf groups, alignment and ratios; %s in theory, every port used)",
+			ErrTooLarge, textfmt.Int(perPlane), textfmt.Int(reach), sw.Key, radix, port, textfmt.Int(radix*radix*radix/4)), reach
+	}
+	return &tooLargeError{explain: func() string {
+		h, reach := head()
+		return h + "; try " + strings.Join(fitFixes(s, cat, nic, sw, port, radix, perPlane, reach), "; or ")
+	}, short: func() string {
+		h, reach := head()
+		return h + "; try " + strings.Join(sizedFixes(s, cat, nic, sw, port, radix, perPlane, reach), "; or ") +
+			fmt.Sprintf("; fabricplan plan --gpus %d prices each", s.Cluster.GPUs)
 	}}
+}
+
+// RowError is err as a row of many sizes shows it (a sweep's, jct
+// --sweep's): a fabric too large for three tiers says what does not fit
+// and the changes that fit by sizing alone (fabric.Size on each change's
+// spec: no hall, no BOM), unpriced, and that plan prices each; plan's
+// own message builds and prices every change, too dear at every row.
+// Any other error reads as its Error.
+func RowError(err error) string {
+	if t, ok := err.(*tooLargeError); ok && t.short != nil {
+		return t.short()
+	}
+	return err.Error()
 }
 
 // fitFix is one change that may make a fabric too large for three tiers
@@ -69,28 +92,7 @@ func fitFixes(s Scenario, cat *Catalog, nic *NIC, sw *Switch, port, radix, perPl
 	// its lengths, its links counted (CountedLinks: within 0.5% of the
 	// walk, and cheap at the sizes that do not fit).
 	s.flatLinks, s.countedLinks = s.givesLengths(), true
-	var fixes []fitFix
-	if s.system(cat) != nil && s.Network.LeafAlignment != AlignPacked {
-		c := s
-		c.Network.LeafAlignment = AlignPacked
-		fixes = append(fixes, fitFix{fmt.Sprintf("leaf_alignment = %q (leaves packed, racks straddling them)", AlignPacked), &c, sw})
-	}
-	if planes, words := morePlanes(s.Network, ceilDiv(perPlane, max(reach, 1))); reach > 0 && words != "" {
-		f := fitFix{words: words}
-		if planes > 0 {
-			c := s
-			c.Network.Planes = planes
-			f.s, f.sw = &c, sw
-		}
-		fixes = append(fixes, f)
-	}
-	for _, alt := range cat.SwitchesFor(s.Network.Fabric, port) {
-		if r := alt.Radix(port); r > radix && SharedLane(alt.LaneGbps, sw.LaneGbps) > 0 { // the NIC joins sw at one of these lanes
-			c := s
-			c.Network.Switch = alt.Key
-			fixes = append(fixes, fitFix{fmt.Sprintf("a higher-radix switch: %s has %d x %dG", alt.Key, r, port), &c, alt})
-		}
-	}
+	fixes := candidateFixes(s, cat, sw, port, radix, perPlane, reach)
 	type priced struct {
 		words string
 		p     *Plan
@@ -120,6 +122,53 @@ func fitFixes(s Scenario, cat *Catalog, nic *NIC, sw *Switch, port, radix, perPl
 		out = append(out, fmt.Sprintf("%s: %s, %s", f.words, textfmt.Plural(f.p.TotalSwitches(), "switch"), textfmt.USD(f.p.Cost.Total)))
 	}
 	return append(append(out, unpriced...), "fewer GPUs per fabric (split the cluster)")
+}
+
+// candidateFixes lists the changes to try on a fabric too large for three
+// tiers, in this order: packed leaves, more planes, each higher-radix
+// switch the NIC joins at a shared lane.
+func candidateFixes(s Scenario, cat *Catalog, sw *Switch, port, radix, perPlane, reach int) []fitFix {
+	var fixes []fitFix
+	if s.system(cat) != nil && s.Network.LeafAlignment != AlignPacked {
+		c := s
+		c.Network.LeafAlignment = AlignPacked
+		fixes = append(fixes, fitFix{fmt.Sprintf("leaf_alignment = %q (leaves packed, racks straddling them)", AlignPacked), &c, sw})
+	}
+	if planes, words := morePlanes(s.Network, ceilDiv(perPlane, max(reach, 1))); reach > 0 && words != "" {
+		f := fitFix{words: words}
+		if planes > 0 {
+			c := s
+			c.Network.Planes = planes
+			f.s, f.sw = &c, sw
+		}
+		fixes = append(fixes, f)
+	}
+	for _, alt := range cat.SwitchesFor(s.Network.Fabric, port) {
+		if r := alt.Radix(port); r > radix && SharedLane(alt.LaneGbps, sw.LaneGbps) > 0 { // the NIC joins sw at one of these lanes
+			c := s
+			c.Network.Switch = alt.Key
+			fixes = append(fixes, fitFix{fmt.Sprintf("a higher-radix switch: %s has %d x %dG", alt.Key, r, port), &c, alt})
+		}
+	}
+	return fixes
+}
+
+// sizedFixes is fitFixes by sizing alone, as a row of many sizes shows
+// it: the changes whose plane fits (sizePlane, no hall, links or BOM),
+// unpriced, in candidateFixes' order (not cheapest first), then the
+// plane split that needs the NICs' ports split and the cluster split.
+func sizedFixes(s Scenario, cat *Catalog, nic *NIC, sw *Switch, port, radix, perPlane, reach int) []string {
+	var out, unsized []string
+	for _, f := range candidateFixes(s, cat, sw, port, radix, perPlane, reach) {
+		if f.s == nil {
+			unsized = append(unsized, f.words)
+			continue
+		}
+		if _, err := sizePlane(*f.s, cat, nic, f.sw); err == nil {
+			out = append(out, f.words)
+		}
+	}
+	return append(append(out, unsized...), "fewer GPUs per fabric (split the cluster)")
 }
 
 // morePlanes suggests the planes that split a fabric need times over
