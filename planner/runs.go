@@ -475,7 +475,7 @@ func (m *mediaChooser) optics(t int, run float64, mm bool) (linkChoice, float64,
 	}
 	if t == 0 {
 		mod := m.serverModule(mm, l)
-		if mod == nil {
+		if !p.serverOpticsMeet(mod, sw) {
 			return linkChoice{}, 0, false
 		}
 		c.lower, far = mod, m.modulePrice(mod)*m.serverModsPerPort
