@@ -315,8 +315,7 @@ func (p *Plan) ComputeUnitUSD() (price float64, units int) {
 // the system's back-end modules, or one module per NIC cage in use.
 func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n int, where string, err error) {
 	s, nic := &p.Scenario, p.NIC
-	if sys := p.System; sys != nil && s.Network.PortsPerNIC == 1 && cat.Transceivers[sys.ServerModule].LinkGbps == p.PortGbps &&
-		slices.Contains(cat.Transceivers[sys.ServerModule].LaneGbps, p.LaneGbps) {
+	if sys := p.System; sys != nil && s.Network.PortsPerNIC == 1 && p.systemModuleFits(cat.Transceivers[sys.ServerModule]) {
 		mod = cat.Transceivers[sys.ServerModule]
 		if float64(mod.ReachM) < metres {
 			return nil, 0, "", fielderr.New("network.media.server_leaf_m", fmt.Sprintf("use %d m or less, or another medium", mod.ReachM),
@@ -339,6 +338,57 @@ func (p *Plan) serverModules(cat *Catalog, metres float64) (mod *Transceiver, n 
 			"%g m is beyond every %s %d x %dG transceiver (the longest reaches %d m)", metres, nic.Form, ppn/cages, p.PortGbps, longest)
 	}
 	return mod, p.NICs * cages, "server side", nil
+}
+
+// systemModuleFits reports whether mod, the module a catalog system's
+// cages take, carries the plan's server ports: at the port speed, and on
+// the plan's lane rate or, where the module's optics meet other lane
+// rates (Optical: a DR4 link is four 100G optical lanes whatever the
+// host side), on another lane rate the NIC runs. A DGX H100's twin-port
+// OSFP DR4 modules (100G host lanes) so face a 50G-lane Spectrum-4's
+// QSFP-DD DR4 modules; serverOpticsMeet checks the far module.
+func (p *Plan) systemModuleFits(mod *Transceiver) bool {
+	if mod == nil || mod.LinkGbps != p.PortGbps {
+		return false
+	}
+	if slices.Contains(mod.LaneGbps, p.LaneGbps) {
+		return true
+	}
+	return mod.Optical != "" && p.NIC != nil && SharedLane(mod.LaneGbps, p.NIC.LaneGbps) > 0
+}
+
+// serverOpticsMeet reports whether a server-side module srv and the
+// leaf's module sw join over fibre: on the plan's lane rate, or on
+// another the server module runs when both carry one optical interface.
+func (p *Plan) serverOpticsMeet(srv, sw *Transceiver) bool {
+	return srv != nil && sw != nil && (slices.Contains(srv.LaneGbps, p.LaneGbps) || sameOptical(srv, sw))
+}
+
+// serverCageLinks is the links one server-side cage carries: a catalog
+// system's back-end ports over the cages its entry gives
+// (modules_per_node: a DGX H100's 8 NICs on 4 twin-port OSFP cages, 2),
+// else the ports of a NIC over its cages. A cable not offered on
+// twin-port cages (an AOC) is kept from a server cage of more than one.
+func (p *Plan) serverCageLinks() int {
+	if n := p.systemCagePorts(); n > 0 {
+		return n
+	}
+	ppn := max(p.Scenario.Network.PortsPerNIC, 1)
+	if p.NIC == nil {
+		return 1
+	}
+	return max(1, ppn/max(min(p.NIC.Cages, ppn), 1))
+}
+
+// systemCagePorts is the back-end ports one of a catalog system's cages
+// carries, as its entry builds it (nics_per_node over modules_per_node,
+// one port a NIC); 0 where the plan has no system or splits its NICs.
+func (p *Plan) systemCagePorts() int {
+	sys := p.System
+	if sys == nil || sys.ModulesPerNode <= 0 || p.Scenario.Network.PortsPerNIC > 1 {
+		return 0
+	}
+	return max(1, ceilDiv(sys.NICsPerNode, sys.ModulesPerNode))
 }
 
 // serverEndOffered is, for the server-leaf tier, the error when no
@@ -478,12 +528,21 @@ func (p *Plan) opticsUSD(cat *Catalog, t *LinkTier, tp tierPrices) (float64, boo
 	far := tp.far
 	if t.Name == "server_leaf" {
 		mod, n, _, err := p.serverModules(cat, t.Metres)
-		if err != nil {
+		if err != nil || !p.serverOpticsMeet(mod, p.leafModule(cat, t)) {
 			return 0, false
 		}
 		far = p.Scenario.partPrice(cat, mod.Key, mod.PriceUSD, mod.PriceRangeUSD, &mod.Pricing).USD * float64(n) / float64(max(p.NICPorts, 1))
 	}
 	return tp.head + far, true
+}
+
+// leafModule is the module at the upper (switch) end of tier t's links
+// at their length (nil: none reaches).
+func (p *Plan) leafModule(cat *Catalog, t *LinkTier) *Transceiver {
+	g := p.TierGbps(t.Name)
+	_, upper := p.linkEnds(t.Name)
+	sw, _ := cat.Module(upper.Form, g, upper.LinksPerCage(g), p.endLane(t.Name, upper), t.Metres)
+	return sw
 }
 
 // opticsShares is what one link of tier t costs with transceivers, as

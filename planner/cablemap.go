@@ -44,6 +44,10 @@ type CableRun struct {
 	aID, bID, aPort, bPort int
 	// aRack and bRack index the ends' racks in Hall.Racks.
 	aRack, bRack int32
+	// aNIC names a server end's port by its adapter, U<NIC>/P<port>
+	// (the topology file's channel adapters), where APort names it by
+	// cage; "" where APort does.
+	aNIC string
 }
 
 // WalkCables calls fn once for every link of the plan, in the order of
@@ -58,7 +62,9 @@ type CableRun struct {
 // whole servers; p1-su3-rack2-leaf-r5 where an SU's racks each have their
 // own leaves, as an NVL72 SuperPOD's); spines p1-spine-12, or p1-pod2-spine-12 with three
 // tiers; cores p1-core-40. Node ports are U<NIC>/P<port> (ibdiagnet's
-// names for an adapter's ports); switch ports are P<cage>, or
+// names for an adapter's ports), or P<cage>/<port> where a catalog
+// system's cages carry several NICs' ports (a DGX H100's four twin-port
+// OSFP cages); switch ports are P<cage>, or
 // P<cage>/<lane> where one cage carries several links (twin-port cages,
 // breakouts). A switch's links toward the tier below take its first
 // ports, its uplinks start at the next whole cage.
@@ -86,6 +92,10 @@ type cableWalk struct {
 	lay     fabric.Layout
 	perCage int
 	perNIC  int
+	// sysCage is the ports one of a catalog system's cages carries
+	// when more than one (a DGX H100's twin-port OSFP cages: 2), and
+	// server ports are then named by cage; 0 names them by NIC.
+	sysCage int
 	tiers   map[string]LinkTier
 	c       CableRun
 	tier    int // the tier whose fixed columns c holds (-1: none yet)
@@ -121,6 +131,9 @@ func newCableWalkOn(p *Plan, media *mediaChooser) *cableWalk {
 	w := &cableWalk{p: p, lay: p.layout, cages: p.endCages(), perNIC: max(1, p.Scenario.Network.PortsPerNIC),
 		tiers: map[string]LinkTier{}, tier: -1, leafAt: [3]int{-1}, spineAt: [3]int{-1}}
 	w.perCage = w.cages[tierServerLeaf][1]
+	if n := p.systemCagePorts(); n > 1 {
+		w.sysCage = n
+	}
 	for _, t := range p.LinkTiers {
 		w.tiers[t.Name] = t
 	}
@@ -160,6 +173,9 @@ func (w *cableWalk) name(l *Link) {
 	c.BPort = portName(up.Port, w.cages[l.Tier][1])
 	if l.Tier == tierServerLeaf {
 		c.ADevice, c.APort, c.BDevice = w.node(lo.Device), w.nodePort(lo.Port), w.leafNamed(l.Plane, up.Device)
+		if w.sysCage > 1 {
+			c.aNIC = w.nicPort(lo.Port)
+		}
 		return
 	}
 	c.APort = portName(lo.Port, w.cages[l.Tier][0])
@@ -217,8 +233,19 @@ func portName(i, perCage int) string {
 
 // nodePort names server port x (Link's numbering: rail*planes +
 // plane-1): ports alternate over the planes, so a multi-port NIC puts
-// one port in each plane.
+// one port in each plane. A system whose cages carry several ports
+// names the cage and its port (P2/1: cage 2, port 1), as the cage
+// sets count them (port x in cage x/ports), so each module has one
+// cage in the map.
 func (w *cableWalk) nodePort(x int) string {
+	if w.sysCage > 1 {
+		return portName(x, w.sysCage)
+	}
+	return w.nicPort(x)
+}
+
+// nicPort names server port x by its adapter: U<NIC>/P<port>.
+func (w *cableWalk) nicPort(x int) string {
 	return "U" + strconv.Itoa(x/w.perNIC+1) + "/P" + strconv.Itoa(x%w.perNIC+1)
 }
 
@@ -410,6 +437,9 @@ func WriteTopoFile(w io.Writer, p *Plan) error {
 		ltype, local, lport, rtype, remote, rport := ibnlName(c.AModel), c.ADevice, c.APort, ibnlName(c.BModel), c.BDevice, c.BPort
 		if c.Tier == "server_leaf" {
 			ltype, local, lport, rtype, remote, rport = ibnlName(c.BModel), c.BDevice, c.BPort, nic, c.ADevice, c.APort
+			if c.aNIC != "" { // the adapter's port, as the node's IBNL names it
+				rport = c.aNIC
+			}
 		}
 		if local != section {
 			section = local

@@ -205,10 +205,13 @@ func newMediaChooser(p *Plan, cat *Catalog) *mediaChooser {
 	}
 	md := p.Scenario.Network.Media
 	m.forced = [3]Medium{md.ServerLeaf, md.LeafSpine, md.SpineCore}
+	// A server cage's ports share one medium, module or cable, whether
+	// or not a module fits it (a cage of copper only): the cages as the
+	// system or NIC is built, as the media rule counts them (cageLinks).
+	m.serverPerCage = p.serverCageLinks()
 	if mod, n, _, err := p.serverModules(cat, 0); err == nil && n > 0 {
 		m.serverMod = mod
 		m.serverModsPerPort = float64(n) / float64(max(p.NICPorts, 1))
-		m.serverPerCage = max(1, p.NICPorts/n)
 	}
 	return m
 }
@@ -475,7 +478,7 @@ func (m *mediaChooser) optics(t int, run float64, mm bool) (linkChoice, float64,
 	}
 	if t == 0 {
 		mod := m.serverModule(mm, l)
-		if mod == nil {
+		if !p.serverOpticsMeet(mod, sw) {
 			return linkChoice{}, 0, false
 		}
 		c.lower, far = mod, m.modulePrice(mod)*m.serverModsPerPort

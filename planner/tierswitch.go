@@ -223,15 +223,20 @@ func orSwitch(sw, leaf *Switch) *Switch {
 	return leaf
 }
 
-// cageLinks is the most links one switch cage carries at either end of
-// a link tier, at the tier's speed: what decides whether a medium that
-// is not offered on twin-port cages may be used.
+// cageLinks is the most links one cage carries at either end of a link
+// tier, at the tier's speed, the server's cages counting on the
+// server-leaf tier: what decides whether a medium that is not offered on
+// twin-port cages may be used. The walk, the counted bill and the
+// tier-level bill all ask it, so a cable a cage cannot take is chosen by
+// none.
 func (p *Plan) cageLinks(linkTier string) int {
 	g := p.TierGbps(linkTier)
 	lower, upper := p.linkEnds(linkTier)
 	c := upper.LinksPerCage(g)
 	if lower != nil {
 		c = max(c, lower.LinksPerCage(g))
+	} else {
+		c = max(c, p.serverCageLinks())
 	}
 	return c
 }
