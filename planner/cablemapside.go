@@ -3,6 +3,7 @@ package planner
 import (
 	"strconv"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner/fabric"
 )
 
@@ -33,6 +34,24 @@ func (p *Plan) SideLinks() int {
 		n += lp.PeerLinks
 	}
 	return n
+}
+
+// topoLinks says what links the topology file lists (WriteTopoFile): the
+// fabric's tiers', without the storage and peer links the plan counts
+// beside them, which it says it leaves out.
+func topoLinks(p *Plan) string {
+	s := textfmt.Int(p.Links.Fabric()) + " links"
+	var left []string
+	if p.Links.Storage > 0 {
+		left = append(left, textfmt.Plural(p.Links.Storage, "storage link"))
+	}
+	if p.Links.Peer > 0 {
+		left = append(left, textfmt.Plural(p.Links.Peer, "peer link"))
+	}
+	if len(left) > 0 {
+		s += " of the fabric's tiers; the plan's " + textfmt.Int(p.Links.Total) + " also count " + textfmt.JoinAnd(left) + ", not listed here"
+	}
+	return s
 }
 
 // WalkCableMap calls fn for every row of the cable map: the fabric's
