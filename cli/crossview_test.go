@@ -65,7 +65,33 @@ func crossViewDesigns(t *testing.T) map[string]string {
 		}
 		out[fmt.Sprintf("offgrid-%02d (%s %s %d GPUs)", i, sys.key, fabric, gpus)] = path
 	}
+	for name, src := range sideLinkDesigns {
+		path := filepath.Join(dir, name+".toml")
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = path
+	}
 	return out
+}
+
+// sideLinkDesigns are designs whose plans count links beside the
+// tiers': storage nodes on the compute leaves (one and two planes, both
+// fabrics, a rack-scale system, odd node and port counts) and Ethernet
+// leaf pairs (peer links of 2 and 4 ports, and ESI-LAG without), at odd
+// sizes. Their plans, by hand: 1,016 GPUs + 13 nodes, 13 storage links;
+// 2,312 B200 GPUs on 2 planes + 9 nodes of 4 ports, 36; 4,104 GPUs at
+// 2:1 + 21 nodes of 2, 42; 1,800 GB200 GPUs + 11 nodes, 11; 1,000 GPUs
+// (125 servers, 15 a pair of 2 peer ports: 9 pairs), 18 peer links;
+// 2,056 GPUs at 3:1 with 4 peer ports, 48; 776 GPUs ESI-LAG, none.
+var sideLinkDesigns = map[string]string{
+	"storage-1016":        "schema = 1\n[cluster]\ngpus = 1016\n[network]\nfabric = \"infiniband\"\nstorage_nodes = 13\n",
+	"storage-b200-2312":   "schema = 1\n[cluster]\ngpus = 2312\nsystem = \"dgx-b200\"\n[network]\nfabric = \"infiniband\"\nplanes = 2\nstorage_nodes = 9\nstorage_node_ports = 4\n",
+	"storage-eth-4104":    "schema = 1\n[cluster]\ngpus = 4104\n[network]\nfabric = \"ethernet\"\noversubscription = \"2:1\"\nstorage_nodes = 21\nstorage_node_ports = 2\n",
+	"storage-gb200-1800":  "schema = 1\n[cluster]\ngpus = 1800\nsystem = \"gb200-nvl72\"\n[network]\nfabric = \"infiniband\"\nstorage_nodes = 11\n",
+	"pairs-1000-peer2":    "schema = 1\n[cluster]\ngpus = 1000\n[network]\nfabric = \"ethernet\"\nrail_optimized = false\nleaf_pairs = true\npeer_link_ports = 2\n",
+	"pairs-2056-peer4-31": "schema = 1\n[cluster]\ngpus = 2056\n[network]\nfabric = \"ethernet\"\nrail_optimized = false\nleaf_pairs = true\npeer_link_ports = 4\noversubscription = \"3:1\"\n",
+	"pairs-776-esi-lag":   "schema = 1\n[cluster]\ngpus = 776\n[network]\nfabric = \"ethernet\"\nrail_optimized = false\nleaf_pairs = true\n",
 }
 
 // runJSON runs a command and decodes its JSON into v; ok is false (and
@@ -96,7 +122,11 @@ func runJSON(t *testing.T, v any, args ...string) bool {
 // one a chassis when building for the final size (Meta 24k: $562.29M
 // against $601.53M); compare building the design another way; a BOM
 // line left out of the total
-// (or counted twice).
+// (or counted twice). With the storage-node and leaf-pair designs
+// (sideLinkDesigns): phases' last phase counting only the tiers' links
+// (1,016 GPUs + 13 storage nodes: 2,064 against the plan's 2,077; 1,000
+// GPUs in pairs: 2,000 against 2,018), and the hall's length bins
+// without the storage links (layoutBins).
 func TestOneDesignOneAnswer(t *testing.T) {
 	for name, path := range crossViewDesigns(t) {
 		t.Run(name, func(t *testing.T) {
@@ -157,7 +187,13 @@ func TestOneDesignOneAnswer(t *testing.T) {
 				Strategies []struct {
 					Key   string `json:"key"`
 					Steps []struct {
-						Cost float64 `json:"cost_usd"`
+						Cost     float64 `json:"cost_usd"`
+						Switches struct {
+							Total int `json:"total"`
+						} `json:"switches"`
+						Links struct {
+							Total int `json:"total"`
+						} `json:"links"`
 					} `json:"phases"`
 				} `json:"strategies"`
 			}
@@ -166,10 +202,21 @@ func TestOneDesignOneAnswer(t *testing.T) {
 					t.Errorf("phases' final size costs $%.2f, the plan $%.2f", ph.Cost, want.Cost)
 				}
 				for _, s := range ph.Strategies {
-					if n := len(s.Steps); s.Key == "final_size" && n > 0 && math.Abs(s.Steps[n-1].Cost-want.Cost) > 1e-6*want.Cost {
-						t.Errorf("building for the final size spends $%.2f, the plan costs $%.2f", s.Steps[n-1].Cost, want.Cost)
+					n := len(s.Steps)
+					if n == 0 {
+						continue
+					}
+					last := s.Steps[n-1]
+					if s.Key == "final_size" && math.Abs(last.Cost-want.Cost) > 1e-6*want.Cost {
+						t.Errorf("building for the final size spends $%.2f, the plan costs $%.2f", last.Cost, want.Cost)
+					}
+					if last.Links.Total != want.Links || last.Switches.Total != want.Switches {
+						t.Errorf("phases, %s: the last phase has %d links and %d switches, the plan %d and %d", s.Key, last.Links.Total, last.Switches.Total, want.Links, want.Switches)
 					}
 				}
+			}
+			if plan.Facility != nil {
+				layoutBins(t, path, want.Links)
 			}
 		})
 	}
@@ -201,6 +248,31 @@ func reportPageOne(t *testing.T, path string, perGPU float64, want viewFigures) 
 		if !strings.Contains(page, w) {
 			t.Errorf("report page 1 lacks %q; it reads:\n%s", w, page)
 		}
+	}
+}
+
+// layoutBins reads the hall's "Links by length" bins from layout --json
+// and holds their sum to the plan's links. Catches: bins filled from the
+// link walk's runs only, without the storage nodes' links (1,016 GPUs +
+// 13 storage nodes: 2,064 of 2,077).
+func layoutBins(t *testing.T, path string, links int) {
+	t.Helper()
+	var lay struct {
+		Figures struct {
+			Bins []struct {
+				Links int `json:"links"`
+			} `json:"length_bins"`
+		} `json:"figures"`
+	}
+	if !runJSON(t, &lay, "layout", path, "--json") {
+		return
+	}
+	n := 0
+	for _, b := range lay.Figures.Bins {
+		n += b.Links
+	}
+	if n != links {
+		t.Errorf("layout: the length bins count %d links, the plan %d", n, links)
 	}
 }
 

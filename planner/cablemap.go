@@ -429,8 +429,8 @@ func StreamJSON(w io.Writer, each func(write func(v any) error) error) error {
 // defined by the IBNL files IBNLFiles writes.
 func WriteTopoFile(w io.Writer, p *Plan) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	fmt.Fprintf(bw, "# Expected topology of %s: %s, %s, %s links.\n# Written by Fabric Planner; IBDM topology file format (ibdiagnet --topo_file).\n",
-		textfmt.Int(p.GPUs)+" GPUs", textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Planes, "plane"), textfmt.Int(p.Links.Fabric()))
+	fmt.Fprintf(bw, "# Expected topology of %s: %s, %s, %s.\n# Written by Fabric Planner; IBDM topology file format (ibdiagnet --topo_file).\n",
+		textfmt.Int(p.GPUs)+" GPUs", textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Planes, "plane"), topoLinks(p))
 	nic := IBNLNodeType(p)
 	section := ""
 	err := p.WalkCables(func(c *CableRun) error {

@@ -3,6 +3,7 @@ package planner
 import (
 	"strconv"
 
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner/fabric"
 )
 
@@ -35,6 +36,24 @@ func (p *Plan) SideLinks() int {
 	return n
 }
 
+// topoLinks says what links the topology file lists (WriteTopoFile): the
+// fabric's tiers', without the storage and peer links the plan counts
+// beside them, which it says it leaves out.
+func topoLinks(p *Plan) string {
+	s := textfmt.Int(p.Links.Fabric()) + " links"
+	var left []string
+	if p.Links.Storage > 0 {
+		left = append(left, textfmt.Plural(p.Links.Storage, "storage link"))
+	}
+	if p.Links.Peer > 0 {
+		left = append(left, textfmt.Plural(p.Links.Peer, "peer link"))
+	}
+	if len(left) > 0 {
+		s += " of the fabric's tiers; the plan's " + textfmt.Int(p.Links.Total) + " also count " + textfmt.JoinAnd(left) + ", not listed here"
+	}
+	return s
+}
+
 // WalkCableMap calls fn for every row of the cable map: the fabric's
 // links as WalkCables walks them, then, plane by plane, the storage
 // nodes' links (storage-node<N> port U<x>/P1 to its leaf) and the leaf
@@ -53,15 +72,7 @@ func (p *Plan) WalkCableMap(fn func(c *CableRun) error) error {
 		return nil
 	}
 	s := sideWalk{p: p, w: newCableWalkOn(p, nil), fn: fn, leaves: p.leafLoads()}
-	for plane := 1; plane <= p.Planes; plane++ {
-		if err := s.storage(plane); err != nil {
-			return err
-		}
-		if err := s.peers(plane); err != nil {
-			return err
-		}
-	}
-	return nil
+	return p.WalkSideLinks(s.side)
 }
 
 // sideWalk is the state of the cable map's walk of the side links.
@@ -133,58 +144,80 @@ func (s *sideWalk) extraPort(g, down, j int, fill bool) int {
 	return (ceilDiv(down, dc)+upCages)*dc + j
 }
 
-// storage walks plane's storage links: the plane's share of each node's
-// ports in turn, spread over the full units' leaves (the plane's first)
-// or the partial unit's (from ls.firstLeaf) as the sizing spreads them (the first leaves take one more where they
-// do not divide), each beside a full leaf's server ports.
-func (s *sideWalk) storage(plane int) error {
-	ls := s.p.LeafStorage
-	if ls == nil || ls.perPlane == 0 || ls.leavesPerPlane == 0 {
-		return nil
-	}
-	planes := s.p.Planes
-	each, more := ls.perPlane/ls.leavesPerPlane, ls.perPlane%ls.leavesPerPlane
-	perNode := ls.PortsEach / planes
-	dc := s.w.cages[tierServerLeaf][1]
-	g, j := 0, 0 // leaf and its storage port
-	for i := range ls.perPlane {
-		if j == each+boolInt(g < more) {
-			g, j = g+1, 0
+// LeafSideLink is one link beside the fabric's tiers by its ends, as the
+// cable map lists it: a storage node's link to a compute leaf, or a
+// leaf pair's peer link.
+// Exported for planner/phases.
+type LeafSideLink struct {
+	Tier  string // CableTierStorage or CableTierPeer
+	Plane int    // from 1
+	// Leaf is the plane's leaf (by the link walk's index, Link.Upper.Device
+	// of its server links) at the leaf end: a peer link's first leaf, 2i.
+	Leaf int
+	// Node and Port are a storage link's node and its port on the node
+	// (from 0, all planes); Peer is a peer link's other leaf, 2i + 1.
+	Node, Port, Peer int
+	// Extra is which of the leaf's ports beside its servers' and uplinks
+	// the link takes (from 0), storage and peer ports counted apart.
+	Extra int
+}
+
+// WalkSideLinks calls fn for every side link (SideLinks), plane by
+// plane, each plane's storage links, then its peer links, in the cable
+// map's order: a plane's share of each storage node's ports in turn,
+// spread over the full units' leaves (the plane's first) or the partial
+// unit's (from its first leaf) as the sizing spreads them (the first
+// leaves take one more where they do not divide); then leaf 2i to leaf
+// 2i + 1, port for port. fn must not keep l: it is reused.
+// Exported for planner/phases.
+func (p *Plan) WalkSideLinks(fn func(l *LeafSideLink) error) error {
+	var l LeafSideLink
+	for plane := 1; plane <= p.Planes; plane++ {
+		if ls := p.LeafStorage; ls != nil && ls.perPlane > 0 && ls.leavesPerPlane > 0 {
+			each, more := ls.perPlane/ls.leavesPerPlane, ls.perPlane%ls.leavesPerPlane
+			perNode := ls.PortsEach / p.Planes
+			g, j := 0, 0 // leaf and its storage port
+			for i := range ls.perPlane {
+				if j == each+boolInt(g < more) {
+					g, j = g+1, 0
+				}
+				l = LeafSideLink{Tier: CableTierStorage, Plane: plane, Leaf: ls.firstLeaf + g, Node: i / perNode, Port: i%perNode*p.Planes + plane - 1, Peer: -1, Extra: j}
+				j++
+				if err := fn(&l); err != nil {
+					return err
+				}
+			}
 		}
-		node, r := i/perNode, i%perNode
-		c := s.row(CableTierStorage, plane, ls.cable)
-		c.AModule = ls.cable.Lower
-		c.ADevice, c.APort = "storage-node"+strconv.Itoa(node+1), "U"+strconv.Itoa(r*planes+plane)+"/P1"
-		c.BDevice, c.BPort = s.w.leaf(plane, ls.firstLeaf+g), portName(s.extraPort(ls.firstLeaf+g, ls.serverPorts, j, true), dc)
-		j++
-		if err := s.fn(c); err != nil {
-			return err
+		if lp := p.LeafPairs; lp != nil && lp.PeerPortsEach > 0 {
+			for pair := range lp.Pairs / p.Planes {
+				for j := range lp.PeerPortsEach {
+					l = LeafSideLink{Tier: CableTierPeer, Plane: plane, Leaf: 2 * pair, Node: -1, Port: -1, Peer: 2*pair + 1, Extra: j}
+					if err := fn(&l); err != nil {
+						return err
+					}
+				}
+			}
 		}
 	}
 	return nil
 }
 
-// peers walks plane's peer links: leaf 2i to leaf 2i + 1, port for
-// port.
-func (s *sideWalk) peers(plane int) error {
-	lp := s.p.LeafPairs
-	if lp == nil || lp.PeerPortsEach == 0 {
-		return nil
-	}
+// side writes the cable map's row of side link l.
+func (s *sideWalk) side(l *LeafSideLink) error {
 	dc := s.w.cages[tierServerLeaf][1]
-	for pair := range lp.Pairs / s.p.Planes {
-		a, b := 2*pair, 2*pair+1
-		for j := range lp.PeerPortsEach {
-			c := s.row(CableTierPeer, plane, lp.cable)
-			c.AModule, c.AModel = c.BModule, c.BModel
-			c.ADevice, c.APort = s.w.leaf(plane, a), portName(s.extraPort(a, s.down(a), j, false), dc)
-			c.BDevice, c.BPort = s.w.leaf(plane, b), portName(s.extraPort(b, s.down(b), j, false), dc)
-			if err := s.fn(c); err != nil {
-				return err
-			}
-		}
+	if l.Tier == CableTierStorage {
+		ls := s.p.LeafStorage
+		c := s.row(CableTierStorage, l.Plane, ls.cable)
+		c.AModule = ls.cable.Lower
+		c.ADevice, c.APort = "storage-node"+strconv.Itoa(l.Node+1), "U"+strconv.Itoa(l.Port+1)+"/P1"
+		c.BDevice, c.BPort = s.w.leaf(l.Plane, l.Leaf), portName(s.extraPort(l.Leaf, ls.serverPorts, l.Extra, true), dc)
+		return s.fn(c)
 	}
-	return nil
+	c := s.row(CableTierPeer, l.Plane, s.p.LeafPairs.cable)
+	c.AModule, c.AModel = c.BModule, c.BModel
+	c.ADevice, c.APort = s.w.leaf(l.Plane, l.Leaf), portName(s.extraPort(l.Leaf, s.down(l.Leaf), l.Extra, false), dc)
+	c.BDevice, c.BPort = s.w.leaf(l.Plane, l.Peer), portName(s.extraPort(l.Peer, s.down(l.Peer), l.Extra, false), dc)
+	return s.fn(c)
 }
 
 // down is leaf g's server links as the link walk wires them.

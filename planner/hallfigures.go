@@ -2,14 +2,21 @@ package planner
 
 import "fabricplan/planner/hall"
 
-// cableFigures gives the hall the cables the walk measured: length and
-// weight by medium and the length bins (see hall.AddCables), and the
-// longest link of each tier against its medium's reach.
+// cableFigures gives the hall the cables the walk measured and the
+// links beside the tiers' (SideLinks, cabled as the server-leaf tier's
+// longest run, as the BOM buys them): length and weight by medium and
+// the length bins (see hall.AddCables), so the bins count every link
+// the plan counts; and the longest link of each tier against its
+// medium's reach.
 func (p *Plan) cableFigures(t *linkTally, groups []cableGroup) {
 	h := p.Hall
-	cables := make([]hall.Cables, len(groups))
+	cables := make([]hall.Cables, len(groups), len(groups)+1)
 	for i, g := range groups {
 		cables[i] = hall.Cables{Medium: string(g.medium), Copper: g.medium == DAC || g.medium == ACC, Metres: g.metres, Links: t.cables[g]}
+	}
+	if n := p.SideLinks(); n > 0 && len(p.LinkTiers) > 0 {
+		sc := p.serverLeafSide(p.media.cat)
+		cables = append(cables, hall.Cables{Medium: string(sc.Medium), Copper: sc.Medium == DAC || sc.Medium == ACC, Metres: sc.Metres, Links: n})
 	}
 	h.AddCables(cables)
 	f := &h.Figures

@@ -14,16 +14,20 @@ import (
 // each phase cables first: the links, switches and switch-side optics it
 // adds, and the worst leaf's down:up once it is built.
 type finalTally struct {
-	links  [planner.LinkTierCount][]int
-	mods   [planner.LinkTierCount][2][]int // per tier, lower and upper end
-	leaves []int
-	spines []int
-	cores  []int
-	worst  []float64
+	links [planner.LinkTierCount][]int
+	// storage and peer are the links beside the tiers' (storage nodes'
+	// and leaf pairs' peer links) each phase cables: a leaf's with it.
+	storage, peer []int
+	mods          [planner.LinkTierCount][2][]int // per tier, lower and upper end
+	leaves        []int
+	spines        []int
+	cores         []int
+	worst         []float64
 }
 
 func newFinalTally(n int) *finalTally {
-	t := &finalTally{leaves: make([]int, n), spines: make([]int, n), cores: make([]int, n), worst: make([]float64, n)}
+	t := &finalTally{leaves: make([]int, n), spines: make([]int, n), cores: make([]int, n), worst: make([]float64, n),
+		storage: make([]int, n), peer: make([]int, n)}
 	for i := range planner.LinkTierCount {
 		t.links[i] = make([]int, n)
 		t.mods[i] = [2][]int{make([]int, n), make([]int, n)}
@@ -38,9 +42,12 @@ func newFinalTally(n int) *finalTally {
 // phase its pod is populated, or the second pod is (one pod needs no
 // core). Switches and switch-side cages arrive with their first link: a
 // switch fills its ports in order, so its first link is its earliest.
+// A storage node's link, and a leaf pair's peer link, is cabled with
+// its leaf (a pair's first).
 func tallyFinal(final *planner.Plan, servers []int) *finalTally {
 	n := len(servers)
 	t := newFinalTally(n)
+	side := leafSideLinks(final)
 	c := final.EndCages()
 	lpu, spu := final.LeafGroup()
 	podPhase := make([]int, max(1, final.Pods))
@@ -70,6 +77,10 @@ func tallyFinal(final *planner.Plan, servers []int) *finalTally {
 				clear(down)
 				leafPhase = phaseOf(servers, l.Upper.Device/lpu*spu)
 				t.leaves[leafPhase]++
+				if c, ok := side[[2]int{l.Plane, l.Upper.Device}]; ok {
+					t.storage[leafPhase] += c[0]
+					t.peer[leafPhase] += c[1]
+				}
 			}
 			k := phaseOf(servers, l.Lower.Device)
 			down[k]++
@@ -98,6 +109,25 @@ func tallyFinal(final *planner.Plan, servers []int) *finalTally {
 	})
 	finish()
 	return t
+}
+
+// leafSideLinks counts the storage and peer links (0 and 1) at each leaf
+// by plane and the plane's leaf index: a peer link at its pair's first
+// leaf.
+func leafSideLinks(p *planner.Plan) map[[2]int][2]int {
+	out := map[[2]int][2]int{}
+	_ = p.WalkSideLinks(func(l *planner.LeafSideLink) error {
+		k := [2]int{l.Plane, l.Leaf}
+		c := out[k]
+		if l.Tier == planner.CableTierStorage {
+			c[0]++
+		} else {
+			c[1]++
+		}
+		out[k] = c
+		return nil
+	})
+	return out
 }
 
 // add counts one link of tier in phase k, and a module at each switch
@@ -142,7 +172,9 @@ func cumulate2(ends [2][]int) []int {
 
 // lineShares gives every line of the final plan's BOM that links or
 // servers bring (cables, switch-side and server-side optics) its
-// quantity after each phase. A tier laid out in a hall has several such
+// quantity after each phase. The storage and peer links' cables and
+// modules follow those links (cabled with their leaves), not the tier
+// whose cable they copy. A tier laid out in a hall has several such
 // lines (one per medium, part and length): the tier's phases take them
 // in one fixed interleaved order (apportion), so every line only grows,
 // a phase's lines add up to what the tier has cabled by then, and the
@@ -166,6 +198,10 @@ func lineShares(final *planner.Plan, t *finalTally, servers []int) map[int][]int
 	for i, l := range final.BOM {
 		switch {
 		case l.Spare:
+		case strings.Contains(l.Where, planner.CableTierStorage) || l.Where == "storage nodes":
+			join("storage "+l.Category, i, cumulate(t.storage)) // cables and modules, one or a few a link
+		case strings.Contains(l.Where, planner.CableTierPeer):
+			join("peer "+l.Category, i, cumulate(t.peer))
 		case l.Category == planner.CatCable:
 			join("cable "+l.LineTier(), i, cumulate(t.links[tierIndex[l.LineTier()]]))
 		case l.Category == planner.CatTransceiver && strings.HasPrefix(l.Where, "server side"):
@@ -319,10 +355,11 @@ func planFinalSize(pp *PhasedPlan, phases []planner.Phase, pinned planner.Scenar
 			Oversub: t.worst[k]}
 		st.Switches.Total = st.Switches.Leaf + st.Switches.Spine + st.Switches.Core
 		st.SwitchesAdded = st.Switches.added(prevSw)
-		st.Links = planner.Links{ServerLeaf: cumulate(t.links[0])[k], LeafSpine: cumulate(t.links[1])[k], SpineCore: cumulate(t.links[2])[k]}
-		st.Links.Total = st.Links.ServerLeaf + st.Links.LeafSpine + st.Links.SpineCore
-		st.LinksAdded = planner.Links{ServerLeaf: t.links[0][k], LeafSpine: t.links[1][k], SpineCore: t.links[2][k]}
-		st.LinksAdded.Total = st.LinksAdded.ServerLeaf + st.LinksAdded.LeafSpine + st.LinksAdded.SpineCore
+		st.Links = planner.Links{ServerLeaf: cumulate(t.links[0])[k], LeafSpine: cumulate(t.links[1])[k], SpineCore: cumulate(t.links[2])[k],
+			Storage: cumulate(t.storage)[k], Peer: cumulate(t.peer)[k]}
+		st.Links.Total = st.Links.Fabric() + st.Links.Storage + st.Links.Peer
+		st.LinksAdded = planner.Links{ServerLeaf: t.links[0][k], LeafSpine: t.links[1][k], SpineCore: t.links[2][k], Storage: t.storage[k], Peer: t.peer[k]}
+		st.LinksAdded.Total = st.LinksAdded.Fabric() + st.LinksAdded.Storage + st.LinksAdded.Peer
 		st.RatioHolds = ratioHolds(st.Oversub, asked)
 		st.JCT = finalPhaseJCT(pp, pinned, cat, k, ph.GPUs)
 		sp.Steps = append(sp.Steps, st)
@@ -355,6 +392,25 @@ func finalFindings(final *planner.Plan, sp StrategyPlan, g planner.Growth) []str
 	out = append(out, "every leaf of a scalable unit is bought and cabled to the spines with the unit's first server (NVIDIA: design for the full SU); no link moves between phases")
 	if final.Tiers == 3 {
 		out = append(out, "the core is cabled when a second pod is populated: one pod needs none")
+	}
+	last := sp.Steps[len(sp.Steps)-1].Links
+	for _, side := range []struct {
+		n    int
+		what string
+		at   func(l planner.Links) int
+	}{
+		{last.Storage, "storage node link", func(l planner.Links) int { return l.Storage }},
+		{last.Peer, "peer link", func(l planner.Links) int { return l.Peer }},
+	} {
+		if side.n == 0 {
+			continue
+		}
+		for _, st := range sp.Steps {
+			if side.at(st.Links) > 0 {
+				out = append(out, fmt.Sprintf("the %s are cabled with the leaves that take them, from phase %d", textfmt.Plural(side.n, side.what), st.Phase))
+				break
+			}
+		}
 	}
 	return out
 }

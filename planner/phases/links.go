@@ -49,6 +49,23 @@ func lowerUpper(l *planner.Link, serverPorts int, rails, tri bool) (lower, upper
 	return spineLowerKey(l.Plane, l.Pod, l.Lower.Device), coreKey(l.Plane, l.Upper.Device)
 }
 
+// Side link tiers, past the fabric's Link.Tier values: a storage node's
+// link to a leaf and a leaf pair's peer link (planner.LeafSideLink).
+const (
+	sideStorage = planner.LinkTierCount + iota
+	sidePeer
+)
+
+// sideKey is a side link's tier and ends as keys: a storage link's node
+// port (its lower end, as a server port is a server link's) and its
+// leaf; a peer link's two leaves.
+func sideKey(l *planner.LeafSideLink, rails bool) [3]uint64 {
+	if l.Tier == planner.CableTierStorage {
+		return [3]uint64{sideStorage, uint64(l.Node)<<20 | uint64(l.Port) | 1<<63, leafKey(l.Plane, l.Leaf, rails)}
+	}
+	return [3]uint64{sidePeer, leafKey(l.Plane, l.Leaf, rails), leafKey(l.Plane, l.Peer, rails)}
+}
+
 // linkSet is a plan's links by their ends, for comparing consecutive
 // phases: each server port's leaf, and each leaf's and each lower
 // spine's upper devices (a multiset: one entry a link). Lower devices
@@ -64,6 +81,8 @@ type linkSet struct {
 	start [planner.LinkTierCount][]int32
 	ups   [planner.LinkTierCount][]uint64
 	links [planner.LinkTierCount]int
+	// side counts the storage and peer links by sideKey (few: a map).
+	side map[[3]uint64]int
 	// oversub is the worst leaf's down:up as wired (0 without uplinks).
 	oversub float64
 }
@@ -114,6 +133,11 @@ func newLinkSet(p *planner.Plan) *linkSet {
 	})
 	sortLast(planner.LinkLeafSpine)
 	sortLast(planner.LinkSpineCore)
+	ls.side = map[[3]uint64]int{}
+	_ = p.WalkSideLinks(func(l *planner.LeafSideLink) error {
+		ls.side[sideKey(l, rails)]++
+		return nil
+	})
 	ls.sortLower(planner.LinkLeafSpine) // pods by rail walk leaves out of index order
 	ls.oversub = leaf.worstRatio()
 	return ls
@@ -190,7 +214,8 @@ func (ls *linkSet) sortLower(t int) {
 	ls.lower[t], ls.start[t], ls.ups[t] = lower, start, ups
 }
 
-// linkDiff is how the links change from one phase's fabric to the next's.
+// linkDiff is how the links change from one phase's fabric to the next's,
+// the storage and peer links beside the tiers' included.
 type linkDiff struct {
 	// Kept links join the same two devices in both; Moved are the old
 	// phase's other links (their cables are re-plugged, or taken out when
@@ -228,8 +253,20 @@ func diffLinks(old, cur *linkSet) linkDiff {
 		*tierLinks(&d.Moved, t) = old.links[t] - kept[t]
 		*tierLinks(&d.Added, t) = cur.links[t] - kept[t]
 	}
+	// Side links: kept where both phases join the same ends.
+	var sideKept, sideOld, sideCur [2]int
+	for k, n := range old.side {
+		sideOld[k[0]-sideStorage] += n
+		sideKept[k[0]-sideStorage] += min(n, cur.side[k])
+	}
+	for k, n := range cur.side {
+		sideCur[k[0]-sideStorage] += n
+	}
+	d.Kept.Storage, d.Kept.Peer = sideKept[0], sideKept[1]
+	d.Moved.Storage, d.Moved.Peer = sideOld[0]-sideKept[0], sideOld[1]-sideKept[1]
+	d.Added.Storage, d.Added.Peer = sideCur[0]-sideKept[0], sideCur[1]-sideKept[1]
 	for _, l := range []*planner.Links{&d.Kept, &d.Moved, &d.Added} {
-		l.Total = l.ServerLeaf + l.LeafSpine + l.SpineCore
+		l.Total = l.Fabric() + l.Storage + l.Peer
 	}
 	return d
 }

@@ -29,9 +29,10 @@ const (
 	RemoveAction = "remove" // take the cable out: the new phase has fewer here
 )
 
-// keptFlags marks, in walk order, the links of from that to keeps: for
-// each lower device, as many links to each upper device as both have,
-// the first ones in walk order.
+// keptFlags marks, in the cable map's order (the link walk's, then the
+// side links'), the links of from that to keeps: for each lower device,
+// as many links to each upper device as both have, the first ones in
+// walk order.
 func keptFlags(from, to *planner.Plan) []bool {
 	want := map[[3]uint64]int{}
 	mark := func(p *planner.Plan, fn func(key [3]uint64)) {
@@ -39,6 +40,10 @@ func keptFlags(from, to *planner.Plan) []bool {
 		_ = p.WalkLinks(func(l *planner.Link) error {
 			lo, up := lowerUpper(l, p.ServerPorts, rails, tri)
 			fn([3]uint64{uint64(l.Tier), lo, up})
+			return nil
+		})
+		_ = p.WalkSideLinks(func(l *planner.LeafSideLink) error {
+			fn(sideKey(l, rails))
 			return nil
 		})
 	}
@@ -74,14 +79,9 @@ func movesBetween(from, to *planner.Plan, phase int, fn func(m *LinkMove) error)
 	added := map[[2]uint64][][4]string{}
 	keptTo := keptFlags(to, from)
 	var keys [][2]uint64
-	rails, tri := railLeaves(to), to.Tiers == 3
-	_ = to.WalkLinks(func(l *planner.Link) error {
-		lo, _ := lowerUpper(l, to.ServerPorts, rails, tri)
-		keys = append(keys, [2]uint64{uint64(l.Tier), lo})
-		return nil
-	})
+	keys = lowerKeys(to, keys)
 	i := 0
-	if err := to.WalkCables(func(c *planner.CableRun) error {
+	if err := to.WalkCableMap(func(c *planner.CableRun) error {
 		if !keptTo[i] {
 			added[keys[i]] = append(added[keys[i]], [4]string{c.ADevice, c.APort, c.BDevice, c.BPort})
 		}
@@ -91,16 +91,10 @@ func movesBetween(from, to *planner.Plan, phase int, fn func(m *LinkMove) error)
 		return err
 	}
 	kept := keptFlags(from, to)
-	keys = keys[:0]
-	rails, tri = railLeaves(from), from.Tiers == 3
-	_ = from.WalkLinks(func(l *planner.Link) error {
-		lo, _ := lowerUpper(l, from.ServerPorts, rails, tri)
-		keys = append(keys, [2]uint64{uint64(l.Tier), lo})
-		return nil
-	})
+	keys = lowerKeys(from, keys[:0])
 	i = 0
 	m := &LinkMove{Phase: phase}
-	return from.WalkCables(func(c *planner.CableRun) error {
+	return from.WalkCableMap(func(c *planner.CableRun) error {
 		j := i
 		i++
 		if kept[j] {
@@ -114,6 +108,23 @@ func movesBetween(from, to *planner.Plan, phase int, fn func(m *LinkMove) error)
 		m.From = [4]string{c.ADevice, c.APort, c.BDevice, c.BPort}
 		return fn(m)
 	})
+}
+
+// lowerKeys appends to keys each link's tier and lower device key, in
+// the cable map's order: the link walk's, then the side links'.
+func lowerKeys(p *planner.Plan, keys [][2]uint64) [][2]uint64 {
+	rails, tri := railLeaves(p), p.Tiers == 3
+	_ = p.WalkLinks(func(l *planner.Link) error {
+		lo, _ := lowerUpper(l, p.ServerPorts, rails, tri)
+		keys = append(keys, [2]uint64{uint64(l.Tier), lo})
+		return nil
+	})
+	_ = p.WalkSideLinks(func(l *planner.LeafSideLink) error {
+		k := sideKey(l, rails)
+		keys = append(keys, [2]uint64{k[0], k[1]})
+		return nil
+	})
+	return keys
 }
 
 // MovesCSVHeader heads the moves' CSV: the phase and action, the cable
