@@ -554,7 +554,7 @@ func (u *UI) ExportCablesDialog() {
 	}
 	sd := u.savePathDialog("Export cable map (.csv, .json, or .topo for ibdiagnet)", "cables.csv", ".csv", func(path string) error {
 		u.exportInBackground("writing the cable map", path, func(ctx context.Context) error { return exportCables(ctx, p, path) }, nil, func() {
-			u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, textfmt.Int(p.Links.Total)))
+			u.status.SetText(fmt.Sprintf("Wrote %s (%s links)", path, textfmt.Int(cableMapLinks(p, path))))
 		})
 		return nil
 	})
@@ -630,4 +630,14 @@ func (u *UI) wroteStatus(path, name string) {
 		msg, imp = msg+"; "+w, widget.WarningImportance
 	}
 	u.setStatus(msg, imp)
+}
+
+// cableMapLinks is the links a cable map written to path lists: every
+// cable the plan buys in CSV and JSON, the fabric's tiers' own in an
+// ibdiagnet topology file (which has no storage or peer links).
+func cableMapLinks(p *planner.Plan, path string) int {
+	if strings.EqualFold(filepath.Ext(path), ".topo") {
+		return p.Links.Fabric()
+	}
+	return p.Links.Total
 }
