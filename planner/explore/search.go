@@ -319,20 +319,26 @@ func evaluate(s planner.Scenario, cat *planner.Catalog, withFailures bool, memo 
 		days = p.Resilience.Goodput.JCTDays
 	}
 	// The design loads as a scenario laid out like the one searched.
-	_, reason := designShape(p)
-	return &Design{Label: designLabel(p), Short: shortDesignLabel(p), Scenario: p.Scenario.LaidOutAs(s), Plan: p.FiguresOnly(), CostUSD: p.Cost.Total, PowerW: p.Power.Total,
+	label, short, reason := designLabels(p)
+	return &Design{Label: label, Short: short, Scenario: p.Scenario.LaidOutAs(s), Plan: p.FiguresOnly(), CostUSD: p.Cost.Total, PowerW: p.Power.Total,
 		Days: days, StepS: p.JCT.Planned.StepS, Priced: priced, Reason: reason, searched: s, memo: memo, boundDays: p.JCT.Planned.Days}
 }
 
-// designLabel names a design: fabric, NIC, split, planes, switch, ratio,
-// and the style, spine ratio and published shape where they are not the
-// default.
-func designLabel(p *planner.Plan) string {
-	return baseLabel(p) + styleLabel(p.Scenario.Network) + shapeLabel(p)
+// designLabels names a design (label: fabric, NIC, split, planes,
+// switch, ratio, and the style, spine ratio and published shape where
+// they are not the default), gives its short name (shortDesignLabel)
+// and why the search tried its shape (designShape), working out its
+// shape and switches once for the three.
+func designLabels(p *planner.Plan) (label, short, reason string) {
+	shape, reason := designShape(p)
+	switches, style := p.SwitchesText(), styleLabel(p.Scenario.Network)
+	tail := style + shapeSuffix(shape)
+	return baseLabel(p, switches) + tail, shortDesignLabel(p, switches) + tail, reason
 }
 
-// baseLabel is designLabel without the style.
-func baseLabel(p *planner.Plan) string {
+// baseLabel is a design's label without the style and shape, switches
+// the plan's SwitchesText.
+func baseLabel(p *planner.Plan, switches string) string {
 	n := p.Scenario.Network
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", n.Fabric.Short(), gbpsName(n.NICGbps))
@@ -342,7 +348,7 @@ func baseLabel(p *planner.Plan) string {
 	if n.Planes > 1 {
 		fmt.Fprintf(&b, ", %d planes", n.Planes)
 	}
-	fmt.Fprintf(&b, ", %s, %s, %d tier", p.SwitchesText(), n.Oversubscription, p.Tiers)
+	fmt.Fprintf(&b, ", %s, %s, %d tier", switches, n.Oversubscription, p.Tiers)
 	if p.Tiers > 1 {
 		b.WriteString("s")
 	}
@@ -351,19 +357,20 @@ func baseLabel(p *planner.Plan) string {
 
 // shortDesignLabel names a design in a few words for a chart label:
 // fabric and NIC speed, planes (×N), switch, tiers, and the leaf ratio
-// when it is not 1:1.
-func shortDesignLabel(p *planner.Plan) string {
+// when it is not 1:1 (designLabels adds the style and shape); switches
+// is the plan's SwitchesText.
+func shortDesignLabel(p *planner.Plan, switches string) string {
 	n := p.Scenario.Network
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", n.Fabric.Short(), gbpsName(n.NICGbps))
 	if n.Planes > 1 {
 		fmt.Fprintf(&b, " ×%d", n.Planes)
 	}
-	fmt.Fprintf(&b, ", %s, %s", p.SwitchesText(), textfmt.Plural(p.Tiers, "tier"))
+	fmt.Fprintf(&b, ", %s, %s", switches, textfmt.Plural(p.Tiers, "tier"))
 	if n.Oversubscription != "1:1" {
 		fmt.Fprintf(&b, ", %s", n.Oversubscription)
 	}
-	return b.String() + styleLabel(n) + shapeLabel(p)
+	return b.String()
 }
 
 func gbpsName(g int) string {

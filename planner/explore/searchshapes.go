@@ -131,11 +131,12 @@ func designShape(p *planner.Plan) (name, reason string) {
 	return "", ""
 }
 
-// shapeLabel is what a design's label adds for its shape: the collapsed
-// core and leaf pairs (chassis spines show in the label's switches, the
-// zones' core ratio in its style).
-func shapeLabel(p *planner.Plan) string {
-	switch name, _ := designShape(p); name {
+// shapeSuffix is what a design's label adds for its shape, named as
+// designShape names it: the collapsed core and leaf pairs (chassis
+// spines show in the label's switches, the zones' core ratio in its
+// style).
+func shapeSuffix(name string) string {
+	switch name {
 	case shapeCollapsed, shapePairs:
 		return ", " + name
 	}
