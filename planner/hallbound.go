@@ -66,7 +66,7 @@ func boundInHall(p *Plan, s *Scenario, cat *Catalog, tight bool) (b hallBound) {
 	m.forced = [3]Medium{md.ServerLeaf, md.LeafSpine, md.SpineCore}
 	var bins [3][]runBin
 	var h *hall.Hall
-	if tight {
+	if tight && p.mayBeCabled(s, cat, m) {
 		h = p.boundHall(s, cat, m)
 	}
 	if h != nil && cabledSurely(h, m) {
@@ -388,6 +388,29 @@ func (m *mediaChooser) binsPrice(t int, bins []runBin) (usd, low float64, ok boo
 		low += float64(b.links) * pr.low
 	}
 	return usd, low, true
+}
+
+// spanSlack is the share by which a run across the least floor
+// (mayBeCabled) must exceed a reach before it counts: room for the
+// rounding in the hall's sums of widths and aisles.
+const spanSlack = 1e-9
+
+// mayBeCabled reports whether the hall of p's design, planned for
+// searched scenario s, might be in reach of m's media on every tier
+// (cabledSurely) once laid out: false when some tier's longest reach
+// falls short of a run across the least floor its racks need
+// (hall.LeastSpanM, whatever the leaf placement), so that the tight
+// bound is the loose one without laying the floor out (at 100,000 GPUs,
+// every design of a search).
+func (p *Plan) mayBeCabled(s *Scenario, cat *Catalog, m *mediaChooser) bool {
+	f := s.Facility.Resolve(s.hallDefaults(cat), leafInRack(s))
+	least := (2*f.TrayHeightM + hall.LeastSpanM(p.layoutInputs(f, cat), f) + f.SlackM) * (1 - spanSlack)
+	for t := range m.port {
+		if float64(m.longestReach(t)) < least {
+			return false
+		}
+	}
+	return true
 }
 
 // cabledSurely reports whether every run the hall can hold (up from the

@@ -15,10 +15,15 @@ import (
 // (hall.NewCounting) has the width, length and errors of the racks'
 // hall (hall.NewGeometry), so it decides cabledSurely as the racks
 // would; the 100,003-GPU hall (two planes) is not surely cabled (bounded from its
-// floor), the small ones are. Mutations caught: a key that leaves out
+// floor), the small ones are. A bound lays out no hall whose least floor
+// (hall.LeastSpanM) is past a tier's reach (mayBeCabled): the 100,003-GPU
+// one, found again by no bound, whose racks are not surely cabled
+// either. Mutations caught: a key that leaves out
 // the facility or the layout inputs (a design takes another's racks),
 // the floor taken for the racks when surely cabled (no rack list to
-// bound from), the racks laid out for a hall not surely cabled.
+// bound from), the racks laid out for a hall not surely cabled, a hall
+// skipped that its media could cable (mayBeCabled false, cabledSurely
+// true), a skip that never happens (the 100,003-GPU hall found again).
 func TestBoundHallKeptAndFloor(t *testing.T) {
 	cat := testCatalog(t)
 	withFacility := func(gpus int, f hall.Facility) Scenario {
@@ -52,7 +57,7 @@ func TestBoundHallKeptAndFloor(t *testing.T) {
 		{"qm9700 1,016 at 3:1", oversubscribed(1016, "3:1"), false, false},
 		{"qm9700 3,001", ibScenario(3001), false, false},
 		{"qm9700 100,003, 2 planes", twoPlanes(100003), false, true},
-		{"qm9700 100,003, 2 planes again", twoPlanes(100003), true, true},
+		{"qm9700 100,003, 2 planes again", twoPlanes(100003), false, true},
 	}
 	fresh := func(s Scenario) (float64, float64) {
 		t.Helper()
@@ -88,6 +93,9 @@ func TestBoundHallKeptAndFloor(t *testing.T) {
 		if (rerr == nil) != (ferr == nil) || rerr == nil && (racks.WidthM != floor.WidthM || racks.LengthM != floor.LengthM) {
 			t.Errorf("%s: the floor (%v) is not the racks' hall (%v)", c.name, ferr, rerr)
 			continue
+		}
+		if m := newMediaChooser(p, cat); rerr == nil && !p.mayBeCabled(&c.s, cat, m) && cabledSurely(racks, m) {
+			t.Errorf("%s: not laid out for its bound, though its media cable its racks surely", c.name)
 		}
 		h := p.boundHall(&c.s, cat, newMediaChooser(p, cat))
 		if h == nil || rerr != nil {

@@ -88,7 +88,7 @@ func TestToRDesignLaidOutByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	label := designLabel(p)
+	label, _, _ := designLabels(p)
 	for _, d := range res.Designs {
 		if d.Label != label {
 			continue

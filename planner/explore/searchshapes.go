@@ -47,8 +47,8 @@ func chassisSpines(cat *planner.Catalog, f planner.Fabric, gbps int) []*planner.
 	return out
 }
 
-// shapeVariants is s (fewest tiers, non-blocking, one plane) in the
-// published shapes its inputs allow: leaf pairs on Ethernet, and, for
+// appendShapeVariants appends to out s (fewest tiers, non-blocking, one
+// plane) in the published shapes its inputs allow: leaf pairs on Ethernet, and, for
 // each chassis, its spines and a collapsed core above s's leaves and
 // above top-of-rack leaves (the HDR clusters' CS8500 spines above ToR
 // switches). A scenario naming its own spine switch keeps it; one
@@ -61,8 +61,7 @@ func chassisSpines(cat *planner.Catalog, f planner.Fabric, gbps int) []*planner.
 // the hall's cost with split NIC ports (a 200-GPU DGX H100 cluster at
 // 800G as 2 x 400G on SN5600 ToRs under a 7808R3 pair: $2,610,852
 // against $2,535,052), so every design of a search is priced one way.
-func shapeVariants(s planner.Scenario, chassis []*planner.Switch, hall bool) []planner.Scenario {
-	var out []planner.Scenario
+func appendShapeVariants(out []planner.Scenario, s planner.Scenario, chassis []*planner.Switch, hall bool) []planner.Scenario {
 	n := s.Network
 	tor := s
 	tor.Network.Topology, tor.Network.RailOptimized = planner.TopoToR, false
@@ -131,11 +130,12 @@ func designShape(p *planner.Plan) (name, reason string) {
 	return "", ""
 }
 
-// shapeLabel is what a design's label adds for its shape: the collapsed
-// core and leaf pairs (chassis spines show in the label's switches, the
-// zones' core ratio in its style).
-func shapeLabel(p *planner.Plan) string {
-	switch name, _ := designShape(p); name {
+// shapeSuffix is what a design's label adds for its shape, named as
+// designShape names it: the collapsed core and leaf pairs (chassis
+// spines show in the label's switches, the zones' core ratio in its
+// style).
+func shapeSuffix(name string) string {
+	switch name {
 	case shapeCollapsed, shapePairs:
 		return ", " + name
 	}

@@ -141,7 +141,7 @@ func TestSearchPicksCollapsedCore(t *testing.T) {
 }
 
 // TestSearchShapesInTheHall: a search priced in the hall tries only the
-// shapes its hall bound holds for (shapeVariants): chassis above the
+// shapes its hall bound holds for (appendShapeVariants): chassis above the
 // candidate's own leaves, no leaf pairs (never laid out) and no chassis
 // above top-of-rack leaves; priced flat, it tries both. Mutation caught:
 // the hall ignored (TestHallBoundNeverAboveHall then fails on 200 DGX
