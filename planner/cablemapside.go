@@ -87,25 +87,12 @@ type sideWalk struct {
 // leafLoads is each leaf of a plane, by the plane's leaf index, with its
 // server links (Down) and uplinks (Up), as the link walk wires them.
 func (p *Plan) leafLoads() []fabric.Load {
-	lay := p.layout
 	var out []fabric.Load
-	next, pod := 0, 0
-	for _, run := range lay.Pods {
-		for range run.Count {
-			k := 0
-			for _, ld := range run.Leaves {
-				for range ld.Switches {
-					g := lay.LeafOf(pod, k, next)
-					for len(out) <= g {
-						out = append(out, fabric.Load{})
-					}
-					out[g] = fabric.Load{Switches: 1, Down: ld.Down, Up: ld.Up}
-					next++
-					k++
-				}
-			}
-			pod++
+	for g, ld := range p.layout.Leaves() {
+		for len(out) <= g {
+			out = append(out, fabric.Load{})
 		}
+		out[g] = fabric.Load{Switches: 1, Down: ld.Down, Up: ld.Up}
 	}
 	return out
 }

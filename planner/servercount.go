@@ -143,28 +143,15 @@ func (c *serverCounter) release() {
 // leafDowns lists each leaf's server links and the leaves in walk order
 // (a plane's; every plane walks its leaves alike).
 func (c *serverCounter) leafDowns() {
-	lay := c.p.layout
 	n := c.h.LeavesPerPlane()
 	c.down = slices.Grow(c.down[:0], ceilDiv(n, c.lpu)*c.lpu)[:ceilDiv(n, c.lpu)*c.lpu]
 	c.order = c.order[:0]
 	for i := range c.down {
 		c.down[i] = -1
 	}
-	next, pod := 0, 0
-	for _, run := range lay.Pods {
-		for range run.Count {
-			k := 0
-			for _, ld := range run.Leaves {
-				for range ld.Switches {
-					g := lay.LeafOf(pod, k, next)
-					c.down[g] = ld.Down
-					c.order = append(c.order, g)
-					next++
-					k++
-				}
-			}
-			pod++
-		}
+	for g, ld := range c.p.layout.Leaves() {
+		c.down[g] = ld.Down
+		c.order = append(c.order, g)
 	}
 }
 

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -146,6 +147,29 @@ func (lay Layout) LeafOf(pod, k, next int) int {
 	}
 	lpu := lay.LeavesPerUnit
 	return ((pod/lpu)*lay.RailPods+k)*lpu + pod%lpu
+}
+
+// Leaves yields each leaf of a plane, pod by pod in wiring order, with
+// its index in the plane (LeafOf) and its load.
+func (lay Layout) Leaves() iter.Seq2[int, Load] {
+	return func(yield func(int, Load) bool) {
+		next, pod := 0, 0
+		for _, run := range lay.Pods {
+			for range run.Count {
+				k := 0
+				for _, ld := range run.Leaves {
+					for range ld.Switches {
+						if !yield(lay.LeafOf(pod, k, next), ld) {
+							return
+						}
+						next++
+						k++
+					}
+				}
+				pod++
+			}
+		}
+	}
 }
 
 // PodRun is count identical pods: their leaves in order (full units,
