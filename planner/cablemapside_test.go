@@ -32,10 +32,6 @@ import (
 // in the bill, laid out at 48 GPUs); each checked.
 func TestCableMapSideLinksMatchBOM(t *testing.T) {
 	cat := testCatalog(t)
-	storage := func(s Scenario, nodes, ports int) Scenario {
-		s.Network.StorageNodes, s.Network.StorageNodePorts = nodes, ports
-		return s
-	}
 	twoPlanes := leafShapeScenario(2024, InfiniBand, 400, "qm9700", "1:1")
 	twoPlanes.Network.PortsPerNIC, twoPlanes.Network.Planes = 2, 2
 	tor := leafShapeScenario(1000, InfiniBand, 400, "qm9700", "1:1")
@@ -50,12 +46,12 @@ func TestCableMapSideLinksMatchBOM(t *testing.T) {
 		laidOut   bool
 		wantParts string // the side rows' part and length, where it matters
 	}{
-		{"1,000 GPUs, 16 nodes of 2", flatLengths(storage(leafShapeScenario(1000, InfiniBand, 400, "qm9700", "1:1"), 16, 2)), 32, CableTierStorage, false, ""},
-		{"2 planes, 10 nodes of 4", flatLengths(storage(twoPlanes, 10, 4)), 40, CableTierStorage, false, ""},
-		{"top of rack, 3 nodes of 1", flatLengths(storage(tor, 3, 1)), 3, CableTierStorage, false, ""},
-		{"one switch, 2 nodes of 2", flatLengths(storage(leafShapeScenario(56, InfiniBand, 400, "qm9700", "1:1"), 2, 2)), 4, CableTierStorage, false, ""},
-		{"laid out, 1,000 GPUs, 13 nodes of 2", storage(ibScenario(1000), 13, 2), 26, CableTierStorage, true, ""},
-		{"laid out, 48 GPUs, 3 nodes", storage(ibScenario(48), 3, 0), 3, CableTierStorage, true, "fiber-mm 7"},
+		{"1,000 GPUs, 16 nodes of 2", flatLengths(withStorage(leafShapeScenario(1000, InfiniBand, 400, "qm9700", "1:1"), 16, 2)), 32, CableTierStorage, false, ""},
+		{"2 planes, 10 nodes of 4", flatLengths(withStorage(twoPlanes, 10, 4)), 40, CableTierStorage, false, ""},
+		{"top of rack, 3 nodes of 1", flatLengths(withStorage(tor, 3, 1)), 3, CableTierStorage, false, ""},
+		{"one switch, 2 nodes of 2", flatLengths(withStorage(leafShapeScenario(56, InfiniBand, 400, "qm9700", "1:1"), 2, 2)), 4, CableTierStorage, false, ""},
+		{"laid out, 1,000 GPUs, 13 nodes of 2", withStorage(ibScenario(1000), 13, 2), 26, CableTierStorage, true, ""},
+		{"laid out, 48 GPUs, 3 nodes", withStorage(ibScenario(48), 3, 0), 3, CableTierStorage, true, "fiber-mm 7"},
 		{"M-LAG, 512 x 2 x 100GE", pairScenario(512, 1, 2, 100, "ce8850-64cq", 2, "1:1"), 34, CableTierPeer, false, ""},
 		{"125 x 8 x 400G at 2:1", pairScenario(125, 8, 8, 400, "tomahawk5", 4, "2:1"), 28, CableTierPeer, false, ""},
 		{"pairs in 2 planes", pairs2, 32, CableTierPeer, false, ""},

@@ -12,19 +12,15 @@ import "testing"
 // 2,016 of 2,032, the case).
 func TestHallBinsCountEveryLink(t *testing.T) {
 	cat := testCatalog(t)
-	storage := func(s Scenario, nodes, ports int) Scenario {
-		s.Network.StorageNodes, s.Network.StorageNodePorts = nodes, ports
-		return s
-	}
 	for _, tc := range []struct {
 		name    string
 		s       Scenario
 		storage int
 	}{
-		{"1,000 GPUs, 16 nodes of 1", storage(ibScenario(1000), 16, 1), 16},
-		{"1,000 GPUs, 13 nodes of 2", storage(ibScenario(1000), 13, 2), 26},
-		{"2,312 GPUs, 7 nodes of 1", storage(ibScenario(2312), 7, 1), 7},
-		{"one switch, 56 GPUs, 3 nodes of 2", storage(ibScenario(56), 3, 2), 6},
+		{"1,000 GPUs, 16 nodes of 1", withStorage(ibScenario(1000), 16, 1), 16},
+		{"1,000 GPUs, 13 nodes of 2", withStorage(ibScenario(1000), 13, 2), 26},
+		{"2,312 GPUs, 7 nodes of 1", withStorage(ibScenario(2312), 7, 1), 7},
+		{"one switch, 56 GPUs, 3 nodes of 2", withStorage(ibScenario(56), 3, 2), 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := Build(tc.s, cat)

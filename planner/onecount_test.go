@@ -25,20 +25,16 @@ import (
 // rows (its sum 26 short); each checked.
 func TestOneLinkCount(t *testing.T) {
 	cat := testCatalog(t)
-	storage := func(s Scenario, nodes, ports int) Scenario {
-		s.Network.StorageNodes, s.Network.StorageNodePorts = nodes, ports
-		return s
-	}
 	for _, tc := range []struct {
 		name          string
 		s             Scenario
 		storage, peer int
 	}{
-		{"flat, 1,000 GPUs, 16 nodes of 2", flatLengths(storage(leafShapeScenario(1000, InfiniBand, 400, "qm9700", "1:1"), 16, 2)), 32, 0},
-		{"laid out, 1,000 GPUs, 13 nodes of 2", storage(ibScenario(1000), 13, 2), 26, 0},
-		{"laid out, 1,000 GPUs, 7 nodes of 1", storage(ibScenario(1000), 7, 1), 7, 0},
+		{"flat, 1,000 GPUs, 16 nodes of 2", flatLengths(withStorage(leafShapeScenario(1000, InfiniBand, 400, "qm9700", "1:1"), 16, 2)), 32, 0},
+		{"laid out, 1,000 GPUs, 13 nodes of 2", withStorage(ibScenario(1000), 13, 2), 26, 0},
+		{"laid out, 1,000 GPUs, 7 nodes of 1", withStorage(ibScenario(1000), 7, 1), 7, 0},
 		{"laid out, 4,104 GPUs, no storage", ibScenario(4104), 0, 0},
-		{"one switch, 2 nodes of 2", flatLengths(storage(leafShapeScenario(56, InfiniBand, 400, "qm9700", "1:1"), 2, 2)), 4, 0},
+		{"one switch, 2 nodes of 2", flatLengths(withStorage(leafShapeScenario(56, InfiniBand, 400, "qm9700", "1:1"), 2, 2)), 4, 0},
 		{"125 x 8 x 400G pairs at 2:1", pairScenario(125, 8, 8, 400, "tomahawk5", 4, "2:1"), 0, 28},
 		{"M-LAG, 512 x 2 x 100GE", pairScenario(512, 1, 2, 100, "ce8850-64cq", 2, "1:1"), 0, 34},
 	} {

@@ -48,3 +48,10 @@ func scenarioFile(t testing.TB, name string) Scenario {
 	}
 	return s
 }
+
+// withStorage is s with nodes storage nodes of ports back-end ports each
+// on the compute leaves.
+func withStorage(s Scenario, nodes, ports int) Scenario {
+	s.Network.StorageNodes, s.Network.StorageNodePorts = nodes, ports
+	return s
+}
