@@ -50,15 +50,7 @@ func (p *Plan) cheapestBelow(cat *Catalog, options []designOption, limit float64
 		}
 		fits = append(fits, fit{alt, o})
 	}
-	slices.SortStableFunc(fits, func(a, b fit) int {
-		switch {
-		case better(a.flat, b.flat):
-			return -1
-		case better(b.flat, a.flat):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(fits, func(a, b fit) int { return comparePlans(a.flat, b.flat) })
 	if p.Hall == nil {
 		if len(fits) == 0 {
 			return nil

@@ -553,15 +553,7 @@ func cheapestOn(rs Scenario, cat *Catalog, nic *NIC, candidates []*Switch) (*Pla
 		}
 		built = append(built, p)
 	}
-	slices.SortStableFunc(built, func(a, b *Plan) int {
-		switch {
-		case better(a, b):
-			return -1
-		case better(b, a):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(built, comparePlans)
 	if cmp.flatLinks == rs.flatLinks || len(built) == 0 {
 		if len(built) == 0 {
 			return nil, errs
@@ -588,6 +580,17 @@ func better(a, b *Plan) bool {
 		return a.TotalSwitches() < b.TotalSwitches()
 	}
 	return a.Switch.Key < b.Switch.Key
+}
+
+// comparePlans is better as a sort's comparison: the better plan first.
+func comparePlans(a, b *Plan) int {
+	switch {
+	case better(a, b):
+		return -1
+	case better(b, a):
+		return 1
+	}
+	return 0
 }
 
 func switchSpeeds(cat *Catalog, f Fabric) []int {

@@ -108,15 +108,7 @@ func fitFixes(s Scenario, cat *Catalog, nic *NIC, sw *Switch, port, radix, perPl
 			fit = append(fit, priced{f.words, p})
 		}
 	}
-	slices.SortStableFunc(fit, func(a, b priced) int {
-		switch {
-		case better(a.p, b.p):
-			return -1
-		case better(b.p, a.p):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(fit, func(a, b priced) int { return comparePlans(a.p, b.p) })
 	var out []string
 	for _, f := range fit {
 		out = append(out, fmt.Sprintf("%s: %s, %s", f.words, textfmt.Plural(f.p.TotalSwitches(), "switch"), textfmt.USD(f.p.Cost.Total)))
