@@ -25,16 +25,7 @@ const (
 // SideLinks is the links the cable map lists beside the fabric's tiers
 // (Links): the storage nodes' links to the compute leaves and the leaf
 // pairs' peer links, all planes.
-func (p *Plan) SideLinks() int {
-	n := 0
-	if ls := p.LeafStorage; ls != nil {
-		n += ls.Links
-	}
-	if lp := p.LeafPairs; lp != nil {
-		n += lp.PeerLinks
-	}
-	return n
-}
+func (p *Plan) SideLinks() int { return p.Links.Storage + p.Links.Peer }
 
 // topoLinks says what links the topology file lists (WriteTopoFile): the
 // fabric's tiers', without the storage and peer links the plan counts

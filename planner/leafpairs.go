@@ -141,7 +141,7 @@ func (spec fabricSpec) pairedPlane(pl fabric.Plane, rails int) fabric.Plane {
 	pl.ServersPerGroup /= half
 	pl.Layout.ServersPerUnit /= half
 	for i, h := range pl.Headroom {
-		if h.Tier == TierLeaf && strings.HasPrefix(h.Reason, "the partial scalable unit has ") {
+		if h.Tier == TierLeaf && strings.HasPrefix(h.Reason, partialUnitPrefix) {
 			rem := spec.Servers % (spec.Down) / half
 			pl.Headroom[i].Reason = fmt.Sprintf("the partial leaf pair has %d of %d servers: its leaves' empty server ports, for growth", rem, spec.Down/half)
 		}

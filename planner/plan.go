@@ -95,6 +95,10 @@ type Links struct {
 // peer links, the links WalkCables walks.
 func (l Links) Fabric() int { return l.ServerLeaf + l.LeafSpine + l.SpineCore }
 
+// Sum is every link counted: the tiers', storage and peer links (what
+// Total holds once set).
+func (l Links) Sum() int { return l.Fabric() + l.Storage + l.Peer }
+
 // Parts names the links of each kind: the tiers', then the storage and
 // peer links where the plan has them.
 func (l Links) Parts() string {
@@ -741,7 +745,7 @@ func (z planeSizing) plan(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan
 	p.PortsTotal = p.TotalSwitches() * radix
 	p.addLeafStorage(spec)
 	p.addLeafPairs(spec)
-	p.Links.Total = p.Links.Fabric() + p.Links.Storage + p.Links.Peer
+	p.Links.Total = p.Links.Sum()
 	p.setTierSpeeds(spec)
 	if err := p.checkTierLanes(cat); err != nil {
 		return nil, err
@@ -757,7 +761,7 @@ func (z planeSizing) plan(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan
 
 // partialUnitPrefix opens the leaf headroom of a partial scalable unit
 // (fabric's, in its leaf groups).
-const partialUnitPrefix = "the partial scalable unit has "
+const partialUnitPrefix = fabric.PartialUnitPrefix
 
 // unitHeadroom says the partial scalable unit's leaf headroom in the
 // plan's units where a unit is several leaf groups (a rack-scale

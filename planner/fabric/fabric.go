@@ -172,6 +172,10 @@ func (lay Layout) Leaves() iter.Seq2[int, Load] {
 	}
 }
 
+// PartialUnitPrefix opens a partial scalable unit's leaf headroom
+// reason, which planner rewords for leaf pairs and rack-scale units.
+const PartialUnitPrefix = "the partial scalable unit has "
+
 // PodRun is count identical pods: their leaves in order (full units,
 // then a partial one) with the uplinks as wired, and their spines.
 type PodRun struct {
@@ -407,7 +411,7 @@ func (spec Spec) withPartialHeadroom(spg, lpg int, hs []Headroom) []Headroom {
 		return hs // the reserved slots fill the unit
 	}
 	b := make([]byte, 0, 160)
-	b = append(b, "the partial scalable unit has "...)
+	b = append(b, PartialUnitPrefix...)
 	b = strconv.AppendInt(b, int64(rem), 10)
 	b = append(b, " of "...)
 	b = strconv.AppendInt(b, int64(spg), 10)

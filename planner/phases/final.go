@@ -357,9 +357,9 @@ func planFinalSize(pp *PhasedPlan, phases []planner.Phase, pinned planner.Scenar
 		st.SwitchesAdded = st.Switches.added(prevSw)
 		st.Links = planner.Links{ServerLeaf: cumulate(t.links[0])[k], LeafSpine: cumulate(t.links[1])[k], SpineCore: cumulate(t.links[2])[k],
 			Storage: cumulate(t.storage)[k], Peer: cumulate(t.peer)[k]}
-		st.Links.Total = st.Links.Fabric() + st.Links.Storage + st.Links.Peer
+		st.Links.Total = st.Links.Sum()
 		st.LinksAdded = planner.Links{ServerLeaf: t.links[0][k], LeafSpine: t.links[1][k], SpineCore: t.links[2][k], Storage: t.storage[k], Peer: t.peer[k]}
-		st.LinksAdded.Total = st.LinksAdded.Fabric() + st.LinksAdded.Storage + st.LinksAdded.Peer
+		st.LinksAdded.Total = st.LinksAdded.Sum()
 		st.RatioHolds = ratioHolds(st.Oversub, asked)
 		st.JCT = finalPhaseJCT(pp, pinned, cat, k, ph.GPUs)
 		sp.Steps = append(sp.Steps, st)

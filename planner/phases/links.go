@@ -266,7 +266,7 @@ func diffLinks(old, cur *linkSet) linkDiff {
 	d.Moved.Storage, d.Moved.Peer = sideOld[0]-sideKept[0], sideOld[1]-sideKept[1]
 	d.Added.Storage, d.Added.Peer = sideCur[0]-sideKept[0], sideCur[1]-sideKept[1]
 	for _, l := range []*planner.Links{&d.Kept, &d.Moved, &d.Added} {
-		l.Total = l.Fabric() + l.Storage + l.Peer
+		l.Total = l.Sum()
 	}
 	return d
 }
