@@ -66,15 +66,18 @@ func boundInHall(p *Plan, s *Scenario, cat *Catalog, tight bool) (b hallBound) {
 	m.forced = [3]Medium{md.ServerLeaf, md.LeafSpine, md.SpineCore}
 	var bins [3][]runBin
 	var h *hall.Hall
-	if tight && p.mayBeCabled(s, cat, m) {
-		h = p.boundHall(s, cat, m)
+	f := s.Facility.Resolve(s.hallDefaults(cat), leafInRack(s)) // once: the bound's hot path
+	if tight {
+		if in := p.layoutInputs(f, cat); p.mayBeCabled(f, in, m) {
+			h = p.boundHall(s, cat, f, in, m)
+		}
 	}
 	if h != nil && cabledSurely(h, m) {
 		bins = p.tierRunBounds(h)
 	} else {
 		// The hall may not be laid out (the plan then keeps one length
 		// per tier, as p): the bound is p's or the shortest runs'.
-		runs := shortestRuns(s.Facility.Resolve(s.hallDefaults(cat), leafInRack(s)), cat.Facility.Constants)
+		runs := shortestRuns(f, cat.Facility.Constants)
 		for _, t := range p.LinkTiers {
 			bins[tierIndex(t.Name)] = []runBin{{runs[tierIndex(t.Name)], t.Links}}
 		}
@@ -147,10 +150,10 @@ func (m *mediaChooser) opticsPrice(t int, c linkChoice, price func(PartPrice) fl
 // were only the default move to leaf racks when they do not fit); nil
 // when it cannot be laid out. A hall whose every run is not surely in
 // reach of m's media (cabledSurely) is bounded loosely, from its floor
-// alone: it comes without its rack list (see boundFloor).
-func (p *Plan) boundHall(s *Scenario, cat *Catalog, m *mediaChooser) *hall.Hall {
-	f := s.Facility.Resolve(s.hallDefaults(cat), leafInRack(s))
-	h := boundFloor(p.layoutInputs(f, cat), f, cat.Facility.Constants, m)
+// alone: it comes without its rack list (see boundFloor). f is s's
+// resolved facility and in p's layout inputs in it.
+func (p *Plan) boundHall(s *Scenario, cat *Catalog, f hall.Facility, in hall.Inputs, m *mediaChooser) *hall.Hall {
+	h := boundFloor(in, f, cat.Facility.Constants, m)
 	if h == nil && f.LeafPlacement == hall.PlaceToR && (s.Facility == nil || s.Facility.LeafPlacement == "") {
 		f.LeafPlacement = cat.Facility.Defaults.LeafPlacement
 		h = boundFloor(p.layoutInputs(f, cat), f, cat.Facility.Constants, m)
@@ -401,10 +404,10 @@ const spanSlack = 1e-9
 // falls short of a run across the least floor its racks need
 // (hall.LeastSpanM, whatever the leaf placement), so that the tight
 // bound is the loose one without laying the floor out (at 100,000 GPUs,
-// every design of a search).
-func (p *Plan) mayBeCabled(s *Scenario, cat *Catalog, m *mediaChooser) bool {
-	f := s.Facility.Resolve(s.hallDefaults(cat), leafInRack(s))
-	least := (2*f.TrayHeightM + hall.LeastSpanM(p.layoutInputs(f, cat), f) + f.SlackM) * (1 - spanSlack)
+// every design of a search). f is the resolved facility and in p's
+// layout inputs in it.
+func (p *Plan) mayBeCabled(f hall.Facility, in hall.Inputs, m *mediaChooser) bool {
+	least := (2*f.TrayHeightM + hall.LeastSpanM(in, f) + f.SlackM) * (1 - spanSlack)
 	for t := range m.port {
 		if float64(m.longestReach(t)) < least {
 			return false

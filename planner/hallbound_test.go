@@ -94,10 +94,12 @@ func TestBoundHallKeptAndFloor(t *testing.T) {
 			t.Errorf("%s: the floor (%v) is not the racks' hall (%v)", c.name, ferr, rerr)
 			continue
 		}
-		if m := newMediaChooser(p, cat); rerr == nil && !p.mayBeCabled(&c.s, cat, m) && cabledSurely(racks, m) {
+		fb := c.s.Facility.Resolve(c.s.hallDefaults(cat), leafInRack(&c.s)) // as boundInHall resolves it
+		inb := p.layoutInputs(fb, cat)
+		if m := newMediaChooser(p, cat); rerr == nil && !p.mayBeCabled(fb, inb, m) && cabledSurely(racks, m) {
 			t.Errorf("%s: not laid out for its bound, though its media cable its racks surely", c.name)
 		}
-		h := p.boundHall(&c.s, cat, newMediaChooser(p, cat))
+		h := p.boundHall(&c.s, cat, fb, inb, newMediaChooser(p, cat))
 		if h == nil || rerr != nil {
 			if h != nil || rerr == nil {
 				t.Errorf("%s: a hall to bound %v, the racks' error %v", c.name, h != nil, rerr)
