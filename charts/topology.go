@@ -543,15 +543,13 @@ func (d *topoDiagram) moreUnitsText(more int) string {
 	}
 	last := d.globalUnit() - d.unit + d.units1 - 1 // the pod's last unit in the plane
 	if nodes := d.p.Servers - last*d.npu; nodes > 0 {
-		if n := ceilDivInt(nodes, d.p.System.RackNodes); n < span {
+		rn := d.p.System.RackNodes
+		if n := (nodes + rn - 1) / rn; n < span { // racks, the partial last one counted
 			s += fmt.Sprintf(" (the last %s)", textfmt.Plural(n, "rack"))
 		}
 	}
 	return s
 }
-
-// ceilDivInt is a / b rounded up, for positive b.
-func ceilDivInt(a, b int) int { return (a + b - 1) / b }
 
 // planRacks is the plan's racks, each the system's rack_nodes nodes (a
 // partial last rack counted), and the racks one diagram unit spans,

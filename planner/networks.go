@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
@@ -288,7 +287,7 @@ func (n *Networks) BesideText(optics string) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return strings.Join(parts, " and ") + " of them in the other networks that serve it"
+	return textfmt.JoinAnd(parts) + " of them in the other networks that serve it"
 }
 
 func (a Increment) minus(b Increment) Increment {
