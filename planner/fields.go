@@ -514,12 +514,7 @@ func styleFields() []Field {
 			if t == TopoRailOnly || t == TopoDualPlane {
 				n.Topology = t
 			}
-			if t != TopoToR {
-				n.ServersPerToR = 0
-				n.LeafPairs, n.PeerLinkPorts = false, 0 // pairs are top-of-rack
-			} else {
-				n.ServersPerLeaf = 0 // a rail leaf's size; a ToR's is servers_per_tor
-			}
+			n.DropOtherStyleInputs()
 			return nil
 		}}
 	tor := countField("network.servers_per_tor", "Servers per ToR", 1, MaxServersPerToR, true, "top-of-rack: servers one leaf in their rack serves",

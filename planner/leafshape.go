@@ -179,3 +179,16 @@ func (p *Plan) offerLeafShapes(cat *Catalog) {
 			textfmt.Plural(a.TotalSwitches(), "switch"), textfmt.Int(p.TotalSwitches()), usd.Format(a.Cost.Total), usd.Format(saving)))
 	}
 }
+
+// DropOtherStyleInputs clears the leaf-shape inputs that belong to the
+// other leaf style than n's: a top-of-rack size and leaf pairs beside
+// rail leaves, a rail leaf's size beside top-of-rack leaves. The design
+// style's field and the window's rail-optimized toggle both call it.
+func (n *Network) DropOtherStyleInputs() {
+	if n.RailOptimized {
+		n.ServersPerToR = 0
+		n.LeafPairs, n.PeerLinkPorts = false, 0 // pairs are top-of-rack
+	} else {
+		n.ServersPerLeaf = 0 // a rail leaf's size; a ToR's is servers_per_tor
+	}
+}

@@ -126,14 +126,8 @@ var afterEdit = map[string]func(m *Model, before planner.Scenario, s *planner.Sc
 		}
 	},
 	"network.rail_optimized": func(_ *Model, _ planner.Scenario, s *planner.Scenario) {
-		n := &s.Network
-		n.Topology = "" // the toggle chooses between rail-optimized and top-of-rack
-		if n.RailOptimized {
-			n.ServersPerToR = 0                     // a ToR size belongs to top-of-rack leaves
-			n.LeafPairs, n.PeerLinkPorts = false, 0 // and so do leaf pairs
-		} else {
-			n.ServersPerLeaf = 0 // a rail leaf's size
-		}
+		s.Network.Topology = "" // the toggle chooses between rail-optimized and top-of-rack
+		s.Network.DropOtherStyleInputs()
 	},
 	"network.nic_gbps": func(m *Model, before planner.Scenario, s *planner.Scenario) {
 		if s.Network.NICGbps != before.Network.NICGbps {
