@@ -273,7 +273,7 @@ func (h *Hall) sizeRacks(in Inputs, free int) error {
 		return fielderr.New("facility.rack_units", fmt.Sprintf("give at least %d U", in.NodeUnits+f.ReservedUnits),
 			"a %dU server does not fit in %d free U", in.NodeUnits, free)
 	}
-	h.nodesPerRack = max(1, min(free/in.NodeUnits, int(math.Floor(f.RackKW/in.NodeKW+1e-9))))
+	h.nodesPerRack = serversPerRack(in, f, free)
 	h.racksPerUnit = ceilDiv(in.ServersPerUnit, h.nodesPerRack)
 	return nil
 }

@@ -20,13 +20,20 @@ func LeastSpanM(in Inputs, f Facility) float64 {
 		if in.NodeUnits <= 0 || in.NodeUnits > free {
 			return 0
 		}
-		perRack = free / in.NodeUnits
-		if in.NodeKW > 0 {
-			perRack = min(perRack, int(math.Floor(f.RackKW/in.NodeKW+1e-9)))
-		}
-		perRack = max(1, perRack)
+		perRack = serversPerRack(in, f, free)
 	}
 	racks := ceilDiv(max(in.Servers, 0), perRack)
 	area := float64(racks) * f.RackWidthM * (f.RackDepthM + max(0, min(f.ColdAisleM, f.HotAisleM)))
 	return 2 * math.Sqrt(area)
+}
+
+// serversPerRack is the servers a compute rack of free units holds: as
+// many as the units and the rack's power budget allow, at least one (a
+// server over budget is a finding). sizeRacks and LeastSpanM share it.
+func serversPerRack(in Inputs, f Facility, free int) int {
+	n := free / in.NodeUnits
+	if in.NodeKW > 0 {
+		n = min(n, int(math.Floor(f.RackKW/in.NodeKW+1e-9)))
+	}
+	return max(1, n)
 }
