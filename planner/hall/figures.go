@@ -96,22 +96,31 @@ func (h *Hall) addRackFigures(r *Rack) {
 	} else {
 		f.RacksByKind[r.Kind]++
 	}
-	f.RackKWMax = max(f.RackKWMax, r.PeakKW)
-	f.RackKWTypicalMax = max(f.RackKWTypicalMax, r.TypicalKW)
-	if r.PeakKW > h.Facility.RackKW+1e-9 {
-		f.RacksOverBudget++
-		if len(f.OverBudget) < maxOverBudgetNames {
-			name := r.Name
-			if name == "" {
-				name = rackName(r.Row+1, r.Slot+1)
-			}
-			f.OverBudget = append(f.OverBudget, fmt.Sprintf("%s (%.1f kW)", name, r.PeakKW))
+	h.addDraw(r.PeakKW, r.TypicalKW, r.Cooling, 1, func(int) string {
+		if r.Name != "" {
+			return r.Name
+		}
+		return rackName(r.Row+1, r.Slot+1)
+	})
+}
+
+// addDraw adds k racks of one draw (peak and typical kW) and cooling to
+// the figures: the highest draws, the racks over budget (the j-th named
+// name(j), while names are kept) and the racks by cooling.
+func (h *Hall) addDraw(peak, typical float64, cooling string, k int, name func(j int) string) {
+	f := &h.Figures
+	f.RackKWMax = max(f.RackKWMax, peak)
+	f.RackKWTypicalMax = max(f.RackKWTypicalMax, typical)
+	if peak > h.Facility.RackKW+1e-9 {
+		f.RacksOverBudget += k
+		for j := 0; j < k && len(f.OverBudget) < maxOverBudgetNames; j++ {
+			f.OverBudget = append(f.OverBudget, fmt.Sprintf("%s (%.1f kW)", name(j), peak))
 		}
 	}
-	if r.Cooling == "liquid" {
-		f.LiquidRacks++
+	if cooling == "liquid" {
+		f.LiquidRacks += k
 	} else {
-		f.AirRacks++
+		f.AirRacks += k
 	}
 }
 

@@ -1,9 +1,6 @@
 package hall
 
-import (
-	"fmt"
-	"math"
-)
+import "math"
 
 // A hall laid out for counting (NewCounting) keeps no rack, nor a place
 // for each rack: a compute row's compute racks are a run (the first
@@ -98,26 +95,13 @@ func (h *Hall) appendComputeRacks(racks []int32, a, b int) []int32 {
 // racks, a stretch of racks of one draw at a time (a unit's racks hold
 // as many nodes each but its last).
 func (h *Hall) countComputes(c, n, r, s int, in Inputs) {
-	f := &h.Figures
 	for n > 0 {
 		k := min(n, h.sameNodes(c))
 		peak := float64(h.rackNodes(c)) * in.NodeKW
 		typical := peak * (h.Facility.TypicalPct / 100)
 		h.Rows[r].PeakKW = addN(h.Rows[r].PeakKW, peak, k)
 		h.kindRacks[0] += k // rackKinds[0] is RackCompute
-		f.RackKWMax = max(f.RackKWMax, peak)
-		f.RackKWTypicalMax = max(f.RackKWTypicalMax, typical)
-		if peak > h.Facility.RackKW+1e-9 {
-			f.RacksOverBudget += k
-			for j := 0; j < k && len(f.OverBudget) < maxOverBudgetNames; j++ {
-				f.OverBudget = append(f.OverBudget, fmt.Sprintf("%s (%.1f kW)", rackName(r+1, s+j+1), peak))
-			}
-		}
-		if in.Cooling == "liquid" {
-			f.LiquidRacks += k
-		} else {
-			f.AirRacks += k
-		}
+		h.addDraw(peak, typical, in.Cooling, k, func(j int) string { return rackName(r+1, s+j+1) })
 		c, n, s = c+k, n-k, s+k
 	}
 }
