@@ -55,8 +55,7 @@ func (h classHist) at(m float64) float64 { return h[math.Float64bits(m)] }
 type gapHist struct {
 	keys []uint64 // grains + 1; 0 is an empty slot
 	w    []float64
-	n    int
-	used []int32 // the slots filled, as filled
+	used []int32 // the slots filled, as filled (their count, the entries)
 	// packed and spare are sorted's buffers, dist and links what it
 	// returns (valid to the table's release), kept with the table.
 	packed, spare []uint64
@@ -78,7 +77,7 @@ func (h *gapHist) reset() {
 	for _, i := range h.used {
 		h.keys[i], h.w[i] = 0, 0
 	}
-	h.used, h.n = h.used[:0], 0
+	h.used = h.used[:0]
 }
 
 // gapHistMin is the slots a gapHist starts with (a power of two).
@@ -86,13 +85,12 @@ const gapHistMin = 256
 
 // add adds links at distance g grains.
 func (h *gapHist) add(g uint64, links float64) {
-	if 2*(h.n+1) > len(h.keys) {
+	if 2*(len(h.used)+1) > len(h.keys) {
 		h.grow()
 	}
 	i := h.slot(g)
 	if h.keys[i] == 0 {
 		h.keys[i] = g + 1
-		h.n++
 		h.used = append(h.used, int32(i))
 	}
 	h.w[i] += links
@@ -102,7 +100,7 @@ func (h *gapHist) add(g uint64, links float64) {
 func (h *gapHist) grow() {
 	keys, w, used := h.keys, h.w, slices.Clone(h.used)
 	n := max(gapHistMin, 2*len(keys))
-	h.keys, h.w, h.n, h.used = make([]uint64, n), make([]float64, n), 0, h.used[:0]
+	h.keys, h.w, h.used = make([]uint64, n), make([]float64, n), h.used[:0]
 	for _, i := range used {
 		h.add(keys[i]-1, w[i])
 	}
@@ -204,7 +202,7 @@ func (h *gapHist) sortedPairs() (dist, links []float64) {
 		grains uint64
 		links  float64
 	}
-	all := make([]entry, 0, h.n)
+	all := make([]entry, 0, len(h.used))
 	for _, i := range h.used {
 		all = append(all, entry{h.keys[i] - 1, h.w[i]})
 	}
@@ -401,7 +399,7 @@ func (u *upperCount) addPairs(lower, upper *rackLinks, total float64) {
 				continue
 			}
 			g := gapKey(math.Abs(xa-xb) + math.Abs(ya-upper.y[j]))
-			if g > u.longest || u.dist.n == 0 {
+			if g > u.longest || len(u.dist.used) == 0 {
 				u.longest, u.a, u.b = g, lower.racks[i], upper.racks[j]
 			}
 			u.dist.add(g, links)
@@ -594,7 +592,7 @@ const soldSlack = 1e-9
 // the cage uses they add, for countModules.
 func (p *Plan) priceUpper(t int, u *upperCount, tally *linkTally) ([]cageCount, error) {
 	m := p.media
-	if u.dist.n == 0 {
+	if len(u.dist.used) == 0 {
 		return nil, nil
 	}
 	drop, share := u.heights()
