@@ -103,3 +103,45 @@ func TestPhasesCommandErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPhasesJSONNoReplicaLeft writes JSON for a first phase of one
+// data-parallel replica, where losing a moved server link leaves no
+// replica to train (its step time is infinite): the slowdown is left
+// out and the command succeeds, as the text form does. Catches copying
+// the failure case's +Inf slowdown into the JSON (the encoder refuses
+// it, exit 1, nothing on stdout), the buyer review's finding 10.
+func TestPhasesJSONNoReplicaLeft(t *testing.T) {
+	for _, args := range [][]string{
+		{"phases", "--gpus", "1000", "--phases", "32,1000", "--json"},
+		{"phases", "--gpus", "3000", "--phases", "32,3000", "--json"},
+	} {
+		var v struct {
+			Strategies []struct {
+				Key   string `json:"key"`
+				Steps []struct {
+					Recabling *struct {
+						Behaviour string   `json:"behaviour"`
+						Slowdown  *float64 `json:"slowdown"`
+					} `json:"recabling"`
+				} `json:"phases"`
+			} `json:"strategies"`
+		}
+		if !runJSON(t, &v, args...) {
+			continue
+		}
+		moved := 0
+		for _, s := range v.Strategies {
+			for _, st := range s.Steps {
+				if r := st.Recabling; r != nil {
+					moved++
+					if r.Behaviour != "continues" && r.Slowdown != nil {
+						t.Errorf("%v: %s: a job that %s shows slowdown %v", args, s.Key, r.Behaviour, *r.Slowdown)
+					}
+				}
+			}
+		}
+		if moved == 0 {
+			t.Errorf("%v: no phase re-cables: the case this test is for is not reached", args)
+		}
+	}
+}

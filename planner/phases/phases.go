@@ -461,7 +461,10 @@ func recabling(prev *planner.Plan, moved planner.Links, g planner.Growth) *Recab
 		r.Text = window
 		return r
 	}
-	r.Behaviour, r.Slowdown, r.UplinkLeft = worst.Behaviour, worst.Slowdown, worst.UplinkLeft
+	r.Behaviour, r.UplinkLeft = worst.Behaviour, worst.UplinkLeft
+	if !math.IsInf(worst.Slowdown, 0) {
+		r.Slowdown = worst.Slowdown // none (omitted) where no replica is left to train
+	}
 	if worst.Behaviour == resilience.Continues {
 		r.Text = fmt.Sprintf("%s; the job keeps training while a link is out, as with a lost %s (%.0f%% of the worst-hit switch's uplinks left, step time %s)",
 			window, worst.Name, 100*worst.UplinkLeft, worst.SlowdownText())
