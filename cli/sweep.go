@@ -375,7 +375,19 @@ func writeCompareText(w io.Writer, rows []sweepRow) error {
 	}
 	line("Power", func(r sweepRow) string { return textfmt.Watts(r.PowerW) })
 	line("Step time", func(r sweepRow) string { return stepText(r.StepS) })
-	line("Job time", func(r sweepRow) string { return textfmt.Duration(r.JCTDays) })
+	days := make([]float64, 0, len(rows))
+	for _, r := range rows {
+		if r.JCTDays > 0 { // rows without an estimate do not pick the unit
+			days = append(days, r.JCTDays)
+		}
+	}
+	unit := textfmt.DurationUnitFor(days...) // one unit for the row (README: job times shown together)
+	line("Job time", func(r sweepRow) string {
+		if r.JCTDays <= 0 {
+			return "–"
+		}
+		return unit.Format(r.JCTDays)
+	})
 	line("Gain vs TCP/IP", func(r sweepRow) string { return textfmt.Gain(r.Gain) })
 	line("Gain vs first", func(r sweepRow) string {
 		if r.GainVsFirst <= 0 {

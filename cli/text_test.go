@@ -106,3 +106,36 @@ func TestReportNamesUndrawableGlyphs(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+// TestSideBySideJobTimesShareAUnit reads the "Job time" row of compare
+// and jct --sweep gpus: every cell is in one unit, picked from the
+// largest (README: job times shown together share one unit). The two
+// scenarios train for 12.37 days and 21.3 hours (0.89 days). Catches a
+// row that formats each cell alone ("12.37 days  21.3 hours", the buyer
+// review's finding 4).
+func TestSideBySideJobTimesShareAUnit(t *testing.T) {
+	for _, args := range [][]string{
+		{"compare", "../data/scenarios/ib-ndr-1k.toml", "../data/scenarios/eth-800g-16k.toml"},
+		{"jct", "../data/scenarios/ib-ndr-1k.toml", "--sweep", "gpus"},
+	} {
+		out, errOut, code := runArgs(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var row string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "Job time") {
+				row = l
+			}
+		}
+		units := map[string]bool{}
+		for _, u := range []string{"minutes", "hours", "days", "weeks"} {
+			if strings.Contains(row, " "+u) {
+				units[u] = true
+			}
+		}
+		if len(units) != 1 {
+			t.Errorf("%v: job time row %q has units %v, want one", args, row, units)
+		}
+	}
+}
