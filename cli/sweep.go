@@ -48,7 +48,8 @@ type sweepRow struct {
 	CostVsFirst          string   `json:"cost_vs_first,omitempty"`
 	Error                string   `json:"error,omitempty"`
 	// Memory is, for a job that does not fit in its GPUs' memory there,
-	// the finding with the cheapest fix; the fabric is planned, the
+	// the finding with the cheapest fix, or for a job whose parallelism
+	// or batch does not fit these GPUs, why; the fabric is planned, the
 	// job's times are left out (skipped).
 	Memory string `json:"memory,omitempty"`
 	// Priced is how the links were priced: "hall" (each link at its
@@ -75,7 +76,9 @@ func rowOf(label string, sr explore.SweepRow) sweepRow {
 	r.Switches, r.NICPorts, r.Links = p.TotalSwitches(), p.NICPorts, p.Links.Total
 	r.Transceivers = p.ServerTransceivers + p.SwitchTransceivers
 	r.CostUSD, r.CostPerGPU, r.PowerW = p.Cost.Total, p.Cost.PerGPU, p.Power.Total
-	if j := p.JCT; j != nil && !j.FitsMemory() {
+	if p.NoJCT != "" {
+		r.Memory = p.NoJCT // the job cannot run on these GPUs; the fabric stands
+	} else if j := p.JCT; j != nil && !j.FitsMemory() {
 		// The fabric stands; the job's times are skipped, with why and
 		// the cheapest change that fits.
 		r.Memory = j.MemoryFinding()

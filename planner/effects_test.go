@@ -190,13 +190,14 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 	if got := dpClass(t, alone.Planned).BusBWGBs; math.Abs(got-46*0.95/8) > 0.1 {
 		t.Errorf("one job spread at 8:1: dp busbw %.2f, want 5.46", got)
 	}
-	// Too many jobs: the error names the field.
+	// Too many jobs: the fabric is planned, and why the job has no
+	// estimate names the field.
 	w.Jobs = 1024
 	s := NewScenario()
 	s.Cluster.GPUs = gpus
 	s.Workload = &w
-	if _, err := Build(s, testCatalog(t)); err == nil || !strings.Contains(err.Error(), "workload.jobs") {
-		t.Errorf("1,024 jobs of tp 8 on 4,096 GPUs: %v, want a workload.jobs error", err)
+	if p, err := Build(s, testCatalog(t)); err != nil || p.JCT != nil || !strings.Contains(p.NoJCT, "workload.jobs") {
+		t.Errorf("1,024 jobs of tp 8 on 4,096 GPUs: error %v, want a plan whose NoJCT names workload.jobs", err)
 	}
 }
 
@@ -207,7 +208,8 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 func TestExpertsAndNVLinkDomain(t *testing.T) {
 	cat := testCatalog(t)
 	w := perf.NewWorkload()
-	w.Model, w.TP, w.PP, w.VPP, w.EP = "mixtral-8x7b", 1, 1, 1, 16
+	// Mixtral's layers with 16 experts: ep 16 splits whole experts.
+	w.Model, w.Experts, w.TP, w.PP, w.VPP, w.EP = "mixtral-8x7b", 16, 1, 1, 1, 16
 	w.GlobalBatchTokens, w.Recompute = 8<<20, true // 2,048 sequences: one per rank of up to 2,048
 
 	hgx := ibScenario(1152)

@@ -239,6 +239,10 @@ type Plan struct {
 	// JCT is the job-time estimate for the scenario's workload (or the
 	// default one); nil when the workload does not fit the cluster.
 	JCT *perf.JCT
+	// NoJCT says why the scenario's own workload has no estimate on this
+	// cluster (its parallelism or batch does not fit the GPUs); the
+	// fabric is planned all the same. Empty when JCT is set.
+	NoJCT string
 	// Inference and RL are the serving and RL estimates of a scenario of
 	// that workload kind (nil otherwise, or without
 	// data/inference.toml).
@@ -899,11 +903,22 @@ func (p *Plan) estimateJCT(cat *Catalog, parts jctParts) error {
 			p.Notes = append(p.Notes, "JCT for the default workload ("+j.ModelName+", tp 8, pp 4): add a [workload] table for your job")
 		}
 		if j.IdleGPUs > 0 {
-			p.Notes = append(p.Notes, fmt.Sprintf("JCT: %d GPUs stay idle (not a multiple of tp x pp)", j.IdleGPUs))
+			groups := "whole tp x cp x pp model replicas"
+			if j.Workload.EP > 1 {
+				groups += ", each stage whole ep x etp expert groups"
+			}
+			p.Notes = append(p.Notes, fmt.Sprintf("JCT: %d GPUs stay idle (the job takes %s: dp %d)", j.IdleGPUs, groups, j.DP))
 		}
 		return nil
 	case !own && errors.Is(err, perf.ErrNoJCT):
 		p.Notes = append(p.Notes, "no JCT estimate: the default workload needs at least 32 GPUs")
+		return nil
+	case errors.Is(err, perf.ErrNoJCT):
+		// The fabric does not depend on the job: a job that cannot run
+		// on these GPUs is a finding beside the planned fabric, not a
+		// refusal to plan it.
+		p.NoJCT = err.Error()
+		p.Notes = append(p.Notes, "no JCT estimate: "+p.NoJCT)
 		return nil
 	}
 	return err

@@ -1,10 +1,13 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
+	"strconv"
+	"strings"
 	"sync"
 
 	"fabricplan/internal/fielderr"
@@ -26,15 +29,59 @@ const (
 )
 
 // checkConsistency checks workload values against each other, with the
-// model preset's layers filled in: interleaving cannot split a pipeline
-// stage finer than its layers. Without a pipeline (pp 1) there is no
-// stage to split and the model reads no vpp, so the default vpp (or any)
-// is no error there.
+// model preset's layers, heads and experts filled in: tp and ep split
+// whole heads and experts (checkSplits), and interleaving cannot split a
+// pipeline stage finer than its layers (checkVPP).
 func checkConsistency(w *perf.Workload, d *perf.JCTData) []error {
-	layers := w.Layers
-	if m := d.Model(w.Model); layers == 0 && m != nil {
-		layers = m.Layers
+	layers, heads, experts := w.Layers, w.Heads, w.Experts
+	if m := d.Model(w.Model); m != nil {
+		layers, heads, experts = cmp.Or(layers, m.Layers), cmp.Or(heads, m.Heads), cmp.Or(experts, m.Experts)
 	}
+	errs := checkSplits(w, heads, experts)
+	if err := checkVPP(w, layers); err != nil {
+		errs = append(errs, err)
+	}
+	return errs
+}
+
+// checkSplits checks that tensor parallelism splits the attention heads
+// and expert parallelism the experts evenly: Megatron-LM refuses a tp
+// that does not divide num_attention_heads and an ep that does not divide
+// num_moe_experts (its argument checks), as every stack that shards
+// whole heads and whole experts must. A model without the count given
+// (heads or experts 0) is not checked.
+func checkSplits(w *perf.Workload, heads, experts int) []error {
+	var errs []error
+	if heads > 0 && w.TP > 0 && heads%w.TP != 0 {
+		errs = append(errs, fielderr.New("workload.tp", "give a tp that divides them: "+divisorsText(heads, MaxTP),
+			"tp %d does not divide the model's %d attention heads", w.TP, heads))
+	}
+	if experts > 0 && w.EP > 1 && experts%w.EP != 0 {
+		errs = append(errs, fielderr.New("workload.ep", "give an ep that divides them: "+divisorsText(experts, MaxEP),
+			"ep %d does not divide the model's %d experts", w.EP, experts))
+	}
+	return errs
+}
+
+// divisorsText lists the divisors of n up to most: "1, 2, 4 or 8".
+func divisorsText(n, most int) string {
+	var ds []string
+	for k := 1; k <= min(n, most); k++ {
+		if n%k == 0 {
+			ds = append(ds, strconv.Itoa(k))
+		}
+	}
+	if len(ds) == 1 {
+		return ds[0]
+	}
+	return strings.Join(ds[:len(ds)-1], ", ") + " or " + ds[len(ds)-1]
+}
+
+// checkVPP checks that interleaving does not split a pipeline stage finer
+// than its layers. Without a pipeline (pp 1) there is no stage to split
+// and the model reads no vpp, so the default vpp (or any) is no error
+// there.
+func checkVPP(w *perf.Workload, layers int) error {
 	if layers < 1 || w.PP <= 1 || w.VPP < 1 || w.PP > layers {
 		return nil // reported by the range checks or the JCT estimate
 	}
@@ -44,8 +91,8 @@ func checkConsistency(w *perf.Workload, d *perf.JCTData) []error {
 	if w.VPP <= perStage {
 		return nil
 	}
-	return []error{fielderr.New("workload.vpp", fmt.Sprintf("give vpp from 1 to %d (layers / pp, rounded up), or fewer pipeline stages", perStage),
-		"%d virtual stages per pipeline stage, but each of the %d stages holds only %s", w.VPP, w.PP, textfmt.Plural(perStage, "layer"))}
+	return fielderr.New("workload.vpp", fmt.Sprintf("give vpp from 1 to %d (layers / pp, rounded up), or fewer pipeline stages", perStage),
+		"%d virtual stages per pipeline stage, but each of the %d stages holds only %s", w.VPP, w.PP, textfmt.Plural(perStage, "layer"))
 }
 
 // checkFinite reports the first cost, power or JCT figure of p that is

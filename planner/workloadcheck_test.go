@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"reflect"
@@ -23,7 +24,10 @@ import (
 // vpp checked without a pipeline (issue 47: a 4-layer custom model at
 // tp 1, pp 1 was refused for the default vpp 5 it never typed), the
 // default vpp refused at pp 2 on 4 layers (checked as if typed), etp
-// not bounded (a negative expert tensor size plans as tp).
+// not bounded (a negative expert tensor size plans as tp), tp not
+// dividing the heads or ep the experts accepted (the buyer review's tp 3
+// timed faster than tp 8), a batch or expert fold too large for the GPUs
+// refusing the whole plan instead of a finding beside the fabric.
 func TestWorkloadFloorsAndConsistency(t *testing.T) {
 	cat := testCatalog(t)
 	for _, tc := range []struct {
@@ -33,6 +37,7 @@ func TestWorkloadFloorsAndConsistency(t *testing.T) {
 		field     string // "" plans
 		fixSays   string
 		wantMicro int
+		finding   bool // the fabric is planned; the job's error is its NoJCT
 	}{
 		{name: "efficiency 1e-310", edit: func(w *perf.Workload) { w.ComputeEfficiency = 1e-310 }, field: "workload.compute_efficiency", fixSays: "0.01 to 1"},
 		{name: "efficiency 0.0099", edit: func(w *perf.Workload) { w.ComputeEfficiency = 0.0099 }, field: "workload.compute_efficiency"},
@@ -67,19 +72,38 @@ func TestWorkloadFloorsAndConsistency(t *testing.T) {
 		{name: "etp -1", edit: func(w *perf.Workload) { w.ETP = -1 }, field: "workload.etp", fixSays: "leave it out"},
 		{name: "etp 0 is tp", edit: func(w *perf.Workload) { w.ETP = 0 }},
 		// 1,024 GPUs / (tp 8 x pp 4) = 32 ranks: 32 x 8,192 = 262,144 tokens.
-		{name: "one-token batch", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 1 }, field: "workload.global_batch_tokens", fixSays: "262,144"},
-		{name: "one micro-batch short", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 262_143 }, field: "workload.global_batch_tokens"},
+		// A batch too small for these GPUs is a finding beside the
+		// planned fabric (Plan.NoJCT), not a refusal.
+		{name: "one-token batch", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 1 }, field: "workload.global_batch_tokens", fixSays: "262,144", finding: true},
+		{name: "one micro-batch short", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 262_143 }, field: "workload.global_batch_tokens", finding: true},
 		{name: "one micro-batch a rank", edit: func(w *perf.Workload) { w.GlobalBatchTokens = 262_144 }, wantMicro: 1},
 		// micro_batch 2 doubles the floor: 524,288 tokens.
-		{name: "micro_batch 2", edit: func(w *perf.Workload) { w.GlobalBatchTokens, w.MicroBatch = 262_144, 2 }, field: "workload.global_batch_tokens", fixSays: "524,288"},
+		{name: "micro_batch 2", edit: func(w *perf.Workload) { w.GlobalBatchTokens, w.MicroBatch = 262_144, 2 }, field: "workload.global_batch_tokens", fixSays: "524,288", finding: true},
+		// Megatron-LM's argument checks: tp divides the attention heads
+		// (Llama 3 70B: 64), ep the experts (DeepSeek-V3: 256).
+		{name: "tp 3 on 64 heads", edit: func(w *perf.Workload) { w.TP, w.PP = 3, 1 }, field: "workload.tp", fixSays: "1, 2, 4, 8, 16, 32 or 64"},
+		{name: "tp 16 on 64 heads", edit: func(w *perf.Workload) { w.TP, w.PP = 16, 1 }},
+		{name: "ep 7 on 256 experts", edit: func(w *perf.Workload) { w.Model, w.TP, w.PP, w.EP = "deepseek-v3", 1, 16, 7 }, field: "workload.ep", fixSays: "128 or 256"},
+		{name: "ep 16 on 8 experts", edit: func(w *perf.Workload) { w.Model, w.TP, w.PP, w.EP = "mixtral-8x7b", 1, 1, 16 }, field: "workload.ep", fixSays: "1, 2, 4 or 8"},
+		// ep 64 at tp 1 needs 64 data-parallel ranks a stage: 1,016 GPUs
+		// over pp 16 give 63 (a finding: fewer ranks cannot fold either).
+		{name: "ep 64 over 63 ranks", edit: func(w *perf.Workload) {
+			w.Model, w.TP, w.PP, w.EP, w.GlobalBatchTokens = "deepseek-v3", 1, 16, 64, 1<<27
+		}, gpus: 1016, field: "workload.ep", fixSays: "use ep 1", finding: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := perf.NewWorkload()
 			tc.edit(&w)
-			s := ibScenario(max(tc.gpus, 1024))
+			s := ibScenario(cmp.Or(tc.gpus, 1024))
 			s.Network.Switch = Auto
 			s.Workload = &w
 			p, err := Build(s, cat)
+			if tc.finding {
+				if err != nil || p.JCT != nil || !strings.Contains(p.NoJCT, tc.field) || !strings.Contains(p.NoJCT, tc.fixSays) {
+					t.Fatalf("error %v, NoJCT %q: want the fabric planned, no JCT, and why naming %s and %q", err, p.NoJCT, tc.field, tc.fixSays)
+				}
+				return
+			}
 			if tc.field == "" {
 				if err != nil {
 					t.Fatalf("want a plan: %v", err)

@@ -165,3 +165,32 @@ func TestExpertWeightsFollowFold(t *testing.T) {
 		t.Errorf("etp 1 holds %.4g GB more weights than etp 4, want %.4g", got, want)
 	}
 }
+
+// Data-parallel ranks that fill no expert-parallel group stay idle, as
+// GPUs past a multiple of tp x cp x pp do: Mixtral 8x7B at tp 1, pp 1,
+// ep 8 on 11,111 GPUs runs dp 11,104 (the largest multiple of 8), 7
+// GPUs idle; DeepSeek-V3 at tp 1, pp 16, ep 64 on 1,016 GPUs has 63
+// ranks a stage, and no fewer fold either: refused on workload.ep with
+// ep 1 as the fix (the largest dividing 63 and 256). Mutations caught:
+// refusing a layout that folds with fewer ranks (the buyer review's
+// finding 7), timing the ranks that fill no group, a fix that does not
+// divide the experts (ep 63 was offered).
+func TestExpertsFoldIdleRanks(t *testing.T) {
+	d := testData(t)
+	w := NewWorkload()
+	w.Model, w.TP, w.PP, w.VPP, w.EP = "mixtral-8x7b", 1, 1, 1, 8
+	w.GlobalBatchTokens = 1 << 27
+	j, err := Estimate(Job{Network: testNetwork(11_111)}, w, d, Parts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.DP != 11_104 || j.IdleGPUs != 7 {
+		t.Errorf("dp %d, %d GPUs idle; want 11,104 and 7", j.DP, j.IdleGPUs)
+	}
+	w.Model, w.PP, w.EP = "deepseek-v3", 16, 64
+	_, err = Estimate(Job{Network: testNetwork(1016)}, w, d, Parts{})
+	var fe *fielderr.FieldError
+	if !errors.As(err, &fe) || fe.Field != "workload.ep" || !strings.Contains(fe.Fix, "use ep 1 ") {
+		t.Errorf("DeepSeek-V3 ep 64 over 63 ranks: %v, want a workload.ep error whose fix is ep 1", err)
+	}
+}

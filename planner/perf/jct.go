@@ -487,8 +487,15 @@ func Estimate(job Job, in Workload, d *JCTData, parts Parts) (*JCT, error) {
 	}
 	dp := gpus / w.modelParallel()
 	if !w.expertsFold(dp) {
-		return nil, fmt.Errorf("%w: %w", ErrNoJCT, fielderr.New("workload.ep", fmt.Sprintf("use an ep that divides tp x cp x dp / etp = %d", w.TP*w.cp()*dp/w.etp()),
-			"ep %d x etp %d does not divide tp %d x cp %d x dp %d", w.EP, w.etp(), w.TP, w.cp(), dp))
+		// A stage's tp x cp x dp GPUs hold whole expert-parallel groups
+		// (ep x etp): the data-parallel ranks that do not fill one stay
+		// idle, as GPUs past a multiple of tp x cp x pp do.
+		folded := w.FoldedDP(dp)
+		if folded < 1 {
+			return nil, fmt.Errorf("%w: %w", ErrNoJCT, fielderr.New("workload.ep", w.epFix(dp),
+				"ep %d x etp %d does not divide tp %d x cp %d x dp %d, nor any fewer data-parallel ranks", w.EP, w.etp(), w.TP, w.cp(), dp))
+		}
+		dp = folded
 	}
 	if err := checkBatch(w, dp); err != nil {
 		return nil, err

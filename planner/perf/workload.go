@@ -277,6 +277,34 @@ func (w *Workload) expertsFold(dp int) bool {
 	return experts <= stage && stage%experts == 0
 }
 
+// FoldedDP is the largest data-parallel size up to dp whose stage of
+// tp x cp x dp GPUs holds whole expert-parallel groups (ep x etp); 0
+// when none does. A job's ranks past it stay idle.
+// Exported for planner/resilience.
+func (w *Workload) FoldedDP(dp int) int {
+	for ; dp > 0 && !w.expertsFold(dp); dp-- {
+	}
+	return dp
+}
+
+// epFix says which ep fits a stage of tp x cp x dp GPUs: the largest
+// that divides both the stage's GPUs over etp and the experts (any
+// divisor of the stage without an expert count), or plan more GPUs.
+func (w *Workload) epFix(dp int) string {
+	stage := w.TP * w.cp() * dp / w.etp()
+	best := 1
+	for ep := 2; ep <= stage; ep++ {
+		if stage%ep == 0 && (w.Experts == 0 || w.Experts%ep == 0) {
+			best = ep
+		}
+	}
+	upTo := fmt.Sprintf("ep %d or less", best)
+	if best == 1 {
+		upTo = "ep 1"
+	}
+	return fmt.Sprintf("use %s (it must divide tp x cp x dp / etp = %d and the experts), or plan more GPUs", upTo, stage)
+}
+
 // expertDP is the expert layers' data-parallel size on a stage of dp
 // data-parallel ranks: tp x cp x dp / (etp x ep), at least 1.
 func (w *Workload) expertDP(dp int) float64 {

@@ -102,14 +102,15 @@ func (st *stepper) time(bwLost, upLost float64, idle int) float64 {
 // (the job's share of the cluster when jobs share it: the idle GPUs are
 // one job's), never more than the estimate's. GPUs the estimate left
 // over (the cluster not a multiple of a replica) take the place of idle
-// ones first.
+// ones first. With expert parallelism a stage holds whole ep x etp
+// groups: replicas past them stay idle, as in the estimate.
 func (st *stepper) replicas(idle int) int {
 	j := &st.job
 	if idle <= 0 {
 		return j.DP
 	}
 	perJob := st.gpus / max(1, st.w.Jobs)
-	return min(j.DP, max(0, (perJob-idle)/st.w.ModelParallel()))
+	return st.w.FoldedDP(min(j.DP, max(0, (perJob-idle)/st.w.ModelParallel())))
 }
 
 // timeAt times a step of dp replicas, with the losses. The job keeps

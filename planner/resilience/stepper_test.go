@@ -3,6 +3,7 @@ package resilience
 import (
 	"io/fs"
 	"math"
+	"strings"
 	"testing"
 
 	"fabricplan/data"
@@ -133,11 +134,19 @@ func TestStepperReplicasByHand(t *testing.T) {
 		{"1016, a replica", 1016, 1, 31, 32, 30},
 		{"two jobs on 4096, a server", 4096, 2, 64, 8, 63},
 		{"64, too few left", 64, 1, 2, 40, 0},
+		// ep 8 x etp 8 (tp 8): a stage of tp 8 x dp GPUs holds whole
+		// groups of 64 at dp a multiple of 8: 3,124 replicas left fold
+		// to 3,120; 30 of 31 to 24.
+		{"100k, a server, ep 8", 100_000, 1, 3125, 8, 3120},
+		{"1016, a replica, ep 8", 1016, 1, 31, 32, 24},
 	}
 	job := testJob(t, 64)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			j := job
+			if strings.HasSuffix(tc.name, "ep 8") {
+				j.Workload.EP = 8 // Mutation caught: replicas left not folded to whole expert groups
+			}
 			j.DP, j.Workload.Jobs = tc.dp, tc.jobs
 			in := Input{GPUs: tc.gpus, Job: j, HasJob: true}
 			st := newStepper(&in)
