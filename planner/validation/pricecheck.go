@@ -154,7 +154,7 @@ func ParsePriceCheck(src []byte) (*PriceCheckData, error) {
 // check validates one point's fields.
 func (d *PriceCheckData) check(p PricePoint) error {
 	switch {
-	case p.ID == "" || p.Title == "" || p.Said == "" || p.URL == "" || p.Read == "" || p.Date == "":
+	case slices.Contains([]string{p.ID, p.Title, p.Said, p.URL, p.Read, p.Date}, ""):
 		return errors.New("needs an id, title, said, url, read and date")
 	case p.Split != SplitDev && p.Split != SplitHeldOut:
 		return fmt.Errorf("split %q, want %q or %q", p.Split, SplitDev, SplitHeldOut)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"fabricplan/data"
 	"fabricplan/planner"
@@ -221,6 +222,56 @@ func TestParsePriceCheckRefuses(t *testing.T) {
 		_, err := ParsePriceCheck([]byte(head + c.body))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// The check end to end on a small file: LuxOptx's 800G DR8 at "$1,100-1,400
+// (volume pricing for 1000+ units)" against the volume basis's $350-450
+// (txrjy expert-call notes, 2026-02) misses by (450 - 1,250) / 1,250 =
+// 64.0%, the range below; yobitel's BlueField-3 street $2,000-3,000 lies
+// inside $2,000-4,686; 1,024 H100 on QM9700 plan yobitel's 48 switches
+// (32 leaves, 16 spines), so a published 56 is missed by -8 / 56 =
+// -14.3%; a network the plan does not have gives no figure. The text
+// shows each verdict, the hit rates count them by split and kind, and
+// the ratchet measures are the misses in percent.
+// Mutations caught: the text without a miss's direction, the hit rates
+// mixing the splits, a point without a figure counted as a miss, the
+// measures in fractions.
+func TestPriceCheckReport(t *testing.T) {
+	const pt = "[[point]]\ntitle = \"T\"\nsaid = \"s\"\nurl = \"u\"\nread = \"2026-11-29\"\ndate = \"undated\"\n"
+	doc := "schema = 1\n" +
+		pt + "id = \"dr8\"\nsplit = \"dev\"\nkind = \"price\"\npart = \"osfp-800x1-dr8\"\nbasis = \"volume\"\nfigure = [1100, 1400]\n" +
+		pt + "id = \"bf3\"\nsplit = \"heldout\"\nkind = \"price\"\npart = \"bf3-400\"\nbasis = \"street\"\nfigure = [2000, 3000]\ncatalog_cites = true\n" +
+		pt + "id = \"count\"\nsplit = \"dev\"\nkind = \"cluster\"\nmetric = \"switches\"\nscenario = \"c\"\nfigure = [56, 56]\n" +
+		pt + "id = \"none\"\nsplit = \"heldout\"\nkind = \"cluster\"\nmetric = \"side_switches\"\nnetwork = \"no such network\"\nscenario = \"c\"\nfigure = [8, 8]\n" +
+		"[scenario]\nc = \"\"\"\nschema = 1\n[cluster]\nsystem = \"hgx-h100\"\ngpus = 1024\n[network]\nfabric = \"infiniband\"\nswitch = \"qm9700\"\n\"\"\"\n"
+	pc, err := CheckPrices(fstest.MapFS{PriceCheckFile: {Data: []byte(doc)}}, testCatalog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := pc.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"MISS: catalog range 64.0% below", "$350-$450", "hit", "MISS: plan -14.3%", "48 switches",
+		"none: no figure: the plan has no network \"no such network\""} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	type hits struct{ points, within, noFigure int }
+	want := map[string]hits{"dev price": {1, 0, 0}, "dev whole cluster": {1, 0, 0}, "heldout price": {1, 1, 0},
+		"heldout price, source not cited by the catalog": {0, 0, 0}, "heldout whole cluster": {0, 0, 1}}
+	for _, a := range pc.Accuracy {
+		if w, ok := want[a.Group]; ok && (hits{a.Count, a.Within, a.NoFigure} != w) {
+			t.Errorf("%s: %d with a figure, %d hits, %d without, want %+v", a.Group, a.Count, a.Within, a.NoFigure, w)
+		}
+	}
+	for _, m := range pc.Measures() {
+		wantPct := map[string]float64{"dr8": 64, "bf3": 0, "count": 800.0 / 56}[strings.TrimPrefix(m.Key, PriceKey(""))]
+		if (m.Err == nil) != (m.Key != PriceKey("none")) || (m.Err == nil && math.Abs(m.AbsErrorPct-wantPct) > 1e-9) {
+			t.Errorf("%s: %.4f%% (%v), want %.4f%%", m.Key, m.AbsErrorPct, m.Err, wantPct)
 		}
 	}
 }
