@@ -161,7 +161,7 @@ func runValidate(env *cliEnv, args []string) error {
 	}
 	if n := len(rep.RatchetFailures); n > 0 {
 		return fmt.Errorf("the validation ratchet fails on %s of %s (worse, new, stale or without the figure recorded); see RATCHET",
-			textfmt.Int(n), textfmt.Plural(len(rep.Points)+len(rep.Runs), "point and run"))
+			textfmt.Int(n), textfmt.Plural(len(rep.Points)+len(rep.Runs)+len(rep.PriceCheck.Points), "point and run"))
 	}
 	return nil
 }

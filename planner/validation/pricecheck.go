@@ -60,6 +60,9 @@ var priceBases = []string{planner.BasisStreet, planner.BasisList, planner.BasisV
 type PricePoint struct {
 	ID    string `toml:"id"`
 	Split string `toml:"split"` // dev or heldout
+	// Batch is the collection the point came in (0 and 1: the first); the
+	// split is made within a batch, so a later one never moves a point.
+	Batch int    `toml:"batch"`
 	Kind  string `toml:"kind"`  // price or cluster
 	Title string `toml:"title"` // the source's title; the split sorts by it
 	// Part is a price point's catalog key; Metric, Tier and Network what
@@ -158,6 +161,8 @@ func (d *PriceCheckData) check(p PricePoint) error {
 		return errors.New("needs an id, title, said, url, read and date")
 	case p.Split != SplitDev && p.Split != SplitHeldOut:
 		return fmt.Errorf("split %q, want %q or %q", p.Split, SplitDev, SplitHeldOut)
+	case p.Batch < 0:
+		return fmt.Errorf("batch %d, want 1 or more", p.Batch)
 	case !(p.Figure[0] > 0 && p.Figure[0] <= p.Figure[1]):
 		return fmt.Errorf("figure %v, want 0 < low <= high", p.Figure)
 	case p.Basis != "" && !slices.Contains(priceBases, p.Basis):

@@ -23,31 +23,40 @@ func shippedPriceCheck(t testing.TB) *PriceCheckData {
 }
 
 // The split is the rule data/pricecheck.toml states, fixed before any
-// point was compared: sorted by (title, id), every third held out. It
-// holds at least 24 points, each with a figure on the shipped catalog.
-// Mutations caught: a point moved from held-out to dev (or back) after
-// its miss was seen, a point added without its place in the rule, a
-// point that names a part or metric the check cannot take.
+// point was compared: within a batch, sorted by (title, id), every third
+// held out. It holds at least 24 points, each with a figure on the
+// shipped catalog. Mutations caught: a point moved from held-out to dev
+// (or back) after its miss was seen, a point added without its place in
+// the rule, a point that names a part or metric the check cannot take.
 func TestPriceCheckSplit(t *testing.T) {
 	d := shippedPriceCheck(t)
 	if len(d.Points) < 24 {
 		t.Errorf("%d points, want at least 24", len(d.Points))
 	}
 	ps := slices.Clone(d.Points)
+	batch := func(p PricePoint) int { return max(p.Batch, 1) }
 	slices.SortFunc(ps, func(a, b PricePoint) int {
+		if c := batch(a) - batch(b); c != 0 {
+			return c
+		}
 		if c := strings.Compare(a.Title, b.Title); c != 0 {
 			return c
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
-	for i, p := range ps {
+	i := 0
+	for j, p := range ps {
+		if j > 0 && batch(p) != batch(ps[j-1]) {
+			i = 0 // a new batch is split within itself
+		}
 		want := SplitDev
 		if i%3 == 2 {
 			want = SplitHeldOut
 		}
 		if p.Split != want {
-			t.Errorf("%s (place %d by title and id): split %q, the rule says %q", p.ID, i+1, p.Split, want)
+			t.Errorf("%s (batch %d, place %d by title and id): split %q, the rule says %q", p.ID, batch(p), i+1, p.Split, want)
 		}
+		i++
 	}
 	for _, r := range CheckPricePoints(d, testCatalog(t)) {
 		if r.Err != nil {
