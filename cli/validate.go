@@ -73,6 +73,9 @@ type validationReport struct {
 	// ServingHeldOut their held-out accuracy by kind; outside the ratchet.
 	Serving        []servingRow      `json:"serving,omitempty"`
 	ServingHeldOut []servingAccuracy `json:"serving_held_out,omitempty"`
+	// PriceCheck is the catalog against published prices and
+	// whole-cluster figures (data/pricecheck.toml); in the ratchet.
+	PriceCheck *validation.PriceCheck `json:"price_check"`
 }
 
 // validationGrowthRow is an accepted growth in validate's JSON: a
@@ -129,7 +132,11 @@ func runValidate(env *cliEnv, args []string) error {
 	}
 	results := validation.Run(points, env.cat)
 	runResults := validation.TimeRuns(runs, env.cat)
-	measures := validation.Measures(results, runResults)
+	prices, err := validation.CheckPrices(data.FS, env.cat)
+	if err != nil {
+		return err
+	}
+	measures := append(validation.Measures(results, runResults), prices.Measures()...)
 	if *update != "" {
 		return updateRatchet(env, ratchet, measures, acc, *update)
 	}
@@ -137,7 +144,7 @@ func runValidate(env *cliEnv, args []string) error {
 	rep := validationReport{RunTolerance: validation.RunTolerance, CollectiveTolerance: validation.CollectiveTolerance,
 		Points: pointRows(results, verdicts), PointAccuracy: validation.PointAccuracy(results),
 		Runs: runRows(runResults, verdicts[len(results):]), RunAccuracy: validation.RunAccuracy(runResults),
-		RatchetEpsilonPP: ratchet.EpsilonPP, RatchetFailures: ratchetFailures(verdicts), RatchetGrowth: ratchetGrowth(verdicts)}
+		RatchetEpsilonPP: ratchet.EpsilonPP, RatchetFailures: ratchetFailures(verdicts), RatchetGrowth: ratchetGrowth(verdicts), PriceCheck: prices}
 	if rep.Serving, rep.ServingHeldOut, err = servingValidation(env.cat); err != nil {
 		return err
 	}
@@ -154,7 +161,7 @@ func runValidate(env *cliEnv, args []string) error {
 	}
 	if n := len(rep.RatchetFailures); n > 0 {
 		return fmt.Errorf("the validation ratchet fails on %s of %s (worse, new, stale or without the figure recorded); see RATCHET",
-			textfmt.Int(n), textfmt.Plural(len(rep.Points)+len(rep.Runs), "point and run"))
+			textfmt.Int(n), textfmt.Plural(len(rep.Points)+len(rep.Runs)+len(rep.PriceCheck.Points), "point and run"))
 	}
 	return nil
 }
@@ -402,6 +409,9 @@ func writeValidationText(env *cliEnv, rep *validationReport) error {
 		}
 	}
 	if err := writeServingText(w, rep.Serving, rep.ServingHeldOut); err != nil {
+		return err
+	}
+	if err := rep.PriceCheck.WriteText(w); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\nRATCHET (data/validation-ratchet.toml; fails when an error grows by more than %.1f percentage points, or a point or run is not recorded)\n",

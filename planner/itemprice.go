@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -166,6 +167,26 @@ func (c *Catalog) ItemPrice(key string) (p ItemPrice, ok bool) {
 		}
 	}
 	return ItemPrice{}, false
+}
+
+// PriceOn is one unit of the part key names priced on basis ("street",
+// "list" or "volume") as a plan without overrides or quotes buys it: the
+// same price and low-high range a plan's bill takes (a cable's at its
+// base length). It fails for a key that names no priced part or an
+// unknown basis.
+// Exported for planner/validation.
+func (c *Catalog) PriceOn(key, basis string) (PartPrice, error) {
+	if !slices.Contains(bases, basis) {
+		return PartPrice{}, fmt.Errorf("price basis %q; give one of %s", basis, quoteList(bases))
+	}
+	for _, kind := range pricedKinds {
+		if part, ok := kind.find(c, key); ok {
+			u := part.unitPrice()
+			s := Scenario{Pricing: PriceSettings{Basis: basis}}
+			return s.partPrice(c, key, u.PriceUSD, u.PriceRangeUSD, &part.provenance().Pricing), nil
+		}
+	}
+	return PartPrice{}, fmt.Errorf("%q names no priced catalog part ('fabricplan catalog' lists them)", key)
 }
 
 // PriceKeys lists every key a scenario's [prices] table may override:

@@ -137,7 +137,7 @@ func ParseRatchet(src []byte) (*Ratchet, error) {
 const maxEpsilonPP = 2
 
 // recorded is v rounded up to the tenth of a percent the file keeps.
-func recorded(v float64) float64 { return math.Ceil(v*10-1e-9) / 10 }
+func recorded(v float64) float64 { return max(0, math.Ceil(v*10-1e-9)/10) }
 
 // Check is each measure's verdict, then a STALE one for every record
 // no measure has.

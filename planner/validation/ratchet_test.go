@@ -166,9 +166,10 @@ func TestRatchetHoldsOnMain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	prices := shippedPriceCheck(t)
 	failing := func(c *planner.Catalog) []string {
 		var out []string
-		for _, v := range r.Check(Measures(Run(points, c), TimeRuns(runs, c))) {
+		for _, v := range r.Check(append(Measures(Run(points, c), TimeRuns(runs, c)), PriceMeasures(CheckPricePoints(prices, c))...)) {
 			if v.Fails() {
 				out = append(out, v.Key+" "+v.Status)
 			}
