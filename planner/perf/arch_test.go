@@ -3,6 +3,7 @@ package perf
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"fabricplan/internal/fielderr"
@@ -276,5 +277,33 @@ func TestMLPActivationScale(t *testing.T) {
 		if got := c.w.mlpActivationScale(c.f); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("%s: scale %g, want %g", c.name, got, c.want)
 		}
+	}
+}
+
+// A job over memory that recomputes by modules is offered full
+// recomputation in their place: the change says so, the changed
+// workload passes the checks (the two together are refused), and the
+// workload given keeps its modules. Llama 3 70B at tp 1, pp 1 on 64
+// GPUs needs some 600 GB a GPU. Mutations caught: the modules kept
+// beside recompute = true (the checks refuse the fix), the shared
+// architecture changed in place, the label silent on the modules.
+func TestMemoryFixReplacesModules(t *testing.T) {
+	d := testData(t)
+	w := NewWorkload()
+	w.TP, w.PP = 1, 1
+	w.Architecture = &Architecture{RecomputeModules: []string{RecomputeCoreAttn}}
+	j, err := Estimate(Job{Network: testNetwork(64)}, w, d, Parts{Fix: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Fix == nil || !strings.Contains(j.Fix.Change, "recompute = true and no recompute_modules") {
+		t.Fatalf("fix %+v, want full recomputation in place of the modules", j.Fix)
+	}
+	fixed := j.Fix.JCT.Workload
+	if err := checkArchitecture(&fixed); err != nil || fixed.selective() {
+		t.Errorf("the fix's workload: %v, modules %v", err, fixed.Architecture.RecomputeModules)
+	}
+	if len(w.Architecture.RecomputeModules) != 1 {
+		t.Errorf("the workload given lost its modules: %v", w.Architecture.RecomputeModules)
 	}
 }
