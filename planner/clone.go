@@ -21,6 +21,7 @@ func (s Scenario) Clone() Scenario {
 				*p = &v
 			}
 		}
+		w.Architecture = w.Architecture.Clone()
 		out.Workload = &w
 	}
 	if s.Reliability != nil {

@@ -3,16 +3,21 @@ package perf
 import "math"
 
 // expertWidth is the hidden width f of one expert's MLP in a mixture of
-// experts, from total = dense + e·x and active = dense + k·x parameters,
-// x = layers · 3·h·f (three h x f matrices per layer, as in Mixtral and
-// DeepSeek); 0 for a dense model.
+// experts: expert_ffn_hidden where the workload gives it, else derived
+// from total = dense + e·x and active = dense + k·x parameters, x =
+// moe layers · m·h·f (m matrices h x f per layer, three by default as
+// in Mixtral and DeepSeek, mlpMatrices; the MoE layers are the layers
+// less dense_layers); 0 for a dense model.
 func expertWidth(w *Workload) float64 {
 	e, k := float64(w.Experts), float64(max(w.TopK, 1))
 	if e <= k || w.ActiveParamsB >= w.ParamsB {
 		return 0
 	}
+	if a := w.Architecture; a != nil && a.ExpertFFNHidden > 0 {
+		return float64(a.ExpertFFNHidden)
+	}
 	perExpert := (w.ParamsB - w.ActiveParamsB) * 1e9 / (e - k)
-	return perExpert / float64(w.Layers) / (3 * float64(w.Hidden))
+	return perExpert / float64(w.Layers-w.denseLayers()) / (w.mlpMatrices(true) * float64(w.Hidden))
 }
 
 // gemm is one matrix product of a training step on one GPU: an m x k
@@ -20,7 +25,23 @@ func expertWidth(w *Workload) float64 {
 type gemm struct {
 	m, n, k float64
 	times   float64
+	kind    gemmKind
 }
+
+// gemmKind is what a product is for, as the layer's timing treats it.
+type gemmKind uint8
+
+// The kinds of gemm: a linear layer's (in the workload's precision), an
+// attention score product (BF16), an expert's (grouped, in the
+// workload's precision), and a linear layer every GPU of the tensor
+// group runs whole (MLA's down projections: its FLOPs count once per
+// group).
+const (
+	gemmLinear gemmKind = iota
+	gemmScore
+	gemmExpert
+	gemmReplicated
+)
 
 func (g gemm) flops() float64 { return 2 * g.m * g.n * g.k * g.times }
 
@@ -107,28 +128,54 @@ func (p moeParts) total() float64 {
 	return p.router + p.permute + p.grouped + p.imbalance + p.quantize
 }
 
-// layerCompute is computeEfficiency's layer: its FLOPs and seconds.
+// layerCompute is computeEfficiency's layer: its FLOPs and seconds,
+// the mean of the model's layers. An MoE model with dense_layers mixes
+// its dense layers' (a dense MLP of ffn_hidden) and its MoE layers'
+// (routed and shared experts, and what the MoE parts add) by their
+// counts.
 func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
+	f := expertWidth(w)
+	l := oneLayer(w, gpu, d, f)
+	if f <= 0 || w.denseLayers() == 0 {
+		return l
+	}
+	dense := oneLayer(w, gpu, d, 0)
+	share := float64(w.denseLayers()) / float64(w.Layers)
+	l.flops = share*dense.flops + (1-share)*l.flops
+	l.seconds = share*dense.seconds + (1-share)*l.seconds
+	m := &l.moe
+	m.router, m.permute, m.grouped, m.imbalance, m.quantize = (1-share)*m.router, (1-share)*m.permute, (1-share)*m.grouped, (1-share)*m.imbalance, (1-share)*m.quantize
+	return l
+}
+
+// maxLayerGEMMs is the most products oneLayer times: MLA's five
+// projections and two score products, two expert and two shared-expert
+// products, with room.
+const maxLayerGEMMs = 12
+
+// oneLayer is one layer's compute on one GPU for one micro-batch,
+// forward and backward: an MoE layer of experts f wide, or with f = 0 a
+// dense one.
+func oneLayer(w *Workload, gpu *GPUSpec, d *JCTData, f float64) layerCost {
 	c := d.Compute
 	h, tp := float64(w.Hidden), float64(w.TP)
 	s, b := float64(w.SeqLen), float64(w.MicroBatch)
 	sl := w.localSeq() // context parallelism: this GPU's share of each sequence
 	tokens := b * sl
-	gemms := append(make([]gemm, 0, 5), // five shapes: no growth, kept off the heap
-		gemm{tokens, (1 + 2*w.kvShare()) * h / tp, h, 1},
-		gemm{tokens, h, h / tp, 1},
-		gemm{sl, s, h / tp, 2 * b}, // QK^T and scores x V, per sequence: local queries against all keys
-	)
-	f := expertWidth(w)
+	var buf [maxLayerGEMMs]gemm // kept off the heap
+	gemms := w.appendAttentionGEMMs(buf[:0], tokens, sl, s, b, tp)
 	if f > 0 {
 		eg := expertGEMMs(w, tokens, f)
 		gemms = append(gemms, eg[0], eg[1])
+		if sw := w.sharedWidth(f); sw > 0 {
+			gemms = appendMLPGEMMs(gemms, tokens, h, sw, tp, w.mlpMatrices(true))
+		}
 	} else {
-		gemms = append(gemms, gemm{tokens, 4 * h / tp, h, 1}, gemm{tokens, h, 4 * h / tp, 1})
+		gemms = appendMLPGEMMs(gemms, tokens, h, w.ffnWidth(), tp, w.mlpMatrices(false))
 	}
 	peak := gpu.PeakTFLOPS * 1e12
 	// The linear layers run in the workload's precision; attention's
-	// score products (gemms[2]) stay BF16.
+	// score products stay BF16.
 	linearPeak, linearEff := peak, gpu.EfficiencyMax
 	if p := precisionOrBF16(w.Precision); p != PrecisionBF16 {
 		linearPeak, linearEff = gpu.gemmPeakTFLOPS(p)*1e12, gpu.EfficiencyMax*c.LowPrecisionCeiling
@@ -141,15 +188,19 @@ func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 	// expert: the grouped curve applies from two local experts, on a
 	// grouped kernel (groupedExperts).
 	grouped := f > 0 && d.groupedExperts(w)
-	for i, g := range gemms {
+	for _, g := range gemms {
 		pk, eff := linearPeak, linearEff
-		if i == 2 {
+		if g.kind == gemmScore {
 			pk, eff = peak, gpu.EfficiencyMax
 		}
 		t := g.flops() / (pk * eff * g.shapeFactor(c.GEMMDimHalf))
-		l.flops += g.flops()
+		if g.kind == gemmReplicated {
+			l.flops += g.flops() / tp
+		} else {
+			l.flops += g.flops()
+		}
 		l.seconds += t
-		if i >= 3 && f > 0 {
+		if g.kind == gemmExpert {
 			expertS += t
 			if grouped {
 				groupedS += g.flops()/(pk*eff*g.groupedFactor(d)) - t
@@ -169,7 +220,7 @@ func layerCompute(w *Workload, gpu *GPUSpec, d *JCTData) layerCost {
 
 // expertGEMMs are an MoE layer's expert products on one GPU: each of its
 // e/ep local experts runs three h x f/etp products (gate and up, then
-// down) on its share of the stage's token copies. A stage's tp x cp x dp
+// down; two, up and down, for an MLP kind of two matrices) on its share of the stage's token copies. A stage's tp x cp x dp
 // GPUs hold dp·cp tensor groups of tokens tokens each; their k copies
 // spread over e experts, each expert on etp GPUs and replicated over
 // tp·cp·dp/(etp·ep) expert data-parallel ranks, so each local expert
@@ -179,7 +230,8 @@ func expertGEMMs(w *Workload, tokens, f float64) [2]gemm {
 	h, etp := float64(w.Hidden), float64(w.etp())
 	local := float64(w.Experts) / float64(max(w.EP, 1)) // experts on one GPU
 	perExpert := expertTokens(w, tokens) * float64(max(w.TopK, 1)) / local
-	return [2]gemm{{perExpert, f / etp, h, 2 * local}, {perExpert, h, f / etp, local}}
+	ups := (w.mlpMatrices(true) - 1) * local
+	return [2]gemm{{m: perExpert, n: f / etp, k: h, times: ups, kind: gemmExpert}, {m: perExpert, n: h, k: f / etp, times: local, kind: gemmExpert}}
 }
 
 // expertTokens is the tokens whose copies one GPU's experts take, for
@@ -217,7 +269,7 @@ func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS, curveS flo
 	h, tp := float64(w.Hidden), float64(w.TP)
 	e, k := float64(w.Experts), float64(max(w.TopK, 1))
 	local := e / float64(max(w.EP, 1))
-	router := gemm{tokens / tp, e, h, 1} // its sequence-parallel slice
+	router := gemm{m: tokens / tp, n: e, k: h, times: 1} // its sequence-parallel slice
 	var p moeParts
 	p.router = 3 * router.flops() / (gpu.PeakTFLOPS * 1e12 * gpu.EfficiencyMax * router.shapeFactor(d.Compute.GEMMDimHalf))
 	elements := (1 + k) * tokens * h / tp
@@ -235,7 +287,7 @@ func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS, curveS flo
 // forward and backward, memory-bound at its HBM bandwidth (0 in BF16):
 // forward the first product's input (h) and the second's (f/etp),
 // backward the second's output gradient (h) and the first's (2f/etp,
-// gate and up), each element read in BF16 ([moe] cast_read_bytes) and
+// gate and up; f/etp for an MLP of two matrices), each element read in BF16 ([moe] cast_read_bytes) and
 // written [moe] cast_copies times at the precision's width (row- and
 // column-wise, for the forward and the weight-gradient products). The
 // dense layers' casts are not charged here: their kernels fuse them
@@ -246,7 +298,7 @@ func quantizeSeconds(w *Workload, gpu *GPUSpec, d *JCTData, copies float64) floa
 		return 0
 	}
 	h, f := float64(w.Hidden), expertWidth(w)/float64(w.etp())
-	elements := copies * (2*h + 3*f)
+	elements := copies * (2*h + w.mlpMatrices(true)*f)
 	return elements * (d.MoE.CastReadBytes + d.MoE.CastCopies*width) / (gpu.HBMTBs * 1e12)
 }
 

@@ -39,8 +39,11 @@ func (t Transport) String() string {
 
 // TrafficClass is one kind of communication in a training step.
 type TrafficClass struct {
-	Name          string
-	Ranks         int     // group size
+	Name string
+	// Ranks is the group size; 32 bits, so that it and the two bools
+	// below share a word (a JCT holds ten classes and stays in its size
+	// class with the Workload's Architecture pointer, TestJCTSizeClass).
+	Ranks         int32
 	CrossesFabric bool    // some of it leaves the NVLink domain
 	CrossesTier   bool    // some of it crosses the tier above the leaves
 	BusBWGBs      float64 // bus bandwidth of one collective, GB/s
@@ -187,7 +190,7 @@ func (j *JCT) Report() JCTReport {
 		r.MemoryFix = &MemoryFixReport{Change: f.Change, StepS: f.JCT.Planned.StepS, Gain: f.JCT.Gain, Days: f.JCT.Planned.Days, MemoryGB: f.JCT.Memory.TotalGB}
 	}
 	for i, c := range j.Planned.Classes {
-		r.Classes = append(r.Classes, ClassReport{Name: c.Name, Ranks: c.Ranks, CrossesFabric: c.CrossesFabric, CrossesTier: c.CrossesTier,
+		r.Classes = append(r.Classes, ClassReport{Name: c.Name, Ranks: int(c.Ranks), CrossesFabric: c.CrossesFabric, CrossesTier: c.CrossesTier,
 			BusBWGBs: c.BusBWGBs, Algorithm: c.Algorithm, Protocol: c.Protocol, TimeS: c.TimeS, ExposedS: c.ExposedS, BaselineS: j.Baseline.Classes[i].ExposedS})
 	}
 	return r
@@ -389,7 +392,8 @@ func resolveInPlace(w *Workload, d *JCTData) (*ModelSpec, *GPUSpec, error) {
 
 // checkShapeFit checks what a resolved workload's parallelism and
 // recomputation ask of its model's shape: cp divides the sequence, KV
-// heads divide the query heads, no more layers recompute than it has.
+// heads divide the query heads, no more layers recompute than it has,
+// and its architecture holds together (checkArchitecture).
 func checkShapeFit(w *Workload) error {
 	if w.SeqLen%w.cp() != 0 {
 		return fielderr.New("workload.cp", fmt.Sprintf("use a cp that divides seq_len (%d)", w.SeqLen), "cp %d does not divide the sequence", w.cp())
@@ -400,7 +404,7 @@ func checkShapeFit(w *Workload) error {
 	if int(w.RecomputeLayers) > w.Layers {
 		return fielderr.New("workload.recompute_layers", fmt.Sprintf("give at most the model's %d layers", w.Layers), "%d layers recomputed of %d", w.RecomputeLayers, w.Layers)
 	}
-	return nil
+	return checkArchitecture(w)
 }
 
 // fillPresets fills the model shape w leaves at zero from the preset m.
@@ -718,13 +722,22 @@ func stepInto(st *StepTime, w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricVie
 	usedGPUs := float64(dp * w.modelParallel())
 	tokens := float64(w.GlobalBatchTokens)
 
-	// Compute: model FLOPs per token 6N + 12·L·h·s (PaLM, appendix B);
-	// recomputation replays the forward pass (x4/3 with every layer, a
-	// third of the recomputed layers' share with some).
+	// Compute: model FLOPs per token 6N + 12·L·h·s (PaLM, appendix B),
+	// the score products' term from the heads' widths where the workload
+	// gives them (attentionFLOPsPerToken); recomputation replays the
+	// forward pass (x4/3 with every layer, a third of the recomputed
+	// layers' share with some), selective recomputation the forward
+	// FLOPs of its modules (recomputedFLOPsPerToken).
 	flopsPerToken := 6*w.ActiveParamsB*1e9 + 12*float64(w.Layers*w.Hidden*w.SeqLen)
+	if w.Architecture != nil {
+		flopsPerToken = 6*w.ActiveParamsB*1e9 + float64(w.Layers)*w.attentionFLOPsPerToken()
+	}
 	modelFLOPs := flopsPerToken * tokens
 	hwFLOPs := modelFLOPs
 	hwFLOPs *= 1 + w.recomputeShare()/3
+	if w.Architecture != nil {
+		hwFLOPs += w.recomputedFLOPsPerToken() * tokens
+	}
 	peak := gpu.PeakTFLOPS * 1e12
 	st.Classes = st.Classes[:0]
 	st.Transport, st.BubbleS, st.BubbleCommS, st.StepS = tr, 0, 0, 0
@@ -1257,7 +1270,7 @@ func (m *netModel) perGPUGBs(g *commGroup) float64 {
 // as one, of which overlap is hidden behind compute; every field is set.
 func (m *netModel) classInto(c *TrafficClass, name string, g *commGroup, one *collTime, count, overlap float64) {
 	t := one.time * count
-	c.Name, c.Ranks, c.CrossesFabric, c.CrossesTier = name, g.ranks, !g.local, g.crossesSU
+	c.Name, c.Ranks, c.CrossesFabric, c.CrossesTier = name, int32(g.ranks), !g.local, g.crossesSU
 	c.BusBWGBs, c.Algorithm, c.Protocol = one.busbw, one.algo, one.proto
 	c.TimeS, c.ExposedS = t, t*(1-overlap)
 }

@@ -60,7 +60,7 @@ func memoryChanges(w Workload, gpu *GPUSpec, d *JCTData, gpus, domain int) []mem
 	first(microBatchChanges(w))
 	if !w.Recompute {
 		v := w
-		v.Recompute = true
+		fullRecompute(&v)
 		first(func(yield func(Workload) bool) { yield(v) })
 	}
 	first(pipelineChanges(w, gpus))
@@ -78,6 +78,9 @@ func changeLabel(w, v Workload) string {
 	if v.Recompute != w.Recompute {
 		parts = append(parts, fmt.Sprintf("recompute = %t", v.Recompute))
 	}
+	if w.selective() && !v.selective() {
+		parts = append(parts, "no recompute_modules")
+	}
 	for _, f := range []struct {
 		key      string
 		was, now int
@@ -90,6 +93,19 @@ func changeLabel(w, v Workload) string {
 	return strings.Join(parts, " and ")
 }
 
+// fullRecompute sets v to recompute every layer, which replaces a
+// selective recomputation by modules (the two may not be given
+// together, checkArchitecture): v gets its own copy of the architecture
+// without them, the one it shares with w left as it is.
+func fullRecompute(v *Workload) {
+	v.Recompute = true
+	if v.selective() {
+		a := v.Architecture.Clone()
+		a.RecomputeModules = nil
+		v.Architecture = a
+	}
+}
+
 // zeroChanges are the higher ZeRO stages, with recomputation too when
 // recompute is set.
 func zeroChanges(w Workload, recompute bool) iter.Seq[Workload] {
@@ -97,7 +113,9 @@ func zeroChanges(w Workload, recompute bool) iter.Seq[Workload] {
 		for zs := w.zeroStage() + 1; zs <= 3; zs++ {
 			v := w
 			v.ZeROStage = zs
-			v.Recompute = v.Recompute || recompute
+			if recompute {
+				fullRecompute(&v)
+			}
 			if !yield(v) {
 				return
 			}

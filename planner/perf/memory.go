@@ -97,12 +97,18 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 	// Llama), experts (sharded over ep as well) and the rest.
 	embed := float64(w.Vocab) * h
 	total := w.ParamsB * 1e9
-	experts, mlpScale := 0.0, 1.0
+	experts, mlpScale := 0.0, w.mlpActivationScale(0)
 	if f := expertWidth(&w); f > 0 {
-		// A token's MLP activations go through k experts of width f; a
-		// dense MLP is 4h wide.
-		experts = float64(w.Experts) * float64(w.Layers) * 3 * h * f
-		mlpScale = float64(max(w.TopK, 1)) * f / (4 * h)
+		// A token's MLP activations go through k experts of width f and
+		// the shared experts; a dense MLP is 4h wide. dense_layers of
+		// the layers hold a dense MLP instead.
+		moeLayers := w.Layers - w.denseLayers()
+		experts = float64(w.Experts) * float64(moeLayers) * w.mlpMatrices(true) * h * f
+		mlpScale = w.mlpActivationScale(f)
+		if dl := w.denseLayers(); dl > 0 {
+			share := float64(dl) / float64(w.Layers)
+			mlpScale = share*w.mlpActivationScale(0) + (1-share)*mlpScale
+		}
 	}
 	body := max(total-experts-2*embed, 0) // the builtin: math.Max is not inlined, and a job over memory sizes a hundred candidates
 	// The optimizer shards over the data- and context-parallel ranks.
@@ -178,4 +184,23 @@ func memoryUse(w Workload, gpu *GPUSpec, d *JCTData, dp int) MemoryUse {
 func microbatches(w *Workload, dp int) int {
 	seqs := float64(w.GlobalBatchTokens) / float64(w.SeqLen)
 	return max(int(math.Ceil(seqs/float64(w.MicroBatch*dp))), 1)
+}
+
+// mlpActivationScale is an MLP's activations per token against a GELU
+// MLP 4h wide (Korthikanti et al.'s 19 bytes per element of s·b·h): a
+// dense MLP of ffn_hidden, or with f > 0 an MoE layer's top_k experts
+// of width f and its shared experts, each as wide as its width; an MLP
+// whose kind is given keeps the outputs of its x - 1 up products (gate
+// and up for SwiGLU), x - 1 times a GELU's. With no kind given an
+// expert's count is the one before kinds: one width.
+func (w *Workload) mlpActivationScale(f float64) float64 {
+	h := float64(w.Hidden)
+	ups := 1.0
+	if w.Architecture != nil && w.Architecture.MLP != "" {
+		ups = w.mlpMatrices(f > 0) - 1
+	}
+	if f <= 0 {
+		return ups * w.ffnWidth() / (4 * h)
+	}
+	return ups * (float64(max(w.TopK, 1))*f + w.sharedWidth(f)) / (4 * h)
 }

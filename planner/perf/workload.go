@@ -130,6 +130,14 @@ type Workload struct {
 	OverlapEP *float64 `toml:"overlap_ep,omitempty,omitzero"`
 	OverlapCP *float64 `toml:"overlap_cp,omitempty,omitzero"`
 
+	// Architecture is the model's shape past its size (ffn_hidden, mlp,
+	// expert_ffn_hidden, shared experts, dense_layers, head widths,
+	// latent attention) and selective recomputation's modules, each
+	// optional; nil takes the derivations from params_b, hidden and
+	// heads. Embedded: its fields sit in [workload]. Shared by copies
+	// of the workload: never changed once set.
+	*Architecture
+
 	// computeEff caches the compute efficiency worked out from the
 	// shapes while one estimate times the job many ways (0: not yet).
 	computeEff float64

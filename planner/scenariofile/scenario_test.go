@@ -57,7 +57,17 @@ func TestScenarioRoundTrip(t *testing.T) {
 	full.Network.Media = planner.Media{ServerLeaf: planner.AOC, ServerLeafM: 10}
 	full.Workload = &w
 	full.Prices = map[string]float64{"sn5600": 20000, "osfp-400x2": 650.5}
-	for name, s := range map[string]planner.Scenario{"defaults": planner.NewScenario(), "full": full} {
+	// The architecture's fields sit flat in [workload] (an embedded
+	// pointer): saved and loaded back. Mutation caught: the strict
+	// decoder not following the embedded struct (every field an unknown
+	// key).
+	arch := planner.NewScenario()
+	aw := perf.NewWorkload()
+	aw.Model, aw.EP, aw.TP = "deepseek-v3", 32, 1
+	aw.Architecture = &perf.Architecture{FFNHidden: 18432, MLP: perf.MLPSwiGLU, ExpertFFNHidden: 2048, SharedExperts: 1, DenseLayers: 3,
+		QKHeadDim: 192, VHeadDim: 128, QLoRARank: 1536, KVLoRARank: 512, QKRopeHeadDim: 64, RecomputeModules: []string{perf.RecomputeMLAUpProj}}
+	arch.Workload = &aw
+	for name, s := range map[string]planner.Scenario{"defaults": planner.NewScenario(), "full": full, "architecture": arch} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name+".toml")
 			if err := Save(path, s); err != nil {

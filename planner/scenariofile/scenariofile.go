@@ -126,7 +126,7 @@ func (d *strictDecoder) table(prims map[string]toml.Primitive, dst reflect.Value
 			d.add(&fielderr.FieldError{Field: name, Line: d.lines[name], Problem: "unknown key", Fix: fix})
 			continue
 		}
-		d.value(prims[key], dst.Field(i), name)
+		d.value(prims[key], fieldAt(dst, i), name)
 	}
 }
 
@@ -259,16 +259,48 @@ func (d *strictDecoder) typeError(name string, err error) *fielderr.FieldError {
 	return fe
 }
 
-// tomlFields maps the toml tag names of struct type t to field indexes.
-func tomlFields(t reflect.Type) map[string]int {
-	out := make(map[string]int, t.NumField())
+// tomlFields maps the toml tag names of struct type t to field index
+// paths (reflect.Value.FieldByIndex's), the fields of an embedded struct
+// or pointer to one without a tag among its own (perf.Workload's
+// Architecture), as the toml package decodes them.
+func tomlFields(t reflect.Type) map[string][]int {
+	out := make(map[string][]int, t.NumField())
 	for i := range t.NumField() {
-		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if et := f.Type; f.Anonymous && tag == "" {
+			if et.Kind() == reflect.Pointer {
+				et = et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				for k, sub := range tomlFields(et) {
+					out[k] = append([]int{i}, sub...)
+				}
+				continue
+			}
+		}
 		if tag != "" && tag != "-" {
-			out[tag] = i
+			out[tag] = []int{i}
 		}
 	}
 	return out
+}
+
+// fieldAt is the field of the struct v at index path, allocating the
+// nil pointers to embedded structs on the way.
+func fieldAt(v reflect.Value, path []int) reflect.Value {
+	for n, i := range path {
+		if n > 0 {
+			if v.Kind() == reflect.Pointer {
+				if v.IsNil() {
+					v.Set(reflect.New(v.Type().Elem()))
+				}
+				v = v.Elem()
+			}
+		}
+		v = v.Field(i)
+	}
+	return v
 }
 
 // checkShape refuses documents nested deeper, or with longer dotted keys,

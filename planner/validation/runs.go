@@ -11,6 +11,7 @@ import (
 
 	"fabricplan/internal/datadoc"
 	"fabricplan/planner"
+	"fabricplan/planner/perf"
 )
 
 // RunFiles are the published training runs never fitted (issue #47),
@@ -300,6 +301,7 @@ func writeRunWorkload(b *strings.Builder, f *runFields) (notModelled, assumed []
 			b.WriteString("token_drop = true\n")
 		}
 	}
+	notModelled = writeRunArch(b, f)
 	if f.str("kind") == RunMoE && !f.has("active_params_b") {
 		if a, ok := derivedActiveParamsB(f); ok {
 			fmt.Fprintf(b, "active_params_b = %s\n", strconv.FormatFloat(a, 'g', 6, 64))
@@ -309,8 +311,45 @@ func writeRunWorkload(b *strings.Builder, f *runFields) (notModelled, assumed []
 		}
 	}
 	assumed = append(assumed, writeRunDefaults(b, f)...)
-	notModelled, sac := writeRunMemory(b, f)
-	return notModelled, append(assumed, sac...)
+	rcNotModelled, sac := writeRunMemory(b, f)
+	return append(notModelled, rcNotModelled...), append(assumed, sac...)
+}
+
+// archFields are the architecture fields a run records that the
+// workload takes as they are (planner/perf Architecture).
+var archFields = []string{"ffn_hidden", "expert_ffn_hidden", "shared_experts", "shared_expert_ffn_hidden", "dense_layers",
+	"head_dim", "qk_head_dim", "v_head_dim", "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim"}
+
+// writeRunArch writes the run's architecture: its widths and counts,
+// its MLP kind where the model knows it, and latent attention where it
+// gives the ranks (kv_lora_rank); it returns as not modelled another
+// MLP kind, and an attention field but latent attention with its ranks. A dense run's shared-expert and
+// dense-layer counts (zero where recorded) are left out.
+func writeRunArch(b *strings.Builder, f *runFields) (notModelled []string) {
+	moe := f.str("kind") == RunMoE
+	for _, k := range archFields {
+		if !f.has(k) {
+			continue
+		}
+		v := f.integer(k)
+		if !moe && (k == "shared_experts" || k == "dense_layers" || k == "expert_ffn_hidden" || k == "shared_expert_ffn_hidden") {
+			continue
+		}
+		if v > 0 {
+			fmt.Fprintf(b, "%s = %d\n", k, v)
+		}
+	}
+	switch mlp := f.str("mlp"); mlp {
+	case "":
+	case perf.MLPGELU, perf.MLPSquaredReLU, perf.MLPSwiGLU:
+		fmt.Fprintf(b, "mlp = %q\n", mlp)
+	default:
+		notModelled = append(notModelled, "mlp = "+strconv.Quote(mlp))
+	}
+	if att := f.str("attention"); att != "" && !(strings.HasPrefix(att, "mla") && f.has("kv_lora_rank")) {
+		notModelled = append(notModelled, "attention = "+strconv.Quote(att))
+	}
+	return notModelled
 }
 
 // derivedActiveParamsB is an MoE run's active parameters in billions
@@ -329,7 +368,6 @@ func derivedActiveParamsB(f *runFields) (float64, bool) {
 	idle := float64(f.integer("experts") - f.integer("top_k"))
 	perExpert := 3 * float64(f.integer("hidden")) * f.num("expert_ffn_hidden")
 	a := f.num("params_b") - moeLayers*idle*perExpert/1e9
-	f.used["expert_ffn_hidden"], f.used["dense_layers"] = false, false // read for the count; the model takes neither, so both stay listed
 	return a, a > 0 && idle > 0
 }
 
@@ -361,9 +399,10 @@ func writeRunDefaults(b *strings.Builder, f *runFields) (assumed []string) {
 // writeRunMemory writes the run's sharding (FSDP as ZeRO-3) and
 // recomputation (full, or of recompute_layers whole layers where the
 // source counts them, or torchtitan's per-op selective one as the whole
-// layers it costs, perOpSACLayers), and returns what the model cannot
-// take: another selective recomputation, or a partial one with no count
-// of layers; and what it assumed.
+// layers it costs, perOpSACLayers, or a selective one by Megatron-Core
+// modules, writeRunSelective), and returns what the model cannot take:
+// another selective recomputation, or a partial one with no count of
+// layers; and what it assumed.
 func writeRunMemory(b *strings.Builder, f *runFields) (notModelled, assumed []string) {
 	zero := f.integer("zero_stage")
 	if fsdp, _ := f.m["fsdp"].(bool); fsdp && zero == 0 {
@@ -388,10 +427,49 @@ func writeRunMemory(b *strings.Builder, f *runFields) (notModelled, assumed []st
 		}
 	}
 	if rc != "" && !full && !partial && !sac {
-		notModelled = append(notModelled, "recompute = "+strconv.Quote(rc))
+		notModelled = writeRunSelective(b, rc)
 	}
 	fmt.Fprintf(b, "recompute = %t\ntokens_total = %g\n", full, runTokensTotal)
 	return notModelled, assumed
+}
+
+// writeRunSelective writes a selective recomputation by modules
+// (selectiveModules) as recompute_modules, or returns it as not
+// modelled.
+func writeRunSelective(b *strings.Builder, rc string) (notModelled []string) {
+	mods, ok := selectiveModules(rc)
+	if !ok {
+		return []string{"recompute = " + strconv.Quote(rc)}
+	}
+	fmt.Fprintf(b, "recompute_modules = [%s]\n", strings.Join(mods, ", "))
+	return nil
+}
+
+// moduleAliases are the short names a source gives Megatron-Core's
+// recompute modules (Megatron-MoE-ModelZoo's tables: "norm" and "act"
+// for layernorm and moe_act).
+var moduleAliases = map[string]string{"norm": perf.RecomputeLayerNorm, "act": perf.RecomputeMoEAct}
+
+// selectiveModules reads a run's "selective (m1, m2, ...)" as
+// Megatron-Core's recompute modules, quoted for TOML; false where it
+// names none or one the model does not know.
+func selectiveModules(rc string) ([]string, bool) {
+	inner, ok := strings.CutPrefix(rc, "selective (")
+	if !ok || !strings.HasSuffix(inner, ")") {
+		return nil, false
+	}
+	var mods []string
+	for _, m := range strings.Split(strings.TrimSuffix(inner, ")"), ",") {
+		m = strings.TrimSpace(m)
+		if a, ok := moduleAliases[m]; ok {
+			m = a
+		}
+		if !slices.Contains(perf.RecomputeModuleNames, m) {
+			return nil, false
+		}
+		mods = append(mods, strconv.Quote(m))
+	}
+	return mods, len(mods) > 0
 }
 
 // perOpSAC is how a run names torchtitan's per-op selective activation
@@ -422,7 +500,6 @@ func perOpSACLayers(f *runFields) (int, bool) {
 		return 0, false
 	}
 	h, s, ffn := float64(f.integer("hidden")), float64(f.integer("seq_len")), f.num("ffn_hidden")
-	f.used["ffn_hidden"] = false // read for the share; the model does not take it, so it stays listed
 	kv := h
 	if f.has("kv_heads") {
 		kv = h * float64(f.integer("kv_heads")) / float64(f.integer("heads"))
@@ -462,7 +539,6 @@ func megatronFLOPs(f *runFields, kind, metric string) (float64, string) {
 		g = 1.5
 	}
 	ffn := f.num("ffn_hidden")
-	f.used["ffn_hidden"] = false // the count reads it; the model does not take it, so it stays listed
 	q, a := float64(f.integer("kv_heads")), float64(f.integer("heads"))
 	sequences := float64(f.integer("global_batch_tokens")) / s
 	return 12 * sequences * s * l * h * h * (1 + ffn/h*g + q/a + s/h + v/(2*l*h)), ""
@@ -486,7 +562,6 @@ func megatronFLOPs(f *runFields, kind, metric string) (float64, string) {
 // not record, so such a run gets none; it says why.
 func megatronMoEFLOPs(f *runFields) (float64, string) {
 	mla := strings.HasPrefix(f.str("attention"), "mla")
-	f.used["attention"] = false // read here; the model does not take it, so it stays listed
 	if mla {
 		return 0, "published in TFLOP/s by Megatron-LM's count, which for latent attention (MLA) needs its query, key and value head widths, not recorded"
 	}
@@ -520,10 +595,6 @@ func megatronMoEFLOPs(f *runFields) (float64, string) {
 	vocab := math.Ceil(float64(f.integer("vocab"))/pad) * pad
 	mlp := x * (f.num("ffn_hidden")*dense + (f.num("expert_ffn_hidden")*float64(f.integer("top_k"))+shared)*(l-dense))
 	attention := l * (h*(q+2*v) + q*s + q*h)
-	// the count reads these; the model takes none of them, so they stay listed
-	for _, k := range []string{"ffn_hidden", "expert_ffn_hidden", "dense_layers", "head_dim", "shared_experts", "shared_expert_ffn_hidden"} {
-		f.used[k] = false
-	}
 	sequences := float64(f.integer("global_batch_tokens")) / s
 	return sequences * s * (6*h*mlp + 6*attention + 6*h*vocab), ""
 }

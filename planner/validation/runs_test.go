@@ -25,7 +25,8 @@ func runDoc(split string, lines ...string) []byte {
 // 8 sequences: 12 x 8 x 1024 x 2 x 1024^2 x (1 + 4 + 0.25 + 1 + 12.25)
 // = 3.813930958848e12; SwiGLU makes the MLP term 6: 4.226247819264e12.
 // Mutations caught: FSDP not taken as ZeRO-3, selective recomputation
-// taken as full, a field dropped without a word, micro_batch or vpp
+// taken as full, a field dropped without a word, the architecture
+// (ffn_hidden, mlp) left unwritten or still listed, micro_batch or vpp
 // defaulted silently, the vocabulary not padded, the gated MLP's 3/2
 // left out, an unknown metric or split accepted.
 func TestParseRuns(t *testing.T) {
@@ -44,12 +45,13 @@ func TestParseRuns(t *testing.T) {
 		if math.Abs(r.flopsPerStep/c.want-1) > 1e-12 || r.NoFigure != "" {
 			t.Errorf("%s: FLOPs %g, want %g (%s)", c.mlp, r.flopsPerStep, c.want, r.NoFigure)
 		}
-		for _, line := range []string{"gpus = 64", "zero_stage = 3", "recompute = false", "micro_batch = 1", "vpp = 1", "kv_heads = 2", "tp = 2", "pp = 2"} {
+		for _, line := range []string{"gpus = 64", "zero_stage = 3", "recompute = false", "micro_batch = 1", "vpp = 1", "kv_heads = 2", "tp = 2", "pp = 2",
+			"ffn_hidden = 4096", `mlp = "` + c.mlp + `"`} {
 			if !strings.Contains(r.Scenario, line+"\n") {
 				t.Errorf("scenario lacks %q:\n%s", line, r.Scenario)
 			}
 		}
-		wantNM := []string{`recompute = "selective (attn)"`, "ffn_hidden = 4096", `framework = "X"`, `mlp = "` + c.mlp + `"`}
+		wantNM := []string{`recompute = "selective (attn)"`, `framework = "X"`}
 		if !slices.Equal(r.NotModelled, wantNM) {
 			t.Errorf("not modelled %q, want %q", r.NotModelled, wantNM)
 		}
@@ -70,7 +72,7 @@ func TestParseRuns(t *testing.T) {
 	// active count. By hand: 10B less (8 - 2) idle experts x 3 x 1000 x
 	// 1000 over 4 - 1 MoE layers = 10 - 0.054 = 9.946B. Mutations caught:
 	// every parameter taken as active, dense layers counted as MoE ones,
-	// the derived value not said.
+	// the derived value not said, the widths read for it not written.
 	derived, err := ParseRuns(runDoc(SplitDev, "kind = \"moe\"", "metric = \"step_s\"", "published = 1", "params_b = 10", "experts = 8",
 		"top_k = 2", "expert_ffn_hidden = 1000", "layers = 4", "dense_layers = 1", "hidden = 1000", "micro_batch = 1", "ep = 1"))
 	if err != nil {
@@ -78,7 +80,7 @@ func TestParseRuns(t *testing.T) {
 	}
 	if r := derived[0]; !strings.Contains(r.Scenario, "active_params_b = 9.946\n") ||
 		!slices.ContainsFunc(r.Assumed, func(s string) bool { return strings.Contains(s, "9.946 derived") }) ||
-		!slices.Contains(r.NotModelled, "expert_ffn_hidden = 1000") || !slices.Contains(r.NotModelled, "dense_layers = 1") {
+		!strings.Contains(r.Scenario, "expert_ffn_hidden = 1000\n") || !strings.Contains(r.Scenario, "dense_layers = 1\n") || len(r.NotModelled) != 0 {
 		t.Errorf("derived active parameters: %q %q\n%s", r.Assumed, r.NotModelled, r.Scenario)
 	}
 	for _, bad := range [][]byte{runDoc("test", "kind = \"dense\"", "metric = \"step_s\"", "published = 1"),
@@ -104,7 +106,8 @@ func TestParseRuns(t *testing.T) {
 // Mutations caught: head_dim ignored (hidden / heads taken), the
 // causal half of the scores left out, the shared expert or the dense
 // layer dropped, the routed experts not multiplied by top_k, an MLA
-// run's attention field dropped from the not-modelled list.
+// run's attention field (without its ranks) dropped from the
+// not-modelled list, a width the model takes left out of the scenario.
 func TestParseRunsMoEFLOPs(t *testing.T) {
 	shape := []string{"kind = \"moe\"", "metric = \"tflops_per_gpu\"", "published = 400", "layers = 2", "dense_layers = 1", "hidden = 1024",
 		"heads = 8", "kv_heads = 2", "head_dim = 256", "ffn_hidden = 4096", "expert_ffn_hidden = 512", "experts = 8", "top_k = 2",
@@ -128,8 +131,10 @@ func TestParseRunsMoEFLOPs(t *testing.T) {
 		if math.Abs(r.flopsPerStep/c.want-1) > 1e-12 || r.NoFigure != "" {
 			t.Errorf("FLOPs %g, want %g (%s)", r.flopsPerStep, c.want, r.NoFigure)
 		}
-		if !slices.Contains(r.NotModelled, "head_dim = 256") || !slices.Contains(r.NotModelled, "shared_expert_ffn_hidden = 256") {
-			t.Errorf("fields the count reads must stay listed as not modelled: %q", r.NotModelled)
+		for _, line := range []string{"head_dim = 256", "shared_expert_ffn_hidden = 256", "shared_experts = 1", "dense_layers = 1", "expert_ffn_hidden = 512", "ffn_hidden = 4096", `mlp = "swiglu"`} {
+			if !strings.Contains(r.Scenario, line+"\n") || slices.Contains(r.NotModelled, line) {
+				t.Errorf("%s: the model takes it (in the scenario, not listed): not modelled %q\n%s", line, r.NotModelled, r.Scenario)
+			}
 		}
 	}
 }
@@ -198,10 +203,13 @@ func TestRunNVLinkDomain(t *testing.T) {
 // A partial recomputation whose source counts the layers
 // (recompute_layers: Primus's default, one layer per virtual stage, 32
 // of DeepSeek-V3's 61) runs with recompute_layers and is not listed as
-// not modelled; one without a count (selective, by module) stays listed
-// and runs none; a full one runs recompute = true and writes no count.
-// Mutations caught: the count left unread, written for a full
-// recomputation, or the selective one dropped from the list.
+// not modelled; a selective one by Megatron-Core modules runs them
+// (recompute_modules, the Model-Zoo's "norm" and "act" read as
+// layernorm and moe_act); one naming a module the model does not know
+// stays listed and runs none; a full one runs recompute = true and
+// writes no count. Mutations caught: the count left unread, written for
+// a full recomputation, the modules not written or their aliases not
+// read, or an unknown selective one dropped from the list.
 func TestRunPartialRecompute(t *testing.T) {
 	for _, c := range []struct {
 		fields      string
@@ -209,7 +217,9 @@ func TestRunPartialRecompute(t *testing.T) {
 		notModelled bool
 	}{
 		{"recompute = \"1 recomputed layer per virtual stage (default)\"\nrecompute_layers = 32\n", "recompute_layers = 32\nrecompute = false\n", false},
-		{"recompute = \"selective (norm, act)\"\n", "recompute = false\n", true},
+		{"recompute = \"selective (norm, act)\"\n", "recompute_modules = [\"layernorm\", \"moe_act\"]\nrecompute = false\n", false},
+		{"recompute = \"selective (mla_up_proj, core_attn)\"\n", "recompute_modules = [\"mla_up_proj\", \"core_attn\"]\nrecompute = false\n", false},
+		{"recompute = \"selective (attn)\"\n", "recompute = false\n", true},
 		{"recompute = \"full\"\nrecompute_layers = 61\n", "recompute = true\n", false},
 	} {
 		doc := "schema = 1\nsplit = \"dev\"\n[[run]]\nid = \"r\"\nname = \"R\"\nsource = \"s\"\nkind = \"dense\"\nmetric = \"step_s\"\npublished = 1\nunit = \"s\"\n" +
