@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sort"
 	"sync"
 
 	"fabricplan/planner/fabric"
@@ -53,13 +52,21 @@ func (h classHist) at(m float64) float64 { return h[math.Float64bits(m)] }
 // notes 2.8 million). The tables are reused (gapHists): a sweep's
 // plans would otherwise grow a table each, tier by tier.
 type gapHist struct {
-	keys []uint64 // grains + 1; 0 is an empty slot
-	w    []float64
-	used []int32 // the slots filled, as filled (their count, the entries)
+	slots []gapSlot
+	used  []int32 // the slots filled, as filled (their count, the entries)
 	// packed and spare are sorted's buffers, dist and links what it
 	// returns (valid to the table's release), kept with the table.
 	packed, spare []uint64
 	dist, links   []float64
+}
+
+// gapSlot is a slot of a gapHist: a distance and the links at it, side
+// by side (a slot read is one cache line, not one in each of two
+// arrays: the table of a million-GPU hall's tier outgrows the caches
+// nearest the core, and most of an add's time was the slot's lookup).
+type gapSlot struct {
+	key uint64 // grains + 1; 0 is an empty slot
+	w   float64
 }
 
 // gapHists are tables emptied for reuse (release).
@@ -75,7 +82,7 @@ func (h *gapHist) release() {
 // plan is emptied as fast as a small plan fills it).
 func (h *gapHist) reset() {
 	for _, i := range h.used {
-		h.keys[i], h.w[i] = 0, 0
+		h.slots[i] = gapSlot{}
 	}
 	h.used = h.used[:0]
 }
@@ -85,33 +92,33 @@ const gapHistMin = 256
 
 // add adds links at distance g grains.
 func (h *gapHist) add(g uint64, links float64) {
-	if 2*(len(h.used)+1) > len(h.keys) {
+	if 2*(len(h.used)+1) > len(h.slots) {
 		h.grow()
 	}
 	i := h.slot(g)
-	if h.keys[i] == 0 {
-		h.keys[i] = g + 1
+	sl := &h.slots[i]
+	if sl.key == 0 {
+		sl.key = g + 1
 		h.used = append(h.used, int32(i))
 	}
-	h.w[i] += links
+	sl.w += links
 }
 
 // grow doubles h's slots, keeping what it holds.
 func (h *gapHist) grow() {
-	keys, w, used := h.keys, h.w, slices.Clone(h.used)
-	n := max(gapHistMin, 2*len(keys))
-	h.keys, h.w, h.used = make([]uint64, n), make([]float64, n), h.used[:0]
+	slots, used := h.slots, slices.Clone(h.used)
+	h.slots, h.used = make([]gapSlot, max(gapHistMin, 2*len(slots))), h.used[:0]
 	for _, i := range used {
-		h.add(keys[i]-1, w[i])
+		h.add(slots[i].key-1, slots[i].w)
 	}
 }
 
 // slot is the slot of distance g grains in h: where it is, or the
 // empty slot where it would go.
 func (h *gapHist) slot(g uint64) int {
-	k, mask := g+1, uint64(len(h.keys)-1)
+	k, mask := g+1, uint64(len(h.slots)-1)
 	i := (k * 0x9E3779B97F4A7C15 >> 32) & mask
-	for h.keys[i] != k && h.keys[i] != 0 {
+	for h.slots[i].key != k && h.slots[i].key != 0 {
 		i = (i + 1) & mask
 	}
 	return int(i)
@@ -129,7 +136,7 @@ const slotBits = 20
 func (h *gapHist) sorted() (dist, links []float64) {
 	packed := h.packed[:0]
 	for _, i := range h.used {
-		k := h.keys[i]
+		k := h.slots[i].key
 		if k-1 >= 1<<(64-slotBits) || i >= 1<<slotBits {
 			return h.sortedPairs()
 		}
@@ -144,7 +151,7 @@ func (h *gapHist) sorted() (dist, links []float64) {
 	h.dist, h.links = slices.Grow(h.dist[:0], len(packed))[:len(packed)], slices.Grow(h.links[:0], len(packed))[:len(packed)]
 	dist, links = h.dist, h.links
 	for i, p := range packed {
-		dist[i], links[i] = float64(p>>slotBits)*gapGrainM, h.w[p&(1<<slotBits-1)]
+		dist[i], links[i] = float64(p>>slotBits)*gapGrainM, h.slots[p&(1<<slotBits-1)].w
 	}
 	return dist, links
 }
@@ -204,7 +211,7 @@ func (h *gapHist) sortedPairs() (dist, links []float64) {
 	}
 	all := make([]entry, 0, len(h.used))
 	for _, i := range h.used {
-		all = append(all, entry{h.keys[i] - 1, h.w[i]})
+		all = append(all, entry{h.slots[i].key - 1, h.slots[i].w})
 	}
 	slices.SortFunc(all, func(a, b entry) int { return cmp.Compare(a.grains, b.grains) })
 	dist, links = make([]float64, len(all)), make([]float64, len(all))
@@ -236,18 +243,24 @@ func newUpperCount() *upperCount {
 // are of one height, so their U gives their drop (Hall.SwitchPlace's
 // H), and a tier notes one a switch (an array by U, not a search).
 type dropHist struct {
-	drop, w []float64 // by U
-	has     []bool    // a drop noted at U (perhaps of no links)
+	at []dropAt // by U
+}
+
+// dropAt is a dropHist's drop at one U, side by side with its links
+// (one slice to grow and check, not three: a tier notes every switch).
+type dropAt struct {
+	drop, w float64
+	has     bool // a drop noted (perhaps of no links)
 }
 
 // add adds links at the drop (metres) of a switch whose lowest U is u.
 func (d *dropHist) add(u int, drop, links float64) {
-	if u >= len(d.w) {
-		n := u + 1
-		d.drop, d.w, d.has = slices.Grow(d.drop, n-len(d.drop))[:n], slices.Grow(d.w, n-len(d.w))[:n], slices.Grow(d.has, n-len(d.has))[:n]
+	if u >= len(d.at) {
+		d.at = slices.Grow(d.at, u+1-len(d.at))[:u+1]
 	}
-	d.drop[u], d.has[u] = drop, true
-	d.w[u] += links
+	a := &d.at[u]
+	a.drop, a.has = drop, true
+	a.w += links
 }
 
 // fewHist is a histogram of few distinct keys (a tier's switches by
@@ -460,20 +473,20 @@ func (p *Plan) countSpineCore() *upperCount {
 // tier's links, in increasing order of length.
 func (u *upperCount) heights() (drop, share []float64) {
 	var low, high float64
-	for _, w := range u.lowH.w {
-		low += w
+	for _, a := range u.lowH.at {
+		low += a.w
 	}
-	for _, w := range u.highH.w {
-		high += w
+	for _, b := range u.highH.at {
+		high += b.w
 	}
 	sum := classHist{}
-	for i, a := range u.lowH.drop {
-		if !u.lowH.has[i] {
+	for _, a := range u.lowH.at {
+		if !a.has {
 			continue
 		}
-		for j, b := range u.highH.drop {
-			if u.highH.has[j] {
-				sum.add(a+b, u.lowH.w[i]/low*u.highH.w[j]/high)
+		for _, b := range u.highH.at {
+			if b.has {
+				sum.add(a.drop+b.drop, a.w/low*b.w/high)
 			}
 		}
 	}
@@ -657,7 +670,7 @@ func (b *runBuckets) fill(d, links float64, drop, cum []float64) error {
 			return err
 		}
 		// The drops whose runs fall in the bucket: up to its end.
-		j := i + 1 + sort.SearchFloat64s(drop[i+1:], r.end+soldSlack-d+1e-12)
+		j := i + 1 + firstAtLeast(drop[i+1:], r.end+soldSlack-d+1e-12)
 		for j < len(drop) && d+drop[j] <= r.end+soldSlack {
 			j++
 		}
@@ -666,6 +679,22 @@ func (b *runBuckets) fill(d, links float64, drop, cum []float64) error {
 		i = j
 	}
 	return nil
+}
+
+// firstAtLeast is the index of the first of a (shortest first) at least
+// x, len(a) if none: sort.SearchFloat64s without its closure's call at
+// every step (fill searches a tier's drops for every distance).
+func firstAtLeast(a []float64, x float64) int {
+	lo, hi := 0, len(a)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if a[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // countedLongest is tier t's longest link as counted: the longest

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 
 	"fabricplan/planner/hall"
@@ -314,5 +315,27 @@ func TestGapHistSorted(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// firstAtLeast finds what sort.SearchFloat64s finds, over sorted drops
+// with repeats, every x at, between, below and above them, and an empty
+// list. Mutation caught (checked to fail here): a[m] <= x for a[m] < x
+// (the first past x, not the first at it).
+func TestFirstAtLeastAsSearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 3))
+	for n := range 40 {
+		a := make([]float64, n)
+		for i := range a {
+			a[i] = float64(r.IntN(20)) * 0.05
+		}
+		slices.Sort(a)
+		for k := -1; k <= 21; k++ {
+			for _, x := range []float64{float64(k) * 0.05, float64(k)*0.05 + 0.01} {
+				if got, want := firstAtLeast(a, x), sort.SearchFloat64s(a, x); got != want {
+					t.Fatalf("firstAtLeast(%v, %v) = %d, sort.SearchFloat64s %d", a, x, got, want)
+				}
+			}
+		}
 	}
 }

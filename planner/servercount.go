@@ -68,6 +68,11 @@ type serverCounter struct {
 	down            []int
 	order           []int
 	byKey           map[string]*unitCount
+	// byRow is the counts by rowKey: most units stand in one row with
+	// their leaf racks, and that key costs a few divisions where
+	// unitKey measures every gap.
+	byRow  map[string]*unitCount
+	rowKey []byte
 	// shapes are the units shared with plans counted in the same
 	// context (nil: the plan's own alone).
 	shapes *unitShapes
@@ -90,11 +95,8 @@ type serverCounter struct {
 // countServerLinks counts p's server links into t by unit (see above)
 // and returns the cage uses they add, for countModules.
 func (p *Plan) countServerLinks(t *linkTally) ([]cageCount, error) {
-	c := serverCounters.Get().(*serverCounter)
+	c := p.newServerCounter()
 	defer c.release()
-	c.p, c.h, c.sets, c.lpu, c.spu = p, p.Hall, p.media.sets, max(p.layout.LeavesPerUnit, 1), p.layout.ServersPerUnit
-	c.rails, c.chosen, c.shapes = max(p.RailsPerPlane, 1), newMediumMemo(p.media), p.sharedUnits()
-	c.leafDowns()
 	units := ceilDiv(len(c.down), c.lpu)
 	of := make([]*unitCount, units)
 	n := map[*unitCount]int{}
@@ -126,15 +128,28 @@ func (p *Plan) countServerLinks(t *linkTally) ([]cageCount, error) {
 	return uses, nil
 }
 
+// newServerCounter is a counter of p's server links, its leaves'
+// links listed, to release when done.
+func (p *Plan) newServerCounter() *serverCounter {
+	c := serverCounters.Get().(*serverCounter)
+	c.p, c.h, c.sets, c.lpu, c.spu = p, p.Hall, p.media.sets, max(p.layout.LeavesPerUnit, 1), p.layout.ServersPerUnit
+	c.rails, c.chosen, c.shapes = max(p.RailsPerPlane, 1), newMediumMemo(p.media), p.sharedUnits()
+	c.leafDowns()
+	return c
+}
+
 // serverCounters are counters released for reuse, their scratch kept:
 // a sweep's plans would otherwise grow it each (a fifth of a counted
 // sweep's allocations).
-var serverCounters = sync.Pool{New: func() any { return &serverCounter{byKey: map[string]*unitCount{}} }}
+var serverCounters = sync.Pool{New: func() any {
+	return &serverCounter{byKey: map[string]*unitCount{}, byRow: map[string]*unitCount{}}
+}}
 
 // release forgets the plan c counted and gives c, its scratch emptied,
 // for reuse.
 func (c *serverCounter) release() {
 	clear(c.byKey)
+	clear(c.byRow)
 	c.p, c.h, c.sets, c.chosen, c.shapes = nil, nil, nil, nil, nil
 	c.down, c.order = c.down[:0], c.order[:0]
 	serverCounters.Put(c)
@@ -179,25 +194,60 @@ func (c *serverCounter) unitServers(u int) int {
 }
 
 // unit is unit u's count: the one kept for a unit that sits alike, else
-// its links walked.
+// its links walked. A unit that stands in one row with its leaf racks
+// is found by its rowKey first, and kept by it too.
 func (c *serverCounter) unit(u int) (*unitCount, error) {
-	h, planes := c.h, c.p.Planes
 	first, ns := u*c.spu, c.unitServers(u)
-	c.leaves = c.leaves[:0]
-	for plane := 1; plane <= planes; plane++ {
-		for r := range c.lpu {
-			if c.down[u*c.lpu+r] < 0 {
-				c.leaves = append(c.leaves, hall.Place{Rack: -1})
-				continue
-			}
-			c.leaves = append(c.leaves, h.LeafPlace(plane, u*c.lpu+r))
+	row, inRow := c.unitRowKey(u, first, ns)
+	if inRow {
+		if r, ok := c.byRow[string(row)]; ok {
+			return r, nil
+		}
+		if r := c.shapes.get(row, true); r != nil {
+			c.byRow[string(row)] = r
+			return r, nil
 		}
 	}
+	r, err := c.unitByKey(u, first, ns)
+	if err != nil {
+		return nil, err
+	}
+	if inRow {
+		c.byRow[string(row)] = r
+		c.shapes.put(row, true, r)
+	}
+	return r, nil
+}
+
+// unitRowKey is the key of unit u (its servers first to first+ns-1)
+// by the rows it stands in: each leaf's links, the servers and the
+// unit's place (hall.AppendUnitPlace), which gives each of its racks'
+// centres to the bit. Units of equal rowKey have equal unitKey
+// (TestUnitRowKeyImpliesKey), found by a lookup a row rather than one a
+// rack and a gap measured for each server rack and leaf rack. false: no
+// such key (a hall that lists its racks); the unit is found by unitKey
+// alone.
+func (c *serverCounter) unitRowKey(u, first, ns int) ([]byte, bool) {
+	key := c.rowKey[:0]
+	for r := range c.lpu {
+		key = binary.AppendVarint(key, int64(c.down[u*c.lpu+r]))
+	}
+	key = binary.AppendVarint(key, int64(ns))
+	key, ok := c.h.AppendUnitPlace(key, u, first, ns)
+	c.rowKey = key
+	return key, ok
+}
+
+// unitByKey is unit u's count found by its unitKey: the one kept for a
+// unit that sits alike, else its links walked.
+func (c *serverCounter) unitByKey(u, first, ns int) (*unitCount, error) {
+	h := c.h
+	c.placeLeaves(u)
 	key := c.unitKey(u, first, ns)
 	if r, ok := c.byKey[string(key)]; ok {
 		return r, nil
 	}
-	if r := c.shapes.get(key); r != nil {
+	if r := c.shapes.get(key, false); r != nil {
 		c.byKey[string(key)] = r
 		return r, nil
 	}
@@ -210,8 +260,23 @@ func (c *serverCounter) unit(u int) (*unitCount, error) {
 		return nil, err
 	}
 	c.byKey[string(key)] = r
-	c.shapes.put(key, r)
+	c.shapes.put(key, false, r)
 	return r, nil
+}
+
+// placeLeaves sets the places of unit u's leaves (c.leaves), plane by
+// plane, for its key and walk.
+func (c *serverCounter) placeLeaves(u int) {
+	c.leaves = c.leaves[:0]
+	for plane := 1; plane <= c.p.Planes; plane++ {
+		for r := range c.lpu {
+			if c.down[u*c.lpu+r] < 0 {
+				c.leaves = append(c.leaves, hall.Place{Rack: -1})
+				continue
+			}
+			c.leaves = append(c.leaves, c.h.LeafPlace(plane, u*c.lpu+r))
+		}
+	}
 }
 
 // unitShapes are the counts of distinct units (by unitKey) shared by
@@ -221,6 +286,7 @@ func (c *serverCounter) unit(u int) (*unitCount, error) {
 type unitShapes struct {
 	mu    sync.Mutex
 	byKey map[string]*unitCount
+	byRow map[string]*unitCount // by unitRowKey
 	bytes int
 }
 
@@ -249,7 +315,7 @@ func (p *Plan) sharedUnits() *unitShapes {
 	if s, ok := unitShapesMemo.Get(key); ok {
 		return s
 	}
-	s := &unitShapes{byKey: map[string]*unitCount{}}
+	s := &unitShapes{byKey: map[string]*unitCount{}, byRow: map[string]*unitCount{}}
 	unitShapesMemo.Put(key, s)
 	return s
 }
@@ -274,15 +340,15 @@ func unitContextOf(p *Plan) memo.Key {
 		m.port[tierServerLeaf], m.forced[tierServerLeaf], mod, m.serverModsPerPort, m.serverPerCage, m.sets.grid.serverCages)
 }
 
-// get is the count kept for a unit of key; nil when none is (or s is
-// nil).
-func (s *unitShapes) get(key []byte) *unitCount {
+// get is the count kept for a unit of key (a unitRowKey if row, else a
+// unitKey); nil when none is (or s is nil).
+func (s *unitShapes) get(key []byte, row bool) *unitCount {
 	if s == nil {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.byKey[string(key)]
+	r := s.of(row)[string(key)]
 	if r != nil {
 		unitShapeHits.Add(1)
 	}
@@ -293,8 +359,18 @@ func (s *unitShapes) get(key []byte) *unitCount {
 // before (for tests: sharing that finds contexts but no unit is none).
 var unitShapeHits atomic.Int64
 
-// put keeps r as the count of a unit of key, while s has room.
-func (s *unitShapes) put(key []byte, r *unitCount) {
+// of is s's counts by unitRowKey if row, else by unitKey.
+func (s *unitShapes) of(row bool) map[string]*unitCount {
+	if row {
+		return s.byRow
+	}
+	return s.byKey
+}
+
+// put keeps r as the count of a unit of key (a unitRowKey if row, else
+// a unitKey), while s has room. A count kept under both keys is
+// reckoned at its full size twice: the bound errs on the side of less.
+func (s *unitShapes) put(key []byte, row bool, r *unitCount) {
 	if s == nil {
 		return
 	}
@@ -304,8 +380,8 @@ func (s *unitShapes) put(key []byte, r *unitCount) {
 	if s.bytes+n > unitShapesBytes {
 		return
 	}
-	if _, ok := s.byKey[string(key)]; !ok {
-		s.byKey[string(key)] = r
+	if m := s.of(row); m[string(key)] == nil {
+		m[string(key)] = r
 		s.bytes += n
 	}
 }
@@ -317,7 +393,8 @@ func (r *unitCount) bytes() int {
 		cap(r.uses)*int(unsafe.Sizeof(cageCount{})) + cap(r.longest)*int(unsafe.Sizeof(unitLongest{}))
 }
 
-// unitKey is what unit u's count depends on: each leaf's links, its
+// unitKey is what unit u's count depends on, its leaves placed
+// (placeLeaves): each leaf's links, its
 // servers (ns of them from server first), each leaf's height and rack
 // (numbered within the unit, so that the racks shared are the same),
 // and the distances along and across the rows between each server rack

@@ -20,7 +20,11 @@ import (
 // -benchtime 1x: one op lays out 121M GPUs' fabrics; a counted plan's
 // units are shared with the plans counted before it in the process, so
 // run one sub-benchmark a process for a cold figure). Measured on the
-// shared 2-core machine (load 11-13), 2026-11-29 12:34 UTC, four runs
+// shared 2-core machine (load 12-14), 2026-11-29 15:32 UTC, -benchtime
+// 2x, four runs each alternating with main's (7114dbc): counted
+// 0.48-0.53 s (main 0.54-0.56 s), flat 24-27 ms (main 24-28 ms); one
+// counted op under cachegrind (GC on) 4.30G instructions (main 5.09G).
+// 12:34 UTC the same day (load 11-13), four runs
 // each alternating with main's (077d447): counted 0.67-0.76 s (main
 // 0.80-0.91 s; two more pairs minutes later 0.86-0.87 s against
 // 0.76-1.00 s), auto 0.68-0.75 s (main 0.80-0.94 s), flat 33-42 ms;
