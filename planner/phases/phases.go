@@ -199,9 +199,10 @@ func growth(s planner.Scenario, cat *planner.Catalog) planner.Growth {
 }
 
 // resolvePhases turns the scenario's phases into GPU counts: units are
-// the final plan's scalable units; the final size ends the list.
+// the final plan's scalable units (the units plan prints, a partial last
+// unit the cluster's remainder); the final size ends the list.
 func resolvePhases(s planner.Scenario, final *planner.Plan) ([]planner.Phase, []string, error) {
-	perUnit := final.ServersPerUnit * final.Scenario.Cluster.GPUsPerServer
+	perUnit, units := final.Unit.GPUs, final.UnitCount()
 	var notes []string
 	in := s.Phases
 	if len(in) == 0 {
@@ -210,18 +211,20 @@ func resolvePhases(s planner.Scenario, final *planner.Plan) ([]planner.Phase, []
 	}
 	out := make([]planner.Phase, 0, len(in)+1)
 	for i, ph := range in {
-		if ph.Units > 0 {
-			ph.GPUs = ph.Units * perUnit
-		}
 		key := fmt.Sprintf("phase[%d]", i+1)
 		field := key + ".gpus"
 		if ph.Units > 0 {
 			field = key + ".units"
+			if ph.Units > units {
+				return nil, nil, fielderr.New(field, fmt.Sprintf("give at most %d (the final plan's scalable units), or raise cluster.gpus", units),
+					"%s (the final plan has %s of %s GPUs%s)", textfmt.Plural(ph.Units, "scalable unit"), textfmt.Plural(units, "unit"), textfmt.Int(perUnit), partialWords(final))
+			}
+			ph.GPUs = final.UnitsGPUs(ph.Units)
 		}
 		switch {
 		case ph.GPUs > final.GPUs:
 			return nil, nil, fielderr.New(field, fmt.Sprintf("give at most %s GPUs (cluster.gpus, the final size), or raise cluster.gpus", textfmt.Int(final.GPUs)),
-				"%s GPUs (a scalable unit is %s GPUs)", textfmt.Int(ph.GPUs), textfmt.Int(perUnit))
+				"%s GPUs", textfmt.Int(ph.GPUs))
 		case len(out) > 0 && ph.GPUs <= out[len(out)-1].GPUs:
 			return nil, nil, fielderr.New(field, fmt.Sprintf("give more than the phase before (%s GPUs)", textfmt.Int(out[len(out)-1].GPUs)),
 				"%s GPUs", textfmt.Int(ph.GPUs))
@@ -235,6 +238,15 @@ func resolvePhases(s planner.Scenario, final *planner.Plan) ([]planner.Phase, []
 		}
 	}
 	return out, notes, nil
+}
+
+// partialWords is ", the last partial" when the final plan's last
+// scalable unit is partial.
+func partialWords(final *planner.Plan) string {
+	if final.UnitCount()*final.Unit.GPUs > final.GPUs {
+		return ", the last partial"
+	}
+	return ""
 }
 
 // defaultPhases doubles from one scalable unit (NVIDIA's deployment
