@@ -105,6 +105,10 @@ type StrategyPlan struct {
 	Name     string      `json:"name"`
 	Steps    []PhaseStep `json:"phases"`
 	Findings []string    `json:"findings"`
+	// CoreAlternative is, for growing as you go where a phase re-cuts
+	// the core groups, the same growth with the core tier cabled as the
+	// final size's (nil: no re-cut, or no such alternative).
+	CoreAlternative *CoreAlternative `json:"core_alternative,omitempty"`
 }
 
 // Last is the strategy's final phase.
@@ -119,6 +123,8 @@ type PhasedPlan struct {
 	Notes      []string       `json:"notes"`
 	// plans are the grow strategy's fabrics, one a phase.
 	plans []*planner.Plan
+	// finalQty is the final-size strategy's bill after each phase.
+	finalQty []map[bomKey]lineQty
 }
 
 // Strategy returns the strategy of key (nil when absent).
@@ -175,6 +181,9 @@ func PlanPhases(s planner.Scenario, cat *planner.Catalog) (*PhasedPlan, error) {
 		return nil, err
 	}
 	pp.Strategies = append(pp.Strategies, fs, grow)
+	gr := &pp.Strategies[1]
+	gr.CoreAlternative = coreAlternative(pp, &pp.Strategies[0], gr)
+	gr.Findings = append(gr.Findings, coreFindings(pp, gr)...)
 	pp.Notes = append(pp.Notes, fmt.Sprintf("re-cabling: %s min a link for one crew (estimate: no published figure), %s; labour is not priced",
 		trimFloat(g.RecableMin), textfmt.Plural(g.RecableCrews, "crew")))
 	return pp, nil
