@@ -223,8 +223,9 @@ type linkDiff struct {
 	Kept, Moved, Added planner.Links
 }
 
-// diffLinks compares two phases' links by their ends.
-func diffLinks(old, cur *linkSet) linkDiff {
+// diffLinks compares two phases' links by their ends, the old phase's
+// cores under rename (coreRename; nil: their own names).
+func diffLinks(old, cur *linkSet, rename map[uint64]uint64) linkDiff {
 	var d linkDiff
 	kept := [planner.LinkTierCount]int{}
 	for i, o := range old.toLeaf {
@@ -232,13 +233,19 @@ func diffLinks(old, cur *linkSet) linkDiff {
 			kept[planner.LinkServerLeaf]++
 		}
 	}
+	var buf []uint64
 	for t := planner.LinkLeafSpine; t < planner.LinkTierCount; t++ {
 		a, b := old.lower[t], cur.lower[t]
 		i, j := 0, 0
 		for i < len(a) && j < len(b) {
 			switch {
 			case a[i] == b[j]:
-				kept[t] += commonCount(old.uppers(t, i), cur.uppers(t, j))
+				ups := old.uppers(t, i)
+				if t == planner.LinkSpineCore && rename != nil {
+					buf = renamedUppers(rename, ups, buf)
+					ups = buf
+				}
+				kept[t] += commonCount(ups, cur.uppers(t, j))
 				i++
 				j++
 			case a[i] < b[j]:

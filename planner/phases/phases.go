@@ -97,6 +97,10 @@ type Recabling struct {
 	Slowdown   float64              `json:"slowdown,omitempty"`
 	UplinkLeft float64              `json:"uplink_left,omitempty"`
 	Text       string               `json:"text"`
+	// CoresRenamed is the cores of the phase before that take another
+	// core's name in this one, so that a re-cut core tier keeps the
+	// most links (coreRename): a label, not a cable.
+	CoresRenamed int `json:"cores_renamed,omitempty"`
 }
 
 // StrategyPlan is one strategy over every phase.
@@ -400,10 +404,12 @@ func planGrow(pp *PhasedPlan, phases []planner.Phase, g planner.Growth) (Strateg
 		st.SwitchesAdded = st.Switches.added(prevSw)
 		st.RatioHolds = ratioHolds(st.Oversub, asked)
 		if prevSet != nil {
-			d := diffLinks(prevSet, set)
+			rename := coreRename(prevSet, set)
+			d := diffLinks(prevSet, set, rename)
 			st.LinksAdded, st.LinksMoved = d.Added, d.Moved
 			if d.Moved.Total > 0 {
 				st.Recabling = recabling(pp.plans[i-1], d.Moved, g)
+				st.Recabling.CoresRenamed = renamedCores(rename)
 			}
 			if prev := pp.plans[i-1]; prev.Tiers != p.Tiers {
 				sp.Findings = append(sp.Findings, fmt.Sprintf("phase %d goes from %d to %d tiers: the fabric is re-designed, %s of the %s links before it move",

@@ -111,8 +111,13 @@ func coreFindings(pp *PhasedPlan, grow *StrategyPlan) []string {
 	var out []string
 	for _, k := range recutPhases(pp, grow) {
 		prev, st := grow.Steps[k-1], grow.Steps[k]
-		out = append(out, fmt.Sprintf("phase %d re-cuts the core groups: phase %d's %s become %d, and every spine's core links are dealt anew over its group's cores, so %s of phase %d's %s spine-core links move",
-			st.Phase, prev.Phase, textfmt.Plural(prev.Switches.Core, "core"), st.Switches.Core, textfmt.Int(st.LinksMoved.SpineCore), prev.Phase, textfmt.Int(prev.Links.SpineCore)))
+		renamed := ""
+		if r := st.Recabling; r != nil && r.CoresRenamed > 0 {
+			renamed = fmt.Sprintf("; %d of them take the name of the new core they share most links with (a label, not a cable; --moves lists them), so %s stay",
+				r.CoresRenamed, textfmt.Plural(prev.Links.SpineCore-st.LinksMoved.SpineCore, "link"))
+		}
+		out = append(out, fmt.Sprintf("phase %d re-cuts the core groups: phase %d's %s become %d and the spines' core links are dealt anew over their groups' cores%s; %s of phase %d's %s spine-core links move",
+			st.Phase, prev.Phase, textfmt.Plural(prev.Switches.Core, "core"), st.Switches.Core, renamed, textfmt.Int(st.LinksMoved.SpineCore), prev.Phase, textfmt.Int(prev.Links.SpineCore)))
 	}
 	if len(out) == 0 {
 		return nil

@@ -63,3 +63,100 @@ func TestCoreRecutAlternative(t *testing.T) {
 
 // near says whether two dollar sums agree to a cent.
 func near(a, b float64) bool { return a-b < 0.01 && b-a < 0.01 }
+
+// coreSet is a linkSet of spine-core links only: spine key -> its cores'
+// keys (one entry a link), spines in ascending order.
+func coreSet(spines []uint64, cores [][]uint64) *linkSet {
+	const t = planner.LinkSpineCore
+	ls := &linkSet{}
+	for i, s := range spines {
+		ls.lower[t] = append(ls.lower[t], s)
+		ls.start[t] = append(ls.start[t], int32(len(ls.ups[t])))
+		ls.ups[t] = append(ls.ups[t], cores[i]...)
+		ls.links[t] += len(cores[i])
+	}
+	return ls
+}
+
+// many is n copies of key.
+func many(key uint64, n int) []uint64 {
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = key
+	}
+	return out
+}
+
+// TestCoreRenameKeepsLinks: a re-cut core tier keeps the links a core
+// shares with the new core it takes the name of. Hand-worked, cores A=1,
+// B=2, C=3, spines 10 and 11:
+//   - swapped: before, spine 10 has 4 links to A and spine 11 4 to B;
+//     after, spine 10 has 2 to B and 2 to C, spine 11 2 to A and 2 to C.
+//     By index no link stays (8 move); A named B and B named A keep 2
+//     each: 4 move.
+//   - regrouped: before, spine 10 has 2 to A and 2 to B; after 4 to A
+//     (B gone). A keeps 2 by index; renaming gains nothing (nil): 2 move.
+//   - taken name: before, spine 10 has 4 links to A, spine 11 2 to B;
+//     after, both reach only B (4 and 2). A takes B's name and keeps 4;
+//     the old B, its name taken, keeps none: 2 move (by index 4 would).
+//   - nothing re-cut: the same links before and after: nil, none move.
+//
+// And over the grow strategy of 2,048 -> 4,096 -> 6,152 GPUs, phase 3
+// moves fewer spine-core links than by index, and --moves lists as many
+// moved or removed cables as the phase counts, after its renames.
+// Catches the match left out (8 move where 4 do), an unmatched old core
+// kept under its own name where a new core has it, and the moves list
+// and the counts naming cores differently.
+func TestCoreRenameKeepsLinks(t *testing.T) {
+	cases := []struct {
+		name     string
+		old, cur *linkSet
+		renamed  int
+		moved    int
+	}{
+		{"swapped", coreSet([]uint64{10, 11}, [][]uint64{many(1, 4), many(2, 4)}),
+			coreSet([]uint64{10, 11}, [][]uint64{append(many(2, 2), many(3, 2)...), append(many(1, 2), many(3, 2)...)}), 2, 4},
+		{"regrouped", coreSet([]uint64{10}, [][]uint64{append(many(1, 2), many(2, 2)...)}),
+			coreSet([]uint64{10}, [][]uint64{many(1, 4)}), 0, 2},
+		{"taken name", coreSet([]uint64{10, 11}, [][]uint64{many(1, 4), many(2, 2)}),
+			coreSet([]uint64{10, 11}, [][]uint64{many(2, 4), many(2, 2)}), 1, 2},
+		{"unchanged", coreSet([]uint64{10}, [][]uint64{append(many(1, 2), many(2, 2)...)}),
+			coreSet([]uint64{10}, [][]uint64{append(many(1, 2), many(2, 2)...)}), 0, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rename := coreRename(tc.old, tc.cur)
+			d := diffLinks(tc.old, tc.cur, rename)
+			if renamedCores(rename) != tc.renamed || d.Moved.SpineCore != tc.moved {
+				t.Errorf("%d cores renamed, %d links moved; want %d and %d (rename %v)", renamedCores(rename), d.Moved.SpineCore, tc.renamed, tc.moved, rename)
+			}
+		})
+	}
+	s := ibScenario(6152)
+	s.Phases = []planner.Phase{{GPUs: 2048}, {GPUs: 4096}}
+	pp := mustPhases(t, s)
+	byIndex := diffLinks(newLinkSet(pp.plans[1]), newLinkSet(pp.plans[2]), nil).Moved.SpineCore
+	st := pp.Strategy(StrategyGrow).Steps[2]
+	if st.LinksMoved.SpineCore >= byIndex || st.Recabling == nil || st.Recabling.CoresRenamed == 0 {
+		t.Fatalf("phase 3 moves %d spine-core links (%d by index)", st.LinksMoved.SpineCore, byIndex)
+	}
+	listed, renames := 0, 0
+	if err := pp.Moves(func(m *LinkMove) error {
+		switch {
+		case m.Phase != 3:
+		case m.Action == RenameAction:
+			renames++
+			if listed > 0 || m.From[0] == "" || m.To[0] == "" {
+				t.Errorf("rename %v -> %v after %d moves", m.From[0], m.To[0], listed)
+			}
+		default:
+			listed++
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if listed != st.LinksMoved.Total || renames != st.Recabling.CoresRenamed {
+		t.Errorf("--moves lists %d cables and %d renames in phase 3; the phase moves %d and renames %d", listed, renames, st.LinksMoved.Total, st.Recabling.CoresRenamed)
+	}
+}
