@@ -57,14 +57,8 @@ func coreAlternative(pp *PhasedPlan, fs, grow *StrategyPlan) *CoreAlternative {
 	for pp.plans[j].Tiers != pp.Final.Tiers {
 		j++
 	}
-	for k := j; k < len(grow.Steps); k++ {
-		a, b := grow.Steps[k], fs.Steps[k]
-		if a.Switches.Leaf != b.Switches.Leaf || a.Switches.Spine != b.Switches.Spine || !sameLinks(a.Links, b.Links) {
-			return nil
-		}
-		if k > j && a.LinksMoved.Total != a.LinksMoved.SpineCore {
-			return nil // a later phase moves leaf or server links too: not a core re-cut alone
-		}
+	if !followsFinal(fs, grow, j) {
+		return nil
 	}
 	alt := &CoreAlternative{FromPhase: j + 1, Cores: fs.Steps[j].Switches.Core, GrowCores: grow.Steps[j].Switches.Core}
 	var before map[bomKey]lineQty
@@ -78,24 +72,43 @@ func coreAlternative(pp *PhasedPlan, fs, grow *StrategyPlan) *CoreAlternative {
 		cost += fs.Steps[k].CostAddedUSD
 	}
 	alt.CostUSD = cost
-	for k := 0; k <= j; k++ {
-		alt.LinksMoved += grow.Steps[k].LinksMoved.Total
-		if r := grow.Steps[k].Recabling; r != nil {
-			alt.RecableHours += r.Hours
-		}
-	}
+	alt.LinksMoved, alt.RecableHours = movedThrough(grow, j)
 	usd := pp.MoneyScale()
-	hours := 0.0
-	for _, st := range grow.Steps {
-		if st.Recabling != nil {
-			hours += st.Recabling.Hours
-		}
-	}
+	_, hours := movedThrough(grow, len(grow.Steps)-1)
 	alt.Text = fmt.Sprintf("to move no spine-core link, cable the core tier as the final size's from phase %d: %s then (growing buys %d), the final size's core groups; phase %d spends %s (%s growing), %s in all (%s growing); %s move over the build-out, not %s (%s of re-cabling, estimate, not %s)",
 		alt.FromPhase, textfmt.Plural(alt.Cores, "core"), alt.GrowCores, alt.FromPhase, usd.Format(alt.SpendUSD), usd.Format(grow.Steps[j].CostAddedUSD),
 		usd.Format(alt.CostUSD), usd.Format(grow.Last().CostUSD), textfmt.Plural(alt.LinksMoved, "link"), textfmt.Int(totalMoved(*grow)),
 		textfmt.Hours(alt.RecableHours), textfmt.Hours(hours))
 	return alt
+}
+
+// followsFinal says whether the grow strategy's phases from j on have
+// the final-size strategy's leaves, spines and links and move only
+// spine-core links after j: then cabling the final size's cores from j
+// is the same growth with no core re-cut.
+func followsFinal(fs, grow *StrategyPlan, j int) bool {
+	for k := j; k < len(grow.Steps); k++ {
+		a, b := grow.Steps[k], fs.Steps[k]
+		if a.Switches.Leaf != b.Switches.Leaf || a.Switches.Spine != b.Switches.Spine || !sameLinks(a.Links, b.Links) {
+			return false
+		}
+		if k > j && a.LinksMoved.Total != a.LinksMoved.SpineCore {
+			return false // a later phase moves leaf or server links too: not a core re-cut alone
+		}
+	}
+	return true
+}
+
+// movedThrough is the links the grow strategy moves up to phase index
+// j, and their re-cabling hours.
+func movedThrough(grow *StrategyPlan, j int) (links int, hours float64) {
+	for k := 0; k <= j; k++ {
+		links += grow.Steps[k].LinksMoved.Total
+		if r := grow.Steps[k].Recabling; r != nil {
+			hours += r.Hours
+		}
+	}
+	return links, hours
 }
 
 // sameLinks says whether two phases cable the same links per tier.

@@ -22,38 +22,61 @@ const unmatchedCore = 1 << 61
 // (nothing is re-cut, or the match gains nothing): the same fabric and
 // bill, fewer links moved.
 func coreRename(old, cur *linkSet) map[uint64]uint64 {
-	const t = planner.LinkSpineCore
-	if old.links[t] == 0 || cur.links[t] == 0 {
+	if old.links[planner.LinkSpineCore] == 0 || cur.links[planner.LinkSpineCore] == 0 {
 		return nil
 	}
-	// The new cores, densely numbered, and each common spine's links to
-	// them as runs; per old core, the common spines it reaches.
-	newIdx := map[uint64]int32{}
-	var newKeys []uint64
-	for _, k := range cur.ups[t] {
-		if _, ok := newIdx[k]; !ok {
-			newIdx[k] = int32(len(newKeys))
-			newKeys = append(newKeys, k)
+	r := newCoreReach(old, cur)
+	rename, kept, same := r.match()
+	if kept <= same {
+		return nil
+	}
+	for _, x := range old.ups[planner.LinkSpineCore] {
+		if _, ok := rename[x]; !ok {
+			rename[x] = x | unmatchedCore
 		}
 	}
-	type reach struct {
-		spine int32 // index into curRuns
-		n     int
+	return rename
+}
+
+// coreReach is which new cores each old core shares spines with: the
+// new cores densely numbered, each spine both phases have as its runs
+// of links to new cores, and per old core the spines it reaches.
+type coreReach struct {
+	newIdx  map[uint64]int32
+	newKeys []uint64
+	curRuns [][]keyRun
+	byOld   map[uint64][]spineReach
+	oldKeys []uint64 // ascending
+}
+
+// spineReach is an old core's links to one spine (an index into
+// coreReach.curRuns).
+type spineReach struct {
+	spine int32
+	n     int
+}
+
+// newCoreReach collects the spine-core links of old and cur by core.
+func newCoreReach(old, cur *linkSet) *coreReach {
+	const t = planner.LinkSpineCore
+	r := &coreReach{newIdx: map[uint64]int32{}, byOld: map[uint64][]spineReach{}}
+	for _, k := range cur.ups[t] {
+		if _, ok := r.newIdx[k]; !ok {
+			r.newIdx[k] = int32(len(r.newKeys))
+			r.newKeys = append(r.newKeys, k)
+		}
 	}
-	var curRuns [][]keyRun
-	byOld := map[uint64][]reach{}
-	var oldKeys []uint64
 	a, b := old.lower[t], cur.lower[t]
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {
 		case a[i] == b[j]:
-			sp := int32(len(curRuns))
-			curRuns = append(curRuns, runs(cur.uppers(t, j)))
+			sp := int32(len(r.curRuns))
+			r.curRuns = append(r.curRuns, runs(cur.uppers(t, j)))
 			for _, x := range runs(old.uppers(t, i)) {
-				if _, ok := byOld[x.key]; !ok {
-					oldKeys = append(oldKeys, x.key)
+				if _, ok := r.byOld[x.key]; !ok {
+					r.oldKeys = append(r.oldKeys, x.key)
 				}
-				byOld[x.key] = append(byOld[x.key], reach{sp, x.n})
+				r.byOld[x.key] = append(r.byOld[x.key], spineReach{sp, x.n})
 			}
 			i++
 			j++
@@ -63,36 +86,39 @@ func coreRename(old, cur *linkSet) map[uint64]uint64 {
 			j++
 		}
 	}
-	slices.Sort(oldKeys)
-	shared := make([]int, len(newKeys))
-	taken := make([]bool, len(newKeys))
+	slices.Sort(r.oldKeys)
+	return r
+}
+
+// match gives each old core, in key order, the free new core it shares
+// most links with; kept is the links the match keeps, same those the
+// cores' own indices keep.
+func (r *coreReach) match() (rename map[uint64]uint64, kept, same int) {
+	shared := make([]int, len(r.newKeys))
+	taken := make([]bool, len(r.newKeys))
 	var touched []int32
-	rename := map[uint64]uint64{}
-	kept, same := 0, 0
-	for _, ak := range oldKeys {
-		for _, r := range byOld[ak] {
-			for _, y := range curRuns[r.spine] {
-				bi := newIdx[y.key]
+	rename = map[uint64]uint64{}
+	for _, ak := range r.oldKeys {
+		for _, sr := range r.byOld[ak] {
+			for _, y := range r.curRuns[sr.spine] {
+				bi := r.newIdx[y.key]
 				if shared[bi] == 0 {
 					touched = append(touched, bi)
 				}
-				shared[bi] += min(r.n, y.n)
+				shared[bi] += min(sr.n, y.n)
 			}
 		}
-		if ai, ok := newIdx[ak]; ok {
+		if ai, ok := r.newIdx[ak]; ok {
 			same += shared[ai]
 		}
 		best := int32(-1)
 		for _, bi := range touched {
-			if taken[bi] {
-				continue
-			}
-			if best < 0 || better(shared[bi], newKeys[bi], shared[best], newKeys[best], ak) {
+			if !taken[bi] && (best < 0 || better(shared[bi], r.newKeys[bi], shared[best], r.newKeys[best], ak)) {
 				best = bi
 			}
 		}
 		if best >= 0 {
-			rename[ak], taken[best] = newKeys[best], true
+			rename[ak], taken[best] = r.newKeys[best], true
 			kept += shared[best]
 		}
 		for _, bi := range touched {
@@ -100,15 +126,7 @@ func coreRename(old, cur *linkSet) map[uint64]uint64 {
 		}
 		touched = touched[:0]
 	}
-	if kept <= same {
-		return nil
-	}
-	for _, x := range old.ups[t] {
-		if _, ok := rename[x]; !ok {
-			rename[x] = x | unmatchedCore
-		}
-	}
-	return rename
+	return rename, kept, same
 }
 
 // better says whether new core b (n links shared with old core own)
