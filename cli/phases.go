@@ -193,11 +193,18 @@ func (f phasesFlags) writeMoves(env *cliEnv, pp *phases.PhasedPlan) error {
 	if err := writeOut(*f.out, func(w io.Writer) error { return write(w, pp) }); err != nil {
 		return err
 	}
-	n := 0
+	n, renamed := 0, 0
 	for _, st := range pp.Strategy(phases.StrategyGrow).Steps {
 		n += st.LinksMoved.Total
+		if st.Recabling != nil {
+			renamed += st.Recabling.CoresRenamed
+		}
 	}
-	wrote(env, *f.out, textfmt.Int(n)+" links to move")
+	what := textfmt.Int(n) + " links to move"
+	if renamed > 0 {
+		what += " and " + textfmt.Plural(renamed, "core") + " to rename"
+	}
+	wrote(env, *f.out, what)
 	return nil
 }
 
