@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fabricplan/app/model"
+	"fabricplan/planner"
 )
 
 // The Phases tab plans the build-out off the UI goroutine and follows
@@ -122,5 +123,30 @@ func TestExportMoves(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "m.txt")); err == nil {
 		t.Error("m.txt exists")
+	}
+}
+
+// TestPhasesTabCoreRecut: growing 2,048 -> 4,096 -> 6,152 GPUs on
+// QM9700 re-cuts phase 2's 64 cores (4,096 spine-core links / 64 ports)
+// for the final's; the grow strategy's findings under its table say why
+// and price the alternative that moves none, as the CLI does. Catches
+// the findings of the other strategy shown, or the new findings left
+// out of the tab.
+func TestPhasesTabCoreRecut(t *testing.T) {
+	u := newTestUI(t)
+	s := planner.NewScenario()
+	s.Cluster.GPUs, s.Network.Switch = 6152, "qm9700"
+	s.Phases = []planner.Phase{{GPUs: 2048}, {GPUs: 4096}}
+	u.loadScenario(s, "", "")
+	u.SelectTab(TabPhases)
+	u.WaitIdle()
+	got := u.phases.finds[1].Text
+	for _, want := range []string{"phase 3 re-cuts the core groups: phase 2's 64 cores become", "to move no spine-core link, cable the core tier as the final size's from phase 2"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("grow findings lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(u.phases.finds[0].Text, "re-cuts") {
+		t.Errorf("final-size findings speak of a re-cut:\n%s", u.phases.finds[0].Text)
 	}
 }

@@ -94,7 +94,7 @@ func newPhasesTab(u *UI) *phasesTab {
 		t.finds[i] = widget.NewLabel("")
 		t.finds[i].Wrapping = fyne.TextWrapWord
 	}
-	help := widget.NewLabel("GPUs online after each phase: 1024 or 16k; 4su = scalable units; @2026-Q3 = date. Empty: one unit doubling to the cluster's GPUs.")
+	help := widget.NewLabel("GPUs online after each phase: 1024, 16k or 4su (4 of the plan's scalable units); @2026-Q3 = date. Empty: doubling from one unit.")
 	help.Truncation = fyne.TextTruncateEllipsis
 	help.Importance = widget.LowImportance
 	form := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Phases"), nil, t.list), help, t.prebuy)

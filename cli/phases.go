@@ -34,7 +34,7 @@ func runPhases(env *cliEnv, args []string) error {
 	pf := addPlanFlags(fs)
 	f := phasesFlags{
 		phases:     fs.String("phases", "", "GPUs online after each phase, e.g. 1024,2048,4096 (the last is the final size)"),
-		units:      fs.String("units", "", "scalable units online after each phase, e.g. 1,2,4 (the final size stays --gpus or the file's)"),
+		units:      fs.String("units", "", "the plan's scalable units online after each phase, e.g. 1,2,4 (a partial last unit is the remainder; the final size stays --gpus or the file's)"),
 		prebuy:     fs.Bool("prebuy", false, "build for the final size with every spine, core and their optics bought in phase 1"),
 		crews:      countFlag(fs, "crews", 0, 0, maxFlagCount, "crews moving links at once (default 1)"),
 		recableMin: numberFlag(fs, "recable-min", 0, 0, maxFlagCount, "minutes one crew takes to move one link (default: the data file's estimate)"),
@@ -193,11 +193,18 @@ func (f phasesFlags) writeMoves(env *cliEnv, pp *phases.PhasedPlan) error {
 	if err := writeOut(*f.out, func(w io.Writer) error { return write(w, pp) }); err != nil {
 		return err
 	}
-	n := 0
+	n, renamed := 0, 0
 	for _, st := range pp.Strategy(phases.StrategyGrow).Steps {
 		n += st.LinksMoved.Total
+		if st.Recabling != nil {
+			renamed += st.Recabling.CoresRenamed
+		}
 	}
-	wrote(env, *f.out, textfmt.Int(n)+" links to move")
+	what := textfmt.Int(n) + " links to move"
+	if renamed > 0 {
+		what += " and " + textfmt.Plural(renamed, "core") + " to rename"
+	}
+	wrote(env, *f.out, what)
 	return nil
 }
 

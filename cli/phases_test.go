@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,5 +144,59 @@ func TestPhasesJSONNoReplicaLeft(t *testing.T) {
 		if moved == 0 {
 			t.Errorf("%v: no phase re-cables: the case this test is for is not reached", args)
 		}
+	}
+}
+
+// TestPhasesUnitsAndRecut: --units counts the scalable units plan
+// prints. NVIDIA's 4-SU DGX H100 SuperPOD is 127 DGX = 1,016 GPUs (the
+// 128th slot the UFM host's) in SUs of 32 DGX = 256 GPUs, so --units
+// 1,2,3,4 is 256, 512, 768 and the whole 1,016. Growing 2,048 -> 4,096
+// -> 6,152 GPUs on QM9700 re-cuts phase 2's 64 cores (4,096 spine-core
+// links / 64 ports) into the final plan's 97 (as plan prints them): the text says so
+// and prices the alternative, the JSON carries it, and --moves --out
+// counts the renamed cores beside the links. Catches --units read as
+// leaf groups or the last partial SU refused (exit 2), and the re-cut's
+// findings or renames missing from a view.
+func TestPhasesUnitsAndRecut(t *testing.T) {
+	out, errOut, code := runArgs(t, "phases", "../data/scenarios/dgx-h100-superpod-4su.toml", "--units", "1,2,3,4", "--json")
+	var doc struct {
+		Strategies []struct {
+			Phases []struct {
+				GPUs int `json:"gpus"`
+			} `json:"phases"`
+		} `json:"strategies"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Strategies) != 2 {
+		t.Fatalf("exit %d: %s %.200s", code, errOut, out)
+	}
+	var gpus []int
+	for _, p := range doc.Strategies[1].Phases {
+		gpus = append(gpus, p.GPUs)
+	}
+	if fmt.Sprint(gpus) != "[256 512 768 1016]" {
+		t.Errorf("--units 1,2,3,4 on the 4-SU SuperPOD: phases of %v GPUs, want [256 512 768 1016]", gpus)
+	}
+
+	grow := []string{"phases", "--gpus", "6152", "--switch", "qm9700", "--phases", "2048,4096,6152"}
+	out, errOut, code = runArgs(t, grow...)
+	if code != 0 || !strings.Contains(out, "phase 3 re-cuts the core groups: phase 2's 64 cores become 97") ||
+		!strings.Contains(out, "to move no spine-core link, cable the core tier as the final size's from phase 2: 97 cores then (growing buys 64)") {
+		t.Errorf("text (exit %d, %s):\n%s", code, errOut, out)
+	}
+	out, _, _ = runArgs(t, append(grow, "--json")...)
+	var alt struct {
+		Strategies []struct {
+			Alt *struct {
+				FromPhase int `json:"from_phase"`
+				Cores     int `json:"cores"`
+			} `json:"core_alternative"`
+		} `json:"strategies"`
+	}
+	if json.Unmarshal([]byte(out), &alt) != nil || len(alt.Strategies) != 2 || alt.Strategies[1].Alt == nil || alt.Strategies[1].Alt.FromPhase != 2 || alt.Strategies[1].Alt.Cores != 97 {
+		t.Errorf("JSON core_alternative: %.300s", out)
+	}
+	file := filepath.Join(t.TempDir(), "moves.csv")
+	if _, errOut, code = runArgs(t, append(grow, "--moves", "--out", file)...); code != 0 || !strings.Contains(errOut, "cores to rename") {
+		t.Errorf("--moves --out (exit %d): %s", code, errOut)
 	}
 }

@@ -34,3 +34,16 @@ func (p *Plan) EndCages() [LinkTierCount][2]int { return p.endCages() }
 func (p *Plan) LeafGroup() (leaves, servers int) {
 	return p.layout.LeavesPerUnit, p.layout.ServersPerUnit
 }
+
+// UnitsGPUs is the GPUs online once the plan's first units scalable
+// units (the units UnitCount counts and UnitWords describes) are built:
+// units whole units, the last one (units = UnitCount) the cluster's
+// remainder when it is partial. Past UnitCount it is units whole units,
+// more than the plan's GPUs.
+// Exported for planner/phases.
+func (p *Plan) UnitsGPUs(units int) int {
+	if units == p.UnitCount() {
+		return p.GPUs
+	}
+	return units * p.Unit.GPUs
+}

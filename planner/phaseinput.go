@@ -13,8 +13,8 @@ import (
 )
 
 // Phase is one step of a phased build-out: the GPUs online once it is
-// built, given as GPUs or as scalable units (one of the two), and an
-// optional date label.
+// built, given as GPUs or as the final plan's scalable units (one of
+// the two; Plan.UnitsGPUs), and an optional date label.
 type Phase struct {
 	GPUs  int    `toml:"gpus,omitempty,omitzero"`
 	Units int    `toml:"units,omitempty,omitzero"`

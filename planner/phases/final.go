@@ -363,6 +363,7 @@ func planFinalSize(pp *PhasedPlan, phases []planner.Phase, pinned planner.Scenar
 		st.RatioHolds = ratioHolds(st.Oversub, asked)
 		st.JCT = finalPhaseJCT(pp, pinned, cat, k, ph.GPUs)
 		sp.Steps = append(sp.Steps, st)
+		pp.finalQty = append(pp.finalQty, q)
 		prevQty, prevSw = q, st.Switches
 	}
 	sp.Findings = append(sp.Findings, driftFindings(sp, pp.Asked, asked)...)

@@ -223,8 +223,9 @@ type linkDiff struct {
 	Kept, Moved, Added planner.Links
 }
 
-// diffLinks compares two phases' links by their ends.
-func diffLinks(old, cur *linkSet) linkDiff {
+// diffLinks compares two phases' links by their ends, the old phase's
+// cores under rename (coreRename; nil: their own names).
+func diffLinks(old, cur *linkSet, rename map[uint64]uint64) linkDiff {
 	var d linkDiff
 	kept := [planner.LinkTierCount]int{}
 	for i, o := range old.toLeaf {
@@ -232,22 +233,8 @@ func diffLinks(old, cur *linkSet) linkDiff {
 			kept[planner.LinkServerLeaf]++
 		}
 	}
-	for t := planner.LinkLeafSpine; t < planner.LinkTierCount; t++ {
-		a, b := old.lower[t], cur.lower[t]
-		i, j := 0, 0
-		for i < len(a) && j < len(b) {
-			switch {
-			case a[i] == b[j]:
-				kept[t] += commonCount(old.uppers(t, i), cur.uppers(t, j))
-				i++
-				j++
-			case a[i] < b[j]:
-				i++
-			default:
-				j++
-			}
-		}
-	}
+	kept[planner.LinkLeafSpine] = keptUpper(old, cur, planner.LinkLeafSpine, nil)
+	kept[planner.LinkSpineCore] = keptUpper(old, cur, planner.LinkSpineCore, rename)
 	for t := range planner.LinkTierCount {
 		*tierLinks(&d.Kept, t) = kept[t]
 		*tierLinks(&d.Moved, t) = old.links[t] - kept[t]
@@ -269,6 +256,33 @@ func diffLinks(old, cur *linkSet) linkDiff {
 		l.Total = l.Sum()
 	}
 	return d
+}
+
+// keptUpper counts the links of tier t (leaf-spine or spine-core) that
+// join the same lower and upper devices in old and cur, old's upper
+// devices under rename (nil: their own names).
+func keptUpper(old, cur *linkSet, t int, rename map[uint64]uint64) int {
+	kept := 0
+	var buf []uint64
+	a, b := old.lower[t], cur.lower[t]
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			ups := old.uppers(t, i)
+			if rename != nil {
+				buf = renamedUppers(rename, ups, buf)
+				ups = buf
+			}
+			kept += commonCount(ups, cur.uppers(t, j))
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return kept
 }
 
 // commonCount is the size of the intersection of two sorted multisets.

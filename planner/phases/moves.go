@@ -1,9 +1,11 @@
 package phases
 
 import (
-	"fabricplan/planner"
 	"io"
+	"slices"
 	"strconv"
+
+	"fabricplan/planner"
 )
 
 // LinkMove is one link of a phase that the next phase re-cables: its
@@ -27,18 +29,25 @@ type LinkMove struct {
 const (
 	MoveAction   = "move"   // re-plug the cable to the new ends
 	RemoveAction = "remove" // take the cable out: the new phase has fewer here
+	// RenameAction relabels a core switch (From[0]) with its name in the
+	// new phase's cable map (To[0]); its cables stay.
+	RenameAction = "rename"
 )
 
 // keptFlags marks, in the cable map's order (the link walk's, then the
 // side links'), the links of from that to keeps: for each lower device,
 // as many links to each upper device as both have, the first ones in
-// walk order.
-func keptFlags(from, to *planner.Plan) []bool {
+// walk order. fromRename and toRename name each plan's cores
+// (coreRename's, for the plan of the phase before; nil: their own).
+func keptFlags(from, to *planner.Plan, fromRename, toRename map[uint64]uint64) []bool {
 	want := map[[3]uint64]int{}
-	mark := func(p *planner.Plan, fn func(key [3]uint64)) {
+	mark := func(p *planner.Plan, rename map[uint64]uint64, fn func(key [3]uint64)) {
 		rails, tri := railLeaves(p), p.Tiers == 3
 		_ = p.WalkLinks(func(l *planner.Link) error {
 			lo, up := lowerUpper(l, p.ServerPorts, rails, tri)
+			if l.Tier == planner.LinkSpineCore {
+				up = renamed(rename, up)
+			}
 			fn([3]uint64{uint64(l.Tier), lo, up})
 			return nil
 		})
@@ -47,9 +56,9 @@ func keptFlags(from, to *planner.Plan) []bool {
 			return nil
 		})
 	}
-	mark(to, func(k [3]uint64) { want[k]++ })
+	mark(to, toRename, func(k [3]uint64) { want[k]++ })
 	var kept []bool
-	mark(from, func(k [3]uint64) {
+	mark(from, fromRename, func(k [3]uint64) {
 		ok := want[k] > 0
 		if ok {
 			want[k]--
@@ -61,9 +70,11 @@ func keptFlags(from, to *planner.Plan) []bool {
 
 // Moves calls fn for every link the grow strategy moves or takes out to
 // reach each phase, phase by phase, in the order of the phase before's
-// cable map. A moved cable keeps its lower device and goes to one of the
-// new phase's links from that device that the phase before did not have
-// (the new map's ports). Building for the final size moves nothing.
+// cable map, after the cores that take a new name in that phase
+// (RenameAction, From and To the core's two names; coreRename). A
+// moved cable keeps its lower device and goes to one of the new phase's
+// links from that device that the phase before did not have (the new
+// map's ports). Building for the final size moves nothing.
 func (pp *PhasedPlan) Moves(fn func(m *LinkMove) error) error {
 	for k := 1; k < len(pp.plans); k++ {
 		if err := movesBetween(pp.plans[k-1], pp.plans[k], k+1, fn); err != nil {
@@ -77,7 +88,11 @@ func (pp *PhasedPlan) Moves(fn func(m *LinkMove) error) error {
 func movesBetween(from, to *planner.Plan, phase int, fn func(m *LinkMove) error) error {
 	// The new links not kept, by lower device key, as their names.
 	added := map[[2]uint64][][4]string{}
-	keptTo := keptFlags(to, from)
+	rename := phaseRename(from, to)
+	if err := renameMoves(from, to, rename, phase, fn); err != nil {
+		return err
+	}
+	keptTo := keptFlags(to, from, nil, rename)
 	var keys [][2]uint64
 	keys = lowerKeys(to, keys)
 	i := 0
@@ -90,7 +105,7 @@ func movesBetween(from, to *planner.Plan, phase int, fn func(m *LinkMove) error)
 	}); err != nil {
 		return err
 	}
-	kept := keptFlags(from, to)
+	kept := keptFlags(from, to, rename, nil)
 	keys = lowerKeys(from, keys[:0])
 	i = 0
 	m := &LinkMove{Phase: phase}
@@ -186,4 +201,55 @@ func WriteMovesJSON(w io.Writer, pp *PhasedPlan) error {
 			return write(j)
 		})
 	})
+}
+
+// renameMoves calls fn for each core of from that rename gives the name
+// of another core of to, in core key order: From[0] its name in from's
+// cable map, To[0] in to's. A core no core of to takes over is not
+// renamed: its links are moved or taken out.
+func renameMoves(from, to *planner.Plan, rename map[uint64]uint64, phase int, fn func(m *LinkMove) error) error {
+	if rename == nil {
+		return nil
+	}
+	fromNames, toNames := coreNames(from), coreNames(to)
+	keys := make([]uint64, 0, len(rename))
+	for a, b := range rename {
+		if a != b && b&unmatchedCore == 0 {
+			keys = append(keys, a)
+		}
+	}
+	slices.Sort(keys)
+	for _, a := range keys {
+		m := &LinkMove{Phase: phase, Action: RenameAction, Tier: planner.MediaTiers[planner.LinkSpineCore]}
+		m.From[0], m.To[0], m.Plane = fromNames[a], toNames[rename[a]], int(a&^(1<<63)>>40)
+		if err := fn(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// coreNames is each core's name in p's cable map, by core key.
+func coreNames(p *planner.Plan) map[uint64]string {
+	names := map[uint64]string{}
+	var ups []uint64
+	rails := railLeaves(p)
+	_ = p.WalkLinks(func(l *planner.Link) error {
+		if l.Tier == planner.LinkSpineCore {
+			_, up := lowerUpper(l, p.ServerPorts, rails, true)
+			ups = append(ups, up)
+		} else {
+			ups = append(ups, 0)
+		}
+		return nil
+	})
+	i := 0
+	_ = p.WalkCableMap(func(c *planner.CableRun) error {
+		if i < len(ups) && ups[i] != 0 {
+			names[ups[i]] = c.BDevice
+		}
+		i++
+		return nil
+	})
+	return names
 }

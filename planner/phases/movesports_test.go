@@ -29,7 +29,7 @@ func TestMovesLandOnFreePorts(t *testing.T) {
 			from, to := pp.plans[k-1], pp.plans[k]
 			// The ends the new phase's kept links use.
 			used := map[[2]string]bool{}
-			kept := keptFlags(to, from)
+			kept := keptFlags(to, from, nil, phaseRename(from, to))
 			i := 0
 			_ = to.WalkCables(func(c *planner.CableRun) error {
 				if kept[i] {

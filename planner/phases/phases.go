@@ -97,6 +97,10 @@ type Recabling struct {
 	Slowdown   float64              `json:"slowdown,omitempty"`
 	UplinkLeft float64              `json:"uplink_left,omitempty"`
 	Text       string               `json:"text"`
+	// CoresRenamed is the cores of the phase before that take another
+	// core's name in this one, so that a re-cut core tier keeps the
+	// most links (coreRename): a label, not a cable.
+	CoresRenamed int `json:"cores_renamed,omitempty"`
 }
 
 // StrategyPlan is one strategy over every phase.
@@ -105,6 +109,10 @@ type StrategyPlan struct {
 	Name     string      `json:"name"`
 	Steps    []PhaseStep `json:"phases"`
 	Findings []string    `json:"findings"`
+	// CoreAlternative is, for growing as you go where a phase re-cuts
+	// the core groups, the same growth with the core tier cabled as the
+	// final size's (nil: no re-cut, or no such alternative).
+	CoreAlternative *CoreAlternative `json:"core_alternative,omitempty"`
 }
 
 // Last is the strategy's final phase.
@@ -119,6 +127,8 @@ type PhasedPlan struct {
 	Notes      []string       `json:"notes"`
 	// plans are the grow strategy's fabrics, one a phase.
 	plans []*planner.Plan
+	// finalQty is the final-size strategy's bill after each phase.
+	finalQty []map[bomKey]lineQty
 }
 
 // Strategy returns the strategy of key (nil when absent).
@@ -175,6 +185,9 @@ func PlanPhases(s planner.Scenario, cat *planner.Catalog) (*PhasedPlan, error) {
 		return nil, err
 	}
 	pp.Strategies = append(pp.Strategies, fs, grow)
+	gr := &pp.Strategies[1]
+	gr.CoreAlternative = coreAlternative(pp, &pp.Strategies[0], gr)
+	gr.Findings = append(gr.Findings, coreFindings(pp, gr)...)
 	pp.Notes = append(pp.Notes, fmt.Sprintf("re-cabling: %s min a link for one crew (estimate: no published figure), %s; labour is not priced",
 		trimFloat(g.RecableMin), textfmt.Plural(g.RecableCrews, "crew")))
 	return pp, nil
@@ -199,9 +212,10 @@ func growth(s planner.Scenario, cat *planner.Catalog) planner.Growth {
 }
 
 // resolvePhases turns the scenario's phases into GPU counts: units are
-// the final plan's scalable units; the final size ends the list.
+// the final plan's scalable units (the units plan prints, a partial last
+// unit the cluster's remainder); the final size ends the list.
 func resolvePhases(s planner.Scenario, final *planner.Plan) ([]planner.Phase, []string, error) {
-	perUnit := final.ServersPerUnit * final.Scenario.Cluster.GPUsPerServer
+	perUnit, units := final.Unit.GPUs, final.UnitCount()
 	var notes []string
 	in := s.Phases
 	if len(in) == 0 {
@@ -210,18 +224,20 @@ func resolvePhases(s planner.Scenario, final *planner.Plan) ([]planner.Phase, []
 	}
 	out := make([]planner.Phase, 0, len(in)+1)
 	for i, ph := range in {
-		if ph.Units > 0 {
-			ph.GPUs = ph.Units * perUnit
-		}
 		key := fmt.Sprintf("phase[%d]", i+1)
 		field := key + ".gpus"
 		if ph.Units > 0 {
 			field = key + ".units"
+			if ph.Units > units {
+				return nil, nil, fielderr.New(field, fmt.Sprintf("give at most %d (the final plan's scalable units), or raise cluster.gpus", units),
+					"%s (the final plan has %s of %s GPUs%s)", textfmt.Plural(ph.Units, "scalable unit"), textfmt.Plural(units, "unit"), textfmt.Int(perUnit), partialWords(final))
+			}
+			ph.GPUs = final.UnitsGPUs(ph.Units)
 		}
 		switch {
 		case ph.GPUs > final.GPUs:
 			return nil, nil, fielderr.New(field, fmt.Sprintf("give at most %s GPUs (cluster.gpus, the final size), or raise cluster.gpus", textfmt.Int(final.GPUs)),
-				"%s GPUs (a scalable unit is %s GPUs)", textfmt.Int(ph.GPUs), textfmt.Int(perUnit))
+				"%s GPUs", textfmt.Int(ph.GPUs))
 		case len(out) > 0 && ph.GPUs <= out[len(out)-1].GPUs:
 			return nil, nil, fielderr.New(field, fmt.Sprintf("give more than the phase before (%s GPUs)", textfmt.Int(out[len(out)-1].GPUs)),
 				"%s GPUs", textfmt.Int(ph.GPUs))
@@ -235,6 +251,15 @@ func resolvePhases(s planner.Scenario, final *planner.Plan) ([]planner.Phase, []
 		}
 	}
 	return out, notes, nil
+}
+
+// partialWords is ", the last partial" when the final plan's last
+// scalable unit is partial.
+func partialWords(final *planner.Plan) string {
+	if final.UnitCount()*final.Unit.GPUs > final.GPUs {
+		return ", the last partial"
+	}
+	return ""
 }
 
 // defaultPhases doubles from one scalable unit (NVIDIA's deployment
@@ -379,10 +404,12 @@ func planGrow(pp *PhasedPlan, phases []planner.Phase, g planner.Growth) (Strateg
 		st.SwitchesAdded = st.Switches.added(prevSw)
 		st.RatioHolds = ratioHolds(st.Oversub, asked)
 		if prevSet != nil {
-			d := diffLinks(prevSet, set)
+			rename := coreRename(prevSet, set)
+			d := diffLinks(prevSet, set, rename)
 			st.LinksAdded, st.LinksMoved = d.Added, d.Moved
 			if d.Moved.Total > 0 {
 				st.Recabling = recabling(pp.plans[i-1], d.Moved, g)
+				st.Recabling.CoresRenamed = renamedCores(rename)
 			}
 			if prev := pp.plans[i-1]; prev.Tiers != p.Tiers {
 				sp.Findings = append(sp.Findings, fmt.Sprintf("phase %d goes from %d to %d tiers: the fabric is re-designed, %s of the %s links before it move",

@@ -418,16 +418,21 @@ func TestPhaseMoves(t *testing.T) {
 	if err != nil || n != 192 {
 		t.Fatalf("%d moves (err %v), want 192", n, err)
 	}
-	// Every scenario: one row per link moved.
+	// Every scenario: one row per link moved, and one per core renamed.
 	for _, s := range phaseScenarios()[:6] {
 		pp := mustPhases(t, s)
 		want := totalMoved(*pp.Strategy(StrategyGrow))
+		for _, st := range pp.Strategy(StrategyGrow).Steps {
+			if st.Recabling != nil {
+				want += st.Recabling.CoresRenamed
+			}
+		}
 		var b strings.Builder
 		if err := WriteMovesCSV(&b, pp); err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.Count(b.String(), "\n") - 1; got != want {
-			t.Errorf("%d GPUs: %d CSV rows, want %d moved", s.Cluster.GPUs, got, want)
+			t.Errorf("%d GPUs: %d CSV rows, want %d moved or renamed", s.Cluster.GPUs, got, want)
 		}
 		b.Reset()
 		if err := WriteMovesJSON(&b, pp); err != nil {
