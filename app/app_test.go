@@ -131,6 +131,17 @@ func TestStaleBanner(t *testing.T) {
 	if !errLabel(u, "workload.pp").Visible() {
 		t.Error("no error for pp 512 on 1,024 GPUs")
 	}
+	// The fabric does not depend on the job: it is planned and shown,
+	// neither dimmed nor under a banner, the job's problem beside its
+	// field. Mutation caught: a job that cannot run refusing the plan.
+	if u.Dimmed() || u.bannerBox.Visible() || u.Plan().GPUs != 1024 || u.Plan().JCT != nil {
+		t.Errorf("pp 512 on 1,024 GPUs: dimmed %v, banner %v, plan of %d GPUs with JCT %v; want the fabric current, no JCT",
+			u.Dimmed(), u.bannerBox.Visible(), u.Plan().GPUs, u.Plan().JCT != nil)
+	}
+	typeIn(u, "workload.pp", "4")
+	if errLabel(u, "workload.pp").Visible() || u.Plan().JCT == nil {
+		t.Errorf("pp 4: error still shown (%v) or no JCT", errLabel(u, "workload.pp").Visible())
+	}
 }
 
 func TestSaveThenOpen(t *testing.T) {

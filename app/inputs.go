@@ -236,7 +236,7 @@ func (in *inputsPanel) showProblems() {
 	st := in.u.m.State()
 	shown := map[string][]string{}
 	var general []string
-	for _, p := range st.Problems {
+	for _, p := range append(st.Problems, st.Findings...) {
 		key := p.Key
 		if strings.HasPrefix(key, "prices.") {
 			key = "prices"

@@ -76,8 +76,8 @@ func rowOf(label string, sr explore.SweepRow) sweepRow {
 	r.Switches, r.NICPorts, r.Links = p.TotalSwitches(), p.NICPorts, p.Links.Total
 	r.Transceivers = p.ServerTransceivers + p.SwitchTransceivers
 	r.CostUSD, r.CostPerGPU, r.PowerW = p.Cost.Total, p.Cost.PerGPU, p.Power.Total
-	if p.NoJCT != "" {
-		r.Memory = p.NoJCT // the job cannot run on these GPUs; the fabric stands
+	if p.NoJCT != nil {
+		r.Memory = p.NoJCT.Error() // the job cannot run on these GPUs; the fabric stands
 	} else if j := p.JCT; j != nil && !j.FitsMemory() {
 		// The fabric stands; the job's times are skipped, with why and
 		// the cheapest change that fits.

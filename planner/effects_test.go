@@ -196,7 +196,7 @@ func TestPlacementAndSharedJobs(t *testing.T) {
 	s := NewScenario()
 	s.Cluster.GPUs = gpus
 	s.Workload = &w
-	if p, err := Build(s, testCatalog(t)); err != nil || p.JCT != nil || !strings.Contains(p.NoJCT, "workload.jobs") {
+	if p, err := Build(s, testCatalog(t)); err != nil || p.JCT != nil || p.NoJCT == nil || !strings.Contains(p.NoJCT.Error(), "workload.jobs") {
 		t.Errorf("1,024 jobs of tp 8 on 4,096 GPUs: error %v, want a plan whose NoJCT names workload.jobs", err)
 	}
 }

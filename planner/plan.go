@@ -240,9 +240,10 @@ type Plan struct {
 	// default one); nil when the workload does not fit the cluster.
 	JCT *perf.JCT
 	// NoJCT says why the scenario's own workload has no estimate on this
-	// cluster (its parallelism or batch does not fit the GPUs); the
-	// fabric is planned all the same. Empty when JCT is set.
-	NoJCT string
+	// cluster (its parallelism or batch does not fit the GPUs; field
+	// errors name the input and the fix); the fabric is planned all the
+	// same. Nil when JCT is set.
+	NoJCT error
 	// Inference and RL are the serving and RL estimates of a scenario of
 	// that workload kind (nil otherwise, or without
 	// data/inference.toml).
@@ -917,8 +918,8 @@ func (p *Plan) estimateJCT(cat *Catalog, parts jctParts) error {
 		// The fabric does not depend on the job: a job that cannot run
 		// on these GPUs is a finding beside the planned fabric, not a
 		// refusal to plan it.
-		p.NoJCT = err.Error()
-		p.Notes = append(p.Notes, "no JCT estimate: "+p.NoJCT)
+		p.NoJCT = err
+		p.Notes = append(p.Notes, "no JCT estimate: "+err.Error())
 		return nil
 	}
 	return err

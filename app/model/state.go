@@ -91,6 +91,10 @@ func (p Problem) String() string {
 type PlanState struct {
 	Status   Status
 	Problems []Problem // when Stale
+	// Findings are what the current plan cannot do with these inputs
+	// though its fabric stands (a job that cannot run on its GPUs):
+	// shown under their inputs, the plan neither stale nor dimmed.
+	Findings []Problem
 }
 
 // Banner is the whole message a stale plan shows: what the figures are,
@@ -135,7 +139,7 @@ func (m *Model) State() PlanState {
 	case m.plan == nil:
 		return PlanState{Status: None}
 	case m.planGen == m.gen:
-		return PlanState{Status: Current}
+		return PlanState{Status: Current, Findings: Problems(m.plan.NoJCT)}
 	}
 	return PlanState{Status: Planning}
 }
