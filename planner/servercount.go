@@ -155,25 +155,24 @@ func (c *serverCounter) leafDowns() {
 	}
 }
 
-// server is the server and port of leaf g's down link k in plane.
+// server is the server and port of leaf g's down link k in plane: as
+// the link walk wires them (serverLinks), each leaf of a unit takes
+// rails/leaves ports of each server in turn (a rail's leaf one, a leaf
+// of whole servers every port, each leaf of a pair half).
 func (c *serverCounter) server(plane, g, k int) (server, port int) {
-	first, r := g/c.lpu*c.spu, g%c.lpu
-	server = first + k
-	if c.lpu == 1 {
-		server, r = first+k/c.rails, k%c.rails
-	}
-	return server, r*c.p.Planes + plane - 1
+	per := c.perLeaf()
+	first, r := g/c.lpu*c.spu, g%c.lpu*per+k%per
+	return first + k/per, r*c.p.Planes + plane - 1
 }
+
+// perLeaf is the ports of a server a plane on one leaf of its unit.
+func (c *serverCounter) perLeaf() int { return max(c.rails/c.lpu, 1) }
 
 // unitServers is the servers unit u's leaves reach.
 func (c *serverCounter) unitServers(u int) int {
 	n := 0
 	for r := range c.lpu {
-		d := c.down[u*c.lpu+r]
-		if c.lpu == 1 {
-			d = ceilDiv(d, c.rails)
-		}
-		n = max(n, d)
+		n = max(n, ceilDiv(c.down[u*c.lpu+r], c.perLeaf()))
 	}
 	return n
 }
