@@ -281,3 +281,52 @@ func (p *Plan) tierPeakKW(cat *Catalog, i, gbps, lane int) float64 {
 // PortsInstalled is the switch ports switch tier i (as SwitchTiers lists
 // them) installs: a fixed switch's every port, a chassis's bought cards'.
 func (p *Plan) PortsInstalled(i int) int { return p.portsInstalled(i) }
+
+// CollapsedSpines is the spines a plane of a collapsed core keeps: one
+// chassis pair, every leaf on both (the enterprise designs' two-box
+// core).
+const CollapsedSpines = 2
+
+// ChassisSpines are the modular chassis (a director, or a distributed
+// switch's spines) a design on f whose switch-to-switch ports run at
+// gbps may take as its spines: the ones the design search and the
+// cheaper-design hint try.
+// Exported for planner/explore.
+func (c *Catalog) ChassisSpines(f Fabric, gbps int) []*Switch {
+	var out []*Switch
+	for _, sw := range c.SwitchesFor(f, gbps) {
+		if sw.Chassis != nil {
+			out = append(out, sw)
+		}
+	}
+	return out
+}
+
+// AppendChassisShapes appends to out s with each of chassis as its
+// spines (network.spine_switch) and, where s asks for no more spines
+// than a pair (min_spines), as a collapsed core: two tiers, one pair of
+// chassis a plane. A scenario naming its own spine switch keeps it: it
+// appends none. The design search tries these above each candidate's
+// leaves, the cheaper-design hint above the plan's.
+// Exported for planner/explore.
+func (s Scenario) AppendChassisShapes(out []Scenario, chassis []*Switch) []Scenario {
+	if s.Network.SpineSwitch != "" {
+		return out
+	}
+	for _, ch := range chassis {
+		v := s
+		v.Network.SpineSwitch = ch.Key
+		out = append(out, v)
+		if s.Network.MinSpines <= CollapsedSpines {
+			v.Network.Tiers, v.Network.MinSpines = 2, CollapsedSpines
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// collapsedCore reports whether n asks for a collapsed core: chassis
+// spines, two tiers, one pair a plane (AppendChassisShapes).
+func (n Network) collapsedCore() bool {
+	return n.SpineSwitch != "" && n.Tiers == 2 && n.MinSpines == CollapsedSpines
+}
