@@ -1,11 +1,17 @@
 package planner
 
-import "fabricplan/planner/hall"
+import (
+	"maps"
+	"slices"
+
+	"fabricplan/planner/hall"
+)
 
 // cableFigures gives the hall the cables the walk measured and the
 // links beside the tiers' (SideLinks: the storage links on the
 // server-leaf tier's longest run, the peer links on their measured runs,
-// as the BOM buys them): length and weight by medium and
+// as the BOM buys them; a distributed switch's fabric links at their
+// measured lengths, fabricLinkRuns): length and weight by medium and
 // the length bins (see hall.AddCables), so the bins count every link
 // the plan counts; and the longest link of each tier against its
 // medium's reach.
@@ -24,6 +30,11 @@ func (p *Plan) cableFigures(t *linkTally, groups []cableGroup) {
 	if lp := p.LeafPairs; lp != nil && lp.PeerLinks > 0 && len(p.LinkTiers) > 0 && p.setPeerRuns(p.media.cat) == nil {
 		for _, r := range lp.runs {
 			side(r.cable, r.pairs*lp.PeerPortsEach)
+		}
+	}
+	if runs, err := p.fabricLinkRuns(p.media.cat); err == nil { // a distributed switch's cabled fabric links
+		for _, m := range slices.Sorted(maps.Keys(runs)) {
+			cables = append(cables, hall.Cables{Medium: string(Optics), Metres: m, Links: runs[m]})
 		}
 	}
 	h.AddCables(cables)

@@ -44,6 +44,7 @@ func (p *Plan) layoutInputs(f hall.Facility, cat *Catalog) hall.Inputs {
 		in.UpperUnits[i] = max(sw.RackUnits, 1)
 		in.UpperKW[i] = p.tierPeakKW(cat, i+1, p.TierGbps(link), p.endLane(link, sw))
 	}
+	p.layDistributed(cat, &in)
 	return in
 }
 
@@ -90,6 +91,9 @@ func (p *Plan) layOut(cat *Catalog) error {
 		return err
 	}
 	p.Hall = h
+	if _, err := p.fabricLinkRuns(cat); err != nil {
+		return err
+	}
 	p.Notes = append(p.Notes, h.Notes()...)
 	if p.hallRun != nil {
 		p.hallRun.notes = slices.Clone(p.Notes[notes:])

@@ -418,6 +418,7 @@ func (c *serverCounter) unitLinks(u int) (links []unitLink, size int) {
 	links = slices.Grow(c.links[:0], n*c.p.Planes)
 	size = len(c.servers)*perServer + len(c.leaves)*leafCages
 	c.runs.reset(size)
+	boxed := c.h.LeafBoxes() > 1
 	for li, pl := range c.leaves {
 		if pl.Rack < 0 {
 			continue
@@ -426,7 +427,11 @@ func (c *serverCounter) unitLinks(u int) (links []unitLink, size int) {
 		for k := range c.down[g] {
 			s, port := c.server(plane, g, k)
 			s -= u * c.spu
-			l := unitLink{leaf: li, k: k, run: c.h.Run(c.servers[s], pl),
+			at := pl
+			if boxed { // a distributed switch's leaf: the box of port k
+				at = c.h.LeafBoxPlace(plane, g, c.p.leafBoxOf(k))
+			}
+			l := unitLink{leaf: li, k: k, run: c.h.Run(c.servers[s], at),
 				a: int32(s*perServer + port/sets.serverPerCage), b: int32(len(c.servers)*perServer + li*leafCages + k/perCage)}
 			c.runs.join(l.a, l.b, l.run)
 			links = append(links, l)
@@ -563,7 +568,7 @@ func (c *serverCounter) longest(t *linkTally, of []*unitCount) {
 				continue
 			}
 			s, _ := c.server(plane, g, l.k)
-			a, b := h.NodePlace(s).Rack, h.LeafPlace(plane, g).Rack
+			a, b := h.NodePlace(s).Rack, h.LeafBoxPlace(plane, g, p.leafBoxOf(l.k)).Rack
 			aName, aRow := h.RackName(a)
 			bName, bRow := h.RackName(b)
 			tier := linkTierNames[tierServerLeaf]
