@@ -58,15 +58,19 @@ func TestLayoutCommand(t *testing.T) {
 }
 
 // fabricplan layout on a plan that is not laid out says which input
-// keeps the hall away (leaf pairs, flat lengths, lengths given), never
-// that the catalog lacks facility data, which it has. Mutation caught:
-// the one old message for every reason.
+// keeps the hall away (flat lengths, lengths given), never that the
+// catalog lacks facility data, which it has; leaf pairs, once kept out,
+// are laid out. Mutations caught: the one old message for every reason;
+// leaf pairs kept out of the hall (laysHall).
 func TestLayoutSaysWhyNoHall(t *testing.T) {
+	pairs := []string{"layout", "--system", "dgx-h100", "--gpus", "968", "--fabric", "ethernet", "--switch", "sn5600", "--leaf-pairs", "true"}
+	if _, errOut, code := runArgs(t, pairs...); code != 0 {
+		t.Errorf("%v: exit %d, %q; want the pairs' hall", pairs, code, errOut)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--system", "dgx-h100", "--gpus", "968", "--fabric", "ethernet", "--switch", "sn5600", "--leaf-pairs", "true"}, "network.leaf_pairs"},
 		{[]string{"--gpus", "968", "--link-layout", "flat"}, "--link-layout flat"},
 	} {
 		_, errOut, code := runArgs(t, append([]string{"layout"}, tc.args...)...)

@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtCatalog = &builtdoc.Doc[Catalog]{
-		SHA256: "a99f967fe295275c40f9ce4e834fd8fc61840fe085b5a0b8ed1dfd750f03e8de",
+		SHA256: "b7878a161c17790f4b56f3f7a658172a40c2f3e13e8158e68581671c2205c4c7",
 		New: func() *Catalog {
 			return &Catalog{
 				Schema: 1,
@@ -392,6 +392,8 @@ func init() {
 							FabricWatts:        2000,
 							FabricLinksPerCard: 20,
 							FabricLinkModule:   "osfp-800x1-dr8",
+							CardUnits:          2,
+							FabricUnits:        4,
 							Source: ChassisSource{
 								Slots:    "derived: one spine stage joins at most 128 leaves, a 7720R4-128PE's 128 fabric ports one to each leaf (Arista Engineers' Exchange 2026.1, grade C); Arista's 'single-hop connectivity for up to 4,096 GPUs' (same newsletter) fits 128 x 36 = 4,608 host ports at 400G",
 								Card:     "estimate: a leaf's 18 x 800G host ports priced as the dated 51.2T box per 800G port ($150,000 / 64 = $2,344, Sesterce V5 calculator 2025-10-05: 18 x $2,344 = $42,200; range $120,000-250,000 / 64 x 18 = $33,750-70,300, Sesterce 2025-09 to LuxOptx, undated), the 7808R3 card's figure for the same 14.4 Tb/s; 600 W: the Tomahawk 5 system estimate (1,000 W for 51.2 Tb/s) scaled to the leaf's 38 x 800G (30.4 Tb/s), without optics",

@@ -211,7 +211,7 @@ func (w *cableWalk) place(l *Link, h *hall.Hall) error {
 	switch l.Tier {
 	case tierServerLeaf:
 		c.aID, c.bID = lo.Device, w.leafID+(plane-1)*h.LeavesPerPlane()+up.Device
-		return w.measure(tierServerLeaf, h.NodePlace(lo.Device), h.LeafPlace(plane, up.Device))
+		return w.measure(tierServerLeaf, h.NodePlace(lo.Device), h.LeafBoxPlace(plane, up.Device, w.p.leafBoxOf(up.Port)))
 	case tierLeafSpine:
 		c.aID = w.leafID + (plane-1)*h.LeavesPerPlane() + lo.Device
 		c.bID = w.spineID + (plane-1)*h.SpinesPerPlane() + h.PodSpine(l.Pod) + up.Device

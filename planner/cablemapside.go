@@ -48,10 +48,12 @@ func topoLinks(p *Plan) string {
 // WalkCableMap calls fn for every row of the cable map: the fabric's
 // links as WalkCables walks them, then, plane by plane, the storage
 // nodes' links (storage-node<N> port U<x>/P1 to its leaf) and the leaf
-// pairs' peer links (leaf 2i to leaf 2i + 1 of the plane). Those take
-// the server-leaf tier's longest run and its modules (the node-end
-// module at a storage node, the leaf-end one at each leaf end), as the
-// BOM prices them (serverLeafSide), without a place in the hall. A leaf's storage ports fill
+// pairs' peer links (leaf 2i to leaf 2i + 1 of the plane). A storage
+// link takes the server-leaf tier's longest run and its modules (the
+// node-end module at a storage node, the leaf-end one at the leaf), as
+// the BOM prices it (serverLeafSide), without a place in the hall; a
+// peer link its pair's measured run (setPeerRuns), with its racks, or
+// without a hall the same longest run. A leaf's storage ports fill
 // the last cage of its server ports, then cages after its uplinks; its
 // peer ports take cages of their own after its uplinks (the BOM counts
 // their modules so). fn must not keep c: it is reused.
@@ -191,10 +193,17 @@ func (s *sideWalk) side(l *LeafSideLink) error {
 		c.BDevice, c.BPort = s.w.leaf(l.Plane, l.Leaf), portName(s.extraPort(l.Leaf, ls.serverPorts, l.Extra, true), dc)
 		return s.fn(c)
 	}
-	c := s.row(CableTierPeer, l.Plane, s.p.LeafPairs.cable)
+	c := s.row(CableTierPeer, l.Plane, s.p.LeafPairs.cableOf(l.Plane, l.Leaf/2))
 	c.AModule, c.AModel = c.BModule, c.BModel
 	c.ADevice, c.APort = s.w.leaf(l.Plane, l.Leaf), portName(s.extraPort(l.Leaf, s.down(l.Leaf), l.Extra, false), dc)
 	c.BDevice, c.BPort = s.w.leaf(l.Plane, l.Peer), portName(s.extraPort(l.Peer, s.down(l.Peer), l.Extra, false), dc)
+	if h := s.p.Hall; h != nil {
+		a, b := h.LeafPlace(l.Plane, l.Leaf), h.LeafPlace(l.Plane, l.Peer)
+		c.ARack, c.ARow = h.RackName(a.Rack)
+		c.BRack, c.BRow = h.RackName(b.Rack)
+		c.ARow, c.BRow = c.ARow+1, c.BRow+1
+		c.AU, c.BU, c.RunM = a.U, b.U, h.Run(a, b)
+	}
 	return s.fn(c)
 }
 

@@ -18,7 +18,7 @@ import (
 // nodes of 2 beside 56 GPUs on one switch, 4; 512 dual-homed 2 x 100GE
 // servers on 17 CE8850 pairs with 2 peer ports a leaf, 34 peer links;
 // 125 servers of 8 x 400G on 7 Tomahawk 5 pairs with 4, 28; in 2 planes
-// 8 pairs a plane, 32. Beside them, every port of every device is used
+// 8 pairs a plane, 32 (pairs laid out in the hall and flat). Beside them, every port of every device is used
 // once (a side port never lands on a server port or an uplink), the
 // node-end modules are one a storage link, and the leaf-end modules the
 // BOM counts are the cages the side links open on the leaves.
@@ -52,9 +52,10 @@ func TestCableMapSideLinksMatchBOM(t *testing.T) {
 		{"one switch, 2 nodes of 2", flatLengths(withStorage(leafShapeScenario(56, InfiniBand, 400, "qm9700", "1:1"), 2, 2)), 4, CableTierStorage, false, ""},
 		{"laid out, 1,000 GPUs, 13 nodes of 2", withStorage(ibScenario(1000), 13, 2), 26, CableTierStorage, true, ""},
 		{"laid out, 48 GPUs, 3 nodes", withStorage(ibScenario(48), 3, 0), 3, CableTierStorage, true, "fiber-mm 7"},
-		{"M-LAG, 512 x 2 x 100GE", pairScenario(512, 1, 2, 100, "ce8850-64cq", 2, "1:1"), 34, CableTierPeer, false, ""},
-		{"125 x 8 x 400G at 2:1", pairScenario(125, 8, 8, 400, "tomahawk5", 4, "2:1"), 28, CableTierPeer, false, ""},
-		{"pairs in 2 planes", pairs2, 32, CableTierPeer, false, ""},
+		{"M-LAG, 512 x 2 x 100GE", pairScenario(512, 1, 2, 100, "ce8850-64cq", 2, "1:1"), 34, CableTierPeer, true, ""},
+		{"125 x 8 x 400G at 2:1", pairScenario(125, 8, 8, 400, "tomahawk5", 4, "2:1"), 28, CableTierPeer, true, ""},
+		{"pairs in 2 planes", pairs2, 32, CableTierPeer, true, ""},
+		{"pairs in 2 planes, flat", flatLengths(pairs2), 32, CableTierPeer, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := Build(tc.s, cat)

@@ -3,9 +3,12 @@ package planner
 import (
 	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"fabricplan/planner/fabric"
+	"fabricplan/planner/hall"
 )
 
 // Chassis is how a modular switch is built: a chassis (with its
@@ -35,9 +38,15 @@ type Chassis struct {
 	// are separate boxes (0: a backplane joins them); FabricLinkModule
 	// is the transceiver at each end of such a link, joined by its
 	// fibre. A plan buys them with the cards.
-	FabricLinksPerCard int           `toml:"fabric_links_per_card" json:"fabric_links_per_card,omitempty"`
-	FabricLinkModule   string        `toml:"fabric_link_module" json:"fabric_link_module,omitempty"`
-	Source             ChassisSource `toml:"source" json:"source"`
+	FabricLinksPerCard int    `toml:"fabric_links_per_card" json:"fabric_links_per_card,omitempty"`
+	FabricLinkModule   string `toml:"fabric_link_module" json:"fabric_link_module,omitempty"`
+	// CardUnits and FabricUnits are a distributed switch's leaf and
+	// spine boxes' heights, U, by which the hall places them (boxes in
+	// racks, not one frame); 0 for a frame chassis (the switch's own
+	// rack_units) or where no height is known.
+	CardUnits   int           `toml:"card_rack_units" json:"card_rack_units,omitempty"`
+	FabricUnits int           `toml:"fabric_module_rack_units" json:"fabric_module_rack_units,omitempty"`
+	Source      ChassisSource `toml:"source" json:"source"`
 }
 
 // ChassisSource says where each chassis figure came from.
@@ -65,11 +74,18 @@ func (c *Chassis) frameless() bool {
 // cardPorts is a card's ports at gbps (0: none).
 func (c *Chassis) cardPorts(gbps int) int { return c.CardPorts[speedKey(gbps)] }
 
+// shaped reports whether the chassis's counts can be a switch: 1 to
+// maxChassisSlots slots, card ports, no negative fabric modules or box
+// heights.
+func (c *Chassis) shaped() bool {
+	return c.Slots >= 1 && c.Slots <= maxChassisSlots && c.FabricModules >= 0 && len(c.CardPorts) > 0 && c.CardUnits >= 0 && c.FabricUnits >= 0
+}
+
 // fill derives sw's ports, price, range and power from its chassis
 // with every slot filled; it checks the parts first.
 func (c *Chassis) fill(sw *Switch) error {
-	if c.Slots < 1 || c.Slots > maxChassisSlots || c.FabricModules < 0 || len(c.CardPorts) == 0 {
-		return fmt.Errorf("chassis: needs 1 to %d slots, card ports and no negative fabric modules", maxChassisSlots)
+	if !c.shaped() {
+		return fmt.Errorf("chassis: needs 1 to %d slots, card ports and no negative fabric modules or box heights", maxChassisSlots)
 	}
 	for _, v := range []float64{c.CardUSD, c.CardWatts, c.FabricUSD, c.FabricWatts, c.BaseUSD, c.BaseWatts} {
 		if !inRange(v, 0, MaxPriceUSD) {
@@ -162,16 +178,31 @@ func (p *Plan) chassisLines(cat *Catalog, sw *Switch, t SwitchTier, loads []fabr
 // fabric modules (spines) of a tier of distributed switches that bought
 // cards cards: a transceiver at each end of each link and its fibre,
 // counted among the switch-side transceivers.
+//
+// Laid out as its boxes (fabricLinkRuns, checked when the hall is laid
+// out), each length sold is a fibre line of its own.
 func (p *Plan) fabricLinkLines(cat *Catalog, c *Chassis, tier string, cards int) []BOMLine {
 	links := cards * c.FabricLinksPerCard
 	mod := cat.Transceivers[c.FabricLinkModule]
 	fib := cat.Cables[cmp.Or(mod.Fibre, fiberKey)]
 	where := "fabric links, " + tier
 	p.SwitchTransceivers += 2 * links
-	l := BOMLine{Category: CatCable, Key: fib.Key, Name: fib.Name, Where: where, Qty: links, tier: tier,
-		UnitWatts: fib.Watts, Source: fib.Source.Price, Estimate: fib.Source.Estimate}
-	l.setPrice(p.Scenario.cablePrice(cat, fib, 0), p.Scenario.Quotes)
-	return []BOMLine{p.moduleLine(cat, mod, where, tier, 2*links), l}
+	out := []BOMLine{p.moduleLine(cat, mod, where, tier, 2*links)}
+	fibre := func(metres float64, qty int, where string) {
+		l := BOMLine{Category: CatCable, Key: fib.Key, Name: fib.Name, Where: where, Qty: qty, tier: tier,
+			UnitWatts: fib.Watts, Source: fib.Source.Price, Estimate: fib.Source.Estimate}
+		l.setPrice(p.Scenario.cablePrice(cat, fib, metres), p.Scenario.Quotes)
+		out = append(out, l)
+	}
+	runs, err := p.fabricLinkRuns(cat)
+	if err != nil || len(runs) == 0 {
+		fibre(0, links, where)
+		return out
+	}
+	for _, m := range slices.Sorted(maps.Keys(runs)) {
+		fibre(m, runs[m], where+" "+string(appendMetres(nil, m))+" m")
+	}
+	return out
 }
 
 // checkChassisLinks checks every chassis switch's cabled fabric links
@@ -281,3 +312,149 @@ func (p *Plan) tierPeakKW(cat *Catalog, i, gbps, lane int) float64 {
 // PortsInstalled is the switch ports switch tier i (as SwitchTiers lists
 // them) installs: a fixed switch's every port, a chassis's bought cards'.
 func (p *Plan) PortsInstalled(i int) int { return p.portsInstalled(i) }
+
+// CollapsedSpines is the spines a plane of a collapsed core keeps: one
+// chassis pair, every leaf on both (the enterprise designs' two-box
+// core).
+const CollapsedSpines = 2
+
+// ChassisSpines are the modular chassis (a director, or a distributed
+// switch's spines) a design on f whose switch-to-switch ports run at
+// gbps may take as its spines: the ones the design search and the
+// cheaper-design hint try.
+// Exported for planner/explore.
+func (c *Catalog) ChassisSpines(f Fabric, gbps int) []*Switch {
+	var out []*Switch
+	for _, sw := range c.SwitchesFor(f, gbps) {
+		if sw.Chassis != nil {
+			out = append(out, sw)
+		}
+	}
+	return out
+}
+
+// AppendChassisShapes appends to out s with each of chassis as its
+// spines (network.spine_switch) and, where s asks for no more spines
+// than a pair (min_spines), as a collapsed core: two tiers, one pair of
+// chassis a plane. A scenario naming its own spine switch keeps it: it
+// appends none. The design search tries these above each candidate's
+// leaves, the cheaper-design hint above the plan's.
+// Exported for planner/explore.
+func (s Scenario) AppendChassisShapes(out []Scenario, chassis []*Switch) []Scenario {
+	if s.Network.SpineSwitch != "" {
+		return out
+	}
+	for _, ch := range chassis {
+		v := s
+		v.Network.SpineSwitch = ch.Key
+		out = append(out, v)
+		if s.Network.MinSpines <= CollapsedSpines {
+			v.Network.Tiers, v.Network.MinSpines = 2, CollapsedSpines
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// collapsedCore reports whether n asks for a collapsed core: chassis
+// spines, two tiers, one pair a plane (AppendChassisShapes).
+func (n Network) collapsedCore() bool {
+	return n.SpineSwitch != "" && n.Tiers == 2 && n.MinSpines == CollapsedSpines
+}
+
+// desBoxes is the plan's distributed switch laid out as its boxes: the
+// leaves (line cards) one switch of the fabric's only tier stands as
+// and each box's height and peak draw, the spines (fabric modules) and
+// theirs. ok is false for any other plan (a frame chassis, a
+// distributed switch below spines or without box heights), which the
+// hall lays out by the switch's own rack units.
+type desBoxes struct {
+	leaves, spines             int
+	leafUnits, spineUnits      int
+	leafKW, spineKW            float64
+	portsPerLeaf, linksPerLeaf int
+	spineLinks                 int // fabric links on each spine, a plane
+}
+
+// distributedBoxes is p's desBoxes (see there), its draw with one
+// module a cage of each box's ports in use: a leaf's host ports at the
+// plan's port speed and its fabric links, a spine's fabric links.
+func (p *Plan) distributedBoxes(cat *Catalog) (desBoxes, bool) {
+	c := p.Switch.Chassis
+	if c == nil || !c.frameless() || c.FabricLinksPerCard == 0 || c.CardUnits <= 0 || c.FabricUnits <= 0 || p.Tiers != 1 || len(p.tierLoads) == 0 || len(p.SwitchTiers) == 0 {
+		return desBoxes{}, false
+	}
+	t, cards := p.SwitchTiers[0], 0
+	for _, l := range p.tierLoads[0] {
+		cards = max(cards, c.CardsFor(l.Down, t.DownGbps, l.Up, t.UpGbps))
+	}
+	b := desBoxes{leaves: cards, spines: c.FabricModules, leafUnits: c.CardUnits, spineUnits: c.FabricUnits,
+		portsPerLeaf: c.cardPorts(p.PortGbps), linksPerLeaf: c.FabricLinksPerCard}
+	b.spineLinks = ceilDiv(cards*c.FabricLinksPerCard, max(c.FabricModules, 1))
+	linkW := 0.0
+	if mod := cat.Transceivers[c.FabricLinkModule]; mod != nil {
+		linkW = mod.Watts
+	}
+	hostW := 0.0
+	cage := p.Switch.LinksPerCage(p.PortGbps)
+	if mod, _ := cat.Module(p.Switch.Form, p.PortGbps, cage, p.LaneGbps, 0); mod != nil {
+		hostW = float64(ceilDiv(b.portsPerLeaf, cage)) * mod.Watts
+	}
+	b.leafKW = (c.CardWatts + hostW + float64(b.linksPerLeaf)*linkW) / 1000
+	b.spineKW = (c.FabricWatts + float64(b.spineLinks)*linkW) / 1000
+	return b, b.portsPerLeaf > 0
+}
+
+// layDistributed lays in out with the plan's distributed switch as its
+// boxes (distributedBoxes): its leaves in the unit's leaf racks, its
+// spines in the spine rows; in unchanged for any other plan.
+func (p *Plan) layDistributed(cat *Catalog, in *hall.Inputs) {
+	b, ok := p.distributedBoxes(cat)
+	if !ok {
+		return
+	}
+	in.LeafBoxes, in.SwitchUnits, in.SwitchKW = b.leaves, b.leafUnits, b.leafKW
+	in.SpinesPerPlane, in.PodSpines = b.spines, []int{b.spines}
+	in.UpperUnits, in.UpperKW = [2]int{b.spineUnits, b.spineUnits}, [2]float64{b.spineKW, b.spineKW} // no cores: one tier
+}
+
+// leafBoxOf is the box of a leaf that switch port (a down link, from
+// 0) of the plan's distributed switch stands in: each leaf box takes its
+// host ports in turn; 0 when the hall lays no leaf out as boxes.
+func (p *Plan) leafBoxOf(port int) int {
+	if p.Hall == nil || p.Hall.LeafBoxes() <= 1 {
+		return 0
+	}
+	return port / max(p.Switch.Chassis.cardPorts(p.PortGbps), 1)
+}
+
+// fabricLinkRuns is each length sold of the fabric links of a
+// distributed switch laid out as its boxes (nil for any other plan):
+// each leaf box's links, one to each spine box in turn, measured in the
+// hall between the two and sold as the link module's fibre within the
+// shorter of its and the module's reach; an error names a run neither
+// reaches.
+func (p *Plan) fabricLinkRuns(cat *Catalog) (map[float64]int, error) {
+	h, c := p.Hall, p.Switch.Chassis
+	if h == nil || h.LeafBoxes() <= 1 || c == nil {
+		return nil, nil
+	}
+	mod := cat.Transceivers[c.FabricLinkModule]
+	fib := cat.Cables[cmp.Or(mod.Fibre, fiberKey)]
+	gbps := speeds(c.CardPorts)[0]
+	reach := min(float64(fib.Reach(gbps)), float64(mod.ReachM))
+	out := map[float64]int{}
+	for plane := 1; plane <= p.Planes; plane++ {
+		for box := range h.LeafBoxes() {
+			for j := range c.FabricLinksPerCard {
+				run := h.Run(h.LeafBoxPlace(plane, 0, box), h.SpinePlace(plane, 0, j%max(c.FabricModules, 1)))
+				sold, ok := fib.soldWithin(run, reach)
+				if !ok {
+					return nil, fmt.Errorf("%s fabric link of leaf box %d, plane %d: %s on %s reaches %.0f m, short of its %.1f m run", p.Switch.Key, box+1, plane, mod.Key, fib.Key, reach, run)
+				}
+				out[sold]++
+			}
+		}
+	}
+	return out, nil
+}

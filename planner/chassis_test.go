@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fabricplan/data"
+	"fabricplan/planner/hall"
 )
 
 // testChassis adds to cat a chassis with round figures for hand sums: 8
@@ -255,8 +256,7 @@ func TestChassisOverFixedLeaves(t *testing.T) {
 // refuses the entry), the leaf's 38 ports all taken as host ports
 // (2,048 / 38: 54 leaves), a $0 frame line in the BOM, the 400G host
 // ports read at 800G (1,000 / 18: 56 leaves), the fabric links left out
-// (as a backplane: no modules, and the DES undercuts a 400G Tomahawk or
-// Spectrum fabric in TestAutoPicksTheCheapestSwitch).
+// (as a backplane: no modules).
 func TestDistributedSwitchEntry(t *testing.T) {
 	cat := testCatalog(t)
 	sw := cat.Switches["arista-7700r4"]
@@ -349,5 +349,83 @@ func TestChassisFabricLinkCheck(t *testing.T) {
 	bad := strings.Replace(string(src), `fabric_link_module = "osfp-800x1-dr8"`, `fabric_link_module = "osfp-9000"`, 1)
 	if _, err := ParseCatalog([]byte(bad)); err == nil || !strings.Contains(err.Error(), "fabric_link_module") {
 		t.Errorf("the catalog took an unknown fabric-link module: %v", err)
+	}
+}
+
+// TestDistributedSwitchInHall: the 7700R4 DES of 2,048 GPUs (256
+// servers of 8 x 800G, docs/scenarios/example-arista-7700r4-des-2k.toml)
+// laid out in the default hall as its boxes, not one 336U frame. By
+// hand: 256 servers of 8U and 10.2 kW, 5 a rack (40 free U, 60 kW):
+// ceil(256 / 5) = 52 compute racks; 114 leaf boxes of 2U, 20 a rack
+// (40 / 2; a box's 0.6 kW and 38 modules of 17 W, 1.246 kW, allow 48):
+// 6 leaf racks; 20 spine boxes of 4U, 10 a rack (40 / 4; a spine's 2 kW
+// and 114 links' modules, 3.938 kW, allow 15): 2 spine racks; 60 racks.
+// Switch port k (server k / 8, its rail k mod 8) is on leaf box k / 18,
+// so a leaf rack's 20 boxes take 360 server links, the sixth's 14 boxes
+// 2,048 - 5 x 360 = 248. Each box's 20 fabric links, one to each spine,
+// are measured: 2,280 fibres over the lengths sold, and the hall's
+// links by length count them beside the 2,048 server links: 4,328.
+//
+// Mutations caught: every server link measured to the first box
+// (leafBoxOf 0: 2,048 links in the first leaf rack); the fabric links
+// left at one unmeasured length (no length in their bill lines, 2,048
+// links by length); each checked.
+func TestDistributedSwitchInHall(t *testing.T) {
+	cat := testCatalog(t)
+	p, err := Build(docScenario(t, "example-arista-7700r4-des-2k"), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := p.Hall
+	if h == nil {
+		t.Fatalf("no hall: %v", p.Notes)
+	}
+	kinds := map[string]int{}
+	rackKind := map[string]string{}
+	var leafRacks []string
+	for _, r := range h.Racks {
+		kinds[r.Kind]++
+		rackKind[r.Name] = r.Kind
+		if r.Kind == hall.RackLeaf {
+			leafRacks = append(leafRacks, r.Name)
+		}
+	}
+	if kinds[hall.RackCompute] != 52 || kinds[hall.RackLeaf] != 6 || kinds[hall.RackSpine] != 2 || len(h.Racks) != 60 {
+		t.Errorf("racks %v, %d in all; want 52 compute, 6 leaf, 2 spine, 60", kinds, len(h.Racks))
+	}
+	perRack := map[string]int{}
+	err = p.WalkCableMap(func(c *CableRun) error {
+		if c.Tier == linkTierNames[tierServerLeaf] {
+			perRack[c.BRack]++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range leafRacks {
+		want := 360
+		if i == 5 {
+			want = 248
+		}
+		if perRack[name] != want || rackKind[name] != hall.RackLeaf {
+			t.Errorf("leaf rack %s: %d server links, want %d", name, perRack[name], want)
+		}
+	}
+	fibres := 0
+	for _, l := range p.BOM {
+		if l.Key == fiberKey && strings.HasPrefix(l.Where, "fabric links, leaf ") {
+			if !strings.HasSuffix(l.Where, " m") {
+				t.Errorf("fabric links billed %q, want a measured length", l.Where)
+			}
+			fibres += l.Qty
+		}
+	}
+	byLength := 0
+	for _, b := range h.Figures.Bins {
+		byLength += b.Links
+	}
+	if fibres != 2280 || byLength != 4328 {
+		t.Errorf("%d fabric-link fibres, %d links by length; want 2,280 and 4,328", fibres, byLength)
 	}
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -87,9 +88,11 @@ func TestFindCheaperPlanesOnItsSwitch(t *testing.T) {
 		t.Fatalf("one plane: %d tiers, %d switches; want 3 and at least 400", p.Tiers, p.TotalSwitches())
 	}
 	p.FindCheaper(cat)
-	if len(p.Cheaper) == 3 && strings.HasPrefix(p.Cheaper[2].Design, "pod_gpus") {
-		p.Cheaper = p.Cheaper[:2] // then the pods of whole leaves that fill its spines (TestLeafPodsOffered)
-	}
+	// Then the chassis spines above its leaves (TestFindCheaperOnChassis)
+	// and the pods of whole leaves that fill its spines (TestLeafPodsOffered).
+	p.Cheaper = slices.DeleteFunc(p.Cheaper, func(c Cheaper) bool {
+		return strings.Contains(c.Design, "spine_switch") || strings.HasPrefix(c.Design, "pod_gpus")
+	})
 	if len(p.Cheaper) != 2 {
 		t.Fatalf("cheaper designs %+v, want two", p.Cheaper)
 	}
@@ -155,5 +158,60 @@ func TestFindCheaperPlanesAtTwoTiers(t *testing.T) {
 	if q.Planes != 4 || q.Tiers != 2 || q.Switches(TierLeaf) != 224 || q.Switches(TierSpine) != 72 || !near(q.Cost.Total, offer.CostUSD) {
 		t.Errorf("applied: %d planes, %d tiers, %d leaves, %d spines, $%.0f; want 4, 2, 224, 72, $%.0f",
 			q.Planes, q.Tiers, q.Switches(TierLeaf), q.Switches(TierSpine), q.Cost.Total, offer.CostUSD)
+	}
+}
+
+// TestFindCheaperOnChassis: the hint offers the chassis shapes the
+// design search tries (AppendChassisShapes) above the plan's own leaves
+// where one saves 10%, as it offers plane counts on the plan's switch,
+// priced by the same rules (the plan's hall). 3,200 GPUs (400 servers of
+// 8 x 200G, HDR) on the 40-port QM8700 at 1:1 take three tiers; on
+// CS8500 directors (20 cards of 40 x HDR 200G, 800 ports) the same 160
+// leaves (3,200 / 20 down) send their 3,200 uplinks to ceil(3,200 /
+// 800) = 4 chassis at two tiers: 164 switches. That design, applied and
+// built, costs what the hint says. A plan of one tier (32 GPUs: one
+// leaf, no spines) is offered none.
+//
+// Mutations caught: the chassis shapes left out of the hint
+// (offerChassis not called: no such entry), the apply dropping the
+// spine switch (the applied plan is QM8700 spines again); each checked.
+func TestFindCheaperOnChassis(t *testing.T) {
+	cat := testCatalog(t)
+	s := leafShapeScenario(3200, InfiniBand, 200, "qm8700", "1:1")
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Tiers != 3 {
+		t.Fatalf("3,200 GPUs on QM8700: %d tiers, want 3", p.Tiers)
+	}
+	p.FindCheaper(cat)
+	var found *Cheaper
+	for i, c := range p.Cheaper {
+		if strings.Contains(c.Design, `spine_switch = "cs8500"`) {
+			found = &p.Cheaper[i]
+		}
+	}
+	if found == nil || !strings.Contains(strings.Join(p.Notes, "\n"), "cheaper on chassis above the plan's qm8700 leaves: cs8500 chassis spines, 4 a plane") {
+		t.Fatalf("no CS8500 design offered: %+v\n%s", p.Cheaper, strings.Join(p.Notes, "\n"))
+	}
+	applied := s
+	found.Apply(&applied)
+	q, err := Build(applied, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Tiers != 2 || q.Switches(TierLeaf) != 160 || q.Switches(TierSpine) != 4 || q.SwitchOf(TierSpine).Key != "cs8500" {
+		t.Errorf("applied: %d tiers, %d leaves, %d %s spines; want 2, 160, 4 cs8500", q.Tiers, q.Switches(TierLeaf), q.Switches(TierSpine), q.SwitchOf(TierSpine).Key)
+	}
+	if q.Cost.Total != found.CostUSD || found.SavingUSD < cheaperShare*p.Cost.Total {
+		t.Errorf("applied costs %.0f, the hint said %.0f saving %.0f of %.0f", q.Cost.Total, found.CostUSD, found.SavingUSD, p.Cost.Total)
+	}
+	one, err := Build(leafShapeScenario(32, InfiniBand, 200, "qm8700", "1:1"), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts := one.chassisOptions(cat); one.Tiers != 1 || len(opts) != 0 {
+		t.Errorf("32 GPUs: %d tiers, %d chassis options; want 1 tier, none", one.Tiers, len(opts))
 	}
 }

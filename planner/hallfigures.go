@@ -1,10 +1,17 @@
 package planner
 
-import "fabricplan/planner/hall"
+import (
+	"maps"
+	"slices"
+
+	"fabricplan/planner/hall"
+)
 
 // cableFigures gives the hall the cables the walk measured and the
-// links beside the tiers' (SideLinks, cabled as the server-leaf tier's
-// longest run, as the BOM buys them): length and weight by medium and
+// links beside the tiers' (SideLinks: the storage links on the
+// server-leaf tier's longest run, the peer links on their measured runs,
+// as the BOM buys them; a distributed switch's fabric links at their
+// measured lengths, fabricLinkRuns): length and weight by medium and
 // the length bins (see hall.AddCables), so the bins count every link
 // the plan counts; and the longest link of each tier against its
 // medium's reach.
@@ -14,9 +21,21 @@ func (p *Plan) cableFigures(t *linkTally, groups []cableGroup) {
 	for i, g := range groups {
 		cables[i] = hall.Cables{Medium: string(g.medium), Copper: g.medium == DAC || g.medium == ACC, Metres: g.metres, Links: t.cables[g]}
 	}
-	if n := p.SideLinks(); n > 0 && len(p.LinkTiers) > 0 {
-		sc := p.serverLeafSide(p.media.cat)
+	side := func(sc sideCable, n int) {
 		cables = append(cables, hall.Cables{Medium: string(sc.Medium), Copper: sc.Medium == DAC || sc.Medium == ACC, Metres: sc.Metres, Links: n})
+	}
+	if n := p.Links.Storage; n > 0 && len(p.LinkTiers) > 0 {
+		side(p.serverLeafSide(p.media.cat), n)
+	}
+	if lp := p.LeafPairs; lp != nil && lp.PeerLinks > 0 && len(p.LinkTiers) > 0 && p.setPeerRuns(p.media.cat) == nil {
+		for _, r := range lp.runs {
+			side(r.cable, r.pairs*lp.PeerPortsEach)
+		}
+	}
+	if runs, err := p.fabricLinkRuns(p.media.cat); err == nil { // a distributed switch's cabled fabric links
+		for _, m := range slices.Sorted(maps.Keys(runs)) {
+			cables = append(cables, hall.Cables{Medium: string(Optics), Metres: m, Links: runs[m]})
+		}
 	}
 	h.AddCables(cables)
 	f := &h.Figures

@@ -44,6 +44,7 @@ func (p *Plan) layoutInputs(f hall.Facility, cat *Catalog) hall.Inputs {
 		in.UpperUnits[i] = max(sw.RackUnits, 1)
 		in.UpperKW[i] = p.tierPeakKW(cat, i+1, p.TierGbps(link), p.endLane(link, sw))
 	}
+	p.layDistributed(cat, &in)
 	return in
 }
 
@@ -90,6 +91,9 @@ func (p *Plan) layOut(cat *Catalog) error {
 		return err
 	}
 	p.Hall = h
+	if _, err := p.fabricLinkRuns(cat); err != nil {
+		return err
+	}
 	p.Notes = append(p.Notes, h.Notes()...)
 	if p.hallRun != nil {
 		p.hallRun.notes = slices.Clone(p.Notes[notes:])
@@ -109,7 +113,7 @@ func leafInRack(s *Scenario) bool {
 // laysHall reports whether a plan of s is laid out in the hall (see
 // layOut).
 func (s *Scenario) laysHall(cat *Catalog) bool {
-	return cat.Facility != nil && !s.flatLinks && !s.givesLengths() && (s.Facility == nil || s.Facility.Layout != hall.LayoutFlat) && !s.Network.LeafPairs
+	return cat.Facility != nil && !s.flatLinks && !s.givesLengths() && (s.Facility == nil || s.Facility.Layout != hall.LayoutFlat)
 }
 
 // NoHallReason says why a plan of s is not laid out in a hall, naming
@@ -120,8 +124,6 @@ func (s *Scenario) NoHallReason(cat *Catalog) string {
 		return ""
 	case cat.Facility == nil:
 		return "the catalog has no facility data"
-	case s.Network.LeafPairs:
-		return "leaf pairs (network.leaf_pairs) are not laid out in a hall yet: each tier's links are priced at one length"
 	case s.flatLinks || s.Facility != nil && s.Facility.Layout == hall.LayoutFlat:
 		return "the links are priced at flat lengths (facility.layout = \"flat\" or --link-layout flat): remove it to lay the hall out"
 	default:

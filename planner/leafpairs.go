@@ -40,8 +40,30 @@ type LeafPairs struct {
 	PeerLinks int `json:"peer_links"`
 	// serverPorts is a full leaf's server ports, for the modules.
 	serverPorts int
-	// cable is how the peer links are cabled, as the BOM prices them.
+	// runs are the peer links grouped by how they are cabled, as the BOM
+	// prices them (peerRuns); runOf is each pair's run (all planes, plane
+	// by plane), nil when every pair takes runs[0].
+	runs  []peerRun
+	runOf []int32
+	// perPlane is the pairs of one plane.
+	perPlane int
+}
+
+// peerRun is the pairs whose peer links are cabled one way: the cable,
+// its length sold and the leaf-end module, and the run measured (0
+// without a hall).
+type peerRun struct {
 	cable sideCable
+	pairs int
+}
+
+// cableOf is how pair (from 0, in its plane) of plane (from 1) cables
+// its peer links.
+func (lp *LeafPairs) cableOf(plane, pair int) sideCable {
+	if lp.runOf == nil {
+		return lp.runs[0].cable
+	}
+	return lp.runs[lp.runOf[(plane-1)*lp.perPlane+pair]].cable
 }
 
 // validateLeafPairs checks network.leaf_pairs and peer_link_ports: pairs
@@ -163,29 +185,76 @@ func (p *Plan) addLeafPairs(spec fabricSpec) {
 	p.Links.Peer = lp.PeerLinks
 	peer := "no peer link (ESI-LAG)"
 	if lp.PeerPortsEach > 0 {
-		peer = fmt.Sprintf("%s between the two (%d ports a leaf), cabled and priced as the server-leaf links' longest run, in the cable map as tier %q", textfmt.Plural(lp.PeerLinks, "peer link"), lp.PeerPortsEach, CableTierPeer)
+		peer = fmt.Sprintf("%s between the two (%d ports a leaf), %s, in the cable map as tier %q", textfmt.Plural(lp.PeerLinks, "peer link"), lp.PeerPortsEach, "each pair's cabled as a server-leaf link of its run (measured between its leaves in the hall; the server-leaf links' longest without one)", CableTierPeer)
 	}
-	p.Notes = append(p.Notes, fmt.Sprintf("leaf pairs: %s pairs of top-of-rack leaves, each server's %d ports a plane split over its pair (%d to each leaf), %d server ports and %s a full leaf, every leaf reaching every spine; %s; no hall layout for pairs yet (each tier's links at one length)",
+	p.Notes = append(p.Notes, fmt.Sprintf("leaf pairs: %s pairs of top-of-rack leaves, each server's %d ports a plane split over its pair (%d to each leaf), %d server ports and %s a full leaf, every leaf reaching every spine; %s",
 		textfmt.Int(lp.Pairs), p.RailsPerPlane, p.RailsPerPlane/2, lp.serverPorts, textfmt.Plural(spec.Up, "uplink"), peer))
 }
 
-// addLeafPairLines adds the peer links' cables and modules to the bill:
-// the server-leaf tier's longest run (serverLeafSide) and its leaf-end
-// module at both ends, a leaf's peer ports in cages of their own.
+// addLeafPairLines adds the peer links' cables and modules to the bill,
+// each run of them (setPeerRuns) at its length with its leaf-end module
+// at both ends, a leaf's peer ports in cages of their own.
 func (p *Plan) addLeafPairLines(cat *Catalog, add func(BOMLine)) error {
 	lp := p.LeafPairs
 	if lp == nil || lp.PeerLinks == 0 || len(p.LinkTiers) == 0 {
 		return nil
 	}
-	lp.cable = p.serverLeafSide(cat)
-	if err := p.addServerLeafCables(cat, add, lp.cable, "peer links", "leaf_peer", lp.PeerLinks); err != nil {
+	if err := p.setPeerRuns(cat); err != nil {
 		return err
 	}
 	const tier = "server_leaf" // spares count them with the server links
-	if mod := cat.Transceivers[lp.cable.Upper]; mod != nil {
-		n := 2 * lp.Pairs * ceilDiv(lp.PeerPortsEach, p.Switch.LinksPerCage(p.PortGbps))
-		add(p.moduleLine(cat, mod, "switch side, leaf_peer", tier, n))
-		p.SwitchTransceivers += n
+	cages := ceilDiv(lp.PeerPortsEach, p.Switch.LinksPerCage(p.PortGbps))
+	for _, r := range lp.runs {
+		if err := p.addServerLeafCables(cat, add, r.cable, "peer links", "leaf_peer", r.pairs*lp.PeerPortsEach); err != nil {
+			return err
+		}
+		if mod := cat.Transceivers[r.cable.Upper]; mod != nil {
+			n := 2 * r.pairs * cages
+			add(p.moduleLine(cat, mod, "switch side, leaf_peer", tier, n))
+			p.SwitchTransceivers += n
+		}
+	}
+	return nil
+}
+
+// setPeerRuns groups the pairs by how their peer links are cabled
+// (lp.runs, lp.runOf). Without a hall every pair takes the server-leaf
+// tier's longest run (serverLeafSide). In one, each pair's run is
+// measured between its two leaves (their LeafPlace, as the fabric's
+// links are measured) and cabled as a server-leaf link of that run is:
+// the medium, length sold and leaf-end module the media chooser picks
+// for it, the same module at the other leaf.
+func (p *Plan) setPeerRuns(cat *Catalog) error {
+	lp, h := p.LeafPairs, p.Hall
+	lp.runs, lp.runOf = nil, nil
+	if h == nil {
+		lp.runs = []peerRun{{cable: p.serverLeafSide(cat), pairs: lp.Pairs}}
+		return nil
+	}
+	m := newMediaChooser(p, cat)
+	lp.perPlane = lp.Pairs / p.Planes
+	lp.runOf = make([]int32, lp.Pairs)
+	at := map[sideCable]int32{}
+	for plane := 1; plane <= p.Planes; plane++ {
+		for pair := range lp.perPlane {
+			run := h.Run(h.LeafPlace(plane, 2*pair), h.LeafPlace(plane, 2*pair+1))
+			ch, ok := m.choose(tierServerLeaf, run)
+			if !ok {
+				return fmt.Errorf("leaf pair %d of plane %d: no medium reaches its peer link's %.1f m run", pair+1, plane, run)
+			}
+			sc := sideCable{Medium: ch.medium, Cable: ch.cable.Key, Metres: ch.metres}
+			if ch.upper != nil {
+				sc.Upper = ch.upper.Key
+			}
+			i, seen := at[sc]
+			if !seen {
+				i = int32(len(lp.runs))
+				at[sc] = i
+				lp.runs = append(lp.runs, peerRun{cable: sc})
+			}
+			lp.runs[i].pairs++
+			lp.runOf[(plane-1)*lp.perPlane+pair] = i
+		}
 	}
 	return nil
 }

@@ -2,10 +2,12 @@ package planner
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/planner/hall"
 )
 
 // pairScenario is servers of nics ports at nicGbps (one GPU a port when
@@ -84,8 +86,8 @@ func TestLeafPairs(t *testing.T) {
 			if lp == nil || lp.PeerLinks != tc.peer || p.PortsUsed != tc.used || p.ServersPerUnit != tc.perUnit {
 				t.Errorf("pairs %+v, %d ports used, %d servers a unit; want %d peer links, %d ports, %d a unit", lp, p.PortsUsed, p.ServersPerUnit, tc.peer, tc.used, tc.perUnit)
 			}
-			if p.Hall != nil {
-				t.Error("a hall laid out for leaf pairs")
+			if p.Hall == nil {
+				t.Error("no hall laid out for leaf pairs")
 			}
 			checkPlanInvariants(t, p.GPUs, p)
 			checkPairWalk(t, p)
@@ -166,5 +168,82 @@ func TestLeafPairsRefused(t *testing.T) {
 				t.Errorf("err = %v; want %s saying %q", err, tc.field, tc.fix)
 			}
 		})
+	}
+}
+
+// TestLeafPairsInHall: a pair design laid out in the hall, its runs
+// counted by hand. 45 servers (odd) of 2 x 100GE on CE8850 pairs (2U,
+// 64 ports), 2 peer ports, 1:1: 31 servers a pair, 2 pairs (31 and 14),
+// 4 leaves. The facility: 3U servers of 4 kW in 50 kW racks of 40 free
+// U, leaves top of rack: min(40 / 3, 50 / 4) = 12 servers a rack, so
+// pair 1 takes compute racks 1-3 (12, 12, 7) and pair 2, a unit
+// starting a rack, racks 4-5 (12, 2); the spine row comes first (R1),
+// the compute racks are R2-01 to R2-05. Each pair's two leaves stand
+// at the top (U39-40) of its first two racks, round robin: R2-01 and
+// R2-02, R2-04 and R2-05.
+//
+//   - Peer links: 2 a pair, 4, each between adjacent racks at one
+//     height: up to the 2.4 m tray from the leaf's middle (39 x 0.04445
+//     = 1.73355 m) and down again, 0.6 m along the row and 2 m slack:
+//     2 x 0.66645 + 0.6 + 2 = 3.9329 m, past the DAC's longest (3 m)
+//     so sold as the 5 m AOC.
+//   - Server links: 90; in the rack of their leaf, one a server of the
+//     rack holding that leaf: 12 + 12 (pair 1) + 12 + 2 (pair 2) = 38.
+//
+// Mutations caught: peer links priced at the server-leaf links' longest
+// run, the flat rule (aoc 10 m in the bill and the map); a pair's two
+// leaves put in one rack (LeafPlace's round robin dropped: peer runs
+// 0.59 m in one rack, 48 server links in their leaf's rack); the server
+// counter's one-port-a-leaf rule kept for pairs of wider servers
+// (servercount: the 125 x 8 x 400G pairs of TestLeafPairs panic); each
+// checked.
+func TestLeafPairsInHall(t *testing.T) {
+	cat := testCatalog(t)
+	s := pairScenario(45, 1, 2, 100, "ce8850-64cq", 2, "1:1")
+	s.Facility = &hall.Facility{LeafPlacement: hall.PlaceToR, ServerUnits: 3, ServerKW: 4, RackKW: 50}
+	p, err := Build(s, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Hall == nil || p.LeafPairs == nil || p.LeafPairs.Pairs != 2 || p.Switches(TierLeaf) != 4 {
+		t.Fatalf("hall %v, pairs %+v, %d leaves; want a hall, 2 pairs, 4 leaves", p.Hall != nil, p.LeafPairs, p.Switches(TierLeaf))
+	}
+	const peerRunM = 2*(2.4-39*0.04445) + 0.6 + 2
+	wantRacks := map[string]string{"p1-su1-leaf-r1": "R2-01 R2-02", "p1-su2-leaf-r1": "R2-04 R2-05"}
+	peers, inRack := 0, 0
+	err = p.WalkCableMap(func(c *CableRun) error {
+		switch c.Tier {
+		case CableTierPeer:
+			peers++
+			if math.Abs(c.RunM-peerRunM) > 1e-9 || c.Medium != AOC || c.Metres != 5 {
+				t.Errorf("peer link %s-%s: %s %g m on a %.4f m run; want aoc 5 m on %.4f m", c.ADevice, c.BDevice, c.Medium, c.Metres, c.RunM, peerRunM)
+			}
+			if got := c.ARack + " " + c.BRack; got != wantRacks[c.ADevice] {
+				t.Errorf("peer link of %s in racks %s, want %s", c.ADevice, got, wantRacks[c.ADevice])
+			}
+		case linkTierNames[tierServerLeaf]:
+			if c.ARack == c.BRack {
+				inRack++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if peers != 4 || inRack != 38 {
+		t.Errorf("%d peer links, %d server links in their leaf's rack; want 4 and 38", peers, inRack)
+	}
+	billed := 0
+	for _, l := range p.BOM {
+		if strings.Contains(l.Where, "leaf_peer") {
+			billed += l.Qty
+			if l.Key != string(AOC) || !strings.HasSuffix(l.Where, " 5 m") {
+				t.Errorf("peer links billed as %s %s, want aoc leaf_peer 5 m", l.Key, l.Where)
+			}
+		}
+	}
+	if billed != 4 {
+		t.Errorf("%d peer links billed, want 4", billed)
 	}
 }

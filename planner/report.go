@@ -165,8 +165,8 @@ type CableCount struct {
 
 // cableCounts is the plan's cables, run by run as the BOM prices them:
 // each tier's runs where the hall is laid out (its one medium and length
-// without), then the storage and peer links at the server-leaf run they
-// are cabled as (serverLeafSide).
+// without), then the storage links at the server-leaf run they are
+// cabled as (serverLeafSide) and the peer links run by run (setPeerRuns).
 func (p *Plan) cableCounts() []CableCount {
 	var out []CableCount
 	for _, t := range p.LinkTiers {
@@ -191,7 +191,9 @@ func (p *Plan) cableCounts() []CableCount {
 		side(CableTierStorage, ls.cable, ls.Links)
 	}
 	if lp := p.LeafPairs; lp != nil {
-		side(CableTierPeer, lp.cable, lp.PeerLinks)
+		for _, r := range lp.runs {
+			side(CableTierPeer, r.cable, r.pairs*lp.PeerPortsEach)
+		}
 	}
 	return out
 }

@@ -170,25 +170,24 @@ func (c *serverCounter) leafDowns() {
 	}
 }
 
-// server is the server and port of leaf g's down link k in plane.
+// server is the server and port of leaf g's down link k in plane: as
+// the link walk wires them (serverLinks), each leaf of a unit takes
+// rails/leaves ports of each server in turn (a rail's leaf one, a leaf
+// of whole servers every port, each leaf of a pair half).
 func (c *serverCounter) server(plane, g, k int) (server, port int) {
-	first, r := g/c.lpu*c.spu, g%c.lpu
-	server = first + k
-	if c.lpu == 1 {
-		server, r = first+k/c.rails, k%c.rails
-	}
-	return server, r*c.p.Planes + plane - 1
+	per := c.perLeaf()
+	first, r := g/c.lpu*c.spu, g%c.lpu*per+k%per
+	return first + k/per, r*c.p.Planes + plane - 1
 }
+
+// perLeaf is the ports of a server a plane on one leaf of its unit.
+func (c *serverCounter) perLeaf() int { return max(c.rails/c.lpu, 1) }
 
 // unitServers is the servers unit u's leaves reach.
 func (c *serverCounter) unitServers(u int) int {
 	n := 0
 	for r := range c.lpu {
-		d := c.down[u*c.lpu+r]
-		if c.lpu == 1 {
-			d = ceilDiv(d, c.rails)
-		}
-		n = max(n, d)
+		n = max(n, ceilDiv(c.down[u*c.lpu+r], c.perLeaf()))
 	}
 	return n
 }
@@ -496,6 +495,7 @@ func (c *serverCounter) unitLinks(u int) (links []unitLink, size int) {
 	links = slices.Grow(c.links[:0], n*c.p.Planes)
 	size = len(c.servers)*perServer + len(c.leaves)*leafCages
 	c.runs.reset(size)
+	boxed := c.h.LeafBoxes() > 1
 	for li, pl := range c.leaves {
 		if pl.Rack < 0 {
 			continue
@@ -504,7 +504,11 @@ func (c *serverCounter) unitLinks(u int) (links []unitLink, size int) {
 		for k := range c.down[g] {
 			s, port := c.server(plane, g, k)
 			s -= u * c.spu
-			l := unitLink{leaf: li, k: k, run: c.h.Run(c.servers[s], pl),
+			at := pl
+			if boxed { // a distributed switch's leaf: the box of port k
+				at = c.h.LeafBoxPlace(plane, g, c.p.leafBoxOf(k))
+			}
+			l := unitLink{leaf: li, k: k, run: c.h.Run(c.servers[s], at),
 				a: int32(s*perServer + port/sets.serverPerCage), b: int32(len(c.servers)*perServer + li*leafCages + k/perCage)}
 			c.runs.join(l.a, l.b, l.run)
 			links = append(links, l)
@@ -641,7 +645,7 @@ func (c *serverCounter) longest(t *linkTally, of []*unitCount) {
 				continue
 			}
 			s, _ := c.server(plane, g, l.k)
-			a, b := h.NodePlace(s).Rack, h.LeafPlace(plane, g).Rack
+			a, b := h.NodePlace(s).Rack, h.LeafBoxPlace(plane, g, p.leafBoxOf(l.k)).Rack
 			aName, aRow := h.RackName(a)
 			bName, bRow := h.RackName(b)
 			tier := linkTierNames[tierServerLeaf]

@@ -33,18 +33,12 @@ const zoneCoreRatio = "7:1"
 
 // collapsedSpines is the spines a plane of a collapsed core keeps: one
 // chassis pair.
-const collapsedSpines = 2
+const collapsedSpines = planner.CollapsedSpines
 
 // chassisSpines are the modular chassis a search tries as the spines of
 // a fabric on f whose switch-to-switch ports run at gbps.
 func chassisSpines(cat *planner.Catalog, f planner.Fabric, gbps int) []*planner.Switch {
-	var out []*planner.Switch
-	for _, sw := range cat.SwitchesFor(f, gbps) {
-		if sw.Chassis != nil {
-			out = append(out, sw)
-		}
-	}
-	return out
+	return cat.ChassisSpines(f, gbps)
 }
 
 // appendShapeVariants appends to out s (fewest tiers, non-blocking, one
@@ -55,8 +49,8 @@ func chassisSpines(cat *planner.Catalog, f planner.Fabric, gbps int) []*planner.
 // asking for more spines than a pair gets no collapsed core.
 //
 // A search priced in the hall (hall) tries only the shapes whose hall
-// bound holds (layOutDesigns prunes by it): not leaf pairs, which are
-// never laid out (each tier at one length, leafpairs.go), nor chassis
+// bound holds (layOutDesigns prunes by it): not leaf pairs (laid out in
+// the hall now, but their bound is not checked against it), nor chassis
 // above top-of-rack leaves, whose tight bound comes out up to 3% above
 // the hall's cost with split NIC ports (a 200-GPU DGX H100 cluster at
 // 800G as 2 x 400G on SN5600 ToRs under a 7808R3 pair: $2,610,852
@@ -77,18 +71,9 @@ func appendShapeVariants(out []planner.Scenario, s planner.Scenario, chassis []*
 		}
 		out = append(out, v)
 	}
-	if n.SpineSwitch != "" {
-		return out
-	}
-	for _, ch := range chassis {
+	for i := range chassis {
 		for _, below := range leaves {
-			v := below
-			v.Network.SpineSwitch = ch.Key
-			out = append(out, v)
-			if n.MinSpines <= collapsedSpines {
-				v.Network.Tiers, v.Network.MinSpines = 2, collapsedSpines
-				out = append(out, v)
-			}
+			out = below.AppendChassisShapes(out, chassis[i:i+1])
 		}
 	}
 	return out

@@ -80,6 +80,7 @@ type Hall struct {
 	unitLeafRack, unitRacks []int32
 	unitLeafOff             []int32 // a unit's first leaf in its leaf racks
 	leavesPerUnit, planes   int
+	leafBoxes               int // boxes a leaf stands as (Inputs.LeafBoxes, at least 1)
 	leavesPerRack           int // switches per network rack
 	spineRack, coreRack     int // first rack of the spines and of the cores
 	spinesPerPlane          int
@@ -143,9 +144,12 @@ type Inputs struct {
 	NodeUnits, NodesPerSystem, SwitchTrays int
 	Cooling                                string // "air" or "liquid"
 	// SwitchUnits and SwitchKW are a leaf's height and peak draw with
-	// its optics.
+	// its optics; with LeafBoxes above 1, one box's of a leaf that stands
+	// as that many boxes side by side in its leaf racks (a distributed
+	// switch's leaves: LeafBoxPlace).
 	SwitchUnits int
 	SwitchKW    float64
+	LeafBoxes   int
 	// UpperUnits and UpperKW are a spine's and a core's, as SwitchUnits
 	// and SwitchKW are a leaf's.
 	UpperUnits [2]int
@@ -185,7 +189,7 @@ func layOut(in Inputs, f Facility, k Constants, d detail) (*Hall, error) {
 	}
 	h := &Hall{Facility: f, Constants: k, serversPerUnit: in.ServersPerUnit, servers: in.Servers, nodeUnits: in.NodeUnits, switchUnits: in.SwitchUnits, leavesPerUnit: in.LeavesPerUnit,
 		planes: in.Planes, spinesPerPlane: in.SpinesPerPlane, coresPerPlane: in.CoresPerPlane, leavesPerPlane: in.LeavesPerPlane,
-		rackScale: in.NodesPerSystem > 1, switchTrays: in.SwitchTrays}
+		rackScale: in.NodesPerSystem > 1, switchTrays: in.SwitchTrays, leafBoxes: max(in.LeafBoxes, 1)}
 	free := f.RackUnits - f.ReservedUnits
 	if rackTop := float64(f.RackUnits) * k.UnitM; f.TrayHeightM <= rackTop {
 		return nil, fielderr.New("facility.tray_height_m", fmt.Sprintf("raise the tray above the %.2f m rack top", rackTop),
@@ -340,7 +344,7 @@ func (h *Hall) computeRows(in Inputs) []rowPlan {
 	perRow := f.RacksPerRow
 	unitLeaves := 0
 	if f.LeafPlacement != PlaceToR {
-		unitLeaves = in.LeavesPerUnit * in.Planes
+		unitLeaves = in.unitBoxes()
 	}
 	h.computeTotal = h.computeRacks()
 	h.unitLeafRack = make([]int32, in.Units)
@@ -590,10 +594,10 @@ func (h *Hall) fillRack(rk *Rack, kp rackPlan, units []int, idx int32, in Inputs
 	case RackLeaf:
 		if kp.nth == 0 {
 			for i, u := range units {
-				h.unitLeafRack[u], h.unitLeafOff[u] = idx, int32(i*in.LeavesPerUnit*in.Planes)
+				h.unitLeafRack[u], h.unitLeafOff[u] = idx, int32(i*in.unitBoxes())
 			}
 		}
-		rk.Switches = min(h.leavesPerRack, len(units)*in.LeavesPerUnit*in.Planes-kp.nth*h.leavesPerRack)
+		rk.Switches = min(h.leavesPerRack, len(units)*in.unitBoxes()-kp.nth*h.leavesPerRack)
 		rk.firstSwitch = kp.nth * h.leavesPerRack
 	case RackSpine, RackCore:
 		if kp.kind == RackSpine && h.spineRack < 0 {
@@ -622,7 +626,7 @@ func (h *Hall) placeToR(in Inputs, free int) error {
 		first, last := h.unitRackSpan(u)
 		h.unitLeafRack[u] = int32(first)
 		h.unitRacks[u] = int32(last - first + 1)
-		for i := range in.LeavesPerUnit * in.Planes {
+		for i := range in.unitBoxes() {
 			r := &h.Racks[h.computeRack[first+i%(last-first+1)]]
 			r.Switches++
 			r.UsedUnits += in.SwitchUnits
@@ -740,10 +744,16 @@ func (h *Hall) switchPlaceOf(first, i, units, perRack int) Place {
 	return Place{Rack: int32(rack), U: u, H: h.unitH(u, units)}
 }
 
-// LeafPlace is where leaf g (from 0) of plane (from 1) stands.
-func (h *Hall) LeafPlace(plane, g int) Place {
+// LeafPlace is where leaf g (from 0) of plane (from 1) stands: its
+// first box where it stands as several (LeafBoxPlace).
+func (h *Hall) LeafPlace(plane, g int) Place { return h.LeafBoxPlace(plane, g, 0) }
+
+// LeafBoxPlace is where box b (from 0) of leaf g of plane stands: a
+// leaf's boxes (Inputs.LeafBoxes) stand one after another in its unit's
+// leaf racks, as its unit's leaves do.
+func (h *Hall) LeafBoxPlace(plane, g, b int) Place {
 	unit := g / h.leavesPerUnit
-	i := (plane-1)*h.leavesPerUnit + g%h.leavesPerUnit
+	i := ((plane-1)*h.leavesPerUnit+g%h.leavesPerUnit)*h.leafBoxes + b
 	if h.Facility.LeafPlacement != PlaceToR {
 		return h.switchPlace(int(h.unitLeafRack[unit]), int(h.unitLeafOff[unit])+i)
 	}
@@ -844,7 +854,15 @@ func (in Inputs) kwIn(kind string) float64 {
 	return in.SwitchKW
 }
 
+// unitBoxes is the leaf boxes of a unit over the planes: its leaves,
+// each as its boxes.
+func (in Inputs) unitBoxes() int { return in.LeavesPerUnit * in.Planes * max(in.LeafBoxes, 1) }
+
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// LeafBoxes is the boxes each leaf stands as (Inputs.LeafBoxes), at
+// least 1.
+func (h *Hall) LeafBoxes() int { return h.leafBoxes }
 
 // LeavesPerPlane is the leaves of one plane, as laid out (Inputs).
 func (h *Hall) LeavesPerPlane() int { return h.leavesPerPlane }

@@ -336,3 +336,47 @@ func TestNodeRacks(t *testing.T) {
 		})
 	}
 }
+
+// TestLeafBoxes: a leaf that stands as boxes (a distributed switch's
+// leaves) takes a place per box, as a unit's leaves do. handServers'
+// two leaves a unit as 15 boxes of 2U and 2 kW each: 30 boxes a unit,
+// 60 in all, 20 a rack (40 free U / 2, 40 kW / 2): 3 leaf racks at the
+// row's end, R1-07 to R1-09, after the 6 compute racks. A box's slot is
+// its unit's 30 boxes before it, then 15 a leaf before it, then its own
+// number; it stacks down from U40 in 2U steps. By hand: unit 1's leaf 1
+// (g = 1) box 4 is slot 19 of R1-07 (19 / 20 = 0), U 40 - 20 x 2 + 1 =
+// 1; unit 2's leaf 0 (g = 2) box 10 is slot 40: R1-09, U39; its box 0
+// (LeafPlace) slot 30: R1-08, 11th from the top, U19. Mutations
+// caught: boxes left out of the unit's leaves (the row's 1 leaf rack:
+// R1-07 for all), a box taken as a leaf (g x boxes left out: R1-07 U29
+// for the first case); each checked.
+func TestLeafBoxes(t *testing.T) {
+	in := handServers
+	in.LeafBoxes, in.SwitchUnits, in.SwitchKW = 15, 2, 2
+	h, err := New(in, handFacility, handConstants)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leafRacks := 0
+	for _, r := range h.Racks {
+		if r.Kind == RackLeaf {
+			leafRacks++
+		}
+	}
+	if leafRacks != 3 || h.LeafBoxes() != 15 {
+		t.Errorf("%d leaf racks, %d boxes a leaf; want 3 and 15", leafRacks, h.LeafBoxes())
+	}
+	for _, tc := range []struct {
+		g, box int
+		rack   string
+		u      int
+	}{{1, 4, "R1-07", 1}, {2, 10, "R1-09", 39}, {2, 0, "R1-08", 19}} {
+		pl := h.LeafBoxPlace(1, tc.g, tc.box)
+		if name, _ := h.RackName(pl.Rack); name != tc.rack || pl.U != tc.u {
+			t.Errorf("leaf %d box %d in %s U%d, want %s U%d", tc.g, tc.box, name, pl.U, tc.rack, tc.u)
+		}
+	}
+	if h.LeafPlace(1, 2) != h.LeafBoxPlace(1, 2, 0) {
+		t.Error("LeafPlace is not the leaf's first box")
+	}
+}
