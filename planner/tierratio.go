@@ -126,11 +126,11 @@ func (spec *fabricSpec) setPod(n Network, gpusPerNode int) error {
 // shape sets what the scenario asks of the fabric's shape beyond the
 // leaf's ports: the spines' ratio, a ToR size, a rail leaf's servers,
 // the leaf alignment of a system's reference layout, leaf pairs, the
-// storage ports the leaves keep, a pod size and a floor under the
-// spines, in that order (the pod is whole leaf groups, which the sizes,
-// alignment, pairs and storage decide; the floor is held to the leaf's
-// uplinks).
-func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, servers int) (UnitLayout, string, error) {
+// storage ports the leaves keep (where place says), a pod size and a
+// floor under the spines, in that order (the pod is whole leaf groups,
+// which the sizes, alignment, pairs and storage decide; the floor is
+// held to the leaf's uplinks).
+func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, servers int, place storagePlace) (UnitLayout, string, error) {
 	n := s.Network
 	if err := spec.setSpineRatio(n, sw, port); err != nil {
 		return UnitLayout{}, "", err
@@ -151,7 +151,7 @@ func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, server
 	if err := spec.setLeafPairs(n, sw, port); err != nil {
 		return UnitLayout{}, "", err
 	}
-	if err := spec.setLeafStorage(n, unit.LeafAlignment == AlignRack); err != nil {
+	if err := spec.setLeafStorage(n, unit.LeafAlignment == AlignRack, place); err != nil {
 		return UnitLayout{}, "", err
 	}
 	if err := spec.setPod(n, perServer); err != nil {
