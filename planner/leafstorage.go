@@ -334,7 +334,7 @@ func (p *Plan) addLeafStorage(spec fabricSpec) {
 		if ls.Leaves == 1 {
 			leaves = "1 leaf"
 		}
-		where = fmt.Sprintf("%s of their own after the units, up to %s each, with the uplinks for them: the units keep their %s (cheaper than on the full units' or the partial unit's leaves)",
+		where = fmt.Sprintf("%s of their own after the units, up to %s each, with the uplinks for them: the units keep their %s (the cheapest placement that fits)",
 			leaves, textfmt.Plural(ls.PortsPerLeaf, "port"), textfmt.Plural(spec.Down, "server port")+" a full leaf")
 	}
 	if ls.PartialUnit {
