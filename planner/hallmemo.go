@@ -82,10 +82,12 @@ type hallMemoRun struct {
 // hallKeyOf is the memo key of plan p's hall: its scenario whole by
 // value (hallInputs), the catalog, the NIC, the switch and the quotes by
 // identity (a catalog and the quotes given to Build are never changed
-// afterwards; the NIC and switch are the catalog's).
+// afterwards; the NIC and switch are the catalog's), and where its
+// storage ports went (one scenario is sized with each placement:
+// cheapestStorage).
 func hallKeyOf(p *Plan, cat *Catalog) memo.Key {
 	s := &p.Scenario
-	return memo.Of(memo.Same(cat), memo.Same(p.NIC), memo.Same(p.Switch), memo.Same(s.Quotes), hallInputs(s))
+	return memo.Of(memo.Same(cat), memo.Same(p.NIC), memo.Same(p.Switch), memo.Same(s.Quotes), hallInputs(s), p.storagePlaceKey())
 }
 
 // hallInputs is scenario s less the fields a hall never reads, the one

@@ -14,7 +14,7 @@ import (
 // and peak draw of a node and of each tier's switch with its optics.
 func (p *Plan) layoutInputs(f hall.Facility, cat *Catalog) hall.Inputs {
 	lay := p.layout
-	in := hall.Inputs{Servers: p.Servers, Units: p.Units, ServersPerUnit: lay.ServersPerUnit, LeavesPerUnit: lay.LeavesPerUnit,
+	in := hall.Inputs{Servers: p.Servers, Units: p.Units + p.storageUnits(), ServersPerUnit: lay.ServersPerUnit, LeavesPerUnit: lay.LeavesPerUnit,
 		Planes: p.Planes, NodeKW: f.ServerKW, NodeUnits: f.ServerUnits, NodesPerSystem: 1, Cooling: "air",
 		SwitchUnits: max(p.Switch.RackUnits, 1)}
 	if sys := p.System; sys != nil {

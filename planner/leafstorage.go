@@ -2,11 +2,13 @@ package planner
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 
 	"fabricplan/internal/fielderr"
 	"fabricplan/internal/textfmt"
 	"fabricplan/planner/fabric"
+	"fabricplan/planner/hall"
 )
 
 // Storage on the compute leaves (issue 46): a converged back end cables
@@ -39,6 +41,9 @@ type LeafStorage struct {
 	// PartialUnit says the ports are on the partial unit's idle server
 	// ports, the units at their size.
 	PartialUnit bool `json:"partial_unit,omitempty"`
+	// OwnLeaves says the ports are on leaves of their own after the
+	// units (a leaf group serving no nodes), the units at their size.
+	OwnLeaves bool `json:"own_leaves,omitempty"`
 	// PortsPerLeaf is the ports each of those leaves keeps for storage
 	// (some take one fewer where they do not divide).
 	PortsPerLeaf int `json:"ports_per_leaf"`
@@ -78,12 +83,37 @@ func (n Network) validateLeafStorage() []error {
 	return errs
 }
 
-// setLeafStorage keeps storage ports on the full units' leaves, fewest a
-// leaf first (storageOnLeaves), or on the one switch that holds a plane
-// (storageOnOneSwitch). fixed says the leaf's servers are set by the
-// system's whole racks; servers_per_leaf and servers_per_tor set them
-// too.
-func (spec *fabricSpec) setLeafStorage(n Network, fixed bool) error {
+// storagePlace is where setLeafStorage keeps the storage ports.
+type storagePlace int
+
+// Storage placements: placeFirst is the rule that sizes a plan first
+// (the partial unit's idle ports where they fit, else the full units'
+// leaves); sizeWith prices the others (storagePlaces) beside it and
+// keeps the cheapest.
+const (
+	placeFirst   storagePlace = iota
+	placePartial              // the partial unit's idle server ports (storageOnPartial)
+	placeOwn                  // a leaf group of their own after the units (storageOnOwnLeaves)
+	placeFull                 // the full units' leaves, the units shrinking as it takes (storageOnLeaves)
+)
+
+// storagePlaces is the placements sizeWith prices beside placeFirst.
+var storagePlaces = [...]storagePlace{placePartial, placeOwn, placeFull}
+
+// errNoPlace says a storage placement does not apply to a design (no
+// partial unit, no room on it, a leaf too small): sizeWith passes over
+// it.
+var errNoPlace = errors.New("the storage placement does not apply")
+
+// setLeafStorage keeps storage ports where place says: on the one
+// switch that holds a plane (storageOnOneSwitch) whatever it says, else
+// on the partial unit's idle ports, on leaves of their own, or on the
+// full units' leaves, fewest a leaf first (storageOnLeaves); placeFirst
+// tries the partial unit, then the full units' leaves. A placement that
+// does not apply is errNoPlace. fixed says the leaf's servers are set by
+// the system's whole racks; servers_per_leaf and servers_per_tor set
+// them too.
+func (spec *fabricSpec) setLeafStorage(n Network, fixed bool, place storagePlace) error {
 	if n.StorageNodes == 0 {
 		return nil
 	}
@@ -92,7 +122,29 @@ func (spec *fabricSpec) setLeafStorage(n Network, fixed bool) error {
 	if done, err := spec.storageOnOneSwitch(ls); done || err != nil {
 		return err
 	}
-	return spec.storageOnLeaves(ls, n.Oversubscription, fixed || n.ServersPerLeaf > 0 || n.ServersPerToR > 0)
+	perServer, lpg := 1, spec.Rails
+	if !spec.RailOptimized {
+		perServer, lpg = spec.Rails, 1
+	}
+	fixed = fixed || n.ServersPerLeaf > 0 || n.ServersPerToR > 0
+	switch place {
+	case placePartial:
+		if !spec.storageOnPartial(ls, perServer, lpg) {
+			return errNoPlace
+		}
+		return nil
+	case placeOwn:
+		if !n.RailOptimized || n.LeafPairs || !spec.storageOnOwnLeaves(ls, perServer, lpg) {
+			return errNoPlace // top-of-rack leaves stand in their servers' racks: none for these
+		}
+		return nil
+	case placeFull:
+		return spec.storageOnLeaves(ls, n.Oversubscription, perServer, lpg, fixed)
+	}
+	if spec.storageOnPartial(ls, perServer, lpg) {
+		return nil
+	}
+	return spec.storageOnLeaves(ls, n.Oversubscription, perServer, lpg, fixed)
 }
 
 // storageOnOneSwitch keeps a plane's storage ports on the one switch
@@ -122,14 +174,7 @@ func (spec *fabricSpec) storageOnOneSwitch(ls LeafStorage) (done bool, err error
 // UpFor(d + k) up; k grows until the full units' leaves hold the plane's
 // storage ports. No leaf size that holds them is an error naming the
 // field, as is a fixed leaf size the plane fills no unit of.
-func (spec *fabricSpec) storageOnLeaves(ls LeafStorage, ratio string, fixed bool) error {
-	perServer, lpg := 1, spec.Rails
-	if !spec.RailOptimized {
-		perServer, lpg = spec.Rails, 1
-	}
-	if spec.storageOnPartial(ls, perServer, lpg) {
-		return nil
-	}
+func (spec *fabricSpec) storageOnLeaves(ls LeafStorage, ratio string, perServer, lpg int, fixed bool) error {
 	for k := 1; ; k++ {
 		d := spec.storageLeafPorts(k, perServer, fixed)
 		if d < perServer || !fabric.Fits(spec.Radix, spec.LeafW, d+k, spec.UpFor(d+k)) {
@@ -173,6 +218,87 @@ func (spec *fabricSpec) storageOnPartial(ls LeafStorage, perServer, lpg int) boo
 	return true
 }
 
+// storageOnOwnLeaves keeps the plane's storage ports on leaves of their
+// own after the units: one unit's leaves (fewer where the ports are
+// fewer), up to ceil(ports / leaves) each, which take the uplinks for
+// them at the ratio (fabric.Spec.StorageLeaves). The units keep their
+// size, so a plane of full units cables its storage as one a server
+// larger cables it on its partial unit (issue 45: 6,144 GPUs and 16
+// storage nodes on QM9700 took 497 switches, units shrunk to 31 nodes,
+// where 6,152 took 490). false, changing nothing, where they do not fit
+// a leaf or a pod is one rail of whole racks (rail pods), which leaves
+// serving no racks do not join.
+func (spec *fabricSpec) storageOnOwnLeaves(ls LeafStorage, perServer, lpg int) bool {
+	spg := spec.Down / perServer
+	leaves := min(lpg, ls.perPlane)
+	each := ceilDiv(ls.perPlane, max(leaves, 1))
+	if spg == 0 || leaves == 0 || spec.RailPods || !fabric.Fits(spec.Radix, spec.LeafW, each, spec.UpFor(each)) {
+		return false
+	}
+	spec.StorageLeaves, spec.StoragePorts = leaves, each
+	ls.PortsPerLeaf, ls.leavesPerPlane, ls.firstLeaf = each, leaves, ceilDiv(spec.Servers, spg)*lpg
+	ls.OwnLeaves = true
+	spec.storage = ls
+	return true
+}
+
+// cheapestStorage is first, sized with placeFirst, or, where another
+// placement of the storage ports (storagePlaces) applies and its plan
+// costs less, that plan: the planner keeps the cheapest valid placement
+// at any size, so one more server never finds a cheaper one than the
+// size before (issue 45). A placement that does not apply or fit is
+// passed over; a tie keeps first.
+func cheapestStorage(first *Plan, s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
+	if first.LeafStorage == nil || first.Tiers == 1 {
+		return first, nil // one switch holds the plane: one placement
+	}
+	best := first
+	for _, place := range storagePlaces {
+		if place == first.LeafStorage.place() || place == placeOwn && first.Hall != nil && first.Hall.Facility.LeafPlacement == hall.PlaceToR {
+			continue // a leaf in its servers' racks: leaves serving none have no rack there
+		}
+		z, err := sizePlaneAt(s, cat, nic, sw, place)
+		if err != nil {
+			continue // errNoPlace, or past the switch: first stands
+		}
+		p, err := z.plan(s, cat, nic, sw)
+		if err != nil || p.Cost.Total >= best.Cost.Total {
+			continue
+		}
+		best = p
+	}
+	return best, nil
+}
+
+// place is the placement that put ls's ports where they are.
+func (ls *LeafStorage) place() storagePlace {
+	switch {
+	case ls.PartialUnit:
+		return placePartial
+	case ls.OwnLeaves:
+		return placeOwn
+	}
+	return placeFull
+}
+
+// storagePlaceKey is where p's storage ports went, for the keys of what
+// is kept of its sizing (hallKeyOf): 0 without storage on the leaves.
+func (p *Plan) storagePlaceKey() int {
+	if p.LeafStorage == nil {
+		return 0
+	}
+	return int(p.LeafStorage.place())
+}
+
+// storageUnits is the leaf groups the hall lays out past the units for
+// storage leaves of their own (one, their leaf racks'), else none.
+func (p *Plan) storageUnits() int {
+	if p.LeafStorage != nil && p.LeafStorage.OwnLeaves {
+		return 1
+	}
+	return 0
+}
+
 // storageLeafPorts is the server ports a leaf keeping k storage ports
 // takes, whole servers of perServer ports: the fixed leaf's, or the most
 // that fit beside them at the ratio, no more than the plane's servers (a
@@ -203,6 +329,14 @@ func (p *Plan) addLeafStorage(spec fabricSpec) {
 	p.Links.Storage = ls.Links
 	where := fmt.Sprintf("the full units' %s leaves, up to %s each, which size their uplinks for them: %d server ports and %s a full leaf",
 		textfmt.Int(ls.Leaves), textfmt.Plural(ls.PortsPerLeaf, "port"), spec.Down, textfmt.Plural(spec.Up, "uplink"))
+	if ls.OwnLeaves {
+		leaves := textfmt.Int(ls.Leaves) + " leaves"
+		if ls.Leaves == 1 {
+			leaves = "1 leaf"
+		}
+		where = fmt.Sprintf("%s of their own after the units, up to %s each, with the uplinks for them: the units keep their %s (the cheapest placement that fits)",
+			leaves, textfmt.Plural(ls.PortsPerLeaf, "port"), textfmt.Plural(spec.Down, "server port")+" a full leaf")
+	}
 	if ls.PartialUnit {
 		where = fmt.Sprintf("the partial scalable unit's %s leaves, up to %s each on server ports its servers leave empty, which take the uplinks for them: the units keep their %s",
 			textfmt.Int(ls.Leaves), textfmt.Plural(ls.PortsPerLeaf, "port"), textfmt.Plural(spec.Down, "server port")+" a full leaf")

@@ -24,6 +24,12 @@ import (
 //   - 1,000 GPUs, 16 nodes of 1: 16 ports on the partial unit's 8 leaves
 //     (29 servers, 3 idle ports each), 2 each: units of 32, 32 leaves;
 //     uplinks 24 x 32 + 8 x 31 = 1,016; in use 1,000 + 2,032 + 16 = 3,048.
+//   - 1,024 GPUs (128 servers: 4 full units, no partial one), 16 nodes
+//     of 1: on 8 leaves of their own, 2 each with 2 uplinks, 40 leaves;
+//     uplinks 32 x 32 + 8 x 2 = 1,040; in use 1,024 + 2,080 + 16 =
+//     3,120. The full units' leaves would take 31 servers and 1 port:
+//     5 units (the last of 4 servers), 40 leaves too, but 32 x 32 + 8 x 4
+//     = 1,056 uplinks, dearer.
 //   - 1,368 GPUs (171 servers: 5 units of 32 and 11), 100 nodes of 1: 13
 //     a partial leaf (11 + 13 = 24 of 32), 48 leaves; uplinks 40 x 32 +
 //     8 x 24 = 1,472; in use 1,368 + 2,944 + 100 = 4,412.
@@ -46,7 +52,8 @@ import (
 // (64 GPUs on one switch with 68 ports in use), the partial unit's
 // leaves not given the uplinks for its storage ports (1,000 GPUs + 16
 // nodes: 1,000 uplinks, 8 x 29 on the partial leaves), the partial unit
-// passed over (40 leaves for 16 nodes of 1); each checked.
+// passed over (40 leaves for 16 nodes of 1), leaves of their own not
+// tried (1,024 GPUs: 1,056 uplinks); each checked.
 func TestLeafStorage(t *testing.T) {
 	cat := testCatalog(t)
 	twoPlanes := leafShapeScenario(2024, InfiniBand, 400, "qm9700", "1:1")
@@ -63,6 +70,7 @@ func TestLeafStorage(t *testing.T) {
 		{"1,000 GPUs, 16 nodes of 2", leafShapeScenario(1000, InfiniBand, 400, "qm9700", "1:1"), 16, 2, 40, 1032, 3096, 32, 32, 1},
 		{"1,000 GPUs, 16 nodes of 1", leafShapeScenario(1000, InfiniBand, 400, "qm9700", "1:1"), 16, 1, 32, 1016, 3048, 16, 8, 2},
 		{"1,368 GPUs, 100 nodes of 1", leafShapeScenario(1368, InfiniBand, 400, "qm9700", "1:1"), 100, 1, 48, 1472, 4412, 100, 8, 13},
+		{"1,024 GPUs, 16 nodes of 1: own leaves", leafShapeScenario(1024, InfiniBand, 400, "qm9700", "1:1"), 16, 1, 40, 1040, 3120, 16, 8, 2},
 		{"2 planes, 10 nodes of 4", twoPlanes, 10, 4, 64, 4096, 4048 + 2*4096 + 40, 40, 16, 3},
 		{"top of rack, 3 nodes of 1", tor, 3, 1, 32, 1003, 1000 + 2*1003 + 3, 3, 1, 3},
 		{"one switch, 2 nodes of 2", leafShapeScenario(56, InfiniBand, 400, "qm9700", "1:1"), 2, 2, 1, 0, 60, 4, 1, 4},
@@ -210,5 +218,70 @@ func TestLeafStorageCostGrows(t *testing.T) {
 			}
 			prev = p
 		}
+	}
+}
+
+// TestStorageServerByServer: with storage nodes on the leaves, one more
+// server never takes fewer switches or dollars (issue 45, buyer
+// finding 9: 6,144 GPUs and 16 storage nodes on QM9700 took 497 switches
+// and $49.74M, units shrunk to 31 nodes for a port each, where 6,152
+// took 490 with the ports on the partial unit). Server by server across
+// the sizes where a unit fills (odd sizes between), on InfiniBand and
+// RoCE, rail and top-of-rack leaves, two and three tiers, storage ports
+// of one and two a node; priced on the hall laid out (as plan prices
+// them) and at the flat per-tier lengths. The hand anchor: at 6,144 GPUs the
+// 16 ports go on 8 leaves of their own after the 24 full units, 200
+// leaves, 193 spines (6 pods of 32 and one for the 8 leaves' 16
+// uplinks), 97 cores: 490 switches, as at 6,152.
+//
+// Mutations caught: the planner not pricing the placements against one
+// another (cheapestStorage returning its first plan: 6,144 GPUs take 497
+// switches, 6,152 490), or leaves of their own left out of
+// storagePlaces (the same); the hall memo keyed without the placement
+// (a placement's plan given the hall and link bill of the first one
+// sized: 6,144 GPUs $49.50M against $49.14M at 6,152, and a panic where
+// their tiers differ); each checked.
+func TestStorageServerByServer(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		name         string
+		fab          Fabric
+		sw, ratio    string
+		rail         bool
+		nodes, ports int
+		gpus         []int // a unit fills at each (the window runs 40 GPUs either side)
+	}{
+		{"qm9700 rail, 16 of 1", InfiniBand, "qm9700", "1:1", true, 16, 1, []int{1024, 3072, 6144}},
+		{"qm9700 rail, 20 of 2", InfiniBand, "qm9700", "1:1", true, 20, 2, []int{2048}},
+		{"qm9700 rail 2:1, 13 of 1", InfiniBand, "qm9700", "2:1", true, 13, 1, []int{42 * 8 * 4}},
+		{"sn5600 rail, 24 of 2", Ethernet, "sn5600", "1:1", true, 24, 2, []int{64 * 8 * 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, at := range tc.gpus {
+				for _, flat := range []bool{false, true} {
+					var prev *Plan
+					for g := at - 40; g <= at+40; g += 8 {
+						s := leafShapeScenario(g, tc.fab, 400, tc.sw, tc.ratio)
+						if flat {
+							s = flatLengths(s)
+						}
+						s.Network.RailOptimized = tc.rail
+						s.Network.StorageNodes, s.Network.StorageNodePorts = tc.nodes, tc.ports
+						p, err := Build(s, cat)
+						if err != nil {
+							t.Fatalf("%d GPUs: %v", g, err)
+						}
+						if prev != nil && (p.TotalSwitches() < prev.TotalSwitches() || p.Cost.Total < prev.Cost.Total) {
+							t.Errorf("%d GPUs (flat %v): %d switches, $%.0f; %d GPUs: %d, $%.0f", g, flat, p.TotalSwitches(), p.Cost.Total,
+								prev.GPUs, prev.TotalSwitches(), prev.Cost.Total)
+						}
+						if g == 6144 && (p.TotalSwitches() != 490 || p.Switches(TierLeaf) != 200 || p.Switches(TierSpine) != 193 || !p.LeafStorage.OwnLeaves) {
+							t.Errorf("6,144 GPUs: %s, storage %+v; want 200/193/97, on leaves of their own", tierCounts(p), *p.LeafStorage)
+						}
+						prev = p
+					}
+				}
+			}
+		})
 	}
 }

@@ -635,13 +635,18 @@ func buildWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	return flat, nil
 }
 
-// sizeWith is buildWith without the fallback.
+// sizeWith is buildWith without the fallback: with storage nodes on the
+// leaves, the cheapest of their placements (cheapestStorage).
 func sizeWith(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (*Plan, error) {
 	z, err := sizePlane(s, cat, nic, sw)
 	if err != nil {
 		return nil, err
 	}
-	return z.plan(s, cat, nic, sw)
+	p, err := z.plan(s, cat, nic, sw)
+	if err != nil || s.Network.StorageNodes == 0 {
+		return p, err
+	}
+	return cheapestStorage(p, s, cat, nic, sw)
 }
 
 // planeSizing is a fabric sized on one switch model before it is built:
@@ -661,6 +666,12 @@ type planeSizing struct {
 // first half of sizeWith, with no hall, links or BOM. A plane too large
 // for three tiers is a tooLarge error.
 func sizePlane(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (planeSizing, error) {
+	return sizePlaneAt(s, cat, nic, sw, placeFirst)
+}
+
+// sizePlaneAt is sizePlane with the storage nodes on the leaves where
+// place says (errNoPlace where that does not apply).
+func sizePlaneAt(s Scenario, cat *Catalog, nic *NIC, sw *Switch, place storagePlace) (planeSizing, error) {
 	var z planeSizing
 	n := s.Network
 	port := n.NICGbps / n.PortsPerNIC
@@ -687,7 +698,7 @@ func sizePlane(s Scenario, cat *Catalog, nic *NIC, sw *Switch) (planeSizing, err
 		LeafW: leafW, SpineW: fabric.WeightsOf(uplink, core), ReservedSlots: s.ufmNodeSlots(cat),
 		CoreCage: orSwitch(coreSw, sw).LinksPerCage(core)}}
 	spec.StrictSpines = strictSpinesOn(s.system(cat), sw, spineSw)
-	unit, alignNote, err := spec.shape(s, cat, sw, port, servers)
+	unit, alignNote, err := spec.shape(s, cat, sw, port, servers, place)
 	if err != nil {
 		return z, err
 	}

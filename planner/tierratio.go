@@ -81,11 +81,20 @@ func (p *Plan) podServers() int {
 	return leaves / p.layout.LeavesPerUnit * p.layout.ServersPerUnit
 }
 
-// setToR sizes a top-of-rack leaf for servers_per_tor servers: every
-// port of those servers down, and the uplinks the leaf ratio asks (a
-// leaf of a pair takes half of them: setLeafPairs).
+// setToR sizes a top-of-rack leaf for whole servers: servers_per_tor of
+// them, or as many as its down ports hold; every port of those servers
+// down, and the uplinks the leaf ratio asks for them, not for the down
+// ports a part server would fill (issue 45: at 1:1 a QM8700 ToR of 2
+// servers of 8 ports had 16 server ports under 20 uplinks, 0.80:1). A
+// leaf of a pair takes half of them: setLeafPairs.
 func (spec *fabricSpec) setToR(n Network, sw *Switch, port int) error {
-	if n.ServersPerToR == 0 || spec.RailOptimized || n.LeafPairs {
+	if spec.RailOptimized || n.LeafPairs {
+		return nil
+	}
+	if n.ServersPerToR == 0 {
+		if whole := spec.Down / spec.Rails * spec.Rails; whole > 0 && whole < spec.Down {
+			spec.Down, spec.Up = whole, spec.UpFor(whole) // the ports left over stay idle
+		}
 		return nil
 	}
 	down := n.ServersPerToR * spec.Rails
@@ -126,11 +135,11 @@ func (spec *fabricSpec) setPod(n Network, gpusPerNode int) error {
 // shape sets what the scenario asks of the fabric's shape beyond the
 // leaf's ports: the spines' ratio, a ToR size, a rail leaf's servers,
 // the leaf alignment of a system's reference layout, leaf pairs, the
-// storage ports the leaves keep, a pod size and a floor under the
-// spines, in that order (the pod is whole leaf groups, which the sizes,
-// alignment, pairs and storage decide; the floor is held to the leaf's
-// uplinks).
-func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, servers int) (UnitLayout, string, error) {
+// storage ports the leaves keep (where place says), a pod size and a
+// floor under the spines, in that order (the pod is whole leaf groups,
+// which the sizes, alignment, pairs and storage decide; the floor is
+// held to the leaf's uplinks).
+func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, servers int, place storagePlace) (UnitLayout, string, error) {
 	n := s.Network
 	if err := spec.setSpineRatio(n, sw, port); err != nil {
 		return UnitLayout{}, "", err
@@ -151,7 +160,7 @@ func (spec *fabricSpec) shape(s Scenario, cat *Catalog, sw *Switch, port, server
 	if err := spec.setLeafPairs(n, sw, port); err != nil {
 		return UnitLayout{}, "", err
 	}
-	if err := spec.setLeafStorage(n, unit.LeafAlignment == AlignRack); err != nil {
+	if err := spec.setLeafStorage(n, unit.LeafAlignment == AlignRack, place); err != nil {
 		return UnitLayout{}, "", err
 	}
 	if err := spec.setPod(n, perServer); err != nil {

@@ -306,3 +306,57 @@ func TestPodOffTheServerGrid(t *testing.T) {
 		}
 	}
 }
+
+// TestToRWholeServers: a top-of-rack leaf takes whole servers and the
+// uplinks the leaf ratio asks for their ports, not for the down ports a
+// part server would fill (issue 45, buyer finding 6), by hand:
+//   - 1,000 GPUs of 8 x 200G (125 servers) on the QM8700 (40 x 200G),
+//     1:1: 20 down ports hold 2 servers (16 ports), so 16 uplinks; 62
+//     full ToRs and one of 1 server (8 ports, 8 up): 63 leaves, 62 x 16
+//   - 8 = 1,000 uplinks, leaf 1:1 (the bug: 20 a full leaf, 1,248).
+//   - the same at 3:1: 30 down hold 3 servers (24 ports), ceil(24/3) = 8
+//     up; 41 full ToRs and one of 2 servers (16 ports, 6 up): 42 leaves,
+//     41 x 8 + 6 = 334 uplinks (the bug: 10 a full leaf, 416).
+//   - RoCE, 1,000 GPUs of 8 x 400G on the SN5600 (128 x 400G), 2:1: 85
+//     down hold 10 servers (80 ports), 40 up; 12 full ToRs and one of 5
+//     servers (40 ports, 20 up): 13 leaves, 12 x 40 + 20 = 500 uplinks.
+//   - 4 servers exactly fill the QM9700's 32 down ports (64 x 400G, 1:1):
+//     1,000 GPUs are 31 full ToRs and one of 1 server, 31 x 32 + 8 =
+//     1,000 uplinks, as before.
+//
+// Mutation caught: the leaf's uplinks sized for its down ports, not its
+// servers' (setToR without the whole-servers trim: 1,248, 416 and 524
+// uplinks); checked.
+func TestToRWholeServers(t *testing.T) {
+	cat := testCatalog(t)
+	for _, tc := range []struct {
+		name           string
+		fab            Fabric
+		nic            int
+		sw, ratio      string
+		leaves, uplink int
+	}{
+		{"qm8700 1:1", InfiniBand, 200, "qm8700", "1:1", 63, 1000},
+		{"qm8700 3:1", InfiniBand, 200, "qm8700", "3:1", 42, 334},
+		{"sn5600 2:1", Ethernet, 400, "sn5600", "2:1", 13, 500},
+		{"qm9700 1:1", InfiniBand, 400, "qm9700", "1:1", 32, 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := flatLengths(leafShapeScenario(1000, tc.fab, tc.nic, tc.sw, tc.ratio))
+			s.Network.RailOptimized = false
+			p, err := Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Switches(TierLeaf) != tc.leaves || p.Links.LeafSpine != tc.uplink {
+				t.Errorf("got %s; want %d leaves, %d leaf-spine links", tierCounts(p), tc.leaves, tc.uplink)
+			}
+			d, u, _ := Ratio(tc.ratio)
+			for _, o := range p.BuiltOversubscription() {
+				if o.Tier == TierLeaf && o.Worst > float64(d)/float64(u)+1e-9 {
+					t.Errorf("leaf built %.3f:1 at worst, asked %s", o.Worst, tc.ratio)
+				}
+			}
+		})
+	}
+}

@@ -46,6 +46,10 @@ type Spec struct {
 	// cables beside its nodes and reserved slots (storage nodes' ports on
 	// its idle server ports): its uplinks cover them at the ratio.
 	PartialPorts int
+	// StorageLeaves is the leaves of a leaf group of storage ports alone
+	// after the units (serving no nodes), each cabling StoragePorts
+	// ports with the uplinks for them at the ratio; 0: no such group.
+	StorageLeaves, StoragePorts int
 	// StrictSpines keeps every full leaf's uplinks split evenly over its
 	// spines whatever it adds (the system's reference design does);
 	// false: strict balance may add at most a unit's worth of spines.
@@ -365,7 +369,8 @@ func (spec Spec) UpFor(down int) int {
 }
 
 // leafLoads lists leaves by ports used: full groups, then the partial
-// one, with the uplinks its servers need (at least one).
+// one, with the uplinks its servers need (at least one), then the
+// storage leaves (no server ports, the uplinks for their storage ports).
 func (spec Spec) leafLoads(spg, lpg int) []Load {
 	perServer := 1
 	if !spec.RailOptimized {
@@ -376,13 +381,16 @@ func (spec Spec) leafLoads(spg, lpg int) []Load {
 	if full == 0 && rem == 0 {
 		return nil
 	}
-	out := make([]Load, 0, 2) // full units and a partial one: one allocation
+	out := make([]Load, 0, 3) // full units, a partial one and storage leaves: one allocation
 	if full > 0 {
 		out = append(out, Load{full * lpg, spg * perServer, spec.Up})
 	}
 	if rem > 0 {
 		d := rem * perServer
 		out = append(out, Load{lpg, d, max(spec.UpFor(spec.reservedFor(rem, spg)*perServer+spec.PartialPorts), 1)})
+	}
+	if spec.StorageLeaves > 0 {
+		out = append(out, Load{spec.StorageLeaves, 0, max(spec.UpFor(spec.StoragePorts), 1)})
 	}
 	return out
 }
@@ -1524,7 +1532,7 @@ func PartialLeafNote(pl Plane, fullUp int, ratio string) []string {
 		return nil
 	}
 	for _, l := range pl.LeafLoads {
-		if l.Up < fullUp {
+		if l.Up < fullUp && l.Down > 0 { // storage leaves (Down 0) are said with the storage
 			b := make([]byte, 0, 192)
 			b = append(b, "the partial scalable unit's leaves have "...)
 			b = strconv.AppendInt(b, int64(l.Down), 10)

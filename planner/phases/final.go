@@ -43,7 +43,8 @@ func newFinalTally(n int) *finalTally {
 // core). Switches and switch-side cages arrive with their first link: a
 // switch fills its ports in order, so its first link is its earliest.
 // A storage node's link, and a leaf pair's peer link, is cabled with
-// its leaf (a pair's first).
+// its leaf (a pair's first); leaves that serve no server (storage
+// leaves of their own after the units) arrive with the last phase.
 func tallyFinal(final *planner.Plan, servers []int) *finalTally {
 	n := len(servers)
 	t := newFinalTally(n)
@@ -54,10 +55,10 @@ func tallyFinal(final *planner.Plan, servers []int) *finalTally {
 	for i := range podPhase {
 		podPhase[i] = -1
 	}
-	curPlane, curLeaf, leafPhase, up := -1, -1, 0, 0
+	cur, leafPhase, up := [2]int{-1, -1}, 0, 0 // the leaf walked (plane, leaf)
 	down := make([]int, n)
 	finish := func() {
-		if curLeaf < 0 || up == 0 {
+		if cur[1] < 0 || up == 0 {
 			return
 		}
 		cum := 0
@@ -68,24 +69,28 @@ func tallyFinal(final *planner.Plan, servers []int) *finalTally {
 			}
 		}
 	}
+	newLeaf := func(leaf [2]int, phase int) {
+		finish()
+		cur, up, leafPhase = leaf, 0, phase
+		clear(down)
+		t.leaves[phase]++
+		sl := side[leaf] // zero for a leaf with none
+		t.storage[phase] += sl[0]
+		t.peer[phase] += sl[1]
+	}
 	_ = final.WalkLinks(func(l *planner.Link) error {
 		switch l.Tier {
 		case planner.LinkServerLeaf:
-			if l.Plane != curPlane || l.Upper.Device != curLeaf {
-				finish()
-				curPlane, curLeaf, up = l.Plane, l.Upper.Device, 0
-				clear(down)
-				leafPhase = phaseOf(servers, l.Upper.Device/lpu*spu)
-				t.leaves[leafPhase]++
-				if c, ok := side[[2]int{l.Plane, l.Upper.Device}]; ok {
-					t.storage[leafPhase] += c[0]
-					t.peer[leafPhase] += c[1]
-				}
+			if leaf := [2]int{l.Plane, l.Upper.Device}; leaf != cur {
+				newLeaf(leaf, phaseOf(servers, l.Upper.Device/lpu*spu))
 			}
 			k := phaseOf(servers, l.Lower.Device)
 			down[k]++
 			t.add(planner.LinkServerLeaf, k, -1, l.Upper.Port, c[planner.LinkServerLeaf])
 		case planner.LinkLeafSpine:
+			if leaf := [2]int{l.Plane, l.Lower.Device}; leaf != cur {
+				newLeaf(leaf, n-1) // storage leaves of their own, after the units: with the last phase
+			}
 			k := leafPhase
 			up++
 			if podPhase[l.Pod] < 0 {
