@@ -64,26 +64,8 @@ func (d *LeafDeal) Start(pr PodRun, deal int) {
 	if d.deal == 1 || n == 0 {
 		return
 	}
-	// Each spine's whole-cage links and each block's links from the
-	// pod's leaves, as differences (diff[x] - diff[x-1]): every spine
-	// takes wB whole-cage links of each leaf, the r spines from its
-	// base wA; a block takes one link of each leaf that covers it.
-	wdiff, bdiff, all, base := d.buf[3*n:4*n+1], d.buf[4*n+1:], 0, 0
-	for _, ld := range pr.Leaves {
-		sh := d.shapeOf(ld.Up)
-		all += sh.counts[0][1] * ld.Switches
-		for range ld.Switches {
-			if step := sh.counts[0][0] - sh.counts[0][1]; sh.r > 0 && step != 0 {
-				addCyclic(wdiff, base, sh.r, step, n)
-			}
-			runs := d.blocksOf(sh, base)
-			for _, br := range runs.at[:runs.n] {
-				bdiff[br[0]]++
-				bdiff[br[1]]--
-			}
-			base = (base + ld.Up) % n
-		}
-	}
+	wdiff, bdiff := d.buf[3*n:4*n+1], d.buf[4*n+1:]
+	all := d.countLeaves(pr, wdiff, bdiff)
 	w, b := 0, 0
 	for x := range n {
 		w += wdiff[x]
@@ -100,6 +82,32 @@ func (d *LeafDeal) Start(pr PodRun, deal int) {
 		d.edge[x] = d.whole[x] + b
 		d.whole[x] = 0
 	}
+}
+
+// countLeaves counts each spine's whole-cage links and each block's
+// links from the leaves of pod run pr as differences (diff[x] -
+// diff[x-1]) in wdiff (n+1 entries) and bdiff (a block an entry, and
+// one): every spine takes wB whole-cage links of each leaf, the r
+// spines from its base wA; a block takes one link of each leaf that
+// covers it. It returns the whole-cage links every spine takes.
+func (d *LeafDeal) countLeaves(pr PodRun, wdiff, bdiff []int) (all int) {
+	base := 0
+	for _, ld := range pr.Leaves {
+		sh := d.shapeOf(ld.Up)
+		all += sh.counts[0][1] * ld.Switches
+		for range ld.Switches {
+			if step := sh.counts[0][0] - sh.counts[0][1]; sh.r > 0 && step != 0 {
+				addCyclic(wdiff, base, sh.r, step, d.n)
+			}
+			runs := d.blocksOf(sh, base)
+			for _, br := range runs.at[:runs.n] {
+				bdiff[br[0]]++
+				bdiff[br[1]]--
+			}
+			base = (base + ld.Up) % d.n
+		}
+	}
+	return all
 }
 
 // addCyclic adds v to diff's r entries from at on, cyclically over n
@@ -124,13 +132,14 @@ type leafShape struct {
 	// beyond them ([1]): the r spines from base [.][0], the others
 	// [.][1].
 	counts [2][2]int
-	// odd is the spines beyond whole cages from base on taking one link
-	// each (first, many); ok false where some take more (deal > 2),
-	// which are then all edge links.
+	// many spines from first (counted from base) take one link each
+	// beyond whole cages, the others none; ok is false where some take
+	// more (deal > 2): those links are all edge links.
 	first, many int
 	ok          bool
 }
 
+// shapeOf is the shape of a leaf of the pod sending up links.
 func (d *LeafDeal) shapeOf(up int) leafShape {
 	q, r := up/d.n, up%d.n
 	sh := leafShape{r: r, ok: true}
@@ -188,14 +197,18 @@ func ceilDivInt(a, b int) int { return (a + b - 1) / b }
 // Leaf takes the pod's next leaf (walk order), sending up links to the
 // pod's spines: its links' ends, taken in order with Next.
 func (d *LeafDeal) Leaf(up int) LeafLinks {
-	l := LeafLinks{d: d, base: d.base, left: -1}
+	l := LeafLinks{d: d, base: d.base, phase: -1, up: up}
 	if d.n > 0 {
-		l.shape = d.shapeOf(up)
+		sh := d.shapeOf(up)
+		l.shape = sh
 		if d.deal > 1 {
-			l.covered = d.blocksOf(l.shape, d.base)
-			if l.covered.n > 0 {
-				l.blockFrom = l.covered.at[0][0] * d.deal
+			l.covered = d.blocksOf(sh, d.base)
+			blocks := 0
+			for _, br := range l.covered.at[:l.covered.n] {
+				blocks += br[1] - br[0]
 			}
+			whole := sh.r*sh.counts[0][0] + (d.n-sh.r)*sh.counts[0][1]
+			l.todo = [3]int{whole, blocks * d.deal, up - whole - blocks*d.deal}
 		}
 		d.base = (d.base + up) % d.n
 	}
@@ -208,70 +221,112 @@ type LeafLinks struct {
 	base    int
 	shape   leafShape
 	covered blockRuns // the blocks the leaf sends one link a spine (blocksOf)
-	// blockFrom is the first spine of the first of them: the blocks are
-	// taken from it on, so that each block's spines come together
-	// whatever the base (a leaf sending every spine one link from a base
-	// inside a block would split it).
-	blockFrom int
-	// phase (0 whole cages, 1 blocks, 2 edge links), i the spines from
-	// base done in it, left the current spine's links left (-1: not
-	// started), k the links taken.
-	phase, i, left, k int
+	// todo is the links left in each phase (0 whole cages, 1 blocks, 2
+	// edge links; the blocks' counted off a run at a time); phase the
+	// current one (-1: not started), i the spines from base done in it,
+	// x the current spine, left its links left in the phase, ports the
+	// spines' next ports for the phase. The blocks are taken run by run
+	// of covered, each from its first spine, so that a block's spines
+	// come together whatever the base (a leaf sending every spine one
+	// link from a base inside a block would split it): runAt is the
+	// run, run its spines left. Dealt one at a time, up is the leaf's
+	// links and k those given to runs.
+	todo              [3]int
+	phase, i, x, left int
+	runAt, run        int
+	ports             []int
+	up, k             int
 }
 
 // Next is the spine (from 0, of the pod's) and its port (from 0,
 // counting its links from the pod's leaves) of the leaf's next uplink:
-// called once for each of its links, in order.
+// called once for each of its links, in order. A run of spines taking
+// one link each (the blocks', or every link dealt one at a time) is
+// taken here, small enough to inline in the walks; the rest in next.
 func (l *LeafLinks) Next() (spine, port int) {
-	d := l.d
-	if d.deal == 1 {
-		x := (l.base + l.k) % d.n
-		l.k++
-		port = d.whole[x]
-		d.whole[x]++
-		return x, port
+	if l.run == 0 {
+		return l.next()
 	}
-	if l.left < 0 {
-		l.left = l.count()
-	}
-	for l.left == 0 {
-		if l.i++; l.i == d.n {
-			l.phase, l.i = l.phase+1, 0
-		}
-		l.left = l.count()
-	}
-	l.left--
-	x := l.spine()
-	ports := [3][]int{d.whole, d.block, d.edge}[l.phase]
-	port = ports[x]
-	ports[x]++
+	x := l.x
+	l.run--
+	l.x++
+	port = l.ports[x]
+	l.ports[x]++
 	return x, port
 }
 
-// spine is the current spine: i spines from base (from blockFrom for
-// the blocks).
-func (l *LeafLinks) spine() int {
-	x := l.base + l.i
-	if l.phase == 1 {
-		x = l.blockFrom + l.i
+// next is Next outside a run: it starts the next run, or takes the
+// link of a spine taking several (whole cages) or an edge link.
+func (l *LeafLinks) next() (spine, port int) {
+	d := l.d
+	if d.deal == 1 { // from base on, one link a spine, to the last spine and around
+		l.x = (l.base + l.k) % d.n
+		l.run = min(l.up-l.k, d.n-l.x)
+		l.k += l.run
+		l.ports = d.whole
+		return l.Next()
 	}
-	if x >= l.d.n {
-		x -= l.d.n
+	for l.left == 0 && l.run == 0 {
+		l.step()
 	}
-	return x
+	if l.run > 0 {
+		return l.Next()
+	}
+	x := l.x
+	l.left--
+	l.todo[l.phase]--
+	port = l.ports[x]
+	l.ports[x]++
+	return x, port
 }
 
-// count is the links the current spine takes in the current phase.
-func (l *LeafLinks) count() int {
-	if l.phase > 2 {
+// step moves to the phase's next spine (the blocks: their next run),
+// or, where the phase has no link left, to the next phase that has.
+func (l *LeafLinks) step() {
+	d := l.d
+	switch {
+	case l.phase == 1 && l.todo[1] > 0:
+		l.runAt++
+		l.startRun()
+		return
+	case l.phase >= 0 && l.phase != 1 && l.todo[l.phase] > 0:
+		l.i++
+		if l.x++; l.x == d.n {
+			l.x = 0
+		}
+		l.left = l.count()
+		return
+	}
+	l.phase++
+	for l.phase < 3 && l.todo[l.phase] == 0 {
+		l.phase++
+	}
+	switch l.phase {
+	case 0, 2:
+		l.i, l.x, l.ports = 0, l.base, d.whole
+		if l.phase == 2 {
+			l.ports = d.edge
+		}
+		l.left = l.count()
+	case 1:
+		l.runAt, l.ports = 0, d.block
+		l.startRun()
+	default:
 		panic("fabric: LeafLinks.Next past the leaf's uplinks")
 	}
-	if l.phase == 1 {
-		if l.inCovered(l.spine()) {
-			return 1
-		}
-		return 0
-	}
+}
+
+// startRun starts the blocks' run runAt: its first spine and its
+// spines, taken from the blocks' links left.
+func (l *LeafLinks) startRun() {
+	br := l.covered.at[l.runAt]
+	l.x, l.run = br[0]*l.d.deal, (br[1]-br[0])*l.d.deal
+	l.todo[1] -= l.run
+}
+
+// count is the links the current spine takes in the current phase (0
+// whole cages, 2 edge links).
+func (l *LeafLinks) count() int {
 	sh, c := &l.shape, 1
 	if l.i < sh.r {
 		c = 0
@@ -279,7 +334,7 @@ func (l *LeafLinks) count() int {
 	if l.phase == 0 {
 		return sh.counts[0][c]
 	}
-	if l.inCovered(l.spine()) {
+	if l.inCovered(l.x) {
 		return sh.counts[1][c] - 1
 	}
 	return sh.counts[1][c]

@@ -42,8 +42,9 @@ func dealPod(pr PodRun, deal int) []leafLink {
 // with C, and C's cages hold spines 0-1 and 2-3: closed sets of four.
 // Mutations caught: the edge links not kept after the blocks' (spine 0
 // takes A, E, C in arrival order: C's link on port 2, its cage chained
-// to E's); C's blocks taken from its base (spine 1 first: its cages
-// hold spines 1-2 and 3-0, every block split).
+// to E's); a run of blocks started at the leaf's base or a spine late
+// (C's from spine 1: spines 1-2 in a cage, a block split, and past the
+// pod's last spine).
 func TestLeafDealByHand(t *testing.T) {
 	pr := PodRun{Count: 1, Spines: 4, Leaves: []Load{{1, 0, 2}, {1, 0, 3}, {1, 0, 4}}}
 	want := []leafLink{
@@ -135,8 +136,7 @@ func cageSets(links []leafLink, deal int) (size []int, edged []bool) {
 // set holding no edge link is one whole cage (deal links) or one block's
 // cages (at most deal leaves by its deal spines). Mutations caught: the
 // block links' ports started at the whole cages' (two links on one
-// port); a leaf's blocks taken from its base (a block split over two of
-// its cages: sets of more than a block's links).
+// port); a run of blocks started at the leaf's base.
 func TestLeafDealProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 3))
 	for trial := range 400 {
