@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,9 +106,10 @@ func scanHallFallsFrom(t testing.TB, cat *Catalog, cfg func(s *Scenario), minGPU
 // TestHallScan prints the hall-laid falls of every design of
 // propertyConfigs (those whose name holds FABRICPLAN_HALLSCAN_DESIGN,
 // when set) up to FABRICPLAN_HALLSCAN GPUs with their causes and the
-// BOM lines that moved: a diagnosis for TestHallCostEveryServer's
-// causes, run only when the variable is set (40,000 GPUs take five
-// minutes).
+// BOM lines that moved (and, with FABRICPLAN_HALLSCAN_LINKS set, the
+// links that moved: linkMoves): a diagnosis for
+// TestHallCostEveryServer's causes, run only when the variable is set
+// (40,000 GPUs take two to five minutes).
 func TestHallScan(t *testing.T) {
 	maxGPUs, _ := strconv.Atoi(os.Getenv("FABRICPLAN_HALLSCAN"))
 	if maxGPUs == 0 {
@@ -122,8 +124,55 @@ func TestHallScan(t *testing.T) {
 		t.Logf("%s: %d falls", name, len(falls))
 		for _, f := range falls {
 			t.Logf("  %s", f)
+			if os.Getenv("FABRICPLAN_HALLSCAN_LINKS") != "" {
+				for _, m := range linkMoves(t, f.prev, f.next) {
+					t.Logf("    %s", m)
+				}
+			}
 		}
 	}
+}
+
+// linkMoves lists the links of a and b by tier, racks at both ends,
+// medium and modules whose counts differ (the links that moved
+// between the plans around a fall), the largest change first.
+func linkMoves(t testing.TB, a, b *Plan) []string {
+	t.Helper()
+	count := func(p *Plan) map[string]int {
+		n := map[string]int{}
+		if err := p.WalkCables(func(c *CableRun) error {
+			if c.Tier != linkTierNames[tierServerLeaf] {
+				n[fmt.Sprintf("%s %s-%s %s %s/%s", c.Tier, c.ARack, c.BRack, c.Medium, c.AModule, c.BModule)]++
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	na, nb := count(a), count(b)
+	var keys []string
+	for k := range na {
+		keys = append(keys, k)
+	}
+	for k := range nb {
+		if _, ok := na[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	keys = slices.DeleteFunc(keys, func(k string) bool { return na[k] == nb[k] })
+	sort.Slice(keys, func(i, j int) bool {
+		di, dj := nb[keys[i]]-na[keys[i]], nb[keys[j]]-na[keys[j]]
+		if di != dj {
+			return di < dj
+		}
+		return keys[i] < keys[j]
+	})
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%s: %d -> %d", k, na[k], nb[k])
+	}
+	return out
 }
 
 // Causes of a fall the hall's row rule does not reach (fallCause).
