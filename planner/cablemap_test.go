@@ -250,8 +250,9 @@ func portIndex(t *testing.T, port string, perCage int) int {
 // The names of the 1,024-GPU NDR plan by hand: 32 servers a unit, one
 // leaf per rail, 400G ports on twin-port cages (2 a cage). Node 1 of
 // unit 1 has its rail-1 port on leaf su1-r1's first port (P1/1); node 32
-// on P16/2; that leaf's uplinks start at cage 17 and go to spine 1 first.
-// Unit 2's rail-8 leaf is leaf 16. Mutations caught: ports from 0,
+// on P16/2; that leaf's uplinks start at cage 17 and go to spine 1 first,
+// both links of the cage (it sends each of the 16 spines two: a whole
+// cage each, fabric.LeafDeal). Unit 2's rail-8 leaf is leaf 16. Mutations caught: ports from 0,
 // cages ignored, rails and units swapped.
 // At the flat per-tier lengths (flatLengths): its hand figures count one medium per tier.
 func TestCableNamesByHand(t *testing.T) {
@@ -274,7 +275,7 @@ func TestCableNamesByHand(t *testing.T) {
 		{0, "su1-node1", "U1/P1", "p1-su1-leaf-r1", "P1/1", "server_leaf", 1},
 		{31, "su1-node32", "U1/P1", "p1-su1-leaf-r1", "P16/2", "server_leaf", 1},
 		{32, "p1-su1-leaf-r1", "P17/1", "p1-spine-1", "P1/1", "leaf_spine", 1},
-		{33, "p1-su1-leaf-r1", "P17/2", "p1-spine-2", "P1/1", "leaf_spine", 1},
+		{33, "p1-su1-leaf-r1", "P17/2", "p1-spine-1", "P1/2", "leaf_spine", 1},
 		{40, "su2-node1", "U8/P1", "p1-su2-leaf-r8", "P1/1", "server_leaf", 8},
 	}
 	for _, w := range want {

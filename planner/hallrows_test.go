@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,12 +77,18 @@ func bomMoves(a, b *Plan) []string {
 // at a time up to maxGPUs and returns every step where cost or
 // switch-side transceivers fell.
 func scanHallFalls(t testing.TB, cat *Catalog, cfg func(s *Scenario), maxGPUs int) []hallFall {
+	return scanHallFallsFrom(t, cat, cfg, 1, maxGPUs)
+}
+
+// scanHallFallsFrom is scanHallFalls from minGPUs (rounded up to a
+// server) on.
+func scanHallFallsFrom(t testing.TB, cat *Catalog, cfg func(s *Scenario), minGPUs, maxGPUs int) []hallFall {
 	t.Helper()
 	s := NewScenario()
 	cfg(&s)
 	var prev *Plan
 	var falls []hallFall
-	for servers := 1; servers*s.Cluster.GPUsPerServer <= maxGPUs; servers++ {
+	for servers := max(ceilDiv(minGPUs, s.Cluster.GPUsPerServer), 1); servers*s.Cluster.GPUsPerServer <= maxGPUs; servers++ {
 		s.Cluster.GPUs = servers * s.Cluster.GPUsPerServer
 		p, err := Build(s, cat)
 		if err != nil {
@@ -99,9 +106,10 @@ func scanHallFalls(t testing.TB, cat *Catalog, cfg func(s *Scenario), maxGPUs in
 // TestHallScan prints the hall-laid falls of every design of
 // propertyConfigs (those whose name holds FABRICPLAN_HALLSCAN_DESIGN,
 // when set) up to FABRICPLAN_HALLSCAN GPUs with their causes and the
-// BOM lines that moved: a diagnosis for TestHallCostEveryServer's
-// causes, run only when the variable is set (40,000 GPUs take five
-// minutes).
+// BOM lines that moved (and, with FABRICPLAN_HALLSCAN_LINKS set, the
+// links that moved: linkMoves): a diagnosis for
+// TestHallCostEveryServer's causes, run only when the variable is set
+// (40,000 GPUs take two to five minutes).
 func TestHallScan(t *testing.T) {
 	maxGPUs, _ := strconv.Atoi(os.Getenv("FABRICPLAN_HALLSCAN"))
 	if maxGPUs == 0 {
@@ -116,8 +124,55 @@ func TestHallScan(t *testing.T) {
 		t.Logf("%s: %d falls", name, len(falls))
 		for _, f := range falls {
 			t.Logf("  %s", f)
+			if os.Getenv("FABRICPLAN_HALLSCAN_LINKS") != "" {
+				for _, m := range linkMoves(t, f.prev, f.next) {
+					t.Logf("    %s", m)
+				}
+			}
 		}
 	}
+}
+
+// linkMoves lists the links of a and b by tier, racks at both ends,
+// medium and modules whose counts differ (the links that moved
+// between the plans around a fall), the largest change first.
+func linkMoves(t testing.TB, a, b *Plan) []string {
+	t.Helper()
+	count := func(p *Plan) map[string]int {
+		n := map[string]int{}
+		if err := p.WalkCables(func(c *CableRun) error {
+			if c.Tier != linkTierNames[tierServerLeaf] {
+				n[fmt.Sprintf("%s %s-%s %s %s/%s", c.Tier, c.ARack, c.BRack, c.Medium, c.AModule, c.BModule)]++
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	na, nb := count(a), count(b)
+	var keys []string
+	for k := range na {
+		keys = append(keys, k)
+	}
+	for k := range nb {
+		if _, ok := na[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	keys = slices.DeleteFunc(keys, func(k string) bool { return na[k] == nb[k] })
+	sort.Slice(keys, func(i, j int) bool {
+		di, dj := nb[keys[i]]-na[keys[i]], nb[keys[j]]-na[keys[j]]
+		if di != dj {
+			return di < dj
+		}
+		return keys[i] < keys[j]
+	})
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%s: %d -> %d", k, na[k], nb[k])
+	}
+	return out
 }
 
 // Causes of a fall the hall's row rule does not reach (fallCause).
@@ -247,6 +302,28 @@ func oddLinks(p *Plan) int {
 	return n * p.Planes
 }
 
+// tierCost is what p's BOM spends on the cables and modules of link
+// tier (a link tier's name: "spine_core"), spares included.
+func tierCost(p *Plan, tier string) float64 {
+	usd := 0.0
+	for _, l := range p.BOM {
+		if l.tier == tier {
+			usd += l.TotalUSD
+		}
+	}
+	return usd
+}
+
+// spineCoreFall reports whether b, one server larger than a and
+// cheaper, is cheaper by its spine-core links alone: without them b
+// would cost no less than a (core groups cut anew with the server,
+// which core a spine's cages land on moved: causeRedealt's spine-core
+// part).
+func spineCoreFall(a, b *Plan) bool {
+	sc := TierSpine + "_" + TierCore
+	return b.Cost.Total-tierCost(b, sc) >= a.Cost.Total-tierCost(a, sc)-1e-6
+}
+
 // hallEveryServerGPUs is how far TestHallCostEveryServer adds servers
 // one at a time: past two blocks of rows on the NDR rail design (14
 // rows at 6,500 GPUs).
@@ -255,34 +332,45 @@ const hallEveryServerGPUs = 8192
 // TestHallCostEveryServer: with the hall's own lengths (the default
 // facility), cost never falls and switch-side transceivers never fall
 // as a design grows by a server, over the designs of propertyConfigs to
-// hallEveryServerGPUs (issue 45: a buyer could build the smaller
-// cluster as the bigger one less a server). Two causes the hall's row
-// rule does not reach are let through, each counted in the log:
-// causeRedealt for cost and modules (no server or switch moved: the
-// fabric dealt its links anew, out of the hall's hands), and
-// causeCopper for modules alone (a switch moved and more links stand
-// within copper reach, each trading two modules for a copper cable,
-// while the cost rose). causeRedealt no longer covers chained cages:
-// in both plans of every fall, the spine-core links on fibre within
-// copper's reach are at most the odd links (fabric.CageDeal). Mutations
-// caught (each checked to fail here): a partial last unit packed by its
-// own size (NDR rail: 2,256 GPUs $14,653 cheaper than 2,248, the
-// partial unit's racks moved from the last row's far end to a row of
-// their own); its leaf rack set by its own racks (2,432 GPUs $11,999
-// cheaper than 2,424); a core group's links dealt in walk order
-// (CageDeal's whole cages not kept apart from the odd links: NDR rail
-// 2,232 GPUs with 74 spine-core links on fibre at 5 m, 4 odd links,
-// $4,589 dearer than 2,240). TestHallScan (FABRICPLAN_HALLSCAN=40000)
+// hallEveryServerGPUs and over hallFallWindows (issue 45: a buyer could
+// build the smaller cluster as the bigger one less a server). Two
+// causes the hall's row rule does not reach are let through, each
+// counted in the log: causeRedealt for cost and modules (no server or
+// switch moved: the fabric dealt its links anew, out of the hall's
+// hands), and causeCopper for modules alone (a switch moved and more
+// links stand within copper reach, each trading two modules for a
+// copper cable, while the cost rose). A cost fall must moreover be the
+// spine-core tier's alone (spineCoreFall: less its spine-core cables
+// and modules, the bigger plan costs no less): the core groups cut anew
+// with the server, which core a spine's cages land on moved; a fall on
+// the leaf-spine or server tier fails. causeRedealt no longer covers
+// chained cages: in both plans of every fall, the spine-core links on
+// fibre within copper's reach are at most the odd links
+// (fabric.CageDeal). Mutations caught (each checked to fail here): a
+// partial last unit packed by its own size (NDR rail: 2,256 GPUs
+// $14,653 cheaper than 2,248, the partial unit's racks moved from the
+// last row's far end to a row of their own); its leaf rack set by its
+// own racks (2,432 GPUs $11,999 cheaper than 2,424); a core group's
+// links dealt in walk order (CageDeal's whole cages not kept apart from
+// the odd links: NDR rail 2,232 GPUs with 74 spine-core links on fibre
+// at 5 m, 4 odd links, $4,589 dearer than 2,240); a leaf's odd uplinks
+// dealt in arrival order (fabric.LeafDeal's blocks left out: 12 falls
+// in hallFallWindows on leaf-spine modules, tomahawk6-100g 39,208 GPUs
+// $9,652 cheaper than 39,200). TestHallScan (FABRICPLAN_HALLSCAN=40000)
 // runs the scan further: to 40,000 GPUs every cost fall left is
-// causeRedealt's, and module-only falls are causeRedealt's or
-// causeCopper's. Cost falls to 40,000 GPUs dealt in walk order, then
-// with CageDeal: NDR rail 69 (-$731,556 in all, largest -$38,415) then
-// 3 (-$11,461, largest -$8,744); tomahawk6-100g spine-core falls from
-// 33,072 GPUs 36 (-$2.87M) then 8 from 36,056 (-$0.55M), and 35 from
-// 39,200 GPUs (leaf-spine links across the 50 m multimode reach, not
-// the cores' dealing) both times; sn5600 ToR 32 (-$281,077) then 12
-// (-$105,327); two planes 2 both times. What is left is which core a
-// spine's cage pair lands on as the positions shift.
+// causeRedealt's on the spine-core tier, and module-only falls are
+// causeRedealt's or causeCopper's. Cost falls to 40,000 GPUs dealt in
+// walk order, with CageDeal, then with LeafDeal: NDR rail 69 (-$731,556
+// in all, largest -$38,415), 3 (-$11,461, largest -$8,744), 3;
+// tomahawk6-100g 71 (36 spine-core from 33,072 GPUs, -$2.87M, and 35
+// leaf-spine from 39,200 across the 50 m multimode reach), 43
+// (-$965,499), 8 (spine-core from 36,056 GPUs, -$554,320, largest
+// -$157,736); sn5600 ToR 32 (-$281,077), 12 (-$105,327), 12; two
+// planes 2, 2 (-$11,259), 1 (4,992 GPUs, spine-core, -$10,509). What
+// is left is the core tier's: sizing cuts a plane's core groups anew
+// with each server (same cores, links and switches; other groups), and
+// which spine-core pairs stand in one rack or the next, on copper,
+// moves with them.
 func TestHallCostEveryServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds 10,000 plans")
@@ -290,24 +378,56 @@ func TestHallCostEveryServer(t *testing.T) {
 	cat := testCatalog(t)
 	for name, cfg := range propertyConfigs() {
 		t.Run(name, func(t *testing.T) {
-			causes := map[string]int{}
-			for _, f := range scanHallFalls(t, cat, cfg, hallEveryServerGPUs) {
-				cheaper := f.next.Cost.Total < f.prev.Cost.Total-1e-6
-				if f.cause == "" || cheaper && f.cause != causeRedealt {
-					t.Errorf("%s", f)
-					continue
-				}
-				for _, p := range []*Plan{f.prev, f.next} {
-					if c, odd := chainedLinks(p), oddLinks(p); c > odd {
-						t.Errorf("%d GPUs: %d spine-core links on fibre within copper's reach, %d odd links (fabric.CageDeal): cages chained; %s", p.GPUs, c, odd, f)
-					}
-				}
-				causes[f.cause]++
-			}
-			for c, n := range causes {
-				t.Logf("%d falls: %s", n, c)
-			}
+			checkHallFalls(t, scanHallFalls(t, cat, cfg, hallEveryServerGPUs))
 		})
+	}
+	for _, w := range hallFallWindows {
+		t.Run(fmt.Sprintf("%s %d-%d", w.design, w.from, w.to), func(t *testing.T) {
+			checkHallFalls(t, scanHallFallsFrom(t, cat, propertyConfigs()[w.design], w.from, w.to))
+		})
+	}
+}
+
+// hallFallWindows are the stretches past hallEveryServerGPUs
+// TestHallCostEveryServer scans server by server: where a partial
+// pod's leaf-spine runs straddle the 50 m multimode reach, whose falls
+// dealing a leaf's cages by whole cages and blocks (fabric.LeafDeal)
+// took away (TestHallScan to 40,000 GPUs: tomahawk6-100g's 35 from
+// 39,200 GPUs, QM9700 on 2 planes' at 38,904).
+var hallFallWindows = []struct {
+	design   string
+	from, to int
+}{
+	{"tomahawk6-100g 400G rail", 39_000, 40_000},
+	{"qm9700 2 planes", 38_800, 39_000},
+}
+
+// checkHallFalls fails every fall of a scan no cause explains, every
+// cost fall not causeRedealt's or not the spine-core tier's alone
+// (spineCoreFall), and every fall whose plans chain spine-core cages
+// (chainedLinks past oddLinks); it logs the falls by cause.
+func checkHallFalls(t *testing.T, falls []hallFall) {
+	t.Helper()
+	causes := map[string]int{}
+	for _, f := range falls {
+		cheaper := f.next.Cost.Total < f.prev.Cost.Total-1e-6
+		if f.cause == "" || cheaper && f.cause != causeRedealt {
+			t.Errorf("%s", f)
+			continue
+		}
+		if cheaper && !spineCoreFall(f.prev, f.next) {
+			t.Errorf("the fall is not the spine-core tier's alone (its links and modules): %s", f)
+			continue
+		}
+		for _, p := range []*Plan{f.prev, f.next} {
+			if c, odd := chainedLinks(p), oddLinks(p); c > odd {
+				t.Errorf("%d GPUs: %d spine-core links on fibre within copper's reach, %d odd links (fabric.CageDeal): cages chained; %s", p.GPUs, c, odd, f)
+			}
+		}
+		causes[f.cause]++
+	}
+	for c, n := range causes {
+		t.Logf("%d falls: %s", n, c)
 	}
 }
 
@@ -356,6 +476,46 @@ func TestHallNetworkRowsTogether(t *testing.T) {
 			if m > 30 || l.Key == "fiber" {
 				t.Errorf("%d spine-core links on %s at %g m; the network rows' block bounds them at 30 m, multimode or copper", l.Qty, l.Key, m)
 			}
+		}
+	}
+}
+
+// TestHallLeafSpineCagesAcrossReach: a server more never costs less
+// where a partial pod's leaf-spine runs straddle the 50 m multimode
+// reach (issue 45's buyer: the smaller cluster cabled as the bigger one
+// less a server). Dealt one link at a time, a leaf's twin-port cage
+// held links to two spines and a spine's cage links from two leaves,
+// chaining the pod's odd links, so a run past 50 m put chained runs
+// within it on single-mode: tomahawk6-100g 39,208 GPUs $9,652 cheaper
+// than 39,200 (260 leaf-spine links within 50 m on single-mode, 284 ->
+// 24), 39,312 $21,547 cheaper than 39,304, 39,824 $33,166 cheaper
+// than 39,816; QM9700 on 2 planes 38,912 $750 cheaper than 38,904 (109
+// such links). fabric.LeafDeal keeps a leaf's whole cages and blocks of
+// spines closed. Mutation caught: LeafDeal's blocks left out (every
+// odd link an edge link, dealt in arrival order).
+func TestHallLeafSpineCagesAcrossReach(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 8 plans of 40,000 GPUs")
+	}
+	for _, tc := range []struct {
+		design string
+		gpus   int
+	}{
+		{"tomahawk6-100g 400G rail", 39_200},
+		{"tomahawk6-100g 400G rail", 39_304},
+		{"tomahawk6-100g 400G rail", 39_816},
+		{"qm9700 2 planes", 38_904},
+	} {
+		var plans [2]*Plan
+		for i := range plans {
+			s := NewScenario()
+			propertyConfigs()[tc.design](&s)
+			s.Cluster.GPUs = tc.gpus + i*s.Cluster.GPUsPerServer
+			plans[i] = buildHall(t, s)
+		}
+		a, b := plans[0], plans[1]
+		if b.Cost.Total < a.Cost.Total {
+			t.Errorf("%s: %d GPUs cost $%.0f, %d GPUs $%.0f: %v", tc.design, a.GPUs, a.Cost.Total, b.GPUs, b.Cost.Total, bomMoves(a, b))
 		}
 	}
 }

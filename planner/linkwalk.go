@@ -71,6 +71,7 @@ func (p *Plan) walkLinks(servers bool, fn func(l *Link) error) error {
 
 // planes walks every plane's links, the pods' and then the cores'.
 func (w *linkWalk) planes() error {
+	w.leafDeal = leafSpineDeal(w.cages)
 	for plane := 1; plane <= w.p.Planes; plane++ {
 		w.l.Plane = plane
 		if err := w.pods(); err != nil {
@@ -90,9 +91,10 @@ type linkWalk struct {
 	cages [linkTierCount][2]int // links a cage carries at each end (endCages)
 	fn    func(l *Link) error
 	l     Link
-	// arrivals are the links so far per upper switch of the group being
-	// wired: the next one's port.
-	arrivals  []int
+	// deal is where the pod's leaf-spine links go (fabric.LeafDeal),
+	// leafDeal links a cage at a time.
+	deal      fabric.LeafDeal
+	leafDeal  int
 	noServers bool // leave the server links out
 	// upper, when set, takes each switch's uplinks at once in place of
 	// fn a link (a walk without servers: upperWalk).
@@ -106,8 +108,8 @@ func (w *linkWalk) pods() error {
 	for _, run := range lay.Pods {
 		for range run.Count {
 			n := run.Spines
-			w.arrivals = resize(w.arrivals, n)
-			base, k := 0, 0 // links of the pod's leaves so far, mod n; leaf of the pod
+			w.deal.Start(run, w.leafDeal)
+			k := 0 // leaf of the pod
 			for _, ld := range run.Leaves {
 				for range ld.Switches {
 					g := lay.LeafOf(pod, k, next) // leaf index in the plane
@@ -117,10 +119,9 @@ func (w *linkWalk) pods() error {
 						}
 					}
 					if n > 0 {
-						if err := w.leafUplinks(g, pod, ld, base, n); err != nil {
+						if err := w.leafUplinks(g, pod, ld); err != nil {
 							return err
 						}
-						base = (base + ld.Up) % n
 					}
 					next++
 					k++
@@ -155,21 +156,21 @@ func (w *linkWalk) serverLinks(g, down int) error {
 }
 
 // leafUplinks walks the uplinks of leaf g of pod, of leaf run ld, to the
-// pod's n spines, starting base spines along.
-func (w *linkWalk) leafUplinks(g, pod int, ld fabric.Load, base, n int) error {
+// pod's spines as w.deal deals them (fabric.LeafDeal).
+func (w *linkWalk) leafUplinks(g, pod int, ld fabric.Load) error {
 	l := &w.l
 	l.Tier, l.Pod, l.Lower.Device, l.Rail = tierLeafSpine, pod, g, 0
 	if w.lay.LeavesPerUnit > 1 {
 		l.Rail = g%w.lay.LeavesPerUnit + 1
 	}
 	up := upPort(ld.Down, 0, w.cages[tierServerLeaf][1], w.cages[tierLeafSpine][0])
+	ll := w.deal.Leaf(ld.Up)
 	if w.upper != nil {
-		return w.upper.leafUplinks(l.Plane, g, pod, up, ld.Up, base, w.arrivals)
+		return w.upper.leafUplinks(l.Plane, g, pod, up, ld.Up, &ll)
 	}
 	for k := range ld.Up {
-		x := (base + k) % n
-		l.Lower.Port, l.Upper = up+k, LinkEnd{x, w.arrivals[x]}
-		w.arrivals[x]++
+		x, port := ll.Next()
+		l.Lower.Port, l.Upper = up+k, LinkEnd{x, port}
 		if err := w.fn(l); err != nil {
 			return err
 		}
@@ -238,20 +239,21 @@ func (w *linkWalk) spineUplinks(run fabric.CoreRun, jj, k, firstCore int, deal *
 	return nil
 }
 
+// leafSpineDeal is the links a leaf deals a spine at a time
+// (fabric.LeafDeal) given each tier's links a cage at each end
+// (endCages): a twin-port cage's two where the leaf's and the spine's
+// cages carry as many, else one.
+func leafSpineDeal(cages [linkTierCount][2]int) int {
+	if c := cages[tierLeafSpine]; c[0] > 1 && c[0] == c[1] {
+		return c[0]
+	}
+	return 1
+}
+
 // spineDown is the links spine j of a pod of run pr takes from its
 // leaves: the pod's uplinks spread over its spines, the first ones
 // taking one more.
 func spineDown(pr fabric.PodRun, j int) int {
 	t := fabric.SumLinks(pr.Leaves, true)
 	return fabric.SpineDownAt(fabric.SpreadLinks(t, pr.Spines), j)
-}
-
-// resize returns s with n zeros.
-func resize(s []int, n int) []int {
-	if cap(s) < n {
-		return make([]int, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
 }

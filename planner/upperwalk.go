@@ -107,26 +107,22 @@ func (u *upperWalk) walk(p *Plan) error {
 }
 
 // leafUplinks takes the uplinks of leaf g of plane and pod: count links
-// from port up on, to the pod's spines from base on (spine x's next port
-// arrivals[x]), as linkWalk.leafUplinks walks them. The leaf's place and
-// cages are found once, not at each link.
-func (u *upperWalk) leafUplinks(plane, g, pod, up, count, base int, arrivals []int) error {
-	h, n := u.h, len(arrivals)
+// from port up on, to the pod's spines as ll deals them
+// (fabric.LeafDeal), as linkWalk.leafUplinks walks them. The leaf's
+// place and cages are found once, not at each link.
+func (u *upperWalk) leafUplinks(plane, g, pod, up, count int, ll *fabric.LeafLinks) error {
+	h := u.h
 	a := (plane-1)*h.LeavesPerPlane() + g
 	b0 := (plane-1)*h.SpinesPerPlane() + h.PodSpine(pod)
 	pa, ca0 := &u.ends[0][a], u.base[0]+int32(a)*u.cages[0]
 	low, high := u.lowCage[tierLeafSpine], u.highCage[tierLeafSpine]
-	x := base
 	for k := range count {
+		x, port := ll.Next()
 		b := b0 + x
 		pb := &u.ends[1][b]
-		cb := u.base[1] + int32(b)*u.cages[1] + high.of(arrivals[x])
-		arrivals[x]++
+		cb := u.base[1] + int32(b)*u.cages[1] + high.of(port)
 		if err := u.take(tierLeafSpine, u.run(pa, pb), ca0+low.of(up+k), cb, pa.rack, pb.rack); err != nil {
 			return err
-		}
-		if x++; x == n {
-			x = 0
 		}
 	}
 	return nil

@@ -124,10 +124,12 @@ type Plane struct {
 
 // Layout is how a plane's switches are wired, compactly: runs of
 // identical pods (one pod below three tiers) and, with three tiers, runs
-// of identical core groups. Link k of a lower switch goes to upper
-// switch (b + k) mod n of its group, b being the links of the lower
-// switches before it mod n: that spreads links as SpreadLinks counts
-// them and reaches every upper switch from every lower one.
+// of identical core groups. A leaf sends its pod's n spines the links
+// that dealing link k to spine (b + k) mod n gives, b being the links of
+// the leaves before it mod n: that spreads links as SpreadLinks counts
+// them, and a leaf's links to the spines differ by one at most; which of
+// its ports goes to which spine is LeafDeal's (a twin-port cage at a
+// time), a core group's CageDeal's.
 type Layout struct {
 	Pods       []PodRun
 	CoreGroups []CoreRun
