@@ -88,8 +88,8 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 		fmt.Fprintf(w, "  %-16s %10s  %.4f a day\n", b.Component, textfmt.Int(b.Count), b.PerDay)
 	}
 	in := r.Inputs.Recovery
-	fmt.Fprintf(w, "Goodput (ETTR): %.1f%% with %s; restart %.0f min, checkpoint write %s%s.\n",
-		100*g.ETTR, g.CheckpointText(), in.RestartMin, in.WriteText(), p.CheckpointSource())
+	fmt.Fprintf(w, "Goodput (ETTR): %.1f%% with %s; restart %.0f min; %s%s.\n",
+		100*g.ETTR, g.CheckpointText(), in.RestartMin, in.StallText(), p.CheckpointSource())
 	if g.DegradedSlowdown > 1 {
 		fmt.Fprintf(w, "Parts down until repaired slow the job by %.2g%% on average (%.1f GPUs out awaiting repair; the rest on the paths left).\n",
 			100*(g.DegradedSlowdown-1), g.GPUsDown)
@@ -108,4 +108,22 @@ func planTitleText(p *planner.Plan) string {
 		return textfmt.TerminalText(name)
 	}
 	return textfmt.Int(p.GPUs) + " GPUs"
+}
+
+// failuresJCT is the plan's JCT counting failures beside the planned one,
+// as the plan's job-time block shows it under the JCT gain: the time in
+// the planned time's unit ("never" when the job cannot make progress)
+// and what it rests on; ok is false without a failure what-if of a job.
+func failuresJCT(p *planner.Plan) (value, detail string, ok bool) {
+	r := p.Resilience
+	if r == nil || p.JCT == nil || r.Goodput.JCTDays == 0 {
+		return "", "", false
+	}
+	g := r.Goodput
+	planned := p.JCT.Planned.Days
+	unit := g.UnitWith(planned)
+	if math.IsInf(g.JCTDays, 1) {
+		return "never", fmt.Sprintf("not the planned %s: %s; see fabricplan resilience", unit.Format(planned), g.IntervalText()), true
+	}
+	return unit.Format(g.JCTDays), fmt.Sprintf("planned %s; goodput %.1f%% with %s; see fabricplan resilience", unit.Format(planned), 100*g.ETTR, g.IntervalText()), true
 }

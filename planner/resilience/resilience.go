@@ -84,8 +84,8 @@ type Interruptions struct {
 // interruptions the plan's parts cause and the checkpoint and restart
 // times, after Kokolis et al. (HPCA'25): expected effective training time
 // ratio ETTR = (1 - lambda (u0 + dt/2)) / (1 + w/dt), for interruption
-// rate lambda, restart time u0, checkpoint interval dt and checkpoint
-// write time w.
+// rate lambda, loss per interruption u0 (the restart and the checkpoint
+// write in flight), checkpoint interval dt and the stall w of each save.
 type Goodput struct {
 	InterruptionsPerDay float64         `json:"interruptions_per_day"`
 	MTBIHours           float64         `json:"mtbi_hours"` // mean time between interruptions; +Inf without any
@@ -98,6 +98,12 @@ type Goodput struct {
 	YoungMin      float64 `json:"young_interval_min"`
 	ETTR          float64 `json:"ettr"`
 	ETTRAtOptimum float64 `json:"ettr_at_optimum"`
+	// WriteBound says the optimum is the checkpoint write's time: the
+	// next save cannot start before the last has landed.
+	WriteBound bool `json:"interval_bound_by_write"`
+	// LossMin is what each interruption costs besides the work since the
+	// last save: the restart and the save still being written.
+	LossMin float64 `json:"loss_per_interruption_min"`
 	// GPUsDown is how many GPUs are out at a time on average, restarted
 	// without until their failed part is repaired: the sum over the
 	// failures that idle GPUs of failures per hour x repair hours x GPUs

@@ -316,3 +316,46 @@ func TestCheckpointTexts(t *testing.T) {
 		t.Errorf("a 0.4942 s write: %q, want 494.2 ms", got)
 	}
 }
+
+// The checkpoint interval by hand: only GPUs fail, 8.5546875 a year each,
+// so the 1,024 GPUs are interrupted 24 times a day, lambda = 1 an hour.
+// A save stalls training w = 36 s (0.01 h); its write runs in the
+// background, and a failure loses it with the restart: u = 5 min +
+// write. With a 36 s write, u = 0.09333 h and the optimum is
+// -w + sqrt(w^2 + 2 (1 - u) w) = 0.12503 h = 7.502 min, Young's
+// sqrt(2 w) = 8.485 min, ETTR (1 - (u + dt/2)) / (1 + w/dt) = 0.7816.
+// With a 30 min write the unbounded optimum (4.91 min) is under the
+// write, so the interval is the write's 30 min: ETTR (1 - (0.5833 +
+// 0.25)) / 1.02 = 0.1634. A 70 min restart outruns the hourly
+// interruptions (71 min a loss, written 1.2 hours): no interval makes
+// progress, and the text says so, not
+// "no interruptions" (issue #45 finding 18). Mutations caught: the write
+// taken as the stall (the old model: every 36 s write a blocking one),
+// the write left out of the loss per interruption, the write's bound
+// dropped (an interval under the write), "no interruptions" at 24 a day.
+func TestCheckpointIntervalByHand(t *testing.T) {
+	rel := testReliability(t)
+	rel.Rates = FailureRates{GPU: 24 * 365.0 / 1024}
+	rel.Recovery.RestartMin, rel.Recovery.CheckpointStallS, rel.Recovery.CheckpointInterval = 5, 36, 0
+	for _, tc := range []struct {
+		writeS, restartMin     float64
+		optMin, youngMin, ettr float64
+		bound                  bool
+		text                   string
+	}{
+		{36, 5, 7.501852, 8.485281, 0.781636, false, "checkpoints every 8 min (optimum 8 min, Young 8 min)"},
+		{1800, 5, 30, 8.485281, 0.163399, true, "checkpoints every 30 min (optimum 30 min, the write's time, Young 8 min)"},
+		{36, 70, 0, 8.485281, 0, false, "no checkpoint interval that makes progress (one interruption every 1.0 hours, within the 1.2 hours each costs to restart)"},
+	} {
+		rel.Recovery.CheckpointWriteS, rel.Recovery.RestartMin = tc.writeS, tc.restartMin
+		g := Analyse(ndrInput(rel)).Goodput
+		if math.Abs(g.InterruptionsPerDay-24) > 1e-9 || math.Abs(g.OptimalMin-tc.optMin) > 1e-5 || math.Abs(g.YoungMin-tc.youngMin) > 1e-5 ||
+			math.Abs(g.ETTR-tc.ettr) > 1e-5 || g.WriteBound != tc.bound || g.IntervalMin != g.OptimalMin {
+			t.Errorf("write %g s, restart %g min: %+v; want optimum %g min, Young %g, ETTR %g, bound by the write %v",
+				tc.writeS, tc.restartMin, g, tc.optMin, tc.youngMin, tc.ettr, tc.bound)
+		}
+		if got := g.CheckpointText(); got != tc.text {
+			t.Errorf("write %g s, restart %g min: %q, want %q", tc.writeS, tc.restartMin, got, tc.text)
+		}
+	}
+}
