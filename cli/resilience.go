@@ -91,7 +91,7 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 	fmt.Fprintf(w, "Goodput (ETTR): %.1f%% with %s; restart %.0f min; %s%s.\n",
 		100*g.ETTR, g.CheckpointText(), in.RestartMin, in.StallText(), p.CheckpointSource())
 	if g.DegradedSlowdown > 1 {
-		fmt.Fprintf(w, "Parts down until repaired slow the job by %.2g%% on average (%.1f GPUs out awaiting repair; the rest on the paths left).\n",
+		fmt.Fprintf(w, "Parts down until repaired slow the job by %.2g%% on average (%.1f GPUs of failed parts awaiting repair, the replicas they break idle; the rest on the paths left).\n",
 			100*(g.DegradedSlowdown-1), g.GPUsDown)
 	}
 	fmt.Fprintln(w, p.SparesText())

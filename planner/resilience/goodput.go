@@ -25,7 +25,7 @@ func goodput(cases []FailureCase, input *Input, st *stepper, unit int) Goodput {
 		case c.Fatal:
 			g.InterruptionsPerDay += c.PerDay
 			g.ByComponent = append(g.ByComponent, Interruptions{Component: c.Component, Count: c.Count, PerDay: c.PerDay})
-			g.GPUsDown += down * float64(c.GPUsIdle)
+			g.GPUsDown += down * float64(c.unitGPUs)
 		case math.IsInf(c.StepS, 1):
 			g.DegradedSlowdown += down
 		case c.Slowdown > 1:

@@ -44,10 +44,17 @@ type FailureCase struct {
 	Name      string `json:"name"`
 	Count     int    `json:"count"` // such components in the plan
 	// GPUsAffected have less back-end bandwidth (or none) while the part
-	// is down; GPUsIdle are left out when the job restarts without them
-	// (whole servers, or racks of a rack-scale system).
+	// is down; GPUsIdle are the GPUs the restarted job does not use: the
+	// whole model replicas the lost servers (or racks of a rack-scale
+	// system) break, so a tp 8 x pp 4 replica over four servers idles 32
+	// GPUs when one server fails (the servers' own GPUs without a timed
+	// job).
 	GPUsAffected int `json:"gpus_affected"`
 	GPUsIdle     int `json:"gpus_idle"`
+	// unitGPUs is the GPUs of the repair units the job restarts without
+	// (the failed servers or racks, which wait for repair); goodput counts
+	// them as GPUs down.
+	unitGPUs int
 	// BandwidthLeft is the back-end bandwidth left to the worst-hit
 	// server, and UplinkLeft the capacity left above the worst-hit
 	// switch, as fractions of the intact fabric's.
@@ -106,8 +113,9 @@ type Goodput struct {
 	LossMin float64 `json:"loss_per_interruption_min"`
 	// GPUsDown is how many GPUs are out at a time on average, restarted
 	// without until their failed part is repaired: the sum over the
-	// failures that idle GPUs of failures per hour x repair hours x GPUs
-	// idled.
+	// failures that restart the job of failures per hour x repair hours x
+	// the GPUs of the repair units lost (the replicas they break idle
+	// besides, as the step time without them counts).
 	GPUsDown float64 `json:"gpus_down"`
 	// DegradedSlowdown is the time-averaged step-time factor of running
 	// with parts down until they are repaired. Failures the job survives
@@ -283,19 +291,19 @@ func perDay(count int, perYear float64) float64 { return float64(count) * perYea
 // serverCases adds the losses at the servers: a GPU, a server (or
 // tray), a rack-scale system's rack, a NIC, a server link.
 func (a *analysis) serverCases() {
-	in, st, rates := &a.in, &a.st, a.in.Reliability.Rates
+	in, rates := &a.in, a.in.Reliability.Rates
 	gps := in.GPUsPerServer
-	a.add(FailureCase{Component: FailGPU, Name: "GPU", Count: in.GPUs, GPUsAffected: 1, GPUsIdle: a.idleFor(1), BandwidthLeft: 0, UplinkLeft: 1,
-		Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, a.idleFor(1)), PerDay: perDay(in.GPUs, rates.GPU), Source: srcHost})
+	a.add(a.restarted(FailureCase{Component: FailGPU, Name: "GPU", Count: in.GPUs, GPUsAffected: 1, BandwidthLeft: 0, UplinkLeft: 1,
+		PerDay: perDay(in.GPUs, rates.GPU), Source: srcHost}, a.idleFor(1)))
 	hostName, hostSource := "server", srcHost
 	if a.unit > gps {
 		hostName, hostSource = "compute tray", srcRack
 	}
-	a.add(FailureCase{Component: FailHost, Name: hostName, Count: in.Servers, GPUsAffected: gps, GPUsIdle: a.idleFor(1), UplinkLeft: 1,
-		Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, a.idleFor(1)), PerDay: perDay(in.Servers, rates.Host), Source: hostSource})
+	a.add(a.restarted(FailureCase{Component: FailHost, Name: hostName, Count: in.Servers, GPUsAffected: gps, UplinkLeft: 1,
+		PerDay: perDay(in.Servers, rates.Host), Source: hostSource}, a.idleFor(1)))
 	if a.unit > gps {
-		a.add(FailureCase{Component: FailRack, Name: "rack (NVLink domain)", Count: in.Systems, GPUsAffected: a.unit, GPUsIdle: a.unit, UplinkLeft: 1,
-			Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, a.unit), Source: srcRack})
+		a.add(a.restarted(FailureCase{Component: FailRack, Name: "rack (NVLink domain)", Count: in.Systems, GPUsAffected: a.unit, UplinkLeft: 1,
+			Source: srcRack}, a.unit))
 	}
 	nicsPerServer := max(1, in.NICsPerServer)
 	// A whole NIC fails with all its ports: NCCL fails over ports, not
@@ -371,11 +379,34 @@ func (a *analysis) portLoss(c FailureCase, serversHit, portsPerServer int, survi
 		c.Behaviour, c.Source = Continues, srcFailover
 		c.StepS = a.st.step(1-c.BandwidthLeft, 0, 0)
 	} else {
-		c.Behaviour, c.Fatal, c.Source = Restarts, true, srcPlainNCCL
-		c.GPUsIdle = a.idleFor(serversHit)
-		c.StepS = a.st.step(0, 0, c.GPUsIdle)
+		c.Source = srcPlainNCCL
+		c = a.restarted(c, a.idleFor(serversHit))
 	}
 	return c
+}
+
+// restarted is c, a failure the job restarts after without unitGPUs
+// GPUs (whole repair units): the GPUs it then leaves idle and its step.
+func (a *analysis) restarted(c FailureCase, unitGPUs int) FailureCase {
+	c.Behaviour, c.Fatal, c.unitGPUs = Restarts, true, unitGPUs
+	c.GPUsIdle = a.jobIdle(unitGPUs)
+	c.StepS = a.st.step(0, 0, unitGPUs)
+	return c
+}
+
+// jobIdle is the GPUs a restart without unitGPUs GPUs (whole repair
+// units) leaves out of the job: the replicas those units break, whole
+// (one lost server of a tp 8 x pp 4 replica over four servers leaves 32
+// GPUs idle, 24 of them healthy), never fewer than the units' own GPUs
+// (GPUs the estimate left over may take their place), and all of the
+// job's when no replica fits. Without a timed job it is the units' GPUs.
+func (a *analysis) jobIdle(unitGPUs int) int {
+	st := &a.st
+	if !st.ok {
+		return unitGPUs
+	}
+	lost := (st.job.DP - st.replicas(unitGPUs)) * st.w.ModelParallel()
+	return min(a.in.GPUs, max(unitGPUs, lost))
 }
 
 // fabricLoss is c, a loss above the leaves: no GPU is cut off; the

@@ -359,3 +359,43 @@ func TestCheckpointIntervalByHand(t *testing.T) {
 		}
 	}
 }
+
+// GPUs idle are the GPUs the restarted job does not use (issue #45
+// finding 24), by hand for Llama 3 70B at tp 8 x pp 4 (32 GPUs, four
+// servers, a replica): on 1,024 GPUs (32 replicas) a lost GPU, server,
+// NIC or server link breaks one replica, 32 GPUs idle (8 failed, 24
+// healthy), and a leaf's 32 servers break 8 replicas, 256 idle, so the
+// slowdown beside each is that of 31 and 24 replicas. On 1,000 GPUs (31
+// replicas, 8 GPUs left over) the 8 left over take a lost server's
+// place: still 31 replicas, 8 idle. Goodput counts the failed servers'
+// GPUs as down (0.128 server failures a day x 24 h x 8 GPUs = 1.024),
+// not the replicas'. Mutations caught: the servers' 8 GPUs shown (the
+// old column, beside a 32-GPU slowdown), the replicas counted without
+// the leftover GPUs (0 idle on 1,000), goodput's GPUs down from the
+// idle column (4.096).
+func TestGPUsIdleByHand(t *testing.T) {
+	rel := testReliability(t)
+	rel.Rates = FailureRates{Host: 0.365}
+	in := ndrInput(rel)
+	in.Job, in.HasJob = testJob(t, 1024), true
+	if in.Job.DP != 32 || in.Job.Workload.ModelParallel() != 32 {
+		t.Fatalf("job dp %d, model parallel %d; want 32, 32", in.Job.DP, in.Job.Workload.ModelParallel())
+	}
+	r := Analyse(in)
+	for comp, want := range map[string]int{FailGPU: 32, FailHost: 32, FailNIC: 32, FailServerLink: 32, FailLeaf: 256} {
+		if c := caseOf(t, r, comp); c.GPUsIdle != want {
+			t.Errorf("1,024 GPUs, %s lost: %d GPUs idle, want %d", comp, c.GPUsIdle, want)
+		}
+	}
+	if g := r.Goodput; math.Abs(g.GPUsDown-1.024) > 1e-9 {
+		t.Errorf("GPUs down %v, want 1.024", g.GPUsDown)
+	}
+	in.GPUs, in.Servers, in.NICs = 1000, 125, 1000
+	in.Job = testJob(t, 1000)
+	if in.Job.DP != 31 {
+		t.Fatalf("1,000 GPUs: dp %d, want 31", in.Job.DP)
+	}
+	if c := caseOf(t, Analyse(in), FailHost); c.GPUsIdle != 8 || c.Slowdown != 1 {
+		t.Errorf("1,000 GPUs, a server lost: %d idle, slowdown %v; want 8, 1", c.GPUsIdle, c.Slowdown)
+	}
+}
