@@ -52,7 +52,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	writeBackEndAdds(tw, p)
 	writeCostPower(tw, p)
-	if j := p.JCT; j != nil {
+	if j := p.JCT; j != nil && p.Inference == nil { // a serving cluster trains nothing: its block is INFERENCE
 		writeJobTime(tw, p, j)
 	}
 	writeServing(tw, p)

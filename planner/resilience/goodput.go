@@ -22,6 +22,8 @@ func goodput(cases []FailureCase, input *Input, st *stepper, unit int) Goodput {
 		}
 		down := c.PerDay / 24 * c.RepairHours // parts of this kind down at a time, on average
 		switch {
+		case c.Behaviour == ServesOn:
+			g.ServingGPUsOut += down * c.servingOut
 		case c.Fatal:
 			g.InterruptionsPerDay += c.PerDay
 			g.ByComponent = append(g.ByComponent, Interruptions{Component: c.Component, Count: c.Count, PerDay: c.PerDay})
@@ -31,6 +33,9 @@ func goodput(cases []FailureCase, input *Input, st *stepper, unit int) Goodput {
 		case c.Slowdown > 1:
 			g.DegradedSlowdown += down * (c.Slowdown - 1)
 		}
+	}
+	if s := input.Serving; s.Serves() {
+		g.ServingLeft = max(0, 1-g.ServingGPUsOut/float64(s.PrefillGPUs+s.DecodeGPUs))
 	}
 	g.DegradedSlowdown *= st.shrink(g.GPUsDown, unit)
 	lambda := g.InterruptionsPerDay / 24 // per hour

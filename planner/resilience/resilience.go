@@ -51,6 +51,15 @@ type FailureCase struct {
 	// job).
 	GPUsAffected int `json:"gpus_affected"`
 	GPUsIdle     int `json:"gpus_idle"`
+	// Pool, PoolLeft and InstancesOut are, for a serving cluster, the
+	// worst-hit pool ("prefill" or "decode"), the share of its GPUs still
+	// serving and the instances the loss takes out (GPUsIdle their GPUs).
+	Pool         string  `json:"serving_pool,omitempty"`
+	PoolLeft     float64 `json:"serving_pool_left,omitempty"`
+	InstancesOut int     `json:"serving_instances_out,omitempty"`
+	// servingOut is the serving GPUs the loss takes out on average, the
+	// lost GPUs in either pool in proportion to its GPUs.
+	servingOut float64
 	// unitGPUs is the GPUs of the repair units the job restarts without
 	// (the failed servers or racks, which wait for repair); goodput counts
 	// them as GPUs down.
@@ -125,6 +134,11 @@ type Goodput struct {
 	// too few are left for a replica, the job waits (1 / (1 - the share
 	// of time it cannot train)).
 	DegradedSlowdown float64 `json:"degraded_slowdown"`
+	// ServingGPUsOut is, for a serving cluster, the GPUs out of service
+	// on average (failures per hour x repair hours x the instances' GPUs
+	// each takes out) and ServingLeft the share of the serving GPUs left.
+	ServingGPUsOut float64 `json:"serving_gpus_out,omitempty"`
+	ServingLeft    float64 `json:"serving_left,omitempty"`
 	// JCTDays is the job's expected completion time counting failures:
 	// the planned JCT times DegradedSlowdown over ETTR (0 without a
 	// JCT estimate, +Inf when the job cannot make progress).
@@ -137,6 +151,10 @@ type Resilience struct {
 	PortFailover bool          `json:"port_failover"`
 	Cases        []FailureCase `json:"cases"`
 	Goodput      Goodput       `json:"goodput"`
+	// Serving says the cluster serves (inference): failures take
+	// instances out, nothing restarts from a checkpoint, and the goodput
+	// is the serving capacity left, not a training time ratio.
+	Serving bool `json:"serving,omitempty"`
 }
 
 // Input is what the failure what-if reads of a plan: its parts and how
@@ -182,6 +200,8 @@ type Input struct {
 	// stack.
 	Job    Job
 	HasJob bool
+	// Serving is the pools of a serving cluster (zero for training).
+	Serving Serving
 }
 
 // SwitchTier is one tier of switches as the what-if sees it.
@@ -262,13 +282,16 @@ func Analyse(in Input) *Resilience {
 	a.fabricCases()
 	cases := a.cases
 	a.repairTimes(cases)
+	if in.Serving.Serves() {
+		a.serve(cases)
+	}
 	for i := range cases {
 		if a.st.ok && cases[i].StepS > 0 {
 			cases[i].Slowdown = cases[i].StepS / a.st.base
 		}
 	}
 	return &Resilience{Inputs: in.Reliability, PortFailover: in.PortFailover, Cases: cases,
-		Goodput: goodput(cases, &a.in, &a.st, a.unit)}
+		Goodput: goodput(cases, &a.in, &a.st, a.unit), Serving: in.Serving.Serves()}
 }
 
 // add adds c to the cases when the plan has such parts.

@@ -399,3 +399,36 @@ func TestGPUsIdleByHand(t *testing.T) {
 		t.Errorf("1,000 GPUs, a server lost: %d idle, slowdown %v; want 8, 1", c.GPUsIdle, c.Slowdown)
 	}
 }
+
+// A serving cluster's failures by hand (issue #45 finding 23): the
+// 1,024-GPU fabric serving with 512 prefill GPUs in instances of 8 and
+// 512 decode GPUs in instances of 64 (EP 64). A lost server's 8 GPUs
+// take one instance out: in prefill 8 GPUs (98.4% left), in decode 64
+// (87.5% left), so the worst-hit pool is decode, one instance, 64 GPUs
+// out; nothing restarts, so no interruptions and no checkpoints. Servers
+// fail 0.128 times a day for 24 h: 0.128 down on average, each taking
+// (8 x 512 + 64 x 512) / 1,024 = 36 serving GPUs out on average, 4.608
+// GPUs, 99.55% left. Mutations caught: the serving cases left as
+// restarts (interruptions, a checkpoint interval), the better pool
+// reported, the GPUs out counted as the server's 8.
+func TestServingFailuresByHand(t *testing.T) {
+	rel := testReliability(t)
+	rel.Rates = FailureRates{Host: 0.365}
+	in := ndrInput(rel)
+	in.Serving = Serving{PrefillGPUs: 512, PrefillWidth: 8, DecodeGPUs: 512, DecodeWidth: 64}
+	r := Analyse(in)
+	if !r.Serving {
+		t.Fatal("not a serving what-if")
+	}
+	c := caseOf(t, r, FailHost)
+	if c.Behaviour != ServesOn || c.Fatal || c.Pool != PoolDecode || c.InstancesOut != 1 || c.GPUsIdle != 64 || math.Abs(c.PoolLeft-0.875) > 1e-12 {
+		t.Errorf("a server lost while serving: %+v", c)
+	}
+	if c := caseOf(t, r, FailLeaf); c.GPUsIdle != 256 || c.InstancesOut != 4 || math.Abs(c.PoolLeft-0.5) > 1e-12 {
+		t.Errorf("a leaf lost while serving: %+v", c)
+	}
+	g := r.Goodput
+	if g.InterruptionsPerDay != 0 || g.IntervalMin != 0 || math.Abs(g.ServingGPUsOut-4.608) > 1e-9 || math.Abs(g.ServingLeft-(1-4.608/1024)) > 1e-12 {
+		t.Errorf("serving goodput: %+v; want no interruptions, 4.608 GPUs out", g)
+	}
+}
