@@ -15,8 +15,8 @@ const (
 	PoolDecode  = "decode"
 )
 
-// ServesOn: a serving cluster keeps serving on the instances a failure
-// leaves.
+// ServesOn is what a serving cluster does after a failure: it keeps
+// serving on the instances the failure leaves.
 const ServesOn Behaviour = "serves on"
 
 // srcServing is the source of the serving behaviour.
