@@ -27,8 +27,8 @@ func Resilience(in Input) (*Figure, error) {
 	}
 	p := in.Plan
 	r := p.Resilience
-	if r == nil || p.JCT == nil {
-		return nil, fmt.Errorf("%w: the resilience chart needs a JCT estimate (the workload must fit the cluster) and reliability data", ErrMissingInput)
+	if r == nil || p.JCT == nil || r.Serving {
+		return nil, fmt.Errorf("%w: the resilience chart needs a training job's JCT estimate (the workload must fit the cluster; a serving plan's failures are in fabricplan resilience) and reliability data", ErrMissingInput)
 	}
 	slow, data, foot, err := slowdownPlot(r)
 	if err != nil {

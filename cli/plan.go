@@ -52,7 +52,7 @@ func writePlanText(w io.Writer, p *planner.Plan) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	writeBackEndAdds(tw, p)
 	writeCostPower(tw, p)
-	if j := p.JCT; j != nil {
+	if j := p.JCT; j != nil && p.Inference == nil { // a serving cluster trains nothing: its block is INFERENCE
 		writeJobTime(tw, p, j)
 	}
 	writeServing(tw, p)
@@ -197,6 +197,9 @@ func writeJobTime(tw io.Writer, p *planner.Plan, j *perf.JCT) {
 	}
 	fmt.Fprintf(tw, "  JCT gain\t%s\t%s vs %s for %s\n", textfmt.Gain(j.Gain), textfmt.Duration(j.Planned.Days),
 		textfmt.Duration(j.Baseline.Days), textfmt.Tokens(j.Workload.TokensTotal))
+	if v, detail, ok := failuresJCT(p); ok {
+		fmt.Fprintf(tw, "  JCT counting failures\t%s\t%s\n", v, detail)
+	}
 	fmt.Fprintf(tw, "  DP bus bandwidth\t%.1f GB/s\t%s/%s; vs %.1f GB/s over TCP/IP; MFU %.1f%%\n", j.Planned.BusBWGBs, j.Planned.BusBWAlgo, j.Planned.BusBWProto,
 		j.Baseline.BusBWGBs, 100*j.Planned.MFU)
 	fmt.Fprintln(tw, "  Step breakdown, RDMA\t\t(effects: what each adds to the parts above)")

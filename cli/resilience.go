@@ -68,6 +68,9 @@ func writeResilienceCSV(w io.Writer, r *resilience.Resilience) error {
 
 func writeResilienceText(w io.Writer, p *planner.Plan) error {
 	r := p.Resilience
+	if r.Serving {
+		return writeServingResilienceText(w, p)
+	}
 	fmt.Fprintf(w, "Failure what-if for %s (%s, %s)\n\n", planTitleText(p), textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Planes, "plane"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Lost\tIn plan\tGPUs hit\tGPUs idle\tBW left\tUplink left\tJob\tStep time\tSlowdown\tPer day\t")
@@ -88,10 +91,10 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 		fmt.Fprintf(w, "  %-16s %10s  %.4f a day\n", b.Component, textfmt.Int(b.Count), b.PerDay)
 	}
 	in := r.Inputs.Recovery
-	fmt.Fprintf(w, "Goodput (ETTR): %.1f%% with %s; restart %.0f min, checkpoint write %s%s.\n",
-		100*g.ETTR, g.CheckpointText(), in.RestartMin, in.WriteText(), p.CheckpointSource())
+	fmt.Fprintf(w, "Goodput (ETTR): %.1f%% with %s; restart %.0f min; %s%s.\n",
+		100*g.ETTR, g.CheckpointText(), in.RestartMin, in.StallText(), p.CheckpointSource())
 	if g.DegradedSlowdown > 1 {
-		fmt.Fprintf(w, "Parts down until repaired slow the job by %.2g%% on average (%.1f GPUs out awaiting repair; the rest on the paths left).\n",
+		fmt.Fprintf(w, "Parts down until repaired slow the job by %.2g%% on average (%.1f GPUs of failed parts awaiting repair, the replicas they break idle; the rest on the paths left).\n",
 			100*(g.DegradedSlowdown-1), g.GPUsDown)
 	}
 	fmt.Fprintln(w, p.SparesText())
@@ -108,4 +111,58 @@ func planTitleText(p *planner.Plan) string {
 		return textfmt.TerminalText(name)
 	}
 	return textfmt.Int(p.GPUs) + " GPUs"
+}
+
+// failuresJCT is the plan's JCT counting failures beside the planned one,
+// as the plan's job-time block shows it under the JCT gain: the time in
+// the planned time's unit ("never" when the job cannot make progress)
+// and what it rests on; ok is false without a failure what-if of a job.
+func failuresJCT(p *planner.Plan) (value, detail string, ok bool) {
+	r := p.Resilience
+	if r == nil || p.JCT == nil || r.Goodput.JCTDays == 0 {
+		return "", "", false
+	}
+	g := r.Goodput
+	planned := p.JCT.Planned.Days
+	unit := g.UnitWith(planned)
+	if math.IsInf(g.JCTDays, 1) {
+		return "never", fmt.Sprintf("not the planned %s: %s; see fabricplan resilience", unit.Format(planned), g.IntervalText()), true
+	}
+	return unit.Format(g.JCTDays), fmt.Sprintf("planned %s; goodput %.1f%% with %s; see fabricplan resilience", unit.Format(planned), 100*g.ETTR, g.IntervalText()), true
+}
+
+// writeServingResilienceText is the failure what-if of a serving
+// cluster: what each lost part takes out of which pool, and the serving
+// capacity left on average; no restarts, checkpoints or job time.
+func writeServingResilienceText(w io.Writer, p *planner.Plan) error {
+	r := p.Resilience
+	fmt.Fprintf(w, "Serving failure what-if for %s (%s, %s)\n\n", planTitleText(p), textfmt.Plural(p.Tiers, "tier"), textfmt.Plural(p.Planes, "plane"))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "Lost\tIn plan\tGPUs hit\tGPUs out\tBW left\tUplink left\tCluster\tPool hit\tInstances out\tPool left\tPer day\t")
+	for _, c := range r.Cases {
+		perDay := "what-if"
+		if c.PerDay > 0 {
+			perDay = fmt.Sprintf("%.4f", c.PerDay)
+		}
+		pool, out, left := "–", "–", "–"
+		if c.Pool != "" {
+			pool, out, left = c.Pool, textfmt.Int(c.InstancesOut), fmt.Sprintf("%.1f%%", 100*c.PoolLeft)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%s\t%s\t%s\t%s\t%s\t\n", c.Name, textfmt.Int(c.Count), textfmt.Int(c.GPUsAffected),
+			textfmt.Int(c.GPUsIdle), 100*c.BandwidthLeft, 100*c.UplinkLeft, c.Behaviour, pool, out, left, perDay)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	g := r.Goodput
+	fmt.Fprintln(w, "\nA lost GPU, server, NIC or leaf takes the serving instances that hold its GPUs out of their pool until it is repaired;")
+	fmt.Fprintln(w, "the other instances serve on, and nothing restarts from a checkpoint.")
+	fmt.Fprintf(w, "Serving capacity: %.2f%% of the serving GPUs in service on average (%.1f GPUs out awaiting repair; estimate from data/reliability.toml).\n",
+		100*g.ServingLeft, g.ServingGPUsOut)
+	if g.InterruptionsPerDay > 0 {
+		fmt.Fprintf(w, "Outages of the whole cluster: %.2f a day.\n", g.InterruptionsPerDay)
+	}
+	fmt.Fprintln(w, p.SparesText())
+	fmt.Fprintf(w, "Port failover: %v. Sources of each behaviour: fabricplan resilience --json.\n", r.PortFailover)
+	return nil
 }

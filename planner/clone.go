@@ -27,7 +27,7 @@ func (s Scenario) Clone() Scenario {
 	if s.Reliability != nil {
 		r := *s.Reliability
 		for _, p := range []**float64{&r.GPUPerYear, &r.HostPerYear, &r.NICPerYear, &r.LinkPerYear, &r.SwitchPerYear,
-			&r.RestartMin, &r.CheckpointWriteS, &r.CheckpointIntervalMin, &r.RepairHours,
+			&r.RestartMin, &r.CheckpointWriteS, &r.CheckpointStallS, &r.CheckpointIntervalMin, &r.RepairHours,
 			&r.SwapHours, &r.SpareSwitchesPct, &r.SpareOpticsPct} {
 			if *p != nil {
 				v := **p

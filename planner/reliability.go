@@ -9,9 +9,9 @@ import (
 
 // minCheckpointMin is the shortest checkpoint interval a scenario may
 // set, in minutes (0 keeps its meaning: the optimum): one second. The
-// model's own optimum can be well under a minute (the 100k XDR example:
-// every 39 s, a 494 ms write bounded by its storage), so the floor only
-// guards against typos (issue #48: 1e-300 printed job times of 297
+// model's own optimum can be a few minutes (the 100k XDR example: an
+// interruption every half hour and a 6.3 s stall a save), so the floor
+// only guards against typos (issue #48: 1e-300 printed job times of 297
 // digits).
 const minCheckpointMin = 1.0 / 60
 
@@ -29,6 +29,7 @@ type ReliabilityInputs struct {
 	SwitchPerYear         *float64 `toml:"switch_per_year,omitempty"`
 	RestartMin            *float64 `toml:"restart_min,omitempty"`
 	CheckpointWriteS      *float64 `toml:"checkpoint_write_s,omitempty"`
+	CheckpointStallS      *float64 `toml:"checkpoint_stall_s,omitempty"`
 	CheckpointIntervalMin *float64 `toml:"checkpoint_interval_min,omitempty"`
 	RepairHours           *float64 `toml:"repair_hours,omitempty"`
 	SwapHours             *float64 `toml:"swap_hours,omitempty"`
@@ -54,6 +55,7 @@ func (in *ReliabilityInputs) apply(base resilience.Reliability) resilience.Relia
 	set(&base.Rates.Switch, in.SwitchPerYear)
 	set(&base.Recovery.RestartMin, in.RestartMin)
 	set(&base.Recovery.CheckpointWriteS, in.CheckpointWriteS)
+	set(&base.Recovery.CheckpointStallS, in.CheckpointStallS)
 	set(&base.Recovery.CheckpointInterval, in.CheckpointIntervalMin)
 	set(&base.Recovery.RepairHours, in.RepairHours)
 	set(&base.Recovery.SwapHours, in.SwapHours)
@@ -68,7 +70,7 @@ func (in *ReliabilityInputs) validate() []error {
 		return nil
 	}
 	// Check only what is set: apply onto a valid base, then check.
-	base := resilience.Reliability{Recovery: resilience.Recovery{CheckpointWriteS: 1}}
+	base := resilience.Reliability{Recovery: resilience.Recovery{CheckpointWriteS: 1, CheckpointStallS: 1}}
 	errs := in.apply(base).Check()
 	if v := in.CheckpointIntervalMin; v != nil && *v > 0 && *v < minCheckpointMin {
 		errs = append(errs, fielderr.New("reliability.checkpoint_interval_min",

@@ -72,9 +72,10 @@ func TestPlaneLossLeavesNMinusOneOverN(t *testing.T) {
 		}
 		// Failover moves a lost port's traffic, not a lost NIC's: one
 		// NIC per GPU (8 per server), so a NIC loss cuts 1 GPU and the
-		// job restarts without its server. Mutation caught: a NIC failed
+		// job restarts without its server, and so without the tp 8 x pp 4
+		// replica it breaks: 32 GPUs idle. Mutation caught: a NIC failed
 		// over like a port.
-		if n := failureCase(t, p, resilience.FailNIC); n.Behaviour != resilience.Restarts || !n.Fatal || n.GPUsAffected != 1 || n.GPUsIdle != 8 {
+		if n := failureCase(t, p, resilience.FailNIC); n.Behaviour != resilience.Restarts || !n.Fatal || n.GPUsAffected != 1 || n.GPUsIdle != 32 {
 			t.Errorf("%d planes, NIC loss: %+v", planes, n)
 		}
 		if l := failureCase(t, p, resilience.FailServerLink); l.Behaviour != resilience.Continues || l.Fatal {
@@ -150,18 +151,20 @@ func TestSpineLossByFabric(t *testing.T) {
 }
 
 // On GB300 NVL72 a tray's fault takes its rack (the NVLink domain) out of
-// a restarted job: 72 GPUs idle, not 4. Mutation caught: the repair unit
-// taken as the tray.
+// a restarted job: 72 GPUs, not 4, and with them the three tp 8 x pp 4
+// replicas of 32 GPUs they reach into (4,032 GPUs hold 126 replicas,
+// 3,960 hold 123): 96 GPUs idle. Mutation caught: the repair unit taken
+// as the tray (4 GPUs: one replica, 32 idle).
 func TestRackScaleRepairUnit(t *testing.T) {
 	s := NewScenario()
 	s.Cluster.System = "gb300-nvl72"
 	s.Cluster.GPUs = 4032
 	s = s.WithSystem(testCatalog(t))
 	p := mustBuild(t, s)
-	if c := failureCase(t, p, resilience.FailHost); c.GPUsIdle != 72 || c.Name != "compute tray" {
+	if c := failureCase(t, p, resilience.FailHost); c.GPUsIdle != 96 || c.Name != "compute tray" {
 		t.Errorf("tray loss: %+v", c)
 	}
-	if c := failureCase(t, p, resilience.FailRack); c.GPUsIdle != 72 || c.Count != p.Systems {
+	if c := failureCase(t, p, resilience.FailRack); c.GPUsIdle != 96 || c.Count != p.Systems {
 		t.Errorf("rack loss: %+v", c)
 	}
 }
@@ -314,16 +317,18 @@ func BenchmarkResilience100k(b *testing.B) {
 }
 
 // At 2:1 a 64-port qm9700 leaf has 42 ports down and 21 up (42:21): its
-// loss cuts one rail of 42 servers, 42 GPUs, and a restart idles 42 x 8
-// = 336; a lost leaf-spine link leaves the leaf 20 of its 21 uplinks.
+// loss cuts one rail of 42 servers, 42 GPUs, and a restart goes without
+// their 42 x 8 = 336 GPUs, which reach into 11 tp 8 x pp 4 replicas
+// (4,096 GPUs hold 128, 3,760 hold 117): 352 idle; a lost leaf-spine
+// link leaves the leaf 20 of its 21 uplinks.
 // Mutations caught: the leaf's down ports taken from the 1:1 split (32),
 // uplink loss divided by the spine count instead of the leaf's uplinks.
 func TestOversubscribedLeafLoss(t *testing.T) {
 	s := NewScenario()
 	s.Cluster.GPUs, s.Network.Switch, s.Network.Oversubscription = 4096, "qm9700", "2:1"
 	p := mustBuild(t, s)
-	if c := failureCase(t, p, resilience.FailLeaf); c.GPUsAffected != 42 || c.GPUsIdle != 336 {
-		t.Errorf("2:1 leaf loss: %d GPUs hit, %d idle; want 42, 336", c.GPUsAffected, c.GPUsIdle)
+	if c := failureCase(t, p, resilience.FailLeaf); c.GPUsAffected != 42 || c.GPUsIdle != 352 {
+		t.Errorf("2:1 leaf loss: %d GPUs hit, %d idle; want 42, 352", c.GPUsAffected, c.GPUsIdle)
 	}
 	if c := failureCase(t, p, resilience.FailLeafSpine); math.Abs(c.UplinkLeft-20.0/21) > 1e-12 || c.Fatal {
 		t.Errorf("2:1 leaf-spine link loss: %v uplink left, want 20/21; %+v", c.UplinkLeft, c)

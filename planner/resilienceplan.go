@@ -51,11 +51,34 @@ func (p *Plan) resilienceInput(rel resilience.Reliability, d *perf.JCTData) resi
 		return lt
 	}
 	in.ServerLeaf, in.LeafSpine, in.SpineCore = linkTier("server_leaf"), linkTier("leaf_spine"), linkTier("spine_core")
-	if j := p.JCT; j != nil {
+	in.Serving = p.servingPools()
+	if j := p.JCT; j != nil && !in.Serving.Serves() { // a serving cluster times no training step
 		in.Job, in.HasJob = resilience.Job{Network: p.perfNetwork(), Workload: j.Workload, GPU: j.GPU, Data: d,
 			DP: j.DP, Microbatches: j.Microbatches, StepS: j.Planned.StepS, Days: j.Planned.Days}, true
 	}
 	return in
+}
+
+// defaultServingTP is an instance's tensor parallelism when the
+// scenario gives none (serve.Inference: 0 is 8 for TP).
+const defaultServingTP = 8
+
+// servingPools is the serving pools of an inference plan as the
+// what-if sees them (zero for training and RL): each pool's GPUs and one
+// instance's, prefill_tp wide, decode_ep x decode_tp.
+func (p *Plan) servingPools() resilience.Serving {
+	r, in := p.Inference, p.Scenario.Inference
+	if r == nil || in == nil {
+		return resilience.Serving{}
+	}
+	pre, dec := in.PrefillTP, max(1, r.Decode.EP)*max(1, in.DecodeTP)
+	if pre <= 0 {
+		pre = defaultServingTP
+	}
+	if r.Decode.EP <= 1 && in.DecodeTP <= 0 {
+		dec = defaultServingTP
+	}
+	return resilience.Serving{PrefillGPUs: r.PrefillGPUs, PrefillWidth: pre, DecodeGPUs: r.DecodeGPUs, DecodeWidth: dec}
 }
 
 // linkTier returns the plan's link tier called name, or nil.

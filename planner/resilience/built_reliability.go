@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtReliability = &builtdoc.Doc[Reliability]{
-		SHA256: "b6ec16a9e3c502241cb27483cbe0a8a3c0900888da765b7ca7118cc004d2bf8e",
+		SHA256: "0054b95a805ef4c61031bde5527866cc4ed51f2204c55555111f081c15761839",
 		New: func() *Reliability {
 			return &Reliability{
 				Rates: FailureRates{
@@ -22,6 +22,7 @@ func init() {
 				Recovery: Recovery{
 					RestartMin:       5,
 					CheckpointWriteS: 30,
+					CheckpointStallS: 6.3,
 					RepairHours:      24,
 					SwapHours:        2,
 					RecableMin:       10,

@@ -22,32 +22,47 @@ func goodput(cases []FailureCase, input *Input, st *stepper, unit int) Goodput {
 		}
 		down := c.PerDay / 24 * c.RepairHours // parts of this kind down at a time, on average
 		switch {
+		case c.Behaviour == ServesOn:
+			g.ServingGPUsOut += down * c.servingOut
 		case c.Fatal:
 			g.InterruptionsPerDay += c.PerDay
 			g.ByComponent = append(g.ByComponent, Interruptions{Component: c.Component, Count: c.Count, PerDay: c.PerDay})
-			g.GPUsDown += down * float64(c.GPUsIdle)
+			g.GPUsDown += down * float64(c.unitGPUs)
 		case math.IsInf(c.StepS, 1):
 			g.DegradedSlowdown += down
 		case c.Slowdown > 1:
 			g.DegradedSlowdown += down * (c.Slowdown - 1)
 		}
 	}
+	if s := input.Serving; s.Serves() {
+		g.ServingLeft = max(0, 1-g.ServingGPUsOut/float64(s.PrefillGPUs+s.DecodeGPUs))
+	}
 	g.DegradedSlowdown *= st.shrink(g.GPUsDown, unit)
 	lambda := g.InterruptionsPerDay / 24 // per hour
-	u0 := in.Recovery.RestartMin / 60
-	w := in.Recovery.CheckpointWriteS / 3600
+	// A save stalls training w; its write runs in the background, so a
+	// failure loses, besides the restart and the work since the last
+	// save, the save still being written: on average dt/2 + write.
+	w := in.Recovery.CheckpointStallS / 3600
+	write := in.Recovery.CheckpointWriteS / 3600
+	u := in.Recovery.RestartMin/60 + write
+	g.LossMin = u * 60
 	g.MTBIHours = math.Inf(1)
 	if lambda > 0 {
 		g.MTBIHours = 1 / lambda
-		g.OptimalMin = OptimalCheckpointHours(lambda, u0, w) * 60
+		g.OptimalMin = OptimalCheckpointHours(lambda, u, w) * 60
 		g.YoungMin = math.Sqrt(2*w/lambda) * 60
+		// The next save waits for the last to land: ETTR falls on either
+		// side of its maximum, so under the write the best is the write.
+		if g.OptimalMin > 0 && g.OptimalMin < write*60 {
+			g.OptimalMin, g.WriteBound = write*60, true
+		}
 	}
 	g.IntervalMin = in.Recovery.CheckpointInterval
 	if g.IntervalMin == 0 {
 		g.IntervalMin = g.OptimalMin
 	}
-	g.ETTR = ETTR(lambda, u0, w, g.IntervalMin/60)
-	g.ETTRAtOptimum = ETTR(lambda, u0, w, g.OptimalMin/60)
+	g.ETTR = ETTR(lambda, u, w, g.IntervalMin/60)
+	g.ETTRAtOptimum = ETTR(lambda, u, w, g.OptimalMin/60)
 	if input.HasJob {
 		g.JCTDays = math.Inf(1)
 		if g.ETTR > 0 {
@@ -110,23 +125,40 @@ func (g Goodput) String() string {
 
 // IntervalText is the checkpoint interval as every view writes it:
 // "checkpoints every 38 min" (textfmt.Interval's units: "every 43 s",
-// "every 2.5 hours"), or "no checkpoints (no interruptions)" when the
-// interval is 0 (the job is never interrupted, so the optimum is none).
+// "every 2.5 hours"); when the interval is 0, "no checkpoints (no
+// interruptions)" for a job never interrupted, and for one interrupted
+// before it can make up a restart, why no interval helps.
 func (g Goodput) IntervalText() string {
-	if g.IntervalMin <= 0 {
-		return "no checkpoints (no interruptions)"
+	switch {
+	case g.IntervalMin > 0:
+		return "checkpoints every " + textfmt.Interval(g.IntervalMin*60)
+	case g.InterruptionsPerDay > 0:
+		return "no checkpoint interval that makes progress (one interruption every " + textfmt.Hours(g.MTBIHours) +
+			", within the " + textfmt.Interval(g.LossMin*60) + " each costs to restart)"
 	}
-	return "checkpoints every " + textfmt.Interval(g.IntervalMin*60)
+	return "no checkpoints (no interruptions)"
 }
 
 // CheckpointText is IntervalText with the optimum and Young's
 // approximation beside it: "checkpoints every 38 min (optimum 38 min,
-// Young 37 min)"; without interruptions there is neither.
+// Young 37 min)", the optimum marked "the write's time" when the write
+// bounds it; without an optimum there is neither.
 func (g Goodput) CheckpointText() string {
 	if g.OptimalMin <= 0 {
 		return g.IntervalText()
 	}
-	return g.IntervalText() + " (optimum " + textfmt.Interval(g.OptimalMin*60) + ", Young " + textfmt.Interval(g.YoungMin*60) + ")"
+	opt := textfmt.Interval(g.OptimalMin * 60)
+	if g.WriteBound {
+		opt += ", the write's time"
+	}
+	return g.IntervalText() + " (optimum " + opt + ", Young " + textfmt.Interval(g.YoungMin*60) + ")"
+}
+
+// StallText is what each save costs training as every view writes it:
+// "each save stalls training 6.3 s; its 494.2 ms write overlaps
+// training".
+func (r Recovery) StallText() string {
+	return "each save stalls training " + textfmt.Interval(r.CheckpointStallS) + "; its " + textfmt.Interval(r.CheckpointWriteS) + " write overlaps training"
 }
 
 // WriteText is the checkpoint write time as every view writes it

@@ -36,8 +36,15 @@ type FailureRates struct {
 
 // Recovery is how long failures cost.
 type Recovery struct {
-	RestartMin         float64 `toml:"restart_min" json:"restart_min"`
+	RestartMin float64 `toml:"restart_min" json:"restart_min"`
+	// CheckpointWriteS is how long a checkpoint's write to storage takes;
+	// it runs in the background (asynchronous checkpointing), so it does
+	// not stall training, but the next save waits for it and a failure
+	// loses the save in flight. CheckpointStallS is how long each save
+	// stalls training: the copy to host memory, the save plan and the
+	// barrier.
 	CheckpointWriteS   float64 `toml:"checkpoint_write_s" json:"checkpoint_write_s"`
+	CheckpointStallS   float64 `toml:"checkpoint_stall_s" json:"checkpoint_stall_s"`
 	CheckpointInterval float64 `toml:"checkpoint_interval_min" json:"checkpoint_interval_min"` // 0: the optimum
 	// RepairHours is how long a failed part stays failed without a spare
 	// on site; SwapHours how long with one.
@@ -116,6 +123,7 @@ func (r Reliability) fields() relFields {
 		{"switch_per_year", r.Rates.Switch, 0, maxRatePerYear, false},
 		{"restart_min", r.Recovery.RestartMin, 0, maxMinutes, false},
 		{"checkpoint_write_s", r.Recovery.CheckpointWriteS, 0, maxWriteS, true},
+		{"checkpoint_stall_s", r.Recovery.CheckpointStallS, 0, maxWriteS, true},
 		{"checkpoint_interval_min", r.Recovery.CheckpointInterval, 0, maxMinutes, false},
 		{"repair_hours", r.Recovery.RepairHours, 0, maxRepairHours, false},
 		{"swap_hours", r.Recovery.SwapHours, 0, maxRepairHours, false},

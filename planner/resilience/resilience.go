@@ -44,10 +44,26 @@ type FailureCase struct {
 	Name      string `json:"name"`
 	Count     int    `json:"count"` // such components in the plan
 	// GPUsAffected have less back-end bandwidth (or none) while the part
-	// is down; GPUsIdle are left out when the job restarts without them
-	// (whole servers, or racks of a rack-scale system).
+	// is down; GPUsIdle are the GPUs the restarted job does not use: the
+	// whole model replicas the lost servers (or racks of a rack-scale
+	// system) break, so a tp 8 x pp 4 replica over four servers idles 32
+	// GPUs when one server fails (the servers' own GPUs without a timed
+	// job).
 	GPUsAffected int `json:"gpus_affected"`
 	GPUsIdle     int `json:"gpus_idle"`
+	// Pool, PoolLeft and InstancesOut are, for a serving cluster, the
+	// worst-hit pool ("prefill" or "decode"), the share of its GPUs still
+	// serving and the instances the loss takes out (GPUsIdle their GPUs).
+	Pool         string  `json:"serving_pool,omitempty"`
+	PoolLeft     float64 `json:"serving_pool_left,omitempty"`
+	InstancesOut int     `json:"serving_instances_out,omitempty"`
+	// servingOut is the serving GPUs the loss takes out on average, the
+	// lost GPUs in either pool in proportion to its GPUs.
+	servingOut float64
+	// unitGPUs is the GPUs of the repair units the job restarts without
+	// (the failed servers or racks, which wait for repair); goodput counts
+	// them as GPUs down.
+	unitGPUs int
 	// BandwidthLeft is the back-end bandwidth left to the worst-hit
 	// server, and UplinkLeft the capacity left above the worst-hit
 	// switch, as fractions of the intact fabric's.
@@ -84,8 +100,8 @@ type Interruptions struct {
 // interruptions the plan's parts cause and the checkpoint and restart
 // times, after Kokolis et al. (HPCA'25): expected effective training time
 // ratio ETTR = (1 - lambda (u0 + dt/2)) / (1 + w/dt), for interruption
-// rate lambda, restart time u0, checkpoint interval dt and checkpoint
-// write time w.
+// rate lambda, loss per interruption u0 (the restart and the checkpoint
+// write in flight), checkpoint interval dt and the stall w of each save.
 type Goodput struct {
 	InterruptionsPerDay float64         `json:"interruptions_per_day"`
 	MTBIHours           float64         `json:"mtbi_hours"` // mean time between interruptions; +Inf without any
@@ -98,10 +114,17 @@ type Goodput struct {
 	YoungMin      float64 `json:"young_interval_min"`
 	ETTR          float64 `json:"ettr"`
 	ETTRAtOptimum float64 `json:"ettr_at_optimum"`
+	// WriteBound says the optimum is the checkpoint write's time: the
+	// next save cannot start before the last has landed.
+	WriteBound bool `json:"interval_bound_by_write"`
+	// LossMin is what each interruption costs besides the work since the
+	// last save: the restart and the save still being written.
+	LossMin float64 `json:"loss_per_interruption_min"`
 	// GPUsDown is how many GPUs are out at a time on average, restarted
 	// without until their failed part is repaired: the sum over the
-	// failures that idle GPUs of failures per hour x repair hours x GPUs
-	// idled.
+	// failures that restart the job of failures per hour x repair hours x
+	// the GPUs of the repair units lost (the replicas they break idle
+	// besides, as the step time without them counts).
 	GPUsDown float64 `json:"gpus_down"`
 	// DegradedSlowdown is the time-averaged step-time factor of running
 	// with parts down until they are repaired. Failures the job survives
@@ -111,6 +134,11 @@ type Goodput struct {
 	// too few are left for a replica, the job waits (1 / (1 - the share
 	// of time it cannot train)).
 	DegradedSlowdown float64 `json:"degraded_slowdown"`
+	// ServingGPUsOut is, for a serving cluster, the GPUs out of service
+	// on average (failures per hour x repair hours x the instances' GPUs
+	// each takes out) and ServingLeft the share of the serving GPUs left.
+	ServingGPUsOut float64 `json:"serving_gpus_out,omitempty"`
+	ServingLeft    float64 `json:"serving_left,omitempty"`
 	// JCTDays is the job's expected completion time counting failures:
 	// the planned JCT times DegradedSlowdown over ETTR (0 without a
 	// JCT estimate, +Inf when the job cannot make progress).
@@ -123,6 +151,10 @@ type Resilience struct {
 	PortFailover bool          `json:"port_failover"`
 	Cases        []FailureCase `json:"cases"`
 	Goodput      Goodput       `json:"goodput"`
+	// Serving says the cluster serves (inference): failures take
+	// instances out, nothing restarts from a checkpoint, and the goodput
+	// is the serving capacity left, not a training time ratio.
+	Serving bool `json:"serving,omitempty"`
 }
 
 // Input is what the failure what-if reads of a plan: its parts and how
@@ -168,6 +200,8 @@ type Input struct {
 	// stack.
 	Job    Job
 	HasJob bool
+	// Serving is the pools of a serving cluster (zero for training).
+	Serving Serving
 }
 
 // SwitchTier is one tier of switches as the what-if sees it.
@@ -248,13 +282,16 @@ func Analyse(in Input) *Resilience {
 	a.fabricCases()
 	cases := a.cases
 	a.repairTimes(cases)
+	if in.Serving.Serves() {
+		a.serve(cases)
+	}
 	for i := range cases {
 		if a.st.ok && cases[i].StepS > 0 {
 			cases[i].Slowdown = cases[i].StepS / a.st.base
 		}
 	}
 	return &Resilience{Inputs: in.Reliability, PortFailover: in.PortFailover, Cases: cases,
-		Goodput: goodput(cases, &a.in, &a.st, a.unit)}
+		Goodput: goodput(cases, &a.in, &a.st, a.unit), Serving: in.Serving.Serves()}
 }
 
 // add adds c to the cases when the plan has such parts.
@@ -277,19 +314,19 @@ func perDay(count int, perYear float64) float64 { return float64(count) * perYea
 // serverCases adds the losses at the servers: a GPU, a server (or
 // tray), a rack-scale system's rack, a NIC, a server link.
 func (a *analysis) serverCases() {
-	in, st, rates := &a.in, &a.st, a.in.Reliability.Rates
+	in, rates := &a.in, a.in.Reliability.Rates
 	gps := in.GPUsPerServer
-	a.add(FailureCase{Component: FailGPU, Name: "GPU", Count: in.GPUs, GPUsAffected: 1, GPUsIdle: a.idleFor(1), BandwidthLeft: 0, UplinkLeft: 1,
-		Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, a.idleFor(1)), PerDay: perDay(in.GPUs, rates.GPU), Source: srcHost})
+	a.add(a.restarted(FailureCase{Component: FailGPU, Name: "GPU", Count: in.GPUs, GPUsAffected: 1, BandwidthLeft: 0, UplinkLeft: 1,
+		PerDay: perDay(in.GPUs, rates.GPU), Source: srcHost}, a.idleFor(1)))
 	hostName, hostSource := "server", srcHost
 	if a.unit > gps {
 		hostName, hostSource = "compute tray", srcRack
 	}
-	a.add(FailureCase{Component: FailHost, Name: hostName, Count: in.Servers, GPUsAffected: gps, GPUsIdle: a.idleFor(1), UplinkLeft: 1,
-		Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, a.idleFor(1)), PerDay: perDay(in.Servers, rates.Host), Source: hostSource})
+	a.add(a.restarted(FailureCase{Component: FailHost, Name: hostName, Count: in.Servers, GPUsAffected: gps, UplinkLeft: 1,
+		PerDay: perDay(in.Servers, rates.Host), Source: hostSource}, a.idleFor(1)))
 	if a.unit > gps {
-		a.add(FailureCase{Component: FailRack, Name: "rack (NVLink domain)", Count: in.Systems, GPUsAffected: a.unit, GPUsIdle: a.unit, UplinkLeft: 1,
-			Behaviour: Restarts, Fatal: true, StepS: st.step(0, 0, a.unit), Source: srcRack})
+		a.add(a.restarted(FailureCase{Component: FailRack, Name: "rack (NVLink domain)", Count: in.Systems, GPUsAffected: a.unit, UplinkLeft: 1,
+			Source: srcRack}, a.unit))
 	}
 	nicsPerServer := max(1, in.NICsPerServer)
 	// A whole NIC fails with all its ports: NCCL fails over ports, not
@@ -365,11 +402,34 @@ func (a *analysis) portLoss(c FailureCase, serversHit, portsPerServer int, survi
 		c.Behaviour, c.Source = Continues, srcFailover
 		c.StepS = a.st.step(1-c.BandwidthLeft, 0, 0)
 	} else {
-		c.Behaviour, c.Fatal, c.Source = Restarts, true, srcPlainNCCL
-		c.GPUsIdle = a.idleFor(serversHit)
-		c.StepS = a.st.step(0, 0, c.GPUsIdle)
+		c.Source = srcPlainNCCL
+		c = a.restarted(c, a.idleFor(serversHit))
 	}
 	return c
+}
+
+// restarted is c, a failure the job restarts after without unitGPUs
+// GPUs (whole repair units): the GPUs it then leaves idle and its step.
+func (a *analysis) restarted(c FailureCase, unitGPUs int) FailureCase {
+	c.Behaviour, c.Fatal, c.unitGPUs = Restarts, true, unitGPUs
+	c.GPUsIdle = a.jobIdle(unitGPUs)
+	c.StepS = a.st.step(0, 0, unitGPUs)
+	return c
+}
+
+// jobIdle is the GPUs a restart without unitGPUs GPUs (whole repair
+// units) leaves out of the job: the replicas those units break, whole
+// (one lost server of a tp 8 x pp 4 replica over four servers leaves 32
+// GPUs idle, 24 of them healthy), never fewer than the units' own GPUs
+// (GPUs the estimate left over may take their place), and all of the
+// job's when no replica fits. Without a timed job it is the units' GPUs.
+func (a *analysis) jobIdle(unitGPUs int) int {
+	st := &a.st
+	if !st.ok {
+		return unitGPUs
+	}
+	lost := (st.job.DP - st.replicas(unitGPUs)) * st.w.ModelParallel()
+	return min(a.in.GPUs, max(unitGPUs, lost))
 }
 
 // fabricLoss is c, a loss above the leaves: no GPU is cut off; the

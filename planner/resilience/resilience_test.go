@@ -316,3 +316,119 @@ func TestCheckpointTexts(t *testing.T) {
 		t.Errorf("a 0.4942 s write: %q, want 494.2 ms", got)
 	}
 }
+
+// The checkpoint interval by hand: only GPUs fail, 8.5546875 a year each,
+// so the 1,024 GPUs are interrupted 24 times a day, lambda = 1 an hour.
+// A save stalls training w = 36 s (0.01 h); its write runs in the
+// background, and a failure loses it with the restart: u = 5 min +
+// write. With a 36 s write, u = 0.09333 h and the optimum is
+// -w + sqrt(w^2 + 2 (1 - u) w) = 0.12503 h = 7.502 min, Young's
+// sqrt(2 w) = 8.485 min, ETTR (1 - (u + dt/2)) / (1 + w/dt) = 0.7816.
+// With a 30 min write the unbounded optimum (4.91 min) is under the
+// write, so the interval is the write's 30 min: ETTR (1 - (0.5833 +
+// 0.25)) / 1.02 = 0.1634. A 70 min restart outruns the hourly
+// interruptions (71 min a loss, written 1.2 hours): no interval makes
+// progress, and the text says so, not
+// "no interruptions" (issue #45 finding 18). Mutations caught: the write
+// taken as the stall (the old model: every 36 s write a blocking one),
+// the write left out of the loss per interruption, the write's bound
+// dropped (an interval under the write), "no interruptions" at 24 a day.
+func TestCheckpointIntervalByHand(t *testing.T) {
+	rel := testReliability(t)
+	rel.Rates = FailureRates{GPU: 24 * 365.0 / 1024}
+	rel.Recovery.RestartMin, rel.Recovery.CheckpointStallS, rel.Recovery.CheckpointInterval = 5, 36, 0
+	for _, tc := range []struct {
+		writeS, restartMin     float64
+		optMin, youngMin, ettr float64
+		bound                  bool
+		text                   string
+	}{
+		{36, 5, 7.501852, 8.485281, 0.781636, false, "checkpoints every 8 min (optimum 8 min, Young 8 min)"},
+		{1800, 5, 30, 8.485281, 0.163399, true, "checkpoints every 30 min (optimum 30 min, the write's time, Young 8 min)"},
+		{36, 70, 0, 8.485281, 0, false, "no checkpoint interval that makes progress (one interruption every 1.0 hours, within the 1.2 hours each costs to restart)"},
+	} {
+		rel.Recovery.CheckpointWriteS, rel.Recovery.RestartMin = tc.writeS, tc.restartMin
+		g := Analyse(ndrInput(rel)).Goodput
+		if math.Abs(g.InterruptionsPerDay-24) > 1e-9 || math.Abs(g.OptimalMin-tc.optMin) > 1e-5 || math.Abs(g.YoungMin-tc.youngMin) > 1e-5 ||
+			math.Abs(g.ETTR-tc.ettr) > 1e-5 || g.WriteBound != tc.bound || g.IntervalMin != g.OptimalMin {
+			t.Errorf("write %g s, restart %g min: %+v; want optimum %g min, Young %g, ETTR %g, bound by the write %v",
+				tc.writeS, tc.restartMin, g, tc.optMin, tc.youngMin, tc.ettr, tc.bound)
+		}
+		if got := g.CheckpointText(); got != tc.text {
+			t.Errorf("write %g s, restart %g min: %q, want %q", tc.writeS, tc.restartMin, got, tc.text)
+		}
+	}
+}
+
+// GPUs idle are the GPUs the restarted job does not use (issue #45
+// finding 24), by hand for Llama 3 70B at tp 8 x pp 4 (32 GPUs, four
+// servers, a replica): on 1,024 GPUs (32 replicas) a lost GPU, server,
+// NIC or server link breaks one replica, 32 GPUs idle (8 failed, 24
+// healthy), and a leaf's 32 servers break 8 replicas, 256 idle, so the
+// slowdown beside each is that of 31 and 24 replicas. On 1,000 GPUs (31
+// replicas, 8 GPUs left over) the 8 left over take a lost server's
+// place: still 31 replicas, 8 idle. Goodput counts the failed servers'
+// GPUs as down (0.128 server failures a day x 24 h x 8 GPUs = 1.024),
+// not the replicas'. Mutations caught: the servers' 8 GPUs shown (the
+// old column, beside a 32-GPU slowdown), the replicas counted without
+// the leftover GPUs (0 idle on 1,000), goodput's GPUs down from the
+// idle column (4.096).
+func TestGPUsIdleByHand(t *testing.T) {
+	rel := testReliability(t)
+	rel.Rates = FailureRates{Host: 0.365}
+	in := ndrInput(rel)
+	in.Job, in.HasJob = testJob(t, 1024), true
+	if in.Job.DP != 32 || in.Job.Workload.ModelParallel() != 32 {
+		t.Fatalf("job dp %d, model parallel %d; want 32, 32", in.Job.DP, in.Job.Workload.ModelParallel())
+	}
+	r := Analyse(in)
+	for comp, want := range map[string]int{FailGPU: 32, FailHost: 32, FailNIC: 32, FailServerLink: 32, FailLeaf: 256} {
+		if c := caseOf(t, r, comp); c.GPUsIdle != want {
+			t.Errorf("1,024 GPUs, %s lost: %d GPUs idle, want %d", comp, c.GPUsIdle, want)
+		}
+	}
+	if g := r.Goodput; math.Abs(g.GPUsDown-1.024) > 1e-9 {
+		t.Errorf("GPUs down %v, want 1.024", g.GPUsDown)
+	}
+	in.GPUs, in.Servers, in.NICs = 1000, 125, 1000
+	in.Job = testJob(t, 1000)
+	if in.Job.DP != 31 {
+		t.Fatalf("1,000 GPUs: dp %d, want 31", in.Job.DP)
+	}
+	if c := caseOf(t, Analyse(in), FailHost); c.GPUsIdle != 8 || c.Slowdown != 1 {
+		t.Errorf("1,000 GPUs, a server lost: %d idle, slowdown %v; want 8, 1", c.GPUsIdle, c.Slowdown)
+	}
+}
+
+// A serving cluster's failures by hand (issue #45 finding 23): the
+// 1,024-GPU fabric serving with 512 prefill GPUs in instances of 8 and
+// 512 decode GPUs in instances of 64 (EP 64). A lost server's 8 GPUs
+// take one instance out: in prefill 8 GPUs (98.4% left), in decode 64
+// (87.5% left), so the worst-hit pool is decode, one instance, 64 GPUs
+// out; nothing restarts, so no interruptions and no checkpoints. Servers
+// fail 0.128 times a day for 24 h: 0.128 down on average, each taking
+// (8 x 512 + 64 x 512) / 1,024 = 36 serving GPUs out on average, 4.608
+// GPUs, 99.55% left. Mutations caught: the serving cases left as
+// restarts (interruptions, a checkpoint interval), the better pool
+// reported, the GPUs out counted as the server's 8.
+func TestServingFailuresByHand(t *testing.T) {
+	rel := testReliability(t)
+	rel.Rates = FailureRates{Host: 0.365}
+	in := ndrInput(rel)
+	in.Serving = Serving{PrefillGPUs: 512, PrefillWidth: 8, DecodeGPUs: 512, DecodeWidth: 64}
+	r := Analyse(in)
+	if !r.Serving {
+		t.Fatal("not a serving what-if")
+	}
+	c := caseOf(t, r, FailHost)
+	if c.Behaviour != ServesOn || c.Fatal || c.Pool != PoolDecode || c.InstancesOut != 1 || c.GPUsIdle != 64 || math.Abs(c.PoolLeft-0.875) > 1e-12 {
+		t.Errorf("a server lost while serving: %+v", c)
+	}
+	if c := caseOf(t, r, FailLeaf); c.GPUsIdle != 256 || c.InstancesOut != 4 || math.Abs(c.PoolLeft-0.5) > 1e-12 {
+		t.Errorf("a leaf lost while serving: %+v", c)
+	}
+	g := r.Goodput
+	if g.InterruptionsPerDay != 0 || g.IntervalMin != 0 || math.Abs(g.ServingGPUsOut-4.608) > 1e-9 || math.Abs(g.ServingLeft-(1-4.608/1024)) > 1e-12 {
+		t.Errorf("serving goodput: %+v; want no interruptions, 4.608 GPUs out", g)
+	}
+}
