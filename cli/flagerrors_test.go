@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -75,5 +76,64 @@ func TestFlagErrorsNameTheFlag(t *testing.T) {
 				t.Errorf("%d ranges for one flag: %q", len(ranges), ranges)
 			}
 		})
+	}
+}
+
+// An error names what the user typed and its fix, followed, builds
+// (finding 13: uplink_gbps = 800 on a 400G ConnectX-7 blamed the switch
+// auto picked, and its fix "use qm9700" led to "qm9700 has no 800G
+// ports"; finding 5: --nic-gbps 1600 on a qm9700 file blamed the file's
+// switch line with "pick one with 1600G ports: (none in the
+// catalog)"). Each case's fix is read from stderr and run. Mutations
+// caught: validateLinkSpeed counting switches the NIC cannot join (the
+// Q3400 at 400G: the uplink passes, the build fails on network.switch),
+// validateSwitch blaming the switch when no switch has the ports.
+func TestErrorFixFollowedBuilds(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	uplink := "schema = 1\n[cluster]\ngpus = 1000\n[network]\nuplink_gbps = %s\n"
+	bad := write("bad.toml", strings.Replace(uplink, "%s", "800", 1))
+	ib := write("ib6152.toml", ib6152)
+
+	_, errOut, code := runArgs(t, "plan", bad)
+	if code != ExitUsage || !strings.Contains(errOut, "network.uplink_gbps (line 5): ") || strings.Contains(errOut, "network.switch") {
+		t.Fatalf("uplink_gbps = 800: exit %d, want the error on uplink_gbps (line 5):\n%s", code, errOut)
+	}
+	m := regexp.MustCompile(`leave it out, or give a speed they offer: ((?:\d+G(?:, )?)+)`).FindStringSubmatch(errOut)
+	if m == nil {
+		t.Fatalf("no fix with speeds to follow:\n%s", errOut)
+	}
+	follow := []string{write("out.toml", "schema = 1\n[cluster]\ngpus = 1000\n")}
+	for i, g := range strings.Split(m[1], ", ") {
+		follow = append(follow, write(fmt.Sprintf("up%d.toml", i), strings.Replace(uplink, "%s", strings.TrimSuffix(g, "G"), 1)))
+	}
+	for _, f := range follow {
+		if _, errOut, code := runArgs(t, "plan", f); code != 0 {
+			t.Errorf("following the fix (%s) exits %d:\n%s", filepath.Base(f), code, errOut)
+		}
+	}
+
+	_, errOut, code = runArgs(t, "plan", ib, "--nic-gbps", "1600")
+	if code != ExitUsage || !strings.Contains(errOut, "--nic-gbps: no infiniband switch in the catalog has 1600G ports") || strings.Contains(errOut, "network.switch") {
+		t.Fatalf("--nic-gbps 1600: exit %d, want the error on --nic-gbps:\n%s", code, errOut)
+	}
+	m = regexp.MustCompile(`--ports-per-nic (\d+) with --switch ([a-z0-9-]+)`).FindStringSubmatch(errOut)
+	if m == nil {
+		t.Fatalf("--nic-gbps 1600: no split to follow:\n%s", errOut)
+	}
+	if _, errOut, code := runArgs(t, "plan", ib, "--nic-gbps", "1600", "--ports-per-nic", m[1], "--switch", m[2]); code != 0 {
+		t.Errorf("following the fix (--ports-per-nic %s --switch %s) exits %d:\n%s", m[1], m[2], code, errOut)
+	}
+	// jct --sweep nic: the 1600G column's "–" has its reason and the
+	// same split in the text.
+	out, _, _ := runArgs(t, "jct", ib, "--sweep", "nic")
+	if !regexp.MustCompile(`1600G: not planned: .*ports_per_nic = ` + m[1] + ` with switch = "` + m[2] + `"`).MatchString(out) {
+		t.Errorf("jct --sweep nic does not say why 1600G is not planned, with the split:\n%s", out)
 	}
 }
