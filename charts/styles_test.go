@@ -116,9 +116,11 @@ func TestStylesLowestTitle(t *testing.T) {
 // drawn as the dearest style for a reason not on the chart).
 func TestStylesChartNamesDualPlaneUplinks(t *testing.T) {
 	for name, edit := range map[string]func(s *planner.Scenario){
-		"ndr 6152":      func(s *planner.Scenario) { s.Cluster.GPUs = 6152 },
-		"ndr 1001":      func(s *planner.Scenario) { s.Cluster.GPUs = 1001 },
-		"ethernet 3001": func(s *planner.Scenario) { s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch = 3001, planner.Ethernet, "sn5600" },
+		"ndr 6152": func(s *planner.Scenario) { s.Cluster.GPUs = 6152 },
+		"ndr 1001": func(s *planner.Scenario) { s.Cluster.GPUs = 1001 },
+		"ethernet 3001": func(s *planner.Scenario) {
+			s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch = 3001, planner.Ethernet, "sn5600"
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := planner.NewScenario()
