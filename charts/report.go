@@ -417,6 +417,9 @@ func summaryAt(pg *pager, in Input, charts int, idx reportIndex, k vg.Length) (r
 		// Room for the index, and for a line that says where the
 		// notes that do not fit went.
 		reserve := 8*k + pg.height(index, indexSize) + pg.height(moreNotes(len(p.Notes), idx), noteSize)
+		if allNotesFit(pg, p.Notes, noteSize, 8*k+pg.height(index, indexSize)) {
+			reserve = 0 // no line says where notes went: none go
+		}
 		for i, n := range p.Notes {
 			if pg.y-pg.height("- "+n, noteSize)-reserve < margin {
 				rest = p.Notes[i:]
@@ -431,6 +434,17 @@ func summaryAt(pg *pager, in Input, charts int, idx reportIndex, k vg.Length) (r
 	pg.gap(8 * k)
 	pg.para(index, indexSize)
 	return rest
+}
+
+// allNotesFit says notes, in size-point type, fit on pg's page above
+// below (the room the index takes): then none moves, and the line that
+// would say where they went needs no room.
+func allNotesFit(pg *pager, notes []string, size, below vg.Length) bool {
+	y := pg.y - below
+	for _, n := range notes {
+		y -= pg.height("- "+n, size)
+	}
+	return y >= margin
 }
 
 // indexText is the summary's last line: the page each part of the
