@@ -316,9 +316,8 @@ func stylesFootnote(p *planner.Plan, c *explore.StyleComparison) (full, short st
 			tail = append(tail, fmt.Sprintf("%s: %s.", r.Label(), f))
 		}
 		if up := fastUplinks(r); up > 0 && !r.Own {
-			tail = append(tail, fmt.Sprintf("%s is drawn as Alibaba HPN builds it, %dG uplinks above %dG server ports; "+
-				"topology = %q alone runs its uplinks at the ports' speed, another design (plan prices it).",
-				r.Label(), up, r.Plan.PortGbps, r.Style))
+			tail = append(tail, fmt.Sprintf("%s as Alibaba HPN builds it: %dG uplinks over %dG ports; topology = %q alone runs them at %dG.",
+				r.Label(), up, r.Plan.PortGbps, r.Style, r.Plan.PortGbps))
 		}
 	}
 	full = head + "\n" + strings.Join(built, "; ") + "."

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -160,7 +161,7 @@ func TestStylesChartNamesDualPlaneUplinks(t *testing.T) {
 				if !strings.HasSuffix(label, "\n"+strconv.Itoa(q.UplinkGbps)+"G up") || !strings.Contains(named, "("+up+")") {
 					t.Errorf("%s at %dG ports, %s: labelled %q, named %q", r.Style, q.PortGbps, up, label, named)
 				}
-				if !strings.Contains(fig.Footnote, named+": ") || !strings.Contains(fig.Footnote, r.Style+" is drawn as Alibaba HPN builds it, "+up) {
+				if !strings.Contains(fig.Footnote, named+": ") || !strings.Contains(fig.Footnote, fmt.Sprintf("%s as Alibaba HPN builds it: %dG uplinks over %dG ports", r.Style, q.UplinkGbps, q.PortGbps)) {
 					t.Errorf("%s: the footnote does not say it is built with %s:\n%s", r.Style, up, fig.Footnote)
 				}
 			}
