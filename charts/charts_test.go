@@ -356,7 +356,10 @@ func checkGolden(t *testing.T, name string, got []byte) {
 //
 // Mutations caught: the summary left off or not first, the BOM before the
 // charts, a count or unit wrong in the answer, the cost range or the top
-// cost driver missing.
+// cost driver missing; the summary's notes moved to a page of their own
+// when they all fit on page 1 with room kept for a line saying where
+// moved notes went (allNotesFit dropped: 18 pages once page 1 says what
+// of the back end's figures is in the other networks).
 //
 // The hand count is at the flat per-tier lengths (the "flat" input): a
 // hall puts some links on copper and picks multimode where it is

@@ -3,6 +3,7 @@ package charts
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -242,12 +243,60 @@ func networkRows(p *planner.Plan) [][]string {
 	if n.Total.CostUSD > 0 {
 		share = 100 * a.CostUSD / n.Total.CostUSD
 	}
+	adds := fmt.Sprintf("%s ports, %s switches, %s transceivers, %s (%.0f%% of the network spend), %s",
+		textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers), planMoney(p).text(a.CostUSD), share, textfmt.Watts(a.PowerW))
+	if b := besideBackEnd(p); b != "" {
+		adds += " (" + b + ")"
+	}
 	return [][]string{
-		{"The back end adds", fmt.Sprintf("%s ports, %s switches, %s transceivers, %s (%.0f%% of the network spend), %s",
-			textfmt.Int(a.Ports), textfmt.Int(a.Switches), textfmt.Int(a.Transceivers), planMoney(p).text(a.CostUSD), share, textfmt.Watts(a.PowerW))},
+		{"The back end adds", adds},
 		{"Ports per " + nodeNoun(p), fmt.Sprintf("%d: %s", n.PortsPerServer(), strings.Join(per, ", "))},
 	}
 }
+
+// besideBackEnd says how much of what the back end adds to the cluster
+// is in the other networks that serve it (out-of-band ports for its
+// switches, the uplinks they take, its management hosts) rather than in
+// the back end itself, whose NIC ports, switches, transceivers, cost and
+// power page 1 shows beside it: "583 ports, 12 switches, 70
+// transceivers, $0.13M and 3.1 kW of them in the other networks that
+// serve it"; "" when the two agree. Only the figures that differ are
+// named, so every figure on the page is one number or says why not.
+func besideBackEnd(p *planner.Plan) string {
+	n := p.Networks
+	be := n.Net(planner.NetBackEnd)
+	if be == nil {
+		return ""
+	}
+	a := n.BackEndAdds
+	var parts []string
+	count := func(d int, noun string) {
+		if d != 0 {
+			parts = append(parts, textfmt.Int(d)+" "+noun)
+		}
+	}
+	count(a.Ports-be.Ports, "ports")
+	count(a.Switches-be.Switches, "switches")
+	count(a.Transceivers-be.Transceivers, "transceivers")
+	if d := a.CostUSD - be.CostUSD; math.Abs(d) >= halfCent {
+		parts = append(parts, planMoney(p).text(d))
+	}
+	if d := a.PowerW - be.PowerW; math.Abs(d) >= halfWatt {
+		parts = append(parts, textfmt.Watts(d))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return textfmt.JoinAnd(parts) + " of them in the other networks that serve it"
+}
+
+// halfCent and halfWatt are the smallest cost and power differences
+// besideBackEnd names: below them the two figures are the same sum
+// added in another order.
+const (
+	halfCent = 0.005
+	halfWatt = 0.5
+)
 
 // spendPlot stacks the plan's whole network spend: the back end (what the
 // 650 Group's RDMA revenue counts) on the other networks a real cluster

@@ -315,16 +315,41 @@ func summaryPage(pg *pager, in Input, charts int, idx reportIndex) (rest []strin
 	// Notes move to a page of their own first; only when what is left
 	// still does not fit does the type get smaller, a step at a time.
 	k := vg.Length(1)
-	for ; k > summaryMinScale; k -= summaryScaleStep {
-		trial := &pager{c: blankPages{}, text: pg.text}
-		trial.start()
-		summaryAt(trial, in, charts, idx, k)
-		if trial.pages == 1 {
-			break
-		}
+	for k > summaryMinScale && !summaryFits(pg, in, charts, idx, k) {
+		k -= summaryScaleStep
 	}
 	return summaryAt(pg, in, charts, idx, k)
 }
+
+// summaryFits says the summary keeps to one page with its type at k
+// times its size. The index names a notes page only where notes move
+// there, so the type is chosen from the summary as it reads with every
+// note on page 1 and, if some move, as it reads with them moved: never
+// from what the last layout found, which would let a summary that fits
+// only in smaller type with its notes moved (the longer index) and in
+// full-size type without them flip between the two layouts for ever.
+func summaryFits(pg *pager, in Input, charts int, idx reportIndex, k vg.Length) bool {
+	try := func(idx reportIndex) (rest []string, pages int) {
+		trial := &pager{c: blankPages{}, text: pg.text}
+		trial.start()
+		rest = summaryAt(trial, in, charts, idx, k)
+		return rest, trial.pages
+	}
+	kept := idx
+	kept.notes = pageSpan{}
+	rest, pages := try(kept)
+	if len(rest) == 0 {
+		return pages == 1
+	}
+	moved := idx
+	moved.notes = pageSpan{summaryPages + 1, summaryPages + 1}
+	_, pages = try(moved)
+	return pages == 1
+}
+
+// summaryPages is the summary's length: one page, the notes that do not
+// fit on the page after it.
+const summaryPages = 1
 
 // The summary's type may shrink to summaryMinScale of its size, in steps
 // of summaryScaleStep, to keep it on its one page.
@@ -392,6 +417,9 @@ func summaryAt(pg *pager, in Input, charts int, idx reportIndex, k vg.Length) (r
 		// Room for the index, and for a line that says where the
 		// notes that do not fit went.
 		reserve := 8*k + pg.height(index, indexSize) + pg.height(moreNotes(len(p.Notes), idx), noteSize)
+		if allNotesFit(pg, p.Notes, noteSize, 8*k+pg.height(index, indexSize)) {
+			reserve = 0 // no line says where notes went: none go
+		}
 		for i, n := range p.Notes {
 			if pg.y-pg.height("- "+n, noteSize)-reserve < margin {
 				rest = p.Notes[i:]
@@ -406,6 +434,17 @@ func summaryAt(pg *pager, in Input, charts int, idx reportIndex, k vg.Length) (r
 	pg.gap(8 * k)
 	pg.para(index, indexSize)
 	return rest
+}
+
+// allNotesFit says notes, in size-point type, fit on pg's page above
+// below (the room the index takes): then none moves, and the line that
+// would say where they went needs no room.
+func allNotesFit(pg *pager, notes []string, size, below vg.Length) bool {
+	y := pg.y - below
+	for _, n := range notes {
+		y -= pg.height("- "+n, size)
+	}
+	return y >= margin
 }
 
 // indexText is the summary's last line: the page each part of the

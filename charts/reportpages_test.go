@@ -53,7 +53,10 @@ func (s readSpan) String() string {
 // code); a summary whose notes push the index onto page 2 (the old
 // code's 100k report; the long-name case when the summary's type is
 // never made smaller once moving the notes is not enough); the last
-// page left without its footer.
+// page left without its footer; the summary's type chosen from the last
+// layout's index (summaryFits reading idx as given: the Alibaba HPN
+// example's index never settles once page 1 says what of the back end's
+// figures is in the other networks).
 func TestReportIndexFromPages(t *testing.T) {
 	ins := textFitInputs(t)
 	names := make([]string, 0, len(ins))

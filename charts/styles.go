@@ -162,18 +162,46 @@ func stylePlot(m styleMeasure, rows []explore.StyleRow) (*plot.Plot, Series, err
 	headroom(p, top, 0)
 	names := make([]string, len(rows))
 	for i, r := range rows {
-		names[i] = r.Label()
+		names[i] = styleName(r)
 	}
 	return p, Series{Name: m.name, Labels: names, Values: vals}, nil
 }
 
 // styleLabel is a style's category label: its name, rail-optimized cut
-// to "rail-opt." so five names fit under a half-width panel.
+// to "rail-opt." so five names fit under a half-width panel, with its
+// uplinks' speed on a second line where they outrun its server ports
+// (styleName).
 func styleLabel(r explore.StyleRow) string {
 	if r.Style == planner.TopoRailOptimized {
 		return "rail-opt."
 	}
+	if up := fastUplinks(r); up > 0 {
+		return fmt.Sprintf("%s\n%dG up", r.Label(), up) // short: five labels share a half-width panel
+	}
 	return r.Label()
+}
+
+// styleName names a style's row in the titles, data and footnote: its
+// label, with the uplinks' speed where they run faster than the row's
+// server ports ("dual-plane (400G uplinks)"). The comparison builds
+// dual-plane as Alibaba HPN does, 2 x 200G ports down and 400G up, which
+// is not the design topology = "dual-plane" alone plans (uplinks at the
+// ports' speed; at 6,152 NDR GPUs 3 tiers and $55.30M against 2 tiers
+// and $44.58M): a bar must say why it costs what it does.
+func styleName(r explore.StyleRow) string {
+	if up := fastUplinks(r); up > 0 {
+		return fmt.Sprintf("%s (%dG uplinks)", r.Label(), up)
+	}
+	return r.Label()
+}
+
+// fastUplinks is the row's uplink speed in Gb/s where its plan runs the
+// uplinks faster than its server ports, 0 otherwise.
+func fastUplinks(r explore.StyleRow) int {
+	if p := r.Plan; p != nil && p.UplinkGbps > p.PortGbps {
+		return p.UplinkGbps
+	}
+	return 0
 }
 
 // lowestTitle titles a panel with the style lowest in it ("Fabric cost:
@@ -192,9 +220,9 @@ func lowestTitle(name, least string) func([]explore.StyleRow, []float64, func(fl
 		lo, ownI := lowestRow(rows, vals, format)
 		low := format(vals[lo])
 		if lo == ownI {
-			return fmt.Sprintf("%s: this plan (%s)%s %s, %s", name, rows[lo].Label(), tiedWith(rows, vals, format, lo), least, low)
+			return fmt.Sprintf("%s: this plan (%s)%s %s, %s", name, styleName(rows[lo]), tiedWith(rows, vals, format, lo), least, low)
 		}
-		title := fmt.Sprintf("%s: %s %s, %s", name, least, rows[lo].Label(), low)
+		title := fmt.Sprintf("%s: %s %s, %s", name, least, styleName(rows[lo]), low)
 		if ownI >= 0 {
 			title += fmt.Sprintf("; this plan %s", format(vals[ownI]))
 		}
@@ -226,7 +254,7 @@ func tiedWith(rows []explore.StyleRow, vals []float64, format func(float64) stri
 	var ties []string
 	for i, v := range vals {
 		if i != lo && format(v) == format(vals[lo]) {
-			ties = append(ties, rows[i].Label())
+			ties = append(ties, styleName(rows[i]))
 		}
 	}
 	switch len(ties) {
@@ -268,7 +296,7 @@ func stylesFootnote(p *planner.Plan, c *explore.StyleComparison) (full, short st
 	var built []string
 	for _, r := range c.Built() {
 		q := r.Plan
-		built = append(built, fmt.Sprintf("%s: %s, %s, %s links, %s transceivers", r.Label(), q.SwitchesText(),
+		built = append(built, fmt.Sprintf("%s: %s, %s, %s links, %s transceivers", styleName(r), q.SwitchesText(),
 			textfmt.Plural(q.Tiers, "tier"), textfmt.Int(q.Links.Total), textfmt.Int(q.ServerTransceivers+q.SwitchTransceivers)))
 	}
 	cluster := fmt.Sprintf("%s GPUs, %s %dG", textfmt.Int(p.GPUs), p.Scenario.Network.Fabric.Short(), p.Scenario.Network.NICGbps)
@@ -286,6 +314,10 @@ func stylesFootnote(p *planner.Plan, c *explore.StyleComparison) (full, short st
 		}
 		for _, f := range r.Findings {
 			tail = append(tail, fmt.Sprintf("%s: %s.", r.Label(), f))
+		}
+		if up := fastUplinks(r); up > 0 && !r.Own {
+			tail = append(tail, fmt.Sprintf("%s as Alibaba HPN builds it: %dG uplinks over %dG ports; topology = %q alone runs them at %dG.",
+				r.Label(), up, r.Plan.PortGbps, r.Style, r.Plan.PortGbps))
 		}
 	}
 	full = head + "\n" + strings.Join(built, "; ") + "."

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -98,5 +99,75 @@ func TestStylesLowestTitle(t *testing.T) {
 	two := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 	if got, want := title(rows, []float64{12.3661, 12.3618, 12.3661}, two), "Cost: lowest b, 12.36; this plan 12.37"; got != want {
 		t.Errorf("written apart: %q, want %q", got, want)
+	}
+}
+
+// The styles chart's dual-plane bar is the comparison's Alibaba HPN
+// build (2 x 200G ports down, 400G up), which is not what topology =
+// "dual-plane" alone plans: at 6,152 NDR GPUs 3 tiers and $55.30M
+// against 2 tiers and $44.58M (finding 3). Wherever a style's plan runs
+// its uplinks faster than its server ports and differs from the plan of
+// that topology as given, its bar's category label ("400G up"), its name
+// in the data and titles, and the footnote say "400G uplinks", and the
+// footnote says the plain design is another one; a style built at its
+// ports' speed says nothing of uplinks. Off the grid: 6,152 and 1,001
+// NDR GPUs and 3,001 on Ethernet, the NIC left to the planner (a
+// dual-port one for dual-plane). Mutation
+// caught: the row named by its style alone (the old code: "dual-plane"
+// drawn as the dearest style for a reason not on the chart).
+func TestStylesChartNamesDualPlaneUplinks(t *testing.T) {
+	for name, edit := range map[string]func(s *planner.Scenario){
+		"ndr 6152": func(s *planner.Scenario) { s.Cluster.GPUs = 6152 },
+		"ndr 1001": func(s *planner.Scenario) { s.Cluster.GPUs = 1001 },
+		"ethernet 3001": func(s *planner.Scenario) {
+			s.Cluster.GPUs, s.Network.Fabric, s.Network.Switch = 3001, planner.Ethernet, "sn5600"
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := planner.NewScenario()
+			edit(&s)
+			cat := catalog(t)
+			plan, err := planner.Build(s, cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := explore.CompareStyles(s, cat)
+			fig, err := StylesChart(Input{Plan: plan, Styles: c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cost, _ := fig.Series("Fabric cost")
+			plain := s
+			plain.Network.Topology, plain.Network.RailOptimized = planner.TopoDualPlane, true
+			plainPlan, plainErr := planner.Build(plain, cat)
+			sawHPN := false
+			for i, r := range c.Built() {
+				q := r.Plan
+				hpn := q.UplinkGbps > q.PortGbps
+				label, named := styleLabel(r), cost.Labels[i]
+				up := strconv.Itoa(q.UplinkGbps) + "G uplinks"
+				if !hpn {
+					if strings.Contains(label, "uplinks") || strings.Contains(named, "uplinks") {
+						t.Errorf("%s built at its ports' speed is labelled %q / %q", r.Style, label, named)
+					}
+					continue
+				}
+				if r.Style == planner.TopoDualPlane {
+					sawHPN = true
+					if plainErr == nil && plainPlan.Cost.Total == q.Cost.Total {
+						continue // the plain design is this one: nothing to say
+					}
+				}
+				if !strings.HasSuffix(label, "\n"+strconv.Itoa(q.UplinkGbps)+"G up") || !strings.Contains(named, "("+up+")") {
+					t.Errorf("%s at %dG ports, %s: labelled %q, named %q", r.Style, q.PortGbps, up, label, named)
+				}
+				if !strings.Contains(fig.Footnote, named+": ") || !strings.Contains(fig.Footnote, fmt.Sprintf("%s as Alibaba HPN builds it: %dG uplinks over %dG ports", r.Style, q.UplinkGbps, q.PortGbps)) {
+					t.Errorf("%s: the footnote does not say it is built with %s:\n%s", r.Style, up, fig.Footnote)
+				}
+			}
+			if !sawHPN {
+				t.Errorf("no dual-plane row with faster uplinks: the case is not exercised")
+			}
+		})
 	}
 }

@@ -53,6 +53,18 @@ type cliEnv struct {
 	market         *market.Tables
 	// inputs are the files the command reads, for checkOutput.
 	inputs []string
+	// flagSets are the command's flag sets (newFlagSet), whose flags
+	// given put its field errors in flag words (flagWords).
+	flagSets []*flag.FlagSet
+}
+
+// setFlags are the flags given to the command, by name.
+func (env *cliEnv) setFlags() map[string]bool {
+	set := map[string]bool{}
+	for _, fs := range env.flagSets {
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	}
+	return set
 }
 
 func commands() []command {
@@ -89,6 +101,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	for _, c := range commands() {
 		if c.name == args[0] {
 			err := c.run(env, args[1:])
+			flagWords(err, env.setFlags())
 			return report(stderr, c.name, err)
 		}
 	}
@@ -133,7 +146,7 @@ func printFieldErrors(w io.Writer, prefix string, err error) {
 	}
 	for _, f := range files {
 		where := prefix
-		if f.Path != "" {
+		if f.Path != "" && !allFlags(fielderr.FieldErrors(f.Err)) {
 			where += ": " + textfmt.TerminalText(f.Path)
 		}
 		fmt.Fprintf(w, "%s: invalid input:\n", where)
@@ -141,6 +154,18 @@ func printFieldErrors(w io.Writer, prefix string, err error) {
 			fmt.Fprintln(w, "  "+textfmt.TerminalText(fe.Error()))
 		}
 	}
+}
+
+// allFlags says every field error names a flag the user typed
+// (flagWords): the file they came with does not hold the problem, so
+// it is not named above them.
+func allFlags(errs []*fielderr.FieldError) bool {
+	for _, fe := range errs {
+		if !strings.HasPrefix(fe.Field, "--") {
+			return false
+		}
+	}
+	return len(errs) > 0
 }
 
 // ExtraUsage lists usage lines of modes a build adds (the screenshot
@@ -369,6 +394,7 @@ func parseWithScenario(fs *flag.FlagSet, args []string) ([]string, error) {
 
 func newFlagSet(env *cliEnv, name, args string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	env.flagSets = append(env.flagSets, fs)
 	fs.SetOutput(env.stderr)
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "Usage: fabricplan %s %s\n\nFlags:\n", name, args)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -90,16 +91,81 @@ func (in *scenarioInput) flagUserWords(err error) {
 			fe.Fix = "use another --topology, or a NIC or --system whose NIC has 2 ports"
 			continue
 		}
-		flagName, ok := fieldFlag[fe.Field]
-		if !ok || !in.set[flagName] {
+	}
+	flagWords(err, in.set)
+}
+
+// flagWords puts the field errors of err whose key a flag in set wrote
+// in that flag's words: the field named as the flag the user typed
+// (--recable-min, not growth.recable_min; no line, which is the file's
+// and the flag overrode it), the item of a list it names ("phase 2"),
+// and the fix in flags (flagFix), with --switch auto offered for a
+// switch. Every command's errors pass through it (Run), and the plan's
+// with their lines (withLines). Fields already a flag's are left.
+func flagWords(err error, set map[string]bool) {
+	for _, fe := range fielderr.FieldErrors(err) {
+		if strings.HasPrefix(fe.Field, "--") {
+			continue
+		}
+		flagName, item := flagOfField(fe.Field, set)
+		if flagName == "" {
 			continue
 		}
 		fe.Fix = flagFix(fe.Fix)
 		if fe.Field == "network.switch" {
 			fe.Fix = strings.TrimPrefix(fe.Fix+"; or --switch auto for the cheapest that fits", "; ")
 		}
-		fe.Field, fe.Line = "--"+flagName, 0 // the line is the file's, which the flag overrode
+		if item != "" {
+			fe.Problem = item + ": " + fe.Problem
+		}
+		fe.Field, fe.Line = "--"+flagName, 0
 	}
+}
+
+// commandFlagKeys maps the scenario keys a command's own flags set (the
+// plan flags are fieldFlag's) to those flags, "phase[]" standing for
+// every phase: phases' --crews and --recable-min write [growth], and
+// --phases or --units the [[phase]] list. With fieldFlag it is the one
+// map from a key to the flag a user typed for it, which every command's
+// field errors are put in flag words by (flagUserWords), and by which a
+// flag for a key leaves the key's range to the key's own check (one
+// range a flag: keyedFlag).
+var commandFlagKeys = map[string][]string{
+	"growth.recable_min": {"recable-min"}, "growth.recable_crews": {"crews"},
+	"phase[].gpus": {"phases", "units"}, "phase[].units": {"units"},
+}
+
+// phaseKey matches a phase's key with its index: "phase[2].gpus".
+var phaseKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^phase\[(\d+)\]\.`) })
+
+// flagOfField is the flag in set (the flags given) that wrote scenario
+// key field, "" when none did, and for a key of one of a list's items
+// which item ("phase 2" for phase[2].gpus under --phases).
+func flagOfField(field string, set map[string]bool) (flagName, item string) {
+	if name, ok := fieldFlag[field]; ok && set[name] {
+		return name, ""
+	}
+	key := field
+	if m := phaseKey().FindStringSubmatch(field); m != nil {
+		key, item = phaseKey().ReplaceAllString(field, "phase[]."), "phase "+m[1]
+	}
+	for _, name := range commandFlagKeys[key] {
+		if set[name] {
+			return name, item
+		}
+	}
+	return "", ""
+}
+
+// keyedFlag says flag name sets a scenario key (commandFlagKeys), so
+// the key's own check, not the flag's parser, states its range.
+func keyedFlag(name string) bool {
+	for _, names := range commandFlagKeys {
+		if slices.Contains(names, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // keyAssign matches "key = value" in a fix, the key with or without its
@@ -108,20 +174,30 @@ var keyAssign = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(?:[a-z]+\.)?([a-z_]+) = "?([A-Za-z0-9:._-]+)"?`)
 })
 
-// flagFix is a fix written for a scenario file ("set tiers = 0") in
-// flags ("set --tiers 0"); assignments to keys no flag sets stay.
+// keyMention matches a scenario key named whole in a fix: "cluster.gpus".
+var keyMention = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[a-z]+\.[a-z_]+\b`) })
+
+// flagFix is a fix written for a scenario file ("set tiers = 0", "raise
+// cluster.gpus") in flags ("set --tiers 0", "raise --gpus"); assignments
+// to and mentions of keys no flag sets stay.
 func flagFix(fix string) string {
 	short := map[string]string{}
 	for key, name := range fieldFlag {
 		short[key[strings.LastIndex(key, ".")+1:]] = name
 	}
 	re := keyAssign()
-	return re.ReplaceAllStringFunc(fix, func(m string) string {
+	fix = re.ReplaceAllStringFunc(fix, func(m string) string {
 		sub := re.FindStringSubmatch(m)
 		name, ok := short[sub[1]]
 		if !ok {
 			return m
 		}
 		return "--" + name + " " + sub[2]
+	})
+	return keyMention().ReplaceAllStringFunc(fix, func(m string) string {
+		if name, ok := fieldFlag[m]; ok {
+			return "--" + name
+		}
+		return m
 	})
 }

@@ -99,7 +99,7 @@ func runLayout(env *cliEnv, args []string) error {
 // layoutJSON is the layout command's JSON: its head, then its racks.
 type layoutJSON struct {
 	layoutHead
-	Racks []hall.Rack `json:"racks"`
+	Racks []rackJSON `json:"racks"`
 }
 
 // layoutHead is the layout's JSON before its racks.
@@ -108,12 +108,61 @@ type layoutHead struct {
 	Facility hall.Facility `json:"facility"`
 	WidthM   float64       `json:"width_m"`
 	LengthM  float64       `json:"length_m"`
-	Rows     []hall.Row    `json:"rows"`
+	Rows     []rowJSON     `json:"rows"`
+}
+
+// rackJSON is one rack in the layout's JSON: the CSV's columns under
+// the CSV's names (snake_case, units in the name), rows and slots
+// counted from 1 as in the rack's name and the tier runs' from_row.
+// Its own tags keep a renamed hall.Rack field from renaming a key.
+type rackJSON struct {
+	Name      string  `json:"rack"`
+	Kind      string  `json:"kind"`
+	Row       int     `json:"row"`
+	Slot      int     `json:"slot"`
+	XM        float64 `json:"x_m"`
+	YM        float64 `json:"y_m"`
+	Nodes     int     `json:"nodes"`
+	Switches  int     `json:"switches"`
+	UsedU     int     `json:"used_u"`
+	PeakKW    float64 `json:"peak_kw"`
+	TypicalKW float64 `json:"typical_kw"`
+	Cooling   string  `json:"cooling"`
+}
+
+// rackJSONOf is rack r as the layout's JSON writes it.
+func rackJSONOf(r *hall.Rack) rackJSON {
+	return rackJSON{Name: r.Name, Kind: r.Kind, Row: r.Row + 1, Slot: r.Slot + 1, XM: r.X, YM: r.Y, Nodes: r.Nodes,
+		Switches: r.Switches, UsedU: r.UsedUnits, PeakKW: r.PeakKW, TypicalKW: r.TypicalKW, Cooling: r.Cooling}
+}
+
+// rowJSON is one row of racks in the layout's JSON, counted from 1;
+// x_m is its left end and y_m its centre line.
+type rowJSON struct {
+	Row     int     `json:"row"`
+	Network bool    `json:"network"`
+	Racks   int     `json:"racks"`
+	XM      float64 `json:"x_m"`
+	YM      float64 `json:"y_m"`
+	PeakKW  float64 `json:"peak_kw"`
 }
 
 // headOf is hall h's layout JSON before its racks.
 func headOf(h *hall.Hall) layoutHead {
-	return layoutHead{Figures: h.Figures, Facility: h.Facility, WidthM: h.WidthM, LengthM: h.LengthM, Rows: h.Rows}
+	var rows []rowJSON
+	for _, r := range h.Rows {
+		rows = append(rows, rowJSON{Row: r.Index + 1, Network: r.Network, Racks: r.Racks, XM: r.X, YM: r.Y, PeakKW: r.PeakKW})
+	}
+	return layoutHead{Figures: h.Figures, Facility: h.Facility, WidthM: h.WidthM, LengthM: h.LengthM, Rows: rows}
+}
+
+// racksJSONOf is hall h's racks as the layout's JSON writes them.
+func racksJSONOf(h *hall.Hall) []rackJSON {
+	racks := make([]rackJSON, len(h.Racks))
+	for i := range h.Racks {
+		racks[i] = rackJSONOf(&h.Racks[i])
+	}
+	return racks
 }
 
 // writeLayoutJSON writes the layout as writeJSON writes a layoutJSON,
@@ -122,7 +171,7 @@ func headOf(h *hall.Hall) layoutHead {
 // (the value, then indented).
 func writeLayoutJSON(w io.Writer, h *hall.Hall) error {
 	if len(h.Racks) == 0 {
-		return writeJSON(w, layoutJSON{headOf(h), h.Racks})
+		return writeJSON(w, layoutJSON{headOf(h), nil})
 	}
 	head, err := json.MarshalIndent(headOf(h), "", jsonIndent)
 	if err != nil {
@@ -132,7 +181,7 @@ func writeLayoutJSON(w io.Writer, h *hall.Hall) error {
 	bw.Write(bytes.TrimSuffix(head, []byte("\n}")))
 	bw.WriteString(",\n" + jsonIndent + `"racks": [`)
 	for i := range h.Racks {
-		r, err := json.MarshalIndent(&h.Racks[i], jsonIndent+jsonIndent, jsonIndent)
+		r, err := json.MarshalIndent(rackJSONOf(&h.Racks[i]), jsonIndent+jsonIndent, jsonIndent)
 		if err != nil {
 			return err
 		}

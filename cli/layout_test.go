@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -167,7 +169,7 @@ func TestLayoutJSONStreamsAsEncoded(t *testing.T) {
 				t.Fatal("not laid out in a hall of two racks or more")
 			}
 			var want, got bytes.Buffer
-			if err := writeJSON(&want, layoutJSON{layoutHead{Figures: h.Figures, Facility: h.Facility, WidthM: h.WidthM, LengthM: h.LengthM, Rows: h.Rows}, h.Racks}); err != nil {
+			if err := writeJSON(&want, layoutJSON{headOf(h), racksJSONOf(h)}); err != nil {
 				t.Fatal(err)
 			}
 			if err := writeLayoutJSON(&got, h); err != nil {
@@ -188,4 +190,50 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// layout --json names every key in snake_case with its unit, as plan
+// --json does: a rack carries the CSV's columns under the CSV's names,
+// counted from 1 as its name is ("R1-01": row 1, slot 1), and a row its
+// number, x_m, y_m and peak_kw. Mutation caught: the racks and rows
+// marshalled as hall.Rack and hall.Row, untagged (Name, PeakKW, X, Y).
+func TestLayoutJSONKeysSnakeCase(t *testing.T) {
+	out, errOut, code := runArgs(t, "layout", "--system", "dgx-h100", "--gpus", "256", "--rack-kw", "40.8", "--leaf-placement", "end", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Racks []map[string]any `json:"racks"`
+		Rows  []map[string]any `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Racks) != 10 || len(doc.Rows) != 2 {
+		t.Fatalf("%v: %d racks, %d rows", err, len(doc.Racks), len(doc.Rows))
+	}
+	for _, key := range regexp.MustCompile(`"([^"]+)":`).FindAllStringSubmatch(out, -1) {
+		if !regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*$`).MatchString(key[1]) {
+			t.Errorf("key %q is not snake_case", key[1])
+		}
+	}
+	keys := func(m map[string]any) string {
+		var k []string
+		for key := range m {
+			k = append(k, key)
+		}
+		sort.Strings(k)
+		return strings.Join(k, ",")
+	}
+	header := append([]string(nil), rackCSVHeader...)
+	sort.Strings(header)
+	if got, want := keys(doc.Racks[0]), strings.Join(header, ","); got != want {
+		t.Errorf("rack keys %s, want the CSV's %s", got, want)
+	}
+	if got, want := keys(doc.Rows[0]), "network,peak_kw,racks,row,x_m,y_m"; got != want {
+		t.Errorf("row keys %s, want %s", got, want)
+	}
+	if r := doc.Racks[0]; r["rack"] != "R1-01" || r["row"] != 1.0 || r["slot"] != 1.0 {
+		t.Errorf("first rack %v, want R1-01 in row 1, slot 1", r)
+	}
+	if doc.Rows[0]["row"] != 1.0 || doc.Rows[1]["row"] != 2.0 {
+		t.Errorf("rows numbered %v, %v; want 1, 2", doc.Rows[0]["row"], doc.Rows[1]["row"])
+	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"fabricplan/internal/textfmt"
 	"flag"
+	"math"
 	"strconv"
 )
 
@@ -63,18 +64,28 @@ func (v numberValue) Set(text string) error {
 // limit of their own (pixels, crews): far above any real value.
 const maxFlagCount = 1 << 20
 
-// countFlag defines an int flag read in the count grammar.
+// countFlag defines an int flag read in the count grammar. A flag that
+// sets a scenario key (keyedFlag) is read in the grammar alone: the
+// key's check states its range, under the flag's name, so the flag has
+// one range and not the parser's too.
 func countFlag(fs *flag.FlagSet, name string, def, lo, hi int, usage string) *int {
 	p := new(int)
 	*p = def
+	if keyedFlag(name) {
+		lo, hi = math.MinInt, math.MaxInt
+	}
 	fs.Var(countValue{p, lo, hi}, name, usage)
 	return p
 }
 
-// numberFlag defines a float64 flag read in the number grammar.
+// numberFlag defines a float64 flag read in the number grammar; a flag
+// that sets a scenario key in the grammar alone (see countFlag).
 func numberFlag(fs *flag.FlagSet, name string, def, lo, hi float64, usage string) *float64 {
 	p := new(float64)
 	*p = def
+	if keyedFlag(name) {
+		lo, hi = -math.MaxFloat64, math.MaxFloat64
+	}
 	fs.Var(numberValue{p, lo, hi}, name, usage)
 	return p
 }

@@ -91,11 +91,11 @@ func TestPhasesCommandErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"phases", "--phases", "1,2", "--units", "1"}, "not both"},
-		{[]string{"phases", "--phases", "512,256"}, "phase[2].gpus"},
+		{[]string{"phases", "--phases", "512,256"}, "--phases: phase 2: 256 GPUs"},
 		{[]string{"phases", "--phases", "abc"}, "--phases"},
 		{[]string{"phases", "--out", "x.csv"}, "add --moves"},
 		{[]string{"phases", "--crews", "-2"}, "--crews"},
-		{[]string{"phases", "--units", "1,99", "--gpus", "1024"}, "phase[2].units"},
+		{[]string{"phases", "--units", "1,99", "--gpus", "1024"}, "--units: phase 2:"},
 		{[]string{"phases", bad}, "phase[1].gpus (line 6)"},
 	} {
 		_, errOut, code := runArgs(t, tc.args...)

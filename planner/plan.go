@@ -958,7 +958,7 @@ func buildOn(rs Scenario, cat *Catalog, nic *NIC, bands bool) (*Plan, bool, erro
 			candidates = j // a switch the NIC cannot join is no candidate (Q3400 at 400G to a 100G-lane NIC)
 		}
 		if len(candidates) == 0 {
-			return nil, false, fielderr.New("network.nic_gbps", "choose a NIC speed or port split that gives "+gbpsList(switchSpeeds(cat, rs.Network.Fabric))+" ports",
+			return nil, false, fielderr.New("network.nic_gbps", splitFix(cat, rs.Network.Fabric, rs.Network.NICGbps),
 				"no %s switch in the catalog has %dG ports", rs.Network.Fabric, port)
 		}
 	} else {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"fabricplan/internal/fielderr"
+	"fabricplan/internal/textfmt"
 	"fabricplan/planner/fabric"
 )
 
@@ -150,12 +151,66 @@ func (s *Scenario) validateLinkSpeed(cat *Catalog, field string, g int, fix stri
 		sws = uplinkCandidates(sws, a)
 		speeds = append(speeds, strconv.Itoa(a)+"G")
 	}
+	ports := strings.Join(slices.Compact(speeds), " and ")
+	// Only a switch the NIC joins is one the plan can pick (buildOn): a
+	// speed offered by the others alone would fail there, naming the
+	// switch the user never set (uplink_gbps = 800 on a 400G
+	// ConnectX-7: Q3400's 200G lanes).
+	joins := ""
+	if nic := s.chooseNIC(cat); nic != nil {
+		if j := laneJoined(sws, nic, port); len(j) > 0 && len(j) < len(sws) {
+			sws, joins = j, fmt.Sprintf(" that %s (%s lanes) joins", nic.Key, laneList(nic.LaneGbps))
+		}
+	}
 	if len(uplinkCandidates(sws, g)) == 0 {
-		ports := strings.Join(slices.Compact(speeds), " and ")
-		return []error{fielderr.New(field, fmt.Sprintf("leave it out, or choose a speed a %s switch with %s ports offers", n.Fabric, ports),
-			"no %s switch with %s ports offers %dG ports", n.Fabric, ports, g)}
+		return []error{fielderr.New(field, fmt.Sprintf("leave it out, or give a speed they offer: %s", offeredSpeeds(sws)),
+			"no %s switch with %s ports%s offers %dG ports", n.Fabric, ports, joins, g)}
 	}
 	return nil
+}
+
+// offeredSpeeds lists the port speeds switches sws offer, fastest first,
+// with the switches: "400G, 200G (qm9700)".
+func offeredSpeeds(sws []*Switch) string {
+	var speeds []int
+	keys := make([]string, len(sws))
+	for i, sw := range sws {
+		speeds, keys[i] = append(speeds, sw.Speeds()...), sw.Key
+	}
+	slices.Sort(speeds)
+	slices.Reverse(speeds)
+	return gbpsList(slices.Compact(speeds)) + " (" + strings.Join(keys, ", ") + ")"
+}
+
+// splitFix is the fix for a NIC speed no switch of fabric has ports at:
+// the splits of a gbps NIC of the fabric that give ports a switch runs
+// and that NIC joins ("ports_per_nic = 2 with switch = "q3400" (2 x 800G
+// ports)", as the design search finds), else the port speeds the
+// fabric's switches run.
+func splitFix(cat *Catalog, fabric Fabric, gbps int) string {
+	var fixes []string
+	seen := map[int]bool{}
+	for _, key := range SortedKeys(cat.NICs) {
+		nic := cat.NICs[key]
+		if nic.Gbps != gbps {
+			continue
+		}
+		for _, k := range nic.PortSplits(fabric) {
+			port := gbps / max(k, 1)
+			if k < 2 || seen[k] || gbps%k != 0 {
+				continue
+			}
+			if sws := laneJoined(cat.SwitchesFor(fabric, port), nic, port); len(sws) > 0 {
+				seen[k] = true
+				fixes = append(fixes, fmt.Sprintf("ports_per_nic = %d with switch = %q (%d x %dG ports)", k, sws[0].Key, k, port))
+			}
+		}
+	}
+	speeds := "choose a NIC speed or port split that gives " + gbpsList(switchSpeeds(cat, fabric)) + " ports"
+	if len(fixes) == 0 {
+		return speeds
+	}
+	return "split each NIC: " + textfmt.JoinOr(fixes) + "; or " + speeds
 }
 
 // uplinkCandidates keeps the switches with ports at the uplink speed.

@@ -634,6 +634,11 @@ func (s *Scenario) validateSwitch(cat *Catalog, port int) []error {
 		case sw.Fabric != n.Fabric:
 			errs = append(errs, fielderr.New("network.switch", "pick a "+string(n.Fabric)+" switch: "+switchList(cat.SwitchesFor(n.Fabric, port)),
 				"%s is an %s switch, the fabric is %s", sw.Key, sw.Fabric, n.Fabric))
+		case port > 0 && sw.Radix(port) == 0 && n.PortsPerNIC == 0 && len(cat.SwitchesFor(n.Fabric, port)) == 0:
+			// No switch at all has the ports: the NIC speed is what
+			// to change, not the switch (--nic-gbps 1600 on qm9700).
+			errs = append(errs, fielderr.New("network.nic_gbps", splitFix(cat, n.Fabric, n.NICGbps),
+				"no %s switch in the catalog has %dG ports (%s has %s)", n.Fabric, port, sw.Key, gbpsList(sw.Speeds())))
 		case port > 0 && sw.Radix(port) == 0:
 			errs = append(errs, fielderr.New("network.switch", "pick one with "+strconv.Itoa(port)+"G ports: "+switchList(cat.SwitchesFor(n.Fabric, port)),
 				"%s has no %dG ports (it has %s)", sw.Key, port, gbpsList(sw.Speeds())))
