@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtJCTData = &builtdoc.Doc[JCTData]{
-		SHA256: "235153f94482585187a4a60512854d45fcb0132c14f87e76d2322f5b617fb4f0",
+		SHA256: "22092bf136e9844eb017fc71f8062a7b3eae58cfc9c18eaef7950d51099f8d26",
 		New: func() *JCTData {
 			return &JCTData{
 				Schema: 1,
@@ -144,12 +144,14 @@ func init() {
 				},
 				MoE: struct {
 					GroupedGEMMUS         float64   `toml:"grouped_gemm_us"`
+					KernelLaunchUS        float64   `toml:"kernel_launch_us"`
 					GroupedGEMMTokens     []float64 `toml:"grouped_gemm_tokens"`
 					GroupedGEMMEfficiency []float64 `toml:"grouped_gemm_efficiency"`
 					CastReadBytes         float64   `toml:"cast_read_bytes"`
 					CastCopies            float64   `toml:"cast_copies"`
 				}{
 					GroupedGEMMUS:         38,
+					KernelLaunchUS:        5,
 					GroupedGEMMTokens:     []float64{64, 128, 256, 512, 1024, 4096, 8192},
 					GroupedGEMMEfficiency: []float64{0.228, 0.407, 0.679, 0.761, 0.833, 0.997, 0.997},
 					CastReadBytes:         2,
