@@ -157,7 +157,12 @@ type GPUSpec struct {
 	// it is timed on it in that GPU's systems (planner.JobGPU).
 	VariantOf string  `toml:"variant_of"`
 	BoostMHz  float64 `toml:"boost_mhz"`
-	Source    string  `toml:"source"`
+	// EfficiencyUnvalidated, where the entry gives it, says that no
+	// published training run checks the GPU's efficiency_max (taken from
+	// another GPU): the estimate's findings carry it, whole (issue #47,
+	// buyer finding 12). Empty for a GPU the validation checks.
+	EfficiencyUnvalidated string `toml:"efficiency_unvalidated"`
+	Source                string `toml:"source"`
 }
 
 // ModelSpec is one model preset.
