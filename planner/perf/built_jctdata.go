@@ -9,7 +9,7 @@ import (
 
 func init() {
 	builtJCTData = &builtdoc.Doc[JCTData]{
-		SHA256: "235153f94482585187a4a60512854d45fcb0132c14f87e76d2322f5b617fb4f0",
+		SHA256: "38188ec8a5033ff1dbc56e48256c6d30ce079bc9d1e7e03fadd35d1be1031ae6",
 		New: func() *JCTData {
 			return &JCTData{
 				Schema: 1,
@@ -144,12 +144,14 @@ func init() {
 				},
 				MoE: struct {
 					GroupedGEMMUS         float64   `toml:"grouped_gemm_us"`
+					KernelLaunchUS        float64   `toml:"kernel_launch_us"`
 					GroupedGEMMTokens     []float64 `toml:"grouped_gemm_tokens"`
 					GroupedGEMMEfficiency []float64 `toml:"grouped_gemm_efficiency"`
 					CastReadBytes         float64   `toml:"cast_read_bytes"`
 					CastCopies            float64   `toml:"cast_copies"`
 				}{
 					GroupedGEMMUS:         38,
+					KernelLaunchUS:        5,
 					GroupedGEMMTokens:     []float64{64, 128, 256, 512, 1024, 4096, 8192},
 					GroupedGEMMEfficiency: []float64{0.228, 0.407, 0.679, 0.761, 0.833, 0.997, 0.997},
 					CastReadBytes:         2,
@@ -334,42 +336,45 @@ func init() {
 						Source:             "NVIDIA H800 SXM5 (the export variant of H100 SXM): the H100 SXM's tensor cores, 80 GB HBM3 at 3.35 TB/s and 700 W, NVLink cut to 400 GB/s bidirectional = 200 GB/s one way (DeepSeek-V3 Technical Report 2024, section 3.2.1: 'NVLink ... 160 GB/s' achieved of the H800's 400 GB/s; NVIDIA H800 product brief) [vendor spec, grade B]; efficiency as H100 [estimate]",
 					},
 					"mi300x": {
-						Name:             "AMD Instinct MI300X",
-						PeakTFLOPS:       1307,
-						FP8TFLOPS:        2615,
-						NVLinkDomain:     8,
-						NVLinkGBs:        448,
-						EfficiencyMax:    0.565,
-						ElementwiseBytes: 150,
-						HBMGB:            192,
-						HBMTBs:           5.3,
-						Source:           "AMD MI300X spec sheet as tabled in github.com/alpharomercoma/MI300X-vs-H200 REPORT.md: 1,307.4 TFLOPS BF16 dense, 2,614.9 FP8 dense [vendor spec, grade C]; Infinity Fabric 128 GB/s bidirectional a link (emergentmind MI300X summary, grade C), 7 links = 448 GB/s one way [derived]; efficiency as H100 [estimate]; memory 192 GB HBM3 (MLCommons v4.1 AMD system, grade B); 5.3 TB/s (aiwiki, grade C); no FP4 [vendor spec]",
+						Name:                  "AMD Instinct MI300X",
+						PeakTFLOPS:            1307,
+						FP8TFLOPS:             2615,
+						NVLinkDomain:          8,
+						NVLinkGBs:             448,
+						EfficiencyMax:         0.565,
+						ElementwiseBytes:      150,
+						HBMGB:                 192,
+						HBMTBs:                5.3,
+						EfficiencyUnvalidated: "AMD Instinct MI300X: efficiency_max is the H100's, copied [estimate, unvalidated]: no published training run on this GPU is in the validation (fabricplan validate), so its step time, JCT gain and any ranking against NVIDIA systems are unchecked; give workload.compute_efficiency from a measured run to replace it",
+						Source:                "AMD MI300X spec sheet as tabled in github.com/alpharomercoma/MI300X-vs-H200 REPORT.md: 1,307.4 TFLOPS BF16 dense, 2,614.9 FP8 dense [vendor spec, grade C]; Infinity Fabric 128 GB/s bidirectional a link (emergentmind MI300X summary, grade C), 7 links = 448 GB/s one way [derived]; efficiency as H100 [estimate]; memory 192 GB HBM3 (MLCommons v4.1 AMD system, grade B); 5.3 TB/s (aiwiki, grade C); no FP4 [vendor spec]",
 					},
 					"mi325x": {
-						Name:             "AMD Instinct MI325X",
-						PeakTFLOPS:       1307,
-						FP8TFLOPS:        2615,
-						NVLinkDomain:     8,
-						NVLinkGBs:        448,
-						EfficiencyMax:    0.565,
-						ElementwiseBytes: 150,
-						HBMGB:            256,
-						HBMTBs:           6,
-						Source:           "AMD MI325X: the MI300X's CDNA 3 compute on a UBB 2.0 drop-in board, so its BF16 and FP8 [estimate]; 7 Infinity Fabric links a GPU as MI300X (grade C); efficiency as H100 [estimate]; memory 256 GB HBM3E, 6 TB/s (wiaix.com, yobitel KB, grade C)",
+						Name:                  "AMD Instinct MI325X",
+						PeakTFLOPS:            1307,
+						FP8TFLOPS:             2615,
+						NVLinkDomain:          8,
+						NVLinkGBs:             448,
+						EfficiencyMax:         0.565,
+						ElementwiseBytes:      150,
+						HBMGB:                 256,
+						HBMTBs:                6,
+						EfficiencyUnvalidated: "AMD Instinct MI325X: efficiency_max is the H100's, copied [estimate, unvalidated]: no published training run on this GPU is in the validation (fabricplan validate), so its step time, JCT gain and any ranking against NVIDIA systems are unchecked; give workload.compute_efficiency from a measured run to replace it",
+						Source:                "AMD MI325X: the MI300X's CDNA 3 compute on a UBB 2.0 drop-in board, so its BF16 and FP8 [estimate]; 7 Infinity Fabric links a GPU as MI300X (grade C); efficiency as H100 [estimate]; memory 256 GB HBM3E, 6 TB/s (wiaix.com, yobitel KB, grade C)",
 					},
 					"mi355x": {
-						Name:             "AMD Instinct MI355X",
-						PeakTFLOPS:       2500,
-						FP8TFLOPS:        5000,
-						FP4TFLOPS:        10000,
-						MXFP8:            true,
-						NVLinkDomain:     8,
-						NVLinkGBs:        448,
-						EfficiencyMax:    0.565,
-						ElementwiseBytes: 150,
-						HBMGB:            288,
-						HBMTBs:           8,
-						Source:           "AMD MI355X at ISSCC 2026 (world-today-news report, grade C): FP8 1.9x MI300X, 5 PFLOPS; The Register (2025-06-12, grade C): 10 PFLOPS FP4, 288 GB HBM3E, 8 TB/s; BF16 dense half of FP8 [derived]; OCP MX formats (yobitel KB, grade C); Infinity Fabric as MI300X, 7 links [estimate: per-link rate of the 4th generation not found]; efficiency as H100 [estimate]",
+						Name:                  "AMD Instinct MI355X",
+						PeakTFLOPS:            2500,
+						FP8TFLOPS:             5000,
+						FP4TFLOPS:             10000,
+						MXFP8:                 true,
+						NVLinkDomain:          8,
+						NVLinkGBs:             448,
+						EfficiencyMax:         0.565,
+						ElementwiseBytes:      150,
+						HBMGB:                 288,
+						HBMTBs:                8,
+						EfficiencyUnvalidated: "AMD Instinct MI355X: efficiency_max is the H100's, copied [estimate, unvalidated for dense training]: one published run on this GPU is in the validation, an MoE one (AMD Primus, DeepSeek-V3 FP8 on 256 MI355X; fabricplan validate), none dense, so its step time, JCT gain and any ranking against NVIDIA systems are barely checked; give workload.compute_efficiency from a measured run to replace it",
+						Source:                "AMD MI355X at ISSCC 2026 (world-today-news report, grade C): FP8 1.9x MI300X, 5 PFLOPS; The Register (2025-06-12, grade C): 10 PFLOPS FP4, 288 GB HBM3E, 8 TB/s; BF16 dense half of FP8 [derived]; OCP MX formats (yobitel KB, grade C); Infinity Fabric as MI300X, 7 links [estimate: per-link rate of the 4th generation not found]; efficiency as H100 [estimate]",
 					},
 				},
 				Models: map[string]*ModelSpec{

@@ -256,10 +256,11 @@ func expertTokens(w *Workload, tokens float64) float64 {
 //     (1 + k)·bs·h/tp elements each way), forward and again backward, at
 //     the GPU's HBM bandwidth, in BF16;
 //   - grouped: curveS (0 on a GPU of one expert, or on a stack that
-//     runs one GEMM per expert, whose products run as dense GEMMs), plus [moe] grouped_gemm_us per expert product per
-//     pass (three products per local expert, three passes): the grouped
-//     GEMM's cost that does not shrink with its tokens, so its efficiency
-//     falls with tokens per expert and with a faster (FP8, FP4) product;
+//     runs one GEMM per expert, whose products run as dense GEMMs), plus
+//     the fixed cost of what the stack launches (moeFixedSeconds): the
+//     cost that does not shrink with the tokens, so the products'
+//     efficiency falls with tokens per expert and with a faster (FP8,
+//     FP4) product;
 //   - imbalance: the expert-parallel group waits for its most loaded GPU
 //     (imbalance's max/mean), charged on the expert products; none with
 //     token_drop, where every expert takes exactly its mean load;
@@ -268,18 +269,37 @@ func expertTokens(w *Workload, tokens float64) float64 {
 func moeLayer(w *Workload, gpu *GPUSpec, d *JCTData, tokens, expertS, curveS float64) moeParts {
 	h, tp := float64(w.Hidden), float64(w.TP)
 	e, k := float64(w.Experts), float64(max(w.TopK, 1))
-	local := e / float64(max(w.EP, 1))
 	router := gemm{m: tokens / tp, n: e, k: h, times: 1} // its sequence-parallel slice
 	var p moeParts
 	p.router = 3 * router.flops() / (gpu.PeakTFLOPS * 1e12 * gpu.EfficiencyMax * router.shapeFactor(d.Compute.GEMMDimHalf))
 	elements := (1 + k) * tokens * h / tp
 	p.permute = permutePasses * 2 * elements * d.Collective.ActivationBytes / (gpu.HBMTBs * 1e12)
-	p.grouped = 3*3*local*d.MoE.GroupedGEMMUS*1e-6 + curveS
+	p.grouped = moeFixedSeconds(w, d) + curveS
 	if !w.TokenDrop {
 		p.imbalance = (expertS + p.grouped) * (imbalance(w, expertTokens(w, tokens)) - 1)
 	}
 	p.quantize = quantizeSeconds(w, gpu, d, expertTokens(w, tokens)*k)
 	return p
+}
+
+// expertLaunches is the expert products of an MoE layer (gate, up and
+// down) times its passes (forward, and the data- and weight-gradient
+// products backward), each a launch of its own.
+const expertLaunches = 3 * 3
+
+// moeFixedSeconds is the fixed cost of one MoE layer's expert products
+// on one GPU, forward and backward, by what w's stack launches: on a
+// stack that runs one GEMM per expert ([frameworks] expert_gemm =
+// "per_expert"), [moe] grouped_gemm_us per local expert, product and
+// pass; on one that runs a product as one grouped kernel (or a GPU's one
+// expert as one GEMM), [moe] kernel_launch_us per product and pass,
+// whatever the experts the GPU holds.
+func moeFixedSeconds(w *Workload, d *JCTData) float64 {
+	if f := d.framework(w); f != nil && f.ExpertGEMM == ExpertGEMMPerExpert {
+		local := float64(w.Experts) / float64(max(w.EP, 1))
+		return expertLaunches * local * d.MoE.GroupedGEMMUS * 1e-6
+	}
+	return expertLaunches * d.MoE.KernelLaunchUS * 1e-6
 }
 
 // quantizeSeconds is the time to cast an MoE layer's expert-product

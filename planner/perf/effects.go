@@ -90,16 +90,16 @@ func fabricEffects(w *Workload, gpu *GPUSpec, d *JCTData, fv *fabricView, dp, mi
 const (
 	routerDetail    = "the router's [tokens x hidden] x [hidden x experts] product per layer, at BF16 speed in every precision"
 	permuteDetail   = "each token's top-k copies permuted to their experts and back, memory-bound at HBM bandwidth, BF16 in every precision"
-	groupedDetail   = "grouped GEMM efficiency by tokens per expert (DeepGEMM's published curve) against dense GEMMs, plus [moe] grouped_gemm_us per expert product and pass (fitted on dev runs)"
+	groupedDetail   = "grouped GEMM efficiency by tokens per expert (DeepGEMM's published curve) against dense GEMMs, plus [moe] kernel_launch_us per grouped kernel (one per product and pass, whatever the experts on the GPU; published launch cost)"
 	imbalanceDetail = "the expert-parallel group waits for its most loaded GPU: max/mean load of uniform top-k routing (a lower bound)"
 	quantizeDetail  = "each expert product's input and output gradient cast from BF16 to FP8 or FP4 (row- and column-wise), memory-bound at HBM bandwidth"
 	// tokenDropDetail replaces imbalanceDetail with workload.token_drop.
 	tokenDropDetail = "none: token_drop drops and pads each expert's tokens to its mean load (Megatron-Core capacity factor 1), so no GPU waits for a more loaded one"
 	// oneExpertDetail replaces groupedDetail on a GPU holding one expert.
-	oneExpertDetail = "one expert on the GPU: its products run as dense GEMMs of their shapes, no grouped curve; [moe] grouped_gemm_us per expert product and pass (fitted on dev runs)"
+	oneExpertDetail = "one expert on the GPU: its products run as dense GEMMs of their shapes, no grouped curve; [moe] grouped_gemm_us per product and pass on a stack of one GEMM per expert (fitted on dev runs), else kernel_launch_us (published launch cost)"
 	// perExpertDetail replaces groupedDetail on a stack that runs one
 	// GEMM per expert ([frameworks] expert_gemm = "per_expert").
-	perExpertDetail = "one GEMM per expert (the stack's expert_gemm, Transformer Engine's GroupedLinear): dense GEMMs of their shapes, no grouped curve; [moe] grouped_gemm_us per expert product and pass (fitted on dev runs)"
+	perExpertDetail = "one GEMM per expert (the stack's expert_gemm, Transformer Engine's GroupedLinear): dense GEMMs of their shapes, no grouped curve; [moe] grouped_gemm_us per expert, product and pass (fitted on dev runs)"
 )
 
 // moeEffects appends to out what each part of an MoE layer adds to the

@@ -8,14 +8,18 @@ import (
 )
 
 // findings lists what a planner should know about the estimate: the
-// memory verdict, and a pipeline with fewer micro-batches than stages
-// (fixed: the step with pp micro-batches per pipeline, nil when not
-// short; passed, not kept in the JCT, whose allocation it would push
-// past its size class).
+// memory verdict, a GPU whose compute efficiency no published run
+// checks (where the workload does not give its own), and a pipeline
+// with fewer micro-batches than stages (fixed: the step with pp
+// micro-batches per pipeline, nil when not short; passed, not kept in
+// the JCT, whose allocation it would push past its size class).
 func (j *JCT) findings(fixed *batchStep) []string {
 	var out []string
 	if f := j.MemoryFinding(); f != "" {
 		out = append(out, f)
+	}
+	if u := j.GPU.EfficiencyUnvalidated; u != "" && j.Workload.ComputeEfficiency == 0 {
+		out = append(out, u)
 	}
 	if f := j.shortPipelineFinding(fixed); f != "" {
 		out = append(out, f)

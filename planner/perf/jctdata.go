@@ -72,9 +72,14 @@ type JCTData struct {
 	// MoE holds the constants of a mixture-of-experts layer's parts
 	// (compute.go moeLayer).
 	MoE struct {
-		// GroupedGEMMUS is a grouped GEMM's cost per expert product and
-		// pass that does not shrink with its tokens, in microseconds.
+		// GroupedGEMMUS is the cost of one expert's GEMM that does not
+		// shrink with its tokens on a stack that runs one GEMM per
+		// expert, per product and pass, in microseconds.
 		GroupedGEMMUS float64 `toml:"grouped_gemm_us"`
+		// KernelLaunchUS is the cost of one kernel launch, charged once
+		// per product and pass on a stack that runs a GPU's experts as
+		// one grouped kernel, in microseconds (moeFixedSeconds).
+		KernelLaunchUS float64 `toml:"kernel_launch_us"`
 		// GroupedGEMMTokens are tokens per expert (a grouped GEMM's M),
 		// rising, and GroupedGEMMEfficiency the grouped GEMM's
 		// efficiency at each, as a fraction of a dense GEMM of the same
@@ -152,7 +157,12 @@ type GPUSpec struct {
 	// it is timed on it in that GPU's systems (planner.JobGPU).
 	VariantOf string  `toml:"variant_of"`
 	BoostMHz  float64 `toml:"boost_mhz"`
-	Source    string  `toml:"source"`
+	// EfficiencyUnvalidated, where the entry gives it, says that no
+	// published training run checks the GPU's efficiency_max (taken from
+	// another GPU): the estimate's findings carry it, whole (issue #47,
+	// buyer finding 12). Empty for a GPU the validation checks.
+	EfficiencyUnvalidated string `toml:"efficiency_unvalidated"`
+	Source                string `toml:"source"`
 }
 
 // ModelSpec is one model preset.
@@ -334,6 +344,9 @@ func (d *JCTData) checkCompute() error {
 	}
 	if g := d.MoE.GroupedGEMMUS; !inRange(g, 0, 1000) {
 		return fmt.Errorf("jct data: [moe] grouped_gemm_us must be 0 to 1000")
+	}
+	if l := d.MoE.KernelLaunchUS; !inRange(l, 0, 1000) {
+		return fmt.Errorf("jct data: [moe] kernel_launch_us must be 0 to 1000")
 	}
 	if m := d.MoE; !inRange(m.CastReadBytes, 0, 4) || !inRange(m.CastCopies, 0, 4) {
 		return fmt.Errorf("jct data: [moe] cast_read_bytes and cast_copies must be 0 to 4")

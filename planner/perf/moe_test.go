@@ -63,25 +63,27 @@ func TestNodeLimitedRouting(t *testing.T) {
 }
 
 // An MoE layer's parts by hand, one H100 (989 TFLOP/s BF16, 1,979 FP8,
-// 3.35 TB/s) with the test's own ceiling 0.6, no shape loss (half 0) and
-// 25 us per expert product: hidden 2,048, 128 experts, top-8, ep 8 (16
-// local experts), one sequence of 4,096 tokens, tp 1.
+// 3.35 TB/s) with the test's own ceiling 0.6, no shape loss (half 0),
+// 25 us per expert GEMM on a per-expert stack and 4 us a kernel launch:
+// hidden 2,048, 128 experts, top-8, ep 8 (16 local experts), one sequence
+// of 4,096 tokens, tp 1, no stack (one grouped kernel per product).
 //
 //	router:    3 x 2 x 4,096 x 128 x 2,048 FLOPs at 989 x 0.6    = 10.86 us
 //	permute:   4 passes x 2 (read, write) x (1+8) x 4,096 x 2,048 x 2 B / 3.35 TB/s = 360.6 us
-//	grouped:   3 products x 3 passes x 16 experts x 25 us          = 3.6 ms,
+//	grouped:   3 products x 3 passes x one launch x 4 us           = 36 us,
 //	           plus the 2 ms the efficiency curve adds
 //	imbalance: 1 + sqrt(2 ln 8 x 32,768 x 7/8 x 120/127) / 32,768 = 1.010244,
-//	           charged on 10 ms of expert products + the 5.6 ms
+//	           charged on 10 ms of expert products + the 2.036 ms
 //
 // The router and the permutation stay at BF16 speed in FP8. Mutations
 // caught: the router run at the FP8 peak, the permutation's backward
-// pass or its read left out, the fixed cost not per local expert, the
+// pass or its read left out, the grouped kernel's fixed cost charged per
+// local expert (16 x 9 x 25 us = 3.6 ms, issue #47 finding 14), the
 // imbalance's sqrt(2 ln ep) left out, the imbalance charged on nothing,
 // the curve's seconds dropped.
 func TestMoELayerByHand(t *testing.T) {
 	d := *testData(t)
-	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 25
+	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS, d.MoE.KernelLaunchUS = 0, 25, 4
 	h := *d.GPUs["h100"]
 	h.EfficiencyMax = 0.6
 	w := Workload{Hidden: 2048, Experts: 128, TopK: 8, EP: 8, TP: 1, MicroBatch: 1, SeqLen: 4096}
@@ -92,8 +94,8 @@ func TestMoELayerByHand(t *testing.T) {
 	want := moeParts{
 		router:    3 * 2 * 4096 * 128 * 2048 / (989e12 * 0.6),
 		permute:   4 * 2 * 9 * 4096 * 2048 * 2 / 3.35e12,
-		grouped:   3*3*16*25e-6 + 2e-3,
-		imbalance: (0.01 + 5.6e-3) * (imb - 1),
+		grouped:   3*3*4e-6 + 2e-3,
+		imbalance: (0.01 + 2.036e-3) * (imb - 1),
 	}
 	for _, p := range []string{PrecisionBF16, PrecisionFP8} {
 		w.Precision = p
@@ -261,7 +263,7 @@ func TestGroupedEfficiencyByHand(t *testing.T) {
 // the grouped part (the dense shape factor kept for expert products).
 func TestGroupedCurveInLayer(t *testing.T) {
 	d := *testData(t)
-	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 0
+	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS, d.MoE.KernelLaunchUS = 0, 0, 0
 	h := *d.GPUs["h100"]
 	h.EfficiencyMax = 0.6
 	perExpert := 3 * 2048 * 768.0
@@ -342,25 +344,25 @@ func TestQuantizeByHand(t *testing.T) {
 // MegatronTokenDropCallback defaults, which its Grok-1 performance
 // recipe adds), gives every expert exactly its mean load: nothing waits.
 // TestMoELayerByHand's layer (16 local experts of 128, top-8, ep 8): the
-// wait is (10 ms + 5.6 ms) x 0.010244 = 0.1598 ms dropless, 0 with
+// wait is (10 ms + 2.036 ms) x 0.010244 = 0.1233 ms dropless, 0 with
 // token_drop; the other parts stay as they were. Mutation caught:
 // token_drop ignored (the wait charged on a padded layer).
 func TestTokenDropNoWait(t *testing.T) {
 	d := *testData(t)
-	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 25
+	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS, d.MoE.KernelLaunchUS = 0, 25, 4
 	h := *d.GPUs["h100"]
 	h.EfficiencyMax = 0.6
 	imb := 1 + math.Sqrt(2*math.Log(8)*32768*7.0/8*120/127)/32768
 	for _, c := range []struct {
 		drop bool
 		want float64
-	}{{false, (0.01 + 5.6e-3) * (imb - 1)}, {true, 0}} {
+	}{{false, (0.01 + 2.036e-3) * (imb - 1)}, {true, 0}} {
 		w := Workload{Hidden: 2048, Experts: 128, TopK: 8, EP: 8, TP: 1, MicroBatch: 1, SeqLen: 4096, TokenDrop: c.drop}
 		got := moeLayer(&w, &h, &d, 4096, 0.01, 2e-3)
 		if math.Abs(got.imbalance-c.want) > 1e-12 {
 			t.Errorf("token_drop %v: wait %.4g s, want %.4g", c.drop, got.imbalance, c.want)
 		}
-		if want := 3*3*16*25e-6 + 2e-3; math.Abs(got.grouped/want-1) > 1e-9 {
+		if want := 3*3*4e-6 + 2e-3; math.Abs(got.grouped/want-1) > 1e-9 {
 			t.Errorf("token_drop %v: grouped %.4g s, want %.4g", c.drop, got.grouped, want)
 		}
 	}
@@ -369,7 +371,7 @@ func TestTokenDropNoWait(t *testing.T) {
 // A GPU holding one expert runs its products as dense GEMMs: the grouped
 // curve adds nothing. By hand, hidden 2,048, expert width 768, 8 experts,
 // top-1, one sequence of 1,024 tokens, tp 1, no shape loss (half 0), no
-// per-expert cost, the test's ceiling 0.6 on an H100 (989 TFLOP/s): at
+// per-expert or launch cost, the test's ceiling 0.6 on an H100 (989 TFLOP/s): at
 // ep 8 the GPU's one expert takes 1,024 x 8/8 = 1,024 tokens, dense, so
 // the grouped part is 0; at ep 4 each of its 2 experts takes 1,024 x 4/8
 // = 512 tokens, whose 3 products forward and backward are 18 x 512 x 768
@@ -380,7 +382,7 @@ func TestTokenDropNoWait(t *testing.T) {
 // 1,024: 0.833), or not charged on two.
 func TestOneLocalExpertDense(t *testing.T) {
 	d := *testData(t)
-	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 0
+	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS, d.MoE.KernelLaunchUS = 0, 0, 0
 	h := *d.GPUs["h100"]
 	h.EfficiencyMax = 0.6
 	perExpert := 3 * 2048 * 768.0
@@ -446,15 +448,16 @@ func TestMoEEffectDetails(t *testing.T) {
 // per-expert cost. By hand, TestOneLocalExpertDense's job at ep 4 (two
 // experts of 512 tokens) with [moe] grouped_gemm_us 10: 3 products x 3
 // passes x 2 experts x 10 us = 180 us on the per-expert stack; on a
-// grouped one (expert_gemm "grouped", or unset, or no stack) the curve's
-// 15.35 us at M 512 more. Megatron-Core's entry in data/jct.toml says
+// grouped one (expert_gemm "grouped", or unset, or no stack) one launch
+// per product and pass, 9 x [moe] kernel_launch_us 3 = 27 us, and the
+// curve's 15.35 us at M 512. Megatron-Core's entry in data/jct.toml says
 // per_expert (its source: Transformer Engine's MoE documentation,
 // per-expert path). Mutations caught: expert_gemm ignored (the curve
 // charged on the per-expert stack), the per-expert cost dropped with
 // the curve, an unknown expert_gemm accepted by the data check.
 func TestPerExpertGEMM(t *testing.T) {
 	d := *testData(t)
-	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS = 0, 10
+	d.Compute.GEMMDimHalf, d.MoE.GroupedGEMMUS, d.MoE.KernelLaunchUS = 0, 10, 3
 	h := *d.GPUs["h100"]
 	h.EfficiencyMax = 0.6
 	fsdp := *d.Frameworks["fsdp"]
@@ -462,11 +465,11 @@ func TestPerExpertGEMM(t *testing.T) {
 	perExpert.ExpertGEMM, grouped.ExpertGEMM, unset.ExpertGEMM = ExpertGEMMPerExpert, ExpertGEMMGrouped, ""
 	d.Frameworks = map[string]*FrameworkSpec{"pe": &perExpert, "gr": &grouped, "un": &unset}
 	curve := 2 * 18 * 512 * 768 * 2048.0 / (989e12 * 0.6) * (1/deepGEMMShare(1040, 916) - 1)
-	const fixed = 3 * 3 * 2 * 10e-6
+	const fixed, launch = 3 * 3 * 2 * 10e-6, 3 * 3 * 3e-6
 	for _, c := range []struct {
 		framework string
 		want      float64
-	}{{"pe", fixed}, {"gr", fixed + curve}, {"un", fixed + curve}, {"", fixed + curve}} {
+	}{{"pe", fixed}, {"gr", launch + curve}, {"un", launch + curve}, {"", launch + curve}} {
 		w := Workload{Hidden: 2048, Layers: 1, Experts: 8, TopK: 1, EP: 4, TP: 1, MicroBatch: 1, SeqLen: 1024, Framework: c.framework,
 			ActiveParamsB: 1, ParamsB: 1 + 7*3*2048*768.0/1e9, Precision: PrecisionBF16}
 		if got := layerCompute(&w, &h, &d).moe.grouped; math.Abs(got-c.want) > 1e-3*c.want {
@@ -482,5 +485,47 @@ func TestPerExpertGEMM(t *testing.T) {
 	bad.Frameworks = map[string]*FrameworkSpec{"odd": &odd}
 	if err := bad.checkFrameworks(); err == nil || !strings.Contains(err.Error(), "expert_gemm") {
 		t.Errorf("expert_gemm %q passed the check: %v", odd.ExpertGEMM, err)
+	}
+}
+
+// The expert products' fixed cost follows what the stack launches (issue
+// #47, buyer finding 14: DeepSeek-V3 at ep 1, 256 experts a GPU, charged
+// 256 x 9 x 38 us a layer, 94% of the step). By hand with [moe]
+// grouped_gemm_us 38 and kernel_launch_us 5: a grouped stack (or none)
+// launches one kernel per product and pass, 9 x 5 us = 45 us whatever
+// the experts a GPU holds (256 at ep 1, 50 of 250 at ep 5, one at ep
+// 250); a per-expert stack one GEMM per local expert, 9 x 38 us x 256 =
+// 87.552 ms at ep 1, 9 x 38 x 50 = 17.1 ms at ep 5, 342 us at ep 250.
+// Mutations caught: the grouped stack charged per local expert, the
+// per-expert stack charged per launch, kernel_launch_us left unchecked.
+func TestMoEFixedCostByLaunch(t *testing.T) {
+	d := *testData(t)
+	d.MoE.GroupedGEMMUS, d.MoE.KernelLaunchUS = 38, 5
+	fsdp := *d.Frameworks["fsdp"]
+	perExpert := fsdp
+	perExpert.ExpertGEMM = ExpertGEMMPerExpert
+	d.Frameworks = map[string]*FrameworkSpec{"pe": &perExpert, "gr": &fsdp}
+	for _, c := range []struct {
+		experts, ep int
+		framework   string
+		want        float64
+	}{
+		{256, 1, "", 45e-6},
+		{256, 1, "gr", 45e-6},
+		{256, 1, "pe", 87.552e-3},
+		{250, 5, "", 45e-6},
+		{250, 5, "pe", 17.1e-3},
+		{250, 250, "gr", 45e-6},
+		{250, 250, "pe", 342e-6},
+	} {
+		w := Workload{Experts: c.experts, EP: c.ep, Framework: c.framework}
+		if got := moeFixedSeconds(&w, &d); math.Abs(got/c.want-1) > 1e-9 {
+			t.Errorf("%d experts, ep %d, stack %q: fixed %.6g s, want %.6g", c.experts, c.ep, c.framework, got, c.want)
+		}
+	}
+	bad := *testData(t)
+	bad.MoE.KernelLaunchUS = -1
+	if err := bad.checkCompute(); err == nil || !strings.Contains(err.Error(), "kernel_launch_us") {
+		t.Errorf("kernel_launch_us -1 passed the check: %v", err)
 	}
 }
