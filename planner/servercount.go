@@ -555,7 +555,7 @@ func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
 		lastN++
 		r.links++
 		r.runSum += ch.metres
-		if lg := &r.longest[l.leaf]; lg.k < 0 || l.run > lg.run {
+		if lg := &r.longest[l.leaf]; lg.k < 0 || l.run > lg.run+runTieM {
 			*lg = unitLongest{l.k, ch, l.run}
 		}
 		if ch.medium == Optics || ch.medium == Multimode {
@@ -624,7 +624,8 @@ func (c *serverCounter) chooseUnit() error {
 
 // longest sets the tally's longest server link: the first, in walk
 // order (plane by plane, each plane's leaves in order), of the longest
-// run, as the walk's (linkCounter); of gives each unit its count.
+// run (to runTieM), as the walk's (linkCounter); of gives each unit
+// its count.
 func (c *serverCounter) longest(t *linkTally, of []*unitCount) {
 	most, found := 0.0, false
 	for _, r := range of {
@@ -642,7 +643,7 @@ func (c *serverCounter) longest(t *linkTally, of []*unitCount) {
 		for _, g := range c.order {
 			u := g / c.lpu
 			l := of[u].longest[(plane-1)*c.lpu+g%c.lpu]
-			if l.k < 0 || l.ch.metres <= 0 || l.run != most {
+			if l.k < 0 || l.ch.metres <= 0 || l.run < most-runTieM {
 				continue
 			}
 			s, _ := c.server(plane, g, l.k)
