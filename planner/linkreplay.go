@@ -76,8 +76,9 @@ type tallyKey struct {
 // linkCounter counts links into a tally one at a time, in walk order:
 // each link given its set's medium (the cheapest that reaches the set's
 // longest run, as chosen) and counted: cables by group, runs, cages
-// filled, and each tier's longest link (the first of the longest, in
-// walk order). A link's parts, group and cage uses follow from its
+// filled, and each tier's longest link (the link of the longest run,
+// the first of them in walk order, as the cable map and layout's
+// --longest find it: Plan.longestRuns). A link's parts, group and cage uses follow from its
 // tier, medium and length sold alone: they are found once for each
 // (soldLengths), not once a link.
 type linkCounter struct {
@@ -162,6 +163,13 @@ func (s *soldLengths) at(run float64) *soldChoice {
 	return &s.choices[int(l)]
 }
 
+// runTieM is how much longer a run must be than the longest so far to
+// replace it as its tier's longest: runs closer are one length, the
+// first walked kept (the same gaps at different places on the floor
+// differ in their last bits, see gapKey; a counted unit's runs are its
+// first unit's).
+const runTieM = 1e-9
+
 // longLink is a counted link kept as its tier's longest: its tier, run,
 // racks and choice.
 type longLink struct {
@@ -197,7 +205,7 @@ func (c *linkCounter) add(t8 int8, run float64, ca, cb, ra, rb int32) error {
 	c.counts[sc.group]++
 	t.links[ti]++
 	t.runSum[ti] += sc.ch.metres
-	if l := &c.longest[ti]; !l.found || sc.ch.metres > l.ch.metres {
+	if l := &c.longest[ti]; !l.found || run > l.run+runTieM {
 		*l = longLink{true, t8, run, ra, rb, sc.ch}
 	}
 	if sc.use[0] != 0 {

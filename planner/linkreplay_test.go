@@ -32,7 +32,7 @@ func walkLinks(p *Plan, tally *linkTally, servers bool) error {
 		tally.cables[cableGroup{i, c.Medium, c.Part, c.Metres}]++
 		tally.links[i]++
 		tally.runSum[i] += c.Metres
-		if c.Metres > tally.longest[i].Metres {
+		if c.RunM > tally.longest[i].RunM+runTieM { // the first of the longest run
 			tally.longest[i] = *c
 		}
 		if c.Medium == Optics || c.Medium == Multimode {

@@ -565,7 +565,8 @@ type linkTally struct {
 	useAt map[cageUse]uint32
 	last  [2]uint32
 	grid  cageGrid
-	// longest is the longest link of each tier: its tier, speed,
+	// longest is the longest link of each tier (the longest run, the
+	// first of them in walk order): its tier, speed,
 	// medium, parts, length, run and racks (longLink.cableRun).
 	longest [3]CableRun
 	runSum  [3]float64 // sum of sold lengths per tier
@@ -934,7 +935,10 @@ func (p *Plan) tierRuns(t *linkTally, mods map[moduleCount]int) {
 				lt.Medium, lt.Cable = r.Medium, r.Part
 			}
 		}
-		lt.Metres = t.longest[ti].Metres
+		lt.Metres = 0 // the longest length sold (not the longest run's)
+		for _, r := range lt.Runs {
+			lt.Metres = max(lt.Metres, r.Metres)
+		}
 		lt.LowerModules, lt.UpperModules, lt.LowerModule, lt.UpperModule = 0, 0, "", ""
 		best := [2]int{}
 		for k, n := range mods {

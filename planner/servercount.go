@@ -44,7 +44,8 @@ type unitCount struct {
 	links  int
 	runSum float64
 	// longest is, per leaf of the unit ((plane-1)*leaves a unit + its
-	// rail), its longest link: the first of them in walk order.
+	// rail), its link of the longest run: the first of them in walk
+	// order.
 	longest []unitLongest
 }
 
@@ -554,7 +555,7 @@ func (c *serverCounter) walkUnit(u int) (*unitCount, error) {
 		lastN++
 		r.links++
 		r.runSum += ch.metres
-		if lg := &r.longest[l.leaf]; lg.k < 0 || ch.metres > lg.ch.metres {
+		if lg := &r.longest[l.leaf]; lg.k < 0 || l.run > lg.run+runTieM {
 			*lg = unitLongest{l.k, ch, l.run}
 		}
 		if ch.medium == Optics || ch.medium == Multimode {
@@ -623,17 +624,18 @@ func (c *serverCounter) chooseUnit() error {
 
 // longest sets the tally's longest server link: the first, in walk
 // order (plane by plane, each plane's leaves in order), of the longest
-// sold; of gives each unit its count.
+// run (to runTieM), as the walk's (linkCounter); of gives each unit
+// its count.
 func (c *serverCounter) longest(t *linkTally, of []*unitCount) {
-	most := 0.0
+	most, found := 0.0, false
 	for _, r := range of {
 		for _, l := range r.longest {
-			if l.k >= 0 {
-				most = max(most, l.ch.metres)
+			if l.k >= 0 && l.ch.metres > 0 {
+				most, found = max(most, l.run), true
 			}
 		}
 	}
-	if most <= 0 {
+	if !found {
 		return
 	}
 	h, p := c.h, c.p
@@ -641,7 +643,7 @@ func (c *serverCounter) longest(t *linkTally, of []*unitCount) {
 		for _, g := range c.order {
 			u := g / c.lpu
 			l := of[u].longest[(plane-1)*c.lpu+g%c.lpu]
-			if l.k < 0 || l.ch.metres != most {
+			if l.k < 0 || l.ch.metres <= 0 || l.run < most-runTieM {
 				continue
 			}
 			s, _ := c.server(plane, g, l.k)

@@ -100,7 +100,8 @@ func (p *Plan) RunsOf(ctx context.Context, tier string, longest int) (TierRuns, 
 const ctxCheckEvery = 1 << 12
 
 // longestRuns walks the plan's links and keeps tier's n longest runs,
-// longest first (a tie keeps the link walked first).
+// longest first (a tie, to runTieM, keeps the link walked first: the
+// rule of the plan's longest link, linkCounter).
 func (p *Plan) longestRuns(ctx context.Context, tier string, n int) ([]TierLink, error) {
 	top := make([]TierLink, 0, n+1)
 	seen := 0
@@ -110,11 +111,11 @@ func (p *Plan) longestRuns(ctx context.Context, tier string, n int) ([]TierLink,
 				return err
 			}
 		}
-		if c.Tier != tier || (len(top) == n && c.RunM <= top[n-1].RunM) {
+		if c.Tier != tier || (len(top) == n && c.RunM <= top[n-1].RunM+runTieM) {
 			return nil
 		}
 		at, _ := slices.BinarySearchFunc(top, c.RunM, func(l TierLink, run float64) int {
-			if l.RunM >= run { // longer or equal sorts first
+			if l.RunM >= run-runTieM { // longer or equal (to runTieM) sorts first
 				return -1
 			}
 			return 1
