@@ -47,7 +47,8 @@ func TestFlagErrorsNameTheFlag(t *testing.T) {
 		{[]string{"phases", path, "--crews", "5000"}, []string{"--crews: 5000 crews; give 1 to 1000 crews"}},
 		{[]string{"phases", path, "--phases", "4096,2048"}, []string{"--phases: phase 1: 4096 GPUs; give 1 to --gpus (2048), or raise --gpus",
 			"--phases: phase 2: 2048 GPUs"}},
-		{[]string{"phases", path, "--units", "1,40"}, []string{"--units: phase 2: 10,240 GPUs", "give at most 6,152 GPUs (--gpus, the final size), or raise --gpus"}},
+		// 6,152 GPUs in units of 256: 24 whole and a partial one, 25.
+		{[]string{"phases", path, "--units", "1,40"}, []string{"--units: phase 2: 40 scalable units", "give at most 25 (the final plan's scalable units), or raise --gpus"}},
 	} {
 		t.Run(strings.Join(tc.args[2:], " "), func(t *testing.T) {
 			_, errOut, code := runArgs(t, tc.args...)
