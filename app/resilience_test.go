@@ -39,3 +39,22 @@ func TestResilienceTab(t *testing.T) {
 		t.Errorf("after the edit: %d GPUs, %.3f a day (was %.3f), card %q", r.plan.GPUs, r.plan.Resilience.Goodput.InterruptionsPerDay, perDay, r.card.Text)
 	}
 }
+
+// A serving cluster's Resilience card says what failures cost its
+// serving capacity, and nothing of a training job: the shipped serving
+// example once read "0.00 job interruptions a day (one every never) ...
+// JCT counting failures: 0.00 days, planned 42.30 days". Mutation
+// caught: the card written for a training job whatever the workload.
+func TestResilienceCardServing(t *testing.T) {
+	u := newTestUI(t)
+	if err := u.OpenPath("../data/scenarios/inference-deepseek-h100.toml"); err != nil {
+		t.Fatal(err)
+	}
+	u.SelectTab(TabResilience)
+	u.WaitIdle()
+	card := u.resil.card.Text
+	if !strings.Contains(card, "Serving capacity: ") || strings.Contains(card, "job interruptions") ||
+		strings.Contains(card, "JCT counting failures") || strings.Contains(card, "checkpoint") {
+		t.Errorf("serving card: %q", card)
+	}
+}

@@ -94,6 +94,9 @@ func goodputCard(p *planner.Plan) string {
 		return "No reliability data."
 	}
 	g := r.Goodput
+	if r.Serving { // instances lost, nothing restarts: no job time or checkpoints
+		return g.ServingText() + "\n" + p.SparesText()
+	}
 	msg := fmt.Sprintf("%.2f job interruptions a day (one every %s). Goodput %.1f%% with %s.",
 		g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.CheckpointText())
 	if p.JCT != nil {

@@ -157,11 +157,7 @@ func writeServingResilienceText(w io.Writer, p *planner.Plan) error {
 	g := r.Goodput
 	fmt.Fprintln(w, "\nA lost GPU, server, NIC or leaf takes the serving instances that hold its GPUs out of their pool until it is repaired;")
 	fmt.Fprintln(w, "the other instances serve on, and nothing restarts from a checkpoint.")
-	fmt.Fprintf(w, "Serving capacity: %.2f%% of the serving GPUs in service on average (%.1f GPUs out awaiting repair; estimate from data/reliability.toml).\n",
-		100*g.ServingLeft, g.ServingGPUsOut)
-	if g.InterruptionsPerDay > 0 {
-		fmt.Fprintf(w, "Outages of the whole cluster: %.2f a day.\n", g.InterruptionsPerDay)
-	}
+	fmt.Fprintln(w, g.ServingText())
 	fmt.Fprintln(w, p.SparesText())
 	fmt.Fprintf(w, "Port failover: %v. Sources of each behaviour: fabricplan resilience --json.\n", r.PortFailover)
 	return nil

@@ -139,6 +139,19 @@ func (g Goodput) IntervalText() string {
 	return "no checkpoints (no interruptions)"
 }
 
+// ServingText is what failures cost a serving cluster as every view
+// writes it: the share of its serving GPUs in service on average, the
+// GPUs out awaiting repair, and the outages of the whole cluster when
+// there are any. A serving cluster restarts nothing from a checkpoint.
+func (g Goodput) ServingText() string {
+	s := fmt.Sprintf("Serving capacity: %.2f%% of the serving GPUs in service on average (%.1f GPUs out awaiting repair; estimate from data/reliability.toml).",
+		100*g.ServingLeft, g.ServingGPUsOut)
+	if g.InterruptionsPerDay > 0 {
+		s += fmt.Sprintf("\nOutages of the whole cluster: %.2f a day.", g.InterruptionsPerDay)
+	}
+	return s
+}
+
 // CheckpointText is IntervalText with the optimum and Young's
 // approximation beside it: "checkpoints every 38 min (optimum 38 min,
 // Young 37 min)", the optimum marked "the write's time" when the write
