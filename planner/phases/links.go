@@ -264,16 +264,25 @@ func diffLinks(old, cur *linkSet, rename map[uint64]uint64) linkDiff {
 func keptUpper(old, cur *linkSet, t int, rename map[uint64]uint64) int {
 	kept := 0
 	var buf []uint64
+	sharedLowers(old, cur, t, func(i, j int) {
+		ups := old.uppers(t, i)
+		if rename != nil {
+			buf = renamedUppers(rename, ups, buf)
+			ups = buf
+		}
+		kept += commonCount(ups, cur.uppers(t, j))
+	})
+	return kept
+}
+
+// sharedLowers calls f with the index in old and in cur of each lower
+// device of tier t both sets hold (their lower lists are sorted).
+func sharedLowers(old, cur *linkSet, t int, f func(i, j int)) {
 	a, b := old.lower[t], cur.lower[t]
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {
 		case a[i] == b[j]:
-			ups := old.uppers(t, i)
-			if rename != nil {
-				buf = renamedUppers(rename, ups, buf)
-				ups = buf
-			}
-			kept += commonCount(ups, cur.uppers(t, j))
+			f(i, j)
 			i++
 			j++
 		case a[i] < b[j]:
@@ -282,7 +291,6 @@ func keptUpper(old, cur *linkSet, t int, rename map[uint64]uint64) int {
 			j++
 		}
 	}
-	return kept
 }
 
 // commonCount is the size of the intersection of two sorted multisets.

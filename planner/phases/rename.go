@@ -66,26 +66,16 @@ func newCoreReach(old, cur *linkSet) *coreReach {
 			r.newKeys = append(r.newKeys, k)
 		}
 	}
-	a, b := old.lower[t], cur.lower[t]
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] == b[j]:
-			sp := int32(len(r.curRuns))
-			r.curRuns = append(r.curRuns, runs(cur.uppers(t, j)))
-			for _, x := range runs(old.uppers(t, i)) {
-				if _, ok := r.byOld[x.key]; !ok {
-					r.oldKeys = append(r.oldKeys, x.key)
-				}
-				r.byOld[x.key] = append(r.byOld[x.key], spineReach{sp, x.n})
+	sharedLowers(old, cur, t, func(i, j int) {
+		sp := int32(len(r.curRuns))
+		r.curRuns = append(r.curRuns, runs(cur.uppers(t, j)))
+		for _, x := range runs(old.uppers(t, i)) {
+			if _, ok := r.byOld[x.key]; !ok {
+				r.oldKeys = append(r.oldKeys, x.key)
 			}
-			i++
-			j++
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
+			r.byOld[x.key] = append(r.byOld[x.key], spineReach{sp, x.n})
 		}
-	}
+	})
 	slices.Sort(r.oldKeys)
 	return r
 }
