@@ -79,10 +79,7 @@ func (t *resilienceTab) cell(row, col int) string {
 	case 8:
 		return c.SlowdownText()
 	case 9:
-		if c.PerDay == 0 {
-			return "what-if"
-		}
-		return fmt.Sprintf("%.4f", c.PerDay)
+		return c.PerDayText()
 	}
 	return ""
 }

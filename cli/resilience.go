@@ -75,10 +75,7 @@ func writeResilienceText(w io.Writer, p *planner.Plan) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Lost\tIn plan\tGPUs hit\tGPUs idle\tBW left\tUplink left\tJob\tStep time\tSlowdown\tPer day\t")
 	for _, c := range r.Cases {
-		perDay := "what-if"
-		if c.PerDay > 0 {
-			perDay = fmt.Sprintf("%.4f", c.PerDay)
-		}
+		perDay := c.PerDayText()
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.1f%%\t%.1f%%\t%s\t%s\t%s\t%s\t\n", c.Name, textfmt.Int(c.Count), textfmt.Int(c.GPUsAffected),
 			textfmt.Int(c.GPUsIdle), 100*c.BandwidthLeft, 100*c.UplinkLeft, c.Behaviour, c.StepText(), c.SlowdownText(), perDay)
 	}
@@ -140,10 +137,7 @@ func writeServingResilienceText(w io.Writer, p *planner.Plan) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Lost\tIn plan\tGPUs hit\tGPUs out\tBW left\tUplink left\tCluster\tPool hit\tInstances out\tPool left\tPer day\t")
 	for _, c := range r.Cases {
-		perDay := "what-if"
-		if c.PerDay > 0 {
-			perDay = fmt.Sprintf("%.4f", c.PerDay)
-		}
+		perDay := c.PerDayText()
 		pool, out, left := "–", "–", "–"
 		if c.Pool != "" {
 			pool, out, left = c.Pool, textfmt.Int(c.InstancesOut), fmt.Sprintf("%.1f%%", 100*c.PoolLeft)

@@ -198,6 +198,15 @@ func (c FailureCase) StepText() string {
 	return textfmt.Seconds(c.StepS)
 }
 
+// PerDayText is how often the part fails a day as every view writes it,
+// "0.0192", or "what-if" for a part without a failure rate.
+func (c FailureCase) PerDayText() string {
+	if c.PerDay <= 0 {
+		return "what-if"
+	}
+	return fmt.Sprintf("%.4f", c.PerDay)
+}
+
 // SlowdownText is the slowdown as "1.033x", or "–" where there is none.
 func (c FailureCase) SlowdownText() string {
 	if c.StepS <= 0 || math.IsInf(c.StepS, 1) {
