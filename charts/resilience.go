@@ -53,9 +53,9 @@ func Resilience(in Input) (*Figure, error) {
 	}
 	g := r.Goodput
 	foot = fmt.Sprintf("Estimates. Interruptions from the plan's parts at the rates of data/reliability.toml (GPU, host and NIC from Llama 3's 54-day run; "+
-		"links and switches from Alibaba HPN); goodput = ETTR (Kokolis et al. 2025) with a %.0f min restart and a %s checkpoint write%s, "+
+		"links and switches from Alibaba HPN); goodput = ETTR (Kokolis et al. 2025) with a %.0f min restart; %s%s, "+
 		"at the optimal interval. This plan: %.2f interruptions a day (one every %s), ETTR %.1f%%, JCT with failures %s.%s",
-		r.Inputs.Recovery.RestartMin, r.Inputs.Recovery.WriteText(), in.Plan.CheckpointSource(), g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.JCTText(), foot)
+		r.Inputs.Recovery.RestartMin, r.Inputs.Recovery.StallText(), in.Plan.CheckpointSource(), g.InterruptionsPerDay, textfmt.Hours(g.MTBIHours), 100*g.ETTR, g.JCTText(), foot)
 	return &Figure{Name: "resilience", Panels: [][]*plot.Plot{panels}, Weights: weights, Footnote: foot, Data: data}, nil
 }
 

@@ -174,10 +174,6 @@ func (r Recovery) StallText() string {
 	return "each save stalls training " + textfmt.Interval(r.CheckpointStallS) + "; its " + textfmt.Interval(r.CheckpointWriteS) + " write overlaps training"
 }
 
-// WriteText is the checkpoint write time as every view writes it
-// ("494.2 ms", "30 s", "2 min": textfmt.Interval).
-func (r Recovery) WriteText() string { return textfmt.Interval(r.CheckpointWriteS) }
-
 // JCTText is the JCT counting failures as the app prints it.
 func (g Goodput) JCTText() string {
 	if math.IsInf(g.JCTDays, 1) {

@@ -312,8 +312,9 @@ func TestCheckpointTexts(t *testing.T) {
 			t.Errorf("%+v: %q, want %q", tc.g, got, tc.want)
 		}
 	}
-	if got := (Recovery{CheckpointWriteS: 0.4942}).WriteText(); got != "494.2 ms" {
-		t.Errorf("a 0.4942 s write: %q, want 494.2 ms", got)
+	const want = "each save stalls training 6 s; its 494.2 ms write overlaps training"
+	if got := (Recovery{CheckpointStallS: 6.3, CheckpointWriteS: 0.4942}).StallText(); got != want {
+		t.Errorf("a 6.3 s stall, a 0.4942 s write: %q, want %q", got, want)
 	}
 }
 
